@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+import { InputError } from '../../src/errors.js';
+import { detectFormat } from '../../src/ingest/index.js';
+import { runImporter } from '../../src/ingest/importer.js';
+import { inputFromText, openInput } from '../../src/ingest/input-file.js';
+import workloadMetrics from '../../src/ingest/workload-metrics-jsonl.js';
+import { mergeMetrics } from '../../src/model/merge.js';
+
+const timed = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'healthy_decode', 'healthy_timed.stdout.jsonl');
+const fromText = (text: string) => runImporter(workloadMetrics, inputFromText('workload.out', text));
+
+describe('workload-metrics-jsonl', () => {
+  it('reads the 15 timed runs of the real H200 healthy decode as decode_tok_s samples', async () => {
+    const capture = await runImporter(workloadMetrics, await openInput(timed));
+    // python3: [json.loads(l)['tok_s'] for l in open(f) if '"kind": "run"' in l] → 15 values, median 378.506
+    const [decode] = mergeMetrics([capture]);
+    expect(decode).toMatchObject({ name: 'decode_tok_s', unit: 'tok/s', direction: 'higher', value: 378.506 });
+    expect(decode!.samples).toHaveLength(15);
+    expect(decode!.samples[0]).toBe(378.496);
+    // The closing summary line repeats the runs; it is counted, not read.
+    expect(capture.source.stats).toEqual([expect.objectContaining({ name: 'non-metric-line', count: 1 })]);
+  });
+
+  it('is detected from content among the other formats', async () => {
+    expect(detectFormat(await openInput(timed)).id).toBe('workload-metrics-jsonl');
+  });
+
+  it('takes metric records and canonical keys of run records, skipping other output', async () => {
+    const capture = await fromText(
+      [
+        'loading model…',
+        '{"metric": "ttft_ms", "value": 12.5}',
+        '{"kind": "run", "tok_s": 100, "tpot_ms": 10, "note": "x"}',
+        '{"metric": "my_custom_score", "value": 3}',
+      ].join('\n'),
+    );
+    expect(capture.metrics).toEqual([
+      { name: 'ttft_ms', value: 12.5 },
+      { name: 'decode_tok_s', value: 100 },
+      { name: 'tpot_ms', value: 10 },
+    ]);
+    expect(capture.source.stats.map((s) => s.name).sort()).toEqual(['non-metric-line', 'unknown-metric']);
+  });
+
+  it('names the line of a record with a non-numeric value', async () => {
+    await expect(fromText('{"metric": "decode_tok_s", "value": 1}\n{"metric": "decode_tok_s", "value": "fast"}')).rejects.toThrow(
+      new InputError('workload.out', 'expected a finite number as "value" of decode_tok_s', '2'),
+    );
+  });
+
+  it('refuses output with no metric record at all', async () => {
+    await expect(fromText('hello\nworld')).rejects.toThrow(/workload\.out: expected at least one metric record/);
+  });
+});

@@ -1,0 +1,50 @@
+import { reasonsFromMask } from '../../src/model/throttle.js';
+import { summarizeUtilization } from '../../src/model/merge.js';
+
+describe('reasonsFromMask', () => {
+  it('names each NVML bit, idle included', () => {
+    expect(reasonsFromMask(0x1)).toEqual(['gpu_idle']);
+    expect(reasonsFromMask(0x5)).toEqual(['gpu_idle', 'sw_power_cap']);
+    expect(reasonsFromMask(0)).toEqual([]);
+  });
+  it('keeps unknown bits visible', () => {
+    expect(reasonsFromMask(0x1000)).toEqual(['bit_0x1000']);
+  });
+});
+
+describe('summarizeUtilization', () => {
+  it('counts only hardware reasons as throttling', () => {
+    const summary = summarizeUtilization([
+      { device: 0, gpuPercent: 10, reasons: ['gpu_idle'] },
+      { device: 0, gpuPercent: 90, reasons: ['sw_power_cap'] },
+    ]);
+    expect(summary).toMatchObject({ meanPercent: 50, peakPercent: 90, throttleReasons: ['sw_power_cap'], throttledFraction: 0.5 });
+  });
+  it('is null without samples', () => {
+    expect(summarizeUtilization([])).toBeNull();
+  });
+});
+
+describe('summarizeUtilization: the active window', () => {
+  const samples = (values: number[], device = 0) => values.map((gpuPercent) => ({ device, gpuPercent, reasons: [] }));
+
+  it('leaves out idle start-up and exit around the workload', () => {
+    // 3 idle samples of start-up, 4 busy ones, 2 idle at exit: the window is the 4 busy samples.
+    const summary = summarizeUtilization(samples([0, 0, 0, 100, 100, 98, 100, 0, 0]))!;
+    expect(summary).toMatchObject({ meanPercent: 99.5, sampleCount: 4, totalSampleCount: 9, peakPercent: 100 });
+    expect(summary.overallMeanPercent).toBeCloseTo(398 / 9, 10);
+  });
+
+  it('keeps idle samples inside the window (a host-bound run stays host-bound)', () => {
+    expect(summarizeUtilization(samples([0, 6, 0, 0, 7, 0]))).toMatchObject({ meanPercent: 13 / 4, sampleCount: 4 });
+  });
+
+  it('falls back to every sample when fewer than three are active', () => {
+    expect(summarizeUtilization(samples([0, 0, 9, 0, 0]))).toMatchObject({ meanPercent: 9 / 5, sampleCount: 5 });
+  });
+
+  it('finds each device its own window', () => {
+    const summary = summarizeUtilization([...samples([0, 50, 50, 0], 0), ...samples([80, 80, 0, 0], 1)])!;
+    expect(summary).toMatchObject({ sampleCount: 4, meanPercent: 65, devices: 2 });
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * PyTorch profiler / Kineto Chrome trace (`*.pt.trace.json[.gz]`, CUDA/CUPTI and ROCm/roctracer).
+ * Mapping: `kernel` (legacy `Kernel`) events → kernels summed by (name, device: args.device or pid),
+ * with the grid/block of the shape that took most time; `gpu_memcpy`/`gpu_memset` (legacy
+ * `Memcpy`/`Memset`) → memops (kind from the name, bytes from args); `cuda_runtime`/`cuda_driver`
+ * → apiCalls; GPU op intervals → timeline (busy = union per device, idle gaps, `ProfilerStep#N`
+ * windows, kernel time per tenth of the span; kernels whose correlation id is a cudaGraphLaunch's
+ * are graph kernels). `deviceProperties` → environment; warpSize 64 or hip* calls → AMD.
+ * ts/dur are µs (integer or float) and become integer ns; step start times are ns from the first
+ * GPU op. Events with dur < 0 or > 7 days (CUPTI overflow) are dropped and counted.
+ * The file is streamed (traces can exceed memory and V8's string limit): only events of the
+ * categories above are decoded; cpu_op, python_function and flow events are skipped by their bytes.
+ * Limits: step windows come from the GPU projection of the annotation where present, else the CPU
+ * range (GPU work lagging the CPU is then counted in the next step); the PyTorch version is not
+ * in the trace; skipped events are checked for balanced brackets only.
+ */
+import { InputError } from '../errors.js';
+import type { CaptureInput, Environment } from '../model/capture.js';
+import { defineImporter } from './importer.js';
+import { ScanError, TraceScanner } from './kineto/json-scanner.js';
+import { buildTimeline } from './kineto/timeline.js';
+import { TraceSummary } from './kineto/trace-summary.js';
+
+const KNOWN_PARTS = ['deviceProperties', 'distributedInfo'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** CUDA encodes versions as 1000 * major + 10 * minor (12040 → 12.4). */
+function cudaVersion(value: unknown): string | undefined {
+  if (typeof value === 'string' && value) return value;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) return undefined;
+  return `${Math.floor(value / 1000)}.${Math.floor((value % 1000) / 10)}`;
+}
+
+function environmentOf(summary: TraceSummary): Environment {
+  const props = summary.members.get('deviceProperties');
+  const devices = Array.isArray(props) ? props.filter(isRecord) : [];
+  const env: Environment = {};
+  const name = devices[0]?.name;
+  if (typeof name === 'string' && name) env.gpuName = name;
+  if (devices.length) env.gpuCount = devices.length;
+  const apiNames = summary.apiNames();
+  if (devices.some((d) => d.warpSize === 64) || apiNames.some((n) => n.startsWith('hip'))) env.vendor = 'amd';
+  else if (devices.some((d) => d.warpSize === 32) || apiNames.some((n) => n.startsWith('cu'))) env.vendor = 'nvidia';
+  if (env.vendor !== 'amd') {
+    const cuda = cudaVersion(summary.members.get('cuda_runtime_version'));
+    if (cuda) env.cuda = cuda;
+  }
+  return env;
+}
+
+export default defineImporter({
+  id: 'kineto-json',
+  label: 'PyTorch profiler / Kineto trace (JSON)',
+  sniff(head) {
+    const text = head.replace(/^\uFEFF/, '').trimStart();
+    if (!text.startsWith('{')) return false;
+    return text.includes('"traceEvents"') || (text.includes('"schemaVersion"') && text.includes('"deviceProperties"'));
+  },
+  async read(file, ctx): Promise<CaptureInput> {
+    const summary = new TraceSummary(ctx);
+    const scanner = new TraceScanner(summary);
+    try {
+      for await (const chunk of file.stream()) scanner.push(chunk as Buffer);
+      scanner.finish();
+    } catch (error) {
+      if (error instanceof ScanError) throw new InputError(file.path, error.expected, `byte ${error.offset}`);
+      if (error instanceof InputError) throw error;
+      const reason = (error as Error).message;
+      const expected = file.gzip ? `expected a complete gzip stream, got "${reason}"` : `expected a readable file, got "${reason}"`;
+      throw new InputError(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
+    }
+    if (!scanner.sawTraceEvents) {
+      throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
+    }
+    const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
+    const windows = summary.stepWindows();
+    const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
+    return {
+      source: {
+        path: file.path,
+        format: 'kineto-json',
+        tool: 'pytorch-profiler',
+        parts: [...KNOWN_PARTS.filter((key) => summary.members.has(key)), ...summary.categories],
+      },
+      kernels: summary.kernelStats(),
+      memops: summary.memopStats(),
+      apiCalls: summary.apiStats(),
+      ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts) } : {}),
+      environment: environmentOf(summary),
+    };
+  },
+});

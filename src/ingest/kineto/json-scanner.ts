@@ -1,0 +1,177 @@
+/**
+ * Streaming splitter for Chrome trace JSON: `{ …, "traceEvents": [ {event}, … ], … }`.
+ * Bytes are fed chunk by chunk. This state machine walks the root object and the traceEvents
+ * array; each element in them (an event, or another top-level member's value) is scanned by
+ * ElementScanner, which skips unwanted events by their bytes and hands wanted ones to the sink.
+ * Top-level keys may come before or after traceEvents. Truncated or malformed input throws a
+ * ScanError with the absolute byte offset.
+ * Limits: skipped events are checked only for balanced brackets and closed strings, not full JSON
+ * grammar. Input must be UTF-8 (the JSON structural bytes are ASCII).
+ */
+import { COLON, COMMA, describeByte, ElementScanner, isSpace, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET, ScanError, type ScanSink } from './json-element.js';
+import { endsInEscape, stringEnd } from './string-end.js';
+
+export { ScanError, type ScanSink } from './json-element.js';
+
+// Outer states: between elements of the root object and of the traceEvents array.
+const BEFORE_ROOT = 0;
+const ROOT_KEY = 1; // after `{` or `,`: a key (or `}` right after `{`)
+const ROOT_KEY_STRING = 2; // inside a key string
+const ROOT_COLON = 3;
+const ROOT_VALUE = 4;
+const ROOT_AFTER_VALUE = 5;
+const ARRAY_FIRST = 6; // after `[`: an event or `]`
+const ARRAY_AFTER = 7; // after an event: `,` or `]`
+const ARRAY_NEXT = 8; // after `,`: an event
+const AFTER_ROOT = 9;
+const IN_ELEMENT = 10;
+
+const EXPECTED_AT_EOF = [
+  'a JSON object',
+  'a key or `}` in the top-level object',
+  'the end of a top-level key',
+  '`:` after a top-level key',
+  'a value for a top-level key',
+  '`,` or `}` after a top-level value',
+  'the traceEvents array to continue',
+  '`,` or `]` in the traceEvents array',
+  'the next element of the traceEvents array',
+  '',
+  'the rest of the JSON value',
+];
+
+export class TraceScanner {
+  private state = BEFORE_ROOT;
+  /** Absolute offset of the current chunk's first byte. */
+  private base = 0;
+  private keyPieces: Buffer[] = [];
+  private keyStart = 0;
+  private keyEscape = false;
+  private key = '';
+  private rootEmpty = true;
+  private readonly element: ElementScanner;
+  sawTraceEvents = false;
+
+  constructor(sink: ScanSink) {
+    this.element = new ElementScanner(sink);
+  }
+
+  get bytesSeen(): number {
+    return this.base;
+  }
+
+  push(chunk: Buffer): void {
+    this.keyStart = 0;
+    this.element.base = this.base;
+    this.run(chunk, chunk.length);
+    if (this.state === IN_ELEMENT) this.element.chunkEnd(chunk);
+    if (this.state === ROOT_KEY_STRING) this.keyPieces.push(Buffer.from(chunk.subarray(this.keyStart)));
+    this.base += chunk.length;
+  }
+
+  /** Kept apart from push so that the rare chunk-end paths cannot deoptimize the loop. */
+  private run(chunk: Buffer, n: number): void {
+    const element = this.element;
+    let i = 0;
+    while (i < n) {
+      const state = this.state;
+      if (state === IN_ELEMENT) {
+        i = element.scan(chunk, i, n);
+        if (element.done) this.state = element.isEvent ? ARRAY_AFTER : ROOT_AFTER_VALUE;
+      } else if (state === ROOT_KEY_STRING) i = this.scanKey(chunk, i, n);
+      else {
+        const c = chunk[i]!;
+        i = isSpace(c) ? i + 1 : this.outer(chunk, i, c);
+      }
+    }
+  }
+
+  /** Call at end of input; throws ScanError when the JSON is incomplete. */
+  finish(): void {
+    if (this.state === AFTER_ROOT) return;
+    if (this.base === 0) throw new ScanError('expected a JSON object, got an empty file', 0);
+    throw new ScanError(`expected ${EXPECTED_AT_EOF[this.state]}, got end of file`, this.base);
+  }
+
+  private fail(expected: string, chunk: Buffer, i: number): never {
+    throw new ScanError(`expected ${expected}, got ${describeByte(chunk[i]!)}`, this.base + i);
+  }
+
+  /** One structural byte between elements; returns the next index. */
+  private outer(chunk: Buffer, i: number, c: number): number {
+    switch (this.state) {
+      case BEFORE_ROOT:
+        if (c === 0xef && this.base + i === 0 && chunk[i + 1] === 0xbb && chunk[i + 2] === 0xbf) return i + 3;
+        if (c !== LBRACE) this.fail('a JSON object (`{`)', chunk, i);
+        this.state = ROOT_KEY;
+        return i + 1;
+      case ROOT_KEY:
+        if (c === RBRACE && this.rootEmpty) {
+          this.state = AFTER_ROOT;
+          return i + 1;
+        }
+        if (c !== QUOTE) this.fail('a quoted key in the top-level object', chunk, i);
+        this.state = ROOT_KEY_STRING;
+        this.keyStart = i + 1;
+        this.keyPieces = [];
+        this.keyEscape = false;
+        return i + 1;
+      case ROOT_COLON:
+        if (c !== COLON) this.fail('`:` after a top-level key', chunk, i);
+        this.state = ROOT_VALUE;
+        return i + 1;
+      case ROOT_VALUE:
+        if (this.key !== 'traceEvents') return this.beginElement(false, chunk, i);
+        if (c !== LBRACKET) this.fail('traceEvents to be an array (`[`)', chunk, i);
+        this.sawTraceEvents = true;
+        this.state = ARRAY_FIRST;
+        return i + 1;
+      case ROOT_AFTER_VALUE:
+        if (c === COMMA) this.state = ROOT_KEY;
+        else if (c === RBRACE) this.state = AFTER_ROOT;
+        else this.fail('`,` or `}` after a top-level value', chunk, i);
+        this.rootEmpty = false;
+        return i + 1;
+      case ARRAY_FIRST:
+        if (c !== RBRACKET) return this.beginElement(true, chunk, i);
+        this.state = ROOT_AFTER_VALUE;
+        return i + 1;
+      case ARRAY_AFTER:
+        if (c === COMMA) this.state = ARRAY_NEXT;
+        else if (c === RBRACKET) this.state = ROOT_AFTER_VALUE;
+        else this.fail('`,` or `]` between trace events', chunk, i);
+        return i + 1;
+      case ARRAY_NEXT:
+        return this.beginElement(true, chunk, i);
+      default:
+        return this.fail('nothing after the top-level object', chunk, i);
+    }
+  }
+
+  /** A top-level key's characters, possibly over several chunks. */
+  private scanKey(chunk: Buffer, i: number, n: number): number {
+    const from = this.keyEscape ? i + 1 : i;
+    const j = stringEnd(chunk, from, n);
+    if (j < 0) {
+      this.keyEscape = endsInEscape(chunk, from, n);
+      return n;
+    }
+    this.keyEscape = false;
+    const last = chunk.subarray(this.keyStart, j);
+    const raw = this.keyPieces.length ? Buffer.concat([...this.keyPieces, last]) : last;
+    this.keyPieces = [];
+    try {
+      this.key = JSON.parse(`"${raw.toString('utf8')}"`) as string;
+    } catch {
+      this.fail('a valid JSON string as key', chunk, j);
+    }
+    this.state = ROOT_COLON;
+    return j + 1;
+  }
+
+  private beginElement(isEvent: boolean, chunk: Buffer, i: number): number {
+    this.element.begin(isEvent, this.key, chunk, i);
+    this.state = IN_ELEMENT;
+    return i;
+  }
+}

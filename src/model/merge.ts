@@ -1,0 +1,159 @@
+/**
+ * Merging captures of one run. Kernels are summed by name (and device), metric samples are pooled
+ * (several generate logs are repeated samples), utilization samples are pooled, and the first
+ * timeline wins (several traces of one run are reported as a notice rather than averaged).
+ */
+import type { ApiStat, Capture, Environment, KernelStat, MemopStat, Notice, Timeline, UtilSample } from './capture.js';
+import { metricInfo } from './metrics.js';
+import type { Metric, Utilization } from './profile.js';
+import { median, mean } from './stats.js';
+import { HARDWARE_THROTTLE_REASONS } from './throttle.js';
+
+export function mergeKernels(captures: readonly Capture[]): KernelStat[] {
+  const byKey = new Map<string, KernelStat>();
+  for (const capture of captures) {
+    for (const kernel of capture.kernels) {
+      const key = `${kernel.device ?? ''}\u0000${kernel.name}`;
+      const existing = byKey.get(key);
+      if (!existing) {
+        byKey.set(key, { ...kernel });
+        continue;
+      }
+      const heavierShape = kernel.totalNs > existing.totalNs;
+      existing.totalNs += kernel.totalNs;
+      existing.instances += kernel.instances;
+      if (kernel.minNs !== undefined) existing.minNs = Math.min(existing.minNs ?? Infinity, kernel.minNs);
+      if (kernel.maxNs !== undefined) existing.maxNs = Math.max(existing.maxNs ?? 0, kernel.maxNs);
+      if (heavierShape && kernel.grid) existing.grid = kernel.grid;
+      if (heavierShape && kernel.block) existing.block = kernel.block;
+    }
+  }
+  return [...byKey.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+}
+
+function mergeByName<T extends { name: string }>(rows: T[], add: (into: T, from: T) => void): T[] {
+  const byName = new Map<string, T>();
+  for (const row of rows) {
+    const existing = byName.get(row.name);
+    if (existing) add(existing, row);
+    else byName.set(row.name, { ...row });
+  }
+  return [...byName.values()];
+}
+
+export function mergeMemops(captures: readonly Capture[]): MemopStat[] {
+  return mergeByName(
+    captures.flatMap((c) => c.memops),
+    (into, from) => {
+      into.count += from.count;
+      if (from.totalNs !== undefined) into.totalNs = (into.totalNs ?? 0) + from.totalNs;
+      if (from.bytes !== undefined) into.bytes = (into.bytes ?? 0) + from.bytes;
+    },
+  );
+}
+
+export function mergeApiCalls(captures: readonly Capture[]): ApiStat[] {
+  return mergeByName(
+    captures.flatMap((c) => c.apiCalls),
+    (into, from) => {
+      into.calls += from.calls;
+      into.totalNs += from.totalNs;
+    },
+  ).sort((a, b) => b.totalNs - a.totalNs);
+}
+
+export function mergeMetrics(captures: readonly Capture[]): Metric[] {
+  const samples = new Map<string, number[]>();
+  for (const capture of captures) {
+    for (const sample of capture.metrics) {
+      if (!Number.isFinite(sample.value)) continue;
+      const list = samples.get(sample.name) ?? [];
+      list.push(sample.value);
+      samples.set(sample.name, list);
+    }
+  }
+  return [...samples.entries()].map(([name, values]) => {
+    const info = metricInfo(name);
+    return { name, unit: info.unit, direction: info.direction, samples: values, value: median(values) };
+  });
+}
+
+/** Below this a sample counts as idle when finding the active window (process start-up, weight loading, exit). */
+export const ACTIVE_UTIL_PERCENT = 1;
+/** With fewer active samples than this the whole recording is the window (a host-bound run rarely leaves idle). */
+const MIN_WINDOW_SAMPLES = 3;
+
+/**
+ * The samples between each device's first and last active sample. A sampler that wraps the whole workload
+ * command also records start-up and exit, where the GPU is idle for reasons that say nothing about the run.
+ */
+export function activeWindow(samples: readonly UtilSample[]): UtilSample[] {
+  const byDevice = new Map<number, UtilSample[]>();
+  for (const sample of samples) {
+    const list = byDevice.get(sample.device) ?? [];
+    list.push(sample);
+    byDevice.set(sample.device, list);
+  }
+  const window: UtilSample[] = [];
+  for (const list of byDevice.values()) {
+    const first = list.findIndex((s) => s.gpuPercent >= ACTIVE_UTIL_PERCENT);
+    let last = list.length - 1;
+    while (last >= 0 && list[last]!.gpuPercent < ACTIVE_UTIL_PERCENT) last -= 1;
+    window.push(...(first >= 0 ? list.slice(first, last + 1) : []));
+  }
+  return window.length >= MIN_WINDOW_SAMPLES ? window : [...samples];
+}
+
+export function summarizeUtilization(samples: readonly UtilSample[]): Utilization | null {
+  if (samples.length === 0) return null;
+  const window = activeWindow(samples);
+  const devices = new Set(samples.map((s) => s.device));
+  const hardware = new Set<string>();
+  let throttled = 0;
+  for (const sample of window) {
+    const reasons = sample.reasons.filter((r) => HARDWARE_THROTTLE_REASONS.has(r));
+    reasons.forEach((r) => hardware.add(r));
+    if (reasons.length) throttled += 1;
+  }
+  const clocks = window.map((s) => s.smClockMhz).filter((v): v is number => v !== undefined);
+  const power = samples.map((s) => s.powerW).filter((v): v is number => v !== undefined);
+  return {
+    meanPercent: mean(window.map((s) => s.gpuPercent)),
+    peakPercent: Math.max(...samples.map((s) => s.gpuPercent)),
+    sampleCount: window.length,
+    overallMeanPercent: mean(samples.map((s) => s.gpuPercent)),
+    totalSampleCount: samples.length,
+    devices: devices.size,
+    throttleReasons: [...hardware].sort(),
+    throttledFraction: throttled / window.length,
+    ...(clocks.length ? { meanSmClockMhz: mean(clocks) } : {}),
+    ...(power.length ? { peakPowerW: Math.max(...power) } : {}),
+  };
+}
+
+export function mergeEnvironment(captures: readonly Capture[]): Environment {
+  const environment: Environment = {};
+  for (const capture of captures) {
+    for (const [key, value] of Object.entries(capture.environment)) {
+      if (value !== undefined && (environment as Record<string, unknown>)[key] === undefined) {
+        (environment as Record<string, unknown>)[key] = value;
+      }
+    }
+  }
+  return environment;
+}
+
+export function mergeTimeline(captures: readonly Capture[]): { timeline: Timeline | null; notices: Notice[] } {
+  const timelines = captures.filter((c) => c.timeline).map((c) => ({ path: c.source.path, timeline: c.timeline! }));
+  if (timelines.length <= 1) return { timeline: timelines[0]?.timeline ?? null, notices: [] };
+  return {
+    timeline: timelines[0]!.timeline,
+    notices: [
+      {
+        code: 'several-timelines',
+        severity: 'info',
+        message: `${timelines.length} inputs carry a timeline; the first (${timelines[0]!.path}) is used for time-based analysis`,
+      },
+    ],
+  };
+}

@@ -1,0 +1,31 @@
+/** The canonical throughput and latency metrics, with the unit and the direction that is better. */
+export type Direction = 'higher' | 'lower';
+
+export interface MetricInfo {
+  unit: string;
+  direction: Direction;
+  label: string;
+}
+
+export const METRIC_CATALOG = {
+  decode_tok_s: { unit: 'tok/s', direction: 'higher', label: 'Decode throughput' },
+  prefill_tok_s: { unit: 'tok/s', direction: 'higher', label: 'Prefill throughput' },
+  ttft_ms: { unit: 'ms', direction: 'lower', label: 'Time to first token' },
+  tpot_ms: { unit: 'ms', direction: 'lower', label: 'Time per output token' },
+  itl_ms: { unit: 'ms', direction: 'lower', label: 'Inter-token latency' },
+  latency_ms: { unit: 'ms', direction: 'lower', label: 'Total latency' },
+  request_throughput: { unit: 'req/s', direction: 'higher', label: 'Request throughput' },
+  startup_ms: { unit: 'ms', direction: 'lower', label: 'Startup time' },
+  prompt_tokens: { unit: 'tokens', direction: 'higher', label: 'Prompt size' },
+  output_tokens: { unit: 'tokens', direction: 'higher', label: 'Output size' },
+  failed_requests: { unit: 'requests', direction: 'lower', label: 'Failed requests' },
+} as const satisfies Record<string, MetricInfo>;
+
+export type MetricName = keyof typeof METRIC_CATALOG;
+
+/** Metrics that describe the workload rather than its speed; they are reported but never gated. */
+export const DESCRIPTIVE_METRICS: ReadonlySet<string> = new Set(['prompt_tokens', 'output_tokens']);
+
+export function metricInfo(name: string): MetricInfo {
+  return (METRIC_CATALOG as Record<string, MetricInfo>)[name] ?? { unit: '', direction: 'higher', label: name };
+}

@@ -1,0 +1,79 @@
+/**
+ * The normalized profile: every capture of one run merged and classified. The Report (report.ts)
+ * is this plus the diagnosis and the gate's decision.
+ */
+import { z } from 'zod';
+import {
+  ApiStatSchema,
+  CpuFunctionSchema,
+  EnvironmentSchema,
+  KernelStatSchema,
+  MemopStatSchema,
+  NcuResultSchema,
+  NoticeSchema,
+  SourceSchema,
+  TimelineSchema,
+} from './capture.js';
+
+export const KernelSchema = KernelStatSchema.extend({
+  family: z.string(),
+  /** Share of all GPU kernel time in the profile, 0..1. */
+  share: z.number().min(0).max(1),
+});
+export type Kernel = z.infer<typeof KernelSchema>;
+
+export const FamilyShareSchema = z.object({
+  family: z.string(),
+  totalNs: z.number().nonnegative(),
+  share: z.number().min(0).max(1),
+  kernels: z.number().int().nonnegative(),
+  instances: z.number().int().nonnegative(),
+});
+export type FamilyShare = z.infer<typeof FamilyShareSchema>;
+
+export const MetricSchema = z.object({
+  name: z.string(),
+  unit: z.string(),
+  direction: z.enum(['higher', 'lower']),
+  samples: z.array(z.number()),
+  /** The median of the samples. */
+  value: z.number(),
+});
+export type Metric = z.infer<typeof MetricSchema>;
+
+export const UtilizationSchema = z.object({
+  /** Mean over the active window: idle samples before the workload's first and after its last GPU activity are left out. */
+  meanPercent: z.number().min(0).max(100),
+  peakPercent: z.number().min(0).max(100),
+  /** Samples in the active window. */
+  sampleCount: z.number().int().nonnegative(),
+  /** Mean and count over every sample, start-up and tear-down included. */
+  overallMeanPercent: z.number().min(0).max(100),
+  totalSampleCount: z.number().int().nonnegative(),
+  devices: z.number().int().nonnegative(),
+  /** Hardware clock-event reasons seen in any sample (gpu_idle and settings excluded). */
+  throttleReasons: z.array(z.string()),
+  /** Share of samples with at least one hardware throttle reason, 0..1. */
+  throttledFraction: z.number().min(0).max(1),
+  meanSmClockMhz: z.number().optional(),
+  peakPowerW: z.number().optional(),
+});
+export type Utilization = z.infer<typeof UtilizationSchema>;
+
+export const ProfileSchema = z.object({
+  sources: z.array(SourceSchema),
+  environment: EnvironmentSchema,
+  totalKernelNs: z.number().nonnegative(),
+  kernels: z.array(KernelSchema),
+  families: z.array(FamilyShareSchema),
+  memops: z.array(MemopStatSchema),
+  apiCalls: z.array(ApiStatSchema),
+  metrics: z.array(MetricSchema),
+  utilization: UtilizationSchema.nullable(),
+  timeline: TimelineSchema.nullable(),
+  cpuFunctions: z.array(CpuFunctionSchema),
+  notices: z.array(NoticeSchema),
+  ncu: z.array(NcuResultSchema),
+  gpuTimeUtilPercent: z.number().min(0).max(100).nullable(),
+});
+export type Profile = z.infer<typeof ProfileSchema>;

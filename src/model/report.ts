@@ -1,0 +1,120 @@
+/**
+ * The report: the public, versioned contract that the gate, the dashboard and users' scripts read.
+ * Bump REPORT_SCHEMA_VERSION on any change that an old reader would misread, and migrate forward.
+ */
+import { z } from 'zod';
+import { EnvironmentSchema, NcuResultSchema, NoticeSchema, SourceSchema, TimelineSchema, ApiStatSchema, MemopStatSchema, CpuFunctionSchema } from './capture.js';
+import { FamilyShareSchema, KernelSchema, MetricSchema, UtilizationSchema } from './profile.js';
+
+export const REPORT_SCHEMA_VERSION = 1;
+
+export const SeveritySchema = z.enum(['info', 'warning', 'error']);
+export type Severity = z.infer<typeof SeveritySchema>;
+
+export const FindingSchema = z.object({
+  id: z.string(),
+  severity: SeveritySchema,
+  title: z.string(),
+  /** One or two sentences with the numbers filled in. */
+  message: z.string(),
+  /** The numbers that triggered the rule, named. */
+  evidence: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
+  advice: z.string(),
+  /** The exact next command to run, where there is one. */
+  command: z.string().optional(),
+  docs: z.string(),
+  /** Reported below a primary finding that explains the run better (e.g. kernel findings on a host-bound run). */
+  secondary: z.boolean().default(false),
+  /** The kernel the finding is about, where it is about one. */
+  kernel: z.string().optional(),
+});
+export type Finding = z.infer<typeof FindingSchema>;
+export type FindingInput = z.input<typeof FindingSchema>;
+
+export const VerdictSchema = z.enum(['pass', 'warn', 'fail', 'insufficient-data', 'invalid']);
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+export const RowStatusSchema = z.enum(['pass', 'improved', 'warn', 'fail', 'insufficient-data', 'info']);
+export type RowStatus = z.infer<typeof RowStatusSchema>;
+
+export const ComparisonRowSchema = z.object({
+  /** `decode_tok_s`, `family:gemv`, `kernel:<name>`, `finding:re-prefill` … */
+  metric: z.string(),
+  kind: z.enum(['metric', 'family-share', 'kernel-share', 'finding']),
+  unit: z.string(),
+  direction: z.enum(['higher', 'lower']).optional(),
+  baseline: z.number().nullable(),
+  current: z.number().nullable(),
+  /** Relative change for metrics (0.05 = +5%), percentage points for shares. */
+  delta: z.number().nullable(),
+  /** Confidence interval of the delta, same unit as delta. */
+  ci: z.tuple([z.number(), z.number()]).nullable(),
+  threshold: z.number().nullable(),
+  pValue: z.number().nullable().optional(),
+  samples: z.tuple([z.number().int(), z.number().int()]).optional(),
+  status: RowStatusSchema,
+  note: z.string().optional(),
+});
+export type ComparisonRow = z.infer<typeof ComparisonRowSchema>;
+
+export const KernelChangeSchema = z.object({
+  name: z.string(),
+  family: z.string(),
+  change: z.enum(['added', 'removed', 'increased', 'decreased']),
+  baselineNs: z.number(),
+  currentNs: z.number(),
+  deltaNs: z.number(),
+});
+export type KernelChange = z.infer<typeof KernelChangeSchema>;
+
+export const ComparisonSchema = z.object({
+  baseline: z.object({
+    origin: z.string(),
+    path: z.string().optional(),
+    generatedAt: z.string().optional(),
+    reason: z.string(),
+  }),
+  environmentMismatch: z.array(z.string()).default([]),
+  rows: z.array(ComparisonRowSchema),
+  kernelChanges: z.array(KernelChangeSchema).default([]),
+  newFindings: z.array(z.string()).default([]),
+  resolvedFindings: z.array(z.string()).default([]),
+  reasons: z.array(z.string()).default([]),
+});
+export type Comparison = z.infer<typeof ComparisonSchema>;
+
+export const RunInfoSchema = z.object({
+  /** A stable name for the workload (model × GPU × config); the dashboard groups by it. */
+  workload: z.string().optional(),
+  commit: z.string().optional(),
+  ref: z.string().optional(),
+  repository: z.string().optional(),
+  runId: z.string().optional(),
+  runUrl: z.string().optional(),
+  timestamp: z.string().optional(),
+});
+
+export const ReportSchema = z.object({
+  schemaVersion: z.literal(REPORT_SCHEMA_VERSION),
+  tool: z.object({ name: z.literal('profile-gate'), version: z.string() }),
+  generatedAt: z.string(),
+  run: RunInfoSchema.default({}),
+  environment: EnvironmentSchema,
+  sources: z.array(SourceSchema),
+  totalKernelNs: z.number().nonnegative(),
+  kernels: z.array(KernelSchema),
+  families: z.array(FamilyShareSchema),
+  metrics: z.array(MetricSchema),
+  utilization: UtilizationSchema.nullable(),
+  timeline: TimelineSchema.nullable(),
+  gpuTimeUtilPercent: z.number().nullable(),
+  memops: z.array(MemopStatSchema),
+  apiCalls: z.array(ApiStatSchema),
+  cpuFunctions: z.array(CpuFunctionSchema),
+  notices: z.array(NoticeSchema),
+  deepDive: z.array(NcuResultSchema),
+  findings: z.array(FindingSchema),
+  verdict: VerdictSchema,
+  comparison: ComparisonSchema.nullable(),
+});
+export type Report = z.infer<typeof ReportSchema>;
