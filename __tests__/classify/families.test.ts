@@ -1,0 +1,120 @@
+import { classifyName, createClassifier } from '../../src/classify/classify.js';
+import { FAMILY_TABLE, gemmShapeFromTile } from '../../src/classify/families.js';
+import { FAMILY_IDS } from '../../src/classify/family-ids.js';
+import { kernelStem, normalizeKernelName } from '../../src/classify/kernel-name.js';
+
+const examples = FAMILY_TABLE.flatMap((rule, index) =>
+  rule.examples.map((example) => {
+    const [name, family] = typeof example === 'string' ? [example, rule.family] : example;
+    return { index, name, family };
+  }),
+);
+
+describe('family table', () => {
+  it('uses only known family ids and gives every row an example', () => {
+    for (const rule of FAMILY_TABLE) {
+      expect(FAMILY_IDS).toContain(rule.family);
+      expect(rule.examples.length).toBeGreaterThan(0);
+    }
+  });
+
+  it.each(examples.map((e) => [e.family, e.name.slice(0, 90), e] as const))('%s ← %s', (_family, _short, example) => {
+    expect(classifyName(example.name)).toBe(example.family);
+  });
+
+  it('has no pattern that is stateful (global or sticky)', () => {
+    for (const rule of FAMILY_TABLE) expect(rule.pattern.flags).not.toMatch(/[gy]/);
+  });
+});
+
+// Names that match several rows: the table order decides, and these pin the decision.
+describe('precedence between families', () => {
+  it.each([
+    ['gemv_partial_norm_kernel_bfloat16_bfloat16_4d3c2b1a', 'gemv'], // gemv before norm
+    ['rms_norm_fused_fp8_block_bfloat16_float8_e4m3fn_1a2b3c4d', 'norm'], // norm before quantize / lowbit (e4m3)
+    ['fused_rope_rmsnorm_bfloat16_1f2e3d4c', 'norm'], // norm before rope
+    ['fused_rope_rmsnorm_quantization_bfloat16_7c6b5a49', 'norm'], // norm before quantize
+    ['allreduce_rmsnorm_fp8_bfloat16_9a8b7c60', 'collective'], // collective before norm
+    ['topk_softmax_sample_bfloat16_0d1e2f3a', 'sampling'], // sampling before softmax
+    ['void (anonymous namespace)::softmax_warp_forward<float, float, float, 8, false, false>(float*, float const*, int, int, int, bool const*, int, bool)', 'attention-softmax'],
+    ['void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)', 'moe-routing'],
+    ['hipMemcpyAsync', 'memcpy'], // not a collective (HTA's `^hip` pitfall)
+    ['hipMemsetAsync', 'memset'],
+    ['Memcpy DtoD (Device -> Device)', 'memcpy'],
+    ['void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)', 'elementwise'], // a copy kernel is not a memcpy
+    ['padded_copy_bfloat16_3f4a5b6c', 'elementwise'],
+    ['void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)', 'kv-cache'], // says flash, is not attention
+    ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'attention-bmm'], // unfused pieces, not fused mha
+    ['bmm_sm100_blockwise_scaled_fp8_3e4f5a6b', 'lowbit-gemm'],
+    ['grouped_quantize_dynamic_scaled_async_fp4_kernel', 'quantize'], // quantize before moe-gemm
+    ['matmul_sm100_grouped_blockwise_scaled_fp8_1d2d_9b8a7f6e', 'moe-gemm'], // moe before lowbit
+    ['quantize_dynamic_block_scaled_mxfp4_kernel', 'quantize'], // quantize before lowbit (block_scaled)
+    ['void at::native::index_elementwise_kernel<(int)128, (int)4, void at::native::gpu_index_kernel<void at::native::index_kernel_impl<at::native::OpaqueType<(int)2>>(at::TensorIteratorBase &, c10::ArrayRef<long>, c10::ArrayRef<long>)::[lambda(int) (instance 1)]>(at::TensorIteratorBase &, c10::ArrayRef<long>, c10::ArrayRef<long>, const T1 &, bool)::[lambda(int) (instance 1)]>(long, T3)', 'gather-scatter'],
+    ['void at::native::sbtopk::gatherTopK<float, unsigned int, 1, false>(at::cuda::detail::TensorInfo<float const, unsigned int>, unsigned int, unsigned int, bool, unsigned int, unsigned int, at::cuda::detail::TensorInfo<float, unsigned int>, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, float*)', 'moe-routing'], // before gather
+    ['void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, 4, 4> >(at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, 4, 4>)', 'sampling'], // argmax before reduce
+    ['void cublasLt::splitKreduce_kernel<32, 16, int, float, __nv_bfloat16, float, __nv_bfloat16, false, float, __nv_bfloat16, __nv_bfloat16, true, false, false, false>(cublasLt::cublasSplitKParams<float>)', 'gemm'], // not a reduction
+    ['ncclDevKernel_AllGather_RING_LL', 'collective'], // not gather-scatter
+    ['void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel<float, 4, at::native::templates::cuda::normal_and_transform<float, float>(at::TensorIteratorBase&)>(int)', 'elementwise'], // `normal` is not a norm
+    ['upsample_bilinear2d_out_frame', 'other'], // `upsample` is not sampling
+  ])('%s → %s', (name, family) => {
+    expect(classifyName(name)).toBe(family);
+  });
+});
+
+describe('normalization', () => {
+  it.each([
+    ['sm100_mha_1q_depth128_bfloat16_bfloat16_nqh32_nkvh8_2a3b4c5d', 'mha_1q_depth128_bfloat16_bfloat16_nqh32_nkvh8'],
+    ['SM100_block_scaled_ss_mxf4nvf4_4f5a6b7c', 'block_scaled_ss_mxf4nvf4'],
+    ['gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', 'gemv_split_k_bfloat16_bfloat16_bfloat16_256'],
+    ['__amd_rocclr_copyBuffer.kd', '__amd_rocclr_copyBuffer'],
+    ['void laplacian_kernel<double>(double*, int) [clone .kd]', 'laplacian_kernel<double>(double*, int)'],
+    ['amd_mha_prefill_gfx942_bfloat16', 'mha_prefill_bfloat16'],
+    ['rms_norm_gpu_block_bfloat16_deadbeef', 'rms_norm_gpu_block_bfloat16_deadbeef'], // a hex word is not a hash
+  ])('%s → %s', (raw, normalized) => {
+    expect(normalizeKernelName(raw)).toBe(normalized);
+  });
+
+  it('classifies the same kernel alike across architectures and builds', () => {
+    expect(classifyName('sm90_mha_depth128_bfloat16_bfloat16_11111111')).toBe('attention-fused');
+    expect(classifyName('sm100_mha_depth128_bfloat16_bfloat16_22222222')).toBe('attention-fused');
+    expect(classifyName('mha_depth128_bfloat16_bfloat16')).toBe('attention-fused');
+  });
+});
+
+describe('gemmShapeFromTile', () => {
+  it.each([
+    ['nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT', 'gemm-decode'],
+    ['nvjet_sm90_tst_64x16_64x16_4x2_h_bz_TNT', 'gemm-decode'],
+    ['nvjet_sm90_tst_64x24_64x16_2x4_h_bz_TNT', 'gemm'],
+    ['nvjet_sm90_tst_64x32_64x16_4x1_v_bz_TNT', 'gemm'],
+    ['nvjet_sm90_tst_64x40_64x16_1x2_h_bz_TNT', 'gemm-prefill'],
+    ['Cijk_Alik_Bljk_BBS_BH_MT16x16x256_MI16x16x16x1_SN', 'gemm-decode'],
+    ['Cijk_Alik_Bljk_BBS_BH_MT256x256x64_MI32x32x8x1_SN', 'gemm-prefill'],
+    ['nvjet_no_tile_here', 'gemm'],
+  ])('%s → %s', (name, family) => {
+    expect(gemmShapeFromTile(name)).toBe(family);
+  });
+});
+
+describe('createClassifier', () => {
+  it('lets user rules claim kernels before the table', () => {
+    const classify = createClassifier([{ family: 'my-moe', pattern: /^my_moe_/, examples: [] }]);
+    expect(classify({ name: 'my_moe_gemm_bf16' })).toBe('my-moe');
+    expect(classify({ name: 'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT' })).toBe('gemm-decode');
+    expect(classify({ name: 'totally_unknown_kernel' })).toBe('other');
+  });
+});
+
+describe('kernelStem', () => {
+  it.each([
+    ['nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', 'nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', false],
+    ['gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', 'gemv_split_k_bfloat16_bfloat16_bfloat16_256', false],
+    ['void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float>)', 'at::native::reduce_kernel', true],
+    ['std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, float, (bool)0>(T13, T6, T6)', 'internal::gemvx::kernel', true],
+    ['void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1>(cutlass_80_simt_sgemm_128x32_8x5_tn_align1::Params)', 'cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1', true],
+    ['void (anonymous namespace)::softmax_warp_forward<float, float, float, 8, false, false>(float*, float const*, int, int, int, bool const*, int, bool)', '::softmax_warp_forward', true],
+    ['weird.name+v2', 'weird\\.name\\+v2', false],
+  ])('%s', (name, regex, demangled) => {
+    expect(kernelStem(name)).toEqual({ regex, demangled });
+  });
+});

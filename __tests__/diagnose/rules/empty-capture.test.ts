@@ -1,0 +1,57 @@
+import rule from '../../../src/diagnose/rules/empty-capture.js';
+import { K } from '../../helpers/profile-builder.js';
+import { testRule } from '../../helpers/rule-tester.js';
+
+testRule(rule, {
+  passing: [
+    { name: 'a real kernel table', profile: { kernels: [[K.decodeGemm, 40, 1000], [K.sdpa, 5, 500]] } },
+    { name: 'utilization samples alone are a valid input', profile: { util: [50, 60] } },
+    { name: 'a generate log alone (metrics) is a valid input', profile: { metrics: { decode_tok_s: 100 } } },
+    {
+      // The real H200 graph-level nsys capture: kernel report SKIPPED, 32 cudaGraphLaunch calls; graph-level-trace explains it.
+      name: 'graph launches without kernels are left to graph-level-trace',
+      profile: {
+        notices: [{ code: 'nsys-report-skipped', severity: 'warning', message: 'cuda_gpu_kern_sum: x.sqlite does not contain CUDA kernel data.' }],
+        apiCalls: [['cudaGraphLaunch', 2, 32]],
+        util: [90],
+      },
+    },
+  ],
+  failing: [
+    {
+      name: 'nothing at all',
+      profile: {},
+      hits: [{ severity: 'error', evidence: { kernels: 0, metrics: 0, utilizationSamples: 0 } }],
+    },
+    {
+      name: 'MAX said there is no kernel data',
+      profile: { notices: [{ code: 'max-no-kernel-data', severity: 'error', message: 'No GPU kernel data found in profile (/tmp/max-profile.nsys-rep)' }], metrics: { decode_tok_s: 100 } },
+      hits: [{ severity: 'warning', evidence: { kernels: 0, notice: 'max-no-kernel-data', metrics: 1 }, command: /--cuda-graph-trace=node/ }],
+    },
+    {
+      // nsys stats on a capture without CUDA kernels (MinerU fixture): every CUDA report is SKIPPED.
+      name: 'nsys skipped the kernel report',
+      profile: {
+        notices: [{ code: 'nsys-report-skipped', severity: 'warning', message: 'cuda_gpu_kern_sum: /data/MinerU/pipeline_nsys.sqlite does not contain CUDA kernel data.' }],
+        util: [3],
+      },
+      hits: [{ evidence: { notice: 'nsys-report-skipped', kernels: 0 } }],
+    },
+    {
+      name: 'a trace format with no kernels',
+      profile: { format: 'kineto-json', apiCalls: [['cudaMalloc', 1, 2]], util: [30] },
+      hits: [{ severity: 'warning', evidence: { kernels: 0, source: 'kineto-json', utilizationSamples: 1 } }],
+    },
+    {
+      name: 'five launches',
+      profile: { kernels: [[K.decodeGemm, 0.2, 5]] },
+      hits: [{ severity: 'warning', evidence: { kernelLaunches: 5, totalKernelMs: 0.2, kernels: 1 } }],
+    },
+    {
+      name: 'many launches but under the time floor',
+      profile: { kernels: [[K.decodeGemm, 0.5, 400]] },
+      options: { minTotalKernelMs: 2 },
+      hits: [{ evidence: { kernelLaunches: 400, totalKernelMs: 0.5 } }],
+    },
+  ],
+});

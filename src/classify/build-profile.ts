@@ -1,0 +1,54 @@
+/** Captures of one run → one classified Profile. */
+import type { Capture } from '../model/capture.js';
+import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetrics, mergeTimeline, summarizeUtilization } from '../model/merge.js';
+import type { FamilyShare, Profile } from '../model/profile.js';
+import { createClassifier, type Classifier } from './classify.js';
+
+export function buildProfile(captures: readonly Capture[], classify: Classifier = createClassifier()): Profile {
+  const merged = mergeKernels(captures);
+  const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
+  const kernels = merged.map((kernel) => ({
+    ...kernel,
+    family: classify(kernel),
+    share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
+  }));
+
+  const families = new Map<string, FamilyShare>();
+  for (const kernel of kernels) {
+    const entry = families.get(kernel.family) ?? { family: kernel.family, totalNs: 0, share: 0, kernels: 0, instances: 0 };
+    entry.totalNs += kernel.totalNs;
+    entry.kernels += 1;
+    entry.instances += kernel.instances;
+    families.set(kernel.family, entry);
+  }
+  for (const entry of families.values()) entry.share = totalKernelNs > 0 ? entry.totalNs / totalKernelNs : 0;
+
+  const kernelSources = captures.filter((c) => c.kernels.length > 0);
+  const { timeline, notices: timelineNotices } = mergeTimeline(captures);
+  const notices = [...captures.flatMap((c) => c.notices), ...timelineNotices];
+  if (kernelSources.length > 1) {
+    notices.push({
+      code: 'kernels-summed',
+      severity: 'info',
+      message: `kernel times from ${kernelSources.length} inputs were summed (${kernelSources.map((c) => c.source.path).join(', ')})`,
+    });
+  }
+  const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
+
+  return {
+    sources: captures.map((c) => c.source),
+    environment: mergeEnvironment(captures),
+    totalKernelNs,
+    kernels,
+    families: [...families.values()].sort((a, b) => b.totalNs - a.totalNs),
+    memops: mergeMemops(captures),
+    apiCalls: mergeApiCalls(captures),
+    metrics: mergeMetrics(captures),
+    utilization: summarizeUtilization(captures.flatMap((c) => c.utilization)),
+    timeline,
+    cpuFunctions: captures.flatMap((c) => c.cpuFunctions),
+    notices,
+    ncu: captures.flatMap((c) => c.ncu),
+    gpuTimeUtilPercent: gpuTimeUtil ?? null,
+  };
+}

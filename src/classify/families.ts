@@ -1,0 +1,338 @@
+/**
+ * The kernel-family table: one ordered list of data, first match wins. Patterns are tested against
+ * the normalized name (kernel-name.ts), so architecture prefixes and build hashes never matter.
+ * The order encodes precedence for names that match several rows; each such pair is in the tests.
+ * Examples are real names from profiles (nsys, Kineto, rocprof, ncu) or MAX's documented templates.
+ */
+import type { FamilyId } from './family-ids.js';
+
+export interface FamilyRule {
+  family: FamilyId | string;
+  pattern: RegExp;
+  /** For GEMM libraries whose name carries the output tile: decides decode- vs prefill-shaped. */
+  shape?: (normalizedName: string) => FamilyId;
+  /** Real names this rule must match; a pair gives the expected family when `shape` decides it. */
+  examples: readonly (string | readonly [string, FamilyId])[];
+}
+
+/** A tile side of at most this many rows holds a decode batch (cuBLAS picks N=8 for one token). */
+export const DECODE_TILE_MAX = 16;
+/** A tile side of at least this many rows only comes from many tokens at once (prompt processing). */
+export const PREFILL_TILE_MIN = 40;
+
+const NVJET_TILE = /nvjet_(?:[a-z0-9]+_)*?(\d+)x(\d+)_/i;
+const HIPBLASLT_TILE = /_MT(\d+)x(\d+)x\d+/;
+
+/**
+ * cuBLAS nvjet (`nvjet_sm90_tst_256x8_…`) and hipBLASLt (`…_MT128x128x64_…`) name their output tile.
+ * Its smaller side tracks the token count: 8 for batch-1 decode, 16-32 for batched decode, 40+ for a
+ * prompt. Sides between the two bounds (24, 32) occur in both, so they stay `gemm`.
+ */
+export function gemmShapeFromTile(name: string): FamilyId {
+  const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
+  if (!tile) return 'gemm';
+  const rows = Math.min(Number(tile[1]), Number(tile[2]));
+  if (rows <= DECODE_TILE_MAX) return 'gemm-decode';
+  if (rows >= PREFILL_TILE_MIN) return 'gemm-prefill';
+  return 'gemm';
+}
+
+export const FAMILY_TABLE: readonly FamilyRule[] = [
+  // Copies and fills as profilers record them; kernels that merely copy (ATen direct_copy, CatArrayBatchedCopy) are elementwise.
+  {
+    family: 'memcpy',
+    pattern: /^\[(?:CUDA|HIP) memcpy|^memcpy\b|^hipMemcpy|__amd_rocclr_copy(?:Buffer|Image)/i,
+    examples: ['[CUDA memcpy Device-to-Host]', '[CUDA memcpy Device-to-Device]', 'Memcpy DtoD (Device -> Device)', 'Memcpy HtoD (Pageable -> Device)', 'hipMemcpyAsync', '__amd_rocclr_copyBuffer', '__amd_rocclr_copyBuffer.kd'],
+  },
+  {
+    family: 'memset',
+    pattern: /^\[(?:CUDA|HIP) memset|^memset\b|^hipMemset|__amd_rocclr_fillBuffer/i,
+    examples: ['[CUDA memset]', 'Memset (Device)', '__amd_rocclr_fillBufferAligned.kd', 'hipMemsetAsync'],
+  },
+  // Before norm (allreduce_rmsnorm) and gather (allgather).
+  {
+    family: 'collective',
+    pattern: /nccl|rccl|cross_device_reduce|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|^broadcast_|^ep_(?:fused_)?(?:dispatch|combine)/i,
+    examples: [
+      'ncclDevKernel_AllReduce_Sum_bf16_RING_LL',
+      'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)',
+      'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
+      'allreduce_1stage_bfloat16_False_3c1d2e4f',
+      'allreduce_rmsnorm_fp8_bfloat16_9a8b7c60',
+      'allgather_p2p_tma_bfloat16_0a1b2c3d',
+      'ep_dispatch_async_bfloat16_11223344',
+      'ep_combine_wait_bfloat16_55667788',
+    ],
+  },
+  // Before attention (`reshape_and_cache_flash` says flash but only writes the cache).
+  {
+    family: 'kv-cache',
+    pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks/i,
+    examples: [
+      'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)',
+      'void vllm::concat_and_cache_mla_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, const long *, int, int, int, int, int, int, const float *)',
+    ],
+  },
+  // Before norm: MAX fuses a partial norm into a GEMV and it is still the decode linear.
+  {
+    family: 'gemv',
+    pattern: /gemv|gevm|gemmk1_kernel/i,
+    examples: [
+      'gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2',
+      'gemv_split_k_bfloat16_bfloat16_bfloat16_128_e7d08336',
+      'gemv_kernel_vector_bfloat16_bfloat16_bfloat16_8_1a2b3c4d',
+      'gemv_partial_norm_kernel_bfloat16_bfloat16_4d3c2b1a',
+      'linalg_gemv_gpu_gemv_split_k_6A6A6A6A',
+      'std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, (bool)0, (bool)1, (bool)1, (bool)0, (int)7, (bool)0, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>>(T13, T6, T6)',
+      'void gemvNSP_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, 1, 32, 4, 1024, false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float> >(cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>)',
+      'void gemmk1_kernel<int, float, (int)256, (int)5, (bool)1, (bool)0, (bool)0, (bool)0, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<float>, float, (int)0>(cublasGemmk1Params<T2, T9, T10, T11, T12, biasType<T11::value_type, T12>::type>)',
+    ],
+  },
+  // Before quantize: a norm that also emits fp8 is still the norm. Before rope: a fused rope+norm counts as norm.
+  {
+    family: 'norm',
+    pattern: /norm(?!al)|RowwiseMoments|^triton_\w+_fused\w*_mean\w*_rsqrt/i,
+    examples: [
+      'rms_norm_gpu_warp_tiling_bfloat16_4_True_1_9f8e7d6c',
+      'rms_norm_fused_residual_add_gpu_block_bfloat16_5e6f7a8b',
+      'rms_norm_fused_fp8_warp_tiling_bfloat16_float8_e4m3fn_2b3c4d5e',
+      'fused_rope_rmsnorm_quantization_bfloat16_7c6b5a49',
+      'fused_rope_rmsnorm_bfloat16_1f2e3d4c',
+      'fused_qk_rms_norm_ragged_paged_gpu_bfloat16_0f1e2d3c',
+      'layer_norm_gpu_warp_tiling_bfloat16_6a5b4c3d',
+      'std::enable_if<T2>(int)0&&vllm::_typeConvert<T1>::exists, void>::type vllm::fused_add_rms_norm_kernel<c10::BFloat16, (int)8>(T1 *, long, T1 *, const T1 *, float, int, int)',
+      'void vllm::rms_norm_kernel<c10::BFloat16, (int)8, (int)2>(T1 *, const T1 *, long, long, long, long, long, const T1 *, float, int, int)',
+      'void at::native::<unnamed>::vectorized_layer_norm_kernel<c10::BFloat16, float, (bool)1>(int, T2, const T1 *, const T1 *, const T1 *, T2 *, T2 *, T1 *)',
+      'void at::native::(anonymous namespace)::LayerNormForwardCUDAKernel<float, float>(long, float const*, float const*, float const*, float const*, float const*, float*)',
+      'void at::native::(anonymous namespace)::RowwiseMomentsCUDAKernel<float, float>(long, float, float const*, float*, float*)',
+      'MIOpenBatchNormFwdTrainSpatial',
+      'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0',
+    ],
+  },
+  {
+    family: 'rope',
+    pattern: /rope|rotary|rot_emb/i,
+    examples: [
+      'void vllm::rotary_embedding_kernel<c10::BFloat16, (bool)1>(const long *, T1 *, T1 *, const T1 *, int, long, long, long, int, int, int)',
+      'rope_ragged_bfloat16_3a4b5c6d',
+      'fused_qk_rope_ragged_bfloat16_8e9f0a1b',
+    ],
+  },
+  // Before lowbit-gemm: quantize ops name fp8/fp4/block-scaled too, but they only produce operands.
+  {
+    family: 'quantize',
+    pattern: /quant(?!ized_?(?:gemm|matmul|mm))|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack/i,
+    examples: [
+      'quantize_dynamic_scaled_async_fp4_kernel',
+      'grouped_quantize_dynamic_scaled_async_fp4_kernel',
+      'quantize_dynamic_block_scaled_mxfp4_kernel',
+      'block_scales_interleave_fp4_bfloat16_16_2c3d4e5f',
+      'dequant_mxfp4_to_fp8_bfloat16_4f5e6d7c',
+      'void vllm::scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, const T1 *, const float *, long)',
+      'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
+      '_per_token_group_quant_fp8',
+      'void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2>)',
+    ],
+  },
+  // Before lowbit-gemm: grouped block-scaled matmuls are MoE experts first.
+  {
+    family: 'moe-gemm',
+    pattern: /grouped_?(?:matmul|gemm|mm)|matmul_\w*grouped|(?:^|_)gmm_|fused_moe|moe_wna16|mxfp4_grouped|moe_routed|GroupProblemShape/i,
+    examples: [
+      'grouped_matmul_kernel_sm100_bfloat16_bfloat16_bfloat16_t128_5d4c3b2a',
+      'grouped_matmul_amd_bfloat16_bfloat16_bfloat16_6e5d4c3b',
+      'naive_grouped_matmul_kernel_bfloat16_7f6e5d4c',
+      'blackwell_gmm_warp_specialized_blockwise_fp8_8a7f6e5d',
+      'matmul_sm100_grouped_blockwise_scaled_fp8_1d2d_9b8a7f6e',
+      'grouped_matmul_block_scaled_mxfp4_kernel',
+      'fused_moe_kernel',
+      '_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaEEEvNT_6ParamsE',
+      'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
+    ],
+  },
+  {
+    family: 'lowbit-gemm',
+    pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq/i,
+    examples: [
+      'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f',
+      'blackwell_warp_specialized_blockwise_fp8_2d3e4f5a',
+      'bmm_sm100_blockwise_scaled_fp8_3e4f5a6b',
+      'SM100_block_scaled_ss_mxf4nvf4_4f5a6b7c',
+      'multistage_qgemm_bfloat16_5a6b7c8d',
+      'void cutlass::device_kernel<vllm::cutlass_3x_gemm<cutlass::float_e4m3_t, cutlass::bfloat16_t, vllm::c3x::ScaledEpilogue, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> > > >(vllm::cutlass_3x_gemm<cutlass::float_e4m3_t>::GemmKernel::Params)',
+      'sm90_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x128_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
+      'void marlin::Marlin<__nv_bfloat16, 4, 256, 4, 8, 4, false>(const int4 *, const int4 *, int4 *, const int4 *, int, int, int)',
+      '_w8a8_block_fp8_matmul',
+    ],
+  },
+  // Before attention-fused (`mha_bmm0` starts like a MAX attention kernel) and generic GEMM.
+  {
+    family: 'attention-bmm',
+    pattern: /(?:^|[_:\s])bmm\d?(?:_|$)|batched_?matmul|batch_?matmul|baddbmm/i,
+    examples: ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'mha_bmm1_bfloat16_bfloat16_7c8d9e0f', 'batched_matmul_bfloat16_bfloat16_8d9e0f1a'],
+  },
+  {
+    family: 'attention-fused',
+    pattern: /flash|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn/i,
+    examples: [
+      'sm100_mha_1q_depth128_bfloat16_bfloat16_nqh32_nkvh8_2a3b4c5d',
+      'sm90_mha_depth128_bfloat16_bfloat16_3b4c5d6e',
+      'mha_decoding_depth128_bfloat16_bfloat16_64x64x32_4c5d6e7f',
+      'mha_splitk_reduce_bfloat16_5d6e7f8a',
+      'mha_prefill_v2_amd_bfloat16_6e7f8a9b',
+      'sm100_mla_decode_kv_bf16_7f8a9b0c',
+      'cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0',
+      'cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128_1x4x1_cga1x1x1_kernel0_0',
+      'void cudnn::fusion::lean_reduction_kernel<(bool)0, (bool)0, (bool)0>(void *, float *, float *, float *, float *, const float *, float *, float *, float *, float *, float *, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int)',
+      'void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, true, false, false, true, true, false, false>(Flash_fwd_params)',
+      'void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<(int)128, (int)64, (int)128, (int)4, (bool)0, (bool)0, cutlass::bfloat16_t, Flash_kernel_traits<(int)128, (int)64, (int)128, (int)4, cutlass::bfloat16_t>>, (bool)0, (bool)0, (bool)0, (bool)0, (bool)1, (bool)0, (bool)1, (bool)0>(Flash_fwd_params)',
+      'fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true, 64, 64, 64, true, true>::Params)',
+      'void flashinfer::BatchDecodeWithPagedKVCacheKernel<(flashinfer::PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, int>(__nv_bfloat16*, flashinfer::paged_kv_t<__nv_bfloat16, int>, flashinfer::kv_partition_info_t<int>, __nv_bfloat16*, float*, bool*, float, float, float, float)',
+      'void flashinfer::BatchPrefillWithPagedKVCacheKernel<1u, 1u, 8u, (flashinfer::QKVLayout)0, (flashinfer::PosEncodingMode)0, false, (flashinfer::MaskMode)1, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, int>(int*)',
+      'void vllm::paged_attention_v1_kernel<__nv_bfloat16, __nv_bfloat16, 128, 16, 128, (vllm::Fp8KVCacheDataType)0, false>(__nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, int, float, const int*, const int*, int, const float*, int, int, int, const float*, const float*)',
+      'void tensorrt_llm::kernels::mmha::masked_multihead_attention_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, 128, 256, false, false, false, false, false, false>(tensorrt_llm::kernels::Multihead_attention_params<__nv_bfloat16, false>)',
+      'kernel_unified_attention_2d',
+      '_fwd_grouped_kernel_stage1',
+    ],
+  },
+  // Before softmax (topkGatingSoftmax), sampling (radixSortKVInPlace) and gather (gatherTopK).
+  {
+    family: 'moe-routing',
+    pattern: /topk_?gating|moe_align|moe_create_indices|group_limited_router|single_group_router|moe_sum|moe_(?:un)?permute|count_and_sort_expert|expert_?(?:map|count|offsets?)|gatherTopK|sbtopk|mbtopk|(?:bitonic|radix)SortKVInPlace|kernelHistogram/i,
+    examples: [
+      'void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)',
+      'void vllm::moe::moe_align_block_size_kernel<int>(const int *, int *, int *, int *, int, int, int, int, unsigned long, int *)',
+      'moe_create_indices_bucket_group_int32_t128_8b9c0d1e',
+      'group_limited_router_bfloat16_9c0d1e2f',
+      'void at::native::sbtopk::gatherTopK<float, unsigned int, (int)1, (bool)0>(at::cuda::detail::TensorInfo<const T1, T2>, T2, T2, bool, T2, T2, at::cuda::detail::TensorInfo<T1, T2>, T2, at::cuda::detail::TensorInfo<long, T2>, T2, T1 *)',
+      'void at::native::bitonicSortKVInPlace<-2, -1, 16, 16, float, long, at::native::GTOp<float, true>, unsigned int>(at::cuda::detail::TensorInfo<float, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, at::native::GTOp<float, true>)',
+      'void at::native::radixSortKVInPlace<-2, -1, 32, 32, long, long, unsigned int>(at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int)',
+      'void at::cuda::kernelHistogram1D<int, int, long, 1, 2, -1, (at::cuda::CUDAHistogramMemoryType)0, at::cuda::CUDA_tensor_histogram<int, int, false>(at::Tensor, at::Tensor, at::Tensor, long, at::AccumulateType<int, true>::type, at::AccumulateType<int, true>::type, at::cuda::TensorArgType, at::cuda::TensorArgType)::{lambda(at::cuda::detail::TensorInfo<int, unsigned int>, long)#1}>(at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, int, long, long, unsigned int, at::cuda::detail::TensorInfo<int, unsigned int>, long)',
+    ],
+  },
+  // Before softmax (`topk_softmax_sample`) and reduce (ArgMaxOps is greedy sampling).
+  {
+    family: 'sampling',
+    pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
+    examples: [
+      'topk_softmax_sample_bfloat16_0d1e2f3a',
+      'topk_sampling_from_prob_bfloat16_1e2f3a4b',
+      'topp_minp_sampling_bfloat16_2f3a4b5c',
+      'apply_gumbel_noise_bfloat16_3a4b5c6d',
+      'topk_stage1_bfloat16_int64_True_4b5c6d7e',
+      'radix_sort_pairs_bfloat16_5c6d7e8f',
+      'void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, (int)4, (int)4>>(T3)',
+      'void at_cuda_detail::cub::DeviceSegmentedRadixSortKernel<at_cuda_detail::cub::DeviceRadixSortPolicy<float, long, int>::Policy900, (bool)1, (bool)0, float, long, at::native::<unnamed>::offset_t, at::native::<unnamed>::offset_t, int>(const T4 *, T4 *, const T5 *, T5 *, T6, T7, int, int, int)',
+    ],
+  },
+  {
+    family: 'attention-softmax',
+    pattern: /softmax/i,
+    examples: [
+      'void (anonymous namespace)::softmax_warp_forward<float, float, float, 8, false, false>(float*, float const*, int, int, int, bool const*, int, bool)',
+      'void <unnamed>::softmax_warp_forward<float, float, float, (int)6, (bool)0, (bool)0>(T2 *, const T1 *, int, int, int, const bool *, int, bool)',
+      'void at::native::<unnamed>::cunn_SoftMaxForward<(int)4, float, float, float, at::native::<unnamed>::SoftMaxForwardEpilogue>(T4 *, const T2 *, int)',
+      'softmax_kernel_bfloat16_6d7e8f9a',
+      'triton_per_fused__softmax_0',
+    ],
+  },
+  // Before elementwise: ATen index kernels are named `index_elementwise_kernel`.
+  {
+    family: 'gather-scatter',
+    pattern: /gather|scatter|index_?(?:elementwise|select|put|copy|add)|indexSelect|index_kernel|embedding|take_along/i,
+    examples: [
+      'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)',
+      'void at::native::index_elementwise_kernel<(int)128, (int)4, void at::native::index_copy_kernel_impl<at::native::OpaqueType<(int)2>>(at::TensorIterator &, long, long, long)::[lambda(int) (instance 1)]>(long, T3)',
+      'void at::native::_scatter_gather_elementwise_kernel<(int)128, (int)8, void at::native::_cuda_scatter_fill_internal_kernel<at::native::OpaqueType<(int)8>, long>::operator ()<at::native::TensorAssign>(at::TensorIterator &, at::native::OpaqueType<(int)8>, long, long, const at::native::TensorAssign &)::[lambda(int) (instance 1)]>(int, T3)',
+      'void at::native::<unnamed>::indexSelectSmallIndex<c10::BFloat16, long, unsigned int, (int)2, (int)2, (int)-2>(at::cuda::detail::TensorInfo<T1, T3>, at::cuda::detail::TensorInfo<const T1, T3>, at::cuda::detail::TensorInfo<const T2, T3>, int, int, T3, long)',
+      'void split_embedding_codegen_forward_unweighted_kernel<c10::Half, c10::Half, float, false, long, 2ul, 32ul>(at::GenericPackedTensorAccessor<c10::Half, 1ul, at::RestrictPtrTraits, long>)',
+    ],
+  },
+  // GEMMs whose name gives the output tile.
+  {
+    family: 'gemm',
+    pattern: /nvjet_|^Cijk_/i,
+    shape: gemmShapeFromTile,
+    examples: [
+      ['nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT', 'gemm-decode'],
+      ['nvjet_sm90_tst_8x64_64x16_4x1_v_bz_TNN', 'gemm-decode'],
+      ['nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', 'gemm-decode'],
+      ['nvjet_sm90_tst_64x16_64x16_4x2_h_bz_TNT', 'gemm-decode'],
+      ['nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_NNT', 'gemm-decode'],
+      ['nvjet_sm90_tst_64x32_64x16_4x1_v_bz_TNT', 'gemm'],
+      ['nvjet_sm90_tst_64x24_64x16_2x4_h_bz_TNT', 'gemm'],
+      ['nvjet_sm90_tst_128x48_64x9_2x1_v_bz_TNT', 'gemm-prefill'],
+      ['nvjet_sm90_tst_64x152_64x7_4x1_v_bz_TNT', 'gemm-prefill'],
+      ['nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT', 'gemm-prefill'],
+      ['nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_TNN', 'gemm-prefill'],
+      ['nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNN', 'gemm-prefill'],
+      ['Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_EPS0_GRVWA2_GRVWB2_GSUAMB_ISA90a_IU1_K1', 'gemm-decode'],
+      ['Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN_1LDSB1_AFC1_AFEM1_ISA942', 'gemm-prefill'],
+      ['Cijk_Ailk_Bjlk_HHS_BH_MT32x32x64_MI16x16x16x1_SN_ISA90a', 'gemm'],
+    ],
+  },
+  // Split-K partial sums belong to the GEMM they finish (before reduce).
+  {
+    family: 'gemm',
+    pattern: /splitKreduce/i,
+    examples: [
+      'void cublasLt::splitKreduce_kernel<(int)32, (int)16, int, float, __nv_bfloat16, float, __nv_bfloat16, (bool)0, float, __nv_bfloat16, __nv_bfloat16, (bool)1, (bool)0, (bool)0, (bool)0>(cublasLt::cublasSplitKParams<T6>, const T4 *, const T6 *, T6 *, const T5 *, const T5 *, const T7 *, const T4 *, T7 *, void *, long, T5 *, int *, T5 *, T5 *, const T5 *, const T5 *, const T5 *)',
+    ],
+  },
+  // MAX sends single-row products to gemv; its matmul kernels are the multi-row (prompt) path.
+  {
+    family: 'gemm-prefill',
+    pattern: /^(?:multistage_gemm|matmul_kernel_naive|matmul_|linalg_matmul_gpu)/,
+    examples: [
+      'multistage_gemm_kernel_bfloat16_bfloat16_bfloat16_7e8f9a0b',
+      'multistage_gemm_split_k_kernel_bfloat16_8f9a0b1c',
+      'sm90_matmul_bfloat16_bfloat16_bfloat16_True_9a0b1c2d',
+      'matmul_kernel_naive_bfloat16_0b1c2d3e',
+      'linalg_matmul_gpu___init___m6A6A6A6A_09fd2dc3',
+      'linalg_matmul_gpu__multistage6A6A6A6A',
+    ],
+  },
+  {
+    family: 'gemm',
+    pattern: /gemm|matmul|^triton_tem_|xmma|s16816|s1688|s161616|sgemm|hgemm|wgmma|tensorop|GemmUniversal|cutlass::Kernel|kernel_gemm/i,
+    examples: [
+      'ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_32x6_tn',
+      'ampere_bf16_s16816gemm_bf16_64x64_sliced1x2_ldg8_f2f_stages_64x6_tn',
+      'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
+      'sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas',
+      'void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1>(cutlass_80_simt_sgemm_128x32_8x5_tn_align1::Params)',
+      'void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_128x1_tn_align8>(T1::Params)',
+      'void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1>(cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1::Params)',
+      'void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>, true, 2, 1>(ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>::Argument)',
+      'triton_tem_fused_mm_0',
+    ],
+  },
+  {
+    family: 'reduce',
+    pattern: /reduce_kernel|ReduceOp|DeviceReduce|DeviceScan|scan_innermost|reduction|^triton_(?:red|per)_/i,
+    examples: [
+      'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)',
+      'void at::native::reduce_kernel<(int)128, (int)4, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator ()(at::TensorIterator &)::[lambda(float, float) (instance 1)]>, unsigned int, float, (int)4, (int)4>>(T3)',
+      'void at_cuda_detail::cub::DeviceScanKernel<at_cuda_detail::cub::DeviceScanPolicy<long, std::plus<long>>::Policy900, const long *, long *, at_cuda_detail::cub::ScanTileState<long, (bool)1>, std::plus<long>, at_cuda_detail::cub::NullType, int>(T2, T3, T4, int, T5, T6, T7)',
+      'void at::native::tensor_kernel_scan_innermost_dim<float, std::plus<float>>(T1 *, const T1 *, unsigned int, unsigned int, unsigned int, T1, T2)',
+      'triton_red_fused_sum_1',
+    ],
+  },
+  {
+    family: 'elementwise',
+    pattern: /elementwise|CatArray|copy|FillFunctor|fill_|act_and_mul|silu|gelu|swiglu|where_kernel|masked_fill|arange|concat|transpose|permute|multi_tensor_apply|clamp|_r\d+_w\d+_b\d+|^triton_poi_/i,
+    examples: [
+      'void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)',
+      'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
+      'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
+      'void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, (bool)1>(T1 *, const T1 *, int)',
+      'void (anonymous namespace)::elementwise_kernel_with_index<int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>(int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, function_traits<at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>::result_type*)',
+      'elementwise_View_mo_slice_r3_w8_b256_0c1d2e3f',
+      'functional_elementwise_6A6A6A6A_1d2e3f4a',
+      'concat_gpu_flat_bfloat16_2e3f4a5b',
+      'padded_copy_bfloat16_3f4a5b6c',
+      'at::native::<unnamed>::fill_reverse_indices_kernel(long *, int, at::cuda::detail::IntDivider<unsigned int>)',
+      'triton_poi_fused_add_mul_0',
+    ],
+  },
+];

@@ -1,0 +1,50 @@
+/**
+ * A diagnosis rule, in the manner of a lint rule: a stable id (== file name), a severity, a title,
+ * declared default options, and a pure `check` that returns hits with their evidence numbers.
+ * The docs link is derived from the id, never written by hand.
+ */
+import type { Profile } from '../model/profile.js';
+import type { Severity } from '../model/report.js';
+
+export const REFERENCES_URL = 'https://github.com/profile-gate/profile-gate/blob/main/references/rules';
+
+/** Where a rule sits in the cost order of the escalation: utilization, then kernels, then a deep dive. */
+export type RuleStage = 'capture' | 'utilization' | 'kernels' | 'deep-dive';
+
+export interface RuleMeta<Options> {
+  id: string;
+  severity: Severity;
+  title: string;
+  stage: RuleStage;
+  /** What the rule catches, one sentence, for `profile-gate rules` and the docs check. */
+  description: string;
+  defaults: Options;
+}
+
+export interface RuleHit {
+  message: string;
+  evidence: Record<string, number | string | boolean>;
+  advice: string;
+  command?: string;
+  /** Override the declared severity for this hit (e.g. info for normal low-bit prep). */
+  severity?: Severity;
+  kernel?: string;
+}
+
+export interface RuleContext<Options> {
+  profile: Profile;
+  options: Options;
+}
+
+export interface Rule<Options = object> {
+  meta: RuleMeta<Options>;
+  check(context: RuleContext<Options>): RuleHit[];
+}
+
+export function defineRule<Options extends object>(rule: Rule<Options>): Rule<Options> {
+  return rule;
+}
+
+export function docsUrl(id: string): string {
+  return `${REFERENCES_URL}/${id}.md`;
+}

@@ -1,0 +1,74 @@
+/** Nothing, or almost nothing, was captured: every other finding would be built on air. */
+import { defineRule, type RuleHit } from '../rule.js';
+import { ms, totalLaunches } from '../signals.js';
+
+/** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
+const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
+const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel data|only Python\/CPU profile/i;
+/** Formats that normally carry per-kernel times. */
+const KERNEL_FORMATS = new Set(['nsys-stats', 'rocprof-csv', 'kineto-json']);
+
+const CAPTURE_COMMAND =
+  'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
+
+export default defineRule({
+  meta: {
+    id: 'empty-capture',
+    severity: 'warning',
+    title: 'Capture is empty or nearly empty',
+    stage: 'capture',
+    description: 'The inputs hold no GPU kernels (or too little kernel time to mean anything), so kernel findings are not possible.',
+    defaults: { minTotalKernelMs: 1, minKernelLaunches: 20 },
+  },
+  check({ profile, options }) {
+    const launches = totalLaunches(profile);
+    const kernelMs = ms(profile.totalKernelNs);
+    const hasOtherData = profile.metrics.length > 0 || profile.utilization !== null || profile.timeline !== null || profile.ncu.length > 0;
+    const evidence = {
+      kernels: profile.kernels.length,
+      kernelLaunches: launches,
+      totalKernelMs: kernelMs,
+      metrics: profile.metrics.length,
+      utilizationSamples: profile.utilization?.sampleCount ?? 0,
+    };
+    const hits: RuleHit[] = [];
+    if (profile.kernels.length === 0 && !hasOtherData) {
+      hits.push({
+        severity: 'error',
+        message: `Nothing was captured: ${profile.sources.length} input(s), no kernels, metrics or utilization samples.`,
+        evidence,
+        advice: 'Check that the profiler wrapped the workload and that the capture range opened (cudaProfilerStart after warm-up). Re-capture:',
+        command: CAPTURE_COMMAND,
+      });
+      return hits;
+    }
+    if (profile.kernels.length === 0) {
+      // Graph launches without kernels are a graph-level trace: graph-level-trace names the exact cause.
+      if (profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0)) return hits;
+      const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
+      const kernelSource = profile.sources.find((s) => KERNEL_FORMATS.has(s.format));
+      if (notice || kernelSource) {
+        hits.push({
+          message: notice
+            ? `No GPU kernel data: the tool said "${notice.message}". Only metrics and utilization can be judged.`
+            : `No GPU kernel data in ${kernelSource!.path} (${kernelSource!.format}), which normally lists kernels.`,
+          evidence: { ...evidence, ...(notice ? { notice: notice.code } : { source: kernelSource!.format }) },
+          advice:
+            'Kernel data needs nsys on PATH (`max generate --profile` re-runs itself under nsys only when nsys, nvidia-smi and libcudart are all found) and a capture range that covers GPU work. Capture directly:',
+          command: CAPTURE_COMMAND,
+        });
+      }
+      return hits;
+    }
+    if (profile.totalKernelNs < options.minTotalKernelMs * 1e6 || launches < options.minKernelLaunches) {
+      hits.push({
+        message: `Almost nothing was captured: ${launches} kernel launch(es), ${kernelMs} ms of kernel time.`,
+        evidence,
+        advice:
+          'The capture window probably missed the workload (range closed early, or only set-up ran). Widen the range around the steady-state steps and re-capture:',
+        command: CAPTURE_COMMAND,
+      });
+    }
+    return hits;
+  },
+});

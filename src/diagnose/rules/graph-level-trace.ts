@@ -1,0 +1,46 @@
+/**
+ * CUDA graphs were traced as opaque launches: the kernels they replay are missing from the kernel
+ * table, so every share computed from it describes only the few kernels launched outside the graphs.
+ */
+import { defineRule } from '../rule.js';
+import { round, totalLaunches } from '../signals.js';
+
+const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
+
+export default defineRule({
+  meta: {
+    id: 'graph-level-trace',
+    severity: 'warning',
+    title: 'CUDA graphs traced without their kernels',
+    stage: 'capture',
+    description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
+    defaults: { minKernelsPerGraphLaunch: 8 },
+  },
+  check({ profile, options }) {
+    const timeline = profile.timeline;
+    let graphLaunches = 0;
+    let kernels = 0;
+    let source = '';
+    if (timeline && timeline.graphLaunches > 0 && timeline.graphKernels === 0) {
+      graphLaunches = timeline.graphLaunches;
+      kernels = timeline.kernelLaunches;
+      source = 'timeline';
+    } else {
+      graphLaunches = profile.apiCalls.filter((a) => GRAPH_LAUNCH_API.test(a.name)).reduce((sum, a) => sum + a.calls, 0);
+      kernels = totalLaunches(profile);
+      source = 'api';
+    }
+    if (graphLaunches === 0) return [];
+    const perGraph = kernels / graphLaunches;
+    if (perGraph >= options.minKernelsPerGraphLaunch) return [];
+    return [
+      {
+        message: `${graphLaunches} CUDA graph launches but only ${kernels} kernel launches recorded (${round(perGraph, 2)} per graph): the graphs' kernels are missing.`,
+        evidence: { graphLaunches, kernelLaunches: kernels, kernelsPerGraphLaunch: round(perGraph, 3), source },
+        advice:
+          'Nsight Systems traces a graph as one launch unless told to trace its nodes. Re-capture with node-level graph tracing (PyTorch profiler traces graph kernels already):',
+        command: 'nsys profile --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o profile <workload>',
+      },
+    ];
+  },
+});

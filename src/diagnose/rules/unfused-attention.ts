@@ -1,0 +1,44 @@
+/**
+ * Attention runs as generic matmul/bmm + softmax instead of one fused kernel: the classic wiring
+ * mistake of a custom architecture (or eager attention in transformers). Softmax launches that no
+ * fused attention kernel accounts for are the signal; a sampling softmax runs once per step and
+ * stays far below the per-layer rate.
+ */
+import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
+import { defineRule } from '../rule.js';
+import { familyTotals, percent, round } from '../signals.js';
+
+export default defineRule({
+  meta: {
+    id: 'unfused-attention',
+    severity: 'warning',
+    title: 'Attention is not fused',
+    stage: 'kernels',
+    description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise.',
+    defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
+  },
+  check({ profile, options }) {
+    const softmax = familyTotals(profile, ['attention-softmax']);
+    const fused = familyTotals(profile, ['attention-fused']);
+    const bmm = familyTotals(profile, ['attention-bmm']);
+    const linear = familyTotals(profile, LINEAR_FAMILIES);
+    const unexplained = softmax.instances - fused.instances;
+    if (softmax.share < options.minSoftmaxShare || unexplained <= 0) return [];
+    if (unexplained < options.minSoftmaxPerLinearLaunch * linear.instances) return [];
+    return [
+      {
+        message: `Attention appears unfused: ${softmax.instances} softmax launches (${percent(softmax.share)} of kernel time) against ${fused.instances} fused attention launches.`,
+        evidence: {
+          softmaxShare: round(softmax.share),
+          softmaxLaunches: softmax.instances,
+          fusedAttentionLaunches: fused.instances,
+          linearLaunches: linear.instances,
+          bmmShare: round(bmm.share),
+          fusedAttentionShare: round(fused.share),
+        },
+        advice:
+          'Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.',
+      },
+    ];
+  },
+});

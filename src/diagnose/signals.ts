@@ -1,0 +1,124 @@
+/**
+ * Measurements several rules read from a Profile: family totals, metric values, the MoE mix and the
+ * Nsight Compute command for one kernel. Rules stay independent; they only share these readings.
+ */
+import { LINEAR_FAMILIES } from '../classify/family-ids.js';
+import { kernelStem } from '../classify/kernel-name.js';
+import type { Kernel, Profile } from '../model/profile.js';
+
+export interface Totals {
+  ns: number;
+  /** Share of all GPU kernel time, 0..1. */
+  share: number;
+  instances: number;
+}
+
+export function familyTotals(profile: Profile, families: readonly string[]): Totals {
+  let ns = 0;
+  let instances = 0;
+  for (const entry of profile.families) {
+    if (!families.includes(entry.family)) continue;
+    ns += entry.totalNs;
+    instances += entry.instances;
+  }
+  return { ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
+}
+
+export function kernelsMatching(profile: Profile, pattern: RegExp, families?: readonly string[]): Totals & { kernels: Kernel[] } {
+  const kernels = profile.kernels.filter((k) => pattern.test(k.name) && (!families || families.includes(k.family)));
+  const ns = kernels.reduce((sum, k) => sum + k.totalNs, 0);
+  const instances = kernels.reduce((sum, k) => sum + k.instances, 0);
+  return { kernels, ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
+}
+
+export function linearTotals(profile: Profile): Totals {
+  return familyTotals(profile, LINEAR_FAMILIES);
+}
+
+export function totalLaunches(profile: Profile): number {
+  return profile.kernels.reduce((sum, k) => sum + k.instances, 0);
+}
+
+/** The median value of a canonical metric, when the profile has it. */
+export function metricValue(profile: Profile, name: string): number | undefined {
+  const value = profile.metrics.find((m) => m.name === name)?.value;
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
+}
+
+/** The batch size from the environment, when it is a plain number. */
+export function batchSize(profile: Profile): number | undefined {
+  const match = /^\s*(\d+)\s*$/.exec(profile.environment.batch ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Round for evidence: enough digits to compare, few enough to read. */
+export function round(value: number, digits = 4): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+export function percent(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+export function ms(ns: number): number {
+  return round(ns / 1e6, 3);
+}
+
+export interface MoeOptions {
+  minMoeShare: number;
+  minRoutingPerSamplingLaunch: number;
+}
+
+export interface MoeMix {
+  isMoe: boolean;
+  moeGemmShare: number;
+  routingShare: number;
+  gatherShare: number;
+  /** (routing + gather/scatter time) / linear-layer time, experts included. */
+  routingRatio: number;
+  routingLaunches: number;
+  samplingLaunches: number;
+}
+
+/**
+ * MoE shows as grouped matmuls, or as top-k routing that runs far more often than sampling (top-k
+ * also serves top-k sampling, once per step; routing runs once per MoE layer per step).
+ */
+export function moeMix(profile: Profile, options: MoeOptions): MoeMix {
+  const moeGemm = familyTotals(profile, ['moe-gemm']);
+  const routing = familyTotals(profile, ['moe-routing']);
+  const gather = familyTotals(profile, ['gather-scatter']);
+  const sampling = familyTotals(profile, ['sampling']);
+  const linear = linearTotals(profile);
+  const routedOften = routing.instances >= options.minRoutingPerSamplingLaunch * Math.max(1, sampling.instances);
+  return {
+    isMoe: moeGemm.share >= options.minMoeShare || (routing.share >= options.minMoeShare && routedOften),
+    moeGemmShare: moeGemm.share,
+    routingShare: routing.share,
+    gatherShare: gather.share,
+    routingRatio: linear.ns > 0 ? (routing.ns + gather.ns) / linear.ns : Number.POSITIVE_INFINITY,
+    routingLaunches: routing.instances,
+    samplingLaunches: sampling.instances,
+  };
+}
+
+/** Launches to skip so the profiled one is in steady state: the middle of the captured launches. */
+export function steadyLaunchSkip(instances: number): number {
+  return Math.max(0, Math.min(instances - 1, Math.floor(instances / 2)));
+}
+
+/** The Nsight Compute command that profiles one launch of a kernel, clocks left alone. */
+export function ncuCommand(kernelName: string, launchSkip: number, workload: string): string {
+  const stem = kernelStem(kernelName);
+  const regex = stem.regex.replace(/'/g, `'\\''`);
+  return [
+    'ncu --clock-control none',
+    `--kernel-name regex:'${regex}'`,
+    ...(stem.demangled ? ['--kernel-name-base demangled'] : []),
+    `--launch-skip ${launchSkip} --launch-count 1`,
+    '--section SpeedOfLight --section Occupancy --section LaunchStats',
+    '--csv --page details',
+    workload,
+  ].join(' ');
+}
