@@ -6,6 +6,15 @@ export class ProfileGateError extends Error {
   override name = 'ProfileGateError';
 }
 
+/** Longest `expected` text kept in a message: a quoted line of a hostile file can be megabytes. */
+export const MAX_EXPECTED_CHARS = 400;
+
+/** One line of bounded length: parser messages (JSON.parse, csv-parse) quote the input, line breaks included. */
+export function oneBoundedLine(text: string, max = MAX_EXPECTED_CHARS): string {
+  const line = text.replace(/\s*[\r\n]+\s*/g, ' ');
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
 /** A file or input that is not what it should be. The message names where and what was expected. */
 export class InputError extends ProfileGateError {
   override name = 'InputError';
@@ -14,7 +23,7 @@ export class InputError extends ProfileGateError {
     readonly expected: string,
     readonly location?: string,
   ) {
-    super(`${file}${location ? `:${location}` : ''}: ${expected}`);
+    super(`${file}${location ? `:${location}` : ''}: ${oneBoundedLine(expected)}`);
   }
 }
 

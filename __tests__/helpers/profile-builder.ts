@@ -5,7 +5,7 @@
  *   profileOf({ kernels: [[K.decodeGemm, 40, 1000]], util: [5, 6, 4], metrics: { decode_tok_s: 16 } })
  */
 import { buildProfile } from '../../src/classify/build-profile.js';
-import { CaptureSchema, type CaptureInput, type FormatId, type Notice, type UtilSample } from '../../src/model/capture.js';
+import { CaptureSchema, type CaptureInput, type FormatId, type NcuResult, type Notice, type UtilSample } from '../../src/model/capture.js';
 import type { Environment, Timeline } from '../../src/model/capture.js';
 import type { Profile } from '../../src/model/profile.js';
 
@@ -62,6 +62,8 @@ export interface ProfileSpec {
   gpuTimeUtilPercent?: number;
   /** The format the kernel capture claims to be (default nsys-stats). */
   format?: FormatId;
+  /** Nsight Compute results (one per profiled launch), as the ncu-csv importer returns them. */
+  ncu?: readonly NcuResult[];
 }
 
 const MS = 1e6;
@@ -109,6 +111,7 @@ export function capturesOf(spec: ProfileSpec): CaptureInput[] {
       ...(!hasKernelInput && spec.environment ? { environment: spec.environment } : {}),
     });
   }
+  if (spec.ncu) captures.push({ source: { path: 'ncu.csv', format: 'ncu-csv' }, ncu: [...spec.ncu] });
   return captures;
 }
 

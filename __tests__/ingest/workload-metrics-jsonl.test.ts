@@ -17,6 +17,9 @@ describe('workload-metrics-jsonl', () => {
     expect(decode).toMatchObject({ name: 'decode_tok_s', unit: 'tok/s', direction: 'higher', value: 378.506 });
     expect(decode!.samples).toHaveLength(15);
     expect(decode!.samples[0]).toBe(378.496);
+    // Each run record's t_start/t_end is a timed window (first run: 1796016074.711 → 1796016075.387).
+    expect(capture.timedWindows).toHaveLength(15);
+    expect(capture.timedWindows[0]).toEqual({ startS: 1796016074.711, endS: 1796016075.387 });
     // The closing summary line repeats the runs; it is counted, not read.
     expect(capture.source.stats).toEqual([expect.objectContaining({ name: 'non-metric-line', count: 1 })]);
   });

@@ -1,5 +1,5 @@
 import { reasonsFromMask } from '../../src/model/throttle.js';
-import { summarizeUtilization } from '../../src/model/merge.js';
+import { summarizeRecordings, summarizeUtilization } from '../../src/model/merge.js';
 
 describe('reasonsFromMask', () => {
   it('names each NVML bit, idle included', () => {
@@ -46,5 +46,34 @@ describe('summarizeUtilization: the active window', () => {
   it('finds each device its own window', () => {
     const summary = summarizeUtilization([...samples([0, 50, 50, 0], 0), ...samples([80, 80, 0, 0], 1)])!;
     expect(summary).toMatchObject({ sampleCount: 4, meanPercent: 65, devices: 2 });
+  });
+});
+
+describe('summarizeRecordings', () => {
+  it('windows each recording on its own, so start-up between runs is not counted', () => {
+    const run = (values: number[]) => values.map((gpuPercent) => ({ device: 0, gpuPercent, reasons: [] }));
+    // Two measured runs, each with 2 idle samples of start-up before 3 busy ones.
+    const summary = summarizeRecordings([run([0, 0, 100, 100, 100]), run([0, 0, 90, 90, 90])])!;
+    expect(summary).toMatchObject({ meanPercent: 95, sampleCount: 6, totalSampleCount: 10 });
+    // The same samples as one recording keep the second run's start-up inside the window.
+    expect(summarizeUtilization([...run([0, 0, 100, 100, 100]), ...run([0, 0, 90, 90, 90])])!.meanPercent).toBeCloseTo(570 / 8, 10);
+  });
+});
+
+describe('summarizeRecordings: the timed windows a workload reported', () => {
+  const at = (pairs: Array<[number, number]>) => pairs.map(([t, gpuPercent]) => ({ t, device: 0, gpuPercent, reasons: [] }));
+  // One process sampled every 0.5 s: 30% during set-up and prefill (t 1..3), 100% while timing (3.5..5), then exit.
+  const recording = at([[1, 30], [1.5, 40], [2, 30], [2.5, 35], [3, 30], [3.5, 100], [4, 100], [4.5, 100], [5, 100], [5.5, 0]]);
+
+  it('reads utilization over the timed runs, a sample reaching one interval back', () => {
+    const summary = summarizeRecordings([recording], [{ startS: 3.2, endS: 4.6 }])!;
+    // Samples at 3.5, 4, 4.5 and 5 (5 ≤ 4.6 + 0.5): all 100%.
+    expect(summary).toMatchObject({ window: 'timed', meanPercent: 100, sampleCount: 4, totalSampleCount: 10 });
+  });
+
+  it('falls back to the active window when fewer than three samples fall in the timed windows', () => {
+    const summary = summarizeRecordings([recording], [{ startS: 3.2, endS: 3.4 }])!;
+    expect(summary).toMatchObject({ window: 'active', sampleCount: 9 });
+    expect(summary.meanPercent).toBeCloseTo(565 / 9, 10);
   });
 });

@@ -1,11 +1,14 @@
 /** Captures of one run → one classified Profile. */
 import type { Capture } from '../model/capture.js';
-import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetrics, mergeTimeline, summarizeUtilization } from '../model/merge.js';
+import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetrics, mergeTimeline, summarizeRecordings } from '../model/merge.js';
 import type { FamilyShare, Profile } from '../model/profile.js';
 import { createClassifier, type Classifier } from './classify.js';
 
 export function buildProfile(captures: readonly Capture[], classify: Classifier = createClassifier()): Profile {
-  const merged = mergeKernels(captures);
+  // An Nsight Compute capture replays a few launches of kernels another capture already timed: its
+  // kernel rows count only when no other input has kernel times.
+  const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
+  const merged = mergeKernels(timedElsewhere ? captures.filter((c) => c.source.format !== 'ncu-csv') : captures);
   const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
   const kernels = merged.map((kernel) => ({
     ...kernel,
@@ -23,7 +26,7 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
   }
   for (const entry of families.values()) entry.share = totalKernelNs > 0 ? entry.totalNs / totalKernelNs : 0;
 
-  const kernelSources = captures.filter((c) => c.kernels.length > 0);
+  const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
   const { timeline, notices: timelineNotices } = mergeTimeline(captures);
   const notices = [...captures.flatMap((c) => c.notices), ...timelineNotices];
   if (kernelSources.length > 1) {
@@ -44,7 +47,10 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
     memops: mergeMemops(captures),
     apiCalls: mergeApiCalls(captures),
     metrics: mergeMetrics(captures),
-    utilization: summarizeUtilization(captures.flatMap((c) => c.utilization)),
+    utilization: summarizeRecordings(
+      captures.map((c) => c.utilization),
+      captures.flatMap((c) => c.timedWindows),
+    ),
     timeline,
     cpuFunctions: captures.flatMap((c) => c.cpuFunctions),
     notices,

@@ -68,5 +68,13 @@ export function kernelStem(raw: string): KernelStem {
   const qualified = tokens[tokens.length - 1] ?? name;
   const open = name.indexOf(qualified);
   const arg = open >= 0 ? firstTemplateIdentifier(name.slice(open)) : undefined;
-  return { regex: escapeRegex(arg ? `${qualified}<${arg}` : qualified), demangled: true };
+  if (arg) return { regex: escapeRegex(`${qualified}<${arg}`), demangled: true };
+  // A bare, short name (`kernel`, as Nsight Compute prints cuBLAS's gemv) would select any kernel:
+  // anchor it on the longest identifier among its template arguments.
+  if (qualified.length < 12 && !qualified.includes('::') && open >= 0) {
+    const identifiers = name.slice(open + qualified.length).match(/[A-Za-z_][A-Za-z0-9_]{7,}/g) ?? [];
+    const longest = identifiers.reduce<string | undefined>((best, id) => (!best || id.length > best.length ? id : best), undefined);
+    if (longest) return { regex: `${escapeRegex(qualified)}<.*${escapeRegex(longest)}`, demangled: true };
+  }
+  return { regex: escapeRegex(qualified), demangled: true };
 }

@@ -44,7 +44,7 @@ export function runRules(profile: Profile, config: DiagnoseConfig = {}, rules: r
   }
   const runLevel = findings.some((f) => RUN_LEVEL_IDS.has(f.id) && f.severity !== 'info');
   for (const finding of findings) {
-    if (runLevel && finding.stage === 'kernels') finding.secondary = true;
+    if (runLevel && (finding.stage === 'kernels' || finding.stage === 'deep-dive')) finding.secondary = true;
   }
   findings.sort(
     (a, b) =>

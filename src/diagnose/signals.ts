@@ -109,7 +109,10 @@ export function steadyLaunchSkip(instances: number): number {
 }
 
 /** The Nsight Compute command that profiles one launch of a kernel, clocks left alone. */
-export function ncuCommand(kernelName: string, launchSkip: number, workload: string): string {
+/** Sections of a deep dive: the bound (SpeedOfLight), the grid and occupancy, bytes moved and warp stalls. */
+export const DEEP_DIVE_SECTIONS = ['SpeedOfLight', 'Occupancy', 'LaunchStats', 'MemoryWorkloadAnalysis', 'WarpStateStats'] as const;
+
+export function ncuCommand(kernelName: string, launchSkip: number, workload: string, sections: readonly string[] = DEEP_DIVE_SECTIONS): string {
   const stem = kernelStem(kernelName);
   const regex = stem.regex.replace(/'/g, `'\\''`);
   return [
@@ -117,7 +120,7 @@ export function ncuCommand(kernelName: string, launchSkip: number, workload: str
     `--kernel-name regex:'${regex}'`,
     ...(stem.demangled ? ['--kernel-name-base demangled'] : []),
     `--launch-skip ${launchSkip} --launch-count 1`,
-    '--section SpeedOfLight --section Occupancy --section LaunchStats',
+    ...sections.map((section) => `--section ${section}`),
     '--csv --page details',
     workload,
   ].join(' ');

@@ -47,6 +47,32 @@ export function decodeBytes(bytes: Uint8Array): string {
   return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString(encoding);
 }
 
+/**
+ * The bytes as UTF-8 without a BOM, as the streaming importers expect them: a trace saved by a
+ * Windows tool (UTF-16, or UTF-8 with a BOM) reads like the original. Offsets in errors are then
+ * offsets into the UTF-8 text.
+ */
+async function* asUtf8(source: AsyncIterable<Buffer>, encoding: Encoding, bomLength: number): AsyncGenerator<Buffer> {
+  const decoder = encoding === 'utf8' ? undefined : new TextDecoder(encoding === 'utf16le' ? 'utf-16le' : 'utf-16be', { ignoreBOM: true });
+  let skip = bomLength;
+  for await (const chunk of source) {
+    let piece = chunk;
+    if (skip > 0) {
+      const n = Math.min(skip, piece.length);
+      piece = piece.subarray(n);
+      skip -= n;
+    }
+    if (!decoder) {
+      if (piece.length) yield piece;
+      continue;
+    }
+    const text = decoder.decode(piece, { stream: true });
+    if (text) yield Buffer.from(text, 'utf8');
+  }
+  const rest = decoder?.decode();
+  if (rest) yield Buffer.from(rest, 'utf8');
+}
+
 function isGzip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
@@ -95,6 +121,7 @@ export async function openInput(path: string): Promise<InputFile> {
   const gzip = isGzip(prefix);
   const headBytes = gzip ? await gunzipPrefix(path, SNIFF_BYTES) : prefix;
   const head = decodeBytes(headBytes);
+  const { encoding, bomLength } = detectEncoding(headBytes);
   return {
     path,
     head,
@@ -120,10 +147,14 @@ export async function openInput(path: string): Promise<InputFile> {
     },
     stream() {
       const raw = createReadStream(path, { highWaterMark: 1 << 20 });
-      if (!gzip) return raw;
-      const gunzip = createGunzip({ chunkSize: 1 << 20 });
-      raw.on('error', (error) => gunzip.destroy(error));
-      return Readable.from(raw.pipe(gunzip));
+      let bytes: Readable = raw;
+      if (gzip) {
+        const gunzip = createGunzip({ chunkSize: 1 << 20 });
+        raw.on('error', (error) => gunzip.destroy(error));
+        bytes = raw.pipe(gunzip);
+      }
+      if (encoding === 'utf8' && bomLength === 0) return gzip ? Readable.from(bytes) : raw;
+      return Readable.from(asUtf8(bytes, encoding, bomLength));
     },
   };
 }

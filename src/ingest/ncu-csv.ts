@@ -50,7 +50,8 @@ function csvRows(path: string, lines: string[], headerIndex: number, ctx: Import
   }
   let records: string[][];
   try {
-    records = parse(chunks.join('\n'), { relax_column_count: true });
+    // The delimiter is named: discovering it costs ~1 µs a byte until the first record ends.
+    records = parse(chunks.join('\n'), { relax_column_count: true, record_delimiter: '\n' });
   } catch (error) {
     const at = (error as { lines?: number }).lines;
     const line = at !== undefined ? lineOf[Math.min(at, lineOf.length) - 1] : undefined;
@@ -153,8 +154,11 @@ function durationNs(result: NcuResult): number | undefined {
 function kernelStats(results: NcuResult[], ctx: ImportContext): KernelStat[] {
   const byName = new Map<string, KernelStat & { heaviest: number }>();
   for (const result of results) {
-    const ns = durationNs(result);
-    if (ns === undefined) ctx.count('result-without-duration', 'data-loss', `result ${result.id} has no Duration; its kernel's total is short by it`);
+    let ns = durationNs(result);
+    if (ns !== undefined && ns < 0) {
+      ctx.count('negative-duration', 'data-loss', `result ${result.id} has a negative Duration (${ns} ns); it is left out of its kernel's total`);
+      ns = undefined;
+    } else if (ns === undefined) ctx.count('result-without-duration', 'data-loss', `result ${result.id} has no Duration; its kernel's total is short by it`);
     let stat = byName.get(result.kernel);
     if (!stat) {
       stat = { name: result.kernel, totalNs: 0, instances: 0, heaviest: -1 };

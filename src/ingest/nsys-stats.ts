@@ -67,7 +67,7 @@ const REQUIRED: Record<Kind, (keyof Columns)[]> = {
 
 class TableReader {
   constructor(
-    private readonly path: string,
+    readonly path: string,
     private readonly table: NsysTable,
   ) {}
 
@@ -108,6 +108,9 @@ function readKernels(reader: TableReader, c: Columns, rows: readonly NsysRow[]):
     const instances = reader.count(row, c.count!);
     const minNs = c.min ? reader.ns(row, c.min) : undefined;
     const maxNs = c.max ? reader.ns(row, c.max) : undefined;
+    if (minNs !== undefined && maxNs !== undefined && minNs > maxNs) {
+      throw new InputError(reader.path, `expected the minimum at most the maximum, got ${minNs} ns > ${maxNs} ns (a garbled row)`, String(row.line));
+    }
     const grid = c.grid !== undefined ? dim3(row.cells[c.grid]) : undefined;
     const block = c.block !== undefined ? dim3(row.cells[c.block]) : undefined;
     const existing = byName.get(name);

@@ -47,6 +47,7 @@ const SKIPPED = /^SKIPPED: (.*)$/;
 const NOTICE = /^NOTICE: (.*)$/;
 const DASHES = /^\s*-+(\s+-+)*\s*$/;
 const VERSION = /nsight-systems[/\\](\d{4}\.\d+(?:\.\d+)*)/i;
+const MAX_HEADER_CHARS = 4096;
 const KNOWN_HEADER = /^\s*"?(Time ?\(%\)|Total \((?:[KMG]i?)?B\)|Row#)"?\s*,/;
 
 function reportName(script: string): string {
@@ -73,7 +74,8 @@ function csvFields(path: string, line: string, lineNo: number): string[] {
 /** A CSV header: a known nsys header, or ≥3 text labels followed by a row of as many fields with a number. */
 function isCsvHeader(path: string, lines: readonly string[], index: number): boolean {
   const line = lines[index]!;
-  if (!line.includes(',')) return false;
+  // A few hundred characters at most; parsing a megabyte of commas as a candidate takes seconds.
+  if (!line.includes(',') || line.length > MAX_HEADER_CHARS) return false;
   if (KNOWN_HEADER.test(line)) return true;
   let fields: string[];
   try {

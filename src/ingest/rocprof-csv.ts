@@ -96,6 +96,9 @@ function readStats(path: string, records: CsvRecord[], columns: Columns): StatsR
   }));
   for (const row of rows) {
     if (!Number.isInteger(row.calls)) throw new InputError(path, `expected a whole number of calls, got ${row.calls}`, String(row.line));
+    if (row.minNs !== undefined && row.maxNs !== undefined && row.minNs > row.maxNs) {
+      throw new InputError(path, `expected MinNs at most MaxNs, got ${row.minNs} > ${row.maxNs} (a garbled row)`, String(row.line));
+    }
   }
   const all = (pattern: RegExp) => rows.length > 0 && rows.every((row) => pattern.test(row.name));
   if (all(API_NAME)) {

@@ -60,7 +60,7 @@ function readDispatches(path: string, text: string, v3: boolean, ctx: ImportCont
   const dispatches: Dispatch[] = [];
   for (let i = headerIndex + 1; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line === '') continue;
+    if (line.trim() === '') continue;
     const where = String(i + 1);
     const fields = splitCsvLine(line);
     if (!fields) throw new InputError(path, 'expected well-formed CSV quoting (a truncated or garbled row)', where);

@@ -3,13 +3,15 @@
  * Two record shapes are read:
  * - `{"metric": "decode_tok_s", "value": 378.5}`: one sample of a canonical metric (src/model/metrics.ts);
  * - `{"kind": "run", "tok_s": 378.5, "ttft_ms": …}`: one timed run; `tok_s` is a decode_tok_s sample and
- *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these).
+ *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these);
+ *   its `t_start` / `t_end` (seconds since the epoch), when given, mark a timed window, over which GPU
+ *   utilization is then read instead of over the whole process (start-up and prefill left out).
  * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
  * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
  * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
  */
 import { InputError } from '../errors.js';
-import type { CaptureInput, MetricSample } from '../model/capture.js';
+import type { CaptureInput, MetricSample, TimedWindow } from '../model/capture.js';
 import { METRIC_CATALOG } from '../model/metrics.js';
 import { defineImporter } from './importer.js';
 
@@ -49,6 +51,7 @@ export default defineImporter({
   async read(file, ctx) {
     const lines = (await file.text()).split(/\r?\n/);
     const metrics: MetricSample[] = [];
+    const timedWindows: TimedWindow[] = [];
     lines.forEach((line, index) => {
       if (line.trim() === '') return;
       const record = asMetricRecord(line);
@@ -69,6 +72,9 @@ export default defineImporter({
       const tokS = finiteNumber(record.fields['tok_s']);
       if (tokS === null) throw new InputError(file.path, 'expected a finite number as "tok_s" of a run record', String(index + 1));
       metrics.push({ name: 'decode_tok_s', value: tokS });
+      const startS = finiteNumber(record.fields['t_start']);
+      const endS = finiteNumber(record.fields['t_end']);
+      if (startS !== null && endS !== null && endS > startS) timedWindows.push({ startS, endS });
       for (const [key, value] of Object.entries(record.fields)) {
         if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null) metrics.push({ name: key, value: value as number });
       }
@@ -77,6 +83,7 @@ export default defineImporter({
     const capture: CaptureInput = {
       source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
       metrics,
+      timedWindows,
     };
     return capture;
   },

@@ -188,6 +188,10 @@ export const EnvironmentSchema = z.object({
 });
 export type Environment = z.infer<typeof EnvironmentSchema>;
 
+/** A stretch of wall-clock time (seconds since the epoch) in which the workload says it timed itself. */
+export const TimedWindowSchema = z.object({ startS: z.number(), endS: z.number() });
+export type TimedWindow = z.infer<typeof TimedWindowSchema>;
+
 export const CaptureSchema = z.object({
   source: SourceSchema,
   kernels: z.array(KernelStatSchema).default([]),
@@ -200,6 +204,8 @@ export const CaptureSchema = z.object({
   notices: z.array(NoticeSchema).default([]),
   ncu: z.array(NcuResultSchema).default([]),
   environment: EnvironmentSchema.default({}),
+  /** Where the workload reported its timed runs: utilization is read over these when samples fall inside. */
+  timedWindows: z.array(TimedWindowSchema).default([]),
   /** GPU utilization as a profiler computed it over the capture (e.g. nsys analyze gpu_time_util), 0..100. */
   gpuTimeUtilPercent: z.number().min(0).max(100).optional(),
 });

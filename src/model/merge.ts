@@ -3,7 +3,7 @@
  * (several generate logs are repeated samples), utilization samples are pooled, and the first
  * timeline wins (several traces of one run are reported as a notice rather than averaged).
  */
-import type { ApiStat, Capture, Environment, KernelStat, MemopStat, Notice, Timeline, UtilSample } from './capture.js';
+import type { ApiStat, Capture, Environment, KernelStat, MemopStat, Notice, TimedWindow, Timeline, UtilSample } from './capture.js';
 import { metricInfo } from './metrics.js';
 import type { Metric, Utilization } from './profile.js';
 import { median, mean } from './stats.js';
@@ -104,9 +104,35 @@ export function activeWindow(samples: readonly UtilSample[]): UtilSample[] {
   return window.length >= MIN_WINDOW_SAMPLES ? window : [...samples];
 }
 
-export function summarizeUtilization(samples: readonly UtilSample[]): Utilization | null {
+export function summarizeUtilization(samples: readonly UtilSample[], timed: readonly TimedWindow[] = []): Utilization | null {
+  return summarizeRecordings([samples], timed);
+}
+
+function medianInterval(recording: readonly UtilSample[]): number {
+  const times = recording.map((s) => s.t).filter((t): t is number => t !== undefined);
+  const gaps = times.slice(1).map((t, i) => t - times[i]!).filter((gap) => gap > 0);
+  return gaps.length ? median(gaps) : 0;
+}
+
+/**
+ * The samples that fall in the workload's timed windows. A sample reports the period before its
+ * time stamp, so a window reaches one sampling interval past its end.
+ */
+export function timedSamples(recording: readonly UtilSample[], timed: readonly TimedWindow[]): UtilSample[] {
+  const slack = medianInterval(recording);
+  return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t! > w.startS && s.t! <= w.endS + slack));
+}
+
+/**
+ * Several recordings (one per input file, e.g. one per measured run): each gets its own active window,
+ * so the idle start-up of the second run does not count against the first.
+ */
+export function summarizeRecordings(recordings: ReadonlyArray<readonly UtilSample[]>, timed: readonly TimedWindow[] = []): Utilization | null {
+  const samples = recordings.flat();
   if (samples.length === 0) return null;
-  const window = activeWindow(samples);
+  const inTimed = timed.length ? recordings.flatMap((recording) => timedSamples(recording, timed)) : [];
+  const useTimed = inTimed.length >= MIN_WINDOW_SAMPLES;
+  const window = useTimed ? inTimed : recordings.flatMap((recording) => (recording.length ? activeWindow(recording) : []));
   const devices = new Set(samples.map((s) => s.device));
   const hardware = new Set<string>();
   let throttled = 0;
@@ -118,6 +144,7 @@ export function summarizeUtilization(samples: readonly UtilSample[]): Utilizatio
   const clocks = window.map((s) => s.smClockMhz).filter((v): v is number => v !== undefined);
   const power = samples.map((s) => s.powerW).filter((v): v is number => v !== undefined);
   return {
+    window: useTimed ? 'timed' : 'active',
     meanPercent: mean(window.map((s) => s.gpuPercent)),
     peakPercent: Math.max(...samples.map((s) => s.gpuPercent)),
     sampleCount: window.length,

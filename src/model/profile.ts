@@ -42,10 +42,15 @@ export const MetricSchema = z.object({
 export type Metric = z.infer<typeof MetricSchema>;
 
 export const UtilizationSchema = z.object({
-  /** Mean over the active window: idle samples before the workload's first and after its last GPU activity are left out. */
+  /**
+   * Which samples the mean and the throttle share are over: `timed`, the workload's own timed runs
+   * (the samples inside the windows it reported); `active`, each recording less its idle start and end.
+   */
+  window: z.enum(['timed', 'active']).default('active'),
+  /** Mean over the window. */
   meanPercent: z.number().min(0).max(100),
   peakPercent: z.number().min(0).max(100),
-  /** Samples in the active window. */
+  /** Samples in the window. */
   sampleCount: z.number().int().nonnegative(),
   /** Mean and count over every sample, start-up and tear-down included. */
   overallMeanPercent: z.number().min(0).max(100),

@@ -17,7 +17,7 @@ testRule(rule, {
         {
           evidence: { share: 0.5, instances: 672, totalMs: 50, family: 'gemv', launchSkip: 336 },
           command:
-            /^ncu --clock-control none --kernel-name regex:'gemv_split_k_bfloat16_bfloat16_bfloat16_256' --launch-skip 336 --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats --csv --page details <workload command>$/,
+            /^ncu --clock-control none --kernel-name regex:'gemv_split_k_bfloat16_bfloat16_bfloat16_256' --launch-skip 336 --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section WarpStateStats --csv --page details <workload command>$/,
           kernel: K.maxGemv,
         },
       ],

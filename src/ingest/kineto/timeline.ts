@@ -53,16 +53,25 @@ export interface TimelineCounts {
 
 interface DeviceBusy {
   /** Merged busy intervals, sorted. */
-  starts: number[];
-  ends: number[];
+  starts: Float64Array;
+  ends: Float64Array;
 }
 
-/** Union of the device's op intervals; gaps are the spaces between merged intervals. */
-function mergeDevice(starts: Float64Array, ends: Float64Array): DeviceBusy & { busy: number; gaps: number[] } {
+interface Gaps {
+  count: number;
+  totalNs: number;
+  longestNs: number;
+}
+
+/**
+ * Union of the device's op intervals; gaps (the spaces between merged intervals) are added to
+ * `gaps`. The merged intervals are written over the sorted inputs (the k-th merged interval needs
+ * at least k starts and k ends already read), so a trace of millions of ops needs no second copy.
+ */
+function mergeDevice(starts: Float64Array, ends: Float64Array, gaps: Gaps): DeviceBusy & { busy: number } {
   starts.sort();
   ends.sort();
-  const merged: DeviceBusy = { starts: [], ends: [] };
-  const gaps: number[] = [];
+  let merged = 0;
   let busy = 0;
   let active = 0;
   let open = 0;
@@ -72,22 +81,27 @@ function mergeDevice(starts: Float64Array, ends: Float64Array): DeviceBusy & { b
     if (i < starts.length && starts[i]! <= ends[j]!) {
       if (active === 0) {
         open = starts[i]!;
-        const last = merged.ends.length ? merged.ends[merged.ends.length - 1]! : open;
-        if (open > last) gaps.push(open - last);
+        const last = merged ? ends[merged - 1]! : open;
+        if (open > last) {
+          gaps.count++;
+          gaps.totalNs += open - last;
+          if (open - last > gaps.longestNs) gaps.longestNs = open - last;
+        }
       }
       active++;
       i++;
     } else {
       active--;
       if (active === 0) {
-        merged.starts.push(open);
-        merged.ends.push(ends[j]!);
-        busy += ends[j]! - open;
+        const end = ends[j]!;
+        starts[merged] = open;
+        ends[merged++] = end;
+        busy += end - open;
       }
       j++;
     }
   }
-  return { ...merged, busy, gaps };
+  return { starts: starts.subarray(0, merged), ends: ends.subarray(0, merged), busy };
 }
 
 /** Busy time of one device inside [from, to). */
@@ -142,14 +156,9 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
       starts[m] = ops.starts[k]!;
       ends[m++] = ops.ends[k]!;
     }
-    const merged = mergeDevice(starts, ends);
+    const merged = mergeDevice(starts, ends, idleGaps);
     devices.push(merged);
     busyNs += merged.busy;
-    for (const gap of merged.gaps) {
-      idleGaps.count++;
-      idleGaps.totalNs += gap;
-      if (gap > idleGaps.longestNs) idleGaps.longestNs = gap;
-    }
   }
 
   const kernelStarts = new Float64Array(kernels);

@@ -1,0 +1,114 @@
+/** The CLI door, in process (main) and as the committed bundle (dist/cli/index.js) that users run. */
+import { jest } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { ReportSchema } from '../../src/model/report.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const FIXTURES = join(ROOT, '__tests__', 'fixtures');
+const healthyNsys = join(FIXTURES, 'h200-captures', 'healthy_decode', 'healthy_node.stats_kern_api.csv');
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+  try {
+    const code = await main(args);
+    return { code, stdout: out.join(''), stderr: err.join('') };
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
+describe('profile-gate analyze', () => {
+  it('writes a schema-valid report.json to stdout', async () => {
+    const { code, stdout } = await cli(['analyze', '--json', '-', healthyNsys]);
+    expect(code).toBe(0);
+    const report = ReportSchema.parse(JSON.parse(stdout));
+    expect(report.schemaVersion).toBe(1);
+    // PROVENANCE.md of healthy_decode: the top kernel of the node-level nsys capture.
+    expect(report.kernels[0]!.name).toBe('nvjet_sm90_tst_256x8_64x6_4x1_v_bz_TNT');
+    expect(report.sources[0]).toMatchObject({ format: 'nsys-stats', parts: ['cuda_gpu_kern_sum', 'cuda_api_sum'] });
+    expect(report.findings.map((f) => f.id)).toContain('healthy-dense-decode');
+  });
+
+  it('leads the terminal output with the verdict and the diagnosis', async () => {
+    const { code, stdout } = await cli(['analyze', healthyNsys]);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^profile-gate \S+: (PASS|WARN)$/);
+    expect(stdout.indexOf('Diagnosis')).toBeLessThan(stdout.indexOf('Top kernels'));
+  });
+
+  it('gates against a baseline: a 17% slower head with unfused attention fails with exit code 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-cli-'));
+    const baseline = join(dir, 'baseline.json');
+    expect((await cli(['analyze', '--json', baseline, join(ROOT, 'samples', 'baseline')])).code).toBe(0);
+    const head = join(dir, 'head.json');
+    const { code } = await cli(['analyze', '--baseline', baseline, '--json', head, join(ROOT, 'samples', 'current')]);
+    expect(code).toBe(1);
+    const report = ReportSchema.parse(JSON.parse(readFileSync(head, 'utf8')));
+    expect(report.verdict).toBe('fail');
+    const decode = report.comparison!.rows.find((r) => r.metric === 'decode_tok_s')!;
+    // samples/*/…timed.stdout.jsonl medians: 378.506 → 313.883 tok/s = −17.07%
+    expect(decode).toMatchObject({ status: 'fail', samples: [expect.any(Number), expect.any(Number)] });
+    expect(decode.delta).toBeCloseTo(313.883 / 378.506 - 1, 3);
+    expect(report.comparison!.newFindings).toContain('unfused-attention');
+  });
+
+  it('passes the same run against itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-cli-'));
+    const baseline = join(dir, 'baseline.json');
+    await cli(['analyze', '--json', baseline, join(ROOT, 'samples', 'baseline')]);
+    const { code, stdout } = await cli(['analyze', '--baseline', baseline, '--json', '-', join(ROOT, 'samples', 'baseline')]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).verdict).toBe('pass');
+  });
+});
+
+describe('bad input: one line on stderr, exit code 2', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['a missing file', ['analyze', '/nonexistent/trace.json'], /^profile-gate: \/nonexistent\/trace\.json: cannot read the input \(ENOENT\)/],
+    ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
+    ['no inputs', ['analyze'], /expected at least one INPUT/],
+    ['an unknown flag', ['analyze', '--frob', 'x'], /Unknown option '--frob'/],
+    ['a bad threshold', ['analyze', '--threshold', 'decode_tok_s=fast', healthyNsys], /--threshold decode_tok_s=fast: 'fast' is not a positive number/],
+    ['a missing baseline', ['analyze', '--baseline', '/nonexistent/base.json', healthyNsys], /\/nonexistent\/base\.json: cannot read it/],
+  ];
+  it.each(cases)('%s', async (_name, args, message) => {
+    const { code, stderr } = await cli(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('a file of another kind names the file and line 1', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pg-cli-')), 'notes.txt');
+    writeFileSync(file, 'hello world\nthis is not a capture\n');
+    const { code, stderr } = await cli(['analyze', file]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${file}:1: unrecognized capture format (starts with "hello world")`);
+  });
+});
+
+describe('the committed bundle dist/cli/index.js', () => {
+  it('runs the demo on the bundled samples with plain node', () => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'index.js'), 'demo'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^Demo: /);
+    expect(result.stdout).toContain('FAIL              decode_tok_s');
+    expect(result.stdout).toContain('[WARNING] unfused-attention');
+  });
+
+  it('exits 2 with one line for bad input, never a stack trace', () => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'index.js'), 'analyze', '/nonexistent'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).not.toMatch(/\bat .*\(.*:\d+:\d+\)/);
+  });
+});

@@ -1,0 +1,296 @@
+import { readFileSync } from 'node:fs';
+import { compare, type GateInput, type GateKernel } from '../../src/compare/gate.js';
+import { ComparisonSchema, ReportSchema, type ComparisonRow, type Report } from '../../src/model/report.js';
+
+/** per_run_tok_s of each process: 15 timed runs after warm-up on an H200 (see ../fixtures/h200-noise/PROVENANCE.md). */
+function noise(file: string): number[][] {
+  return readFileSync(new URL(`../fixtures/h200-noise/${file}`, import.meta.url), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { per_run_tok_s: number[] }).per_run_tok_s);
+}
+const healthy = noise('noise_healthy.jsonl');
+const unfused = noise('noise_unfused.jsonl');
+
+const ENV = { gpuName: 'NVIDIA H200', driver: '580.159.04', cuda: '13.0', engine: 'torch', engineVersion: '2.11', model: 'llama-2.8b', dtype: 'bfloat16', batch: '1' };
+
+/** One side as `max benchmark`-style metrics: decode tok/s and TPOT (1000 / tok/s) from the same runs. */
+function side(tokS: readonly number[], extra: Partial<GateInput> = {}): GateInput {
+  const median = (v: readonly number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+  return {
+    metrics: [
+      { name: 'decode_tok_s', unit: 'tok/s', direction: 'higher', samples: tokS, value: median(tokS) },
+      { name: 'tpot_ms', unit: 'ms', direction: 'lower', samples: tokS.map((v) => 1000 / v), value: 1000 / median(tokS) },
+      { name: 'output_tokens', unit: 'tokens', direction: 'higher', samples: tokS.map(() => 64), value: 64 },
+    ],
+    kernels: [],
+    families: [],
+    findings: [],
+    utilization: { throttleReasons: [] },
+    environment: ENV,
+    ...extra,
+  };
+}
+
+const row = (rows: readonly ComparisonRow[], metric: string) => rows.find((r) => r.metric === metric)!;
+
+describe('compare on real H200 noise', () => {
+  it('A/A (two processes of the healthy decode) passes', () => {
+    const { verdict, comparison } = compare(side(healthy[1]!), side(healthy[0]!), {});
+    expect(verdict).toBe('pass');
+    const decode = row(comparison!.rows, 'decode_tok_s');
+    expect(decode.status).toBe('pass');
+    // Medians of runs 2-15, computed with Python's statistics.median: 358.4614 → 358.8026 (+0.095%).
+    expect(decode.baseline).toBeCloseTo(358.4614109, 5);
+    expect(decode.current).toBeCloseTo(358.8026067, 5);
+    expect(decode.delta).toBeCloseTo(0.000951834, 8);
+    // The 8-13% slow first run of each process is dropped by the warm-up rule and said so.
+    expect(decode.samples).toEqual([14, 14]);
+    expect(decode.note).toMatch(/dropped the first sample of baseline as warm-up/);
+    expect(decode.note).toMatch(/dropped the first sample of current as warm-up/);
+    // Process offsets make even this tiny change "real"; the 3% floor keeps it a pass.
+    expect(decode.note).toMatch(/below the 3% floor/);
+    expect(comparison!.rows.some((r) => r.metric === 'output_tokens')).toBe(false);
+    expect(comparison!.reasons.at(-1)).toMatch(/^no regression: 2 gated metrics within their floors/);
+    expect(() => ComparisonSchema.parse(comparison)).not.toThrow();
+  });
+
+  it('the same with a synthetic 5% drop fails on decode tok/s and TPOT', () => {
+    const { verdict, comparison } = compare(side(healthy[1]!.map((v) => v * 0.95)), side(healthy[0]!), {});
+    expect(verdict).toBe('fail');
+    const decode = row(comparison!.rows, 'decode_tok_s');
+    expect(decode.status).toBe('fail');
+    // 358.8026·0.95 / 358.4614 − 1 = −4.9096% (Python).
+    expect(decode.delta).toBeCloseTo(-0.0490957576, 8);
+    expect(decode.ci![1]).toBeLessThan(0);
+    expect(decode.threshold).toBe(0.03);
+    // 14 vs 14 fully separated: exact one-sided p = 1 / C(28,14), corrected over 2 metrics (BH keeps it).
+    expect(decode.pValue).toBeCloseTo(1 / 40116600, 12);
+    const tpot = row(comparison!.rows, 'tpot_ms');
+    expect(tpot.status).toBe('fail');
+    expect(tpot.delta).toBeCloseTo(0.0516306011, 8);
+    expect(comparison!.reasons[0]).toMatch(/^decode_tok_s regressed \(358\.5 tok\/s → 340\.9 tok\/s, −4\.9%; 90% CI .*beyond the 3% floor$/);
+  });
+
+  it('5 runs per side, warm-up run included, still detect the 5% drop', () => {
+    const { verdict, comparison } = compare(side(healthy[1]!.slice(0, 5).map((v) => v * 0.95)), side(healthy[0]!.slice(0, 5)), {});
+    expect(verdict).toBe('fail');
+    const decode = row(comparison!.rows, 'decode_tok_s');
+    expect(decode.samples).toEqual([4, 4]);
+    // 4 vs 4 fully separated: 1/70 = 0.0143; BH over the two metrics leaves it at 0.0143 ≤ 0.05.
+    expect(decode.pValue).toBeCloseTo(1 / 70, 12);
+  });
+
+  it('a 5% improvement is reported as improved and passes', () => {
+    const { verdict, comparison } = compare(side(healthy[1]!.map((v) => v * 1.05)), side(healthy[0]!), {});
+    expect(verdict).toBe('pass');
+    expect(row(comparison!.rows, 'decode_tok_s').status).toBe('improved');
+    expect(comparison!.reasons[0]).toMatch(/^decode_tok_s improved/);
+  });
+
+  it('2 samples per side give insufficient-data, never a silent pass or fail', () => {
+    const { verdict, comparison } = compare(side(healthy[1]!.slice(1, 3).map((v) => v * 0.9)), side(healthy[0]!.slice(1, 3)), {});
+    expect(verdict).toBe('insufficient-data');
+    const decode = row(comparison!.rows, 'decode_tok_s');
+    expect(decode.status).toBe('insufficient-data');
+    expect(decode.samples).toEqual([2, 2]);
+    expect(decode.pValue).toBeNull();
+    expect(comparison!.reasons[0]).toBe('decode_tok_s: 2 baseline and 2 current samples; at least 3 per side are needed');
+  });
+
+  it('3 samples with a warm-up run keep the warm-up run (minSamples) and still compare', () => {
+    const { comparison } = compare(side(healthy[1]!.slice(0, 3)), side(healthy[0]!.slice(0, 3)), {});
+    expect(row(comparison!.rows, 'decode_tok_s').samples).toEqual([3, 3]);
+    expect(row(comparison!.rows, 'decode_tok_s').status).toBe('pass');
+    expect(row(comparison!.rows, 'decode_tok_s').note).toMatch(/^the first sample of baseline looks like warm-up but was kept: dropping it would leave fewer than 3/);
+  });
+
+  it('a throttled side makes the verdict invalid unless allowed', () => {
+    const throttled = side(healthy[1]!, { utilization: { throttleReasons: ['sw_power_cap'] } });
+    const blocked = compare(throttled, side(healthy[0]!), {});
+    expect(blocked.verdict).toBe('invalid');
+    expect(blocked.comparison!.reasons[0]).toMatch(/^the current run was throttled \(sw_power_cap\)/);
+    const allowed = compare(throttled, side(healthy[0]!), { allowThrottled: true });
+    expect(allowed.verdict).toBe('pass');
+    expect(allowed.comparison!.reasons).toContain('the current run was throttled (sw_power_cap); allowed by allowThrottled');
+    // gpu_idle is not a hardware throttle reason.
+    expect(compare(side(healthy[1]!, { utilization: { throttleReasons: ['gpu_idle'] } }), side(healthy[0]!), {}).verdict).toBe('pass');
+  });
+
+  it('an environment mismatch makes the verdict invalid unless allowed', () => {
+    const other = side(healthy[1]!, { environment: { ...ENV, driver: '570.86.15', dtype: 'float16' } });
+    const blocked = compare(other, side(healthy[0]!), {});
+    expect(blocked.verdict).toBe('invalid');
+    expect(blocked.comparison!.environmentMismatch).toEqual(['driver: 580.159.04 → 570.86.15', 'dtype: bfloat16 → float16']);
+    expect(compare(other, side(healthy[0]!), { allowEnvironmentMismatch: ['driver'] }).verdict).toBe('invalid');
+    const allowed = compare(other, side(healthy[0]!), { allowEnvironmentMismatch: ['driver', 'dtype'] });
+    expect(allowed.verdict).toBe('pass');
+    expect(allowed.comparison!.environmentMismatch).toHaveLength(2);
+    expect(compare(other, side(healthy[0]!), { allowEnvironmentMismatch: true }).verdict).toBe('pass');
+  });
+
+  it('drift within a side (the unfused processes, +1.5% over 14 runs) warns', () => {
+    const { verdict, comparison } = compare(side(unfused[1]!), side(unfused[0]!), {});
+    expect(verdict).toBe('warn');
+    const decode = row(comparison!.rows, 'decode_tok_s');
+    expect(decode.status).toBe('warn');
+    expect(decode.note).toMatch(/drift within baseline: \+1\.[45]% across 14 samples/);
+    expect(decode.note).toMatch(/drift within current: \+1\.5% across 14 samples/);
+  });
+
+  it('is deterministic for a seed', () => {
+    const a = compare(side(healthy[2]!.slice(0, 6)), side(healthy[3]!.slice(0, 6)), { seed: 42 });
+    const b = compare(side(healthy[2]!.slice(0, 6)), side(healthy[3]!.slice(0, 6)), { seed: 42 });
+    expect(a).toEqual(b);
+  });
+});
+
+describe('compare: metrics present on one side', () => {
+  it('a gated metric missing from the current run is noted and not compared', () => {
+    const current = side(healthy[1]!);
+    const baseline = side(healthy[0]!, {
+      metrics: [...side(healthy[0]!).metrics, { name: 'ttft_ms', unit: 'ms', direction: 'lower', samples: [40, 41, 40], value: 40 }],
+    });
+    const { verdict, comparison } = compare(current, baseline, {});
+    expect(verdict).toBe('pass');
+    expect(row(comparison!.rows, 'ttft_ms')).toMatchObject({ status: 'info', note: 'only in the baseline; not compared' });
+  });
+  it('a gated metric with a zero baseline is shown, not divided by', () => {
+    const zero = (v: number[]) => ({ name: 'failed_requests', unit: 'requests', direction: 'lower' as const, samples: v, value: v[0]! });
+    const { verdict, comparison } = compare(
+      side(healthy[1]!, { metrics: [...side(healthy[1]!).metrics, zero([1, 2, 1])] }),
+      side(healthy[0]!, { metrics: [...side(healthy[0]!).metrics, zero([0, 0, 0])] }),
+      { thresholds: { failed_requests: 10 } },
+    );
+    expect(verdict).toBe('pass');
+    expect(row(comparison!.rows, 'failed_requests')).toMatchObject({ status: 'info', delta: null });
+    expect(() => ComparisonSchema.parse(comparison)).not.toThrow();
+  });
+  it('no gated metric in common gives insufficient-data', () => {
+    const { verdict } = compare(side([], { metrics: [] }), side(healthy[0]!), {});
+    expect(verdict).toBe('insufficient-data');
+  });
+});
+
+describe('compare: findings', () => {
+  const rePrefill = { id: 're-prefill', severity: 'error' as const };
+  it('a new re-prefill finding fails by default', () => {
+    const { verdict, comparison } = compare(side(healthy[1]!, { findings: [rePrefill] }), side(healthy[0]!), {});
+    expect(verdict).toBe('fail');
+    expect(comparison!.newFindings).toEqual(['re-prefill']);
+    expect(row(comparison!.rows, 'finding:re-prefill')).toMatchObject({ kind: 'finding', status: 'fail', baseline: 0, current: 1 });
+    expect(comparison!.reasons[0]).toBe('new finding re-prefill (in failOn)');
+  });
+  it('warns instead when re-prefill is not in failOn, and a finding in both runs is not news', () => {
+    expect(compare(side(healthy[1]!, { findings: [rePrefill] }), side(healthy[0]!), { failOn: [] }).verdict).toBe('warn');
+    const both = compare(side(healthy[1]!, { findings: [rePrefill] }), side(healthy[0]!, { findings: [rePrefill] }), {});
+    expect(both.verdict).toBe('pass');
+    expect(row(both.comparison!.rows, 'finding:re-prefill').status).toBe('info');
+  });
+  it('lists resolved findings and ignores info and explained secondary ones', () => {
+    const { verdict, comparison } = compare(
+      side(healthy[1]!, { findings: [{ id: 'low-occupancy', severity: 'warning', secondary: true }, { id: 'note', severity: 'info' }] }),
+      side(healthy[0]!, { findings: [{ id: 'unfused-attention', severity: 'error' }] }),
+      {},
+    );
+    expect(verdict).toBe('pass');
+    expect(comparison!.resolvedFindings).toEqual(['unfused-attention']);
+    expect(comparison!.newFindings).toEqual([]);
+  });
+  it('without a baseline the findings alone decide', () => {
+    expect(compare(side(healthy[1]!, { findings: [rePrefill] }), null, {})).toEqual({ verdict: 'fail', comparison: null });
+    expect(compare(side(healthy[1]!, { findings: [{ id: 'host-bound', severity: 'warning' }] }), null, {}).verdict).toBe('warn');
+    expect(compare(side(healthy[1]!), null, {}).verdict).toBe('pass');
+  });
+});
+
+describe('compare: kernel mix', () => {
+  const k = (name: string, family: string, totalNs: number, total: number): GateKernel => ({ name, family, totalNs, share: totalNs / total });
+  // Baseline: 1000 µs in all; current: 1100 µs (attention went unfused).
+  const baseKernels = [k('gemv_a', 'gemv', 600e3, 1000e3), k('sdpa_flash', 'attention-fused', 250e3, 1000e3), k('rmsnorm', 'norm', 100e3, 1000e3), k('rope', 'rope', 50e3, 1000e3)];
+  const curKernels = [k('gemv_a', 'gemv', 590e3, 1100e3), k('softmax', 'attention-softmax', 260e3, 1100e3), k('bmm', 'attention-bmm', 150e3, 1100e3), k('rmsnorm', 'norm', 100e3, 1100e3)];
+  const families = (ks: GateKernel[]) => {
+    const byFamily = new Map<string, number>();
+    ks.forEach((x) => byFamily.set(x.family, (byFamily.get(x.family) ?? 0) + x.share));
+    return [...byFamily].map(([family, share]) => ({ family, share }));
+  };
+
+  it('ranks kernel changes by absolute time like a trace diff', () => {
+    const { comparison } = compare(
+      side(healthy[1]!, { kernels: curKernels, families: families(curKernels) }),
+      side(healthy[0]!, { kernels: baseKernels, families: families(baseKernels) }),
+      { topN: 3 },
+    );
+    // |Δ| by hand: softmax +260, sdpa −250, bmm +150, gemv −10 (µs); rmsnorm unchanged; rope is in neither top 3.
+    expect(comparison!.kernelChanges.map((c) => [c.name, c.change, c.deltaNs])).toEqual([
+      ['softmax', 'added', 260e3],
+      ['sdpa_flash', 'removed', -250e3],
+      ['bmm', 'added', 150e3],
+      ['gemv_a', 'decreased', -10e3],
+    ]);
+    // rmsnorm was in the baseline's top 3 and took the same time: a row that says it left, no change entry.
+    expect(row(comparison!.rows, 'kernel:rmsnorm').note).toBe('left the top 3');
+    expect(row(comparison!.rows, 'kernel:rope')).toBeUndefined();
+  });
+
+  it('flags share growth: +23.6 pp softmax fails, +13.6 pp bmm warns', () => {
+    const { verdict, comparison } = compare(
+      side(healthy[1]!, { kernels: curKernels, families: families(curKernels) }),
+      side(healthy[0]!, { kernels: baseKernels, families: families(baseKernels) }),
+      { topN: 5 },
+    );
+    expect(verdict).toBe('fail');
+    // 260/1100 = 23.64% of GPU time, from 0; 150/1100 = 13.64%.
+    const softmax = row(comparison!.rows, 'family:attention-softmax');
+    expect(softmax).toMatchObject({ kind: 'family-share', status: 'fail', baseline: 0, threshold: 5 });
+    expect(softmax.delta).toBeCloseTo(23.636364, 5);
+    expect(row(comparison!.rows, 'family:attention-bmm').status).toBe('warn');
+    expect(row(comparison!.rows, 'family:attention-fused').status).toBe('pass');
+    expect(row(comparison!.rows, 'kernel:softmax').note).toMatch(/new kernel/);
+    expect(row(comparison!.rows, 'kernel:rope').note).toMatch(/kernel gone/);
+    // A per-family threshold in pp overrides the default fail level.
+    const relaxed = compare(
+      side(healthy[1]!, { kernels: curKernels, families: families(curKernels) }),
+      side(healthy[0]!, { kernels: baseKernels, families: families(baseKernels) }),
+      { topN: 5, thresholds: { 'family:attention-softmax': 30, 'kernel:softmax': 30 } },
+    );
+    expect(relaxed.verdict).toBe('warn');
+  });
+
+  it('notes when only one side has kernels', () => {
+    const { comparison } = compare(side(healthy[1]!, { kernels: curKernels }), side(healthy[0]!), {});
+    expect(comparison!.reasons).toContain('kernel shares not compared: the baseline has no kernel capture');
+  });
+});
+
+describe('compare: a Report is a GateInput', () => {
+  it('takes two Reports as they are, and reads generatedAt', () => {
+    const report = (tokS: number[], generatedAt: string): Report =>
+      ReportSchema.parse({
+        schemaVersion: 1,
+        tool: { name: 'profile-gate', version: '0.0.0' },
+        generatedAt,
+        environment: ENV,
+        sources: [],
+        totalKernelNs: 0,
+        kernels: [],
+        families: [],
+        metrics: side(tokS).metrics,
+        utilization: null,
+        timeline: null,
+        gpuTimeUtilPercent: null,
+        memops: [],
+        apiCalls: [],
+        cpuFunctions: [],
+        notices: [],
+        deepDive: [],
+        findings: [],
+        verdict: 'pass',
+        comparison: null,
+      });
+    const baseline: Report = report(healthy[0]!, '2026-11-30T00:00:00.000Z');
+    const { verdict, comparison } = compare(report(healthy[1]!.map((v) => v * 0.9), '2026-11-30T01:00:00.000Z'), { ...baseline, origin: { origin: 'artifact', path: 'baseline.json', reason: 'latest main' } }, {});
+    expect(verdict).toBe('fail');
+    expect(comparison!.baseline).toEqual({ origin: 'artifact', path: 'baseline.json', generatedAt: '2026-11-30T00:00:00.000Z', reason: 'latest main' });
+  });
+});

@@ -1,0 +1,69 @@
+import { metricFloor, parseFailOnArg, parseGateOptions, parseThresholdArgs } from '../../src/compare/options.js';
+import { UsageError } from '../../src/errors.js';
+
+describe('parseGateOptions', () => {
+  it('fills the documented defaults', () => {
+    const options = parseGateOptions({});
+    expect(options).toMatchObject({
+      failOn: ['re-prefill', 'unfused-attention'],
+      shareThresholds: { warn: 5, fail: 20 },
+      minSamples: 3,
+      alpha: 0.05,
+      correction: 'bh',
+      allowThrottled: false,
+      allowEnvironmentMismatch: false,
+      topN: 10,
+      seed: 1,
+      bootstrapResamples: 1000,
+      dropWarmup: true,
+      drift: { alpha: 0.001, minChangePct: 1 },
+    });
+    expect(metricFloor(options, 'decode_tok_s')).toBe(0.03);
+    expect(metricFloor(options, 'ttft_ms')).toBe(0.05);
+    expect(metricFloor(options, 'itl_ms')).toBeUndefined();
+    expect(metricFloor(parseGateOptions({ thresholds: { itl_ms: 4, decode_tok_s: 2 } }), 'itl_ms')).toBe(0.04);
+  });
+  it('names the bad option and value in a UsageError', () => {
+    expect(() => parseGateOptions({ minSamples: 1 })).toThrow(UsageError);
+    expect(() => parseGateOptions({ minSamples: 1 })).toThrow(/^gate option minSamples: /);
+    expect(() => parseGateOptions({ thresholds: { decode_toks: 3 } })).toThrow(/gate option thresholds.decode_toks: unknown metric 'decode_toks'/);
+    expect(() => parseGateOptions({ thresholds: { prompt_tokens: 3 } })).toThrow(/prompt_tokens describes the workload and is never gated/);
+    expect(() => parseGateOptions({ allowEnvironmentMismatch: ['gpu'] })).toThrow(/gate option allowEnvironmentMismatch.0: unknown environment key 'gpu'/);
+    expect(() => parseGateOptions({ alpha: 0.7 })).toThrow(/^gate option alpha: .*\(got 0.7\)$/);
+    expect(() => parseGateOptions({ topN: 'ten' })).toThrow(/^gate option topN: .*\(got "ten"\)$/);
+    expect(() => parseGateOptions({ colour: 'red' })).toThrow(UsageError);
+  });
+});
+
+describe('parseThresholdArgs', () => {
+  it('reads METRIC=PCT, with or without %, repeated or comma-separated', () => {
+    expect(parseThresholdArgs(['decode_tok_s=3', 'ttft_ms=5%,tpot_ms=2.5', 'family:attention-softmax=10', 'kernel:my_gemm=8'])).toEqual({
+      decode_tok_s: 3,
+      ttft_ms: 5,
+      tpot_ms: 2.5,
+      'family:attention-softmax': 10,
+      'kernel:my_gemm': 8,
+    });
+  });
+  it('throws a UsageError naming the bad value', () => {
+    expect(() => parseThresholdArgs(['decode_tok_s'])).toThrow(new UsageError('--threshold decode_tok_s: expected METRIC=PCT, e.g. decode_tok_s=3'));
+    expect(() => parseThresholdArgs(['decode_tok_s=fast'])).toThrow(new UsageError("--threshold decode_tok_s=fast: 'fast' is not a positive number"));
+    expect(() => parseThresholdArgs(['decode_tok_s=-1'])).toThrow(/'-1' is not a positive number/);
+    expect(() => parseThresholdArgs(['decode_tok_s='])).toThrow(/'' is not a positive number/);
+    expect(() => parseThresholdArgs(['tok_s=3'])).toThrow(/--threshold tok_s=3: unknown metric 'tok_s'/);
+    expect(() => parseThresholdArgs(['family:attention=3'])).toThrow(/unknown kernel family 'attention'/);
+  });
+});
+
+describe('parseFailOnArg', () => {
+  it('splits ids and accepts none', () => {
+    expect(parseFailOnArg('re-prefill, unfused-attention,re-prefill')).toEqual(['re-prefill', 'unfused-attention']);
+    expect(parseFailOnArg('none')).toEqual([]);
+    expect(parseFailOnArg('')).toEqual([]);
+  });
+  it('throws a UsageError naming the bad id', () => {
+    expect(() => parseFailOnArg('re-prefill,Host Bound')).toThrow(UsageError);
+    expect(() => parseFailOnArg('re-prefill,Host Bound')).toThrow(/'Host Bound' is not a finding id/);
+    expect(() => parseFailOnArg('re-prefill,,x')).toThrow(/'' is not a finding id/);
+  });
+});

@@ -1,0 +1,227 @@
+import { runInNewContext } from 'node:vm';
+import { SHARE_SCALE } from '../../src/report/dashboard/data.js';
+import { buildDashboardData, buildSite, renderPageScript, scriptJson, type DashboardData } from '../../src/report/dashboard/index.js';
+import { medianInterval } from '../../src/report/dashboard/median-ci.js';
+import { finding } from '../report/report-factory.js';
+import { DEFAULT_FAMILIES, DEFAULT_KERNELS, nightlyMatrix, nightlyReport, nightlySeries } from './nightly-factory.js';
+
+const inputsOf = (reports: ReturnType<typeof nightlySeries>) => reports.map((report, i) => ({ report, source: `night-${i}/report.json` }));
+
+describe('median interval', () => {
+  it('takes the order statistics a binomial table gives', () => {
+    // n = 15: P(B ≤ 3) = 576/32768 = 0.0176 ≤ 0.025 < P(B ≤ 4) = 0.0592, so the 95% CI is [x(4), x(12)]
+    // and its coverage 1 − 2·0.0176 = 0.9648 (binomial sums by hand).
+    const ci = medianInterval([15, 3, 9, 1, 12, 7, 5, 14, 2, 8, 11, 4, 13, 6, 10])!;
+    expect(ci).toMatchObject({ median: 8, low: 4, high: 12 });
+    expect(ci.coverage).toBeCloseTo(0.9648, 4);
+  });
+
+  it('falls back to the range, with its lower coverage, when there are too few samples', () => {
+    const ci = medianInterval([3, 1, 2, 4])!;
+    expect(ci).toMatchObject({ median: 2.5, low: 1, high: 4 });
+    expect(ci.coverage).toBeCloseTo(1 - 2 / 16, 6);
+    expect(medianInterval([])).toBeUndefined();
+  });
+});
+
+describe('dashboard data from a year of nightly runs', () => {
+  let data: DashboardData;
+  const nights = 150;
+  const shiftAt = 120;
+  beforeAll(() => {
+    const matrix = nightlyMatrix(nights, shiftAt);
+    // Shuffled input order: the builder orders by time.
+    const inputs = matrix.flatMap((series) => inputsOf(series)).sort((a, b) => a.report.run.commit!.localeCompare(b.report.run.commit!));
+    data = buildDashboardData(inputs, [], { generatedAt: '2026-05-01T00:00:00.000Z', permutations: 99 });
+  });
+
+  it('puts the workload with the open regression first and lists it on top', () => {
+    expect(data.workloads.map((w) => w.name)[0]).toBe('llama-3.1-8b · H200 · bf16 · bs1');
+    expect(data.regressions).toHaveLength(1);
+    const regression = data.regressions[0]!;
+    expect(regression.workload).toBe(0);
+    expect(regression.index).toBe(shiftAt);
+    // The factory's levels: 1512 → 1391 tok/s = −8.0%.
+    expect(regression.relative).toBeCloseTo(1391 / 1512 - 1, 2);
+    expect(regression.before).toBeGreaterThan(1490);
+    expect(regression.after).toBeLessThan(1410);
+  });
+
+  it('marks the commit where the shift began', () => {
+    const w = data.workloads[0]!;
+    expect(w.changes.map((c) => c.index)).toEqual([shiftAt]);
+    expect(w.points.commit[shiftAt]).toBe(nightlyReport(nightlyMatrixShape(), shiftAt).run.commit);
+    expect(w.points.commit[shiftAt - 1]).toBe(nightlyReport(nightlyMatrixShape(), shiftAt - 1).run.commit);
+  });
+
+  it('finds the dip of the 70B and its recovery, and does not call it open', () => {
+    const w = data.workloads.find((x) => x.name.startsWith('llama-3.1-70b'))!;
+    expect(w.changes.map((c) => c.index)).toEqual([60, 68]);
+    expect(w.changes[0]!.relative).toBeLessThan(-0.07);
+    expect(w.changes[1]!.relative).toBeGreaterThan(0.07);
+    expect(data.regressions.some((r) => data.workloads[r.workload] === w)).toBe(false);
+  });
+
+  it('finds nothing on the flat workloads', () => {
+    for (const name of ['mistral-7b', 'qwen2.5-14b', 'gemma-2-9b']) {
+      const w = data.workloads.find((x) => x.name.startsWith(name))!;
+      expect(w.changes).toEqual([]);
+      expect(w.familyChanges).toEqual([]);
+    }
+  });
+
+  it('keeps one point per night, in time order, with the median and its CI', () => {
+    const w = data.workloads[0]!;
+    expect(w.points.t).toHaveLength(nights);
+    expect([...w.points.t].sort((a, b) => a - b)).toEqual(w.points.t);
+    const night = nightlyReport(nightlyMatrixShape(), 7);
+    const metric = night.metrics[0]!;
+    expect(w.points.value[7]).toBeCloseTo(metric.value, 3);
+    const sorted = [...metric.samples].sort((a, b) => a - b);
+    // n = 10: P(B ≤ 1) = 11/1024 ≤ 0.025 < P(B ≤ 2) = 56/1024, so the CI is [x(2), x(9)].
+    expect(w.points.low[7]).toBeCloseTo(sorted[1]!, 3);
+    expect(w.points.high[7]).toBeCloseTo(sorted[8]!, 3);
+    expect(w.points.n[7]).toBe(10);
+  });
+
+  it('stacks the family shares and finds the attention shift in them', () => {
+    const w = data.workloads[0]!;
+    const fused = w.families.indexOf('attention-fused');
+    const softmax = w.families.indexOf('softmax');
+    expect(fused).toBeGreaterThanOrEqual(0);
+    expect(w.points.shares[0]![fused]! / SHARE_SCALE).toBeCloseTo(0.17, 1);
+    expect(w.points.shares[nights - 1]![fused]).toBe(0);
+    expect(w.points.shares[nights - 1]![softmax]! / SHARE_SCALE).toBeCloseTo(0.09, 1);
+    for (const row of w.points.shares) expect(row.reduce((a, b) => a + b, 0)).toBeGreaterThan(SHARE_SCALE - 10);
+    const shifted = w.familyChanges.filter((c) => c.index === shiftAt).map((c) => w.families[c.family]);
+    expect(shifted).toEqual(expect.arrayContaining(['attention-fused', 'softmax']));
+  });
+
+  it('lists the kernels entering and leaving the top N at the shift', () => {
+    const w = data.workloads[0]!;
+    const at = w.kernelEvents.filter((e) => e.index === shiftAt).map((e) => [e.kind, w.kernels[e.kernel]!.slice(0, 40)]);
+    expect(at).toEqual(
+      expect.arrayContaining([
+        ['entered', 'void at::native::(anonymous namespace)::'],
+        ['entered', 'sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n'],
+        ['left', 'cudnn_generated_fort_native_sdpa_sm90_fl'],
+      ]),
+    );
+    const left = w.kernelEvents.find((e) => e.kind === 'left' && e.index === shiftAt)!;
+    expect(left.after).toBe(0);
+    // Noise alone (2% of a share) never moves a kernel by 2 points: only the shift is listed.
+    expect(new Set(w.kernelEvents.map((e) => e.index))).toEqual(new Set([shiftAt]));
+  });
+
+  it('records findings and verdicts per point', () => {
+    const w = data.workloads[0]!;
+    const unfused = w.findings.findIndex((f) => f.id === 'unfused-attention');
+    expect(w.findings[unfused]!.severity).toBe(2);
+    expect(w.points.findings[shiftAt - 1]).toEqual([]);
+    expect(w.points.findings[shiftAt]).toEqual([unfused]);
+    expect(w.points.verdict[shiftAt - 1]).toBe(0);
+    expect(w.points.verdict[shiftAt]).toBe(2);
+  });
+});
+
+/** The 8B shape of nightlyMatrix, to rebuild one night independently of the builder. */
+function nightlyMatrixShape() {
+  return {
+    workload: 'llama-3.1-8b · H200 · bf16 · bs1',
+    nights: 150,
+    seed: 11,
+    level: (n: number) => (n < 120 ? 1512 : 1391),
+    families: () => DEFAULT_FAMILIES,
+    kernels: () => DEFAULT_KERNELS,
+  };
+}
+
+describe('dashboard data from hostile or odd reports', () => {
+  const base = { workload: 'w', nights: 1, level: () => 100, families: () => DEFAULT_FAMILIES, kernels: () => DEFAULT_KERNELS };
+
+  it('groups by model and GPU when the run names no workload', () => {
+    const a = nightlyReport({ ...base, seed: 1 }, 0);
+    const b = nightlyReport({ ...base, seed: 2 }, 1);
+    const data = buildDashboardData(
+      [a, b].map((report) => ({ report: { ...report, run: { ...report.run, workload: undefined } }, source: 'x' })),
+      [],
+    );
+    expect(data.workloads.map((w) => w.name)).toEqual(['llama-3.1-8b · NVIDIA H200']);
+    expect(data.workloads[0]!.points.t).toHaveLength(2);
+  });
+
+  it('drops unsafe links and commits, and flattens and clamps hostile text', () => {
+    const report = nightlyReport({ ...base, kernels: () => [{ name: `<img src=x onerror=alert(1)>${'A'.repeat(1000)}`, family: 'gemm', part: 1 }], families: () => ({ gemm: 1 }) }, 0);
+    const hostile = {
+      ...report,
+      run: { ...report.run, workload: 'evil\u2028name\n<script>alert(1)</script>', runUrl: 'javascript:alert(1)', commit: 'HEAD; rm -rf /', repository: '../../evil' },
+      findings: [finding({ id: 'x<y', title: '<b>bold</b>'.repeat(100) })],
+    };
+    const data = buildDashboardData([{ report: hostile, source: 'evil/report.json' }], [{ source: 'bad\nfile', reason: 'nope' }], { serverUrl: 'javascript:alert(1)' });
+    const w = data.workloads[0]!;
+    expect(w.name).toBe('evil name <script>alert(1)</script>');
+    expect(w.points.run).toEqual(['']);
+    expect(w.points.commit).toEqual(['']);
+    expect(w.points.repo).toEqual([-1]);
+    expect(w.kernels[0]!.length).toBeLessThanOrEqual(300);
+    expect(w.kernels[0]!.startsWith('<img src=x onerror=alert(1)>')).toBe(true);
+    expect(w.findings[0]!.title.length).toBeLessThanOrEqual(160);
+    expect(data.serverUrl).toBe('https://github.com');
+    expect(data.skipped).toEqual([{ source: 'bad file', reason: 'nope' }]);
+  });
+
+  it('counts the same report read twice once', () => {
+    const reports = nightlySeries({ ...base, nights: 5 });
+    const data = buildDashboardData([...inputsOf(reports), ...inputsOf(reports.slice(1, 3))], []);
+    expect(data.reportCount).toBe(5);
+    expect(data.workloads[0]!.points.t).toHaveLength(5);
+  });
+
+  it('takes the direction of a lower-is-better metric: a latency that went up is the regression', () => {
+    const reports = nightlySeries({ ...base, nights: 40 }).map((r, i) => ({
+      ...r,
+      metrics: [{ name: 'ttft_ms', unit: 'ms', direction: 'lower' as const, samples: [40, 41, 39, 40, 42].map((v) => (i >= 25 ? v * 1.2 : v) + (i % 3) * 0.1), value: 0 }],
+    }));
+    const data = buildDashboardData(inputsOf(reports), [], { metric: 'ttft_ms', permutations: 99 });
+    expect(data.metric).toMatchObject({ name: 'ttft_ms', unit: 'ms', direction: 'lower' });
+    expect(data.regressions.map((r) => [r.index, Math.round(r.relative * 100)])).toEqual([[25, 20]]);
+    const better = buildDashboardData(inputsOf(reports), [], { metric: 'decode_tok_s', permutations: 99 });
+    expect(better.regressions).toEqual([]);
+  });
+
+  it('keeps runs without the metric as gaps', () => {
+    const reports = nightlySeries({ ...base, nights: 12 }).map((r, i) => (i === 5 ? { ...r, metrics: [] } : r));
+    const w = buildDashboardData(inputsOf(reports), []).workloads[0]!;
+    expect(w.points.value[5]).toBeNull();
+    expect(w.points.value.filter((v) => v !== null)).toHaveLength(11);
+  });
+
+  it('embeds data that cannot break out of a script and parses back to the same value', () => {
+    const value = { text: '</script><script>alert(1)</script>\u2028\u2029&' };
+    const json = scriptJson(value);
+    expect(json).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('the site files', () => {
+  it('are index.html, data.js, dashboard.js and dashboard.css, with the data on a global', () => {
+    const { files, data } = buildSite(inputsOf(nightlySeries({ workload: 'w', nights: 10, level: () => 100, families: () => DEFAULT_FAMILIES, kernels: () => DEFAULT_KERNELS })), [], { title: 'Nightly <perf>' });
+    expect(files.map((f) => f.path)).toEqual(['index.html', 'data.js', 'dashboard.js', 'dashboard.css']);
+    const html = files[0]!.content;
+    expect(html).toContain('<title>Nightly &lt;perf&gt;</title>');
+    expect(html).toMatch(/<script src="data.js"><\/script>\s*<script src="dashboard.js"><\/script>/);
+    expect(html).not.toMatch(/https?:\/\//);
+    const sandbox: { window: Record<string, unknown> } = { window: {} };
+    runInNewContext(files[1]!.content, sandbox);
+    expect(sandbox.window['PROFILE_GATE_DASHBOARD']).toEqual(JSON.parse(JSON.stringify(data)));
+  });
+
+  it('has a page script that parses and uses no HTML-parsing sink', () => {
+    const script = renderPageScript();
+    expect(() => new Function(script)).not.toThrow();
+    expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+    // No host but the SVG namespace: nothing is loaded from anywhere.
+    expect(script).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)[A-Za-z0-9]/);
+  });
+});

@@ -1,0 +1,179 @@
+import { jest } from '@jest/globals';
+import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { runDashboardCommand } from '../../src/cli/dashboard-command.js';
+import { downloadReportArtifacts, type ArtifactQuery } from '../../src/engine/dashboard-artifacts.js';
+import { buildDashboard, loadDashboardReports } from '../../src/engine/dashboard.js';
+import { InputError, UsageError } from '../../src/errors.js';
+import type { Report } from '../../src/model/report.js';
+import { serializeReport } from '../../src/report/json.js';
+import type { DashboardData } from '../../src/report/dashboard/data.js';
+import { FakeGitHub } from '../helpers/fake-github.js';
+import { DEFAULT_FAMILIES, DEFAULT_KERNELS, nightlyReport } from './nightly-factory.js';
+
+const shape = { workload: 'llama-3.1-8b · H200', nights: 10, level: () => 1500, families: () => DEFAULT_FAMILIES, kernels: () => DEFAULT_KERNELS, seed: 5 };
+const night = (n: number): Report => nightlyReport(shape, n);
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'profile-gate-dashboard-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function readData(js: string): DashboardData {
+  const sandbox: { window: Record<string, unknown> } = { window: {} };
+  runInNewContext(js, sandbox);
+  return sandbox.window['PROFILE_GATE_DASHBOARD'] as DashboardData;
+}
+
+async function quietly<T>(run: () => Promise<T>): Promise<{ result: T; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  try {
+    return { result: await run(), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('reading reports from disk', () => {
+  it('takes every valid report.json under the paths and lists the invalid ones', async () => {
+    for (let n = 0; n < 3; n += 1) {
+      await mkdir(join(dir, `profile-gate-${n}`), { recursive: true });
+      await writeFile(join(dir, `profile-gate-${n}`, 'report.json'), serializeReport(night(n)));
+    }
+    await mkdir(join(dir, 'broken'));
+    await writeFile(join(dir, 'broken', 'report.json'), '{"schemaVersion": 1, "tool": {"name": "other"}}');
+    await mkdir(join(dir, 'not-json'));
+    await writeFile(join(dir, 'not-json', 'report.json'), '<html>');
+    const { inputs, skipped } = await loadDashboardReports([dir]);
+    expect(inputs).toHaveLength(3);
+    expect(skipped.map((s) => s.source)).toEqual([join(dir, 'broken', 'report.json'), join(dir, 'not-json', 'report.json')]);
+    expect(skipped[0]!.reason).toMatch(/expected a profile-gate report.json \(schemaVersion 1\); at tool.name/);
+    expect(skipped[1]!.reason).toMatch(/expected JSON/);
+  });
+
+  it('fails on a path that does not exist, and when nothing valid is left', async () => {
+    await expect(loadDashboardReports([join(dir, 'nope')])).rejects.toThrow(InputError);
+    await writeFile(join(dir, 'report.json'), '{}');
+    await expect(buildDashboard({ out: join(dir, 'site'), inputs: [dir], options: {} })).rejects.toThrow(/no valid report.json found; 1 left out/);
+  });
+});
+
+describe('profile-gate dashboard (CLI)', () => {
+  it('writes the site for a directory of reports', async () => {
+    for (let n = 0; n < 10; n += 1) {
+      await mkdir(join(dir, 'reports', `n${n}`), { recursive: true });
+      await writeFile(join(dir, 'reports', `n${n}`, 'report.json'), serializeReport(night(n)));
+    }
+    const { result, stdout } = await quietly(() => runDashboardCommand(['--out', join(dir, 'site'), '--title', 'Nightly', join(dir, 'reports')], {}));
+    expect(result).toBe(0);
+    expect(stdout).toContain('10 reports, 1 workloads, 0 open regressions');
+    expect((await readdir(join(dir, 'site'))).sort()).toEqual(['dashboard.css', 'dashboard.js', 'data.js', 'index.html']);
+    const data = readData(await readFile(join(dir, 'site', 'data.js'), 'utf8'));
+    expect(data.title).toBe('Nightly');
+    expect(data.workloads[0]!.points.t).toHaveLength(10);
+    expect(data.workloads[0]!.points.commit[3]).toBe(night(3).run.commit);
+  });
+
+  it('refuses a bad command line with a usage error', async () => {
+    await expect(runDashboardCommand(['reports'], {})).rejects.toThrow(/expected --out DIR/);
+    await expect(runDashboardCommand(['--out', dir], {})).rejects.toThrow(/expected report.json files or directories, or --from-artifacts/);
+    await expect(runDashboardCommand(['--out', dir, '--top', '0', dir], {})).rejects.toThrow(/--top 0: expected a positive integer/);
+    await expect(runDashboardCommand(['--out', dir, '--workflow', 'n.yml', dir], {})).rejects.toThrow(/go with --from-artifacts/);
+    await expect(runDashboardCommand(['--out', dir, '--from-artifacts', '--repo', 'o/r', '--workflow', 'n.yml'], {})).rejects.toThrow(UsageError);
+    await expect(runDashboardCommand(['--out', dir, '--from-artifacts', '--workflow', 'n.yml'], { GITHUB_TOKEN: 't' })).rejects.toThrow(/expected --repo OWNER\/NAME/);
+  });
+});
+
+describe('--from-artifacts against the loopback GitHub', () => {
+  let gh: FakeGitHub;
+  const sha = (n: number) => String(n % 10).repeat(40);
+  const query: ArtifactQuery = { repository: 'octo/gpu-app', workflow: 'nightly.yml', branch: 'main', limit: 5, prefix: 'profile-gate-', events: ['push', 'schedule'] };
+
+  beforeEach(async () => {
+    gh = await new FakeGitHub('octo/gpu-app').start();
+    // Six good runs (101–106), then runs that must be ignored: a pull request, a failure, another branch.
+    for (let id = 101; id <= 106; id += 1) {
+      gh.runs.push({ id, event: id % 2 ? 'schedule' : 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(id) });
+      const report = night(id - 101);
+      if (id === 103) gh.addArtifact(id, 'profile-gate-llama', { 'report.json': '{"schemaVersion": 1}' });
+      else if (id === 105) gh.addArtifact(id, 'profile-gate-llama', { 'profile-gate/report.json': serializeReport(report), 'profile-gate/report.md': '# r' });
+      else gh.addArtifact(id, 'profile-gate-llama', { 'report.json': serializeReport(report) });
+      gh.addArtifact(id, 'coverage', { 'report.json': serializeReport(report) });
+    }
+    gh.artifacts.find((a) => a.runBackendId === 'run-104' && a.name === 'profile-gate-llama')!.zip = Buffer.from('this is not a zip archive at all, just bytes');
+    gh.runs.push({ id: 107, event: 'pull_request', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(7) });
+    gh.runs.push({ id: 108, event: 'schedule', status: 'completed', conclusion: 'failure', head_branch: 'main', head_sha: sha(8) });
+    gh.runs.push({ id: 109, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'dev', head_sha: sha(9) });
+    for (const id of [107, 108, 109]) gh.addArtifact(id, 'profile-gate-llama', { 'report.json': serializeReport(night(0)) });
+  });
+  afterEach(async () => {
+    await gh.stop();
+  });
+
+  const access = () => ({ token: 'ghs_test', apiUrl: gh.baseUrl, serverUrl: 'https://github.com', retry: { baseMs: 1, sleep: async () => undefined } });
+
+  it('downloads the newest N successful push/schedule runs on the branch, and leaves bad artifacts out', async () => {
+    gh.fail('runs.list', { status: 502 });
+    const { inputs, skipped, runs } = await downloadReportArtifacts(query, access());
+    expect(runs).toBe(5);
+    // 106 and 105 (nested report), 102: read; 104 (not a zip) and 103 (not a report): listed as left out.
+    expect(inputs.map((i) => i.report.run.runId)).toEqual(['106', '105', '102']);
+    expect(inputs[1]!.source).toBe('run 105 artifact profile-gate-llama/profile-gate/report.json');
+    expect(skipped.map((s) => s.source)).toEqual(['run 104 artifact profile-gate-llama', 'run 103 artifact profile-gate-llama']);
+    expect(skipped[0]!.reason).toMatch(/not a zip archive/);
+    expect(skipped[1]!.reason).toMatch(/expected a profile-gate report.json/);
+    // What the API says about the run wins: the commit it built, its URL.
+    expect(inputs[0]!.report.run).toMatchObject({ commit: sha(106), repository: 'octo/gpu-app', runUrl: 'https://github.com/octo/gpu-app/actions/runs/106' });
+    // Retried once after the 502; the token went to the API and never to the storage redirect.
+    expect(gh.hits('runs.list').map((r) => r.status)).toEqual([502, 200]);
+    expect(gh.hits('runs.list')[1]!.url).toMatch(/^\/repos\/octo\/gpu-app\/actions\/workflows\/nightly\.yml\/runs\?branch=main&status=success/);
+    expect(gh.hits('artifacts.download').every((r) => r.authorization === 'Bearer ghs_test' && r.status === 302)).toBe(true);
+    expect(gh.hits('artifacts.zip').length).toBe(5);
+    expect(gh.hits('artifacts.zip').every((r) => r.authorization === undefined)).toBe(true);
+    // Only artifacts with the prefix were fetched.
+    expect(gh.hits('artifacts.download').length).toBe(5);
+  });
+
+  it('stops with one clear line when the token is refused', async () => {
+    gh.fail('artifacts.list', { status: 401, body: { message: 'Bad credentials' } });
+    await expect(downloadReportArtifacts(query, access())).rejects.toThrow(/GitHub rejected the token; set GITHUB_TOKEN .*\(401: .*Bad credentials/);
+    gh.fail('runs.list', { status: 404 });
+    await expect(downloadReportArtifacts(query, access())).rejects.toThrow(/not found; check --repo, --workflow/);
+  });
+
+  it('gives up on a server that keeps failing, after the bounded retries', async () => {
+    gh.fail('runs.list', { status: 503, times: 10 });
+    await expect(downloadReportArtifacts(query, access())).rejects.toThrow(/GitHub kept failing \(503\) after 4 attempts/);
+    expect(gh.hits('runs.list')).toHaveLength(4);
+  });
+
+  it('refuses an artifact over the size cap without downloading it', async () => {
+    const { inputs, skipped } = await downloadReportArtifacts({ ...query, limit: 1 }, { ...access(), maxArtifactBytes: 100 });
+    expect(inputs).toEqual([]);
+    expect(skipped[0]!.reason).toMatch(/larger than 100/);
+    expect(gh.hits('artifacts.download')).toHaveLength(0);
+  });
+
+  it('builds the site from the CLI, and can keep the downloaded reports', async () => {
+    const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_API_URL: gh.baseUrl, GITHUB_REPOSITORY: 'octo/gpu-app' };
+    const args = ['--out', join(dir, 'site'), '--from-artifacts', '--workflow', 'nightly.yml', '--limit', '3', '--save-reports', join(dir, 'kept')];
+    const { result, stdout, stderr } = await quietly(() => runDashboardCommand(args, env));
+    expect(result).toBe(0);
+    expect(stdout).toContain('2 reports, 1 workloads');
+    expect(stderr).toContain('left out run 104 artifact profile-gate-llama');
+    const data = readData(await readFile(join(dir, 'site', 'data.js'), 'utf8'));
+    expect(data.workloads[0]!.points.commit).toEqual([sha(105), sha(106)]);
+    expect(data.skipped).toHaveLength(1);
+    const kept = await loadDashboardReports([join(dir, 'kept')]);
+    expect(kept.inputs.map((i) => i.report.run.runId).sort()).toEqual(['105', '106']);
+  });
+});

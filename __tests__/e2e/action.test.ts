@@ -1,0 +1,209 @@
+/**
+ * End to end: the bundled dist/index.js, spawned with an empty environment, against the loopback
+ * GitHub and artifact fakes. Nothing of ours is mocked; assertions are on the exit code, the
+ * outputs, the summary file, the workflow commands and the fake's recorded state.
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeGitHub } from '../helpers/fake-github.js';
+import { readZip } from '../helpers/fake-github-zip.js';
+import { ACTION_ENTRY, ROOT, runAction, stderrBesidesKnownNoise, type RunOptions } from '../helpers/fake-github-runner.js';
+
+const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');
+const CAPTURES = ['nsys_healthy_kern_sum.csv', 'dense_decode.nvml.jsonl'];
+const PR_EVENT = {
+  pull_request: { number: 7, head: { sha: 'a'.repeat(40), repo: { full_name: 'octo/gpu-app' } } },
+  repository: { full_name: 'octo/gpu-app', default_branch: 'main' },
+};
+const FORK_EVENT = { ...PR_EVENT, pull_request: { ...PR_EVENT.pull_request, head: { sha: 'b'.repeat(40), repo: { full_name: 'mallory/gpu-app' } } } };
+
+/** A workspace holding the two real captures under captures/. */
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pg-ws-'));
+  mkdirSync(join(dir, 'captures'));
+  for (const file of CAPTURES) copyFileSync(join(FIXTURES, file), join(dir, 'captures', file));
+  return dir;
+}
+
+let fake: FakeGitHub;
+
+beforeAll(() => {
+  if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run 'npm run build' first`);
+});
+beforeEach(async () => {
+  fake = await new FakeGitHub('octo/gpu-app').start();
+});
+afterEach(async () => {
+  await fake.stop();
+});
+
+function analyzeRun(extra: Partial<RunOptions> = {}, inputs: Record<string, string> = {}) {
+  return runAction({ fake, event: PR_EVENT, workspace: workspace(), inputs: { captures: 'captures', key: 'llama-h200', ...inputs }, ...extra });
+}
+
+describe('mode analyze on a pull request', () => {
+  it('writes the summary, uploads the artifact, comments once and annotates the warning', async () => {
+    const r = await analyzeRun();
+    expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.outputs['verdict']).toBe('warn');
+    expect(r.outputs['findings']!.split(',')).toContain('host-bound');
+    expect(r.outputs['report-json']).toBe('profile-gate/report.json');
+    // The summary: verdict headline first, then the findings with their evidence.
+    expect(r.summary.split('\n')[0]).toBe('## profile-gate: ⚠️ Warn · llama\\-h200');
+    const written = JSON.parse(readFileSync(join(r.workspace, 'profile-gate', 'report.json'), 'utf8')) as { findings: { id: string; evidence: Record<string, unknown> }[] };
+    const hostBound = written.findings.find((f) => f.id === 'host-bound')!;
+    expect(r.summary).toContain(`utilSamples = ${String(hostBound.evidence['utilSamples'])}`);
+    expect(r.summary).toContain('22 distinct kernels');
+    expect(r.summary).toContain('No comparison: no baseline configured \\(input');
+    // One warning annotation for the one warning finding.
+    const warnings = r.commands.filter((c) => c.startsWith('::warning'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^::warning title=profile-gate%3A .*\(host-bound\)::The GPU is idle/);
+
+    // The artifact: what the fake received is byte-identical to what the job wrote.
+    const artifact = fake.artifactsOfRun(4242)[0]!;
+    expect(fake.artifactsOfRun(4242)).toHaveLength(1);
+    expect(artifact.name).toBe('profile-gate-llama-h200');
+    expect(r.outputs['artifact-id']).toBe(String(artifact.id));
+    const files = readZip(artifact.zip!);
+    expect([...files.keys()].sort()).toEqual(['captures/dense_decode.nvml.jsonl', 'captures/nsys_healthy_kern_sum.csv', 'profile-gate/context.json', 'profile-gate/report.json', 'profile-gate/report.md']);
+    expect(files.get('profile-gate/report.json')!.equals(readFileSync(join(r.workspace, 'profile-gate', 'report.json')))).toBe(true);
+    for (const capture of CAPTURES) expect(files.get(`captures/${capture}`)!.equals(readFileSync(join(FIXTURES, capture)))).toBe(true);
+    expect(JSON.parse(files.get('profile-gate/context.json')!.toString())).toEqual({ event: 'pull_request', repository: 'octo/gpu-app', pullRequest: 7, headSha: 'a'.repeat(40) });
+    expect(r.summary).toContain(`(https://github.com/octo/gpu-app/actions/runs/4242/artifacts/${artifact.id}) (id ${artifact.id})`);
+
+    // The comment: one, by the bot, with its marker, the headline and a link to the artifact.
+    const comments = fake.commentsOn(7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.user.login).toBe('github-actions[bot]');
+    expect(comments[0]!.body.split('\n').slice(0, 2)).toEqual(['<!-- profile-gate:llama-h200 -->', '## profile-gate: ⚠️ Warn · llama\\-h200']);
+    expect(comments[0]!.body).toContain(`/actions/runs/4242/artifacts/${artifact.id}`);
+    expect(r.outputs['comment-url']).toBe(comments[0]!.html_url);
+    expect(fake.hits('comments.create')[0]!.authorization).toBe('token ghs_faketoken');
+  });
+
+  it('updates its comment in place on the next push', async () => {
+    const first = await analyzeRun();
+    const id = fake.commentsOn(7)[0]!.id;
+    const second = await analyzeRun({ runId: 4243 }, { 'fail-on': 'host-bound' });
+    expect(first.code).toBe(0);
+    expect(second.code).toBe(1);
+    const comments = fake.commentsOn(7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.id).toBe(id);
+    expect(comments[0]!.body).toContain('## profile-gate: ❌ Fail · llama\\-h200');
+    expect(fake.hits('comments.create')).toHaveLength(1);
+    expect(fake.hits('comments.update')).toHaveLength(1);
+    expect(second.outputs['comment-url']).toBe(comments[0]!.html_url);
+    expect(second.commands).toContain('::error::profile-gate verdict: fail (findings: host-bound; see the job summary)');
+    expect(second.commands.filter((c) => c.startsWith('::error title='))).toHaveLength(0);
+  });
+
+  it('keeps a separate comment per matrix key', async () => {
+    await analyzeRun({}, { key: 'leg-a' });
+    await analyzeRun({ runId: 4244 }, { key: 'leg-b' });
+    expect(fake.commentsOn(7).map((c) => c.body.split('\n')[0])).toEqual(['<!-- profile-gate:leg-a -->', '<!-- profile-gate:leg-b -->']);
+  });
+});
+
+describe('comment: on-regression', () => {
+  it('creates a comment only when something needs attention, and refreshes it once all is well', async () => {
+    const healthyOnly = async (runId: number, event = PR_EVENT) => {
+      const ws = workspace();
+      return runAction({ fake, runId, event, workspace: ws, inputs: { captures: 'captures/nsys_healthy_kern_sum.csv', key: 'llama-h200', comment: 'on-regression' } });
+    };
+    const warned = await analyzeRun({}, { comment: 'on-regression' });
+    expect(warned.outputs['verdict']).toBe('warn');
+    expect(fake.commentsOn(7)).toHaveLength(1);
+    const passed = await healthyOnly(4250);
+    expect(passed.outputs['verdict']).toBe('pass');
+    expect(fake.commentsOn(7)).toHaveLength(1);
+    expect(fake.commentsOn(7)[0]!.body).toContain('## profile-gate: ✅ Pass · llama\\-h200');
+    // A passing PR with no earlier comment gets none.
+    const other = await healthyOnly(4251, { ...PR_EVENT, pull_request: { ...PR_EVENT.pull_request, number: 8 } });
+    expect(other.code).toBe(0);
+    expect(fake.commentsOn(8)).toHaveLength(0);
+    expect(other.outputs['comment-url']).toBe('');
+  });
+});
+
+describe('GitHub faults', () => {
+  it('a read-only token (fork PR): a notice, no crash, the summary and the artifact still written', async () => {
+    fake.fail('comments.create', { status: 403, body: { message: 'Resource not accessible by integration' } });
+    const r = await analyzeRun({ event: FORK_EVENT });
+    expect(r.code).toBe(0);
+    expect(r.outputs['verdict']).toBe('warn');
+    expect(r.outputs['comment-url']).toBe('');
+    const notices = r.commands.filter((c) => c.startsWith('::notice'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^::notice::Could not comment on PR #7: the token may not do this \(403: Resource not accessible by integration\).*fork-safe-comment\.yml.*The job summary and the report artifact hold the full report\.$/);
+    expect(r.summary).toContain('## profile-gate: ⚠️ Warn');
+    expect(fake.artifactsOfRun(4242)).toHaveLength(1);
+    expect(fake.hits('comments.create')).toHaveLength(1);
+  });
+
+  it('retries a 500, then succeeds', async () => {
+    fake.fail('comments.list', { status: 500 });
+    const r = await analyzeRun();
+    expect(r.code).toBe(0);
+    expect(fake.hits('comments.list').map((h) => h.status)).toEqual([500, 200]);
+    expect(fake.commentsOn(7)).toHaveLength(1);
+    expect(r.commands.filter((c) => c.startsWith('::notice') || c.startsWith('::warning::'))).toEqual([]);
+  });
+
+  it('waits as long as a 429 Retry-After asks', async () => {
+    fake.fail('comments.create', { status: 429, headers: { 'retry-after': '1' } });
+    const started = Date.now();
+    const r = await analyzeRun();
+    expect(r.code).toBe(0);
+    expect(fake.hits('comments.create').map((h) => h.status)).toEqual([429, 201]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(fake.commentsOn(7)).toHaveLength(1);
+  });
+
+  it('names the token on a 401 and still writes the summary', async () => {
+    fake.fail('comments.list', { status: 401, body: { message: 'Bad credentials' } });
+    const r = await analyzeRun();
+    expect(r.code).toBe(0);
+    expect(r.commands).toContain(
+      '::warning::Could not comment on PR #7: GitHub rejected the token (401: Bad credentials) on GET /repos/octo/gpu-app/issues/7/comments; check the github-token input. The job summary and the report artifact hold the full report.',
+    );
+    expect(r.summary.length).toBeGreaterThan(1000);
+  });
+
+  it('an artifact service failure loses neither the summary, the files nor the comment', async () => {
+    fake.fail('twirp.CreateArtifact', { status: 403, body: { code: 'permission_denied', msg: 'no' } });
+    const r = await analyzeRun();
+    expect(r.code).toBe(0);
+    expect(r.outputs['artifact-id']).toBe('');
+    expect(r.commands.some((c) => /^::warning::The report artifact 'profile-gate-llama-h200' was not uploaded: .*403/.test(c))).toBe(true);
+    expect(existsSync(join(r.workspace, 'profile-gate', 'report.json'))).toBe(true);
+    expect(r.summary).toContain('No artifact was uploaded');
+    expect(fake.commentsOn(7)).toHaveLength(1);
+  });
+});
+
+describe('inputs', () => {
+  it('refuses a bad input in one line that names it', async () => {
+    const r = await analyzeRun({}, { mode: 'bogus' });
+    expect(r.code).toBe(1);
+    expect(r.commands).toEqual(["::error::input 'mode': expected one of analyze, report, run (got \"bogus\")"]);
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('comment: off and upload-artifact: false touch nothing on GitHub', async () => {
+    const r = await analyzeRun({}, { comment: 'off', 'upload-artifact': 'false' });
+    expect(r.code).toBe(0);
+    expect(fake.requests).toEqual([]);
+    expect(r.summary).toContain('## profile-gate: ⚠️ Warn');
+  });
+
+  it('comment: auto stays quiet on a push', async () => {
+    const r = await analyzeRun({ eventName: 'push', event: { repository: PR_EVENT.repository } });
+    expect(r.code).toBe(0);
+    expect(fake.hits('comments.list')).toHaveLength(0);
+    expect(r.stdout).toContain('No PR comment: not a pull request event.');
+  });
+});

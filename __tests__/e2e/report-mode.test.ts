@@ -1,0 +1,163 @@
+/**
+ * End to end, mode report: matrix legs merged in the same run (Twirp artifact service), and the
+ * fork-safe two-stage pattern (a workflow_run reads the PR run's artifacts through the REST API).
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serializeReport } from '../../src/report/json.js';
+import { FakeGitHub } from '../helpers/fake-github.js';
+import { ACTION_ENTRY, ROOT, runAction, stderrBesidesKnownNoise, type RunOptions } from '../helpers/fake-github-runner.js';
+import { finding, HOSTILE, makeReport, OUR_TAGS, rawTags, row, withoutFences } from '../report/report-factory.js';
+
+const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');
+const REPOSITORY = { full_name: 'octo/gpu-app', default_branch: 'main' };
+const HEAD = 'b'.repeat(40);
+const FORK_PR = { pull_request: { number: 7, head: { sha: HEAD, repo: { full_name: 'mallory/gpu-app' } } }, repository: REPOSITORY };
+
+function workspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pg-ws-'));
+  mkdirSync(join(dir, 'captures'));
+  for (const file of ['nsys_healthy_kern_sum.csv', 'dense_decode.nvml.jsonl']) copyFileSync(join(FIXTURES, file), join(dir, 'captures', file));
+  return dir;
+}
+
+let fake: FakeGitHub;
+beforeAll(() => {
+  if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run 'npm run build' first`);
+});
+beforeEach(async () => {
+  fake = await new FakeGitHub('octo/gpu-app').start();
+});
+afterEach(async () => {
+  await fake.stop();
+});
+
+function leg(key: string, options: Partial<RunOptions> = {}, inputs: Record<string, string> = {}) {
+  return runAction({ fake, workspace: workspace(), inputs: { captures: 'captures', key, comment: 'off', ...inputs }, ...options });
+}
+
+describe('matrix: legs upload, one report job merges', () => {
+  it('merges every leg artifact of the run into one summary and one comment', async () => {
+    const pr = { ...FORK_PR, pull_request: { ...FORK_PR.pull_request, head: { sha: HEAD, repo: { full_name: 'octo/gpu-app' } } } };
+    const a = await leg('llama', { runId: 500, event: pr });
+    const b = await leg('mixtral', { runId: 500, event: pr, job: 'gpu' }, { 'fail-on': 'host-bound' });
+    expect([a.code, b.code]).toEqual([0, 1]);
+    expect(fake.artifactsOfRun(500).map((x) => x.name).sort()).toEqual(['profile-gate-llama', 'profile-gate-mixtral']);
+    expect(fake.commentsOn(7)).toHaveLength(0);
+
+    const r = await runAction({ fake, runId: 500, event: pr, job: 'report', inputs: { mode: 'report' } });
+    expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.outputs['verdict']).toBe('fail');
+    expect(r.outputs['findings']!.split(',')).toContain('host-bound');
+    expect(r.summary.split('\n')[0]).toBe('## profile-gate: ❌ Fail · 2 reports (1 fail, 1 warn)');
+    expect(r.summary).toMatch(/\| mixtral \| ❌ Fail \| 0 errors, 1 warnings \| no baseline \| — \|\n\| llama \| ⚠️ Warn \|/);
+    expect(r.summary.indexOf('### ❌ Fail · mixtral')).toBeLessThan(r.summary.indexOf('### ⚠️ Warn · llama'));
+    const ids = fake.artifactsOfRun(500).map((x) => x.id);
+    for (const id of ids) expect(r.summary).toContain(`/actions/runs/500/artifacts/${id}`);
+    // Read through the run's own artifact service: list, then a signed URL and a download per leg.
+    expect(fake.hits('twirp.ListArtifacts').length).toBeGreaterThanOrEqual(1);
+    expect(fake.hits('twirp.GetSignedArtifactURL')).toHaveLength(2);
+    expect(fake.hits('artifacts.list')).toHaveLength(0);
+
+    const comments = fake.commentsOn(7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body.split('\n').slice(0, 2)).toEqual(['<!-- profile-gate:report -->', '## profile-gate: ❌ Fail · 2 reports']);
+    expect(comments[0]!.body).toContain('**mixtral** · ❌ Fail (no baseline)');
+    expect(r.outputs['comment-url']).toBe(comments[0]!.html_url);
+    // One warning annotation per leg, each naming its leg.
+    expect(r.commands.filter((c) => c.startsWith('::warning title=')).map((c) => /title=profile-gate \[(\w+)\]/.exec(c)?.[1])).toEqual(['mixtral', 'llama']);
+  });
+});
+
+describe('fork-safe: pull_request uploads, workflow_run comments', () => {
+  const workflowRun = (runId: number, pullRequests: number[] = []) => ({
+    workflow_run: { id: runId, event: 'pull_request', head_sha: HEAD, pull_requests: pullRequests.map((number) => ({ number })) },
+    repository: REPOSITORY,
+  });
+
+  async function stageOne(): Promise<void> {
+    // The fork's run: its token is read-only, so its own comment is refused; it still uploads.
+    fake.fail('comments.create', { status: 403, body: { message: 'Resource not accessible by integration' } });
+    const first = await runAction({ fake, runId: 600, event: FORK_PR, workspace: workspace(), inputs: { captures: 'captures', key: 'llama' } });
+    expect(first.code).toBe(0);
+    expect(first.commands.filter((c) => c.startsWith('::notice'))).toHaveLength(1);
+    expect(fake.artifactsOfRun(600)).toHaveLength(1);
+  }
+
+  it('reads the artifacts of the PR run and comments on the PR it names, once its head matches', async () => {
+    await stageOne();
+    fake.pulls.set(7, { headSha: HEAD, headRepo: 'mallory/gpu-app' });
+    const r = await runAction({ fake, runId: 601, eventName: 'workflow_run', event: workflowRun(600), job: 'comment', inputs: { mode: 'report' } });
+    expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
+    expect(r.code).toBe(0);
+    // Through the REST API with the token: list the run's artifacts, then the 302 to the zip.
+    expect(fake.hits('artifacts.list')[0]!.authorization).toBe('token ghs_faketoken');
+    expect(fake.hits('artifacts.download').map((h) => h.status)).toEqual([302]);
+    expect(fake.hits('artifacts.zip').map((h) => h.status)).toEqual([200]);
+    expect(fake.hits('pulls.get')).toHaveLength(1);
+    const comments = fake.commentsOn(7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body.split('\n')[0]).toBe('<!-- profile-gate:report -->');
+    expect(comments[0]!.body).toContain('## profile-gate: ⚠️ Warn · llama');
+    expect(r.summary).toContain('https://github.com/octo/gpu-app/actions/runs/600');
+    expect(r.outputs['verdict']).toBe('warn');
+  });
+
+  it('does not comment when the PR named by the artifact has another head', async () => {
+    await stageOne();
+    fake.pulls.set(7, { headSha: 'c'.repeat(40), headRepo: 'mallory/gpu-app' });
+    const r = await runAction({ fake, runId: 601, eventName: 'workflow_run', event: workflowRun(600), inputs: { mode: 'report' } });
+    expect(r.code).toBe(0);
+    expect(fake.commentsOn(7)).toHaveLength(0);
+    expect(r.commands.some((c) => c.startsWith('::warning::PR #7 named by the artifacts has head cccccccccccc, not the commit bbbbbbbbbbbb'))).toBe(true);
+    expect(r.summary).toContain('## profile-gate: ⚠️ Warn · llama');
+  });
+
+  it('trusts the PR GitHub links to the run without asking', async () => {
+    fake.addArtifact(700, 'profile-gate-a', { 'profile-gate/report.json': serializeReport(makeReport({ verdict: 'pass', rows: [row()] })) });
+    const r = await runAction({ fake, runId: 701, eventName: 'workflow_run', event: workflowRun(700, [12]), inputs: { mode: 'report' } });
+    expect(r.code).toBe(0);
+    expect(fake.hits('pulls.get')).toHaveLength(0);
+    expect(fake.commentsOn(12)).toHaveLength(1);
+  });
+
+  it('renders hostile artifacts inertly and skips invalid ones', async () => {
+    const hostile = makeReport({
+      verdict: 'fail',
+      kernels: 3,
+      kernelName: () => HOSTILE,
+      workload: HOSTILE,
+      findings: [finding({ severity: 'error', title: HOSTILE, message: HOSTILE, command: `${HOSTILE}\n\`\`\`\n</details>` })],
+      rows: [row({ metric: `kernel:${HOSTILE}`, kind: 'kernel-share', status: 'fail' })],
+    });
+    fake.addArtifact(800, 'profile-gate-evil', {
+      'profile-gate/report.json': serializeReport(hostile),
+      'profile-gate/context.json': JSON.stringify({ pullRequest: 7, headSha: HEAD }),
+    });
+    fake.addArtifact(800, 'profile-gate-broken', { 'profile-gate/report.json': JSON.stringify({ schemaVersion: 2 }) });
+    fake.addArtifact(800, 'unrelated-logs', { 'log.txt': 'x' });
+    fake.pulls.set(7, { headSha: HEAD, headRepo: 'mallory/gpu-app' });
+    const r = await runAction({ fake, runId: 801, eventName: 'workflow_run', event: workflowRun(800), inputs: { mode: 'report' } });
+    expect(r.code).toBe(0);
+    expect(r.outputs['verdict']).toBe('fail');
+    expect(r.commands.some((c) => /^::warning::Skipped a report: .*report\.json: expected schemaVersion ≤ 1; this report was written by a newer profile-gate \(schemaVersion 2\); upgrade/.test(c))).toBe(true);
+    expect(fake.hits('artifacts.download')).toHaveLength(2);
+    const body = fake.commentsOn(7)[0]!.body;
+    expect(body.startsWith('<!-- profile-gate:report -->\n')).toBe(true);
+    // The hostile name's own marker survives only as text inside a fenced command.
+    expect(withoutFences(body).match(/<!-- profile-gate:/g)).toHaveLength(1);
+    for (const text of [body, r.summary]) {
+      expect(rawTags(withoutFences(text)).filter((t) => !OUR_TAGS.has(t) && t !== '<!-- profile-gate:report -->')).toEqual([]);
+      // Mentions are inert inside code; everywhere else they are broken.
+      expect(withoutFences(text)).not.toContain('@octocat');
+      expect(text.split('\n').some((l) => l.startsWith('# heading'))).toBe(false);
+    }
+    // The annotation of the hostile finding is one escaped workflow command line.
+    const errors = r.commands.filter((c) => c.startsWith('::error title='));
+    expect(errors).toHaveLength(1);
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('::') && !/^::(error|warning|notice|debug|add-mask)[ :]/.test(l))).toEqual([]);
+    expect(r.stdout).not.toMatch(/^# heading/m);
+  });
+});

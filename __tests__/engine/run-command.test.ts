@@ -1,0 +1,237 @@
+/**
+ * Command workloads end to end, and `profile-gate run` itself: the tiny CPU-only workload (no GPU,
+ * nothing measured) under the stand-in nsys/ncu on a box that nvidia-smi describes as one H200.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { runCommandWith, EXIT_RUN_FAILED } from '../../src/cli/run-command.js';
+import { prepareRun, runJob } from '../../src/engine/run/index.js';
+import { createMemoryLogger } from '../../src/engine/run/logger.js';
+import { parseRunOptions } from '../../src/engine/run/options.js';
+import { ProcessGroups } from '../../src/engine/run/process.js';
+import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from '../../src/model/report.js';
+import { RECORDED_NCU_CSV, RECORDED_NSYS_STATS, standInProbe, standInPythonDir, standInToolsDir, tempDir, TINY_WORKLOAD, useStandInMaxOnPath } from './stand-ins.js';
+
+const tools = standInToolsDir();
+const pythonDir = standInPythonDir({ snapshot: false });
+let restorePath: () => void;
+beforeAll(() => {
+  restorePath = useStandInMaxOnPath();
+  process.env.STAND_IN_NSYS_STATS = RECORDED_NSYS_STATS;
+  process.env.STAND_IN_NCU_CSV = RECORDED_NCU_CSV;
+});
+afterAll(() => {
+  restorePath();
+  delete process.env.STAND_IN_NSYS_STATS;
+  delete process.env.STAND_IN_NCU_CSV;
+});
+
+const probe = standInProbe({ vendor: 'nvidia', nsys: tools.nsys, ncu: tools.ncu });
+const workload = (extra = '') => `python3 ${TINY_WORKLOAD} --steps 2 --step-ms 1 ${extra}`.trim();
+
+function report(findings: Report['findings'] = []): Report {
+  return ReportSchema.parse({
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: 'profile-gate', version: '0.1.0' },
+    generatedAt: '2026-11-30T00:00:00.000Z',
+    run: {},
+    environment: {},
+    sources: [],
+    totalKernelNs: 0,
+    kernels: [],
+    families: [],
+    metrics: [],
+    utilization: null,
+    timeline: null,
+    gpuTimeUtilPercent: null,
+    memops: [],
+    apiCalls: [],
+    cpuFunctions: [],
+    notices: [],
+    deepDive: [],
+    findings,
+    verdict: findings.length ? 'fail' : 'pass',
+    comparison: null,
+  });
+}
+
+const dominant = {
+  id: 'dominant-kernel',
+  severity: 'warning' as const,
+  title: 'One kernel dominates',
+  message: 'nvjet_sm90_tst_256x8 takes 29% of GPU time',
+  evidence: {},
+  advice: 'look at it',
+  docs: 'x',
+  secondary: false,
+  kernel: 'nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT',
+  command: 'ncu -k regex:nvjet_sm90_tst_256x8 --launch-skip 20 --launch-count 4 <workload>',
+};
+
+describe('engine command', () => {
+  it('nsys with the capture range, nsys stats as CSV, then the ncu deep dive', async () => {
+    const work = tempDir('cmd');
+    const plan = await prepareRun(parseRunOptions({ engine: 'command', run: workload(), runs: '1', 'warmup-runs': '1' }), { outDir: 'out', cwd: work, probe, pythonDir });
+    expect(plan.profiler).toBe('nsys');
+    const analyzed: number[] = [];
+    const result = await runJob(plan, { logger: createMemoryLogger(), groups: new ProcessGroups({ graceMs: 300 }), analyze: async (inputs) => (analyzed.push(inputs.length), report([dominant])) });
+    expect(result.run.outcome).toBe('ok');
+    expect(result.run.steps.map((s) => [s.id, s.status])).toEqual([
+      ['warmup-1', 'ok'],
+      ['measured-1', 'ok'],
+      ['profile', 'ok'],
+      ['profile-stats', 'ok'],
+    ]);
+    const out = join(work, 'out');
+    expect(result.run.analysisInputs).toEqual([join(out, 'captures', 'profile.nsys-stats.csv'), join(out, 'captures', 'deep-dive.ncu.csv')]);
+    // The CSV is exactly what nsys stats printed on stdout; its own messages went to the log.
+    expect(readFileSync(join(out, 'captures', 'profile.nsys-stats.csv'), 'utf8')).toBe(readFileSync(RECORDED_NSYS_STATS, 'utf8'));
+    expect(readFileSync(join(out, 'captures', 'deep-dive.ncu.csv'), 'utf8')).toBe(readFileSync(RECORDED_NCU_CSV, 'utf8'));
+    expect(readFileSync(join(out, 'logs', 'measured-1.log'), 'utf8')).toMatch(/^tiny_command_workload: 2 steps in [\d.]+ ms\n$/);
+    expect(analyzed).toEqual([1, 2]);
+    expect(result.deepDive).toMatchObject({ status: 'ok' });
+    expect(result.report!.notices.some((n) => n.code === 'run' && /gpu_snapshot\.py is missing/.test(n.message))).toBe(true);
+  });
+
+  it('when nsys captured nothing, the run goes on without a kernel profile and says why', async () => {
+    const work = tempDir('cmd');
+    const skipped = join(work, 'skipped.txt');
+    writeFileSync(skipped, 'Generating SQLite file profile.sqlite from profile.nsys-rep\nSKIPPED: profile.sqlite does not contain CUDA kernel data.\n');
+    process.env.STAND_IN_NSYS_STATS = skipped;
+    try {
+      const plan = await prepareRun(parseRunOptions({ engine: 'command', run: workload(), runs: '1', 'warmup-runs': '0', 'deep-dive': 'off' }), { outDir: 'out', cwd: work, probe, pythonDir });
+      const result = await runJob(plan, { logger: createMemoryLogger(), groups: new ProcessGroups({ graceMs: 300 }) });
+      expect(result.run.outcome).toBe('failed');
+      expect(result.run.message).toBe('every step finished but no capture file was produced for the analysis');
+      expect(result.run.steps.map((s) => [s.id, s.status])).toEqual([
+        ['measured-1', 'ok'],
+        ['profile', 'ok'],
+        ['profile-stats', 'failed'],
+      ]);
+      expect(result.run.notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/profile\.nsys-stats\.csv does not hold an nsys stats CSV table .*\(the capture range probably never opened: call torch\.cuda\.profiler\.start\(\) and stop\(\)/));
+    } finally {
+      process.env.STAND_IN_NSYS_STATS = RECORDED_NSYS_STATS;
+    }
+  });
+
+  it('a workload that profiles itself: measured captures are kept as timings, the profile-run trace is analyzed', async () => {
+    const work = tempDir('cmd');
+    const plan = await prepareRun(
+      parseRunOptions({ engine: 'command', run: workload('--trace traces/measured.json'), 'profile-run': workload('--trace traces/profile.json'), captures: 'traces/*.json', runs: '2', 'warmup-runs': '0' }),
+      { outDir: 'out', cwd: work, probe, pythonDir },
+    );
+    expect(plan.profiler).toBe('torch');
+    const result = await runJob(plan, { logger: createMemoryLogger(), groups: new ProcessGroups({ graceMs: 300 }) });
+    expect(result.run.outcome).toBe('ok');
+    const out = join(work, 'out', 'captures');
+    expect(result.run.files.map((f) => [f.path.slice(out.length + 1), f.analysis])).toEqual([
+      ['measured-1/traces/measured.json', false],
+      ['measured-2/traces/measured.json', false],
+      ['profile/traces/profile.json', true],
+    ]);
+    const trace = JSON.parse(readFileSync(join(out, 'profile', 'traces', 'profile.json'), 'utf8')) as { traceEvents: unknown[] };
+    expect(trace.traceEvents).toHaveLength(2);
+  });
+
+  it('a measured run that exits non-zero stops the run, naming the step and its last output', async () => {
+    const work = tempDir('cmd');
+    const plan = await prepareRun(parseRunOptions({ engine: 'command', run: workload('--exit-code 7'), runs: '3', 'warmup-runs': '0', profiler: 'none' }), { outDir: 'out', cwd: work, probe, pythonDir });
+    const result = await runJob(plan, { logger: createMemoryLogger(), groups: new ProcessGroups({ graceMs: 300 }) });
+    expect(result.run.outcome).toBe('failed');
+    expect(result.run.message).toMatch(/^Measured run 1\/3 exited with code 7 \(log: out\/logs\/measured-1\.log\)\. Last output: "tiny_command_workload: 2 steps in [\d.]+ ms"$/);
+    expect(result.run.steps.map((s) => s.status)).toEqual(['failed', 'skipped', 'skipped']);
+  });
+});
+
+describe('profile-gate run (CLI)', () => {
+  function cli(argv: string[], cwd: string, options: { realAnalysis?: boolean } = {}) {
+    let stdout = '';
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const done = runCommandWith(argv, {
+      probe,
+      pythonDir,
+      cwd,
+      write: (text) => (stdout += text),
+      groups: new ProcessGroups({ graceMs: 300 }),
+      noSignalHandlers: true,
+      ...(options.realAnalysis ? {} : { analyze: async () => report([]) }),
+    });
+    return done.then((code) => {
+      const errors = stderr.mock.calls.map((call) => String(call[0])).join('');
+      stderr.mockRestore();
+      return { code, stdout, stderr: errors };
+    });
+  }
+
+  it('--dry-run prints the plan and runs nothing', async () => {
+    const work = tempDir('cli');
+    const { code, stdout } = await cli(['--engine', 'command', '--run', workload(), '--runs', '2', '--dry-run', '--out', 'o'], work);
+    expect(code).toBe(0);
+    expect(stdout).toContain('profile-gate run: plan\n  engine      command\n  GPU         1 x NVIDIA H200, driver 580.159.04, CUDA 13.0');
+    expect(stdout).toContain(`  2. Measured run 1/2`);
+    expect(stdout).toContain(`     $ bash -c 'python3 ${TINY_WORKLOAD} --steps 2 --step-ms 1'`);
+    expect(existsSync(join(work, 'o'))).toBe(false);
+  });
+
+  it('takes flag values that start with a dash (max-args, benchmark-args)', async () => {
+    const { code, stdout } = await cli(['--model', 'org/m', '--max-args', '--max-length 2048', '--dry-run'], tempDir('cli'));
+    expect(stdout).toContain('     $ max generate --model org/m --max-new-tokens 100 --max-length 2048\n');
+    expect(code).toBe(0);
+  });
+
+  it('bad options exit 2 with one line naming the flag', async () => {
+    const { code, stderr } = await cli(['--engine', 'command', '--run', 'x', '--runs', 'many'], tempDir('cli'));
+    expect(code).toBe(2);
+    expect(stderr).toBe('profile-gate: --runs: expected a whole number, got "many"\n');
+    const unknown = await cli(['--bogus'], tempDir('cli'));
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^profile-gate: run: Unknown option '--bogus'.*; see profile-gate run --help\n$/);
+  });
+
+  it('runs, analyzes and writes the report into --out; a failed run exits 4', async () => {
+    const work = tempDir('cli');
+    const ok = await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet'], work);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/\nrun ok in [\d.]+ s; 1 capture file\(s\); details in .*\/o\/run\.json\n/);
+    expect(readdirSync(join(work, 'o')).sort()).toEqual(['captures', 'logs', 'report.json', 'report.md', 'run.json']);
+    expect(ok.stdout).not.toContain('  | tiny_command_workload');
+    // Again into the same folder: the files hold this run only.
+    expect((await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet'], work)).code).toBe(0);
+    expect(readFileSync(join(work, 'o', 'logs', 'measured-1.log'), 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+
+    const failed = await cli(['--engine', 'command', '--run', workload('--exit-code 3'), '--runs', '1', '--warmup-runs', '0', '--profiler', 'none', '--out', 'o2'], work);
+    expect(failed.code).toBe(EXIT_RUN_FAILED);
+    expect(failed.stdout).toContain('  | tiny_command_workload: 2 steps');
+    expect(failed.stderr).toMatch(/^profile-gate: run failed: Measured run 1\/1 exited with code 3/);
+  });
+
+  it('with the real analysis: the nsys stats CSV becomes the report, environment from the box', async () => {
+    const work = tempDir('cli');
+    const { code, stdout, stderr } = await cli(['--engine', 'command', '--run', workload(), '--model', 'tiny-label', '--runs', '1', '--warmup-runs', '0', '--out', 'o', '--quiet'], work, { realAnalysis: true });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const written = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+    // First data row of the recorded nsys_healthy_kern_sum.csv: 28.6,12183455,256,…,nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT
+    expect(written.kernels[0]).toMatchObject({ name: 'nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', totalNs: 12183455, instances: 256 });
+    expect(written.environment).toMatchObject({ gpuName: 'NVIDIA H200', driver: '580.159.04', cuda: '13.0', engine: 'command', model: 'tiny-label' });
+    expect(written.sources.map((source) => source.format)).toEqual(['nsys-stats']);
+    expect(written.notices).toContainEqual(expect.objectContaining({ code: 'run', message: expect.stringMatching(/^the workload's console holds no lines profile-gate reads/) }));
+    expect(stdout).toContain('profile-gate run: plan');
+  });
+
+  it('a workload that prints metric lines: each measured console is a throughput sample', async () => {
+    const work = tempDir('cli');
+    const { code, stderr } = await cli(['--engine', 'command', '--run', workload('--print-metrics'), '--runs', '2', '--warmup-runs', '0', '--profiler', 'none', '--out', 'o', '--quiet'], work, { realAnalysis: true });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const written = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+    expect(written.sources.map((source) => [source.format, source.path.slice(work.length + 1)])).toEqual([
+      ['workload-metrics-jsonl', 'o/logs/measured-1.log'],
+      ['workload-metrics-jsonl', 'o/logs/measured-2.log'],
+    ]);
+    const logged = [1, 2].map((i) => JSON.parse(readFileSync(join(work, 'o', 'logs', `measured-${i}.log`), 'utf8').split('\n')[1]!).tok_s as number);
+    expect(written.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toEqual(logged);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Runs the bundled action (dist/index.js) the way the runner does: a fresh process with an empty
+ * environment plus INPUT_* (action.yml defaults applied, hyphens kept), the file commands
+ * (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), the event payload and the service URLs of the fake.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { runtimeToken, type FakeGitHub } from './fake-github.js';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const ACTION_ENTRY = join(ROOT, 'dist', 'index.js');
+
+/** Input defaults from action.yml, as the runner would apply them. */
+export function actionDefaults(token: string): Record<string, string> {
+  const lines = readFileSync(join(ROOT, 'action.yml'), 'utf8').split('\n');
+  const defaults: Record<string, string> = {};
+  let inInputs = false;
+  let current: string | undefined;
+  for (const line of lines) {
+    if (/^\S/.test(line)) inInputs = line.startsWith('inputs:');
+    if (!inInputs) continue;
+    const name = /^ {2}([a-z0-9-]+):\s*$/.exec(line);
+    if (name) current = name[1];
+    const value = /^ {4}default:\s*(.*)$/.exec(line);
+    if (value && current) defaults[current] = value[1]!.replace(/^'(.*)'$/, '$1').replace('${{ github.token }}', token);
+  }
+  return defaults;
+}
+
+export interface RunOptions {
+  fake: FakeGitHub;
+  inputs: Record<string, string>;
+  event?: object;
+  eventName?: string;
+  runId?: number;
+  runAttempt?: number;
+  job?: string;
+  token?: string;
+  /** Working directory (GITHUB_WORKSPACE); a fresh one when absent. */
+  workspace?: string;
+  env?: Record<string, string>;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  workspace: string;
+  /** The workflow command lines (`::warning …::`, `::error …::`, `::notice …::`) printed. */
+  commands: string[];
+}
+
+/** stderr less the one warning a dependency prints (unzip-stream's `new Buffer()`, DEP0005). */
+export function stderrBesidesKnownNoise(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((l) => !/\[DEP0005\] DeprecationWarning: Buffer\(\) is deprecated/.test(l) && !l.startsWith('(Use `node --trace-deprecation'))
+    .join('\n')
+    .trim();
+}
+
+/** Parse `name<<delimiter\nvalue\ndelimiter` blocks of a GITHUB_OUTPUT file. */
+export function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i]!);
+    if (!m) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
+    outputs[m[1]!] = value.join('\n');
+  }
+  return outputs;
+}
+
+export async function runAction(options: RunOptions): Promise<RunResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'pg-e2e-'));
+  const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'pg-ws-'));
+  const runId = options.runId ?? 4242;
+  const token = options.token ?? 'ghs_faketoken';
+  const files = { output: join(dir, 'output'), summary: join(dir, 'summary.md'), event: join(dir, 'event.json') };
+  writeFileSync(files.output, '');
+  writeFileSync(files.summary, '');
+  writeFileSync(files.event, JSON.stringify(options.event ?? {}));
+  const inputs = { ...actionDefaults(token), ...options.inputs };
+  const env: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v])),
+    GITHUB_OUTPUT: files.output,
+    GITHUB_STEP_SUMMARY: files.summary,
+    GITHUB_EVENT_PATH: files.event,
+    GITHUB_EVENT_NAME: options.eventName ?? 'pull_request',
+    GITHUB_API_URL: options.fake.baseUrl,
+    GITHUB_REPOSITORY: `${options.fake.owner}/${options.fake.repo}`,
+    GITHUB_RUN_ID: String(runId),
+    GITHUB_RUN_ATTEMPT: String(options.runAttempt ?? 1),
+    GITHUB_RUN_NUMBER: '1',
+    GITHUB_JOB: options.job ?? 'gpu',
+    GITHUB_SHA: 'f'.repeat(40),
+    GITHUB_REF: 'refs/pull/7/merge',
+    GITHUB_WORKSPACE: workspace,
+    RUNNER_TEMP: dir,
+    ACTIONS_RUNTIME_TOKEN: runtimeToken(runId),
+    ACTIONS_RESULTS_URL: `${options.fake.baseUrl}/`,
+    ...options.env,
+  };
+  const child = spawn(process.execPath, [ACTION_ENTRY], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputs(readFileSync(files.output, 'utf8')),
+    summary: readFileSync(files.summary, 'utf8'),
+    workspace,
+    commands: stdout.split(/\r?\n/).filter((l) => /^::(warning|error|notice)\b/.test(l)),
+  };
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Stand-ins for `nsys`, `ncu` and `gpu_snapshot.py`, for tests on machines without a GPU.
+
+Called through a link named nsys or ncu (or as gpu_snapshot.py). They run the workload they are
+given, so process handling is real, and print recorded real output instead of measuring:
+  nsys profile ... --output BASE CMD...  runs CMD, writes BASE.nsys-rep (a placeholder)
+  nsys stats ... REP                     prints the recorded `nsys stats` CSV ($STAND_IN_NSYS_STATS)
+  ncu ... CMD                            runs CMD, prints the recorded ncu CSV ($STAND_IN_NCU_CSV),
+                                         into the --log-file when one is given
+  gpu_snapshot.py --interval S --out F --run CMD...   runs CMD, writes gpu-snapshot v1 JSON lines of zero utilization
+STAND_IN_TOOLS_ARGV_LOG appends each invocation's argv (JSON) to that file.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+VALUE_FLAGS_NSYS = {"--output", "-o", "--trace", "-t", "--capture-range", "--capture-range-end", "--cuda-graph-trace",
+                    "--sample", "--cpuctxsw", "--force-overwrite", "--delay", "--duration"}
+VALUE_FLAGS_NCU = {"--clock-control", "--page", "--section", "-k", "--kernel-name", "--kernel-name-base", "--launch-skip",
+                   "--launch-count", "-c", "-s", "--metrics", "--log-file"}
+
+
+def split_command(args, value_flags):
+    """Options up to the first word that is neither an option nor an option's value."""
+    i = 0
+    options = {}
+    while i < len(args) and args[i].startswith("-"):
+        word = args[i]
+        if "=" in word:
+            key, value = word.split("=", 1)
+            options[key] = value
+            i += 1
+        elif word in value_flags and i + 1 < len(args):
+            options[word] = args[i + 1]
+            i += 2
+        else:
+            options[word] = True
+            i += 1
+    return options, args[i:]
+
+
+def replay(path):
+    with open(path) as handle:
+        sys.stdout.write(handle.read())
+
+
+def nsys(args):
+    if args[:1] == ["profile"]:
+        options, command = split_command(args[1:], VALUE_FLAGS_NSYS)
+        code = subprocess.call(command)
+        base = options.get("--output") or options.get("-o") or "report1"
+        with open(base + ".nsys-rep", "w") as handle:
+            handle.write("stand-in nsys: not a real Nsight Systems report\n")
+        sys.stderr.write("Generated:\n    %s.nsys-rep\n" % base)
+        return code
+    if args[:1] == ["stats"]:
+        replay(os.environ["STAND_IN_NSYS_STATS"])
+        return 0
+    if args[:1] == ["--version"]:
+        print("NVIDIA Nsight Systems version 2025.3.1.90-253135822126v0 (stand-in)")
+        return 0
+    sys.stderr.write("stand-in nsys: unsupported command %r\n" % args[:1])
+    return 2
+
+
+def ncu(args):
+    options, command = split_command(args, VALUE_FLAGS_NCU)
+    if options.get("--clock-control") != "none":
+        sys.stderr.write("stand-in ncu: refusing to run without --clock-control none\n")
+        return 2
+    code = subprocess.call(command)
+    log_file = options.get("--log-file")
+    if log_file:
+        with open(log_file, "w") as handle, open(os.environ["STAND_IN_NCU_CSV"]) as recorded:
+            handle.write(recorded.read())
+    else:
+        replay(os.environ["STAND_IN_NCU_CSV"])
+    return code
+
+
+def gpu_snapshot(args):
+    interval, out, command = 0.5, None, []
+    i = 0
+    while i < len(args):
+        if args[i] == "--interval":
+            interval, i = float(args[i + 1]), i + 2
+        elif args[i] == "--out":
+            out, i = args[i + 1], i + 2
+        elif args[i] == "--run":
+            command = args[i + 1:]
+            break
+        else:
+            i += 1
+    started = time.time()
+    child = subprocess.Popen(command)
+    samples = 0
+    with open(out, "w") as handle:
+        # The gpu-snapshot version-1 shape; backend "stand-in" says no GPU was read.
+        handle.write(json.dumps({"kind": "gpu-snapshot", "version": 1, "backend": "stand-in", "interval_s": interval,
+                                 "command": command, "devices": [{"index": 0, "name": "stand-in"}], "driver": None,
+                                 "vendor": None, "started_at": started}) + "\n")
+        while True:
+            handle.write(json.dumps({"kind": "sample", "t": time.time(), "device": 0, "gpu_util": 0, "mem_util": 0,
+                                     "sm_clock_mhz": None, "power_w": None, "mem_used_bytes": None,
+                                     "reasons": ["gpu_idle"], "hw_throttle": []}) + "\n")
+            handle.flush()
+            samples += 1
+            try:
+                code = child.wait(timeout=min(interval, 0.1))
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        handle.write(json.dumps({"kind": "end", "exit_code": code, "samples": samples, "duration_s": time.time() - started}) + "\n")
+    return code
+
+
+def main():
+    log = os.environ.get("STAND_IN_TOOLS_ARGV_LOG")
+    name = os.path.basename(sys.argv[0])
+    if log:
+        with open(log, "a") as handle:
+            handle.write(json.dumps([name] + sys.argv[1:]) + "\n")
+    if name == "nsys":
+        return nsys(sys.argv[1:])
+    if name == "ncu":
+        return ncu(sys.argv[1:])
+    if name == "gpu_snapshot.py":
+        return gpu_snapshot(sys.argv[1:])
+    sys.stderr.write("stand-in tools: call me as nsys, ncu or gpu_snapshot.py\n")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { runReportCommand } from '../../src/cli/report-command.js';
+import { InputError, UsageError } from '../../src/errors.js';
+import { serializeReport } from '../../src/report/json.js';
+import { finding, makeReport, row } from './report-factory.js';
+
+function downloads(): string {
+  // The layout `gh run download` leaves: one folder per artifact.
+  const dir = mkdtempSync(join(tmpdir(), 'pg-report-cmd-'));
+  for (const [name, report] of [
+    ['profile-gate-llama', makeReport({ verdict: 'pass', rows: [row()] })],
+    ['profile-gate-mixtral', makeReport({ verdict: 'fail', findings: [finding({ severity: 'error', id: 're-prefill' })], rows: [row({ status: 'fail' })] })],
+  ] as const) {
+    mkdirSync(join(dir, name, 'profile-gate'), { recursive: true });
+    writeFileSync(join(dir, name, 'profile-gate', 'report.json'), serializeReport(report));
+  }
+  return dir;
+}
+
+describe('profile-gate report', () => {
+  let write: ReturnType<typeof jest.spyOn>;
+  beforeEach(() => {
+    write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  });
+  afterEach(() => write.mockRestore());
+
+  it('merges every report.json under the folders into summary.md and comment.md', async () => {
+    const dir = downloads();
+    const out = join(dir, 'out');
+    const code = await runReportCommand(['--out', out, '--run-url', 'https://github.com/o/r/actions/runs/3', dir]);
+    expect(code).toBe(1);
+    const summary = readFileSync(join(out, 'summary.md'), 'utf8');
+    const comment = readFileSync(join(out, 'comment.md'), 'utf8');
+    expect(summary.split('\n')[0]).toBe('## profile-gate: ❌ Fail · 2 reports (1 fail, 1 pass)');
+    // Labelled by the artifact folder, less the prefix, worst first.
+    expect(summary).toContain('| mixtral | ❌ Fail |');
+    expect(summary).toContain('| llama | ✅ Pass |');
+    expect(summary.indexOf('### ❌ Fail · mixtral')).toBeLessThan(summary.indexOf('### ✅ Pass · llama'));
+    expect(comment.split('\n')[0]).toBe('<!-- profile-gate:report -->');
+    expect(comment).toContain('[job summary and all artifacts](https://github.com/o/r/actions/runs/3)');
+  });
+
+  it('labels a report by its artifact folder when report.json is at the top of it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-report-cmd-'));
+    mkdirSync(join(dir, 'profile-gate-llama'));
+    writeFileSync(join(dir, 'profile-gate-llama', 'report.json'), serializeReport(makeReport()));
+    const out = join(dir, 'out');
+    expect(await runReportCommand(['--out', out, '--key', 'nightly', dir])).toBe(0);
+    expect(readFileSync(join(out, 'summary.md'), 'utf8').split('\n')[0]).toBe('## profile-gate: ✅ Pass · llama');
+    expect(readFileSync(join(out, 'comment.md'), 'utf8').split('\n')[0]).toBe('<!-- profile-gate:nightly -->');
+  });
+
+  it('refuses a file that is not a report, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-report-cmd-'));
+    const bad = join(dir, 'report.json');
+    writeFileSync(bad, JSON.stringify({ schemaVersion: 2 }));
+    const error = await runReportCommand(['--out', join(dir, 'out'), bad]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe(`${bad}: expected schemaVersion ≤ 1; this report was written by a newer profile-gate (schemaVersion 2); upgrade`);
+    writeFileSync(bad, '{"schemaVersion": 1,');
+    await expect(runReportCommand(['--out', join(dir, 'out'), bad])).rejects.toThrow(/: expected JSON, got /);
+  });
+
+  it('needs --out and at least one input', async () => {
+    await expect(runReportCommand(['x'])).rejects.toThrow(UsageError);
+    await expect(runReportCommand(['--out', 'o'])).rejects.toThrow(/at least one report\.json/);
+  });
+});

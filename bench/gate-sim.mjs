@@ -1,0 +1,335 @@
+#!/usr/bin/env node
+/**
+ * Regression-gate simulator: A/A and A/B comparisons under several noise models, through the real
+ * `compare` of src/compare/gate.ts (compiled with tsc into bench/out/gate-sim on first use).
+ * Reports the false-alarm rate (A/A runs that fail), detection power for 2/5/10% decode tok/s
+ * regressions at 3, 5 and 10 samples per side, and the time one compare call takes.
+ *
+ *   node bench/gate-sim.mjs [--trials-aa 10000] [--trials-ab 2000] [--models h200,bimodal] [--workers 2]
+ *                           [--gate-options '{"thresholds":{"decode_tok_s":6}}'] [--json bench/out/gate-sim.json]
+ *   node bench/gate-sim.mjs --timing-only
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const outDir = join(here, 'out', 'gate-sim');
+const gateJs = join(outDir, 'src', 'compare', 'gate.js');
+const noiseDir = join(root, '__tests__', 'fixtures', 'h200-noise');
+
+const SIZES = [3, 5, 10];
+const EFFECTS = [0.02, 0.05, 0.1];
+const LEVEL_DECODE = 358; // tok/s, the H200 decode of the noise fixtures
+const LEVEL_PREFILL = 9000; // tok/s
+const LEVEL_TTFT = 40; // ms
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const name of readdirSync(dir)) if (name.endsWith('.ts')) newest = Math.max(newest, statSync(join(dir, name)).mtimeMs);
+  return newest;
+}
+
+function ensureBuilt() {
+  const sources = Math.max(newestMtime(join(root, 'src', 'compare')), newestMtime(join(root, 'src', 'model')));
+  if (existsSync(gateJs) && statSync(gateJs).mtimeMs >= sources) return;
+  execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(here, 'gate-sim.tsconfig.json')], { stdio: 'inherit' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Random numbers (seeded, so a run is reproducible)
+
+function mulberry32(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function gaussian(random) {
+  const u = 1 - random();
+  const v = random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
+
+/** Student t with 2 degrees of freedom: Z / sqrt(chi2_2 / 2), chi2_2 = −2 ln U. */
+function studentT2(random) {
+  return gaussian(random) / Math.sqrt(-Math.log(1 - random()));
+}
+
+const pick = (random, list) => list[Math.floor(random() * list.length)];
+
+// ---------------------------------------------------------------------------------------------
+// The measured H200 noise: 9 processes × 15 timed runs (first run right after warm-up).
+
+function loadH200() {
+  const processes = [];
+  for (const file of ['noise_healthy.jsonl', 'noise_unfused.jsonl']) {
+    const lines = readFileSync(join(noiseDir, file), 'utf8').trim().split('\n');
+    const runs = lines.map((line) => JSON.parse(line).per_run_tok_s);
+    const medians = runs.map((r) => median(r.slice(1)));
+    const grand = median(medians);
+    runs.forEach((r, i) => processes.push({ variant: file, runs: r, median: medians[i], grand }));
+  }
+  return {
+    processes,
+    /** First timed run / median of the rest: the warm-up slowdown (0.867-0.921). */
+    firstRatios: processes.map((p) => p.runs[0] / p.median),
+    /** Process median / its variant's grand median: the between-process offsets. */
+    offsets: processes.map((p) => p.median / p.grand),
+    /** Steady runs / their process median − 1: the within-process spread (drift included). */
+    residuals: processes.flatMap((p) => p.runs.slice(1).map((v) => v / p.median - 1)),
+  };
+}
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Each noise model makes the relative samples (around 1, in measurement order) of the two sides of
+ * one comparison: `pair(random, n)` → { base: number[], cur: number[] }. Higher is faster.
+ */
+function makeModels(h200) {
+  const iid = (draw) => (random, n) => ({ base: Array.from({ length: n }, () => draw(random)), cur: Array.from({ length: n }, () => draw(random)) });
+  const h200Side = (random, n) => {
+    const offset = pick(random, h200.offsets);
+    const side = [offset * pick(random, h200.firstRatios)];
+    for (let i = 1; i < n; i += 1) side.push(offset * (1 + pick(random, h200.residuals)));
+    return side;
+  };
+  return {
+    h200: {
+      about: 'resampled H200: a process offset, the slow first run, then within-process residuals',
+      pair: (random, n) => ({ base: h200Side(random, n), cur: h200Side(random, n) }),
+    },
+    'h200-replay': {
+      about: 'the real H200 sequences in order: two different processes of one variant, runs 1..n',
+      pair: (random, n) => {
+        const variant = pick(random, h200.processes).variant;
+        const same = h200.processes.filter((p) => p.variant === variant);
+        const a = Math.floor(random() * same.length);
+        let b = Math.floor(random() * (same.length - 1));
+        if (b >= a) b += 1;
+        return { base: same[a].runs.slice(0, n).map((v) => v / same[a].grand), cur: same[b].runs.slice(0, n).map((v) => v / same[b].grand) };
+      },
+    },
+    bimodal: {
+      about: '70% of runs at 1, 30% 2% slower (two clock/power states), 0.2% jitter',
+      pair: iid((random) => (random() < 0.3 ? 0.98 : 1) * (1 + 0.002 * gaussian(random))),
+    },
+    'bimodal-wide': {
+      about: 'as bimodal but the slow mode is 5% slower (beyond the 3% floor)',
+      pair: iid((random) => (random() < 0.3 ? 0.95 : 1) * (1 + 0.002 * gaussian(random))),
+    },
+    't2': {
+      about: 'heavy-tailed: 1 + 0.5%·Student-t(df=2)',
+      pair: iid((random) => Math.max(0.2, 1 + 0.005 * studentT2(random))),
+    },
+    lognormal: {
+      about: 'skewed: exp(N(0, 1%))',
+      pair: iid((random) => Math.exp(0.01 * gaussian(random))),
+    },
+    drift: {
+      about: 'baseline then current in one job, sliding 0.11%/run (1.5% per 14 runs, as measured), 0.1% jitter',
+      pair: (random, n) => {
+        const at = (i) => (1 - 0.0011 * i) * (1 + 0.001 * gaussian(random));
+        return { base: Array.from({ length: n }, (_, i) => at(i)), cur: Array.from({ length: n }, (_, i) => at(n + i)) };
+      },
+    },
+    warmup: {
+      about: 'per side: first run 5-15% slow with P=0.5, second 1-4% slow with P=0.25, 0.3% jitter',
+      pair: (random, n) => {
+        const side = () => {
+          const s = Array.from({ length: n }, () => 1 + 0.003 * gaussian(random));
+          if (random() < 0.5) s[0] *= 1 - (0.05 + 0.1 * random());
+          if (n > 1 && random() < 0.25) s[1] *= 1 - (0.01 + 0.03 * random());
+          return s;
+        };
+        return { base: side(), cur: side() };
+      },
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One trial: four metrics as `max benchmark` reports them. decode tok/s and TPOT come from the same
+// runs (TPOT = 1000 / tok/s); prefill tok/s and TTFT get their own draws from the same model.
+// The regression, when there is one, is in decode only (so TPOT moves with it).
+
+function metric(name, unit, direction, samples) {
+  return { name, unit, direction, samples, value: median(samples) };
+}
+
+function sideInput(decodeRel, prefillRel, ttftRel) {
+  const decode = decodeRel.map((r) => LEVEL_DECODE * r);
+  return {
+    metrics: [
+      metric('decode_tok_s', 'tok/s', 'higher', decode),
+      metric('tpot_ms', 'ms', 'lower', decode.map((v) => 1000 / v)),
+      metric('prefill_tok_s', 'tok/s', 'higher', prefillRel.map((r) => LEVEL_PREFILL * r)),
+      metric('ttft_ms', 'ms', 'lower', ttftRel.map((r) => LEVEL_TTFT / r)),
+    ],
+    kernels: [],
+    families: [],
+    findings: [],
+    utilization: null,
+    environment: { gpuName: 'NVIDIA H200', engine: 'sim' },
+  };
+}
+
+function runCell(compare, model, n, effect, trials, seed, gateOptions) {
+  const random = mulberry32(seed);
+  const counts = { pass: 0, warn: 0, fail: 0, 'insufficient-data': 0, invalid: 0 };
+  let decodeFail = 0;
+  let ms = 0;
+  for (let t = 0; t < trials; t += 1) {
+    const decode = model.pair(random, n);
+    const prefill = model.pair(random, n);
+    const ttft = model.pair(random, n);
+    const baseline = sideInput(decode.base, prefill.base, ttft.base);
+    const current = sideInput(decode.cur.map((r) => r * (1 - effect)), prefill.cur, ttft.cur);
+    const start = performance.now();
+    const { verdict, comparison } = compare(current, baseline, { ...gateOptions, seed: t + 1 });
+    ms += performance.now() - start;
+    counts[verdict] += 1;
+    if (comparison.rows.some((r) => r.metric === 'decode_tok_s' && r.status === 'fail')) decodeFail += 1;
+  }
+  return { counts, decodeFail, trials, msPerCall: ms / trials };
+}
+
+async function workerMain() {
+  const { compare } = await import(pathToFileURL(gateJs).href);
+  const models = makeModels(loadH200());
+  const results = [];
+  for (const job of workerData.jobs) {
+    results.push({ ...job, ...runCell(compare, models[job.model], job.n, job.effect, job.trials, job.seed, workerData.gateOptions) });
+  }
+  parentPort.postMessage(results);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function args() {
+  const argv = process.argv.slice(2);
+  const get = (flag, fallback) => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : fallback;
+  };
+  return {
+    trialsAA: Number(get('--trials-aa', 10000)),
+    trialsAB: Number(get('--trials-ab', 2000)),
+    models: get('--models', ''),
+    workers: Number(get('--workers', Math.max(1, availableParallelism()))),
+    json: get('--json', join(here, 'out', 'gate-sim.json')),
+    /** Gate options for every compare call, as JSON (e.g. '{"thresholds":{"decode_tok_s":6}}'). */
+    gateOptions: JSON.parse(get('--gate-options', '{}')),
+    timingOnly: argv.includes('--timing-only'),
+  };
+}
+
+const pct = (k, n) => `${((100 * k) / n).toFixed(k > 0 && (100 * k) / n < 0.1 ? 2 : 1)}`;
+
+/** CPU time of one compare call (this thread only, nothing else of ours running), 4 metrics × n samples per side. */
+async function timeCompare(n, calls) {
+  const { compare } = await import(pathToFileURL(gateJs).href);
+  const model = makeModels(loadH200()).h200;
+  const random = mulberry32(99);
+  const inputs = Array.from({ length: calls }, () => {
+    const [d, p, t] = [model.pair(random, n), model.pair(random, n), model.pair(random, n)];
+    return [sideInput(d.cur, p.cur, t.cur), sideInput(d.base, p.base, t.base)];
+  });
+  for (const [current, baseline] of inputs.slice(0, 20)) compare(current, baseline, {});
+  const cpu = process.cpuUsage();
+  const wall = performance.now();
+  for (const [current, baseline] of inputs) compare(current, baseline, {});
+  const used = process.cpuUsage(cpu);
+  return { n, calls, cpuMs: (used.user + used.system) / 1000 / calls, wallMs: (performance.now() - wall) / calls };
+}
+
+async function main() {
+  const opts = args();
+  ensureBuilt();
+  if (opts.timingOnly) {
+    for (const n of SIZES) {
+      const t = await timeCompare(n, 300);
+      console.log(`compare() at ${n} samples per side, 4 metrics: ${t.cpuMs.toFixed(2)} ms CPU, ${t.wallMs.toFixed(2)} ms wall per call (${t.calls} calls)`);
+    }
+    return;
+  }
+  const models = makeModels(loadH200());
+  const names = opts.models ? opts.models.split(',') : Object.keys(models);
+  const jobs = [];
+  let seed = 1;
+  for (const model of names) {
+    if (!models[model]) throw new Error(`unknown model ${model} (known: ${Object.keys(models).join(', ')})`);
+    for (const n of SIZES) {
+      jobs.push({ model, n, effect: 0, trials: opts.trialsAA, seed: seed++ * 7919 });
+      for (const effect of EFFECTS) jobs.push({ model, n, effect, trials: opts.trialsAB, seed: seed++ * 7919 });
+    }
+  }
+  const workers = Math.min(opts.workers, jobs.length);
+  const started = performance.now();
+  const shards = Array.from({ length: workers }, () => []);
+  // Spread the heavy (A/A, n = 10) jobs evenly.
+  jobs.map((job, i) => [job, job.trials * job.n, i]).sort((a, b) => b[1] - a[1]).forEach(([job], i) => shards[i % workers].push(job));
+  const parts = await Promise.all(
+    shards.map((shard) => new Promise((resolve, reject) => {
+      const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { jobs: shard, gateOptions: opts.gateOptions } });
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    })),
+  );
+  const results = parts.flat();
+  const wall = (performance.now() - started) / 1000;
+  const find = (model, n, effect) => results.find((r) => r.model === model && r.n === n && r.effect === effect);
+
+  const lines = [];
+  lines.push(`trials: ${opts.trialsAA} A/A and ${opts.trialsAB} per A/B cell; 4 metrics per comparison (decode tok/s, TPOT, prefill tok/s, TTFT); gate options ${JSON.stringify(opts.gateOptions)} over the defaults; ${wall.toFixed(0)} s on ${workers} worker(s)`);
+  lines.push('');
+  lines.push('| model | n/side | A/A fail % | A/A warn % | A/A insufficient % | fail @ −2% | fail @ −5% | fail @ −10% | fail or warn @ −5% |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const model of names) {
+    for (const n of SIZES) {
+      const aa = find(model, n, 0);
+      const ab = EFFECTS.map((e) => find(model, n, e));
+      const five = find(model, n, 0.05);
+      lines.push(
+        `| ${model} | ${n} | ${pct(aa.counts.fail, aa.trials)} | ${pct(aa.counts.warn, aa.trials)} | ${pct(aa.counts['insufficient-data'], aa.trials)} | ${ab.map((r) => pct(r.counts.fail, r.trials)).join(' | ')} | ${pct(five.counts.fail + five.counts.warn, five.trials)} |`,
+      );
+    }
+  }
+  const allCalls = results.reduce((s, r) => s + r.trials, 0);
+  const meanMs = results.reduce((s, r) => s + r.msPerCall * r.trials, 0) / allCalls;
+  const n10 = results.filter((r) => r.n === 10);
+  const meanMs10 = n10.reduce((s, r) => s + r.msPerCall * r.trials, 0) / n10.reduce((s, r) => s + r.trials, 0);
+  const timing = await timeCompare(10, 200);
+  lines.push('');
+  lines.push(`compare() wall time inside the workers: ${meanMs.toFixed(2)} ms per call on average over ${allCalls} calls, ${meanMs10.toFixed(2)} ms at 10 samples per side`);
+  lines.push(`compare() alone afterwards, 10 samples per side, 4 metrics: ${timing.cpuMs.toFixed(2)} ms CPU, ${timing.wallMs.toFixed(2)} ms wall per call`);
+  lines.push('');
+  lines.push('models:');
+  for (const model of names) lines.push(`- ${model}: ${models[model].about}`);
+  console.log(lines.join('\n'));
+  mkdirSync(dirname(opts.json), { recursive: true });
+  writeFileSync(opts.json, JSON.stringify({ options: opts, wallSeconds: wall, results }, null, 2));
+}
+
+if (isMainThread) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  workerMain();
+}

@@ -1,0 +1,156 @@
+/**
+ * Action inputs: names defined once (== action.yml keys), read once, validated into one object.
+ * Defaults live here as well as in action.yml (the runner applies action.yml's; a test checks they agree),
+ * so an empty value always means "the default".
+ */
+import * as core from '@actions/core';
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import { COMMENT_POLICIES } from '../report/comment.js';
+
+export const MODES = ['analyze', 'report', 'run'] as const;
+export type Mode = (typeof MODES)[number];
+
+export const INPUTS = {
+  mode: 'mode',
+  captures: 'captures',
+  reportDir: 'report-dir',
+  failOn: 'fail-on',
+  key: 'key',
+  comment: 'comment',
+  commentAuthor: 'comment-author',
+  githubToken: 'github-token',
+  uploadArtifact: 'upload-artifact',
+  uploadCaptures: 'upload-captures',
+  artifactName: 'artifact-name',
+  artifactPrefix: 'artifact-prefix',
+  retentionDays: 'retention-days',
+  reports: 'reports',
+  runId: 'run-id',
+  prNumber: 'pr-number',
+  baseline: 'baseline',
+  baselineArtifactName: 'baseline-artifact-name',
+  thresholds: 'thresholds',
+  allowThrottled: 'allow-throttled',
+  allowEnvironmentMismatch: 'allow-environment-mismatch',
+} as const;
+
+type InputKey = keyof typeof INPUTS;
+
+/** What an empty input means. Empty strings stand for "derived at run time" (see the descriptions in action.yml). */
+export const DEFAULTS: Record<InputKey, string> = {
+  mode: 'analyze',
+  captures: '',
+  reportDir: 'profile-gate',
+  failOn: 're-prefill,unfused-attention',
+  key: '',
+  comment: 'auto',
+  commentAuthor: 'github-actions[bot]',
+  githubToken: '',
+  uploadArtifact: 'true',
+  uploadCaptures: 'true',
+  artifactName: '',
+  artifactPrefix: 'profile-gate-',
+  retentionDays: '',
+  reports: '',
+  runId: '',
+  prNumber: '',
+  baseline: '',
+  baselineArtifactName: '',
+  thresholds: '',
+  allowThrottled: 'false',
+  allowEnvironmentMismatch: '',
+};
+
+export const OUTPUTS = {
+  verdict: 'verdict',
+  decodeTokS: 'decode-tok-s',
+  findings: 'findings',
+  reportJson: 'report-json',
+  artifactId: 'artifact-id',
+  commentUrl: 'comment-url',
+} as const;
+
+const booleanText = z.enum(['true', 'false', 'True', 'False', 'TRUE', 'FALSE']).transform((v) => v.toLowerCase() === 'true');
+const positiveInt = z
+  .string()
+  .regex(/^\d+$/, 'expected a positive whole number')
+  .transform(Number)
+  .refine((n) => n > 0, 'expected a positive whole number');
+// Artifact names may not hold " : < > | * ? \r \n / \ (the artifact service refuses them).
+const artifactName = z.string().regex(/^[^":<>|*?\r\n/\\]*$/, 'expected an artifact name without " : < > | * ? / \\ or newlines');
+
+const ActionInputsSchema = z.object({
+  mode: z.enum(MODES, { message: `expected one of ${MODES.join(', ')}` }),
+  captures: z.array(z.string().min(1)),
+  reportDir: z.string().min(1),
+  failOn: z.array(z.string().regex(/^[a-z0-9-]+$/, 'expected rule ids like re-prefill')),
+  key: z.string(),
+  comment: z.enum(COMMENT_POLICIES as [string, ...string[]], { message: `expected one of ${COMMENT_POLICIES.join(', ')}` }),
+  commentAuthor: z.string().min(1).regex(/^[A-Za-z0-9-]+(\[bot\])?$/, 'expected a GitHub login such as github-actions[bot]'),
+  githubToken: z.string(),
+  uploadArtifact: booleanText,
+  uploadCaptures: booleanText,
+  artifactName,
+  artifactPrefix: artifactName,
+  retentionDays: z.union([z.literal('').transform(() => undefined), positiveInt.refine((n) => n <= 90, 'expected 1 to 90 days')]),
+  reports: z.array(z.string().min(1)),
+  runId: z.union([z.literal('').transform(() => undefined), positiveInt]),
+  prNumber: z.union([z.literal('').transform(() => undefined), positiveInt]),
+  baseline: z.string(),
+  baselineArtifactName: artifactName,
+  thresholds: z.array(z.string()),
+  allowThrottled: booleanText,
+  allowEnvironmentMismatch: z.array(z.string()),
+});
+export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & { comment: (typeof COMMENT_POLICIES)[number] };
+
+export function list(value: string): string[] {
+  return value
+    .split(/[\n,]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function read(key: InputKey): string {
+  return core.getInput(INPUTS[key]) || DEFAULTS[key];
+}
+
+export function getInputs(): ActionInputs {
+  const raw = {
+    mode: read('mode'),
+    captures: list(read('captures')),
+    reportDir: read('reportDir'),
+    failOn: list(read('failOn')),
+    key: read('key'),
+    comment: read('comment'),
+    commentAuthor: read('commentAuthor'),
+    githubToken: read('githubToken'),
+    uploadArtifact: read('uploadArtifact'),
+    uploadCaptures: read('uploadCaptures'),
+    artifactName: read('artifactName'),
+    artifactPrefix: read('artifactPrefix'),
+    retentionDays: read('retentionDays'),
+    reports: list(read('reports')),
+    runId: read('runId'),
+    prNumber: read('prNumber'),
+    baseline: read('baseline').trim(),
+    baselineArtifactName: read('baselineArtifactName'),
+    thresholds: list(read('thresholds')),
+    allowThrottled: read('allowThrottled'),
+    allowEnvironmentMismatch: list(read('allowEnvironmentMismatch')),
+  };
+  const parsed = ActionInputsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.path[0] as InputKey;
+    const name = INPUTS[key] ?? String(issue.path[0]);
+    const value = typeof raw[key] === 'string' ? ` (got ${JSON.stringify(String(raw[key]).slice(0, 60))})` : '';
+    throw new UsageError(`input '${name}': ${issue.message}${key === 'githubToken' ? '' : value}`);
+  }
+  const inputs = parsed.data as ActionInputs;
+  if (inputs.mode === 'analyze' && inputs.captures.length === 0) {
+    throw new UsageError(`input '${INPUTS.captures}': expected at least one capture path in mode 'analyze'`);
+  }
+  return inputs;
+}

@@ -1,0 +1,42 @@
+/**
+ * The action door: read the inputs, then hand over to the mode. Modes share `publish` (summary,
+ * annotations, sticky comment, outputs); a failing verdict or a bad input fails the job.
+ */
+import * as core from '@actions/core';
+import { describeError, UsageError } from '../errors.js';
+import { createGitHubClient, type GitHubClient } from './github/client.js';
+import { readRunContext } from './github/run-context.js';
+import { getInputs, INPUTS, type Mode } from './inputs.js';
+import { analyzeMode } from './modes/analyze.js';
+import { reportMode } from './modes/report.js';
+import { runMode } from './modes/run.js';
+import type { ModeContext } from './publish.js';
+
+type ModeHandler = (ctx: ModeContext) => Promise<void>;
+
+export const MODE_HANDLERS: Record<Mode, ModeHandler> = {
+  analyze: analyzeMode,
+  report: reportMode,
+  run: runMode,
+};
+
+export async function run(): Promise<void> {
+  try {
+    const inputs = getInputs();
+    const handler = MODE_HANDLERS[inputs.mode];
+    if (inputs.githubToken) core.setSecret(inputs.githubToken);
+    let client: GitHubClient | undefined;
+    const ctx: ModeContext = {
+      inputs,
+      run: readRunContext(),
+      github: () => {
+        if (!inputs.githubToken) throw new UsageError(`input '${INPUTS.githubToken}': empty; expected a token (the default is \${{ github.token }})`);
+        client ??= createGitHubClient(inputs.githubToken);
+        return client;
+      },
+    };
+    await handler(ctx);
+  } catch (error) {
+    core.setFailed(describeError(error));
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Mode `run`: the whole job on this GPU runner — plan, warm-up, measured runs with utilization sampling,
+ * one profiled run, an optional deep dive — then analyze and publish. The orchestration is the engine's
+ * (src/engine/run), shared with `profile-gate run`; this file maps it onto the runner's log, signals and
+ * artifact.
+ */
+import * as core from '@actions/core';
+import { join } from 'node:path';
+import { analyze } from '../../engine/analyze.js';
+import { parseRunOptions, prepareRun, ProcessGroups, renderPlan, RUN_OPTION_NAMES, runJob, type Logger } from '../../engine/run/index.js';
+import { oneLine, publishReport, type ModeContext } from '../publish.js';
+import { gateOptions, resolveBaseline } from '../baseline.js';
+import { runInfo } from './run-info.js';
+
+function actionLogger(): Logger {
+  return {
+    info: (text) => core.info(oneLine(text)),
+    warning: (text) => core.warning(oneLine(text)),
+    error: (text) => core.error(oneLine(text)),
+    output: (text) => core.info(oneLine(text)),
+    group: (name, fn) => core.group(name, fn),
+  };
+}
+
+export async function runMode(ctx: ModeContext): Promise<void> {
+  const raw = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, core.getInput(name)]));
+  const options = parseRunOptions(raw, 'input');
+  const gate = gateOptions(ctx);
+  const { baseline, note } = await resolveBaseline(ctx);
+  const plan = await prepareRun(options, { outDir: join(ctx.inputs.reportDir, 'run') });
+  core.info(renderPlan(plan));
+
+  const groups = new ProcessGroups();
+  // The runner sends SIGINT then SIGTERM on cancel: stop exactly the workload's process groups first.
+  const restoreSignals = groups.forwardSignals({ beforeExit: (signal) => core.warning(`${signal}: stopped the workload's process groups`) });
+  let result;
+  try {
+    result = await runJob(plan, {
+      logger: actionLogger(),
+      groups,
+      analyze: (inputs) => analyze({ inputs, environment: plan.environment, failOn: ctx.inputs.failOn, run: runInfo(ctx), baseline, gate }),
+    });
+  } finally {
+    restoreSignals();
+  }
+  const logs = [join(plan.outDir, 'run.json'), ...result.run.files.map((file) => file.path)];
+  if (result.run.outcome !== 'ok' || !result.report) {
+    core.setFailed(`profile-gate run ${result.run.outcome}: ${oneLine(result.run.message ?? 'no report was produced')} (logs in ${plan.outDir})`);
+    return;
+  }
+  await publishReport(ctx, { report: result.report, extraFiles: logs, ...(note ? { baselineNote: note } : {}) });
+}

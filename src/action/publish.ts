@@ -1,0 +1,197 @@
+/**
+ * Showing reports on GitHub: the job summary, annotations, the sticky PR comment and the outputs,
+ * and, for a report made in this job, its files and artifact. Each step fails alone: a comment
+ * refused (a fork's read-only token) or an upload that broke never loses the summary or the files.
+ */
+import * as core from '@actions/core';
+import { dirname, join, resolve, sep } from 'node:path';
+import { writeOutput } from '../engine/files.js';
+import type { Report } from '../model/report.js';
+import { buildAnnotations } from '../report/annotations.js';
+import { commentMarker, decideComment, renderComment } from '../report/comment.js';
+import { serializeReport } from '../report/json.js';
+import { renderSummary } from '../report/summary.js';
+import { labelFor, mergeReports, type ArtifactLink, type MergedReports, type ReportEntry } from '../report/merge-reports.js';
+import { renderMergedSummary } from '../report/summary.js';
+import { uploadArtifact } from './github/artifacts.js';
+import { GitHubApiError, type GitHubClient } from './github/client.js';
+import { writeJobSummary } from './github/job-summary.js';
+import { artifactUrl, isPullRequestEvent, type RunContext } from './github/run-context.js';
+import { upsertStickyComment } from './github/sticky-comment.js';
+import { OUTPUTS, type ActionInputs } from './inputs.js';
+
+export interface ModeContext {
+  inputs: ActionInputs;
+  run: RunContext;
+  /** The REST client, made on first use: a job that never comments never needs the token. */
+  github(): GitHubClient;
+}
+
+/** What lets a later workflow (workflow_run) find the PR a report belongs to. Untrusted when read back. */
+export const CONTEXT_FILE = 'context.json';
+export interface ReportContext {
+  pullRequest?: number;
+  headSha?: string;
+  event: string;
+  repository: string;
+}
+
+/** One line for the log: profile text must never start a workflow command (`::…`) on a new line. */
+export function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ');
+}
+
+function errorText(error: unknown): string {
+  return oneLine(error instanceof Error ? error.message : String(error));
+}
+
+/** The key of the comment marker and of the default artifact name: the input, else the job id. */
+export function commentKey(ctx: ModeContext): string {
+  return ctx.inputs.key || (ctx.inputs.mode === 'report' ? 'report' : ctx.run.job || 'default');
+}
+
+export function defaultArtifactName(ctx: ModeContext): string {
+  if (ctx.inputs.artifactName) return ctx.inputs.artifactName;
+  const key = commentKey(ctx).replace(/[":<>|*?\s/\\]+/g, '-');
+  return `${ctx.inputs.artifactPrefix}${key}`;
+}
+
+export interface Publication {
+  merged: MergedReports;
+  /** The run whose page lists the artifacts the links point at. */
+  runUrl: string;
+  prNumber?: number | undefined;
+}
+
+async function comment(ctx: ModeContext, publication: Publication): Promise<string | undefined> {
+  const decision = decideComment(ctx.inputs.comment, isPullRequestEvent(ctx.run), publication.merged);
+  if (decision.action === 'skip') {
+    core.info(`No PR comment: ${decision.reason}.`);
+    return undefined;
+  }
+  const pr = publication.prNumber;
+  if (pr === undefined) {
+    (ctx.inputs.comment === 'always' ? core.notice : core.info)('No PR comment: this run concerns no pull request (set the pr-number input to name one).');
+    return undefined;
+  }
+  const key = commentKey(ctx);
+  const body = renderComment(publication.merged, { key, links: { runUrl: publication.runUrl } });
+  try {
+    const result = await upsertStickyComment(
+      ctx.github(),
+      { owner: ctx.run.owner, repo: ctx.run.repo, issueNumber: pr },
+      body,
+      { marker: commentMarker(key), author: ctx.inputs.commentAuthor, create: decision.action === 'post' },
+    );
+    if (result.action === 'none') core.info(`No PR comment: ${decision.reason}.`);
+    else core.info(`PR #${pr}: comment ${result.action}${result.url ? ` (${result.url})` : ''}.`);
+    return result.url;
+  } catch (error) {
+    const message = `Could not comment on PR #${pr}: ${errorText(error)}. The job summary and the report artifact hold the full report.`;
+    if (error instanceof GitHubApiError && error.status === 403) core.notice(message);
+    else core.warning(message);
+    return undefined;
+  }
+}
+
+/** Summary, annotations, comment and the shared outputs for one or several reports. */
+export async function publish(ctx: ModeContext, publication: Publication): Promise<void> {
+  const { merged } = publication;
+  try {
+    await writeJobSummary(renderMergedSummary(merged, { links: { runUrl: publication.runUrl } }));
+  } catch (error) {
+    core.warning(`The job summary was not written: ${errorText(error)}`);
+  }
+  for (const annotation of buildAnnotations(merged.entries)) {
+    (annotation.level === 'error' ? core.error : core.warning)(annotation.message, { title: annotation.title });
+  }
+  const commentUrl = await comment(ctx, publication);
+  core.setOutput(OUTPUTS.commentUrl, commentUrl ?? '');
+  core.setOutput(OUTPUTS.verdict, merged.verdict);
+  const ids = new Set(merged.entries.flatMap((e) => e.report.findings.map((f) => f.id)));
+  core.setOutput(OUTPUTS.findings, [...ids].join(','));
+}
+
+/** The deepest directory holding every file: the artifact keeps their layout below it. */
+export function commonRoot(files: readonly string[]): string {
+  const split = files.map((f) => dirname(resolve(f)).split(sep));
+  const first = split[0] ?? [resolve('.')];
+  let n = first.length;
+  for (const parts of split) {
+    let i = 0;
+    while (i < n && i < parts.length && parts[i] === first[i]) i++;
+    n = i;
+  }
+  return first.slice(0, n).join(sep) || sep;
+}
+
+export interface ProducedReport {
+  report: Report;
+  /** Files that go into the artifact with the report: captures, logs. */
+  extraFiles?: readonly string[];
+  /** Why there is no comparison, when there is none. */
+  baselineNote?: string;
+}
+
+async function upload(ctx: ModeContext, files: readonly string[]): Promise<ArtifactLink | undefined> {
+  const name = defaultArtifactName(ctx);
+  try {
+    const uploaded = await uploadArtifact(name, files, commonRoot(files), {
+      runAttempt: ctx.run.runAttempt,
+      ...(ctx.inputs.retentionDays ? { retentionDays: ctx.inputs.retentionDays } : {}),
+    });
+    core.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${files.length} files).`);
+    return { name, id: uploaded.id, url: artifactUrl(ctx.run, ctx.run.runId, uploaded.id) };
+  } catch (error) {
+    core.warning(`The report artifact '${name}' was not uploaded: ${errorText(error)}. report.json and report.md are in ${ctx.inputs.reportDir}.`);
+    return undefined;
+  }
+}
+
+/** Why the verdict is fail, in one short line: the failing findings and the comparison alerts. */
+export function failureReasons(report: Report, failOn: readonly string[]): string {
+  const findings = [...new Set(report.findings.filter((f) => f.severity !== 'info' && (f.severity === 'error' || failOn.includes(f.id))).map((f) => f.id))];
+  const alerts = report.comparison?.rows.filter((r) => r.status === 'fail').length ?? 0;
+  const parts = [...(findings.length ? [`findings: ${findings.slice(0, 8).join(', ')}`] : []), ...(alerts ? [`${alerts} comparison alert${alerts === 1 ? '' : 's'}`] : [])];
+  return oneLine(parts.join('; ') || 'failed');
+}
+
+/** A report made in this job (modes analyze and run): files, artifact, then everything `publish` does. */
+export async function publishReport(ctx: ModeContext, produced: ProducedReport): Promise<void> {
+  const { report } = produced;
+  const dir = ctx.inputs.reportDir;
+  const jsonPath = join(dir, 'report.json');
+  const context: ReportContext = {
+    event: ctx.run.eventName,
+    repository: `${ctx.run.owner}/${ctx.run.repo}`,
+    ...(ctx.run.pullRequest !== undefined ? { pullRequest: ctx.run.pullRequest } : {}),
+    ...(ctx.run.pullRequestHeadSha ? { headSha: ctx.run.pullRequestHeadSha } : {}),
+  };
+  // A full disk must not cost the summary and the comment: they are published, then the job fails.
+  let notWritten: string | undefined;
+  try {
+    await writeOutput(jsonPath, serializeReport(report));
+    await writeOutput(join(dir, 'report.md'), renderSummary(report));
+    await writeOutput(join(dir, CONTEXT_FILE), `${JSON.stringify(context, null, 2)}\n`);
+  } catch (error) {
+    notWritten = errorText(error);
+  }
+  core.setOutput(OUTPUTS.reportJson, notWritten ? '' : jsonPath);
+  const decode = report.metrics.find((m) => m.name === 'decode_tok_s');
+  core.setOutput(OUTPUTS.decodeTokS, decode ? String(decode.value) : '');
+
+  const files = [jsonPath, join(dir, 'report.md'), join(dir, CONTEXT_FILE), ...(ctx.inputs.uploadCaptures ? (produced.extraFiles ?? []) : [])];
+  if (notWritten && ctx.inputs.uploadArtifact) core.warning(`The report artifact was not uploaded: the report files could not be written (${notWritten}).`);
+  const artifact = ctx.inputs.uploadArtifact && !notWritten ? await upload(ctx, [...new Set(files.map((f) => resolve(f)))]) : undefined;
+  core.setOutput(OUTPUTS.artifactId, artifact?.id !== undefined ? String(artifact.id) : '');
+
+  const entry: ReportEntry = {
+    label: ctx.inputs.key || labelFor(report, ctx.run.job || 'profile'),
+    report,
+    ...(artifact ? { artifact } : {}),
+    ...(produced.baselineNote ? { baselineNote: produced.baselineNote } : {}),
+  };
+  await publish(ctx, { merged: mergeReports([entry]), runUrl: ctx.run.runUrl, prNumber: ctx.inputs.prNumber ?? ctx.run.pullRequest });
+  if (notWritten) core.setFailed(`profile-gate could not write its report files: ${notWritten}; the job summary holds the report`);
+  if (report.verdict === 'fail') core.setFailed(`profile-gate verdict: fail (${failureReasons(report, ctx.inputs.failOn)}; see the job summary)`);
+}

@@ -1,0 +1,187 @@
+/**
+ * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
+ * (0 ok, 1 the gate failed, 2 bad input or usage). Errors a user can cause print one line.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { readFile } from 'node:fs/promises';
+import { parseUserFamilies } from '../classify/user-families.js';
+import { InputError } from '../errors.js';
+import { analyze, type AnalyzeOptions, type BaselineChoice } from '../engine/analyze.js';
+import { loadReport } from '../engine/load-reports.js';
+import { parseFailOnArg, parseThresholdArgs, type GateOptionsInput } from '../compare/options.js';
+import { describeError, exitCodeFor, EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../errors.js';
+import type { Report } from '../model/report.js';
+import { renderSummary } from '../report/summary.js';
+import { renderTerminal } from '../report/terminal.js';
+import { serializeReport } from '../report/json.js';
+import { TOOL_VERSION } from '../version.js';
+import { expandInputs, writeOutput } from '../engine/files.js';
+import { runDashboardCommand } from './dashboard-command.js';
+import { runReportCommand } from './report-command.js';
+import { runCommand } from './run-command.js';
+
+const HELP = `profile-gate ${TOOL_VERSION}: GPU inference performance as a CI gate
+
+Usage:
+  profile-gate analyze [options] INPUT...   analyze capture files (or directories of them) into one report
+  profile-gate demo [--json F] [--markdown F]  the bundled real H200 captures: a head run gated against its baseline
+  profile-gate run [options]                the whole CI job on this GPU box: warm-up, measured and
+                                            profiled runs, then analyze (see profile-gate run --help)
+  profile-gate report --out DIR REPORT...   merge report.json files (matrix legs) into one summary and comment
+  profile-gate dashboard --out DIR INPUT... a static dashboard from many report.json files (or --from-artifacts)
+  profile-gate --version
+
+analyze options:
+  --json FILE|-        write report.json (the versioned contract); - for stdout
+  --markdown FILE|-    write report.md; - for stdout
+  --format NAME        skip detection and read every input as NAME
+  --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
+  --top N              kernels shown in the terminal output (default 10)
+
+gate options (analyze):
+  --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
+  --fail-on LIST       finding ids that fail the gate (default re-prefill,unfused-attention; none for no id)
+  --threshold M=PCT    practical floor of a metric in percent (decode_tok_s=3), or a share threshold in
+                       percentage points (family:attention-fused=10); repeatable
+  --allow-throttled    compare even when a side was throttled (otherwise the verdict is invalid)
+  --allow-environment-mismatch KEYS|all
+                       compare although these fingerprint keys differ (gpuName, driver, cuda, model …)
+
+Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage, 4 the run failed (run only).
+`;
+
+/** Where the bundled sample captures live: <package root>/samples, both from src/cli and dist/cli. */
+export function samplesDirectory(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'samples');
+}
+
+interface Outputs {
+  json?: string;
+  markdown?: string;
+  top: number;
+}
+
+async function emit(report: Report, outputs: Outputs): Promise<number> {
+  if (outputs.json) await writeOutput(outputs.json, serializeReport(report));
+  if (outputs.markdown) await writeOutput(outputs.markdown, renderSummary(report));
+  if (outputs.json !== '-' && outputs.markdown !== '-') process.stdout.write(renderTerminal(report, { topKernels: outputs.top }));
+  return report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
+}
+
+function parseTop(value: string | undefined): number {
+  if (value === undefined) return 10;
+  const top = Number(value);
+  if (!Number.isInteger(top) || top < 1) throw new UsageError(`--top ${value}: expected a positive integer`);
+  return top;
+}
+
+function parseAllowedKeys(value: string): true | string[] {
+  return value.trim() === 'all' ? true : value.split(',').map((key) => key.trim()).filter(Boolean);
+}
+
+async function loadFamilies(path: string) {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new InputError(path, `cannot read the families file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return parseUserFamilies(text, path);
+}
+
+async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'string' },
+      markdown: { type: 'string' },
+      format: { type: 'string' },
+      families: { type: 'string' },
+      top: { type: 'string' },
+      baseline: { type: 'string' },
+      'fail-on': { type: 'string' },
+      threshold: { type: 'string', multiple: true },
+      'allow-throttled': { type: 'boolean' },
+      'allow-environment-mismatch': { type: 'string' },
+    },
+  });
+  const inputs = positionals.length ? positionals : defaultInputs;
+  if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
+  const families = values.families ? await loadFamilies(values.families) : [];
+  const gate: GateOptionsInput = {
+    ...(values.threshold ? { thresholds: parseThresholdArgs(values.threshold) } : {}),
+    ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
+    ...(values['allow-environment-mismatch'] ? { allowEnvironmentMismatch: parseAllowedKeys(values['allow-environment-mismatch']) } : {}),
+  };
+  const baseline: BaselineChoice | null = values.baseline
+    ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
+    : null;
+  const options: AnalyzeOptions = {
+    inputs: await expandInputs(inputs),
+    ...(values.format ? { format: values.format } : {}),
+    families,
+    baseline,
+    gate,
+    ...(values['fail-on'] !== undefined ? { failOn: parseFailOnArg(values['fail-on']) } : {}),
+  };
+  const report = await analyze(options);
+  return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });
+}
+
+/**
+ * The bundled real captures, analyzed as the gate would on a pull request: the healthy run is the
+ * baseline, the unfused-attention variant the head. A failing verdict is shown, not turned into exit 1.
+ */
+async function runDemo(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, strict: true, options: { json: { type: 'string' }, markdown: { type: 'string' }, top: { type: 'string' } } });
+  const samples = samplesDirectory();
+  const baselineDir = join(samples, 'baseline');
+  const baseline = await analyze({ inputs: await expandInputs([baselineDir]) });
+  const report = await analyze({
+    inputs: await expandInputs([join(samples, 'current')]),
+    baseline: { report: baseline, origin: 'file', path: baselineDir, reason: 'the bundled fused-attention run of the same workload on the same H200' },
+  });
+  process.stdout.write(`Demo: ${join(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
+  await emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });
+  if (report.verdict === 'fail') process.stdout.write('\nIn CI this verdict fails the job (exit code 1); the demo exits 0.\n');
+  return EXIT_OK;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    switch (command) {
+      case 'analyze':
+        return await runAnalyze(rest);
+      case 'run':
+        return await runCommand(rest);
+      case 'report':
+        return await runReportCommand(rest);
+      case 'dashboard':
+        return await runDashboardCommand(rest);
+      case 'demo':
+        return await runDemo(rest);
+      case '--version':
+      case 'version':
+        process.stdout.write(`${TOOL_VERSION}\n`);
+        return EXIT_OK;
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(HELP);
+        return EXIT_OK;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; expected analyze, run, report, dashboard, demo or --help`);
+    }
+  } catch (error) {
+    const usage = String((error as NodeJS.ErrnoException | undefined)?.code ?? '').startsWith('ERR_PARSE_ARGS');
+    const wrapped = usage ? new UsageError(`${(error as Error).message}; see profile-gate --help`) : error;
+    process.stderr.write(`profile-gate: ${describeError(wrapped)}\n`);
+    return exitCodeFor(wrapped);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * `profile-gate report --out DIR REPORT.json|DIR...`: several reports (matrix legs, or artifacts
+ * fetched with `gh run download`) merged into the job summary and the PR comment the action would
+ * write, as DIR/summary.md and DIR/comment.md. Exit code 1 when the merged verdict fails.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { findReportFiles, labelFor, loadReport } from '../engine/load-reports.js';
+import { writeOutput } from '../engine/files.js';
+import { EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../errors.js';
+import { renderComment } from '../report/comment.js';
+import { mergeReports, type ReportEntry } from '../report/merge-reports.js';
+import { renderMergedSummary } from '../report/summary.js';
+
+export const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] REPORT.json|DIR...
+  Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
+  DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment, marker key KEY,
+  default 'report'). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').`;
+
+export async function runReportCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      out: { type: 'string' },
+      key: { type: 'string', default: 'report' },
+      prefix: { type: 'string', default: 'profile-gate-' },
+      'run-url': { type: 'string' },
+    },
+  });
+  if (!values.out) throw new UsageError('report: expected --out DIR; see profile-gate --help');
+  if (positionals.length === 0) throw new UsageError('report: expected at least one report.json or a directory of them');
+  const files = await findReportFiles(positionals);
+  if (files.length === 0) throw new UsageError(`report: no report.json under ${positionals.join(', ')}`);
+  const entries: ReportEntry[] = [];
+  for (const found of files) {
+    const report = await loadReport(found.path);
+    entries.push({ label: labelFor(found, report, values.prefix), report });
+  }
+  const merged = mergeReports(entries);
+  const links = values['run-url'] ? { runUrl: values['run-url'] } : {};
+  await writeOutput(join(values.out, 'summary.md'), renderMergedSummary(merged, { links }));
+  await writeOutput(join(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
+  const lines = merged.entries.map((e) => `  ${e.report.verdict.padEnd(17)} ${e.label.replace(/[\r\n]+/g, ' ')}`);
+  process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${join(values.out, 'summary.md')} and ${join(values.out, 'comment.md')}\n`);
+  return merged.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
+}

@@ -1,0 +1,175 @@
+/**
+ * `profile-gate run`: the CI job on your own box. Same options as the action's inputs (as --flags),
+ * prints the plan first, then runs it, analyzes the captures and writes the report into --out.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { describeError, EXIT_BAD_INPUT, EXIT_GATE_FAILED, EXIT_OK, exitCodeFor, UsageError } from '../errors.js';
+import type { Report } from '../model/report.js';
+import type { Probe } from '../engine/run/detect.js';
+import { createPlainLogger, type Logger } from '../engine/run/logger.js';
+import { parseRunOptions, RUN_OPTION_NAMES } from '../engine/run/options.js';
+import { prepareRun, runJob } from '../engine/run/index.js';
+import { renderPlan } from '../engine/run/plan-text.js';
+import { ProcessGroups } from '../engine/run/process.js';
+import type { HealthCheck, ServeTiming } from '../engine/run/serve.js';
+
+/** The run itself failed or timed out (distinct from 1, the gate failed). */
+export const EXIT_RUN_FAILED = 4;
+
+export const RUN_HELP = `Usage: profile-gate run [options]
+
+Runs the workload on this machine the way the action does (warm-up, measured runs with GPU
+sampling, one profiled run, an optional Nsight Compute deep dive), then analyzes the captures.
+The plan is printed first; --dry-run prints only the plan.
+
+  --engine max|command          what to run (default max)
+  --model ID|PATH               MAX: the model (required); command: a label for the report
+  --max-mode generate|serve     MAX: max generate, or max serve + max benchmark (default generate)
+  --max-args "ARGS"             MAX: extra arguments for max generate / max serve
+  --prompt TEXT                 MAX generate: the prompt
+  --max-new-tokens N            MAX: tokens per generation (default 100)
+  --custom-architectures LIST   MAX: --custom-architectures entries (comma-separated), checked first
+  --benchmark-args "ARGS"       MAX serve: arguments for max benchmark (default: random data, 8 concurrent)
+  --run "COMMAND"               command: the workload command line
+  --profile-run "COMMAND"       command: the variant to run once for the profile
+  --captures GLOBS              command: capture files the workload writes (comma-separated globs)
+  --warmup-runs N               unmeasured runs first (default 1)
+  --runs N                      measured runs (default 5)
+  --profiler auto|max|nsys|rocprofv3|torch|none   (default auto)
+  --capture-seconds S           MAX serve: length of each benchmark window (default 10)
+  --deep-dive auto|off|always   Nsight Compute on the dominant kernel (default auto)
+  --timeout-minutes M           time budget of the whole run (default 30)
+
+  --out DIR                     where logs, captures, run.json and the report go (default profile-gate-run)
+  --dry-run                     print the plan and exit
+  --quiet                       do not echo the workload's output (it is still in DIR/logs)
+
+Exit codes: 0 ok, 1 the gate failed, 2 bad options or the plan cannot run, 4 the run failed.
+`;
+
+export interface RunCommandDeps {
+  probe?: Probe;
+  pythonDir?: string;
+  cwd?: string;
+  write?: (text: string) => void;
+  logger?: Logger;
+  groups?: ProcessGroups;
+  health?: HealthCheck;
+  serveTiming?: ServeTiming;
+  analyze?: (inputs: readonly string[], environment: Report['environment']) => Promise<Report>;
+  /** Leave SIGINT/SIGTERM alone (when the caller forwards them itself). */
+  noSignalHandlers?: boolean;
+}
+
+async function defaultAnalyze(inputs: readonly string[], environment: Report['environment']): Promise<Report> {
+  const { analyze } = await import('../engine/analyze.js');
+  return analyze({ inputs, environment });
+}
+
+async function writeReport(report: Report, outDir: string, write: (text: string) => void): Promise<void> {
+  const [{ serializeReport }, { renderSummary }, { renderTerminal }, { writeOutput }] = await Promise.all([
+    import('../report/json.js'),
+    import('../report/summary.js'),
+    import('../report/terminal.js'),
+    import('../engine/files.js'),
+  ]);
+  await writeOutput(join(outDir, 'report.json'), serializeReport(report));
+  await writeOutput(join(outDir, 'report.md'), renderSummary(report));
+  write(`\n${renderTerminal(report)}`);
+}
+
+const STRING_FLAGS = new Set<string>([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out']);
+
+/** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
+function joinFlagValues(argv: readonly string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const word = argv[i]!;
+    if (STRING_FLAGS.has(word) && i + 1 < argv.length) joined.push(`${word}=${argv[++i]}`);
+    else joined.push(word);
+  }
+  return joined;
+}
+
+function parseRunArgs(argv: string[]) {
+  const flagOptions = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, { type: 'string' as const }]));
+  return parseArgs({
+    args: joinFlagValues(argv),
+    strict: true,
+    allowPositionals: false,
+    options: {
+      ...flagOptions,
+      out: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}): Promise<number> {
+  const write = deps.write ?? ((text: string) => void process.stdout.write(text));
+  try {
+    let parsed;
+    try {
+      parsed = parseRunArgs(argv);
+    } catch (error) {
+      throw new UsageError(`run: ${(error as Error).message}; see profile-gate run --help`);
+    }
+    const { values } = parsed;
+    if (values.help) {
+      write(RUN_HELP);
+      return EXIT_OK;
+    }
+    const raw: Record<string, string> = {};
+    for (const name of RUN_OPTION_NAMES) {
+      const value = (values as Record<string, unknown>)[name];
+      if (typeof value === 'string') raw[name] = value;
+    }
+    const options = parseRunOptions(raw, 'cli');
+    const plan = await prepareRun(options, {
+      outDir: typeof values.out === 'string' ? values.out : 'profile-gate-run',
+      ...(deps.cwd ? { cwd: deps.cwd } : {}),
+      ...(deps.probe ? { probe: deps.probe } : {}),
+      ...(deps.pythonDir ? { pythonDir: deps.pythonDir } : {}),
+    });
+    write(renderPlan(plan));
+    if (values['dry-run']) return plan.problems.length ? EXIT_BAD_INPUT : EXIT_OK;
+    if (plan.problems.length) throw new UsageError(`the plan cannot run: ${plan.problems.join('; ')}`);
+
+    const logger = deps.logger ?? createPlainLogger(write, { showOutput: !values.quiet });
+    const groups = deps.groups ?? new ProcessGroups();
+    const restoreSignals = deps.noSignalHandlers ? () => undefined : groups.forwardSignals({ beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups\n`) });
+    const analyze = deps.analyze ?? defaultAnalyze;
+    let result;
+    try {
+      result = await runJob(plan, {
+        logger,
+        groups,
+        ...(deps.health ? { health: deps.health } : {}),
+        ...(deps.serveTiming ? { serveTiming: deps.serveTiming } : {}),
+        analyze: (inputs) => analyze(inputs, plan.environment),
+      });
+    } finally {
+      restoreSignals();
+    }
+    const { run } = result;
+    write(`\nrun ${run.outcome} in ${run.seconds.toFixed(1)} s; ${run.analysisInputs.length} capture file(s); details in ${join(plan.outDir, 'run.json')}\n`);
+    if (run.outcome !== 'ok') {
+      process.stderr.write(`profile-gate: run ${run.outcome}: ${run.message ?? ''}\n`);
+      return EXIT_RUN_FAILED;
+    }
+    if (!result.report) return EXIT_OK;
+    await writeReport(result.report, plan.outDir, write);
+    return result.report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
+  } catch (error) {
+    process.stderr.write(`profile-gate: ${describeError(error)}\n`);
+    return exitCodeFor(error);
+  }
+}
+
+/** `profile-gate run …` */
+export function runCommand(argv: string[]): Promise<number> {
+  return runCommandWith(argv);
+}

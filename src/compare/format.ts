@@ -1,0 +1,28 @@
+/** Number formats for the gate's notes and reasons. */
+
+/** 0.0512 → "+5.1%". */
+export function formatPct(fraction: number, digits = 1): string {
+  const value = fraction * 100;
+  const text = Math.abs(value).toFixed(digits);
+  if (Number(text) === 0) return `${(0).toFixed(digits)}%`;
+  return `${value < 0 ? '−' : '+'}${text}%`;
+}
+
+/** 4.25 → "+4.3 pp". */
+export function formatPp(pp: number): string {
+  const text = Math.abs(pp).toFixed(1);
+  if (Number(text) === 0) return '0.0 pp';
+  return `${pp < 0 ? '−' : '+'}${text} pp`;
+}
+
+export function formatP(p: number): string {
+  if (p < 0.001) return '<0.001';
+  return p.toPrecision(2).replace(/\.?0+$/, '') || '0';
+}
+
+/** A readable number with its unit: 358.4 tok/s, 12.3 ms. */
+export function formatValue(value: number, unit: string): string {
+  const abs = Math.abs(value);
+  const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
+  return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
+}

@@ -1,0 +1,57 @@
+/**
+ * What the gate reads from each side. A Report (or a Profile plus its findings) fits as is;
+ * tests and the simulator build it directly.
+ */
+import type { Environment } from '../model/capture.js';
+import type { Comparison, ComparisonRow, Verdict } from '../model/report.js';
+import type { VerdictFinding } from './verdict.js';
+
+export interface GateMetric {
+  name: string;
+  unit: string;
+  direction: 'higher' | 'lower';
+  /** Repeated measurements in the order they were taken (the warm-up and drift rules rely on it). */
+  samples: readonly number[];
+  /** The median of the samples (or the single reported value). */
+  value: number;
+}
+
+export interface GateKernel {
+  name: string;
+  family: string;
+  totalNs: number;
+  /** Share of all GPU kernel time, 0..1. */
+  share: number;
+}
+
+export interface GateFamily {
+  family: string;
+  share: number;
+}
+
+export type GateFinding = VerdictFinding;
+
+export interface GateInput {
+  metrics: readonly GateMetric[];
+  kernels: readonly GateKernel[];
+  families: readonly GateFamily[];
+  findings: readonly VerdictFinding[];
+  utilization: { throttleReasons: readonly string[] } | null;
+  environment: Environment;
+  /** When the side was produced (a Report's generatedAt). */
+  generatedAt?: string;
+  /** Where a baseline came from and why it was chosen, for the report. */
+  origin?: { origin: string; path?: string; reason?: string };
+}
+
+export interface GateResult {
+  verdict: Verdict;
+  comparison: Comparison | null;
+}
+
+/** A row plus what the verdict needs to know about it. */
+export interface GatedRow {
+  row: ComparisonRow;
+  /** Human reason when the row drives the verdict (fail, warn, insufficient-data, improved). */
+  reason?: string;
+}

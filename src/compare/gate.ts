@@ -1,0 +1,133 @@
+/**
+ * The regression gate: the current run against a baseline → pass | warn | fail | insufficient-data
+ * | invalid, with one row per metric, family share, top kernel and changed finding, and the human
+ * reasons for the verdict. Pure: no I/O, deterministic for a given seed.
+ * Order of precedence: invalid (environment mismatch, throttling) > fail > insufficient-data > warn > pass.
+ */
+import type { Comparison, ComparisonRow } from '../model/report.js';
+import { HARDWARE_THROTTLE_REASONS } from '../model/throttle.js';
+import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
+import type { GatedRow, GateInput, GateResult } from './gate-input.js';
+import { compareMetrics } from './metric-rows.js';
+import { parseGateOptions, type GateOptions, type GateOptionsInput } from './options.js';
+import { compareFamilies, compareKernels } from './shares.js';
+import { combineVerdict, isPrimary, verdictFromFindings, type VerdictFinding } from './verdict.js';
+
+export type { GateFamily, GateFinding, GateInput, GateKernel, GateMetric, GateResult } from './gate-input.js';
+
+function throttleReasons(input: GateInput): string[] {
+  return [...new Set(input.utilization?.throttleReasons ?? [])].filter((r) => HARDWARE_THROTTLE_REASONS.has(r)).sort();
+}
+
+/** Findings that count: primary, warning or error (info findings and explained secondaries do not). */
+function countedIds(findings: readonly VerdictFinding[]): Map<string, number> {
+  const ids = new Map<string, number>();
+  for (const f of findings) if (f.severity !== 'info' && isPrimary(f)) ids.set(f.id, (ids.get(f.id) ?? 0) + 1);
+  return ids;
+}
+
+function findingRows(current: GateInput, baseline: GateInput, options: GateOptions): { rows: GatedRow[]; added: string[]; resolved: string[] } {
+  const cur = countedIds(current.findings);
+  const base = countedIds(baseline.findings);
+  const rows: GatedRow[] = [];
+  const added: string[] = [];
+  const resolved: string[] = [];
+  for (const id of [...new Set([...base.keys(), ...cur.keys()])].sort()) {
+    const b = base.get(id) ?? 0;
+    const c = cur.get(id) ?? 0;
+    let status: ComparisonRow['status'] = 'info';
+    let reason: string | undefined;
+    let note = 'present in both';
+    if (b === 0) {
+      added.push(id);
+      const failing = options.failOn.includes(id);
+      status = failing ? 'fail' : 'warn';
+      note = failing ? 'new since the baseline; in failOn' : 'new since the baseline';
+      reason = `new finding ${id}${failing ? ' (in failOn)' : ''}`;
+    } else if (c === 0) {
+      resolved.push(id);
+      status = 'improved';
+      note = 'resolved since the baseline';
+      reason = `finding ${id} resolved`;
+    }
+    rows.push({
+      row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note },
+      ...(reason ? { reason } : {}),
+    });
+  }
+  return { rows, added, resolved };
+}
+
+const ORDER: Record<ComparisonRow['status'], number> = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
+
+export function compare(current: GateInput, baseline: GateInput | null, optionsInput: GateOptionsInput | GateOptions = {}): GateResult {
+  const options = parseGateOptions(optionsInput);
+  if (!baseline) return { verdict: verdictFromFindings(current.findings, options.failOn), comparison: null };
+
+  const invalid: string[] = [];
+  const notes: string[] = [];
+  const mismatches = environmentMismatches(baseline.environment, current.environment);
+  const blocking = blockingMismatches(mismatches, options.allowEnvironmentMismatch);
+  if (blocking.length) invalid.push(`environment differs (${blocking.map(formatMismatch).join('; ')}); compare like with like or allow the keys with allowEnvironmentMismatch`);
+  const allowed = mismatches.filter((m) => !blocking.includes(m));
+  if (allowed.length) notes.push(`environment differs, allowed: ${allowed.map(formatMismatch).join('; ')}`);
+
+  for (const [label, side] of [['baseline', baseline], ['current', current]] as const) {
+    const reasons = throttleReasons(side);
+    if (!reasons.length) continue;
+    const text = `the ${label} run was throttled (${reasons.join(', ')})`;
+    if (options.allowThrottled) notes.push(`${text}; allowed by allowThrottled`);
+    else invalid.push(`${text}; its numbers are not representative: rerun, or allow it with allowThrottled`);
+  }
+
+  const metrics = compareMetrics(current.metrics, baseline.metrics, options);
+  const rows: GatedRow[] = [...metrics.rows];
+  const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
+  let kernelChanges: Comparison['kernelChanges'] = [];
+  if (hasKernels) {
+    rows.push(...compareFamilies(current, baseline, options));
+    const kernels = compareKernels(current, baseline, options);
+    rows.push(...kernels.rows);
+    kernelChanges = kernels.changes;
+  } else if (current.kernels.length || baseline.kernels.length) {
+    notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
+  }
+  const findings = findingRows(current, baseline, options);
+  rows.push(...findings.rows);
+
+  const noThroughput = metrics.gatedInBaseline > 0 && metrics.compared === 0;
+  if (noThroughput) notes.push('no gated metric is present on both sides');
+  const has = (status: ComparisonRow['status']) => rows.some((r) => r.row.status === status);
+  const verdict = combineVerdict({
+    invalid: invalid.length > 0,
+    fail: has('fail'),
+    insufficient: has('insufficient-data') || noThroughput,
+    warn: has('warn'),
+  });
+
+  const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
+  const reasons = [...invalid, ...ranked.map((r) => r.reason!), ...notes];
+  if (verdict === 'pass') {
+    const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
+    const parts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
+    if (hasKernels) parts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
+    parts.push('no new findings');
+    reasons.push(`no regression: ${parts.join(', ')}`);
+  }
+
+  const comparison: Comparison = {
+    baseline: {
+      origin: baseline.origin?.origin ?? 'file',
+      ...(baseline.origin?.path ? { path: baseline.origin.path } : {}),
+      ...(baseline.generatedAt ? { generatedAt: baseline.generatedAt } : {}),
+      reason: baseline.origin?.reason ?? 'baseline given',
+    },
+    environmentMismatch: mismatches.map(formatMismatch),
+    rows: rows.map((r) => r.row),
+    kernelChanges,
+    newFindings: findings.added,
+    resolvedFindings: findings.resolved,
+    reasons,
+  };
+  return { verdict, comparison };
+}

@@ -1,0 +1,228 @@
+/**
+ * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
+ * exact Mann-Whitney, corrected across the metrics of the run, and a bootstrap CI of the median
+ * ratio on the same side of zero) AND at least the metric's practical floor.
+ */
+import { DESCRIPTIVE_METRICS } from '../model/metrics.js';
+import type { ComparisonRow, RowStatus } from '../model/report.js';
+import { formatP, formatPct, formatValue } from './format.js';
+import type { GatedRow, GateMetric } from './gate-input.js';
+import { metricFloor, type GateOptions } from './options.js';
+import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, mannWhitneyU, median, mulberry32, seedFor } from './stats.js';
+
+interface Side {
+  label: 'baseline' | 'current';
+  kept: number[];
+  dropped: number[];
+  value: number;
+}
+
+interface Pending {
+  name: string;
+  unit: string;
+  direction: 'higher' | 'lower';
+  floor: number;
+  base: Side;
+  cur: Side;
+  notes: string[];
+  drift: string[];
+  /** Relative change of the medians, current / baseline − 1. */
+  delta: number;
+  ci: [number, number];
+  pWorse: number;
+  pBetter: number;
+}
+
+function prepareSide(label: Side['label'], metric: GateMetric, options: GateOptions, notes: string[]): Side {
+  const samples = metric.samples.filter(Number.isFinite);
+  const rule = { ...DEFAULT_WARMUP_RULE, minKeep: options.minSamples };
+  const { kept, dropped } = options.dropWarmup ? dropWarmupOutliers(samples, metric.direction, rule) : { kept: samples, dropped: [] };
+  if (options.dropWarmup && !dropped.length && dropWarmupOutliers(samples, metric.direction, { ...rule, minKeep: 2 }).dropped.length) {
+    notes.push(`the first sample of ${label} looks like warm-up but was kept: dropping it would leave fewer than ${options.minSamples}`);
+  }
+  if (dropped.length) {
+    const list = dropped.map((v) => formatValue(v, '')).join(', ');
+    notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue(median(kept), metric.unit)})`);
+  }
+  return { label, kept, dropped, value: kept.length ? median(kept) : metric.value };
+}
+
+function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined, note: string): ComparisonRow {
+  const metric = (cur ?? base)!;
+  const baseline = base ? base.value : null;
+  const current = cur ? cur.value : null;
+  return {
+    metric: name,
+    kind: 'metric',
+    unit: metric.unit,
+    direction: metric.direction,
+    baseline,
+    current,
+    delta: baseline !== null && current !== null && baseline !== 0 ? current / baseline - 1 : null,
+    ci: null,
+    threshold: null,
+    status: 'info',
+    note,
+  };
+}
+
+/** Worse-is-positive: the change as a regression fraction for this metric's direction. */
+function worseBy(direction: 'higher' | 'lower', delta: number): number {
+  return direction === 'higher' ? -delta : delta;
+}
+
+export interface MetricComparison {
+  rows: GatedRow[];
+  /** Gated metrics present on both sides. */
+  compared: number;
+  /** Gated metrics the baseline has. */
+  gatedInBaseline: number;
+}
+
+export function compareMetrics(current: readonly GateMetric[], baseline: readonly GateMetric[], options: GateOptions): MetricComparison {
+  const baseByName = new Map(baseline.map((m) => [m.name, m]));
+  const curByName = new Map(current.map((m) => [m.name, m]));
+  const names = [...new Set([...baseByName.keys(), ...curByName.keys()])].filter((n) => !DESCRIPTIVE_METRICS.has(n));
+  const rows: GatedRow[] = [];
+  const pending: Pending[] = [];
+  let compared = 0;
+  let gatedInBaseline = 0;
+
+  for (const name of names) {
+    const base = baseByName.get(name);
+    const cur = curByName.get(name);
+    const floor = metricFloor(options, name);
+    if (floor === undefined) {
+      if (base && cur) rows.push({ row: infoRow(name, base, cur, 'not gated (no threshold)') });
+      continue;
+    }
+    if (base) gatedInBaseline += 1;
+    if (!base || !cur) {
+      const side = base ? 'baseline' : 'current';
+      rows.push({ row: infoRow(name, base, cur, `only in the ${side}; not compared`), reason: `${name} is only in the ${side}; not compared` });
+      continue;
+    }
+    compared += 1;
+    const direction = cur.direction;
+    const notes: string[] = [];
+    const baseSide = prepareSide('baseline', base, options, notes);
+    const curSide = prepareSide('current', cur, options, notes);
+    if (!(baseSide.value > 0) || !(curSide.value >= 0)) {
+      // A ratio of medians needs a positive baseline (e.g. failed_requests at 0 has no relative change).
+      rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
+      continue;
+    }
+    const nBase = baseSide.kept.length;
+    const nCur = curSide.kept.length;
+    const delta = curSide.value / baseSide.value - 1;
+    if (nBase < options.minSamples || nCur < options.minSamples) {
+      const message = `${name}: ${nBase} baseline and ${nCur} current samples; at least ${options.minSamples} per side are needed`;
+      rows.push({
+        row: {
+          metric: name,
+          kind: 'metric',
+          unit: cur.unit,
+          direction,
+          baseline: baseSide.value,
+          current: curSide.value,
+          delta,
+          ci: null,
+          threshold: floor,
+          pValue: null,
+          samples: [nBase, nCur],
+          status: 'insufficient-data',
+          note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
+        },
+        reason: message,
+      });
+      continue;
+    }
+    const test = mannWhitneyU(curSide.kept, baseSide.kept);
+    const interval = bootstrapMedianRatioCI(curSide.kept, baseSide.kept, {
+      level: 1 - 2 * options.alpha,
+      resamples: options.bootstrapResamples,
+      random: mulberry32(seedFor(options.seed, name)),
+    });
+    const drift: string[] = [];
+    for (const side of [baseSide, curSide]) {
+      const found = detectDrift(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
+      if (found.drift) drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall p=${formatP(found.pValue)})`);
+    }
+    pending.push({
+      name,
+      unit: cur.unit,
+      direction,
+      floor,
+      base: baseSide,
+      cur: curSide,
+      notes,
+      drift,
+      delta,
+      ci: [interval.low - 1, interval.high - 1],
+      pWorse: direction === 'higher' ? test.pLess : test.pGreater,
+      pBetter: direction === 'higher' ? test.pGreater : test.pLess,
+    });
+  }
+
+  // One correction per direction: a regression family (what fails) and an improvement family.
+  const adjWorse = adjustPValues(pending.map((p) => p.pWorse), options.correction);
+  const adjBetter = adjustPValues(pending.map((p) => p.pBetter), options.correction);
+  pending.forEach((p, i) => rows.push(decide(p, adjWorse[i]!, adjBetter[i]!, options)));
+  return { rows, compared, gatedInBaseline };
+}
+
+function decide(p: Pending, pWorse: number, pBetter: number, options: GateOptions): GatedRow {
+  const worse = worseBy(p.direction, p.delta);
+  const [ciLow, ciHigh] = p.ci;
+  // The CI must lie wholly on the side of the change, in the direction's terms.
+  const ciWorse = p.direction === 'higher' ? ciHigh < 0 : ciLow > 0;
+  const ciBetter = p.direction === 'higher' ? ciLow > 0 : ciHigh < 0;
+  const significantWorse = pWorse <= options.alpha && ciWorse;
+  const significantBetter = pBetter <= options.alpha && ciBetter;
+  const pValue = worse > 0 ? pWorse : pBetter;
+  const floorText = formatPct(p.floor, 0).replace('+', '');
+  const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
+  const stats = `${Math.round((1 - 2 * options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, p=${formatP(pValue)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
+  const notes = [...p.notes];
+  let status: RowStatus;
+  let reason: string | undefined;
+  if (significantWorse && worse >= p.floor) {
+    status = 'fail';
+    reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
+  } else if (significantBetter && -worse >= p.floor) {
+    status = 'improved';
+    reason = `${p.name} improved (${change}; ${stats})`;
+  } else if (worse >= p.floor) {
+    status = 'warn';
+    notes.push(`beyond the ${floorText} floor but not significant`);
+    reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; add samples to decide`;
+  } else {
+    status = 'pass';
+    if (significantWorse || significantBetter) notes.push(`a real but small change, below the ${floorText} floor`);
+  }
+  if (p.drift.length) {
+    notes.push(...p.drift);
+    if (status === 'pass' || status === 'improved') {
+      status = 'warn';
+      reason = `${p.name}: ${p.drift.join('; ')}; the samples are not stable`;
+    }
+  }
+  return {
+    row: {
+      metric: p.name,
+      kind: 'metric',
+      unit: p.unit,
+      direction: p.direction,
+      baseline: p.base.value,
+      current: p.cur.value,
+      delta: p.delta,
+      ci: p.ci,
+      threshold: p.floor,
+      pValue,
+      samples: [p.base.kept.length, p.cur.kept.length],
+      status,
+      ...(notes.length ? { note: notes.join('; ') } : {}),
+    },
+    ...(reason ? { reason } : {}),
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * Kernel-mix rows: the share of GPU time of each kernel family and of each top-N kernel, in
+ * percentage points, and a trace-diff list of the top kernels (added, removed, increased,
+ * decreased), ranked by absolute time change. Shares are compared, not times, because the two
+ * captures may cover windows of different length; growth is what is flagged (where time went).
+ */
+import type { ComparisonRow, KernelChange, RowStatus } from '../model/report.js';
+import { formatPp } from './format.js';
+import type { GatedRow, GateInput, GateKernel } from './gate-input.js';
+import type { GateOptions } from './options.js';
+
+/** Kernels merged by name (a per-device split is not a change in the mix). */
+function kernelsByName(kernels: readonly GateKernel[]): Map<string, GateKernel> {
+  const byName = new Map<string, GateKernel>();
+  for (const k of kernels) {
+    const existing = byName.get(k.name);
+    if (existing) byName.set(k.name, { ...existing, totalNs: existing.totalNs + k.totalNs, share: existing.share + k.share });
+    else byName.set(k.name, { ...k });
+  }
+  return byName;
+}
+
+function topNames(byName: Map<string, GateKernel>, n: number): string[] {
+  return [...byName.values()]
+    .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name))
+    .slice(0, n)
+    .map((k) => k.name);
+}
+
+interface ShareLimits {
+  warn: number;
+  fail: number;
+}
+
+function limitsFor(key: string, options: GateOptions): ShareLimits {
+  const fail = options.thresholds[key] ?? options.shareThresholds.fail;
+  return { warn: Math.min(options.shareThresholds.warn, fail), fail };
+}
+
+/** Reasons are sentences: a templated kernel name (often over 1 KB) is cut to its head there; the row keeps it whole. */
+function shortLabel(metric: string, max = 80): string {
+  const oneLine = metric.replace(/\s+/g, ' ');
+  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
+}
+
+function shareRow(metric: string, kind: 'family-share' | 'kernel-share', baseShare: number, curShare: number, limits: ShareLimits, extra: string[]): GatedRow {
+  const baseline = baseShare * 100;
+  const current = curShare * 100;
+  const delta = current - baseline;
+  let status: RowStatus = 'pass';
+  let reason: string | undefined;
+  const notes = [...extra];
+  const what = `${shortLabel(metric)} share of GPU time ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
+  if (delta >= limits.fail) {
+    status = 'fail';
+    notes.push(`growth of ${limits.fail} pp or more fails`);
+    reason = `${what}, at or beyond the ${limits.fail} pp fail threshold`;
+  } else if (delta >= limits.warn) {
+    status = 'warn';
+    reason = `${what}, at or beyond the ${limits.warn} pp warn threshold`;
+  }
+  const row: ComparisonRow = {
+    metric,
+    kind,
+    unit: '% of GPU time',
+    baseline,
+    current,
+    delta,
+    ci: null,
+    threshold: limits.warn,
+    status,
+    ...(notes.length ? { note: notes.join('; ') } : {}),
+  };
+  return { row, ...(reason ? { reason } : {}) };
+}
+
+export function compareFamilies(current: GateInput, baseline: GateInput, options: GateOptions): GatedRow[] {
+  const base = new Map(baseline.families.map((f) => [f.family, f.share]));
+  const cur = new Map(current.families.map((f) => [f.family, f.share]));
+  const families = [...new Set([...base.keys(), ...cur.keys()])].sort();
+  return families.map((family) => {
+    const extra: string[] = [];
+    if (!base.has(family)) extra.push('new family');
+    if (!cur.has(family)) extra.push('family gone');
+    return shareRow(`family:${family}`, 'family-share', base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
+  });
+}
+
+export interface KernelComparison {
+  rows: GatedRow[];
+  changes: KernelChange[];
+}
+
+export function compareKernels(current: GateInput, baseline: GateInput, options: GateOptions): KernelComparison {
+  const base = kernelsByName(baseline.kernels);
+  const cur = kernelsByName(current.kernels);
+  const baseTop = new Set(topNames(base, options.topN));
+  const curTop = new Set(topNames(cur, options.topN));
+  const names = [...new Set([...baseTop, ...curTop])];
+  const rows: GatedRow[] = [];
+  const changes: KernelChange[] = [];
+  for (const name of names) {
+    const b = base.get(name);
+    const c = cur.get(name);
+    const extra: string[] = [];
+    if (!b) extra.push('new kernel');
+    else if (!c) extra.push('kernel gone');
+    else if (!baseTop.has(name)) extra.push(`entered the top ${options.topN}`);
+    else if (!curTop.has(name)) extra.push(`left the top ${options.topN}`);
+    const family = (c ?? b)!.family;
+    if (b && c && b.family !== c.family) extra.push(`family ${b.family} → ${c.family}`);
+    rows.push(shareRow(`kernel:${name}`, 'kernel-share', b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
+    const baselineNs = b?.totalNs ?? 0;
+    const currentNs = c?.totalNs ?? 0;
+    const deltaNs = currentNs - baselineNs;
+    if (b && c && deltaNs === 0) continue;
+    changes.push({ name, family, change: !b ? 'added' : !c ? 'removed' : deltaNs > 0 ? 'increased' : 'decreased', baselineNs, currentNs, deltaNs });
+  }
+  changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
+  return { rows, changes };
+}

@@ -1,0 +1,74 @@
+/**
+ * A profiled kernel away from every roof keeps few warps resident: too few to hide memory and
+ * instruction latency. The Occupancy section's block limits name what caps it.
+ */
+import { deepDiveCommand, deepDiveKernels, displayKernel, durationEvidence, launchesInProfile, NCU, ncuSays, ncuValue, percentText, roofPercent } from '../ncu-metrics.js';
+import { defineRule, type RuleHit } from '../rule.js';
+import { round } from '../signals.js';
+
+const LIMITS = [
+  [NCU.limitRegisters, 'blockLimitRegisters', 'registers'],
+  [NCU.limitSharedMem, 'blockLimitSharedMem', 'shared memory'],
+  [NCU.limitWarps, 'blockLimitWarps', 'warps per block (block size)'],
+  [NCU.limitBlocks, 'blockLimitSm', 'blocks per SM (block too small)'],
+] as const;
+const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last wave, or a grid smaller than the GPU)';
+
+export default defineRule({
+  meta: {
+    id: 'low-occupancy',
+    severity: 'info',
+    title: 'Kernel runs at low occupancy',
+    stage: 'deep-dive',
+    description: 'A kernel far from every throughput roof keeps few warps resident (achieved occupancy low, or far below theoretical); the Occupancy block limits name the limiter.',
+    defaults: { minAchievedPercent: 25, minAchievedShareOfTheoretical: 0.5, maxThroughputPercent: 60, workload: '<workload command>' },
+  },
+  check({ profile, options }) {
+    const hits: RuleHit[] = [];
+    for (const { kernel, result, launches } of deepDiveKernels(profile.ncu)) {
+      const achieved = ncuValue(result, NCU.achievedOccupancy);
+      const theoretical = ncuValue(result, NCU.theoreticalOccupancy);
+      if (achieved === undefined) continue;
+      // At a throughput roof more warps would not help: big-tile GEMMs run at one block per SM by design.
+      if (roofPercent(result) >= options.maxThroughputPercent) continue;
+      const share = theoretical ? achieved / theoretical : undefined;
+      const fewWarps = achieved < options.minAchievedPercent;
+      const belowTheory = share !== undefined && share < options.minAchievedShareOfTheoretical;
+      if (!fewWarps && !belowTheory) continue;
+
+      const limits = LIMITS.map(([metric, key, name]) => ({ key, name, blocks: ncuValue(result, metric) })).flatMap((l) => (l.blocks === undefined ? [] : [{ ...l, blocks: l.blocks }]));
+      const fewest = limits.length ? Math.min(...limits.map((l) => l.blocks)) : undefined;
+      // Resources are the cap when even the theoretical occupancy is low; the fewest resident blocks name them.
+      const capped = fewWarps && (theoretical === undefined || theoretical < options.minAchievedPercent);
+      const resourceLimit = capped ? limits.filter((l) => l.blocks === fewest).map((l) => l.name) : [];
+      const limiter = [resourceLimit.join(' and '), belowTheory || (fewWarps && !capped) ? BELOW_THEORY : ''].filter(Boolean).join('; ') || 'not captured (no Occupancy block limits)';
+      const registers = ncuValue(result, NCU.registers);
+
+      hits.push({
+        message: `${displayKernel(kernel)} runs at ${percentText(achieved)} achieved occupancy${theoretical !== undefined ? ` (theoretical ${percentText(theoretical)})` : ''}; limited by ${limiter}.`,
+        evidence: {
+          achievedOccupancyPercent: round(achieved, 2),
+          ...(theoretical !== undefined ? { theoreticalOccupancyPercent: round(theoretical, 2) } : {}),
+          ...(share !== undefined ? { achievedShareOfTheoretical: round(share) } : {}),
+          limiter,
+          ...(fewest !== undefined ? { blocksPerSm: fewest } : {}),
+          ...Object.fromEntries(limits.map((l) => [l.key, l.blocks])),
+          ...(registers !== undefined ? { registersPerThread: registers } : {}),
+          ...durationEvidence(result),
+          launches,
+          ...ncuSays(result, ['TheoreticalOccupancy', 'AchievedOccupancy']),
+        },
+        advice: resourceLimit.includes('registers')
+          ? 'Registers cap the resident blocks: cap them (__launch_bounds__, -maxrregcount) or pick a kernel variant with smaller tiles, and check that spills stay at zero. Run the command below for the occupancy limits of this launch.'
+          : resourceLimit.includes('shared memory')
+            ? 'Shared memory per block caps the resident blocks: smaller tiles or fewer pipeline stages free it. Run the command below for the occupancy limits of this launch.'
+            : resourceLimit.length
+              ? 'The block size caps the resident warps: change the threads per block. Run the command below for the occupancy limits of this launch.'
+              : 'Resources would allow more warps than run: look for imbalance between blocks, a partial last wave or a grid too small for the GPU. Run the command below for the occupancy limits of this launch.',
+        command: deepDiveCommand(kernel, launchesInProfile(profile.kernels, kernel), ['Occupancy', 'LaunchStats', 'WarpStateStats'], options.workload),
+        kernel,
+      });
+    }
+    return hits;
+  },
+});

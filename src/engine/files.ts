@@ -1,0 +1,47 @@
+/** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
+import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { InputError } from '../errors.js';
+
+const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
+
+/** Files named directly are taken as they are; directories give their capture files, recursively. */
+export async function expandInputs(inputs: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const input of inputs) {
+    let info;
+    try {
+      info = await stat(input);
+    } catch (error) {
+      throw new InputError(input, `cannot read the input (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a capture file or a directory of them`);
+    }
+    if (!info.isDirectory()) {
+      files.push(input);
+      continue;
+    }
+    const entries = (await readdir(input, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    const nested: string[] = [];
+    for (const entry of entries) {
+      if (SKIPPED_IN_DIRECTORIES.test(entry.name)) continue;
+      if (entry.isDirectory() || entry.isFile()) nested.push(join(input, entry.name));
+    }
+    files.push(...(await expandInputs(nested)));
+  }
+  return files;
+}
+
+/** Write to a file, or to stdout for `-`. */
+export async function writeOutput(target: string, text: string): Promise<void> {
+  if (target === '-') {
+    process.stdout.write(text);
+    return;
+  }
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, text);
+  } catch (error) {
+    // A full disk or a path that cannot be a file: say which file, in one line.
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new InputError(target, `cannot write it (${code ?? 'error'}: ${message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')})`);
+  }
+}

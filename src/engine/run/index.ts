@@ -1,0 +1,196 @@
+/**
+ * The whole job on a GPU box, shared by the action and `profile-gate run`: detect the box, plan,
+ * run the steps, hand the checked capture files to the analysis, and (when the analysis points at
+ * one kernel) run the Nsight Compute deep dive and analyze again with it.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../../errors.js';
+import type { Notice } from '../../model/capture.js';
+import type { Report } from '../../model/report.js';
+import { chooseDeepDive, withNcuLogFile } from './deep-dive.js';
+import { createSystemProbe, detectEnvironment, type Probe } from './detect.js';
+import { executePlan, type ExecuteDeps, type RunResult, type StepRecord } from './execute.js';
+import type { RunOptions } from './options.js';
+import { buildPlan, type Plan, type PlannedStep } from './plan.js';
+import { renderPlan } from './plan-text.js';
+import { ProcessGroups } from './process.js';
+import { flagValue } from './shell-words.js';
+import { writeOutput } from '../files.js';
+
+export { parseRunOptions, RUN_OPTION_NAMES, type RunOptions, type OptionStyle } from './options.js';
+export { renderPlan } from './plan-text.js';
+export type { Plan } from './plan.js';
+export type { RunResult, RunFile, StepRecord } from './execute.js';
+export { ProcessGroups } from './process.js';
+export { createPlainLogger, type Logger } from './logger.js';
+
+/** The folder with the python helpers: <package root>/python, from src/engine/run and from dist. */
+export function findPythonDir(start = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = start;
+  for (let i = 0; i < 6; i += 1) {
+    if (existsSync(join(dir, 'python', 'preflight_custom_arch.py'))) return join(dir, 'python');
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return join(start, 'python');
+}
+
+/** True when something already listens on the port (binding it fails with EADDRINUSE). */
+export function isPortInUse(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const server = createServer();
+    server.once('error', (error: NodeJS.ErrnoException) => resolvePromise(error.code === 'EADDRINUSE'));
+    server.listen({ port, host: '0.0.0.0', exclusive: true }, () => server.close(() => resolvePromise(false)));
+  });
+}
+
+export interface PrepareOptions {
+  outDir: string;
+  cwd?: string;
+  probe?: Probe;
+  pythonDir?: string;
+}
+
+export async function prepareRun(options: RunOptions, prepare: PrepareOptions): Promise<Plan> {
+  const cwd = resolve(prepare.cwd ?? process.cwd());
+  const pythonDir = prepare.pythonDir ?? findPythonDir();
+  const detected = await detectEnvironment(prepare.probe ?? createSystemProbe(), { needMax: options.engine === 'max' });
+  let busyPort: number | undefined;
+  if (options.engine === 'max' && options.mode === 'serve') {
+    const port = Number(flagValue(options.maxArgs, '--port') ?? 8000);
+    if (Number.isInteger(port) && port > 0 && port < 65536 && (await isPortInUse(port))) busyPort = port;
+  }
+  return buildPlan(options, detected, {
+    outDir: resolve(cwd, prepare.outDir),
+    cwd,
+    pythonDir,
+    gpuSnapshotAvailable: existsSync(join(pythonDir, 'gpu_snapshot.py')),
+    portInUse: (port) => port === busyPort,
+  });
+}
+
+export interface JobDeps extends Omit<ExecuteDeps, 'groups'> {
+  groups?: ProcessGroups;
+  /** Analyze capture files into a report (the engine's analyze); enables the deep dive. */
+  analyze?: (inputs: readonly string[]) => Promise<Report>;
+}
+
+export interface JobResult {
+  plan: Plan;
+  run: RunResult;
+  report?: Report;
+  deepDive?: StepRecord & { why: string };
+}
+
+/** Plan notices and run gaps in the report's notice shape. */
+export function runNotices(run: RunResult): Notice[] {
+  return run.notices.map((notice) => ({ code: 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
+}
+
+async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, remainingSeconds: number): Promise<{ record?: StepRecord & { why: string }; run?: RunResult }> {
+  const choice = chooseDeepDive(plan.deepDive.mode, { findings: report.findings, ...(report.kernels[0] ? { topKernel: report.kernels[0].name } : {}) }, plan.deepDive.ncu!, plan.deepDive.workload);
+  if (!choice.run) {
+    deps.logger.info(`deep dive: ${choice.why}`);
+    return {};
+  }
+  if (remainingSeconds < 30) {
+    deps.logger.warning(`deep dive skipped: ${Math.round(remainingSeconds)} s left of the time budget`);
+    return {};
+  }
+  const step: PlannedStep = {
+    id: 'deep-dive',
+    role: 'profile',
+    title: 'Deep dive (Nsight Compute)',
+    argv: withNcuLogFile(choice.argv, plan.deepDive.csvFile),
+    env: {},
+    pathPrepend: [],
+    timeoutSeconds: Math.min(plan.deepDive.timeoutSeconds, remainingSeconds),
+    logFile: plan.deepDive.logFile,
+    outputs: [{ path: plan.deepDive.csvFile, kind: 'ncu-csv', analysis: true }],
+    onFailure: 'continue',
+    weight: 0,
+  };
+  deps.logger.info(`deep dive: ${choice.why}`);
+  const run = await executePlan({ ...plan, steps: [step], notices: [], budgetSeconds: Math.ceil(remainingSeconds) }, { ...deps, reserveSeconds: 0 });
+  const record = run.steps[0]!;
+  return { record: { ...record, why: choice.why }, run };
+}
+
+async function writeRunJson(plan: Plan, result: JobResult): Promise<void> {
+  const { run } = result;
+  const data = {
+    outcome: run.outcome,
+    ...(run.message ? { message: run.message } : {}),
+    environment: plan.environment,
+    profiler: plan.profiler,
+    options: plan.options,
+    steps: run.steps,
+    ...(result.deepDive ? { deepDive: result.deepDive } : {}),
+    files: run.files,
+    analysisInputs: run.analysisInputs,
+    notices: run.notices,
+    seconds: run.seconds,
+  };
+  await writeOutput(join(plan.outDir, 'run.json'), `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/** Remove what an earlier run into the same folder left at the paths this plan writes (only those). */
+async function clearPlannedFiles(plan: Plan): Promise<void> {
+  const paths = new Set<string>([join(plan.outDir, 'run.json'), plan.deepDive.csvFile, plan.deepDive.logFile]);
+  for (const step of plan.steps) {
+    paths.add(step.logFile);
+    if (step.stdoutFile) paths.add(step.stdoutFile);
+    if (step.derive) paths.add(step.derive.to);
+    if (step.collect) paths.add(step.collect.into);
+    if (step.findOutputs) paths.add(step.findOutputs.dir);
+    for (const output of step.outputs) paths.add(output.path);
+  }
+  const ours = [...paths].filter((path) => path.startsWith(`${plan.outDir}/`));
+  await Promise.all(ours.map((path) => rm(path, { recursive: true, force: true })));
+}
+
+/** Run a plan to the end. Throws UsageError when the plan has problems (nothing was started). */
+export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
+  if (plan.problems.length) throw new UsageError(`cannot run: ${plan.problems.join('; ')}`);
+  const started = Date.now();
+  const groups = deps.groups ?? new ProcessGroups();
+  const executeDeps: ExecuteDeps = { ...deps, groups };
+  await clearPlannedFiles(plan);
+  await mkdir(join(plan.outDir, 'logs'), { recursive: true });
+  await mkdir(join(plan.outDir, 'captures'), { recursive: true });
+  await writeFile(join(plan.outDir, 'logs', 'plan.txt'), renderPlan(plan));
+
+  const run = await executePlan(plan, executeDeps);
+  const result: JobResult = { plan, run };
+  if (run.outcome === 'ok' && deps.analyze) {
+    result.report = await deps.analyze(run.analysisInputs);
+    const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
+    if (plan.deepDive.enabled) {
+      const deep = await runDeepDiveStep(plan, result.report, executeDeps, remaining);
+      if (deep.record) result.deepDive = deep.record;
+      if (deep.run && deep.run.outcome === 'ok') {
+        run.files.push(...deep.run.files);
+        run.analysisInputs.push(...deep.run.analysisInputs);
+        result.report = await deps.analyze(run.analysisInputs);
+      } else if (deep.record) {
+        run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section.` });
+      }
+    }
+    result.report.notices.push(...runNotices(run));
+  }
+  try {
+    await writeRunJson(plan, result);
+  } catch (error) {
+    // A full disk must not cost the report that was already made: warn, and keep going.
+    const message = `${(error as Error).message}; the run's record is in this log only`;
+    deps.logger.warning(message);
+    run.notices.push({ severity: 'warning', message });
+    result.report?.notices.push({ code: 'run', severity: 'warning', message });
+  }
+  return result;
+}

@@ -1,0 +1,53 @@
+/**
+ * Where the run tells what it does. The action maps `group` to a collapsible log group, the CLI to a
+ * plain header; tests keep the lines in memory. Child output is written to a log file first and only
+ * streamed here line by line, never gathered whole.
+ */
+export interface Logger {
+  info(message: string): void;
+  warning(message: string): void;
+  error(message: string): void;
+  /** One line of a child process's output. */
+  output(line: string): void;
+  /** Run `fn` inside a named group (no nesting). */
+  group<T>(name: string, fn: () => Promise<T>): Promise<T>;
+}
+
+/** Plain text to a writable stream, headers for groups (the CLI). */
+export function createPlainLogger(write: (text: string) => void, options: { showOutput?: boolean } = {}): Logger {
+  const showOutput = options.showOutput ?? true;
+  return {
+    info: (message) => write(`${message}\n`),
+    warning: (message) => write(`warning: ${message}\n`),
+    error: (message) => write(`error: ${message}\n`),
+    output: (line) => {
+      if (showOutput) write(`  | ${line}\n`);
+    },
+    async group(name, fn) {
+      write(`\n== ${name}\n`);
+      return fn();
+    },
+  };
+}
+
+export interface RecordedLine {
+  kind: 'info' | 'warning' | 'error' | 'output' | 'group';
+  text: string;
+}
+
+/** Keeps every line in memory; for tests. */
+export function createMemoryLogger(): Logger & { lines: RecordedLine[]; text(): string } {
+  const lines: RecordedLine[] = [];
+  return {
+    lines,
+    info: (text) => lines.push({ kind: 'info', text }),
+    warning: (text) => lines.push({ kind: 'warning', text }),
+    error: (text) => lines.push({ kind: 'error', text }),
+    output: (text) => lines.push({ kind: 'output', text }),
+    async group(name, fn) {
+      lines.push({ kind: 'group', text: name });
+      return fn();
+    },
+    text: () => lines.map((line) => `${line.kind}: ${line.text}`).join('\n'),
+  };
+}

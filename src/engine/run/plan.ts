@@ -1,0 +1,188 @@
+/**
+ * The plan: from the options and the detected box, the ordered steps with their exact commands,
+ * files and time limits. Pure, so `--dry-run` shows exactly what a run would do. What the box lacks
+ * becomes a notice with the install line and the fallback; what cannot work at all is a problem,
+ * found here, before anything long starts.
+ */
+import { join } from 'node:path';
+import type { Environment } from '../../model/capture.js';
+import { environmentFingerprint, type DetectedEnvironment } from './detect.js';
+import { INSTALL } from './install-lines.js';
+import type { RunOptions } from './options.js';
+import { commandSteps, createStepBuilder, maxGenerateSteps, maxServeSteps } from './plan-steps.js';
+import { resolveProfiler } from './profilers.js';
+import { hasFlag } from './shell-words.js';
+
+export type OutputKind =
+  | 'max-generate'
+  | 'max-benchmark'
+  | 'max-benchmark-json'
+  | 'gpu-snapshot-jsonl'
+  | 'nsys-stats'
+  | 'nsys-rep'
+  | 'rocprof-csv'
+  | 'ncu-csv'
+  | 'workload-capture'
+  /** A command workload's console: read when an importer recognizes it (e.g. JSON metric lines). */
+  | 'workload-console';
+
+export interface PlannedOutput {
+  path: string;
+  kind: OutputKind;
+  /** Handed to the analysis; otherwise kept as an artifact only. */
+  analysis: boolean;
+  /** Missing: the run goes on without it (told), instead of failing. */
+  optional?: boolean;
+  /** What most likely went wrong when the file is missing or empty, with the fix. */
+  hint?: string;
+}
+
+export type StepRole = 'preflight' | 'warmup' | 'measured' | 'profile' | 'profile-stats' | 'serve' | 'benchmark-warmup' | 'benchmark' | 'serve-stop';
+
+export interface PlannedStep {
+  id: string;
+  role: StepRole;
+  title: string;
+  argv: string[];
+  env: Record<string, string>;
+  /** Directories put in front of PATH (a profiler found outside PATH that MAX calls by name). */
+  pathPrepend: string[];
+  timeoutSeconds: number;
+  logFile: string;
+  /** stdout to this file (a CSV), stderr to the log. */
+  stdoutFile?: string;
+  outputs: PlannedOutput[];
+  /** Capture globs a command workload writes, copied into `into` after the step. */
+  collect?: { globs: string[]; into: string; analysis: boolean };
+  /** Files a tool writes into a folder under names it picks (rocprofv3). */
+  findOutputs?: { dir: string; suffix: string; kind: OutputKind };
+  /** The analysis copy of a profiled `max generate` console: its timings are not a measurement. */
+  derive?: { from: string; to: string };
+  /** A failed step either stops the run or leaves a gap the report tells about. */
+  onFailure: 'stop' | 'continue';
+  weight: number;
+}
+
+export interface ServePlan {
+  port: number;
+  healthUrl: string;
+  /** Seconds the server gets to answer /health before the run gives up on it. */
+  readyTimeoutSeconds: number;
+}
+
+export interface DeepDivePlan {
+  enabled: boolean;
+  mode: RunOptions['deepDive'];
+  reason: string;
+  ncu?: string;
+  /** The command ncu runs (the workload, unprofiled). */
+  workload: string[];
+  timeoutSeconds: number;
+  logFile: string;
+  csvFile: string;
+}
+
+export interface PlanNotice {
+  severity: 'info' | 'warning';
+  message: string;
+  fix?: string;
+}
+
+export type ResolvedProfiler = 'max' | 'nsys' | 'rocprofv3' | 'torch' | 'none';
+
+export interface Plan {
+  options: RunOptions;
+  detected: DetectedEnvironment;
+  environment: Environment;
+  profiler: ResolvedProfiler;
+  sampling: boolean;
+  steps: PlannedStep[];
+  serve?: ServePlan;
+  deepDive: DeepDivePlan;
+  notices: PlanNotice[];
+  /** Each one alone stops the run before it starts. */
+  problems: string[];
+  budgetSeconds: number;
+  outDir: string;
+  cwd: string;
+}
+
+export interface PlanContext {
+  outDir: string;
+  cwd: string;
+  /** The folder holding gpu_snapshot.py and preflight_custom_arch.py. */
+  pythonDir: string;
+  gpuSnapshotAvailable: boolean;
+  /** The port is taken by some other process right now (serve mode). */
+  portInUse?: (port: number) => boolean;
+}
+
+const MIN_STEP_SECONDS = 30;
+
+export function buildPlan(options: RunOptions, detected: DetectedEnvironment, context: PlanContext): Plan {
+  const notices: PlanNotice[] = [];
+  const problems: string[] = [];
+  if (options.ignored.length) notices.push({ severity: 'info', message: `ignored for engine ${options.engine}${options.engine === 'max' ? ` (${options.mode})` : ''}: ${options.ignored.join(', ')}` });
+  if (options.engine === 'max' && !detected.tools.max) problems.push(`engine max: the max command is not on PATH. Install MAX: ${INSTALL.max}`);
+  if (options.engine === 'max' && (hasFlag(options.maxArgs, '--model') || hasFlag(options.maxArgs, '--model-path'))) problems.push('max-args: give the model with the model option, not --model/--model-path in max-args');
+
+  const profiler = resolveProfiler(options, detected, notices);
+  const sampling = Boolean(detected.vendor) && context.gpuSnapshotAvailable;
+  if (!detected.vendor) notices.push({ severity: 'warning', message: 'no GPU found (nvidia-smi and rocm-smi list none): GPU utilization is not sampled' });
+  else if (!context.gpuSnapshotAvailable) notices.push({ severity: 'warning', message: `${join(context.pythonDir, 'gpu_snapshot.py')} is missing: GPU utilization is not sampled` });
+
+  const builder = createStepBuilder(options, detected, context, profiler, sampling);
+  const built = options.engine === 'command' ? commandSteps(builder, notices) : options.mode === 'serve' ? maxServeSteps(builder, problems) : maxGenerateSteps(builder);
+  const steps = [...builder.preflight(), ...built.steps];
+
+  const deepDive = planDeepDive(options, detected, built.workload, notices, builder.out);
+  const budgetSeconds = Math.round(options.timeoutMinutes * 60);
+  assignTimeouts(steps, deepDive, budgetSeconds);
+  const serve = built.serve ? { ...built.serve, readyTimeoutSeconds: steps.find((s) => s.role === 'serve')!.timeoutSeconds } : undefined;
+
+  return {
+    options,
+    detected,
+    environment: environmentFingerprint(detected, options.engine, options.model),
+    profiler,
+    sampling,
+    steps,
+    ...(serve ? { serve } : {}),
+    deepDive,
+    notices,
+    problems,
+    budgetSeconds,
+    outDir: context.outDir,
+    cwd: context.cwd,
+  };
+}
+
+function planDeepDive(options: RunOptions, detected: DetectedEnvironment, workload: string[], notices: PlanNotice[], out: (...parts: string[]) => string): DeepDivePlan {
+  const base = { mode: options.deepDive, workload, timeoutSeconds: 0, logFile: out('logs', 'deep-dive.log'), csvFile: out('captures', 'deep-dive.ncu.csv') };
+  if (options.deepDive === 'off') return { ...base, enabled: false, reason: 'deep-dive: off' };
+  if (options.engine === 'max' && options.mode === 'serve') return { ...base, enabled: false, reason: 'no deep dive with max-mode serve (ncu replays the kernels of one process; use max-mode generate)' };
+  if (detected.vendor !== 'nvidia') return { ...base, enabled: false, reason: 'no deep dive: Nsight Compute needs an NVIDIA GPU' };
+  if (!detected.tools.ncu) {
+    notices.push({ severity: 'warning', message: 'ncu not found: no kernel deep dive', fix: INSTALL.ncu });
+    return { ...base, enabled: false, reason: 'no deep dive: ncu not found' };
+  }
+  const reason = options.deepDive === 'always' ? 'ncu on the dominant kernel (or the top kernel)' : 'ncu on the dominant kernel, if the analysis finds one';
+  return { ...base, enabled: true, reason, ncu: detected.tools.ncu };
+}
+
+/**
+ * Each step may use twice its weighted share of the budget (a slow step is tolerated, a hung one
+ * is not); the runner also stops any step at the overall deadline.
+ */
+function assignTimeouts(steps: PlannedStep[], deepDive: DeepDivePlan, budgetSeconds: number): void {
+  const fixed = steps.reduce((sum, s) => sum + (s.weight === 0 && s.role !== 'preflight' ? s.timeoutSeconds : 0), 0);
+  const weights = steps.reduce((sum, s) => sum + s.weight, 0) + (deepDive.enabled ? 2 : 0);
+  const flexible = Math.max(budgetSeconds - fixed / 2, budgetSeconds / 4);
+  const share = (weight: number) => Math.min(budgetSeconds, Math.max(MIN_STEP_SECONDS, Math.round(((flexible * weight) / Math.max(weights, 1)) * 2)));
+  for (const s of steps) {
+    if (s.role === 'preflight') s.timeoutSeconds = Math.min(budgetSeconds, 120);
+    else if (s.weight > 0) s.timeoutSeconds = share(s.weight);
+    else s.timeoutSeconds = Math.min(budgetSeconds, s.timeoutSeconds || MIN_STEP_SECONDS);
+  }
+  if (deepDive.enabled) deepDive.timeoutSeconds = share(2);
+}

@@ -1,0 +1,95 @@
+/**
+ * Reading a report.json of any schema version as the current Report. Reports outlive the tool that
+ * wrote them (a baseline artifact from last month, a dashboard's history), so older versions are
+ * migrated forward one step at a time, and a newer version is refused with what to do about it,
+ * never misread. A bump of REPORT_SCHEMA_VERSION comes with an entry in MIGRATIONS.
+ *
+ * Version 0 (the pre-release shape, documented here as the migration pattern; no release wrote it):
+ *   { schemaVersion: 0, tool: "profile-gate 0.0.9", generatedAt, environment, sources,
+ *     totalKernelTimeNs, kernels: [{ name, family, totalTimeNs, instances, share }], families,
+ *     metrics, utilization?, timeline?, findings, verdict, comparison? }
+ * Differences from version 1: the tool is one string; kernel and total times are `…TimeNs`; there
+ * are no run info, memops, API calls, CPU functions, notices or Nsight Compute results; optional
+ * sections are absent instead of null. Migrating adds the empty sections and renames the fields.
+ */
+import { InputError } from '../errors.js';
+import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from './report.js';
+
+type Data = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Data {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function v0ToV1(data: Data): Data {
+  const { tool, totalKernelTimeNs, kernels, ...rest } = data;
+  const toolText = typeof tool === 'string' ? tool : '';
+  const version = /(\d+\.\d+\.\d+\S*)/.exec(toolText)?.[1] ?? '0.0.0';
+  return {
+    run: {},
+    memops: [],
+    apiCalls: [],
+    cpuFunctions: [],
+    notices: [],
+    deepDive: [],
+    ...rest,
+    schemaVersion: 1,
+    tool: { name: 'profile-gate', version },
+    totalKernelNs: totalKernelTimeNs,
+    kernels: Array.isArray(kernels)
+      ? kernels.map((kernel) => {
+          if (!isRecord(kernel)) return kernel;
+          const { totalTimeNs, ...others } = kernel;
+          return { ...others, totalNs: totalTimeNs };
+        })
+      : kernels,
+    utilization: rest['utilization'] ?? null,
+    timeline: rest['timeline'] ?? null,
+    gpuTimeUtilPercent: rest['gpuTimeUtilPercent'] ?? null,
+    comparison: rest['comparison'] ?? null,
+  };
+}
+
+/** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
+export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
+  0: v0ToV1,
+};
+
+/** The writer's version for a message: the tool version it recorded, else its schema version. */
+function writer(data: Data, version: number): string {
+  const tool = data['tool'];
+  const named = isRecord(tool) ? tool['version'] : typeof tool === 'string' ? tool : undefined;
+  return typeof named === 'string' && named.length <= 40 ? named : `schemaVersion ${version}`;
+}
+
+/**
+ * A parsed report.json (of any version) as the current Report; `path` names it in errors. Throws an
+ * InputError for something that is not a report, a report from a newer profile-gate, or one that
+ * does not hold up against the schema after migration.
+ */
+export function migrateReport(data: unknown, path: string): Report {
+  if (!isRecord(data)) {
+    throw new InputError(path, `expected a profile-gate report.json (a JSON object), got ${Array.isArray(data) ? 'an array' : data === null ? 'null' : typeof data}`);
+  }
+  const version = data['schemaVersion'];
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
+    throw new InputError(path, `expected a profile-gate report.json with a whole-number schemaVersion, got ${version === undefined ? 'none' : JSON.stringify(version)?.slice(0, 40)}`);
+  }
+  if (version > REPORT_SCHEMA_VERSION) {
+    throw new InputError(path, `expected schemaVersion ≤ ${REPORT_SCHEMA_VERSION}; this report was written by a newer profile-gate (${writer(data, version)}); upgrade`);
+  }
+  let current: Data = data;
+  for (let from = version; from < REPORT_SCHEMA_VERSION; from++) {
+    const step = MIGRATIONS[from];
+    if (!step) throw new InputError(path, `expected schemaVersion ${REPORT_SCHEMA_VERSION} or a version that can be migrated, got ${version}`);
+    current = step(current);
+  }
+  const parsed = ReportSchema.safeParse(current);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length ? issue.path.join('.') : 'the top level';
+    const migrated = version < REPORT_SCHEMA_VERSION ? ` (migrated from schemaVersion ${version})` : '';
+    throw new InputError(path, `expected a profile-gate report.json (schemaVersion ${REPORT_SCHEMA_VERSION})${migrated}; at ${where}: ${issue.message}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,310 @@
+/**
+ * Reports → the dashboard's data: grouped by workload (run.workload, else model · GPU), ordered by
+ * time, with the metric's median and its CI, family shares, top kernels, findings and verdicts per
+ * point, change points of the metric and of the large family shares, top-kernel changes between
+ * consecutive points, and the open regressions (a shift the wrong way with no recovery since).
+ */
+import { detectChangePoints, MAX_SEGMENT, type ChangePoint } from '../../compare/change-points.js';
+import { seedFor } from '../../compare/stats.js';
+import { metricInfo } from '../../model/metrics.js';
+import type { Report } from '../../model/report.js';
+import {
+  SEVERITY_ORDER,
+  SHARE_SCALE,
+  VERDICT_ORDER,
+  type ChangeMark,
+  type DashboardData,
+  type FamilyChangeMark,
+  type FindingInfo,
+  type KernelEvent,
+  type OpenRegression,
+  type PointColumns,
+  type SkippedReport,
+  type WorkloadSeries,
+} from './data.js';
+import { eventsBetween, type KernelShares } from './kernel-events.js';
+import { medianInterval } from './median-ci.js';
+import { clampText, safeCommit, safeHttpsUrl, safeRepository, safeServerUrl } from './safe-text.js';
+
+export interface DashboardInput {
+  report: Report;
+  /** Where it came from (a path or an artifact), for messages. */
+  source: string;
+}
+
+export interface DashboardOptions {
+  title: string;
+  generatedAt: string;
+  serverUrl: string;
+  metric: string;
+  topN: number;
+  /** Families drawn in the stacked area; the rest are summed into `other`. */
+  families: number;
+  /** Smallest relative shift of the metric's level that counts (0.02 = 2%). */
+  minChange: number;
+  /** Smallest family or kernel share move that counts (0.02 = 2 points). */
+  minShareChange: number;
+  seed: number;
+  permutations: number;
+  alpha: number;
+  maxKernelEvents: number;
+}
+
+export const DEFAULT_DASHBOARD_OPTIONS: DashboardOptions = {
+  title: 'profile-gate dashboard',
+  generatedAt: '1970-01-01T00:00:00.000Z',
+  serverUrl: 'https://github.com',
+  metric: 'decode_tok_s',
+  topN: 10,
+  families: 7,
+  minChange: 0.02,
+  minShareChange: 0.02,
+  seed: 1,
+  permutations: 199,
+  alpha: 0.01,
+  maxKernelEvents: 60,
+};
+
+const NAME_MAX = 160;
+const KERNEL_MAX = 300;
+
+export function workloadName(report: Report): string {
+  const named = clampText(report.run.workload, NAME_MAX);
+  if (named) return named;
+  return clampText(`${report.environment.model || 'unknown model'} · ${report.environment.gpuName || 'unknown GPU'}`, NAME_MAX);
+}
+
+function timeOf(report: Report): number | undefined {
+  for (const text of [report.run.timestamp, report.generatedAt]) {
+    const t = text ? Date.parse(text) : Number.NaN;
+    if (Number.isFinite(t)) return t;
+  }
+  return undefined;
+}
+
+function round(value: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+class Interner {
+  readonly list: string[] = [];
+  private readonly index = new Map<string, number>();
+  of(text: string): number {
+    let i = this.index.get(text);
+    if (i === undefined) {
+      i = this.list.length;
+      this.list.push(text);
+      this.index.set(text, i);
+    }
+    return i;
+  }
+}
+
+function mark(point: ChangePoint, indexes: readonly number[]): ChangeMark {
+  return { index: indexes[point.index]!, before: round(point.before, 4), after: round(point.after, 4), relative: round(point.relativeChange, 5), pValue: round(point.pValue, 4) };
+}
+
+/** Change points of a series with gaps (nulls): found on the values present, indexed on all points. */
+function changesOf(values: ReadonlyArray<number | null>, options: DashboardOptions, key: string, floors: { minRelativeChange?: number; minAbsoluteChange?: number }): ChangeMark[] {
+  const indexes: number[] = [];
+  const present: number[] = [];
+  values.forEach((v, i) => {
+    if (v !== null && Number.isFinite(v)) {
+      indexes.push(i);
+      present.push(v);
+    }
+  });
+  // The scan is O(n²) in memory and time: a very long history is scanned over its latest part.
+  const skip = Math.max(0, present.length - MAX_SEGMENT);
+  const found = detectChangePoints(present.slice(skip), { seed: seedFor(options.seed, key), permutations: options.permutations, alpha: options.alpha, ...floors });
+  return found.map((p) => mark(p, indexes.slice(skip)));
+}
+
+function familyShares(reports: readonly Report[], options: DashboardOptions): { families: string[]; shares: number[][] } {
+  // Ranked by peak share, so a family that appeared lately (a new attention path) gets its own band.
+  const totals = new Map<string, number>();
+  for (const report of reports) for (const f of report.families) totals.set(f.family, Math.max(totals.get(f.family) ?? 0, f.share));
+  const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+  const shown = ranked.slice(0, options.families);
+  const hasOther = ranked.length > shown.length;
+  const families = [...shown.map((f) => clampText(f, NAME_MAX)), ...(hasOther ? ['other'] : [])];
+  const position = new Map(shown.map((f, i) => [f, i]));
+  const shares = reports.map((report) => {
+    const row = new Array<number>(families.length).fill(0);
+    for (const f of report.families) row[position.get(f.family) ?? families.length - 1]! += f.share;
+    return row.map((s) => Math.round(s * SHARE_SCALE));
+  });
+  return { families, shares };
+}
+
+function kernelShares(report: Report): Map<string, number> {
+  const shares = new Map<string, number>();
+  for (const k of report.kernels) shares.set(k.name, (shares.get(k.name) ?? 0) + k.share);
+  return shares;
+}
+
+function topNames(shares: Map<string, number>, n: number): string[] {
+  return [...shares.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
+}
+
+interface Entry {
+  report: Report;
+  t: number;
+}
+
+function buildWorkload(name: string, entries: Entry[], options: DashboardOptions): WorkloadSeries {
+  entries.sort((a, b) => a.t - b.t || (a.report.run.commit ?? '').localeCompare(b.report.run.commit ?? ''));
+  const reports = entries.map((e) => e.report);
+  const repos = new Interner();
+  const kernels = new Interner();
+  const kernelFamily: string[] = [];
+  const findingIndex = new Map<string, number>();
+  const findings: FindingInfo[] = [];
+  const points: PointColumns = { t: [], commit: [], repo: [], run: [], verdict: [], value: [], low: [], high: [], n: [], shares: [], top: [], findings: [] };
+  const { families, shares } = familyShares(reports, options);
+  const events: KernelEvent[] = [];
+  let previous: { shares: Map<string, number>; top: string[] } | undefined;
+  const kernelOf = (report: Report, name: string): number => {
+    const i = kernels.of(clampText(name, KERNEL_MAX));
+    if (kernelFamily[i] === undefined) kernelFamily[i] = clampText(report.kernels.find((k) => k.name === name)?.family, NAME_MAX);
+    return i;
+  };
+  reports.forEach((report, i) => {
+    points.t.push(entries[i]!.t);
+    points.commit.push(safeCommit(report.run.commit));
+    const repo = safeRepository(report.run.repository);
+    points.repo.push(repo ? repos.of(repo) : -1);
+    points.run.push(safeHttpsUrl(report.run.runUrl));
+    points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
+    const metric = report.metrics.find((m) => m.name === options.metric);
+    const interval = metric ? medianInterval(metric.samples) : undefined;
+    const value = interval?.median ?? metric?.value;
+    points.value.push(value !== undefined && Number.isFinite(value) ? round(value) : null);
+    points.low.push(interval && interval.low !== interval.high ? round(interval.low) : null);
+    points.high.push(interval && interval.low !== interval.high ? round(interval.high) : null);
+    points.n.push(metric?.samples.length ?? 0);
+    points.shares.push(shares[i]!);
+    const current = kernelShares(report);
+    const top = topNames(current, options.topN);
+    points.top.push(top.flatMap((k) => [kernelOf(report, k), Math.round(current.get(k)! * SHARE_SCALE)]));
+    if (previous) {
+      // Every name here was interned when its point's top list was stored.
+      const union = [...new Set([...previous.top, ...top])];
+      const indexOf = new Map(union.map((k) => [k, kernelOf(report, k)]));
+      const side = (s: Map<string, number>, names: string[]): KernelShares => ({
+        shares: new Map(union.map((k) => [indexOf.get(k)!, s.get(k) ?? 0])),
+        top: names.map((k) => indexOf.get(k)!),
+      });
+      events.push(...eventsBetween(side(previous.shares, previous.top), side(current, top), i, options.minShareChange));
+    }
+    previous = { shares: current, top };
+    const seen = new Set<number>();
+    for (const f of report.findings) {
+      let fi = findingIndex.get(f.id);
+      if (fi === undefined) {
+        fi = findings.length;
+        findingIndex.set(f.id, fi);
+        findings.push({ id: clampText(f.id, 80), title: '', severity: 0 });
+      }
+      findings[fi]!.title = clampText(f.title, NAME_MAX);
+      findings[fi]!.severity = Math.max(findings[fi]!.severity, SEVERITY_ORDER.indexOf(f.severity));
+      seen.add(fi);
+    }
+    points.findings.push([...seen].sort((a, b) => a - b));
+  });
+  const latest = reports[reports.length - 1]!;
+  const changes = changesOf(points.value, options, name, { minRelativeChange: options.minChange });
+  const familyChanges: FamilyChangeMark[] = [];
+  families.forEach((family, f) => {
+    const series = points.shares.map((row) => row[f]! / SHARE_SCALE);
+    if (family === 'other' || Math.max(...series) < 0.05) return;
+    for (const c of changesOf(series, options, `${name}:${family}`, { minAbsoluteChange: options.minShareChange })) familyChanges.push({ ...c, family: f });
+  });
+  // Newest first: the table shows the latest moves.
+  events.sort((a, b) => b.index - a.index);
+  return {
+    name,
+    gpu: clampText(latest.environment.gpuName, NAME_MAX),
+    model: clampText(latest.environment.model, NAME_MAX),
+    repos: repos.list,
+    families,
+    kernels: kernels.list,
+    kernelFamily,
+    findings,
+    points,
+    changes,
+    familyChanges: familyChanges.sort((a, b) => a.index - b.index),
+    kernelEvents: events.slice(0, options.maxKernelEvents),
+  };
+}
+
+/** Shifts the wrong way whose lost level no later segment won back. */
+export function openRegressions(series: WorkloadSeries, workload: number, direction: 'higher' | 'lower', minChange: number): OpenRegression[] {
+  const worse = (from: number, to: number): number => (direction === 'higher' ? 1 : -1) * ((to - from) / Math.abs(from || 1));
+  const open: OpenRegression[] = [];
+  series.changes.forEach((change, c) => {
+    if (worse(change.before, change.after) > -minChange) return;
+    const later = series.changes.slice(c).map((x) => x.after);
+    if (later.some((level) => worse(change.before, level) > -minChange)) return;
+    const latest = later[later.length - 1]!;
+    open.push({
+      workload,
+      index: change.index,
+      before: change.before,
+      after: change.after,
+      latest,
+      relative: change.relative,
+      latestRelative: round((latest - change.before) / Math.abs(change.before || 1), 5),
+      pValue: change.pValue,
+    });
+  });
+  return open;
+}
+
+export function buildDashboardData(inputs: readonly DashboardInput[], skipped: readonly SkippedReport[], partial: Partial<DashboardOptions> = {}): DashboardData {
+  const options: DashboardOptions = { ...DEFAULT_DASHBOARD_OPTIONS, ...partial };
+  const info = metricInfo(options.metric);
+  const groups = new Map<string, Entry[]>();
+  const notes: SkippedReport[] = skipped.map((s) => ({ source: clampText(s.source, 300), reason: clampText(s.reason, 300) }));
+  // The same report read twice (a saved copy and its artifact) is one point.
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const { report, source } of inputs) {
+    const identity = JSON.stringify([workloadName(report), report.run.runId, report.run.commit, report.generatedAt]);
+    if (seen.has(identity)) {
+      duplicates += 1;
+      continue;
+    }
+    seen.add(identity);
+    const t = timeOf(report);
+    if (t === undefined) {
+      notes.push({ source: clampText(source, 300), reason: 'no usable run.timestamp or generatedAt' });
+      continue;
+    }
+    const name = workloadName(report);
+    const list = groups.get(name) ?? [];
+    list.push({ report, t });
+    groups.set(name, list);
+  }
+  const names = [...groups.keys()].sort((a, b) => a.localeCompare(b));
+  const built = names.map((name) => buildWorkload(name, groups.get(name)!, options));
+  const worst = (s: WorkloadSeries): number => Math.min(0, ...openRegressions(s, 0, info.direction, options.minChange).map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
+  // Workloads with open regressions first, worst first; then by name.
+  const order = built.map((s, i) => ({ s, i, worst: worst(s) })).sort((a, b) => a.worst - b.worst || a.i - b.i);
+  const workloads = order.map((o) => o.s);
+  const regressions = workloads.flatMap((s, w) => openRegressions(s, w, info.direction, options.minChange));
+  return {
+    version: 1,
+    title: clampText(options.title, 200) || DEFAULT_DASHBOARD_OPTIONS.title,
+    generatedAt: options.generatedAt,
+    serverUrl: safeServerUrl(options.serverUrl),
+    metric: { name: clampText(options.metric, 80), unit: info.unit, label: info.label, direction: info.direction },
+    topN: options.topN,
+    method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a 95% confidence interval of the median from order statistics.`,
+    reportCount: inputs.length - duplicates,
+    skipped: notes.slice(0, 200),
+    regressions,
+    workloads,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The dashboard's data: what `data.js` assigns to `window.PROFILE_GATE_DASHBOARD` and the page script
+ * reads. Columnar per workload (one array per field, one entry per point) so a year of nightly runs
+ * of several workloads stays small and parses fast. Text in it comes from reports and is hostile:
+ * the page only ever puts it in text nodes, and every link in it has been checked here first.
+ */
+
+export const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid'] as const;
+export const SEVERITY_ORDER = ['info', 'warning', 'error'] as const;
+/** Shares are stored as integers in units of 0.01 percentage points. */
+export const SHARE_SCALE = 10_000;
+
+export interface DashboardData {
+  version: 1;
+  title: string;
+  generatedAt: string;
+  /** Where commit and compare links point: https://github.com or a GitHub Enterprise host. */
+  serverUrl: string;
+  metric: { name: string; unit: string; label: string; direction: 'higher' | 'lower' };
+  topN: number;
+  /** One line on how change points were found, shown in the footer. */
+  method: string;
+  reportCount: number;
+  skipped: SkippedReport[];
+  regressions: OpenRegression[];
+  workloads: WorkloadSeries[];
+}
+
+export interface SkippedReport {
+  source: string;
+  reason: string;
+}
+
+export interface PointColumns {
+  /** Epoch milliseconds: run.timestamp, else the report's generatedAt. */
+  t: number[];
+  /** Full commit SHA, or '' when unknown. */
+  commit: string[];
+  /** Index into `repos`, -1 when unknown. */
+  repo: number[];
+  /** An https run URL, or ''. */
+  run: string[];
+  /** Index into VERDICT_ORDER. */
+  verdict: number[];
+  /** Median of the metric's samples; null when the run has no such metric. */
+  value: Array<number | null>;
+  /** Confidence interval of the median (order statistics); null when there are too few samples. */
+  low: Array<number | null>;
+  high: Array<number | null>;
+  /** Samples behind the median. */
+  n: number[];
+  /** Per point, one share per entry of `families` (SHARE_SCALE units). */
+  shares: number[][];
+  /** Per point, the top kernels flattened: [kernel index, share, kernel index, share, …]. */
+  top: number[][];
+  /** Per point, indexes into `findings`. */
+  findings: number[][];
+}
+
+export interface ChangeMark {
+  /** The point where the new level began. */
+  index: number;
+  before: number;
+  after: number;
+  relative: number;
+  pValue: number;
+}
+
+export interface FamilyChangeMark extends ChangeMark {
+  family: number;
+}
+
+export interface KernelEvent {
+  /** The later of the two consecutive points compared. */
+  index: number;
+  kernel: number;
+  kind: 'entered' | 'left' | 'up' | 'down';
+  /** Shares before and after (SHARE_SCALE units). */
+  before: number;
+  after: number;
+}
+
+export interface FindingInfo {
+  id: string;
+  title: string;
+  /** Index into SEVERITY_ORDER: the worst seen. */
+  severity: number;
+}
+
+export interface WorkloadSeries {
+  name: string;
+  gpu: string;
+  model: string;
+  repos: string[];
+  /** Families shown in the stacked area, largest mean share first; the last may be `other`. */
+  families: string[];
+  kernels: string[];
+  kernelFamily: string[];
+  findings: FindingInfo[];
+  points: PointColumns;
+  changes: ChangeMark[];
+  familyChanges: FamilyChangeMark[];
+  /** Newest first, capped. */
+  kernelEvents: KernelEvent[];
+}
+
+export interface OpenRegression {
+  workload: number;
+  /** The change point's index in that workload's points. */
+  index: number;
+  before: number;
+  after: number;
+  /** The level now (the last segment's median). */
+  latest: number;
+  relative: number;
+  latestRelative: number;
+  pValue: number;
+}

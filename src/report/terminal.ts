@@ -1,0 +1,112 @@
+/** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text, no colour codes. */
+import { FAMILY_INFO } from '../classify/family-ids.js';
+import { metricInfo } from '../model/metrics.js';
+import type { Finding, Report } from '../model/report.js';
+import { formatNs, formatNumber, formatShare, formatSigned, shortenName } from './format.js';
+
+const VERDICT_LINE: Record<Report['verdict'], string> = {
+  pass: 'PASS',
+  warn: 'WARN',
+  fail: 'FAIL',
+  'insufficient-data': 'INSUFFICIENT DATA',
+  invalid: 'INVALID',
+};
+
+function familyLabel(family: string): string {
+  return (FAMILY_INFO as Record<string, { label: string }>)[family]?.label ?? family;
+}
+
+function evidenceLine(finding: Finding): string {
+  return Object.entries(finding.evidence)
+    .map(([key, value]) => `${key}=${typeof value === 'number' ? formatNumber(value, 3) : String(value)}`)
+    .join('  ');
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+export function renderTerminal(report: Report, options: { topKernels?: number } = {}): string {
+  const lines: string[] = [];
+  const topN = options.topKernels ?? 10;
+  lines.push(`profile-gate ${report.tool.version}: ${VERDICT_LINE[report.verdict]}`);
+  for (const reason of report.comparison?.reasons ?? []) lines.push(`  - ${reason}`);
+  lines.push('');
+
+  const comparison = report.comparison;
+  if (comparison) {
+    lines.push(`Comparison with baseline (${comparison.baseline.origin}${comparison.baseline.path ? ` ${comparison.baseline.path}` : ''})`);
+    const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
+    for (const row of shown.slice(0, 12)) {
+      const relative = row.kind === 'metric';
+      const delta =
+        row.delta === null ? 'n/a' : relative ? formatSigned(row.delta * 100, '%') : row.kind === 'finding' ? formatSigned(row.delta, '', 0) : formatSigned(row.delta, ' pp');
+      const ci = row.ci ? ` [${relative ? `${formatSigned(row.ci[0] * 100, '%')} … ${formatSigned(row.ci[1] * 100, '%')}` : `${formatSigned(row.ci[0], ' pp')} … ${formatSigned(row.ci[1], ' pp')}`}]` : '';
+      const values = `${row.baseline === null ? '—' : formatNumber(row.baseline)} → ${row.current === null ? '—' : formatNumber(row.current)}`;
+      lines.push(`  ${pad(row.status.toUpperCase(), 17)} ${pad(shortenName(row.metric, 48), 48)} ${pad(values, 22)} ${delta}${ci}`);
+    }
+    if (shown.length > 12) lines.push(`  … ${shown.length - 12} more rows in report.json`);
+    lines.push('');
+  }
+
+  lines.push('Diagnosis');
+  if (report.findings.length === 0) lines.push('  no findings');
+  for (const finding of report.findings) {
+    const tag = `${finding.severity.toUpperCase()}${finding.secondary ? ' (secondary)' : ''}`;
+    lines.push(`  [${tag}] ${finding.id}: ${finding.message}`);
+    lines.push(`      evidence: ${evidenceLine(finding)}`);
+    lines.push(`      next: ${finding.advice}`);
+    if (finding.command) lines.push(`      $ ${finding.command}`);
+  }
+  lines.push('');
+
+  if (report.kernels.length) {
+    lines.push(`Top kernels (${report.kernels.length} distinct, ${formatNs(report.totalKernelNs)} GPU kernel time)`);
+    lines.push(`  ${pad('share', 7)} ${pad('total', 11)} ${pad('calls', 8)} ${pad('family', 18)} kernel`);
+    for (const kernel of report.kernels.slice(0, topN)) {
+      lines.push(
+        `  ${pad(formatShare(kernel.share), 7)} ${pad(formatNs(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${shortenName(kernel.name)}`,
+      );
+    }
+    lines.push('');
+    lines.push('Kernel families');
+    for (const family of report.families) {
+      lines.push(`  ${pad(formatShare(family.share), 7)} ${pad(formatNs(family.totalNs), 11)} ${pad(family.family, 18)} ${familyLabel(family.family)}`);
+    }
+    lines.push('');
+  }
+
+  const util = report.utilization;
+  if (util || report.timeline || report.gpuTimeUtilPercent !== null) {
+    lines.push('GPU utilization');
+    if (util) {
+      lines.push(
+        `  sampled: mean ${formatNumber(util.meanPercent, 1)}%, peak ${formatNumber(util.peakPercent, 1)}% over ${util.window === 'timed' ? 'the timed runs' : 'the active window'} (${util.sampleCount} of ${util.totalSampleCount} samples, ${util.devices} GPU); hardware throttle: ${util.throttleReasons.length ? util.throttleReasons.join(', ') : 'none'}`,
+      );
+    }
+    if (report.timeline && report.timeline.spanNs > 0) {
+      const t = report.timeline;
+      lines.push(`  trace: GPU busy ${formatShare(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${formatNs(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches`);
+    }
+    if (report.gpuTimeUtilPercent !== null) lines.push(`  nsys gpu_time_util: ${formatNumber(report.gpuTimeUtilPercent, 1)}% in use`);
+    lines.push('');
+  }
+
+  if (report.metrics.length) {
+    lines.push('Throughput and latency (median of samples)');
+    for (const metric of report.metrics) {
+      const info = metricInfo(metric.name);
+      lines.push(`  ${pad(info.label, 24)} ${formatNumber(metric.value)} ${metric.unit}  (n=${metric.samples.length})`);
+    }
+    lines.push('');
+  }
+
+  lines.push('Inputs');
+  for (const source of report.sources) {
+    const parts = source.parts.length ? ` [${source.parts.join(', ')}]` : '';
+    lines.push(`  ${source.path}: ${source.format}${parts}${source.toolVersion ? ` (${source.tool ?? ''} ${source.toolVersion})` : ''}`);
+    for (const stat of source.stats) lines.push(`    ${stat.severity}: ${stat.name} x${stat.count}${stat.detail ? ` (${stat.detail})` : ''}`);
+  }
+  for (const notice of report.notices) lines.push(`  ${notice.severity}: ${notice.message}`);
+  return `${lines.join('\n')}\n`;
+}
