@@ -1,29 +1,15 @@
 /** The CLI door, in process (main) and as the committed bundle (dist/cli/index.js) that users run. */
-import { jest } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { cli } from '../helpers/cli.js';
 import { ReportSchema } from '../../src/model/report.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURES = join(ROOT, '__tests__', 'fixtures');
 const healthyNsys = join(FIXTURES, 'h200-captures', 'healthy_decode', 'healthy_node.stats_kern_api.csv');
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
-  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
 
 describe('profile-gate analyze', () => {
   it('writes a schema-valid report.json to stdout', async () => {

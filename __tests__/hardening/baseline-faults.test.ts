@@ -5,11 +5,10 @@
  * file, or a verdict with its reason; never an internal error (exit 3) or a stack trace.
  * The baseline is the real analysis of samples/baseline (H200 captures), the head samples/current.
  */
-import { jest } from '@jest/globals';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync, ftruncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { cli } from '../helpers/cli.js';
 import { InputError } from '../../src/errors.js';
 import { loadReport, MAX_REPORT_BYTES } from '../../src/engine/load-reports.js';
 import { MIGRATIONS, migrateReport } from '../../src/model/migrate.js';
@@ -19,19 +18,6 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 const SAMPLES = join(ROOT, 'samples');
 const dir = mkdtempSync(join(tmpdir(), 'pg-baseline-faults-'));
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
-  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
-  try {
-    const code = await main(args);
-    return { code, stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
 
 /** The real baseline report (samples/baseline analyzed), as written to disk. */
 let baselineText: string;

@@ -4039,6 +4039,31 @@ function runWeight(b, role, i) {
     const first = role === 'warmup' ? i === 1 : b.options.warmupRuns === 0 && i === 1;
     return first ? 3 : 1.5;
 }
+/**
+ * Warm-up runs, then measured runs sampled by gpu_snapshot: the same for `max generate` and a command
+ * workload. `measured` gives what each measured run writes (its console as an analysis input, captures).
+ */
+function warmupAndMeasuredSteps(b, argv, measured) {
+    const { options } = b;
+    const steps = [];
+    for (const i of b.warmups)
+        steps.push(b.step({ id: `warmup-${i}`, role: 'warmup', title: `Warm-up run ${i}/${options.warmupRuns}`, argv, onFailure: 'stop', weight: runWeight(b, 'warmup', i) }));
+    for (const i of b.runs) {
+        const snapshot = b.out('captures', `measured-${i}.gpu.jsonl`);
+        const { outputs = [], ...rest } = measured(i);
+        steps.push(b.step({
+            id: `measured-${i}`,
+            role: 'measured',
+            title: `Measured run ${i}/${options.runs}`,
+            argv: b.sampled(argv, snapshot),
+            outputs: [...outputs, ...b.snapshotOutput(snapshot)],
+            ...rest,
+            onFailure: 'stop',
+            weight: runWeight(b, 'measured', i),
+        }));
+    }
+    return steps;
+}
 function archFlags(options) {
     return options.customArchitectures.flatMap((spec) => ['--custom-architectures', spec]);
 }
@@ -4054,21 +4079,7 @@ function maxGenerateSteps(b) {
         ...archFlags(options),
         ...options.maxArgs,
     ];
-    const steps = [];
-    for (const i of b.warmups)
-        steps.push(b.step({ id: `warmup-${i}`, role: 'warmup', title: `Warm-up run ${i}/${options.warmupRuns}`, argv: generate, onFailure: 'stop', weight: runWeight(b, 'warmup', i) }));
-    for (const i of b.runs) {
-        const snapshot = b.out('captures', `measured-${i}.gpu.jsonl`);
-        steps.push(b.step({
-            id: `measured-${i}`,
-            role: 'measured',
-            title: `Measured run ${i}/${options.runs}`,
-            argv: b.sampled(generate, snapshot),
-            outputs: [{ path: b.log(`measured-${i}`), kind: 'max-generate', analysis: true }, ...b.snapshotOutput(snapshot)],
-            onFailure: 'stop',
-            weight: runWeight(b, 'measured', i),
-        }));
-    }
+    const steps = warmupAndMeasuredSteps(b, generate, (i) => ({ outputs: [{ path: b.log(`measured-${i}`), kind: 'max-generate', analysis: true }] }));
     const rep = b.out('captures', 'profile.nsys-rep');
     if (b.profiler === 'max') {
         steps.push(b.step({
@@ -4152,23 +4163,11 @@ function commandSteps(b, notices) {
     const run = ['bash', '-c', options.run ?? ''];
     const profileRun = ['bash', '-c', options.profileRun ?? options.run ?? ''];
     const collect = (id, analysis) => (options.captures.length ? { collect: { globs: options.captures, into: b.out('captures', id), analysis } } : {});
-    const steps = [];
-    for (const i of b.warmups)
-        steps.push(b.step({ id: `warmup-${i}`, role: 'warmup', title: `Warm-up run ${i}/${options.warmupRuns}`, argv: run, onFailure: 'stop', weight: runWeight(b, 'warmup', i) }));
-    for (const i of b.runs) {
-        const snapshot = b.out('captures', `measured-${i}.gpu.jsonl`);
-        steps.push(b.step({
-            id: `measured-${i}`,
-            role: 'measured',
-            title: `Measured run ${i}/${options.runs}`,
-            argv: b.sampled(run, snapshot),
-            outputs: [{ path: b.log(`measured-${i}`), kind: 'workload-console', analysis: true, optional: true }, ...b.snapshotOutput(snapshot)],
-            // With a separate profile-run, the measured runs' own captures are timings, not the profile.
-            ...collect(`measured-${i}`, !(b.profiler === 'torch' && options.profileRun)),
-            onFailure: 'stop',
-            weight: runWeight(b, 'measured', i),
-        }));
-    }
+    const steps = warmupAndMeasuredSteps(b, run, (i) => ({
+        outputs: [{ path: b.log(`measured-${i}`), kind: 'workload-console', analysis: true, optional: true }],
+        // With a separate profile-run, the measured runs' own captures are timings, not the profile.
+        ...collect(`measured-${i}`, !(b.profiler === 'torch' && options.profileRun)),
+    }));
     const rep = b.out('captures', 'profile.nsys-rep');
     if (b.profiler === 'nsys') {
         if (!options.profileRun)
