@@ -145,6 +145,44 @@ describe('compare on real H200 noise', () => {
   });
 });
 
+describe('compare: two clock states', () => {
+  // Two states 5% apart, as in bench/gate-sim.mjs's bimodal-wide model: the same build, whose medians
+  // differ only by which state more runs fell in. The rank test alone calls it significant.
+  const fast = [400.2, 399.6, 400.5, 399.9];
+  const slow = [379.7, 380.1, 380.2, 379.9];
+  const baseRuns = [...fast, 380.4]; // 4 fast, 1 slow: median fast
+  const curRuns = [...slow, 399.5]; // 4 slow, 1 fast: median slow
+
+  it('A/A across two states warns with the overlapping runs named, instead of failing', () => {
+    const { verdict, comparison } = compare(side(curRuns), side(baseRuns), { dropWarmup: false });
+    const decode = row(comparison!.rows, 'decode_tok_s');
+    // Medians 399.9 → 380.1 (sorted by hand): −5.0%, past the 3% floor. The current's ranks are
+    // 1-4 and 6 of 10: 2 of 252 orderings are as extreme, p = 0.0079, so the rank test alone would fail it.
+    expect(decode.delta).toBeCloseTo(380.1 / 399.9 - 1, 8);
+    expect(decode.pValue!).toBeCloseTo(2 / 252, 6);
+        expect(decode.status).toBe('warn');
+    expect(decode.note).toMatch(/the sides overlap: 1 of 5 baseline runs are as low as the current median 380\.1/);
+    expect(decode.note).toMatch(/1 of 5 current runs are as high as the baseline median 399\.9/);
+    expect(verdict).toBe('warn');
+    expect(comparison!.reasons.join('\n')).toMatch(/decode_tok_s looks worse .*the sides overlap.*pin clocks or add samples/);
+    // The same samples without the check: the rank test and the floor alone fail it.
+    expect(row(compare(side(curRuns), side(baseRuns), { dropWarmup: false, overlapCheck: false }).comparison!.rows, 'decode_tok_s').status).toBe('fail');
+  });
+
+  it('a drop that leaves every baseline run behind still fails', () => {
+    const { verdict, comparison } = compare(side(slow.concat([379.9])), side(fast.concat([400.0])), { dropWarmup: false });
+    expect(row(comparison!.rows, 'decode_tok_s').status).toBe('fail');
+    expect(row(comparison!.rows, 'decode_tok_s').note ?? '').not.toMatch(/overlap/);
+    expect(verdict).toBe('fail');
+  });
+
+  it('a regression larger than the gap between states fails even with both states on each side', () => {
+    const tenPctSlower = curRuns.map((v) => v * 0.9);
+    const { comparison } = compare(side(tenPctSlower), side(baseRuns), { dropWarmup: false });
+    expect(row(comparison!.rows, 'decode_tok_s').status).toBe('fail');
+  });
+});
+
 describe('compare: metrics present on one side', () => {
   it('a gated metric missing from the current run is noted and not compared', () => {
     const current = side(healthy[1]!);

@@ -6,9 +6,9 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeGitHub } from '../helpers/fake-github.js';
+import { type FakeGitHub } from '../helpers/fake-github.js';
 import { readZip } from '../helpers/fake-github-zip.js';
-import { ACTION_ENTRY, ROOT, runAction, stderrBesidesKnownNoise, type RunOptions } from '../helpers/fake-github-runner.js';
+import { ROOT, runAction, type RunOptions, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 
 const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');
 const CAPTURES = ['nsys_healthy_kern_sum.csv', 'dense_decode.nvml.jsonl'];
@@ -27,16 +27,7 @@ function workspace(): string {
 }
 
 let fake: FakeGitHub;
-
-beforeAll(() => {
-  if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run 'npm run build' first`);
-});
-beforeEach(async () => {
-  fake = await new FakeGitHub('octo/gpu-app').start();
-});
-afterEach(async () => {
-  await fake.stop();
-});
+useFakeGitHubPerTest((started) => (fake = started));
 
 function analyzeRun(extra: Partial<RunOptions> = {}, inputs: Record<string, string> = {}) {
   return runAction({ fake, event: PR_EVENT, workspace: workspace(), inputs: { captures: 'captures', key: 'llama-h200', ...inputs }, ...extra });

@@ -3,11 +3,11 @@
  * uploads the healthy H200 run's report; the pull request's run finds it through the REST API, compares,
  * and fails on the real 17% regression. A run produced by a fork's code is never taken as a baseline.
  */
-import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeGitHub } from '../helpers/fake-github.js';
-import { ACTION_ENTRY, ROOT, runAction, stderrBesidesKnownNoise } from '../helpers/fake-github-runner.js';
+import { type FakeGitHub } from '../helpers/fake-github.js';
+import { ROOT, runAction, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 
 const PR_EVENT = {
   pull_request: { number: 7, head: { sha: 'a'.repeat(40), repo: { full_name: 'octo/gpu-app' } } },
@@ -22,15 +22,7 @@ function workspaceWith(sample: 'baseline' | 'current'): string {
 }
 
 let fake: FakeGitHub;
-beforeAll(() => {
-  if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run 'npm run build' first`);
-});
-beforeEach(async () => {
-  fake = await new FakeGitHub('octo/gpu-app').start();
-});
-afterEach(async () => {
-  await fake.stop();
-});
+useFakeGitHubPerTest((started) => (fake = started));
 
 async function pushOnMain(runId: number, headRepositoryId?: number): Promise<void> {
   const push = await runAction({

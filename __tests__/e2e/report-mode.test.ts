@@ -2,12 +2,12 @@
  * End to end, mode report: matrix legs merged in the same run (Twirp artifact service), and the
  * fork-safe two-stage pattern (a workflow_run reads the PR run's artifacts through the REST API).
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serializeReport } from '../../src/report/json.js';
-import { FakeGitHub } from '../helpers/fake-github.js';
-import { ACTION_ENTRY, ROOT, runAction, stderrBesidesKnownNoise, type RunOptions } from '../helpers/fake-github-runner.js';
+import { type FakeGitHub } from '../helpers/fake-github.js';
+import { ROOT, runAction, type RunOptions, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 import { finding, HOSTILE, makeReport, OUR_TAGS, rawTags, row, withoutFences } from '../report/report-factory.js';
 
 const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');
@@ -23,15 +23,7 @@ function workspace(): string {
 }
 
 let fake: FakeGitHub;
-beforeAll(() => {
-  if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run 'npm run build' first`);
-});
-beforeEach(async () => {
-  fake = await new FakeGitHub('octo/gpu-app').start();
-});
-afterEach(async () => {
-  await fake.stop();
-});
+useFakeGitHubPerTest((started) => (fake = started));
 
 function leg(key: string, options: Partial<RunOptions> = {}, inputs: Record<string, string> = {}) {
   return runAction({ fake, workspace: workspace(), inputs: { captures: 'captures', key, comment: 'off', ...inputs }, ...options });

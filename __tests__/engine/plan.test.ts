@@ -187,3 +187,87 @@ describe('renderPlan', () => {
     expect(text).not.toContain('Problems');
   });
 });
+
+describe('buildPlan: A/B in one job', () => {
+  const isDirectory = (path: string) => path === '/work/base';
+
+  it('max generate: warm-ups first, measured runs in ABBA pairs, then each side profiled; base files under out/base', () => {
+    const p = plan({ model: 'org/m', runs: '4', 'base-workdir': 'base' }, nvidiaBox(), { isDirectory });
+    expect(ids(p)).toEqual([
+      'base-warmup-1',
+      'warmup-1',
+      'base-measured-1',
+      'measured-1',
+      'measured-2',
+      'base-measured-2',
+      'base-measured-3',
+      'measured-3',
+      'measured-4',
+      'base-measured-4',
+      'base-profile',
+      'profile',
+    ]);
+    expect(p.base).toEqual({ cwd: '/work/base' });
+    const baseMeasured = p.steps.find((s) => s.id === 'base-measured-1')!;
+    const headMeasured = p.steps.find((s) => s.id === 'measured-1')!;
+    // The same command, in the base checkout, writing into out/base.
+    expect(baseMeasured.argv.slice(-7)).toEqual(['--run', 'max', 'generate', '--model', 'org/m', '--max-new-tokens', '100']);
+    expect(headMeasured.argv.slice(-7)).toEqual(baseMeasured.argv.slice(-7));
+    expect(baseMeasured).toMatchObject({ side: 'base', cwd: '/work/base', title: 'Base: Measured run 1/4', logFile: '/work/out/base/logs/measured-1.log' });
+    expect(baseMeasured.outputs.map((o) => o.path)).toEqual(['/work/out/base/logs/measured-1.log', '/work/out/base/captures/measured-1.gpu.jsonl']);
+    expect(headMeasured.side).toBeUndefined();
+    expect(headMeasured.cwd).toBeUndefined();
+    expect(p.steps.find((s) => s.id === 'base-profile')!.derive).toEqual({ from: '/work/out/base/logs/profile.log', to: '/work/out/base/captures/profile.max-generate.txt' });
+    // The deep dive is the head's.
+    expect(p.deepDive.workload).toEqual(['max', 'generate', '--model', 'org/m', '--max-new-tokens', '100']);
+    expect(p.notices.map((n) => n.message)).toContain('A/B: the measured runs alternate base/head in ABBA order, so a drift of the GPU over the job falls on both sides alike; both share the time budget');
+    expect(p.problems).toEqual([]);
+    expect(renderPlan(p)).toContain('  A/B         base build: the same workload in /work/base; measured runs interleaved base/head in ABBA order; its report is the baseline');
+    expect(renderPlan(p)).toContain('     (in /work/base) $ /venv/bin/python3 /pg/python/gpu_snapshot.py');
+  });
+
+  it('command: base-run replaces the command (and the profile-run) on the base side only', () => {
+    const p = plan({ engine: 'command', run: 'python bench.py', 'profile-run': 'python bench.py --profile', runs: '3', 'warmup-runs': '0', 'base-run': 'python bench_old.py', profiler: 'nsys' });
+    const base = p.steps.filter((s) => s.side === 'base');
+    expect(base.map((s) => s.id)).toEqual(['base-measured-1', 'base-measured-2', 'base-measured-3', 'base-profile', 'base-profile-stats']);
+    expect(base[0]!.argv.slice(-3)).toEqual(['bash', '-c', 'python bench_old.py']);
+    expect(base[3]!.argv.slice(-3)).toEqual(['bash', '-c', 'python bench_old.py']);
+    expect(p.steps.find((s) => s.id === 'profile')!.argv.slice(-3)).toEqual(['bash', '-c', 'python bench.py --profile']);
+    expect(base[4]!.stdoutFile).toBe('/work/out/base/captures/profile.nsys-stats.csv');
+    expect(p.base).toEqual({ cwd: '/work', run: 'python bench_old.py' });
+  });
+
+  it('max serve: the base block (server, windows, stop), then the head block', () => {
+    const p = plan({ model: 'org/m', 'max-mode': 'serve', runs: '3', 'base-workdir': 'base' }, nvidiaBox(), { isDirectory });
+    expect(ids(p)).toEqual([
+      'base-serve',
+      'base-benchmark-warmup-1',
+      'base-benchmark-1',
+      'base-benchmark-2',
+      'base-benchmark-3',
+      'base-serve-stop',
+      'serve',
+      'benchmark-warmup-1',
+      'benchmark-1',
+      'benchmark-2',
+      'benchmark-3',
+      'serve-stop',
+    ]);
+    expect(p.notices.map((n) => n.message)).toContain("A/B: the base server and its benchmark windows run first, then the head's (one server holds the GPU at a time); both share the time budget");
+  });
+
+  it('a missing base folder, or the job folder itself, is a problem before anything runs', () => {
+    expect(plan({ model: 'org/m', runs: '3', 'base-workdir': 'nowhere' }, nvidiaBox(), { isDirectory }).problems).toEqual([
+      'base-workdir: /work/nowhere is not a folder (check out the base commit there first, e.g. actions/checkout with path: nowhere)',
+    ]);
+    expect(plan({ model: 'org/m', runs: '3', 'base-workdir': '.' }, nvidiaBox(), { isDirectory: () => true }).problems).toEqual([
+      "base-workdir: the base folder is the job's own folder, so both sides would run the same build; point it at a checkout of the base commit",
+    ]);
+  });
+
+  it('options: base-run is for command workloads, and A/B needs 3 runs per side', () => {
+    expect(() => parseRunOptions({ model: 'org/m', 'base-run': 'x' })).toThrow("input 'base-run': applies to engine command only; with engine max the base side runs the same max command in base-workdir");
+    expect(() => parseRunOptions({ engine: 'command', run: 'x', 'base-run': 'y', runs: '2' }, 'cli')).toThrow('--runs: A/B needs at least 3 measured runs per side to compare, got 2');
+    expect(parseRunOptions({ engine: 'command', run: 'x' }).base).toBeUndefined();
+  });
+});

@@ -2,13 +2,13 @@
  * Command workloads end to end, and `profile-gate run` itself: the tiny CPU-only workload (no GPU,
  * nothing measured) under the stand-in nsys/ncu on a box that nvidia-smi describes as one H200.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { runCommandWith, EXIT_RUN_FAILED } from '../../src/cli/run-command.js';
 import { prepareRun, runJob } from '../../src/engine/run/index.js';
 import { createMemoryLogger } from '../../src/engine/run/logger.js';
-import { parseRunOptions } from '../../src/engine/run/options.js';
+import { parseRunOptions, RUN_OPTION_NAMES } from '../../src/engine/run/options.js';
 import { ProcessGroups } from '../../src/engine/run/process.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from '../../src/model/report.js';
 import { RECORDED_NCU_CSV, RECORDED_NSYS_STATS, standInProbe, standInPythonDir, standInToolsDir, tempDir, TINY_WORKLOAD, useStandInMaxOnPath } from './stand-ins.js';
@@ -134,6 +134,30 @@ describe('engine command', () => {
     expect(trace.traceEvents).toHaveLength(2);
   });
 
+  it('A/B with sampling and nsys: every step of both sides writes into its own folders', async () => {
+    const work = tempDir('cmd-ab');
+    mkdirSync(join(work, 'base'));
+    const sampled = standInPythonDir();
+    const plan = await prepareRun(parseRunOptions({ engine: 'command', run: workload(), 'base-workdir': 'base', runs: '3', 'warmup-runs': '0', 'deep-dive': 'off' }), { outDir: 'out', cwd: work, probe, pythonDir: sampled });
+    expect(plan.sampling).toBe(true);
+    const sides: string[] = [];
+    const result = await runJob(plan, { logger: createMemoryLogger(), groups: new ProcessGroups({ graceMs: 300 }), analyze: async (_inputs, which) => (sides.push(which.side), report([])) });
+    expect(result.run.message).toBeUndefined();
+    expect(result.run.outcome).toBe('ok');
+    expect(sides).toEqual(['base', 'head']);
+    const rel = (paths: string[]) => paths.map((path) => path.slice(work.length + 1));
+    expect(rel(result.run.baseAnalysisInputs)).toEqual([
+      'out/base/captures/measured-1.gpu.jsonl',
+      'out/base/captures/measured-2.gpu.jsonl',
+      'out/base/captures/measured-3.gpu.jsonl',
+      'out/base/captures/profile.nsys-stats.csv',
+    ]);
+    expect(rel(result.run.analysisInputs)).toEqual(['out/captures/measured-1.gpu.jsonl', 'out/captures/measured-2.gpu.jsonl', 'out/captures/measured-3.gpu.jsonl', 'out/captures/profile.nsys-stats.csv']);
+    expect(result.run.files.filter((f) => f.side === 'base').every((f) => f.path.startsWith(join(work, 'out', 'base')))).toBe(true);
+    expect(existsSync(join(work, 'out', 'base', 'captures', 'profile.nsys-rep'))).toBe(true);
+    expect(existsSync(join(work, 'out', 'base', 'baseline-report.json'))).toBe(true);
+  });
+
   it('a measured run that exits non-zero stops the run, naming the step and its last output', async () => {
     const work = tempDir('cmd');
     const plan = await prepareRun(parseRunOptions({ engine: 'command', run: workload('--exit-code 7'), runs: '3', 'warmup-runs': '0', profiler: 'none' }), { outDir: 'out', cwd: work, probe, pythonDir });
@@ -172,6 +196,13 @@ describe('profile-gate run (CLI)', () => {
     expect(stdout).toContain(`  2. Measured run 1/2`);
     expect(stdout).toContain(`     $ bash -c 'python3 ${TINY_WORKLOAD} --steps 2 --step-ms 1'`);
     expect(existsSync(join(work, 'o'))).toBe(false);
+  });
+
+  it('--help names every run option and every gate flag', async () => {
+    const { code, stdout } = await cli(['--help'], tempDir('cli'));
+    expect(code).toBe(0);
+    for (const name of RUN_OPTION_NAMES) expect(stdout).toMatch(new RegExp(`^  --${name} `, 'm'));
+    for (const flag of ['--baseline', '--threshold', '--fail-on', '--allow-throttled', '--out', '--dry-run', '--quiet']) expect(stdout).toMatch(new RegExp(`^  ${flag} `, 'm'));
   });
 
   it('takes flag values that start with a dash (max-args, benchmark-args)', async () => {
@@ -233,5 +264,65 @@ describe('profile-gate run (CLI)', () => {
     ]);
     const logged = [1, 2].map((i) => JSON.parse(readFileSync(join(work, 'o', 'logs', `measured-${i}.log`), 'utf8').split('\n')[1]!).tok_s as number);
     expect(written.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toEqual(logged);
+  });
+
+  /** Two checkouts of one project whose builds differ in speed: the head's steps take 3× as long. */
+  function twoCheckouts(headStepMs: number, baseStepMs: number): string {
+    const work = tempDir('ab');
+    for (const [side, ms] of [['head', headStepMs], ['base', baseStepMs]] as const) {
+      const dir = join(work, side);
+      mkdirSync(dir);
+      // Each run notes which checkout it ran in, so the order of the runs can be checked.
+      writeFileSync(join(dir, 'work.sh'), `python3 ${TINY_WORKLOAD} --steps 4 --step-ms ${ms} --print-metrics\necho ${side} >> ../order.log\n`);
+    }
+    return work;
+  }
+
+  it('A/B: base and head checkouts interleaved ABBA; the base report is the baseline and a 3x slower head fails', async () => {
+    const work = twoCheckouts(6, 2);
+    const { code, stdout, stderr } = await cli(
+      ['--engine', 'command', '--run', 'bash work.sh', '--base-workdir', '../base', '--runs', '4', '--warmup-runs', '1', '--profiler', 'none', '--out', 'o', '--quiet'],
+      join(work, 'head'),
+      { realAnalysis: true },
+    );
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
+    expect(readFileSync(join(work, 'order.log'), 'utf8').trim().split('\n')).toEqual(['base', 'head', 'base', 'head', 'head', 'base', 'base', 'head', 'head', 'base']);
+    const base = JSON.parse(readFileSync(join(work, 'head', 'o', 'base', 'baseline-report.json'), 'utf8')) as Report;
+    const head = JSON.parse(readFileSync(join(work, 'head', 'o', 'report.json'), 'utf8')) as Report;
+    expect(base.sources.map((source) => source.path.slice(work.length + 1))).toEqual([1, 2, 3, 4].map((i) => `head/o/base/logs/measured-${i}.log`));
+    expect(base.comparison).toBeNull();
+    // The head's comparison holds exactly the base side's samples, logged by the base runs themselves.
+    const logged = [1, 2, 3, 4].map((i) => JSON.parse(readFileSync(join(work, 'head', 'o', 'base', 'logs', `measured-${i}.log`), 'utf8').split('\n')[1]!).tok_s as number);
+    expect(base.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toEqual(logged);
+    expect(head.comparison!.baseline).toMatchObject({ origin: 'a/b', path: join(work, 'base') });
+    expect(head.comparison!.baseline.reason).toMatch(/^base build: the same workload in .*\/base, in this job on the same machine, its measured runs interleaved with the head's \(ABBA\)$/);
+    const decode = head.comparison!.rows.find((r) => r.metric === 'decode_tok_s')!;
+    expect(decode.status).toBe('fail');
+    expect(decode.delta!).toBeLessThan(-0.4);
+    expect(head.verdict).toBe('fail');
+    expect(stdout).toContain(`the base build's report (the baseline): ${join(work, 'head', 'o', 'base', 'baseline-report.json')}`);
+  });
+
+  it('A/B: the same build on both sides passes', async () => {
+    const work = twoCheckouts(3, 3);
+    const { code, stderr } = await cli(['--engine', 'command', '--run', 'bash work.sh', '--base-workdir', '../base', '--runs', '3', '--warmup-runs', '0', '--profiler', 'none', '--out', 'o', '--quiet', '--threshold', 'decode_tok_s=40'], join(work, 'head'), { realAnalysis: true });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const head = JSON.parse(readFileSync(join(work, 'head', 'o', 'report.json'), 'utf8')) as Report;
+    expect(head.comparison!.rows.find((r) => r.metric === 'decode_tok_s')).toMatchObject({ threshold: 0.4, samples: [3, 3] });
+    expect(['pass', 'improved', 'warn']).toContain(head.comparison!.rows.find((r) => r.metric === 'decode_tok_s')!.status);
+  });
+
+  it('A/B: --baseline cannot be combined with it, and a base run that fails stops the job', async () => {
+    const work = twoCheckouts(1, 1);
+    const both = await cli(['--engine', 'command', '--run', 'bash work.sh', '--base-workdir', '../base', '--baseline', 'x.json'], join(work, 'head'));
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe('profile-gate: --baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other\n');
+    writeFileSync(join(work, 'base', 'work.sh'), 'echo broken build >&2; exit 7\n');
+    const failed = await cli(['--engine', 'command', '--run', 'bash work.sh', '--base-workdir', '../base', '--runs', '3', '--warmup-runs', '0', '--profiler', 'none', '--out', 'o', '--quiet'], join(work, 'head'), { realAnalysis: true });
+    expect(failed.code).toBe(EXIT_RUN_FAILED);
+    expect(failed.stderr).toMatch(/^profile-gate: run failed: Base: Measured run 1\/3 exited with code 7 .*broken build/);
+    expect(existsSync(join(work, 'head', 'o', 'report.json'))).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
  * The MAX paths end to end, against the stand-in `max` (recorded real-format output, no model, no
  * GPU), the stand-in nsys/ncu/gpu_snapshot.py, and a box that nvidia-smi describes as one H200.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server as NetServer } from 'node:net';
 import { join } from 'node:path';
 import { UsageError } from '../../src/errors.js';
@@ -222,6 +222,43 @@ describe('engine max, mode serve', () => {
     expect(result.run.message).toMatch(message);
     expect(result.run.steps.map((s) => s.status)).toEqual(['failed', 'skipped', 'skipped', 'skipped']);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('A/B: the base server and windows run in the base checkout, are stopped, then the head server starts on the same port', async () => {
+    const port = await freePort();
+    const { plan, out } = await planFor({ model: 'org/model', 'max-mode': 'serve', runs: '3', 'warmup-runs': '0', 'max-args': `--port ${port}`, 'capture-seconds': '1', 'base-workdir': '.' }, 'nvidia', true);
+    // The job's own folder as the base is refused by the plan; run it from a subfolder instead.
+    expect(plan.problems).toEqual([expect.stringMatching(/^base-workdir: the base folder is the job's own folder/)]);
+    const work = join(out, '..');
+    mkdirSync(join(work, 'base'));
+    const ab = buildPlan(parseRunOptions({ model: 'org/model', 'max-mode': 'serve', runs: '3', 'warmup-runs': '0', 'max-args': `--port ${port}`, 'capture-seconds': '1', 'base-workdir': 'base' }), plan.detected, { outDir: out, cwd: work, pythonDir, gpuSnapshotAvailable: true, isDirectory: existsSync });
+    expect(ab.problems).toEqual([]);
+    const maxLog = join(work, 'max-argv.jsonl');
+    knobs({ STAND_IN_MAX_ARGV_LOG: maxLog, STAND_IN_MAX_SERVE_STARTUP_S: '0.3' });
+    const result = await runJob(ab, deps());
+    expect(result.run.message).toBeUndefined();
+    expect(result.run.steps.map((s) => [s.id, s.status])).toEqual([
+      ['base-serve', 'ok'],
+      ['base-benchmark-1', 'ok'],
+      ['base-benchmark-2', 'ok'],
+      ['base-benchmark-3', 'ok'],
+      ['base-serve-stop', 'ok'],
+      ['serve', 'ok'],
+      ['benchmark-1', 'ok'],
+      ['benchmark-2', 'ok'],
+      ['benchmark-3', 'ok'],
+      ['serve-stop', 'ok'],
+    ]);
+    const rel = (paths: readonly string[]) => paths.map((p) => p.slice(out.length + 1));
+    expect(rel(result.run.baseAnalysisInputs)).toEqual([1, 2, 3].flatMap((i) => [`base/captures/benchmark-${i}.json`, `base/captures/benchmark-${i}.gpu.jsonl`]));
+    expect(rel(result.run.analysisInputs)).toEqual([1, 2, 3].flatMap((i) => [`captures/benchmark-${i}.json`, `captures/benchmark-${i}.gpu.jsonl`]));
+    // Both servers' groups are gone and the port is free again.
+    for (const id of ['base-serve-stop', 'serve-stop']) {
+      const pgid = Number(/process group (\d+) stopped/.exec(result.run.steps.find((s) => s.id === id)!.message ?? '')?.[1]);
+      expect(liveInGroup(pgid)).toEqual([]);
+    }
+    expect(await isPortInUse(port)).toBe(false);
+    expect(argvLog(maxLog).filter((argv) => argv[0] === 'serve')).toHaveLength(2);
   });
 
   it('a known error in the log stops a server that stays up; a bare traceback is only reported', async () => {

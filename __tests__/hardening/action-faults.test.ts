@@ -14,9 +14,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeGitHub, runtimeToken } from '../helpers/fake-github.js';
+import { type FakeGitHub, runtimeToken } from '../helpers/fake-github.js';
 import { readZip } from '../helpers/fake-github-zip.js';
-import { ACTION_ENTRY, actionDefaults, ROOT, runAction, type RunOptions } from '../helpers/fake-github-runner.js';
+import { ACTION_ENTRY, actionDefaults, ROOT, runAction, type RunOptions, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 import { isAlive, liveInGroup, PYTHON, TINY_WORKLOAD, waitFor } from '../engine/stand-ins.js';
 
 const linux = process.platform === 'linux';
@@ -34,15 +34,7 @@ function workspace(): string {
 }
 
 let fake: FakeGitHub;
-beforeAll(() => {
-  if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run 'npm run build' first`);
-});
-beforeEach(async () => {
-  fake = await new FakeGitHub('octo/gpu-app').start();
-});
-afterEach(async () => {
-  await fake.stop();
-});
+useFakeGitHubPerTest((started) => (fake = started));
 
 function analyzeRun(extra: Partial<RunOptions> = {}, inputs: Record<string, string> = {}) {
   return runAction({ fake, event: PR_EVENT, workspace: workspace(), inputs: { captures: 'captures', key: 'llama-h200', ...inputs }, ...extra });

@@ -4,10 +4,10 @@
  * (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), the event payload and the service URLs of the fake.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runtimeToken, type FakeGitHub } from './fake-github.js';
+import { FakeGitHub, runtimeToken } from './fake-github.js';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const ACTION_ENTRY = join(ROOT, 'dist', 'index.js');
@@ -122,4 +122,22 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
     workspace,
     commands: stdout.split(/\r?\n/).filter((l) => /^::(warning|error|notice)\b/.test(l)),
   };
+}
+
+/**
+ * A fresh loopback GitHub for each test of the file, stopped after it; checks first that the bundle
+ * the tests run exists. `use` receives each test's instance.
+ */
+export function useFakeGitHubPerTest(use: (fake: FakeGitHub) => void, repository = 'octo/gpu-app'): void {
+  let current: FakeGitHub | undefined;
+  beforeAll(() => {
+    if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run 'npm run build' first`);
+  });
+  beforeEach(async () => {
+    current = await new FakeGitHub(repository).start();
+    use(current);
+  });
+  afterEach(async () => {
+    await current?.stop();
+  });
 }

@@ -5,11 +5,15 @@
  *   1. a push on main, mode run, fused attention: uploads the baseline report artifact;
  *   2. a pull request, same workload, baseline: artifact (an A/A comparison on the real GPU);
  *   3. a pull request whose workload runs attention unfused, baseline: artifact.
- * Usage (from the repository root): node <bundle> OUT_DIR
+ * Then two A/B jobs (base-workdir: a second checkout whose `.ab-attention` file says sdpa; the head's
+ * says what the job names), base and head runs interleaved on the GPU in one job:
+ *   4. a pull request, head fused as well (A/A within one job);
+ *   5. a pull request, head unfused.
+ * Usage (from the repository root): node <bundle> OUT_DIR [JOB-NUMBERS, e.g. 4,5]
  * Built with: npx ncc build bench/device/action-run.ts -o .devicebuild -q
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FakeGitHub, runtimeToken } from '../../__tests__/helpers/fake-github.js';
@@ -27,7 +31,11 @@ interface Job {
   ref: string;
   attention: 'sdpa' | 'unfused';
   baseline: string;
+  /** A/B: the base checkout's attention. */
+  baseAttention?: 'sdpa' | 'unfused';
 }
+
+const prEvent = (number: number, sha: string) => ({ pull_request: { number, head: { sha: sha.repeat(40), repo: { full_name: 'octo/gpu-app' } } }, repository: REPOSITORY });
 
 const JOBS: Job[] = [
   { name: '1-push-main', runId: 100, eventName: 'push', event: { repository: REPOSITORY }, ref: 'refs/heads/main', attention: 'sdpa', baseline: '' },
@@ -49,7 +57,18 @@ const JOBS: Job[] = [
     attention: 'unfused',
     baseline: 'artifact',
   },
+  { name: '4-ab-same', runId: 400, eventName: 'pull_request', event: prEvent(9, 'd'), ref: 'refs/pull/9/merge', attention: 'sdpa', baseline: 'ab', baseAttention: 'sdpa' },
+  { name: '5-ab-unfused', runId: 500, eventName: 'pull_request', event: prEvent(10, 'e'), ref: 'refs/pull/10/merge', attention: 'unfused', baseline: 'ab', baseAttention: 'sdpa' },
 ];
+
+/** A second checkout for the A/B jobs: the same workload code, its own attention setting. */
+function baseCheckout(attention: string): string {
+  const dir = join(ROOT, '.ab-base');
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(dir, 'python'))) symlinkSync(join(ROOT, 'python'), join(dir, 'python'));
+  writeFileSync(join(dir, '.ab-attention'), `${attention}\n`);
+  return dir;
+}
 
 async function runJob(fake: FakeGitHub, job: Job): Promise<Record<string, unknown>> {
   const dir = mkdtempSync(join(tmpdir(), `pg-${job.name}-`));
@@ -57,7 +76,10 @@ async function runJob(fake: FakeGitHub, job: Job): Promise<Record<string, unknow
   writeFileSync(files.output, '');
   writeFileSync(files.summary, '');
   writeFileSync(files.event, JSON.stringify(job.event));
-  const workload = `${WORKLOAD} --attention ${job.attention} --out /tmp/wl-${job.name}`;
+  // A/B: the attention comes from the checkout the command runs in, as a code change would.
+  if (job.baseAttention) writeFileSync(join(ROOT, '.ab-attention'), `${job.attention}\n`);
+  const attention = job.baseAttention ? '"$(cat .ab-attention)"' : job.attention;
+  const workload = `${WORKLOAD} --attention ${attention} --out /tmp/wl-${job.name}`;
   const inputs: Record<string, string> = {
     mode: 'run',
     engine: 'command',
@@ -65,9 +87,11 @@ async function runJob(fake: FakeGitHub, job: Job): Promise<Record<string, unknow
     run: workload,
     'profile-run': `${workload} --repeats 1 --profile cuda-range --profile-steps 8`,
     'warmup-runs': '1',
-    runs: '3',
+    runs: job.baseAttention ? '5' : '3',
+    ...(job.baseAttention ? { 'base-workdir': baseCheckout(job.baseAttention) } : {}),
     'deep-dive': 'auto',
     'timeout-minutes': '8',
+    ...(job.baseAttention ? { 'timeout-minutes': '9' } : {}),
     key: 'llama-h200',
     baseline: job.baseline,
     comment: 'always',
@@ -108,7 +132,12 @@ async function runJob(fake: FakeGitHub, job: Job): Promise<Record<string, unknow
   writeFileSync(join(jobOut, 'log.txt'), log);
   writeFileSync(join(jobOut, 'summary.md'), readFileSync(files.summary));
   writeFileSync(join(jobOut, 'outputs.txt'), readFileSync(files.output));
-  let report: { verdict?: string; metrics?: Array<{ name: string; value: number; samples: number[] }>; findings?: Array<{ id: string }> } = {};
+  let report: {
+    verdict?: string;
+    metrics?: Array<{ name: string; value: number; samples: number[] }>;
+    findings?: Array<{ id: string }>;
+    comparison?: { baseline: { origin: string }; rows: Array<{ metric: string; baseline: number | null; current: number | null; delta: number | null; ci: [number, number] | null; status: string; samples?: [number, number]; note?: string }> } | null;
+  } = {};
   try {
     report = JSON.parse(readFileSync(join(dir, 'profile-gate', 'report.json'), 'utf8'));
     writeFileSync(join(jobOut, 'report.json'), JSON.stringify(report, null, 2));
@@ -125,6 +154,8 @@ async function runJob(fake: FakeGitHub, job: Job): Promise<Record<string, unknow
     decodeTokS: decode?.value,
     decodeSamples: decode?.samples.length,
     findings: report.findings?.map((f) => f.id),
+    baselineOrigin: report.comparison?.baseline.origin,
+    decodeRow: report.comparison?.rows.find((r) => r.metric === 'decode_tok_s'),
     artifacts: fake.artifactsOfRun(job.runId).map((a) => a.name),
     // The runner masks the token after `::add-mask::`; anywhere else it would leak.
     tokenInLog: log.split('\n').some((line) => !line.startsWith('::add-mask::') && line.includes('ghs_device_run_token')),
@@ -135,12 +166,13 @@ const fake = await new FakeGitHub('octo/gpu-app').start();
 mkdirSync(OUT, { recursive: true });
 const results = [];
 try {
-  for (const job of JOBS) {
+  const only = process.argv[3]?.split(',');
+  for (const job of JOBS.filter((j) => !only || only.includes(j.name.split('-')[0]!))) {
     const result = await runJob(fake, job);
     results.push(result);
     console.log(JSON.stringify(result));
   }
-  const comments = [7, 8].map((pr) => ({ pr, comments: fake.commentsOn(pr).map((c) => ({ author: c.user.login, chars: c.body.length, head: c.body.split('\n').slice(0, 3).join(' / ') })) }));
+  const comments = [7, 8, 9, 10].map((pr) => ({ pr, comments: fake.commentsOn(pr).map((c) => ({ author: c.user.login, chars: c.body.length, head: c.body.split('\n').slice(0, 3).join(' / ') })) }));
   writeFileSync(join(OUT, 'results.json'), JSON.stringify({ results, comments }, null, 2));
   console.log(JSON.stringify(comments));
 } finally {

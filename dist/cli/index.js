@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 947:
+/***/ 122:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -42,7 +42,7 @@ const LINEAR_FAMILIES = ['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-
 
 /***/ }),
 
-/***/ 545:
+/***/ 410:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -128,11 +128,11 @@ function kernelStem(raw) {
 
 /***/ }),
 
-/***/ 486:
+/***/ 255:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(943);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(904);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -147,7 +147,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 943:
+/***/ 904:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -166,10 +166,10 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(455);
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(816);
+// EXTERNAL MODULE: ../../work/main/node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(344);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
+var errors = __nccwpck_require__(919);
 ;// CONCATENATED MODULE: ./src/classify/user-families.ts
 /**
  * User-defined kernel families, from a JSON config:
@@ -216,9 +216,9 @@ function parseUserFamilies(text, path) {
 }
 
 // EXTERNAL MODULE: ./src/engine/analyze.ts + 31 modules
-var analyze = __nccwpck_require__(433);
+var analyze = __nccwpck_require__(375);
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
-var report = __nccwpck_require__(949);
+var report = __nccwpck_require__(898);
 ;// CONCATENATED MODULE: ./src/model/migrate.ts
 /**
  * Reading a report.json of any schema version as the current Report. Reports outlive the tool that
@@ -389,21 +389,21 @@ function load_reports_labelFor(found, report, prefix = '') {
 }
 
 // EXTERNAL MODULE: ./src/compare/options.ts
-var compare_options = __nccwpck_require__(277);
+var compare_options = __nccwpck_require__(88);
 // EXTERNAL MODULE: ./src/report/summary.ts
-var summary = __nccwpck_require__(994);
+var summary = __nccwpck_require__(333);
 // EXTERNAL MODULE: ./src/report/terminal.ts
-var terminal = __nccwpck_require__(496);
+var terminal = __nccwpck_require__(45);
 // EXTERNAL MODULE: ./src/report/json.ts
-var json = __nccwpck_require__(794);
+var json = __nccwpck_require__(343);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(311);
+var version = __nccwpck_require__(214);
 // EXTERNAL MODULE: ./src/engine/files.ts
-var engine_files = __nccwpck_require__(817);
+var engine_files = __nccwpck_require__(418);
 // EXTERNAL MODULE: ./src/model/stats.ts
-var stats = __nccwpck_require__(234);
+var stats = __nccwpck_require__(859);
 // EXTERNAL MODULE: ./src/compare/stats.ts + 1 modules
-var compare_stats = __nccwpck_require__(814);
+var compare_stats = __nccwpck_require__(878);
 ;// CONCATENATED MODULE: ./src/compare/change-points.ts
 /**
  * Change-point detection for nightly series (tok/s per workload, family shares): E-divisive means
@@ -589,7 +589,7 @@ function detectChangePoints(values, options = {}) {
 }
 
 // EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(500);
+var metrics = __nccwpck_require__(697);
 ;// CONCATENATED MODULE: ./src/report/dashboard/data.ts
 /**
  * The dashboard's data: what `data.js` assigns to `window.PROFILE_GATE_DASHBOARD` and the page script
@@ -978,7 +978,7 @@ function buildDashboardData(inputs, skipped, partial = {}) {
 }
 
 // EXTERNAL MODULE: ./src/report/escape.ts
-var report_escape = __nccwpck_require__(31);
+var report_escape = __nccwpck_require__(318);
 ;// CONCATENATED MODULE: ./src/report/dashboard/page-app.ts
 /**
  * The page script's second half (browser JavaScript, kept as text): the layout (open regressions on
@@ -2260,13 +2260,13 @@ async function runDashboardCommand(argv, env = process.env) {
 }
 
 // EXTERNAL MODULE: ./src/report/gh-budget.ts
-var gh_budget = __nccwpck_require__(193);
+var gh_budget = __nccwpck_require__(354);
 // EXTERNAL MODULE: ./src/report/gh-sections.ts
-var gh_sections = __nccwpck_require__(876);
+var gh_sections = __nccwpck_require__(483);
 // EXTERNAL MODULE: ./src/report/gh-text.ts
-var gh_text = __nccwpck_require__(215);
+var gh_text = __nccwpck_require__(576);
 // EXTERNAL MODULE: ./src/report/merge-reports.ts
-var merge_reports = __nccwpck_require__(756);
+var merge_reports = __nccwpck_require__(167);
 ;// CONCATENATED MODULE: ./src/report/comment.ts
 
 
@@ -2593,6 +2593,8 @@ const RUN_OPTION_NAMES = [
     'capture-seconds',
     'deep-dive',
     'timeout-minutes',
+    'base-workdir',
+    'base-run',
 ];
 /** Load shape of `max benchmark` when benchmark-args is not given: offline (random data), bounded. */
 const DEFAULT_BENCHMARK_ARGS = '--dataset-name random --random-input-len 512 --num-prompts 1000 --max-concurrency 8';
@@ -2636,6 +2638,8 @@ const RawRunOptionsSchema = schemas/* object */.Ikc({
     'capture-seconds': positive().default(10),
     'deep-dive': choice(DEEP_DIVES).default('auto'),
     'timeout-minutes': positive().default(30),
+    'base-workdir': schemas/* string */.YjP().min(1).optional(),
+    'base-run': schemas/* string */.YjP().min(1).optional(),
 });
 function optionLabel(name, style) {
     return style === 'cli' ? `--${name}` : `input '${name}'`;
@@ -2707,6 +2711,12 @@ function parseRunOptions(raw, style = 'input') {
         if (o.profiler === 'torch' && o.captures.length === 0)
             fail('captures', 'required with profiler torch: the globs of the Kineto traces the workload writes (e.g. traces/*.json)');
     }
+    if (o.engine === 'max' && o['base-run'] !== undefined)
+        fail('base-run', 'applies to engine command only; with engine max the base side runs the same max command in base-workdir');
+    if (o['base-workdir'] !== undefined || o['base-run'] !== undefined) {
+        if (o.runs < 3)
+            fail('runs', `A/B needs at least 3 measured runs per side to compare, got ${o.runs}`);
+    }
     return {
         engine: o.engine,
         ...(o.model ? { model: o.model } : {}),
@@ -2724,6 +2734,9 @@ function parseRunOptions(raw, style = 'input') {
         captureSeconds: o['capture-seconds'],
         deepDive: o['deep-dive'],
         timeoutMinutes: o['timeout-minutes'],
+        ...(o['base-workdir'] !== undefined || o['base-run'] !== undefined
+            ? { base: { ...(o['base-workdir'] !== undefined ? { workdir: o['base-workdir'] } : {}), ...(o['base-run'] !== undefined ? { run: o['base-run'] } : {}) } }
+            : {}),
         ignored,
     };
 }
@@ -2733,7 +2746,7 @@ var external_node_fs_ = __nccwpck_require__(24);
 ;// CONCATENATED MODULE: external "node:net"
 const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 // EXTERNAL MODULE: ./src/diagnose/signals.ts
-var signals = __nccwpck_require__(549);
+var signals = __nccwpck_require__(550);
 ;// CONCATENATED MODULE: ./src/engine/run/deep-dive.ts
 /**
  * The deep dive: Nsight Compute on the one kernel the analysis points at. The `dominant-kernel`
@@ -3071,9 +3084,9 @@ function createSystemProbe() {
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 // EXTERNAL MODULE: ./src/ingest/index.ts + 38 modules
-var ingest = __nccwpck_require__(394);
+var ingest = __nccwpck_require__(443);
 // EXTERNAL MODULE: ./src/ingest/input-file.ts + 1 modules
-var input_file = __nccwpck_require__(89);
+var input_file = __nccwpck_require__(150);
 ;// CONCATENATED MODULE: ./src/engine/run/files.ts
 /**
  * The files a run leaves: checked before the run claims success (present, non-empty and of the
@@ -3696,11 +3709,12 @@ async function executePlan(plan, deps) {
     };
     const runProcessStep = async (step, timeoutMs) => {
         const stepStart = Date.now();
-        const capturesBefore = step.collect ? await matchCaptures(step.collect.globs, plan.cwd) : new Map();
-        logger.info(`$ ${formatCommand(step.argv.map(display))}`);
+        const cwd = step.cwd ?? plan.cwd;
+        const capturesBefore = step.collect ? await matchCaptures(step.collect.globs, cwd) : new Map();
+        logger.info(`${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(display))}`);
         const running = groups.start({
             argv: step.argv,
-            cwd: plan.cwd,
+            cwd,
             env: envFor(step),
             logFile: step.logFile,
             ...(step.stdoutFile ? { stdoutFile: step.stdoutFile } : {}),
@@ -3744,7 +3758,7 @@ async function executePlan(plan, deps) {
         }
         const collected = [];
         if (step.collect) {
-            const copies = await collectCaptures(step.collect.globs, plan.cwd, capturesBefore, step.collect.into);
+            const copies = await collectCaptures(step.collect.globs, cwd, capturesBefore, step.collect.into);
             if (copies.length === 0)
                 notices.push({ severity: 'warning', message: `${step.id}: the step wrote no file matching captures ${step.collect.globs.join(', ')}` });
             for (const path of copies) {
@@ -3792,11 +3806,11 @@ async function executePlan(plan, deps) {
     };
     const runServe = async (step, timeoutMs) => {
         const stepStart = Date.now();
-        logger.info(`$ ${formatCommand(step.argv.map(display))}`);
+        logger.info(`${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(display))}`);
         const start = await startServer(groups, step, plan.serve, {
             logger,
             env: envFor(step),
-            cwd: plan.cwd,
+            cwd: step.cwd ?? plan.cwd,
             readyTimeoutMs: timeoutMs,
             ...(deps.serveTiming ? { timing: deps.serveTiming } : {}),
             ...(deps.health ? { health: deps.health } : {}),
@@ -3810,10 +3824,12 @@ async function executePlan(plan, deps) {
         server = start.server;
         return { record: { ...base, status: 'ok' }, files: [] };
     };
-    const stopServer = async () => {
+    const stopServer = async (step) => {
         const stepStart = Date.now();
+        const id = step?.id ?? 'serve-stop';
+        const title = step?.title ?? 'Stop the server';
         if (!server)
-            return { id: 'serve-stop', title: 'Stop the server', status: 'skipped', seconds: 0 };
+            return { id, title, status: 'skipped', seconds: 0 };
         const pid = server.process.pid;
         if (!server.process.exited()) {
             logger.info(`stopping the server's process group ${pid} (SIGTERM, SIGKILL after ${groups.graceMs / 1000} s)`);
@@ -3821,23 +3837,23 @@ async function executePlan(plan, deps) {
         }
         await server.exited;
         server = undefined;
-        return { id: 'serve-stop', title: 'Stop the server', status: 'ok', seconds: (Date.now() - stepStart) / 1000, message: `process group ${pid} stopped` };
+        return { id, title, status: 'ok', seconds: (Date.now() - stepStart) / 1000, message: `process group ${pid} stopped` };
     };
     try {
         for (const step of plan.steps) {
             if (stopReason || groups.isCancelled()) {
                 if (step.role === 'serve-stop')
-                    records.push(await logger.group(step.title, stopServer));
+                    records.push(await logger.group(step.title, () => stopServer(step)));
                 else
                     records.push({ id: step.id, title: step.title, status: 'skipped', seconds: 0 });
                 continue;
             }
-            if (step.role === 'profile-stats' && failedSteps.has('profile')) {
+            if (step.role === 'profile-stats' && failedSteps.has(`${step.side ?? 'head'}:profile`)) {
                 records.push({ id: step.id, title: step.title, status: 'skipped', seconds: 0, message: 'the profiled run failed' });
                 continue;
             }
             if (step.role === 'serve-stop') {
-                records.push(await logger.group(step.title, stopServer));
+                records.push(await logger.group(step.title, () => stopServer(step)));
                 continue;
             }
             const remaining = deadline - Date.now() - (server ? reserveMs : 0);
@@ -3860,10 +3876,10 @@ async function executePlan(plan, deps) {
                 return outcome;
             });
             records.push(result.record);
-            files.push(...result.files);
+            files.push(...(step.side ? result.files.map((file) => ({ ...file, side: step.side })) : result.files));
             if (result.record.status === 'ok')
                 continue;
-            failedSteps.add(step.role === 'profile' ? 'profile' : step.id);
+            failedSteps.add(step.role === 'profile' ? `${step.side ?? 'head'}:profile` : step.id);
             if (result.record.status === 'cancelled')
                 stopReason = { outcome: 'cancelled', message: 'the run was cancelled' };
             else if (step.onFailure === 'stop')
@@ -3874,12 +3890,15 @@ async function executePlan(plan, deps) {
     }
     finally {
         if (server)
-            records.push(await logger.group('Stop the server', stopServer));
+            records.push(await logger.group('Stop the server', () => stopServer()));
     }
     const outcome = groups.isCancelled() ? 'cancelled' : stopReason?.outcome ?? 'ok';
-    const analysisInputs = files.filter((file) => file.analysis).map((file) => file.path);
-    if (outcome === 'ok' && analysisInputs.length === 0) {
-        return { outcome: 'failed', message: 'every step finished but no capture file was produced for the analysis', steps: records, files, analysisInputs, notices, seconds: (Date.now() - started) / 1000 };
+    const analysisInputs = files.filter((file) => file.analysis && !file.side).map((file) => file.path);
+    const baseAnalysisInputs = files.filter((file) => file.analysis && file.side === 'base').map((file) => file.path);
+    const missing = analysisInputs.length === 0 ? 'the head' : plan.base && baseAnalysisInputs.length === 0 ? 'the base' : undefined;
+    if (outcome === 'ok' && missing) {
+        const message = `every step finished but no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}`;
+        return { outcome: 'failed', message, steps: records, files, analysisInputs, baseAnalysisInputs, notices, seconds: (Date.now() - started) / 1000 };
     }
     return {
         outcome,
@@ -3887,6 +3906,7 @@ async function executePlan(plan, deps) {
         steps: records,
         files,
         analysisInputs,
+        baseAnalysisInputs,
         notices,
         seconds: (Date.now() - started) / 1000,
     };
@@ -3998,11 +4018,14 @@ function rocprofArgs(rocprofv3, dir) {
 
 
 const SNAPSHOT_INTERVAL_SECONDS = 0.5;
-function createStepBuilder(options, detected, context, profiler, sampling) {
-    const out = (...parts) => (0,external_node_path_.join)(context.outDir, ...parts);
+function createStepBuilder(options, detected, context, profiler, sampling, base) {
+    const out = (...parts) => (base ? (0,external_node_path_.join)(context.outDir, 'base', ...parts) : (0,external_node_path_.join)(context.outDir, ...parts));
     const log = (id) => out('logs', `${id}.log`);
     const python = options.engine === 'max' ? detected.tools.python : 'python3';
-    const step = (input) => ({ env: {}, pathPrepend: [], timeoutSeconds: 0, logFile: log(input.id), outputs: [], ...input });
+    const step = (input) => {
+        const planned = { env: {}, pathPrepend: [], timeoutSeconds: 0, logFile: log(input.id), outputs: [], ...input };
+        return base ? { ...planned, id: `base-${input.id}`, title: `Base: ${input.title}`, side: 'base', cwd: base.cwd } : planned;
+    };
     const count = (n) => Array.from({ length: n }, (_, i) => i + 1);
     return {
         options,
@@ -4214,9 +4237,34 @@ function buildPlan(options, detected, context) {
         notices.push({ severity: 'warning', message: 'no GPU found (nvidia-smi and rocm-smi list none): GPU utilization is not sampled' });
     else if (!context.gpuSnapshotAvailable)
         notices.push({ severity: 'warning', message: `${(0,external_node_path_.join)(context.pythonDir, 'gpu_snapshot.py')} is missing: GPU utilization is not sampled` });
+    const stepsFor = (builder, sideNotices, sideProblems) => {
+        const built = options.engine === 'command' ? commandSteps(builder, sideNotices) : options.mode === 'serve' ? maxServeSteps(builder, sideProblems) : maxGenerateSteps(builder);
+        return { built, steps: [...builder.preflight(), ...built.steps] };
+    };
     const builder = createStepBuilder(options, detected, context, profiler, sampling);
-    const built = options.engine === 'command' ? commandSteps(builder, notices) : options.mode === 'serve' ? maxServeSteps(builder, problems) : maxGenerateSteps(builder);
-    const steps = [...builder.preflight(), ...built.steps];
+    const head = stepsFor(builder, notices, problems);
+    const { built } = head;
+    let steps = head.steps;
+    let base;
+    if (options.base) {
+        const cwd = (0,external_node_path_.resolve)(context.cwd, options.base.workdir ?? '.');
+        base = { cwd, ...(options.base.run ? { run: options.base.run } : {}) };
+        if (options.base.workdir !== undefined && context.isDirectory && !context.isDirectory(cwd))
+            problems.push(`base-workdir: ${cwd} is not a folder (check out the base commit there first, e.g. actions/checkout with path: ${options.base.workdir})`);
+        if (!options.base.run && options.base.workdir !== undefined && cwd === context.cwd)
+            problems.push('base-workdir: the base folder is the job\'s own folder, so both sides would run the same build; point it at a checkout of the base commit');
+        const { profileRun: _head, ...shared } = options;
+        const baseOptions = options.base.run ? { ...shared, run: options.base.run } : options;
+        // Notices and problems of the base side repeat the head's; the head's are enough.
+        const baseSide = stepsFor(createStepBuilder(baseOptions, detected, context, profiler, sampling, { side: 'base', cwd }), [], []);
+        steps = interleaveSides(baseSide.steps, head.steps, options.engine === 'max' && options.mode === 'serve');
+        notices.push({
+            severity: 'info',
+            message: options.engine === 'max' && options.mode === 'serve'
+                ? 'A/B: the base server and its benchmark windows run first, then the head\'s (one server holds the GPU at a time); both share the time budget'
+                : 'A/B: the measured runs alternate base/head in ABBA order, so a drift of the GPU over the job falls on both sides alike; both share the time budget',
+        });
+    }
     const deepDive = planDeepDive(options, detected, built.workload, notices, builder.out);
     const budgetSeconds = Math.round(options.timeoutMinutes * 60);
     assignTimeouts(steps, deepDive, budgetSeconds);
@@ -4235,7 +4283,27 @@ function buildPlan(options, detected, context) {
         budgetSeconds,
         outDir: context.outDir,
         cwd: context.cwd,
+        ...(base ? { base } : {}),
     };
+}
+/**
+ * One order for both sides: pre-flights and warm-ups first, then the measured runs in ABBA pairs
+ * (base-1 head-1, head-2 base-2, …), then each side's profiled run. A server holds the GPU's memory,
+ * so serve mode runs the base block, then the head block.
+ */
+function interleaveSides(base, head, blocks) {
+    if (blocks)
+        return [...base, ...head];
+    const before = (steps) => steps.filter((s) => s.role === 'preflight' || s.role === 'warmup');
+    const measured = (steps) => steps.filter((s) => s.role === 'measured');
+    const after = (steps) => steps.filter((s) => s.role !== 'preflight' && s.role !== 'warmup' && s.role !== 'measured');
+    const ordered = [...before(base), ...before(head)];
+    const [b, h] = [measured(base), measured(head)];
+    for (let i = 0; i < Math.max(b.length, h.length); i++) {
+        const pair = [b[i], h[i]].filter((s) => s !== undefined);
+        ordered.push(...(i % 2 === 0 ? pair : pair.reverse()));
+    }
+    return [...ordered, ...after(base), ...after(head)];
 }
 function planDeepDive(options, detected, workload, notices, out) {
     const base = { mode: options.deepDive, workload, timeoutSeconds: 0, logFile: out('logs', 'deep-dive.log'), csvFile: out('captures', 'deep-dive.ncu.csv') };
@@ -4308,6 +4376,11 @@ function renderPlan(plan) {
     lines.push(`  profiler    ${PROFILER_TEXT[plan.profiler]}`);
     lines.push(`  sampling    ${plan.sampling ? 'gpu_snapshot.py every 0.5 s during each measured run' : 'off'}`);
     lines.push(`  runs        ${options.warmupRuns} warm-up, ${options.runs} measured${options.engine === 'max' && options.mode === 'serve' ? ` benchmark windows of ${Math.ceil(options.captureSeconds)} s` : ''}`);
+    if (plan.base) {
+        const what = plan.base.run ? `\`${plan.base.run}\`` : 'the same workload';
+        const order = options.engine === 'max' && options.mode === 'serve' ? 'base block first, then head' : 'measured runs interleaved base/head in ABBA order';
+        lines.push(`  A/B         base build: ${what} in ${plan.base.cwd === plan.cwd ? 'this folder' : plan.base.cwd}; ${order}; its report is the baseline`);
+    }
     lines.push(`  deep dive   ${plan.deepDive.reason}`);
     lines.push(`  time budget ${formatSeconds(plan.budgetSeconds)} in all (timeout-minutes ${options.timeoutMinutes}); each step stops at its own limit`);
     lines.push(`  output      ${show(plan.outDir)}`);
@@ -4318,7 +4391,7 @@ function renderPlan(plan) {
         if (step.role === 'serve-stop')
             lines.push(`     SIGTERM to the server's process group, SIGKILL after the grace period`);
         else
-            lines.push(`     $ ${formatCommand(step.argv.map(show))}${step.stdoutFile ? ` > ${show(step.stdoutFile)}` : ''}`);
+            lines.push(`     ${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(show))}${step.stdoutFile ? ` > ${show(step.stdoutFile)}` : ''}`);
         if (step.role === 'serve' && plan.serve)
             lines.push(`     then wait for ${plan.serve.healthUrl} to answer 200`);
         for (const output of step.outputs.filter((o) => o.analysis))
@@ -4674,6 +4747,7 @@ class ProcessGroups {
 
 
 
+
 /** The folder with the python helpers: <package root>/python, from src/engine/run and from dist. */
 function findPythonDir(start = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url))) {
     let dir = start;
@@ -4711,6 +4785,14 @@ async function prepareRun(options, prepare) {
         pythonDir,
         gpuSnapshotAvailable: (0,external_node_fs_.existsSync)((0,external_node_path_.join)(pythonDir, 'gpu_snapshot.py')),
         portInUse: (port) => port === busyPort,
+        isDirectory: (path) => {
+            try {
+                return (0,external_node_fs_.statSync)(path).isDirectory();
+            }
+            catch {
+                return false;
+            }
+        },
     });
 }
 /** Plan notices and run gaps in the report's notice shape. */
@@ -4757,6 +4839,7 @@ async function writeRunJson(plan, result) {
         ...(result.deepDive ? { deepDive: result.deepDive } : {}),
         files: run.files,
         analysisInputs: run.analysisInputs,
+        ...(plan.base ? { base: { ...plan.base, analysisInputs: run.baseAnalysisInputs, report: baseReportPath(plan) } } : {}),
         notices: run.notices,
         seconds: run.seconds,
     };
@@ -4781,6 +4864,19 @@ async function clearPlannedFiles(plan) {
     const ours = [...paths].filter((path) => path.startsWith(`${plan.outDir}/`));
     await Promise.all(ours.map((path) => (0,promises_.rm)(path, { recursive: true, force: true })));
 }
+/**
+ * Where an A/B job keeps the base build's report. Not named report.json, so that a folder or an
+ * artifact holding the run is never read as two reports (matrix merge, baseline download, dashboard).
+ */
+function baseReportPath(plan) {
+    return (0,external_node_path_.join)(plan.outDir, 'base', 'baseline-report.json');
+}
+function abBaseline(plan, base, report) {
+    const where = base.cwd === plan.cwd ? 'this folder' : base.cwd;
+    const what = base.run ? `\`${base.run}\` in ${where}` : `the same workload in ${where}`;
+    const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows run before the head\'s' : 'its measured runs interleaved with the head\'s (ABBA)';
+    return { report, origin: 'a/b', path: base.cwd, reason: `base build: ${what}, in this job on the same machine, ${order}` };
+}
 /** Run a plan to the end. Throws UsageError when the plan has problems (nothing was started). */
 async function runJob(plan, deps) {
     if (plan.problems.length)
@@ -4789,13 +4885,25 @@ async function runJob(plan, deps) {
     const groups = deps.groups ?? new ProcessGroups();
     const executeDeps = { ...deps, groups };
     await clearPlannedFiles(plan);
-    await (0,promises_.mkdir)((0,external_node_path_.join)(plan.outDir, 'logs'), { recursive: true });
-    await (0,promises_.mkdir)((0,external_node_path_.join)(plan.outDir, 'captures'), { recursive: true });
+    // Every folder a step writes into (logs/, captures/, and base/… for an A/B job's base side).
+    const folders = new Set([(0,external_node_path_.join)(plan.outDir, 'logs'), (0,external_node_path_.join)(plan.outDir, 'captures')]);
+    for (const step of plan.steps)
+        for (const path of [step.logFile, step.stdoutFile, ...step.outputs.map((o) => o.path)])
+            if (path?.startsWith(`${plan.outDir}/`))
+                folders.add((0,external_node_path_.dirname)(path));
+    for (const folder of folders)
+        await (0,promises_.mkdir)(folder, { recursive: true });
     await (0,promises_.writeFile)((0,external_node_path_.join)(plan.outDir, 'logs', 'plan.txt'), renderPlan(plan));
     const run = await executePlan(plan, executeDeps);
     const result = { plan, run };
     if (run.outcome === 'ok' && deps.analyze) {
-        result.report = await deps.analyze(run.analysisInputs);
+        let head = { side: 'head' };
+        if (plan.base) {
+            result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
+            head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport) };
+        }
+        const analyzeHead = (inputs) => deps.analyze(inputs, head);
+        result.report = await analyzeHead(run.analysisInputs);
         const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
         if (plan.deepDive.enabled) {
             const deep = await runDeepDiveStep(plan, result.report, executeDeps, remaining);
@@ -4804,7 +4912,7 @@ async function runJob(plan, deps) {
             if (deep.run && deep.run.outcome === 'ok') {
                 run.files.push(...deep.run.files);
                 run.analysisInputs.push(...deep.run.analysisInputs);
-                result.report = await deps.analyze(run.analysisInputs);
+                result.report = await analyzeHead(run.analysisInputs);
             }
             else if (deep.record) {
                 run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section.` });
@@ -4813,6 +4921,8 @@ async function runJob(plan, deps) {
         result.report.notices.push(...runNotices(run));
     }
     try {
+        if (result.baseReport)
+            await (0,engine_files.writeOutput)(baseReportPath(plan), (0,json.serializeReport)(result.baseReport));
         await writeRunJson(plan, result);
     }
     catch (error) {
@@ -4830,6 +4940,8 @@ async function runJob(plan, deps) {
  * `profile-gate run`: the CI job on your own box. Same options as the action's inputs (as --flags),
  * prints the plan first, then runs it, analyzes the captures and writes the report into --out.
  */
+
+
 
 
 
@@ -4864,28 +4976,52 @@ The plan is printed first; --dry-run prints only the plan.
   --deep-dive auto|off|always   Nsight Compute on the dominant kernel (default auto)
   --timeout-minutes M           time budget of the whole run (default 30)
 
+A/B (the base build in the same job, on the same GPU; its report is the baseline):
+  --base-workdir DIR            a checkout of the base commit: the same workload runs there, its
+                                measured runs interleaved with the head's (ABBA)
+  --base-run "COMMAND"          command: the base side's workload command, when it differs
+
+Gate:
+  --baseline FILE               compare against a report.json (not with --base-workdir/--base-run)
+  --threshold M=PCT             practical floor of a metric in percent (decode_tok_s=3); repeatable
+  --fail-on LIST                finding ids that fail the gate (default re-prefill,unfused-attention)
+  --allow-throttled             compare even when a side was throttled
+
   --out DIR                     where logs, captures, run.json and the report go (default profile-gate-run)
   --dry-run                     print the plan and exit
   --quiet                       do not echo the workload's output (it is still in DIR/logs)
 
 Exit codes: 0 ok, 1 the gate failed, 2 bad options or the plan cannot run, 4 the run failed.
 `;
-async function defaultAnalyze(inputs, environment) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 433));
-    return analyze({ inputs, environment });
+async function defaultAnalyze(inputs, environment, which, gate) {
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 375));
+    const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
+    return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
+}
+async function gateFromFlags(values, abRun) {
+    const file = typeof values['baseline'] === 'string' ? values['baseline'] : undefined;
+    if (file !== undefined && abRun)
+        throw new errors/* UsageError */.eb('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
+    const thresholds = values['threshold'];
+    const failOn = values['fail-on'];
+    return {
+        baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
+        gate: { ...(thresholds ? { thresholds: (0,compare_options/* parseThresholdArgs */.oG)(thresholds) } : {}), ...(values['allow-throttled'] ? { allowThrottled: true } : {}) },
+        ...(typeof failOn === 'string' ? { failOn: (0,compare_options/* parseFailOnArg */.tD)(failOn) } : {}),
+    };
 }
 async function writeReport(report, outDir, write) {
     const [{ serializeReport }, { renderSummary }, { renderTerminal }, { writeOutput }] = await Promise.all([
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 794)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 994)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 496)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 817)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 343)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 333)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 45)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 418)),
     ]);
     await writeOutput((0,external_node_path_.join)(outDir, 'report.json'), serializeReport(report));
     await writeOutput((0,external_node_path_.join)(outDir, 'report.md'), renderSummary(report));
     write(`\n${renderTerminal(report)}`);
 }
-const STRING_FLAGS = new Set([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out']);
+const STRING_FLAGS = new Set([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', '--threshold', '--fail-on']);
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv) {
     const joined = [];
@@ -4907,6 +5043,10 @@ function parseRunArgs(argv) {
         options: {
             ...flagOptions,
             out: { type: 'string' },
+            baseline: { type: 'string' },
+            threshold: { type: 'string', multiple: true },
+            'fail-on': { type: 'string' },
+            'allow-throttled': { type: 'boolean' },
             'dry-run': { type: 'boolean' },
             quiet: { type: 'boolean' },
             help: { type: 'boolean', short: 'h' },
@@ -4935,6 +5075,7 @@ async function runCommandWith(argv, deps = {}) {
                 raw[name] = value;
         }
         const options = parseRunOptions(raw, 'cli');
+        const runGate = await gateFromFlags(values, options.base !== undefined);
         const plan = await prepareRun(options, {
             outDir: typeof values.out === 'string' ? values.out : 'profile-gate-run',
             ...(deps.cwd ? { cwd: deps.cwd } : {}),
@@ -4957,7 +5098,7 @@ async function runCommandWith(argv, deps = {}) {
                 groups,
                 ...(deps.health ? { health: deps.health } : {}),
                 ...(deps.serveTiming ? { serveTiming: deps.serveTiming } : {}),
-                analyze: (inputs) => analyze(inputs, plan.environment),
+                analyze: (inputs, which) => analyze(inputs, plan.environment, which, runGate),
             });
         }
         finally {
@@ -4971,6 +5112,8 @@ async function runCommandWith(argv, deps = {}) {
         }
         if (!result.report)
             return errors/* EXIT_OK */.Ij;
+        if (result.baseReport)
+            write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
         await writeReport(result.report, plan.outDir, write);
         return result.report.verdict === 'fail' ? errors/* EXIT_GATE_FAILED */.je : errors/* EXIT_OK */.Ij;
     }
@@ -5169,7 +5312,7 @@ async function main(argv) {
 
 /***/ }),
 
-/***/ 187:
+/***/ 838:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -5257,7 +5400,7 @@ function blockingMismatches(mismatches, allow) {
 
 /***/ }),
 
-/***/ 277:
+/***/ 88:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -5267,12 +5410,12 @@ function blockingMismatches(mismatches, allow) {
 /* harmony export */   tq: () => (/* binding */ metricFloor)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, thresholdKeyProblem, GateOptionsSchema */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(816);
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(916);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
-/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(187);
-/* harmony import */ var _verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(682);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(344);
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(122);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(919);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(697);
+/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(838);
+/* harmony import */ var _verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(491);
 /**
  * Gate options: one zod schema with the defaults (references/steps/regression-gate.md says where each
  * comes from), and parsers for the CLI's `--threshold METRIC=PCT` and `--fail-on a,b`.
@@ -5356,6 +5499,11 @@ const GateOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
     bootstrapResamples: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().int().min(100).max(100_000).default(1000),
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY().default(true),
+    /**
+     * A regression fails only when neither side's own runs reach the other side's median (within half
+     * the floor); otherwise it warns. Guards against two clock states a floor or more apart.
+     */
+    overlapCheck: zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY().default(true),
     /** Trend within one side: Mann-Kendall level and the smallest change across the side (percent) worth a warning. */
     drift: zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({ alpha: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().gt(0).lt(0.5).default(0.001), minChangePct: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().nonnegative().default(1) })
         .default({ alpha: 0.001, minChangePct: 1 }),
@@ -5419,7 +5567,7 @@ function parseFailOnArg(arg) {
 
 /***/ }),
 
-/***/ 814:
+/***/ 878:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -5439,7 +5587,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: MAD_TO_SD, MANN_KENDALL_EXACT_MAX, MANN_WHITNEY_EXACT_MAX, benjaminiHochbergAdjust, holmAdjust, inversionDistribution, mad, mannKendall, mean, midranks, normalCdf, quantileSorted, theilSenSlope
 
 // EXTERNAL MODULE: ./src/model/stats.ts
-var stats = __nccwpck_require__(234);
+var stats = __nccwpck_require__(859);
 ;// CONCATENATED MODULE: ./src/compare/rank-tests.ts
 /**
  * Rank tests used by the gate: Mann-Whitney U between the two sides, and Mann-Kendall for a trend
@@ -5762,7 +5910,7 @@ function detectDrift(samples, options) {
 
 /***/ }),
 
-/***/ 682:
+/***/ 491:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -5800,7 +5948,7 @@ function combineVerdict(flags) {
 
 /***/ }),
 
-/***/ 138:
+/***/ 989:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -5825,7 +5973,7 @@ function combineVerdict(flags) {
 /* harmony export */   yv: () => (/* binding */ launchesInProfile),
 /* harmony export */   zU: () => (/* binding */ gridBlocks)
 /* harmony export */ });
-/* harmony import */ var _signals_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(549);
+/* harmony import */ var _signals_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(550);
 
 const SOL = 'GPU Speed Of Light Throughput';
 const LAUNCH = 'Launch Statistics';
@@ -6076,7 +6224,7 @@ function deepDiveFacts(result) {
 
 /***/ }),
 
-/***/ 549:
+/***/ 550:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6094,8 +6242,8 @@ function deepDiveFacts(result) {
 /* harmony export */   sS: () => (/* binding */ familyTotals)
 /* harmony export */ });
 /* unused harmony export linearTotals */
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
-/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(545);
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(122);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(410);
 /**
  * Measurements several rules read from a Profile: family totals, metric values, the MoE mix and the
  * Nsight Compute command for one kernel. Rules stay independent; they only share these readings.
@@ -6191,7 +6339,7 @@ function ncuCommand(kernelName, launchSkip, workload, sections = DEEP_DIVE_SECTI
 
 /***/ }),
 
-/***/ 433:
+/***/ 375:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6203,11 +6351,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: ingestAll, reportFromProfile
 
 // EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(500);
+var metrics = __nccwpck_require__(697);
 // EXTERNAL MODULE: ./src/model/stats.ts
-var stats = __nccwpck_require__(234);
+var stats = __nccwpck_require__(859);
 // EXTERNAL MODULE: ./src/model/throttle.ts
-var throttle = __nccwpck_require__(941);
+var throttle = __nccwpck_require__(822);
 ;// CONCATENATED MODULE: ./src/model/merge.ts
 
 
@@ -6707,7 +6855,7 @@ const FAMILY_TABLE = [
 ];
 
 // EXTERNAL MODULE: ./src/classify/kernel-name.ts
-var kernel_name = __nccwpck_require__(545);
+var kernel_name = __nccwpck_require__(410);
 ;// CONCATENATED MODULE: ./src/classify/classify.ts
 
 
@@ -6787,7 +6935,7 @@ function buildProfile(captures, classify = createClassifier()) {
 }
 
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
-var fingerprint = __nccwpck_require__(187);
+var fingerprint = __nccwpck_require__(838);
 ;// CONCATENATED MODULE: ./src/compare/format.ts
 /** Number formats for the gate's notes and reasons. */
 /** 0.0512 → "+5.1%". */
@@ -6818,14 +6966,16 @@ function formatValue(value, unit) {
 }
 
 // EXTERNAL MODULE: ./src/compare/options.ts
-var compare_options = __nccwpck_require__(277);
+var compare_options = __nccwpck_require__(88);
 // EXTERNAL MODULE: ./src/compare/stats.ts + 1 modules
-var compare_stats = __nccwpck_require__(814);
+var compare_stats = __nccwpck_require__(878);
 ;// CONCATENATED MODULE: ./src/compare/metric-rows.ts
 /**
  * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
  * exact Mann-Whitney, corrected across the metrics of the run, and a bootstrap CI of the median
- * ratio on the same side of zero) AND at least the metric's practical floor.
+ * ratio on the same side of zero) AND at least the metric's practical floor AND neither side's own
+ * runs reach the other side's median (with two clock states, medians move by which state more runs
+ * fell in; the rank test cannot tell that from a regression).
  */
 
 
@@ -6958,6 +7108,26 @@ function compareMetrics(current, baseline, options) {
     pending.forEach((p, i) => rows.push(decide(p, adjWorse[i], adjBetter[i], options)));
     return { rows, compared, gatedInBaseline };
 }
+/**
+ * When one side's own runs reach the other side's median (a baseline run as slow as the current's
+ * typical run), the medians' difference can come from which state more runs fell in: two clock or
+ * power states, or a heavy tail. Says which runs, or undefined when the sides do not overlap so.
+ */
+function overlap(p, worse) {
+    // In "worse is larger" terms, so one comparison serves both directions.
+    const bad = (value) => (p.direction === 'higher' ? -value : value);
+    const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
+    // Within half the floor counts as reaching: run-to-run jitter is not a state of its own.
+    const margin = (p.floor / 2) * fast.value;
+    const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
+    const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
+    const parts = [];
+    if (fastReach)
+        parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
+    if (slowReach)
+        parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
+    return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
+}
 function decide(p, pWorse, pBetter, options) {
     const worse = worseBy(p.direction, p.delta);
     const [ciLow, ciHigh] = p.ci;
@@ -6971,9 +7141,18 @@ function decide(p, pWorse, pBetter, options) {
     const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
     const stats = `${Math.round((1 - 2 * options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, p=${formatP(pValue)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
     const notes = [...p.notes];
+    const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
+    const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
     let status;
     let reason;
-    if (significantWorse && worse >= p.floor) {
+    if (overlapping) {
+        // Significant and past the floor, yet one side's own runs reach the other's median: not decided.
+        status = worse > 0 ? 'warn' : 'pass';
+        notes.push(overlapping);
+        if (worse > 0)
+            reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; pin clocks or add samples to decide`;
+    }
+    else if (significantWorse && worse >= p.floor) {
         status = 'fail';
         reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
     }
@@ -7127,7 +7306,7 @@ function compareKernels(current, baseline, options) {
 }
 
 // EXTERNAL MODULE: ./src/compare/verdict.ts
-var compare_verdict = __nccwpck_require__(682);
+var compare_verdict = __nccwpck_require__(491);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 
 
@@ -7264,7 +7443,7 @@ function docsUrl(id) {
 }
 
 // EXTERNAL MODULE: ./src/diagnose/signals.ts
-var diagnose_signals = __nccwpck_require__(549);
+var diagnose_signals = __nccwpck_require__(550);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
 /**
  * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
@@ -7514,7 +7693,7 @@ const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
 }));
 
 // EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
-var ncu_metrics = __nccwpck_require__(138);
+var ncu_metrics = __nccwpck_require__(989);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/grid-too-small.ts
 /**
  * A profiled kernel's grid is smaller than one wave: fewer blocks than the GPU can hold at once, so
@@ -7577,7 +7756,7 @@ const NCU_SMALL_GRID = /grid is too small|less than the GPU's \d+ multiprocessor
 }));
 
 // EXTERNAL MODULE: ./src/classify/family-ids.ts
-var family_ids = __nccwpck_require__(947);
+var family_ids = __nccwpck_require__(122);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-dense-decode.ts
 /** The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and norms below. */
 
@@ -8487,11 +8666,11 @@ function runRules(profile, config = {}, rules = RULES) {
 }
 
 // EXTERNAL MODULE: ./src/ingest/index.ts + 38 modules
-var ingest = __nccwpck_require__(394);
+var ingest = __nccwpck_require__(443);
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
-var model_report = __nccwpck_require__(949);
+var model_report = __nccwpck_require__(898);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(311);
+var version = __nccwpck_require__(214);
 ;// CONCATENATED MODULE: ./src/engine/analyze.ts
 /**
  * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
@@ -8554,7 +8733,7 @@ async function analyze(options) {
 
 /***/ }),
 
-/***/ 817:
+/***/ 418:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
@@ -8566,7 +8745,7 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(916);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(919);
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
 
 
@@ -8619,7 +8798,7 @@ async function writeOutput(target, text) {
 
 /***/ }),
 
-/***/ 916:
+/***/ 919:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8682,7 +8861,7 @@ function describeError(error) {
 
 /***/ }),
 
-/***/ 394:
+/***/ 443:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8695,9 +8874,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: detectFormat, importerFor, ingestText
 
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
+var errors = __nccwpck_require__(919);
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(347);
+var capture = __nccwpck_require__(574);
 ;// CONCATENATED MODULE: ./src/ingest/importer.ts
 /**
  * An importer reads one capture format into a Capture. It is small: a cheap `sniff` over the first
@@ -8765,7 +8944,7 @@ async function importer_runImporter(importer, file) {
 }
 
 // EXTERNAL MODULE: ./src/ingest/input-file.ts + 1 modules
-var input_file = __nccwpck_require__(89);
+var input_file = __nccwpck_require__(150);
 ;// CONCATENATED MODULE: ./src/ingest/kineto/categories.ts
 /** Kineto event categories the importer decodes, recognized from their raw bytes. */
 const CAT_PENDING = -1;
@@ -10296,7 +10475,7 @@ function environmentOf(summary) {
     },
 }));
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/CsvError.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/api/CsvError.js
 class CsvError extends Error {
   constructor(code, message, options, ...contexts) {
     if (Array.isArray(message)) message = message.join(" ").trim();
@@ -10320,14 +10499,14 @@ class CsvError extends Error {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/is_object.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/utils/is_object.js
 const is_object = function (obj) {
   return typeof obj === "object" && obj !== null && !Array.isArray(obj);
 };
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/normalize_columns_array.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/api/normalize_columns_array.js
 
 
 
@@ -10361,7 +10540,7 @@ const normalize_columns_array = function (columns) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/utils/ResizeableBuffer.js
 class ResizeableBuffer {
   constructor(size = 100) {
     this.size = size;
@@ -10426,7 +10605,7 @@ class ResizeableBuffer {
 
 /* harmony default export */ const utils_ResizeableBuffer = (ResizeableBuffer);
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/init_state.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/api/init_state.js
 
 
 const init_state = function (options) {
@@ -10542,7 +10721,7 @@ const init_state = function (options) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/underscore.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/utils/underscore.js
 const underscore = function (str) {
   return str.replace(/([A-Z])/g, function (_, match) {
     return "_" + match.toLowerCase();
@@ -10551,7 +10730,7 @@ const underscore = function (str) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/normalize_options.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/api/normalize_options.js
 
 
 
@@ -11315,7 +11494,7 @@ const normalize_options = function (opts) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/delimiter_discover.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/utils/delimiter_discover.js
 
 
 
@@ -11382,7 +11561,7 @@ const std = function (array) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/index.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/api/index.js
 
 
 
@@ -12352,7 +12531,7 @@ const transform = function (original_options = {}) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/sync.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/sync.js
 
 
 
@@ -13200,7 +13379,7 @@ function sampleDicts(path, text) {
 }));
 
 // EXTERNAL MODULE: ./src/model/throttle.ts
-var throttle = __nccwpck_require__(941);
+var throttle = __nccwpck_require__(822);
 ;// CONCATENATED MODULE: ./src/ingest/gpu-snapshot-jsonl.ts
 /**
  * JSON lines of GPU samples, in two shapes:
@@ -15027,7 +15206,7 @@ function readStats(path, records, columns) {
 }));
 
 // EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(500);
+var metrics = __nccwpck_require__(697);
 ;// CONCATENATED MODULE: ./src/ingest/workload-metrics-jsonl.ts
 /**
  * Metrics printed by a `command` workload, one JSON object per line, mixed with any other output.
@@ -15184,7 +15363,7 @@ async function ingestFile(path, format) {
     return importer_runImporter(importer, file);
 }
 async function ingestText(path, text, format) {
-    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 89));
+    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 150));
     const file = inputFromText(path, text);
     const importer = format ? importerFor(format) : detectFormat(file);
     return runImporter(importer, file);
@@ -15193,7 +15372,7 @@ async function ingestText(path, text, format) {
 
 /***/ }),
 
-/***/ 89:
+/***/ 150:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -15214,7 +15393,7 @@ const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(522);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
+var errors = __nccwpck_require__(919);
 ;// CONCATENATED MODULE: ./src/ingest/input-file.ts
 /**
  * One input file as the importers see it: decoded text (gzip and UTF-16/BOM handled), a head for
@@ -15388,7 +15567,7 @@ function inputFromText(path, text) {
 
 /***/ }),
 
-/***/ 347:
+/***/ 574:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -15405,7 +15584,7 @@ function inputFromText(path, text) {
 /* harmony export */   fo: () => (/* binding */ SourceSchema)
 /* harmony export */ });
 /* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, MetricSampleSchema, UtilSampleSchema, StepSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(816);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(344);
 /**
  * What one importer reads from one input file: the raw, unclassified facts of a capture.
  * Every importer returns this shape; `buildProfile` merges several of them into one Profile.
@@ -15589,7 +15768,7 @@ const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
 
 /***/ }),
 
-/***/ 500:
+/***/ 697:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -15619,7 +15798,7 @@ function metricInfo(name) {
 
 /***/ }),
 
-/***/ 949:
+/***/ 898:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -15631,10 +15810,10 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: ComparisonRowSchema, ComparisonSchema, FindingSchema, KernelChangeSchema, RowStatusSchema, RunInfoSchema, SeveritySchema, VerdictSchema
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(816);
+// EXTERNAL MODULE: ../../work/main/node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(344);
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(347);
+var capture = __nccwpck_require__(574);
 ;// CONCATENATED MODULE: ./src/model/profile.ts
 /**
  * The normalized profile: every capture of one run merged and classified. The Report (report.ts)
@@ -15807,7 +15986,7 @@ const ReportSchema = schemas/* object */.Ikc({
 
 /***/ }),
 
-/***/ 234:
+/***/ 859:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -15834,7 +16013,7 @@ function mean(values) {
 
 /***/ }),
 
-/***/ 941:
+/***/ 822:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -15884,7 +16063,7 @@ function reasonsFromMask(mask) {
 
 /***/ }),
 
-/***/ 31:
+/***/ 318:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -15918,7 +16097,7 @@ function codeBlock(text, language = '') {
 
 /***/ }),
 
-/***/ 11:
+/***/ 590:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -15970,14 +16149,14 @@ function shortenName(name, max = 96) {
 
 /***/ }),
 
-/***/ 193:
+/***/ 354:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   U: () => (/* binding */ fitBlocks),
 /* harmony export */   z: () => (/* binding */ fitRows)
 /* harmony export */ });
-/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(876);
+/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(483);
 /**
  * Fitting rendered reports under a size limit: each report gets an equal share of what is left and
  * is rendered at the richest level of detail that fits its share. Whole blocks are kept or dropped,
@@ -16037,7 +16216,7 @@ function fitRows(rows, budget, measure, what) {
 
 /***/ }),
 
-/***/ 876:
+/***/ 483:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16060,12 +16239,12 @@ function fitRows(rows, budget, measure, what) {
 /* harmony export */   w8: () => (/* binding */ utilizationSection)
 /* harmony export */ });
 /* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, missingBaselineText, medianInterval */
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
-/* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(138);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
-/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(11);
-/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(215);
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(122);
+/* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(989);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(697);
+/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(318);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(590);
+/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(576);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
@@ -16388,6 +16567,12 @@ function utilizationSection(report, d, h) {
         return '';
     return [`${h} Utilization and throughput`, '', ...out].join('\n');
 }
+/** The engine's short origin ids, as a reader of the summary would say them; anything else as given. */
+const ORIGIN_TEXT = new Map([
+    ['a/b', 'A/B: the base build, run in this job'],
+    ['artifact', "the default branch's report artifact"],
+    ['file', 'a report file'],
+]);
 function baselineSection(entry, h) {
     const comparison = entry.report.comparison;
     const out = [`${h} Baseline`, ''];
@@ -16396,7 +16581,7 @@ function baselineSection(entry, h) {
         return out.join('\n');
     }
     const b = comparison.baseline;
-    out.push(`- Used: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(b.origin, 200)}${b.path ? ` (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
+    out.push(`- Used: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
     out.push(`- Why: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(b.reason, 400)}`);
     if (comparison.environmentMismatch.length)
         out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
@@ -16430,7 +16615,7 @@ function reasonsBlock(report, max = 5) {
 
 /***/ }),
 
-/***/ 215:
+/***/ 576:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16440,7 +16625,7 @@ function reasonsBlock(report, max = 5) {
 /* harmony export */   o3: () => (/* binding */ safeLink)
 /* harmony export */ });
 /* unused harmony exports clip, safeUrl, plainText */
-/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31);
+/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(318);
 /**
  * Text helpers for what GitHub renders from a report (job summary, PR comment, annotations).
  * Profile text is hostile by default: it is clipped first (so an entity is never cut in half),
@@ -16529,14 +16714,14 @@ function utf8Bytes(text) {
 
 /***/ }),
 
-/***/ 794:
+/***/ 343:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   serializeReport: () => (/* binding */ serializeReport)
 /* harmony export */ });
-/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(898);
 /** report.json: validated against the schema before it is written, so a broken report never ships. */
 
 function serializeReport(report) {
@@ -16546,7 +16731,7 @@ function serializeReport(report) {
 
 /***/ }),
 
-/***/ 756:
+/***/ 167:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16594,7 +16779,7 @@ function needsAttention(entry) {
 
 /***/ }),
 
-/***/ 994:
+/***/ 333:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
@@ -16605,11 +16790,11 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */   renderMergedSummary: () => (/* binding */ renderMergedSummary),
 /* harmony export */   renderSummary: () => (/* binding */ renderSummary)
 /* harmony export */ });
-/* harmony import */ var _gh_budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(193);
-/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(876);
-/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(215);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(11);
-/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(756);
+/* harmony import */ var _gh_budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(354);
+/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(483);
+/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(576);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(590);
+/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(167);
 
 
 
@@ -16703,16 +16888,16 @@ function renderMergedSummary(merged, options = {}) {
 
 /***/ }),
 
-/***/ 496:
+/***/ 45:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   renderTerminal: () => (/* binding */ renderTerminal)
 /* harmony export */ });
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(11);
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(122);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(697);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(590);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text, no colour codes. */
 
 
@@ -16819,7 +17004,7 @@ function renderTerminal(report, options = {}) {
 
 /***/ }),
 
-/***/ 311:
+/***/ 214:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16859,7 +17044,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
-/***/ 816:
+/***/ 344:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -16879,7 +17064,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -17754,7 +17939,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -17897,7 +18082,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -18210,7 +18395,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -18368,7 +18553,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -18886,7 +19071,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -18926,14 +19111,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/schemas.js
 
 
 
@@ -21571,7 +21756,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -21624,7 +21809,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/api.js
 
 
 
@@ -22729,7 +22914,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -23382,7 +23567,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -24227,7 +24412,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -24354,7 +24539,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -24623,7 +24808,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/parse.js
 
 
 
@@ -24800,7 +24985,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/errors.js
 
 
 
@@ -24859,7 +25044,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -24877,7 +25062,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -26597,6 +26782,6 @@ function preprocess(fn, schema) {
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(486);
+/******/ var __webpack_exports__ = __nccwpck_require__(255);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

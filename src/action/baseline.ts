@@ -3,6 +3,8 @@
  * - empty or `none`: no baseline, the findings alone decide;
  * - `artifact`: the report artifact of the newest successful push run of this workflow on the default
  *   branch of this repository (never a pull-request run, never a fork's), found through the REST API;
+ * - `ab`: the base build run beside the head in this job (mode run with base-workdir or base-run);
+ *   the engine makes that baseline, so here it only needs checking;
  * - any other value: a report.json path in the workspace.
  * A baseline that cannot be had is a warning and a note in the summary, never a crash.
  */
@@ -72,8 +74,13 @@ async function fromArtifact(ctx: ModeContext): Promise<ResolvedBaseline> {
   return { baseline: null, note: `no baseline: no artifact '${name}' in the last ${data.workflow_runs.length} successful push runs of ${workflow} on ${branch}` };
 }
 
-export async function resolveBaseline(ctx: ModeContext): Promise<ResolvedBaseline> {
+export async function resolveBaseline(ctx: ModeContext, abRun = false): Promise<ResolvedBaseline> {
   const input = ctx.inputs.baseline;
+  if (abRun) {
+    if (input !== '' && input !== 'ab') throw new UsageError(`input '${INPUTS.baseline}' is ${JSON.stringify(input)}, but base-workdir/base-run make this an A/B run whose baseline is the base build; leave '${INPUTS.baseline}' empty or set it to ab`);
+    return { baseline: null };
+  }
+  if (input === 'ab') throw new UsageError(`input '${INPUTS.baseline}': ab runs the base build in this job; it needs mode run and input 'base-workdir' (a checkout of the base commit) or 'base-run'`);
   if (input === '' || input === 'none') return { baseline: null, note: `no baseline configured (input '${INPUTS.baseline}')` };
   if (input === 'artifact') {
     try {

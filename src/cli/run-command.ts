@@ -9,7 +9,10 @@ import type { Report } from '../model/report.js';
 import type { Probe } from '../engine/run/detect.js';
 import { createPlainLogger, type Logger } from '../engine/run/logger.js';
 import { parseRunOptions, RUN_OPTION_NAMES } from '../engine/run/options.js';
-import { prepareRun, runJob } from '../engine/run/index.js';
+import { baseReportPath, prepareRun, runJob, type AnalyzeSide } from '../engine/run/index.js';
+import type { BaselineChoice } from '../engine/analyze.js';
+import { loadReport } from '../engine/load-reports.js';
+import { parseFailOnArg, parseThresholdArgs, type GateOptionsInput } from '../compare/options.js';
 import { renderPlan } from '../engine/run/plan-text.js';
 import { ProcessGroups } from '../engine/run/process.js';
 import type { HealthCheck, ServeTiming } from '../engine/run/serve.js';
@@ -41,6 +44,17 @@ The plan is printed first; --dry-run prints only the plan.
   --deep-dive auto|off|always   Nsight Compute on the dominant kernel (default auto)
   --timeout-minutes M           time budget of the whole run (default 30)
 
+A/B (the base build in the same job, on the same GPU; its report is the baseline):
+  --base-workdir DIR            a checkout of the base commit: the same workload runs there, its
+                                measured runs interleaved with the head's (ABBA)
+  --base-run "COMMAND"          command: the base side's workload command, when it differs
+
+Gate:
+  --baseline FILE               compare against a report.json (not with --base-workdir/--base-run)
+  --threshold M=PCT             practical floor of a metric in percent (decode_tok_s=3); repeatable
+  --fail-on LIST                finding ids that fail the gate (default re-prefill,unfused-attention)
+  --allow-throttled             compare even when a side was throttled
+
   --out DIR                     where logs, captures, run.json and the report go (default profile-gate-run)
   --dry-run                     print the plan and exit
   --quiet                       do not echo the workload's output (it is still in DIR/logs)
@@ -57,14 +71,34 @@ export interface RunCommandDeps {
   groups?: ProcessGroups;
   health?: HealthCheck;
   serveTiming?: ServeTiming;
-  analyze?: (inputs: readonly string[], environment: Report['environment']) => Promise<Report>;
+  analyze?: (inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate) => Promise<Report>;
   /** Leave SIGINT/SIGTERM alone (when the caller forwards them itself). */
   noSignalHandlers?: boolean;
 }
 
-async function defaultAnalyze(inputs: readonly string[], environment: Report['environment']): Promise<Report> {
+/** What the gate flags ask for; the A/B baseline, when there is one, comes with the head's analysis. */
+export interface RunGate {
+  baseline: BaselineChoice | null;
+  gate: GateOptionsInput;
+  failOn?: string[];
+}
+
+async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate): Promise<Report> {
   const { analyze } = await import('../engine/analyze.js');
-  return analyze({ inputs, environment });
+  const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
+  return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
+}
+
+async function gateFromFlags(values: Record<string, unknown>, abRun: boolean): Promise<RunGate> {
+  const file = typeof values['baseline'] === 'string' ? values['baseline'] : undefined;
+  if (file !== undefined && abRun) throw new UsageError('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
+  const thresholds = values['threshold'] as string[] | undefined;
+  const failOn = values['fail-on'];
+  return {
+    baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
+    gate: { ...(thresholds ? { thresholds: parseThresholdArgs(thresholds) } : {}), ...(values['allow-throttled'] ? { allowThrottled: true } : {}) },
+    ...(typeof failOn === 'string' ? { failOn: parseFailOnArg(failOn) } : {}),
+  };
 }
 
 async function writeReport(report: Report, outDir: string, write: (text: string) => void): Promise<void> {
@@ -79,7 +113,7 @@ async function writeReport(report: Report, outDir: string, write: (text: string)
   write(`\n${renderTerminal(report)}`);
 }
 
-const STRING_FLAGS = new Set<string>([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out']);
+const STRING_FLAGS = new Set<string>([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', '--threshold', '--fail-on']);
 
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv: readonly string[]): string[] {
@@ -101,6 +135,10 @@ function parseRunArgs(argv: string[]) {
     options: {
       ...flagOptions,
       out: { type: 'string' },
+      baseline: { type: 'string' },
+      threshold: { type: 'string', multiple: true },
+      'fail-on': { type: 'string' },
+      'allow-throttled': { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -128,6 +166,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
       if (typeof value === 'string') raw[name] = value;
     }
     const options = parseRunOptions(raw, 'cli');
+    const runGate = await gateFromFlags(values, options.base !== undefined);
     const plan = await prepareRun(options, {
       outDir: typeof values.out === 'string' ? values.out : 'profile-gate-run',
       ...(deps.cwd ? { cwd: deps.cwd } : {}),
@@ -149,7 +188,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
         groups,
         ...(deps.health ? { health: deps.health } : {}),
         ...(deps.serveTiming ? { serveTiming: deps.serveTiming } : {}),
-        analyze: (inputs) => analyze(inputs, plan.environment),
+        analyze: (inputs, which) => analyze(inputs, plan.environment, which, runGate),
       });
     } finally {
       restoreSignals();
@@ -161,6 +200,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
       return EXIT_RUN_FAILED;
     }
     if (!result.report) return EXIT_OK;
+    if (result.baseReport) write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
     await writeReport(result.report, plan.outDir, write);
     return result.report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
   } catch (error) {

@@ -1,7 +1,9 @@
 /**
  * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
  * exact Mann-Whitney, corrected across the metrics of the run, and a bootstrap CI of the median
- * ratio on the same side of zero) AND at least the metric's practical floor.
+ * ratio on the same side of zero) AND at least the metric's practical floor AND neither side's own
+ * runs reach the other side's median (with two clock states, medians move by which state more runs
+ * fell in; the rank test cannot tell that from a regression).
  */
 import { DESCRIPTIVE_METRICS } from '../model/metrics.js';
 import type { ComparisonRow, RowStatus } from '../model/report.js';
@@ -171,6 +173,25 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
   return { rows, compared, gatedInBaseline };
 }
 
+/**
+ * When one side's own runs reach the other side's median (a baseline run as slow as the current's
+ * typical run), the medians' difference can come from which state more runs fell in: two clock or
+ * power states, or a heavy tail. Says which runs, or undefined when the sides do not overlap so.
+ */
+function overlap(p: Pending, worse: number): string | undefined {
+  // In "worse is larger" terms, so one comparison serves both directions.
+  const bad = (value: number) => (p.direction === 'higher' ? -value : value);
+  const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
+  // Within half the floor counts as reaching: run-to-run jitter is not a state of its own.
+  const margin = (p.floor / 2) * fast.value;
+  const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
+  const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
+  const parts: string[] = [];
+  if (fastReach) parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
+  if (slowReach) parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
+  return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
+}
+
 function decide(p: Pending, pWorse: number, pBetter: number, options: GateOptions): GatedRow {
   const worse = worseBy(p.direction, p.delta);
   const [ciLow, ciHigh] = p.ci;
@@ -184,9 +205,16 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
   const stats = `${Math.round((1 - 2 * options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, p=${formatP(pValue)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
   const notes = [...p.notes];
+  const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
+  const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
   let status: RowStatus;
   let reason: string | undefined;
-  if (significantWorse && worse >= p.floor) {
+  if (overlapping) {
+    // Significant and past the floor, yet one side's own runs reach the other's median: not decided.
+    status = worse > 0 ? 'warn' : 'pass';
+    notes.push(overlapping);
+    if (worse > 0) reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; pin clocks or add samples to decide`;
+  } else if (significantWorse && worse >= p.floor) {
     status = 'fail';
     reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
   } else if (significantBetter && -worse >= p.floor) {

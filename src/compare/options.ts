@@ -87,6 +87,11 @@ export const GateOptionsSchema = z
     bootstrapResamples: z.number().int().min(100).max(100_000).default(1000),
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: z.boolean().default(true),
+    /**
+     * A regression fails only when neither side's own runs reach the other side's median (within half
+     * the floor); otherwise it warns. Guards against two clock states a floor or more apart.
+     */
+    overlapCheck: z.boolean().default(true),
     /** Trend within one side: Mann-Kendall level and the smallest change across the side (percent) worth a warning. */
     drift: z
       .object({ alpha: z.number().gt(0).lt(0.5).default(0.001), minChangePct: z.number().nonnegative().default(1) })

@@ -336,6 +336,13 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
   return [`${h} Utilization and throughput`, '', ...out].join('\n');
 }
 
+/** The engine's short origin ids, as a reader of the summary would say them; anything else as given. */
+const ORIGIN_TEXT: ReadonlyMap<string, string> = new Map([
+  ['a/b', 'A/B: the base build, run in this job'],
+  ['artifact', "the default branch's report artifact"],
+  ['file', 'a report file'],
+]);
+
 export function baselineSection(entry: ReportEntry, h: string): string {
   const comparison = entry.report.comparison;
   const out = [`${h} Baseline`, ''];
@@ -344,7 +351,7 @@ export function baselineSection(entry: ReportEntry, h: string): string {
     return out.join('\n');
   }
   const b = comparison.baseline;
-  out.push(`- Used: ${safeText(b.origin, 200)}${b.path ? ` (${safeCode(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${safeText(b.generatedAt, 40)}` : ''}`);
+  out.push(`- Used: ${safeText(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${safeCode(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${safeText(b.generatedAt, 40)}` : ''}`);
   out.push(`- Why: ${safeText(b.reason, 400)}`);
   if (comparison.environmentMismatch.length) out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => safeText(m, 120)).join('; ')}`);
   return out.join('\n');

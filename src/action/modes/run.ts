@@ -7,7 +7,7 @@
 import * as core from '@actions/core';
 import { join } from 'node:path';
 import { analyze } from '../../engine/analyze.js';
-import { parseRunOptions, prepareRun, ProcessGroups, renderPlan, RUN_OPTION_NAMES, runJob, type Logger } from '../../engine/run/index.js';
+import { baseReportPath, parseRunOptions, prepareRun, ProcessGroups, renderPlan, RUN_OPTION_NAMES, runJob, type Logger } from '../../engine/run/index.js';
 import { oneLine, publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
@@ -26,7 +26,7 @@ export async function runMode(ctx: ModeContext): Promise<void> {
   const raw = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, core.getInput(name)]));
   const options = parseRunOptions(raw, 'input');
   const gate = gateOptions(ctx);
-  const { baseline, note } = await resolveBaseline(ctx);
+  const { baseline, note } = await resolveBaseline(ctx, options.base !== undefined);
   const plan = await prepareRun(options, { outDir: join(ctx.inputs.reportDir, 'run') });
   core.info(renderPlan(plan));
 
@@ -38,12 +38,21 @@ export async function runMode(ctx: ModeContext): Promise<void> {
     result = await runJob(plan, {
       logger: actionLogger(),
       groups,
-      analyze: (inputs) => analyze({ inputs, environment: plan.environment, failOn: ctx.inputs.failOn, run: runInfo(ctx), baseline, gate }),
+      analyze: (inputs, which) =>
+        analyze({
+          inputs,
+          environment: plan.environment,
+          failOn: ctx.inputs.failOn,
+          run: runInfo(ctx),
+          gate,
+          // The base side of an A/B run is a baseline in the making: never compared itself.
+          baseline: which.side === 'base' ? null : which.baseline ?? baseline,
+        }),
     });
   } finally {
     restoreSignals();
   }
-  const logs = [join(plan.outDir, 'run.json'), ...result.run.files.map((file) => file.path)];
+  const logs = [join(plan.outDir, 'run.json'), ...(result.baseReport ? [baseReportPath(plan)] : []), ...result.run.files.map((file) => file.path)];
   if (result.run.outcome !== 'ok' || !result.report) {
     core.setFailed(`profile-gate run ${result.run.outcome}: ${oneLine(result.run.message ?? 'no report was produced')} (logs in ${plan.outDir})`);
     return;

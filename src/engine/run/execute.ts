@@ -33,6 +33,8 @@ export interface RunFile {
   analysis: boolean;
   bytes: number;
   step: string;
+  /** A file of the base build's side (A/B). */
+  side?: 'base';
 }
 
 export type RunOutcome = 'ok' | 'failed' | 'timeout' | 'cancelled';
@@ -45,6 +47,8 @@ export interface RunResult {
   files: RunFile[];
   /** What the analysis reads: the verified analysis files, in step order. */
   analysisInputs: string[];
+  /** A/B: what the base side's analysis reads. */
+  baseAnalysisInputs: string[];
   notices: PlanNotice[];
   /** Seconds from the first step to the last. */
   seconds: number;
@@ -132,11 +136,12 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
 
   const runProcessStep = async (step: PlannedStep, timeoutMs: number): Promise<StepResult> => {
     const stepStart = Date.now();
-    const capturesBefore = step.collect ? await matchCaptures(step.collect.globs, plan.cwd) : new Map<string, number>();
-    logger.info(`$ ${formatCommand(step.argv.map(display))}`);
+    const cwd = step.cwd ?? plan.cwd;
+    const capturesBefore = step.collect ? await matchCaptures(step.collect.globs, cwd) : new Map<string, number>();
+    logger.info(`${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(display))}`);
     const running = groups.start({
       argv: step.argv,
-      cwd: plan.cwd,
+      cwd,
       env: envFor(step),
       logFile: step.logFile,
       ...(step.stdoutFile ? { stdoutFile: step.stdoutFile } : {}),
@@ -175,7 +180,7 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
     }
     const collected: RunFile[] = [];
     if (step.collect) {
-      const copies = await collectCaptures(step.collect.globs, plan.cwd, capturesBefore, step.collect.into);
+      const copies = await collectCaptures(step.collect.globs, cwd, capturesBefore, step.collect.into);
       if (copies.length === 0) notices.push({ severity: 'warning', message: `${step.id}: the step wrote no file matching captures ${step.collect.globs.join(', ')}` });
       for (const path of copies) {
         const check = await checkOutput(path, 'workload-capture');
@@ -216,11 +221,11 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
 
   const runServe = async (step: PlannedStep, timeoutMs: number): Promise<StepResult> => {
     const stepStart = Date.now();
-    logger.info(`$ ${formatCommand(step.argv.map(display))}`);
+    logger.info(`${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(display))}`);
     const start = await startServer(groups, step, plan.serve!, {
       logger,
       env: envFor(step),
-      cwd: plan.cwd,
+      cwd: step.cwd ?? plan.cwd,
       readyTimeoutMs: timeoutMs,
       ...(deps.serveTiming ? { timing: deps.serveTiming } : {}),
       ...(deps.health ? { health: deps.health } : {}),
@@ -235,9 +240,11 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
     return { record: { ...base, status: 'ok' }, files: [] };
   };
 
-  const stopServer = async (): Promise<StepRecord> => {
+  const stopServer = async (step?: PlannedStep): Promise<StepRecord> => {
     const stepStart = Date.now();
-    if (!server) return { id: 'serve-stop', title: 'Stop the server', status: 'skipped', seconds: 0 };
+    const id = step?.id ?? 'serve-stop';
+    const title = step?.title ?? 'Stop the server';
+    if (!server) return { id, title, status: 'skipped', seconds: 0 };
     const pid = server.process.pid;
     if (!server.process.exited()) {
       logger.info(`stopping the server's process group ${pid} (SIGTERM, SIGKILL after ${groups.graceMs / 1000} s)`);
@@ -245,22 +252,22 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
     }
     await server.exited;
     server = undefined;
-    return { id: 'serve-stop', title: 'Stop the server', status: 'ok', seconds: (Date.now() - stepStart) / 1000, message: `process group ${pid} stopped` };
+    return { id, title, status: 'ok', seconds: (Date.now() - stepStart) / 1000, message: `process group ${pid} stopped` };
   };
 
   try {
     for (const step of plan.steps) {
       if (stopReason || groups.isCancelled()) {
-        if (step.role === 'serve-stop') records.push(await logger.group(step.title, stopServer));
+        if (step.role === 'serve-stop') records.push(await logger.group(step.title, () => stopServer(step)));
         else records.push({ id: step.id, title: step.title, status: 'skipped', seconds: 0 });
         continue;
       }
-      if (step.role === 'profile-stats' && failedSteps.has('profile')) {
+      if (step.role === 'profile-stats' && failedSteps.has(`${step.side ?? 'head'}:profile`)) {
         records.push({ id: step.id, title: step.title, status: 'skipped', seconds: 0, message: 'the profiled run failed' });
         continue;
       }
       if (step.role === 'serve-stop') {
-        records.push(await logger.group(step.title, stopServer));
+        records.push(await logger.group(step.title, () => stopServer(step)));
         continue;
       }
       const remaining = deadline - Date.now() - (server ? reserveMs : 0);
@@ -281,21 +288,24 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
         return outcome;
       });
       records.push(result.record);
-      files.push(...result.files);
+      files.push(...(step.side ? result.files.map((file) => ({ ...file, side: step.side })) : result.files));
       if (result.record.status === 'ok') continue;
-      failedSteps.add(step.role === 'profile' ? 'profile' : step.id);
+      failedSteps.add(step.role === 'profile' ? `${step.side ?? 'head'}:profile` : step.id);
       if (result.record.status === 'cancelled') stopReason = { outcome: 'cancelled', message: 'the run was cancelled' };
       else if (step.onFailure === 'stop') stopReason = { outcome: result.record.status === 'timeout' ? 'timeout' : 'failed', message: result.record.message ?? `${step.title} failed` };
       else notices.push({ severity: 'warning', message: `${result.record.message ?? `${step.title} failed`} The report has no ${step.role === 'profile' || step.role === 'profile-stats' ? 'kernel profile' : `data from ${step.id}`}.` });
     }
   } finally {
-    if (server) records.push(await logger.group('Stop the server', stopServer));
+    if (server) records.push(await logger.group('Stop the server', () => stopServer()));
   }
 
   const outcome: RunOutcome = groups.isCancelled() ? 'cancelled' : stopReason?.outcome ?? 'ok';
-  const analysisInputs = files.filter((file) => file.analysis).map((file) => file.path);
-  if (outcome === 'ok' && analysisInputs.length === 0) {
-    return { outcome: 'failed', message: 'every step finished but no capture file was produced for the analysis', steps: records, files, analysisInputs, notices, seconds: (Date.now() - started) / 1000 };
+  const analysisInputs = files.filter((file) => file.analysis && !file.side).map((file) => file.path);
+  const baseAnalysisInputs = files.filter((file) => file.analysis && file.side === 'base').map((file) => file.path);
+  const missing = analysisInputs.length === 0 ? 'the head' : plan.base && baseAnalysisInputs.length === 0 ? 'the base' : undefined;
+  if (outcome === 'ok' && missing) {
+    const message = `every step finished but no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}`;
+    return { outcome: 'failed', message, steps: records, files, analysisInputs, baseAnalysisInputs, notices, seconds: (Date.now() - started) / 1000 };
   }
   return {
     outcome,
@@ -303,6 +313,7 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
     steps: records,
     files,
     analysisInputs,
+    baseAnalysisInputs,
     notices,
     seconds: (Date.now() - started) / 1000,
   };

@@ -3,7 +3,7 @@
  * run the steps, hand the checked capture files to the analysis, and (when the analysis points at
  * one kernel) run the Nsight Compute deep dive and analyze again with it.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../errors.js';
 import type { Notice } from '../../model/capture.js';
 import type { Report } from '../../model/report.js';
+import type { BaselineChoice } from '../analyze.js';
 import { chooseDeepDive, withNcuLogFile } from './deep-dive.js';
 import { createSystemProbe, detectEnvironment, type Probe } from './detect.js';
 import { executePlan, type ExecuteDeps, type RunResult, type StepRecord } from './execute.js';
@@ -20,6 +21,7 @@ import { renderPlan } from './plan-text.js';
 import { ProcessGroups } from './process.js';
 import { flagValue } from './shell-words.js';
 import { writeOutput } from '../files.js';
+import { serializeReport } from '../../report/json.js';
 
 export { parseRunOptions, RUN_OPTION_NAMES, type RunOptions, type OptionStyle } from './options.js';
 export { renderPlan } from './plan-text.js';
@@ -71,19 +73,34 @@ export async function prepareRun(options: RunOptions, prepare: PrepareOptions): 
     pythonDir,
     gpuSnapshotAvailable: existsSync(join(pythonDir, 'gpu_snapshot.py')),
     portInUse: (port) => port === busyPort,
+    isDirectory: (path) => {
+      try {
+        return statSync(path).isDirectory();
+      } catch {
+        return false;
+      }
+    },
   });
 }
+
+/**
+ * Which side an analysis is for. The head's comes with the A/B baseline when the job ran one; the
+ * caller's own baseline (a file, an artifact) applies otherwise. The base side is never gated.
+ */
+export type AnalyzeSide = { side: 'head'; baseline?: BaselineChoice } | { side: 'base' };
 
 export interface JobDeps extends Omit<ExecuteDeps, 'groups'> {
   groups?: ProcessGroups;
   /** Analyze capture files into a report (the engine's analyze); enables the deep dive. */
-  analyze?: (inputs: readonly string[]) => Promise<Report>;
+  analyze?: (inputs: readonly string[], side: AnalyzeSide) => Promise<Report>;
 }
 
 export interface JobResult {
   plan: Plan;
   run: RunResult;
   report?: Report;
+  /** A/B: the base build's report, the head's baseline. */
+  baseReport?: Report;
   deepDive?: StepRecord & { why: string };
 }
 
@@ -133,6 +150,7 @@ async function writeRunJson(plan: Plan, result: JobResult): Promise<void> {
     ...(result.deepDive ? { deepDive: result.deepDive } : {}),
     files: run.files,
     analysisInputs: run.analysisInputs,
+    ...(plan.base ? { base: { ...plan.base, analysisInputs: run.baseAnalysisInputs, report: baseReportPath(plan) } } : {}),
     notices: run.notices,
     seconds: run.seconds,
   };
@@ -154,6 +172,21 @@ async function clearPlannedFiles(plan: Plan): Promise<void> {
   await Promise.all(ours.map((path) => rm(path, { recursive: true, force: true })));
 }
 
+/**
+ * Where an A/B job keeps the base build's report. Not named report.json, so that a folder or an
+ * artifact holding the run is never read as two reports (matrix merge, baseline download, dashboard).
+ */
+export function baseReportPath(plan: Plan): string {
+  return join(plan.outDir, 'base', 'baseline-report.json');
+}
+
+function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report): BaselineChoice {
+  const where = base.cwd === plan.cwd ? 'this folder' : base.cwd;
+  const what = base.run ? `\`${base.run}\` in ${where}` : `the same workload in ${where}`;
+  const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows run before the head\'s' : 'its measured runs interleaved with the head\'s (ABBA)';
+  return { report, origin: 'a/b', path: base.cwd, reason: `base build: ${what}, in this job on the same machine, ${order}` };
+}
+
 /** Run a plan to the end. Throws UsageError when the plan has problems (nothing was started). */
 export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
   if (plan.problems.length) throw new UsageError(`cannot run: ${plan.problems.join('; ')}`);
@@ -161,14 +194,22 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
   const groups = deps.groups ?? new ProcessGroups();
   const executeDeps: ExecuteDeps = { ...deps, groups };
   await clearPlannedFiles(plan);
-  await mkdir(join(plan.outDir, 'logs'), { recursive: true });
-  await mkdir(join(plan.outDir, 'captures'), { recursive: true });
+  // Every folder a step writes into (logs/, captures/, and base/… for an A/B job's base side).
+  const folders = new Set<string>([join(plan.outDir, 'logs'), join(plan.outDir, 'captures')]);
+  for (const step of plan.steps) for (const path of [step.logFile, step.stdoutFile, ...step.outputs.map((o) => o.path)]) if (path?.startsWith(`${plan.outDir}/`)) folders.add(dirname(path));
+  for (const folder of folders) await mkdir(folder, { recursive: true });
   await writeFile(join(plan.outDir, 'logs', 'plan.txt'), renderPlan(plan));
 
   const run = await executePlan(plan, executeDeps);
   const result: JobResult = { plan, run };
   if (run.outcome === 'ok' && deps.analyze) {
-    result.report = await deps.analyze(run.analysisInputs);
+    let head: AnalyzeSide = { side: 'head' };
+    if (plan.base) {
+      result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
+      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport) };
+    }
+    const analyzeHead = (inputs: readonly string[]) => deps.analyze!(inputs, head);
+    result.report = await analyzeHead(run.analysisInputs);
     const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
     if (plan.deepDive.enabled) {
       const deep = await runDeepDiveStep(plan, result.report, executeDeps, remaining);
@@ -176,7 +217,7 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
       if (deep.run && deep.run.outcome === 'ok') {
         run.files.push(...deep.run.files);
         run.analysisInputs.push(...deep.run.analysisInputs);
-        result.report = await deps.analyze(run.analysisInputs);
+        result.report = await analyzeHead(run.analysisInputs);
       } else if (deep.record) {
         run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section.` });
       }
@@ -184,6 +225,7 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
     result.report.notices.push(...runNotices(run));
   }
   try {
+    if (result.baseReport) await writeOutput(baseReportPath(plan), serializeReport(result.baseReport));
     await writeRunJson(plan, result);
   } catch (error) {
     // A full disk must not cost the report that was already made: warn, and keep going.

@@ -30,6 +30,8 @@ export const RUN_OPTION_NAMES = [
   'capture-seconds',
   'deep-dive',
   'timeout-minutes',
+  'base-workdir',
+  'base-run',
 ] as const;
 export type RunOptionName = (typeof RUN_OPTION_NAMES)[number];
 
@@ -80,7 +82,21 @@ const RawRunOptionsSchema = z.object({
   'capture-seconds': positive().default(10),
   'deep-dive': choice(DEEP_DIVES).default('auto'),
   'timeout-minutes': positive().default(30),
+  'base-workdir': z.string().min(1).optional(),
+  'base-run': z.string().min(1).optional(),
 });
+
+/**
+ * A/B in one job: the base build runs beside the head build on the same GPU, its measured runs
+ * interleaved with the head's, and its report is the baseline. Noise between jobs (another runner,
+ * another boot, another clock state) is much larger than within one.
+ */
+export interface BaseBuild {
+  /** Where the base side's commands run (a checkout of the base commit); the job's folder when unset. */
+  workdir?: string;
+  /** The base side's workload command (engine command); the head's `run` when unset. */
+  run?: string;
+}
 
 export interface RunOptions {
   engine: (typeof ENGINES)[number];
@@ -101,6 +117,8 @@ export interface RunOptions {
   captureSeconds: number;
   deepDive: (typeof DEEP_DIVES)[number];
   timeoutMinutes: number;
+  /** Set when base-workdir or base-run is given: the job runs A/B. */
+  base?: BaseBuild;
   /** Options that were given but do not apply to the chosen engine or mode (told, not fatal). */
   ignored: RunOptionName[];
 }
@@ -168,6 +186,10 @@ export function parseRunOptions(raw: Readonly<Record<string, unknown>>, style: O
     if (o.profiler === 'max') fail('profiler', 'max is the profiler of max generate; with engine command use auto, nsys, rocprofv3, torch or none');
     if (o.profiler === 'torch' && o.captures.length === 0) fail('captures', 'required with profiler torch: the globs of the Kineto traces the workload writes (e.g. traces/*.json)');
   }
+  if (o.engine === 'max' && o['base-run'] !== undefined) fail('base-run', 'applies to engine command only; with engine max the base side runs the same max command in base-workdir');
+  if (o['base-workdir'] !== undefined || o['base-run'] !== undefined) {
+    if (o.runs < 3) fail('runs', `A/B needs at least 3 measured runs per side to compare, got ${o.runs}`);
+  }
 
   return {
     engine: o.engine,
@@ -186,6 +208,9 @@ export function parseRunOptions(raw: Readonly<Record<string, unknown>>, style: O
     captureSeconds: o['capture-seconds'],
     deepDive: o['deep-dive'],
     timeoutMinutes: o['timeout-minutes'],
+    ...(o['base-workdir'] !== undefined || o['base-run'] !== undefined
+      ? { base: { ...(o['base-workdir'] !== undefined ? { workdir: o['base-workdir'] } : {}), ...(o['base-run'] !== undefined ? { run: o['base-run'] } : {}) } }
+      : {}),
     ignored,
   };
 }

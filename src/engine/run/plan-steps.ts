@@ -40,11 +40,23 @@ export interface BuiltSteps {
   serve?: Omit<ServePlan, 'readyTimeoutSeconds'>;
 }
 
-export function createStepBuilder(options: RunOptions, detected: DetectedEnvironment, context: PlanContext, profiler: ResolvedProfiler, sampling: boolean): StepBuilder {
-  const out = (...parts: string[]) => join(context.outDir, ...parts);
+/**
+ * The base side of an A/B job: its files under <out>/base, its step ids and titles marked, its
+ * commands run in the base folder.
+ */
+export interface SideContext {
+  side: 'base';
+  cwd: string;
+}
+
+export function createStepBuilder(options: RunOptions, detected: DetectedEnvironment, context: PlanContext, profiler: ResolvedProfiler, sampling: boolean, base?: SideContext): StepBuilder {
+  const out = (...parts: string[]) => (base ? join(context.outDir, 'base', ...parts) : join(context.outDir, ...parts));
   const log = (id: string) => out('logs', `${id}.log`);
   const python = options.engine === 'max' ? detected.tools.python : 'python3';
-  const step = (input: StepInput): PlannedStep => ({ env: {}, pathPrepend: [], timeoutSeconds: 0, logFile: log(input.id), outputs: [], ...input });
+  const step = (input: StepInput): PlannedStep => {
+    const planned: PlannedStep = { env: {}, pathPrepend: [], timeoutSeconds: 0, logFile: log(input.id), outputs: [], ...input };
+    return base ? { ...planned, id: `base-${input.id}`, title: `Base: ${input.title}`, side: 'base', cwd: base.cwd } : planned;
+  };
   const count = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
   return {
     options,

@@ -36,6 +36,11 @@ export function renderPlan(plan: Plan): string {
   lines.push(`  profiler    ${PROFILER_TEXT[plan.profiler]}`);
   lines.push(`  sampling    ${plan.sampling ? 'gpu_snapshot.py every 0.5 s during each measured run' : 'off'}`);
   lines.push(`  runs        ${options.warmupRuns} warm-up, ${options.runs} measured${options.engine === 'max' && options.mode === 'serve' ? ` benchmark windows of ${Math.ceil(options.captureSeconds)} s` : ''}`);
+  if (plan.base) {
+    const what = plan.base.run ? `\`${plan.base.run}\`` : 'the same workload';
+    const order = options.engine === 'max' && options.mode === 'serve' ? 'base block first, then head' : 'measured runs interleaved base/head in ABBA order';
+    lines.push(`  A/B         base build: ${what} in ${plan.base.cwd === plan.cwd ? 'this folder' : plan.base.cwd}; ${order}; its report is the baseline`);
+  }
   lines.push(`  deep dive   ${plan.deepDive.reason}`);
   lines.push(`  time budget ${formatSeconds(plan.budgetSeconds)} in all (timeout-minutes ${options.timeoutMinutes}); each step stops at its own limit`);
   lines.push(`  output      ${show(plan.outDir)}`);
@@ -44,7 +49,7 @@ export function renderPlan(plan: Plan): string {
     const limit = step.role === 'serve-stop' ? '' : `  (limit ${formatSeconds(step.timeoutSeconds)})`;
     lines.push(`  ${index + 1}. ${step.title}${limit}`);
     if (step.role === 'serve-stop') lines.push(`     SIGTERM to the server's process group, SIGKILL after the grace period`);
-    else lines.push(`     $ ${formatCommand(step.argv.map(show))}${step.stdoutFile ? ` > ${show(step.stdoutFile)}` : ''}`);
+    else lines.push(`     ${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(show))}${step.stdoutFile ? ` > ${show(step.stdoutFile)}` : ''}`);
     if (step.role === 'serve' && plan.serve) lines.push(`     then wait for ${plan.serve.healthUrl} to answer 200`);
     for (const output of step.outputs.filter((o) => o.analysis)) lines.push(`     -> ${show(output.path)} (${output.kind})`);
     if (step.derive) lines.push(`     -> ${show(step.derive.to)} (max-generate, timings removed)`);

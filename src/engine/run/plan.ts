@@ -4,12 +4,12 @@
  * becomes a notice with the install line and the fallback; what cannot work at all is a problem,
  * found here, before anything long starts.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Environment } from '../../model/capture.js';
 import { environmentFingerprint, type DetectedEnvironment } from './detect.js';
 import { INSTALL } from './install-lines.js';
 import type { RunOptions } from './options.js';
-import { commandSteps, createStepBuilder, maxGenerateSteps, maxServeSteps } from './plan-steps.js';
+import { commandSteps, createStepBuilder, maxGenerateSteps, maxServeSteps, type StepBuilder } from './plan-steps.js';
 import { resolveProfiler } from './profilers.js';
 import { hasFlag } from './shell-words.js';
 
@@ -60,6 +60,10 @@ export interface PlannedStep {
   derive?: { from: string; to: string };
   /** A failed step either stops the run or leaves a gap the report tells about. */
   onFailure: 'stop' | 'continue';
+  /** A step of the base build (A/B); otherwise the head's. */
+  side?: 'base';
+  /** Where the command runs, when not the job's folder (the base build's folder). */
+  cwd?: string;
   weight: number;
 }
 
@@ -105,6 +109,13 @@ export interface Plan {
   budgetSeconds: number;
   outDir: string;
   cwd: string;
+  /** A/B: the base build's folder and command; its report becomes the baseline. */
+  base?: BasePlan;
+}
+
+export interface BasePlan {
+  cwd: string;
+  run?: string;
 }
 
 export interface PlanContext {
@@ -115,6 +126,8 @@ export interface PlanContext {
   gpuSnapshotAvailable: boolean;
   /** The port is taken by some other process right now (serve mode). */
   portInUse?: (port: number) => boolean;
+  /** The path is a folder (checked for base-workdir). */
+  isDirectory?: (path: string) => boolean;
 }
 
 const MIN_STEP_SECONDS = 30;
@@ -131,9 +144,33 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
   if (!detected.vendor) notices.push({ severity: 'warning', message: 'no GPU found (nvidia-smi and rocm-smi list none): GPU utilization is not sampled' });
   else if (!context.gpuSnapshotAvailable) notices.push({ severity: 'warning', message: `${join(context.pythonDir, 'gpu_snapshot.py')} is missing: GPU utilization is not sampled` });
 
+  const stepsFor = (builder: StepBuilder, sideNotices: PlanNotice[], sideProblems: string[]) => {
+    const built = options.engine === 'command' ? commandSteps(builder, sideNotices) : options.mode === 'serve' ? maxServeSteps(builder, sideProblems) : maxGenerateSteps(builder);
+    return { built, steps: [...builder.preflight(), ...built.steps] };
+  };
   const builder = createStepBuilder(options, detected, context, profiler, sampling);
-  const built = options.engine === 'command' ? commandSteps(builder, notices) : options.mode === 'serve' ? maxServeSteps(builder, problems) : maxGenerateSteps(builder);
-  const steps = [...builder.preflight(), ...built.steps];
+  const head = stepsFor(builder, notices, problems);
+  const { built } = head;
+  let steps = head.steps;
+  let base: BasePlan | undefined;
+  if (options.base) {
+    const cwd = resolve(context.cwd, options.base.workdir ?? '.');
+    base = { cwd, ...(options.base.run ? { run: options.base.run } : {}) };
+    if (options.base.workdir !== undefined && context.isDirectory && !context.isDirectory(cwd)) problems.push(`base-workdir: ${cwd} is not a folder (check out the base commit there first, e.g. actions/checkout with path: ${options.base.workdir})`);
+    if (!options.base.run && options.base.workdir !== undefined && cwd === context.cwd) problems.push('base-workdir: the base folder is the job\'s own folder, so both sides would run the same build; point it at a checkout of the base commit');
+    const { profileRun: _head, ...shared } = options;
+    const baseOptions: RunOptions = options.base.run ? { ...shared, run: options.base.run } : options;
+    // Notices and problems of the base side repeat the head's; the head's are enough.
+    const baseSide = stepsFor(createStepBuilder(baseOptions, detected, context, profiler, sampling, { side: 'base', cwd }), [], []);
+    steps = interleaveSides(baseSide.steps, head.steps, options.engine === 'max' && options.mode === 'serve');
+    notices.push({
+      severity: 'info',
+      message:
+        options.engine === 'max' && options.mode === 'serve'
+          ? 'A/B: the base server and its benchmark windows run first, then the head\'s (one server holds the GPU at a time); both share the time budget'
+          : 'A/B: the measured runs alternate base/head in ABBA order, so a drift of the GPU over the job falls on both sides alike; both share the time budget',
+    });
+  }
 
   const deepDive = planDeepDive(options, detected, built.workload, notices, builder.out);
   const budgetSeconds = Math.round(options.timeoutMinutes * 60);
@@ -154,7 +191,27 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
     budgetSeconds,
     outDir: context.outDir,
     cwd: context.cwd,
+    ...(base ? { base } : {}),
   };
+}
+
+/**
+ * One order for both sides: pre-flights and warm-ups first, then the measured runs in ABBA pairs
+ * (base-1 head-1, head-2 base-2, …), then each side's profiled run. A server holds the GPU's memory,
+ * so serve mode runs the base block, then the head block.
+ */
+export function interleaveSides(base: PlannedStep[], head: PlannedStep[], blocks: boolean): PlannedStep[] {
+  if (blocks) return [...base, ...head];
+  const before = (steps: PlannedStep[]) => steps.filter((s) => s.role === 'preflight' || s.role === 'warmup');
+  const measured = (steps: PlannedStep[]) => steps.filter((s) => s.role === 'measured');
+  const after = (steps: PlannedStep[]) => steps.filter((s) => s.role !== 'preflight' && s.role !== 'warmup' && s.role !== 'measured');
+  const ordered = [...before(base), ...before(head)];
+  const [b, h] = [measured(base), measured(head)];
+  for (let i = 0; i < Math.max(b.length, h.length); i++) {
+    const pair = [b[i], h[i]].filter((s): s is PlannedStep => s !== undefined);
+    ordered.push(...(i % 2 === 0 ? pair : pair.reverse()));
+  }
+  return [...ordered, ...after(base), ...after(head)];
 }
 
 function planDeepDive(options: RunOptions, detected: DetectedEnvironment, workload: string[], notices: PlanNotice[], out: (...parts: string[]) => string): DeepDivePlan {
