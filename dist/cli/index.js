@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 122:
+/***/ 947:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -42,7 +42,7 @@ const LINEAR_FAMILIES = ['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-
 
 /***/ }),
 
-/***/ 410:
+/***/ 545:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -128,11 +128,11 @@ function kernelStem(raw) {
 
 /***/ }),
 
-/***/ 255:
+/***/ 486:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(904);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(943);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -147,7 +147,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 904:
+/***/ 943:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -166,10 +166,10 @@ const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impor
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(455);
-// EXTERNAL MODULE: ../../work/main/node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(344);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(816);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(919);
+var errors = __nccwpck_require__(916);
 ;// CONCATENATED MODULE: ./src/classify/user-families.ts
 /**
  * User-defined kernel families, from a JSON config:
@@ -216,9 +216,9 @@ function parseUserFamilies(text, path) {
 }
 
 // EXTERNAL MODULE: ./src/engine/analyze.ts + 31 modules
-var analyze = __nccwpck_require__(375);
+var analyze = __nccwpck_require__(433);
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
-var report = __nccwpck_require__(898);
+var report = __nccwpck_require__(949);
 ;// CONCATENATED MODULE: ./src/model/migrate.ts
 /**
  * Reading a report.json of any schema version as the current Report. Reports outlive the tool that
@@ -389,21 +389,21 @@ function load_reports_labelFor(found, report, prefix = '') {
 }
 
 // EXTERNAL MODULE: ./src/compare/options.ts
-var compare_options = __nccwpck_require__(88);
+var compare_options = __nccwpck_require__(277);
 // EXTERNAL MODULE: ./src/report/summary.ts
-var summary = __nccwpck_require__(333);
+var summary = __nccwpck_require__(994);
 // EXTERNAL MODULE: ./src/report/terminal.ts
-var terminal = __nccwpck_require__(45);
+var terminal = __nccwpck_require__(496);
 // EXTERNAL MODULE: ./src/report/json.ts
-var json = __nccwpck_require__(343);
+var json = __nccwpck_require__(794);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(214);
+var version = __nccwpck_require__(311);
 // EXTERNAL MODULE: ./src/engine/files.ts
-var engine_files = __nccwpck_require__(418);
+var engine_files = __nccwpck_require__(817);
 // EXTERNAL MODULE: ./src/model/stats.ts
-var stats = __nccwpck_require__(859);
+var stats = __nccwpck_require__(234);
 // EXTERNAL MODULE: ./src/compare/stats.ts + 1 modules
-var compare_stats = __nccwpck_require__(878);
+var compare_stats = __nccwpck_require__(814);
 ;// CONCATENATED MODULE: ./src/compare/change-points.ts
 /**
  * Change-point detection for nightly series (tok/s per workload, family shares): E-divisive means
@@ -589,7 +589,7 @@ function detectChangePoints(values, options = {}) {
 }
 
 // EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(697);
+var metrics = __nccwpck_require__(500);
 ;// CONCATENATED MODULE: ./src/report/dashboard/data.ts
 /**
  * The dashboard's data: what `data.js` assigns to `window.PROFILE_GATE_DASHBOARD` and the page script
@@ -978,7 +978,7 @@ function buildDashboardData(inputs, skipped, partial = {}) {
 }
 
 // EXTERNAL MODULE: ./src/report/escape.ts
-var report_escape = __nccwpck_require__(318);
+var report_escape = __nccwpck_require__(31);
 ;// CONCATENATED MODULE: ./src/report/dashboard/page-app.ts
 /**
  * The page script's second half (browser JavaScript, kept as text): the layout (open regressions on
@@ -2260,13 +2260,13 @@ async function runDashboardCommand(argv, env = process.env) {
 }
 
 // EXTERNAL MODULE: ./src/report/gh-budget.ts
-var gh_budget = __nccwpck_require__(354);
+var gh_budget = __nccwpck_require__(193);
 // EXTERNAL MODULE: ./src/report/gh-sections.ts
-var gh_sections = __nccwpck_require__(483);
+var gh_sections = __nccwpck_require__(876);
 // EXTERNAL MODULE: ./src/report/gh-text.ts
-var gh_text = __nccwpck_require__(576);
+var gh_text = __nccwpck_require__(215);
 // EXTERNAL MODULE: ./src/report/merge-reports.ts
-var merge_reports = __nccwpck_require__(167);
+var merge_reports = __nccwpck_require__(756);
 ;// CONCATENATED MODULE: ./src/report/comment.ts
 
 
@@ -2746,7 +2746,7 @@ var external_node_fs_ = __nccwpck_require__(24);
 ;// CONCATENATED MODULE: external "node:net"
 const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 // EXTERNAL MODULE: ./src/diagnose/signals.ts
-var signals = __nccwpck_require__(550);
+var signals = __nccwpck_require__(549);
 ;// CONCATENATED MODULE: ./src/engine/run/deep-dive.ts
 /**
  * The deep dive: Nsight Compute on the one kernel the analysis points at. The `dominant-kernel`
@@ -3083,10 +3083,10 @@ function createSystemProbe() {
 
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: ./src/ingest/index.ts + 38 modules
-var ingest = __nccwpck_require__(443);
+// EXTERNAL MODULE: ./src/ingest/index.ts + 42 modules
+var ingest = __nccwpck_require__(811);
 // EXTERNAL MODULE: ./src/ingest/input-file.ts + 1 modules
-var input_file = __nccwpck_require__(150);
+var input_file = __nccwpck_require__(89);
 ;// CONCATENATED MODULE: ./src/engine/run/files.ts
 /**
  * The files a run leaves: checked before the run claims success (present, non-empty and of the
@@ -4994,7 +4994,7 @@ Gate:
 Exit codes: 0 ok, 1 the gate failed, 2 bad options or the plan cannot run, 4 the run failed.
 `;
 async function defaultAnalyze(inputs, environment, which, gate) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 375));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 433));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
 }
@@ -5012,10 +5012,10 @@ async function gateFromFlags(values, abRun) {
 }
 async function writeReport(report, outDir, write) {
     const [{ serializeReport }, { renderSummary }, { renderTerminal }, { writeOutput }] = await Promise.all([
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 343)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 333)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 45)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 418)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 794)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 994)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 496)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 817)),
     ]);
     await writeOutput((0,external_node_path_.join)(outDir, 'report.json'), serializeReport(report));
     await writeOutput((0,external_node_path_.join)(outDir, 'report.md'), renderSummary(report));
@@ -5312,7 +5312,7 @@ async function main(argv) {
 
 /***/ }),
 
-/***/ 838:
+/***/ 187:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -5400,7 +5400,7 @@ function blockingMismatches(mismatches, allow) {
 
 /***/ }),
 
-/***/ 88:
+/***/ 277:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -5410,12 +5410,12 @@ function blockingMismatches(mismatches, allow) {
 /* harmony export */   tq: () => (/* binding */ metricFloor)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, thresholdKeyProblem, GateOptionsSchema */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(344);
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(122);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(919);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(697);
-/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(838);
-/* harmony import */ var _verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(491);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(816);
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(916);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
+/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(187);
+/* harmony import */ var _verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(682);
 /**
  * Gate options: one zod schema with the defaults (references/steps/regression-gate.md says where each
  * comes from), and parsers for the CLI's `--threshold METRIC=PCT` and `--fail-on a,b`.
@@ -5567,7 +5567,7 @@ function parseFailOnArg(arg) {
 
 /***/ }),
 
-/***/ 878:
+/***/ 814:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -5587,7 +5587,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: MAD_TO_SD, MANN_KENDALL_EXACT_MAX, MANN_WHITNEY_EXACT_MAX, benjaminiHochbergAdjust, holmAdjust, inversionDistribution, mad, mannKendall, mean, midranks, normalCdf, quantileSorted, theilSenSlope
 
 // EXTERNAL MODULE: ./src/model/stats.ts
-var stats = __nccwpck_require__(859);
+var stats = __nccwpck_require__(234);
 ;// CONCATENATED MODULE: ./src/compare/rank-tests.ts
 /**
  * Rank tests used by the gate: Mann-Whitney U between the two sides, and Mann-Kendall for a trend
@@ -5910,7 +5910,7 @@ function detectDrift(samples, options) {
 
 /***/ }),
 
-/***/ 491:
+/***/ 682:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -5948,7 +5948,7 @@ function combineVerdict(flags) {
 
 /***/ }),
 
-/***/ 989:
+/***/ 138:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -5973,7 +5973,7 @@ function combineVerdict(flags) {
 /* harmony export */   yv: () => (/* binding */ launchesInProfile),
 /* harmony export */   zU: () => (/* binding */ gridBlocks)
 /* harmony export */ });
-/* harmony import */ var _signals_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(550);
+/* harmony import */ var _signals_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(549);
 
 const SOL = 'GPU Speed Of Light Throughput';
 const LAUNCH = 'Launch Statistics';
@@ -6224,7 +6224,7 @@ function deepDiveFacts(result) {
 
 /***/ }),
 
-/***/ 550:
+/***/ 549:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -6242,8 +6242,8 @@ function deepDiveFacts(result) {
 /* harmony export */   sS: () => (/* binding */ familyTotals)
 /* harmony export */ });
 /* unused harmony export linearTotals */
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(122);
-/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(410);
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(545);
 /**
  * Measurements several rules read from a Profile: family totals, metric values, the MoE mix and the
  * Nsight Compute command for one kernel. Rules stay independent; they only share these readings.
@@ -6339,7 +6339,7 @@ function ncuCommand(kernelName, launchSkip, workload, sections = DEEP_DIVE_SECTI
 
 /***/ }),
 
-/***/ 375:
+/***/ 433:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6351,23 +6351,31 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: ingestAll, reportFromProfile
 
 // EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(697);
+var metrics = __nccwpck_require__(500);
 // EXTERNAL MODULE: ./src/model/stats.ts
-var stats = __nccwpck_require__(859);
+var stats = __nccwpck_require__(234);
 // EXTERNAL MODULE: ./src/model/throttle.ts
-var throttle = __nccwpck_require__(822);
+var throttle = __nccwpck_require__(941);
 ;// CONCATENATED MODULE: ./src/model/merge.ts
 
 
 
 function mergeKernels(captures) {
-    const byKey = new Map();
+    // Keyed by device, then name: a joined key string per kernel would copy every name (29 MB for 100,000).
+    const byDevice = new Map();
+    const merged = [];
     for (const capture of captures) {
         for (const kernel of capture.kernels) {
-            const key = `${kernel.device ?? ''}\u0000${kernel.name}`;
-            const existing = byKey.get(key);
+            let byName = byDevice.get(kernel.device);
+            if (!byName)
+                byDevice.set(kernel.device, (byName = new Map()));
+            const existing = byName.get(kernel.name);
             if (!existing) {
-                byKey.set(key, { ...kernel });
+                // Object.assign, not a spread: V8 gives each spread copy that later gains keys (buildProfile
+                // adds family and share) a hidden class of its own, 27 MB for 100,000 kernels.
+                const copy = Object.assign({}, kernel);
+                byName.set(kernel.name, copy);
+                merged.push(copy);
                 continue;
             }
             const heavierShape = kernel.totalNs > existing.totalNs;
@@ -6383,7 +6391,7 @@ function mergeKernels(captures) {
                 existing.block = kernel.block;
         }
     }
-    return [...byKey.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+    return merged.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
 }
 function mergeByName(rows, add) {
     const byName = new Map();
@@ -6855,7 +6863,7 @@ const FAMILY_TABLE = [
 ];
 
 // EXTERNAL MODULE: ./src/classify/kernel-name.ts
-var kernel_name = __nccwpck_require__(410);
+var kernel_name = __nccwpck_require__(545);
 ;// CONCATENATED MODULE: ./src/classify/classify.ts
 
 
@@ -6890,8 +6898,8 @@ function buildProfile(captures, classify = createClassifier()) {
     const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
     const merged = mergeKernels(timedElsewhere ? captures.filter((c) => c.source.format !== 'ncu-csv') : captures);
     const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
-    const kernels = merged.map((kernel) => ({
-        ...kernel,
+    // The merged kernels are fresh copies: completed in place rather than copied once more.
+    const kernels = merged.map((kernel) => Object.assign(kernel, {
         family: classify(kernel),
         share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
     }));
@@ -6935,7 +6943,7 @@ function buildProfile(captures, classify = createClassifier()) {
 }
 
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
-var fingerprint = __nccwpck_require__(838);
+var fingerprint = __nccwpck_require__(187);
 ;// CONCATENATED MODULE: ./src/compare/format.ts
 /** Number formats for the gate's notes and reasons. */
 /** 0.0512 → "+5.1%". */
@@ -6966,9 +6974,9 @@ function formatValue(value, unit) {
 }
 
 // EXTERNAL MODULE: ./src/compare/options.ts
-var compare_options = __nccwpck_require__(88);
+var compare_options = __nccwpck_require__(277);
 // EXTERNAL MODULE: ./src/compare/stats.ts + 1 modules
-var compare_stats = __nccwpck_require__(878);
+var compare_stats = __nccwpck_require__(814);
 ;// CONCATENATED MODULE: ./src/compare/metric-rows.ts
 /**
  * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
@@ -7306,7 +7314,7 @@ function compareKernels(current, baseline, options) {
 }
 
 // EXTERNAL MODULE: ./src/compare/verdict.ts
-var compare_verdict = __nccwpck_require__(491);
+var compare_verdict = __nccwpck_require__(682);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 
 
@@ -7443,7 +7451,7 @@ function docsUrl(id) {
 }
 
 // EXTERNAL MODULE: ./src/diagnose/signals.ts
-var diagnose_signals = __nccwpck_require__(550);
+var diagnose_signals = __nccwpck_require__(549);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
 /**
  * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
@@ -7693,7 +7701,7 @@ const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
 }));
 
 // EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
-var ncu_metrics = __nccwpck_require__(989);
+var ncu_metrics = __nccwpck_require__(138);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/grid-too-small.ts
 /**
  * A profiled kernel's grid is smaller than one wave: fewer blocks than the GPU can hold at once, so
@@ -7756,7 +7764,7 @@ const NCU_SMALL_GRID = /grid is too small|less than the GPU's \d+ multiprocessor
 }));
 
 // EXTERNAL MODULE: ./src/classify/family-ids.ts
-var family_ids = __nccwpck_require__(122);
+var family_ids = __nccwpck_require__(947);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-dense-decode.ts
 /** The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and norms below. */
 
@@ -8665,12 +8673,12 @@ function runRules(profile, config = {}, rules = RULES) {
     return findings.map(({ stage: _stage, ...finding }) => finding);
 }
 
-// EXTERNAL MODULE: ./src/ingest/index.ts + 38 modules
-var ingest = __nccwpck_require__(443);
+// EXTERNAL MODULE: ./src/ingest/index.ts + 42 modules
+var ingest = __nccwpck_require__(811);
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
-var model_report = __nccwpck_require__(898);
+var model_report = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(214);
+var version = __nccwpck_require__(311);
 ;// CONCATENATED MODULE: ./src/engine/analyze.ts
 /**
  * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
@@ -8733,7 +8741,7 @@ async function analyze(options) {
 
 /***/ }),
 
-/***/ 418:
+/***/ 817:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
@@ -8745,7 +8753,7 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(919);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(916);
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
 
 
@@ -8798,7 +8806,7 @@ async function writeOutput(target, text) {
 
 /***/ }),
 
-/***/ 919:
+/***/ 916:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8861,7 +8869,7 @@ function describeError(error) {
 
 /***/ }),
 
-/***/ 443:
+/***/ 811:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8874,9 +8882,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: detectFormat, importerFor, ingestText
 
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(919);
+var errors = __nccwpck_require__(916);
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(574);
+var capture = __nccwpck_require__(347);
 ;// CONCATENATED MODULE: ./src/ingest/importer.ts
 /**
  * An importer reads one capture format into a Capture. It is small: a cheap `sniff` over the first
@@ -8944,7 +8952,7 @@ async function importer_runImporter(importer, file) {
 }
 
 // EXTERNAL MODULE: ./src/ingest/input-file.ts + 1 modules
-var input_file = __nccwpck_require__(150);
+var input_file = __nccwpck_require__(89);
 ;// CONCATENATED MODULE: ./src/ingest/kineto/categories.ts
 /** Kineto event categories the importer decodes, recognized from their raw bytes. */
 const CAT_PENDING = -1;
@@ -10475,7 +10483,1007 @@ function environmentOf(summary) {
     },
 }));
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/api/CsvError.js
+;// CONCATENATED MODULE: ./src/ingest/text-tables.ts
+/**
+ * Small helpers shared by the importers of profiler text output (nsys, rocprof, MAX console):
+ * line splitting, time units, numbers as tools print them, and CSV lines.
+ */
+function splitLines(text) {
+    const lines = text.split(/\r?\n/);
+    if (lines.length > 0 && lines[lines.length - 1] === '')
+        lines.pop();
+    return lines;
+}
+const NS_PER_UNIT = {
+    ns: 1,
+    nsec: 1,
+    us: 1e3,
+    usec: 1e3,
+    'µs': 1e3,
+    ms: 1e6,
+    msec: 1e6,
+    s: 1e9,
+    sec: 1e9,
+};
+/** Nanoseconds in one `unit` (ns/us/ms/s and nsys's nsec/usec/msec/sec), or undefined. */
+function nsPerUnit(unit) {
+    return NS_PER_UNIT[unit.trim().toLowerCase()];
+}
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+/**
+ * A number as a profiler prints it: plain, with an exponent (`2.920e-03`), or with thousands
+ * separators when `thousands` is set (`1,976,843,072`). Undefined when the text is not a number.
+ */
+function parseNumber(text, thousands = false) {
+    let value = text.trim();
+    if (thousands && /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(value))
+        value = value.replace(/,/g, '');
+    if (!NUMBER.test(value))
+        return undefined;
+    // `1e309` matches the pattern but is Infinity: not a number a profiler printed.
+    const number = Number(value);
+    return Number.isFinite(number) ? number : undefined;
+}
+/**
+ * A copy of `text` that keeps no larger string alive. A cell cut from a line is a view of the whole
+ * line in V8; a kernel name kept for the report should not hold its row's numbers too (about 20 %
+ * more memory for 100,000 templated names).
+ */
+function ownString(text) {
+    const copy = Buffer.from(text, 'utf8').toString('utf8');
+    // Text with a lone surrogate does not survive UTF-8; it stays as it is.
+    return copy === text ? copy : text;
+}
+/** Strip a CSV cell of the quotes and padding some writers leave around header labels. */
+function cleanLabel(label) {
+    return label.trim().replace(/^"(.*)"$/, '$1').trim();
+}
+/**
+ * Split one CSV record that holds no line break (RFC 4180 quoting, `""` for a quote). Undefined when
+ * the quoting is malformed. Per-dispatch traces run to millions of rows, where this is ~10× faster
+ * than csv-parse (measured: csv-parse reads an 80 MB rocprofv3 trace at ~4 MB/s).
+ */
+function splitCsvLine(line) {
+    const fields = [];
+    const n = line.length;
+    let i = 0;
+    for (;;) {
+        if (line.charCodeAt(i) === 34) {
+            let value = '';
+            let from = i + 1;
+            for (;;) {
+                const quote = line.indexOf('"', from);
+                if (quote < 0)
+                    return undefined;
+                if (line.charCodeAt(quote + 1) === 34) {
+                    value += line.slice(from, quote + 1);
+                    from = quote + 2;
+                    continue;
+                }
+                value += line.slice(from, quote);
+                i = quote + 1;
+                break;
+            }
+            fields.push(value);
+            if (i === n)
+                return fields;
+            if (line.charCodeAt(i) !== 44)
+                return undefined;
+            i++;
+        }
+        else {
+            const comma = line.indexOf(',', i);
+            const end = comma < 0 ? n : comma;
+            const value = line.slice(i, end);
+            if (value.includes('"'))
+                return undefined;
+            fields.push(value);
+            if (comma < 0)
+                return fields;
+            i = comma + 1;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/ingest/max-console.ts
+/**
+ * Pieces of MAX console output shared by `max generate --profile` and `max benchmark --profile`:
+ * the ranked GPU kernel and Python/CPU tables (`=== Top N ... ===`) and the notes and errors the
+ * profiler prints. Times in those tables are rounded to 2 decimals of s/ms/us (whole ns), so sums
+ * are compared with a tolerance of half a last digit per value.
+ */
+
+
+/** Name of the row that stands for the kernels a top-N table leaves out. */
+const UNLISTED_KERNELS = '[other kernels not listed]';
+const GPU_TITLE = /^=== Top (\d+) GPU kernels \((\d+(?:\.\d+)?)% of GPU time, (\d+(?:\.\d+)?) (s|ms|us|ns) total\) ===\s*$/;
+const CPU_TITLE = /^=== Top (\d+) Python\/CPU functions \((\d+(?:\.\d+)?)% of CPU time, (\d+(?:\.\d+)?) (s|ms|us|ns) total\) ===\s*$/;
+const CPU_EMPTY = /^=== Python\/CPU functions: no samples captured ===\s*$/;
+const HEADER = /^\s*%\s+total\s+calls\s+(kernel|function)\s*$/;
+const ROW = /^\s*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?) (s|ms|us|ns)\s+(\d+(?:\/\d+)?)  (\S.*?)\s*$/;
+const LOOKS_LIKE_ROW = /^\s*\d+(?:\.\d+)?%/;
+function timed(value, unit) {
+    const scale = nsPerUnit(unit);
+    const slack = unit === 'ns' ? 0.5 : 0.005 * scale;
+    return { ns: Number(value) * scale, slackNs: slack };
+}
+/** Read the header and rows that follow a `=== Top N ... ===` title at `lines[titleIndex]`. */
+function readRankedTable(path, lines, titleIndex, limit, what) {
+    let i = titleIndex + 1;
+    while (i < lines.length && lines[i].trim() === '')
+        i++;
+    if (i >= lines.length || !HEADER.test(lines[i])) {
+        const got = i < lines.length ? JSON.stringify(lines[i].trim().slice(0, 60)) : 'end of file';
+        throw new errors/* InputError */.dz(path, `expected the "%  total  calls  ${what}" header after the table title, got ${got}`, String(i + 1));
+    }
+    i++;
+    const rows = [];
+    for (; i < lines.length; i++) {
+        const line = lines[i];
+        const match = ROW.exec(line);
+        if (match) {
+            rows.push({ index: i, percent: Number(match[1]), time: timed(match[2], match[3]), calls: match[4], name: match[5] });
+            continue;
+        }
+        if (LOOKS_LIKE_ROW.test(line)) {
+            throw new errors/* InputError */.dz(path, `expected a table row "pct%  time unit  calls  ${what}", got ${JSON.stringify(line.trim().slice(0, 60))}`, String(i + 1));
+        }
+        break;
+    }
+    if (rows.length > limit) {
+        throw new errors/* InputError */.dz(path, `expected at most ${limit} rows as the title says, got ${rows.length}`, String(titleIndex + 1));
+    }
+    return { rows, next: i };
+}
+/**
+ * The GPU kernel table. Its title gives the total over all kernels while the rows show only the top
+ * N, so the remainder becomes one `[other kernels not listed]` row (instances 0) and shares stay right.
+ */
+function readGpuKernelTable(path, lines, titleIndex, ctx) {
+    const title = GPU_TITLE.exec(lines[titleIndex]);
+    const total = timed(title[3], title[4]);
+    const { rows, next } = readRankedTable(path, lines, titleIndex, Number(title[1]), 'kernel');
+    if (rows.length === 0 && total.ns > 0) {
+        throw new errors/* InputError */.dz(path, 'expected kernel rows under the GPU kernel table header', String(next + 1));
+    }
+    const kernels = rows.map((row) => {
+        if (row.calls.includes('/')) {
+            throw new errors/* InputError */.dz(path, `expected a whole number of kernel calls, got ${row.calls}`, String(row.index + 1));
+        }
+        return { name: row.name, totalNs: Math.round(row.time.ns), instances: Number(row.calls) };
+    });
+    const listedNs = rows.reduce((sum, row) => sum + row.time.ns, 0);
+    const slackNs = rows.reduce((sum, row) => sum + row.time.slackNs, total.slackNs);
+    const remainderNs = total.ns - listedNs;
+    if (remainderNs < -slackNs) {
+        throw new errors/* InputError */.dz(path, `expected the kernel rows to add up to at most the title's ${title[3]} ${title[4]} total, got ${(listedNs / nsPerUnit(title[4])).toFixed(2)} ${title[4]}`, String(titleIndex + 1));
+    }
+    if (remainderNs > slackNs) {
+        kernels.push({ name: UNLISTED_KERNELS, totalNs: Math.round(remainderNs), instances: 0 });
+        ctx.count('unlisted-kernels', 'info', `the GPU table lists the top ${rows.length} kernels; ${Math.round(remainderNs)} ns of other kernels are kept as "${UNLISTED_KERNELS}"`);
+    }
+    return { kernels, next };
+}
+function readCpuTable(path, lines, titleIndex) {
+    const title = CPU_TITLE.exec(lines[titleIndex]);
+    const { rows, next } = readRankedTable(path, lines, titleIndex, Number(title[1]), 'function');
+    const functions = rows.map((row) => ({ name: row.name, totalNs: Math.round(row.time.ns), calls: row.calls, percent: row.percent }));
+    return { functions, next };
+}
+const CPU_ONLY_NOTES = [
+    [/Nsight Systems.*not found/i, 'max-no-nsys'],
+    [/no NVIDIA GPU detected/i, 'max-no-gpu'],
+    [/libcudart could not be loaded/i, 'max-no-cudart'],
+];
+/** A profiler note or error line, as a Notice; undefined for any other line. */
+function profilerNotice(line) {
+    const text = line.trim();
+    if (/^Note: .*only Python\/CPU profile will be captured/.test(text)) {
+        const code = CPU_ONLY_NOTES.find(([pattern]) => pattern.test(text))?.[1] ?? 'max-cpu-only';
+        return { code, severity: 'warning', message: text.replace(/^Note: /, '') };
+    }
+    if (text.startsWith('No GPU kernel data found in profile (')) {
+        return { code: 'max-no-kernel-data', severity: 'error', message: text };
+    }
+    if (/^--profile: nsys exited with rc=/.test(text)) {
+        return { code: 'max-nsys-failed', severity: 'error', message: text };
+    }
+    if (/^--profile: no \.nsys-rep found at /.test(text)) {
+        return { code: 'max-no-nsys-rep', severity: 'error', message: text };
+    }
+    const saved = /^Full profile saved to: (.+)$/.exec(text);
+    if (saved)
+        return { code: 'max-profile-saved', severity: 'info', message: `Full profile saved to ${saved[1]}` };
+    return undefined;
+}
+/** `MAX 26.4.0` as `max --version` prints it. */
+function maxVersion(line) {
+    return /^MAX (\d+\.\d+[\w.+-]*)\s*$/.exec(line.trim())?.[1];
+}
+
+;// CONCATENATED MODULE: ./src/ingest/max-benchmark.ts
+/**
+ * `max benchmark` console output (also the vLLM-style summary older MAX builds printed). Each
+ * `Serving Benchmark Result` block gives: decode_tok_s = Total generated tokens / Benchmark duration
+ * (aggregate; the printed `Output token throughput (tok/s)` when the totals are missing),
+ * ttft_ms / tpot_ms / itl_ms / latency_ms from the `Median` or `P50` lines (per-request medians),
+ * request_throughput and failed_requests; `GPU N utilization (%)` becomes one utilization sample.
+ * With `--profile`, the GPU kernel table is read as for `max generate`.
+ * Limits: per-request throughput distributions (`Mean output token throughput`) are not gated;
+ * several result blocks (a sweep) are pooled as samples and flagged with a notice.
+ */
+
+
+
+
+const TITLE = /^=+ Serving Benchmark Result =+\s*$/;
+const CLOSING = /^={20,}\s*$/;
+/** `label:` padded to 40 columns, the value, and sometimes a unit (`%`). */
+const LABELLED = /^(\S.*?):\s+(\S+)(?:\s+%)?\s*$/;
+function fieldFor(label) {
+    const key = label.toLowerCase().replace(/\s+/g, ' ');
+    if (key === 'failed requests')
+        return { kind: 'metric', name: 'failed_requests' };
+    if (key === 'request throughput (req/s)')
+        return { kind: 'metric', name: 'request_throughput' };
+    if (key === 'benchmark duration (s)')
+        return { kind: 'duration' };
+    if (key === 'total generated tokens')
+        return { kind: 'generated' };
+    if (key === 'output token throughput (tok/s)')
+        return { kind: 'printed-decode' };
+    const median = /^(?:median|p50) (ttft|tpot|itl|request latency|e2e latency|e2el) \(ms\)$/.exec(key);
+    if (median) {
+        const names = { ttft: 'ttft_ms', tpot: 'tpot_ms', itl: 'itl_ms' };
+        return { kind: 'metric', name: names[median[1]] ?? 'latency_ms' };
+    }
+    const gpu = /^gpu (\d+) utilization \(%\)$/.exec(key);
+    if (gpu)
+        return { kind: 'gpu-util', device: Number(gpu[1]) };
+    return undefined;
+}
+function finishBlock(block, ctx) {
+    const metrics = [...block.metrics];
+    if (block.generated !== undefined && block.durationS !== undefined && block.durationS > 0) {
+        metrics.push({ name: 'decode_tok_s', value: block.generated / block.durationS });
+    }
+    else if (block.printedDecode !== undefined) {
+        metrics.push({ name: 'decode_tok_s', value: block.printedDecode });
+    }
+    else {
+        ctx.count('no-decode-throughput', 'info', 'a result block has neither total generated tokens with a duration nor an output token throughput');
+    }
+    return metrics;
+}
+/* harmony default export */ const max_benchmark = (defineImporter({
+    id: 'max-benchmark',
+    label: 'MAX benchmark console output',
+    sniff(head) {
+        if (/^=+ Serving Benchmark Result =+\s*$/m.test(head))
+            return true;
+        return /^Successful requests:\s+\d/m.test(head) && /^Benchmark duration \(s\):\s+\d/m.test(head);
+    },
+    async read(file, ctx) {
+        const lines = splitLines(await file.text());
+        const metrics = [];
+        const utilization = [];
+        const kernels = [];
+        const notices = [];
+        const parts = new Set();
+        const titled = lines.some((line) => TITLE.test(line));
+        let block = titled ? undefined : { metrics: [] };
+        let blockStart = 0;
+        let blocks = 0;
+        let toolVersion;
+        for (let i = 0; i < lines.length; i++) {
+            const line = lines[i];
+            if (TITLE.test(line)) {
+                if (block)
+                    throw new errors/* InputError */.dz(file.path, 'expected the result block to close with a "=====" line before the next one', String(i + 1));
+                block = { metrics: [] };
+                blockStart = i;
+                continue;
+            }
+            if (block && titled && CLOSING.test(line)) {
+                metrics.push(...finishBlock(block, ctx));
+                blocks++;
+                block = undefined;
+                continue;
+            }
+            if (GPU_TITLE.test(line)) {
+                const table = readGpuKernelTable(file.path, lines, i, ctx);
+                kernels.push(...table.kernels);
+                parts.add('gpu-kernel-table');
+                i = table.next - 1;
+                continue;
+            }
+            const failure = /(Benchmark result validation failed|Benchmark failed): (.*)$/.exec(line);
+            if (failure) {
+                const code = failure[1] === 'Benchmark failed' ? 'max-benchmark-failed' : 'max-benchmark-invalid';
+                notices.push({ code, severity: 'error', message: `${failure[1]}: ${failure[2].trim()}` });
+                continue;
+            }
+            const notice = profilerNotice(line);
+            if (notice)
+                notices.push(notice);
+            toolVersion ??= maxVersion(line);
+            if (!block)
+                continue;
+            const labelled = LABELLED.exec(line);
+            const field = labelled ? fieldFor(labelled[1]) : undefined;
+            if (!labelled || !field)
+                continue;
+            const text = labelled[2];
+            if (/^(nan|-?inf|n\/a|none)$/i.test(text)) {
+                ctx.count('value-not-available', 'info', `"${labelled[1]}:" was printed as ${text} and is left out`);
+                continue;
+            }
+            const value = parseNumber(text);
+            if (value === undefined) {
+                throw new errors/* InputError */.dz(file.path, `expected a number after "${labelled[1]}:", got ${JSON.stringify(text)}`, String(i + 1));
+            }
+            if (field.kind === 'metric')
+                block.metrics.push({ name: field.name, value });
+            else if (field.kind === 'duration')
+                block.durationS = value;
+            else if (field.kind === 'generated')
+                block.generated = value;
+            else if (field.kind === 'printed-decode')
+                block.printedDecode = value;
+            else if (value >= 0 && value <= 100)
+                utilization.push({ device: field.device, gpuPercent: value, reasons: [] });
+            else
+                ctx.count('utilization-out-of-range', 'data-loss', `GPU ${field.device} utilization ${value}% is outside 0..100`);
+        }
+        if (block && titled) {
+            throw new errors/* InputError */.dz(file.path, 'expected the result block to close with a "=====" line; the file ends inside it', String(blockStart + 1));
+        }
+        if (block) {
+            metrics.push(...finishBlock(block, ctx));
+            blocks++;
+        }
+        if (metrics.length === 0)
+            throw new errors/* InputError */.dz(file.path, 'expected a "Serving Benchmark Result" block with benchmark metrics', '1');
+        parts.add('benchmark-result');
+        if (blocks > 1) {
+            notices.push({
+                code: 'max-benchmark-several-results',
+                severity: 'warning',
+                message: `${blocks} benchmark result blocks (a sweep?) are pooled as samples of one run; split the file to gate each load separately`,
+            });
+        }
+        const capture = {
+            source: { path: file.path, format: 'max-benchmark', parts: [...parts], tool: 'max', ...(toolVersion ? { toolVersion } : {}) },
+            kernels,
+            metrics,
+            utilization,
+            notices,
+        };
+        return capture;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/ingest/max-benchmark-json.ts
+/**
+ * The JSON `max benchmark --result-filename` writes (vLLM's `--save-result` JSON has the same keys).
+ * decode_tok_s = total_output_tokens / duration (aggregate; `output_throughput` when those are
+ * missing); ttft_ms / tpot_ms / itl_ms / latency_ms from the `median_*` keys (per-request medians);
+ * request_throughput; failed_requests from `failures`. `gpu_utilization[]` (mean per GPU over the run)
+ * becomes one utilization sample per GPU; model_id and backend fill the environment.
+ * Python writes NaN/Infinity for empty statistics; those values are dropped and counted.
+ */
+
+
+/** Replace the bare NaN / Infinity tokens Python's json module writes (outside strings) with null. */
+function nullNonFinite(text, ctx) {
+    return text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g, (token) => {
+        if (token.startsWith('"'))
+            return token;
+        ctx.count('non-finite-values', 'info', 'NaN or Infinity values in the JSON are treated as missing');
+        return 'null';
+    });
+}
+function parseJsonObject(path, text, ctx) {
+    let value;
+    try {
+        value = JSON.parse(nullNonFinite(text, ctx));
+    }
+    catch (error) {
+        const position = /position (\d+)/.exec(error.message)?.[1];
+        throw new errors/* InputError */.dz(path, `expected valid JSON (${error.message})`, position ? `byte ${position}` : undefined);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        throw new errors/* InputError */.dz(path, 'expected a JSON object with benchmark results', 'byte 0');
+    }
+    return value;
+}
+function finite(value) {
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+const MEDIAN_KEYS = [
+    ['median_ttft_ms', 'ttft_ms'],
+    ['median_tpot_ms', 'tpot_ms'],
+    ['median_itl_ms', 'itl_ms'],
+    ['median_latency_ms', 'latency_ms'],
+];
+/* harmony default export */ const max_benchmark_json = (defineImporter({
+    id: 'max-benchmark-json',
+    label: 'MAX benchmark result JSON',
+    sniff(head) {
+        if (!/^\s*\{/.test(head) || head.includes('"traceEvents"'))
+            return false;
+        return /"(request_throughput|median_ttft_ms|total_output_tokens)"\s*:/.test(head);
+    },
+    async read(file, ctx) {
+        const result = parseJsonObject(file.path, await file.text(), ctx);
+        const metrics = [];
+        const push = (name, key, value) => {
+            const number = finite(value);
+            if (number !== undefined)
+                metrics.push({ name, value: number });
+            else if (key in result)
+                ctx.count('value-not-available', 'info', `"${key}" is ${JSON.stringify(value)} and is left out`);
+        };
+        const outputTokens = finite(result.total_output_tokens);
+        const duration = finite(result.duration);
+        if (outputTokens !== undefined && duration !== undefined && duration > 0) {
+            metrics.push({ name: 'decode_tok_s', value: outputTokens / duration });
+        }
+        else {
+            push('decode_tok_s', 'output_throughput', result.output_throughput);
+        }
+        for (const [key, name] of MEDIAN_KEYS)
+            push(name, key, result[key]);
+        push('request_throughput', 'request_throughput', result.request_throughput);
+        push('failed_requests', 'failures', result.failures);
+        if (metrics.length === 0) {
+            throw new errors/* InputError */.dz(file.path, 'expected benchmark result keys (total_output_tokens and duration, median_ttft_ms, request_throughput …)', 'byte 0');
+        }
+        const utilization = [];
+        const perGpu = result.gpu_utilization;
+        if (Array.isArray(perGpu)) {
+            perGpu.forEach((value, device) => {
+                const percent = finite(value);
+                if (percent !== undefined && percent >= 0 && percent <= 100)
+                    utilization.push({ device, gpuPercent: percent, reasons: [] });
+                else
+                    ctx.count('utilization-dropped', 'data-loss', `gpu_utilization[${device}] is ${JSON.stringify(value)}, not a percentage`);
+            });
+        }
+        const model = typeof result.model_id === 'string' ? result.model_id : undefined;
+        const engine = typeof result.backend === 'string' ? result.backend : undefined;
+        const capture = {
+            source: { path: file.path, format: 'max-benchmark-json', parts: ['benchmark-result'], tool: 'max' },
+            metrics,
+            utilization,
+            environment: { ...(model ? { model } : {}), ...(engine ? { engine } : {}) },
+        };
+        return capture;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/ingest/max-generate.ts
+/**
+ * `max generate [--profile]` console output. The metrics report (`Prompt size: …` to
+ * `Total Throughput: … req/s`) becomes metric samples; with `--profile`, the ranked GPU kernel table
+ * becomes kernels (plus one `[other kernels not listed]` row for what the top N leaves out), the
+ * Python/CPU table becomes cpuFunctions, and the profiler's notes and errors become notices.
+ * Several profiled runs in one log add their tables together (with a notice) and pool their metrics.
+ * Limits: the GPU table holds totals and call counts only (no min/max, no launch shapes), rounded to
+ * 2 decimals; `n/a` metrics are skipped and counted. Generated text and logs are ignored.
+ */
+
+
+
+
+const METRIC_LINES = {
+    'Prompt size': { name: 'prompt_tokens', unit: 'none' },
+    'Output size': { name: 'output_tokens', unit: 'none' },
+    'Startup time': { name: 'startup_ms', unit: 'time' },
+    'Time to first token': { name: 'ttft_ms', unit: 'time' },
+    'Prompt eval throughput (context-encoding)': { name: 'prefill_tok_s', unit: 'tokens per second' },
+    'Time per Output Token': { name: 'tpot_ms', unit: 'time' },
+    'Eval throughput (token-generation)': { name: 'decode_tok_s', unit: 'tokens per second' },
+    'Total Latency': { name: 'latency_ms', unit: 'time' },
+    'Total Throughput': { name: 'request_throughput', unit: 'req/s' },
+};
+const METRIC_LINE = new RegExp(`^(${Object.keys(METRIC_LINES).map((label) => label.replace(/[()]/g, '\\$&')).join('|')}): (\\S+)(?: (.*?))?\\s*$`);
+const LAST_METRIC = 'Total Throughput';
+/** One metric line as a sample; undefined (and counted) for `n/a`, `nan` and `inf`. */
+function readMetric(path, match, lineNo, ctx) {
+    const label = match[1];
+    const spec = METRIC_LINES[label];
+    const text = match[2];
+    const unit = (match[3] ?? '').trim();
+    if (/^(n\/a|nan|-?inf)$/i.test(text)) {
+        ctx.count('metric-not-available', 'info', `"${label}" was printed as ${text} and is left out`);
+        return undefined;
+    }
+    const value = parseNumber(text);
+    if (value === undefined)
+        throw new errors/* InputError */.dz(path, `expected a number after "${label}:", got ${JSON.stringify(text)}`, String(lineNo));
+    if (spec.unit === 'time') {
+        const scale = nsPerUnit(unit);
+        if (scale === undefined)
+            throw new errors/* InputError */.dz(path, `expected a time unit (ms) after "${label}: ${text}", got ${JSON.stringify(unit)}`, String(lineNo));
+        return { name: spec.name, value: (value * scale) / 1e6 };
+    }
+    if (spec.unit !== 'none' && unit !== spec.unit) {
+        throw new errors/* InputError */.dz(path, `expected "${spec.unit}" after "${label}: ${text}", got ${JSON.stringify(unit)}`, String(lineNo));
+    }
+    return { name: spec.name, value };
+}
+/* harmony default export */ const max_generate = (defineImporter({
+    id: 'max-generate',
+    label: 'MAX generate console output',
+    sniff(head) {
+        if (/^=+ Serving Benchmark Result =+/m.test(head) || /^Successful requests:/m.test(head))
+            return false;
+        if (/^=== Top \d+ GPU kernels \(/m.test(head) || /^=== Top \d+ Python\/CPU functions \(/m.test(head))
+            return true;
+        if (/^=== Python\/CPU functions: no samples captured ===/m.test(head))
+            return true;
+        if (/^Note: .*only Python\/CPU profile will be captured/m.test(head))
+            return true;
+        return /^Prompt size: \d/m.test(head) && /^(Total Latency|Time to first token|Startup time): /m.test(head);
+    },
+    async read(file, ctx) {
+        const lines = splitLines(await file.text());
+        const kernels = [];
+        const cpuFunctions = [];
+        const metrics = [];
+        const notices = [];
+        const parts = new Set();
+        let toolVersion;
+        let lastMetricLabel;
+        let lastContentLine = '';
+        for (let i = 0; i < lines.length;) {
+            const line = lines[i];
+            if (line.trim() !== '')
+                lastContentLine = line;
+            if (GPU_TITLE.test(line)) {
+                if (parts.has('gpu-kernel-table')) {
+                    notices.push({ code: 'max-several-profiles', severity: 'info', message: `a second GPU kernel table (line ${i + 1}) is added to the first: several profiled runs in one log` });
+                }
+                const table = readGpuKernelTable(file.path, lines, i, ctx);
+                kernels.push(...table.kernels);
+                parts.add('gpu-kernel-table');
+                i = table.next;
+                continue;
+            }
+            if (CPU_TITLE.test(line)) {
+                const table = readCpuTable(file.path, lines, i);
+                cpuFunctions.push(...table.functions);
+                parts.add('cpu-table');
+                i = table.next;
+                continue;
+            }
+            if (CPU_EMPTY.test(line)) {
+                parts.add('cpu-table');
+                notices.push({ code: 'max-no-cpu-samples', severity: 'info', message: 'Python/CPU functions: no samples captured' });
+            }
+            const metric = METRIC_LINE.exec(line);
+            if (metric) {
+                const sample = readMetric(file.path, metric, i + 1, ctx);
+                if (sample)
+                    metrics.push(sample);
+                lastMetricLabel = metric[1];
+                parts.add('metrics');
+            }
+            const notice = profilerNotice(line);
+            if (notice)
+                notices.push(notice);
+            toolVersion ??= maxVersion(line);
+            i++;
+        }
+        // A report cut short at the end of the file is a truncated capture, not a shorter report.
+        if (lastMetricLabel && METRIC_LINE.test(lastContentLine) && lastMetricLabel !== LAST_METRIC) {
+            throw new errors/* InputError */.dz(file.path, `expected the metrics report to end with "${LAST_METRIC}: …", the file ends after "${lastMetricLabel}"`, String(lines.length));
+        }
+        if (parts.size === 0 && notices.length === 0) {
+            throw new errors/* InputError */.dz(file.path, 'expected MAX generate output: a metrics report or a "=== Top N GPU kernels" table', '1');
+        }
+        const capture = {
+            source: { path: file.path, format: 'max-generate', parts: [...parts], tool: 'max', ...(toolVersion ? { toolVersion } : {}) },
+            kernels,
+            metrics,
+            cpuFunctions,
+            notices,
+        };
+        return capture;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/ingest/json-values.ts
+/**
+ * Top-level JSON values in a text that may hold one document, JSON lines, or several documents
+ * written back to back (a shell loop around a `--json` tool). Each value comes with its first line,
+ * so a bad one can be named. Text between values (a tool's `WARNING:` lines) is reported apart.
+ */
+
+function splitJsonValues(path, text) {
+    const values = [];
+    const strayLines = [];
+    let line = 1;
+    let i = 0;
+    const n = text.length;
+    while (i < n) {
+        const ch = text[i];
+        if (ch === '\n') {
+            line += 1;
+            i += 1;
+            continue;
+        }
+        if (ch === ' ' || ch === '\t' || ch === '\r') {
+            i += 1;
+            continue;
+        }
+        if (ch !== '{' && ch !== '[') {
+            const end = text.indexOf('\n', i);
+            const stop = end < 0 ? n : end;
+            strayLines.push({ line, text: text.slice(i, stop).trimEnd() });
+            i = stop;
+            continue;
+        }
+        const startLine = line;
+        const start = i;
+        let depth = 0;
+        let inString = false;
+        for (; i < n; i += 1) {
+            const c = text[i];
+            if (c === '\n')
+                line += 1;
+            if (inString) {
+                if (c === '\\')
+                    i += 1;
+                else if (c === '"')
+                    inString = false;
+                continue;
+            }
+            if (c === '"')
+                inString = true;
+            else if (c === '{' || c === '[')
+                depth += 1;
+            else if (c === '}' || c === ']') {
+                depth -= 1;
+                if (depth === 0)
+                    break;
+            }
+        }
+        if (i >= n)
+            return { values, strayLines, truncatedAt: startLine };
+        i += 1;
+        try {
+            values.push({ value: JSON.parse(text.slice(start, i)), line: startLine });
+        }
+        catch (error) {
+            throw new errors/* InputError */.dz(path, `expected valid JSON (${error.message})`, String(startLine));
+        }
+    }
+    return { values, strayLines };
+}
+function json_values_isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** A finite number from a JSON number or a numeric string; undefined otherwise. */
+function numberFrom(value) {
+    if (typeof value === 'number')
+        return Number.isFinite(value) ? value : undefined;
+    if (typeof value === 'string' && value.trim() !== '') {
+        const parsed = Number(value.trim());
+        return Number.isFinite(parsed) ? parsed : undefined;
+    }
+    return undefined;
+}
+/** A 0..100 percentage, or undefined when missing or outside that range (a sensor glitch, never clipped). */
+function percentFrom(value) {
+    const number = numberFrom(value);
+    return number !== undefined && number >= 0 && number <= 100 ? number : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/ingest/max-gpu-stats-json.ts
+/**
+ * `max.profiler.gpu` records (`BackgroundRecorder.stats`, or `GPUDiagContext.get_stats()` per tick),
+ * serialized as a JSON array of sample dicts, JSON lines, or documents back to back. A sample dict is
+ * `{"nv0": {"memory": {...}, "utilization": {...}, "clocks": {...} | null}, "amd0": …}`.
+ * Mapping: the key suffix → device, `utilization.gpu_usage_percent` → gpuPercent,
+ * `memory_activity_percent` → memoryPercent, `clocks.core_mhz` → smClockMhz, `memory.used_bytes` →
+ * memoryUsedBytes, `clocks.throttle_reasons` → reasons as given (gpu_idle included; the model keeps
+ * only the hardware ones as throttling). A numeric `t`/`timestamp` key beside the GPUs, where a
+ * script added one, becomes the sample time.
+ * Limits: the records carry no power draw and, unless a script added it, no time. When NVIDIA and
+ * AMD GPUs are both present, AMD devices are numbered after the NVIDIA ones.
+ */
+
+
+
+const GPU_KEY = /^(nv|amd)(\d+)$/;
+function sampleDicts(path, text) {
+    const { values, strayLines, truncatedAt } = splitJsonValues(path, text);
+    if (strayLines.length) {
+        const stray = strayLines[0];
+        throw new errors/* InputError */.dz(path, `expected max.profiler.gpu JSON records, got ${JSON.stringify(stray.text.slice(0, 60))}`, String(stray.line));
+    }
+    if (truncatedAt !== undefined) {
+        throw new errors/* InputError */.dz(path, 'expected complete JSON, the text ends inside a value', String(truncatedAt));
+    }
+    const dicts = [];
+    for (const { value, line } of values) {
+        for (const item of Array.isArray(value) ? value : [value]) {
+            if (!json_values_isRecord(item))
+                throw new errors/* InputError */.dz(path, 'expected each sample to be an object keyed by nv0, amd0, …', String(line));
+            dicts.push({ dict: item, line });
+        }
+    }
+    return dicts;
+}
+/* harmony default export */ const max_gpu_stats_json = (defineImporter({
+    id: 'max-gpu-stats-json',
+    label: 'max.profiler.gpu stats (JSON)',
+    sniff(head) {
+        if (!/^\s*[[{]/.test(head))
+            return false;
+        return /^\s*\[?\s*\{[^{]{0,200}?"(?:nv|amd)\d+"\s*:\s*\{\s*"(?:memory|utilization|clocks)"\s*:/.test(head);
+    },
+    async read(file, ctx) {
+        const dicts = sampleDicts(file.path, await file.text());
+        const nvDevices = new Set();
+        const amdDevices = new Set();
+        for (const { dict } of dicts) {
+            for (const key of Object.keys(dict)) {
+                const match = GPU_KEY.exec(key);
+                if (match)
+                    (match[1] === 'nv' ? nvDevices : amdDevices).add(Number(match[2]));
+            }
+        }
+        const amdOffset = nvDevices.size ? Math.max(...nvDevices) + 1 : 0;
+        if (nvDevices.size && amdDevices.size)
+            ctx.count('mixed-vendors', 'info', `AMD devices are numbered from ${amdOffset}, after the NVIDIA ones`);
+        const samples = [];
+        for (const { dict, line } of dicts) {
+            const t = numberFrom(dict['t'] ?? dict['timestamp']);
+            let gpus = 0;
+            for (const [key, stats] of Object.entries(dict)) {
+                const match = GPU_KEY.exec(key);
+                if (!match)
+                    continue;
+                gpus += 1;
+                if (!json_values_isRecord(stats))
+                    throw new errors/* InputError */.dz(file.path, `expected "${key}" to be a GPUStats object`, String(line));
+                const utilization = json_values_isRecord(stats['utilization']) ? stats['utilization'] : {};
+                const gpuPercent = percentFrom(utilization['gpu_usage_percent']);
+                if (gpuPercent === undefined) {
+                    ctx.count('gpu-without-utilization', 'data-loss', `utilization.gpu_usage_percent missing or not 0..100 (first: ${key} at line ${line})`);
+                    continue;
+                }
+                const device = Number(match[2]) + (match[1] === 'amd' ? amdOffset : 0);
+                const sample = { device, gpuPercent, reasons: [] };
+                if (t !== undefined)
+                    sample.t = t;
+                const memoryPercent = percentFrom(utilization['memory_activity_percent']);
+                if (memoryPercent !== undefined)
+                    sample.memoryPercent = memoryPercent;
+                const memory = json_values_isRecord(stats['memory']) ? stats['memory'] : {};
+                const used = numberFrom(memory['used_bytes']);
+                if (used !== undefined)
+                    sample.memoryUsedBytes = used;
+                const clocks = json_values_isRecord(stats['clocks']) ? stats['clocks'] : {};
+                const core = numberFrom(clocks['core_mhz']);
+                if (core !== undefined)
+                    sample.smClockMhz = core;
+                const reasons = clocks['throttle_reasons'];
+                if (Array.isArray(reasons))
+                    sample.reasons = reasons.filter((r) => typeof r === 'string');
+                samples.push(sample);
+            }
+            if (gpus === 0)
+                throw new errors/* InputError */.dz(file.path, 'expected a sample keyed by nv0, amd0, …, found no GPU key', String(line));
+        }
+        if (samples.length === 0)
+            throw new errors/* InputError */.dz(file.path, 'expected at least one GPU sample with gpu_usage_percent, found none', '1');
+        const vendor = nvDevices.size && !amdDevices.size ? 'nvidia' : amdDevices.size && !nvDevices.size ? 'amd' : undefined;
+        return {
+            source: { path: file.path, format: 'max-gpu-stats-json', parts: ['gpu-stats'], tool: 'max.profiler.gpu' },
+            utilization: samples,
+            environment: { gpuCount: nvDevices.size + amdDevices.size, ...(vendor ? { vendor } : {}) },
+        };
+    },
+}));
+
+// EXTERNAL MODULE: ./src/model/throttle.ts
+var throttle = __nccwpck_require__(941);
+;// CONCATENATED MODULE: ./src/ingest/gpu-snapshot-jsonl.ts
+/**
+ * JSON lines of GPU samples, in two shapes:
+ * 1. `python/gpu_snapshot.py` (version 1): a header `{"kind":"gpu-snapshot","version":1,"backend":…,
+ *    "interval_s":…,"command":[…]|null,"devices":[{"index":0,"name":…}],"driver":…,"vendor":…}`, then
+ *    `{"kind":"sample","t":…,"device":0,"gpu_util":…,"mem_util":…,"sm_clock_mhz":…,"power_w":…,
+ *    "mem_used_bytes":…,"reasons":[…],"hw_throttle":[…]}` records, `{"kind":"warning","message":…}`,
+ *    and a last `{"kind":"end","exit_code":…,"samples":N}`.
+ * 2. A plain NVML sampler's lines `{"t":…,"gpu":<util %>,"mem_util":…,"mem_used":<bytes>,
+ *    "sm_clock":<MHz>,"power_mw":…,"temp":…,"reasons":<NVML clocks-event bitmask>}` (`device` optional).
+ * Both map onto utilization samples; reasons keep gpu_idle (the model filters hardware ones).
+ * Limits: a recording without its end record (the recorder was killed) is read and counted as such;
+ * a cut-off last line is dropped and counted.
+ */
+
+
+
+
+function shapeOf(record) {
+    if (!json_values_isRecord(record))
+        return null;
+    if (record['kind'] === 'gpu-snapshot')
+        return 'snapshot';
+    const nvml = typeof record['t'] === 'number' && typeof record['gpu'] === 'number';
+    return nvml && ['sm_clock', 'power_mw', 'reasons', 'mem_util'].some((key) => key in record) ? 'nvml' : null;
+}
+function readLines(path, text, ctx) {
+    const raw = text.split(/\r?\n/);
+    let last = raw.length - 1;
+    while (last >= 0 && raw[last].trim() === '')
+        last -= 1;
+    const lines = [];
+    for (let i = 0; i <= last; i += 1) {
+        const body = raw[i].trim();
+        if (body === '')
+            continue;
+        let record;
+        try {
+            record = JSON.parse(body);
+        }
+        catch (error) {
+            if (i === last && i > 0) {
+                ctx.count('truncated-last-line', 'data-loss', `line ${i + 1} is cut off (the writer stopped mid-line)`);
+                break;
+            }
+            throw new errors/* InputError */.dz(path, `expected one JSON object per line (${error.message})`, String(i + 1));
+        }
+        if (!json_values_isRecord(record))
+            throw new errors/* InputError */.dz(path, 'expected one JSON object per line', String(i + 1));
+        lines.push({ record, line: i + 1 });
+    }
+    return lines;
+}
+function optional(sample, key, value) {
+    if (value !== undefined)
+        sample[key] = value;
+}
+function nvmlSample({ record }, ctx) {
+    const gpuPercent = percentFrom(record['gpu']);
+    if (gpuPercent === undefined) {
+        ctx.count('sample-without-utilization', 'data-loss', '"gpu" missing or not 0..100');
+        return null;
+    }
+    const sample = { device: numberFrom(record['device'] ?? record['index']) ?? 0, gpuPercent, reasons: [] };
+    optional(sample, 't', numberFrom(record['t']));
+    optional(sample, 'memoryPercent', percentFrom(record['mem_util']));
+    optional(sample, 'smClockMhz', numberFrom(record['sm_clock']));
+    const powerMw = numberFrom(record['power_mw']);
+    if (powerMw !== undefined)
+        sample.powerW = powerMw / 1000;
+    optional(sample, 'memoryUsedBytes', numberFrom(record['mem_used']));
+    const mask = record['reasons'];
+    if (typeof mask === 'number' && Number.isInteger(mask) && mask >= 0)
+        sample.reasons = (0,throttle/* reasonsFromMask */.g4)(mask);
+    else if (mask !== undefined && mask !== null)
+        ctx.count('unreadable-reasons', 'data-loss', '"reasons" is not an NVML bitmask integer');
+    return sample;
+}
+function snapshotSample({ record, line }, ctx) {
+    const gpuPercent = percentFrom(record['gpu_util']);
+    if (gpuPercent === undefined) {
+        ctx.count('sample-without-utilization', 'data-loss', `"gpu_util" missing or not 0..100 (first at line ${line})`);
+        return null;
+    }
+    const device = numberFrom(record['device']);
+    const sample = { device: device !== undefined && Number.isInteger(device) ? device : 0, gpuPercent, reasons: [] };
+    optional(sample, 't', numberFrom(record['t']));
+    optional(sample, 'memoryPercent', percentFrom(record['mem_util']));
+    optional(sample, 'smClockMhz', numberFrom(record['sm_clock_mhz']));
+    optional(sample, 'powerW', numberFrom(record['power_w']));
+    optional(sample, 'memoryUsedBytes', numberFrom(record['mem_used_bytes']));
+    const names = (value) => (Array.isArray(value) ? value.filter((r) => typeof r === 'string') : []);
+    sample.reasons = [...new Set([...names(record['reasons']), ...names(record['hw_throttle'])])];
+    return sample;
+}
+function readSnapshot(path, lines, ctx) {
+    const header = lines[0].record;
+    if (header['version'] !== 1) {
+        throw new errors/* InputError */.dz(path, `expected gpu-snapshot version 1, got ${JSON.stringify(header['version'])}`, String(lines[0].line));
+    }
+    const samples = [];
+    const notices = [];
+    let end;
+    for (const entry of lines.slice(1)) {
+        const kind = entry.record['kind'];
+        if (end)
+            throw new errors/* InputError */.dz(path, 'expected nothing after the "end" record', String(entry.line));
+        if (kind === 'sample') {
+            const sample = snapshotSample(entry, ctx);
+            if (sample)
+                samples.push(sample);
+        }
+        else if (kind === 'end') {
+            end = entry;
+        }
+        else if (kind === 'warning') {
+            notices.push({ code: 'gpu-snapshot-warning', severity: 'warning', message: String(entry.record['message'] ?? '') });
+        }
+        else {
+            ctx.count('unknown-record', 'info', `records of kind ${JSON.stringify(kind)} are skipped`);
+        }
+    }
+    if (!end) {
+        ctx.count('no-end-record', 'data-loss', 'the recording has no end record: the recorder stopped before it finished');
+    }
+    else {
+        const written = numberFrom(end.record['samples']);
+        const sampleLines = lines.filter((l) => l.record['kind'] === 'sample').length;
+        if (written !== undefined && written !== sampleLines) {
+            ctx.count('missing-samples', 'data-loss', `the end record counts ${written} samples, the file holds ${sampleLines}`);
+        }
+        const exitCode = end.record['exit_code'];
+        if (typeof exitCode === 'number' && exitCode !== 0) {
+            notices.push({ code: 'command-failed', severity: 'warning', message: `the recorded command exited with code ${exitCode}` });
+        }
+    }
+    if (samples.length === 0) {
+        notices.push({ code: 'no-gpu-samples', severity: 'warning', message: 'the recording holds no GPU samples (was the run shorter than the interval?)' });
+    }
+    const devices = Array.isArray(header['devices']) ? header['devices'].filter(json_values_isRecord) : [];
+    const names = [...new Set(devices.map((d) => d['name']).filter((n) => typeof n === 'string'))];
+    const backend = typeof header['backend'] === 'string' ? header['backend'] : undefined;
+    const vendor = header['vendor'] === 'amd' || backend === 'rocm-smi' ? 'amd' : header['vendor'] === 'nvidia' || backend === 'nvml' || backend === 'nvidia-smi' ? 'nvidia' : undefined;
+    const driver = typeof header['driver'] === 'string' ? header['driver'] : undefined;
+    return {
+        source: { path, format: 'gpu-snapshot-jsonl', parts: ['gpu-snapshot', ...(backend ? [backend] : [])], tool: 'gpu_snapshot.py' },
+        utilization: samples,
+        notices,
+        environment: {
+            ...(vendor ? { vendor } : {}),
+            ...(names.length ? { gpuName: names.join(', ') } : {}),
+            ...(driver ? { driver } : {}),
+            gpuCount: devices.length || new Set(samples.map((s) => s.device)).size,
+        },
+    };
+}
+/* harmony default export */ const gpu_snapshot_jsonl = (defineImporter({
+    id: 'gpu-snapshot-jsonl',
+    label: 'GPU samples as JSON lines (gpu_snapshot.py, NVML)',
+    sniff(head) {
+        const first = head.trimStart().split(/\r?\n/, 1)[0] ?? '';
+        if (!first.startsWith('{') || !first.endsWith('}'))
+            return false;
+        try {
+            return shapeOf(JSON.parse(first)) !== null;
+        }
+        catch {
+            return false;
+        }
+    },
+    async read(file, ctx) {
+        const lines = readLines(file.path, await file.text(), ctx);
+        if (lines.length === 0)
+            throw new errors/* InputError */.dz(file.path, 'expected JSON lines of GPU samples, the file is blank', '1');
+        const shape = shapeOf(lines[0].record);
+        if (!shape) {
+            throw new errors/* InputError */.dz(file.path, 'expected a {"kind":"gpu-snapshot",…} header or an NVML sample {"t":…,"gpu":…} first', String(lines[0].line));
+        }
+        if (shape === 'snapshot')
+            return readSnapshot(file.path, lines, ctx);
+        const samples = lines.map((line) => nvmlSample(line, ctx)).filter((s) => s !== null);
+        if (samples.length === 0)
+            throw new errors/* InputError */.dz(file.path, 'expected at least one sample with a "gpu" utilization, found none', '1');
+        return {
+            source: { path: file.path, format: 'gpu-snapshot-jsonl', parts: ['nvml'], tool: 'NVML' },
+            utilization: samples,
+            environment: { vendor: 'nvidia', gpuCount: new Set(samples.map((s) => s.device)).size },
+        };
+    },
+}));
+
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/CsvError.js
 class CsvError extends Error {
   constructor(code, message, options, ...contexts) {
     if (Array.isArray(message)) message = message.join(" ").trim();
@@ -10499,14 +11507,14 @@ class CsvError extends Error {
 
 
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/utils/is_object.js
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/is_object.js
 const is_object = function (obj) {
   return typeof obj === "object" && obj !== null && !Array.isArray(obj);
 };
 
 
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/api/normalize_columns_array.js
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/normalize_columns_array.js
 
 
 
@@ -10540,7 +11548,7 @@ const normalize_columns_array = function (columns) {
 
 
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/ResizeableBuffer.js
 class ResizeableBuffer {
   constructor(size = 100) {
     this.size = size;
@@ -10605,7 +11613,7 @@ class ResizeableBuffer {
 
 /* harmony default export */ const utils_ResizeableBuffer = (ResizeableBuffer);
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/api/init_state.js
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/init_state.js
 
 
 const init_state = function (options) {
@@ -10721,7 +11729,7 @@ const init_state = function (options) {
 
 
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/utils/underscore.js
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/underscore.js
 const underscore = function (str) {
   return str.replace(/([A-Z])/g, function (_, match) {
     return "_" + match.toLowerCase();
@@ -10730,7 +11738,7 @@ const underscore = function (str) {
 
 
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/api/normalize_options.js
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/normalize_options.js
 
 
 
@@ -11494,7 +12502,7 @@ const normalize_options = function (opts) {
 
 
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/utils/delimiter_discover.js
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/delimiter_discover.js
 
 
 
@@ -11561,7 +12569,7 @@ const std = function (array) {
 
 
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/api/index.js
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/index.js
 
 
 
@@ -12531,7 +13539,7 @@ const transform = function (original_options = {}) {
 
 
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/csv-parse/lib/sync.js
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/sync.js
 
 
 
@@ -12554,1022 +13562,6 @@ const parse = function (data, opts = {}) {
 };
 
 
-
-;// CONCATENATED MODULE: ./src/ingest/text-tables.ts
-/**
- * Small helpers shared by the importers of profiler text output (nsys, rocprof, MAX console):
- * line splitting, time units, numbers as tools print them, and CSV blocks with their line numbers.
- */
-
-
-function splitLines(text) {
-    const lines = text.split(/\r?\n/);
-    if (lines.length > 0 && lines[lines.length - 1] === '')
-        lines.pop();
-    return lines;
-}
-const NS_PER_UNIT = {
-    ns: 1,
-    nsec: 1,
-    us: 1e3,
-    usec: 1e3,
-    'µs': 1e3,
-    ms: 1e6,
-    msec: 1e6,
-    s: 1e9,
-    sec: 1e9,
-};
-/** Nanoseconds in one `unit` (ns/us/ms/s and nsys's nsec/usec/msec/sec), or undefined. */
-function nsPerUnit(unit) {
-    return NS_PER_UNIT[unit.trim().toLowerCase()];
-}
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
-/**
- * A number as a profiler prints it: plain, with an exponent (`2.920e-03`), or with thousands
- * separators when `thousands` is set (`1,976,843,072`). Undefined when the text is not a number.
- */
-function parseNumber(text, thousands = false) {
-    let value = text.trim();
-    if (thousands && /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(value))
-        value = value.replace(/,/g, '');
-    if (!NUMBER.test(value))
-        return undefined;
-    // `1e309` matches the pattern but is Infinity: not a number a profiler printed.
-    const number = Number(value);
-    return Number.isFinite(number) ? number : undefined;
-}
-/**
- * Parse CSV text whose first line is line `firstLine` of `path`. Rows may be ragged (callers check
- * field counts); malformed quoting becomes an InputError naming the line.
- */
-function parseCsv(path, text, firstLine = 1) {
-    try {
-        const records = parse(text, {
-            relax_column_count: true,
-            skip_empty_lines: true,
-            info: true,
-            // Named, not discovered: discovery costs ~1 µs a byte until the first line ends (seconds on a megabyte line).
-            record_delimiter: ['\r\n', '\n'],
-        });
-        // A line of only spaces or tabs (an editor's trailing whitespace) is blank, not a one-field row.
-        return records
-            .filter(({ record }) => !(record.length === 1 && record[0].trim() === ''))
-            .map(({ record, info }) => ({ fields: record, line: firstLine + info.lines - 1 }));
-    }
-    catch (error) {
-        const where = error.lines;
-        const reason = error.message.split(':')[0] ?? 'malformed CSV';
-        throw new errors/* InputError */.dz(path, `expected well-formed CSV (${reason})`, String(firstLine + (where ?? 1) - 1));
-    }
-}
-/** Strip a CSV cell of the quotes and padding some writers leave around header labels. */
-function cleanLabel(label) {
-    return label.trim().replace(/^"(.*)"$/, '$1').trim();
-}
-/**
- * Split one CSV record that holds no line break (RFC 4180 quoting, `""` for a quote). Undefined when
- * the quoting is malformed. Per-dispatch traces run to millions of rows, where this is ~10× faster
- * than csv-parse (measured: csv-parse reads an 80 MB rocprofv3 trace at ~4 MB/s).
- */
-function splitCsvLine(line) {
-    const fields = [];
-    const n = line.length;
-    let i = 0;
-    for (;;) {
-        if (line.charCodeAt(i) === 34) {
-            let value = '';
-            let from = i + 1;
-            for (;;) {
-                const quote = line.indexOf('"', from);
-                if (quote < 0)
-                    return undefined;
-                if (line.charCodeAt(quote + 1) === 34) {
-                    value += line.slice(from, quote + 1);
-                    from = quote + 2;
-                    continue;
-                }
-                value += line.slice(from, quote);
-                i = quote + 1;
-                break;
-            }
-            fields.push(value);
-            if (i === n)
-                return fields;
-            if (line.charCodeAt(i) !== 44)
-                return undefined;
-            i++;
-        }
-        else {
-            const comma = line.indexOf(',', i);
-            const end = comma < 0 ? n : comma;
-            const value = line.slice(i, end);
-            if (value.includes('"'))
-                return undefined;
-            fields.push(value);
-            if (comma < 0)
-                return fields;
-            i = comma + 1;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/ingest/max-console.ts
-/**
- * Pieces of MAX console output shared by `max generate --profile` and `max benchmark --profile`:
- * the ranked GPU kernel and Python/CPU tables (`=== Top N ... ===`) and the notes and errors the
- * profiler prints. Times in those tables are rounded to 2 decimals of s/ms/us (whole ns), so sums
- * are compared with a tolerance of half a last digit per value.
- */
-
-
-/** Name of the row that stands for the kernels a top-N table leaves out. */
-const UNLISTED_KERNELS = '[other kernels not listed]';
-const GPU_TITLE = /^=== Top (\d+) GPU kernels \((\d+(?:\.\d+)?)% of GPU time, (\d+(?:\.\d+)?) (s|ms|us|ns) total\) ===\s*$/;
-const CPU_TITLE = /^=== Top (\d+) Python\/CPU functions \((\d+(?:\.\d+)?)% of CPU time, (\d+(?:\.\d+)?) (s|ms|us|ns) total\) ===\s*$/;
-const CPU_EMPTY = /^=== Python\/CPU functions: no samples captured ===\s*$/;
-const HEADER = /^\s*%\s+total\s+calls\s+(kernel|function)\s*$/;
-const ROW = /^\s*(\d+(?:\.\d+)?)%\s+(\d+(?:\.\d+)?) (s|ms|us|ns)\s+(\d+(?:\/\d+)?)  (\S.*?)\s*$/;
-const LOOKS_LIKE_ROW = /^\s*\d+(?:\.\d+)?%/;
-function timed(value, unit) {
-    const scale = nsPerUnit(unit);
-    const slack = unit === 'ns' ? 0.5 : 0.005 * scale;
-    return { ns: Number(value) * scale, slackNs: slack };
-}
-/** Read the header and rows that follow a `=== Top N ... ===` title at `lines[titleIndex]`. */
-function readRankedTable(path, lines, titleIndex, limit, what) {
-    let i = titleIndex + 1;
-    while (i < lines.length && lines[i].trim() === '')
-        i++;
-    if (i >= lines.length || !HEADER.test(lines[i])) {
-        const got = i < lines.length ? JSON.stringify(lines[i].trim().slice(0, 60)) : 'end of file';
-        throw new errors/* InputError */.dz(path, `expected the "%  total  calls  ${what}" header after the table title, got ${got}`, String(i + 1));
-    }
-    i++;
-    const rows = [];
-    for (; i < lines.length; i++) {
-        const line = lines[i];
-        const match = ROW.exec(line);
-        if (match) {
-            rows.push({ index: i, percent: Number(match[1]), time: timed(match[2], match[3]), calls: match[4], name: match[5] });
-            continue;
-        }
-        if (LOOKS_LIKE_ROW.test(line)) {
-            throw new errors/* InputError */.dz(path, `expected a table row "pct%  time unit  calls  ${what}", got ${JSON.stringify(line.trim().slice(0, 60))}`, String(i + 1));
-        }
-        break;
-    }
-    if (rows.length > limit) {
-        throw new errors/* InputError */.dz(path, `expected at most ${limit} rows as the title says, got ${rows.length}`, String(titleIndex + 1));
-    }
-    return { rows, next: i };
-}
-/**
- * The GPU kernel table. Its title gives the total over all kernels while the rows show only the top
- * N, so the remainder becomes one `[other kernels not listed]` row (instances 0) and shares stay right.
- */
-function readGpuKernelTable(path, lines, titleIndex, ctx) {
-    const title = GPU_TITLE.exec(lines[titleIndex]);
-    const total = timed(title[3], title[4]);
-    const { rows, next } = readRankedTable(path, lines, titleIndex, Number(title[1]), 'kernel');
-    if (rows.length === 0 && total.ns > 0) {
-        throw new errors/* InputError */.dz(path, 'expected kernel rows under the GPU kernel table header', String(next + 1));
-    }
-    const kernels = rows.map((row) => {
-        if (row.calls.includes('/')) {
-            throw new errors/* InputError */.dz(path, `expected a whole number of kernel calls, got ${row.calls}`, String(row.index + 1));
-        }
-        return { name: row.name, totalNs: Math.round(row.time.ns), instances: Number(row.calls) };
-    });
-    const listedNs = rows.reduce((sum, row) => sum + row.time.ns, 0);
-    const slackNs = rows.reduce((sum, row) => sum + row.time.slackNs, total.slackNs);
-    const remainderNs = total.ns - listedNs;
-    if (remainderNs < -slackNs) {
-        throw new errors/* InputError */.dz(path, `expected the kernel rows to add up to at most the title's ${title[3]} ${title[4]} total, got ${(listedNs / nsPerUnit(title[4])).toFixed(2)} ${title[4]}`, String(titleIndex + 1));
-    }
-    if (remainderNs > slackNs) {
-        kernels.push({ name: UNLISTED_KERNELS, totalNs: Math.round(remainderNs), instances: 0 });
-        ctx.count('unlisted-kernels', 'info', `the GPU table lists the top ${rows.length} kernels; ${Math.round(remainderNs)} ns of other kernels are kept as "${UNLISTED_KERNELS}"`);
-    }
-    return { kernels, next };
-}
-function readCpuTable(path, lines, titleIndex) {
-    const title = CPU_TITLE.exec(lines[titleIndex]);
-    const { rows, next } = readRankedTable(path, lines, titleIndex, Number(title[1]), 'function');
-    const functions = rows.map((row) => ({ name: row.name, totalNs: Math.round(row.time.ns), calls: row.calls, percent: row.percent }));
-    return { functions, next };
-}
-const CPU_ONLY_NOTES = [
-    [/Nsight Systems.*not found/i, 'max-no-nsys'],
-    [/no NVIDIA GPU detected/i, 'max-no-gpu'],
-    [/libcudart could not be loaded/i, 'max-no-cudart'],
-];
-/** A profiler note or error line, as a Notice; undefined for any other line. */
-function profilerNotice(line) {
-    const text = line.trim();
-    if (/^Note: .*only Python\/CPU profile will be captured/.test(text)) {
-        const code = CPU_ONLY_NOTES.find(([pattern]) => pattern.test(text))?.[1] ?? 'max-cpu-only';
-        return { code, severity: 'warning', message: text.replace(/^Note: /, '') };
-    }
-    if (text.startsWith('No GPU kernel data found in profile (')) {
-        return { code: 'max-no-kernel-data', severity: 'error', message: text };
-    }
-    if (/^--profile: nsys exited with rc=/.test(text)) {
-        return { code: 'max-nsys-failed', severity: 'error', message: text };
-    }
-    if (/^--profile: no \.nsys-rep found at /.test(text)) {
-        return { code: 'max-no-nsys-rep', severity: 'error', message: text };
-    }
-    const saved = /^Full profile saved to: (.+)$/.exec(text);
-    if (saved)
-        return { code: 'max-profile-saved', severity: 'info', message: `Full profile saved to ${saved[1]}` };
-    return undefined;
-}
-/** `MAX 26.4.0` as `max --version` prints it. */
-function maxVersion(line) {
-    return /^MAX (\d+\.\d+[\w.+-]*)\s*$/.exec(line.trim())?.[1];
-}
-
-;// CONCATENATED MODULE: ./src/ingest/max-benchmark.ts
-/**
- * `max benchmark` console output (also the vLLM-style summary older MAX builds printed). Each
- * `Serving Benchmark Result` block gives: decode_tok_s = Total generated tokens / Benchmark duration
- * (aggregate; the printed `Output token throughput (tok/s)` when the totals are missing),
- * ttft_ms / tpot_ms / itl_ms / latency_ms from the `Median` or `P50` lines (per-request medians),
- * request_throughput and failed_requests; `GPU N utilization (%)` becomes one utilization sample.
- * With `--profile`, the GPU kernel table is read as for `max generate`.
- * Limits: per-request throughput distributions (`Mean output token throughput`) are not gated;
- * several result blocks (a sweep) are pooled as samples and flagged with a notice.
- */
-
-
-
-
-const TITLE = /^=+ Serving Benchmark Result =+\s*$/;
-const CLOSING = /^={20,}\s*$/;
-/** `label:` padded to 40 columns, the value, and sometimes a unit (`%`). */
-const LABELLED = /^(\S.*?):\s+(\S+)(?:\s+%)?\s*$/;
-function fieldFor(label) {
-    const key = label.toLowerCase().replace(/\s+/g, ' ');
-    if (key === 'failed requests')
-        return { kind: 'metric', name: 'failed_requests' };
-    if (key === 'request throughput (req/s)')
-        return { kind: 'metric', name: 'request_throughput' };
-    if (key === 'benchmark duration (s)')
-        return { kind: 'duration' };
-    if (key === 'total generated tokens')
-        return { kind: 'generated' };
-    if (key === 'output token throughput (tok/s)')
-        return { kind: 'printed-decode' };
-    const median = /^(?:median|p50) (ttft|tpot|itl|request latency|e2e latency|e2el) \(ms\)$/.exec(key);
-    if (median) {
-        const names = { ttft: 'ttft_ms', tpot: 'tpot_ms', itl: 'itl_ms' };
-        return { kind: 'metric', name: names[median[1]] ?? 'latency_ms' };
-    }
-    const gpu = /^gpu (\d+) utilization \(%\)$/.exec(key);
-    if (gpu)
-        return { kind: 'gpu-util', device: Number(gpu[1]) };
-    return undefined;
-}
-function finishBlock(block, ctx) {
-    const metrics = [...block.metrics];
-    if (block.generated !== undefined && block.durationS !== undefined && block.durationS > 0) {
-        metrics.push({ name: 'decode_tok_s', value: block.generated / block.durationS });
-    }
-    else if (block.printedDecode !== undefined) {
-        metrics.push({ name: 'decode_tok_s', value: block.printedDecode });
-    }
-    else {
-        ctx.count('no-decode-throughput', 'info', 'a result block has neither total generated tokens with a duration nor an output token throughput');
-    }
-    return metrics;
-}
-/* harmony default export */ const max_benchmark = (defineImporter({
-    id: 'max-benchmark',
-    label: 'MAX benchmark console output',
-    sniff(head) {
-        if (/^=+ Serving Benchmark Result =+\s*$/m.test(head))
-            return true;
-        return /^Successful requests:\s+\d/m.test(head) && /^Benchmark duration \(s\):\s+\d/m.test(head);
-    },
-    async read(file, ctx) {
-        const lines = splitLines(await file.text());
-        const metrics = [];
-        const utilization = [];
-        const kernels = [];
-        const notices = [];
-        const parts = new Set();
-        const titled = lines.some((line) => TITLE.test(line));
-        let block = titled ? undefined : { metrics: [] };
-        let blockStart = 0;
-        let blocks = 0;
-        let toolVersion;
-        for (let i = 0; i < lines.length; i++) {
-            const line = lines[i];
-            if (TITLE.test(line)) {
-                if (block)
-                    throw new errors/* InputError */.dz(file.path, 'expected the result block to close with a "=====" line before the next one', String(i + 1));
-                block = { metrics: [] };
-                blockStart = i;
-                continue;
-            }
-            if (block && titled && CLOSING.test(line)) {
-                metrics.push(...finishBlock(block, ctx));
-                blocks++;
-                block = undefined;
-                continue;
-            }
-            if (GPU_TITLE.test(line)) {
-                const table = readGpuKernelTable(file.path, lines, i, ctx);
-                kernels.push(...table.kernels);
-                parts.add('gpu-kernel-table');
-                i = table.next - 1;
-                continue;
-            }
-            const failure = /(Benchmark result validation failed|Benchmark failed): (.*)$/.exec(line);
-            if (failure) {
-                const code = failure[1] === 'Benchmark failed' ? 'max-benchmark-failed' : 'max-benchmark-invalid';
-                notices.push({ code, severity: 'error', message: `${failure[1]}: ${failure[2].trim()}` });
-                continue;
-            }
-            const notice = profilerNotice(line);
-            if (notice)
-                notices.push(notice);
-            toolVersion ??= maxVersion(line);
-            if (!block)
-                continue;
-            const labelled = LABELLED.exec(line);
-            const field = labelled ? fieldFor(labelled[1]) : undefined;
-            if (!labelled || !field)
-                continue;
-            const text = labelled[2];
-            if (/^(nan|-?inf|n\/a|none)$/i.test(text)) {
-                ctx.count('value-not-available', 'info', `"${labelled[1]}:" was printed as ${text} and is left out`);
-                continue;
-            }
-            const value = parseNumber(text);
-            if (value === undefined) {
-                throw new errors/* InputError */.dz(file.path, `expected a number after "${labelled[1]}:", got ${JSON.stringify(text)}`, String(i + 1));
-            }
-            if (field.kind === 'metric')
-                block.metrics.push({ name: field.name, value });
-            else if (field.kind === 'duration')
-                block.durationS = value;
-            else if (field.kind === 'generated')
-                block.generated = value;
-            else if (field.kind === 'printed-decode')
-                block.printedDecode = value;
-            else if (value >= 0 && value <= 100)
-                utilization.push({ device: field.device, gpuPercent: value, reasons: [] });
-            else
-                ctx.count('utilization-out-of-range', 'data-loss', `GPU ${field.device} utilization ${value}% is outside 0..100`);
-        }
-        if (block && titled) {
-            throw new errors/* InputError */.dz(file.path, 'expected the result block to close with a "=====" line; the file ends inside it', String(blockStart + 1));
-        }
-        if (block) {
-            metrics.push(...finishBlock(block, ctx));
-            blocks++;
-        }
-        if (metrics.length === 0)
-            throw new errors/* InputError */.dz(file.path, 'expected a "Serving Benchmark Result" block with benchmark metrics', '1');
-        parts.add('benchmark-result');
-        if (blocks > 1) {
-            notices.push({
-                code: 'max-benchmark-several-results',
-                severity: 'warning',
-                message: `${blocks} benchmark result blocks (a sweep?) are pooled as samples of one run; split the file to gate each load separately`,
-            });
-        }
-        const capture = {
-            source: { path: file.path, format: 'max-benchmark', parts: [...parts], tool: 'max', ...(toolVersion ? { toolVersion } : {}) },
-            kernels,
-            metrics,
-            utilization,
-            notices,
-        };
-        return capture;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/ingest/max-benchmark-json.ts
-/**
- * The JSON `max benchmark --result-filename` writes (vLLM's `--save-result` JSON has the same keys).
- * decode_tok_s = total_output_tokens / duration (aggregate; `output_throughput` when those are
- * missing); ttft_ms / tpot_ms / itl_ms / latency_ms from the `median_*` keys (per-request medians);
- * request_throughput; failed_requests from `failures`. `gpu_utilization[]` (mean per GPU over the run)
- * becomes one utilization sample per GPU; model_id and backend fill the environment.
- * Python writes NaN/Infinity for empty statistics; those values are dropped and counted.
- */
-
-
-/** Replace the bare NaN / Infinity tokens Python's json module writes (outside strings) with null. */
-function nullNonFinite(text, ctx) {
-    return text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g, (token) => {
-        if (token.startsWith('"'))
-            return token;
-        ctx.count('non-finite-values', 'info', 'NaN or Infinity values in the JSON are treated as missing');
-        return 'null';
-    });
-}
-function parseJsonObject(path, text, ctx) {
-    let value;
-    try {
-        value = JSON.parse(nullNonFinite(text, ctx));
-    }
-    catch (error) {
-        const position = /position (\d+)/.exec(error.message)?.[1];
-        throw new errors/* InputError */.dz(path, `expected valid JSON (${error.message})`, position ? `byte ${position}` : undefined);
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        throw new errors/* InputError */.dz(path, 'expected a JSON object with benchmark results', 'byte 0');
-    }
-    return value;
-}
-function finite(value) {
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-const MEDIAN_KEYS = [
-    ['median_ttft_ms', 'ttft_ms'],
-    ['median_tpot_ms', 'tpot_ms'],
-    ['median_itl_ms', 'itl_ms'],
-    ['median_latency_ms', 'latency_ms'],
-];
-/* harmony default export */ const max_benchmark_json = (defineImporter({
-    id: 'max-benchmark-json',
-    label: 'MAX benchmark result JSON',
-    sniff(head) {
-        if (!/^\s*\{/.test(head) || head.includes('"traceEvents"'))
-            return false;
-        return /"(request_throughput|median_ttft_ms|total_output_tokens)"\s*:/.test(head);
-    },
-    async read(file, ctx) {
-        const result = parseJsonObject(file.path, await file.text(), ctx);
-        const metrics = [];
-        const push = (name, key, value) => {
-            const number = finite(value);
-            if (number !== undefined)
-                metrics.push({ name, value: number });
-            else if (key in result)
-                ctx.count('value-not-available', 'info', `"${key}" is ${JSON.stringify(value)} and is left out`);
-        };
-        const outputTokens = finite(result.total_output_tokens);
-        const duration = finite(result.duration);
-        if (outputTokens !== undefined && duration !== undefined && duration > 0) {
-            metrics.push({ name: 'decode_tok_s', value: outputTokens / duration });
-        }
-        else {
-            push('decode_tok_s', 'output_throughput', result.output_throughput);
-        }
-        for (const [key, name] of MEDIAN_KEYS)
-            push(name, key, result[key]);
-        push('request_throughput', 'request_throughput', result.request_throughput);
-        push('failed_requests', 'failures', result.failures);
-        if (metrics.length === 0) {
-            throw new errors/* InputError */.dz(file.path, 'expected benchmark result keys (total_output_tokens and duration, median_ttft_ms, request_throughput …)', 'byte 0');
-        }
-        const utilization = [];
-        const perGpu = result.gpu_utilization;
-        if (Array.isArray(perGpu)) {
-            perGpu.forEach((value, device) => {
-                const percent = finite(value);
-                if (percent !== undefined && percent >= 0 && percent <= 100)
-                    utilization.push({ device, gpuPercent: percent, reasons: [] });
-                else
-                    ctx.count('utilization-dropped', 'data-loss', `gpu_utilization[${device}] is ${JSON.stringify(value)}, not a percentage`);
-            });
-        }
-        const model = typeof result.model_id === 'string' ? result.model_id : undefined;
-        const engine = typeof result.backend === 'string' ? result.backend : undefined;
-        const capture = {
-            source: { path: file.path, format: 'max-benchmark-json', parts: ['benchmark-result'], tool: 'max' },
-            metrics,
-            utilization,
-            environment: { ...(model ? { model } : {}), ...(engine ? { engine } : {}) },
-        };
-        return capture;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/ingest/max-generate.ts
-/**
- * `max generate [--profile]` console output. The metrics report (`Prompt size: …` to
- * `Total Throughput: … req/s`) becomes metric samples; with `--profile`, the ranked GPU kernel table
- * becomes kernels (plus one `[other kernels not listed]` row for what the top N leaves out), the
- * Python/CPU table becomes cpuFunctions, and the profiler's notes and errors become notices.
- * Several profiled runs in one log add their tables together (with a notice) and pool their metrics.
- * Limits: the GPU table holds totals and call counts only (no min/max, no launch shapes), rounded to
- * 2 decimals; `n/a` metrics are skipped and counted. Generated text and logs are ignored.
- */
-
-
-
-
-const METRIC_LINES = {
-    'Prompt size': { name: 'prompt_tokens', unit: 'none' },
-    'Output size': { name: 'output_tokens', unit: 'none' },
-    'Startup time': { name: 'startup_ms', unit: 'time' },
-    'Time to first token': { name: 'ttft_ms', unit: 'time' },
-    'Prompt eval throughput (context-encoding)': { name: 'prefill_tok_s', unit: 'tokens per second' },
-    'Time per Output Token': { name: 'tpot_ms', unit: 'time' },
-    'Eval throughput (token-generation)': { name: 'decode_tok_s', unit: 'tokens per second' },
-    'Total Latency': { name: 'latency_ms', unit: 'time' },
-    'Total Throughput': { name: 'request_throughput', unit: 'req/s' },
-};
-const METRIC_LINE = new RegExp(`^(${Object.keys(METRIC_LINES).map((label) => label.replace(/[()]/g, '\\$&')).join('|')}): (\\S+)(?: (.*?))?\\s*$`);
-const LAST_METRIC = 'Total Throughput';
-/** One metric line as a sample; undefined (and counted) for `n/a`, `nan` and `inf`. */
-function readMetric(path, match, lineNo, ctx) {
-    const label = match[1];
-    const spec = METRIC_LINES[label];
-    const text = match[2];
-    const unit = (match[3] ?? '').trim();
-    if (/^(n\/a|nan|-?inf)$/i.test(text)) {
-        ctx.count('metric-not-available', 'info', `"${label}" was printed as ${text} and is left out`);
-        return undefined;
-    }
-    const value = parseNumber(text);
-    if (value === undefined)
-        throw new errors/* InputError */.dz(path, `expected a number after "${label}:", got ${JSON.stringify(text)}`, String(lineNo));
-    if (spec.unit === 'time') {
-        const scale = nsPerUnit(unit);
-        if (scale === undefined)
-            throw new errors/* InputError */.dz(path, `expected a time unit (ms) after "${label}: ${text}", got ${JSON.stringify(unit)}`, String(lineNo));
-        return { name: spec.name, value: (value * scale) / 1e6 };
-    }
-    if (spec.unit !== 'none' && unit !== spec.unit) {
-        throw new errors/* InputError */.dz(path, `expected "${spec.unit}" after "${label}: ${text}", got ${JSON.stringify(unit)}`, String(lineNo));
-    }
-    return { name: spec.name, value };
-}
-/* harmony default export */ const max_generate = (defineImporter({
-    id: 'max-generate',
-    label: 'MAX generate console output',
-    sniff(head) {
-        if (/^=+ Serving Benchmark Result =+/m.test(head) || /^Successful requests:/m.test(head))
-            return false;
-        if (/^=== Top \d+ GPU kernels \(/m.test(head) || /^=== Top \d+ Python\/CPU functions \(/m.test(head))
-            return true;
-        if (/^=== Python\/CPU functions: no samples captured ===/m.test(head))
-            return true;
-        if (/^Note: .*only Python\/CPU profile will be captured/m.test(head))
-            return true;
-        return /^Prompt size: \d/m.test(head) && /^(Total Latency|Time to first token|Startup time): /m.test(head);
-    },
-    async read(file, ctx) {
-        const lines = splitLines(await file.text());
-        const kernels = [];
-        const cpuFunctions = [];
-        const metrics = [];
-        const notices = [];
-        const parts = new Set();
-        let toolVersion;
-        let lastMetricLabel;
-        let lastContentLine = '';
-        for (let i = 0; i < lines.length;) {
-            const line = lines[i];
-            if (line.trim() !== '')
-                lastContentLine = line;
-            if (GPU_TITLE.test(line)) {
-                if (parts.has('gpu-kernel-table')) {
-                    notices.push({ code: 'max-several-profiles', severity: 'info', message: `a second GPU kernel table (line ${i + 1}) is added to the first: several profiled runs in one log` });
-                }
-                const table = readGpuKernelTable(file.path, lines, i, ctx);
-                kernels.push(...table.kernels);
-                parts.add('gpu-kernel-table');
-                i = table.next;
-                continue;
-            }
-            if (CPU_TITLE.test(line)) {
-                const table = readCpuTable(file.path, lines, i);
-                cpuFunctions.push(...table.functions);
-                parts.add('cpu-table');
-                i = table.next;
-                continue;
-            }
-            if (CPU_EMPTY.test(line)) {
-                parts.add('cpu-table');
-                notices.push({ code: 'max-no-cpu-samples', severity: 'info', message: 'Python/CPU functions: no samples captured' });
-            }
-            const metric = METRIC_LINE.exec(line);
-            if (metric) {
-                const sample = readMetric(file.path, metric, i + 1, ctx);
-                if (sample)
-                    metrics.push(sample);
-                lastMetricLabel = metric[1];
-                parts.add('metrics');
-            }
-            const notice = profilerNotice(line);
-            if (notice)
-                notices.push(notice);
-            toolVersion ??= maxVersion(line);
-            i++;
-        }
-        // A report cut short at the end of the file is a truncated capture, not a shorter report.
-        if (lastMetricLabel && METRIC_LINE.test(lastContentLine) && lastMetricLabel !== LAST_METRIC) {
-            throw new errors/* InputError */.dz(file.path, `expected the metrics report to end with "${LAST_METRIC}: …", the file ends after "${lastMetricLabel}"`, String(lines.length));
-        }
-        if (parts.size === 0 && notices.length === 0) {
-            throw new errors/* InputError */.dz(file.path, 'expected MAX generate output: a metrics report or a "=== Top N GPU kernels" table', '1');
-        }
-        const capture = {
-            source: { path: file.path, format: 'max-generate', parts: [...parts], tool: 'max', ...(toolVersion ? { toolVersion } : {}) },
-            kernels,
-            metrics,
-            cpuFunctions,
-            notices,
-        };
-        return capture;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/ingest/json-values.ts
-/**
- * Top-level JSON values in a text that may hold one document, JSON lines, or several documents
- * written back to back (a shell loop around a `--json` tool). Each value comes with its first line,
- * so a bad one can be named. Text between values (a tool's `WARNING:` lines) is reported apart.
- */
-
-function splitJsonValues(path, text) {
-    const values = [];
-    const strayLines = [];
-    let line = 1;
-    let i = 0;
-    const n = text.length;
-    while (i < n) {
-        const ch = text[i];
-        if (ch === '\n') {
-            line += 1;
-            i += 1;
-            continue;
-        }
-        if (ch === ' ' || ch === '\t' || ch === '\r') {
-            i += 1;
-            continue;
-        }
-        if (ch !== '{' && ch !== '[') {
-            const end = text.indexOf('\n', i);
-            const stop = end < 0 ? n : end;
-            strayLines.push({ line, text: text.slice(i, stop).trimEnd() });
-            i = stop;
-            continue;
-        }
-        const startLine = line;
-        const start = i;
-        let depth = 0;
-        let inString = false;
-        for (; i < n; i += 1) {
-            const c = text[i];
-            if (c === '\n')
-                line += 1;
-            if (inString) {
-                if (c === '\\')
-                    i += 1;
-                else if (c === '"')
-                    inString = false;
-                continue;
-            }
-            if (c === '"')
-                inString = true;
-            else if (c === '{' || c === '[')
-                depth += 1;
-            else if (c === '}' || c === ']') {
-                depth -= 1;
-                if (depth === 0)
-                    break;
-            }
-        }
-        if (i >= n)
-            return { values, strayLines, truncatedAt: startLine };
-        i += 1;
-        try {
-            values.push({ value: JSON.parse(text.slice(start, i)), line: startLine });
-        }
-        catch (error) {
-            throw new errors/* InputError */.dz(path, `expected valid JSON (${error.message})`, String(startLine));
-        }
-    }
-    return { values, strayLines };
-}
-function json_values_isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-/** A finite number from a JSON number or a numeric string; undefined otherwise. */
-function numberFrom(value) {
-    if (typeof value === 'number')
-        return Number.isFinite(value) ? value : undefined;
-    if (typeof value === 'string' && value.trim() !== '') {
-        const parsed = Number(value.trim());
-        return Number.isFinite(parsed) ? parsed : undefined;
-    }
-    return undefined;
-}
-/** A 0..100 percentage, or undefined when missing or outside that range (a sensor glitch, never clipped). */
-function percentFrom(value) {
-    const number = numberFrom(value);
-    return number !== undefined && number >= 0 && number <= 100 ? number : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/ingest/max-gpu-stats-json.ts
-/**
- * `max.profiler.gpu` records (`BackgroundRecorder.stats`, or `GPUDiagContext.get_stats()` per tick),
- * serialized as a JSON array of sample dicts, JSON lines, or documents back to back. A sample dict is
- * `{"nv0": {"memory": {...}, "utilization": {...}, "clocks": {...} | null}, "amd0": …}`.
- * Mapping: the key suffix → device, `utilization.gpu_usage_percent` → gpuPercent,
- * `memory_activity_percent` → memoryPercent, `clocks.core_mhz` → smClockMhz, `memory.used_bytes` →
- * memoryUsedBytes, `clocks.throttle_reasons` → reasons as given (gpu_idle included; the model keeps
- * only the hardware ones as throttling). A numeric `t`/`timestamp` key beside the GPUs, where a
- * script added one, becomes the sample time.
- * Limits: the records carry no power draw and, unless a script added it, no time. When NVIDIA and
- * AMD GPUs are both present, AMD devices are numbered after the NVIDIA ones.
- */
-
-
-
-const GPU_KEY = /^(nv|amd)(\d+)$/;
-function sampleDicts(path, text) {
-    const { values, strayLines, truncatedAt } = splitJsonValues(path, text);
-    if (strayLines.length) {
-        const stray = strayLines[0];
-        throw new errors/* InputError */.dz(path, `expected max.profiler.gpu JSON records, got ${JSON.stringify(stray.text.slice(0, 60))}`, String(stray.line));
-    }
-    if (truncatedAt !== undefined) {
-        throw new errors/* InputError */.dz(path, 'expected complete JSON, the text ends inside a value', String(truncatedAt));
-    }
-    const dicts = [];
-    for (const { value, line } of values) {
-        for (const item of Array.isArray(value) ? value : [value]) {
-            if (!json_values_isRecord(item))
-                throw new errors/* InputError */.dz(path, 'expected each sample to be an object keyed by nv0, amd0, …', String(line));
-            dicts.push({ dict: item, line });
-        }
-    }
-    return dicts;
-}
-/* harmony default export */ const max_gpu_stats_json = (defineImporter({
-    id: 'max-gpu-stats-json',
-    label: 'max.profiler.gpu stats (JSON)',
-    sniff(head) {
-        if (!/^\s*[[{]/.test(head))
-            return false;
-        return /^\s*\[?\s*\{[^{]{0,200}?"(?:nv|amd)\d+"\s*:\s*\{\s*"(?:memory|utilization|clocks)"\s*:/.test(head);
-    },
-    async read(file, ctx) {
-        const dicts = sampleDicts(file.path, await file.text());
-        const nvDevices = new Set();
-        const amdDevices = new Set();
-        for (const { dict } of dicts) {
-            for (const key of Object.keys(dict)) {
-                const match = GPU_KEY.exec(key);
-                if (match)
-                    (match[1] === 'nv' ? nvDevices : amdDevices).add(Number(match[2]));
-            }
-        }
-        const amdOffset = nvDevices.size ? Math.max(...nvDevices) + 1 : 0;
-        if (nvDevices.size && amdDevices.size)
-            ctx.count('mixed-vendors', 'info', `AMD devices are numbered from ${amdOffset}, after the NVIDIA ones`);
-        const samples = [];
-        for (const { dict, line } of dicts) {
-            const t = numberFrom(dict['t'] ?? dict['timestamp']);
-            let gpus = 0;
-            for (const [key, stats] of Object.entries(dict)) {
-                const match = GPU_KEY.exec(key);
-                if (!match)
-                    continue;
-                gpus += 1;
-                if (!json_values_isRecord(stats))
-                    throw new errors/* InputError */.dz(file.path, `expected "${key}" to be a GPUStats object`, String(line));
-                const utilization = json_values_isRecord(stats['utilization']) ? stats['utilization'] : {};
-                const gpuPercent = percentFrom(utilization['gpu_usage_percent']);
-                if (gpuPercent === undefined) {
-                    ctx.count('gpu-without-utilization', 'data-loss', `utilization.gpu_usage_percent missing or not 0..100 (first: ${key} at line ${line})`);
-                    continue;
-                }
-                const device = Number(match[2]) + (match[1] === 'amd' ? amdOffset : 0);
-                const sample = { device, gpuPercent, reasons: [] };
-                if (t !== undefined)
-                    sample.t = t;
-                const memoryPercent = percentFrom(utilization['memory_activity_percent']);
-                if (memoryPercent !== undefined)
-                    sample.memoryPercent = memoryPercent;
-                const memory = json_values_isRecord(stats['memory']) ? stats['memory'] : {};
-                const used = numberFrom(memory['used_bytes']);
-                if (used !== undefined)
-                    sample.memoryUsedBytes = used;
-                const clocks = json_values_isRecord(stats['clocks']) ? stats['clocks'] : {};
-                const core = numberFrom(clocks['core_mhz']);
-                if (core !== undefined)
-                    sample.smClockMhz = core;
-                const reasons = clocks['throttle_reasons'];
-                if (Array.isArray(reasons))
-                    sample.reasons = reasons.filter((r) => typeof r === 'string');
-                samples.push(sample);
-            }
-            if (gpus === 0)
-                throw new errors/* InputError */.dz(file.path, 'expected a sample keyed by nv0, amd0, …, found no GPU key', String(line));
-        }
-        if (samples.length === 0)
-            throw new errors/* InputError */.dz(file.path, 'expected at least one GPU sample with gpu_usage_percent, found none', '1');
-        const vendor = nvDevices.size && !amdDevices.size ? 'nvidia' : amdDevices.size && !nvDevices.size ? 'amd' : undefined;
-        return {
-            source: { path: file.path, format: 'max-gpu-stats-json', parts: ['gpu-stats'], tool: 'max.profiler.gpu' },
-            utilization: samples,
-            environment: { gpuCount: nvDevices.size + amdDevices.size, ...(vendor ? { vendor } : {}) },
-        };
-    },
-}));
-
-// EXTERNAL MODULE: ./src/model/throttle.ts
-var throttle = __nccwpck_require__(822);
-;// CONCATENATED MODULE: ./src/ingest/gpu-snapshot-jsonl.ts
-/**
- * JSON lines of GPU samples, in two shapes:
- * 1. `python/gpu_snapshot.py` (version 1): a header `{"kind":"gpu-snapshot","version":1,"backend":…,
- *    "interval_s":…,"command":[…]|null,"devices":[{"index":0,"name":…}],"driver":…,"vendor":…}`, then
- *    `{"kind":"sample","t":…,"device":0,"gpu_util":…,"mem_util":…,"sm_clock_mhz":…,"power_w":…,
- *    "mem_used_bytes":…,"reasons":[…],"hw_throttle":[…]}` records, `{"kind":"warning","message":…}`,
- *    and a last `{"kind":"end","exit_code":…,"samples":N}`.
- * 2. A plain NVML sampler's lines `{"t":…,"gpu":<util %>,"mem_util":…,"mem_used":<bytes>,
- *    "sm_clock":<MHz>,"power_mw":…,"temp":…,"reasons":<NVML clocks-event bitmask>}` (`device` optional).
- * Both map onto utilization samples; reasons keep gpu_idle (the model filters hardware ones).
- * Limits: a recording without its end record (the recorder was killed) is read and counted as such;
- * a cut-off last line is dropped and counted.
- */
-
-
-
-
-function shapeOf(record) {
-    if (!json_values_isRecord(record))
-        return null;
-    if (record['kind'] === 'gpu-snapshot')
-        return 'snapshot';
-    const nvml = typeof record['t'] === 'number' && typeof record['gpu'] === 'number';
-    return nvml && ['sm_clock', 'power_mw', 'reasons', 'mem_util'].some((key) => key in record) ? 'nvml' : null;
-}
-function readLines(path, text, ctx) {
-    const raw = text.split(/\r?\n/);
-    let last = raw.length - 1;
-    while (last >= 0 && raw[last].trim() === '')
-        last -= 1;
-    const lines = [];
-    for (let i = 0; i <= last; i += 1) {
-        const body = raw[i].trim();
-        if (body === '')
-            continue;
-        let record;
-        try {
-            record = JSON.parse(body);
-        }
-        catch (error) {
-            if (i === last && i > 0) {
-                ctx.count('truncated-last-line', 'data-loss', `line ${i + 1} is cut off (the writer stopped mid-line)`);
-                break;
-            }
-            throw new errors/* InputError */.dz(path, `expected one JSON object per line (${error.message})`, String(i + 1));
-        }
-        if (!json_values_isRecord(record))
-            throw new errors/* InputError */.dz(path, 'expected one JSON object per line', String(i + 1));
-        lines.push({ record, line: i + 1 });
-    }
-    return lines;
-}
-function optional(sample, key, value) {
-    if (value !== undefined)
-        sample[key] = value;
-}
-function nvmlSample({ record }, ctx) {
-    const gpuPercent = percentFrom(record['gpu']);
-    if (gpuPercent === undefined) {
-        ctx.count('sample-without-utilization', 'data-loss', '"gpu" missing or not 0..100');
-        return null;
-    }
-    const sample = { device: numberFrom(record['device'] ?? record['index']) ?? 0, gpuPercent, reasons: [] };
-    optional(sample, 't', numberFrom(record['t']));
-    optional(sample, 'memoryPercent', percentFrom(record['mem_util']));
-    optional(sample, 'smClockMhz', numberFrom(record['sm_clock']));
-    const powerMw = numberFrom(record['power_mw']);
-    if (powerMw !== undefined)
-        sample.powerW = powerMw / 1000;
-    optional(sample, 'memoryUsedBytes', numberFrom(record['mem_used']));
-    const mask = record['reasons'];
-    if (typeof mask === 'number' && Number.isInteger(mask) && mask >= 0)
-        sample.reasons = (0,throttle/* reasonsFromMask */.g4)(mask);
-    else if (mask !== undefined && mask !== null)
-        ctx.count('unreadable-reasons', 'data-loss', '"reasons" is not an NVML bitmask integer');
-    return sample;
-}
-function snapshotSample({ record, line }, ctx) {
-    const gpuPercent = percentFrom(record['gpu_util']);
-    if (gpuPercent === undefined) {
-        ctx.count('sample-without-utilization', 'data-loss', `"gpu_util" missing or not 0..100 (first at line ${line})`);
-        return null;
-    }
-    const device = numberFrom(record['device']);
-    const sample = { device: device !== undefined && Number.isInteger(device) ? device : 0, gpuPercent, reasons: [] };
-    optional(sample, 't', numberFrom(record['t']));
-    optional(sample, 'memoryPercent', percentFrom(record['mem_util']));
-    optional(sample, 'smClockMhz', numberFrom(record['sm_clock_mhz']));
-    optional(sample, 'powerW', numberFrom(record['power_w']));
-    optional(sample, 'memoryUsedBytes', numberFrom(record['mem_used_bytes']));
-    const names = (value) => (Array.isArray(value) ? value.filter((r) => typeof r === 'string') : []);
-    sample.reasons = [...new Set([...names(record['reasons']), ...names(record['hw_throttle'])])];
-    return sample;
-}
-function readSnapshot(path, lines, ctx) {
-    const header = lines[0].record;
-    if (header['version'] !== 1) {
-        throw new errors/* InputError */.dz(path, `expected gpu-snapshot version 1, got ${JSON.stringify(header['version'])}`, String(lines[0].line));
-    }
-    const samples = [];
-    const notices = [];
-    let end;
-    for (const entry of lines.slice(1)) {
-        const kind = entry.record['kind'];
-        if (end)
-            throw new errors/* InputError */.dz(path, 'expected nothing after the "end" record', String(entry.line));
-        if (kind === 'sample') {
-            const sample = snapshotSample(entry, ctx);
-            if (sample)
-                samples.push(sample);
-        }
-        else if (kind === 'end') {
-            end = entry;
-        }
-        else if (kind === 'warning') {
-            notices.push({ code: 'gpu-snapshot-warning', severity: 'warning', message: String(entry.record['message'] ?? '') });
-        }
-        else {
-            ctx.count('unknown-record', 'info', `records of kind ${JSON.stringify(kind)} are skipped`);
-        }
-    }
-    if (!end) {
-        ctx.count('no-end-record', 'data-loss', 'the recording has no end record: the recorder stopped before it finished');
-    }
-    else {
-        const written = numberFrom(end.record['samples']);
-        const sampleLines = lines.filter((l) => l.record['kind'] === 'sample').length;
-        if (written !== undefined && written !== sampleLines) {
-            ctx.count('missing-samples', 'data-loss', `the end record counts ${written} samples, the file holds ${sampleLines}`);
-        }
-        const exitCode = end.record['exit_code'];
-        if (typeof exitCode === 'number' && exitCode !== 0) {
-            notices.push({ code: 'command-failed', severity: 'warning', message: `the recorded command exited with code ${exitCode}` });
-        }
-    }
-    if (samples.length === 0) {
-        notices.push({ code: 'no-gpu-samples', severity: 'warning', message: 'the recording holds no GPU samples (was the run shorter than the interval?)' });
-    }
-    const devices = Array.isArray(header['devices']) ? header['devices'].filter(json_values_isRecord) : [];
-    const names = [...new Set(devices.map((d) => d['name']).filter((n) => typeof n === 'string'))];
-    const backend = typeof header['backend'] === 'string' ? header['backend'] : undefined;
-    const vendor = header['vendor'] === 'amd' || backend === 'rocm-smi' ? 'amd' : header['vendor'] === 'nvidia' || backend === 'nvml' || backend === 'nvidia-smi' ? 'nvidia' : undefined;
-    const driver = typeof header['driver'] === 'string' ? header['driver'] : undefined;
-    return {
-        source: { path, format: 'gpu-snapshot-jsonl', parts: ['gpu-snapshot', ...(backend ? [backend] : [])], tool: 'gpu_snapshot.py' },
-        utilization: samples,
-        notices,
-        environment: {
-            ...(vendor ? { vendor } : {}),
-            ...(names.length ? { gpuName: names.join(', ') } : {}),
-            ...(driver ? { driver } : {}),
-            gpuCount: devices.length || new Set(samples.map((s) => s.device)).size,
-        },
-    };
-}
-/* harmony default export */ const gpu_snapshot_jsonl = (defineImporter({
-    id: 'gpu-snapshot-jsonl',
-    label: 'GPU samples as JSON lines (gpu_snapshot.py, NVML)',
-    sniff(head) {
-        const first = head.trimStart().split(/\r?\n/, 1)[0] ?? '';
-        if (!first.startsWith('{') || !first.endsWith('}'))
-            return false;
-        try {
-            return shapeOf(JSON.parse(first)) !== null;
-        }
-        catch {
-            return false;
-        }
-    },
-    async read(file, ctx) {
-        const lines = readLines(file.path, await file.text(), ctx);
-        if (lines.length === 0)
-            throw new errors/* InputError */.dz(file.path, 'expected JSON lines of GPU samples, the file is blank', '1');
-        const shape = shapeOf(lines[0].record);
-        if (!shape) {
-            throw new errors/* InputError */.dz(file.path, 'expected a {"kind":"gpu-snapshot",…} header or an NVML sample {"t":…,"gpu":…} first', String(lines[0].line));
-        }
-        if (shape === 'snapshot')
-            return readSnapshot(file.path, lines, ctx);
-        const samples = lines.map((line) => nvmlSample(line, ctx)).filter((s) => s !== null);
-        if (samples.length === 0)
-            throw new errors/* InputError */.dz(file.path, 'expected at least one sample with a "gpu" utilization, found none', '1');
-        return {
-            source: { path: file.path, format: 'gpu-snapshot-jsonl', parts: ['nvml'], tool: 'NVML' },
-            utilization: samples,
-            environment: { vendor: 'nvidia', gpuCount: new Set(samples.map((s) => s.device)).size },
-        };
-    },
-}));
 
 ;// CONCATENATED MODULE: ./src/ingest/ncu-units.ts
 /**
@@ -13853,159 +13845,104 @@ function kernelStats(results, ctx) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/nsys-tables.ts
+;// CONCATENATED MODULE: ./src/ingest/csv-records.ts
 /**
- * Splits Nsight Systems console output (`nsys stats`, `nsys profile --stats=true`, `nsys analyze`)
- * into its tables. nsys mixes tables with progress and status lines (`Generating SQLite…`,
- * `Processing [x.sqlite] with [.../cuda_gpu_kern_sum.py]...`, `[6/8] Executing '…' stats report`,
- * `SKIPPED: …`, `NOTICE: …`, ` ** Title (report):`), and prints each table either as CSV
- * (`--format csv`) or as fixed-width columns under a dashed underline (the default), with
- * thousands separators. Tables are found by content, never by line number.
+ * CSV records from lines that arrive one at a time, read as csv-parse reads them (RFC 4180 quoting,
+ * `""` for a quote): a quoted field may hold a line break, so a record whose quote is still open
+ * continues on the next line; a line of whitespace only is no record; malformed quoting is an
+ * InputError naming csv-parse's reason and the line. Most lines take splitCsvLine's fast path.
  */
 
 
-const PROCESSING = /^(?:Processing|Running) \[(.*?)\] with \[(.*?)\]/;
-const RUNNING_OLD = /^Running \[(\S+?\.py)\b/;
-const EXECUTING = /^\[\d+\/\d+\] Executing '([^']+)'/;
-const REPORT_TITLE = /^\s*\*\* .*\(([\w:.-]+)\):\s*$/;
-const SKIPPED = /^SKIPPED: (.*)$/;
-const NOTICE = /^NOTICE: (.*)$/;
-const DASHES = /^\s*-+(\s+-+)*\s*$/;
-const VERSION = /nsight-systems[/\\](\d{4}\.\d+(?:\.\d+)*)/i;
-const MAX_HEADER_CHARS = 4096;
-const KNOWN_HEADER = /^\s*"?(Time ?\(%\)|Total \((?:[KMG]i?)?B\)|Row#)"?\s*,/;
-function reportName(script) {
-    const base = script.split(/[/\\]/).pop() ?? script;
-    return base.replace(/\.py$/, '').replace(/:.*$/, '');
-}
-function isMarker(line) {
-    return (PROCESSING.test(line) ||
-        RUNNING_OLD.test(line) ||
-        EXECUTING.test(line) ||
-        REPORT_TITLE.test(line) ||
-        SKIPPED.test(line) ||
-        NOTICE.test(line) ||
-        /^Generat(ing|ed)\b/.test(line));
-}
-function csvFields(path, line, lineNo) {
-    return parseCsv(path, line, lineNo)[0]?.fields ?? [];
-}
-/** A CSV header: a known nsys header, or ≥3 text labels followed by a row of as many fields with a number. */
-function isCsvHeader(path, lines, index) {
-    const line = lines[index];
-    // A few hundred characters at most; parsing a megabyte of commas as a candidate takes seconds.
-    if (!line.includes(',') || line.length > MAX_HEADER_CHARS)
-        return false;
-    if (KNOWN_HEADER.test(line))
-        return true;
-    let fields;
-    try {
-        fields = csvFields(path, line, index + 1);
-    }
-    catch {
-        return false;
-    }
-    if (fields.length < 3 || fields.some((f) => f.trim() === '' || parseNumber(f, true) !== undefined))
-        return false;
-    const next = lines[index + 1];
-    if (next === undefined || next.trim() === '' || isMarker(next))
-        return false;
-    try {
-        const row = csvFields(path, next, index + 2);
-        return row.length === fields.length && row.some((f) => parseNumber(f, true) !== undefined);
-    }
-    catch {
-        return false;
+/** How one line of a record ends, given whether it starts inside a quoted field. */
+function lineEnd(line, inQuotes) {
+    const n = line.length;
+    let i = 0;
+    for (;;) {
+        if (inQuotes) {
+            const quote = line.indexOf('"', i);
+            if (quote < 0)
+                return 'open';
+            if (line.charCodeAt(quote + 1) === 34) {
+                i = quote + 2;
+                continue;
+            }
+            if (quote + 1 === n)
+                return 'complete';
+            if (line.charCodeAt(quote + 1) !== 44)
+                return 'Invalid Closing Quote';
+            inQuotes = false;
+            i = quote + 2;
+        }
+        else if (line.charCodeAt(i) === 34) {
+            inQuotes = true;
+            i += 1;
+        }
+        else {
+            const comma = line.indexOf(',', i);
+            const end = comma < 0 ? n : comma;
+            if (line.slice(i, end).includes('"'))
+                return 'Invalid Opening Quote';
+            if (comma < 0)
+                return 'complete';
+            i = comma + 1;
+        }
     }
 }
-/** Lines from `start` up to (not including) the first blank or status line. */
-function bodyEnd(lines, start) {
-    let end = start;
-    while (end < lines.length && lines[end].trim() !== '' && !isMarker(lines[end]))
-        end++;
-    return end;
-}
-function readCsvTable(path, lines, index, report) {
-    const end = bodyEnd(lines, index + 1);
-    const records = parseCsv(path, lines.slice(index, end).join('\n'), index + 1);
-    const header = records[0].fields.map(cleanLabel);
-    const rows = records.slice(1).map((record) => {
-        if (record.fields.length !== header.length) {
-            throw new errors/* InputError */.dz(path, `expected ${header.length} fields as in the header on line ${index + 1}, got ${record.fields.length} (a truncated or garbled row)`, String(record.line));
-        }
-        return { cells: record.fields, line: record.line };
-    });
-    return { table: { report, header, headerLine: index + 1, rows, layout: 'csv' }, next: end };
-}
-/** Fixed-width table: the dashed underline gives each column's extent; the last column runs to the end. */
-function readColumnTable(path, lines, index, report) {
-    const spans = [...lines[index + 1].matchAll(/-+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
-    const cut = (line, lineNo, strict) => spans.map((span, i) => {
-        const last = i === spans.length - 1;
-        if (strict && i > 0 && (line[span.start - 1] ?? ' ') !== ' ') {
-            throw new errors/* InputError */.dz(path, `expected the columns to line up with the dashed underline on line ${index + 2}`, String(lineNo));
-        }
-        return line.slice(span.start, last ? undefined : span.end).trim();
-    });
-    const header = cut(lines[index], index + 1, false);
-    const end = bodyEnd(lines, index + 2);
-    const rows = [];
-    for (let i = index + 2; i < end; i++) {
-        const line = lines[i];
-        const cells = cut(line, i + 1, true);
-        if (line.length <= spans[spans.length - 1].start || cells[cells.length - 1] === '') {
-            throw new errors/* InputError */.dz(path, `expected ${spans.length} columns as in the header on line ${index + 1} (a truncated row)`, String(i + 1));
-        }
-        rows.push({ cells, line: i + 1 });
+class CsvRecordReader {
+    path;
+    /** Lines of a record whose quoted field runs on past its first line. */
+    pending;
+    lastLine = 0;
+    constructor(path) {
+        this.path = path;
     }
-    return { table: { report, header, headerLine: index + 1, rows, layout: 'column' }, next: end };
-}
-function scanNsysOutput(path, text) {
-    const lines = splitLines(text);
-    const output = { tables: [], skipped: [], notices: [], prose: [] };
-    let report;
-    for (let i = 0; i < lines.length;) {
-        const line = lines[i];
-        const processing = PROCESSING.exec(line) ?? RUNNING_OLD.exec(line);
-        if (processing) {
-            const script = processing[2] ?? processing[1];
-            report = reportName(script);
-            output.toolVersion ??= VERSION.exec(script)?.[1];
-            i++;
-            continue;
+    /** The record `line` completes; undefined while a quoted field stays open, or for a blank record. */
+    add(line, lineNo) {
+        this.lastLine = lineNo;
+        let fields;
+        if (!this.pending) {
+            fields = splitCsvLine(line);
+            if (!fields) {
+                const end = lineEnd(line, false);
+                if (end !== 'open')
+                    this.malformed(end, lineNo);
+                this.pending = [line];
+                return undefined;
+            }
         }
-        const executing = EXECUTING.exec(line) ?? REPORT_TITLE.exec(line);
-        if (executing) {
-            report = reportName(executing[1]);
-            i++;
-            continue;
+        else {
+            this.pending.push(line);
+            const end = lineEnd(line, true);
+            if (end === 'open')
+                return undefined;
+            if (end !== 'complete')
+                this.malformed(end, lineNo);
+            fields = splitCsvLine(this.pending.join('\n'));
+            this.pending = undefined;
+            if (!fields)
+                this.malformed('Invalid Closing Quote', lineNo);
         }
-        const skipped = SKIPPED.exec(line);
-        const notice = NOTICE.exec(line);
-        if (skipped || notice) {
-            (skipped ? output.skipped : output.notices).push({ report, message: (skipped ?? notice)[1].trim(), line: i + 1 });
-            i++;
-            continue;
-        }
-        if (line.trim() !== '' && i + 1 < lines.length && DASHES.test(lines[i + 1]) && !DASHES.test(line)) {
-            const { table, next } = readColumnTable(path, lines, i, report);
-            output.tables.push(table);
-            i = next;
-            continue;
-        }
-        if (isCsvHeader(path, lines, i)) {
-            const { table, next } = readCsvTable(path, lines, i, report);
-            output.tables.push(table);
-            i = next;
-            continue;
-        }
-        if (report && line.trim() !== '' && !/^Generat(ing|ed)\b/.test(line)) {
-            output.prose.push({ report, message: line.trim(), line: i + 1 });
-        }
-        i++;
+        // csv-parse reads a line of only spaces (or `""`) as one blank field: not a row.
+        if (fields.length === 1 && fields[0].trim() === '')
+            return undefined;
+        return { fields, line: lineNo };
     }
-    return output;
+    /** The CSV text ends (a blank line or the end of the file): a quote still open is an error. */
+    end() {
+        if (this.pending) {
+            this.pending = undefined;
+            this.malformed('Quote Not Closed', this.lastLine);
+        }
+    }
+    malformed(reason, lineNo) {
+        throw new errors/* InputError */.dz(this.path, `expected well-formed CSV (${reason})`, String(lineNo));
+    }
 }
+
+;// CONCATENATED MODULE: ./src/ingest/nsys-columns.ts
+/** Where the fields an nsys table needs sit, found by their labels, with the unit each is printed in. */
+
 /** `Total Time (ns)` → { base: 'Total Time', unit: 'ns' }; `Instances` → { base: 'Instances' }. */
 function splitLabel(label) {
     const match = /^(.*?)\s*\(([^()]*)\)$/.exec(label.trim());
@@ -14055,6 +13992,245 @@ function findColumns(header) {
             column.scale = totalUnit;
     }
     return columns;
+}
+
+;// CONCATENATED MODULE: ./src/ingest/nsys-tables.ts
+/**
+ * Splits Nsight Systems console output (`nsys stats`, `nsys profile --stats=true`, `nsys analyze`)
+ * into its tables. nsys mixes tables with progress and status lines (`Generating SQLite…`,
+ * `Processing [x.sqlite] with [.../cuda_gpu_kern_sum.py]...`, `[6/8] Executing '…' stats report`,
+ * `SKIPPED: …`, `NOTICE: …`, ` ** Title (report):`), and prints each table either as CSV
+ * (`--format csv`) or as fixed-width columns under a dashed underline (the default), with
+ * thousands separators. Tables are found by content, never by line number.
+ * Lines are pushed one at a time (NsysScanner), each table's rows going to a sink as they are read,
+ * so a large table is never held; scanNsysOutput keeps every row, for small outputs.
+ */
+
+
+
+
+const PROCESSING = /^(?:Processing|Running) \[(.*?)\] with \[(.*?)\]/;
+const RUNNING_OLD = /^Running \[(\S+?\.py)\b/;
+const EXECUTING = /^\[\d+\/\d+\] Executing '([^']+)'/;
+const REPORT_TITLE = /^\s*\*\* .*\(([\w:.-]+)\):\s*$/;
+const SKIPPED = /^SKIPPED: (.*)$/;
+const NOTICE = /^NOTICE: (.*)$/;
+const DASHES = /^\s*-+(\s+-+)*\s*$/;
+const VERSION = /nsight-systems[/\\](\d{4}\.\d+(?:\.\d+)*)/i;
+const MAX_HEADER_CHARS = 4096;
+const KNOWN_HEADER = /^\s*"?(Time ?\(%\)|Total \((?:[KMG]i?)?B\)|Row#)"?\s*,/;
+function reportName(script) {
+    const base = script.split(/[/\\]/).pop() ?? script;
+    return base.replace(/\.py$/, '').replace(/:.*$/, '');
+}
+function isMarker(line) {
+    return (PROCESSING.test(line) ||
+        RUNNING_OLD.test(line) ||
+        EXECUTING.test(line) ||
+        REPORT_TITLE.test(line) ||
+        SKIPPED.test(line) ||
+        NOTICE.test(line) ||
+        /^Generat(ing|ed)\b/.test(line));
+}
+/** The end of a table body: a blank line or a status line. */
+function endsBody(line) {
+    return line.trim() === '' || isMarker(line);
+}
+/** A line's CSV fields as csv-parse reads one line (a blank record has none); undefined when malformed. */
+function csvFields(line) {
+    const fields = splitCsvLine(line);
+    return fields && fields.length === 1 && fields[0].trim() === '' ? [] : fields;
+}
+/** A CSV header: a known nsys header, or ≥3 text labels followed by a row of as many fields with a number. */
+function isCsvHeader(line, next) {
+    // A few hundred characters at most; parsing a megabyte of commas as a candidate takes seconds.
+    if (!line.includes(',') || line.length > MAX_HEADER_CHARS)
+        return false;
+    if (KNOWN_HEADER.test(line))
+        return true;
+    const fields = csvFields(line);
+    if (!fields || fields.length < 3 || fields.some((f) => f.trim() === '' || parseNumber(f, true) !== undefined))
+        return false;
+    if (next === undefined || endsBody(next))
+        return false;
+    const row = csvFields(next);
+    return row !== undefined && row.length === fields.length && row.some((f) => parseNumber(f, true) !== undefined);
+}
+/**
+ * Reads nsys output pushed one line at a time, deciding what a line is with one line of lookahead,
+ * as tables are recognized by the line under their header. `onTable` says where a table's rows go
+ * (undefined: checked, then dropped).
+ */
+class NsysScanner {
+    path;
+    onTable;
+    output = { tables: [], skipped: [], notices: [], prose: [] };
+    report;
+    lineNo = 0;
+    /** The line waiting for the next one to decide what it is. */
+    pending;
+    body;
+    constructor(path, onTable) {
+        this.path = path;
+        this.onTable = onTable;
+    }
+    push(line) {
+        this.lineNo += 1;
+        this.take(line, this.lineNo);
+    }
+    finish() {
+        if (this.body)
+            this.endBody();
+        if (this.pending !== undefined) {
+            const current = this.pending;
+            this.pending = undefined;
+            this.decide(current, this.lineNo, undefined);
+            // A CSV header on the last line: a table without rows.
+            if (this.body)
+                this.endBody();
+        }
+        return this.output;
+    }
+    take(line, lineNo) {
+        if (this.body) {
+            if (!endsBody(line)) {
+                this.body.row(line, lineNo);
+                return;
+            }
+            this.endBody();
+        }
+        if (this.pending === undefined) {
+            this.pending = line;
+            return;
+        }
+        const current = this.pending;
+        this.pending = undefined;
+        this.decide(current, lineNo - 1, line);
+    }
+    /** What line `lineNo` is, knowing the line after it (`next`, undefined at the end). */
+    decide(line, lineNo, next) {
+        const output = this.output;
+        const processing = PROCESSING.exec(line) ?? RUNNING_OLD.exec(line);
+        const executing = processing ? null : (EXECUTING.exec(line) ?? REPORT_TITLE.exec(line));
+        const skipped = SKIPPED.exec(line);
+        const notice = NOTICE.exec(line);
+        if (processing) {
+            const script = processing[2] ?? processing[1];
+            this.report = reportName(script);
+            output.toolVersion ??= VERSION.exec(script)?.[1];
+        }
+        else if (executing) {
+            this.report = reportName(executing[1]);
+        }
+        else if (skipped || notice) {
+            (skipped ? output.skipped : output.notices).push({ report: this.report, message: (skipped ?? notice)[1].trim(), line: lineNo });
+        }
+        else if (line.trim() !== '' && next !== undefined && DASHES.test(next) && !DASHES.test(line)) {
+            this.body = this.columnBody(line, lineNo, next);
+            return;
+        }
+        else if (isCsvHeader(line, next)) {
+            this.body = this.csvBody(line, lineNo);
+            if (next !== undefined)
+                this.take(next, lineNo + 1);
+            return;
+        }
+        else if (this.report && line.trim() !== '' && !/^Generat(ing|ed)\b/.test(line)) {
+            output.prose.push({ report: this.report, message: line.trim(), line: lineNo });
+        }
+        if (next !== undefined)
+            this.pending = next;
+    }
+    endBody() {
+        const body = this.body;
+        this.body = undefined;
+        body.end();
+    }
+    open(table) {
+        this.output.tables.push(table);
+        return this.onTable(table);
+    }
+    csvBody(headerLine, headerLineNo) {
+        const path = this.path;
+        const records = new CsvRecordReader(path);
+        const scanner = this;
+        const pendingHeader = records.add(headerLine, headerLineNo);
+        const start = (header) => {
+            const table = { report: this.report, header: header.map(cleanLabel), headerLine: headerLineNo, layout: 'csv' };
+            const sink = scanner.open(table);
+            // A row of the wrong width is named after any malformed quoting in the same table, as csv-parse reads a table whole.
+            let shortRow;
+            return {
+                row(line, lineNo) {
+                    const record = records.add(line, lineNo);
+                    if (!record || shortRow)
+                        return;
+                    if (record.fields.length !== table.header.length) {
+                        shortRow = new errors/* InputError */.dz(path, `expected ${table.header.length} fields as in the header on line ${headerLineNo}, got ${record.fields.length} (a truncated or garbled row)`, String(record.line));
+                        return;
+                    }
+                    sink?.row({ cells: record.fields, line: record.line });
+                },
+                end() {
+                    records.end();
+                    if (shortRow)
+                        throw shortRow;
+                    sink?.end?.();
+                },
+            };
+        };
+        if (pendingHeader)
+            return start(pendingHeader.fields);
+        // A header whose quoted label runs over several lines: the table opens once it is complete.
+        return {
+            row(line, lineNo) {
+                const record = records.add(line, lineNo);
+                if (record)
+                    scanner.body = start(record.fields);
+            },
+            end() {
+                records.end();
+            },
+        };
+    }
+    /** Fixed-width table: the dashed underline gives each column's extent; the last column runs to the end. */
+    columnBody(headerLine, headerLineNo, dashes) {
+        const path = this.path;
+        const spans = [...dashes.matchAll(/-+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+        const cut = (line, lineNo, strict) => spans.map((span, i) => {
+            const last = i === spans.length - 1;
+            if (strict && i > 0 && (line[span.start - 1] ?? ' ') !== ' ') {
+                throw new errors/* InputError */.dz(path, `expected the columns to line up with the dashed underline on line ${headerLineNo + 1}`, String(lineNo));
+            }
+            return line.slice(span.start, last ? undefined : span.end).trim();
+        });
+        const table = { report: this.report, header: cut(headerLine, headerLineNo, false), headerLine: headerLineNo, layout: 'column' };
+        const sink = this.open(table);
+        return {
+            row(line, lineNo) {
+                const cells = cut(line, lineNo, true);
+                if (line.length <= spans[spans.length - 1].start || cells[cells.length - 1] === '') {
+                    throw new errors/* InputError */.dz(path, `expected ${spans.length} columns as in the header on line ${headerLineNo} (a truncated row)`, String(lineNo));
+                }
+                sink?.row({ cells, line: lineNo });
+            },
+            end() {
+                sink?.end?.();
+            },
+        };
+    }
+}
+/** Every table of a whole text with its rows (for small outputs such as `nsys analyze` rules). */
+function scanNsysOutput(path, text) {
+    const tables = [];
+    const scanner = new NsysScanner(path, (head) => {
+        const table = { ...head, rows: [] };
+        tables.push(table);
+        return { row: (row) => table.rows.push(row) };
+    });
+    for (const line of splitLines(text))
+        scanner.push(line);
+    return { ...scanner.finish(), tables };
 }
 
 ;// CONCATENATED MODULE: ./src/ingest/nsys-gpu-time-util.ts
@@ -14189,35 +14365,14 @@ function unlistedNs(regions) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/nsys-stats.ts
+;// CONCATENATED MODULE: ./src/ingest/nsys-collect.ts
 /**
- * `nsys stats` output, CSV or column layout, one table or a whole stdout stream. Tables map as:
- * cuda_gpu_kern_sum / gpukernsum / cuda_gpu_kern_gb_sum → kernels (rows aggregated by name, so the
- * 2022.x GridXYZ/BlockXYZ split rows become one kernel); cuda_gpu_sum / gpusum → kernels
- * (CUDA_KERNEL) and memops (MEMORY_OPER) when no kernel or memop table is present;
- * cuda_api_sum / cudaapisum → apiCalls; cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum → memops.
- * Other reports (osrt_sum, nvtx_sum, …) are listed in source.parts only. `SKIPPED:` lines become
- * notices. Times are converted from the header's unit (`--timeunit`) to ns; the Time (%) column is
- * never read (shares are recomputed downstream from totals).
- * Limits: when one stream holds several tables of one kind, the first is used and a notice says so.
+ * The rows of the nsys tables the importer reads, collected as the scanner streams them: kernels
+ * aggregated by name (with the launch shape of the heaviest row), API calls, memory operations by
+ * time and by size. Times and sizes are scaled from the header's unit.
  */
 
 
-
-
-const REPORT_KINDS = {
-    cuda_gpu_kern_sum: 'kernels',
-    cuda_gpu_kern_gb_sum: 'kernels',
-    gpukernsum: 'kernels',
-    cuda_gpu_sum: 'gpu',
-    gpusum: 'gpu',
-    cuda_api_sum: 'api',
-    cudaapisum: 'api',
-    cuda_gpu_mem_time_sum: 'mem-time',
-    gpumemtimesum: 'mem-time',
-    cuda_gpu_mem_size_sum: 'mem-size',
-    gpumemsizesum: 'mem-size',
-};
 const CANONICAL = {
     kernels: 'cuda_gpu_kern_sum',
     gpu: 'cuda_gpu_sum',
@@ -14225,31 +14380,6 @@ const CANONICAL = {
     'mem-time': 'cuda_gpu_mem_time_sum',
     'mem-size': 'cuda_gpu_mem_size_sum',
 };
-const CUDA_API = /^cu(da)?[A-Z]/;
-/** What a table is: from the report nsys named, else from its columns. Undefined = not read. */
-function classify(table, columns) {
-    const report = table.report;
-    if (report && REPORT_KINDS[report])
-        return { kind: REPORT_KINDS[report], part: report };
-    if (report)
-        return { part: report };
-    const { total, size, count, countLabel, name, nameLabel, category, style } = columns;
-    if (style !== undefined || nameLabel === 'Range')
-        return { part: 'nvtx_sum' };
-    if (total && category !== undefined && name !== undefined)
-        return { kind: 'gpu', part: CANONICAL.gpu };
-    if (size && nameLabel === 'Operation')
-        return { kind: 'mem-size', part: CANONICAL['mem-size'] };
-    if (total && count !== undefined && nameLabel === 'Operation')
-        return { kind: 'mem-time', part: CANONICAL['mem-time'] };
-    if (total && countLabel === 'Instances' && nameLabel === 'Name')
-        return { kind: 'kernels', part: CANONICAL.kernels };
-    if (total && (countLabel === 'Num Calls' || countLabel === 'Calls') && name !== undefined) {
-        const apiLike = table.rows.filter((row) => CUDA_API.test(row.cells[name].trim())).length;
-        return apiLike * 2 > table.rows.length ? { kind: 'api', part: CANONICAL.api } : { part: 'osrt_sum' };
-    }
-    return { part: 'unknown-table' };
-}
 const REQUIRED = {
     kernels: ['total', 'count', 'name'],
     gpu: ['total', 'count', 'name', 'category'],
@@ -14283,15 +14413,25 @@ class TableReader {
         return this.number(row, column.index, 'a time') * column.scale;
     }
 }
-function nsys_stats_dim3(text) {
+function nsys_collect_dim3(text) {
     const parts = (text ?? '').trim().split(/\s+/).map(Number);
     return parts.length === 3 && parts.every((n) => Number.isInteger(n) && n > 0) ? parts : undefined;
 }
-function readKernels(reader, c, rows) {
-    const byName = new Map();
-    // Launch shape of the row that took the most time, per kernel (2022.x splits rows by shape).
-    const heaviestNs = new Map();
-    for (const row of rows) {
+/** Kernel rows aggregated by name as they come (2022.x splits one kernel's rows by launch shape). */
+class KernelRows {
+    reader;
+    c;
+    byName = new Map();
+    // Launch shape of the row that took the most time, per kernel (only kept with GridXYZ/BlockXYZ columns).
+    heaviestNs = new Map();
+    shaped;
+    constructor(reader, c) {
+        this.reader = reader;
+        this.c = c;
+        this.shaped = c.grid !== undefined || c.block !== undefined;
+    }
+    add(row) {
+        const { reader, c } = this;
         const name = row.cells[c.name].trim();
         const totalNs = reader.ns(row, c.total);
         const instances = reader.count(row, c.count);
@@ -14300,12 +14440,13 @@ function readKernels(reader, c, rows) {
         if (minNs !== undefined && maxNs !== undefined && minNs > maxNs) {
             throw new errors/* InputError */.dz(reader.path, `expected the minimum at most the maximum, got ${minNs} ns > ${maxNs} ns (a garbled row)`, String(row.line));
         }
-        const grid = c.grid !== undefined ? nsys_stats_dim3(row.cells[c.grid]) : undefined;
-        const block = c.block !== undefined ? nsys_stats_dim3(row.cells[c.block]) : undefined;
-        const existing = byName.get(name);
+        const grid = c.grid !== undefined ? nsys_collect_dim3(row.cells[c.grid]) : undefined;
+        const block = c.block !== undefined ? nsys_collect_dim3(row.cells[c.block]) : undefined;
+        const existing = this.byName.get(name);
         if (!existing) {
-            byName.set(name, {
-                name,
+            const own = ownString(name);
+            this.byName.set(own, {
+                name: own,
                 totalNs,
                 instances,
                 ...(minNs !== undefined ? { minNs } : {}),
@@ -14313,8 +14454,9 @@ function readKernels(reader, c, rows) {
                 ...(grid ? { grid } : {}),
                 ...(block ? { block } : {}),
             });
-            heaviestNs.set(name, totalNs);
-            continue;
+            if (this.shaped)
+                this.heaviestNs.set(own, totalNs);
+            return;
         }
         existing.totalNs += totalNs;
         existing.instances += instances;
@@ -14322,15 +14464,17 @@ function readKernels(reader, c, rows) {
             existing.minNs = Math.min(existing.minNs ?? Infinity, minNs);
         if (maxNs !== undefined)
             existing.maxNs = Math.max(existing.maxNs ?? 0, maxNs);
-        if (totalNs > heaviestNs.get(name)) {
-            heaviestNs.set(name, totalNs);
+        if (this.shaped && totalNs > this.heaviestNs.get(name)) {
+            this.heaviestNs.set(name, totalNs);
             if (grid)
                 existing.grid = grid;
             if (block)
                 existing.block = block;
         }
     }
-    return [...byName.values()];
+    kernels() {
+        return [...this.byName.values()];
+    }
 }
 function memopKind(name) {
     const n = name.toLowerCase();
@@ -14344,6 +14488,10 @@ function memopKind(name) {
         return 'memcpy-dtod';
     return 'memcpy-other';
 }
+/**
+ * Where the rows of a table of `kind` go; undefined when a table of that kind was already read (the
+ * caller adds a notice). The collected values are filled in as the rows come.
+ */
 function collectTable(path, table, kind, c, into, ctx) {
     const reader = new TableReader(path, table);
     const missing = REQUIRED[kind].filter((key) => c[key] === undefined);
@@ -14353,41 +14501,60 @@ function collectTable(path, table, kind, c, into, ctx) {
     const name = (row) => row.cells[c.name].trim();
     if (kind === 'kernels') {
         if (into.kernels)
-            return false;
-        into.kernels = readKernels(reader, c, table.rows);
+            return undefined;
+        const kernels = new KernelRows(reader, c);
+        into.kernels = [];
+        return { row: (row) => kernels.add(row), end: () => void (into.kernels = kernels.kernels()) };
     }
-    else if (kind === 'gpu') {
+    if (kind === 'gpu') {
         if (into.gpuKernels)
-            return false;
-        const kernelRows = [];
-        into.gpuMem = new Map();
-        for (const row of table.rows) {
-            const category = row.cells[c.category].trim();
-            if (category === 'CUDA_KERNEL')
-                kernelRows.push(row);
-            else if (category === 'MEMORY_OPER')
-                into.gpuMem.set(name(row), { totalNs: reader.ns(row, c.total), count: reader.count(row, c.count) });
-            else
-                ctx.count('unknown-category', 'data-loss', `rows of category ${JSON.stringify(category)} in cuda_gpu_sum are left out`);
-        }
-        into.gpuKernels = readKernels(reader, c, kernelRows);
+            return undefined;
+        const kernels = new KernelRows(reader, c);
+        const gpuMem = (into.gpuMem = new Map());
+        into.gpuKernels = [];
+        // A bad memory-operation row is named before a bad kernel row, wherever they sit.
+        let kernelError;
+        return {
+            row(row) {
+                const category = row.cells[c.category].trim();
+                if (category === 'CUDA_KERNEL') {
+                    if (kernelError)
+                        return;
+                    try {
+                        kernels.add(row);
+                    }
+                    catch (error) {
+                        kernelError = { error };
+                    }
+                }
+                else if (category === 'MEMORY_OPER')
+                    gpuMem.set(name(row), { totalNs: reader.ns(row, c.total), count: reader.count(row, c.count) });
+                else
+                    ctx.count('unknown-category', 'data-loss', `rows of category ${JSON.stringify(category)} in cuda_gpu_sum are left out`);
+            },
+            end() {
+                if (kernelError)
+                    throw kernelError.error;
+                into.gpuKernels = kernels.kernels();
+            },
+        };
     }
-    else if (kind === 'api') {
+    if (kind === 'api') {
         if (into.apiCalls)
-            return false;
-        into.apiCalls = table.rows.map((row) => ({ name: name(row), totalNs: reader.ns(row, c.total), calls: reader.count(row, c.count) }));
+            return undefined;
+        const apiCalls = (into.apiCalls = []);
+        return { row: (row) => void apiCalls.push({ name: name(row), totalNs: reader.ns(row, c.total), calls: reader.count(row, c.count) }) };
     }
-    else if (kind === 'mem-time') {
+    if (kind === 'mem-time') {
         if (into.memTime)
-            return false;
-        into.memTime = new Map(table.rows.map((row) => [name(row), { totalNs: reader.ns(row, c.total), count: reader.count(row, c.count) }]));
+            return undefined;
+        const memTime = (into.memTime = new Map());
+        return { row: (row) => void memTime.set(name(row), { totalNs: reader.ns(row, c.total), count: reader.count(row, c.count) }) };
     }
-    else {
-        if (into.memSize)
-            return false;
-        into.memSize = new Map(table.rows.map((row) => [name(row), { bytes: reader.number(row, c.size.index, 'a size') * c.size.scale, count: reader.count(row, c.count) }]));
-    }
-    return true;
+    if (into.memSize)
+        return undefined;
+    const memSize = (into.memSize = new Map());
+    return { row: (row) => void memSize.set(name(row), { bytes: reader.number(row, c.size.index, 'a size') * c.size.scale, count: reader.count(row, c.count) }) };
 }
 function buildMemops(collected) {
     const timed = collected.memTime ?? collected.gpuMem ?? new Map();
@@ -14405,6 +14572,147 @@ function buildMemops(collected) {
         };
     });
 }
+
+;// CONCATENATED MODULE: ./src/ingest/text-lines.ts
+/**
+ * A text capture read line by line from its byte stream (gzip, UTF-16 and BOMs already undone by
+ * input-file.ts), so that a table of 100,000 rows is never held whole, nor split into an array of
+ * every line: one batch of lines per chunk read. Lines end at `\n` or `\r\n`, as splitLines splits
+ * them, and each line is decoded on its own, so a cell kept from it keeps only its line alive.
+ */
+
+
+const LF = 0x0a;
+const CR = 0x0d;
+function decodeLine(bytes, start, end, terminated) {
+    const stop = terminated && end > start && bytes[end - 1] === CR ? end - 1 : end;
+    return bytes.toString('utf8', start, stop);
+}
+/**
+ * The file's lines, in batches; the same lines `splitLines(await file.text())` gives, under the same
+ * size limit. A broken gzip stream is an InputError.
+ */
+async function* lineBatches(file) {
+    if (!file.gzip && file.sizeBytes > input_file/* MAX_TEXT_BYTES */.$D) {
+        throw new errors/* InputError */.dz(file.path, `file is ${file.sizeBytes} bytes; text formats are read up to ${input_file/* MAX_TEXT_BYTES */.$D} bytes`);
+    }
+    // The start of a line that runs past the end of its chunk.
+    let partial = [];
+    let bytesRead = 0;
+    const source = file.stream();
+    const iterator = source[Symbol.asyncIterator]();
+    try {
+        for (;;) {
+            let step;
+            try {
+                step = await iterator.next();
+            }
+            catch (error) {
+                const reason = error.message;
+                throw new errors/* InputError */.dz(file.path, file.gzip ? `expected a complete gzip stream (${reason})` : `cannot read the file (${reason})`);
+            }
+            if (step.done)
+                break;
+            const chunk = step.value;
+            bytesRead += chunk.length;
+            if (bytesRead > input_file/* MAX_TEXT_BYTES */.$D) {
+                throw new errors/* InputError */.dz(file.path, `expected at most ${input_file/* MAX_TEXT_BYTES */.$D} bytes of text once decompressed; text formats are read up to ${input_file/* MAX_TEXT_BYTES */.$D} bytes`);
+            }
+            const lines = [];
+            let start = 0;
+            let newline = chunk.indexOf(LF);
+            if (newline >= 0 && partial.length > 0) {
+                partial.push(chunk.subarray(0, newline));
+                const joined = Buffer.concat(partial);
+                lines.push(decodeLine(joined, 0, joined.length, true));
+                partial = [];
+                start = newline + 1;
+                newline = chunk.indexOf(LF, start);
+            }
+            for (; newline >= 0; newline = chunk.indexOf(LF, start)) {
+                lines.push(decodeLine(chunk, start, newline, true));
+                start = newline + 1;
+            }
+            if (start < chunk.length)
+                partial.push(chunk.subarray(start));
+            if (lines.length > 0)
+                yield lines;
+        }
+        if (partial.length > 0) {
+            const joined = Buffer.concat(partial);
+            if (joined.length > 0)
+                yield [decodeLine(joined, 0, joined.length, false)];
+        }
+    }
+    finally {
+        // Closes the file when the reader stops early (a bad row); a stream that failed may refuse.
+        await iterator.return?.().catch(() => undefined);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/ingest/nsys-stats.ts
+/**
+ * `nsys stats` output, CSV or column layout, one table or a whole stdout stream. Tables map as:
+ * cuda_gpu_kern_sum / gpukernsum / cuda_gpu_kern_gb_sum → kernels (rows aggregated by name, so the
+ * 2022.x GridXYZ/BlockXYZ split rows become one kernel); cuda_gpu_sum / gpusum → kernels
+ * (CUDA_KERNEL) and memops (MEMORY_OPER) when no kernel or memop table is present;
+ * cuda_api_sum / cudaapisum → apiCalls; cuda_gpu_mem_time_sum / cuda_gpu_mem_size_sum → memops.
+ * Other reports (osrt_sum, nvtx_sum, …) are listed in source.parts only. `SKIPPED:` lines become
+ * notices. Times are converted from the header's unit (`--timeunit`) to ns; the Time (%) column is
+ * never read (shares are recomputed downstream from totals).
+ * The output is read line by line from the file's stream: only the aggregated rows are held (and a
+ * table of calls named by neither report nor columns, until its rows say whether it is cuda_api_sum).
+ * Limits: when one stream holds several tables of one kind, the first is used and a notice says so.
+ */
+
+
+
+
+
+
+const REPORT_KINDS = {
+    cuda_gpu_kern_sum: 'kernels',
+    cuda_gpu_kern_gb_sum: 'kernels',
+    gpukernsum: 'kernels',
+    cuda_gpu_sum: 'gpu',
+    gpusum: 'gpu',
+    cuda_api_sum: 'api',
+    cudaapisum: 'api',
+    cuda_gpu_mem_time_sum: 'mem-time',
+    gpumemtimesum: 'mem-time',
+    cuda_gpu_mem_size_sum: 'mem-size',
+    gpumemsizesum: 'mem-size',
+};
+const CUDA_API = /^cu(da)?[A-Z]/;
+/**
+ * What a table is: from the report nsys named, else from its columns. Undefined = not read.
+ * `byRows`: a table of calls named by neither, which is cuda_api_sum when most names are CUDA calls.
+ */
+function classify(table, columns) {
+    const report = table.report;
+    if (report && REPORT_KINDS[report])
+        return { kind: REPORT_KINDS[report], part: report };
+    if (report)
+        return { part: report };
+    const { total, size, count, countLabel, name, nameLabel, category, style } = columns;
+    if (style !== undefined || nameLabel === 'Range')
+        return { part: 'nvtx_sum' };
+    if (total && category !== undefined && name !== undefined)
+        return { kind: 'gpu', part: CANONICAL.gpu };
+    if (size && nameLabel === 'Operation')
+        return { kind: 'mem-size', part: CANONICAL['mem-size'] };
+    if (total && count !== undefined && nameLabel === 'Operation')
+        return { kind: 'mem-time', part: CANONICAL['mem-time'] };
+    if (total && countLabel === 'Instances' && nameLabel === 'Name')
+        return { kind: 'kernels', part: CANONICAL.kernels };
+    if (total && (countLabel === 'Num Calls' || countLabel === 'Calls') && name !== undefined)
+        return { part: 'osrt_sum', byRows: true };
+    return { part: 'unknown-table' };
+}
+function apiOrOsrt(rows, name) {
+    const apiLike = rows.filter((row) => CUDA_API.test(row.cells[name].trim())).length;
+    return apiLike * 2 > rows.length ? { kind: 'api', part: CANONICAL.api } : { part: 'osrt_sum' };
+}
 const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
 /* harmony default export */ const nsys_stats = (defineImporter({
     id: 'nsys-stats',
@@ -14417,23 +14725,69 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
             /^\s*\*\* .*\((\w+_sum|\w+_trace|gpukernsum|gpusum|cudaapisum|gpumemtimesum|gpumemsizesum)(:[\w-]+)?\):\s*$/.test(line));
     },
     async read(file, ctx) {
-        const output = scanNsysOutput(file.path, await file.text());
         const collected = {};
         const parts = [];
         const notices = [];
-        for (const table of output.tables) {
-            const columns = findColumns(table.header);
-            const { kind, part } = classify(table, columns);
+        const openTable = (table, columns, kind, part) => {
             if (!parts.includes(part))
                 parts.push(part);
-            if (kind && !collectTable(file.path, table, kind, columns, collected, ctx)) {
+            if (!kind)
+                return undefined;
+            const sink = collectTable(file.path, table, kind, columns, collected, ctx);
+            if (!sink) {
                 notices.push({
                     code: 'nsys-several-tables',
                     severity: 'warning',
                     message: `a second ${part} table (line ${table.headerLine}) is ignored; the first one is used`,
                 });
             }
-        }
+            return sink;
+        };
+        const tableSink = (table) => {
+            const columns = findColumns(table.header);
+            const { kind, part, byRows } = classify(table, columns);
+            if (!byRows)
+                return openTable(table, columns, kind, part);
+            // Only a table of calls named by neither report nor columns is held until its end.
+            const rows = [];
+            return {
+                row: (row) => void rows.push(row),
+                end() {
+                    const which = apiOrOsrt(rows, columns.name);
+                    const sink = openTable(table, columns, which.kind, which.part);
+                    if (sink)
+                        for (const row of rows)
+                            sink.row(row);
+                    sink?.end?.();
+                },
+            };
+        };
+        // A bad value is raised once the whole output is scanned: a malformed row anywhere names itself first.
+        let failed;
+        const guard = (step) => {
+            if (failed)
+                return;
+            try {
+                step();
+            }
+            catch (error) {
+                failed = { error };
+            }
+        };
+        const scanner = new NsysScanner(file.path, (table) => {
+            let sink;
+            guard(() => void (sink = tableSink(table)));
+            if (!sink)
+                return undefined;
+            const into = sink;
+            return { row: (row) => guard(() => into.row(row)), end: () => guard(() => into.end?.()) };
+        });
+        for await (const lines of lineBatches(file))
+            for (const line of lines)
+                scanner.push(line);
+        const output = scanner.finish();
+        if (failed)
+            throw failed.error;
         for (const skip of output.skipped) {
             const read = skip.report ? READ_REPORTS.has(skip.report) : /CUDA|GPU/.test(skip.message);
             if (!read) {
@@ -14888,65 +15242,82 @@ class Clock {
         return Number(BigInt(text) - this.baseBig);
     }
 }
-function readDispatches(path, text, v3, ctx) {
-    const lines = splitLines(text);
-    const headerIndex = lines.findIndex((line) => line.trim() !== '');
-    const header = (splitCsvLine(lines[headerIndex]) ?? []).map(cleanLabel);
-    const labels = v3 ? V3 : V1;
-    const index = (label) => header.indexOf(label);
-    const [nameAt, agentAt, startAt, endAt, kindAt] = [index(labels.name), index(labels.agent), index(labels.start), index(labels.end), index('Kind')];
-    const missing = [labels.name, labels.start, labels.end].filter((label) => index(label) < 0);
-    if (missing.length)
-        throw new errors/* InputError */.dz(path, `expected columns ${missing.join(', ')} in the header`, String(headerIndex + 1));
-    const gridAt = labels.grid.map(index);
-    const blockAt = labels.block.map(index);
-    const hasShape = [...gridAt, ...blockAt].every((i) => i >= 0);
-    const clock = new Clock();
-    const names = new Map();
-    const dispatches = [];
-    for (let i = headerIndex + 1; i < lines.length; i++) {
-        const line = lines[i];
+/**
+ * A kernel trace read line by line: `push` each line after the header (the first line), then
+ * `finish` for the per-kernel sums and the timeline.
+ */
+class KernelTraceReader {
+    path;
+    ctx;
+    dispatches = [];
+    header;
+    labels;
+    at;
+    hasShape;
+    clock = new Clock();
+    names = new Map();
+    constructor(path, headerLine, headerLineNo, v3, ctx) {
+        this.path = path;
+        this.ctx = ctx;
+        const header = (this.header = (splitCsvLine(headerLine) ?? []).map(cleanLabel));
+        const labels = (this.labels = v3 ? V3 : V1);
+        const index = (label) => header.indexOf(label);
+        const missing = [labels.name, labels.start, labels.end].filter((label) => index(label) < 0);
+        if (missing.length)
+            throw new errors/* InputError */.dz(path, `expected columns ${missing.join(', ')} in the header`, String(headerLineNo));
+        this.at = { name: index(labels.name), agent: index(labels.agent), start: index(labels.start), end: index(labels.end), kind: index('Kind'), grid: labels.grid.map(index), block: labels.block.map(index) };
+        this.hasShape = [...this.at.grid, ...this.at.block].every((i) => i >= 0);
+    }
+    push(line, lineNo) {
         if (line.trim() === '')
-            continue;
-        const where = String(i + 1);
+            return;
+        const { path, header, labels, at } = this;
+        const where = String(lineNo);
         const fields = splitCsvLine(line);
         if (!fields)
             throw new errors/* InputError */.dz(path, 'expected well-formed CSV quoting (a truncated or garbled row)', where);
         if (fields.length !== header.length) {
             throw new errors/* InputError */.dz(path, `expected ${header.length} fields as in the header, got ${fields.length} (a truncated or garbled row)`, where);
         }
-        if (kindAt >= 0 && fields[kindAt] !== 'KERNEL_DISPATCH') {
-            ctx.count('non-kernel-row', 'info', `rows of kind ${fields[kindAt]} are left out`);
-            continue;
+        if (at.kind >= 0 && fields[at.kind] !== 'KERNEL_DISPATCH') {
+            this.ctx.count('non-kernel-row', 'info', `rows of kind ${fields[at.kind]} are left out`);
+            return;
         }
-        const start = clock.offset(fields[startAt].trim());
-        const end = clock.offset(fields[endAt].trim());
+        const start = this.clock.offset(fields[at.start].trim());
+        const end = this.clock.offset(fields[at.end].trim());
         if (start === undefined || end === undefined) {
-            const [label, value] = start === undefined ? [labels.start, fields[startAt]] : [labels.end, fields[endAt]];
+            const [label, value] = start === undefined ? [labels.start, fields[at.start]] : [labels.end, fields[at.end]];
             throw new errors/* InputError */.dz(path, `expected an integer timestamp in column ${label}, got ${JSON.stringify(value)}`, where);
         }
         if (end < start)
             throw new errors/* InputError */.dz(path, `expected ${labels.end} at or after ${labels.start}`, where);
-        const raw = fields[nameAt];
-        let name = names.get(raw);
-        if (name === undefined)
-            names.set(raw, (name = cleanKernelName(raw)));
-        const dispatch = { name, agent: agentAt >= 0 ? fields[agentAt].trim() : '0', start, end };
-        if (hasShape) {
-            const sizes = [...gridAt, ...blockAt].map((at) => (fields[at].trim() === '' ? NaN : Number(fields[at])));
+        const raw = fields[at.name];
+        let name = this.names.get(raw);
+        if (name === undefined) {
+            const own = ownString(raw);
+            this.names.set(own, (name = cleanKernelName(own)));
+        }
+        const dispatch = { name, agent: at.agent >= 0 ? fields[at.agent].trim() : '0', start, end };
+        if (this.hasShape) {
+            const sizes = [...at.grid, ...at.block].map((i) => (fields[i].trim() === '' ? NaN : Number(fields[i])));
             if (sizes.some((n) => !Number.isFinite(n) || n < 0))
                 throw new errors/* InputError */.dz(path, 'expected whole-number grid and workgroup sizes', where);
-            const grid = gridAt.map((_, d) => sizes[d]);
-            const block = sizes.slice(gridAt.length);
+            const grid = at.grid.map((_, d) => sizes[d]);
+            const block = sizes.slice(at.grid.length);
             if (block.every((b) => b > 0)) {
                 // rocprof counts the grid in work-items; report workgroups, as CUDA counts blocks.
                 const dim3 = (v) => [v[0] ?? 1, v[1] ?? 1, v[2] ?? 1].join(',');
                 dispatch.shape = `${dim3(grid.map((n, d) => Math.ceil(n / block[d])))},${dim3(block)}`;
             }
         }
-        dispatches.push(dispatch);
+        this.dispatches.push(dispatch);
     }
-    return dispatches;
+    finish() {
+        const dispatches = this.dispatches;
+        if (dispatches.length === 0)
+            return { kernels: [] };
+        return { kernels: kernelsFrom(dispatches), timeline: timelineFrom(dispatches) };
+    }
 }
 function kernelsFrom(dispatches) {
     const agents = [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
@@ -15038,12 +15409,6 @@ function timelineFrom(dispatches) {
         busyByDecile: spanNs > 0 ? deciles : [],
     };
 }
-function readKernelTrace(path, text, v3, ctx) {
-    const dispatches = readDispatches(path, text, v3, ctx);
-    if (dispatches.length === 0)
-        return { kernels: [] };
-    return { kernels: kernelsFrom(dispatches), timeline: timelineFrom(dispatches) };
-}
 
 ;// CONCATENATED MODULE: ./src/ingest/rocprof-csv.ts
 /**
@@ -15053,10 +15418,14 @@ function readKernelTrace(path, text, v3, ctx) {
  * calls (hipLaunchKernel, __hipPushCallConfiguration, hsa_*) become apiCalls; copy stats become
  * memops; domain stats are listed in parts only; anything else is kernels. Traces give per-kernel
  * sums and a timeline (span, busy union per agent, idle gaps between busy intervals, launches,
- * kernel time per tenth of the span). Names lose the ` [clone .kd]` / `.kd` suffix.
+ * kernel time per tenth of the span). Names lose the ` [clone .kd]` / `.kd` suffix. The file is read
+ * line by line from its stream, never whole.
  * Limits: memory-copy traces are not read; a trace's `device` is the agent's rank among the agents
- * seen (only set with more than one); grid is reported in workgroups (Grid_Size / Workgroup_Size).
+ * seen (only set with more than one); grid is reported in workgroups (Grid_Size / Workgroup_Size);
+ * a line break inside a quoted name reads as `\n`, also in a CRLF file.
  */
+
+
 
 
 
@@ -15113,29 +15482,82 @@ class Columns {
         return value;
     }
 }
-function checkWidth(path, records, width) {
-    for (const record of records.slice(1)) {
-        if (record.fields.length !== width) {
-            throw new errors/* InputError */.dz(path, `expected ${width} fields as in the header, got ${record.fields.length} (a truncated or garbled row)`, String(record.line));
+/**
+ * A stats file read record by record. Problems are named in the order a whole-file read finds them:
+ * malformed CSV anywhere first, then rows of the wrong width, missing columns, unreadable numbers,
+ * and impossible ones (fractional calls, min above max).
+ */
+class StatsReader {
+    path;
+    records;
+    header;
+    columns;
+    rows = [];
+    /** The first problem of each kind above but malformed CSV (which is raised at once). */
+    failed = [undefined, undefined, undefined, undefined];
+    constructor(path) {
+        this.path = path;
+        this.records = new CsvRecordReader(path);
+    }
+    push(line, lineNo) {
+        const record = this.records.add(line, lineNo);
+        if (!record)
+            return;
+        if (!this.header) {
+            this.header = record.fields.map(cleanLabel);
+            this.attempt(1, () => (this.columns = new Columns(this.path, this.header, record.line, ['Name', 'Calls', 'TotalDurationNs'])));
+            return;
+        }
+        if (record.fields.length !== this.header.length) {
+            this.attempt(0, () => {
+                throw new errors/* InputError */.dz(this.path, `expected ${this.header.length} fields as in the header, got ${record.fields.length} (a truncated or garbled row)`, String(record.line));
+            });
+            return;
+        }
+        const columns = this.columns;
+        // Past a short row or an unreadable number only the CSV itself can still fail first.
+        if (!columns || this.failed[0] || this.failed[2])
+            return;
+        let row;
+        this.attempt(2, () => {
+            row = {
+                name: ownString(columns.text(record, 'Name').trim()),
+                calls: columns.number(record, 'Calls'),
+                totalNs: columns.number(record, 'TotalDurationNs'),
+                minNs: columns.has('MinNs') ? columns.number(record, 'MinNs') : undefined,
+                maxNs: columns.has('MaxNs') ? columns.number(record, 'MaxNs') : undefined,
+            };
+        });
+        if (!row)
+            return;
+        const { calls, minNs, maxNs } = row;
+        this.rows.push(row);
+        this.attempt(3, () => {
+            if (!Number.isInteger(calls))
+                throw new errors/* InputError */.dz(this.path, `expected a whole number of calls, got ${calls}`, String(record.line));
+            if (minNs !== undefined && maxNs !== undefined && minNs > maxNs) {
+                throw new errors/* InputError */.dz(this.path, `expected MinNs at most MaxNs, got ${minNs} > ${maxNs} (a garbled row)`, String(record.line));
+            }
+        });
+    }
+    finish() {
+        this.records.end();
+        const first = this.failed.find(Boolean);
+        if (first)
+            throw first.error;
+        return statsFrom(this.rows, this.columns);
+    }
+    /** Runs `step`; its error is kept (the first of each rank) and raised at the end. */
+    attempt(rank, step) {
+        try {
+            step();
+        }
+        catch (error) {
+            this.failed[rank] ??= { error };
         }
     }
 }
-function readStats(path, records, columns) {
-    const rows = records.slice(1).map((record) => ({
-        name: columns.text(record, 'Name').trim(),
-        calls: columns.number(record, 'Calls'),
-        totalNs: columns.number(record, 'TotalDurationNs'),
-        minNs: columns.has('MinNs') ? columns.number(record, 'MinNs') : undefined,
-        maxNs: columns.has('MaxNs') ? columns.number(record, 'MaxNs') : undefined,
-        line: record.line,
-    }));
-    for (const row of rows) {
-        if (!Number.isInteger(row.calls))
-            throw new errors/* InputError */.dz(path, `expected a whole number of calls, got ${row.calls}`, String(row.line));
-        if (row.minNs !== undefined && row.maxNs !== undefined && row.minNs > row.maxNs) {
-            throw new errors/* InputError */.dz(path, `expected MinNs at most MaxNs, got ${row.minNs} > ${row.maxNs} (a garbled row)`, String(row.line));
-        }
-    }
+function statsFrom(rows, columns) {
     const all = (pattern) => rows.length > 0 && rows.every((row) => pattern.test(row.name));
     if (all(API_NAME)) {
         return { kernels: [], memops: [], apiCalls: rows.map(({ name, totalNs, calls }) => ({ name, totalNs, calls })), part: 'hip_api_stats' };
@@ -15175,38 +15597,59 @@ function readStats(path, records, columns) {
         return layoutOf(headerLabels(head)) !== undefined;
     },
     async read(file, ctx) {
-        const text = (await file.text()).replace(/^\uFEFF/, '');
-        const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
-        const layout = layoutOf(headerLabels(text));
-        if (!layout) {
-            throw new errors/* InputError */.dz(file.path, `expected a rocprof header (Name,Calls,TotalDurationNs… or Kernel_Name…Start_Timestamp…), got ${JSON.stringify(firstLine.slice(0, 60))}`, '1');
-        }
-        const tool = layout === 'trace-v1' || (layout === 'stats' && !headerLabels(text).includes('MinNs')) ? 'rocprof' : 'rocprofv3';
-        if (layout !== 'stats') {
-            const trace = readKernelTrace(file.path, text, layout === 'trace-v3', ctx);
-            const capture = {
-                source: { path: file.path, format: 'rocprof-csv', tool, parts: [layout === 'trace-v3' ? 'kernel_trace' : 'results'] },
-                kernels: trace.kernels,
-                ...(trace.timeline ? { timeline: trace.timeline } : {}),
+        let lineNo = 0;
+        let reader;
+        let finish;
+        /** The first line decides the layout; the reader of that layout takes every line after it. */
+        const start = (firstLine) => {
+            const layout = layoutOf(headerLabels(firstLine));
+            if (!layout) {
+                throw new errors/* InputError */.dz(file.path, `expected a rocprof header (Name,Calls,TotalDurationNs… or Kernel_Name…Start_Timestamp…), got ${JSON.stringify(firstLine.slice(0, 60))}`, '1');
+            }
+            const tool = layout === 'trace-v1' || (layout === 'stats' && !headerLabels(firstLine).includes('MinNs')) ? 'rocprof' : 'rocprofv3';
+            if (layout !== 'stats') {
+                const trace = new KernelTraceReader(file.path, firstLine, 1, layout === 'trace-v3', ctx);
+                reader = trace;
+                finish = () => {
+                    const read = trace.finish();
+                    return {
+                        source: { path: file.path, format: 'rocprof-csv', tool, parts: [layout === 'trace-v3' ? 'kernel_trace' : 'results'] },
+                        kernels: read.kernels,
+                        ...(read.timeline ? { timeline: read.timeline } : {}),
+                    };
+                };
+                return;
+            }
+            const stats = new StatsReader(file.path);
+            stats.push(firstLine, 1);
+            reader = stats;
+            finish = () => {
+                const read = stats.finish();
+                return {
+                    source: { path: file.path, format: 'rocprof-csv', tool, parts: [read.part] },
+                    kernels: read.kernels,
+                    apiCalls: read.apiCalls,
+                    memops: read.memops,
+                };
             };
-            return capture;
-        }
-        const records = parseCsv(file.path, text);
-        const header = records[0].fields.map(cleanLabel);
-        checkWidth(file.path, records, header.length);
-        const stats = readStats(file.path, records, new Columns(file.path, header, records[0].line, ['Name', 'Calls', 'TotalDurationNs']));
-        const capture = {
-            source: { path: file.path, format: 'rocprof-csv', tool, parts: [stats.part] },
-            kernels: stats.kernels,
-            apiCalls: stats.apiCalls,
-            memops: stats.memops,
         };
-        return capture;
+        for await (const lines of lineBatches(file)) {
+            for (const line of lines) {
+                lineNo += 1;
+                if (reader)
+                    reader.push(line, lineNo);
+                else
+                    start(line.replace(/^\uFEFF/, ''));
+            }
+        }
+        if (!reader)
+            start('');
+        return finish();
     },
 }));
 
 // EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(697);
+var metrics = __nccwpck_require__(500);
 ;// CONCATENATED MODULE: ./src/ingest/workload-metrics-jsonl.ts
 /**
  * Metrics printed by a `command` workload, one JSON object per line, mixed with any other output.
@@ -15363,7 +15806,7 @@ async function ingestFile(path, format) {
     return importer_runImporter(importer, file);
 }
 async function ingestText(path, text, format) {
-    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 150));
+    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 89));
     const file = inputFromText(path, text);
     const importer = format ? importerFor(format) : detectFormat(file);
     return runImporter(importer, file);
@@ -15372,17 +15815,18 @@ async function ingestText(path, text, format) {
 
 /***/ }),
 
-/***/ 150:
+/***/ 89:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  $D: () => (/* binding */ MAX_TEXT_BYTES),
   inputFromText: () => (/* binding */ inputFromText),
   lt: () => (/* binding */ openInput)
 });
 
-// UNUSED EXPORTS: MAX_TEXT_BYTES, SNIFF_BYTES, decodeBytes
+// UNUSED EXPORTS: SNIFF_BYTES, decodeBytes
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(24);
@@ -15393,7 +15837,7 @@ const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(im
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(522);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(919);
+var errors = __nccwpck_require__(916);
 ;// CONCATENATED MODULE: ./src/ingest/input-file.ts
 /**
  * One input file as the importers see it: decoded text (gzip and UTF-16/BOM handled), a head for
@@ -15439,6 +15883,7 @@ function decodeBytes(bytes) {
 async function* asUtf8(source, encoding, bomLength) {
     const decoder = encoding === 'utf8' ? undefined : new TextDecoder(encoding === 'utf16le' ? 'utf-16le' : 'utf-16be', { ignoreBOM: true });
     let skip = bomLength;
+    let bytes = 0;
     for await (const chunk of source) {
         let piece = chunk;
         if (skip > 0) {
@@ -15451,11 +15896,13 @@ async function* asUtf8(source, encoding, bomLength) {
                 yield piece;
             continue;
         }
+        bytes += piece.length;
         const text = decoder.decode(piece, { stream: true });
         if (text)
             yield Buffer.from(text, 'utf8');
     }
-    const rest = decoder?.decode();
+    // A lone last byte of UTF-16 is dropped, as decodeBytes drops it, not read as U+FFFD.
+    const rest = bytes % 2 === 1 ? undefined : decoder?.decode();
     if (rest)
         yield Buffer.from(rest, 'utf8');
 }
@@ -15567,7 +16014,7 @@ function inputFromText(path, text) {
 
 /***/ }),
 
-/***/ 574:
+/***/ 347:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -15584,7 +16031,7 @@ function inputFromText(path, text) {
 /* harmony export */   fo: () => (/* binding */ SourceSchema)
 /* harmony export */ });
 /* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, MetricSampleSchema, UtilSampleSchema, StepSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(344);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(816);
 /**
  * What one importer reads from one input file: the raw, unclassified facts of a capture.
  * Every importer returns this shape; `buildProfile` merges several of them into one Profile.
@@ -15768,7 +16215,7 @@ const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
 
 /***/ }),
 
-/***/ 697:
+/***/ 500:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -15798,7 +16245,7 @@ function metricInfo(name) {
 
 /***/ }),
 
-/***/ 898:
+/***/ 949:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -15810,10 +16257,10 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: ComparisonRowSchema, ComparisonSchema, FindingSchema, KernelChangeSchema, RowStatusSchema, RunInfoSchema, SeveritySchema, VerdictSchema
 
-// EXTERNAL MODULE: ../../work/main/node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(344);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(816);
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(574);
+var capture = __nccwpck_require__(347);
 ;// CONCATENATED MODULE: ./src/model/profile.ts
 /**
  * The normalized profile: every capture of one run merged and classified. The Report (report.ts)
@@ -15986,7 +16433,7 @@ const ReportSchema = schemas/* object */.Ikc({
 
 /***/ }),
 
-/***/ 859:
+/***/ 234:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16013,7 +16460,7 @@ function mean(values) {
 
 /***/ }),
 
-/***/ 822:
+/***/ 941:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16063,7 +16510,7 @@ function reasonsFromMask(mask) {
 
 /***/ }),
 
-/***/ 318:
+/***/ 31:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16097,7 +16544,7 @@ function codeBlock(text, language = '') {
 
 /***/ }),
 
-/***/ 590:
+/***/ 11:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16149,14 +16596,14 @@ function shortenName(name, max = 96) {
 
 /***/ }),
 
-/***/ 354:
+/***/ 193:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   U: () => (/* binding */ fitBlocks),
 /* harmony export */   z: () => (/* binding */ fitRows)
 /* harmony export */ });
-/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(483);
+/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(876);
 /**
  * Fitting rendered reports under a size limit: each report gets an equal share of what is left and
  * is rendered at the richest level of detail that fits its share. Whole blocks are kept or dropped,
@@ -16216,7 +16663,7 @@ function fitRows(rows, budget, measure, what) {
 
 /***/ }),
 
-/***/ 483:
+/***/ 876:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16239,12 +16686,12 @@ function fitRows(rows, budget, measure, what) {
 /* harmony export */   w8: () => (/* binding */ utilizationSection)
 /* harmony export */ });
 /* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, missingBaselineText, medianInterval */
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(122);
-/* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(989);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(697);
-/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(318);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(590);
-/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(576);
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(138);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
+/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(11);
+/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(215);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
@@ -16615,7 +17062,7 @@ function reasonsBlock(report, max = 5) {
 
 /***/ }),
 
-/***/ 576:
+/***/ 215:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16625,7 +17072,7 @@ function reasonsBlock(report, max = 5) {
 /* harmony export */   o3: () => (/* binding */ safeLink)
 /* harmony export */ });
 /* unused harmony exports clip, safeUrl, plainText */
-/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(318);
+/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31);
 /**
  * Text helpers for what GitHub renders from a report (job summary, PR comment, annotations).
  * Profile text is hostile by default: it is clipped first (so an entity is never cut in half),
@@ -16714,24 +17161,102 @@ function utf8Bytes(text) {
 
 /***/ }),
 
-/***/ 343:
+/***/ 794:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   serializeReport: () => (/* binding */ serializeReport)
 /* harmony export */ });
-/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(898);
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
 /** report.json: validated against the schema before it is written, so a broken report never ships. */
 
+const EMPTY_KERNELS = '\n  "kernels": []';
+/** Characters JSON.stringify escapes in a string: quote, backslash, controls, lone surrogates. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Strings at least this long are referenced in place rather than copied into the text around them. */
+const SHARED_MIN = 64;
+const KERNEL_INDENT = '\n      ';
+/**
+ * The kernels, each validated, as JSON.stringify(…, null, 2) writes them two levels down; false when
+ * one is invalid. A long string value (a kernel name) goes into `parts` as the report's own string
+ * and the text between such values is joined per kernel, so the pieces cost the formatting, not a
+ * second copy of every name.
+ */
+function pushKernels(parts, kernels) {
+    const schema = _model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .ReportSchema */ .M9.shape.kernels.element;
+    // `{\n      "name": ` and `,\n      "totalNs": `, made once per key.
+    const keyText = new Map();
+    const keyed = (key, first) => {
+        const id = first ? `{${key}` : key;
+        let text = keyText.get(id);
+        if (text === undefined)
+            keyText.set(id, (text = `${first ? '{' : ','}${KERNEL_INDENT}${JSON.stringify(key)}: `));
+        return text;
+    };
+    let pending = [];
+    const flush = () => {
+        parts.push(pending.join(''));
+        pending = [];
+    };
+    for (let i = 0; i < kernels.length; i++) {
+        const parsed = schema.safeParse(kernels[i]);
+        if (!parsed.success)
+            return false;
+        const kernel = parsed.data;
+        pending.push(i === 0 ? '[\n    ' : ',\n    ');
+        let first = true;
+        for (const key of Object.keys(kernel)) {
+            const value = kernel[key];
+            if (value === undefined || typeof value === 'function' || typeof value === 'symbol')
+                continue;
+            pending.push(keyed(key, first));
+            first = false;
+            if (typeof value === 'string' && value.length >= SHARED_MIN && !NEEDS_ESCAPE.test(value)) {
+                pending.push('"');
+                flush();
+                parts.push(value);
+                pending.push('"');
+            }
+            else if (typeof value === 'object' && value !== null) {
+                pending.push(JSON.stringify(value, null, 2).replaceAll('\n', KERNEL_INDENT));
+            }
+            else {
+                pending.push(JSON.stringify(value));
+            }
+        }
+        pending.push(first ? '{}' : '\n    }');
+        flush();
+    }
+    parts.push(kernels.length > 0 ? '\n  ]' : '[]');
+    return true;
+}
+/**
+ * The text of `JSON.stringify(ReportSchema.parse(report), null, 2)` plus a newline, built so that a
+ * report of 100,000 kernels costs little more than its text: each kernel is validated on its own
+ * (a parsed copy of the list would sit next to the text), the pieces point at the report's own
+ * names, and one join makes a flat string (not a rope that its first reader copies once more).
+ */
 function serializeReport(report) {
-    return `${JSON.stringify(_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .ReportSchema */ .M9.parse(report), null, 2)}\n`;
+    const whole = () => `${JSON.stringify(_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .ReportSchema */ .M9.parse(report), null, 2)}\n`;
+    const rest = _model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .ReportSchema */ .M9.safeParse({ ...report, kernels: [] });
+    // A broken report is refused with the error a whole-report parse gives.
+    if (!rest.success || !Array.isArray(report.kernels))
+        return whole();
+    const text = JSON.stringify(rest.data, null, 2);
+    // Strings in JSON hold no raw line break, so this line is the top-level key.
+    const open = text.indexOf(EMPTY_KERNELS) + EMPTY_KERNELS.length - 2;
+    const parts = [text.slice(0, open)];
+    if (!pushKernels(parts, report.kernels))
+        return whole();
+    parts.push(text.slice(open + 2), '\n');
+    return parts.join('');
 }
 
 
 /***/ }),
 
-/***/ 167:
+/***/ 756:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -16779,7 +17304,7 @@ function needsAttention(entry) {
 
 /***/ }),
 
-/***/ 333:
+/***/ 994:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
@@ -16790,11 +17315,11 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */   renderMergedSummary: () => (/* binding */ renderMergedSummary),
 /* harmony export */   renderSummary: () => (/* binding */ renderSummary)
 /* harmony export */ });
-/* harmony import */ var _gh_budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(354);
-/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(483);
-/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(576);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(590);
-/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(167);
+/* harmony import */ var _gh_budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(193);
+/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(876);
+/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(215);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(11);
+/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(756);
 
 
 
@@ -16888,16 +17413,16 @@ function renderMergedSummary(merged, options = {}) {
 
 /***/ }),
 
-/***/ 45:
+/***/ 496:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   renderTerminal: () => (/* binding */ renderTerminal)
 /* harmony export */ });
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(122);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(697);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(590);
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(11);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text, no colour codes. */
 
 
@@ -17004,7 +17529,7 @@ function renderTerminal(report, options = {}) {
 
 /***/ }),
 
-/***/ 214:
+/***/ 311:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -17044,7 +17569,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
-/***/ 344:
+/***/ 816:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -17064,7 +17589,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -17939,7 +18464,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -18082,7 +18607,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -18395,7 +18920,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -18553,7 +19078,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -19071,7 +19596,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -19111,14 +19636,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
 
 
 
@@ -21756,7 +22281,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -21809,7 +22334,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
 
 
 
@@ -22914,7 +23439,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -23567,7 +24092,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -24412,7 +24937,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -24539,7 +25064,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -24808,7 +25333,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
 
 
 
@@ -24985,7 +25510,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
 
 
 
@@ -25044,7 +25569,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -25062,7 +25587,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ../../work/main/node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -26782,6 +27307,6 @@ function preprocess(fn, schema) {
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(255);
+/******/ var __webpack_exports__ = __nccwpck_require__(486);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

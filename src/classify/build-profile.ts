@@ -10,11 +10,13 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
   const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
   const merged = mergeKernels(timedElsewhere ? captures.filter((c) => c.source.format !== 'ncu-csv') : captures);
   const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
-  const kernels = merged.map((kernel) => ({
-    ...kernel,
-    family: classify(kernel),
-    share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
-  }));
+  // The merged kernels are fresh copies: completed in place rather than copied once more.
+  const kernels = merged.map((kernel) =>
+    Object.assign(kernel, {
+      family: classify(kernel),
+      share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
+    }),
+  );
 
   const families = new Map<string, FamilyShare>();
   for (const kernel of kernels) {

@@ -55,6 +55,7 @@ export function decodeBytes(bytes: Uint8Array): string {
 async function* asUtf8(source: AsyncIterable<Buffer>, encoding: Encoding, bomLength: number): AsyncGenerator<Buffer> {
   const decoder = encoding === 'utf8' ? undefined : new TextDecoder(encoding === 'utf16le' ? 'utf-16le' : 'utf-16be', { ignoreBOM: true });
   let skip = bomLength;
+  let bytes = 0;
   for await (const chunk of source) {
     let piece = chunk;
     if (skip > 0) {
@@ -66,10 +67,12 @@ async function* asUtf8(source: AsyncIterable<Buffer>, encoding: Encoding, bomLen
       if (piece.length) yield piece;
       continue;
     }
+    bytes += piece.length;
     const text = decoder.decode(piece, { stream: true });
     if (text) yield Buffer.from(text, 'utf8');
   }
-  const rest = decoder?.decode();
+  // A lone last byte of UTF-16 is dropped, as decodeBytes drops it, not read as U+FFFD.
+  const rest = bytes % 2 === 1 ? undefined : decoder?.decode();
   if (rest) yield Buffer.from(rest, 'utf8');
 }
 

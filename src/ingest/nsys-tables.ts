@@ -5,9 +5,14 @@
  * `SKIPPED: …`, `NOTICE: …`, ` ** Title (report):`), and prints each table either as CSV
  * (`--format csv`) or as fixed-width columns under a dashed underline (the default), with
  * thousands separators. Tables are found by content, never by line number.
+ * Lines are pushed one at a time (NsysScanner), each table's rows going to a sink as they are read,
+ * so a large table is never held; scanNsysOutput keeps every row, for small outputs.
  */
 import { InputError } from '../errors.js';
-import { cleanLabel, nsPerUnit, parseCsv, parseNumber, splitLines } from './text-tables.js';
+import { CsvRecordReader } from './csv-records.js';
+import { cleanLabel, parseNumber, splitCsvLine, splitLines } from './text-tables.js';
+
+export { findColumns, splitLabel, type Columns, type Scaled } from './nsys-columns.js';
 
 export interface NsysRow {
   cells: string[];
@@ -15,13 +20,17 @@ export interface NsysRow {
   line: number;
 }
 
-export interface NsysTable {
+/** A table as its header announces it; its rows are streamed to the sink its handler returns. */
+export interface NsysTableHead {
   /** The report or rule nsys said it was running (`cuda_gpu_kern_sum`), when it said so. */
   report?: string;
   header: string[];
   headerLine: number;
-  rows: NsysRow[];
   layout: 'csv' | 'column';
+}
+
+export interface NsysTable extends NsysTableHead {
+  rows: NsysRow[];
 }
 
 export interface NsysMessage {
@@ -30,13 +39,24 @@ export interface NsysMessage {
   line: number;
 }
 
-export interface NsysOutput {
-  tables: NsysTable[];
+export interface NsysScan {
+  /** Every table found, in order (rows are given to the sinks, not kept). */
+  tables: NsysTableHead[];
   skipped: NsysMessage[];
   notices: NsysMessage[];
   /** Plain-text lines nsys printed about a report or rule (e.g. "There were no problems detected…"). */
   prose: NsysMessage[];
   toolVersion?: string;
+}
+
+export interface NsysOutput extends NsysScan {
+  tables: NsysTable[];
+}
+
+/** Where a table's rows go, each once the scanner has checked it against the header; `end` after the last. */
+export interface RowSink {
+  row(row: NsysRow): void;
+  end?(): void;
 }
 
 const PROCESSING = /^(?:Processing|Running) \[(.*?)\] with \[(.*?)\]/;
@@ -67,188 +87,207 @@ function isMarker(line: string): boolean {
   );
 }
 
-function csvFields(path: string, line: string, lineNo: number): string[] {
-  return parseCsv(path, line, lineNo)[0]?.fields ?? [];
+/** The end of a table body: a blank line or a status line. */
+function endsBody(line: string): boolean {
+  return line.trim() === '' || isMarker(line);
+}
+
+/** A line's CSV fields as csv-parse reads one line (a blank record has none); undefined when malformed. */
+function csvFields(line: string): string[] | undefined {
+  const fields = splitCsvLine(line);
+  return fields && fields.length === 1 && fields[0]!.trim() === '' ? [] : fields;
 }
 
 /** A CSV header: a known nsys header, or ≥3 text labels followed by a row of as many fields with a number. */
-function isCsvHeader(path: string, lines: readonly string[], index: number): boolean {
-  const line = lines[index]!;
+function isCsvHeader(line: string, next: string | undefined): boolean {
   // A few hundred characters at most; parsing a megabyte of commas as a candidate takes seconds.
   if (!line.includes(',') || line.length > MAX_HEADER_CHARS) return false;
   if (KNOWN_HEADER.test(line)) return true;
-  let fields: string[];
-  try {
-    fields = csvFields(path, line, index + 1);
-  } catch {
-    return false;
-  }
-  if (fields.length < 3 || fields.some((f) => f.trim() === '' || parseNumber(f, true) !== undefined)) return false;
-  const next = lines[index + 1];
-  if (next === undefined || next.trim() === '' || isMarker(next)) return false;
-  try {
-    const row = csvFields(path, next, index + 2);
-    return row.length === fields.length && row.some((f) => parseNumber(f, true) !== undefined);
-  } catch {
-    return false;
-  }
+  const fields = csvFields(line);
+  if (!fields || fields.length < 3 || fields.some((f) => f.trim() === '' || parseNumber(f, true) !== undefined)) return false;
+  if (next === undefined || endsBody(next)) return false;
+  const row = csvFields(next);
+  return row !== undefined && row.length === fields.length && row.some((f) => parseNumber(f, true) !== undefined);
 }
 
-/** Lines from `start` up to (not including) the first blank or status line. */
-function bodyEnd(lines: readonly string[], start: number): number {
-  let end = start;
-  while (end < lines.length && lines[end]!.trim() !== '' && !isMarker(lines[end]!)) end++;
-  return end;
+/** The body of the table being read: CSV records, or fixed-width lines cut by the dashed underline. */
+interface Body {
+  row(line: string, lineNo: number): void;
+  end(): void;
 }
 
-function readCsvTable(path: string, lines: readonly string[], index: number, report: string | undefined): { table: NsysTable; next: number } {
-  const end = bodyEnd(lines, index + 1);
-  const records = parseCsv(path, lines.slice(index, end).join('\n'), index + 1);
-  const header = records[0]!.fields.map(cleanLabel);
-  const rows = records.slice(1).map((record) => {
-    if (record.fields.length !== header.length) {
-      throw new InputError(
-        path,
-        `expected ${header.length} fields as in the header on line ${index + 1}, got ${record.fields.length} (a truncated or garbled row)`,
-        String(record.line),
-      );
+/**
+ * Reads nsys output pushed one line at a time, deciding what a line is with one line of lookahead,
+ * as tables are recognized by the line under their header. `onTable` says where a table's rows go
+ * (undefined: checked, then dropped).
+ */
+export class NsysScanner {
+  readonly output: NsysScan = { tables: [], skipped: [], notices: [], prose: [] };
+  private report: string | undefined;
+  private lineNo = 0;
+  /** The line waiting for the next one to decide what it is. */
+  private pending: string | undefined;
+  private body: Body | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly onTable: (table: NsysTableHead) => RowSink | undefined,
+  ) {}
+
+  push(line: string): void {
+    this.lineNo += 1;
+    this.take(line, this.lineNo);
+  }
+
+  finish(): NsysScan {
+    if (this.body) this.endBody();
+    if (this.pending !== undefined) {
+      const current = this.pending;
+      this.pending = undefined;
+      this.decide(current, this.lineNo, undefined);
+      // A CSV header on the last line: a table without rows.
+      if (this.body) this.endBody();
     }
-    return { cells: record.fields, line: record.line };
-  });
-  return { table: { report, header, headerLine: index + 1, rows, layout: 'csv' }, next: end };
-}
+    return this.output;
+  }
 
-/** Fixed-width table: the dashed underline gives each column's extent; the last column runs to the end. */
-function readColumnTable(path: string, lines: readonly string[], index: number, report: string | undefined): { table: NsysTable; next: number } {
-  const spans = [...lines[index + 1]!.matchAll(/-+/g)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
-  const cut = (line: string, lineNo: number, strict: boolean): string[] =>
-    spans.map((span, i) => {
-      const last = i === spans.length - 1;
-      if (strict && i > 0 && (line[span.start - 1] ?? ' ') !== ' ') {
-        throw new InputError(path, `expected the columns to line up with the dashed underline on line ${index + 2}`, String(lineNo));
+  private take(line: string, lineNo: number): void {
+    if (this.body) {
+      if (!endsBody(line)) {
+        this.body.row(line, lineNo);
+        return;
       }
-      return line.slice(span.start, last ? undefined : span.end).trim();
-    });
-  const header = cut(lines[index]!, index + 1, false);
-  const end = bodyEnd(lines, index + 2);
-  const rows: NsysRow[] = [];
-  for (let i = index + 2; i < end; i++) {
-    const line = lines[i]!;
-    const cells = cut(line, i + 1, true);
-    if (line.length <= spans[spans.length - 1]!.start || cells[cells.length - 1] === '') {
-      throw new InputError(path, `expected ${spans.length} columns as in the header on line ${index + 1} (a truncated row)`, String(i + 1));
+      this.endBody();
     }
-    rows.push({ cells, line: i + 1 });
+    if (this.pending === undefined) {
+      this.pending = line;
+      return;
+    }
+    const current = this.pending;
+    this.pending = undefined;
+    this.decide(current, lineNo - 1, line);
   }
-  return { table: { report, header, headerLine: index + 1, rows, layout: 'column' }, next: end };
-}
 
-export function scanNsysOutput(path: string, text: string): NsysOutput {
-  const lines = splitLines(text);
-  const output: NsysOutput = { tables: [], skipped: [], notices: [], prose: [] };
-  let report: string | undefined;
-  for (let i = 0; i < lines.length; ) {
-    const line = lines[i]!;
+  /** What line `lineNo` is, knowing the line after it (`next`, undefined at the end). */
+  private decide(line: string, lineNo: number, next: string | undefined): void {
+    const output = this.output;
     const processing = PROCESSING.exec(line) ?? RUNNING_OLD.exec(line);
-    if (processing) {
-      const script = processing[2] ?? processing[1]!;
-      report = reportName(script);
-      output.toolVersion ??= VERSION.exec(script)?.[1];
-      i++;
-      continue;
-    }
-    const executing = EXECUTING.exec(line) ?? REPORT_TITLE.exec(line);
-    if (executing) {
-      report = reportName(executing[1]!);
-      i++;
-      continue;
-    }
+    const executing = processing ? null : (EXECUTING.exec(line) ?? REPORT_TITLE.exec(line));
     const skipped = SKIPPED.exec(line);
     const notice = NOTICE.exec(line);
-    if (skipped || notice) {
-      (skipped ? output.skipped : output.notices).push({ report, message: (skipped ?? notice)![1]!.trim(), line: i + 1 });
-      i++;
-      continue;
+    if (processing) {
+      const script = processing[2] ?? processing[1]!;
+      this.report = reportName(script);
+      output.toolVersion ??= VERSION.exec(script)?.[1];
+    } else if (executing) {
+      this.report = reportName(executing[1]!);
+    } else if (skipped || notice) {
+      (skipped ? output.skipped : output.notices).push({ report: this.report, message: (skipped ?? notice)![1]!.trim(), line: lineNo });
+    } else if (line.trim() !== '' && next !== undefined && DASHES.test(next) && !DASHES.test(line)) {
+      this.body = this.columnBody(line, lineNo, next);
+      return;
+    } else if (isCsvHeader(line, next)) {
+      this.body = this.csvBody(line, lineNo);
+      if (next !== undefined) this.take(next, lineNo + 1);
+      return;
+    } else if (this.report && line.trim() !== '' && !/^Generat(ing|ed)\b/.test(line)) {
+      output.prose.push({ report: this.report, message: line.trim(), line: lineNo });
     }
-    if (line.trim() !== '' && i + 1 < lines.length && DASHES.test(lines[i + 1]!) && !DASHES.test(line)) {
-      const { table, next } = readColumnTable(path, lines, i, report);
-      output.tables.push(table);
-      i = next;
-      continue;
-    }
-    if (isCsvHeader(path, lines, i)) {
-      const { table, next } = readCsvTable(path, lines, i, report);
-      output.tables.push(table);
-      i = next;
-      continue;
-    }
-    if (report && line.trim() !== '' && !/^Generat(ing|ed)\b/.test(line)) {
-      output.prose.push({ report, message: line.trim(), line: i + 1 });
-    }
-    i++;
+    if (next !== undefined) this.pending = next;
   }
-  return output;
+
+  private endBody(): void {
+    const body = this.body!;
+    this.body = undefined;
+    body.end();
+  }
+
+  private open(table: NsysTableHead): RowSink | undefined {
+    this.output.tables.push(table);
+    return this.onTable(table);
+  }
+
+  private csvBody(headerLine: string, headerLineNo: number): Body {
+    const path = this.path;
+    const records = new CsvRecordReader(path);
+    const scanner = this;
+    const pendingHeader = records.add(headerLine, headerLineNo);
+    const start = (header: string[]): Body => {
+      const table: NsysTableHead = { report: this.report, header: header.map(cleanLabel), headerLine: headerLineNo, layout: 'csv' };
+      const sink = scanner.open(table);
+      // A row of the wrong width is named after any malformed quoting in the same table, as csv-parse reads a table whole.
+      let shortRow: InputError | undefined;
+      return {
+        row(line, lineNo) {
+          const record = records.add(line, lineNo);
+          if (!record || shortRow) return;
+          if (record.fields.length !== table.header.length) {
+            shortRow = new InputError(
+              path,
+              `expected ${table.header.length} fields as in the header on line ${headerLineNo}, got ${record.fields.length} (a truncated or garbled row)`,
+              String(record.line),
+            );
+            return;
+          }
+          sink?.row({ cells: record.fields, line: record.line });
+        },
+        end() {
+          records.end();
+          if (shortRow) throw shortRow;
+          sink?.end?.();
+        },
+      };
+    };
+    if (pendingHeader) return start(pendingHeader.fields);
+    // A header whose quoted label runs over several lines: the table opens once it is complete.
+    return {
+      row(line, lineNo) {
+        const record = records.add(line, lineNo);
+        if (record) scanner.body = start(record.fields);
+      },
+      end() {
+        records.end();
+      },
+    };
+  }
+
+  /** Fixed-width table: the dashed underline gives each column's extent; the last column runs to the end. */
+  private columnBody(headerLine: string, headerLineNo: number, dashes: string): Body {
+    const path = this.path;
+    const spans = [...dashes.matchAll(/-+/g)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+    const cut = (line: string, lineNo: number, strict: boolean): string[] =>
+      spans.map((span, i) => {
+        const last = i === spans.length - 1;
+        if (strict && i > 0 && (line[span.start - 1] ?? ' ') !== ' ') {
+          throw new InputError(path, `expected the columns to line up with the dashed underline on line ${headerLineNo + 1}`, String(lineNo));
+        }
+        return line.slice(span.start, last ? undefined : span.end).trim();
+      });
+    const table: NsysTableHead = { report: this.report, header: cut(headerLine, headerLineNo, false), headerLine: headerLineNo, layout: 'column' };
+    const sink = this.open(table);
+    return {
+      row(line, lineNo) {
+        const cells = cut(line, lineNo, true);
+        if (line.length <= spans[spans.length - 1]!.start || cells[cells.length - 1] === '') {
+          throw new InputError(path, `expected ${spans.length} columns as in the header on line ${headerLineNo} (a truncated row)`, String(lineNo));
+        }
+        sink?.row({ cells, line: lineNo });
+      },
+      end() {
+        sink?.end?.();
+      },
+    };
+  }
 }
 
-/** `Total Time (ns)` → { base: 'Total Time', unit: 'ns' }; `Instances` → { base: 'Instances' }. */
-export function splitLabel(label: string): { base: string; unit?: string } {
-  const match = /^(.*?)\s*\(([^()]*)\)$/.exec(label.trim());
-  return match ? { base: match[1]!, unit: match[2]! } : { base: label.trim() };
-}
-
-const BYTES_PER_UNIT: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
-
-export interface Scaled {
-  index: number;
-  scale: number;
-}
-
-/** Where the fields a table needs sit, found by label. */
-export interface Columns {
-  total?: Scaled;
-  size?: Scaled;
-  count?: number;
-  countLabel?: string;
-  min?: Scaled;
-  max?: Scaled;
-  name?: number;
-  nameLabel?: string;
-  category?: number;
-  grid?: number;
-  block?: number;
-  style?: number;
-}
-
-export function findColumns(header: readonly string[]): Columns {
-  const columns: Columns = {};
-  let totalUnit = 1;
-  header.forEach((label, index) => {
-    const { base, unit } = splitLabel(label);
-    const timeScale = unit === undefined ? undefined : nsPerUnit(unit);
-    if ((base === 'Total Time' || base === 'Sum') && (unit === undefined || timeScale !== undefined)) {
-      totalUnit = timeScale ?? 1;
-      columns.total = { index, scale: totalUnit };
-    } else if (base === 'Total' && unit !== undefined && BYTES_PER_UNIT[unit] !== undefined) {
-      columns.size = { index, scale: BYTES_PER_UNIT[unit]! };
-    } else if (['Instances', 'Num Calls', 'Calls', 'Count', 'Operations'].includes(base) && unit === undefined) {
-      columns.count = index;
-      columns.countLabel = base;
-    } else if (base === 'Min' || base === 'Minimum') {
-      columns.min = { index, scale: timeScale ?? Number.NaN };
-    } else if (base === 'Max' || base === 'Maximum') {
-      columns.max = { index, scale: timeScale ?? Number.NaN };
-    } else if (['Name', 'Kernel Name', 'Operation', 'Range'].includes(base)) {
-      columns.name = index;
-      columns.nameLabel = base;
-    } else if (base === 'Category') columns.category = index;
-    else if (base === 'GridXYZ') columns.grid = index;
-    else if (base === 'BlockXYZ') columns.block = index;
-    else if (base === 'Style') columns.style = index;
+/** Every table of a whole text with its rows (for small outputs such as `nsys analyze` rules). */
+export function scanNsysOutput(path: string, text: string): NsysOutput {
+  const tables: NsysTable[] = [];
+  const scanner = new NsysScanner(path, (head) => {
+    const table: NsysTable = { ...head, rows: [] };
+    tables.push(table);
+    return { row: (row) => table.rows.push(row) };
   });
-  // Old headers print `Minimum`/`Maximum` without a unit: they share the total's unit.
-  for (const key of ['min', 'max'] as const) {
-    const column = columns[key];
-    if (column && Number.isNaN(column.scale)) column.scale = totalUnit;
-  }
-  return columns;
+  for (const line of splitLines(text)) scanner.push(line);
+  return { ...scanner.finish(), tables };
 }

@@ -5,15 +5,19 @@
  * calls (hipLaunchKernel, __hipPushCallConfiguration, hsa_*) become apiCalls; copy stats become
  * memops; domain stats are listed in parts only; anything else is kernels. Traces give per-kernel
  * sums and a timeline (span, busy union per agent, idle gaps between busy intervals, launches,
- * kernel time per tenth of the span). Names lose the ` [clone .kd]` / `.kd` suffix.
+ * kernel time per tenth of the span). Names lose the ` [clone .kd]` / `.kd` suffix. The file is read
+ * line by line from its stream, never whole.
  * Limits: memory-copy traces are not read; a trace's `device` is the agent's rank among the agents
- * seen (only set with more than one); grid is reported in workgroups (Grid_Size / Workgroup_Size).
+ * seen (only set with more than one); grid is reported in workgroups (Grid_Size / Workgroup_Size);
+ * a line break inside a quoted name reads as `\n`, also in a CRLF file.
  */
 import { InputError } from '../errors.js';
 import type { ApiStat, CaptureInput, KernelStat, MemopStat } from '../model/capture.js';
 import { defineImporter } from './importer.js';
-import { cleanKernelName, readKernelTrace } from './rocprof-trace.js';
-import { cleanLabel, parseCsv, parseNumber, type CsvRecord } from './text-tables.js';
+import { CsvRecordReader, type CsvLineRecord } from './csv-records.js';
+import { cleanKernelName, KernelTraceReader } from './rocprof-trace.js';
+import { lineBatches } from './text-lines.js';
+import { cleanLabel, ownString, parseNumber } from './text-tables.js';
 
 type Layout = 'stats' | 'trace-v3' | 'trace-v1';
 
@@ -58,11 +62,11 @@ class Columns {
     return this.index.has(label);
   }
 
-  text(record: CsvRecord, label: string): string {
+  text(record: CsvLineRecord, label: string): string {
     return record.fields[this.index.get(label)!] ?? '';
   }
 
-  number(record: CsvRecord, label: string): number {
+  number(record: CsvLineRecord, label: string): number {
     const text = this.text(record, label);
     const value = parseNumber(text);
     if (value === undefined || value < 0) throw new InputError(this.path, `expected a number in column ${label}, got ${JSON.stringify(text)}`, String(record.line));
@@ -70,12 +74,12 @@ class Columns {
   }
 }
 
-function checkWidth(path: string, records: readonly CsvRecord[], width: number): void {
-  for (const record of records.slice(1)) {
-    if (record.fields.length !== width) {
-      throw new InputError(path, `expected ${width} fields as in the header, got ${record.fields.length} (a truncated or garbled row)`, String(record.line));
-    }
-  }
+interface StatsRow {
+  name: string;
+  calls: number;
+  totalNs: number;
+  minNs: number | undefined;
+  maxNs: number | undefined;
 }
 
 interface StatsResult {
@@ -85,21 +89,79 @@ interface StatsResult {
   part: string;
 }
 
-function readStats(path: string, records: CsvRecord[], columns: Columns): StatsResult {
-  const rows = records.slice(1).map((record) => ({
-    name: columns.text(record, 'Name').trim(),
-    calls: columns.number(record, 'Calls'),
-    totalNs: columns.number(record, 'TotalDurationNs'),
-    minNs: columns.has('MinNs') ? columns.number(record, 'MinNs') : undefined,
-    maxNs: columns.has('MaxNs') ? columns.number(record, 'MaxNs') : undefined,
-    line: record.line,
-  }));
-  for (const row of rows) {
-    if (!Number.isInteger(row.calls)) throw new InputError(path, `expected a whole number of calls, got ${row.calls}`, String(row.line));
-    if (row.minNs !== undefined && row.maxNs !== undefined && row.minNs > row.maxNs) {
-      throw new InputError(path, `expected MinNs at most MaxNs, got ${row.minNs} > ${row.maxNs} (a garbled row)`, String(row.line));
+/**
+ * A stats file read record by record. Problems are named in the order a whole-file read finds them:
+ * malformed CSV anywhere first, then rows of the wrong width, missing columns, unreadable numbers,
+ * and impossible ones (fractional calls, min above max).
+ */
+class StatsReader {
+  private readonly records: CsvRecordReader;
+  private header: readonly string[] | undefined;
+  private columns: Columns | undefined;
+  private readonly rows: StatsRow[] = [];
+  /** The first problem of each kind above but malformed CSV (which is raised at once). */
+  private readonly failed: ({ error: unknown } | undefined)[] = [undefined, undefined, undefined, undefined];
+
+  constructor(private readonly path: string) {
+    this.records = new CsvRecordReader(path);
+  }
+
+  push(line: string, lineNo: number): void {
+    const record = this.records.add(line, lineNo);
+    if (!record) return;
+    if (!this.header) {
+      this.header = record.fields.map(cleanLabel);
+      this.attempt(1, () => (this.columns = new Columns(this.path, this.header!, record.line, ['Name', 'Calls', 'TotalDurationNs'])));
+      return;
+    }
+    if (record.fields.length !== this.header.length) {
+      this.attempt(0, () => {
+        throw new InputError(this.path, `expected ${this.header!.length} fields as in the header, got ${record.fields.length} (a truncated or garbled row)`, String(record.line));
+      });
+      return;
+    }
+    const columns = this.columns;
+    // Past a short row or an unreadable number only the CSV itself can still fail first.
+    if (!columns || this.failed[0] || this.failed[2]) return;
+    let row: StatsRow | undefined;
+    this.attempt(2, () => {
+      row = {
+        name: ownString(columns.text(record, 'Name').trim()),
+        calls: columns.number(record, 'Calls'),
+        totalNs: columns.number(record, 'TotalDurationNs'),
+        minNs: columns.has('MinNs') ? columns.number(record, 'MinNs') : undefined,
+        maxNs: columns.has('MaxNs') ? columns.number(record, 'MaxNs') : undefined,
+      };
+    });
+    if (!row) return;
+    const { calls, minNs, maxNs } = row;
+    this.rows.push(row);
+    this.attempt(3, () => {
+      if (!Number.isInteger(calls)) throw new InputError(this.path, `expected a whole number of calls, got ${calls}`, String(record.line));
+      if (minNs !== undefined && maxNs !== undefined && minNs > maxNs) {
+        throw new InputError(this.path, `expected MinNs at most MaxNs, got ${minNs} > ${maxNs} (a garbled row)`, String(record.line));
+      }
+    });
+  }
+
+  finish(): StatsResult {
+    this.records.end();
+    const first = this.failed.find(Boolean);
+    if (first) throw first.error;
+    return statsFrom(this.rows, this.columns!);
+  }
+
+  /** Runs `step`; its error is kept (the first of each rank) and raised at the end. */
+  private attempt(rank: number, step: () => void): void {
+    try {
+      step();
+    } catch (error) {
+      this.failed[rank] ??= { error };
     }
   }
+}
+
+function statsFrom(rows: readonly StatsRow[], columns: Columns): StatsResult {
   const all = (pattern: RegExp) => rows.length > 0 && rows.every((row) => pattern.test(row.name));
   if (all(API_NAME)) {
     return { kernels: [], memops: [], apiCalls: rows.map(({ name, totalNs, calls }) => ({ name, totalNs, calls })), part: 'hip_api_stats' };
@@ -137,32 +199,50 @@ export default defineImporter({
     return layoutOf(headerLabels(head)) !== undefined;
   },
   async read(file, ctx) {
-    const text = (await file.text()).replace(/^\uFEFF/, '');
-    const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
-    const layout = layoutOf(headerLabels(text));
-    if (!layout) {
-      throw new InputError(file.path, `expected a rocprof header (Name,Calls,TotalDurationNs… or Kernel_Name…Start_Timestamp…), got ${JSON.stringify(firstLine.slice(0, 60))}`, '1');
-    }
-    const tool = layout === 'trace-v1' || (layout === 'stats' && !headerLabels(text).includes('MinNs')) ? 'rocprof' : 'rocprofv3';
-    if (layout !== 'stats') {
-      const trace = readKernelTrace(file.path, text, layout === 'trace-v3', ctx);
-      const capture: CaptureInput = {
-        source: { path: file.path, format: 'rocprof-csv', tool, parts: [layout === 'trace-v3' ? 'kernel_trace' : 'results'] },
-        kernels: trace.kernels,
-        ...(trace.timeline ? { timeline: trace.timeline } : {}),
+    let lineNo = 0;
+    let reader: { push(line: string, lineNo: number): void } | undefined;
+    let finish: (() => CaptureInput) | undefined;
+    /** The first line decides the layout; the reader of that layout takes every line after it. */
+    const start = (firstLine: string) => {
+      const layout = layoutOf(headerLabels(firstLine));
+      if (!layout) {
+        throw new InputError(file.path, `expected a rocprof header (Name,Calls,TotalDurationNs… or Kernel_Name…Start_Timestamp…), got ${JSON.stringify(firstLine.slice(0, 60))}`, '1');
+      }
+      const tool = layout === 'trace-v1' || (layout === 'stats' && !headerLabels(firstLine).includes('MinNs')) ? 'rocprof' : 'rocprofv3';
+      if (layout !== 'stats') {
+        const trace = new KernelTraceReader(file.path, firstLine, 1, layout === 'trace-v3', ctx);
+        reader = trace;
+        finish = () => {
+          const read = trace.finish();
+          return {
+            source: { path: file.path, format: 'rocprof-csv', tool, parts: [layout === 'trace-v3' ? 'kernel_trace' : 'results'] },
+            kernels: read.kernels,
+            ...(read.timeline ? { timeline: read.timeline } : {}),
+          };
+        };
+        return;
+      }
+      const stats = new StatsReader(file.path);
+      stats.push(firstLine, 1);
+      reader = stats;
+      finish = () => {
+        const read = stats.finish();
+        return {
+          source: { path: file.path, format: 'rocprof-csv', tool, parts: [read.part] },
+          kernels: read.kernels,
+          apiCalls: read.apiCalls,
+          memops: read.memops,
+        };
       };
-      return capture;
-    }
-    const records = parseCsv(file.path, text);
-    const header = records[0]!.fields.map(cleanLabel);
-    checkWidth(file.path, records, header.length);
-    const stats = readStats(file.path, records, new Columns(file.path, header, records[0]!.line, ['Name', 'Calls', 'TotalDurationNs']));
-    const capture: CaptureInput = {
-      source: { path: file.path, format: 'rocprof-csv', tool, parts: [stats.part] },
-      kernels: stats.kernels,
-      apiCalls: stats.apiCalls,
-      memops: stats.memops,
     };
-    return capture;
+    for await (const lines of lineBatches(file)) {
+      for (const line of lines) {
+        lineNo += 1;
+        if (reader) reader.push(line, lineNo);
+        else start(line.replace(/^\uFEFF/, ''));
+      }
+    }
+    if (!reader) start('');
+    return finish!();
   },
 });

@@ -7,7 +7,7 @@
 import { InputError } from '../errors.js';
 import type { KernelStat, Timeline } from '../model/capture.js';
 import type { ImportContext } from './importer.js';
-import { cleanLabel, splitCsvLine, splitLines } from './text-tables.js';
+import { cleanLabel, ownString, splitCsvLine } from './text-tables.js';
 
 /** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
 export function cleanKernelName(name: string): string {
@@ -42,60 +42,81 @@ class Clock {
   }
 }
 
-function readDispatches(path: string, text: string, v3: boolean, ctx: ImportContext): Dispatch[] {
-  const lines = splitLines(text);
-  const headerIndex = lines.findIndex((line) => line.trim() !== '');
-  const header = (splitCsvLine(lines[headerIndex]!) ?? []).map(cleanLabel);
-  const labels = v3 ? V3 : V1;
-  const index = (label: string) => header.indexOf(label);
-  const [nameAt, agentAt, startAt, endAt, kindAt] = [index(labels.name), index(labels.agent), index(labels.start), index(labels.end), index('Kind')];
-  const missing = [labels.name, labels.start, labels.end].filter((label) => index(label) < 0);
-  if (missing.length) throw new InputError(path, `expected columns ${missing.join(', ')} in the header`, String(headerIndex + 1));
-  const gridAt = labels.grid.map(index);
-  const blockAt = labels.block.map(index);
-  const hasShape = [...gridAt, ...blockAt].every((i) => i >= 0);
+/**
+ * A kernel trace read line by line: `push` each line after the header (the first line), then
+ * `finish` for the per-kernel sums and the timeline.
+ */
+export class KernelTraceReader {
+  private readonly dispatches: Dispatch[] = [];
+  private readonly header: string[];
+  private readonly labels: typeof V3 | typeof V1;
+  private readonly at: { name: number; agent: number; start: number; end: number; kind: number; grid: number[]; block: number[] };
+  private readonly hasShape: boolean;
+  private readonly clock = new Clock();
+  private readonly names = new Map<string, string>();
 
-  const clock = new Clock();
-  const names = new Map<string, string>();
-  const dispatches: Dispatch[] = [];
-  for (let i = headerIndex + 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
-    const where = String(i + 1);
+  constructor(
+    private readonly path: string,
+    headerLine: string,
+    headerLineNo: number,
+    v3: boolean,
+    private readonly ctx: ImportContext,
+  ) {
+    const header = (this.header = (splitCsvLine(headerLine) ?? []).map(cleanLabel));
+    const labels = (this.labels = v3 ? V3 : V1);
+    const index = (label: string) => header.indexOf(label);
+    const missing = [labels.name, labels.start, labels.end].filter((label) => index(label) < 0);
+    if (missing.length) throw new InputError(path, `expected columns ${missing.join(', ')} in the header`, String(headerLineNo));
+    this.at = { name: index(labels.name), agent: index(labels.agent), start: index(labels.start), end: index(labels.end), kind: index('Kind'), grid: labels.grid.map(index), block: labels.block.map(index) };
+    this.hasShape = [...this.at.grid, ...this.at.block].every((i) => i >= 0);
+  }
+
+  push(line: string, lineNo: number): void {
+    if (line.trim() === '') return;
+    const { path, header, labels, at } = this;
+    const where = String(lineNo);
     const fields = splitCsvLine(line);
     if (!fields) throw new InputError(path, 'expected well-formed CSV quoting (a truncated or garbled row)', where);
     if (fields.length !== header.length) {
       throw new InputError(path, `expected ${header.length} fields as in the header, got ${fields.length} (a truncated or garbled row)`, where);
     }
-    if (kindAt >= 0 && fields[kindAt] !== 'KERNEL_DISPATCH') {
-      ctx.count('non-kernel-row', 'info', `rows of kind ${fields[kindAt]} are left out`);
-      continue;
+    if (at.kind >= 0 && fields[at.kind] !== 'KERNEL_DISPATCH') {
+      this.ctx.count('non-kernel-row', 'info', `rows of kind ${fields[at.kind]} are left out`);
+      return;
     }
-    const start = clock.offset(fields[startAt]!.trim());
-    const end = clock.offset(fields[endAt]!.trim());
+    const start = this.clock.offset(fields[at.start]!.trim());
+    const end = this.clock.offset(fields[at.end]!.trim());
     if (start === undefined || end === undefined) {
-      const [label, value] = start === undefined ? [labels.start, fields[startAt]] : [labels.end, fields[endAt]];
+      const [label, value] = start === undefined ? [labels.start, fields[at.start]] : [labels.end, fields[at.end]];
       throw new InputError(path, `expected an integer timestamp in column ${label}, got ${JSON.stringify(value)}`, where);
     }
     if (end < start) throw new InputError(path, `expected ${labels.end} at or after ${labels.start}`, where);
-    const raw = fields[nameAt]!;
-    let name = names.get(raw);
-    if (name === undefined) names.set(raw, (name = cleanKernelName(raw)));
-    const dispatch: Dispatch = { name, agent: agentAt >= 0 ? fields[agentAt]!.trim() : '0', start, end };
-    if (hasShape) {
-      const sizes = [...gridAt, ...blockAt].map((at) => (fields[at]!.trim() === '' ? NaN : Number(fields[at])));
+    const raw = fields[at.name]!;
+    let name = this.names.get(raw);
+    if (name === undefined) {
+      const own = ownString(raw);
+      this.names.set(own, (name = cleanKernelName(own)));
+    }
+    const dispatch: Dispatch = { name, agent: at.agent >= 0 ? fields[at.agent]!.trim() : '0', start, end };
+    if (this.hasShape) {
+      const sizes = [...at.grid, ...at.block].map((i) => (fields[i]!.trim() === '' ? NaN : Number(fields[i])));
       if (sizes.some((n) => !Number.isFinite(n) || n < 0)) throw new InputError(path, 'expected whole-number grid and workgroup sizes', where);
-      const grid = gridAt.map((_, d) => sizes[d]!);
-      const block = sizes.slice(gridAt.length);
+      const grid = at.grid.map((_, d) => sizes[d]!);
+      const block = sizes.slice(at.grid.length);
       if (block.every((b) => b > 0)) {
         // rocprof counts the grid in work-items; report workgroups, as CUDA counts blocks.
         const dim3 = (v: number[]) => [v[0] ?? 1, v[1] ?? 1, v[2] ?? 1].join(',');
         dispatch.shape = `${dim3(grid.map((n, d) => Math.ceil(n / block[d]!)))},${dim3(block)}`;
       }
     }
-    dispatches.push(dispatch);
+    this.dispatches.push(dispatch);
   }
-  return dispatches;
+
+  finish(): { kernels: KernelStat[]; timeline?: Timeline } {
+    const dispatches = this.dispatches;
+    if (dispatches.length === 0) return { kernels: [] };
+    return { kernels: kernelsFrom(dispatches), timeline: timelineFrom(dispatches) };
+  }
 }
 
 function kernelsFrom(dispatches: readonly Dispatch[]): KernelStat[] {
@@ -184,8 +205,3 @@ function timelineFrom(dispatches: readonly Dispatch[]): Timeline {
   };
 }
 
-export function readKernelTrace(path: string, text: string, v3: boolean, ctx: ImportContext): { kernels: KernelStat[]; timeline?: Timeline } {
-  const dispatches = readDispatches(path, text, v3, ctx);
-  if (dispatches.length === 0) return { kernels: [] };
-  return { kernels: kernelsFrom(dispatches), timeline: timelineFrom(dispatches) };
-}
