@@ -41,18 +41,7 @@ function ensureBuilt() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Random numbers (seeded, so a run is reproducible)
-
-function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Noise (seeded through the project's mulberry32, so a run is reproducible)
 
 function gaussian(random) {
   const u = 1 - random();
@@ -188,7 +177,13 @@ function sideInput(decodeRel, prefillRel, ttftRel) {
   };
 }
 
-function runCell(compare, model, n, effect, trials, seed, gateOptions) {
+/** The project's compare() and its seeded generator (mulberry32), from the compiled src/compare. */
+async function loadCompiled() {
+  const [{ compare }, { mulberry32 }] = await Promise.all([import(pathToFileURL(gateJs).href), import(pathToFileURL(join(outDir, 'src', 'compare', 'stats.js')).href)]);
+  return { compare, mulberry32 };
+}
+
+function runCell({ compare, mulberry32 }, model, n, effect, trials, seed, gateOptions) {
   const random = mulberry32(seed);
   const counts = { pass: 0, warn: 0, fail: 0, 'insufficient-data': 0, invalid: 0 };
   let decodeFail = 0;
@@ -209,11 +204,11 @@ function runCell(compare, model, n, effect, trials, seed, gateOptions) {
 }
 
 async function workerMain() {
-  const { compare } = await import(pathToFileURL(gateJs).href);
+  const compiled = await loadCompiled();
   const models = makeModels(loadH200());
   const results = [];
   for (const job of workerData.jobs) {
-    results.push({ ...job, ...runCell(compare, models[job.model], job.n, job.effect, job.trials, job.seed, workerData.gateOptions) });
+    results.push({ ...job, ...runCell(compiled, models[job.model], job.n, job.effect, job.trials, job.seed, workerData.gateOptions) });
   }
   parentPort.postMessage(results);
 }
@@ -242,7 +237,7 @@ const pct = (k, n) => `${((100 * k) / n).toFixed(k > 0 && (100 * k) / n < 0.1 ? 
 
 /** CPU time of one compare call (this thread only, nothing else of ours running), 4 metrics × n samples per side. */
 async function timeCompare(n, calls) {
-  const { compare } = await import(pathToFileURL(gateJs).href);
+  const { compare, mulberry32 } = await loadCompiled();
   const model = makeModels(loadH200()).h200;
   const random = mulberry32(99);
   const inputs = Array.from({ length: calls }, () => {

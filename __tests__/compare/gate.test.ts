@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { compare, type GateInput, type GateKernel } from '../../src/compare/gate.js';
-import { ComparisonSchema, ReportSchema, type ComparisonRow, type Report } from '../../src/model/report.js';
+import { ComparisonSchema, type ComparisonRow, type Report } from '../../src/model/report.js';
+import { emptyReport } from '../helpers/empty-report.js';
 
 /** per_run_tok_s of each process: 15 timed runs after warm-up on an H200 (see ../fixtures/h200-noise/PROVENANCE.md). */
 function noise(file: string): number[][] {
@@ -303,29 +304,7 @@ describe('compare: kernel mix', () => {
 
 describe('compare: a Report is a GateInput', () => {
   it('takes two Reports as they are, and reads generatedAt', () => {
-    const report = (tokS: number[], generatedAt: string): Report =>
-      ReportSchema.parse({
-        schemaVersion: 1,
-        tool: { name: 'profile-gate', version: '0.0.0' },
-        generatedAt,
-        environment: ENV,
-        sources: [],
-        totalKernelNs: 0,
-        kernels: [],
-        families: [],
-        metrics: side(tokS).metrics,
-        utilization: null,
-        timeline: null,
-        gpuTimeUtilPercent: null,
-        memops: [],
-        apiCalls: [],
-        cpuFunctions: [],
-        notices: [],
-        deepDive: [],
-        findings: [],
-        verdict: 'pass',
-        comparison: null,
-      });
+    const report = (tokS: number[], generatedAt: string): Report => emptyReport({ generatedAt, environment: ENV, metrics: side(tokS).metrics.map((m) => ({ ...m, samples: [...m.samples] })) });
     const baseline: Report = report(healthy[0]!, '2026-11-30T00:00:00.000Z');
     const { verdict, comparison } = compare(report(healthy[1]!.map((v) => v * 0.9), '2026-11-30T01:00:00.000Z'), { ...baseline, origin: { origin: 'artifact', path: 'baseline.json', reason: 'latest main' } }, {});
     expect(verdict).toBe('fail');

@@ -4,7 +4,8 @@
  * throughput level per night, family shares per night, and the kernels inside each family.
  */
 import { mulberry32 } from '../../src/compare/stats.js';
-import { ReportSchema, type Finding, type Report } from '../../src/model/report.js';
+import type { Finding, Report } from '../../src/model/report.js';
+import { emptyReport } from '../helpers/empty-report.js';
 import { finding } from '../report/report-factory.js';
 
 export interface KernelSpec {
@@ -94,9 +95,7 @@ export function nightlyReport(shape: NightlyShape, night: number, random = mulbe
       return { family, totalNs: Math.round((s / sum) * totalNs), share: s / sum, kernels: inside.length, instances: inside.length * 4096 };
     })
     .sort((a, b) => b.share - a.share);
-  const report = {
-    schemaVersion: 1,
-    tool: { name: 'profile-gate', version: '0.1.0' },
+  return emptyReport({
     generatedAt: time,
     run: {
       workload: shape.workload,
@@ -113,19 +112,9 @@ export function nightlyReport(shape: NightlyShape, night: number, random = mulbe
     kernels,
     families,
     metrics: [{ name: 'decode_tok_s', unit: 'tok/s', direction: 'higher', samples, value: median }],
-    utilization: null,
-    timeline: null,
-    gpuTimeUtilPercent: null,
-    memops: [],
-    apiCalls: [],
-    cpuFunctions: [],
-    notices: [],
-    deepDive: [],
     findings: shape.findings?.(night) ?? [],
     verdict: shape.verdict?.(night) ?? 'pass',
-    comparison: null,
-  };
-  return ReportSchema.parse(report);
+  });
 }
 
 export function nightlySeries(shape: NightlyShape): Report[] {

@@ -8,14 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeGitHub } from '../helpers/fake-github.js';
 import { readZip } from '../helpers/fake-github-zip.js';
-import { runAction, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
+import { PR_EVENT, runAction, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 import { PYTHON, TINY_WORKLOAD } from '../engine/stand-ins.js';
 import type { Report } from '../../src/model/report.js';
-
-const PR_EVENT = {
-  pull_request: { number: 7, head: { sha: 'a'.repeat(40), repo: { full_name: 'octo/gpu-app' } } },
-  repository: { full_name: 'octo/gpu-app', default_branch: 'main' },
-};
 
 /** A workspace holding the head checkout, with the base checkout in base/; the head's steps take `slower`× as long. */
 function checkouts(slower: number): string {

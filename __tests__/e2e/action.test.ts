@@ -8,14 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeGitHub } from '../helpers/fake-github.js';
 import { readZip } from '../helpers/fake-github-zip.js';
-import { ROOT, runAction, type RunOptions, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
+import { PR_EVENT, ROOT, runAction, type RunOptions, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 
 const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');
 const CAPTURES = ['nsys_healthy_kern_sum.csv', 'dense_decode.nvml.jsonl'];
-const PR_EVENT = {
-  pull_request: { number: 7, head: { sha: 'a'.repeat(40), repo: { full_name: 'octo/gpu-app' } } },
-  repository: { full_name: 'octo/gpu-app', default_branch: 'main' },
-};
 const FORK_EVENT = { ...PR_EVENT, pull_request: { ...PR_EVENT.pull_request, head: { sha: 'b'.repeat(40), repo: { full_name: 'mallory/gpu-app' } } } };
 
 /** A workspace holding the two real captures under captures/. */

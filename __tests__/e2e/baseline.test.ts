@@ -7,12 +7,8 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeGitHub } from '../helpers/fake-github.js';
-import { ROOT, runAction, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
+import { PR_EVENT, ROOT, runAction, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 
-const PR_EVENT = {
-  pull_request: { number: 7, head: { sha: 'a'.repeat(40), repo: { full_name: 'octo/gpu-app' } } },
-  repository: { full_name: 'octo/gpu-app', default_branch: 'main' },
-};
 const WORKFLOW_REF = { GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/gpu.yml@refs/heads/main' };
 
 function workspaceWith(sample: 'baseline' | 'current'): string {

@@ -4,14 +4,15 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { jest } from '@jest/globals';
-import { runCommandWith, EXIT_RUN_FAILED } from '../../src/cli/run-command.js';
+import { EXIT_RUN_FAILED } from '../../src/cli/run-command.js';
+import { runCli } from '../helpers/cli.js';
 import { prepareRun, runJob } from '../../src/engine/run/index.js';
 import { createMemoryLogger } from '../../src/engine/run/logger.js';
 import { parseRunOptions, RUN_OPTION_NAMES } from '../../src/engine/run/options.js';
 import { ProcessGroups } from '../../src/engine/run/process.js';
-import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from '../../src/model/report.js';
+import type { Report } from '../../src/model/report.js';
 import { RECORDED_NCU_CSV, RECORDED_NSYS_STATS, standInProbe, standInPythonDir, standInToolsDir, tempDir, TINY_WORKLOAD, useStandInMaxOnPath } from './stand-ins.js';
+import { emptyReport } from '../helpers/empty-report.js';
 
 const tools = standInToolsDir();
 const pythonDir = standInPythonDir({ snapshot: false });
@@ -31,29 +32,7 @@ const probe = standInProbe({ vendor: 'nvidia', nsys: tools.nsys, ncu: tools.ncu 
 const workload = (extra = '') => `python3 ${TINY_WORKLOAD} --steps 2 --step-ms 1 ${extra}`.trim();
 
 function report(findings: Report['findings'] = []): Report {
-  return ReportSchema.parse({
-    schemaVersion: REPORT_SCHEMA_VERSION,
-    tool: { name: 'profile-gate', version: '0.1.0' },
-    generatedAt: '2026-11-30T00:00:00.000Z',
-    run: {},
-    environment: {},
-    sources: [],
-    totalKernelNs: 0,
-    kernels: [],
-    families: [],
-    metrics: [],
-    utilization: null,
-    timeline: null,
-    gpuTimeUtilPercent: null,
-    memops: [],
-    apiCalls: [],
-    cpuFunctions: [],
-    notices: [],
-    deepDive: [],
-    findings,
-    verdict: findings.length ? 'fail' : 'pass',
-    comparison: null,
-  });
+  return emptyReport({ findings, verdict: findings.length ? 'fail' : 'pass' });
 }
 
 const dominant = {
@@ -170,22 +149,7 @@ describe('engine command', () => {
 
 describe('profile-gate run (CLI)', () => {
   function cli(argv: string[], cwd: string, options: { realAnalysis?: boolean } = {}) {
-    let stdout = '';
-    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    const done = runCommandWith(argv, {
-      probe,
-      pythonDir,
-      cwd,
-      write: (text) => (stdout += text),
-      groups: new ProcessGroups({ graceMs: 300 }),
-      noSignalHandlers: true,
-      ...(options.realAnalysis ? {} : { analyze: async () => report([]) }),
-    });
-    return done.then((code) => {
-      const errors = stderr.mock.calls.map((call) => String(call[0])).join('');
-      stderr.mockRestore();
-      return { code, stdout, stderr: errors };
-    });
+    return runCli(argv, { probe, pythonDir, cwd, groups: new ProcessGroups({ graceMs: 300 }), ...(options.realAnalysis ? {} : { analyze: async () => report([]) }) });
   }
 
   it('--dry-run prints the plan and runs nothing', async () => {

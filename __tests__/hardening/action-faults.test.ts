@@ -16,15 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeGitHub, runtimeToken } from '../helpers/fake-github.js';
 import { readZip } from '../helpers/fake-github-zip.js';
-import { ACTION_ENTRY, actionDefaults, ROOT, runAction, type RunOptions, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
+import { ACTION_ENTRY, actionDefaults, PR_EVENT, ROOT, runAction, type RunOptions, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 import { isAlive, liveInGroup, PYTHON, TINY_WORKLOAD, waitFor } from '../engine/stand-ins.js';
 
 const linux = process.platform === 'linux';
 const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');
-const PR_EVENT = {
-  pull_request: { number: 7, head: { sha: 'a'.repeat(40), repo: { full_name: 'octo/gpu-app' } } },
-  repository: { full_name: 'octo/gpu-app', default_branch: 'main' },
-};
 
 function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'pg-ws-'));

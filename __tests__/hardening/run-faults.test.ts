@@ -14,8 +14,8 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { jest } from '@jest/globals';
-import { runCommandWith, EXIT_RUN_FAILED } from '../../src/cli/run-command.js';
+import { EXIT_RUN_FAILED } from '../../src/cli/run-command.js';
+import { runCli } from '../helpers/cli.js';
 import { InputError } from '../../src/errors.js';
 import { writeOutput } from '../../src/engine/files.js';
 import { prepareRun, runJob } from '../../src/engine/run/index.js';
@@ -86,25 +86,16 @@ d('a workload killed by SIGKILL (the OOM killer)', () => {
   it('through profile-gate run: exit code 4 and one line on stderr', async () => {
     const work = tempDir('oom-cli');
     const { command } = oomWorkload(work);
-    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    let stdout = '';
-    try {
-      const code = await runCommandWith(['--engine', 'command', '--run', command, '--runs', '1', '--warmup-runs', '0', '--profiler', 'none', '--out', 'o'], {
-        cwd: work,
-        probe: standInProbe({ vendor: 'none' }),
-        pythonDir,
-        write: (text) => (stdout += text),
-        groups: groups(),
-        noSignalHandlers: true,
-      });
-      const errors = stderr.mock.calls.map((call) => String(call[0])).join('');
-      expect(code).toBe(EXIT_RUN_FAILED);
-      expect(errors.trimEnd().split('\n')).toHaveLength(1);
-      expect(errors).toMatch(/^profile-gate: run failed: Measured run 1\/1 was killed by SIGKILL/);
-      expect(stdout).toContain('run failed in ');
-    } finally {
-      stderr.mockRestore();
-    }
+    const { code, stdout, stderr: errors } = await runCli(['--engine', 'command', '--run', command, '--runs', '1', '--warmup-runs', '0', '--profiler', 'none', '--out', 'o'], {
+      cwd: work,
+      probe: standInProbe({ vendor: 'none' }),
+      pythonDir,
+      groups: groups(),
+    });
+    expect(code).toBe(EXIT_RUN_FAILED);
+    expect(errors.trimEnd().split('\n')).toHaveLength(1);
+    expect(errors).toMatch(/^profile-gate: run failed: Measured run 1\/1 was killed by SIGKILL/);
+    expect(stdout).toContain('run failed in ');
   });
 });
 
@@ -184,24 +175,15 @@ d('files that cannot be written (a full disk)', () => {
     const work = tempDir('full-cli');
     mkdirSync(join(work, 'o'), { recursive: true });
     symlinkSync('/dev/full', join(work, 'o', 'report.json'));
-    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    let stdout = '';
-    try {
-      const code = await runCommandWith(['--engine', 'command', '--run', metricsWorkload, '--runs', '1', '--warmup-runs', '0', '--profiler', 'none', '--out', 'o'], {
-        cwd: work,
-        probe: standInProbe({ vendor: 'none' }),
-        pythonDir,
-        write: (text) => (stdout += text),
-        groups: groups(),
-        noSignalHandlers: true,
-      });
-      const errors = stderr.mock.calls.map((call) => String(call[0])).join('');
-      expect(code).toBe(2);
-      expect(errors).toBe(`profile-gate: ${join(work, 'o', 'report.json')}: cannot write it (ENOSPC: no space left on device)\n`);
-      expect(existsSync(join(work, 'o', 'run.json'))).toBe(true);
-      expect(existsSync(join(work, 'o', 'logs', 'measured-1.log'))).toBe(true);
-    } finally {
-      stderr.mockRestore();
-    }
+    const { code, stderr: errors } = await runCli(['--engine', 'command', '--run', metricsWorkload, '--runs', '1', '--warmup-runs', '0', '--profiler', 'none', '--out', 'o'], {
+      cwd: work,
+      probe: standInProbe({ vendor: 'none' }),
+      pythonDir,
+      groups: groups(),
+    });
+    expect(code).toBe(2);
+    expect(errors).toBe(`profile-gate: ${join(work, 'o', 'report.json')}: cannot write it (ENOSPC: no space left on device)\n`);
+    expect(existsSync(join(work, 'o', 'run.json'))).toBe(true);
+    expect(existsSync(join(work, 'o', 'logs', 'measured-1.log'))).toBe(true);
   });
 });

@@ -12,6 +12,12 @@ import { FakeGitHub, runtimeToken } from './fake-github.js';
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const ACTION_ENTRY = join(ROOT, 'dist', 'index.js');
 
+/** The event of a same-repository pull request (#7) on octo/gpu-app, as the runner writes it. */
+export const PR_EVENT = {
+  pull_request: { number: 7, head: { sha: 'a'.repeat(40), repo: { full_name: 'octo/gpu-app' } } },
+  repository: { full_name: 'octo/gpu-app', default_branch: 'main' },
+};
+
 /** Input defaults from action.yml, as the runner would apply them. */
 export function actionDefaults(token: string): Record<string, string> {
   const lines = readFileSync(join(ROOT, 'action.yml'), 'utf8').split('\n');

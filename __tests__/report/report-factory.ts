@@ -1,5 +1,6 @@
 /** Synthetic reports for the renderer tests: valid against the schema, sized and named at will. */
-import { ReportSchema, type ComparisonRow, type Finding, type Report } from '../../src/model/report.js';
+import type { ComparisonRow, Finding, Report } from '../../src/model/report.js';
+import { emptyReport } from '../helpers/empty-report.js';
 
 /** A kernel name built to break markdown, HTML, tables, mentions and the comment marker. */
 export const HOSTILE =
@@ -60,10 +61,7 @@ export function makeReport(shape: ReportShape = {}): Report {
     share: w / total,
   }));
   const samples = shape.decodeSamples ?? [101, 99, 100, 102, 98, 100, 103, 97, 100, 101];
-  const report = {
-    schemaVersion: 1,
-    tool: { name: 'profile-gate', version: '0.1.0' },
-    generatedAt: '2026-11-30T00:00:00.000Z',
+  return emptyReport({
     run: shape.workload ? { workload: shape.workload } : {},
     environment: { gpuName: 'NVIDIA H200', model: 'llama-3.1-8b' },
     sources: [{ path: 'kern_sum.csv', format: 'nsys-stats', parts: ['cuda_gpu_kern_sum'], stats: [] }],
@@ -77,13 +75,6 @@ export function makeReport(shape: ReportShape = {}): Report {
       ? [{ name: 'decode_tok_s', unit: 'tok/s', direction: 'higher', samples, value: [...samples].sort((a, b) => a - b)[samples.length >> 1] }]
       : [],
     utilization: { meanPercent: 87.5, peakPercent: 100, sampleCount: 120, overallMeanPercent: 80, totalSampleCount: 130, devices: 1, throttleReasons: [], throttledFraction: 0 },
-    timeline: null,
-    gpuTimeUtilPercent: null,
-    memops: [],
-    apiCalls: [],
-    cpuFunctions: [],
-    notices: [],
-    deepDive: [],
     findings: shape.findings ?? [],
     verdict: shape.verdict ?? 'pass',
     comparison:
@@ -98,8 +89,7 @@ export function makeReport(shape: ReportShape = {}): Report {
             resolvedFindings: [],
             reasons: [],
           },
-  };
-  return ReportSchema.parse(report);
+  });
 }
 
 /** Cells of a markdown table row, split on pipes that markdown would treat as cell borders. */

@@ -2328,18 +2328,9 @@ function alertLines(entry, labelled, textChars) {
     return lines;
 }
 function entryDetails(entry, d, labelled) {
-    const h = labelled ? '####' : '###';
-    const sections = [
-        labelled ? `### ${(0,gh_sections/* verdictLine */.MT)(entry.report.verdict)} · ${(0,gh_text/* safeText */.Hk)(entry.label, 100)}` : '',
-        labelled ? (0,gh_sections/* reasonsBlock */.hF)(entry.report) : '',
-        (0,gh_sections/* findingsSection */.WT)(entry.report, d, h),
-        (0,gh_sections/* comparisonSection */.vU)(entry, d, h),
-        (0,gh_sections/* kernelsSection */.Ul)(entry, d, h),
-        (0,gh_sections/* deepDiveSection */.q6)(entry.report, d, h),
-        (0,gh_sections/* utilizationSection */.w8)(entry.report, d, h),
-        (0,gh_sections/* baselineSection */.d_)(entry, h),
-    ];
-    return sections.filter(Boolean).join('\n\n');
+    const body = (0,gh_sections/* entrySections */.XQ)(entry, d, labelled ? '####' : '###');
+    const head = labelled ? [`### ${(0,gh_sections/* verdictLine */.MT)(entry.report.verdict)} · ${(0,gh_text/* safeText */.Hk)(entry.label, 100)}`, (0,gh_sections/* reasonsBlock */.hF)(entry.report)] : [];
+    return [...head, body].filter(Boolean).join('\n\n');
 }
 function footer(merged, links) {
     const parts = [];
@@ -16674,18 +16665,13 @@ function fitRows(rows, budget, measure, what) {
 /* harmony export */   MT: () => (/* binding */ verdictLine),
 /* harmony export */   O1: () => (/* binding */ orderRows),
 /* harmony export */   R$: () => (/* binding */ artifactsSection),
-/* harmony export */   Ul: () => (/* binding */ kernelsSection),
 /* harmony export */   VY: () => (/* binding */ artifactLine),
-/* harmony export */   WT: () => (/* binding */ findingsSection),
-/* harmony export */   d_: () => (/* binding */ baselineSection),
+/* harmony export */   XQ: () => (/* binding */ entrySections),
 /* harmony export */   gz: () => (/* binding */ renderFindingLine),
 /* harmony export */   hF: () => (/* binding */ reasonsBlock),
-/* harmony export */   oA: () => (/* binding */ DETAIL_LEVELS),
-/* harmony export */   q6: () => (/* binding */ deepDiveSection),
-/* harmony export */   vU: () => (/* binding */ comparisonSection),
-/* harmony export */   w8: () => (/* binding */ utilizationSection)
+/* harmony export */   oA: () => (/* binding */ DETAIL_LEVELS)
 /* harmony export */ });
-/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, missingBaselineText, medianInterval */
+/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, medianInterval, utilizationSection, baselineSection */
 /* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
 /* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(138);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
@@ -17058,6 +17044,18 @@ function reasonsBlock(report, max = 5) {
     const reasons = report.comparison?.reasons ?? [];
     return reasons.slice(0, max).map((r) => `- ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(r, 300)}`).join('\n');
 }
+/** One report's sections in reading order, as the summary and the comment both show them. */
+function entrySections(entry, d, h) {
+    const sections = [
+        findingsSection(entry.report, d, h),
+        comparisonSection(entry, d, h),
+        kernelsSection(entry, d, h),
+        deepDiveSection(entry.report, d, h),
+        utilizationSection(entry.report, d, h),
+        baselineSection(entry, h),
+    ];
+    return sections.filter(Boolean).join('\n\n');
+}
 
 
 /***/ }),
@@ -17329,17 +17327,6 @@ __nccwpck_require__.r(__webpack_exports__);
 const SUMMARY_LIMIT_BYTES = 1024 * 1024;
 /** What we allow ourselves, leaving room for anything else the step appends. */
 const SUMMARY_BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 64 * 1024;
-function entryBody(entry, d, h) {
-    const sections = [
-        (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .findingsSection */ .WT)(entry.report, d, h),
-        (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .comparisonSection */ .vU)(entry, d, h),
-        (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .kernelsSection */ .Ul)(entry, d, h),
-        (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveSection */ .q6)(entry.report, d, h),
-        (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .utilizationSection */ .w8)(entry.report, d, h),
-        (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .baselineSection */ .d_)(entry, h),
-    ];
-    return sections.filter(Boolean).join('\n\n');
-}
 function title(entry) {
     return `profile-gate: ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`;
 }
@@ -17388,7 +17375,7 @@ function renderMergedSummary(merged, options = {}) {
         const head = [`## ${title(entry)}`, reasons].filter(Boolean).join('\n\n');
         const tail = (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactsSection */ .R$)([entry], links, '###');
         const block = {
-            render: (d) => entryBody(entry, d, '###'),
+            render: (d) => (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '###'),
             minimal: () => 'Details omitted to stay within the job summary size limit; see report.md in the artifact.',
         };
         return `${(0,_gh_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitBlocks */ .U)(head, [block], tail, budget, _gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy)}\n`;
@@ -17400,7 +17387,7 @@ function renderMergedSummary(merged, options = {}) {
     const blocks = merged.entries.map((entry) => ({
         render: (d) => {
             const artifact = (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactLine */ .VY)(entry);
-            return [`### ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`, (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report), entryBody(entry, d, '####'), artifact ? `Artifact: ${artifact}` : '']
+            return [`### ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`, (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report), (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '####'), artifact ? `Artifact: ${artifact}` : '']
                 .filter(Boolean)
                 .join('\n\n');
         },

@@ -8,17 +8,12 @@ import { fitBlocks, fitRows, type BudgetedBlock } from './gh-budget.js';
 import {
   comparisonRowCells,
   COMPARISON_HEADER,
-  comparisonSection,
-  deepDiveSection,
-  findingsSection,
+  entrySections,
   isAlert,
-  kernelsSection,
   orderFindings,
   orderRows,
   reasonsBlock,
   renderFindingLine,
-  utilizationSection,
-  baselineSection,
   verdictLine,
   DETAIL_LEVELS,
   type Detail,
@@ -108,18 +103,9 @@ function alertLines(entry: ReportEntry, labelled: boolean, textChars: number): s
 }
 
 function entryDetails(entry: ReportEntry, d: Detail, labelled: boolean): string {
-  const h = labelled ? '####' : '###';
-  const sections = [
-    labelled ? `### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}` : '',
-    labelled ? reasonsBlock(entry.report) : '',
-    findingsSection(entry.report, d, h),
-    comparisonSection(entry, d, h),
-    kernelsSection(entry, d, h),
-    deepDiveSection(entry.report, d, h),
-    utilizationSection(entry.report, d, h),
-    baselineSection(entry, h),
-  ];
-  return sections.filter(Boolean).join('\n\n');
+  const body = entrySections(entry, d, labelled ? '####' : '###');
+  const head = labelled ? [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, reasonsBlock(entry.report)] : [];
+  return [...head, body].filter(Boolean).join('\n\n');
 }
 
 function footer(merged: MergedReports, links: RunLinks): string {

@@ -384,3 +384,16 @@ export function reasonsBlock(report: Report, max = 5): string {
   const reasons = report.comparison?.reasons ?? [];
   return reasons.slice(0, max).map((r) => `- ${safeText(r, 300)}`).join('\n');
 }
+
+/** One report's sections in reading order, as the summary and the comment both show them. */
+export function entrySections(entry: ReportEntry, d: Detail, h: string): string {
+  const sections = [
+    findingsSection(entry.report, d, h),
+    comparisonSection(entry, d, h),
+    kernelsSection(entry, d, h),
+    deepDiveSection(entry.report, d, h),
+    utilizationSection(entry.report, d, h),
+    baselineSection(entry, h),
+  ];
+  return sections.filter(Boolean).join('\n\n');
+}

@@ -9,16 +9,10 @@ import { fitBlocks, fitRows, type BudgetedBlock } from './gh-budget.js';
 import {
   artifactLine,
   artifactsSection,
-  baselineSection,
-  comparisonSection,
-  deepDiveSection,
-  findingsSection,
+  entrySections,
   isAlert,
-  kernelsSection,
   reasonsBlock,
-  utilizationSection,
   verdictLine,
-  type Detail,
   type RunLinks,
 } from './gh-sections.js';
 import { safeLink, safeText, utf8Bytes } from './gh-text.js';
@@ -39,18 +33,6 @@ export interface SingleSummaryOptions extends SummaryOptions {
   label?: string;
   artifact?: ArtifactLink;
   baselineNote?: string;
-}
-
-function entryBody(entry: ReportEntry, d: Detail, h: string): string {
-  const sections = [
-    findingsSection(entry.report, d, h),
-    comparisonSection(entry, d, h),
-    kernelsSection(entry, d, h),
-    deepDiveSection(entry.report, d, h),
-    utilizationSection(entry.report, d, h),
-    baselineSection(entry, h),
-  ];
-  return sections.filter(Boolean).join('\n\n');
 }
 
 function title(entry: ReportEntry): string {
@@ -105,7 +87,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
     const head = [`## ${title(entry)}`, reasons].filter(Boolean).join('\n\n');
     const tail = artifactsSection([entry], links, '###');
     const block: BudgetedBlock = {
-      render: (d) => entryBody(entry, d, '###'),
+      render: (d) => entrySections(entry, d, '###'),
       minimal: () => 'Details omitted to stay within the job summary size limit; see report.md in the artifact.',
     };
     return `${fitBlocks(head, [block], tail, budget, utf8Bytes)}\n`;
@@ -118,7 +100,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
   const blocks: BudgetedBlock[] = merged.entries.map((entry) => ({
     render: (d) => {
       const artifact = artifactLine(entry);
-      return [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, reasonsBlock(entry.report), entryBody(entry, d, '####'), artifact ? `Artifact: ${artifact}` : '']
+      return [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, reasonsBlock(entry.report), entrySections(entry, d, '####'), artifact ? `Artifact: ${artifact}` : '']
         .filter(Boolean)
         .join('\n\n');
     },
