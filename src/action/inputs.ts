@@ -33,6 +33,8 @@ export const INPUTS = {
   thresholds: 'thresholds',
   allowThrottled: 'allow-throttled',
   allowEnvironmentMismatch: 'allow-environment-mismatch',
+  allowForkWorkloads: 'allow-fork-workloads',
+  analyzeTimeoutSeconds: 'analyze-timeout-seconds',
 } as const;
 
 type InputKey = keyof typeof INPUTS;
@@ -60,6 +62,8 @@ export const DEFAULTS: Record<InputKey, string> = {
   thresholds: '',
   allowThrottled: 'false',
   allowEnvironmentMismatch: '',
+  allowForkWorkloads: 'false',
+  analyzeTimeoutSeconds: '',
 };
 
 export const OUTPUTS = {
@@ -102,6 +106,8 @@ const ActionInputsSchema = z.object({
   thresholds: z.array(z.string()),
   allowThrottled: booleanText,
   allowEnvironmentMismatch: z.array(z.string()),
+  allowForkWorkloads: booleanText,
+  analyzeTimeoutSeconds: z.union([z.literal('').transform(() => undefined), positiveInt]),
 });
 export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & { comment: (typeof COMMENT_POLICIES)[number] };
 
@@ -139,6 +145,8 @@ export function getInputs(): ActionInputs {
     thresholds: list(read('thresholds')),
     allowThrottled: read('allowThrottled'),
     allowEnvironmentMismatch: list(read('allowEnvironmentMismatch')),
+    allowForkWorkloads: read('allowForkWorkloads'),
+    analyzeTimeoutSeconds: read('analyzeTimeoutSeconds').trim(),
   };
   const parsed = ActionInputsSchema.safeParse(raw);
   if (!parsed.success) {
