@@ -2,13 +2,14 @@
  * A workload is untrusted code inside the job: it may print a line without end, start daemons that
  * leave its session and ignore SIGTERM, or write into the runner's file commands. Real processes.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProcessGroups, TRACKING_VARIABLE } from '../../src/engine/run/process.js';
 import { prepareRun, runJob } from '../../src/engine/run/index.js';
 import { createMemoryLogger } from '../../src/engine/run/logger.js';
 import { parseRunOptions } from '../../src/engine/run/options.js';
-import { isAlive, PYTHON, standInProbe, standInPythonDir, tempDir, waitFor } from '../engine/stand-ins.js';
+import { isAlive, PYTHON, REPO, standInProbe, standInPythonDir, tempDir, waitFor } from '../engine/stand-ins.js';
 
 const linux = process.platform === 'linux';
 const d = linux ? describe : describe.skip;
@@ -170,4 +171,50 @@ d('metric lines after a long log', () => {
     const decode = result.report!.metrics.find((metric) => metric.name === 'decode_tok_s');
     expect(decode?.samples).toEqual([321.5, 321.5]);
   });
+});
+
+d('a run cancelled by SIGTERM', () => {
+  it('writes run.json marked cancelled, with the steps that finished, and exits 128+15', async () => {
+    const cliEntry = join(REPO, 'dist', 'cli', 'index.js');
+    if (!existsSync(cliEntry)) throw new Error(`${cliEntry} is missing: run 'npm run build' first`);
+    const work = tempDir('cancelled');
+    const script = join(work, 'second_hangs.py');
+    const counter = join(work, 'count');
+    writeFileSync(
+      script,
+      [
+        'import json, os, sys, time',
+        `path = ${JSON.stringify(counter)}`,
+        'n = int(open(path).read()) + 1 if os.path.exists(path) else 1',
+        'open(path, "w").write(str(n))',
+        'print(json.dumps({"metric": "decode_tok_s", "value": 100.0}), flush=True)',
+        'if n >= 2:',
+        // A daemon that holds the output pipe open: the step takes its drain time to end.
+        '    if os.fork() == 0:',
+        '        os.setsid()',
+        '        if os.fork() == 0: os.execvp("sleep", ["sleep", "60"])',
+        '        os._exit(0)',
+        '    os.wait()',
+        '    print("hanging now", flush=True)',
+        '    time.sleep(60)',
+      ].join('\n'),
+    );
+    const child = spawn(process.execPath, [cliEntry, 'run', '--engine', 'command', '--run', `${PYTHON} ${script}`, '--runs', '3', '--warmup-runs', '0', '--profiler', 'none', '--deep-dive', 'off', '--out', 'out'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    expect(await waitFor(() => stdout.includes('hanging now'), 20000)).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    const runJson = JSON.parse(readFileSync(join(work, 'out', 'run.json'), 'utf8')) as { outcome: string; message: string; steps: { id: string; status: string }[]; files: { path: string }[]; notices: { message: string }[] };
+    expect(runJson.outcome).toBe('cancelled');
+    expect(runJson.message).toBe('the run was cancelled');
+    expect(runJson.steps.map((step) => [step.id, step.status])).toEqual([
+      ['measured-1', 'ok'],
+      ['measured-2', 'cancelled'],
+      ['measured-3', 'skipped'],
+    ]);
+    expect(runJson.files.map((file) => file.path.slice(work.length + 1))).toEqual(['out/logs/measured-1.log']);
+    expect(runJson.notices.map((notice) => notice.message)).toContainEqual(expect.stringMatching(/^1 process the run started was still running after its last step and was stopped: pid \d+ \(sleep 60\)$/));
+  }, 30000);
 });

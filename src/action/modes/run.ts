@@ -49,10 +49,11 @@ export async function runMode(ctx: ModeContext): Promise<void> {
 
   const groups = new ProcessGroups();
   // The runner sends SIGINT then SIGTERM on cancel: stop exactly the workload's process groups first.
-  const restoreSignals = groups.forwardSignals({ beforeExit: (signal) => core.warning(`${signal}: stopped the workload's process groups`) });
+  let job: Promise<unknown> | undefined;
+  const restoreSignals = groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => core.warning(`${signal}: stopped the workload's process groups; run.json says what finished`) });
   let result;
   try {
-    result = await runJob(plan, {
+    const running = runJob(plan, {
       logger: actionLogger(),
       groups,
       analyze: (inputs, which) =>
@@ -66,6 +67,8 @@ export async function runMode(ctx: ModeContext): Promise<void> {
           baseline: which.side === 'base' ? null : which.baseline ?? baseline,
         }),
     });
+    job = running;
+    result = await running;
   } finally {
     restoreSignals();
   }

@@ -489,9 +489,12 @@ export class ProcessGroups {
 
   /**
    * On SIGINT/SIGTERM to this process: pass the same signal to every group started here, SIGKILL
-   * after the grace period, run `beforeExit`, then exit with 128+signal. A second signal kills at once.
+   * after the grace period, wait for `settle` (the run writing its record of what finished, up to
+   * `settleMs`), run `beforeExit`, then exit with 128+signal. A second signal kills at once.
    */
-  forwardSignals(options: { beforeExit?: (signal: NodeJS.Signals) => Promise<void> | void; exit?: (code: number) => void } = {}): () => void {
+  forwardSignals(
+    options: { beforeExit?: (signal: NodeJS.Signals) => Promise<void> | void; settle?: () => Promise<unknown>; settleMs?: number; exit?: (code: number) => void } = {},
+  ): () => void {
     const exit = options.exit ?? ((code: number) => process.exit(code));
     let handling = false;
     const handler = (signal: NodeJS.Signals) => {
@@ -508,6 +511,12 @@ export class ProcessGroups {
       handling = true;
       void (async () => {
         await this.stopAll(signal);
+        try {
+          // The Actions runner waits 7.5 s after SIGINT before it sends SIGTERM.
+          if (options.settle) await Promise.race([options.settle().catch(() => undefined), sleep(options.settleMs ?? 5000)]);
+        } catch {
+          // the record is best effort; exit regardless
+        }
         try {
           await Promise.race([options.beforeExit?.(signal), sleep(1000)]);
         } finally {
