@@ -1,0 +1,55 @@
+/**
+ * Inputs built to make the analysis do unbounded work or blame the wrong thing: a nesting bomb in
+ * a gzip, a damaged gzip, two traceEvents arrays, a kernel name with a NUL, an analysis past its
+ * time budget, files that cannot be read.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { InputError } from '../../src/errors.js';
+import { ingestFile } from '../../src/ingest/index.js';
+import { MAX_NESTING } from '../../src/ingest/kineto/json-element.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'pg-input-bounds-'));
+
+function file(name: string, content: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+async function refusal(path: string, format?: string): Promise<InputError> {
+  const error = await ingestFile(path, format).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(InputError);
+  return error as InputError;
+}
+
+describe('a nesting bomb', () => {
+  it('`[` after `[` inside a skipped event: refused at the bracket past the limit, not at the end of the file', async () => {
+    const prefix = '{"traceEvents": [{"ph": "X", "cat": "python_function", "name": "f", "args": {"x": ';
+    // 1 MB of gzip inflating to 64 MB; the 2 GB of the field report only take longer.
+    const bomb = gzipSync(Buffer.concat([Buffer.from(prefix), Buffer.alloc(64 << 20, '[')]), { level: 9 });
+    const error = await refusal(file('bomb.trace.json.gz', bomb));
+    // The event's own `{` and args' `{` are two levels: the limit is passed at the (MAX_NESTING - 1)th `[`.
+    const at = prefix.length + MAX_NESTING - 2;
+    expect(error.message).toBe(`${join(dir, 'bomb.trace.json.gz')}:byte ${at}: expected JSON nested at most ${MAX_NESTING} deep, got nesting deeper than ${MAX_NESTING}`);
+  });
+
+  it('real nesting of a few levels is read as before', async () => {
+    const events = [{ ph: 'X', cat: 'kernel', name: 'k', pid: 0, tid: 7, ts: 1, dur: 2, args: { device: 0, stream: 7, deep: [[[[[[[[1]]]]]]]] } }];
+    const capture = await ingestFile(file('nested.json', JSON.stringify({ traceEvents: events })));
+    expect(capture.kernels.map((k) => [k.name, k.totalNs])).toEqual([['k', 2000]]);
+  });
+});
+
+describe('a damaged gzip', () => {
+  it('a wrong checksum is called a decompression error, with how far the JSON got', async () => {
+    const whole = gzipSync(JSON.stringify({ traceEvents: Array.from({ length: 20000 }, (_, i) => ({ ph: 'X', cat: 'kernel', name: `k${i % 7}`, pid: 0, tid: 7, ts: i * 10, dur: 5, args: { device: 0 } })) }));
+    const damaged = Buffer.from(whole);
+    // The CRC-32 of the trailer (the 8 bytes before the size): the JSON inflates whole, the check fails.
+    damaged[damaged.length - 6] ^= 0xff;
+    const error = await refusal(file('damaged.trace.json.gz', damaged));
+    expect(error.message).toMatch(/damaged\.trace\.json\.gz:byte \d+: expected a complete gzip stream, got a decompression error \("[^"]+"\) after \d+ bytes of JSON$/);
+  });
+});
