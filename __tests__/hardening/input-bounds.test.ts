@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { InputError } from '../../src/errors.js';
 import { ingestFile } from '../../src/ingest/index.js';
 import { MAX_NESTING } from '../../src/ingest/kineto/json-element.js';
+import { cli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pg-input-bounds-'));
 
@@ -51,5 +52,37 @@ describe('a damaged gzip', () => {
     damaged[damaged.length - 6] ^= 0xff;
     const error = await refusal(file('damaged.trace.json.gz', damaged));
     expect(error.message).toMatch(/damaged\.trace\.json\.gz:byte \d+: expected a complete gzip stream, got a decompression error \("[^"]+"\) after \d+ bytes of JSON$/);
+  });
+});
+
+describe('a time budget for analyze', () => {
+  /** A Kineto trace of some 30 MB: a few seconds to read, far past a 50 ms budget. */
+  function bigTrace(): string {
+    const events: string[] = [];
+    for (let i = 0; i < 200_000; i += 1) events.push(`{"ph":"X","cat":"kernel","name":"k${i % 50}","pid":0,"tid":7,"ts":${i * 10},"dur":5,"args":{"device":0,"stream":7,"grid":[1,1,1],"block":[128,1,1]}}`);
+    return file('big.trace.json', `{"schemaVersion":1,"traceEvents":[\n${events.join(',\n')}\n]}\n`);
+  }
+
+  it('--timeout stops it with exit 2 and one line naming the file being read', async () => {
+    const big = bigTrace();
+    const small = file('metrics.jsonl', '{"metric": "decode_tok_s", "value": 100}\n');
+    const started = Date.now();
+    const r = await cli(['analyze', '--timeout', '0.05', small, big]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`profile-gate: ${big}: expected the analysis to finish within 0.05 s (the analyze time budget); it was stopped while reading this file\n`);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('an analysis within its budget is unchanged', async () => {
+    const small = file('metrics-ok.jsonl', '{"metric": "decode_tok_s", "value": 100}\n');
+    const r = await cli(['analyze', '--timeout', '30', '--json', '-', small]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).metrics[0].samples).toEqual([100]);
+  });
+
+  it('a bad --timeout is a usage error', async () => {
+    const r = await cli(['analyze', '--timeout', '5m', 'x.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('profile-gate: --timeout 5m: expected a positive number of seconds\n');
   });
 });

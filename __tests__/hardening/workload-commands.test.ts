@@ -107,3 +107,15 @@ describe('a pull request from a fork', () => {
     expect(r.outputs['verdict']).toBeTruthy();
   });
 });
+
+describe('analyze-timeout-seconds', () => {
+  it('mode analyze past its budget fails the step with one line naming the file', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'pg-ws-'));
+    const events: string[] = [];
+    for (let i = 0; i < 200_000; i += 1) events.push(`{"ph":"X","cat":"kernel","name":"k${i % 50}","pid":0,"tid":7,"ts":${i * 10},"dur":5,"args":{"device":0}}`);
+    writeFileSync(join(ws, 'big.trace.json'), `{"traceEvents":[\n${events.join(',\n')}\n]}\n`);
+    const r = await runAction({ fake, event: PR_EVENT, workspace: ws, inputs: { mode: 'analyze', captures: 'big.trace.json', 'analyze-timeout-seconds': '0.05', comment: 'off', 'upload-artifact': 'false' } });
+    expect(r.code).toBe(1);
+    expect(r.commands).toEqual(['::error::big.trace.json: expected the analysis to finish within 0.05 s (the analyze time budget); it was stopped while reading this file']);
+  });
+});

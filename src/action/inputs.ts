@@ -81,6 +81,11 @@ const positiveInt = z
   .regex(/^\d+$/, 'expected a positive whole number')
   .transform(Number)
   .refine((n) => n > 0, 'expected a positive whole number');
+const positiveSeconds = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, 'expected a positive number of seconds')
+  .transform(Number)
+  .refine((n) => n > 0, 'expected a positive number of seconds');
 // Artifact names may not hold " : < > | * ? \r \n / \ (the artifact service refuses them).
 const artifactName = z.string().regex(/^[^":<>|*?\r\n/\\]*$/, 'expected an artifact name without " : < > | * ? / \\ or newlines');
 
@@ -107,7 +112,7 @@ const ActionInputsSchema = z.object({
   allowThrottled: booleanText,
   allowEnvironmentMismatch: z.array(z.string()),
   allowForkWorkloads: booleanText,
-  analyzeTimeoutSeconds: z.union([z.literal('').transform(() => undefined), positiveInt]),
+  analyzeTimeoutSeconds: z.union([z.literal('').transform(() => undefined), positiveSeconds]),
 });
 export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & { comment: (typeof COMMENT_POLICIES)[number] };
 
