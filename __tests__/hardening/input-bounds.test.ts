@@ -3,7 +3,8 @@
  * a gzip, a damaged gzip, two traceEvents arrays, a kernel name with a NUL, an analysis past its
  * time budget, files that cannot be read.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -11,6 +12,8 @@ import { InputError } from '../../src/errors.js';
 import { ingestFile } from '../../src/ingest/index.js';
 import { MAX_NESTING } from '../../src/ingest/kineto/json-element.js';
 import { cli } from '../helpers/cli.js';
+import { REPO } from '../engine/stand-ins.js';
+import { ncuCommand } from '../../src/diagnose/signals.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pg-input-bounds-'));
 
@@ -84,5 +87,70 @@ describe('a time budget for analyze', () => {
     const r = await cli(['analyze', '--timeout', '5m', 'x.json']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('profile-gate: --timeout 5m: expected a positive number of seconds\n');
+  });
+});
+
+/**
+ * Files this user may not read. Root ignores mode bits, so as root the CLI (the bundle, as shipped)
+ * runs as `nobody` (uid 65534, through spawn's uid/gid); as any other user it runs as that user.
+ */
+describe('unreadable inputs', () => {
+  const linux = process.platform === 'linux';
+  const itLinux = linux ? it : it.skip;
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+  function cliAs(args: string[]): { status: number | null; stderr: string } {
+    const entry = join(REPO, 'dist', 'cli', 'index.js');
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run 'npm run build' first`);
+    const result = spawnSync(process.execPath, [entry, ...args], { ...asUser, encoding: 'utf8', cwd: tmpdir() });
+    return { status: result.status, stderr: result.stderr };
+  }
+
+  function openFolder(): string {
+    const folder = mkdtempSync(join(tmpdir(), 'pg-unreadable-'));
+    chmodSync(folder, 0o755);
+    return folder;
+  }
+
+  itLinux('a file: exit 2 and one line naming it', () => {
+    const folder = openFolder();
+    const path = join(folder, 'secret.jsonl');
+    writeFileSync(path, '{"metric": "decode_tok_s", "value": 100}\n');
+    chmodSync(path, 0o000);
+    const r = cliAs(['analyze', path]);
+    expect(r.stderr).toBe(`profile-gate: ${path}: cannot read the file (EACCES); expected a capture file that this user may read\n`);
+    expect(r.status).toBe(2);
+  });
+
+  itLinux('a folder: exit 2 and one line naming it', () => {
+    const folder = openFolder();
+    const inner = join(folder, 'captures');
+    mkdirSync(inner);
+    writeFileSync(join(inner, 'a.jsonl'), '{"metric": "decode_tok_s", "value": 100}\n');
+    chmodSync(inner, 0o000);
+    const r = cliAs(['analyze', folder]);
+    expect(r.stderr).toBe(`profile-gate: ${inner}: cannot read the folder (EACCES); expected a folder of capture files that this user may list\n`);
+    expect(r.status).toBe(2);
+  });
+});
+
+describe('two traceEvents arrays in one file', () => {
+  it('is refused at the second one: summing both (or keeping either) would be a guess', async () => {
+    const one = '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2,"args":{"device":0}}';
+    const text = `{"traceEvents": [${one}], "traceEvents": [${one}]}`;
+    const error = await refusal(file('twice.json', text));
+    expect(error.message).toBe(`${join(dir, 'twice.json')}:byte ${text.lastIndexOf('[')}: expected one "traceEvents" array, got a second one`);
+  });
+});
+
+describe('a NUL in a kernel name', () => {
+  it('is written \\x00 in the suggested ncu regex, which matches the name', () => {
+    const name = 'fused_rmsnorm\u0000kernel_v2';
+    const command = ncuCommand(name, 3, 'python serve.py');
+    expect(command).toContain("--kernel-name regex:'fused_rmsnorm\\x00kernel_v2' ");
+    expect(command).not.toMatch(/[\u0000-\u001f]/);
+    const regex = /--kernel-name regex:'([^']*)'/.exec(command)![1]!;
+    expect(new RegExp(regex).test(name)).toBe(true);
+    expect(new RegExp(regex).test('fused_rmsnorm kernel_v2')).toBe(false);
   });
 });
