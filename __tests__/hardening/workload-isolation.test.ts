@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ProcessGroups, TRACKING_VARIABLE } from '../../src/engine/run/process.js';
+import { LineSplitter, ProcessGroups, TRACKING_VARIABLE } from '../../src/engine/run/process.js';
 import { prepareRun, runJob } from '../../src/engine/run/index.js';
 import { createMemoryLogger } from '../../src/engine/run/logger.js';
 import { parseRunOptions } from '../../src/engine/run/options.js';
@@ -34,6 +34,26 @@ d('one line without end', () => {
     expect(log[0]).toMatch(/^x{1048576}… \[profile-gate: line cut at 1048576 bytes, 24117248 bytes dropped\]$/);
     expect(log[1]).toBe('after');
     expect(statSync(join(dir, 'out.log')).size).toBeLessThan(2 << 20);
+  });
+
+  it('600 MB without a newline (past V8\'s longest string): no crash, the line is cut, the run goes on', async () => {
+    const dir = tempDir('huge-line');
+    const groups = new ProcessGroups({ graceMs: 300 });
+    const seen: number[] = [];
+    const script = 'import sys\nblock = "z" * (1 << 20)\nfor _ in range(600): sys.stdout.write(block)\nsys.stdout.write("\\r\\nend\\n")\n';
+    const outcome = await groups.start({ argv: [PYTHON, '-c', script], logFile: join(dir, 'out.log'), onLine: (line) => seen.push(line.length) }).done;
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.cutBytes).toBe(599 * (1 << 20));
+    expect(seen).toEqual([1 << 20, 3]);
+  }, 60000);
+
+  it('lines end at \\n, \\r\\n or a lone \\r (a progress bar), also split across chunks', () => {
+    const lines: string[] = [];
+    const splitter = new LineSplitter((line) => lines.push(line), 8);
+    for (const piece of ['a\r', '\nb\rc', '\r', '\n', 'd\n\n', '0123456789ab\ne']) splitter.push(Buffer.from(piece));
+    splitter.end();
+    expect(lines).toEqual(['a', 'b', 'c', 'd', '', '01234567', 'e']);
+    expect([splitter.cutLines, splitter.cutBytes]).toEqual([1, 4]);
   });
 
   it('through a run: the run ends ok and its notices say what was cut', async () => {

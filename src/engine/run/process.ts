@@ -88,19 +88,23 @@ export class LineSplitter {
 
   push(chunk: Buffer): void {
     let start = 0;
-    for (let i = 0; i < chunk.length; i += 1) {
-      const byte = chunk[i]!;
-      if (byte !== 0x0a && byte !== 0x0d) continue;
-      if (byte === 0x0a && this.lastWasCR && i === start && this.held === 0 && this.dropped === 0) {
+    // The next \n and \r, found natively (a 1 GB line must not be walked byte by byte in JS).
+    let lf = chunk.indexOf(0x0a);
+    let cr = chunk.indexOf(0x0d);
+    while (lf >= 0 || cr >= 0) {
+      const at = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+      const isCR = at === cr;
+      if (!isCR && this.lastWasCR && at === start && this.held === 0 && this.dropped === 0) {
         // the \n of a \r\n whose \r ended the previous line
         this.lastWasCR = false;
-        start = i + 1;
-        continue;
+      } else {
+        this.keep(chunk.subarray(start, at));
+        this.emit();
+        this.lastWasCR = isCR;
       }
-      this.keep(chunk.subarray(start, i));
-      this.emit();
-      this.lastWasCR = byte === 0x0d;
-      start = i + 1;
+      start = at + 1;
+      if (at === lf) lf = chunk.indexOf(0x0a, start);
+      if (at === cr) cr = chunk.indexOf(0x0d, start);
     }
     if (start < chunk.length) {
       this.lastWasCR = false;
