@@ -73,7 +73,7 @@ export default defineImporter({
         } catch (error) {
           if (error instanceof InputError) throw error;
           const reason = (error as Error).message;
-          const expected = file.gzip ? `expected a complete gzip stream, got a decompression error ("${reason}")` : `expected a readable file, got "${reason}"`;
+          const expected = file.gzip ? `expected a complete gzip stream, got "gunzip: ${reason}"` : `expected a readable file, got "${reason}"`;
           throw new InputError(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
         }
         if (next.done) break;
