@@ -45,7 +45,8 @@ export const K = {
   memcpyDtoH: '[CUDA memcpy Device-to-Host]',
 } as const;
 
-type KernelRow = readonly [name: string, ms: number, instances?: number];
+/** tokens: the M a recorded input shape gives the kernel's launching matmul (Kineto record_shapes). */
+type KernelRow = readonly [name: string, ms: number, instances?: number, tokens?: number];
 
 export interface ProfileSpec {
   /** [name, total milliseconds, instances (default 100)] */
@@ -90,7 +91,7 @@ export function capturesOf(spec: ProfileSpec): CaptureInput[] {
   if (hasKernelInput) {
     captures.push({
       source: { path: 'capture.csv', format: spec.format ?? 'nsys-stats' },
-      kernels: (spec.kernels ?? []).map(([name, ms, instances = 100]) => ({ name, totalNs: ms * MS, instances })),
+      kernels: (spec.kernels ?? []).map(([name, ms, instances = 100, tokens]) => ({ name, totalNs: ms * MS, instances, ...(tokens !== undefined ? { tokens } : {}) })),
       apiCalls: (spec.apiCalls ?? []).map(([name, ms, calls]) => ({ name, totalNs: ms * MS, calls })),
       ...(spec.timeline ? { timeline: timelineOf(spec.timeline) } : {}),
       notices: [...(spec.notices ?? [])],
