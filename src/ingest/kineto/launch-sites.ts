@@ -93,8 +93,8 @@ export class LaunchSites {
   private readonly siteTokens: number[] = [];
   private readonly siteIds = new Map<number, number>();
   private readonly open = new Map<number, OpenOp[]>();
-  /** External id → site + 1 (0: unknown). */
-  private dense = new Int32Array(1024);
+  /** External id → site + 1 (0: unknown); 2 bytes an id until there are more than 65,535 sites. */
+  private dense: Uint16Array | Int32Array = new Uint16Array(1024);
   private readonly sparse = new Map<number, number>();
   /** Ops read; ops whose start went back in time on their thread (their chain may be cut short). */
   ops = 0;
@@ -180,10 +180,11 @@ export class LaunchSites {
       this.sparse.set(externalId, site);
       return;
     }
-    if (externalId >= this.dense.length) {
-      let size = this.dense.length * 2;
-      while (size <= externalId) size *= 2;
-      const grown = new Int32Array(size);
+    const wide = site + 1 > 0xffff && this.dense instanceof Uint16Array;
+    if (externalId >= this.dense.length || wide) {
+      let size = this.dense.length;
+      while (size <= externalId) size = Math.ceil(size * 1.5);
+      const grown = wide || this.dense instanceof Int32Array ? new Int32Array(size) : new Uint16Array(size);
       grown.set(this.dense);
       this.dense = grown;
     }
