@@ -22,7 +22,7 @@ const files = kernelFixtureFiles();
 
 describe('real kernel names', () => {
   it('reads every fixture', () => {
-    expect(files.length).toBe(17);
+    expect(files.length).toBe(19);
     for (const file of files) expect(load(file).length).toBeGreaterThan(0);
   });
 
@@ -79,6 +79,20 @@ describe('real kernel names', () => {
     expect(s.share('rope')).toBeCloseTo(0.0130, 3); // rope_norm
     expect(s.instances('norm')).toBe(130); // rms_norm_f32 only
     expect(s.instances('kv-cache')).toBe(64); // k_set_rows
+  });
+
+  it('AlexNet on A100 (Kineto): cuDNN convolutions are conv, its layout conversion is copy', () => {
+    const s = shares(load('hta_a100_alexnet.kernels.tsv'));
+    expect(s.share('conv')).toBeCloseTo(0.0672, 3); // scudnn + fprop implicit GEMM + FFT + computeOffsets, summed in python
+    expect(s.share('copy')).toBeCloseTo(0.0042, 3); // nchwToNhwcKernel
+    expect(s.instances('conv')).toBe(16);
+    expect(s.share('other')).toBeLessThan(0.05); // pooling kernels have no family
+  });
+
+  it('DDP rank 1 on V100 (Kineto): the NCCL all-reduce is the collective share', () => {
+    const s = shares(load('hta_v100_ddp_rank1.kernels.tsv'));
+    expect(s.share('collective')).toBeCloseTo(0.3571, 3); // ncclKernel_AllReduce_RING_LL_Sum_float, with memcpy in the total
+    expect(s.share('conv')).toBe(0);
   });
 
   it('vLLM TP=4 on H100 (Kineto): the collectives are NCCL and the custom all-reduce, not the embedding mask', () => {

@@ -44,6 +44,16 @@ describe('Kineto launching op and shapes', () => {
     expect(copies.every((k) => createClassifier()(k) === 'copy')).toBe(true);
   });
 
+  it('the KV-head expand of a GQA model is a copy launched from aten::repeat_interleave (transformers MoE decode)', async () => {
+    const capture = await ingestFile(fixture('moe_decode.trace.json.gz'));
+    // 248 aten::repeat_interleave ops (python count), each expand + clone: one direct_copy launch each.
+    const expand = capture.kernels.filter((k) => k.launchedBy === 'aten::repeat_interleave > aten::clone > aten::copy_');
+    expect(expand).toHaveLength(1);
+    expect(expand[0]!.instances).toBe(248);
+    expect(expand[0]!.launchedByShare).toBe(1);
+    expect(createClassifier()(expand[0]!)).toBe('copy');
+  });
+
   it('CUDA graph replays link to no op: said in a notice, not guessed (vLLM TP=4, H100)', async () => {
     const capture = await ingestFile(fixture('vllm_tp4_h100_rank0_1000isl_10osl_32con.pt.trace.json.gz'));
     const notice = capture.notices.find((n) => n.code === 'kineto-launch-op-unavailable');
