@@ -3,6 +3,8 @@
  * Expected chains and shapes were read from the raw JSON with python: the kernel's `External id`
  * names a cpu_op, its enclosing ops by time on the same thread, and (record_shapes) its Input Dims.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClassifier } from '../../src/classify/classify.js';
 import { ingestFile } from '../../src/ingest/index.js';
@@ -59,7 +61,7 @@ describe('Kineto launching op and shapes', () => {
     const notice = capture.notices.find((n) => n.code === 'kineto-launch-op-unavailable');
     // 8,667 graph kernels (SOURCES.md) carry no External id; the other 4,841 launches name their op.
     expect(notice?.message).toBe(
-      '8667 of 13508 kernel launches name no CPU op that launched them (CUDA graph replays: the graph capture is not in the trace); their launching op is not available.',
+      '8667 of 13508 kernel launches could not be tied to the CPU op that launched them (CUDA graph replays: the graph capture is not in the trace); their launching op is not available.',
     );
     const allReduce = byName(capture.kernels, 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL');
     expect(allReduce.launchedBy).toBe('vllm::all_reduce');
@@ -76,6 +78,30 @@ describe('Kineto launching op and shapes', () => {
   it('an old trace whose GPU events carry the correlation as External id is not attributed', async () => {
     const capture = await ingestFile(fixture('hta_sampled_rank0_ws128_trimmed.json'));
     expect(capture.kernels.every((k) => k.launchedBy === undefined)).toBe(true);
+  });
+});
+
+describe('Kineto launching op, event order', () => {
+  const op = '{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"External id": 7, "Input Dims": [[16, 64], [64, 64]]}}';
+  const kernel = '{"ph": "X", "cat": "kernel", "name": "nvjet_sm90_tst_128x128_64x4_1x2_h_bz_coopA_TNT", "pid": 0, "tid": 7, "ts": 20, "dur": 3, "args": {"External id": 7, "correlation": 99, "device": 0}}';
+  const trace = (...events: string[]): string => {
+    const path = join(mkdtempSync(join(tmpdir(), 'launch-ops-')), 't.json');
+    writeFileSync(path, `{"traceEvents": [${events.join(', ')}]}`);
+    return path;
+  };
+
+  it('ops before kernels (as PyTorch writes them): the kernel is linked, M = 16 makes it decode-shaped', async () => {
+    const capture = await ingestFile(trace(op, kernel), 'kineto-json');
+    expect(capture.kernels[0]).toMatchObject({ launchedBy: 'aten::mm', tokens: 16 });
+    expect(createClassifier()(capture.kernels[0]!)).toBe('gemm-decode');
+    expect(capture.notices).toEqual([]);
+  });
+
+  it('a kernel read before its op is not linked, and the notice says so', async () => {
+    const capture = await ingestFile(trace(kernel, op), 'kineto-json');
+    expect(capture.kernels[0]!.launchedBy).toBeUndefined();
+    expect(createClassifier()(capture.kernels[0]!)).toBe('gemm'); // a wide tile alone: shape unknown
+    expect(capture.notices.map((n) => n.message)).toEqual(['1 of 1 kernel launches could not be tied to the CPU op that launched them; their launching op is not available.']);
   });
 });
 

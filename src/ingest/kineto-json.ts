@@ -63,7 +63,7 @@ function attributionNotices(summary: TraceSummary): Notice[] {
       code: 'kineto-launch-op-unavailable',
       severity: 'info',
       message:
-        `${sites.unlinked} of ${total} kernel launches name no CPU op that launched them` +
+        `${sites.unlinked} of ${total} kernel launches could not be tied to the CPU op that launched them` +
         (graphs ? ' (CUDA graph replays: the graph capture is not in the trace)' : '') +
         '; their launching op is not available.',
     },

@@ -99,7 +99,10 @@ export class LaunchSites {
   /** Ops read; ops whose start went back in time on their thread (their chain may be cut short). */
   ops = 0;
   unordered = 0;
-  /** Kernel launches linked to an op, and those with no External id (CUDA graph replays, old traces). */
+  /**
+   * Kernel launches linked to an op, and the others: no External id (CUDA graph replays), an old
+   * trace's correlation-as-id, or an op not read before the kernel (PyTorch writes ops first).
+   */
   attributed = 0;
   unlinked = 0;
 

@@ -190,7 +190,7 @@ export class TraceSummary implements ScanSink {
     if (dur < sum.minNs) sum.minNs = dur;
     if (dur > sum.maxNs) sum.maxNs = dur;
     if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3])) addShape(sum, f.shape, dur);
-    if (this.launchSites.ops > 0) this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
+    this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
     this.ops.push(startNs, startNs + dur, device, f.correlation, true);
   }
 
