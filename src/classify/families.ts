@@ -495,12 +495,13 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
     counterExamples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)'],
   },
   // Copies and layout changes (split out of elementwise: they move bytes and compute nothing):
-  // ATen direct copies (contiguous, expand+clone as in repeat_interleave / repeat_kv), cat, transposes
-  // and permutes, cuDNN layout conversions, llama.cpp's cpy. A dtype cast (`bfloat16_copy_kernel_cuda`,
-  // llama.cpp `convert_unary`) computes a conversion and stays elementwise.
+  // ATen's copy_ kernels (contiguous, expand+clone as in repeat_interleave / repeat_kv, and the casts
+  // of `.to(dtype)`, which run through the same copy_), cat, transposes and permutes, cuDNN layout
+  // conversions, llama.cpp's cpy and convert. The launching op (`launchedBy`) tells a cast from a
+  // layout copy where the trace records it.
   {
     family: 'copy',
-    pattern: /^(?!triton_).*?(?:direct_copy_kernel|CatArray|(?:^|\s|::)cpy_|contiguous|transpose|permute|(?:^|_|::)concat|padded_copy|nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw|repeat_interleave|repeat_kv)/i,
+    pattern: /^(?!triton_).*?(?:direct_copy_kernel|_copy_kernel_cuda|(?:^|\s)convert_unary\b|CatArray|(?:^|\s|::)cpy_|contiguous|transpose|permute|(?:^|_|::)concat|padded_copy|nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw|repeat_interleave|repeat_kv)/i,
     examples: [
       'void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)',
       'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
@@ -509,6 +510,8 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
       'void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 2, 128, 1>(float*, at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 128, 1>, at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)',
       'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
+      'void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul>)',
+      'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
       'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
       'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
     ],
@@ -522,7 +525,7 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
   },
   {
     family: 'elementwise',
-    pattern: /elementwise|FillFunctor|fill_|act_and_mul|silu|gelu|swiglu|where_kernel|masked_fill|arange|multi_tensor_apply|clamp|_r\d+_w\d+_b\d+|^triton_poi_|_copy_kernel_cuda|(?:^|\s)(?:k_bin_bcast|convert_unary|unary_gated_op_kernel|unary_op_kernel)\b/i,
+    pattern: /elementwise|FillFunctor|fill_|act_and_mul|silu|gelu|swiglu|where_kernel|masked_fill|arange|multi_tensor_apply|clamp|_r\d+_w\d+_b\d+|^triton_poi_|(?:^|\s)(?:k_bin_bcast|unary_gated_op_kernel|unary_op_kernel)\b/i,
     examples: [
       'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
       'void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, (bool)1>(T1 *, const T1 *, int)',
@@ -531,10 +534,8 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       'functional_elementwise_6A6A6A6A_1d2e3f4a',
       'at::native::<unnamed>::fill_reverse_indices_kernel(long *, int, at::cuda::detail::IntDivider<unsigned int>)',
       'triton_poi_fused_add_mul_0',
-      'void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul>)',
       'void k_bin_bcast<&(op_add(float, float)), float, float, float, float const*>(float const*, float const*, float*, int, int, int, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
       'void unary_gated_op_kernel<&(op_silu(float)), float>(float const*, float const*, float*, long, long, long, long) [clone .kd]',
-      'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
       'triton_poi_fused_mul_silu_1',
       'triton_poi_fused__to_copy_0',
     ],
