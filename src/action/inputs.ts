@@ -33,6 +33,9 @@ export const INPUTS = {
   thresholds: 'thresholds',
   allowThrottled: 'allow-throttled',
   allowEnvironmentMismatch: 'allow-environment-mismatch',
+  allowMixed: 'allow-mixed',
+  strict: 'strict',
+  smiColumns: 'smi-columns',
 } as const;
 
 type InputKey = keyof typeof INPUTS;
@@ -60,6 +63,9 @@ export const DEFAULTS: Record<InputKey, string> = {
   thresholds: '',
   allowThrottled: 'false',
   allowEnvironmentMismatch: '',
+  allowMixed: 'false',
+  strict: 'false',
+  smiColumns: '',
 };
 
 export const OUTPUTS = {
@@ -102,6 +108,9 @@ const ActionInputsSchema = z.object({
   thresholds: z.array(z.string()),
   allowThrottled: booleanText,
   allowEnvironmentMismatch: z.array(z.string()),
+  allowMixed: booleanText,
+  strict: booleanText,
+  smiColumns: z.array(z.string()),
 });
 export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & { comment: (typeof COMMENT_POLICIES)[number] };
 
@@ -139,6 +148,9 @@ export function getInputs(): ActionInputs {
     thresholds: list(read('thresholds')),
     allowThrottled: read('allowThrottled'),
     allowEnvironmentMismatch: list(read('allowEnvironmentMismatch')),
+    allowMixed: read('allowMixed'),
+    strict: read('strict'),
+    smiColumns: list(read('smiColumns')),
   };
   const parsed = ActionInputsSchema.safeParse(raw);
   if (!parsed.success) {

@@ -7,8 +7,11 @@ import type { FamilyRule } from '../classify/families.js';
 import { compare, type GateInput } from '../compare/gate.js';
 import type { GateOptionsInput } from '../compare/options.js';
 import { runRules, type DiagnoseConfig } from '../diagnose/run-rules.js';
+import type { IngestOptions } from '../ingest/importer.js';
 import { ingestFile } from '../ingest/index.js';
-import type { Capture } from '../model/capture.js';
+import { InputError } from '../errors.js';
+import type { Capture, Notice } from '../model/capture.js';
+import { checkMergeable, countEachRunOnce } from '../pipeline/input-groups.js';
 import type { Profile } from '../model/profile.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from '../model/report.js';
 import { TOOL_VERSION } from '../version.js';
@@ -28,6 +31,15 @@ export interface AnalyzeOptions {
   /** Overrides for the environment fingerprint (model, dtype, engine …). */
   environment?: Report['environment'];
   now?: () => Date;
+  /** Merge captures that record different GPUs, vendors, engines or models (otherwise refused). */
+  allowMixed?: boolean;
+  /**
+   * Files found inside a directory: one that cannot be read is skipped with a warning instead of
+   * failing the analysis. Files named directly always fail when unreadable.
+   */
+  skippable?: ReadonlySet<string>;
+  /** What the user says about inputs that cannot say it themselves (nvidia-smi noheader columns). */
+  ingest?: IngestOptions;
 }
 
 export interface BaselineChoice {
@@ -39,12 +51,36 @@ export interface BaselineChoice {
 }
 
 export async function ingestAll(inputs: readonly string[], format?: string): Promise<Capture[]> {
-  const captures: Capture[] = [];
-  for (const input of inputs) captures.push(await ingestFile(input, format));
-  return captures;
+  return (await ingestReadable(inputs, format)).captures;
 }
 
-export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions, 'inputs' | 'format' | 'families'>): Report {
+/**
+ * Every input read; a file in `skippable` that cannot be read is left out with a warning. When
+ * nothing at all could be read, the first error stands: an analysis of nothing is never a pass.
+ */
+export async function ingestReadable(
+  inputs: readonly string[],
+  format?: string,
+  skippable: ReadonlySet<string> = new Set(),
+  options: IngestOptions = {},
+): Promise<{ captures: Capture[]; notices: Notice[] }> {
+  const captures: Capture[] = [];
+  const notices: Notice[] = [];
+  let firstError: InputError | undefined;
+  for (const input of inputs) {
+    try {
+      captures.push(await ingestFile(input, format, options));
+    } catch (error) {
+      if (!(error instanceof InputError) || !skippable.has(input)) throw error;
+      firstError ??= error;
+      notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
+    }
+  }
+  if (captures.length === 0 && firstError) throw firstError;
+  return { captures, notices };
+}
+
+export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions, 'inputs' | 'format' | 'families' | 'allowMixed' | 'skippable' | 'ingest'>): Report {
   const findings = runRules(profile, options.diagnose);
   const environment = { ...profile.environment, ...(options.environment ?? {}) };
   const current: GateInput = { ...profile, findings, environment };
@@ -82,7 +118,9 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
 }
 
 export async function analyze(options: AnalyzeOptions): Promise<Report> {
-  const captures = await ingestAll(options.inputs, options.format);
-  const profile = buildProfile(captures, createClassifier(options.families));
+  const read = await ingestReadable(options.inputs, options.format, options.skippable, options.ingest);
+  const once = countEachRunOnce(read.captures);
+  const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
+  const profile = buildProfile(once.captures, createClassifier(options.families), [...read.notices, ...once.notices, ...mixed]);
   return reportFromProfile(profile, options);
 }

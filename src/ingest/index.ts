@@ -4,7 +4,7 @@
  */
 import { InputError, UsageError } from '../errors.js';
 import { FORMAT_IDS, type Capture, type FormatId } from '../model/capture.js';
-import { runImporter, type Importer } from './importer.js';
+import { runImporter, type Importer, type IngestOptions } from './importer.js';
 import { openInput, type InputFile } from './input-file.js';
 import kinetoJson from './kineto-json.js';
 import maxBenchmark from './max-benchmark.js';
@@ -18,9 +18,12 @@ import nsysStats from './nsys-stats.js';
 import nvidiaSmiCsv from './nvidia-smi-csv.js';
 import rocmSmiJson from './rocm-smi-json.js';
 import rocprofCsv from './rocprof-csv.js';
+import rocprofJson from './rocprof-json.js';
 import workloadMetricsJsonl from './workload-metrics-jsonl.js';
 
 export const IMPORTERS: readonly Importer[] = [
+  // Before Kineto: rocprof's results.json is a Chrome trace too.
+  rocprofJson,
   kinetoJson,
   maxBenchmarkJson,
   maxGpuStatsJson,
@@ -42,9 +45,12 @@ export function importerFor(format: string): Importer {
   return importer;
 }
 
-export function detectFormat(file: InputFile): Importer {
+export function detectFormat(file: InputFile, options: IngestOptions = {}): Importer {
   const importer = IMPORTERS.find((candidate) => candidate.sniff(file.head));
   if (importer) return importer;
+  // A noheader nvidia-smi log that does not start with a timestamp: its rows match the columns given.
+  const cells = file.head.trimStart().split(/\r?\n/, 1)[0]!.split(', ');
+  if (options.smiColumns?.length && cells.length === options.smiColumns.length && cells.length > 1) return nvidiaSmiCsv;
   const firstLine = file.head.split(/\r?\n/, 1)[0]?.slice(0, 60) ?? '';
   throw new InputError(
     file.path,
@@ -54,11 +60,11 @@ export function detectFormat(file: InputFile): Importer {
 }
 
 /** Read one capture file: detect its format from its content (or take `format`), then import it. */
-export async function ingestFile(path: string, format?: FormatId | string): Promise<Capture> {
+export async function ingestFile(path: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {
   const file = await openInput(path);
   if (file.sizeBytes === 0) throw new InputError(path, 'the file is empty; expected a capture');
-  const importer = format ? importerFor(format) : detectFormat(file);
-  return runImporter(importer, file);
+  const importer = format ? importerFor(format) : detectFormat(file, options);
+  return runImporter(importer, file, options);
 }
 
 export async function ingestText(path: string, text: string, format?: FormatId | string): Promise<Capture> {

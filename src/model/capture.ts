@@ -19,6 +19,7 @@ export const FORMAT_IDS = [
   'max-gpu-stats-json',
   'gpu-snapshot-jsonl',
   'workload-metrics-jsonl',
+  'rocprof-json',
 ] as const;
 export const FormatIdSchema = z.enum(FORMAT_IDS);
 export type FormatId = z.infer<typeof FormatIdSchema>;
