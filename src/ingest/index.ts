@@ -17,6 +17,8 @@ import nsysGpuTimeUtil from './nsys-gpu-time-util.js';
 import nsysStats from './nsys-stats.js';
 import nvidiaSmiCsv from './nvidia-smi-csv.js';
 import rocmSmiJson from './rocm-smi-json.js';
+import rocmSmiCsv from './rocm-smi-csv.js';
+import { amdSmiCsv, amdSmiJson } from './amd-smi.js';
 import rocprofCsv from './rocprof-csv.js';
 import rocprofJson from './rocprof-json.js';
 import workloadMetricsJsonl from './workload-metrics-jsonl.js';
@@ -28,6 +30,7 @@ export const IMPORTERS: readonly Importer[] = [
   maxBenchmarkJson,
   maxGpuStatsJson,
   rocmSmiJson,
+  amdSmiJson,
   gpuSnapshotJsonl,
   workloadMetricsJsonl,
   ncuCsv,
@@ -35,6 +38,8 @@ export const IMPORTERS: readonly Importer[] = [
   nsysStats,
   rocprofCsv,
   nvidiaSmiCsv,
+  rocmSmiCsv,
+  amdSmiCsv,
   maxGenerate,
   maxBenchmark,
 ];

@@ -20,6 +20,9 @@ export const FORMAT_IDS = [
   'gpu-snapshot-jsonl',
   'workload-metrics-jsonl',
   'rocprof-json',
+  'rocm-smi-csv',
+  'amd-smi-csv',
+  'amd-smi-json',
 ] as const;
 export const FormatIdSchema = z.enum(FORMAT_IDS);
 export type FormatId = z.infer<typeof FormatIdSchema>;
