@@ -19,11 +19,16 @@ import nvidiaSmiCsv from './nvidia-smi-csv.js';
 import rocmSmiJson from './rocm-smi-json.js';
 import rocmSmiCsv from './rocm-smi-csv.js';
 import { amdSmiCsv, amdSmiJson } from './amd-smi.js';
+import nsysSqlite from './nsys-sqlite.js';
+import rocpdSqlite from './rocpd-sqlite.js';
+import { isSqliteHead } from './sqlite-db.js';
 import rocprofCsv from './rocprof-csv.js';
 import rocprofJson from './rocprof-json.js';
 import workloadMetricsJsonl from './workload-metrics-jsonl.js';
 
 export const IMPORTERS: readonly Importer[] = [
+  nsysSqlite,
+  rocpdSqlite,
   // Before Kineto: rocprof's results.json is a Chrome trace too.
   rocprofJson,
   kinetoJson,
@@ -56,6 +61,13 @@ export function detectFormat(file: InputFile, options: IngestOptions = {}): Impo
   // A noheader nvidia-smi log that does not start with a timestamp: its rows match the columns given.
   const cells = file.head.trimStart().split(/\r?\n/, 1)[0]!.split(', ');
   if (options.smiColumns?.length && cells.length === options.smiColumns.length && cells.length > 1) return nvidiaSmiCsv;
+  if (isSqliteHead(file.head)) {
+    throw new InputError(
+      file.path,
+      'an SQLite database with neither nsys (CUPTI_ACTIVITY_KIND_KERNEL, StringIds) nor rocprofv3 rocpd tables near its start; pass --format nsys-sqlite or --format rocpd-sqlite, or export it as CSV (nsys stats --format csv --output PREFIX x.sqlite; rocpd convert -i x.db --output-format csv)',
+      'byte 0',
+    );
+  }
   const firstLine = file.head.split(/\r?\n/, 1)[0]?.slice(0, 60) ?? '';
   throw new InputError(
     file.path,

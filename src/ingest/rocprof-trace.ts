@@ -100,10 +100,11 @@ export class KernelTraceReader {
   }
 
   /**
-   * One dispatch from any layout (a CSV row, a Chrome-trace event): integer ns timestamps as text,
-   * the grid in work-items and the workgroup size, where the capture records them.
+   * One dispatch from any layout (a CSV row, a Chrome-trace event, a database row): integer ns
+   * timestamps as text, the grid in work-items (in blocks with `gridInBlocks`, as CUDA counts it)
+   * and the workgroup size, where the capture records them.
    */
-  addDispatch(raw: { name: string; agent: string; start: string; end: string; grid?: number[]; block?: number[] }, where: string): void {
+  addDispatch(raw: { name: string; agent: string; start: string; end: string; grid?: number[]; block?: number[]; gridInBlocks?: boolean }, where: string): void {
     const { path, labels } = this;
     const start = this.clock.offset(raw.start);
     const end = this.clock.offset(raw.end);
@@ -126,7 +127,7 @@ export class KernelTraceReader {
       if (block.every((b) => b > 0)) {
         // rocprof counts the grid in work-items; report workgroups, as CUDA counts blocks.
         const dim3 = (v: number[]) => [v[0] ?? 1, v[1] ?? 1, v[2] ?? 1].join(',');
-        dispatch.shape = `${dim3(grid.map((n, d) => Math.ceil(n / block[d]!)))},${dim3(block)}`;
+        dispatch.shape = `${dim3(raw.gridInBlocks ? grid : grid.map((n, d) => Math.ceil(n / block[d]!)))},${dim3(block)}`;
       }
     }
     this.dispatches.push(dispatch);

@@ -23,6 +23,8 @@ export const FORMAT_IDS = [
   'rocm-smi-csv',
   'amd-smi-csv',
   'amd-smi-json',
+  'nsys-sqlite',
+  'rocpd-sqlite',
 ] as const;
 export const FormatIdSchema = z.enum(FORMAT_IDS);
 export type FormatId = z.infer<typeof FormatIdSchema>;
