@@ -140,3 +140,33 @@ describe('one unreadable file in a directory', () => {
     await expect(analyze({ inputs: only, skippable: new Set(only) })).rejects.toThrow(/notes\.json:1: unrecognized capture format/);
   });
 });
+
+describe('GPU names are compared as the tools spell them', () => {
+  const withGpu = async (path: string, gpuName: string) => ({ ...(await ingestFile(path)), environment: { ...(await ingestFile(path)).environment, gpuName } });
+
+  test.each([
+    // rocminfo drops spaces; ROCm PyTorch names every GPU "AMD Radeon Graphics"; form factors differ.
+    ['AMDRadeonAIPROR9700', 'AMD Radeon AI PRO R9700'],
+    ['AMD Radeon Graphics', 'AMD Instinct MI300X'],
+    ['NVIDIA H100 80GB HBM3', 'NVIDIA H100 PCIe'],
+    ['NVIDIA H200', 'NVIDIA H200 NVL'],
+  ])('%s and %s may be one GPU', async (a, b) => {
+    expect(mixedInputs([await withGpu(H200_SMI, a), await withGpu(H200_SMI, b)])).toBeUndefined();
+  });
+
+  test.each([
+    ['NVIDIA H100 80GB HBM3', 'NVIDIA GeForce RTX 4090'],
+    ['NVIDIA A100-SXM4-80GB', 'NVIDIA H100 80GB HBM3'],
+    ['AMD Instinct MI300X', 'AMD Instinct MI250X'],
+  ])('%s and %s differ', async (a, b) => {
+    expect(mixedInputs([await withGpu(H200_SMI, a), await withGpu(H200_SMI, b)])?.message).toContain('different GPUs');
+  });
+});
+
+test('ranks of one job (same kernels, same counts, slightly different times) are never taken for one run', async () => {
+  // Rank 1 of a balanced job: every kernel launched as often as on rank 0, each 0.1 % slower.
+  const rank0 = await ingestFile(R9700_CSV);
+  const rank1 = { ...rank0, source: { ...rank0.source, path: 'rank1.csv' }, kernels: rank0.kernels.map((k) => ({ ...k, totalNs: Math.round(k.totalNs * 1.001) })), timeline: undefined };
+  expect(countEachRunOnce([rank0, rank1]).notices).toEqual([]);
+  expect(countEachRunOnce([rank0, { ...rank0, source: { ...rank0.source, path: 'copy.csv' } }]).notices).toHaveLength(1);
+});

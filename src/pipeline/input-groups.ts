@@ -26,27 +26,28 @@ function callsByName(capture: Capture): Map<string, { instances: number; totalNs
 
 /** Fewer launches than this can match by chance; such captures are never taken for one another. */
 const MIN_LAUNCHES_TO_MATCH = 20;
-/** Totals of one run read from two files differ by rounding only (µs vs ns, rounded averages). */
-const SAME_TOTAL_TOLERANCE = 0.005;
 
-/** True when two captures hold the same launches of the same kernels: one run, written twice. */
+/**
+ * True when two captures hold the same launches of the same kernels, to the nanosecond per launch:
+ * one run written twice (rocprof's results.csv, results.stats.csv and results.json; an nsys summary
+ * and its trace). Ranks of one job run the same kernels the same number of times, but their times
+ * differ by far more than that, and their timelines differ: they are never taken for one another.
+ */
 export function sameRun(a: Capture, b: Capture): boolean {
   if (a.kernels.length === 0 || b.kernels.length === 0) return false;
+  if (a.timeline && b.timeline && (a.timeline.spanNs !== b.timeline.spanNs || a.timeline.busyNs !== b.timeline.busyNs)) return false;
   const left = callsByName(a);
   const right = callsByName(b);
   if (left.size !== right.size) return false;
   let launches = 0;
-  let leftNs = 0;
-  let rightNs = 0;
   for (const [name, entry] of left) {
     const other = right.get(name);
     if (!other || other.instances !== entry.instances) return false;
+    // Rounding allows 1 ns per launch (a µs-rounded average times the calls is not used here).
+    if (Math.abs(other.totalNs - entry.totalNs) > entry.instances) return false;
     launches += entry.instances;
-    leftNs += entry.totalNs;
-    rightNs += other.totalNs;
   }
-  if (launches < MIN_LAUNCHES_TO_MATCH) return false;
-  return Math.abs(leftNs - rightNs) <= SAME_TOTAL_TOLERANCE * Math.max(leftNs, rightNs);
+  return launches >= MIN_LAUNCHES_TO_MATCH;
 }
 
 /** Which copy of one run to keep: a per-launch trace (it has a timeline), then one with min/max, then the first given. */
@@ -114,6 +115,30 @@ function canonicalGpu(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
+/** Words with a digit that name memory or a form factor, not the chip (80gb, hbm3, sxm4, pcie4). */
+const NOT_A_MODEL = /^(\d+(gb|g|mb)|hbm\d+e?|gddr\d+x?|sxm\d*|pcie\d*)$/;
+
+/** The words of a GPU name that hold a digit and name the chip: h100, 4090, mi300x, v100. */
+function modelWords(name: string): string[] {
+  return name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => /\d/.test(word) && !NOT_A_MODEL.test(word));
+}
+
+/**
+ * False only when two GPU names surely differ. Tools spell one GPU differently (rocminfo drops the
+ * spaces, ROCm's PyTorch says "AMD Radeon Graphics", NVML and CUDA add or drop a form factor), so a
+ * name without a model number says nothing, and names sharing a model number are taken as one GPU.
+ */
+function sameGpu(a: string, b: string): boolean {
+  const [ca, cb] = [canonicalGpu(a), canonicalGpu(b)];
+  if (ca.includes(cb) || cb.includes(ca)) return true;
+  const [wa, wb] = [modelWords(a), modelWords(b)];
+  if (wa.length === 0 || wb.length === 0) return true;
+  return wa.some((word) => wb.includes(word) || cb.includes(word)) || wb.some((word) => ca.includes(word));
+}
+
 function kernelVendor(capture: Capture): Identity['vendor'] {
   let amd = 0;
   let nvidia = 0;
@@ -162,7 +187,7 @@ export function identityOf(capture: Capture): Identity {
 /** What two captures disagree on, in words for each side; undefined when they may be one run. */
 function conflict(a: Identity, b: Identity): { what: string; left: string; right: string } | undefined {
   if (a.vendor && b.vendor && a.vendor !== b.vendor) return { what: 'GPU vendors', left: a.vendor === 'amd' ? 'AMD' : 'NVIDIA', right: b.vendor === 'amd' ? 'AMD' : 'NVIDIA' };
-  if (a.gpus && b.gpus && ![...a.gpus.keys()].some((key) => b.gpus!.has(key))) {
+  if (a.gpus && b.gpus && ![...a.gpus.values()].some((x) => [...b.gpus!.values()].some((y) => sameGpu(x, y)))) {
     return { what: 'GPUs', left: [...a.gpus.values()].join(', '), right: [...b.gpus.values()].join(', ') };
   }
   if (a.model && b.model && a.model !== b.model) return { what: 'models', left: a.model, right: b.model };
