@@ -1,6 +1,7 @@
 /** Mode `analyze`: capture files that an earlier step produced → one report, published. */
 import { analyze } from '../../engine/analyze.js';
 import { expandInputSet } from '../../engine/files.js';
+import { parseSmiColumns } from '../../ingest/nvidia-smi-csv.js';
 import { publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
@@ -17,7 +18,7 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
     gate,
     allowMixed: ctx.inputs.allowMixed,
     ...(ctx.inputs.strict ? {} : { skippable: fromDirectories }),
-    ...(ctx.inputs.smiColumns.length ? { ingest: { smiColumns: ctx.inputs.smiColumns } } : {}),
+    ...(ctx.inputs.smiColumns.length ? { ingest: { smiColumns: parseSmiColumns(ctx.inputs.smiColumns.join(',')) } } : {}),
   });
   await publishReport(ctx, { report, extraFiles: captures, ...(note ? { baselineNote: note } : {}) });
 }
