@@ -10,6 +10,7 @@ import type { Finding, Report } from '../../src/model/report.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 const external2 = (dir: string, name: string) => join(FIXTURES, 'external-2', dir, name);
+const fixture = (dir: string, name: string) => join(FIXTURES, dir, name);
 const stacks = (dir: string, name: string) => join(FIXTURES, 'h200-stacks', dir, name);
 
 const ids = (report: Report, severities: Finding['severity'][] = ['error', 'warning', 'info']) =>
@@ -91,7 +92,7 @@ describe('AlexNet benchmark on A100 (mostly idle, transfers outweigh kernels)', 
 
 describe('llama.cpp Q4_0 on a Radeon AI PRO R9700, rocprof v1', () => {
   it('results.json: 1,963 kernel events, 662,138,329 ns, the quantized matmul about 90 % as low-bit GEMM', async () => {
-    const report = await analyze({ inputs: [external2('rocprof', 'llamacpp_r9700_gfx1201_rocprofv1_results.json')] });
+    const report = await analyze({ inputs: [fixture('rocprof', 'llamacpp_r9700_gfx1201_rocprofv1_results.json')] });
     expect(report.totalKernelNs).toBe(662_138_329);
     expect(report.kernels.reduce((sum, k) => sum + k.instances, 0)).toBe(1963);
     expect(familyShare(report, 'lowbit-gemm')).toBeGreaterThan(0.85);
@@ -101,7 +102,7 @@ describe('llama.cpp Q4_0 on a Radeon AI PRO R9700, rocprof v1', () => {
   });
 
   it('results.csv: the same 662 ms; the gaps between repetitions are left out, and it is not host-bound', async () => {
-    const report = await analyze({ inputs: [external2('rocprof', 'llamacpp_r9700_gfx1201_results.csv')] });
+    const report = await analyze({ inputs: [fixture('rocprof', 'llamacpp_r9700_gfx1201_results.csv')] });
     expect(report.totalKernelNs).toBe(662_138_329);
     const excluded = report.timeline?.excludedGaps ?? [];
     expect(excluded.length).toBeGreaterThanOrEqual(2);
@@ -110,20 +111,20 @@ describe('llama.cpp Q4_0 on a Radeon AI PRO R9700, rocprof v1', () => {
   });
 
   it('the trace and the per-dispatch CSV of one run, given together, count the run once', async () => {
-    const report = await analyze({ inputs: [external2('rocprof', 'llamacpp_r9700_gfx1201_rocprofv1_results.json'), external2('rocprof', 'llamacpp_r9700_gfx1201_results.csv')] });
+    const report = await analyze({ inputs: [fixture('rocprof', 'llamacpp_r9700_gfx1201_rocprofv1_results.json'), fixture('rocprof', 'llamacpp_r9700_gfx1201_results.csv')] });
     expect(report.totalKernelNs).toBe(662_138_329);
   });
 });
 
 describe('utilization logs from other fleets', () => {
   it('one rocm-smi snapshot says nothing for or against host-bound', async () => {
-    const report = await analyze({ inputs: [external2('smi', 'rocm_smi_csv_rx7900xt_marimo9237.csv')] });
+    const report = await analyze({ inputs: [fixture('rocm-smi', 'rocm_smi_csv_rx7900xt_marimo9237.csv')] });
     expect(report.utilization?.sampleCount).toBe(1);
     expect(ids(report)).not.toContain('host-bound');
   });
 
   it('amd-smi metric CSV: 8 GPUs, one sample each, read and not judged', async () => {
-    const report = await analyze({ inputs: [external2('smi', 'inferencex_mi355x_amd_smi_metric_csv_first_sample.csv')] });
+    const report = await analyze({ inputs: [fixture('amd-smi', 'inferencex_mi355x_amd_smi_metric_csv_first_sample.csv')] });
     expect(report.utilization?.devices).toBe(8);
     expect(ids(report)).not.toContain('host-bound');
   });

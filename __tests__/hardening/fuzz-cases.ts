@@ -17,6 +17,13 @@ export interface Seed {
   name: string;
   /** The decoded text (gzip undone). */
   text: string;
+  /** The bytes of a binary capture (SQLite), which text mutations would only garble. */
+  bytes?: Buffer;
+}
+
+/** Binary captures are mutated byte by byte; every text mutation would only break them. */
+function isBinary(bytes: Buffer): boolean {
+  return bytes.subarray(0, 16).toString('latin1') === 'SQLite format 3\u0000';
 }
 
 /** Fixtures that are text captures: everything but provenance notes, scripts and binary reports. */
@@ -42,7 +49,7 @@ export function loadSeeds(fixturesDir: string, maxBytes: number): Map<FormatId, 
     const importer = IMPORTERS.find((candidate) => candidate.sniff(text.slice(0, 64 * 1024)));
     if (!importer) continue;
     const list = seeds.get(importer.id) ?? [];
-    list.push({ format: importer.id, name: relative(fixturesDir, path), text });
+    list.push({ format: importer.id, name: relative(fixturesDir, path), text, ...(isBinary(bytes) ? { bytes } : {}) });
     seeds.set(importer.id, list);
   }
   return seeds;
@@ -133,6 +140,7 @@ const mangle = (seed: Seed, mutation: string, bytes: Buffer): FuzzCase => fuzzCa
 
 /** Mutations that keep the content: Windows line ends and encodings, trailing whitespace, gzip. */
 function preservingCase(seed: Seed): fc.Arbitrary<FuzzCase> {
+  if (seed.bytes) return fc.constant(preserve(seed, 'gzip', gzipSync(seed.bytes)));
   const text = seed.text;
   const options: Array<fc.Arbitrary<FuzzCase>> = [
     fc.constant(preserve(seed, 'crlf', utf8(crlf(text)))),
@@ -155,6 +163,8 @@ function preservingCase(seed: Seed): fc.Arbitrary<FuzzCase> {
 
 /** Mutations that may break the file: the outcome must still be a sound Capture or an InputError. */
 function manglingCase(seed: Seed, settings: CaseOptions): fc.Arbitrary<FuzzCase> {
+  // A binary capture gets byte-level damage only: text mutations would just garble it.
+  if (seed.bytes) return fc.oneof(...byteMutations(seed, seed.bytes, 4096));
   const bytes = utf8(seed.text);
   const n = bytes.length;
   const textLines = lines(seed.text);
@@ -163,15 +173,7 @@ function manglingCase(seed: Seed, settings: CaseOptions): fc.Arbitrary<FuzzCase>
   const lineAt = fc.integer({ min: 0, max: Math.max(0, textLines.length - 1) });
 
   const options: Array<fc.Arbitrary<FuzzCase>> = [
-    at.map((cut) => mangle(seed, `truncate@${cut}`, bytes.subarray(0, cut))),
-    fc.uint8Array({ minLength: 0, maxLength: 4096 }).map((random) => mangle(seed, 'random-bytes', Buffer.from(random))),
-    fc.array(fc.tuple(fc.integer({ min: 0, max: Math.max(0, n - 1) }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 16 }).map((flips) => {
-      const copy = Buffer.from(bytes);
-      for (const [i, value] of flips) if (i < copy.length) copy[i] = value;
-      return mangle(seed, `byte-flips(${flips.length})`, copy);
-    }),
-    fc.tuple(at, fc.uint8Array({ minLength: 1, maxLength: 64 })).map(([i, insert]) => mangle(seed, `insert@${i}`, Buffer.concat([bytes.subarray(0, i), Buffer.from(insert), bytes.subarray(i)]))),
-    fc.tuple(at, fc.integer({ min: 1, max: 512 })).map(([i, length]) => mangle(seed, `delete@${i}+${length}`, Buffer.concat([bytes.subarray(0, i), bytes.subarray(i + length)]))),
+    ...byteMutations(seed, bytes, 512),
     fc.tuple(lineAt, lineAt).map(([from, to]) => {
       const copy = [...textLines];
       copy.splice(to, 0, textLines[from]!);
@@ -249,6 +251,23 @@ function manglingCase(seed: Seed, settings: CaseOptions): fc.Arbitrary<FuzzCase>
     );
   }
   return fc.oneof(...options);
+}
+
+/** Byte-level damage: cut short, noise, flipped, inserted and deleted bytes (up to `maxDelete`). */
+function byteMutations(seed: Seed, bytes: Buffer, maxDelete: number): Array<fc.Arbitrary<FuzzCase>> {
+  const n = bytes.length;
+  const at = fc.integer({ min: 0, max: n });
+  return [
+    at.map((cut) => mangle(seed, `truncate@${cut}`, bytes.subarray(0, cut))),
+    fc.uint8Array({ minLength: 0, maxLength: 4096 }).map((random) => mangle(seed, 'random-bytes', Buffer.from(random))),
+    fc.array(fc.tuple(fc.integer({ min: 0, max: Math.max(0, n - 1) }), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 16 }).map((flips) => {
+      const copy = Buffer.from(bytes);
+      for (const [i, value] of flips) if (i < copy.length) copy[i] = value;
+      return mangle(seed, `byte-flips(${flips.length})`, copy);
+    }),
+    fc.tuple(at, fc.uint8Array({ minLength: 1, maxLength: 64 })).map(([i, insert]) => mangle(seed, `insert@${i}`, Buffer.concat([bytes.subarray(0, i), Buffer.from(insert), bytes.subarray(i)]))),
+    fc.tuple(at, fc.integer({ min: 1, max: maxDelete })).map(([i, length]) => mangle(seed, `delete@${i}+${length}`, Buffer.concat([bytes.subarray(0, i), bytes.subarray(i + length)]))),
+  ];
 }
 
 export interface CaseOptions {

@@ -146,6 +146,6 @@ function firstDifference(a: unknown, b: unknown, path = ''): string {
 
 /** A seed's own outcome, read from a file holding exactly its text. */
 export async function seedOutcome(seed: Seed, path: string): Promise<Outcome> {
-  writeFileSync(path, Buffer.from(seed.text, 'utf8'));
+  writeFileSync(path, seed.bytes ?? Buffer.from(seed.text, 'utf8'));
   return ingestOutcome(path, seed.format);
 }

@@ -159,10 +159,32 @@ describe('max-generate bad input', () => {
     await expect(read(path)).rejects.toThrow(/expected the kernel rows to add up to at most the title's 50\.00 ms total, got 65\.43 ms/);
   });
 
-  test('a metrics report cut at the end of the file is an InputError', async () => {
-    const text = readFileSync(fixture('generate_na.txt'), 'utf8').split('\n').slice(0, 6).join('\n');
-    const path = writeTempFile('cut_metrics.txt', text);
-    await expect(read(path)).rejects.toThrow(`${path}:6: expected the metrics report to end with "Total Throughput: …"`);
+  test('a real paste cut off after "Time per Output Token": the complete metrics are read, the missing ones named', async () => {
+    const capture = await read(fixture('modular_issue6060_max_generate_olmo2_1b_console_partial.txt'));
+    // The literal numbers printed in the paste.
+    expect(capture.metrics).toEqual([
+      { name: 'prompt_tokens', value: 1 },
+      { name: 'output_tokens', value: 100 },
+      { name: 'startup_ms', value: 788363.9171123505 },
+      { name: 'ttft_ms', value: 115.8907413482666 },
+      { name: 'prefill_tok_s', value: 8.628817007864944 },
+      { name: 'tpot_ms', value: 12.598991394042969 },
+    ]);
+    const message =
+      'the metrics report is cut off (the file ends after "Time per Output Token"): Eval throughput (token-generation), Total Latency, Total Throughput are missing; the 6 metrics printed in full are read';
+    expect(capture.notices).toEqual([{ code: 'max-metrics-cut-off', severity: 'warning', message }]);
+    expect(capture.source.stats).toContainEqual({ name: 'metrics-cut-off', severity: 'data-loss', count: 1, detail: message });
+  });
+
+  test('a paste cut inside a line: that line is left out, never read as a shorter number', async () => {
+    const text = readFileSync(fixture('generate_profile_gemv.txt'), 'utf8');
+    // Cut two characters into the value: "Time per Output Token: 1" must not read as 1 ms.
+    const cut = text.slice(0, text.indexOf('Time per Output Token: ') + 'Time per Output Token: 1'.length);
+    const path = writeTempFile('cut_mid_line.txt', cut);
+    const capture = await read(path);
+    expect(capture.metrics.map((m) => m.name)).not.toContain('tpot_ms');
+    const line = cut.split('\n').length;
+    expect(capture.notices[0]!.message).toMatch(new RegExp(`^the metrics report is cut off \\(line ${line} is cut off mid-line\\): Time per Output Token, Eval throughput`));
   });
 
   test('a garbled metric value is an InputError naming the line', async () => {

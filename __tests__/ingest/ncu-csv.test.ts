@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { InputError } from '../../src/errors.js';
 import { runImporter } from '../../src/ingest/importer.js';
 import { inputFromText, openInput } from '../../src/ingest/input-file.js';
+import { ingestFile } from '../../src/ingest/index.js';
+import { cli } from '../helpers/cli.js';
 import ncuCsv from '../../src/ingest/ncu-csv.js';
 import { normalizeNcuValue } from '../../src/ingest/ncu-units.js';
 import type { NcuResult } from '../../src/model/capture.js';
@@ -192,7 +194,7 @@ describe('ncu-csv edge cases', () => {
 
   it('names the file and line on bad input', async () => {
     await expect(fromText('==PROF== Connected\n==ERROR== ERR_NVGPUCTRPERM - The user does not have permission\n')).rejects.toThrow(
-      /^ncu\.csv:1: expected an ncu CSV header .*ncu said: ==ERROR== ERR_NVGPUCTRPERM/,
+      /^ncu\.csv:2: ncu failed and wrote no results; it said: ==ERROR== ERR_NVGPUCTRPERM/,
     );
     await expect(fromText(`${HEADER}\n"x","1"\n`)).rejects.toThrow(/^ncu\.csv:2: expected a result ID/);
     await expect(fromText(`${HEADER}\n`)).rejects.toThrow(/^ncu\.csv:2: expected at least one profiled result/);
@@ -200,8 +202,33 @@ describe('ncu-csv edge cases', () => {
   });
 
   it('claims exactly the ncu CSVs among all fixtures', async () => {
-    const expected = await expectedFor(/\/(ncu|ncu_deep_dive)\/.*\.csv$/);
+    const expected = await expectedFor(/\/(ncu|ncu_deep_dive)\/.*\.(csv|txt)$|\/repeatkv_copy\.(details|raw)\.csv$/);
     expect(expected.length).toBeGreaterThanOrEqual(4);
     expect(await claimedBy(ncuCsv)).toEqual(expected);
+  });
+});
+
+describe('ncu logs with no results (real ncu 2025.3.1 output on an H200)', () => {
+  const path = (name: string) => join(OWN_FIXTURES, 'ncu', name);
+  const readLog = async (name: string) => ingestFile(path(name));
+
+  it('an unknown --section: ncu failed, its first error quoted, with the line', async () => {
+    await expect(readLog('ncu_bad_section.txt')).rejects.toThrow(
+      `${path('ncu_bad_section.txt')}:1: ncu failed and wrote no results; it said: ==ERROR== Option '--section NoSuchSection' did not match any section. (and 1 more ==ERROR== line)`,
+    );
+  });
+
+  it('a program that does not exist', async () => {
+    await expect(readLog('ncu_missing_app.txt')).rejects.toThrow(new RegExp(`^${path('ncu_missing_app.txt')}:1: ncu failed and wrote no results; it said: ==ERROR== '/bin/does-not-exist' does not exist`));
+  });
+
+  it('a program that launched no kernel: the warning is named, after the program\'s own output', async () => {
+    await expect(readLog('ncu_no_kernels.txt')).rejects.toThrow(`${path('ncu_no_kernels.txt')}:2: ncu profiled no kernels (==WARNING== No kernels were profiled)`);
+  });
+
+  it('the CLI exits 2 with that one line', async () => {
+    const result = await cli(['analyze', path('ncu_bad_section.txt')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`profile-gate: ${path('ncu_bad_section.txt')}:1: ncu failed and wrote no results; it said: ==ERROR== Option '--section NoSuchSection' did not match any section. (and 1 more ==ERROR== line)\n`);
   });
 });

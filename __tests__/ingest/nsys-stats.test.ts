@@ -226,10 +226,12 @@ describe('nsys-stats edge cases', () => {
     ]);
   });
 
-  test('a second kernel table in one stream is ignored with a notice, not double counted', async () => {
-    const capture = await read(writeTempFile('twice.csv', `${healthy}\n${healthy}`));
-    expect(sum(capture.kernels.map((k) => k.totalNs))).toBe(42_646_026);
-    expect(capture.notices).toEqual([expect.objectContaining({ code: 'nsys-several-tables', severity: 'warning' })]);
+  test('a file holding two runs (a second kernel table) is refused at the line the second starts, neither summed nor cut', async () => {
+    const path = writeTempFile('twice.csv', `${healthy}\n${healthy}`);
+    const second = healthy.split('\n').length + 1 + healthy.split('\n').findIndex((line) => line.startsWith('Time (%)'));
+    await expect(read(path)).rejects.toThrow(
+      `${path}:${second}: a second cuda_gpu_kern_sum table starts here, so the file holds two runs; expected one run per file: split it before this table (or write each run with nsys stats --output PREFIX)`,
+    );
   });
 
   test('NOTICE about a reused SQLite export becomes a warning', async () => {

@@ -2,8 +2,10 @@ import { join } from 'node:path';
 import { InputError } from '../../src/errors.js';
 import { runImporter } from '../../src/ingest/importer.js';
 import { inputFromText, openInput } from '../../src/ingest/input-file.js';
-import nvidiaSmiCsv from '../../src/ingest/nvidia-smi-csv.js';
+import nvidiaSmiCsv, { gpusByPosition, parseSmiColumns } from '../../src/ingest/nvidia-smi-csv.js';
+import { ingestFile } from '../../src/ingest/index.js';
 import { claimedBy, expectedFor, OWN_FIXTURES } from './sniff-sweep.js';
+import { writeTempFile } from './profiler-temp-file.js';
 
 const dir = join(OWN_FIXTURES, 'nvidia-smi');
 const load = async (name: string) => runImporter(nvidiaSmiCsv, await openInput(join(dir, name)));
@@ -151,7 +153,7 @@ describe('nvidia-smi-csv bad input', () => {
 
 describe('nvidia-smi-csv sniff', () => {
   it('claims exactly the nvidia-smi logs among all fixtures', async () => {
-    const expected = await expectedFor(/\/nvidia-smi\/.*\.csv$/);
+    const expected = await expectedFor(/\/nvidia-smi\/.*\.csv$|\/smi\/.*_noheader_.*\.csv$/);
     expect(expected.length).toBeGreaterThanOrEqual(4);
     expect(await claimedBy(nvidiaSmiCsv)).toEqual(expected);
   });
@@ -159,5 +161,58 @@ describe('nvidia-smi-csv sniff', () => {
   it('does not claim a generic comma-space CSV', () => {
     expect(nvidiaSmiCsv.sniff('name, index\nfoo, 1\n')).toBe(false);
     expect(nvidiaSmiCsv.sniff('Time (%),Total Time (ns),Instances\n')).toBe(false);
+  });
+});
+
+describe('nvidia-smi-csv noheader logs (--format=csv,noheader,nounits)', () => {
+  const noheader = join(dir, 'llamacpp_4gpu_noheader_nounits.csv');
+  const query = ['timestamp', 'utilization.gpu', 'memory.used'];
+
+  it('without the query list: one line naming --smi-columns', async () => {
+    const error = await ingestFile(noheader).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toMatch(new RegExp(`^${noheader}:1: expected an nvidia-smi --query-gpu header.*pass the --query-gpu list it was written with as --smi-columns`));
+  });
+
+  it('with the query list: 4 GPUs by position, 388 samples at 0 %, MiB values without units', async () => {
+    const capture = await ingestFile(noheader, undefined, { smiColumns: query });
+    // awk: 388 rows, utilization 0 in every row; rows come in groups of four (one per GPU), and
+    // memory.used is constant per position: 11409, 10851, 10911, 13325 MiB (97 rows each).
+    expect(capture.utilization).toHaveLength(388);
+    expect(capture.utilization.every((s) => s.gpuPercent === 0)).toBe(true);
+    expect(capture.environment).toMatchObject({ vendor: 'nvidia', gpuCount: 4 });
+    const mib = [11409, 10851, 10911, 13325];
+    for (let device = 0; device < 4; device++) {
+      const samples = capture.utilization.filter((s) => s.device === device);
+      expect(samples).toHaveLength(97);
+      expect(new Set(samples.map((s) => s.memoryUsedBytes))).toEqual(new Set([mib[device]! * 1024 ** 2]));
+    }
+    expect(capture.source.parts).toEqual(['query-gpu-noheader']);
+  });
+
+  it('a query list of the wrong width is refused at the first row', async () => {
+    await expect(ingestFile(noheader, undefined, { smiColumns: ['timestamp', 'utilization.gpu'] })).rejects.toThrow(`${noheader}:1: expected 2 fields as in --smi-columns (timestamp,utilization.gpu), got 3`);
+  });
+
+  it('a noheader log that does not start with a timestamp is found through the columns given', async () => {
+    const path = writeTempFile('util.csv', '37, 1024\n40, 1024\n');
+    await expect(ingestFile(path)).rejects.toThrow(/unrecognized capture format/);
+    const capture = await ingestFile(path, undefined, { smiColumns: ['utilization.gpu', 'memory.used'] });
+    expect(capture.utilization.map((s) => s.gpuPercent)).toEqual([37, 40]);
+  });
+
+  it('parses the list as typed on the nvidia-smi command line', () => {
+    expect(parseSmiColumns('--query-gpu=timestamp,utilization.gpu [%], memory.used')).toEqual(query);
+    expect(() => parseSmiColumns('memory.used')).toThrow(/expected utilization.gpu among the fields/);
+    expect(() => parseSmiColumns('timestamp;utilization.gpu')).toThrow(/expected the nvidia-smi --query-gpu list/);
+  });
+
+  it('tells GPUs apart by position only when groups are evenly spaced', () => {
+    const t = (rows: number[][]) => rows.flat();
+    // One GPU, 1 s apart; two GPUs printed 1 ms apart each second; uneven rows say nothing.
+    expect(gpusByPosition([0, 1, 2, 3, 4])).toBe(1);
+    expect(gpusByPosition(t([[0, 0.001], [1, 1.001], [2, 2.001], [3, 3.002]]))).toBe(2);
+    expect(gpusByPosition([0, 0.3, 0.31, 2, 2.05, 5])).toBeUndefined();
+    expect(gpusByPosition([0, undefined, 2])).toBeUndefined();
   });
 });

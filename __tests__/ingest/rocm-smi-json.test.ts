@@ -74,6 +74,6 @@ describe('rocm-smi-json', () => {
 
   it('claims exactly the rocm-smi fixtures', async () => {
     expect(await claimedBy(rocmSmiJson)).toEqual(await expectedFor(/\/rocm-smi\/.*\.jsonl?$/));
-    expect((await expectedFor(/\/rocm-smi\//)).length).toBe(2);
+    expect((await expectedFor(/\/rocm-smi\/.*\.jsonl?$/)).length).toBe(2);
   });
 });

@@ -35,6 +35,9 @@ export const INPUTS = {
   allowEnvironmentMismatch: 'allow-environment-mismatch',
   allowForkWorkloads: 'allow-fork-workloads',
   analyzeTimeoutSeconds: 'analyze-timeout-seconds',
+  allowMixed: 'allow-mixed',
+  strict: 'strict',
+  smiColumns: 'smi-columns',
 } as const;
 
 type InputKey = keyof typeof INPUTS;
@@ -64,6 +67,9 @@ export const DEFAULTS: Record<InputKey, string> = {
   allowEnvironmentMismatch: '',
   allowForkWorkloads: 'false',
   analyzeTimeoutSeconds: '',
+  allowMixed: 'false',
+  strict: 'false',
+  smiColumns: '',
 };
 
 export const OUTPUTS = {
@@ -113,6 +119,9 @@ const ActionInputsSchema = z.object({
   allowEnvironmentMismatch: z.array(z.string()),
   allowForkWorkloads: booleanText,
   analyzeTimeoutSeconds: z.union([z.literal('').transform(() => undefined), positiveSeconds]),
+  allowMixed: booleanText,
+  strict: booleanText,
+  smiColumns: z.array(z.string()),
 });
 export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & { comment: (typeof COMMENT_POLICIES)[number] };
 
@@ -152,6 +161,9 @@ export function getInputs(): ActionInputs {
     allowEnvironmentMismatch: list(read('allowEnvironmentMismatch')),
     allowForkWorkloads: read('allowForkWorkloads'),
     analyzeTimeoutSeconds: read('analyzeTimeoutSeconds').trim(),
+    allowMixed: read('allowMixed'),
+    strict: read('strict'),
+    smiColumns: list(read('smiColumns')),
   };
   const parsed = ActionInputsSchema.safeParse(raw);
   if (!parsed.success) {

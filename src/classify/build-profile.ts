@@ -1,10 +1,11 @@
 /** Captures of one run → one classified Profile. */
-import type { Capture } from '../model/capture.js';
+import type { Capture, Notice } from '../model/capture.js';
 import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetrics, mergeTimeline, summarizeRecordings } from '../model/merge.js';
 import type { FamilyShare, Profile } from '../model/profile.js';
 import { createClassifier, type Classifier } from './classify.js';
 
-export function buildProfile(captures: readonly Capture[], classify: Classifier = createClassifier()): Profile {
+/** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
+export function buildProfile(captures: readonly Capture[], classify: Classifier = createClassifier(), inputNotices: readonly Notice[] = []): Profile {
   // An Nsight Compute capture replays a few launches of kernels another capture already timed: its
   // kernel rows count only when no other input has kernel times.
   const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
@@ -30,7 +31,7 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
 
   const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
   const { timeline, notices: timelineNotices } = mergeTimeline(captures);
-  const notices = [...captures.flatMap((c) => c.notices), ...timelineNotices];
+  const notices = [...inputNotices, ...captures.flatMap((c) => c.notices), ...timelineNotices];
   if (kernelSources.length > 1) {
     notices.push({
       code: 'kernels-summed',

@@ -17,7 +17,8 @@ import { renderSummary } from '../report/summary.js';
 import { renderTerminal } from '../report/terminal.js';
 import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
-import { expandInputs, writeOutput } from '../engine/files.js';
+import { expandInputs, expandInputSet, writeOutput } from '../engine/files.js';
+import { parseSmiColumns } from '../ingest/nvidia-smi-csv.js';
 import { runDashboardCommand } from './dashboard-command.js';
 import { runReportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
@@ -40,6 +41,9 @@ analyze options:
   --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
   --top N              kernels shown in the terminal output (default 10)
   --timeout SECONDS    time budget of the analysis; past it, exit 2 with a line naming the file being read
+  --smi-columns LIST   the --query-gpu list of an nvidia-smi log written with --format=csv,noheader
+  --allow-mixed        merge captures of different GPUs, vendors, engines or models (otherwise refused)
+  --strict             fail on any unreadable file inside a directory (otherwise skipped with a warning)
 
 gate options (analyze):
   --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
@@ -116,6 +120,9 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
       threshold: { type: 'string', multiple: true },
       'allow-throttled': { type: 'boolean' },
       'allow-environment-mismatch': { type: 'string' },
+      'smi-columns': { type: 'string' },
+      'allow-mixed': { type: 'boolean' },
+      strict: { type: 'boolean' },
     },
   });
   const inputs = positionals.length ? positionals : defaultInputs;
@@ -130,8 +137,13 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
   const baseline: BaselineChoice | null = values.baseline
     ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
     : null;
+  const { files, fromDirectories } = await expandInputSet(inputs);
+  const smiColumns = values['smi-columns'] !== undefined ? parseSmiColumns(values['smi-columns']) : undefined;
   const options: AnalyzeOptions = {
-    inputs: await expandInputs(inputs),
+    inputs: files,
+    ...(values['allow-mixed'] ? { allowMixed: true } : {}),
+    ...(values.strict ? {} : { skippable: fromDirectories }),
+    ...(smiColumns ? { ingest: { smiColumns } } : {}),
     ...(values.format ? { format: values.format } : {}),
     families,
     baseline,

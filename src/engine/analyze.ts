@@ -7,8 +7,10 @@ import type { FamilyRule } from '../classify/families.js';
 import { compare, type GateInput } from '../compare/gate.js';
 import type { GateOptionsInput } from '../compare/options.js';
 import { runRules, type DiagnoseConfig } from '../diagnose/run-rules.js';
+import type { IngestOptions } from '../ingest/importer.js';
 import { ingestFile } from '../ingest/index.js';
-import type { Capture } from '../model/capture.js';
+import type { Capture, Notice } from '../model/capture.js';
+import { checkMergeable, countEachRunOnce } from '../pipeline/input-groups.js';
 import type { Profile } from '../model/profile.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from '../model/report.js';
 import { TOOL_VERSION } from '../version.js';
@@ -34,6 +36,15 @@ export interface AnalyzeOptions {
    * being read) and analyze rejects with an InputError naming that file.
    */
   timeoutMs?: number;
+  /** Merge captures that record different GPUs, vendors, engines or models (otherwise refused). */
+  allowMixed?: boolean;
+  /**
+   * Files found inside a directory: one that cannot be read is skipped with a warning instead of
+   * failing the analysis. Files named directly always fail when unreadable.
+   */
+  skippable?: ReadonlySet<string>;
+  /** What the user says about inputs that cannot say it themselves (nvidia-smi noheader columns). */
+  ingest?: IngestOptions;
 }
 
 export interface BaselineChoice {
@@ -44,13 +55,37 @@ export interface BaselineChoice {
   reason: string;
 }
 
-export async function ingestAll(inputs: readonly string[], format?: string, options: { signal?: AbortSignal; reading?: (path: string) => void } = {}): Promise<Capture[]> {
+export async function ingestAll(inputs: readonly string[], format?: string): Promise<Capture[]> {
+  return (await ingestReadable(inputs, format)).captures;
+}
+
+/**
+ * Every input read; a file in `skippable` that cannot be read is left out with a warning. When
+ * nothing at all could be read, the first error stands: an analysis of nothing is never a pass.
+ * `reading` is told each file as its reading starts (the time budget names it).
+ */
+export async function ingestReadable(
+  inputs: readonly string[],
+  format?: string,
+  skippable: ReadonlySet<string> = new Set(),
+  options: IngestOptions = {},
+  reading?: (path: string) => void,
+): Promise<{ captures: Capture[]; notices: Notice[] }> {
   const captures: Capture[] = [];
+  const notices: Notice[] = [];
+  let firstError: InputError | undefined;
   for (const input of inputs) {
-    options.reading?.(input);
-    captures.push(await ingestFile(input, format, options.signal ? { signal: options.signal } : {}));
+    reading?.(input);
+    try {
+      captures.push(await ingestFile(input, format, options));
+    } catch (error) {
+      if (!(error instanceof InputError) || !skippable.has(input) || options.signal?.aborted) throw error;
+      firstError ??= error;
+      notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
+    }
   }
-  return captures;
+  if (captures.length === 0 && firstError) throw firstError;
+  return { captures, notices };
 }
 
 /** The error of an analysis past its time budget: names the file it was reading. */
@@ -80,7 +115,7 @@ async function withTimeBudget<T>(timeoutMs: number, inputs: number, work: (signa
   }
 }
 
-export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions, 'inputs' | 'format' | 'families'>): Report {
+export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions, 'inputs' | 'format' | 'families' | 'allowMixed' | 'skippable' | 'ingest' | 'timeoutMs'>): Report {
   const findings = runRules(profile, options.diagnose);
   const environment = { ...profile.environment, ...(options.environment ?? {}) };
   const current: GateInput = { ...profile, findings, environment };
@@ -118,14 +153,16 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
 }
 
 export async function analyze(options: AnalyzeOptions): Promise<Report> {
-  if (options.timeoutMs === undefined) {
-    const captures = await ingestAll(options.inputs, options.format);
-    return reportFromProfile(buildProfile(captures, createClassifier(options.families)), options);
-  }
-  return withTimeBudget(options.timeoutMs, options.inputs.length, async (signal, reading) => {
-    const captures = await ingestAll(options.inputs, options.format, { signal, reading });
-    reading(undefined);
-    signal.throwIfAborted();
-    return reportFromProfile(buildProfile(captures, createClassifier(options.families)), options);
-  });
+  const build = async (signal?: AbortSignal, reading?: (path: string | undefined) => void): Promise<Report> => {
+    const ingest = signal ? { ...(options.ingest ?? {}), signal } : options.ingest;
+    const read = await ingestReadable(options.inputs, options.format, options.skippable, ingest, reading);
+    reading?.(undefined);
+    signal?.throwIfAborted();
+    const once = countEachRunOnce(read.captures);
+    const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
+    const profile = buildProfile(once.captures, createClassifier(options.families), [...read.notices, ...once.notices, ...mixed]);
+    return reportFromProfile(profile, options);
+  };
+  if (options.timeoutMs === undefined) return build();
+  return withTimeBudget(options.timeoutMs, options.inputs.length, build);
 }

@@ -7,6 +7,17 @@ const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
 
 /** Files named directly are taken as they are; directories give their capture files, recursively. */
 export async function expandInputs(inputs: readonly string[]): Promise<string[]> {
+  return (await expandInputSet(inputs)).files;
+}
+
+/** As expandInputs, also saying which files were found inside a directory rather than named. */
+export async function expandInputSet(inputs: readonly string[]): Promise<{ files: string[]; fromDirectories: Set<string> }> {
+  const files = await expandPaths(inputs);
+  const named = new Set(inputs);
+  return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))) };
+}
+
+async function expandPaths(inputs: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const input of inputs) {
     let info;
@@ -31,7 +42,7 @@ export async function expandInputs(inputs: readonly string[]): Promise<string[]>
       if (SKIPPED_IN_DIRECTORIES.test(entry.name)) continue;
       if (entry.isDirectory() || entry.isFile()) nested.push(join(input, entry.name));
     }
-    files.push(...(await expandInputs(nested)));
+    files.push(...(await expandPaths(nested)));
   }
   return files;
 }

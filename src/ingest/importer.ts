@@ -6,8 +6,17 @@ import { InputError } from '../errors.js';
 import { CaptureSchema, type Capture, type CaptureInput, type FormatId, type ImportStat } from '../model/capture.js';
 import type { InputFile } from './input-file.js';
 
+/** What the user says about inputs that cannot say it themselves. */
+export interface IngestOptions {
+  /** The `--query-gpu` list of nvidia-smi logs written with `--format=csv,noheader` (which name no columns). */
+  smiColumns?: readonly string[];
+  /** Stops the reading at the next chunk (the analyze time budget). */
+  signal?: AbortSignal;
+}
+
 export interface ImportContext {
   readonly path: string;
+  readonly options: IngestOptions;
   /** Count a recoverable problem (a skipped row, a clipped value). Shown in the report's sources. */
   count(name: string, severity: ImportStat['severity'], detail?: string): void;
 }
@@ -24,10 +33,11 @@ export function defineImporter(importer: Importer): Importer {
   return importer;
 }
 
-export function createImportContext(path: string): ImportContext & { stats(): ImportStat[] } {
+export function createImportContext(path: string, options: IngestOptions = {}): ImportContext & { stats(): ImportStat[] } {
   const counters = new Map<string, ImportStat>();
   return {
     path,
+    options,
     count(name, severity, detail) {
       const existing = counters.get(name);
       if (existing) existing.count += 1;
@@ -65,8 +75,8 @@ export function implausibleNumber(value: unknown, path = ''): { path: string; va
 }
 
 /** Run one importer on one file and validate what it built against the model. */
-export async function runImporter(importer: Importer, file: InputFile): Promise<Capture> {
-  const ctx = createImportContext(file.path);
+export async function runImporter(importer: Importer, file: InputFile, options: IngestOptions = {}): Promise<Capture> {
+  const ctx = createImportContext(file.path, options);
   const raw = await importer.read(file, ctx);
   const implausible = implausibleNumber(raw);
   if (implausible) {

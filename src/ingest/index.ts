@@ -4,7 +4,7 @@
  */
 import { InputError, UsageError } from '../errors.js';
 import { FORMAT_IDS, type Capture, type FormatId } from '../model/capture.js';
-import { runImporter, type Importer } from './importer.js';
+import { runImporter, type Importer, type IngestOptions } from './importer.js';
 import { openInput, type InputFile } from './input-file.js';
 import { Readable } from 'node:stream';
 import kinetoJson from './kineto-json.js';
@@ -18,14 +18,25 @@ import nsysGpuTimeUtil from './nsys-gpu-time-util.js';
 import nsysStats from './nsys-stats.js';
 import nvidiaSmiCsv from './nvidia-smi-csv.js';
 import rocmSmiJson from './rocm-smi-json.js';
+import rocmSmiCsv from './rocm-smi-csv.js';
+import { amdSmiCsv, amdSmiJson } from './amd-smi.js';
+import nsysSqlite from './nsys-sqlite.js';
+import rocpdSqlite from './rocpd-sqlite.js';
+import { isSqliteHead } from './sqlite-db.js';
 import rocprofCsv from './rocprof-csv.js';
+import rocprofJson from './rocprof-json.js';
 import workloadMetricsJsonl from './workload-metrics-jsonl.js';
 
 export const IMPORTERS: readonly Importer[] = [
+  nsysSqlite,
+  rocpdSqlite,
+  // Before Kineto: rocprof's results.json is a Chrome trace too.
+  rocprofJson,
   kinetoJson,
   maxBenchmarkJson,
   maxGpuStatsJson,
   rocmSmiJson,
+  amdSmiJson,
   gpuSnapshotJsonl,
   workloadMetricsJsonl,
   ncuCsv,
@@ -33,6 +44,8 @@ export const IMPORTERS: readonly Importer[] = [
   nsysStats,
   rocprofCsv,
   nvidiaSmiCsv,
+  rocmSmiCsv,
+  amdSmiCsv,
   maxGenerate,
   maxBenchmark,
 ];
@@ -43,9 +56,19 @@ export function importerFor(format: string): Importer {
   return importer;
 }
 
-export function detectFormat(file: InputFile): Importer {
+export function detectFormat(file: InputFile, options: IngestOptions = {}): Importer {
   const importer = IMPORTERS.find((candidate) => candidate.sniff(file.head));
   if (importer) return importer;
+  // A noheader nvidia-smi log that does not start with a timestamp: its rows match the columns given.
+  const cells = file.head.trimStart().split(/\r?\n/, 1)[0]!.split(', ');
+  if (options.smiColumns?.length && cells.length === options.smiColumns.length && cells.length > 1) return nvidiaSmiCsv;
+  if (isSqliteHead(file.head)) {
+    throw new InputError(
+      file.path,
+      'an SQLite database with neither nsys (CUPTI_ACTIVITY_KIND_KERNEL, StringIds) nor rocprofv3 rocpd tables near its start; pass --format nsys-sqlite or --format rocpd-sqlite, or export it as CSV (nsys stats --format csv --output PREFIX x.sqlite; rocpd convert -i x.db --output-format csv)',
+      'byte 0',
+    );
+  }
   const firstLine = file.head.split(/\r?\n/, 1)[0]?.slice(0, 60) ?? '';
   throw new InputError(
     file.path,
@@ -89,13 +112,13 @@ function abortable(file: InputFile, signal: AbortSignal): InputFile {
 }
 
 /** Read one capture file: detect its format from its content (or take `format`), then import it. */
-export async function ingestFile(path: string, format?: FormatId | string, options: { signal?: AbortSignal } = {}): Promise<Capture> {
+export async function ingestFile(path: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {
   options.signal?.throwIfAborted();
   const opened = await openInput(path);
   const file = options.signal ? abortable(opened, options.signal) : opened;
   if (file.sizeBytes === 0) throw new InputError(path, 'the file is empty; expected a capture');
-  const importer = format ? importerFor(format) : detectFormat(file);
-  return runImporter(importer, file);
+  const importer = format ? importerFor(format) : detectFormat(file, options);
+  return runImporter(importer, file, options);
 }
 
 export async function ingestText(path: string, text: string, format?: FormatId | string): Promise<Capture> {

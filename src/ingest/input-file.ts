@@ -22,6 +22,8 @@ export interface InputFile {
   text(): Promise<string>;
   /** The (decompressed) bytes as a stream. */
   stream(): Readable;
+  /** The whole (decompressed) file as bytes, for binary formats (SQLite). */
+  bytes?(): Promise<Uint8Array>;
 }
 
 type Encoding = 'utf8' | 'utf16le' | 'utf16be';
@@ -141,6 +143,16 @@ export async function openInput(path: string): Promise<InputFile> {
     head,
     gzip,
     sizeBytes,
+    async bytes() {
+      const { readFile } = await import('node:fs/promises');
+      const raw = await readFile(path);
+      if (!gzip) return raw;
+      try {
+        return gunzipSync(raw, { maxOutputLength: 2 * MAX_TEXT_BYTES });
+      } catch (error) {
+        throw new InputError(path, `expected a complete gzip stream (${(error as Error).message})`);
+      }
+    },
     async text() {
       if (!gzip && sizeBytes > MAX_TEXT_BYTES) {
         throw new InputError(path, `file is ${sizeBytes} bytes; text formats are read up to ${MAX_TEXT_BYTES} bytes`);
@@ -184,5 +196,6 @@ export function inputFromText(path: string, text: string): InputFile {
     sizeBytes: Buffer.byteLength(text),
     text: async () => text,
     stream: () => Readable.from([Buffer.from(text)]),
+    bytes: async () => Buffer.from(text),
   };
 }

@@ -20,6 +20,7 @@ import { defineImporter } from './importer.js';
 import { ScanError, TraceScanner } from './kineto/json-scanner.js';
 import { buildTimeline } from './kineto/timeline.js';
 import { TraceSummary } from './kineto/trace-summary.js';
+import { isRocprofTraceHead } from './rocprof-json.js';
 
 const KNOWN_PARTS = ['deviceProperties', 'distributedInfo'];
 
@@ -75,7 +76,7 @@ export default defineImporter({
   label: 'PyTorch profiler / Kineto trace (JSON)',
   sniff(head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
-    if (!text.startsWith('{')) return false;
+    if (!text.startsWith('{') || isRocprofTraceHead(head)) return false; // rocprof v1 writes a Chrome trace too
     return text.includes('"traceEvents"') || (text.includes('"schemaVersion"') && text.includes('"deviceProperties"'));
   },
   async read(file, ctx): Promise<CaptureInput> {

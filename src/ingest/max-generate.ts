@@ -4,12 +4,14 @@
  * becomes kernels (plus one `[other kernels not listed]` row for what the top N leaves out), the
  * Python/CPU table becomes cpuFunctions, and the profiler's notes and errors become notices.
  * Several profiled runs in one log add their tables together (with a notice) and pool their metrics.
+ * A report cut off (a paste that stops before `Total Throughput`, or mid-line) keeps the metrics
+ * printed in full; a warning names the ones missing.
  * Limits: the GPU table holds totals and call counts only (no min/max, no launch shapes), rounded to
  * 2 decimals; `n/a` metrics are skipped and counted. Generated text and logs are ignored.
  */
 import { InputError } from '../errors.js';
 import type { CaptureInput, CpuFunction, KernelStat, MetricSample, Notice } from '../model/capture.js';
-import { defineImporter, type ImportContext } from './importer.js';
+import { createImportContext, defineImporter, type ImportContext } from './importer.js';
 import { CPU_EMPTY, CPU_TITLE, GPU_TITLE, maxVersion, profilerNotice, readCpuTable, readGpuKernelTable } from './max-console.js';
 import { nsPerUnit, parseNumber, splitLines } from './text-tables.js';
 
@@ -59,6 +61,17 @@ function readMetric(path: string, match: RegExpExecArray, lineNo: number, ctx: I
   return { name: spec.name, value };
 }
 
+/** The index of the last line when the text stops inside it (no final newline) and it starts like a metric line. */
+function unterminatedMetricLine(text: string, lines: readonly string[]): number | undefined {
+  if (/\n\s*$/.test(text)) return undefined;
+  let last = lines.length - 1;
+  while (last >= 0 && lines[last]!.trim() === '') last--;
+  if (last < 0) return undefined;
+  const line = lines[last]!;
+  const partialLabel = Object.keys(METRIC_LINES).some((label) => `${label}: `.startsWith(line) || line.startsWith(`${label}:`));
+  return partialLabel && line.length > 0 ? last : undefined;
+}
+
 export default defineImporter({
   id: 'max-generate',
   label: 'MAX generate console output',
@@ -70,7 +83,10 @@ export default defineImporter({
     return /^Prompt size: \d/m.test(head) && /^(Total Latency|Time to first token|Startup time): /m.test(head);
   },
   async read(file, ctx) {
-    const lines = splitLines(await file.text());
+    const text = await file.text();
+    const lines = splitLines(text);
+    const lastLine = unterminatedMetricLine(text, lines);
+    let cutLine: number | undefined;
     const kernels: KernelStat[] = [];
     const cpuFunctions: CpuFunction[] = [];
     const metrics: MetricSample[] = [];
@@ -104,7 +120,17 @@ export default defineImporter({
         parts.add('cpu-table');
         notices.push({ code: 'max-no-cpu-samples', severity: 'info', message: 'Python/CPU functions: no samples captured' });
       }
-      const metric = METRIC_LINE.exec(line);
+      let metric = METRIC_LINE.exec(line);
+      if (i === lastLine) {
+        // The file stops inside this line: read it if it is whole, else it is where the paste was cut.
+        try {
+          if (!metric) throw new Error('a partial label');
+          readMetric(file.path, metric, i + 1, createImportContext(file.path));
+        } catch {
+          cutLine = i;
+          metric = null;
+        }
+      }
       if (metric) {
         const sample = readMetric(file.path, metric, i + 1, ctx);
         if (sample) metrics.push(sample);
@@ -117,9 +143,15 @@ export default defineImporter({
       i++;
     }
 
-    // A report cut short at the end of the file is a truncated capture, not a shorter report.
-    if (lastMetricLabel && METRIC_LINE.test(lastContentLine) && lastMetricLabel !== LAST_METRIC) {
-      throw new InputError(file.path, `expected the metrics report to end with "${LAST_METRIC}: …", the file ends after "${lastMetricLabel}"`, String(lines.length));
+    // A report cut short at the end of the file: what was printed in full is read, the rest named.
+    const endsInReport = METRIC_LINE.test(lastContentLine) || cutLine !== undefined;
+    if (lastMetricLabel && endsInReport && lastMetricLabel !== LAST_METRIC) {
+      const labels = Object.keys(METRIC_LINES);
+      const missing = labels.slice(labels.indexOf(lastMetricLabel) + 1);
+      const where = cutLine !== undefined ? `line ${cutLine + 1} is cut off mid-line` : `the file ends after "${lastMetricLabel}"`;
+      const message = `the metrics report is cut off (${where}): ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing; the ${metrics.length} metrics printed in full are read`;
+      ctx.count('metrics-cut-off', 'data-loss', message);
+      notices.push({ code: 'max-metrics-cut-off', severity: 'warning', message });
     }
     if (parts.size === 0 && notices.length === 0) {
       throw new InputError(file.path, 'expected MAX generate output: a metrics report or a "=== Top N GPU kernels" table', '1');

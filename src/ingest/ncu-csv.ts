@@ -181,19 +181,36 @@ function kernelStats(results: NcuResult[], ctx: ImportContext): KernelStat[] {
   return [...byName.values()].map(({ heaviest: _heaviest, ...stat }) => stat).sort((a, b) => b.totalNs - a.totalNs);
 }
 
+/**
+ * Why an ncu log holds no results, in ncu's own words: its first `==ERROR==` line (ncu failed), else
+ * its "No kernels were profiled" warning, else the missing CSV header.
+ */
+function noResults(path: string, lines: readonly string[]): InputError {
+  const errorAt = lines.findIndex((line) => line.startsWith('==ERROR=='));
+  if (errorAt >= 0) {
+    const more = lines.slice(errorAt + 1).filter((line) => line.startsWith('==ERROR==')).length;
+    const rest = more ? ` (and ${more} more ==ERROR== line${more > 1 ? 's' : ''})` : '';
+    return new InputError(path, `ncu failed and wrote no results; it said: ${lines[errorAt]!.trim().slice(0, 240)}${rest}`, String(errorAt + 1));
+  }
+  const noKernelsAt = lines.findIndex((line) => /^==WARNING== No kernels were profiled/.test(line));
+  if (noKernelsAt >= 0) {
+    return new InputError(path, 'ncu profiled no kernels (==WARNING== No kernels were profiled): check --kernel-name, --launch-skip and --launch-count, and that the program ran on the GPU', String(noKernelsAt + 1));
+  }
+  return new InputError(path, `expected an ncu CSV header starting ${HEADER_START} (was ncu run with --csv?)`, '1');
+}
+
 export default defineImporter({
   id: 'ncu-csv',
   label: 'Nsight Compute CSV (details or raw page)',
   sniff(head) {
-    return head.startsWith(HEADER_START) || head.includes(`\n${HEADER_START}`);
+    // Also an ncu log that failed or matched no kernel, read to say so (a good run's log written
+    // beside an -o report is not claimed).
+    return head.startsWith(HEADER_START) || head.includes(`\n${HEADER_START}`) || /^==ERROR== |^==WARNING== No kernels were profiled/m.test(head);
   },
   async read(file, ctx): Promise<CaptureInput> {
     const lines = (await file.text()).split(/\r?\n/);
     const headerIndex = lines.findIndex((line) => line.startsWith(HEADER_START));
-    if (headerIndex < 0) {
-      const error = lines.find((line) => line.startsWith('==ERROR=='));
-      throw new InputError(file.path, `expected an ncu CSV header starting ${HEADER_START}${error ? `; ncu said: ${error.slice(0, 160)}` : ''}`, '1');
-    }
+    if (headerIndex < 0) throw noResults(file.path, lines);
     for (const line of lines.slice(0, headerIndex)) {
       if (/^==[A-Z]+==/.test(line)) ctx.count('profiler-message', 'info', line.slice(0, 120));
     }

@@ -9,7 +9,8 @@
  * never read (shares are recomputed downstream from totals).
  * The output is read line by line from the file's stream: only the aggregated rows are held (and a
  * table of calls named by neither report nor columns, until its rows say whether it is cuda_api_sum).
- * Limits: when one stream holds several tables of one kind, the first is used and a notice says so.
+ * A file holding two tables of one kind holds two runs (outputs appended): it is refused at the
+ * second table's header.
  */
 import { InputError } from '../errors.js';
 import type { CaptureInput, Notice } from '../model/capture.js';
@@ -81,11 +82,13 @@ export default defineImporter({
       if (!kind) return undefined;
       const sink = collectTable(file.path, table, kind, columns, collected, ctx);
       if (!sink) {
-        notices.push({
-          code: 'nsys-several-tables',
-          severity: 'warning',
-          message: `a second ${part} table (line ${table.headerLine}) is ignored; the first one is used`,
-        });
+        // One report appears once per run: a second one means two runs' outputs in one file.
+        // Summing them would double the run; keeping one would drop the other unseen.
+        throw new InputError(
+          file.path,
+          `a second ${part} table starts here, so the file holds two runs; expected one run per file: split it before this table (or write each run with nsys stats --output PREFIX)`,
+          String(table.headerLine),
+        );
       }
       return sink;
     };

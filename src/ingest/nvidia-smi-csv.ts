@@ -5,11 +5,14 @@
  * `index` (else the order of `pci.bus_id`) → device; `clocks_event_reasons.active` (or the older
  * `clocks_throttle_reasons.active`) mask and the per-reason `Active` fields → reasons.
  * Units come from the value (`79.56 W`) or the header (`power.draw [W]`).
- * Limits: the header is required (`noheader` files do not say which column is which); `timestamp`
- * is local time without a zone, read as if UTC (only differences matter); rows without a
- * utilization value (MIG mode, `[N/A]`) cannot become samples and are counted.
+ * A `--format=csv,noheader` log names no columns: the user gives the `--query-gpu` list
+ * (`smiColumns`); `nounits` values then take the unit nvidia-smi uses for the field (MiB, MHz, W, %).
+ * Without `index` or `pci.bus_id`, several GPUs are told apart by position: nvidia-smi prints one
+ * row per GPU, in index order, at each sample, so rows fall in groups of equal size and spacing.
+ * Limits: `timestamp` is local time without a zone, read as if UTC (only differences matter); rows
+ * without a utilization value (MIG mode, `[N/A]`) cannot become samples and are counted.
  */
-import { InputError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import type { CaptureInput, UtilSample } from '../model/capture.js';
 import { NVML_REASON_BITS, reasonsFromMask } from '../model/throttle.js';
 import { defineImporter, type ImportContext } from './importer.js';
@@ -34,6 +37,70 @@ function parseHeader(line: string): Column[] | null {
     const match = /^(\S+)(?: \[([^\]]+)\])?$/.exec(token)!;
     return match[2] ? { field: match[1]!, unit: match[2] } : { field: match[1]! };
   });
+}
+
+/** The unit nvidia-smi prints in the header of each field group (kept when `nounits` drops it from values). */
+function defaultUnit(field: string): string | undefined {
+  if (/^utilization\./.test(field)) return '%';
+  if (/^memory\.(used|total|free|reserved)$/.test(field)) return 'MiB';
+  if (/^clocks\.(current\.|max\.|applications\.|default_applications\.)?(sm|gr|graphics|mem|memory|video)$/.test(field)) return 'MHz';
+  if (/^(power\.|enforced\.power)/.test(field)) return 'W';
+  return undefined;
+}
+
+/**
+ * The `--query-gpu` list a noheader log was written with: `timestamp,utilization.gpu,memory.used`,
+ * also as typed on the nvidia-smi command line (`--query-gpu=…`).
+ */
+export function parseSmiColumns(value: string): string[] {
+  const fields = value
+    .trim()
+    .replace(/^--query-gpu[= ]/, '')
+    .split(',')
+    .map((field) => field.trim().replace(/ \[[^\]]*\]$/, ''))
+    .filter(Boolean);
+  const bad = fields.find((field) => !FIELD_TOKEN.test(field));
+  if (fields.length === 0 || bad !== undefined) {
+    throw new UsageError(`--smi-columns ${JSON.stringify(value)}: expected the nvidia-smi --query-gpu list, e.g. timestamp,utilization.gpu,memory.used`);
+  }
+  if (!fields.includes('utilization.gpu')) throw new UsageError(`--smi-columns ${JSON.stringify(value)}: expected utilization.gpu among the fields`);
+  return fields;
+}
+
+function columnsFromQuery(fields: readonly string[]): Column[] {
+  return fields.map((field) => {
+    const unit = defaultUnit(field);
+    return unit ? { field, unit } : { field };
+  });
+}
+
+/** Rows in one group per sample: positions within a group are GPUs. */
+const MAX_GPUS_BY_POSITION = 16;
+
+/**
+ * How many GPUs a log without `index` holds: the smallest group size for which groups start at an
+ * even pace (90 % of the starts within half an interval of the median) and each group is
+ * printed well within one interval. Undefined when no size fits.
+ */
+export function gpusByPosition(times: ReadonlyArray<number | undefined>): number | undefined {
+  if (times.some((t) => t === undefined)) return undefined;
+  const t = times as number[];
+  for (let n = 1; n <= MAX_GPUS_BY_POSITION && n * 3 <= t.length; n++) {
+    const starts: number[] = [];
+    let spread = 0;
+    for (let i = 0; i + n <= t.length; i += n) {
+      starts.push(t[i]!);
+      const group = t.slice(i, i + n);
+      spread = Math.max(spread, Math.max(...group) - Math.min(...group));
+    }
+    const steps = starts.slice(1).map((start, i) => start - starts[i]!);
+    const sorted = [...steps].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    if (!(median > 0)) continue;
+    const even = steps.filter((step) => step >= median * 0.5 && step <= median * 1.5).length;
+    if (even >= 0.9 * steps.length && spread < median * 0.5) return n;
+  }
+  return undefined;
 }
 
 function firstLine(text: string): { line: string; number: number } | null {
@@ -178,14 +245,18 @@ export default defineImporter({
     const first = firstLine(text);
     if (!first) throw new InputError(file.path, 'expected an nvidia-smi --query-gpu CSV, the file is blank', '1');
     let columns = parseHeader(first.line);
-    if (!columns) {
+    const fromQuery = !columns && ctx.options.smiColumns?.length ? columnsFromQuery(ctx.options.smiColumns) : undefined;
+    if (!columns && !fromQuery) {
       throw new InputError(
         file.path,
-        `expected an nvidia-smi --query-gpu header line such as "timestamp, index, utilization.gpu [%]", got ${JSON.stringify(first.line.slice(0, 60))}; logs written with --format=csv,noheader do not name their columns, record without noheader`,
+        `expected an nvidia-smi --query-gpu header line such as "timestamp, index, utilization.gpu [%]", got ${JSON.stringify(first.line.slice(0, 60))}; a log written with --format=csv,noheader does not name its columns: pass the --query-gpu list it was written with as --smi-columns (e.g. --smi-columns timestamp,utilization.gpu,memory.used; action input smi-columns)`,
         String(first.number),
       );
     }
-    let headerLine = first.line;
+    columns ??= fromQuery!;
+    // A noheader log's first line is already a row.
+    const firstRow = fromQuery ? first.number - 1 : first.number;
+    let headerLine = fromQuery ? '' : first.line;
     if (!columns.some((c) => c.field === 'utilization.gpu')) {
       throw new InputError(file.path, 'expected a utilization.gpu column in the nvidia-smi query', String(first.number));
     }
@@ -194,7 +265,7 @@ export default defineImporter({
     let driver: string | undefined;
     const devices = new Map<string, number>();
     const lines = text.split(/\r?\n/);
-    for (let i = first.number; i < lines.length; i += 1) {
+    for (let i = firstRow; i < lines.length; i += 1) {
       const line = lines[i]!.trim();
       if (line === '') continue;
       if (line === headerLine) {
@@ -212,6 +283,9 @@ export default defineImporter({
         continue;
       }
       const cells = line.split(',').map((cell) => cell.trim());
+      if (fromQuery && cells.length !== columns.length && samples.length === 0) {
+        throw new InputError(file.path, `expected ${columns.length} fields as in --smi-columns (${columns.map((c) => c.field).join(',')}), got ${cells.length}`, String(i + 1));
+      }
       if (cells.length !== columns.length) {
         ctx.count('malformed-row', 'data-loss', `a row has a different number of fields than its header (first at line ${i + 1})`);
         continue;
@@ -224,9 +298,17 @@ export default defineImporter({
     if (samples.length === 0) {
       throw new InputError(file.path, 'expected at least one row with a utilization.gpu value, found none', String(first.number + 1));
     }
-    const deviceKnown = columns.some((c) => c.field === 'index' || c.field === 'pci.bus_id');
+    let deviceKnown = columns.some((c) => c.field === 'index' || c.field === 'pci.bus_id');
+    if (!deviceKnown) {
+      const gpus = gpusByPosition(samples.map((s) => s.t));
+      if (gpus !== undefined && gpus > 1) {
+        samples.forEach((sample, i) => (sample.device = i % gpus));
+        ctx.count('devices-by-position', 'info', `no index column: ${gpus} GPUs told apart by their position in each sample`);
+      }
+      deviceKnown = gpus !== undefined;
+    }
     return {
-      source: { path: file.path, format: 'nvidia-smi-csv', parts: ['query-gpu'], tool: 'nvidia-smi', ...(driver ? { toolVersion: driver } : {}) },
+      source: { path: file.path, format: 'nvidia-smi-csv', parts: [fromQuery ? 'query-gpu-noheader' : 'query-gpu'], tool: 'nvidia-smi', ...(driver ? { toolVersion: driver } : {}) },
       utilization: samples,
       environment: {
         vendor: 'nvidia',

@@ -44,6 +44,27 @@ function clockMhz(value: string | undefined): number | undefined {
   return Number(match[1]) * (match[2]?.toLowerCase() === 'ghz' ? 1000 : 1);
 }
 
+/** One card's labels (as `--json` keys or `--csv` columns) as a utilization sample; undefined without `GPU use (%)`. */
+export function sampleFromCard(card: Record<string, unknown>, device: number): UtilSample | undefined {
+  const gpuPercent = percentFrom(field(card, 'gpu use'));
+  if (gpuPercent === undefined) return undefined;
+  const sample: UtilSample = { device, gpuPercent, reasons: [] };
+  const memoryPercent = percentFrom(field(card, 'gpu memory read/write activity', 'gpu memory use'));
+  if (memoryPercent !== undefined) sample.memoryPercent = memoryPercent;
+  const clock = clockMhz(field(card, 'sclk clock speed'));
+  if (clock !== undefined) sample.smClockMhz = clock;
+  const power = numberFrom(field(card, 'average graphics package power', 'current socket graphics package power'));
+  if (power !== undefined) sample.powerW = power;
+  const used = numberFrom(field(card, 'vram total used memory'));
+  if (used !== undefined) sample.memoryUsedBytes = used;
+  return sample;
+}
+
+/** The card's product name: `Card series` (`Card Series` in --csv), older `Device Name`. */
+export function cardName(card: Record<string, unknown>): string | undefined {
+  return field(card, 'card series', 'device name');
+}
+
 export default defineImporter({
   id: 'rocm-smi-json',
   label: 'rocm-smi --json',
@@ -89,24 +110,15 @@ export default defineImporter({
         if (!isRecord(card)) throw new InputError(file.path, `expected "${key}" to be an object of strings`, String(line));
         const device = Number(CARD_KEY.exec(key)![1]);
         cards.add(device);
-        const name = field(card, 'card series', 'device name');
+        const name = cardName(card);
         if (name) names.add(name);
-        const gpuPercent = percentFrom(field(card, 'gpu use'));
-        if (gpuPercent === undefined) {
+        const sample = sampleFromCard(card, device);
+        if (!sample) {
           ctx.count('card-without-utilization', 'data-loss', `"GPU use (%)" missing or not a 0..100 number (first: ${key} at line ${line})`);
           continue;
         }
-        const sample: UtilSample = { device, gpuPercent, reasons: [] };
         const t = timeBefore.get(line);
         if (t !== undefined) sample.t = t;
-        const memoryPercent = percentFrom(field(card, 'gpu memory read/write activity', 'gpu memory use'));
-        if (memoryPercent !== undefined) sample.memoryPercent = memoryPercent;
-        const clock = clockMhz(field(card, 'sclk clock speed'));
-        if (clock !== undefined) sample.smClockMhz = clock;
-        const power = numberFrom(field(card, 'average graphics package power', 'current socket graphics package power'));
-        if (power !== undefined) sample.powerW = power;
-        const used = numberFrom(field(card, 'vram total used memory'));
-        if (used !== undefined) sample.memoryUsedBytes = used;
         samples.push(sample);
       }
     }

@@ -218,6 +218,7 @@ export default defineImporter({
             source: { path: file.path, format: 'rocprof-csv', tool, parts: [layout === 'trace-v3' ? 'kernel_trace' : 'results'] },
             kernels: read.kernels,
             ...(read.timeline ? { timeline: read.timeline } : {}),
+            environment: { vendor: 'amd' },
           };
         };
         return;
@@ -232,6 +233,7 @@ export default defineImporter({
           kernels: read.kernels,
           apiCalls: read.apiCalls,
           memops: read.memops,
+          environment: { vendor: 'amd' },
         };
       };
     };

@@ -54,6 +54,8 @@ export class KernelTraceReader {
   private readonly hasShape: boolean;
   private readonly clock = new Clock();
   private readonly names = new Map<string, string>();
+  /** How errors name a field: a CSV `column`, or a trace event's `field`. */
+  fieldWord = 'column';
 
   constructor(
     private readonly path: string,
@@ -73,7 +75,7 @@ export class KernelTraceReader {
 
   push(line: string, lineNo: number): void {
     if (line.trim() === '') return;
-    const { path, header, labels, at } = this;
+    const { path, header, at } = this;
     const where = String(lineNo);
     const fields = splitCsvLine(line);
     if (!fields) throw new InputError(path, 'expected well-formed CSV quoting (a truncated or garbled row)', where);
@@ -84,29 +86,48 @@ export class KernelTraceReader {
       this.ctx.count('non-kernel-row', 'info', `rows of kind ${fields[at.kind]} are left out`);
       return;
     }
-    const start = this.clock.offset(fields[at.start]!.trim());
-    const end = this.clock.offset(fields[at.end]!.trim());
+    const sizes = this.hasShape ? [...at.grid, ...at.block].map((i) => (fields[i]!.trim() === '' ? NaN : Number(fields[i]))) : undefined;
+    this.addDispatch(
+      {
+        name: fields[at.name]!,
+        agent: at.agent >= 0 ? fields[at.agent]!.trim() : '0',
+        start: fields[at.start]!.trim(),
+        end: fields[at.end]!.trim(),
+        ...(sizes ? { grid: sizes.slice(0, at.grid.length), block: sizes.slice(at.grid.length) } : {}),
+      },
+      where,
+    );
+  }
+
+  /**
+   * One dispatch from any layout (a CSV row, a Chrome-trace event, a database row): integer ns
+   * timestamps as text, the grid in work-items (in blocks with `gridInBlocks`, as CUDA counts it)
+   * and the workgroup size, where the capture records them.
+   */
+  addDispatch(raw: { name: string; agent: string; start: string; end: string; grid?: number[]; block?: number[]; gridInBlocks?: boolean }, where: string): void {
+    const { path, labels } = this;
+    const start = this.clock.offset(raw.start);
+    const end = this.clock.offset(raw.end);
     if (start === undefined || end === undefined) {
-      const [label, value] = start === undefined ? [labels.start, fields[at.start]] : [labels.end, fields[at.end]];
-      throw new InputError(path, `expected an integer timestamp in column ${label}, got ${JSON.stringify(value)}`, where);
+      const [label, value] = start === undefined ? [labels.start, raw.start] : [labels.end, raw.end];
+      throw new InputError(path, `expected an integer timestamp in ${this.fieldWord} ${label}, got ${JSON.stringify(value)}`, where);
     }
     if (end < start) throw new InputError(path, `expected ${labels.end} at or after ${labels.start}`, where);
-    const raw = fields[at.name]!;
-    let name = this.names.get(raw);
+    let name = this.names.get(raw.name);
     if (name === undefined) {
-      const own = ownString(raw);
+      const own = ownString(raw.name);
       this.names.set(own, (name = cleanKernelName(own)));
     }
-    const dispatch: Dispatch = { name, agent: at.agent >= 0 ? fields[at.agent]!.trim() : '0', start, end };
-    if (this.hasShape) {
-      const sizes = [...at.grid, ...at.block].map((i) => (fields[i]!.trim() === '' ? NaN : Number(fields[i])));
+    const dispatch: Dispatch = { name, agent: raw.agent, start, end };
+    if (raw.grid && raw.block) {
+      const sizes = [...raw.grid, ...raw.block];
       if (sizes.some((n) => !Number.isFinite(n) || n < 0)) throw new InputError(path, 'expected whole-number grid and workgroup sizes', where);
-      const grid = at.grid.map((_, d) => sizes[d]!);
-      const block = sizes.slice(at.grid.length);
+      const grid = raw.grid;
+      const block = raw.block;
       if (block.every((b) => b > 0)) {
         // rocprof counts the grid in work-items; report workgroups, as CUDA counts blocks.
         const dim3 = (v: number[]) => [v[0] ?? 1, v[1] ?? 1, v[2] ?? 1].join(',');
-        dispatch.shape = `${dim3(grid.map((n, d) => Math.ceil(n / block[d]!)))},${dim3(block)}`;
+        dispatch.shape = `${dim3(raw.gridInBlocks ? grid : grid.map((n, d) => Math.ceil(n / block[d]!)))},${dim3(block)}`;
       }
     }
     this.dispatches.push(dispatch);

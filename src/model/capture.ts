@@ -19,6 +19,12 @@ export const FORMAT_IDS = [
   'max-gpu-stats-json',
   'gpu-snapshot-jsonl',
   'workload-metrics-jsonl',
+  'rocprof-json',
+  'rocm-smi-csv',
+  'amd-smi-csv',
+  'amd-smi-json',
+  'nsys-sqlite',
+  'rocpd-sqlite',
 ] as const;
 export const FormatIdSchema = z.enum(FORMAT_IDS);
 export type FormatId = z.infer<typeof FormatIdSchema>;

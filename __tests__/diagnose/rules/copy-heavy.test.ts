@@ -14,7 +14,13 @@ testRule(rule, {
   passing: [
     // The healthy GQA decode (native GQA): copies are the KV-cache writes, a few percent.
     { name: 'a healthy decode with small copies', profile: { kernels: [[K.decodeGemm, 80, 3000], [K.sdpa, 10, 500], [directCopy, 3, 500]] } },
-    { name: 'copies just under the bar', profile: { kernels: [[K.decodeGemm, 86, 3000], [directCopy, 14, 500]] } },
+    { name: 'copies just under the bar', profile: { kernels: [[K.decodeGemm, 76, 3000], [directCopy, 24, 500]] } },
+    // transformers eager attention on the H200 (Kineto): 18.8 % in copies, spread over casts (6.1 %),
+    // reshape copies (4.2 %) and the cat of a growing cache (5.6 %): diffuse, and the run is host-bound.
+    {
+      name: 'diffuse copies of a small eager model',
+      profile: { kernels: [[K.decodeGemm, 40, 3000], [K.copy, 6.1, 1632], [directCopy, 4.2, 1040], [catCopy, 5.6, 2048], [K.layerNorm, 44.1, 3000]] },
+    },
     // An Nsight Compute deep dive of the copy kernel alone is not a breakdown of the run.
     { name: 'a deep dive of the copy kernel alone', profile: { format: 'ncu-csv', kernels: [[directCopy, 0.16, 1]] } },
   ],
@@ -30,6 +36,11 @@ testRule(rule, {
       hits: [{ evidence: { attributed: true, launchedBy: 'aten::repeat_interleave > aten::clone > aten::copy_', pattern: 'KV heads repeated (repeat_interleave / repeat_kv)' } }],
     },
     {
+      name: 'casts dominate, attributed to aten::to',
+      profile: { kernels: [[K.copy, 30, 2000], [K.decodeGemm, 70, 3000]], launchedBy: { [K.copy]: 'aten::to > aten::_to_copy > aten::copy_' } },
+      hits: [{ evidence: { pattern: 'dtype casts (.to())', copyShare: 0.3 } }],
+    },
+    {
       name: 'a KV cache grown by cat every step',
       profile: { kernels: [[catCopy, 30, 2000], [K.decodeGemm, 70, 3000]] },
       hits: [{ evidence: { copyShare: 0.3, pattern: 'concatenation (cat)' } }],
@@ -37,7 +48,7 @@ testRule(rule, {
     {
       name: 'a lower bar',
       profile: { kernels: [[K.decodeGemm, 90, 3000], [directCopy, 10, 500]] },
-      options: { minCopyShare: 0.05 },
+      options: { minCopyShare: 0.1 },
       hits: [{ evidence: { copyShare: 0.1, copyLaunches: 500 } }],
     },
   ],
