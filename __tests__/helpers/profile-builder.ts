@@ -6,7 +6,7 @@
  */
 import { buildProfile } from '../../src/classify/build-profile.js';
 import { CaptureSchema, type CaptureInput, type FormatId, type NcuResult, type Notice, type UtilSample } from '../../src/model/capture.js';
-import type { Environment, Timeline } from '../../src/model/capture.js';
+import type { Environment, Timeline, TimelineInput } from '../../src/model/capture.js';
 import type { Profile } from '../../src/model/profile.js';
 
 /** Real kernel names (from the H200 and public fixtures, or MAX's documented templates). */
@@ -57,6 +57,10 @@ export interface ProfileSpec {
   timeline?: Partial<Timeline>;
   /** [name, total milliseconds, calls] */
   apiCalls?: ReadonlyArray<readonly [name: string, ms: number, calls: number]>;
+  /** Copies and fills: [kind (memcpy-htod …), name, total milliseconds, count]. */
+  memops?: ReadonlyArray<readonly [kind: string, name: string, ms: number, count: number]>;
+  /** Ranks of one job, each its own Kineto capture with `distributedInfo`. */
+  ranks?: ReadonlyArray<{ rank: number; worldSize?: number; backend?: string; kernels: readonly KernelRow[]; timeline?: Partial<Timeline> }>;
   notices?: readonly Notice[];
   environment?: Environment;
   gpuTimeUtilPercent?: number;
@@ -68,7 +72,7 @@ export interface ProfileSpec {
 
 const MS = 1e6;
 
-function timelineOf(partial: Partial<Timeline>): Timeline {
+function timelineOf(partial: Partial<Timeline>): TimelineInput {
   return {
     spanNs: 0,
     busyNs: 0,
@@ -86,16 +90,25 @@ function timelineOf(partial: Partial<Timeline>): Timeline {
 /** The synthetic captures a spec stands for (one per kind of input, as real runs have). */
 export function capturesOf(spec: ProfileSpec): CaptureInput[] {
   const captures: CaptureInput[] = [];
-  const hasKernelInput = spec.kernels || spec.apiCalls || spec.timeline || spec.notices || spec.gpuTimeUtilPercent !== undefined;
+  const hasKernelInput = spec.kernels || spec.apiCalls || spec.memops || spec.timeline || spec.notices || spec.gpuTimeUtilPercent !== undefined;
   if (hasKernelInput) {
     captures.push({
       source: { path: 'capture.csv', format: spec.format ?? 'nsys-stats' },
       kernels: (spec.kernels ?? []).map(([name, ms, instances = 100]) => ({ name, totalNs: ms * MS, instances })),
       apiCalls: (spec.apiCalls ?? []).map(([name, ms, calls]) => ({ name, totalNs: ms * MS, calls })),
+      memops: (spec.memops ?? []).map(([kind, name, ms, count]) => ({ kind, name, totalNs: ms * MS, count })),
       ...(spec.timeline ? { timeline: timelineOf(spec.timeline) } : {}),
       notices: [...(spec.notices ?? [])],
       ...(spec.gpuTimeUtilPercent !== undefined ? { gpuTimeUtilPercent: spec.gpuTimeUtilPercent } : {}),
       environment: spec.environment ?? {},
+    });
+  }
+  for (const r of spec.ranks ?? []) {
+    captures.push({
+      source: { path: `rank${r.rank}.pt.trace.json`, format: 'kineto-json' },
+      distributed: { rank: r.rank, ...(r.worldSize !== undefined ? { worldSize: r.worldSize } : {}), ...(r.backend !== undefined ? { backend: r.backend } : {}) },
+      kernels: r.kernels.map(([name, ms, instances = 100]) => ({ name, totalNs: ms * MS, instances })),
+      ...(r.timeline ? { timeline: timelineOf(r.timeline) } : {}),
     });
   }
   if (spec.util) {

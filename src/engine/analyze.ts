@@ -38,9 +38,12 @@ export interface BaselineChoice {
   reason: string;
 }
 
-export async function ingestAll(inputs: readonly string[], format?: string): Promise<Capture[]> {
+/** Read every input; collective kernels are told to the importers by the family table (user rules first). */
+export async function ingestAll(inputs: readonly string[], format?: string, families?: readonly FamilyRule[]): Promise<Capture[]> {
+  const classify = createClassifier(families);
+  const isCollective = (name: string) => classify({ name }) === 'collective';
   const captures: Capture[] = [];
-  for (const input of inputs) captures.push(await ingestFile(input, format));
+  for (const input of inputs) captures.push(await ingestFile(input, format, { isCollective }));
   return captures;
 }
 
@@ -77,12 +80,13 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     findings,
     verdict: gate.verdict,
     comparison: gate.comparison,
+    ranks: profile.ranks,
   };
   return ReportSchema.parse(report);
 }
 
 export async function analyze(options: AnalyzeOptions): Promise<Report> {
-  const captures = await ingestAll(options.inputs, options.format);
+  const captures = await ingestAll(options.inputs, options.format, options.families);
   const profile = buildProfile(captures, createClassifier(options.families));
   return reportFromProfile(profile, options);
 }

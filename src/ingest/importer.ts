@@ -10,6 +10,17 @@ export interface ImportContext {
   readonly path: string;
   /** Count a recoverable problem (a skipped row, a clipped value). Shown in the report's sources. */
   count(name: string, severity: ImportStat['severity'], detail?: string): void;
+  /**
+   * True for a collective kernel (NCCL, RCCL, custom all-reduce …), so that a per-launch timeline can
+   * measure how much communication no compute overlaps. Given by the caller, which owns the family
+   * table; absent, no kernel is treated as a collective.
+   */
+  isCollective?(kernelName: string): boolean;
+}
+
+/** What the caller lends every importer. */
+export interface ImportOptions {
+  isCollective?: (kernelName: string) => boolean;
 }
 
 export interface Importer {
@@ -24,10 +35,11 @@ export function defineImporter(importer: Importer): Importer {
   return importer;
 }
 
-export function createImportContext(path: string): ImportContext & { stats(): ImportStat[] } {
+export function createImportContext(path: string, options: ImportOptions = {}): ImportContext & { stats(): ImportStat[] } {
   const counters = new Map<string, ImportStat>();
   return {
     path,
+    ...(options.isCollective ? { isCollective: options.isCollective } : {}),
     count(name, severity, detail) {
       const existing = counters.get(name);
       if (existing) existing.count += 1;
@@ -65,8 +77,8 @@ export function implausibleNumber(value: unknown, path = ''): { path: string; va
 }
 
 /** Run one importer on one file and validate what it built against the model. */
-export async function runImporter(importer: Importer, file: InputFile): Promise<Capture> {
-  const ctx = createImportContext(file.path);
+export async function runImporter(importer: Importer, file: InputFile, options: ImportOptions = {}): Promise<Capture> {
+  const ctx = createImportContext(file.path, options);
   const raw = await importer.read(file, ctx);
   const implausible = implausibleNumber(raw);
   if (implausible) {

@@ -4,7 +4,7 @@
  */
 import { InputError, UsageError } from '../errors.js';
 import { FORMAT_IDS, type Capture, type FormatId } from '../model/capture.js';
-import { runImporter, type Importer } from './importer.js';
+import { runImporter, type Importer, type ImportOptions } from './importer.js';
 import { openInput, type InputFile } from './input-file.js';
 import kinetoJson from './kineto-json.js';
 import maxBenchmark from './max-benchmark.js';
@@ -54,16 +54,16 @@ export function detectFormat(file: InputFile): Importer {
 }
 
 /** Read one capture file: detect its format from its content (or take `format`), then import it. */
-export async function ingestFile(path: string, format?: FormatId | string): Promise<Capture> {
+export async function ingestFile(path: string, format?: FormatId | string, options: ImportOptions = {}): Promise<Capture> {
   const file = await openInput(path);
   if (file.sizeBytes === 0) throw new InputError(path, 'the file is empty; expected a capture');
   const importer = format ? importerFor(format) : detectFormat(file);
-  return runImporter(importer, file);
+  return runImporter(importer, file, options);
 }
 
-export async function ingestText(path: string, text: string, format?: FormatId | string): Promise<Capture> {
+export async function ingestText(path: string, text: string, format?: FormatId | string, options: ImportOptions = {}): Promise<Capture> {
   const { inputFromText } = await import('./input-file.js');
   const file = inputFromText(path, text);
   const importer = format ? importerFor(format) : detectFormat(file);
-  return runImporter(importer, file);
+  return runImporter(importer, file, options);
 }

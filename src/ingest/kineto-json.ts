@@ -5,7 +5,8 @@
  * `Memcpy`/`Memset`) → memops (kind from the name, bytes from args); `cuda_runtime`/`cuda_driver`
  * → apiCalls; GPU op intervals → timeline (busy = union per device, idle gaps, `ProfilerStep#N`
  * windows, kernel time per tenth of the span; kernels whose correlation id is a cudaGraphLaunch's
- * are graph kernels). `deviceProperties` → environment; warpSize 64 or hip* calls → AMD.
+ * are graph kernels; collective time no compute kernel overlaps; idle gaps that are not the
+ * workload). `distributedInfo` → the capture's rank, world size and backend. `deviceProperties` → environment; warpSize 64 or hip* calls → AMD.
  * ts/dur are µs (integer or float) and become integer ns; step start times are ns from the first
  * GPU op. Events with dur < 0 or > 7 days (CUPTI overflow) are dropped and counted.
  * The file is streamed (traces can exceed memory and V8's string limit): only events of the
@@ -15,7 +16,7 @@
  * in the trace; skipped events are checked for balanced brackets only.
  */
 import { InputError } from '../errors.js';
-import type { CaptureInput, Environment } from '../model/capture.js';
+import type { CaptureInput, Distributed, Environment } from '../model/capture.js';
 import { defineImporter } from './importer.js';
 import { ScanError, TraceScanner } from './kineto/json-scanner.js';
 import { buildTimeline } from './kineto/timeline.js';
@@ -51,6 +52,16 @@ function environmentOf(summary: TraceSummary): Environment {
   return env;
 }
 
+/** `distributedInfo` → the capture's rank; absent or without a whole rank, undefined. */
+function distributedOf(summary: TraceSummary): Distributed | undefined {
+  const info = summary.members.get('distributedInfo');
+  if (!isRecord(info) || !Number.isInteger(info.rank) || (info.rank as number) < 0) return undefined;
+  const out: Distributed = { rank: info.rank as number };
+  if (Number.isInteger(info.world_size) && (info.world_size as number) > 0) out.worldSize = info.world_size as number;
+  if (typeof info.backend === 'string' && info.backend) out.backend = info.backend;
+  return out;
+}
+
 export default defineImporter({
   id: 'kineto-json',
   label: 'PyTorch profiler / Kineto trace (JSON)',
@@ -78,6 +89,7 @@ export default defineImporter({
     const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
     const windows = summary.stepWindows();
     const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
+    const distributed = distributedOf(summary);
     return {
       source: {
         path: file.path,
@@ -85,6 +97,7 @@ export default defineImporter({
         tool: 'pytorch-profiler',
         parts: [...KNOWN_PARTS.filter((key) => summary.members.has(key)), ...summary.categories],
       },
+      ...(distributed ? { distributed } : {}),
       kernels: summary.kernelStats(),
       memops: summary.memopStats(),
       apiCalls: summary.apiStats(),
