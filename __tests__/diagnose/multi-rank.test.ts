@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { analyze } from '../../src/engine/analyze.js';
 import type { Report } from '../../src/model/report.js';
+import { renderSummary } from '../../src/report/summary.js';
+import { renderTerminal } from '../../src/report/terminal.js';
 import { writeTempFile } from '../ingest/profiler-temp-file.js';
 
 const dir = fileURLToPath(new URL('../fixtures/multi-rank/', import.meta.url));
@@ -67,6 +69,7 @@ describe('communication on real traces', () => {
     const report = await run(`${dir}kineto/hta_a100_alexnet_critical_path.json.gz`);
     expect(finding(report, 'transfer-bound')).toMatchObject([{ severity: 'warning', evidence: { copyMs: 55.503, kernelMs: 10.692, setUpGap: true } }]);
     expect(report.timeline!.excludedGaps.some((g) => g.reason === 'set-up' && g.durNs > 10e9)).toBe(true);
+    expect(renderTerminal(report)).toMatch(/5 idle gaps \(12\.78 s, set-up, between-repetitions\) left out: active span 141\.09 ms/);
     expect(finding(report, 'communication-bound')).toEqual([]);
   });
 });
@@ -85,6 +88,11 @@ describe('several ranks', () => {
     expect(finding(report, 'rank-imbalance')).toEqual([]);
     expect(finding(report, 'communication-bound')).toHaveLength(1);
     expect(finding(report, 'communication-bound')[0]!.evidence.ranksMeasured).toBe(2);
+    // One row per rank in the terminal and the job summary.
+    for (const text of [renderTerminal(report), renderSummary(report)]) {
+      expect(text).toMatch(/rank 0 of 2: 977\.86 ms of kernels, collectives 36\.5%, exposed communication 20\.6% of the active span, busy 57\.7%/);
+      expect(text).toMatch(/rank 1 of 2: /);
+    }
   });
 
   it('a rank slowed by 25 % (derived) is the straggler, by its compute and its steps', async () => {
