@@ -50,15 +50,17 @@ type KernelRow = readonly [name: string, ms: number, instances?: number];
 export interface ProfileSpec {
   /** [name, total milliseconds, instances (default 100)] */
   kernels?: readonly KernelRow[];
-  /** GPU utilization samples: a percent, or a full sample. */
+  /** GPU utilization samples: a percent, or a full sample (sample i is at t = i seconds). */
   util?: ReadonlyArray<number | (Partial<UtilSample> & { gpuPercent: number })>;
+  /** Timed windows the workload reported, [start, end] in the samples' seconds. */
+  timedWindows?: ReadonlyArray<readonly [startS: number, endS: number]>;
+  /** Host↔device copies: [kind, total milliseconds, count]. */
+  memops?: ReadonlyArray<readonly [kind: string, ms: number, count: number, name?: string]>;
   /** Metric samples by canonical name. */
   metrics?: Record<string, number | readonly number[]>;
   timeline?: Partial<Timeline>;
   /** [name, total milliseconds, calls] */
   apiCalls?: ReadonlyArray<readonly [name: string, ms: number, calls: number]>;
-  /** Copies and fills: [kind (memcpy-htod …), name, total milliseconds, count]. */
-  memops?: ReadonlyArray<readonly [kind: string, name: string, ms: number, count: number]>;
   /** Ranks of one job, each its own Kineto capture with `distributedInfo`. */
   ranks?: ReadonlyArray<{ rank: number; worldSize?: number; backend?: string; kernels: readonly KernelRow[]; timeline?: Partial<Timeline> }>;
   notices?: readonly Notice[];
@@ -96,7 +98,7 @@ export function capturesOf(spec: ProfileSpec): CaptureInput[] {
       source: { path: 'capture.csv', format: spec.format ?? 'nsys-stats' },
       kernels: (spec.kernels ?? []).map(([name, ms, instances = 100]) => ({ name, totalNs: ms * MS, instances })),
       apiCalls: (spec.apiCalls ?? []).map(([name, ms, calls]) => ({ name, totalNs: ms * MS, calls })),
-      memops: (spec.memops ?? []).map(([kind, name, ms, count]) => ({ kind, name, totalNs: ms * MS, count })),
+      memops: (spec.memops ?? []).map(([kind, ms, count, name = kind]) => ({ kind, name, totalNs: ms * MS, count })),
       ...(spec.timeline ? { timeline: timelineOf(spec.timeline) } : {}),
       notices: [...(spec.notices ?? [])],
       ...(spec.gpuTimeUtilPercent !== undefined ? { gpuTimeUtilPercent: spec.gpuTimeUtilPercent } : {}),
@@ -115,6 +117,7 @@ export function capturesOf(spec: ProfileSpec): CaptureInput[] {
     captures.push({
       source: { path: 'gpu.csv', format: 'nvidia-smi-csv' },
       utilization: spec.util.map((u, i) => (typeof u === 'number' ? { t: i, gpuPercent: u } : { t: i, ...u })),
+      timedWindows: (spec.timedWindows ?? []).map(([startS, endS]) => ({ startS, endS })),
     });
   }
   if (spec.metrics) {

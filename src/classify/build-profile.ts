@@ -51,6 +51,7 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
     ncu: captures.flatMap((c) => c.ncu),
     gpuTimeUtilPercent: gpuTimeUtil ?? null,
     ranks: ranksOf(captures, classify, notices),
+    ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? ('breakdown' as const) : ('deep-dive' as const) } : {}),
   };
 }
 

@@ -27,6 +27,8 @@ export const FindingSchema = z.object({
   secondary: z.boolean().default(false),
   /** The kernel the finding is about, where it is about one. */
   kernel: z.string().optional(),
+  /** The evidence the finding rests on, each with its coverage ("kernel breakdown: 1,963 launches …"). */
+  basis: z.array(z.string()).default([]),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 export type FindingInput = z.input<typeof FindingSchema>;

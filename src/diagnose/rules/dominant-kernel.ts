@@ -8,6 +8,7 @@ export default defineRule({
     severity: 'info',
     title: 'One kernel dominates GPU time',
     stage: 'deep-dive',
+    needs: ['kernel-breakdown'],
     description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute.',
     defaults: { minShare: 0.4, workload: '<workload command>' },
   },

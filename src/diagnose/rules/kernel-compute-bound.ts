@@ -13,6 +13,7 @@ export default defineRule({
     severity: 'info',
     title: 'Kernel is compute-bound',
     stage: 'deep-dive',
+    needs: ['kernel-metrics'],
     description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs; speed comes from less or cheaper arithmetic.',
     defaults: { minComputePercent: 60, minLeadPoints: 20, workload: '<workload command>' },
   },

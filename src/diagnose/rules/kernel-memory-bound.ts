@@ -13,6 +13,7 @@ export default defineRule({
     severity: 'info',
     title: 'Kernel is memory-bound',
     stage: 'deep-dive',
+    needs: ['kernel-metrics'],
     description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own; speed comes from moving fewer bytes.',
     defaults: { minMemoryPercent: 60, minLeadPoints: 20, workload: '<workload command>' },
   },

@@ -40,6 +40,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Rank imbalance: one rank is a straggler',
     stage: 'utilization',
+    needs: ['kernel-breakdown'],
     description: "One rank's compute kernel time (or median step) is well above the other ranks' median, so every collective waits for it.",
     defaults: { maxExcess: 0.1 },
   },
