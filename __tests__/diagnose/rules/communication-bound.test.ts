@@ -73,5 +73,15 @@ testRule(rule, {
       },
       hits: [{ severity: 'warning', evidence: { rank: 1, ranksMeasured: 2, exposedShare: 0.2727 } }],
     },
+    {
+      name: 'the fast rank waits for a straggler: the straggler is named',
+      profile: {
+        ranks: [
+          { rank: 0, worldSize: 2, kernels: [[SGEMM, 60], [NCCL_DDP, 40, 200]], timeline: timeline(110, 100, 40, 35) },
+          { rank: 1, worldSize: 2, kernels: [[SGEMM, 90], [NCCL_DDP, 10, 200]], timeline: timeline(110, 100, 10, 8) },
+        ],
+      },
+      hits: [{ severity: 'warning', evidence: { rank: 0, stragglerRank: 1, stragglerExcess: 0.5 } }],
+    },
   ],
 });

@@ -8,10 +8,12 @@
 import type { Profile, Rank } from '../../model/profile.js';
 import type { RuleHit } from '../rule.js';
 import { defineRule } from '../rule.js';
-import { percent, round } from '../signals.js';
+import { percent, round, stragglerOf } from '../signals.js';
 
 /** Kernels that only a backward pass or an optimizer step launches: the run is training. */
 const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|_sgd_/i;
+/** A straggler computing this much longer than its peers explains part of their exposed time. */
+const STRAGGLER_EXCESS = 0.1;
 /** Families only serving and generation have. */
 const INFERENCE_FAMILIES = ['kv-cache', 'sampling', 'gemm-decode'];
 
@@ -35,6 +37,7 @@ const ADVICE: Record<Workload, string> = {
 interface Subject {
   label: string;
   rank?: number;
+  rankEntry?: Rank;
   totalKernelNs: number;
   collectiveNs: number;
   collectiveLaunches: number;
@@ -53,7 +56,7 @@ function subjectsOf(profile: Profile): Subject[] {
     return ranks.map((r) => {
       const c = collectiveOf(r.families);
       const label = r.rank !== undefined ? `rank ${r.rank}` : `device ${r.device ?? 0}`;
-      return { label, ...(r.rank !== undefined ? { rank: r.rank } : {}), totalKernelNs: r.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: r.timeline ?? profile.timeline };
+      return { label, rankEntry: r, ...(r.rank !== undefined ? { rank: r.rank } : {}), totalKernelNs: r.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: r.timeline ?? profile.timeline };
     });
   }
   const c = collectiveOf(profile.families);
@@ -115,12 +118,20 @@ export default defineRule({
     const thin = subject.collectiveLaunches < options.minCollectiveLaunches;
     const exposed = exposedShare >= options.maxExposedShare;
     const where = read.length > 1 ? ` (worst of ${read.length} ranks: ${subject.label})` : subject.label === 'the run' ? '' : ` on ${subject.label}`;
+    // Fast ranks wait inside the collective for a straggler: their exposed time is its extra compute.
+    const straggler = stragglerOf(profile);
+    const waiting = straggler && straggler.computeExcess >= STRAGGLER_EXCESS && straggler.slow !== subject.rankEntry ? straggler : undefined;
+    if (waiting) {
+      evidence.stragglerRank = waiting.slow.rank ?? waiting.slow.device ?? 0;
+      evidence.stragglerExcess = round(waiting.computeExcess);
+    }
+    const waitNote = waiting ? ` Part of it is waiting for ${waiting.slow.rank !== undefined ? `rank ${waiting.slow.rank}` : `device ${waiting.slow.device ?? 0}`}, which computes ${percent(waiting.computeExcess)} longer (see rank-imbalance).` : '';
     const command = profile.environment.vendor === 'amd' ? 'rocm-smi --showtopo' : 'nvidia-smi topo -m';
     if (!exposed || thin) {
       return [
         {
           severity: 'info',
-          message: `Communication share${where}: collectives are ${percent(collectiveShare)} of kernel time and ${percent(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.`,
+          message: `Communication share${where}: collectives are ${percent(collectiveShare)} of kernel time and ${percent(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.${waitNote}`,
           evidence,
           advice: `Within normal bounds for ${workload === 'unknown' ? 'a multi-GPU run' : `multi-GPU ${workload}`}; watch the share as the degree of parallelism or the interconnect changes. ${ADVICE[workload]}`,
           command,
@@ -129,7 +140,7 @@ export default defineRule({
     }
     return [
       {
-        message: `Communication-bound${where}: ${percent(exposedShare)} of the active span is collective time that no compute overlaps (${round(comm.exposedNs / 1e6, 1)} ms; collectives are ${percent(collectiveShare)} of kernel time, ${hiddenFraction > 0 ? `${percent(hiddenFraction)} of it hidden` : "none of it hidden"}). The GPU waits on communication, not on the host.`,
+        message: `Communication-bound${where}: ${percent(exposedShare)} of the active span is collective time that no compute overlaps (${round(comm.exposedNs / 1e6, 1)} ms; collectives are ${percent(collectiveShare)} of kernel time, ${hiddenFraction > 0 ? `${percent(hiddenFraction)} of it hidden` : "none of it hidden"}). The GPU waits on communication, not on the host.${waitNote}`,
         evidence,
         advice: ADVICE[workload],
         command,

@@ -4,12 +4,11 @@
  * kernel time (collectives left out, since waiting inflates them on the fast ranks) and, where every
  * rank has profiler steps, of the median step.
  */
-import type { Profile, Rank } from '../../model/profile.js';
+import type { Rank } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
 import { median } from '../../model/stats.js';
-import { percent, round } from '../signals.js';
+import { percent, rankComputeNs, round, stragglerOf } from '../signals.js';
 
-const computeNs = (rank: Rank) => rank.totalKernelNs - (rank.families.find((f) => f.family === 'collective')?.totalNs ?? 0);
 const labelOf = (rank: Rank) => (rank.rank !== undefined ? `rank ${rank.rank}` : `device ${rank.device ?? 0}`);
 const medianStepNs = (rank: Rank): number | undefined => {
   const steps = rank.timeline?.steps ?? [];
@@ -27,13 +26,6 @@ function extraFamily(slow: Rank, others: readonly Rank[]): { family: string; ext
   return best;
 }
 
-/** Ranks that can be compared: one job (same world size and backend, no notice that says otherwise). */
-function comparable(profile: Profile): Rank[] {
-  if (profile.notices.some((n) => n.code === 'ranks-of-different-jobs')) return [];
-  const ranks = profile.ranks.filter((r) => r.totalKernelNs > 0);
-  return ranks.length >= 2 ? ranks : [];
-}
-
 export default defineRule({
   meta: {
     id: 'rank-imbalance',
@@ -45,16 +37,12 @@ export default defineRule({
     defaults: { maxExcess: 0.1 },
   },
   check({ profile, options }) {
-    const ranks = comparable(profile);
-    if (ranks.length === 0) return [];
-    const compute = ranks.map(computeNs);
-    const slowIndex = compute.indexOf(Math.max(...compute));
-    const slow = ranks[slowIndex]!;
-    const others = ranks.filter((_, i) => i !== slowIndex);
-    const peerCompute = median(others.map(computeNs));
-    const computeExcess = peerCompute > 0 ? compute[slowIndex]! / peerCompute - 1 : 0;
-    const steps = ranks.map(medianStepNs);
-    const stepExcess = steps.every((s) => s !== undefined && s > 0) ? steps[slowIndex]! / median(steps.filter((_, i) => i !== slowIndex) as number[]) - 1 : undefined;
+    const straggler = stragglerOf(profile);
+    if (!straggler) return [];
+    const { slow, others, computeExcess, peerComputeNs: peerCompute } = straggler;
+    const slowStep = medianStepNs(slow);
+    const peerSteps = others.map(medianStepNs);
+    const stepExcess = slowStep && peerSteps.every((s) => s !== undefined && s > 0) ? slowStep / median(peerSteps as number[]) - 1 : undefined;
     const excess = Math.max(computeExcess, stepExcess ?? -Infinity);
     if (excess < options.maxExcess) return [];
     const extra = extraFamily(slow, others);
@@ -65,11 +53,11 @@ export default defineRule({
           slowRank: slow.rank ?? slow.device ?? 0,
           computeExcess: round(computeExcess),
           ...(stepExcess !== undefined ? { stepExcess: round(stepExcess) } : {}),
-          slowComputeMs: round(compute[slowIndex]! / 1e6, 3),
+          slowComputeMs: round(rankComputeNs(slow) / 1e6, 3),
           peerComputeMs: round(peerCompute / 1e6, 3),
           extraFamily: extra.family,
           extraMs: round(extra.extraNs / 1e6, 3),
-          ranks: ranks.length,
+          ranks: others.length + 1,
         },
         advice: `Find why ${labelOf(slow)} does more: uneven data or sequence lengths per rank (balance the sampler or pad/bucket by length), an uneven split of layers or experts, a slower or throttled GPU (compare clocks and temperature per GPU), or another process on that GPU or its CPU cores. Compare the ranks' kernel lists side by side.`,
         command: 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
