@@ -4,6 +4,7 @@
  * match the readings in the fixtures' SOURCES.md, not this product's output.
  */
 import { fileURLToPath } from 'node:url';
+import { buildProfile } from '../../src/classify/build-profile.js';
 import { createClassifier } from '../../src/classify/classify.js';
 import { ingestFile } from '../../src/ingest/index.js';
 import { writeTempFile } from './profiler-temp-file.js';
@@ -111,5 +112,43 @@ describe('idle gaps that are not the workload', () => {
 
   it('a pause followed by under 2 % of the kernels is tear-down', async () => {
     expect((await read(pausedTrace(1, false))).timeline!.excludedGaps.map((g) => g.reason)).toEqual(['tear-down']);
+  });
+});
+
+describe('several devices in one trace', () => {
+  const op = (name: string, device: number, stream: number, ts: number, dur: number) => ({ ph: 'X', cat: 'kernel', name, pid: device, tid: stream, ts, dur, args: { device, stream } });
+  const NCCL = 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)';
+  const GEMM = 'volta_sgemm_128x32_nt';
+  // Device 0: compute 0-100 µs, all-reduce 100-150 on another stream. Device 1: compute 0-130,
+  // all-reduce 120-150. Device 1's compute overlaps device 0's all-reduce in time, but on another
+  // GPU: it hides nothing there.
+  const twoDevices = () =>
+    writeTempFile(
+      'two-devices.json',
+      JSON.stringify({
+        schemaVersion: 1,
+        traceEvents: [op(GEMM, 0, 7, 0, 100), op(NCCL, 0, 20, 100, 50), op(GEMM, 1, 7, 0, 130), op(NCCL, 1, 20, 120, 30)],
+      }),
+    );
+
+  it('exposure is per device: another GPU\'s compute hides nothing', async () => {
+    const capture = await read(twoDevices());
+    expect(capture.timeline!.communication).toEqual({ collectiveNs: 80_000, exposedNs: 70_000 });
+    expect(capture.deviceTimelines.map((d) => [d.device, d.timeline.communication, d.timeline.busyNs])).toEqual([
+      [0, { collectiveNs: 50_000, exposedNs: 50_000 }, 150_000],
+      [1, { collectiveNs: 30_000, exposedNs: 20_000 }, 150_000],
+    ]);
+  });
+
+  it('each device becomes its own entry of the profile, with its timeline', async () => {
+    const profile = buildProfile([await read(twoDevices())]);
+    expect(profile.ranks.map((r) => [r.device, r.totalKernelNs, r.timeline?.communication?.exposedNs])).toEqual([
+      [0, 150_000, 50_000],
+      [1, 160_000, 20_000],
+    ]);
+  });
+
+  it('a single-device trace has no per-device timelines', async () => {
+    expect((await read(`${kinetoDir}hta_sampled_rank0_ws128_trimmed.json`)).deviceTimelines).toEqual([]);
   });
 });

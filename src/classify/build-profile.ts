@@ -77,7 +77,7 @@ function rankOf(kernels: readonly KernelStat[], classify: Classifier, fields: Om
 /**
  * Each rank its own breakdown and timeline. Captures that name their rank (Kineto
  * `distributedInfo`) are grouped by it; a capture with kernels on several devices and no rank is
- * split by device (kernels only: its timeline covers all devices). Ranks whose world sizes or
+ * split by device, each with its own timeline where the trace gives one. Ranks whose world sizes or
  * backends disagree, or a rank given twice, are not one job: a notice says so.
  */
 function ranksOf(captures: readonly Capture[], classify: Classifier, notices: Notice[]): Rank[] {
@@ -120,7 +120,7 @@ function ranksOf(captures: readonly Capture[], classify: Classifier, notices: No
     rankOf(
       split.kernels.filter((k) => (k.device ?? 0) === device),
       classify,
-      { device, sources: [split.source.path], timeline: null },
+      { device, sources: [split.source.path], timeline: split.deviceTimelines.find((d) => d.device === device)?.timeline ?? null },
     ),
   );
 }

@@ -19,7 +19,7 @@ import { InputError } from '../errors.js';
 import type { CaptureInput, Distributed, Environment } from '../model/capture.js';
 import { defineImporter } from './importer.js';
 import { ScanError, TraceScanner } from './kineto/json-scanner.js';
-import { buildTimeline } from './kineto/timeline.js';
+import { buildTimeline, deviceTimelines } from './kineto/timeline.js';
 import { TraceSummary } from './kineto/trace-summary.js';
 
 const KNOWN_PARTS = ['deviceProperties', 'distributedInfo'];
@@ -101,7 +101,7 @@ export default defineImporter({
       kernels: summary.kernelStats(),
       memops: summary.memopStats(),
       apiCalls: summary.apiStats(),
-      ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts) } : {}),
+      ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts), deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
       environment: environmentOf(summary),
     };
   },

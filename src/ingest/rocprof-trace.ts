@@ -7,7 +7,7 @@
 import { InputError } from '../errors.js';
 import type { KernelStat, Timeline } from '../model/capture.js';
 import type { ImportContext } from './importer.js';
-import { buildTimeline, OP_COLLECTIVE, OP_KERNEL, OpLog, type OpKind } from './kineto/timeline.js';
+import { buildTimeline, deviceTimelines, OP_COLLECTIVE, OP_KERNEL, OpLog, type OpKind } from './kineto/timeline.js';
 import { cleanLabel, ownString, splitCsvLine } from './text-tables.js';
 
 /** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
@@ -113,15 +113,19 @@ export class KernelTraceReader {
     this.dispatches.push(dispatch);
   }
 
-  finish(): { kernels: KernelStat[]; timeline?: Timeline } {
+  finish(): { kernels: KernelStat[]; timeline?: Timeline; deviceTimelines?: Array<{ device: number; timeline: Timeline }> } {
     const dispatches = this.dispatches;
     if (dispatches.length === 0) return { kernels: [] };
-    return { kernels: kernelsFrom(dispatches), timeline: timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false) };
+    return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false) };
   }
 }
 
+function sortedAgents(dispatches: readonly Dispatch[]): string[] {
+  return [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+}
+
 function kernelsFrom(dispatches: readonly Dispatch[]): KernelStat[] {
-  const agents = [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const agents = sortedAgents(dispatches);
   const multi = agents.length > 1;
   const byKey = new Map<string, KernelStat>();
   const shapeNs = new Map<string, Map<string, number>>();
@@ -151,16 +155,17 @@ function kernelsFrom(dispatches: readonly Dispatch[]): KernelStat[] {
 }
 
 /** The dispatches as GPU ops (one device per agent), so the timeline is built as for a Kineto trace. */
-function timelineFrom(dispatches: readonly Dispatch[], isCollective: (name: string) => boolean): Timeline {
-  const agents = new Map<string, number>();
+function timelineFrom(dispatches: readonly Dispatch[], isCollective: (name: string) => boolean): { timeline: Timeline; deviceTimelines: Array<{ device: number; timeline: Timeline }> } {
+  // Device numbers as kernelsFrom gives them: the agents' index in numeric order.
+  const agents = new Map(sortedAgents(dispatches).map((agent, index) => [agent, index]));
   const kinds = new Map<string, OpKind>();
   const ops = new OpLog();
   for (const d of dispatches) {
-    let device = agents.get(d.agent);
-    if (device === undefined) agents.set(d.agent, (device = agents.size));
+    const device = agents.get(d.agent)!;
     let kind = kinds.get(d.name);
     if (kind === undefined) kinds.set(d.name, (kind = isCollective(d.name) ? OP_COLLECTIVE : OP_KERNEL));
     ops.push(d.start, d.end, device, NaN, kind);
   }
-  return buildTimeline(ops, [], { kernelLaunches: dispatches.length, graphLaunches: 0, graphCorrelations: new Set() });
+  const counts = { kernelLaunches: dispatches.length, graphLaunches: 0, graphCorrelations: new Set<number>() };
+  return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
 }

@@ -244,6 +244,8 @@ export const CaptureSchema = z.object({
   metrics: z.array(MetricSampleSchema).default([]),
   utilization: z.array(UtilSampleSchema).default([]),
   timeline: TimelineSchema.optional(),
+  /** One timeline per device when a per-launch trace spans several (device ids as in KernelStat.device). */
+  deviceTimelines: z.array(z.object({ device: z.number().int(), timeline: TimelineSchema })).default([]),
   cpuFunctions: z.array(CpuFunctionSchema).default([]),
   notices: z.array(NoticeSchema).default([]),
   ncu: z.array(NcuResultSchema).default([]),

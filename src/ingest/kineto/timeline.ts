@@ -307,3 +307,26 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
     ...(communication ? { communication } : {}),
   };
 }
+
+/**
+ * One timeline per device, when the ops span several (a single-process multi-GPU run). Each is built
+ * from that device's ops alone; its launch count is the kernels that ran on it (the API calls that
+ * launched them are per process, not per device), and it has no graph-launch count.
+ */
+export function deviceTimelines(ops: OpLog, windows: StepWindow[], counts: TimelineCounts): Array<{ device: number; timeline: Timeline }> {
+  const devices = new Set<number>();
+  for (let k = 0; k < ops.count; k++) devices.add(ops.devices[k]!);
+  if (devices.size < 2) return [];
+  return [...devices]
+    .sort((a, b) => a - b)
+    .map((device) => {
+      const own = new OpLog();
+      let kernels = 0;
+      for (let k = 0; k < ops.count; k++) {
+        if (ops.devices[k] !== device) continue;
+        own.push(ops.starts[k]!, ops.ends[k]!, device, ops.correlations[k]!, ops.kind[k] as OpKind);
+        if (ops.kind[k] !== OP_MEMOP) kernels++;
+      }
+      return { device, timeline: buildTimeline(own, windows, { kernelLaunches: kernels, graphLaunches: 0, graphCorrelations: counts.graphCorrelations }) };
+    });
+}
