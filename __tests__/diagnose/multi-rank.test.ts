@@ -50,6 +50,8 @@ describe('communication on real traces', () => {
     expect(hit).toMatchObject({ severity: 'warning', evidence: { workload: 'training', rank: 1, hiddenFraction: 0 } });
     expect(hit!.evidence.exposedShare).toBeCloseTo(0.206, 3);
     expect(hit!.advice).toMatch(/bucket/);
+    // The 42 % idle is said as well: it is not collective time.
+    expect(hit!.message).toMatch(/idle a further 42\.3% of the active span/);
     expect(finding(report, 'host-bound')).toEqual([]);
     expect(report.ranks).toHaveLength(1);
     expect(report.ranks[0]).toMatchObject({ rank: 1, worldSize: 2, backend: 'nccl', device: 1 });

@@ -14,6 +14,8 @@ import { percent, round, stragglerOf } from '../signals.js';
 const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|_sgd_/i;
 /** A straggler computing this much longer than its peers explains part of their exposed time. */
 const STRAGGLER_EXCESS = 0.1;
+/** Below this busy share of the active span, the idle rest is named too. */
+const IDLE_NOTE_BUSY = 0.8;
 /** Families only serving and generation have. */
 const INFERENCE_FAMILIES = ['kv-cache', 'sampling', 'gemm-decode'];
 
@@ -125,6 +127,7 @@ export default defineRule({
       evidence.stragglerRank = waiting.slow.rank ?? waiting.slow.device ?? 0;
       evidence.stragglerExcess = round(waiting.computeExcess);
     }
+    const idleNote = busyFraction < IDLE_NOTE_BUSY ? ` The GPU is idle a further ${percent(1 - busyFraction)} of the active span (host work, or waiting for the all-reduce to finish before the next step).` : '';
     const waitNote = waiting ? ` Part of it is waiting for ${waiting.slow.rank !== undefined ? `rank ${waiting.slow.rank}` : `device ${waiting.slow.device ?? 0}`}, which computes ${percent(waiting.computeExcess)} longer (see rank-imbalance).` : '';
     const command = profile.environment.vendor === 'amd' ? 'rocm-smi --showtopo' : 'nvidia-smi topo -m';
     if (!exposed || thin) {
@@ -140,7 +143,7 @@ export default defineRule({
     }
     return [
       {
-        message: `Communication-bound${where}: ${percent(exposedShare)} of the active span is collective time that no compute overlaps (${round(comm.exposedNs / 1e6, 1)} ms; collectives are ${percent(collectiveShare)} of kernel time, ${hiddenFraction > 0 ? `${percent(hiddenFraction)} of it hidden` : "none of it hidden"}). The GPU waits on communication, not on the host.${waitNote}`,
+        message: `Communication-bound${where}: ${percent(exposedShare)} of the active span is collective time that no compute overlaps (${round(comm.exposedNs / 1e6, 1)} ms; collectives are ${percent(collectiveShare)} of kernel time, ${hiddenFraction > 0 ? `${percent(hiddenFraction)} of it hidden` : "none of it hidden"}): the GPU spends it waiting on the interconnect and the other ranks, which neither the host side nor kernel tuning changes.${idleNote}${waitNote}`,
         evidence,
         advice: ADVICE[workload],
         command,
