@@ -98,7 +98,10 @@ describe('several ranks', () => {
   });
 
   it('a rank slowed by 25 % (derived) is the straggler, by its compute and its steps', async () => {
-    const report = await run(slowed(0, 1.25), DDP);
+    // Given rank 1 first: the ranks still come in rank order, and rank 0's timeline is the run's.
+    const report = await run(DDP, slowed(0, 1.25));
+    expect(report.ranks.map((r) => r.rank)).toEqual([0, 1]);
+    expect(report.timeline!.spanNs).toBeCloseTo(1.25 * 1_732_965_000, -3);
     const [hit] = finding(report, 'rank-imbalance');
     expect(hit).toMatchObject({ severity: 'warning', evidence: { slowRank: 0, ranks: 2, extraFamily: 'gemm' } });
     expect(hit!.evidence.computeExcess).toBeCloseTo(0.25, 2);

@@ -21,7 +21,9 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
   const families = familySharesOf(kernels, totalKernelNs);
 
   const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
-  const { timeline, notices: timelineNotices } = mergeTimeline(captures);
+  // Ranks of a job: the lowest rank's timeline stands for the run; every rank keeps its own in `ranks`.
+  const byRank = [...captures].sort((a, b) => (a.distributed?.rank ?? Number.MAX_SAFE_INTEGER) - (b.distributed?.rank ?? Number.MAX_SAFE_INTEGER));
+  const { timeline, notices: timelineNotices } = mergeTimeline(byRank);
   const notices = [...captures.flatMap((c) => c.notices), ...timelineNotices];
   if (kernelSources.length > 1) {
     notices.push({
