@@ -53,6 +53,8 @@ describe('exposed collective time (Kineto)', () => {
     const capture = await read(`${dir}kineto/hta_a100_alexnet_critical_path.json.gz`);
     expect(capture.timeline!.communication).toBeUndefined();
     expect(capture.distributed).toEqual({ rank: 0 });
+    // The 16 host-to-device copies (55.503 ms) all ran before any kernel: none is hidden.
+    expect(capture.timeline!.transfers).toEqual({ copyNs: 55_503_000, exposedNs: 55_503_000 });
   });
 });
 
@@ -130,6 +132,12 @@ describe('several devices in one trace', () => {
         traceEvents: [op(GEMM, 0, 7, 0, 100), op(NCCL, 0, 20, 100, 50), op(GEMM, 1, 7, 0, 130), op(NCCL, 1, 20, 120, 30)],
       }),
     );
+
+  it('a copy on a side stream while a kernel runs is hidden; the same copy alone is exposed', async () => {
+    const copy = (ts: number) => ({ ph: 'X', cat: 'gpu_memcpy', name: 'Memcpy HtoD (Pinned -> Device)', pid: 0, tid: 21, ts, dur: 40, args: { device: 0, stream: 21, bytes: 1e6 } });
+    const file = writeTempFile('copies.json', JSON.stringify({ schemaVersion: 1, traceEvents: [op(GEMM, 0, 7, 0, 100), copy(30), copy(200)] }));
+    expect((await read(file)).timeline!.transfers).toEqual({ copyNs: 80_000, exposedNs: 40_000 });
+  });
 
   it('exposure is per device: another GPU\'s compute hides nothing', async () => {
     const capture = await read(twoDevices());

@@ -127,6 +127,15 @@ export const TimelineCommunicationSchema = z.object({
 });
 export type TimelineCommunication = z.infer<typeof TimelineCommunicationSchema>;
 
+/** Host↔device copies on the timeline, summed over devices. */
+export const TimelineTransfersSchema = z.object({
+  /** Union of host-to-device and device-to-host copy intervals. */
+  copyNs: z.number().nonnegative(),
+  /** Copy time with no kernel running on the same device. */
+  exposedNs: z.number().nonnegative(),
+});
+export type TimelineTransfers = z.infer<typeof TimelineTransfersSchema>;
+
 /** What a per-launch trace (Kineto, rocprofv3 kernel_trace) says about time, beyond per-kernel sums. */
 const TimelineObjectSchema = z.object({
   /** First GPU op start to last GPU op end, over all devices. */
@@ -152,6 +161,8 @@ const TimelineObjectSchema = z.object({
   activeSpanNs: z.number().nonnegative().optional(),
   /** Present when the trace holds collective kernels. */
   communication: TimelineCommunicationSchema.optional(),
+  /** Present when the trace holds host↔device copies. */
+  transfers: TimelineTransfersSchema.optional(),
 });
 export const TimelineSchema = TimelineObjectSchema.transform((timeline) => ({
   ...timeline,

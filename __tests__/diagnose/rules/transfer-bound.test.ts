@@ -26,6 +26,16 @@ testRule(rule, {
       hits: [{ severity: 'info', evidence: { copyToKernelRatio: 0.3333, htodShare: 0.6, pageableShare: 0 } }],
     },
     {
+      name: 'copies a trace shows overlapped by kernels (90 % hidden): info',
+      profile: { kernels: [[K.ampereGemm, 30]], memops: [['memcpy-htod', 60, 100, HTOD]], timeline: { spanNs: 100e6, busyNs: 90e6, transfers: { copyNs: 60e6, exposedNs: 6e6 } } },
+      hits: [{ severity: 'info', evidence: { copyToKernelRatio: 2, exposedCopyShare: 0.1 } }],
+    },
+    {
+      name: 'copies a trace shows with no kernel meanwhile stay a warning',
+      profile: { kernels: [[K.ampereGemm, 30]], memops: [['memcpy-htod', 60, 100, HTOD]], timeline: { spanNs: 100e6, busyNs: 90e6, transfers: { copyNs: 60e6, exposedNs: 60e6 } } },
+      hits: [{ severity: 'warning', evidence: { copyToKernelRatio: 2, exposedCopyShare: 1 } }],
+    },
+    {
       name: 'a lower bar makes the third a warning',
       profile: { kernels: [[K.ampereGemm, 30]], memops: [['memcpy-htod', 10, 10, HTOD]] },
       options: { maxCopyToKernelRatio: 0.3 },

@@ -18,7 +18,7 @@ export default defineRule({
     stage: 'utilization',
     needs: ['kernel-breakdown'],
     description: 'Host-to-device and device-to-host copies take at least the configured multiple of the kernel time; a smaller but notable share is info.',
-    defaults: { maxCopyToKernelRatio: 1, minCopyToKernelRatio: 0.25, minCopyMs: 1 },
+    defaults: { maxCopyToKernelRatio: 1, minCopyToKernelRatio: 0.25, minCopyMs: 1, minExposedCopyShare: 0.25 },
   },
   check({ profile, options }) {
     const copies = profile.memops.filter((m) => HOST_COPY_KINDS.includes(m.kind) && (m.totalNs ?? 0) > 0);
@@ -43,7 +43,10 @@ export default defineRule({
       ...(bytes !== undefined ? { copyMB: round(bytes / 1e6, 3) } : {}),
       ...(timeline && timeline.activeSpanNs > 0 ? { copyShareOfActiveSpan: round(copyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices))) } : {}),
       setUpGap: setUp,
+      ...(timeline?.transfers && timeline.transfers.copyNs > 0 ? { exposedCopyShare: round(timeline.transfers.exposedNs / timeline.transfers.copyNs) } : {}),
     };
+    // A per-launch trace shows whether kernels ran meanwhile: copies hidden behind compute cost little.
+    const hidden = timeline?.transfers && timeline.transfers.copyNs > 0 && timeline.transfers.exposedNs / timeline.transfers.copyNs < options.minExposedCopyShare;
     const advice = [
       setUp ? 'The capture holds a set-up phase (an idle gap before the work): if these copies load weights or data once, start the profiler after set-up (torch.profiler schedule with wait/warmup) so they are not mistaken for the loop.' : '',
       pageableNs > 0 ? `${percent(pageableNs / copyNs)} of the copy time is from pageable memory: pin it (DataLoader(pin_memory=True), tensor.pin_memory()) and copy with non_blocking=True so copies overlap compute.` : '',
@@ -52,6 +55,9 @@ export default defineRule({
       .filter(Boolean)
       .join(' ');
     const what = `host↔device copies took ${round(copyNs / 1e6, 1)} ms against ${round(kernelNs / 1e6, 1)} ms of kernels`;
+    if (hidden) {
+      return [{ severity: 'info', message: `Copies: ${what}, but kernels ran during ${percent(1 - timeline!.transfers!.exposedNs / timeline!.transfers!.copyNs)} of it: the copies are mostly hidden behind compute.`, evidence, advice }];
+    }
     if (ratio < options.maxCopyToKernelRatio) {
       return [{ severity: 'info', message: `Copies: ${what} (${percent(ratio)} of kernel time).`, evidence, advice }];
     }

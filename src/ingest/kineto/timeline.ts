@@ -5,13 +5,16 @@
  * time per tenth of the span, the exposed part of collective kernels, and the idle stretches that
  * are not the workload. All times are ns from the trace's first decoded event.
  */
-import type { ExcludedGap, Step, Timeline, TimelineCommunication } from '../../model/capture.js';
+import type { ExcludedGap, Step, Timeline, TimelineCommunication, TimelineTransfers } from '../../model/capture.js';
 
 /** What an op is, for the timeline: a copy or fill, a compute kernel, or a collective kernel. */
 export const OP_MEMOP = 0;
 export const OP_KERNEL = 1;
 export const OP_COLLECTIVE = 2;
-export type OpKind = typeof OP_MEMOP | typeof OP_KERNEL | typeof OP_COLLECTIVE;
+/** A host-to-device or device-to-host copy (other copies and fills are OP_MEMOP). */
+export const OP_HOST_COPY = 3;
+export type OpKind = typeof OP_MEMOP | typeof OP_KERNEL | typeof OP_COLLECTIVE | typeof OP_HOST_COPY;
+const isKernel = (kind: number) => kind === OP_KERNEL || kind === OP_COLLECTIVE;
 
 /**
  * A gap is left out of utilization when it is at least this long: far longer than any launch, sync
@@ -29,7 +32,7 @@ export class OpLog {
   ends = new Float64Array(1024);
   devices = new Int32Array(1024);
   correlations = new Float64Array(1024);
-  /** OP_MEMOP, OP_KERNEL or OP_COLLECTIVE. */
+  /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
   kind = new Uint8Array(1024);
 
   push(start: number, end: number, device: number, correlation: number, kind: OpKind): void {
@@ -171,9 +174,22 @@ function communicationOf(ops: OpLog, device: number, starts: Float64Array, ends:
     return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), scratch).busy : 0;
   };
   const collectiveNs = unionOf((kind) => kind === OP_COLLECTIVE);
-  const kernelNs = unionOf((kind) => kind !== OP_MEMOP);
+  const kernelNs = unionOf(isKernel);
   const computeNs = unionOf((kind) => kind === OP_KERNEL);
   return { collectiveNs, exposedNs: Math.max(0, kernelNs - computeNs) };
+}
+
+/** Host↔device copy time on one device, and the part no kernel overlaps: |K ∪ H| − |K|. */
+function transfersOf(ops: OpLog, device: number, starts: Float64Array, ends: Float64Array): TimelineTransfers {
+  const scratch = { count: 0, totalNs: 0, longestNs: 0 };
+  const unionOf = (take: (kind: number) => boolean): number => {
+    const m = fill(ops, device, take, starts, ends);
+    return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), scratch).busy : 0;
+  };
+  const copyNs = unionOf((kind) => kind === OP_HOST_COPY);
+  const withKernels = unionOf((kind) => kind === OP_HOST_COPY || isKernel(kind));
+  const kernelNs = unionOf(isKernel);
+  return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
 }
 
 /** Fewer gaps than this give no typical inter-launch gap to compare against: nothing is excluded. */
@@ -226,19 +242,20 @@ function unionOfDevices(devices: readonly DeviceBusy[]): DeviceBusy {
 
 export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: TimelineCounts): Timeline {
   const n = ops.count;
-  const perDevice = new Map<number, { size: number; collectives: number }>();
+  const perDevice = new Map<number, { size: number; collectives: number; hostCopies: number }>();
   let spanStart = Infinity;
   let spanEnd = -Infinity;
   let kernels = 0;
   for (let k = 0; k < n; k++) {
     const device = ops.devices[k]!;
     let entry = perDevice.get(device);
-    if (!entry) perDevice.set(device, (entry = { size: 0, collectives: 0 }));
+    if (!entry) perDevice.set(device, (entry = { size: 0, collectives: 0, hostCopies: 0 }));
     entry.size++;
     if (ops.kind[k] === OP_COLLECTIVE) entry.collectives++;
     if (ops.starts[k]! < spanStart) spanStart = ops.starts[k]!;
     if (ops.ends[k]! > spanEnd) spanEnd = ops.ends[k]!;
-    if (ops.kind[k] !== OP_MEMOP) kernels++;
+    if (ops.kind[k] === OP_HOST_COPY) entry.hostCopies++;
+    if (isKernel(ops.kind[k]!)) kernels++;
   }
   if (n === 0) spanStart = spanEnd = windows.length ? Math.min(...windows.map((w) => w.start)) : 0;
 
@@ -246,9 +263,14 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
   let busyNs = 0;
   const idleGaps = { count: 0, totalNs: 0, longestNs: 0 };
   let communication: TimelineCommunication | undefined;
-  for (const [device, { size, collectives }] of perDevice) {
+  let transfers: TimelineTransfers | undefined;
+  for (const [device, { size, collectives, hostCopies }] of perDevice) {
     const starts = new Float64Array(size);
     const ends = new Float64Array(size);
+    if (hostCopies > 0) {
+      const own = transfersOf(ops, device, starts, ends);
+      transfers = { copyNs: (transfers?.copyNs ?? 0) + own.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + own.exposedNs };
+    }
     if (collectives > 0) {
       const own = communicationOf(ops, device, starts, ends);
       communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
@@ -264,7 +286,7 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
   const width = (spanEnd - spanStart) / 10;
   let graphKernels = 0;
   for (let k = 0, m = 0; k < n; k++) {
-    if (ops.kind[k] === OP_MEMOP) continue;
+    if (!isKernel(ops.kind[k]!)) continue;
     const start = ops.starts[k]!;
     const end = ops.ends[k]!;
     kernelStarts[m++] = start;
@@ -305,6 +327,7 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
     excludedGaps,
     activeSpanNs: Math.max(0, spanNs - excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
     ...(communication ? { communication } : {}),
+    ...(transfers ? { transfers } : {}),
   };
 }
 
@@ -325,7 +348,7 @@ export function deviceTimelines(ops: OpLog, windows: StepWindow[], counts: Timel
       for (let k = 0; k < ops.count; k++) {
         if (ops.devices[k] !== device) continue;
         own.push(ops.starts[k]!, ops.ends[k]!, device, ops.correlations[k]!, ops.kind[k] as OpKind);
-        if (ops.kind[k] !== OP_MEMOP) kernels++;
+        if (isKernel(ops.kind[k]!)) kernels++;
       }
       return { device, timeline: buildTimeline(own, windows, { kernelLaunches: kernels, graphLaunches: 0, graphCorrelations: counts.graphCorrelations }) };
     });

@@ -20,7 +20,7 @@ import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
 import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
 import { decodeJsonString } from './string-end.js';
-import { OP_COLLECTIVE, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from './timeline.js';
+import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from './timeline.js';
 
 const PH_COMPLETE = 88; // 'X'
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
@@ -194,7 +194,8 @@ export class TraceSummary implements ScanSink {
     sum.totalNs += f.durNs;
     sum.count++;
     if (Number.isFinite(f.bytes)) sum.bytes = (sum.bytes ?? 0) + f.bytes;
-    this.ops.push(startNs, startNs + f.durNs, this.deviceOf(), f.correlation, OP_MEMOP);
+    const hostCopy = sum.kind === 'memcpy-htod' || sum.kind === 'memcpy-dtoh';
+    this.ops.push(startNs, startNs + f.durNs, this.deviceOf(), f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
   }
 
   private apiCall(): void {
