@@ -5,8 +5,10 @@
  * `Memcpy`/`Memset`) → memops (kind from the name, bytes from args); `cuda_runtime`/`cuda_driver`
  * → apiCalls; GPU op intervals → timeline (busy = union per device, idle gaps, `ProfilerStep#N`
  * windows, kernel time per tenth of the span; kernels whose correlation id is a cudaGraphLaunch's
- * are graph kernels; collective time no compute kernel overlaps; idle gaps that are not the
- * workload). `distributedInfo` → the capture's rank, world size and backend. `deviceProperties` → environment; warpSize 64 or hip* calls → AMD.
+ * are graph kernels; collective and host↔device copy time no kernel overlaps; idle gaps that are
+ * not the workload; one timeline per device when there are several). `distributedInfo` → the
+ * capture's rank, world size and backend. `deviceProperties` → environment; warpSize 64 or hip*
+ * calls → AMD.
  * ts/dur are µs (integer or float) and become integer ns; step start times are ns from the first
  * GPU op. Events with dur < 0 or > 7 days (CUPTI overflow) are dropped and counted.
  * The file is streamed (traces can exceed memory and V8's string limit): only events of the

@@ -2,12 +2,12 @@
  * Per-launch GPU intervals, stored compactly (typed arrays, ~29 bytes an op), and the timeline
  * derived from them: busy time as the union of intervals per device (a sweep over separately sorted
  * starts and ends, so no comparator sort is needed), idle gaps, ProfilerStep windows, and kernel
- * time per tenth of the span, the exposed part of collective kernels, and the idle stretches that
- * are not the workload. All times are ns from the trace's first decoded event.
+ * time per tenth of the span, the exposed part of collective kernels and host↔device copies, and
+ * the idle stretches that are not the workload. All times are ns from the trace's first decoded event.
  */
 import type { ExcludedGap, Step, Timeline, TimelineCommunication, TimelineTransfers } from '../../model/capture.js';
 
-/** What an op is, for the timeline: a copy or fill, a compute kernel, or a collective kernel. */
+/** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
 export const OP_MEMOP = 0;
 export const OP_KERNEL = 1;
 export const OP_COLLECTIVE = 2;
@@ -162,33 +162,29 @@ function fill(ops: OpLog, device: number, take: (kind: number) => boolean, start
   return m;
 }
 
+/** Length of the union of the device's ops of the kinds `take` accepts, sorted in the given buffers. */
+function unionNs(ops: OpLog, device: number, take: (kind: number) => boolean, starts: Float64Array, ends: Float64Array): number {
+  const m = fill(ops, device, take, starts, ends);
+  return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), { count: 0, totalNs: 0, longestNs: 0 }).busy : 0;
+}
+
 /**
  * Collective time on one device, and the part of it no compute kernel overlaps. Kernels of one
  * stream never overlap, so an overlap is always with another stream. exposed = |C ∖ K| = |C ∪ K| − |K|:
  * three unions, each sorted in the same two buffers, so no interval list is kept.
  */
 function communicationOf(ops: OpLog, device: number, starts: Float64Array, ends: Float64Array): TimelineCommunication {
-  const scratch = { count: 0, totalNs: 0, longestNs: 0 };
-  const unionOf = (take: (kind: number) => boolean): number => {
-    const m = fill(ops, device, take, starts, ends);
-    return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), scratch).busy : 0;
-  };
-  const collectiveNs = unionOf((kind) => kind === OP_COLLECTIVE);
-  const kernelNs = unionOf(isKernel);
-  const computeNs = unionOf((kind) => kind === OP_KERNEL);
+  const collectiveNs = unionNs(ops, device, (kind) => kind === OP_COLLECTIVE, starts, ends);
+  const kernelNs = unionNs(ops, device, isKernel, starts, ends);
+  const computeNs = unionNs(ops, device, (kind) => kind === OP_KERNEL, starts, ends);
   return { collectiveNs, exposedNs: Math.max(0, kernelNs - computeNs) };
 }
 
 /** Host↔device copy time on one device, and the part no kernel overlaps: |K ∪ H| − |K|. */
 function transfersOf(ops: OpLog, device: number, starts: Float64Array, ends: Float64Array): TimelineTransfers {
-  const scratch = { count: 0, totalNs: 0, longestNs: 0 };
-  const unionOf = (take: (kind: number) => boolean): number => {
-    const m = fill(ops, device, take, starts, ends);
-    return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), scratch).busy : 0;
-  };
-  const copyNs = unionOf((kind) => kind === OP_HOST_COPY);
-  const withKernels = unionOf((kind) => kind === OP_HOST_COPY || isKernel(kind));
-  const kernelNs = unionOf(isKernel);
+  const copyNs = unionNs(ops, device, (kind) => kind === OP_HOST_COPY, starts, ends);
+  const withKernels = unionNs(ops, device, (kind) => kind === OP_HOST_COPY || isKernel(kind), starts, ends);
+  const kernelNs = unionNs(ops, device, isKernel, starts, ends);
   return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
 }
 
