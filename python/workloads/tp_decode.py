@@ -105,13 +105,14 @@ class TPDecoder:
         self.hd = shape["hidden"] // shape["heads"]
         self.heads, self.kv_heads, self.inter = shape["heads"] // w, shape["kv_heads"] // w, shape["intermediate"] // w
         dev, dt, d = comm.device, torch.bfloat16, shape["hidden"]
-        g = torch.Generator(device=dev).manual_seed(1234 + comm.rank)
+        shared = torch.Generator(device=dev).manual_seed(1234)  # replicated weights: equal on every rank
+        own = torch.Generator(device=dev).manual_seed(5678 + comm.rank)  # this rank's shards
 
-        def weight(*size):
+        def weight(*size, g=own):
             return torch.empty(size, device=dev, dtype=dt).normal_(0.0, 0.02, generator=g)
 
         kvd = self.kv_heads * self.hd
-        self.embed, self.lm_head = weight(a.vocab, d), weight(a.vocab, d)
+        self.embed, self.lm_head = weight(a.vocab, d, g=shared), weight(a.vocab, d, g=shared)
         self.layers = [dict(wqkv=weight(self.heads * self.hd + 2 * kvd, d), wo=weight(d, self.heads * self.hd),
                             w_gate_up=weight(2 * self.inter, d), w_down=weight(d, self.inter),
                             extra=weight(2 * self.inter, d) if slow else None,
@@ -169,6 +170,14 @@ def profile_steps(a, step, path, reset, comm):
     os.remove(path)
 
 
+def nccl_version():
+    try:
+        version = torch.cuda.nccl.version()
+        return ".".join(map(str, version)) if isinstance(version, tuple) else str(version)
+    except (AttributeError, RuntimeError):
+        return None
+
+
 def emit(record, sink):
     line = json.dumps(record)
     print(line, flush=True)
@@ -203,7 +212,8 @@ def main(argv=None):
         torch.cuda.synchronize()
         graph = torch.cuda.CUDAGraph()
         reset()
-        with torch.cuda.graph(graph):
+        # thread_local: the NCCL watchdog thread queries events while this thread captures.
+        with torch.cuda.graph(graph, capture_error_mode="thread_local" if comm.world > 1 else "global"):
             model.step()
 
         reset()
@@ -233,7 +243,7 @@ def main(argv=None):
               **shape, "per_run_tok_s": [round(x, 3) for x in per_run],
               "tok_s_median": round(statistics.median(per_run), 3),
               "device": torch.cuda.get_device_name(comm.device), "torch": torch.__version__,
-              "nccl": ".".join(map(str, torch.cuda.nccl.version())), "trace": os.path.basename(trace) + ".gz",
+              "nccl": nccl_version(), "trace": os.path.basename(trace) + ".gz",
               "env": {k: os.environ.get(k) for k in ("NCCL_NVLS_ENABLE", "TORCH_SYMM_MEM_DISABLE_MULTICAST")}}, sink)
     if sink:
         sink.close()
