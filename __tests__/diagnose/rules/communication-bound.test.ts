@@ -74,6 +74,16 @@ testRule(rule, {
       hits: [{ severity: 'warning', evidence: { rank: 1, ranksMeasured: 2, exposedShare: 0.2727 } }],
     },
     {
+      name: 'a rank without its own timeline is not measured on another rank\'s',
+      profile: {
+        ranks: [
+          { rank: 0, worldSize: 2, kernels: [[SGEMM, 90], [NCCL_DDP, 10, 200]], timeline: timeline(110, 100, 10, 2) },
+          { rank: 1, worldSize: 2, kernels: [[SGEMM, 91], [NCCL_DDP, 50, 200]] },
+        ],
+      },
+      hits: [{ severity: 'info', evidence: { rank: 0, ranksMeasured: 1, exposedShare: 0.0182 } }],
+    },
+    {
       name: 'the fast rank waits for a straggler: the straggler is named',
       profile: {
         ranks: [

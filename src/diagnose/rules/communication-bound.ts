@@ -58,7 +58,7 @@ function subjectsOf(profile: Profile): Subject[] {
     return ranks.map((r) => {
       const c = collectiveOf(r.families);
       const label = r.rank !== undefined ? `rank ${r.rank}` : `device ${r.device ?? 0}`;
-      return { label, rankEntry: r, ...(r.rank !== undefined ? { rank: r.rank } : {}), totalKernelNs: r.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: r.timeline ?? profile.timeline };
+      return { label, rankEntry: r, ...(r.rank !== undefined ? { rank: r.rank } : {}), totalKernelNs: r.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: r.timeline };
     });
   }
   const c = collectiveOf(profile.families);
