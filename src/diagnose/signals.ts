@@ -137,7 +137,11 @@ export interface Straggler {
   others: Rank[];
   /** The slow rank's compute time over the others' median, less 1. */
   computeExcess: number;
+  /** Compute time of the slow rank and the others' median: per profiler step when `perStep`. */
+  slowComputeNs: number;
   peerComputeNs: number;
+  /** True when the ranks' traces hold different numbers of steps, so times are per step. */
+  perStep: boolean;
 }
 
 /**
@@ -148,9 +152,18 @@ export function stragglerOf(profile: Profile): Straggler | undefined {
   if (profile.notices.some((n) => n.code === 'ranks-of-different-jobs')) return undefined;
   const ranks = profile.ranks.filter((r) => r.totalKernelNs > 0);
   if (ranks.length < 2) return undefined;
-  const compute = ranks.map(rankComputeNs);
+  // Traces that cover different numbers of profiler steps are compared per step.
+  const steps = ranks.map((r) => r.timeline?.steps.length ?? 0);
+  const perStep = steps.every((n) => n > 0) && new Set(steps).size > 1;
+  const compute = ranks.map((r, i) => rankComputeNs(r) / (perStep ? steps[i]! : 1));
   const slowIndex = compute.indexOf(Math.max(...compute));
-  const others = ranks.filter((_, i) => i !== slowIndex);
-  const peerComputeNs = median(others.map(rankComputeNs));
-  return { slow: ranks[slowIndex]!, others, peerComputeNs, computeExcess: peerComputeNs > 0 ? compute[slowIndex]! / peerComputeNs - 1 : 0 };
+  const peerComputeNs = median(compute.filter((_, i) => i !== slowIndex));
+  return {
+    slow: ranks[slowIndex]!,
+    others: ranks.filter((_, i) => i !== slowIndex),
+    peerComputeNs,
+    slowComputeNs: compute[slowIndex]!,
+    perStep,
+    computeExcess: peerComputeNs > 0 ? compute[slowIndex]! / peerComputeNs - 1 : 0,
+  };
 }

@@ -20,6 +20,15 @@ testRule(rule, {
       },
     },
     {
+      name: 'a trace of 10 steps against one of 8: compared per step, balanced',
+      profile: {
+        ranks: [
+          { rank: 0, worldSize: 2, kernels: [[SGEMM, 125]], timeline: { spanNs: 400 * MS, busyNs: 300 * MS, steps: Array.from({ length: 10 }, (_, n) => ({ name: `ProfilerStep#${n}`, startNs: n * 40 * MS, durNs: 40 * MS, gpuBusyNs: 0, kernels: 10 })) } },
+          { rank: 1, worldSize: 2, kernels: [[SGEMM, 100]], timeline: { spanNs: 320 * MS, busyNs: 240 * MS, steps: Array.from({ length: 8 }, (_, n) => ({ name: `ProfilerStep#${n}`, startNs: n * 40 * MS, durNs: 40 * MS, gpuBusyNs: 0, kernels: 10 })) } },
+        ],
+      },
+    },
+    {
       name: 'ranks of different jobs are not compared',
       profile: {
         ranks: [
@@ -38,7 +47,7 @@ testRule(rule, {
           { rank: 1, worldSize: 2, kernels: [[SGEMM, 128], [ADD, 22], [NCCL, 20]] },
         ],
       },
-      hits: [{ severity: 'warning', evidence: { slowRank: 1, computeExcess: 0.25, extraFamily: 'gemm', extraMs: 28, ranks: 2 } }],
+      hits: [{ severity: 'warning', evidence: { slowRank: 1, computeExcess: 0.25, extraFamily: 'gemm', extraMs: 28, ranks: 2, perStep: false } }],
     },
     {
       name: 'equal kernel time but a longer median step on one of four ranks',

@@ -7,7 +7,7 @@
 import type { Rank } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
 import { median } from '../../model/stats.js';
-import { percent, rankComputeNs, round, stragglerOf } from '../signals.js';
+import { percent, round, stragglerOf } from '../signals.js';
 
 const labelOf = (rank: Rank) => (rank.rank !== undefined ? `rank ${rank.rank}` : `device ${rank.device ?? 0}`);
 const medianStepNs = (rank: Rank): number | undefined => {
@@ -39,7 +39,7 @@ export default defineRule({
   check({ profile, options }) {
     const straggler = stragglerOf(profile);
     if (!straggler) return [];
-    const { slow, others, computeExcess, peerComputeNs: peerCompute } = straggler;
+    const { slow, others, computeExcess, peerComputeNs: peerCompute, slowComputeNs, perStep } = straggler;
     const slowStep = medianStepNs(slow);
     const peerSteps = others.map(medianStepNs);
     const stepExcess = slowStep && peerSteps.every((s) => s !== undefined && s > 0) ? slowStep / median(peerSteps as number[]) - 1 : undefined;
@@ -53,11 +53,12 @@ export default defineRule({
           slowRank: slow.rank ?? slow.device ?? 0,
           computeExcess: round(computeExcess),
           ...(stepExcess !== undefined ? { stepExcess: round(stepExcess) } : {}),
-          slowComputeMs: round(rankComputeNs(slow) / 1e6, 3),
+          slowComputeMs: round(slowComputeNs / 1e6, 3),
           peerComputeMs: round(peerCompute / 1e6, 3),
           extraFamily: extra.family,
           extraMs: round(extra.extraNs / 1e6, 3),
           ranks: others.length + 1,
+          perStep,
         },
         advice: `Find why ${labelOf(slow)} does more: uneven data or sequence lengths per rank (balance the sampler or pad/bucket by length), an uneven split of layers or experts, a slower or throttled GPU (compare clocks and temperature per GPU), or another process on that GPU or its CPU cores. Compare the ranks' kernel lists side by side.`,
         command: 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
