@@ -1,7 +1,7 @@
 /**
  * Communication, ranks and transfers diagnosed on real traces, through the engine as the CLI runs it.
  * No two ranks of one real job are in the fixtures: the two-rank sets are derived from the real DDP
- * rank-1 trace by the transformations below (documented in fixtures/multi-rank/SOURCES.md).
+ * rank-1 trace by the transformations below (documented in fixtures/multi-rank/SOURCES.md; the real files are in fixtures/external-2/).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import { renderSummary } from '../../src/report/summary.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { writeTempFile } from '../ingest/profiler-temp-file.js';
 
-const dir = fileURLToPath(new URL('../fixtures/multi-rank/', import.meta.url));
+const dir = fileURLToPath(new URL('../fixtures/external-2/', import.meta.url));
 const kinetoDir = fileURLToPath(new URL('../fixtures/kineto/', import.meta.url));
 const DDP = `${dir}kineto/hta_v100_ddp_rank1_ws2_nccl_allreduce.json.gz`;
 const run = (...inputs: string[]) => analyze({ inputs, now: () => new Date(0) });

@@ -44,6 +44,7 @@ const dominant = {
   advice: 'look at it',
   docs: 'x',
   secondary: false,
+  basis: [],
   kernel: 'nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT',
   command: 'ncu -k regex:nvjet_sm90_tst_256x8 --launch-skip 20 --launch-count 4 <workload>',
 };

@@ -9,7 +9,7 @@ import { createClassifier } from '../../src/classify/classify.js';
 import { ingestFile } from '../../src/ingest/index.js';
 import { writeTempFile } from './profiler-temp-file.js';
 
-const dir = fileURLToPath(new URL('../fixtures/multi-rank/', import.meta.url));
+const dir = fileURLToPath(new URL('../fixtures/external-2/', import.meta.url));
 const kinetoDir = fileURLToPath(new URL('../fixtures/kineto/', import.meta.url));
 const classify = createClassifier();
 const isCollective = (name: string) => classify({ name }) === 'collective';

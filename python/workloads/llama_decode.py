@@ -72,6 +72,11 @@ def parse_args(argv=None):
     p.add_argument("--intermediate", type=int, default=11008)
     p.add_argument("--vocab", type=int, default=32000)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--gpu-sleep-us", type=float, default=0.0,
+                   help="extra GPU time per decode step: a spinning kernel inside the step (a slower build)")
+    p.add_argument("--stall-run", type=int, default=-1,
+                   help="timed run in which the host stalls once, halfway (a background job on a shared box)")
+    p.add_argument("--stall-ms", type=float, default=0.0, help="length of that stall")
     p.add_argument("--device", default="cuda", help="cuda (default); cpu only to check the code path")
     args = p.parse_args(argv)
     if args.hidden % args.heads or args.heads % args.kv_heads:
@@ -391,6 +396,18 @@ class NoCacheRun:
         self.window.copy_(torch.cat([self.window[:, 1:], nxt], dim=1))
 
 
+def spin_cycles_per_us():
+    """torch.cuda._sleep spins for GPU cycles: measure how many make a microsecond at load clocks."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    for _ in range(3):  # the first spins bring the clock up
+        torch.cuda._sleep(2_000_000)
+    start.record()
+    torch.cuda._sleep(20_000_000)
+    end.record()
+    torch.cuda.synchronize()
+    return 20_000_000 / (start.elapsed_time(end) * 1e3)
+
+
 def sync(device):
     if device.type == "cuda":
         torch.cuda.synchronize()
@@ -418,6 +435,15 @@ def main(argv=None):
         sync(device)
         prefill_ms = (time.perf_counter() - t0) * 1e3
 
+        if a.gpu_sleep_us > 0:
+            cycles = int(a.gpu_sleep_us * spin_cycles_per_us())
+            plain_step = run.step
+
+            def slower_step():
+                plain_step()
+                torch.cuda._sleep(cycles)
+
+            run.step = slower_step
         if a.compile == "on":
             # Inductor picks the SDPA backend itself; the backend context manager stays outside.
             model.attention.fused = None
@@ -450,8 +476,11 @@ def main(argv=None):
             run.reset()
             sync(device)
             wall0, t0 = time.time(), time.perf_counter()
-            for _ in range(a.steps):
+            for i in range(a.steps):
                 step()
+                if r == a.stall_run and i == a.steps // 2:
+                    sync(device)
+                    time.sleep(a.stall_ms / 1e3)
             sync(device)
             dt = time.perf_counter() - t0
             tok_s = a.steps * a.batch / dt

@@ -75,15 +75,28 @@ export default defineImporter({
   async read(file, ctx): Promise<CaptureInput> {
     const summary = new TraceSummary(ctx);
     const scanner = new TraceScanner(summary);
+    // Errors of reading or inflating the file are told apart from errors of its JSON: only the
+    // former are a damaged gzip stream, and anything else is not passed off as one.
+    const chunks = file.stream()[Symbol.asyncIterator]();
     try {
-      for await (const chunk of file.stream()) scanner.push(chunk as Buffer);
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = await chunks.next();
+        } catch (error) {
+          if (error instanceof InputError) throw error;
+          const reason = (error as Error).message;
+          const expected = file.gzip ? `expected a complete gzip stream, got "gunzip: ${reason}"` : `expected a readable file, got "${reason}"`;
+          throw new InputError(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
+        }
+        if (next.done) break;
+        scanner.push(next.value as Buffer);
+      }
       scanner.finish();
     } catch (error) {
+      await chunks.return?.();
       if (error instanceof ScanError) throw new InputError(file.path, error.expected, `byte ${error.offset}`);
-      if (error instanceof InputError) throw error;
-      const reason = (error as Error).message;
-      const expected = file.gzip ? `expected a complete gzip stream, got "${reason}"` : `expected a readable file, got "${reason}"`;
-      throw new InputError(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
+      throw error;
     }
     if (!scanner.sawTraceEvents) {
       throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);

@@ -38,13 +38,20 @@ const CATEGORY_LABEL: Record<number, string> = {
   [CAT_GPU_ANNOTATION]: 'gpu_user_annotation',
 };
 
+interface LaunchShape {
+  ns: number;
+  dims: Float64Array;
+}
+
 interface KernelSum {
   totalNs: number;
   instances: number;
   minNs: number;
   maxNs: number;
   /** Launch shapes seen (grid x,y,z, block x,y,z) and the time spent in each; usually one or two. */
-  shapes: Array<{ ns: number; dims: Float64Array }>;
+  shapes: LaunchShape[];
+  /** The shapes by their six dims, once there are more than a short scan's worth (a dynamic grid). */
+  shapeIndex?: Map<string, LaunchShape>;
 }
 
 interface MemopSum extends MemopStat {
@@ -68,15 +75,34 @@ function memcpyKind(name: string): string {
   return 'memcpy-other';
 }
 
+/** Shapes scanned in a list before a kernel's shapes get an index. */
+const SHAPE_SCAN = 8;
+
+/** Equal, or both absent (NaN: a trace without grid or block): as the index's key sees them. */
+const sameDim = (a: number, b: number): boolean => a === b || (a !== a && b !== b);
+const shapeKey = (d: Float64Array): string => `${d[0]},${d[1]},${d[2]},${d[3]},${d[4]},${d[5]}`;
+
 function addShape(sum: KernelSum, shape: Float64Array, ns: number): void {
+  if (sum.shapeIndex) {
+    const key = shapeKey(shape);
+    const known = sum.shapeIndex.get(key);
+    if (known) known.ns += ns;
+    else {
+      const added = { ns, dims: Float64Array.from(shape) };
+      sum.shapes.push(added);
+      sum.shapeIndex.set(key, added);
+    }
+    return;
+  }
   for (const known of sum.shapes) {
     const dims = known.dims;
-    if (dims[0] === shape[0] && dims[1] === shape[1] && dims[2] === shape[2] && dims[3] === shape[3] && dims[4] === shape[4] && dims[5] === shape[5]) {
+    if (sameDim(dims[0]!, shape[0]!) && sameDim(dims[1]!, shape[1]!) && sameDim(dims[2]!, shape[2]!) && sameDim(dims[3]!, shape[3]!) && sameDim(dims[4]!, shape[4]!) && sameDim(dims[5]!, shape[5]!)) {
       known.ns += ns;
       return;
     }
   }
   sum.shapes.push({ ns, dims: Float64Array.from(shape) });
+  if (sum.shapes.length > SHAPE_SCAN) sum.shapeIndex = new Map(sum.shapes.map((known) => [shapeKey(known.dims), known]));
 }
 
 export class TraceSummary implements ScanSink {
@@ -232,7 +258,7 @@ export class TraceSummary implements ScanSink {
       for (const [device, sum] of byDevice) {
         const stat: KernelStat = { name, totalNs: sum.totalNs, instances: sum.instances, minNs: sum.minNs, maxNs: sum.maxNs };
         if (device >= 0) stat.device = device;
-        let best: { ns: number; dims: Float64Array } | undefined;
+        let best: LaunchShape | undefined;
         for (const shape of sum.shapes) if (!best || shape.ns > best.ns) best = shape;
         if (best) {
           const [gx, gy, gz, bx, by, bz] = Array.from(best.dims) as [number, number, number, number, number, number];
