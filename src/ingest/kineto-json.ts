@@ -18,7 +18,7 @@
  * in the trace; skipped events are checked for balanced brackets only.
  */
 import { InputError } from '../errors.js';
-import type { CaptureInput, Distributed, Environment } from '../model/capture.js';
+import type { CaptureInput, Distributed, Environment, Notice } from '../model/capture.js';
 import { defineImporter } from './importer.js';
 import { ScanError, TraceScanner } from './kineto/json-scanner.js';
 import { buildTimeline, deviceTimelines } from './kineto/timeline.js';
@@ -64,6 +64,25 @@ function distributedOf(summary: TraceSummary): Distributed | undefined {
   return out;
 }
 
+/** Where kernels could not be tied to the op that launched them, say so rather than guess. */
+function attributionNotices(summary: TraceSummary): Notice[] {
+  const sites = summary.launchSites;
+  const total = sites.attributed + sites.unlinked;
+  // A stray launch or two (a profiler warm-up kernel) is not worth a line.
+  if (sites.ops === 0 || sites.unlinked < Math.max(1, 0.01 * total)) return [];
+  const graphs = summary.launchCounts().graphLaunches > 0;
+  return [
+    {
+      code: 'kineto-launch-op-unavailable',
+      severity: 'info',
+      message:
+        `${sites.unlinked} of ${total} kernel launches could not be tied to the CPU op that launched them` +
+        (graphs ? ' (CUDA graph replays: the graph capture is not in the trace)' : '') +
+        '; their launching op is not available.',
+    },
+  ];
+}
+
 export default defineImporter({
   id: 'kineto-json',
   label: 'PyTorch profiler / Kineto trace (JSON)',
@@ -102,6 +121,7 @@ export default defineImporter({
       throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
     }
     const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
+    const notices = attributionNotices(summary);
     const windows = summary.stepWindows();
     const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
     const distributed = distributedOf(summary);
@@ -118,6 +138,7 @@ export default defineImporter({
       apiCalls: summary.apiStats(),
       ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts), deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
       environment: environmentOf(summary),
+      ...(notices.length ? { notices } : {}),
     };
   },
 });

@@ -2,6 +2,7 @@
 import type { Rule } from '../rule.js';
 import captureIncludesWarmup from './capture-includes-warmup.js';
 import communicationBound from './communication-bound.js';
+import copyHeavy from './copy-heavy.js';
 import dominantKernel from './dominant-kernel.js';
 import emptyCapture from './empty-capture.js';
 import gpuThrottled from './gpu-throttled.js';
@@ -27,6 +28,7 @@ import unfusedNormRope from './unfused-norm-rope.js';
 export const RULES: readonly Rule<any>[] = [
   captureIncludesWarmup,
   communicationBound,
+  copyHeavy,
   dominantKernel,
   emptyCapture,
   gpuThrottled,

@@ -6,6 +6,7 @@ import type { ImportContext } from '../importer.js';
 import type { ApiStat, KernelStat, MemopStat } from '../../model/capture.js';
 import {
   CAT_CPU_ANNOTATION,
+  CAT_CPU_OP,
   CAT_DRIVER,
   CAT_GPU_ANNOTATION,
   CAT_KERNEL,
@@ -17,6 +18,7 @@ import {
   categoryOfString,
 } from './categories.js';
 import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
+import { isMatmulOp, LaunchSites, type SiteTimes } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
 import { decodeJsonString } from './string-end.js';
@@ -52,6 +54,8 @@ interface KernelSum {
   shapes: LaunchShape[];
   /** The shapes by their six dims, once there are more than a short scan's worth (a dynamic grid). */
   shapeIndex?: Map<string, LaunchShape>;
+  /** Time by launching op (launch-sites.ts), when the trace links kernels to ops. */
+  sites?: SiteTimes;
 }
 
 interface MemopSum extends MemopStat {
@@ -122,6 +126,9 @@ export class TraceSummary implements ScanSink {
     graphLaunch: GRAPH_LAUNCH_CALL.test(name),
   }));
   readonly ops = new OpLog();
+  readonly launchSites = new LaunchSites();
+  private readonly cpuOpNames = new NameCache<string>(decodeName, (name) => name);
+  private cpuOpBaseUs: number | undefined;
   readonly graphCorrelations = new Set<number>();
   readonly categories = new Set<string>();
   readonly members = new Map<string, unknown>();
@@ -158,6 +165,7 @@ export class TraceSummary implements ScanSink {
       if (category === CAT_SKIP) return;
     }
     if (f.ph !== PH_COMPLETE) return;
+    if (category === CAT_CPU_OP) return this.cpuOp();
     if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
       if (!f.nameStartsWith(PROFILER_STEP)) return;
     }
@@ -211,7 +219,18 @@ export class TraceSummary implements ScanSink {
     if (dur < sum.minNs) sum.minNs = dur;
     if (dur > sum.maxNs) sum.maxNs = dur;
     if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3])) addShape(sum, f.shape, dur);
+    this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
     this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
+  }
+
+  /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
+  private cpuOp(): void {
+    const f = this.fields;
+    if (!f.hasTs || !f.hasDur || f.nameStart < 0) return;
+    this.cpuOpBaseUs ??= f.tsUs;
+    const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
+    const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+    this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
   }
 
   private memop(startNs: number, memset: boolean): void {
@@ -264,6 +283,12 @@ export class TraceSummary implements ScanSink {
           const [gx, gy, gz, bx, by, bz] = Array.from(best.dims) as [number, number, number, number, number, number];
           if ([gx, gy, gz].every(Number.isFinite)) stat.grid = [gx, gy, gz];
           if ([bx, by, bz].every(Number.isFinite)) stat.block = [bx, by, bz];
+        }
+        const site = this.launchSites.attribution(sum.sites, sum.totalNs);
+        if (site) {
+          stat.launchedBy = site.launchedBy;
+          stat.launchedByShare = Math.round(site.launchedByShare * 1e4) / 1e4;
+          if (site.tokens !== undefined) stat.tokens = site.tokens;
         }
         out.push(stat);
       }
