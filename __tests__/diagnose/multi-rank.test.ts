@@ -71,6 +71,8 @@ describe('communication on real traces', () => {
     const report = await run(`${dir}kineto/hta_a100_alexnet_critical_path.json.gz`);
     expect(finding(report, 'transfer-bound')).toMatchObject([{ severity: 'warning', evidence: { copyMs: 55.503, kernelMs: 10.692, setUpGap: true } }]);
     expect(report.timeline!.excludedGaps.some((g) => g.reason === 'set-up' && g.durNs > 10e9)).toBe(true);
+    // One capture that is not a distributed job (rank 0, no world size): no rank rows.
+    expect(renderTerminal(report)).not.toMatch(/rank 0: /);
     expect(renderTerminal(report)).toMatch(/5 idle gaps \(12\.78 s, set-up, between-repetitions\) left out: active span 141\.09 ms/);
     expect(finding(report, 'communication-bound')).toEqual([]);
   });

@@ -42,6 +42,11 @@ interface RankLike {
   timeline: { busyNs: number; activeSpanNs: number; devices: number; communication?: { exposedNs: number } } | null;
 }
 
+/** Rank rows are worth showing for a distributed job or several devices, not for one plain capture. */
+export function showsRanks(ranks: ReadonlyArray<{ worldSize?: number }>): boolean {
+  return ranks.length > 1 || ranks.some((r) => (r.worldSize ?? 1) > 1);
+}
+
 /** One line per rank (or device): its kernel time, collective share, exposed communication and busy share. */
 export function rankSummary(rank: RankLike): string {
   const who = rank.rank !== undefined ? `rank ${rank.rank}${rank.worldSize ? ` of ${rank.worldSize}` : ''}` : `device ${rank.device ?? 0}`;
