@@ -88,7 +88,7 @@ export default defineRule({
       return [
         {
           severity: 'info',
-          message: `Collectives take ${percent(share)} of kernel time on ${top.label}; how much of it compute hides is not in this capture (no per-launch timeline).`,
+          message: `Collectives take ${percent(share)} of kernel time${top.label === 'the run' ? '' : ` on ${top.label}`}; how much of it compute hides is not in this capture (no per-launch timeline).`,
           evidence: { collectiveShare: round(share), collectiveLaunches: top.collectiveLaunches, workload, signals: 'kernel-share' },
           advice: `A PyTorch profiler or rocprofv3 kernel trace shows whether the collectives overlap compute. ${ADVICE[workload]}`,
         },
