@@ -6,11 +6,11 @@
  */
 import { buildProfile } from '../../src/classify/build-profile.js';
 import { runRules } from '../../src/diagnose/run-rules.js';
-import { CaptureSchema, type CaptureInput, type Timeline } from '../../src/model/capture.js';
+import { CaptureSchema, type CaptureInput, type TimelineInput } from '../../src/model/capture.js';
 import type { Finding } from '../../src/model/report.js';
 import { loadKernelRows } from '../helpers/kernel-fixtures.js';
 
-const TRACES: Record<string, Pick<Timeline, 'spanNs' | 'busyNs' | 'kernelLaunches'>> = {
+const TRACES: Record<string, Pick<TimelineInput, 'spanNs' | 'busyNs' | 'kernelLaunches'>> = {
   dense_decode: { spanNs: 755377950, busyNs: 54497058, kernelLaunches: 22259 },
   dense_batch32: { spanNs: 791812341, busyNs: 83856131, kernelLaunches: 22308 },
   eager_attention: { spanNs: 925751659, busyNs: 62593657, kernelLaunches: 26723 },
@@ -29,7 +29,7 @@ function diagnose(file: string, extra: Partial<CaptureInput> = {}, metrics: Reco
 }
 
 function hfTrace(name: string): Finding[] {
-  const timeline: Timeline = {
+  const timeline: TimelineInput = {
     ...TRACES[name]!,
     devices: 1,
     idleGaps: { count: 0, totalNs: 0, longestNs: 0 },

@@ -10,7 +10,7 @@ import { analyze } from '../../src/engine/analyze.js';
 import { InputError, oneBoundedLine } from '../../src/errors.js';
 import { ingestFile } from '../../src/ingest/index.js';
 import { implausibleNumber, MAX_PLAUSIBLE_VALUE } from '../../src/ingest/importer.js';
-import { buildTimeline, OpLog } from '../../src/ingest/kineto/timeline.js';
+import { buildTimeline, OP_KERNEL, OpLog } from '../../src/ingest/kineto/timeline.js';
 import { parseNumber } from '../../src/ingest/text-tables.js';
 
 const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures');
@@ -164,7 +164,7 @@ describe('memory of a Kineto timeline of millions of GPU ops', () => {
   it('merging busy intervals allocates no JS array per interval (a 2.2 GB trace peaked at 286 MB RSS, now 164 MB)', () => {
     const ops = new OpLog();
     // 2,000,000 kernels of 5 ns with 5 ns gaps: every op is its own busy interval.
-    for (let k = 0; k < 2_000_000; k++) ops.push(k * 10, k * 10 + 5, 0, k, true);
+    for (let k = 0; k < 2_000_000; k++) ops.push(k * 10, k * 10 + 5, 0, k, OP_KERNEL);
     const before = process.memoryUsage().heapUsed;
     const timeline = buildTimeline(ops, [], { kernelLaunches: 2_000_000, graphLaunches: 0, graphCorrelations: new Set() });
     const grew = process.memoryUsage().heapUsed - before;

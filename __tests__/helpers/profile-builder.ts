@@ -6,7 +6,7 @@
  */
 import { buildProfile } from '../../src/classify/build-profile.js';
 import { CaptureSchema, type CaptureInput, type FormatId, type NcuResult, type Notice, type UtilSample } from '../../src/model/capture.js';
-import type { Environment, Timeline } from '../../src/model/capture.js';
+import type { Environment, Timeline, TimelineInput } from '../../src/model/capture.js';
 import type { Profile } from '../../src/model/profile.js';
 
 /** Real kernel names (from the H200 and public fixtures, or MAX's documented templates). */
@@ -58,12 +58,14 @@ export interface ProfileSpec {
   /** Timed windows the workload reported, [start, end] in the samples' seconds. */
   timedWindows?: ReadonlyArray<readonly [startS: number, endS: number]>;
   /** Host↔device copies: [kind, total milliseconds, count]. */
-  memops?: ReadonlyArray<readonly [kind: string, ms: number, count: number]>;
+  memops?: ReadonlyArray<readonly [kind: string, ms: number, count: number, name?: string]>;
   /** Metric samples by canonical name. */
   metrics?: Record<string, number | readonly number[]>;
   timeline?: Partial<Timeline>;
   /** [name, total milliseconds, calls] */
   apiCalls?: ReadonlyArray<readonly [name: string, ms: number, calls: number]>;
+  /** Ranks of one job, each its own Kineto capture with `distributedInfo`. */
+  ranks?: ReadonlyArray<{ rank: number; worldSize?: number; backend?: string; kernels: readonly KernelRow[]; timeline?: Partial<Timeline> }>;
   notices?: readonly Notice[];
   environment?: Environment;
   gpuTimeUtilPercent?: number;
@@ -75,7 +77,7 @@ export interface ProfileSpec {
 
 const MS = 1e6;
 
-function timelineOf(partial: Partial<Timeline>): Timeline {
+function timelineOf(partial: Partial<Timeline>): TimelineInput {
   return {
     spanNs: 0,
     busyNs: 0,
@@ -105,11 +107,19 @@ export function capturesOf(spec: ProfileSpec): CaptureInput[] {
         ...(spec.launchedBy?.[name] ? { launchedBy: spec.launchedBy[name] } : {}),
       })),
       apiCalls: (spec.apiCalls ?? []).map(([name, ms, calls]) => ({ name, totalNs: ms * MS, calls })),
-      memops: (spec.memops ?? []).map(([kind, ms, count]) => ({ kind, name: kind, totalNs: ms * MS, count })),
+      memops: (spec.memops ?? []).map(([kind, ms, count, name = kind]) => ({ kind, name, totalNs: ms * MS, count })),
       ...(spec.timeline ? { timeline: timelineOf(spec.timeline) } : {}),
       notices: [...(spec.notices ?? [])],
       ...(spec.gpuTimeUtilPercent !== undefined ? { gpuTimeUtilPercent: spec.gpuTimeUtilPercent } : {}),
       environment: spec.environment ?? {},
+    });
+  }
+  for (const r of spec.ranks ?? []) {
+    captures.push({
+      source: { path: `rank${r.rank}.pt.trace.json`, format: 'kineto-json' },
+      distributed: { rank: r.rank, ...(r.worldSize !== undefined ? { worldSize: r.worldSize } : {}), ...(r.backend !== undefined ? { backend: r.backend } : {}) },
+      kernels: r.kernels.map(([name, ms, instances = 100]) => ({ name, totalNs: ms * MS, instances })),
+      ...(r.timeline ? { timeline: timelineOf(r.timeline) } : {}),
     });
   }
   if (spec.util) {

@@ -1,7 +1,7 @@
 /** Captures of one run → one classified Profile. */
-import type { Capture, Notice } from '../model/capture.js';
+import type { Capture, KernelStat, Notice } from '../model/capture.js';
 import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetrics, mergeTimeline, summarizeRecordings } from '../model/merge.js';
-import type { FamilyShare, Profile } from '../model/profile.js';
+import type { FamilyShare, Profile, Rank } from '../model/profile.js';
 import { createClassifier, type Classifier } from './classify.js';
 
 /** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
@@ -19,18 +19,12 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
     }),
   );
 
-  const families = new Map<string, FamilyShare>();
-  for (const kernel of kernels) {
-    const entry = families.get(kernel.family) ?? { family: kernel.family, totalNs: 0, share: 0, kernels: 0, instances: 0 };
-    entry.totalNs += kernel.totalNs;
-    entry.kernels += 1;
-    entry.instances += kernel.instances;
-    families.set(kernel.family, entry);
-  }
-  for (const entry of families.values()) entry.share = totalKernelNs > 0 ? entry.totalNs / totalKernelNs : 0;
+  const families = familySharesOf(kernels, totalKernelNs);
 
   const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
-  const { timeline, notices: timelineNotices } = mergeTimeline(captures);
+  // Ranks of a job: the lowest rank's timeline stands for the run; every rank keeps its own in `ranks`.
+  const byRank = [...captures].sort((a, b) => (a.distributed?.rank ?? Number.MAX_SAFE_INTEGER) - (b.distributed?.rank ?? Number.MAX_SAFE_INTEGER));
+  const { timeline, notices: timelineNotices } = mergeTimeline(byRank);
   const notices = [...inputNotices, ...captures.flatMap((c) => c.notices), ...timelineNotices];
   if (kernelSources.length > 1) {
     notices.push({
@@ -46,7 +40,7 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
     environment: mergeEnvironment(captures),
     totalKernelNs,
     kernels,
-    families: [...families.values()].sort((a, b) => b.totalNs - a.totalNs),
+    families,
     memops: mergeMemops(captures),
     apiCalls: mergeApiCalls(captures),
     metrics: mergeMetrics(captures),
@@ -59,6 +53,77 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
     notices,
     ncu: captures.flatMap((c) => c.ncu),
     gpuTimeUtilPercent: gpuTimeUtil ?? null,
+    ranks: ranksOf(captures, classify, notices),
     ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? ('breakdown' as const) : ('deep-dive' as const) } : {}),
   };
+}
+
+function familySharesOf(kernels: ReadonlyArray<{ family: string; totalNs: number; instances: number }>, totalKernelNs: number): FamilyShare[] {
+  const families = new Map<string, FamilyShare>();
+  for (const kernel of kernels) {
+    const entry = families.get(kernel.family) ?? { family: kernel.family, totalNs: 0, share: 0, kernels: 0, instances: 0 };
+    entry.totalNs += kernel.totalNs;
+    entry.kernels += 1;
+    entry.instances += kernel.instances;
+    families.set(kernel.family, entry);
+  }
+  for (const entry of families.values()) entry.share = totalKernelNs > 0 ? entry.totalNs / totalKernelNs : 0;
+  return [...families.values()].sort((a, b) => b.totalNs - a.totalNs);
+}
+
+function rankOf(kernels: readonly KernelStat[], classify: Classifier, fields: Omit<Rank, 'totalKernelNs' | 'families'>): Rank {
+  const totalKernelNs = kernels.reduce((sum, k) => sum + k.totalNs, 0);
+  const classified = kernels.map((k) => ({ family: classify(k), totalNs: k.totalNs, instances: k.instances }));
+  return { ...fields, totalKernelNs, families: familySharesOf(classified, totalKernelNs) };
+}
+
+/**
+ * Each rank its own breakdown and timeline. Captures that name their rank (Kineto
+ * `distributedInfo`) are grouped by it; a capture with kernels on several devices and no rank is
+ * split by device, each with its own timeline where the trace gives one. Ranks whose world sizes or
+ * backends disagree, or a rank given twice, are not one job: a notice says so.
+ */
+function ranksOf(captures: readonly Capture[], classify: Classifier, notices: Notice[]): Rank[] {
+  const ranked = captures.filter((c) => c.distributed);
+  if (ranked.length > 0) {
+    const byRank = new Map<number, Capture[]>();
+    for (const c of ranked) byRank.set(c.distributed!.rank, [...(byRank.get(c.distributed!.rank) ?? []), c]);
+    const worldSizes = new Set(ranked.map((c) => c.distributed!.worldSize ?? 0));
+    const backends = new Set(ranked.map((c) => c.distributed!.backend ?? ''));
+    const repeated = [...byRank.entries()].filter(([, list]) => list.filter((c) => c.kernels.length > 0).length > 1).map(([rank]) => rank);
+    if (ranked.length > 1 && (worldSizes.size > 1 || backends.size > 1 || repeated.length > 0)) {
+      const why = repeated.length > 0 ? `rank ${repeated[0]} is given twice` : `world sizes ${[...worldSizes].join(' and ')}${backends.size > 1 ? `, backends ${[...backends].join(' and ')}` : ''}`;
+      notices.push({
+        code: 'ranks-of-different-jobs',
+        severity: 'warning',
+        message: `the traces' ranks are not one job (${why}): each is shown on its own and ranks are not compared (${ranked.map((c) => c.source.path).join(', ')})`,
+      });
+    }
+    return [...byRank.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .flatMap(([, list]) =>
+        list.map((c) => {
+          const d = c.distributed!;
+          return rankOf(c.kernels, classify, {
+            rank: d.rank,
+            ...(d.worldSize !== undefined ? { worldSize: d.worldSize } : {}),
+            ...(d.backend !== undefined ? { backend: d.backend } : {}),
+            ...(d.host !== undefined ? { host: d.host } : {}),
+            ...(c.kernels.length > 0 && new Set(c.kernels.map((k) => k.device)).size === 1 && c.kernels[0]!.device !== undefined ? { device: c.kernels[0]!.device } : {}),
+            sources: [c.source.path],
+            timeline: c.timeline ?? null,
+          });
+        }),
+      );
+  }
+  const split = captures.find((c) => c.source.format !== 'ncu-csv' && new Set(c.kernels.map((k) => k.device ?? 0)).size > 1);
+  if (!split) return [];
+  const devices = [...new Set(split.kernels.map((k) => k.device ?? 0))].sort((a, b) => a - b);
+  return devices.map((device) =>
+    rankOf(
+      split.kernels.filter((k) => (k.device ?? 0) === device),
+      classify,
+      { device, sources: [split.source.path], timeline: split.deviceTimelines.find((d) => d.device === device)?.timeline ?? null },
+    ),
+  );
 }

@@ -31,12 +31,22 @@ export interface GateFamily {
 
 export type GateFinding = VerdictFinding;
 
+/** The part of a timeline the gate reads: how much collective time no compute overlapped. */
+export interface GateTimeline {
+  activeSpanNs: number;
+  devices: number;
+  communication?: { exposedNs: number };
+}
+
 export interface GateInput {
   metrics: readonly GateMetric[];
   kernels: readonly GateKernel[];
   families: readonly GateFamily[];
   findings: readonly VerdictFinding[];
   utilization: { throttleReasons: readonly string[] } | null;
+  /** A per-launch trace's timeline, and each rank's, when there are several (both optional). */
+  timeline?: GateTimeline | null;
+  ranks?: ReadonlyArray<{ timeline: GateTimeline | null }>;
   environment: Environment;
   /** When the side was produced (a Report's generatedAt). */
   generatedAt?: string;

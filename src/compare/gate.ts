@@ -10,7 +10,7 @@ import { blockingMismatches, environmentMismatches, formatMismatch } from './fin
 import type { GatedRow, GateInput, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
 import { parseGateOptions, type GateOptions, type GateOptionsInput } from './options.js';
-import { compareFamilies, compareKernels } from './shares.js';
+import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
 import { combineVerdict, isPrimary, verdictFromFindings, type VerdictFinding } from './verdict.js';
 
 export type { GateFamily, GateFinding, GateInput, GateKernel, GateMetric, GateResult } from './gate-input.js';
@@ -86,6 +86,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   let kernelChanges: Comparison['kernelChanges'] = [];
   if (hasKernels) {
     rows.push(...compareFamilies(current, baseline, options));
+    rows.push(...compareCommunication(current, baseline, options));
     const kernels = compareKernels(current, baseline, options);
     rows.push(...kernels.rows);
     kernelChanges = kernels.changes;

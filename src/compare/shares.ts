@@ -6,7 +6,7 @@
  */
 import type { ComparisonRow, KernelChange, RowStatus } from '../model/report.js';
 import { formatPp } from './format.js';
-import type { GatedRow, GateInput, GateKernel } from './gate-input.js';
+import type { GatedRow, GateInput, GateKernel, GateTimeline } from './gate-input.js';
 import type { GateOptions } from './options.js';
 
 /** Kernels merged by name (a per-device split is not a change in the mix). */
@@ -43,14 +43,14 @@ function shortLabel(metric: string, max = 80): string {
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
 }
 
-function shareRow(metric: string, kind: 'family-share' | 'kernel-share', baseShare: number, curShare: number, limits: ShareLimits, extra: string[]): GatedRow {
+function shareRow(metric: string, kind: 'family-share' | 'kernel-share', baseShare: number, curShare: number, limits: ShareLimits, extra: string[], of = 'GPU time'): GatedRow {
   const baseline = baseShare * 100;
   const current = curShare * 100;
   const delta = current - baseline;
   let status: RowStatus = 'pass';
   let reason: string | undefined;
   const notes = [...extra];
-  const what = `${shortLabel(metric)} share of GPU time ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
+  const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
   if (delta >= limits.fail) {
     status = 'fail';
     notes.push(`growth of ${limits.fail} pp or more fails`);
@@ -62,7 +62,7 @@ function shareRow(metric: string, kind: 'family-share' | 'kernel-share', baseSha
   const row: ComparisonRow = {
     metric,
     kind,
-    unit: '% of GPU time',
+    unit: `% of ${of}`,
     baseline,
     current,
     delta,
@@ -84,6 +84,29 @@ export function compareFamilies(current: GateInput, baseline: GateInput, options
     if (!cur.has(family)) extra.push('family gone');
     return shareRow(`family:${family}`, 'family-share', base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
   });
+}
+
+/** Exposed collective time over the active span: of the worst rank when there are ranks with timelines. */
+export function exposedCommunicationShare(side: GateInput): number | undefined {
+  const share = (t: GateTimeline | null | undefined) =>
+    t?.communication && t.activeSpanNs > 0 ? t.communication.exposedNs / (t.activeSpanNs * Math.max(1, t.devices)) : undefined;
+  const perRank = (side.ranks ?? []).map((r) => share(r.timeline)).filter((v): v is number => v !== undefined);
+  if (perRank.length > 0) return Math.max(...perRank);
+  return share(side.timeline);
+}
+
+/**
+ * The exposed communication share compared like a family share (growth in pp is flagged). Compared
+ * when either side measured it; a side with a timeline but no collectives counts as 0.
+ */
+export function compareCommunication(current: GateInput, baseline: GateInput, options: GateOptions): GatedRow[] {
+  const cur = exposedCommunicationShare(current);
+  const base = exposedCommunicationShare(baseline);
+  if (cur === undefined && base === undefined) return [];
+  const hasTimeline = (side: GateInput) => Boolean(side.timeline) || (side.ranks ?? []).some((r) => r.timeline);
+  if (!hasTimeline(current) || !hasTimeline(baseline)) return [];
+  const metric = 'communication:exposed';
+  return [shareRow(metric, 'family-share', base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
 }
 
 export interface KernelComparison {

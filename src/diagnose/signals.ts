@@ -4,7 +4,8 @@
  */
 import { LINEAR_FAMILIES } from '../classify/family-ids.js';
 import { kernelStem } from '../classify/kernel-name.js';
-import type { Kernel, Profile } from '../model/profile.js';
+import type { Kernel, Profile, Rank } from '../model/profile.js';
+import { median } from '../model/stats.js';
 
 export interface Totals {
   ns: number;
@@ -124,4 +125,45 @@ export function ncuCommand(kernelName: string, launchSkip: number, workload: str
     '--csv --page details',
     workload,
   ].join(' ');
+}
+
+/** A rank's kernel time less its collectives: waiting inside a collective inflates the fast ranks'. */
+export function rankComputeNs(rank: Rank): number {
+  return rank.totalKernelNs - (rank.families.find((f) => f.family === 'collective')?.totalNs ?? 0);
+}
+
+export interface Straggler {
+  slow: Rank;
+  others: Rank[];
+  /** The slow rank's compute time over the others' median, less 1. */
+  computeExcess: number;
+  /** Compute time of the slow rank and the others' median: per profiler step when `perStep`. */
+  slowComputeNs: number;
+  peerComputeNs: number;
+  /** True when the ranks' traces hold different numbers of steps, so times are per step. */
+  perStep: boolean;
+}
+
+/**
+ * The rank with the most compute kernel time, against the median of the others; undefined unless
+ * there are two or more ranks of one job (no `ranks-of-different-jobs` notice) with kernels.
+ */
+export function stragglerOf(profile: Profile): Straggler | undefined {
+  if (profile.notices.some((n) => n.code === 'ranks-of-different-jobs')) return undefined;
+  const ranks = profile.ranks.filter((r) => r.totalKernelNs > 0);
+  if (ranks.length < 2) return undefined;
+  // Traces that cover different numbers of profiler steps are compared per step.
+  const steps = ranks.map((r) => r.timeline?.steps.length ?? 0);
+  const perStep = steps.every((n) => n > 0) && new Set(steps).size > 1;
+  const compute = ranks.map((r, i) => rankComputeNs(r) / (perStep ? steps[i]! : 1));
+  const slowIndex = compute.indexOf(Math.max(...compute));
+  const peerComputeNs = median(compute.filter((_, i) => i !== slowIndex));
+  return {
+    slow: ranks[slowIndex]!,
+    others: ranks.filter((_, i) => i !== slowIndex),
+    peerComputeNs,
+    slowComputeNs: compute[slowIndex]!,
+    perStep,
+    computeExcess: peerComputeNs > 0 ? compute[slowIndex]! / peerComputeNs - 1 : 0,
+  };
 }

@@ -148,19 +148,22 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     findings,
     verdict: gate.verdict,
     comparison: gate.comparison,
+    ranks: profile.ranks,
   };
   return ReportSchema.parse(report);
 }
 
 export async function analyze(options: AnalyzeOptions): Promise<Report> {
   const build = async (signal?: AbortSignal, reading?: (path: string | undefined) => void): Promise<Report> => {
-    const ingest = signal ? { ...(options.ingest ?? {}), signal } : options.ingest;
+    const classify = createClassifier(options.families);
+    const isCollective = (name: string) => classify({ name }) === 'collective';
+    const ingest = { ...(options.ingest ?? {}), isCollective, ...(signal ? { signal } : {}) };
     const read = await ingestReadable(options.inputs, options.format, options.skippable, ingest, reading);
     reading?.(undefined);
     signal?.throwIfAborted();
     const once = countEachRunOnce(read.captures);
     const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
-    const profile = buildProfile(once.captures, createClassifier(options.families), [...read.notices, ...once.notices, ...mixed]);
+    const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
     return reportFromProfile(profile, options);
   };
   if (options.timeoutMs === undefined) return build();

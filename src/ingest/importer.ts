@@ -12,6 +12,8 @@ export interface IngestOptions {
   smiColumns?: readonly string[];
   /** Stops the reading at the next chunk (the analyze time budget). */
   signal?: AbortSignal;
+  /** True for a collective kernel: the caller owns the family table (see ImportContext.isCollective). */
+  isCollective?: (kernelName: string) => boolean;
 }
 
 export interface ImportContext {
@@ -19,6 +21,12 @@ export interface ImportContext {
   readonly options: IngestOptions;
   /** Count a recoverable problem (a skipped row, a clipped value). Shown in the report's sources. */
   count(name: string, severity: ImportStat['severity'], detail?: string): void;
+  /**
+   * True for a collective kernel (NCCL, RCCL, custom all-reduce …), so that a per-launch timeline can
+   * measure how much communication no compute overlaps. Given by the caller, which owns the family
+   * table; absent, no kernel is treated as a collective.
+   */
+  isCollective?(kernelName: string): boolean;
 }
 
 export interface Importer {
@@ -38,6 +46,7 @@ export function createImportContext(path: string, options: IngestOptions = {}): 
   return {
     path,
     options,
+    ...(options.isCollective ? { isCollective: options.isCollective } : {}),
     count(name, severity, detail) {
       const existing = counters.get(name);
       if (existing) existing.count += 1;

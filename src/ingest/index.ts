@@ -121,9 +121,9 @@ export async function ingestFile(path: string, format?: FormatId | string, optio
   return runImporter(importer, file, options);
 }
 
-export async function ingestText(path: string, text: string, format?: FormatId | string): Promise<Capture> {
+export async function ingestText(path: string, text: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {
   const { inputFromText } = await import('./input-file.js');
   const file = inputFromText(path, text);
   const importer = format ? importerFor(format) : detectFormat(file);
-  return runImporter(importer, file);
+  return runImporter(importer, file, options);
 }

@@ -5,7 +5,10 @@
  * `Memcpy`/`Memset`) → memops (kind from the name, bytes from args); `cuda_runtime`/`cuda_driver`
  * → apiCalls; GPU op intervals → timeline (busy = union per device, idle gaps, `ProfilerStep#N`
  * windows, kernel time per tenth of the span; kernels whose correlation id is a cudaGraphLaunch's
- * are graph kernels). `deviceProperties` → environment; warpSize 64 or hip* calls → AMD.
+ * are graph kernels; collective and host↔device copy time no kernel overlaps; idle gaps that are
+ * not the workload; one timeline per device when there are several). `distributedInfo` → the
+ * capture's rank, world size and backend. `deviceProperties` → environment; warpSize 64 or hip*
+ * calls → AMD.
  * ts/dur are µs (integer or float) and become integer ns; step start times are ns from the first
  * GPU op. Events with dur < 0 or > 7 days (CUPTI overflow) are dropped and counted.
  * The file is streamed (traces can exceed memory and V8's string limit): only events of the
@@ -15,10 +18,10 @@
  * in the trace; skipped events are checked for balanced brackets only.
  */
 import { InputError } from '../errors.js';
-import type { CaptureInput, Environment, Notice } from '../model/capture.js';
+import type { CaptureInput, Distributed, Environment, Notice } from '../model/capture.js';
 import { defineImporter } from './importer.js';
 import { ScanError, TraceScanner } from './kineto/json-scanner.js';
-import { buildTimeline } from './kineto/timeline.js';
+import { buildTimeline, deviceTimelines } from './kineto/timeline.js';
 import { TraceSummary } from './kineto/trace-summary.js';
 import { isRocprofTraceHead } from './rocprof-json.js';
 
@@ -50,6 +53,16 @@ function environmentOf(summary: TraceSummary): Environment {
     if (cuda) env.cuda = cuda;
   }
   return env;
+}
+
+/** `distributedInfo` → the capture's rank; absent or without a whole rank, undefined. */
+function distributedOf(summary: TraceSummary): Distributed | undefined {
+  const info = summary.members.get('distributedInfo');
+  if (!isRecord(info) || !Number.isInteger(info.rank) || (info.rank as number) < 0) return undefined;
+  const out: Distributed = { rank: info.rank as number };
+  if (Number.isInteger(info.world_size) && (info.world_size as number) > 0) out.worldSize = info.world_size as number;
+  if (typeof info.backend === 'string' && info.backend) out.backend = info.backend;
+  return out;
 }
 
 /** Where kernels could not be tied to the op that launched them, say so rather than guess. */
@@ -112,6 +125,7 @@ export default defineImporter({
     const notices = attributionNotices(summary);
     const windows = summary.stepWindows();
     const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
+    const distributed = distributedOf(summary);
     return {
       source: {
         path: file.path,
@@ -119,10 +133,11 @@ export default defineImporter({
         tool: 'pytorch-profiler',
         parts: [...KNOWN_PARTS.filter((key) => summary.members.has(key)), ...summary.categories],
       },
+      ...(distributed ? { distributed } : {}),
       kernels: summary.kernelStats(),
       memops: summary.memopStats(),
       apiCalls: summary.apiStats(),
-      ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts) } : {}),
+      ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts), deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
       environment: environmentOf(summary),
       ...(notices.length ? { notices } : {}),
     };

@@ -219,6 +219,7 @@ export default defineImporter({
             kernels: read.kernels,
             ...(read.timeline ? { timeline: read.timeline } : {}),
             environment: { vendor: 'amd' },
+            ...(read.deviceTimelines?.length ? { deviceTimelines: read.deviceTimelines } : {}),
           };
         };
         return;

@@ -7,6 +7,7 @@
 import { InputError } from '../errors.js';
 import type { KernelStat, Timeline } from '../model/capture.js';
 import type { ImportContext } from './importer.js';
+import { buildTimeline, deviceTimelines, OP_COLLECTIVE, OP_KERNEL, OpLog, type OpKind } from './kineto/timeline.js';
 import { cleanLabel, ownString, splitCsvLine } from './text-tables.js';
 
 /** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
@@ -133,15 +134,19 @@ export class KernelTraceReader {
     this.dispatches.push(dispatch);
   }
 
-  finish(): { kernels: KernelStat[]; timeline?: Timeline } {
+  finish(): { kernels: KernelStat[]; timeline?: Timeline; deviceTimelines?: Array<{ device: number; timeline: Timeline }> } {
     const dispatches = this.dispatches;
     if (dispatches.length === 0) return { kernels: [] };
-    return { kernels: kernelsFrom(dispatches), timeline: timelineFrom(dispatches) };
+    return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false) };
   }
 }
 
+function sortedAgents(dispatches: readonly Dispatch[]): string[] {
+  return [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+}
+
 function kernelsFrom(dispatches: readonly Dispatch[]): KernelStat[] {
-  const agents = [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const agents = sortedAgents(dispatches);
   const multi = agents.length > 1;
   const byKey = new Map<string, KernelStat>();
   const shapeNs = new Map<string, Map<string, number>>();
@@ -170,59 +175,18 @@ function kernelsFrom(dispatches: readonly Dispatch[]): KernelStat[] {
   return [...byKey.values()];
 }
 
-function timelineFrom(dispatches: readonly Dispatch[]): Timeline {
-  let spanStart = Infinity;
-  let spanEnd = -Infinity;
-  const byAgent = new Map<string, Dispatch[]>();
+/** The dispatches as GPU ops (one device per agent), so the timeline is built as for a Kineto trace. */
+function timelineFrom(dispatches: readonly Dispatch[], isCollective: (name: string) => boolean): { timeline: Timeline; deviceTimelines: Array<{ device: number; timeline: Timeline }> } {
+  // Device numbers as kernelsFrom gives them: the agents' index in numeric order.
+  const agents = new Map(sortedAgents(dispatches).map((agent, index) => [agent, index]));
+  const kinds = new Map<string, OpKind>();
+  const ops = new OpLog();
   for (const d of dispatches) {
-    spanStart = Math.min(spanStart, d.start);
-    spanEnd = Math.max(spanEnd, d.end);
-    const list = byAgent.get(d.agent);
-    if (list) list.push(d);
-    else byAgent.set(d.agent, [d]);
+    const device = agents.get(d.agent)!;
+    let kind = kinds.get(d.name);
+    if (kind === undefined) kinds.set(d.name, (kind = isCollective(d.name) ? OP_COLLECTIVE : OP_KERNEL));
+    ops.push(d.start, d.end, device, NaN, kind);
   }
-  const spanNs = spanEnd - spanStart;
-  let busyNs = 0;
-  const gaps = { count: 0, totalNs: 0, longestNs: 0 };
-  const deciles = new Array<number>(10).fill(0);
-  const addBusy = (from: number, to: number) => {
-    busyNs += to - from;
-    if (spanNs <= 0) return;
-    for (let i = Math.floor(((from - spanStart) / spanNs) * 10); i < 10; i++) {
-      const lo = spanStart + (spanNs * i) / 10;
-      const hi = spanStart + (spanNs * (i + 1)) / 10;
-      if (lo >= to) break;
-      deciles[i]! += Math.min(to, hi) - Math.max(from, lo);
-    }
-  };
-  for (const list of byAgent.values()) {
-    list.sort((a, b) => a.start - b.start);
-    let [busyFrom, busyTo] = [list[0]!.start, list[0]!.end];
-    for (let i = 1; i < list.length; i++) {
-      const d = list[i]!;
-      if (d.start <= busyTo) {
-        busyTo = Math.max(busyTo, d.end);
-        continue;
-      }
-      addBusy(busyFrom, busyTo);
-      const gap = d.start - busyTo;
-      gaps.count += 1;
-      gaps.totalNs += gap;
-      gaps.longestNs = Math.max(gaps.longestNs, gap);
-      [busyFrom, busyTo] = [d.start, d.end];
-    }
-    addBusy(busyFrom, busyTo);
-  }
-  return {
-    spanNs,
-    busyNs,
-    devices: byAgent.size,
-    idleGaps: gaps,
-    kernelLaunches: dispatches.length,
-    graphLaunches: 0,
-    graphKernels: 0,
-    steps: [],
-    busyByDecile: spanNs > 0 ? deciles : [],
-  };
+  const counts = { kernelLaunches: dispatches.length, graphLaunches: 0, graphCorrelations: new Set<number>() };
+  return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
 }
-

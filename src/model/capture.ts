@@ -121,8 +121,38 @@ export const StepSchema = z.object({
 });
 export type Step = z.infer<typeof StepSchema>;
 
+/**
+ * An idle stretch that is not the workload: set-up before the first step (weights copied in, lazy
+ * initialization), a pause between benchmark repetitions, or tear-down. Left out of utilization.
+ */
+export const ExcludedGapSchema = z.object({
+  /** ns from the first GPU op. */
+  startNs: z.number().nonnegative(),
+  durNs: z.number().nonnegative(),
+  reason: z.enum(['set-up', 'between-repetitions', 'tear-down']),
+});
+export type ExcludedGap = z.infer<typeof ExcludedGapSchema>;
+
+/** Collective kernels on the timeline, summed over devices. */
+export const TimelineCommunicationSchema = z.object({
+  /** Union of collective kernel intervals. */
+  collectiveNs: z.number().nonnegative(),
+  /** Collective time with no other (compute) kernel running on the same device: on the critical path. */
+  exposedNs: z.number().nonnegative(),
+});
+export type TimelineCommunication = z.infer<typeof TimelineCommunicationSchema>;
+
+/** Host↔device copies on the timeline, summed over devices. */
+export const TimelineTransfersSchema = z.object({
+  /** Union of host-to-device and device-to-host copy intervals. */
+  copyNs: z.number().nonnegative(),
+  /** Copy time with no kernel running on the same device. */
+  exposedNs: z.number().nonnegative(),
+});
+export type TimelineTransfers = z.infer<typeof TimelineTransfersSchema>;
+
 /** What a per-launch trace (Kineto, rocprofv3 kernel_trace) says about time, beyond per-kernel sums. */
-export const TimelineSchema = z.object({
+const TimelineObjectSchema = z.object({
   /** First GPU op start to last GPU op end, over all devices. */
   spanNs: z.number().nonnegative(),
   /** Union of GPU op intervals (kernels, memcpy, memset), summed over devices. */
@@ -140,14 +170,22 @@ export const TimelineSchema = z.object({
   steps: z.array(StepSchema).default([]),
   /** GPU kernel time per tenth of the span (for growth over the capture). */
   busyByDecile: z.array(z.number().nonnegative()).default([]),
-  /** Idle gaps that are not the workload (set-up, between benchmark repetitions, tear-down), left out of utilization. */
-  excludedGaps: z
-    .array(z.object({ startNs: z.number(), durNs: z.number().nonnegative(), reason: z.enum(['set-up', 'between-repetitions', 'tear-down']) }))
-    .optional(),
-  /** The span less the excluded gaps; absent when nothing was excluded. */
+  /** Idle stretches that are not the workload (see ExcludedGapSchema), in time order. */
+  excludedGaps: z.array(ExcludedGapSchema).default([]),
+  /** spanNs less the excluded gaps; equals spanNs when there are none. */
   activeSpanNs: z.number().nonnegative().optional(),
+  /** Present when the trace holds collective kernels. */
+  communication: TimelineCommunicationSchema.optional(),
+  /** Present when the trace holds host↔device copies. */
+  transfers: TimelineTransfersSchema.optional(),
 });
+export const TimelineSchema = TimelineObjectSchema.transform((timeline) => ({
+  ...timeline,
+  activeSpanNs: timeline.activeSpanNs ?? Math.max(0, timeline.spanNs - timeline.excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
+}));
 export type Timeline = z.infer<typeof TimelineSchema>;
+/** A timeline as importers build it (defaults and activeSpanNs filled on parse). */
+export type TimelineInput = z.input<typeof TimelineSchema>;
 
 export const CpuFunctionSchema = z.object({
   name: z.string(),
@@ -213,14 +251,27 @@ export type Environment = z.infer<typeof EnvironmentSchema>;
 export const TimedWindowSchema = z.object({ startS: z.number(), endS: z.number() });
 export type TimedWindow = z.infer<typeof TimedWindowSchema>;
 
+/** Where a capture sits in a distributed job (Kineto `distributedInfo`). */
+export const DistributedSchema = z.object({
+  rank: z.number().int().nonnegative(),
+  worldSize: z.number().int().positive().optional(),
+  backend: z.string().optional(),
+  host: z.string().optional(),
+});
+export type Distributed = z.infer<typeof DistributedSchema>;
+
 export const CaptureSchema = z.object({
   source: SourceSchema,
+  /** The rank this capture was taken on, where the trace says. */
+  distributed: DistributedSchema.optional(),
   kernels: z.array(KernelStatSchema).default([]),
   memops: z.array(MemopStatSchema).default([]),
   apiCalls: z.array(ApiStatSchema).default([]),
   metrics: z.array(MetricSampleSchema).default([]),
   utilization: z.array(UtilSampleSchema).default([]),
   timeline: TimelineSchema.optional(),
+  /** One timeline per device when a per-launch trace spans several (device ids as in KernelStat.device). */
+  deviceTimelines: z.array(z.object({ device: z.number().int(), timeline: TimelineSchema })).default([]),
   cpuFunctions: z.array(CpuFunctionSchema).default([]),
   notices: z.array(NoticeSchema).default([]),
   ncu: z.array(NcuResultSchema).default([]),

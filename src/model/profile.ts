@@ -65,6 +65,25 @@ export const UtilizationSchema = z.object({
 });
 export type Utilization = z.infer<typeof UtilizationSchema>;
 
+/**
+ * One rank of a distributed job (or one device of a capture that holds several): its own kernel
+ * breakdown and timeline, so that ranks are compared rather than summed.
+ */
+export const RankSchema = z.object({
+  /** The rank from the trace's `distributedInfo`; absent for a device split of one capture. */
+  rank: z.number().int().nonnegative().optional(),
+  device: z.number().int().optional(),
+  host: z.string().optional(),
+  worldSize: z.number().int().positive().optional(),
+  backend: z.string().optional(),
+  /** The input files this rank's numbers come from. */
+  sources: z.array(z.string()).default([]),
+  totalKernelNs: z.number().nonnegative(),
+  families: z.array(FamilyShareSchema),
+  timeline: TimelineSchema.nullable(),
+});
+export type Rank = z.infer<typeof RankSchema>;
+
 export const ProfileSchema = z.object({
   sources: z.array(SourceSchema),
   environment: EnvironmentSchema,
@@ -80,6 +99,8 @@ export const ProfileSchema = z.object({
   notices: z.array(NoticeSchema),
   ncu: z.array(NcuResultSchema),
   gpuTimeUtilPercent: z.number().min(0).max(100).nullable(),
+  /** Per rank (or per device), in rank order; empty when the inputs are one undivided capture. */
+  ranks: z.array(RankSchema).default([]),
   /**
    * Where the kernel rows come from: a breakdown of the run (nsys, Kineto, rocprof, MAX), or only the
    * few launches an Nsight Compute deep dive replayed, which say nothing about the run's mix.

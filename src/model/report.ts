@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { EnvironmentSchema, NcuResultSchema, NoticeSchema, SourceSchema, TimelineSchema, ApiStatSchema, MemopStatSchema, CpuFunctionSchema } from './capture.js';
-import { FamilyShareSchema, KernelSchema, MetricSchema, UtilizationSchema } from './profile.js';
+import { FamilyShareSchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
@@ -118,5 +118,6 @@ export const ReportSchema = z.object({
   findings: z.array(FindingSchema),
   verdict: VerdictSchema,
   comparison: ComparisonSchema.nullable(),
+  ranks: z.array(RankSchema).default([]),
 });
 export type Report = z.infer<typeof ReportSchema>;

@@ -35,6 +35,8 @@ const MIN_LAUNCHES_TO_MATCH = 20;
  */
 export function sameRun(a: Capture, b: Capture): boolean {
   if (a.kernels.length === 0 || b.kernels.length === 0) return false;
+  // Two ranks of one job are two runs, however alike their kernels are.
+  if (a.distributed?.rank !== undefined && b.distributed?.rank !== undefined && a.distributed.rank !== b.distributed.rank) return false;
   if (a.timeline && b.timeline && (a.timeline.spanNs !== b.timeline.spanNs || a.timeline.busyNs !== b.timeline.busyNs)) return false;
   const left = callsByName(a);
   const right = callsByName(b);

@@ -31,3 +31,41 @@ export function shortenName(name: string, max = 96): string {
   const oneLine = name.replace(/\s+/g, ' ');
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
 }
+
+interface RankLike {
+  rank?: number;
+  device?: number;
+  worldSize?: number;
+  backend?: string;
+  totalKernelNs: number;
+  families: ReadonlyArray<{ family: string; share: number }>;
+  timeline: { busyNs: number; activeSpanNs: number; devices: number; communication?: { exposedNs: number } } | null;
+}
+
+/** Rank rows are worth showing for a distributed job or several devices, not for one plain capture. */
+export function showsRanks(ranks: ReadonlyArray<{ worldSize?: number }>): boolean {
+  return ranks.length > 1 || ranks.some((r) => (r.worldSize ?? 1) > 1);
+}
+
+/** One line per rank (or device): its kernel time, collective share, exposed communication and busy share. */
+export function rankSummary(rank: RankLike): string {
+  const who = rank.rank !== undefined ? `rank ${rank.rank}${rank.worldSize ? ` of ${rank.worldSize}` : ''}` : `device ${rank.device ?? 0}`;
+  const parts = [`${formatNs(rank.totalKernelNs)} of kernels`];
+  const collective = rank.families.find((f) => f.family === 'collective')?.share ?? 0;
+  if (collective > 0) parts.push(`collectives ${formatShare(collective)}`);
+  const t = rank.timeline;
+  if (t && t.activeSpanNs > 0) {
+    const span = t.activeSpanNs * Math.max(1, t.devices);
+    if (t.communication) parts.push(`exposed communication ${formatShare(t.communication.exposedNs / span)} of the active span`);
+    parts.push(`busy ${formatShare(t.busyNs / span)}`);
+  }
+  return `${who}: ${parts.join(', ')}`;
+}
+
+/** The idle gaps left out of the active span, as one clause (empty when none). */
+export function excludedGapsText(timeline: { excludedGaps: ReadonlyArray<{ durNs: number; reason: string }>; activeSpanNs: number }): string {
+  if (timeline.excludedGaps.length === 0) return '';
+  const reasons = [...new Set(timeline.excludedGaps.map((g) => g.reason))].join(', ');
+  const total = timeline.excludedGaps.reduce((sum, g) => sum + g.durNs, 0);
+  return `; ${timeline.excludedGaps.length} idle gap${timeline.excludedGaps.length > 1 ? 's' : ''} (${formatNs(total)}, ${reasons}) left out: active span ${formatNs(timeline.activeSpanNs)}`;
+}

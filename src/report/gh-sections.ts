@@ -8,7 +8,7 @@ import { deepDiveFacts, deepDiveKernels } from '../diagnose/ncu-metrics.js';
 import { metricInfo } from '../model/metrics.js';
 import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '../model/report.js';
 import { codeBlock } from './escape.js';
-import { formatNs, formatNumber, formatShare, formatSigned } from './format.js';
+import { excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from './format.js';
 import { safeCode, safeLink, safeText } from './gh-text.js';
 import type { ReportEntry } from './merge-reports.js';
 
@@ -130,6 +130,7 @@ function rowLabel(row: ComparisonRow, d: Detail): string {
     case 'kernel-share':
       return `kernel ${safeCode(rest, d.nameChars)}`;
     case 'family-share':
+      if (row.metric === 'communication:exposed') return 'exposed communication';
       return `family: ${safeText(familyLabel(rest), 60)}`;
     case 'finding':
       return `finding ${safeCode(rest, 60)}`;
@@ -314,7 +315,11 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
     );
   }
   const t = report.timeline;
-  if (t && t.spanNs > 0) out.push(`- Trace: GPU busy ${formatShare(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${formatNs(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches`);
+  if (t && t.spanNs > 0) out.push(`- Trace: GPU busy ${formatShare(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${formatNs(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${excludedGapsText(t)}`);
+  if (showsRanks(report.ranks)) {
+    for (const rank of report.ranks.slice(0, 16)) out.push(`- ${rankSummary(rank)}`);
+    if (report.ranks.length > 16) out.push(`- … ${report.ranks.length - 16} more ranks in report.json`);
+  }
   if (report.gpuTimeUtilPercent !== null) out.push(`- nsys gpu_time_util: ${formatNumber(report.gpuTimeUtilPercent, 1)}% in use`);
   if (report.metrics.length && d.metrics > 0) {
     if (out.length) out.push('');

@@ -2,7 +2,7 @@
 import { FAMILY_INFO } from '../classify/family-ids.js';
 import { metricInfo } from '../model/metrics.js';
 import type { Finding, Report } from '../model/report.js';
-import { formatNs, formatNumber, formatShare, formatSigned, shortenName } from './format.js';
+import { excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './format.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   pass: 'PASS',
@@ -86,8 +86,9 @@ export function renderTerminal(report: Report, options: { topKernels?: number } 
     }
     if (report.timeline && report.timeline.spanNs > 0) {
       const t = report.timeline;
-      lines.push(`  trace: GPU busy ${formatShare(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${formatNs(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches`);
+      lines.push(`  trace: GPU busy ${formatShare(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${formatNs(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${excludedGapsText(t)}`);
     }
+    if (showsRanks(report.ranks)) for (const rank of report.ranks) lines.push(`  ${rankSummary(rank)}`);
     if (report.gpuTimeUtilPercent !== null) lines.push(`  nsys gpu_time_util: ${formatNumber(report.gpuTimeUtilPercent, 1)}% in use`);
     lines.push('');
   }

@@ -26,6 +26,8 @@ testRule(rule, {
     },
     { name: 'one rocm-smi snapshot of an idle card', profile: { util: [0] } },
     { name: 'two whole-process samples', profile: { util: [3, 4] } },
+    // amd-smi metric CSV from an MI355X box: one sample of each of 8 GPUs, all at the same moment.
+    { name: 'one snapshot of eight GPUs', profile: { util: [0, 1, 0, 2, 0, 0, 3, 0].map((gpuPercent, device) => ({ t: 0, device, gpuPercent })) } },
     {
       // DDP V100: NCCL is 36.5% of kernel time and the GPU idle 42%: communication, not the host.
       name: 'collectives dominate the idle trace',

@@ -11,7 +11,7 @@ import { familyTotals, round } from '../signals.js';
 
 /** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
 const BUSY_PERCENT = 80;
-/** Whole-process samples below this many say nothing either way. */
+/** Whole-process samples per device below this many say nothing either way. */
 const MIN_WHOLE_PROCESS_SAMPLES = 3;
 /** Host-side waits on the GPU above this share of CUDA API time mean the host was waiting, not the GPU. */
 const SYNC_API_SHARE = 0.5;
@@ -142,8 +142,10 @@ export default defineRule({
       ];
     }
 
-    // Only whole-process samples: start-up, model load and compile are in them. A hint at most.
-    if (!util || util.sampleCount < MIN_WHOLE_PROCESS_SAMPLES || util.meanPercent >= options.partialMeanUtilPercent) return [];
+    // Only whole-process samples: start-up, model load and compile are in them. A hint at most,
+    // and none from a snapshot (one sample of each of 8 GPUs is still one moment).
+    const perDevice = util ? util.sampleCount / Math.max(1, util.devices) : 0;
+    if (!util || perDevice < MIN_WHOLE_PROCESS_SAMPLES || util.meanPercent >= options.partialMeanUtilPercent) return [];
     const sync = syncShare(profile);
     if (sync !== undefined && sync >= SYNC_API_SHARE) return []; // the host spent its time waiting for the GPU
     const hit: RuleHit = {

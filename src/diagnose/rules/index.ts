@@ -1,6 +1,7 @@
 /** Every diagnosis rule, sorted by id (one file per rule, named after its id). */
 import type { Rule } from '../rule.js';
 import captureIncludesWarmup from './capture-includes-warmup.js';
+import communicationBound from './communication-bound.js';
 import copyHeavy from './copy-heavy.js';
 import dominantKernel from './dominant-kernel.js';
 import emptyCapture from './empty-capture.js';
@@ -16,7 +17,9 @@ import kernelMemoryBound from './kernel-memory-bound.js';
 import lowOccupancy from './low-occupancy.js';
 import moeRoutingHeavy from './moe-routing-heavy.js';
 import quantPrepHeavy from './quant-prep-heavy.js';
+import rankImbalance from './rank-imbalance.js';
 import rePrefill from './re-prefill.js';
+import transferBound from './transfer-bound.js';
 import uncoalescedAccess from './uncoalesced-access.js';
 import unfusedAttention from './unfused-attention.js';
 import unfusedNormRope from './unfused-norm-rope.js';
@@ -24,6 +27,7 @@ import unfusedNormRope from './unfused-norm-rope.js';
 // Keep sorted by id; a test checks it.
 export const RULES: readonly Rule<any>[] = [
   captureIncludesWarmup,
+  communicationBound,
   copyHeavy,
   dominantKernel,
   emptyCapture,
@@ -39,7 +43,9 @@ export const RULES: readonly Rule<any>[] = [
   lowOccupancy,
   moeRoutingHeavy,
   quantPrepHeavy,
+  rankImbalance,
   rePrefill,
+  transferBound,
   uncoalescedAccess,
   unfusedAttention,
   unfusedNormRope,

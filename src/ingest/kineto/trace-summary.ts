@@ -22,7 +22,7 @@ import { isMatmulOp, LaunchSites, type SiteTimes } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
 import { decodeJsonString } from './string-end.js';
-import { OpLog, type StepWindow } from './timeline.js';
+import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from './timeline.js';
 
 const PH_COMPLETE = 88; // 'X'
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
@@ -112,8 +112,11 @@ function addShape(sum: KernelSum, shape: Float64Array, ns: number): void {
 export class TraceSummary implements ScanSink {
   private readonly fields = new EventFields();
   private baseUs: number | undefined;
-  /** kernel name → device → sums */
-  private readonly kernels = new NameCache<Map<number, KernelSum>>(decodeName, () => new Map());
+  /** kernel name → its timeline kind, and device → sums */
+  private readonly kernels = new NameCache<{ kind: OpKind; byDevice: Map<number, KernelSum> }>(decodeName, (name) => ({
+    kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
+    byDevice: new Map(),
+  }));
   private readonly memcpys = new NameCache<MemopSum>(decodeName, (name) => ({ kind: memcpyKind(name), name, totalNs: 0, count: 0 }));
   private readonly memsets = new NameCache<MemopSum>(decodeName, (name) => ({ kind: 'memset', name, totalNs: 0, count: 0 }));
   private readonly api = new NameCache<ApiSum>(decodeName, (name) => ({
@@ -207,7 +210,7 @@ export class TraceSummary implements ScanSink {
   private kernel(startNs: number): void {
     const f = this.fields;
     const device = this.deviceOf();
-    const byDevice = this.named(this.kernels);
+    const { kind, byDevice } = this.named(this.kernels);
     let sum = byDevice.get(device);
     if (!sum) byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: [] }));
     const dur = f.durNs;
@@ -217,7 +220,7 @@ export class TraceSummary implements ScanSink {
     if (dur > sum.maxNs) sum.maxNs = dur;
     if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3])) addShape(sum, f.shape, dur);
     this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
-    this.ops.push(startNs, startNs + dur, device, f.correlation, true);
+    this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
   }
 
   /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
@@ -236,7 +239,8 @@ export class TraceSummary implements ScanSink {
     sum.totalNs += f.durNs;
     sum.count++;
     if (Number.isFinite(f.bytes)) sum.bytes = (sum.bytes ?? 0) + f.bytes;
-    this.ops.push(startNs, startNs + f.durNs, this.deviceOf(), f.correlation, false);
+    const hostCopy = sum.kind === 'memcpy-htod' || sum.kind === 'memcpy-dtoh';
+    this.ops.push(startNs, startNs + f.durNs, this.deviceOf(), f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
   }
 
   private apiCall(): void {
@@ -269,7 +273,7 @@ export class TraceSummary implements ScanSink {
 
   kernelStats(): KernelStat[] {
     const out: KernelStat[] = [];
-    for (const { name, value: byDevice } of this.kernels.entries()) {
+    for (const { name, value: { byDevice } } of this.kernels.entries()) {
       for (const [device, sum] of byDevice) {
         const stat: KernelStat = { name, totalNs: sum.totalNs, instances: sum.instances, minNs: sum.minNs, maxNs: sum.maxNs };
         if (device >= 0) stat.device = device;
