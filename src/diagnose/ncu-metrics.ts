@@ -5,8 +5,11 @@
  * represented by the launch of median duration, so every number of a finding comes from one launch.
  * Peaks and the roofline are in ncu-roofline.ts.
  */
+import { matchKernel } from '../classify/kernel-name.js';
 import type { NcuResult } from '../model/capture.js';
-import { ncuCommand, round, steadyLaunchSkip } from './signals.js';
+import type { Kernel } from '../model/profile.js';
+import { deepDiveRequest } from './deep-dive-request.js';
+import { round } from './signals.js';
 
 type Rule = NcuResult['rules'][number];
 
@@ -131,23 +134,64 @@ export function dramBytesPerSecond(result: NcuResult): number | undefined {
 }
 
 export interface KernelDeepDive {
+  /** The kernel as the breakdown names it when a timing capture has it, else as ncu names it. */
   kernel: string;
+  /** The kernel as Nsight Compute names it. */
+  ncuKernel: string;
   /** The launch the numbers come from: of the kernel's profiled launches, the one of median duration. */
   result: NcuResult;
   launches: number;
+  /** The breakdown kernel it was matched to by key, when the breakdown comes from a timing capture. */
+  breakdown?: Pick<Kernel, 'name' | 'share' | 'instances' | 'totalNs' | 'family'>;
+  /** The kernel's family (the breakdown's, or the family of ncu's own row). */
+  family?: string;
 }
 
-/** One entry per profiled kernel, in the order the capture first lists them. */
-export function deepDiveKernels(results: readonly NcuResult[]): KernelDeepDive[] {
+type BreakdownKernel = Pick<Kernel, 'name' | 'share' | 'instances' | 'totalNs'> & { family?: string };
+
+/**
+ * One entry per profiled kernel, in the order the capture first lists them, each matched by its
+ * normalized key to the kernel of the breakdown it is (nsys, Kineto and rocprof spell names their
+ * own way). When the breakdown is ncu's own rows (an ncu-only input), they give the family only:
+ * replayed launches say nothing about shares.
+ */
+export function deepDiveKernels(results: readonly NcuResult[], kernels: readonly BreakdownKernel[] = []): KernelDeepDive[] {
   const byKernel = new Map<string, NcuResult[]>();
   for (const result of results) byKernel.set(result.kernel, [...(byKernel.get(result.kernel) ?? []), result]);
-  return [...byKernel.entries()].map(([kernel, launches]) => {
+  const ncuOwn = kernels.every((k) => byKernel.has(k.name));
+  return [...byKernel.entries()].map(([name, launches]) => {
     const sorted = [...launches].sort((a, b) => (ncuValue(a, NCU.duration) ?? 0) - (ncuValue(b, NCU.duration) ?? 0) || a.id - b.id);
-    return { kernel, result: sorted[(sorted.length - 1) >> 1]!, launches: launches.length };
+    const match = matchKernel(name, kernels);
+    const dive: KernelDeepDive = { kernel: name, ncuKernel: name, result: sorted[(sorted.length - 1) >> 1]!, launches: launches.length };
+    if (match?.family) dive.family = match.family;
+    if (match && !ncuOwn) {
+      dive.kernel = match.name;
+      dive.breakdown = { name: match.name, share: match.share, instances: match.instances, totalNs: match.totalNs, family: match.family ?? 'other' };
+    }
+    return dive;
   });
 }
 
-type MemoryUnit = 'DRAM' | 'L2' | 'L1/TEX';
+/** Where a deep-dive finding's kernel sits in the breakdown, as evidence (nothing for an ncu-only input). */
+export function breakdownEvidence(dive: KernelDeepDive): Record<string, number | string> {
+  if (!dive.breakdown) return {};
+  return {
+    share: round(dive.breakdown.share),
+    ...(dive.breakdown.name !== dive.ncuKernel ? { ncuKernel: displayKernel(dive.ncuKernel) } : {}),
+  };
+}
+
+/** " (57.0% of GPU kernel time)" after the kernel's name, when the breakdown has it. */
+export function shareText(dive: KernelDeepDive): string {
+  return dive.breakdown ? ` (${(dive.breakdown.share * 100).toFixed(1)}% of GPU kernel time)` : '';
+}
+
+/** The follow-up ncu request for this kernel with the sections that show the cause. */
+export function followUp(dive: KernelDeepDive, sections: readonly string[]) {
+  return deepDiveRequest(dive.kernel, dive.breakdown?.instances ?? dive.launches, sections);
+}
+
+export type MemoryUnit = 'DRAM' | 'L2' | 'L1/TEX';
 const UNIT_REFS: Record<MemoryUnit, MetricRef> = { DRAM: NCU.dram, L2: NCU.l2, 'L1/TEX': NCU.l1 };
 
 /** The busiest of the given memory units by their SpeedOfLight throughput, or undefined. */
@@ -240,16 +284,6 @@ export function rateText(bytesPerSecond: number): string {
     if (bytesPerSecond >= scale) return `${(bytesPerSecond / scale).toFixed(2)} ${unit}`;
   }
   return `${Math.round(bytesPerSecond)} B/s`;
-}
-
-/** The Nsight Compute command that profiles one launch of the kernel again with the given sections. */
-export function deepDiveCommand(kernel: string, instances: number, sections: readonly string[], workload: string): string {
-  return ncuCommand(kernel, steadyLaunchSkip(instances), workload, sections);
-}
-
-/** Launches of the kernel in the profile (for the launch skip of a follow-up command). */
-export function launchesInProfile(kernels: ReadonlyArray<{ name: string; instances: number }>, kernel: string): number {
-  return kernels.find((k) => k.name === kernel)?.instances ?? 1;
 }
 
 /** Duration in microseconds for evidence, when captured. */

@@ -110,7 +110,8 @@ export function runNotices(run: RunResult): Notice[] {
 }
 
 async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, remainingSeconds: number): Promise<{ record?: StepRecord & { why: string }; run?: RunResult }> {
-  const choice = chooseDeepDive(plan.deepDive.mode, { findings: report.findings, ...(report.kernels[0] ? { topKernel: report.kernels[0].name } : {}) }, plan.deepDive.ncu!, plan.deepDive.workload);
+  const top = report.kernels[0];
+  const choice = chooseDeepDive(plan.deepDive.mode, { findings: report.findings, ...(top ? { topKernel: { name: top.name, instances: top.instances } } : {}) }, plan.deepDive.ncu!, plan.deepDive.workload);
   if (!choice.run) {
     deps.logger.info(`deep dive: ${choice.why}`);
     return {};
