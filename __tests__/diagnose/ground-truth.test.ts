@@ -36,11 +36,13 @@ describe('transformers generate on an H200 (fixtures/h200/hf-transformers README
     expect(report.families.find((f) => f.family === 'attention-fused')).toBeUndefined();
   });
 
-  it('reprefill_nocache: host-bound, and re-prefill as an error that fails the verdict', async () => {
+  // The trace shows the prefill-shaped mix; nothing in these inputs times decode against the prompt,
+  // so re-prefill is a warning that says what would confirm it, and it does not fail the job.
+  it('reprefill_nocache: host-bound, and re-prefill as an unconfirmed warning', async () => {
     const report = await run('reprefill_nocache');
     expect(primary(report)).toEqual(['host-bound']);
-    expect(report.findings.find((f) => f.id === 're-prefill')).toMatchObject({ severity: 'error' });
-    expect(report.verdict).toBe('fail');
+    expect(report.findings.find((f) => f.id === 're-prefill')).toMatchObject({ severity: 'warning', evidence: { confirmed: false } });
+    expect(report.verdict).not.toBe('fail');
   });
 
   it('moe_decode: host-bound with the MoE shape (routing, gather/index, per-expert matmuls)', async () => {

@@ -78,9 +78,10 @@ describe('diagnosis of real kernel mixes', () => {
     expect(byId(findings, 'unfused-attention').evidence.fusedAttentionLaunches).toBe(0);
   });
 
-  it('transformers without KV cache: host-bound and re-prefill (error)', () => {
+  it('transformers without KV cache: host-bound and re-prefill (a warning: throughput does not confirm it)', () => {
     const findings = hfTrace('reprefill_nocache');
-    expect(ids(findings, 'error')).toEqual(['re-prefill']);
+    expect(ids(findings, 'error')).toEqual([]);
+    expect(ids(findings, 'warning')).toContain('re-prefill');
     expect(ids(findings)).toContain('host-bound');
     expect(byId(findings, 're-prefill').evidence.prefillShare).toBeGreaterThan(0.7);
     expect(ids(findings)).not.toContain('healthy-dense-decode');

@@ -50,7 +50,8 @@ describe('buildPlan: max generate', () => {
   it('MAX 26.3: nsys records the whole run (no capture range: old MAX marks no window), then nsys stats', () => {
     const p = plan({ model: 'org/m', runs: '1', 'warmup-runs': '0' }, nvidiaBox({ maxVersion: '26.3.0' }));
     expect(p.profiler).toBe('nsys');
-    expect(ids(p)).toEqual(['measured-1', 'profile', 'profile-stats']);
+    expect(ids(p)).toEqual(['measured-1', 'profile', 'profile-stats', 'profile-gpu-util']);
+    expect(p.steps[3]!.argv).toEqual([NSYS, 'analyze', '--rule', 'gpu_time_util:threshold=100', '--format', 'csv', '/work/out/captures/profile.nsys-rep']);
     expect(p.steps[1]!.argv.slice(0, 10)).toEqual([NSYS, 'profile', '--trace=cuda,nvtx', '--cuda-graph-trace=node', '--sample=none', '--cpuctxsw=none', '--force-overwrite=true', '--output', '/work/out/captures/profile', 'max']);
     expect(p.steps[2]!.argv).toEqual([NSYS, 'stats', '--force-export=true', '--report', 'cuda_gpu_kern_sum,cuda_api_sum', '--format', 'csv', '/work/out/captures/profile.nsys-rep']);
     expect(p.steps[2]!.stdoutFile).toBe('/work/out/captures/profile.nsys-stats.csv');
@@ -130,7 +131,7 @@ describe('buildPlan: max serve', () => {
 
   it('profiler nsys: the server runs under nsys launch and one window is traced', () => {
     const p = plan({ model: 'org/m', 'max-mode': 'serve', runs: '1', 'warmup-runs': '0', profiler: 'nsys' });
-    expect(ids(p)).toEqual(['serve', 'benchmark-1', 'profile', 'serve-stop', 'profile-stats']);
+    expect(ids(p)).toEqual(['serve', 'benchmark-1', 'profile', 'serve-stop', 'profile-stats', 'profile-gpu-util']);
     expect(p.steps[0]!.argv.slice(0, 6)).toEqual([NSYS, 'launch', '--trace=cuda,nvtx', '--cuda-graph-trace=node', '--trace-fork-before-exec=true', 'max']);
     expect(p.steps[2]!.argv.slice(-3)).toEqual(['--trace', '--trace-file', '/work/out/captures/profile.nsys-rep']);
   });
@@ -229,7 +230,7 @@ describe('buildPlan: A/B in one job', () => {
   it('command: base-run replaces the command (and the profile-run) on the base side only', () => {
     const p = plan({ engine: 'command', run: 'python bench.py', 'profile-run': 'python bench.py --profile', runs: '3', 'warmup-runs': '0', 'base-run': 'python bench_old.py', profiler: 'nsys' });
     const base = p.steps.filter((s) => s.side === 'base');
-    expect(base.map((s) => s.id)).toEqual(['base-measured-1', 'base-measured-2', 'base-measured-3', 'base-profile', 'base-profile-stats']);
+    expect(base.map((s) => s.id)).toEqual(['base-measured-1', 'base-measured-2', 'base-measured-3', 'base-profile', 'base-profile-stats', 'base-profile-gpu-util']);
     expect(base[0]!.argv.slice(-3)).toEqual(['bash', '-c', 'python bench_old.py']);
     expect(base[3]!.argv.slice(-3)).toEqual(['bash', '-c', 'python bench_old.py']);
     expect(p.steps.find((s) => s.id === 'profile')!.argv.slice(-3)).toEqual(['bash', '-c', 'python bench.py --profile']);

@@ -45,6 +45,7 @@ const dominant = {
   advice: 'look at it',
   docs: 'x',
   secondary: false,
+  basis: [],
   kernel: 'nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT',
   ...askDeepDive(deepDiveRequest('nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', 40), '<workload command>'),
 };
@@ -62,14 +63,15 @@ describe('engine command', () => {
       ['measured-1', 'ok'],
       ['profile', 'ok'],
       ['profile-stats', 'ok'],
+      ['profile-gpu-util', 'ok'],
     ]);
     const out = join(work, 'out');
-    expect(result.run.analysisInputs).toEqual([join(out, 'captures', 'profile.nsys-stats.csv'), join(out, 'captures', 'deep-dive.ncu.csv')]);
+    expect(result.run.analysisInputs).toEqual([join(out, 'captures', 'profile.nsys-stats.csv'), join(out, 'captures', 'profile.gpu-time-util.csv'), join(out, 'captures', 'deep-dive.ncu.csv')]);
     // The CSV is exactly what nsys stats printed on stdout; its own messages went to the log.
     expect(readFileSync(join(out, 'captures', 'profile.nsys-stats.csv'), 'utf8')).toBe(readFileSync(RECORDED_NSYS_STATS, 'utf8'));
     expect(readFileSync(join(out, 'captures', 'deep-dive.ncu.csv'), 'utf8')).toBe(readFileSync(RECORDED_NCU_CSV, 'utf8'));
     expect(readFileSync(join(out, 'logs', 'measured-1.log'), 'utf8')).toMatch(/^tiny_command_workload: 2 steps in [\d.]+ ms\n$/);
-    expect(analyzed).toEqual([1, 2]);
+    expect(analyzed).toEqual([2, 3]);
     expect(result.deepDive).toMatchObject({ status: 'ok' });
     expect(result.report!.notices.some((n) => n.code === 'run' && /gpu_snapshot\.py is missing/.test(n.message))).toBe(true);
   });
@@ -88,6 +90,7 @@ describe('engine command', () => {
         ['measured-1', 'ok'],
         ['profile', 'ok'],
         ['profile-stats', 'failed'],
+        ['profile-gpu-util', 'failed'],
       ]);
       expect(result.run.notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/profile\.nsys-stats\.csv does not hold an nsys stats CSV table .*\(the capture range probably never opened: call torch\.cuda\.profiler\.start\(\) and stop\(\)/));
     } finally {
@@ -131,8 +134,15 @@ describe('engine command', () => {
       'out/base/captures/measured-2.gpu.jsonl',
       'out/base/captures/measured-3.gpu.jsonl',
       'out/base/captures/profile.nsys-stats.csv',
+      'out/base/captures/profile.gpu-time-util.csv',
     ]);
-    expect(rel(result.run.analysisInputs)).toEqual(['out/captures/measured-1.gpu.jsonl', 'out/captures/measured-2.gpu.jsonl', 'out/captures/measured-3.gpu.jsonl', 'out/captures/profile.nsys-stats.csv']);
+    expect(rel(result.run.analysisInputs)).toEqual([
+      'out/captures/measured-1.gpu.jsonl',
+      'out/captures/measured-2.gpu.jsonl',
+      'out/captures/measured-3.gpu.jsonl',
+      'out/captures/profile.nsys-stats.csv',
+      'out/captures/profile.gpu-time-util.csv',
+    ]);
     expect(result.run.files.filter((f) => f.side === 'base').every((f) => f.path.startsWith(join(work, 'out', 'base')))).toBe(true);
     expect(existsSync(join(work, 'out', 'base', 'captures', 'profile.nsys-rep'))).toBe(true);
     expect(existsSync(join(work, 'out', 'base', 'baseline-report.json'))).toBe(true);
@@ -190,7 +200,7 @@ describe('profile-gate run (CLI)', () => {
     const ok = await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet'], work);
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/\nrun ok in [\d.]+ s; 1 capture file\(s\); details in .*\/o\/run\.json\n/);
+    expect(ok.stdout).toMatch(/\nrun ok in [\d.]+ s; 2 capture file\(s\); details in .*\/o\/run\.json\n/);
     expect(readdirSync(join(work, 'o')).sort()).toEqual(['captures', 'logs', 'report.json', 'report.md', 'run.json']);
     expect(ok.stdout).not.toContain('  | tiny_command_workload');
     // Again into the same folder: the files hold this run only.
@@ -212,7 +222,8 @@ describe('profile-gate run (CLI)', () => {
     // First data row of the recorded nsys_healthy_kern_sum.csv: 28.6,12183455,256,…,nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT
     expect(written.kernels[0]).toMatchObject({ name: 'nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', totalNs: 12183455, instances: 256 });
     expect(written.environment).toMatchObject({ gpuName: 'NVIDIA H200', driver: '580.159.04', cuda: '13.0', engine: 'command', model: 'tiny-label' });
-    expect(written.sources.map((source) => source.format)).toEqual(['nsys-stats']);
+    expect(written.sources.map((source) => source.format)).toEqual(['nsys-stats', 'nsys-gpu-time-util']);
+    expect(written.gpuTimeUtilPercent).toBe(92.4);
     expect(written.notices).toContainEqual(expect.objectContaining({ code: 'run', message: expect.stringMatching(/^the workload's console holds no lines profile-gate reads/) }));
     expect(stdout).toContain('profile-gate run: plan');
   });

@@ -50,8 +50,12 @@ type KernelRow = readonly [name: string, ms: number, instances?: number];
 export interface ProfileSpec {
   /** [name, total milliseconds, instances (default 100)] */
   kernels?: readonly KernelRow[];
-  /** GPU utilization samples: a percent, or a full sample. */
+  /** GPU utilization samples: a percent, or a full sample (sample i is at t = i seconds). */
   util?: ReadonlyArray<number | (Partial<UtilSample> & { gpuPercent: number })>;
+  /** Timed windows the workload reported, [start, end] in the samples' seconds. */
+  timedWindows?: ReadonlyArray<readonly [startS: number, endS: number]>;
+  /** Host↔device copies: [kind, total milliseconds, count]. */
+  memops?: ReadonlyArray<readonly [kind: string, ms: number, count: number]>;
   /** Metric samples by canonical name. */
   metrics?: Record<string, number | readonly number[]>;
   timeline?: Partial<Timeline>;
@@ -86,12 +90,13 @@ function timelineOf(partial: Partial<Timeline>): Timeline {
 /** The synthetic captures a spec stands for (one per kind of input, as real runs have). */
 export function capturesOf(spec: ProfileSpec): CaptureInput[] {
   const captures: CaptureInput[] = [];
-  const hasKernelInput = spec.kernels || spec.apiCalls || spec.timeline || spec.notices || spec.gpuTimeUtilPercent !== undefined;
+  const hasKernelInput = spec.kernels || spec.apiCalls || spec.memops || spec.timeline || spec.notices || spec.gpuTimeUtilPercent !== undefined;
   if (hasKernelInput) {
     captures.push({
       source: { path: 'capture.csv', format: spec.format ?? 'nsys-stats' },
       kernels: (spec.kernels ?? []).map(([name, ms, instances = 100]) => ({ name, totalNs: ms * MS, instances })),
       apiCalls: (spec.apiCalls ?? []).map(([name, ms, calls]) => ({ name, totalNs: ms * MS, calls })),
+      memops: (spec.memops ?? []).map(([kind, ms, count]) => ({ kind, name: kind, totalNs: ms * MS, count })),
       ...(spec.timeline ? { timeline: timelineOf(spec.timeline) } : {}),
       notices: [...(spec.notices ?? [])],
       ...(spec.gpuTimeUtilPercent !== undefined ? { gpuTimeUtilPercent: spec.gpuTimeUtilPercent } : {}),
@@ -102,6 +107,7 @@ export function capturesOf(spec: ProfileSpec): CaptureInput[] {
     captures.push({
       source: { path: 'gpu.csv', format: 'nvidia-smi-csv' },
       utilization: spec.util.map((u, i) => (typeof u === 'number' ? { t: i, gpuPercent: u } : { t: i, ...u })),
+      timedWindows: (spec.timedWindows ?? []).map(([startS, endS]) => ({ startS, endS })),
     });
   }
   if (spec.metrics) {

@@ -17,6 +17,7 @@ export function finding(overrides: Partial<Finding> = {}): Finding {
     command: 'profile-gate analyze trace.json',
     docs: 'https://github.com/profile-gate/profile-gate/blob/main/references/rules/host-bound.md',
     secondary: false,
+    basis: [],
     ...overrides,
   };
 }

@@ -14,6 +14,8 @@
 #   c      no KV cache (re-prefill each step): torch trace, nsys, timed repeats
 #   d      Nsight Compute: decode GEMV (details + raw), prefill GEMM, fused attention
 #   e      nsys's gpu_time_util rule on earlier reports (REPS_DIR), at thresholds 50/100/101
+#   smoke2 f g h k   other stacks' kernels: FP8 _scaled_mm, torch.compile, grouped-GEMM MoE,
+#          repeated KV heads (see the section below)
 # GPU settings are never changed: ncu runs with --clock-control none.
 set -u
 cd "$(dirname "$0")/../.."
@@ -181,6 +183,39 @@ else
   else
     for s in d_decode d_prefill d_attn; do want $s && skip $s "smoke_ncu failed"; done
   fi
+fi
+
+# ---- f, g, h, k: other stacks' kernels (FP8, Inductor, grouped-GEMM MoE, repeated KV heads) ----
+# Each makes a torch trace with shapes (record_shapes) and an nsys capture of the same decode.
+#   f  FP8 weights through torch._scaled_mm at batch 16, a Triton per-token quantize kernel
+#   g  torch.compile'd decode: Inductor's fused RMSNorm and fused RoPE (cat + neg in one kernel)
+#   h  MoE decode, 8 experts top-2, torch._grouped_mm, batch 16
+#   k  GQA model that repeats the whole cache's KV heads every step (repeat_interleave), batch 8,
+#      2,048-token cache: torch trace with Python stacks (eager, for attribution), a graph trace,
+#      nsys, and ncu of the copy kernel with demangled names
+if [ $WL_OK = 1 ]; then
+  SMOKE_OTHER="--layers 2 --hidden 1024 --heads 8 --kv-heads 2 --intermediate 1024 --prompt-len 64 --warmup 2 --steps 4 --repeats 1"
+  want smoke2 && {
+    step smoke2_fp8 150 "$WL $SMOKE_OTHER --linear fp8 --batch 16 --out $W/smoke --name s_fp8"
+    step smoke2_moe 150 "$WL $SMOKE_OTHER --mlp moe --batch 16 --out $W/smoke --name s_moe"
+    step smoke2_rkv 150 "$WL $SMOKE_OTHER --attention repeat-kv --batch 8 --out $W/smoke --name s_rkv"
+    step smoke2_compile 240 "$WL $SMOKE_OTHER --compile on --out $W/smoke --name s_compile"
+  }
+  MID="--layers 8 --kv-cache static --graph on --warmup 16 --steps 128"
+  FP8="$MID --linear fp8 --batch 16"
+  want f_torch && step f_torch 150 "$(sampled_cmd fp8 $W/healthy "$FP8 --repeats 5 --profile torch --profile-steps 8")"
+  [ $NSYS_OK = 1 ] && want f_nsys && step f_nsys 200 "$(nsys_cmd fp8_node $W/nsys --cuda-graph-trace=node "$FP8 --repeats 0 --profile-steps 16")"
+  CMP="$MID --compile on --batch 1"
+  want g_torch && step g_torch 240 "$(sampled_cmd compiled $W/healthy "$CMP --repeats 5 --profile torch --profile-steps 8")"
+  MOE="$MID --mlp moe --experts 8 --top-k 2 --batch 16 --hidden 2048 --heads 16 --kv-heads 4 --intermediate 1536"
+  want h_torch && step h_torch 150 "$(sampled_cmd moe $W/healthy "$MOE --repeats 5 --profile torch --profile-steps 8")"
+  [ $NSYS_OK = 1 ] && want h_nsys && step h_nsys 200 "$(nsys_cmd moe_node $W/nsys --cuda-graph-trace=node "$MOE --repeats 0 --profile-steps 16")"
+  RKV="--layers 8 --kv-cache static --attention repeat-kv --batch 8 --prompt-len 2048 --warmup 8 --steps 64"
+  want k_torch && step k_torch 150 "$(sampled_cmd repeatkv $W/unfused "$RKV --graph on --repeats 5 --profile torch --profile-steps 8")"
+  want k_stack && step k_stack 150 "$(sampled_cmd repeatkv_eager_stack $W/unfused "$RKV --graph off --repeats 0 --profile torch --profile-steps 4 --profile-stack")"
+  [ $NSYS_OK = 1 ] && want k_nsys && step k_nsys 200 "$(nsys_cmd repeatkv_node $W/nsys --cuda-graph-trace=node "$RKV --graph on --repeats 0 --profile-steps 16")"
+  # the copy kernel as ncu names it with demangled names (nsys and Kineto spell it with (int) casts)
+  want k_ncu && step k_ncu 200 "$(NCU="$NCU --kernel-name-base demangled" ncu_cmd repeatkv_copy 'direct_copy' 60 "$RKV --graph off --warmup 4 --steps 8 --repeats 1")"
 fi
 
 # ---- e: nsys's GPU-utilization rule on reports made earlier (REPS_DIR), with its thresholds shown ----

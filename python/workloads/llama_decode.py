@@ -8,6 +8,13 @@ downloaded; greedy decoding. Each timed run restarts at the end of the prompt.
 Variants (what a profile of each should show):
   --attention sdpa      fused attention (torch SDPA restricted to cuDNN / flash / mem-efficient)
   --attention unfused   matmul + softmax + matmul, KV heads repeated (attention not fused)
+  --attention repeat-kv fused SDPA, but the KV heads of the whole cache are repeated with
+                        repeat_interleave before it on every step (a copy that dominates decode)
+  --linear fp8          FP8 (e4m3) weights with per-channel scales; activations quantized per token
+                        by a Triton kernel, then torch._scaled_mm (cuBLASLt FP8, row-wise scales)
+  --mlp moe             mixture of experts: top-k routing, tokens sorted by expert, torch._grouped_mm
+  --compile on          torch.compile(fullgraph=True) of the decode step (Inductor's Triton kernels:
+                        fused RMSNorm, fused RoPE), then the graph replay as with --graph on
   --kv-cache static     prefill once, then each step computes one token against a fixed-size cache
   --kv-cache none       no cache: each step re-runs the whole --prompt-len window (re-prefill)
   --graph on            each decode step is captured once and replayed from one CUDA graph
@@ -38,7 +45,14 @@ import torch.nn.functional as F
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--attention", choices=["sdpa", "unfused"], default="sdpa")
+    p.add_argument("--attention", choices=["sdpa", "unfused", "repeat-kv"], default="sdpa")
+    p.add_argument("--linear", choices=["bf16", "fp8"], default="bf16")
+    p.add_argument("--mlp", choices=["dense", "moe"], default="dense")
+    p.add_argument("--experts", type=int, default=8)
+    p.add_argument("--top-k", type=int, default=2)
+    p.add_argument("--compile", choices=["on", "off"], default="off")
+    p.add_argument("--profile-stack", action="store_true",
+                   help="record Python stacks in the torch profile (attribution of kernels to code)")
     p.add_argument("--kv-cache", choices=["static", "none"], default="static")
     p.add_argument("--graph", choices=["on", "off"], default="on")
     p.add_argument("--steps", type=int, default=64, help="decode steps per timed run")
@@ -58,6 +72,11 @@ def parse_args(argv=None):
     p.add_argument("--intermediate", type=int, default=11008)
     p.add_argument("--vocab", type=int, default=32000)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--gpu-sleep-us", type=float, default=0.0,
+                   help="extra GPU time per decode step: a spinning kernel inside the step (a slower build)")
+    p.add_argument("--stall-run", type=int, default=-1,
+                   help="timed run in which the host stalls once, halfway (a background job on a shared box)")
+    p.add_argument("--stall-ms", type=float, default=0.0, help="length of that stall")
     p.add_argument("--device", default="cuda", help="cuda (default); cpu only to check the code path")
     args = p.parse_args(argv)
     if args.hidden % args.heads or args.heads % args.kv_heads:
@@ -67,6 +86,13 @@ def parse_args(argv=None):
     if args.name is None:
         args.name = "llama_%s_%s_graph-%s" % (args.attention, "kv" if args.kv_cache == "static" else "nokv",
                                               args.graph)
+        for flag, default in (("linear", "bf16"), ("mlp", "dense"), ("compile", "off")):
+            if getattr(args, flag) != default:
+                args.name += "_%s-%s" % (flag, getattr(args, flag))
+        if args.batch != 1:
+            args.name += "_b%d" % args.batch
+    if args.linear == "fp8" and args.device != "cuda":
+        p.error("--linear fp8 needs a CUDA GPU (Triton and cuBLASLt FP8)")
     return args
 
 
@@ -85,7 +111,7 @@ class Attention:
         self.device = device
         self.paths = {}  # shape kind ("masked" / "causal") -> "gqa" | "repeat_kv" | "math"
         self.fused = None
-        if kind == "sdpa" and device.type == "cuda":
+        if kind in ("sdpa", "repeat-kv") and device.type == "cuda":
             from torch.nn.attention import SDPBackend, sdpa_kernel
             self.fused = lambda: sdpa_kernel([SDPBackend.CUDNN_ATTENTION, SDPBackend.FLASH_ATTENTION,
                                               SDPBackend.EFFICIENT_ATTENTION])
@@ -101,12 +127,12 @@ class Attention:
 
     def probe(self, shape_kind, q, k, v, mask):
         """Try native GQA, then repeated KV heads, under the fused backends only."""
-        if self.kind != "sdpa":
+        if self.kind == "unfused":
             return
         if self.fused is None:  # cpu: only the math backend exists
             self.paths[shape_kind] = "math"
             return
-        for path in ("gqa", "repeat_kv"):
+        for path in (("gqa", "repeat_kv") if self.kind == "sdpa" else ("repeat_interleave",)):
             try:
                 with warnings.catch_warnings(), self.backend_context():
                     warnings.simplefilter("ignore")
@@ -123,17 +149,62 @@ class Attention:
         causal = mask is None
         if path == "gqa":
             return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal, enable_gqa=True)
+        if path == "repeat_interleave":  # the whole cache copied to every query head, each step
+            k = k.repeat_interleave(self.groups, dim=1)
+            v = v.repeat_interleave(self.groups, dim=1)
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=causal)
         return F.scaled_dot_product_attention(q, self.repeat_kv(k), self.repeat_kv(v), attn_mask=mask,
                                               is_causal=causal)
 
     def __call__(self, shape_kind, q, k, v, mask):
         """q [B,H,T,D]; k, v [B,Hkv,S,D]; mask is an additive [.., T, S] bias (None: causal, sdpa only)."""
-        if self.kind == "sdpa":
+        if self.kind != "unfused":
             return self.sdpa(shape_kind, q, k, v, mask)
         k, v = self.repeat_kv(k), self.repeat_kv(v)
         scores = torch.matmul(q, k.transpose(-1, -2)) * (1.0 / math.sqrt(q.shape[-1]))
         probs = torch.softmax((scores + mask).float(), dim=-1).to(q.dtype)
         return torch.matmul(probs, v)
+
+
+FP8_MAX = 448.0  # largest finite float8_e4m3fn
+
+
+def quantize_weight_fp8(w):
+    """[N, K] bf16 -> (fp8 weight, [1, N] float32 per-output-channel scale)."""
+    scale = w.float().abs().amax(dim=1).clamp(min=1e-8) / FP8_MAX
+    q = (w.float() / scale[:, None]).clamp(-FP8_MAX, FP8_MAX).to(torch.float8_e4m3fn)
+    return q, scale.view(1, -1).contiguous()
+
+
+_quant_kernel = None
+
+
+def per_token_quant_fp8(x):
+    """[M, K] bf16 -> (fp8 [M, K], [M, 1] float32 scale): one Triton program per token row."""
+    global _quant_kernel
+    if _quant_kernel is None:
+        import triton
+        import triton.language as tl
+
+        @triton.jit
+        def per_token_quant_fp8_kernel(x_ptr, q_ptr, s_ptr, K, BLOCK: tl.constexpr):
+            row = tl.program_id(0)
+            offs = tl.arange(0, BLOCK)
+            mask = offs < K
+            v = tl.load(x_ptr + row * K + offs, mask=mask, other=0.0).to(tl.float32)
+            scale = tl.maximum(tl.max(tl.abs(v), axis=0), 1e-6) / 448.0
+            tl.store(q_ptr + row * K + offs, (v / scale).to(q_ptr.dtype.element_ty), mask=mask)
+            tl.store(s_ptr + row, scale)
+
+        _quant_kernel = (per_token_quant_fp8_kernel, triton.next_power_of_2)
+    kernel, next_pow2 = _quant_kernel
+    x = x.contiguous()
+    m, k = x.shape
+    q = torch.empty((m, k), device=x.device, dtype=torch.float8_e4m3fn)
+    s = torch.empty((m, 1), device=x.device, dtype=torch.float32)
+    block = next_pow2(k)
+    kernel[(m,)](x, q, s, k, BLOCK=block, num_warps=8 if block >= 4096 else 4)
+    return q, s
 
 
 class Decoder:
@@ -153,11 +224,21 @@ class Decoder:
         self.embed = weight(a.vocab, d)
         self.lm_head = weight(a.vocab, d)
         self.final_norm = torch.ones(d, device=device, dtype=self.dtype)
-        self.layers = [dict(attn_norm=torch.ones(d, device=device, dtype=self.dtype),
-                            mlp_norm=torch.ones(d, device=device, dtype=self.dtype),
-                            wqkv=weight(d + 2 * kvd, d), wo=weight(d, d),
-                            w_gate_up=weight(2 * a.intermediate, d), w_down=weight(d, a.intermediate))
-                       for _ in range(a.layers)]
+        self.layers = []
+        for _ in range(a.layers):
+            layer = dict(attn_norm=torch.ones(d, device=device, dtype=self.dtype),
+                         mlp_norm=torch.ones(d, device=device, dtype=self.dtype),
+                         wqkv=weight(d + 2 * kvd, d), wo=weight(d, d))
+            if a.mlp == "moe":
+                # Expert weights stored [E, N, K] and used transposed, as torch._grouped_mm wants them.
+                layer.update(router=weight(a.experts, d), w_gate_up=weight(a.experts, 2 * a.intermediate, d),
+                             w_down=weight(a.experts, d, a.intermediate))
+            else:
+                layer.update(w_gate_up=weight(2 * a.intermediate, d), w_down=weight(d, a.intermediate))
+            if a.linear == "fp8":
+                for name in ("wqkv", "wo") + (() if a.mlp == "moe" else ("w_gate_up", "w_down")):
+                    layer[name], layer[name + "_scale"] = quantize_weight_fp8(layer[name])
+            self.layers.append(layer)
         self.params = sum(t.numel() for t in [self.embed, self.lm_head, self.final_norm]) + sum(
             t.numel() for layer in self.layers for t in layer.values())
         # RoPE tables over every position the run can reach.
@@ -194,7 +275,7 @@ class Decoder:
         with self.attention.backend_context():
             for i, layer in enumerate(self.layers):
                 h = F.rms_norm(x, (a.hidden,), layer["attn_norm"], eps=1e-5)
-                q, k, v = F.linear(h, layer["wqkv"]).split([a.hidden, a.kv_heads * hd, a.kv_heads * hd], dim=-1)
+                q, k, v = self.linear(h, layer, "wqkv").split([a.hidden, a.kv_heads * hd, a.kv_heads * hd], dim=-1)
                 q = self.rope(q.view(b, t, a.heads, hd).transpose(1, 2), cos, sin)
                 k = self.rope(k.view(b, t, a.kv_heads, hd).transpose(1, 2), cos, sin)
                 v = v.view(b, t, a.kv_heads, hd).transpose(1, 2)
@@ -204,12 +285,44 @@ class Decoder:
                 if shape_kind == "masked":
                     k, v = self.k_cache[i], self.v_cache[i]
                 o = self.attention(shape_kind, q, k, v, mask)
-                x = x + F.linear(o.transpose(1, 2).reshape(b, t, a.hidden), layer["wo"])
+                x = x + self.linear(o.transpose(1, 2).reshape(b, t, a.hidden), layer, "wo")
                 h = F.rms_norm(x, (a.hidden,), layer["mlp_norm"], eps=1e-5)
-                gate, up = F.linear(h, layer["w_gate_up"]).chunk(2, dim=-1)
-                x = x + F.linear(F.silu(gate) * up, layer["w_down"])
+                x = x + (self.moe(h, layer) if a.mlp == "moe" else self.dense_mlp(h, layer))
         last = F.rms_norm(x[:, -1], (a.hidden,), self.final_norm, eps=1e-5)
         return F.linear(last, self.lm_head)
+
+    def linear(self, x, layer, name):
+        if self.a.linear == "bf16":
+            return F.linear(x, layer[name])
+        rows = x.reshape(-1, x.shape[-1])
+        xq, x_scale = per_token_quant_fp8(rows)
+        w, w_scale = layer[name], layer[name + "_scale"]
+        out = torch._scaled_mm(xq, w.t(), scale_a=x_scale, scale_b=w_scale, out_dtype=self.dtype)
+        return out.view(*x.shape[:-1], w.shape[0])
+
+    def dense_mlp(self, h, layer):
+        gate, up = self.linear(h, layer, "w_gate_up").chunk(2, dim=-1)
+        return self.linear(F.silu(gate) * up, layer, "w_down")
+
+    def moe(self, h, layer):
+        """Top-k routing; the routed copies of the tokens sorted by expert; one grouped GEMM per
+        projection over all experts (offsets on the device, so the step stays graph-capturable)."""
+        a = self.a
+        b, t, d = h.shape
+        x = h.reshape(-1, d)
+        probs = torch.softmax(F.linear(x, layer["router"]).float(), dim=-1)
+        weights, experts = torch.topk(probs, a.top_k, dim=-1)
+        weights = (weights / weights.sum(-1, keepdim=True)).to(x.dtype)
+        flat = experts.flatten()
+        order = torch.argsort(flat, stable=True)
+        token_of = order // a.top_k
+        counts = torch.zeros(a.experts, dtype=torch.long, device=x.device).scatter_add_(0, flat, torch.ones_like(flat))
+        offsets = counts.cumsum(0).to(torch.int32)
+        routed = x.index_select(0, token_of)
+        gate, up = torch._grouped_mm(routed, layer["w_gate_up"].transpose(-2, -1), offs=offsets).chunk(2, dim=-1)
+        out = torch._grouped_mm(F.silu(gate) * up, layer["w_down"].transpose(-2, -1), offs=offsets)
+        out = out * weights.flatten().index_select(0, order).unsqueeze(-1)
+        return torch.zeros_like(x).index_add_(0, token_of, out).view(b, t, d)
 
     def probe_attention(self, batch, q_len, kv_len, masked):
         """Same shapes and layouts as forward(): q (and, for causal, k and v) are transposed views of
@@ -283,6 +396,18 @@ class NoCacheRun:
         self.window.copy_(torch.cat([self.window[:, 1:], nxt], dim=1))
 
 
+def spin_cycles_per_us():
+    """torch.cuda._sleep spins for GPU cycles: measure how many make a microsecond at load clocks."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    for _ in range(3):  # the first spins bring the clock up
+        torch.cuda._sleep(2_000_000)
+    start.record()
+    torch.cuda._sleep(20_000_000)
+    end.record()
+    torch.cuda.synchronize()
+    return 20_000_000 / (start.elapsed_time(end) * 1e3)
+
+
 def sync(device):
     if device.type == "cuda":
         torch.cuda.synchronize()
@@ -310,6 +435,19 @@ def main(argv=None):
         sync(device)
         prefill_ms = (time.perf_counter() - t0) * 1e3
 
+        if a.gpu_sleep_us > 0:
+            cycles = int(a.gpu_sleep_us * spin_cycles_per_us())
+            plain_step = run.step
+
+            def slower_step():
+                plain_step()
+                torch.cuda._sleep(cycles)
+
+            run.step = slower_step
+        if a.compile == "on":
+            # Inductor picks the SDPA backend itself; the backend context manager stays outside.
+            model.attention.fused = None
+            run.step = torch.compile(run.step, fullgraph=True)
         step = run.step
         if a.graph == "on":
             # Eager steps on a side stream first (library handles, cuDNN plans), then capture one step.
@@ -338,8 +476,11 @@ def main(argv=None):
             run.reset()
             sync(device)
             wall0, t0 = time.time(), time.perf_counter()
-            for _ in range(a.steps):
+            for i in range(a.steps):
                 step()
+                if r == a.stall_run and i == a.steps // 2:
+                    sync(device)
+                    time.sleep(a.stall_ms / 1e3)
             sync(device)
             dt = time.perf_counter() - t0
             tok_s = a.steps * a.batch / dt
@@ -362,6 +503,8 @@ def main(argv=None):
     summary = {
         "kind": "summary", "workload": "llama_decode", "name": a.name,
         "attention": a.attention, "kv_cache": a.kv_cache, "graph": a.graph, "batch": a.batch,
+        "linear": a.linear, "mlp": a.mlp, "experts": a.experts if a.mlp == "moe" else None,
+        "top_k": a.top_k if a.mlp == "moe" else None, "compile": a.compile,
         "prompt_len": a.prompt_len, "steps": a.steps, "warmup": a.warmup, "repeats": a.repeats,
         "layers": a.layers, "hidden": a.hidden, "heads": a.heads, "kv_heads": a.kv_heads,
         "intermediate": a.intermediate, "vocab": a.vocab, "dtype": "bfloat16", "params": model.params,
@@ -408,7 +551,7 @@ def torch_profile(a, step, device):
             done["table"] = "key_averages table failed: %s\n" % error
 
     with profile(activities=activities, schedule=schedule(wait=0, warmup=1, active=a.profile_steps, repeat=1),
-                 on_trace_ready=save) as prof:
+                 on_trace_ready=save, record_shapes=True, with_stack=a.profile_stack) as prof:
         for i in range(1 + a.profile_steps):
             step()
             if i in (0, a.profile_steps):

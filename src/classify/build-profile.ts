@@ -58,5 +58,6 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
     notices,
     ncu: captures.flatMap((c) => c.ncu),
     gpuTimeUtilPercent: gpuTimeUtil ?? null,
+    ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? ('breakdown' as const) : ('deep-dive' as const) } : {}),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { Profile } from '../model/profile.js';
 import type { DeepDiveRequest, Severity } from '../model/report.js';
+import type { Evidence, EvidenceNeed } from './evidence.js';
 
 export const REFERENCES_URL = 'https://github.com/profile-gate/profile-gate/blob/main/references/rules';
 
@@ -18,6 +19,11 @@ export interface RuleMeta<Options> {
   stage: RuleStage;
   /** What the rule catches, one sentence, for `profile-gate rules` and the docs check. */
   description: string;
+  /**
+   * The evidence the rule reads: each entry must be present (an array entry: any one of its kinds).
+   * The rule does not run without it, and its findings name it as their basis.
+   */
+  needs: readonly EvidenceNeed[];
   defaults: Options;
 }
 
@@ -36,6 +42,8 @@ export interface RuleHit {
 export interface RuleContext<Options> {
   profile: Profile;
   options: Options;
+  /** What the profile holds, with coverage and strength (src/diagnose/evidence.ts). */
+  evidence: Evidence;
 }
 
 export interface Rule<Options = object> {

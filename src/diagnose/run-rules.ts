@@ -1,11 +1,14 @@
 /**
- * Run every rule over a profile. Findings are ordered by the cost order of the escalation and by
- * severity; when the run is host-bound or throttled, kernel-level findings are marked secondary,
- * because the kernel mix is then not what limits the run.
+ * Run every rule over a profile. A rule runs only when the evidence it needs is there; its findings
+ * name that evidence, and a finding that rests on thin evidence is lowered one step (an error
+ * becomes a warning, a warning a note). Findings are ordered by the cost order of the escalation
+ * and by severity; when the run is host-bound or throttled, kernel-level findings are marked
+ * secondary, because the kernel mix is then not what limits the run.
  */
 import type { Profile } from '../model/profile.js';
 import type { Finding, Severity } from '../model/report.js';
-import { docsUrl, type Rule, type RuleStage } from './rule.js';
+import { describeEvidence, evidenceFor, gatherEvidence, type Evidence } from './evidence.js';
+import { docsUrl, type Rule, type RuleHit, type RuleStage } from './rule.js';
 import { RULES } from './rules/index.js';
 
 export interface DiagnoseConfig {
@@ -17,19 +20,38 @@ export interface DiagnoseConfig {
 
 const STAGE_ORDER: Record<RuleStage, number> = { capture: 0, utilization: 1, kernels: 2, 'deep-dive': 3 };
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+const LOWER: Record<Severity, Severity> = { error: 'warning', warning: 'info', info: 'info' };
 /** Findings that explain the whole run; kernel findings below them are secondary. */
 const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture']);
 
+export interface CheckedHit extends RuleHit {
+  severity: Severity;
+  basis: string[];
+}
+
+/** One rule over one profile, evidence gate and severity cap included (what the rule tester runs too). */
+export function checkRule<Options extends object>(rule: Rule<Options>, profile: Profile, options: Options, evidence: Evidence = gatherEvidence(profile)): CheckedHit[] {
+  const used = evidenceFor(rule.meta.needs, evidence);
+  if (used === null) return [];
+  const thin = used.some((e) => e.strength === 'thin');
+  const basis = used.map(describeEvidence);
+  return rule.check({ profile, options, evidence }).map((hit) => {
+    const declared = hit.severity ?? rule.meta.severity;
+    return { ...hit, severity: thin ? LOWER[declared] : declared, basis };
+  });
+}
+
 export function runRules(profile: Profile, config: DiagnoseConfig = {}, rules: readonly Rule<any>[] = RULES): Finding[] {
   const disabled = new Set(config.disabled ?? []);
+  const evidence = gatherEvidence(profile);
   const findings: Array<Finding & { stage: RuleStage }> = [];
   for (const rule of rules) {
     if (disabled.has(rule.meta.id)) continue;
     const options = { ...rule.meta.defaults, ...(config.options?.[rule.meta.id] ?? {}) };
-    for (const hit of rule.check({ profile, options })) {
+    for (const hit of checkRule(rule, profile, options, evidence)) {
       findings.push({
         id: rule.meta.id,
-        severity: hit.severity ?? rule.meta.severity,
+        severity: hit.severity,
         title: rule.meta.title,
         message: hit.message,
         evidence: hit.evidence,
@@ -39,6 +61,7 @@ export function runRules(profile: Profile, config: DiagnoseConfig = {}, rules: r
         ...(hit.deepDive ? { deepDive: hit.deepDive } : {}),
         docs: docsUrl(rule.meta.id),
         secondary: false,
+        basis: hit.basis,
         stage: rule.meta.stage,
       });
     }

@@ -125,6 +125,12 @@ export const TimelineSchema = z.object({
   steps: z.array(StepSchema).default([]),
   /** GPU kernel time per tenth of the span (for growth over the capture). */
   busyByDecile: z.array(z.number().nonnegative()).default([]),
+  /** Idle gaps that are not the workload (set-up, between benchmark repetitions, tear-down), left out of utilization. */
+  excludedGaps: z
+    .array(z.object({ startNs: z.number(), durNs: z.number().nonnegative(), reason: z.enum(['set-up', 'between-repetitions', 'tear-down']) }))
+    .optional(),
+  /** The span less the excluded gaps; absent when nothing was excluded. */
+  activeSpanNs: z.number().nonnegative().optional(),
 });
 export type Timeline = z.infer<typeof TimelineSchema>;
 

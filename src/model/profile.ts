@@ -80,5 +80,10 @@ export const ProfileSchema = z.object({
   notices: z.array(NoticeSchema),
   ncu: z.array(NcuResultSchema),
   gpuTimeUtilPercent: z.number().min(0).max(100).nullable(),
+  /**
+   * Where the kernel rows come from: a breakdown of the run (nsys, Kineto, rocprof, MAX), or only the
+   * few launches an Nsight Compute deep dive replayed, which say nothing about the run's mix.
+   */
+  kernelOrigin: z.enum(['breakdown', 'deep-dive']).optional(),
 });
 export type Profile = z.infer<typeof ProfileSchema>;

@@ -44,6 +44,8 @@ export const FindingSchema = z.object({
   kernel: z.string().optional(),
   /** The deep dive the finding asks for, as data (`profile-gate run` runs it; `command` shows it). */
   deepDive: DeepDiveRequestSchema.optional(),
+  /** The evidence the finding rests on, each with its coverage ("kernel breakdown: 1,963 launches …"). */
+  basis: z.array(z.string()).default([]),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 export type FindingInput = z.input<typeof FindingSchema>;

@@ -5,6 +5,10 @@ import { testRule } from '../../helpers/rule-tester.js';
 testRule(rule, {
   passing: [
     { name: 'a real kernel table', profile: { kernels: [[K.decodeGemm, 40, 1000], [K.sdpa, 5, 500]] } },
+    // A full capture of few launches (a rocprofv3 kernel trace of 5 dispatches) holding 2.2 s.
+    { name: 'five launches holding 2.2 s of kernel time', profile: { format: 'rocprof-csv', kernels: [['laplacian_kernel', 2200, 5]] } },
+    // Nsight Compute replays the launches it was asked for: one launch is the point of a deep dive.
+    { name: 'an Nsight Compute deep dive of one launch', profile: { format: 'ncu-csv', kernels: [['QuantDotGemmGroupedKernel', 0.05, 1]] } },
     { name: 'utilization samples alone are a valid input', profile: { util: [50, 60] } },
     { name: 'a generate log alone (metrics) is a valid input', profile: { metrics: { decode_tok_s: 100 } } },
     {

@@ -5,6 +5,9 @@ Called through a link named nsys or ncu (or as gpu_snapshot.py). They run the wo
 given, so process handling is real, and print recorded real output instead of measuring:
   nsys profile ... --output BASE CMD...  runs CMD, writes BASE.nsys-rep (a placeholder)
   nsys stats ... REP                     prints the recorded `nsys stats` CSV ($STAND_IN_NSYS_STATS)
+  nsys analyze -r gpu_time_util... REP   prints the recorded analysis ($STAND_IN_NSYS_GPU_UTIL, default
+                                         recorded/nsys_healthy_gpu_time_util_t100.csv); fails, as nsys
+                                         does, when the recorded stats say the capture has no CUDA data
   ncu ... CMD                            runs CMD, prints the recorded ncu CSV ($STAND_IN_NCU_CSV),
                                          into the --log-file when one is given
   gpu_snapshot.py --interval S --out F --run CMD...   runs CMD, writes gpu-snapshot v1 JSON lines of zero utilization
@@ -57,6 +60,14 @@ def nsys(args):
         return code
     if args[:1] == ["stats"]:
         replay(os.environ["STAND_IN_NSYS_STATS"])
+        return 0
+    if args[:1] == ["analyze"]:
+        with open(os.environ["STAND_IN_NSYS_STATS"]) as handle:
+            if "does not contain CUDA kernel data" in handle.read():
+                sys.stderr.write("stand-in nsys: the report holds no CUDA data to analyze\n")
+                return 1
+        recorded = os.path.join(os.path.dirname(os.path.realpath(__file__)), "recorded", "nsys_healthy_gpu_time_util_t100.csv")
+        replay(os.environ.get("STAND_IN_NSYS_GPU_UTIL", recorded))
         return 0
     if args[:1] == ["--version"]:
         print("NVIDIA Nsight Systems version 2025.3.1.90-253135822126v0 (stand-in)")

@@ -15,6 +15,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Capture includes warm-up or compilation',
     stage: 'capture',
+    needs: [],
     description: 'Module loading, JIT compilation or a slow first step is inside the captured window, which inflates times and shifts the kernel mix.',
     defaults: { firstStepRatio: 3, minSteps: 3, maxModuleLoadShare: 0.05 },
   },

@@ -13,6 +13,7 @@ export default defineRule({
     severity: 'info',
     title: 'One kernel dominates GPU time',
     stage: 'deep-dive',
+    needs: ['kernel-breakdown'],
     description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute (a collective instead gets the questions communication raises).',
     defaults: { minShare: 0.4, workload: '<workload command>' },
   },

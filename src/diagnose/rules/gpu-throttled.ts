@@ -8,6 +8,7 @@ export default defineRule({
     severity: 'warning',
     title: 'GPU clocks were throttled',
     stage: 'utilization',
+    needs: ['utilization'],
     description: 'Power, thermal or sync-boost clock reasons were active during the run, so its speed is not representative.',
     defaults: { minThrottledFraction: 0.05 },
   },

@@ -13,6 +13,7 @@ export default defineRule({
     severity: 'warning',
     title: 'CUDA graphs traced without their kernels',
     stage: 'capture',
+    needs: [],
     description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
     defaults: { minKernelsPerGraphLaunch: 8 },
   },

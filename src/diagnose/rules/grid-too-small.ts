@@ -27,6 +27,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Grid too small to fill the GPU',
     stage: 'deep-dive',
+    needs: ['kernel-metrics'],
     description: 'The kernel launches fewer blocks than one wave across the SMs (waves per SM below the threshold), so part of the GPU idles for the whole launch.',
     defaults: { maxWaves: 1, roofPercent: 60, workload: '<workload command>' },
   },

@@ -1,13 +1,75 @@
 /**
- * The GPU mostly waits for the host: launch and sync overhead, Python, or a batch too small to fill it.
- * Three independent measures can say so: sampled utilization (NVML, rocm-smi, MAX GPU stats), the
- * busy fraction of a per-launch trace, and nsys's gpu_time_util analysis.
+ * The GPU mostly waits for the host: launch and sync overhead, Python, data loading, or a batch too
+ * small to fill it. Only readings from the steady window can say so: the busy fraction of the
+ * profiled capture's own timeline (gaps that are not the workload left out), the profiler's
+ * GPU-in-use analysis over its capture range, or utilization sampled inside the workload's timed
+ * runs. Whole-process samples, start-up and compile included, only hint at it, and say so.
  */
-import { defineRule } from '../rule.js';
-import { round } from '../signals.js';
+import type { Profile } from '../../model/profile.js';
+import { defineRule, type RuleHit } from '../rule.js';
+import { familyTotals, round } from '../signals.js';
 
-/** A measure at or above this says the GPU was busy; a low reading elsewhere is then a sampling artefact. */
+/** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
 const BUSY_PERCENT = 80;
+/** Whole-process samples below this many say nothing either way. */
+const MIN_WHOLE_PROCESS_SAMPLES = 3;
+/** Host-side waits on the GPU above this share of CUDA API time mean the host was waiting, not the GPU. */
+const SYNC_API_SHARE = 0.5;
+/** Above this share of kernel time in collectives, idle time is the peers', not the host's (communication-bound). */
+const COLLECTIVE_SHARE = 0.2;
+
+const SYNC_CALL = /^(?:cuda|hip)(?:DeviceSynchronize|StreamSynchronize|EventSynchronize|StreamWaitEvent)/;
+const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|Backward|multi_tensor_apply|adam|sgd_/i;
+
+interface Reading {
+  percent: number;
+  signal: 'timeline' | 'gpu-time-util' | 'utilization';
+  steady: boolean;
+}
+
+function readings(profile: Profile): Reading[] {
+  const found: Reading[] = [];
+  const timeline = profile.timeline;
+  if (timeline && timeline.spanNs > 0) {
+    const span = timeline.activeSpanNs ?? timeline.spanNs;
+    if (span > 0) found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
+  }
+  if (profile.gpuTimeUtilPercent !== null) found.push({ percent: profile.gpuTimeUtilPercent, signal: 'gpu-time-util', steady: true });
+  const util = profile.utilization;
+  if (util && util.sampleCount > 0) found.push({ percent: util.meanPercent, signal: 'utilization', steady: util.window === 'timed' });
+  return found;
+}
+
+function syncShare(profile: Profile): number | undefined {
+  const total = profile.apiCalls.reduce((sum, call) => sum + call.totalNs, 0);
+  if (total <= 0) return undefined;
+  const sync = profile.apiCalls.filter((call) => SYNC_CALL.test(call.name)).reduce((sum, call) => sum + call.totalNs, 0);
+  return sync / total;
+}
+
+function adviceFor(profile: Profile): { advice: string; command: string } {
+  const training = profile.kernels.some((k) => TRAINING_KERNEL.test(k.name));
+  const decode = familyTotals(profile, ['gemv', 'gemm-decode']).share >= 0.2 || profile.metrics.some((m) => m.name === 'decode_tok_s');
+  const memcpy = profile.memops.filter((m) => m.kind.startsWith('memcpy')).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+  const copies = memcpy > profile.totalKernelNs && memcpy > 0 ? ' Host↔device copies take longer than the kernels here: see transfer-bound.' : '';
+  const command = 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
+  if (training) {
+    return {
+      advice: `Find what the host does between steps: the input pipeline (DataLoader workers, pinned memory, prefetch), per-step synchronizations (.item(), logging, .cpu()), and optimizer steps launched kernel by kernel (fused/foreach optimizers, CUDA graphs for the step).${copies} To see the host gaps:`,
+      command,
+    };
+  }
+  if (decode) {
+    return {
+      advice: `Cut per-launch host cost before tuning kernels: replay decode steps as CUDA graphs (PyTorch: torch.compile(mode="reduce-overhead") or a static KV cache with CUDA graphs; MAX: keep device-graph capture on, i.e. no --no-device-graph-capture), raise the batch or concurrency, and remove per-step syncs (.item(), .cpu()).${copies} To see the host gaps:`,
+      command,
+    };
+  }
+  return {
+    advice: `Find what the host does between launches: Python overhead per launch, synchronizations, data preparation, or work too small per launch to fill the GPU (batch more, fuse, or capture the loop as a CUDA graph).${copies} To see the host gaps:`,
+    command,
+  };
+}
 
 export default defineRule({
   meta: {
@@ -15,63 +77,82 @@ export default defineRule({
     severity: 'warning',
     title: 'Host-bound: the GPU is mostly idle',
     stage: 'utilization',
-    description: 'GPU utilization or trace busy time is low, so the host side (launches, syncs, small batch) limits the run and kernel tuning will not help.',
+    needs: [['timeline', 'utilization']],
+    description:
+      'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',
     defaults: { maxMeanUtilPercent: 40, partialMeanUtilPercent: 70, maxBusyFraction: 0.5, maxGpuTimeUtilPercent: 40 },
   },
   check({ profile, options }) {
+    const found = readings(profile);
+    const steady = found.filter((r) => r.steady);
     const evidence: Record<string, number | string> = {};
-    const low: string[] = [];
-    const busyReadings: number[] = [];
-
+    for (const reading of found) {
+      if (reading.signal === 'timeline') evidence.busyFraction = round(reading.percent / 100);
+      if (reading.signal === 'gpu-time-util') evidence.gpuTimeUtilPercent = round(reading.percent, 1);
+      if (reading.signal === 'utilization') evidence.meanUtilPercent = round(reading.percent, 1);
+    }
     const util = profile.utilization;
     if (util) {
-      evidence.meanUtilPercent = round(util.meanPercent, 1);
       evidence.peakUtilPercent = round(util.peakPercent, 1);
       evidence.utilSamples = util.sampleCount;
-      busyReadings.push(util.meanPercent);
-      if (util.meanPercent < options.maxMeanUtilPercent) low.push('utilization');
+      evidence.utilWindow = util.window;
     }
     const timeline = profile.timeline;
     if (timeline && timeline.spanNs > 0) {
-      const busy = timeline.busyNs / (timeline.spanNs * Math.max(1, timeline.devices));
-      evidence.busyFraction = round(busy);
-      evidence.spanMs = round(timeline.spanNs / 1e6, 3);
-      evidence.launchesPerMs = round(timeline.kernelLaunches / (timeline.spanNs / 1e6), 2);
+      const span = timeline.activeSpanNs ?? timeline.spanNs;
+      evidence.spanMs = round(span / 1e6, 3);
+      evidence.launchesPerMs = round(timeline.kernelLaunches / Math.max(span / 1e6, 1e-9), 2);
       if (timeline.idleGaps.count > 0) evidence.longestGapMs = round(timeline.idleGaps.longestNs / 1e6, 3);
-      busyReadings.push(busy * 100);
-      if (busy < options.maxBusyFraction) low.push('timeline');
+      const excluded = timeline.excludedGaps ?? [];
+      if (excluded.length > 0) {
+        evidence.excludedGaps = excluded.length;
+        evidence.excludedGapMs = round(excluded.reduce((sum, g) => sum + g.durNs, 0) / 1e6, 3);
+      }
     }
-    if (profile.gpuTimeUtilPercent !== null) {
-      evidence.gpuTimeUtilPercent = round(profile.gpuTimeUtilPercent, 1);
-      busyReadings.push(profile.gpuTimeUtilPercent);
-      if (profile.gpuTimeUtilPercent < options.maxGpuTimeUtilPercent) low.push('gpu-time-util');
-    }
-    if (busyReadings.length === 0 || busyReadings.some((v) => v >= BUSY_PERCENT)) return [];
+    // The GPU was busy in some window: a low reading elsewhere comes from start-up, compile or idle tails.
+    if (found.some((r) => r.steady && r.percent >= BUSY_PERCENT)) return [];
+    const collectives = familyTotals(profile, ['collective']).share;
+    if (collectives >= COLLECTIVE_SHARE) return [];
 
-    const advice =
-      'Cut per-launch host cost before tuning kernels: replay decode steps as CUDA graphs (PyTorch: torch.compile(mode="reduce-overhead") or a static KV cache with CUDA graphs; MAX: keep device-graph capture on, i.e. no --no-device-graph-capture), raise the batch or concurrency, and remove per-step syncs (.item(), .cpu()). To see the host gaps:';
-    const command = 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
-    if (low.length > 0) {
-      return [
-        {
-          message: `The GPU is idle most of the time (${low.join(', ')} below threshold): the host limits this run, so kernel findings are secondary.`,
-          evidence: { ...evidence, signals: low.join(',') },
-          advice,
-          command,
-        },
-      ];
-    }
-    if (util && util.meanPercent < options.partialMeanUtilPercent) {
+    const { advice, command } = adviceFor(profile);
+    const threshold = (r: Reading): number =>
+      r.signal === 'timeline' ? options.maxBusyFraction * 100 : r.signal === 'gpu-time-util' ? options.maxGpuTimeUtilPercent : options.maxMeanUtilPercent;
+    if (steady.length > 0) {
+      const low = steady.filter((r) => r.percent < threshold(r)).map((r) => r.signal);
+      if (low.length > 0) {
+        return [
+          {
+            message: `The GPU is idle most of the steady window (${low.join(', ')} below threshold): the host limits this run, so kernel findings are secondary.`,
+            evidence: { ...evidence, signals: low.join(',') },
+            advice,
+            command,
+          },
+        ];
+      }
+      const partial = steady.find((r) => r.percent < options.partialMeanUtilPercent);
+      if (!partial) return [];
       return [
         {
           severity: 'info',
-          message: `Mean GPU utilization is ${round(util.meanPercent, 1)}%: partly host-bound (launch/sync overhead or a small batch).`,
-          evidence: { ...evidence, signals: 'utilization-moderate' },
+          message: `The GPU is busy ${round(partial.percent, 1)}% of the steady window (${partial.signal}): partly host-bound (launch or sync overhead, or a small batch).`,
+          evidence: { ...evidence, signals: `${partial.signal}-moderate` },
           advice,
           command,
         },
       ];
     }
-    return [];
+
+    // Only whole-process samples: start-up, model load and compile are in them. A hint at most.
+    if (!util || util.sampleCount < MIN_WHOLE_PROCESS_SAMPLES || util.meanPercent >= options.partialMeanUtilPercent) return [];
+    const sync = syncShare(profile);
+    if (sync !== undefined && sync >= SYNC_API_SHARE) return []; // the host spent its time waiting for the GPU
+    const hit: RuleHit = {
+      severity: 'info',
+      message: `Utilization sampled over whole processes averages ${round(util.meanPercent, 1)}% (${util.sampleCount} samples, start-up included): that does not show the steady loop. Host-bound is not established.`,
+      evidence: { ...evidence, signals: 'whole-process-utilization' },
+      advice: `To decide, measure the steady window: have the workload print {"kind":"run","tok_s":…,"t_start":…,"t_end":…} per timed run (utilization is then read inside those windows), or profile a capture range around steady steps. ${advice}`,
+      command,
+    };
+    return [hit];
   },
 });

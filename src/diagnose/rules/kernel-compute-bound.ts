@@ -21,6 +21,7 @@ export default defineRule({
     severity: 'info',
     title: 'Kernel is compute-bound',
     stage: 'deep-dive',
+    needs: ['kernel-metrics'],
     description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs (ncu\'s SOLBottleneck verdict first); the advice depends on the kernel\'s family.',
     defaults: { minComputePercent: 60, minLeadPoints: 20, workload: '<workload command>' },
   },

@@ -20,6 +20,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Kernel is latency-bound',
     stage: 'deep-dive',
+    needs: ['kernel-metrics'],
     description: 'Nsight Compute shows both compute and memory throughput far below peak (ncu\'s SOLBottleneck verdict first), so the kernel spends its time waiting; occupancy, grid size and warp stalls say on what.',
     defaults: { maxPercent: 60, workload: '<workload command>' },
   },

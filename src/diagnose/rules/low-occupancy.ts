@@ -22,6 +22,7 @@ export default defineRule({
     severity: 'info',
     title: 'Kernel runs at low occupancy',
     stage: 'deep-dive',
+    needs: ['kernel-metrics'],
     description: 'A kernel far from every throughput roof keeps few warps resident (achieved occupancy low, or far below theoretical); the Occupancy block limits name the limiter.',
     defaults: { minAchievedPercent: 25, minAchievedShareOfTheoretical: 0.5, maxThroughputPercent: 60, workload: '<workload command>' },
   },

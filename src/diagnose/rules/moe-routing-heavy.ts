@@ -8,6 +8,7 @@ export default defineRule({
     severity: 'warning',
     title: 'MoE routing and gathers rival the expert matmuls',
     stage: 'kernels',
+    needs: ['kernel-breakdown'],
     description: 'Top-k routing plus gather/scatter/index kernels take at least the configured fraction of the matmul time.',
     defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5, workload: '<workload command>' },
   },

@@ -13,6 +13,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Quantize / scale kernels dwarf the matmuls they feed',
     stage: 'kernels',
+    needs: ['kernel-breakdown'],
     description: 'Quantization and scale-layout kernels are reported; they are a problem when their time reaches the configured fraction of the low-bit matmul time.',
     defaults: { minQuantizeShare: 0.005, maxQuantizeToMatmulRatio: 1, workload: '<workload command>' },
   },

@@ -14,6 +14,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Attention is not fused',
     stage: 'kernels',
+    needs: ['kernel-breakdown'],
     description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise.',
     defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
   },

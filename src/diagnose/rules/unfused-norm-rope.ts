@@ -15,6 +15,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Norm or RoPE runs as unfused elementwise chains',
     stage: 'kernels',
+    needs: ['kernel-breakdown'],
     description: 'Mean-reduce + rsqrt kernels without a norm kernel (RMSNorm), or neg kernels without a rotary kernel (RoPE), take a visible share of GPU time.',
     defaults: { minPiecesShare: 0.01 },
   },

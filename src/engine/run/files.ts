@@ -93,6 +93,7 @@ const TEXT_MARKERS: Partial<Record<OutputKind, { pattern: RegExp; expected: stri
   'max-generate': { pattern: /^(Eval throughput|Time to first token|Total Latency)|^=== Top \d+ GPU kernels|^=== Python\/CPU functions/m, expected: 'a max generate metrics block or kernel table' },
   'max-benchmark': { pattern: /Serving Benchmark Result/, expected: 'the "Serving Benchmark Result" summary' },
   'nsys-stats': { pattern: /^"?(Time \(%\)|Time\(%\))"?,/m, expected: 'an nsys stats CSV table (a "Time (%)" header)' },
+  'nsys-gpu-time-util': { pattern: /In[- ]Use \(%\)/, expected: 'an nsys analyze gpu_time_util table (an "In-Use (%)" column)' },
   'rocprof-csv': { pattern: /"?(TotalDurationNs|Kernel_Name)"?/, expected: 'a rocprofv3 CSV header' },
   'ncu-csv': { pattern: /^"ID","Process ID"/m, expected: 'an ncu --csv details table' },
 };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { DetectedEnvironment } from './detect.js';
 import type { RunOptions } from './options.js';
 import type { PlanContext, PlanNotice, PlannedOutput, PlannedStep, ResolvedProfiler, ServePlan } from './plan.js';
-import { nsysProfileArgs, nsysStatsArgs, rocprofArgs } from './profilers.js';
+import { nsysGpuUtilArgs, nsysProfileArgs, nsysStatsArgs, rocprofArgs } from './profilers.js';
 import { flagValue, hasFlag } from './shell-words.js';
 
 export const SNAPSHOT_INTERVAL_SECONDS = 0.5;
@@ -24,7 +24,8 @@ export interface StepBuilder {
   /** The command wrapped by gpu_snapshot.py when sampling, else as it is. */
   sampled(argv: string[], file: string): string[];
   snapshotOutput(file: string): PlannedOutput[];
-  nsysStats(rep: string, hint?: string): PlannedStep;
+  /** The kernel and API summaries, then the GPU-in-use analysis over the capture range (the steady window). */
+  nsysStats(rep: string, hint?: string): PlannedStep[];
   /** Where nsys lives, for commands that call it by name (max generate --profile). */
   nsysDir: string[];
   preflight(): PlannedStep[];
@@ -69,7 +70,11 @@ export function createStepBuilder(options: RunOptions, detected: DetectedEnviron
     snapshotOutput: (file) => (sampling ? [{ path: file, kind: 'gpu-snapshot-jsonl', analysis: true }] : []),
     nsysStats(rep, hint) {
       const csv = out('captures', 'profile.nsys-stats.csv');
-      return step({ id: 'profile-stats', role: 'profile-stats', title: 'Kernel summary (nsys stats)', argv: nsysStatsArgs(detected.tools.nsys!, rep), stdoutFile: csv, outputs: [{ path: csv, kind: 'nsys-stats', analysis: true, ...(hint ? { hint } : {}) }], onFailure: 'continue', weight: 1 });
+      const util = out('captures', 'profile.gpu-time-util.csv');
+      return [
+        step({ id: 'profile-stats', role: 'profile-stats', title: 'Kernel summary (nsys stats)', argv: nsysStatsArgs(detected.tools.nsys!, rep), stdoutFile: csv, outputs: [{ path: csv, kind: 'nsys-stats', analysis: true, ...(hint ? { hint } : {}) }], onFailure: 'continue', weight: 1 }),
+        step({ id: 'profile-gpu-util', role: 'profile-stats', title: 'GPU in use over the capture (nsys analyze gpu_time_util)', argv: nsysGpuUtilArgs(detected.tools.nsys!, rep), stdoutFile: util, outputs: [{ path: util, kind: 'nsys-gpu-time-util', analysis: true, optional: true }], onFailure: 'continue', weight: 0.5 }),
+      ];
     },
     nsysDir: detected.tools.nsys ? [detected.tools.nsys.slice(0, detected.tools.nsys.lastIndexOf('/')) || '/'] : [],
     preflight() {
@@ -154,7 +159,7 @@ export function maxGenerateSteps(b: StepBuilder): BuiltSteps {
   } else if (b.profiler === 'nsys') {
     const argv = [...nsysProfileArgs(detected.tools.nsys!, rep.replace(/\.nsys-rep$/, ''), false), ...generate];
     steps.push(b.step({ id: 'profile', role: 'profile', title: 'Profiled run (nsys, whole process)', argv, outputs: [{ path: rep, kind: 'nsys-rep', analysis: false }], onFailure: 'continue', weight: 2.5 }));
-    steps.push(b.nsysStats(rep));
+    steps.push(...b.nsysStats(rep));
   } else if (b.profiler === 'rocprofv3') {
     const dir = b.out('captures', 'rocprof');
     steps.push(b.step({ id: 'profile', role: 'profile', title: 'Profiled run (rocprofv3)', argv: [...rocprofArgs(detected.tools.rocprofv3!, dir), ...generate], findOutputs: { dir, suffix: '_kernel_stats.csv', kind: 'rocprof-csv' }, onFailure: 'continue', weight: 2.5 }));
@@ -211,7 +216,7 @@ export function maxServeSteps(b: StepBuilder, problems: string[]): BuiltSteps {
   }
   steps.push(b.step({ id: 'serve-stop', role: 'serve-stop', title: 'Stop the server', argv: [], timeoutSeconds: 30, onFailure: 'continue', weight: 0 }));
   // The summary is made after the server is gone, so the GPU box is free sooner.
-  if (b.profiler === 'nsys') steps.push(b.nsysStats(rep));
+  if (b.profiler === 'nsys') steps.push(...b.nsysStats(rep));
   return { steps, workload: [], serve: { port, healthUrl: `http://127.0.0.1:${port}/health` } };
 }
 
@@ -229,7 +234,7 @@ export function commandSteps(b: StepBuilder, notices: PlanNotice[]): BuiltSteps 
   if (b.profiler === 'nsys') {
     if (!options.profileRun) notices.push({ severity: 'info', message: 'nsys records between cudaProfilerStart and cudaProfilerStop: the workload must call them around its steady-state window (torch.cuda.profiler.start()/stop()), or nothing is captured' });
     steps.push(b.step({ id: 'profile', role: 'profile', title: 'Profiled run (nsys)', argv: [...nsysProfileArgs(detected.tools.nsys!, rep.replace(/\.nsys-rep$/, ''), true), ...profileRun], outputs: [{ path: rep, kind: 'nsys-rep', analysis: false }], onFailure: 'continue', weight: 2.5 }));
-    steps.push(b.nsysStats(rep, 'the capture range probably never opened: call torch.cuda.profiler.start() and stop() (cudaProfilerStart/Stop) around the steady-state window of the workload'));
+    steps.push(...b.nsysStats(rep, 'the capture range probably never opened: call torch.cuda.profiler.start() and stop() (cudaProfilerStart/Stop) around the steady-state window of the workload'));
   } else if (b.profiler === 'rocprofv3') {
     const dir = b.out('captures', 'rocprof');
     steps.push(b.step({ id: 'profile', role: 'profile', title: 'Profiled run (rocprofv3)', argv: [...rocprofArgs(detected.tools.rocprofv3!, dir), ...profileRun], findOutputs: { dir, suffix: '_kernel_stats.csv', kind: 'rocprof-csv' }, onFailure: 'continue', weight: 2.5 }));

@@ -19,6 +19,7 @@ export type OutputKind =
   | 'max-benchmark-json'
   | 'gpu-snapshot-jsonl'
   | 'nsys-stats'
+  | 'nsys-gpu-time-util'
   | 'nsys-rep'
   | 'rocprof-csv'
   | 'ncu-csv'

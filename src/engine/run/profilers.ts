@@ -83,6 +83,11 @@ export function nsysStatsArgs(nsys: string, rep: string): string[] {
   return [nsys, 'stats', '--force-export=true', '--report', 'cuda_gpu_kern_sum,cuda_api_sum', '--format', 'csv', rep];
 }
 
+/** Every chunk's in-use share (threshold 100 lists them all), so the rows cover the whole capture range. */
+export function nsysGpuUtilArgs(nsys: string, rep: string): string[] {
+  return [nsys, 'analyze', '--rule', 'gpu_time_util:threshold=100', '--format', 'csv', rep];
+}
+
 export function rocprofArgs(rocprofv3: string, dir: string): string[] {
   return [rocprofv3, '--kernel-trace', '--stats', '--output-format', 'csv', '-d', dir, '-o', 'profile', '--'];
 }
