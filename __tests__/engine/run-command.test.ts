@@ -264,6 +264,24 @@ describe('profile-gate run (CLI)', () => {
     }
   });
 
+  it('a deep dive that profiled nothing says what ncu was asked for', async () => {
+    const work = tempDir('cli');
+    const captures = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'gqa_repeat_kv');
+    const nothing = join(work, 'nothing.txt');
+    writeFileSync(nothing, '==PROF== Disconnected from process 1082\n==WARNING== No kernels were profiled.\n');
+    Object.assign(process.env, { STAND_IN_NSYS_STATS: join(captures, 'gqa_cuda_gpu_kern_sum.csv'), STAND_IN_NCU_CSV: nothing });
+    try {
+      const { code } = await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--out', 'o', '--quiet'], work, { realAnalysis: true });
+      expect(code).toBe(0);
+      const written = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+      expect(written.deepDive).toEqual([]);
+      const notice = written.notices.find((n) => /no Nsight Compute section/.test(n.message))!;
+      expect(notice.message).toContain('The report has no Nsight Compute section (ncu was asked for launch 41 of the kernels matching (^|[^A-Za-z0-9_])elementwise_kernel<.*direct_copy_kernel_cuda (demangled names)).');
+    } finally {
+      Object.assign(process.env, { STAND_IN_NSYS_STATS: RECORDED_NSYS_STATS, STAND_IN_NCU_CSV: RECORDED_NCU_CSV });
+    }
+  });
+
   it('a workload that prints metric lines: each measured console is a throughput sample', async () => {
     const work = tempDir('cli');
     const { code, stderr } = await cli(['--engine', 'command', '--run', workload('--print-metrics'), '--runs', '2', '--warmup-runs', '0', '--profiler', 'none', '--out', 'o', '--quiet'], work, { realAnalysis: true });
