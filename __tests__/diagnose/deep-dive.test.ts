@@ -227,13 +227,25 @@ describe('a single-kernel capture: vllm.cpp QuantDotGemmGroupedKernel (shared ex
     const findings = await deepDive('quantDot');
     expect(ids(findings)).toEqual(['kernel-latency-bound', 'uncoalesced-access']);
     const latency = one(findings, 'kernel-latency-bound');
-    expect(latency.evidence).toMatchObject({ computePercent: 38.69, memoryPercent: 38.69, ncuBottleneck: 'latency', boundSource: 'agrees', kernelKind: 'gemm', wavesPerSm: 16 });
+    // ncu's Memory Throughput (38.69 = its Mem Pipes Busy) is no level's headline (L1 49.29, L2 11.59): no unit is named.
+    expect(latency.evidence).toMatchObject({ computePercent: 38.69, memoryUnit: 'memory pipes', memoryPercent: 38.69, ncuBottleneck: 'latency', boundSource: 'agrees', kernelKind: 'gemm', wavesPerSm: 16 });
     expect(latency.evidence['dramPercent']).toBeUndefined();
     expect(latency.evidence['share']).toBeUndefined();
     expect(latency.advice).toMatch(/quantized GEMM far from every roof waits on its weight loads/);
     const uncoalesced = one(findings, 'uncoalesced-access');
     expect(uncoalesced.evidence).toMatchObject({ space: 'global', source: 'ncu rule', ncuRule: 'UncoalescedGlobalAccess (OPT)', ncuEstimatedSpeedupPercent: 60.08 });
     expect(uncoalesced.evidence['excessShare']).toBeCloseTo(0.75, 4);
+  });
+});
+
+describe('a level ncu\'s headline leaves out', () => {
+  // The bf16 clamp, two launches; the one of median duration (ID 5): Memory Throughput 57.04 % (= DRAM), SM 39.71 %,
+  // but L2 Cache Throughput 82.62 %; ncu: latency.
+  it('stays latency-bound, as ncu says, and names the busy L2', async () => {
+    const findings = (await deepDive('smallMatmul')).filter((f) => /clamp/.test(f.kernel ?? ''));
+    expect(ids(findings)).toEqual(['kernel-latency-bound']);
+    expect(findings[0]!.evidence).toMatchObject({ memoryUnit: 'DRAM', memoryPercent: 57.04, l2Percent: 82.62, ncuBottleneck: 'latency', boundSource: 'agrees', kernelKind: 'elementwise' });
+    expect(findings[0]!.message).toContain('both below 60%; L2 at 82.6% is near its own roof, so the memory system is partly busy.');
   });
 });
 

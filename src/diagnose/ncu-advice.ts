@@ -78,7 +78,7 @@ export function boundAdvice(bound: Bound, kind: KernelKind, unit: MemoryUnit | u
     case 'copy':
       return `A copy that reaches no roof waits on its loads. ${AVOID_COPY}`;
     case 'elementwise':
-      return 'A small elementwise kernel far from every roof is mostly launch and ramp-up: fuse it with its neighbours (torch.compile) or capture the step in a CUDA graph.';
+      return 'An elementwise kernel below every roof: fuse it with its neighbours so its tensors are read once (torch.compile); in a short launch much of the time is ramp-up, which fusion or a CUDA graph hides.';
     case 'attention':
       return 'Decode attention far from every roof has too little parallel work per launch: a split-KV (flash-decoding) kernel spreads one sequence over more blocks.';
     case 'reduction':

@@ -82,7 +82,8 @@ export function readBound(result: NcuResult, o: BoundOptions = BOUND_DEFAULTS): 
   const numbers = fromNumbers(result, o);
   const verdict = ncuVerdict(result);
   const measured = (unit?: MemoryUnit) => {
-    const percent = unit ? ncuValue(result, { DRAM: NCU.dram, L2: NCU.l2, 'L1/TEX': NCU.l1 }[unit]) : undefined;
+    const ref = unit && unit !== 'memory pipes' ? { DRAM: NCU.dram, L2: NCU.l2, 'L1/TEX': NCU.l1 }[unit] : undefined;
+    const percent = ref ? ncuValue(result, ref) : undefined;
     if (unit && percent !== undefined) return { memoryUnit: unit, memoryPercent: percent };
     return numbers.memory && (!unit || unit === numbers.memory.unit) ? { memoryUnit: numbers.memory.unit, memoryPercent: numbers.memory.percent } : unit ? { memoryUnit: unit } : {};
   };

@@ -191,12 +191,14 @@ export function followUp(dive: KernelDeepDive, sections: readonly string[]) {
   return deepDiveRequest(dive.kernel, dive.breakdown?.instances ?? dive.launches, sections);
 }
 
-export type MemoryUnit = 'DRAM' | 'L2' | 'L1/TEX';
-const UNIT_REFS: Record<MemoryUnit, MetricRef> = { DRAM: NCU.dram, L2: NCU.l2, 'L1/TEX': NCU.l1 };
+/** A memory level; `memory pipes` is ncu's Memory Throughput when no level's own headline is near it (it also weighs the load/store pipes). */
+export type MemoryUnit = 'DRAM' | 'L2' | 'L1/TEX' | 'memory pipes';
+type MemoryLevel = Exclude<MemoryUnit, 'memory pipes'>;
+const UNIT_REFS: Record<MemoryLevel, MetricRef> = { DRAM: NCU.dram, L2: NCU.l2, 'L1/TEX': NCU.l1 };
 
 /** The busiest of the given memory units by their SpeedOfLight throughput, or undefined. */
-export function busiestMemory(result: NcuResult, units: readonly MemoryUnit[] = ['DRAM', 'L2', 'L1/TEX']): { unit: MemoryUnit; percent: number } | undefined {
-  let best: { unit: MemoryUnit; percent: number } | undefined;
+export function busiestMemory(result: NcuResult, units: readonly MemoryLevel[] = ['DRAM', 'L2', 'L1/TEX']): { unit: MemoryLevel; percent: number } | undefined {
+  let best: { unit: MemoryLevel; percent: number } | undefined;
   for (const unit of units) {
     const percent = ncuValue(result, UNIT_REFS[unit]);
     if (percent !== undefined && percent > (best?.percent ?? -1)) best = { unit, percent };
@@ -207,19 +209,23 @@ export function busiestMemory(result: NcuResult, units: readonly MemoryUnit[] = 
 /**
  * The memory side of SpeedOfLight: ncu's own Memory Throughput (its summary of the memory
  * hierarchy, the figure its SOLBottleneck rule weighs against compute), named after the unit whose
- * headline is closest to it (DRAM when within a point). Without it, the busiest unit.
+ * headline is closest to it (DRAM when within a point; `memory pipes` when every level is more than
+ * two points off, as on vllm.cpp's GB10 GEMV). Without it, the busiest unit.
  */
 export function memoryThroughput(result: NcuResult): { unit: MemoryUnit; percent: number } | undefined {
   const percent = ncuValue(result, NCU.memory);
   if (percent === undefined) return busiestMemory(result);
   const dram = ncuValue(result, NCU.dram);
   if (dram !== undefined && Math.abs(dram - percent) <= 1) return { unit: 'DRAM', percent };
-  let unit: MemoryUnit = 'DRAM';
+  let unit: MemoryUnit = 'memory pipes';
   let distance = Infinity;
   for (const candidate of ['DRAM', 'L2', 'L1/TEX'] as const) {
     const value = ncuValue(result, UNIT_REFS[candidate]);
     if (value !== undefined && Math.abs(value - percent) < distance) [unit, distance] = [candidate, Math.abs(value - percent)];
   }
+  // Without any level headline, name the unit as before (DRAM); with levels all far from it, none of them.
+  if (distance === Infinity) unit = 'DRAM';
+  else if (distance > 2) unit = 'memory pipes';
   return { unit, percent };
 }
 

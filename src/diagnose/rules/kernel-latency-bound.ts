@@ -50,11 +50,15 @@ export default defineRule({
       else if (stall) causes.push(`the top warp stall is ${stall.reason.replace(/_/g, ' ')}`);
 
       const memoryText = reading.memoryPercent !== undefined ? ` and memory (${reading.memoryUnit}) at ${percentText(reading.memoryPercent)}` : '';
+      // A level near its roof that ncu's Memory Throughput headline leaves out is worth saying (a clamp's L2 at 82%).
+      const levels = levelEvidence(result);
+      const busyLevels = ([['L2', levels['l2Percent']], ['L1/TEX', levels['l1Percent']]] as const).filter(([, p]) => p !== undefined && p >= options.maxPercent).map(([u, p]) => `${u} at ${percentText(p!)}`);
+      const busyText = busyLevels.length ? `; ${busyLevels.join(' and ')} is near its own roof, so the memory system is partly busy` : '';
       const family = boundAdvice('latency', kind, reading.memoryUnit, dive.family);
       hits.push({
-        message: `${displayKernel(kernel)}${shareText(dive)} is latency-bound: ${compute !== undefined ? `compute (SM) at ${percentText(compute)}${memoryText} of peak, both below ${options.maxPercent}%` : 'Nsight Compute finds compute and memory both far from their peaks'}.${reading.why ? ` ${reading.why}.` : ''}`,
+        message: `${displayKernel(kernel)}${shareText(dive)} is latency-bound: ${compute !== undefined ? `compute (SM) at ${percentText(compute)}${memoryText} of peak, both below ${options.maxPercent}%${busyText}` : 'Nsight Compute finds compute and memory both far from their peaks'}.${reading.why ? ` ${reading.why}.` : ''}`,
         evidence: {
-          ...levelEvidence(result),
+          ...levels,
           ...boundEvidence(reading),
           kernelKind: kind,
           ...(achieved !== undefined ? { achievedOccupancyPercent: round(achieved, 2) } : {}),
