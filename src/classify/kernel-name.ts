@@ -194,6 +194,24 @@ function demangledName(raw: string): string {
   return demangle(name) ?? name;
 }
 
+const keyIndexes = new WeakMap<readonly object[], Map<string, object[]>>();
+
+/** The kernels by key, built once per kernel list (a breakdown may hold 100,000 kernels; several rules ask). */
+function byKey<K extends { name: string }>(kernels: readonly K[]): Map<string, K[]> {
+  let index = keyIndexes.get(kernels) as Map<string, K[]> | undefined;
+  if (!index) {
+    index = new Map();
+    for (const kernel of kernels) {
+      const key = kernelKey(kernel.name);
+      const list = index.get(key);
+      if (list) list.push(kernel);
+      else index.set(key, [kernel]);
+    }
+    keyIndexes.set(kernels, index as Map<string, object[]>);
+  }
+  return index;
+}
+
 /**
  * The kernel of `kernels` that `raw` (another tool's spelling) names: the same name, else the same
  * key, preferring the same signature, then the most time. Undefined when no kernel has its key.
@@ -201,8 +219,7 @@ function demangledName(raw: string): string {
 export function matchKernel<K extends { name: string; totalNs: number }>(raw: string, kernels: readonly K[]): K | undefined {
   const exact = kernels.find((k) => k.name === raw);
   if (exact) return exact;
-  const key = kernelKey(raw);
-  const sameKey = kernels.filter((k) => kernelKey(k.name) === key);
+  const sameKey = byKey(kernels).get(kernelKey(raw)) ?? [];
   if (sameKey.length <= 1) return sameKey[0];
   const signature = kernelSignature(raw);
   const sameSignature = sameKey.filter((k) => kernelSignature(k.name) === signature);
