@@ -238,6 +238,24 @@ describe('a single-kernel capture: vllm.cpp QuantDotGemmGroupedKernel (shared ex
   });
 });
 
+describe('H200 decode step, four small kernels (shared h200/README.md)', () => {
+  // Python: SM / Memory Throughput 3.67/3.54, 0.55/0.64, 8.40/12.06, 4.60/22.28 %; every SOLBottleneck row speaks of the
+  // grid only ("only 0.2 / 0.0 / 1.0 / 0.3 full waves"); no LaunchStats; achieved occupancy 14.5 / 6.2 / 14.4 / 14.2 % of a
+  // theoretical 18.75 % (nvjet: registers and shared memory allow 1 block per SM; cuDNN: registers allow 3).
+  it('each is latency-bound on the numbers, with a grid ncu calls too small and low occupancy', async () => {
+    const findings = await deepDive('llamaDecode');
+    const kernels = [...new Set(findings.map((f) => f.kernel))];
+    expect(kernels).toHaveLength(4);
+    for (const kernel of kernels) expect(ids(findings.filter((f) => f.kernel === kernel))).toEqual(['grid-too-small', 'kernel-latency-bound', 'low-occupancy']);
+    for (const f of findings.filter((x) => x.id === 'kernel-latency-bound')) expect(f.evidence).toMatchObject({ boundSource: 'no ncu verdict' });
+    for (const f of findings.filter((x) => x.id === 'grid-too-small')) expect(f.evidence).toMatchObject({ wavesSource: 'ncu rule', ncuRule: 'SOLBottleneck (OPT)' });
+    const sdpa = findings.filter((f) => /sdpa/.test(f.kernel ?? ''));
+    expect(one(sdpa, 'kernel-latency-bound').evidence).toMatchObject({ computePercent: 0.55, memoryPercent: 0.64, kernelKind: 'attention' });
+    expect(one(sdpa, 'low-occupancy').evidence).toMatchObject({ achievedOccupancyPercent: 6.24, blockLimitRegisters: 3 });
+    expect(one(sdpa, 'kernel-latency-bound').advice).toMatch(/split-KV/);
+  });
+});
+
 describe('a level ncu\'s headline leaves out', () => {
   // The bf16 clamp, two launches; the one of median duration (ID 5): Memory Throughput 57.04 % (= DRAM), SM 39.71 %,
   // but L2 Cache Throughput 82.62 %; ncu: latency.
