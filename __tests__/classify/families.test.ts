@@ -22,6 +22,17 @@ describe('family table', () => {
     expect(classifyName(example.name)).toBe(example.family);
   });
 
+  const counterExamples = FAMILY_TABLE.flatMap((rule) => (rule.counterExamples ?? []).map((name) => ({ family: rule.family, name })));
+  it.each(counterExamples.map((e) => [e.family, e.name.slice(0, 90), e] as const))('not %s ← %s', (_family, _short, example) => {
+    expect(classifyName(example.name)).not.toBe(example.family);
+  });
+
+  it('gives every family of the table a neighbour it must not catch', () => {
+    const families = new Set(FAMILY_TABLE.map((rule) => rule.family));
+    const guarded = new Set(counterExamples.map((e) => e.family));
+    expect([...families].filter((family) => !guarded.has(family))).toEqual([]);
+  });
+
   it('has no pattern that is stateful (global or sticky)', () => {
     for (const rule of FAMILY_TABLE) expect(rule.pattern.flags).not.toMatch(/[gy]/);
   });
@@ -41,8 +52,22 @@ describe('precedence between families', () => {
     ['hipMemcpyAsync', 'memcpy'], // not a collective (HTA's `^hip` pitfall)
     ['hipMemsetAsync', 'memset'],
     ['Memcpy DtoD (Device -> Device)', 'memcpy'],
-    ['void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)', 'elementwise'], // a copy kernel is not a memcpy
-    ['padded_copy_bfloat16_3f4a5b6c', 'elementwise'],
+    ['void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)', 'copy'], // a copy kernel is not a memcpy
+    ['padded_copy_bfloat16_3f4a5b6c', 'copy'],
+    ['void rope_norm<true, false, float, float>(float const*, float*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]', 'rope'], // llama.cpp RoPE, not a norm
+    ['void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]', 'quantize'], // quantize before lowbit (mmq)
+    ['triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0', 'gather-scatter'], // not a collective
+    ['triton_poi_fused_add_cat_mul_neg_slice_0', 'rope'], // one kernel with cat and neg is a fused RoPE
+    ['triton_poi_fused_cat_3', 'copy'],
+    ['void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)', 'copy'], // fbgemm is not a GEMM
+    ['sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn', 'conv'], // conv before gemm
+    ['nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT', 'lowbit-gemm'], // FP8 operands; a 128x128 tile is not a prefill shape
+    ['QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)', 'lowbit-gemm'], // a quantized matmul, not a quantize kernel
+    [
+      '_ZN7cutlass13device_kernelIN5flash16FlashAttnFwdSm90INS1_6TraitsELi4EEEEEvNT_6ParamsE', // mangled names are read by their identifiers
+      'attention-fused',
+    ],
+    ['_ZN2at6native18elementwise_kernelILi128ELi2EZNS0_22gpu_kernel_impl_nocastIZZZNS0_23direct_copy_kernel_cudaERNS_18TensorIteratorBaseEENKUlvE1_clEvENKUlvE5_clEvEUlfE_EEvS4_RKT_EUliE_EEviT1_', 'copy'],
     ['void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)', 'kv-cache'], // says flash, is not attention
     ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'attention-bmm'], // unfused pieces, not fused mha
     ['bmm_sm100_blockwise_scaled_fp8_3e4f5a6b', 'lowbit-gemm'],
@@ -87,9 +112,11 @@ describe('gemmShapeFromTile', () => {
     ['nvjet_sm90_tst_64x16_64x16_4x2_h_bz_TNT', 'gemm-decode'],
     ['nvjet_sm90_tst_64x24_64x16_2x4_h_bz_TNT', 'gemm'],
     ['nvjet_sm90_tst_64x32_64x16_4x1_v_bz_TNT', 'gemm'],
-    ['nvjet_sm90_tst_64x40_64x16_1x2_h_bz_TNT', 'gemm-prefill'],
+    ['nvjet_sm90_tst_64x40_64x16_1x2_h_bz_TNT', 'gemm'], // a wide tile says nothing about M
+    ['nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT', 'gemm'],
     ['Cijk_Alik_Bljk_BBS_BH_MT16x16x256_MI16x16x16x1_SN', 'gemm-decode'],
-    ['Cijk_Alik_Bljk_BBS_BH_MT256x256x64_MI32x32x8x1_SN', 'gemm-prefill'],
+    ['Cijk_Alik_Bljk_BBS_BH_MT256x256x64_MI32x32x8x1_SN', 'gemm'],
+    ['Cijk_Alik_Bljk_BBS_BH_MT192x16x128_MI16x16x1_SN', 'gemm-decode'], // hipBLASLt's narrow side is the token count
     ['nvjet_no_tile_here', 'gemm'],
   ])('%s → %s', (name, family) => {
     expect(gemmShapeFromTile(name)).toBe(family);

@@ -45,11 +45,14 @@ export const K = {
   memcpyDtoH: '[CUDA memcpy Device-to-Host]',
 } as const;
 
-type KernelRow = readonly [name: string, ms: number, instances?: number];
+/** tokens: the M a recorded input shape gives the kernel's launching matmul (Kineto record_shapes). */
+type KernelRow = readonly [name: string, ms: number, instances?: number, tokens?: number];
 
 export interface ProfileSpec {
   /** [name, total milliseconds, instances (default 100)] */
   kernels?: readonly KernelRow[];
+  /** The op that launched a kernel, by kernel name (Kineto attribution). */
+  launchedBy?: Record<string, string>;
   /** GPU utilization samples: a percent, or a full sample (sample i is at t = i seconds). */
   util?: ReadonlyArray<number | (Partial<UtilSample> & { gpuPercent: number })>;
   /** Timed windows the workload reported, [start, end] in the samples' seconds. */
@@ -94,7 +97,13 @@ export function capturesOf(spec: ProfileSpec): CaptureInput[] {
   if (hasKernelInput) {
     captures.push({
       source: { path: 'capture.csv', format: spec.format ?? 'nsys-stats' },
-      kernels: (spec.kernels ?? []).map(([name, ms, instances = 100]) => ({ name, totalNs: ms * MS, instances })),
+      kernels: (spec.kernels ?? []).map(([name, ms, instances = 100, tokens]) => ({
+        name,
+        totalNs: ms * MS,
+        instances,
+        ...(tokens !== undefined ? { tokens } : {}),
+        ...(spec.launchedBy?.[name] ? { launchedBy: spec.launchedBy[name] } : {}),
+      })),
       apiCalls: (spec.apiCalls ?? []).map(([name, ms, calls]) => ({ name, totalNs: ms * MS, calls })),
       memops: (spec.memops ?? []).map(([kind, ms, count]) => ({ kind, name: kind, totalNs: ms * MS, count })),
       ...(spec.timeline ? { timeline: timelineOf(spec.timeline) } : {}),

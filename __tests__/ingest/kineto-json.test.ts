@@ -418,8 +418,8 @@ describe('kineto-json bad input', () => {
   });
 
   test('mismatched brackets in a skipped event are caught', async () => {
-    const text = '{"traceEvents": [{"ph": "X", "cat": "cpu_op", "args": {"a": [1}}]}';
-    await expectInputError(read(writeTempFile('brackets.json', text)), /brackets\.json:byte 62: expected `]`, got `}`/);
+    const text = '{"traceEvents": [{"ph": "X", "cat": "python_function", "args": {"a": [1}}]}';
+    await expectInputError(read(writeTempFile('brackets.json', text)), /brackets\.json:byte 71: expected `]`, got `}`/);
   });
 
   test('a gzip of bad JSON reports the offset in the decompressed bytes', async () => {

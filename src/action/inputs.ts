@@ -33,6 +33,8 @@ export const INPUTS = {
   thresholds: 'thresholds',
   allowThrottled: 'allow-throttled',
   allowEnvironmentMismatch: 'allow-environment-mismatch',
+  allowForkWorkloads: 'allow-fork-workloads',
+  analyzeTimeoutSeconds: 'analyze-timeout-seconds',
 } as const;
 
 type InputKey = keyof typeof INPUTS;
@@ -60,6 +62,8 @@ export const DEFAULTS: Record<InputKey, string> = {
   thresholds: '',
   allowThrottled: 'false',
   allowEnvironmentMismatch: '',
+  allowForkWorkloads: 'false',
+  analyzeTimeoutSeconds: '',
 };
 
 export const OUTPUTS = {
@@ -77,6 +81,11 @@ const positiveInt = z
   .regex(/^\d+$/, 'expected a positive whole number')
   .transform(Number)
   .refine((n) => n > 0, 'expected a positive whole number');
+const positiveSeconds = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, 'expected a positive number of seconds')
+  .transform(Number)
+  .refine((n) => n > 0, 'expected a positive number of seconds');
 // Artifact names may not hold " : < > | * ? \r \n / \ (the artifact service refuses them).
 const artifactName = z.string().regex(/^[^":<>|*?\r\n/\\]*$/, 'expected an artifact name without " : < > | * ? / \\ or newlines');
 
@@ -102,6 +111,8 @@ const ActionInputsSchema = z.object({
   thresholds: z.array(z.string()),
   allowThrottled: booleanText,
   allowEnvironmentMismatch: z.array(z.string()),
+  allowForkWorkloads: booleanText,
+  analyzeTimeoutSeconds: z.union([z.literal('').transform(() => undefined), positiveSeconds]),
 });
 export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & { comment: (typeof COMMENT_POLICIES)[number] };
 
@@ -139,6 +150,8 @@ export function getInputs(): ActionInputs {
     thresholds: list(read('thresholds')),
     allowThrottled: read('allowThrottled'),
     allowEnvironmentMismatch: list(read('allowEnvironmentMismatch')),
+    allowForkWorkloads: read('allowForkWorkloads'),
+    analyzeTimeoutSeconds: read('analyzeTimeoutSeconds').trim(),
   };
   const parsed = ActionInputsSchema.safeParse(raw);
   if (!parsed.success) {

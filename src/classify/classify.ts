@@ -1,18 +1,41 @@
 /**
- * Kernel name → family. The table is data (families.ts); this file applies it. Names are normalized
- * first, so architecture prefixes and hash suffixes never decide a family.
- * The launch shape (grid/block) is not used: no library we read ties it to the token count as
- * reliably as the tile in the name.
+ * Kernel → family. The table is data (families.ts); this file applies it. Names are normalized
+ * first, so architecture prefixes and hash suffixes never decide a family; mangled names are read
+ * by their identifiers (mangled.ts).
+ * A GEMM's shape comes from evidence when the capture has it: the token count M of the matmul op
+ * that launched the kernel (`tokens`, from Kineto's record_shapes). Without it, only a narrow tile
+ * in the name is a (one-sided) hint. The launch grid is not used: it depends on N and split-K too.
  */
 import type { KernelStat } from '../model/capture.js';
 import { FAMILY_TABLE, type FamilyRule } from './families.js';
+import type { FamilyId } from './family-ids.js';
 import { normalizeKernelName } from './kernel-name.js';
+import { mangledIdentifiers } from './mangled.js';
 
 export type Classifier = (kernel: Pick<KernelStat, 'name'> & Partial<KernelStat>) => string;
 
+/**
+ * Token counts that decide a GEMM's shape. A bf16 GEMM with M rows of activations does about M
+ * FLOPs per byte of weights read, and the GPUs we read (A100 to B200, MI300) reach their compute
+ * roofline between ~150 and ~300 FLOP/byte. At M ≤ 64 the GEMM is far below it and streams weights
+ * (decode); at M ≥ 256 it is at or past it (a prompt, or a batch as large as one). Between the two
+ * a large decode batch and a short prompt look alike, so the shape stays unknown.
+ */
+export const DECODE_TOKENS_MAX = 64;
+export const PREFILL_TOKENS_MIN = 256;
+
+const DENSE_GEMM = new Set<string>(['gemm', 'gemm-decode', 'gemm-prefill']);
+
+/** The shape a dense GEMM's launching op gives it (M = its token count). */
+export function gemmShapeFromTokens(tokens: number): FamilyId {
+  if (tokens <= DECODE_TOKENS_MAX) return 'gemm-decode';
+  if (tokens >= PREFILL_TOKENS_MIN) return 'gemm-prefill';
+  return 'gemm';
+}
+
 /** The family of one name under the given rules, or `other`. */
 export function classifyName(name: string, rules: readonly FamilyRule[] = FAMILY_TABLE): string {
-  const normalized = normalizeKernelName(name);
+  const normalized = mangledIdentifiers(normalizeKernelName(name));
   const rule = rules.find((candidate) => candidate.pattern.test(normalized));
   if (!rule) return 'other';
   return rule.shape ? rule.shape(normalized) : rule.family;
@@ -21,12 +44,16 @@ export function classifyName(name: string, rules: readonly FamilyRule[] = FAMILY
 /** User rules come first, so a team can claim its own kernels. */
 export function createClassifier(userRules: readonly FamilyRule[] = []): Classifier {
   const rules = [...userRules, ...FAMILY_TABLE];
+  const userFamilies = new Set(userRules.map((rule) => rule.family));
   const cache = new Map<string, string>();
   return (kernel) => {
-    const cached = cache.get(kernel.name);
-    if (cached !== undefined) return cached;
-    const family = classifyName(kernel.name, rules);
-    cache.set(kernel.name, family);
-    return family;
+    let family = cache.get(kernel.name);
+    if (family === undefined) {
+      family = classifyName(kernel.name, rules);
+      cache.set(kernel.name, family);
+    }
+    // A family a team named itself is theirs; only the table's dense GEMMs take a shape from tokens.
+    if (kernel.tokens === undefined || userFamilies.has(family) || !DENSE_GEMM.has(family)) return family;
+    return gemmShapeFromTokens(kernel.tokens);
   };
 }

@@ -52,7 +52,11 @@ export interface KernelStem {
 
 /** Regex-escape for a kernel-name filter. */
 export function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // Control characters (a NUL in a name) as \xHH: a shell argument cannot hold a NUL, and a
+  // rendered report would show them as spaces, which match nothing.
+  return text
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /**

@@ -39,6 +39,7 @@ analyze options:
   --format NAME        skip detection and read every input as NAME
   --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
   --top N              kernels shown in the terminal output (default 10)
+  --timeout SECONDS    time budget of the analysis; past it, exit 2 with a line naming the file being read
 
 gate options (analyze):
   --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
@@ -49,7 +50,8 @@ gate options (analyze):
   --allow-environment-mismatch KEYS|all
                        compare although these fingerprint keys differ (gpuName, driver, cuda, model …)
 
-Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage, 4 the run failed (run only).
+Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage (an unreadable file, an analysis past
+--timeout), 3 internal error (a bug), 4 the run failed (run only).
 `;
 
 /** Where the bundled sample captures live: <package root>/samples, both from src/cli and dist/cli. */
@@ -77,6 +79,12 @@ function parseTop(value: string | undefined): number {
   return top;
 }
 
+function parseTimeoutSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0)) throw new UsageError(`--timeout ${value}: expected a positive number of seconds`);
+  return seconds;
+}
+
 function parseAllowedKeys(value: string): true | string[] {
   return value.trim() === 'all' ? true : value.split(',').map((key) => key.trim()).filter(Boolean);
 }
@@ -102,6 +110,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
       format: { type: 'string' },
       families: { type: 'string' },
       top: { type: 'string' },
+      timeout: { type: 'string' },
       baseline: { type: 'string' },
       'fail-on': { type: 'string' },
       threshold: { type: 'string', multiple: true },
@@ -111,6 +120,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
   });
   const inputs = positionals.length ? positionals : defaultInputs;
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
+  const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
   const families = values.families ? await loadFamilies(values.families) : [];
   const gate: GateOptionsInput = {
     ...(values.threshold ? { thresholds: parseThresholdArgs(values.threshold) } : {}),
@@ -127,6 +137,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     baseline,
     gate,
     ...(values['fail-on'] !== undefined ? { failOn: parseFailOnArg(values['fail-on']) } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
   const report = await analyze(options);
   return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });

@@ -179,17 +179,23 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
 
     const logger = deps.logger ?? createPlainLogger(write, { showOutput: !values.quiet });
     const groups = deps.groups ?? new ProcessGroups();
-    const restoreSignals = deps.noSignalHandlers ? () => undefined : groups.forwardSignals({ beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups\n`) });
+    let job: Promise<unknown> | undefined;
+    // On a signal: the groups are stopped, then run.json (marked cancelled) is written before the exit.
+    const restoreSignals = deps.noSignalHandlers
+      ? () => undefined
+      : groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups; ${join(plan.outDir, 'run.json')} says what finished\n`) });
     const analyze = deps.analyze ?? defaultAnalyze;
     let result;
     try {
-      result = await runJob(plan, {
+      const running = runJob(plan, {
         logger,
         groups,
         ...(deps.health ? { health: deps.health } : {}),
         ...(deps.serveTiming ? { serveTiming: deps.serveTiming } : {}),
         analyze: (inputs, which) => analyze(inputs, plan.environment, which, runGate),
       });
+      job = running;
+      result = await running;
     } finally {
       restoreSignals();
     }

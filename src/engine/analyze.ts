@@ -12,6 +12,7 @@ import type { Capture } from '../model/capture.js';
 import type { Profile } from '../model/profile.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from '../model/report.js';
 import { TOOL_VERSION } from '../version.js';
+import { InputError, UsageError } from '../errors.js';
 
 export interface AnalyzeOptions {
   inputs: readonly string[];
@@ -28,6 +29,11 @@ export interface AnalyzeOptions {
   /** Overrides for the environment fingerprint (model, dtype, engine …). */
   environment?: Report['environment'];
   now?: () => Date;
+  /**
+   * Time budget of the analysis in ms. Past it the reading stops (at the next chunk of the file
+   * being read) and analyze rejects with an InputError naming that file.
+   */
+  timeoutMs?: number;
 }
 
 export interface BaselineChoice {
@@ -38,10 +44,40 @@ export interface BaselineChoice {
   reason: string;
 }
 
-export async function ingestAll(inputs: readonly string[], format?: string): Promise<Capture[]> {
+export async function ingestAll(inputs: readonly string[], format?: string, options: { signal?: AbortSignal; reading?: (path: string) => void } = {}): Promise<Capture[]> {
   const captures: Capture[] = [];
-  for (const input of inputs) captures.push(await ingestFile(input, format));
+  for (const input of inputs) {
+    options.reading?.(input);
+    captures.push(await ingestFile(input, format, options.signal ? { signal: options.signal } : {}));
+  }
   return captures;
+}
+
+/** The error of an analysis past its time budget: names the file it was reading. */
+function pastBudget(seconds: number, reading: string | undefined, inputs: number): Error {
+  const budget = `expected the analysis to finish within ${seconds} s (the analyze time budget)`;
+  if (reading) return new InputError(reading, `${budget}; it was stopped while reading this file`);
+  return new UsageError(`${budget}; it was stopped after reading all ${inputs} input(s)`);
+}
+
+async function withTimeBudget<T>(timeoutMs: number, inputs: number, work: (signal: AbortSignal, reading: (path: string | undefined) => void) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let current: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = pastBudget(Math.round(timeoutMs) / 1000, current, inputs);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  const running = work(controller.signal, (path) => (current = path));
+  running.catch(() => undefined);
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions, 'inputs' | 'format' | 'families'>): Report {
@@ -82,7 +118,14 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
 }
 
 export async function analyze(options: AnalyzeOptions): Promise<Report> {
-  const captures = await ingestAll(options.inputs, options.format);
-  const profile = buildProfile(captures, createClassifier(options.families));
-  return reportFromProfile(profile, options);
+  if (options.timeoutMs === undefined) {
+    const captures = await ingestAll(options.inputs, options.format);
+    return reportFromProfile(buildProfile(captures, createClassifier(options.families)), options);
+  }
+  return withTimeBudget(options.timeoutMs, options.inputs.length, async (signal, reading) => {
+    const captures = await ingestAll(options.inputs, options.format, { signal, reading });
+    reading(undefined);
+    signal.throwIfAborted();
+    return reportFromProfile(buildProfile(captures, createClassifier(options.families)), options);
+  });
 }

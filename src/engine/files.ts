@@ -19,7 +19,13 @@ export async function expandInputs(inputs: readonly string[]): Promise<string[]>
       files.push(input);
       continue;
     }
-    const entries = (await readdir(input, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+    let listed;
+    try {
+      listed = await readdir(input, { withFileTypes: true });
+    } catch (error) {
+      throw new InputError(input, `cannot read the folder (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a folder of capture files that this user may list`);
+    }
+    const entries = listed.sort((a, b) => a.name.localeCompare(b.name));
     const nested: string[] = [];
     for (const entry of entries) {
       if (SKIPPED_IN_DIRECTORIES.test(entry.name)) continue;

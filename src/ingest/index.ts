@@ -6,6 +6,7 @@ import { InputError, UsageError } from '../errors.js';
 import { FORMAT_IDS, type Capture, type FormatId } from '../model/capture.js';
 import { runImporter, type Importer } from './importer.js';
 import { openInput, type InputFile } from './input-file.js';
+import { Readable } from 'node:stream';
 import kinetoJson from './kineto-json.js';
 import maxBenchmark from './max-benchmark.js';
 import maxBenchmarkJson from './max-benchmark-json.js';
@@ -53,9 +54,45 @@ export function detectFormat(file: InputFile): Importer {
   );
 }
 
+/**
+ * The file as the importer sees it, stopped when `signal` aborts: its stream throws the signal's
+ * reason at the next chunk, and text() before it reads or parses anything.
+ */
+function abortable(file: InputFile, signal: AbortSignal): InputFile {
+  const check = () => {
+    if (signal.aborted) throw signal.reason;
+  };
+  return {
+    ...file,
+    async text() {
+      check();
+      const text = await file.text();
+      check();
+      return text;
+    },
+    stream() {
+      const source = file.stream();
+      return Readable.from(
+        (async function* () {
+          try {
+            for await (const chunk of source) {
+              check();
+              yield chunk as Buffer;
+            }
+          } finally {
+            source.destroy();
+          }
+        })(),
+      );
+    },
+  };
+}
+
 /** Read one capture file: detect its format from its content (or take `format`), then import it. */
-export async function ingestFile(path: string, format?: FormatId | string): Promise<Capture> {
-  const file = await openInput(path);
+export async function ingestFile(path: string, format?: FormatId | string, options: { signal?: AbortSignal } = {}): Promise<Capture> {
+  options.signal?.throwIfAborted();
+  const opened = await openInput(path);
+  const file = options.signal ? abortable(opened, options.signal) : opened;
   if (file.sizeBytes === 0) throw new InputError(path, 'the file is empty; expected a capture');
   const importer = format ? importerFor(format) : detectFormat(file);
   return runImporter(importer, file);

@@ -110,6 +110,12 @@ async function gunzipPrefix(path: string, length: number): Promise<Buffer> {
   return Buffer.concat(chunks).subarray(0, length);
 }
 
+/** A file that exists but cannot be read (no permission, an I/O error): one line naming it. */
+function unreadable(path: string, error: unknown): InputError {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return new InputError(path, `cannot read the file (${code ?? message}); expected a capture file that this user may read`);
+}
+
 export async function openInput(path: string): Promise<InputFile> {
   let sizeBytes: number;
   try {
@@ -120,7 +126,12 @@ export async function openInput(path: string): Promise<InputFile> {
     if (error instanceof InputError) throw error;
     throw new InputError(path, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  const prefix = await readPrefix(path, SNIFF_BYTES);
+  let prefix: Buffer;
+  try {
+    prefix = await readPrefix(path, SNIFF_BYTES);
+  } catch (error) {
+    throw unreadable(path, error);
+  }
   const gzip = isGzip(prefix);
   const headBytes = gzip ? await gunzipPrefix(path, SNIFF_BYTES) : prefix;
   const head = decodeBytes(headBytes);
@@ -135,7 +146,9 @@ export async function openInput(path: string): Promise<InputFile> {
         throw new InputError(path, `file is ${sizeBytes} bytes; text formats are read up to ${MAX_TEXT_BYTES} bytes`);
       }
       const { readFile } = await import('node:fs/promises');
-      const raw = await readFile(path);
+      const raw = await readFile(path).catch((error: unknown) => {
+        throw unreadable(path, error);
+      });
       let bytes: Buffer;
       if (gzip) {
         try {

@@ -15,7 +15,7 @@
  * in the trace; skipped events are checked for balanced brackets only.
  */
 import { InputError } from '../errors.js';
-import type { CaptureInput, Environment } from '../model/capture.js';
+import type { CaptureInput, Environment, Notice } from '../model/capture.js';
 import { defineImporter } from './importer.js';
 import { ScanError, TraceScanner } from './kineto/json-scanner.js';
 import { buildTimeline } from './kineto/timeline.js';
@@ -51,6 +51,25 @@ function environmentOf(summary: TraceSummary): Environment {
   return env;
 }
 
+/** Where kernels could not be tied to the op that launched them, say so rather than guess. */
+function attributionNotices(summary: TraceSummary): Notice[] {
+  const sites = summary.launchSites;
+  const total = sites.attributed + sites.unlinked;
+  // A stray launch or two (a profiler warm-up kernel) is not worth a line.
+  if (sites.ops === 0 || sites.unlinked < Math.max(1, 0.01 * total)) return [];
+  const graphs = summary.launchCounts().graphLaunches > 0;
+  return [
+    {
+      code: 'kineto-launch-op-unavailable',
+      severity: 'info',
+      message:
+        `${sites.unlinked} of ${total} kernel launches could not be tied to the CPU op that launched them` +
+        (graphs ? ' (CUDA graph replays: the graph capture is not in the trace)' : '') +
+        '; their launching op is not available.',
+    },
+  ];
+}
+
 export default defineImporter({
   id: 'kineto-json',
   label: 'PyTorch profiler / Kineto trace (JSON)',
@@ -62,20 +81,34 @@ export default defineImporter({
   async read(file, ctx): Promise<CaptureInput> {
     const summary = new TraceSummary(ctx);
     const scanner = new TraceScanner(summary);
+    // Errors of reading or inflating the file are told apart from errors of its JSON: only the
+    // former are a damaged gzip stream, and anything else is not passed off as one.
+    const chunks = file.stream()[Symbol.asyncIterator]();
     try {
-      for await (const chunk of file.stream()) scanner.push(chunk as Buffer);
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = await chunks.next();
+        } catch (error) {
+          if (error instanceof InputError) throw error;
+          const reason = (error as Error).message;
+          const expected = file.gzip ? `expected a complete gzip stream, got "gunzip: ${reason}"` : `expected a readable file, got "${reason}"`;
+          throw new InputError(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
+        }
+        if (next.done) break;
+        scanner.push(next.value as Buffer);
+      }
       scanner.finish();
     } catch (error) {
+      await chunks.return?.();
       if (error instanceof ScanError) throw new InputError(file.path, error.expected, `byte ${error.offset}`);
-      if (error instanceof InputError) throw error;
-      const reason = (error as Error).message;
-      const expected = file.gzip ? `expected a complete gzip stream, got "${reason}"` : `expected a readable file, got "${reason}"`;
-      throw new InputError(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
+      throw error;
     }
     if (!scanner.sawTraceEvents) {
       throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
     }
     const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
+    const notices = attributionNotices(summary);
     const windows = summary.stepWindows();
     const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
     return {
@@ -90,6 +123,7 @@ export default defineImporter({
       apiCalls: summary.apiStats(),
       ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts) } : {}),
       environment: environmentOf(summary),
+      ...(notices.length ? { notices } : {}),
     };
   },
 });

@@ -19,7 +19,7 @@ const CATALOG = new Set(Object.keys(METRIC_CATALOG));
 
 type MetricRecord = { type: 'metric'; metric: string; value: unknown } | { type: 'run'; fields: Record<string, unknown> };
 
-function asMetricRecord(line: string): MetricRecord | null {
+export function asMetricRecord(line: string): MetricRecord | null {
   const body = line.trim();
   if (!body.startsWith('{') || !body.endsWith('}')) return null;
   let value: unknown;

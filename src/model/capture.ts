@@ -55,6 +55,15 @@ export const KernelStatSchema = z.object({
   /** Launch shape of the launches that took the most time, where the capture records it. */
   grid: Dim3Schema.optional(),
   block: Dim3Schema.optional(),
+  /**
+   * The CPU op chain that launched it, outermost first (`aten::linear > aten::addmm`), where the trace
+   * links kernels to ops (Kineto). When launches came from several chains, the one with the most time.
+   */
+  launchedBy: z.string().optional(),
+  /** Share of the kernel's time launched from `launchedBy` (0..1). */
+  launchedByShare: z.number().min(0).max(1).optional(),
+  /** Token count M (rows of activations) of the matmul op that launched it, from recorded input shapes. */
+  tokens: z.number().int().nonnegative().optional(),
 });
 export type KernelStat = z.infer<typeof KernelStatSchema>;
 

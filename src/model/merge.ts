@@ -33,6 +33,8 @@ export function mergeKernels(captures: readonly Capture[]): KernelStat[] {
       if (kernel.maxNs !== undefined) existing.maxNs = Math.max(existing.maxNs ?? 0, kernel.maxNs);
       if (heavierShape && kernel.grid) existing.grid = kernel.grid;
       if (heavierShape && kernel.block) existing.block = kernel.block;
+      if (heavierShape && kernel.launchedBy !== undefined) Object.assign(existing, { launchedBy: kernel.launchedBy, launchedByShare: kernel.launchedByShare });
+      if (heavierShape && kernel.tokens !== undefined) existing.tokens = kernel.tokens;
     }
   }
   return merged.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));

@@ -5,8 +5,10 @@ import { testRule } from '../../helpers/rule-tester.js';
 
 const steps = (...busyMs: number[]): Step[] => busyMs.map((b, i) => ({ name: `step${i}`, startNs: i * 1e8, durNs: 1e8, gpuBusyNs: b * 1e6, kernels: 500 }));
 // Family split of transformers use_cache=False on the H200 (Kineto, % of kernel time):
-// prefill-shaped nvjet 31.7 (2560 launches), decode-shaped 9.3 (1024 launches).
-const hfNoCache = [[K.prefillGemm, 20, 1500], [K.prefillGemm2, 11.7, 1060], [K.decodeGemm, 9.3, 1024], [K.copy, 59, 9000]] as const;
+// wide-tile nvjet 31.7 (2560 launches), decode-shaped 9.3 (1024 launches). A wide tile is no shape:
+// these cases give the wide-tile GEMMs the prompt's token count, as record_shapes would.
+const PROMPT_TOKENS = 512;
+const hfNoCache = [[K.prefillGemm, 20, 1500, PROMPT_TOKENS], [K.prefillGemm2, 11.7, 1060, PROMPT_TOKENS], [K.decodeGemm, 9.3, 1024], [K.copy, 59, 9000]] as const;
 const maxBatched = [[K.maxMatmul, 80, 3200], [K.maxMha, 10, 800], [K.maxRmsNorm, 10, 1600]] as const;
 
 testRule(rule, {
@@ -47,7 +49,7 @@ testRule(rule, {
     },
     {
       name: 'a lower share bar',
-      profile: { kernels: [[K.prefillGemm, 20, 1000], [K.decodeGemm, 30, 1000], [K.copy, 50, 3000]] },
+      profile: { kernels: [[K.prefillGemm, 20, 1000, PROMPT_TOKENS], [K.decodeGemm, 30, 1000], [K.copy, 50, 3000]] },
       options: { minPrefillShare: 0.3 },
       hits: [{ severity: 'warning', evidence: { prefillShare: 0.4, prefillLaunchShare: 0.5, confirmed: false } }],
     },

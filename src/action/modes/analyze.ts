@@ -9,6 +9,7 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
   const captures = await expandInputs(ctx.inputs.captures);
   const gate = gateOptions(ctx);
   const { baseline, note } = await resolveBaseline(ctx);
-  const report = await analyze({ inputs: captures, failOn: ctx.inputs.failOn, run: runInfo(ctx), baseline, gate });
+  const budget = ctx.inputs.analyzeTimeoutSeconds;
+  const report = await analyze({ inputs: captures, failOn: ctx.inputs.failOn, run: runInfo(ctx), baseline, gate, ...(budget ? { timeoutMs: budget * 1000 } : {}) });
   await publishReport(ctx, { report, extraFiles: captures, ...(note ? { baselineNote: note } : {}) });
 }

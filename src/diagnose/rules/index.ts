@@ -1,6 +1,7 @@
 /** Every diagnosis rule, sorted by id (one file per rule, named after its id). */
 import type { Rule } from '../rule.js';
 import captureIncludesWarmup from './capture-includes-warmup.js';
+import copyHeavy from './copy-heavy.js';
 import dominantKernel from './dominant-kernel.js';
 import emptyCapture from './empty-capture.js';
 import gpuThrottled from './gpu-throttled.js';
@@ -23,6 +24,7 @@ import unfusedNormRope from './unfused-norm-rope.js';
 // Keep sorted by id; a test checks it.
 export const RULES: readonly Rule<any>[] = [
   captureIncludesWarmup,
+  copyHeavy,
   dominantKernel,
   emptyCapture,
   gpuThrottled,

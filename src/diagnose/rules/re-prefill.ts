@@ -7,7 +7,7 @@
  * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
  * 128×128 tile.
  */
-import { gemmShapeFromTile } from '../../classify/families.js';
+import { tileHint } from '../../classify/families.js';
 import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
 import { mean, median } from '../../model/stats.js';
 import type { Profile } from '../../model/profile.js';
@@ -42,7 +42,7 @@ function prefillMix(profile: Profile): { ns: number; instances: number; hintNs: 
   let hintNs = 0;
   let hintInstances = 0;
   for (const kernel of profile.kernels) {
-    if (kernel.family === 'gemm' && gemmShapeFromTile(kernel.name) === 'gemm-prefill') {
+    if (kernel.family === 'gemm' && tileHint(kernel.name) === 'wide') {
       hintNs += kernel.totalNs;
       hintInstances += kernel.instances;
     }

@@ -5,12 +5,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { delimiter, relative } from 'node:path';
-import { checkOutput, collectCaptures, deriveProfileConsole, findBySuffix, matchCaptures } from './files.js';
+import { checkOutput, collectCaptures, consoleAnalysisFile, deriveProfileConsole, findBySuffix, matchCaptures } from './files.js';
 import type { Logger } from './logger.js';
 import { INSTALL } from './install-lines.js';
 import type { OutputKind, Plan, PlanNotice, PlannedOutput, PlannedStep } from './plan.js';
 import { parsePreflightOutput, preflightMessages } from './preflight.js';
-import type { ProcessGroups, ProcessOutcome } from './process.js';
+import { MAX_LINE_BYTES, type ProcessGroups, type ProcessOutcome } from './process.js';
 import { startServer, type HealthCheck, type Server, type ServeTiming } from './serve.js';
 import { formatCommand } from './shell-words.js';
 
@@ -122,8 +122,8 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
       for (const path of matches) outputs.push({ path, kind: step.findOutputs.kind, analysis: true });
     }
     for (const output of outputs) {
-      const check = await checkOutput(output.path, output.kind);
-      if (check.ok) found.push({ path: output.path, kind: output.kind, analysis: output.analysis, bytes: check.bytes, step: step.id });
+      const check = output.kind === 'workload-console' ? await consoleAnalysisFile(output.path) : { ...(await checkOutput(output.path, output.kind)), path: output.path };
+      if (check.ok) found.push({ path: check.path, kind: output.kind, analysis: output.analysis, bytes: check.bytes, step: step.id });
       else if (output.optional) {
         // Said once for all the runs of a workload whose console carries no metrics.
         const message = output.kind === 'workload-console' ? `the workload's console ${check.reason}` : `${step.id}: ${display(output.path)} ${check.reason}`;
@@ -162,6 +162,10 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
     const seconds = (Date.now() - stepStart) / 1000;
     const base = { id: step.id, title: step.title, seconds, exitCode: outcome.exitCode, logFile: step.logFile };
     if (outcome.leftovers > 0) notices.push({ severity: 'info', message: `${step.id}: ${outcome.leftovers} process(es) of its group were still running after it exited and were stopped` });
+    if (outcome.cutLines > 0) {
+      const lines = outcome.cutLines === 1 ? '1 output line longer than' : `${outcome.cutLines} output lines longer than`;
+      notices.push({ severity: 'warning', message: `${step.id}: ${lines} ${MAX_LINE_BYTES} bytes ${outcome.cutLines === 1 ? 'was' : 'were'} cut (${outcome.cutBytes} bytes dropped; log: ${display(step.logFile)})` });
+    }
 
     if (serverDied) {
       const exit = await server!.exited;

@@ -4,14 +4,16 @@
  * command workload's capture globs, found in a profiler's output folder, and derived (a profiled
  * `max generate` console without its timings, which profiling distorts).
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { IMPORTERS } from '../../ingest/index.js';
-import { openInput } from '../../ingest/input-file.js';
+import { openInput, SNIFF_BYTES } from '../../ingest/input-file.js';
+import { asMetricRecord } from '../../ingest/workload-metrics-jsonl.js';
 import type { OutputKind } from './plan.js';
+import { LineSplitter } from './process.js';
 
 export type FileCheck = { ok: true; bytes: number } | { ok: false; reason: string };
 
@@ -98,7 +100,7 @@ const TEXT_MARKERS: Partial<Record<OutputKind, { pattern: RegExp; expected: stri
   'ncu-csv': { pattern: /^"ID","Process ID"/m, expected: 'an ncu --csv details table' },
 };
 
-export async function checkOutput(path: string, kind: OutputKind): Promise<FileCheck> {
+export async function checkOutput(path: string, kind: OutputKind, options: { sniffOnly?: boolean } = {}): Promise<FileCheck> {
   let size: number;
   try {
     const info = await stat(path);
@@ -118,8 +120,10 @@ export async function checkOutput(path: string, kind: OutputKind): Promise<FileC
       problem = 'is not JSON';
     }
   } else if (kind === 'workload-console') {
-    const file = await openInput(path);
-    if (!IMPORTERS.some((importer) => importer.sniff(file.head))) problem = 'holds no lines profile-gate reads (print JSON metric lines such as {"metric": "decode_tok_s", "value": 123.4} to compare throughput)';
+    if (!options.sniffOnly) {
+      const file = await openInput(path);
+      if (!IMPORTERS.some((importer) => importer.sniff(file.head))) problem = NO_METRIC_LINES;
+    }
   } else if (kind === 'workload-capture') {
     if (/\.json\.gz$/i.test(path)) problem = await checkGzipJson(path);
     else if (/\.json$/i.test(path)) problem = await checkJsonShape(path, size);
@@ -128,6 +132,50 @@ export async function checkOutput(path: string, kind: OutputKind): Promise<FileC
     if (marker && !marker.pattern.test(await head(path))) problem = `does not hold ${marker.expected}`;
   }
   return problem ? { ok: false, reason: problem } : { ok: true, bytes: size };
+}
+
+const NO_METRIC_LINES = 'holds no lines profile-gate reads (print JSON metric lines such as {"metric": "decode_tok_s", "value": 123.4} to compare throughput)';
+
+/** Where the metric lines of a long workload console are gathered (next to its log). */
+export function consoleMetricsPath(logPath: string): string {
+  return `${logPath.replace(/\.log$/, '')}.metrics.jsonl`;
+}
+
+/** Copy the metric lines of `from` into `to`, streamed line by line (bounded lines); returns how many. */
+export async function extractMetricLines(from: string, to: string): Promise<number> {
+  const out = createWriteStream(to);
+  let found = 0;
+  const lines = new LineSplitter((line, dropped) => {
+    if (dropped > 0 || !asMetricRecord(line)) return;
+    found += 1;
+    out.write(`${line}\n`);
+  });
+  try {
+    for await (const chunk of createReadStream(from)) lines.push(chunk as Buffer);
+    lines.end();
+  } finally {
+    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  }
+  return found;
+}
+
+/**
+ * The file the analysis reads for a command workload's console. A console in another known format
+ * (its head says so) is read as it is; a short one whose first lines hold metric lines as well.
+ * Otherwise the console is read whole, streamed, for its metric lines (a metric printed after a
+ * long log still counts):
+ * they go to a `.metrics.jsonl` next to the log, which is what the analysis then reads.
+ */
+export async function consoleAnalysisFile(path: string): Promise<{ ok: true; path: string; bytes: number } | { ok: false; reason: string }> {
+  const check = await checkOutput(path, 'workload-console', { sniffOnly: true });
+  if (!check.ok) return check;
+  const file = await openInput(path);
+  const sniffed = IMPORTERS.find((importer) => importer.sniff(file.head));
+  if (sniffed && sniffed.id !== 'workload-metrics-jsonl') return { ok: true, path, bytes: check.bytes };
+  if (sniffed && file.sizeBytes <= SNIFF_BYTES) return { ok: true, path, bytes: check.bytes };
+  const metrics = consoleMetricsPath(path);
+  if ((await extractMetricLines(path, metrics)) === 0) return { ok: false, reason: NO_METRIC_LINES };
+  return { ok: true, path: metrics, bytes: (await stat(metrics)).size };
 }
 
 /** Lines of the `max generate` metrics report; a profiled run's timings are not measurements. */

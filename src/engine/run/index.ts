@@ -20,6 +20,7 @@ import { buildPlan, type Plan, type PlannedStep } from './plan.js';
 import { renderPlan } from './plan-text.js';
 import { ProcessGroups } from './process.js';
 import { flagValue } from './shell-words.js';
+import { consoleMetricsPath } from './files.js';
 import { writeOutput } from '../files.js';
 import { serializeReport } from '../../report/json.js';
 
@@ -169,7 +170,10 @@ async function clearPlannedFiles(plan: Plan): Promise<void> {
     if (step.derive) paths.add(step.derive.to);
     if (step.collect) paths.add(step.collect.into);
     if (step.findOutputs) paths.add(step.findOutputs.dir);
-    for (const output of step.outputs) paths.add(output.path);
+    for (const output of step.outputs) {
+      paths.add(output.path);
+      if (output.kind === 'workload-console') paths.add(consoleMetricsPath(output.path));
+    }
   }
   const ours = [...paths].filter((path) => path.startsWith(`${plan.outDir}/`));
   await Promise.all(ours.map((path) => rm(path, { recursive: true, force: true })));
@@ -188,6 +192,20 @@ function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report)
   const what = base.run ? `\`${base.run}\` in ${where}` : `the same workload in ${where}`;
   const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows run before the head\'s' : 'its measured runs interleaved with the head\'s (ABBA)';
   return { report, origin: 'a/b', path: base.cwd, reason: `base build: ${what}, in this job on the same machine, ${order}` };
+}
+
+/**
+ * Processes the steps started that are still alive at the end (a daemon that left its group and
+ * session, found by the tracking marker): stopped, and named in the run's notices.
+ */
+async function stopTrackedLeftovers(groups: ProcessGroups, run: RunResult, logger: JobDeps['logger'], report?: Report): Promise<void> {
+  const swept = await groups.sweepTracked();
+  if (swept.length === 0) return;
+  const list = swept.map((entry) => `pid ${entry.pid} (${entry.command.slice(0, 200) || 'command unknown'})`).join(', ');
+  const message = `${swept.length === 1 ? '1 process the run started was' : `${swept.length} processes the run started were`} still running after its last step and ${swept.length === 1 ? 'was' : 'were'} stopped: ${list}`;
+  logger.warning(message);
+  run.notices.push({ severity: 'warning', message });
+  report?.notices.push({ code: 'run', severity: 'warning', message });
 }
 
 /** Run a plan to the end. Throws UsageError when the plan has problems (nothing was started). */
@@ -227,6 +245,7 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
     }
     result.report.notices.push(...runNotices(run));
   }
+  await stopTrackedLeftovers(groups, run, deps.logger, result.report);
   try {
     if (result.baseReport) await writeOutput(baseReportPath(plan), serializeReport(result.baseReport));
     await writeRunJson(plan, result);

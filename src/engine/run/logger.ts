@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * Where the run tells what it does. The action maps `group` to a collapsible log group, the CLI to a
  * plain header; tests keep the lines in memory. Child output is written to a log file first and only
@@ -49,5 +50,57 @@ export function createMemoryLogger(): Logger & { lines: RecordedLine[]; text(): 
       return fn();
     },
     text: () => lines.map((line) => `${line.kind}: ${line.text}`).join('\n'),
+  };
+}
+
+/**
+ * Untrusted lines (a workload's output) for a log that the Actions runner scans for workflow
+ * commands: they are written between `::stop-commands::TOKEN` and `::TOKEN::`, the runner's own
+ * way to show text without acting on it, so a printed `::add-mask::`, `::error::` or
+ * `::stop-commands::` takes no effect. The token is fresh and random each time the fence opens;
+ * the workload never sees it. `close` before writing trusted commands (groups, warnings).
+ */
+export function commandFence(write: (line: string) => void, newToken: () => string = () => randomBytes(16).toString('hex')): { line(text: string): void; close(): void } {
+  let token: string | undefined;
+  return {
+    line(text) {
+      if (token === undefined) {
+        token = newToken();
+        write(`::stop-commands::${token}`);
+      }
+      write(text);
+    },
+    close() {
+      if (token === undefined) return;
+      write(`::${token}::`);
+      token = undefined;
+    },
+  };
+}
+
+/** A logger whose `output` lines are fenced (see commandFence) and whose other lines close the fence first. */
+export function fencedLogger(base: Logger, write: (line: string) => void, newToken?: () => string): Logger {
+  const fence = commandFence(write, newToken);
+  const trusted =
+    <A extends unknown[]>(fn: (...args: A) => void) =>
+    (...args: A) => {
+      fence.close();
+      fn(...args);
+    };
+  return {
+    info: trusted(base.info),
+    warning: trusted(base.warning),
+    error: trusted(base.error),
+    output: (line) => fence.line(line),
+    async group(name, fn) {
+      fence.close();
+      return base.group(name, async () => {
+        try {
+          return await fn();
+        } finally {
+          fence.close();
+        }
+      });
+    },
   };
 }

@@ -6,9 +6,10 @@
  * Depends on node built-ins only (the process tests load this file on its own).
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readdirSync, readFileSync, type WriteStream } from 'node:fs';
-import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 export interface ProcessSpec {
   argv: readonly string[];
@@ -36,6 +37,9 @@ export interface ProcessOutcome {
   tail: string[];
   /** Processes of the group still alive after the main process exited (they were stopped). */
   leftovers: number;
+  /** Output lines longer than MAX_LINE_BYTES: how many, and the bytes dropped from them. */
+  cutLines: number;
+  cutBytes: number;
 }
 
 export interface RunningProcess {
@@ -47,6 +51,115 @@ export interface RunningProcess {
 }
 
 const TAIL_LINES = 20;
+
+/** Longest output line kept (log file, callback); the rest of a longer line is dropped and counted. */
+export const MAX_LINE_BYTES = 1 << 20;
+
+/**
+ * The environment variable every process a run starts carries, with the run's own id as value (the
+ * Actions runner tags job processes with RUNNER_TRACKING_ID the same way). A daemon that left the
+ * process group and session is still found by it at the end.
+ */
+export const TRACKING_VARIABLE = 'PROFILE_GATE_TRACKING_ID';
+
+/**
+ * The runner's file commands. A workload that appends to them could set the action's outputs
+ * (`verdict=pass`), rewrite the job summary, or change later steps' environment; it gets empty
+ * throwaway files instead, removed when it exits.
+ */
+const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STEP_SUMMARY', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE'] as const;
+
+/**
+ * Splits a byte stream into lines (\n, \r\n or a lone \r, as readline does) with a bounded buffer:
+ * a line longer than `maxBytes` is kept to its first `maxBytes` and the rest dropped and counted.
+ */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private held = 0;
+  private dropped = 0;
+  private lastWasCR = false;
+  cutLines = 0;
+  cutBytes = 0;
+
+  constructor(
+    private readonly onLine: (line: string, droppedBytes: number) => void,
+    private readonly maxBytes = MAX_LINE_BYTES,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    // The next \n and \r, found natively (a 1 GB line must not be walked byte by byte in JS).
+    let lf = chunk.indexOf(0x0a);
+    let cr = chunk.indexOf(0x0d);
+    while (lf >= 0 || cr >= 0) {
+      const at = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+      const isCR = at === cr;
+      if (!isCR && this.lastWasCR && at === start && this.held === 0 && this.dropped === 0) {
+        // the \n of a \r\n whose \r ended the previous line
+        this.lastWasCR = false;
+      } else {
+        this.keep(chunk.subarray(start, at));
+        this.emit();
+        this.lastWasCR = isCR;
+      }
+      start = at + 1;
+      if (at === lf) lf = chunk.indexOf(0x0a, start);
+      if (at === cr) cr = chunk.indexOf(0x0d, start);
+    }
+    if (start < chunk.length) {
+      this.lastWasCR = false;
+      this.keep(chunk.subarray(start));
+    }
+  }
+
+  /** The last line, when the stream ended without a newline. */
+  end(): void {
+    if (this.held > 0 || this.dropped > 0) this.emit();
+  }
+
+  private keep(bytes: Buffer): void {
+    const room = this.maxBytes - this.held;
+    if (bytes.length <= room) {
+      if (bytes.length) this.parts.push(Buffer.from(bytes));
+      this.held += bytes.length;
+      return;
+    }
+    if (room > 0) this.parts.push(Buffer.from(bytes.subarray(0, room)));
+    this.held += Math.max(room, 0);
+    this.dropped += bytes.length - Math.max(room, 0);
+  }
+
+  private emit(): void {
+    const line = Buffer.concat(this.parts, this.held).toString('utf8');
+    const dropped = this.dropped;
+    if (dropped > 0) {
+      this.cutLines += 1;
+      this.cutBytes += dropped;
+    }
+    this.parts = [];
+    this.held = 0;
+    this.dropped = 0;
+    this.onLine(line, dropped);
+  }
+}
+
+/** Empty stand-ins for the file commands this process was given, in a folder of their own. */
+function throwawayFileCommands(env: NodeJS.ProcessEnv): { env: Record<string, string>; remove: () => void } {
+  const present = FILE_COMMANDS.filter((name) => env[name]);
+  if (present.length === 0) return { env: {}, remove: () => undefined };
+  const dir = mkdtempSync(join(tmpdir(), 'profile-gate-workload-'));
+  const replaced: Record<string, string> = {};
+  for (const name of present) {
+    replaced[name] = join(dir, name.toLowerCase());
+    writeFileSync(replaced[name], '');
+  }
+  return { env: replaced, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TrackedProcess {
+  pid: number;
+  command: string;
+}
 
 /**
  * Our environment less what is ours alone: the action's inputs (the token among them) and the
@@ -132,6 +245,35 @@ function escapedDescendants(pgid: number): ProcEntry[] {
   return found;
 }
 
+/** The command line of a process, arguments joined by spaces (empty when it cannot be read). */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').split('\0').join(' ');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Live processes of this user whose environment carries `marker` (NAME=value). Reads
+ * /proc/<pid>/environ, which holds the environment a process was started with.
+ */
+function processesWithMarker(marker: string): ProcEntry[] {
+  const uid = process.getuid?.();
+  const needle = Buffer.from(`\0${marker}\0`);
+  const first = Buffer.from(`${marker}\0`);
+  return processTable().filter((entry) => {
+    if (entry.pid === process.pid) return false;
+    try {
+      if (uid !== undefined && statSync(`/proc/${entry.pid}`).uid !== uid) return false;
+      const environ = readFileSync(`/proc/${entry.pid}/environ`);
+      return environ.subarray(0, first.length).equals(first) || environ.includes(needle);
+    } catch {
+      return false;
+    }
+  });
+}
+
 function stillAlive(entry: ProcEntry): boolean {
   try {
     const stat = readFileSync(`/proc/${entry.pid}/stat`, 'utf8');
@@ -153,11 +295,39 @@ function closeStream(stream: WriteStream): Promise<void> {
 
 export class ProcessGroups {
   readonly graceMs: number;
+  /** The value of TRACKING_VARIABLE in every process started here. */
+  readonly trackingId: string;
   private readonly groups = new Set<number>();
   private cancelled = false;
 
   constructor(options: { graceMs?: number } = {}) {
     this.graceMs = options.graceMs ?? 3000;
+    this.trackingId = randomUUID();
+  }
+
+  /**
+   * Stop every process that carries this run's tracking marker, wherever it went (a daemon that
+   * double-forked into a session of its own): SIGTERM, SIGKILL after the grace period. Returns
+   * them by pid and command. Linux only (elsewhere there is no /proc to read: none are found).
+   */
+  async sweepTracked(): Promise<TrackedProcess[]> {
+    if (process.platform !== 'linux') return [];
+    const found = processesWithMarker(`${TRACKING_VARIABLE}=${this.trackingId}`);
+    const tracked = found.map((entry) => ({ pid: entry.pid, command: commandLine(entry.pid) }));
+    const signal = (entry: ProcEntry, name: NodeJS.Signals) => {
+      if (!stillAlive(entry)) return;
+      try {
+        process.kill(entry.pid, name);
+      } catch {
+        // gone
+      }
+    };
+    for (const entry of found) signal(entry, 'SIGTERM');
+    const deadline = Date.now() + this.graceMs;
+    while (Date.now() < deadline && found.some(stillAlive)) await sleep(50);
+    for (const entry of found) signal(entry, 'SIGKILL');
+    for (let i = 0; i < 20 && found.some(stillAlive); i += 1) await sleep(25);
+    return tracked;
   }
 
   /** Process-group ids started here and not yet seen gone. */
@@ -218,9 +388,17 @@ export class ProcessGroups {
     let timedOut = false;
     let cancelledHere = false;
 
+    let fileCommands: ReturnType<typeof throwawayFileCommands> = { env: {}, remove: () => undefined };
+    try {
+      fileCommands = throwawayFileCommands(process.env);
+    } catch {
+      // no temporary folder: the workload gets no file commands at all (see below)
+    }
+    const env: NodeJS.ProcessEnv = { ...childEnvironment(process.env), ...(spec.env ?? {}), ...fileCommands.env, [TRACKING_VARIABLE]: this.trackingId };
+    for (const name of FILE_COMMANDS) if (!(name in fileCommands.env)) delete env[name];
     const child = spawn(spec.argv[0]!, spec.argv.slice(1), {
       cwd: spec.cwd,
-      env: { ...childEnvironment(process.env), ...(spec.env ?? {}) },
+      env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -231,17 +409,28 @@ export class ProcessGroups {
       if (pgid !== undefined) await this.stopGroup(pgid);
     };
 
+    const splitters: LineSplitter[] = [];
     const streamClosed = (stream: NodeJS.ReadableStream | null, name: 'stdout' | 'stderr', target: WriteStream) =>
       new Promise<void>((resolve) => {
         if (!stream) return resolve();
-        const lines = createInterface({ input: stream, crlfDelay: Infinity });
-        lines.on('line', (line) => {
-          target.write(`${line}\n`);
-          tail.push(line);
+        const lines = new LineSplitter((line, dropped) => {
+          target.write(dropped > 0 ? `${line}… [profile-gate: line cut at ${MAX_LINE_BYTES} bytes, ${dropped} bytes dropped]\n` : `${line}\n`);
+          tail.push(line.length > 1000 ? `${line.slice(0, 1000)}…` : line);
           if (tail.length > TAIL_LINES) tail.shift();
           spec.onLine?.(line, name);
         });
-        lines.on('close', () => resolve());
+        splitters.push(lines);
+        let ended = false;
+        const close = () => {
+          if (ended) return;
+          ended = true;
+          lines.end();
+          resolve();
+        };
+        stream.on('data', (chunk: Buffer) => lines.push(chunk));
+        stream.on('end', close);
+        stream.on('close', close);
+        stream.on('error', close);
       });
     const outputDone = Promise.all([
       streamClosed(child.stdout, 'stdout', stdoutFile ?? log),
@@ -272,6 +461,7 @@ export class ProcessGroups {
         clearTimeout(drainTimer);
         child.stdout?.destroy();
         child.stderr?.destroy();
+        fileCommands.remove();
         if (startError) log.write(`${startError}\n`);
         await Promise.all([closeStream(log), stdoutFile ? closeStream(stdoutFile) : Promise.resolve()]);
         resolve({
@@ -283,6 +473,8 @@ export class ProcessGroups {
           durationMs: Date.now() - started,
           tail,
           leftovers,
+          cutLines: splitters.reduce((sum, lines) => sum + lines.cutLines, 0),
+          cutBytes: splitters.reduce((sum, lines) => sum + lines.cutBytes, 0),
         });
       };
       child.once('error', (error: NodeJS.ErrnoException) => {
@@ -301,9 +493,12 @@ export class ProcessGroups {
 
   /**
    * On SIGINT/SIGTERM to this process: pass the same signal to every group started here, SIGKILL
-   * after the grace period, run `beforeExit`, then exit with 128+signal. A second signal kills at once.
+   * after the grace period, wait for `settle` (the run writing its record of what finished, up to
+   * `settleMs`), run `beforeExit`, then exit with 128+signal. A second signal kills at once.
    */
-  forwardSignals(options: { beforeExit?: (signal: NodeJS.Signals) => Promise<void> | void; exit?: (code: number) => void } = {}): () => void {
+  forwardSignals(
+    options: { beforeExit?: (signal: NodeJS.Signals) => Promise<void> | void; settle?: () => Promise<unknown>; settleMs?: number; exit?: (code: number) => void } = {},
+  ): () => void {
     const exit = options.exit ?? ((code: number) => process.exit(code));
     let handling = false;
     const handler = (signal: NodeJS.Signals) => {
@@ -320,6 +515,12 @@ export class ProcessGroups {
       handling = true;
       void (async () => {
         await this.stopAll(signal);
+        try {
+          // The Actions runner waits 7.5 s after SIGINT before it sends SIGTERM.
+          if (options.settle) await Promise.race([options.settle().catch(() => undefined), sleep(options.settleMs ?? 5000)]);
+        } catch {
+          // the record is best effort; exit regardless
+        }
         try {
           await Promise.race([options.beforeExit?.(signal), sleep(1000)]);
         } finally {

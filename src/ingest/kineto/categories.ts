@@ -11,6 +11,8 @@ export const CAT_RUNTIME = 5;
 export const CAT_DRIVER = 6;
 export const CAT_CPU_ANNOTATION = 7;
 export const CAT_GPU_ANNOTATION = 8;
+/** PyTorch ops on the CPU: read for which op launched each kernel. */
+export const CAT_CPU_OP = 9;
 
 const NAMES: ReadonlyArray<readonly [string, number]> = [
   ['kernel', CAT_KERNEL],
@@ -24,6 +26,8 @@ const NAMES: ReadonlyArray<readonly [string, number]> = [
   ['cuda_driver', CAT_DRIVER],
   ['user_annotation', CAT_CPU_ANNOTATION],
   ['gpu_user_annotation', CAT_GPU_ANNOTATION],
+  ['cpu_op', CAT_CPU_OP],
+  ['Operator', CAT_CPU_OP], // PyTorch <= ~1.10
 ];
 
 const BY_LENGTH = new Map<number, Array<{ bytes: Buffer; category: number }>>();

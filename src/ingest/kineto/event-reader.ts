@@ -1,7 +1,7 @@
 /**
  * Reads the few fields the importer needs from one trace event's bytes, without JSON.parse:
- * `ph`, `name`, `pid`, `ts`, `dur`, and from `args`: `device`, `correlation`, `bytes`, `grid`,
- * `block`. Times are split into whole µs and a ns remainder so that float µs timestamps keep their
+ * `ph`, `name`, `pid`, `tid`, `ts`, `dur`, and from `args`: `device`, `correlation`, `External id`,
+ * `bytes`, `grid`, `block`, and the byte range of `Input Dims`. Times are split into whole µs and a ns remainder so that float µs timestamps keep their
  * ns digits exactly (a float64 of epoch µs does not). Other keys are skipped by their bytes.
  */
 import { COLON, COMMA, isSpace, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET } from './json-element.js';
@@ -29,6 +29,9 @@ const key = (text: string): Buffer => Buffer.from(text, 'latin1');
 const K_PH = key('ph');
 const K_TS = key('ts');
 const K_PID = key('pid');
+const K_TID = key('tid');
+const K_EXTERNAL_ID = key('External id');
+const K_INPUT_DIMS = key('Input Dims');
 const K_DUR = key('dur');
 const K_CAT = key('cat');
 const K_NAME = key('name');
@@ -48,6 +51,8 @@ export class EventFields {
   nameStart = -1;
   nameEnd = -1;
   pid = NaN;
+  /** Numeric tid (NaN when absent or a string). */
+  tid = NaN;
   hasTs = false;
   tsUs = 0;
   tsFracNs = 0;
@@ -55,6 +60,10 @@ export class EventFields {
   durNs = 0;
   device = NaN;
   correlation = NaN;
+  externalId = NaN;
+  /** Byte range of the `Input Dims` value (record_shapes), -1 when absent. */
+  inputDimsStart = -1;
+  inputDimsEnd = -1;
   bytes = NaN;
   /** grid x,y,z then block x,y,z; NaN where absent. */
   readonly shape = new Float64Array(6);
@@ -77,10 +86,14 @@ export class EventFields {
     this.nameStart = -1;
     this.nameEnd = -1;
     this.pid = NaN;
+    this.tid = NaN;
     this.hasTs = false;
     this.hasDur = false;
     this.device = NaN;
     this.correlation = NaN;
+    this.externalId = NaN;
+    this.inputDimsStart = -1;
+    this.inputDimsEnd = -1;
     this.bytes = NaN;
     this.shape.fill(NaN);
     const p = this.ws(start);
@@ -91,6 +104,11 @@ export class EventFields {
   /** The bytes the last read() parsed; name and other ranges index into it. */
   get buffer(): Buffer {
     return this.b;
+  }
+
+  /** The raw JSON of `Input Dims`, when the event has it. */
+  inputDims(): string | undefined {
+    return this.inputDimsStart < 0 ? undefined : this.b.toString('utf8', this.inputDimsStart, this.inputDimsEnd);
   }
 
   /** The event's name, decoded. */
@@ -188,6 +206,11 @@ export class EventFields {
           this.pid = this.num;
           return q;
         }
+        if (this.is(ks, ke, K_TID) && this.isNumberStart(b[p])) {
+          const q = this.number(p);
+          this.tid = this.num;
+          return q;
+        }
         if (this.wantCat && this.is(ks, ke, K_CAT) && b[p] === QUOTE) {
           const e = this.stringEnd(p);
           this.cat = this.decode(p + 1, e);
@@ -229,10 +252,23 @@ export class EventFields {
           return q;
         }
         break;
+      case 10:
+        if (c === LBRACKET && this.is(ks, ke, K_INPUT_DIMS)) {
+          const q = this.skipValue(p);
+          this.inputDimsStart = p;
+          this.inputDimsEnd = q;
+          return q;
+        }
+        break;
       case 11:
         if (this.isNumberStart(c) && this.is(ks, ke, K_CORRELATION)) {
           const q = this.number(p);
           this.correlation = this.num;
+          return q;
+        }
+        if (this.isNumberStart(c) && this.is(ks, ke, K_EXTERNAL_ID)) {
+          const q = this.number(p);
+          this.externalId = this.num;
           return q;
         }
         break;

@@ -19,6 +19,11 @@ export const RBRACKET = 93;
 const MAX_EVENT_BYTES = 64 * 1024 * 1024;
 /** Top-level members above this (other than traceEvents) are skipped; metadata is small. */
 const MAX_MEMBER_BYTES = 4 * 1024 * 1024;
+/**
+ * Deepest bracket nesting inside one element. A trace event nests 3 or 4 levels (args holding lists
+ * of shapes); without a bound, a file of `[` alone grows the bracket stack with its whole size.
+ */
+export const MAX_NESTING = 512;
 
 // Byte classes for the hot loop: one table load instead of six compares for ordinary bytes.
 const OTHER = 0;
@@ -71,7 +76,7 @@ export class ElementScanner {
   private elementStart = 0; // in the current chunk (0 when it began in an earlier one)
   private elementOffset = 0; // absolute
   private depth = 0;
-  private stack: Uint8Array = new Uint8Array(256);
+  private readonly stack: Uint8Array = new Uint8Array(MAX_NESTING);
   private inString = false;
   private escape = false;
   private scalar = false;
@@ -194,7 +199,7 @@ export class ElementScanner {
     let depth = this.depth;
     let expectKey = this.expectKey;
     let catNext = this.catNext;
-    let stack = this.stack;
+    const stack = this.stack;
     const watchKeys = this.isEvent;
     for (; i < n; i++) {
       const c = chunk[i]!;
@@ -237,7 +242,7 @@ export class ElementScanner {
           catNext = false;
         }
       } else if (kind === IS_OPEN) {
-        if (depth === stack.length) stack = this.growStack();
+        if (depth === MAX_NESTING) throw new ScanError(`expected JSON nested at most ${MAX_NESTING} deep, got nesting deeper than ${MAX_NESTING}`, this.base + i);
         stack[depth] = c;
         depth++;
         if (depth === 1) expectKey = c === LBRACE;
@@ -255,13 +260,6 @@ export class ElementScanner {
     this.expectKey = expectKey;
     this.catNext = catNext;
     return n;
-  }
-
-  private growStack(): Uint8Array {
-    const bigger = new Uint8Array(this.stack.length * 2);
-    bigger.set(this.stack);
-    this.stack = bigger;
-    return bigger;
   }
 
   private setCategory(category: number): void {

@@ -123,6 +123,8 @@ export class TraceScanner {
       case ROOT_VALUE:
         if (this.key !== 'traceEvents') return this.beginElement(false, chunk, i);
         if (c !== LBRACKET) this.fail('traceEvents to be an array (`[`)', chunk, i);
+        // JSON.parse would keep the last one and other tools the first: neither is safe to guess.
+        if (this.sawTraceEvents) throw new ScanError('expected one "traceEvents" array, got a second one', this.base + i);
         this.sawTraceEvents = true;
         this.state = ARRAY_FIRST;
         return i + 1;

@@ -2,6 +2,8 @@
  * Interns event names by their raw bytes: a fingerprint of sampled bytes picks candidates, a
  * native compare confirms, and each distinct name is decoded to a string once. Kernel names are
  * often kilobytes long and repeat thousands of times; decoding and hashing each one would dominate.
+ * The fingerprint skips bytes, so names built to differ only there share it: a bucket that grows
+ * past a few entries gets an index on the complete bytes, and the lookup stays O(name length).
  */
 
 export interface NameEntry<T> {
@@ -11,9 +13,17 @@ export interface NameEntry<T> {
 }
 
 const SAMPLES = 12;
+/** Entries a bucket holds before it is indexed by the complete name (real traces: one or two). */
+const BUCKET_SCAN = 8;
+
+interface Bucket<T> {
+  entries: Array<NameEntry<T>>;
+  /** The complete bytes (as latin1, one char a byte) → entry, once the bucket outgrew a scan. */
+  byBytes?: Map<string, NameEntry<T>>;
+}
 
 export class NameCache<T> {
-  private readonly buckets = new Map<number, Array<NameEntry<T>>>();
+  private readonly buckets = new Map<number, Bucket<T>>();
 
   constructor(
     private readonly decode: (bytes: Buffer) => string,
@@ -29,21 +39,28 @@ export class NameCache<T> {
       hash = (Math.imul(hash, 31) + buf[end - 1]!) | 0;
     }
     let bucket = this.buckets.get(hash);
-    if (bucket) {
-      for (const entry of bucket) {
+    let key: string | undefined;
+    if (bucket?.byBytes) {
+      key = buf.toString('latin1', start, end);
+      const found = bucket.byBytes.get(key);
+      if (found) return found;
+    } else if (bucket) {
+      for (const entry of bucket.entries) {
         if (entry.bytes.length === length && entry.bytes.compare(buf, start, end) === 0) return entry;
       }
     } else {
-      this.buckets.set(hash, (bucket = []));
+      this.buckets.set(hash, (bucket = { entries: [] }));
     }
     const bytes = Buffer.from(buf.subarray(start, end));
     const name = this.decode(bytes);
     const entry: NameEntry<T> = { name, bytes, value: this.create(name) };
-    bucket.push(entry);
+    bucket.entries.push(entry);
+    if (bucket.byBytes) bucket.byBytes.set(key!, entry);
+    else if (bucket.entries.length > BUCKET_SCAN) bucket.byBytes = new Map(bucket.entries.map((known) => [known.bytes.toString('latin1'), known]));
     return entry;
   }
 
   *entries(): IterableIterator<NameEntry<T>> {
-    for (const bucket of this.buckets.values()) yield* bucket;
+    for (const bucket of this.buckets.values()) yield* bucket.entries;
   }
 }

@@ -6,6 +6,7 @@ import type { ImportContext } from '../importer.js';
 import type { ApiStat, KernelStat, MemopStat } from '../../model/capture.js';
 import {
   CAT_CPU_ANNOTATION,
+  CAT_CPU_OP,
   CAT_DRIVER,
   CAT_GPU_ANNOTATION,
   CAT_KERNEL,
@@ -17,6 +18,7 @@ import {
   categoryOfString,
 } from './categories.js';
 import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
+import { isMatmulOp, LaunchSites, type SiteTimes } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
 import { decodeJsonString } from './string-end.js';
@@ -38,13 +40,22 @@ const CATEGORY_LABEL: Record<number, string> = {
   [CAT_GPU_ANNOTATION]: 'gpu_user_annotation',
 };
 
+interface LaunchShape {
+  ns: number;
+  dims: Float64Array;
+}
+
 interface KernelSum {
   totalNs: number;
   instances: number;
   minNs: number;
   maxNs: number;
   /** Launch shapes seen (grid x,y,z, block x,y,z) and the time spent in each; usually one or two. */
-  shapes: Array<{ ns: number; dims: Float64Array }>;
+  shapes: LaunchShape[];
+  /** The shapes by their six dims, once there are more than a short scan's worth (a dynamic grid). */
+  shapeIndex?: Map<string, LaunchShape>;
+  /** Time by launching op (launch-sites.ts), when the trace links kernels to ops. */
+  sites?: SiteTimes;
 }
 
 interface MemopSum extends MemopStat {
@@ -68,15 +79,34 @@ function memcpyKind(name: string): string {
   return 'memcpy-other';
 }
 
+/** Shapes scanned in a list before a kernel's shapes get an index. */
+const SHAPE_SCAN = 8;
+
+/** Equal, or both absent (NaN: a trace without grid or block): as the index's key sees them. */
+const sameDim = (a: number, b: number): boolean => a === b || (a !== a && b !== b);
+const shapeKey = (d: Float64Array): string => `${d[0]},${d[1]},${d[2]},${d[3]},${d[4]},${d[5]}`;
+
 function addShape(sum: KernelSum, shape: Float64Array, ns: number): void {
+  if (sum.shapeIndex) {
+    const key = shapeKey(shape);
+    const known = sum.shapeIndex.get(key);
+    if (known) known.ns += ns;
+    else {
+      const added = { ns, dims: Float64Array.from(shape) };
+      sum.shapes.push(added);
+      sum.shapeIndex.set(key, added);
+    }
+    return;
+  }
   for (const known of sum.shapes) {
     const dims = known.dims;
-    if (dims[0] === shape[0] && dims[1] === shape[1] && dims[2] === shape[2] && dims[3] === shape[3] && dims[4] === shape[4] && dims[5] === shape[5]) {
+    if (sameDim(dims[0]!, shape[0]!) && sameDim(dims[1]!, shape[1]!) && sameDim(dims[2]!, shape[2]!) && sameDim(dims[3]!, shape[3]!) && sameDim(dims[4]!, shape[4]!) && sameDim(dims[5]!, shape[5]!)) {
       known.ns += ns;
       return;
     }
   }
   sum.shapes.push({ ns, dims: Float64Array.from(shape) });
+  if (sum.shapes.length > SHAPE_SCAN) sum.shapeIndex = new Map(sum.shapes.map((known) => [shapeKey(known.dims), known]));
 }
 
 export class TraceSummary implements ScanSink {
@@ -93,6 +123,9 @@ export class TraceSummary implements ScanSink {
     graphLaunch: GRAPH_LAUNCH_CALL.test(name),
   }));
   readonly ops = new OpLog();
+  readonly launchSites = new LaunchSites();
+  private readonly cpuOpNames = new NameCache<string>(decodeName, (name) => name);
+  private cpuOpBaseUs: number | undefined;
   readonly graphCorrelations = new Set<number>();
   readonly categories = new Set<string>();
   readonly members = new Map<string, unknown>();
@@ -129,6 +162,7 @@ export class TraceSummary implements ScanSink {
       if (category === CAT_SKIP) return;
     }
     if (f.ph !== PH_COMPLETE) return;
+    if (category === CAT_CPU_OP) return this.cpuOp();
     if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
       if (!f.nameStartsWith(PROFILER_STEP)) return;
     }
@@ -182,7 +216,18 @@ export class TraceSummary implements ScanSink {
     if (dur < sum.minNs) sum.minNs = dur;
     if (dur > sum.maxNs) sum.maxNs = dur;
     if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3])) addShape(sum, f.shape, dur);
+    this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
     this.ops.push(startNs, startNs + dur, device, f.correlation, true);
+  }
+
+  /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
+  private cpuOp(): void {
+    const f = this.fields;
+    if (!f.hasTs || !f.hasDur || f.nameStart < 0) return;
+    this.cpuOpBaseUs ??= f.tsUs;
+    const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
+    const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+    this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
   }
 
   private memop(startNs: number, memset: boolean): void {
@@ -228,12 +273,18 @@ export class TraceSummary implements ScanSink {
       for (const [device, sum] of byDevice) {
         const stat: KernelStat = { name, totalNs: sum.totalNs, instances: sum.instances, minNs: sum.minNs, maxNs: sum.maxNs };
         if (device >= 0) stat.device = device;
-        let best: { ns: number; dims: Float64Array } | undefined;
+        let best: LaunchShape | undefined;
         for (const shape of sum.shapes) if (!best || shape.ns > best.ns) best = shape;
         if (best) {
           const [gx, gy, gz, bx, by, bz] = Array.from(best.dims) as [number, number, number, number, number, number];
           if ([gx, gy, gz].every(Number.isFinite)) stat.grid = [gx, gy, gz];
           if ([bx, by, bz].every(Number.isFinite)) stat.block = [bx, by, bz];
+        }
+        const site = this.launchSites.attribution(sum.sites, sum.totalNs);
+        if (site) {
+          stat.launchedBy = site.launchedBy;
+          stat.launchedByShare = Math.round(site.launchedByShare * 1e4) / 1e4;
+          if (site.tokens !== undefined) stat.tokens = site.tokens;
         }
         out.push(stat);
       }

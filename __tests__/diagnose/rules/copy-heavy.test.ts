@@ -1,0 +1,44 @@
+import rule from '../../../src/diagnose/rules/copy-heavy.js';
+import { K } from '../../helpers/profile-builder.js';
+import { testRule } from '../../helpers/rule-tester.js';
+
+// Real names and shares: the H200 GQA decode that repeats its cache's KV heads every step
+// (fixtures/h200-stacks/repeat_kv, nsys): the direct copy 57.5 % of 70.3 ms, cuDNN SDPA 13.7 %, nvjet GEMVs.
+const directCopy =
+  'void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)';
+const catCopy =
+  'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)';
+const repeatKv = [[directCopy, 40.4, 256], [K.sdpa, 9.6, 128], ['nvjet_sm90_tst_256x8_64x6_4x1_v_bz_TNT', 5.76, 128], [K.layerNorm, 14.5, 1000]] as const;
+
+testRule(rule, {
+  passing: [
+    // The healthy GQA decode (native GQA): copies are the KV-cache writes, a few percent.
+    { name: 'a healthy decode with small copies', profile: { kernels: [[K.decodeGemm, 80, 3000], [K.sdpa, 10, 500], [directCopy, 3, 500]] } },
+    { name: 'copies just under the bar', profile: { kernels: [[K.decodeGemm, 86, 3000], [directCopy, 14, 500]] } },
+    // An Nsight Compute deep dive of the copy kernel alone is not a breakdown of the run.
+    { name: 'a deep dive of the copy kernel alone', profile: { format: 'ncu-csv', kernels: [[directCopy, 0.16, 1]] } },
+  ],
+  failing: [
+    {
+      name: 'KV heads repeated every step, no attribution in the capture (CUDA-graph replay)',
+      profile: { kernels: repeatKv },
+      hits: [{ severity: 'warning', evidence: { copyShare: 0.5746, topCopyLaunches: 256, attributed: false, pattern: 'strided copies (.contiguous(), reshape of a transposed or expanded view)' }, kernel: directCopy }],
+    },
+    {
+      name: 'the same copy, attributed to repeat_interleave by the trace',
+      profile: { kernels: repeatKv, launchedBy: { [directCopy]: 'aten::repeat_interleave > aten::clone > aten::copy_' } },
+      hits: [{ evidence: { attributed: true, launchedBy: 'aten::repeat_interleave > aten::clone > aten::copy_', pattern: 'KV heads repeated (repeat_interleave / repeat_kv)' } }],
+    },
+    {
+      name: 'a KV cache grown by cat every step',
+      profile: { kernels: [[catCopy, 30, 2000], [K.decodeGemm, 70, 3000]] },
+      hits: [{ evidence: { copyShare: 0.3, pattern: 'concatenation (cat)' } }],
+    },
+    {
+      name: 'a lower bar',
+      profile: { kernels: [[K.decodeGemm, 90, 3000], [directCopy, 10, 500]] },
+      options: { minCopyShare: 0.05 },
+      hits: [{ evidence: { copyShare: 0.1, copyLaunches: 500 } }],
+    },
+  ],
+});

@@ -1,0 +1,156 @@
+/**
+ * Inputs built to make the analysis do unbounded work or blame the wrong thing: a nesting bomb in
+ * a gzip, a damaged gzip, two traceEvents arrays, a kernel name with a NUL, an analysis past its
+ * time budget, files that cannot be read.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { InputError } from '../../src/errors.js';
+import { ingestFile } from '../../src/ingest/index.js';
+import { MAX_NESTING } from '../../src/ingest/kineto/json-element.js';
+import { cli } from '../helpers/cli.js';
+import { REPO } from '../engine/stand-ins.js';
+import { ncuCommand } from '../../src/diagnose/signals.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'pg-input-bounds-'));
+
+function file(name: string, content: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+async function refusal(path: string, format?: string): Promise<InputError> {
+  const error = await ingestFile(path, format).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(InputError);
+  return error as InputError;
+}
+
+describe('a nesting bomb', () => {
+  it('`[` after `[` inside a skipped event: refused at the bracket past the limit, not at the end of the file', async () => {
+    const prefix = '{"traceEvents": [{"ph": "X", "cat": "python_function", "name": "f", "args": {"x": ';
+    // 1 MB of gzip inflating to 64 MB; the 2 GB of the field report only take longer.
+    const bomb = gzipSync(Buffer.concat([Buffer.from(prefix), Buffer.alloc(64 << 20, '[')]), { level: 9 });
+    const error = await refusal(file('bomb.trace.json.gz', bomb));
+    // The event's own `{` and args' `{` are two levels: the limit is passed at the (MAX_NESTING - 1)th `[`.
+    const at = prefix.length + MAX_NESTING - 2;
+    expect(error.message).toBe(`${join(dir, 'bomb.trace.json.gz')}:byte ${at}: expected JSON nested at most ${MAX_NESTING} deep, got nesting deeper than ${MAX_NESTING}`);
+  });
+
+  it('real nesting of a few levels is read as before', async () => {
+    const events = [{ ph: 'X', cat: 'kernel', name: 'k', pid: 0, tid: 7, ts: 1, dur: 2, args: { device: 0, stream: 7, deep: [[[[[[[[1]]]]]]]] } }];
+    const capture = await ingestFile(file('nested.json', JSON.stringify({ traceEvents: events })));
+    expect(capture.kernels.map((k) => [k.name, k.totalNs])).toEqual([['k', 2000]]);
+  });
+});
+
+describe('a damaged gzip', () => {
+  it('a wrong checksum is called a decompression error, with how far the JSON got', async () => {
+    const whole = gzipSync(JSON.stringify({ traceEvents: Array.from({ length: 20000 }, (_, i) => ({ ph: 'X', cat: 'kernel', name: `k${i % 7}`, pid: 0, tid: 7, ts: i * 10, dur: 5, args: { device: 0 } })) }));
+    const damaged = Buffer.from(whole);
+    // The CRC-32 of the trailer (the 8 bytes before the size): the JSON inflates whole, the check fails.
+    damaged[damaged.length - 6] ^= 0xff;
+    const error = await refusal(file('damaged.trace.json.gz', damaged));
+    expect(error.message).toMatch(/damaged\.trace\.json\.gz:byte \d+: expected a complete gzip stream, got "gunzip: incorrect data check" after \d+ bytes of JSON$/);
+  });
+});
+
+describe('a time budget for analyze', () => {
+  /** A Kineto trace of some 30 MB: a few seconds to read, far past a 50 ms budget. */
+  function bigTrace(): string {
+    const events: string[] = [];
+    for (let i = 0; i < 200_000; i += 1) events.push(`{"ph":"X","cat":"kernel","name":"k${i % 50}","pid":0,"tid":7,"ts":${i * 10},"dur":5,"args":{"device":0,"stream":7,"grid":[1,1,1],"block":[128,1,1]}}`);
+    return file('big.trace.json', `{"schemaVersion":1,"traceEvents":[\n${events.join(',\n')}\n]}\n`);
+  }
+
+  it('--timeout stops it with exit 2 and one line naming the file being read', async () => {
+    const big = bigTrace();
+    const small = file('metrics.jsonl', '{"metric": "decode_tok_s", "value": 100}\n');
+    const started = Date.now();
+    const r = await cli(['analyze', '--timeout', '0.05', small, big]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`profile-gate: ${big}: expected the analysis to finish within 0.05 s (the analyze time budget); it was stopped while reading this file\n`);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('an analysis within its budget is unchanged', async () => {
+    const small = file('metrics-ok.jsonl', '{"metric": "decode_tok_s", "value": 100}\n');
+    const r = await cli(['analyze', '--timeout', '30', '--json', '-', small]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).metrics[0].samples).toEqual([100]);
+  });
+
+  it('a bad --timeout is a usage error', async () => {
+    const r = await cli(['analyze', '--timeout', '5m', 'x.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('profile-gate: --timeout 5m: expected a positive number of seconds\n');
+  });
+});
+
+/**
+ * Files this user may not read. Root ignores mode bits, so as root the CLI (the bundle, as shipped)
+ * runs as `nobody` (uid 65534, through spawn's uid/gid); as any other user it runs as that user.
+ */
+describe('unreadable inputs', () => {
+  const linux = process.platform === 'linux';
+  const itLinux = linux ? it : it.skip;
+  const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+
+  function cliAs(args: string[]): { status: number | null; stderr: string } {
+    const entry = join(REPO, 'dist', 'cli', 'index.js');
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run 'npm run build' first`);
+    const result = spawnSync(process.execPath, [entry, ...args], { ...asUser, encoding: 'utf8', cwd: tmpdir() });
+    return { status: result.status, stderr: result.stderr };
+  }
+
+  function openFolder(): string {
+    const folder = mkdtempSync(join(tmpdir(), 'pg-unreadable-'));
+    chmodSync(folder, 0o755);
+    return folder;
+  }
+
+  itLinux('a file: exit 2 and one line naming it', () => {
+    const folder = openFolder();
+    const path = join(folder, 'secret.jsonl');
+    writeFileSync(path, '{"metric": "decode_tok_s", "value": 100}\n');
+    chmodSync(path, 0o000);
+    const r = cliAs(['analyze', path]);
+    expect(r.stderr).toBe(`profile-gate: ${path}: cannot read the file (EACCES); expected a capture file that this user may read\n`);
+    expect(r.status).toBe(2);
+  });
+
+  itLinux('a folder: exit 2 and one line naming it', () => {
+    const folder = openFolder();
+    const inner = join(folder, 'captures');
+    mkdirSync(inner);
+    writeFileSync(join(inner, 'a.jsonl'), '{"metric": "decode_tok_s", "value": 100}\n');
+    chmodSync(inner, 0o000);
+    const r = cliAs(['analyze', folder]);
+    expect(r.stderr).toBe(`profile-gate: ${inner}: cannot read the folder (EACCES); expected a folder of capture files that this user may list\n`);
+    expect(r.status).toBe(2);
+  });
+});
+
+describe('two traceEvents arrays in one file', () => {
+  it('is refused at the second one: summing both (or keeping either) would be a guess', async () => {
+    const one = '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2,"args":{"device":0}}';
+    const text = `{"traceEvents": [${one}], "traceEvents": [${one}]}`;
+    const error = await refusal(file('twice.json', text));
+    expect(error.message).toBe(`${join(dir, 'twice.json')}:byte ${text.lastIndexOf('[')}: expected one "traceEvents" array, got a second one`);
+  });
+});
+
+describe('a NUL in a kernel name', () => {
+  it('is written \\x00 in the suggested ncu regex, which matches the name', () => {
+    const name = 'fused_rmsnorm\u0000kernel_v2';
+    const command = ncuCommand(name, 3, 'python serve.py');
+    expect(command).toContain("--kernel-name regex:'fused_rmsnorm\\x00kernel_v2' ");
+    expect(command).not.toMatch(/[\u0000-\u001f]/);
+    const regex = /--kernel-name regex:'([^']*)'/.exec(command)![1]!;
+    expect(new RegExp(regex).test(name)).toBe(true);
+    expect(new RegExp(regex).test('fused_rmsnorm kernel_v2')).toBe(false);
+  });
+});

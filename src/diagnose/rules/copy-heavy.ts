@@ -1,0 +1,68 @@
+/**
+ * Copy and layout kernels take a large share of GPU time: direct copies of strided views,
+ * transposes and permutes, `cat`, `.contiguous()`, and above all the KV heads of a GQA cache
+ * repeated to every query head on each step. They move bytes and compute nothing, so the fix is to
+ * not make the copy (native GQA, a layout the consumer reads as it is), never to tune the kernel.
+ */
+import type { Kernel } from '../../model/profile.js';
+import { defineRule } from '../rule.js';
+import { familyTotals, percent, round } from '../signals.js';
+
+/** Ops that repeat KV heads (transformers' repeat_kv is expand + reshape, which copies). */
+const KV_REPEAT_OP = /repeat_interleave|repeat_kv|aten::repeat\b|aten::expand/;
+const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/CatArray|concat|\bcat\b/i, 'concatenation (cat)'],
+  [/transpose|permute|nchwToNhwc|nhwcToNchw/i, 'transpose / permute'],
+  [/direct_copy|copy_kernel|contiguous|copy_/i, 'strided copies (.contiguous(), reshape of a transposed or expanded view)'],
+];
+
+function patternOf(kernel: Kernel): string {
+  if (kernel.launchedBy && KV_REPEAT_OP.test(kernel.launchedBy)) return 'KV heads repeated (repeat_interleave / repeat_kv)';
+  const found = PATTERNS.find(([pattern]) => pattern.test(kernel.name));
+  return found ? found[1] : 'copies';
+}
+
+export default defineRule({
+  meta: {
+    id: 'copy-heavy',
+    severity: 'warning',
+    title: 'Copy and layout kernels take a large share of GPU time',
+    stage: 'kernels',
+    needs: ['kernel-breakdown'],
+    description: 'Direct copies, transposes, permutes, cat and KV-head expands take a large share of kernel time: data is moved, not computed on.',
+    defaults: { minCopyShare: 0.15 },
+  },
+  check({ profile, options }) {
+    const copy = familyTotals(profile, ['copy']);
+    if (copy.share < options.minCopyShare) return [];
+    const top = profile.kernels.filter((k) => k.family === 'copy').sort((a, b) => b.totalNs - a.totalNs)[0]!;
+    const pattern = patternOf(top);
+    const attributed = top.launchedBy !== undefined;
+    const launchedFrom = attributed ? ` launched from ${top.launchedBy}` : '';
+    const repeatsKv = pattern.startsWith('KV heads');
+    const advice = [
+      repeatsKv
+        ? 'Stop repeating the KV heads: pass the grouped K and V to a kernel that reads them as they are (torch: F.scaled_dot_product_attention(..., enable_gqa=True); FlashAttention, FlashInfer and vLLM attention take GQA natively; transformers: attn_implementation="sdpa" or "flash_attention_2").'
+        : 'Find the op that makes the copy and remove it: if K/V heads are repeated for GQA (repeat_kv, repeat_interleave, expand(...).reshape), use native GQA (F.scaled_dot_product_attention(..., enable_gqa=True), FlashAttention/FlashInfer); if a .contiguous() or .transpose().reshape() feeds a matmul, keep the layout the consumer reads (or fuse the permute into it, e.g. under torch.compile).',
+      attributed
+        ? ''
+        : ' This trace does not say which op launched the kernel (no CPU ops for it, as under CUDA-graph replay): profile a few eager steps with torch.profiler(record_shapes=True, with_stack=True) to see it.',
+    ].join('');
+    return [
+      {
+        message: `Copy and layout kernels take ${percent(copy.share)} of kernel time. The largest, ${pattern}, is ${percent(top.share)} over ${top.instances} launches${launchedFrom}.`,
+        evidence: {
+          copyShare: round(copy.share),
+          copyLaunches: copy.instances,
+          topCopyShare: round(top.share),
+          topCopyLaunches: top.instances,
+          pattern,
+          attributed,
+          ...(top.launchedBy ? { launchedBy: top.launchedBy } : {}),
+        },
+        advice,
+        kernel: top.name,
+      },
+    ];
+  },
+});

@@ -1,0 +1,210 @@
+/**
+ * Which CPU op launched each kernel, from a Kineto trace's `cpu_op` events: PyTorch writes each op
+ * with an `External id`, and each kernel with the External id of the innermost op that launched it.
+ * Ops are nested by time on their thread (the trace lists them in start order per thread), so the
+ * chain of enclosing ops (`aten::repeat_interleave > aten::copy_`) is known when an op is read.
+ * With `record_shapes`, a matmul op's `Input Dims` give its token count M.
+ *
+ * Memory stays bounded on multi-GB traces: per op only a small site number is kept, in a typed array
+ * indexed by External id (ids are dense, counted from 0 per profiling session); the distinct sites
+ * (chain, tokens) are few. Per kernel, time is summed by site as kernels are read.
+ */
+
+/** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
+const MATMUL_INPUT: ReadonlyMap<string, number> = new Map([
+  ['aten::mm', 0],
+  ['aten::matmul', 0],
+  ['aten::linear', 0],
+  ['aten::bmm', 0],
+  ['aten::addmm', 1],
+  ['aten::baddbmm', 1],
+  ['aten::_addmm_activation', 1],
+  ['aten::_scaled_mm', 0],
+  ['aten::_grouped_mm', 0],
+  ['aten::_scaled_grouped_mm', 0],
+]);
+
+/** Past this an External id is not dense-indexed (a corrupt or foreign id); it is looked up in a map. */
+const DENSE_ID_LIMIT = 1 << 26;
+/** Ops shown in a chain: the outermost, then the innermost few. */
+const CHAIN_HEAD = 1;
+const CHAIN_TAIL = 3;
+const NO_TOKENS = -1;
+/** Kineto writes µs with three decimals: a child's end may pass its parent's by a rounding ns. */
+const NEST_SLACK_NS = 2;
+
+interface OpenOp {
+  start: number;
+  end: number;
+  chain: number;
+  tokens: number;
+}
+
+/** True for the ops whose Input Dims are read (the others' are never decoded). */
+export function isMatmulOp(opName: string): boolean {
+  return MATMUL_INPUT.has(opName);
+}
+
+/**
+ * M of a matmul from its `Input Dims` JSON (`[[5, 128], [128, 128], …]`): the product of all but the
+ * last dim of the activation input. Undefined when the dims are missing or not a matrix.
+ */
+export function matmulTokens(opName: string, inputDims: string | undefined): number | undefined {
+  const input = MATMUL_INPUT.get(opName);
+  if (input === undefined || inputDims === undefined) return undefined;
+  let dims: unknown;
+  try {
+    dims = JSON.parse(inputDims);
+  } catch {
+    return undefined;
+  }
+  const shape = Array.isArray(dims) ? dims[input] : undefined;
+  if (!Array.isArray(shape) || shape.length < 2 || !shape.every((d) => Number.isInteger(d) && d >= 0)) return undefined;
+  return (shape as number[]).slice(0, -1).reduce((product, d) => product * d, 1);
+}
+
+/** The id of `key` in `ids`; a new key gets `next`, and `store` records what it stands for. */
+function intern<K>(ids: Map<K, number>, key: K, next: number, store: () => unknown): number {
+  const known = ids.get(key);
+  if (known !== undefined) return known;
+  store();
+  ids.set(key, next);
+  return next;
+}
+
+/** Time of one kernel (name, device) per launch site; kept on the kernel's running sums. */
+export type SiteTimes = Map<number, number>;
+
+export interface Attribution {
+  launchedBy: string;
+  launchedByShare: number;
+  tokens?: number;
+}
+
+export class LaunchSites {
+  private readonly opNames: string[] = [];
+  private readonly opNameIds = new Map<string, number>();
+  /** Chain nodes: parent chain (-1 at the root) and op name id. */
+  private readonly chainParent: number[] = [];
+  private readonly chainName: number[] = [];
+  private readonly chainIds = new Map<number, number>();
+  /** Sites: a chain and the token count of its innermost matmul (-1: none). */
+  private readonly siteChain: number[] = [];
+  private readonly siteTokens: number[] = [];
+  private readonly siteIds = new Map<number, number>();
+  private readonly open = new Map<number, OpenOp[]>();
+  /** External id → site + 1 (0: unknown); 2 bytes an id until there are more than 65,535 sites. */
+  private dense: Uint16Array | Int32Array = new Uint16Array(1024);
+  private readonly sparse = new Map<number, number>();
+  /** Ops read; ops whose start went back in time on their thread (their chain may be cut short). */
+  ops = 0;
+  unordered = 0;
+  /**
+   * Kernel launches linked to an op, and the others: no External id (CUDA graph replays), an old
+   * trace's correlation-as-id, or an op not read before the kernel (PyTorch writes ops first).
+   */
+  attributed = 0;
+  unlinked = 0;
+
+  /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded. */
+  op(name: string, externalId: number, thread: number, start: number, end: number, inputDims: string | undefined): void {
+    this.ops++;
+    let stack = this.open.get(thread);
+    if (!stack) this.open.set(thread, (stack = []));
+    const top = stack[stack.length - 1];
+    if (top && start < top.start) this.unordered++;
+    // Closed ops leave; so does one this op is not inside (µs rounding can cross ends by a ns or two).
+    while (stack.length) {
+      const last = stack[stack.length - 1]!;
+      if (last.end > start + NEST_SLACK_NS && end <= last.end + NEST_SLACK_NS) break;
+      stack.pop();
+    }
+    const enclosing = stack[stack.length - 1];
+    const chain = this.chainOf(enclosing?.chain ?? -1, this.nameId(name));
+    const own = matmulTokens(name, inputDims);
+    const tokens = own ?? enclosing?.tokens ?? NO_TOKENS;
+    stack.push({ start, end, chain, tokens });
+    if (Number.isInteger(externalId) && externalId >= 0) this.setSite(externalId, this.siteOf(chain, tokens));
+  }
+
+  /** Add one kernel launch's time to its site; returns false when the launch links to no op. */
+  kernel(times: SiteTimes, externalId: number, correlation: number, durNs: number): boolean {
+    // Old traces give GPU events the correlation id as External id: that names no op.
+    if (!Number.isInteger(externalId) || externalId === correlation) {
+      this.unlinked++;
+      return false;
+    }
+    const site = this.siteAt(externalId);
+    if (site < 0) {
+      this.unlinked++;
+      return false;
+    }
+    this.attributed++;
+    times.set(site, (times.get(site) ?? 0) + durNs);
+    return true;
+  }
+
+  /** The site with the most time, as a chain of op names, with its share and tokens. */
+  attribution(times: SiteTimes | undefined, totalNs: number): Attribution | undefined {
+    if (!times || times.size === 0) return undefined;
+    let best = -1;
+    let bestNs = -1;
+    for (const [site, ns] of times) if (ns > bestNs) [best, bestNs] = [site, ns];
+    const chain = this.siteChain[best]!;
+    // Launches from the same chain with other token counts count towards the chain's share.
+    let chainNs = 0;
+    for (const [site, ns] of times) if (this.siteChain[site] === chain) chainNs += ns;
+    const out: Attribution = { launchedBy: this.chainText(chain), launchedByShare: totalNs > 0 ? Math.min(1, chainNs / totalNs) : 1 };
+    const tokens = this.siteTokens[best]!;
+    if (tokens !== NO_TOKENS) out.tokens = tokens;
+    return out;
+  }
+
+  private nameId(name: string): number {
+    return intern(this.opNameIds, name, this.opNames.length, () => this.opNames.push(name));
+  }
+
+  private chainOf(parent: number, name: number): number {
+    return intern(this.chainIds, (parent + 1) * 2 ** 22 + name, this.chainParent.length, () => {
+      this.chainParent.push(parent);
+      this.chainName.push(name);
+    });
+  }
+
+  private siteOf(chain: number, tokens: number): number {
+    return intern(this.siteIds, chain * 2 ** 24 + Math.min(tokens + 1, 2 ** 24 - 1), this.siteChain.length, () => {
+      this.siteChain.push(chain);
+      this.siteTokens.push(tokens);
+    });
+  }
+
+  private setSite(externalId: number, site: number): void {
+    if (externalId >= DENSE_ID_LIMIT) {
+      this.sparse.set(externalId, site);
+      return;
+    }
+    const wide = site + 1 > 0xffff && this.dense instanceof Uint16Array;
+    if (externalId >= this.dense.length || wide) {
+      let size = this.dense.length;
+      while (size <= externalId) size = Math.ceil(size * 1.5);
+      const grown = wide || this.dense instanceof Int32Array ? new Int32Array(size) : new Uint16Array(size);
+      grown.set(this.dense);
+      this.dense = grown;
+    }
+    this.dense[externalId] = site + 1;
+  }
+
+  private siteAt(externalId: number): number {
+    if (externalId < 0) return -1;
+    if (externalId >= DENSE_ID_LIMIT) return this.sparse.get(externalId) ?? -1;
+    return externalId < this.dense.length ? this.dense[externalId]! - 1 : -1;
+  }
+
+  private chainText(chain: number): string {
+    const names: string[] = [];
+    for (let node = chain; node >= 0; node = this.chainParent[node]!) names.push(this.opNames[this.chainName[node]!]!);
+    names.reverse();
+    if (names.length <= CHAIN_HEAD + CHAIN_TAIL) return names.join(' > ');
+    return [...names.slice(0, CHAIN_HEAD), '…', ...names.slice(-CHAIN_TAIL)].join(' > ');
+  }
+}
