@@ -57,7 +57,7 @@ describe('demangle: real g++ symbols against c++filt', () => {
 describe('kernelKey: one kernel as each tool writes it', () => {
   it('the KV-head copy of one H200 run: nsys `at::native::elementwise_kernel<(int)128, …>`, ncu `elementwise_kernel<128, …>`', () => {
     const nsys = spelling('h200-captures/gqa_repeat_kv/gqa_cuda_gpu_kern_sum.csv', /direct_copy_kernel_cuda/);
-    const ncu = spelling('h200-captures/gqa_repeat_kv/gqa_copy.ncu.csv', /direct_copy_kernel_cuda/);
+    const ncu = spelling('h200-captures/gqa_repeat_kv/ncu/gqa_copy.ncu.csv', /direct_copy_kernel_cuda/);
     expect(nsys).toMatch(/^void at::native::elementwise_kernel<\(int\)128, \(int\)4, /);
     expect(ncu).toMatch(/^void elementwise_kernel<128, 4, void gpu_kernel_impl_nocast<direct_copy_kernel_cuda/);
     expect(kernelKey(ncu)).toBe('elementwise_kernel<direct_copy_kernel_cuda>');
@@ -160,7 +160,7 @@ describe('matchKernel', () => {
   it('takes the same name, else the same key and signature, else the same key with the most time', () => {
     expect(matchKernel('nvjet_sm90_tst_256x8_64x6_4x1_v_bz_TNT', kernels)).toBe(kernels[2]);
     // The bf16 copy, as ncu spells it: its signature picks the smaller bf16 kernel over the float one.
-    expect(matchKernel(spelling('h200-captures/gqa_repeat_kv/gqa_copy.ncu.csv', /direct_copy_kernel_cuda/), kernels)).toBe(kernels[1]);
+    expect(matchKernel(spelling('h200-captures/gqa_repeat_kv/ncu/gqa_copy.ncu.csv', /direct_copy_kernel_cuda/), kernels)).toBe(kernels[1]);
     // A copy of another value type (half) shares the key only: the kernel with more time.
     expect(matchKernel('void elementwise_kernel<128, 4, void gpu_kernel_impl_nocast<direct_copy_kernel_cuda(TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() lambda() (instance 9)]::operator ()() lambda(Half) (instance 1)]>(TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)', kernels)).toBe(kernels[0]);
     expect(matchKernel('void at::native::reduce_kernel<512, 1>(int)', kernels)).toBeUndefined();

@@ -214,8 +214,24 @@ describe('the KV-head copy of a GQA decode step (h200-captures/gqa_repeat_kv/PRO
     const md = renderSummary(report);
     const lines = md.split('\n');
     const row = lines.findIndex((l) => l.startsWith('| 80.8% |'));
-    expect(lines[row + 1]).toMatch(/^\| \| \| \| deep dive \| ↳ Nsight Compute, 1 launch: .* · SM 77\\.2% .*findings: kernel\\-compute\\-bound \|$/);
+    expect(lines[row + 1]).toMatch(/^\| \| \| \| deep dive \| ↳ Nsight Compute, 1 launch: .* · SM 77\\.2% .*findings: copy\\-heavy, kernel\\-compute\\-bound \|$/);
     expect(md).not.toContain('### Deep dive (Nsight Compute)');
+  });
+});
+
+describe('the repeat_interleave copy of another H200 GQA workload (h200-stacks/PROVENANCE.md, repeat_kv)', () => {
+  // Python: nsys kern_sum: the direct copy 40,398,429 of 70,307,195 ns (57.5 %, 256 launches); ncu (its own process):
+  // SM 76.03 %, Memory Throughput 26.60 %, DRAM 20.70 %, L2 34.44 %; SOLBottleneck "Compute is more heavily utilized".
+  it('attaches to the 57.5 % copy of the breakdown, issue-bound with copy advice', async () => {
+    const stacks = join(FIXTURES, 'h200-stacks', 'repeat_kv');
+    const report = await analyze({ inputs: [join(stacks, 'repeatkv_node.kern_sum.csv'), join(stacks, 'repeatkv_copy.details.csv')] });
+    const compute = report.findings.filter((f) => f.id === 'kernel-compute-bound');
+    expect(compute).toHaveLength(1);
+    expect(compute[0]!.kernel).toBe(report.kernels[0]!.name);
+    expect(compute[0]!.evidence).toMatchObject({ computePercent: 76.03, dramPercent: 20.7, l2Percent: 34.44, ncuBottleneck: 'compute', kernelKind: 'copy' });
+    expect(compute[0]!.evidence['share']).toBeCloseTo(0.5746, 4);
+    expect(compute[0]!.deepDive).toMatchObject({ launchSkip: 128 });
+    expect(compute[0]!.advice).toMatch(/native GQA/);
   });
 });
 

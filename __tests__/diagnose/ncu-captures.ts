@@ -29,8 +29,8 @@ export const NCU_FILES = {
   fp32Raw: 'ncu/fp32_roofline/fp32_kernels.raw.csv',
   fp32All: 'ncu/fp32_roofline/fp32_kernels.details_all.csv',
   /** H200, the KV-head copy of a GQA decode step (repeat_kv), ncu names it without namespaces. */
-  gqaCopy: 'h200-captures/gqa_repeat_kv/gqa_copy.ncu.csv',
-  gqaCopySources: 'h200-captures/gqa_repeat_kv/gqa_copy_sources.ncu.csv',
+  gqaCopy: 'h200-captures/gqa_repeat_kv/ncu/gqa_copy.ncu.csv',
+  gqaCopySources: 'h200-captures/gqa_repeat_kv/ncu/gqa_copy_sources.ncu.csv',
   /** H200 decode step: two nvjet GEMVs, cuDNN SDPA, an nvjet N=8 GEMV; SpeedOfLight + Occupancy only. */
   llamaDecode: 'ncu/llama_decode_ncu_details.csv',
   /** GB10 class (public repository), vllm.cpp's quantized grouped GEMV, one kernel. */

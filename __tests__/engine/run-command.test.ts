@@ -234,7 +234,7 @@ describe('profile-gate run (CLI)', () => {
     const work = tempDir('cli');
     const captures = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'gqa_repeat_kv');
     const toolsLog = join(work, 'tools.jsonl');
-    Object.assign(process.env, { STAND_IN_NSYS_STATS: join(captures, 'gqa_cuda_gpu_kern_sum.csv'), STAND_IN_NCU_CSV: join(captures, 'gqa_copy.ncu.csv'), STAND_IN_TOOLS_ARGV_LOG: toolsLog });
+    Object.assign(process.env, { STAND_IN_NSYS_STATS: join(captures, 'gqa_cuda_gpu_kern_sum.csv'), STAND_IN_NCU_CSV: join(captures, 'ncu', 'gqa_copy.ncu.csv'), STAND_IN_TOOLS_ARGV_LOG: toolsLog });
     try {
       const { code, stderr } = await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--out', 'o', '--quiet'], work, { realAnalysis: true });
       expect(stderr).toBe('');
@@ -257,7 +257,7 @@ describe('profile-gate run (CLI)', () => {
       expect(compute.advice).not.toMatch(/FP8|tensor-core/);
       expect(written.notices.map((n) => n.message).join('\n')).not.toMatch(/no Nsight Compute section/);
       const md = readFileSync(join(work, 'o', 'report.md'), 'utf8');
-      expect(md).toMatch(/\| deep dive \| ↳ Nsight Compute, 1 launch: .*findings: kernel\\-compute\\-bound/);
+      expect(md).toMatch(/\| deep dive \| ↳ Nsight Compute, 1 launch: .*findings: copy\\-heavy, kernel\\-compute\\-bound/);
     } finally {
       Object.assign(process.env, { STAND_IN_NSYS_STATS: RECORDED_NSYS_STATS, STAND_IN_NCU_CSV: RECORDED_NCU_CSV });
       delete process.env.STAND_IN_TOOLS_ARGV_LOG;
