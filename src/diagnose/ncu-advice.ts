@@ -13,25 +13,26 @@ const GEMM_FAMILIES = new Set(['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'l
 const ATTENTION_FAMILIES = new Set(['attention-fused', 'attention-softmax', 'attention-bmm']);
 const REDUCTION_FAMILIES = new Set(['reduce', 'norm']);
 /** Layout work among elementwise kernels: direct copies, transposes and permutes, cat, contiguous, KV-head expands. */
-const COPY_NAME = /direct_copy|(?<![a-z])copy_kernel|CatArray|\bcat_|transpose|permute|contiguous|repeat_interleave|repeat_kv|expand_kv|_copy_|copyBuffer/i;
+const COPY_NAME = /direct_copy|copy_kernel|CatArray|\bcat_|transpose|permute|contiguous|repeat_interleave|repeat_kv|expand_kv|copyBuffer/i;
 
 const MATMUL_NAME = /gemm|gemv|matmul|mul_mat|QuantDot|dot_?product/i;
 
 /** The kind of work a kernel does, from its family (and its name, for copies filed as elementwise). */
 export function kernelKind(family: string | undefined, name: string): KernelKind {
   if (family === 'collective') return 'collective';
-  if (family === 'copy' || family === 'kv-cache' || ((family === 'elementwise' || family === undefined || family === 'other') && COPY_NAME.test(name))) return 'copy';
+  if (family === 'copy' || ((family === 'elementwise' || family === undefined || family === 'other') && COPY_NAME.test(name))) return 'copy';
   if (family && GEMM_FAMILIES.has(family)) return 'gemm';
   // A quantized matmul filed as quantize or other by an older table (QuantDot…, mul_mat_q) is a GEMM.
   if ((family === 'quantize' || family === 'other' || family === undefined) && MATMUL_NAME.test(name)) return 'gemm';
   if (family && ATTENTION_FAMILIES.has(family)) return 'attention';
   if (family && REDUCTION_FAMILIES.has(family)) return 'reduction';
-  if (family === 'elementwise' || family === 'rope' || family === 'quantize') return 'elementwise';
+  // A KV-cache write is needed work, not a copy to avoid; it is read as elementwise.
+  if (family === 'elementwise' || family === 'rope' || family === 'quantize' || family === 'kv-cache') return 'elementwise';
   return 'other';
 }
 
 const AVOID_COPY =
-  'The fastest copy is the one not made: keep the layout the consumer reads (no .contiguous() after a permute or transpose), use the attention kernel\'s native GQA instead of repeat_kv/repeat_interleave of the KV heads, and fuse the permute into the consumer (torch.compile, or a kernel that takes strided input).';
+  'The fastest copy is the one not made: keep tensors in the layout and type their consumer reads (no .contiguous() after a permute or transpose, no cast there and back), use the attention kernel\'s native GQA instead of repeat_kv/repeat_interleave of the KV heads, and fuse what remains into the consumer (torch.compile, or a kernel that takes strided input).';
 
 /** Advice for a bound, by kind; the family tells a quantized GEMM (`lowbit-gemm`) from a dense one. */
 export function boundAdvice(bound: Bound, kind: KernelKind, unit: MemoryUnit | undefined, family: string | undefined): string {
