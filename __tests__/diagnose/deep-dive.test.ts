@@ -64,6 +64,16 @@ describe('H200 prefill GEMM', () => {
     expect(ids(findings)).toEqual(['kernel-compute-bound']);
     expect(findings[0]!.evidence['computePercent']).toBeCloseTo(92.84, 1);
     expect(findings[0]!.kernel).toBe('nvjet_sm90_tst_192x128_64x5_1x2_h_bz_coopB_TNT');
+    expect(findings[0]!.advice).toMatch(/tensor-core/);
+  });
+
+  // ncu's SOLBottleneck on the details page: "Start by analyzing L1 in the Memory Workload Analysis section";
+  // L1/TEX 96.63 % is the shared-memory staging that feeds the tensor cores, DRAM 26.21 %, L2 56.05 %.
+  it('says why it reads compute-bound where ncu points at L1', async () => {
+    const [finding] = await deepDive('prefillGemm');
+    expect(finding!.evidence).toMatchObject({ ncuBottleneck: 'memory (L1/TEX)', boundSource: 'overrules ncu', l1Percent: 96.63, dramPercent: 26.21, l2Percent: 56.05 });
+    expect(finding!.evidence['whyNotNcu']).toMatch(/^ncu's SOLBottleneck points at L1\/TEX \(96\.6%\): with SM throughput at 92\.8% that is the on-chip staging that feeds the math pipes, while the off-chip roofs are far \(DRAM 26\.2%, L2 56\.0%\)$/);
+    expect(finding!.message).toContain("ncu's SOLBottleneck points at L1/TEX");
   });
 });
 
@@ -138,6 +148,150 @@ describe('H200 fp32 kernels with the roofline and source counters (fixtures/ncu/
     expect(sgemm.evidence['shareOfRoof']).toBeCloseTo(0.77, 2);
     expect(sgemm.evidence['rooflineSide']).toBe('compute');
     expect(findings.find((f) => f.id === 'uncoalesced-access')!.evidence['excessShare']).toBeCloseTo(0.7778, 3);
+  });
+});
+
+describe('ncu\'s verdict first, every memory level read', () => {
+  // The transposing copy: SM 19.66, Memory Throughput 96.56 = L2 96.56, DRAM 23.40, L1 61.82; SOLBottleneck:
+  // "Start by analyzing L2 in the Memory Workload Analysis section".
+  it('the transposing copy is L2-bound, as ncu says, with copy advice', async () => {
+    const findings = (await deepDive('fp32')).filter((f) => /direct_copy/.test(f.kernel ?? ''));
+    expect(ids(findings)).toEqual(['kernel-memory-bound', 'uncoalesced-access']);
+    const memory = one(findings, 'kernel-memory-bound');
+    expect(memory.evidence).toMatchObject({ memoryUnit: 'L2', memoryPercent: 96.56, ncuBottleneck: 'memory (L2)', boundSource: 'agrees', kernelKind: 'copy' });
+    expect(memory.advice).toMatch(/^The kernel is a copy, .*L2 being busier than DRAM says its accesses are strided/);
+    expect(memory.advice).toMatch(/native GQA instead of repeat_kv/);
+    expect(one(findings, 'uncoalesced-access').advice).toMatch(/^A strided copy/);
+  });
+
+  // A capture with SM and DRAM only (a --metrics page without the Memory Throughput, L2 and L1 rows) used to
+  // read latency-bound from DRAM at 23 %; ncu's SOLBottleneck row of the same result says L2 is the limit.
+  it('follows ncu\'s verdict when the capture lacks the memory levels, and says so', async () => {
+    const results = (await ingestFile(fixturePath('fp32'))).ncu.filter((r) => /direct_copy/.test(r.kernel));
+    const trimmed = results.map((r) => ({ ...r, metrics: r.metrics.filter((m) => !['Memory Throughput', 'L2 Cache Throughput', 'L1/TEX Cache Throughput'].includes(m.name)) }));
+    const profile = buildProfile([{ ...(await ingestFile(fixturePath('fp32'))), ncu: trimmed, kernels: [] }]);
+    const findings = runRules(profile).filter((f) => DEEP_DIVE_RULE_IDS.includes(f.id));
+    expect(findings.map((f) => f.id)).not.toContain('kernel-latency-bound');
+    const memory = one(findings, 'kernel-memory-bound');
+    expect(memory.evidence).toMatchObject({ memoryUnit: 'L2', ncuBottleneck: 'memory (L2)', boundSource: 'from ncu verdict', dramPercent: 23.4 });
+    expect(memory.evidence['memoryPercent']).toBeUndefined();
+    expect(memory.message).toMatch(/Nsight Compute names L2 as the limit \(DRAM 23\.4%\).*; the capture has no Memory Throughput row/);
+  });
+});
+
+describe('the KV-head copy of a GQA decode step (h200-captures/gqa_repeat_kv/PROVENANCE.md)', () => {
+  // ncu: SM 77.17 %, Memory 26.79 %, DRAM 20.76 %, L2 34.74 %; SOLBottleneck "Compute is more heavily utilized
+  // than Memory"; all 32 bytes of each sector used, no excess sectors. Issue-bound on a strided copy's index math.
+  it('is issue-bound on the compute side, with copy advice and no tensor-core advice', async () => {
+    const findings = await deepDive('gqaCopy');
+    expect(ids(findings)).toEqual(['kernel-compute-bound']);
+    const [finding] = findings;
+    expect(finding!.evidence).toMatchObject({ computePercent: 77.17, dramPercent: 20.76, l2Percent: 34.74, ncuBottleneck: 'compute', boundSource: 'agrees', kernelKind: 'copy' });
+    expect(finding!.message).toMatch(/is issue-bound \(compute side\): SM throughput at 77\.2% of peak, DRAM at 20\.8% and L2 at 34\.7%\.$/);
+    expect(finding!.advice).toMatch(/index math/);
+    expect(finding!.advice).toMatch(/native GQA instead of repeat_kv/);
+    expect(finding!.advice).not.toMatch(/FP8|tensor-core|lower-precision/);
+  });
+
+  it('has coalesced accesses: no uncoalesced finding (0 excess of 8,388,608 sectors)', async () => {
+    expect(ids(await deepDive('gqaCopySources'))).toEqual(['kernel-compute-bound']);
+  });
+
+  const kernSum = join(FIXTURES, 'h200-captures', 'gqa_repeat_kv', 'gqa_cuda_gpu_kern_sum.csv');
+  it('attaches the deep dive to the breakdown kernel that nsys spells otherwise, with its share', async () => {
+    const report = await analyze({ inputs: [kernSum, fixturePath('gqaCopy')] });
+    const nsysName = report.kernels[0]!.name;
+    expect(nsysName).toMatch(/^void at::native::elementwise_kernel<\(int\)128, \(int\)4, /);
+    const deep = report.findings.filter((f) => DEEP_DIVE_RULE_IDS.includes(f.id));
+    expect(ids(deep)).toEqual(['kernel-compute-bound']);
+    expect(deep[0]!.kernel).toBe(nsysName);
+    // 11,831,460 of 14,637,053 ns.
+    expect(deep[0]!.evidence['share']).toBeCloseTo(0.8083, 4);
+    expect(deep[0]!.evidence['ncuKernel']).toMatch(/^elementwise_kernel<128, 4, void gpu_kernel_impl_nocast<direct_copy_kernel_cuda/);
+    expect(deep[0]!.message).toContain('(80.8% of GPU kernel time)');
+    // The follow-up skips to the middle of the 80 launches nsys counted, and selects the kernel by key.
+    expect(deep[0]!.deepDive).toMatchObject({ kernel: nsysName, kernelKey: 'elementwise_kernel<direct_copy_kernel_cuda>', launchSkip: 40, demangled: true });
+    const md = renderSummary(report);
+    const lines = md.split('\n');
+    const row = lines.findIndex((l) => l.startsWith('| 80.8% |'));
+    expect(lines[row + 1]).toMatch(/^\| \| \| \| deep dive \| ↳ Nsight Compute, 1 launch: .* · SM 77\\.2% .*findings: copy\\-heavy, kernel\\-compute\\-bound \|$/);
+    expect(md).not.toContain('### Deep dive (Nsight Compute)');
+  });
+});
+
+describe('the repeat_interleave copy of another H200 GQA workload (h200-stacks/PROVENANCE.md, repeat_kv)', () => {
+  // Python: nsys kern_sum: the direct copy 40,398,429 of 70,307,195 ns (57.5 %, 256 launches); ncu (its own process):
+  // SM 76.03 %, Memory Throughput 26.60 %, DRAM 20.70 %, L2 34.44 %; SOLBottleneck "Compute is more heavily utilized".
+  it('attaches to the 57.5 % copy of the breakdown, issue-bound with copy advice', async () => {
+    const stacks = join(FIXTURES, 'h200-stacks', 'repeat_kv');
+    const report = await analyze({ inputs: [join(stacks, 'repeatkv_node.kern_sum.csv'), join(stacks, 'repeatkv_copy.details.csv')] });
+    const compute = report.findings.filter((f) => f.id === 'kernel-compute-bound');
+    expect(compute).toHaveLength(1);
+    expect(compute[0]!.kernel).toBe(report.kernels[0]!.name);
+    expect(compute[0]!.evidence).toMatchObject({ computePercent: 76.03, dramPercent: 20.7, l2Percent: 34.44, ncuBottleneck: 'compute', kernelKind: 'copy' });
+    expect(compute[0]!.evidence['share']).toBeCloseTo(0.5746, 4);
+    expect(compute[0]!.deepDive).toMatchObject({ launchSkip: 128 });
+    expect(compute[0]!.advice).toMatch(/native GQA/);
+  });
+});
+
+describe('a single-kernel capture: vllm.cpp QuantDotGemmGroupedKernel (shared external-2/SOURCES.md)', () => {
+  // SM 38.69 %, Memory Throughput 38.69 %, L1/TEX 49.29 %, L2 11.59 %, no DRAM row; SOLBottleneck: low compute
+  // and memory ("latency issues"); UncoalescedGlobalAccess: 11,704,320 excessive sectors (75 % of 15,667,200);
+  // Waves Per SM 16, achieved occupancy 95.13 % of a theoretical 83.33 %: neither the grid nor occupancy limits it.
+  it('is latency-bound with uncoalesced global loads, read as a quantized matmul', async () => {
+    const findings = await deepDive('quantDot');
+    expect(ids(findings)).toEqual(['kernel-latency-bound', 'uncoalesced-access']);
+    const latency = one(findings, 'kernel-latency-bound');
+    // ncu's Memory Throughput (38.69 = its Mem Pipes Busy) is no level's headline (L1 49.29, L2 11.59): no unit is named.
+    expect(latency.evidence).toMatchObject({ computePercent: 38.69, memoryUnit: 'memory pipes', memoryPercent: 38.69, ncuBottleneck: 'latency', boundSource: 'agrees', kernelKind: 'gemm', wavesPerSm: 16 });
+    expect(latency.evidence['dramPercent']).toBeUndefined();
+    expect(latency.evidence['share']).toBeUndefined();
+    expect(latency.advice).toMatch(/quantized GEMM far from every roof waits on its weight loads/);
+    const uncoalesced = one(findings, 'uncoalesced-access');
+    expect(uncoalesced.evidence).toMatchObject({ space: 'global', source: 'ncu rule', ncuRule: 'UncoalescedGlobalAccess (OPT)', ncuEstimatedSpeedupPercent: 60.08 });
+    expect(uncoalesced.evidence['excessShare']).toBeCloseTo(0.75, 4);
+  });
+});
+
+describe('H200 decode step, four small kernels (shared h200/README.md)', () => {
+  // Python: SM / Memory Throughput 3.67/3.54, 0.55/0.64, 8.40/12.06, 4.60/22.28 %; every SOLBottleneck row speaks of the
+  // grid only ("only 0.2 / 0.0 / 1.0 / 0.3 full waves"); no LaunchStats; achieved occupancy 14.5 / 6.2 / 14.4 / 14.2 % of a
+  // theoretical 18.75 % (nvjet: registers and shared memory allow 1 block per SM; cuDNN: registers allow 3).
+  it('each is latency-bound on the numbers, with a grid ncu calls too small and low occupancy', async () => {
+    const findings = await deepDive('llamaDecode');
+    const kernels = [...new Set(findings.map((f) => f.kernel))];
+    expect(kernels).toHaveLength(4);
+    for (const kernel of kernels) expect(ids(findings.filter((f) => f.kernel === kernel))).toEqual(['grid-too-small', 'kernel-latency-bound', 'low-occupancy']);
+    for (const f of findings.filter((x) => x.id === 'kernel-latency-bound')) expect(f.evidence).toMatchObject({ boundSource: 'no ncu verdict' });
+    for (const f of findings.filter((x) => x.id === 'grid-too-small')) expect(f.evidence).toMatchObject({ wavesSource: 'ncu rule', ncuRule: 'SOLBottleneck (OPT)' });
+    const sdpa = findings.filter((f) => /sdpa/.test(f.kernel ?? ''));
+    expect(one(sdpa, 'kernel-latency-bound').evidence).toMatchObject({ computePercent: 0.55, memoryPercent: 0.64, kernelKind: 'attention' });
+    expect(one(sdpa, 'low-occupancy').evidence).toMatchObject({ achievedOccupancyPercent: 6.24, blockLimitRegisters: 3 });
+    expect(one(sdpa, 'kernel-latency-bound').advice).toMatch(/split-KV/);
+  });
+});
+
+describe('a level ncu\'s headline leaves out', () => {
+  // The bf16 clamp, two launches; the one of median duration (ID 5): Memory Throughput 57.04 % (= DRAM), SM 39.71 %,
+  // but L2 Cache Throughput 82.62 %; ncu: latency.
+  it('stays latency-bound, as ncu says, and names the busy L2', async () => {
+    const findings = (await deepDive('smallMatmul')).filter((f) => /clamp/.test(f.kernel ?? ''));
+    expect(ids(findings)).toEqual(['kernel-latency-bound']);
+    expect(findings[0]!.evidence).toMatchObject({ memoryUnit: 'DRAM', memoryPercent: 57.04, l2Percent: 82.62, ncuBottleneck: 'latency', boundSource: 'agrees', kernelKind: 'elementwise' });
+    expect(findings[0]!.message).toContain('both below 60%; L2 at 82.6% is near its own roof, so the memory system is partly busy.');
+  });
+});
+
+describe('a collective gets no Nsight Compute advice', () => {
+  it('skips an NCCL kernel however its counters look', async () => {
+    const [result] = (await ingestFile(fixturePath('decodeAttention'))).ncu;
+    const nccl = { ...result!, kernel: 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<(unsigned long)4096>)' };
+    const profile = buildProfile([{ ...(await ingestFile(fixturePath('decodeAttention'))), ncu: [nccl], kernels: [{ name: nccl.kernel, totalNs: 1000, instances: 1 }] }]);
+    expect(profile.kernels[0]!.family).toBe('collective');
+    expect(runRules(profile).filter((f) => DEEP_DIVE_RULE_IDS.includes(f.id))).toEqual([]);
+    // The same counters on the attention kernel do give findings (the test can fail).
+    expect(ids(await deepDive('decodeAttention')).length).toBeGreaterThan(0);
   });
 });
 

@@ -28,6 +28,13 @@ export const NCU_FILES = {
   fp32: 'ncu/fp32_roofline/fp32_kernels.details.csv',
   fp32Raw: 'ncu/fp32_roofline/fp32_kernels.raw.csv',
   fp32All: 'ncu/fp32_roofline/fp32_kernels.details_all.csv',
+  /** H200, the KV-head copy of a GQA decode step (repeat_kv), ncu names it without namespaces. */
+  gqaCopy: 'h200-captures/gqa_repeat_kv/ncu/gqa_copy.ncu.csv',
+  gqaCopySources: 'h200-captures/gqa_repeat_kv/ncu/gqa_copy_sources.ncu.csv',
+  /** H200 decode step: two nvjet GEMVs, cuDNN SDPA, an nvjet N=8 GEMV; SpeedOfLight + Occupancy only. */
+  llamaDecode: 'ncu/llama_decode_ncu_details.csv',
+  /** GB10 class (public repository), vllm.cpp's quantized grouped GEMV, one kernel. */
+  quantDot: 'ncu/vllmcpp_laguna_grouped_gemv_gb10_ncu_details_id0_trimmed.csv',
 } as const;
 
 export type CaptureName = keyof typeof NCU_FILES;

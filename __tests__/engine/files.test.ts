@@ -1,7 +1,9 @@
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chooseDeepDive, completeNcuCommand, ncuForKernel, withNcuLogFile } from '../../src/engine/run/deep-dive.js';
+import { deepDiveRequest, renderNcuCommand } from '../../src/diagnose/deep-dive-request.js';
+import { chooseDeepDive, ncuArgv, withNcuLogFile } from '../../src/engine/run/deep-dive.js';
+import { splitShellWords } from '../../src/engine/run/shell-words.js';
 import { checkOutput, collectCaptures, deriveProfileConsole, findBySuffix, globToRegExp, matchCaptures } from '../../src/engine/run/files.js';
 import { RECORDED_NCU_CSV, RECORDED_NSYS_STATS, tempDir } from './stand-ins.js';
 
@@ -92,60 +94,38 @@ describe('capture globs', () => {
 
 describe('deep dive command', () => {
   const workload = ['max', 'generate', '--model', 'm'];
+  const gemv = deepDiveRequest('gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', 672);
 
-  it('completes a finding command: clocks left alone, CSV details page, workload in place', () => {
-    expect(completeNcuCommand("ncu -k regex:'gemv_split_k' --launch-skip 200 --launch-count 4 --section SpeedOfLight <workload>", '/usr/local/cuda/bin/ncu', workload)).toEqual([
-      '/usr/local/cuda/bin/ncu',
-      '--clock-control',
-      'none',
-      '--csv',
-      '--page',
-      'details',
-      '-k',
-      'regex:gemv_split_k',
-      '--launch-skip',
-      '200',
-      '--launch-count',
-      '4',
-      '--section',
-      'SpeedOfLight',
-      ...workload,
-    ]);
-    expect(completeNcuCommand('ncu --clock-control none --csv --page details -k regex:x', 'ncu', workload)).toEqual(['ncu', '--clock-control', 'none', '--csv', '--page', 'details', '-k', 'regex:x', ...workload]);
-  });
-
-  it('takes the command the dominant-kernel rule writes, placeholder and all', () => {
-    // As src/diagnose/signals.ts ncuCommand renders it with the rule's default workload option.
-    const ruleCommand = "ncu --clock-control none --kernel-name regex:'gemv_split_k_bfloat16_bfloat16_bfloat16_256' --launch-skip 336 --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats --csv --page details <workload command>";
-    const argv = completeNcuCommand(ruleCommand, '/usr/local/cuda/bin/ncu', workload);
-    expect(argv).toEqual([
+  it('turns a structured request into argv: clocks left alone, the kernel filter, CSV details page, then the workload', () => {
+    expect(ncuArgv('/usr/local/cuda/bin/ncu', gemv, workload)).toEqual([
       '/usr/local/cuda/bin/ncu',
       '--clock-control', 'none',
       '--kernel-name', 'regex:gemv_split_k_bfloat16_bfloat16_bfloat16_256',
       '--launch-skip', '336', '--launch-count', '1',
-      '--section', 'SpeedOfLight', '--section', 'Occupancy', '--section', 'LaunchStats',
+      '--section', 'SpeedOfLight', '--section', 'Occupancy', '--section', 'LaunchStats', '--section', 'MemoryWorkloadAnalysis', '--section', 'WarpStateStats',
       '--csv', '--page', 'details',
       ...workload,
     ]);
-    // A rule told the workload already: it is not appended a second time.
-    expect(completeNcuCommand('ncu --clock-control none --csv --page details max generate --model m', 'ncu', workload)).toEqual(['ncu', '--clock-control', 'none', '--csv', '--page', 'details', ...workload]);
+  });
+
+  it('runs what the command shows: the rendered command is the same argv, quoted', () => {
+    const request = deepDiveRequest("void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)", 1120);
+    const shown = renderNcuCommand(request, "max generate --model m");
+    expect(shown).toBe("ncu --clock-control none --kernel-name regex:'(^|[^A-Za-z0-9_])elementwise_kernel<.*direct_copy_kernel_cuda' --kernel-name-base demangled --launch-skip 560 --launch-count 1 --section SpeedOfLight --section Occupancy --section LaunchStats --section MemoryWorkloadAnalysis --section WarpStateStats --csv --page details max generate --model m");
+    expect(splitShellWords(shown)).toEqual(ncuArgv('ncu', request, workload));
   });
 
   it("sends ncu's own output to the CSV file, replacing a --log-file the command had", () => {
     expect(withNcuLogFile(['ncu', '--log-file', 'x.txt', '--csv', '--log-file=y', 'app'], '/o/ncu.csv')).toEqual(['ncu', '--log-file', '/o/ncu.csv', '--csv', 'app']);
   });
 
-  it('refuses to run anything but ncu, or ncu that would set the clocks', () => {
-    expect(() => completeNcuCommand('rm -rf /', 'ncu', workload)).toThrow("the finding's command is not an ncu command: rm -rf /");
-    expect(() => completeNcuCommand('ncu --clock-control base -k x', 'ncu', workload)).toThrow(/--clock-control base; the GPU's clocks must be left alone/);
-  });
-
-  it('chooses: the dominant-kernel finding, the top kernel when always, else nothing', () => {
-    const finding = { id: 'dominant-kernel', kernel: 'gemv_split_k_bfloat16', command: 'ncu -k regex:gemv <workload>' };
-    expect(chooseDeepDive('auto', { findings: [finding] }, 'ncu', workload)).toMatchObject({ run: true, argv: ['ncu', '--clock-control', 'none', '--csv', '--page', 'details', '-k', 'regex:gemv', ...workload] });
+  it('chooses: the first finding that asks for a deep dive, whatever its rule; the top kernel when always; else nothing', () => {
+    const finding = { id: 'copy-heavy', kernel: gemv.kernel, deepDive: gemv };
+    expect(chooseDeepDive('auto', { findings: [{ id: 'host-bound' }, finding] }, 'ncu', workload)).toEqual({ run: true, argv: ncuArgv('ncu', gemv, workload), why: `the copy-heavy finding (${gemv.kernel})`, request: gemv });
     expect(chooseDeepDive('off', { findings: [finding] }, 'ncu', workload)).toEqual({ run: false, why: 'deep-dive: off' });
-    expect(chooseDeepDive('auto', { findings: [{ id: 'host-bound' }], topKernel: 'k' }, 'ncu', workload)).toEqual({ run: false, why: 'no dominant-kernel finding: no deep dive needed' });
-    expect(chooseDeepDive('always', { findings: [], topKernel: 'flash_fwd<128>' }, 'ncu', workload)).toEqual({ run: true, argv: ncuForKernel('ncu', 'flash_fwd<128>', workload), why: 'deep-dive: always, on the top kernel flash_fwd<128>' });
-    expect(ncuForKernel('ncu', 'a.b(c)', [])).toContain('regex:a\\.b\\(c\\)');
+    expect(chooseDeepDive('auto', { findings: [{ id: 'host-bound' }], topKernel: { name: 'k', instances: 3 } }, 'ncu', workload)).toEqual({ run: false, why: 'no finding asks for a deep dive' });
+    const top = chooseDeepDive('always', { findings: [], topKernel: { name: 'flash_fwd<128>', instances: 40 } }, 'ncu', workload);
+    expect(top).toMatchObject({ run: true, why: 'deep-dive: always, on the top kernel flash_fwd<128>' });
+    expect(top.run && top.argv).toEqual(['ncu', '--clock-control', 'none', '--kernel-name', 'regex:^flash_fwd$', '--launch-skip', '20', '--launch-count', '1', '--section', 'SpeedOfLight', '--section', 'Occupancy', '--section', 'LaunchStats', '--section', 'MemoryWorkloadAnalysis', '--section', 'WarpStateStats', '--csv', '--page', 'details', ...workload]);
   });
 });

@@ -2,6 +2,7 @@
  * Command workloads end to end, and `profile-gate run` itself: the tiny CPU-only workload (no GPU,
  * nothing measured) under the stand-in nsys/ncu on a box that nvidia-smi describes as one H200.
  */
+import { askDeepDive, deepDiveRequest } from '../../src/diagnose/deep-dive-request.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT_RUN_FAILED } from '../../src/cli/run-command.js';
@@ -46,7 +47,7 @@ const dominant = {
   secondary: false,
   basis: [],
   kernel: 'nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT',
-  command: 'ncu -k regex:nvjet_sm90_tst_256x8 --launch-skip 20 --launch-count 4 <workload>',
+  ...askDeepDive(deepDiveRequest('nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', 40), '<workload command>'),
 };
 
 describe('engine command', () => {
@@ -225,6 +226,60 @@ describe('profile-gate run (CLI)', () => {
     expect(written.gpuTimeUtilPercent).toBe(92.4);
     expect(written.notices).toContainEqual(expect.objectContaining({ code: 'run', message: expect.stringMatching(/^the workload's console holds no lines profile-gate reads/) }));
     expect(stdout).toContain('profile-gate run: plan');
+  });
+
+  // Real captures of one GQA workload on an H200 (fixtures/h200-captures/gqa_repeat_kv/PROVENANCE.md): nsys names
+  // the KV-head copy `void at::native::elementwise_kernel<(int)128, (int)4, …>`, ncu `void elementwise_kernel<128, 4, …>`.
+  it('attaches the automatic deep dive to the breakdown kernel that nsys and ncu spell differently', async () => {
+    const work = tempDir('cli');
+    const captures = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'gqa_repeat_kv');
+    const toolsLog = join(work, 'tools.jsonl');
+    Object.assign(process.env, { STAND_IN_NSYS_STATS: join(captures, 'gqa_cuda_gpu_kern_sum.csv'), STAND_IN_NCU_CSV: join(captures, 'ncu', 'gqa_copy.ncu.csv'), STAND_IN_TOOLS_ARGV_LOG: toolsLog });
+    try {
+      const { code, stderr } = await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--out', 'o', '--quiet'], work, { realAnalysis: true });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const written = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+      const copy = written.kernels[0]!;
+      expect(copy).toMatchObject({ totalNs: 11831460, instances: 80 });
+      expect(copy.name).toMatch(/^void at::native::elementwise_kernel<\(int\)128, \(int\)4, /);
+      // The dominant-kernel finding asked for the deep dive as data; the runner ran exactly that.
+      const dominant = written.findings.find((f) => f.id === 'dominant-kernel')!;
+      expect(dominant.deepDive).toMatchObject({ kernel: copy.name, kernelKey: 'elementwise_kernel<direct_copy_kernel_cuda>', launchSkip: 40, demangled: true });
+      const ncu = readFileSync(toolsLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]).find((argv) => argv[0] === 'ncu')!;
+      expect(ncu.slice(3, 13)).toEqual(['--clock-control', 'none', '--kernel-name', 'regex:(^|[^A-Za-z0-9_])elementwise_kernel<.*direct_copy_kernel_cuda', '--kernel-name-base', 'demangled', '--launch-skip', '40', '--launch-count', '1']);
+      // The deep dive's findings are about the breakdown kernel, with its share, and with copy advice.
+      expect(written.deepDive).toHaveLength(1);
+      const compute = written.findings.find((f) => f.id === 'kernel-compute-bound')!;
+      expect(compute.kernel).toBe(copy.name);
+      expect(compute.evidence).toMatchObject({ kernelKind: 'copy', ncuBottleneck: 'compute', computePercent: 77.17 });
+      expect(compute.evidence['share']).toBeCloseTo(0.8083, 4);
+      expect(compute.advice).not.toMatch(/FP8|tensor-core/);
+      expect(written.notices.map((n) => n.message).join('\n')).not.toMatch(/no Nsight Compute section/);
+      const md = readFileSync(join(work, 'o', 'report.md'), 'utf8');
+      expect(md).toMatch(/\| deep dive \| ↳ Nsight Compute, 1 launch: .*findings: copy\\-heavy, kernel\\-compute\\-bound/);
+    } finally {
+      Object.assign(process.env, { STAND_IN_NSYS_STATS: RECORDED_NSYS_STATS, STAND_IN_NCU_CSV: RECORDED_NCU_CSV });
+      delete process.env.STAND_IN_TOOLS_ARGV_LOG;
+    }
+  });
+
+  it('a deep dive that profiled nothing says what ncu was asked for', async () => {
+    const work = tempDir('cli');
+    const captures = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'gqa_repeat_kv');
+    const nothing = join(work, 'nothing.txt');
+    writeFileSync(nothing, '==PROF== Disconnected from process 1082\n==WARNING== No kernels were profiled.\n');
+    Object.assign(process.env, { STAND_IN_NSYS_STATS: join(captures, 'gqa_cuda_gpu_kern_sum.csv'), STAND_IN_NCU_CSV: nothing });
+    try {
+      const { code } = await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--out', 'o', '--quiet'], work, { realAnalysis: true });
+      expect(code).toBe(0);
+      const written = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+      expect(written.deepDive).toEqual([]);
+      const notice = written.notices.find((n) => /no Nsight Compute section/.test(n.message))!;
+      expect(notice.message).toContain('The report has no Nsight Compute section (ncu was asked for launch 41 of the kernels matching (^|[^A-Za-z0-9_])elementwise_kernel<.*direct_copy_kernel_cuda (demangled names)).');
+    } finally {
+      Object.assign(process.env, { STAND_IN_NSYS_STATS: RECORDED_NSYS_STATS, STAND_IN_NCU_CSV: RECORDED_NCU_CSV });
+    }
   });
 
   it('a workload that prints metric lines: each measured console is a throughput sample', async () => {

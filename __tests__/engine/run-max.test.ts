@@ -2,6 +2,7 @@
  * The MAX paths end to end, against the stand-in `max` (recorded real-format output, no model, no
  * GPU), the stand-in nsys/ncu/gpu_snapshot.py, and a box that nvidia-smi describes as one H200.
  */
+import { askDeepDive, deepDiveRequest } from '../../src/diagnose/deep-dive-request.js';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server as NetServer } from 'node:net';
 import { join } from 'node:path';
@@ -75,7 +76,8 @@ describe('engine max, mode generate', () => {
     const analyzed: string[][] = [];
     const analyze = async (inputs: readonly string[]) => {
       analyzed.push([...inputs]);
-      return { findings: [{ id: 'dominant-kernel', kernel: 'gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', command: 'ncu -k regex:gemv_split_k --launch-skip 20 --launch-count 4 <workload>' }], kernels: [], notices: [] } as unknown as Report;
+      const request = deepDiveRequest('gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', 40);
+      return { findings: [{ id: 'dominant-kernel', kernel: request.kernel, ...askDeepDive(request, '<workload command>') }], kernels: [], notices: [] } as unknown as Report;
     };
     const d = deps({ analyze });
     const result = await runJob(plan, d);
@@ -106,7 +108,8 @@ describe('engine max, mode generate', () => {
     // (`max --version` ran while planning, before the log was switched on.)
     expect(argvLog(maxLog)).toEqual([generate, generate, generate, [...generate, '--profile', '--profile-output', join(out, 'captures', 'profile.nsys-rep')], generate]);
     const ncuCall = argvLog(toolsLog).find((argv) => argv[0] === 'ncu')!;
-    expect(ncuCall.slice(1, 9)).toEqual(['--log-file', join(out, 'captures', 'deep-dive.ncu.csv'), '--clock-control', 'none', '--csv', '--page', 'details', '-k']);
+    // The finding's structured request, as argv: clocks left alone, the kernel filter and launch it asked for.
+    expect(ncuCall.slice(1, 11)).toEqual(['--log-file', join(out, 'captures', 'deep-dive.ncu.csv'), '--clock-control', 'none', '--kernel-name', 'regex:gemv_split_k_bfloat16_bfloat16_bfloat16_256', '--launch-skip', '20', '--launch-count', '1']);
     // The workload's own output went to the deep dive's log, not into the CSV.
     expect(readFileSync(join(out, 'logs', 'deep-dive.log'), 'utf8')).toMatch(/^Eval throughput \(token-generation\)/m);
     expect(ncuCall.slice(-8)).toEqual(['max', ...generate]);

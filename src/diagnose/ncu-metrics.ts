@@ -5,8 +5,11 @@
  * represented by the launch of median duration, so every number of a finding comes from one launch.
  * Peaks and the roofline are in ncu-roofline.ts.
  */
+import { matchKernel } from '../classify/kernel-name.js';
 import type { NcuResult } from '../model/capture.js';
-import { ncuCommand, round, steadyLaunchSkip } from './signals.js';
+import type { Kernel } from '../model/profile.js';
+import { deepDiveRequest } from './deep-dive-request.js';
+import { round } from './signals.js';
 
 type Rule = NcuResult['rules'][number];
 
@@ -131,28 +134,71 @@ export function dramBytesPerSecond(result: NcuResult): number | undefined {
 }
 
 export interface KernelDeepDive {
+  /** The kernel as the breakdown names it when a timing capture has it, else as ncu names it. */
   kernel: string;
+  /** The kernel as Nsight Compute names it. */
+  ncuKernel: string;
   /** The launch the numbers come from: of the kernel's profiled launches, the one of median duration. */
   result: NcuResult;
   launches: number;
+  /** The breakdown kernel it was matched to by key, when the breakdown comes from a timing capture. */
+  breakdown?: Pick<Kernel, 'name' | 'share' | 'instances' | 'totalNs' | 'family'>;
+  /** The kernel's family (the breakdown's, or the family of ncu's own row). */
+  family?: string;
 }
 
-/** One entry per profiled kernel, in the order the capture first lists them. */
-export function deepDiveKernels(results: readonly NcuResult[]): KernelDeepDive[] {
+type BreakdownKernel = Pick<Kernel, 'name' | 'share' | 'instances' | 'totalNs'> & { family?: string };
+
+/**
+ * One entry per profiled kernel, in the order the capture first lists them, each matched by its
+ * normalized key to the kernel of the breakdown it is (nsys, Kineto and rocprof spell names their
+ * own way). When the breakdown is ncu's own rows (an ncu-only input), they give the family only:
+ * replayed launches say nothing about shares.
+ */
+export function deepDiveKernels(results: readonly NcuResult[], kernels: readonly BreakdownKernel[] = []): KernelDeepDive[] {
   const byKernel = new Map<string, NcuResult[]>();
   for (const result of results) byKernel.set(result.kernel, [...(byKernel.get(result.kernel) ?? []), result]);
-  return [...byKernel.entries()].map(([kernel, launches]) => {
+  const ncuOwn = kernels.every((k) => byKernel.has(k.name));
+  return [...byKernel.entries()].map(([name, launches]) => {
     const sorted = [...launches].sort((a, b) => (ncuValue(a, NCU.duration) ?? 0) - (ncuValue(b, NCU.duration) ?? 0) || a.id - b.id);
-    return { kernel, result: sorted[(sorted.length - 1) >> 1]!, launches: launches.length };
+    const match = matchKernel(name, kernels);
+    const dive: KernelDeepDive = { kernel: name, ncuKernel: name, result: sorted[(sorted.length - 1) >> 1]!, launches: launches.length };
+    if (match?.family) dive.family = match.family;
+    if (match && !ncuOwn) {
+      dive.kernel = match.name;
+      dive.breakdown = { name: match.name, share: match.share, instances: match.instances, totalNs: match.totalNs, family: match.family ?? 'other' };
+    }
+    return dive;
   });
 }
 
-type MemoryUnit = 'DRAM' | 'L2' | 'L1/TEX';
-const UNIT_REFS: Record<MemoryUnit, MetricRef> = { DRAM: NCU.dram, L2: NCU.l2, 'L1/TEX': NCU.l1 };
+/** Where a deep-dive finding's kernel sits in the breakdown, as evidence (nothing for an ncu-only input). */
+export function breakdownEvidence(dive: KernelDeepDive): Record<string, number | string> {
+  if (!dive.breakdown) return {};
+  return {
+    share: round(dive.breakdown.share),
+    ...(dive.breakdown.name !== dive.ncuKernel ? { ncuKernel: displayKernel(dive.ncuKernel) } : {}),
+  };
+}
+
+/** " (57.0% of GPU kernel time)" after the kernel's name, when the breakdown has it. */
+export function shareText(dive: KernelDeepDive): string {
+  return dive.breakdown ? ` (${(dive.breakdown.share * 100).toFixed(1)}% of GPU kernel time)` : '';
+}
+
+/** The follow-up ncu request for this kernel with the sections that show the cause. */
+export function followUp(dive: KernelDeepDive, sections: readonly string[]) {
+  return deepDiveRequest(dive.kernel, dive.breakdown?.instances ?? dive.launches, sections);
+}
+
+/** A memory level; `memory pipes` is ncu's Memory Throughput when no level's own headline is near it (it also weighs the load/store pipes). */
+export type MemoryUnit = 'DRAM' | 'L2' | 'L1/TEX' | 'memory pipes';
+type MemoryLevel = Exclude<MemoryUnit, 'memory pipes'>;
+const UNIT_REFS: Record<MemoryLevel, MetricRef> = { DRAM: NCU.dram, L2: NCU.l2, 'L1/TEX': NCU.l1 };
 
 /** The busiest of the given memory units by their SpeedOfLight throughput, or undefined. */
-export function busiestMemory(result: NcuResult, units: readonly MemoryUnit[] = ['DRAM', 'L2', 'L1/TEX']): { unit: MemoryUnit; percent: number } | undefined {
-  let best: { unit: MemoryUnit; percent: number } | undefined;
+export function busiestMemory(result: NcuResult, units: readonly MemoryLevel[] = ['DRAM', 'L2', 'L1/TEX']): { unit: MemoryLevel; percent: number } | undefined {
+  let best: { unit: MemoryLevel; percent: number } | undefined;
   for (const unit of units) {
     const percent = ncuValue(result, UNIT_REFS[unit]);
     if (percent !== undefined && percent > (best?.percent ?? -1)) best = { unit, percent };
@@ -163,19 +209,23 @@ export function busiestMemory(result: NcuResult, units: readonly MemoryUnit[] = 
 /**
  * The memory side of SpeedOfLight: ncu's own Memory Throughput (its summary of the memory
  * hierarchy, the figure its SOLBottleneck rule weighs against compute), named after the unit whose
- * headline is closest to it (DRAM when within a point). Without it, the busiest unit.
+ * headline is closest to it (DRAM when within a point; `memory pipes` when every level is more than
+ * two points off, as on vllm.cpp's GB10 GEMV). Without it, the busiest unit.
  */
 export function memoryThroughput(result: NcuResult): { unit: MemoryUnit; percent: number } | undefined {
   const percent = ncuValue(result, NCU.memory);
   if (percent === undefined) return busiestMemory(result);
   const dram = ncuValue(result, NCU.dram);
   if (dram !== undefined && Math.abs(dram - percent) <= 1) return { unit: 'DRAM', percent };
-  let unit: MemoryUnit = 'DRAM';
+  let unit: MemoryUnit = 'memory pipes';
   let distance = Infinity;
   for (const candidate of ['DRAM', 'L2', 'L1/TEX'] as const) {
     const value = ncuValue(result, UNIT_REFS[candidate]);
     if (value !== undefined && Math.abs(value - percent) < distance) [unit, distance] = [candidate, Math.abs(value - percent)];
   }
+  // Without any level headline, name the unit as before (DRAM); with levels all far from it, none of them.
+  if (distance === Infinity) unit = 'DRAM';
+  else if (distance > 2) unit = 'memory pipes';
   return { unit, percent };
 }
 
@@ -240,16 +290,6 @@ export function rateText(bytesPerSecond: number): string {
     if (bytesPerSecond >= scale) return `${(bytesPerSecond / scale).toFixed(2)} ${unit}`;
   }
   return `${Math.round(bytesPerSecond)} B/s`;
-}
-
-/** The Nsight Compute command that profiles one launch of the kernel again with the given sections. */
-export function deepDiveCommand(kernel: string, instances: number, sections: readonly string[], workload: string): string {
-  return ncuCommand(kernel, steadyLaunchSkip(instances), workload, sections);
-}
-
-/** Launches of the kernel in the profile (for the launch skip of a follow-up command). */
-export function launchesInProfile(kernels: ReadonlyArray<{ name: string; instances: number }>, kernel: string): number {
-  return kernels.find((k) => k.name === kernel)?.instances ?? 1;
 }
 
 /** Duration in microseconds for evidence, when captured. */

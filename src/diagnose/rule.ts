@@ -4,7 +4,7 @@
  * The docs link is derived from the id, never written by hand.
  */
 import type { Profile } from '../model/profile.js';
-import type { Severity } from '../model/report.js';
+import type { DeepDiveRequest, Severity } from '../model/report.js';
 import type { Evidence, EvidenceNeed } from './evidence.js';
 
 export const REFERENCES_URL = 'https://github.com/profile-gate/profile-gate/blob/main/references/rules';
@@ -35,6 +35,8 @@ export interface RuleHit {
   /** Override the declared severity for this hit (e.g. info for normal low-bit prep). */
   severity?: Severity;
   kernel?: string;
+  /** A deep dive to ask for, as data; `command` is its rendering (deep-dive-request.ts). */
+  deepDive?: DeepDiveRequest;
 }
 
 export interface RuleContext<Options> {

@@ -58,6 +58,7 @@ export function runRules(profile: Profile, config: DiagnoseConfig = {}, rules: r
         advice: hit.advice,
         ...(hit.command ? { command: hit.command } : {}),
         ...(hit.kernel ? { kernel: hit.kernel } : {}),
+        ...(hit.deepDive ? { deepDive: hit.deepDive } : {}),
         docs: docsUrl(rule.meta.id),
         secondary: false,
         basis: hit.basis,

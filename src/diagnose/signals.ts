@@ -1,11 +1,11 @@
 /**
- * Measurements several rules read from a Profile: family totals, metric values, the MoE mix and the
- * Nsight Compute command for one kernel. Rules stay independent; they only share these readings.
+ * Measurements several rules read from a Profile: family totals, metric values and the MoE mix. Rules stay independent; they only share these readings.
  */
 import { LINEAR_FAMILIES } from '../classify/family-ids.js';
 import { kernelStem } from '../classify/kernel-name.js';
 import type { Kernel, Profile, Rank } from '../model/profile.js';
 import { median } from '../model/stats.js';
+import { DEEP_DIVE_SECTIONS, deepDiveRequest, renderNcuCommand } from './deep-dive-request.js';
 
 export interface Totals {
   ns: number;
@@ -104,27 +104,12 @@ export function moeMix(profile: Profile, options: MoeOptions): MoeMix {
   };
 }
 
-/** Launches to skip so the profiled one is in steady state: the middle of the captured launches. */
-export function steadyLaunchSkip(instances: number): number {
-  return Math.max(0, Math.min(instances - 1, Math.floor(instances / 2)));
-}
+export { steadyLaunchSkip } from './deep-dive-request.js';
 
-/** The Nsight Compute command that profiles one launch of a kernel, clocks left alone. */
-/** Sections of a deep dive: the bound (SpeedOfLight), the grid and occupancy, bytes moved and warp stalls. */
-export const DEEP_DIVE_SECTIONS = ['SpeedOfLight', 'Occupancy', 'LaunchStats', 'MemoryWorkloadAnalysis', 'WarpStateStats'] as const;
-
+/** An Nsight Compute command for one kernel, as text, for rules that only show one (the request is in deep-dive-request.ts). */
 export function ncuCommand(kernelName: string, launchSkip: number, workload: string, sections: readonly string[] = DEEP_DIVE_SECTIONS): string {
   const stem = kernelStem(kernelName);
-  const regex = stem.regex.replace(/'/g, `'\\''`);
-  return [
-    'ncu --clock-control none',
-    `--kernel-name regex:'${regex}'`,
-    ...(stem.demangled ? ['--kernel-name-base demangled'] : []),
-    `--launch-skip ${launchSkip} --launch-count 1`,
-    ...sections.map((section) => `--section ${section}`),
-    '--csv --page details',
-    workload,
-  ].join(' ');
+  return renderNcuCommand({ ...deepDiveRequest(kernelName, 1, sections), nameRegex: stem.regex, demangled: stem.demangled, launchSkip }, workload);
 }
 
 /** A rank's kernel time less its collectives: waiting inside a collective inflates the fast ranks'. */

@@ -11,6 +11,21 @@ export const REPORT_SCHEMA_VERSION = 1;
 export const SeveritySchema = z.enum(['info', 'warning', 'error']);
 export type Severity = z.infer<typeof SeveritySchema>;
 
+/** A finding's request for an Nsight Compute deep dive on one kernel; `command` is its rendering. */
+export const DeepDiveRequestSchema = z.object({
+  /** The kernel as the breakdown names it. */
+  kernel: z.string(),
+  /** Its normalized key, the same for every tool's spelling of the kernel. */
+  kernelKey: z.string(),
+  /** ncu's `--kernel-name regex:` filter, and whether it needs `--kernel-name-base demangled`. */
+  nameRegex: z.string(),
+  demangled: z.boolean(),
+  launchSkip: z.number().int().nonnegative(),
+  launchCount: z.number().int().positive(),
+  sections: z.array(z.string()),
+});
+export type DeepDiveRequest = z.infer<typeof DeepDiveRequestSchema>;
+
 export const FindingSchema = z.object({
   id: z.string(),
   severity: SeveritySchema,
@@ -27,6 +42,8 @@ export const FindingSchema = z.object({
   secondary: z.boolean().default(false),
   /** The kernel the finding is about, where it is about one. */
   kernel: z.string().optional(),
+  /** The deep dive the finding asks for, as data (`profile-gate run` runs it; `command` shows it). */
+  deepDive: DeepDiveRequestSchema.optional(),
   /** The evidence the finding rests on, each with its coverage ("kernel breakdown: 1,963 launches …"). */
   basis: z.array(z.string()).default([]),
 });

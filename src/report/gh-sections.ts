@@ -253,7 +253,8 @@ const deepDiveCache = new WeakMap<Report['deepDive'], ReturnType<typeof deepDive
 function deepDivesOf(report: Report): ReturnType<typeof deepDiveKernels> {
   // Rendering tries several levels of detail; group the results once.
   let dives = deepDiveCache.get(report.deepDive);
-  if (!dives) deepDiveCache.set(report.deepDive, (dives = deepDiveKernels(report.deepDive)));
+  // Each profiled kernel is matched by key to its row of the kernels table (tools spell names differently).
+  if (!dives) deepDiveCache.set(report.deepDive, (dives = deepDiveKernels(report.deepDive, report.kernels)));
   return dives;
 }
 

@@ -25,7 +25,13 @@ testRule(rule, {
     {
       name: 'a templated ATen kernel uses the demangled name',
       profile: { kernels: [[K.meanReduce, 60, 1056], [K.decodeGemm, 40, 1984]] },
-      hits: [{ evidence: { share: 0.6, family: 'reduce', launchSkip: 528 }, command: /--kernel-name regex:'at::native::reduce_kernel' --kernel-name-base demangled --launch-skip 528 / }],
+      // Selected by function and functor: ncu prints ATen kernels without `at::native::`.
+      hits: [{ evidence: { share: 0.6, family: 'reduce', launchSkip: 528 }, command: /--kernel-name regex:'\(\^\|\[\^A-Za-z0-9_\]\)reduce_kernel<\.\*MeanOps' --kernel-name-base demangled --launch-skip 528 / }],
+    },
+    {
+      name: 'a dominant collective gets communication questions, not a deep dive',
+      profile: { kernels: [['ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)', 55, 64], [K.decodeGemm, 45, 1984]] },
+      hits: [{ evidence: { share: 0.55, family: 'collective', instances: 64 } }],
     },
     {
       name: 'configured share and workload',

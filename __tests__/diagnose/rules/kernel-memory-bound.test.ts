@@ -14,9 +14,9 @@ testRule(rule, {
     // Memory Throughput 57.24% < 60 (ncu calls it latency); L2's own headline, 82.6%, is not the memory side.
     { name: 'clamp kernel just under the memory threshold', profile: { ncu: only(c.smallMatmul, /clamp/) } },
     { name: 'a higher threshold', profile: { ncu: c.decodeGemv }, options: { minMemoryPercent: 85 } },
-    // Compute at 65% is within 20 points of memory at 80.77%: no clear single roof.
-    { name: 'compute not far below memory', profile: { ncu: withMetric(c.decodeGemv, 'Compute (SM) Throughput', 65) } },
-    { name: 'no compute throughput captured', profile: { ncu: withMetric(c.decodeGemv, 'Compute (SM) Throughput', undefined) } },
+    // The raw page carries no ncu rules: compute at 65% within 20 points of memory at 80.77% is no single roof.
+    { name: 'compute not far below memory, no ncu verdict', profile: { ncu: withMetric(c.decodeGemvRaw, 'sm__throughput.avg.pct_of_peak_sustained_elapsed', 65) } },
+    { name: 'no compute throughput and no ncu verdict', profile: { ncu: withMetric(c.decodeGemvRaw, 'sm__throughput.avg.pct_of_peak_sustained_elapsed', undefined) } },
   ],
   failing: [
     {
@@ -27,7 +27,7 @@ testRule(rule, {
           severity: 'info',
           kernel: 'nvjet_sm90_tst_256x8_64x6_4x1_v_bz_TNT',
           // 3.88e12 B/s ÷ 0.8077 = 4.804e12 B/s implied peak.
-          evidence: { memoryUnit: 'DRAM', memoryPercent: 80.77, dramPercent: 80.77, l2Percent: 84.23, computePercent: 5.25, dramBytesPerSecond: 3.88e12, dramPeakBytesPerSecond: 4.804e12, dramShareOfPeak: 0.8077, durationUs: 47.07, launches: 1, ncuRule: 'SOLBottleneck (INF)' },
+          evidence: { memoryUnit: 'DRAM', memoryPercent: 80.77, dramPercent: 80.77, l2Percent: 84.23, computePercent: 5.25, dramBytesPerSecond: 3.88e12, dramPeakBytesPerSecond: 4.804e12, dramShareOfPeak: 0.8077, durationUs: 47.07, launches: 1, ncuRule: 'SOLBottleneck (INF)', ncuBottleneck: 'memory (DRAM)', boundSource: 'agrees', kernelKind: 'other' },
           command: /^ncu --clock-control none --kernel-name regex:'nvjet_sm90_tst_256x8_64x6_4x1_v_bz_TNT' --launch-skip 0 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis .*<workload command>$/,
         },
       ],
@@ -52,6 +52,17 @@ testRule(rule, {
       name: 'mean reduction among eight launches: one finding for its kernel',
       profile: { ncu: c.smallMatmul },
       hits: [{ evidence: { memoryUnit: 'DRAM', memoryPercent: 63.53, computePercent: 15.4, launches: 1 } }],
+    },
+    {
+      // SM 65% within 20 points of DRAM 80.77%: the numbers do not decide, ncu's "Start by analyzing DRAM" does.
+      name: 'compute not far below memory: ncu\'s verdict decides',
+      profile: { ncu: withMetric(c.decodeGemv, 'Compute (SM) Throughput', 65) },
+      hits: [{ evidence: { memoryUnit: 'DRAM', memoryPercent: 80.77, computePercent: 65, ncuBottleneck: 'memory (DRAM)', boundSource: 'from ncu verdict' } }],
+    },
+    {
+      name: 'no compute throughput captured: ncu\'s verdict decides',
+      profile: { ncu: withMetric(c.decodeGemv, 'Compute (SM) Throughput', undefined) },
+      hits: [{ evidence: { memoryUnit: 'DRAM', memoryPercent: 80.77, boundSource: 'from ncu verdict', whyNotNcu: "The capture lacks the SpeedOfLight numbers to check it; ncu's own verdict is followed" } }],
     },
     {
       name: 'a lower lead still separates memory from compute',

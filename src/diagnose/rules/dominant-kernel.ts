@@ -1,6 +1,11 @@
-/** One kernel takes most of the GPU time: the next step is a deep dive on that kernel alone. */
+/**
+ * One kernel takes most of the GPU time: the next step is a deep dive on that kernel alone. The
+ * finding carries the request as data (kernel key, launch skip, sections); `profile-gate run` runs
+ * it, and its command shows it. A collective gets no deep dive: it waits on its peers.
+ */
+import { askDeepDive, deepDiveRequest } from '../deep-dive-request.js';
 import { defineRule } from '../rule.js';
-import { ms, ncuCommand, percent, round, steadyLaunchSkip } from '../signals.js';
+import { ms, percent, round } from '../signals.js';
 
 export default defineRule({
   meta: {
@@ -9,7 +14,7 @@ export default defineRule({
     title: 'One kernel dominates GPU time',
     stage: 'deep-dive',
     needs: ['kernel-breakdown'],
-    description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute.',
+    description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute (a collective instead gets the questions communication raises).',
     defaults: { minShare: 0.4, workload: '<workload command>' },
   },
   check({ profile, options }) {
@@ -17,14 +22,26 @@ export default defineRule({
     const candidates = profile.kernels.filter((k) => k.family !== 'memcpy' && k.family !== 'memset');
     const top = candidates.reduce<(typeof candidates)[number] | undefined>((best, k) => (!best || k.share > best.share ? k : best), undefined);
     if (!top || top.share < options.minShare) return [];
-    const launchSkip = steadyLaunchSkip(top.instances);
+    const evidence = { share: round(top.share), instances: top.instances, totalMs: ms(top.totalNs), family: top.family };
+    if (top.family === 'collective') {
+      return [
+        {
+          message: `One collective takes ${percent(top.share)} of GPU kernel time (${top.instances} launches, ${ms(top.totalNs)} ms).`,
+          evidence,
+          advice:
+            'A collective waits on its peers, so one GPU\'s counters (Nsight Compute) do not say why it is slow. Ask instead whether it overlaps with compute, whether its messages are large enough (bucket sizes), and what the interconnect delivers (nccl-tests on the same GPUs); a timeline of all ranks (Nsight Systems) shows the waiting.',
+          kernel: top.name,
+        },
+      ];
+    }
+    const request = deepDiveRequest(top.name, top.instances);
     return [
       {
         message: `One ${top.family} kernel takes ${percent(top.share)} of GPU kernel time (${top.instances} launches, ${ms(top.totalNs)} ms).`,
-        evidence: { share: round(top.share), instances: top.instances, totalMs: ms(top.totalNs), family: top.family, launchSkip },
+        evidence: { ...evidence, launchSkip: request.launchSkip },
         advice:
           'Profile one steady-state launch of it with Nsight Compute (clocks left alone): SpeedOfLight says whether it is memory- or compute-bound and how close to peak; Occupancy and LaunchStats say whether the grid fills the GPU.',
-        command: ncuCommand(top.name, launchSkip, options.workload),
+        ...askDeepDive(request, options.workload),
         kernel: top.name,
       },
     ];

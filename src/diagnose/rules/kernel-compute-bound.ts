@@ -1,11 +1,19 @@
 /**
- * A profiled kernel runs near the SM's compute roof while DRAM and L2 are far below theirs: it is as
- * fast as its arithmetic allows, and only less or cheaper arithmetic makes it faster.
+ * A profiled kernel runs near the SM's compute roof while DRAM and L2 are far below theirs. ncu's
+ * SOLBottleneck verdict comes first (ncu-bound.ts). What "compute" means depends on the kernel: for a
+ * GEMM it is math, for a copy it is the index arithmetic of a strided access (ncu-advice.ts).
  */
-import { busiestMemory, deepDiveCommand, deepDiveKernels, displayKernel, durationEvidence, launchesInProfile, memoryThroughput, NCU, ncuSays, ncuValue, percentText } from '../ncu-metrics.js';
+import { kernelKind, boundAdvice } from '../ncu-advice.js';
+import { boundEvidence, levelEvidence, readBound } from '../ncu-bound.js';
+import { breakdownEvidence, busiestMemory, deepDiveKernels, displayKernel, durationEvidence, followUp, ncuSays, percentText, shareText } from '../ncu-metrics.js';
 import { rooflineEvidence } from '../ncu-roofline.js';
+import { askDeepDive } from '../deep-dive-request.js';
 import { defineRule, type RuleHit } from '../rule.js';
-import { round } from '../signals.js';
+
+function offChipEvidence(result: Parameters<typeof busiestMemory>[0]): Record<string, number | string> {
+  const offChip = busiestMemory(result, ['DRAM', 'L2']);
+  return offChip ? { memoryUnit: offChip.unit, memoryPercent: Math.round(offChip.percent * 100) / 100 } : {};
+}
 
 export default defineRule({
   meta: {
@@ -14,38 +22,37 @@ export default defineRule({
     title: 'Kernel is compute-bound',
     stage: 'deep-dive',
     needs: ['kernel-metrics'],
-    description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs; speed comes from less or cheaper arithmetic.',
+    description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs (ncu\'s SOLBottleneck verdict first); the advice depends on the kernel\'s family.',
     defaults: { minComputePercent: 60, minLeadPoints: 20, workload: '<workload command>' },
   },
   check({ profile, options }) {
     const hits: RuleHit[] = [];
-    for (const { kernel, result, launches } of deepDiveKernels(profile.ncu)) {
-      const compute = ncuValue(result, NCU.compute);
-      // On-chip L1/shared traffic feeds the math units of a compute-bound kernel; the memory roofs are DRAM and L2.
-      const memory = busiestMemory(result, ['DRAM', 'L2']);
-      if (compute === undefined || !memory) continue;
-      if (compute < options.minComputePercent || memory.percent > compute - options.minLeadPoints) continue;
-      // Memory far ahead of compute is kernel-memory-bound's case (an L1/shared-bound kernel), not this one.
-      const memorySide = memoryThroughput(result);
-      if (memorySide && memorySide.percent >= compute + options.minLeadPoints) continue;
-      const dram = ncuValue(result, NCU.dram);
-      const l2 = ncuValue(result, NCU.l2);
+    for (const dive of deepDiveKernels(profile.ncu, profile.kernels)) {
+      const { kernel, result, launches } = dive;
+      const kind = kernelKind(dive.family, kernel);
+      if (kind === 'collective') continue;
+      const reading = readBound(result, { roofPercent: options.minComputePercent, leadPoints: options.minLeadPoints });
+      if (reading?.bound !== 'compute') continue;
+      const levels = levelEvidence(result);
+      const offChip = [['DRAM', levels['dramPercent']], ['L2', levels['l2Percent']]].filter((e): e is [string, number] => e[1] !== undefined);
+      const memoryText = offChip.length ? `, ${offChip.map(([u, p]) => `${u} at ${percentText(p)}`).join(' and ')}` : '';
+      const smText = reading.compute !== undefined ? `SM throughput at ${percentText(reading.compute)} of peak` : 'Nsight Compute names compute as the limit';
       hits.push({
-        message: `${displayKernel(kernel)} is compute-bound: SM throughput at ${percentText(compute)} of peak, ${memory.unit} at ${percentText(memory.percent)}.`,
+        message: `${displayKernel(kernel)}${shareText(dive)} is ${kind === 'copy' ? 'issue-bound (compute side)' : 'compute-bound'}: ${smText}${memoryText}.${reading.why ? ` ${reading.why}.` : ''}`,
         evidence: {
-          computePercent: round(compute, 2),
-          memoryUnit: memory.unit,
-          memoryPercent: round(memory.percent, 2),
-          ...(dram !== undefined ? { dramPercent: round(dram, 2) } : {}),
-          ...(l2 !== undefined ? { l2Percent: round(l2, 2) } : {}),
+          ...levels,
+          ...boundEvidence(reading),
+          // The memory side of a compute-bound kernel is off-chip: L1/shared traffic feeds its math.
+          ...offChipEvidence(result),
+          kernelKind: kind,
+          ...breakdownEvidence(dive),
           ...durationEvidence(result),
           launches,
           ...rooflineEvidence(result),
           ...ncuSays(result, ['SOLBottleneck', 'SOLFPRoofline', 'HighPipeUtilization']),
         },
-        advice:
-          'The kernel is near the SM roof: less or cheaper arithmetic makes it faster (a lower-precision tensor-core path such as FP8, skipping padded or masked work, a better-suited kernel from the library). Run the command below to see which pipeline is the limit.',
-        command: deepDiveCommand(kernel, launchesInProfile(profile.kernels, kernel), ['SpeedOfLight', 'ComputeWorkloadAnalysis', 'InstructionStats', 'SpeedOfLight_RooflineChart'], options.workload),
+        advice: `${boundAdvice('compute', kind, reading.memoryUnit, dive.family)} Run the command below to see which pipeline and which instructions are the limit.`,
+        ...askDeepDive(followUp(dive, ['SpeedOfLight', 'ComputeWorkloadAnalysis', 'InstructionStats', 'SpeedOfLight_RooflineChart']), options.workload),
         kernel,
       });
     }

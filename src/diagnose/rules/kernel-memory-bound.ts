@@ -1,11 +1,14 @@
 /**
- * A profiled kernel runs near a memory roof (ncu's Memory Throughput: DRAM, L2 or L1/TEX) while its
- * compute is far below it: it is as fast as the bytes it moves allow, and only moving fewer bytes makes it faster.
+ * A profiled kernel runs near a memory roof (DRAM, L2 or L1/TEX) while its compute is far below it:
+ * it is as fast as the bytes it moves allow. ncu's SOLBottleneck verdict comes first (ncu-bound.ts);
+ * the advice depends on what the kernel is (ncu-advice.ts).
  */
-import { deepDiveCommand, deepDiveKernels, displayKernel, dramBytesPerSecond, durationEvidence, launchesInProfile, memoryThroughput, NCU, ncuSays, ncuValue, percentText, rateText } from '../ncu-metrics.js';
+import { kernelKind, boundAdvice } from '../ncu-advice.js';
+import { boundEvidence, levelEvidence, readBound } from '../ncu-bound.js';
+import { breakdownEvidence, deepDiveKernels, displayKernel, dramBytesPerSecond, durationEvidence, followUp, ncuSays, percentText, rateText, shareText } from '../ncu-metrics.js';
 import { dramPeakBytesPerSecond, rooflineEvidence } from '../ncu-roofline.js';
+import { askDeepDive } from '../deep-dive-request.js';
 import { defineRule, type RuleHit } from '../rule.js';
-import { round } from '../signals.js';
 
 export default defineRule({
   meta: {
@@ -14,42 +17,42 @@ export default defineRule({
     title: 'Kernel is memory-bound',
     stage: 'deep-dive',
     needs: ['kernel-metrics'],
-    description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own; speed comes from moving fewer bytes.',
+    description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own (ncu\'s SOLBottleneck verdict first); speed comes from moving fewer bytes.',
     defaults: { minMemoryPercent: 60, minLeadPoints: 20, workload: '<workload command>' },
   },
   check({ profile, options }) {
     const hits: RuleHit[] = [];
-    for (const { kernel, result, launches } of deepDiveKernels(profile.ncu)) {
-      const memory = memoryThroughput(result);
-      const compute = ncuValue(result, NCU.compute);
-      if (!memory || compute === undefined) continue;
-      if (memory.percent < options.minMemoryPercent || compute > memory.percent - options.minLeadPoints) continue;
-      const dram = ncuValue(result, NCU.dram);
-      const l2 = ncuValue(result, NCU.l2);
+    for (const dive of deepDiveKernels(profile.ncu, profile.kernels)) {
+      const { kernel, result, launches } = dive;
+      const kind = kernelKind(dive.family, kernel);
+      // A collective waits on its peers: one GPU's counters do not say why it is slow.
+      if (kind === 'collective') continue;
+      const reading = readBound(result, { roofPercent: options.minMemoryPercent, leadPoints: options.minLeadPoints });
+      if (reading?.bound !== 'memory') continue;
       const rate = dramBytesPerSecond(result);
       const peak = dramPeakBytesPerSecond(result);
+      const levels = levelEvidence(result);
+      const unit = reading.memoryUnit ?? 'DRAM';
       const bandwidth = rate !== undefined ? `; DRAM moves ${rateText(rate)}${peak !== undefined ? ` of its ${rateText(peak)} peak` : ''}` : '';
+      const where = reading.memoryPercent !== undefined ? `${unit} throughput at ${percentText(reading.memoryPercent)} of peak` : `Nsight Compute names ${unit} as the limit`;
+      const dram = levels['dramPercent'];
       hits.push({
-        message: `${displayKernel(kernel)} is memory-bound: ${memory.unit} throughput at ${percentText(memory.percent)} of peak${dram !== undefined && memory.unit !== 'DRAM' ? ` (DRAM ${percentText(dram)})` : ''}${bandwidth}, compute (SM) at ${percentText(compute)}.`,
+        message: `${displayKernel(kernel)}${shareText(dive)} is memory-bound: ${where}${dram !== undefined && unit !== 'DRAM' ? ` (DRAM ${percentText(dram)})` : ''}${bandwidth}${reading.compute !== undefined ? `, compute (SM) at ${percentText(reading.compute)}` : ''}.${reading.why ? ` ${reading.why}.` : ''}`,
         evidence: {
-          memoryUnit: memory.unit,
-          memoryPercent: round(memory.percent, 2),
-          computePercent: round(compute, 2),
-          ...(dram !== undefined ? { dramPercent: round(dram, 2) } : {}),
-          ...(l2 !== undefined ? { l2Percent: round(l2, 2) } : {}),
+          ...levels,
+          ...boundEvidence(reading),
+          kernelKind: kind,
           ...(rate !== undefined ? { dramBytesPerSecond: Number(rate.toPrecision(4)) } : {}),
           ...(peak !== undefined ? { dramPeakBytesPerSecond: Number(peak.toPrecision(4)) } : {}),
-          ...(rate !== undefined && peak !== undefined ? { dramShareOfPeak: round(rate / peak) } : {}),
+          ...(rate !== undefined && peak !== undefined ? { dramShareOfPeak: Math.round((rate / peak) * 1e4) / 1e4 } : {}),
+          ...breakdownEvidence(dive),
           ...durationEvidence(result),
           launches,
           ...rooflineEvidence(result),
           ...ncuSays(result, ['SOLBottleneck', 'SOLFPRoofline']),
         },
-        advice:
-          memory.unit === 'DRAM'
-            ? 'The kernel already streams close to the DRAM roof: fewer bytes make it faster (lower-precision weights or KV cache, fusing the producer or consumer so the tensor is read once, more tokens per weight read). Run the command below to see which accesses carry the bytes.'
-            : `The ${memory.unit} cache is the busiest unit: data is re-read from it many times. Better reuse (tiling into shared memory, fewer passes) or coalesced accesses cut that traffic. Run the command below to see which accesses carry it.`,
-        command: deepDiveCommand(kernel, launchesInProfile(profile.kernels, kernel), ['SpeedOfLight', 'MemoryWorkloadAnalysis', 'MemoryWorkloadAnalysis_Tables', 'SpeedOfLight_RooflineChart'], options.workload),
+        advice: `${boundAdvice('memory', kind, unit, dive.family)} Run the command below to see which accesses carry the bytes.`,
+        ...askDeepDive(followUp(dive, ['SpeedOfLight', 'MemoryWorkloadAnalysis', 'MemoryWorkloadAnalysis_Tables', 'SpeedOfLight_RooflineChart']), options.workload),
         kernel,
       });
     }

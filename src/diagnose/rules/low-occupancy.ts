@@ -2,7 +2,9 @@
  * A profiled kernel away from every roof keeps few warps resident: too few to hide memory and
  * instruction latency. The Occupancy section's block limits name what caps it.
  */
-import { deepDiveCommand, deepDiveKernels, displayKernel, durationEvidence, launchesInProfile, NCU, ncuSays, ncuValue, percentText, roofPercent } from '../ncu-metrics.js';
+import { breakdownEvidence, deepDiveKernels, displayKernel, durationEvidence, shareText, followUp, NCU, ncuSays, ncuValue, percentText, roofPercent } from '../ncu-metrics.js';
+import { kernelKind } from '../ncu-advice.js';
+import { askDeepDive } from '../deep-dive-request.js';
 import { defineRule, type RuleHit } from '../rule.js';
 import { round } from '../signals.js';
 
@@ -26,7 +28,11 @@ export default defineRule({
   },
   check({ profile, options }) {
     const hits: RuleHit[] = [];
-    for (const { kernel, result, launches } of deepDiveKernels(profile.ncu)) {
+    for (const dive of deepDiveKernels(profile.ncu, profile.kernels)) {
+      const { kernel, result, launches } = dive;
+      const kind = kernelKind(dive.family, kernel);
+      // A collective waits on its peers: one GPU's counters do not say why it is slow.
+      if (kind === 'collective') continue;
       const achieved = ncuValue(result, NCU.achievedOccupancy);
       const theoretical = ncuValue(result, NCU.theoreticalOccupancy);
       if (achieved === undefined) continue;
@@ -46,7 +52,7 @@ export default defineRule({
       const registers = ncuValue(result, NCU.registers);
 
       hits.push({
-        message: `${displayKernel(kernel)} runs at ${percentText(achieved)} achieved occupancy${theoretical !== undefined ? ` (theoretical ${percentText(theoretical)})` : ''}; limited by ${limiter}.`,
+        message: `${displayKernel(kernel)}${shareText(dive)} runs at ${percentText(achieved)} achieved occupancy${theoretical !== undefined ? ` (theoretical ${percentText(theoretical)})` : ''}; limited by ${limiter}.`,
         evidence: {
           achievedOccupancyPercent: round(achieved, 2),
           ...(theoretical !== undefined ? { theoreticalOccupancyPercent: round(theoretical, 2) } : {}),
@@ -55,6 +61,7 @@ export default defineRule({
           ...(fewest !== undefined ? { blocksPerSm: fewest } : {}),
           ...Object.fromEntries(limits.map((l) => [l.key, l.blocks])),
           ...(registers !== undefined ? { registersPerThread: registers } : {}),
+          ...breakdownEvidence(dive),
           ...durationEvidence(result),
           launches,
           ...ncuSays(result, ['TheoreticalOccupancy', 'AchievedOccupancy']),
@@ -66,7 +73,7 @@ export default defineRule({
             : resourceLimit.length
               ? 'The block size caps the resident warps: change the threads per block. Run the command below for the occupancy limits of this launch.'
               : 'Resources would allow more warps than run: look for imbalance between blocks, a partial last wave or a grid too small for the GPU. Run the command below for the occupancy limits of this launch.',
-        command: deepDiveCommand(kernel, launchesInProfile(profile.kernels, kernel), ['Occupancy', 'LaunchStats', 'WarpStateStats'], options.workload),
+        ...askDeepDive(followUp(dive, ['Occupancy', 'LaunchStats', 'WarpStateStats']), options.workload),
         kernel,
       });
     }

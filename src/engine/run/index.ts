@@ -110,8 +110,9 @@ export function runNotices(run: RunResult): Notice[] {
   return run.notices.map((notice) => ({ code: 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
 }
 
-async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, remainingSeconds: number): Promise<{ record?: StepRecord & { why: string }; run?: RunResult }> {
-  const choice = chooseDeepDive(plan.deepDive.mode, { findings: report.findings, ...(report.kernels[0] ? { topKernel: report.kernels[0].name } : {}) }, plan.deepDive.ncu!, plan.deepDive.workload);
+async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, remainingSeconds: number): Promise<{ record?: StepRecord & { why: string }; run?: RunResult; asked?: string }> {
+  const top = report.kernels[0];
+  const choice = chooseDeepDive(plan.deepDive.mode, { findings: report.findings, ...(top ? { topKernel: { name: top.name, instances: top.instances } } : {}) }, plan.deepDive.ncu!, plan.deepDive.workload);
   if (!choice.run) {
     deps.logger.info(`deep dive: ${choice.why}`);
     return {};
@@ -136,7 +137,9 @@ async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, re
   deps.logger.info(`deep dive: ${choice.why}`);
   const run = await executePlan({ ...plan, steps: [step], notices: [], budgetSeconds: Math.ceil(remainingSeconds) }, { ...deps, reserveSeconds: 0 });
   const record = run.steps[0]!;
-  return { record: { ...record, why: choice.why }, run };
+  // What ncu was asked for, so a deep dive that profiled nothing says where to look.
+  const asked = `ncu was asked for launch ${choice.request.launchSkip + 1} of the kernels matching ${choice.request.nameRegex}${choice.request.demangled ? ' (demangled names)' : ''}`;
+  return { record: { ...record, why: choice.why }, run, asked };
 }
 
 async function writeRunJson(plan: Plan, result: JobResult): Promise<void> {
@@ -237,7 +240,7 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
         run.analysisInputs.push(...deep.run.analysisInputs);
         result.report = await analyzeHead(run.analysisInputs);
       } else if (deep.record) {
-        run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section.` });
+        run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section (${deep.asked ?? 'no request'}).` });
       }
     }
     result.report.notices.push(...runNotices(run));
