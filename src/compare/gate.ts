@@ -10,6 +10,7 @@ import { blockingMismatches, environmentMismatches, formatMismatch } from './fin
 import type { GatedRow, GateInput, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
 import { parseGateOptions, type GateOptions, type GateOptionsInput } from './options.js';
+import { alphaAtLook } from './sequential.js';
 import { compareFamilies, compareKernels } from './shares.js';
 import { combineVerdict, isPrimary, verdictFromFindings, type VerdictFinding } from './verdict.js';
 
@@ -128,6 +129,8 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     newFindings: findings.added,
     resolvedFindings: findings.resolved,
     reasons,
+    undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
+    ...(options.look ? { look: { ...options.look, alpha: alphaAtLook(options.alpha, options.look.index, options.look.of) } } : {}),
   };
   return { verdict, comparison };
 }

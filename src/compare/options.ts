@@ -88,10 +88,23 @@ export const GateOptionsSchema = z
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: z.boolean().default(true),
     /**
+     * Leave out a side's lone slow runs far from its cluster (stalls), judged against the side's own
+     * spread; two or more slow runs together are a mode and stay (the overlap check handles them).
+     */
+    dropOutliers: z.boolean().default(true),
+    /**
      * A regression fails only when neither side's own runs reach the other side's median (within half
      * the floor); otherwise it warns. Guards against two clock states a floor or more apart.
      */
     overlapCheck: z.boolean().default(true),
+    /**
+     * This comparison is look `index` of `of` in an adaptive A/B run (more runs while undecided):
+     * the test's alpha is spent over the looks (src/compare/sequential.ts). Absent: a single look.
+     */
+    look: z
+      .object({ index: z.number().int().positive(), of: z.number().int().positive() })
+      .refine((look) => look.index <= look.of, { message: 'look index must not exceed the number of looks' })
+      .optional(),
     /** Trend within one side: Mann-Kendall level and the smallest change across the side (percent) worth a warning. */
     drift: z
       .object({ alpha: z.number().gt(0).lt(0.5).default(0.001), minChangePct: z.number().nonnegative().default(1) })
