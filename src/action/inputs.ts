@@ -6,6 +6,7 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { DEFAULT_FAIL_ON_TEXT } from '../compare/options.js';
 import { COMMENT_POLICIES } from '../report/comment.js';
 
 export const MODES = ['analyze', 'report', 'run'] as const;
@@ -33,6 +34,8 @@ export const INPUTS = {
   thresholds: 'thresholds',
   allowThrottled: 'allow-throttled',
   allowEnvironmentMismatch: 'allow-environment-mismatch',
+  overlapCheck: 'overlap-check',
+  dropOutliers: 'drop-outliers',
 } as const;
 
 type InputKey = keyof typeof INPUTS;
@@ -42,7 +45,7 @@ export const DEFAULTS: Record<InputKey, string> = {
   mode: 'analyze',
   captures: '',
   reportDir: 'profile-gate',
-  failOn: 're-prefill,unfused-attention',
+  failOn: DEFAULT_FAIL_ON_TEXT,
   key: '',
   comment: 'auto',
   commentAuthor: 'github-actions[bot]',
@@ -60,6 +63,8 @@ export const DEFAULTS: Record<InputKey, string> = {
   thresholds: '',
   allowThrottled: 'false',
   allowEnvironmentMismatch: '',
+  overlapCheck: 'true',
+  dropOutliers: 'true',
 };
 
 export const OUTPUTS = {
@@ -102,6 +107,8 @@ const ActionInputsSchema = z.object({
   thresholds: z.array(z.string()),
   allowThrottled: booleanText,
   allowEnvironmentMismatch: z.array(z.string()),
+  overlapCheck: booleanText,
+  dropOutliers: booleanText,
 });
 export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & { comment: (typeof COMMENT_POLICIES)[number] };
 
@@ -139,6 +146,8 @@ export function getInputs(): ActionInputs {
     thresholds: list(read('thresholds')),
     allowThrottled: read('allowThrottled'),
     allowEnvironmentMismatch: list(read('allowEnvironmentMismatch')),
+    overlapCheck: read('overlapCheck'),
+    dropOutliers: read('dropOutliers'),
   };
   const parsed = ActionInputsSchema.safeParse(raw);
   if (!parsed.success) {

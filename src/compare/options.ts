@@ -164,3 +164,72 @@ export function parseFailOnArg(arg: string): string[] {
   }
   return [...new Set(ids)];
 }
+
+/** The fail-on default as written in flags, inputs and help texts. */
+export const DEFAULT_FAIL_ON_TEXT = DEFAULT_FAIL_ON.join(',');
+
+/**
+ * The gate options a user sets as text: the CLI's flags (analyze and run) and the action's inputs
+ * carry the same names, so one parser serves all three doors.
+ */
+export const GATE_FLAGS = ['threshold', 'fail-on', 'allow-throttled', 'allow-environment-mismatch', 'overlap-check', 'drop-outliers'] as const;
+export type GateFlag = (typeof GATE_FLAGS)[number];
+
+export interface GateText {
+  /** METRIC=PCT items (each may hold a comma list). */
+  threshold?: readonly string[];
+  failOn?: string;
+  allowThrottled?: boolean | string;
+  /** `all`, or fingerprint keys (comma-separated or a list). */
+  allowEnvironmentMismatch?: string | readonly string[];
+  overlapCheck?: boolean | string;
+  dropOutliers?: boolean | string;
+}
+
+/** `--threshold` and `input 'thresholds'` name the same option. */
+export type GateFlagLabel = (flag: GateFlag) => string;
+export const cliGateLabel: GateFlagLabel = (flag) => `--${flag}`;
+
+function booleanText(value: boolean | string | undefined, label: string): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  const text = value.trim().toLowerCase();
+  if (text === '') return undefined;
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  throw new UsageError(`${label}: expected true or false, got ${JSON.stringify(value)}`);
+}
+
+/** Gate options from their text form; a bad value is a UsageError naming the flag or input. */
+export function parseGateText(text: GateText, label: GateFlagLabel = cliGateLabel): GateOptionsInput {
+  // The CLI's own messages already start with the flag; another door names its input instead.
+  const renamed = (error: unknown, flag: GateFlag, prefix: string) => (label === cliGateLabel ? error : new UsageError(`${label(flag)}: ${(error as Error).message.replace(prefix, '')}`));
+  let thresholds: Record<string, number> | undefined;
+  if (text.threshold?.length) {
+    try {
+      thresholds = parseThresholdArgs(text.threshold);
+    } catch (error) {
+      throw renamed(error, 'threshold', '--threshold ');
+    }
+  }
+  let failOn: string[] | undefined;
+  if (text.failOn !== undefined) {
+    try {
+      failOn = parseFailOnArg(text.failOn);
+    } catch (error) {
+      throw renamed(error, 'fail-on', `--fail-on ${text.failOn}: `);
+    }
+  }
+  const allow = typeof text.allowEnvironmentMismatch === 'string' ? text.allowEnvironmentMismatch.split(',') : text.allowEnvironmentMismatch;
+  const keys = (allow ?? []).map((key) => key.trim()).filter(Boolean);
+  const allowThrottled = booleanText(text.allowThrottled, label('allow-throttled'));
+  const overlapCheck = booleanText(text.overlapCheck, label('overlap-check'));
+  const dropOutliers = booleanText(text.dropOutliers, label('drop-outliers'));
+  return {
+    ...(thresholds ? { thresholds } : {}),
+    ...(failOn ? { failOn } : {}),
+    ...(allowThrottled !== undefined ? { allowThrottled } : {}),
+    ...(keys.length ? { allowEnvironmentMismatch: keys.includes('all') ? true : keys } : {}),
+    ...(overlapCheck !== undefined ? { overlapCheck } : {}),
+    ...(dropOutliers !== undefined ? { dropOutliers } : {}),
+  };
+}

@@ -36,6 +36,8 @@ export interface BaselineChoice {
   origin: string;
   path?: string;
   reason: string;
+  /** An adaptive A/B run: which look at the comparison this is (the gate spends alpha over the looks). */
+  look?: { index: number; of: number };
 }
 
 export async function ingestAll(inputs: readonly string[], format?: string): Promise<Capture[]> {
@@ -54,7 +56,8 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
         origin: { origin: options.baseline.origin, reason: options.baseline.reason, ...(options.baseline.path ? { path: options.baseline.path } : {}) },
       }
     : null;
-  const gate = compare(current, baseline, { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}) });
+  const look = options.baseline?.look;
+  const gate = compare(current, baseline, { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}), ...(look && look.of > 1 ? { look } : {}) });
   const report: Report = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'profile-gate', version: TOOL_VERSION },

@@ -111,6 +111,11 @@ export interface Plan {
   cwd: string;
   /** A/B: the base build's folder and command; its report becomes the baseline. */
   base?: BasePlan;
+  /**
+   * Adaptive A/B: measured runs held in reserve, one ABBA pair (base, head, head, base) each, run in
+   * order while a gated metric is undecided, up to max-runs per side.
+   */
+  extraPairs: PlannedStep[][];
 }
 
 export interface BasePlan {
@@ -153,6 +158,7 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
   const { built } = head;
   let steps = head.steps;
   let base: BasePlan | undefined;
+  const extraPairs: PlannedStep[][] = [];
   if (options.base) {
     const cwd = resolve(context.cwd, options.base.workdir ?? '.');
     base = { cwd, ...(options.base.run ? { run: options.base.run } : {}) };
@@ -163,6 +169,16 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
     // Notices and problems of the base side repeat the head's; the head's are enough.
     const baseSide = stepsFor(createStepBuilder(baseOptions, detected, context, profiler, sampling, { side: 'base', cwd }), [], []);
     steps = interleaveSides(baseSide.steps, head.steps, options.engine === 'max' && options.mode === 'serve');
+    if (options.maxRuns > options.runs) {
+      // The same builders with max-runs measured runs; the runs past the planned ones are the reserve.
+      const reserve = (stepsOf: PlannedStep[]) => stepsOf.filter((s) => s.role === 'measured').slice(options.runs);
+      const headMore = reserve(stepsFor(createStepBuilder({ ...options, runs: options.maxRuns }, detected, context, profiler, sampling), [], []).steps);
+      const baseMore = reserve(stepsFor(createStepBuilder({ ...baseOptions, runs: options.maxRuns }, detected, context, profiler, sampling, { side: 'base', cwd }), [], []).steps);
+      for (let i = 0; i < headMore.length; i += 2) {
+        // ABBA: base, head, head, base; a last odd run is one base/head pair.
+        extraPairs.push([baseMore[i], headMore[i], headMore[i + 1], baseMore[i + 1]].filter((x): x is PlannedStep => x !== undefined));
+      }
+    }
     notices.push({
       severity: 'info',
       message:
@@ -175,6 +191,9 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
   const deepDive = planDeepDive(options, detected, built.workload, notices, builder.out);
   const budgetSeconds = Math.round(options.timeoutMinutes * 60);
   assignTimeouts(steps, deepDive, budgetSeconds);
+  // A reserve run may take as long as a planned measured run of its side.
+  const lastMeasured = [...steps].reverse().find((s) => s.role === 'measured');
+  for (const pair of extraPairs) for (const s of pair) s.timeoutSeconds = lastMeasured?.timeoutSeconds ?? MIN_STEP_SECONDS;
   const serve = built.serve ? { ...built.serve, readyTimeoutSeconds: steps.find((s) => s.role === 'serve')!.timeoutSeconds } : undefined;
 
   return {
@@ -192,6 +211,7 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
     outDir: context.outDir,
     cwd: context.cwd,
     ...(base ? { base } : {}),
+    extraPairs,
   };
 }
 
