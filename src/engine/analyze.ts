@@ -4,7 +4,7 @@
 import { buildProfile } from '../classify/build-profile.js';
 import { createClassifier } from '../classify/classify.js';
 import type { FamilyRule } from '../classify/families.js';
-import { compare, type GateInput } from '../compare/gate.js';
+import { compare, type GateInput, type HistoryEntry } from '../compare/gate.js';
 import type { GateOptionsInput } from '../compare/options.js';
 import { runRules, type DiagnoseConfig } from '../diagnose/run-rules.js';
 import { ingestFile } from '../ingest/index.js';
@@ -38,6 +38,8 @@ export interface BaselineChoice {
   reason: string;
   /** An adaptive A/B run: which look at the comparison this is (the gate spends alpha over the looks). */
   look?: { index: number; of: number };
+  /** A baseline from another job: the default branch's recent reports of the workload, for the noise between jobs. */
+  history?: readonly HistoryEntry[];
 }
 
 export async function ingestAll(inputs: readonly string[], format?: string): Promise<Capture[]> {
@@ -57,7 +59,12 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
       }
     : null;
   const look = options.baseline?.look;
-  const gate = compare(current, baseline, { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}), ...(look && look.of > 1 ? { look } : {}) });
+  const gate = compare(
+    current,
+    baseline,
+    { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}), ...(look && look.of > 1 ? { look } : {}) },
+    options.baseline?.history ? { history: options.baseline.history } : {},
+  );
   const report: Report = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'profile-gate', version: TOOL_VERSION },
