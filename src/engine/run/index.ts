@@ -183,7 +183,7 @@ export function baseReportPath(plan: Plan): string {
 function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report, look?: { index: number; of: number }): BaselineChoice {
   const where = base.cwd === plan.cwd ? 'this folder' : base.cwd;
   const what = base.run ? `\`${base.run}\` in ${where}` : `the same workload in ${where}`;
-  const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows run before the head\'s' : 'its measured runs interleaved with the head\'s (ABBA)';
+  const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows in server blocks base, head, head, base (ABBA)' : 'its measured runs interleaved with the head\'s (ABBA)';
   return { report, origin: 'a/b', path: base.cwd, reason: `base build: ${what}, in this job on the same machine, ${order}`, ...(look ? { look } : {}) };
 }
 

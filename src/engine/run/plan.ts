@@ -183,7 +183,7 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
       severity: 'info',
       message:
         options.engine === 'max' && options.mode === 'serve'
-          ? 'A/B: the base server and its benchmark windows run first, then the head\'s (one server holds the GPU at a time); both share the time budget'
+          ? 'A/B: the servers run one at a time in blocks base, head, head, base (ABBA), each restarted with its own warm-up, so a drift over the job falls on both sides; both share the time budget'
           : 'A/B: the measured runs alternate base/head in ABBA order, so a drift of the GPU over the job falls on both sides alike; both share the time budget',
     });
   }
@@ -218,10 +218,24 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
 /**
  * One order for both sides: pre-flights and warm-ups first, then the measured runs in ABBA pairs
  * (base-1 head-1, head-2 base-2, …), then each side's profiled run. A server holds the GPU's memory,
- * so serve mode runs the base block, then the head block.
+ * so serve mode runs one server at a time, in blocks: base, head, head, base, each block its own
+ * server start and warm-up windows, then half of the side's measured windows.
  */
 export function interleaveSides(base: PlannedStep[], head: PlannedStep[], blocks: boolean): PlannedStep[] {
-  if (blocks) return [...base, ...head];
+  if (blocks) {
+    // Serve blocks end at a server stop; two per side run base, head, head, base.
+    const split = (steps: PlannedStep[]) => {
+      const out: PlannedStep[][] = [[]];
+      for (const s of steps) {
+        if (s.role === 'serve' && out[out.length - 1]!.some((x) => x.role === 'serve')) out.push([]);
+        out[out.length - 1]!.push(s);
+      }
+      return out;
+    };
+    const [b, h] = [split(base), split(head)];
+    if (b.length === 2 && h.length === 2) return [...b[0]!, ...h[0]!, ...h[1]!, ...b[1]!];
+    return [...base, ...head];
+  }
   const before = (steps: PlannedStep[]) => steps.filter((s) => s.role === 'preflight' || s.role === 'warmup');
   const measured = (steps: PlannedStep[]) => steps.filter((s) => s.role === 'measured');
   const after = (steps: PlannedStep[]) => steps.filter((s) => s.role !== 'preflight' && s.role !== 'warmup' && s.role !== 'measured');
