@@ -70,6 +70,8 @@ describe('compare with a stalled run', () => {
     expect(decode.note).toMatch(/left out baseline run 3: −6\.2%, an outlier against ±0\.2% for the rest/);
     expect(verdict).toBe('fail');
     expect(comparison!.undecided).toEqual([]);
+    // The reasons (what the comment shows) name it once for the two metrics of the same runs.
+    expect(comparison!.reasons.filter((r) => r.includes('left out'))).toEqual([expect.stringMatching(/^decode_tok_s, tpot_ms: left out baseline run 3: −6\.2%, an outlier against ±0\.2% for the rest$/)]);
   });
 
   it('without the outlier rule the stall holds the verdict back (the overlap check) and the metric is undecided', () => {

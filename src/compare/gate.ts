@@ -115,6 +115,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   }
   const metrics = compareMetrics(current.metrics, baseline.metrics, options);
   const rows: GatedRow[] = [...metrics.rows];
+  notes.push(...metrics.outlierNotes);
   const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
   let kernelChanges: Comparison['kernelChanges'] = [];
   if (hasKernels) {

@@ -97,6 +97,22 @@ export interface MetricComparison {
   compared: number;
   /** Gated metrics the baseline has. */
   gatedInBaseline: number;
+  /** Runs left out as outliers, one line per set of runs (metrics from the same runs share it), for the reasons. */
+  outlierNotes: string[];
+}
+
+/** `decode_tok_s: left out baseline run 3 (−15.0%) …`, metrics that left out the same runs named together. */
+function outlierNotes(pending: readonly Pending[]): string[] {
+  const byRuns = new Map<string, { names: string[]; text: string }>();
+  for (const p of pending) {
+    const runs = [...p.base.outliers, ...p.cur.outliers];
+    if (!runs.length) continue;
+    const key = runs.map((r) => r.slice(0, r.indexOf(':'))).join(',');
+    const entry = byRuns.get(key);
+    if (entry) entry.names.push(p.name);
+    else byRuns.set(key, { names: [p.name], text: p.notes.filter((n) => n.startsWith('left out ')).join('; ') });
+  }
+  return [...byRuns.values()].map((e) => `${e.names.join(', ')}: ${e.text}`);
 }
 
 export function compareMetrics(current: readonly GateMetric[], baseline: readonly GateMetric[], options: GateOptions): MetricComparison {
@@ -189,7 +205,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
   const adjWorse = adjustPValues(pending.map((p) => p.pWorse), options.correction);
   const adjBetter = adjustPValues(pending.map((p) => p.pBetter), options.correction);
   pending.forEach((p, i) => rows.push(decide(p, adjWorse[i]!, adjBetter[i]!, options)));
-  return { rows, compared, gatedInBaseline };
+  return { rows, compared, gatedInBaseline, outlierNotes: outlierNotes(pending) };
 }
 
 /**
