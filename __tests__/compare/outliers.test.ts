@@ -28,9 +28,16 @@ describe('findSlowOutliers', () => {
   it('keeps a lone slow run whose level the other side shows beside this side\'s level', () => {
     const base = [400.2, 399.6, 400.5, 399.9, 380.4];
     expect(findSlowOutliers(base, 'higher').outliers).toEqual([4]);
-    expect(findSlowOutliers(base, 'higher', undefined, [379.7, 380.1, 380.2, 379.9, 399.5]).outliers).toEqual([]);
+    expect(findSlowOutliers(base, 'higher', undefined, { other: [379.7, 380.1, 380.2, 379.9, 399.5] }).outliers).toEqual([]);
     // A regressed side at that level only (no run at the base level) does not make it a mode.
-    expect(findSlowOutliers(base, 'higher', undefined, [379.7, 380.1, 380.2, 379.9, 380.0]).outliers).toEqual([4]);
+    expect(findSlowOutliers(base, 'higher', undefined, { other: [379.7, 380.1, 380.2, 379.9, 380.0] }).outliers).toEqual([4]);
+  });
+
+  it('a slow run beside the run the warm-up rule dropped is a mode: the two rules never strip one', () => {
+    // Two clock states 2% apart; the first run (slow state) went as warm-up, the fourth is its twin.
+    const afterWarmup = [336.6, 336.5, 329.4, 336.6];
+    expect(findSlowOutliers(afterWarmup, 'higher').outliers).toEqual([2]);
+    expect(findSlowOutliers(afterWarmup, 'higher', undefined, { dropped: [329.1] }).outliers).toEqual([]);
   });
 
   it('never leaves fewer than minKeep runs, nor a run within 1% of the median', () => {

@@ -52,7 +52,7 @@ function prepareSide(label: Side['label'], metric: GateMetric, options: GateOpti
   const outliers: string[] = [];
   let clean = kept;
   if (options.dropOutliers) {
-    const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minKeep: options.minSamples }, other.samples.filter(Number.isFinite));
+    const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minKeep: options.minSamples }, { other: other.samples.filter(Number.isFinite), dropped });
     if (found.outliers.length) {
       clean = found.kept;
       const center = median(clean);

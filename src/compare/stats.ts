@@ -213,12 +213,22 @@ export interface OutlierResult {
  * dip) makes a run slower, never faster, so only the slow side counts. A run is left out when it is
  * slower than the side's median by more than `madMultiple` robust sd (floored at `minSpread`) and
  * by `minRelative`, and no other run lies within `modeWidth` robust sd of it: two or more runs close
- * together form a populated mode (a second clock state), which is left to the overlap check; so does
+ * together form a populated mode (a second clock state), which is left to the overlap check (a run
+ * the warm-up rule dropped counts as one of them, so the two rules never strip a mode); so does
  * a lone slow run when the other side's runs sit both at its level and at this side's median (both
  * sides then show the same two states). At most
  * a minority is left out (the cluster keeps a strict majority), never going under `minKeep`.
  */
-export function findSlowOutliers(samples: readonly number[], direction: 'higher' | 'lower', rule: OutlierRule = DEFAULT_OUTLIER_RULE, other: readonly number[] = []): OutlierResult {
+export interface OutlierNeighbours {
+  /** The other side's runs: when they show both states, a lone slow run is a mode, not a stall. */
+  other?: readonly number[];
+  /** Runs of this side already left out (warm-up): a slow run next to one of them is a mode too. */
+  dropped?: readonly number[];
+}
+
+export function findSlowOutliers(samples: readonly number[], direction: 'higher' | 'lower', rule: OutlierRule = DEFAULT_OUTLIER_RULE, neighbours: OutlierNeighbours = {}): OutlierResult {
+  const other = neighbours.other ?? [];
+  const dropped = neighbours.dropped ?? [];
   const n = samples.length;
   const none = (): OutlierResult => ({ outliers: [], kept: [...samples], restSpread: relativeSpread(samples) });
   const limit = Math.min(Math.floor((n - 1) / 2), n - rule.minKeep);
@@ -234,7 +244,7 @@ export function findSlowOutliers(samples: readonly number[], direction: 'higher'
   const near = (a: number, b: number) => Math.abs(a - b) <= width;
   // The other side shows both states (runs at this run's level and at this side's median): two clock states.
   const otherSpansBoth = (v: number) => other.some((w) => near(w, v)) && other.some((w) => near(w, center));
-  const isolated = candidates.filter(([v, i]) => !samples.some((w, j) => j !== i && near(w, v)) && !otherSpansBoth(v));
+  const isolated = candidates.filter(([v, i]) => !samples.some((w, j) => j !== i && near(w, v)) && !dropped.some((w) => near(w, v)) && !otherSpansBoth(v));
   if (!isolated.length || isolated.length > limit) return none();
   const out = new Set(isolated.map(([, i]) => i));
   const kept = samples.filter((_, i) => !out.has(i));
