@@ -206,7 +206,8 @@ async function decideWithMoreRuns(plan: Plan, result: JobResult & { report: Repo
   const looks = plan.extraPairs.length + 1;
   for (let index = 2; index <= looks; index += 1) {
     const undecided = result.report.comparison?.undecided ?? [];
-    if (result.report.verdict === 'fail' || !undecided.length) return;
+    // A fail is decided; an invalid comparison (throttled, another environment) no run can mend.
+    if (result.report.verdict === 'fail' || result.report.verdict === 'invalid' || !undecided.length) return;
     const pair = plan.extraPairs[index - 2]!;
     const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
     const need = pairSeconds(run, plan, pair);
