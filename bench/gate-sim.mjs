@@ -2,10 +2,14 @@
 /**
  * Regression-gate simulator: A/A and A/B comparisons under several noise models, through the real
  * `compare` of src/compare/gate.ts (compiled with tsc into bench/out/gate-sim on first use).
- * Reports the false-alarm rate (A/A runs that fail), detection power for 2/5/10% decode tok/s
- * regressions at 3, 5 and 10 samples per side, and the time one compare call takes.
+ * Every trial is judged, on the same samples, by the gate (defaults), the gate as it was before the
+ * outlier rule (`dropOutliers: false`), and the rules of other systems: a plain median ratio at 3%,
+ * a mean ratio at 3%, CodSpeed's 10% and github-action-benchmark's 2x (on the mean of the runs).
+ * Reports false alarms (A/A trials that fail), power for 2/5/6/10% decode tok/s regressions at 3, 5
+ * and 10 samples per side, and the adaptive A/B (5 planned runs per side, ABBA pairs up to 15 while
+ * undecided, alpha spent over the looks) with the runs it spent.
  *
- *   node bench/gate-sim.mjs [--trials-aa 10000] [--trials-ab 2000] [--models h200,bimodal] [--workers 2]
+ *   node bench/gate-sim.mjs [--trials-aa 10000] [--trials-ab 2000] [--models h200,stalls] [--workers 2]
  *                           [--gate-options '{"thresholds":{"decode_tok_s":6}}'] [--json bench/out/gate-sim.json]
  *   node bench/gate-sim.mjs --timing-only
  */
@@ -23,7 +27,9 @@ const gateJs = join(outDir, 'src', 'compare', 'gate.js');
 const noiseDir = join(root, '__tests__', 'fixtures', 'h200-noise');
 
 const SIZES = [3, 5, 10];
-const EFFECTS = [0.02, 0.05, 0.1];
+const EFFECTS = [0.02, 0.05, 0.06, 0.1];
+/** Adaptive A/B: planned runs per side and the most it may reach (the run option max-runs). */
+const ADAPTIVE = { planned: 5, max: 15 };
 const LEVEL_DECODE = 358; // tok/s, the H200 decode of the noise fixtures
 const LEVEL_PREFILL = 9000; // tok/s
 const LEVEL_TTFT = 40; // ms
@@ -35,9 +41,12 @@ function newestMtime(dir) {
 }
 
 function ensureBuilt() {
+  const tsc = join(root, 'node_modules', '.bin', 'tsc');
+  // A machine without the dev dependencies (a copy of bench/out/gate-sim carried over) runs what is built.
+  if (existsSync(gateJs) && !existsSync(tsc)) return;
   const sources = Math.max(newestMtime(join(root, 'src', 'compare')), newestMtime(join(root, 'src', 'model')));
   if (existsSync(gateJs) && statSync(gateJs).mtimeMs >= sources) return;
-  execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(here, 'gate-sim.tsconfig.json')], { stdio: 'inherit' });
+  execFileSync(tsc, ['-p', join(here, 'gate-sim.tsconfig.json')], { stdio: 'inherit' });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -55,6 +64,11 @@ function studentT2(random) {
 }
 
 const pick = (random, list) => list[Math.floor(random() * list.length)];
+
+/** 1, or with probability p a run slowed by loss() (a fraction). */
+function stalled(random, p, loss) {
+  return random() < p ? 1 - loss() : 1;
+}
 
 // ---------------------------------------------------------------------------------------------
 // The measured H200 noise: 9 processes × 15 timed runs (first run right after warm-up).
@@ -136,6 +150,27 @@ function makeModels(h200) {
         return { base: Array.from({ length: n }, (_, i) => at(i)), cur: Array.from({ length: n }, (_, i) => at(n + i)) };
       },
     },
+    stalls: {
+      about: 'sporadic stalls: a run loses 10-20% with P=0.1 (a background job, a page-cache miss, a clock dip), the rest 0.2% jitter',
+      pair: iid((random) => stalled(random, 0.1, () => 0.1 + 0.1 * random()) * (1 + 0.002 * gaussian(random))),
+    },
+    'h200-stalls': {
+      about: 'the H200 beside a process of random matmul bursts: a run loses 1.5-26% (log-uniform) with P=0.3, the rest 0.05% jitter',
+      pair: iid((random) => stalled(random, 0.3, () => 0.015 * Math.exp(Math.log(0.26 / 0.015) * random())) * (1 + 0.0005 * gaussian(random))),
+    },
+    'stalls-clocks': {
+      about: 'stalls (P=0.1, 10-20%) on top of two clock states (30% of runs 2% slower), 0.2% jitter',
+      pair: iid((random) => stalled(random, 0.1, () => 0.1 + 0.1 * random()) * (random() < 0.3 ? 0.98 : 1) * (1 + 0.002 * gaussian(random))),
+    },
+    'cold-first': {
+      about: "the current side's first timed run is cold (8-13% slow, the measured H200 range), the baseline's is not; 0.2% jitter",
+      pair: (random, n) => {
+        const side = () => Array.from({ length: n }, () => 1 + 0.002 * gaussian(random));
+        const cur = side();
+        cur[0] *= 1 - (0.08 + 0.05 * random());
+        return { base: side(), cur };
+      },
+    },
     warmup: {
       about: 'per side: first run 5-15% slow with P=0.5, second 1-4% slow with P=0.25, 0.3% jitter',
       pair: (random, n) => {
@@ -179,28 +214,85 @@ function sideInput(decodeRel, prefillRel, ttftRel) {
 
 /** The project's compare() and its seeded generator (mulberry32), from the compiled src/compare. */
 async function loadCompiled() {
-  const [{ compare }, { mulberry32 }] = await Promise.all([import(pathToFileURL(gateJs).href), import(pathToFileURL(join(outDir, 'src', 'compare', 'stats.js')).href)]);
-  return { compare, mulberry32 };
+  const load = (name) => import(pathToFileURL(join(outDir, 'src', 'compare', name)).href);
+  const [{ compare }, { mulberry32 }, { lookSchedule }] = await Promise.all([import(pathToFileURL(gateJs).href), load('stats.js'), load('sequential.js')]);
+  return { compare, mulberry32, lookSchedule };
 }
 
+/** The rules of other systems, on the four metrics (worse by at least `pct` of the summary → fail). */
+const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
+function ratioRule(summary, pct) {
+  return (current, baseline) =>
+    current.metrics.some((m, i) => {
+      const b = baseline.metrics[i];
+      const ratio = summary(m.samples) / summary(b.samples);
+      return (m.direction === 'higher' ? 1 / ratio - 1 : ratio - 1) >= pct;
+    });
+}
+export const ANCHOR_RULES = {
+  'median 3%': ratioRule(median, 0.03),
+  'mean 3%': ratioRule(mean, 0.03),
+  'CodSpeed 10%': ratioRule(mean, 0.1),
+  'gab 2x': ratioRule(mean, 1),
+};
+const RULES = ['gate', 'today', ...Object.keys(ANCHOR_RULES)];
+
+function trialInputs(model, random, n, effect) {
+  const decode = model.pair(random, n);
+  const prefill = model.pair(random, n);
+  const ttft = model.pair(random, n);
+  const slice = (k) => [
+    sideInput(decode.cur.slice(0, k).map((r) => r * (1 - effect)), prefill.cur.slice(0, k), ttft.cur.slice(0, k)),
+    sideInput(decode.base.slice(0, k), prefill.base.slice(0, k), ttft.base.slice(0, k)),
+  ];
+  return slice;
+}
+
+/** Fixed runs per side: every rule on the same samples. */
 function runCell({ compare, mulberry32 }, model, n, effect, trials, seed, gateOptions) {
   const random = mulberry32(seed);
+  const fails = Object.fromEntries(RULES.map((r) => [r, 0]));
   const counts = { pass: 0, warn: 0, fail: 0, 'insufficient-data': 0, invalid: 0 };
-  let decodeFail = 0;
   let ms = 0;
   for (let t = 0; t < trials; t += 1) {
-    const decode = model.pair(random, n);
-    const prefill = model.pair(random, n);
-    const ttft = model.pair(random, n);
-    const baseline = sideInput(decode.base, prefill.base, ttft.base);
-    const current = sideInput(decode.cur.map((r) => r * (1 - effect)), prefill.cur, ttft.cur);
+    const [current, baseline] = trialInputs(model, random, n, effect)(n);
     const start = performance.now();
-    const { verdict, comparison } = compare(current, baseline, { ...gateOptions, seed: t + 1 });
+    const { verdict } = compare(current, baseline, { ...gateOptions, seed: t + 1 });
     ms += performance.now() - start;
     counts[verdict] += 1;
-    if (comparison.rows.some((r) => r.metric === 'decode_tok_s' && r.status === 'fail')) decodeFail += 1;
+    if (verdict === 'fail') fails.gate += 1;
+    if (compare(current, baseline, { ...gateOptions, dropOutliers: false, seed: t + 1 }).verdict === 'fail') fails.today += 1;
+    for (const [name, rule] of Object.entries(ANCHOR_RULES)) if (rule(current, baseline)) fails[name] += 1;
   }
-  return { counts, decodeFail, trials, msPerCall: ms / trials };
+  return { kind: 'fixed', counts, fails, trials, msPerCall: ms / trials };
+}
+
+/**
+ * Adaptive A/B: look at the planned runs; while the verdict is not fail and some gated metric is
+ * undecided, add one ABBA pair (2 runs per side) and look again, up to the maximum, with the
+ * test's alpha spent over the looks. The samples of one trial are drawn once, up to the maximum.
+ */
+function runAdaptiveCell({ compare, lookSchedule }, model, effect, trials, seed, gateOptions, mulberry32) {
+  const random = mulberry32(seed);
+  const looks = lookSchedule(ADAPTIVE.planned, ADAPTIVE.max);
+  const counts = { pass: 0, warn: 0, fail: 0, 'insufficient-data': 0, invalid: 0 };
+  const spent = [];
+  for (let t = 0; t < trials; t += 1) {
+    const slice = trialInputs(model, random, ADAPTIVE.max, effect);
+    let verdict;
+    let runs;
+    for (let k = 0; k < looks.length; k += 1) {
+      runs = looks[k];
+      const [current, baseline] = slice(runs);
+      const result = compare(current, baseline, { ...gateOptions, seed: t + 1, look: { index: k + 1, of: looks.length } });
+      verdict = result.verdict;
+      if (verdict === 'fail' || !result.comparison.undecided.length) break;
+    }
+    counts[verdict] += 1;
+    spent.push(runs);
+  }
+  spent.sort((x, y) => x - y);
+  return { kind: 'adaptive', counts, trials, meanRuns: mean(spent), p95Runs: spent[Math.min(spent.length - 1, Math.ceil(0.95 * spent.length) - 1)], maxRuns: spent[spent.length - 1] };
 }
 
 async function workerMain() {
@@ -208,7 +300,11 @@ async function workerMain() {
   const models = makeModels(loadH200());
   const results = [];
   for (const job of workerData.jobs) {
-    results.push({ ...job, ...runCell(compiled, models[job.model], job.n, job.effect, job.trials, job.seed, workerData.gateOptions) });
+    const model = models[job.model];
+    const cell = job.adaptive
+      ? runAdaptiveCell(compiled, model, job.effect, job.trials, job.seed, workerData.gateOptions, compiled.mulberry32)
+      : runCell(compiled, model, job.n, job.effect, job.trials, job.seed, workerData.gateOptions);
+    results.push({ ...job, ...cell });
   }
   parentPort.postMessage(results);
 }
@@ -230,6 +326,7 @@ function args() {
     /** Gate options for every compare call, as JSON (e.g. '{"thresholds":{"decode_tok_s":6}}'). */
     gateOptions: JSON.parse(get('--gate-options', '{}')),
     timingOnly: argv.includes('--timing-only'),
+    noAdaptive: argv.includes('--no-adaptive'),
   };
 }
 
@@ -269,48 +366,84 @@ async function main() {
   for (const model of names) {
     if (!models[model]) throw new Error(`unknown model ${model} (known: ${Object.keys(models).join(', ')})`);
     for (const n of SIZES) {
-      jobs.push({ model, n, effect: 0, trials: opts.trialsAA, seed: seed++ * 7919 });
-      for (const effect of EFFECTS) jobs.push({ model, n, effect, trials: opts.trialsAB, seed: seed++ * 7919 });
+      jobs.push({ model, n, effect: 0, trials: opts.trialsAA, seed: seed++ * 7919, cost: opts.trialsAA * n * 2 });
+      for (const effect of EFFECTS) jobs.push({ model, n, effect, trials: opts.trialsAB, seed: seed++ * 7919, cost: opts.trialsAB * n * 2 });
+    }
+    if (!opts.noAdaptive) {
+      jobs.push({ model, n: ADAPTIVE.planned, adaptive: true, effect: 0, trials: opts.trialsAA, seed: seed++ * 7919, cost: opts.trialsAA * 8 });
+      for (const effect of EFFECTS) jobs.push({ model, n: ADAPTIVE.planned, adaptive: true, effect, trials: opts.trialsAB, seed: seed++ * 7919, cost: opts.trialsAB * 12 });
     }
   }
   const workers = Math.min(opts.workers, jobs.length);
   const started = performance.now();
-  const shards = Array.from({ length: workers }, () => []);
-  // Spread the heavy (A/A, n = 10) jobs evenly.
-  jobs.map((job, i) => [job, job.trials * job.n, i]).sort((a, b) => b[1] - a[1]).forEach(([job], i) => shards[i % workers].push(job));
+  const shards = Array.from({ length: workers }, () => ({ jobs: [], cost: 0 }));
+  // Largest first onto the least loaded worker.
+  for (const job of [...jobs].sort((a, b) => b.cost - a.cost)) {
+    const shard = shards.reduce((low, s) => (s.cost < low.cost ? s : low));
+    shard.jobs.push(job);
+    shard.cost += job.cost;
+  }
   const parts = await Promise.all(
     shards.map((shard) => new Promise((resolve, reject) => {
-      const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { jobs: shard, gateOptions: opts.gateOptions } });
+      const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { jobs: shard.jobs, gateOptions: opts.gateOptions } });
       worker.once('message', resolve);
       worker.once('error', reject);
     })),
   );
   const results = parts.flat();
   const wall = (performance.now() - started) / 1000;
-  const find = (model, n, effect) => results.find((r) => r.model === model && r.n === n && r.effect === effect);
+  const find = (model, n, effect, adaptive = false) => results.find((r) => r.model === model && r.n === n && r.effect === effect && Boolean(r.adaptive) === adaptive);
+  const rate = (k, n) => pct(k, n);
 
   const lines = [];
   lines.push(`trials: ${opts.trialsAA} A/A and ${opts.trialsAB} per A/B cell; 4 metrics per comparison (decode tok/s, TPOT, prefill tok/s, TTFT); gate options ${JSON.stringify(opts.gateOptions)} over the defaults; ${wall.toFixed(0)} s on ${workers} worker(s)`);
+  lines.push(`95% binomial (Wilson) interval: 0 of ${opts.trialsAA} A/A is < ${(100 * wilson(0, opts.trialsAA)[1]).toFixed(2)}%, 1% of them ${ci(Math.round(opts.trialsAA / 100), opts.trialsAA)}; 95% of ${opts.trialsAB} A/B is ${ci(Math.round(0.95 * opts.trialsAB), opts.trialsAB)}`);
   lines.push('');
-  lines.push('| model | n/side | A/A fail % | A/A warn % | A/A insufficient % | fail @ −2% | fail @ −5% | fail @ −10% | fail or warn @ −5% |');
+  lines.push('The gate (defaults):');
+  lines.push('');
+  lines.push('| model | n/side | A/A fail % | A/A warn % | fail @ −2% | fail @ −5% | fail @ −6% | fail @ −10% | fail or warn @ −6% |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const model of names) {
     for (const n of SIZES) {
       const aa = find(model, n, 0);
       const ab = EFFECTS.map((e) => find(model, n, e));
-      const five = find(model, n, 0.05);
-      lines.push(
-        `| ${model} | ${n} | ${pct(aa.counts.fail, aa.trials)} | ${pct(aa.counts.warn, aa.trials)} | ${pct(aa.counts['insufficient-data'], aa.trials)} | ${ab.map((r) => pct(r.counts.fail, r.trials)).join(' | ')} | ${pct(five.counts.fail + five.counts.warn, five.trials)} |`,
-      );
+      const six = find(model, n, 0.06);
+      lines.push(`| ${model} | ${n} | ${rate(aa.counts.fail, aa.trials)} | ${rate(aa.counts.warn, aa.trials)} | ${ab.map((r) => rate(r.counts.fail, r.trials)).join(' | ')} | ${rate(six.counts.fail + six.counts.warn, six.trials)} |`);
     }
   }
-  const allCalls = results.reduce((s, r) => s + r.trials, 0);
-  const meanMs = results.reduce((s, r) => s + r.msPerCall * r.trials, 0) / allCalls;
-  const n10 = results.filter((r) => r.n === 10);
-  const meanMs10 = n10.reduce((s, r) => s + r.msPerCall * r.trials, 0) / n10.reduce((s, r) => s + r.trials, 0);
+  lines.push('');
+  lines.push('Every rule on the same samples: fail % as A/A / −2% / −5% / −6% / −10% (`today`: the gate without the outlier rule; anchors on the mean or median of the runs, any of the four metrics):');
+  lines.push('');
+  lines.push(`| model | n/side | ${RULES.join(' | ')} |`);
+  lines.push(`|---|---:|${RULES.map(() => '---|').join('')}`);
+  for (const model of names) {
+    for (const n of SIZES) {
+      const cells = [0, ...EFFECTS].map((e) => find(model, n, e));
+      lines.push(`| ${model} | ${n} | ${RULES.map((rule) => cells.map((r) => rate(r.fails[rule], r.trials)).join(' / ')).join(' | ')} |`);
+    }
+  }
+  if (!opts.noAdaptive) {
+    lines.push('');
+    lines.push(`Adaptive A/B: ${ADAPTIVE.planned} planned runs per side, one ABBA pair (2 per side) more while a gated metric is undecided, up to ${ADAPTIVE.max}; alpha spent over the looks. Fixed ${ADAPTIVE.planned} beside it:`);
+    lines.push('');
+    lines.push('| model | A/A fail % (fixed 5) | A/A warn % (fixed 5) | runs/side A/A: mean, p95 | fail @ −2% | −5% | −6% (fixed 5) | −10% | runs/side @ −6%: mean, p95 | warn @ −6% |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const model of names) {
+      const aa = find(model, ADAPTIVE.planned, 0, true);
+      const fixedAa = find(model, ADAPTIVE.planned, 0);
+      const ab = EFFECTS.map((e) => find(model, ADAPTIVE.planned, e, true));
+      const six = find(model, ADAPTIVE.planned, 0.06, true);
+      const fixedSix = find(model, ADAPTIVE.planned, 0.06);
+      const cells = ab.map((r, i) => (EFFECTS[i] === 0.06 ? `${rate(r.counts.fail, r.trials)} (${rate(fixedSix.counts.fail, fixedSix.trials)})` : rate(r.counts.fail, r.trials)));
+      lines.push(`| ${model} | ${rate(aa.counts.fail, aa.trials)} (${rate(fixedAa.counts.fail, fixedAa.trials)}) | ${rate(aa.counts.warn, aa.trials)} (${rate(fixedAa.counts.warn, fixedAa.trials)}) | ${aa.meanRuns.toFixed(1)}, ${aa.p95Runs} | ${cells.join(' | ')} | ${six.meanRuns.toFixed(1)}, ${six.p95Runs} | ${rate(six.counts.warn, six.trials)} |`);
+    }
+  }
+  const fixed = results.filter((r) => r.kind === 'fixed');
+  const allCalls = fixed.reduce((s, r) => s + r.trials, 0);
+  const meanMs = fixed.reduce((s, r) => s + r.msPerCall * r.trials, 0) / allCalls;
   const timing = await timeCompare(10, 200);
   lines.push('');
-  lines.push(`compare() wall time inside the workers: ${meanMs.toFixed(2)} ms per call on average over ${allCalls} calls, ${meanMs10.toFixed(2)} ms at 10 samples per side`);
+  lines.push(`compare() wall time inside the workers: ${meanMs.toFixed(2)} ms per call on average over ${allCalls} calls`);
   lines.push(`compare() alone afterwards, 10 samples per side, 4 metrics: ${timing.cpuMs.toFixed(2)} ms CPU, ${timing.wallMs.toFixed(2)} ms wall per call`);
   lines.push('');
   lines.push('models:');
@@ -319,6 +452,19 @@ async function main() {
   mkdirSync(dirname(opts.json), { recursive: true });
   writeFileSync(opts.json, JSON.stringify({ options: opts, wallSeconds: wall, results }, null, 2));
 }
+
+/** Wilson score interval of k successes in n trials, 95%. */
+function wilson(k, n, z = 1.96) {
+  const p = k / n;
+  const denom = 1 + (z * z) / n;
+  const center = (p + (z * z) / (2 * n)) / denom;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / denom;
+  return [Math.max(0, center - half), Math.min(1, center + half)];
+}
+const ci = (k, n) => {
+  const [lo, hi] = wilson(k, n);
+  return `${(100 * lo).toFixed(2)}–${(100 * hi).toFixed(2)}%`;
+};
 
 if (isMainThread) {
   main().catch((error) => {

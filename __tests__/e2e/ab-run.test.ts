@@ -74,6 +74,14 @@ describe('mode run, A/B in one job', () => {
     expect(existsSync(join(ws, 'profile-gate', 'run'))).toBe(false);
   });
 
+  it('the gate options are inputs: a bad overlap-check is refused before anything runs, naming the input', async () => {
+    const ws = checkouts(1);
+    const r = await runAction({ fake, event: PR_EVENT, workspace: ws, inputs: { ...AB_INPUTS, 'overlap-check': 'maybe', 'max-runs': '6' } });
+    expect(r.code).toBe(1);
+    expect(r.commands.find((line) => line.startsWith('::error::'))).toMatch(/^::error::input 'overlap-check': .*\(got "maybe"\)$/);
+    expect(existsSync(join(ws, 'profile-gate', 'run'))).toBe(false);
+  });
+
   it('baseline: ab without a base build says what is missing', async () => {
     const ws = checkouts(1);
     const { 'base-workdir': _dropped, ...inputs } = AB_INPUTS;

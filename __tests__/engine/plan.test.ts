@@ -238,23 +238,31 @@ describe('buildPlan: A/B in one job', () => {
     expect(p.base).toEqual({ cwd: '/work', run: 'python bench_old.py' });
   });
 
-  it('max serve: the base block (server, windows, stop), then the head block', () => {
+  it('max serve: server blocks base, head, head, base (ABBA), each with its own start and warm-up', () => {
     const p = plan({ model: 'org/m', 'max-mode': 'serve', runs: '3', 'base-workdir': 'base' }, nvidiaBox(), { isDirectory });
     expect(ids(p)).toEqual([
       'base-serve',
       'base-benchmark-warmup-1',
       'base-benchmark-1',
       'base-benchmark-2',
-      'base-benchmark-3',
       'base-serve-stop',
       'serve',
       'benchmark-warmup-1',
       'benchmark-1',
       'benchmark-2',
-      'benchmark-3',
       'serve-stop',
+      'serve-2',
+      'benchmark-warmup-2-1',
+      'benchmark-3',
+      'serve-stop-2',
+      'base-serve-2',
+      'base-benchmark-warmup-2-1',
+      'base-benchmark-3',
+      'base-serve-stop-2',
     ]);
-    expect(p.notices.map((n) => n.message)).toContain("A/B: the base server and its benchmark windows run first, then the head's (one server holds the GPU at a time); both share the time budget");
+    expect(p.notices.map((n) => n.message)).toContain('A/B: the servers run one at a time in blocks base, head, head, base (ABBA), each restarted with its own warm-up, so a drift over the job falls on both sides; both share the time budget');
+    // Without A/B one server serves every window.
+    expect(ids(plan({ model: 'org/m', 'max-mode': 'serve', runs: '3' }, nvidiaBox()))).toEqual(['serve', 'benchmark-warmup-1', 'benchmark-1', 'benchmark-2', 'benchmark-3', 'serve-stop']);
   });
 
   it('a missing base folder, or the job folder itself, is a problem before anything runs', () => {

@@ -227,7 +227,7 @@ describe('engine max, mode serve', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it('A/B: the base server and windows run in the base checkout, are stopped, then the head server starts on the same port', async () => {
+  it('A/B: base and head servers take turns on the same port in blocks base, head, head, base, each stopped before the next starts', async () => {
     const port = await freePort();
     const { plan, out } = await planFor({ model: 'org/model', 'max-mode': 'serve', runs: '3', 'warmup-runs': '0', 'max-args': `--port ${port}`, 'capture-seconds': '1', 'base-workdir': '.' }, 'nvidia', true);
     // The job's own folder as the base is refused by the plan; run it from a subfolder instead.
@@ -244,24 +244,32 @@ describe('engine max, mode serve', () => {
       ['base-serve', 'ok'],
       ['base-benchmark-1', 'ok'],
       ['base-benchmark-2', 'ok'],
-      ['base-benchmark-3', 'ok'],
       ['base-serve-stop', 'ok'],
       ['serve', 'ok'],
       ['benchmark-1', 'ok'],
       ['benchmark-2', 'ok'],
-      ['benchmark-3', 'ok'],
       ['serve-stop', 'ok'],
+      ['serve-2', 'ok'],
+      ['benchmark-3', 'ok'],
+      ['serve-stop-2', 'ok'],
+      ['base-serve-2', 'ok'],
+      ['base-benchmark-3', 'ok'],
+      ['base-serve-stop-2', 'ok'],
     ]);
+    // What the turns cost: two more server starts (the stand-in takes 0.3 s to come up).
+    const seconds = (id: string) => result.run.steps.find((s) => s.id === id)!.seconds;
+    expect(seconds('serve-2')).toBeGreaterThanOrEqual(0.3);
+    expect(seconds('base-serve-2')).toBeGreaterThanOrEqual(0.3);
     const rel = (paths: readonly string[]) => paths.map((p) => p.slice(out.length + 1));
     expect(rel(result.run.baseAnalysisInputs)).toEqual([1, 2, 3].flatMap((i) => [`base/captures/benchmark-${i}.json`, `base/captures/benchmark-${i}.gpu.jsonl`]));
     expect(rel(result.run.analysisInputs)).toEqual([1, 2, 3].flatMap((i) => [`captures/benchmark-${i}.json`, `captures/benchmark-${i}.gpu.jsonl`]));
     // Both servers' groups are gone and the port is free again.
-    for (const id of ['base-serve-stop', 'serve-stop']) {
+    for (const id of ['base-serve-stop', 'serve-stop', 'serve-stop-2', 'base-serve-stop-2']) {
       const pgid = Number(/process group (\d+) stopped/.exec(result.run.steps.find((s) => s.id === id)!.message ?? '')?.[1]);
       expect(liveInGroup(pgid)).toEqual([]);
     }
     expect(await isPortInUse(port)).toBe(false);
-    expect(argvLog(maxLog).filter((argv) => argv[0] === 'serve')).toHaveLength(2);
+    expect(argvLog(maxLog).filter((argv) => argv[0] === 'serve')).toHaveLength(4);
   });
 
   it('a known error in the log stops a server that stays up; a bare traceback is only reported', async () => {

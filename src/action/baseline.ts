@@ -12,7 +12,7 @@ import * as core from '@actions/core';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseThresholdArgs, type GateOptionsInput } from '../compare/options.js';
+import { parseGateText, type GateFlag, type GateOptionsInput } from '../compare/options.js';
 import type { BaselineChoice } from '../engine/analyze.js';
 import { UsageError } from '../errors.js';
 import { findReportFiles, loadReport } from '../engine/load-reports.js';
@@ -94,18 +94,28 @@ export async function resolveBaseline(ctx: ModeContext, abRun = false): Promise<
   return { baseline: { report: await loadReport(input), origin: 'file', path: input, reason: `input '${INPUTS.baseline}'` } };
 }
 
-/** The gate's options from the inputs; a bad threshold names the input. */
+/** The gate's options from the inputs, through the parser the CLI uses; a bad value names the input. */
 export function gateOptions(ctx: ModeContext): GateOptionsInput {
-  let thresholds: Record<string, number>;
-  try {
-    thresholds = parseThresholdArgs(ctx.inputs.thresholds);
-  } catch (error) {
-    throw new UsageError(`input '${INPUTS.thresholds}': ${(error as Error).message.replace(/^--threshold /, '')}`);
-  }
-  const allow = ctx.inputs.allowEnvironmentMismatch;
+  const input: Record<GateFlag, string> = {
+    threshold: INPUTS.thresholds,
+    'fail-on': INPUTS.failOn,
+    'allow-throttled': INPUTS.allowThrottled,
+    'allow-environment-mismatch': INPUTS.allowEnvironmentMismatch,
+    'overlap-check': INPUTS.overlapCheck,
+    'drop-outliers': INPUTS.dropOutliers,
+  };
   return {
-    thresholds,
-    allowThrottled: ctx.inputs.allowThrottled,
-    allowEnvironmentMismatch: allow.includes('all') ? true : allow,
+    // failOn is read with the other inputs and handed to the analysis itself.
+    thresholds: {},
+    ...parseGateText(
+      {
+        threshold: ctx.inputs.thresholds,
+        allowThrottled: ctx.inputs.allowThrottled,
+        allowEnvironmentMismatch: ctx.inputs.allowEnvironmentMismatch,
+        overlapCheck: ctx.inputs.overlapCheck,
+        dropOutliers: ctx.inputs.dropOutliers,
+      },
+      (flag) => `input '${input[flag]}'`,
+    ),
   };
 }

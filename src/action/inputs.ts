@@ -6,6 +6,7 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { DEFAULT_FAIL_ON_TEXT } from '../compare/options.js';
 import { COMMENT_POLICIES } from '../report/comment.js';
 
 export const MODES = ['analyze', 'report', 'run'] as const;
@@ -38,6 +39,8 @@ export const INPUTS = {
   allowMixed: 'allow-mixed',
   strict: 'strict',
   smiColumns: 'smi-columns',
+  overlapCheck: 'overlap-check',
+  dropOutliers: 'drop-outliers',
 } as const;
 
 type InputKey = keyof typeof INPUTS;
@@ -47,7 +50,7 @@ export const DEFAULTS: Record<InputKey, string> = {
   mode: 'analyze',
   captures: '',
   reportDir: 'profile-gate',
-  failOn: 're-prefill,unfused-attention',
+  failOn: DEFAULT_FAIL_ON_TEXT,
   key: '',
   comment: 'auto',
   commentAuthor: 'github-actions[bot]',
@@ -70,6 +73,8 @@ export const DEFAULTS: Record<InputKey, string> = {
   allowMixed: 'false',
   strict: 'false',
   smiColumns: '',
+  overlapCheck: 'true',
+  dropOutliers: 'true',
 };
 
 export const OUTPUTS = {
@@ -122,6 +127,8 @@ const ActionInputsSchema = z.object({
   allowMixed: booleanText,
   strict: booleanText,
   smiColumns: z.array(z.string()),
+  overlapCheck: booleanText,
+  dropOutliers: booleanText,
 });
 export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & { comment: (typeof COMMENT_POLICIES)[number] };
 
@@ -164,6 +171,8 @@ export function getInputs(): ActionInputs {
     allowMixed: read('allowMixed'),
     strict: read('strict'),
     smiColumns: list(read('smiColumns')),
+    overlapCheck: read('overlapCheck'),
+    dropOutliers: read('dropOutliers'),
   };
   const parsed = ActionInputsSchema.safeParse(raw);
   if (!parsed.success) {

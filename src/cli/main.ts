@@ -10,7 +10,7 @@ import { parseUserFamilies } from '../classify/user-families.js';
 import { InputError } from '../errors.js';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../engine/analyze.js';
 import { loadReport } from '../engine/load-reports.js';
-import { parseFailOnArg, parseThresholdArgs, type GateOptionsInput } from '../compare/options.js';
+import { DEFAULT_FAIL_ON_TEXT, parseGateText } from '../compare/options.js';
 import { describeError, exitCodeFor, EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../errors.js';
 import type { Report } from '../model/report.js';
 import { renderSummary } from '../report/summary.js';
@@ -47,12 +47,16 @@ analyze options:
 
 gate options (analyze):
   --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
-  --fail-on LIST       finding ids that fail the gate (default re-prefill,unfused-attention; none for no id)
+  --fail-on LIST       finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)
   --threshold M=PCT    practical floor of a metric in percent (decode_tok_s=3), or a share threshold in
                        percentage points (family:attention-fused=10); repeatable
   --allow-throttled    compare even when a side was throttled (otherwise the verdict is invalid)
   --allow-environment-mismatch KEYS|all
                        compare although these fingerprint keys differ (gpuName, driver, cuda, model …)
+  --overlap-check true|false
+                       hold a significant change back (warn) when one side's runs reach the other's median (default true)
+  --drop-outliers true|false
+                       leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
 
 Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage (an unreadable file, an analysis past
 --timeout), 3 internal error (a bug), 4 the run failed (run only).
@@ -89,10 +93,6 @@ function parseTimeoutSeconds(value: string): number {
   return seconds;
 }
 
-function parseAllowedKeys(value: string): true | string[] {
-  return value.trim() === 'all' ? true : value.split(',').map((key) => key.trim()).filter(Boolean);
-}
-
 async function loadFamilies(path: string) {
   let text: string;
   try {
@@ -123,17 +123,22 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
       'smi-columns': { type: 'string' },
       'allow-mixed': { type: 'boolean' },
       strict: { type: 'boolean' },
+      'overlap-check': { type: 'string' },
+      'drop-outliers': { type: 'string' },
     },
   });
   const inputs = positionals.length ? positionals : defaultInputs;
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
   const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
   const families = values.families ? await loadFamilies(values.families) : [];
-  const gate: GateOptionsInput = {
-    ...(values.threshold ? { thresholds: parseThresholdArgs(values.threshold) } : {}),
+  const { failOn, ...gate } = parseGateText({
+    ...(values.threshold ? { threshold: values.threshold } : {}),
+    ...(values['fail-on'] !== undefined ? { failOn: values['fail-on'] } : {}),
     ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
-    ...(values['allow-environment-mismatch'] ? { allowEnvironmentMismatch: parseAllowedKeys(values['allow-environment-mismatch']) } : {}),
-  };
+    ...(values['allow-environment-mismatch'] ? { allowEnvironmentMismatch: values['allow-environment-mismatch'] } : {}),
+    ...(values['overlap-check'] !== undefined ? { overlapCheck: values['overlap-check'] } : {}),
+    ...(values['drop-outliers'] !== undefined ? { dropOutliers: values['drop-outliers'] } : {}),
+  });
   const baseline: BaselineChoice | null = values.baseline
     ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
     : null;
@@ -148,7 +153,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     families,
     baseline,
     gate,
-    ...(values['fail-on'] !== undefined ? { failOn: parseFailOnArg(values['fail-on']) } : {}),
+    ...(failOn ? { failOn } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
   const report = await analyze(options);

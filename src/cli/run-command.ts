@@ -12,7 +12,7 @@ import { parseRunOptions, RUN_OPTION_NAMES } from '../engine/run/options.js';
 import { baseReportPath, prepareRun, runJob, type AnalyzeSide } from '../engine/run/index.js';
 import type { BaselineChoice } from '../engine/analyze.js';
 import { loadReport } from '../engine/load-reports.js';
-import { parseFailOnArg, parseThresholdArgs, type GateOptionsInput } from '../compare/options.js';
+import { DEFAULT_FAIL_ON_TEXT, parseGateText, type GateOptionsInput } from '../compare/options.js';
 import { renderPlan } from '../engine/run/plan-text.js';
 import { ProcessGroups } from '../engine/run/process.js';
 import type { HealthCheck, ServeTiming } from '../engine/run/serve.js';
@@ -48,12 +48,16 @@ A/B (the base build in the same job, on the same GPU; its report is the baseline
   --base-workdir DIR            a checkout of the base commit: the same workload runs there, its
                                 measured runs interleaved with the head's (ABBA)
   --base-run "COMMAND"          command: the base side's workload command, when it differs
+  --max-runs N                  while a gated metric is undecided, add ABBA pairs up to N measured
+                                runs per side, within the time budget (default 3 x runs)
 
 Gate:
   --baseline FILE               compare against a report.json (not with --base-workdir/--base-run)
   --threshold M=PCT             practical floor of a metric in percent (decode_tok_s=3); repeatable
-  --fail-on LIST                finding ids that fail the gate (default re-prefill,unfused-attention)
+  --fail-on LIST                finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT})
   --allow-throttled             compare even when a side was throttled
+  --overlap-check true|false    warn instead of failing when one side's runs reach the other's median (default true)
+  --drop-outliers true|false    leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
 
   --out DIR                     where logs, captures, run.json and the report go (default profile-gate-run)
   --dry-run                     print the plan and exit
@@ -92,12 +96,19 @@ async function defaultAnalyze(inputs: readonly string[], environment: Report['en
 async function gateFromFlags(values: Record<string, unknown>, abRun: boolean): Promise<RunGate> {
   const file = typeof values['baseline'] === 'string' ? values['baseline'] : undefined;
   if (file !== undefined && abRun) throw new UsageError('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
   const thresholds = values['threshold'] as string[] | undefined;
-  const failOn = values['fail-on'];
+  const { failOn, ...gate } = parseGateText({
+    ...(thresholds ? { threshold: thresholds } : {}),
+    ...(text('fail-on') !== undefined ? { failOn: text('fail-on')! } : {}),
+    ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
+    ...(text('overlap-check') !== undefined ? { overlapCheck: text('overlap-check')! } : {}),
+    ...(text('drop-outliers') !== undefined ? { dropOutliers: text('drop-outliers')! } : {}),
+  });
   return {
     baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
-    gate: { ...(thresholds ? { thresholds: parseThresholdArgs(thresholds) } : {}), ...(values['allow-throttled'] ? { allowThrottled: true } : {}) },
-    ...(typeof failOn === 'string' ? { failOn: parseFailOnArg(failOn) } : {}),
+    gate,
+    ...(failOn ? { failOn } : {}),
   };
 }
 
@@ -113,7 +124,7 @@ async function writeReport(report: Report, outDir: string, write: (text: string)
   write(`\n${renderTerminal(report)}`);
 }
 
-const STRING_FLAGS = new Set<string>([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', '--threshold', '--fail-on']);
+const STRING_FLAGS = new Set<string>([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', '--threshold', '--fail-on', '--overlap-check', '--drop-outliers']);
 
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv: readonly string[]): string[] {
@@ -139,6 +150,8 @@ function parseRunArgs(argv: string[]) {
       threshold: { type: 'string', multiple: true },
       'fail-on': { type: 'string' },
       'allow-throttled': { type: 'boolean' },
+      'overlap-check': { type: 'string' },
+      'drop-outliers': { type: 'string' },
       'dry-run': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },

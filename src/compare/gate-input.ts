@@ -64,4 +64,6 @@ export interface GatedRow {
   row: ComparisonRow;
   /** Human reason when the row drives the verdict (fail, warn, insufficient-data, improved). */
   reason?: string;
+  /** A gated metric that more runs could decide. */
+  undecided?: boolean;
 }

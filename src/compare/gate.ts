@@ -9,11 +9,14 @@ import { HARDWARE_THROTTLE_REASONS } from '../model/throttle.js';
 import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
 import type { GatedRow, GateInput, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
-import { parseGateOptions, type GateOptions, type GateOptionsInput } from './options.js';
+import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput } from './options.js';
+import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
+import { alphaAtLook } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
 import { combineVerdict, isPrimary, verdictFromFindings, type VerdictFinding } from './verdict.js';
 
 export type { GateFamily, GateFinding, GateInput, GateKernel, GateMetric, GateResult } from './gate-input.js';
+export type { HistoryEntry } from './between-jobs.js';
 
 function throttleReasons(input: GateInput): string[] {
   return [...new Set(input.utilization?.throttleReasons ?? [])].filter((r) => HARDWARE_THROTTLE_REASONS.has(r)).sort();
@@ -60,8 +63,17 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
 
 const ORDER: Record<ComparisonRow['status'], number> = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
 
-export function compare(current: GateInput, baseline: GateInput | null, optionsInput: GateOptionsInput | GateOptions = {}): GateResult {
-  const options = parseGateOptions(optionsInput);
+/** What else the gate may know about the baseline. */
+export interface CompareContext {
+  /**
+   * The default branch's recent reports of the same workload, newest first. With a baseline from
+   * another job (not a/b), their spread widens the floors (src/compare/between-jobs.ts).
+   */
+  history?: readonly HistoryEntry[];
+}
+
+export function compare(current: GateInput, baseline: GateInput | null, optionsInput: GateOptionsInput | GateOptions = {}, context: CompareContext = {}): GateResult {
+  let options = parseGateOptions(optionsInput);
   if (!baseline) return { verdict: verdictFromFindings(current.findings, options.failOn), comparison: null };
 
   const invalid: string[] = [];
@@ -80,8 +92,30 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     else invalid.push(`${text}; its numbers are not representative: rerun, or allow it with allowThrottled`);
   }
 
+  let betweenJobs: Comparison['betweenJobs'];
+  const sameJob = baseline.origin?.origin === 'a/b';
+  if (context.history?.length && !sameJob) {
+    const gated = [...new Set(baseline.metrics.map((m) => m.name))].filter((name) => metricFloor(options, name) !== undefined);
+    const spreads = estimateBetweenJobNoise(context.history, gated);
+    const thresholds = { ...options.thresholds };
+    const rows: NonNullable<Comparison['betweenJobs']>['metrics'] = [];
+    for (const { metric, spread } of spreads) {
+      const floor = widenedFloor(metricFloor(options, metric)!, spread);
+      thresholds[metric] = floor * 100;
+      rows.push({ metric, spread, floor });
+    }
+    options = { ...options, thresholds };
+    betweenJobs = { reports: context.history.length, metrics: rows };
+    if (rows.length) {
+      const parts = rows.map((r) => `${r.metric} ±${(r.spread * 100).toFixed(1)}% (floor ${(r.floor * 100).toFixed(1)}%)`);
+      notes.push(`a comparison between jobs: the last ${context.history.length} reports of the default branch vary ${parts.join(', ')} between jobs, and the floors cover it; an A/B run in one job (base-workdir) takes that noise out`);
+    } else {
+      notes.push(`a comparison between jobs: ${context.history.length} earlier report${context.history.length === 1 ? '' : 's'} of the default branch, too few (${MIN_HISTORY_REPORTS} needed) to estimate the noise between jobs; the floors are as set`);
+    }
+  }
   const metrics = compareMetrics(current.metrics, baseline.metrics, options);
   const rows: GatedRow[] = [...metrics.rows];
+  notes.push(...metrics.outlierNotes);
   const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
   let kernelChanges: Comparison['kernelChanges'] = [];
   if (hasKernels) {
@@ -129,6 +163,9 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     newFindings: findings.added,
     resolvedFindings: findings.resolved,
     reasons,
+    undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
+    ...(betweenJobs ? { betweenJobs } : {}),
+    ...(options.look ? { look: { ...options.look, alpha: alphaAtLook(options.alpha, options.look.index, options.look.of) } } : {}),
   };
   return { verdict, comparison };
 }

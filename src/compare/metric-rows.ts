@@ -10,12 +10,15 @@ import type { ComparisonRow, RowStatus } from '../model/report.js';
 import { formatP, formatPct, formatValue } from './format.js';
 import type { GatedRow, GateMetric } from './gate-input.js';
 import { metricFloor, type GateOptions } from './options.js';
-import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, mannWhitneyU, median, mulberry32, seedFor } from './stats.js';
+import { alphaAtLook } from './sequential.js';
+import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, mannWhitneyU, median, mulberry32, seedFor } from './stats.js';
 
 interface Side {
   label: 'baseline' | 'current';
   kept: number[];
   dropped: number[];
+  /** Slow runs far from the side's cluster (stalls), left out of the test and the overlap check. */
+  outliers: string[];
   value: number;
 }
 
@@ -35,7 +38,7 @@ interface Pending {
   pBetter: number;
 }
 
-function prepareSide(label: Side['label'], metric: GateMetric, options: GateOptions, notes: string[]): Side {
+function prepareSide(label: Side['label'], metric: GateMetric, options: GateOptions, notes: string[], other: GateMetric): Side {
   const samples = metric.samples.filter(Number.isFinite);
   const rule = { ...DEFAULT_WARMUP_RULE, minKeep: options.minSamples };
   const { kept, dropped } = options.dropWarmup ? dropWarmupOutliers(samples, metric.direction, rule) : { kept: samples, dropped: [] };
@@ -46,7 +49,22 @@ function prepareSide(label: Side['label'], metric: GateMetric, options: GateOpti
     const list = dropped.map((v) => formatValue(v, '')).join(', ');
     notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue(median(kept), metric.unit)})`);
   }
-  return { label, kept, dropped, value: kept.length ? median(kept) : metric.value };
+  const outliers: string[] = [];
+  let clean = kept;
+  if (options.dropOutliers) {
+    const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minKeep: options.minSamples }, { other: other.samples.filter(Number.isFinite), dropped });
+    if (found.outliers.length) {
+      clean = found.kept;
+      const center = median(clean);
+      for (const i of found.outliers) {
+        // Runs are numbered as measured, the warm-up runs included.
+        outliers.push(`${label} run ${i + dropped.length + 1}: ${formatPct(kept[i]! / center - 1)}`);
+      }
+      const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
+      notes.push(`left out ${outliers.join(', ')}, ${outliers.length === 1 ? 'an outlier' : 'outliers'} against ${rest} for the rest`);
+    }
+  }
+  return { label, kept: clean, dropped, outliers, value: clean.length ? median(clean) : metric.value };
 }
 
 function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined, note: string): ComparisonRow {
@@ -79,6 +97,22 @@ export interface MetricComparison {
   compared: number;
   /** Gated metrics the baseline has. */
   gatedInBaseline: number;
+  /** Runs left out as outliers, one line per set of runs (metrics from the same runs share it), for the reasons. */
+  outlierNotes: string[];
+}
+
+/** `decode_tok_s: left out baseline run 3 (−15.0%) …`, metrics that left out the same runs named together. */
+function outlierNotes(pending: readonly Pending[]): string[] {
+  const byRuns = new Map<string, { names: string[]; text: string }>();
+  for (const p of pending) {
+    const runs = [...p.base.outliers, ...p.cur.outliers];
+    if (!runs.length) continue;
+    const key = runs.map((r) => r.slice(0, r.indexOf(':'))).join(',');
+    const entry = byRuns.get(key);
+    if (entry) entry.names.push(p.name);
+    else byRuns.set(key, { names: [p.name], text: p.notes.filter((n) => n.startsWith('left out ')).join('; ') });
+  }
+  return [...byRuns.values()].map((e) => `${e.names.join(', ')}: ${e.text}`);
 }
 
 export function compareMetrics(current: readonly GateMetric[], baseline: readonly GateMetric[], options: GateOptions): MetricComparison {
@@ -107,8 +141,8 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
     compared += 1;
     const direction = cur.direction;
     const notes: string[] = [];
-    const baseSide = prepareSide('baseline', base, options, notes);
-    const curSide = prepareSide('current', cur, options, notes);
+    const baseSide = prepareSide('baseline', base, options, notes, cur);
+    const curSide = prepareSide('current', cur, options, notes, base);
     if (!(baseSide.value > 0) || !(curSide.value >= 0)) {
       // A ratio of medians needs a positive baseline (e.g. failed_requests at 0 has no relative change).
       rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
@@ -136,6 +170,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
           note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
         },
         reason: message,
+        undecided: true,
       });
       continue;
     }
@@ -170,7 +205,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
   const adjWorse = adjustPValues(pending.map((p) => p.pWorse), options.correction);
   const adjBetter = adjustPValues(pending.map((p) => p.pBetter), options.correction);
   pending.forEach((p, i) => rows.push(decide(p, adjWorse[i]!, adjBetter[i]!, options)));
-  return { rows, compared, gatedInBaseline };
+  return { rows, compared, gatedInBaseline, outlierNotes: outlierNotes(pending) };
 }
 
 /**
@@ -198,22 +233,28 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   // The CI must lie wholly on the side of the change, in the direction's terms.
   const ciWorse = p.direction === 'higher' ? ciHigh < 0 : ciLow > 0;
   const ciBetter = p.direction === 'higher' ? ciLow > 0 : ciHigh < 0;
-  const significantWorse = pWorse <= options.alpha && ciWorse;
-  const significantBetter = pBetter <= options.alpha && ciBetter;
+  // An adaptive A/B run spends alpha over its looks; the CI stays at the nominal level (it only adds a condition).
+  const alpha = options.look ? alphaAtLook(options.alpha, options.look.index, options.look.of) : options.alpha;
+  const significantWorse = pWorse <= alpha && ciWorse;
+  const significantBetter = pBetter <= alpha && ciBetter;
   const pValue = worse > 0 ? pWorse : pBetter;
   const floorText = formatPct(p.floor, 0).replace('+', '');
   const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-  const stats = `${Math.round((1 - 2 * options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, p=${formatP(pValue)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
+  const stats = `${Math.round((1 - 2 * options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, p=${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${formatP(alpha)})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
   const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
   let status: RowStatus;
   let reason: string | undefined;
+  let undecided = false;
   if (overlapping) {
     // Significant and past the floor, yet one side's own runs reach the other's median: not decided.
     status = worse > 0 ? 'warn' : 'pass';
     notes.push(overlapping);
-    if (worse > 0) reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; pin clocks or add samples to decide`;
+    if (worse > 0) {
+      undecided = true;
+      reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; more runs per side (in A/B: max-runs) or pinned clocks would decide it`;
+    }
   } else if (significantWorse && worse >= p.floor) {
     status = 'fail';
     reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
@@ -222,6 +263,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
     reason = `${p.name} improved (${change}; ${stats})`;
   } else if (worse >= p.floor) {
     status = 'warn';
+    undecided = true;
     notes.push(`beyond the ${floorText} floor but not significant`);
     reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; add samples to decide`;
   } else {
@@ -252,5 +294,6 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
       ...(notes.length ? { note: notes.join('; ') } : {}),
     },
     ...(reason ? { reason } : {}),
+    ...(undecided ? { undecided } : {}),
   };
 }

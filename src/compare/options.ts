@@ -88,10 +88,23 @@ export const GateOptionsSchema = z
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: z.boolean().default(true),
     /**
+     * Leave out a side's lone slow runs far from its cluster (stalls), judged against the side's own
+     * spread; two or more slow runs together are a mode and stay (the overlap check handles them).
+     */
+    dropOutliers: z.boolean().default(true),
+    /**
      * A regression fails only when neither side's own runs reach the other side's median (within half
      * the floor); otherwise it warns. Guards against two clock states a floor or more apart.
      */
     overlapCheck: z.boolean().default(true),
+    /**
+     * This comparison is look `index` of `of` in an adaptive A/B run (more runs while undecided):
+     * the test's alpha is spent over the looks (src/compare/sequential.ts). Absent: a single look.
+     */
+    look: z
+      .object({ index: z.number().int().positive(), of: z.number().int().positive() })
+      .refine((look) => look.index <= look.of, { message: 'look index must not exceed the number of looks' })
+      .optional(),
     /** Trend within one side: Mann-Kendall level and the smallest change across the side (percent) worth a warning. */
     drift: z
       .object({ alpha: z.number().gt(0).lt(0.5).default(0.001), minChangePct: z.number().nonnegative().default(1) })
@@ -150,4 +163,73 @@ export function parseFailOnArg(arg: string): string[] {
     if (!FindingIdSchema.safeParse(id).success) throw new UsageError(`--fail-on ${arg}: '${id}' is not a finding id (lower-case words joined by hyphens, e.g. re-prefill)`);
   }
   return [...new Set(ids)];
+}
+
+/** The fail-on default as written in flags, inputs and help texts. */
+export const DEFAULT_FAIL_ON_TEXT = DEFAULT_FAIL_ON.join(',');
+
+/**
+ * The gate options a user sets as text: the CLI's flags (analyze and run) and the action's inputs
+ * carry the same names, so one parser serves all three doors.
+ */
+export const GATE_FLAGS = ['threshold', 'fail-on', 'allow-throttled', 'allow-environment-mismatch', 'overlap-check', 'drop-outliers'] as const;
+export type GateFlag = (typeof GATE_FLAGS)[number];
+
+export interface GateText {
+  /** METRIC=PCT items (each may hold a comma list). */
+  threshold?: readonly string[];
+  failOn?: string;
+  allowThrottled?: boolean | string;
+  /** `all`, or fingerprint keys (comma-separated or a list). */
+  allowEnvironmentMismatch?: string | readonly string[];
+  overlapCheck?: boolean | string;
+  dropOutliers?: boolean | string;
+}
+
+/** `--threshold` and `input 'thresholds'` name the same option. */
+export type GateFlagLabel = (flag: GateFlag) => string;
+export const cliGateLabel: GateFlagLabel = (flag) => `--${flag}`;
+
+function booleanText(value: boolean | string | undefined, label: string): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value;
+  const text = value.trim().toLowerCase();
+  if (text === '') return undefined;
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  throw new UsageError(`${label}: expected true or false, got ${JSON.stringify(value)}`);
+}
+
+/** Gate options from their text form; a bad value is a UsageError naming the flag or input. */
+export function parseGateText(text: GateText, label: GateFlagLabel = cliGateLabel): GateOptionsInput {
+  // The CLI's own messages already start with the flag; another door names its input instead.
+  const renamed = (error: unknown, flag: GateFlag, prefix: string) => (label === cliGateLabel ? error : new UsageError(`${label(flag)}: ${(error as Error).message.replace(prefix, '')}`));
+  let thresholds: Record<string, number> | undefined;
+  if (text.threshold?.length) {
+    try {
+      thresholds = parseThresholdArgs(text.threshold);
+    } catch (error) {
+      throw renamed(error, 'threshold', '--threshold ');
+    }
+  }
+  let failOn: string[] | undefined;
+  if (text.failOn !== undefined) {
+    try {
+      failOn = parseFailOnArg(text.failOn);
+    } catch (error) {
+      throw renamed(error, 'fail-on', `--fail-on ${text.failOn}: `);
+    }
+  }
+  const allow = typeof text.allowEnvironmentMismatch === 'string' ? text.allowEnvironmentMismatch.split(',') : text.allowEnvironmentMismatch;
+  const keys = (allow ?? []).map((key) => key.trim()).filter(Boolean);
+  const allowThrottled = booleanText(text.allowThrottled, label('allow-throttled'));
+  const overlapCheck = booleanText(text.overlapCheck, label('overlap-check'));
+  const dropOutliers = booleanText(text.dropOutliers, label('drop-outliers'));
+  return {
+    ...(thresholds ? { thresholds } : {}),
+    ...(failOn ? { failOn } : {}),
+    ...(allowThrottled !== undefined ? { allowThrottled } : {}),
+    ...(keys.length ? { allowEnvironmentMismatch: keys.includes('all') ? true : keys } : {}),
+    ...(overlapCheck !== undefined ? { overlapCheck } : {}),
+    ...(dropOutliers !== undefined ? { dropOutliers } : {}),
+  };
 }

@@ -176,3 +176,84 @@ export function detectDrift(samples: readonly number[], options: { alpha: number
   const change = center === 0 ? 0 : (theilSenSlope(samples) * (samples.length - 1)) / Math.abs(center);
   return { drift: pTwoSided <= options.alpha && Math.abs(change) >= options.minChange, pValue: pTwoSided, change };
 }
+
+export interface OutlierRule {
+  /** Never leave fewer than this many samples on the side. */
+  minKeep: number;
+  /** How many robust standard deviations of the side (1.4826·MAD, at least `minSpread`) a run must lie beyond its median. */
+  madMultiple: number;
+  /** The smallest spread assumed for a cluster, as a fraction of its median: ties or few runs can make a MAD of 0. */
+  minSpread: number;
+  /** …and it must be slower than the median by at least this fraction. */
+  minRelative: number;
+  /** Two slow runs within this many robust sd of each other are one state (a mode), not two stalls. */
+  modeWidth: number;
+}
+
+/**
+ * 5 robust sd as in the warm-up rule; a spread of at least 0.2% (about three times the largest
+ * within-process sd measured on the H200, 0.07%), so the distance is at least 1%; and 1% at least,
+ * the warm-up rule's minimum (a run closer than that cannot reach the overlap margin of half a 3% floor).
+ * Two slow runs within 3 robust sd of each other are as close as the runs of the cluster itself: a
+ * second state with two or more runs in it, not two stalls.
+ */
+export const DEFAULT_OUTLIER_RULE: OutlierRule = { minKeep: 3, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3 };
+
+export interface OutlierResult {
+  /** Positions (0-based, in the given order) of the runs left out. */
+  outliers: number[];
+  /** The runs kept, in order. */
+  kept: number[];
+  /** The kept runs' largest relative distance from their median (0.003 = ±0.3%). */
+  restSpread: number;
+}
+
+/**
+ * Slow runs far from the side's cluster: a stall (a competing process, a page-cache miss, a clock
+ * dip) makes a run slower, never faster, so only the slow side counts. A run is left out when it is
+ * slower than the side's median by more than `madMultiple` robust sd (floored at `minSpread`) and
+ * by `minRelative`, and no other run lies within `modeWidth` robust sd of it: two or more runs close
+ * together form a populated mode (a second clock state), which is left to the overlap check (a run
+ * the warm-up rule dropped counts as one of them, so the two rules never strip a mode); so does
+ * a lone slow run when the other side's runs sit both at its level and at this side's median (both
+ * sides then show the same two states). At most
+ * a minority is left out (the cluster keeps a strict majority), never going under `minKeep`.
+ */
+export interface OutlierNeighbours {
+  /** The other side's runs: when they show both states, a lone slow run is a mode, not a stall. */
+  other?: readonly number[];
+  /** Runs of this side already left out (warm-up): a slow run next to one of them is a mode too. */
+  dropped?: readonly number[];
+}
+
+export function findSlowOutliers(samples: readonly number[], direction: 'higher' | 'lower', rule: OutlierRule = DEFAULT_OUTLIER_RULE, neighbours: OutlierNeighbours = {}): OutlierResult {
+  const other = neighbours.other ?? [];
+  const dropped = neighbours.dropped ?? [];
+  const n = samples.length;
+  const none = (): OutlierResult => ({ outliers: [], kept: [...samples], restSpread: relativeSpread(samples) });
+  const limit = Math.min(Math.floor((n - 1) / 2), n - rule.minKeep);
+  if (limit <= 0) return none();
+  const center = median(samples);
+  const scale = Math.abs(center);
+  if (!(scale > 0)) return none();
+  const spread = Math.max(MAD_TO_SD * mad(samples), rule.minSpread * scale);
+  const distance = Math.max(rule.madMultiple * spread, rule.minRelative * scale);
+  const slowBy = (v: number) => (direction === 'higher' ? center - v : v - center);
+  const candidates = samples.map((v, i) => [v, i] as const).filter(([v]) => slowBy(v) > distance);
+  const width = rule.modeWidth * spread;
+  const near = (a: number, b: number) => Math.abs(a - b) <= width;
+  // The other side shows both states (runs at this run's level and at this side's median): two clock states.
+  const otherSpansBoth = (v: number) => other.some((w) => near(w, v)) && other.some((w) => near(w, center));
+  const isolated = candidates.filter(([v, i]) => !samples.some((w, j) => j !== i && near(w, v)) && !dropped.some((w) => near(w, v)) && !otherSpansBoth(v));
+  if (!isolated.length || isolated.length > limit) return none();
+  const out = new Set(isolated.map(([, i]) => i));
+  const kept = samples.filter((_, i) => !out.has(i));
+  return { outliers: [...out].sort((a, b) => a - b), kept, restSpread: relativeSpread(kept) };
+}
+
+function relativeSpread(values: readonly number[]): number {
+  if (!values.length) return 0;
+  const center = median(values);
+  if (!(Math.abs(center) > 0)) return 0;
+  return Math.max(...values.map((v) => Math.abs(v / center - 1)));
+}

@@ -4,7 +4,7 @@
 import { buildProfile } from '../classify/build-profile.js';
 import { createClassifier } from '../classify/classify.js';
 import type { FamilyRule } from '../classify/families.js';
-import { compare, type GateInput } from '../compare/gate.js';
+import { compare, type GateInput, type HistoryEntry } from '../compare/gate.js';
 import type { GateOptionsInput } from '../compare/options.js';
 import { runRules, type DiagnoseConfig } from '../diagnose/run-rules.js';
 import type { IngestOptions } from '../ingest/importer.js';
@@ -53,6 +53,10 @@ export interface BaselineChoice {
   origin: string;
   path?: string;
   reason: string;
+  /** An adaptive A/B run: which look at the comparison this is (the gate spends alpha over the looks). */
+  look?: { index: number; of: number };
+  /** A baseline from another job: the default branch's recent reports of the workload, for the noise between jobs. */
+  history?: readonly HistoryEntry[];
 }
 
 export async function ingestAll(inputs: readonly string[], format?: string): Promise<Capture[]> {
@@ -125,7 +129,13 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
         origin: { origin: options.baseline.origin, reason: options.baseline.reason, ...(options.baseline.path ? { path: options.baseline.path } : {}) },
       }
     : null;
-  const gate = compare(current, baseline, { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}) });
+  const look = options.baseline?.look;
+  const gate = compare(
+    current,
+    baseline,
+    { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}), ...(look && look.of > 1 ? { look } : {}) },
+    options.baseline?.history ? { history: options.baseline.history } : {},
+  );
   const report: Report = {
     schemaVersion: REPORT_SCHEMA_VERSION,
     tool: { name: 'profile-gate', version: TOOL_VERSION },

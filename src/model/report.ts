@@ -99,6 +99,18 @@ export const ComparisonSchema = z.object({
   newFindings: z.array(z.string()).default([]),
   resolvedFindings: z.array(z.string()).default([]),
   reasons: z.array(z.string()).default([]),
+  /** Gated metrics that more runs could decide (the sides overlap, or too few or not significant samples). */
+  undecided: z.array(z.string()).default([]),
+  /** An adaptive A/B run: which look this comparison is and the alpha it tested at. */
+  look: z.object({ index: z.number().int().positive(), of: z.number().int().positive(), alpha: z.number() }).optional(),
+  /** The noise between jobs estimated from the default branch's recent reports (artifact baselines). */
+  betweenJobs: z
+    .object({
+      reports: z.number().int().nonnegative(),
+      /** Per metric: the robust sd of the per-job medians, as a fraction (0.018 = ±1.8%), and the floor used. */
+      metrics: z.array(z.object({ metric: z.string(), spread: z.number().nonnegative(), floor: z.number().nonnegative() })),
+    })
+    .optional(),
 });
 export type Comparison = z.infer<typeof ComparisonSchema>;
 

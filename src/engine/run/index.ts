@@ -187,11 +187,54 @@ export function baseReportPath(plan: Plan): string {
   return join(plan.outDir, 'base', 'baseline-report.json');
 }
 
-function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report): BaselineChoice {
+function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report, look?: { index: number; of: number }): BaselineChoice {
   const where = base.cwd === plan.cwd ? 'this folder' : base.cwd;
   const what = base.run ? `\`${base.run}\` in ${where}` : `the same workload in ${where}`;
-  const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows run before the head\'s' : 'its measured runs interleaved with the head\'s (ABBA)';
-  return { report, origin: 'a/b', path: base.cwd, reason: `base build: ${what}, in this job on the same machine, ${order}` };
+  const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows in server blocks base, head, head, base (ABBA)' : 'its measured runs interleaved with the head\'s (ABBA)';
+  return { report, origin: 'a/b', path: base.cwd, reason: `base build: ${what}, in this job on the same machine, ${order}`, ...(look ? { look } : {}) };
+}
+
+/** Seconds one reserve pair is expected to take: its runs at the mean length of the measured runs so far. */
+function pairSeconds(run: RunResult, plan: Plan, pair: readonly PlannedStep[]): number {
+  const measured = new Set(plan.steps.filter((s) => s.role === 'measured').map((s) => s.id));
+  const times = run.steps.filter((s) => measured.has(s.id) && s.status === 'ok').map((s) => s.seconds);
+  const mean = times.length ? times.reduce((a, b) => a + b, 0) / times.length : 0;
+  return mean * pair.length;
+}
+
+/**
+ * Adaptive A/B: while the head's comparison has undecided gated metrics (the sides overlap, or too
+ * few or not significant runs) and it has not failed, run the next reserve ABBA pair and compare
+ * again, as the next look (the gate spends alpha over the looks). Stops at max-runs, or when the
+ * next pair would not fit twice into the time left.
+ */
+async function decideWithMoreRuns(plan: Plan, result: JobResult & { report: Report; baseReport: Report }, deps: JobDeps & { analyze: NonNullable<JobDeps['analyze']> }, executeDeps: ExecuteDeps, started: number): Promise<void> {
+  const { run } = result;
+  const looks = plan.extraPairs.length + 1;
+  for (let index = 2; index <= looks; index += 1) {
+    const undecided = result.report.comparison?.undecided ?? [];
+    // A fail is decided; an invalid comparison (throttled, another environment) no run can mend.
+    if (result.report.verdict === 'fail' || result.report.verdict === 'invalid' || !undecided.length) return;
+    const pair = plan.extraPairs[index - 2]!;
+    const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
+    const need = pairSeconds(run, plan, pair);
+    if (remaining < 2 * need + 30) {
+      run.notices.push({ severity: 'info', message: `${undecided.join(', ')} still undecided after look ${index - 1} of ${looks}: ${Math.round(remaining)} s left of the time budget, and a pair takes about ${Math.round(need)} s` });
+      return;
+    }
+    deps.logger.info(`${undecided.join(', ')} undecided: one more ABBA pair (look ${index} of ${looks})`);
+    const more = await executePlan({ ...plan, steps: pair, notices: [], budgetSeconds: Math.floor(remaining) }, { ...executeDeps, reserveSeconds: 0 });
+    run.steps.push(...more.steps);
+    run.files.push(...more.files);
+    if (more.outcome !== 'ok') {
+      run.notices.push({ severity: 'warning', message: `an added A/B pair did not finish (${more.message ?? more.outcome}); the comparison is the one before it` });
+      return;
+    }
+    run.analysisInputs.push(...more.analysisInputs);
+    run.baseAnalysisInputs.push(...more.baseAnalysisInputs);
+    result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
+    result.report = await deps.analyze(run.analysisInputs, { side: 'head', baseline: abBaseline(plan, plan.base!, result.baseReport, { index, of: looks }) });
+  }
 }
 
 /**
@@ -225,12 +268,17 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
   const result: JobResult = { plan, run };
   if (run.outcome === 'ok' && deps.analyze) {
     let head: AnalyzeSide = { side: 'head' };
+    const looks = plan.extraPairs.length + 1;
     if (plan.base) {
       result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
-      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport) };
+      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, looks > 1 ? { index: 1, of: looks } : undefined) };
+    }
+    result.report = await deps.analyze(run.analysisInputs, head);
+    if (plan.base && looks > 1) {
+      await decideWithMoreRuns(plan, result as JobResult & { report: Report; baseReport: Report }, deps as JobDeps & { analyze: NonNullable<JobDeps['analyze']> }, executeDeps, started);
+      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport!, result.report.comparison?.look ? { index: result.report.comparison.look.index, of: looks } : undefined) };
     }
     const analyzeHead = (inputs: readonly string[]) => deps.analyze!(inputs, head);
-    result.report = await analyzeHead(run.analysisInputs);
     const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
     if (plan.deepDive.enabled) {
       const deep = await runDeepDiveStep(plan, result.report, executeDeps, remaining);

@@ -32,8 +32,12 @@ export const RUN_OPTION_NAMES = [
   'timeout-minutes',
   'base-workdir',
   'base-run',
+  'max-runs',
 ] as const;
 export type RunOptionName = (typeof RUN_OPTION_NAMES)[number];
+
+/** A/B: the most runs per side, as a multiple of `runs`, when max-runs is not given (5 planned → up to 15). */
+export const DEFAULT_MAX_RUNS_FACTOR = 3;
 
 /** Load shape of `max benchmark` when benchmark-args is not given: offline (random data), bounded. */
 export const DEFAULT_BENCHMARK_ARGS = '--dataset-name random --random-input-len 512 --num-prompts 1000 --max-concurrency 8';
@@ -84,6 +88,7 @@ const RawRunOptionsSchema = z.object({
   'timeout-minutes': positive().default(30),
   'base-workdir': z.string().min(1).optional(),
   'base-run': z.string().min(1).optional(),
+  'max-runs': integer(1).optional(),
 });
 
 /**
@@ -119,6 +124,11 @@ export interface RunOptions {
   timeoutMinutes: number;
   /** Set when base-workdir or base-run is given: the job runs A/B. */
   base?: BaseBuild;
+  /**
+   * A/B: the most measured runs per side. While a gated metric is undecided after the planned runs,
+   * ABBA pairs are added up to this (and the time budget). Equal to `runs` outside A/B.
+   */
+  maxRuns: number;
   /** Options that were given but do not apply to the chosen engine or mode (told, not fatal). */
   ignored: RunOptionName[];
 }
@@ -130,7 +140,7 @@ export function optionLabel(name: string, style: OptionStyle): string {
   return style === 'cli' ? `--${name}` : `input '${name}'`;
 }
 
-const NUMERIC: ReadonlySet<string> = new Set(['max-new-tokens', 'warmup-runs', 'runs', 'capture-seconds', 'timeout-minutes']);
+const NUMERIC: ReadonlySet<string> = new Set(['max-new-tokens', 'warmup-runs', 'runs', 'capture-seconds', 'timeout-minutes', 'max-runs']);
 const LISTS: ReadonlySet<string> = new Set(['custom-architectures', 'captures']);
 
 /** Action inputs and flags arrive as text: '' means unset, numbers and lists are split here. */
@@ -187,9 +197,13 @@ export function parseRunOptions(raw: Readonly<Record<string, unknown>>, style: O
     if (o.profiler === 'torch' && o.captures.length === 0) fail('captures', 'required with profiler torch: the globs of the Kineto traces the workload writes (e.g. traces/*.json)');
   }
   if (o.engine === 'max' && o['base-run'] !== undefined) fail('base-run', 'applies to engine command only; with engine max the base side runs the same max command in base-workdir');
-  if (o['base-workdir'] !== undefined || o['base-run'] !== undefined) {
+  const ab = o['base-workdir'] !== undefined || o['base-run'] !== undefined;
+  if (ab) {
     if (o.runs < 3) fail('runs', `A/B needs at least 3 measured runs per side to compare, got ${o.runs}`);
-  }
+    if (o['max-runs'] !== undefined && o['max-runs'] < o.runs) fail('max-runs', `must be at least runs (${o.runs}), got ${o['max-runs']}`);
+  } else if (isGiven('max-runs')) ignored.push('max-runs');
+  // Serving A/B runs its windows per side: no pairs to add.
+  const adaptive = ab && !(o.engine === 'max' && o['max-mode'] === 'serve');
 
   return {
     engine: o.engine,
@@ -208,6 +222,7 @@ export function parseRunOptions(raw: Readonly<Record<string, unknown>>, style: O
     captureSeconds: o['capture-seconds'],
     deepDive: o['deep-dive'],
     timeoutMinutes: o['timeout-minutes'],
+    maxRuns: adaptive ? (o['max-runs'] ?? DEFAULT_MAX_RUNS_FACTOR * o.runs) : o.runs,
     ...(o['base-workdir'] !== undefined || o['base-run'] !== undefined
       ? { base: { ...(o['base-workdir'] !== undefined ? { workdir: o['base-workdir'] } : {}), ...(o['base-run'] !== undefined ? { run: o['base-run'] } : {}) } }
       : {}),

@@ -175,7 +175,11 @@ export function maxServeSteps(b: StepBuilder, problems: string[]): BuiltSteps {
   else if (b.portInUse?.(port)) problems.push(`max-args: port ${port} is already in use by another process; stop it or pass --port N in max-args`);
   const steps: PlannedStep[] = [];
   const underNsys = b.profiler === 'nsys' ? [detected.tools.nsys!, 'launch', '--trace=cuda,nvtx', '--cuda-graph-trace=node', '--trace-fork-before-exec=true'] : [];
-  steps.push(b.step({ id: 'serve', role: 'serve', title: `Start max serve on port ${port}`, argv: [...underNsys, 'max', 'serve', '--model', model, ...archFlags(options), ...options.maxArgs], onFailure: 'stop', weight: 3 }));
+  const serveArgv = [...underNsys, 'max', 'serve', '--model', model, ...archFlags(options), ...options.maxArgs];
+  // A/B: each side's windows in two blocks, each with its own server start and warm-up, so that
+  // the job's order is base, head, head, base (ABBA) and a drift over the job falls on both sides.
+  const blocks = options.base && options.runs >= 2 ? 2 : 1;
+  const suffix = (block: number) => (block === 1 ? '' : `-${block}`);
 
   const window = Math.ceil(options.captureSeconds);
   const benchmark = [
@@ -193,8 +197,15 @@ export function maxServeSteps(b: StepBuilder, problems: string[]): BuiltSteps {
   ];
   // A window's limit: twice its length plus tokenizer load and the test prompt.
   const windowSeconds = window * 2 + 120;
-  for (const i of b.warmups) steps.push(b.step({ id: `benchmark-warmup-${i}`, role: 'benchmark-warmup', title: `Warm-up benchmark window ${i}/${options.warmupRuns}`, argv: benchmark, timeoutSeconds: windowSeconds, onFailure: 'stop', weight: 0 }));
+  const perBlock = Math.ceil(b.runs.length / blocks);
   for (const i of b.runs) {
+    const block = Math.floor((i - 1) / perBlock) + 1;
+    if ((i - 1) % perBlock === 0) {
+      if (block > 1) steps.push(b.step({ id: `serve-stop${suffix(block - 1)}`, role: 'serve-stop', title: 'Stop the server', argv: [], timeoutSeconds: 30, onFailure: 'continue', weight: 0 }));
+      const restart = block > 1 ? ` (restart ${block - 1})` : '';
+      steps.push(b.step({ id: `serve${suffix(block)}`, role: 'serve', title: `Start max serve on port ${port}${restart}`, argv: serveArgv, onFailure: 'stop', weight: 3 }));
+      for (const w of b.warmups) steps.push(b.step({ id: `benchmark-warmup${suffix(block)}-${w}`, role: 'benchmark-warmup', title: `Warm-up benchmark window ${w}/${options.warmupRuns}${restart}`, argv: benchmark, timeoutSeconds: windowSeconds, onFailure: 'stop', weight: 0 }));
+    }
     const json = b.out('captures', `benchmark-${i}.json`);
     const snapshot = b.out('captures', `benchmark-${i}.gpu.jsonl`);
     steps.push(
@@ -214,7 +225,11 @@ export function maxServeSteps(b: StepBuilder, problems: string[]): BuiltSteps {
   if (b.profiler === 'nsys') {
     steps.push(b.step({ id: 'profile', role: 'profile', title: 'Traced benchmark window (nsys)', argv: [...benchmark, '--trace', '--trace-file', rep], pathPrepend: b.nsysDir, timeoutSeconds: windowSeconds + 120, outputs: [{ path: rep, kind: 'nsys-rep', analysis: false }], onFailure: 'continue', weight: 0 }));
   }
-  steps.push(b.step({ id: 'serve-stop', role: 'serve-stop', title: 'Stop the server', argv: [], timeoutSeconds: 30, onFailure: 'continue', weight: 0 }));
+  if (!b.runs.length) {
+    steps.push(b.step({ id: 'serve', role: 'serve', title: `Start max serve on port ${port}`, argv: serveArgv, onFailure: 'stop', weight: 3 }));
+    for (const w of b.warmups) steps.push(b.step({ id: `benchmark-warmup-${w}`, role: 'benchmark-warmup', title: `Warm-up benchmark window ${w}/${options.warmupRuns}`, argv: benchmark, timeoutSeconds: windowSeconds, onFailure: 'stop', weight: 0 }));
+  }
+  steps.push(b.step({ id: `serve-stop${suffix(blocks)}`, role: 'serve-stop', title: 'Stop the server', argv: [], timeoutSeconds: 30, onFailure: 'continue', weight: 0 }));
   // The summary is made after the server is gone, so the GPU box is free sooner.
   if (b.profiler === 'nsys') steps.push(...b.nsysStats(rep));
   return { steps, workload: [], serve: { port, healthUrl: `http://127.0.0.1:${port}/health` } };

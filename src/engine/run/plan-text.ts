@@ -38,8 +38,9 @@ export function renderPlan(plan: Plan): string {
   lines.push(`  runs        ${options.warmupRuns} warm-up, ${options.runs} measured${options.engine === 'max' && options.mode === 'serve' ? ` benchmark windows of ${Math.ceil(options.captureSeconds)} s` : ''}`);
   if (plan.base) {
     const what = plan.base.run ? `\`${plan.base.run}\`` : 'the same workload';
-    const order = options.engine === 'max' && options.mode === 'serve' ? 'base block first, then head' : 'measured runs interleaved base/head in ABBA order';
+    const order = options.engine === 'max' && options.mode === 'serve' ? 'server blocks base, head, head, base (ABBA), each restarted' : 'measured runs interleaved base/head in ABBA order';
     lines.push(`  A/B         base build: ${what} in ${plan.base.cwd === plan.cwd ? 'this folder' : plan.base.cwd}; ${order}; its report is the baseline`);
+    if (plan.extraPairs.length) lines.push(`  adaptive    while a gated metric is undecided, up to ${plan.extraPairs.length} more ABBA pair${plan.extraPairs.length === 1 ? '' : 's'} (max-runs ${options.maxRuns} per side), alpha spent over the looks`);
   }
   lines.push(`  deep dive   ${plan.deepDive.reason}`);
   lines.push(`  time budget ${formatSeconds(plan.budgetSeconds)} in all (timeout-minutes ${options.timeoutMinutes}); each step stops at its own limit`);

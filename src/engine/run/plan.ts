@@ -112,6 +112,11 @@ export interface Plan {
   cwd: string;
   /** A/B: the base build's folder and command; its report becomes the baseline. */
   base?: BasePlan;
+  /**
+   * Adaptive A/B: measured runs held in reserve, one ABBA pair (base, head, head, base) each, run in
+   * order while a gated metric is undecided, up to max-runs per side.
+   */
+  extraPairs: PlannedStep[][];
 }
 
 export interface BasePlan {
@@ -154,6 +159,7 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
   const { built } = head;
   let steps = head.steps;
   let base: BasePlan | undefined;
+  const extraPairs: PlannedStep[][] = [];
   if (options.base) {
     const cwd = resolve(context.cwd, options.base.workdir ?? '.');
     base = { cwd, ...(options.base.run ? { run: options.base.run } : {}) };
@@ -164,11 +170,21 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
     // Notices and problems of the base side repeat the head's; the head's are enough.
     const baseSide = stepsFor(createStepBuilder(baseOptions, detected, context, profiler, sampling, { side: 'base', cwd }), [], []);
     steps = interleaveSides(baseSide.steps, head.steps, options.engine === 'max' && options.mode === 'serve');
+    if (options.maxRuns > options.runs) {
+      // The same builders with max-runs measured runs; the runs past the planned ones are the reserve.
+      const reserve = (stepsOf: PlannedStep[]) => stepsOf.filter((s) => s.role === 'measured').slice(options.runs);
+      const headMore = reserve(stepsFor(createStepBuilder({ ...options, runs: options.maxRuns }, detected, context, profiler, sampling), [], []).steps);
+      const baseMore = reserve(stepsFor(createStepBuilder({ ...baseOptions, runs: options.maxRuns }, detected, context, profiler, sampling, { side: 'base', cwd }), [], []).steps);
+      for (let i = 0; i < headMore.length; i += 2) {
+        // ABBA: base, head, head, base; a last odd run is one base/head pair.
+        extraPairs.push([baseMore[i], headMore[i], headMore[i + 1], baseMore[i + 1]].filter((x): x is PlannedStep => x !== undefined));
+      }
+    }
     notices.push({
       severity: 'info',
       message:
         options.engine === 'max' && options.mode === 'serve'
-          ? 'A/B: the base server and its benchmark windows run first, then the head\'s (one server holds the GPU at a time); both share the time budget'
+          ? 'A/B: the servers run one at a time in blocks base, head, head, base (ABBA), each restarted with its own warm-up, so a drift over the job falls on both sides; both share the time budget'
           : 'A/B: the measured runs alternate base/head in ABBA order, so a drift of the GPU over the job falls on both sides alike; both share the time budget',
     });
   }
@@ -176,6 +192,9 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
   const deepDive = planDeepDive(options, detected, built.workload, notices, builder.out);
   const budgetSeconds = Math.round(options.timeoutMinutes * 60);
   assignTimeouts(steps, deepDive, budgetSeconds);
+  // A reserve run may take as long as a planned measured run of its side.
+  const lastMeasured = [...steps].reverse().find((s) => s.role === 'measured');
+  for (const pair of extraPairs) for (const s of pair) s.timeoutSeconds = lastMeasured?.timeoutSeconds ?? MIN_STEP_SECONDS;
   const serve = built.serve ? { ...built.serve, readyTimeoutSeconds: steps.find((s) => s.role === 'serve')!.timeoutSeconds } : undefined;
 
   return {
@@ -193,16 +212,31 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
     outDir: context.outDir,
     cwd: context.cwd,
     ...(base ? { base } : {}),
+    extraPairs,
   };
 }
 
 /**
  * One order for both sides: pre-flights and warm-ups first, then the measured runs in ABBA pairs
  * (base-1 head-1, head-2 base-2, …), then each side's profiled run. A server holds the GPU's memory,
- * so serve mode runs the base block, then the head block.
+ * so serve mode runs one server at a time, in blocks: base, head, head, base, each block its own
+ * server start and warm-up windows, then half of the side's measured windows.
  */
 export function interleaveSides(base: PlannedStep[], head: PlannedStep[], blocks: boolean): PlannedStep[] {
-  if (blocks) return [...base, ...head];
+  if (blocks) {
+    // Serve blocks end at a server stop; two per side run base, head, head, base.
+    const split = (steps: PlannedStep[]) => {
+      const out: PlannedStep[][] = [[]];
+      for (const s of steps) {
+        if (s.role === 'serve' && out[out.length - 1]!.some((x) => x.role === 'serve')) out.push([]);
+        out[out.length - 1]!.push(s);
+      }
+      return out;
+    };
+    const [b, h] = [split(base), split(head)];
+    if (b.length === 2 && h.length === 2) return [...b[0]!, ...h[0]!, ...h[1]!, ...b[1]!];
+    return [...base, ...head];
+  }
   const before = (steps: PlannedStep[]) => steps.filter((s) => s.role === 'preflight' || s.role === 'warmup');
   const measured = (steps: PlannedStep[]) => steps.filter((s) => s.role === 'measured');
   const after = (steps: PlannedStep[]) => steps.filter((s) => s.role !== 'preflight' && s.role !== 'warmup' && s.role !== 'measured');
