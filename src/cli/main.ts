@@ -18,6 +18,7 @@ import { renderTerminal } from '../report/terminal.js';
 import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
 import { expandInputs, writeOutput } from '../engine/files.js';
+import { DEFAULT_NO_CAPTURE_POLICY, gatherCaptures, NO_CAPTURE_POLICIES, type NoCapturePolicy } from '../pipeline/no-captures.js';
 import { runDashboardCommand } from './dashboard-command.js';
 import { runReportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
@@ -39,6 +40,8 @@ analyze options:
   --format NAME        skip detection and read every input as NAME
   --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
   --top N              kernels shown in the terminal output (default 10)
+  --if-no-captures error|warn|ignore
+                       when the inputs hold no capture file: fail (default), warn, or go on silently
 
 gate options (analyze):
   --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
@@ -107,9 +110,12 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
       threshold: { type: 'string', multiple: true },
       'allow-throttled': { type: 'boolean' },
       'allow-environment-mismatch': { type: 'string' },
+      'if-no-captures': { type: 'string' },
     },
   });
   const inputs = positionals.length ? positionals : defaultInputs;
+  const noCaptures = values['if-no-captures'] ?? DEFAULT_NO_CAPTURE_POLICY;
+  if (!(NO_CAPTURE_POLICIES as readonly string[]).includes(noCaptures)) throw new UsageError(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
   const families = values.families ? await loadFamilies(values.families) : [];
   const gate: GateOptionsInput = {
@@ -121,7 +127,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
     : null;
   const options: AnalyzeOptions = {
-    inputs: await expandInputs(inputs),
+    inputs: await gatherCaptures(inputs, { policy: noCaptures as NoCapturePolicy, option: '--if-no-captures', warn: (line) => process.stderr.write(`warning: ${line}\n`) }),
     ...(values.format ? { format: values.format } : {}),
     families,
     baseline,

@@ -1,12 +1,14 @@
 /** Mode `analyze`: capture files that an earlier step produced → one report, published. */
 import { analyze } from '../../engine/analyze.js';
-import { expandInputs } from '../../engine/files.js';
+import * as core from '@actions/core';
+import { gatherCaptures } from '../../pipeline/no-captures.js';
+import { INPUTS } from '../inputs.js';
 import { publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
 
 export async function analyzeMode(ctx: ModeContext): Promise<void> {
-  const captures = await expandInputs(ctx.inputs.captures);
+  const captures = await gatherCaptures(ctx.inputs.captures, { policy: ctx.inputs.ifNoCaptures, option: `input '${INPUTS.ifNoCaptures}'`, warn: (line) => core.warning(line) });
   const gate = gateOptions(ctx);
   const { baseline, note } = await resolveBaseline(ctx);
   const report = await analyze({ inputs: captures, failOn: ctx.inputs.failOn, run: runInfo(ctx), baseline, gate });

@@ -1,9 +1,11 @@
 /**
- * The GitHub adapter (REST client with retries, sticky comment) in process against the loopback fake:
- * real @actions/github and real HTTP; only the sleep between retries is injected.
+ * The one GitHub client (retries, timeouts, body limits, sticky comment) in process against the
+ * loopback fake: real HTTP; only the sleep between retries is injected.
  */
-import { createGitHubClient, explain, GitHubApiError, serverWaitMs } from '../../src/action/github/client.js';
-import { upsertStickyComment } from '../../src/action/github/sticky-comment.js';
+import { GitHubClient } from '../../src/github/client.js';
+import { explain, GitHubApiError, serverWaitMs, type HttpLimits } from '../../src/github/http.js';
+import { upsertStickyComment } from '../../src/github/sticky-comment.js';
+import { commentMarker } from '../../src/report/comment.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 
 let fake: FakeGitHub;
@@ -17,9 +19,11 @@ afterEach(async () => {
   await fake.stop();
 });
 
-function client(attempts = 4) {
-  return createGitHubClient('test-token', {
-    baseUrl: fake.baseUrl,
+function client(attempts = 4, limits: Partial<HttpLimits> = {}) {
+  return new GitHubClient({
+    token: 'test-token',
+    apiUrl: fake.baseUrl,
+    limits,
     retry: {
       attempts,
       baseMs: 1000,
@@ -45,7 +49,7 @@ describe('retries', () => {
     expect(waits[0]).toBeLessThanOrEqual(1200);
     expect(waits[1]).toBeGreaterThanOrEqual(1600);
     expect(waits[1]).toBeLessThanOrEqual(2400);
-    expect(fake.hits('comments.list')[0]!.authorization).toBe('token test-token');
+    expect(fake.hits('comments.list')[0]!.authorization).toBe('Bearer test-token');
   });
 
   it('honours Retry-After on 429 and on a rate-limit 403', async () => {
@@ -62,7 +66,7 @@ describe('retries', () => {
     const error = await upsertStickyComment(client(3), target, `${marker}\nx`, { marker, author: 'a', create: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GitHubApiError);
     expect((error as GitHubApiError).status).toBe(500);
-    expect((error as Error).message).toMatch(/^GitHub kept failing \(500: .*\) on GET \/repos\/octo\/gpu-app\/issues\/7\/comments after 3 attempts$/);
+    expect((error as Error).message).toMatch(/^GitHub kept failing \(500: .*\) on GET \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}\/comments after 3 attempts$/);
     expect(fake.hits('comments.list')).toHaveLength(3);
   });
 
@@ -87,10 +91,44 @@ describe('retries', () => {
 
   it('reads Retry-After dates and rate-limit resets', () => {
     const now = Date.parse('2026-11-30T00:00:00Z');
-    expect(serverWaitMs({ response: { headers: { 'retry-after': 'Mon, 30 Nov 2026 00:00:05 GMT' } } }, now)).toBe(5000);
-    expect(serverWaitMs({ response: { headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 9) } } }, now)).toBe(9000);
-    expect(serverWaitMs({ response: { headers: {} } }, now)).toBeUndefined();
+    expect(serverWaitMs(new Headers({ 'retry-after': 'Mon, 30 Nov 2026 00:00:05 GMT' }), now)).toBe(5000);
+    expect(serverWaitMs(new Headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 9) }), now)).toBe(9000);
+    expect(serverWaitMs(new Headers(), now)).toBeUndefined();
     expect(explain(418, 'GET /x', 'teapot', 1)).toBe('GitHub answered 418 (teapot) on GET /x');
+  });
+});
+
+describe('timeouts and body limits', () => {
+  it('stops waiting for an API that never answers, within the connect timeout, after the bounded retries', async () => {
+    fake.fail('comments.list', { status: 200, hang: true, times: 2 });
+    const started = Date.now();
+    const error = await client(2, { connectTimeoutMs: 300 }).comments('octo/gpu-app', 7).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^GitHub could not be reached \(no answer within 300 ms\) on GET .*comments after 2 attempts$/);
+    expect(error).toBeInstanceOf(GitHubApiError);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(waits).toHaveLength(1);
+  });
+
+  it('cuts a storage server that sends one byte at a time slower than the idle timeout', async () => {
+    const artifact = fake.addArtifact(300, 'profile-gate-x', { 'report.json': 'x'.repeat(200) });
+    fake.fail('artifacts.zip', { status: 200, trickleMs: 600 });
+    const started = Date.now();
+    const error = await client(1, { idleTimeoutMs: 250 }).artifactZip('octo/gpu-app', artifact.id, 1 << 20).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/the server sent nothing for 250 ms while sending the artifact zip \(1 bytes so far\); stopped waiting/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('reads an oversized JSON answer no further than its limit', async () => {
+    fake.fail('comments.list', { status: 200, oversizeBytes: 8 * 1024 * 1024 });
+    const before = process.memoryUsage().rss;
+    const error = await client(1, { maxJsonBytes: 1024 * 1024 }).comments('octo/gpu-app', 7).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/the JSON answer is more than 1048576 bytes; stopped reading/);
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('refuses a zip larger than the cap as it streams in', async () => {
+    const artifact = fake.addArtifact(301, 'profile-gate-y', { 'report.json': 'y'.repeat(5000) });
+    await expect(client(1).artifactZip('octo/gpu-app', artifact.id, 1000)).rejects.toThrow(/the artifact zip is \d+ bytes; expected at most 1000/);
   });
 });
 
@@ -119,6 +157,17 @@ describe('sticky comment', () => {
     const elsewhere = { ...target, issueNumber: 8 };
     expect((await upsertStickyComment(client(), elsewhere, body, { marker, author: 'github-actions[bot]', create: false })).action).toBe('none');
     expect(fake.commentsOn(8)).toHaveLength(0);
+  });
+
+  it('keeps keys that sanitize alike apart: llama fp8 never updates the llama+fp8 comment', async () => {
+    const plus = commentMarker('llama+fp8');
+    const space = commentMarker('llama fp8');
+    expect(plus).not.toBe(space);
+    const failing = fake.addComment(7, `${plus}\n## profile-gate: ❌ Fail`, 'github-actions[bot]');
+    const result = await upsertStickyComment(client(), target, `${space}\n## profile-gate: ✅ Pass`, { marker: space, author: 'github-actions[bot]', create: true });
+    expect(result.action).toBe('created');
+    expect(failing.body).toBe(`${plus}\n## profile-gate: ❌ Fail`);
+    expect(fake.commentsOn(7)).toHaveLength(2);
   });
 
   it('refuses a body without its marker', async () => {
