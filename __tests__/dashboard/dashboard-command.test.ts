@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { runDashboardCommand } from '../../src/cli/dashboard-command.js';
+import { makeReport } from '../report/report-factory.js';
 import { downloadReportArtifacts, type ArtifactQuery } from '../../src/github/dashboard-artifacts.js';
 import { buildDashboard, loadDashboardReports } from '../../src/engine/dashboard.js';
 import { InputError, UsageError } from '../../src/errors.js';
@@ -158,6 +159,23 @@ describe('--from-artifacts against the loopback GitHub', () => {
     gh.fail('runs.list', { status: 503, times: 10 });
     await expect(downloadReportArtifacts(query, access())).rejects.toThrow(/GitHub kept failing \(503: injected 503\) on GET .* after 4 attempts/);
     expect(gh.hits('runs.list')).toHaveLength(4);
+  });
+
+  it('keeps of each downloaded report only what the dashboard shows, one report at a time', async () => {
+    // 30 artifacts of a 20,000-kernel report: whole, they would be held 30 times over.
+    const huge = serializeReport(makeReport({ kernels: 20_000, workload: 'huge' }));
+    for (let id = 201; id <= 230; id += 1) {
+      gh.registerRun({ id, event: 'schedule', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(id), workflow: 'big.yml' });
+      gh.addArtifact(id, 'profile-gate-huge', { 'report.json': huge });
+    }
+    const { inputs } = await downloadReportArtifacts({ ...query, workflow: 'big.yml', limit: 30 }, access());
+    expect(inputs).toHaveLength(30);
+    for (const input of inputs) {
+      expect(input.report.kernels).toHaveLength(200);
+      expect(input.report.notices.at(-1)!.message).toMatch(/^read back in part: kernels 200 of 20000/);
+    }
+    // The top kernels are the ones kept: the list is sorted by time.
+    expect(inputs[0]!.report.kernels[0]!.name).toBe('kernel_0');
   });
 
   it('refuses an artifact over the size cap without downloading it', async () => {

@@ -1,4 +1,4 @@
-import { crc32, readZipEntries, ZipError } from '../../src/github/zip-reader.js';
+import { crc32, readZipEntries, ZipError, zipEntries } from '../../src/github/zip-reader.js';
 import { deflatedZip, writeZip } from '../helpers/fake-github-zip.js';
 
 const isReport = (name: string) => name === 'report.json' || name.endsWith('/report.json');
@@ -35,5 +35,36 @@ describe('readZipEntries', () => {
     const badOffset = Buffer.from(zip);
     badOffset.writeUInt32LE(zip.length + 100, zip.length - 22 + 16);
     expect(() => readZipEntries(badOffset, isReport, 1000)).toThrow(/runs past the end/);
+  });
+});
+
+describe('zipEntries: caps on the whole archive', () => {
+  const caps = { maxEntries: 100, maxEntryBytes: 1 << 20, maxTotalBytes: 3 << 20 };
+  const files = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`leg-${i}/report.json`, Buffer.alloc(1 << 20, 0x30 + i)]));
+
+  it('stops when the entries read add up past the total cap, having handed over the ones before', () => {
+    const seen: string[] = [];
+    expect(() => {
+      for (const entry of zipEntries(deflatedZip(files), isReport, caps)) seen.push(entry.name);
+    }).toThrow(/leg-3\/report\.json: the entries read add up to more than 3145728 bytes uncompressed/);
+    expect(seen).toEqual(['leg-0/report.json', 'leg-1/report.json', 'leg-2/report.json']);
+  });
+
+  it('refuses a directory with more entries than the cap before reading any', () => {
+    expect(() => [...zipEntries(deflatedZip(files), isReport, { ...caps, maxEntries: 5 })]).toThrow(/^6 entries; expected at most 5$/);
+  });
+
+  it('refuses two names for one stored body', () => {
+    const zip = writeZip({ 'a/report.json': '{"a":1}', 'b/report.json': '{"a":1}' });
+    // Point the second central entry at the first local header.
+    const second = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 4);
+    zip.writeUInt32LE(0, second + 42);
+    expect(() => [...zipEntries(zip, isReport, caps)]).toThrow(/b\/report\.json: shares its data at byte 0 with another entry/);
+  });
+
+  it('hands over one entry at a time', () => {
+    const iterator = zipEntries(deflatedZip(files), isReport, { ...caps, maxTotalBytes: 10 << 20 });
+    expect(iterator.next().value!.name).toBe('leg-0/report.json');
+    expect(iterator.next().value!.name).toBe('leg-1/report.json');
   });
 });

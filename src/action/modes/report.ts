@@ -15,7 +15,9 @@ import { reportsInZip, unreadableReason } from '../../github/report-artifacts.js
 import type { Report } from '../../model/report.js';
 import { boundReport } from '../../report/bounded-report.js';
 import { mergeReports, type ReportEntry } from '../../report/merge-reports.js';
+import { writeJobSummary } from '../github/job-summary.js';
 import { artifactUrl } from '../github/run-context.js';
+import { safeText } from '../../report/gh-text.js';
 import { UsageError } from '../../errors.js';
 import { OUTPUTS } from '../inputs.js';
 import { CONTEXT_FILE, oneLine, publish, type ModeContext } from '../publish.js';
@@ -142,7 +144,13 @@ export async function reportMode(ctx: ModeContext): Promise<void> {
     collected = { entries: [], claims: [] };
     await collect(ctx.inputs.reports, (found, report) => labelFor(found, report, ctx.inputs.artifactPrefix), collected);
   } else {
-    collected = await fromArtifacts(ctx, runId);
+    try {
+      collected = await fromArtifacts(ctx, runId);
+    } catch (error) {
+      // Nothing to merge: the summary still says why, then the job fails with the same line.
+      await writeJobSummary(`## profile-gate: no report\n\n${safeText(oneLine((error as Error).message), 1000)}\n`).catch(() => undefined);
+      throw error;
+    }
   }
   if (collected.entries.length === 0) core.warning('No report was found to merge; the summary says so.');
   const merged = mergeReports(collected.entries);
