@@ -174,3 +174,45 @@ describe('sticky comment', () => {
     await expect(upsertStickyComment(client(), target, 'no marker', { marker, author: 'a', create: true })).rejects.toThrow(/does not open with its marker/);
   });
 });
+
+describe('the loopback GitHub lists as GitHub does', () => {
+  const repo = 'octo/gpu-app';
+  beforeEach(() => {
+    const run = (id: number, over: Partial<Parameters<FakeGitHub['registerRun']>[0]>) =>
+      fake.registerRun({ id, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: String(id).repeat(8).slice(0, 40), workflow: 'baseline-main.yml', ...over });
+    run(1, {});
+    run(2, { event: 'pull_request', head_branch: 'feature', workflow: 'pr-gate.yml' });
+    run(3, { conclusion: 'failure' });
+    run(4, { event: 'schedule', workflow: 'nightly.yml' });
+    run(5, { status: 'in_progress', conclusion: null });
+    for (const id of [1, 2, 3, 4]) fake.addArtifact(id, id === 4 ? 'other' : 'profile-gate-k', { 'report.json': '{}' });
+    fake.artifacts.find((a) => a.runBackendId === 'run-3')!.expired = true;
+  });
+
+  it('filters runs by workflow, event, branch and status (a status or a conclusion), newest first', async () => {
+    const ids = async (query: Parameters<GitHubClient['workflowRuns']>[1]) => (await client().workflowRuns(repo, query)).map((r) => r.id);
+    expect(await ids({ limit: 50 })).toEqual([5, 4, 3, 2, 1]);
+    expect(await ids({ workflow: 'baseline-main.yml', limit: 50 })).toEqual([5, 3, 1]);
+    expect(await ids({ workflow: 'pr-gate.yml', event: 'push', limit: 50 })).toEqual([]);
+    expect(await ids({ branch: 'main', status: 'success', limit: 50 })).toEqual([4, 1]);
+    expect(await ids({ status: 'completed', event: 'push', limit: 50 })).toEqual([3, 1]);
+    expect(await ids({ status: 'in_progress', limit: 50 })).toEqual([5]);
+  });
+
+  it('lists artifacts by exact name across runs, newest first, expired ones flagged, with their run', async () => {
+    const listed = await client().artifactsNamed(repo, 'profile-gate-k');
+    expect(listed.map((a) => [a.workflow_run!.id, a.expired, a.workflow_run!.head_branch])).toEqual([
+      [3, true, 'main'],
+      [2, false, 'feature'],
+      [1, false, 'main'],
+    ]);
+    expect(await client().artifactsNamed(repo, 'profile-gate')).toEqual([]);
+  });
+
+  it('pages with per_page and Link headers', async () => {
+    for (let i = 0; i < 130; i++) fake.addArtifact(1, `bulk-${i}`, { 'a.txt': 'x' });
+    const all = await client().runArtifacts(repo, 1);
+    expect(all).toHaveLength(131);
+    expect(fake.hits('artifacts.list').map((h) => new URL(h.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '2']);
+  });
+});
