@@ -27,7 +27,8 @@ describe('profile-gate analyze', () => {
     const { code, stdout } = await cli(['analyze', healthyNsys]);
     expect(code).toBe(0);
     const lines = stdout.split('\n');
-    expect(lines[0]).toMatch(/^profile-gate \S+: (PASS|WARN)$/);
+    // Nothing was compared: a pass never reads as a bare PASS.
+    expect(lines[0]).toMatch(/^profile-gate \S+: (PASS \(no baseline: findings only\)|WARN)$/);
     expect(stdout.indexOf('Diagnosis')).toBeLessThan(stdout.indexOf('Top kernels'));
   });
 
@@ -59,7 +60,7 @@ describe('profile-gate analyze', () => {
 
 describe('bad input: one line on stderr, exit code 2', () => {
   const cases: Array<[string, string[], RegExp]> = [
-    ['a missing file', ['analyze', '/nonexistent/trace.json'], /^profile-gate: \/nonexistent\/trace\.json: cannot read the input \(ENOENT\)/],
+    ['a missing file', ['analyze', '/nonexistent/trace.json'], /^profile-gate: no capture files: \/nonexistent\/trace\.json \(missing\); check the path/],
     ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
     ['no inputs', ['analyze'], /expected at least one INPUT/],
     ['an unknown flag', ['analyze', '--frob', 'x'], /Unknown option '--frob'/],
@@ -71,6 +72,21 @@ describe('bad input: one line on stderr, exit code 2', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('an empty capture folder fails by default; --if-no-captures warn or ignore lets it go on', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'pg-cli-empty-'));
+    const failed = await cli(['analyze', empty]);
+    expect(failed.code).toBe(2);
+    expect(failed.stderr.trimEnd()).toBe(`profile-gate: no capture files: ${empty} (no capture file inside); check the path and that the profiling step wrote its files (--if-no-captures: warn or ignore lets an empty capture pass)`);
+    const warned = await cli(['analyze', '--if-no-captures', 'warn', '--json', '-', empty]);
+    expect(warned.stderr).toContain('warning: no capture files:');
+    expect(JSON.parse(warned.stdout).verdict).not.toBe('pass');
+    const ignored = await cli(['analyze', '--if-no-captures', 'ignore', '--json', '-', empty]);
+    expect(ignored.stderr).toBe('');
+    const bad = await cli(['analyze', '--if-no-captures', 'maybe', empty]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--if-no-captures maybe: expected one of error, warn, ignore/);
   });
 
   it('a file of another kind names the file and line 1', async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { runDashboardCommand } from '../../src/cli/dashboard-command.js';
-import { downloadReportArtifacts, type ArtifactQuery } from '../../src/engine/dashboard-artifacts.js';
+import { makeReport } from '../report/report-factory.js';
+import { downloadReportArtifacts, type ArtifactQuery } from '../../src/github/dashboard-artifacts.js';
 import { buildDashboard, loadDashboardReports } from '../../src/engine/dashboard.js';
 import { InputError, UsageError } from '../../src/errors.js';
 import type { Report } from '../../src/model/report.js';
@@ -100,9 +101,10 @@ describe('--from-artifacts against the loopback GitHub', () => {
 
   beforeEach(async () => {
     gh = await new FakeGitHub('octo/gpu-app').start();
-    // Six good runs (101–106), then runs that must be ignored: a pull request, a failure, another branch.
+    // Six good runs (101–106), then runs that must be ignored: a pull request, a failure, another branch,
+    // and the newest of all from another workflow (the fake filters by workflow as GitHub does).
     for (let id = 101; id <= 106; id += 1) {
-      gh.runs.push({ id, event: id % 2 ? 'schedule' : 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(id) });
+      gh.runs.push({ id, event: id % 2 ? 'schedule' : 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(id), workflow: 'nightly.yml' });
       const report = night(id - 101);
       if (id === 103) gh.addArtifact(id, 'profile-gate-llama', { 'report.json': '{"schemaVersion": 1}' });
       else if (id === 105) gh.addArtifact(id, 'profile-gate-llama', { 'profile-gate/report.json': serializeReport(report), 'profile-gate/report.md': '# r' });
@@ -110,10 +112,11 @@ describe('--from-artifacts against the loopback GitHub', () => {
       gh.addArtifact(id, 'coverage', { 'report.json': serializeReport(report) });
     }
     gh.artifacts.find((a) => a.runBackendId === 'run-104' && a.name === 'profile-gate-llama')!.zip = Buffer.from('this is not a zip archive at all, just bytes');
-    gh.runs.push({ id: 107, event: 'pull_request', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(7) });
-    gh.runs.push({ id: 108, event: 'schedule', status: 'completed', conclusion: 'failure', head_branch: 'main', head_sha: sha(8) });
-    gh.runs.push({ id: 109, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'dev', head_sha: sha(9) });
-    for (const id of [107, 108, 109]) gh.addArtifact(id, 'profile-gate-llama', { 'report.json': serializeReport(night(0)) });
+    gh.runs.push({ id: 107, event: 'pull_request', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(7), workflow: 'nightly.yml' });
+    gh.runs.push({ id: 108, event: 'schedule', status: 'completed', conclusion: 'failure', head_branch: 'main', head_sha: sha(8), workflow: 'nightly.yml' });
+    gh.runs.push({ id: 109, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'dev', head_sha: sha(9), workflow: 'nightly.yml' });
+    gh.runs.push({ id: 110, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(0), workflow: 'other.yml' });
+    for (const id of [107, 108, 109, 110]) gh.addArtifact(id, 'profile-gate-llama', { 'report.json': serializeReport(night(0)) });
   });
   afterEach(async () => {
     await gh.stop();
@@ -128,14 +131,16 @@ describe('--from-artifacts against the loopback GitHub', () => {
     // 106 and 105 (nested report), 102: read; 104 (not a zip) and 103 (not a report): listed as left out.
     expect(inputs.map((i) => i.report.run.runId)).toEqual(['106', '105', '102']);
     expect(inputs[1]!.source).toBe('run 105 artifact profile-gate-llama/profile-gate/report.json');
-    expect(skipped.map((s) => s.source)).toEqual(['run 104 artifact profile-gate-llama', 'run 103 artifact profile-gate-llama']);
+    expect(skipped.map((s) => s.source)).toEqual(['run 104 artifact profile-gate-llama', 'run 103 artifact profile-gate-llama/report.json']);
     expect(skipped[0]!.reason).toMatch(/not a zip archive/);
     expect(skipped[1]!.reason).toMatch(/expected a profile-gate report.json/);
     // What the API says about the run wins: the commit it built, its URL.
     expect(inputs[0]!.report.run).toMatchObject({ commit: sha(106), repository: 'octo/gpu-app', runUrl: 'https://github.com/octo/gpu-app/actions/runs/106' });
     // Retried once after the 502; the token went to the API and never to the storage redirect.
     expect(gh.hits('runs.list').map((r) => r.status)).toEqual([502, 200]);
-    expect(gh.hits('runs.list')[1]!.url).toMatch(/^\/repos\/octo\/gpu-app\/actions\/workflows\/nightly\.yml\/runs\?branch=main&status=success/);
+    const listed = new URL(gh.hits('runs.list')[1]!.url, 'http://x');
+    expect(listed.pathname).toBe('/repos/octo/gpu-app/actions/workflows/nightly.yml/runs');
+    expect(Object.fromEntries(listed.searchParams)).toMatchObject({ branch: 'main', status: 'success' });
     expect(gh.hits('artifacts.download').every((r) => r.authorization === 'Bearer ghs_test' && r.status === 302)).toBe(true);
     expect(gh.hits('artifacts.zip').length).toBe(5);
     expect(gh.hits('artifacts.zip').every((r) => r.authorization === undefined)).toBe(true);
@@ -145,19 +150,36 @@ describe('--from-artifacts against the loopback GitHub', () => {
 
   it('stops with one clear line when the token is refused', async () => {
     gh.fail('artifacts.list', { status: 401, body: { message: 'Bad credentials' } });
-    await expect(downloadReportArtifacts(query, access())).rejects.toThrow(/GitHub rejected the token; set GITHUB_TOKEN .*\(401: .*Bad credentials/);
+    await expect(downloadReportArtifacts(query, access())).rejects.toThrow(/GitHub rejected the token \(401: Bad credentials\) on GET .*; check the github-token input or GITHUB_TOKEN/);
     gh.fail('runs.list', { status: 404 });
-    await expect(downloadReportArtifacts(query, access())).rejects.toThrow(/not found; check --repo, --workflow/);
+    await expect(downloadReportArtifacts(query, access())).rejects.toThrow(/not found \(404: .*\) on GET .*; check the repository, the workflow/);
   });
 
   it('gives up on a server that keeps failing, after the bounded retries', async () => {
     gh.fail('runs.list', { status: 503, times: 10 });
-    await expect(downloadReportArtifacts(query, access())).rejects.toThrow(/GitHub kept failing \(503\) after 4 attempts/);
+    await expect(downloadReportArtifacts(query, access())).rejects.toThrow(/GitHub kept failing \(503: injected 503\) on GET .* after 4 attempts/);
     expect(gh.hits('runs.list')).toHaveLength(4);
   });
 
+  it('keeps of each downloaded report only what the dashboard shows, one report at a time', async () => {
+    // 30 artifacts of a 20,000-kernel report: whole, they would be held 30 times over.
+    const huge = serializeReport(makeReport({ kernels: 20_000, workload: 'huge' }));
+    for (let id = 201; id <= 230; id += 1) {
+      gh.registerRun({ id, event: 'schedule', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(id), workflow: 'big.yml' });
+      gh.addArtifact(id, 'profile-gate-huge', { 'report.json': huge });
+    }
+    const { inputs } = await downloadReportArtifacts({ ...query, workflow: 'big.yml', limit: 30 }, access());
+    expect(inputs).toHaveLength(30);
+    for (const input of inputs) {
+      expect(input.report.kernels).toHaveLength(200);
+      expect(input.report.notices.at(-1)!.message).toMatch(/^read back in part: kernels 200 of 20000/);
+    }
+    // The top kernels are the ones kept: the list is sorted by time.
+    expect(inputs[0]!.report.kernels[0]!.name).toBe('kernel_0');
+  });
+
   it('refuses an artifact over the size cap without downloading it', async () => {
-    const { inputs, skipped } = await downloadReportArtifacts({ ...query, limit: 1 }, { ...access(), maxArtifactBytes: 100 });
+    const { inputs, skipped } = await downloadReportArtifacts({ ...query, limit: 1 }, { ...access(), artifactLimits: { maxZipBytes: 100 } });
     expect(inputs).toEqual([]);
     expect(skipped[0]!.reason).toMatch(/larger than 100/);
     expect(gh.hits('artifacts.download')).toHaveLength(0);

@@ -1,46 +1,5 @@
-import { deflateRawSync } from 'node:zlib';
-import { crc32, readZipEntries, ZipError } from '../../src/engine/zip-reader.js';
-import { writeZip } from '../helpers/fake-github-zip.js';
-
-/** A zip with deflated entries, as upload-artifact writes them (the fake's writer only stores). */
-function deflatedZip(files: Record<string, Buffer>, lie?: { size?: number }): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const [name, data] of Object.entries(files)) {
-    const packed = deflateRawSync(data);
-    const nameBytes = Buffer.from(name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(lie?.size ?? data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc32(data), 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(lie?.size ?? data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, packed);
-    centrals.push(central, nameBytes);
-    offset += 30 + nameBytes.length + packed.length;
-  }
-  const size = centrals.reduce((n, b) => n + b.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(files).length, 8);
-  end.writeUInt16LE(Object.keys(files).length, 10);
-  end.writeUInt32LE(size, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, ...centrals, end]);
-}
+import { crc32, readZipEntries, ZipError, zipEntries } from '../../src/github/zip-reader.js';
+import { deflatedZip, writeZip } from '../helpers/fake-github-zip.js';
 
 const isReport = (name: string) => name === 'report.json' || name.endsWith('/report.json');
 
@@ -76,5 +35,36 @@ describe('readZipEntries', () => {
     const badOffset = Buffer.from(zip);
     badOffset.writeUInt32LE(zip.length + 100, zip.length - 22 + 16);
     expect(() => readZipEntries(badOffset, isReport, 1000)).toThrow(/runs past the end/);
+  });
+});
+
+describe('zipEntries: caps on the whole archive', () => {
+  const caps = { maxEntries: 100, maxEntryBytes: 1 << 20, maxTotalBytes: 3 << 20 };
+  const files = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`leg-${i}/report.json`, Buffer.alloc(1 << 20, 0x30 + i)]));
+
+  it('stops when the entries read add up past the total cap, having handed over the ones before', () => {
+    const seen: string[] = [];
+    expect(() => {
+      for (const entry of zipEntries(deflatedZip(files), isReport, caps)) seen.push(entry.name);
+    }).toThrow(/leg-3\/report\.json: the entries read add up to more than 3145728 bytes uncompressed/);
+    expect(seen).toEqual(['leg-0/report.json', 'leg-1/report.json', 'leg-2/report.json']);
+  });
+
+  it('refuses a directory with more entries than the cap before reading any', () => {
+    expect(() => [...zipEntries(deflatedZip(files), isReport, { ...caps, maxEntries: 5 })]).toThrow(/^6 entries; expected at most 5$/);
+  });
+
+  it('refuses two names for one stored body', () => {
+    const zip = writeZip({ 'a/report.json': '{"a":1}', 'b/report.json': '{"a":1}' });
+    // Point the second central entry at the first local header.
+    const second = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 4);
+    zip.writeUInt32LE(0, second + 42);
+    expect(() => [...zipEntries(zip, isReport, caps)]).toThrow(/b\/report\.json: shares its data at byte 0 with another entry/);
+  });
+
+  it('hands over one entry at a time', () => {
+    const iterator = zipEntries(deflatedZip(files), isReport, { ...caps, maxTotalBytes: 10 << 20 });
+    expect(iterator.next().value!.name).toBe('leg-0/report.json');
+    expect(iterator.next().value!.name).toBe('leg-1/report.json');
   });
 });

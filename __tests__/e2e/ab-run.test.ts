@@ -57,9 +57,9 @@ describe('mode run, A/B in one job', () => {
 
     // One report.json in the artifact: the base's report has a name of its own, so a later
     // baseline download or matrix merge never takes it for a leg.
-    const [artifact] = fake.artifactsOfRun(4242);
+    const [artifact, captures] = fake.artifactsOfRun(4242);
     expect(artifact?.zip).toBeDefined();
-    const names = [...readZip(artifact!.zip!).keys()];
+    const names = [...readZip(artifact!.zip!).keys(), ...readZip(captures!.zip!).keys()];
     expect(names.filter((name) => name.split('/').pop() === 'report.json')).toEqual(['report.json']);
     expect(names).toContain('run/base/baseline-report.json');
   }, 60_000);

@@ -49,26 +49,28 @@ describe('mode analyze on a pull request', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^::warning title=profile-gate%3A .*\(host-bound\)::The GPU is idle/);
 
-    // The artifact: what the fake received is byte-identical to what the job wrote.
-    const artifact = fake.artifactsOfRun(4242)[0]!;
-    expect(fake.artifactsOfRun(4242)).toHaveLength(1);
-    expect(artifact.name).toBe('profile-gate-llama-h200');
-    expect(r.outputs['artifact-id']).toBe(String(artifact.id));
-    const files = readZip(artifact.zip!);
-    expect([...files.keys()].sort()).toEqual(['captures/dense_decode.nvml.jsonl', 'captures/nsys_healthy_kern_sum.csv', 'profile-gate/context.json', 'profile-gate/report.json', 'profile-gate/report.md']);
+    // The artifacts: the report's own, first, then the captures beside it; what the fake received is
+    // byte-identical to what the job wrote.
+    const [artifact, capturesArtifact] = fake.artifactsOfRun(4242);
+    expect(fake.artifactsOfRun(4242).map((a) => a.name)).toEqual(['profile-gate-llama-h200', 'profile-gate-llama-h200-captures']);
+    expect(r.outputs['artifact-id']).toBe(String(artifact!.id));
+    const files = readZip(artifact!.zip!);
+    expect([...files.keys()].sort()).toEqual(['profile-gate/context.json', 'profile-gate/report.json', 'profile-gate/report.md']);
     expect(files.get('profile-gate/report.json')!.equals(readFileSync(join(r.workspace, 'profile-gate', 'report.json')))).toBe(true);
-    for (const capture of CAPTURES) expect(files.get(`captures/${capture}`)!.equals(readFileSync(join(FIXTURES, capture)))).toBe(true);
+    const captured = readZip(capturesArtifact!.zip!);
+    expect([...captured.keys()].sort()).toEqual(['captures/dense_decode.nvml.jsonl', 'captures/nsys_healthy_kern_sum.csv']);
+    for (const capture of CAPTURES) expect(captured.get(`captures/${capture}`)!.equals(readFileSync(join(FIXTURES, capture)))).toBe(true);
     expect(JSON.parse(files.get('profile-gate/context.json')!.toString())).toEqual({ event: 'pull_request', repository: 'octo/gpu-app', pullRequest: 7, headSha: 'a'.repeat(40) });
-    expect(r.summary).toContain(`(https://github.com/octo/gpu-app/actions/runs/4242/artifacts/${artifact.id}) (id ${artifact.id})`);
+    expect(r.summary).toContain(`(https://github.com/octo/gpu-app/actions/runs/4242/artifacts/${artifact!.id}) (id ${artifact!.id})`);
 
     // The comment: one, by the bot, with its marker, the headline and a link to the artifact.
     const comments = fake.commentsOn(7);
     expect(comments).toHaveLength(1);
     expect(comments[0]!.user.login).toBe('github-actions[bot]');
     expect(comments[0]!.body.split('\n').slice(0, 2)).toEqual(['<!-- profile-gate:llama-h200 -->', '## profile-gate: ⚠️ Warn · llama\\-h200']);
-    expect(comments[0]!.body).toContain(`/actions/runs/4242/artifacts/${artifact.id}`);
+    expect(comments[0]!.body).toContain(`/actions/runs/4242/artifacts/${artifact!.id}`);
     expect(r.outputs['comment-url']).toBe(comments[0]!.html_url);
-    expect(fake.hits('comments.create')[0]!.authorization).toBe('token ghs_faketoken');
+    expect(fake.hits('comments.create')[0]!.authorization).toBe('Bearer ghs_faketoken');
   });
 
   it('updates its comment in place on the next push', async () => {
@@ -107,7 +109,7 @@ describe('comment: on-regression', () => {
     const passed = await healthyOnly(4250);
     expect(passed.outputs['verdict']).toBe('pass');
     expect(fake.commentsOn(7)).toHaveLength(1);
-    expect(fake.commentsOn(7)[0]!.body).toContain('## profile-gate: ✅ Pass · llama\\-h200');
+    expect(fake.commentsOn(7)[0]!.body).toContain('## profile-gate: ✅ Pass (no baseline: findings only) · llama\\-h200');
     // A passing PR with no earlier comment gets none.
     const other = await healthyOnly(4251, { ...PR_EVENT, pull_request: { ...PR_EVENT.pull_request, number: 8 } });
     expect(other.code).toBe(0);
@@ -125,9 +127,9 @@ describe('GitHub faults', () => {
     expect(r.outputs['comment-url']).toBe('');
     const notices = r.commands.filter((c) => c.startsWith('::notice'));
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/^::notice::Could not comment on PR #7: the token may not do this \(403: Resource not accessible by integration\).*fork-safe-comment\.yml.*The job summary and the report artifact hold the full report\.$/);
+    expect(notices[0]).toMatch(/^::notice::Could not comment on PR #7: the token may not do this \(403: Resource not accessible by integration\) on POST .*fork-safe-comment\.yml.*The job summary and the report artifact hold the full report\.$/);
     expect(r.summary).toContain('## profile-gate: ⚠️ Warn');
-    expect(fake.artifactsOfRun(4242)).toHaveLength(1);
+    expect(fake.artifactsOfRun(4242)).toHaveLength(2);
     expect(fake.hits('comments.create')).toHaveLength(1);
   });
 
@@ -155,7 +157,7 @@ describe('GitHub faults', () => {
     const r = await analyzeRun();
     expect(r.code).toBe(0);
     expect(r.commands).toContain(
-      '::warning::Could not comment on PR #7: GitHub rejected the token (401: Bad credentials) on GET /repos/octo/gpu-app/issues/7/comments; check the github-token input. The job summary and the report artifact hold the full report.',
+      '::warning::Could not comment on PR #7: GitHub rejected the token (401: Bad credentials) on GET /repos/{owner}/{repo}/issues/{issue_number}/comments; check the github-token input or GITHUB_TOKEN. The job summary and the report artifact hold the full report.',
     );
     expect(r.summary.length).toBeGreaterThan(1000);
   });
@@ -192,5 +194,55 @@ describe('inputs', () => {
     expect(r.code).toBe(0);
     expect(fake.hits('comments.list')).toHaveLength(0);
     expect(r.stdout).toContain('No PR comment: not a pull request event.');
+  });
+});
+
+describe('no capture, no pass', () => {
+  const emptyCaptures = (): string => {
+    const ws = mkdtempSync(join(tmpdir(), 'pg-ws-'));
+    mkdirSync(join(ws, 'captures'));
+    return ws;
+  };
+
+  it('an empty captures folder fails the job by default, in one line naming the folder and the input', async () => {
+    const r = await runAction({ fake, event: PR_EVENT, workspace: emptyCaptures(), inputs: { captures: 'captures', key: 'k' } });
+    expect(r.code).toBe(1);
+    expect(r.commands).toEqual(["::error::no capture files: captures (no capture file inside); check the path and that the profiling step wrote its files (input 'if-no-captures': warn or ignore lets an empty capture pass)"]);
+    expect(r.outputs['verdict']).toBeUndefined();
+  });
+
+  it('a missing folder fails too; if-no-captures: warn lets it go on with a warning and no pass', async () => {
+    const missing = await runAction({ fake, event: PR_EVENT, workspace: emptyCaptures(), inputs: { captures: 'captrues', key: 'k' } });
+    expect(missing.code).toBe(1);
+    expect(missing.commands[0]).toMatch(/^::error::no capture files: captrues \(missing\);/);
+    const warned = await runAction({ fake, event: PR_EVENT, workspace: emptyCaptures(), inputs: { captures: 'captures', key: 'k', 'if-no-captures': 'warn' } });
+    expect(warned.code).toBe(0);
+    expect(warned.commands).toContain("::warning::no capture files: captures (no capture file inside); the report holds no measurement (input 'if-no-captures': warn)");
+    expect(warned.outputs['verdict']).not.toBe('pass');
+  });
+});
+
+describe('names and files the runner hands over', () => {
+  it('a capture name the artifact service refuses costs neither the report artifact nor the capture', async () => {
+    const ws = workspace();
+    copyFileSync(join(FIXTURES, 'dense_decode.nvml.jsonl'), join(ws, 'captures', 'decode-12:00:00.nvml.jsonl'));
+    const r = await runAction({ fake, event: PR_EVENT, workspace: ws, inputs: { captures: 'captures', key: 'llama-h200' } });
+    expect(r.code).toBe(0);
+    const [report, captures] = fake.artifactsOfRun(4242);
+    expect(report!.name).toBe('profile-gate-llama-h200');
+    expect([...readZip(report!.zip!).keys()]).toContain('profile-gate/report.json');
+    expect(captures!.name).toBe('profile-gate-llama-h200-captures');
+    const stored = readZip(captures!.zip!);
+    expect(stored.get('captures/decode-12%3A00%3A00.nvml.jsonl')!.equals(readFileSync(join(FIXTURES, 'dense_decode.nvml.jsonl')))).toBe(true);
+    expect(JSON.parse(stored.get('capture-names.json')!.toString()).names).toEqual({ 'captures/decode-12%3A00%3A00.nvml.jsonl': 'captures/decode-12:00:00.nvml.jsonl' });
+    expect(r.commands.filter((c) => c.startsWith('::warning::The'))).toEqual([]);
+  });
+
+  it('an event file that is not JSON ends in one line, not a stack trace', async () => {
+    const r = await runAction({ fake, rawEvent: '{"pull_request": {"number": 7,', workspace: workspace(), inputs: { captures: 'captures' } });
+    expect(r.code).toBe(1);
+    expect(r.commands).toHaveLength(1);
+    expect(r.commands[0]).toMatch(/^::error::GITHUB_EVENT_PATH \S+event\.json: not JSON at byte \d+; expected the event payload the runner writes$/);
+    expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
   });
 });

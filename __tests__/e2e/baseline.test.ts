@@ -1,15 +1,19 @@
 /**
- * End to end: the baseline from main's report artifact (input baseline: artifact). A push run on main
- * uploads the healthy H200 run's report; the pull request's run finds it through the REST API, compares,
- * and fails on the real 17% regression. A run produced by a fork's code is never taken as a baseline.
+ * End to end: the baseline from main's report artifact (input baseline: artifact), found by name across
+ * the repository. A push run on main (its own workflow) uploads the healthy H200 run's report; the pull
+ * request's run (another workflow) finds it, compares, and fails on the real 17% regression. Artifacts
+ * made by a fork's code, expired ones and unreadable ones are never the baseline, and each skip says why.
  */
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeGitHub } from '../helpers/fake-github.js';
+import { deflatedZip } from '../helpers/fake-github-zip.js';
 import { PR_EVENT, ROOT, runAction, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 
-const WORKFLOW_REF = { GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/gpu.yml@refs/heads/main' };
+const BASELINE_WORKFLOW = { GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/baseline-main.yml@refs/heads/main' };
+const PR_WORKFLOW = { GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/pr-gate.yml@refs/pull/7/merge' };
+const NAME = 'profile-gate-llama-h200';
 
 function workspaceWith(sample: 'baseline' | 'current'): string {
   const dir = mkdtempSync(join(tmpdir(), 'pg-ws-'));
@@ -20,53 +24,101 @@ function workspaceWith(sample: 'baseline' | 'current'): string {
 let fake: FakeGitHub;
 useFakeGitHubPerTest((started) => (fake = started));
 
-async function pushOnMain(runId: number, headRepositoryId?: number): Promise<void> {
+/** main's baseline workflow: a push run that uploads the healthy report. */
+async function pushOnMain(runId: number): Promise<string> {
+  const ws = workspaceWith('baseline');
   const push = await runAction({
     fake,
     runId,
     eventName: 'push',
     event: { repository: PR_EVENT.repository },
-    workspace: workspaceWith('baseline'),
-    inputs: { captures: 'captures', key: 'llama-h200' },
-    env: { ...WORKFLOW_REF, GITHUB_REF: 'refs/heads/main' },
+    workspace: ws,
+    inputs: { captures: 'captures', key: 'llama-h200', comment: 'off' },
+    env: { ...BASELINE_WORKFLOW, GITHUB_REF: 'refs/heads/main' },
   });
   expect(push.code).toBe(0);
-  fake.runs.push({ id: runId, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: 'c'.repeat(40), workflow: 'gpu.yml', ...(headRepositoryId ? { headRepositoryId } : {}) });
+  return readFileSync(join(ws, 'profile-gate', 'report.json'), 'utf8');
 }
 
-function pullRequestRun() {
+function pullRequestRun(inputs: Record<string, string> = {}) {
   return runAction({
     fake,
     runId: 200,
     event: PR_EVENT,
     workspace: workspaceWith('current'),
-    inputs: { captures: 'captures', key: 'llama-h200', baseline: 'artifact' },
-    env: WORKFLOW_REF,
+    inputs: { captures: 'captures', key: 'llama-h200', baseline: 'artifact', ...inputs },
+    env: PR_WORKFLOW,
   });
 }
 
 describe('baseline: artifact', () => {
-  it("compares with the newest successful push run's report on main and fails on the regression", async () => {
+  it("finds main's artifact by name although another workflow made it, compares, and fails on the regression", async () => {
     await pushOnMain(100);
     const r = await pullRequestRun();
     expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
     expect(r.code).toBe(1);
     expect(r.outputs['verdict']).toBe('fail');
     // The summary names the baseline and why it was chosen, and the decode regression leads the alerts.
-    expect(r.summary).toMatch(/- Why: newest successful push run on main with artifact [^\n]*profile\\-gate\\-llama\\-h200[^\n]*\\\(run 100, ccccccc\\\)/);
-    expect(r.summary).toContain("| Decode throughput | 378.5 tok/s | 313.9 tok/s | -17.1% |");
+    expect(r.summary).toMatch(/- Why: newest readable artifact [^\n]*profile\\-gate\\-llama\\-h200[^\n]* on main \\\(run 100, fffffff\\\)/);
+    expect(r.summary).toContain('| Decode throughput | 378.5 tok/s | 313.9 tok/s | -17.1% |');
+    expect(r.summary).not.toContain('No baseline');
     expect(r.commands.some((c) => c.startsWith('::error::profile-gate verdict: fail'))).toBe(true);
-    // It was found through the REST API: the runs list and the baseline run's artifacts.
-    expect(fake.hits('runs.list')).toHaveLength(1);
-    expect(fake.hits('artifacts.list').length).toBeGreaterThanOrEqual(1);
+    // Found by name across the repository, not through one workflow's runs.
+    expect(fake.hits('artifacts.listAll').map((h) => new URL(h.url, fake.baseUrl).searchParams.get('name'))).toEqual([NAME]);
+    expect(fake.hits('runs.list')).toHaveLength(0);
   });
 
-  it('never takes a run produced by a fork as the baseline', async () => {
-    await pushOnMain(100, 999);
+  it("never takes an artifact made by a fork's code, even from a branch the fork calls main", async () => {
+    const forkMain = { ...PR_EVENT, pull_request: { number: 9, head: { ref: 'main', sha: 'b'.repeat(40), repo: { full_name: 'mallory/gpu-app' } } } };
+    const planted = await runAction({ fake, runId: 150, event: forkMain, workspace: workspaceWith('current'), inputs: { captures: 'captures', key: 'llama-h200', comment: 'off' }, env: PR_WORKFLOW });
+    expect(planted.code).toBe(1);
+    expect(fake.artifactsOfRun(150).map((a) => a.name)).toContain(NAME);
     const r = await pullRequestRun();
-    expect(r.code).toBe(1); // still fails: unfused-attention is in fail-on and there is no baseline to excuse it
-    expect(r.summary).toContain('no baseline: no artifact');
-    expect(fake.hits('artifacts.list')).toHaveLength(0);
+    expect(r.code).toBe(1); // unfused-attention is in fail-on and no baseline excuses it
+    expect(r.summary).toContain(`no artifact &#39;${NAME.replace(/-/g, '\\-')}&#39; on main: none usable of 1 artifact with that name \\(1 made by forks\\)`);
+    expect(fake.hits('artifacts.download')).toHaveLength(0);
+  });
+
+  it('skips an expired, a newer-schema and an oversized artifact for the next one, and says why', async () => {
+    await pushOnMain(100);
+    const valid = JSON.parse(await pushOnMain(101)) as Record<string, unknown>;
+    fake.artifacts.find((a) => a.runBackendId === 'run-101' && a.name === NAME)!.expired = true;
+    fake.registerRun({ id: 102, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: '2'.repeat(40), workflow: 'baseline-main.yml' });
+    fake.addArtifact(102, NAME, { 'profile-gate/report.json': JSON.stringify({ ...valid, schemaVersion: 9, tool: { name: 'profile-gate', version: '9.0.0' } }) });
+    fake.registerRun({ id: 103, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: '3'.repeat(40), workflow: 'baseline-main.yml' });
+    const bomb = fake.addArtifact(103, NAME, {});
+    bomb.zip = deflatedZip({ 'report.json': Buffer.alloc(80 * 1024 * 1024, 0x20) });
+    bomb.size = bomb.zip.length;
+    const r = await pullRequestRun();
+    expect(r.outputs['verdict']).toBe('fail');
+    expect(r.summary).toContain('| Decode throughput | 378.5 tok/s | 313.9 tok/s | -17.1% |');
+    const skips = r.commands.filter((c) => c.startsWith(`::warning::Skipped baseline candidate '${NAME}'`));
+    expect(skips).toHaveLength(2);
+    expect(skips[0]).toMatch(/of run 103: not a readable zip: report\.json: 83886080 bytes uncompressed; expected at most 67108864$/);
+    expect(skips[1]).toMatch(/of run 102: expected schemaVersion ≤ 1; this report was written by a newer profile-gate .*upgrade$/);
+    expect(r.summary).toMatch(/- Why: newest readable artifact [^\n]* on main \\\(run 100, [^\n]*skipped newer: run 103: [^\n]*; run 102: /);
+    // The expired one was never downloaded.
+    expect(fake.hits('artifacts.download')).toHaveLength(3);
+  });
+
+  it('baseline-workflow narrows the search to that workflow', async () => {
+    await pushOnMain(100);
+    const narrowed = await pullRequestRun({ 'baseline-workflow': 'nightly.yml' });
+    expect(narrowed.summary).toContain('1 from workflows other than nightly\\.yml');
+    expect(narrowed.summary).not.toContain('Decode throughput | 378.5');
+    const matched = await pullRequestRun({ 'baseline-workflow': 'baseline-main.yml' });
+    expect(matched.summary).toContain('| Decode throughput | 378.5 tok/s | 313.9 tok/s | -17.1% |');
+  });
+
+  it('with no baseline, the summary and the comment say so in their first lines, with the fix', async () => {
+    const r = await pullRequestRun({ 'fail-on': 'none' });
+    const fix = `to fix: let a workflow on pushes to main run the same workload with key &#39;llama\\-h200&#39;, so it uploads &#39;${NAME.replace(/-/g, '\\-')}&#39; \\(examples/baseline\\-main\\.yml\\)`;
+    const summaryHead = r.summary.split('\n').slice(0, 3).join('\n');
+    expect(summaryHead).toContain('> **No baseline, findings only:** no artifact');
+    expect(summaryHead).toContain(fix);
+    const comment = fake.commentsOn(7)[0]!.body.split('\n').slice(0, 4).join('\n');
+    expect(comment).toContain('> **No baseline, findings only:** no artifact');
+    expect(comment).toContain(fix);
   });
 
   it('a bad threshold input fails the job with one line naming the input', async () => {

@@ -35,7 +35,8 @@ describe('matrix: legs upload, one report job merges', () => {
     const a = await leg('llama', { runId: 500, event: pr });
     const b = await leg('mixtral', { runId: 500, event: pr, job: 'gpu' }, { 'fail-on': 'host-bound' });
     expect([a.code, b.code]).toEqual([0, 1]);
-    expect(fake.artifactsOfRun(500).map((x) => x.name).sort()).toEqual(['profile-gate-llama', 'profile-gate-mixtral']);
+    // Each leg: its report artifact, and its captures beside it (never taken for a leg below).
+    expect(fake.artifactsOfRun(500).map((x) => x.name).sort()).toEqual(['profile-gate-llama', 'profile-gate-llama-captures', 'profile-gate-mixtral', 'profile-gate-mixtral-captures']);
     expect(fake.commentsOn(7)).toHaveLength(0);
 
     const r = await runAction({ fake, runId: 500, event: pr, job: 'report', inputs: { mode: 'report' } });
@@ -46,12 +47,13 @@ describe('matrix: legs upload, one report job merges', () => {
     expect(r.summary.split('\n')[0]).toBe('## profile-gate: ❌ Fail · 2 reports (1 fail, 1 warn)');
     expect(r.summary).toMatch(/\| mixtral \| ❌ Fail \| 0 errors, 1 warnings \| no baseline \| — \|\n\| llama \| ⚠️ Warn \|/);
     expect(r.summary.indexOf('### ❌ Fail · mixtral')).toBeLessThan(r.summary.indexOf('### ⚠️ Warn · llama'));
-    const ids = fake.artifactsOfRun(500).map((x) => x.id);
+    const ids = fake.artifactsOfRun(500).filter((x) => !x.name.endsWith('-captures')).map((x) => x.id);
     for (const id of ids) expect(r.summary).toContain(`/actions/runs/500/artifacts/${id}`);
-    // Read through the run's own artifact service: list, then a signed URL and a download per leg.
-    expect(fake.hits('twirp.ListArtifacts').length).toBeGreaterThanOrEqual(1);
-    expect(fake.hits('twirp.GetSignedArtifactURL')).toHaveLength(2);
-    expect(fake.hits('artifacts.list')).toHaveLength(0);
+    // Read through the REST API within its limits (the same client as for other runs): one list,
+    // then one download per leg; the captures artifacts are not downloaded.
+    expect(fake.hits('artifacts.list')).toHaveLength(1);
+    expect(fake.hits('artifacts.download')).toHaveLength(2);
+    expect(fake.hits('twirp.GetSignedArtifactURL')).toHaveLength(0);
 
     const comments = fake.commentsOn(7);
     expect(comments).toHaveLength(1);
@@ -75,7 +77,7 @@ describe('fork-safe: pull_request uploads, workflow_run comments', () => {
     const first = await runAction({ fake, runId: 600, event: FORK_PR, workspace: workspace(), inputs: { captures: 'captures', key: 'llama' } });
     expect(first.code).toBe(0);
     expect(first.commands.filter((c) => c.startsWith('::notice'))).toHaveLength(1);
-    expect(fake.artifactsOfRun(600)).toHaveLength(1);
+    expect(fake.artifactsOfRun(600).map((a) => a.name)).toEqual(['profile-gate-llama', 'profile-gate-llama-captures']);
   }
 
   it('reads the artifacts of the PR run and comments on the PR it names, once its head matches', async () => {
@@ -85,7 +87,7 @@ describe('fork-safe: pull_request uploads, workflow_run comments', () => {
     expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
     expect(r.code).toBe(0);
     // Through the REST API with the token: list the run's artifacts, then the 302 to the zip.
-    expect(fake.hits('artifacts.list')[0]!.authorization).toBe('token ghs_faketoken');
+    expect(fake.hits('artifacts.list')[0]!.authorization).toBe('Bearer ghs_faketoken');
     expect(fake.hits('artifacts.download').map((h) => h.status)).toEqual([302]);
     expect(fake.hits('artifacts.zip').map((h) => h.status)).toEqual([200]);
     expect(fake.hits('pulls.get')).toHaveLength(1);

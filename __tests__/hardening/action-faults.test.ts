@@ -43,11 +43,11 @@ describe('GitHub faults beyond the e2e suite', () => {
     expect(r.code).toBe(0);
     expect(fake.hits('comments.list').map((h) => h.status)).toEqual([500, 500, 500, 500]);
     expect(r.commands.filter((c) => c.startsWith('::warning::'))).toEqual([
-      '::warning::Could not comment on PR #7: GitHub kept failing (500: injected 500) on GET /repos/octo/gpu-app/issues/7/comments after 4 attempts. The job summary and the report artifact hold the full report.',
+      '::warning::Could not comment on PR #7: GitHub kept failing (500: injected 500) on GET /repos/{owner}/{repo}/issues/{issue_number}/comments after 4 attempts. The job summary and the report artifact hold the full report.',
     ]);
     expect(r.outputs['comment-url']).toBe('');
     expect(r.summary.split('\n')[0]).toBe('## profile-gate: ⚠️ Warn · llama\\-h200');
-    expect(fake.artifactsOfRun(4242)).toHaveLength(1);
+    expect(fake.artifactsOfRun(4242)).toHaveLength(2);
   }, 30_000);
 
   it('a 429 asking for an hour is not waited for: one try, one warning', async () => {
@@ -99,14 +99,14 @@ describe("a baseline artifact on a bad day (input baseline: artifact)", () => {
     ['from a newer profile-gate', JSON.stringify({ schemaVersion: 2, tool: { name: 'profile-gate', version: '2.0.0' } }), /: expected schemaVersion ≤ 1; this report was written by a newer profile-gate \(2\.0\.0\); upgrade/],
   ])('%s: a warning that says why, no comparison, the run still gated on its findings', async (_name, content, why) => {
     fake.addArtifact(100, 'profile-gate-llama-h200', { 'profile-gate/report.json': content });
-    fake.runs.push({ id: 100, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: 'c'.repeat(40), workflow: 'gpu.yml' });
+    fake.registerRun({ id: 100, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: 'c'.repeat(40), workflow: 'gpu.yml' });
     const r = await analyzeRun({ runId: 200, env: WORKFLOW_REF }, { baseline: 'artifact' });
     expect(r.code).toBe(0);
-    const warnings = r.commands.filter((c) => c.startsWith('::warning::Baseline artifact not available: '));
+    const warnings = r.commands.filter((c) => c.startsWith("::warning::Skipped baseline candidate 'profile-gate-llama-h200' of run 100: "));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(why);
     expect(r.outputs['verdict']).toBe('warn');
-    expect(r.summary).toContain('no baseline: the artifact could not be read');
+    expect(r.summary).toContain('no baseline: 1 artifact &#39;profile\\-gate\\-llama\\-h200&#39; on main could not be read \\(run 100: ');
     expect(JSON.parse(readFileSync(join(r.workspace, 'profile-gate', 'report.json'), 'utf8')).comparison).toBeNull();
   });
 });
@@ -307,8 +307,8 @@ describe('the token never leaves the action', () => {
     const r = await analyzeRun({ token: TOKEN, env: { RUNNER_DEBUG: '1', ACTIONS_RUNTIME_TOKEN: runtime } });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toContain(`::add-mask::${TOKEN}`);
-    expect(fake.hits('comments.create')[0]!.authorization).toBe(`token ${TOKEN}`);
-    expect(fake.artifactsOfRun(4242)).toHaveLength(1);
+    expect(fake.hits('comments.create')[0]!.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(fake.artifactsOfRun(4242)).toHaveLength(2);
     expect(leaks(TOKEN, r)).toEqual([]);
     expect(leaks(RUNTIME_SECRET, r)).toEqual([]);
   });
@@ -326,7 +326,8 @@ describe('the token never leaves the action', () => {
       inputs: { mode: 'run', engine: 'command', run: `${PYTHON} ${script}`, runs: '2', 'warmup-runs': '0', profiler: 'none', 'deep-dive': 'off', key: 'env-dump' },
     });
     expect(r.code).toBe(0);
-    const artifact = fake.artifactsOfRun(4242)[0]!;
+    // The logs travel in the captures artifact, beside the report's.
+    const artifact = fake.artifactsOfRun(4242).find((a) => a.name.endsWith('-captures'))!;
     const logs = [...readZip(artifact.zip!).keys()].filter((name) => name.endsWith('measured-1.log'));
     expect(logs).toHaveLength(1);
     // The workload ran and its environment is in the artifact, less the action's secrets.

@@ -39,6 +39,8 @@ export interface RunOptions {
   fake: FakeGitHub;
   inputs: Record<string, string>;
   event?: object;
+  /** The event file's text as given (for a broken one); wins over `event`. */
+  rawEvent?: string;
   eventName?: string;
   runId?: number;
   runAttempt?: number;
@@ -83,6 +85,27 @@ export function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
+/** The run as GitHub records it when it starts: event, branch, workflow file, head repository. */
+function registerRun(options: RunOptions, runId: number, env: Record<string, string>): void {
+  const eventName = env['GITHUB_EVENT_NAME']!;
+  const event = (options.event ?? {}) as { pull_request?: { head?: { ref?: string; sha?: string; repo?: { full_name?: string } } } };
+  const head = event.pull_request?.head;
+  const ref = env['GITHUB_REF'] ?? '';
+  const branch = head ? (head.ref ?? 'feature') : ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : ref;
+  const fork = head?.repo?.full_name !== undefined && head.repo.full_name !== `${options.fake.owner}/${options.fake.repo}`;
+  const workflow = /\/\.github\/workflows\/([^@]+)@/.exec(env['GITHUB_WORKFLOW_REF'] ?? '')?.[1] ?? 'gpu.yml';
+  options.fake.registerRun({
+    id: runId,
+    event: eventName,
+    status: 'in_progress',
+    conclusion: null,
+    head_branch: branch,
+    head_sha: head?.sha ?? env['GITHUB_SHA'] ?? '',
+    workflow,
+    ...(fork ? { headRepositoryId: 999 } : {}),
+  });
+}
+
 export async function runAction(options: RunOptions): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), 'pg-e2e-'));
   const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'pg-ws-'));
@@ -91,7 +114,7 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
   const files = { output: join(dir, 'output'), summary: join(dir, 'summary.md'), event: join(dir, 'event.json') };
   writeFileSync(files.output, '');
   writeFileSync(files.summary, '');
-  writeFileSync(files.event, JSON.stringify(options.event ?? {}));
+  writeFileSync(files.event, options.rawEvent ?? JSON.stringify(options.event ?? {}));
   const inputs = { ...actionDefaults(token), ...options.inputs };
   const env: Record<string, string> = {
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v])),
@@ -113,12 +136,14 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
     ACTIONS_RESULTS_URL: `${options.fake.baseUrl}/`,
     ...options.env,
   };
+  registerRun(options, runId, env);
   const child = spawn(process.execPath, [ACTION_ENTRY], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((done) => child.on('close', done));
+  options.fake.registerRun({ ...options.fake.runs.find((r) => r.id === runId)!, status: 'completed', conclusion: code === 0 ? 'success' : 'failure' });
   return {
     code,
     stdout,

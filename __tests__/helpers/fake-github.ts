@@ -1,9 +1,12 @@
 /**
  * A loopback stand-in for the GitHub REST API and the Actions artifact service (Twirp + blob),
  * in memory, on 127.0.0.1 and a free port. It models what profile-gate uses: issue comments
- * (paginated with Link headers), pulls.get, repos.get, workflow runs, run artifacts with the 302 zip
- * download, and the Twirp ArtifactService with Azure-style block uploads. Every route can be told to
- * fail (status, count, headers), and every request is recorded.
+ * (paginated with Link headers), pulls.get, repos.get, workflow runs, artifacts (of a run, or of the
+ * repository by name) with the 302 zip download, and the Twirp ArtifactService with Azure-style block
+ * uploads. Lists filter and page as GitHub's do (workflow_id, event, branch, status, name, expiry,
+ * per_page/page with Link headers, newest first), so a query GitHub would answer differently fails
+ * here too. Every route can be told to fail (status, count, headers), to hang, to trickle its body
+ * or to answer too much, and every request is recorded.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -29,13 +32,22 @@ export interface FakeArtifact {
   size: number;
   digest?: string;
   finalized: boolean;
+  /** Past its retention: listed with expired: true, and its zip is gone (410). */
+  expired?: boolean;
   zip?: Buffer;
   blobKey: string;
   createdAt: string;
 }
 
 export interface Fault {
+  /** The status answered (with hang, trickle and oversize: the status once the headers go out). */
   status: number;
+  /** Never answer at all. */
+  hang?: boolean;
+  /** Answer the route's real body one byte every this many ms. */
+  trickleMs?: number;
+  /** Answer 200 with a JSON body of this many bytes. */
+  oversizeBytes?: number;
   /** How many requests fail before the route works again (default 1). */
   times?: number;
   headers?: Record<string, string>;
@@ -59,7 +71,14 @@ export interface FakeRun {
   head_sha: string;
   repositoryId?: number;
   headRepositoryId?: number;
+  /** The workflow file name, e.g. pr-gate.yml. */
   workflow?: string;
+  created_at?: string;
+}
+
+/** What GitHub's `status` parameter matches: a status or a conclusion. */
+function matchesStatus(run: FakeRun, status: string): boolean {
+  return run.status === status || run.conclusion === status;
 }
 
 /** The runtime token the artifact client only decodes: scp names the backend run and job. */
@@ -151,14 +170,52 @@ export class FakeGitHub {
       finalized: true,
       zip,
       blobKey: `seeded-${name}`,
-      createdAt: new Date().toISOString(),
+      createdAt: this.now(),
     };
     this.artifacts.push(artifact);
     return artifact;
   }
 
+  /** A run as GitHub knows it from the moment it starts; registering it again updates it. */
+  registerRun(run: FakeRun): FakeRun {
+    const existing = this.runs.find((r) => r.id === run.id);
+    if (existing) return Object.assign(existing, run);
+    const added = { created_at: new Date(Date.now() + this.runs.length).toISOString(), ...run };
+    this.runs.push(added);
+    return added;
+  }
+
+  private runOf(runBackendId: string): FakeRun | undefined {
+    const id = Number(runBackendId.replace(/^run-/, ''));
+    return this.runs.find((r) => r.id === id);
+  }
+
+  /** The artifact as the REST API lists it: with its run's branch and head repository. */
+  private restArtifact(a: FakeArtifact): Record<string, unknown> {
+    const runId = Number(a.runBackendId.replace(/^run-/, ''));
+    const run = this.runOf(a.runBackendId);
+    return {
+      id: a.id,
+      name: a.name,
+      size_in_bytes: a.size,
+      created_at: a.createdAt,
+      expired: Boolean(a.expired),
+      digest: a.digest ? `sha256:${a.digest}` : null,
+      workflow_run: run
+        ? { id: runId, repository_id: run.repositoryId ?? this.repositoryId, head_repository_id: run.headRepositoryId ?? this.repositoryId, head_branch: run.head_branch, head_sha: run.head_sha }
+        : { id: runId, repository_id: this.repositoryId, head_repository_id: this.repositoryId, head_branch: null, head_sha: null },
+    };
+  }
+
   artifactsOfRun(runId: number): FakeArtifact[] {
     return this.artifacts.filter((a) => a.finalized && a.runBackendId === `run-${runId}`);
+  }
+
+  private lastTime = 0;
+  /** Strictly increasing timestamps, so "newest first" is well defined even within one millisecond. */
+  private now(): string {
+    this.lastTime = Math.max(Date.now(), this.lastTime + 1);
+    return new Date(this.lastTime).toISOString();
   }
 
   private takeFault(route: string): Fault | undefined {
@@ -185,6 +242,33 @@ export class FakeGitHub {
       return;
     }
     const fault = this.takeFault(route.name);
+    if (fault?.hang) {
+      record(0);
+      return; // the socket stays open and silent until the client gives up or the fake stops
+    }
+    if (fault?.oversizeBytes) {
+      record(200);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1 << 20, 0x20);
+      res.write('{"padding": "');
+      for (let sent = 0; sent < fault.oversizeBytes && !res.destroyed; sent += chunk.length) {
+        if (!res.write(chunk)) await new Promise((done) => res.once('drain', done).once('close', done));
+      }
+      res.end('"}');
+      return;
+    }
+    if (fault?.trickleMs) {
+      const answer = await this.captureBody(route, body, url);
+      record(answer.status);
+      res.writeHead(answer.status, answer.headers);
+      for (const byte of answer.data) {
+        if (res.destroyed) return;
+        res.write(Buffer.from([byte]));
+        await new Promise((done) => setTimeout(done, fault.trickleMs));
+      }
+      res.end();
+      return;
+    }
     if (fault) {
       record(fault.status);
       const twirp = route.name.startsWith('twirp.');
@@ -193,6 +277,24 @@ export class FakeGitHub {
     }
     const status = await route.run(body, url, res);
     record(status);
+  }
+
+  /** What a route would answer, as data, for a fault that sends it slowly. */
+  private async captureBody(route: { run: (body: Buffer, url: URL, res: ServerResponse) => Promise<number> | number }, body: Buffer, url: URL): Promise<{ status: number; headers: Record<string, string>; data: Buffer }> {
+    const headers: Record<string, string> = {};
+    const chunks: Buffer[] = [];
+    const sink = {
+      writeHead(_status: number, h: Record<string, string> = {}) {
+        Object.assign(headers, h);
+        return sink;
+      },
+      end(data?: Buffer | string) {
+        if (data) chunks.push(Buffer.from(data));
+      },
+    } as unknown as ServerResponse;
+    const status = await route.run(body, url, sink);
+    delete headers['content-length'];
+    return { status, headers, data: Buffer.concat(chunks) };
   }
 
   private json(res: ServerResponse, status: number, data: unknown, headers: Record<string, string> = {}): number {
@@ -216,7 +318,13 @@ export class FakeGitHub {
     }
     if (method === 'GET' && (m = /^\/download\/(\d+)\.zip$/.exec(p))) {
       const id = Number(m[1]);
-      return { name: 'artifacts.zip', run: (_b, _u, res) => this.download(this.artifacts.find((a) => a.id === id)?.zip, res) };
+      return {
+        name: 'artifacts.zip',
+        run: (_b, _u, res) => {
+          const artifact = this.artifacts.find((a) => a.id === id);
+          return artifact?.expired ? this.json(res, 410, { message: 'Artifact has expired' }) : this.download(artifact?.zip, res);
+        },
+      };
     }
     if (!p.startsWith(repoPrefix)) return undefined;
     const rest = p.slice(repoPrefix.length);
@@ -257,8 +365,12 @@ export class FakeGitHub {
         },
       };
     }
-    if (method === 'GET' && (/^\/actions\/runs$/.test(rest) || /^\/actions\/workflows\/[^/]+\/runs$/.test(rest))) {
-      return { name: 'runs.list', run: (_b, u, res) => this.listRuns(u, res) };
+    if (method === 'GET' && (rest === '/actions/runs' || (m = /^\/actions\/workflows\/([^/]+)\/runs$/.exec(rest)))) {
+      const workflow = rest === '/actions/runs' ? undefined : decodeURIComponent(m![1]!);
+      return { name: 'runs.list', run: (_b, u, res) => this.listRuns(u, res, workflow) };
+    }
+    if (method === 'GET' && rest === '/actions/artifacts') {
+      return { name: 'artifacts.listAll', run: (_b, u, res) => this.listRepoArtifacts(u, res) };
     }
     if (method === 'GET' && (m = /^\/actions\/runs\/(\d+)\/artifacts$/.exec(rest))) {
       const runId = Number(m[1]);
@@ -269,7 +381,9 @@ export class FakeGitHub {
       return {
         name: 'artifacts.download',
         run: (_b, _u, res) => {
-          if (!this.artifacts.some((a) => a.id === id && a.finalized)) return this.json(res, 404, { message: 'Not Found' });
+          const artifact = this.artifacts.find((a) => a.id === id && a.finalized);
+          if (!artifact) return this.json(res, 404, { message: 'Not Found' });
+          if (artifact.expired) return this.json(res, 410, { message: 'Artifact has expired' });
           res.writeHead(302, { location: `${this.baseUrl}/download/${id}.zip` });
           res.end();
           return 302;
@@ -303,47 +417,50 @@ export class FakeGitHub {
     return this.json(res, 200, all.slice((page - 1) * perPage, page * perPage), this.linkHeader(u, page, last));
   }
 
-  private listRuns(u: URL, res: ServerResponse): number {
+  /** A page of `all` as GitHub serves it: per_page (max 100, default 30), page, Link header. */
+  private paged(u: URL, res: ServerResponse, key: string, all: readonly unknown[]): number {
+    const { perPage, page } = this.page(u);
+    const last = Math.max(1, Math.ceil(all.length / perPage));
+    return this.json(res, 200, { total_count: all.length, [key]: all.slice((page - 1) * perPage, page * perPage) }, this.linkHeader(u, page, last));
+  }
+
+  private listRuns(u: URL, res: ServerResponse, workflow: string | undefined): number {
     const want = (key: string): string | null => u.searchParams.get(key);
-    const runs = this.runs.filter(
-      (r) =>
-        (!want('branch') || r.head_branch === want('branch')) &&
-        (!want('event') || r.event === want('event')) &&
-        (!want('status') || r.status === want('status') || r.conclusion === want('status')),
-    );
+    const runs = this.runs
+      .filter(
+        (r) =>
+          (workflow === undefined || r.workflow === workflow) &&
+          (!want('branch') || r.head_branch === want('branch')) &&
+          (!want('event') || r.event === want('event')) &&
+          (!want('status') || matchesStatus(r, want('status')!)) &&
+          (!want('head_sha') || r.head_sha === want('head_sha')),
+      )
+      .sort((a, b) => (b.created_at ?? '').localeCompare(a.created_at ?? '') || b.id - a.id);
     const repository = { id: this.repositoryId, full_name: `${this.owner}/${this.repo}` };
-    return this.json(res, 200, {
-      total_count: runs.length,
-      workflow_runs: runs.map((r) => ({
-        ...r,
-        repository: { ...repository, id: r.repositoryId ?? this.repositoryId },
-        head_repository: { ...repository, id: r.headRepositoryId ?? this.repositoryId },
-      })),
-    });
+    const shaped = runs.map(({ repositoryId, headRepositoryId, workflow: file, ...r }) => ({
+      ...r,
+      path: file ? `.github/workflows/${file}` : undefined,
+      html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${r.id}`,
+      repository: { ...repository, id: repositoryId ?? this.repositoryId },
+      head_repository: { ...repository, id: headRepositoryId ?? this.repositoryId },
+    }));
+    return this.paged(u, res, 'workflow_runs', shaped);
   }
 
   private listRunArtifacts(runId: number, u: URL, res: ServerResponse): number {
     const name = u.searchParams.get('name');
     const all = this.artifactsOfRun(runId).filter((a) => !name || a.name === name);
-    const { perPage, page } = this.page(u);
-    const last = Math.max(1, Math.ceil(all.length / perPage));
-    return this.json(
-      res,
-      200,
-      {
-        total_count: all.length,
-        artifacts: all.slice((page - 1) * perPage, page * perPage).map((a) => ({
-          id: a.id,
-          name: a.name,
-          size_in_bytes: a.size,
-          created_at: a.createdAt,
-          expired: false,
-          digest: a.digest ? `sha256:${a.digest}` : null,
-          workflow_run: { id: runId, repository_id: this.repositoryId, head_repository_id: this.repositoryId, head_branch: 'main' },
-        })),
-      },
-      this.linkHeader(u, page, last),
-    );
+    return this.paged(u, res, 'artifacts', all.map((a) => this.restArtifact(a)));
+  }
+
+  /** GET /repos/{owner}/{repo}/actions/artifacts[?name=]: every run's artifacts, newest first, expired ones included. */
+  private listRepoArtifacts(u: URL, res: ServerResponse): number {
+    const name = u.searchParams.get('name');
+    const all = this.artifacts
+      .filter((a) => a.finalized && (!name || a.name === name))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
+      .map((a) => this.restArtifact(a));
+    return this.paged(u, res, 'artifacts', all);
   }
 
   private twirp(rpc: string, req: Record<string, unknown>, res: ServerResponse): number {
@@ -356,7 +473,7 @@ export class FakeGitHub {
         if (existing?.finalized) return this.json(res, 409, { code: 'already_exists', msg: 'an artifact with this name already exists on the workflow run' });
         const blobKey = `${run}-${name}-${this.nextId}`;
         if (existing) this.artifacts.splice(this.artifacts.indexOf(existing), 1);
-        this.artifacts.push({ id: this.nextId++, runBackendId: run, jobBackendId: job, name, size: 0, finalized: false, blobKey, createdAt: new Date().toISOString() });
+        this.artifacts.push({ id: this.nextId++, runBackendId: run, jobBackendId: job, name, size: 0, finalized: false, blobKey, createdAt: this.now() });
         return this.json(res, 200, { ok: true, signed_upload_url: `${this.baseUrl}/blob/${encodeURIComponent(blobKey)}?sig=fake&se=2099-01-01` });
       }
       case 'FinalizeArtifact': {

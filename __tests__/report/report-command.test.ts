@@ -49,7 +49,7 @@ describe('profile-gate report', () => {
     writeFileSync(join(dir, 'profile-gate-llama', 'report.json'), serializeReport(makeReport()));
     const out = join(dir, 'out');
     expect(await runReportCommand(['--out', out, '--key', 'nightly', dir])).toBe(0);
-    expect(readFileSync(join(out, 'summary.md'), 'utf8').split('\n')[0]).toBe('## profile-gate: ✅ Pass · llama');
+    expect(readFileSync(join(out, 'summary.md'), 'utf8').split('\n')[0]).toBe('## profile-gate: ✅ Pass (no baseline: findings only) · llama');
     expect(readFileSync(join(out, 'comment.md'), 'utf8').split('\n')[0]).toBe('<!-- profile-gate:nightly -->');
   });
 

@@ -1,27 +1,23 @@
 /**
  * Where the action's baseline comes from (input `baseline`):
  * - empty or `none`: no baseline, the findings alone decide;
- * - `artifact`: the report artifact of the newest successful push run of this workflow on the default
- *   branch of this repository (never a pull-request run, never a fork's), found through the REST API;
+ * - `artifact`: the newest unexpired artifact of that name in the repository, made on the default branch
+ *   by this repository's own code (never a fork's), from any workflow (or input `baseline-workflow`'s),
+ *   found by name through the REST API; an unreadable one (newer schema, corrupt, over a cap) is
+ *   skipped, with why, for the next;
  * - `ab`: the base build run beside the head in this job (mode run with base-workdir or base-run);
  *   the engine makes that baseline, so here it only needs checking;
  * - any other value: a report.json path in the workspace.
  * A baseline that cannot be had is a warning and a note in the summary, never a crash.
  */
 import * as core from '@actions/core';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseGateText, type GateFlag, type GateOptionsInput } from '../compare/options.js';
 import type { BaselineChoice } from '../engine/analyze.js';
 import { UsageError } from '../errors.js';
-import { findReportFiles, loadReport } from '../engine/load-reports.js';
-import { downloadArtifact, listArtifacts } from './github/artifacts.js';
+import { loadReport } from '../engine/load-reports.js';
+import { reportsInZip, unreadableReason } from '../github/report-artifacts.js';
 import { INPUTS } from './inputs.js';
 import { defaultArtifactName, oneLine, type ModeContext } from './publish.js';
-
-/** Successful default-branch runs searched for a baseline artifact, newest first. */
-const RUNS_SEARCHED = 20;
 
 export interface ResolvedBaseline {
   baseline: BaselineChoice | null;
@@ -29,49 +25,83 @@ export interface ResolvedBaseline {
   note?: string;
 }
 
-/** The workflow file of this run, from GITHUB_WORKFLOW_REF (`owner/repo/.github/workflows/x.yml@ref`). */
-function workflowFile(): string | undefined {
-  return /\/\.github\/workflows\/([^@]+)@/.exec(process.env['GITHUB_WORKFLOW_REF'] ?? '')?.[1];
+/** Workflow runs read to narrow the search to input baseline-workflow. */
+const WORKFLOW_RUNS_READ = 300;
+
+function fixFor(ctx: ModeContext, name: string, branch: string): string {
+  const key = ctx.inputs.key ? ` with key '${ctx.inputs.key}'` : '';
+  return `to fix: let a workflow on pushes to ${branch} run the same workload${key}, so it uploads '${name}' (examples/baseline-main.yml), or set '${INPUTS.baselineArtifactName}' to the name ${branch}'s run uploads`;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 async function fromArtifact(ctx: ModeContext): Promise<ResolvedBaseline> {
   const name = ctx.inputs.baselineArtifactName || defaultArtifactName(ctx);
-  const workflow = workflowFile();
-  if (!workflow) return { baseline: null, note: `no baseline: GITHUB_WORKFLOW_REF does not name this workflow's file, so its default-branch runs cannot be searched for '${name}'` };
-  const octokit = ctx.github();
-  const { owner, repo } = ctx.run;
-  const repository = (await octokit.rest.repos.get({ owner, repo })).data;
+  const client = ctx.github();
+  const repoName = `${ctx.run.owner}/${ctx.run.repo}`;
+  const repository = await client.repository(repoName);
   const branch = repository.default_branch;
-  const { data } = await octokit.rest.actions.listWorkflowRuns({
-    owner,
-    repo,
-    workflow_id: workflow,
-    branch,
-    event: 'push',
-    status: 'success',
-    exclude_pull_requests: true,
-    per_page: RUNS_SEARCHED,
-  });
-  for (const run of data.workflow_runs) {
-    // A run whose head repository is another one was produced by a fork's code: never a baseline.
-    if (run.head_repository?.id !== undefined && run.head_repository.id !== repository.id) continue;
-    if (run.id === ctx.run.runId) continue;
-    const source = { owner, repo, runId: run.id, token: ctx.inputs.githubToken };
-    const artifact = (await listArtifacts(source, name)).find((a) => a.name === name);
-    if (!artifact) continue;
-    const dir = await downloadArtifact(source, artifact, await mkdtemp(join(process.env['RUNNER_TEMP'] || tmpdir(), 'profile-gate-baseline-')));
-    const [found] = await findReportFiles([dir]);
-    if (!found) continue;
-    return {
-      baseline: {
-        report: await loadReport(found.path),
-        origin: 'artifact',
-        path: `${run.html_url} (${name})`,
-        reason: `newest successful push run on ${branch} with artifact '${name}' (run ${run.id}, ${run.head_sha.slice(0, 7)})`,
-      },
-    };
+  const workflow = ctx.inputs.baselineWorkflow;
+  const runIds = workflow ? new Set((await client.workflowRuns(repoName, { workflow, branch, limit: WORKFLOW_RUNS_READ })).map((run) => run.id)) : undefined;
+  const listed = await client.artifactsNamed(repoName, name);
+  const left = { expired: 0, branch: 0, fork: 0, workflow: 0 };
+  const candidates = listed
+    .filter((artifact) => {
+      const run = artifact.workflow_run;
+      if (!run || run.id === ctx.run.runId) return false;
+      if (artifact.expired) return void left.expired++, false;
+      if (run.head_branch !== branch) return void left.branch++, false;
+      // Made by a fork's code (its head repository is another one): never a baseline.
+      if (run.head_repository_id !== repository.id || (run.repository_id !== undefined && run.repository_id !== repository.id)) return void left.fork++, false;
+      if (runIds && !runIds.has(run.id!)) return void left.workflow++, false;
+      return true;
+    })
+    .sort((a, b) => (Date.parse(b.created_at ?? '') || 0) - (Date.parse(a.created_at ?? '') || 0) || b.id - a.id);
+  const limits = ctx.limits.artifacts;
+  const skipped: string[] = [];
+  for (const artifact of candidates.slice(0, limits.maxBaselineCandidates)) {
+    const runId = artifact.workflow_run!.id!;
+    const source = `run ${runId}`;
+    let reason: string | undefined;
+    if ((artifact.size_in_bytes ?? 0) > limits.maxZipBytes) reason = `${artifact.size_in_bytes} bytes; larger than ${limits.maxZipBytes}`;
+    else {
+      try {
+        const zip = await client.artifactZip(repoName, artifact.id, limits.maxZipBytes);
+        const first = reportsInZip(zip, `${name} of ${source}`, limits).next();
+        if (first.done) reason = 'no report.json inside';
+        else if ('error' in first.value) reason = first.value.error;
+        else {
+          const sha = artifact.workflow_run?.head_sha?.slice(0, 7);
+          const passed = skipped.length ? `; skipped newer: ${skipped.join('; ')}` : '';
+          return {
+            baseline: {
+              report: first.value.report,
+              origin: 'artifact',
+              path: `${ctx.run.serverUrl}/${repoName}/actions/runs/${runId} (${name})`,
+              reason: `newest readable artifact '${name}' on ${branch} (run ${runId}${sha ? `, ${sha}` : ''})${passed}`,
+            },
+          };
+        }
+      } catch (error) {
+        reason = oneLine(unreadableReason(error));
+      }
+    }
+    skipped.push(`${source}: ${reason}`);
+    core.warning(`Skipped baseline candidate '${name}' of ${source}: ${reason}`);
   }
-  return { baseline: null, note: `no baseline: no artifact '${name}' in the last ${data.workflow_runs.length} successful push runs of ${workflow} on ${branch}` };
+  const fix = fixFor(ctx, name, branch);
+  if (skipped.length) return { baseline: null, note: `no baseline: ${plural(skipped.length, "artifact")} '${name}' on ${branch} could not be read (${skipped.join('; ')}); ${fix}` };
+  const others = [
+    left.expired ? `${left.expired} expired` : '',
+    left.branch ? `${left.branch} from other branches` : '',
+    left.fork ? `${left.fork} made by forks` : '',
+    left.workflow ? `${left.workflow} from workflows other than ${workflow}` : '',
+  ].filter(Boolean);
+  const where = workflow ? ` from workflow ${workflow}` : '';
+  const why = others.length ? `none usable of ${plural(listed.length, 'artifact')} with that name (${others.join(', ')})` : 'none in this repository';
+  return { baseline: null, note: `no baseline: no artifact '${name}' on ${branch}${where}: ${why}; ${fix}` };
 }
 
 export async function resolveBaseline(ctx: ModeContext, abRun = false): Promise<ResolvedBaseline> {
@@ -81,14 +111,14 @@ export async function resolveBaseline(ctx: ModeContext, abRun = false): Promise<
     return { baseline: null };
   }
   if (input === 'ab') throw new UsageError(`input '${INPUTS.baseline}': ab runs the base build in this job; it needs mode run and input 'base-workdir' (a checkout of the base commit) or 'base-run'`);
-  if (input === '' || input === 'none') return { baseline: null, note: `no baseline configured (input '${INPUTS.baseline}')` };
+  if (input === '' || input === 'none') return { baseline: null, note: `no baseline configured (input '${INPUTS.baseline}' is empty); to compare, set it to artifact (the default branch's report artifact of the same key) or to a report.json path` };
   if (input === 'artifact') {
     try {
       return await fromArtifact(ctx);
     } catch (error) {
       const message = oneLine(error instanceof Error ? error.message : String(error));
       core.warning(`Baseline artifact not available: ${message}`);
-      return { baseline: null, note: `no baseline: the artifact could not be read (${message})` };
+      return { baseline: null, note: `no baseline: the baseline artifact could not be looked up (${message}); to fix: give the job 'actions: read' and check the github-token input` };
     }
   }
   return { baseline: { report: await loadReport(input), origin: 'file', path: input, reason: `input '${INPUTS.baseline}'` } };

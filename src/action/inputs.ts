@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { DEFAULT_FAIL_ON_TEXT } from '../compare/options.js';
 import { COMMENT_POLICIES } from '../report/comment.js';
+import { NO_CAPTURE_POLICIES } from '../pipeline/no-captures.js';
 
 export const MODES = ['analyze', 'report', 'run'] as const;
 export type Mode = (typeof MODES)[number];
@@ -31,6 +32,8 @@ export const INPUTS = {
   prNumber: 'pr-number',
   baseline: 'baseline',
   baselineArtifactName: 'baseline-artifact-name',
+  baselineWorkflow: 'baseline-workflow',
+  ifNoCaptures: 'if-no-captures',
   thresholds: 'thresholds',
   allowThrottled: 'allow-throttled',
   allowEnvironmentMismatch: 'allow-environment-mismatch',
@@ -65,6 +68,8 @@ export const DEFAULTS: Record<InputKey, string> = {
   prNumber: '',
   baseline: '',
   baselineArtifactName: '',
+  baselineWorkflow: '',
+  ifNoCaptures: 'error',
   thresholds: '',
   allowThrottled: 'false',
   allowEnvironmentMismatch: '',
@@ -119,6 +124,8 @@ const ActionInputsSchema = z.object({
   prNumber: z.union([z.literal('').transform(() => undefined), positiveInt]),
   baseline: z.string(),
   baselineArtifactName: artifactName,
+  baselineWorkflow: z.string().regex(/^([\w.-]+\.ya?ml|\d+)?$/, 'expected a workflow file name such as baseline-main.yml, or a workflow id'),
+  ifNoCaptures: z.enum(NO_CAPTURE_POLICIES, { message: `expected one of ${NO_CAPTURE_POLICIES.join(', ')}` }),
   thresholds: z.array(z.string()),
   allowThrottled: booleanText,
   allowEnvironmentMismatch: z.array(z.string()),
@@ -163,6 +170,8 @@ export function getInputs(): ActionInputs {
     prNumber: read('prNumber'),
     baseline: read('baseline').trim(),
     baselineArtifactName: read('baselineArtifactName'),
+    baselineWorkflow: read('baselineWorkflow').trim(),
+    ifNoCaptures: read('ifNoCaptures').trim(),
     thresholds: list(read('thresholds')),
     allowThrottled: read('allowThrottled'),
     allowEnvironmentMismatch: list(read('allowEnvironmentMismatch')),

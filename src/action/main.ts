@@ -4,7 +4,8 @@
  */
 import * as core from '@actions/core';
 import { describeError, UsageError } from '../errors.js';
-import { createGitHubClient, type GitHubClient } from './github/client.js';
+import { GitHubClient } from '../github/client.js';
+import { limitsFromEnv } from '../github/limits.js';
 import { readRunContext } from './github/run-context.js';
 import { getInputs, INPUTS, type Mode } from './inputs.js';
 import { analyzeMode } from './modes/analyze.js';
@@ -25,13 +26,16 @@ export async function run(): Promise<void> {
     const inputs = getInputs();
     const handler = MODE_HANDLERS[inputs.mode];
     if (inputs.githubToken) core.setSecret(inputs.githubToken);
+    const limits = limitsFromEnv(process.env);
     let client: GitHubClient | undefined;
     const ctx: ModeContext = {
       inputs,
       run: readRunContext(),
+      limits,
       github: () => {
         if (!inputs.githubToken) throw new UsageError(`input '${INPUTS.githubToken}': empty; expected a token (the default is \${{ github.token }})`);
-        client ??= createGitHubClient(inputs.githubToken);
+        const apiUrl = (process.env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, '');
+        client ??= new GitHubClient({ token: inputs.githubToken, apiUrl, limits: limits.http, retry: limits.retry });
         return client;
       },
     };

@@ -4,7 +4,9 @@
  * refused (a fork's read-only token) or an upload that broke never loses the summary or the files.
  */
 import * as core from '@actions/core';
-import { dirname, join, resolve, sep } from 'node:path';
+import { copyFile, link, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeOutput } from '../engine/files.js';
 import type { Report } from '../model/report.js';
 import { buildAnnotations } from '../report/annotations.js';
@@ -13,22 +15,27 @@ import { serializeReport } from '../report/json.js';
 import { renderSummary } from '../report/summary.js';
 import { labelFor, mergeReports, type ArtifactLink, type MergedReports, type ReportEntry } from '../report/merge-reports.js';
 import { renderMergedSummary } from '../report/summary.js';
-import { uploadArtifact } from './github/artifacts.js';
-import { GitHubApiError, type GitHubClient } from './github/client.js';
+import type { GitHubClient } from '../github/client.js';
+import { GitHubApiError } from '../github/http.js';
+import type { Limits } from '../github/limits.js';
+import { CONTEXT_FILE } from '../github/report-artifacts.js';
+import { upsertStickyComment } from '../github/sticky-comment.js';
+import { uploadArtifact, type UploadedArtifact } from './github/artifacts.js';
+import { CAPTURE_NAMES_FILE, capturesArtifactName, storablePath } from '../github/artifact-names.js';
 import { writeJobSummary } from './github/job-summary.js';
 import { artifactUrl, isPullRequestEvent, type RunContext } from './github/run-context.js';
-import { upsertStickyComment } from './github/sticky-comment.js';
 import { OUTPUTS, type ActionInputs } from './inputs.js';
 
 export interface ModeContext {
   inputs: ActionInputs;
   run: RunContext;
+  limits: Limits;
   /** The REST client, made on first use: a job that never comments never needs the token. */
   github(): GitHubClient;
 }
 
-/** What lets a later workflow (workflow_run) find the PR a report belongs to. Untrusted when read back. */
-export const CONTEXT_FILE = 'context.json';
+/** What lets a later workflow (workflow_run) find the PR a report belongs to (CONTEXT_FILE). Untrusted when read back. */
+export { CONTEXT_FILE };
 export interface ReportContext {
   pullRequest?: number;
   headSha?: string;
@@ -133,18 +140,64 @@ export interface ProducedReport {
   baselineNote?: string;
 }
 
-async function upload(ctx: ModeContext, files: readonly string[]): Promise<ArtifactLink | undefined> {
+async function upload(ctx: ModeContext, name: string, files: readonly string[], root: string): Promise<UploadedArtifact> {
+  return uploadArtifact(name, files, root, {
+    runAttempt: ctx.run.runAttempt,
+    ...(ctx.inputs.retentionDays ? { retentionDays: ctx.inputs.retentionDays } : {}),
+  });
+}
+
+/** The report's own artifact: report.json, report.md and context.json only, so nothing else can sink it. */
+async function uploadReport(ctx: ModeContext, files: readonly string[], root: string): Promise<ArtifactLink | undefined> {
   const name = defaultArtifactName(ctx);
   try {
-    const uploaded = await uploadArtifact(name, files, commonRoot(files), {
-      runAttempt: ctx.run.runAttempt,
-      ...(ctx.inputs.retentionDays ? { retentionDays: ctx.inputs.retentionDays } : {}),
-    });
+    const uploaded = await upload(ctx, name, files, root);
     core.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${files.length} files).`);
     return { name, id: uploaded.id, url: artifactUrl(ctx.run, ctx.run.runId, uploaded.id) };
   } catch (error) {
     core.warning(`The report artifact '${name}' was not uploaded: ${errorText(error)}. report.json and report.md are in ${ctx.inputs.reportDir}.`);
     return undefined;
+  }
+}
+
+/** Links `file` at `target` (a copy across file systems). */
+async function stage(file: string, target: string): Promise<void> {
+  await mkdir(dirname(target), { recursive: true });
+  try {
+    await link(file, target);
+  } catch {
+    await copyFile(file, target);
+  }
+}
+
+/**
+ * Captures and logs, in an artifact of their own after the report's. Paths the artifact service
+ * refuses (decode-12:00:00.jsonl) are stored under mapped names, and capture-names.json maps them back.
+ */
+async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: readonly string[], root: string): Promise<void> {
+  const name = capturesArtifactName(reportArtifact);
+  const paths = files.map((file) => ({ file, path: relative(root, file).split(sep).join('/') }));
+  const mapped = paths.map((p) => ({ ...p, stored: storablePath(p.path) })).filter((p) => p.stored !== p.path);
+  let uploadFiles = [...files];
+  let uploadRoot = root;
+  try {
+    if (mapped.length) {
+      uploadRoot = await mkdtemp(join(process.env['RUNNER_TEMP'] || tmpdir(), 'profile-gate-captures-'));
+      uploadFiles = [];
+      for (const { file, path } of paths) {
+        const target = join(uploadRoot, ...storablePath(path).split('/'));
+        await stage(file, target);
+        uploadFiles.push(target);
+      }
+      const names = join(uploadRoot, CAPTURE_NAMES_FILE);
+      await writeFile(names, `${JSON.stringify({ note: 'stored path -> the capture file name it stands for', names: Object.fromEntries(mapped.map((p) => [p.stored, p.path])) }, null, 2)}\n`);
+      uploadFiles.push(names);
+      core.info(`${mapped.length} capture path(s) hold characters the artifact service refuses; stored under mapped names (${CAPTURE_NAMES_FILE}), e.g. ${mapped[0]!.path} as ${mapped[0]!.stored}.`);
+    }
+    const uploaded = await upload(ctx, name, uploadFiles, uploadRoot);
+    core.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${uploadFiles.length} files).`);
+  } catch (error) {
+    core.warning(`The captures artifact '${name}' was not uploaded: ${errorText(error)}. The report artifact '${reportArtifact}' holds the report; the captures are in the workspace.`);
   }
 }
 
@@ -180,9 +233,13 @@ export async function publishReport(ctx: ModeContext, produced: ProducedReport):
   const decode = report.metrics.find((m) => m.name === 'decode_tok_s');
   core.setOutput(OUTPUTS.decodeTokS, decode ? String(decode.value) : '');
 
-  const files = [jsonPath, join(dir, 'report.md'), join(dir, CONTEXT_FILE), ...(ctx.inputs.uploadCaptures ? (produced.extraFiles ?? []) : [])];
+  const reportFiles = [jsonPath, join(dir, 'report.md'), join(dir, CONTEXT_FILE)].map((f) => resolve(f));
+  const captures = ctx.inputs.uploadCaptures ? [...new Set((produced.extraFiles ?? []).map((f) => resolve(f)))].filter((f) => !reportFiles.includes(f)) : [];
+  // One root for both artifacts, so the captures keep the layout they had beside the report.
+  const root = commonRoot([...reportFiles, ...captures]);
   if (notWritten && ctx.inputs.uploadArtifact) core.warning(`The report artifact was not uploaded: the report files could not be written (${notWritten}).`);
-  const artifact = ctx.inputs.uploadArtifact && !notWritten ? await upload(ctx, [...new Set(files.map((f) => resolve(f)))]) : undefined;
+  const artifact = ctx.inputs.uploadArtifact && !notWritten ? await uploadReport(ctx, reportFiles, root) : undefined;
+  if (artifact && captures.length) await uploadCaptures(ctx, artifact.name, captures, root);
   core.setOutput(OUTPUTS.artifactId, artifact?.id !== undefined ? String(artifact.id) : '');
 
   const entry: ReportEntry = {

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { buildDashboard } from '../engine/dashboard.js';
+import { limitsFromEnv } from '../github/limits.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 
@@ -73,6 +74,7 @@ export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv
   if (!values['from-artifacts'] && positionals.length === 0) throw new UsageError('dashboard: expected report.json files or directories, or --from-artifacts');
   let artifacts;
   if (values['from-artifacts']) {
+    const limits = limitsFromEnv(env);
     const repository = values.repo ?? env['GITHUB_REPOSITORY'];
     if (!repository) throw new UsageError('dashboard --from-artifacts: expected --repo OWNER/NAME (or GITHUB_REPOSITORY)');
     if (!values.workflow) throw new UsageError('dashboard --from-artifacts: expected --workflow FILE, e.g. nightly.yml');
@@ -90,6 +92,9 @@ export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv
         token: env['GITHUB_TOKEN'],
         apiUrl: (env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, ''),
         serverUrl: (env['GITHUB_SERVER_URL'] || 'https://github.com').replace(/\/+$/, ''),
+        limits: limits.http,
+        retry: limits.retry,
+        artifactLimits: limits.artifacts,
       },
       ...(values['save-reports'] ? { saveTo: values['save-reports'] } : {}),
     };

@@ -17,8 +17,9 @@ import { renderSummary } from '../report/summary.js';
 import { renderTerminal } from '../report/terminal.js';
 import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
-import { expandInputs, expandInputSet, writeOutput } from '../engine/files.js';
+import { expandInputs, writeOutput } from '../engine/files.js';
 import { parseSmiColumns } from '../ingest/nvidia-smi-csv.js';
+import { DEFAULT_NO_CAPTURE_POLICY, gatherCaptures, NO_CAPTURE_POLICIES, type NoCapturePolicy } from '../pipeline/no-captures.js';
 import { runDashboardCommand } from './dashboard-command.js';
 import { runReportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
@@ -44,6 +45,8 @@ analyze options:
   --smi-columns LIST   the --query-gpu list of an nvidia-smi log written with --format=csv,noheader
   --allow-mixed        merge captures of different GPUs, vendors, engines or models (otherwise refused)
   --strict             fail on any unreadable file inside a directory (otherwise skipped with a warning)
+  --if-no-captures error|warn|ignore
+                       when the inputs hold no capture file: fail (default), warn, or go on silently
 
 gate options (analyze):
   --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
@@ -125,9 +128,12 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
       strict: { type: 'boolean' },
       'overlap-check': { type: 'string' },
       'drop-outliers': { type: 'string' },
+      'if-no-captures': { type: 'string' },
     },
   });
   const inputs = positionals.length ? positionals : defaultInputs;
+  const noCaptures = values['if-no-captures'] ?? DEFAULT_NO_CAPTURE_POLICY;
+  if (!(NO_CAPTURE_POLICIES as readonly string[]).includes(noCaptures)) throw new UsageError(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
   const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
   const families = values.families ? await loadFamilies(values.families) : [];
@@ -142,7 +148,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
   const baseline: BaselineChoice | null = values.baseline
     ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
     : null;
-  const { files, fromDirectories } = await expandInputSet(inputs);
+  const { files, fromDirectories } = await gatherCaptures(inputs, { policy: noCaptures as NoCapturePolicy, option: '--if-no-captures', warn: (line) => process.stderr.write(`warning: ${line}\n`) });
   const smiColumns = values['smi-columns'] !== undefined ? parseSmiColumns(values['smi-columns']) : undefined;
   const options: AnalyzeOptions = {
     inputs: files,

@@ -10,7 +10,7 @@ import { InputError, UsageError } from '../errors.js';
 import { buildSite, type DashboardInput, type DashboardOptions, type SiteFile, type SkippedReport } from '../report/dashboard/index.js';
 import type { DashboardData } from '../report/dashboard/data.js';
 import { serializeReport } from '../report/json.js';
-import { downloadReportArtifacts, type ArtifactQuery, type GitHubAccess } from './dashboard-artifacts.js';
+import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } from '../github/dashboard-artifacts.js';
 import { findReportFiles, loadReport } from './load-reports.js';
 
 export interface LoadedReports {
@@ -59,7 +59,7 @@ export async function saveReports(directory: string, inputs: readonly DashboardI
 export interface DashboardRequest {
   out: string;
   inputs: readonly string[];
-  artifacts?: { query: ArtifactQuery; access: GitHubAccess; saveTo?: string };
+  artifacts?: { query: ArtifactQuery; access: DashboardAccess; saveTo?: string };
   options: Partial<DashboardOptions>;
   log?: (line: string) => void;
 }

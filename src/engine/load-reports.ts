@@ -6,12 +6,13 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
+import { DEFAULT_ARTIFACT_LIMITS } from '../github/limits.js';
 import { migrateReport } from '../model/migrate.js';
 import type { Report } from '../model/report.js';
 
 export const REPORT_FILE = 'report.json';
 /** A report of 10,000 kernels is a few MiB; anything far larger is not ours. */
-export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+export const MAX_REPORT_BYTES = DEFAULT_ARTIFACT_LIMITS.maxReportBytes;
 const MAX_DEPTH = 6;
 
 async function walk(directory: string, depth: number, found: string[]): Promise<void> {

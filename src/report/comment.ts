@@ -3,6 +3,7 @@
  * a link to the full report, and a hidden marker that lets the next run find and update it.
  * GitHub refuses a comment over 65,536 characters, so the body is fitted under a budget.
  */
+import { createHash } from 'node:crypto';
 import type { Report } from '../model/report.js';
 import { fitBlocks, fitRows, type BudgetedBlock } from './gh-budget.js';
 import {
@@ -11,8 +12,10 @@ import {
   entrySections,
   isAlert,
   orderFindings,
+  noBaselineBanner,
   orderRows,
   reasonsBlock,
+  reportVerdictLine,
   renderFindingLine,
   verdictLine,
   DETAIL_LEVELS,
@@ -38,8 +41,15 @@ export function sanitizeCommentKey(key: string): string {
   return clean || 'default';
 }
 
+/**
+ * The marker of one key's comment, one-to-one with the key: a key the sanitizing changed (`llama fp8`,
+ * `llama+fp8`) also carries a short hash of itself, so two keys never share a comment. A key that
+ * needs no change keeps the marker it always had.
+ */
 export function commentMarker(key: string): string {
-  return `<!-- profile-gate:${sanitizeCommentKey(key)} -->`;
+  const clean = sanitizeCommentKey(key);
+  const suffix = clean === key ? '' : `~${createHash('sha256').update(key).digest('hex').slice(0, 10)}`;
+  return `<!-- profile-gate:${clean}${suffix} -->`;
 }
 
 export interface CommentOptions {
@@ -136,8 +146,9 @@ export function renderComment(merged: MergedReports, options: CommentOptions): s
   const first = merged.entries[0];
   const heading = labelled || !first
     ? `## profile-gate: ${verdictLine(merged.verdict)} · ${merged.entries.length} reports`
-    : `## profile-gate: ${verdictLine(first.report.verdict)} · ${safeText(first.label, 100)}`;
-  const head = [commentMarker(options.key), heading, !labelled && first ? reasonsBlock(first.report) : ''].filter(Boolean).join('\n');
+    : `## profile-gate: ${reportVerdictLine(first.report)} · ${safeText(first.label, 100)}`;
+  const banner = !labelled && first ? noBaselineBanner(first) : '';
+  const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', !labelled && first ? reasonsBlock(first.report) : ''].filter(Boolean).join('\n');
   const tail = footer(merged, links);
 
   const alerts = merged.entries.flatMap((entry) => alertLines(entry, labelled, 300));

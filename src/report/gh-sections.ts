@@ -52,6 +52,21 @@ export function verdictLine(verdict: Report['verdict']): string {
   return VERDICT_HEADLINE[verdict];
 }
 
+/** What a pass means when nothing was compared: the findings alone decided. */
+export const NO_BASELINE_VERDICT = 'no baseline: findings only';
+
+/** A report's headline: a pass with no comparison never reads as a bare pass. */
+export function reportVerdictLine(report: Report): string {
+  return report.comparison || report.verdict !== 'pass' ? verdictLine(report.verdict) : `${verdictLine(report.verdict)} (${NO_BASELINE_VERDICT})`;
+}
+
+/** The line right under the headline when nothing was compared: why, and what to do about it. */
+export function noBaselineBanner(entry: ReportEntry): string {
+  if (entry.report.comparison) return '';
+  const why = missingBaselineText(entry).replace(/^no baseline:\s*/i, '');
+  return `> **No baseline, findings only:** ${safeText(why, 700)}.`;
+}
+
 /** Primary findings before secondary ones, errors before warnings before info. */
 export function orderFindings(findings: readonly Finding[]): Finding[] {
   return [...findings].sort((a, b) => Number(a.secondary) - Number(b.secondary) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
@@ -170,7 +185,7 @@ export function comparisonRowCells(row: ComparisonRow, d: Detail): string {
 export const COMPARISON_HEADER = '| metric | baseline | current | delta | CI | threshold | status |\n|---|---:|---:|---:|---|---:|---|';
 
 export function missingBaselineText(entry: ReportEntry): string {
-  return entry.baselineNote ?? 'no baseline report was given, so the findings alone decided the verdict';
+  return entry.baselineNote ?? 'no baseline report was given, so the findings alone decided the verdict; to compare, give one (action input baseline: artifact, or --baseline FILE)';
 }
 
 export function comparisonSection(entry: ReportEntry, d: Detail, h: string): string {

@@ -11,7 +11,9 @@ import {
   artifactsSection,
   entrySections,
   isAlert,
+  noBaselineBanner,
   reasonsBlock,
+  reportVerdictLine,
   verdictLine,
   type RunLinks,
 } from './gh-sections.js';
@@ -36,7 +38,7 @@ export interface SingleSummaryOptions extends SummaryOptions {
 }
 
 function title(entry: ReportEntry): string {
-  return `profile-gate: ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`;
+  return `profile-gate: ${reportVerdictLine(entry.report)} · ${safeText(entry.label, 100)}`;
 }
 
 export function renderSummary(report: Report, options: SingleSummaryOptions = {}): string {
@@ -84,7 +86,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
   if (merged.entries.length === 1) {
     const entry = merged.entries[0]!;
     const reasons = reasonsBlock(entry.report);
-    const head = [`## ${title(entry)}`, reasons].filter(Boolean).join('\n\n');
+    const head = [`## ${title(entry)}`, noBaselineBanner(entry), reasons].filter(Boolean).join('\n\n');
     const tail = artifactsSection([entry], links, '###');
     const block: BudgetedBlock = {
       render: (d) => entrySections(entry, d, '###'),

@@ -3,6 +3,7 @@ import { FAMILY_INFO } from '../classify/family-ids.js';
 import { metricInfo } from '../model/metrics.js';
 import type { Finding, Report } from '../model/report.js';
 import { excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './format.js';
+import { NO_BASELINE_VERDICT } from './gh-sections.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   pass: 'PASS',
@@ -29,7 +30,7 @@ function pad(text: string, width: number): string {
 export function renderTerminal(report: Report, options: { topKernels?: number } = {}): string {
   const lines: string[] = [];
   const topN = options.topKernels ?? 10;
-  lines.push(`profile-gate ${report.tool.version}: ${VERDICT_LINE[report.verdict]}`);
+  lines.push(`profile-gate ${report.tool.version}: ${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${NO_BASELINE_VERDICT})`}`);
   for (const reason of report.comparison?.reasons ?? []) lines.push(`  - ${reason}`);
   lines.push('');
 

@@ -1,9 +1,9 @@
 /**
- * Report artifacts: upload this job's files (checked before success is claimed), and find and
- * download the report artifacts of this run or of another one (the workflow_run pattern).
- * Downloaded artifacts are hostile data: they go to a fresh directory and are validated by the caller.
+ * Uploading this job's report artifact: the one use of @actions/artifact (the runtime-token upload
+ * protocol). Files are checked before success is claimed. Reading artifacts back, of this run or of
+ * any other, goes through the REST client in src/github within its limits.
  */
-import { DefaultArtifactClient, type FindOptions } from '@actions/artifact';
+import { DefaultArtifactClient } from '@actions/artifact';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 
@@ -11,21 +11,6 @@ export interface UploadedArtifact {
   name: string;
   id: number;
   size: number;
-}
-
-export interface RemoteArtifact {
-  name: string;
-  id: number;
-  size: number;
-}
-
-/** Where artifacts are read from: this run (the runtime token), or another run through the REST API. */
-export interface ArtifactSource {
-  owner: string;
-  repo: string;
-  /** Another workflow run; absent for this one. */
-  runId?: number;
-  token?: string;
 }
 
 /** Files a reader needs, and the least each must hold to be more than an empty shell. */
@@ -44,12 +29,6 @@ export async function verifyFiles(files: readonly string[]): Promise<void> {
     if (!info.isFile()) throw new Error(`${file}: not a regular file`);
     if (info.size < least) throw new Error(`${file}: ${info.size} bytes; expected at least ${least}`);
   }
-}
-
-function findOptions(source: ArtifactSource): { findBy: FindOptions['findBy'] } | Record<string, never> {
-  if (source.runId === undefined) return {};
-  if (!source.token) throw new Error('reading another run\'s artifacts needs the github-token input (with actions: read)');
-  return { findBy: { token: source.token, workflowRunId: source.runId, repositoryOwner: source.owner, repositoryName: source.repo } };
 }
 
 export interface UploadOptions {
@@ -76,19 +55,4 @@ export async function uploadArtifact(name: string, files: readonly string[], roo
   }
   if (typeof result.id !== 'number' || !result.size) throw new Error(`the artifact service did not confirm '${name}' (id ${String(result.id)}, ${String(result.size)} bytes)`);
   return { name, id: result.id, size: result.size };
-}
-
-export async function listArtifacts(source: ArtifactSource, prefix: string): Promise<RemoteArtifact[]> {
-  const client = new DefaultArtifactClient();
-  const { artifacts } = await client.listArtifacts({ latest: true, ...findOptions(source) });
-  return artifacts
-    .filter((a) => a.name.startsWith(prefix))
-    .map((a) => ({ name: a.name, id: a.id, size: a.size }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-export async function downloadArtifact(source: ArtifactSource, artifact: RemoteArtifact, directory: string): Promise<string> {
-  const client = new DefaultArtifactClient();
-  const { downloadPath } = await client.downloadArtifact(artifact.id, { path: directory, ...findOptions(source) });
-  return downloadPath ?? directory;
 }

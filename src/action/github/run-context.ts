@@ -2,7 +2,8 @@
  * What the action needs to know about the workflow run it is in: the repository, the run, and the
  * pull request it concerns (directly, or through the `workflow_run` that triggered it).
  */
-import { context } from '@actions/github';
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../../errors.js';
 
 export interface TriggeringRun {
   id: number;
@@ -36,11 +37,42 @@ interface Payload {
   workflow_run?: { id?: number; event?: string; head_sha?: string; pull_requests?: { number?: number }[] };
 }
 
-export function readRunContext(): RunContext {
-  const payload = context.payload as Payload;
-  const [owner = '', repo = ''] = (process.env['GITHUB_REPOSITORY'] ?? '').split('/');
-  const serverUrl = context.serverUrl.replace(/\/+$/, '');
-  const runId = Number.isFinite(context.runId) ? context.runId : 0;
+/**
+ * The event payload the runner wrote (GITHUB_EVENT_PATH): `{}` when there is none, one line naming
+ * the file and the byte offset when it is not JSON.
+ */
+export function readEventPayload(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+  const path = env['GITHUB_EVENT_PATH'];
+  if (!path) return {};
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new UsageError(`GITHUB_EVENT_PATH ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch (error) {
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new UsageError(`GITHUB_EVENT_PATH ${path}: not JSON${at ? ` at byte ${at}` : ''}; expected the event payload the runner writes`);
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new UsageError(`GITHUB_EVENT_PATH ${path}: expected a JSON object (the event payload)`);
+  return payload as Record<string, unknown>;
+}
+
+function whole(text: string | undefined, fallback: number): number {
+  const n = Number(text);
+  return text && Number.isInteger(n) ? n : fallback;
+}
+
+export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext {
+  const payload = readEventPayload(env) as Payload;
+  const eventName = env['GITHUB_EVENT_NAME'] ?? '';
+  const [owner = '', repo = ''] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
+  const serverUrl = (env['GITHUB_SERVER_URL'] || 'https://github.com').replace(/\/+$/, '');
+  const runId = whole(env['GITHUB_RUN_ID'], 0);
   const pr = payload.pull_request;
   const headRepo = pr?.head?.repo?.full_name;
   const baseRepo = payload.repository?.full_name ?? `${owner}/${repo}`;
@@ -49,15 +81,15 @@ export function readRunContext(): RunContext {
     owner,
     repo,
     runId,
-    runAttempt: Number.isFinite(context.runAttempt) ? context.runAttempt : 1,
-    job: context.job ?? '',
-    eventName: context.eventName ?? '',
+    runAttempt: whole(env['GITHUB_RUN_ATTEMPT'], 1),
+    job: env['GITHUB_JOB'] ?? '',
+    eventName,
     serverUrl,
     runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
     ...(typeof pr?.number === 'number' ? { pullRequest: pr.number } : {}),
     ...(pr?.head?.sha ? { pullRequestHeadSha: pr.head.sha } : {}),
     fromFork: Boolean(headRepo && headRepo !== baseRepo),
-    ...(context.eventName === 'workflow_run' && typeof wr?.id === 'number'
+    ...(eventName === 'workflow_run' && typeof wr?.id === 'number'
       ? {
           triggeringRun: {
             id: wr.id,

@@ -1,13 +1,15 @@
 /** Mode `analyze`: capture files that an earlier step produced → one report, published. */
 import { analyze } from '../../engine/analyze.js';
-import { expandInputSet } from '../../engine/files.js';
+import * as core from '@actions/core';
 import { parseSmiColumns } from '../../ingest/nvidia-smi-csv.js';
+import { gatherCaptures } from '../../pipeline/no-captures.js';
+import { INPUTS } from '../inputs.js';
 import { publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
 
 export async function analyzeMode(ctx: ModeContext): Promise<void> {
-  const { files: captures, fromDirectories } = await expandInputSet(ctx.inputs.captures);
+  const { files: captures, fromDirectories } = await gatherCaptures(ctx.inputs.captures, { policy: ctx.inputs.ifNoCaptures, option: `input '${INPUTS.ifNoCaptures}'`, warn: (line) => core.warning(line) });
   const gate = gateOptions(ctx);
   const { baseline, note } = await resolveBaseline(ctx);
   const budget = ctx.inputs.analyzeTimeoutSeconds;

@@ -2,25 +2,25 @@
  * Mode `report`: every report artifact of a run (matrix legs) merged into one summary and one
  * comment. The run is this one, the `run-id` input, or the run that triggered a `workflow_run`
  * workflow: the fork-safe pattern, where nothing from the PR is executed and the artifacts are
- * read as untrusted data (schema-validated, size-capped, PR number checked against the head commit).
+ * read as untrusted data (schema-validated, within the limits of src/github/limits.ts, PR number
+ * checked against the head commit).
  */
 import * as core from '@actions/core';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { findReportFiles, labelFor, loadReport, type FoundReport } from '../../engine/load-reports.js';
+import { isCapturesArtifact } from '../../github/artifact-names.js';
+import { reportsInZip, unreadableReason } from '../../github/report-artifacts.js';
 import type { Report } from '../../model/report.js';
+import { boundReport } from '../../report/bounded-report.js';
 import { mergeReports, type ReportEntry } from '../../report/merge-reports.js';
-import { downloadArtifact, listArtifacts, type ArtifactSource } from '../github/artifacts.js';
+import { writeJobSummary } from '../github/job-summary.js';
 import { artifactUrl } from '../github/run-context.js';
+import { safeText } from '../../report/gh-text.js';
 import { UsageError } from '../../errors.js';
 import { OUTPUTS } from '../inputs.js';
 import { CONTEXT_FILE, oneLine, publish, type ModeContext } from '../publish.js';
-
-/** More legs than any sane matrix; a bound on what a hostile run can make us download. */
-const MAX_ARTIFACTS = 256;
-const MAX_ARTIFACT_BYTES = 512 * 1024 * 1024;
 
 const ClaimedContextSchema = z.object({ pullRequest: z.number().int().positive().optional(), headSha: z.string().regex(/^[0-9a-f]{7,64}$/).optional() });
 type ClaimedContext = z.infer<typeof ClaimedContextSchema>;
@@ -30,27 +30,29 @@ interface Collected {
   claims: ClaimedContext[];
 }
 
-function sourceOf(ctx: ModeContext): ArtifactSource {
-  const base = { owner: ctx.run.owner, repo: ctx.run.repo };
-  const runId = ctx.inputs.runId ?? ctx.run.triggeringRun?.id;
-  if (runId === undefined || runId === ctx.run.runId) return base;
-  return { ...base, runId, token: ctx.inputs.githubToken };
+/** The run whose artifacts are merged: the run-id input, the run that triggered this one, or this run. */
+function sourceRun(ctx: ModeContext): number {
+  return ctx.inputs.runId ?? ctx.run.triggeringRun?.id ?? ctx.run.runId;
+}
+
+function claimOf(data: unknown): ClaimedContext | undefined {
+  const parsed = ClaimedContextSchema.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
 }
 
 async function readClaim(reportPath: string): Promise<ClaimedContext | undefined> {
   try {
-    const parsed = ClaimedContextSchema.safeParse(JSON.parse(await readFile(join(dirname(reportPath), CONTEXT_FILE), 'utf8')));
-    return parsed.success ? parsed.data : undefined;
+    return claimOf(JSON.parse(await readFile(join(dirname(reportPath), CONTEXT_FILE), 'utf8')));
   } catch {
     return undefined;
   }
 }
 
-async function collect(paths: readonly string[], label: (found: FoundReport, report: Report) => string, into: Collected, artifact?: ReportEntry['artifact']): Promise<void> {
+async function collect(paths: readonly string[], label: (found: FoundReport, report: Report) => string, into: Collected): Promise<void> {
   for (const found of await findReportFiles(paths)) {
     try {
-      const report = await loadReport(found.path);
-      into.entries.push({ label: label(found, report), report, ...(artifact ? { artifact } : {}) });
+      const report = boundReport(await loadReport(found.path));
+      into.entries.push({ label: label(found, report), report });
       const claim = await readClaim(found.path);
       if (claim) into.claims.push(claim);
     } catch (error) {
@@ -59,34 +61,51 @@ async function collect(paths: readonly string[], label: (found: FoundReport, rep
   }
 }
 
-async function fromArtifacts(ctx: ModeContext, source: ArtifactSource): Promise<Collected> {
+/**
+ * Every report artifact of the run, through the REST API, one zip and one report at a time: each
+ * report is cut down to what the merged summary shows before the next is read, and each bad
+ * artifact or report is left out with one line saying why.
+ */
+async function fromArtifacts(ctx: ModeContext, runId: number): Promise<Collected> {
   const collected: Collected = { entries: [], claims: [] };
   const prefix = ctx.inputs.artifactPrefix;
+  const client = ctx.github();
+  const repo = `${ctx.run.owner}/${ctx.run.repo}`;
+  const limits = ctx.limits.artifacts;
   let artifacts;
   try {
-    artifacts = await listArtifacts(source, prefix);
+    artifacts = (await client.runArtifacts(repo, runId)).filter((a) => a.name.startsWith(prefix) && !isCapturesArtifact(a.name)).sort((a, b) => a.name.localeCompare(b.name));
   } catch (error) {
-    // Another run's artifacts need `actions: read`; without it the API answers 403 "Resource not accessible".
-    throw new UsageError(
-      `cannot list the report artifacts of run ${source.runId ?? ctx.run.runId}: ${oneLine((error as Error).message)} (reading another run's artifacts needs the permission actions: read)`,
-    );
+    // Reading artifacts needs `actions: read`; without it the API answers 403 "Resource not accessible".
+    throw new UsageError(`cannot list the report artifacts of run ${runId}: ${oneLine((error as Error).message)} (reading artifacts needs the permission actions: read)`);
   }
-  core.info(`Found ${artifacts.length} report artifact(s) named '${prefix}*' in run ${source.runId ?? ctx.run.runId}.`);
-  if (artifacts.length > MAX_ARTIFACTS) core.warning(`Only the first ${MAX_ARTIFACTS} of ${artifacts.length} report artifacts are read.`);
-  const root = await mkdtemp(join(process.env['RUNNER_TEMP'] || tmpdir(), 'profile-gate-reports-'));
-  for (const artifact of artifacts.slice(0, MAX_ARTIFACTS)) {
-    if (artifact.size > MAX_ARTIFACT_BYTES) {
-      core.warning(`Skipped artifact '${artifact.name}': ${artifact.size} bytes is more than a report artifact holds.`);
+  core.info(`Found ${artifacts.length} report artifact(s) named '${prefix}*' in run ${runId}.`);
+  if (artifacts.length > limits.maxArtifacts) core.warning(`Only the first ${limits.maxArtifacts} of ${artifacts.length} report artifacts are read.`);
+  for (const artifact of artifacts.slice(0, limits.maxArtifacts)) {
+    if (artifact.expired) {
+      core.warning(`Skipped artifact '${artifact.name}': expired.`);
       continue;
     }
+    if ((artifact.size_in_bytes ?? 0) > limits.maxZipBytes) {
+      core.warning(`Skipped artifact '${artifact.name}': ${artifact.size_in_bytes} bytes is more than a report artifact holds (${limits.maxZipBytes}).`);
+      continue;
+    }
+    const link = { name: artifact.name, id: artifact.id, url: artifactUrl(ctx.run, runId, artifact.id) };
+    const leg = artifact.name.slice(prefix.length) || artifact.name;
+    let n = 0;
     try {
-      const dir = await downloadArtifact(source, artifact, join(root, String(artifact.id)));
-      const link = { name: artifact.name, id: artifact.id, url: artifactUrl(ctx.run, source.runId ?? ctx.run.runId, artifact.id) };
-      const leg = artifact.name.slice(prefix.length) || artifact.name;
-      let n = 0;
-      await collect([dir], () => (n++ === 0 ? leg : `${leg}-${n}`), collected, link);
+      const zip = await client.artifactZip(repo, artifact.id, limits.maxZipBytes);
+      for (const entry of reportsInZip(zip, `artifact '${artifact.name}'`, limits)) {
+        if ('error' in entry) {
+          core.warning(`Skipped a report: ${oneLine(entry.path)}: ${oneLine(entry.error)}`);
+          continue;
+        }
+        collected.entries.push({ label: n++ === 0 ? leg : `${leg}-${n}`, report: boundReport(entry.report), artifact: link });
+        const claim = claimOf(entry.context);
+        if (claim) collected.claims.push(claim);
+      }
     } catch (error) {
-      core.warning(`Skipped artifact '${artifact.name}': ${oneLine((error as Error).message)}`);
+      core.warning(`Skipped artifact '${artifact.name}': ${oneLine(unreadableReason(error))}`);
     }
   }
   return collected;
@@ -109,7 +128,7 @@ async function resolvePullRequest(ctx: ModeContext, claims: readonly ClaimedCont
   }
   const claimed = numbers[0]!;
   try {
-    const { data } = await ctx.github().rest.pulls.get({ owner: ctx.run.owner, repo: ctx.run.repo, pull_number: claimed });
+    const data = await ctx.github().pull(`${ctx.run.owner}/${ctx.run.repo}`, claimed);
     if (data.head.sha === trigger.headSha) return claimed;
     core.warning(`PR #${claimed} named by the artifacts has head ${data.head.sha.slice(0, 12)}, not the commit ${trigger.headSha.slice(0, 12)} the run built; not commenting.`);
   } catch (error) {
@@ -119,17 +138,23 @@ async function resolvePullRequest(ctx: ModeContext, claims: readonly ClaimedCont
 }
 
 export async function reportMode(ctx: ModeContext): Promise<void> {
-  const source = sourceOf(ctx);
+  const runId = sourceRun(ctx);
   let collected: Collected;
   if (ctx.inputs.reports.length) {
     collected = { entries: [], claims: [] };
     await collect(ctx.inputs.reports, (found, report) => labelFor(found, report, ctx.inputs.artifactPrefix), collected);
   } else {
-    collected = await fromArtifacts(ctx, source);
+    try {
+      collected = await fromArtifacts(ctx, runId);
+    } catch (error) {
+      // Nothing to merge: the summary still says why, then the job fails with the same line.
+      await writeJobSummary(`## profile-gate: no report\n\n${safeText(oneLine((error as Error).message), 1000)}\n`).catch(() => undefined);
+      throw error;
+    }
   }
   if (collected.entries.length === 0) core.warning('No report was found to merge; the summary says so.');
   const merged = mergeReports(collected.entries);
-  const runUrl = source.runId !== undefined ? `${ctx.run.serverUrl}/${ctx.run.owner}/${ctx.run.repo}/actions/runs/${source.runId}` : ctx.run.runUrl;
+  const runUrl = runId !== ctx.run.runId ? `${ctx.run.serverUrl}/${ctx.run.owner}/${ctx.run.repo}/actions/runs/${runId}` : ctx.run.runUrl;
   core.setOutput(OUTPUTS.reportJson, '');
   core.setOutput(OUTPUTS.artifactId, '');
   core.setOutput(OUTPUTS.decodeTokS, '');

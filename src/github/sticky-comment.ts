@@ -32,21 +32,22 @@ function isOurs(login: string | undefined, author: string): boolean {
   return l === a || l === `${a}[bot]`;
 }
 
-export async function upsertStickyComment(octokit: GitHubClient, target: CommentTarget, body: string, options: StickyOptions): Promise<StickyResult> {
+export async function upsertStickyComment(client: GitHubClient, target: CommentTarget, body: string, options: StickyOptions): Promise<StickyResult> {
   if (!body.startsWith(options.marker)) throw new Error('internal error: the comment body does not open with its marker');
-  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-    owner: target.owner,
-    repo: target.repo,
-    issue_number: target.issueNumber,
-    per_page: 100,
-  });
-  const existing = comments.find((c) => isOurs(c.user?.login, options.author) && (c.body ?? '').trimStart().startsWith(options.marker));
+  const repo = `${target.owner}/${target.repo}`;
+  const comments = await client.comments(repo, target.issueNumber);
+  // The marker must be followed by the end of its line: one key's marker never prefixes another's.
+  const existing = comments.find((c) => isOurs(c.user?.login, options.author) && firstLine(c.body ?? '') === options.marker);
   if (existing) {
     if (existing.body === body) return { action: 'unchanged', id: existing.id, url: existing.html_url };
-    const { data } = await octokit.rest.issues.updateComment({ owner: target.owner, repo: target.repo, comment_id: existing.id, body });
+    const data = await client.updateComment(repo, existing.id, body);
     return { action: 'updated', id: data.id, url: data.html_url };
   }
   if (!options.create) return { action: 'none' };
-  const { data } = await octokit.rest.issues.createComment({ owner: target.owner, repo: target.repo, issue_number: target.issueNumber, body });
+  const data = await client.createComment(repo, target.issueNumber, body);
   return { action: 'created', id: data.id, url: data.html_url };
+}
+
+function firstLine(text: string): string {
+  return text.trimStart().split(/\r?\n/, 1)[0]!.trim();
 }

@@ -1,0 +1,218 @@
+/**
+ * The one GitHub client (retries, timeouts, body limits, sticky comment) in process against the
+ * loopback fake: real HTTP; only the sleep between retries is injected.
+ */
+import { GitHubClient } from '../../src/github/client.js';
+import { explain, GitHubApiError, serverWaitMs, type HttpLimits } from '../../src/github/http.js';
+import { upsertStickyComment } from '../../src/github/sticky-comment.js';
+import { commentMarker } from '../../src/report/comment.js';
+import { FakeGitHub } from '../helpers/fake-github.js';
+
+let fake: FakeGitHub;
+let waits: number[];
+
+beforeEach(async () => {
+  fake = await new FakeGitHub('octo/gpu-app').start();
+  waits = [];
+});
+afterEach(async () => {
+  await fake.stop();
+});
+
+function client(attempts = 4, limits: Partial<HttpLimits> = {}) {
+  return new GitHubClient({
+    token: 'test-token',
+    apiUrl: fake.baseUrl,
+    limits,
+    retry: {
+      attempts,
+      baseMs: 1000,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    },
+  });
+}
+
+const target = { owner: 'octo', repo: 'gpu-app', issueNumber: 7 };
+const marker = '<!-- profile-gate:llama -->';
+
+describe('retries', () => {
+  it('retries 5xx with growing backoff, then succeeds', async () => {
+    fake.fail('comments.list', { status: 502, times: 2 });
+    const result = await upsertStickyComment(client(), target, `${marker}\nhello`, { marker, author: 'github-actions[bot]', create: true });
+    expect(result.action).toBe('created');
+    expect(fake.hits('comments.list').map((r) => r.status)).toEqual([502, 502, 200]);
+    expect(waits).toHaveLength(2);
+    // 1000 ms then 2000 ms, each with ±20% jitter.
+    expect(waits[0]).toBeGreaterThanOrEqual(800);
+    expect(waits[0]).toBeLessThanOrEqual(1200);
+    expect(waits[1]).toBeGreaterThanOrEqual(1600);
+    expect(waits[1]).toBeLessThanOrEqual(2400);
+    expect(fake.hits('comments.list')[0]!.authorization).toBe('Bearer test-token');
+  });
+
+  it('honours Retry-After on 429 and on a rate-limit 403', async () => {
+    fake.fail('comments.create', { status: 429, headers: { 'retry-after': '7' } });
+    fake.fail('comments.create', { status: 403, headers: { 'retry-after': '3' }, body: { message: 'You have exceeded a secondary rate limit' } });
+    const result = await upsertStickyComment(client(), target, `${marker}\nx`, { marker, author: 'github-actions[bot]', create: true });
+    expect(result.action).toBe('created');
+    expect(waits).toEqual([7000, 3000]);
+    expect(fake.commentsOn(7)).toHaveLength(1);
+  });
+
+  it('gives up after the bounded number of attempts with a clear message', async () => {
+    fake.fail('comments.list', { status: 500, times: 10 });
+    const error = await upsertStickyComment(client(3), target, `${marker}\nx`, { marker, author: 'a', create: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GitHubApiError);
+    expect((error as GitHubApiError).status).toBe(500);
+    expect((error as Error).message).toMatch(/^GitHub kept failing \(500: .*\) on GET \/repos\/\{owner\}\/\{repo\}\/issues\/\{issue_number\}\/comments after 3 attempts$/);
+    expect(fake.hits('comments.list')).toHaveLength(3);
+  });
+
+  it('does not wait for a Retry-After longer than the limit', async () => {
+    fake.fail('comments.list', { status: 429, headers: { 'retry-after': '3600' } });
+    await expect(upsertStickyComment(client(), target, `${marker}\nx`, { marker, author: 'a', create: true })).rejects.toThrow(/429/);
+    expect(waits).toEqual([]);
+  });
+
+  it('explains 401, 403 and 404 without retrying them', async () => {
+    for (const [status, pattern] of [
+      [401, /GitHub rejected the token \(401: .*\) on POST .*; check the github-token input/],
+      [403, /the token may not do this \(403: Resource not accessible by integration\) on POST .*forks.*fork-safe-comment\.yml/],
+      [404, /not found \(404: .*\) on POST .*check the repository/],
+    ] as const) {
+      waits = [];
+      fake.fail('comments.create', { status, body: { message: status === 403 ? 'Resource not accessible by integration' : 'nope' } });
+      await expect(upsertStickyComment(client(), target, `${marker}\nx`, { marker, author: 'a', create: true })).rejects.toThrow(pattern);
+      expect(waits).toEqual([]);
+    }
+  });
+
+  it('reads Retry-After dates and rate-limit resets', () => {
+    const now = Date.parse('2026-11-30T00:00:00Z');
+    expect(serverWaitMs(new Headers({ 'retry-after': 'Mon, 30 Nov 2026 00:00:05 GMT' }), now)).toBe(5000);
+    expect(serverWaitMs(new Headers({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(now / 1000 + 9) }), now)).toBe(9000);
+    expect(serverWaitMs(new Headers(), now)).toBeUndefined();
+    expect(explain(418, 'GET /x', 'teapot', 1)).toBe('GitHub answered 418 (teapot) on GET /x');
+  });
+});
+
+describe('timeouts and body limits', () => {
+  it('stops waiting for an API that never answers, within the connect timeout, after the bounded retries', async () => {
+    fake.fail('comments.list', { status: 200, hang: true, times: 2 });
+    const started = Date.now();
+    const error = await client(2, { connectTimeoutMs: 300 }).comments('octo/gpu-app', 7).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^GitHub could not be reached \(no answer within 300 ms\) on GET .*comments after 2 attempts$/);
+    expect(error).toBeInstanceOf(GitHubApiError);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(waits).toHaveLength(1);
+  });
+
+  it('cuts a storage server that sends one byte at a time slower than the idle timeout', async () => {
+    const artifact = fake.addArtifact(300, 'profile-gate-x', { 'report.json': 'x'.repeat(200) });
+    fake.fail('artifacts.zip', { status: 200, trickleMs: 600 });
+    const started = Date.now();
+    const error = await client(1, { idleTimeoutMs: 250 }).artifactZip('octo/gpu-app', artifact.id, 1 << 20).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/the server sent nothing for 250 ms while sending the artifact zip \(1 bytes so far\); stopped waiting/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('reads an oversized JSON answer no further than its limit', async () => {
+    fake.fail('comments.list', { status: 200, oversizeBytes: 8 * 1024 * 1024 });
+    const before = process.memoryUsage().rss;
+    const error = await client(1, { maxJsonBytes: 1024 * 1024 }).comments('octo/gpu-app', 7).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/the JSON answer is more than 1048576 bytes; stopped reading/);
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('refuses a zip larger than the cap as it streams in', async () => {
+    const artifact = fake.addArtifact(301, 'profile-gate-y', { 'report.json': 'y'.repeat(5000) });
+    await expect(client(1).artifactZip('octo/gpu-app', artifact.id, 1000)).rejects.toThrow(/the artifact zip is \d+ bytes; expected at most 1000/);
+  });
+});
+
+describe('sticky comment', () => {
+  it('finds its own comment across pages and updates it in place', async () => {
+    for (let i = 0; i < 230; i++) fake.addComment(7, `chatter ${i}`, 'someone');
+    // Someone else planted our marker: never ours to edit.
+    const planted = fake.addComment(7, `${marker}\nplanted`, 'mallory');
+    const ours = fake.addComment(7, `${marker}\nold body`, 'github-actions[bot]');
+    const other = fake.addComment(7, `<!-- profile-gate:other-leg -->\nquoting ${marker} in a code block`, 'github-actions[bot]');
+    const result = await upsertStickyComment(client(), target, `${marker}\nnew body`, { marker, author: 'github-actions[bot]', create: true });
+    expect(result).toEqual({ action: 'updated', id: ours.id, url: ours.html_url });
+    expect(ours.body).toBe(`${marker}\nnew body`);
+    expect(planted.body).toBe(`${marker}\nplanted`);
+    expect(other.body).toBe(`<!-- profile-gate:other-leg -->\nquoting ${marker} in a code block`);
+    // 233 comments at 100 a page: three list requests, following the Link header.
+    expect(fake.hits('comments.list').map((r) => new URL(r.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '2', '3']);
+    expect(fake.hits('comments.create')).toHaveLength(0);
+  });
+
+  it('leaves an identical comment alone, and creates only when allowed', async () => {
+    const body = `${marker}\nsame`;
+    fake.addComment(7, body);
+    expect((await upsertStickyComment(client(), target, body, { marker, author: 'github-actions', create: true })).action).toBe('unchanged');
+    expect(fake.hits('comments.update')).toHaveLength(0);
+    const elsewhere = { ...target, issueNumber: 8 };
+    expect((await upsertStickyComment(client(), elsewhere, body, { marker, author: 'github-actions[bot]', create: false })).action).toBe('none');
+    expect(fake.commentsOn(8)).toHaveLength(0);
+  });
+
+  it('keeps keys that sanitize alike apart: llama fp8 never updates the llama+fp8 comment', async () => {
+    const plus = commentMarker('llama+fp8');
+    const space = commentMarker('llama fp8');
+    expect(plus).not.toBe(space);
+    const failing = fake.addComment(7, `${plus}\n## profile-gate: ❌ Fail`, 'github-actions[bot]');
+    const result = await upsertStickyComment(client(), target, `${space}\n## profile-gate: ✅ Pass`, { marker: space, author: 'github-actions[bot]', create: true });
+    expect(result.action).toBe('created');
+    expect(failing.body).toBe(`${plus}\n## profile-gate: ❌ Fail`);
+    expect(fake.commentsOn(7)).toHaveLength(2);
+  });
+
+  it('refuses a body without its marker', async () => {
+    await expect(upsertStickyComment(client(), target, 'no marker', { marker, author: 'a', create: true })).rejects.toThrow(/does not open with its marker/);
+  });
+});
+
+describe('the loopback GitHub lists as GitHub does', () => {
+  const repo = 'octo/gpu-app';
+  beforeEach(() => {
+    const run = (id: number, over: Partial<Parameters<FakeGitHub['registerRun']>[0]>) =>
+      fake.registerRun({ id, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: String(id).repeat(8).slice(0, 40), workflow: 'baseline-main.yml', ...over });
+    run(1, {});
+    run(2, { event: 'pull_request', head_branch: 'feature', workflow: 'pr-gate.yml' });
+    run(3, { conclusion: 'failure' });
+    run(4, { event: 'schedule', workflow: 'nightly.yml' });
+    run(5, { status: 'in_progress', conclusion: null });
+    for (const id of [1, 2, 3, 4]) fake.addArtifact(id, id === 4 ? 'other' : 'profile-gate-k', { 'report.json': '{}' });
+    fake.artifacts.find((a) => a.runBackendId === 'run-3')!.expired = true;
+  });
+
+  it('filters runs by workflow, event, branch and status (a status or a conclusion), newest first', async () => {
+    const ids = async (query: Parameters<GitHubClient['workflowRuns']>[1]) => (await client().workflowRuns(repo, query)).map((r) => r.id);
+    expect(await ids({ limit: 50 })).toEqual([5, 4, 3, 2, 1]);
+    expect(await ids({ workflow: 'baseline-main.yml', limit: 50 })).toEqual([5, 3, 1]);
+    expect(await ids({ workflow: 'pr-gate.yml', event: 'push', limit: 50 })).toEqual([]);
+    expect(await ids({ branch: 'main', status: 'success', limit: 50 })).toEqual([4, 1]);
+    expect(await ids({ status: 'completed', event: 'push', limit: 50 })).toEqual([3, 1]);
+    expect(await ids({ status: 'in_progress', limit: 50 })).toEqual([5]);
+  });
+
+  it('lists artifacts by exact name across runs, newest first, expired ones flagged, with their run', async () => {
+    const listed = await client().artifactsNamed(repo, 'profile-gate-k');
+    expect(listed.map((a) => [a.workflow_run!.id, a.expired, a.workflow_run!.head_branch])).toEqual([
+      [3, true, 'main'],
+      [2, false, 'feature'],
+      [1, false, 'main'],
+    ]);
+    expect(await client().artifactsNamed(repo, 'profile-gate')).toEqual([]);
+  });
+
+  it('pages with per_page and Link headers', async () => {
+    for (let i = 0; i < 130; i++) fake.addArtifact(1, `bulk-${i}`, { 'a.txt': 'x' });
+    const all = await client().runArtifacts(repo, 1);
+    expect(all).toHaveLength(131);
+    expect(fake.hits('artifacts.list').map((h) => new URL(h.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '2']);
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * The GitHub REST client of profile-gate, for the action and the CLI alike: the repository, workflow
+ * runs, artifacts (by name across the repository, or of one run), the artifact zip download (a 302
+ * to storage, fetched without the token, within a size cap), pull requests and issue comments.
+ * Every call goes through `Http` (retries, timeouts, body limits); list calls follow Link rel="next"
+ * within a page bound, and never leave the API host.
+ */
+import { InputError } from '../errors.js';
+import { Http, type HttpOptions } from './http.js';
+
+export interface GitHubAccess extends HttpOptions {
+  token: string;
+  /** https://api.github.com, or GITHUB_API_URL on GitHub Enterprise. */
+  apiUrl: string;
+}
+
+export interface Repository {
+  id: number;
+  full_name: string;
+  default_branch: string;
+}
+
+export interface WorkflowRun {
+  id: number;
+  event?: string;
+  status?: string;
+  conclusion?: string | null;
+  head_branch?: string | null;
+  head_sha?: string;
+  html_url?: string;
+  path?: string;
+  created_at?: string;
+  run_started_at?: string;
+  repository?: { id?: number };
+  head_repository?: { id?: number } | null;
+}
+
+export interface Artifact {
+  id: number;
+  name: string;
+  size_in_bytes?: number;
+  expired?: boolean;
+  created_at?: string | null;
+  workflow_run?: {
+    id?: number;
+    repository_id?: number;
+    head_repository_id?: number;
+    head_branch?: string | null;
+    head_sha?: string;
+  } | null;
+}
+
+export interface IssueComment {
+  id: number;
+  body?: string | null;
+  html_url: string;
+  user?: { login?: string } | null;
+}
+
+export interface PullRequest {
+  number: number;
+  head: { sha: string };
+}
+
+export interface RunQuery {
+  /** The workflow file name (nightly.yml) or its numeric id; absent: every workflow. */
+  workflow?: string;
+  branch?: string;
+  event?: string;
+  status?: string;
+  /** Runs wanted: paging stops once this many were accepted. */
+  limit: number;
+  /** Which listed runs count (default: all). */
+  accept?: (run: WorkflowRun) => boolean;
+}
+
+/** Pages read at most from one list endpoint. */
+const MAX_PAGES = 20;
+
+export class GitHubClient {
+  readonly http: Http;
+  constructor(private readonly access: GitHubAccess) {
+    this.http = new Http(access);
+  }
+
+  private headers(json = false): Record<string, string> {
+    return {
+      accept: 'application/vnd.github+json',
+      authorization: `Bearer ${this.access.token}`,
+      'x-github-api-version': '2022-11-28',
+      'user-agent': 'profile-gate',
+      ...(json ? { 'content-type': 'application/json' } : {}),
+    };
+  }
+
+  private async call<T>(method: string, path: string, route: string, body?: unknown): Promise<T> {
+    const response = await this.http.request(
+      `${this.access.apiUrl}${path}`,
+      { method, headers: this.headers(body !== undefined), ...(body !== undefined ? { body: JSON.stringify(body) } : {}) },
+      route,
+    );
+    return response.json<T>(this.http.limits.maxJsonBytes);
+  }
+
+  /** A list endpoint, following Link rel="next" (on the API host only) until `enough` or the page bound. */
+  async list<T>(path: string, route: string, key: string | null, enough: (items: T[]) => boolean = () => false): Promise<T[]> {
+    const items: T[] = [];
+    let url: string | undefined = `${this.access.apiUrl}${path}`;
+    const seen = new Set<string>();
+    for (let page = 0; url && page < MAX_PAGES && !enough(items); page += 1) {
+      if (seen.has(url)) break;
+      seen.add(url);
+      const response = await this.http.request(url, { headers: this.headers() }, route);
+      const body = await response.json<unknown>(this.http.limits.maxJsonBytes);
+      const list = key === null ? body : (body as Record<string, unknown> | null)?.[key];
+      if (!Array.isArray(list)) throw new InputError(route, key ? `expected a '${key}' list in the answer` : 'expected a list in the answer');
+      items.push(...(list as T[]));
+      url = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+      if (url && !url.startsWith(this.access.apiUrl)) url = undefined;
+    }
+    return items;
+  }
+
+  repository(repo: string): Promise<Repository> {
+    return this.call<Repository>('GET', `/repos/${repo}`, 'GET /repos/{owner}/{repo}');
+  }
+
+  /** Workflow runs, newest first as GitHub lists them. */
+  async workflowRuns(repo: string, query: RunQuery): Promise<WorkflowRun[]> {
+    const params = new URLSearchParams({ per_page: '100', exclude_pull_requests: 'true' });
+    if (query.branch) params.set('branch', query.branch);
+    if (query.event) params.set('event', query.event);
+    if (query.status) params.set('status', query.status);
+    const path = query.workflow ? `/repos/${repo}/actions/workflows/${encodeURIComponent(query.workflow)}/runs` : `/repos/${repo}/actions/runs`;
+    const route = query.workflow ? 'GET /repos/{owner}/{repo}/actions/workflows/{workflow}/runs' : 'GET /repos/{owner}/{repo}/actions/runs';
+    const accept = (run: WorkflowRun): boolean => Number.isInteger(run.id) && (query.accept?.(run) ?? true);
+    const runs = await this.list<WorkflowRun>(`${path}?${params}`, route, 'workflow_runs', (items) => items.filter(accept).length >= query.limit);
+    return runs.filter(accept).slice(0, query.limit);
+  }
+
+  /** Artifacts of the whole repository with exactly this name, newest first. */
+  async artifactsNamed(repo: string, name: string, limit = 100): Promise<Artifact[]> {
+    const params = new URLSearchParams({ name, per_page: String(Math.min(100, limit)) });
+    const found = await this.list<Artifact>(`/repos/${repo}/actions/artifacts?${params}`, 'GET /repos/{owner}/{repo}/actions/artifacts', 'artifacts', (items) => items.length >= limit);
+    return found.filter((a) => Number.isInteger(a.id) && a.name === name).slice(0, limit);
+  }
+
+  /** The artifacts of one run. */
+  async runArtifacts(repo: string, runId: number): Promise<Artifact[]> {
+    const found = await this.list<Artifact>(`/repos/${repo}/actions/runs/${runId}/artifacts?per_page=100`, 'GET /repos/{owner}/{repo}/actions/runs/{run}/artifacts', 'artifacts');
+    return found.filter((a) => Number.isInteger(a.id) && typeof a.name === 'string');
+  }
+
+  /** The artifact's zip, at most `maxBytes`: the API answers 302 to storage, fetched without the token. */
+  async artifactZip(repo: string, artifactId: number, maxBytes: number): Promise<Buffer> {
+    const route = 'GET /repos/{owner}/{repo}/actions/artifacts/{id}/zip';
+    const url = `${this.access.apiUrl}/repos/${repo}/actions/artifacts/${artifactId}/zip`;
+    let response = await this.http.request(url, { headers: this.headers(), redirect: 'manual' }, route);
+    if (response.status >= 300 && response.status < 400) {
+      const location = response.headers.get('location');
+      response.cancel();
+      if (!location) throw new InputError(route, `a ${response.status} without a Location header`);
+      response = await this.http.request(new URL(location, url).toString(), { redirect: 'follow' }, `${route} (storage)`);
+    }
+    return response.bytes(maxBytes, 'artifact zip');
+  }
+
+  pull(repo: string, number: number): Promise<PullRequest> {
+    return this.call<PullRequest>('GET', `/repos/${repo}/pulls/${number}`, 'GET /repos/{owner}/{repo}/pulls/{pull_number}');
+  }
+
+  comments(repo: string, issue: number): Promise<IssueComment[]> {
+    return this.list<IssueComment>(`/repos/${repo}/issues/${issue}/comments?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', null);
+  }
+
+  createComment(repo: string, issue: number, body: string): Promise<IssueComment> {
+    return this.call<IssueComment>('POST', `/repos/${repo}/issues/${issue}/comments`, 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { body });
+  }
+
+  updateComment(repo: string, id: number, body: string): Promise<IssueComment> {
+    return this.call<IssueComment>('PATCH', `/repos/${repo}/issues/comments/${id}`, 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { body });
+  }
+}
