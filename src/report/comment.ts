@@ -20,6 +20,7 @@ import {
   type RunLinks,
 } from './gh-sections.js';
 import { safeLink, safeText } from './gh-text.js';
+import { reportKernelNames } from './kernel-display-name.js';
 import { labelFor, mergeReports, needsAttention, type ArtifactLink, type MergedReports, type ReportEntry } from './merge-reports.js';
 
 export const COMMENT_LIMIT_CHARS = 65_536;
@@ -93,7 +94,8 @@ function alertLines(entry: ReportEntry, labelled: boolean, textChars: number): s
   }
   const detail: Detail = { ...DETAIL_LEVELS[2]!, nameChars: 80 };
   if (rows.length) {
-    lines.push('', COMPARISON_HEADER, ...rows.slice(0, 10).map((row) => comparisonRowCells(row, detail)));
+    const names = reportKernelNames(entry.report);
+    lines.push('', COMPARISON_HEADER, ...rows.slice(0, 10).map((row) => comparisonRowCells(row, detail, names)));
     if (rows.length > 10) lines.push('', `… ${rows.length - 10} more alerts in the details and the artifact.`);
     lines.push('');
   }

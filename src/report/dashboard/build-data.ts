@@ -24,6 +24,7 @@ import {
 } from './data.js';
 import { eventsBetween, type KernelShares } from './kernel-events.js';
 import { medianInterval } from './median-ci.js';
+import { CI_PERCENT } from '../format.js';
 import { clampText, safeCommit, safeHttpsUrl, safeRepository, safeServerUrl } from './safe-text.js';
 
 export interface DashboardInput {
@@ -301,7 +302,7 @@ export function buildDashboardData(inputs: readonly DashboardInput[], skipped: r
     serverUrl: safeServerUrl(options.serverUrl),
     metric: { name: clampText(options.metric, 80), unit: info.unit, label: info.label, direction: info.direction },
     topN: options.topN,
-    method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a 95% confidence interval of the median from order statistics.`,
+    method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${CI_PERCENT}% confidence interval of the median from order statistics.`,
     reportCount: inputs.length - duplicates,
     skipped: notes.slice(0, 200),
     regressions,
