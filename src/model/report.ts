@@ -80,6 +80,8 @@ export const ComparisonSchema = z.object({
   newFindings: z.array(z.string()).default([]),
   resolvedFindings: z.array(z.string()).default([]),
   reasons: z.array(z.string()).default([]),
+  /** The baseline's samples of each compared metric, in run order (the current's are in metrics). */
+  baselineSamples: z.record(z.string(), z.array(z.number())).optional(),
 });
 export type Comparison = z.infer<typeof ComparisonSchema>;
 

@@ -11,7 +11,8 @@ import { codeBlock } from './escape.js';
 import { CI_LEVEL } from '../compare/options.js';
 import { medianInterval as medianWithInterval } from './dashboard/median-ci.js';
 import { CI_PERCENT, formatNs, formatNumber, formatShare, formatSigned } from './format.js';
-import { safeCode, safeLink, safeText } from './gh-text.js';
+import { clip, safeCode, safeLink, safeText } from './gh-text.js';
+import { reportCharts } from './charts.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 import type { ReportEntry } from './merge-reports.js';
 
@@ -98,14 +99,20 @@ function commandBlock(command: string, indent: string): string {
   return codeBlock(lines.join('\n'), 'sh').replace(/^/gm, indent);
 }
 
+/** The finding's next step and its command: what a reviewer acts on. */
+export function nextStepLines(finding: Finding, textChars: number, commands = true): string[] {
+  const lines = [`  - Next: ${safeText(finding.advice, textChars)}`];
+  if (commands && finding.command) lines.push('', commandBlock(finding.command, '  '), '');
+  return lines;
+}
+
 export function renderFindingFull(finding: Finding, d: Detail): string {
   const docs = safeLink('docs', finding.docs);
   const lines = [
     `- ${SEVERITY_ICON[finding.severity]} **${safeText(finding.title, 120)}** (${safeCode(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${safeText(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
   ];
   if (d.evidence > 0 && Object.keys(finding.evidence).length) lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
-  lines.push(`  - Next: ${safeText(finding.advice, d.textChars)}`);
-  if (d.commands && finding.command) lines.push('', commandBlock(finding.command, '  '), '');
+  lines.push(...nextStepLines(finding, d.textChars, d.commands));
   return lines.join('\n');
 }
 
@@ -129,12 +136,20 @@ export function findingsSection(report: Report, d: Detail, h: string): string {
 /** Kernel names as tables show them: the short display name (the full one is in the details and report.json). */
 export type KernelNames = (name: string) => string;
 
+/**
+ * A short kernel name as inline code that may wrap after `<`, `,` and `_` (zero-width spaces), so
+ * a narrow screen wraps the name instead of pushing the table's last columns out of view.
+ */
+export function kernelCode(short: string, max: number): string {
+  return safeCode(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1\u200b');
+}
+
 function rowLabel(row: ComparisonRow, d: Detail, names?: KernelNames): string {
   const colon = row.metric.indexOf(':');
   const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
   switch (row.kind) {
     case 'kernel-share':
-      return `kernel ${safeCode(names ? names(rest) : rest, d.nameChars)}`;
+      return `kernel ${names ? kernelCode(names(rest), d.nameChars) : safeCode(rest, d.nameChars)}`;
     case 'family-share':
       return `family: ${safeText(familyLabel(rest), 60)}`;
     case 'finding':
@@ -225,7 +240,7 @@ export function kernelsSection(entry: ReportEntry, d: Detail, h: string): string
   const shown = (name: string): string => {
     const short = names(name);
     if (short !== name.replace(/\s+/g, ' ').trim()) shortened.set(short, name);
-    return safeCode(short, d.nameChars);
+    return kernelCode(short, d.nameChars);
   };
   const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${formatNs(report.totalKernelNs)} of GPU kernel time.`, ''];
   out.push(withChanges ? '| share | total | change | calls | family | kernel |\n|---:|---:|---:|---:|---|---|' : '| share | total | calls | family | kernel |\n|---:|---:|---:|---|---|');
@@ -249,7 +264,8 @@ export function kernelsSection(entry: ReportEntry, d: Detail, h: string): string
   if (shortened.size) {
     // The full names, folded: long template names would push every column off a narrow screen.
     out.push('', '<details><summary>Full kernel names</summary>', '');
-    for (const [short, full] of shortened) out.push(`- ${safeCode(short, d.nameChars)}: ${safeCode(full, Math.max(d.nameChars, 2 * d.textChars))}`);
+    // Each in a code block, which scrolls inside itself: the name stays whole for copying.
+    for (const [short, full] of shortened) out.push(`- ${kernelCode(short, d.nameChars)}`, '', codeBlock(clip(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
     out.push('', '</details>');
   }
   if (d.families > 0 && report.families.length) {
@@ -294,7 +310,7 @@ export function deepDiveSection(report: Report, d: Detail, h: string): string {
   if (rest.length === 0) return '';
   const out = [`${h} Deep dive (Nsight Compute)`, ''];
   const names = reportKernelNames(report);
-  for (const dive of rest.slice(0, d.kernels)) out.push(`- ${safeCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
+  for (const dive of rest.slice(0, d.kernels)) out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
   if (rest.length > d.kernels) out.push(`- … ${rest.length - d.kernels} more profiled kernels in report.json.`);
   return out.join('\n');
 }
@@ -390,10 +406,20 @@ export function reasonsBlock(report: Report, max = 5): string {
   return reasons.slice(0, max).map((r) => `- ${safeText(r, 300)}`).join('\n');
 }
 
-/** One report's sections in reading order, as the summary and the comment both show them. */
-export function entrySections(entry: ReportEntry, d: Detail, h: string): string {
+/** The report's charts (mermaid), at the levels of detail that show the kernel families. */
+export function chartsSection(report: Report, d: Detail, h: string): string {
+  const charts = d.families > 0 ? reportCharts(report) : [];
+  return charts.length ? [`${h} Charts`, '', charts.join('\n\n')].join('\n') : '';
+}
+
+/**
+ * One report's sections in reading order, as the summary and the comment both show them; the
+ * comment draws the charts above its details, so it leaves them out here.
+ */
+export function entrySections(entry: ReportEntry, d: Detail, h: string, options: { charts?: boolean } = {}): string {
   const sections = [
     findingsSection(entry.report, d, h),
+    options.charts ? chartsSection(entry.report, d, h) : '',
     comparisonSection(entry, d, h),
     kernelsSection(entry, d, h),
     deepDiveSection(entry.report, d, h),

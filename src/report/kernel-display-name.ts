@@ -190,8 +190,12 @@ export function readableReasons(report: Report): string[] {
     const end = reason.search(/…| share of GPU time/);
     if (end < 0) return reason;
     const written = reason.slice(0, end);
-    const row = kernels.find((r) => r.metric.replace(/\s+/g, ' ').startsWith(written));
-    if (!row) return reason;
+    // Names cut alike are told apart by the shares the reason quotes ("0.0% → 9.9%").
+    const rows = kernels.filter(
+      (r) => r.metric.replace(/\s+/g, ' ').startsWith(written) && r.baseline !== null && r.current !== null && reason.includes(`${r.baseline.toFixed(1)}% → ${r.current.toFixed(1)}%`),
+    );
+    if (rows.length !== 1) return reason;
+    const row = rows[0]!;
     const rest = reason.slice(reason[end] === '…' ? end + 1 : end);
     return `kernel ${names(row.metric.slice('kernel:'.length))}${rest}`;
   });
