@@ -263,6 +263,11 @@ export function openRegressions(series: WorkloadSeries, workload: number, direct
   return open;
 }
 
+/** What makes two report files the same report (a saved copy and its artifact): one point on the page. */
+export function reportIdentity(report: Report): string {
+  return JSON.stringify([workloadName(report), report.run.runId, report.run.commit, report.generatedAt]);
+}
+
 export function buildDashboardData(inputs: readonly DashboardInput[], skipped: readonly SkippedReport[], partial: Partial<DashboardOptions> = {}): DashboardData {
   const options: DashboardOptions = { ...DEFAULT_DASHBOARD_OPTIONS, ...partial };
   const info = metricInfo(options.metric);
@@ -272,7 +277,7 @@ export function buildDashboardData(inputs: readonly DashboardInput[], skipped: r
   const seen = new Set<string>();
   let duplicates = 0;
   for (const { report, source } of inputs) {
-    const identity = JSON.stringify([workloadName(report), report.run.runId, report.run.commit, report.generatedAt]);
+    const identity = reportIdentity(report);
     if (seen.has(identity)) {
       duplicates += 1;
       continue;
