@@ -147,7 +147,12 @@ export function kernelDisplayNames(names: readonly string[]): Map<string, string
   };
   const collisions = (): string[][] => {
     const byShort = new Map<string, string[]>();
-    for (const n of unique) byShort.set(shown(n), [...(byShort.get(shown(n)) ?? []), n]);
+    for (const n of unique) {
+      const short = shown(n);
+      const group = byShort.get(short);
+      if (group) group.push(n);
+      else byShort.set(short, [n]);
+    }
     return [...byShort.values()].filter((group) => group.length > 1);
   };
   for (let step = 1; step <= 4; step++) {
