@@ -30,6 +30,12 @@ describe('--help', () => {
     }
   });
 
+  it('takes no object property for a command', async () => {
+    const { code, stderr } = await cli(['constructor', '--help']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('profile-gate: unknown command "constructor"; expected analyze, run, report, dashboard, demo or --help\n');
+  });
+
   it('lists every --format id in analyze --help and in the overview', async () => {
     for (const args of [['analyze', '--help'], ['--help']]) {
       const { stdout } = await cli(args);

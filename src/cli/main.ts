@@ -18,13 +18,11 @@ import { renderTerminal } from '../report/terminal.js';
 import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
 import { expandInputs, writeOutput } from '../engine/files.js';
-import { runDashboardCommand } from './dashboard-command.js';
-import { runReportCommand } from './report-command.js';
+import { DASHBOARD_USAGE, runDashboardCommand } from './dashboard-command.js';
+import { REPORT_USAGE, runReportCommand } from './report-command.js';
 import { exportProfilerReports } from './profiler-reports.js';
 import { RUN_METADATA_HELP, RUN_METADATA_OPTIONS, resolveRunMetadata, systemGit } from './run-metadata.js';
 import { runCommand, RUN_HELP } from './run-command.js';
-import { DASHBOARD_USAGE } from './dashboard-command.js';
-import { REPORT_USAGE } from './report-command.js';
 import { FORMAT_IDS } from '../model/capture.js';
 
 /** Items joined by commas, wrapped at `width` with continuation lines indented by `indent`. */
@@ -79,6 +77,7 @@ Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage, 4 the run failed (run
 `;
 
 const ANALYZE_HELP = `Usage: profile-gate analyze [options] INPUT...
+
 ${HELP.slice(HELP.indexOf('analyze options:'))}`;
 
 const DEMO_HELP = `Usage: profile-gate demo [--json FILE|-] [--markdown FILE|-] [--top N]
@@ -89,13 +88,13 @@ verdict is shown, and the demo still exits 0.
 `;
 
 /** Each command's own --help. */
-const COMMAND_HELP: Record<string, string> = {
-  analyze: ANALYZE_HELP,
-  demo: DEMO_HELP,
-  run: RUN_HELP,
-  report: `Usage: ${REPORT_USAGE}\n`,
-  dashboard: `Usage: ${DASHBOARD_USAGE}\n`,
-};
+const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
+  ['analyze', ANALYZE_HELP],
+  ['demo', DEMO_HELP],
+  ['run', RUN_HELP],
+  ['report', `Usage: ${REPORT_USAGE}\n`],
+  ['dashboard', `Usage: ${DASHBOARD_USAGE}\n`],
+]);
 
 /** On a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
 export function wantsColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -216,7 +215,7 @@ async function runDemo(args: string[]): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   try {
     const [command, ...rest] = argv;
-    const help = command ? COMMAND_HELP[command] : undefined;
+    const help = command ? COMMAND_HELP.get(command) : undefined;
     if (help && (rest.includes('--help') || rest.includes('-h'))) {
       process.stdout.write(help);
       return EXIT_OK;
