@@ -163,12 +163,15 @@ export function kernelDisplayNames(names: readonly string[]): Map<string, string
   return out;
 }
 
+const SHOWN_KERNELS = 50;
+
 /** Every kernel name a report shows (its kernels, compared kernel shares, kernel changes). */
 function namesOf(report: Report): string[] {
   const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => r.metric.slice(r.metric.indexOf(':') + 1));
   const changes = (report.comparison?.kernelChanges ?? []).map((c) => c.name);
   const dives = report.deepDive.map((d) => d.kernel);
-  return [...report.kernels.map((k) => k.name), ...rows, ...changes, ...dives];
+  // Tables show the top kernels only (20 at the richest level); a profile may hold 100,000.
+  return [...report.kernels.slice(0, SHOWN_KERNELS).map((k) => k.name), ...rows, ...changes, ...dives];
 }
 
 const cache = new WeakMap<Report, Map<string, string>>();
