@@ -84,3 +84,20 @@ describe('kernelDisplayNames', () => {
     }
   });
 });
+
+describe('readableReasons', () => {
+  it("names the kernel of a share reason by its short name, picked out by the shares it quotes (the real H200 pair)", async () => {
+    const { analyze } = await import('../../src/engine/analyze.js');
+    const { expandInputs } = await import('../../src/engine/files.js');
+    const { readableReasons } = await import('../../src/report/kernel-display-name.js');
+    const samples = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'samples');
+    const baseline = await analyze({ inputs: await expandInputs([join(samples, 'baseline')]) });
+    const report = await analyze({ inputs: await expandInputs([join(samples, 'current')]), baseline: { report: baseline, origin: 'file', reason: 'test' } });
+    const raw = report.comparison!.reasons.find((r) => r.startsWith('kernel:'))!;
+    // The gate cuts the name where elementwise_kernel<MulFunctor> and the copy kernel still agree.
+    expect(raw).toMatch(/^kernel:void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_.*… share of GPU time 0\.0% → 9\.9%/);
+    const readable = readableReasons(report).find((r) => r.startsWith('kernel '))!;
+    // samples/README.md: the unfused head adds the KV-head copies (direct_copy_kernel_cuda), 9.9% of GPU time.
+    expect(readable).toBe(raw.replace(/^kernel:.*?…/, 'kernel elementwise_kernel<direct_copy_kernel_cuda>'));
+  });
+});
