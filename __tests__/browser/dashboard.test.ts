@@ -1,8 +1,8 @@
 /**
- * The dashboard in a real browser (headless Chromium over the DevTools protocol): a year of nightly
- * runs of five workloads loads in under a second, draws every point, and raises no console error;
- * hostile report text renders as text and runs nothing. Screenshots go to __tests__/browser/out/.
- * Chromium missing is a failure, not a skip: CI installs it (scripts/install-chromium.sh).
+ * The dashboard in a real browser (headless Chromium from the npm registry, see browser.ts): a year
+ * of nightly runs of five workloads loads in under a second, draws every point, and raises no
+ * console error; hostile report text renders as text and runs nothing. Screenshots go to
+ * __tests__/browser/out/.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,7 +14,7 @@ import type { Report } from '../../src/model/report.js';
 import { buildSite, type DashboardData } from '../../src/report/dashboard/index.js';
 import { finding } from '../report/report-factory.js';
 import { DEFAULT_FAMILIES, DEFAULT_KERNELS, nightlyMatrix, nightlyReport } from '../dashboard/nightly-factory.js';
-import { Browser, findChromium, type Page } from './cdp.js';
+import { Browser, type Page } from './browser.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const OUT = join(here, 'out');
@@ -28,7 +28,6 @@ const SHIFT_AT = 300;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  findChromium(); // fails the suite with the install hint when Chromium is missing
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   browser = await Browser.launch(WIDTH, 900);

@@ -9,7 +9,7 @@ const inputsOf = (reports: ReturnType<typeof nightlySeries>) => reports.map((rep
 
 describe('median interval', () => {
   it('takes the order statistics a binomial table gives', () => {
-    // n = 15: P(B ≤ 3) = 576/32768 = 0.0176 ≤ 0.025 < P(B ≤ 4) = 0.0592, so the 95% CI is [x(4), x(12)]
+    // n = 15: P(B ≤ 3) = 576/32768 = 0.0176 ≤ 0.05 < P(B ≤ 4) = 0.0592, so the 90% CI (the gate's level) is [x(4), x(12)]
     // and its coverage 1 − 2·0.0176 = 0.9648 (binomial sums by hand).
     const ci = medianInterval([15, 3, 9, 1, 12, 7, 5, 14, 2, 8, 11, 4, 13, 6, 10])!;
     expect(ci).toMatchObject({ median: 8, low: 4, high: 12 });

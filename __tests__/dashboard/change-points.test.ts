@@ -126,12 +126,10 @@ describe('detectChangePoints', () => {
     expect(() => detectChangePoints([1, 2, 3, 4], { minSegment: 1 })).toThrow(/minSegment/);
   });
 
-  it('scans a 365-point series quickly', () => {
+  // Its speed is measured in bench/, not here: a timed unit test fails on a loaded machine.
+  it('finds both changes of a 365-point series', () => {
     const values = series([[120, 1000], [120, 950], [125, 1010]], 10, 3);
-    const started = performance.now();
     const points = detectChangePoints(values, { minRelativeChange: 0.02 });
-    const elapsed = performance.now() - started;
     expect(points.map((p) => p.index)).toEqual([120, 240]);
-    expect(elapsed).toBeLessThan(1000);
   });
 });

@@ -198,4 +198,29 @@ describe('--from-artifacts against the loopback GitHub', () => {
     const kept = await loadDashboardReports([join(dir, 'kept')]);
     expect(kept.inputs.map((i) => i.report.run.runId).sort()).toEqual(['105', '106']);
   });
+
+  it('keeps a history on a branch: saving the same runs again rewrites the same files, and the saved files alone rebuild the page', async () => {
+    const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_API_URL: gh.baseUrl, GITHUB_REPOSITORY: 'octo/gpu-app' };
+    const history = join(dir, 'history', 'reports');
+    // As examples/nightly-dashboard.yml runs it each night: the saved history plus today's artifacts.
+    await mkdir(history, { recursive: true });
+    const nightly = async (name: string, reports: number) => {
+      const args = ['--out', join(dir, name), '--from-artifacts', '--workflow', 'nightly.yml', '--limit', '3', '--save-reports', history, history];
+      const { result, stdout } = await quietly(() => runDashboardCommand(args, env));
+      expect(result).toBe(0);
+      expect(stdout).toContain(`${reports} reports, 1 workloads`);
+    };
+    await nightly('site-1', 2);
+    // The next night one more run of the nightly workflow; the newest three are 111, 106 and 105.
+    gh.runs.push({ id: 111, event: 'schedule', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(111), workflow: 'nightly.yml' });
+    gh.addArtifact(111, 'profile-gate-llama', { 'report.json': serializeReport(night(9)) });
+    await nightly('site-2', 3);
+    await nightly('site-3', 3);
+    expect(await readdir(history)).toHaveLength(3);
+    // After the artifacts expired: the branch alone.
+    const { result } = await quietly(() => runDashboardCommand(['--out', join(dir, 'site-later'), history], {}));
+    expect(result).toBe(0);
+    const data = readData(await readFile(join(dir, 'site-later', 'data.js'), 'utf8'));
+    expect(data.workloads[0]!.points.commit).toEqual([sha(105), sha(106), sha(111)]);
+  });
 });

@@ -11,7 +11,7 @@ import { readZip } from '../helpers/fake-github-zip.js';
 import { PR_EVENT, ROOT, runAction, type RunOptions, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 
 const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');
-const CAPTURES = ['nsys_healthy_kern_sum.csv', 'dense_decode.nvml.jsonl'];
+const CAPTURES = ['healthy_graphoff_node.kern_sum.csv', 'healthy_graphoff_node.gpu_time_util_t100.csv'];
 const FORK_EVENT = { ...PR_EVENT, pull_request: { ...PR_EVENT.pull_request, head: { sha: 'b'.repeat(40), repo: { full_name: 'mallory/gpu-app' } } } };
 
 /** A workspace holding the two real captures under captures/. */
@@ -41,13 +41,14 @@ describe('mode analyze on a pull request', () => {
     expect(r.summary.split('\n')[0]).toBe('## profile-gate: ⚠️ Warn · llama\\-h200');
     const written = JSON.parse(readFileSync(join(r.workspace, 'profile-gate', 'report.json'), 'utf8')) as { findings: { id: string; evidence: Record<string, unknown> }[] };
     const hostBound = written.findings.find((f) => f.id === 'host-bound')!;
-    expect(r.summary).toContain(`utilSamples = ${String(hostBound.evidence['utilSamples'])}`);
-    expect(r.summary).toContain('22 distinct kernels');
+    expect(r.summary).toContain(`gpuTimeUtilPercent = ${Number(hostBound.evidence['gpuTimeUtilPercent']).toFixed(3).replace('.', '\\.')}`);
+    expect(r.summary).toContain('23 distinct kernels');
     expect(r.summary).toContain('No comparison: no baseline configured \\(input');
-    // One warning annotation for the one warning finding.
+    // One warning annotation per warning finding, the primary one first.
     const warnings = r.commands.filter((c) => c.startsWith('::warning'));
-    expect(warnings).toHaveLength(1);
+    expect(warnings).toHaveLength(2);
     expect(warnings[0]).toMatch(/^::warning title=profile-gate%3A .*\(host-bound\)::The GPU is idle/);
+    expect(warnings[1]).toMatch(/\(unfused-norm-rope\)::RoPE runs unfused/);
 
     // The artifacts: the report's own, first, then the captures beside it; what the fake received is
     // byte-identical to what the job wrote.
@@ -58,7 +59,7 @@ describe('mode analyze on a pull request', () => {
     expect([...files.keys()].sort()).toEqual(['profile-gate/context.json', 'profile-gate/report.json', 'profile-gate/report.md']);
     expect(files.get('profile-gate/report.json')!.equals(readFileSync(join(r.workspace, 'profile-gate', 'report.json')))).toBe(true);
     const captured = readZip(capturesArtifact!.zip!);
-    expect([...captured.keys()].sort()).toEqual(['captures/dense_decode.nvml.jsonl', 'captures/nsys_healthy_kern_sum.csv']);
+    expect([...captured.keys()].sort()).toEqual(['captures/healthy_graphoff_node.gpu_time_util_t100.csv', 'captures/healthy_graphoff_node.kern_sum.csv']);
     for (const capture of CAPTURES) expect(captured.get(`captures/${capture}`)!.equals(readFileSync(join(FIXTURES, capture)))).toBe(true);
     expect(JSON.parse(files.get('profile-gate/context.json')!.toString())).toEqual({ event: 'pull_request', repository: 'octo/gpu-app', pullRequest: 7, headSha: 'a'.repeat(40) });
     expect(r.summary).toContain(`(https://github.com/octo/gpu-app/actions/runs/4242/artifacts/${artifact!.id}) (id ${artifact!.id})`);
@@ -101,6 +102,7 @@ describe('comment: on-regression', () => {
   it('creates a comment only when something needs attention, and refreshes it once all is well', async () => {
     const healthyOnly = async (runId: number, event = PR_EVENT) => {
       const ws = workspace();
+      copyFileSync(join(FIXTURES, 'nsys_healthy_kern_sum.csv'), join(ws, 'captures', 'nsys_healthy_kern_sum.csv'));
       return runAction({ fake, runId, event, workspace: ws, inputs: { captures: 'captures/nsys_healthy_kern_sum.csv', key: 'llama-h200', comment: 'on-regression' } });
     };
     const warned = await analyzeRun({}, { comment: 'on-regression' });

@@ -18,7 +18,7 @@ const FORK_PR = { pull_request: { number: 7, head: { sha: HEAD, repo: { full_nam
 function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'pg-ws-'));
   mkdirSync(join(dir, 'captures'));
-  for (const file of ['nsys_healthy_kern_sum.csv', 'dense_decode.nvml.jsonl']) copyFileSync(join(FIXTURES, file), join(dir, 'captures', file));
+  for (const file of ['healthy_graphoff_node.kern_sum.csv', 'healthy_graphoff_node.gpu_time_util_t100.csv']) copyFileSync(join(FIXTURES, file), join(dir, 'captures', file));
   return dir;
 }
 
@@ -45,7 +45,7 @@ describe('matrix: legs upload, one report job merges', () => {
     expect(r.outputs['verdict']).toBe('fail');
     expect(r.outputs['findings']!.split(',')).toContain('host-bound');
     expect(r.summary.split('\n')[0]).toBe('## profile-gate: ❌ Fail · 2 reports (1 fail, 1 warn)');
-    expect(r.summary).toMatch(/\| mixtral \| ❌ Fail \| 0 errors, 1 warnings \| no baseline \| — \|\n\| llama \| ⚠️ Warn \|/);
+    expect(r.summary).toMatch(/\| mixtral \| ❌ Fail \| 0 errors, 2 warnings \| no baseline \| — \|\n\| llama \| ⚠️ Warn \|/);
     expect(r.summary.indexOf('### ❌ Fail · mixtral')).toBeLessThan(r.summary.indexOf('### ⚠️ Warn · llama'));
     const ids = fake.artifactsOfRun(500).filter((x) => !x.name.endsWith('-captures')).map((x) => x.id);
     for (const id of ids) expect(r.summary).toContain(`/actions/runs/500/artifacts/${id}`);
@@ -60,8 +60,8 @@ describe('matrix: legs upload, one report job merges', () => {
     expect(comments[0]!.body.split('\n').slice(0, 2)).toEqual(['<!-- profile-gate:report -->', '## profile-gate: ❌ Fail · 2 reports']);
     expect(comments[0]!.body).toContain('**mixtral** · ❌ Fail (no baseline)');
     expect(r.outputs['comment-url']).toBe(comments[0]!.html_url);
-    // One warning annotation per leg, each naming its leg.
-    expect(r.commands.filter((c) => c.startsWith('::warning title=')).map((c) => /title=profile-gate \[(\w+)\]/.exec(c)?.[1])).toEqual(['mixtral', 'llama']);
+    // One warning annotation per warning finding of each leg, each naming its leg; primary ones first.
+    expect(r.commands.filter((c) => c.startsWith('::warning title=')).map((c) => /title=profile-gate \[(\w+)\]/.exec(c)?.[1])).toEqual(['mixtral', 'llama', 'mixtral', 'llama']);
   });
 });
 

@@ -25,7 +25,7 @@ const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');
 function workspace(): string {
   const dir = mkdtempSync(join(tmpdir(), 'pg-ws-'));
   mkdirSync(join(dir, 'captures'));
-  for (const file of ['nsys_healthy_kern_sum.csv', 'dense_decode.nvml.jsonl']) copyFileSync(join(FIXTURES, file), join(dir, 'captures', file));
+  for (const file of ['healthy_graphoff_node.kern_sum.csv', 'healthy_graphoff_node.gpu_time_util_t100.csv']) copyFileSync(join(FIXTURES, file), join(dir, 'captures', file));
   return dir;
 }
 

@@ -116,6 +116,7 @@ d('a profiler that crashes or writes nothing', () => {
       ['measured-2', 'ok'],
       ['profile', 'failed'],
       ['profile-stats', 'skipped'],
+      ['profile-gpu-util', 'skipped'],
     ]);
     expect(result.run.steps[2]!.message).toMatch(message);
     // Two measured consoles, each one throughput sample; no kernels.

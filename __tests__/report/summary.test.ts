@@ -1,7 +1,7 @@
 import { renderMergedSummary, renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/summary.js';
 import { medianInterval } from '../../src/report/gh-sections.js';
 import { mergeReports } from '../../src/report/merge-reports.js';
-import { finding, HOSTILE, makeReport, OUR_TAGS, rawTags, row, tableCells, tablesOf } from './report-factory.js';
+import { finding, HOSTILE, makeReport, OUR_TAGS, rawTags, row, tableCells, tablesOf, withoutFences } from './report-factory.js';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 
@@ -60,8 +60,8 @@ describe('renderSummary', () => {
   });
 
   it('shows throughput with the order-statistic interval of its median', () => {
-    // Samples 97..103 (n=10): the 95% interval is [x(2), x(9)] (coverage 1 - 2·11/1024 = 0.979;
-    // j=3 would give 0.891). Sorted: 97 98 99 100 100 100 101 101 102 103 → [98, 102].
+    // Samples 97..103 (n=10): the 90% interval is [x(2), x(9)] (coverage 1 - 2·11/1024 = 0.979;
+    // j=3 would give 0.891, under 90%). Sorted: 97 98 99 100 100 100 101 101 102 103 → [98, 102].
     expect(md).toContain('| Decode throughput | 100 tok/s | 98 … 102 tok/s | 10 |');
     expect(md).toContain('GPU utilization: mean 87.5%, peak 100% over the active window (120 of 130 samples, 1 GPU; 80% over all samples)');
   });
@@ -83,12 +83,15 @@ describe('renderSummary', () => {
 });
 
 describe('medianInterval', () => {
-  it('needs at least 6 samples for 95%', () => {
-    expect(medianInterval([1, 2, 3, 4, 5])).toBeNull();
-    // n=6: j=1 covers 1 - 2/64 = 0.969.
-    expect(medianInterval([6, 1, 5, 2, 4, 3])).toEqual([1, 6]);
-    // n=20: j=6 covers 1 - 2·P(X<=5) = 1 - 2·0.0207 = 0.959; j=7 gives 0.885.
+  it('needs at least 5 samples for 90%, the gate\'s level', () => {
+    // n=4: j=1 covers only 1 - 2/16 = 0.875.
+    expect(medianInterval([1, 2, 3, 4])).toBeNull();
+    // n=5: j=1 covers 1 - 2/32 = 0.9375.
+    expect(medianInterval([5, 1, 4, 2, 3])).toEqual([1, 5]);
+    // n=20: j=6 covers 1 - 2·P(X<=5) = 1 - 2·0.0207 = 0.959; j=7 gives 0.885, under 90%.
     expect(medianInterval(Array.from({ length: 20 }, (_, i) => i + 1))).toEqual([6, 15]);
+    // At 95% n=5 is too few: 0.9375 < 0.95.
+    expect(medianInterval([5, 1, 4, 2, 3], 0.95)).toBeNull();
   });
 });
 
@@ -144,7 +147,10 @@ describe('hostile names', () => {
   it('never emits HTML of its own', () => {
     expect(rawTags(md).filter((t) => !OUR_TAGS.has(t))).toEqual([]);
     expect(md).not.toContain('<script');
-    expect(md).not.toContain('</details>');
+    // Only our own folds: the full kernel names, each closed on a line of its own.
+    const outside = withoutFences(md);
+    expect(outside.match(/<details>/g)?.length ?? 0).toBe(outside.match(/^<\/details>$/gm)?.length ?? 0);
+    expect(outside.match(/<\/details>/g)?.length ?? 0).toBe(outside.match(/^<\/details>$/gm)?.length ?? 0);
     expect(md).not.toContain('profile-gate:other');
   });
 

@@ -30,7 +30,9 @@ const FAMILY_INFO = {
     collective: { label: 'Collectives (NCCL, all-reduce, EP)', group: 'comm' },
     memcpy: { label: 'Memcpy', group: 'memory' },
     memset: { label: 'Memset', group: 'memory' },
-    elementwise: { label: 'Elementwise / copy', group: 'elementwise' },
+    copy: { label: 'Copy / layout', group: 'memory' },
+    conv: { label: 'Convolution', group: 'conv' },
+    elementwise: { label: 'Elementwise', group: 'elementwise' },
     reduce: { label: 'Reductions', group: 'elementwise' },
     sampling: { label: 'Sampling', group: 'sampling' },
     other: { label: 'Other', group: 'other' },
@@ -42,19 +44,496 @@ const LINEAR_FAMILIES = ['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-
 
 /***/ }),
 
-/***/ 545:
+/***/ 889:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Lz: () => (/* binding */ kernelStem),
-/* harmony export */   Q_: () => (/* binding */ normalizeKernelName)
-/* harmony export */ });
-/* unused harmony export escapeRegex */
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  $f: () => (/* binding */ escapeRegex),
+  Zt: () => (/* binding */ kernelKey),
+  Lz: () => (/* binding */ kernelStem),
+  xz: () => (/* binding */ matchKernel),
+  Q_: () => (/* binding */ normalizeKernelName)
+});
+
+// UNUSED EXPORTS: kernelSignature
+
+;// CONCATENATED MODULE: ./src/classify/demangle.ts
+/**
+ * An Itanium C++ ABI demangler for kernel names, as ROCm tools, PyTorch on ROCm and some CUTLASS
+ * paths print them (`_ZN2at6native18elementwise_kernel…`). It covers what GPU kernels are made of:
+ * nested and local names, lambdas (`{lambda(float)#1}`), template arguments and parameters,
+ * literals, packs, substitutions, builtin, qualified, pointer, reference and function types, and
+ * operator names. Output follows c++filt's spelling. Anything outside that subset makes `demangle`
+ * return undefined, and callers keep the mangled name: a name is never guessed.
+ *
+ * No npm demangler fits: the maintained ones ship as WebAssembly ES-module imports, which neither
+ * Node 20 without flags nor the bundled action can load.
+ */
+const BUILTIN = {
+    v: 'void', w: 'wchar_t', b: 'bool', c: 'char', a: 'signed char', h: 'unsigned char', s: 'short', t: 'unsigned short',
+    i: 'int', j: 'unsigned int', l: 'long', m: 'unsigned long', x: 'long long', y: 'unsigned long long', n: '__int128',
+    o: 'unsigned __int128', f: 'float', d: 'double', e: 'long double', g: '__float128', z: '...',
+};
+const D_BUILTIN = { h: 'half', n: 'decltype(nullptr)', a: 'auto', c: 'decltype(auto)', s: 'char16_t', i: 'char32_t', u: 'char8_t' };
+const LITERAL_SUFFIX = { j: 'u', l: 'l', m: 'ul', x: 'll', y: 'ull' };
+const OPERATORS = {
+    nw: 'new', na: 'new[]', dl: 'delete', da: 'delete[]', ps: '+', ng: '-', ad: '&', de: '*', co: '~', pl: '+', mi: '-', ml: '*', dv: '/', rm: '%',
+    an: '&', or: '|', eo: '^', aS: '=', pL: '+=', mI: '-=', mL: '*=', dV: '/=', rM: '%=', aN: '&=', oR: '|=', eO: '^=', ls: '<<', rs: '>>',
+    lS: '<<=', rS: '>>=', eq: '==', ne: '!=', lt: '<', gt: '>', le: '<=', ge: '>=', ss: '<=>', nt: '!', aa: '&&', oo: '||', pp: '++', mm: '--',
+    cm: ',', pm: '->*', pt: '->', cl: '()', ix: '[]',
+};
+const STD_SUBS = {
+    a: 'std::allocator', b: 'std::basic_string', s: 'std::string', i: 'std::istream', o: 'std::ostream', d: 'std::iostream',
+};
+class Fail extends Error {
+}
+/** Substitutions can make the text grow exponentially (CUTLASS 3 kernels): past this, give up. */
+const MAX_TEXT = 8192;
+class Parser {
+    s;
+    pos = 0;
+    subs = [];
+    templateArgs = [];
+    constructor(s) {
+        this.s = s;
+    }
+    peek(offset = 0) {
+        return this.s[this.pos + offset] ?? '';
+    }
+    eat(text) {
+        if (!this.s.startsWith(text, this.pos))
+            return false;
+        this.pos += text.length;
+        return true;
+    }
+    expect(text) {
+        if (!this.eat(text))
+            throw new Fail();
+    }
+    get done() {
+        return this.pos >= this.s.length;
+    }
+    get rest() {
+        return this.s.slice(this.pos);
+    }
+    number() {
+        const match = /^n?\d+/.exec(this.rest);
+        if (!match)
+            throw new Fail();
+        this.pos += match[0].length;
+        return Number(match[0].replace('n', '-'));
+    }
+    /** `S_` = 0, `S0_` = 1 … (base 36, digits then upper-case letters). */
+    seqId() {
+        if (this.eat('_'))
+            return 0;
+        const match = /^[0-9A-Z]+/.exec(this.rest);
+        if (!match)
+            throw new Fail();
+        this.pos += match[0].length;
+        this.expect('_');
+        return parseInt(match[0], 36) + 1;
+    }
+    /** A function's encoding; a local name's enclosing function is printed without its return type, as c++filt does. */
+    encoding(withReturn = true) {
+        const name = this.name(true);
+        if (this.done || this.peek() === 'E' || this.peek() === '.')
+            return name.text;
+        const saved = this.templateArgs;
+        if (name.args)
+            this.templateArgs = name.args;
+        const returnType = name.templated && !name.ctor ? this.type() : '';
+        const ret = withReturn && returnType ? `${returnType} ` : '';
+        const params = [];
+        while (!this.done && this.peek() !== 'E' && this.peek() !== '.')
+            params.push(this.type());
+        this.templateArgs = saved;
+        const list = params.length === 1 && params[0] === 'void' ? '' : params.join(', ');
+        return `${ret}${name.text}(${list})${name.cv ?? ''}`;
+    }
+    name(isFunction) {
+        if (this.peek() === 'N')
+            return this.nestedName(isFunction);
+        if (this.peek() === 'Z')
+            return this.localName(isFunction);
+        let text;
+        if (this.eat('St'))
+            text = `std::${this.unqualified().text}`;
+        else if (this.peek() === 'S') {
+            text = this.substitution();
+            if (this.peek() !== 'I')
+                throw new Fail();
+        }
+        else {
+            const unqualified = this.unqualified();
+            text = unqualified.text;
+        }
+        if (this.peek() === 'I') {
+            this.subs.push(text);
+            const args = this.templateArgList();
+            return { text: `${text}${this.wrap(args)}`, templated: true, ctor: false, args };
+        }
+        return { text, templated: false, ctor: false };
+    }
+    wrap(args) {
+        const inner = args.join(', ');
+        if (inner.length > MAX_TEXT)
+            throw new Fail();
+        return `<${inner}${inner.endsWith('>') ? ' ' : ''}>`;
+    }
+    nestedName(isFunction) {
+        this.expect('N');
+        let cv = '';
+        while (/[rVK]/.test(this.peek())) {
+            const q = this.peek();
+            this.pos += 1;
+            cv = `${q === 'K' ? ' const' : q === 'V' ? ' volatile' : ' restrict'}${cv}`;
+        }
+        if (this.eat('R'))
+            cv += ' &';
+        else if (this.eat('O'))
+            cv += ' &&';
+        let soFar = '';
+        let last = { text: '', templated: false, ctor: false };
+        let lastComponent = '';
+        let pushed = 0;
+        while (!this.eat('E')) {
+            if (this.peek() === 'I') {
+                if (!soFar)
+                    throw new Fail();
+                const args = this.templateArgList();
+                soFar = `${soFar}${this.wrap(args)}`;
+                last = { text: soFar, templated: true, ctor: false, args };
+            }
+            else if (this.peek() === 'T') {
+                soFar = this.templateParam();
+                last = { text: soFar, templated: false, ctor: false };
+            }
+            else if (this.peek() === 'S' && this.peek(1) !== 't') {
+                if (soFar)
+                    throw new Fail();
+                soFar = this.substitution();
+                last = { text: soFar, templated: false, ctor: false };
+                lastComponent = soFar.split('::').pop().replace(/<.*$/, '');
+                continue;
+            }
+            else {
+                if (this.eat('St'))
+                    soFar = 'std';
+                const component = this.unqualified(lastComponent);
+                soFar = soFar ? `${soFar}::${component.text}` : component.text;
+                lastComponent = component.text.replace(/<.*$/, '');
+                last = { text: soFar, templated: false, ctor: component.ctor };
+            }
+            this.subs.push(soFar);
+            pushed += 1;
+            this.eat('M');
+        }
+        if (pushed === 0 && !soFar)
+            throw new Fail();
+        // The whole name of a function is no substitution candidate; its prefixes are.
+        if (pushed > 0)
+            this.subs.pop();
+        if (!isFunction)
+            this.subs.push(soFar);
+        return { ...last, text: soFar, ...(cv ? { cv } : {}) };
+    }
+    localName(isFunction) {
+        this.expect('Z');
+        const saved = this.templateArgs;
+        const outer = this.encoding(false);
+        this.templateArgs = saved;
+        this.expect('E');
+        if (this.eat('s')) {
+            this.discriminator();
+            return { text: `${outer}::string literal`, templated: false, ctor: false };
+        }
+        const inner = this.name(isFunction);
+        this.discriminator();
+        return { ...inner, text: `${outer}::${inner.text}` };
+    }
+    discriminator() {
+        if (this.peek() !== '_')
+            return;
+        if (this.eat('__')) {
+            this.number();
+            this.expect('_');
+        }
+        else {
+            this.pos += 1;
+            this.number();
+        }
+    }
+    unqualified(enclosing = '') {
+        let name;
+        const c = this.peek();
+        if (/\d/.test(c))
+            name = { text: this.sourceName(), templated: false, ctor: false };
+        else if (this.eat('Ut')) {
+            const n = /^\d*/.exec(this.rest)[0];
+            this.pos += n.length;
+            this.expect('_');
+            name = { text: `{unnamed type#${n === '' ? 1 : Number(n) + 2}}`, templated: false, ctor: false };
+        }
+        else if (this.eat('Ul')) {
+            const params = [];
+            while (!this.eat('E'))
+                params.push(this.type());
+            const n = /^\d*/.exec(this.rest)[0];
+            this.pos += n.length;
+            this.expect('_');
+            const list = params.length === 1 && params[0] === 'void' ? '' : params.join(', ');
+            name = { text: `{lambda(${list})#${n === '' ? 1 : Number(n) + 2}}`, templated: false, ctor: false };
+        }
+        else if (c === 'C' && /[1-5]/.test(this.peek(1))) {
+            this.pos += 2;
+            name = { text: enclosing, templated: false, ctor: true };
+        }
+        else if (c === 'D' && /[0-5]/.test(this.peek(1))) {
+            this.pos += 2;
+            name = { text: `~${enclosing}`, templated: false, ctor: true };
+        }
+        else if (this.eat('cv')) {
+            name = { text: `operator ${this.type()}`, templated: false, ctor: true };
+        }
+        else if (OPERATORS[this.s.slice(this.pos, this.pos + 2)]) {
+            const op = OPERATORS[this.s.slice(this.pos, this.pos + 2)];
+            this.pos += 2;
+            name = { text: `operator${/^[a-z]/.test(op) ? ' ' : ''}${op}`, templated: false, ctor: false };
+        }
+        else
+            throw new Fail();
+        while (this.eat('B'))
+            name = { ...name, text: `${name.text}[abi:${this.sourceName()}]` };
+        return name;
+    }
+    sourceName() {
+        const length = this.number();
+        if (length <= 0 || this.pos + length > this.s.length)
+            throw new Fail();
+        const id = this.s.slice(this.pos, this.pos + length);
+        this.pos += length;
+        return /^_GLOBAL__N/.test(id) ? '(anonymous namespace)' : id;
+    }
+    substitution() {
+        this.expect('S');
+        const std = STD_SUBS[this.peek()];
+        if (std) {
+            this.pos += 1;
+            return std;
+        }
+        const index = this.seqId();
+        const sub = this.subs[index];
+        if (sub === undefined)
+            throw new Fail();
+        return sub;
+    }
+    templateParam() {
+        this.expect('T');
+        const index = this.seqId();
+        return this.templateArgs[index] ?? `T${index}`;
+    }
+    templateArgList() {
+        this.expect('I');
+        const args = [];
+        while (!this.eat('E'))
+            args.push(this.templateArg());
+        return args;
+    }
+    templateArg() {
+        if (this.peek() === 'L')
+            return this.literal();
+        if (this.eat('X')) {
+            // Expressions are out of scope beyond a parameter or a literal.
+            const inner = this.peek() === 'T' ? this.templateParam() : this.peek() === 'L' ? this.literal() : undefined;
+            if (inner === undefined)
+                throw new Fail();
+            this.expect('E');
+            return inner;
+        }
+        if (this.eat('J')) {
+            const pack = [];
+            while (!this.eat('E'))
+                pack.push(this.templateArg());
+            return pack.join(', ');
+        }
+        return this.type();
+    }
+    literal() {
+        this.expect('L');
+        if (this.eat('_Z')) {
+            const text = this.encoding();
+            this.expect('E');
+            return text;
+        }
+        if (this.peek() === 'Z') {
+            const text = this.encoding();
+            this.expect('E');
+            return text;
+        }
+        const c = this.peek();
+        if (c === 'b' && /[01]/.test(this.peek(1)) && this.peek(2) === 'E') {
+            this.pos += 3;
+            return this.s[this.pos - 2] === '1' ? 'true' : 'false';
+        }
+        if (BUILTIN[c] && c !== 'v' && /[n\d]/.test(this.peek(1))) {
+            this.pos += 1;
+            const value = this.number();
+            this.expect('E');
+            return c === 'i' ? String(value) : c in LITERAL_SUFFIX ? `${value}${LITERAL_SUFFIX[c]}` : `(${BUILTIN[c]})${value}`;
+        }
+        const type = this.type();
+        if (this.eat('E'))
+            return `(${type})`;
+        const value = this.number();
+        this.expect('E');
+        return `(${type})${value}`;
+    }
+    type() {
+        const c = this.peek();
+        if (BUILTIN[c]) {
+            this.pos += 1;
+            return BUILTIN[c];
+        }
+        if (c === 'u') {
+            this.pos += 1;
+            return this.sourceName();
+        }
+        if (c === 'D') {
+            if (D_BUILTIN[this.peek(1)]) {
+                this.pos += 2;
+                return D_BUILTIN[this.s[this.pos - 1]];
+            }
+            if (this.eat('DF')) {
+                const bits = this.number();
+                this.expect('_');
+                return `_Float${bits}`;
+            }
+            if (this.eat('Dp')) {
+                const text = `${this.type()}...`;
+                this.subs.push(text);
+                return text;
+            }
+            throw new Fail();
+        }
+        if (/[rVK]/.test(c)) {
+            let quals = '';
+            while (/[rVK]/.test(this.peek())) {
+                const q = this.peek();
+                this.pos += 1;
+                quals = `${quals} ${q === 'K' ? 'const' : q === 'V' ? 'volatile' : 'restrict'}`;
+            }
+            const text = this.qualify(this.type(), quals.trim());
+            this.subs.push(text);
+            return text;
+        }
+        if (c === 'P' || c === 'R' || c === 'O') {
+            this.pos += 1;
+            const inner = this.type();
+            const text = this.pointerTo(inner, c === 'P' ? '*' : c === 'R' ? '&' : '&&');
+            this.subs.push(text);
+            return text;
+        }
+        if (c === 'F') {
+            this.pos += 1;
+            this.eat('Y');
+            const ret = this.type();
+            const params = [];
+            while (!this.eat('E')) {
+                if (this.eat('R') || this.eat('O')) {
+                    this.expect('E');
+                    break;
+                }
+                params.push(this.type());
+            }
+            const list = params.length === 1 && params[0] === 'void' ? '' : params.join(', ');
+            const text = `${ret} (${list})`;
+            this.subs.push(text);
+            return text;
+        }
+        if (c === 'A') {
+            this.pos += 1;
+            const dim = /^\d*/.exec(this.rest)[0];
+            this.pos += dim.length;
+            this.expect('_');
+            const text = `${this.type()} [${dim}]`;
+            this.subs.push(text);
+            return text;
+        }
+        if (c === 'T') {
+            let text = this.templateParam();
+            this.subs.push(text);
+            if (this.peek() === 'I') {
+                text = `${text}${this.wrap(this.templateArgList())}`;
+                this.subs.push(text);
+            }
+            return text;
+        }
+        if (c === 'S') {
+            if (this.peek(1) === 't') {
+                const name = this.name(false);
+                this.subs.push(name.text);
+                return name.text;
+            }
+            let text = this.substitution();
+            if (this.peek() === 'I') {
+                text = `${text}${this.wrap(this.templateArgList())}`;
+                this.subs.push(text);
+            }
+            return text;
+        }
+        if (c === 'N' || c === 'Z' || /\d/.test(c)) {
+            const name = this.name(false);
+            // A nested name pushed itself; a plain or local name is pushed here.
+            if (c !== 'N')
+                this.subs.push(name.text);
+            return name.text;
+        }
+        throw new Fail();
+    }
+    /** `char const*` as c++filt writes it; pointers to functions get `(*)`. */
+    pointerTo(inner, op) {
+        const fn = /^(.*) \((.*)\)$/.exec(inner);
+        if (fn && !inner.endsWith(')::'))
+            return `${fn[1]} (${op})(${fn[2]})`;
+        return `${inner}${op}`;
+    }
+    qualify(inner, quals) {
+        return `${inner} ${quals}`;
+    }
+}
+/**
+ * The demangled spelling of an Itanium-mangled name (`_Z…`, with optional `.suffix` clones kept
+ * out), or undefined when it is not one or uses a construct outside the supported subset.
+ */
+function demangle(mangled) {
+    const symbol = mangled.trim();
+    if (!/^_Z[A-Za-z0-9_]/.test(symbol))
+        return undefined;
+    const parser = new Parser(symbol.slice(2));
+    try {
+        const text = parser.encoding();
+        // Clone suffixes (`.isra.0`, `.cold`) are not part of the name.
+        if (!parser.done && !/^(\.[A-Za-z0-9_]+)+$/.test(parser.rest))
+            return undefined;
+        return text;
+    }
+    catch (error) {
+        if (error instanceof Fail || error instanceof RangeError)
+            return undefined;
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/classify/kernel-name.ts
 /**
  * Kernel-name helpers shared by the classifier and the rules. Profilers print the same kernel with an
  * architecture prefix (sm90_, SM100_), a build hash (MAX `_f519d2c2`), a ROCm code-object suffix
  * (`.kd`, ` [clone .kd]`) or a `void ` return type; none of these may decide a family.
  */
+
 const ARCH_PREFIX = /^(?:sm|SM)\d+[a-z]?_/;
 const AMD_PREFIX = /^amd_/;
 const GFX_TAG = /_gfx9[0-9a-f]{1,3}(?=_|$)/gi;
@@ -95,7 +574,11 @@ function firstTemplateIdentifier(name) {
 }
 /** Regex-escape for a kernel-name filter. */
 function escapeRegex(text) {
-    return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // Control characters (a NUL in a name) as \xHH: a shell argument cannot hold a NUL, and a
+    // rendered report would show them as spaces, which match nothing.
+    return text
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 /**
  * The part of a kernel name that names it across builds: plain names lose their hash suffix;
@@ -124,6 +607,153 @@ function kernelStem(raw) {
     }
     return { regex: escapeRegex(qualified), demangled: true };
 }
+/** Top-level ranges of a balanced pair, scanning back from `end` (exclusive); -1 when unbalanced. */
+function openingOf(text, close, open, shut) {
+    let depth = 0;
+    for (let i = close; i >= 0; i -= 1) {
+        const ch = text[i];
+        if (ch === shut)
+            depth += 1;
+        else if (ch === open && --depth === 0)
+            return i;
+    }
+    return -1;
+}
+/** Spellings of an anonymous namespace across tools (c++filt, nsys/ncu, ncu's clipped `unnamed>`). */
+const ANONYMOUS = /\(anonymous namespace\)|<unnamed>|\{anonymous\}|(?<![A-Za-z0-9_<])unnamed>/g;
+/** C-style casts that nsys puts before template literals: `(int)128`, `(bool)1`, `(unsigned long)3`, `(ggml_type)2`. */
+const LITERAL_CAST = /\([A-Za-z_][A-Za-z0-9_:]*(?: [A-Za-z_][A-Za-z0-9_:]*)*\)(?=-?\d)/g;
+/**
+ * The kernel's function name and its template arguments, with return type, parameter list and
+ * namespaces taken off; undefined for a name that is not C++ (plain C, Triton, cuBLAS `nvjet_…`).
+ */
+function splitCppName(name) {
+    let text = name.replace(ANONYMOUS, 'anon').replace(LITERAL_CAST, '').trim();
+    // The parameter list: the last top-level (…) group at the end.
+    if (text.endsWith(')')) {
+        const open = openingOf(text, text.length - 1, '(', ')');
+        if (open > 0)
+            text = text.slice(0, open).trimEnd();
+    }
+    let args = '';
+    let end = text.length;
+    if (text.endsWith('>')) {
+        const open = openingOf(text, text.length - 1, '<', '>');
+        if (open <= 0)
+            return undefined;
+        args = text.slice(open + 1, -1);
+        end = open;
+    }
+    // The qualified name runs back to the space before it (after a return type such as `void`).
+    const head = text.slice(0, end);
+    const qualified = head.slice(head.lastIndexOf(' ') + 1);
+    const base = qualified.slice(qualified.lastIndexOf('::') + 1).replace(/^:/, '');
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(base))
+        return undefined;
+    if (args === '' && qualified === name.trim())
+        return undefined;
+    return { base, args };
+}
+/**
+ * Identifiers in template arguments that never tell two kernels apart: builtin and library value
+ * types, containers, lambda and operator spellings, and the wrappers ATen and CUTLASS put around
+ * the functor that names the work (`gpu_kernel_impl_nocast<direct_copy…>`, `BinaryFunctor<…, MulFunctor>`).
+ */
+const NOISE = new Set([
+    'void', 'bool', 'char', 'short', 'int', 'long', 'float', 'double', 'unsigned', 'signed', 'const', 'volatile', 'true', 'false', 'auto',
+    'size_t', 'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t', 'uint32_t', 'uint64_t', 'half', '__half', 'half_t',
+    '__nv_bfloat16', '__nv_half', 'BFloat16', 'Half', 'bfloat16_t', 'float_e4m3_t', 'float_e5m2_t', 'Float8_e4m3fn', 'Float8_e5m2',
+    '__nv_fp8_e4m3', '__nv_fp8_e5m2', 'complex', 'std', 'array', 'Array', 'tuple', 'pair', 'lambda', 'instance', 'operator', 'type',
+    'anon', 'enable_if', 'TensorIteratorBase', 'TensorIterator', 'Scalar', 'HIP_vector_type', 'OpaqueType', 'TrivialOffsetCalculator',
+    'OffsetCalculator', 'LoadWithCast', 'StoreWithCast', 'LoadWithoutCast', 'StoreWithoutCast', 'gpu_kernel_impl', 'gpu_kernel_impl_nocast',
+    'BinaryFunctor', 'UnaryFunctor', 'AUnaryFunctor', 'BUnaryFunctor', 'ReduceOp', 'func_wrapper_t', 'Params', 'result_type', 'function_traits',
+]);
+/** The first identifier of the template arguments that names the work (a functor, an op, a config). */
+function distinguishingFunctor(args) {
+    for (const match of args.matchAll(/[A-Za-z_][A-Za-z0-9_]*(?:::)?/g)) {
+        const id = match[0];
+        // Namespace and class qualifiers (`at::`) name where, not what; T1, T2 are template parameters.
+        if (id.endsWith('::') || NOISE.has(id) || /^T\d*$/.test(id))
+            continue;
+        return id;
+    }
+    return undefined;
+}
+/**
+ * One key for a kernel however a tool spells it: nsys (`at::native::elementwise_kernel<(int)128, …>`),
+ * Nsight Compute (`at::elementwise_kernel<128, …>`), Kineto (`{lambda()#3}`, `std::array<char*, 2ul>`),
+ * rocprof (`… [clone .kd]`, `_Z…` mangled). A C++ kernel keys on its unqualified function name and
+ * the functor that distinguishes it (`elementwise_kernel<direct_copy_kernel_cuda>`); a plain name
+ * on itself without a build hash. Kernels that differ only in numbers or value types (the float
+ * and bf16 copies) share a key: `kernelSignature` tells them apart.
+ */
+function kernelKey(raw) {
+    const name = demangledName(raw);
+    const cpp = splitCppName(name);
+    if (!cpp) {
+        const hash = HASH_SUFFIX.exec(name);
+        return hash && /\d/.test(hash[0]) ? name.slice(0, hash.index) : name;
+    }
+    const functor = distinguishingFunctor(cpp.args);
+    return functor ? `${cpp.base}<${functor}>` : cpp.base;
+}
+/**
+ * The function name and its whole template arguments in one spelling (demangled; namespaces, casts,
+ * const, spaces, lambda numbering and the parameter list dropped; ncu also eats the `const::[` of
+ * nested lambdas), to choose among kernels that
+ * share a key: equal signatures are the same instantiation.
+ */
+function kernelSignature(raw) {
+    const name = demangledName(raw);
+    const cpp = splitCppName(name);
+    if (!cpp)
+        return kernelKey(raw);
+    const args = cpp.args
+        .replace(/\[?lambda\(([^()]*)\) \(instance \d+\)\]?|\{lambda\(([^()]*)\)#\d+\}/g, (_m, a, b) => `lambda(${a ?? b ?? ''})`)
+        .replace(/\b(\d+)(?:ul|ull|u|l|ll)\b/g, '$1')
+        .replace(/\b[A-Za-z_][A-Za-z0-9_]*::/g, '')
+        .replace(/\bconst\b|\s+|:+(?=lambda|operator)/g, '');
+    return `${cpp.base}<${args}>`;
+}
+/** The name as a demangler prints it, without ROCm's code-object suffix. */
+function demangledName(raw) {
+    const name = raw.trim().replace(KD_SUFFIX, '');
+    return demangle(name) ?? name;
+}
+const keyIndexes = new WeakMap();
+/** The kernels by key, built once per kernel list (a breakdown may hold 100,000 kernels; several rules ask). */
+function byKey(kernels) {
+    let index = keyIndexes.get(kernels);
+    if (!index) {
+        index = new Map();
+        for (const kernel of kernels) {
+            const key = kernelKey(kernel.name);
+            const list = index.get(key);
+            if (list)
+                list.push(kernel);
+            else
+                index.set(key, [kernel]);
+        }
+        keyIndexes.set(kernels, index);
+    }
+    return index;
+}
+/**
+ * The kernel of `kernels` that `raw` (another tool's spelling) names: the same name, else the same
+ * key, preferring the same signature, then the most time. Undefined when no kernel has its key.
+ */
+function matchKernel(raw, kernels) {
+    const exact = kernels.find((k) => k.name === raw);
+    if (exact)
+        return exact;
+    const sameKey = byKey(kernels).get(kernelKey(raw)) ?? [];
+    if (sameKey.length <= 1)
+        return sameKey[0];
+    const signature = kernelSignature(raw);
+    const sameSignature = sameKey.filter((k) => kernelSignature(k.name) === signature);
+    const pool = sameSignature.length ? sameSignature : sameKey;
+    return pool.reduce((best, k) => (k.totalNs > best.totalNs ? k : best));
+}
 
 
 /***/ }),
@@ -132,7 +762,7 @@ function kernelStem(raw) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(943);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(532);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -140,23 +770,23 @@ process.stdout.on('error', (error) => {
         process.exit(process.exitCode ?? 0);
     throw error;
 });
-process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .i)(process.argv.slice(2));
+process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2));
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 943:
+/***/ 532:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  i: () => (/* binding */ main)
+  iW: () => (/* binding */ main)
 });
 
-// UNUSED EXPORTS: samplesDirectory
+// UNUSED EXPORTS: samplesDirectory, wantsColor
 
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(760);
@@ -215,8 +845,290 @@ function parseUserFamilies(text, path) {
     });
 }
 
-// EXTERNAL MODULE: ./src/engine/analyze.ts + 31 modules
-var analyze = __nccwpck_require__(433);
+// EXTERNAL MODULE: ./src/engine/analyze.ts + 42 modules
+var analyze = __nccwpck_require__(553);
+;// CONCATENATED MODULE: ./src/github/http.ts
+/**
+ * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
+ * fetch: bounded retries with backoff (5xx, 429, rate-limit 403s, network errors, honouring
+ * Retry-After), a connect timeout (until the answer's headers arrive), an idle timeout (between
+ * two chunks of a body), and a size limit on every body read. One message per failure class.
+ * No @actions import: the CLI and the action share it.
+ */
+
+const DEFAULT_RETRY = {
+    attempts: 4,
+    baseMs: 1000,
+    maxWaitMs: 60_000,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+const DEFAULT_HTTP_LIMITS = {
+    connectTimeoutMs: 30_000,
+    idleTimeoutMs: 60_000,
+    maxJsonBytes: 32 * 1024 * 1024,
+};
+/** A GitHub request that failed for good, with a message that says what to do about it. */
+class GitHubApiError extends errors/* InputError */.dz {
+    status;
+    route;
+    name = 'GitHubApiError';
+    constructor(status, route, message) {
+        super(route, message);
+        this.status = status;
+        this.route = route;
+        // The explanation names the route itself, in its place in the sentence.
+        this.message = message;
+    }
+}
+/** Retry-After in seconds or as an HTTP date; else a rate-limit reset time; else undefined. */
+function serverWaitMs(headers, now = Date.now()) {
+    const retryAfter = headers.get('retry-after');
+    if (retryAfter !== null) {
+        const seconds = Number(retryAfter);
+        if (Number.isFinite(seconds))
+            return Math.max(0, seconds * 1000);
+        const date = Date.parse(retryAfter);
+        if (Number.isFinite(date))
+            return Math.max(0, date - now);
+    }
+    if (headers.get('x-ratelimit-remaining') === '0') {
+        const reset = Number(headers.get('x-ratelimit-reset'));
+        if (Number.isFinite(reset))
+            return Math.max(0, reset * 1000 - now);
+    }
+    return undefined;
+}
+/** The message a user sees, by status. `route` is the endpoint template, never user data. */
+function explain(status, route, detail, attempts) {
+    const what = `${detail || 'no message'}`.replace(/\s+/g, ' ').slice(0, 200);
+    switch (status) {
+        case 401:
+            return `GitHub rejected the token (401: ${what}) on ${route}; check the github-token input or GITHUB_TOKEN`;
+        case 403:
+            return `the token may not do this (403: ${what}) on ${route}; reading artifacts needs 'actions: read', commenting 'pull-requests: write'; on pull requests from forks GitHub grants only a read-only token: comment from a workflow_run workflow (examples/fork-safe-comment.yml)`;
+        case 404:
+            return `not found (404: ${what}) on ${route}; check the repository, the workflow, the pull request or run number, and that the token can read them ('actions: read' for other runs' artifacts)`;
+        default:
+            return status === 429 || status >= 500
+                ? `GitHub kept failing (${status}: ${what}) on ${route} after ${attempts} attempt${attempts === 1 ? '' : 's'}`
+                : `GitHub answered ${status} (${what}) on ${route}`;
+    }
+}
+/** An answer whose headers arrived; its body is read within the idle timeout and a size limit. */
+class HttpResponse {
+    status;
+    headers;
+    response;
+    controller;
+    idleTimeoutMs;
+    route;
+    constructor(status, headers, response, controller, idleTimeoutMs, route) {
+        this.status = status;
+        this.headers = headers;
+        this.response = response;
+        this.controller = controller;
+        this.idleTimeoutMs = idleTimeoutMs;
+        this.route = route;
+    }
+    /** The body, at most `maxBytes`; a longer body or a silence longer than the idle timeout stops it. */
+    async bytes(maxBytes, what = 'answer') {
+        const declared = Number(this.headers.get('content-length') ?? NaN);
+        if (Number.isFinite(declared) && declared > maxBytes) {
+            this.cancel();
+            throw new errors/* InputError */.dz(this.route, `the ${what} is ${declared} bytes; expected at most ${maxBytes}`);
+        }
+        const reader = this.response.body?.getReader();
+        if (!reader)
+            return Buffer.alloc(0);
+        const chunks = [];
+        let total = 0;
+        let timer;
+        let idle = false;
+        const arm = () => {
+            clearTimeout(timer);
+            timer = setTimeout(() => {
+                idle = true;
+                this.controller.abort();
+            }, this.idleTimeoutMs);
+        };
+        try {
+            for (;;) {
+                arm();
+                let step;
+                try {
+                    step = await reader.read();
+                }
+                catch (error) {
+                    if (idle)
+                        throw new errors/* InputError */.dz(this.route, `the server sent nothing for ${this.idleTimeoutMs} ms while sending the ${what} (${total} bytes so far); stopped waiting`);
+                    throw new errors/* InputError */.dz(this.route, `the ${what} broke off after ${total} bytes (${error.message})`);
+                }
+                if (step.done)
+                    break;
+                total += step.value.length;
+                if (total > maxBytes) {
+                    this.cancel();
+                    throw new errors/* InputError */.dz(this.route, `the ${what} is more than ${maxBytes} bytes; stopped reading`);
+                }
+                chunks.push(Buffer.from(step.value));
+            }
+        }
+        finally {
+            clearTimeout(timer);
+        }
+        return Buffer.concat(chunks);
+    }
+    async json(maxBytes) {
+        const data = await this.bytes(maxBytes, 'JSON answer');
+        try {
+            return JSON.parse(data.toString('utf8'));
+        }
+        catch {
+            throw new errors/* InputError */.dz(this.route, 'expected a JSON answer from the GitHub API');
+        }
+    }
+    cancel() {
+        this.controller.abort();
+    }
+}
+class Http {
+    policy;
+    limits;
+    fetch;
+    constructor(options = {}) {
+        this.policy = { ...DEFAULT_RETRY, ...options.retry };
+        this.limits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
+        this.fetch = options.fetch ?? globalThis.fetch;
+    }
+    /** One attempt: the answer once its headers are in, within the connect timeout. */
+    async once(url, options, route) {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), this.limits.connectTimeoutMs);
+        try {
+            const response = await this.fetch(url, {
+                method: options.method ?? 'GET',
+                ...(options.headers ? { headers: options.headers } : {}),
+                ...(options.body !== undefined ? { body: options.body } : {}),
+                redirect: options.redirect ?? 'follow',
+                signal: controller.signal,
+            });
+            return new HttpResponse(response.status, response.headers, response, controller, this.limits.idleTimeoutMs, route);
+        }
+        catch (error) {
+            if (controller.signal.aborted)
+                throw new TimeoutError(`no answer within ${this.limits.connectTimeoutMs} ms`);
+            const cause = error.cause;
+            throw new NetworkError(cause?.code ?? cause?.message ?? error.message);
+        }
+        finally {
+            clearTimeout(timer);
+        }
+    }
+    /**
+     * A request with bounded retries. An answer of 400 and up that is not retried becomes a
+     * GitHubApiError; a 2xx or 3xx is handed back with its body unread.
+     */
+    async request(url, options, route) {
+        for (let attempt = 1;; attempt += 1) {
+            let failure;
+            let asked;
+            let status = 0;
+            let detail = '';
+            try {
+                const response = await this.once(url, options, route);
+                asked = serverWaitMs(response.headers);
+                status = response.status;
+                const retryable = status === 429 || status >= 500 || (status === 403 && asked !== undefined);
+                if (status < 400)
+                    return response;
+                detail = await this.errorDetail(response);
+                if (!retryable)
+                    throw new GitHubApiError(status, route, explain(status, route, detail, attempt));
+                failure = `${status}`;
+            }
+            catch (error) {
+                if (error instanceof GitHubApiError)
+                    throw error;
+                if (!(error instanceof TimeoutError || error instanceof NetworkError))
+                    throw error;
+                failure = error.message;
+            }
+            const wait = asked ?? this.policy.baseMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4);
+            if (attempt >= this.policy.attempts || wait > this.policy.maxWaitMs) {
+                if (status)
+                    throw new GitHubApiError(status, route, explain(status, route, detail, attempt));
+                throw new GitHubApiError(0, route, `GitHub could not be reached (${failure}) on ${route} after ${attempt} attempt${attempt === 1 ? '' : 's'}`);
+            }
+            await this.policy.sleep(Math.round(wait));
+        }
+    }
+    /** The `message` of an error answer, read within a small cap. */
+    async errorDetail(response) {
+        try {
+            const text = (await response.bytes(64 * 1024, 'error answer')).toString('utf8');
+            try {
+                const message = JSON.parse(text).message;
+                return typeof message === 'string' ? message : text.slice(0, 200);
+            }
+            catch {
+                return text.slice(0, 200);
+            }
+        }
+        catch {
+            return '';
+        }
+    }
+}
+class TimeoutError extends Error {
+}
+class NetworkError extends Error {
+}
+
+;// CONCATENATED MODULE: ./src/github/limits.ts
+/**
+ * Every bound profile-gate puts on what it reads from GitHub, in one place (documented in
+ * references/steps/limits.md). Report artifacts may come from a fork's workflow, read by the job
+ * that holds the write token, so each bound is checked before the work it bounds, not after.
+ * The environment may override them (tests shorten the timeouts; a site with huge reports raises a cap).
+ */
+
+
+const MiB = 1024 * 1024;
+const DEFAULT_ARTIFACT_LIMITS = {
+    maxZipBytes: 256 * MiB,
+    maxEntries: 10_000,
+    maxReportBytes: 64 * MiB,
+    maxUnzippedBytes: 1024 * MiB,
+    maxArtifacts: 256,
+    maxBaselineCandidates: 5,
+};
+/** Environment variable → the limit it sets. */
+const LIMIT_VARIABLES = {
+    PROFILE_GATE_CONNECT_TIMEOUT_MS: ['http', 'connectTimeoutMs'],
+    PROFILE_GATE_IDLE_TIMEOUT_MS: ['http', 'idleTimeoutMs'],
+    PROFILE_GATE_MAX_JSON_BYTES: ['http', 'maxJsonBytes'],
+    PROFILE_GATE_RETRY_BASE_MS: ['retry', 'baseMs'],
+    PROFILE_GATE_RETRY_ATTEMPTS: ['retry', 'attempts'],
+    PROFILE_GATE_MAX_ARTIFACT_BYTES: ['artifacts', 'maxZipBytes'],
+    PROFILE_GATE_MAX_ZIP_ENTRIES: ['artifacts', 'maxEntries'],
+    PROFILE_GATE_MAX_REPORT_BYTES: ['artifacts', 'maxReportBytes'],
+    PROFILE_GATE_MAX_UNZIPPED_BYTES: ['artifacts', 'maxUnzippedBytes'],
+    PROFILE_GATE_MAX_ARTIFACTS: ['artifacts', 'maxArtifacts'],
+};
+function limitsFromEnv(env) {
+    const limits = { http: { ...DEFAULT_HTTP_LIMITS }, artifacts: { ...DEFAULT_ARTIFACT_LIMITS }, retry: {} };
+    for (const [variable, [group, key]] of Object.entries(LIMIT_VARIABLES)) {
+        const text = env[variable];
+        if (text === undefined || text === '')
+            continue;
+        const value = Number(text);
+        if (!Number.isInteger(value) || value < 1)
+            throw new errors/* UsageError */.eb(`${variable}=${text.slice(0, 40)}: expected a positive whole number`);
+        limits[group][key] = value;
+    }
+    return limits;
+}
+
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
 var report = __nccwpck_require__(949);
 ;// CONCATENATED MODULE: ./src/model/migrate.ts
@@ -321,9 +1233,10 @@ function migrateReport(data, path) {
 
 
 
+
 const REPORT_FILE = 'report.json';
 /** A report of 10,000 kernels is a few MiB; anything far larger is not ours. */
-const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+const MAX_REPORT_BYTES = DEFAULT_ARTIFACT_LIMITS.maxReportBytes;
 const MAX_DEPTH = 6;
 async function walk(directory, depth, found) {
     if (depth > MAX_DEPTH)
@@ -391,7 +1304,7 @@ function load_reports_labelFor(found, report, prefix = '') {
 // EXTERNAL MODULE: ./src/compare/options.ts
 var compare_options = __nccwpck_require__(277);
 // EXTERNAL MODULE: ./src/report/summary.ts
-var summary = __nccwpck_require__(994);
+var summary = __nccwpck_require__(613);
 // EXTERNAL MODULE: ./src/report/terminal.ts
 var terminal = __nccwpck_require__(496);
 // EXTERNAL MODULE: ./src/report/json.ts
@@ -400,6 +1313,56 @@ var json = __nccwpck_require__(794);
 var version = __nccwpck_require__(311);
 // EXTERNAL MODULE: ./src/engine/files.ts
 var engine_files = __nccwpck_require__(817);
+// EXTERNAL MODULE: ./src/ingest/nvidia-smi-csv.ts
+var nvidia_smi_csv = __nccwpck_require__(86);
+;// CONCATENATED MODULE: ./src/pipeline/no-captures.ts
+/**
+ * No capture, no pass: capture paths that hold no file (a typo, a step that wrote nothing) fail the
+ * run by default. `warn` and `ignore` (action input if-no-captures, CLI flag --if-no-captures, the
+ * same choice as upload-artifact's if-no-files-found) let it go on with the findings of an empty
+ * capture, warned about or not.
+ */
+
+
+
+const NO_CAPTURE_POLICIES = ['error', 'warn', 'ignore'];
+const DEFAULT_NO_CAPTURE_POLICY = 'error';
+/**
+ * The capture files under the paths (and which of them were found inside a directory rather than
+ * named), or one line saying there are none and how to let that pass.
+ */
+async function gatherCaptures(paths, how) {
+    const present = [];
+    const missing = [];
+    for (const path of paths) {
+        try {
+            await (0,promises_.stat)(path);
+            present.push(path);
+        }
+        catch (error) {
+            const code = error.code;
+            if (code !== 'ENOENT' && code !== 'ENOTDIR')
+                throw new errors/* InputError */.dz(path, `cannot read the input (${code ?? 'error'}); expected a capture file or a directory of them`);
+            missing.push(path);
+        }
+    }
+    const found = await (0,engine_files.expandInputSet)(present);
+    if (found.files.length) {
+        if (missing.length && how.policy !== 'ignore')
+            how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
+        return found;
+    }
+    const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside)`)].join(', ') || 'no path given';
+    const line = `no capture files: ${where}`;
+    if (how.policy === 'error')
+        throw new errors/* UsageError */.eb(`${line}; check the path and that the profiling step wrote its files (${how.option}: warn or ignore lets an empty capture pass)`);
+    if (how.policy === 'warn')
+        how.warn(`${line}; the report holds no measurement (${how.option}: warn)`);
+    return { files: [], fromDirectories: new Set() };
+}
+
+;// CONCATENATED MODULE: external "node:crypto"
+const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: ./src/model/stats.ts
 var stats = __nccwpck_require__(234);
 // EXTERNAL MODULE: ./src/compare/stats.ts + 1 modules
@@ -633,43 +1596,10 @@ function eventsBetween(before, after, index, minShareChange) {
     return [...events, ...moves];
 }
 
-;// CONCATENATED MODULE: ./src/report/dashboard/median-ci.ts
-/**
- * A distribution-free confidence interval of the median from order statistics: the number of
- * samples below the true median is Binomial(n, ½), so [x₍ⱼ₎, x₍ₙ₋ⱼ₊₁₎] covers it with probability
- * 1 − 2·P(B ≤ j − 1). No resampling, the same answer every time, exact for any continuous data.
- */
-function binomialHalfCdf(n, k) {
-    // P(B ≤ k) for B ~ Binomial(n, ½), summed in log space so n in the thousands does not overflow.
-    let logCoefficient = 0;
-    let sum = 0;
-    for (let i = 0; i <= k; i += 1) {
-        if (i > 0)
-            logCoefficient += Math.log(n - i + 1) - Math.log(i);
-        sum += Math.exp(logCoefficient - n * Math.LN2);
-    }
-    return Math.min(1, sum);
-}
-/**
- * The median and its CI at `level` (two-sided). With too few samples for the level (n < 6 at 95%)
- * the interval is [min, max] and `coverage` says how much less it covers. Undefined for no samples.
- */
-function medianInterval(samples, level = 0.95) {
-    const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
-    const n = sorted.length;
-    if (n === 0)
-        return undefined;
-    const mid = n >> 1;
-    const median = n % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    const tail = (1 - level) / 2;
-    // j: the largest rank with P(B ≤ j − 1) ≤ tail (1-based), at least 1.
-    let j = 1;
-    while (j < mid && binomialHalfCdf(n, j) <= tail)
-        j += 1;
-    const coverage = 1 - 2 * binomialHalfCdf(n, j - 1);
-    return { median, low: sorted[j - 1], high: sorted[n - j], coverage };
-}
-
+// EXTERNAL MODULE: ./src/report/dashboard/median-ci.ts
+var median_ci = __nccwpck_require__(632);
+// EXTERNAL MODULE: ./src/report/format.ts
+var format = __nccwpck_require__(11);
 ;// CONCATENATED MODULE: ./src/report/dashboard/safe-text.ts
 /**
  * Report fields become page text and links: text is trimmed to a sane length, and only links of
@@ -718,6 +1648,7 @@ function safeServerUrl(url) {
  * point, change points of the metric and of the large family shares, top-kernel changes between
  * consecutive points, and the open regressions (a shift the wrong way with no recovery since).
  */
+
 
 
 
@@ -844,7 +1775,7 @@ function buildWorkload(name, entries, options) {
         points.run.push(safeHttpsUrl(report.run.runUrl));
         points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
         const metric = report.metrics.find((m) => m.name === options.metric);
-        const interval = metric ? medianInterval(metric.samples) : undefined;
+        const interval = metric ? (0,median_ci/* medianInterval */.c)(metric.samples) : undefined;
         const value = interval?.median ?? metric?.value;
         points.value.push(value !== undefined && Number.isFinite(value) ? round(value) : null);
         points.low.push(interval && interval.low !== interval.high ? round(interval.low) : null);
@@ -930,6 +1861,10 @@ function openRegressions(series, workload, direction, minChange) {
     });
     return open;
 }
+/** What makes two report files the same report (a saved copy and its artifact): one point on the page. */
+function reportIdentity(report) {
+    return JSON.stringify([workloadName(report), report.run.runId, report.run.commit, report.generatedAt]);
+}
 function buildDashboardData(inputs, skipped, partial = {}) {
     const options = { ...DEFAULT_DASHBOARD_OPTIONS, ...partial };
     const info = (0,metrics/* metricInfo */.R)(options.metric);
@@ -939,7 +1874,7 @@ function buildDashboardData(inputs, skipped, partial = {}) {
     const seen = new Set();
     let duplicates = 0;
     for (const { report, source } of inputs) {
-        const identity = JSON.stringify([workloadName(report), report.run.runId, report.run.commit, report.generatedAt]);
+        const identity = reportIdentity(report);
         if (seen.has(identity)) {
             duplicates += 1;
             continue;
@@ -969,7 +1904,7 @@ function buildDashboardData(inputs, skipped, partial = {}) {
         serverUrl: safeServerUrl(options.serverUrl),
         metric: { name: clampText(options.metric, 80), unit: info.unit, label: info.label, direction: info.direction },
         topN: options.topN,
-        method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a 95% confidence interval of the median from order statistics.`,
+        method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${format/* CI_PERCENT */.XO}% confidence interval of the median from order statistics.`,
         reportCount: inputs.length - duplicates,
         skipped: notes.slice(0, 200),
         regressions,
@@ -985,6 +1920,7 @@ var report_escape = __nccwpck_require__(31);
  * top, one card per workload), the shared hover tooltip, the pinned run details with commit and run
  * links, and the tables. Marks `data-ready` on <html> with the milliseconds since navigation.
  */
+
 const PAGE_APP = String.raw `
 var tooltip = null;
 
@@ -1015,7 +1951,7 @@ function metricLine(w, i) {
   var p = w.points, v = p.value[i];
   if (v === null) return 'no ' + DATA.metric.name;
   var digits = metricDigits(v), text = num(v, digits) + ' ' + DATA.metric.unit;
-  if (p.low[i] !== null) text += ' (95% CI ' + num(p.low[i], digits) + '\u2013' + num(p.high[i], digits) + ')';
+  if (p.low[i] !== null) text += ' (${format/* CI_PERCENT */.XO}% CI ' + num(p.low[i], digits) + '\u2013' + num(p.high[i], digits) + ')';
   return text + ', n=' + p.n[i];
 }
 function pointLines(w, i) {
@@ -1099,7 +2035,7 @@ function shiftList(w) {
 
 function latestTable(w) {
   var p = w.points, n = p.t.length;
-  var table = add(h('table'), add(h('tr'), h('th', null, 'run'), h('th', null, 'commit'), h('th', { class: 'num' }, DATA.metric.unit), h('th', { class: 'num' }, '95% CI'), h('th', { class: 'num' }, 'n'), h('th', null, 'verdict'), h('th', null, 'findings')));
+  var table = add(h('table'), add(h('tr'), h('th', null, 'run'), h('th', null, 'commit'), h('th', { class: 'num' }, DATA.metric.unit), h('th', { class: 'num' }, '${format/* CI_PERCENT */.XO}% CI'), h('th', { class: 'num' }, 'n'), h('th', null, 'verdict'), h('th', null, 'findings')));
   for (var i = n - 1; i >= Math.max(0, n - 20); i--) {
     var v = p.value[i], digits = v === null ? 1 : metricDigits(v);
     add(table, add(h('tr'), add(h('td'), link(stamp(p.t[i]), p.run[i])), add(h('td', { class: 'mono' }), link(short(p.commit[i]), commitHref(w, i))),
@@ -1140,7 +2076,7 @@ function card(w, index, regressions) {
   if (last >= 0) {
     var digits = metricDigits(p.value[last]);
     add(stats, add(h('div', { class: 'stat' }), h('span', { class: 'l' }, 'latest ' + DATA.metric.label.toLowerCase()), h('span', { class: 'v' }, num(p.value[last], digits)), h('span', { class: 'u' }, DATA.metric.unit)));
-    if (p.low[last] !== null) add(stats, add(h('div', { class: 'stat' }), h('span', { class: 'l' }, '95% CI of the median'), h('span', { class: 'u' }, num(p.low[last], digits) + '\u2013' + num(p.high[last], digits))));
+    if (p.low[last] !== null) add(stats, add(h('div', { class: 'stat' }), h('span', { class: 'l' }, '${format/* CI_PERCENT */.XO}% CI of the median'), h('span', { class: 'u' }, num(p.low[last], digits) + '\u2013' + num(p.high[last], digits))));
   }
   var verdict = p.verdict[n - 1];
   add(stats, add(h('div', { class: 'stat verdict-' + VERDICTS[verdict] }), h('span', { class: 'l' }, 'latest verdict'), add(h('span', { class: 'v' }), h('span', { class: 'sym' }, VERDICT_SYMBOL[verdict] + ' '), VERDICTS[verdict])));
@@ -1148,7 +2084,7 @@ function card(w, index, regressions) {
 
   var metric = metricChart(w, id), families = familyChart(w, id), timeline = timelineChart(w, id);
   add(article,
-    add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: 95% CI of the median, dashed: levels between change points')), metric.node,
+    add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: ${format/* CI_PERCENT */.XO}% CI of the median, dashed: levels between change points')), metric.node,
     add(h('div', { class: 'section-title' }, 'Kernel time by family'), h('span', { class: 'hint' }, 'share of GPU kernel time; \u25BC marks a family-share shift')), families.node,
     add(h('div', { class: 'section-title' }, 'Verdicts and findings'), h('span', { class: 'hint' }, 'bars span consecutive runs')), timeline.node, legend(id));
   var panel = put(article, h('div', { class: 'detail', hidden: 'hidden' }));
@@ -1719,13 +2655,194 @@ function buildSite(inputs, skipped = [], options = {}) {
 
 
 
+;// CONCATENATED MODULE: ./src/report/bounded-report.ts
+const BOUNDED_REPORT = {
+    kernels: 200,
+    listRows: 100,
+    samples: 1000,
+};
+function bounded_report_top(list, n) {
+    return list.length > n ? list.slice(0, n) : [...list];
+}
+function boundReport(report) {
+    const cut = [];
+    const keep = (what, list, n) => {
+        if (list.length > n)
+            cut.push(`${what} ${n} of ${list.length}`);
+        return bounded_report_top(list, n);
+    };
+    const bounded = {
+        ...report,
+        sources: keep('sources', report.sources, BOUNDED_REPORT.listRows),
+        kernels: keep('kernels', report.kernels, BOUNDED_REPORT.kernels),
+        families: keep('families', report.families, BOUNDED_REPORT.listRows),
+        metrics: keep('metrics', report.metrics, BOUNDED_REPORT.listRows).map((m) => (m.samples.length > BOUNDED_REPORT.samples ? { ...m, samples: m.samples.slice(0, BOUNDED_REPORT.samples) } : m)),
+        memops: keep('memory operations', report.memops, BOUNDED_REPORT.listRows),
+        apiCalls: keep('API calls', report.apiCalls, BOUNDED_REPORT.listRows),
+        cpuFunctions: keep('CPU functions', report.cpuFunctions, BOUNDED_REPORT.listRows),
+        notices: keep('notices', report.notices, BOUNDED_REPORT.listRows),
+        deepDive: keep('Nsight Compute results', report.deepDive, BOUNDED_REPORT.listRows),
+        findings: keep('findings', report.findings, BOUNDED_REPORT.listRows),
+        timeline: report.timeline ? { ...report.timeline, steps: bounded_report_top(report.timeline.steps, BOUNDED_REPORT.samples) } : null,
+        comparison: report.comparison
+            ? { ...report.comparison, rows: keep('comparison rows', report.comparison.rows, BOUNDED_REPORT.kernels), kernelChanges: keep('kernel changes', report.comparison.kernelChanges, BOUNDED_REPORT.kernels) }
+            : null,
+    };
+    if (cut.length)
+        bounded.notices = [...bounded.notices, { code: 'read-back-in-part', severity: 'info', message: `read back in part: ${cut.join(', ')} kept (the artifact holds the whole report)` }];
+    return bounded;
+}
+
+;// CONCATENATED MODULE: ./src/github/client.ts
+/**
+ * The GitHub REST client of profile-gate, for the action and the CLI alike: the repository, workflow
+ * runs, artifacts (by name across the repository, or of one run), the artifact zip download (a 302
+ * to storage, fetched without the token, within a size cap), pull requests and issue comments.
+ * Every call goes through `Http` (retries, timeouts, body limits); list calls follow Link rel="next"
+ * within a page bound, and never leave the API host.
+ */
+
+
+/** Pages read at most from one list endpoint. */
+const MAX_PAGES = 20;
+class GitHubClient {
+    access;
+    http;
+    constructor(access) {
+        this.access = access;
+        this.http = new Http(access);
+    }
+    headers(json = false) {
+        return {
+            accept: 'application/vnd.github+json',
+            authorization: `Bearer ${this.access.token}`,
+            'x-github-api-version': '2022-11-28',
+            'user-agent': 'profile-gate',
+            ...(json ? { 'content-type': 'application/json' } : {}),
+        };
+    }
+    async call(method, path, route, body) {
+        const response = await this.http.request(`${this.access.apiUrl}${path}`, { method, headers: this.headers(body !== undefined), ...(body !== undefined ? { body: JSON.stringify(body) } : {}) }, route);
+        return response.json(this.http.limits.maxJsonBytes);
+    }
+    /** A list endpoint, following Link rel="next" (on the API host only) until `enough` or the page bound. */
+    async list(path, route, key, enough = () => false) {
+        const items = [];
+        let url = `${this.access.apiUrl}${path}`;
+        const seen = new Set();
+        for (let page = 0; url && page < MAX_PAGES && !enough(items); page += 1) {
+            if (seen.has(url))
+                break;
+            seen.add(url);
+            const response = await this.http.request(url, { headers: this.headers() }, route);
+            const body = await response.json(this.http.limits.maxJsonBytes);
+            const list = key === null ? body : body?.[key];
+            if (!Array.isArray(list))
+                throw new errors/* InputError */.dz(route, key ? `expected a '${key}' list in the answer` : 'expected a list in the answer');
+            items.push(...list);
+            url = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+            if (url && !url.startsWith(this.access.apiUrl))
+                url = undefined;
+        }
+        return items;
+    }
+    repository(repo) {
+        return this.call('GET', `/repos/${repo}`, 'GET /repos/{owner}/{repo}');
+    }
+    /** Workflow runs, newest first as GitHub lists them. */
+    async workflowRuns(repo, query) {
+        const params = new URLSearchParams({ per_page: '100', exclude_pull_requests: 'true' });
+        if (query.branch)
+            params.set('branch', query.branch);
+        if (query.event)
+            params.set('event', query.event);
+        if (query.status)
+            params.set('status', query.status);
+        const path = query.workflow ? `/repos/${repo}/actions/workflows/${encodeURIComponent(query.workflow)}/runs` : `/repos/${repo}/actions/runs`;
+        const route = query.workflow ? 'GET /repos/{owner}/{repo}/actions/workflows/{workflow}/runs' : 'GET /repos/{owner}/{repo}/actions/runs';
+        const accept = (run) => Number.isInteger(run.id) && (query.accept?.(run) ?? true);
+        const runs = await this.list(`${path}?${params}`, route, 'workflow_runs', (items) => items.filter(accept).length >= query.limit);
+        return runs.filter(accept).slice(0, query.limit);
+    }
+    /** Artifacts of the whole repository with exactly this name, newest first. */
+    async artifactsNamed(repo, name, limit = 100) {
+        const params = new URLSearchParams({ name, per_page: String(Math.min(100, limit)) });
+        const found = await this.list(`/repos/${repo}/actions/artifacts?${params}`, 'GET /repos/{owner}/{repo}/actions/artifacts', 'artifacts', (items) => items.length >= limit);
+        return found.filter((a) => Number.isInteger(a.id) && a.name === name).slice(0, limit);
+    }
+    /** The artifacts of one run. */
+    async runArtifacts(repo, runId) {
+        const found = await this.list(`/repos/${repo}/actions/runs/${runId}/artifacts?per_page=100`, 'GET /repos/{owner}/{repo}/actions/runs/{run}/artifacts', 'artifacts');
+        return found.filter((a) => Number.isInteger(a.id) && typeof a.name === 'string');
+    }
+    /** The artifact's zip, at most `maxBytes`: the API answers 302 to storage, fetched without the token. */
+    async artifactZip(repo, artifactId, maxBytes) {
+        const route = 'GET /repos/{owner}/{repo}/actions/artifacts/{id}/zip';
+        const url = `${this.access.apiUrl}/repos/${repo}/actions/artifacts/${artifactId}/zip`;
+        let response = await this.http.request(url, { headers: this.headers(), redirect: 'manual' }, route);
+        if (response.status >= 300 && response.status < 400) {
+            const location = response.headers.get('location');
+            response.cancel();
+            if (!location)
+                throw new errors/* InputError */.dz(route, `a ${response.status} without a Location header`);
+            response = await this.http.request(new URL(location, url).toString(), { redirect: 'follow' }, `${route} (storage)`);
+        }
+        return response.bytes(maxBytes, 'artifact zip');
+    }
+    pull(repo, number) {
+        return this.call('GET', `/repos/${repo}/pulls/${number}`, 'GET /repos/{owner}/{repo}/pulls/{pull_number}');
+    }
+    comments(repo, issue) {
+        return this.list(`/repos/${repo}/issues/${issue}/comments?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', null);
+    }
+    createComment(repo, issue, body) {
+        return this.call('POST', `/repos/${repo}/issues/${issue}/comments`, 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { body });
+    }
+    updateComment(repo, id, body) {
+        return this.call('PATCH', `/repos/${repo}/issues/comments/${id}`, 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { body });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/artifact-names.ts
+/**
+ * Names the artifact service accepts. It refuses " : < > | * ? \r \n \ in artifact names and in the
+ * paths of the files inside, so a capture named decode-12:00:00.jsonl would sink the whole upload.
+ * Captures travel in an artifact of their own beside the report's, under mapped paths, with the
+ * mapping kept in the artifact.
+ */
+/** What a file path inside an artifact may not hold (besides `/`, its separator). */
+const REFUSED_IN_PATH = /[%":<>|*?\r\n\\]/g;
+/** The captures of the report artifact NAME are in NAME + this. */
+const CAPTURES_SUFFIX = '-captures';
+/** The file in the captures artifact that maps each stored path back to the capture's own. */
+const CAPTURE_NAMES_FILE = 'capture-names.json';
+function capturesArtifactName(reportArtifact) {
+    return `${reportArtifact}${CAPTURES_SUFFIX}`;
+}
+function isCapturesArtifact(name) {
+    return name.endsWith(CAPTURES_SUFFIX);
+}
+/**
+ * A path the service accepts: each refused character (and `%`, so the mapping can be undone)
+ * becomes %XX. Paths that need no change stay as they are.
+ */
+function storablePath(relativePath) {
+    return relativePath
+        .split('/')
+        .map((part) => part.replace(REFUSED_IN_PATH, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`))
+        .join('/');
+}
+
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(522);
-;// CONCATENATED MODULE: ./src/engine/zip-reader.ts
+;// CONCATENATED MODULE: ./src/github/zip-reader.ts
 /**
  * Reading chosen files out of a zip archive (a downloaded workflow artifact) through its central
  * directory: stored and deflated entries, sizes capped before and while inflating, CRC-32 checked.
  * The archive is untrusted: every offset is bounds-checked, and ZIP64 and encryption are refused.
+ * Inflating is node:zlib's; only the directory walk is ours, because the caps must hold per entry,
+ * in total and in entry count before any byte is inflated, and the zip libraries on npm either
+ * extract to disk (unzip-stream, extract-zip) or trust the declared sizes for their buffers.
  */
 
 const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
@@ -1763,10 +2880,12 @@ function findEnd(zip) {
     throw new ZipError('not a zip archive: no end-of-central-directory record');
 }
 /**
- * The entries whose name passes `wanted`, inflated. `maxEntryBytes` caps each entry's uncompressed
- * size (as declared and as actually inflated), so a small archive cannot inflate into gigabytes.
+ * The entries whose name passes `wanted`, inflated one at a time as the caller asks for the next,
+ * so at most one entry's data is held here. Every cap is checked before inflating and while
+ * inflating: a small archive cannot inflate into gigabytes, and entries that share one stored
+ * body (a directory of 65,000 names pointing at the same data) are refused at the second name.
  */
-function readZipEntries(zip, wanted, maxEntryBytes) {
+function* zipEntries(zip, wanted, caps) {
     if (zip.length < 22)
         throw new ZipError(`not a zip archive: ${zip.length} bytes`);
     const end = findEnd(zip);
@@ -1774,7 +2893,10 @@ function readZipEntries(zip, wanted, maxEntryBytes) {
     let at = zip.readUInt32LE(end + 16);
     if (count === 0xffff || at === 0xffffffff)
         throw new ZipError('ZIP64 archives are not supported');
-    const entries = [];
+    if (count > caps.maxEntries)
+        throw new ZipError(`${count} entries; expected at most ${caps.maxEntries}`);
+    const bodies = new Set();
+    let total = 0;
     for (let i = 0; i < count; i += 1) {
         need(zip, at, 46, 'a central directory entry');
         if (zip.readUInt32LE(at) !== CENTRAL_ENTRY)
@@ -1797,8 +2919,13 @@ function readZipEntries(zip, wanted, maxEntryBytes) {
             throw new ZipError(`${name}: encrypted entries are not supported`);
         if (compressedSize === 0xffffffff || size === 0xffffffff)
             throw new ZipError(`${name}: ZIP64 entries are not supported`);
-        if (size > maxEntryBytes)
-            throw new ZipError(`${name}: ${size} bytes uncompressed; expected at most ${maxEntryBytes}`);
+        if (size > caps.maxEntryBytes)
+            throw new ZipError(`${name}: ${size} bytes uncompressed; expected at most ${caps.maxEntryBytes}`);
+        if (total + size > caps.maxTotalBytes)
+            throw new ZipError(`${name}: the entries read add up to more than ${caps.maxTotalBytes} bytes uncompressed; stopped reading`);
+        if (bodies.has(localAt))
+            throw new ZipError(`${name}: shares its data at byte ${localAt} with another entry; a well-formed archive stores each file once`);
+        bodies.add(localAt);
         need(zip, localAt, 30, `the local header of ${name}`);
         if (zip.readUInt32LE(localAt) !== LOCAL_ENTRY)
             throw new ZipError(`${name}: bad local header at byte ${localAt}`);
@@ -1810,10 +2937,10 @@ function readZipEntries(zip, wanted, maxEntryBytes) {
             data = Buffer.from(raw);
         else if (method === 8) {
             try {
-                data = (0,external_node_zlib_.inflateRawSync)(raw, { maxOutputLength: maxEntryBytes });
+                data = (0,external_node_zlib_.inflateRawSync)(raw, { maxOutputLength: Math.max(1, Math.min(caps.maxEntryBytes, caps.maxTotalBytes - total)) });
             }
             catch (error) {
-                throw new ZipError(`${name}: cannot inflate it (${error.message})`);
+                throw new ZipError(`${name}: cannot inflate it within ${Math.min(caps.maxEntryBytes, caps.maxTotalBytes - total)} bytes (${error.message})`);
             }
         }
         else
@@ -1822,157 +2949,29 @@ function readZipEntries(zip, wanted, maxEntryBytes) {
             throw new ZipError(`${name}: ${data.length} bytes inflated; the directory says ${size}`);
         if (crc32(data) !== crc)
             throw new ZipError(`${name}: CRC-32 mismatch; the archive is corrupt`);
-        entries.push({ name, data });
+        total += data.length;
+        yield { name, data };
     }
-    return entries;
+}
+/** Every wanted entry at once, for small archives; `maxEntryBytes` bounds each and their sum. */
+function readZipEntries(zip, wanted, maxEntryBytes, caps = {}) {
+    return [...zipEntries(zip, wanted, { maxEntries: 100_000, maxEntryBytes, maxTotalBytes: maxEntryBytes * 4, ...caps })];
 }
 
-;// CONCATENATED MODULE: ./src/engine/dashboard-artifacts.ts
+;// CONCATENATED MODULE: ./src/github/report-artifacts.ts
 /**
- * `dashboard --from-artifacts`: the report artifacts of a workflow's last N successful runs on a
- * branch, through the GitHub REST API with plain fetch (the CLI has no @actions dependency):
- * list the workflow's runs, each run's artifacts named PREFIX*, download each zip (a 302 to
- * storage, followed without the token), and take the report.json files out of it.
- * Everything downloaded is untrusted: sizes are capped, reports are schema-validated, and a bad
- * artifact is left out with a note rather than failing the whole dashboard.
+ * Reports out of downloaded artifact zips: untrusted bytes (a fork's workflow may have written them)
+ * read within the limits, one report at a time. Each report.json is size-capped, JSON-parsed and
+ * migrated or refused (a newer schema says so); the caller reduces it before asking for the next.
  */
 
 
 
 
-const DEFAULT_RETRY = { attempts: 4, baseMs: 1000, maxWaitMs: 60_000, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
-const MAX_ARTIFACT_BYTES = 256 * 1024 * 1024;
-const MAX_PAGES = 20;
-/** Seconds in Retry-After (or an HTTP date), else the rate-limit reset; undefined when neither is given. */
-function serverWaitMs(headers, now = Date.now()) {
-    const retryAfter = headers.get('retry-after');
-    if (retryAfter !== null) {
-        const seconds = Number(retryAfter);
-        if (Number.isFinite(seconds))
-            return Math.max(0, seconds * 1000);
-        const date = Date.parse(retryAfter);
-        if (Number.isFinite(date))
-            return Math.max(0, date - now);
-    }
-    if (headers.get('x-ratelimit-remaining') === '0') {
-        const reset = Number(headers.get('x-ratelimit-reset'));
-        if (Number.isFinite(reset))
-            return Math.max(0, reset * 1000 - now);
-    }
-    return undefined;
-}
-function advice(status) {
-    if (status === 401)
-        return 'GitHub rejected the token; set GITHUB_TOKEN to a token that can read the repository';
-    if (status === 403)
-        return "the token may not read this; it needs 'actions: read' (and 'contents: read' on private repositories)";
-    if (status === 404)
-        return 'not found; check --repo, --workflow (the file name, e.g. nightly.yml) and that the token can read them';
-    return 'GitHub kept failing';
-}
-class GitHubRest {
-    access;
-    policy;
-    fetch;
-    constructor(access) {
-        this.access = access;
-        this.policy = { ...DEFAULT_RETRY, ...access.retry };
-        this.fetch = access.fetch ?? globalThis.fetch;
-    }
-    /** One request with bounded retries on 5xx, 429, rate-limit 403s and network errors. */
-    async request(url, init, route) {
-        for (let attempt = 1;; attempt += 1) {
-            let response;
-            let failure;
-            try {
-                response = await this.fetch(url, init);
-                const wait = serverWaitMs(response.headers);
-                const retryable = response.status === 429 || response.status >= 500 || (response.status === 403 && wait !== undefined);
-                if (!retryable) {
-                    if (response.status >= 400) {
-                        const detail = (await response.text().catch(() => '')).replace(/\s+/g, ' ').slice(0, 200);
-                        throw new errors/* InputError */.dz(route, `${advice(response.status)} (${response.status}${detail ? `: ${detail}` : ''})`);
-                    }
-                    return response;
-                }
-                failure = `${response.status}`;
-                await response.body?.cancel().catch(() => undefined);
-            }
-            catch (error) {
-                if (error instanceof errors/* InputError */.dz)
-                    throw error;
-                failure = error.message;
-            }
-            const asked = response ? serverWaitMs(response.headers) : undefined;
-            const wait = asked ?? this.policy.baseMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4);
-            if (attempt >= this.policy.attempts || wait > this.policy.maxWaitMs) {
-                throw new errors/* InputError */.dz(route, `GitHub kept failing (${failure}) after ${attempt} attempt${attempt === 1 ? '' : 's'}`);
-            }
-            await this.policy.sleep(Math.round(wait));
-        }
-    }
-    headers() {
-        return { accept: 'application/vnd.github+json', authorization: `Bearer ${this.access.token}`, 'x-github-api-version': '2022-11-28', 'user-agent': 'profile-gate-dashboard' };
-    }
-    /** A JSON list endpoint, following Link rel="next" until `enough` says stop. */
-    async list(path, key, route, enough) {
-        const items = [];
-        let url = `${this.access.apiUrl}${path}`;
-        const seen = new Set();
-        for (let page = 0; url && page < MAX_PAGES && !enough(items); page += 1) {
-            if (seen.has(url))
-                break;
-            seen.add(url);
-            const response = await this.request(url, { headers: this.headers() }, route);
-            let body;
-            try {
-                body = await response.json();
-            }
-            catch {
-                throw new errors/* InputError */.dz(route, 'expected a JSON answer from the GitHub API');
-            }
-            const list = body?.[key];
-            if (!Array.isArray(list))
-                throw new errors/* InputError */.dz(route, `expected a '${key}' list in the answer`);
-            items.push(...list);
-            url = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-            if (url && !url.startsWith(this.access.apiUrl))
-                url = undefined;
-        }
-        return items;
-    }
-    /** The artifact's zip: the API answers 302 to storage, which is fetched without the token. */
-    async download(artifactId, route, maxBytes) {
-        const url = `${this.access.apiUrl}/repos/${route}/actions/artifacts/${artifactId}/zip`;
-        const label = `GET /repos/${route}/actions/artifacts/${artifactId}/zip`;
-        const first = await this.request(url, { headers: this.headers(), redirect: 'manual' }, label);
-        let response = first;
-        if (first.status >= 300 && first.status < 400) {
-            const location = first.headers.get('location');
-            await first.body?.cancel().catch(() => undefined);
-            if (!location)
-                throw new errors/* InputError */.dz(label, `a ${first.status} without a Location header`);
-            response = await this.request(new URL(location, url).toString(), { redirect: 'follow' }, `${label} (storage)`);
-        }
-        const declared = Number(response.headers.get('content-length'));
-        if (Number.isFinite(declared) && declared > maxBytes) {
-            await response.body?.cancel().catch(() => undefined);
-            throw new errors/* InputError */.dz(label, `${declared} bytes; expected an artifact under ${maxBytes} bytes`);
-        }
-        const chunks = [];
-        let total = 0;
-        for await (const chunk of response.body ?? []) {
-            total += chunk.length;
-            if (total > maxBytes)
-                throw new errors/* InputError */.dz(label, `more than ${maxBytes} bytes; expected a smaller artifact`);
-            chunks.push(Buffer.from(chunk));
-        }
-        return Buffer.concat(chunks);
-    }
-}
-function validRepository(repository) {
-    return /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository) && !repository.includes('..');
-}
+/** What lets a later workflow find the PR a report belongs to (written beside report.json). */
+const CONTEXT_FILE = 'context.json';
+const MAX_CONTEXT_BYTES = 64 * 1024;
+const named = (file) => (name) => name === file || name.endsWith(`/${file}`);
 function parseReport(data, source) {
     let json;
     try {
@@ -1981,12 +2980,67 @@ function parseReport(data, source) {
     catch (error) {
         throw new errors/* InputError */.dz(source, `expected JSON, got ${error.message}`);
     }
-    const parsed = report/* ReportSchema */.M9.safeParse(json);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new errors/* InputError */.dz(source, `expected a profile-gate report.json (schemaVersion 1); at ${issue.path.length ? issue.path.join('.') : 'the top level'}: ${issue.message}`);
+    return migrateReport(json, source);
+}
+function folderOf(path) {
+    const at = path.lastIndexOf('/');
+    return at < 0 ? '' : path.slice(0, at + 1);
+}
+/**
+ * The reports in one artifact zip, one at a time. A broken archive or a broken cap throws a
+ * ZipError (the artifact as a whole is unreadable); a report that does not parse is yielded as an error.
+ */
+function* reportsInZip(zip, source, limits) {
+    const caps = { maxEntries: limits.maxEntries, maxEntryBytes: limits.maxReportBytes, maxTotalBytes: limits.maxUnzippedBytes };
+    const contexts = new Map();
+    for (const entry of zipEntries(zip, named(CONTEXT_FILE), { ...caps, maxEntryBytes: MAX_CONTEXT_BYTES, maxTotalBytes: MAX_CONTEXT_BYTES * 16 })) {
+        try {
+            contexts.set(folderOf(entry.name), JSON.parse(entry.data.toString('utf8')));
+        }
+        catch {
+            // An unreadable context.json only costs the PR lookup; the report is still read.
+        }
     }
-    return parsed.data;
+    for (const entry of zipEntries(zip, named(REPORT_FILE), caps)) {
+        const path = `${source}/${entry.name}`;
+        try {
+            const report = parseReport(entry.data, path);
+            const context = contexts.get(folderOf(entry.name));
+            yield { path, report, ...(context !== undefined ? { context } : {}) };
+        }
+        catch (error) {
+            if (!(error instanceof errors/* InputError */.dz))
+                throw error;
+            yield { path, error: error.expected };
+        }
+    }
+}
+/** One line for an artifact that could not be read at all. */
+function unreadableReason(error) {
+    if (error instanceof ZipError)
+        return `not a readable zip: ${error.message}`;
+    if (error instanceof errors/* InputError */.dz)
+        return error.expected;
+    return error.message;
+}
+
+;// CONCATENATED MODULE: ./src/github/dashboard-artifacts.ts
+/**
+ * `dashboard --from-artifacts`: the report artifacts of a workflow's last N successful runs on a
+ * branch, through the GitHub REST API with plain fetch (no @actions dependency):
+ * list the workflow's runs, each run's artifacts named PREFIX*, download each zip (a 302 to
+ * storage, followed without the token), and take the report.json files out of it.
+ * Everything downloaded is untrusted: sizes are capped (limits.ts), reports are schema-validated and
+ * cut down one at a time, and a bad artifact is left out with a note rather than failing the dashboard.
+ */
+
+
+
+
+
+
+function validRepository(repository) {
+    return /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository) && !repository.includes('..');
 }
 /** What the run says about itself wins over what the report claims: the API knows which commit it built. */
 function withRunInfo(report, run, query, serverUrl) {
@@ -2008,26 +3062,23 @@ async function downloadReportArtifacts(query, access) {
         throw new errors/* InputError */.dz('--repo', `${JSON.stringify(query.repository)}; expected OWNER/NAME`);
     if (!access.token)
         throw new errors/* InputError */.dz('GITHUB_TOKEN', "not set; --from-artifacts reads the GitHub API with it (a token with 'actions: read')");
-    const rest = new GitHubRest(access);
+    const client = new GitHubClient(access);
+    const limits = { ...DEFAULT_ARTIFACT_LIMITS, ...access.artifactLimits };
     const log = access.log ?? (() => undefined);
-    const maxArtifactBytes = access.maxArtifactBytes ?? MAX_ARTIFACT_BYTES;
     const repo = query.repository;
     const accepted = (run) => run.conclusion === 'success' && (run.head_branch === undefined || run.head_branch === query.branch) && query.events.includes(run.event ?? '');
-    const params = new URLSearchParams({ branch: query.branch, status: 'success', per_page: '100', exclude_pull_requests: 'true' });
-    const runsRoute = `GET /repos/${repo}/actions/workflows/{workflow}/runs`;
-    const listed = await rest.list(`/repos/${repo}/actions/workflows/${encodeURIComponent(query.workflow)}/runs?${params}`, 'workflow_runs', runsRoute, (items) => items.filter(accepted).length >= query.limit);
+    const listed = await client.workflowRuns(repo, { workflow: query.workflow, branch: query.branch, status: 'success', limit: query.limit, accept: accepted });
     const byId = new Map();
     for (const run of listed)
-        if (Number.isInteger(run.id) && accepted(run))
-            byId.set(run.id, run);
+        byId.set(run.id, run);
     const time = (run) => Date.parse(run.run_started_at ?? run.created_at ?? '') || 0;
     const runs = [...byId.values()].sort((a, b) => time(b) - time(a) || b.id - a.id).slice(0, query.limit);
     log(`${runs.length} successful ${query.events.join('/')} runs of ${query.workflow} on ${query.branch}`);
     const inputs = [];
     const skipped = [];
+    let read = 0;
     for (const run of runs) {
-        const artifacts = (await rest.list(`/repos/${repo}/actions/runs/${run.id}/artifacts?per_page=100`, 'artifacts', `GET /repos/${repo}/actions/runs/{run}/artifacts`, () => false))
-            .filter((a) => typeof a.name === 'string' && a.name.startsWith(query.prefix) && Number.isInteger(a.id));
+        const artifacts = (await client.runArtifacts(repo, run.id)).filter((a) => a.name.startsWith(query.prefix) && !isCapturesArtifact(a.name));
         if (!artifacts.length)
             skipped.push({ source: `run ${run.id}`, reason: `no artifact named ${query.prefix}*` });
         for (const artifact of artifacts) {
@@ -2036,21 +3087,32 @@ async function downloadReportArtifacts(query, access) {
                 skipped.push({ source, reason: 'expired' });
                 continue;
             }
-            if ((artifact.size_in_bytes ?? 0) > maxArtifactBytes) {
-                skipped.push({ source, reason: `${artifact.size_in_bytes} bytes; larger than ${maxArtifactBytes}` });
+            if ((artifact.size_in_bytes ?? 0) > limits.maxZipBytes) {
+                skipped.push({ source, reason: `${artifact.size_in_bytes} bytes; larger than ${limits.maxZipBytes}` });
                 continue;
             }
+            if (read >= limits.maxArtifacts) {
+                skipped.push({ source, reason: `more than ${limits.maxArtifacts} artifacts; the rest are not read` });
+                continue;
+            }
+            read += 1;
             try {
-                const zip = await rest.download(artifact.id, repo, maxArtifactBytes);
-                const entries = readZipEntries(zip, (name) => name === 'report.json' || name.endsWith('/report.json'), MAX_REPORT_BYTES);
-                if (!entries.length)
+                const zip = await client.artifactZip(repo, artifact.id, limits.maxZipBytes);
+                let found = 0;
+                // One report at a time, cut down at once: a long history needs one report's memory, not all of them.
+                for (const entry of reportsInZip(zip, source, limits)) {
+                    found += 1;
+                    if ('error' in entry)
+                        skipped.push({ source: entry.path, reason: entry.error });
+                    else
+                        inputs.push({ report: boundReport(withRunInfo(entry.report, run, query, access.serverUrl)), source: entry.path });
+                }
+                if (!found)
                     skipped.push({ source, reason: 'no report.json inside' });
-                for (const entry of entries)
-                    inputs.push({ report: withRunInfo(parseReport(entry.data, `${source}/${entry.name}`), run, query, access.serverUrl), source: `${source}/${entry.name}` });
             }
             catch (error) {
                 // Listing failures (token, permissions) already stopped us above; one bad artifact is only left out.
-                skipped.push({ source, reason: error.message });
+                skipped.push({ source, reason: unreadableReason(error) });
             }
         }
     }
@@ -2064,6 +3126,7 @@ async function downloadReportArtifacts(query, access) {
  * A report that does not validate is left out and listed on the page, not fatal: one broken
  * nightly artifact must not take the whole history down.
  */
+
 
 
 
@@ -2097,16 +3160,23 @@ async function writeSite(directory, files) {
     }
     return written;
 }
-/** Downloaded reports kept as files (e.g. on a branch), so the history outlives artifact retention. */
+/**
+ * Downloaded reports kept as files (e.g. on a branch), so the history outlives artifact retention.
+ * A report's folder is named by what the dashboard counts as the same report (workload, run,
+ * commit, time), so saving the same runs again night after night rewrites the same files.
+ */
 async function saveReports(directory, inputs) {
-    let saved = 0;
+    const names = new Set();
     for (const { report } of inputs) {
-        const name = `${report.run.runId ?? 'run'}-${(report.run.workload ?? 'report').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 80)}-${saved}`;
+        const identity = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(reportIdentity(report)).digest('hex').slice(0, 12);
+        const name = `${report.run.runId ?? 'run'}-${(report.run.workload ?? 'report').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 80)}-${identity}`;
+        if (names.has(name))
+            continue;
+        names.add(name);
         await (0,promises_.mkdir)((0,external_node_path_.join)(directory, name), { recursive: true });
         await (0,promises_.writeFile)((0,external_node_path_.join)(directory, name, 'report.json'), (0,json.serializeReport)(report));
-        saved += 1;
     }
-    return saved;
+    return names.size;
 }
 async function buildDashboard(request) {
     const log = request.log ?? (() => undefined);
@@ -2136,6 +3206,7 @@ async function buildDashboard(request) {
  * band, family shares, top-kernel changes, findings and verdicts per workload, change points and the
  * open regressions on top. It needs no server: open index.html, or publish DIR to GitHub Pages.
  */
+
 
 
 
@@ -2207,6 +3278,7 @@ async function runDashboardCommand(argv, env = process.env) {
         throw new errors/* UsageError */.eb('dashboard: expected report.json files or directories, or --from-artifacts');
     let artifacts;
     if (values['from-artifacts']) {
+        const limits = limitsFromEnv(env);
         const repository = values.repo ?? env['GITHUB_REPOSITORY'];
         if (!repository)
             throw new errors/* UsageError */.eb('dashboard --from-artifacts: expected --repo OWNER/NAME (or GITHUB_REPOSITORY)');
@@ -2227,6 +3299,9 @@ async function runDashboardCommand(argv, env = process.env) {
                 token: env['GITHUB_TOKEN'],
                 apiUrl: (env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, ''),
                 serverUrl: (env['GITHUB_SERVER_URL'] || 'https://github.com').replace(/\/+$/, ''),
+                limits: limits.http,
+                retry: limits.retry,
+                artifactLimits: limits.artifacts,
             },
             ...(values['save-reports'] ? { saveTo: values['save-reports'] } : {}),
         };
@@ -2265,9 +3340,21 @@ var gh_budget = __nccwpck_require__(193);
 var gh_sections = __nccwpck_require__(876);
 // EXTERNAL MODULE: ./src/report/gh-text.ts
 var gh_text = __nccwpck_require__(215);
+// EXTERNAL MODULE: ./src/report/charts.ts
+var report_charts = __nccwpck_require__(337);
+// EXTERNAL MODULE: ./src/report/kernel-display-name.ts
+var kernel_display_name = __nccwpck_require__(188);
 // EXTERNAL MODULE: ./src/report/merge-reports.ts
 var merge_reports = __nccwpck_require__(756);
 ;// CONCATENATED MODULE: ./src/report/comment.ts
+/**
+ * The sticky PR comment: the verdict and the alerts first, everything else folded in <details>,
+ * a link to the full report, and a hidden marker that lets the next run find and update it.
+ * GitHub refuses a comment over 65,536 characters, so the body is fitted under a budget.
+ */
+
+
+
 
 
 
@@ -2284,8 +3371,15 @@ function sanitizeCommentKey(key) {
         .slice(0, 100);
     return clean || 'default';
 }
+/**
+ * The marker of one key's comment, one-to-one with the key: a key the sanitizing changed (`llama fp8`,
+ * `llama+fp8`) also carries a short hash of itself, so two keys never share a comment. A key that
+ * needs no change keeps the marker it always had.
+ */
 function commentMarker(key) {
-    return `<!-- profile-gate:${sanitizeCommentKey(key)} -->`;
+    const clean = sanitizeCommentKey(key);
+    const suffix = clean === key ? '' : `~${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex').slice(0, 10)}`;
+    return `<!-- profile-gate:${clean}${suffix} -->`;
 }
 /**
  * Whether to comment. `auto`: on pull request events. `on-regression`: create only when something
@@ -2316,13 +3410,18 @@ function alertLines(entry, labelled, textChars) {
     }
     const detail = { ...gh_sections/* DETAIL_LEVELS */.oA[2], nameChars: 80 };
     if (rows.length) {
-        lines.push('', gh_sections/* COMPARISON_HEADER */.Cq, ...rows.slice(0, 10).map((row) => (0,gh_sections/* comparisonRowCells */.Hz)(row, detail)));
+        const names = (0,kernel_display_name/* reportKernelNames */.eX)(entry.report);
+        lines.push('', gh_sections/* COMPARISON_HEADER */.Cq, ...rows.slice(0, 10).map((row) => (0,gh_sections/* comparisonRowCells */.Hz)(row, detail, names)));
         if (rows.length > 10)
             lines.push('', `… ${rows.length - 10} more alerts in the details and the artifact.`);
         lines.push('');
     }
-    for (const finding of findings.slice(0, 10))
+    for (const [i, finding] of findings.slice(0, 10).entries()) {
         lines.push((0,gh_sections/* renderFindingLine */.gz)(finding, textChars));
+        // The top finding's next step stays in view: it is what the reviewer does next.
+        if (i === 0)
+            lines.push(...(0,gh_sections/* nextStepLines */.FM)(finding, Math.max(textChars, 600)));
+    }
     if (findings.length > 10)
         lines.push(`- … ${findings.length - 10} more findings in the details.`);
     return lines;
@@ -2360,8 +3459,9 @@ function renderComment(merged, options) {
     const first = merged.entries[0];
     const heading = labelled || !first
         ? `## profile-gate: ${(0,gh_sections/* verdictLine */.MT)(merged.verdict)} · ${merged.entries.length} reports`
-        : `## profile-gate: ${(0,gh_sections/* verdictLine */.MT)(first.report.verdict)} · ${(0,gh_text/* safeText */.Hk)(first.label, 100)}`;
-    const head = [commentMarker(options.key), heading, !labelled && first ? (0,gh_sections/* reasonsBlock */.hF)(first.report) : ''].filter(Boolean).join('\n');
+        : `## profile-gate: ${(0,gh_sections/* reportVerdictLine */.wM)(first.report)} · ${(0,gh_text/* safeText */.Hk)(first.label, 100)}`;
+    const banner = !labelled && first ? (0,gh_sections/* noBaselineBanner */.XA)(first) : '';
+    const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', !labelled && first ? (0,gh_sections/* reasonsBlock */.hF)(first.report) : ''].filter(Boolean).join('\n');
     const tail = footer(merged, links);
     const alerts = merged.entries.flatMap((entry) => alertLines(entry, labelled, 300));
     const alertBudget = budget * 0.4;
@@ -2370,7 +3470,10 @@ function renderComment(merged, options) {
         : first
             ? 'No regressions and no findings.'
             : 'No report was found.';
-    const used = measure(head) + measure(alertBlock) + measure(tail) + 16;
+    // Pictures of one report, where they beat a table: its throughput runs and its family shares.
+    const charts = !labelled && first ? (0,report_charts/* reportCharts */.Em)(first.report) : [];
+    const chartBlock = charts.length && measure(charts.join('\n\n')) < budget * 0.15 ? charts.join('\n\n') : '';
+    const used = measure(head) + measure(alertBlock) + measure(chartBlock) + measure(tail) + 20;
     const open = `<details><summary>Details: findings, comparison, kernels, utilization, baseline</summary>`;
     const close = '</details>';
     const blocks = merged.entries.map((entry) => ({
@@ -2379,7 +3482,7 @@ function renderComment(merged, options) {
     }));
     // The blank lines around the block content are what makes GitHub render markdown inside <details>.
     const details = blocks.length ? `${(0,gh_budget/* fitBlocks */.U)(open, blocks, close, budget - used, measure)}` : '';
-    const body = [head, alertBlock, details, tail].filter(Boolean).join('\n\n');
+    const body = [head, alertBlock, chartBlock, details, tail].filter(Boolean).join('\n\n');
     if (measure(body) <= budget)
         return `${body}\n`;
     // Unreachable with the caps above; kept so that no input can ever produce a refused comment.
@@ -2400,10 +3503,10 @@ function renderComment(merged, options) {
 
 
 
-const REPORT_USAGE = (/* unused pure expression or super */ null && (`profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] REPORT.json|DIR...
+const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] REPORT.json|DIR...
   Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
   DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment, marker key KEY,
-  default 'report'). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').`));
+  default 'report'). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').`;
 async function runReportCommand(args) {
     const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
         args,
@@ -2437,389 +3540,12 @@ async function runReportCommand(args) {
     return merged.verdict === 'fail' ? errors/* EXIT_GATE_FAILED */.je : errors/* EXIT_OK */.Ij;
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/logger.ts
-/** Plain text to a writable stream, headers for groups (the CLI). */
-function createPlainLogger(write, options = {}) {
-    const showOutput = options.showOutput ?? true;
-    return {
-        info: (message) => write(`${message}\n`),
-        warning: (message) => write(`warning: ${message}\n`),
-        error: (message) => write(`error: ${message}\n`),
-        output: (line) => {
-            if (showOutput)
-                write(`  | ${line}\n`);
-        },
-        async group(name, fn) {
-            write(`\n== ${name}\n`);
-            return fn();
-        },
-    };
-}
-/** Keeps every line in memory; for tests. */
-function createMemoryLogger() {
-    const lines = [];
-    return {
-        lines,
-        info: (text) => lines.push({ kind: 'info', text }),
-        warning: (text) => lines.push({ kind: 'warning', text }),
-        error: (text) => lines.push({ kind: 'error', text }),
-        output: (text) => lines.push({ kind: 'output', text }),
-        async group(name, fn) {
-            lines.push({ kind: 'group', text: name });
-            return fn();
-        },
-        text: () => lines.map((line) => `${line.kind}: ${line.text}`).join('\n'),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/engine/run/shell-words.ts
-/**
- * Splitting an option such as `max-args: --max-length 2048 --prompt "two words"` into argv the way a
- * POSIX shell would (quotes and backslashes only: no expansion, no globbing), and quoting argv back
- * into one line for the plan and the logs.
- */
-function splitShellWords(text) {
-    const words = [];
-    let current = '';
-    let inWord = false;
-    let quote = null;
-    for (let i = 0; i < text.length; i += 1) {
-        const char = text[i];
-        if (quote === "'") {
-            if (char === "'")
-                quote = null;
-            else
-                current += char;
-            continue;
-        }
-        if (quote === '"') {
-            if (char === '"')
-                quote = null;
-            else if (char === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1]))
-                current += text[++i];
-            else
-                current += char;
-            continue;
-        }
-        if (char === "'" || char === '"') {
-            quote = char;
-            inWord = true;
-        }
-        else if (char === '\\' && i + 1 < text.length) {
-            if (text[i + 1] !== '\n')
-                current += text[i + 1];
-            i += 1;
-            inWord = true;
-        }
-        else if (/\s/.test(char)) {
-            if (inWord)
-                words.push(current);
-            current = '';
-            inWord = false;
-        }
-        else {
-            current += char;
-            inWord = true;
-        }
-    }
-    if (quote)
-        throw new Error(`unterminated ${quote} quote`);
-    if (inWord)
-        words.push(current);
-    return words;
-}
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-function quoteShellWord(word) {
-    if (word !== '' && SAFE_WORD.test(word))
-        return word;
-    return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-function formatCommand(argv) {
-    return argv.map(quoteShellWord).join(' ');
-}
-/** The value given to `--name VALUE` or `--name=VALUE` in argv (the last one wins, as in argparse). */
-function flagValue(argv, name) {
-    let value;
-    for (let i = 0; i < argv.length; i += 1) {
-        const word = argv[i];
-        if (word === name && i + 1 < argv.length)
-            value = argv[i + 1];
-        else if (word.startsWith(`${name}=`))
-            value = word.slice(name.length + 1);
-    }
-    return value;
-}
-function hasFlag(argv, name) {
-    return argv.some((word) => word === name || word.startsWith(`${name}=`));
-}
-
-;// CONCATENATED MODULE: ./src/engine/run/options.ts
-/**
- * What to run, as the action inputs and the `profile-gate run` flags name it (kebab-case, one name
- * per option in both doors). Parsed once into RunOptions; an error names the option it is about.
- */
-
-
-
-const ENGINES = ['max', 'command'];
-const MODES = ['generate', 'serve'];
-const PROFILERS = ['auto', 'max', 'nsys', 'rocprofv3', 'torch', 'none'];
-const DEEP_DIVES = ['auto', 'off', 'always'];
-/** The option names, as the action's inputs and the CLI's flags spell them. */
-const RUN_OPTION_NAMES = [
-    'engine',
-    'model',
-    'max-mode',
-    'max-args',
-    'prompt',
-    'max-new-tokens',
-    'custom-architectures',
-    'benchmark-args',
-    'run',
-    'profile-run',
-    'captures',
-    'warmup-runs',
-    'runs',
-    'profiler',
-    'capture-seconds',
-    'deep-dive',
-    'timeout-minutes',
-    'base-workdir',
-    'base-run',
-];
-/** Load shape of `max benchmark` when benchmark-args is not given: offline (random data), bounded. */
-const DEFAULT_BENCHMARK_ARGS = '--dataset-name random --random-input-len 512 --num-prompts 1000 --max-concurrency 8';
-/** MAX serves its metrics on this port; serving on it breaks the server after "Server ready". */
-const MAX_METRICS_PORT = 8001;
-function choice(values) {
-    return schemas/* enum */.k5n(values, { error: `expected one of ${values.join(', ')}` });
-}
-function integer(min) {
-    return schemas/* number */.aig({ error: 'expected a whole number' }).int({ error: 'expected a whole number' }).min(min, { error: `expected a whole number >= ${min}` });
-}
-function positive() {
-    return schemas/* number */.aig({ error: 'expected a number' }).positive({ error: 'expected a number > 0' });
-}
-function words() {
-    return schemas/* string */.YjP().superRefine((value, ctx) => {
-        try {
-            splitShellWords(value);
-        }
-        catch (error) {
-            ctx.addIssue({ code: 'custom', message: `cannot split into arguments: ${error.message}` });
-        }
-    });
-}
-const list = schemas/* array */.YOg(schemas/* string */.YjP().min(1));
-const RawRunOptionsSchema = schemas/* object */.Ikc({
-    engine: choice(ENGINES).default('max'),
-    model: schemas/* string */.YjP().min(1).optional(),
-    'max-mode': choice(MODES).default('generate'),
-    'max-args': words().default(''),
-    prompt: schemas/* string */.YjP().optional(),
-    'max-new-tokens': integer(1).default(100),
-    'custom-architectures': list.default([]),
-    'benchmark-args': words().default(DEFAULT_BENCHMARK_ARGS),
-    run: schemas/* string */.YjP().min(1).optional(),
-    'profile-run': schemas/* string */.YjP().min(1).optional(),
-    captures: list.default([]),
-    'warmup-runs': integer(0).default(1),
-    runs: integer(1).default(5),
-    profiler: choice(PROFILERS).default('auto'),
-    'capture-seconds': positive().default(10),
-    'deep-dive': choice(DEEP_DIVES).default('auto'),
-    'timeout-minutes': positive().default(30),
-    'base-workdir': schemas/* string */.YjP().min(1).optional(),
-    'base-run': schemas/* string */.YjP().min(1).optional(),
-});
-function optionLabel(name, style) {
-    return style === 'cli' ? `--${name}` : `input '${name}'`;
-}
-const NUMERIC = new Set(['max-new-tokens', 'warmup-runs', 'runs', 'capture-seconds', 'timeout-minutes']);
-const LISTS = new Set(['custom-architectures', 'captures']);
-/** Action inputs and flags arrive as text: '' means unset, numbers and lists are split here. */
-function normalize(raw) {
-    const out = {};
-    for (const [name, value] of Object.entries(raw)) {
-        if (value === undefined || value === null)
-            continue;
-        if (typeof value === 'string' && value.trim() === '')
-            continue; // the action passes every unset input as ''
-        if (NUMERIC.has(name) && typeof value === 'string')
-            out[name] = /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
-        else if (LISTS.has(name) && typeof value === 'string')
-            out[name] = value.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
-        else
-            out[name] = typeof value === 'string' && name !== 'prompt' ? value.trim() : value;
-    }
-    return out;
-}
-/** `model` is kept for a command workload too: it labels the report's environment. */
-const ONLY_FOR_MAX = ['max-mode', 'max-args', 'prompt', 'max-new-tokens', 'custom-architectures', 'benchmark-args'];
-const ONLY_FOR_COMMAND = ['run', 'profile-run', 'captures'];
-function parseRunOptions(raw, style = 'input') {
-    const fail = (name, message) => {
-        throw new errors/* UsageError */.eb(`${optionLabel(name, style)}: ${message}`);
-    };
-    const given = normalize(raw);
-    for (const name of Object.keys(given)) {
-        if (!RUN_OPTION_NAMES.includes(name))
-            fail(name, `unknown option; expected one of ${RUN_OPTION_NAMES.join(', ')}`);
-    }
-    const parsed = RawRunOptionsSchema.safeParse(given);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const name = String(issue.path[0] ?? 'options');
-        const value = raw[name];
-        fail(name, `${issue.message}${typeof value === 'string' ? `, got ${JSON.stringify(value)}` : ''}`);
-    }
-    const o = parsed.data;
-    const ignored = [];
-    const isGiven = (name) => given[name] !== undefined;
-    if (o.engine === 'max') {
-        if (!o.model)
-            fail('model', 'required with engine max (a Hugging Face id or a local path)');
-        ignored.push(...ONLY_FOR_COMMAND.filter(isGiven));
-        if (o.profiler === 'torch')
-            fail('profiler', 'torch reads Kineto traces a command workload writes; with engine max use auto, max, nsys, rocprofv3 or none');
-        if (o['max-mode'] === 'serve') {
-            if (isGiven('prompt'))
-                ignored.push('prompt');
-            const port = flagValue(splitShellWords(o['max-args']), '--port');
-            if (port !== undefined && Number(port) === MAX_METRICS_PORT) {
-                fail('max-args', `--port ${MAX_METRICS_PORT} is the port MAX serves its metrics on; the server would report ready, then shut its workers down. Pick another port, e.g. --port 8000`);
-            }
-        }
-        else if (isGiven('benchmark-args'))
-            ignored.push('benchmark-args');
-    }
-    else {
-        if (!o.run)
-            fail('run', 'required with engine command (the workload command line)');
-        ignored.push(...ONLY_FOR_MAX.filter(isGiven).filter((name) => name !== 'max-mode' || given['max-mode'] !== 'generate'));
-        if (o.profiler === 'max')
-            fail('profiler', 'max is the profiler of max generate; with engine command use auto, nsys, rocprofv3, torch or none');
-        if (o.profiler === 'torch' && o.captures.length === 0)
-            fail('captures', 'required with profiler torch: the globs of the Kineto traces the workload writes (e.g. traces/*.json)');
-    }
-    if (o.engine === 'max' && o['base-run'] !== undefined)
-        fail('base-run', 'applies to engine command only; with engine max the base side runs the same max command in base-workdir');
-    if (o['base-workdir'] !== undefined || o['base-run'] !== undefined) {
-        if (o.runs < 3)
-            fail('runs', `A/B needs at least 3 measured runs per side to compare, got ${o.runs}`);
-    }
-    return {
-        engine: o.engine,
-        ...(o.model ? { model: o.model } : {}),
-        mode: o.engine === 'max' ? o['max-mode'] : 'generate',
-        maxArgs: splitShellWords(o['max-args']),
-        ...(o.prompt !== undefined && o.engine === 'max' && o['max-mode'] === 'generate' ? { prompt: o.prompt } : {}),
-        maxNewTokens: o['max-new-tokens'],
-        customArchitectures: o['custom-architectures'],
-        benchmarkArgs: splitShellWords(o['benchmark-args']),
-        ...(o.engine === 'command' ? { run: o.run, ...(o['profile-run'] ? { profileRun: o['profile-run'] } : {}) } : {}),
-        captures: o.engine === 'command' ? o.captures : [],
-        warmupRuns: o['warmup-runs'],
-        runs: o.runs,
-        profiler: o.profiler,
-        captureSeconds: o['capture-seconds'],
-        deepDive: o['deep-dive'],
-        timeoutMinutes: o['timeout-minutes'],
-        ...(o['base-workdir'] !== undefined || o['base-run'] !== undefined
-            ? { base: { ...(o['base-workdir'] !== undefined ? { workdir: o['base-workdir'] } : {}), ...(o['base-run'] !== undefined ? { run: o['base-run'] } : {}) } }
-            : {}),
-        ignored,
-    };
-}
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(24);
-;// CONCATENATED MODULE: external "node:net"
-const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
-// EXTERNAL MODULE: ./src/diagnose/signals.ts
-var signals = __nccwpck_require__(549);
-;// CONCATENATED MODULE: ./src/engine/run/deep-dive.ts
-/**
- * The deep dive: Nsight Compute on the one kernel the analysis points at. The `dominant-kernel`
- * finding carries an ncu command; here it is made safe and complete: only ncu is ever run, the
- * card's clocks are left alone (`--clock-control none`), the output is CSV of the details page,
- * and the workload goes where the command says `<workload>` (or at the end).
- */
-
-
-
-const DEEP_DIVE_FINDING = 'dominant-kernel';
-/** How a rule may mark where the workload goes (the longest first: they are replaced as text). */
-const WORKLOAD_PLACEHOLDERS = ['<workload command>', '<workload>', '<command>', '{workload}', '{command}'];
-const MARKER = '\u0000workload\u0000';
-const DEFAULT_SECTIONS = signals/* DEEP_DIVE_SECTIONS */.ZL.flatMap((section) => ['--section', section]);
-function escapeRegex(text) {
-    return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-/** A generic ncu command for one kernel: skip the first launches (warm-up), profile a few. */
-function ncuForKernel(ncu, kernel, workload) {
-    return [ncu, '--clock-control', 'none', '--csv', '--page', 'details', ...DEFAULT_SECTIONS, '-k', `regex:${escapeRegex(kernel)}`, '--launch-skip', '20', '--launch-count', '4', ...workload];
-}
-/**
- * Complete a finding's ncu command. Throws when it is not an ncu command (nothing else is run from
- * an analysis) or asks for clock control other than none.
- */
-function completeNcuCommand(command, ncu, workload) {
-    let marked = command;
-    for (const placeholder of WORKLOAD_PLACEHOLDERS)
-        marked = marked.split(placeholder).join(MARKER);
-    const words = splitShellWords(marked);
-    if (words.length === 0 || (0,external_node_path_.basename)(words[0]) !== 'ncu')
-        throw new Error(`the finding's command is not an ncu command: ${command}`);
-    const args = words.slice(1);
-    const clock = args.findIndex((word) => word === '--clock-control' || word.startsWith('--clock-control='));
-    if (clock >= 0) {
-        const value = args[clock].includes('=') ? args[clock].split('=')[1] : args[clock + 1];
-        if (value !== 'none')
-            throw new Error(`the finding's command sets --clock-control ${value}; the GPU's clocks must be left alone (--clock-control none)`);
-    }
-    const required = [...(clock >= 0 ? [] : ['--clock-control', 'none']), ...(hasFlag(args, '--csv') ? [] : ['--csv']), ...(hasFlag(args, '--page') ? [] : ['--page', 'details'])];
-    const placeholder = args.indexOf(MARKER);
-    if (placeholder >= 0)
-        return [ncu, ...required, ...args.slice(0, placeholder), ...workload, ...args.slice(placeholder + 1)];
-    // The rule may already have been told the workload: do not run it twice.
-    const endsWithWorkload = workload.length > 0 && args.length >= workload.length && workload.every((word, i) => args[args.length - workload.length + i] === word);
-    return [ncu, ...required, ...args, ...(endsWithWorkload ? [] : workload)];
-}
-/**
- * Send ncu's own output (the CSV) to `file` with --log-file, so the workload's stdout stays out of
- * it; a --log-file the command already had is replaced.
- */
-function withNcuLogFile(argv, file) {
-    const rest = [];
-    for (let i = 1; i < argv.length; i += 1) {
-        if (argv[i] === '--log-file')
-            i += 1;
-        else if (!argv[i].startsWith('--log-file='))
-            rest.push(argv[i]);
-    }
-    return [argv[0], '--log-file', file, ...rest];
-}
-function chooseDeepDive(mode, target, ncu, workload) {
-    if (mode === 'off')
-        return { run: false, why: 'deep-dive: off' };
-    const finding = target.findings.find((f) => f.id === DEEP_DIVE_FINDING);
-    if (finding?.command) {
-        try {
-            return { run: true, argv: completeNcuCommand(finding.command, ncu, workload), why: `the ${DEEP_DIVE_FINDING} finding (${finding.kernel ?? 'its kernel'})` };
-        }
-        catch (error) {
-            return { run: false, why: error.message };
-        }
-    }
-    const kernel = finding?.kernel ?? (mode === 'always' ? target.topKernel : undefined);
-    if (kernel)
-        return { run: true, argv: ncuForKernel(ncu, kernel, workload), why: finding ? `the ${DEEP_DIVE_FINDING} finding (${kernel})` : `deep-dive: always, on the top kernel ${kernel}` };
-    return { run: false, why: mode === 'always' ? 'deep-dive: always, but the analysis has no kernels' : `no ${DEEP_DIVE_FINDING} finding: no deep dive needed` };
-}
-
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(24);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/engine/run/detect.ts
 /**
  * What the box has: GPU vendor, name, driver, CUDA/ROCm, the MAX version and which profilers exist.
@@ -3072,12 +3798,1154 @@ function createSystemProbe() {
     };
 }
 
+;// CONCATENATED MODULE: ./src/engine/run/install-lines.ts
+/** The exact line to install each tool the run can use, shown wherever the tool is missing. */
+const INSTALL = {
+    max: 'pip install modular (MAX ships in the modular package; see docs.modular.com for conda/pixi)',
+    nsys: 'apt-get install -y nsight-systems-cli (from NVIDIA\'s devtools apt repository), or put an installed nsys on PATH',
+    ncu: 'apt-get install -y cuda-nsight-compute-<cuda major>-<minor> (ships with the CUDA toolkit, also as /usr/local/cuda/bin/ncu)',
+    rocprofv3: 'apt-get install -y rocprofiler-sdk (ROCm 6.2 or newer)',
+    libdw: 'apt-get install -y libdw1 (nsys stats needs libdw.so.1)',
+};
+
+;// CONCATENATED MODULE: ./src/engine/run/profilers.ts
+/**
+ * Which profiler a run uses on this box (what `profiler: auto` means, and the fallback with its
+ * install line when a tool is missing), and the exact profiler command lines.
+ */
+
+
+function resolveProfiler(options, detected, notices) {
+    const { nsys, rocprofv3 } = detected.tools;
+    const nvidia = detected.vendor === 'nvidia';
+    const amd = detected.vendor === 'amd';
+    const requested = options.profiler;
+    const missing = (tool, fallback) => {
+        notices.push({ severity: 'warning', message: `${tool} not found: ${fallback}`, fix: INSTALL[tool] });
+        return 'none';
+    };
+    const noGpu = () => {
+        if (requested !== 'auto' && requested !== 'none')
+            notices.push({ severity: 'warning', message: `profiler ${requested}: no GPU found, so no kernel profile; the run measures throughput only` });
+        return 'none';
+    };
+    if (options.engine === 'command') {
+        if (requested === 'torch' || (requested === 'auto' && options.captures.length > 0))
+            return 'torch';
+        if (requested === 'none')
+            return 'none';
+        if (!detected.vendor)
+            return noGpu();
+        if (requested === 'rocprofv3' || (requested === 'auto' && amd)) {
+            if (!amd)
+                return noGpu();
+            return rocprofv3 ? 'rocprofv3' : missing('rocprofv3', 'no kernel profile; utilization and throughput only');
+        }
+        if (!nvidia)
+            return noGpu();
+        return nsys ? 'nsys' : missing('nsys', 'no kernel profile; utilization and throughput only');
+    }
+    if (options.mode === 'serve') {
+        if (requested === 'auto') {
+            notices.push({ severity: 'info', message: 'serve mode records benchmark metrics and GPU utilization; set profiler: nsys to also run the server under nsys launch and trace one benchmark window' });
+            return 'none';
+        }
+        if (requested === 'none')
+            return 'none';
+        if (requested === 'rocprofv3') {
+            notices.push({ severity: 'warning', message: 'profiler rocprofv3 is not supported with max serve; the run measures throughput only' });
+            return 'none';
+        }
+        if (!nvidia)
+            return noGpu();
+        return nsys ? 'nsys' : missing('nsys', 'the server runs without a kernel trace; benchmark metrics and utilization only');
+    }
+    if (requested === 'none')
+        return 'none';
+    if (!detected.vendor)
+        return noGpu();
+    if (amd) {
+        if (requested !== 'auto' && requested !== 'rocprofv3')
+            notices.push({ severity: 'warning', message: `profiler ${requested} needs an NVIDIA GPU; this box has an AMD GPU, using rocprofv3` });
+        return rocprofv3 ? 'rocprofv3' : missing('rocprofv3', 'no kernel profile; utilization and throughput only');
+    }
+    if (requested === 'rocprofv3')
+        return noGpu();
+    if (!nsys)
+        return missing('nsys', `no kernel profile${requested === 'max' || requested === 'auto' ? ' (max generate --profile needs nsys on PATH)' : ''}; utilization and throughput only`);
+    if (requested === 'nsys')
+        return 'nsys';
+    if (maxHasProfileFlag(detected.maxVersion))
+        return 'max';
+    notices.push({
+        severity: requested === 'max' ? 'warning' : 'info',
+        message: `MAX ${detected.maxVersion ?? '(version unknown)'} has no max generate --profile (added in 26.4): nsys records the whole profiled run, model load and warm-up included`,
+    });
+    return 'nsys';
+}
+function nsysProfileArgs(nsys, output, captureRange) {
+    return [
+        nsys,
+        'profile',
+        '--trace=cuda,nvtx',
+        ...(captureRange ? ['--capture-range=cudaProfilerApi', '--capture-range-end=stop'] : []),
+        '--cuda-graph-trace=node',
+        '--sample=none',
+        '--cpuctxsw=none',
+        '--force-overwrite=true',
+        '--output',
+        output,
+    ];
+}
+function nsysStatsArgs(nsys, rep) {
+    return [nsys, 'stats', '--force-export=true', '--report', 'cuda_gpu_kern_sum,cuda_api_sum', '--format', 'csv', rep];
+}
+/** Every chunk's in-use share (threshold 100 lists them all), so the rows cover the whole capture range. */
+function nsysGpuUtilArgs(nsys, rep) {
+    return [nsys, 'analyze', '--rule', 'gpu_time_util:threshold=100', '--format', 'csv', rep];
+}
+function rocprofArgs(rocprofv3, dir) {
+    return [rocprofv3, '--kernel-trace', '--stats', '--output-format', 'csv', '-d', dir, '-o', 'profile', '--'];
+}
+
+;// CONCATENATED MODULE: ./src/engine/run/shell-words.ts
+/**
+ * Splitting an option such as `max-args: --max-length 2048 --prompt "two words"` into argv the way a
+ * POSIX shell would (quotes and backslashes only: no expansion, no globbing), and quoting argv back
+ * into one line for the plan and the logs.
+ */
+function splitShellWords(text) {
+    const words = [];
+    let current = '';
+    let inWord = false;
+    let quote = null;
+    for (let i = 0; i < text.length; i += 1) {
+        const char = text[i];
+        if (quote === "'") {
+            if (char === "'")
+                quote = null;
+            else
+                current += char;
+            continue;
+        }
+        if (quote === '"') {
+            if (char === '"')
+                quote = null;
+            else if (char === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1]))
+                current += text[++i];
+            else
+                current += char;
+            continue;
+        }
+        if (char === "'" || char === '"') {
+            quote = char;
+            inWord = true;
+        }
+        else if (char === '\\' && i + 1 < text.length) {
+            if (text[i + 1] !== '\n')
+                current += text[i + 1];
+            i += 1;
+            inWord = true;
+        }
+        else if (/\s/.test(char)) {
+            if (inWord)
+                words.push(current);
+            current = '';
+            inWord = false;
+        }
+        else {
+            current += char;
+            inWord = true;
+        }
+    }
+    if (quote)
+        throw new Error(`unterminated ${quote} quote`);
+    if (inWord)
+        words.push(current);
+    return words;
+}
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+function quoteShellWord(word) {
+    if (word !== '' && SAFE_WORD.test(word))
+        return word;
+    return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+function formatCommand(argv) {
+    return argv.map(quoteShellWord).join(' ');
+}
+/** The value given to `--name VALUE` or `--name=VALUE` in argv (the last one wins, as in argparse). */
+function flagValue(argv, name) {
+    let value;
+    for (let i = 0; i < argv.length; i += 1) {
+        const word = argv[i];
+        if (word === name && i + 1 < argv.length)
+            value = argv[i + 1];
+        else if (word.startsWith(`${name}=`))
+            value = word.slice(name.length + 1);
+    }
+    return value;
+}
+function hasFlag(argv, name) {
+    return argv.some((word) => word === name || word.startsWith(`${name}=`));
+}
+
+;// CONCATENATED MODULE: ./src/cli/profiler-reports.ts
+/**
+ * Profiler reports a user passes to `analyze` directly (`x.nsys-rep`, `x.ncu-rep`) are binary; their
+ * own tool exports them as text. When the tool is on PATH it is run (the exact command printed on
+ * stderr) and its CSV is analyzed in the report's place; otherwise one line names the command.
+ */
+
+
+
+
+
+
+
+
+const KINDS = [
+    { suffix: '.nsys-rep', tool: 'nsys', label: 'an Nsight Systems report', exportArgs: nsysStatsArgs },
+    { suffix: '.ncu-rep', tool: 'ncu', label: 'an Nsight Compute report', exportArgs: (ncu, path) => [ncu, '--import', path, '--csv', '--page', 'details'] },
+];
+function profilerReportKind(path) {
+    return KINDS.find((kind) => path.toLowerCase().endsWith(kind.suffix));
+}
+/** Run argv with stdout into `file`; the exit code and the tail of stderr. */
+function runToFile(argv, file) {
+    return new Promise((resolve) => {
+        const fd = (0,external_node_fs_.openSync)(file, 'w');
+        let stderr = '';
+        const child = (0,external_node_child_process_namespaceObject.spawn)(argv[0], argv.slice(1), { stdio: ['ignore', fd, 'pipe'] });
+        child.stderr.setEncoding('utf8');
+        child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+        child.on('error', (error) => {
+            (0,external_node_fs_.closeSync)(fd);
+            resolve({ code: null, stderr, error: error.message });
+        });
+        child.on('close', (code) => {
+            (0,external_node_fs_.closeSync)(fd);
+            resolve({ code, stderr });
+        });
+    });
+}
+function lastLine(text) {
+    return text.trim().split(/\r?\n/).filter(Boolean).pop()?.slice(0, 300) ?? '';
+}
+/**
+ * Inputs with every profiler report replaced by its exported CSV (in a temporary directory).
+ * `log` receives the exact command before it runs.
+ */
+async function exportProfilerReports(inputs, log) {
+    const probe = createSystemProbe();
+    let dir;
+    const out = [];
+    for (const input of inputs) {
+        const kind = profilerReportKind(input);
+        if (!kind) {
+            out.push(input);
+            continue;
+        }
+        const tool = await probe.which(kind.tool);
+        const shown = formatCommand(kind.exportArgs(kind.tool, input));
+        if (!tool)
+            throw new errors/* InputError */.dz(input, `${kind.label}, and ${kind.tool} is not on PATH to read it; export it where ${kind.tool} is installed and analyze the CSV: ${shown} > ${(0,external_node_path_.basename)(input)}.csv`);
+        dir ??= (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_namespaceObject.tmpdir)(), 'profile-gate-export-'));
+        const csv = (0,external_node_path_.join)(dir, `${out.length}-${(0,external_node_path_.basename)(input)}.csv`);
+        log(`${input}: ${kind.label}; running ${shown}`);
+        const result = await runToFile(kind.exportArgs(tool, input), csv);
+        if (result.code !== 0) {
+            const why = result.error ?? (lastLine(result.stderr) || `exit code ${result.code}`);
+            throw new errors/* InputError */.dz(input, `${shown} failed: ${why}`);
+        }
+        out.push(csv);
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/cli/run-metadata.ts
+/**
+ * The `run` block of a report made by the CLI: what was run, from which commit and branch, and when.
+ * Flags win; otherwise GitHub Actions' environment (GITHUB_SHA, GITHUB_REF_NAME, GITHUB_REPOSITORY,
+ * GITHUB_RUN_ID), then git in the working directory; the time defaults to now. The dashboard groups
+ * by workload and labels its points with the commit and the time.
+ */
+
+
+/** The flags as parseArgs declares them. */
+const RUN_METADATA_OPTIONS = {
+    workload: { type: 'string' },
+    commit: { type: 'string' },
+    branch: { type: 'string' },
+    'run-at': { type: 'string' },
+};
+const RUN_METADATA_HELP = `run metadata (analyze; the dashboard groups and labels reports by them):
+  --workload NAME      a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'
+  --commit SHA         default $GITHUB_SHA, else git rev-parse HEAD
+  --branch NAME        default $GITHUB_REF_NAME, else the checked-out git branch
+  --run-at TIME        when the captures were made (ISO 8601; default now)`;
+/** git in the current directory; undefined when git or the repository is missing. */
+const systemGit = (args) => {
+    try {
+        return (0,external_node_child_process_namespaceObject.execFileSync)('git', [...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || undefined;
+    }
+    catch {
+        return undefined;
+    }
+};
+function parseRunAt(value) {
+    const time = new Date(value);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time.getTime()))
+        throw new errors/* UsageError */.eb(`--run-at ${value}: expected an ISO 8601 time such as 2026-12-01T03:00:00Z`);
+    return time.toISOString();
+}
+function resolveRunMetadata(flags, env, git, now = () => new Date()) {
+    const commit = flags.commit || env['GITHUB_SHA'] || git(['rev-parse', 'HEAD']);
+    const head = flags.branch || env['GITHUB_REF_NAME'] ? undefined : git(['rev-parse', '--abbrev-ref', 'HEAD']);
+    // A detached HEAD has no branch to name.
+    const branch = flags.branch || env['GITHUB_REF_NAME'] || (head && head !== 'HEAD' ? head : undefined);
+    const repository = env['GITHUB_REPOSITORY'];
+    const runId = env['GITHUB_RUN_ID'];
+    const server = (env['GITHUB_SERVER_URL'] || 'https://github.com').replace(/\/+$/, '');
+    return {
+        ...(flags.workload ? { workload: flags.workload } : {}),
+        ...(commit ? { commit } : {}),
+        ...(branch ? { ref: branch } : {}),
+        ...(repository ? { repository } : {}),
+        ...(runId ? { runId } : {}),
+        ...(repository && runId ? { runUrl: `${server}/${repository}/actions/runs/${runId}` } : {}),
+        timestamp: flags['run-at'] ? parseRunAt(flags['run-at']) : now().toISOString(),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/run/logger.ts
+
+/** Plain text to a writable stream, headers for groups (the CLI). */
+function createPlainLogger(write, options = {}) {
+    const showOutput = options.showOutput ?? true;
+    return {
+        info: (message) => write(`${message}\n`),
+        warning: (message) => write(`warning: ${message}\n`),
+        error: (message) => write(`error: ${message}\n`),
+        output: (line) => {
+            if (showOutput)
+                write(`  | ${line}\n`);
+        },
+        async group(name, fn) {
+            write(`\n== ${name}\n`);
+            return fn();
+        },
+    };
+}
+/** Keeps every line in memory; for tests. */
+function createMemoryLogger() {
+    const lines = [];
+    return {
+        lines,
+        info: (text) => lines.push({ kind: 'info', text }),
+        warning: (text) => lines.push({ kind: 'warning', text }),
+        error: (text) => lines.push({ kind: 'error', text }),
+        output: (text) => lines.push({ kind: 'output', text }),
+        async group(name, fn) {
+            lines.push({ kind: 'group', text: name });
+            return fn();
+        },
+        text: () => lines.map((line) => `${line.kind}: ${line.text}`).join('\n'),
+    };
+}
+/**
+ * Untrusted lines (a workload's output) for a log that the Actions runner scans for workflow
+ * commands: they are written between `::stop-commands::TOKEN` and `::TOKEN::`, the runner's own
+ * way to show text without acting on it, so a printed `::add-mask::`, `::error::` or
+ * `::stop-commands::` takes no effect. The token is fresh and random each time the fence opens;
+ * the workload never sees it. `close` before writing trusted commands (groups, warnings).
+ */
+function commandFence(write, newToken = () => randomBytes(16).toString('hex')) {
+    let token;
+    return {
+        line(text) {
+            if (token === undefined) {
+                token = newToken();
+                write(`::stop-commands::${token}`);
+            }
+            write(text);
+        },
+        close() {
+            if (token === undefined)
+                return;
+            write(`::${token}::`);
+            token = undefined;
+        },
+    };
+}
+/** A logger whose `output` lines are fenced (see commandFence) and whose other lines close the fence first. */
+function fencedLogger(base, write, newToken) {
+    const fence = commandFence(write, newToken);
+    const trusted = (fn) => (...args) => {
+        fence.close();
+        fn(...args);
+    };
+    return {
+        info: trusted(base.info),
+        warning: trusted(base.warning),
+        error: trusted(base.error),
+        output: (line) => fence.line(line),
+        async group(name, fn) {
+            fence.close();
+            return base.group(name, async () => {
+                try {
+                    return await fn();
+                }
+                finally {
+                    fence.close();
+                }
+            });
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/engine/run/options.ts
+/**
+ * What to run, as the action inputs and the `profile-gate run` flags name it (kebab-case, one name
+ * per option in both doors). Parsed once into RunOptions; an error names the option it is about.
+ */
+
+
+
+const ENGINES = ['max', 'command'];
+const MODES = ['generate', 'serve'];
+const PROFILERS = ['auto', 'max', 'nsys', 'rocprofv3', 'torch', 'none'];
+const DEEP_DIVES = ['auto', 'off', 'always'];
+/** The option names, as the action's inputs and the CLI's flags spell them. */
+const RUN_OPTION_NAMES = [
+    'engine',
+    'model',
+    'max-mode',
+    'max-args',
+    'prompt',
+    'max-new-tokens',
+    'custom-architectures',
+    'benchmark-args',
+    'run',
+    'profile-run',
+    'captures',
+    'warmup-runs',
+    'runs',
+    'profiler',
+    'capture-seconds',
+    'deep-dive',
+    'timeout-minutes',
+    'base-workdir',
+    'base-run',
+    'max-runs',
+];
+/** A/B: the most runs per side, as a multiple of `runs`, when max-runs is not given (5 planned → up to 15). */
+const DEFAULT_MAX_RUNS_FACTOR = 3;
+/** Load shape of `max benchmark` when benchmark-args is not given: offline (random data), bounded. */
+const DEFAULT_BENCHMARK_ARGS = '--dataset-name random --random-input-len 512 --num-prompts 1000 --max-concurrency 8';
+/** MAX serves its metrics on this port; serving on it breaks the server after "Server ready". */
+const MAX_METRICS_PORT = 8001;
+function choice(values) {
+    return schemas/* enum */.k5n(values, { error: `expected one of ${values.join(', ')}` });
+}
+function integer(min) {
+    return schemas/* number */.aig({ error: 'expected a whole number' }).int({ error: 'expected a whole number' }).min(min, { error: `expected a whole number >= ${min}` });
+}
+function positive() {
+    return schemas/* number */.aig({ error: 'expected a number' }).positive({ error: 'expected a number > 0' });
+}
+function words() {
+    return schemas/* string */.YjP().superRefine((value, ctx) => {
+        try {
+            splitShellWords(value);
+        }
+        catch (error) {
+            ctx.addIssue({ code: 'custom', message: `cannot split into arguments: ${error.message}` });
+        }
+    });
+}
+const list = schemas/* array */.YOg(schemas/* string */.YjP().min(1));
+const RawRunOptionsSchema = schemas/* object */.Ikc({
+    engine: choice(ENGINES).default('max'),
+    model: schemas/* string */.YjP().min(1).optional(),
+    'max-mode': choice(MODES).default('generate'),
+    'max-args': words().default(''),
+    prompt: schemas/* string */.YjP().optional(),
+    'max-new-tokens': integer(1).default(100),
+    'custom-architectures': list.default([]),
+    'benchmark-args': words().default(DEFAULT_BENCHMARK_ARGS),
+    run: schemas/* string */.YjP().min(1).optional(),
+    'profile-run': schemas/* string */.YjP().min(1).optional(),
+    captures: list.default([]),
+    'warmup-runs': integer(0).default(1),
+    runs: integer(1).default(5),
+    profiler: choice(PROFILERS).default('auto'),
+    'capture-seconds': positive().default(10),
+    'deep-dive': choice(DEEP_DIVES).default('auto'),
+    'timeout-minutes': positive().default(30),
+    'base-workdir': schemas/* string */.YjP().min(1).optional(),
+    'base-run': schemas/* string */.YjP().min(1).optional(),
+    'max-runs': integer(1).optional(),
+});
+function optionLabel(name, style) {
+    return style === 'cli' ? `--${name}` : `input '${name}'`;
+}
+const NUMERIC = new Set(['max-new-tokens', 'warmup-runs', 'runs', 'capture-seconds', 'timeout-minutes', 'max-runs']);
+const LISTS = new Set(['custom-architectures', 'captures']);
+/** Action inputs and flags arrive as text: '' means unset, numbers and lists are split here. */
+function normalize(raw) {
+    const out = {};
+    for (const [name, value] of Object.entries(raw)) {
+        if (value === undefined || value === null)
+            continue;
+        if (typeof value === 'string' && value.trim() === '')
+            continue; // the action passes every unset input as ''
+        if (NUMERIC.has(name) && typeof value === 'string')
+            out[name] = /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+        else if (LISTS.has(name) && typeof value === 'string')
+            out[name] = value.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
+        else
+            out[name] = typeof value === 'string' && name !== 'prompt' ? value.trim() : value;
+    }
+    return out;
+}
+/** `model` is kept for a command workload too: it labels the report's environment. */
+const ONLY_FOR_MAX = ['max-mode', 'max-args', 'prompt', 'max-new-tokens', 'custom-architectures', 'benchmark-args'];
+const ONLY_FOR_COMMAND = ['run', 'profile-run', 'captures'];
+function parseRunOptions(raw, style = 'input') {
+    const fail = (name, message) => {
+        throw new errors/* UsageError */.eb(`${optionLabel(name, style)}: ${message}`);
+    };
+    const given = normalize(raw);
+    for (const name of Object.keys(given)) {
+        if (!RUN_OPTION_NAMES.includes(name))
+            fail(name, `unknown option; expected one of ${RUN_OPTION_NAMES.join(', ')}`);
+    }
+    const parsed = RawRunOptionsSchema.safeParse(given);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const name = String(issue.path[0] ?? 'options');
+        const value = raw[name];
+        fail(name, `${issue.message}${typeof value === 'string' ? `, got ${JSON.stringify(value)}` : ''}`);
+    }
+    const o = parsed.data;
+    const ignored = [];
+    const isGiven = (name) => given[name] !== undefined;
+    if (o.engine === 'max') {
+        if (!o.model)
+            fail('model', 'required with engine max (a Hugging Face id or a local path)');
+        ignored.push(...ONLY_FOR_COMMAND.filter(isGiven));
+        if (o.profiler === 'torch')
+            fail('profiler', 'torch reads Kineto traces a command workload writes; with engine max use auto, max, nsys, rocprofv3 or none');
+        if (o['max-mode'] === 'serve') {
+            if (isGiven('prompt'))
+                ignored.push('prompt');
+            const port = flagValue(splitShellWords(o['max-args']), '--port');
+            if (port !== undefined && Number(port) === MAX_METRICS_PORT) {
+                fail('max-args', `--port ${MAX_METRICS_PORT} is the port MAX serves its metrics on; the server would report ready, then shut its workers down. Pick another port, e.g. --port 8000`);
+            }
+        }
+        else if (isGiven('benchmark-args'))
+            ignored.push('benchmark-args');
+    }
+    else {
+        if (!o.run)
+            fail('run', 'required with engine command (the workload command line)');
+        ignored.push(...ONLY_FOR_MAX.filter(isGiven).filter((name) => name !== 'max-mode' || given['max-mode'] !== 'generate'));
+        if (o.profiler === 'max')
+            fail('profiler', 'max is the profiler of max generate; with engine command use auto, nsys, rocprofv3, torch or none');
+        if (o.profiler === 'torch' && o.captures.length === 0)
+            fail('captures', 'required with profiler torch: the globs of the Kineto traces the workload writes (e.g. traces/*.json)');
+    }
+    if (o.engine === 'max' && o['base-run'] !== undefined)
+        fail('base-run', 'applies to engine command only; with engine max the base side runs the same max command in base-workdir');
+    const ab = o['base-workdir'] !== undefined || o['base-run'] !== undefined;
+    if (ab) {
+        if (o.runs < 3)
+            fail('runs', `A/B needs at least 3 measured runs per side to compare, got ${o.runs}`);
+        if (o['max-runs'] !== undefined && o['max-runs'] < o.runs)
+            fail('max-runs', `must be at least runs (${o.runs}), got ${o['max-runs']}`);
+    }
+    else if (isGiven('max-runs'))
+        ignored.push('max-runs');
+    // Serving A/B runs its windows per side: no pairs to add.
+    const adaptive = ab && !(o.engine === 'max' && o['max-mode'] === 'serve');
+    return {
+        engine: o.engine,
+        ...(o.model ? { model: o.model } : {}),
+        mode: o.engine === 'max' ? o['max-mode'] : 'generate',
+        maxArgs: splitShellWords(o['max-args']),
+        ...(o.prompt !== undefined && o.engine === 'max' && o['max-mode'] === 'generate' ? { prompt: o.prompt } : {}),
+        maxNewTokens: o['max-new-tokens'],
+        customArchitectures: o['custom-architectures'],
+        benchmarkArgs: splitShellWords(o['benchmark-args']),
+        ...(o.engine === 'command' ? { run: o.run, ...(o['profile-run'] ? { profileRun: o['profile-run'] } : {}) } : {}),
+        captures: o.engine === 'command' ? o.captures : [],
+        warmupRuns: o['warmup-runs'],
+        runs: o.runs,
+        profiler: o.profiler,
+        captureSeconds: o['capture-seconds'],
+        deepDive: o['deep-dive'],
+        timeoutMinutes: o['timeout-minutes'],
+        maxRuns: adaptive ? (o['max-runs'] ?? DEFAULT_MAX_RUNS_FACTOR * o.runs) : o.runs,
+        ...(o['base-workdir'] !== undefined || o['base-run'] !== undefined
+            ? { base: { ...(o['base-workdir'] !== undefined ? { workdir: o['base-workdir'] } : {}), ...(o['base-run'] !== undefined ? { run: o['base-run'] } : {}) } }
+            : {}),
+        ignored,
+    };
+}
+
+;// CONCATENATED MODULE: external "node:net"
+const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+// EXTERNAL MODULE: ./src/diagnose/deep-dive-request.ts
+var deep_dive_request = __nccwpck_require__(959);
+;// CONCATENATED MODULE: ./src/engine/run/deep-dive.ts
+/**
+ * The deep dive: Nsight Compute on the one kernel the analysis points at. A finding asks for it
+ * with a structured request (kernel key and filter, launch skip, sections); here it becomes argv:
+ * only ncu is ever run, the card's clocks are left alone (`--clock-control none`), the output is
+ * CSV of the details page, and the workload follows ncu's own arguments.
+ */
+
+/** The ncu command line of a request: ncu, its arguments, then the workload. */
+function ncuArgv(ncu, request, workload) {
+    return [ncu, ...(0,deep_dive_request/* ncuArgs */.mA)(request), ...workload];
+}
+/**
+ * Send ncu's own output (the CSV) to `file` with --log-file, so the workload's stdout stays out of
+ * it; a --log-file the command already had is replaced.
+ */
+function withNcuLogFile(argv, file) {
+    const rest = [];
+    for (let i = 1; i < argv.length; i += 1) {
+        if (argv[i] === '--log-file')
+            i += 1;
+        else if (!argv[i].startsWith('--log-file='))
+            rest.push(argv[i]);
+    }
+    return [argv[0], '--log-file', file, ...rest];
+}
+/** The first finding that asks for a deep dive (findings come in the escalation's order), else the top kernel when asked always. */
+function chooseDeepDive(mode, target, ncu, workload) {
+    if (mode === 'off')
+        return { run: false, why: 'deep-dive: off' };
+    const finding = target.findings.find((f) => f.deepDive);
+    if (finding?.deepDive) {
+        return { run: true, argv: ncuArgv(ncu, finding.deepDive, workload), why: `the ${finding.id} finding (${finding.deepDive.kernel})`, request: finding.deepDive };
+    }
+    if (mode === 'always' && target.topKernel) {
+        const request = (0,deep_dive_request/* deepDiveRequest */.Oj)(target.topKernel.name, target.topKernel.instances);
+        return { run: true, argv: ncuArgv(ncu, request, workload), why: `deep-dive: always, on the top kernel ${target.topKernel.name}`, request };
+    }
+    return { run: false, why: mode === 'always' ? 'deep-dive: always, but the analysis has no kernels' : 'no finding asks for a deep dive' };
+}
+
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: ./src/ingest/index.ts + 42 modules
-var ingest = __nccwpck_require__(811);
-// EXTERNAL MODULE: ./src/ingest/input-file.ts + 1 modules
-var input_file = __nccwpck_require__(89);
+// EXTERNAL MODULE: ./src/ingest/index.ts + 47 modules
+var ingest = __nccwpck_require__(994);
+// EXTERNAL MODULE: ./src/ingest/input-file.ts
+var input_file = __nccwpck_require__(291);
+// EXTERNAL MODULE: ./src/ingest/workload-metrics-jsonl.ts
+var workload_metrics_jsonl = __nccwpck_require__(844);
+;// CONCATENATED MODULE: ./src/engine/run/process.ts
+/**
+ * Starting and stopping the workload's processes. Each child leads its own process group
+ * (spawn detached = setsid), so it and everything it starts can be stopped together with a signal to
+ * -pgid: SIGTERM, then SIGKILL after a grace period. Only groups started here are ever signalled,
+ * never a process found by name. Output is streamed line by line to a file and a callback.
+ * Depends on node built-ins only (the process tests load this file on its own).
+ */
+
+
+
+
+
+const TAIL_LINES = 20;
+/** Longest output line kept (log file, callback); the rest of a longer line is dropped and counted. */
+const MAX_LINE_BYTES = 1 << 20;
+/**
+ * The environment variable every process a run starts carries, with the run's own id as value (the
+ * Actions runner tags job processes with RUNNER_TRACKING_ID the same way). A daemon that left the
+ * process group and session is still found by it at the end.
+ */
+const TRACKING_VARIABLE = 'PROFILE_GATE_TRACKING_ID';
+/**
+ * The runner's file commands. A workload that appends to them could set the action's outputs
+ * (`verdict=pass`), rewrite the job summary, or change later steps' environment; it gets empty
+ * throwaway files instead, removed when it exits.
+ */
+const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STEP_SUMMARY', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE'];
+/**
+ * Splits a byte stream into lines (\n, \r\n or a lone \r, as readline does) with a bounded buffer:
+ * a line longer than `maxBytes` is kept to its first `maxBytes` and the rest dropped and counted.
+ */
+class LineSplitter {
+    onLine;
+    maxBytes;
+    parts = [];
+    held = 0;
+    dropped = 0;
+    lastWasCR = false;
+    cutLines = 0;
+    cutBytes = 0;
+    constructor(onLine, maxBytes = MAX_LINE_BYTES) {
+        this.onLine = onLine;
+        this.maxBytes = maxBytes;
+    }
+    push(chunk) {
+        let start = 0;
+        // The next \n and \r, found natively (a 1 GB line must not be walked byte by byte in JS).
+        let lf = chunk.indexOf(0x0a);
+        let cr = chunk.indexOf(0x0d);
+        while (lf >= 0 || cr >= 0) {
+            const at = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+            const isCR = at === cr;
+            if (!isCR && this.lastWasCR && at === start && this.held === 0 && this.dropped === 0) {
+                // the \n of a \r\n whose \r ended the previous line
+                this.lastWasCR = false;
+            }
+            else {
+                this.keep(chunk.subarray(start, at));
+                this.emit();
+                this.lastWasCR = isCR;
+            }
+            start = at + 1;
+            if (at === lf)
+                lf = chunk.indexOf(0x0a, start);
+            if (at === cr)
+                cr = chunk.indexOf(0x0d, start);
+        }
+        if (start < chunk.length) {
+            this.lastWasCR = false;
+            this.keep(chunk.subarray(start));
+        }
+    }
+    /** The last line, when the stream ended without a newline. */
+    end() {
+        if (this.held > 0 || this.dropped > 0)
+            this.emit();
+    }
+    keep(bytes) {
+        const room = this.maxBytes - this.held;
+        if (bytes.length <= room) {
+            if (bytes.length)
+                this.parts.push(Buffer.from(bytes));
+            this.held += bytes.length;
+            return;
+        }
+        if (room > 0)
+            this.parts.push(Buffer.from(bytes.subarray(0, room)));
+        this.held += Math.max(room, 0);
+        this.dropped += bytes.length - Math.max(room, 0);
+    }
+    emit() {
+        const line = Buffer.concat(this.parts, this.held).toString('utf8');
+        const dropped = this.dropped;
+        if (dropped > 0) {
+            this.cutLines += 1;
+            this.cutBytes += dropped;
+        }
+        this.parts = [];
+        this.held = 0;
+        this.dropped = 0;
+        this.onLine(line, dropped);
+    }
+}
+/** Empty stand-ins for the file commands this process was given, in a folder of their own. */
+function throwawayFileCommands(env) {
+    const present = FILE_COMMANDS.filter((name) => env[name]);
+    if (present.length === 0)
+        return { env: {}, remove: () => undefined };
+    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_namespaceObject.tmpdir)(), 'profile-gate-workload-'));
+    const replaced = {};
+    for (const name of present) {
+        replaced[name] = (0,external_node_path_.join)(dir, name.toLowerCase());
+        (0,external_node_fs_.writeFileSync)(replaced[name], '');
+    }
+    return { env: replaced, remove: () => (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true }) };
+}
+/**
+ * Our environment less what is ours alone: the action's inputs (the token among them) and the
+ * runner's tokens for the artifact service and OIDC. A workload that prints its environment into a
+ * log must not put them into the uploaded artifact, and it has no business with them.
+ */
+const WITHHELD_ENV = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$/i;
+function childEnvironment(env) {
+    return Object.fromEntries(Object.entries(env).filter(([name]) => !WITHHELD_ENV.test(name)));
+}
+const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Live (not zombie) processes from /proc; empty where there is no /proc. */
+function processTable() {
+    const table = [];
+    let entries;
+    try {
+        entries = (0,external_node_fs_.readdirSync)('/proc');
+    }
+    catch {
+        return table;
+    }
+    for (const entry of entries) {
+        if (!/^\d+$/.test(entry))
+            continue;
+        let stat;
+        try {
+            stat = (0,external_node_fs_.readFileSync)(`/proc/${entry}/stat`, 'utf8');
+        }
+        catch {
+            continue;
+        }
+        // Fields after the command name, which may hold spaces and parentheses: state ppid pgrp …
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (fields[0] === 'Z' || fields[0] === 'X')
+            continue;
+        table.push({ pid: Number(entry), ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19] ?? '' });
+    }
+    return table;
+}
+/** Live (not zombie) members of a process group. Linux reads /proc; elsewhere kill(-pgid, 0). */
+function groupMembers(pgid) {
+    if (process.platform !== 'linux') {
+        try {
+            process.kill(-pgid, 0);
+            return [pgid];
+        }
+        catch {
+            return [];
+        }
+    }
+    return processTable()
+        .filter((entry) => entry.pgid === pgid)
+        .map((entry) => entry.pid);
+}
+/**
+ * Processes descended from a member of the group that moved to a group of their own (setsid, or a
+ * wrapper such as gpu_snapshot.py that runs its command in a new group). Still ours to stop.
+ */
+function escapedDescendants(pgid) {
+    const table = processTable();
+    const children = new Map();
+    for (const entry of table)
+        children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry]);
+    const found = [];
+    const queue = table.filter((entry) => entry.pgid === pgid);
+    const seen = new Set(queue.map((entry) => entry.pid));
+    while (queue.length) {
+        for (const child of children.get(queue.shift().pid) ?? []) {
+            if (seen.has(child.pid))
+                continue;
+            seen.add(child.pid);
+            if (child.pgid !== pgid)
+                found.push(child);
+            queue.push(child);
+        }
+    }
+    return found;
+}
+/** The command line of a process, arguments joined by spaces (empty when it cannot be read). */
+function commandLine(pid) {
+    try {
+        return (0,external_node_fs_.readFileSync)(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').split('\0').join(' ');
+    }
+    catch {
+        return '';
+    }
+}
+/**
+ * Live processes of this user whose environment carries `marker` (NAME=value). Reads
+ * /proc/<pid>/environ, which holds the environment a process was started with.
+ */
+function processesWithMarker(marker) {
+    const uid = process.getuid?.();
+    const needle = Buffer.from(`\0${marker}\0`);
+    const first = Buffer.from(`${marker}\0`);
+    return processTable().filter((entry) => {
+        if (entry.pid === process.pid)
+            return false;
+        try {
+            if (uid !== undefined && (0,external_node_fs_.statSync)(`/proc/${entry.pid}`).uid !== uid)
+                return false;
+            const environ = (0,external_node_fs_.readFileSync)(`/proc/${entry.pid}/environ`);
+            return environ.subarray(0, first.length).equals(first) || environ.includes(needle);
+        }
+        catch {
+            return false;
+        }
+    });
+}
+function stillAlive(entry) {
+    try {
+        const stat = (0,external_node_fs_.readFileSync)(`/proc/${entry.pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return fields[0] !== 'Z' && fields[0] !== 'X' && (fields[19] ?? '') === entry.start;
+    }
+    catch {
+        return false;
+    }
+}
+function openStream(path) {
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
+    return (0,external_node_fs_.createWriteStream)(path, { flags: 'w' });
+}
+function closeStream(stream) {
+    return new Promise((resolve) => stream.end(() => resolve()));
+}
+class ProcessGroups {
+    graceMs;
+    /** The value of TRACKING_VARIABLE in every process started here. */
+    trackingId;
+    groups = new Set();
+    cancelled = false;
+    constructor(options = {}) {
+        this.graceMs = options.graceMs ?? 3000;
+        this.trackingId = (0,external_node_crypto_namespaceObject.randomUUID)();
+    }
+    /**
+     * Stop every process that carries this run's tracking marker, wherever it went (a daemon that
+     * double-forked into a session of its own): SIGTERM, SIGKILL after the grace period. Returns
+     * them by pid and command. Linux only (elsewhere there is no /proc to read: none are found).
+     */
+    async sweepTracked() {
+        if (process.platform !== 'linux')
+            return [];
+        const found = processesWithMarker(`${TRACKING_VARIABLE}=${this.trackingId}`);
+        const tracked = found.map((entry) => ({ pid: entry.pid, command: commandLine(entry.pid) }));
+        const signal = (entry, name) => {
+            if (!stillAlive(entry))
+                return;
+            try {
+                process.kill(entry.pid, name);
+            }
+            catch {
+                // gone
+            }
+        };
+        for (const entry of found)
+            signal(entry, 'SIGTERM');
+        const deadline = Date.now() + this.graceMs;
+        while (Date.now() < deadline && found.some(stillAlive))
+            await sleep(50);
+        for (const entry of found)
+            signal(entry, 'SIGKILL');
+        for (let i = 0; i < 20 && found.some(stillAlive); i += 1)
+            await sleep(25);
+        return tracked;
+    }
+    /** Process-group ids started here and not yet seen gone. */
+    active() {
+        return [...this.groups];
+    }
+    isCancelled() {
+        return this.cancelled;
+    }
+    /**
+     * Signal one of our groups, wait up to the grace period, then SIGKILL what is left of it and of
+     * the processes it started in groups of their own.
+     */
+    async stopGroup(pgid, first = 'SIGTERM') {
+        if (!this.groups.has(pgid) || pgid <= 1)
+            return;
+        const escaped = escapedDescendants(pgid);
+        try {
+            process.kill(-pgid, first);
+        }
+        catch {
+            // the group is gone; escaped descendants may remain
+        }
+        const remaining = () => groupMembers(pgid).length + escaped.filter(stillAlive).length;
+        const deadline = Date.now() + this.graceMs;
+        while (Date.now() < deadline && remaining() > 0)
+            await sleep(50);
+        if (remaining() > 0) {
+            escaped.push(...escapedDescendants(pgid).filter((entry) => !escaped.some((known) => known.pid === entry.pid)));
+            try {
+                process.kill(-pgid, 'SIGKILL');
+            }
+            catch {
+                // already gone
+            }
+            for (const entry of escaped.filter(stillAlive)) {
+                try {
+                    process.kill(entry.pid, 'SIGKILL');
+                }
+                catch {
+                    // already gone
+                }
+            }
+            for (let i = 0; i < 20 && remaining() > 0; i += 1)
+                await sleep(25);
+        }
+        this.groups.delete(pgid);
+    }
+    /** Stop every group started here (cancellation). */
+    async stopAll(first = 'SIGTERM') {
+        this.cancelled = true;
+        await Promise.all(this.active().map((pgid) => this.stopGroup(pgid, first)));
+    }
+    start(spec) {
+        const started = Date.now();
+        const tail = [];
+        const log = openStream(spec.logFile);
+        const stdoutFile = spec.stdoutFile ? openStream(spec.stdoutFile) : undefined;
+        let exited = false;
+        let timedOut = false;
+        let cancelledHere = false;
+        let fileCommands = { env: {}, remove: () => undefined };
+        try {
+            fileCommands = throwawayFileCommands(process.env);
+        }
+        catch {
+            // no temporary folder: the workload gets no file commands at all (see below)
+        }
+        const env = { ...childEnvironment(process.env), ...(spec.env ?? {}), ...fileCommands.env, [TRACKING_VARIABLE]: this.trackingId };
+        for (const name of FILE_COMMANDS)
+            if (!(name in fileCommands.env))
+                delete env[name];
+        const child = (0,external_node_child_process_namespaceObject.spawn)(spec.argv[0], spec.argv.slice(1), {
+            cwd: spec.cwd,
+            env,
+            detached: true,
+            stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        const pgid = child.pid;
+        if (pgid !== undefined)
+            this.groups.add(pgid);
+        const stop = async () => {
+            if (pgid !== undefined)
+                await this.stopGroup(pgid);
+        };
+        const splitters = [];
+        const streamClosed = (stream, name, target) => new Promise((resolve) => {
+            if (!stream)
+                return resolve();
+            const lines = new LineSplitter((line, dropped) => {
+                target.write(dropped > 0 ? `${line}… [profile-gate: line cut at ${MAX_LINE_BYTES} bytes, ${dropped} bytes dropped]\n` : `${line}\n`);
+                tail.push(line.length > 1000 ? `${line.slice(0, 1000)}…` : line);
+                if (tail.length > TAIL_LINES)
+                    tail.shift();
+                spec.onLine?.(line, name);
+            });
+            splitters.push(lines);
+            let ended = false;
+            const close = () => {
+                if (ended)
+                    return;
+                ended = true;
+                lines.end();
+                resolve();
+            };
+            stream.on('data', (chunk) => lines.push(chunk));
+            stream.on('end', close);
+            stream.on('close', close);
+            stream.on('error', close);
+        });
+        const outputDone = Promise.all([
+            streamClosed(child.stdout, 'stdout', stdoutFile ?? log),
+            streamClosed(child.stderr, 'stderr', log),
+        ]);
+        const timer = spec.timeoutMs !== undefined
+            ? setTimeout(() => {
+                timedOut = true;
+                void stop();
+            }, spec.timeoutMs)
+            : undefined;
+        const done = new Promise((resolve) => {
+            const finish = async (exitCode, signal, startError) => {
+                if (timer)
+                    clearTimeout(timer);
+                exited = true;
+                let leftovers = 0;
+                if (pgid !== undefined) {
+                    leftovers = groupMembers(pgid).length;
+                    if (leftovers > 0)
+                        await this.stopGroup(pgid);
+                    this.groups.delete(pgid);
+                }
+                // A grandchild that left the group could hold the pipes open; do not wait on it forever.
+                let drainTimer;
+                await Promise.race([outputDone, new Promise((resolve) => (drainTimer = setTimeout(resolve, 2000)))]);
+                clearTimeout(drainTimer);
+                child.stdout?.destroy();
+                child.stderr?.destroy();
+                fileCommands.remove();
+                if (startError)
+                    log.write(`${startError}\n`);
+                await Promise.all([closeStream(log), stdoutFile ? closeStream(stdoutFile) : Promise.resolve()]);
+                resolve({
+                    exitCode,
+                    signal,
+                    timedOut,
+                    cancelled: cancelledHere || this.cancelled,
+                    ...(startError ? { startError } : {}),
+                    durationMs: Date.now() - started,
+                    tail,
+                    leftovers,
+                    cutLines: splitters.reduce((sum, lines) => sum + lines.cutLines, 0),
+                    cutBytes: splitters.reduce((sum, lines) => sum + lines.cutBytes, 0),
+                });
+            };
+            child.once('error', (error) => {
+                if (exited)
+                    return;
+                const reason = error.code === 'ENOENT' ? 'not found' : error.code === 'EACCES' ? 'not executable' : error.message;
+                void finish(null, null, `cannot start ${spec.argv[0]}: ${reason}`);
+            });
+            child.once('exit', (code, signal) => {
+                if (this.cancelled)
+                    cancelledHere = true;
+                void finish(code, signal);
+            });
+        });
+        return { pid: pgid, done, stop, exited: () => exited };
+    }
+    /**
+     * On SIGINT/SIGTERM to this process: pass the same signal to every group started here, SIGKILL
+     * after the grace period, wait for `settle` (the run writing its record of what finished, up to
+     * `settleMs`), run `beforeExit`, then exit with 128+signal. A second signal kills at once.
+     */
+    forwardSignals(options = {}) {
+        const exit = options.exit ?? ((code) => process.exit(code));
+        let handling = false;
+        const handler = (signal) => {
+            if (handling) {
+                for (const pgid of this.active()) {
+                    try {
+                        process.kill(-pgid, 'SIGKILL');
+                    }
+                    catch {
+                        // gone
+                    }
+                }
+                return;
+            }
+            handling = true;
+            void (async () => {
+                await this.stopAll(signal);
+                try {
+                    // The Actions runner waits 7.5 s after SIGINT before it sends SIGTERM.
+                    if (options.settle)
+                        await Promise.race([options.settle().catch(() => undefined), sleep(options.settleMs ?? 5000)]);
+                }
+                catch {
+                    // the record is best effort; exit regardless
+                }
+                try {
+                    await Promise.race([options.beforeExit?.(signal), sleep(1000)]);
+                }
+                finally {
+                    exit(128 + (SIGNAL_NUMBERS[signal] ?? 15));
+                }
+            })();
+        };
+        process.on('SIGINT', handler);
+        process.on('SIGTERM', handler);
+        return () => {
+            process.off('SIGINT', handler);
+            process.off('SIGTERM', handler);
+        };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/engine/run/files.ts
 /**
  * The files a run leaves: checked before the run claims success (present, non-empty and of the
@@ -3085,6 +4953,8 @@ var input_file = __nccwpck_require__(89);
  * command workload's capture globs, found in a profiler's output folder, and derived (a profiled
  * `max generate` console without its timings, which profiling distorts).
  */
+
+
 
 
 
@@ -3174,10 +5044,11 @@ const TEXT_MARKERS = {
     'max-generate': { pattern: /^(Eval throughput|Time to first token|Total Latency)|^=== Top \d+ GPU kernels|^=== Python\/CPU functions/m, expected: 'a max generate metrics block or kernel table' },
     'max-benchmark': { pattern: /Serving Benchmark Result/, expected: 'the "Serving Benchmark Result" summary' },
     'nsys-stats': { pattern: /^"?(Time \(%\)|Time\(%\))"?,/m, expected: 'an nsys stats CSV table (a "Time (%)" header)' },
+    'nsys-gpu-time-util': { pattern: /In[- ]Use \(%\)/, expected: 'an nsys analyze gpu_time_util table (an "In-Use (%)" column)' },
     'rocprof-csv': { pattern: /"?(TotalDurationNs|Kernel_Name)"?/, expected: 'a rocprofv3 CSV header' },
     'ncu-csv': { pattern: /^"ID","Process ID"/m, expected: 'an ncu --csv details table' },
 };
-async function checkOutput(path, kind) {
+async function checkOutput(path, kind, options = {}) {
     let size;
     try {
         const info = await (0,promises_.stat)(path);
@@ -3204,9 +5075,11 @@ async function checkOutput(path, kind) {
         }
     }
     else if (kind === 'workload-console') {
-        const file = await (0,input_file/* openInput */.lt)(path);
-        if (!ingest/* IMPORTERS */.a.some((importer) => importer.sniff(file.head)))
-            problem = 'holds no lines profile-gate reads (print JSON metric lines such as {"metric": "decode_tok_s", "value": 123.4} to compare throughput)';
+        if (!options.sniffOnly) {
+            const file = await (0,input_file/* openInput */.lt)(path);
+            if (!ingest/* IMPORTERS */.a.some((importer) => importer.sniff(file.head)))
+                problem = NO_METRIC_LINES;
+        }
     }
     else if (kind === 'workload-capture') {
         if (/\.json\.gz$/i.test(path))
@@ -3220,6 +5093,53 @@ async function checkOutput(path, kind) {
             problem = `does not hold ${marker.expected}`;
     }
     return problem ? { ok: false, reason: problem } : { ok: true, bytes: size };
+}
+const NO_METRIC_LINES = 'holds no lines profile-gate reads (print JSON metric lines such as {"metric": "decode_tok_s", "value": 123.4} to compare throughput)';
+/** Where the metric lines of a long workload console are gathered (next to its log). */
+function consoleMetricsPath(logPath) {
+    return `${logPath.replace(/\.log$/, '')}.metrics.jsonl`;
+}
+/** Copy the metric lines of `from` into `to`, streamed line by line (bounded lines); returns how many. */
+async function extractMetricLines(from, to) {
+    const out = (0,external_node_fs_.createWriteStream)(to);
+    let found = 0;
+    const lines = new LineSplitter((line, dropped) => {
+        if (dropped > 0 || !(0,workload_metrics_jsonl/* asMetricRecord */.G)(line))
+            return;
+        found += 1;
+        out.write(`${line}\n`);
+    });
+    try {
+        for await (const chunk of (0,external_node_fs_.createReadStream)(from))
+            lines.push(chunk);
+        lines.end();
+    }
+    finally {
+        await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
+    }
+    return found;
+}
+/**
+ * The file the analysis reads for a command workload's console. A console in another known format
+ * (its head says so) is read as it is; a short one whose first lines hold metric lines as well.
+ * Otherwise the console is read whole, streamed, for its metric lines (a metric printed after a
+ * long log still counts):
+ * they go to a `.metrics.jsonl` next to the log, which is what the analysis then reads.
+ */
+async function consoleAnalysisFile(path) {
+    const check = await checkOutput(path, 'workload-console', { sniffOnly: true });
+    if (!check.ok)
+        return check;
+    const file = await (0,input_file/* openInput */.lt)(path);
+    const sniffed = ingest/* IMPORTERS */.a.find((importer) => importer.sniff(file.head));
+    if (sniffed && sniffed.id !== 'workload-metrics-jsonl')
+        return { ok: true, path, bytes: check.bytes };
+    if (sniffed && file.sizeBytes <= input_file/* SNIFF_BYTES */.dD)
+        return { ok: true, path, bytes: check.bytes };
+    const metrics = consoleMetricsPath(path);
+    if ((await extractMetricLines(path, metrics)) === 0)
+        return { ok: false, reason: NO_METRIC_LINES };
+    return { ok: true, path: metrics, bytes: (await (0,promises_.stat)(metrics)).size };
 }
 /** Lines of the `max generate` metrics report; a profiled run's timings are not measurements. */
 const GENERATE_METRIC_LINE = /^(Prompt size|Output size|Startup time|Time to first token|Prompt eval throughput \(context-encoding\)|Time per Output Token|Eval throughput \(token-generation\)|Total Latency|Total Throughput|Total tokens per second):/;
@@ -3331,16 +5251,6 @@ async function collectCaptures(globs, cwd, before, into) {
 async function findBySuffix(dir, suffix) {
     return (await files_walk(dir)).filter((file) => file.endsWith(suffix)).map((file) => (0,external_node_path_.join)(dir, file));
 }
-
-;// CONCATENATED MODULE: ./src/engine/run/install-lines.ts
-/** The exact line to install each tool the run can use, shown wherever the tool is missing. */
-const INSTALL = {
-    max: 'pip install modular (MAX ships in the modular package; see docs.modular.com for conda/pixi)',
-    nsys: 'apt-get install -y nsight-systems-cli (from NVIDIA\'s devtools apt repository), or put an installed nsys on PATH',
-    ncu: 'apt-get install -y cuda-nsight-compute-<cuda major>-<minor> (ships with the CUDA toolkit, also as /usr/local/cuda/bin/ncu)',
-    rocprofv3: 'apt-get install -y rocprofiler-sdk (ROCm 6.2 or newer)',
-    libdw: 'apt-get install -y libdw1 (nsys stats needs libdw.so.1)',
-};
 
 ;// CONCATENATED MODULE: ./src/engine/run/preflight.ts
 /**
@@ -3528,8 +5438,8 @@ const httpHealthCheck = (url) => new Promise((resolve) => {
     req.end();
 });
 const DEFAULT_SERVE_TIMING = { earlyCheckMs: 3000, pollMs: 1000, progressMs: 30_000 };
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-function lastLine(lines) {
+const serve_sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+function serve_lastLine(lines) {
     return lines.length ? JSON.stringify(lines[lines.length - 1].slice(0, 200)) : '(nothing yet)';
 }
 async function startServer(groups, step, plan, options) {
@@ -3561,7 +5471,7 @@ async function startServer(groups, step, plan, options) {
         await running.stop();
         await exited;
         const known = classifyServeLog(recent);
-        const detail = known ? `${known.problem}. Fix: ${known.fix}` : `last log line: ${lastLine(recent)}`;
+        const detail = known ? `${known.problem}. Fix: ${known.fix}` : `last log line: ${serve_lastLine(recent)}`;
         return { ok: false, message: `max serve ${what}: ${detail} (log: ${step.logFile})`, timedOut, server };
     };
     const deathMessage = () => {
@@ -3578,10 +5488,10 @@ async function startServer(groups, step, plan, options) {
             if (classifyServeLog(recent))
                 return failure('logged an error while starting');
             if (!warned)
-                options.logger.warning(`max serve logged an error while starting (${lastLine(recent)}); still waiting for it to come up or exit`);
+                options.logger.warning(`max serve logged an error while starting (${serve_lastLine(recent)}); still waiting for it to come up or exit`);
             warned = true;
         }
-        await sleep(Math.min(100, timing.earlyCheckMs));
+        await serve_sleep(Math.min(100, timing.earlyCheckMs));
     }
     options.logger.info(`waiting up to ${Math.round(options.readyTimeoutMs / 1000)} s for ${plan.healthUrl} to answer 200 (model download and compile happen now)`);
     const deadline = started + options.readyTimeoutMs;
@@ -3593,7 +5503,7 @@ async function startServer(groups, step, plan, options) {
             if (classifyServeLog(recent))
                 return failure('logged an error while starting');
             if (!warned)
-                options.logger.warning(`max serve logged an error while starting (${lastLine(recent)}); still waiting for it to come up or exit`);
+                options.logger.warning(`max serve logged an error while starting (${serve_lastLine(recent)}); still waiting for it to come up or exit`);
             warned = true;
         }
         if (groups.isCancelled())
@@ -3605,10 +5515,10 @@ async function startServer(groups, step, plan, options) {
             return { ok: true, server, seconds };
         }
         if (Date.now() >= nextProgress) {
-            options.logger.info(`still waiting for ${plan.healthUrl} (${Math.round((Date.now() - started) / 1000)} s; last log line: ${lastLine(recent)})`);
+            options.logger.info(`still waiting for ${plan.healthUrl} (${Math.round((Date.now() - started) / 1000)} s; last log line: ${serve_lastLine(recent)})`);
             nextProgress = Date.now() + timing.progressMs;
         }
-        await sleep(timing.pollMs);
+        await serve_sleep(timing.pollMs);
     }
     return failure(`did not answer 200 on ${plan.healthUrl} within ${Math.round(options.readyTimeoutMs / 1000)} s`, true);
 }
@@ -3619,6 +5529,7 @@ async function startServer(groups, step, plan, options) {
  * limit or at the run's deadline, its files checked before they count. A failed warm-up, measured
  * run or server stops the run; a failed profile leaves a gap the report tells about.
  */
+
 
 
 
@@ -3684,9 +5595,9 @@ async function executePlan(plan, deps) {
                 outputs.push({ path, kind: step.findOutputs.kind, analysis: true });
         }
         for (const output of outputs) {
-            const check = await checkOutput(output.path, output.kind);
+            const check = output.kind === 'workload-console' ? await consoleAnalysisFile(output.path) : { ...(await checkOutput(output.path, output.kind)), path: output.path };
             if (check.ok)
-                found.push({ path: output.path, kind: output.kind, analysis: output.analysis, bytes: check.bytes, step: step.id });
+                found.push({ path: check.path, kind: output.kind, analysis: output.analysis, bytes: check.bytes, step: step.id });
             else if (output.optional) {
                 // Said once for all the runs of a workload whose console carries no metrics.
                 const message = output.kind === 'workload-console' ? `the workload's console ${check.reason}` : `${step.id}: ${display(output.path)} ${check.reason}`;
@@ -3729,6 +5640,10 @@ async function executePlan(plan, deps) {
         const base = { id: step.id, title: step.title, seconds, exitCode: outcome.exitCode, logFile: step.logFile };
         if (outcome.leftovers > 0)
             notices.push({ severity: 'info', message: `${step.id}: ${outcome.leftovers} process(es) of its group were still running after it exited and were stopped` });
+        if (outcome.cutLines > 0) {
+            const lines = outcome.cutLines === 1 ? '1 output line longer than' : `${outcome.cutLines} output lines longer than`;
+            notices.push({ severity: 'warning', message: `${step.id}: ${lines} ${MAX_LINE_BYTES} bytes ${outcome.cutLines === 1 ? 'was' : 'were'} cut (${outcome.cutBytes} bytes dropped; log: ${display(step.logFile)})` });
+        }
         if (serverDied) {
             const exit = await server.exited;
             const lines = server.recentLines().slice(-3).map((line) => JSON.stringify(line.slice(0, 200)));
@@ -3903,102 +5818,6 @@ async function executePlan(plan, deps) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/profilers.ts
-/**
- * Which profiler a run uses on this box (what `profiler: auto` means, and the fallback with its
- * install line when a tool is missing), and the exact profiler command lines.
- */
-
-
-function resolveProfiler(options, detected, notices) {
-    const { nsys, rocprofv3 } = detected.tools;
-    const nvidia = detected.vendor === 'nvidia';
-    const amd = detected.vendor === 'amd';
-    const requested = options.profiler;
-    const missing = (tool, fallback) => {
-        notices.push({ severity: 'warning', message: `${tool} not found: ${fallback}`, fix: INSTALL[tool] });
-        return 'none';
-    };
-    const noGpu = () => {
-        if (requested !== 'auto' && requested !== 'none')
-            notices.push({ severity: 'warning', message: `profiler ${requested}: no GPU found, so no kernel profile; the run measures throughput only` });
-        return 'none';
-    };
-    if (options.engine === 'command') {
-        if (requested === 'torch' || (requested === 'auto' && options.captures.length > 0))
-            return 'torch';
-        if (requested === 'none')
-            return 'none';
-        if (!detected.vendor)
-            return noGpu();
-        if (requested === 'rocprofv3' || (requested === 'auto' && amd)) {
-            if (!amd)
-                return noGpu();
-            return rocprofv3 ? 'rocprofv3' : missing('rocprofv3', 'no kernel profile; utilization and throughput only');
-        }
-        if (!nvidia)
-            return noGpu();
-        return nsys ? 'nsys' : missing('nsys', 'no kernel profile; utilization and throughput only');
-    }
-    if (options.mode === 'serve') {
-        if (requested === 'auto') {
-            notices.push({ severity: 'info', message: 'serve mode records benchmark metrics and GPU utilization; set profiler: nsys to also run the server under nsys launch and trace one benchmark window' });
-            return 'none';
-        }
-        if (requested === 'none')
-            return 'none';
-        if (requested === 'rocprofv3') {
-            notices.push({ severity: 'warning', message: 'profiler rocprofv3 is not supported with max serve; the run measures throughput only' });
-            return 'none';
-        }
-        if (!nvidia)
-            return noGpu();
-        return nsys ? 'nsys' : missing('nsys', 'the server runs without a kernel trace; benchmark metrics and utilization only');
-    }
-    if (requested === 'none')
-        return 'none';
-    if (!detected.vendor)
-        return noGpu();
-    if (amd) {
-        if (requested !== 'auto' && requested !== 'rocprofv3')
-            notices.push({ severity: 'warning', message: `profiler ${requested} needs an NVIDIA GPU; this box has an AMD GPU, using rocprofv3` });
-        return rocprofv3 ? 'rocprofv3' : missing('rocprofv3', 'no kernel profile; utilization and throughput only');
-    }
-    if (requested === 'rocprofv3')
-        return noGpu();
-    if (!nsys)
-        return missing('nsys', `no kernel profile${requested === 'max' || requested === 'auto' ? ' (max generate --profile needs nsys on PATH)' : ''}; utilization and throughput only`);
-    if (requested === 'nsys')
-        return 'nsys';
-    if (maxHasProfileFlag(detected.maxVersion))
-        return 'max';
-    notices.push({
-        severity: requested === 'max' ? 'warning' : 'info',
-        message: `MAX ${detected.maxVersion ?? '(version unknown)'} has no max generate --profile (added in 26.4): nsys records the whole profiled run, model load and warm-up included`,
-    });
-    return 'nsys';
-}
-function nsysProfileArgs(nsys, output, captureRange) {
-    return [
-        nsys,
-        'profile',
-        '--trace=cuda,nvtx',
-        ...(captureRange ? ['--capture-range=cudaProfilerApi', '--capture-range-end=stop'] : []),
-        '--cuda-graph-trace=node',
-        '--sample=none',
-        '--cpuctxsw=none',
-        '--force-overwrite=true',
-        '--output',
-        output,
-    ];
-}
-function nsysStatsArgs(nsys, rep) {
-    return [nsys, 'stats', '--force-export=true', '--report', 'cuda_gpu_kern_sum,cuda_api_sum', '--format', 'csv', rep];
-}
-function rocprofArgs(rocprofv3, dir) {
-    return [rocprofv3, '--kernel-trace', '--stats', '--output-format', 'csv', '-d', dir, '-o', 'profile', '--'];
-}
-
 ;// CONCATENATED MODULE: ./src/engine/run/plan-steps.ts
 /**
  * The steps of each kind of run, with their exact commands and files: `max generate`, `max serve`
@@ -4029,7 +5848,11 @@ function createStepBuilder(options, detected, context, profiler, sampling, base)
         snapshotOutput: (file) => (sampling ? [{ path: file, kind: 'gpu-snapshot-jsonl', analysis: true }] : []),
         nsysStats(rep, hint) {
             const csv = out('captures', 'profile.nsys-stats.csv');
-            return step({ id: 'profile-stats', role: 'profile-stats', title: 'Kernel summary (nsys stats)', argv: nsysStatsArgs(detected.tools.nsys, rep), stdoutFile: csv, outputs: [{ path: csv, kind: 'nsys-stats', analysis: true, ...(hint ? { hint } : {}) }], onFailure: 'continue', weight: 1 });
+            const util = out('captures', 'profile.gpu-time-util.csv');
+            return [
+                step({ id: 'profile-stats', role: 'profile-stats', title: 'Kernel summary (nsys stats)', argv: nsysStatsArgs(detected.tools.nsys, rep), stdoutFile: csv, outputs: [{ path: csv, kind: 'nsys-stats', analysis: true, ...(hint ? { hint } : {}) }], onFailure: 'continue', weight: 1 }),
+                step({ id: 'profile-gpu-util', role: 'profile-stats', title: 'GPU in use over the capture (nsys analyze gpu_time_util)', argv: nsysGpuUtilArgs(detected.tools.nsys, rep), stdoutFile: util, outputs: [{ path: util, kind: 'nsys-gpu-time-util', analysis: true, optional: true }], onFailure: 'continue', weight: 0.5 }),
+            ];
         },
         nsysDir: detected.tools.nsys ? [detected.tools.nsys.slice(0, detected.tools.nsys.lastIndexOf('/')) || '/'] : [],
         preflight() {
@@ -4111,7 +5934,7 @@ function maxGenerateSteps(b) {
     else if (b.profiler === 'nsys') {
         const argv = [...nsysProfileArgs(detected.tools.nsys, rep.replace(/\.nsys-rep$/, ''), false), ...generate];
         steps.push(b.step({ id: 'profile', role: 'profile', title: 'Profiled run (nsys, whole process)', argv, outputs: [{ path: rep, kind: 'nsys-rep', analysis: false }], onFailure: 'continue', weight: 2.5 }));
-        steps.push(b.nsysStats(rep));
+        steps.push(...b.nsysStats(rep));
     }
     else if (b.profiler === 'rocprofv3') {
         const dir = b.out('captures', 'rocprof');
@@ -4129,7 +5952,11 @@ function maxServeSteps(b, problems) {
         problems.push(`max-args: port ${port} is already in use by another process; stop it or pass --port N in max-args`);
     const steps = [];
     const underNsys = b.profiler === 'nsys' ? [detected.tools.nsys, 'launch', '--trace=cuda,nvtx', '--cuda-graph-trace=node', '--trace-fork-before-exec=true'] : [];
-    steps.push(b.step({ id: 'serve', role: 'serve', title: `Start max serve on port ${port}`, argv: [...underNsys, 'max', 'serve', '--model', model, ...archFlags(options), ...options.maxArgs], onFailure: 'stop', weight: 3 }));
+    const serveArgv = [...underNsys, 'max', 'serve', '--model', model, ...archFlags(options), ...options.maxArgs];
+    // A/B: each side's windows in two blocks, each with its own server start and warm-up, so that
+    // the job's order is base, head, head, base (ABBA) and a drift over the job falls on both sides.
+    const blocks = options.base && options.runs >= 2 ? 2 : 1;
+    const suffix = (block) => (block === 1 ? '' : `-${block}`);
     const window = Math.ceil(options.captureSeconds);
     const benchmark = [
         'max',
@@ -4146,9 +5973,17 @@ function maxServeSteps(b, problems) {
     ];
     // A window's limit: twice its length plus tokenizer load and the test prompt.
     const windowSeconds = window * 2 + 120;
-    for (const i of b.warmups)
-        steps.push(b.step({ id: `benchmark-warmup-${i}`, role: 'benchmark-warmup', title: `Warm-up benchmark window ${i}/${options.warmupRuns}`, argv: benchmark, timeoutSeconds: windowSeconds, onFailure: 'stop', weight: 0 }));
+    const perBlock = Math.ceil(b.runs.length / blocks);
     for (const i of b.runs) {
+        const block = Math.floor((i - 1) / perBlock) + 1;
+        if ((i - 1) % perBlock === 0) {
+            if (block > 1)
+                steps.push(b.step({ id: `serve-stop${suffix(block - 1)}`, role: 'serve-stop', title: 'Stop the server', argv: [], timeoutSeconds: 30, onFailure: 'continue', weight: 0 }));
+            const restart = block > 1 ? ` (restart ${block - 1})` : '';
+            steps.push(b.step({ id: `serve${suffix(block)}`, role: 'serve', title: `Start max serve on port ${port}${restart}`, argv: serveArgv, onFailure: 'stop', weight: 3 }));
+            for (const w of b.warmups)
+                steps.push(b.step({ id: `benchmark-warmup${suffix(block)}-${w}`, role: 'benchmark-warmup', title: `Warm-up benchmark window ${w}/${options.warmupRuns}${restart}`, argv: benchmark, timeoutSeconds: windowSeconds, onFailure: 'stop', weight: 0 }));
+        }
         const json = b.out('captures', `benchmark-${i}.json`);
         const snapshot = b.out('captures', `benchmark-${i}.gpu.jsonl`);
         steps.push(b.step({
@@ -4166,10 +6001,15 @@ function maxServeSteps(b, problems) {
     if (b.profiler === 'nsys') {
         steps.push(b.step({ id: 'profile', role: 'profile', title: 'Traced benchmark window (nsys)', argv: [...benchmark, '--trace', '--trace-file', rep], pathPrepend: b.nsysDir, timeoutSeconds: windowSeconds + 120, outputs: [{ path: rep, kind: 'nsys-rep', analysis: false }], onFailure: 'continue', weight: 0 }));
     }
-    steps.push(b.step({ id: 'serve-stop', role: 'serve-stop', title: 'Stop the server', argv: [], timeoutSeconds: 30, onFailure: 'continue', weight: 0 }));
+    if (!b.runs.length) {
+        steps.push(b.step({ id: 'serve', role: 'serve', title: `Start max serve on port ${port}`, argv: serveArgv, onFailure: 'stop', weight: 3 }));
+        for (const w of b.warmups)
+            steps.push(b.step({ id: `benchmark-warmup-${w}`, role: 'benchmark-warmup', title: `Warm-up benchmark window ${w}/${options.warmupRuns}`, argv: benchmark, timeoutSeconds: windowSeconds, onFailure: 'stop', weight: 0 }));
+    }
+    steps.push(b.step({ id: `serve-stop${suffix(blocks)}`, role: 'serve-stop', title: 'Stop the server', argv: [], timeoutSeconds: 30, onFailure: 'continue', weight: 0 }));
     // The summary is made after the server is gone, so the GPU box is free sooner.
     if (b.profiler === 'nsys')
-        steps.push(b.nsysStats(rep));
+        steps.push(...b.nsysStats(rep));
     return { steps, workload: [], serve: { port, healthUrl: `http://127.0.0.1:${port}/health` } };
 }
 function commandSteps(b, notices) {
@@ -4187,7 +6027,7 @@ function commandSteps(b, notices) {
         if (!options.profileRun)
             notices.push({ severity: 'info', message: 'nsys records between cudaProfilerStart and cudaProfilerStop: the workload must call them around its steady-state window (torch.cuda.profiler.start()/stop()), or nothing is captured' });
         steps.push(b.step({ id: 'profile', role: 'profile', title: 'Profiled run (nsys)', argv: [...nsysProfileArgs(detected.tools.nsys, rep.replace(/\.nsys-rep$/, ''), true), ...profileRun], outputs: [{ path: rep, kind: 'nsys-rep', analysis: false }], onFailure: 'continue', weight: 2.5 }));
-        steps.push(b.nsysStats(rep, 'the capture range probably never opened: call torch.cuda.profiler.start() and stop() (cudaProfilerStart/Stop) around the steady-state window of the workload'));
+        steps.push(...b.nsysStats(rep, 'the capture range probably never opened: call torch.cuda.profiler.start() and stop() (cudaProfilerStart/Stop) around the steady-state window of the workload'));
     }
     else if (b.profiler === 'rocprofv3') {
         const dir = b.out('captures', 'rocprof');
@@ -4237,6 +6077,7 @@ function buildPlan(options, detected, context) {
     const { built } = head;
     let steps = head.steps;
     let base;
+    const extraPairs = [];
     if (options.base) {
         const cwd = (0,external_node_path_.resolve)(context.cwd, options.base.workdir ?? '.');
         base = { cwd, ...(options.base.run ? { run: options.base.run } : {}) };
@@ -4249,16 +6090,31 @@ function buildPlan(options, detected, context) {
         // Notices and problems of the base side repeat the head's; the head's are enough.
         const baseSide = stepsFor(createStepBuilder(baseOptions, detected, context, profiler, sampling, { side: 'base', cwd }), [], []);
         steps = interleaveSides(baseSide.steps, head.steps, options.engine === 'max' && options.mode === 'serve');
+        if (options.maxRuns > options.runs) {
+            // The same builders with max-runs measured runs; the runs past the planned ones are the reserve.
+            const reserve = (stepsOf) => stepsOf.filter((s) => s.role === 'measured').slice(options.runs);
+            const headMore = reserve(stepsFor(createStepBuilder({ ...options, runs: options.maxRuns }, detected, context, profiler, sampling), [], []).steps);
+            const baseMore = reserve(stepsFor(createStepBuilder({ ...baseOptions, runs: options.maxRuns }, detected, context, profiler, sampling, { side: 'base', cwd }), [], []).steps);
+            for (let i = 0; i < headMore.length; i += 2) {
+                // ABBA: base, head, head, base; a last odd run is one base/head pair.
+                extraPairs.push([baseMore[i], headMore[i], headMore[i + 1], baseMore[i + 1]].filter((x) => x !== undefined));
+            }
+        }
         notices.push({
             severity: 'info',
             message: options.engine === 'max' && options.mode === 'serve'
-                ? 'A/B: the base server and its benchmark windows run first, then the head\'s (one server holds the GPU at a time); both share the time budget'
+                ? 'A/B: the servers run one at a time in blocks base, head, head, base (ABBA), each restarted with its own warm-up, so a drift over the job falls on both sides; both share the time budget'
                 : 'A/B: the measured runs alternate base/head in ABBA order, so a drift of the GPU over the job falls on both sides alike; both share the time budget',
         });
     }
     const deepDive = planDeepDive(options, detected, built.workload, notices, builder.out);
     const budgetSeconds = Math.round(options.timeoutMinutes * 60);
     assignTimeouts(steps, deepDive, budgetSeconds);
+    // A reserve run may take as long as a planned measured run of its side.
+    const lastMeasured = [...steps].reverse().find((s) => s.role === 'measured');
+    for (const pair of extraPairs)
+        for (const s of pair)
+            s.timeoutSeconds = lastMeasured?.timeoutSeconds ?? MIN_STEP_SECONDS;
     const serve = built.serve ? { ...built.serve, readyTimeoutSeconds: steps.find((s) => s.role === 'serve').timeoutSeconds } : undefined;
     return {
         options,
@@ -4275,16 +6131,32 @@ function buildPlan(options, detected, context) {
         outDir: context.outDir,
         cwd: context.cwd,
         ...(base ? { base } : {}),
+        extraPairs,
     };
 }
 /**
  * One order for both sides: pre-flights and warm-ups first, then the measured runs in ABBA pairs
  * (base-1 head-1, head-2 base-2, …), then each side's profiled run. A server holds the GPU's memory,
- * so serve mode runs the base block, then the head block.
+ * so serve mode runs one server at a time, in blocks: base, head, head, base, each block its own
+ * server start and warm-up windows, then half of the side's measured windows.
  */
 function interleaveSides(base, head, blocks) {
-    if (blocks)
+    if (blocks) {
+        // Serve blocks end at a server stop; two per side run base, head, head, base.
+        const split = (steps) => {
+            const out = [[]];
+            for (const s of steps) {
+                if (s.role === 'serve' && out[out.length - 1].some((x) => x.role === 'serve'))
+                    out.push([]);
+                out[out.length - 1].push(s);
+            }
+            return out;
+        };
+        const [b, h] = [split(base), split(head)];
+        if (b.length === 2 && h.length === 2)
+            return [...b[0], ...h[0], ...h[1], ...b[1]];
         return [...base, ...head];
+    }
     const before = (steps) => steps.filter((s) => s.role === 'preflight' || s.role === 'warmup');
     const measured = (steps) => steps.filter((s) => s.role === 'measured');
     const after = (steps) => steps.filter((s) => s.role !== 'preflight' && s.role !== 'warmup' && s.role !== 'measured');
@@ -4369,8 +6241,10 @@ function renderPlan(plan) {
     lines.push(`  runs        ${options.warmupRuns} warm-up, ${options.runs} measured${options.engine === 'max' && options.mode === 'serve' ? ` benchmark windows of ${Math.ceil(options.captureSeconds)} s` : ''}`);
     if (plan.base) {
         const what = plan.base.run ? `\`${plan.base.run}\`` : 'the same workload';
-        const order = options.engine === 'max' && options.mode === 'serve' ? 'base block first, then head' : 'measured runs interleaved base/head in ABBA order';
+        const order = options.engine === 'max' && options.mode === 'serve' ? 'server blocks base, head, head, base (ABBA), each restarted' : 'measured runs interleaved base/head in ABBA order';
         lines.push(`  A/B         base build: ${what} in ${plan.base.cwd === plan.cwd ? 'this folder' : plan.base.cwd}; ${order}; its report is the baseline`);
+        if (plan.extraPairs.length)
+            lines.push(`  adaptive    while a gated metric is undecided, up to ${plan.extraPairs.length} more ABBA pair${plan.extraPairs.length === 1 ? '' : 's'} (max-runs ${options.maxRuns} per side), alpha spent over the looks`);
     }
     lines.push(`  deep dive   ${plan.deepDive.reason}`);
     lines.push(`  time budget ${formatSeconds(plan.budgetSeconds)} in all (timeout-minutes ${options.timeoutMinutes}); each step stops at its own limit`);
@@ -4419,307 +6293,13 @@ function renderPlan(plan) {
     return `${lines.join('\n')}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/process.ts
-/**
- * Starting and stopping the workload's processes. Each child leads its own process group
- * (spawn detached = setsid), so it and everything it starts can be stopped together with a signal to
- * -pgid: SIGTERM, then SIGKILL after a grace period. Only groups started here are ever signalled,
- * never a process found by name. Output is streamed line by line to a file and a callback.
- * Depends on node built-ins only (the process tests load this file on its own).
- */
-
-
-
-
-const TAIL_LINES = 20;
-/**
- * Our environment less what is ours alone: the action's inputs (the token among them) and the
- * runner's tokens for the artifact service and OIDC. A workload that prints its environment into a
- * log must not put them into the uploaded artifact, and it has no business with them.
- */
-const WITHHELD_ENV = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$/i;
-function childEnvironment(env) {
-    return Object.fromEntries(Object.entries(env).filter(([name]) => !WITHHELD_ENV.test(name)));
-}
-const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 };
-const process_sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Live (not zombie) processes from /proc; empty where there is no /proc. */
-function processTable() {
-    const table = [];
-    let entries;
-    try {
-        entries = (0,external_node_fs_.readdirSync)('/proc');
-    }
-    catch {
-        return table;
-    }
-    for (const entry of entries) {
-        if (!/^\d+$/.test(entry))
-            continue;
-        let stat;
-        try {
-            stat = (0,external_node_fs_.readFileSync)(`/proc/${entry}/stat`, 'utf8');
-        }
-        catch {
-            continue;
-        }
-        // Fields after the command name, which may hold spaces and parentheses: state ppid pgrp …
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (fields[0] === 'Z' || fields[0] === 'X')
-            continue;
-        table.push({ pid: Number(entry), ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19] ?? '' });
-    }
-    return table;
-}
-/** Live (not zombie) members of a process group. Linux reads /proc; elsewhere kill(-pgid, 0). */
-function groupMembers(pgid) {
-    if (process.platform !== 'linux') {
-        try {
-            process.kill(-pgid, 0);
-            return [pgid];
-        }
-        catch {
-            return [];
-        }
-    }
-    return processTable()
-        .filter((entry) => entry.pgid === pgid)
-        .map((entry) => entry.pid);
-}
-/**
- * Processes descended from a member of the group that moved to a group of their own (setsid, or a
- * wrapper such as gpu_snapshot.py that runs its command in a new group). Still ours to stop.
- */
-function escapedDescendants(pgid) {
-    const table = processTable();
-    const children = new Map();
-    for (const entry of table)
-        children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry]);
-    const found = [];
-    const queue = table.filter((entry) => entry.pgid === pgid);
-    const seen = new Set(queue.map((entry) => entry.pid));
-    while (queue.length) {
-        for (const child of children.get(queue.shift().pid) ?? []) {
-            if (seen.has(child.pid))
-                continue;
-            seen.add(child.pid);
-            if (child.pgid !== pgid)
-                found.push(child);
-            queue.push(child);
-        }
-    }
-    return found;
-}
-function stillAlive(entry) {
-    try {
-        const stat = (0,external_node_fs_.readFileSync)(`/proc/${entry.pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return fields[0] !== 'Z' && fields[0] !== 'X' && (fields[19] ?? '') === entry.start;
-    }
-    catch {
-        return false;
-    }
-}
-function openStream(path) {
-    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
-    return (0,external_node_fs_.createWriteStream)(path, { flags: 'w' });
-}
-function closeStream(stream) {
-    return new Promise((resolve) => stream.end(() => resolve()));
-}
-class ProcessGroups {
-    graceMs;
-    groups = new Set();
-    cancelled = false;
-    constructor(options = {}) {
-        this.graceMs = options.graceMs ?? 3000;
-    }
-    /** Process-group ids started here and not yet seen gone. */
-    active() {
-        return [...this.groups];
-    }
-    isCancelled() {
-        return this.cancelled;
-    }
-    /**
-     * Signal one of our groups, wait up to the grace period, then SIGKILL what is left of it and of
-     * the processes it started in groups of their own.
-     */
-    async stopGroup(pgid, first = 'SIGTERM') {
-        if (!this.groups.has(pgid) || pgid <= 1)
-            return;
-        const escaped = escapedDescendants(pgid);
-        try {
-            process.kill(-pgid, first);
-        }
-        catch {
-            // the group is gone; escaped descendants may remain
-        }
-        const remaining = () => groupMembers(pgid).length + escaped.filter(stillAlive).length;
-        const deadline = Date.now() + this.graceMs;
-        while (Date.now() < deadline && remaining() > 0)
-            await process_sleep(50);
-        if (remaining() > 0) {
-            escaped.push(...escapedDescendants(pgid).filter((entry) => !escaped.some((known) => known.pid === entry.pid)));
-            try {
-                process.kill(-pgid, 'SIGKILL');
-            }
-            catch {
-                // already gone
-            }
-            for (const entry of escaped.filter(stillAlive)) {
-                try {
-                    process.kill(entry.pid, 'SIGKILL');
-                }
-                catch {
-                    // already gone
-                }
-            }
-            for (let i = 0; i < 20 && remaining() > 0; i += 1)
-                await process_sleep(25);
-        }
-        this.groups.delete(pgid);
-    }
-    /** Stop every group started here (cancellation). */
-    async stopAll(first = 'SIGTERM') {
-        this.cancelled = true;
-        await Promise.all(this.active().map((pgid) => this.stopGroup(pgid, first)));
-    }
-    start(spec) {
-        const started = Date.now();
-        const tail = [];
-        const log = openStream(spec.logFile);
-        const stdoutFile = spec.stdoutFile ? openStream(spec.stdoutFile) : undefined;
-        let exited = false;
-        let timedOut = false;
-        let cancelledHere = false;
-        const child = (0,external_node_child_process_namespaceObject.spawn)(spec.argv[0], spec.argv.slice(1), {
-            cwd: spec.cwd,
-            env: { ...childEnvironment(process.env), ...(spec.env ?? {}) },
-            detached: true,
-            stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        const pgid = child.pid;
-        if (pgid !== undefined)
-            this.groups.add(pgid);
-        const stop = async () => {
-            if (pgid !== undefined)
-                await this.stopGroup(pgid);
-        };
-        const streamClosed = (stream, name, target) => new Promise((resolve) => {
-            if (!stream)
-                return resolve();
-            const lines = (0,external_node_readline_namespaceObject.createInterface)({ input: stream, crlfDelay: Infinity });
-            lines.on('line', (line) => {
-                target.write(`${line}\n`);
-                tail.push(line);
-                if (tail.length > TAIL_LINES)
-                    tail.shift();
-                spec.onLine?.(line, name);
-            });
-            lines.on('close', () => resolve());
-        });
-        const outputDone = Promise.all([
-            streamClosed(child.stdout, 'stdout', stdoutFile ?? log),
-            streamClosed(child.stderr, 'stderr', log),
-        ]);
-        const timer = spec.timeoutMs !== undefined
-            ? setTimeout(() => {
-                timedOut = true;
-                void stop();
-            }, spec.timeoutMs)
-            : undefined;
-        const done = new Promise((resolve) => {
-            const finish = async (exitCode, signal, startError) => {
-                if (timer)
-                    clearTimeout(timer);
-                exited = true;
-                let leftovers = 0;
-                if (pgid !== undefined) {
-                    leftovers = groupMembers(pgid).length;
-                    if (leftovers > 0)
-                        await this.stopGroup(pgid);
-                    this.groups.delete(pgid);
-                }
-                // A grandchild that left the group could hold the pipes open; do not wait on it forever.
-                let drainTimer;
-                await Promise.race([outputDone, new Promise((resolve) => (drainTimer = setTimeout(resolve, 2000)))]);
-                clearTimeout(drainTimer);
-                child.stdout?.destroy();
-                child.stderr?.destroy();
-                if (startError)
-                    log.write(`${startError}\n`);
-                await Promise.all([closeStream(log), stdoutFile ? closeStream(stdoutFile) : Promise.resolve()]);
-                resolve({
-                    exitCode,
-                    signal,
-                    timedOut,
-                    cancelled: cancelledHere || this.cancelled,
-                    ...(startError ? { startError } : {}),
-                    durationMs: Date.now() - started,
-                    tail,
-                    leftovers,
-                });
-            };
-            child.once('error', (error) => {
-                if (exited)
-                    return;
-                const reason = error.code === 'ENOENT' ? 'not found' : error.code === 'EACCES' ? 'not executable' : error.message;
-                void finish(null, null, `cannot start ${spec.argv[0]}: ${reason}`);
-            });
-            child.once('exit', (code, signal) => {
-                if (this.cancelled)
-                    cancelledHere = true;
-                void finish(code, signal);
-            });
-        });
-        return { pid: pgid, done, stop, exited: () => exited };
-    }
-    /**
-     * On SIGINT/SIGTERM to this process: pass the same signal to every group started here, SIGKILL
-     * after the grace period, run `beforeExit`, then exit with 128+signal. A second signal kills at once.
-     */
-    forwardSignals(options = {}) {
-        const exit = options.exit ?? ((code) => process.exit(code));
-        let handling = false;
-        const handler = (signal) => {
-            if (handling) {
-                for (const pgid of this.active()) {
-                    try {
-                        process.kill(-pgid, 'SIGKILL');
-                    }
-                    catch {
-                        // gone
-                    }
-                }
-                return;
-            }
-            handling = true;
-            void (async () => {
-                await this.stopAll(signal);
-                try {
-                    await Promise.race([options.beforeExit?.(signal), process_sleep(1000)]);
-                }
-                finally {
-                    exit(128 + (SIGNAL_NUMBERS[signal] ?? 15));
-                }
-            })();
-        };
-        process.on('SIGINT', handler);
-        process.on('SIGTERM', handler);
-        return () => {
-            process.off('SIGINT', handler);
-            process.off('SIGTERM', handler);
-        };
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/engine/run/index.ts
 /**
  * The whole job on a GPU box, shared by the action and `profile-gate run`: detect the box, plan,
  * run the steps, hand the checked capture files to the analysis, and (when the analysis points at
  * one kernel) run the Nsight Compute deep dive and analyze again with it.
  */
+
 
 
 
@@ -4791,7 +6371,8 @@ function runNotices(run) {
     return run.notices.map((notice) => ({ code: 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
 }
 async function runDeepDiveStep(plan, report, deps, remainingSeconds) {
-    const choice = chooseDeepDive(plan.deepDive.mode, { findings: report.findings, ...(report.kernels[0] ? { topKernel: report.kernels[0].name } : {}) }, plan.deepDive.ncu, plan.deepDive.workload);
+    const top = report.kernels[0];
+    const choice = chooseDeepDive(plan.deepDive.mode, { findings: report.findings, ...(top ? { topKernel: { name: top.name, instances: top.instances } } : {}) }, plan.deepDive.ncu, plan.deepDive.workload);
     if (!choice.run) {
         deps.logger.info(`deep dive: ${choice.why}`);
         return {};
@@ -4816,7 +6397,9 @@ async function runDeepDiveStep(plan, report, deps, remainingSeconds) {
     deps.logger.info(`deep dive: ${choice.why}`);
     const run = await executePlan({ ...plan, steps: [step], notices: [], budgetSeconds: Math.ceil(remainingSeconds) }, { ...deps, reserveSeconds: 0 });
     const record = run.steps[0];
-    return { record: { ...record, why: choice.why }, run };
+    // What ncu was asked for, so a deep dive that profiled nothing says where to look.
+    const asked = `ncu was asked for launch ${choice.request.launchSkip + 1} of the kernels matching ${choice.request.nameRegex}${choice.request.demangled ? ' (demangled names)' : ''}`;
+    return { record: { ...record, why: choice.why }, run, asked };
 }
 async function writeRunJson(plan, result) {
     const { run } = result;
@@ -4849,8 +6432,11 @@ async function clearPlannedFiles(plan) {
             paths.add(step.collect.into);
         if (step.findOutputs)
             paths.add(step.findOutputs.dir);
-        for (const output of step.outputs)
+        for (const output of step.outputs) {
             paths.add(output.path);
+            if (output.kind === 'workload-console')
+                paths.add(consoleMetricsPath(output.path));
+        }
     }
     const ours = [...paths].filter((path) => path.startsWith(`${plan.outDir}/`));
     await Promise.all(ours.map((path) => (0,promises_.rm)(path, { recursive: true, force: true })));
@@ -4862,11 +6448,67 @@ async function clearPlannedFiles(plan) {
 function baseReportPath(plan) {
     return (0,external_node_path_.join)(plan.outDir, 'base', 'baseline-report.json');
 }
-function abBaseline(plan, base, report) {
+function abBaseline(plan, base, report, look) {
     const where = base.cwd === plan.cwd ? 'this folder' : base.cwd;
     const what = base.run ? `\`${base.run}\` in ${where}` : `the same workload in ${where}`;
-    const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows run before the head\'s' : 'its measured runs interleaved with the head\'s (ABBA)';
-    return { report, origin: 'a/b', path: base.cwd, reason: `base build: ${what}, in this job on the same machine, ${order}` };
+    const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows in server blocks base, head, head, base (ABBA)' : 'its measured runs interleaved with the head\'s (ABBA)';
+    return { report, origin: 'a/b', path: base.cwd, reason: `base build: ${what}, in this job on the same machine, ${order}`, ...(look ? { look } : {}) };
+}
+/** Seconds one reserve pair is expected to take: its runs at the mean length of the measured runs so far. */
+function pairSeconds(run, plan, pair) {
+    const measured = new Set(plan.steps.filter((s) => s.role === 'measured').map((s) => s.id));
+    const times = run.steps.filter((s) => measured.has(s.id) && s.status === 'ok').map((s) => s.seconds);
+    const mean = times.length ? times.reduce((a, b) => a + b, 0) / times.length : 0;
+    return mean * pair.length;
+}
+/**
+ * Adaptive A/B: while the head's comparison has undecided gated metrics (the sides overlap, or too
+ * few or not significant runs) and it has not failed, run the next reserve ABBA pair and compare
+ * again, as the next look (the gate spends alpha over the looks). Stops at max-runs, or when the
+ * next pair would not fit twice into the time left.
+ */
+async function decideWithMoreRuns(plan, result, deps, executeDeps, started) {
+    const { run } = result;
+    const looks = plan.extraPairs.length + 1;
+    for (let index = 2; index <= looks; index += 1) {
+        const undecided = result.report.comparison?.undecided ?? [];
+        // A fail is decided; an invalid comparison (throttled, another environment) no run can mend.
+        if (result.report.verdict === 'fail' || result.report.verdict === 'invalid' || !undecided.length)
+            return;
+        const pair = plan.extraPairs[index - 2];
+        const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
+        const need = pairSeconds(run, plan, pair);
+        if (remaining < 2 * need + 30) {
+            run.notices.push({ severity: 'info', message: `${undecided.join(', ')} still undecided after look ${index - 1} of ${looks}: ${Math.round(remaining)} s left of the time budget, and a pair takes about ${Math.round(need)} s` });
+            return;
+        }
+        deps.logger.info(`${undecided.join(', ')} undecided: one more ABBA pair (look ${index} of ${looks})`);
+        const more = await executePlan({ ...plan, steps: pair, notices: [], budgetSeconds: Math.floor(remaining) }, { ...executeDeps, reserveSeconds: 0 });
+        run.steps.push(...more.steps);
+        run.files.push(...more.files);
+        if (more.outcome !== 'ok') {
+            run.notices.push({ severity: 'warning', message: `an added A/B pair did not finish (${more.message ?? more.outcome}); the comparison is the one before it` });
+            return;
+        }
+        run.analysisInputs.push(...more.analysisInputs);
+        run.baseAnalysisInputs.push(...more.baseAnalysisInputs);
+        result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
+        result.report = await deps.analyze(run.analysisInputs, { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, { index, of: looks }) });
+    }
+}
+/**
+ * Processes the steps started that are still alive at the end (a daemon that left its group and
+ * session, found by the tracking marker): stopped, and named in the run's notices.
+ */
+async function stopTrackedLeftovers(groups, run, logger, report) {
+    const swept = await groups.sweepTracked();
+    if (swept.length === 0)
+        return;
+    const list = swept.map((entry) => `pid ${entry.pid} (${entry.command.slice(0, 200) || 'command unknown'})`).join(', ');
+    const message = `${swept.length === 1 ? '1 process the run started was' : `${swept.length} processes the run started were`} still running after its last step and ${swept.length === 1 ? 'was' : 'were'} stopped: ${list}`;
+    logger.warning(message);
+    run.notices.push({ severity: 'warning', message });
+    report?.notices.push({ code: 'run', severity: 'warning', message });
 }
 /** Run a plan to the end. Throws UsageError when the plan has problems (nothing was started). */
 async function runJob(plan, deps) {
@@ -4889,12 +6531,17 @@ async function runJob(plan, deps) {
     const result = { plan, run };
     if (run.outcome === 'ok' && deps.analyze) {
         let head = { side: 'head' };
+        const looks = plan.extraPairs.length + 1;
         if (plan.base) {
             result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
-            head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport) };
+            head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, looks > 1 ? { index: 1, of: looks } : undefined) };
+        }
+        result.report = await deps.analyze(run.analysisInputs, head);
+        if (plan.base && looks > 1) {
+            await decideWithMoreRuns(plan, result, deps, executeDeps, started);
+            head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, result.report.comparison?.look ? { index: result.report.comparison.look.index, of: looks } : undefined) };
         }
         const analyzeHead = (inputs) => deps.analyze(inputs, head);
-        result.report = await analyzeHead(run.analysisInputs);
         const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
         if (plan.deepDive.enabled) {
             const deep = await runDeepDiveStep(plan, result.report, executeDeps, remaining);
@@ -4906,11 +6553,12 @@ async function runJob(plan, deps) {
                 result.report = await analyzeHead(run.analysisInputs);
             }
             else if (deep.record) {
-                run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section.` });
+                run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section (${deep.asked ?? 'no request'}).` });
             }
         }
         result.report.notices.push(...runNotices(run));
     }
+    await stopTrackedLeftovers(groups, run, deps.logger, result.report);
     try {
         if (result.baseReport)
             await (0,engine_files.writeOutput)(baseReportPath(plan), (0,json.serializeReport)(result.baseReport));
@@ -4971,12 +6619,16 @@ A/B (the base build in the same job, on the same GPU; its report is the baseline
   --base-workdir DIR            a checkout of the base commit: the same workload runs there, its
                                 measured runs interleaved with the head's (ABBA)
   --base-run "COMMAND"          command: the base side's workload command, when it differs
+  --max-runs N                  while a gated metric is undecided, add ABBA pairs up to N measured
+                                runs per side, within the time budget (default 3 x runs)
 
 Gate:
   --baseline FILE               compare against a report.json (not with --base-workdir/--base-run)
   --threshold M=PCT             practical floor of a metric in percent (decode_tok_s=3); repeatable
-  --fail-on LIST                finding ids that fail the gate (default re-prefill,unfused-attention)
+  --fail-on LIST                finding ids that fail the gate (default ${compare_options/* DEFAULT_FAIL_ON_TEXT */.zR})
   --allow-throttled             compare even when a side was throttled
+  --overlap-check true|false    warn instead of failing when one side's runs reach the other's median (default true)
+  --drop-outliers true|false    leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
 
   --out DIR                     where logs, captures, run.json and the report go (default profile-gate-run)
   --dry-run                     print the plan and exit
@@ -4985,7 +6637,7 @@ Gate:
 Exit codes: 0 ok, 1 the gate failed, 2 bad options or the plan cannot run, 4 the run failed.
 `;
 async function defaultAnalyze(inputs, environment, which, gate) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 433));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 553));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
 }
@@ -4993,18 +6645,25 @@ async function gateFromFlags(values, abRun) {
     const file = typeof values['baseline'] === 'string' ? values['baseline'] : undefined;
     if (file !== undefined && abRun)
         throw new errors/* UsageError */.eb('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
+    const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
     const thresholds = values['threshold'];
-    const failOn = values['fail-on'];
+    const { failOn, ...gate } = (0,compare_options/* parseGateText */.OQ)({
+        ...(thresholds ? { threshold: thresholds } : {}),
+        ...(text('fail-on') !== undefined ? { failOn: text('fail-on') } : {}),
+        ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
+        ...(text('overlap-check') !== undefined ? { overlapCheck: text('overlap-check') } : {}),
+        ...(text('drop-outliers') !== undefined ? { dropOutliers: text('drop-outliers') } : {}),
+    });
     return {
         baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
-        gate: { ...(thresholds ? { thresholds: (0,compare_options/* parseThresholdArgs */.oG)(thresholds) } : {}), ...(values['allow-throttled'] ? { allowThrottled: true } : {}) },
-        ...(typeof failOn === 'string' ? { failOn: (0,compare_options/* parseFailOnArg */.tD)(failOn) } : {}),
+        gate,
+        ...(failOn ? { failOn } : {}),
     };
 }
 async function writeReport(report, outDir, write) {
     const [{ serializeReport }, { renderSummary }, { renderTerminal }, { writeOutput }] = await Promise.all([
         Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 794)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 994)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 613)),
         Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 496)),
         Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 817)),
     ]);
@@ -5012,7 +6671,7 @@ async function writeReport(report, outDir, write) {
     await writeOutput((0,external_node_path_.join)(outDir, 'report.md'), renderSummary(report));
     write(`\n${renderTerminal(report)}`);
 }
-const STRING_FLAGS = new Set([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', '--threshold', '--fail-on']);
+const STRING_FLAGS = new Set([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', '--threshold', '--fail-on', '--overlap-check', '--drop-outliers']);
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv) {
     const joined = [];
@@ -5038,6 +6697,8 @@ function parseRunArgs(argv) {
             threshold: { type: 'string', multiple: true },
             'fail-on': { type: 'string' },
             'allow-throttled': { type: 'boolean' },
+            'overlap-check': { type: 'string' },
+            'drop-outliers': { type: 'string' },
             'dry-run': { type: 'boolean' },
             quiet: { type: 'boolean' },
             help: { type: 'boolean', short: 'h' },
@@ -5080,17 +6741,23 @@ async function runCommandWith(argv, deps = {}) {
             throw new errors/* UsageError */.eb(`the plan cannot run: ${plan.problems.join('; ')}`);
         const logger = deps.logger ?? createPlainLogger(write, { showOutput: !values.quiet });
         const groups = deps.groups ?? new ProcessGroups();
-        const restoreSignals = deps.noSignalHandlers ? () => undefined : groups.forwardSignals({ beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups\n`) });
+        let job;
+        // On a signal: the groups are stopped, then run.json (marked cancelled) is written before the exit.
+        const restoreSignals = deps.noSignalHandlers
+            ? () => undefined
+            : groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups; ${(0,external_node_path_.join)(plan.outDir, 'run.json')} says what finished\n`) });
         const analyze = deps.analyze ?? defaultAnalyze;
         let result;
         try {
-            result = await runJob(plan, {
+            const running = runJob(plan, {
                 logger,
                 groups,
                 ...(deps.health ? { health: deps.health } : {}),
                 ...(deps.serveTiming ? { serveTiming: deps.serveTiming } : {}),
                 analyze: (inputs, which) => analyze(inputs, plan.environment, which, runGate),
             });
+            job = running;
+            result = await running;
         }
         finally {
             restoreSignals();
@@ -5118,6 +6785,8 @@ function runCommand(argv) {
     return runCommandWith(argv);
 }
 
+// EXTERNAL MODULE: ./src/model/capture.ts
+var capture = __nccwpck_require__(347);
 ;// CONCATENATED MODULE: ./src/cli/main.ts
 /**
  * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
@@ -5141,6 +6810,26 @@ function runCommand(argv) {
 
 
 
+
+
+
+
+
+/** Items joined by commas, wrapped at `width` with continuation lines indented by `indent`. */
+function wrapList(items, indent, width) {
+    const lines = [''];
+    for (const item of items) {
+        const last = lines.length - 1;
+        const next = lines[last] ? `${lines[last]}, ${item}` : item;
+        if (indent + next.length > width && lines[last]) {
+            lines[last] += ',';
+            lines.push(item);
+        }
+        else
+            lines[last] = next;
+    }
+    return lines.join(`\n${' '.repeat(indent)}`);
+}
 const HELP = `profile-gate ${version/* TOOL_VERSION */.w}: GPU inference performance as a CI gate
 
 Usage:
@@ -5151,28 +6840,76 @@ Usage:
   profile-gate report --out DIR REPORT...   merge report.json files (matrix legs) into one summary and comment
   profile-gate dashboard --out DIR INPUT... a static dashboard from many report.json files (or --from-artifacts)
   profile-gate --version
+  profile-gate COMMAND --help               the options of one command
 
 analyze options:
   --json FILE|-        write report.json (the versioned contract); - for stdout
   --markdown FILE|-    write report.md; - for stdout
-  --format NAME        skip detection and read every input as NAME
+  --format NAME        skip detection and read every input as NAME, one of:
+                       ${wrapList(capture/* FORMAT_IDS */.Jn, 23, 100)}
   --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
   --top N              kernels shown in the terminal output (default 10)
+  --timeout SECONDS    time budget of the analysis; past it, exit 2 with a line naming the file being read
+  --smi-columns LIST   the --query-gpu list of an nvidia-smi log written with --format=csv,noheader
+  --allow-mixed        merge captures of different GPUs, vendors, engines or models (otherwise refused)
+  --strict             fail on any unreadable file inside a directory (otherwise skipped with a warning)
+  --if-no-captures error|warn|ignore
+                       when the inputs hold no capture file: fail (default), warn, or go on silently
 
 gate options (analyze):
   --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
-  --fail-on LIST       finding ids that fail the gate (default re-prefill,unfused-attention; none for no id)
+  --fail-on LIST       finding ids that fail the gate (default ${compare_options/* DEFAULT_FAIL_ON_TEXT */.zR}; none for no id)
   --threshold M=PCT    practical floor of a metric in percent (decode_tok_s=3), or a share threshold in
                        percentage points (family:attention-fused=10); repeatable
   --allow-throttled    compare even when a side was throttled (otherwise the verdict is invalid)
   --allow-environment-mismatch KEYS|all
                        compare although these fingerprint keys differ (gpuName, driver, cuda, model …)
+  --overlap-check true|false
+                       hold a significant change back (warn) when one side's runs reach the other's median (default true)
+  --drop-outliers true|false
+                       leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
 
-Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage, 4 the run failed (run only).
+${RUN_METADATA_HELP}
+
+INPUT may be a capture file, a directory of them, or an Nsight report (x.nsys-rep, x.ncu-rep): with
+nsys or ncu on PATH it is exported first (nsys stats / ncu --import … --csv), the command shown.
+
+Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage (an unreadable file, an analysis past
+--timeout), 3 internal error (a bug), 4 the run failed (run only).
 `;
+const ANALYZE_HELP = `Usage: profile-gate analyze [options] INPUT...
+
+${HELP.slice(HELP.indexOf('analyze options:'))}`;
+const DEMO_HELP = `Usage: profile-gate demo [--json FILE|-] [--markdown FILE|-] [--top N]
+
+The bundled real H200 captures (samples/), analyzed as the gate would on a pull request: the
+fused-attention run is the baseline, the unfused-attention run the head. No GPU needed. A failing
+verdict is shown, and the demo still exits 0.
+`;
+/** Each command's own --help. */
+const COMMAND_HELP = new Map([
+    ['analyze', ANALYZE_HELP],
+    ['demo', DEMO_HELP],
+    ['run', RUN_HELP],
+    ['report', `Usage: ${REPORT_USAGE}\n`],
+    ['dashboard', `Usage: ${DASHBOARD_USAGE}\n`],
+]);
+/** On a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
+function wantsColor(stream, env = process.env) {
+    if (env['NO_COLOR'])
+        return false;
+    if (env['FORCE_COLOR'] && env['FORCE_COLOR'] !== '0')
+        return true;
+    return Boolean(stream.isTTY) && env['TERM'] !== 'dumb';
+}
 /** Where the bundled sample captures live: <package root>/samples, both from src/cli and dist/cli. */
 function samplesDirectory() {
     return (0,external_node_path_.join)((0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url)), '..', '..', 'samples');
+}
+/** Both on stdout would glue JSON and markdown into one stream no reader can split. */
+function checkOutputs(outputs) {
+    if (outputs.json === '-' && outputs.markdown === '-')
+        throw new errors/* UsageError */.eb('--json - and --markdown - both write to stdout; send one of them to a file');
 }
 async function emit(report, outputs) {
     if (outputs.json)
@@ -5180,7 +6917,7 @@ async function emit(report, outputs) {
     if (outputs.markdown)
         await (0,engine_files.writeOutput)(outputs.markdown, (0,summary.renderSummary)(report));
     if (outputs.json !== '-' && outputs.markdown !== '-')
-        process.stdout.write((0,terminal.renderTerminal)(report, { topKernels: outputs.top }));
+        process.stdout.write((0,terminal.renderTerminal)(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
     return report.verdict === 'fail' ? errors/* EXIT_GATE_FAILED */.je : errors/* EXIT_OK */.Ij;
 }
 function parseTop(value) {
@@ -5191,8 +6928,11 @@ function parseTop(value) {
         throw new errors/* UsageError */.eb(`--top ${value}: expected a positive integer`);
     return top;
 }
-function parseAllowedKeys(value) {
-    return value.trim() === 'all' ? true : value.split(',').map((key) => key.trim()).filter(Boolean);
+function parseTimeoutSeconds(value) {
+    const seconds = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0))
+        throw new errors/* UsageError */.eb(`--timeout ${value}: expected a positive number of seconds`);
+    return seconds;
 }
 async function loadFamilies(path) {
     let text;
@@ -5215,32 +6955,56 @@ async function runAnalyze(args, defaultInputs) {
             format: { type: 'string' },
             families: { type: 'string' },
             top: { type: 'string' },
+            timeout: { type: 'string' },
             baseline: { type: 'string' },
             'fail-on': { type: 'string' },
             threshold: { type: 'string', multiple: true },
             'allow-throttled': { type: 'boolean' },
             'allow-environment-mismatch': { type: 'string' },
+            'smi-columns': { type: 'string' },
+            'allow-mixed': { type: 'boolean' },
+            strict: { type: 'boolean' },
+            'overlap-check': { type: 'string' },
+            'drop-outliers': { type: 'string' },
+            'if-no-captures': { type: 'string' },
+            ...RUN_METADATA_OPTIONS,
         },
     });
+    checkOutputs(values);
+    const run = resolveRunMetadata(values, process.env, systemGit);
     const inputs = positionals.length ? positionals : defaultInputs;
+    const noCaptures = values['if-no-captures'] ?? DEFAULT_NO_CAPTURE_POLICY;
+    if (!NO_CAPTURE_POLICIES.includes(noCaptures))
+        throw new errors/* UsageError */.eb(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
     if (!inputs?.length)
         throw new errors/* UsageError */.eb('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
+    const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
     const families = values.families ? await loadFamilies(values.families) : [];
-    const gate = {
-        ...(values.threshold ? { thresholds: (0,compare_options/* parseThresholdArgs */.oG)(values.threshold) } : {}),
+    const { failOn, ...gate } = (0,compare_options/* parseGateText */.OQ)({
+        ...(values.threshold ? { threshold: values.threshold } : {}),
+        ...(values['fail-on'] !== undefined ? { failOn: values['fail-on'] } : {}),
         ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
-        ...(values['allow-environment-mismatch'] ? { allowEnvironmentMismatch: parseAllowedKeys(values['allow-environment-mismatch']) } : {}),
-    };
+        ...(values['allow-environment-mismatch'] ? { allowEnvironmentMismatch: values['allow-environment-mismatch'] } : {}),
+        ...(values['overlap-check'] !== undefined ? { overlapCheck: values['overlap-check'] } : {}),
+        ...(values['drop-outliers'] !== undefined ? { dropOutliers: values['drop-outliers'] } : {}),
+    });
     const baseline = values.baseline
         ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
         : null;
+    const { files, fromDirectories } = await gatherCaptures(inputs, { policy: noCaptures, option: '--if-no-captures', warn: (line) => process.stderr.write(`warning: ${line}\n`) });
+    const smiColumns = values['smi-columns'] !== undefined ? (0,nvidia_smi_csv/* parseSmiColumns */.mb)(values['smi-columns']) : undefined;
     const options = {
-        inputs: await (0,engine_files.expandInputs)(inputs),
+        inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${line}\n`)),
+        ...(values['allow-mixed'] ? { allowMixed: true } : {}),
+        ...(values.strict ? {} : { skippable: fromDirectories }),
+        ...(smiColumns ? { ingest: { smiColumns } } : {}),
         ...(values.format ? { format: values.format } : {}),
         families,
+        run,
         baseline,
         gate,
-        ...(values['fail-on'] !== undefined ? { failOn: (0,compare_options/* parseFailOnArg */.tD)(values['fail-on']) } : {}),
+        ...(failOn ? { failOn } : {}),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     };
     const report = await (0,analyze.analyze)(options);
     return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });
@@ -5251,6 +7015,7 @@ async function runAnalyze(args, defaultInputs) {
  */
 async function runDemo(args) {
     const { values } = (0,external_node_util_namespaceObject.parseArgs)({ args, strict: true, options: { json: { type: 'string' }, markdown: { type: 'string' }, top: { type: 'string' } } });
+    checkOutputs(values);
     const samples = samplesDirectory();
     const baselineDir = (0,external_node_path_.join)(samples, 'baseline');
     const baseline = await (0,analyze.analyze)({ inputs: await (0,engine_files.expandInputs)([baselineDir]) });
@@ -5267,6 +7032,11 @@ async function runDemo(args) {
 async function main(argv) {
     try {
         const [command, ...rest] = argv;
+        const help = command ? COMMAND_HELP.get(command) : undefined;
+        if (help && (rest.includes('--help') || rest.includes('-h'))) {
+            process.stdout.write(help);
+            return errors/* EXIT_OK */.Ij;
+        }
         switch (command) {
             case 'analyze':
                 return await runAnalyze(rest);
@@ -5395,12 +7165,14 @@ function blockingMismatches(mismatches, allow) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   OQ: () => (/* binding */ parseGateText),
+/* harmony export */   Xp: () => (/* binding */ ciLevel),
+/* harmony export */   _w: () => (/* binding */ CI_LEVEL),
 /* harmony export */   dV: () => (/* binding */ parseGateOptions),
-/* harmony export */   oG: () => (/* binding */ parseThresholdArgs),
-/* harmony export */   tD: () => (/* binding */ parseFailOnArg),
-/* harmony export */   tq: () => (/* binding */ metricFloor)
+/* harmony export */   tq: () => (/* binding */ metricFloor),
+/* harmony export */   zR: () => (/* binding */ DEFAULT_FAIL_ON_TEXT)
 /* harmony export */ });
-/* unused harmony exports DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, thresholdKeyProblem, GateOptionsSchema */
+/* unused harmony exports DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, thresholdKeyProblem, DEFAULT_ALPHA, GateOptionsSchema, parseThresholdArgs, parseFailOnArg, GATE_FLAGS, cliGateLabel */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(816);
 /* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(916);
@@ -5446,6 +7218,14 @@ function thresholdKeyProblem(key) {
         return `${key} describes the workload and is never gated`;
     return METRIC_NAMES.includes(key) ? null : `unknown metric '${key}' (known: ${METRIC_NAMES.join(', ')}, family:<id>, kernel:<name>)`;
 }
+/** One-sided test level of a regression. */
+const DEFAULT_ALPHA = 0.05;
+/** The two-sided confidence level of every interval the gate reports: 1 − 2·alpha (90% at the default). */
+function ciLevel(alpha) {
+    return 1 - 2 * alpha;
+}
+/** The level the renderers show, and the intervals of medians use, so one level is read everywhere. */
+const CI_LEVEL = ciLevel(DEFAULT_ALPHA);
 const FindingIdSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a finding id is lower-case words joined by hyphens');
 const GateOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
     /** Finding ids that fail the gate when they appear (new since the baseline, or at all without one). */
@@ -5469,7 +7249,7 @@ const GateOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
     /** Fewer samples than this on either side (after the warm-up rule) gives insufficient-data. */
     minSamples: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().int().min(2).default(3),
     /** One-sided test level for a regression, after the correction across the metrics of one run. */
-    alpha: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().gt(0).lt(0.5).default(0.05),
+    alpha: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().gt(0).lt(0.5).default(DEFAULT_ALPHA),
     correction: zod__WEBPACK_IMPORTED_MODULE_4__/* ["enum"] */ .k5n(['bh', 'holm']).default('bh'),
     allowThrottled: zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY().default(false),
     /** true, or the fingerprint keys allowed to differ (e.g. ["driver"]). */
@@ -5491,10 +7271,22 @@ const GateOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY().default(true),
     /**
+     * Leave out a side's lone slow runs far from its cluster (stalls), judged against the side's own
+     * spread; two or more slow runs together are a mode and stay (the overlap check handles them).
+     */
+    dropOutliers: zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY().default(true),
+    /**
      * A regression fails only when neither side's own runs reach the other side's median (within half
      * the floor); otherwise it warns. Guards against two clock states a floor or more apart.
      */
     overlapCheck: zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY().default(true),
+    /**
+     * This comparison is look `index` of `of` in an adaptive A/B run (more runs while undecided):
+     * the test's alpha is spent over the looks (src/compare/sequential.ts). Absent: a single look.
+     */
+    look: zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({ index: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().int().positive(), of: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().int().positive() })
+        .refine((look) => look.index <= look.of, { message: 'look index must not exceed the number of looks' })
+        .optional(),
     /** Trend within one side: Mann-Kendall level and the smallest change across the side (percent) worth a warning. */
     drift: zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({ alpha: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().gt(0).lt(0.5).default(0.001), minChangePct: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().nonnegative().default(1) })
         .default({ alpha: 0.001, minChangePct: 1 }),
@@ -5554,6 +7346,62 @@ function parseFailOnArg(arg) {
     }
     return [...new Set(ids)];
 }
+/** The fail-on default as written in flags, inputs and help texts. */
+const DEFAULT_FAIL_ON_TEXT = _verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULT_FAIL_ON */ .VQ.join(',');
+/**
+ * The gate options a user sets as text: the CLI's flags (analyze and run) and the action's inputs
+ * carry the same names, so one parser serves all three doors.
+ */
+const GATE_FLAGS = (/* unused pure expression or super */ null && (['threshold', 'fail-on', 'allow-throttled', 'allow-environment-mismatch', 'overlap-check', 'drop-outliers']));
+const cliGateLabel = (flag) => `--${flag}`;
+function booleanText(value, label) {
+    if (value === undefined || typeof value === 'boolean')
+        return value;
+    const text = value.trim().toLowerCase();
+    if (text === '')
+        return undefined;
+    if (text === 'true')
+        return true;
+    if (text === 'false')
+        return false;
+    throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`${label}: expected true or false, got ${JSON.stringify(value)}`);
+}
+/** Gate options from their text form; a bad value is a UsageError naming the flag or input. */
+function parseGateText(text, label = cliGateLabel) {
+    // The CLI's own messages already start with the flag; another door names its input instead.
+    const renamed = (error, flag, prefix) => (label === cliGateLabel ? error : new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`${label(flag)}: ${error.message.replace(prefix, '')}`));
+    let thresholds;
+    if (text.threshold?.length) {
+        try {
+            thresholds = parseThresholdArgs(text.threshold);
+        }
+        catch (error) {
+            throw renamed(error, 'threshold', '--threshold ');
+        }
+    }
+    let failOn;
+    if (text.failOn !== undefined) {
+        try {
+            failOn = parseFailOnArg(text.failOn);
+        }
+        catch (error) {
+            throw renamed(error, 'fail-on', `--fail-on ${text.failOn}: `);
+        }
+    }
+    const allow = typeof text.allowEnvironmentMismatch === 'string' ? text.allowEnvironmentMismatch.split(',') : text.allowEnvironmentMismatch;
+    const keys = (allow ?? []).map((key) => key.trim()).filter(Boolean);
+    const allowThrottled = booleanText(text.allowThrottled, label('allow-throttled'));
+    const overlapCheck = booleanText(text.overlapCheck, label('overlap-check'));
+    const dropOutliers = booleanText(text.dropOutliers, label('drop-outliers'));
+    return {
+        ...(thresholds ? { thresholds } : {}),
+        ...(failOn ? { failOn } : {}),
+        ...(allowThrottled !== undefined ? { allowThrottled } : {}),
+        ...(keys.length ? { allowEnvironmentMismatch: keys.includes('all') ? true : keys } : {}),
+        ...(overlapCheck !== undefined ? { overlapCheck } : {}),
+        ...(dropOutliers !== undefined ? { dropOutliers } : {}),
+    };
+}
 
 
 /***/ }),
@@ -5564,18 +7412,22 @@ function parseFailOnArg(arg) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  kh: () => (/* binding */ DEFAULT_OUTLIER_RULE),
   YM: () => (/* binding */ DEFAULT_WARMUP_RULE),
+  tT: () => (/* binding */ MAD_TO_SD),
   uA: () => (/* binding */ adjustPValues),
   aD: () => (/* binding */ bootstrapMedianRatioCI),
   D9: () => (/* binding */ detectDrift),
   Zk: () => (/* binding */ dropWarmupOutliers),
+  Mo: () => (/* binding */ findSlowOutliers),
+  Fm: () => (/* binding */ mad),
   KZ: () => (/* reexport */ mannWhitneyU),
   JZ: () => (/* reexport */ stats/* median */.J),
   sK: () => (/* binding */ mulberry32),
   ln: () => (/* binding */ seedFor)
 });
 
-// UNUSED EXPORTS: MAD_TO_SD, MANN_KENDALL_EXACT_MAX, MANN_WHITNEY_EXACT_MAX, benjaminiHochbergAdjust, holmAdjust, inversionDistribution, mad, mannKendall, mean, midranks, normalCdf, quantileSorted, theilSenSlope
+// UNUSED EXPORTS: MANN_KENDALL_EXACT_MAX, MANN_WHITNEY_EXACT_MAX, benjaminiHochbergAdjust, holmAdjust, inversionDistribution, mannKendall, mean, midranks, normalCdf, quantileSorted, theilSenSlope
 
 // EXTERNAL MODULE: ./src/model/stats.ts
 var stats = __nccwpck_require__(234);
@@ -5897,6 +7749,49 @@ function detectDrift(samples, options) {
     const change = center === 0 ? 0 : (theilSenSlope(samples) * (samples.length - 1)) / Math.abs(center);
     return { drift: pTwoSided <= options.alpha && Math.abs(change) >= options.minChange, pValue: pTwoSided, change };
 }
+/**
+ * 5 robust sd as in the warm-up rule; a spread of at least 0.2% (about three times the largest
+ * within-process sd measured on the H200, 0.07%), so the distance is at least 1%; and 1% at least,
+ * the warm-up rule's minimum (a run closer than that cannot reach the overlap margin of half a 3% floor).
+ * Two slow runs within 3 robust sd of each other are as close as the runs of the cluster itself: a
+ * second state with two or more runs in it, not two stalls.
+ */
+const DEFAULT_OUTLIER_RULE = { minKeep: 3, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3 };
+function findSlowOutliers(samples, direction, rule = DEFAULT_OUTLIER_RULE, neighbours = {}) {
+    const other = neighbours.other ?? [];
+    const dropped = neighbours.dropped ?? [];
+    const n = samples.length;
+    const none = () => ({ outliers: [], kept: [...samples], restSpread: relativeSpread(samples) });
+    const limit = Math.min(Math.floor((n - 1) / 2), n - rule.minKeep);
+    if (limit <= 0)
+        return none();
+    const center = (0,stats/* median */.J)(samples);
+    const scale = Math.abs(center);
+    if (!(scale > 0))
+        return none();
+    const spread = Math.max(MAD_TO_SD * mad(samples), rule.minSpread * scale);
+    const distance = Math.max(rule.madMultiple * spread, rule.minRelative * scale);
+    const slowBy = (v) => (direction === 'higher' ? center - v : v - center);
+    const candidates = samples.map((v, i) => [v, i]).filter(([v]) => slowBy(v) > distance);
+    const width = rule.modeWidth * spread;
+    const near = (a, b) => Math.abs(a - b) <= width;
+    // The other side shows both states (runs at this run's level and at this side's median): two clock states.
+    const otherSpansBoth = (v) => other.some((w) => near(w, v)) && other.some((w) => near(w, center));
+    const isolated = candidates.filter(([v, i]) => !samples.some((w, j) => j !== i && near(w, v)) && !dropped.some((w) => near(w, v)) && !otherSpansBoth(v));
+    if (!isolated.length || isolated.length > limit)
+        return none();
+    const out = new Set(isolated.map(([, i]) => i));
+    const kept = samples.filter((_, i) => !out.has(i));
+    return { outliers: [...out].sort((a, b) => a - b), kept, restSpread: relativeSpread(kept) };
+}
+function relativeSpread(values) {
+    if (!values.length)
+        return 0;
+    const center = (0,stats/* median */.J)(values);
+    if (!(Math.abs(center) > 0))
+        return 0;
+    return Math.max(...values.map((v) => Math.abs(v / center - 1)));
+}
 
 
 /***/ }),
@@ -5939,6 +7834,79 @@ function combineVerdict(flags) {
 
 /***/ }),
 
+/***/ 959:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E6: () => (/* binding */ renderNcuCommand),
+/* harmony export */   L_: () => (/* binding */ steadyLaunchSkip),
+/* harmony export */   Oj: () => (/* binding */ deepDiveRequest),
+/* harmony export */   ZL: () => (/* binding */ DEEP_DIVE_SECTIONS),
+/* harmony export */   mA: () => (/* binding */ ncuArgs),
+/* harmony export */   uF: () => (/* binding */ askDeepDive)
+/* harmony export */ });
+/* unused harmony export ncuKernelFilter */
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(889);
+/**
+ * A finding's request for an Nsight Compute deep dive, as data: which kernel (its name, its key and
+ * the filter ncu selects it by), which launch, which sections. `profile-gate run` turns it into
+ * argv; people read it as a command. Both come from `ncuArgs` here, so the two never disagree.
+ */
+
+/** Sections of a first deep dive: the bound (SpeedOfLight), the grid and occupancy, bytes moved and warp stalls. */
+const DEEP_DIVE_SECTIONS = ['SpeedOfLight', 'Occupancy', 'LaunchStats', 'MemoryWorkloadAnalysis', 'WarpStateStats'];
+/** Launches to skip so the profiled one is in steady state: the middle of the captured launches. */
+function steadyLaunchSkip(instances) {
+    return Math.max(0, Math.min(instances - 1, Math.floor(instances / 2)));
+}
+/**
+ * How ncu selects the kernel. A C++ kernel with a distinguishing functor is matched on its
+ * demangled name by the function name and the functor only: tools disagree about everything else
+ * (nsys writes `at::native::elementwise_kernel<(int)128, …>`, ncu `at::elementwise_kernel<128, …>`).
+ * A C++ kernel without one is matched on ncu's function base (the bare function name); a plain
+ * name on itself.
+ */
+function ncuKernelFilter(raw) {
+    const key = (0,_classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__/* .kernelKey */ .Zt)(raw);
+    const templated = /^([A-Za-z_][A-Za-z0-9_]*)<([A-Za-z_][A-Za-z0-9_]*)>$/.exec(key);
+    if (templated)
+        return { nameRegex: `(^|[^A-Za-z0-9_])${templated[1]}<.*${(0,_classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeRegex */ .$f)(templated[2])}`, demangled: true };
+    if (/[<(]/.test(raw) || raw.trim().startsWith('_Z'))
+        return { nameRegex: `^${(0,_classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeRegex */ .$f)(key)}$`, demangled: false };
+    return { nameRegex: (0,_classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__/* .kernelStem */ .Lz)(raw).regex, demangled: false };
+}
+function deepDiveRequest(kernel, instances, sections = DEEP_DIVE_SECTIONS) {
+    return { kernel, kernelKey: (0,_classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__/* .kernelKey */ .Zt)(kernel), ...ncuKernelFilter(kernel), launchSkip: steadyLaunchSkip(instances), launchCount: 1, sections: [...sections] };
+}
+/** ncu's arguments for the request, before the workload: clocks left alone, CSV of the details page. */
+function ncuArgs(request) {
+    return [
+        '--clock-control', 'none',
+        '--kernel-name', `regex:${request.nameRegex}`,
+        ...(request.demangled ? ['--kernel-name-base', 'demangled'] : []),
+        '--launch-skip', String(request.launchSkip),
+        '--launch-count', String(request.launchCount),
+        ...request.sections.flatMap((section) => ['--section', section]),
+        '--csv', '--page', 'details',
+    ];
+}
+/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
+function shellWord(word) {
+    return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+/** The request as a command line to read and copy; the workload is left as written. */
+function renderNcuCommand(request, workload) {
+    // The filter is always quoted after `regex:`, as ncu's documentation writes it.
+    return ['ncu', ...ncuArgs(request).map((word) => (word.startsWith('regex:') ? `regex:'${word.slice(6).replace(/'/g, `'\\''`)}'` : shellWord(word))), workload].join(' ');
+}
+/** A rule hit's deep-dive fields: the request, and the command people read. */
+function askDeepDive(request, workload) {
+    return { deepDive: request, command: renderNcuCommand(request, workload) };
+}
+
+
+/***/ }),
+
 /***/ 138:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -5947,13 +7915,14 @@ function combineVerdict(flags) {
 /* harmony export */   AC: () => (/* binding */ ncuValue),
 /* harmony export */   AS: () => (/* binding */ metricRef),
 /* harmony export */   At: () => (/* binding */ roofPercent),
-/* harmony export */   CR: () => (/* binding */ deepDiveCommand),
 /* harmony export */   DI: () => (/* binding */ busiestMemory),
 /* harmony export */   L: () => (/* binding */ dramBytesPerSecond),
+/* harmony export */   Lu: () => (/* binding */ shareText),
 /* harmony export */   QO: () => (/* binding */ topStall),
 /* harmony export */   WM: () => (/* binding */ durationEvidence),
 /* harmony export */   X3: () => (/* binding */ deepDiveKernels),
 /* harmony export */   YF: () => (/* binding */ memoryThroughput),
+/* harmony export */   Zu: () => (/* binding */ breakdownEvidence),
 /* harmony export */   bP: () => (/* binding */ ROOFLINE),
 /* harmony export */   cf: () => (/* binding */ rateText),
 /* harmony export */   fL: () => (/* binding */ percentText),
@@ -5961,10 +7930,21 @@ function combineVerdict(flags) {
 /* harmony export */   jv: () => (/* binding */ ncuSays),
 /* harmony export */   k3: () => (/* binding */ deepDiveFacts),
 /* harmony export */   mA: () => (/* binding */ displayKernel),
-/* harmony export */   yv: () => (/* binding */ launchesInProfile),
+/* harmony export */   nF: () => (/* binding */ followUp),
 /* harmony export */   zU: () => (/* binding */ gridBlocks)
 /* harmony export */ });
-/* harmony import */ var _signals_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(549);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(889);
+/* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(959);
+/* harmony import */ var _signals_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(549);
+/**
+ * Nsight Compute results read for the deep-dive rules. A value is looked up by (section, label) as
+ * the details page prints it, then by its raw metric names in any section (the raw page, or
+ * `--metrics` rows under "Command line profiler metrics"). Several launches of one kernel are
+ * represented by the launch of median duration, so every number of a finding comes from one launch.
+ * Peaks and the roofline are in ncu-roofline.ts.
+ */
+
+
 
 const SOL = 'GPU Speed Of Light Throughput';
 const LAUNCH = 'Launch Statistics';
@@ -6071,15 +8051,46 @@ function dramBytesPerSecond(result) {
     const bytes = ncuValue(result, NCU.dramBytes) ?? (read !== undefined ? read + (ncuValue(result, NCU.dramBytesWrite) ?? 0) : undefined);
     return bytes !== undefined && duration ? bytes / (duration / 1e9) : undefined;
 }
-/** One entry per profiled kernel, in the order the capture first lists them. */
-function deepDiveKernels(results) {
+/**
+ * One entry per profiled kernel, in the order the capture first lists them, each matched by its
+ * normalized key to the kernel of the breakdown it is (nsys, Kineto and rocprof spell names their
+ * own way). When the breakdown is ncu's own rows (an ncu-only input), they give the family only:
+ * replayed launches say nothing about shares.
+ */
+function deepDiveKernels(results, kernels = []) {
     const byKernel = new Map();
     for (const result of results)
         byKernel.set(result.kernel, [...(byKernel.get(result.kernel) ?? []), result]);
-    return [...byKernel.entries()].map(([kernel, launches]) => {
+    const ncuOwn = kernels.every((k) => byKernel.has(k.name));
+    return [...byKernel.entries()].map(([name, launches]) => {
         const sorted = [...launches].sort((a, b) => (ncuValue(a, NCU.duration) ?? 0) - (ncuValue(b, NCU.duration) ?? 0) || a.id - b.id);
-        return { kernel, result: sorted[(sorted.length - 1) >> 1], launches: launches.length };
+        const match = (0,_classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__/* .matchKernel */ .xz)(name, kernels);
+        const dive = { kernel: name, ncuKernel: name, result: sorted[(sorted.length - 1) >> 1], launches: launches.length };
+        if (match?.family)
+            dive.family = match.family;
+        if (match && !ncuOwn) {
+            dive.kernel = match.name;
+            dive.breakdown = { name: match.name, share: match.share, instances: match.instances, totalNs: match.totalNs, family: match.family ?? 'other' };
+        }
+        return dive;
     });
+}
+/** Where a deep-dive finding's kernel sits in the breakdown, as evidence (nothing for an ncu-only input). */
+function breakdownEvidence(dive) {
+    if (!dive.breakdown)
+        return {};
+    return {
+        share: (0,_signals_js__WEBPACK_IMPORTED_MODULE_2__/* .round */ .LI)(dive.breakdown.share),
+        ...(dive.breakdown.name !== dive.ncuKernel ? { ncuKernel: displayKernel(dive.ncuKernel) } : {}),
+    };
+}
+/** " (57.0% of GPU kernel time)" after the kernel's name, when the breakdown has it. */
+function shareText(dive) {
+    return dive.breakdown ? ` (${(dive.breakdown.share * 100).toFixed(1)}% of GPU kernel time)` : '';
+}
+/** The follow-up ncu request for this kernel with the sections that show the cause. */
+function followUp(dive, sections) {
+    return (0,_deep_dive_request_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveRequest */ .Oj)(dive.kernel, dive.breakdown?.instances ?? dive.launches, sections);
 }
 const UNIT_REFS = { DRAM: NCU.dram, L2: NCU.l2, 'L1/TEX': NCU.l1 };
 /** The busiest of the given memory units by their SpeedOfLight throughput, or undefined. */
@@ -6095,7 +8106,8 @@ function busiestMemory(result, units = ['DRAM', 'L2', 'L1/TEX']) {
 /**
  * The memory side of SpeedOfLight: ncu's own Memory Throughput (its summary of the memory
  * hierarchy, the figure its SOLBottleneck rule weighs against compute), named after the unit whose
- * headline is closest to it (DRAM when within a point). Without it, the busiest unit.
+ * headline is closest to it (DRAM when within a point; `memory pipes` when every level is more than
+ * two points off, as on vllm.cpp's GB10 GEMV). Without it, the busiest unit.
  */
 function memoryThroughput(result) {
     const percent = ncuValue(result, NCU.memory);
@@ -6104,13 +8116,18 @@ function memoryThroughput(result) {
     const dram = ncuValue(result, NCU.dram);
     if (dram !== undefined && Math.abs(dram - percent) <= 1)
         return { unit: 'DRAM', percent };
-    let unit = 'DRAM';
+    let unit = 'memory pipes';
     let distance = Infinity;
     for (const candidate of ['DRAM', 'L2', 'L1/TEX']) {
         const value = ncuValue(result, UNIT_REFS[candidate]);
         if (value !== undefined && Math.abs(value - percent) < distance)
             [unit, distance] = [candidate, Math.abs(value - percent)];
     }
+    // Without any level headline, name the unit as before (DRAM); with levels all far from it, none of them.
+    if (distance === Infinity)
+        unit = 'DRAM';
+    else if (distance > 2)
+        unit = 'memory pipes';
     return { unit, percent };
 }
 /** The higher of compute and memory throughput, 0 when neither was captured. */
@@ -6173,18 +8190,10 @@ function rateText(bytesPerSecond) {
     }
     return `${Math.round(bytesPerSecond)} B/s`;
 }
-/** The Nsight Compute command that profiles one launch of the kernel again with the given sections. */
-function deepDiveCommand(kernel, instances, sections, workload) {
-    return (0,_signals_js__WEBPACK_IMPORTED_MODULE_0__/* .ncuCommand */ .Eo)(kernel, (0,_signals_js__WEBPACK_IMPORTED_MODULE_0__/* .steadyLaunchSkip */ .L_)(instances), workload, sections);
-}
-/** Launches of the kernel in the profile (for the launch skip of a follow-up command). */
-function launchesInProfile(kernels, kernel) {
-    return kernels.find((k) => k.name === kernel)?.instances ?? 1;
-}
 /** Duration in microseconds for evidence, when captured. */
 function durationEvidence(result) {
     const ns = ncuValue(result, NCU.duration);
-    return ns === undefined ? {} : { durationUs: (0,_signals_js__WEBPACK_IMPORTED_MODULE_0__/* .round */ .LI)(ns / 1e3, 3) };
+    return ns === undefined ? {} : { durationUs: (0,_signals_js__WEBPACK_IMPORTED_MODULE_2__/* .round */ .LI)(ns / 1e3, 3) };
 }
 /** The headline numbers of one deep dive, as short plain phrases (duration, throughputs, grid, occupancy). */
 function deepDiveFacts(result) {
@@ -6204,7 +8213,7 @@ function deepDiveFacts(result) {
     const grid = gridBlocks(result);
     const waves = wavesPerSm(result);
     if (grid !== undefined)
-        facts.push(`${grid} blocks${waves ? `, ${(0,_signals_js__WEBPACK_IMPORTED_MODULE_0__/* .round */ .LI)(waves.waves, 2)} waves` : ''}`);
+        facts.push(`${grid} blocks${waves ? `, ${(0,_signals_js__WEBPACK_IMPORTED_MODULE_2__/* .round */ .LI)(waves.waves, 2)} waves` : ''}`);
     const achieved = ncuValue(result, NCU.achievedOccupancy);
     const theoretical = ncuValue(result, NCU.theoreticalOccupancy);
     if (achieved !== undefined)
@@ -6224,21 +8233,24 @@ function deepDiveFacts(result) {
 /* harmony export */   Gl: () => (/* binding */ kernelsMatching),
 /* harmony export */   KN: () => (/* binding */ percent),
 /* harmony export */   LI: () => (/* binding */ round),
-/* harmony export */   L_: () => (/* binding */ steadyLaunchSkip),
+/* harmony export */   L_: () => (/* reexport safe */ _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__.L_),
 /* harmony export */   Uw: () => (/* binding */ moeMix),
 /* harmony export */   W7: () => (/* binding */ totalLaunches),
-/* harmony export */   ZL: () => (/* binding */ DEEP_DIVE_SECTIONS),
 /* harmony export */   a3: () => (/* binding */ metricValue),
+/* harmony export */   "do": () => (/* binding */ stragglerOf),
 /* harmony export */   ms: () => (/* binding */ ms),
 /* harmony export */   sS: () => (/* binding */ familyTotals)
 /* harmony export */ });
-/* unused harmony export linearTotals */
+/* unused harmony exports linearTotals, rankComputeNs */
 /* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
-/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(545);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(889);
+/* harmony import */ var _model_stats_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(234);
+/* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(959);
 /**
- * Measurements several rules read from a Profile: family totals, metric values, the MoE mix and the
- * Nsight Compute command for one kernel. Rules stay independent; they only share these readings.
+ * Measurements several rules read from a Profile: family totals, metric values and the MoE mix. Rules stay independent; they only share these readings.
  */
+
+
 
 
 function familyTotals(profile, families) {
@@ -6306,31 +8318,46 @@ function moeMix(profile, options) {
         samplingLaunches: sampling.instances,
     };
 }
-/** Launches to skip so the profiled one is in steady state: the middle of the captured launches. */
-function steadyLaunchSkip(instances) {
-    return Math.max(0, Math.min(instances - 1, Math.floor(instances / 2)));
-}
-/** The Nsight Compute command that profiles one launch of a kernel, clocks left alone. */
-/** Sections of a deep dive: the bound (SpeedOfLight), the grid and occupancy, bytes moved and warp stalls. */
-const DEEP_DIVE_SECTIONS = ['SpeedOfLight', 'Occupancy', 'LaunchStats', 'MemoryWorkloadAnalysis', 'WarpStateStats'];
-function ncuCommand(kernelName, launchSkip, workload, sections = DEEP_DIVE_SECTIONS) {
+
+/** An Nsight Compute command for one kernel, as text, for rules that only show one (the request is in deep-dive-request.ts). */
+function ncuCommand(kernelName, launchSkip, workload, sections = _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__/* .DEEP_DIVE_SECTIONS */ .ZL) {
     const stem = (0,_classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__/* .kernelStem */ .Lz)(kernelName);
-    const regex = stem.regex.replace(/'/g, `'\\''`);
-    return [
-        'ncu --clock-control none',
-        `--kernel-name regex:'${regex}'`,
-        ...(stem.demangled ? ['--kernel-name-base demangled'] : []),
-        `--launch-skip ${launchSkip} --launch-count 1`,
-        ...sections.map((section) => `--section ${section}`),
-        '--csv --page details',
-        workload,
-    ].join(' ');
+    return (0,_deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__/* .renderNcuCommand */ .E6)({ ...(0,_deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__/* .deepDiveRequest */ .Oj)(kernelName, 1, sections), nameRegex: stem.regex, demangled: stem.demangled, launchSkip }, workload);
+}
+/** A rank's kernel time less its collectives: waiting inside a collective inflates the fast ranks'. */
+function rankComputeNs(rank) {
+    return rank.totalKernelNs - (rank.families.find((f) => f.family === 'collective')?.totalNs ?? 0);
+}
+/**
+ * The rank with the most compute kernel time, against the median of the others; undefined unless
+ * there are two or more ranks of one job (no `ranks-of-different-jobs` notice) with kernels.
+ */
+function stragglerOf(profile) {
+    if (profile.notices.some((n) => n.code === 'ranks-of-different-jobs'))
+        return undefined;
+    const ranks = profile.ranks.filter((r) => r.totalKernelNs > 0);
+    if (ranks.length < 2)
+        return undefined;
+    // Traces that cover different numbers of profiler steps are compared per step.
+    const steps = ranks.map((r) => r.timeline?.steps.length ?? 0);
+    const perStep = steps.every((n) => n > 0) && new Set(steps).size > 1;
+    const compute = ranks.map((r, i) => rankComputeNs(r) / (perStep ? steps[i] : 1));
+    const slowIndex = compute.indexOf(Math.max(...compute));
+    const peerComputeNs = (0,_model_stats_js__WEBPACK_IMPORTED_MODULE_3__/* .median */ .J)(compute.filter((_, i) => i !== slowIndex));
+    return {
+        slow: ranks[slowIndex],
+        others: ranks.filter((_, i) => i !== slowIndex),
+        peerComputeNs,
+        slowComputeNs: compute[slowIndex],
+        perStep,
+        computeExcess: peerComputeNs > 0 ? compute[slowIndex] / peerComputeNs - 1 : 0,
+    };
 }
 
 
 /***/ }),
 
-/***/ 433:
+/***/ 553:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -6339,7 +8366,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   analyze: () => (/* binding */ analyze)
 });
 
-// UNUSED EXPORTS: ingestAll, reportFromProfile
+// UNUSED EXPORTS: ingestAll, ingestReadable, reportFromProfile
 
 // EXTERNAL MODULE: ./src/model/metrics.ts
 var metrics = __nccwpck_require__(500);
@@ -6380,6 +8407,10 @@ function mergeKernels(captures) {
                 existing.grid = kernel.grid;
             if (heavierShape && kernel.block)
                 existing.block = kernel.block;
+            if (heavierShape && kernel.launchedBy !== undefined)
+                Object.assign(existing, { launchedBy: kernel.launchedBy, launchedByShare: kernel.launchedByShare });
+            if (heavierShape && kernel.tokens !== undefined)
+                existing.tokens = kernel.tokens;
         }
     }
     return merged.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
@@ -6531,44 +8562,105 @@ function mergeTimeline(captures) {
 }
 
 ;// CONCATENATED MODULE: ./src/classify/families.ts
-/** A tile side of at most this many rows holds a decode batch (cuBLAS picks N=8 for one token). */
+/**
+ * A tile side of at most this many rows only holds a few tokens: cuBLAS and hipBLASLt pick such a
+ * narrow tile only when one GEMM dimension is that small, and in a transformer layer the small
+ * dimension is the token count (weights are hundreds of rows or more). A wide tile proves nothing:
+ * cuBLASLt runs 128x128 tiles for an FP8 GEMM with M = 16.
+ */
 const DECODE_TILE_MAX = 16;
-/** A tile side of at least this many rows only comes from many tokens at once (prompt processing). */
-const PREFILL_TILE_MIN = 40;
 const NVJET_TILE = /nvjet_(?:[a-z0-9]+_)*?(\d+)x(\d+)_/i;
 const HIPBLASLT_TILE = /_MT(\d+)x(\d+)x\d+/;
 /**
- * cuBLAS nvjet (`nvjet_sm90_tst_256x8_…`) and hipBLASLt (`…_MT128x128x64_…`) name their output tile.
- * Its smaller side tracks the token count: 8 for batch-1 decode, 16-32 for batched decode, 40+ for a
- * prompt. Sides between the two bounds (24, 32) occur in both, so they stay `gemm`.
+ * cuBLAS nvjet (`nvjet_sm90_tst_256x8_…`) and hipBLASLt (`…_MT128x16x64_…`) name their output tile.
+ * A narrow side (≤ 16) says decode-shaped; anything wider leaves the shape unknown (`gemm`).
  */
 function gemmShapeFromTile(name) {
     const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
     if (!tile)
         return 'gemm';
     const rows = Math.min(Number(tile[1]), Number(tile[2]));
-    if (rows <= DECODE_TILE_MAX)
-        return 'gemm-decode';
-    if (rows >= PREFILL_TILE_MIN)
-        return 'gemm-prefill';
-    return 'gemm';
+    return rows <= DECODE_TILE_MAX ? 'gemm-decode' : 'gemm';
 }
+/** A tile side this wide or wider only comes with many rows at once, most often a prompt; but see below. */
+const WIDE_TILE_MIN = 40;
+/**
+ * The tile a GEMM library names, as a hint and no more: narrow (≤ 16) says few tokens; wide (≥ 40)
+ * is what prompt GEMMs use, but also what cuBLASLt picks for FP8 at M = 16. Only a rule that needs
+ * corroboration anyway (re-prefill) may read a wide tile, and it must say the shape came from a name.
+ */
+function tileHint(name) {
+    const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
+    if (!tile)
+        return undefined;
+    const rows = Math.min(Number(tile[1]), Number(tile[2]));
+    if (rows <= DECODE_TILE_MAX)
+        return 'narrow';
+    return rows >= WIDE_TILE_MIN ? 'wide' : undefined;
+}
+/**
+ * Inductor names a kernel `triton_{poi,red,per,tem}_fused_<aten ops, sorted, joined by _>_<n>`.
+ * `tritonOps('cat', 'neg')` matches a Triton kernel whose op list holds every one of the ops, as
+ * ops between underscores (an op list can also say `all_reduce` or `embedding`: it is read here
+ * before any substring row can take those words for a library kernel).
+ */
+function tritonOps(...ops) {
+    const all = ops.map((op) => `(?=\\w*?_(?:${op})(?:_|$))`).join('');
+    return new RegExp(`^triton_[a-z]+_fused${all}`);
+}
+/** Ops that only move or re-lay data: a Triton kernel made of nothing else is a copy. */
+const TRITON_LAYOUT_ONLY = /^triton_poi_fused_(?:(?:cat|clone|copy|permute|transpose|expand|view|slice|select|unsqueeze|squeeze|repeat|repeat_interleave|stack|unbind|split|as_strided|alias|constant_pad_nd)_)+\d+$/;
 const FAMILY_TABLE = [
-    // Copies and fills as profilers record them; kernels that merely copy (ATen direct_copy, CatArrayBatchedCopy) are elementwise.
+    // Copies and fills as profilers record them; kernels that copy (ATen direct_copy, CatArrayBatchedCopy) are `copy`.
     {
         family: 'memcpy',
         pattern: /^\[(?:CUDA|HIP) memcpy|^memcpy\b|^hipMemcpy|__amd_rocclr_copy(?:Buffer|Image)/i,
         examples: ['[CUDA memcpy Device-to-Host]', '[CUDA memcpy Device-to-Device]', 'Memcpy DtoD (Device -> Device)', 'Memcpy HtoD (Pageable -> Device)', 'hipMemcpyAsync', '__amd_rocclr_copyBuffer', '__amd_rocclr_copyBuffer.kd'],
+        counterExamples: [
+            'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
+            'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
+        ],
     },
     {
         family: 'memset',
         pattern: /^\[(?:CUDA|HIP) memset|^memset\b|^hipMemset|__amd_rocclr_fillBuffer/i,
         examples: ['[CUDA memset]', 'Memset (Device)', '__amd_rocclr_fillBufferAligned.kd', 'hipMemsetAsync'],
+        counterExamples: ['void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<long>, std::array<char*, 1ul> >(int, at::native::FillFunctor<long>, std::array<char*, 1ul>)'],
     },
-    // Before norm (allreduce_rmsnorm) and gather (allgather).
+    // Inductor kernels, read by their op list before the substring rows below. A norm fused with
+    // RoPE counts as norm (as MAX's fused_rope_rmsnorm does).
+    {
+        family: 'norm',
+        pattern: tritonOps('mean|var_mean', 'rsqrt'),
+        examples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_2'],
+        counterExamples: ['triton_red_fused_sum_1', 'triton_poi_fused_mul_silu_1'],
+    },
+    // rotate_half is cat(-x2, x1): one kernel holding both is the whole RoPE, fused. (The examples
+    // follow Inductor's naming; the shared captures hold no compiled RoPE yet.)
+    {
+        family: 'rope',
+        pattern: tritonOps('cat', 'neg'),
+        examples: ['triton_poi_fused_add_cat_mul_neg_slice_0', 'triton_poi_fused_add_cat_index_mul_neg_slice_unsqueeze_1'],
+        counterExamples: ['triton_poi_fused_cat_3', 'triton_poi_fused_neg_0'],
+    },
+    // vLLM's vocab-parallel embedding: masks ids outside this rank's shard; the all_reduce follows as its own kernel.
+    {
+        family: 'gather-scatter',
+        pattern: tritonOps('embedding|index_select|gather|scatter|scatter_add|index_put'),
+        examples: ['triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0', 'triton_poi_fused_embedding_0'],
+        counterExamples: ['triton_poi_fused_mul_silu_1'],
+    },
+    {
+        family: 'copy',
+        pattern: TRITON_LAYOUT_ONLY,
+        examples: ['triton_poi_fused_cat_3', 'triton_poi_fused_cat_4', 'triton_poi_fused_clone_0'],
+        counterExamples: ['triton_poi_fused__to_copy_0', 'triton_poi_fused_add_cat_mul_neg_slice_0'],
+    },
+    // Before norm (allreduce_rmsnorm) and gather (allgather). No Triton kernel is a collective. The
+    // MSCCL++, NVSHMEM and DeepEP names are written from those libraries' sources (namespace::kernel).
     {
         family: 'collective',
-        pattern: /nccl|rccl|cross_device_reduce|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|^broadcast_|^ep_(?:fused_)?(?:dispatch|combine)/i,
+        pattern: /^(?!triton_).*?(?:nccl|rccl|mscclpp|nvshmem|deep_ep::|cross_device_reduce|quickreduce|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|^broadcast_|^ep_(?:fused_)?(?:dispatch|combine))/i,
         examples: [
             'ncclDevKernel_AllReduce_Sum_bf16_RING_LL',
             'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)',
@@ -6578,21 +8670,37 @@ const FAMILY_TABLE = [
             'allgather_p2p_tma_bfloat16_0a1b2c3d',
             'ep_dispatch_async_bfloat16_11223344',
             'ep_combine_wait_bfloat16_55667788',
+            'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)',
+            'ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)',
+            'ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)',
+            'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
+            'void mscclpp::allreduce6<__nv_bfloat16>',
+            'void nvshmemi_transfer_rma_nbi_kernel<(nvshmemi_op_t)0>',
+            'void deep_ep::intranode::dispatch<8, 768, 8192>',
+            'void deep_ep::internode_ll::combine<false, 7168>',
+        ],
+        counterExamples: [
+            'triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0',
+            'void cutlass::device_kernel<flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90> >(flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90>::Params)',
+            'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)',
         ],
     },
     // Before attention (`reshape_and_cache_flash` says flash but only writes the cache).
     {
         family: 'kv-cache',
-        pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks/i,
+        pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks|(?:^|\s)k_set_rows\b/i,
         examples: [
+            // llama.cpp writes new K/V rows into its cache with set_rows.
+            'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
             'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)',
             'void vllm::concat_and_cache_mla_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, const long *, int, int, int, int, int, int, const float *)',
         ],
+        counterExamples: ['void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]'],
     },
     // Before norm: MAX fuses a partial norm into a GEMV and it is still the decode linear.
     {
         family: 'gemv',
-        pattern: /gemv|gevm|gemmk1_kernel/i,
+        pattern: /gemv|gevm|gemmk1_kernel|(?:^|\s)mul_mat_vec(?:_f)?</i,
         examples: [
             'gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2',
             'gemv_split_k_bfloat16_bfloat16_bfloat16_128_e7d08336',
@@ -6602,12 +8710,18 @@ const FAMILY_TABLE = [
             'std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, (bool)0, (bool)1, (bool)1, (bool)0, (int)7, (bool)0, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>>(T13, T6, T6)',
             'void gemvNSP_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, 1, 32, 4, 1024, false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float> >(cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>)',
             'void gemmk1_kernel<int, float, (int)256, (int)5, (bool)1, (bool)0, (bool)0, (bool)0, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<float>, float, (int)0>(cublasGemmk1Params<T2, T9, T10, T11, T12, biasType<T11::value_type, T12>::type>)',
+            // llama.cpp's float GEMV (its quantized one, mul_mat_vec_q, is a low-bit GEMM).
+            'void mul_mat_vec_f<__half, float, 1, 256>',
+        ],
+        counterExamples: [
+            'void mul_mat_vec_q<(ggml_type)14, 1, false, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
         ],
     },
-    // Before quantize: a norm that also emits fp8 is still the norm. Before rope: a fused rope+norm counts as norm.
+    // Before quantize: a norm that also emits fp8 is still the norm. Before rope: a fused rope+norm
+    // counts as norm, but llama.cpp's `rope_norm` is its plain RoPE (the "normal" rotation, not NeoX).
     {
         family: 'norm',
-        pattern: /norm(?!al)|RowwiseMoments|^triton_\w+_fused\w*_mean\w*_rsqrt/i,
+        pattern: /(?<!rope_)norm(?!al)|RowwiseMoments|(?:^|\s|::)bn_(?:fw|bw)_/i,
         examples: [
             'rms_norm_gpu_warp_tiling_bfloat16_4_True_1_9f8e7d6c',
             'rms_norm_fused_residual_add_gpu_block_bfloat16_5e6f7a8b',
@@ -6622,7 +8736,14 @@ const FAMILY_TABLE = [
             'void at::native::(anonymous namespace)::LayerNormForwardCUDAKernel<float, float>(long, float const*, float const*, float const*, float const*, float const*, float*)',
             'void at::native::(anonymous namespace)::RowwiseMomentsCUDAKernel<float, float>(long, float, float const*, float*, float*)',
             'MIOpenBatchNormFwdTrainSpatial',
-            'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0',
+            'void rms_norm_f32<1024, true, false>(float const*, float*, int, long, long, long, float, float const*, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, float const*, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
+            // cuDNN batch norm, forward training and backward.
+            'void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>',
+            'void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>',
+        ],
+        counterExamples: [
+            'void rope_norm<true, false, float, __half>(float const*, __half*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
+            'void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel<float, 4, at::native::templates::cuda::normal_and_transform<float, float>(at::TensorIteratorBase&)>(int)',
         ],
     },
     {
@@ -6632,12 +8753,16 @@ const FAMILY_TABLE = [
             'void vllm::rotary_embedding_kernel<c10::BFloat16, (bool)1>(const long *, T1 *, T1 *, const T1 *, int, long, long, long, int, int, int)',
             'rope_ragged_bfloat16_3a4b5c6d',
             'fused_qk_rope_ragged_bfloat16_8e9f0a1b',
+            'void rope_norm<true, false, float, __half>(float const*, __half*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
+            'void rope_norm<true, false, float, float>(float const*, float*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
+            'void rope_neox<true, false, float, float>',
         ],
+        counterExamples: ['fused_rope_rmsnorm_bfloat16_1f2e3d4c', 'void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1})'],
     },
     // Before lowbit-gemm: quantize ops name fp8/fp4/block-scaled too, but they only produce operands.
     {
         family: 'quantize',
-        pattern: /quant(?!ized_?(?:gemm|matmul|mm))|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack/i,
+        pattern: /quant(?!ized_?(?:gemm|matmul|mm)|Dot)|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack/i,
         examples: [
             'quantize_dynamic_scaled_async_fp4_kernel',
             'grouped_quantize_dynamic_scaled_async_fp4_kernel',
@@ -6648,6 +8773,13 @@ const FAMILY_TABLE = [
             'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
             '_per_token_group_quant_fp8',
             'void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2>)',
+            // llama.cpp quantizes activations to q8_1 before its quantized matmul.
+            'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
+            'quantize_q8_1(float const*, void*, long, long, long, long, long, unsigned int, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
+        ],
+        counterExamples: [
+            'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
+            'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
         ],
     },
     // Before lowbit-gemm: grouped block-scaled matmuls are MoE experts first.
@@ -6665,11 +8797,21 @@ const FAMILY_TABLE = [
             '_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaEEEvNT_6ParamsE',
             'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
         ],
+        counterExamples: ['grouped_quantize_dynamic_scaled_async_fp4_kernel', 'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)'],
     },
     {
         family: 'lowbit-gemm',
-        pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq/i,
+        // cuBLASLt nvjet spells operand types first: `qq` is FP8 A and B (`tst` is BF16). llama.cpp's
+        // mul_mat_q / mul_mat_vec_q run on its quantized blocks; vllm.cpp's QuantDot* is its quantized
+        // (grouped) matmul; vLLM's ROCm wvSplitKQ is the FP8 skinny GEMM.
+        pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16/i,
         examples: [
+            'nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT',
+            'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+            'void mul_mat_vec_q<(ggml_type)14, 1, false, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
+            'void mul_mat_vec_q<(ggml_type)2, 1, true, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
+            'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
+            'void wvSplitKQ_hf_sml_<__hip_bfloat16, __hip_fp8_e4m3, 64, 2, 16, 8, 2, 1>',
             'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f',
             'blackwell_warp_specialized_blockwise_fp8_2d3e4f5a',
             'bmm_sm100_blockwise_scaled_fp8_3e4f5a6b',
@@ -6680,17 +8822,31 @@ const FAMILY_TABLE = [
             'void marlin::Marlin<__nv_bfloat16, 4, 256, 4, 8, 4, false>(const int4 *, const int4 *, int4 *, const int4 *, int, int, int)',
             '_w8a8_block_fp8_matmul',
         ],
+        counterExamples: [
+            'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT',
+            'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
+            'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
+        ],
     },
     // Before attention-fused (`mha_bmm0` starts like a MAX attention kernel) and generic GEMM.
     {
         family: 'attention-bmm',
         pattern: /(?:^|[_:\s])bmm\d?(?:_|$)|batched_?matmul|batch_?matmul|baddbmm/i,
         examples: ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'mha_bmm1_bfloat16_bfloat16_7c8d9e0f', 'batched_matmul_bfloat16_bfloat16_8d9e0f1a'],
+        counterExamples: ['bmm_sm100_blockwise_scaled_fp8_3e4f5a6b'],
     },
     {
         family: 'attention-fused',
-        pattern: /flash|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn/i,
+        // `_fwd_kernel` is the Triton prefix-prefill attention of vLLM (anchored: other Triton kernels end in _fwd_kernel too).
+        pattern: /flash|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn/i,
         examples: [
+            // FA3 as vLLM runs it (real name, cut after its first template arguments).
+            'void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::CollectiveMainloopFwdSm90<2, cute::tuple<cute::C<1>, cute::C<1>, cute::C<1> >, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> >, 128, cutlass::bfloat16_t, float, cutlass::arch::Sm90',
+            'void cutlass::device_kernel<flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90> >(flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90>::Params)',
+            // From the llama.cpp and vLLM (ROCm) sources.
+            'void flash_attn_ext_f16<128, 128, 8, 2, 2, false, false, false>',
+            'void paged_attention_ll4mi_QKV_mfma16_kernel<__hip_bfloat16, __hip_bfloat16, (vllm::Fp8KVCacheDataType)0, 16, 128, 256, true, 4>',
+            '_fwd_kernel',
             'sm100_mha_1q_depth128_bfloat16_bfloat16_nqh32_nkvh8_2a3b4c5d',
             'sm90_mha_depth128_bfloat16_bfloat16_3b4c5d6e',
             'mha_decoding_depth128_bfloat16_bfloat16_64x64x32_4c5d6e7f',
@@ -6710,6 +8866,11 @@ const FAMILY_TABLE = [
             'kernel_unified_attention_2d',
             '_fwd_grouped_kernel_stage1',
         ],
+        counterExamples: [
+            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
+            '_layer_norm_fwd_1pass_kernel',
+            'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
+        ],
     },
     // Before softmax (topkGatingSoftmax), sampling (radixSortKVInPlace) and gather (gatherTopK).
     {
@@ -6725,6 +8886,7 @@ const FAMILY_TABLE = [
             'void at::native::radixSortKVInPlace<-2, -1, 32, 32, long, long, unsigned int>(at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int)',
             'void at::cuda::kernelHistogram1D<int, int, long, 1, 2, -1, (at::cuda::CUDAHistogramMemoryType)0, at::cuda::CUDA_tensor_histogram<int, int, false>(at::Tensor, at::Tensor, at::Tensor, long, at::AccumulateType<int, true>::type, at::AccumulateType<int, true>::type, at::cuda::TensorArgType, at::cuda::TensorArgType)::{lambda(at::cuda::detail::TensorInfo<int, unsigned int>, long)#1}>(at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, int, long, long, unsigned int, at::cuda::detail::TensorInfo<int, unsigned int>, long)',
         ],
+        counterExamples: ['topk_softmax_sample_bfloat16_0d1e2f3a', 'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)'],
     },
     // Before softmax (`topk_softmax_sample`) and reduce (ArgMaxOps is greedy sampling).
     {
@@ -6740,31 +8902,65 @@ const FAMILY_TABLE = [
             'void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, (int)4, (int)4>>(T3)',
             'void at_cuda_detail::cub::DeviceSegmentedRadixSortKernel<at_cuda_detail::cub::DeviceRadixSortPolicy<float, long, int>::Policy900, (bool)1, (bool)0, float, long, at::native::<unnamed>::offset_t, at::native::<unnamed>::offset_t, int>(const T4 *, T4 *, const T5 *, T5 *, T6, T7, int, int, int)',
         ],
+        counterExamples: ['upsample_bilinear2d_out_frame', 'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)'],
     },
     {
         family: 'attention-softmax',
-        pattern: /softmax/i,
+        pattern: /softmax|soft_max/i,
         examples: [
             'void (anonymous namespace)::softmax_warp_forward<float, float, float, 8, false, false>(float*, float const*, int, int, int, bool const*, int, bool)',
             'void <unnamed>::softmax_warp_forward<float, float, float, (int)6, (bool)0, (bool)0>(T2 *, const T1 *, int, int, int, const bool *, int, bool)',
             'void at::native::<unnamed>::cunn_SoftMaxForward<(int)4, float, float, float, at::native::<unnamed>::SoftMaxForwardEpilogue>(T4 *, const T2 *, int)',
             'softmax_kernel_bfloat16_6d7e8f9a',
             'triton_per_fused__softmax_0',
+            'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
         ],
+        counterExamples: ['void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)', 'topk_softmax_sample_bfloat16_0d1e2f3a'],
     },
-    // Before elementwise: ATen index kernels are named `index_elementwise_kernel`.
+    // Before elementwise: ATen index kernels are named `index_elementwise_kernel`. llama.cpp looks up embeddings with get_rows.
     {
         family: 'gather-scatter',
-        pattern: /gather|scatter|index_?(?:elementwise|select|put|copy|add)|indexSelect|index_kernel|embedding|take_along/i,
+        pattern: /gather|scatter|index_?(?:elementwise|select|put|copy|add)|indexSelect|index_kernel|embedding|take_along|(?:^|\s)k_get_rows/i,
         examples: [
             'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)',
             'void at::native::index_elementwise_kernel<(int)128, (int)4, void at::native::index_copy_kernel_impl<at::native::OpaqueType<(int)2>>(at::TensorIterator &, long, long, long)::[lambda(int) (instance 1)]>(long, T3)',
             'void at::native::_scatter_gather_elementwise_kernel<(int)128, (int)8, void at::native::_cuda_scatter_fill_internal_kernel<at::native::OpaqueType<(int)8>, long>::operator ()<at::native::TensorAssign>(at::TensorIterator &, at::native::OpaqueType<(int)8>, long, long, const at::native::TensorAssign &)::[lambda(int) (instance 1)]>(int, T3)',
             'void at::native::<unnamed>::indexSelectSmallIndex<c10::BFloat16, long, unsigned int, (int)2, (int)2, (int)-2>(at::cuda::detail::TensorInfo<T1, T3>, at::cuda::detail::TensorInfo<const T1, T3>, at::cuda::detail::TensorInfo<const T2, T3>, int, int, T3, long)',
             'void split_embedding_codegen_forward_unweighted_kernel<c10::Half, c10::Half, float, false, long, 2ul, 32ul>(at::GenericPackedTensorAccessor<c10::Half, 1ul, at::RestrictPtrTraits, long>)',
+            'void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]',
+        ],
+        counterExamples: ['ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)', 'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]'],
+    },
+    // Convolutions, before every GEMM row: cuDNN's implicit-GEMM convolutions say `gemm` too.
+    {
+        family: 'conv',
+        pattern: /scudnn|hcudnn|(?:fprop|dgrad|wgrad)_(?:implicit|engine)|dgrad_engine|wgrad_|implicit_convolve|explicit_convolve|precomputed_convolve|(?:^|_|::)conv(?:\d?d|_depthwise|olution)|Convolution|naive_conv|igemm_(?:fwd|bwd|wrw)|MIOpenConv|miopenSp\dAsmConv|fft2d_(?:r2c|c2r)|cask_cudnn::computeOffsets|winograd|im2col|col2im/i,
+        examples: [
+            'cudnn_ampere_scudnn_128x64_relu_xregs_large_nn_v1',
+            'sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn',
+            'void fft2d_c2r_32x32<float, false, false, 0u, false, false>(float*, float2 const*, int, int, int, int, int, int, int, int, int, float, float, cudnn::reduced_divisor, bool, float*, float*, int2, int, int)',
+            'void fft2d_r2c_32x32<float, false, 5u, true>(float2*, float const*, int, int, int, int, int, int, int, int, int, cudnn::reduced_divisor, bool, int2, int, int)',
+            'void cask_cudnn::computeOffsetsKernel<false, false>(cask_cudnn::ComputeOffsetsParams)',
+            // Written from cuDNN and MIOpen kernel names as their traces print them.
+            'void cudnn::detail::dgrad_engine<float, 128, 6, 7, 3, 3, 5, false>',
+            'sm80_xmma_wgrad_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_execute_kernel_cudnn',
+            'void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, false, false, true>',
+            'naive_conv_fwd_nchw_float_double_float',
+        ],
+        counterExamples: [
+            'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
+            'ampere_sgemm_32x32_sliced1x4_tn',
+            'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
         ],
     },
-    // GEMMs whose name gives the output tile.
+    // vLLM's ROCm skinny GEMMs: it sends only a few tokens' rows to them (wvSplitK, LLGemm1 for one row).
+    {
+        family: 'gemm-decode',
+        pattern: /(?:^|\s)(?:wvSplitK(?!Q)|LLGemm1|LLMM1)/,
+        examples: ['void wvSplitK_hf_sml_<__hip_bfloat16, 64, 2, 16, 8, 2, 1>', 'void wvSplitK_hf_big_<__hip_bfloat16, 64, 2, 16, 8, 2, 4>', 'void LLGemm1_kernel<__hip_bfloat16, 4>'],
+        counterExamples: ['void wvSplitKQ_hf_sml_<__hip_bfloat16, __hip_fp8_e4m3, 64, 2, 16, 8, 2, 1>', 'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas'],
+    },
+    // GEMMs whose name gives the output tile: a narrow tile says decode-shaped, a wide one nothing.
     {
         family: 'gemm',
         pattern: /nvjet_|^Cijk_/i,
@@ -6777,15 +8973,19 @@ const FAMILY_TABLE = [
             ['nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_NNT', 'gemm-decode'],
             ['nvjet_sm90_tst_64x32_64x16_4x1_v_bz_TNT', 'gemm'],
             ['nvjet_sm90_tst_64x24_64x16_2x4_h_bz_TNT', 'gemm'],
-            ['nvjet_sm90_tst_128x48_64x9_2x1_v_bz_TNT', 'gemm-prefill'],
-            ['nvjet_sm90_tst_64x152_64x7_4x1_v_bz_TNT', 'gemm-prefill'],
-            ['nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT', 'gemm-prefill'],
-            ['nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_TNN', 'gemm-prefill'],
-            ['nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNN', 'gemm-prefill'],
+            ['nvjet_sm90_tst_128x48_64x9_2x1_v_bz_TNT', 'gemm'],
+            ['nvjet_sm90_tst_64x152_64x7_4x1_v_bz_TNT', 'gemm'],
+            ['nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT', 'gemm'],
+            ['nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_TNN', 'gemm'],
+            ['nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNN', 'gemm'],
             ['Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_EPS0_GRVWA2_GRVWB2_GSUAMB_ISA90a_IU1_K1', 'gemm-decode'],
-            ['Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN_1LDSB1_AFC1_AFEM1_ISA942', 'gemm-prefill'],
+            ['Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN_1LDSB1_AFC1_AFEM1_ISA942', 'gemm'],
             ['Cijk_Ailk_Bjlk_HHS_BH_MT32x32x64_MI16x16x16x1_SN_ISA90a', 'gemm'],
+            ['Cijk_Alik_Bljk_HSS_BH_Bias_HA_S_SAV_UserArgs_MT16x128x32_MI16x16x1_SN_LDSB1_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB1_EPS1_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA1201_IU1_K1_LDSTI0_L', 'gemm-decode'],
+            ['Cijk_Alik_Bljk_HHS_BH_Bias_HA_S_SAV_UserArgs_MT64x64x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB0_EPS0_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA1201_IU1_K1_LDSTI0_LB', 'gemm'],
+            ['Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT192x16x128_MI16x16x1_SN_LDSB1_AFC1_AFEM1_ISA942', 'gemm-decode'],
         ],
+        counterExamples: ['nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT'],
     },
     // Split-K partial sums belong to the GEMM they finish (before reduce).
     {
@@ -6793,9 +8993,12 @@ const FAMILY_TABLE = [
         pattern: /splitKreduce/i,
         examples: [
             'void cublasLt::splitKreduce_kernel<(int)32, (int)16, int, float, __nv_bfloat16, float, __nv_bfloat16, (bool)0, float, __nv_bfloat16, __nv_bfloat16, (bool)1, (bool)0, (bool)0, (bool)0>(cublasLt::cublasSplitKParams<T6>, const T4 *, const T6 *, T6 *, const T5 *, const T5 *, const T7 *, const T4 *, T7 *, void *, long, T5 *, int *, T5 *, T5 *, const T5 *, const T5 *, const T5 *)',
+            'void splitKreduce_kernel<float, float, float, float, true, false, false>(cublasSplitKParams<float>, float const*, float const*, float*, float const*, float const*, float const*, float const*, float*, void*, long, float*, int*)',
         ],
+        counterExamples: ['void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)'],
     },
-    // MAX sends single-row products to gemv; its matmul kernels are the multi-row (prompt) path.
+    // MAX sends single-row products to gemv; its matmul kernels are the multi-row (prompt) path (MAX's
+    // documented dispatch, the one name-only prefill reading kept).
     {
         family: 'gemm-prefill',
         pattern: /^(?:multistage_gemm|matmul_kernel_naive|matmul_|linalg_matmul_gpu)/,
@@ -6807,10 +9010,12 @@ const FAMILY_TABLE = [
             'linalg_matmul_gpu___init___m6A6A6A6A_09fd2dc3',
             'linalg_matmul_gpu__multistage6A6A6A6A',
         ],
+        counterExamples: ['gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', 'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f'],
     },
+    // `fbgemm` is a library name, not a GEMM (fbgemm_gpu::permute_2D_data_kernel is a permute).
     {
         family: 'gemm',
-        pattern: /gemm|matmul|^triton_tem_|xmma|s16816|s1688|s161616|sgemm|hgemm|wgmma|tensorop|GemmUniversal|cutlass::Kernel|kernel_gemm/i,
+        pattern: /(?<!fb)gemm|matmul|^triton_tem_|xmma|s16816|s1688|s161616|sgemm|hgemm|wgmma|tensorop|GemmUniversal|cutlass::Kernel|kernel_gemm|gcgemm/i,
         examples: [
             'ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_32x6_tn',
             'ampere_bf16_s16816gemm_bf16_64x64_sliced1x2_ldg8_f2f_stages_64x6_tn',
@@ -6821,6 +9026,15 @@ const FAMILY_TABLE = [
             'void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1>(cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1::Params)',
             'void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>, true, 2, 1>(ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>::Argument)',
             'triton_tem_fused_mm_0',
+            'ampere_sgemm_32x32_sliced1x4_tn',
+            'volta_sgemm_128x32_nt',
+            'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
+            'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
+            'void magma_sgemmEx_kernel<float, float, float, true, false, 6, 4, 6, 3, 4>(int, int, int, Tensor, int, Tensor, int, Tensor, int, Tensor, int, int, int, float const*, float const*, float, float, int, cublasLtEpilogue_t, int, void const*, int, void*)',
+        ],
+        counterExamples: [
+            'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
+            'sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn',
         ],
     },
     {
@@ -6833,34 +9047,143 @@ const FAMILY_TABLE = [
             'void at::native::tensor_kernel_scan_innermost_dim<float, std::plus<float>>(T1 *, const T1 *, unsigned int, unsigned int, unsigned int, T1, T2)',
             'triton_red_fused_sum_1',
         ],
+        counterExamples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)'],
+    },
+    // Copies and layout changes (split out of elementwise: they move bytes and compute nothing):
+    // ATen's copy_ kernels (contiguous, expand+clone as in repeat_interleave / repeat_kv, and the casts
+    // of `.to(dtype)`, which run through the same copy_), cat, transposes and permutes, cuDNN layout
+    // conversions, llama.cpp's cpy and convert. The launching op (`launchedBy`) tells a cast from a
+    // layout copy where the trace records it.
+    {
+        family: 'copy',
+        pattern: /^(?!triton_).*?(?:direct_copy_kernel|_copy_kernel_cuda|(?:^|\s)convert_unary\b|CatArray|(?:^|\s|::)cpy_|contiguous|transpose|permute|(?:^|_|::)concat|padded_copy|nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw|repeat_interleave|repeat_kv)/i,
+        examples: [
+            'void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)',
+            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
+            'concat_gpu_flat_bfloat16_2e3f4a5b',
+            'padded_copy_bfloat16_3f4a5b6c',
+            'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
+            'void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 2, 128, 1>(float*, at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 128, 1>, at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)',
+            'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
+            'void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul>)',
+            'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
+            'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
+            'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
+        ],
+        counterExamples: [
+            'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
+            'void at::native::index_elementwise_kernel<128, 4, at::native::gpu_index_kernel<at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1}>(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>, at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1} const&)::{lambda(int)#1}>(long, at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1})',
+            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
+            'triton_poi_fused__to_copy_0',
+            '__amd_rocclr_copyBuffer.kd',
+        ],
     },
     {
         family: 'elementwise',
-        pattern: /elementwise|CatArray|copy|FillFunctor|fill_|act_and_mul|silu|gelu|swiglu|where_kernel|masked_fill|arange|concat|transpose|permute|multi_tensor_apply|clamp|_r\d+_w\d+_b\d+|^triton_poi_/i,
+        pattern: /elementwise|FillFunctor|fill_|act_and_mul|silu|gelu|swiglu|where_kernel|masked_fill|arange|multi_tensor_apply|clamp|_r\d+_w\d+_b\d+|^triton_poi_|(?:^|\s)(?:k_bin_bcast|unary_gated_op_kernel|unary_op_kernel)\b/i,
         examples: [
-            'void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)',
             'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
-            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
             'void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, (bool)1>(T1 *, const T1 *, int)',
             'void (anonymous namespace)::elementwise_kernel_with_index<int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>(int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, function_traits<at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>::result_type*)',
             'elementwise_View_mo_slice_r3_w8_b256_0c1d2e3f',
             'functional_elementwise_6A6A6A6A_1d2e3f4a',
-            'concat_gpu_flat_bfloat16_2e3f4a5b',
-            'padded_copy_bfloat16_3f4a5b6c',
             'at::native::<unnamed>::fill_reverse_indices_kernel(long *, int, at::cuda::detail::IntDivider<unsigned int>)',
             'triton_poi_fused_add_mul_0',
+            'void k_bin_bcast<&(op_add(float, float)), float, float, float, float const*>(float const*, float const*, float*, int, int, int, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+            'void unary_gated_op_kernel<&(op_silu(float)), float>(float const*, float const*, float*, long, long, long, long) [clone .kd]',
+            'triton_poi_fused_mul_silu_1',
+            'triton_poi_fused__to_copy_0',
+        ],
+        counterExamples: [
+            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
+            'triton_poi_fused_cat_3',
         ],
     },
 ];
 
-// EXTERNAL MODULE: ./src/classify/kernel-name.ts
-var kernel_name = __nccwpck_require__(545);
+// EXTERNAL MODULE: ./src/classify/kernel-name.ts + 1 modules
+var kernel_name = __nccwpck_require__(889);
+;// CONCATENATED MODULE: ./src/classify/mangled.ts
+/**
+ * Itanium-mangled kernel names (`_ZN7cutlass13device_kernelI…`), as some profilers print CUTLASS
+ * and Triton-compiled kernels, read for classification: the source identifiers the name spells
+ * (`7cutlass` → `cutlass`), joined by `::`. This is not a demangler (no types, substitutions or
+ * templates are rebuilt); it only lets the family patterns see the words a demangled name holds.
+ */
+const IDENTIFIER = /[A-Za-z0-9_]/;
+/** True for a name in the Itanium C++ ABI's mangled form. */
+function isMangled(name) {
+    return name.startsWith('_Z');
+}
+/** The identifiers of a mangled name, in order, joined by `::`; other names come back unchanged. */
+function mangledIdentifiers(name) {
+    if (!isMangled(name))
+        return name;
+    const words = [];
+    let i = 2;
+    while (i < name.length) {
+        const c = name.charCodeAt(i);
+        const isDigit = c >= 48 && c <= 57;
+        // A length prefix starts a source name; digits right after another digit or a letter (`Li4E`,
+        // `S0_`) belong to literals and substitutions.
+        const previous = name[i - 1];
+        if (!isDigit || (previous >= '0' && previous <= '9')) {
+            i++;
+            continue;
+        }
+        let j = i;
+        let length = 0;
+        while (j < name.length && name[j] >= '0' && name[j] <= '9')
+            length = length * 10 + (name.charCodeAt(j++) - 48);
+        // `Li4E` is the literal 4; `S5_` and `T0_` refer back to earlier names and template parameters.
+        const literal = name[i - 2] === 'L' && name[j] === 'E';
+        if (literal) {
+            i = j + 1;
+            continue;
+        }
+        if (previous === 'S' || previous === 'T') {
+            const seq = /^[0-9A-Z]*_/.exec(name.slice(i, i + 8));
+            if (seq) {
+                i += seq[0].length;
+                continue;
+            }
+        }
+        const word = name.slice(j, j + length);
+        if (length > 0 && word.length === length && [...word].every((ch) => IDENTIFIER.test(ch)) && !/^\d/.test(word)) {
+            words.push(word);
+            i = j + length;
+        }
+        else
+            i = j;
+    }
+    return words.length ? words.join('::') : name;
+}
+
 ;// CONCATENATED MODULE: ./src/classify/classify.ts
 
 
+
+/**
+ * Token counts that decide a GEMM's shape. A bf16 GEMM with M rows of activations does about M
+ * FLOPs per byte of weights read, and the GPUs we read (A100 to B200, MI300) reach their compute
+ * roofline between ~150 and ~300 FLOP/byte. At M ≤ 64 the GEMM is far below it and streams weights
+ * (decode); at M ≥ 256 it is at or past it (a prompt, or a batch as large as one). Between the two
+ * a large decode batch and a short prompt look alike, so the shape stays unknown.
+ */
+const DECODE_TOKENS_MAX = 64;
+const PREFILL_TOKENS_MIN = 256;
+const DENSE_GEMM = new Set(['gemm', 'gemm-decode', 'gemm-prefill']);
+/** The shape a dense GEMM's launching op gives it (M = its token count). */
+function gemmShapeFromTokens(tokens) {
+    if (tokens <= DECODE_TOKENS_MAX)
+        return 'gemm-decode';
+    if (tokens >= PREFILL_TOKENS_MIN)
+        return 'gemm-prefill';
+    return 'gemm';
+}
 /** The family of one name under the given rules, or `other`. */
 function classifyName(name, rules = FAMILY_TABLE) {
-    const normalized = (0,kernel_name/* normalizeKernelName */.Q_)(name);
+    const normalized = mangledIdentifiers((0,kernel_name/* normalizeKernelName */.Q_)(name));
     const rule = rules.find((candidate) => candidate.pattern.test(normalized));
     if (!rule)
         return 'other';
@@ -6869,21 +9192,26 @@ function classifyName(name, rules = FAMILY_TABLE) {
 /** User rules come first, so a team can claim its own kernels. */
 function createClassifier(userRules = []) {
     const rules = [...userRules, ...FAMILY_TABLE];
+    const userFamilies = new Set(userRules.map((rule) => rule.family));
     const cache = new Map();
     return (kernel) => {
-        const cached = cache.get(kernel.name);
-        if (cached !== undefined)
-            return cached;
-        const family = classifyName(kernel.name, rules);
-        cache.set(kernel.name, family);
-        return family;
+        let family = cache.get(kernel.name);
+        if (family === undefined) {
+            family = classifyName(kernel.name, rules);
+            cache.set(kernel.name, family);
+        }
+        // A family a team named itself is theirs; only the table's dense GEMMs take a shape from tokens.
+        if (kernel.tokens === undefined || userFamilies.has(family) || !DENSE_GEMM.has(family))
+            return family;
+        return gemmShapeFromTokens(kernel.tokens);
     };
 }
 
 ;// CONCATENATED MODULE: ./src/classify/build-profile.ts
 
 
-function buildProfile(captures, classify = createClassifier()) {
+/** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
+function buildProfile(captures, classify = createClassifier(), inputNotices = []) {
     // An Nsight Compute capture replays a few launches of kernels another capture already timed: its
     // kernel rows count only when no other input has kernel times.
     const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
@@ -6894,19 +9222,12 @@ function buildProfile(captures, classify = createClassifier()) {
         family: classify(kernel),
         share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
     }));
-    const families = new Map();
-    for (const kernel of kernels) {
-        const entry = families.get(kernel.family) ?? { family: kernel.family, totalNs: 0, share: 0, kernels: 0, instances: 0 };
-        entry.totalNs += kernel.totalNs;
-        entry.kernels += 1;
-        entry.instances += kernel.instances;
-        families.set(kernel.family, entry);
-    }
-    for (const entry of families.values())
-        entry.share = totalKernelNs > 0 ? entry.totalNs / totalKernelNs : 0;
+    const families = familySharesOf(kernels, totalKernelNs);
     const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
-    const { timeline, notices: timelineNotices } = mergeTimeline(captures);
-    const notices = [...captures.flatMap((c) => c.notices), ...timelineNotices];
+    // Ranks of a job: the lowest rank's timeline stands for the run; every rank keeps its own in `ranks`.
+    const byRank = [...captures].sort((a, b) => (a.distributed?.rank ?? Number.MAX_SAFE_INTEGER) - (b.distributed?.rank ?? Number.MAX_SAFE_INTEGER));
+    const { timeline, notices: timelineNotices } = mergeTimeline(byRank);
+    const notices = [...inputNotices, ...captures.flatMap((c) => c.notices), ...timelineNotices];
     if (kernelSources.length > 1) {
         notices.push({
             code: 'kernels-summed',
@@ -6920,7 +9241,7 @@ function buildProfile(captures, classify = createClassifier()) {
         environment: mergeEnvironment(captures),
         totalKernelNs,
         kernels,
-        families: [...families.values()].sort((a, b) => b.totalNs - a.totalNs),
+        families,
         memops: mergeMemops(captures),
         apiCalls: mergeApiCalls(captures),
         metrics: mergeMetrics(captures),
@@ -6930,7 +9251,71 @@ function buildProfile(captures, classify = createClassifier()) {
         notices,
         ncu: captures.flatMap((c) => c.ncu),
         gpuTimeUtilPercent: gpuTimeUtil ?? null,
+        ranks: ranksOf(captures, classify, notices),
+        ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? 'breakdown' : 'deep-dive' } : {}),
     };
+}
+function familySharesOf(kernels, totalKernelNs) {
+    const families = new Map();
+    for (const kernel of kernels) {
+        const entry = families.get(kernel.family) ?? { family: kernel.family, totalNs: 0, share: 0, kernels: 0, instances: 0 };
+        entry.totalNs += kernel.totalNs;
+        entry.kernels += 1;
+        entry.instances += kernel.instances;
+        families.set(kernel.family, entry);
+    }
+    for (const entry of families.values())
+        entry.share = totalKernelNs > 0 ? entry.totalNs / totalKernelNs : 0;
+    return [...families.values()].sort((a, b) => b.totalNs - a.totalNs);
+}
+function rankOf(kernels, classify, fields) {
+    const totalKernelNs = kernels.reduce((sum, k) => sum + k.totalNs, 0);
+    const classified = kernels.map((k) => ({ family: classify(k), totalNs: k.totalNs, instances: k.instances }));
+    return { ...fields, totalKernelNs, families: familySharesOf(classified, totalKernelNs) };
+}
+/**
+ * Each rank its own breakdown and timeline. Captures that name their rank (Kineto
+ * `distributedInfo`) are grouped by it; a capture with kernels on several devices and no rank is
+ * split by device, each with its own timeline where the trace gives one. Ranks whose world sizes or
+ * backends disagree, or a rank given twice, are not one job: a notice says so.
+ */
+function ranksOf(captures, classify, notices) {
+    const ranked = captures.filter((c) => c.distributed);
+    if (ranked.length > 0) {
+        const byRank = new Map();
+        for (const c of ranked)
+            byRank.set(c.distributed.rank, [...(byRank.get(c.distributed.rank) ?? []), c]);
+        const worldSizes = new Set(ranked.map((c) => c.distributed.worldSize ?? 0));
+        const backends = new Set(ranked.map((c) => c.distributed.backend ?? ''));
+        const repeated = [...byRank.entries()].filter(([, list]) => list.filter((c) => c.kernels.length > 0).length > 1).map(([rank]) => rank);
+        if (ranked.length > 1 && (worldSizes.size > 1 || backends.size > 1 || repeated.length > 0)) {
+            const why = repeated.length > 0 ? `rank ${repeated[0]} is given twice` : `world sizes ${[...worldSizes].join(' and ')}${backends.size > 1 ? `, backends ${[...backends].join(' and ')}` : ''}`;
+            notices.push({
+                code: 'ranks-of-different-jobs',
+                severity: 'warning',
+                message: `the traces' ranks are not one job (${why}): each is shown on its own and ranks are not compared (${ranked.map((c) => c.source.path).join(', ')})`,
+            });
+        }
+        return [...byRank.entries()]
+            .sort((a, b) => a[0] - b[0])
+            .flatMap(([, list]) => list.map((c) => {
+            const d = c.distributed;
+            return rankOf(c.kernels, classify, {
+                rank: d.rank,
+                ...(d.worldSize !== undefined ? { worldSize: d.worldSize } : {}),
+                ...(d.backend !== undefined ? { backend: d.backend } : {}),
+                ...(d.host !== undefined ? { host: d.host } : {}),
+                ...(c.kernels.length > 0 && new Set(c.kernels.map((k) => k.device)).size === 1 && c.kernels[0].device !== undefined ? { device: c.kernels[0].device } : {}),
+                sources: [c.source.path],
+                timeline: c.timeline ?? null,
+            });
+        }));
+    }
+    const split = captures.find((c) => c.source.format !== 'ncu-csv' && new Set(c.kernels.map((k) => k.device ?? 0)).size > 1);
+    if (!split)
+        return [];
+    const devices = [...new Set(split.kernels.map((k) => k.device ?? 0))].sort((a, b) => a - b);
+    return devices.map((device) => rankOf(split.kernels.filter((k) => (k.device ?? 0) === device), classify, { device, sources: [split.source.path], timeline: split.deviceTimelines.find((d) => d.device === device)?.timeline ?? null }));
 }
 
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
@@ -6952,10 +9337,11 @@ function formatPp(pp) {
         return '0.0 pp';
     return `${pp < 0 ? '−' : '+'}${text} pp`;
 }
+/** A p-value with its relation: "p<0.001", "p=0.012". */
 function formatP(p) {
     if (p < 0.001)
-        return '<0.001';
-    return p.toPrecision(2).replace(/\.?0+$/, '') || '0';
+        return 'p<0.001';
+    return `p=${p.toPrecision(2).replace(/\.?0+$/, '') || '0'}`;
 }
 /** A readable number with its unit: 358.4 tok/s, 12.3 ms. */
 function formatValue(value, unit) {
@@ -6966,6 +9352,51 @@ function formatValue(value, unit) {
 
 // EXTERNAL MODULE: ./src/compare/options.ts
 var compare_options = __nccwpck_require__(277);
+;// CONCATENATED MODULE: ./src/compare/sequential.ts
+/**
+ * Repeated looks at one A/B comparison (adaptive sampling): the planned runs are the first look, and
+ * while a metric stays undecided more runs are added, up to a maximum. Testing each look at the full
+ * alpha would let chance win at any of them, so the test's alpha is spent over the looks with a
+ * spending function fixed before the first run (Lan & DeMets): the planned look spends
+ * `FIRST_LOOK_SHARE` of alpha, and each later look an equal part of the rest. Each look is tested at
+ * its own increment, so the chance of a false rejection at any look is at most alpha whatever the
+ * correlation between looks (a Bonferroni bound over the looks; the exact group-sequential
+ * boundaries for correlated looks would be a little wider).
+ */
+/**
+ * The planned look keeps most of alpha: with 5 runs per side and a warm-up run dropped, 4 vs 4 runs
+ * reach p = 1/70 at best, and two metrics that move together under Benjamini-Hochberg over four
+ * need p ≤ alpha_look / 2; 0.8 × 0.05 = 0.04 still passes 1/70. The later looks have more runs,
+ * whose smallest p-values are far below their share.
+ */
+const FIRST_LOOK_SHARE = 0.8;
+/** Runs added per side by one more ABBA pair. */
+const RUNS_PER_EXTRA_LOOK = 2;
+/** The runs per side at each look: the planned runs, then one ABBA pair more each time, up to `maxRuns`. */
+function lookSchedule(plannedRuns, maxRuns, step = RUNS_PER_EXTRA_LOOK) {
+    const looks = [plannedRuns];
+    for (let n = plannedRuns + step; n <= maxRuns; n += step)
+        looks.push(n);
+    if (looks[looks.length - 1] < maxRuns)
+        looks.push(maxRuns);
+    return looks;
+}
+/** The alpha tested at look `index` (1-based) of `looks`; the increments add up to alpha. */
+function alphaAtLook(alpha, index, looks) {
+    if (looks <= 1)
+        return alpha;
+    if (index <= 1)
+        return FIRST_LOOK_SHARE * alpha;
+    return ((1 - FIRST_LOOK_SHARE) * alpha) / (looks - 1);
+}
+/** Alpha spent up to and including look `index`. */
+function alphaSpent(alpha, index, looks) {
+    let spent = 0;
+    for (let k = 1; k <= Math.min(index, looks); k += 1)
+        spent += alphaAtLook(alpha, k, looks);
+    return spent;
+}
+
 // EXTERNAL MODULE: ./src/compare/stats.ts + 1 modules
 var compare_stats = __nccwpck_require__(814);
 ;// CONCATENATED MODULE: ./src/compare/metric-rows.ts
@@ -6980,7 +9411,8 @@ var compare_stats = __nccwpck_require__(814);
 
 
 
-function prepareSide(label, metric, options, notes) {
+
+function prepareSide(label, metric, options, notes, other) {
     const samples = metric.samples.filter(Number.isFinite);
     const rule = { ...compare_stats/* DEFAULT_WARMUP_RULE */.YM, minKeep: options.minSamples };
     const { kept, dropped } = options.dropWarmup ? (0,compare_stats/* dropWarmupOutliers */.Zk)(samples, metric.direction, rule) : { kept: samples, dropped: [] };
@@ -6991,7 +9423,22 @@ function prepareSide(label, metric, options, notes) {
         const list = dropped.map((v) => formatValue(v, '')).join(', ');
         notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue((0,compare_stats/* median */.JZ)(kept), metric.unit)})`);
     }
-    return { label, kept, dropped, value: kept.length ? (0,compare_stats/* median */.JZ)(kept) : metric.value };
+    const outliers = [];
+    let clean = kept;
+    if (options.dropOutliers) {
+        const found = (0,compare_stats/* findSlowOutliers */.Mo)(kept, metric.direction, { ...compare_stats/* DEFAULT_OUTLIER_RULE */.kh, minKeep: options.minSamples }, { other: other.samples.filter(Number.isFinite), dropped });
+        if (found.outliers.length) {
+            clean = found.kept;
+            const center = (0,compare_stats/* median */.JZ)(clean);
+            for (const i of found.outliers) {
+                // Runs are numbered as measured, the warm-up runs included.
+                outliers.push(`${label} run ${i + dropped.length + 1}: ${formatPct(kept[i] / center - 1)}`);
+            }
+            const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
+            notes.push(`left out ${outliers.join(', ')}, ${outliers.length === 1 ? 'an outlier' : 'outliers'} against ${rest} for the rest`);
+        }
+    }
+    return { label, kept: clean, dropped, outliers, value: clean.length ? (0,compare_stats/* median */.JZ)(clean) : metric.value };
 }
 function infoRow(name, base, cur, note) {
     const metric = (cur ?? base);
@@ -7014,6 +9461,22 @@ function infoRow(name, base, cur, note) {
 /** Worse-is-positive: the change as a regression fraction for this metric's direction. */
 function worseBy(direction, delta) {
     return direction === 'higher' ? -delta : delta;
+}
+/** `decode_tok_s: left out baseline run 3 (−15.0%) …`, metrics that left out the same runs named together. */
+function outlierNotes(pending) {
+    const byRuns = new Map();
+    for (const p of pending) {
+        const runs = [...p.base.outliers, ...p.cur.outliers];
+        if (!runs.length)
+            continue;
+        const key = runs.map((r) => r.slice(0, r.indexOf(':'))).join(',');
+        const entry = byRuns.get(key);
+        if (entry)
+            entry.names.push(p.name);
+        else
+            byRuns.set(key, { names: [p.name], text: p.notes.filter((n) => n.startsWith('left out ')).join('; ') });
+    }
+    return [...byRuns.values()].map((e) => `${e.names.join(', ')}: ${e.text}`);
 }
 function compareMetrics(current, baseline, options) {
     const baseByName = new Map(baseline.map((m) => [m.name, m]));
@@ -7042,8 +9505,8 @@ function compareMetrics(current, baseline, options) {
         compared += 1;
         const direction = cur.direction;
         const notes = [];
-        const baseSide = prepareSide('baseline', base, options, notes);
-        const curSide = prepareSide('current', cur, options, notes);
+        const baseSide = prepareSide('baseline', base, options, notes, cur);
+        const curSide = prepareSide('current', cur, options, notes, base);
         if (!(baseSide.value > 0) || !(curSide.value >= 0)) {
             // A ratio of medians needs a positive baseline (e.g. failed_requests at 0 has no relative change).
             rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
@@ -7071,12 +9534,13 @@ function compareMetrics(current, baseline, options) {
                     note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
                 },
                 reason: message,
+                undecided: true,
             });
             continue;
         }
         const test = (0,compare_stats/* mannWhitneyU */.KZ)(curSide.kept, baseSide.kept);
         const interval = (0,compare_stats/* bootstrapMedianRatioCI */.aD)(curSide.kept, baseSide.kept, {
-            level: 1 - 2 * options.alpha,
+            level: (0,compare_options/* ciLevel */.Xp)(options.alpha),
             resamples: options.bootstrapResamples,
             random: (0,compare_stats/* mulberry32 */.sK)((0,compare_stats/* seedFor */.ln)(options.seed, name)),
         });
@@ -7084,7 +9548,7 @@ function compareMetrics(current, baseline, options) {
         for (const side of [baseSide, curSide]) {
             const found = (0,compare_stats/* detectDrift */.D9)(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
             if (found.drift)
-                drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall p=${formatP(found.pValue)})`);
+                drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall ${formatP(found.pValue)})`);
         }
         pending.push({
             name,
@@ -7105,7 +9569,7 @@ function compareMetrics(current, baseline, options) {
     const adjWorse = (0,compare_stats/* adjustPValues */.uA)(pending.map((p) => p.pWorse), options.correction);
     const adjBetter = (0,compare_stats/* adjustPValues */.uA)(pending.map((p) => p.pBetter), options.correction);
     pending.forEach((p, i) => rows.push(decide(p, adjWorse[i], adjBetter[i], options)));
-    return { rows, compared, gatedInBaseline };
+    return { rows, compared, gatedInBaseline, outlierNotes: outlierNotes(pending) };
 }
 /**
  * When one side's own runs reach the other side's median (a baseline run as slow as the current's
@@ -7133,23 +9597,28 @@ function decide(p, pWorse, pBetter, options) {
     // The CI must lie wholly on the side of the change, in the direction's terms.
     const ciWorse = p.direction === 'higher' ? ciHigh < 0 : ciLow > 0;
     const ciBetter = p.direction === 'higher' ? ciLow > 0 : ciHigh < 0;
-    const significantWorse = pWorse <= options.alpha && ciWorse;
-    const significantBetter = pBetter <= options.alpha && ciBetter;
+    // An adaptive A/B run spends alpha over its looks; the CI stays at the nominal level (it only adds a condition).
+    const alpha = options.look ? alphaAtLook(options.alpha, options.look.index, options.look.of) : options.alpha;
+    const significantWorse = pWorse <= alpha && ciWorse;
+    const significantBetter = pBetter <= alpha && ciBetter;
     const pValue = worse > 0 ? pWorse : pBetter;
     const floorText = formatPct(p.floor, 0).replace('+', '');
     const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-    const stats = `${Math.round((1 - 2 * options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, p=${formatP(pValue)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
+    const stats = `${Math.round((0,compare_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
     const notes = [...p.notes];
     const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
     const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
     let status;
     let reason;
+    let undecided = false;
     if (overlapping) {
         // Significant and past the floor, yet one side's own runs reach the other's median: not decided.
         status = worse > 0 ? 'warn' : 'pass';
         notes.push(overlapping);
-        if (worse > 0)
-            reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; pin clocks or add samples to decide`;
+        if (worse > 0) {
+            undecided = true;
+            reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; more runs per side (in A/B: max-runs) or pinned clocks would decide it`;
+        }
     }
     else if (significantWorse && worse >= p.floor) {
         status = 'fail';
@@ -7161,6 +9630,7 @@ function decide(p, pWorse, pBetter, options) {
     }
     else if (worse >= p.floor) {
         status = 'warn';
+        undecided = true;
         notes.push(`beyond the ${floorText} floor but not significant`);
         reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; add samples to decide`;
     }
@@ -7193,7 +9663,41 @@ function decide(p, pWorse, pBetter, options) {
             ...(notes.length ? { note: notes.join('; ') } : {}),
         },
         ...(reason ? { reason } : {}),
+        ...(undecided ? { undecided } : {}),
     };
+}
+
+;// CONCATENATED MODULE: ./src/compare/between-jobs.ts
+/**
+ * Noise between jobs, from the default branch's recent reports: a baseline from another job (an
+ * artifact) differs from this job by another runner, boot and clock state as well as by the change.
+ * The spread of recent per-job medians of the same workload says how large that is, and the floor
+ * of each metric is widened to cover it. Pure: the reports are handed in (see `HistoryEntry`).
+ */
+
+/** Fewer reports than this give no estimate: a robust spread of four medians is a guess. */
+const MIN_HISTORY_REPORTS = 5;
+/**
+ * Two jobs' medians differ by about √2 × the between-job sd; 2.33 of that is the one-sided 1% point
+ * of a normal difference, so the widened floor is 2.33 × √2 ≈ 3.3 × the spread.
+ */
+const BETWEEN_JOB_FLOOR_FACTOR = 2.33 * Math.SQRT2;
+/** The per-metric spread of the reports' medians: 1.4826 × MAD of their logarithms. */
+function estimateBetweenJobNoise(history, metrics, minReports = MIN_HISTORY_REPORTS) {
+    const out = [];
+    for (const metric of metrics) {
+        const values = history.map((report) => report.metrics.find((m) => m.name === metric)?.value).filter((v) => v !== undefined && Number.isFinite(v) && v > 0);
+        if (values.length < minReports)
+            continue;
+        const logs = values.map(Math.log);
+        // exp(sd of logs) − 1 ≈ the relative sd; the same for higher- and lower-is-better metrics.
+        out.push({ metric, spread: Math.expm1(compare_stats/* MAD_TO_SD */.tT * (0,compare_stats/* mad */.Fm)(logs)), reports: values.length });
+    }
+    return out;
+}
+/** The floor (a fraction) that covers the between-job noise: never below the metric's own floor. */
+function widenedFloor(floor, spread) {
+    return Math.max(floor, BETWEEN_JOB_FLOOR_FACTOR * spread);
 }
 
 ;// CONCATENATED MODULE: ./src/compare/shares.ts
@@ -7225,14 +9729,14 @@ function shortLabel(metric, max = 80) {
     const oneLine = metric.replace(/\s+/g, ' ');
     return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
 }
-function shareRow(metric, kind, baseShare, curShare, limits, extra) {
+function shareRow(metric, kind, baseShare, curShare, limits, extra, of = 'GPU time') {
     const baseline = baseShare * 100;
     const current = curShare * 100;
     const delta = current - baseline;
     let status = 'pass';
     let reason;
     const notes = [...extra];
-    const what = `${shortLabel(metric)} share of GPU time ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
+    const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
     if (delta >= limits.fail) {
         status = 'fail';
         notes.push(`growth of ${limits.fail} pp or more fails`);
@@ -7245,7 +9749,7 @@ function shareRow(metric, kind, baseShare, curShare, limits, extra) {
     const row = {
         metric,
         kind,
-        unit: '% of GPU time',
+        unit: `% of ${of}`,
         baseline,
         current,
         delta,
@@ -7268,6 +9772,29 @@ function compareFamilies(current, baseline, options) {
             extra.push('family gone');
         return shareRow(`family:${family}`, 'family-share', base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
     });
+}
+/** Exposed collective time over the active span: of the worst rank when there are ranks with timelines. */
+function exposedCommunicationShare(side) {
+    const share = (t) => t?.communication && t.activeSpanNs > 0 ? t.communication.exposedNs / (t.activeSpanNs * Math.max(1, t.devices)) : undefined;
+    const perRank = (side.ranks ?? []).map((r) => share(r.timeline)).filter((v) => v !== undefined);
+    if (perRank.length > 0)
+        return Math.max(...perRank);
+    return share(side.timeline);
+}
+/**
+ * The exposed communication share compared like a family share (growth in pp is flagged). Compared
+ * when either side measured it; a side with a timeline but no collectives counts as 0.
+ */
+function compareCommunication(current, baseline, options) {
+    const cur = exposedCommunicationShare(current);
+    const base = exposedCommunicationShare(baseline);
+    if (cur === undefined && base === undefined)
+        return [];
+    const hasTimeline = (side) => Boolean(side.timeline) || (side.ranks ?? []).some((r) => r.timeline);
+    if (!hasTimeline(current) || !hasTimeline(baseline))
+        return [];
+    const metric = 'communication:exposed';
+    return [shareRow(metric, 'family-share', base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
 }
 function compareKernels(current, baseline, options) {
     const base = kernelsByName(baseline.kernels);
@@ -7307,6 +9834,8 @@ function compareKernels(current, baseline, options) {
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var compare_verdict = __nccwpck_require__(682);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
+
+
 
 
 
@@ -7357,8 +9886,8 @@ function findingRows(current, baseline, options) {
     return { rows, added, resolved };
 }
 const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
-function compare(current, baseline, optionsInput = {}) {
-    const options = (0,compare_options/* parseGateOptions */.dV)(optionsInput);
+function compare(current, baseline, optionsInput = {}, context = {}) {
+    let options = (0,compare_options/* parseGateOptions */.dV)(optionsInput);
     if (!baseline)
         return { verdict: (0,compare_verdict/* verdictFromFindings */.MZ)(current.findings, options.failOn), comparison: null };
     const invalid = [];
@@ -7380,12 +9909,36 @@ function compare(current, baseline, optionsInput = {}) {
         else
             invalid.push(`${text}; its numbers are not representative: rerun, or allow it with allowThrottled`);
     }
+    let betweenJobs;
+    const sameJob = baseline.origin?.origin === 'a/b';
+    if (context.history?.length && !sameJob) {
+        const gated = [...new Set(baseline.metrics.map((m) => m.name))].filter((name) => (0,compare_options/* metricFloor */.tq)(options, name) !== undefined);
+        const spreads = estimateBetweenJobNoise(context.history, gated);
+        const thresholds = { ...options.thresholds };
+        const rows = [];
+        for (const { metric, spread } of spreads) {
+            const floor = widenedFloor((0,compare_options/* metricFloor */.tq)(options, metric), spread);
+            thresholds[metric] = floor * 100;
+            rows.push({ metric, spread, floor });
+        }
+        options = { ...options, thresholds };
+        betweenJobs = { reports: context.history.length, metrics: rows };
+        if (rows.length) {
+            const parts = rows.map((r) => `${r.metric} ±${(r.spread * 100).toFixed(1)}% (floor ${(r.floor * 100).toFixed(1)}%)`);
+            notes.push(`a comparison between jobs: the last ${context.history.length} reports of the default branch vary ${parts.join(', ')} between jobs, and the floors cover it; an A/B run in one job (base-workdir) takes that noise out`);
+        }
+        else {
+            notes.push(`a comparison between jobs: ${context.history.length} earlier report${context.history.length === 1 ? '' : 's'} of the default branch, too few (${MIN_HISTORY_REPORTS} needed) to estimate the noise between jobs; the floors are as set`);
+        }
+    }
     const metrics = compareMetrics(current.metrics, baseline.metrics, options);
     const rows = [...metrics.rows];
+    notes.push(...metrics.outlierNotes);
     const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
     let kernelChanges = [];
     if (hasKernels) {
         rows.push(...compareFamilies(current, baseline, options));
+        rows.push(...compareCommunication(current, baseline, options));
         const kernels = compareKernels(current, baseline, options);
         rows.push(...kernels.rows);
         kernelChanges = kernels.changes;
@@ -7428,8 +9981,115 @@ function compare(current, baseline, optionsInput = {}) {
         newFindings: findings.added,
         resolvedFindings: findings.resolved,
         reasons,
+        undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
+        ...(betweenJobs ? { betweenJobs } : {}),
+        ...(options.look ? { look: { ...options.look, alpha: alphaAtLook(options.alpha, options.look.index, options.look.of) } } : {}),
     };
     return { verdict, comparison };
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/evidence.ts
+const EVIDENCE_KINDS = (/* unused pure expression or super */ null && (['kernel-breakdown', 'timeline', 'kernel-metrics', 'utilization', 'throughput']));
+/** Below these a reading is thin: too few to tell a steady state from start-up or noise. */
+const THIN = {
+    /** Kernel time in a breakdown; a capture range that closed early holds less. */
+    breakdownNs: 1e6,
+    /** Launches in a breakdown; a handful cannot describe a workload's mix. */
+    breakdownLaunches: 5,
+    /** Launches on a timeline; fewer cannot show how busy the GPU stays. */
+    timelineLaunches: 20,
+    /** Utilization samples in the window read; one snapshot says nothing about a run. */
+    utilizationSamples: 10,
+    /** Throughput samples; a single run cannot tell a change from noise. */
+    throughputSamples: 3,
+};
+const THROUGHPUT_METRICS = new Set(['decode_tok_s', 'output_tok_s', 'total_tok_s', 'request_throughput', 'tpot_ms', 'ttft_ms', 'itl_ms']);
+function count(n, unit) {
+    return `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
+}
+function ms(ns) {
+    return `${(ns / 1e6).toFixed(1)} ms`;
+}
+function item(kind, coverage, thinBecause) {
+    return thinBecause ? { kind, strength: 'thin', coverage, thinBecause } : { kind, strength: 'full', coverage };
+}
+function breakdownEvidence(profile) {
+    if (profile.kernels.length === 0 || profile.kernelOrigin === 'deep-dive')
+        return undefined;
+    const launches = profile.kernels.reduce((sum, k) => sum + k.instances, 0);
+    const coverage = `${count(launches, 'launch')} of ${count(profile.kernels.length, 'kernel')}, ${ms(profile.totalKernelNs)} of kernel time`;
+    let thin;
+    if (profile.totalKernelNs < THIN.breakdownNs)
+        thin = `under ${ms(THIN.breakdownNs)} of kernel time`;
+    else if (launches < THIN.breakdownLaunches)
+        thin = `fewer than ${THIN.breakdownLaunches} launches`;
+    return item('kernel-breakdown', coverage, thin);
+}
+function timelineEvidence(profile) {
+    const timeline = profile.timeline;
+    if (timeline && timeline.spanNs > 0) {
+        const active = timeline.activeSpanNs ?? timeline.spanNs;
+        const excluded = timeline.excludedGaps ?? [];
+        const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
+        const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} that are not the workload left out (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
+        const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
+        const thin = timeline.kernelLaunches < THIN.timelineLaunches ? `fewer than ${THIN.timelineLaunches} launches on the timeline` : undefined;
+        return item('timeline', coverage, thin);
+    }
+    if (profile.gpuTimeUtilPercent !== null) {
+        return item('timeline', 'the profiler\'s GPU-in-use analysis over the capture range', undefined);
+    }
+    return undefined;
+}
+function utilizationEvidence(profile) {
+    const util = profile.utilization;
+    if (!util || util.sampleCount === 0)
+        return undefined;
+    const where = util.window === 'timed' ? "inside the workload's timed runs" : 'over each whole recording, idle start and end trimmed';
+    const coverage = `${count(util.sampleCount, 'sample')} on ${count(Math.max(1, util.devices), 'device')}, ${where}`;
+    const thin = util.sampleCount < THIN.utilizationSamples ? `fewer than ${THIN.utilizationSamples} samples` : undefined;
+    return item('utilization', coverage, thin);
+}
+function throughputEvidence(profile) {
+    const metrics = profile.metrics.filter((m) => THROUGHPUT_METRICS.has(m.name) && m.samples.length > 0);
+    if (metrics.length === 0)
+        return undefined;
+    const samples = Math.max(...metrics.map((m) => m.samples.length));
+    const coverage = `${metrics.map((m) => m.name).join(', ')}: up to ${count(samples, 'sample')}`;
+    const thin = samples < THIN.throughputSamples ? `fewer than ${THIN.throughputSamples} samples` : undefined;
+    return item('throughput', coverage, thin);
+}
+function kernelMetricsEvidence(profile) {
+    if (profile.ncu.length === 0)
+        return undefined;
+    const kernels = new Set(profile.ncu.map((r) => r.kernel)).size;
+    // A deep dive is exact for the launches it replayed, and says nothing about the rest of the run.
+    return item('kernel-metrics', `Nsight Compute: ${count(profile.ncu.length, 'profiled launch')} of ${count(kernels, 'kernel')}`, undefined);
+}
+function gatherEvidence(profile) {
+    const evidence = {};
+    for (const found of [breakdownEvidence(profile), timelineEvidence(profile), kernelMetricsEvidence(profile), utilizationEvidence(profile), throughputEvidence(profile)]) {
+        if (found)
+            evidence[found.kind] = found;
+    }
+    return evidence;
+}
+/** The evidence a rule's needs are met by, or null when one need is not met. */
+function evidenceFor(needs, evidence) {
+    const used = [];
+    for (const need of needs) {
+        const options = typeof need === 'string' ? [need] : need;
+        const present = options.map((kind) => evidence[kind]).filter((e) => e !== undefined);
+        if (present.length === 0)
+            return null;
+        used.push(...present);
+    }
+    return used;
+}
+/** How a finding's basis reads: "kernel breakdown (thin: fewer than 5 launches): 3 launches …". */
+function describeEvidence(evidence) {
+    const label = evidence.kind.replace('-', ' ');
+    return evidence.strength === 'thin' ? `${label} (thin: ${evidence.thinBecause}): ${evidence.coverage}` : `${label}: ${evidence.coverage}`;
 }
 
 ;// CONCATENATED MODULE: ./src/diagnose/rule.ts
@@ -7459,6 +10119,7 @@ const COMPILE_NOTICE = /compil|autotun/i;
         severity: 'warning',
         title: 'Capture includes warm-up or compilation',
         stage: 'capture',
+        needs: [],
         description: 'Module loading, JIT compilation or a slow first step is inside the captured window, which inflates times and shifts the kernel mix.',
         defaults: { firstStepRatio: 3, minSteps: 3, maxModuleLoadShare: 0.05 },
     },
@@ -7503,8 +10164,213 @@ const COMPILE_NOTICE = /compil|autotun/i;
     },
 }));
 
+;// CONCATENATED MODULE: ./src/diagnose/rules/communication-bound.ts
+
+
+/** Kernels that only a backward pass or an optimizer step launches: the run is training. */
+const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|_sgd_/i;
+/** A straggler computing this much longer than its peers explains part of their exposed time. */
+const STRAGGLER_EXCESS = 0.1;
+/** Below this busy share of the active span, the idle rest is named too. */
+const IDLE_NOTE_BUSY = 0.8;
+/** Families only serving and generation have. */
+const INFERENCE_FAMILIES = ['kv-cache', 'sampling', 'gemm-decode'];
+function workloadOf(profile) {
+    if (profile.kernels.some((k) => TRAINING_KERNEL.test(k.name)))
+        return 'training';
+    if (profile.families.some((f) => INFERENCE_FAMILIES.includes(f.family)) || (profile.timeline?.graphLaunches ?? 0) > 0)
+        return 'inference';
+    return 'unknown';
+}
+const ADVICE = {
+    training: 'Training: gradients should be reduced while backward still runs. Check that the all-reduce overlaps backward compute (DDP reduces each bucket as soon as its gradients are ready; an explicit sync, find_unused_parameters=True or a hook that waits serializes it), tune the bucket size (DDP bucket_cap_mb, default 25: larger buckets mean fewer, more efficient collectives, smaller ones start earlier), consider gradient accumulation (no_sync) to reduce less often, and for FSDP enable forward/backward prefetch. Then check the interconnect: NCCL over PCIe or the network instead of NVLink/xGMI multiplies the time.',
+    inference: 'Inference: the tensor-parallel all-reduce after attention and after the MLP is on the critical path of every layer. If the model fits, a lower TP degree (or data-parallel replicas) removes it; keep the custom all-reduce on for small messages (vLLM: do not set disable_custom_all_reduce; CUDA graphs capture it), use a fused all-reduce + norm where the engine has one, and overlap communication with compute (sequence parallel / async TP). Check that the GPUs talk over NVLink/xGMI, not PCIe.',
+    unknown: 'For training, overlap the gradient all-reduce with backward and tune the bucket size (DDP bucket_cap_mb); for tensor-parallel inference, weigh a lower TP degree, the custom all-reduce for small messages and compute/communication overlap. In both, check that the GPUs talk over NVLink/xGMI, not PCIe or the network.',
+};
+function collectiveOf(families) {
+    const entry = families.find((f) => f.family === 'collective');
+    return { ns: entry?.totalNs ?? 0, instances: entry?.instances ?? 0 };
+}
+/** Each rank with its own numbers; the whole profile when it has no ranks. */
+function subjectsOf(profile) {
+    const ranks = profile.ranks.filter((r) => r.totalKernelNs > 0);
+    if (ranks.length > 0) {
+        return ranks.map((r) => {
+            const c = collectiveOf(r.families);
+            const label = r.rank !== undefined ? `rank ${r.rank}` : `device ${r.device ?? 0}`;
+            return { label, rankEntry: r, ...(r.rank !== undefined ? { rank: r.rank } : {}), totalKernelNs: r.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: r.timeline };
+        });
+    }
+    const c = collectiveOf(profile.families);
+    return [{ label: 'the run', totalKernelNs: profile.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: profile.timeline }];
+}
+/* harmony default export */ const communication_bound = (defineRule({
+    meta: {
+        id: 'communication-bound',
+        severity: 'warning',
+        title: 'Communication-bound: collectives no compute overlaps',
+        stage: 'utilization',
+        needs: ['kernel-breakdown'],
+        description: 'Collective kernels (NCCL/RCCL, custom all-reduce) that no compute overlaps take a large share of the active span on some rank; smaller shares are reported as info.',
+        defaults: { minCollectiveShare: 0.05, maxExposedShare: 0.15, minCollectiveLaunches: 10 },
+    },
+    check({ profile, options }) {
+        const subjects = subjectsOf(profile).filter((s) => s.totalKernelNs > 0 && s.collectiveNs / s.totalKernelNs >= options.minCollectiveShare);
+        if (subjects.length === 0)
+            return [];
+        const workload = workloadOf(profile);
+        const measured = subjects.filter((s) => s.timeline?.communication && s.timeline.activeSpanNs > 0);
+        if (measured.length === 0) {
+            // No per-launch timeline: the share of kernel time is known, its overlap is not.
+            const top = subjects.reduce((a, b) => (b.collectiveNs / b.totalKernelNs > a.collectiveNs / a.totalKernelNs ? b : a));
+            const share = top.collectiveNs / top.totalKernelNs;
+            return [
+                {
+                    severity: 'info',
+                    message: `Collectives take ${(0,diagnose_signals/* percent */.KN)(share)} of kernel time${top.label === 'the run' ? '' : ` on ${top.label}`}; how much of it compute hides is not in this capture (no per-launch timeline).`,
+                    evidence: { collectiveShare: (0,diagnose_signals/* round */.LI)(share), collectiveLaunches: top.collectiveLaunches, workload, signals: 'kernel-share' },
+                    advice: `A PyTorch profiler or rocprofv3 kernel trace shows whether the collectives overlap compute. ${ADVICE[workload]}`,
+                },
+            ];
+        }
+        const read = measured.map((s) => {
+            const timeline = s.timeline;
+            const comm = timeline.communication;
+            const exposedShare = comm.exposedNs / (timeline.activeSpanNs * Math.max(1, timeline.devices));
+            return { subject: s, exposedShare, comm, timeline };
+        });
+        const worst = read.reduce((a, b) => (b.exposedShare > a.exposedShare ? b : a));
+        const { subject, exposedShare, comm, timeline } = worst;
+        const collectiveShare = subject.collectiveNs / subject.totalKernelNs;
+        const hiddenFraction = comm.collectiveNs > 0 ? 1 - comm.exposedNs / comm.collectiveNs : 0;
+        const busyFraction = timeline.busyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices));
+        const evidence = {
+            exposedShare: (0,diagnose_signals/* round */.LI)(exposedShare),
+            exposedMs: (0,diagnose_signals/* round */.LI)(comm.exposedNs / 1e6, 3),
+            collectiveShare: (0,diagnose_signals/* round */.LI)(collectiveShare),
+            hiddenFraction: (0,diagnose_signals/* round */.LI)(hiddenFraction),
+            busyFraction: (0,diagnose_signals/* round */.LI)(busyFraction),
+            collectiveLaunches: subject.collectiveLaunches,
+            workload,
+            ranksMeasured: read.length,
+            ...(subject.rank !== undefined ? { rank: subject.rank } : {}),
+        };
+        const thin = subject.collectiveLaunches < options.minCollectiveLaunches;
+        const exposed = exposedShare >= options.maxExposedShare;
+        const where = read.length > 1 ? ` (worst of ${read.length} ranks: ${subject.label})` : subject.label === 'the run' ? '' : ` on ${subject.label}`;
+        // Fast ranks wait inside the collective for a straggler: their exposed time is its extra compute.
+        const straggler = (0,diagnose_signals/* stragglerOf */["do"])(profile);
+        const waiting = straggler && straggler.computeExcess >= STRAGGLER_EXCESS && straggler.slow !== subject.rankEntry ? straggler : undefined;
+        if (waiting) {
+            evidence.stragglerRank = waiting.slow.rank ?? waiting.slow.device ?? 0;
+            evidence.stragglerExcess = (0,diagnose_signals/* round */.LI)(waiting.computeExcess);
+        }
+        const idleNote = busyFraction < IDLE_NOTE_BUSY ? ` The GPU is idle a further ${(0,diagnose_signals/* percent */.KN)(1 - busyFraction)} of the active span (host work, or waiting for the all-reduce to finish before the next step).` : '';
+        const waitNote = waiting ? ` Part of it is waiting for ${waiting.slow.rank !== undefined ? `rank ${waiting.slow.rank}` : `device ${waiting.slow.device ?? 0}`}, which computes ${(0,diagnose_signals/* percent */.KN)(waiting.computeExcess)} longer (see rank-imbalance).` : '';
+        const command = profile.environment.vendor === 'amd' ? 'rocm-smi --showtopo' : 'nvidia-smi topo -m';
+        if (!exposed || thin) {
+            return [
+                {
+                    severity: 'info',
+                    message: `Communication share${where}: collectives are ${(0,diagnose_signals/* percent */.KN)(collectiveShare)} of kernel time and ${(0,diagnose_signals/* percent */.KN)(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.${waitNote}`,
+                    evidence,
+                    advice: `Within normal bounds for ${workload === 'unknown' ? 'a multi-GPU run' : `multi-GPU ${workload}`}; watch the share as the degree of parallelism or the interconnect changes. ${ADVICE[workload]}`,
+                    command,
+                },
+            ];
+        }
+        return [
+            {
+                message: `Communication-bound${where}: ${(0,diagnose_signals/* percent */.KN)(exposedShare)} of the active span is collective time that no compute overlaps (${(0,diagnose_signals/* round */.LI)(comm.exposedNs / 1e6, 1)} ms; collectives are ${(0,diagnose_signals/* percent */.KN)(collectiveShare)} of kernel time, ${hiddenFraction > 0 ? `${(0,diagnose_signals/* percent */.KN)(hiddenFraction)} of it hidden` : "none of it hidden"}): the GPU spends it waiting on the interconnect and the other ranks, which neither the host side nor kernel tuning changes.${idleNote}${waitNote}`,
+                evidence,
+                advice: ADVICE[workload],
+                command,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/copy-heavy.ts
+
+
+/** Ops that repeat KV heads (transformers' repeat_kv is expand + reshape, which copies). */
+const KV_REPEAT_OP = /repeat_interleave|repeat_kv|aten::repeat\b|aten::expand/;
+/** Ops that only change the dtype (aten::to, .float(), .half()). */
+const CAST_OP = /aten::_to_copy|aten::to\b/;
+const PATTERNS = [
+    [/bfloat16_copy_kernel|float16_copy_kernel|convert_unary/i, 'dtype casts (.to())'],
+    [/CatArray|concat|\bcat\b/i, 'concatenation (cat)'],
+    [/transpose|permute|nchwToNhwc|nhwcToNchw/i, 'transpose / permute'],
+    [/direct_copy|copy_kernel|contiguous|copy_/i, 'strided copies (.contiguous(), reshape of a transposed or expanded view)'],
+];
+function patternOf(kernel) {
+    if (kernel.launchedBy && KV_REPEAT_OP.test(kernel.launchedBy))
+        return 'KV heads repeated (repeat_interleave / repeat_kv)';
+    if (kernel.launchedBy && CAST_OP.test(kernel.launchedBy))
+        return 'dtype casts (.to())';
+    const found = PATTERNS.find(([pattern]) => pattern.test(kernel.name));
+    return found ? found[1] : 'copies';
+}
+/* harmony default export */ const copy_heavy = (defineRule({
+    meta: {
+        id: 'copy-heavy',
+        severity: 'warning',
+        title: 'Copy and layout kernels take a large share of GPU time',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Direct copies, transposes, permutes, cat and KV-head expands take a large share of kernel time: data is moved, not computed on.',
+        // A quarter of kernel time moving bytes: well above the few percent a decode spends writing its
+        // KV cache and casting, and far below what a repeated GQA cache costs (57 % on an H200).
+        defaults: { minCopyShare: 0.25 },
+    },
+    check({ profile, options }) {
+        const copy = (0,diagnose_signals/* familyTotals */.sS)(profile, ['copy']);
+        if (copy.share < options.minCopyShare)
+            return [];
+        const top = profile.kernels.filter((k) => k.family === 'copy').sort((a, b) => b.totalNs - a.totalNs)[0];
+        const pattern = patternOf(top);
+        const attributed = top.launchedBy !== undefined;
+        const launchedFrom = attributed ? ` launched from ${top.launchedBy}` : '';
+        const repeatsKv = pattern.startsWith('KV heads');
+        const casts = pattern.startsWith('dtype casts');
+        const advice = [
+            casts
+                ? 'Keep activations in one dtype through the step: cast weights once at load, not per call, and let torch.compile fuse the remaining casts into their neighbours.'
+                : repeatsKv
+                    ? 'Stop repeating the KV heads: pass the grouped K and V to a kernel that reads them as they are (torch: F.scaled_dot_product_attention(..., enable_gqa=True); FlashAttention, FlashInfer and vLLM attention take GQA natively; transformers: attn_implementation="sdpa" or "flash_attention_2").'
+                    : 'Find the op that makes the copy and remove it: if K/V heads are repeated for GQA (repeat_kv, repeat_interleave, expand(...).reshape), use native GQA (F.scaled_dot_product_attention(..., enable_gqa=True), FlashAttention/FlashInfer); if a .contiguous() or .transpose().reshape() feeds a matmul, keep the layout the consumer reads (or fuse the permute into it, e.g. under torch.compile).',
+            attributed
+                ? ''
+                : ' This trace does not say which op launched the kernel (no CPU ops for it, as under CUDA-graph replay): profile a few eager steps with torch.profiler(record_shapes=True, with_stack=True) to see it.',
+        ].join('');
+        return [
+            {
+                message: `Copy and layout kernels take ${(0,diagnose_signals/* percent */.KN)(copy.share)} of kernel time. The largest, ${pattern}, is ${(0,diagnose_signals/* percent */.KN)(top.share)} over ${top.instances} launches${launchedFrom}.`,
+                evidence: {
+                    copyShare: (0,diagnose_signals/* round */.LI)(copy.share),
+                    copyLaunches: copy.instances,
+                    topCopyShare: (0,diagnose_signals/* round */.LI)(top.share),
+                    topCopyLaunches: top.instances,
+                    pattern,
+                    attributed,
+                    ...(top.launchedBy ? { launchedBy: top.launchedBy } : {}),
+                },
+                advice,
+                kernel: top.name,
+            },
+        ];
+    },
+}));
+
+// EXTERNAL MODULE: ./src/diagnose/deep-dive-request.ts
+var deep_dive_request = __nccwpck_require__(959);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/dominant-kernel.ts
-/** One kernel takes most of the GPU time: the next step is a deep dive on that kernel alone. */
+/**
+ * One kernel takes most of the GPU time: the next step is a deep dive on that kernel alone. The
+ * finding carries the request as data (kernel key, launch skip, sections); `profile-gate run` runs
+ * it, and its command shows it. A collective gets no deep dive: it waits on its peers.
+ */
+
 
 
 /* harmony default export */ const dominant_kernel = (defineRule({
@@ -7513,7 +10379,8 @@ const COMPILE_NOTICE = /compil|autotun/i;
         severity: 'info',
         title: 'One kernel dominates GPU time',
         stage: 'deep-dive',
-        description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute.',
+        needs: ['kernel-breakdown'],
+        description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute (a collective instead gets the questions communication raises).',
         defaults: { minShare: 0.4, workload: '<workload command>' },
     },
     check({ profile, options }) {
@@ -7522,13 +10389,24 @@ const COMPILE_NOTICE = /compil|autotun/i;
         const top = candidates.reduce((best, k) => (!best || k.share > best.share ? k : best), undefined);
         if (!top || top.share < options.minShare)
             return [];
-        const launchSkip = (0,diagnose_signals/* steadyLaunchSkip */.L_)(top.instances);
+        const evidence = { share: (0,diagnose_signals/* round */.LI)(top.share), instances: top.instances, totalMs: (0,diagnose_signals.ms)(top.totalNs), family: top.family };
+        if (top.family === 'collective') {
+            return [
+                {
+                    message: `One collective takes ${(0,diagnose_signals/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,diagnose_signals.ms)(top.totalNs)} ms).`,
+                    evidence,
+                    advice: 'A collective waits on its peers, so one GPU\'s counters (Nsight Compute) do not say why it is slow. Ask instead whether it overlaps with compute, whether its messages are large enough (bucket sizes), and what the interconnect delivers (nccl-tests on the same GPUs); a timeline of all ranks (Nsight Systems) shows the waiting.',
+                    kernel: top.name,
+                },
+            ];
+        }
+        const request = (0,deep_dive_request/* deepDiveRequest */.Oj)(top.name, top.instances);
         return [
             {
                 message: `One ${top.family} kernel takes ${(0,diagnose_signals/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,diagnose_signals.ms)(top.totalNs)} ms).`,
-                evidence: { share: (0,diagnose_signals/* round */.LI)(top.share), instances: top.instances, totalMs: (0,diagnose_signals.ms)(top.totalNs), family: top.family, launchSkip },
+                evidence: { ...evidence, launchSkip: request.launchSkip },
                 advice: 'Profile one steady-state launch of it with Nsight Compute (clocks left alone): SpeedOfLight says whether it is memory- or compute-bound and how close to peak; Occupancy and LaunchStats say whether the grid fills the GPU.',
-                command: (0,diagnose_signals/* ncuCommand */.Eo)(top.name, launchSkip, options.workload),
+                ...(0,deep_dive_request/* askDeepDive */.uF)(request, options.workload),
                 kernel: top.name,
             },
         ];
@@ -7536,7 +10414,11 @@ const COMPILE_NOTICE = /compil|autotun/i;
 }));
 
 ;// CONCATENATED MODULE: ./src/diagnose/rules/empty-capture.ts
-/** Nothing, or almost nothing, was captured: every other finding would be built on air. */
+/**
+ * Nothing, or almost nothing, was captured: every other finding would be built on air. "Almost
+ * nothing" is measured in kernel time, not in launches: five launches holding two seconds are a
+ * real capture. An Nsight Compute deep dive holds a few launches by design and is not a breakdown.
+ */
 
 
 /** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
@@ -7551,8 +10433,9 @@ const CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node 
         severity: 'warning',
         title: 'Capture is empty or nearly empty',
         stage: 'capture',
+        needs: [],
         description: 'The inputs hold no GPU kernels (or too little kernel time to mean anything), so kernel findings are not possible.',
-        defaults: { minTotalKernelMs: 1, minKernelLaunches: 20 },
+        defaults: { minTotalKernelMs: 1 },
     },
     check({ profile, options }) {
         const launches = (0,diagnose_signals/* totalLaunches */.W7)(profile);
@@ -7594,7 +10477,9 @@ const CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node 
             }
             return hits;
         }
-        if (profile.totalKernelNs < options.minTotalKernelMs * 1e6 || launches < options.minKernelLaunches) {
+        if (profile.kernelOrigin === 'deep-dive')
+            return hits; // a deep dive of chosen kernels, not a capture of the run
+        if (profile.totalKernelNs < options.minTotalKernelMs * 1e6) {
             hits.push({
                 message: `Almost nothing was captured: ${launches} kernel launch(es), ${kernelMs} ms of kernel time.`,
                 evidence,
@@ -7616,6 +10501,7 @@ const CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node 
         severity: 'warning',
         title: 'GPU clocks were throttled',
         stage: 'utilization',
+        needs: ['utilization'],
         description: 'Power, thermal or sync-boost clock reasons were active during the run, so its speed is not representative.',
         defaults: { minThrottledFraction: 0.05 },
     },
@@ -7657,6 +10543,7 @@ const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
         severity: 'warning',
         title: 'CUDA graphs traced without their kernels',
         stage: 'capture',
+        needs: [],
         description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
         defaults: { minKernelsPerGraphLaunch: 8 },
     },
@@ -7693,6 +10580,93 @@ const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
 
 // EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
 var ncu_metrics = __nccwpck_require__(138);
+;// CONCATENATED MODULE: ./src/diagnose/ncu-advice.ts
+const GEMM_FAMILIES = new Set(['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-gemm', 'moe-gemm']);
+const ATTENTION_FAMILIES = new Set(['attention-fused', 'attention-softmax', 'attention-bmm']);
+const REDUCTION_FAMILIES = new Set(['reduce', 'norm']);
+/** Layout work among elementwise kernels: direct copies, transposes and permutes, cat, contiguous, KV-head expands. */
+const COPY_NAME = /direct_copy|copy_kernel|CatArray|\bcat_|transpose|permute|contiguous|repeat_interleave|repeat_kv|expand_kv|copyBuffer/i;
+const MATMUL_NAME = /gemm|gemv|matmul|mul_mat|QuantDot|dot_?product/i;
+/** The kind of work a kernel does, from its family (and its name, for copies filed as elementwise). */
+function kernelKind(family, name) {
+    if (family === 'collective')
+        return 'collective';
+    if (family === 'copy' || ((family === 'elementwise' || family === undefined || family === 'other') && COPY_NAME.test(name)))
+        return 'copy';
+    if (family && GEMM_FAMILIES.has(family))
+        return 'gemm';
+    // A quantized matmul filed as quantize or other by an older table (QuantDot…, mul_mat_q) is a GEMM.
+    if ((family === 'quantize' || family === 'other' || family === undefined) && MATMUL_NAME.test(name))
+        return 'gemm';
+    if (family && ATTENTION_FAMILIES.has(family))
+        return 'attention';
+    if (family && REDUCTION_FAMILIES.has(family))
+        return 'reduction';
+    // A KV-cache write is needed work, not a copy to avoid; it is read as elementwise.
+    if (family === 'elementwise' || family === 'rope' || family === 'quantize' || family === 'kv-cache')
+        return 'elementwise';
+    return 'other';
+}
+const AVOID_COPY = 'The fastest copy is the one not made: keep tensors in the layout and type their consumer reads (no .contiguous() after a permute or transpose, no cast there and back), use the attention kernel\'s native GQA instead of repeat_kv/repeat_interleave of the KV heads, and fuse what remains into the consumer (torch.compile, or a kernel that takes strided input).';
+/** Advice for a bound, by kind; the family tells a quantized GEMM (`lowbit-gemm`) from a dense one. */
+function boundAdvice(bound, kind, unit, family) {
+    const lowBit = family === 'lowbit-gemm' || family === 'quantize';
+    if (bound === 'memory') {
+        switch (kind) {
+            case 'copy':
+                return `The kernel is a copy, so it is as fast as its bytes allow${unit && unit !== 'DRAM' ? `, and ${unit} being busier than DRAM says its accesses are strided` : ''}. ${AVOID_COPY}`;
+            case 'elementwise':
+                return 'An elementwise kernel at a memory roof: fuse it with its producer or consumer so the tensor is read and written once (torch.compile, a fused epilogue), and keep activations in the narrowest type the model allows.';
+            case 'attention':
+                return 'Attention at a memory roof streams its K and V: fewer bytes per token make it faster (a lower-precision KV cache such as FP8, fewer KV heads through GQA or MQA), and a split-KV decode kernel keeps the bandwidth busy.';
+            case 'reduction':
+                return 'A reduction at a memory roof reads its input once already: fuse it with its neighbours (residual add and RMSNorm in one kernel, the norm into the next matmul\'s prologue) so the activations are not read again.';
+            case 'gemm':
+                return unit === 'DRAM' || unit === undefined
+                    ? `The GEMM streams close to the DRAM roof: fewer bytes make it faster (${lowBit ? 'a smaller weight format or larger quantization groups' : 'lower-precision weights such as FP8 or INT4'}, more tokens per weight read through batching, fusing the consumer so the output is written once).`
+                    : `The ${unit} cache is the busiest unit: the tiles re-read data from it. A tile shape that reuses more per load (a larger tile, or a swizzled layout), or a kernel variant tuned for this shape, cuts that traffic.`;
+            default:
+                return unit === 'DRAM' || unit === undefined
+                    ? 'The kernel streams close to the DRAM roof: only fewer bytes make it faster (a narrower data type, fusing its producer or consumer so data is read once).'
+                    : `The ${unit} cache is the busiest unit: data is re-read from it many times. Better reuse (tiling into shared memory, fewer passes) or coalesced accesses cut that traffic.`;
+        }
+    }
+    if (bound === 'compute') {
+        switch (kind) {
+            case 'copy':
+                return `A copy near the SM roof is issue-bound on its index math: a strided or permuted copy computes a multi-dimensional offset for every element, and those integer instructions are what the SM throughput counts. Cheaper arithmetic does not help. ${AVOID_COPY} Where the copy must stay, a contiguous inner dimension lets it use wide vectorized loads.`;
+            case 'elementwise':
+                return 'An elementwise kernel near the SM roof is issue-bound on per-element instructions (index math, type conversions, transcendental functions): fuse it into a neighbour, vectorize along the contiguous dimension, or use fast intrinsics where the precision allows.';
+            case 'attention':
+                return 'Attention near the SM roof: a kernel built for this GPU (FlashAttention 3 or cuDNN on Hopper), an FP8 attention path, and skipping fully masked blocks (causal, sliding window) cut the math.';
+            case 'reduction':
+                return 'A reduction near the SM roof spends its time in instructions: vectorized loads, warp-shuffle reductions and a single pass (Welford for mean and variance) cut them.';
+            case 'gemm':
+                return lowBit
+                    ? 'A quantized GEMM near the SM roof spends its issue slots on dequantization: a kernel that dequantizes into tensor-core fragments (or a native FP8/FP4 tensor-core path on this GPU) instead of scalar unpacking, and larger quantization groups, cut that work.'
+                    : 'The GEMM is near the SM roof: a lower-precision tensor-core path (FP8 on Hopper, with per-channel scales), skipping padded or masked work, or a library kernel whose tile fits the shape make it faster.';
+            default:
+                return 'The kernel is near the SM roof: less or cheaper arithmetic makes it faster (a better-suited algorithm, a lower precision where the results allow, skipping padded or masked work).';
+        }
+    }
+    switch (kind) {
+        case 'copy':
+            return `A copy that reaches no roof waits on its loads. ${AVOID_COPY}`;
+        case 'elementwise':
+            return 'An elementwise kernel below every roof: fuse it with its neighbours so its tensors are read once (torch.compile); in a short launch much of the time is ramp-up, which fusion or a CUDA graph hides.';
+        case 'attention':
+            return 'Decode attention far from every roof has too little parallel work per launch: a split-KV (flash-decoding) kernel spreads one sequence over more blocks.';
+        case 'reduction':
+            return 'A reduction far from every roof has too few rows per block or blocks per SM: more rows per launch, or fusing it with the producer, hides the latency.';
+        case 'gemm':
+            return lowBit
+                ? 'A quantized GEMM far from every roof waits on its weight loads: coalesced, vectorized loads of the packed weights (and of their scales), a layout made for the kernel at load time, and more tokens per weight read.'
+                : 'A GEMM far from every roof has too little parallel work for the GPU at this shape: a split-K or stream-K variant, a smaller tile, or more tokens per launch.';
+        default:
+            return '';
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/diagnose/rules/grid-too-small.ts
 /**
  * A profiled kernel's grid is smaller than one wave: fewer blocks than the GPU can hold at once, so
@@ -7701,20 +10675,37 @@ var ncu_metrics = __nccwpck_require__(138);
 
 
 
+
+
 /** ncu's own verdicts on a small grid (SOLBottleneck, LaunchConfiguration). */
 const NCU_SMALL_GRID = /grid is too small|less than the GPU's \d+ multiprocessors/;
+/** How each kind of kernel gets more blocks. */
+const GRID_ADVICE = {
+    gemm: 'Give the GPU more blocks: a split-K or stream-K variant of the GEMV/GEMM, a smaller tile, or more tokens per launch (batching).',
+    attention: 'Give the GPU more blocks: a split-KV (flash-decoding) kernel spreads each sequence over several blocks; more sequences per launch (batching) adds more.',
+    copy: 'A copy this small is mostly launch cost: avoid it (the layout its consumer reads, native GQA instead of repeat_kv) or fuse it into its neighbour.',
+    elementwise: 'An elementwise kernel this small is mostly launch cost: fuse it with its neighbours (torch.compile) or capture the step in a CUDA graph.',
+    reduction: 'Give the GPU more blocks: split each row over several blocks, or fuse the reduction into its producer.',
+    other: 'Give the GPU more blocks: smaller work per block, more work per launch (batching), or independent kernels on concurrent streams.',
+};
 /* harmony default export */ const grid_too_small = (defineRule({
     meta: {
         id: 'grid-too-small',
         severity: 'warning',
         title: 'Grid too small to fill the GPU',
         stage: 'deep-dive',
+        needs: ['kernel-metrics'],
         description: 'The kernel launches fewer blocks than one wave across the SMs (waves per SM below the threshold), so part of the GPU idles for the whole launch.',
         defaults: { maxWaves: 1, roofPercent: 60, workload: '<workload command>' },
     },
     check({ profile, options }) {
         const hits = [];
-        for (const { kernel, result, launches } of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu)) {
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
             const waves = (0,ncu_metrics/* wavesPerSm */.iG)(result);
             const ncu = (0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'LaunchConfiguration'], NCU_SMALL_GRID);
             // Without waves (no LaunchStats section and no SM count) only Nsight Compute's own rule can say so.
@@ -7730,8 +10721,8 @@ const NCU_SMALL_GRID = /grid is too small|less than the GPU's \d+ multiprocessor
             const shape = `${grid !== undefined ? `${grid} blocks` : 'the grid'}${sms !== undefined ? ` on ${sms} SMs` : ''}`;
             hits.push({
                 message: waves
-                    ? `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}: ${shape} make ${(0,diagnose_signals/* round */.LI)(waves.waves, 2)} waves${idleSms !== undefined ? `, so ${idleSms} SMs get no block` : ''}${atRoof ? `; it still reaches ${(0,ncu_metrics/* percentText */.fL)(Math.max(compute, memory))} of a roof, so the gain is bounded` : ''}.`
-                    : `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}: Nsight Compute reports the grid (${shape}) as too small to fill the GPU; the capture has no Launch Statistics to count the waves.`,
+                    ? `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: ${shape} make ${(0,diagnose_signals/* round */.LI)(waves.waves, 2)} waves${idleSms !== undefined ? `, so ${idleSms} SMs get no block` : ''}${atRoof ? `; it still reaches ${(0,ncu_metrics/* percentText */.fL)(Math.max(compute, memory))} of a roof, so the gain is bounded` : ''}.`
+                    : `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: Nsight Compute reports the grid (${shape}) as too small to fill the GPU; the capture has no Launch Statistics to count the waves.`,
                 evidence: {
                     ...(waves ? { wavesPerSm: (0,diagnose_signals/* round */.LI)(waves.waves, 3), wavesSource: waves.source } : { wavesSource: 'ncu rule' }),
                     ...(grid !== undefined ? { gridBlocks: grid } : {}),
@@ -7740,13 +10731,14 @@ const NCU_SMALL_GRID = /grid is too small|less than the GPU's \d+ multiprocessor
                     ...(idleSms !== undefined ? { idleSms } : {}),
                     computePercent: (0,diagnose_signals/* round */.LI)(compute, 2),
                     memoryPercent: (0,diagnose_signals/* round */.LI)(memory, 2),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
                     ...(0,ncu_metrics/* durationEvidence */.WM)(result),
                     launches,
                     ...ncu,
                 },
                 severity: atRoof ? 'info' : 'warning',
-                advice: 'Give the GPU more blocks: a split-K or stream-K variant of a GEMV/GEMM, smaller tiles, more tokens per launch (batching), or independent kernels on concurrent streams. Run the command below for the launch shape and the occupancy limits.',
-                command: (0,ncu_metrics/* deepDiveCommand */.CR)(kernel, (0,ncu_metrics/* launchesInProfile */.yv)(profile.kernels, kernel), ['SpeedOfLight', 'LaunchStats', 'Occupancy'], options.workload),
+                advice: `${GRID_ADVICE[kind] ?? GRID_ADVICE['other']} Run the command below for the launch shape and the occupancy limits.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'LaunchStats', 'Occupancy']), options.workload),
                 kernel,
             });
         }
@@ -7767,6 +10759,7 @@ var family_ids = __nccwpck_require__(947);
         severity: 'info',
         title: 'Healthy dense decode kernel mix',
         stage: 'kernels',
+        needs: ['kernel-breakdown'],
         description: 'Decode-shaped GEMV/GEMM kernels dominate, attention runs fused and no MoE kernels appear: the shape a correct dense decode has.',
         defaults: { minDecodeShare: 0.5, minLinearShare: 0.3, maxMoeShare: 0.01 },
     },
@@ -7805,6 +10798,7 @@ var family_ids = __nccwpck_require__(947);
         severity: 'info',
         title: 'Healthy MoE decode kernel mix',
         stage: 'kernels',
+        needs: ['kernel-breakdown'],
         description: 'MoE kernels (grouped matmuls, top-k routing) are present and routing plus gather/scatter stay well below the matmul time.',
         defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5 },
     },
@@ -7828,83 +10822,271 @@ var family_ids = __nccwpck_require__(947);
 }));
 
 ;// CONCATENATED MODULE: ./src/diagnose/rules/host-bound.ts
-/**
- * The GPU mostly waits for the host: launch and sync overhead, Python, or a batch too small to fill it.
- * Three independent measures can say so: sampled utilization (NVML, rocm-smi, MAX GPU stats), the
- * busy fraction of a per-launch trace, and nsys's gpu_time_util analysis.
- */
 
 
-/** A measure at or above this says the GPU was busy; a low reading elsewhere is then a sampling artefact. */
+/** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
 const BUSY_PERCENT = 80;
+/** Whole-process samples per device below this many say nothing either way. */
+const MIN_WHOLE_PROCESS_SAMPLES = 3;
+/** Host-side waits on the GPU above this share of CUDA API time mean the host was waiting, not the GPU. */
+const SYNC_API_SHARE = 0.5;
+/** Above this share of kernel time in collectives, idle time is the peers', not the host's (communication-bound). */
+const COLLECTIVE_SHARE = 0.2;
+const SYNC_CALL = /^(?:cuda|hip)(?:DeviceSynchronize|StreamSynchronize|EventSynchronize|StreamWaitEvent)/;
+const host_bound_TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|Backward|multi_tensor_apply|adam|sgd_/i;
+function readings(profile) {
+    const found = [];
+    const timeline = profile.timeline;
+    if (timeline && timeline.spanNs > 0) {
+        const span = timeline.activeSpanNs ?? timeline.spanNs;
+        if (span > 0)
+            found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
+    }
+    if (profile.gpuTimeUtilPercent !== null)
+        found.push({ percent: profile.gpuTimeUtilPercent, signal: 'gpu-time-util', steady: true });
+    const util = profile.utilization;
+    if (util && util.sampleCount > 0)
+        found.push({ percent: util.meanPercent, signal: 'utilization', steady: util.window === 'timed' });
+    return found;
+}
+function syncShare(profile) {
+    const total = profile.apiCalls.reduce((sum, call) => sum + call.totalNs, 0);
+    if (total <= 0)
+        return undefined;
+    const sync = profile.apiCalls.filter((call) => SYNC_CALL.test(call.name)).reduce((sum, call) => sum + call.totalNs, 0);
+    return sync / total;
+}
+function adviceFor(profile) {
+    const training = profile.kernels.some((k) => host_bound_TRAINING_KERNEL.test(k.name));
+    const decode = (0,diagnose_signals/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']).share >= 0.2 || profile.metrics.some((m) => m.name === 'decode_tok_s');
+    const memcpy = profile.memops.filter((m) => m.kind.startsWith('memcpy')).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+    const copies = memcpy > profile.totalKernelNs && memcpy > 0 ? ' Host↔device copies take longer than the kernels here: see transfer-bound.' : '';
+    const command = 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
+    if (training) {
+        return {
+            advice: `Find what the host does between steps: the input pipeline (DataLoader workers, pinned memory, prefetch), per-step synchronizations (.item(), logging, .cpu()), and optimizer steps launched kernel by kernel (fused/foreach optimizers, CUDA graphs for the step).${copies} To see the host gaps:`,
+            command,
+        };
+    }
+    if (decode) {
+        return {
+            advice: `Cut per-launch host cost before tuning kernels: replay decode steps as CUDA graphs (PyTorch: torch.compile(mode="reduce-overhead") or a static KV cache with CUDA graphs; MAX: keep device-graph capture on, i.e. no --no-device-graph-capture), raise the batch or concurrency, and remove per-step syncs (.item(), .cpu()).${copies} To see the host gaps:`,
+            command,
+        };
+    }
+    return {
+        advice: `Find what the host does between launches: Python overhead per launch, synchronizations, data preparation, or work too small per launch to fill the GPU (batch more, fuse, or capture the loop as a CUDA graph).${copies} To see the host gaps:`,
+        command,
+    };
+}
 /* harmony default export */ const host_bound = (defineRule({
     meta: {
         id: 'host-bound',
         severity: 'warning',
         title: 'Host-bound: the GPU is mostly idle',
         stage: 'utilization',
-        description: 'GPU utilization or trace busy time is low, so the host side (launches, syncs, small batch) limits the run and kernel tuning will not help.',
+        needs: [['timeline', 'utilization']],
+        description: 'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',
         defaults: { maxMeanUtilPercent: 40, partialMeanUtilPercent: 70, maxBusyFraction: 0.5, maxGpuTimeUtilPercent: 40 },
     },
     check({ profile, options }) {
+        const found = readings(profile);
+        const steady = found.filter((r) => r.steady);
         const evidence = {};
-        const low = [];
-        const busyReadings = [];
+        for (const reading of found) {
+            if (reading.signal === 'timeline')
+                evidence.busyFraction = (0,diagnose_signals/* round */.LI)(reading.percent / 100);
+            if (reading.signal === 'gpu-time-util')
+                evidence.gpuTimeUtilPercent = (0,diagnose_signals/* round */.LI)(reading.percent, 1);
+            if (reading.signal === 'utilization')
+                evidence.meanUtilPercent = (0,diagnose_signals/* round */.LI)(reading.percent, 1);
+        }
         const util = profile.utilization;
         if (util) {
-            evidence.meanUtilPercent = (0,diagnose_signals/* round */.LI)(util.meanPercent, 1);
             evidence.peakUtilPercent = (0,diagnose_signals/* round */.LI)(util.peakPercent, 1);
             evidence.utilSamples = util.sampleCount;
-            busyReadings.push(util.meanPercent);
-            if (util.meanPercent < options.maxMeanUtilPercent)
-                low.push('utilization');
+            evidence.utilWindow = util.window;
         }
         const timeline = profile.timeline;
         if (timeline && timeline.spanNs > 0) {
-            const busy = timeline.busyNs / (timeline.spanNs * Math.max(1, timeline.devices));
-            evidence.busyFraction = (0,diagnose_signals/* round */.LI)(busy);
-            evidence.spanMs = (0,diagnose_signals/* round */.LI)(timeline.spanNs / 1e6, 3);
-            evidence.launchesPerMs = (0,diagnose_signals/* round */.LI)(timeline.kernelLaunches / (timeline.spanNs / 1e6), 2);
+            const span = timeline.activeSpanNs ?? timeline.spanNs;
+            evidence.spanMs = (0,diagnose_signals/* round */.LI)(span / 1e6, 3);
+            evidence.launchesPerMs = (0,diagnose_signals/* round */.LI)(timeline.kernelLaunches / Math.max(span / 1e6, 1e-9), 2);
             if (timeline.idleGaps.count > 0)
                 evidence.longestGapMs = (0,diagnose_signals/* round */.LI)(timeline.idleGaps.longestNs / 1e6, 3);
-            busyReadings.push(busy * 100);
-            if (busy < options.maxBusyFraction)
-                low.push('timeline');
+            const excluded = timeline.excludedGaps ?? [];
+            if (excluded.length > 0) {
+                evidence.excludedGaps = excluded.length;
+                evidence.excludedGapMs = (0,diagnose_signals/* round */.LI)(excluded.reduce((sum, g) => sum + g.durNs, 0) / 1e6, 3);
+            }
         }
-        if (profile.gpuTimeUtilPercent !== null) {
-            evidence.gpuTimeUtilPercent = (0,diagnose_signals/* round */.LI)(profile.gpuTimeUtilPercent, 1);
-            busyReadings.push(profile.gpuTimeUtilPercent);
-            if (profile.gpuTimeUtilPercent < options.maxGpuTimeUtilPercent)
-                low.push('gpu-time-util');
-        }
-        if (busyReadings.length === 0 || busyReadings.some((v) => v >= BUSY_PERCENT))
+        // The GPU was busy in some window: a low reading elsewhere comes from start-up, compile or idle tails.
+        if (found.some((r) => r.steady && r.percent >= BUSY_PERCENT))
             return [];
-        const advice = 'Cut per-launch host cost before tuning kernels: replay decode steps as CUDA graphs (PyTorch: torch.compile(mode="reduce-overhead") or a static KV cache with CUDA graphs; MAX: keep device-graph capture on, i.e. no --no-device-graph-capture), raise the batch or concurrency, and remove per-step syncs (.item(), .cpu()). To see the host gaps:';
-        const command = 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
-        if (low.length > 0) {
-            return [
-                {
-                    message: `The GPU is idle most of the time (${low.join(', ')} below threshold): the host limits this run, so kernel findings are secondary.`,
-                    evidence: { ...evidence, signals: low.join(',') },
-                    advice,
-                    command,
-                },
-            ];
-        }
-        if (util && util.meanPercent < options.partialMeanUtilPercent) {
+        const collectives = (0,diagnose_signals/* familyTotals */.sS)(profile, ['collective']).share;
+        if (collectives >= COLLECTIVE_SHARE)
+            return [];
+        const { advice, command } = adviceFor(profile);
+        const threshold = (r) => r.signal === 'timeline' ? options.maxBusyFraction * 100 : r.signal === 'gpu-time-util' ? options.maxGpuTimeUtilPercent : options.maxMeanUtilPercent;
+        if (steady.length > 0) {
+            const low = steady.filter((r) => r.percent < threshold(r)).map((r) => r.signal);
+            if (low.length > 0) {
+                return [
+                    {
+                        message: `The GPU is idle most of the steady window (${low.join(', ')} below threshold): the host limits this run, so kernel findings are secondary.`,
+                        evidence: { ...evidence, signals: low.join(',') },
+                        advice,
+                        command,
+                    },
+                ];
+            }
+            const partial = steady.find((r) => r.percent < options.partialMeanUtilPercent);
+            if (!partial)
+                return [];
             return [
                 {
                     severity: 'info',
-                    message: `Mean GPU utilization is ${(0,diagnose_signals/* round */.LI)(util.meanPercent, 1)}%: partly host-bound (launch/sync overhead or a small batch).`,
-                    evidence: { ...evidence, signals: 'utilization-moderate' },
+                    message: `The GPU is busy ${(0,diagnose_signals/* round */.LI)(partial.percent, 1)}% of the steady window (${partial.signal}): partly host-bound (launch or sync overhead, or a small batch).`,
+                    evidence: { ...evidence, signals: `${partial.signal}-moderate` },
                     advice,
                     command,
                 },
             ];
         }
-        return [];
+        // Only whole-process samples: start-up, model load and compile are in them. A hint at most,
+        // and none from a snapshot (one sample of each of 8 GPUs is still one moment).
+        const perDevice = util ? util.sampleCount / Math.max(1, util.devices) : 0;
+        if (!util || perDevice < MIN_WHOLE_PROCESS_SAMPLES || util.meanPercent >= options.partialMeanUtilPercent)
+            return [];
+        const sync = syncShare(profile);
+        if (sync !== undefined && sync >= SYNC_API_SHARE)
+            return []; // the host spent its time waiting for the GPU
+        const hit = {
+            severity: 'info',
+            message: `Utilization sampled over whole processes averages ${(0,diagnose_signals/* round */.LI)(util.meanPercent, 1)}% (${util.sampleCount} samples, start-up included): that does not show the steady loop. Host-bound is not established.`,
+            evidence: { ...evidence, signals: 'whole-process-utilization' },
+            advice: `To decide, measure the steady window: have the workload print {"kind":"run","tok_s":…,"t_start":…,"t_end":…} per timed run (utilization is then read inside those windows), or profile a capture range around steady steps. ${advice}`,
+            command,
+        };
+        return [hit];
     },
 }));
+
+;// CONCATENATED MODULE: ./src/diagnose/ncu-bound.ts
+
+
+const UNIT_WORDS = { DRAM: 'DRAM', L2: 'L2', L1: 'L1/TEX', 'L1/TEX': 'L1/TEX' };
+/** ncu's SOLBottleneck rule as a bound; undefined when it did not fire or speaks of the grid only. */
+function ncuVerdict(result) {
+    for (const rule of result.rules) {
+        if (rule.name !== 'SOLBottleneck')
+            continue;
+        const text = rule.description.replace(/\s+/g, ' ').trim();
+        const base = { rule: `SOLBottleneck (${rule.type})`, text };
+        if (/low compute throughput and memory bandwidth utilization/i.test(text))
+            return { ...base, bound: 'latency' };
+        if (/Compute is more heavily utilized than Memory/i.test(text))
+            return { ...base, bound: 'compute' };
+        const unit = UNIT_WORDS[/(?:Start by analyzing|identify the) (DRAM|L2|L1\/TEX|L1)\b/i.exec(text)?.[1]?.toUpperCase() ?? ''];
+        if (/Memory is more heavily utilized than Compute/i.test(text))
+            return { ...base, bound: 'memory', ...(unit ? { unit } : {}) };
+        if (/greater than [\d.]+% of the available compute or memory/i.test(text)) {
+            if (/analyzing workloads in the Compute Workload Analysis/i.test(text))
+                return { ...base, bound: 'compute' };
+            if (unit)
+                return { ...base, bound: 'memory', unit };
+        }
+    }
+    return undefined;
+}
+const BOUND_DEFAULTS = { roofPercent: 60, leadPoints: 20 };
+/** The bound the SpeedOfLight numbers show, with the memory side they read. */
+function fromNumbers(result, o) {
+    const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute);
+    const memory = (0,ncu_metrics/* memoryThroughput */.YF)(result);
+    const headline = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.memory) !== undefined;
+    if (compute === undefined || !memory)
+        return { ...(compute !== undefined ? { compute } : {}), ...(memory ? { memory } : {}), headline };
+    const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
+    let bound;
+    if (memory.percent >= o.roofPercent && compute <= memory.percent - o.leadPoints)
+        bound = 'memory';
+    // On-chip L1/shared traffic feeds the math units of a compute-bound kernel; the memory roofs are DRAM and L2.
+    else if (offChip && compute >= o.roofPercent && offChip.percent <= compute - o.leadPoints && memory.percent < compute + o.leadPoints)
+        bound = 'compute';
+    else if (compute < o.roofPercent && memory.percent < o.roofPercent)
+        bound = 'latency';
+    return { ...(bound ? { bound } : {}), compute, memory, headline };
+}
+/** The launch's bound, ncu's verdict first; undefined when neither the verdict nor the numbers decide. */
+function readBound(result, o = BOUND_DEFAULTS) {
+    const numbers = fromNumbers(result, o);
+    const verdict = ncuVerdict(result);
+    const measured = (unit) => {
+        const ref = unit && unit !== 'memory pipes' ? { DRAM: ncu_metrics/* NCU */.$H.dram, L2: ncu_metrics/* NCU */.$H.l2, 'L1/TEX': ncu_metrics/* NCU */.$H.l1 }[unit] : undefined;
+        const percent = ref ? (0,ncu_metrics/* ncuValue */.AC)(result, ref) : undefined;
+        if (unit && percent !== undefined)
+            return { memoryUnit: unit, memoryPercent: percent };
+        return numbers.memory && (!unit || unit === numbers.memory.unit) ? { memoryUnit: numbers.memory.unit, memoryPercent: numbers.memory.percent } : unit ? { memoryUnit: unit } : {};
+    };
+    const base = { ...(numbers.compute !== undefined ? { compute: numbers.compute } : {}) };
+    if (!verdict)
+        return numbers.bound ? { ...base, bound: numbers.bound, ...measured(), agreement: 'no ncu verdict' } : undefined;
+    if (verdict.bound === numbers.bound)
+        return { ...base, bound: verdict.bound, ...measured(verdict.unit), verdict, agreement: 'agrees' };
+    const dram = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
+    const l2 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l2);
+    const compute = numbers.compute;
+    if (numbers.bound === 'compute' && verdict.bound === 'memory' && verdict.unit === 'L1/TEX' && compute !== undefined) {
+        const l1 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l1);
+        const offChip = [dram !== undefined ? `DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)}` : '', l2 !== undefined ? `L2 ${(0,ncu_metrics/* percentText */.fL)(l2)}` : ''].filter(Boolean).join(', ');
+        return {
+            ...base,
+            bound: 'compute',
+            ...measured(),
+            verdict,
+            agreement: 'overrules ncu',
+            why: `ncu's SOLBottleneck points at L1/TEX${l1 !== undefined ? ` (${(0,ncu_metrics/* percentText */.fL)(l1)})` : ''}: with SM throughput at ${(0,ncu_metrics/* percentText */.fL)(compute)} that is the on-chip staging that feeds the math pipes, while the off-chip roofs are far (${offChip})`,
+        };
+    }
+    // Complete numbers (SM and ncu's own Memory Throughput) read with this rule's thresholds are the
+    // user's choice when they differ from ncu's fixed 60/80% bands; otherwise ncu's verdict stands.
+    if (numbers.bound && numbers.headline && numbers.memory && compute !== undefined) {
+        return {
+            ...base,
+            bound: numbers.bound,
+            ...measured(),
+            verdict,
+            agreement: 'overrules ncu',
+            why: `ncu's SOLBottleneck reads ${verdict.bound}${verdict.unit ? ` (${verdict.unit})` : ''} by its own bands; with a roof at ${o.roofPercent}% and a lead of ${o.leadPoints} points, SM ${(0,ncu_metrics/* percentText */.fL)(compute)} and memory (${numbers.memory.unit}) ${(0,ncu_metrics/* percentText */.fL)(numbers.memory.percent)} read ${numbers.bound}-bound`,
+        };
+    }
+    const numbersSaid = numbers.memory && compute !== undefined
+        ? `The SpeedOfLight numbers alone do not decide (SM ${(0,ncu_metrics/* percentText */.fL)(compute)}, ${numbers.memory.unit} ${(0,ncu_metrics/* percentText */.fL)(numbers.memory.percent)})`
+        : 'The capture lacks the SpeedOfLight numbers to check it';
+    const missing = !numbers.headline ? '; the capture has no Memory Throughput row, the figure ncu weighs every memory unit by' : '';
+    return { ...base, bound: verdict.bound, ...measured(verdict.unit), verdict, agreement: 'from ncu verdict', why: `${numbersSaid}${missing}; ncu's own verdict is followed` };
+}
+/** The reading as finding evidence. */
+function boundEvidence(reading) {
+    return {
+        ...(reading.memoryUnit ? { memoryUnit: reading.memoryUnit } : {}),
+        ...(reading.memoryPercent !== undefined ? { memoryPercent: (0,diagnose_signals/* round */.LI)(reading.memoryPercent, 2) } : {}),
+        ...(reading.verdict ? { ncuBottleneck: reading.verdict.unit ? `${reading.verdict.bound} (${reading.verdict.unit})` : reading.verdict.bound } : {}),
+        boundSource: reading.agreement,
+        ...(reading.why ? { whyNotNcu: reading.why } : {}),
+    };
+}
+/** Every throughput level the capture gives, as evidence: SM, ncu's Memory Throughput, DRAM, L2, L1/TEX. */
+function levelEvidence(result) {
+    const out = {};
+    for (const [key, ref] of [['computePercent', ncu_metrics/* NCU */.$H.compute], ['memoryThroughputPercent', ncu_metrics/* NCU */.$H.memory], ['dramPercent', ncu_metrics/* NCU */.$H.dram], ['l2Percent', ncu_metrics/* NCU */.$H.l2], ['l1Percent', ncu_metrics/* NCU */.$H.l1]]) {
+        const value = (0,ncu_metrics/* ncuValue */.AC)(result, ref);
+        if (value !== undefined)
+            out[key] = (0,diagnose_signals/* round */.LI)(value, 2);
+    }
+    return out;
+}
 
 ;// CONCATENATED MODULE: ./src/diagnose/ncu-roofline.ts
 
@@ -7991,53 +11173,60 @@ function rooflineEvidence(result) {
 
 ;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-compute-bound.ts
 /**
- * A profiled kernel runs near the SM's compute roof while DRAM and L2 are far below theirs: it is as
- * fast as its arithmetic allows, and only less or cheaper arithmetic makes it faster.
+ * A profiled kernel runs near the SM's compute roof while DRAM and L2 are far below theirs. ncu's
+ * SOLBottleneck verdict comes first (ncu-bound.ts). What "compute" means depends on the kernel: for a
+ * GEMM it is math, for a copy it is the index arithmetic of a strided access (ncu-advice.ts).
  */
 
 
 
 
+
+
+function offChipEvidence(result) {
+    const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
+    return offChip ? { memoryUnit: offChip.unit, memoryPercent: Math.round(offChip.percent * 100) / 100 } : {};
+}
 /* harmony default export */ const kernel_compute_bound = (defineRule({
     meta: {
         id: 'kernel-compute-bound',
         severity: 'info',
         title: 'Kernel is compute-bound',
         stage: 'deep-dive',
-        description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs; speed comes from less or cheaper arithmetic.',
+        needs: ['kernel-metrics'],
+        description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs (ncu\'s SOLBottleneck verdict first); the advice depends on the kernel\'s family.',
         defaults: { minComputePercent: 60, minLeadPoints: 20, workload: '<workload command>' },
     },
     check({ profile, options }) {
         const hits = [];
-        for (const { kernel, result, launches } of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu)) {
-            const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute);
-            // On-chip L1/shared traffic feeds the math units of a compute-bound kernel; the memory roofs are DRAM and L2.
-            const memory = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
-            if (compute === undefined || !memory)
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            if (kind === 'collective')
                 continue;
-            if (compute < options.minComputePercent || memory.percent > compute - options.minLeadPoints)
+            const reading = readBound(result, { roofPercent: options.minComputePercent, leadPoints: options.minLeadPoints });
+            if (reading?.bound !== 'compute')
                 continue;
-            // Memory far ahead of compute is kernel-memory-bound's case (an L1/shared-bound kernel), not this one.
-            const memorySide = (0,ncu_metrics/* memoryThroughput */.YF)(result);
-            if (memorySide && memorySide.percent >= compute + options.minLeadPoints)
-                continue;
-            const dram = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
-            const l2 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l2);
+            const levels = levelEvidence(result);
+            const offChip = [['DRAM', levels['dramPercent']], ['L2', levels['l2Percent']]].filter((e) => e[1] !== undefined);
+            const memoryText = offChip.length ? `, ${offChip.map(([u, p]) => `${u} at ${(0,ncu_metrics/* percentText */.fL)(p)}`).join(' and ')}` : '';
+            const smText = reading.compute !== undefined ? `SM throughput at ${(0,ncu_metrics/* percentText */.fL)(reading.compute)} of peak` : 'Nsight Compute names compute as the limit';
             hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)} is compute-bound: SM throughput at ${(0,ncu_metrics/* percentText */.fL)(compute)} of peak, ${memory.unit} at ${(0,ncu_metrics/* percentText */.fL)(memory.percent)}.`,
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is ${kind === 'copy' ? 'issue-bound (compute side)' : 'compute-bound'}: ${smText}${memoryText}.${reading.why ? ` ${reading.why}.` : ''}`,
                 evidence: {
-                    computePercent: (0,diagnose_signals/* round */.LI)(compute, 2),
-                    memoryUnit: memory.unit,
-                    memoryPercent: (0,diagnose_signals/* round */.LI)(memory.percent, 2),
-                    ...(dram !== undefined ? { dramPercent: (0,diagnose_signals/* round */.LI)(dram, 2) } : {}),
-                    ...(l2 !== undefined ? { l2Percent: (0,diagnose_signals/* round */.LI)(l2, 2) } : {}),
+                    ...levels,
+                    ...boundEvidence(reading),
+                    // The memory side of a compute-bound kernel is off-chip: L1/shared traffic feeds its math.
+                    ...offChipEvidence(result),
+                    kernelKind: kind,
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
                     ...(0,ncu_metrics/* durationEvidence */.WM)(result),
                     launches,
                     ...rooflineEvidence(result),
                     ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'SOLFPRoofline', 'HighPipeUtilization']),
                 },
-                advice: 'The kernel is near the SM roof: less or cheaper arithmetic makes it faster (a lower-precision tensor-core path such as FP8, skipping padded or masked work, a better-suited kernel from the library). Run the command below to see which pipeline is the limit.',
-                command: (0,ncu_metrics/* deepDiveCommand */.CR)(kernel, (0,ncu_metrics/* launchesInProfile */.yv)(profile.kernels, kernel), ['SpeedOfLight', 'ComputeWorkloadAnalysis', 'InstructionStats', 'SpeedOfLight_RooflineChart'], options.workload),
+                advice: `${boundAdvice('compute', kind, reading.memoryUnit, dive.family)} Run the command below to see which pipeline and which instructions are the limit.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'ComputeWorkloadAnalysis', 'InstructionStats', 'SpeedOfLight_RooflineChart']), options.workload),
                 kernel,
             });
         }
@@ -8047,9 +11236,13 @@ function rooflineEvidence(result) {
 
 ;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-latency-bound.ts
 /**
- * A profiled kernel is far from every roof: compute and ncu's memory throughput both well below peak.
- * Its time goes to waiting (memory latency, dependencies, too few warps or blocks), not to throughput.
+ * A profiled kernel is far from every roof: compute and ncu's memory throughput both well below peak
+ * (ncu's SOLBottleneck verdict first, ncu-bound.ts). Its time goes to waiting (memory latency,
+ * dependencies, too few warps or blocks), not to throughput.
  */
+
+
+
 
 
 
@@ -8062,19 +11255,21 @@ const FEW_WARPS_PERCENT = 25;
         severity: 'warning',
         title: 'Kernel is latency-bound',
         stage: 'deep-dive',
-        description: 'Nsight Compute shows both compute and memory throughput far below peak, so the kernel spends its time waiting; occupancy, grid size and warp stalls say on what.',
+        needs: ['kernel-metrics'],
+        description: 'Nsight Compute shows both compute and memory throughput far below peak (ncu\'s SOLBottleneck verdict first), so the kernel spends its time waiting; occupancy, grid size and warp stalls say on what.',
         defaults: { maxPercent: 60, workload: '<workload command>' },
     },
     check({ profile, options }) {
         const hits = [];
-        for (const { kernel, result, launches } of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu)) {
-            const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute);
-            const memorySide = (0,ncu_metrics/* memoryThroughput */.YF)(result);
-            if (compute === undefined || !memorySide)
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            if (kind === 'collective')
                 continue;
-            const memory = memorySide.percent;
-            if (compute >= options.maxPercent || memory >= options.maxPercent)
+            const reading = readBound(result, { roofPercent: options.maxPercent, leadPoints: 20 });
+            if (reading?.bound !== 'latency')
                 continue;
+            const compute = reading.compute;
             const achieved = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.achievedOccupancy);
             const theoretical = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.theoreticalOccupancy);
             const waves = (0,ncu_metrics/* wavesPerSm */.iG)(result);
@@ -8085,19 +11280,25 @@ const FEW_WARPS_PERCENT = 25;
             const sms = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smCount);
             const causes = [];
             if (waves && waves.waves < 1)
-                causes.push(`the grid fills ${(0,diagnose_signals/* round */.LI)(waves.waves, 2)} waves, leaving SMs idle (see grid-too-small): more blocks through split-K or smaller tiles, or fusing it with its neighbours`);
+                causes.push(`the grid fills ${(0,diagnose_signals/* round */.LI)(waves.waves, 2)} waves, leaving SMs idle (see grid-too-small)`);
             if (achieved !== undefined && achieved < FEW_WARPS_PERCENT)
                 causes.push(`only ${(0,ncu_metrics/* percentText */.fL)(achieved)} of warp slots are occupied, too few to hide latency (see low-occupancy)`);
             if (stall?.reason === 'long_scoreboard')
                 causes.push('warps mostly wait on global-memory loads: keep more loads in flight (wider vectorized loads, more independent work per thread, asynchronous copies)');
             else if (stall)
                 causes.push(`the top warp stall is ${stall.reason.replace(/_/g, ' ')}`);
+            const memoryText = reading.memoryPercent !== undefined ? ` and memory (${reading.memoryUnit}) at ${(0,ncu_metrics/* percentText */.fL)(reading.memoryPercent)}` : '';
+            // A level near its roof that ncu's Memory Throughput headline leaves out is worth saying (a clamp's L2 at 82%).
+            const levels = levelEvidence(result);
+            const busyLevels = [['L2', levels['l2Percent']], ['L1/TEX', levels['l1Percent']]].filter(([, p]) => p !== undefined && p >= options.maxPercent).map(([u, p]) => `${u} at ${(0,ncu_metrics/* percentText */.fL)(p)}`);
+            const busyText = busyLevels.length ? `; ${busyLevels.join(' and ')} is near its own roof, so the memory system is partly busy` : '';
+            const family = boundAdvice('latency', kind, reading.memoryUnit, dive.family);
             hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)} is latency-bound: compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(compute)} and memory (${memorySide.unit}) at ${(0,ncu_metrics/* percentText */.fL)(memory)} of peak, both below ${options.maxPercent}%.`,
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is latency-bound: ${compute !== undefined ? `compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(compute)}${memoryText} of peak, both below ${options.maxPercent}%${busyText}` : 'Nsight Compute finds compute and memory both far from their peaks'}.${reading.why ? ` ${reading.why}.` : ''}`,
                 evidence: {
-                    computePercent: (0,diagnose_signals/* round */.LI)(compute, 2),
-                    memoryUnit: memorySide.unit,
-                    memoryPercent: (0,diagnose_signals/* round */.LI)(memory, 2),
+                    ...levels,
+                    ...boundEvidence(reading),
+                    kernelKind: kind,
                     ...(achieved !== undefined ? { achievedOccupancyPercent: (0,diagnose_signals/* round */.LI)(achieved, 2) } : {}),
                     ...(theoretical !== undefined ? { theoreticalOccupancyPercent: (0,diagnose_signals/* round */.LI)(theoretical, 2) } : {}),
                     ...(waves ? { wavesPerSm: (0,diagnose_signals/* round */.LI)(waves.waves, 3) } : {}),
@@ -8106,13 +11307,14 @@ const FEW_WARPS_PERCENT = 25;
                     ...(warpCycles !== undefined ? { warpCyclesPerIssuedInstruction: (0,diagnose_signals/* round */.LI)(warpCycles, 2) } : {}),
                     ...(stall ? { topStall: stall.reason, topStallCycles: (0,diagnose_signals/* round */.LI)(stall.cycles, 2) } : {}),
                     ...(eligible !== undefined ? { eligibleWarpsPerScheduler: (0,diagnose_signals/* round */.LI)(eligible, 3) } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
                     ...(0,ncu_metrics/* durationEvidence */.WM)(result),
                     launches,
                     ...rooflineEvidence(result),
                     ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'CPIStall', 'IssueSlotUtilization']),
                 },
-                advice: `${causes.length ? `${causes.map((c) => c[0].toUpperCase() + c.slice(1)).join('. ')}. ` : ''}Run the command below for the warp stall reasons, the scheduler and the occupancy limits of this launch.`,
-                command: (0,ncu_metrics/* deepDiveCommand */.CR)(kernel, (0,ncu_metrics/* launchesInProfile */.yv)(profile.kernels, kernel), ['SpeedOfLight', 'Occupancy', 'LaunchStats', 'WarpStateStats', 'SchedulerStats'], options.workload),
+                advice: `${causes.length ? `${causes.map((c) => c[0].toUpperCase() + c.slice(1)).join('. ')}. ` : ''}${family ? `${family} ` : ''}Run the command below for the warp stall reasons, the scheduler and the occupancy limits of this launch.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'Occupancy', 'LaunchStats', 'WarpStateStats', 'SchedulerStats']), options.workload),
                 kernel,
             });
         }
@@ -8122,9 +11324,12 @@ const FEW_WARPS_PERCENT = 25;
 
 ;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-memory-bound.ts
 /**
- * A profiled kernel runs near a memory roof (ncu's Memory Throughput: DRAM, L2 or L1/TEX) while its
- * compute is far below it: it is as fast as the bytes it moves allow, and only moving fewer bytes makes it faster.
+ * A profiled kernel runs near a memory roof (DRAM, L2 or L1/TEX) while its compute is far below it:
+ * it is as fast as the bytes it moves allow. ncu's SOLBottleneck verdict comes first (ncu-bound.ts);
+ * the advice depends on what the kernel is (ncu-advice.ts).
  */
+
+
 
 
 
@@ -8135,43 +11340,45 @@ const FEW_WARPS_PERCENT = 25;
         severity: 'info',
         title: 'Kernel is memory-bound',
         stage: 'deep-dive',
-        description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own; speed comes from moving fewer bytes.',
+        needs: ['kernel-metrics'],
+        description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own (ncu\'s SOLBottleneck verdict first); speed comes from moving fewer bytes.',
         defaults: { minMemoryPercent: 60, minLeadPoints: 20, workload: '<workload command>' },
     },
     check({ profile, options }) {
         const hits = [];
-        for (const { kernel, result, launches } of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu)) {
-            const memory = (0,ncu_metrics/* memoryThroughput */.YF)(result);
-            const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute);
-            if (!memory || compute === undefined)
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
                 continue;
-            if (memory.percent < options.minMemoryPercent || compute > memory.percent - options.minLeadPoints)
+            const reading = readBound(result, { roofPercent: options.minMemoryPercent, leadPoints: options.minLeadPoints });
+            if (reading?.bound !== 'memory')
                 continue;
-            const dram = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
-            const l2 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l2);
             const rate = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
             const peak = dramPeakBytesPerSecond(result);
+            const levels = levelEvidence(result);
+            const unit = reading.memoryUnit ?? 'DRAM';
             const bandwidth = rate !== undefined ? `; DRAM moves ${(0,ncu_metrics/* rateText */.cf)(rate)}${peak !== undefined ? ` of its ${(0,ncu_metrics/* rateText */.cf)(peak)} peak` : ''}` : '';
+            const where = reading.memoryPercent !== undefined ? `${unit} throughput at ${(0,ncu_metrics/* percentText */.fL)(reading.memoryPercent)} of peak` : `Nsight Compute names ${unit} as the limit`;
+            const dram = levels['dramPercent'];
             hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)} is memory-bound: ${memory.unit} throughput at ${(0,ncu_metrics/* percentText */.fL)(memory.percent)} of peak${dram !== undefined && memory.unit !== 'DRAM' ? ` (DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)})` : ''}${bandwidth}, compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(compute)}.`,
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is memory-bound: ${where}${dram !== undefined && unit !== 'DRAM' ? ` (DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)})` : ''}${bandwidth}${reading.compute !== undefined ? `, compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(reading.compute)}` : ''}.${reading.why ? ` ${reading.why}.` : ''}`,
                 evidence: {
-                    memoryUnit: memory.unit,
-                    memoryPercent: (0,diagnose_signals/* round */.LI)(memory.percent, 2),
-                    computePercent: (0,diagnose_signals/* round */.LI)(compute, 2),
-                    ...(dram !== undefined ? { dramPercent: (0,diagnose_signals/* round */.LI)(dram, 2) } : {}),
-                    ...(l2 !== undefined ? { l2Percent: (0,diagnose_signals/* round */.LI)(l2, 2) } : {}),
+                    ...levels,
+                    ...boundEvidence(reading),
+                    kernelKind: kind,
                     ...(rate !== undefined ? { dramBytesPerSecond: Number(rate.toPrecision(4)) } : {}),
                     ...(peak !== undefined ? { dramPeakBytesPerSecond: Number(peak.toPrecision(4)) } : {}),
-                    ...(rate !== undefined && peak !== undefined ? { dramShareOfPeak: (0,diagnose_signals/* round */.LI)(rate / peak) } : {}),
+                    ...(rate !== undefined && peak !== undefined ? { dramShareOfPeak: Math.round((rate / peak) * 1e4) / 1e4 } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
                     ...(0,ncu_metrics/* durationEvidence */.WM)(result),
                     launches,
                     ...rooflineEvidence(result),
                     ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'SOLFPRoofline']),
                 },
-                advice: memory.unit === 'DRAM'
-                    ? 'The kernel already streams close to the DRAM roof: fewer bytes make it faster (lower-precision weights or KV cache, fusing the producer or consumer so the tensor is read once, more tokens per weight read). Run the command below to see which accesses carry the bytes.'
-                    : `The ${memory.unit} cache is the busiest unit: data is re-read from it many times. Better reuse (tiling into shared memory, fewer passes) or coalesced accesses cut that traffic. Run the command below to see which accesses carry it.`,
-                command: (0,ncu_metrics/* deepDiveCommand */.CR)(kernel, (0,ncu_metrics/* launchesInProfile */.yv)(profile.kernels, kernel), ['SpeedOfLight', 'MemoryWorkloadAnalysis', 'MemoryWorkloadAnalysis_Tables', 'SpeedOfLight_RooflineChart'], options.workload),
+                advice: `${boundAdvice('memory', kind, unit, dive.family)} Run the command below to see which accesses carry the bytes.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'MemoryWorkloadAnalysis', 'MemoryWorkloadAnalysis_Tables', 'SpeedOfLight_RooflineChart']), options.workload),
                 kernel,
             });
         }
@@ -8184,6 +11391,8 @@ const FEW_WARPS_PERCENT = 25;
  * A profiled kernel away from every roof keeps few warps resident: too few to hide memory and
  * instruction latency. The Occupancy section's block limits name what caps it.
  */
+
+
 
 
 
@@ -8200,12 +11409,18 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
         severity: 'info',
         title: 'Kernel runs at low occupancy',
         stage: 'deep-dive',
+        needs: ['kernel-metrics'],
         description: 'A kernel far from every throughput roof keeps few warps resident (achieved occupancy low, or far below theoretical); the Occupancy block limits name the limiter.',
         defaults: { minAchievedPercent: 25, minAchievedShareOfTheoretical: 0.5, maxThroughputPercent: 60, workload: '<workload command>' },
     },
     check({ profile, options }) {
         const hits = [];
-        for (const { kernel, result, launches } of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu)) {
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
             const achieved = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.achievedOccupancy);
             const theoretical = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.theoreticalOccupancy);
             if (achieved === undefined)
@@ -8226,7 +11441,7 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
             const limiter = [resourceLimit.join(' and '), belowTheory || (fewWarps && !capped) ? BELOW_THEORY : ''].filter(Boolean).join('; ') || 'not captured (no Occupancy block limits)';
             const registers = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.registers);
             hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)} runs at ${(0,ncu_metrics/* percentText */.fL)(achieved)} achieved occupancy${theoretical !== undefined ? ` (theoretical ${(0,ncu_metrics/* percentText */.fL)(theoretical)})` : ''}; limited by ${limiter}.`,
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} runs at ${(0,ncu_metrics/* percentText */.fL)(achieved)} achieved occupancy${theoretical !== undefined ? ` (theoretical ${(0,ncu_metrics/* percentText */.fL)(theoretical)})` : ''}; limited by ${limiter}.`,
                 evidence: {
                     achievedOccupancyPercent: (0,diagnose_signals/* round */.LI)(achieved, 2),
                     ...(theoretical !== undefined ? { theoreticalOccupancyPercent: (0,diagnose_signals/* round */.LI)(theoretical, 2) } : {}),
@@ -8235,6 +11450,7 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
                     ...(fewest !== undefined ? { blocksPerSm: fewest } : {}),
                     ...Object.fromEntries(limits.map((l) => [l.key, l.blocks])),
                     ...(registers !== undefined ? { registersPerThread: registers } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
                     ...(0,ncu_metrics/* durationEvidence */.WM)(result),
                     launches,
                     ...(0,ncu_metrics/* ncuSays */.jv)(result, ['TheoreticalOccupancy', 'AchievedOccupancy']),
@@ -8246,7 +11462,7 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
                         : resourceLimit.length
                             ? 'The block size caps the resident warps: change the threads per block. Run the command below for the occupancy limits of this launch.'
                             : 'Resources would allow more warps than run: look for imbalance between blocks, a partial last wave or a grid too small for the GPU. Run the command below for the occupancy limits of this launch.',
-                command: (0,ncu_metrics/* deepDiveCommand */.CR)(kernel, (0,ncu_metrics/* launchesInProfile */.yv)(profile.kernels, kernel), ['Occupancy', 'LaunchStats', 'WarpStateStats'], options.workload),
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['Occupancy', 'LaunchStats', 'WarpStateStats']), options.workload),
                 kernel,
             });
         }
@@ -8264,6 +11480,7 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
         severity: 'warning',
         title: 'MoE routing and gathers rival the expert matmuls',
         stage: 'kernels',
+        needs: ['kernel-breakdown'],
         description: 'Top-k routing plus gather/scatter/index kernels take at least the configured fraction of the matmul time.',
         defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5, workload: '<workload command>' },
     },
@@ -8304,6 +11521,7 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
         severity: 'warning',
         title: 'Quantize / scale kernels dwarf the matmuls they feed',
         stage: 'kernels',
+        needs: ['kernel-breakdown'],
         description: 'Quantization and scale-layout kernels are reported; they are a problem when their time reaches the configured fraction of the low-bit matmul time.',
         defaults: { minQuantizeShare: 0.005, maxQuantizeToMatmulRatio: 1, workload: '<workload command>' },
     },
@@ -8346,17 +11564,89 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
     },
 }));
 
+;// CONCATENATED MODULE: ./src/diagnose/rules/rank-imbalance.ts
+
+
+
+const labelOf = (rank) => (rank.rank !== undefined ? `rank ${rank.rank}` : `device ${rank.device ?? 0}`);
+const medianStepNs = (rank) => {
+    const steps = rank.timeline?.steps ?? [];
+    return steps.length ? (0,stats/* median */.J)(steps.map((s) => s.durNs)) : undefined;
+};
+/** The family the slow rank spends most extra time on, against the others' median. */
+function extraFamily(slow, others) {
+    let best = { family: 'other', extraNs: -Infinity };
+    for (const entry of slow.families) {
+        if (entry.family === 'collective')
+            continue;
+        const peer = (0,stats/* median */.J)(others.map((r) => r.families.find((f) => f.family === entry.family)?.totalNs ?? 0));
+        if (entry.totalNs - peer > best.extraNs)
+            best = { family: entry.family, extraNs: entry.totalNs - peer };
+    }
+    return best;
+}
+/* harmony default export */ const rank_imbalance = (defineRule({
+    meta: {
+        id: 'rank-imbalance',
+        severity: 'warning',
+        title: 'Rank imbalance: one rank is a straggler',
+        stage: 'utilization',
+        needs: ['kernel-breakdown'],
+        description: "One rank's compute kernel time (or median step) is well above the other ranks' median, so every collective waits for it.",
+        defaults: { maxExcess: 0.1 },
+    },
+    check({ profile, options }) {
+        const straggler = (0,diagnose_signals/* stragglerOf */["do"])(profile);
+        if (!straggler)
+            return [];
+        const { slow, others, computeExcess, peerComputeNs: peerCompute, slowComputeNs, perStep } = straggler;
+        const slowStep = medianStepNs(slow);
+        const peerSteps = others.map(medianStepNs);
+        const stepExcess = slowStep && peerSteps.every((s) => s !== undefined && s > 0) ? slowStep / (0,stats/* median */.J)(peerSteps) - 1 : undefined;
+        const excess = Math.max(computeExcess, stepExcess ?? -Infinity);
+        if (excess < options.maxExcess)
+            return [];
+        const extra = extraFamily(slow, others);
+        return [
+            {
+                message: `Straggler: ${labelOf(slow)} computes ${(0,diagnose_signals/* percent */.KN)(computeExcess)} longer than the median of the other ${others.length} rank${others.length > 1 ? 's' : ''}${stepExcess !== undefined ? ` (median step ${(0,diagnose_signals/* percent */.KN)(stepExcess)} longer)` : ''}; most of the extra is ${extra.family} (+${(0,diagnose_signals/* round */.LI)(extra.extraNs / 1e6, 1)} ms). The other ranks wait for it at every collective.`,
+                evidence: {
+                    slowRank: slow.rank ?? slow.device ?? 0,
+                    computeExcess: (0,diagnose_signals/* round */.LI)(computeExcess),
+                    ...(stepExcess !== undefined ? { stepExcess: (0,diagnose_signals/* round */.LI)(stepExcess) } : {}),
+                    slowComputeMs: (0,diagnose_signals/* round */.LI)(slowComputeNs / 1e6, 3),
+                    peerComputeMs: (0,diagnose_signals/* round */.LI)(peerCompute / 1e6, 3),
+                    extraFamily: extra.family,
+                    extraMs: (0,diagnose_signals/* round */.LI)(extra.extraNs / 1e6, 3),
+                    ranks: others.length + 1,
+                    perStep,
+                },
+                advice: `Find why ${labelOf(slow)} does more: uneven data or sequence lengths per rank (balance the sampler or pad/bucket by length), an uneven split of layers or experts, a slower or throttled GPU (compare clocks and temperature per GPU), or another process on that GPU or its CPU cores. Compare the ranks' kernel lists side by side.`,
+                command: 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
+            },
+        ];
+    },
+}));
+
 ;// CONCATENATED MODULE: ./src/diagnose/rules/re-prefill.ts
 /**
  * Decode redoes the prompt every step: a missing or unused KV cache turns generation into O(n²).
- * Prefill-shaped GEMMs then dominate the linear time and run at the rate decode-shaped ones would
- * (every step, not once per request). Growth of per-step work with position backs it up where a
- * timeline exists.
+ * Two things must both hold: a prefill-shaped linear mix that repeats every step, and decode that
+ * costs what a prompt costs (each output token about as slow as the first one, or GPU work per step
+ * growing with position). The mix alone is at most a warning that says what would confirm it.
+ * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
+ * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
+ * 128×128 tile.
  */
 
 
 
 
+
+/** A decode token costing at least this fraction of the time to first token is prefill-priced. */
+const TPOT_OF_TTFT = 0.5;
+/** Below this fraction decode is clearly priced like decode: the throughput contradicts re-prefill. */
+const TPOT_OF_TTFT_DECODE = 0.2;
 /** GPU work late in the run over GPU work early in it (first step or decile skipped: it holds the prompt). */
 function stepGrowth(profile) {
     const steps = profile.timeline?.steps ?? [];
@@ -8373,18 +11663,32 @@ function stepGrowth(profile) {
     }
     return undefined;
 }
+/** Prefill-shaped linear time: from the family table (shape evidence), and from tile names (a hint). */
+function prefillMix(profile) {
+    const strong = (0,diagnose_signals/* familyTotals */.sS)(profile, ['gemm-prefill']);
+    let hintNs = 0;
+    let hintInstances = 0;
+    for (const kernel of profile.kernels) {
+        if (kernel.family === 'gemm' && tileHint(kernel.name) === 'wide') {
+            hintNs += kernel.totalNs;
+            hintInstances += kernel.instances;
+        }
+    }
+    return { ns: strong.ns + hintNs, instances: strong.instances + hintInstances, hintNs };
+}
 /* harmony default export */ const re_prefill = (defineRule({
     meta: {
         id: 're-prefill',
         severity: 'error',
         title: 'Decode re-runs prefill every step (KV cache missing)',
         stage: 'kernels',
-        description: 'Prefill-shaped GEMMs dominate and run every step while tokens are generated: the KV cache is missing or unused, so each step recomputes the whole sequence.',
+        needs: ['kernel-breakdown'],
+        description: 'Prefill-shaped GEMMs dominate and run every step while tokens are generated, and decode costs what a prompt costs: the KV cache is missing or unused, so each step recomputes the whole sequence.',
         defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5 },
     },
     check({ profile, options }) {
         const linear = (0,diagnose_signals/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
-        const prefill = (0,diagnose_signals/* familyTotals */.sS)(profile, ['gemm-prefill']);
+        const prefill = prefillMix(profile);
         const decode = (0,diagnose_signals/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
         if (linear.ns === 0 || prefill.instances === 0)
             return [];
@@ -8396,26 +11700,117 @@ function stepGrowth(profile) {
         if (outputTokens !== undefined && outputTokens <= 1)
             return []; // a prefill-only workload
         const growth = stepGrowth(profile);
+        const grows = growth !== undefined && growth >= options.minStepGrowth;
         const batch = (0,diagnose_signals/* batchSize */.CJ)(profile);
         // A batched decode legitimately runs multi-row GEMMs every step; then only growth can tell.
-        if (batch !== undefined && batch > 1 && (growth === undefined || growth < options.minStepGrowth))
+        if (batch !== undefined && batch > 1 && !grows)
             return [];
+        const ttft = (0,diagnose_signals/* metricValue */.a3)(profile, 'ttft_ms');
+        const tpot = (0,diagnose_signals/* metricValue */.a3)(profile, 'tpot_ms');
+        const tokenPricedLikePrompt = ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft >= TPOT_OF_TTFT;
+        if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows)
+            return [];
+        const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
+        const confirmed = (tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows);
         const decodeTokS = (0,diagnose_signals/* metricValue */.a3)(profile, 'decode_tok_s');
+        const evidence = {
+            prefillShare: (0,diagnose_signals/* round */.LI)(prefillShare),
+            prefillLaunchShare: (0,diagnose_signals/* round */.LI)(launchShare),
+            prefillLaunches: prefill.instances,
+            decodeLaunches: decode.instances,
+            shapeFrom: fromHintsOnly ? 'tile-names' : 'shapes',
+            confirmed,
+            ...(growth !== undefined ? { stepGrowth: (0,diagnose_signals/* round */.LI)(growth, 3) } : {}),
+            ...(ttft !== undefined && tpot !== undefined && ttft > 0 ? { tpotOverTtft: (0,diagnose_signals/* round */.LI)(tpot / ttft, 3) } : {}),
+            ...(outputTokens !== undefined ? { outputTokens } : {}),
+            ...(decodeTokS !== undefined ? { decodeTokS } : {}),
+        };
+        const fix = 'Make decode read the KV cache and feed only the new token: transformers: do not pass use_cache=False (and return past_key_values from a custom forward); MAX custom architecture: wire the KV-cache inputs into attention and let decode steps take one token per sequence.';
+        if (!confirmed) {
+            return [
+                {
+                    severity: 'warning',
+                    message: `Prefill-shaped GEMMs are ${(0,diagnose_signals/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,diagnose_signals/* percent */.KN)(launchShare)} of GEMM launches${fromHintsOnly ? ' (shapes read from tile names, a weak hint)' : ''}: decode may be recomputing the sequence each step. Throughput does not confirm it.`,
+                    evidence,
+                    advice: `To confirm, time two generation lengths: with a working KV cache per-token time stays flat as max-new-tokens grows, and time per output token stays far below time to first token (report ttft_ms and tpot_ms, or capture per-step ranges). If it is re-prefill: ${fix}`,
+                },
+            ];
+        }
         return [
             {
-                message: `Prefill-shaped GEMMs are ${(0,diagnose_signals/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,diagnose_signals/* percent */.KN)(launchShare)} of GEMM launches: each decode step recomputes the sequence (O(n²)).`,
-                evidence: {
-                    prefillShare: (0,diagnose_signals/* round */.LI)(prefillShare),
-                    prefillLaunchShare: (0,diagnose_signals/* round */.LI)(launchShare),
-                    prefillLaunches: prefill.instances,
-                    decodeLaunches: decode.instances,
-                    ...(growth !== undefined ? { stepGrowth: (0,diagnose_signals/* round */.LI)(growth, 3) } : {}),
-                    ...(outputTokens !== undefined ? { outputTokens } : {}),
-                    ...(decodeTokS !== undefined ? { decodeTokS } : {}),
-                },
-                advice: 'Make decode read the KV cache and feed only the new token: transformers: do not pass use_cache=False (and return past_key_values from a custom forward); MAX custom architecture: wire the KV-cache inputs into attention and let decode steps take one token per sequence. Confirm the fix by timing two generation lengths: per-token time must stay flat as max-new-tokens grows.',
+                message: `Prefill-shaped GEMMs are ${(0,diagnose_signals/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,diagnose_signals/* percent */.KN)(launchShare)} of GEMM launches, and ${grows ? `GPU work per step grows ${(0,diagnose_signals/* round */.LI)(growth, 2)}× over the run` : `each output token takes ${(0,diagnose_signals/* round */.LI)((tpot / ttft) * 100, 1)}% of the time to first token`}: each decode step recomputes the sequence (O(n²)).`,
+                evidence,
+                advice: `${fix} Confirm the fix by timing two generation lengths: per-token time must stay flat as max-new-tokens grows.`,
             },
         ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/transfer-bound.ts
+/**
+ * Host↔device copies that take as long as the kernels: the GPU spends its time moving data over
+ * PCIe rather than computing. Often set-up (weights, a dataset copied in) captured with the run,
+ * or pageable memory and per-step copies in the loop.
+ */
+
+
+const HOST_COPY_KINDS = ['memcpy-htod', 'memcpy-dtoh'];
+/** Kineto names copies from unpinned memory `(Pageable -> Device)` / `(Device -> Pageable)`. */
+const PAGEABLE = /pageable/i;
+/* harmony default export */ const transfer_bound = (defineRule({
+    meta: {
+        id: 'transfer-bound',
+        severity: 'warning',
+        title: 'Transfer-bound: host↔device copies rival the kernels',
+        stage: 'utilization',
+        needs: ['kernel-breakdown'],
+        description: 'Host-to-device and device-to-host copies take at least the configured multiple of the kernel time; a smaller but notable share is info.',
+        defaults: { maxCopyToKernelRatio: 1, minCopyToKernelRatio: 0.25, minCopyMs: 1, minExposedCopyShare: 0.25 },
+    },
+    check({ profile, options }) {
+        const copies = profile.memops.filter((m) => HOST_COPY_KINDS.includes(m.kind) && (m.totalNs ?? 0) > 0);
+        const copyNs = copies.reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+        if (copyNs < options.minCopyMs * 1e6)
+            return [];
+        const kernelNs = profile.totalKernelNs;
+        const ratio = kernelNs > 0 ? copyNs / kernelNs : Number.POSITIVE_INFINITY;
+        if (ratio < options.minCopyToKernelRatio)
+            return [];
+        const htodNs = copies.filter((m) => m.kind === 'memcpy-htod').reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+        const pageableNs = copies.filter((m) => PAGEABLE.test(m.name)).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+        const count = copies.reduce((sum, m) => sum + m.count, 0);
+        const bytes = copies.every((m) => m.bytes !== undefined) ? copies.reduce((sum, m) => sum + m.bytes, 0) : undefined;
+        const timeline = profile.timeline;
+        const setUp = timeline?.excludedGaps.some((g) => g.reason === 'set-up') ?? false;
+        const evidence = {
+            copyMs: (0,diagnose_signals/* round */.LI)(copyNs / 1e6, 3),
+            kernelMs: (0,diagnose_signals/* round */.LI)(kernelNs / 1e6, 3),
+            copyToKernelRatio: Number.isFinite(ratio) ? (0,diagnose_signals/* round */.LI)(ratio, 3) : -1,
+            htodShare: (0,diagnose_signals/* round */.LI)(htodNs / copyNs),
+            pageableShare: (0,diagnose_signals/* round */.LI)(pageableNs / copyNs),
+            copies: count,
+            ...(bytes !== undefined ? { copyMB: (0,diagnose_signals/* round */.LI)(bytes / 1e6, 3) } : {}),
+            ...(timeline && timeline.activeSpanNs > 0 ? { copyShareOfActiveSpan: (0,diagnose_signals/* round */.LI)(copyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices))) } : {}),
+            setUpGap: setUp,
+            ...(timeline?.transfers && timeline.transfers.copyNs > 0 ? { exposedCopyShare: (0,diagnose_signals/* round */.LI)(timeline.transfers.exposedNs / timeline.transfers.copyNs) } : {}),
+        };
+        // A per-launch trace shows whether kernels ran meanwhile: copies hidden behind compute cost little.
+        const hidden = timeline?.transfers && timeline.transfers.copyNs > 0 && timeline.transfers.exposedNs / timeline.transfers.copyNs < options.minExposedCopyShare;
+        const advice = [
+            setUp ? 'The capture holds a set-up phase (an idle gap before the work): if these copies load weights or data once, start the profiler after set-up (torch.profiler schedule with wait/warmup) so they are not mistaken for the loop.' : '',
+            pageableNs > 0 ? `${(0,diagnose_signals/* percent */.KN)(pageableNs / copyNs)} of the copy time is from pageable memory: pin it (DataLoader(pin_memory=True), tensor.pin_memory()) and copy with non_blocking=True so copies overlap compute.` : '',
+            'Keep tensors on the device across steps, batch many small copies into one, move preprocessing to the GPU, and overlap the remaining copies with compute on a side stream.',
+        ]
+            .filter(Boolean)
+            .join(' ');
+        const what = `host↔device copies took ${(0,diagnose_signals/* round */.LI)(copyNs / 1e6, 1)} ms against ${(0,diagnose_signals/* round */.LI)(kernelNs / 1e6, 1)} ms of kernels`;
+        if (hidden) {
+            return [{ severity: 'info', message: `Copies: ${what}, but kernels ran during ${(0,diagnose_signals/* percent */.KN)(1 - timeline.transfers.exposedNs / timeline.transfers.copyNs)} of it: the copies are mostly hidden behind compute.`, evidence, advice }];
+        }
+        if (ratio < options.maxCopyToKernelRatio) {
+            return [{ severity: 'info', message: `Copies: ${what} (${(0,diagnose_signals/* percent */.KN)(ratio)} of kernel time).`, evidence, advice }];
+        }
+        return [{ message: `Transfer-bound: ${what}${Number.isFinite(ratio) ? ` (${(0,diagnose_signals/* round */.LI)(ratio, 1)}×)` : ''}; the GPU moves data more than it computes.`, evidence, advice }];
     },
 }));
 
@@ -8425,6 +11820,8 @@ function stepGrowth(profile) {
  * shared-memory wavefronts) than the bytes they use need, so part of every transfer is wasted.
  * Read from the SourceCounters metrics (excessive vs ideal sectors), else from ncu's own rule rows.
  */
+
+
 
 
 
@@ -8445,12 +11842,18 @@ function excessOf(result, space) {
         severity: 'warning',
         title: 'Uncoalesced memory accesses',
         stage: 'deep-dive',
+        needs: ['kernel-metrics'],
         description: 'A large share of the sectors (global) or wavefronts (shared) the kernel moves is excess over what its accesses need, a sign of strided or scattered accesses across a warp.',
         defaults: { minExcessShare: 0.25, workload: '<workload command>' },
     },
     check({ profile, options }) {
         const hits = [];
-        for (const { kernel, result, launches } of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu)) {
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
             const worst = ['global', 'shared']
                 .map((space) => excessOf(result, space))
                 .filter((e) => e !== undefined && e.share >= options.minExcessShare)
@@ -8460,7 +11863,7 @@ function excessOf(result, space) {
             const bytesPerSector = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.globalLoadBytesPerSector);
             const unit = worst.space === 'global' ? 'sectors' : 'shared-memory wavefronts';
             hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}: ${(0,ncu_metrics/* percentText */.fL)(worst.share * 100)} of its ${worst.space} ${unit} are excess over what its accesses need${worst.source === 'ncu rule' ? ' (as Nsight Compute reports it)' : ''}${worst.space === 'global' && bytesPerSector !== undefined ? `; global loads use ${(0,diagnose_signals/* round */.LI)(bytesPerSector, 1)} of the 32 bytes of each sector` : ''}.`,
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: ${(0,ncu_metrics/* percentText */.fL)(worst.share * 100)} of its ${worst.space} ${unit} are excess over what its accesses need${worst.source === 'ncu rule' ? ' (as Nsight Compute reports it)' : ''}${worst.space === 'global' && bytesPerSector !== undefined ? `; global loads use ${(0,diagnose_signals/* round */.LI)(bytesPerSector, 1)} of the 32 bytes of each sector` : ''}.`,
                 evidence: {
                     space: worst.space,
                     excessShare: (0,diagnose_signals/* round */.LI)(worst.share),
@@ -8468,14 +11871,17 @@ function excessOf(result, space) {
                     ...(worst.excess !== undefined ? { excess: worst.excess } : {}),
                     ...(worst.ideal !== undefined ? { ideal: worst.ideal } : {}),
                     ...(bytesPerSector !== undefined ? { globalLoadBytesPerSector: (0,diagnose_signals/* round */.LI)(bytesPerSector, 2) } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
                     ...(0,ncu_metrics/* durationEvidence */.WM)(result),
                     launches,
                     ...(0,ncu_metrics/* ncuSays */.jv)(result, worst.space === 'global' ? ['UncoalescedGlobalAccess', 'MemoryCacheAccessPattern'] : ['UncoalescedSharedAccess', 'SharedMemoryConflicts']),
                 },
-                advice: worst.space === 'global'
-                    ? 'Make consecutive threads touch consecutive addresses: transpose through shared memory, change the data layout, or vectorize along the contiguous dimension. Build with -lineinfo and run the command below; the report\'s source page names the offending loads.'
-                    : 'Shared-memory bank conflicts: pad or swizzle the shared tile so a warp hits distinct banks. Build with -lineinfo and run the command below; the report\'s source page names the offending instructions.',
-                command: (0,ncu_metrics/* deepDiveCommand */.CR)(kernel, (0,ncu_metrics/* launchesInProfile */.yv)(profile.kernels, kernel), ['MemoryWorkloadAnalysis_Tables', 'SourceCounters'], options.workload),
+                advice: worst.space === 'global' && kind === 'copy'
+                    ? 'A strided copy (a transpose or permute made contiguous) reads across rows, so most of each sector is wasted. The fix is the copy itself: keep the layout the consumer reads, use native GQA instead of repeat_kv, or fuse the permute into the consumer; where the copy must stay, transpose through shared memory so both sides are coalesced. Run the command below; the report\'s source page names the offending loads.'
+                    : worst.space === 'global'
+                        ? 'Make consecutive threads touch consecutive addresses: transpose through shared memory, change the data layout, or vectorize along the contiguous dimension. Build with -lineinfo and run the command below; the report\'s source page names the offending loads.'
+                        : 'Shared-memory bank conflicts: pad or swizzle the shared tile so a warp hits distinct banks. Build with -lineinfo and run the command below; the report\'s source page names the offending instructions.',
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['MemoryWorkloadAnalysis_Tables', 'SourceCounters']), options.workload),
                 kernel,
             });
         }
@@ -8499,6 +11905,7 @@ function excessOf(result, space) {
         severity: 'warning',
         title: 'Attention is not fused',
         stage: 'kernels',
+        needs: ['kernel-breakdown'],
         description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise.',
         defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
     },
@@ -8545,6 +11952,7 @@ const ROTATE_HALF = /neg_kernel/;
         severity: 'warning',
         title: 'Norm or RoPE runs as unfused elementwise chains',
         stage: 'kernels',
+        needs: ['kernel-breakdown'],
         description: 'Mean-reduce + rsqrt kernels without a norm kernel (RMSNorm), or neg kernels without a rotary kernel (RoPE), take a visible share of GPU time.',
         defaults: { minPiecesShare: 0.01 },
     },
@@ -8600,9 +12008,15 @@ const ROTATE_HALF = /neg_kernel/;
 
 
 
+
+
+
+
 // Keep sorted by id; a test checks it.
 const RULES = [
     capture_includes_warmup,
+    communication_bound,
+    copy_heavy,
     dominant_kernel,
     empty_capture,
     gpu_throttled,
@@ -8617,7 +12031,9 @@ const RULES = [
     low_occupancy,
     moe_routing_heavy,
     quant_prep_heavy,
+    rank_imbalance,
     re_prefill,
+    transfer_bound,
     uncoalesced_access,
     unfused_attention,
     unfused_norm_rope,
@@ -8626,29 +12042,46 @@ const RULES = [
 ;// CONCATENATED MODULE: ./src/diagnose/run-rules.ts
 
 
+
 const STAGE_ORDER = { capture: 0, utilization: 1, kernels: 2, 'deep-dive': 3 };
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
+const LOWER = { error: 'warning', warning: 'info', info: 'info' };
 /** Findings that explain the whole run; kernel findings below them are secondary. */
 const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture']);
+/** One rule over one profile, evidence gate and severity cap included (what the rule tester runs too). */
+function checkRule(rule, profile, options, evidence = gatherEvidence(profile)) {
+    const used = evidenceFor(rule.meta.needs, evidence);
+    if (used === null)
+        return [];
+    const thin = used.some((e) => e.strength === 'thin');
+    const basis = used.map(describeEvidence);
+    return rule.check({ profile, options, evidence }).map((hit) => {
+        const declared = hit.severity ?? rule.meta.severity;
+        return { ...hit, severity: thin ? LOWER[declared] : declared, basis };
+    });
+}
 function runRules(profile, config = {}, rules = RULES) {
     const disabled = new Set(config.disabled ?? []);
+    const evidence = gatherEvidence(profile);
     const findings = [];
     for (const rule of rules) {
         if (disabled.has(rule.meta.id))
             continue;
         const options = { ...rule.meta.defaults, ...(config.options?.[rule.meta.id] ?? {}) };
-        for (const hit of rule.check({ profile, options })) {
+        for (const hit of checkRule(rule, profile, options, evidence)) {
             findings.push({
                 id: rule.meta.id,
-                severity: hit.severity ?? rule.meta.severity,
+                severity: hit.severity,
                 title: rule.meta.title,
                 message: hit.message,
                 evidence: hit.evidence,
                 advice: hit.advice,
                 ...(hit.command ? { command: hit.command } : {}),
                 ...(hit.kernel ? { kernel: hit.kernel } : {}),
+                ...(hit.deepDive ? { deepDive: hit.deepDive } : {}),
                 docs: docsUrl(rule.meta.id),
                 secondary: false,
+                basis: hit.basis,
                 stage: rule.meta.stage,
             });
         }
@@ -8664,8 +12097,262 @@ function runRules(profile, config = {}, rules = RULES) {
     return findings.map(({ stage: _stage, ...finding }) => finding);
 }
 
-// EXTERNAL MODULE: ./src/ingest/index.ts + 42 modules
-var ingest = __nccwpck_require__(811);
+// EXTERNAL MODULE: ./src/ingest/index.ts + 47 modules
+var ingest = __nccwpck_require__(994);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(916);
+;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts
+/**
+ * Which captures may be merged into one profile. Two mistakes are caught before merging:
+ * - one run given twice (rocprof writes results.csv, results.stats.csv and results.json for one
+ *   run; nsys summary and trace tables of one capture): counted once, the trace kept;
+ * - captures of different GPUs, vendors, engines or models: refused, since summing them describes
+ *   no real run. Identity comes only from what each capture records; a capture that records none is
+ *   never the reason for a refusal.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// One run counted once
+/** Kernel instances by name, summed over devices. */
+function callsByName(capture) {
+    const byName = new Map();
+    for (const kernel of capture.kernels) {
+        const entry = byName.get(kernel.name) ?? { instances: 0, totalNs: 0 };
+        entry.instances += kernel.instances;
+        entry.totalNs += kernel.totalNs;
+        byName.set(kernel.name, entry);
+    }
+    return byName;
+}
+/** Fewer launches than this can match by chance; such captures are never taken for one another. */
+const MIN_LAUNCHES_TO_MATCH = 20;
+/**
+ * True when two captures hold the same launches of the same kernels, to the nanosecond per launch:
+ * one run written twice (rocprof's results.csv, results.stats.csv and results.json; an nsys summary
+ * and its trace). Ranks of one job run the same kernels the same number of times, but their times
+ * differ by far more than that, and their timelines differ: they are never taken for one another.
+ */
+function sameRun(a, b) {
+    if (a.kernels.length === 0 || b.kernels.length === 0)
+        return false;
+    // Two ranks of one job are two runs, however alike their kernels are.
+    if (a.distributed?.rank !== undefined && b.distributed?.rank !== undefined && a.distributed.rank !== b.distributed.rank)
+        return false;
+    if (a.timeline && b.timeline && (a.timeline.spanNs !== b.timeline.spanNs || a.timeline.busyNs !== b.timeline.busyNs))
+        return false;
+    const left = callsByName(a);
+    const right = callsByName(b);
+    if (left.size !== right.size)
+        return false;
+    let launches = 0;
+    for (const [name, entry] of left) {
+        const other = right.get(name);
+        if (!other || other.instances !== entry.instances)
+            return false;
+        // Rounding allows 1 ns per launch (a µs-rounded average times the calls is not used here).
+        if (Math.abs(other.totalNs - entry.totalNs) > entry.instances)
+            return false;
+        launches += entry.instances;
+    }
+    return launches >= MIN_LAUNCHES_TO_MATCH;
+}
+/** Which copy of one run to keep: a per-launch trace (it has a timeline), then one with min/max, then the first given. */
+function keepRank(capture) {
+    if (capture.timeline)
+        return 0;
+    if (capture.kernels.some((k) => k.minNs !== undefined))
+        return 1;
+    return 2;
+}
+/**
+ * Captures that repeat another capture's run are set aside (Nsight Compute replays are not kernel
+ * timings of a run and are left to the profile builder). A notice names what was set aside.
+ */
+function countEachRunOnce(captures) {
+    const timed = captures.filter((c) => c.kernels.length > 0 && c.source.format !== 'ncu-csv');
+    const setAside = new Set();
+    const notices = [];
+    for (let i = 0; i < timed.length; i++) {
+        const first = timed[i];
+        if (setAside.has(first))
+            continue;
+        const copies = [first, ...timed.slice(i + 1).filter((other) => !setAside.has(other) && sameRun(first, other))];
+        if (copies.length === 1)
+            continue;
+        const kept = [...copies].sort((a, b) => keepRank(a) - keepRank(b))[0];
+        const dropped = copies.filter((c) => c !== kept);
+        dropped.forEach((c) => setAside.add(c));
+        notices.push({
+            code: 'same-run-counted-once',
+            severity: 'info',
+            message: `${dropped.map((c) => c.source.path).join(', ')} ${dropped.length === 1 ? 'records' : 'record'} the same kernel launches as ${kept.source.path} (one run written twice); ${dropped.length === 1 ? 'it was' : 'they were'} set aside so the run counts once`,
+        });
+    }
+    // Keep what was set aside out of the kernels only: its other contents (API calls, notices) are the run's too.
+    return { captures: captures.map((c) => (setAside.has(c) ? { ...c, kernels: [], timeline: undefined } : c)), notices };
+}
+// ---------------------------------------------------------------------------------------------
+// Inputs that must not be merged
+/** Kernel names only one vendor's toolchain emits. */
+const AMD_KERNELS = /^Cijk_|^__amd_rocclr_|^wvSplitK|\bck(_tile)?::|\bHIP_vector_type\b|^rccl|\brccl[A-Z]/;
+const NVIDIA_KERNELS = /^nvjet_|^sm\d{2,3}_xmma|^(ampere|volta|turing|hopper)_|\bcublasLt::|^cutlass_\d|\bcutlass::arch::Sm\d|^nccl|\bnccl(Dev)?Kernel/;
+/** Engines whose kernels carry their own namespace: present in every forward pass of that engine. */
+const ENGINE_KERNELS = [
+    ['vLLM', /\bvllm::/],
+    ['SGLang', /\bsgl_kernel\b|\bsglang\b/i],
+    ['TensorRT-LLM', /\btensorrt_llm\b|\btrtllm/i],
+    ['llama.cpp', /\bmul_mat_(vec_)?q\b|\bggml_/],
+];
+/** A kernel capture says "no engine kernels" only when it has at least this many distinct kernels. */
+const MIN_KERNELS_FOR_ABSENCE = 20;
+/** An engine counts as present from this share of kernel time (one stray kernel is not an engine). */
+const ENGINE_MIN_SHARE = 0.005;
+function canonicalGpu(name) {
+    return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+/** Words with a digit that name memory or a form factor, not the chip (80gb, hbm3, sxm4, pcie4). */
+const NOT_A_MODEL = /^(\d+(gb|g|mb)|hbm\d+e?|gddr\d+x?|sxm\d*|pcie\d*)$/;
+/** The words of a GPU name that hold a digit and name the chip: h100, 4090, mi300x, v100. */
+function modelWords(name) {
+    return name
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((word) => /\d/.test(word) && !NOT_A_MODEL.test(word));
+}
+/**
+ * False only when two GPU names surely differ. Tools spell one GPU differently (rocminfo drops the
+ * spaces, ROCm's PyTorch says "AMD Radeon Graphics", NVML and CUDA add or drop a form factor), so a
+ * name without a model number says nothing, and names sharing a model number are taken as one GPU.
+ */
+function sameGpu(a, b) {
+    const [ca, cb] = [canonicalGpu(a), canonicalGpu(b)];
+    if (ca.includes(cb) || cb.includes(ca))
+        return true;
+    const [wa, wb] = [modelWords(a), modelWords(b)];
+    if (wa.length === 0 || wb.length === 0)
+        return true;
+    return wa.some((word) => wb.includes(word) || cb.includes(word)) || wb.some((word) => ca.includes(word));
+}
+function kernelVendor(capture) {
+    let amd = 0;
+    let nvidia = 0;
+    for (const kernel of capture.kernels) {
+        if (AMD_KERNELS.test(kernel.name))
+            amd += kernel.totalNs;
+        else if (NVIDIA_KERNELS.test(kernel.name))
+            nvidia += kernel.totalNs;
+    }
+    if (amd > 0 && nvidia === 0)
+        return 'amd';
+    if (nvidia > 0 && amd === 0)
+        return 'nvidia';
+    return undefined;
+}
+function engines(capture) {
+    if (capture.source.format === 'ncu-csv')
+        return undefined;
+    const total = capture.kernels.reduce((sum, k) => sum + k.totalNs, 0);
+    if (total <= 0)
+        return undefined;
+    const found = new Set();
+    for (const [engine, pattern] of ENGINE_KERNELS) {
+        const ns = capture.kernels.filter((k) => pattern.test(k.name)).reduce((sum, k) => sum + k.totalNs, 0);
+        if (ns / total >= ENGINE_MIN_SHARE)
+            found.add(engine);
+        else if (ns > 0)
+            return undefined; // a trace of the engine too small to say either way
+    }
+    if (found.size === 0 && new Set(capture.kernels.map((k) => k.name)).size < MIN_KERNELS_FOR_ABSENCE)
+        return undefined;
+    return found;
+}
+function identityOf(capture) {
+    const env = capture.environment;
+    const identity = {};
+    const vendor = env.vendor ?? kernelVendor(capture);
+    if (vendor)
+        identity.vendor = vendor;
+    if (env.gpuName) {
+        identity.gpus = new Map(env.gpuName
+            .split(/,\s*/)
+            .filter(Boolean)
+            .map((name) => [canonicalGpu(name), name]));
+    }
+    const found = engines(capture);
+    if (found)
+        identity.engines = found;
+    if (env.model)
+        identity.model = env.model.trim().toLowerCase();
+    return identity;
+}
+/** What two captures disagree on, in words for each side; undefined when they may be one run. */
+function conflict(a, b) {
+    if (a.vendor && b.vendor && a.vendor !== b.vendor)
+        return { what: 'GPU vendors', left: a.vendor === 'amd' ? 'AMD' : 'NVIDIA', right: b.vendor === 'amd' ? 'AMD' : 'NVIDIA' };
+    if (a.gpus && b.gpus && ![...a.gpus.values()].some((x) => [...b.gpus.values()].some((y) => sameGpu(x, y)))) {
+        return { what: 'GPUs', left: [...a.gpus.values()].join(', '), right: [...b.gpus.values()].join(', ') };
+    }
+    if (a.model && b.model && a.model !== b.model)
+        return { what: 'models', left: a.model, right: b.model };
+    if (a.engines && b.engines) {
+        const differ = [...a.engines].some((e) => !b.engines.has(e)) || [...b.engines].some((e) => !a.engines.has(e));
+        const words = (set) => (set.size ? `${[...set].join(' + ')} kernels` : `no ${[...a.engines, ...b.engines][0]} kernels`);
+        if (differ)
+            return { what: 'workloads', left: words(a.engines), right: words(b.engines) };
+    }
+    return undefined;
+}
+/**
+ * Captures grouped so that no two in a group disagree on what they record. One group: they may be
+ * merged. Several: the first two are named, with what they disagree on.
+ */
+function mixedInputs(captures) {
+    const groups = [];
+    let first;
+    for (const capture of captures) {
+        const identity = identityOf(capture);
+        let home;
+        for (const group of groups) {
+            const clash = group.members.map((m) => conflict(m.identity, identity)).find(Boolean);
+            if (!clash) {
+                home = group;
+                break;
+            }
+            if (groups.length === 1)
+                first ??= clash;
+        }
+        if (home)
+            home.members.push({ capture, identity });
+        else
+            groups.push({ members: [{ capture, identity }] });
+    }
+    if (groups.length < 2 || !first)
+        return undefined;
+    const list = (group) => {
+        const paths = group.members.map((m) => m.capture.source.path);
+        return paths.length > 3 ? `${paths.slice(0, 3).join(', ')} and ${paths.length - 3} more` : paths.join(', ');
+    };
+    const more = groups.length > 2 ? ` (and ${groups.length - 2} more group${groups.length > 3 ? 's' : ''})` : '';
+    return {
+        message: `the inputs record different ${first.what}: ${list(groups[0])} (${first.left}) and ${list(groups[1])} (${first.right})${more}`,
+        groups: groups.map((g) => g.members.map((m) => m.capture)),
+    };
+}
+/**
+ * Refuses captures that must not be merged, unless `allowMixed`; then they are merged with a
+ * warning that says so.
+ */
+function checkMergeable(captures, allowMixed) {
+    const mixed = mixedInputs(captures);
+    if (!mixed)
+        return [];
+    if (!allowMixed) {
+        const second = mixed.groups[1][0].source.path;
+        throw new errors/* InputError */.dz(second, `${mixed.message}; analyze each group on its own, or pass --allow-mixed (action input allow-mixed: true) to merge them`);
+    }
+    return [{ code: 'mixed-inputs', severity: 'warning', message: `${mixed.message}; merged because mixed inputs were allowed, so totals and shares describe no single run` }];
+}
+
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
 var model_report = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/version.ts
@@ -8681,11 +12368,62 @@ var version = __nccwpck_require__(311);
 
 
 
+
+
 async function ingestAll(inputs, format) {
+    return (await ingestReadable(inputs, format)).captures;
+}
+/**
+ * Every input read; a file in `skippable` that cannot be read is left out with a warning. When
+ * nothing at all could be read, the first error stands: an analysis of nothing is never a pass.
+ * `reading` is told each file as its reading starts (the time budget names it).
+ */
+async function ingestReadable(inputs, format, skippable = new Set(), options = {}, reading) {
     const captures = [];
-    for (const input of inputs)
-        captures.push(await (0,ingest/* ingestFile */.tf)(input, format));
-    return captures;
+    const notices = [];
+    let firstError;
+    for (const input of inputs) {
+        reading?.(input);
+        try {
+            captures.push(await (0,ingest/* ingestFile */.tf)(input, format, options));
+        }
+        catch (error) {
+            if (!(error instanceof errors/* InputError */.dz) || !skippable.has(input) || options.signal?.aborted)
+                throw error;
+            firstError ??= error;
+            notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
+        }
+    }
+    if (captures.length === 0 && firstError)
+        throw firstError;
+    return { captures, notices };
+}
+/** The error of an analysis past its time budget: names the file it was reading. */
+function pastBudget(seconds, reading, inputs) {
+    const budget = `expected the analysis to finish within ${seconds} s (the analyze time budget)`;
+    if (reading)
+        return new errors/* InputError */.dz(reading, `${budget}; it was stopped while reading this file`);
+    return new errors/* UsageError */.eb(`${budget}; it was stopped after reading all ${inputs} input(s)`);
+}
+async function withTimeBudget(timeoutMs, inputs, work) {
+    const controller = new AbortController();
+    let current;
+    let timer;
+    const expired = new Promise((_, reject) => {
+        timer = setTimeout(() => {
+            const error = pastBudget(Math.round(timeoutMs) / 1000, current, inputs);
+            controller.abort(error);
+            reject(error);
+        }, timeoutMs);
+    });
+    const running = work(controller.signal, (path) => (current = path));
+    running.catch(() => undefined);
+    try {
+        return await Promise.race([running, expired]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
 }
 function reportFromProfile(profile, options) {
     const findings = runRules(profile, options.diagnose);
@@ -8697,7 +12435,8 @@ function reportFromProfile(profile, options) {
             origin: { origin: options.baseline.origin, reason: options.baseline.reason, ...(options.baseline.path ? { path: options.baseline.path } : {}) },
         }
         : null;
-    const gate = compare(current, baseline, { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}) });
+    const look = options.baseline?.look;
+    const gate = compare(current, baseline, { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}), ...(look && look.of > 1 ? { look } : {}) }, options.baseline?.history ? { history: options.baseline.history } : {});
     const report = {
         schemaVersion: model_report/* REPORT_SCHEMA_VERSION */.WI,
         tool: { name: 'profile-gate', version: version/* TOOL_VERSION */.w },
@@ -8719,14 +12458,32 @@ function reportFromProfile(profile, options) {
         deepDive: profile.ncu,
         findings,
         verdict: gate.verdict,
-        comparison: gate.comparison,
+        comparison: gate.comparison && baseline ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) } : gate.comparison,
+        ranks: profile.ranks,
     };
     return model_report/* ReportSchema */.M9.parse(report);
 }
+/** The baseline's samples of the metrics the comparison has a row for: what its charts draw. */
+function comparedSamples(comparison, metrics) {
+    const compared = new Set(comparison.rows.filter((r) => r.kind === 'metric').map((r) => r.metric));
+    return Object.fromEntries(metrics.filter((m) => compared.has(m.name)).map((m) => [m.name, [...m.samples]]));
+}
 async function analyze(options) {
-    const captures = await ingestAll(options.inputs, options.format);
-    const profile = buildProfile(captures, createClassifier(options.families));
-    return reportFromProfile(profile, options);
+    const build = async (signal, reading) => {
+        const classify = createClassifier(options.families);
+        const isCollective = (name) => classify({ name }) === 'collective';
+        const ingest = { ...(options.ingest ?? {}), isCollective, ...(signal ? { signal } : {}) };
+        const read = await ingestReadable(options.inputs, options.format, options.skippable, ingest, reading);
+        reading?.(undefined);
+        signal?.throwIfAborted();
+        const once = countEachRunOnce(read.captures);
+        const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
+        const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
+        return reportFromProfile(profile, options);
+    };
+    if (options.timeoutMs === undefined)
+        return build();
+    return withTimeBudget(options.timeoutMs, options.inputs.length, build);
 }
 
 
@@ -8737,6 +12494,7 @@ async function analyze(options) {
 
 __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   expandInputSet: () => (/* binding */ expandInputSet),
 /* harmony export */   expandInputs: () => (/* binding */ expandInputs),
 /* harmony export */   writeOutput: () => (/* binding */ writeOutput)
 /* harmony export */ });
@@ -8752,6 +12510,15 @@ __nccwpck_require__.r(__webpack_exports__);
 const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
 /** Files named directly are taken as they are; directories give their capture files, recursively. */
 async function expandInputs(inputs) {
+    return (await expandInputSet(inputs)).files;
+}
+/** As expandInputs, also saying which files were found inside a directory rather than named. */
+async function expandInputSet(inputs) {
+    const files = await expandPaths(inputs);
+    const named = new Set(inputs);
+    return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))) };
+}
+async function expandPaths(inputs) {
     const files = [];
     for (const input of inputs) {
         let info;
@@ -8765,7 +12532,14 @@ async function expandInputs(inputs) {
             files.push(input);
             continue;
         }
-        const entries = (await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(input, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name));
+        let listed;
+        try {
+            listed = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(input, { withFileTypes: true });
+        }
+        catch (error) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .dz(input, `cannot read the folder (${error.code ?? 'error'}); expected a folder of capture files that this user may list`);
+        }
+        const entries = listed.sort((a, b) => a.name.localeCompare(b.name));
         const nested = [];
         for (const entry of entries) {
             if (SKIPPED_IN_DIRECTORIES.test(entry.name))
@@ -8773,7 +12547,7 @@ async function expandInputs(inputs) {
             if (entry.isDirectory() || entry.isFile())
                 nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(input, entry.name));
         }
-        files.push(...(await expandInputs(nested)));
+        files.push(...(await expandPaths(nested)));
     }
     return files;
 }
@@ -8860,23 +12634,17 @@ function describeError(error) {
 
 /***/ }),
 
-/***/ 811:
+/***/ 316:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  a: () => (/* binding */ IMPORTERS),
-  tf: () => (/* binding */ ingestFile)
-});
-
-// UNUSED EXPORTS: detectFormat, importerFor, ingestText
-
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
-// EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(347);
-;// CONCATENATED MODULE: ./src/ingest/importer.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   EX: () => (/* binding */ runImporter),
+/* harmony export */   IN: () => (/* binding */ defineImporter),
+/* harmony export */   dx: () => (/* binding */ createImportContext)
+/* harmony export */ });
+/* unused harmony exports MAX_PLAUSIBLE_VALUE, implausibleNumber */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
+/* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(347);
 /**
  * An importer reads one capture format into a Capture. It is small: a cheap `sniff` over the first
  * bytes (content, never the file name) plus `read`. Detection loops over the registry in order.
@@ -8886,10 +12654,12 @@ var capture = __nccwpck_require__(347);
 function defineImporter(importer) {
     return importer;
 }
-function createImportContext(path) {
+function createImportContext(path, options = {}) {
     const counters = new Map();
     return {
         path,
+        options,
+        ...(options.isCollective ? { isCollective: options.isCollective } : {}),
         count(name, severity, detail) {
             const existing = counters.get(name);
             if (existing)
@@ -8930,20 +12700,43 @@ function implausibleNumber(value, path = '') {
     return undefined;
 }
 /** Run one importer on one file and validate what it built against the model. */
-async function importer_runImporter(importer, file) {
-    const ctx = createImportContext(file.path);
+async function runImporter(importer, file, options = {}) {
+    const ctx = createImportContext(file.path, options);
     const raw = await importer.read(file, ctx);
     const implausible = implausibleNumber(raw);
     if (implausible) {
-        throw new errors/* InputError */.dz(file.path, `expected finite values up to ${MAX_PLAUSIBLE_VALUE}, got ${implausible.value} at ${implausible.path}`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected finite values up to ${MAX_PLAUSIBLE_VALUE}, got ${implausible.value} at ${implausible.path}`);
     }
-    const parsed = capture/* CaptureSchema */.IE.parse(raw);
+    const parsed = _model_capture_js__WEBPACK_IMPORTED_MODULE_1__/* .CaptureSchema */ .IE.parse(raw);
     parsed.source.stats = [...parsed.source.stats, ...ctx.stats()];
     return parsed;
 }
 
-// EXTERNAL MODULE: ./src/ingest/input-file.ts + 1 modules
-var input_file = __nccwpck_require__(89);
+
+/***/ }),
+
+/***/ 994:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  a: () => (/* binding */ IMPORTERS),
+  tf: () => (/* binding */ ingestFile)
+});
+
+// UNUSED EXPORTS: detectFormat, importerFor, ingestText
+
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(916);
+// EXTERNAL MODULE: ./src/model/capture.ts
+var capture = __nccwpck_require__(347);
+// EXTERNAL MODULE: ./src/ingest/importer.ts
+var ingest_importer = __nccwpck_require__(316);
+// EXTERNAL MODULE: ./src/ingest/input-file.ts
+var input_file = __nccwpck_require__(291);
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(75);
 ;// CONCATENATED MODULE: ./src/ingest/kineto/categories.ts
 /** Kineto event categories the importer decodes, recognized from their raw bytes. */
 const CAT_PENDING = -1;
@@ -8957,6 +12750,8 @@ const CAT_RUNTIME = 5;
 const CAT_DRIVER = 6;
 const CAT_CPU_ANNOTATION = 7;
 const CAT_GPU_ANNOTATION = 8;
+/** PyTorch ops on the CPU: read for which op launched each kernel. */
+const CAT_CPU_OP = 9;
 const NAMES = [
     ['kernel', CAT_KERNEL],
     ['Kernel', CAT_KERNEL], // PyTorch <= ~1.10
@@ -8969,6 +12764,8 @@ const NAMES = [
     ['cuda_driver', CAT_DRIVER],
     ['user_annotation', CAT_CPU_ANNOTATION],
     ['gpu_user_annotation', CAT_GPU_ANNOTATION],
+    ['cpu_op', CAT_CPU_OP],
+    ['Operator', CAT_CPU_OP], // PyTorch <= ~1.10
 ];
 const BY_LENGTH = new Map();
 for (const [name, category] of NAMES) {
@@ -9071,6 +12868,11 @@ const RBRACKET = 93;
 const MAX_EVENT_BYTES = 64 * 1024 * 1024;
 /** Top-level members above this (other than traceEvents) are skipped; metadata is small. */
 const MAX_MEMBER_BYTES = 4 * 1024 * 1024;
+/**
+ * Deepest bracket nesting inside one element. A trace event nests 3 or 4 levels (args holding lists
+ * of shapes); without a bound, a file of `[` alone grows the bracket stack with its whole size.
+ */
+const MAX_NESTING = 512;
 // Byte classes for the hot loop: one table load instead of six compares for ordinary bytes.
 const OTHER = 0;
 const IS_QUOTE = 1;
@@ -9109,7 +12911,7 @@ class ElementScanner {
     elementStart = 0; // in the current chunk (0 when it began in an earlier one)
     elementOffset = 0; // absolute
     depth = 0;
-    stack = new Uint8Array(256);
+    stack = new Uint8Array(MAX_NESTING);
     inString = false;
     escape = false;
     scalar = false;
@@ -9237,7 +13039,7 @@ class ElementScanner {
         let depth = this.depth;
         let expectKey = this.expectKey;
         let catNext = this.catNext;
-        let stack = this.stack;
+        const stack = this.stack;
         const watchKeys = this.isEvent;
         for (; i < n; i++) {
             const c = chunk[i];
@@ -9284,8 +13086,8 @@ class ElementScanner {
                 }
             }
             else if (kind === IS_OPEN) {
-                if (depth === stack.length)
-                    stack = this.growStack();
+                if (depth === MAX_NESTING)
+                    throw new ScanError(`expected JSON nested at most ${MAX_NESTING} deep, got nesting deeper than ${MAX_NESTING}`, this.base + i);
                 stack[depth] = c;
                 depth++;
                 if (depth === 1)
@@ -9306,12 +13108,6 @@ class ElementScanner {
         this.expectKey = expectKey;
         this.catNext = catNext;
         return n;
-    }
-    growStack() {
-        const bigger = new Uint8Array(this.stack.length * 2);
-        bigger.set(this.stack);
-        this.stack = bigger;
-        return bigger;
     }
     setCategory(category) {
         this.category = category;
@@ -9476,6 +13272,9 @@ class TraceScanner {
                     return this.beginElement(false, chunk, i);
                 if (c !== LBRACKET)
                     this.fail('traceEvents to be an array (`[`)', chunk, i);
+                // JSON.parse would keep the last one and other tools the first: neither is safe to guess.
+                if (this.sawTraceEvents)
+                    throw new ScanError('expected one "traceEvents" array, got a second one', this.base + i);
                 this.sawTraceEvents = true;
                 this.state = ARRAY_FIRST;
                 return i + 1;
@@ -9536,14 +13335,31 @@ class TraceScanner {
 }
 
 ;// CONCATENATED MODULE: ./src/ingest/kineto/timeline.ts
+/** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
+const OP_MEMOP = 0;
+const OP_KERNEL = 1;
+const OP_COLLECTIVE = 2;
+/** A host-to-device or device-to-host copy (other copies and fills are OP_MEMOP). */
+const OP_HOST_COPY = 3;
+const isKernel = (kind) => kind === OP_KERNEL || kind === OP_COLLECTIVE;
+/**
+ * A gap is left out of utilization when it is at least this long: far longer than any launch, sync
+ * or host step of a decode or training loop (those are µs to a few ms).
+ */
+const EXCLUDED_GAP_MIN_NS = 50e6;
+/** … and at least this many times the median gap between GPU ops (the typical inter-launch gap). */
+const EXCLUDED_GAP_MEDIAN_FACTOR = 1000;
+/** Kernels before a gap below this share of all kernels: the gap ends set-up (after it, tear-down). */
+const SET_UP_KERNEL_SHARE = 0.02;
 class OpLog {
     count = 0;
     starts = new Float64Array(1024);
     ends = new Float64Array(1024);
     devices = new Int32Array(1024);
     correlations = new Float64Array(1024);
-    kernel = new Uint8Array(1024);
-    push(start, end, device, correlation, isKernel) {
+    /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
+    kind = new Uint8Array(1024);
+    push(start, end, device, correlation, kind) {
         if (this.count === this.starts.length)
             this.grow();
         const k = this.count++;
@@ -9551,7 +13367,7 @@ class OpLog {
         this.ends[k] = end;
         this.devices[k] = device;
         this.correlations[k] = correlation;
-        this.kernel[k] = isKernel ? 1 : 0;
+        this.kind[k] = kind;
     }
     grow() {
         const size = this.starts.length * 2;
@@ -9563,7 +13379,7 @@ class OpLog {
         this.ends = grow(this.ends, new Float64Array(size));
         this.devices = grow(this.devices, new Int32Array(size));
         this.correlations = grow(this.correlations, new Float64Array(size));
-        this.kernel = grow(this.kernel, new Uint8Array(size));
+        this.kind = grow(this.kind, new Uint8Array(size));
     }
 }
 /**
@@ -9637,6 +13453,91 @@ function lowerBound(sorted, value) {
     }
     return lo;
 }
+/** Copy the intervals of the device's ops whose kind `take` accepts into the buffers; returns how many. */
+function fill(ops, device, take, starts, ends) {
+    let m = 0;
+    for (let k = 0; k < ops.count; k++) {
+        if (ops.devices[k] !== device || !take(ops.kind[k]))
+            continue;
+        starts[m] = ops.starts[k];
+        ends[m++] = ops.ends[k];
+    }
+    return m;
+}
+/** Length of the union of the device's ops of the kinds `take` accepts, sorted in the given buffers. */
+function unionNs(ops, device, take, starts, ends) {
+    const m = fill(ops, device, take, starts, ends);
+    return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), { count: 0, totalNs: 0, longestNs: 0 }).busy : 0;
+}
+/**
+ * Collective time on one device, and the part of it no compute kernel overlaps. Kernels of one
+ * stream never overlap, so an overlap is always with another stream. exposed = |C ∖ K| = |C ∪ K| − |K|:
+ * three unions, each sorted in the same two buffers, so no interval list is kept.
+ */
+function communicationOf(ops, device, starts, ends) {
+    const collectiveNs = unionNs(ops, device, (kind) => kind === OP_COLLECTIVE, starts, ends);
+    const kernelNs = unionNs(ops, device, isKernel, starts, ends);
+    const computeNs = unionNs(ops, device, (kind) => kind === OP_KERNEL, starts, ends);
+    return { collectiveNs, exposedNs: Math.max(0, kernelNs - computeNs) };
+}
+/** Host↔device copy time on one device, and the part no kernel overlaps: |K ∪ H| − |K|. */
+function transfersOf(ops, device, starts, ends) {
+    const copyNs = unionNs(ops, device, (kind) => kind === OP_HOST_COPY, starts, ends);
+    const withKernels = unionNs(ops, device, (kind) => kind === OP_HOST_COPY || isKernel(kind), starts, ends);
+    const kernelNs = unionNs(ops, device, isKernel, starts, ends);
+    return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
+}
+/** Fewer gaps than this give no typical inter-launch gap to compare against: nothing is excluded. */
+const MIN_GAPS_FOR_EXCLUSION = 10;
+/**
+ * Idle stretches (when no device is busy) that are not the workload: at least EXCLUDED_GAP_MIN_NS,
+ * at least EXCLUDED_GAP_MEDIAN_FACTOR × the median gap, and not inside a profiler step (idle inside
+ * a step is the workload's own). Named set-up when fewer than 2 % of the kernels ran before it,
+ * tear-down when fewer than 2 % ran after it, otherwise between repetitions.
+ */
+function excludedGapsOf(union, windows, kernelStarts, spanStart) {
+    const { starts, ends } = union;
+    const count = starts.length - 1;
+    if (count < MIN_GAPS_FOR_EXCLUSION)
+        return [];
+    const lengths = new Float64Array(count);
+    for (let k = 0; k < count; k++)
+        lengths[k] = starts[k + 1] - ends[k];
+    lengths.sort();
+    const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * lengths[count >> 1]);
+    if (lengths[count - 1] < threshold)
+        return [];
+    const kernels = kernelStarts.length;
+    const out = [];
+    for (let k = 0; k < count; k++) {
+        const from = ends[k];
+        const to = starts[k + 1];
+        if (to - from < threshold)
+            continue;
+        const inStep = windows.some((w) => Math.min(w.end, to) - Math.max(w.start, from) > (to - from) / 2);
+        if (inStep)
+            continue;
+        const before = lowerBound(kernelStarts, to);
+        const reason = kernels === 0 ? 'between-repetitions' : before < SET_UP_KERNEL_SHARE * kernels ? 'set-up' : kernels - before < SET_UP_KERNEL_SHARE * kernels ? 'tear-down' : 'between-repetitions';
+        out.push({ startNs: from - spanStart, durNs: to - from, reason });
+    }
+    return out;
+}
+/** The union over devices of their merged busy intervals (the device's own when there is one). */
+function unionOfDevices(devices) {
+    if (devices.length === 1)
+        return devices[0];
+    const size = devices.reduce((sum, d) => sum + d.starts.length, 0);
+    const starts = new Float64Array(size);
+    const ends = new Float64Array(size);
+    let m = 0;
+    for (const d of devices) {
+        starts.set(d.starts, m);
+        ends.set(d.ends, m);
+        m += d.starts.length;
+    }
+    return mergeDevice(starts, ends, { count: 0, totalNs: 0, longestNs: 0 });
+}
 function buildTimeline(ops, windows, counts) {
     const n = ops.count;
     const perDevice = new Map();
@@ -9644,28 +13545,41 @@ function buildTimeline(ops, windows, counts) {
     let spanEnd = -Infinity;
     let kernels = 0;
     for (let k = 0; k < n; k++) {
-        perDevice.set(ops.devices[k], (perDevice.get(ops.devices[k]) ?? 0) + 1);
+        const device = ops.devices[k];
+        let entry = perDevice.get(device);
+        if (!entry)
+            perDevice.set(device, (entry = { size: 0, collectives: 0, hostCopies: 0 }));
+        entry.size++;
+        if (ops.kind[k] === OP_COLLECTIVE)
+            entry.collectives++;
         if (ops.starts[k] < spanStart)
             spanStart = ops.starts[k];
         if (ops.ends[k] > spanEnd)
             spanEnd = ops.ends[k];
-        kernels += ops.kernel[k];
+        if (ops.kind[k] === OP_HOST_COPY)
+            entry.hostCopies++;
+        if (isKernel(ops.kind[k]))
+            kernels++;
     }
     if (n === 0)
         spanStart = spanEnd = windows.length ? Math.min(...windows.map((w) => w.start)) : 0;
     const devices = [];
     let busyNs = 0;
     const idleGaps = { count: 0, totalNs: 0, longestNs: 0 };
-    for (const [device, size] of perDevice) {
+    let communication;
+    let transfers;
+    for (const [device, { size, collectives, hostCopies }] of perDevice) {
         const starts = new Float64Array(size);
         const ends = new Float64Array(size);
-        let m = 0;
-        for (let k = 0; k < n; k++) {
-            if (ops.devices[k] !== device)
-                continue;
-            starts[m] = ops.starts[k];
-            ends[m++] = ops.ends[k];
+        if (hostCopies > 0) {
+            const own = transfersOf(ops, device, starts, ends);
+            transfers = { copyNs: (transfers?.copyNs ?? 0) + own.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + own.exposedNs };
         }
+        if (collectives > 0) {
+            const own = communicationOf(ops, device, starts, ends);
+            communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
+        }
+        fill(ops, device, () => true, starts, ends);
         const merged = mergeDevice(starts, ends, idleGaps);
         devices.push(merged);
         busyNs += merged.busy;
@@ -9675,7 +13589,7 @@ function buildTimeline(ops, windows, counts) {
     const width = (spanEnd - spanStart) / 10;
     let graphKernels = 0;
     for (let k = 0, m = 0; k < n; k++) {
-        if (!ops.kernel[k])
+        if (!isKernel(ops.kind[k]))
             continue;
         const start = ops.starts[k];
         const end = ops.ends[k];
@@ -9703,8 +13617,10 @@ function buildTimeline(ops, windows, counts) {
         gpuBusyNs: devices.reduce((sum, device) => sum + busyWithin(device, w.start, w.end), 0),
         kernels: lowerBound(kernelStarts, w.end) - lowerBound(kernelStarts, w.start),
     }));
+    const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart) : [];
+    const spanNs = Math.max(0, spanEnd - spanStart);
     return {
-        spanNs: Math.max(0, spanEnd - spanStart),
+        spanNs,
         busyNs,
         devices: perDevice.size,
         idleGaps,
@@ -9713,14 +13629,44 @@ function buildTimeline(ops, windows, counts) {
         graphKernels,
         steps,
         busyByDecile: busyByDecile.map((ns) => Math.round(ns)),
+        excludedGaps,
+        activeSpanNs: Math.max(0, spanNs - excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
+        ...(communication ? { communication } : {}),
+        ...(transfers ? { transfers } : {}),
     };
+}
+/**
+ * One timeline per device, when the ops span several (a single-process multi-GPU run). Each is built
+ * from that device's ops alone; its launch count is the kernels that ran on it (the API calls that
+ * launched them are per process, not per device), and it has no graph-launch count.
+ */
+function deviceTimelines(ops, windows, counts) {
+    const devices = new Set();
+    for (let k = 0; k < ops.count; k++)
+        devices.add(ops.devices[k]);
+    if (devices.size < 2)
+        return [];
+    return [...devices]
+        .sort((a, b) => a - b)
+        .map((device) => {
+        const own = new OpLog();
+        let kernels = 0;
+        for (let k = 0; k < ops.count; k++) {
+            if (ops.devices[k] !== device)
+                continue;
+            own.push(ops.starts[k], ops.ends[k], device, ops.correlations[k], ops.kind[k]);
+            if (isKernel(ops.kind[k]))
+                kernels++;
+        }
+        return { device, timeline: buildTimeline(own, windows, { kernelLaunches: kernels, graphLaunches: 0, graphCorrelations: counts.graphCorrelations }) };
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/ingest/kineto/event-reader.ts
 /**
  * Reads the few fields the importer needs from one trace event's bytes, without JSON.parse:
- * `ph`, `name`, `pid`, `ts`, `dur`, and from `args`: `device`, `correlation`, `bytes`, `grid`,
- * `block`. Times are split into whole µs and a ns remainder so that float µs timestamps keep their
+ * `ph`, `name`, `pid`, `tid`, `ts`, `dur`, and from `args`: `device`, `correlation`, `External id`,
+ * `bytes`, `grid`, `block`, and the byte range of `Input Dims`. Times are split into whole µs and a ns remainder so that float µs timestamps keep their
  * ns digits exactly (a float64 of epoch µs does not). Other keys are skipped by their bytes.
  */
 
@@ -9743,6 +13689,9 @@ const key = (text) => Buffer.from(text, 'latin1');
 const K_PH = key('ph');
 const K_TS = key('ts');
 const K_PID = key('pid');
+const K_TID = key('tid');
+const K_EXTERNAL_ID = key('External id');
+const K_INPUT_DIMS = key('Input Dims');
 const K_DUR = key('dur');
 const K_CAT = key('cat');
 const K_NAME = key('name');
@@ -9761,6 +13710,8 @@ class EventFields {
     nameStart = -1;
     nameEnd = -1;
     pid = NaN;
+    /** Numeric tid (NaN when absent or a string). */
+    tid = NaN;
     hasTs = false;
     tsUs = 0;
     tsFracNs = 0;
@@ -9768,6 +13719,10 @@ class EventFields {
     durNs = 0;
     device = NaN;
     correlation = NaN;
+    externalId = NaN;
+    /** Byte range of the `Input Dims` value (record_shapes), -1 when absent. */
+    inputDimsStart = -1;
+    inputDimsEnd = -1;
     bytes = NaN;
     /** grid x,y,z then block x,y,z; NaN where absent. */
     shape = new Float64Array(6);
@@ -9789,10 +13744,14 @@ class EventFields {
         this.nameStart = -1;
         this.nameEnd = -1;
         this.pid = NaN;
+        this.tid = NaN;
         this.hasTs = false;
         this.hasDur = false;
         this.device = NaN;
         this.correlation = NaN;
+        this.externalId = NaN;
+        this.inputDimsStart = -1;
+        this.inputDimsEnd = -1;
         this.bytes = NaN;
         this.shape.fill(NaN);
         const p = this.ws(start);
@@ -9803,6 +13762,10 @@ class EventFields {
     /** The bytes the last read() parsed; name and other ranges index into it. */
     get buffer() {
         return this.b;
+    }
+    /** The raw JSON of `Input Dims`, when the event has it. */
+    inputDims() {
+        return this.inputDimsStart < 0 ? undefined : this.b.toString('utf8', this.inputDimsStart, this.inputDimsEnd);
     }
     /** The event's name, decoded. */
     name() {
@@ -9909,6 +13872,11 @@ class EventFields {
                     this.pid = this.num;
                     return q;
                 }
+                if (this.is(ks, ke, K_TID) && this.isNumberStart(b[p])) {
+                    const q = this.number(p);
+                    this.tid = this.num;
+                    return q;
+                }
                 if (this.wantCat && this.is(ks, ke, K_CAT) && b[p] === json_element_QUOTE) {
                     const e = this.stringEnd(p);
                     this.cat = this.decode(p + 1, e);
@@ -9952,10 +13920,23 @@ class EventFields {
                     return q;
                 }
                 break;
+            case 10:
+                if (c === LBRACKET && this.is(ks, ke, K_INPUT_DIMS)) {
+                    const q = this.skipValue(p);
+                    this.inputDimsStart = p;
+                    this.inputDimsEnd = q;
+                    return q;
+                }
+                break;
             case 11:
                 if (this.isNumberStart(c) && this.is(ks, ke, K_CORRELATION)) {
                     const q = this.number(p);
                     this.correlation = this.num;
+                    return q;
+                }
+                if (this.isNumberStart(c) && this.is(ks, ke, K_EXTERNAL_ID)) {
+                    const q = this.number(p);
+                    this.externalId = this.num;
                     return q;
                 }
                 break;
@@ -10083,13 +14064,217 @@ class EventFields {
     }
 }
 
+;// CONCATENATED MODULE: ./src/ingest/kineto/launch-sites.ts
+/**
+ * Which CPU op launched each kernel, from a Kineto trace's `cpu_op` events: PyTorch writes each op
+ * with an `External id`, and each kernel with the External id of the innermost op that launched it.
+ * Ops are nested by time on their thread (the trace lists them in start order per thread), so the
+ * chain of enclosing ops (`aten::repeat_interleave > aten::copy_`) is known when an op is read.
+ * With `record_shapes`, a matmul op's `Input Dims` give its token count M.
+ *
+ * Memory stays bounded on multi-GB traces: per op only a small site number is kept, in a typed array
+ * indexed by External id (ids are dense, counted from 0 per profiling session); the distinct sites
+ * (chain, tokens) are few. Per kernel, time is summed by site as kernels are read.
+ */
+/** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
+const MATMUL_INPUT = new Map([
+    ['aten::mm', 0],
+    ['aten::matmul', 0],
+    ['aten::linear', 0],
+    ['aten::bmm', 0],
+    ['aten::addmm', 1],
+    ['aten::baddbmm', 1],
+    ['aten::_addmm_activation', 1],
+    ['aten::_scaled_mm', 0],
+    ['aten::_grouped_mm', 0],
+    ['aten::_scaled_grouped_mm', 0],
+]);
+/** Past this an External id is not dense-indexed (a corrupt or foreign id); it is looked up in a map. */
+const DENSE_ID_LIMIT = 1 << 26;
+/** Ops shown in a chain: the outermost, then the innermost few. */
+const CHAIN_HEAD = 1;
+const CHAIN_TAIL = 3;
+const NO_TOKENS = -1;
+/** Kineto writes µs with three decimals: a child's end may pass its parent's by a rounding ns. */
+const NEST_SLACK_NS = 2;
+/** True for the ops whose Input Dims are read (the others' are never decoded). */
+function isMatmulOp(opName) {
+    return MATMUL_INPUT.has(opName);
+}
+/**
+ * M of a matmul from its `Input Dims` JSON (`[[5, 128], [128, 128], …]`): the product of all but the
+ * last dim of the activation input. Undefined when the dims are missing or not a matrix.
+ */
+function matmulTokens(opName, inputDims) {
+    const input = MATMUL_INPUT.get(opName);
+    if (input === undefined || inputDims === undefined)
+        return undefined;
+    let dims;
+    try {
+        dims = JSON.parse(inputDims);
+    }
+    catch {
+        return undefined;
+    }
+    const shape = Array.isArray(dims) ? dims[input] : undefined;
+    if (!Array.isArray(shape) || shape.length < 2 || !shape.every((d) => Number.isInteger(d) && d >= 0))
+        return undefined;
+    return shape.slice(0, -1).reduce((product, d) => product * d, 1);
+}
+/** The id of `key` in `ids`; a new key gets `next`, and `store` records what it stands for. */
+function intern(ids, key, next, store) {
+    const known = ids.get(key);
+    if (known !== undefined)
+        return known;
+    store();
+    ids.set(key, next);
+    return next;
+}
+class LaunchSites {
+    opNames = [];
+    opNameIds = new Map();
+    /** Chain nodes: parent chain (-1 at the root) and op name id. */
+    chainParent = [];
+    chainName = [];
+    chainIds = new Map();
+    /** Sites: a chain and the token count of its innermost matmul (-1: none). */
+    siteChain = [];
+    siteTokens = [];
+    siteIds = new Map();
+    open = new Map();
+    /** External id → site + 1 (0: unknown); 2 bytes an id until there are more than 65,535 sites. */
+    dense = new Uint16Array(1024);
+    sparse = new Map();
+    /** Ops read; ops whose start went back in time on their thread (their chain may be cut short). */
+    ops = 0;
+    unordered = 0;
+    /**
+     * Kernel launches linked to an op, and the others: no External id (CUDA graph replays), an old
+     * trace's correlation-as-id, or an op not read before the kernel (PyTorch writes ops first).
+     */
+    attributed = 0;
+    unlinked = 0;
+    /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded. */
+    op(name, externalId, thread, start, end, inputDims) {
+        this.ops++;
+        let stack = this.open.get(thread);
+        if (!stack)
+            this.open.set(thread, (stack = []));
+        const top = stack[stack.length - 1];
+        if (top && start < top.start)
+            this.unordered++;
+        // Closed ops leave; so does one this op is not inside (µs rounding can cross ends by a ns or two).
+        while (stack.length) {
+            const last = stack[stack.length - 1];
+            if (last.end > start + NEST_SLACK_NS && end <= last.end + NEST_SLACK_NS)
+                break;
+            stack.pop();
+        }
+        const enclosing = stack[stack.length - 1];
+        const chain = this.chainOf(enclosing?.chain ?? -1, this.nameId(name));
+        const own = matmulTokens(name, inputDims);
+        const tokens = own ?? enclosing?.tokens ?? NO_TOKENS;
+        stack.push({ start, end, chain, tokens });
+        if (Number.isInteger(externalId) && externalId >= 0)
+            this.setSite(externalId, this.siteOf(chain, tokens));
+    }
+    /** Add one kernel launch's time to its site; returns false when the launch links to no op. */
+    kernel(times, externalId, correlation, durNs) {
+        // Old traces give GPU events the correlation id as External id: that names no op.
+        if (!Number.isInteger(externalId) || externalId === correlation) {
+            this.unlinked++;
+            return false;
+        }
+        const site = this.siteAt(externalId);
+        if (site < 0) {
+            this.unlinked++;
+            return false;
+        }
+        this.attributed++;
+        times.set(site, (times.get(site) ?? 0) + durNs);
+        return true;
+    }
+    /** The site with the most time, as a chain of op names, with its share and tokens. */
+    attribution(times, totalNs) {
+        if (!times || times.size === 0)
+            return undefined;
+        let best = -1;
+        let bestNs = -1;
+        for (const [site, ns] of times)
+            if (ns > bestNs)
+                [best, bestNs] = [site, ns];
+        const chain = this.siteChain[best];
+        // Launches from the same chain with other token counts count towards the chain's share.
+        let chainNs = 0;
+        for (const [site, ns] of times)
+            if (this.siteChain[site] === chain)
+                chainNs += ns;
+        const out = { launchedBy: this.chainText(chain), launchedByShare: totalNs > 0 ? Math.min(1, chainNs / totalNs) : 1 };
+        const tokens = this.siteTokens[best];
+        if (tokens !== NO_TOKENS)
+            out.tokens = tokens;
+        return out;
+    }
+    nameId(name) {
+        return intern(this.opNameIds, name, this.opNames.length, () => this.opNames.push(name));
+    }
+    chainOf(parent, name) {
+        return intern(this.chainIds, (parent + 1) * 2 ** 22 + name, this.chainParent.length, () => {
+            this.chainParent.push(parent);
+            this.chainName.push(name);
+        });
+    }
+    siteOf(chain, tokens) {
+        return intern(this.siteIds, chain * 2 ** 24 + Math.min(tokens + 1, 2 ** 24 - 1), this.siteChain.length, () => {
+            this.siteChain.push(chain);
+            this.siteTokens.push(tokens);
+        });
+    }
+    setSite(externalId, site) {
+        if (externalId >= DENSE_ID_LIMIT) {
+            this.sparse.set(externalId, site);
+            return;
+        }
+        const wide = site + 1 > 0xffff && this.dense instanceof Uint16Array;
+        if (externalId >= this.dense.length || wide) {
+            let size = this.dense.length;
+            while (size <= externalId)
+                size = Math.ceil(size * 1.5);
+            const grown = wide || this.dense instanceof Int32Array ? new Int32Array(size) : new Uint16Array(size);
+            grown.set(this.dense);
+            this.dense = grown;
+        }
+        this.dense[externalId] = site + 1;
+    }
+    siteAt(externalId) {
+        if (externalId < 0)
+            return -1;
+        if (externalId >= DENSE_ID_LIMIT)
+            return this.sparse.get(externalId) ?? -1;
+        return externalId < this.dense.length ? this.dense[externalId] - 1 : -1;
+    }
+    chainText(chain) {
+        const names = [];
+        for (let node = chain; node >= 0; node = this.chainParent[node])
+            names.push(this.opNames[this.chainName[node]]);
+        names.reverse();
+        if (names.length <= CHAIN_HEAD + CHAIN_TAIL)
+            return names.join(' > ');
+        return [...names.slice(0, CHAIN_HEAD), '…', ...names.slice(-CHAIN_TAIL)].join(' > ');
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/ingest/kineto/name-cache.ts
 /**
  * Interns event names by their raw bytes: a fingerprint of sampled bytes picks candidates, a
  * native compare confirms, and each distinct name is decoded to a string once. Kernel names are
  * often kilobytes long and repeat thousands of times; decoding and hashing each one would dominate.
+ * The fingerprint skips bytes, so names built to differ only there share it: a bucket that grows
+ * past a few entries gets an index on the complete bytes, and the lookup stays O(name length).
  */
 const SAMPLES = 12;
+/** Entries a bucket holds before it is indexed by the complete name (real traces: one or two). */
+const BUCKET_SCAN = 8;
 class NameCache {
     decode;
     create;
@@ -10108,28 +14293,40 @@ class NameCache {
             hash = (Math.imul(hash, 31) + buf[end - 1]) | 0;
         }
         let bucket = this.buckets.get(hash);
-        if (bucket) {
-            for (const entry of bucket) {
+        let key;
+        if (bucket?.byBytes) {
+            key = buf.toString('latin1', start, end);
+            const found = bucket.byBytes.get(key);
+            if (found)
+                return found;
+        }
+        else if (bucket) {
+            for (const entry of bucket.entries) {
                 if (entry.bytes.length === length && entry.bytes.compare(buf, start, end) === 0)
                     return entry;
             }
         }
         else {
-            this.buckets.set(hash, (bucket = []));
+            this.buckets.set(hash, (bucket = { entries: [] }));
         }
         const bytes = Buffer.from(buf.subarray(start, end));
         const name = this.decode(bytes);
         const entry = { name, bytes, value: this.create(name) };
-        bucket.push(entry);
+        bucket.entries.push(entry);
+        if (bucket.byBytes)
+            bucket.byBytes.set(key, entry);
+        else if (bucket.entries.length > BUCKET_SCAN)
+            bucket.byBytes = new Map(bucket.entries.map((known) => [known.bytes.toString('latin1'), known]));
         return entry;
     }
     *entries() {
         for (const bucket of this.buckets.values())
-            yield* bucket;
+            yield* bucket.entries;
     }
 }
 
 ;// CONCATENATED MODULE: ./src/ingest/kineto/trace-summary.ts
+
 
 
 
@@ -10162,22 +14359,44 @@ function memcpyKind(name) {
         return 'memcpy-dtod';
     return 'memcpy-other';
 }
+/** Shapes scanned in a list before a kernel's shapes get an index. */
+const SHAPE_SCAN = 8;
+/** Equal, or both absent (NaN: a trace without grid or block): as the index's key sees them. */
+const sameDim = (a, b) => a === b || (a !== a && b !== b);
+const shapeKey = (d) => `${d[0]},${d[1]},${d[2]},${d[3]},${d[4]},${d[5]}`;
 function addShape(sum, shape, ns) {
+    if (sum.shapeIndex) {
+        const key = shapeKey(shape);
+        const known = sum.shapeIndex.get(key);
+        if (known)
+            known.ns += ns;
+        else {
+            const added = { ns, dims: Float64Array.from(shape) };
+            sum.shapes.push(added);
+            sum.shapeIndex.set(key, added);
+        }
+        return;
+    }
     for (const known of sum.shapes) {
         const dims = known.dims;
-        if (dims[0] === shape[0] && dims[1] === shape[1] && dims[2] === shape[2] && dims[3] === shape[3] && dims[4] === shape[4] && dims[5] === shape[5]) {
+        if (sameDim(dims[0], shape[0]) && sameDim(dims[1], shape[1]) && sameDim(dims[2], shape[2]) && sameDim(dims[3], shape[3]) && sameDim(dims[4], shape[4]) && sameDim(dims[5], shape[5])) {
             known.ns += ns;
             return;
         }
     }
     sum.shapes.push({ ns, dims: Float64Array.from(shape) });
+    if (sum.shapes.length > SHAPE_SCAN)
+        sum.shapeIndex = new Map(sum.shapes.map((known) => [shapeKey(known.dims), known]));
 }
 class TraceSummary {
     ctx;
     fields = new EventFields();
     baseUs;
-    /** kernel name → device → sums */
-    kernels = new NameCache(decodeName, () => new Map());
+    /** kernel name → its timeline kind, and device → sums */
+    kernels = new NameCache(decodeName, (name) => ({
+        kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
+        byDevice: new Map(),
+    }));
     memcpys = new NameCache(decodeName, (name) => ({ kind: memcpyKind(name), name, totalNs: 0, count: 0 }));
     memsets = new NameCache(decodeName, (name) => ({ kind: 'memset', name, totalNs: 0, count: 0 }));
     api = new NameCache(decodeName, (name) => ({
@@ -10187,6 +14406,9 @@ class TraceSummary {
         graphLaunch: GRAPH_LAUNCH_CALL.test(name),
     }));
     ops = new OpLog();
+    launchSites = new LaunchSites();
+    cpuOpNames = new NameCache(decodeName, (name) => name);
+    cpuOpBaseUs;
     graphCorrelations = new Set();
     categories = new Set();
     members = new Map();
@@ -10227,6 +14449,8 @@ class TraceSummary {
         }
         if (f.ph !== PH_COMPLETE)
             return;
+        if (category === CAT_CPU_OP)
+            return this.cpuOp();
         if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
             if (!f.nameStartsWith(PROFILER_STEP))
                 return;
@@ -10271,7 +14495,7 @@ class TraceSummary {
     kernel(startNs) {
         const f = this.fields;
         const device = this.deviceOf();
-        const byDevice = this.named(this.kernels);
+        const { kind, byDevice } = this.named(this.kernels);
         let sum = byDevice.get(device);
         if (!sum)
             byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: [] }));
@@ -10284,7 +14508,18 @@ class TraceSummary {
             sum.maxNs = dur;
         if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3]))
             addShape(sum, f.shape, dur);
-        this.ops.push(startNs, startNs + dur, device, f.correlation, true);
+        this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
+        this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
+    }
+    /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
+    cpuOp() {
+        const f = this.fields;
+        if (!f.hasTs || !f.hasDur || f.nameStart < 0)
+            return;
+        this.cpuOpBaseUs ??= f.tsUs;
+        const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
+        const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+        this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
     }
     memop(startNs, memset) {
         const f = this.fields;
@@ -10293,7 +14528,8 @@ class TraceSummary {
         sum.count++;
         if (Number.isFinite(f.bytes))
             sum.bytes = (sum.bytes ?? 0) + f.bytes;
-        this.ops.push(startNs, startNs + f.durNs, this.deviceOf(), f.correlation, false);
+        const hostCopy = sum.kind === 'memcpy-htod' || sum.kind === 'memcpy-dtoh';
+        this.ops.push(startNs, startNs + f.durNs, this.deviceOf(), f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
     }
     apiCall() {
         const f = this.fields;
@@ -10325,7 +14561,7 @@ class TraceSummary {
     }
     kernelStats() {
         const out = [];
-        for (const { name, value: byDevice } of this.kernels.entries()) {
+        for (const { name, value: { byDevice } } of this.kernels.entries()) {
             for (const [device, sum] of byDevice) {
                 const stat = { name, totalNs: sum.totalNs, instances: sum.instances, minNs: sum.minNs, maxNs: sum.maxNs };
                 if (device >= 0)
@@ -10340,6 +14576,13 @@ class TraceSummary {
                         stat.grid = [gx, gy, gz];
                     if ([bx, by, bz].every(Number.isFinite))
                         stat.block = [bx, by, bz];
+                }
+                const site = this.launchSites.attribution(sum.sites, sum.totalNs);
+                if (site) {
+                    stat.launchedBy = site.launchedBy;
+                    stat.launchedByShare = Math.round(site.launchedByShare * 1e4) / 1e4;
+                    if (site.tokens !== undefined)
+                        stat.tokens = site.tokens;
                 }
                 out.push(stat);
             }
@@ -10370,109 +14613,6 @@ class TraceSummary {
         return { kernelLaunches, graphLaunches };
     }
 }
-
-;// CONCATENATED MODULE: ./src/ingest/kineto-json.ts
-/**
- * PyTorch profiler / Kineto Chrome trace (`*.pt.trace.json[.gz]`, CUDA/CUPTI and ROCm/roctracer).
- * Mapping: `kernel` (legacy `Kernel`) events → kernels summed by (name, device: args.device or pid),
- * with the grid/block of the shape that took most time; `gpu_memcpy`/`gpu_memset` (legacy
- * `Memcpy`/`Memset`) → memops (kind from the name, bytes from args); `cuda_runtime`/`cuda_driver`
- * → apiCalls; GPU op intervals → timeline (busy = union per device, idle gaps, `ProfilerStep#N`
- * windows, kernel time per tenth of the span; kernels whose correlation id is a cudaGraphLaunch's
- * are graph kernels). `deviceProperties` → environment; warpSize 64 or hip* calls → AMD.
- * ts/dur are µs (integer or float) and become integer ns; step start times are ns from the first
- * GPU op. Events with dur < 0 or > 7 days (CUPTI overflow) are dropped and counted.
- * The file is streamed (traces can exceed memory and V8's string limit): only events of the
- * categories above are decoded; cpu_op, python_function and flow events are skipped by their bytes.
- * Limits: step windows come from the GPU projection of the annotation where present, else the CPU
- * range (GPU work lagging the CPU is then counted in the next step); the PyTorch version is not
- * in the trace; skipped events are checked for balanced brackets only.
- */
-
-
-
-
-
-const KNOWN_PARTS = ['deviceProperties', 'distributedInfo'];
-function isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-/** CUDA encodes versions as 1000 * major + 10 * minor (12040 → 12.4). */
-function cudaVersion(value) {
-    if (typeof value === 'string' && value)
-        return value;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
-        return undefined;
-    return `${Math.floor(value / 1000)}.${Math.floor((value % 1000) / 10)}`;
-}
-function environmentOf(summary) {
-    const props = summary.members.get('deviceProperties');
-    const devices = Array.isArray(props) ? props.filter(isRecord) : [];
-    const env = {};
-    const name = devices[0]?.name;
-    if (typeof name === 'string' && name)
-        env.gpuName = name;
-    if (devices.length)
-        env.gpuCount = devices.length;
-    const apiNames = summary.apiNames();
-    if (devices.some((d) => d.warpSize === 64) || apiNames.some((n) => n.startsWith('hip')))
-        env.vendor = 'amd';
-    else if (devices.some((d) => d.warpSize === 32) || apiNames.some((n) => n.startsWith('cu')))
-        env.vendor = 'nvidia';
-    if (env.vendor !== 'amd') {
-        const cuda = cudaVersion(summary.members.get('cuda_runtime_version'));
-        if (cuda)
-            env.cuda = cuda;
-    }
-    return env;
-}
-/* harmony default export */ const kineto_json = (defineImporter({
-    id: 'kineto-json',
-    label: 'PyTorch profiler / Kineto trace (JSON)',
-    sniff(head) {
-        const text = head.replace(/^\uFEFF/, '').trimStart();
-        if (!text.startsWith('{'))
-            return false;
-        return text.includes('"traceEvents"') || (text.includes('"schemaVersion"') && text.includes('"deviceProperties"'));
-    },
-    async read(file, ctx) {
-        const summary = new TraceSummary(ctx);
-        const scanner = new TraceScanner(summary);
-        try {
-            for await (const chunk of file.stream())
-                scanner.push(chunk);
-            scanner.finish();
-        }
-        catch (error) {
-            if (error instanceof ScanError)
-                throw new errors/* InputError */.dz(file.path, error.expected, `byte ${error.offset}`);
-            if (error instanceof errors/* InputError */.dz)
-                throw error;
-            const reason = error.message;
-            const expected = file.gzip ? `expected a complete gzip stream, got "${reason}"` : `expected a readable file, got "${reason}"`;
-            throw new errors/* InputError */.dz(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
-        }
-        if (!scanner.sawTraceEvents) {
-            throw new errors/* InputError */.dz(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
-        }
-        const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
-        const windows = summary.stepWindows();
-        const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
-        return {
-            source: {
-                path: file.path,
-                format: 'kineto-json',
-                tool: 'pytorch-profiler',
-                parts: [...KNOWN_PARTS.filter((key) => summary.members.has(key)), ...summary.categories],
-            },
-            kernels: summary.kernelStats(),
-            memops: summary.memopStats(),
-            apiCalls: summary.apiStats(),
-            ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts) } : {}),
-            environment: environmentOf(summary),
-        };
-    },
-}));
 
 ;// CONCATENATED MODULE: ./src/ingest/text-tables.ts
 /**
@@ -10575,6 +14715,451 @@ function splitCsvLine(line) {
         }
     }
 }
+
+;// CONCATENATED MODULE: ./src/ingest/rocprof-trace.ts
+/**
+ * Per-dispatch ROCm traces (rocprofv3 `*_kernel_trace.csv`, legacy rocprof `results.csv`), read line by
+ * line because they run to millions of rows: per-kernel sums (by agent and name, with the launch shape
+ * that took the most time) and a timeline (span, busy union per agent, idle gaps, launches, busy time
+ * per tenth of the span). Timestamps are kept exact as offsets from the first dispatch, even above 2^53.
+ */
+
+
+
+/** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
+function cleanKernelName(name) {
+    return name.trim().replace(/ \[clone \.kd\]$/, '').replace(/\.kd$/, '');
+}
+const V3 = { name: 'Kernel_Name', agent: 'Agent_Id', start: 'Start_Timestamp', end: 'End_Timestamp', grid: ['Grid_Size_X', 'Grid_Size_Y', 'Grid_Size_Z'], block: ['Workgroup_Size_X', 'Workgroup_Size_Y', 'Workgroup_Size_Z'] };
+const V1 = { name: 'KernelName', agent: 'gpu-id', start: 'BeginNs', end: 'EndNs', grid: ['grd'], block: ['wgr'] };
+/** Exact ns offsets from the first timestamp; BigInt only where a value passes 15 digits. */
+class Clock {
+    baseBig;
+    baseNum;
+    offset(text) {
+        if (!/^\d+$/.test(text))
+            return undefined;
+        if (this.baseBig === undefined) {
+            this.baseBig = BigInt(text);
+            this.baseNum = text.length <= 15 ? Number(text) : undefined;
+        }
+        if (this.baseNum !== undefined && text.length <= 15)
+            return Number(text) - this.baseNum;
+        return Number(BigInt(text) - this.baseBig);
+    }
+}
+/**
+ * A kernel trace read line by line: `push` each line after the header (the first line), then
+ * `finish` for the per-kernel sums and the timeline.
+ */
+class KernelTraceReader {
+    path;
+    ctx;
+    dispatches = [];
+    header;
+    labels;
+    at;
+    hasShape;
+    clock = new Clock();
+    names = new Map();
+    /** How errors name a field: a CSV `column`, or a trace event's `field`. */
+    fieldWord = 'column';
+    constructor(path, headerLine, headerLineNo, v3, ctx) {
+        this.path = path;
+        this.ctx = ctx;
+        const header = (this.header = (splitCsvLine(headerLine) ?? []).map(cleanLabel));
+        const labels = (this.labels = v3 ? V3 : V1);
+        const index = (label) => header.indexOf(label);
+        const missing = [labels.name, labels.start, labels.end].filter((label) => index(label) < 0);
+        if (missing.length)
+            throw new errors/* InputError */.dz(path, `expected columns ${missing.join(', ')} in the header`, String(headerLineNo));
+        this.at = { name: index(labels.name), agent: index(labels.agent), start: index(labels.start), end: index(labels.end), kind: index('Kind'), grid: labels.grid.map(index), block: labels.block.map(index) };
+        this.hasShape = [...this.at.grid, ...this.at.block].every((i) => i >= 0);
+    }
+    push(line, lineNo) {
+        if (line.trim() === '')
+            return;
+        const { path, header, at } = this;
+        const where = String(lineNo);
+        const fields = splitCsvLine(line);
+        if (!fields)
+            throw new errors/* InputError */.dz(path, 'expected well-formed CSV quoting (a truncated or garbled row)', where);
+        if (fields.length !== header.length) {
+            throw new errors/* InputError */.dz(path, `expected ${header.length} fields as in the header, got ${fields.length} (a truncated or garbled row)`, where);
+        }
+        if (at.kind >= 0 && fields[at.kind] !== 'KERNEL_DISPATCH') {
+            this.ctx.count('non-kernel-row', 'info', `rows of kind ${fields[at.kind]} are left out`);
+            return;
+        }
+        const sizes = this.hasShape ? [...at.grid, ...at.block].map((i) => (fields[i].trim() === '' ? NaN : Number(fields[i]))) : undefined;
+        this.addDispatch({
+            name: fields[at.name],
+            agent: at.agent >= 0 ? fields[at.agent].trim() : '0',
+            start: fields[at.start].trim(),
+            end: fields[at.end].trim(),
+            ...(sizes ? { grid: sizes.slice(0, at.grid.length), block: sizes.slice(at.grid.length) } : {}),
+        }, where);
+    }
+    /**
+     * One dispatch from any layout (a CSV row, a Chrome-trace event, a database row): integer ns
+     * timestamps as text, the grid in work-items (in blocks with `gridInBlocks`, as CUDA counts it)
+     * and the workgroup size, where the capture records them.
+     */
+    addDispatch(raw, where) {
+        const { path, labels } = this;
+        const start = this.clock.offset(raw.start);
+        const end = this.clock.offset(raw.end);
+        if (start === undefined || end === undefined) {
+            const [label, value] = start === undefined ? [labels.start, raw.start] : [labels.end, raw.end];
+            throw new errors/* InputError */.dz(path, `expected an integer timestamp in ${this.fieldWord} ${label}, got ${JSON.stringify(value)}`, where);
+        }
+        if (end < start)
+            throw new errors/* InputError */.dz(path, `expected ${labels.end} at or after ${labels.start}`, where);
+        let name = this.names.get(raw.name);
+        if (name === undefined) {
+            const own = ownString(raw.name);
+            this.names.set(own, (name = cleanKernelName(own)));
+        }
+        const dispatch = { name, agent: raw.agent, start, end };
+        if (raw.grid && raw.block) {
+            const sizes = [...raw.grid, ...raw.block];
+            if (sizes.some((n) => !Number.isFinite(n) || n < 0))
+                throw new errors/* InputError */.dz(path, 'expected whole-number grid and workgroup sizes', where);
+            const grid = raw.grid;
+            const block = raw.block;
+            if (block.every((b) => b > 0)) {
+                // rocprof counts the grid in work-items; report workgroups, as CUDA counts blocks.
+                const dim3 = (v) => [v[0] ?? 1, v[1] ?? 1, v[2] ?? 1].join(',');
+                dispatch.shape = `${dim3(raw.gridInBlocks ? grid : grid.map((n, d) => Math.ceil(n / block[d])))},${dim3(block)}`;
+            }
+        }
+        this.dispatches.push(dispatch);
+    }
+    finish() {
+        const dispatches = this.dispatches;
+        if (dispatches.length === 0)
+            return { kernels: [] };
+        return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false) };
+    }
+}
+function sortedAgents(dispatches) {
+    return [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+}
+function kernelsFrom(dispatches) {
+    const agents = sortedAgents(dispatches);
+    const multi = agents.length > 1;
+    const byKey = new Map();
+    const shapeNs = new Map();
+    for (const d of dispatches) {
+        const key = `${d.agent}\u0000${d.name}`;
+        const ns = d.end - d.start;
+        const existing = byKey.get(key);
+        if (existing) {
+            existing.totalNs += ns;
+            existing.instances += 1;
+            existing.minNs = Math.min(existing.minNs, ns);
+            existing.maxNs = Math.max(existing.maxNs, ns);
+        }
+        else {
+            byKey.set(key, { name: d.name, totalNs: ns, instances: 1, minNs: ns, maxNs: ns, ...(multi ? { device: agents.indexOf(d.agent) } : {}) });
+        }
+        if (d.shape) {
+            let shapes = shapeNs.get(key);
+            if (!shapes)
+                shapeNs.set(key, (shapes = new Map()));
+            shapes.set(d.shape, (shapes.get(d.shape) ?? 0) + ns);
+        }
+    }
+    for (const [key, shapes] of shapeNs) {
+        const heaviest = [...shapes.entries()].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
+        Object.assign(byKey.get(key), { grid: heaviest.slice(0, 3), block: heaviest.slice(3, 6) });
+    }
+    return [...byKey.values()];
+}
+/** The dispatches as GPU ops (one device per agent), so the timeline is built as for a Kineto trace. */
+function timelineFrom(dispatches, isCollective) {
+    // Device numbers as kernelsFrom gives them: the agents' index in numeric order.
+    const agents = new Map(sortedAgents(dispatches).map((agent, index) => [agent, index]));
+    const kinds = new Map();
+    const ops = new OpLog();
+    for (const d of dispatches) {
+        const device = agents.get(d.agent);
+        let kind = kinds.get(d.name);
+        if (kind === undefined)
+            kinds.set(d.name, (kind = isCollective(d.name) ? OP_COLLECTIVE : OP_KERNEL));
+        ops.push(d.start, d.end, device, NaN, kind);
+    }
+    const counts = { kernelLaunches: dispatches.length, graphLaunches: 0, graphCorrelations: new Set() };
+    return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
+}
+
+;// CONCATENATED MODULE: ./src/ingest/rocprof-json.ts
+/**
+ * Legacy rocprof (v1) `results.json`: a Chrome trace that rocprof writes beside `results.csv`. It is
+ * not a PyTorch trace: its `ph:"X"` events carry no `cat`, `ts`/`dur` are strings in µs, and each
+ * kernel event's `args` repeat the per-dispatch row of `results.csv` (`KernelName`, `gpu-id`,
+ * `BeginNs`, `EndNs`, `DurationNs`, `grd`, `wgr`). Kernels are read from those args, so times are
+ * the exact ns rocprof measured, not the rounded µs of `ts`/`dur`; the timeline is built as for
+ * `results.csv`. `otherData` (rocminfo) gives the GPU's marketing name.
+ * Limits: events without `KernelName` args (HIP/HSA API and copy rows of `--hip-trace`) are counted
+ * and left out; the whole file is parsed at once (rocprof v1 traces stay well under the text limit).
+ */
+
+
+
+const V1_HEADER = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
+function isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+function rocprof_json_text(value) {
+    if (typeof value === 'string')
+        return value.trim();
+    if (typeof value === 'number' && Number.isInteger(value))
+        return String(value);
+    return undefined;
+}
+/** A JSON.parse error as a byte offset, where the engine says one. */
+function parseError(path, error) {
+    const at = /position (\d+)/.exec(error.message)?.[1];
+    return new errors/* InputError */.dz(path, `expected a complete rocprof results.json (${error.message.split('\n')[0]})`, at ? `byte ${at}` : undefined);
+}
+/** rocminfo's GPU agents, as rocprof copies them into otherData (`Agent2.MarketingName`, `Agent2.VendorName`). */
+function environmentOf(other) {
+    const env = { vendor: 'amd' };
+    if (!isRecord(other))
+        return env;
+    const names = [];
+    let count = 0;
+    for (const [key, value] of Object.entries(other)) {
+        const agent = /^(Agent\d+)\.MarketingName$/.exec(key)?.[1];
+        if (!agent || typeof value !== 'string')
+            continue;
+        if (other[`${agent}.VendorName`] !== 'AMD' || other[`${agent}.DeviceType`] === 'CPU')
+            continue;
+        count += 1;
+        if (!names.includes(value))
+            names.push(value);
+    }
+    if (names.length)
+        env.gpuName = names.join(', ');
+    if (count)
+        env.gpuCount = count;
+    return env;
+}
+/** True when a Chrome-trace head is rocprof's: per-dispatch ns args on events that have no `cat`. */
+function isRocprofTraceHead(head) {
+    const text = head.replace(/^\uFEFF/, '').trimStart();
+    return text.startsWith('{') && text.includes('"traceEvents"') && /"BeginNs"\s*:\s*"\d+"/.test(text) && /"KernelName"\s*:/.test(text) && !/"cat"\s*:/.test(text);
+}
+/* harmony default export */ const rocprof_json = ((0,ingest_importer/* defineImporter */.IN)({
+    id: 'rocprof-json',
+    label: 'ROCm rocprof (v1) results.json trace',
+    sniff: isRocprofTraceHead,
+    async read(file, ctx) {
+        let doc;
+        try {
+            doc = JSON.parse((await file.text()).replace(/^\uFEFF/, ''));
+        }
+        catch (error) {
+            if (error instanceof errors/* InputError */.dz)
+                throw error;
+            throw parseError(file.path, error);
+        }
+        if (!isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
+            throw new errors/* InputError */.dz(file.path, 'expected a rocprof results.json: an object with a "traceEvents" array', 'byte 0');
+        }
+        const trace = new KernelTraceReader(file.path, V1_HEADER, 1, false, ctx);
+        trace.fieldWord = 'field';
+        const events = doc['traceEvents'];
+        for (let i = 0; i < events.length; i++) {
+            const event = events[i];
+            if (!isRecord(event) || event['ph'] !== 'X')
+                continue;
+            const args = event['args'];
+            const name = isRecord(args) ? rocprof_json_text(args['KernelName']) : undefined;
+            if (!isRecord(args) || !name) {
+                ctx.count('non-kernel-event', 'info', 'trace events without KernelName args (API calls, copies) are left out');
+                continue;
+            }
+            const where = `traceEvents[${i}]`;
+            const begin = rocprof_json_text(args['BeginNs']) ?? '';
+            const end = rocprof_json_text(args['EndNs']) ?? '';
+            const duration = rocprof_json_text(args['DurationNs']);
+            if (duration !== undefined && /^\d+$/.test(begin) && /^\d+$/.test(end) && /^\d+$/.test(duration) && BigInt(end) - BigInt(begin) !== BigInt(duration)) {
+                ctx.count('duration-mismatch', 'info', 'DurationNs differs from EndNs − BeginNs; the timestamps are used');
+            }
+            const grid = Number(rocprof_json_text(args['grd']) ?? NaN);
+            const block = Number(rocprof_json_text(args['wgr']) ?? NaN);
+            const shape = Number.isFinite(grid) && Number.isFinite(block) ? { grid: [grid], block: [block] } : {};
+            trace.addDispatch({ name, agent: rocprof_json_text(args['gpu-id']) ?? '0', start: begin, end, ...shape }, where);
+        }
+        const read = trace.finish();
+        if (read.kernels.length === 0) {
+            throw new errors/* InputError */.dz(file.path, 'expected kernel events (ph "X" with KernelName, BeginNs and EndNs args) in the rocprof trace, found none', 'byte 0');
+        }
+        return {
+            source: { path: file.path, format: 'rocprof-json', tool: 'rocprof', parts: ['results.json'] },
+            kernels: read.kernels,
+            ...(read.timeline ? { timeline: read.timeline } : {}),
+            environment: environmentOf(doc['otherData']),
+        };
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/ingest/kineto-json.ts
+/**
+ * PyTorch profiler / Kineto Chrome trace (`*.pt.trace.json[.gz]`, CUDA/CUPTI and ROCm/roctracer).
+ * Mapping: `kernel` (legacy `Kernel`) events → kernels summed by (name, device: args.device or pid),
+ * with the grid/block of the shape that took most time; `gpu_memcpy`/`gpu_memset` (legacy
+ * `Memcpy`/`Memset`) → memops (kind from the name, bytes from args); `cuda_runtime`/`cuda_driver`
+ * → apiCalls; GPU op intervals → timeline (busy = union per device, idle gaps, `ProfilerStep#N`
+ * windows, kernel time per tenth of the span; kernels whose correlation id is a cudaGraphLaunch's
+ * are graph kernels; collective and host↔device copy time no kernel overlaps; idle gaps that are
+ * not the workload; one timeline per device when there are several). `distributedInfo` → the
+ * capture's rank, world size and backend. `deviceProperties` → environment; warpSize 64 or hip*
+ * calls → AMD.
+ * ts/dur are µs (integer or float) and become integer ns; step start times are ns from the first
+ * GPU op. Events with dur < 0 or > 7 days (CUPTI overflow) are dropped and counted.
+ * The file is streamed (traces can exceed memory and V8's string limit): only events of the
+ * categories above are decoded; cpu_op, python_function and flow events are skipped by their bytes.
+ * Limits: step windows come from the GPU projection of the annotation where present, else the CPU
+ * range (GPU work lagging the CPU is then counted in the next step); the PyTorch version is not
+ * in the trace; skipped events are checked for balanced brackets only.
+ */
+
+
+
+
+
+
+const KNOWN_PARTS = ['deviceProperties', 'distributedInfo'];
+function kineto_json_isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** CUDA encodes versions as 1000 * major + 10 * minor (12040 → 12.4). */
+function cudaVersion(value) {
+    if (typeof value === 'string' && value)
+        return value;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
+        return undefined;
+    return `${Math.floor(value / 1000)}.${Math.floor((value % 1000) / 10)}`;
+}
+function kineto_json_environmentOf(summary) {
+    const props = summary.members.get('deviceProperties');
+    const devices = Array.isArray(props) ? props.filter(kineto_json_isRecord) : [];
+    const env = {};
+    const name = devices[0]?.name;
+    if (typeof name === 'string' && name)
+        env.gpuName = name;
+    if (devices.length)
+        env.gpuCount = devices.length;
+    const apiNames = summary.apiNames();
+    if (devices.some((d) => d.warpSize === 64) || apiNames.some((n) => n.startsWith('hip')))
+        env.vendor = 'amd';
+    else if (devices.some((d) => d.warpSize === 32) || apiNames.some((n) => n.startsWith('cu')))
+        env.vendor = 'nvidia';
+    if (env.vendor !== 'amd') {
+        const cuda = cudaVersion(summary.members.get('cuda_runtime_version'));
+        if (cuda)
+            env.cuda = cuda;
+    }
+    return env;
+}
+/** `distributedInfo` → the capture's rank; absent or without a whole rank, undefined. */
+function distributedOf(summary) {
+    const info = summary.members.get('distributedInfo');
+    if (!kineto_json_isRecord(info) || !Number.isInteger(info.rank) || info.rank < 0)
+        return undefined;
+    const out = { rank: info.rank };
+    if (Number.isInteger(info.world_size) && info.world_size > 0)
+        out.worldSize = info.world_size;
+    if (typeof info.backend === 'string' && info.backend)
+        out.backend = info.backend;
+    return out;
+}
+/** Where kernels could not be tied to the op that launched them, say so rather than guess. */
+function attributionNotices(summary) {
+    const sites = summary.launchSites;
+    const total = sites.attributed + sites.unlinked;
+    // A stray launch or two (a profiler warm-up kernel) is not worth a line.
+    if (sites.ops === 0 || sites.unlinked < Math.max(1, 0.01 * total))
+        return [];
+    const graphs = summary.launchCounts().graphLaunches > 0;
+    return [
+        {
+            code: 'kineto-launch-op-unavailable',
+            severity: 'info',
+            message: `${sites.unlinked} of ${total} kernel launches could not be tied to the CPU op that launched them` +
+                (graphs ? ' (CUDA graph replays: the graph capture is not in the trace)' : '') +
+                '; their launching op is not available.',
+        },
+    ];
+}
+/* harmony default export */ const kineto_json = ((0,ingest_importer/* defineImporter */.IN)({
+    id: 'kineto-json',
+    label: 'PyTorch profiler / Kineto trace (JSON)',
+    sniff(head) {
+        const text = head.replace(/^\uFEFF/, '').trimStart();
+        if (!text.startsWith('{') || isRocprofTraceHead(head))
+            return false; // rocprof v1 writes a Chrome trace too
+        return text.includes('"traceEvents"') || (text.includes('"schemaVersion"') && text.includes('"deviceProperties"'));
+    },
+    async read(file, ctx) {
+        const summary = new TraceSummary(ctx);
+        const scanner = new TraceScanner(summary);
+        // Errors of reading or inflating the file are told apart from errors of its JSON: only the
+        // former are a damaged gzip stream, and anything else is not passed off as one.
+        const chunks = file.stream()[Symbol.asyncIterator]();
+        try {
+            for (;;) {
+                let next;
+                try {
+                    next = await chunks.next();
+                }
+                catch (error) {
+                    if (error instanceof errors/* InputError */.dz)
+                        throw error;
+                    const reason = error.message;
+                    const expected = file.gzip ? `expected a complete gzip stream, got "gunzip: ${reason}"` : `expected a readable file, got "${reason}"`;
+                    throw new errors/* InputError */.dz(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
+                }
+                if (next.done)
+                    break;
+                scanner.push(next.value);
+            }
+            scanner.finish();
+        }
+        catch (error) {
+            await chunks.return?.();
+            if (error instanceof ScanError)
+                throw new errors/* InputError */.dz(file.path, error.expected, `byte ${error.offset}`);
+            throw error;
+        }
+        if (!scanner.sawTraceEvents) {
+            throw new errors/* InputError */.dz(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
+        }
+        const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
+        const notices = attributionNotices(summary);
+        const windows = summary.stepWindows();
+        const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
+        const distributed = distributedOf(summary);
+        return {
+            source: {
+                path: file.path,
+                format: 'kineto-json',
+                tool: 'pytorch-profiler',
+                parts: [...KNOWN_PARTS.filter((key) => summary.members.has(key)), ...summary.categories],
+            },
+            ...(distributed ? { distributed } : {}),
+            kernels: summary.kernelStats(),
+            memops: summary.memopStats(),
+            apiCalls: summary.apiStats(),
+            ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts), deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
+            environment: kineto_json_environmentOf(summary),
+            ...(notices.length ? { notices } : {}),
+        };
+    },
+}));
 
 ;// CONCATENATED MODULE: ./src/ingest/max-console.ts
 /**
@@ -10746,7 +15331,7 @@ function finishBlock(block, ctx) {
     }
     return metrics;
 }
-/* harmony default export */ const max_benchmark = (defineImporter({
+/* harmony default export */ const max_benchmark = ((0,ingest_importer/* defineImporter */.IN)({
     id: 'max-benchmark',
     label: 'MAX benchmark console output',
     sniff(head) {
@@ -10897,7 +15482,7 @@ const MEDIAN_KEYS = [
     ['median_itl_ms', 'itl_ms'],
     ['median_latency_ms', 'latency_ms'],
 ];
-/* harmony default export */ const max_benchmark_json = (defineImporter({
+/* harmony default export */ const max_benchmark_json = ((0,ingest_importer/* defineImporter */.IN)({
     id: 'max-benchmark-json',
     label: 'MAX benchmark result JSON',
     sniff(head) {
@@ -10960,6 +15545,8 @@ const MEDIAN_KEYS = [
  * becomes kernels (plus one `[other kernels not listed]` row for what the top N leaves out), the
  * Python/CPU table becomes cpuFunctions, and the profiler's notes and errors become notices.
  * Several profiled runs in one log add their tables together (with a notice) and pool their metrics.
+ * A report cut off (a paste that stops before `Total Throughput`, or mid-line) keeps the metrics
+ * printed in full; a warning names the ones missing.
  * Limits: the GPU table holds totals and call counts only (no min/max, no launch shapes), rounded to
  * 2 decimals; `n/a` metrics are skipped and counted. Generated text and logs are ignored.
  */
@@ -11004,7 +15591,20 @@ function readMetric(path, match, lineNo, ctx) {
     }
     return { name: spec.name, value };
 }
-/* harmony default export */ const max_generate = (defineImporter({
+/** The index of the last line when the text stops inside it (no final newline) and it starts like a metric line. */
+function unterminatedMetricLine(text, lines) {
+    if (/\n\s*$/.test(text))
+        return undefined;
+    let last = lines.length - 1;
+    while (last >= 0 && lines[last].trim() === '')
+        last--;
+    if (last < 0)
+        return undefined;
+    const line = lines[last];
+    const partialLabel = Object.keys(METRIC_LINES).some((label) => `${label}: `.startsWith(line) || line.startsWith(`${label}:`));
+    return partialLabel && line.length > 0 ? last : undefined;
+}
+/* harmony default export */ const max_generate = ((0,ingest_importer/* defineImporter */.IN)({
     id: 'max-generate',
     label: 'MAX generate console output',
     sniff(head) {
@@ -11019,7 +15619,10 @@ function readMetric(path, match, lineNo, ctx) {
         return /^Prompt size: \d/m.test(head) && /^(Total Latency|Time to first token|Startup time): /m.test(head);
     },
     async read(file, ctx) {
-        const lines = splitLines(await file.text());
+        const text = await file.text();
+        const lines = splitLines(text);
+        const lastLine = unterminatedMetricLine(text, lines);
+        let cutLine;
         const kernels = [];
         const cpuFunctions = [];
         const metrics = [];
@@ -11053,7 +15656,19 @@ function readMetric(path, match, lineNo, ctx) {
                 parts.add('cpu-table');
                 notices.push({ code: 'max-no-cpu-samples', severity: 'info', message: 'Python/CPU functions: no samples captured' });
             }
-            const metric = METRIC_LINE.exec(line);
+            let metric = METRIC_LINE.exec(line);
+            if (i === lastLine) {
+                // The file stops inside this line: read it if it is whole, else it is where the paste was cut.
+                try {
+                    if (!metric)
+                        throw new Error('a partial label');
+                    readMetric(file.path, metric, i + 1, (0,ingest_importer/* createImportContext */.dx)(file.path));
+                }
+                catch {
+                    cutLine = i;
+                    metric = null;
+                }
+            }
             if (metric) {
                 const sample = readMetric(file.path, metric, i + 1, ctx);
                 if (sample)
@@ -11067,9 +15682,15 @@ function readMetric(path, match, lineNo, ctx) {
             toolVersion ??= maxVersion(line);
             i++;
         }
-        // A report cut short at the end of the file is a truncated capture, not a shorter report.
-        if (lastMetricLabel && METRIC_LINE.test(lastContentLine) && lastMetricLabel !== LAST_METRIC) {
-            throw new errors/* InputError */.dz(file.path, `expected the metrics report to end with "${LAST_METRIC}: …", the file ends after "${lastMetricLabel}"`, String(lines.length));
+        // A report cut short at the end of the file: what was printed in full is read, the rest named.
+        const endsInReport = METRIC_LINE.test(lastContentLine) || cutLine !== undefined;
+        if (lastMetricLabel && endsInReport && lastMetricLabel !== LAST_METRIC) {
+            const labels = Object.keys(METRIC_LINES);
+            const missing = labels.slice(labels.indexOf(lastMetricLabel) + 1);
+            const where = cutLine !== undefined ? `line ${cutLine + 1} is cut off mid-line` : `the file ends after "${lastMetricLabel}"`;
+            const message = `the metrics report is cut off (${where}): ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing; the ${metrics.length} metrics printed in full are read`;
+            ctx.count('metrics-cut-off', 'data-loss', message);
+            notices.push({ code: 'max-metrics-cut-off', severity: 'warning', message });
         }
         if (parts.size === 0 && notices.length === 0) {
             throw new errors/* InputError */.dz(file.path, 'expected MAX generate output: a metrics report or a "=== Top N GPU kernels" table', '1');
@@ -11208,7 +15829,7 @@ function sampleDicts(path, text) {
     }
     return dicts;
 }
-/* harmony default export */ const max_gpu_stats_json = (defineImporter({
+/* harmony default export */ const max_gpu_stats_json = ((0,ingest_importer/* defineImporter */.IN)({
     id: 'max-gpu-stats-json',
     label: 'max.profiler.gpu stats (JSON)',
     sniff(head) {
@@ -11439,7 +16060,7 @@ function readSnapshot(path, lines, ctx) {
         },
     };
 }
-/* harmony default export */ const gpu_snapshot_jsonl = (defineImporter({
+/* harmony default export */ const gpu_snapshot_jsonl = ((0,ingest_importer/* defineImporter */.IN)({
     id: 'gpu-snapshot-jsonl',
     label: 'GPU samples as JSON lines (gpu_snapshot.py, NVML)',
     sniff(head) {
@@ -13804,19 +18425,36 @@ function kernelStats(results, ctx) {
     }
     return [...byName.values()].map(({ heaviest: _heaviest, ...stat }) => stat).sort((a, b) => b.totalNs - a.totalNs);
 }
-/* harmony default export */ const ncu_csv = (defineImporter({
+/**
+ * Why an ncu log holds no results, in ncu's own words: its first `==ERROR==` line (ncu failed), else
+ * its "No kernels were profiled" warning, else the missing CSV header.
+ */
+function noResults(path, lines) {
+    const errorAt = lines.findIndex((line) => line.startsWith('==ERROR=='));
+    if (errorAt >= 0) {
+        const more = lines.slice(errorAt + 1).filter((line) => line.startsWith('==ERROR==')).length;
+        const rest = more ? ` (and ${more} more ==ERROR== line${more > 1 ? 's' : ''})` : '';
+        return new errors/* InputError */.dz(path, `ncu failed and wrote no results; it said: ${lines[errorAt].trim().slice(0, 240)}${rest}`, String(errorAt + 1));
+    }
+    const noKernelsAt = lines.findIndex((line) => /^==WARNING== No kernels were profiled/.test(line));
+    if (noKernelsAt >= 0) {
+        return new errors/* InputError */.dz(path, 'ncu profiled no kernels (==WARNING== No kernels were profiled): check --kernel-name, --launch-skip and --launch-count, and that the program ran on the GPU', String(noKernelsAt + 1));
+    }
+    return new errors/* InputError */.dz(path, `expected an ncu CSV header starting ${HEADER_START} (was ncu run with --csv?)`, '1');
+}
+/* harmony default export */ const ncu_csv = ((0,ingest_importer/* defineImporter */.IN)({
     id: 'ncu-csv',
     label: 'Nsight Compute CSV (details or raw page)',
     sniff(head) {
-        return head.startsWith(HEADER_START) || head.includes(`\n${HEADER_START}`);
+        // Also an ncu log that failed or matched no kernel, read to say so (a good run's log written
+        // beside an -o report is not claimed).
+        return head.startsWith(HEADER_START) || head.includes(`\n${HEADER_START}`) || /^==ERROR== |^==WARNING== No kernels were profiled/m.test(head);
     },
     async read(file, ctx) {
         const lines = (await file.text()).split(/\r?\n/);
         const headerIndex = lines.findIndex((line) => line.startsWith(HEADER_START));
-        if (headerIndex < 0) {
-            const error = lines.find((line) => line.startsWith('==ERROR=='));
-            throw new errors/* InputError */.dz(file.path, `expected an ncu CSV header starting ${HEADER_START}${error ? `; ncu said: ${error.slice(0, 160)}` : ''}`, '1');
-        }
+        if (headerIndex < 0)
+            throw noResults(file.path, lines);
         for (const line of lines.slice(0, headerIndex)) {
             if (/^==[A-Z]+==/.test(line))
                 ctx.count('profiler-message', 'info', line.slice(0, 120));
@@ -14303,7 +18941,7 @@ function unlistedNs(regions) {
     }
     return gaps;
 }
-/* harmony default export */ const nsys_gpu_time_util = (defineImporter({
+/* harmony default export */ const nsys_gpu_time_util = ((0,ingest_importer/* defineImporter */.IN)({
     id: 'nsys-gpu-time-util',
     label: 'Nsight Systems gpu_time_util analysis (nsys analyze)',
     sniff(head) {
@@ -14653,7 +19291,8 @@ async function* lineBatches(file) {
  * never read (shares are recomputed downstream from totals).
  * The output is read line by line from the file's stream: only the aggregated rows are held (and a
  * table of calls named by neither report nor columns, until its rows say whether it is cuda_api_sum).
- * Limits: when one stream holds several tables of one kind, the first is used and a notice says so.
+ * A file holding two tables of one kind holds two runs (outputs appended): it is refused at the
+ * second table's header.
  */
 
 
@@ -14705,7 +19344,7 @@ function apiOrOsrt(rows, name) {
     return apiLike * 2 > rows.length ? { kind: 'api', part: CANONICAL.api } : { part: 'osrt_sum' };
 }
 const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
-/* harmony default export */ const nsys_stats = (defineImporter({
+/* harmony default export */ const nsys_stats = ((0,ingest_importer/* defineImporter */.IN)({
     id: 'nsys-stats',
     label: 'Nsight Systems stats (nsys stats)',
     sniff(head) {
@@ -14726,11 +19365,9 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
                 return undefined;
             const sink = collectTable(file.path, table, kind, columns, collected, ctx);
             if (!sink) {
-                notices.push({
-                    code: 'nsys-several-tables',
-                    severity: 'warning',
-                    message: `a second ${part} table (line ${table.headerLine}) is ignored; the first one is used`,
-                });
+                // One report appears once per run: a second one means two runs' outputs in one file.
+                // Summing them would double the run; keeping one would drop the other unseen.
+                throw new errors/* InputError */.dz(file.path, `a second ${part} table starts here, so the file holds two runs; expected one run per file: split it before this table (or write each run with nsys stats --output PREFIX)`, String(table.headerLine));
             }
             return sink;
         };
@@ -14817,247 +19454,8 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/nvidia-smi-csv.ts
-/**
- * `nvidia-smi --query-gpu=… --format=csv[,nounits] [-l S | -lms MS]` logs → utilization samples.
- * One row per GPU per sample: `utilization.gpu` → gpuPercent, `utilization.memory` → memoryPercent,
- * `clocks.current.sm` → smClockMhz, `power.draw` → powerW, `memory.used` → bytes, `timestamp` → t,
- * `index` (else the order of `pci.bus_id`) → device; `clocks_event_reasons.active` (or the older
- * `clocks_throttle_reasons.active`) mask and the per-reason `Active` fields → reasons.
- * Units come from the value (`79.56 W`) or the header (`power.draw [W]`).
- * Limits: the header is required (`noheader` files do not say which column is which); `timestamp`
- * is local time without a zone, read as if UTC (only differences matter); rows without a
- * utilization value (MIG mode, `[N/A]`) cannot become samples and are counted.
- */
-
-
-
-const FIELD_TOKEN = /^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*(?: \[[^\]]+\])?$/;
-const QUERY_GROUP = /^(?:utilization|memory|clocks|clocks_event_reasons|clocks_throttle_reasons|power|temperature|pci|enforced|fan)\./;
-const SMI_TIMESTAMP = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
-const REASON_PREFIX = /^clocks_(?:event|throttle)_reasons\./;
-const REASON_NAMES = new Set(throttle/* NVML_REASON_BITS */.aF.map(([, name]) => name));
-function parseHeader(line) {
-    const tokens = line.split(',').map((token) => token.trim());
-    if (tokens.length > 1 && !line.includes(', '))
-        return null;
-    if (!tokens.every((token) => FIELD_TOKEN.test(token)))
-        return null;
-    if (!tokens.some((token) => QUERY_GROUP.test(token)))
-        return null;
-    return tokens.map((token) => {
-        const match = /^(\S+)(?: \[([^\]]+)\])?$/.exec(token);
-        return match[2] ? { field: match[1], unit: match[2] } : { field: match[1] };
-    });
-}
-function firstLine(text) {
-    const lines = text.split(/\r?\n/);
-    const index = lines.findIndex((line) => line.trim() !== '');
-    return index < 0 ? null : { line: lines[index].trim(), number: index + 1 };
-}
-/** Values nvidia-smi prints instead of a number: `[N/A]`, `[Not Supported]`, `[Unknown Error]`, … */
-function isMissing(cell) {
-    return cell === '' || /^\[.*\]$/.test(cell) || /^n\/?a$/i.test(cell);
-}
-const SCALE = {
-    '%': 1,
-    b: 1,
-    kib: 1024,
-    mib: 1024 ** 2,
-    gib: 1024 ** 3,
-    mhz: 1,
-    ghz: 1000,
-    khz: 0.001,
-    w: 1,
-    mw: 0.001,
-    kw: 1000,
-};
-/** A number in the column's base unit (%, bytes, MHz, W), or undefined when the unit is unknown. */
-function quantity(cell, headerUnit) {
-    const match = /^(-?\d+(?:\.\d+)?)\s*(\S+)?$/.exec(cell);
-    if (!match)
-        return undefined;
-    const unit = (match[2] ?? headerUnit ?? '').toLowerCase();
-    const scale = unit === '' ? 1 : SCALE[unit];
-    return scale === undefined ? undefined : Number(match[1]) * scale;
-}
-function parseTimestamp(cell) {
-    const m = SMI_TIMESTAMP.exec(cell);
-    if (!m)
-        return undefined;
-    const ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
-    return ms / 1000 + (m[7] ? Number(`0.${m[7]}`) : 0);
-}
-/** Orders reason names like the NVML bit table, so masks and per-reason fields merge predictably. */
-function orderReasons(reasons) {
-    const known = throttle/* NVML_REASON_BITS */.aF.map(([, name]) => name).filter((name) => reasons.has(name));
-    return [...known, ...[...reasons].filter((name) => !REASON_NAMES.has(name)).sort()];
-}
-function readRow(columns, cells, devices, ctx) {
-    const byField = new Map();
-    columns.forEach((column, i) => {
-        if (!byField.has(column.field))
-            byField.set(column.field, { cell: cells[i], unit: column.unit });
-    });
-    const present = (field) => {
-        const entry = byField.get(field);
-        if (!entry)
-            return undefined;
-        if (isMissing(entry.cell)) {
-            ctx.count('value-not-available', 'info', `${field} printed as ${entry.cell || 'an empty cell'}; the field is left out`);
-            return undefined;
-        }
-        return entry;
-    };
-    const number = (...fields) => {
-        for (const field of fields) {
-            const entry = present(field);
-            if (!entry)
-                continue;
-            const value = quantity(entry.cell, entry.unit);
-            if (value === undefined)
-                ctx.count('unreadable-value', 'data-loss', `${field}: ${JSON.stringify(entry.cell)} is not a number in a known unit`);
-            return value;
-        }
-        return undefined;
-    };
-    const result = {};
-    result.name = present('name')?.cell;
-    result.driver = present('driver_version')?.cell;
-    const gpuPercent = number('utilization.gpu');
-    if (gpuPercent === undefined || gpuPercent < 0 || gpuPercent > 100) {
-        ctx.count('row-without-utilization', 'data-loss', 'rows without a 0..100 utilization.gpu value are not samples');
-        return result;
-    }
-    const sample = { device: 0, gpuPercent, reasons: [] };
-    const stamp = present('timestamp');
-    if (stamp) {
-        const t = parseTimestamp(stamp.cell);
-        if (t === undefined)
-            ctx.count('unreadable-value', 'data-loss', `timestamp: ${JSON.stringify(stamp.cell)}`);
-        else
-            sample.t = t;
-    }
-    const index = present('index');
-    const busId = present('pci.bus_id');
-    if (index && /^\d+$/.test(index.cell))
-        sample.device = Number(index.cell);
-    else if (busId) {
-        if (!devices.has(busId.cell))
-            devices.set(busId.cell, devices.size);
-        sample.device = devices.get(busId.cell);
-    }
-    const memoryPercent = number('utilization.memory');
-    if (memoryPercent !== undefined && memoryPercent >= 0 && memoryPercent <= 100)
-        sample.memoryPercent = memoryPercent;
-    const smClock = number('clocks.current.sm', 'clocks.sm');
-    if (smClock !== undefined)
-        sample.smClockMhz = smClock;
-    const power = number('power.draw', 'power.draw.instant', 'power.draw.average');
-    if (power !== undefined)
-        sample.powerW = power;
-    const memoryUsed = number('memory.used');
-    if (memoryUsed !== undefined)
-        sample.memoryUsedBytes = memoryUsed;
-    const reasons = new Set();
-    for (const prefix of ['clocks_event_reasons', 'clocks_throttle_reasons']) {
-        const mask = present(`${prefix}.active`);
-        if (!mask)
-            continue;
-        if (/^0x[0-9a-f]+$/i.test(mask.cell))
-            (0,throttle/* reasonsFromMask */.g4)(BigInt(mask.cell)).forEach((r) => reasons.add(r));
-        else
-            ctx.count('unreadable-value', 'data-loss', `${prefix}.active: ${JSON.stringify(mask.cell)} is not a hex mask`);
-    }
-    for (const column of columns) {
-        if (!REASON_PREFIX.test(column.field))
-            continue;
-        const reason = column.field.replace(REASON_PREFIX, '');
-        if (reason === 'active' || reason === 'supported')
-            continue;
-        const entry = present(column.field);
-        if (entry?.cell === 'Active')
-            reasons.add(reason);
-    }
-    sample.reasons = orderReasons(reasons);
-    result.sample = sample;
-    return result;
-}
-/* harmony default export */ const nvidia_smi_csv = (defineImporter({
-    id: 'nvidia-smi-csv',
-    label: 'nvidia-smi --query-gpu CSV',
-    sniff(head) {
-        const first = firstLine(head);
-        if (!first)
-            return false;
-        // A `noheader` log is claimed too, so that reading it can say what is missing.
-        return parseHeader(first.line) !== null || /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}\.\d{3}, /.test(first.line);
-    },
-    async read(file, ctx) {
-        const text = await file.text();
-        const first = firstLine(text);
-        if (!first)
-            throw new errors/* InputError */.dz(file.path, 'expected an nvidia-smi --query-gpu CSV, the file is blank', '1');
-        let columns = parseHeader(first.line);
-        if (!columns) {
-            throw new errors/* InputError */.dz(file.path, `expected an nvidia-smi --query-gpu header line such as "timestamp, index, utilization.gpu [%]", got ${JSON.stringify(first.line.slice(0, 60))}; logs written with --format=csv,noheader do not name their columns, record without noheader`, String(first.number));
-        }
-        let headerLine = first.line;
-        if (!columns.some((c) => c.field === 'utilization.gpu')) {
-            throw new errors/* InputError */.dz(file.path, 'expected a utilization.gpu column in the nvidia-smi query', String(first.number));
-        }
-        const samples = [];
-        const names = [];
-        let driver;
-        const devices = new Map();
-        const lines = text.split(/\r?\n/);
-        for (let i = first.number; i < lines.length; i += 1) {
-            const line = lines[i].trim();
-            if (line === '')
-                continue;
-            if (line === headerLine) {
-                ctx.count('repeated-header', 'info', 'header lines repeated between samples are skipped');
-                continue;
-            }
-            const header = parseHeader(line);
-            if (header) {
-                if (!header.some((c) => c.field === 'utilization.gpu')) {
-                    throw new errors/* InputError */.dz(file.path, 'expected a utilization.gpu column in the nvidia-smi query', String(i + 1));
-                }
-                ctx.count('changed-header', 'info', 'a new header line changes the columns of the rows after it');
-                columns = header;
-                headerLine = line;
-                continue;
-            }
-            const cells = line.split(',').map((cell) => cell.trim());
-            if (cells.length !== columns.length) {
-                ctx.count('malformed-row', 'data-loss', `a row has a different number of fields than its header (first at line ${i + 1})`);
-                continue;
-            }
-            const row = readRow(columns, cells, devices, ctx);
-            if (row.name && !names.includes(row.name))
-                names.push(row.name);
-            driver ??= row.driver;
-            if (row.sample)
-                samples.push(row.sample);
-        }
-        if (samples.length === 0) {
-            throw new errors/* InputError */.dz(file.path, 'expected at least one row with a utilization.gpu value, found none', String(first.number + 1));
-        }
-        const deviceKnown = columns.some((c) => c.field === 'index' || c.field === 'pci.bus_id');
-        return {
-            source: { path: file.path, format: 'nvidia-smi-csv', parts: ['query-gpu'], tool: 'nvidia-smi', ...(driver ? { toolVersion: driver } : {}) },
-            utilization: samples,
-            environment: {
-                vendor: 'nvidia',
-                ...(names.length ? { gpuName: names.join(', ') } : {}),
-                ...(driver ? { driver } : {}),
-                ...(deviceKnown ? { gpuCount: new Set(samples.map((s) => s.device)).size } : {}),
-            },
-        };
-    },
-}));
-
+// EXTERNAL MODULE: ./src/ingest/nvidia-smi-csv.ts
+var nvidia_smi_csv = __nccwpck_require__(86);
 ;// CONCATENATED MODULE: ./src/ingest/rocm-smi-json.ts
 /**
  * `rocm-smi --json` output (`{"card0": {"GPU use (%)": "12", …}, "system": {…}}`) → one utilization
@@ -15104,7 +19502,31 @@ function clockMhz(value) {
         return undefined;
     return Number(match[1]) * (match[2]?.toLowerCase() === 'ghz' ? 1000 : 1);
 }
-/* harmony default export */ const rocm_smi_json = (defineImporter({
+/** One card's labels (as `--json` keys or `--csv` columns) as a utilization sample; undefined without `GPU use (%)`. */
+function sampleFromCard(card, device) {
+    const gpuPercent = percentFrom(field(card, 'gpu use'));
+    if (gpuPercent === undefined)
+        return undefined;
+    const sample = { device, gpuPercent, reasons: [] };
+    const memoryPercent = percentFrom(field(card, 'gpu memory read/write activity', 'gpu memory use'));
+    if (memoryPercent !== undefined)
+        sample.memoryPercent = memoryPercent;
+    const clock = clockMhz(field(card, 'sclk clock speed'));
+    if (clock !== undefined)
+        sample.smClockMhz = clock;
+    const power = numberFrom(field(card, 'average graphics package power', 'current socket graphics package power'));
+    if (power !== undefined)
+        sample.powerW = power;
+    const used = numberFrom(field(card, 'vram total used memory'));
+    if (used !== undefined)
+        sample.memoryUsedBytes = used;
+    return sample;
+}
+/** The card's product name: `Card series` (`Card Series` in --csv), older `Device Name`. */
+function cardName(card) {
+    return field(card, 'card series', 'device name');
+}
+/* harmony default export */ const rocm_smi_json = ((0,ingest_importer/* defineImporter */.IN)({
     id: 'rocm-smi-json',
     label: 'rocm-smi --json',
     sniff(head) {
@@ -15160,30 +19582,17 @@ function clockMhz(value) {
                     throw new errors/* InputError */.dz(file.path, `expected "${key}" to be an object of strings`, String(line));
                 const device = Number(CARD_KEY.exec(key)[1]);
                 cards.add(device);
-                const name = field(card, 'card series', 'device name');
+                const name = cardName(card);
                 if (name)
                     names.add(name);
-                const gpuPercent = percentFrom(field(card, 'gpu use'));
-                if (gpuPercent === undefined) {
+                const sample = sampleFromCard(card, device);
+                if (!sample) {
                     ctx.count('card-without-utilization', 'data-loss', `"GPU use (%)" missing or not a 0..100 number (first: ${key} at line ${line})`);
                     continue;
                 }
-                const sample = { device, gpuPercent, reasons: [] };
                 const t = timeBefore.get(line);
                 if (t !== undefined)
                     sample.t = t;
-                const memoryPercent = percentFrom(field(card, 'gpu memory read/write activity', 'gpu memory use'));
-                if (memoryPercent !== undefined)
-                    sample.memoryPercent = memoryPercent;
-                const clock = clockMhz(field(card, 'sclk clock speed'));
-                if (clock !== undefined)
-                    sample.smClockMhz = clock;
-                const power = numberFrom(field(card, 'average graphics package power', 'current socket graphics package power'));
-                if (power !== undefined)
-                    sample.powerW = power;
-                const used = numberFrom(field(card, 'vram total used memory'));
-                if (used !== undefined)
-                    sample.memoryUsedBytes = used;
                 samples.push(sample);
             }
         }
@@ -15202,204 +19611,520 @@ function clockMhz(value) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/rocprof-trace.ts
+;// CONCATENATED MODULE: ./src/ingest/rocm-smi-csv.ts
 /**
- * Per-dispatch ROCm traces (rocprofv3 `*_kernel_trace.csv`, legacy rocprof `results.csv`), read line by
- * line because they run to millions of rows: per-kernel sums (by agent and name, with the launch shape
- * that took the most time) and a timeline (span, busy union per agent, idle gaps, launches, busy time
- * per tenth of the span). Timestamps are kept exact as offsets from the first dispatch, even above 2^53.
+ * `rocm-smi --csv` output: a `device` column then the union of the cards' labels, one row per card
+ * (`card0,…`); commas are stripped from values by rocm-smi, missing keys print `N/A`. The labels are
+ * those of `rocm-smi --json`, so each row maps to a sample exactly as a JSON card does. A loop
+ * around rocm-smi repeats the header before each snapshot; each snapshot is one sampling instant.
+ * Limits: rocm-smi prints no time, so samples carry none; `WARNING:` lines are counted and skipped.
  */
 
 
-/** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
-function cleanKernelName(name) {
-    return name.trim().replace(/ \[clone \.kd\]$/, '').replace(/\.kd$/, '');
-}
-const V3 = { name: 'Kernel_Name', agent: 'Agent_Id', start: 'Start_Timestamp', end: 'End_Timestamp', grid: ['Grid_Size_X', 'Grid_Size_Y', 'Grid_Size_Z'], block: ['Workgroup_Size_X', 'Workgroup_Size_Y', 'Workgroup_Size_Z'] };
-const V1 = { name: 'KernelName', agent: 'gpu-id', start: 'BeginNs', end: 'EndNs', grid: ['grd'], block: ['wgr'] };
-/** Exact ns offsets from the first timestamp; BigInt only where a value passes 15 digits. */
-class Clock {
-    baseBig;
-    baseNum;
-    offset(text) {
-        if (!/^\d+$/.test(text))
-            return undefined;
-        if (this.baseBig === undefined) {
-            this.baseBig = BigInt(text);
-            this.baseNum = text.length <= 15 ? Number(text) : undefined;
-        }
-        if (this.baseNum !== undefined && text.length <= 15)
-            return Number(text) - this.baseNum;
-        return Number(BigInt(text) - this.baseBig);
-    }
-}
-/**
- * A kernel trace read line by line: `push` each line after the header (the first line), then
- * `finish` for the per-kernel sums and the timeline.
- */
-class KernelTraceReader {
-    path;
-    ctx;
-    dispatches = [];
-    header;
-    labels;
-    at;
-    hasShape;
-    clock = new Clock();
-    names = new Map();
-    constructor(path, headerLine, headerLineNo, v3, ctx) {
-        this.path = path;
-        this.ctx = ctx;
-        const header = (this.header = (splitCsvLine(headerLine) ?? []).map(cleanLabel));
-        const labels = (this.labels = v3 ? V3 : V1);
-        const index = (label) => header.indexOf(label);
-        const missing = [labels.name, labels.start, labels.end].filter((label) => index(label) < 0);
-        if (missing.length)
-            throw new errors/* InputError */.dz(path, `expected columns ${missing.join(', ')} in the header`, String(headerLineNo));
-        this.at = { name: index(labels.name), agent: index(labels.agent), start: index(labels.start), end: index(labels.end), kind: index('Kind'), grid: labels.grid.map(index), block: labels.block.map(index) };
-        this.hasShape = [...this.at.grid, ...this.at.block].every((i) => i >= 0);
-    }
-    push(line, lineNo) {
-        if (line.trim() === '')
-            return;
-        const { path, header, labels, at } = this;
-        const where = String(lineNo);
-        const fields = splitCsvLine(line);
-        if (!fields)
-            throw new errors/* InputError */.dz(path, 'expected well-formed CSV quoting (a truncated or garbled row)', where);
-        if (fields.length !== header.length) {
-            throw new errors/* InputError */.dz(path, `expected ${header.length} fields as in the header, got ${fields.length} (a truncated or garbled row)`, where);
-        }
-        if (at.kind >= 0 && fields[at.kind] !== 'KERNEL_DISPATCH') {
-            this.ctx.count('non-kernel-row', 'info', `rows of kind ${fields[at.kind]} are left out`);
-            return;
-        }
-        const start = this.clock.offset(fields[at.start].trim());
-        const end = this.clock.offset(fields[at.end].trim());
-        if (start === undefined || end === undefined) {
-            const [label, value] = start === undefined ? [labels.start, fields[at.start]] : [labels.end, fields[at.end]];
-            throw new errors/* InputError */.dz(path, `expected an integer timestamp in column ${label}, got ${JSON.stringify(value)}`, where);
-        }
-        if (end < start)
-            throw new errors/* InputError */.dz(path, `expected ${labels.end} at or after ${labels.start}`, where);
-        const raw = fields[at.name];
-        let name = this.names.get(raw);
-        if (name === undefined) {
-            const own = ownString(raw);
-            this.names.set(own, (name = cleanKernelName(own)));
-        }
-        const dispatch = { name, agent: at.agent >= 0 ? fields[at.agent].trim() : '0', start, end };
-        if (this.hasShape) {
-            const sizes = [...at.grid, ...at.block].map((i) => (fields[i].trim() === '' ? NaN : Number(fields[i])));
-            if (sizes.some((n) => !Number.isFinite(n) || n < 0))
-                throw new errors/* InputError */.dz(path, 'expected whole-number grid and workgroup sizes', where);
-            const grid = at.grid.map((_, d) => sizes[d]);
-            const block = sizes.slice(at.grid.length);
-            if (block.every((b) => b > 0)) {
-                // rocprof counts the grid in work-items; report workgroups, as CUDA counts blocks.
-                const dim3 = (v) => [v[0] ?? 1, v[1] ?? 1, v[2] ?? 1].join(',');
-                dispatch.shape = `${dim3(grid.map((n, d) => Math.ceil(n / block[d])))},${dim3(block)}`;
-            }
-        }
-        this.dispatches.push(dispatch);
-    }
-    finish() {
-        const dispatches = this.dispatches;
-        if (dispatches.length === 0)
-            return { kernels: [] };
-        return { kernels: kernelsFrom(dispatches), timeline: timelineFrom(dispatches) };
-    }
-}
-function kernelsFrom(dispatches) {
-    const agents = [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-    const multi = agents.length > 1;
-    const byKey = new Map();
-    const shapeNs = new Map();
-    for (const d of dispatches) {
-        const key = `${d.agent}\u0000${d.name}`;
-        const ns = d.end - d.start;
-        const existing = byKey.get(key);
-        if (existing) {
-            existing.totalNs += ns;
-            existing.instances += 1;
-            existing.minNs = Math.min(existing.minNs, ns);
-            existing.maxNs = Math.max(existing.maxNs, ns);
-        }
-        else {
-            byKey.set(key, { name: d.name, totalNs: ns, instances: 1, minNs: ns, maxNs: ns, ...(multi ? { device: agents.indexOf(d.agent) } : {}) });
-        }
-        if (d.shape) {
-            let shapes = shapeNs.get(key);
-            if (!shapes)
-                shapeNs.set(key, (shapes = new Map()));
-            shapes.set(d.shape, (shapes.get(d.shape) ?? 0) + ns);
-        }
-    }
-    for (const [key, shapes] of shapeNs) {
-        const heaviest = [...shapes.entries()].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
-        Object.assign(byKey.get(key), { grid: heaviest.slice(0, 3), block: heaviest.slice(3, 6) });
-    }
-    return [...byKey.values()];
-}
-function timelineFrom(dispatches) {
-    let spanStart = Infinity;
-    let spanEnd = -Infinity;
-    const byAgent = new Map();
-    for (const d of dispatches) {
-        spanStart = Math.min(spanStart, d.start);
-        spanEnd = Math.max(spanEnd, d.end);
-        const list = byAgent.get(d.agent);
-        if (list)
-            list.push(d);
-        else
-            byAgent.set(d.agent, [d]);
-    }
-    const spanNs = spanEnd - spanStart;
-    let busyNs = 0;
-    const gaps = { count: 0, totalNs: 0, longestNs: 0 };
-    const deciles = new Array(10).fill(0);
-    const addBusy = (from, to) => {
-        busyNs += to - from;
-        if (spanNs <= 0)
-            return;
-        for (let i = Math.floor(((from - spanStart) / spanNs) * 10); i < 10; i++) {
-            const lo = spanStart + (spanNs * i) / 10;
-            const hi = spanStart + (spanNs * (i + 1)) / 10;
-            if (lo >= to)
-                break;
-            deciles[i] += Math.min(to, hi) - Math.max(from, lo);
-        }
-    };
-    for (const list of byAgent.values()) {
-        list.sort((a, b) => a.start - b.start);
-        let [busyFrom, busyTo] = [list[0].start, list[0].end];
-        for (let i = 1; i < list.length; i++) {
-            const d = list[i];
-            if (d.start <= busyTo) {
-                busyTo = Math.max(busyTo, d.end);
+
+
+const CARD_ROW = /^card(\d+)\s*,/;
+const rocm_smi_csv_HEADER = /^"?device"?\s*,/;
+const TOOL_LINE = /^\s*(?:WARNING|NOTICE)\b|^=+|^\s*$/i;
+/* harmony default export */ const rocm_smi_csv = ((0,ingest_importer/* defineImporter */.IN)({
+    id: 'rocm-smi-csv',
+    label: 'rocm-smi --csv',
+    sniff(head) {
+        const lines = head.replace(/^\uFEFF/, '').split(/\r?\n/);
+        const at = lines.findIndex((line) => !TOOL_LINE.test(line));
+        return at >= 0 && rocm_smi_csv_HEADER.test(lines[at]) && CARD_ROW.test(lines[at + 1] ?? '');
+    },
+    async read(file, ctx) {
+        const lines = (await file.text()).replace(/^\uFEFF/, '').split(/\r?\n/);
+        let header;
+        const samples = [];
+        const names = new Set();
+        const cards = new Set();
+        for (let i = 0; i < lines.length; i++) {
+            const line = lines[i];
+            if (TOOL_LINE.test(line)) {
+                if (line.trim())
+                    ctx.count('tool-line', 'info', 'rocm-smi WARNING and banner lines are skipped');
                 continue;
             }
-            addBusy(busyFrom, busyTo);
-            const gap = d.start - busyTo;
-            gaps.count += 1;
-            gaps.totalNs += gap;
-            gaps.longestNs = Math.max(gaps.longestNs, gap);
-            [busyFrom, busyTo] = [d.start, d.end];
+            const fields = splitCsvLine(line);
+            if (!fields)
+                throw new errors/* InputError */.dz(file.path, 'expected well-formed CSV quoting (a truncated or garbled row)', String(i + 1));
+            if (rocm_smi_csv_HEADER.test(line)) {
+                header = fields.map(cleanLabel);
+                continue;
+            }
+            const card = CARD_ROW.exec(line);
+            if (!header || !card)
+                throw new errors/* InputError */.dz(file.path, `expected a "device,…" header then "cardN,…" rows, got ${JSON.stringify(line.slice(0, 60))}`, String(i + 1));
+            if (fields.length !== header.length) {
+                throw new errors/* InputError */.dz(file.path, `expected ${header.length} fields as in the header, got ${fields.length} (a truncated or garbled row)`, String(i + 1));
+            }
+            const record = Object.fromEntries(header.map((label, k) => [label, fields[k].trim()]));
+            const device = Number(card[1]);
+            cards.add(device);
+            const name = cardName(record);
+            if (name && name !== 'N/A')
+                names.add(name);
+            const sample = sampleFromCard(record, device);
+            if (sample)
+                samples.push(sample);
+            else
+                ctx.count('card-without-utilization', 'data-loss', `"GPU use (%)" missing or not a 0..100 number (first: card${device} at line ${i + 1})`);
         }
-        addBusy(busyFrom, busyTo);
-    }
+        if (samples.length === 0)
+            throw new errors/* InputError */.dz(file.path, 'expected at least one card row with a "GPU use (%)" value, found none', '1');
+        return {
+            source: { path: file.path, format: 'rocm-smi-csv', parts: ['csv'], tool: 'rocm-smi' },
+            utilization: samples,
+            environment: { vendor: 'amd', gpuCount: cards.size, ...(names.size ? { gpuName: [...names].join(', ') } : {}) },
+        };
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/ingest/amd-smi.ts
+/**
+ * `amd-smi metric` output, the successor of rocm-smi on ROCm 6+ and MI300-class GPUs, in both of its
+ * machine-readable forms:
+ * - `--csv`: one row per GPU per sample, flat snake_case columns (`timestamp`, `gpu`,
+ *   `gfx_activity`, `umc_activity`, `socket_power`, `gfx_0_clk` … `gfx_7_clk` per XCD, `used_vram`);
+ *   list-valued cells are Python lists (`"[0, 0, …]"`) and missing values `N/A`.
+ * - `--json`: a list of GPUs (or `{"gpu_data": [...]}`), each `{"gpu": 0, "usage": {...},
+ *   "power": {...}, "clock": {"gfx_0": {"clk": ...}}, "mem_usage": {...}}`, every value a number,
+ *   `{"value": …, "unit": …}` or `"N/A"`; a `--watch` loop writes one document per sample.
+ * Mapping: gfx_activity → gpuPercent, umc_activity → memoryPercent, socket_power (W) → powerW, the
+ * mean of the gfx_N clocks (MHz) → smClockMhz, used_vram (MB, amd-smi's 2^20 bytes) → bytes,
+ * timestamp (epoch s) → t, gpu → device.
+ * Limits: amd-smi prints no product name in `metric`, so the GPU is not named; throttle and
+ * violation fields are not read.
+ */
+
+
+
+
+const MIB = 1024 * 1024;
+/** A JSON value as a number: plain, `{"value": 12, "unit": "%"}`, or a numeric string. */
+function amd_smi_valueOf(value) {
+    if (json_values_isRecord(value))
+        return numberFrom(value['value']);
+    return numberFrom(value);
+}
+function sampleFrom(flat, device) {
+    const gpuPercent = percentFrom(amd_smi_valueOf(flat.get('gfx_activity')));
+    if (gpuPercent === undefined)
+        return undefined;
+    const sample = { device, gpuPercent, reasons: [] };
+    const t = amd_smi_valueOf(flat.get('timestamp'));
+    if (t !== undefined && t > 0)
+        sample.t = t > 1e11 ? t / 1000 : t;
+    const memoryPercent = percentFrom(amd_smi_valueOf(flat.get('umc_activity')));
+    if (memoryPercent !== undefined)
+        sample.memoryPercent = memoryPercent;
+    const power = amd_smi_valueOf(flat.get('socket_power')) ?? amd_smi_valueOf(flat.get('current_socket_power')) ?? amd_smi_valueOf(flat.get('average_socket_power'));
+    if (power !== undefined)
+        sample.powerW = power;
+    const clocks = [...flat.keys()].filter((key) => /^gfx_\d+_clk$/.test(key)).map((key) => amd_smi_valueOf(flat.get(key))).filter((v) => v !== undefined);
+    const clock = clocks.length ? clocks.reduce((a, b) => a + b, 0) / clocks.length : amd_smi_valueOf(flat.get('gfx_clk'));
+    if (clock !== undefined)
+        sample.smClockMhz = clock;
+    const used = amd_smi_valueOf(flat.get('used_vram'));
+    if (used !== undefined)
+        sample.memoryUsedBytes = used * MIB;
+    return sample;
+}
+function amd_smi_capture(path, format, samples, ctx, where) {
+    if (samples.length === 0)
+        throw new errors/* InputError */.dz(path, 'expected at least one GPU with a gfx_activity value, found none', where);
+    void ctx;
     return {
-        spanNs,
-        busyNs,
-        devices: byAgent.size,
-        idleGaps: gaps,
-        kernelLaunches: dispatches.length,
-        graphLaunches: 0,
-        graphKernels: 0,
-        steps: [],
-        busyByDecile: spanNs > 0 ? deciles : [],
+        source: { path, format, parts: ['metric'], tool: 'amd-smi' },
+        utilization: samples,
+        environment: { vendor: 'amd', gpuCount: new Set(samples.map((s) => s.device)).size },
     };
 }
+const CSV_HEADER = /^(?:timestamp,)?gpu,.*\bgfx_activity\b/;
+const amdSmiCsv = (0,ingest_importer/* defineImporter */.IN)({
+    id: 'amd-smi-csv',
+    label: 'amd-smi metric --csv',
+    sniff(head) {
+        const first = head.replace(/^\uFEFF/, '').trimStart().split(/\r?\n/, 1)[0] ?? '';
+        return CSV_HEADER.test(first);
+    },
+    async read(file, ctx) {
+        const lines = (await file.text()).replace(/^\uFEFF/, '').split(/\r?\n/);
+        let header;
+        let headerLine = '';
+        const samples = [];
+        for (let i = 0; i < lines.length; i++) {
+            const line = lines[i];
+            if (line.trim() === '')
+                continue;
+            if (line === headerLine) {
+                ctx.count('repeated-header', 'info', 'header lines repeated between samples are skipped');
+                continue;
+            }
+            const fields = splitCsvLine(line);
+            if (!fields)
+                throw new errors/* InputError */.dz(file.path, 'expected well-formed CSV quoting (a truncated or garbled row)', String(i + 1));
+            if (!header) {
+                if (!CSV_HEADER.test(line))
+                    throw new errors/* InputError */.dz(file.path, 'expected an amd-smi metric --csv header with gpu and gfx_activity columns', String(i + 1));
+                header = fields.map(cleanLabel);
+                headerLine = line;
+                continue;
+            }
+            if (fields.length !== header.length) {
+                throw new errors/* InputError */.dz(file.path, `expected ${header.length} fields as in the header, got ${fields.length} (a truncated or garbled row)`, String(i + 1));
+            }
+            const flat = new Map(header.map((label, k) => [label, fields[k].trim()]));
+            const device = numberFrom(flat.get('gpu'));
+            if (device === undefined || !Number.isInteger(device) || device < 0) {
+                throw new errors/* InputError */.dz(file.path, `expected a GPU index in column gpu, got ${JSON.stringify(flat.get('gpu'))}`, String(i + 1));
+            }
+            const sample = sampleFrom(flat, device);
+            if (sample)
+                samples.push(sample);
+            else
+                ctx.count('row-without-utilization', 'data-loss', 'rows whose gfx_activity is N/A or outside 0..100 are not samples');
+        }
+        return amd_smi_capture(file.path, 'amd-smi-csv', samples, ctx, '2');
+    },
+});
+/** One GPU entry of `amd-smi metric --json`, its nested groups flattened to amd-smi's CSV names. */
+function flatten(entry) {
+    const flat = new Map();
+    for (const [key, value] of Object.entries(entry)) {
+        if (!json_values_isRecord(value) || 'value' in value) {
+            flat.set(key, value);
+            continue;
+        }
+        for (const [inner, innerValue] of Object.entries(value)) {
+            // clock: {"gfx_0": {"clk": …, "min_clk": …}} → gfx_0_clk, gfx_0_min_clk
+            if (json_values_isRecord(innerValue) && !('value' in innerValue)) {
+                for (const [leaf, leafValue] of Object.entries(innerValue))
+                    flat.set(`${inner}_${leaf}`, leafValue);
+            }
+            else {
+                flat.set(inner, innerValue);
+            }
+        }
+    }
+    return flat;
+}
+function gpuEntries(value) {
+    if (Array.isArray(value))
+        return value;
+    if (json_values_isRecord(value) && Array.isArray(value['gpu_data']))
+        return value['gpu_data'];
+    return undefined;
+}
+const amdSmiJson = (0,ingest_importer/* defineImporter */.IN)({
+    id: 'amd-smi-json',
+    label: 'amd-smi metric --json',
+    sniff(head) {
+        const text = head.replace(/^\uFEFF/, '').trimStart();
+        return /^(\[\s*\{|\{\s*"gpu_data"\s*:\s*\[\s*\{)\s*"gpu"\s*:\s*\d+/.test(text) && /"(usage|gfx_activity)"\s*:/.test(text);
+    },
+    async read(file, ctx) {
+        const { values, truncatedAt } = splitJsonValues(file.path, await file.text());
+        if (truncatedAt !== undefined)
+            ctx.count('truncated-document', 'data-loss', `the last JSON document (line ${truncatedAt}) is cut off`);
+        const samples = [];
+        for (const { value, line } of values) {
+            const entries = gpuEntries(value);
+            if (!entries)
+                throw new errors/* InputError */.dz(file.path, 'expected amd-smi metric JSON: a list of GPUs (or {"gpu_data": [...]})', String(line));
+            for (const entry of entries) {
+                if (!json_values_isRecord(entry))
+                    throw new errors/* InputError */.dz(file.path, 'expected each GPU to be an object with a "gpu" index', String(line));
+                const device = numberFrom(entry['gpu']);
+                if (device === undefined || !Number.isInteger(device) || device < 0)
+                    throw new errors/* InputError */.dz(file.path, `expected a GPU index in "gpu", got ${JSON.stringify(entry['gpu'])}`, String(line));
+                const flat = flatten(entry);
+                const sample = sampleFrom(flat, device);
+                if (sample)
+                    samples.push(sample);
+                else
+                    ctx.count('gpu-without-utilization', 'data-loss', 'GPUs whose gfx_activity is N/A or outside 0..100 are not samples');
+            }
+        }
+        return amd_smi_capture(file.path, 'amd-smi-json', samples, ctx, '1');
+    },
+});
+
+;// CONCATENATED MODULE: external "node:module"
+const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+;// CONCATENATED MODULE: ./src/ingest/sqlite-db.ts
+/**
+ * SQLite capture files (nsys `.sqlite` exports, rocprofv3 rocpd `*_results.db`) opened with sql.js:
+ * SQLite compiled to WebAssembly, so nothing is built natively on the runner. Its build with the
+ * wasm inlined is loaded at run time, only when a SQLite file is read: from node_modules when
+ * running from source, else from the copy the build puts beside each bundle (the bundler cannot
+ * take it in: sql.js clears `module` on purpose and checks it with `typeof`, which the bundler
+ * folds to a constant). The database is read whole into memory.
+ */
+
+
+/** The 16 bytes every SQLite 3 database starts with. */
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+/** Larger databases are not loaded into memory: the export command's CSV is read instead. */
+const MAX_SQLITE_BYTES = 512 * 1024 * 1024;
+function isSqliteHead(head) {
+    return head.startsWith(SQLITE_MAGIC);
+}
+let engine;
+/** The copy of sql.js beside the bundle (scripts/finish-dist.mjs), then the package. */
+const SQL_JS_FILES = ['./sql-wasm-inline.cjs', 'sql.js/dist/sql-wasm-inline.js'];
+async function sqlJs() {
+    engine ??= (async () => {
+        // String(): the bundler would treat `createRequire(import.meta.url)` as its own require.
+        const load = (0,external_node_module_namespaceObject.createRequire)(String(import.meta.url));
+        for (const id of SQL_JS_FILES) {
+            try {
+                return await load(id)();
+            }
+            catch (error) {
+                if (error.code !== 'MODULE_NOT_FOUND')
+                    throw error;
+            }
+        }
+        throw new Error(`the SQLite reader (sql.js) is missing: none of ${SQL_JS_FILES.join(', ')} could be loaded`);
+    })();
+    return engine;
+}
+/** Opens the file as a database, or says in one line why it cannot be read (and what to run instead). */
+async function openSqlite(file, exportHint) {
+    if (file.sizeBytes > MAX_SQLITE_BYTES) {
+        throw new errors/* InputError */.dz(file.path, `the database is ${file.sizeBytes} bytes; SQLite captures are read up to ${MAX_SQLITE_BYTES} bytes: ${exportHint}`);
+    }
+    const bytes = file.bytes ? await file.bytes() : Buffer.from(await file.text(), 'latin1');
+    if (!Buffer.from(bytes.subarray(0, 16)).toString('latin1').startsWith(SQLITE_MAGIC)) {
+        throw new errors/* InputError */.dz(file.path, `expected an SQLite 3 database (the file does not start with "SQLite format 3"): ${exportHint}`, 'byte 0');
+    }
+    const { Database } = await sqlJs();
+    let db;
+    try {
+        db = new Database(bytes);
+        db.exec('SELECT count(*) FROM sqlite_master');
+    }
+    catch (error) {
+        throw new errors/* InputError */.dz(file.path, `expected a readable SQLite database (${error.message}): ${exportHint}`);
+    }
+    return db;
+}
+/**
+ * Runs `read` on the opened database and closes it. SQLite finds most damage only when a query
+ * reaches it: such errors become one InputError line with the export command to use instead.
+ */
+async function withDatabase(file, exportHint, read) {
+    const db = await openSqlite(file, exportHint);
+    try {
+        return read(db);
+    }
+    catch (error) {
+        if (error instanceof errors/* InputError */.dz)
+            throw error;
+        throw new errors/* InputError */.dz(file.path, `expected a readable SQLite database (${error.message}): ${exportHint}`);
+    }
+    finally {
+        db.close();
+    }
+}
+/** Names of the tables and views in the database. */
+function schemaNames(db) {
+    return queryRows(db, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").map((row) => String(row[0]));
+}
+function columnNames(db, table) {
+    return queryRows(db, `PRAGMA table_info(${quoteName(table)})`).map((row) => String(row[1]));
+}
+function quoteName(name) {
+    return `"${name.replace(/"/g, '""')}"`;
+}
+/** Every row of a query; integers come as BigInt when they pass 2^53 (nanosecond timestamps do). */
+function queryRows(db, sql) {
+    const statement = db.prepare(sql);
+    const rows = [];
+    try {
+        const get = statement.get.bind(statement);
+        while (statement.step())
+            rows.push(get(null, { useBigInt: true }).map(narrow));
+    }
+    finally {
+        statement.free();
+    }
+    return rows;
+}
+/** A BigInt that fits a double exactly becomes a number; larger ones stay BigInt. */
+function narrow(value) {
+    if (typeof value !== 'bigint')
+        return value;
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+/** An integer cell as decimal text (timestamps), or undefined. */
+function integerText(value) {
+    if (typeof value === 'bigint')
+        return value.toString();
+    if (typeof value === 'number' && Number.isInteger(value))
+        return String(value);
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/ingest/nsys-sqlite.ts
+
+
+
+
+const EXPORT_HINT = 'or read its tables with: nsys stats --report cuda_gpu_kern_sum,cuda_gpu_trace --format csv --output PREFIX x.sqlite';
+/** CUpti_ActivityMemcpyKind: 1 HtoD, 2 DtoH, 8 DtoD (the arrays and peer kinds are "other"). */
+function copyKind(kind) {
+    if (kind === 1)
+        return 'memcpy-htod';
+    if (kind === 2)
+        return 'memcpy-dtoh';
+    if (kind === 8)
+        return 'memcpy-dtod';
+    return 'memcpy-other';
+}
+function memops(db, tables) {
+    const byKind = new Map();
+    const add = (kind, name, ns, bytes) => {
+        const stat = byKind.get(kind) ?? { kind, name, totalNs: 0, count: 0, bytes: 0 };
+        stat.totalNs += ns;
+        stat.count += 1;
+        stat.bytes += bytes;
+        byKind.set(kind, stat);
+    };
+    const NAMES = { 'memcpy-htod': '[CUDA memcpy Host-to-Device]', 'memcpy-dtoh': '[CUDA memcpy Device-to-Host]', 'memcpy-dtod': '[CUDA memcpy Device-to-Device]', 'memcpy-other': '[CUDA memcpy other]', memset: '[CUDA memset]' };
+    if (tables.has('CUPTI_ACTIVITY_KIND_MEMCPY')) {
+        for (const [kind, start, end, bytes] of queryRows(db, 'SELECT copyKind, start, "end", bytes FROM CUPTI_ACTIVITY_KIND_MEMCPY')) {
+            const k = copyKind(kind);
+            add(k, NAMES[k], Number(end) - Number(start), Number(bytes) || 0);
+        }
+    }
+    if (tables.has('CUPTI_ACTIVITY_KIND_MEMSET')) {
+        for (const [start, end, bytes] of queryRows(db, 'SELECT start, "end", bytes FROM CUPTI_ACTIVITY_KIND_MEMSET'))
+            add('memset', NAMES['memset'], Number(end) - Number(start), Number(bytes) || 0);
+    }
+    return [...byKind.values()];
+}
+/* harmony default export */ const nsys_sqlite = ((0,ingest_importer/* defineImporter */.IN)({
+    id: 'nsys-sqlite',
+    label: 'Nsight Systems SQLite export',
+    sniff(head) {
+        return isSqliteHead(head) && /CUPTI_ACTIVITY_KIND_|StringIds|META_DATA_EXPORT|TARGET_INFO_/.test(head);
+    },
+    async read(file, ctx) {
+        return withDatabase(file, EXPORT_HINT, (db) => {
+            const tables = new Set(schemaNames(db));
+            if (!tables.has('StringIds') && !tables.has('META_DATA_EXPORT')) {
+                throw new errors/* InputError */.dz(file.path, `expected an nsys SQLite export (StringIds and META_DATA_EXPORT tables), found none: ${EXPORT_HINT}`);
+            }
+            if (!tables.has('CUPTI_ACTIVITY_KIND_KERNEL')) {
+                throw new errors/* InputError */.dz(file.path, 'the nsys export holds no CUDA kernel data (no CUPTI_ACTIVITY_KIND_KERNEL table): was the capture made with -t cuda?');
+            }
+            const columns = new Set(columnNames(db, 'CUPTI_ACTIVITY_KIND_KERNEL'));
+            const nameColumn = columns.has('demangledName') ? 'demangledName' : 'shortName';
+            const shape = ['gridX', 'gridY', 'gridZ', 'blockX', 'blockY', 'blockZ'].every((c) => columns.has(c)) ? ', k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ' : '';
+            const trace = new KernelTraceReader(file.path, 'Index,KernelName,gpu-id,BeginNs,EndNs', 1, false, ctx);
+            trace.fieldWord = 'column';
+            const rows = queryRows(db, `SELECT coalesce(s.value, ''), k.deviceId, k.start, k."end"${shape} FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.${nameColumn} ORDER BY k.start`);
+            rows.forEach((row, i) => {
+                const [name, device, start, end, ...dims] = row;
+                if (!name)
+                    ctx.count('kernel-without-name', 'data-loss', `kernel rows whose ${nameColumn} is not in StringIds are named ""`);
+                const sizes = dims.map(Number);
+                trace.addDispatch({
+                    name: String(name ?? ''),
+                    agent: String(device ?? 0),
+                    start: integerText(start) ?? String(start),
+                    end: integerText(end) ?? String(end),
+                    ...(sizes.length === 6 ? { grid: sizes.slice(0, 3), block: sizes.slice(3), gridInBlocks: true } : {}),
+                }, `CUPTI_ACTIVITY_KIND_KERNEL row ${i + 1}`);
+            });
+            const read = trace.finish();
+            const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set(queryRows(db, 'SELECT name FROM TARGET_INFO_GPU').map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
+            const version = tables.has('META_DATA_EXPORT') ? queryRows(db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_PRODUCT_VERSION'")[0]?.[0] : undefined;
+            return {
+                source: { path: file.path, format: 'nsys-sqlite', tool: 'nsys', parts: ['CUPTI_ACTIVITY_KIND_KERNEL'], ...(version ? { toolVersion: String(version) } : {}) },
+                kernels: read.kernels,
+                memops: memops(db, tables),
+                ...(read.timeline ? { timeline: read.timeline } : {}),
+                environment: { vendor: 'nvidia', ...(gpuNames.length ? { gpuName: gpuNames.join(', '), gpuCount: gpuNames.length } : {}) },
+            };
+        });
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/ingest/rocpd-sqlite.ts
+
+
+
+
+const rocpd_sqlite_EXPORT_HINT = 'or convert it with: rocpd convert -i NAME_results.db --output-format csv (then read NAME_kernel_trace.csv)';
+/** The view named `base`, else the one table `base_<suffix>`; undefined when absent. */
+function relation(path, names, base) {
+    if (names.includes(base))
+        return base;
+    const suffixed = names.filter((name) => name.startsWith(`${base}_`) && /^[0-9a-f_]+$/i.test(name.slice(base.length + 1)));
+    if (suffixed.length > 1) {
+        throw new errors/* InputError */.dz(path, `the database holds ${suffixed.length} profiling sessions (${suffixed.slice(0, 2).join(', ')}…); expected one: convert each with rocpd convert and analyze them one at a time`);
+    }
+    return suffixed[0];
+}
+function gpuName(db, agents) {
+    if (!agents)
+        return [];
+    const columns = new Set(columnNames(db, agents));
+    const pick = ['product_name', 'model_name', 'name'].filter((c) => columns.has(c)).map((c) => `nullif(${quoteName(c)}, '')`);
+    if (pick.length === 0 || !columns.has('type'))
+        return [];
+    return [...new Set(queryRows(db, `SELECT coalesce(${pick.join(', ')}) FROM ${quoteName(agents)} WHERE type = 'GPU'`).map((r) => String(r[0] ?? '')).filter(Boolean))];
+}
+/* harmony default export */ const rocpd_sqlite = ((0,ingest_importer/* defineImporter */.IN)({
+    id: 'rocpd-sqlite',
+    label: 'rocprofv3 rocpd SQLite database',
+    sniff(head) {
+        return isSqliteHead(head) && /rocpd_/.test(head);
+    },
+    async read(file, ctx) {
+        return withDatabase(file, rocpd_sqlite_EXPORT_HINT, (db) => {
+            const names = schemaNames(db);
+            const dispatches = relation(file.path, names, 'rocpd_kernel_dispatch');
+            const symbols = relation(file.path, names, 'rocpd_info_kernel_symbol');
+            if (!dispatches || !symbols) {
+                throw new errors/* InputError */.dz(file.path, `expected rocpd kernel tables (rocpd_kernel_dispatch, rocpd_info_kernel_symbol), found none: was rocprofv3 run with --kernel-trace? ${rocpd_sqlite_EXPORT_HINT}`);
+            }
+            const symbolColumns = new Set(columnNames(db, symbols));
+            const name = symbolColumns.has('display_name') ? "coalesce(nullif(s.display_name, ''), s.kernel_name)" : 's.kernel_name';
+            const trace = new KernelTraceReader(file.path, 'Kind,Agent_Id,Kernel_Name,Start_Timestamp,End_Timestamp', 1, true, ctx);
+            const rows = queryRows(db, `SELECT ${name}, d.agent_id, d.start, d."end", d.grid_size_x, d.grid_size_y, d.grid_size_z, d.workgroup_size_x, d.workgroup_size_y, d.workgroup_size_z
+         FROM ${quoteName(dispatches)} d LEFT JOIN ${quoteName(symbols)} s ON s.id = d.kernel_id ORDER BY d.start`);
+            rows.forEach((row, i) => {
+                const [kernel, agent, start, end, ...dims] = row;
+                if (kernel === null || kernel === undefined)
+                    ctx.count('kernel-without-symbol', 'data-loss', 'dispatches whose kernel_id has no kernel symbol are named ""');
+                trace.addDispatch({
+                    name: String(kernel ?? ''),
+                    agent: String(agent ?? 0),
+                    start: integerText(start) ?? String(start),
+                    end: integerText(end) ?? String(end),
+                    grid: dims.slice(0, 3).map(Number),
+                    block: dims.slice(3).map(Number),
+                }, `${dispatches} row ${i + 1}`);
+            });
+            const read = trace.finish();
+            if (read.kernels.length === 0)
+                throw new errors/* InputError */.dz(file.path, `the rocpd database holds no kernel dispatches (${dispatches} is empty)`);
+            const gpus = gpuName(db, relation(file.path, names, 'rocpd_info_agent'));
+            return {
+                source: { path: file.path, format: 'rocpd-sqlite', tool: 'rocprofv3', parts: ['rocpd_kernel_dispatch'] },
+                kernels: read.kernels,
+                ...(read.timeline ? { timeline: read.timeline } : {}),
+                environment: { vendor: 'amd', ...(gpus.length ? { gpuName: gpus.join(', ') } : {}) },
+            };
+        });
+    },
+}));
 
 ;// CONCATENATED MODULE: ./src/ingest/rocprof-csv.ts
 /**
@@ -15438,7 +20163,7 @@ function layoutOf(labels) {
 const API_NAME = /^(_*hip[A-Z]|hsa_)/;
 const COPY_NAME = /^(MEMORY_COPY_|Copy(HostToDevice|DeviceToHost|DeviceToDevice|HostToHost))/;
 const DOMAIN_NAME = /^[A-Z][A-Z_]*_(API|DISPATCH|COPY|ALLOCATION|MEMORY)$|^KERNEL_DISPATCH$/;
-function copyKind(name) {
+function rocprof_csv_copyKind(name) {
     if (/HOST_TO_DEVICE|HostToDevice/.test(name))
         return 'memcpy-htod';
     if (/DEVICE_TO_HOST|DeviceToHost/.test(name))
@@ -15554,7 +20279,7 @@ function statsFrom(rows, columns) {
         return { kernels: [], memops: [], apiCalls: rows.map(({ name, totalNs, calls }) => ({ name, totalNs, calls })), part: 'hip_api_stats' };
     }
     if (all(COPY_NAME)) {
-        return { kernels: [], apiCalls: [], memops: rows.map(({ name, totalNs, calls }) => ({ kind: copyKind(name), name, totalNs, count: calls })), part: 'memory_copy_stats' };
+        return { kernels: [], apiCalls: [], memops: rows.map(({ name, totalNs, calls }) => ({ kind: rocprof_csv_copyKind(name), name, totalNs, count: calls })), part: 'memory_copy_stats' };
     }
     if (all(DOMAIN_NAME))
         return { kernels: [], apiCalls: [], memops: [], part: 'domain_stats' };
@@ -15581,7 +20306,7 @@ function statsFrom(rows, columns) {
     }
     return { kernels: [...byName.values()], apiCalls: [], memops: [], part: columns.has('MinNs') ? 'kernel_stats' : 'stats' };
 }
-/* harmony default export */ const rocprof_csv = (defineImporter({
+/* harmony default export */ const rocprof_csv = ((0,ingest_importer/* defineImporter */.IN)({
     id: 'rocprof-csv',
     label: 'ROCm rocprof / rocprofv3 CSV',
     sniff(head) {
@@ -15607,6 +20332,8 @@ function statsFrom(rows, columns) {
                         source: { path: file.path, format: 'rocprof-csv', tool, parts: [layout === 'trace-v3' ? 'kernel_trace' : 'results'] },
                         kernels: read.kernels,
                         ...(read.timeline ? { timeline: read.timeline } : {}),
+                        environment: { vendor: 'amd' },
+                        ...(read.deviceTimelines?.length ? { deviceTimelines: read.deviceTimelines } : {}),
                     };
                 };
                 return;
@@ -15621,6 +20348,7 @@ function statsFrom(rows, columns) {
                     kernels: read.kernels,
                     apiCalls: read.apiCalls,
                     memops: read.memops,
+                    environment: { vendor: 'amd' },
                 };
             };
         };
@@ -15639,105 +20367,8 @@ function statsFrom(rows, columns) {
     },
 }));
 
-// EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(500);
-;// CONCATENATED MODULE: ./src/ingest/workload-metrics-jsonl.ts
-/**
- * Metrics printed by a `command` workload, one JSON object per line, mixed with any other output.
- * Two record shapes are read:
- * - `{"metric": "decode_tok_s", "value": 378.5}`: one sample of a canonical metric (src/model/metrics.ts);
- * - `{"kind": "run", "tok_s": 378.5, "ttft_ms": …}`: one timed run; `tok_s` is a decode_tok_s sample and
- *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these);
- *   its `t_start` / `t_end` (seconds since the epoch), when given, mark a timed window, over which GPU
- *   utilization is then read instead of over the whole process (start-up and prefill left out).
- * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
- * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
- * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
- */
-
-
-
-const CATALOG = new Set(Object.keys(metrics/* METRIC_CATALOG */.By));
-function asMetricRecord(line) {
-    const body = line.trim();
-    if (!body.startsWith('{') || !body.endsWith('}'))
-        return null;
-    let value;
-    try {
-        value = JSON.parse(body);
-    }
-    catch {
-        return null;
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value))
-        return null;
-    const record = value;
-    if (typeof record['metric'] === 'string' && 'value' in record)
-        return { type: 'metric', metric: record['metric'], value: record['value'] };
-    if (record['kind'] === 'run' && 'tok_s' in record)
-        return { type: 'run', fields: record };
-    return null;
-}
-function finiteNumber(value) {
-    return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-/* harmony default export */ const workload_metrics_jsonl = (defineImporter({
-    id: 'workload-metrics-jsonl',
-    label: 'workload metrics (JSON lines)',
-    sniff(head) {
-        for (const line of head.split(/\r?\n/, 200)) {
-            if (asMetricRecord(line))
-                return true;
-        }
-        return false;
-    },
-    async read(file, ctx) {
-        const lines = (await file.text()).split(/\r?\n/);
-        const metrics = [];
-        const timedWindows = [];
-        lines.forEach((line, index) => {
-            if (line.trim() === '')
-                return;
-            const record = asMetricRecord(line);
-            if (!record) {
-                ctx.count('non-metric-line', 'info', 'workload output that is not a metric record');
-                return;
-            }
-            if (record.type === 'metric') {
-                const value = finiteNumber(record.value);
-                if (!CATALOG.has(record.metric)) {
-                    ctx.count('unknown-metric', 'data-loss', `${record.metric} (line ${index + 1}) is not a known metric name`);
-                    return;
-                }
-                if (value === null)
-                    throw new errors/* InputError */.dz(file.path, `expected a finite number as "value" of ${record.metric}`, String(index + 1));
-                metrics.push({ name: record.metric, value });
-                return;
-            }
-            const tokS = finiteNumber(record.fields['tok_s']);
-            if (tokS === null)
-                throw new errors/* InputError */.dz(file.path, 'expected a finite number as "tok_s" of a run record', String(index + 1));
-            metrics.push({ name: 'decode_tok_s', value: tokS });
-            const startS = finiteNumber(record.fields['t_start']);
-            const endS = finiteNumber(record.fields['t_end']);
-            if (startS !== null && endS !== null && endS > startS)
-                timedWindows.push({ startS, endS });
-            for (const [key, value] of Object.entries(record.fields)) {
-                if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null)
-                    metrics.push({ name: key, value: value });
-            }
-        });
-        if (metrics.length === 0)
-            throw new errors/* InputError */.dz(file.path, 'expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N})');
-        const capture = {
-            source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
-            metrics,
-            timedWindows,
-        };
-        return capture;
-    },
-}));
-
+// EXTERNAL MODULE: ./src/ingest/workload-metrics-jsonl.ts
+var workload_metrics_jsonl = __nccwpck_require__(844);
 ;// CONCATENATED MODULE: ./src/ingest/index.ts
 /**
  * The importer registry and format detection. Order matters only where two formats could both
@@ -15760,18 +20391,32 @@ function finiteNumber(value) {
 
 
 
+
+
+
+
+
+
+
 const IMPORTERS = [
+    nsys_sqlite,
+    rocpd_sqlite,
+    // Before Kineto: rocprof's results.json is a Chrome trace too.
+    rocprof_json,
     kineto_json,
     max_benchmark_json,
     max_gpu_stats_json,
     rocm_smi_json,
+    amdSmiJson,
     gpu_snapshot_jsonl,
-    workload_metrics_jsonl,
+    workload_metrics_jsonl/* default */.A,
     ncu_csv,
     nsys_gpu_time_util,
     nsys_stats,
     rocprof_csv,
-    nvidia_smi_csv,
+    nvidia_smi_csv/* default */.Ay,
+    rocm_smi_csv,
+    amdSmiCsv,
     max_generate,
     max_benchmark,
 ];
@@ -15781,55 +20426,92 @@ function importerFor(format) {
         throw new errors/* UsageError */.eb(`--format ${format}: expected one of ${capture/* FORMAT_IDS */.Jn.join(', ')}`);
     return importer;
 }
-function detectFormat(file) {
+function detectFormat(file, options = {}) {
     const importer = IMPORTERS.find((candidate) => candidate.sniff(file.head));
     if (importer)
         return importer;
+    // A noheader nvidia-smi log that does not start with a timestamp: its rows match the columns given.
+    const cells = file.head.trimStart().split(/\r?\n/, 1)[0].split(', ');
+    if (options.smiColumns?.length && cells.length === options.smiColumns.length && cells.length > 1)
+        return nvidia_smi_csv/* default */.Ay;
+    if (isSqliteHead(file.head)) {
+        throw new errors/* InputError */.dz(file.path, 'an SQLite database with neither nsys (CUPTI_ACTIVITY_KIND_KERNEL, StringIds) nor rocprofv3 rocpd tables near its start; pass --format nsys-sqlite or --format rocpd-sqlite, or export it as CSV (nsys stats --format csv --output PREFIX x.sqlite; rocpd convert -i x.db --output-format csv)', 'byte 0');
+    }
     const firstLine = file.head.split(/\r?\n/, 1)[0]?.slice(0, 60) ?? '';
     throw new errors/* InputError */.dz(file.path, `unrecognized capture format (starts with ${JSON.stringify(firstLine)}); expected one of ${capture/* FORMAT_IDS */.Jn.join(', ')}, or pass --format NAME`, '1');
 }
+/**
+ * The file as the importer sees it, stopped when `signal` aborts: its stream throws the signal's
+ * reason at the next chunk, and text() before it reads or parses anything.
+ */
+function abortable(file, signal) {
+    const check = () => {
+        if (signal.aborted)
+            throw signal.reason;
+    };
+    return {
+        ...file,
+        async text() {
+            check();
+            const text = await file.text();
+            check();
+            return text;
+        },
+        stream() {
+            const source = file.stream();
+            return external_node_stream_.Readable.from((async function* () {
+                try {
+                    for await (const chunk of source) {
+                        check();
+                        yield chunk;
+                    }
+                }
+                finally {
+                    source.destroy();
+                }
+            })());
+        },
+    };
+}
 /** Read one capture file: detect its format from its content (or take `format`), then import it. */
-async function ingestFile(path, format) {
-    const file = await (0,input_file/* openInput */.lt)(path);
+async function ingestFile(path, format, options = {}) {
+    options.signal?.throwIfAborted();
+    const opened = await (0,input_file/* openInput */.lt)(path);
+    const file = options.signal ? abortable(opened, options.signal) : opened;
     if (file.sizeBytes === 0)
         throw new errors/* InputError */.dz(path, 'the file is empty; expected a capture');
-    const importer = format ? importerFor(format) : detectFormat(file);
-    return importer_runImporter(importer, file);
+    const importer = format ? importerFor(format) : detectFormat(file, options);
+    return (0,ingest_importer/* runImporter */.EX)(importer, file, options);
 }
-async function ingestText(path, text, format) {
-    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 89));
+async function ingestText(path, text, format, options = {}) {
+    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 291));
     const file = inputFromText(path, text);
     const importer = format ? importerFor(format) : detectFormat(file);
-    return runImporter(importer, file);
+    return runImporter(importer, file, options);
 }
 
 
 /***/ }),
 
-/***/ 89:
+/***/ 291:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  $D: () => (/* binding */ MAX_TEXT_BYTES),
-  inputFromText: () => (/* binding */ inputFromText),
-  lt: () => (/* binding */ openInput)
-});
-
-// UNUSED EXPORTS: SNIFF_BYTES, decodeBytes
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(24);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(455);
-;// CONCATENATED MODULE: external "node:stream"
-const external_node_stream_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(522);
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
-;// CONCATENATED MODULE: ./src/ingest/input-file.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $D: () => (/* binding */ MAX_TEXT_BYTES),
+/* harmony export */   dD: () => (/* binding */ SNIFF_BYTES),
+/* harmony export */   inputFromText: () => (/* binding */ inputFromText),
+/* harmony export */   lt: () => (/* binding */ openInput)
+/* harmony export */ });
+/* unused harmony export decodeBytes */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(75);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_stream__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(522);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(916);
 /**
  * One input file as the importers see it: decoded text (gzip and UTF-16/BOM handled), a head for
  * sniffing, and a byte stream for the formats that must be streamed (Kineto traces over V8's string limit).
@@ -15901,7 +20583,7 @@ function isGzip(bytes) {
     return bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 async function readPrefix(path, length) {
-    const handle = await (0,promises_.open)(path, 'r');
+    const handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, 'r');
     try {
         const buffer = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buffer, 0, length, 0);
@@ -15915,7 +20597,7 @@ async function readPrefix(path, length) {
 async function gunzipPrefix(path, length) {
     const chunks = [];
     let total = 0;
-    const source = (0,external_node_fs_.createReadStream)(path).pipe((0,external_node_zlib_.createGunzip)());
+    const source = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path).pipe((0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.createGunzip)());
     try {
         for await (const chunk of source) {
             chunks.push(chunk);
@@ -15926,27 +20608,38 @@ async function gunzipPrefix(path, length) {
     }
     catch (error) {
         if (total === 0)
-            throw new errors/* InputError */.dz(path, `expected a readable gzip file (${error.message})`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `expected a readable gzip file (${error.message})`);
     }
     finally {
         source.destroy();
     }
     return Buffer.concat(chunks).subarray(0, length);
 }
+/** A file that exists but cannot be read (no permission, an I/O error): one line naming it. */
+function unreadable(path, error) {
+    const { code, message } = error;
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${code ?? message}); expected a capture file that this user may read`);
+}
 async function openInput(path) {
     let sizeBytes;
     try {
-        const info = await (0,promises_.stat)(path);
+        const info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat)(path);
         if (!info.isFile())
-            throw new errors/* InputError */.dz(path, 'expected a file, found a directory or special file');
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, 'expected a file, found a directory or special file');
         sizeBytes = info.size;
     }
     catch (error) {
-        if (error instanceof errors/* InputError */.dz)
+        if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz)
             throw error;
-        throw new errors/* InputError */.dz(path, `cannot read the file (${error.code ?? error.message})`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${error.code ?? error.message})`);
     }
-    const prefix = await readPrefix(path, SNIFF_BYTES);
+    let prefix;
+    try {
+        prefix = await readPrefix(path, SNIFF_BYTES);
+    }
+    catch (error) {
+        throw unreadable(path, error);
+    }
     const gzip = isGzip(prefix);
     const headBytes = gzip ? await gunzipPrefix(path, SNIFF_BYTES) : prefix;
     const head = decodeBytes(headBytes);
@@ -15956,19 +20649,33 @@ async function openInput(path) {
         head,
         gzip,
         sizeBytes,
-        async text() {
-            if (!gzip && sizeBytes > MAX_TEXT_BYTES) {
-                throw new errors/* InputError */.dz(path, `file is ${sizeBytes} bytes; text formats are read up to ${MAX_TEXT_BYTES} bytes`);
-            }
+        async bytes() {
             const { readFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 455, 23));
             const raw = await readFile(path);
+            if (!gzip)
+                return raw;
+            try {
+                return (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.gunzipSync)(raw, { maxOutputLength: 2 * MAX_TEXT_BYTES });
+            }
+            catch (error) {
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `expected a complete gzip stream (${error.message})`);
+            }
+        },
+        async text() {
+            if (!gzip && sizeBytes > MAX_TEXT_BYTES) {
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `file is ${sizeBytes} bytes; text formats are read up to ${MAX_TEXT_BYTES} bytes`);
+            }
+            const { readFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 455, 23));
+            const raw = await readFile(path).catch((error) => {
+                throw unreadable(path, error);
+            });
             let bytes;
             if (gzip) {
                 try {
-                    bytes = (0,external_node_zlib_.gunzipSync)(raw, { maxOutputLength: MAX_TEXT_BYTES });
+                    bytes = (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.gunzipSync)(raw, { maxOutputLength: MAX_TEXT_BYTES });
                 }
                 catch (error) {
-                    throw new errors/* InputError */.dz(path, `expected a complete gzip stream (${error.message})`);
+                    throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `expected a complete gzip stream (${error.message})`);
                 }
             }
             else {
@@ -15977,16 +20684,16 @@ async function openInput(path) {
             return decodeBytes(bytes);
         },
         stream() {
-            const raw = (0,external_node_fs_.createReadStream)(path, { highWaterMark: 1 << 20 });
+            const raw = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path, { highWaterMark: 1 << 20 });
             let bytes = raw;
             if (gzip) {
-                const gunzip = (0,external_node_zlib_.createGunzip)({ chunkSize: 1 << 20 });
+                const gunzip = (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.createGunzip)({ chunkSize: 1 << 20 });
                 raw.on('error', (error) => gunzip.destroy(error));
                 bytes = raw.pipe(gunzip);
             }
             if (encoding === 'utf8' && bomLength === 0)
-                return gzip ? external_node_stream_namespaceObject.Readable.from(bytes) : raw;
-            return external_node_stream_namespaceObject.Readable.from(asUtf8(bytes, encoding, bomLength));
+                return gzip ? node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from(bytes) : raw;
+            return node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from(asUtf8(bytes, encoding, bomLength));
         },
     };
 }
@@ -15998,9 +20705,458 @@ function inputFromText(path, text) {
         gzip: false,
         sizeBytes: Buffer.byteLength(text),
         text: async () => text,
-        stream: () => external_node_stream_namespaceObject.Readable.from([Buffer.from(text)]),
+        stream: () => node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from([Buffer.from(text)]),
+        bytes: async () => Buffer.from(text),
     };
 }
+
+
+/***/ }),
+
+/***/ 86:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ay: () => (__WEBPACK_DEFAULT_EXPORT__),
+/* harmony export */   mb: () => (/* binding */ parseSmiColumns)
+/* harmony export */ });
+/* unused harmony export gpusByPosition */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
+/* harmony import */ var _model_throttle_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(941);
+/* harmony import */ var _importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(316);
+/**
+ * `nvidia-smi --query-gpu=… --format=csv[,nounits] [-l S | -lms MS]` logs → utilization samples.
+ * One row per GPU per sample: `utilization.gpu` → gpuPercent, `utilization.memory` → memoryPercent,
+ * `clocks.current.sm` → smClockMhz, `power.draw` → powerW, `memory.used` → bytes, `timestamp` → t,
+ * `index` (else the order of `pci.bus_id`) → device; `clocks_event_reasons.active` (or the older
+ * `clocks_throttle_reasons.active`) mask and the per-reason `Active` fields → reasons.
+ * Units come from the value (`79.56 W`) or the header (`power.draw [W]`).
+ * A `--format=csv,noheader` log names no columns: the user gives the `--query-gpu` list
+ * (`smiColumns`); `nounits` values then take the unit nvidia-smi uses for the field (MiB, MHz, W, %).
+ * Without `index` or `pci.bus_id`, several GPUs are told apart by position: nvidia-smi prints one
+ * row per GPU, in index order, at each sample, so rows fall in groups of equal size and spacing.
+ * Limits: `timestamp` is local time without a zone, read as if UTC (only differences matter); rows
+ * without a utilization value (MIG mode, `[N/A]`) cannot become samples and are counted.
+ */
+
+
+
+const FIELD_TOKEN = /^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*(?: \[[^\]]+\])?$/;
+const QUERY_GROUP = /^(?:utilization|memory|clocks|clocks_event_reasons|clocks_throttle_reasons|power|temperature|pci|enforced|fan)\./;
+const SMI_TIMESTAMP = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
+const REASON_PREFIX = /^clocks_(?:event|throttle)_reasons\./;
+const REASON_NAMES = new Set(_model_throttle_js__WEBPACK_IMPORTED_MODULE_1__/* .NVML_REASON_BITS */ .aF.map(([, name]) => name));
+function parseHeader(line) {
+    const tokens = line.split(',').map((token) => token.trim());
+    if (tokens.length > 1 && !line.includes(', '))
+        return null;
+    if (!tokens.every((token) => FIELD_TOKEN.test(token)))
+        return null;
+    if (!tokens.some((token) => QUERY_GROUP.test(token)))
+        return null;
+    return tokens.map((token) => {
+        const match = /^(\S+)(?: \[([^\]]+)\])?$/.exec(token);
+        return match[2] ? { field: match[1], unit: match[2] } : { field: match[1] };
+    });
+}
+/** The unit nvidia-smi prints in the header of each field group (kept when `nounits` drops it from values). */
+function defaultUnit(field) {
+    if (/^utilization\./.test(field))
+        return '%';
+    if (/^memory\.(used|total|free|reserved)$/.test(field))
+        return 'MiB';
+    if (/^clocks\.(current\.|max\.|applications\.|default_applications\.)?(sm|gr|graphics|mem|memory|video)$/.test(field))
+        return 'MHz';
+    if (/^(power\.|enforced\.power)/.test(field))
+        return 'W';
+    return undefined;
+}
+/**
+ * The `--query-gpu` list a noheader log was written with: `timestamp,utilization.gpu,memory.used`,
+ * also as typed on the nvidia-smi command line (`--query-gpu=…`).
+ */
+function parseSmiColumns(value) {
+    const fields = value
+        .trim()
+        .replace(/^--query-gpu[= ]/, '')
+        .split(',')
+        .map((field) => field.trim().replace(/ \[[^\]]*\]$/, ''))
+        .filter(Boolean);
+    const bad = fields.find((field) => !FIELD_TOKEN.test(field));
+    if (fields.length === 0 || bad !== undefined) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UsageError */ .eb(`--smi-columns ${JSON.stringify(value)}: expected the nvidia-smi --query-gpu list, e.g. timestamp,utilization.gpu,memory.used`);
+    }
+    if (!fields.includes('utilization.gpu'))
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UsageError */ .eb(`--smi-columns ${JSON.stringify(value)}: expected utilization.gpu among the fields`);
+    return fields;
+}
+function columnsFromQuery(fields) {
+    return fields.map((field) => {
+        const unit = defaultUnit(field);
+        return unit ? { field, unit } : { field };
+    });
+}
+/** Rows in one group per sample: positions within a group are GPUs. */
+const MAX_GPUS_BY_POSITION = 16;
+/**
+ * How many GPUs a log without `index` holds: the smallest group size for which groups start at an
+ * even pace (90 % of the starts within half an interval of the median) and each group is
+ * printed well within one interval. Undefined when no size fits.
+ */
+function gpusByPosition(times) {
+    if (times.some((t) => t === undefined))
+        return undefined;
+    const t = times;
+    for (let n = 1; n <= MAX_GPUS_BY_POSITION && n * 3 <= t.length; n++) {
+        const starts = [];
+        let spread = 0;
+        for (let i = 0; i + n <= t.length; i += n) {
+            starts.push(t[i]);
+            const group = t.slice(i, i + n);
+            spread = Math.max(spread, Math.max(...group) - Math.min(...group));
+        }
+        const steps = starts.slice(1).map((start, i) => start - starts[i]);
+        const sorted = [...steps].sort((a, b) => a - b);
+        const median = sorted[Math.floor(sorted.length / 2)];
+        if (!(median > 0))
+            continue;
+        const even = steps.filter((step) => step >= median * 0.5 && step <= median * 1.5).length;
+        if (even >= 0.9 * steps.length && spread < median * 0.5)
+            return n;
+    }
+    return undefined;
+}
+function firstLine(text) {
+    const lines = text.split(/\r?\n/);
+    const index = lines.findIndex((line) => line.trim() !== '');
+    return index < 0 ? null : { line: lines[index].trim(), number: index + 1 };
+}
+/** Values nvidia-smi prints instead of a number: `[N/A]`, `[Not Supported]`, `[Unknown Error]`, … */
+function isMissing(cell) {
+    return cell === '' || /^\[.*\]$/.test(cell) || /^n\/?a$/i.test(cell);
+}
+const SCALE = {
+    '%': 1,
+    b: 1,
+    kib: 1024,
+    mib: 1024 ** 2,
+    gib: 1024 ** 3,
+    mhz: 1,
+    ghz: 1000,
+    khz: 0.001,
+    w: 1,
+    mw: 0.001,
+    kw: 1000,
+};
+/** A number in the column's base unit (%, bytes, MHz, W), or undefined when the unit is unknown. */
+function quantity(cell, headerUnit) {
+    const match = /^(-?\d+(?:\.\d+)?)\s*(\S+)?$/.exec(cell);
+    if (!match)
+        return undefined;
+    const unit = (match[2] ?? headerUnit ?? '').toLowerCase();
+    const scale = unit === '' ? 1 : SCALE[unit];
+    return scale === undefined ? undefined : Number(match[1]) * scale;
+}
+function parseTimestamp(cell) {
+    const m = SMI_TIMESTAMP.exec(cell);
+    if (!m)
+        return undefined;
+    const ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+    return ms / 1000 + (m[7] ? Number(`0.${m[7]}`) : 0);
+}
+/** Orders reason names like the NVML bit table, so masks and per-reason fields merge predictably. */
+function orderReasons(reasons) {
+    const known = _model_throttle_js__WEBPACK_IMPORTED_MODULE_1__/* .NVML_REASON_BITS */ .aF.map(([, name]) => name).filter((name) => reasons.has(name));
+    return [...known, ...[...reasons].filter((name) => !REASON_NAMES.has(name)).sort()];
+}
+function readRow(columns, cells, devices, ctx) {
+    const byField = new Map();
+    columns.forEach((column, i) => {
+        if (!byField.has(column.field))
+            byField.set(column.field, { cell: cells[i], unit: column.unit });
+    });
+    const present = (field) => {
+        const entry = byField.get(field);
+        if (!entry)
+            return undefined;
+        if (isMissing(entry.cell)) {
+            ctx.count('value-not-available', 'info', `${field} printed as ${entry.cell || 'an empty cell'}; the field is left out`);
+            return undefined;
+        }
+        return entry;
+    };
+    const number = (...fields) => {
+        for (const field of fields) {
+            const entry = present(field);
+            if (!entry)
+                continue;
+            const value = quantity(entry.cell, entry.unit);
+            if (value === undefined)
+                ctx.count('unreadable-value', 'data-loss', `${field}: ${JSON.stringify(entry.cell)} is not a number in a known unit`);
+            return value;
+        }
+        return undefined;
+    };
+    const result = {};
+    result.name = present('name')?.cell;
+    result.driver = present('driver_version')?.cell;
+    const gpuPercent = number('utilization.gpu');
+    if (gpuPercent === undefined || gpuPercent < 0 || gpuPercent > 100) {
+        ctx.count('row-without-utilization', 'data-loss', 'rows without a 0..100 utilization.gpu value are not samples');
+        return result;
+    }
+    const sample = { device: 0, gpuPercent, reasons: [] };
+    const stamp = present('timestamp');
+    if (stamp) {
+        const t = parseTimestamp(stamp.cell);
+        if (t === undefined)
+            ctx.count('unreadable-value', 'data-loss', `timestamp: ${JSON.stringify(stamp.cell)}`);
+        else
+            sample.t = t;
+    }
+    const index = present('index');
+    const busId = present('pci.bus_id');
+    if (index && /^\d+$/.test(index.cell))
+        sample.device = Number(index.cell);
+    else if (busId) {
+        if (!devices.has(busId.cell))
+            devices.set(busId.cell, devices.size);
+        sample.device = devices.get(busId.cell);
+    }
+    const memoryPercent = number('utilization.memory');
+    if (memoryPercent !== undefined && memoryPercent >= 0 && memoryPercent <= 100)
+        sample.memoryPercent = memoryPercent;
+    const smClock = number('clocks.current.sm', 'clocks.sm');
+    if (smClock !== undefined)
+        sample.smClockMhz = smClock;
+    const power = number('power.draw', 'power.draw.instant', 'power.draw.average');
+    if (power !== undefined)
+        sample.powerW = power;
+    const memoryUsed = number('memory.used');
+    if (memoryUsed !== undefined)
+        sample.memoryUsedBytes = memoryUsed;
+    const reasons = new Set();
+    for (const prefix of ['clocks_event_reasons', 'clocks_throttle_reasons']) {
+        const mask = present(`${prefix}.active`);
+        if (!mask)
+            continue;
+        if (/^0x[0-9a-f]+$/i.test(mask.cell))
+            (0,_model_throttle_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsFromMask */ .g4)(BigInt(mask.cell)).forEach((r) => reasons.add(r));
+        else
+            ctx.count('unreadable-value', 'data-loss', `${prefix}.active: ${JSON.stringify(mask.cell)} is not a hex mask`);
+    }
+    for (const column of columns) {
+        if (!REASON_PREFIX.test(column.field))
+            continue;
+        const reason = column.field.replace(REASON_PREFIX, '');
+        if (reason === 'active' || reason === 'supported')
+            continue;
+        const entry = present(column.field);
+        if (entry?.cell === 'Active')
+            reasons.add(reason);
+    }
+    sample.reasons = orderReasons(reasons);
+    result.sample = sample;
+    return result;
+}
+/* harmony default export */ const __WEBPACK_DEFAULT_EXPORT__ = ((0,_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .defineImporter */ .IN)({
+    id: 'nvidia-smi-csv',
+    label: 'nvidia-smi --query-gpu CSV',
+    sniff(head) {
+        const first = firstLine(head);
+        if (!first)
+            return false;
+        // A `noheader` log is claimed too, so that reading it can say what is missing.
+        return parseHeader(first.line) !== null || /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}\.\d{3}, /.test(first.line);
+    },
+    async read(file, ctx) {
+        const text = await file.text();
+        const first = firstLine(text);
+        if (!first)
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected an nvidia-smi --query-gpu CSV, the file is blank', '1');
+        let columns = parseHeader(first.line);
+        const fromQuery = !columns && ctx.options.smiColumns?.length ? columnsFromQuery(ctx.options.smiColumns) : undefined;
+        if (!columns && !fromQuery) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected an nvidia-smi --query-gpu header line such as "timestamp, index, utilization.gpu [%]", got ${JSON.stringify(first.line.slice(0, 60))}; a log written with --format=csv,noheader does not name its columns: pass the --query-gpu list it was written with as --smi-columns (e.g. --smi-columns timestamp,utilization.gpu,memory.used; action input smi-columns)`, String(first.number));
+        }
+        columns ??= fromQuery;
+        // A noheader log's first line is already a row.
+        const firstRow = fromQuery ? first.number - 1 : first.number;
+        let headerLine = fromQuery ? '' : first.line;
+        if (!columns.some((c) => c.field === 'utilization.gpu')) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected a utilization.gpu column in the nvidia-smi query', String(first.number));
+        }
+        const samples = [];
+        const names = [];
+        let driver;
+        const devices = new Map();
+        const lines = text.split(/\r?\n/);
+        for (let i = firstRow; i < lines.length; i += 1) {
+            const line = lines[i].trim();
+            if (line === '')
+                continue;
+            if (line === headerLine) {
+                ctx.count('repeated-header', 'info', 'header lines repeated between samples are skipped');
+                continue;
+            }
+            const header = parseHeader(line);
+            if (header) {
+                if (!header.some((c) => c.field === 'utilization.gpu')) {
+                    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected a utilization.gpu column in the nvidia-smi query', String(i + 1));
+                }
+                ctx.count('changed-header', 'info', 'a new header line changes the columns of the rows after it');
+                columns = header;
+                headerLine = line;
+                continue;
+            }
+            const cells = line.split(',').map((cell) => cell.trim());
+            if (fromQuery && cells.length !== columns.length && samples.length === 0) {
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected ${columns.length} fields as in --smi-columns (${columns.map((c) => c.field).join(',')}), got ${cells.length}`, String(i + 1));
+            }
+            if (cells.length !== columns.length) {
+                ctx.count('malformed-row', 'data-loss', `a row has a different number of fields than its header (first at line ${i + 1})`);
+                continue;
+            }
+            const row = readRow(columns, cells, devices, ctx);
+            if (row.name && !names.includes(row.name))
+                names.push(row.name);
+            driver ??= row.driver;
+            if (row.sample)
+                samples.push(row.sample);
+        }
+        if (samples.length === 0) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected at least one row with a utilization.gpu value, found none', String(first.number + 1));
+        }
+        let deviceKnown = columns.some((c) => c.field === 'index' || c.field === 'pci.bus_id');
+        if (!deviceKnown) {
+            const gpus = gpusByPosition(samples.map((s) => s.t));
+            if (gpus !== undefined && gpus > 1) {
+                samples.forEach((sample, i) => (sample.device = i % gpus));
+                ctx.count('devices-by-position', 'info', `no index column: ${gpus} GPUs told apart by their position in each sample`);
+            }
+            deviceKnown = gpus !== undefined;
+        }
+        return {
+            source: { path: file.path, format: 'nvidia-smi-csv', parts: [fromQuery ? 'query-gpu-noheader' : 'query-gpu'], tool: 'nvidia-smi', ...(driver ? { toolVersion: driver } : {}) },
+            utilization: samples,
+            environment: {
+                vendor: 'nvidia',
+                ...(names.length ? { gpuName: names.join(', ') } : {}),
+                ...(driver ? { driver } : {}),
+                ...(deviceKnown ? { gpuCount: new Set(samples.map((s) => s.device)).size } : {}),
+            },
+        };
+    },
+}));
+
+
+/***/ }),
+
+/***/ 844:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (__WEBPACK_DEFAULT_EXPORT__),
+/* harmony export */   G: () => (/* binding */ asMetricRecord)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
+/* harmony import */ var _importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(316);
+/**
+ * Metrics printed by a `command` workload, one JSON object per line, mixed with any other output.
+ * Two record shapes are read:
+ * - `{"metric": "decode_tok_s", "value": 378.5}`: one sample of a canonical metric (src/model/metrics.ts);
+ * - `{"kind": "run", "tok_s": 378.5, "ttft_ms": …}`: one timed run; `tok_s` is a decode_tok_s sample and
+ *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these);
+ *   its `t_start` / `t_end` (seconds since the epoch), when given, mark a timed window, over which GPU
+ *   utilization is then read instead of over the whole process (start-up and prefill left out).
+ * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
+ * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
+ * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
+ */
+
+
+
+const CATALOG = new Set(Object.keys(_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .METRIC_CATALOG */ .By));
+function asMetricRecord(line) {
+    const body = line.trim();
+    if (!body.startsWith('{') || !body.endsWith('}'))
+        return null;
+    let value;
+    try {
+        value = JSON.parse(body);
+    }
+    catch {
+        return null;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return null;
+    const record = value;
+    if (typeof record['metric'] === 'string' && 'value' in record)
+        return { type: 'metric', metric: record['metric'], value: record['value'] };
+    if (record['kind'] === 'run' && 'tok_s' in record)
+        return { type: 'run', fields: record };
+    return null;
+}
+function finiteNumber(value) {
+    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+/* harmony default export */ const __WEBPACK_DEFAULT_EXPORT__ = ((0,_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .defineImporter */ .IN)({
+    id: 'workload-metrics-jsonl',
+    label: 'workload metrics (JSON lines)',
+    sniff(head) {
+        for (const line of head.split(/\r?\n/, 200)) {
+            if (asMetricRecord(line))
+                return true;
+        }
+        return false;
+    },
+    async read(file, ctx) {
+        const lines = (await file.text()).split(/\r?\n/);
+        const metrics = [];
+        const timedWindows = [];
+        lines.forEach((line, index) => {
+            if (line.trim() === '')
+                return;
+            const record = asMetricRecord(line);
+            if (!record) {
+                ctx.count('non-metric-line', 'info', 'workload output that is not a metric record');
+                return;
+            }
+            if (record.type === 'metric') {
+                const value = finiteNumber(record.value);
+                if (!CATALOG.has(record.metric)) {
+                    ctx.count('unknown-metric', 'data-loss', `${record.metric} (line ${index + 1}) is not a known metric name`);
+                    return;
+                }
+                if (value === null)
+                    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected a finite number as "value" of ${record.metric}`, String(index + 1));
+                metrics.push({ name: record.metric, value });
+                return;
+            }
+            const tokS = finiteNumber(record.fields['tok_s']);
+            if (tokS === null)
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected a finite number as "tok_s" of a run record', String(index + 1));
+            metrics.push({ name: 'decode_tok_s', value: tokS });
+            const startS = finiteNumber(record.fields['t_start']);
+            const endS = finiteNumber(record.fields['t_end']);
+            if (startS !== null && endS !== null && endS > startS)
+                timedWindows.push({ startS, endS });
+            for (const [key, value] of Object.entries(record.fields)) {
+                if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null)
+                    metrics.push({ name: key, value: value });
+            }
+        });
+        if (metrics.length === 0)
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N})');
+        const capture = {
+            source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
+            metrics,
+            timedWindows,
+        };
+        return capture;
+    },
+}));
 
 
 /***/ }),
@@ -16021,7 +21177,7 @@ function inputFromText(path, text) {
 /* harmony export */   di: () => (/* binding */ TimelineSchema),
 /* harmony export */   fo: () => (/* binding */ SourceSchema)
 /* harmony export */ });
-/* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, MetricSampleSchema, UtilSampleSchema, StepSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema */
+/* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, MetricSampleSchema, UtilSampleSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(816);
 /**
  * What one importer reads from one input file: the raw, unclassified facts of a capture.
@@ -16043,6 +21199,12 @@ const FORMAT_IDS = [
     'max-gpu-stats-json',
     'gpu-snapshot-jsonl',
     'workload-metrics-jsonl',
+    'rocprof-json',
+    'rocm-smi-csv',
+    'amd-smi-csv',
+    'amd-smi-json',
+    'nsys-sqlite',
+    'rocpd-sqlite',
 ];
 const FormatIdSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(FORMAT_IDS);
 /** A recoverable problem met while reading, counted rather than thrown (nothing vanishes silently). */
@@ -16072,6 +21234,15 @@ const KernelStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     /** Launch shape of the launches that took the most time, where the capture records it. */
     grid: Dim3Schema.optional(),
     block: Dim3Schema.optional(),
+    /**
+     * The CPU op chain that launched it, outermost first (`aten::linear > aten::addmm`), where the trace
+     * links kernels to ops (Kineto). When launches came from several chains, the one with the most time.
+     */
+    launchedBy: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    /** Share of the kernel's time launched from `launchedBy` (0..1). */
+    launchedByShare: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0).max(1).optional(),
+    /** Token count M (rows of activations) of the matmul op that launched it, from recorded input shapes. */
+    tokens: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative().optional(),
 });
 const MemopStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     /** `memcpy-htod` | `memcpy-dtoh` | `memcpy-dtod` | `memcpy-other` | `memset` */
@@ -16111,8 +21282,32 @@ const StepSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     gpuBusyNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
     kernels: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
 });
+/**
+ * An idle stretch that is not the workload: set-up before the first step (weights copied in, lazy
+ * initialization), a pause between benchmark repetitions, or tear-down. Left out of utilization.
+ */
+const ExcludedGapSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    /** ns from the first GPU op. */
+    startNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+    durNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+    reason: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['set-up', 'between-repetitions', 'tear-down']),
+});
+/** Collective kernels on the timeline, summed over devices. */
+const TimelineCommunicationSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    /** Union of collective kernel intervals. */
+    collectiveNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+    /** Collective time with no other (compute) kernel running on the same device: on the critical path. */
+    exposedNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+});
+/** Host↔device copies on the timeline, summed over devices. */
+const TimelineTransfersSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    /** Union of host-to-device and device-to-host copy intervals. */
+    copyNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+    /** Copy time with no kernel running on the same device. */
+    exposedNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+});
 /** What a per-launch trace (Kineto, rocprofv3 kernel_trace) says about time, beyond per-kernel sums. */
-const TimelineSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const TimelineObjectSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     /** First GPU op start to last GPU op end, over all devices. */
     spanNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
     /** Union of GPU op intervals (kernels, memcpy, memset), summed over devices. */
@@ -16130,7 +21325,19 @@ const TimelineSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     steps: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(StepSchema).default([]),
     /** GPU kernel time per tenth of the span (for growth over the capture). */
     busyByDecile: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative()).default([]),
+    /** Idle stretches that are not the workload (see ExcludedGapSchema), in time order. */
+    excludedGaps: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(ExcludedGapSchema).default([]),
+    /** spanNs less the excluded gaps; equals spanNs when there are none. */
+    activeSpanNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative().optional(),
+    /** Present when the trace holds collective kernels. */
+    communication: TimelineCommunicationSchema.optional(),
+    /** Present when the trace holds host↔device copies. */
+    transfers: TimelineTransfersSchema.optional(),
 });
+const TimelineSchema = TimelineObjectSchema.transform((timeline) => ({
+    ...timeline,
+    activeSpanNs: timeline.activeSpanNs ?? Math.max(0, timeline.spanNs - timeline.excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
+}));
 const CpuFunctionSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
     totalNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
@@ -16185,14 +21392,25 @@ const EnvironmentSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
 });
 /** A stretch of wall-clock time (seconds since the epoch) in which the workload says it timed itself. */
 const TimedWindowSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ startS: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(), endS: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig() });
+/** Where a capture sits in a distributed job (Kineto `distributedInfo`). */
+const DistributedSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    rank: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+    worldSize: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().positive().optional(),
+    backend: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    host: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+});
 const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     source: SourceSchema,
+    /** The rank this capture was taken on, where the trace says. */
+    distributed: DistributedSchema.optional(),
     kernels: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(KernelStatSchema).default([]),
     memops: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(MemopStatSchema).default([]),
     apiCalls: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(ApiStatSchema).default([]),
     metrics: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(MetricSampleSchema).default([]),
     utilization: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(UtilSampleSchema).default([]),
     timeline: TimelineSchema.optional(),
+    /** One timeline per device when a per-launch trace spans several (device ids as in KernelStat.device). */
+    deviceTimelines: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ device: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(), timeline: TimelineSchema })).default([]),
     cpuFunctions: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(CpuFunctionSchema).default([]),
     notices: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(NoticeSchema).default([]),
     ncu: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(NcuResultSchema).default([]),
@@ -16246,7 +21464,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   M9: () => (/* binding */ ReportSchema)
 });
 
-// UNUSED EXPORTS: ComparisonRowSchema, ComparisonSchema, FindingSchema, KernelChangeSchema, RowStatusSchema, RunInfoSchema, SeveritySchema, VerdictSchema
+// UNUSED EXPORTS: ComparisonRowSchema, ComparisonSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, RowStatusSchema, RunInfoSchema, SeveritySchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(816);
@@ -16301,6 +21519,23 @@ const UtilizationSchema = schemas/* object */.Ikc({
     meanSmClockMhz: schemas/* number */.aig().optional(),
     peakPowerW: schemas/* number */.aig().optional(),
 });
+/**
+ * One rank of a distributed job (or one device of a capture that holds several): its own kernel
+ * breakdown and timeline, so that ranks are compared rather than summed.
+ */
+const RankSchema = schemas/* object */.Ikc({
+    /** The rank from the trace's `distributedInfo`; absent for a device split of one capture. */
+    rank: schemas/* number */.aig().int().nonnegative().optional(),
+    device: schemas/* number */.aig().int().optional(),
+    host: schemas/* string */.YjP().optional(),
+    worldSize: schemas/* number */.aig().int().positive().optional(),
+    backend: schemas/* string */.YjP().optional(),
+    /** The input files this rank's numbers come from. */
+    sources: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
+    totalKernelNs: schemas/* number */.aig().nonnegative(),
+    families: schemas/* array */.YOg(FamilyShareSchema),
+    timeline: capture/* TimelineSchema */.di.nullable(),
+});
 const ProfileSchema = schemas/* object */.Ikc({
     sources: schemas/* array */.YOg(capture/* SourceSchema */.fo),
     environment: capture/* EnvironmentSchema */.Tt,
@@ -16316,6 +21551,13 @@ const ProfileSchema = schemas/* object */.Ikc({
     notices: schemas/* array */.YOg(capture/* NoticeSchema */.Kd),
     ncu: schemas/* array */.YOg(capture/* NcuResultSchema */.NB),
     gpuTimeUtilPercent: schemas/* number */.aig().min(0).max(100).nullable(),
+    /** Per rank (or per device), in rank order; empty when the inputs are one undivided capture. */
+    ranks: schemas/* array */.YOg(RankSchema).default([]),
+    /**
+     * Where the kernel rows come from: a breakdown of the run (nsys, Kineto, rocprof, MAX), or only the
+     * few launches an Nsight Compute deep dive replayed, which say nothing about the run's mix.
+     */
+    kernelOrigin: schemas/* enum */.k5n(['breakdown', 'deep-dive']).optional(),
 });
 
 ;// CONCATENATED MODULE: ./src/model/report.ts
@@ -16328,6 +21570,19 @@ const ProfileSchema = schemas/* object */.Ikc({
 
 const REPORT_SCHEMA_VERSION = 1;
 const SeveritySchema = schemas/* enum */.k5n(['info', 'warning', 'error']);
+/** A finding's request for an Nsight Compute deep dive on one kernel; `command` is its rendering. */
+const DeepDiveRequestSchema = schemas/* object */.Ikc({
+    /** The kernel as the breakdown names it. */
+    kernel: schemas/* string */.YjP(),
+    /** Its normalized key, the same for every tool's spelling of the kernel. */
+    kernelKey: schemas/* string */.YjP(),
+    /** ncu's `--kernel-name regex:` filter, and whether it needs `--kernel-name-base demangled`. */
+    nameRegex: schemas/* string */.YjP(),
+    demangled: schemas/* boolean */.zMY(),
+    launchSkip: schemas/* number */.aig().int().nonnegative(),
+    launchCount: schemas/* number */.aig().int().positive(),
+    sections: schemas/* array */.YOg(schemas/* string */.YjP()),
+});
 const FindingSchema = schemas/* object */.Ikc({
     id: schemas/* string */.YjP(),
     severity: SeveritySchema,
@@ -16344,6 +21599,10 @@ const FindingSchema = schemas/* object */.Ikc({
     secondary: schemas/* boolean */.zMY().default(false),
     /** The kernel the finding is about, where it is about one. */
     kernel: schemas/* string */.YjP().optional(),
+    /** The deep dive the finding asks for, as data (`profile-gate run` runs it; `command` shows it). */
+    deepDive: DeepDiveRequestSchema.optional(),
+    /** The evidence the finding rests on, each with its coverage ("kernel breakdown: 1,963 launches …"). */
+    basis: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
 });
 const VerdictSchema = schemas/* enum */.k5n(['pass', 'warn', 'fail', 'insufficient-data', 'invalid']);
 const RowStatusSchema = schemas/* enum */.k5n(['pass', 'improved', 'warn', 'fail', 'insufficient-data', 'info']);
@@ -16386,6 +21645,19 @@ const ComparisonSchema = schemas/* object */.Ikc({
     newFindings: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     resolvedFindings: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     reasons: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
+    /** Gated metrics that more runs could decide (the sides overlap, or too few or not significant samples). */
+    undecided: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
+    /** An adaptive A/B run: which look this comparison is and the alpha it tested at. */
+    look: schemas/* object */.Ikc({ index: schemas/* number */.aig().int().positive(), of: schemas/* number */.aig().int().positive(), alpha: schemas/* number */.aig() }).optional(),
+    /** The noise between jobs estimated from the default branch's recent reports (artifact baselines). */
+    betweenJobs: schemas/* object */.Ikc({
+        reports: schemas/* number */.aig().int().nonnegative(),
+        /** Per metric: the robust sd of the per-job medians, as a fraction (0.018 = ±1.8%), and the floor used. */
+        metrics: schemas/* array */.YOg(schemas/* object */.Ikc({ metric: schemas/* string */.YjP(), spread: schemas/* number */.aig().nonnegative(), floor: schemas/* number */.aig().nonnegative() })),
+    })
+        .optional(),
+    /** The baseline's samples of each compared metric, in run order (the current's are in metrics). */
+    baselineSamples: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* array */.YOg(schemas/* number */.aig())).optional(),
 });
 const RunInfoSchema = schemas/* object */.Ikc({
     /** A stable name for the workload (model × GPU × config); the dashboard groups by it. */
@@ -16419,6 +21691,7 @@ const ReportSchema = schemas/* object */.Ikc({
     findings: schemas/* array */.YOg(FindingSchema),
     verdict: VerdictSchema,
     comparison: ComparisonSchema.nullable(),
+    ranks: schemas/* array */.YOg(RankSchema).default([]),
 });
 
 
@@ -16501,6 +21774,156 @@ function reasonsFromMask(mask) {
 
 /***/ }),
 
+/***/ 337:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Em: () => (/* binding */ reportCharts)
+/* harmony export */ });
+/* unused harmony exports familySharesChart, samplesChart */
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
+/**
+ * Pictures for the PR comment and the job summary, as mermaid `xychart-beta` blocks (GitHub renders
+ * mermaid in both): the kernel-family shares of the baseline against this run, and each side's
+ * decode throughput per timed run. A chart is drawn only from numbers the report holds; labels are
+ * reduced to characters that cannot end a mermaid string or the code fence.
+ */
+
+
+/** Families shown: the largest by either side's share, so the chart stays readable on a phone. */
+const MAX_FAMILIES = 6;
+/** Timed runs drawn per side. */
+const MAX_RUNS = 60;
+function label(text, max = 28) {
+    const clean = text.replace(/[^\p{L}\p{N} ._/+()&-]+/gu, ' ').replace(/\s+/g, ' ').trim();
+    return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
+}
+const num = (value, digits = 1) => String(Number(value.toFixed(digits)));
+function familyLabel(family) {
+    return _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_INFO */ .w8[family]?.label ?? family;
+}
+function fence(lines) {
+    return ['```mermaid', ...lines, '```'].join('\n');
+}
+/** The families whose share moved, baseline against current, as pairs of horizontal bars. */
+function familySharesChart(report) {
+    const rows = (report.comparison?.rows ?? [])
+        .filter((r) => r.kind === 'family-share' && r.baseline !== null && r.current !== null && Number.isFinite(r.baseline) && Number.isFinite(r.current))
+        .sort((a, b) => Math.max(b.baseline, b.current) - Math.max(a.baseline, a.current))
+        .slice(0, MAX_FAMILIES);
+    if (rows.length === 0)
+        return undefined;
+    const categories = [];
+    const values = [];
+    for (const row of rows) {
+        const name = label(familyLabel(row.metric.replace(/^family:/, '')));
+        categories.push(`"${name} · base"`, `"${name} · head"`);
+        values.push(num(row.baseline), num(row.current));
+    }
+    const top = Math.min(100, Math.ceil(Math.max(...rows.map((r) => Math.max(r.baseline, r.current))) / 10) * 10 || 10);
+    return fence([
+        'xychart-beta horizontal',
+        '    title "Share of GPU kernel time by family (%): baseline vs this run"',
+        `    x-axis [${categories.join(', ')}]`,
+        `    y-axis "share of GPU kernel time (%)" 0 --> ${top}`,
+        `    bar [${values.join(', ')}]`,
+    ]);
+}
+/** Bounds a little outside the samples, rounded, so the noise and the shift both show. */
+function axisRange(values) {
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    const pad = Math.max((high - low) * 0.1, Math.abs(high) * 0.01, 1e-9);
+    const step = 10 ** Math.floor(Math.log10(pad));
+    return [Math.max(0, Math.floor((low - pad) / step) * step), Math.ceil((high + pad) / step) * step];
+}
+/**
+ * Both sides' samples of a metric in run order, one line each (baseline first). Mermaid needs both
+ * lines as long as the axis, so with unequal counts the first runs of each side are drawn and the
+ * title says how many.
+ */
+function samplesChart(report, metric = 'decode_tok_s') {
+    const base = report.comparison?.baselineSamples?.[metric]?.filter(Number.isFinite);
+    const cur = report.metrics.find((m) => m.name === metric)?.samples.filter(Number.isFinite);
+    if (!base || !cur || base.length < 2 || cur.length < 2)
+        return undefined;
+    const n = Math.min(base.length, cur.length, MAX_RUNS);
+    const shown = n < Math.max(base.length, cur.length) ? `, the first ${n} runs of ${base.length} and ${cur.length}` : '';
+    const info = (0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .metricInfo */ .R)(metric);
+    const unit = label(report.metrics.find((m) => m.name === metric)?.unit ?? '', 16);
+    const [low, high] = axisRange([...base.slice(0, n), ...cur.slice(0, n)]);
+    const digits = high - low < 10 ? 2 : 1;
+    return fence([
+        '---',
+        'config:',
+        '  themeVariables:',
+        '    xyChart:',
+        '      plotColorPalette: "#8c959f, #0072b2"',
+        '---',
+        'xychart-beta',
+        `    title "${label(info.label, 40)} per timed run: baseline (grey), this run (blue)${shown}"`,
+        `    x-axis "timed run" [${Array.from({ length: n }, (_, i) => `"${i + 1}"`).join(', ')}]`,
+        `    y-axis "${unit}" ${num(low, digits)} --> ${num(high, digits)}`,
+        `    line [${base.slice(0, n).map((v) => num(v, digits)).join(', ')}]`,
+        `    line [${cur.slice(0, n).map((v) => num(v, digits)).join(', ')}]`,
+    ]);
+}
+/** Every chart the report has numbers for, in reading order. */
+function reportCharts(report) {
+    return [samplesChart(report), familySharesChart(report)].filter((chart) => chart !== undefined);
+}
+
+
+/***/ }),
+
+/***/ 632:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   c: () => (/* binding */ medianInterval)
+/* harmony export */ });
+/* harmony import */ var _compare_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(277);
+/**
+ * A distribution-free confidence interval of the median from order statistics: the number of
+ * samples below the true median is Binomial(n, ½), so [x₍ⱼ₎, x₍ₙ₋ⱼ₊₁₎] covers it with probability
+ * 1 − 2·P(B ≤ j − 1). No resampling, the same answer every time, exact for any continuous data.
+ */
+
+function binomialHalfCdf(n, k) {
+    // P(B ≤ k) for B ~ Binomial(n, ½), summed in log space so n in the thousands does not overflow.
+    let logCoefficient = 0;
+    let sum = 0;
+    for (let i = 0; i <= k; i += 1) {
+        if (i > 0)
+            logCoefficient += Math.log(n - i + 1) - Math.log(i);
+        sum += Math.exp(logCoefficient - n * Math.LN2);
+    }
+    return Math.min(1, sum);
+}
+/**
+ * The median and its CI at `level` (two-sided; the gate's level by default). With too few samples for the level (n < 5 at 90%)
+ * the interval is [min, max] and `coverage` says how much less it covers. Undefined for no samples.
+ */
+function medianInterval(samples, level = _compare_options_js__WEBPACK_IMPORTED_MODULE_0__/* .CI_LEVEL */ ._w) {
+    const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
+    const n = sorted.length;
+    if (n === 0)
+        return undefined;
+    const mid = n >> 1;
+    const median = n % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    const tail = (1 - level) / 2;
+    // j: the largest rank with P(B ≤ j − 1) ≤ tail (1-based), at least 1.
+    let j = 1;
+    while (j < mid && binomialHalfCdf(n, j) <= tail)
+        j += 1;
+    const coverage = 1 - 2 * binomialHalfCdf(n, j - 1);
+    return { median, low: sorted[j - 1], high: sorted[n - j], coverage };
+}
+
+
+/***/ }),
+
 /***/ 31:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -16542,10 +21965,18 @@ function codeBlock(text, language = '') {
 /* harmony export */   FO: () => (/* binding */ formatNs),
 /* harmony export */   Gp: () => (/* binding */ formatSigned),
 /* harmony export */   T1: () => (/* binding */ formatShare),
+/* harmony export */   Vo: () => (/* binding */ rankSummary),
+/* harmony export */   XO: () => (/* binding */ CI_PERCENT),
+/* harmony export */   XX: () => (/* binding */ excludedGapsText),
 /* harmony export */   ZV: () => (/* binding */ formatNumber),
-/* harmony export */   ty: () => (/* binding */ shortenName)
+/* harmony export */   ty: () => (/* binding */ shortenName),
+/* harmony export */   uS: () => (/* binding */ showsRanks)
 /* harmony export */ });
+/* harmony import */ var _compare_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(277);
 /** Number formatting shared by every renderer. */
+
+/** The confidence level of every interval shown, in percent (the gate's: 1 − 2·alpha). */
+const CI_PERCENT = Math.round(_compare_options_js__WEBPACK_IMPORTED_MODULE_0__/* .CI_LEVEL */ ._w * 100);
 function formatNs(ns) {
     if (!Number.isFinite(ns))
         return 'n/a';
@@ -16582,6 +22013,34 @@ function formatSigned(value, unit, digits = 1) {
 function shortenName(name, max = 96) {
     const oneLine = name.replace(/\s+/g, ' ');
     return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
+}
+/** Rank rows are worth showing for a distributed job or several devices, not for one plain capture. */
+function showsRanks(ranks) {
+    return ranks.length > 1 || ranks.some((r) => (r.worldSize ?? 1) > 1);
+}
+/** One line per rank (or device): its kernel time, collective share, exposed communication and busy share. */
+function rankSummary(rank) {
+    const who = rank.rank !== undefined ? `rank ${rank.rank}${rank.worldSize ? ` of ${rank.worldSize}` : ''}` : `device ${rank.device ?? 0}`;
+    const parts = [`${formatNs(rank.totalKernelNs)} of kernels`];
+    const collective = rank.families.find((f) => f.family === 'collective')?.share ?? 0;
+    if (collective > 0)
+        parts.push(`collectives ${formatShare(collective)}`);
+    const t = rank.timeline;
+    if (t && t.activeSpanNs > 0) {
+        const span = t.activeSpanNs * Math.max(1, t.devices);
+        if (t.communication)
+            parts.push(`exposed communication ${formatShare(t.communication.exposedNs / span)} of the active span`);
+        parts.push(`busy ${formatShare(t.busyNs / span)}`);
+    }
+    return `${who}: ${parts.join(', ')}`;
+}
+/** The idle gaps left out of the active span, as one clause (empty when none). */
+function excludedGapsText(timeline) {
+    if (timeline.excludedGaps.length === 0)
+        return '';
+    const reasons = [...new Set(timeline.excludedGaps.map((g) => g.reason))].join(', ');
+    const total = timeline.excludedGaps.reduce((sum, g) => sum + g.durNs, 0);
+    return `; ${timeline.excludedGaps.length} idle gap${timeline.excludedGaps.length > 1 ? 's' : ''} (${formatNs(total)}, ${reasons}) left out: active span ${formatNs(timeline.activeSpanNs)}`;
 }
 
 
@@ -16660,29 +22119,41 @@ function fitRows(rows, budget, measure, what) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $t: () => (/* binding */ orderFindings),
 /* harmony export */   Cq: () => (/* binding */ COMPARISON_HEADER),
+/* harmony export */   FM: () => (/* binding */ nextStepLines),
 /* harmony export */   Hx: () => (/* binding */ isAlert),
 /* harmony export */   Hz: () => (/* binding */ comparisonRowCells),
 /* harmony export */   MT: () => (/* binding */ verdictLine),
 /* harmony export */   O1: () => (/* binding */ orderRows),
 /* harmony export */   R$: () => (/* binding */ artifactsSection),
+/* harmony export */   Us: () => (/* binding */ NO_BASELINE_VERDICT),
 /* harmony export */   VY: () => (/* binding */ artifactLine),
+/* harmony export */   XA: () => (/* binding */ noBaselineBanner),
 /* harmony export */   XQ: () => (/* binding */ entrySections),
 /* harmony export */   gz: () => (/* binding */ renderFindingLine),
 /* harmony export */   hF: () => (/* binding */ reasonsBlock),
-/* harmony export */   oA: () => (/* binding */ DETAIL_LEVELS)
+/* harmony export */   oA: () => (/* binding */ DETAIL_LEVELS),
+/* harmony export */   wM: () => (/* binding */ reportVerdictLine)
 /* harmony export */ });
-/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, medianInterval, utilizationSection, baselineSection */
+/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, kernelCode, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, medianInterval, utilizationSection, baselineSection, chartsSection */
 /* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
 /* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(138);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(11);
-/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(215);
+/* harmony import */ var _compare_options_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(277);
+/* harmony import */ var _dashboard_median_ci_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(632);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(11);
+/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(215);
+/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(337);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(188);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
  * Every string that came from a profile goes through gh-text.ts.
  */
+
+
+
+
 
 
 
@@ -16709,6 +22180,19 @@ const STATUS_ORDER = { fail: 0, warn: 1, 'insufficient-data': 2, improved: 3, pa
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
 function verdictLine(verdict) {
     return VERDICT_HEADLINE[verdict];
+}
+/** What a pass means when nothing was compared: the findings alone decided. */
+const NO_BASELINE_VERDICT = 'no baseline: findings only';
+/** A report's headline: a pass with no comparison never reads as a bare pass. */
+function reportVerdictLine(report) {
+    return report.comparison || report.verdict !== 'pass' ? verdictLine(report.verdict) : `${verdictLine(report.verdict)} (${NO_BASELINE_VERDICT})`;
+}
+/** The line right under the headline when nothing was compared: why, and what to do about it. */
+function noBaselineBanner(entry) {
+    if (entry.report.comparison)
+        return '';
+    const why = missingBaselineText(entry).replace(/^no baseline:\s*/i, '');
+    return `> **No baseline, findings only:** ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(why, 700)}.`;
 }
 /** Primary findings before secondary ones, errors before warnings before info. */
 function orderFindings(findings) {
@@ -16738,7 +22222,7 @@ function evidenceText(finding, d) {
     const entries = Object.entries(finding.evidence);
     const shown = entries
         .slice(0, d.evidence)
-        .map(([key, value]) => `${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(key, 40)} = ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(typeof value === 'number' ? (0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value, 3) : String(value), 80)}`);
+        .map(([key, value]) => `${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(key, 40)} = ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(typeof value === 'number' ? (0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 3) : String(value), 80)}`);
     if (entries.length > d.evidence)
         shown.push(`… ${entries.length - d.evidence} more`);
     return shown.join(', ');
@@ -16748,21 +22232,26 @@ function commandBlock(command, indent) {
     const lines = command.replace(/\r\n?/g, '\n').split('\n').slice(0, 12).map((line) => line.slice(0, 300));
     return (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)(lines.join('\n'), 'sh').replace(/^/gm, indent);
 }
+/** The finding's next step and its command: what a reviewer acts on. */
+function nextStepLines(finding, textChars, commands = true) {
+    const lines = [`  - Next: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.advice, textChars)}`];
+    if (commands && finding.command)
+        lines.push('', commandBlock(finding.command, '  '), '');
+    return lines;
+}
 function renderFindingFull(finding, d) {
-    const docs = (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeLink */ .o3)('docs', finding.docs);
+    const docs = (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('docs', finding.docs);
     const lines = [
-        `- ${SEVERITY_ICON[finding.severity]} **${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
+        `- ${SEVERITY_ICON[finding.severity]} **${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
     ];
     if (d.evidence > 0 && Object.keys(finding.evidence).length)
         lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
-    lines.push(`  - Next: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(finding.advice, d.textChars)}`);
-    if (d.commands && finding.command)
-        lines.push('', commandBlock(finding.command, '  '), '');
+    lines.push(...nextStepLines(finding, d.textChars, d.commands));
     return lines.join('\n');
 }
 /** One line per finding, for the alert block of a PR comment. */
 function renderFindingLine(finding, textChars) {
-    return `- ${SEVERITY_ICON[finding.severity]} **${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(finding.id, 60)}): ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(finding.message, textChars)}`;
+    return `- ${SEVERITY_ICON[finding.severity]} **${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}): ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, textChars)}`;
 }
 function findingsSection(report, d, h) {
     const out = [`${h} Findings`, ''];
@@ -16773,22 +22262,31 @@ function findingsSection(report, d, h) {
         out.push(renderFindingFull(finding, d));
     if (findings.length > d.findings) {
         const rest = findings.slice(d.findings);
-        out.push(`- … ${rest.length} more findings in report.json: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
+        out.push(`- … ${rest.length} more findings in report.json: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
     }
     return out.join('\n');
 }
-function rowLabel(row, d) {
+/**
+ * A short kernel name as inline code that may wrap after `<`, `,` and `_` (zero-width spaces), so
+ * a narrow screen wraps the name instead of pushing the table's last columns out of view.
+ */
+function kernelCode(short, max) {
+    return (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1\u200b');
+}
+function rowLabel(row, d, names) {
     const colon = row.metric.indexOf(':');
     const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
     switch (row.kind) {
         case 'kernel-share':
-            return `kernel ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(rest, d.nameChars)}`;
+            return `kernel ${names ? kernelCode(names(rest), d.nameChars) : (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, d.nameChars)}`;
         case 'family-share':
-            return `family: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(familyLabel(rest), 60)}`;
+            if (row.metric === 'communication:exposed')
+                return 'exposed communication';
+            return `family: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(familyLabel(rest), 60)}`;
         case 'finding':
-            return `finding ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(rest, 60)}`;
+            return `finding ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, 60)}`;
         default:
-            return (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
+            return (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
     }
 }
 /**
@@ -16807,28 +22305,30 @@ function valueText(value, row) {
         return '—';
     // Shares are percentages of GPU time.
     if (row.kind === 'family-share' || row.kind === 'kernel-share')
-        return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value, 1)}%`;
-    const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(row.unit, 12)}` : '';
-    return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value)}${suffix}`;
+        return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 1)}%`;
+    if (row.kind === 'finding')
+        return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)} ${value === 1 ? 'hit' : 'hits'}`;
+    const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(row.unit, 12)}` : '';
+    return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)}${suffix}`;
 }
-function comparisonRowCells(row, d) {
+function comparisonRowCells(row, d, names) {
     const { scale, unit } = deltaUnit(row);
     const digits = row.kind === 'finding' ? 0 : 1;
-    const delta = row.delta === null ? '—' : (0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
-    const ci = row.ci ? `${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(row.ci[0] * scale, unit)} … ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(row.ci[1] * scale, unit)}` : '—';
-    const threshold = row.threshold === null ? '—' : `±${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
+    const delta = row.delta === null ? '—' : (0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
+    const ci = row.ci ? `${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.ci[0] * scale, unit)} … ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.ci[1] * scale, unit)}` : '—';
+    const threshold = row.threshold === null ? '—' : `±${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
     const status = `${STATUS_ICON[row.status]} ${row.status}`;
-    return `| ${rowLabel(row, d)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
+    return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
 }
 const COMPARISON_HEADER = '| metric | baseline | current | delta | CI | threshold | status |\n|---|---:|---:|---:|---|---:|---|';
 function missingBaselineText(entry) {
-    return entry.baselineNote ?? 'no baseline report was given, so the findings alone decided the verdict';
+    return entry.baselineNote ?? 'no baseline report was given, so the findings alone decided the verdict; to compare, give one (action input baseline: artifact, or --baseline FILE)';
 }
 function comparisonSection(entry, d, h) {
     const comparison = entry.report.comparison;
     const out = [`${h} Comparison with the baseline`, ''];
     if (!comparison) {
-        out.push(`No comparison: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
+        out.push(`No comparison: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
         return out.join('\n');
     }
     const rows = orderRows(comparison.rows);
@@ -16836,19 +22336,20 @@ function comparisonSection(entry, d, h) {
     if (rows.length === 0)
         out.push('The baseline had no comparable metrics.');
     else {
-        out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: 95% interval of the delta.`, '');
+        out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
         out.push(COMPARISON_HEADER);
+        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(entry.report);
         for (const row of rows.slice(0, d.rows))
-            out.push(comparisonRowCells(row, d));
+            out.push(comparisonRowCells(row, d, names));
         if (rows.length > d.rows) {
             const hiddenAlerts = rows.slice(d.rows).filter(isAlert).length;
             out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
         }
     }
     if (comparison.newFindings.length)
-        out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
+        out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
     if (comparison.resolvedFindings.length)
-        out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
+        out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
     return out.join('\n');
 }
 function changeText(change) {
@@ -16858,7 +22359,7 @@ function changeText(change) {
         return 'new';
     if (change.change === 'removed')
         return 'gone';
-    return `${change.deltaNs >= 0 ? '+' : '−'}${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(Math.abs(change.deltaNs))}`;
+    return `${change.deltaNs >= 0 ? '+' : '−'}${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(Math.abs(change.deltaNs))}`;
 }
 function kernelsSection(entry, d, h) {
     const { report } = entry;
@@ -16868,12 +22369,20 @@ function kernelsSection(entry, d, h) {
     const changes = new Map((comparison?.kernelChanges ?? []).map((c) => [c.name, c]));
     const familyDelta = new Map((comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta]));
     const withChanges = changes.size > 0;
-    const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(report.totalKernelNs)} of GPU kernel time.`, ''];
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
+    const shortened = new Map();
+    const shown = (name) => {
+        const short = names(name);
+        if (short !== name.replace(/\s+/g, ' ').trim())
+            shortened.set(short, name);
+        return kernelCode(short, d.nameChars);
+    };
+    const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(report.totalKernelNs)} of GPU kernel time.`, ''];
     out.push(withChanges ? '| share | total | change | calls | family | kernel |\n|---:|---:|---:|---:|---|---|' : '| share | total | calls | family | kernel |\n|---:|---:|---:|---|---|');
     const dived = new Set();
     for (const kernel of report.kernels.slice(0, d.kernels)) {
         const change = withChanges ? ` ${changeText(changes.get(kernel.name)) || '—'} |` : '';
-        out.push(`| ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatShare */ .T1)(kernel.share)} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(kernel.totalNs)} |${change} ${kernel.instances} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(kernel.family, 30)} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(kernel.name, d.nameChars)} |`);
+        out.push(`| ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(kernel.share)} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(kernel.totalNs)} |${change} ${kernel.instances} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(kernel.family, 30)} | ${shown(kernel.name)} |`);
         // Under the first row of that name only (an ncu capture may add its own row for the kernel).
         const deepDive = dived.has(kernel.name) ? undefined : deepDiveText(report, kernel.name, d);
         if (deepDive)
@@ -16884,17 +22393,25 @@ function kernelsSection(entry, d, h) {
         const biggest = [...changes.values()].sort((a, b) => Math.abs(b.deltaNs) - Math.abs(a.deltaNs)).slice(0, d.kernelChanges);
         out.push('', `${h}# Biggest kernel changes`, '', '| change | baseline | current | delta | family | kernel |', '|---|---:|---:|---:|---|---|');
         for (const c of biggest) {
-            out.push(`| ${c.change} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(c.baselineNs)} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(c.currentNs)} | ${changeText(c)} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(c.family, 30)} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(c.name, d.nameChars)} |`);
+            out.push(`| ${c.change} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.baselineNs)} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.currentNs)} | ${changeText(c)} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(c.family, 30)} | ${shown(c.name)} |`);
         }
         if (changes.size > d.kernelChanges)
             out.push('', `… ${changes.size - d.kernelChanges} more kernel changes in report.json.`);
+    }
+    if (shortened.size) {
+        // The full names, folded: long template names would push every column off a narrow screen.
+        out.push('', '<details><summary>Full kernel names</summary>', '');
+        // Each in a code block, which scrolls inside itself: the name stays whole for copying.
+        for (const [short, full] of shortened)
+            out.push(`- ${kernelCode(short, d.nameChars)}`, '', (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)((0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .clip */ .$Q)(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
+        out.push('', '</details>');
     }
     if (d.families > 0 && report.families.length) {
         const delta = familyDelta.size > 0;
         out.push('', `${h} Kernel families`, '', delta ? '| share | Δ share | total | kernels | family |\n|---:|---:|---:|---:|---|' : '| share | total | kernels | family |\n|---:|---:|---:|---|');
         for (const family of report.families.slice(0, d.families)) {
-            const deltaCell = delta ? ` ${familyDelta.has(family.family) ? (0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(familyDelta.get(family.family), ' pp') : '—'} |` : '';
-            out.push(`| ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatShare */ .T1)(family.share)} |${deltaCell} ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(family.totalNs)} | ${family.kernels} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(familyLabel(family.family), 60)} |`);
+            const deltaCell = delta ? ` ${familyDelta.has(family.family) ? (0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(familyDelta.get(family.family), ' pp') : '—'} |` : '';
+            out.push(`| ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(family.share)} |${deltaCell} ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(family.totalNs)} | ${family.kernels} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(familyLabel(family.family), 60)} |`);
         }
         if (report.families.length > d.families)
             out.push('', `… ${report.families.length - d.families} more families in report.json.`);
@@ -16909,8 +22426,9 @@ const deepDiveCache = new WeakMap();
 function deepDivesOf(report) {
     // Rendering tries several levels of detail; group the results once.
     let dives = deepDiveCache.get(report.deepDive);
+    // Each profiled kernel is matched by key to its row of the kernels table (tools spell names differently).
     if (!dives)
-        deepDiveCache.set(report.deepDive, (dives = (0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveKernels */ .X3)(report.deepDive)));
+        deepDiveCache.set(report.deepDive, (dives = (0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveKernels */ .X3)(report.deepDive, report.kernels)));
     return dives;
 }
 function deepDiveText(report, kernel, d) {
@@ -16920,7 +22438,7 @@ function deepDiveText(report, kernel, d) {
     const ids = [...new Set(report.findings.filter((f) => f.kernel === kernel && f.id !== 'dominant-kernel').map((f) => f.id))];
     const launches = `Nsight Compute, ${dive.launches} launch${dive.launches === 1 ? '' : 'es'}`;
     const text = [`${launches}: ${(0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveFacts */ .k3)(dive.result).join(' · ')}`, ids.length ? `findings: ${ids.join(', ')}` : ''].filter(Boolean).join(' → ');
-    return (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(text, d.textChars);
+    return (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(text, d.textChars);
 }
 /** Deep dives on kernels the kernels table does not show (a name the timing capture spells otherwise, or past its rows). */
 function deepDiveSection(report, d, h) {
@@ -16931,61 +22449,50 @@ function deepDiveSection(report, d, h) {
     if (rest.length === 0)
         return '';
     const out = [`${h} Deep dive (Nsight Compute)`, ''];
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
     for (const dive of rest.slice(0, d.kernels))
-        out.push(`- ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(dive.kernel, d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
+        out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
     if (rest.length > d.kernels)
         out.push(`- … ${rest.length - d.kernels} more profiled kernels in report.json.`);
     return out.join('\n');
 }
-/** P(X <= k) for X ~ Binomial(n, 1/2). */
-function binomialHalfCdf(k, n) {
-    let term = Math.pow(0.5, n);
-    let sum = term;
-    for (let i = 1; i <= k; i++) {
-        term = (term * (n - i + 1)) / i;
-        sum += term;
-    }
-    return sum;
-}
 /**
- * Distribution-free interval of the median from order statistics: [x(j), x(n+1-j)] with the largest
- * j whose coverage is at least `confidence`. Null when n is too small to reach it (n < 6 at 95%).
+ * Distribution-free interval of the median from order statistics, at the gate's level; null when n
+ * is too small to reach it (n < 5 at 90%).
  */
-function medianInterval(samples, confidence = 0.95) {
-    const n = samples.length;
-    if (n < 2 || n > 100_000)
+function medianInterval(samples, confidence = _compare_options_js__WEBPACK_IMPORTED_MODULE_4__/* .CI_LEVEL */ ._w) {
+    if (samples.length < 2 || samples.length > 100_000)
         return null;
-    const sorted = [...samples].sort((a, b) => a - b);
-    let best = 0;
-    for (let j = 1; j <= Math.floor(n / 2); j++) {
-        if (1 - 2 * binomialHalfCdf(j - 1, n) >= confidence)
-            best = j;
-        else
-            break;
-    }
-    return best === 0 ? null : [sorted[best - 1], sorted[n - best]];
+    const interval = (0,_dashboard_median_ci_js__WEBPACK_IMPORTED_MODULE_5__/* .medianInterval */ .c)(samples, confidence);
+    return interval && interval.coverage >= confidence ? [interval.low, interval.high] : null;
 }
 function utilizationSection(report, d, h) {
     const out = [];
     const u = report.utilization;
     if (u) {
-        const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(r, 40)).join(', ') : 'none';
-        out.push(`- GPU utilization: mean ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(u.meanPercent, 1)}%, peak ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`);
+        const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 40)).join(', ') : 'none';
+        out.push(`- GPU utilization: mean ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.meanPercent, 1)}%, peak ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`);
     }
     const t = report.timeline;
     if (t && t.spanNs > 0)
-        out.push(`- Trace: GPU busy ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches`);
+        out.push(`- Trace: GPU busy ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .excludedGapsText */ .XX)(t)}`);
+    if ((0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .showsRanks */ .uS)(report.ranks)) {
+        for (const rank of report.ranks.slice(0, 16))
+            out.push(`- ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .rankSummary */ .Vo)(rank)}`);
+        if (report.ranks.length > 16)
+            out.push(`- … ${report.ranks.length - 16} more ranks in report.json`);
+    }
     if (report.gpuTimeUtilPercent !== null)
-        out.push(`- nsys gpu_time_util: ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
+        out.push(`- nsys gpu_time_util: ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
     if (report.metrics.length && d.metrics > 0) {
         if (out.length)
             out.push('');
-        out.push('| metric | median | 95% CI of the median | samples |', '|---|---:|---|---:|');
+        out.push(`| metric | median | ${_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% CI of the median | samples |`, '|---|---:|---|---:|');
         for (const metric of report.metrics.slice(0, d.metrics)) {
-            const unit = (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(metric.unit, 12);
+            const unit = (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(metric.unit, 12);
             const ci = medianInterval(metric.samples);
-            const ciText = ci ? `${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(ci[0])} … ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(ci[1])} ${unit}` : metric.samples.length > 1 ? `— (n < 6)` : '—';
-            out.push(`| ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
+            const ciText = ci ? `${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci[0])} … ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci[1])} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
+            out.push(`| ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
         }
         if (report.metrics.length > d.metrics)
             out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
@@ -16994,7 +22501,7 @@ function utilizationSection(report, d, h) {
     if (notices.length) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
-            out.push(`- ${notice.severity}: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
+            out.push(`- ${notice.severity}: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
     }
     if (out.length === 0)
         return '';
@@ -17010,14 +22517,14 @@ function baselineSection(entry, h) {
     const comparison = entry.report.comparison;
     const out = [`${h} Baseline`, ''];
     if (!comparison) {
-        out.push(`None: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
+        out.push(`None: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
         return out.join('\n');
     }
     const b = comparison.baseline;
-    out.push(`- Used: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
-    out.push(`- Why: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(b.reason, 400)}`);
+    out.push(`- Used: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
+    out.push(`- Why: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.reason, 400)}`);
     if (comparison.environmentMismatch.length)
-        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
+        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
     return out.join('\n');
 }
 function artifactLine(entry) {
@@ -17025,29 +22532,38 @@ function artifactLine(entry) {
     if (!a)
         return undefined;
     const id = a.id !== undefined ? ` (id ${a.id})` : '';
-    return `${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
+    return `${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
 }
 function artifactsSection(entries, links, h) {
     const out = [`${h} Artifacts`, ''];
     for (const entry of entries) {
         const line = artifactLine(entry);
         if (line)
-            out.push(`- ${entries.length > 1 ? `${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(entry.label, 80)}: ` : ''}${line}`);
+            out.push(`- ${entries.length > 1 ? `${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(entry.label, 80)}: ` : ''}${line}`);
     }
     if (!entries.some((e) => e.artifact))
         out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
     if (links.runUrl)
-        out.push(`- ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
+        out.push(`- ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
     return out.join('\n');
 }
 function reasonsBlock(report, max = 5) {
-    const reasons = report.comparison?.reasons ?? [];
-    return reasons.slice(0, max).map((r) => `- ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_4__/* .safeText */ .Hk)(r, 300)}`).join('\n');
+    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .readableReasons */ .ax)(report);
+    return reasons.slice(0, max).map((r) => `- ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 300)}`).join('\n');
 }
-/** One report's sections in reading order, as the summary and the comment both show them. */
-function entrySections(entry, d, h) {
+/** The report's charts (mermaid), at the levels of detail that show the kernel families. */
+function chartsSection(report, d, h) {
+    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_8__/* .reportCharts */ .Em)(report) : [];
+    return charts.length ? [`${h} Charts`, '', charts.join('\n\n')].join('\n') : '';
+}
+/**
+ * One report's sections in reading order, as the summary and the comment both show them; the
+ * comment draws the charts above its details, so it leaves them out here.
+ */
+function entrySections(entry, d, h, options = {}) {
     const sections = [
         findingsSection(entry.report, d, h),
+        options.charts ? chartsSection(entry.report, d, h) : '',
         comparisonSection(entry, d, h),
         kernelsSection(entry, d, h),
         deepDiveSection(entry.report, d, h),
@@ -17064,12 +22580,13 @@ function entrySections(entry, d, h) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
 /* harmony export */   Hk: () => (/* binding */ safeText),
 /* harmony export */   dy: () => (/* binding */ utf8Bytes),
 /* harmony export */   lI: () => (/* binding */ safeCode),
 /* harmony export */   o3: () => (/* binding */ safeLink)
 /* harmony export */ });
-/* unused harmony exports clip, safeUrl, plainText */
+/* unused harmony exports safeUrl, plainText */
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31);
 /**
  * Text helpers for what GitHub renders from a report (job summary, PR comment, annotations).
@@ -17254,6 +22771,216 @@ function serializeReport(report) {
 
 /***/ }),
 
+/***/ 188:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ax: () => (/* binding */ readableReasons),
+/* harmony export */   eX: () => (/* binding */ reportKernelNames)
+/* harmony export */ });
+/* unused harmony exports kernelDisplayName, kernelDisplayNames */
+/**
+ * Short kernel names for tables. A templated C++ kernel name runs to hundreds of characters and two
+ * different kernels share their first hundred (`void at::native::elementwise_kernel<128, 4, void
+ * at::native::gpu_kernel_impl_nocast<…`), so cutting the name tells nothing apart. Instead: the base
+ * name, as `nsys stats --base` prints it (no return type, namespaces, template arguments or
+ * parameters), plus the functor or operation in its template arguments that says what the kernel
+ * does: `elementwise_kernel<direct_copy_kernel_cuda>`, `elementwise_kernel<CUDAFunctor_add>`.
+ * The full name stays in report.json and in the details.
+ */
+const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
+/** Wrappers that carry the interesting functor inside them; never the answer themselves. */
+const WRAPPERS = new Set([
+    'gpu_kernel_impl',
+    'gpu_kernel_impl_nocast',
+    'gpu_index_kernel',
+    'BinaryFunctor',
+    'AUnaryFunctor',
+    'BUnaryFunctor',
+    'ReduceOp',
+    'func_wrapper_t',
+    'lambda',
+    'operator',
+    'OpaqueType',
+]);
+/** Base names that say nothing alone (CUTLASS's `Kernel2<config>`); the first template type names them. */
+const GENERIC_BASES = new Set(['Kernel', 'Kernel2', 'device_kernel', 'kernel', 'Kernel3']);
+const LOOKS_LIKE_FUNCTOR = /functor|epilogue|ops$/i;
+/** Index of the bracket closing the one at `open` (`<`/`>` and `(`/`)` nest together), or -1. */
+function closingBracket(text, open) {
+    let depth = 0;
+    for (let i = open; i < text.length; i++) {
+        const ch = text[i];
+        if (ch === '<' || ch === '(')
+            depth += 1;
+        else if (ch === '>' || ch === ')') {
+            depth -= 1;
+            if (depth === 0)
+                return i;
+        }
+    }
+    return -1;
+}
+/** The identifier (last `::` segment) after which `text[at]` begins a call `(`, skipping one `<…>`. */
+function startsCall(text, at) {
+    let i = at;
+    if (text[i] === '<') {
+        const close = closingBracket(text, i);
+        if (close < 0)
+            return false;
+        i = close + 1;
+    }
+    return text[i] === '(';
+}
+/** The functor that tells kernels of one base apart, searched in the template arguments in order. */
+function distinguishingFunctor(args, base) {
+    const identifier = /[A-Za-z_][A-Za-z0-9_]*/g;
+    let first;
+    for (let match = identifier.exec(args); match; match = identifier.exec(args)) {
+        const name = match[0];
+        const end = match.index + name.length;
+        if (args.startsWith('::', end))
+            continue; // a namespace, not the name
+        if (WRAPPERS.has(name) || /^\d/.test(name))
+            continue;
+        first ??= name;
+        if (LOOKS_LIKE_FUNCTOR.test(name) || startsCall(args, end))
+            return name;
+    }
+    return GENERIC_BASES.has(base) ? first : undefined;
+}
+const clip = (text, max) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+const stripNamespaces = (text) => text.replace(/\b[A-Za-z_]\w*::/g, '').replace(/\s+/g, ' ').trim();
+function parts(name) {
+    const oneLine = name.replace(/\s+/g, ' ').trim();
+    // Mangled names (`_ZN7cutlass…`) and plain C names have no structure to shorten.
+    if (/^_Z/.test(oneLine) || !/[<(]/.test(oneLine))
+        return undefined;
+    const text = oneLine.replace(ANONYMOUS_NAMESPACE, '').replace(/^(?:void|__global__ void)\s+/, '');
+    const open = text.search(/[<(]/);
+    const qualified = text.slice(0, open).trim();
+    const base = qualified.split('::').pop() || qualified;
+    if (!base || !/^[A-Za-z_~][\w~]*$/.test(base))
+        return undefined;
+    if (text[open] !== '<')
+        return { base };
+    const close = closingBracket(text, open);
+    const args = close < 0 ? text.slice(open + 1) : text.slice(open + 1, close);
+    const functor = distinguishingFunctor(args, base);
+    const sizes = /^\s*((?:\(\w+\))?-?\d+\w*\s*,\s*)+/.exec(args)?.[0].replace(/\(\w+\)/g, '').replace(/[\s,]+$/, '').replace(/\s+/g, ' ');
+    const out = { base, args: clip(stripNamespaces(args), 60), ...(functor ? { functor } : {}), ...(sizes ? { sizes } : {}) };
+    if (functor) {
+        const at = args.indexOf(`${functor}<`);
+        if (at >= 0) {
+            const fOpen = at + functor.length;
+            const fClose = closingBracket(args, fOpen);
+            const first = fClose > 0 ? args.slice(fOpen + 1, fClose).split(',')[0] : undefined;
+            if (first)
+                out.functorArg = stripNamespaces(first).slice(0, 24);
+        }
+    }
+    const lambda = [...oneLine.matchAll(/\{lambda\(([^()]*)\)#\d+\}/g)].map((m) => stripNamespaces(m[1])).find(Boolean);
+    if (lambda)
+        out.lambda = lambda.slice(0, 40);
+    return out;
+}
+/** `base<functor>` at a level of detail: 0 the short name; 1 adds the functor's type; 2 the lambda's types; 3 the sizes; 4 all template arguments. */
+function render(p, level) {
+    if (level >= 4 && p.args)
+        return `${p.base}<${p.args}>${p.lambda ? `(${p.lambda})` : ''}`;
+    const functor = p.functor ? `${p.functor}${level >= 1 && p.functorArg ? `<${p.functorArg}>` : ''}` : '';
+    const inner = [level >= 3 ? p.sizes : undefined, functor].filter(Boolean).join(', ');
+    return `${p.base}${inner ? `<${inner}>` : ''}${level >= 2 && p.lambda ? `(${p.lambda})` : ''}`;
+}
+/** The base name and the distinguishing functor: `elementwise_kernel<direct_copy_kernel_cuda>`. */
+function kernelDisplayName(name) {
+    const p = parts(name);
+    return p ? render(p, 0) : name.replace(/\s+/g, ' ').trim();
+}
+/**
+ * Display names for a set of kernels, distinct wherever the full names are: colliding short names
+ * gain the functor's type, then the lambda's parameter types, then the kernel's sizes, then all
+ * template arguments, then an ordinal.
+ */
+function kernelDisplayNames(names) {
+    const unique = [...new Set(names)];
+    const parsed = new Map(unique.map((n) => [n, parts(n)]));
+    const level = new Map(unique.map((n) => [n, 0]));
+    const shown = (n) => {
+        const p = parsed.get(n);
+        return p ? render(p, level.get(n)) : kernelDisplayName(n);
+    };
+    const collisions = () => {
+        const byShort = new Map();
+        for (const n of unique) {
+            const short = shown(n);
+            const group = byShort.get(short);
+            if (group)
+                group.push(n);
+            else
+                byShort.set(short, [n]);
+        }
+        return [...byShort.values()].filter((group) => group.length > 1);
+    };
+    for (let step = 1; step <= 4; step++) {
+        for (const group of collisions())
+            for (const n of group)
+                if (parsed.get(n))
+                    level.set(n, step);
+    }
+    const out = new Map(unique.map((n) => [n, shown(n)]));
+    for (const group of collisions())
+        group.forEach((n, i) => out.set(n, `${shown(n)} #${i + 1}`));
+    return out;
+}
+const SHOWN_KERNELS = 50;
+/** Every kernel name a report shows (its kernels, compared kernel shares, kernel changes). */
+function namesOf(report) {
+    const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => r.metric.slice(r.metric.indexOf(':') + 1));
+    const changes = (report.comparison?.kernelChanges ?? []).map((c) => c.name);
+    const dives = report.deepDive.map((d) => d.kernel);
+    // Tables show the top kernels only (20 at the richest level); a profile may hold 100,000.
+    return [...report.kernels.slice(0, SHOWN_KERNELS).map((k) => k.name), ...rows, ...changes, ...dives];
+}
+const cache = new WeakMap();
+/** The display names of a report's kernels, distinct across the report; a name it lacks maps to its short form. */
+function reportKernelNames(report) {
+    let names = cache.get(report);
+    if (!names)
+        cache.set(report, (names = kernelDisplayNames(namesOf(report))));
+    const known = names;
+    return (name) => known.get(name) ?? kernelDisplayName(name);
+}
+/**
+ * The gate's reasons with kernel names in their short form: a reason about a kernel's share starts
+ * with `kernel:<name>`, the name cut at the gate's width, which tells nothing apart.
+ */
+function readableReasons(report) {
+    const reasons = report.comparison?.reasons ?? [];
+    const kernels = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share');
+    if (kernels.length === 0)
+        return reasons;
+    const names = reportKernelNames(report);
+    return reasons.map((reason) => {
+        if (!reason.startsWith('kernel:'))
+            return reason;
+        const end = reason.search(/…| share of GPU time/);
+        if (end < 0)
+            return reason;
+        const written = reason.slice(0, end);
+        // Names cut alike are told apart by the shares the reason quotes ("0.0% → 9.9%").
+        const rows = kernels.filter((r) => r.metric.replace(/\s+/g, ' ').startsWith(written) && r.baseline !== null && r.current !== null && reason.includes(`${r.baseline.toFixed(1)}% → ${r.current.toFixed(1)}%`));
+        if (rows.length !== 1)
+            return reason;
+        const row = rows[0];
+        const rest = reason.slice(reason[end] === '…' ? end + 1 : end);
+        return `kernel ${names(row.metric.slice('kernel:'.length))}${rest}`;
+    });
+}
+
+
+/***/ }),
+
 /***/ 756:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -17302,7 +23029,7 @@ function needsAttention(entry) {
 
 /***/ }),
 
-/***/ 994:
+/***/ 613:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
@@ -17316,8 +23043,8 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _gh_budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(193);
 /* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(876);
 /* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(215);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(11);
-/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(756);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(11);
+/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(756);
 
 
 
@@ -17328,23 +23055,23 @@ const SUMMARY_LIMIT_BYTES = 1024 * 1024;
 /** What we allow ourselves, leaving room for anything else the step appends. */
 const SUMMARY_BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 64 * 1024;
 function title(entry) {
-    return `profile-gate: ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`;
+    return `profile-gate: ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reportVerdictLine */ .wM)(entry.report)} · ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`;
 }
 function renderSummary(report, options = {}) {
     const entry = {
-        label: options.label ?? (0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_3__/* .labelFor */ .gt)(report, 'profile'),
+        label: options.label ?? (0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_4__/* .labelFor */ .gt)(report, 'profile'),
         report,
         ...(options.artifact ? { artifact: options.artifact } : {}),
         ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
     };
-    return renderMergedSummary((0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_3__/* .mergeReports */ .C1)([entry]), options);
+    return renderMergedSummary((0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_4__/* .mergeReports */ .C1)([entry]), options);
 }
 function decodeCell(entry) {
     const metric = entry.report.metrics.find((m) => m.name === 'decode_tok_s');
     if (!metric)
         return '—';
     const row = entry.report.comparison?.rows.find((r) => r.metric === 'decode_tok_s' && r.delta !== null);
-    return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatNumber */ .ZV)(metric.value)}${row ? ` (${(0,_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatSigned */ .Gp)(row.delta * 100, '%')})` : ''}`;
+    return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(metric.value)}${row ? ` (${(0,_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatSigned */ .Gp)(row.delta * 100, '%')})` : ''}`;
 }
 /** One row per report: verdict, findings, alerts and decode throughput. */
 function legsTable(merged, budget, measure) {
@@ -17372,10 +23099,10 @@ function renderMergedSummary(merged, options = {}) {
     if (merged.entries.length === 1) {
         const entry = merged.entries[0];
         const reasons = (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report);
-        const head = [`## ${title(entry)}`, reasons].filter(Boolean).join('\n\n');
+        const head = [`## ${title(entry)}`, (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .noBaselineBanner */ .XA)(entry), reasons].filter(Boolean).join('\n\n');
         const tail = (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactsSection */ .R$)([entry], links, '###');
         const block = {
-            render: (d) => (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '###'),
+            render: (d) => (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '###', { charts: true }),
             minimal: () => 'Details omitted to stay within the job summary size limit; see report.md in the artifact.',
         };
         return `${(0,_gh_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitBlocks */ .U)(head, [block], tail, budget, _gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy)}\n`;
@@ -17387,7 +23114,7 @@ function renderMergedSummary(merged, options = {}) {
     const blocks = merged.entries.map((entry) => ({
         render: (d) => {
             const artifact = (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactLine */ .VY)(entry);
-            return [`### ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`, (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report), (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '####'), artifact ? `Artifact: ${artifact}` : '']
+            return [`### ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`, (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report), (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '####', { charts: true }), artifact ? `Artifact: ${artifact}` : '']
                 .filter(Boolean)
                 .join('\n\n');
         },
@@ -17410,7 +23137,11 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
 /* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(11);
-/** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text, no colour codes. */
+/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(876);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(188);
+/** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
+
+
 
 
 
@@ -17421,6 +23152,12 @@ const VERDICT_LINE = {
     'insufficient-data': 'INSUFFICIENT DATA',
     invalid: 'INVALID',
 };
+const ANSI = { red: 31, green: 32, yellow: 33, gray: 90, bold: 1 };
+const plain = (text) => text;
+const ansi = (text, style) => `\u001b[${ANSI[style]}m${text}\u001b[0m`;
+const VERDICT_STYLE = { pass: 'green', warn: 'yellow', fail: 'red', 'insufficient-data': 'yellow', invalid: 'red' };
+const STATUS_STYLE = { fail: 'red', warn: 'yellow', improved: 'green', pass: 'green', 'insufficient-data': 'yellow', info: 'gray' };
+const SEVERITY_STYLE = { error: 'red', warning: 'yellow', info: 'gray' };
 function familyLabel(family) {
     return _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_INFO */ .w8[family]?.label ?? family;
 }
@@ -17435,20 +23172,24 @@ function pad(text, width) {
 function renderTerminal(report, options = {}) {
     const lines = [];
     const topN = options.topKernels ?? 10;
-    lines.push(`profile-gate ${report.tool.version}: ${VERDICT_LINE[report.verdict]}`);
-    for (const reason of report.comparison?.reasons ?? [])
+    const paint = options.color ? ansi : plain;
+    const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${_gh_sections_js__WEBPACK_IMPORTED_MODULE_3__/* .NO_BASELINE_VERDICT */ .Us})`}`;
+    lines.push(`profile-gate ${report.tool.version}: ${paint(paint(verdict, VERDICT_STYLE[report.verdict]), 'bold')}`);
+    for (const reason of (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .readableReasons */ .ax)(report))
         lines.push(`  - ${reason}`);
     lines.push('');
     const comparison = report.comparison;
     if (comparison) {
         lines.push(`Comparison with baseline (${comparison.baseline.origin}${comparison.baseline.path ? ` ${comparison.baseline.path}` : ''})`);
+        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .reportKernelNames */ .eX)(report);
+        const label = (metric) => (metric.startsWith('kernel:') ? `kernel:${names(metric.slice(7))}` : metric);
         const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
         for (const row of shown.slice(0, 12)) {
             const relative = row.kind === 'metric';
             const delta = row.delta === null ? 'n/a' : relative ? (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta * 100, '%') : row.kind === 'finding' ? (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, '', 0) : (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, ' pp');
             const ci = row.ci ? ` [${relative ? `${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[0] * 100, '%')} … ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[1] * 100, '%')}` : `${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[0], ' pp')} … ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[1], ' pp')}`}]` : '';
             const values = `${row.baseline === null ? '—' : (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.baseline)} → ${row.current === null ? '—' : (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.current)}`;
-            lines.push(`  ${pad(row.status.toUpperCase(), 17)} ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(row.metric, 48), 48)} ${pad(values, 22)} ${delta}${ci}`);
+            lines.push(`  ${paint(pad(row.status.toUpperCase(), 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
         }
         if (shown.length > 12)
             lines.push(`  … ${shown.length - 12} more rows in report.json`);
@@ -17459,7 +23200,7 @@ function renderTerminal(report, options = {}) {
         lines.push('  no findings');
     for (const finding of report.findings) {
         const tag = `${finding.severity.toUpperCase()}${finding.secondary ? ' (secondary)' : ''}`;
-        lines.push(`  [${tag}] ${finding.id}: ${finding.message}`);
+        lines.push(`  ${paint(`[${tag}]`, SEVERITY_STYLE[finding.severity])} ${finding.id}: ${finding.message}`);
         lines.push(`      evidence: ${evidenceLine(finding)}`);
         lines.push(`      next: ${finding.advice}`);
         if (finding.command)
@@ -17470,7 +23211,7 @@ function renderTerminal(report, options = {}) {
         lines.push(`Top kernels (${report.kernels.length} distinct, ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(report.totalKernelNs)} GPU kernel time)`);
         lines.push(`  ${pad('share', 7)} ${pad('total', 11)} ${pad('calls', 8)} ${pad('family', 18)} kernel`);
         for (const kernel of report.kernels.slice(0, topN)) {
-            lines.push(`  ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(kernel.share), 7)} ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(kernel.name)}`);
+            lines.push(`  ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(kernel.share), 7)} ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)((0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .reportKernelNames */ .eX)(report)(kernel.name))}`);
         }
         lines.push('');
         lines.push('Kernel families');
@@ -17487,8 +23228,11 @@ function renderTerminal(report, options = {}) {
         }
         if (report.timeline && report.timeline.spanNs > 0) {
             const t = report.timeline;
-            lines.push(`  trace: GPU busy ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches`);
+            lines.push(`  trace: GPU busy ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .excludedGapsText */ .XX)(t)}`);
         }
+        if ((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .showsRanks */ .uS)(report.ranks))
+            for (const rank of report.ranks)
+                lines.push(`  ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .rankSummary */ .Vo)(rank)}`);
         if (report.gpuTimeUtilPercent !== null)
             lines.push(`  nsys gpu_time_util: ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
         lines.push('');
@@ -17546,6 +23290,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/prom
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+
+/***/ }),
+
+/***/ 75:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 
 /***/ }),
 

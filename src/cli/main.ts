@@ -20,9 +20,26 @@ import { TOOL_VERSION } from '../version.js';
 import { expandInputs, writeOutput } from '../engine/files.js';
 import { parseSmiColumns } from '../ingest/nvidia-smi-csv.js';
 import { DEFAULT_NO_CAPTURE_POLICY, gatherCaptures, NO_CAPTURE_POLICIES, type NoCapturePolicy } from '../pipeline/no-captures.js';
-import { runDashboardCommand } from './dashboard-command.js';
-import { runReportCommand } from './report-command.js';
-import { runCommand } from './run-command.js';
+import { DASHBOARD_USAGE, runDashboardCommand } from './dashboard-command.js';
+import { REPORT_USAGE, runReportCommand } from './report-command.js';
+import { exportProfilerReports } from './profiler-reports.js';
+import { RUN_METADATA_HELP, RUN_METADATA_OPTIONS, resolveRunMetadata, systemGit } from './run-metadata.js';
+import { runCommand, RUN_HELP } from './run-command.js';
+import { FORMAT_IDS } from '../model/capture.js';
+
+/** Items joined by commas, wrapped at `width` with continuation lines indented by `indent`. */
+function wrapList(items: readonly string[], indent: number, width: number): string {
+  const lines: string[] = [''];
+  for (const item of items) {
+    const last = lines.length - 1;
+    const next = lines[last] ? `${lines[last]}, ${item}` : item;
+    if (indent + next.length > width && lines[last]) {
+      lines[last] += ',';
+      lines.push(item);
+    } else lines[last] = next;
+  }
+  return lines.join(`\n${' '.repeat(indent)}`);
+}
 
 const HELP = `profile-gate ${TOOL_VERSION}: GPU inference performance as a CI gate
 
@@ -34,11 +51,13 @@ Usage:
   profile-gate report --out DIR REPORT...   merge report.json files (matrix legs) into one summary and comment
   profile-gate dashboard --out DIR INPUT... a static dashboard from many report.json files (or --from-artifacts)
   profile-gate --version
+  profile-gate COMMAND --help               the options of one command
 
 analyze options:
   --json FILE|-        write report.json (the versioned contract); - for stdout
   --markdown FILE|-    write report.md; - for stdout
-  --format NAME        skip detection and read every input as NAME
+  --format NAME        skip detection and read every input as NAME, one of:
+                       ${wrapList(FORMAT_IDS, 23, 100)}
   --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
   --top N              kernels shown in the terminal output (default 10)
   --timeout SECONDS    time budget of the analysis; past it, exit 2 with a line naming the file being read
@@ -61,9 +80,41 @@ gate options (analyze):
   --drop-outliers true|false
                        leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
 
+${RUN_METADATA_HELP}
+
+INPUT may be a capture file, a directory of them, or an Nsight report (x.nsys-rep, x.ncu-rep): with
+nsys or ncu on PATH it is exported first (nsys stats / ncu --import … --csv), the command shown.
+
 Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage (an unreadable file, an analysis past
 --timeout), 3 internal error (a bug), 4 the run failed (run only).
 `;
+
+const ANALYZE_HELP = `Usage: profile-gate analyze [options] INPUT...
+
+${HELP.slice(HELP.indexOf('analyze options:'))}`;
+
+const DEMO_HELP = `Usage: profile-gate demo [--json FILE|-] [--markdown FILE|-] [--top N]
+
+The bundled real H200 captures (samples/), analyzed as the gate would on a pull request: the
+fused-attention run is the baseline, the unfused-attention run the head. No GPU needed. A failing
+verdict is shown, and the demo still exits 0.
+`;
+
+/** Each command's own --help. */
+const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
+  ['analyze', ANALYZE_HELP],
+  ['demo', DEMO_HELP],
+  ['run', RUN_HELP],
+  ['report', `Usage: ${REPORT_USAGE}\n`],
+  ['dashboard', `Usage: ${DASHBOARD_USAGE}\n`],
+]);
+
+/** On a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
+export function wantsColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env['NO_COLOR']) return false;
+  if (env['FORCE_COLOR'] && env['FORCE_COLOR'] !== '0') return true;
+  return Boolean(stream.isTTY) && env['TERM'] !== 'dumb';
+}
 
 /** Where the bundled sample captures live: <package root>/samples, both from src/cli and dist/cli. */
 export function samplesDirectory(): string {
@@ -76,10 +127,15 @@ interface Outputs {
   top: number;
 }
 
+/** Both on stdout would glue JSON and markdown into one stream no reader can split. */
+function checkOutputs(outputs: { json?: string | undefined; markdown?: string | undefined }): void {
+  if (outputs.json === '-' && outputs.markdown === '-') throw new UsageError('--json - and --markdown - both write to stdout; send one of them to a file');
+}
+
 async function emit(report: Report, outputs: Outputs): Promise<number> {
   if (outputs.json) await writeOutput(outputs.json, serializeReport(report));
   if (outputs.markdown) await writeOutput(outputs.markdown, renderSummary(report));
-  if (outputs.json !== '-' && outputs.markdown !== '-') process.stdout.write(renderTerminal(report, { topKernels: outputs.top }));
+  if (outputs.json !== '-' && outputs.markdown !== '-') process.stdout.write(renderTerminal(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
   return report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
 }
 
@@ -129,8 +185,11 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
       'overlap-check': { type: 'string' },
       'drop-outliers': { type: 'string' },
       'if-no-captures': { type: 'string' },
+      ...RUN_METADATA_OPTIONS,
     },
   });
+  checkOutputs(values);
+  const run = resolveRunMetadata(values, process.env, systemGit);
   const inputs = positionals.length ? positionals : defaultInputs;
   const noCaptures = values['if-no-captures'] ?? DEFAULT_NO_CAPTURE_POLICY;
   if (!(NO_CAPTURE_POLICIES as readonly string[]).includes(noCaptures)) throw new UsageError(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
@@ -151,12 +210,13 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
   const { files, fromDirectories } = await gatherCaptures(inputs, { policy: noCaptures as NoCapturePolicy, option: '--if-no-captures', warn: (line) => process.stderr.write(`warning: ${line}\n`) });
   const smiColumns = values['smi-columns'] !== undefined ? parseSmiColumns(values['smi-columns']) : undefined;
   const options: AnalyzeOptions = {
-    inputs: files,
+    inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${line}\n`)),
     ...(values['allow-mixed'] ? { allowMixed: true } : {}),
     ...(values.strict ? {} : { skippable: fromDirectories }),
     ...(smiColumns ? { ingest: { smiColumns } } : {}),
     ...(values.format ? { format: values.format } : {}),
     families,
+    run,
     baseline,
     gate,
     ...(failOn ? { failOn } : {}),
@@ -172,6 +232,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
  */
 async function runDemo(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, strict: true, options: { json: { type: 'string' }, markdown: { type: 'string' }, top: { type: 'string' } } });
+  checkOutputs(values);
   const samples = samplesDirectory();
   const baselineDir = join(samples, 'baseline');
   const baseline = await analyze({ inputs: await expandInputs([baselineDir]) });
@@ -188,6 +249,11 @@ async function runDemo(args: string[]): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   try {
     const [command, ...rest] = argv;
+    const help = command ? COMMAND_HELP.get(command) : undefined;
+    if (help && (rest.includes('--help') || rest.includes('-h'))) {
+      process.stdout.write(help);
+      return EXIT_OK;
+    }
     switch (command) {
       case 'analyze':
         return await runAnalyze(rest);

@@ -15,9 +15,10 @@ export function formatPp(pp: number): string {
   return `${pp < 0 ? '−' : '+'}${text} pp`;
 }
 
+/** A p-value with its relation: "p<0.001", "p=0.012". */
 export function formatP(p: number): string {
-  if (p < 0.001) return '<0.001';
-  return p.toPrecision(2).replace(/\.?0+$/, '') || '0';
+  if (p < 0.001) return 'p<0.001';
+  return `p=${p.toPrecision(2).replace(/\.?0+$/, '') || '0'}`;
 }
 
 /** A readable number with its unit: 358.4 tok/s, 12.3 ms. */

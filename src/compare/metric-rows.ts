@@ -9,7 +9,7 @@ import { DESCRIPTIVE_METRICS } from '../model/metrics.js';
 import type { ComparisonRow, RowStatus } from '../model/report.js';
 import { formatP, formatPct, formatValue } from './format.js';
 import type { GatedRow, GateMetric } from './gate-input.js';
-import { metricFloor, type GateOptions } from './options.js';
+import { ciLevel, metricFloor, type GateOptions } from './options.js';
 import { alphaAtLook } from './sequential.js';
 import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, mannWhitneyU, median, mulberry32, seedFor } from './stats.js';
 
@@ -176,14 +176,14 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
     }
     const test = mannWhitneyU(curSide.kept, baseSide.kept);
     const interval = bootstrapMedianRatioCI(curSide.kept, baseSide.kept, {
-      level: 1 - 2 * options.alpha,
+      level: ciLevel(options.alpha),
       resamples: options.bootstrapResamples,
       random: mulberry32(seedFor(options.seed, name)),
     });
     const drift: string[] = [];
     for (const side of [baseSide, curSide]) {
       const found = detectDrift(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
-      if (found.drift) drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall p=${formatP(found.pValue)})`);
+      if (found.drift) drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall ${formatP(found.pValue)})`);
     }
     pending.push({
       name,
@@ -240,7 +240,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const pValue = worse > 0 ? pWorse : pBetter;
   const floorText = formatPct(p.floor, 0).replace('+', '');
   const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-  const stats = `${Math.round((1 - 2 * options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, p=${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${formatP(alpha)})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
+  const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
   const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;

@@ -40,6 +40,17 @@ export function thresholdKeyProblem(key: string): string | null {
   return METRIC_NAMES.includes(key) ? null : `unknown metric '${key}' (known: ${METRIC_NAMES.join(', ')}, family:<id>, kernel:<name>)`;
 }
 
+/** One-sided test level of a regression. */
+export const DEFAULT_ALPHA = 0.05;
+
+/** The two-sided confidence level of every interval the gate reports: 1 − 2·alpha (90% at the default). */
+export function ciLevel(alpha: number): number {
+  return 1 - 2 * alpha;
+}
+
+/** The level the renderers show, and the intervals of medians use, so one level is read everywhere. */
+export const CI_LEVEL = ciLevel(DEFAULT_ALPHA);
+
 const FindingIdSchema = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a finding id is lower-case words joined by hyphens');
 
 export const GateOptionsSchema = z
@@ -66,7 +77,7 @@ export const GateOptionsSchema = z
     /** Fewer samples than this on either side (after the warm-up rule) gives insufficient-data. */
     minSamples: z.number().int().min(2).default(3),
     /** One-sided test level for a regression, after the correction across the metrics of one run. */
-    alpha: z.number().gt(0).lt(0.5).default(0.05),
+    alpha: z.number().gt(0).lt(0.5).default(DEFAULT_ALPHA),
     correction: z.enum(['bh', 'holm']).default('bh'),
     allowThrottled: z.boolean().default(false),
     /** true, or the fingerprint keys allowed to differ (e.g. ["driver"]). */

@@ -157,10 +157,16 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     deepDive: profile.ncu,
     findings,
     verdict: gate.verdict,
-    comparison: gate.comparison,
+    comparison: gate.comparison && baseline ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) } : gate.comparison,
     ranks: profile.ranks,
   };
   return ReportSchema.parse(report);
+}
+
+/** The baseline's samples of the metrics the comparison has a row for: what its charts draw. */
+function comparedSamples(comparison: NonNullable<Report['comparison']>, metrics: readonly { name: string; samples: readonly number[] }[]): Record<string, number[]> {
+  const compared = new Set(comparison.rows.filter((r) => r.kind === 'metric').map((r) => r.metric));
+  return Object.fromEntries(metrics.filter((m) => compared.has(m.name)).map((m) => [m.name, [...m.samples]]));
 }
 
 export async function analyze(options: AnalyzeOptions): Promise<Report> {

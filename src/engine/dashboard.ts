@@ -5,9 +5,10 @@
  * nightly artifact must not take the whole history down.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
-import { buildSite, type DashboardInput, type DashboardOptions, type SiteFile, type SkippedReport } from '../report/dashboard/index.js';
+import { buildSite, reportIdentity, type DashboardInput, type DashboardOptions, type SiteFile, type SkippedReport } from '../report/dashboard/index.js';
 import type { DashboardData } from '../report/dashboard/data.js';
 import { serializeReport } from '../report/json.js';
 import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } from '../github/dashboard-artifacts.js';
@@ -44,16 +45,22 @@ export async function writeSite(directory: string, files: readonly SiteFile[]): 
   return written;
 }
 
-/** Downloaded reports kept as files (e.g. on a branch), so the history outlives artifact retention. */
+/**
+ * Downloaded reports kept as files (e.g. on a branch), so the history outlives artifact retention.
+ * A report's folder is named by what the dashboard counts as the same report (workload, run,
+ * commit, time), so saving the same runs again night after night rewrites the same files.
+ */
 export async function saveReports(directory: string, inputs: readonly DashboardInput[]): Promise<number> {
-  let saved = 0;
+  const names = new Set<string>();
   for (const { report } of inputs) {
-    const name = `${report.run.runId ?? 'run'}-${(report.run.workload ?? 'report').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 80)}-${saved}`;
+    const identity = createHash('sha256').update(reportIdentity(report)).digest('hex').slice(0, 12);
+    const name = `${report.run.runId ?? 'run'}-${(report.run.workload ?? 'report').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 80)}-${identity}`;
+    if (names.has(name)) continue;
+    names.add(name);
     await mkdir(join(directory, name), { recursive: true });
     await writeFile(join(directory, name, 'report.json'), serializeReport(report));
-    saved += 1;
   }
-  return saved;
+  return names.size;
 }
 
 export interface DashboardRequest {

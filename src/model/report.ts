@@ -111,6 +111,8 @@ export const ComparisonSchema = z.object({
       metrics: z.array(z.object({ metric: z.string(), spread: z.number().nonnegative(), floor: z.number().nonnegative() })),
     })
     .optional(),
+  /** The baseline's samples of each compared metric, in run order (the current's are in metrics). */
+  baselineSamples: z.record(z.string(), z.array(z.number())).optional(),
 });
 export type Comparison = z.infer<typeof ComparisonSchema>;
 

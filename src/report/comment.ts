@@ -16,6 +16,7 @@ import {
   orderRows,
   reasonsBlock,
   reportVerdictLine,
+  nextStepLines,
   renderFindingLine,
   verdictLine,
   DETAIL_LEVELS,
@@ -23,6 +24,8 @@ import {
   type RunLinks,
 } from './gh-sections.js';
 import { safeLink, safeText } from './gh-text.js';
+import { reportCharts } from './charts.js';
+import { reportKernelNames } from './kernel-display-name.js';
 import { labelFor, mergeReports, needsAttention, type ArtifactLink, type MergedReports, type ReportEntry } from './merge-reports.js';
 
 export const COMMENT_LIMIT_CHARS = 65_536;
@@ -103,11 +106,16 @@ function alertLines(entry: ReportEntry, labelled: boolean, textChars: number): s
   }
   const detail: Detail = { ...DETAIL_LEVELS[2]!, nameChars: 80 };
   if (rows.length) {
-    lines.push('', COMPARISON_HEADER, ...rows.slice(0, 10).map((row) => comparisonRowCells(row, detail)));
+    const names = reportKernelNames(entry.report);
+    lines.push('', COMPARISON_HEADER, ...rows.slice(0, 10).map((row) => comparisonRowCells(row, detail, names)));
     if (rows.length > 10) lines.push('', `… ${rows.length - 10} more alerts in the details and the artifact.`);
     lines.push('');
   }
-  for (const finding of findings.slice(0, 10)) lines.push(renderFindingLine(finding, textChars));
+  for (const [i, finding] of findings.slice(0, 10).entries()) {
+    lines.push(renderFindingLine(finding, textChars));
+    // The top finding's next step stays in view: it is what the reviewer does next.
+    if (i === 0) lines.push(...nextStepLines(finding, Math.max(textChars, 600)));
+  }
   if (findings.length > 10) lines.push(`- … ${findings.length - 10} more findings in the details.`);
   return lines;
 }
@@ -159,7 +167,10 @@ export function renderComment(merged: MergedReports, options: CommentOptions): s
       ? 'No regressions and no findings.'
       : 'No report was found.';
 
-  const used = measure(head) + measure(alertBlock) + measure(tail) + 16;
+  // Pictures of one report, where they beat a table: its throughput runs and its family shares.
+  const charts = !labelled && first ? reportCharts(first.report) : [];
+  const chartBlock = charts.length && measure(charts.join('\n\n')) < budget * 0.15 ? charts.join('\n\n') : '';
+  const used = measure(head) + measure(alertBlock) + measure(chartBlock) + measure(tail) + 20;
   const open = `<details><summary>Details: findings, comparison, kernels, utilization, baseline</summary>`;
   const close = '</details>';
   const blocks: BudgetedBlock[] = merged.entries.map((entry) => ({
@@ -168,7 +179,7 @@ export function renderComment(merged: MergedReports, options: CommentOptions): s
   }));
   // The blank lines around the block content are what makes GitHub render markdown inside <details>.
   const details = blocks.length ? `${fitBlocks(open, blocks, close, budget - used, measure)}` : '';
-  const body = [head, alertBlock, details, tail].filter(Boolean).join('\n\n');
+  const body = [head, alertBlock, chartBlock, details, tail].filter(Boolean).join('\n\n');
   if (measure(body) <= budget) return `${body}\n`;
   // Unreachable with the caps above; kept so that no input can ever produce a refused comment.
   return `${[head, `Too large to show here; ${tail}`].join('\n\n')}\n`;

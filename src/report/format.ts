@@ -1,4 +1,9 @@
 /** Number formatting shared by every renderer. */
+import { CI_LEVEL } from '../compare/options.js';
+
+/** The confidence level of every interval shown, in percent (the gate's: 1 − 2·alpha). */
+export const CI_PERCENT = Math.round(CI_LEVEL * 100);
+
 export function formatNs(ns: number): string {
   if (!Number.isFinite(ns)) return 'n/a';
   const abs = Math.abs(ns);

@@ -8,8 +8,12 @@ import { deepDiveFacts, deepDiveKernels } from '../diagnose/ncu-metrics.js';
 import { metricInfo } from '../model/metrics.js';
 import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '../model/report.js';
 import { codeBlock } from './escape.js';
-import { excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from './format.js';
-import { safeCode, safeLink, safeText } from './gh-text.js';
+import { CI_LEVEL } from '../compare/options.js';
+import { medianInterval as medianWithInterval } from './dashboard/median-ci.js';
+import { CI_PERCENT, excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from './format.js';
+import { clip, safeCode, safeLink, safeText } from './gh-text.js';
+import { reportCharts } from './charts.js';
+import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 import type { ReportEntry } from './merge-reports.js';
 
 /** How much of each section to show. Levels go from richest to leanest. */
@@ -110,14 +114,20 @@ function commandBlock(command: string, indent: string): string {
   return codeBlock(lines.join('\n'), 'sh').replace(/^/gm, indent);
 }
 
+/** The finding's next step and its command: what a reviewer acts on. */
+export function nextStepLines(finding: Finding, textChars: number, commands = true): string[] {
+  const lines = [`  - Next: ${safeText(finding.advice, textChars)}`];
+  if (commands && finding.command) lines.push('', commandBlock(finding.command, '  '), '');
+  return lines;
+}
+
 export function renderFindingFull(finding: Finding, d: Detail): string {
   const docs = safeLink('docs', finding.docs);
   const lines = [
     `- ${SEVERITY_ICON[finding.severity]} **${safeText(finding.title, 120)}** (${safeCode(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${safeText(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
   ];
   if (d.evidence > 0 && Object.keys(finding.evidence).length) lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
-  lines.push(`  - Next: ${safeText(finding.advice, d.textChars)}`);
-  if (d.commands && finding.command) lines.push('', commandBlock(finding.command, '  '), '');
+  lines.push(...nextStepLines(finding, d.textChars, d.commands));
   return lines.join('\n');
 }
 
@@ -138,12 +148,23 @@ export function findingsSection(report: Report, d: Detail, h: string): string {
   return out.join('\n');
 }
 
-function rowLabel(row: ComparisonRow, d: Detail): string {
+/** Kernel names as tables show them: the short display name (the full one is in the details and report.json). */
+export type KernelNames = (name: string) => string;
+
+/**
+ * A short kernel name as inline code that may wrap after `<`, `,` and `_` (zero-width spaces), so
+ * a narrow screen wraps the name instead of pushing the table's last columns out of view.
+ */
+export function kernelCode(short: string, max: number): string {
+  return safeCode(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1\u200b');
+}
+
+function rowLabel(row: ComparisonRow, d: Detail, names?: KernelNames): string {
   const colon = row.metric.indexOf(':');
   const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
   switch (row.kind) {
     case 'kernel-share':
-      return `kernel ${safeCode(rest, d.nameChars)}`;
+      return `kernel ${names ? kernelCode(names(rest), d.nameChars) : safeCode(rest, d.nameChars)}`;
     case 'family-share':
       if (row.metric === 'communication:exposed') return 'exposed communication';
       return `family: ${safeText(familyLabel(rest), 60)}`;
@@ -168,18 +189,19 @@ function valueText(value: number | null, row: ComparisonRow): string {
   if (value === null) return '—';
   // Shares are percentages of GPU time.
   if (row.kind === 'family-share' || row.kind === 'kernel-share') return `${formatNumber(value, 1)}%`;
+  if (row.kind === 'finding') return `${formatNumber(value)} ${value === 1 ? 'hit' : 'hits'}`;
   const suffix = row.unit && row.unit.length <= 12 ? ` ${safeText(row.unit, 12)}` : '';
   return `${formatNumber(value)}${suffix}`;
 }
 
-export function comparisonRowCells(row: ComparisonRow, d: Detail): string {
+export function comparisonRowCells(row: ComparisonRow, d: Detail, names?: KernelNames): string {
   const { scale, unit } = deltaUnit(row);
   const digits = row.kind === 'finding' ? 0 : 1;
   const delta = row.delta === null ? '—' : formatSigned(row.delta * scale, unit, digits);
   const ci = row.ci ? `${formatSigned(row.ci[0] * scale, unit)} … ${formatSigned(row.ci[1] * scale, unit)}` : '—';
   const threshold = row.threshold === null ? '—' : `±${formatNumber(Math.abs(row.threshold * scale))}${unit}`;
   const status = `${STATUS_ICON[row.status]} ${row.status}`;
-  return `| ${rowLabel(row, d)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
+  return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
 }
 
 export const COMPARISON_HEADER = '| metric | baseline | current | delta | CI | threshold | status |\n|---|---:|---:|---:|---|---:|---|';
@@ -199,9 +221,10 @@ export function comparisonSection(entry: ReportEntry, d: Detail, h: string): str
   const alerts = rows.filter(isAlert).length;
   if (rows.length === 0) out.push('The baseline had no comparable metrics.');
   else {
-    out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: 95% interval of the delta.`, '');
+    out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${CI_PERCENT}% interval of the delta.`, '');
     out.push(COMPARISON_HEADER);
-    for (const row of rows.slice(0, d.rows)) out.push(comparisonRowCells(row, d));
+    const names = reportKernelNames(entry.report);
+    for (const row of rows.slice(0, d.rows)) out.push(comparisonRowCells(row, d, names));
     if (rows.length > d.rows) {
       const hiddenAlerts = rows.slice(d.rows).filter(isAlert).length;
       out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
@@ -228,12 +251,19 @@ export function kernelsSection(entry: ReportEntry, d: Detail, h: string): string
     (comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta as number]),
   );
   const withChanges = changes.size > 0;
+  const names = reportKernelNames(report);
+  const shortened = new Map<string, string>();
+  const shown = (name: string): string => {
+    const short = names(name);
+    if (short !== name.replace(/\s+/g, ' ').trim()) shortened.set(short, name);
+    return kernelCode(short, d.nameChars);
+  };
   const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${formatNs(report.totalKernelNs)} of GPU kernel time.`, ''];
   out.push(withChanges ? '| share | total | change | calls | family | kernel |\n|---:|---:|---:|---:|---|---|' : '| share | total | calls | family | kernel |\n|---:|---:|---:|---|---|');
   const dived = new Set<string>();
   for (const kernel of report.kernels.slice(0, d.kernels)) {
     const change = withChanges ? ` ${changeText(changes.get(kernel.name)) || '—'} |` : '';
-    out.push(`| ${formatShare(kernel.share)} | ${formatNs(kernel.totalNs)} |${change} ${kernel.instances} | ${safeText(kernel.family, 30)} | ${safeCode(kernel.name, d.nameChars)} |`);
+    out.push(`| ${formatShare(kernel.share)} | ${formatNs(kernel.totalNs)} |${change} ${kernel.instances} | ${safeText(kernel.family, 30)} | ${shown(kernel.name)} |`);
     // Under the first row of that name only (an ncu capture may add its own row for the kernel).
     const deepDive = dived.has(kernel.name) ? undefined : deepDiveText(report, kernel.name, d);
     if (deepDive) out.push(`| |${withChanges ? ' |' : ''} | | deep dive | ↳ ${deepDive} |`);
@@ -243,9 +273,16 @@ export function kernelsSection(entry: ReportEntry, d: Detail, h: string): string
     const biggest = [...changes.values()].sort((a, b) => Math.abs(b.deltaNs) - Math.abs(a.deltaNs)).slice(0, d.kernelChanges);
     out.push('', `${h}# Biggest kernel changes`, '', '| change | baseline | current | delta | family | kernel |', '|---|---:|---:|---:|---|---|');
     for (const c of biggest) {
-      out.push(`| ${c.change} | ${formatNs(c.baselineNs)} | ${formatNs(c.currentNs)} | ${changeText(c)} | ${safeText(c.family, 30)} | ${safeCode(c.name, d.nameChars)} |`);
+      out.push(`| ${c.change} | ${formatNs(c.baselineNs)} | ${formatNs(c.currentNs)} | ${changeText(c)} | ${safeText(c.family, 30)} | ${shown(c.name)} |`);
     }
     if (changes.size > d.kernelChanges) out.push('', `… ${changes.size - d.kernelChanges} more kernel changes in report.json.`);
+  }
+  if (shortened.size) {
+    // The full names, folded: long template names would push every column off a narrow screen.
+    out.push('', '<details><summary>Full kernel names</summary>', '');
+    // Each in a code block, which scrolls inside itself: the name stays whole for copying.
+    for (const [short, full] of shortened) out.push(`- ${kernelCode(short, d.nameChars)}`, '', codeBlock(clip(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
+    out.push('', '</details>');
   }
   if (d.families > 0 && report.families.length) {
     const delta = familyDelta.size > 0;
@@ -289,36 +326,20 @@ export function deepDiveSection(report: Report, d: Detail, h: string): string {
   const rest = deepDivesOf(report).filter((k) => !shown.has(k.kernel));
   if (rest.length === 0) return '';
   const out = [`${h} Deep dive (Nsight Compute)`, ''];
-  for (const dive of rest.slice(0, d.kernels)) out.push(`- ${safeCode(dive.kernel, d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
+  const names = reportKernelNames(report);
+  for (const dive of rest.slice(0, d.kernels)) out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
   if (rest.length > d.kernels) out.push(`- … ${rest.length - d.kernels} more profiled kernels in report.json.`);
   return out.join('\n');
 }
 
-/** P(X <= k) for X ~ Binomial(n, 1/2). */
-function binomialHalfCdf(k: number, n: number): number {
-  let term = Math.pow(0.5, n);
-  let sum = term;
-  for (let i = 1; i <= k; i++) {
-    term = (term * (n - i + 1)) / i;
-    sum += term;
-  }
-  return sum;
-}
-
 /**
- * Distribution-free interval of the median from order statistics: [x(j), x(n+1-j)] with the largest
- * j whose coverage is at least `confidence`. Null when n is too small to reach it (n < 6 at 95%).
+ * Distribution-free interval of the median from order statistics, at the gate's level; null when n
+ * is too small to reach it (n < 5 at 90%).
  */
-export function medianInterval(samples: readonly number[], confidence = 0.95): [number, number] | null {
-  const n = samples.length;
-  if (n < 2 || n > 100_000) return null;
-  const sorted = [...samples].sort((a, b) => a - b);
-  let best = 0;
-  for (let j = 1; j <= Math.floor(n / 2); j++) {
-    if (1 - 2 * binomialHalfCdf(j - 1, n) >= confidence) best = j;
-    else break;
-  }
-  return best === 0 ? null : [sorted[best - 1]!, sorted[n - best]!];
+export function medianInterval(samples: readonly number[], confidence = CI_LEVEL): [number, number] | null {
+  if (samples.length < 2 || samples.length > 100_000) return null;
+  const interval = medianWithInterval(samples, confidence);
+  return interval && interval.coverage >= confidence ? [interval.low, interval.high] : null;
 }
 
 export function utilizationSection(report: Report, d: Detail, h: string): string {
@@ -339,11 +360,11 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
   if (report.gpuTimeUtilPercent !== null) out.push(`- nsys gpu_time_util: ${formatNumber(report.gpuTimeUtilPercent, 1)}% in use`);
   if (report.metrics.length && d.metrics > 0) {
     if (out.length) out.push('');
-    out.push('| metric | median | 95% CI of the median | samples |', '|---|---:|---|---:|');
+    out.push(`| metric | median | ${CI_PERCENT}% CI of the median | samples |`, '|---|---:|---|---:|');
     for (const metric of report.metrics.slice(0, d.metrics)) {
       const unit = safeText(metric.unit, 12);
       const ci = medianInterval(metric.samples);
-      const ciText = ci ? `${formatNumber(ci[0])} … ${formatNumber(ci[1])} ${unit}` : metric.samples.length > 1 ? `— (n < 6)` : '—';
+      const ciText = ci ? `${formatNumber(ci[0])} … ${formatNumber(ci[1])} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
       out.push(`| ${safeText(metricInfo(metric.name).label, 60)} | ${formatNumber(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
     }
     if (report.metrics.length > d.metrics) out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
@@ -402,14 +423,24 @@ export function artifactsSection(entries: readonly ReportEntry[], links: RunLink
 }
 
 export function reasonsBlock(report: Report, max = 5): string {
-  const reasons = report.comparison?.reasons ?? [];
+  const reasons = readableReasons(report);
   return reasons.slice(0, max).map((r) => `- ${safeText(r, 300)}`).join('\n');
 }
 
-/** One report's sections in reading order, as the summary and the comment both show them. */
-export function entrySections(entry: ReportEntry, d: Detail, h: string): string {
+/** The report's charts (mermaid), at the levels of detail that show the kernel families. */
+export function chartsSection(report: Report, d: Detail, h: string): string {
+  const charts = d.families > 0 ? reportCharts(report) : [];
+  return charts.length ? [`${h} Charts`, '', charts.join('\n\n')].join('\n') : '';
+}
+
+/**
+ * One report's sections in reading order, as the summary and the comment both show them; the
+ * comment draws the charts above its details, so it leaves them out here.
+ */
+export function entrySections(entry: ReportEntry, d: Detail, h: string, options: { charts?: boolean } = {}): string {
   const sections = [
     findingsSection(entry.report, d, h),
+    options.charts ? chartsSection(entry.report, d, h) : '',
     comparisonSection(entry, d, h),
     kernelsSection(entry, d, h),
     deepDiveSection(entry.report, d, h),

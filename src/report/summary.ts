@@ -89,7 +89,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
     const head = [`## ${title(entry)}`, noBaselineBanner(entry), reasons].filter(Boolean).join('\n\n');
     const tail = artifactsSection([entry], links, '###');
     const block: BudgetedBlock = {
-      render: (d) => entrySections(entry, d, '###'),
+      render: (d) => entrySections(entry, d, '###', { charts: true }),
       minimal: () => 'Details omitted to stay within the job summary size limit; see report.md in the artifact.',
     };
     return `${fitBlocks(head, [block], tail, budget, utf8Bytes)}\n`;
@@ -102,7 +102,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
   const blocks: BudgetedBlock[] = merged.entries.map((entry) => ({
     render: (d) => {
       const artifact = artifactLine(entry);
-      return [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, reasonsBlock(entry.report), entrySections(entry, d, '####'), artifact ? `Artifact: ${artifact}` : '']
+      return [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, reasonsBlock(entry.report), entrySections(entry, d, '####', { charts: true }), artifact ? `Artifact: ${artifact}` : '']
         .filter(Boolean)
         .join('\n\n');
     },

@@ -1,9 +1,10 @@
-/** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text, no colour codes. */
+/** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
 import { FAMILY_INFO } from '../classify/family-ids.js';
 import { metricInfo } from '../model/metrics.js';
 import type { Finding, Report } from '../model/report.js';
 import { excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './format.js';
 import { NO_BASELINE_VERDICT } from './gh-sections.js';
+import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   pass: 'PASS',
@@ -12,6 +13,15 @@ const VERDICT_LINE: Record<Report['verdict'], string> = {
   'insufficient-data': 'INSUFFICIENT DATA',
   invalid: 'INVALID',
 };
+
+const ANSI = { red: 31, green: 32, yellow: 33, gray: 90, bold: 1 } as const;
+type Paint = (text: string, style: keyof typeof ANSI) => string;
+const plain: Paint = (text) => text;
+const ansi: Paint = (text, style) => `\u001b[${ANSI[style]}m${text}\u001b[0m`;
+
+const VERDICT_STYLE: Record<Report['verdict'], keyof typeof ANSI> = { pass: 'green', warn: 'yellow', fail: 'red', 'insufficient-data': 'yellow', invalid: 'red' };
+const STATUS_STYLE: Record<string, keyof typeof ANSI> = { fail: 'red', warn: 'yellow', improved: 'green', pass: 'green', 'insufficient-data': 'yellow', info: 'gray' };
+const SEVERITY_STYLE: Record<Finding['severity'], keyof typeof ANSI> = { error: 'red', warning: 'yellow', info: 'gray' };
 
 function familyLabel(family: string): string {
   return (FAMILY_INFO as Record<string, { label: string }>)[family]?.label ?? family;
@@ -27,16 +37,26 @@ function pad(text: string, width: number): string {
   return text.length >= width ? text : text + ' '.repeat(width - text.length);
 }
 
-export function renderTerminal(report: Report, options: { topKernels?: number } = {}): string {
+export interface TerminalOptions {
+  topKernels?: number;
+  /** ANSI colours (the CLI sets it on a TTY unless NO_COLOR is set). */
+  color?: boolean;
+}
+
+export function renderTerminal(report: Report, options: TerminalOptions = {}): string {
   const lines: string[] = [];
   const topN = options.topKernels ?? 10;
-  lines.push(`profile-gate ${report.tool.version}: ${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${NO_BASELINE_VERDICT})`}`);
-  for (const reason of report.comparison?.reasons ?? []) lines.push(`  - ${reason}`);
+  const paint = options.color ? ansi : plain;
+  const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${NO_BASELINE_VERDICT})`}`;
+  lines.push(`profile-gate ${report.tool.version}: ${paint(paint(verdict, VERDICT_STYLE[report.verdict]), 'bold')}`);
+  for (const reason of readableReasons(report)) lines.push(`  - ${reason}`);
   lines.push('');
 
   const comparison = report.comparison;
   if (comparison) {
     lines.push(`Comparison with baseline (${comparison.baseline.origin}${comparison.baseline.path ? ` ${comparison.baseline.path}` : ''})`);
+    const names = reportKernelNames(report);
+    const label = (metric: string): string => (metric.startsWith('kernel:') ? `kernel:${names(metric.slice(7))}` : metric);
     const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
     for (const row of shown.slice(0, 12)) {
       const relative = row.kind === 'metric';
@@ -44,7 +64,7 @@ export function renderTerminal(report: Report, options: { topKernels?: number } 
         row.delta === null ? 'n/a' : relative ? formatSigned(row.delta * 100, '%') : row.kind === 'finding' ? formatSigned(row.delta, '', 0) : formatSigned(row.delta, ' pp');
       const ci = row.ci ? ` [${relative ? `${formatSigned(row.ci[0] * 100, '%')} … ${formatSigned(row.ci[1] * 100, '%')}` : `${formatSigned(row.ci[0], ' pp')} … ${formatSigned(row.ci[1], ' pp')}`}]` : '';
       const values = `${row.baseline === null ? '—' : formatNumber(row.baseline)} → ${row.current === null ? '—' : formatNumber(row.current)}`;
-      lines.push(`  ${pad(row.status.toUpperCase(), 17)} ${pad(shortenName(row.metric, 48), 48)} ${pad(values, 22)} ${delta}${ci}`);
+      lines.push(`  ${paint(pad(row.status.toUpperCase(), 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad(shortenName(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
     }
     if (shown.length > 12) lines.push(`  … ${shown.length - 12} more rows in report.json`);
     lines.push('');
@@ -54,7 +74,7 @@ export function renderTerminal(report: Report, options: { topKernels?: number } 
   if (report.findings.length === 0) lines.push('  no findings');
   for (const finding of report.findings) {
     const tag = `${finding.severity.toUpperCase()}${finding.secondary ? ' (secondary)' : ''}`;
-    lines.push(`  [${tag}] ${finding.id}: ${finding.message}`);
+    lines.push(`  ${paint(`[${tag}]`, SEVERITY_STYLE[finding.severity])} ${finding.id}: ${finding.message}`);
     lines.push(`      evidence: ${evidenceLine(finding)}`);
     lines.push(`      next: ${finding.advice}`);
     if (finding.command) lines.push(`      $ ${finding.command}`);
@@ -66,7 +86,7 @@ export function renderTerminal(report: Report, options: { topKernels?: number } 
     lines.push(`  ${pad('share', 7)} ${pad('total', 11)} ${pad('calls', 8)} ${pad('family', 18)} kernel`);
     for (const kernel of report.kernels.slice(0, topN)) {
       lines.push(
-        `  ${pad(formatShare(kernel.share), 7)} ${pad(formatNs(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${shortenName(kernel.name)}`,
+        `  ${pad(formatShare(kernel.share), 7)} ${pad(formatNs(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${shortenName(reportKernelNames(report)(kernel.name))}`,
       );
     }
     lines.push('');

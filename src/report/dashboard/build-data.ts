@@ -24,6 +24,7 @@ import {
 } from './data.js';
 import { eventsBetween, type KernelShares } from './kernel-events.js';
 import { medianInterval } from './median-ci.js';
+import { CI_PERCENT } from '../format.js';
 import { clampText, safeCommit, safeHttpsUrl, safeRepository, safeServerUrl } from './safe-text.js';
 
 export interface DashboardInput {
@@ -262,6 +263,11 @@ export function openRegressions(series: WorkloadSeries, workload: number, direct
   return open;
 }
 
+/** What makes two report files the same report (a saved copy and its artifact): one point on the page. */
+export function reportIdentity(report: Report): string {
+  return JSON.stringify([workloadName(report), report.run.runId, report.run.commit, report.generatedAt]);
+}
+
 export function buildDashboardData(inputs: readonly DashboardInput[], skipped: readonly SkippedReport[], partial: Partial<DashboardOptions> = {}): DashboardData {
   const options: DashboardOptions = { ...DEFAULT_DASHBOARD_OPTIONS, ...partial };
   const info = metricInfo(options.metric);
@@ -271,7 +277,7 @@ export function buildDashboardData(inputs: readonly DashboardInput[], skipped: r
   const seen = new Set<string>();
   let duplicates = 0;
   for (const { report, source } of inputs) {
-    const identity = JSON.stringify([workloadName(report), report.run.runId, report.run.commit, report.generatedAt]);
+    const identity = reportIdentity(report);
     if (seen.has(identity)) {
       duplicates += 1;
       continue;
@@ -301,7 +307,7 @@ export function buildDashboardData(inputs: readonly DashboardInput[], skipped: r
     serverUrl: safeServerUrl(options.serverUrl),
     metric: { name: clampText(options.metric, 80), unit: info.unit, label: info.label, direction: info.direction },
     topN: options.topN,
-    method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a 95% confidence interval of the median from order statistics.`,
+    method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${CI_PERCENT}% confidence interval of the median from order statistics.`,
     reportCount: inputs.length - duplicates,
     skipped: notes.slice(0, 200),
     regressions,

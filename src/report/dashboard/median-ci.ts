@@ -4,6 +4,8 @@
  * 1 − 2·P(B ≤ j − 1). No resampling, the same answer every time, exact for any continuous data.
  */
 
+import { CI_LEVEL } from '../../compare/options.js';
+
 export interface MedianInterval {
   median: number;
   low: number;
@@ -24,10 +26,10 @@ function binomialHalfCdf(n: number, k: number): number {
 }
 
 /**
- * The median and its CI at `level` (two-sided). With too few samples for the level (n < 6 at 95%)
+ * The median and its CI at `level` (two-sided; the gate's level by default). With too few samples for the level (n < 5 at 90%)
  * the interval is [min, max] and `coverage` says how much less it covers. Undefined for no samples.
  */
-export function medianInterval(samples: readonly number[], level = 0.95): MedianInterval | undefined {
+export function medianInterval(samples: readonly number[], level = CI_LEVEL): MedianInterval | undefined {
   const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
   const n = sorted.length;
   if (n === 0) return undefined;

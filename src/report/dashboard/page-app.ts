@@ -3,6 +3,8 @@
  * top, one card per workload), the shared hover tooltip, the pinned run details with commit and run
  * links, and the tables. Marks `data-ready` on <html> with the milliseconds since navigation.
  */
+import { CI_PERCENT } from '../format.js';
+
 export const PAGE_APP = String.raw`
 var tooltip = null;
 
@@ -33,7 +35,7 @@ function metricLine(w, i) {
   var p = w.points, v = p.value[i];
   if (v === null) return 'no ' + DATA.metric.name;
   var digits = metricDigits(v), text = num(v, digits) + ' ' + DATA.metric.unit;
-  if (p.low[i] !== null) text += ' (95% CI ' + num(p.low[i], digits) + '\u2013' + num(p.high[i], digits) + ')';
+  if (p.low[i] !== null) text += ' (${CI_PERCENT}% CI ' + num(p.low[i], digits) + '\u2013' + num(p.high[i], digits) + ')';
   return text + ', n=' + p.n[i];
 }
 function pointLines(w, i) {
@@ -117,7 +119,7 @@ function shiftList(w) {
 
 function latestTable(w) {
   var p = w.points, n = p.t.length;
-  var table = add(h('table'), add(h('tr'), h('th', null, 'run'), h('th', null, 'commit'), h('th', { class: 'num' }, DATA.metric.unit), h('th', { class: 'num' }, '95% CI'), h('th', { class: 'num' }, 'n'), h('th', null, 'verdict'), h('th', null, 'findings')));
+  var table = add(h('table'), add(h('tr'), h('th', null, 'run'), h('th', null, 'commit'), h('th', { class: 'num' }, DATA.metric.unit), h('th', { class: 'num' }, '${CI_PERCENT}% CI'), h('th', { class: 'num' }, 'n'), h('th', null, 'verdict'), h('th', null, 'findings')));
   for (var i = n - 1; i >= Math.max(0, n - 20); i--) {
     var v = p.value[i], digits = v === null ? 1 : metricDigits(v);
     add(table, add(h('tr'), add(h('td'), link(stamp(p.t[i]), p.run[i])), add(h('td', { class: 'mono' }), link(short(p.commit[i]), commitHref(w, i))),
@@ -158,7 +160,7 @@ function card(w, index, regressions) {
   if (last >= 0) {
     var digits = metricDigits(p.value[last]);
     add(stats, add(h('div', { class: 'stat' }), h('span', { class: 'l' }, 'latest ' + DATA.metric.label.toLowerCase()), h('span', { class: 'v' }, num(p.value[last], digits)), h('span', { class: 'u' }, DATA.metric.unit)));
-    if (p.low[last] !== null) add(stats, add(h('div', { class: 'stat' }), h('span', { class: 'l' }, '95% CI of the median'), h('span', { class: 'u' }, num(p.low[last], digits) + '\u2013' + num(p.high[last], digits))));
+    if (p.low[last] !== null) add(stats, add(h('div', { class: 'stat' }), h('span', { class: 'l' }, '${CI_PERCENT}% CI of the median'), h('span', { class: 'u' }, num(p.low[last], digits) + '\u2013' + num(p.high[last], digits))));
   }
   var verdict = p.verdict[n - 1];
   add(stats, add(h('div', { class: 'stat verdict-' + VERDICTS[verdict] }), h('span', { class: 'l' }, 'latest verdict'), add(h('span', { class: 'v' }), h('span', { class: 'sym' }, VERDICT_SYMBOL[verdict] + ' '), VERDICTS[verdict])));
@@ -166,7 +168,7 @@ function card(w, index, regressions) {
 
   var metric = metricChart(w, id), families = familyChart(w, id), timeline = timelineChart(w, id);
   add(article,
-    add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: 95% CI of the median, dashed: levels between change points')), metric.node,
+    add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: ${CI_PERCENT}% CI of the median, dashed: levels between change points')), metric.node,
     add(h('div', { class: 'section-title' }, 'Kernel time by family'), h('span', { class: 'hint' }, 'share of GPU kernel time; \u25BC marks a family-share shift')), families.node,
     add(h('div', { class: 'section-title' }, 'Verdicts and findings'), h('span', { class: 'hint' }, 'bars span consecutive runs')), timeline.node, legend(id));
   var panel = put(article, h('div', { class: 'detail', hidden: 'hidden' }));

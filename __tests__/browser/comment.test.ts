@@ -1,0 +1,145 @@
+/**
+ * The PR comment and the job summary as a reviewer sees them: the markdown rendered by a real
+ * markdown renderer (marked) with mermaid, in headless Chromium, styled like GitHub's comment body
+ * (tables scroll inside themselves, inline code wraps at spaces), 780 px wide. The report is the
+ * bundled real H200 pair (samples/): the unfused-attention head against its fused baseline.
+ * Screenshots go to __tests__/browser/out/.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { analyze } from '../../src/engine/analyze.js';
+import { expandInputs } from '../../src/engine/files.js';
+import type { Report } from '../../src/model/report.js';
+import { renderReportComment } from '../../src/report/comment.js';
+import { renderSummary } from '../../src/report/summary.js';
+import { Browser, type Page } from './browser.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(here, '..', '..');
+const OUT = join(here, 'out');
+const NARROW = 780;
+
+// GitHub's comment body, the parts that decide the layout.
+const STYLE = `
+body { margin: 0; font: 14px/1.5 -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif; }
+.markdown-body { box-sizing: border-box; max-width: 100%; padding: 16px; }
+.markdown-body table { display: block; width: max-content; max-width: 100%; overflow: auto; border-collapse: collapse; }
+.markdown-body td, .markdown-body th { padding: 6px 13px; border: 1px solid #d1d9e0; }
+.markdown-body code { white-space: break-spaces; font-size: 85%; padding: .2em .4em; }
+.markdown-body pre { overflow: auto; }
+`;
+
+function page(markdown: string): string {
+  const script = (path: string) => `<script src="${pathToFileURL(join(ROOT, 'node_modules', path))}"></script>`;
+  const source = JSON.stringify(markdown).replace(/</g, '\\u003c');
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${STYLE}</style></head><body><div class="markdown-body" id="body"></div>
+${script('marked/lib/marked.umd.js')}${script('mermaid/dist/mermaid.min.js')}
+<script>
+(async () => {
+  const body = document.getElementById('body');
+  body.innerHTML = marked.parse(${source});
+  for (const code of body.querySelectorAll('pre > code.language-mermaid')) {
+    const chart = document.createElement('pre');
+    chart.className = 'mermaid';
+    chart.textContent = code.textContent;
+    code.parentElement.replaceWith(chart);
+  }
+  mermaid.initialize({ startOnLoad: false });
+  await mermaid.run({ querySelector: '.mermaid' });
+  document.documentElement.setAttribute('data-ready', '1');
+})().catch((error) => document.documentElement.setAttribute('data-error', String(error)));
+</script></body></html>`;
+}
+
+interface Rendered {
+  charts: number;
+  bars: number;
+  lines: number;
+  syntaxErrors: number;
+  nextVisible: boolean;
+  nextInDetails: boolean;
+  pageWidth: number;
+  tables: Array<{ header: string; scroll: number; client: number; right: number }>;
+}
+
+async function render(browser: Browser, name: string, markdown: string, openDetails = false): Promise<{ page: Page; found: Rendered }> {
+  mkdirSync(OUT, { recursive: true });
+  const file = join(OUT, `${name}.html`);
+  writeFileSync(file, page(markdown));
+  const view = await browser.newPage(NARROW, 900);
+  await view.load(pathToFileURL(file).toString(), "document.documentElement.getAttribute('data-ready') || document.documentElement.getAttribute('data-error')", 30_000);
+  const error = await view.evaluate<string | null>("document.documentElement.getAttribute('data-error')");
+  if (error) throw new Error(`${name}: ${error}`);
+  if (openDetails) await view.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; }), true");
+  writeFileSync(join(OUT, `${name}-${NARROW}.png`), await view.screenshot(NARROW));
+  const found = await view.evaluate<Rendered>(`(() => {
+    const next = [...document.querySelectorAll('#body li')].find((li) => li.textContent.trim().startsWith('Next:'));
+    return {
+      charts: document.querySelectorAll('svg[aria-roledescription="xychart"]').length,
+      bars: document.querySelectorAll('svg g.bar-plot-0 rect').length,
+      lines: document.querySelectorAll('svg g[class^="line-plot"] path').length,
+      syntaxErrors: [...document.querySelectorAll('svg')].filter((s) => /Syntax error/i.test(s.textContent)).length,
+      nextVisible: Boolean(next && next.getClientRects().length && next.offsetParent),
+      nextInDetails: Boolean(next && next.closest('details')),
+      pageWidth: document.documentElement.scrollWidth,
+      tables: [...document.querySelectorAll('#body table')].filter((t) => t.getClientRects().length).map((t) => ({
+        header: t.querySelector('tr').textContent.trim().replace(/\\s+/g, ' '),
+        scroll: t.scrollWidth,
+        client: t.clientWidth,
+        right: Math.max(...[...t.querySelectorAll('th')].map((th) => th.getBoundingClientRect().right)),
+      })),
+    };
+  })()`);
+  return { page: view, found };
+}
+
+describe('the comment and the summary of the real H200 pair, rendered', () => {
+  let browser: Browser;
+  let report: Report;
+  let families: number;
+
+  beforeAll(async () => {
+    const samples = join(ROOT, 'samples');
+    const baseline = await analyze({ inputs: await expandInputs([join(samples, 'baseline')]) });
+    report = await analyze({ inputs: await expandInputs([join(samples, 'current')]), baseline: { report: baseline, origin: 'file', path: 'samples/baseline', reason: 'the bundled fused-attention run' } });
+    families = Math.min(6, report.comparison!.rows.filter((r) => r.kind === 'family-share').length);
+    browser = await Browser.launch(NARROW, 900);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('draws both charts in the comment without a syntax error: a bar per family and side, a line per side', async () => {
+    const { page, found } = await render(browser, 'comment', renderReportComment(report, { key: 'llama' }));
+    expect(page.problems).toEqual([]);
+    expect(families).toBeGreaterThanOrEqual(3);
+    expect(found).toMatchObject({ charts: 2, bars: 2 * families, lines: 2, syntaxErrors: 0 });
+  }, 60_000);
+
+  it("keeps the top finding's Next: step in view, outside the details", async () => {
+    const { found } = await render(browser, 'comment-next', renderReportComment(report, { key: 'llama' }));
+    expect(found.nextVisible).toBe(true);
+    expect(found.nextInDetails).toBe(false);
+  }, 60_000);
+
+  it.each([
+    ['as it opens', false, 1],
+    ['with every details block open', true, 5],
+  ])('fits every table at 780 px %s: the threshold and status columns stay on screen', async (_, open, atLeast) => {
+    const { found } = await render(browser, open ? 'comment-open' : 'comment-narrow', renderReportComment(report, { key: 'llama' }), open);
+    expect(found.tables.filter((t) => t.header.includes('threshold')).length).toBeGreaterThan(0);
+    expect(found.tables.length).toBeGreaterThanOrEqual(atLeast);
+    for (const table of found.tables) {
+      expect({ header: table.header, hidden: table.scroll - table.client > 1, right: table.right <= NARROW }).toEqual({ header: table.header, hidden: false, right: true });
+    }
+    expect(found.pageWidth).toBeLessThanOrEqual(NARROW);
+  }, 60_000);
+
+  it('draws the same charts in the job summary', async () => {
+    const { page, found } = await render(browser, 'summary', renderSummary(report));
+    expect(page.problems).toEqual([]);
+    expect(found).toMatchObject({ charts: 2, bars: 2 * families, lines: 2, syntaxErrors: 0 });
+  }, 60_000);
+});

@@ -1,0 +1,103 @@
+/**
+ * Short kernel names: the base name plus the functor that says what the kernel does. Names are real
+ * ones from __tests__/fixtures/kernel-names (PyTorch eager on an H200, vLLM, cuBLAS, CUTLASS).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { kernelDisplayName, kernelDisplayNames } from '../../src/report/kernel-display-name.js';
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'kernel-names');
+const realNames = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.tsv'))
+  .flatMap((f) => readFileSync(join(FIXTURES, f), 'utf8').split('\n').slice(1).map((line) => line.split('\t')[2] ?? '').filter(Boolean));
+const named = (fragment: string): string => {
+  const found = realNames.find((n) => n.includes(fragment));
+  if (!found) throw new Error(`no fixture kernel name contains ${fragment}`);
+  return found;
+};
+
+const COPY_FLOAT = named('elementwise_kernel<128, 2, at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}');
+const COPY_LONG = named('elementwise_kernel<128, 2, at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}');
+const ADD = named('void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::CUDAFunctor_add<c10::BFloat16> >');
+
+describe('kernelDisplayName', () => {
+  it.each([
+    [COPY_FLOAT, 'elementwise_kernel<direct_copy_kernel_cuda>'],
+    [ADD, 'elementwise_kernel<CUDAFunctor_add>'],
+    [named('vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add'), 'vectorized_elementwise_kernel<CUDAFunctor_add>'],
+    [named('binary_internal::MulFunctor<float> > >(at::TensorIteratorBase&'), 'elementwise_kernel<MulFunctor>'],
+    [named('elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::(anonymous namespace)::silu_kernel'), 'elementwise_kernel<silu_kernel>'],
+    [named('void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps'), 'reduce_kernel<MeanOps>'],
+    [named('unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda'), 'unrolled_elementwise_kernel<direct_copy_kernel_cuda>'],
+    [named('cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1>'), 'Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1>'],
+    [named('void cublasLt::splitKreduce_kernel<32, 16'), 'splitKreduce_kernel'],
+    [named('split_embedding_codegen_forward_unweighted_kernel<'), 'split_embedding_codegen_forward_unweighted_kernel'],
+    [named('elementwise_kernel_with_index<int, at::native::arange_cuda_out'), 'elementwise_kernel_with_index<arange_cuda_out>'],
+  ])('%s → %s', (name, expected) => {
+    expect(kernelDisplayName(name)).toBe(expected);
+  });
+
+  it('leaves names without structure alone: cuBLAS nvjet, Triton, mangled CUTLASS', () => {
+    expect(kernelDisplayName('nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT')).toBe('nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT');
+    expect(kernelDisplayName('triton_poi_fused_add_mul_0')).toBe('triton_poi_fused_add_mul_0');
+    const mangled = named('_ZN7cutlass13device_kernel');
+    expect(kernelDisplayName(mangled)).toBe(mangled);
+  });
+
+  it('gives two kernels that share their first 60 characters two different names', () => {
+    const a = 'void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#12}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&)';
+    expect(a.slice(0, 60)).toBe(ADD.slice(0, 60));
+    expect(kernelDisplayName(a)).toBe('elementwise_kernel<direct_copy_kernel_cuda>');
+    expect(kernelDisplayName(a)).not.toBe(kernelDisplayName(ADD));
+  });
+});
+
+describe('kernelDisplayNames', () => {
+  it('adds the lambda types where two short names collide, and nothing elsewhere', () => {
+    const names = kernelDisplayNames([COPY_FLOAT, COPY_LONG, ADD]);
+    expect(names.get(COPY_FLOAT)).toBe('elementwise_kernel<direct_copy_kernel_cuda>(float)');
+    expect(names.get(COPY_LONG)).toBe('elementwise_kernel<direct_copy_kernel_cuda>(long)');
+    expect(names.get(ADD)).toBe('elementwise_kernel<CUDAFunctor_add>');
+  });
+
+  it('tells dtype and size variants apart by the functor type, then the sizes', () => {
+    const bf16 = named('vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>');
+    const long = named('vectorized_elementwise_kernel<2, at::native::CUDAFunctor_add<long>');
+    const add4 = ADD;
+    // The same kernel built with 2 elements per thread (a name from the same PyTorch build, edited).
+    const add2 = ADD.replace('elementwise_kernel<128, 4,', 'elementwise_kernel<128, 2,');
+    const names = kernelDisplayNames([bf16, long, add4, add2]);
+    expect(names.get(bf16)).toBe('vectorized_elementwise_kernel<CUDAFunctor_add<BFloat16>>');
+    expect(names.get(long)).toBe('vectorized_elementwise_kernel<CUDAFunctor_add<long>>');
+    expect(names.get(add4)).toBe('elementwise_kernel<128, 4, CUDAFunctor_add<BFloat16>>(int)');
+    expect(names.get(add2)).toBe('elementwise_kernel<128, 2, CUDAFunctor_add<BFloat16>>(int)');
+  });
+
+  it('keeps every real kernel of a capture distinct', () => {
+    for (const file of readdirSync(FIXTURES).filter((f) => f.endsWith('.tsv'))) {
+      const names = readFileSync(join(FIXTURES, file), 'utf8').split('\n').slice(1).map((l) => l.split('\t')[2] ?? '').filter(Boolean);
+      const shown = kernelDisplayNames(names);
+      expect(new Set(shown.values()).size).toBe(new Set(names).size);
+      // Short wherever the name has structure to shorten (plain names such as cuDNN's stay whole).
+      for (const [full, short] of shown) if (full.includes('<')) expect(short.length).toBeLessThanOrEqual(100);
+    }
+  });
+});
+
+describe('readableReasons', () => {
+  it("names the kernel of a share reason by its short name, picked out by the shares it quotes (the real H200 pair)", async () => {
+    const { analyze } = await import('../../src/engine/analyze.js');
+    const { expandInputs } = await import('../../src/engine/files.js');
+    const { readableReasons } = await import('../../src/report/kernel-display-name.js');
+    const samples = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'samples');
+    const baseline = await analyze({ inputs: await expandInputs([join(samples, 'baseline')]) });
+    const report = await analyze({ inputs: await expandInputs([join(samples, 'current')]), baseline: { report: baseline, origin: 'file', reason: 'test' } });
+    const raw = report.comparison!.reasons.find((r) => r.startsWith('kernel:'))!;
+    // The gate cuts the name where elementwise_kernel<MulFunctor> and the copy kernel still agree.
+    expect(raw).toMatch(/^kernel:void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_.*… share of GPU time 0\.0% → 9\.9%/);
+    const readable = readableReasons(report).find((r) => r.startsWith('kernel '))!;
+    // samples/README.md: the unfused head adds the KV-head copies (direct_copy_kernel_cuda), 9.9% of GPU time.
+    expect(readable).toBe(raw.replace(/^kernel:.*?…/, 'kernel elementwise_kernel<direct_copy_kernel_cuda>'));
+  });
+});

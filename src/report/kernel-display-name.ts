@@ -1,0 +1,210 @@
+/**
+ * Short kernel names for tables. A templated C++ kernel name runs to hundreds of characters and two
+ * different kernels share their first hundred (`void at::native::elementwise_kernel<128, 4, void
+ * at::native::gpu_kernel_impl_nocast<…`), so cutting the name tells nothing apart. Instead: the base
+ * name, as `nsys stats --base` prints it (no return type, namespaces, template arguments or
+ * parameters), plus the functor or operation in its template arguments that says what the kernel
+ * does: `elementwise_kernel<direct_copy_kernel_cuda>`, `elementwise_kernel<CUDAFunctor_add>`.
+ * The full name stays in report.json and in the details.
+ */
+
+import type { Report } from '../model/report.js';
+
+const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
+
+/** Wrappers that carry the interesting functor inside them; never the answer themselves. */
+const WRAPPERS = new Set([
+  'gpu_kernel_impl',
+  'gpu_kernel_impl_nocast',
+  'gpu_index_kernel',
+  'BinaryFunctor',
+  'AUnaryFunctor',
+  'BUnaryFunctor',
+  'ReduceOp',
+  'func_wrapper_t',
+  'lambda',
+  'operator',
+  'OpaqueType',
+]);
+
+/** Base names that say nothing alone (CUTLASS's `Kernel2<config>`); the first template type names them. */
+const GENERIC_BASES = new Set(['Kernel', 'Kernel2', 'device_kernel', 'kernel', 'Kernel3']);
+
+const LOOKS_LIKE_FUNCTOR = /functor|epilogue|ops$/i;
+
+/** Index of the bracket closing the one at `open` (`<`/`>` and `(`/`)` nest together), or -1. */
+function closingBracket(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '<' || ch === '(') depth += 1;
+    else if (ch === '>' || ch === ')') {
+      depth -= 1;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/** The identifier (last `::` segment) after which `text[at]` begins a call `(`, skipping one `<…>`. */
+function startsCall(text: string, at: number): boolean {
+  let i = at;
+  if (text[i] === '<') {
+    const close = closingBracket(text, i);
+    if (close < 0) return false;
+    i = close + 1;
+  }
+  return text[i] === '(';
+}
+
+/** The functor that tells kernels of one base apart, searched in the template arguments in order. */
+function distinguishingFunctor(args: string, base: string): string | undefined {
+  const identifier = /[A-Za-z_][A-Za-z0-9_]*/g;
+  let first: string | undefined;
+  for (let match = identifier.exec(args); match; match = identifier.exec(args)) {
+    const name = match[0];
+    const end = match.index + name.length;
+    if (args.startsWith('::', end)) continue; // a namespace, not the name
+    if (WRAPPERS.has(name) || /^\d/.test(name)) continue;
+    first ??= name;
+    if (LOOKS_LIKE_FUNCTOR.test(name) || startsCall(args, end)) return name;
+  }
+  return GENERIC_BASES.has(base) ? first : undefined;
+}
+
+interface NameParts {
+  base: string;
+  functor?: string;
+  /** The functor's first template argument without namespaces (`BFloat16`, `long`). */
+  functorArg?: string;
+  /** Leading numeric template arguments of the kernel (`128, 4`: block and vector sizes). */
+  sizes?: string;
+  /** Parameter types of the functor's lambda (`float`). */
+  lambda?: string;
+  /** All template arguments, without namespaces. */
+  args?: string;
+}
+
+const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+const stripNamespaces = (text: string): string => text.replace(/\b[A-Za-z_]\w*::/g, '').replace(/\s+/g, ' ').trim();
+
+function parts(name: string): NameParts | undefined {
+  const oneLine = name.replace(/\s+/g, ' ').trim();
+  // Mangled names (`_ZN7cutlass…`) and plain C names have no structure to shorten.
+  if (/^_Z/.test(oneLine) || !/[<(]/.test(oneLine)) return undefined;
+  const text = oneLine.replace(ANONYMOUS_NAMESPACE, '').replace(/^(?:void|__global__ void)\s+/, '');
+  const open = text.search(/[<(]/);
+  const qualified = text.slice(0, open).trim();
+  const base = qualified.split('::').pop() || qualified;
+  if (!base || !/^[A-Za-z_~][\w~]*$/.test(base)) return undefined;
+  if (text[open] !== '<') return { base };
+  const close = closingBracket(text, open);
+  const args = close < 0 ? text.slice(open + 1) : text.slice(open + 1, close);
+  const functor = distinguishingFunctor(args, base);
+  const sizes = /^\s*((?:\(\w+\))?-?\d+\w*\s*,\s*)+/.exec(args)?.[0].replace(/\(\w+\)/g, '').replace(/[\s,]+$/, '').replace(/\s+/g, ' ');
+  const out: NameParts = { base, args: clip(stripNamespaces(args), 60), ...(functor ? { functor } : {}), ...(sizes ? { sizes } : {}) };
+  if (functor) {
+    const at = args.indexOf(`${functor}<`);
+    if (at >= 0) {
+      const fOpen = at + functor.length;
+      const fClose = closingBracket(args, fOpen);
+      const first = fClose > 0 ? args.slice(fOpen + 1, fClose).split(',')[0] : undefined;
+      if (first) out.functorArg = stripNamespaces(first).slice(0, 24);
+    }
+  }
+  const lambda = [...oneLine.matchAll(/\{lambda\(([^()]*)\)#\d+\}/g)].map((m) => stripNamespaces(m[1]!)).find(Boolean);
+  if (lambda) out.lambda = lambda.slice(0, 40);
+  return out;
+}
+
+/** `base<functor>` at a level of detail: 0 the short name; 1 adds the functor's type; 2 the lambda's types; 3 the sizes; 4 all template arguments. */
+function render(p: NameParts, level: number): string {
+  if (level >= 4 && p.args) return `${p.base}<${p.args}>${p.lambda ? `(${p.lambda})` : ''}`;
+  const functor = p.functor ? `${p.functor}${level >= 1 && p.functorArg ? `<${p.functorArg}>` : ''}` : '';
+  const inner = [level >= 3 ? p.sizes : undefined, functor].filter(Boolean).join(', ');
+  return `${p.base}${inner ? `<${inner}>` : ''}${level >= 2 && p.lambda ? `(${p.lambda})` : ''}`;
+}
+
+/** The base name and the distinguishing functor: `elementwise_kernel<direct_copy_kernel_cuda>`. */
+export function kernelDisplayName(name: string): string {
+  const p = parts(name);
+  return p ? render(p, 0) : name.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Display names for a set of kernels, distinct wherever the full names are: colliding short names
+ * gain the functor's type, then the lambda's parameter types, then the kernel's sizes, then all
+ * template arguments, then an ordinal.
+ */
+export function kernelDisplayNames(names: readonly string[]): Map<string, string> {
+  const unique = [...new Set(names)];
+  const parsed = new Map(unique.map((n) => [n, parts(n)]));
+  const level = new Map(unique.map((n) => [n, 0]));
+  const shown = (n: string): string => {
+    const p = parsed.get(n);
+    return p ? render(p, level.get(n)!) : kernelDisplayName(n);
+  };
+  const collisions = (): string[][] => {
+    const byShort = new Map<string, string[]>();
+    for (const n of unique) {
+      const short = shown(n);
+      const group = byShort.get(short);
+      if (group) group.push(n);
+      else byShort.set(short, [n]);
+    }
+    return [...byShort.values()].filter((group) => group.length > 1);
+  };
+  for (let step = 1; step <= 4; step++) {
+    for (const group of collisions()) for (const n of group) if (parsed.get(n)) level.set(n, step);
+  }
+  const out = new Map(unique.map((n) => [n, shown(n)]));
+  for (const group of collisions()) group.forEach((n, i) => out.set(n, `${shown(n)} #${i + 1}`));
+  return out;
+}
+
+const SHOWN_KERNELS = 50;
+
+/** Every kernel name a report shows (its kernels, compared kernel shares, kernel changes). */
+function namesOf(report: Report): string[] {
+  const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => r.metric.slice(r.metric.indexOf(':') + 1));
+  const changes = (report.comparison?.kernelChanges ?? []).map((c) => c.name);
+  const dives = report.deepDive.map((d) => d.kernel);
+  // Tables show the top kernels only (20 at the richest level); a profile may hold 100,000.
+  return [...report.kernels.slice(0, SHOWN_KERNELS).map((k) => k.name), ...rows, ...changes, ...dives];
+}
+
+const cache = new WeakMap<Report, Map<string, string>>();
+
+/** The display names of a report's kernels, distinct across the report; a name it lacks maps to its short form. */
+export function reportKernelNames(report: Report): (name: string) => string {
+  let names = cache.get(report);
+  if (!names) cache.set(report, (names = kernelDisplayNames(namesOf(report))));
+  const known = names;
+  return (name) => known.get(name) ?? kernelDisplayName(name);
+}
+
+/**
+ * The gate's reasons with kernel names in their short form: a reason about a kernel's share starts
+ * with `kernel:<name>`, the name cut at the gate's width, which tells nothing apart.
+ */
+export function readableReasons(report: Report): string[] {
+  const reasons = report.comparison?.reasons ?? [];
+  const kernels = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share');
+  if (kernels.length === 0) return reasons;
+  const names = reportKernelNames(report);
+  return reasons.map((reason) => {
+    if (!reason.startsWith('kernel:')) return reason;
+    const end = reason.search(/…| share of GPU time/);
+    if (end < 0) return reason;
+    const written = reason.slice(0, end);
+    // Names cut alike are told apart by the shares the reason quotes ("0.0% → 9.9%").
+    const rows = kernels.filter(
+      (r) => r.metric.replace(/\s+/g, ' ').startsWith(written) && r.baseline !== null && r.current !== null && reason.includes(`${r.baseline.toFixed(1)}% → ${r.current.toFixed(1)}%`),
+    );
+    if (rows.length !== 1) return reason;
+    const row = rows[0]!;
+    const rest = reason.slice(reason[end] === '…' ? end + 1 : end);
+    return `kernel ${names(row.metric.slice('kernel:'.length))}${rest}`;
+  });
+}
