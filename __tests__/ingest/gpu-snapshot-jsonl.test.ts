@@ -121,7 +121,7 @@ describe('gpu-snapshot-jsonl: gpu_snapshot.py records', () => {
 
 describe('gpu-snapshot-jsonl sniff', () => {
   it('claims the NVML captures and our recordings, nothing else among all fixtures', async () => {
-    const expected = await expectedFor(/(\.nvml\.jsonl|\.util\.jsonl|\/gpu-snapshot\/.*\.jsonl)$/);
+    const expected = await expectedFor(/(\.nvml\.jsonl|\.util\.jsonl|\.gpu\.jsonl|\/gpu-snapshot\/.*\.jsonl)$/);
     // 6 shared NVML captures + 2 copies + 2 recordings.
     expect(expected.length).toBeGreaterThanOrEqual(4);
     expect(await claimedBy(gpuSnapshotJsonl)).toEqual(expected);

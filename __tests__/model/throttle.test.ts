@@ -65,10 +65,18 @@ describe('summarizeRecordings: the timed windows a workload reported', () => {
   // One process sampled every 0.5 s: 30% during set-up and prefill (t 1..3), 100% while timing (3.5..5), then exit.
   const recording = at([[1, 30], [1.5, 40], [2, 30], [2.5, 35], [3, 30], [3.5, 100], [4, 100], [4.5, 100], [5, 100], [5.5, 0]]);
 
-  it('reads utilization over the timed runs, a sample reaching one interval back', () => {
+  it('reads utilization over the timed runs: a sample counts when half the period it reports is inside', () => {
     const summary = summarizeRecordings([recording], [{ startS: 3.2, endS: 4.6 }])!;
-    // Samples at 3.5, 4, 4.5 and 5 (5 ≤ 4.6 + 0.5): all 100%.
-    expect(summary).toMatchObject({ window: 'timed', meanPercent: 100, sampleCount: 4, totalSampleCount: 10 });
+    // Samples at 3.5, 4 and 4.5 report (3.0, 3.5], (3.5, 4.0], (4.0, 4.5]: 0.3, 0.5, 0.5 s inside. The
+    // one at 5 reports (4.5, 5.0], 0.1 s inside: mostly time after the run.
+    expect(summary).toMatchObject({ window: 'timed', meanPercent: 100, sampleCount: 3, totalSampleCount: 10 });
+  });
+
+  // On the H200 an A/B sampled every 0.5 s around timed runs of 0.17 s read 60 % "in the timed
+  // window": every such sample reported mostly the time between runs.
+  it('timed runs shorter than the sampling interval give no timed window', () => {
+    const windows = [2.3, 3.3, 4.3].map((startS) => ({ startS, endS: startS + 0.17 }));
+    expect(summarizeRecordings([recording], windows)).toMatchObject({ window: 'active' });
   });
 
   it('falls back to the active window when fewer than three samples fall in the timed windows', () => {

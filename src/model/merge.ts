@@ -125,11 +125,14 @@ function medianInterval(recording: readonly UtilSample[]): number {
 
 /**
  * The samples that fall in the workload's timed windows. A sample reports the period before its
- * time stamp, so a window reaches one sampling interval past its end.
+ * time stamp, so it counts for a window when at least half of that period lies inside it: with a
+ * 0.5 s interval and 0.2 s timed runs, no sample reports a timed run, and none is passed off as one.
  */
 export function timedSamples(recording: readonly UtilSample[], timed: readonly TimedWindow[]): UtilSample[] {
-  const slack = medianInterval(recording);
-  return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t! > w.startS && s.t! <= w.endS + slack));
+  const interval = medianInterval(recording);
+  if (interval <= 0) return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t! > w.startS && s.t! <= w.endS));
+  const inside = (t: number, w: TimedWindow) => Math.min(t, w.endS) - Math.max(t - interval, w.startS);
+  return recording.filter((s) => s.t !== undefined && timed.some((w) => inside(s.t!, w) >= interval / 2));
 }
 
 /**

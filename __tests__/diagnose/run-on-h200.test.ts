@@ -1,0 +1,56 @@
+/**
+ * What `profile-gate run` captured on an H200 (fixtures/h200-run), read again here: the same
+ * diagnosis and the same gate the run gave, from the files alone. Expected readings come from the
+ * provenance (the kernel shares, the deep dive's SOL numbers, the per-run tok/s), not from the output.
+ */
+import { join } from 'node:path';
+import { analyze } from '../../src/engine/analyze.js';
+
+const RUN = join(import.meta.dirname, '..', 'fixtures', 'h200-run');
+const rkv = (name: string) => join(RUN, 'repeat_kv', name);
+
+describe('profile-gate run --profiler nsys on the decode that repeats its KV heads', () => {
+  const inputs = ['measured-1.log', 'measured-1.gpu.jsonl', 'measured-2.log', 'measured-2.gpu.jsonl', 'profile.nsys-stats.csv', 'profile.gpu-time-util.csv', 'deep-dive.ncu.csv'].map(rkv);
+
+  it('is GPU-bound and copy-heavy; the deep dive is about the copy kernel and reads it as a copy', async () => {
+    const report = await analyze({ inputs });
+    expect(report.gpuTimeUtilPercent).toBe(97.7);
+    expect(report.findings.map((f) => f.id)).not.toContain('host-bound');
+    const copy = report.findings.find((f) => f.id === 'copy-heavy')!;
+    expect(copy.severity).toBe('warning');
+    expect(Number(copy.evidence['copyShare'])).toBeGreaterThan(0.55);
+    // The deep dive attaches to the breakdown's copy kernel (56.7 %), whatever each tool calls it.
+    const deep = report.findings.find((f) => /^kernel-(compute|memory|latency)-bound$/.test(f.id))!;
+    expect(deep.id).toBe('kernel-compute-bound');
+    expect(deep.evidence['kernelKind']).toBe('copy');
+    expect(Number(deep.evidence['share'])).toBeCloseTo(0.567, 3);
+    expect(deep.advice).toMatch(/native GQA/);
+    expect(deep.advice).not.toMatch(/FP8|tensor[- ]core/i);
+  });
+});
+
+describe('an A/B on the H200: the head 6 % slower, one base run stalled', () => {
+  const side = (which: 'head' | 'base') => [1, 2, 3, 4, 5].map((n) => join(RUN, 'ab', which, `measured-${n}.log`));
+
+  it('fails the 5.8 % drop and names the stalled base run as an outlier, left out', async () => {
+    const base = await analyze({ inputs: side('base') });
+    const report = await analyze({ inputs: side('head'), baseline: { report: base, origin: 'a/b', reason: 'the base build in the same job' } });
+    expect(report.verdict).toBe('fail');
+    const row = report.comparison!.rows.find((r) => r.metric === 'decode_tok_s')!;
+    expect(row.status).toBe('fail');
+    expect(row.delta).toBeCloseTo(-0.058, 3);
+    expect(row.samples).toEqual([14, 15]);
+    expect(report.comparison!.reasons.join('\n')).toMatch(/left out baseline run 8: −19\.4%, an outlier/);
+  });
+});
+
+describe('the tensor-parallel decode at world size 1 (its all-reduce a no-op)', () => {
+  it('imports: a healthy dense decode, the GPU busy, no collectives, the timed tok/s carried', async () => {
+    const dir = join(RUN, 'tp1');
+    const report = await analyze({ inputs: [join(dir, 'tp_decode_healthy_tp1.rank0.pt.trace.json.gz'), join(dir, 'tp_decode_healthy_tp1.metrics.jsonl')] });
+    expect(report.findings.map((f) => [f.id, f.severity])).toEqual([['healthy-dense-decode', 'info']]);
+    expect(report.timeline!.busyNs / report.timeline!.spanNs).toBeGreaterThan(0.9);
+    expect(report.families.find((f) => f.family === 'collective')).toBeUndefined();
+    expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toEqual([6296.197, 6297.49, 6289.582]);
+  });
+});
