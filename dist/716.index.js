@@ -2575,6 +2575,8 @@ function renderFindingFull(finding, d) {
     ];
     if (d.evidence > 0 && Object.keys(finding.evidence).length)
         lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
+    if (d.evidence > 0 && finding.basis.length)
+        lines.push(`  - Rests on: ${safeText(finding.basis.join('; '), d.textChars)}`);
     lines.push(...nextStepLines(finding, d.textChars, d.commands));
     return lines.join('\n');
 }
@@ -3600,11 +3602,15 @@ function merge_medianInterval(recording) {
 }
 /**
  * The samples that fall in the workload's timed windows. A sample reports the period before its
- * time stamp, so a window reaches one sampling interval past its end.
+ * time stamp, so it counts for a window when at least half of that period lies inside it: with a
+ * 0.5 s interval and 0.2 s timed runs, no sample reports a timed run, and none is passed off as one.
  */
 function timedSamples(recording, timed) {
-    const slack = merge_medianInterval(recording);
-    return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t > w.startS && s.t <= w.endS + slack));
+    const interval = merge_medianInterval(recording);
+    if (interval <= 0)
+        return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t > w.startS && s.t <= w.endS));
+    const inside = (t, w) => Math.min(t, w.endS) - Math.max(t - interval, w.startS);
+    return recording.filter((s) => s.t !== undefined && timed.some((w) => inside(s.t, w) >= interval / 2));
 }
 /**
  * Several recordings (one per input file, e.g. one per measured run): each gets its own active window,
@@ -7499,7 +7505,7 @@ const STAGE_ORDER = { capture: 0, utilization: 1, kernels: 2, 'deep-dive': 3 };
 const run_rules_SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
 const LOWER = { error: 'warning', warning: 'info', info: 'info' };
 /** Findings that explain the whole run; kernel findings below them are secondary. */
-const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture']);
+const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture', 'communication-bound', 'transfer-bound']);
 /** One rule over one profile, evidence gate and severity cap included (what the rule tester runs too). */
 function checkRule(rule, profile, options, evidence = gatherEvidence(profile)) {
     const used = evidenceFor(rule.meta.needs, evidence);

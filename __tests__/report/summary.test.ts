@@ -12,7 +12,7 @@ describe('renderSummary', () => {
     findings: [
       finding({ id: 'gpu-throttled', severity: 'info', title: 'Info only', secondary: false }),
       finding({ id: 'unfused-attention', severity: 'error', title: 'Unfused attention', command: 'nsys profile -o run python serve.py' }),
-      finding(),
+      finding({ basis: ['timeline (thin: fewer than 20 launches on the timeline): 9.8 ms of per-launch timeline over 1 device'] }),
     ],
     rows: [
       row({ metric: 'ttft_ms', unit: 'ms', direction: 'lower', status: 'pass' }),
@@ -42,6 +42,8 @@ describe('renderSummary', () => {
     expect(unfused).toBeLessThan(host);
     expect(host).toBeLessThan(info);
     expect(md).toContain('Evidence: gpu\\_busy = 0\\.310, launches = 12000');
+    // What the finding rests on, thinness included.
+    expect(md).toContain('  - Rests on: timeline \\(thin: fewer than 20 launches on the timeline\\): 9\\.8 ms of per\\-launch timeline over 1 device');
     expect(md).toContain('  ```sh\n  nsys profile -o run python serve.py\n  ```');
   });
 

@@ -8492,11 +8492,15 @@ function medianInterval(recording) {
 }
 /**
  * The samples that fall in the workload's timed windows. A sample reports the period before its
- * time stamp, so a window reaches one sampling interval past its end.
+ * time stamp, so it counts for a window when at least half of that period lies inside it: with a
+ * 0.5 s interval and 0.2 s timed runs, no sample reports a timed run, and none is passed off as one.
  */
 function timedSamples(recording, timed) {
-    const slack = medianInterval(recording);
-    return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t > w.startS && s.t <= w.endS + slack));
+    const interval = medianInterval(recording);
+    if (interval <= 0)
+        return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t > w.startS && s.t <= w.endS));
+    const inside = (t, w) => Math.min(t, w.endS) - Math.max(t - interval, w.startS);
+    return recording.filter((s) => s.t !== undefined && timed.some((w) => inside(s.t, w) >= interval / 2));
 }
 /**
  * Several recordings (one per input file, e.g. one per measured run): each gets its own active window,
@@ -12047,7 +12051,7 @@ const STAGE_ORDER = { capture: 0, utilization: 1, kernels: 2, 'deep-dive': 3 };
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
 const LOWER = { error: 'warning', warning: 'info', info: 'info' };
 /** Findings that explain the whole run; kernel findings below them are secondary. */
-const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture']);
+const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture', 'communication-bound', 'transfer-bound']);
 /** One rule over one profile, evidence gate and severity cap included (what the rule tester runs too). */
 function checkRule(rule, profile, options, evidence = gatherEvidence(profile)) {
     const used = evidenceFor(rule.meta.needs, evidence);
@@ -22246,6 +22250,8 @@ function renderFindingFull(finding, d) {
     ];
     if (d.evidence > 0 && Object.keys(finding.evidence).length)
         lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
+    if (d.evidence > 0 && finding.basis.length)
+        lines.push(`  - Rests on: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.basis.join('; '), d.textChars)}`);
     lines.push(...nextStepLines(finding, d.textChars, d.commands));
     return lines.join('\n');
 }
@@ -23202,6 +23208,8 @@ function renderTerminal(report, options = {}) {
         const tag = `${finding.severity.toUpperCase()}${finding.secondary ? ' (secondary)' : ''}`;
         lines.push(`  ${paint(`[${tag}]`, SEVERITY_STYLE[finding.severity])} ${finding.id}: ${finding.message}`);
         lines.push(`      evidence: ${evidenceLine(finding)}`);
+        if (finding.basis.length)
+            lines.push(`      rests on: ${finding.basis.join('; ')}`);
         lines.push(`      next: ${finding.advice}`);
         if (finding.command)
             lines.push(`      $ ${finding.command}`);

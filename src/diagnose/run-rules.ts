@@ -22,7 +22,7 @@ const STAGE_ORDER: Record<RuleStage, number> = { capture: 0, utilization: 1, ker
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 const LOWER: Record<Severity, Severity> = { error: 'warning', warning: 'info', info: 'info' };
 /** Findings that explain the whole run; kernel findings below them are secondary. */
-const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture']);
+const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture', 'communication-bound', 'transfer-bound']);
 
 export interface CheckedHit extends RuleHit {
   severity: Severity;

@@ -127,6 +127,7 @@ export function renderFindingFull(finding: Finding, d: Detail): string {
     `- ${SEVERITY_ICON[finding.severity]} **${safeText(finding.title, 120)}** (${safeCode(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${safeText(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
   ];
   if (d.evidence > 0 && Object.keys(finding.evidence).length) lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
+  if (d.evidence > 0 && finding.basis.length) lines.push(`  - Rests on: ${safeText(finding.basis.join('; '), d.textChars)}`);
   lines.push(...nextStepLines(finding, d.textChars, d.commands));
   return lines.join('\n');
 }

@@ -76,6 +76,7 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
     const tag = `${finding.severity.toUpperCase()}${finding.secondary ? ' (secondary)' : ''}`;
     lines.push(`  ${paint(`[${tag}]`, SEVERITY_STYLE[finding.severity])} ${finding.id}: ${finding.message}`);
     lines.push(`      evidence: ${evidenceLine(finding)}`);
+    if (finding.basis.length) lines.push(`      rests on: ${finding.basis.join('; ')}`);
     lines.push(`      next: ${finding.advice}`);
     if (finding.command) lines.push(`      $ ${finding.command}`);
   }
