@@ -8,26 +8,15 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { InputError } from '../../src/errors.js';
 import { ingestFile } from '../../src/ingest/index.js';
 import { MAX_NESTING } from '../../src/ingest/kineto/json-element.js';
 import { cli } from '../helpers/cli.js';
 import { REPO } from '../engine/stand-ins.js';
+import { refusal, scratchFiles } from '../helpers/input-files.js';
 import { ncuCommand } from '../../src/diagnose/signals.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'pg-input-bounds-'));
+const { dir, file } = scratchFiles('pg-input-bounds-');
 
-function file(name: string, content: string | Buffer): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
-
-async function refusal(path: string, format?: string): Promise<InputError> {
-  const error = await ingestFile(path, format).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(InputError);
-  return error as InputError;
-}
 
 describe('a nesting bomb', () => {
   it('`[` after `[` inside a skipped event: refused at the bracket past the limit, not at the end of the file', async () => {

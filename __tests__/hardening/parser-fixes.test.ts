@@ -2,8 +2,7 @@
  * One test per parser fault the fuzzing found, in process and deterministic (fuzz-parsers.test.ts
  * finds their kind again only by chance). Each failed before its fix.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { analyze } from '../../src/engine/analyze.js';
@@ -12,22 +11,12 @@ import { ingestFile } from '../../src/ingest/index.js';
 import { implausibleNumber, MAX_PLAUSIBLE_VALUE } from '../../src/ingest/importer.js';
 import { buildTimeline, OP_KERNEL, OpLog } from '../../src/ingest/kineto/timeline.js';
 import { parseNumber } from '../../src/ingest/text-tables.js';
+import { refusal, scratchFiles } from '../helpers/input-files.js';
 
 const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures');
-const dir = mkdtempSync(join(tmpdir(), 'pg-parser-fixes-'));
+const { file } = scratchFiles('pg-parser-fixes-');
 const fixture = (path: string) => readFileSync(join(FIXTURES, path), 'utf8');
 
-function file(name: string, content: string | Buffer): string {
-  const path = join(dir, name);
-  writeFileSync(path, content);
-  return path;
-}
-
-async function refusal(path: string, format?: string): Promise<InputError> {
-  const error = await ingestFile(path, format).catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(InputError);
-  return error as InputError;
-}
 
 describe('messages: one line of bounded length', () => {
   it('a JSON.parse message quotes the input with its line breaks: collapsed', async () => {
