@@ -381,6 +381,7 @@ const DEFAULT_ARTIFACT_LIMITS = {
     maxUnzippedBytes: 1024 * MiB,
     maxArtifacts: 256,
     maxBaselineCandidates: 5,
+    historyReports: 10,
 };
 /** Environment variable → the limit it sets. */
 const LIMIT_VARIABLES = {
@@ -15551,12 +15552,14 @@ async function fromArtifact(ctx) {
                 else {
                     const sha = artifact.workflow_run?.head_sha?.slice(0, 7);
                     const passed = skipped.length ? `; skipped newer: ${skipped.join('; ')}` : '';
+                    const older = candidates.slice(candidates.indexOf(artifact) + 1, candidates.indexOf(artifact) + limits.historyReports);
                     return {
                         baseline: {
                             report: first.value.report,
                             origin: 'artifact',
                             path: `${ctx.run.serverUrl}/${repoName}/actions/runs/${runId} (${name})`,
                             reason: `newest readable artifact '${name}' on ${branch} (run ${runId}${sha ? `, ${sha}` : ''})${passed}`,
+                            history: [historyOf(first.value.report), ...(await olderReports(ctx, repoName, name, older))],
                         },
                     };
                 }
@@ -15580,6 +15583,33 @@ async function fromArtifact(ctx) {
     const where = workflow ? ` from workflow ${workflow}` : '';
     const why = others.length ? `none usable of ${plural(listed.length, 'artifact')} with that name (${others.join(', ')})` : 'none in this repository';
     return { baseline: null, note: `no baseline: no artifact '${name}' on ${branch}${where}: ${why}; ${fix}` };
+}
+/** What the between-job noise estimate reads of a report: its metric medians, nothing else kept. */
+function historyOf(report) {
+    return { metrics: report.metrics.map((m) => ({ name: m.name, value: m.value })) };
+}
+/**
+ * The default branch's older reports of the same name, for the noise between jobs: read one at a
+ * time within the same caps, reduced at once to their medians; one that cannot be read is left out
+ * (it only narrows the estimate, which says how many reports it had).
+ */
+async function olderReports(ctx, repoName, name, artifacts) {
+    const client = ctx.github();
+    const limits = ctx.limits.artifacts;
+    const out = [];
+    for (const artifact of artifacts) {
+        if ((artifact.size_in_bytes ?? 0) > limits.maxZipBytes)
+            continue;
+        try {
+            const first = reportsInZip(await client.artifactZip(repoName, artifact.id, limits.maxZipBytes), `${name} of run ${artifact.workflow_run?.id}`, limits).next();
+            if (!first.done && !('error' in first.value))
+                out.push(historyOf(first.value.report));
+        }
+        catch (error) {
+            core/* debug */.Yz(`history: left out run ${artifact.workflow_run?.id}: ${oneLine(unreadableReason(error))}`);
+        }
+    }
+    return out;
 }
 async function resolveBaseline(ctx, abRun = false) {
     const input = ctx.inputs.baseline;

@@ -68,6 +68,16 @@ describe('baseline: artifact', () => {
     expect(fake.hits('runs.list')).toHaveLength(0);
   });
 
+  it("reads main's recent reports beside the baseline to estimate the noise between jobs, and says it is a comparison between jobs", async () => {
+    for (const runId of [100, 101, 102, 103, 104, 105]) await pushOnMain(runId);
+    const r = await pullRequestRun();
+    expect(r.outputs['verdict']).toBe('fail');
+    const report = JSON.parse(readFileSync(join(r.workspace, 'profile-gate', 'report.json'), 'utf8')) as { comparison: { betweenJobs?: { reports: number } } };
+    // The baseline and the five before it, each downloaded within the caps and reduced to its medians.
+    expect(report.comparison.betweenJobs?.reports).toBe(6);
+    expect(r.summary).toMatch(/a comparison between jobs: the last 6 reports of the default branch vary/);
+  }, 60_000);
+
   it("never takes an artifact made by a fork's code, even from a branch the fork calls main", async () => {
     const forkMain = { ...PR_EVENT, pull_request: { number: 9, head: { ref: 'main', sha: 'b'.repeat(40), repo: { full_name: 'mallory/gpu-app' } } } };
     const planted = await runAction({ fake, runId: 150, event: forkMain, workspace: workspaceWith('current'), inputs: { captures: 'captures', key: 'llama-h200', comment: 'off' }, env: PR_WORKFLOW });

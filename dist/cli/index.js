@@ -1101,6 +1101,7 @@ const DEFAULT_ARTIFACT_LIMITS = {
     maxUnzippedBytes: 1024 * MiB,
     maxArtifacts: 256,
     maxBaselineCandidates: 5,
+    historyReports: 10,
 };
 /** Environment variable → the limit it sets. */
 const LIMIT_VARIABLES = {

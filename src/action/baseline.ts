@@ -11,11 +11,14 @@
  * A baseline that cannot be had is a warning and a note in the summary, never a crash.
  */
 import * as core from '@actions/core';
+import type { HistoryEntry } from '../compare/between-jobs.js';
 import { parseGateText, type GateFlag, type GateOptionsInput } from '../compare/options.js';
 import type { BaselineChoice } from '../engine/analyze.js';
 import { UsageError } from '../errors.js';
 import { loadReport } from '../engine/load-reports.js';
+import type { Artifact } from '../github/client.js';
 import { reportsInZip, unreadableReason } from '../github/report-artifacts.js';
+import type { Report } from '../model/report.js';
 import { INPUTS } from './inputs.js';
 import { defaultArtifactName, oneLine, type ModeContext } from './publish.js';
 
@@ -75,12 +78,14 @@ async function fromArtifact(ctx: ModeContext): Promise<ResolvedBaseline> {
         else {
           const sha = artifact.workflow_run?.head_sha?.slice(0, 7);
           const passed = skipped.length ? `; skipped newer: ${skipped.join('; ')}` : '';
+          const older = candidates.slice(candidates.indexOf(artifact) + 1, candidates.indexOf(artifact) + limits.historyReports);
           return {
             baseline: {
               report: first.value.report,
               origin: 'artifact',
               path: `${ctx.run.serverUrl}/${repoName}/actions/runs/${runId} (${name})`,
               reason: `newest readable artifact '${name}' on ${branch} (run ${runId}${sha ? `, ${sha}` : ''})${passed}`,
+              history: [historyOf(first.value.report), ...(await olderReports(ctx, repoName, name, older))],
             },
           };
         }
@@ -102,6 +107,32 @@ async function fromArtifact(ctx: ModeContext): Promise<ResolvedBaseline> {
   const where = workflow ? ` from workflow ${workflow}` : '';
   const why = others.length ? `none usable of ${plural(listed.length, 'artifact')} with that name (${others.join(', ')})` : 'none in this repository';
   return { baseline: null, note: `no baseline: no artifact '${name}' on ${branch}${where}: ${why}; ${fix}` };
+}
+
+/** What the between-job noise estimate reads of a report: its metric medians, nothing else kept. */
+function historyOf(report: Report): HistoryEntry {
+  return { metrics: report.metrics.map((m) => ({ name: m.name, value: m.value })) };
+}
+
+/**
+ * The default branch's older reports of the same name, for the noise between jobs: read one at a
+ * time within the same caps, reduced at once to their medians; one that cannot be read is left out
+ * (it only narrows the estimate, which says how many reports it had).
+ */
+async function olderReports(ctx: ModeContext, repoName: string, name: string, artifacts: readonly Artifact[]): Promise<HistoryEntry[]> {
+  const client = ctx.github();
+  const limits = ctx.limits.artifacts;
+  const out: HistoryEntry[] = [];
+  for (const artifact of artifacts) {
+    if ((artifact.size_in_bytes ?? 0) > limits.maxZipBytes) continue;
+    try {
+      const first = reportsInZip(await client.artifactZip(repoName, artifact.id, limits.maxZipBytes), `${name} of run ${artifact.workflow_run?.id}`, limits).next();
+      if (!first.done && !('error' in first.value)) out.push(historyOf(first.value.report));
+    } catch (error) {
+      core.debug(`history: left out run ${artifact.workflow_run?.id}: ${oneLine(unreadableReason(error))}`);
+    }
+  }
+  return out;
 }
 
 export async function resolveBaseline(ctx: ModeContext, abRun = false): Promise<ResolvedBaseline> {

@@ -22,6 +22,8 @@ export interface ArtifactLimits {
   maxArtifacts: number;
   /** Baseline candidates tried before giving up. */
   maxBaselineCandidates: number;
+  /** Default-branch reports read beside the baseline to estimate the noise between jobs (the baseline counts). */
+  historyReports: number;
 }
 
 export const DEFAULT_ARTIFACT_LIMITS: ArtifactLimits = {
@@ -31,6 +33,7 @@ export const DEFAULT_ARTIFACT_LIMITS: ArtifactLimits = {
   maxUnzippedBytes: 1024 * MiB,
   maxArtifacts: 256,
   maxBaselineCandidates: 5,
+  historyReports: 10,
 };
 
 export interface Limits {
