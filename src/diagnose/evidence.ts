@@ -41,7 +41,8 @@ export const THIN = {
 const THROUGHPUT_METRICS = new Set(['decode_tok_s', 'output_tok_s', 'total_tok_s', 'request_throughput', 'tpot_ms', 'ttft_ms', 'itl_ms']);
 
 function count(n: number, unit: string): string {
-  return `${n.toLocaleString('en-US')} ${unit}${n === 1 ? '' : 's'}`;
+  const plural = /(?:ch|sh|s|x)$/.test(unit) ? `${unit}es` : `${unit}s`;
+  return `${n.toLocaleString('en-US')} ${n === 1 ? unit : plural}`;
 }
 
 function ms(ns: number): string {
@@ -68,7 +69,7 @@ function timelineEvidence(profile: Profile): EvidenceItem | undefined {
     const active = timeline.activeSpanNs ?? timeline.spanNs;
     const excluded = timeline.excludedGaps ?? [];
     const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
-    const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} that are not the workload left out (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
+    const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} left out as not the workload (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
     const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
     const thin = timeline.kernelLaunches < THIN.timelineLaunches ? `fewer than ${THIN.timelineLaunches} launches on the timeline` : undefined;
     return item('timeline', coverage, thin);
