@@ -7002,6 +7002,18 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
             matmulFamily: lowbit.ns > 0 ? 'lowbit-gemm' : 'linear',
             quantizeLaunches: quantize.instances,
         };
+        if (lowbit.ns === 0 && heavy) {
+            // No low-bit matmul in the capture: nothing shows what these kernels feed (fbgemm's
+            // _float_to_hfp8 compresses embeddings for an all-to-all, not activations for a GEMM).
+            return [
+                {
+                    severity: 'info',
+                    message: `Quantize/scale kernels take ${percent(quantize.share)} of kernel time, but the capture holds no low-bit matmul for them to feed: they may serve communication or storage rather than the linear layers.`,
+                    evidence,
+                    advice: 'If this run should use low-bit matmuls, check that their kernels ran (fp8/fp4 GEMMs are named e4m3, qq, block_scaled …); otherwise these kernels are not linear-layer prep.',
+                },
+            ];
+        }
         if (!heavy) {
             return [
                 {
@@ -7359,6 +7371,8 @@ function excessOf(result, space) {
 
 
 
+/** llama.cpp's ggml kernels: their fused path is a run flag, not a code change. */
+const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_attn_ext/m;
 /* harmony default export */ const unfused_attention = (defineRule({
     meta: {
         id: 'unfused-attention',
@@ -7390,7 +7404,7 @@ function excessOf(result, space) {
                     bmmShare: round(bmm.share),
                     fusedAttentionShare: round(fused.share),
                 },
-                advice: 'Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.',
+                advice: `${LLAMA_CPP.test(profile.kernels.map((k) => k.name).join('\n')) ? 'llama.cpp: run with flash attention on (-fa / --flash-attn): flash_attn_ext then replaces soft_max_f32 and the KQ/KQV matmuls. ' : ''}Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.`,
             },
         ];
     },

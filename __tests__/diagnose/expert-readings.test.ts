@@ -99,6 +99,8 @@ describe('llama.cpp Q4_0 on a Radeon AI PRO R9700, rocprof v1', () => {
     expect(familyOf(report, /soft_max_f32/)).toBe('attention-softmax');
     expect(familyOf(report, /rope_norm/)).toBe('rope');
     expect(ids(report)).not.toContain('empty-capture');
+    // soft_max_f32 is llama.cpp's unfused attention softmax: the fix is its flash-attention flag.
+    expect(finding(report, 'unfused-attention')?.advice).toMatch(/^llama\.cpp: run with flash attention on \(-fa/);
   });
 
   it('results.csv: the same 662 ms; the gaps between repetitions are left out, and it is not host-bound', async () => {

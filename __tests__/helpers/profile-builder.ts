@@ -40,6 +40,7 @@ export const K = {
   maxGroupedMatmul: 'grouped_matmul_kernel_sm100_bfloat16_bfloat16_bfloat16_t128_5d4c3b2a',
   maxMoeIndices: 'moe_create_indices_bucket_group_int32_t128_8b9c0d1e',
   fp8Quant: 'void vllm::scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(c10::Float8_e4m3fn*, c10::BFloat16 const*, float const*, long)',
+  hfp8Quant: 'void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, std::array<char*, 2ul> >(int, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, std::array<char*, 2ul>)',
   maxFp4Quant: 'quantize_dynamic_scaled_async_fp4_kernel',
   maxBlockScaledGemm: 'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f',
   memcpyDtoH: '[CUDA memcpy Device-to-Host]',

@@ -31,6 +31,13 @@ testRule(rule, {
       hits: [{ severity: 'info', evidence: { quantizeToMatmulRatio: 0.25, matmulFamily: 'linear', matmulShare: 0.4 } }],
     },
     {
+      // A 128-rank recsys trainer (HTA sampled trace): fbgemm's _float_to_hfp8 is 1.2 % of kernel
+      // time, 2.6x the few dense GEMMs, and no low-bit matmul exists: communication compression.
+      name: 'quantize with no low-bit matmul to feed is a note, not a warning',
+      profile: { kernels: [[K.ampereGemm, 0.46, 5], [K.hfp8Quant, 1.22, 1], ['ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)', 84.6, 2], [K.copy, 13.7, 30]] },
+      hits: [{ severity: 'info', evidence: { matmulFamily: 'linear', quantizeToMatmulRatio: 2.6522 } }],
+    },
+    {
       name: 'a lower bar makes ordinary prep a warning',
       profile: { kernels: [[K.maxBlockScaledGemm, 50, 1000], [K.maxFp4Quant, 20, 1000], [K.copy, 30, 1000]] },
       options: { maxQuantizeToMatmulRatio: 0.3 },

@@ -33,6 +33,18 @@ export default defineRule({
       matmulFamily: lowbit.ns > 0 ? 'lowbit-gemm' : 'linear',
       quantizeLaunches: quantize.instances,
     };
+    if (lowbit.ns === 0 && heavy) {
+      // No low-bit matmul in the capture: nothing shows what these kernels feed (fbgemm's
+      // _float_to_hfp8 compresses embeddings for an all-to-all, not activations for a GEMM).
+      return [
+        {
+          severity: 'info',
+          message: `Quantize/scale kernels take ${percent(quantize.share)} of kernel time, but the capture holds no low-bit matmul for them to feed: they may serve communication or storage rather than the linear layers.`,
+          evidence,
+          advice: 'If this run should use low-bit matmuls, check that their kernels ran (fp8/fp4 GEMMs are named e4m3, qq, block_scaled …); otherwise these kernels are not linear-layer prep.',
+        },
+      ];
+    }
     if (!heavy) {
       return [
         {

@@ -8,6 +8,9 @@ import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
 import { defineRule } from '../rule.js';
 import { familyTotals, percent, round } from '../signals.js';
 
+/** llama.cpp's ggml kernels: their fused path is a run flag, not a code change. */
+const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_attn_ext/m;
+
 export default defineRule({
   meta: {
     id: 'unfused-attention',
@@ -37,8 +40,7 @@ export default defineRule({
           bmmShare: round(bmm.share),
           fusedAttentionShare: round(fused.share),
         },
-        advice:
-          'Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.',
+        advice: `${LLAMA_CPP.test(profile.kernels.map((k) => k.name).join('\n')) ? 'llama.cpp: run with flash attention on (-fa / --flash-attn): flash_attn_ext then replaces soft_max_f32 and the KQ/KQV matmuls. ' : ''}Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.`,
       },
     ];
   },
