@@ -2,64 +2,12 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 947:
+/***/ 693:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bs: () => (/* binding */ LINEAR_FAMILIES),
-/* harmony export */   Mz: () => (/* binding */ FAMILY_IDS),
-/* harmony export */   w8: () => (/* binding */ FAMILY_INFO)
+/* harmony export */   c: () => (/* binding */ demangle)
 /* harmony export */ });
-/** The kernel families, with a label and the coarse group the dashboard stacks by. */
-const FAMILY_INFO = {
-    gemv: { label: 'GEMV (decode linear)', group: 'linear' },
-    'gemm-decode': { label: 'GEMM, decode-shaped', group: 'linear' },
-    'gemm-prefill': { label: 'GEMM, prefill-shaped', group: 'linear' },
-    gemm: { label: 'GEMM, shape unknown', group: 'linear' },
-    'attention-fused': { label: 'Fused attention', group: 'attention' },
-    'attention-softmax': { label: 'Softmax (unfused attention)', group: 'attention' },
-    'attention-bmm': { label: 'Batched matmul (QK/PV)', group: 'attention' },
-    'kv-cache': { label: 'KV-cache write / layout', group: 'attention' },
-    norm: { label: 'Normalization', group: 'norm-rope' },
-    rope: { label: 'Rotary embedding', group: 'norm-rope' },
-    'moe-gemm': { label: 'MoE grouped matmul', group: 'moe' },
-    'moe-routing': { label: 'MoE routing / top-k', group: 'moe' },
-    'gather-scatter': { label: 'Gather / scatter / index', group: 'moe' },
-    quantize: { label: 'Quantize / scale layout', group: 'low-bit' },
-    'lowbit-gemm': { label: 'Block-scaled / fp8 / fp4 matmul', group: 'low-bit' },
-    collective: { label: 'Collectives (NCCL, all-reduce, EP)', group: 'comm' },
-    memcpy: { label: 'Memcpy', group: 'memory' },
-    memset: { label: 'Memset', group: 'memory' },
-    copy: { label: 'Copy / layout', group: 'memory' },
-    conv: { label: 'Convolution', group: 'conv' },
-    elementwise: { label: 'Elementwise', group: 'elementwise' },
-    reduce: { label: 'Reductions', group: 'elementwise' },
-    sampling: { label: 'Sampling', group: 'sampling' },
-    other: { label: 'Other', group: 'other' },
-};
-const FAMILY_IDS = Object.keys(FAMILY_INFO);
-/** The families that do the model's linear layers (dense, decode or prefill shaped, low-bit, MoE experts). */
-const LINEAR_FAMILIES = ['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-gemm', 'moe-gemm'];
-
-
-/***/ }),
-
-/***/ 889:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  $f: () => (/* binding */ escapeRegex),
-  Zt: () => (/* binding */ kernelKey),
-  Lz: () => (/* binding */ kernelStem),
-  xz: () => (/* binding */ matchKernel),
-  Q_: () => (/* binding */ normalizeKernelName)
-});
-
-// UNUSED EXPORTS: kernelSignature
-
-;// CONCATENATED MODULE: ./src/classify/demangle.ts
 /**
  * An Itanium C++ ABI demangler for kernel names, as ROCm tools, PyTorch on ROCm and some CUTLASS
  * paths print them (`_ZN2at6native18elementwise_kernel…`). It covers what GPU kernels are made of:
@@ -527,7 +475,63 @@ function demangle(mangled) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/classify/kernel-name.ts
+
+/***/ }),
+
+/***/ 947:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bs: () => (/* binding */ LINEAR_FAMILIES),
+/* harmony export */   Mz: () => (/* binding */ FAMILY_IDS),
+/* harmony export */   w8: () => (/* binding */ FAMILY_INFO)
+/* harmony export */ });
+/** The kernel families, with a label and the coarse group the dashboard stacks by. */
+const FAMILY_INFO = {
+    gemv: { label: 'GEMV (decode linear)', group: 'linear' },
+    'gemm-decode': { label: 'GEMM, decode-shaped', group: 'linear' },
+    'gemm-prefill': { label: 'GEMM, prefill-shaped', group: 'linear' },
+    gemm: { label: 'GEMM, shape unknown', group: 'linear' },
+    'attention-fused': { label: 'Fused attention', group: 'attention' },
+    'attention-softmax': { label: 'Softmax (unfused attention)', group: 'attention' },
+    'attention-bmm': { label: 'Batched matmul (QK/PV)', group: 'attention' },
+    'kv-cache': { label: 'KV-cache write / layout', group: 'attention' },
+    norm: { label: 'Normalization', group: 'norm-rope' },
+    rope: { label: 'Rotary embedding', group: 'norm-rope' },
+    'moe-gemm': { label: 'MoE grouped matmul', group: 'moe' },
+    'moe-routing': { label: 'MoE routing / top-k', group: 'moe' },
+    'gather-scatter': { label: 'Gather / scatter / index', group: 'moe' },
+    quantize: { label: 'Quantize / scale layout', group: 'low-bit' },
+    'lowbit-gemm': { label: 'Block-scaled / fp8 / fp4 matmul', group: 'low-bit' },
+    collective: { label: 'Collectives (NCCL, all-reduce, EP)', group: 'comm' },
+    memcpy: { label: 'Memcpy', group: 'memory' },
+    memset: { label: 'Memset', group: 'memory' },
+    copy: { label: 'Copy / layout', group: 'memory' },
+    conv: { label: 'Convolution', group: 'conv' },
+    elementwise: { label: 'Elementwise', group: 'elementwise' },
+    reduce: { label: 'Reductions', group: 'elementwise' },
+    sampling: { label: 'Sampling', group: 'sampling' },
+    other: { label: 'Other', group: 'other' },
+};
+const FAMILY_IDS = Object.keys(FAMILY_INFO);
+/** The families that do the model's linear layers (dense, decode or prefill shaped, low-bit, MoE experts). */
+const LINEAR_FAMILIES = ['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-gemm', 'moe-gemm'];
+
+
+/***/ }),
+
+/***/ 545:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $f: () => (/* binding */ escapeRegex),
+/* harmony export */   Lz: () => (/* binding */ kernelStem),
+/* harmony export */   Q_: () => (/* binding */ normalizeKernelName),
+/* harmony export */   Zt: () => (/* binding */ kernelKey),
+/* harmony export */   xz: () => (/* binding */ matchKernel)
+/* harmony export */ });
+/* unused harmony export kernelSignature */
+/* harmony import */ var _demangle_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(693);
 /**
  * Kernel-name helpers shared by the classifier and the rules. Profilers print the same kernel with an
  * architecture prefix (sm90_, SM100_), a build hash (MAX `_f519d2c2`), a ROCm code-object suffix
@@ -718,7 +722,7 @@ function kernelSignature(raw) {
 /** The name as a demangler prints it, without ROCm's code-object suffix. */
 function demangledName(raw) {
     const name = raw.trim().replace(KD_SUFFIX, '');
-    return demangle(name) ?? name;
+    return (0,_demangle_js__WEBPACK_IMPORTED_MODULE_0__/* .demangle */ .c)(name) ?? name;
 }
 const keyIndexes = new WeakMap();
 /** The kernels by key, built once per kernel list (a breakdown may hold 100,000 kernels; several rules ask). */
@@ -845,8 +849,8 @@ function parseUserFamilies(text, path) {
     });
 }
 
-// EXTERNAL MODULE: ./src/engine/analyze.ts + 42 modules
-var analyze = __nccwpck_require__(553);
+// EXTERNAL MODULE: ./src/engine/analyze.ts + 41 modules
+var analyze = __nccwpck_require__(489);
 ;// CONCATENATED MODULE: ./src/github/http.ts
 /**
  * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
@@ -6638,7 +6642,7 @@ Gate:
 Exit codes: 0 ok, 1 the gate failed, 2 bad options or the plan cannot run, 4 the run failed.
 `;
 async function defaultAnalyze(inputs, environment, which, gate) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 553));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 489));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
 }
@@ -7847,7 +7851,7 @@ function combineVerdict(flags) {
 /* harmony export */   uF: () => (/* binding */ askDeepDive)
 /* harmony export */ });
 /* unused harmony export ncuKernelFilter */
-/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(889);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(545);
 /**
  * A finding's request for an Nsight Compute deep dive, as data: which kernel (its name, its key and
  * the filter ncu selects it by), which launch, which sections. `profile-gate run` turns it into
@@ -7934,7 +7938,7 @@ function askDeepDive(request, workload) {
 /* harmony export */   nF: () => (/* binding */ followUp),
 /* harmony export */   zU: () => (/* binding */ gridBlocks)
 /* harmony export */ });
-/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(889);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(545);
 /* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(959);
 /* harmony import */ var _signals_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(549);
 /**
@@ -8244,7 +8248,7 @@ function deepDiveFacts(result) {
 /* harmony export */ });
 /* unused harmony exports linearTotals, rankComputeNs */
 /* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
-/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(889);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(545);
 /* harmony import */ var _model_stats_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(234);
 /* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(959);
 /**
@@ -8358,7 +8362,7 @@ function stragglerOf(profile) {
 
 /***/ }),
 
-/***/ 553:
+/***/ 489:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -8486,7 +8490,8 @@ function activeWindow(samples) {
 function summarizeUtilization(samples, timed = []) {
     return summarizeRecordings([samples], timed);
 }
-function medianInterval(recording) {
+/** The typical time between samples of one recording (0 when unknown). */
+function medianSpacing(recording) {
     const times = recording.map((s) => s.t).filter((t) => t !== undefined);
     const gaps = times.slice(1).map((t, i) => t - times[i]).filter((gap) => gap > 0);
     return gaps.length ? (0,stats/* median */.J)(gaps) : 0;
@@ -8497,7 +8502,7 @@ function medianInterval(recording) {
  * 0.5 s interval and 0.2 s timed runs, no sample reports a timed run, and none is passed off as one.
  */
 function timedSamples(recording, timed) {
-    const interval = medianInterval(recording);
+    const interval = medianSpacing(recording);
     if (interval <= 0)
         return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t > w.startS && s.t <= w.endS));
     const inside = (t, w) => Math.min(t, w.endS) - Math.max(t - interval, w.startS);
@@ -9106,64 +9111,10 @@ const FAMILY_TABLE = [
     },
 ];
 
-// EXTERNAL MODULE: ./src/classify/kernel-name.ts + 1 modules
-var kernel_name = __nccwpck_require__(889);
-;// CONCATENATED MODULE: ./src/classify/mangled.ts
-/**
- * Itanium-mangled kernel names (`_ZN7cutlass13device_kernelI…`), as some profilers print CUTLASS
- * and Triton-compiled kernels, read for classification: the source identifiers the name spells
- * (`7cutlass` → `cutlass`), joined by `::`. This is not a demangler (no types, substitutions or
- * templates are rebuilt); it only lets the family patterns see the words a demangled name holds.
- */
-const IDENTIFIER = /[A-Za-z0-9_]/;
-/** True for a name in the Itanium C++ ABI's mangled form. */
-function isMangled(name) {
-    return name.startsWith('_Z');
-}
-/** The identifiers of a mangled name, in order, joined by `::`; other names come back unchanged. */
-function mangledIdentifiers(name) {
-    if (!isMangled(name))
-        return name;
-    const words = [];
-    let i = 2;
-    while (i < name.length) {
-        const c = name.charCodeAt(i);
-        const isDigit = c >= 48 && c <= 57;
-        // A length prefix starts a source name; digits right after another digit or a letter (`Li4E`,
-        // `S0_`) belong to literals and substitutions.
-        const previous = name[i - 1];
-        if (!isDigit || (previous >= '0' && previous <= '9')) {
-            i++;
-            continue;
-        }
-        let j = i;
-        let length = 0;
-        while (j < name.length && name[j] >= '0' && name[j] <= '9')
-            length = length * 10 + (name.charCodeAt(j++) - 48);
-        // `Li4E` is the literal 4; `S5_` and `T0_` refer back to earlier names and template parameters.
-        const literal = name[i - 2] === 'L' && name[j] === 'E';
-        if (literal) {
-            i = j + 1;
-            continue;
-        }
-        if (previous === 'S' || previous === 'T') {
-            const seq = /^[0-9A-Z]*_/.exec(name.slice(i, i + 8));
-            if (seq) {
-                i += seq[0].length;
-                continue;
-            }
-        }
-        const word = name.slice(j, j + length);
-        if (length > 0 && word.length === length && [...word].every((ch) => IDENTIFIER.test(ch)) && !/^\d/.test(word)) {
-            words.push(word);
-            i = j + length;
-        }
-        else
-            i = j;
-    }
-    return words.length ? words.join('::') : name;
-}
-
+// EXTERNAL MODULE: ./src/classify/kernel-name.ts
+var kernel_name = __nccwpck_require__(545);
+// EXTERNAL MODULE: ./src/classify/demangle.ts
+var demangle = __nccwpck_require__(693);
 ;// CONCATENATED MODULE: ./src/classify/classify.ts
 
 
@@ -9188,7 +9139,9 @@ function gemmShapeFromTokens(tokens) {
 }
 /** The family of one name under the given rules, or `other`. */
 function classifyName(name, rules = FAMILY_TABLE) {
-    const normalized = mangledIdentifiers((0,kernel_name/* normalizeKernelName */.Q_)(name));
+    // Mangled names (`_ZN7cutlass13device_kernelI…`) are read demangled, as the other tools print them.
+    const readable = name.trimStart().startsWith('_Z') ? ((0,demangle/* demangle */.c)(name.trim()) ?? name) : name;
+    const normalized = (0,kernel_name/* normalizeKernelName */.Q_)(readable);
     const rule = rules.find((candidate) => candidate.pattern.test(normalized));
     if (!rule)
         return 'other';

@@ -1,7 +1,7 @@
 /**
  * Kernel → family. The table is data (families.ts); this file applies it. Names are normalized
  * first, so architecture prefixes and hash suffixes never decide a family; mangled names are read
- * by their identifiers (mangled.ts).
+ * demangled (demangle.ts).
  * A GEMM's shape comes from evidence when the capture has it: the token count M of the matmul op
  * that launched the kernel (`tokens`, from Kineto's record_shapes). Without it, only a narrow tile
  * in the name is a (one-sided) hint. The launch grid is not used: it depends on N and split-K too.
@@ -10,7 +10,7 @@ import type { KernelStat } from '../model/capture.js';
 import { FAMILY_TABLE, type FamilyRule } from './families.js';
 import type { FamilyId } from './family-ids.js';
 import { normalizeKernelName } from './kernel-name.js';
-import { mangledIdentifiers } from './mangled.js';
+import { demangle } from './demangle.js';
 
 export type Classifier = (kernel: Pick<KernelStat, 'name'> & Partial<KernelStat>) => string;
 
@@ -35,7 +35,9 @@ export function gemmShapeFromTokens(tokens: number): FamilyId {
 
 /** The family of one name under the given rules, or `other`. */
 export function classifyName(name: string, rules: readonly FamilyRule[] = FAMILY_TABLE): string {
-  const normalized = mangledIdentifiers(normalizeKernelName(name));
+  // Mangled names (`_ZN7cutlass13device_kernelI…`) are read demangled, as the other tools print them.
+  const readable = name.trimStart().startsWith('_Z') ? (demangle(name.trim()) ?? name) : name;
+  const normalized = normalizeKernelName(readable);
   const rule = rules.find((candidate) => candidate.pattern.test(normalized));
   if (!rule) return 'other';
   return rule.shape ? rule.shape(normalized) : rule.family;

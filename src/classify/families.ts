@@ -1,7 +1,7 @@
 /**
  * The kernel-family table: one ordered list of data, first match wins. Patterns are tested against
- * the normalized name (kernel-name.ts; Itanium-mangled names are read as their identifiers first,
- * mangled.ts), so architecture prefixes and build hashes never matter.
+ * the normalized name (kernel-name.ts; Itanium-mangled names are demangled first,
+ * demangle.ts), so architecture prefixes and build hashes never matter.
  * The order encodes precedence for names that match several rows; each such pair is in the tests.
  * Examples are real names from profiles (nsys, Kineto, rocprof, ncu) or MAX's documented templates;
  * counter-examples are real neighbours the row must leave to another family.

@@ -117,7 +117,8 @@ export function summarizeUtilization(samples: readonly UtilSample[], timed: read
   return summarizeRecordings([samples], timed);
 }
 
-function medianInterval(recording: readonly UtilSample[]): number {
+/** The typical time between samples of one recording (0 when unknown). */
+function medianSpacing(recording: readonly UtilSample[]): number {
   const times = recording.map((s) => s.t).filter((t): t is number => t !== undefined);
   const gaps = times.slice(1).map((t, i) => t - times[i]!).filter((gap) => gap > 0);
   return gaps.length ? median(gaps) : 0;
@@ -129,7 +130,7 @@ function medianInterval(recording: readonly UtilSample[]): number {
  * 0.5 s interval and 0.2 s timed runs, no sample reports a timed run, and none is passed off as one.
  */
 export function timedSamples(recording: readonly UtilSample[], timed: readonly TimedWindow[]): UtilSample[] {
-  const interval = medianInterval(recording);
+  const interval = medianSpacing(recording);
   if (interval <= 0) return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t! > w.startS && s.t! <= w.endS));
   const inside = (t: number, w: TimedWindow) => Math.min(t, w.endS) - Math.max(t - interval, w.startS);
   return recording.filter((s) => s.t !== undefined && timed.some((w) => inside(s.t!, w) >= interval / 2));
