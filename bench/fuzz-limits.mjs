@@ -43,16 +43,16 @@ async function child(kind, path) {
   const cpu0 = process.cpuUsage();
   const result = {};
   if (kind === 'ingest-nsys' || kind === 'ingest-kineto') {
-    const { ingestFile } = await import(built('src/ingest/index.js'));
+    const { ingestFile } = await import(built('src/ingest/registry.js'));
     const capture = await ingestFile(path, kind === 'ingest-nsys' ? 'nsys-stats' : 'kineto-json');
     result.kernels = capture.kernels.length;
     result.kernelInstances = capture.kernels.reduce((n, k) => n + k.instances, 0);
     result.kernelNs = capture.kernels.reduce((n, k) => n + k.totalNs, 0);
   } else if (kind === 'analyze-nsys') {
-    const { analyze } = await import(built('src/engine/analyze.js'));
+    const { analyze } = await import(built('src/pipeline/analyze.js'));
     const { serializeReport } = await import(built('src/report/json.js'));
-    const { renderReportComment } = await import(built('src/report/comment.js'));
-    const { renderSummary } = await import(built('src/report/summary.js'));
+    const { renderReportComment } = await import(built('src/report/markdown/comment.js'));
+    const { renderSummary } = await import(built('src/report/markdown/summary.js'));
     const report = await analyze({ inputs: [path] });
     const analyzedMs = performance.now() - wall0;
     result.kernels = report.kernels.length;

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * Growth benchmark: the Kineto importer's time against input size on two inputs built to defeat a
- * list scan or a sampled fingerprint (src/ingest/kineto/trace-summary.ts addShape and
- * src/ingest/kineto/name-cache.ts), each size in a fresh child process:
+ * list scan or a sampled fingerprint (src/ingest/formats/kineto/trace-summary.ts addShape and
+ * src/ingest/formats/kineto/name-cache.ts), each size in a fresh child process:
  *  - shapes: one kernel launched N times, each launch with its own grid;
  *  - colliding names: N kernels whose 120-byte names differ only in bytes the fingerprint skips;
  *  - random names: N kernels with random 120-byte names (the reference for the line above).

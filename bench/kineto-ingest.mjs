@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Kineto ingest benchmark: the streaming importer (src/ingest/kineto-json.ts, compiled with tsc into
+ * Kineto ingest benchmark: the streaming importer (src/ingest/formats/kineto-json.ts, compiled with tsc into
  * bench/out/kineto-ingest on first use) on synthetic PyTorch profiler traces built by repeating the
  * real event shapes of __tests__/fixtures/kineto/dense_decode.trace.json.gz with shifted timestamps,
  * plus python_function events around each cpu_op (the with_stack mix: mostly CPU-side events).

@@ -8,11 +8,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { analyze } from '../../src/engine/analyze.js';
-import { expandInputs } from '../../src/engine/files.js';
+import { analyze } from '../../src/pipeline/analyze.js';
+import { expandInputs } from '../../src/io/inputs.js';
 import type { Report } from '../../src/model/report.js';
-import { renderReportComment } from '../../src/report/comment.js';
-import { renderSummary } from '../../src/report/summary.js';
+import { renderReportComment } from '../../src/report/markdown/comment.js';
+import { renderSummary } from '../../src/report/markdown/summary.js';
 import { Browser, type Page } from './browser.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

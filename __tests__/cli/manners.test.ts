@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
-import { wantsColor } from '../../src/cli/main.js';
+import { wantsColor } from '../../src/cli/program.js';
 import { resolveRunMetadata, type Git } from '../../src/cli/run-metadata.js';
 import { FORMAT_IDS } from '../../src/model/capture.js';
 import { ReportSchema } from '../../src/model/report.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_FAIL_ON_TEXT, parseGateOptions, parseGateText } from '../../src/compare/options.js';
+import { DEFAULT_FAIL_ON_TEXT, parseGateOptions, parseGateText } from '../../src/compare/gate-options.js';
 import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
 import { DEFAULTS } from '../../src/action/inputs.js';
 

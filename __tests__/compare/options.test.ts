@@ -1,4 +1,4 @@
-import { metricFloor, parseFailOnArg, parseGateOptions, parseThresholdArgs } from '../../src/compare/options.js';
+import { metricFloor, parseFailOnArg, parseGateOptions, parseThresholdArgs } from '../../src/compare/gate-options.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('parseGateOptions', () => {

@@ -1,6 +1,6 @@
 import { compare, type GateInput } from '../../src/compare/gate.js';
 import { alphaAtLook, alphaSpent, lookSchedule } from '../../src/compare/sequential.js';
-import { findSlowOutliers } from '../../src/compare/stats.js';
+import { findSlowOutliers } from '../../src/compare/statistics.js';
 import type { ComparisonRow } from '../../src/model/report.js';
 
 describe('findSlowOutliers', () => {

@@ -17,7 +17,7 @@ import {
   quantileSorted,
   seedFor,
   theilSenSlope,
-} from '../../src/compare/stats.js';
+} from '../../src/compare/statistics.js';
 
 function noise(file: string): number[][] {
   return readFileSync(new URL(`../fixtures/h200-noise/${file}`, import.meta.url), 'utf8')

@@ -1,5 +1,5 @@
 import { bestSplit, detectChangePoints, permutationPValue } from '../../src/compare/change-points.js';
-import { mulberry32 } from '../../src/compare/stats.js';
+import { mulberry32 } from '../../src/compare/statistics.js';
 
 /** Gaussian noise from a seeded PRNG (Box-Muller), so every series is the same on every run. */
 function noise(seed: number): () => number {

@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { runDashboardCommand } from '../../src/cli/dashboard-command.js';
 import { makeReport } from '../report/report-factory.js';
 import { downloadReportArtifacts, type ArtifactQuery } from '../../src/github/dashboard-artifacts.js';
-import { buildDashboard, loadDashboardReports } from '../../src/engine/dashboard.js';
+import { buildDashboard, loadDashboardReports } from '../../src/cli/dashboard-site.js';
 import { InputError, UsageError } from '../../src/errors.js';
 import type { Report } from '../../src/model/report.js';
 import { serializeReport } from '../../src/report/json.js';

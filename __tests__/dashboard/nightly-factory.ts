@@ -3,7 +3,7 @@
  * the schema), with seeded noise so every run of the tests sees the same numbers. A workload is a
  * throughput level per night, family shares per night, and the kernels inside each family.
  */
-import { mulberry32 } from '../../src/compare/stats.js';
+import { mulberry32 } from '../../src/compare/statistics.js';
 import type { Finding, Report } from '../../src/model/report.js';
 import { emptyReport } from '../helpers/empty-report.js';
 import { finding } from '../report/report-factory.js';

@@ -4,16 +4,16 @@
  * CSVs with Python's csv module (never through the project's importer), as written next to each.
  */
 import { join } from 'node:path';
-import { buildProfile } from '../../src/classify/build-profile.js';
+import { buildProfile } from '../../src/pipeline/build-profile.js';
 import { dramBytesPerSecond } from '../../src/diagnose/ncu-metrics.js';
 import { roofline } from '../../src/diagnose/ncu-roofline.js';
 import { RULES } from '../../src/diagnose/rules/index.js';
 import { runRules } from '../../src/diagnose/run-rules.js';
-import { analyze } from '../../src/engine/analyze.js';
-import { ingestFile } from '../../src/ingest/index.js';
+import { analyze } from '../../src/pipeline/analyze.js';
+import { ingestFile } from '../../src/ingest/registry.js';
 import type { Finding } from '../../src/model/report.js';
-import { renderReportComment } from '../../src/report/comment.js';
-import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/summary.js';
+import { renderReportComment } from '../../src/report/markdown/comment.js';
+import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/markdown/summary.js';
 import { HOSTILE, makeReport, tableCells } from '../report/report-factory.js';
 import { fixturePath, type CaptureName, withMetric } from './ncu-captures.js';
 

@@ -5,7 +5,7 @@
  * the numbers quoted are the ones the provenance states. No finding that the reading rejects.
  */
 import { join } from 'node:path';
-import { analyze } from '../../src/engine/analyze.js';
+import { analyze } from '../../src/pipeline/analyze.js';
 import type { Finding, Report } from '../../src/model/report.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');

@@ -4,7 +4,7 @@
  * through Nsight Systems and through the PyTorch profiler gets the same diagnosis.
  */
 import { join } from 'node:path';
-import { analyze } from '../../src/engine/analyze.js';
+import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');

@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { analyze } from '../../src/engine/analyze.js';
+import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
-import { renderSummary } from '../../src/report/summary.js';
+import { renderSummary } from '../../src/report/markdown/summary.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { writeTempFile } from '../ingest/profiler-temp-file.js';
 

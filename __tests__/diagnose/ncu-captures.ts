@@ -3,7 +3,7 @@
  * tests, and small edits of them for the edge cases (one metric changed or removed).
  */
 import { join } from 'node:path';
-import { ingestFile } from '../../src/ingest/index.js';
+import { ingestFile } from '../../src/ingest/registry.js';
 import type { NcuResult } from '../../src/model/capture.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');

@@ -4,7 +4,7 @@
  * for the transformers traces were computed with python from the Kineto files (union of GPU event
  * intervals over the span; kernel event count). Expected findings follow the fixtures' README.
  */
-import { buildProfile } from '../../src/classify/build-profile.js';
+import { buildProfile } from '../../src/pipeline/build-profile.js';
 import { runRules } from '../../src/diagnose/run-rules.js';
 import { CaptureSchema, type CaptureInput, type TimelineInput } from '../../src/model/capture.js';
 import type { Finding } from '../../src/model/report.js';

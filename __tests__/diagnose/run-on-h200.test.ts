@@ -4,7 +4,7 @@
  * provenance (the kernel shares, the deep dive's SOL numbers, the per-run tok/s), not from the output.
  */
 import { join } from 'node:path';
-import { analyze } from '../../src/engine/analyze.js';
+import { analyze } from '../../src/pipeline/analyze.js';
 
 const RUN = join(import.meta.dirname, '..', 'fixtures', 'h200-run');
 const rkv = (name: string) => join(RUN, 'repeat_kv', name);

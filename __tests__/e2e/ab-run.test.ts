@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { type FakeGitHub } from '../helpers/fake-github.js';
 import { readZip } from '../helpers/fake-github-zip.js';
 import { PR_EVENT, runAction, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
-import { PYTHON, TINY_WORKLOAD } from '../engine/stand-ins.js';
+import { PYTHON, TINY_WORKLOAD } from '../runner/stand-ins.js';
 import type { Report } from '../../src/model/report.js';
 
 /** A workspace holding the head checkout, with the base checkout in base/; the head's steps take `slower`× as long. */

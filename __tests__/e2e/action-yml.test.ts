@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULTS, INPUTS, OUTPUTS } from '../../src/action/inputs.js';
-import { RUN_OPTION_NAMES } from '../../src/engine/run/options.js';
+import { RUN_OPTION_NAMES } from '../../src/runner/run-options.js';
 import { actionDefaults, ROOT } from '../helpers/fake-github-runner.js';
 
 describe('action.yml', () => {

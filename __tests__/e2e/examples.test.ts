@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import type { Report } from '../../src/model/report.js';
 import { type FakeGitHub } from '../helpers/fake-github.js';
 import { PR_EVENT, ROOT, runAction, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
-import { STAND_IN_DIR } from '../engine/stand-ins.js';
+import { STAND_IN_DIR } from '../runner/stand-ins.js';
 
 interface Step {
   uses?: string;

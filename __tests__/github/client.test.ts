@@ -5,7 +5,7 @@
 import { GitHubClient } from '../../src/github/client.js';
 import { explain, GitHubApiError, serverWaitMs, type HttpLimits } from '../../src/github/http.js';
 import { upsertStickyComment } from '../../src/github/sticky-comment.js';
-import { commentMarker } from '../../src/report/comment.js';
+import { commentMarker } from '../../src/report/markdown/comment.js';
 import { FakeGitHub } from '../helpers/fake-github.js';
 
 let fake: FakeGitHub;

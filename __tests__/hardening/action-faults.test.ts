@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { type FakeGitHub, runtimeToken } from '../helpers/fake-github.js';
 import { readZip } from '../helpers/fake-github-zip.js';
 import { ACTION_ENTRY, actionDefaults, PR_EVENT, ROOT, runAction, type RunOptions, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
-import { isAlive, liveInGroup, PYTHON, TINY_WORKLOAD, waitFor } from '../engine/stand-ins.js';
+import { isAlive, liveInGroup, PYTHON, TINY_WORKLOAD, waitFor } from '../runner/stand-ins.js';
 
 const linux = process.platform === 'linux';
 const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');

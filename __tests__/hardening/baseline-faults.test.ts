@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { InputError } from '../../src/errors.js';
-import { loadReport, MAX_REPORT_BYTES } from '../../src/engine/load-reports.js';
+import { loadReport, MAX_REPORT_BYTES } from '../../src/io/reports.js';
 import { MIGRATIONS, migrateReport } from '../../src/model/migrate.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from '../../src/model/report.js';
 

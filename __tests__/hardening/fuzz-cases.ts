@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { IMPORTERS } from '../../src/ingest/index.js';
-import { decodeBytes } from '../../src/ingest/input-file.js';
+import { IMPORTERS } from '../../src/ingest/registry.js';
+import { decodeBytes } from '../../src/ingest/common/input-file.js';
 import type { FormatId } from '../../src/model/capture.js';
 
 export interface Seed {

@@ -10,11 +10,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { buildProfile } from '../../src/classify/build-profile.js';
-import { reportFromProfile } from '../../src/engine/analyze.js';
+import { buildProfile } from '../../src/pipeline/build-profile.js';
+import { reportFromProfile } from '../../src/pipeline/analyze.js';
 import { EXIT_BAD_INPUT, exitCodeFor, InputError } from '../../src/errors.js';
-import { detectFormat, ingestFile } from '../../src/ingest/index.js';
-import { openInput } from '../../src/ingest/input-file.js';
+import { detectFormat, ingestFile } from '../../src/ingest/registry.js';
+import { openInput } from '../../src/ingest/common/input-file.js';
 import { CaptureSchema, type Capture, type FormatId } from '../../src/model/capture.js';
 import type { FuzzCase, Seed } from './fuzz-cases.js';
 

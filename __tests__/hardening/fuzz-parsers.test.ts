@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
-import { IMPORTERS } from '../../src/ingest/index.js';
+import { IMPORTERS } from '../../src/ingest/registry.js';
 import type { FormatId } from '../../src/model/capture.js';
 import { captureProblems, caseArbitrary, errorProblems, loadSeeds, runCase, seedOutcome, type Outcome } from './fuzz-harness.js';
 

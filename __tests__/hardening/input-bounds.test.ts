@@ -8,12 +8,12 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ingestFile } from '../../src/ingest/index.js';
-import { MAX_NESTING } from '../../src/ingest/kineto/json-element.js';
+import { ingestFile } from '../../src/ingest/registry.js';
+import { MAX_NESTING } from '../../src/ingest/formats/kineto/json-element.js';
 import { cli } from '../helpers/cli.js';
-import { REPO } from '../engine/stand-ins.js';
+import { REPO } from '../runner/stand-ins.js';
 import { refusal, scratchFiles } from '../helpers/input-files.js';
-import { ncuCommand } from '../../src/diagnose/signals.js';
+import { ncuCommand } from '../../src/diagnose/profile-measures.js';
 
 const { dir, file } = scratchFiles('pg-input-bounds-');
 

@@ -8,12 +8,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadReport, MAX_REPORT_BYTES } from '../../src/engine/load-reports.js';
-import { ANNOTATION_LIMITS, buildAnnotations } from '../../src/report/annotations.js';
-import { COMMENT_LIMIT_CHARS, renderComment, renderReportComment } from '../../src/report/comment.js';
+import { loadReport, MAX_REPORT_BYTES } from '../../src/io/reports.js';
+import { ANNOTATION_LIMITS, buildAnnotations } from '../../src/report/markdown/annotations.js';
+import { COMMENT_LIMIT_CHARS, renderComment, renderReportComment } from '../../src/report/markdown/comment.js';
 import { serializeReport } from '../../src/report/json.js';
 import { mergeReports } from '../../src/report/merge-reports.js';
-import { renderMergedSummary, renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/summary.js';
+import { renderMergedSummary, renderSummary, SUMMARY_LIMIT_BYTES } from '../../src/report/markdown/summary.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { finding, makeReport, row } from '../report/report-factory.js';
 

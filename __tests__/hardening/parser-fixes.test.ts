@@ -5,12 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { analyze } from '../../src/engine/analyze.js';
+import { analyze } from '../../src/pipeline/analyze.js';
 import { InputError, oneBoundedLine } from '../../src/errors.js';
-import { ingestFile } from '../../src/ingest/index.js';
-import { implausibleNumber, MAX_PLAUSIBLE_VALUE } from '../../src/ingest/importer.js';
-import { buildTimeline, OP_KERNEL, OpLog } from '../../src/ingest/kineto/timeline.js';
-import { parseNumber } from '../../src/ingest/text-tables.js';
+import { ingestFile } from '../../src/ingest/registry.js';
+import { implausibleNumber, MAX_PLAUSIBLE_VALUE } from '../../src/ingest/common/importer.js';
+import { buildTimeline, OP_KERNEL, OpLog } from '../../src/ingest/formats/kineto/timeline.js';
+import { parseNumber } from '../../src/ingest/common/text-tables.js';
 import { refusal, scratchFiles } from '../helpers/input-files.js';
 
 const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures');

@@ -1,10 +1,10 @@
 /**
  * Faults in the run, with real processes: each has a clear outcome and leaves nothing behind.
  * Covered elsewhere, not repeated here:
- * - a workload that exits non-zero: __tests__/engine/run-command.test.ts ("a measured run that exits non-zero")
+ * - a workload that exits non-zero: __tests__/runner/run-command.test.ts ("a measured run that exits non-zero")
  *   and run-max.test.ts ("a warm-up that dies (out of memory)");
  * - a workload past its limit, SIGTERM ignored, escaped children, SIGINT to a runner:
- *   __tests__/engine/process.test.ts;
+ *   __tests__/runner/process.test.ts;
  * - nsys that captured nothing (SKIPPED): run-command.test.ts ("when nsys captured nothing");
  * - the server dying after /health went green, or never answering: run-max.test.ts;
  * - GitHub answering 403 (fork token), 500 then 200, 429 with Retry-After, 401, an artifact
@@ -17,12 +17,12 @@ import { join } from 'node:path';
 import { EXIT_RUN_FAILED } from '../../src/cli/run-command.js';
 import { runCli } from '../helpers/cli.js';
 import { InputError } from '../../src/errors.js';
-import { writeOutput } from '../../src/engine/files.js';
-import { prepareRun, runJob } from '../../src/engine/run/index.js';
-import { createMemoryLogger } from '../../src/engine/run/logger.js';
-import { parseRunOptions } from '../../src/engine/run/options.js';
-import { ProcessGroups } from '../../src/engine/run/process.js';
-import { isAlive, liveInGroup, PYTHON, RECORDED_NSYS_STATS, standInProbe, standInPythonDir, tempDir, TINY_WORKLOAD, waitFor } from '../engine/stand-ins.js';
+import { writeOutput } from '../../src/io/inputs.js';
+import { prepareRun, runJob } from '../../src/runner/run-workload.js';
+import { createMemoryLogger } from '../../src/runner/logger.js';
+import { parseRunOptions } from '../../src/runner/run-options.js';
+import { ProcessGroups } from '../../src/runner/process.js';
+import { isAlive, liveInGroup, PYTHON, RECORDED_NSYS_STATS, standInProbe, standInPythonDir, tempDir, TINY_WORKLOAD, waitFor } from '../runner/stand-ins.js';
 
 const linux = process.platform === 'linux';
 const d = linux ? describe : describe.skip;
@@ -108,7 +108,7 @@ d('a profiler that crashes or writes nothing', () => {
     const nsys = brokenNsys(mode);
     process.env.STAND_IN_NSYS_STATS = RECORDED_NSYS_STATS;
     const plan = await prepareRun(parseRunOptions({ engine: 'command', run: metricsWorkload, runs: '2', 'warmup-runs': '0', profiler: 'nsys', 'deep-dive': 'off' }), { outDir: 'out', cwd: work, probe: standInProbe({ vendor: 'nvidia', nsys }), pythonDir });
-    const { analyze } = await import('../../src/engine/analyze.js');
+    const { analyze } = await import('../../src/pipeline/analyze.js');
     const result = await runJob(plan, { logger: createMemoryLogger(), groups: groups(), analyze: (inputs) => analyze({ inputs }) });
     expect(result.run.outcome).toBe('ok');
     expect(result.run.steps.map((s) => [s.id, s.status])).toEqual([
@@ -163,7 +163,7 @@ d('files that cannot be written (a full disk)', () => {
     const run = `bash -c "ln -sf /dev/full out/run.json && exec ${metricsWorkload}"`;
     const plan = await prepareRun(parseRunOptions({ engine: 'command', run, runs: '1', 'warmup-runs': '0', profiler: 'none', 'deep-dive': 'off' }), { outDir: 'out', cwd: work, probe: standInProbe({ vendor: 'none' }), pythonDir });
     const logger = createMemoryLogger();
-    const { analyze } = await import('../../src/engine/analyze.js');
+    const { analyze } = await import('../../src/pipeline/analyze.js');
     const result = await runJob(plan, { logger, groups: groups(), analyze: (inputs) => analyze({ inputs }) });
     expect(result.run.outcome).toBe('ok');
     expect(result.report!.metrics.find((m) => m.name === 'decode_tok_s')).toBeDefined();

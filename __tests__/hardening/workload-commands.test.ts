@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FakeGitHub } from '../helpers/fake-github.js';
 import { PR_EVENT, runAction, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
-import { PYTHON } from '../engine/stand-ins.js';
+import { PYTHON } from '../runner/stand-ins.js';
 
 let fake: FakeGitHub;
 useFakeGitHubPerTest((f) => (fake = f));

@@ -5,11 +5,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LineSplitter, ProcessGroups, TRACKING_VARIABLE } from '../../src/engine/run/process.js';
-import { prepareRun, runJob } from '../../src/engine/run/index.js';
-import { createMemoryLogger } from '../../src/engine/run/logger.js';
-import { parseRunOptions } from '../../src/engine/run/options.js';
-import { isAlive, PYTHON, REPO, standInProbe, standInPythonDir, tempDir, waitFor } from '../engine/stand-ins.js';
+import { LineSplitter, ProcessGroups, TRACKING_VARIABLE } from '../../src/runner/process.js';
+import { prepareRun, runJob } from '../../src/runner/run-workload.js';
+import { createMemoryLogger } from '../../src/runner/logger.js';
+import { parseRunOptions } from '../../src/runner/run-options.js';
+import { isAlive, PYTHON, REPO, standInProbe, standInPythonDir, tempDir, waitFor } from '../runner/stand-ins.js';
 
 const linux = process.platform === 'linux';
 const d = linux ? describe : describe.skip;
@@ -182,7 +182,7 @@ d('metric lines after a long log', () => {
     const script = join(work, 'late_metric.py');
     writeFileSync(script, `import json\n${body}\nprint(json.dumps({"metric": "decode_tok_s", "value": 321.5}))\n`);
     const plan = await prepareRun(parseRunOptions({ engine: 'command', run: `${PYTHON} ${script}`, runs: '2', 'warmup-runs': '0', profiler: 'none', 'deep-dive': 'off' }), { outDir: 'out', cwd: work, probe: standInProbe({ vendor: 'none' }), pythonDir });
-    const { analyze } = await import('../../src/engine/analyze.js');
+    const { analyze } = await import('../../src/pipeline/analyze.js');
     const result = await runJob(plan, { logger: createMemoryLogger(), groups: new ProcessGroups({ graceMs: 300 }), analyze: (inputs) => analyze({ inputs, environment: plan.environment, baseline: null }) });
     expect(result.run.message).toBeUndefined();
     expect(result.run.outcome).toBe('ok');

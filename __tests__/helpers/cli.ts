@@ -1,6 +1,6 @@
 /** Run the CLI in process (main), capturing what it writes to stdout and stderr. */
 import { jest } from '@jest/globals';
-import { main } from '../../src/cli/main.js';
+import { main } from '../../src/cli/program.js';
 import { runCommandWith, type RunCommandDeps } from '../../src/cli/run-command.js';
 
 export async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../src/errors.js';
-import { ingestFile } from '../../src/ingest/index.js';
+import { ingestFile } from '../../src/ingest/registry.js';
 
 /** A folder for one suite's files; `file` writes one there and returns its path. */
 export function scratchFiles(prefix: string): { dir: string; file(name: string, content: string | Buffer): string } {

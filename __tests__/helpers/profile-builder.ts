@@ -4,7 +4,7 @@
  *
  *   profileOf({ kernels: [[K.decodeGemm, 40, 1000]], util: [5, 6, 4], metrics: { decode_tok_s: 16 } })
  */
-import { buildProfile } from '../../src/classify/build-profile.js';
+import { buildProfile } from '../../src/pipeline/build-profile.js';
 import { CaptureSchema, type CaptureInput, type FormatId, type NcuResult, type Notice, type UtilSample } from '../../src/model/capture.js';
 import type { Environment, Timeline, TimelineInput } from '../../src/model/capture.js';
 import type { Profile } from '../../src/model/profile.js';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { InputError } from '../../src/errors.js';
-import { amdSmiCsv, amdSmiJson } from '../../src/ingest/amd-smi.js';
-import { detectFormat, ingestFile } from '../../src/ingest/index.js';
-import { openInput } from '../../src/ingest/input-file.js';
-import rocmSmiCsv from '../../src/ingest/rocm-smi-csv.js';
+import { amdSmiCsv, amdSmiJson } from '../../src/ingest/formats/amd-smi.js';
+import { detectFormat, ingestFile } from '../../src/ingest/registry.js';
+import { openInput } from '../../src/ingest/common/input-file.js';
+import rocmSmiCsv from '../../src/ingest/formats/rocm-smi-csv.js';
 import { claimedBy, expectedFor, OWN_FIXTURES } from './sniff-sweep.js';
 import { writeTempFile } from './profiler-temp-file.js';
 

@@ -4,9 +4,9 @@
  * match the readings in the fixtures' SOURCES.md, not this product's output.
  */
 import { fileURLToPath } from 'node:url';
-import { buildProfile } from '../../src/classify/build-profile.js';
+import { buildProfile } from '../../src/pipeline/build-profile.js';
 import { createClassifier } from '../../src/classify/classify.js';
-import { ingestFile } from '../../src/ingest/index.js';
+import { ingestFile } from '../../src/ingest/registry.js';
 import { writeTempFile } from './profiler-temp-file.js';
 
 const dir = fileURLToPath(new URL('../fixtures/external-2/', import.meta.url));

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { InputError } from '../../src/errors.js';
-import gpuSnapshotJsonl from '../../src/ingest/gpu-snapshot-jsonl.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { inputFromText, openInput } from '../../src/ingest/input-file.js';
-import { summarizeUtilization } from '../../src/model/merge.js';
+import gpuSnapshotJsonl from '../../src/ingest/formats/gpu-snapshot-jsonl.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { inputFromText, openInput } from '../../src/ingest/common/input-file.js';
+import { summarizeUtilization } from '../../src/pipeline/merge-captures.js';
 import { claimedBy, expectedFor, OWN_FIXTURES } from './sniff-sweep.js';
 
 const dir = join(OWN_FIXTURES, 'gpu-snapshot');

@@ -7,8 +7,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClassifier } from '../../src/classify/classify.js';
-import { ingestFile } from '../../src/ingest/index.js';
-import { matmulTokens } from '../../src/ingest/kineto/launch-sites.js';
+import { ingestFile } from '../../src/ingest/registry.js';
+import { matmulTokens } from '../../src/ingest/formats/kineto/launch-sites.js';
 import type { KernelStat } from '../../src/model/capture.js';
 
 const fixture = (name: string): string => join('__tests__', 'fixtures', 'kineto', name);

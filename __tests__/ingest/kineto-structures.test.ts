@@ -3,10 +3,10 @@
  * fingerprint, and one kernel launched with many grid shapes. Their speed against input size is in
  * bench/kineto-growth.mjs; here, that they still give the right answers.
  */
-import { runImporter } from '../../src/ingest/importer.js';
-import { openInput } from '../../src/ingest/input-file.js';
-import { NameCache } from '../../src/ingest/kineto/name-cache.js';
-import kinetoJson from '../../src/ingest/kineto-json.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { openInput } from '../../src/ingest/common/input-file.js';
+import { NameCache } from '../../src/ingest/formats/kineto/name-cache.js';
+import kinetoJson from '../../src/ingest/formats/kineto-json.js';
 import { writeTempFile } from './profiler-temp-file.js';
 
 /** Names of 120 bytes that differ only in bytes 1–3, which a 12-sample fingerprint skips (it reads every 10th). */

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../../src/errors.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { openInput } from '../../src/ingest/input-file.js';
-import maxBenchmarkJson from '../../src/ingest/max-benchmark-json.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { openInput } from '../../src/ingest/common/input-file.js';
+import maxBenchmarkJson from '../../src/ingest/formats/max-benchmark-json.js';
 import { writeTempFile } from './profiler-temp-file.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/max/${name}`, import.meta.url));

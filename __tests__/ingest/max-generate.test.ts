@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../../src/errors.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { openInput } from '../../src/ingest/input-file.js';
-import maxBenchmark from '../../src/ingest/max-benchmark.js';
-import maxGenerate from '../../src/ingest/max-generate.js';
-import { UNLISTED_KERNELS } from '../../src/ingest/max-console.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { openInput } from '../../src/ingest/common/input-file.js';
+import maxBenchmark from '../../src/ingest/formats/max-benchmark.js';
+import maxGenerate from '../../src/ingest/formats/max-generate.js';
+import { UNLISTED_KERNELS } from '../../src/ingest/formats/max/console.js';
 import { writeTempFile } from './profiler-temp-file.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/max/${name}`, import.meta.url));

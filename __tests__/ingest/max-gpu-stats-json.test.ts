@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { runImporter } from '../../src/ingest/importer.js';
-import { inputFromText, openInput } from '../../src/ingest/input-file.js';
-import maxGpuStatsJson from '../../src/ingest/max-gpu-stats-json.js';
-import { summarizeUtilization } from '../../src/model/merge.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { inputFromText, openInput } from '../../src/ingest/common/input-file.js';
+import maxGpuStatsJson from '../../src/ingest/formats/max-gpu-stats-json.js';
+import { summarizeUtilization } from '../../src/pipeline/merge-captures.js';
 import { claimedBy, expectedFor, OWN_FIXTURES } from './sniff-sweep.js';
 
 const dir = join(OWN_FIXTURES, 'max-gpu');

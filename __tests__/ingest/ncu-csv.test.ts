@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { InputError } from '../../src/errors.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { inputFromText, openInput } from '../../src/ingest/input-file.js';
-import { ingestFile } from '../../src/ingest/index.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { inputFromText, openInput } from '../../src/ingest/common/input-file.js';
+import { ingestFile } from '../../src/ingest/registry.js';
 import { cli } from '../helpers/cli.js';
-import ncuCsv from '../../src/ingest/ncu-csv.js';
-import { normalizeNcuValue } from '../../src/ingest/ncu-units.js';
+import ncuCsv from '../../src/ingest/formats/ncu-csv.js';
+import { normalizeNcuValue } from '../../src/ingest/formats/ncu/units.js';
 import type { NcuResult } from '../../src/model/capture.js';
 import { claimedBy, expectedFor, OWN_FIXTURES } from './sniff-sweep.js';
 

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../../src/errors.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { openInput } from '../../src/ingest/input-file.js';
-import nsysGpuTimeUtil from '../../src/ingest/nsys-gpu-time-util.js';
-import nsysStats from '../../src/ingest/nsys-stats.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { openInput } from '../../src/ingest/common/input-file.js';
+import nsysGpuTimeUtil from '../../src/ingest/formats/nsys-gpu-time-util.js';
+import nsysStats from '../../src/ingest/formats/nsys-stats.js';
 import { writeTempFile } from './profiler-temp-file.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/nsys/${name}`, import.meta.url));

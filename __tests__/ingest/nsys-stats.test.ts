@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../../src/errors.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { openInput } from '../../src/ingest/input-file.js';
-import nsysStats from '../../src/ingest/nsys-stats.js';
-import nsysGpuTimeUtil from '../../src/ingest/nsys-gpu-time-util.js';
-import rocprofCsv from '../../src/ingest/rocprof-csv.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { openInput } from '../../src/ingest/common/input-file.js';
+import nsysStats from '../../src/ingest/formats/nsys-stats.js';
+import nsysGpuTimeUtil from '../../src/ingest/formats/nsys-gpu-time-util.js';
+import rocprofCsv from '../../src/ingest/formats/rocprof-csv.js';
 import { writeTempFile } from './profiler-temp-file.js';
 
 const dir = fileURLToPath(new URL('../fixtures/nsys/', import.meta.url));

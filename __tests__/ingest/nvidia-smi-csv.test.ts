@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { InputError } from '../../src/errors.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { inputFromText, openInput } from '../../src/ingest/input-file.js';
-import nvidiaSmiCsv, { gpusByPosition, parseSmiColumns } from '../../src/ingest/nvidia-smi-csv.js';
-import { ingestFile } from '../../src/ingest/index.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { inputFromText, openInput } from '../../src/ingest/common/input-file.js';
+import nvidiaSmiCsv, { gpusByPosition, parseSmiColumns } from '../../src/ingest/formats/nvidia-smi-csv.js';
+import { ingestFile } from '../../src/ingest/registry.js';
 import { claimedBy, expectedFor, OWN_FIXTURES } from './sniff-sweep.js';
 import { writeTempFile } from './profiler-temp-file.js';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { InputError } from '../../src/errors.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { inputFromText, openInput } from '../../src/ingest/input-file.js';
-import rocmSmiJson from '../../src/ingest/rocm-smi-json.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { inputFromText, openInput } from '../../src/ingest/common/input-file.js';
+import rocmSmiJson from '../../src/ingest/formats/rocm-smi-json.js';
 import { claimedBy, expectedFor, OWN_FIXTURES } from './sniff-sweep.js';
 
 const dir = join(OWN_FIXTURES, 'rocm-smi');

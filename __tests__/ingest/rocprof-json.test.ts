@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../../src/errors.js';
-import { detectFormat } from '../../src/ingest/index.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { openInput } from '../../src/ingest/input-file.js';
-import kinetoJson from '../../src/ingest/kineto-json.js';
-import rocprofJson from '../../src/ingest/rocprof-json.js';
+import { detectFormat } from '../../src/ingest/registry.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { openInput } from '../../src/ingest/common/input-file.js';
+import kinetoJson from '../../src/ingest/formats/kineto-json.js';
+import rocprofJson from '../../src/ingest/formats/rocprof-json.js';
 import { claimedBy, expectedFor } from './sniff-sweep.js';
 import { writeTempFile } from './profiler-temp-file.js';
 

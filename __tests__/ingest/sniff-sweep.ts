@@ -5,8 +5,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Importer } from '../../src/ingest/importer.js';
-import { openInput } from '../../src/ingest/input-file.js';
+import type { Importer } from '../../src/ingest/common/importer.js';
+import { openInput } from '../../src/ingest/common/input-file.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 export const OWN_FIXTURES = join(REPO_ROOT, '__tests__/fixtures');

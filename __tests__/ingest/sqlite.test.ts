@@ -2,10 +2,10 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../src/errors.js';
-import { detectFormat, ingestFile } from '../../src/ingest/index.js';
-import { openInput } from '../../src/ingest/input-file.js';
-import nsysSqlite from '../../src/ingest/nsys-sqlite.js';
-import rocpdSqlite from '../../src/ingest/rocpd-sqlite.js';
+import { detectFormat, ingestFile } from '../../src/ingest/registry.js';
+import { openInput } from '../../src/ingest/common/input-file.js';
+import nsysSqlite from '../../src/ingest/formats/nsys-sqlite.js';
+import rocpdSqlite from '../../src/ingest/formats/rocpd-sqlite.js';
 import { claimedBy, expectedFor, OWN_FIXTURES } from './sniff-sweep.js';
 
 const NSYS = join(OWN_FIXTURES, 'sqlite', 'nsys_h200_dense_decode_built.sqlite');

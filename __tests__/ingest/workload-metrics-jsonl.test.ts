@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { InputError } from '../../src/errors.js';
-import { detectFormat } from '../../src/ingest/index.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { inputFromText, openInput } from '../../src/ingest/input-file.js';
-import workloadMetrics from '../../src/ingest/workload-metrics-jsonl.js';
-import { mergeMetrics } from '../../src/model/merge.js';
+import { detectFormat } from '../../src/ingest/registry.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { inputFromText, openInput } from '../../src/ingest/common/input-file.js';
+import workloadMetrics from '../../src/ingest/formats/workload-metrics-jsonl.js';
+import { mergeMetrics } from '../../src/pipeline/merge-captures.js';
 
 const timed = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'healthy_decode', 'healthy_timed.stdout.jsonl');
 const fromText = (text: string) => runImporter(workloadMetrics, inputFromText('workload.out', text));

@@ -1,5 +1,5 @@
 import { reasonsFromMask } from '../../src/model/throttle.js';
-import { summarizeRecordings, summarizeUtilization } from '../../src/model/merge.js';
+import { summarizeRecordings, summarizeUtilization } from '../../src/pipeline/merge-captures.js';
 
 describe('reasonsFromMask', () => {
   it('names each NVML bit, idle included', () => {

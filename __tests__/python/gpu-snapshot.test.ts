@@ -8,9 +8,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import gpuSnapshotJsonl from '../../src/ingest/gpu-snapshot-jsonl.js';
-import { runImporter } from '../../src/ingest/importer.js';
-import { inputFromText, openInput } from '../../src/ingest/input-file.js';
+import gpuSnapshotJsonl from '../../src/ingest/formats/gpu-snapshot-jsonl.js';
+import { runImporter } from '../../src/ingest/common/importer.js';
+import { inputFromText, openInput } from '../../src/ingest/common/input-file.js';
 import { OWN_FIXTURES, REPO_ROOT } from '../ingest/sniff-sweep.js';
 
 const SCRIPT = join(REPO_ROOT, 'python/gpu_snapshot.py');

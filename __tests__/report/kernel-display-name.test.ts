@@ -87,8 +87,8 @@ describe('kernelDisplayNames', () => {
 
 describe('readableReasons', () => {
   it("names the kernel of a share reason by its short name, picked out by the shares it quotes (the real H200 pair)", async () => {
-    const { analyze } = await import('../../src/engine/analyze.js');
-    const { expandInputs } = await import('../../src/engine/files.js');
+    const { analyze } = await import('../../src/pipeline/analyze.js');
+    const { expandInputs } = await import('../../src/io/inputs.js');
     const { readableReasons } = await import('../../src/report/kernel-display-name.js');
     const samples = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'samples');
     const baseline = await analyze({ inputs: await expandInputs([join(samples, 'baseline')]) });

@@ -1,9 +1,9 @@
 /** Wording read the same everywhere: one confidence level (the gate's), p-values, hit counts. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CI_LEVEL, DEFAULT_ALPHA, ciLevel } from '../../src/compare/options.js';
-import { formatP } from '../../src/compare/format.js';
-import { renderSummary } from '../../src/report/summary.js';
+import { CI_LEVEL, DEFAULT_ALPHA, ciLevel } from '../../src/compare/gate-options.js';
+import { formatP } from '../../src/compare/percent-format.js';
+import { renderSummary } from '../../src/report/markdown/summary.js';
 import { buildSite } from '../../src/report/dashboard/index.js';
 import { makeReport, row } from './report-factory.js';
 

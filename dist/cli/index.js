@@ -766,7 +766,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(532);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(510);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -774,14 +774,14 @@ process.stdout.on('error', (error) => {
         process.exit(process.exitCode ?? 0);
     throw error;
 });
-process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2));
+process.exitCode = await (0,_program_js__WEBPACK_IMPORTED_MODULE_0__/* .main */ .iW)(process.argv.slice(2));
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 532:
+/***/ 510:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -849,8 +849,8 @@ function parseUserFamilies(text, path) {
     });
 }
 
-// EXTERNAL MODULE: ./src/engine/analyze.ts + 41 modules
-var analyze = __nccwpck_require__(489);
+// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 41 modules
+var analyze = __nccwpck_require__(731);
 ;// CONCATENATED MODULE: ./src/github/http.ts
 /**
  * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
@@ -1135,7 +1135,7 @@ function limitsFromEnv(env) {
 }
 
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
-var report = __nccwpck_require__(949);
+var model_report = __nccwpck_require__(949);
 ;// CONCATENATED MODULE: ./src/model/migrate.ts
 /**
  * Reading a report.json of any schema version as the current Report. Reports outlive the tool that
@@ -1208,27 +1208,27 @@ function migrateReport(data, path) {
     if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
         throw new errors/* InputError */.dz(path, `expected a profile-gate report.json with a whole-number schemaVersion, got ${version === undefined ? 'none' : JSON.stringify(version)?.slice(0, 40)}`);
     }
-    if (version > report/* REPORT_SCHEMA_VERSION */.WI) {
-        throw new errors/* InputError */.dz(path, `expected schemaVersion ≤ ${report/* REPORT_SCHEMA_VERSION */.WI}; this report was written by a newer profile-gate (${writer(data, version)}); upgrade`);
+    if (version > model_report/* REPORT_SCHEMA_VERSION */.WI) {
+        throw new errors/* InputError */.dz(path, `expected schemaVersion ≤ ${model_report/* REPORT_SCHEMA_VERSION */.WI}; this report was written by a newer profile-gate (${writer(data, version)}); upgrade`);
     }
     let current = data;
-    for (let from = version; from < report/* REPORT_SCHEMA_VERSION */.WI; from++) {
+    for (let from = version; from < model_report/* REPORT_SCHEMA_VERSION */.WI; from++) {
         const step = MIGRATIONS[from];
         if (!step)
-            throw new errors/* InputError */.dz(path, `expected schemaVersion ${report/* REPORT_SCHEMA_VERSION */.WI} or a version that can be migrated, got ${version}`);
+            throw new errors/* InputError */.dz(path, `expected schemaVersion ${model_report/* REPORT_SCHEMA_VERSION */.WI} or a version that can be migrated, got ${version}`);
         current = step(current);
     }
-    const parsed = report/* ReportSchema */.M9.safeParse(current);
+    const parsed = model_report/* ReportSchema */.M9.safeParse(current);
     if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue.path.length ? issue.path.join('.') : 'the top level';
-        const migrated = version < report/* REPORT_SCHEMA_VERSION */.WI ? ` (migrated from schemaVersion ${version})` : '';
-        throw new errors/* InputError */.dz(path, `expected a profile-gate report.json (schemaVersion ${report/* REPORT_SCHEMA_VERSION */.WI})${migrated}; at ${where}: ${issue.message}`);
+        const migrated = version < model_report/* REPORT_SCHEMA_VERSION */.WI ? ` (migrated from schemaVersion ${version})` : '';
+        throw new errors/* InputError */.dz(path, `expected a profile-gate report.json (schemaVersion ${model_report/* REPORT_SCHEMA_VERSION */.WI})${migrated}; at ${where}: ${issue.message}`);
     }
     return parsed.data;
 }
 
-;// CONCATENATED MODULE: ./src/engine/load-reports.ts
+;// CONCATENATED MODULE: ./src/io/reports.ts
 /**
  * Reading report.json files back (matrix legs, downloaded artifacts) for the merged report.
  * They may come from a fork's workflow: size-capped, JSON-parsed and schema-validated, or refused
@@ -1239,7 +1239,7 @@ function migrateReport(data, path) {
 
 
 
-const REPORT_FILE = 'report.json';
+
 /** A report of 10,000 kernels is a few MiB; anything far larger is not ours. */
 const MAX_REPORT_BYTES = DEFAULT_ARTIFACT_LIMITS.maxReportBytes;
 const MAX_DEPTH = 6;
@@ -1251,7 +1251,7 @@ async function walk(directory, depth, found) {
         const path = (0,external_node_path_.join)(directory, entry.name);
         if (entry.isDirectory())
             await walk(path, depth + 1, found);
-        else if (entry.isFile() && entry.name === REPORT_FILE)
+        else if (entry.isFile() && entry.name === model_report/* REPORT_FILE */.Uq)
             found.push(path);
     }
 }
@@ -1299,28 +1299,28 @@ async function loadReport(path) {
     return migrateReport(data, path);
 }
 /** A label for a found report: its folder less `prefix`, else what the report says, else the file's folder. */
-function load_reports_labelFor(found, report, prefix = '') {
+function reports_labelFor(found, report, prefix = '') {
     if (found.folder)
         return found.folder.startsWith(prefix) && found.folder.length > prefix.length ? found.folder.slice(prefix.length) : found.folder;
     const parts = found.path.split(/[\\/]/).filter(Boolean);
     return report.run.workload ?? report.environment.model ?? (parts.length >= 2 ? parts[parts.length - 2] : (0,external_node_path_.basename)(found.path));
 }
 
-// EXTERNAL MODULE: ./src/compare/options.ts
-var compare_options = __nccwpck_require__(277);
-// EXTERNAL MODULE: ./src/report/summary.ts
-var summary = __nccwpck_require__(613);
+// EXTERNAL MODULE: ./src/compare/gate-options.ts
+var gate_options = __nccwpck_require__(263);
+// EXTERNAL MODULE: ./src/report/markdown/summary.ts
+var summary = __nccwpck_require__(198);
 // EXTERNAL MODULE: ./src/report/terminal.ts
 var terminal = __nccwpck_require__(496);
 // EXTERNAL MODULE: ./src/report/json.ts
 var json = __nccwpck_require__(794);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(311);
-// EXTERNAL MODULE: ./src/engine/files.ts
-var engine_files = __nccwpck_require__(817);
-// EXTERNAL MODULE: ./src/ingest/nvidia-smi-csv.ts
-var nvidia_smi_csv = __nccwpck_require__(86);
-;// CONCATENATED MODULE: ./src/pipeline/no-captures.ts
+var version = __nccwpck_require__(692);
+// EXTERNAL MODULE: ./src/io/inputs.ts
+var inputs = __nccwpck_require__(67);
+// EXTERNAL MODULE: ./src/ingest/formats/nvidia-smi-csv.ts
+var nvidia_smi_csv = __nccwpck_require__(563);
+;// CONCATENATED MODULE: ./src/io/gather-captures.ts
 /**
  * No capture, no pass: capture paths that hold no file (a typo, a step that wrote nothing) fail the
  * run by default. `warn` and `ignore` (action input if-no-captures, CLI flag --if-no-captures, the
@@ -1351,7 +1351,7 @@ async function gatherCaptures(paths, how) {
             missing.push(path);
         }
     }
-    const found = await (0,engine_files.expandInputSet)(present);
+    const found = await (0,inputs.expandInputSet)(present);
     if (found.files.length) {
         if (missing.length && how.policy !== 'ignore')
             how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
@@ -1368,10 +1368,10 @@ async function gatherCaptures(paths, how) {
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-// EXTERNAL MODULE: ./src/model/stats.ts
-var stats = __nccwpck_require__(234);
-// EXTERNAL MODULE: ./src/compare/stats.ts + 1 modules
-var compare_stats = __nccwpck_require__(814);
+// EXTERNAL MODULE: ./src/model/averages.ts
+var averages = __nccwpck_require__(861);
+// EXTERNAL MODULE: ./src/compare/statistics.ts + 1 modules
+var statistics = __nccwpck_require__(851);
 ;// CONCATENATED MODULE: ./src/compare/change-points.ts
 /**
  * Change-point detection for nightly series (tok/s per workload, family shares): E-divisive means
@@ -1487,7 +1487,7 @@ function permutationPValue(values, observed, options, random) {
 }
 function levels(values, cuts) {
     const bounds = [0, ...cuts, values.length];
-    return bounds.slice(0, -1).map((start, i) => (0,stats/* median */.J)(values.slice(start, bounds[i + 1])));
+    return bounds.slice(0, -1).map((start, i) => (0,averages/* median */.J)(values.slice(start, bounds[i + 1])));
 }
 function relative(before, after) {
     return before === 0 ? 0 : (after - before) / Math.abs(before);
@@ -1514,7 +1514,7 @@ function detectChangePoints(values, options = {}) {
         let accepted;
         for (const segment of ranked) {
             if (segment.pValue === undefined) {
-                const random = (0,compare_stats/* mulberry32 */.sK)((0,compare_stats/* seedFor */.ln)(o.seed, `${segment.start}:${segment.end}`));
+                const random = (0,statistics/* mulberry32 */.sK)((0,statistics/* seedFor */.ln)(o.seed, `${segment.start}:${segment.end}`));
                 segment.pValue = permutationPValue(values.slice(segment.start, segment.end), segment.split.statistic, o, random);
             }
             if (segment.pValue <= o.alpha) {
@@ -1603,8 +1603,8 @@ function eventsBetween(before, after, index, minShareChange) {
 
 // EXTERNAL MODULE: ./src/report/dashboard/median-ci.ts
 var median_ci = __nccwpck_require__(632);
-// EXTERNAL MODULE: ./src/report/format.ts
-var format = __nccwpck_require__(11);
+// EXTERNAL MODULE: ./src/report/number-format.ts
+var number_format = __nccwpck_require__(710);
 ;// CONCATENATED MODULE: ./src/report/dashboard/safe-text.ts
 /**
  * Report fields become page text and links: text is trimmed to a sane length, and only links of
@@ -1723,7 +1723,7 @@ function changesOf(values, options, key, floors) {
     });
     // The scan is O(n²) in memory and time: a very long history is scanned over its latest part.
     const skip = Math.max(0, present.length - MAX_SEGMENT);
-    const found = detectChangePoints(present.slice(skip), { seed: (0,compare_stats/* seedFor */.ln)(options.seed, key), permutations: options.permutations, alpha: options.alpha, ...floors });
+    const found = detectChangePoints(present.slice(skip), { seed: (0,statistics/* seedFor */.ln)(options.seed, key), permutations: options.permutations, alpha: options.alpha, ...floors });
     return found.map((p) => mark(p, indexes.slice(skip)));
 }
 function familyShares(reports, options) {
@@ -1909,7 +1909,7 @@ function buildDashboardData(inputs, skipped, partial = {}) {
         serverUrl: safeServerUrl(options.serverUrl),
         metric: { name: clampText(options.metric, 80), unit: info.unit, label: info.label, direction: info.direction },
         topN: options.topN,
-        method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${format/* CI_PERCENT */.XO}% confidence interval of the median from order statistics.`,
+        method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${number_format/* CI_PERCENT */.XO}% confidence interval of the median from order statistics.`,
         reportCount: inputs.length - duplicates,
         skipped: notes.slice(0, 200),
         regressions,
@@ -1956,7 +1956,7 @@ function metricLine(w, i) {
   var p = w.points, v = p.value[i];
   if (v === null) return 'no ' + DATA.metric.name;
   var digits = metricDigits(v), text = num(v, digits) + ' ' + DATA.metric.unit;
-  if (p.low[i] !== null) text += ' (${format/* CI_PERCENT */.XO}% CI ' + num(p.low[i], digits) + '\u2013' + num(p.high[i], digits) + ')';
+  if (p.low[i] !== null) text += ' (${number_format/* CI_PERCENT */.XO}% CI ' + num(p.low[i], digits) + '\u2013' + num(p.high[i], digits) + ')';
   return text + ', n=' + p.n[i];
 }
 function pointLines(w, i) {
@@ -2040,7 +2040,7 @@ function shiftList(w) {
 
 function latestTable(w) {
   var p = w.points, n = p.t.length;
-  var table = add(h('table'), add(h('tr'), h('th', null, 'run'), h('th', null, 'commit'), h('th', { class: 'num' }, DATA.metric.unit), h('th', { class: 'num' }, '${format/* CI_PERCENT */.XO}% CI'), h('th', { class: 'num' }, 'n'), h('th', null, 'verdict'), h('th', null, 'findings')));
+  var table = add(h('table'), add(h('tr'), h('th', null, 'run'), h('th', null, 'commit'), h('th', { class: 'num' }, DATA.metric.unit), h('th', { class: 'num' }, '${number_format/* CI_PERCENT */.XO}% CI'), h('th', { class: 'num' }, 'n'), h('th', null, 'verdict'), h('th', null, 'findings')));
   for (var i = n - 1; i >= Math.max(0, n - 20); i--) {
     var v = p.value[i], digits = v === null ? 1 : metricDigits(v);
     add(table, add(h('tr'), add(h('td'), link(stamp(p.t[i]), p.run[i])), add(h('td', { class: 'mono' }), link(short(p.commit[i]), commitHref(w, i))),
@@ -2081,7 +2081,7 @@ function card(w, index, regressions) {
   if (last >= 0) {
     var digits = metricDigits(p.value[last]);
     add(stats, add(h('div', { class: 'stat' }), h('span', { class: 'l' }, 'latest ' + DATA.metric.label.toLowerCase()), h('span', { class: 'v' }, num(p.value[last], digits)), h('span', { class: 'u' }, DATA.metric.unit)));
-    if (p.low[last] !== null) add(stats, add(h('div', { class: 'stat' }), h('span', { class: 'l' }, '${format/* CI_PERCENT */.XO}% CI of the median'), h('span', { class: 'u' }, num(p.low[last], digits) + '\u2013' + num(p.high[last], digits))));
+    if (p.low[last] !== null) add(stats, add(h('div', { class: 'stat' }), h('span', { class: 'l' }, '${number_format/* CI_PERCENT */.XO}% CI of the median'), h('span', { class: 'u' }, num(p.low[last], digits) + '\u2013' + num(p.high[last], digits))));
   }
   var verdict = p.verdict[n - 1];
   add(stats, add(h('div', { class: 'stat verdict-' + VERDICTS[verdict] }), h('span', { class: 'l' }, 'latest verdict'), add(h('span', { class: 'v' }), h('span', { class: 'sym' }, VERDICT_SYMBOL[verdict] + ' '), VERDICTS[verdict])));
@@ -2089,7 +2089,7 @@ function card(w, index, regressions) {
 
   var metric = metricChart(w, id), families = familyChart(w, id), timeline = timelineChart(w, id);
   add(article,
-    add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: ${format/* CI_PERCENT */.XO}% CI of the median, dashed: levels between change points')), metric.node,
+    add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: ${number_format/* CI_PERCENT */.XO}% CI of the median, dashed: levels between change points')), metric.node,
     add(h('div', { class: 'section-title' }, 'Kernel time by family'), h('span', { class: 'hint' }, 'share of GPU kernel time; \u25BC marks a family-share shift')), families.node,
     add(h('div', { class: 'section-title' }, 'Verdicts and findings'), h('span', { class: 'hint' }, 'bars span consecutive runs')), timeline.node, legend(id));
   var panel = put(article, h('div', { class: 'detail', hidden: 'hidden' }));
@@ -3006,7 +3006,7 @@ function* reportsInZip(zip, source, limits) {
             // An unreadable context.json only costs the PR lookup; the report is still read.
         }
     }
-    for (const entry of zipEntries(zip, named(REPORT_FILE), caps)) {
+    for (const entry of zipEntries(zip, named(model_report/* REPORT_FILE */.Uq), caps)) {
         const path = `${source}/${entry.name}`;
         try {
             const report = parseReport(entry.data, path);
@@ -3124,13 +3124,14 @@ async function downloadReportArtifacts(query, access) {
     return { inputs, skipped, runs: runs.length };
 }
 
-;// CONCATENATED MODULE: ./src/engine/dashboard.ts
+;// CONCATENATED MODULE: ./src/cli/dashboard-site.ts
 /**
  * The I/O half of `profile-gate dashboard`: read report.json files (and, with --from-artifacts,
  * download them), build the site with the pure renderer, and write it to a directory.
  * A report that does not validate is left out and listed on the page, not fatal: one broken
  * nightly artifact must not take the whole history down.
  */
+
 
 
 
@@ -3179,7 +3180,7 @@ async function saveReports(directory, inputs) {
             continue;
         names.add(name);
         await (0,promises_.mkdir)((0,external_node_path_.join)(directory, name), { recursive: true });
-        await (0,promises_.writeFile)((0,external_node_path_.join)(directory, name, 'report.json'), (0,json.serializeReport)(report));
+        await (0,promises_.writeFile)((0,external_node_path_.join)(directory, name, model_report/* REPORT_FILE */.Uq), (0,json.serializeReport)(report));
     }
     return names.size;
 }
@@ -3339,19 +3340,19 @@ async function runDashboardCommand(argv, env = process.env) {
     return errors/* EXIT_OK */.Ij;
 }
 
-// EXTERNAL MODULE: ./src/report/gh-budget.ts
-var gh_budget = __nccwpck_require__(193);
-// EXTERNAL MODULE: ./src/report/gh-sections.ts
-var gh_sections = __nccwpck_require__(876);
-// EXTERNAL MODULE: ./src/report/gh-text.ts
-var gh_text = __nccwpck_require__(215);
-// EXTERNAL MODULE: ./src/report/charts.ts
-var report_charts = __nccwpck_require__(337);
+// EXTERNAL MODULE: ./src/report/markdown/budget.ts
+var markdown_budget = __nccwpck_require__(821);
+// EXTERNAL MODULE: ./src/report/markdown/sections.ts
+var sections = __nccwpck_require__(192);
+// EXTERNAL MODULE: ./src/report/markdown/text.ts
+var markdown_text = __nccwpck_require__(755);
+// EXTERNAL MODULE: ./src/report/markdown/charts.ts
+var markdown_charts = __nccwpck_require__(261);
 // EXTERNAL MODULE: ./src/report/kernel-display-name.ts
 var kernel_display_name = __nccwpck_require__(188);
 // EXTERNAL MODULE: ./src/report/merge-reports.ts
 var merge_reports = __nccwpck_require__(756);
-;// CONCATENATED MODULE: ./src/report/comment.ts
+;// CONCATENATED MODULE: ./src/report/markdown/comment.ts
 /**
  * The sticky PR comment: the verdict and the alerts first, everything else folded in <details>,
  * a link to the full report, and a hidden marker that lets the next run find and update it.
@@ -3407,33 +3408,33 @@ function decideComment(policy, pullRequestEvent, merged) {
 const measure = (text) => text.length;
 function alertLines(entry, labelled, textChars) {
     const lines = [];
-    const prefix = labelled ? `**${(0,gh_text/* safeText */.Hk)(entry.label, 80)}** · ` : '';
-    const rows = (0,gh_sections/* orderRows */.O1)(entry.report.comparison?.rows ?? []).filter(gh_sections/* isAlert */.Hx);
-    const findings = (0,gh_sections/* orderFindings */.$t)(entry.report.findings).filter((f) => f.severity !== 'info' && !f.secondary);
+    const prefix = labelled ? `**${(0,markdown_text/* safeText */.Hk)(entry.label, 80)}** · ` : '';
+    const rows = (0,sections/* orderRows */.O1)(entry.report.comparison?.rows ?? []).filter(sections/* isAlert */.Hx);
+    const findings = (0,sections/* orderFindings */.$t)(entry.report.findings).filter((f) => f.severity !== 'info' && !f.secondary);
     if (labelled && (rows.length || findings.length || entry.report.verdict !== 'pass')) {
-        lines.push(`${prefix}${(0,gh_sections/* verdictLine */.MT)(entry.report.verdict)}${entry.report.comparison ? '' : ' (no baseline)'}`);
+        lines.push(`${prefix}${(0,sections/* verdictLine */.MT)(entry.report.verdict)}${entry.report.comparison ? '' : ' (no baseline)'}`);
     }
-    const detail = { ...gh_sections/* DETAIL_LEVELS */.oA[2], nameChars: 80 };
+    const detail = { ...sections/* DETAIL_LEVELS */.oA[2], nameChars: 80 };
     if (rows.length) {
         const names = (0,kernel_display_name/* reportKernelNames */.eX)(entry.report);
-        lines.push('', gh_sections/* COMPARISON_HEADER */.Cq, ...rows.slice(0, 10).map((row) => (0,gh_sections/* comparisonRowCells */.Hz)(row, detail, names)));
+        lines.push('', sections/* COMPARISON_HEADER */.Cq, ...rows.slice(0, 10).map((row) => (0,sections/* comparisonRowCells */.Hz)(row, detail, names)));
         if (rows.length > 10)
             lines.push('', `… ${rows.length - 10} more alerts in the details and the artifact.`);
         lines.push('');
     }
     for (const [i, finding] of findings.slice(0, 10).entries()) {
-        lines.push((0,gh_sections/* renderFindingLine */.gz)(finding, textChars));
+        lines.push((0,sections/* renderFindingLine */.gz)(finding, textChars));
         // The top finding's next step stays in view: it is what the reviewer does next.
         if (i === 0)
-            lines.push(...(0,gh_sections/* nextStepLines */.FM)(finding, Math.max(textChars, 600)));
+            lines.push(...(0,sections/* nextStepLines */.FM)(finding, Math.max(textChars, 600)));
     }
     if (findings.length > 10)
         lines.push(`- … ${findings.length - 10} more findings in the details.`);
     return lines;
 }
 function entryDetails(entry, d, labelled) {
-    const body = (0,gh_sections/* entrySections */.XQ)(entry, d, labelled ? '####' : '###');
-    const head = labelled ? [`### ${(0,gh_sections/* verdictLine */.MT)(entry.report.verdict)} · ${(0,gh_text/* safeText */.Hk)(entry.label, 100)}`, (0,gh_sections/* reasonsBlock */.hF)(entry.report)] : [];
+    const body = (0,sections/* entrySections */.XQ)(entry, d, labelled ? '####' : '###');
+    const head = labelled ? [`### ${(0,sections/* verdictLine */.MT)(entry.report.verdict)} · ${(0,markdown_text/* safeText */.Hk)(entry.label, 100)}`, (0,sections/* reasonsBlock */.hF)(entry.report)] : [];
     return [...head, body].filter(Boolean).join('\n\n');
 }
 function footer(merged, links) {
@@ -3442,10 +3443,10 @@ function footer(merged, links) {
         if (!entry.artifact)
             continue;
         const label = merged.entries.length > 1 ? `${entry.label}: ${entry.artifact.name}` : entry.artifact.name;
-        parts.push((0,gh_text/* safeLink */.o3)(label, entry.artifact.url, 120));
+        parts.push((0,markdown_text/* safeLink */.o3)(label, entry.artifact.url, 120));
     }
     if (links.runUrl)
-        parts.push((0,gh_text/* safeLink */.o3)('job summary and all artifacts', links.runUrl));
+        parts.push((0,markdown_text/* safeLink */.o3)('job summary and all artifacts', links.runUrl));
     return parts.length ? `Full report: ${parts.join(' · ')}` : 'Full report: report.json and report.md in the job’s report directory.';
 }
 function renderReportComment(report, options) {
@@ -3463,30 +3464,30 @@ function renderComment(merged, options) {
     const labelled = merged.entries.length > 1;
     const first = merged.entries[0];
     const heading = labelled || !first
-        ? `## profile-gate: ${(0,gh_sections/* verdictLine */.MT)(merged.verdict)} · ${merged.entries.length} reports`
-        : `## profile-gate: ${(0,gh_sections/* reportVerdictLine */.wM)(first.report)} · ${(0,gh_text/* safeText */.Hk)(first.label, 100)}`;
-    const banner = !labelled && first ? (0,gh_sections/* noBaselineBanner */.XA)(first) : '';
-    const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', !labelled && first ? (0,gh_sections/* reasonsBlock */.hF)(first.report) : ''].filter(Boolean).join('\n');
+        ? `## profile-gate: ${(0,sections/* verdictLine */.MT)(merged.verdict)} · ${merged.entries.length} reports`
+        : `## profile-gate: ${(0,sections/* reportVerdictLine */.wM)(first.report)} · ${(0,markdown_text/* safeText */.Hk)(first.label, 100)}`;
+    const banner = !labelled && first ? (0,sections/* noBaselineBanner */.XA)(first) : '';
+    const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', !labelled && first ? (0,sections/* reasonsBlock */.hF)(first.report) : ''].filter(Boolean).join('\n');
     const tail = footer(merged, links);
     const alerts = merged.entries.flatMap((entry) => alertLines(entry, labelled, 300));
     const alertBudget = budget * 0.4;
     const alertBlock = alerts.length
-        ? (0,gh_budget/* fitRows */.z)(alerts, alertBudget, measure, 'lines of alerts; see the job summary').join('\n').trim()
+        ? (0,markdown_budget/* fitRows */.z)(alerts, alertBudget, measure, 'lines of alerts; see the job summary').join('\n').trim()
         : first
             ? 'No regressions and no findings.'
             : 'No report was found.';
     // Pictures of one report, where they beat a table: its throughput runs and its family shares.
-    const charts = !labelled && first ? (0,report_charts/* reportCharts */.Em)(first.report) : [];
+    const charts = !labelled && first ? (0,markdown_charts/* reportCharts */.Em)(first.report) : [];
     const chartBlock = charts.length && measure(charts.join('\n\n')) < budget * 0.15 ? charts.join('\n\n') : '';
     const used = measure(head) + measure(alertBlock) + measure(chartBlock) + measure(tail) + 20;
     const open = `<details><summary>Details: findings, comparison, kernels, utilization, baseline</summary>`;
     const close = '</details>';
     const blocks = merged.entries.map((entry) => ({
         render: (d) => entryDetails(entry, d, labelled),
-        minimal: () => `${(0,gh_text/* safeText */.Hk)(entry.label, 80)}: details omitted to stay within GitHub's comment size limit; see the job summary.`,
+        minimal: () => `${(0,markdown_text/* safeText */.Hk)(entry.label, 80)}: details omitted to stay within GitHub's comment size limit; see the job summary.`,
     }));
     // The blank lines around the block content are what makes GitHub render markdown inside <details>.
-    const details = blocks.length ? `${(0,gh_budget/* fitBlocks */.U)(open, blocks, close, budget - used, measure)}` : '';
+    const details = blocks.length ? `${(0,markdown_budget/* fitBlocks */.U)(open, blocks, close, budget - used, measure)}` : '';
     const body = [head, alertBlock, chartBlock, details, tail].filter(Boolean).join('\n\n');
     if (measure(body) <= budget)
         return `${body}\n`;
@@ -3534,12 +3535,12 @@ async function runReportCommand(args) {
     const entries = [];
     for (const found of files) {
         const report = await loadReport(found.path);
-        entries.push({ label: load_reports_labelFor(found, report, values.prefix), report });
+        entries.push({ label: reports_labelFor(found, report, values.prefix), report });
     }
     const merged = (0,merge_reports/* mergeReports */.C1)(entries);
     const links = values['run-url'] ? { runUrl: values['run-url'] } : {};
-    await (0,engine_files.writeOutput)((0,external_node_path_.join)(values.out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
-    await (0,engine_files.writeOutput)((0,external_node_path_.join)(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
+    await (0,inputs.writeOutput)((0,external_node_path_.join)(values.out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
+    await (0,inputs.writeOutput)((0,external_node_path_.join)(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
     const lines = merged.entries.map((e) => `  ${e.report.verdict.padEnd(17)} ${e.label.replace(/[\r\n]+/g, ' ')}`);
     process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${(0,external_node_path_.join)(values.out, 'summary.md')} and ${(0,external_node_path_.join)(values.out, 'comment.md')}\n`);
     return merged.verdict === 'fail' ? errors/* EXIT_GATE_FAILED */.je : errors/* EXIT_OK */.Ij;
@@ -3551,7 +3552,7 @@ const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createReq
 var external_node_fs_ = __nccwpck_require__(24);
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/engine/run/detect.ts
+;// CONCATENATED MODULE: ./src/runner/detect.ts
 /**
  * What the box has: GPU vendor, name, driver, CUDA/ROCm, the MAX version and which profilers exist.
  * All probing goes through `Probe` (short commands, small outputs), so tests can inject a box; the
@@ -3803,7 +3804,7 @@ function createSystemProbe() {
     };
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/install-lines.ts
+;// CONCATENATED MODULE: ./src/runner/install-lines.ts
 /** The exact line to install each tool the run can use, shown wherever the tool is missing. */
 const INSTALL = {
     max: 'pip install modular (MAX ships in the modular package; see docs.modular.com for conda/pixi)',
@@ -3813,7 +3814,7 @@ const INSTALL = {
     libdw: 'apt-get install -y libdw1 (nsys stats needs libdw.so.1)',
 };
 
-;// CONCATENATED MODULE: ./src/engine/run/profilers.ts
+;// CONCATENATED MODULE: ./src/runner/profilers.ts
 /**
  * Which profiler a run uses on this box (what `profiler: auto` means, and the fallback with its
  * install line when a tool is missing), and the exact profiler command lines.
@@ -3913,7 +3914,7 @@ function rocprofArgs(rocprofv3, dir) {
     return [rocprofv3, '--kernel-trace', '--stats', '--output-format', 'csv', '-d', dir, '-o', 'profile', '--'];
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/shell-words.ts
+;// CONCATENATED MODULE: ./src/runner/shell-words.ts
 /**
  * Splitting an option such as `max-args: --max-length 2048 --prompt "two words"` into argv the way a
  * POSIX shell would (quotes and backslashes only: no expansion, no globbing), and quoting argv back
@@ -4122,7 +4123,7 @@ function resolveRunMetadata(flags, env, git, now = () => new Date()) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/logger.ts
+;// CONCATENATED MODULE: ./src/runner/logger.ts
 
 /** Plain text to a writable stream, headers for groups (the CLI). */
 function createPlainLogger(write, options = {}) {
@@ -4208,7 +4209,7 @@ function fencedLogger(base, write, newToken) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/options.ts
+;// CONCATENATED MODULE: ./src/runner/run-options.ts
 /**
  * What to run, as the action inputs and the `profile-gate run` flags name it (kebab-case, one name
  * per option in both doors). Parsed once into RunOptions; an error names the option it is about.
@@ -4403,7 +4404,7 @@ function parseRunOptions(raw, style = 'input') {
 const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 // EXTERNAL MODULE: ./src/diagnose/deep-dive-request.ts
 var deep_dive_request = __nccwpck_require__(959);
-;// CONCATENATED MODULE: ./src/engine/run/deep-dive.ts
+;// CONCATENATED MODULE: ./src/runner/deep-dive.ts
 /**
  * The deep dive: Nsight Compute on the one kernel the analysis points at. A finding asks for it
  * with a structured request (kernel key and filter, launch skip, sections); here it becomes argv:
@@ -4446,13 +4447,13 @@ function chooseDeepDive(mode, target, ncu, workload) {
 
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: ./src/ingest/index.ts + 47 modules
-var ingest = __nccwpck_require__(994);
-// EXTERNAL MODULE: ./src/ingest/input-file.ts
-var input_file = __nccwpck_require__(291);
-// EXTERNAL MODULE: ./src/ingest/workload-metrics-jsonl.ts
-var workload_metrics_jsonl = __nccwpck_require__(844);
-;// CONCATENATED MODULE: ./src/engine/run/process.ts
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 47 modules
+var registry = __nccwpck_require__(329);
+// EXTERNAL MODULE: ./src/ingest/common/input-file.ts
+var input_file = __nccwpck_require__(311);
+// EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
+var workload_metrics_jsonl = __nccwpck_require__(69);
+;// CONCATENATED MODULE: ./src/runner/process.ts
 /**
  * Starting and stopping the workload's processes. Each child leads its own process group
  * (spawn detached = setsid), so it and everything it starts can be stopped together with a signal to
@@ -4951,7 +4952,7 @@ class ProcessGroups {
     }
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/files.ts
+;// CONCATENATED MODULE: ./src/runner/capture-files.ts
 /**
  * The files a run leaves: checked before the run claims success (present, non-empty and of the
  * expected shape, a cheap structural check; the importers read them fully later), collected from a
@@ -5082,7 +5083,7 @@ async function checkOutput(path, kind, options = {}) {
     else if (kind === 'workload-console') {
         if (!options.sniffOnly) {
             const file = await (0,input_file/* openInput */.lt)(path);
-            if (!ingest/* IMPORTERS */.a.some((importer) => importer.sniff(file.head)))
+            if (!registry/* IMPORTERS */.a.some((importer) => importer.sniff(file.head)))
                 problem = NO_METRIC_LINES;
         }
     }
@@ -5136,7 +5137,7 @@ async function consoleAnalysisFile(path) {
     if (!check.ok)
         return check;
     const file = await (0,input_file/* openInput */.lt)(path);
-    const sniffed = ingest/* IMPORTERS */.a.find((importer) => importer.sniff(file.head));
+    const sniffed = registry/* IMPORTERS */.a.find((importer) => importer.sniff(file.head));
     if (sniffed && sniffed.id !== 'workload-metrics-jsonl')
         return { ok: true, path, bytes: check.bytes };
     if (sniffed && file.sizeBytes <= input_file/* SNIFF_BYTES */.dD)
@@ -5182,7 +5183,7 @@ function globToRegExp(glob) {
 }
 const MAX_WALK_ENTRIES = 200_000;
 /** Files under `root` (relative paths), skipping .git and node_modules, bounded. */
-async function files_walk(root, prefix = '', found = []) {
+async function capture_files_walk(root, prefix = '', found = []) {
     let entries;
     try {
         entries = await (0,promises_.readdir)((0,external_node_path_.join)(root, prefix), { withFileTypes: true });
@@ -5196,7 +5197,7 @@ async function files_walk(root, prefix = '', found = []) {
         const path = prefix ? `${prefix}/${entry.name}` : entry.name;
         if (entry.isDirectory()) {
             if (entry.name !== '.git' && entry.name !== 'node_modules')
-                await files_walk(root, path, found);
+                await capture_files_walk(root, path, found);
         }
         else if (entry.isFile())
             found.push(path);
@@ -5222,7 +5223,7 @@ async function matchCaptures(globs, cwd) {
         const root = absolute ? '/' : cwd;
         const relativeGlob = absolute ? glob.slice(1) : glob.replace(/^\.\//, '');
         const pattern = globToRegExp(relativeGlob);
-        for (const file of await files_walk(root, globBase(relativeGlob))) {
+        for (const file of await capture_files_walk(root, globBase(relativeGlob))) {
             if (!pattern.test(file))
                 continue;
             const path = (0,external_node_path_.join)(root, file);
@@ -5254,10 +5255,10 @@ async function collectCaptures(globs, cwd, before, into) {
 }
 /** Files below `dir` whose names end with `suffix` (rocprofv3 picks host/pid folders itself). */
 async function findBySuffix(dir, suffix) {
-    return (await files_walk(dir)).filter((file) => file.endsWith(suffix)).map((file) => (0,external_node_path_.join)(dir, file));
+    return (await capture_files_walk(dir)).filter((file) => file.endsWith(suffix)).map((file) => (0,external_node_path_.join)(dir, file));
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/preflight.ts
+;// CONCATENATED MODULE: ./src/runner/preflight.ts
 /**
  * Turning the JSON of python/preflight_custom_arch.py into messages, each failure with its exact
  * fix (the custom-architecture failure modes MAX users hit). The checker states facts; the wording,
@@ -5401,7 +5402,7 @@ function parsePreflightOutput(text) {
 
 ;// CONCATENATED MODULE: external "node:http"
 const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-;// CONCATENATED MODULE: ./src/engine/run/serve.ts
+;// CONCATENATED MODULE: ./src/runner/serve.ts
 /**
  * `max serve` for the length of the benchmark windows: started in its own process group, checked
  * for an early death or an error in its log within seconds, then polled on /health with a bounded
@@ -5528,7 +5529,7 @@ async function startServer(groups, step, plan, options) {
     return failure(`did not answer 200 on ${plan.healthUrl} within ${Math.round(options.readyTimeoutMs / 1000)} s`, true);
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/execute.ts
+;// CONCATENATED MODULE: ./src/runner/execute.ts
 /**
  * Carrying out a plan: each step in a log group with its time, its process group stopped at its
  * limit or at the run's deadline, its files checked before they count. A failed warm-up, measured
@@ -5823,7 +5824,7 @@ async function executePlan(plan, deps) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/plan-steps.ts
+;// CONCATENATED MODULE: ./src/runner/plan-steps.ts
 /**
  * The steps of each kind of run, with their exact commands and files: `max generate`, `max serve`
  * with benchmark windows, and a command workload. Each run writes its consoles to logs/<step>.log
@@ -6044,7 +6045,7 @@ function commandSteps(b, notices) {
     return { steps, workload: run };
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/plan.ts
+;// CONCATENATED MODULE: ./src/runner/plan.ts
 /**
  * The plan: from the options and the detected box, the ordered steps with their exact commands,
  * files and time limits. Pure, so `--dry-run` shows exactly what a run would do. What the box lacks
@@ -6209,7 +6210,7 @@ function assignTimeouts(steps, deepDive, budgetSeconds) {
         deepDive.timeoutSeconds = share(2);
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/plan-text.ts
+;// CONCATENATED MODULE: ./src/runner/plan-text.ts
 /** The plan as a person reads it before a long run (and alone with --dry-run). Plain text. */
 
 
@@ -6298,7 +6299,7 @@ function renderPlan(plan) {
     return `${lines.join('\n')}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/engine/run/index.ts
+;// CONCATENATED MODULE: ./src/runner/run-workload.ts
 /**
  * The whole job on a GPU box, shared by the action and `profile-gate run`: detect the box, plan,
  * run the steps, hand the checked capture files to the analysis, and (when the analysis points at
@@ -6324,7 +6325,7 @@ function renderPlan(plan) {
 
 
 
-/** The folder with the python helpers: <package root>/python, from src/engine/run and from dist. */
+/** The folder with the python helpers: <package root>/python, from src/runner and from dist. */
 function findPythonDir(start = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url))) {
     let dir = start;
     for (let i = 0; i < 6; i += 1) {
@@ -6422,7 +6423,7 @@ async function writeRunJson(plan, result) {
         notices: run.notices,
         seconds: run.seconds,
     };
-    await (0,engine_files.writeOutput)((0,external_node_path_.join)(plan.outDir, 'run.json'), `${JSON.stringify(data, null, 2)}\n`);
+    await (0,inputs.writeOutput)((0,external_node_path_.join)(plan.outDir, 'run.json'), `${JSON.stringify(data, null, 2)}\n`);
 }
 /** Remove what an earlier run into the same folder left at the paths this plan writes (only those). */
 async function clearPlannedFiles(plan) {
@@ -6566,7 +6567,7 @@ async function runJob(plan, deps) {
     await stopTrackedLeftovers(groups, run, deps.logger, result.report);
     try {
         if (result.baseReport)
-            await (0,engine_files.writeOutput)(baseReportPath(plan), (0,json.serializeReport)(result.baseReport));
+            await (0,inputs.writeOutput)(baseReportPath(plan), (0,json.serializeReport)(result.baseReport));
         await writeRunJson(plan, result);
     }
     catch (error) {
@@ -6584,6 +6585,7 @@ async function runJob(plan, deps) {
  * `profile-gate run`: the CI job on your own box. Same options as the action's inputs (as --flags),
  * prints the plan first, then runs it, analyzes the captures and writes the report into --out.
  */
+
 
 
 
@@ -6630,7 +6632,7 @@ A/B (the base build in the same job, on the same GPU; its report is the baseline
 Gate:
   --baseline FILE               compare against a report.json (not with --base-workdir/--base-run)
   --threshold M=PCT             practical floor of a metric in percent (decode_tok_s=3); repeatable
-  --fail-on LIST                finding ids that fail the gate (default ${compare_options/* DEFAULT_FAIL_ON_TEXT */.zR})
+  --fail-on LIST                finding ids that fail the gate (default ${gate_options/* DEFAULT_FAIL_ON_TEXT */.zR})
   --allow-throttled             compare even when a side was throttled
   --overlap-check true|false    warn instead of failing when one side's runs reach the other's median (default true)
   --drop-outliers true|false    leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
@@ -6642,7 +6644,7 @@ Gate:
 Exit codes: 0 ok, 1 the gate failed, 2 bad options or the plan cannot run, 4 the run failed.
 `;
 async function defaultAnalyze(inputs, environment, which, gate) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 489));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 731));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
 }
@@ -6652,7 +6654,7 @@ async function gateFromFlags(values, abRun) {
         throw new errors/* UsageError */.eb('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
     const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
     const thresholds = values['threshold'];
-    const { failOn, ...gate } = (0,compare_options/* parseGateText */.OQ)({
+    const { failOn, ...gate } = (0,gate_options/* parseGateText */.OQ)({
         ...(thresholds ? { threshold: thresholds } : {}),
         ...(text('fail-on') !== undefined ? { failOn: text('fail-on') } : {}),
         ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
@@ -6668,11 +6670,11 @@ async function gateFromFlags(values, abRun) {
 async function writeReport(report, outDir, write) {
     const [{ serializeReport }, { renderSummary }, { renderTerminal }, { writeOutput }] = await Promise.all([
         Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 794)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 613)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 198)),
         Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 496)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 817)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 67)),
     ]);
-    await writeOutput((0,external_node_path_.join)(outDir, 'report.json'), serializeReport(report));
+    await writeOutput((0,external_node_path_.join)(outDir, model_report/* REPORT_FILE */.Uq), serializeReport(report));
     await writeOutput((0,external_node_path_.join)(outDir, 'report.md'), renderSummary(report));
     write(`\n${renderTerminal(report)}`);
 }
@@ -6792,7 +6794,7 @@ function runCommand(argv) {
 
 // EXTERNAL MODULE: ./src/model/capture.ts
 var capture = __nccwpck_require__(347);
-;// CONCATENATED MODULE: ./src/cli/main.ts
+;// CONCATENATED MODULE: ./src/cli/program.ts
 /**
  * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
  * (0 ok, 1 the gate failed, 2 bad input or usage). Errors a user can cause print one line.
@@ -6863,7 +6865,7 @@ analyze options:
 
 gate options (analyze):
   --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
-  --fail-on LIST       finding ids that fail the gate (default ${compare_options/* DEFAULT_FAIL_ON_TEXT */.zR}; none for no id)
+  --fail-on LIST       finding ids that fail the gate (default ${gate_options/* DEFAULT_FAIL_ON_TEXT */.zR}; none for no id)
   --threshold M=PCT    practical floor of a metric in percent (decode_tok_s=3), or a share threshold in
                        percentage points (family:attention-fused=10); repeatable
   --allow-throttled    compare even when a side was throttled (otherwise the verdict is invalid)
@@ -6918,9 +6920,9 @@ function checkOutputs(outputs) {
 }
 async function emit(report, outputs) {
     if (outputs.json)
-        await (0,engine_files.writeOutput)(outputs.json, (0,json.serializeReport)(report));
+        await (0,inputs.writeOutput)(outputs.json, (0,json.serializeReport)(report));
     if (outputs.markdown)
-        await (0,engine_files.writeOutput)(outputs.markdown, (0,summary.renderSummary)(report));
+        await (0,inputs.writeOutput)(outputs.markdown, (0,summary.renderSummary)(report));
     if (outputs.json !== '-' && outputs.markdown !== '-')
         process.stdout.write((0,terminal.renderTerminal)(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
     return report.verdict === 'fail' ? errors/* EXIT_GATE_FAILED */.je : errors/* EXIT_OK */.Ij;
@@ -6985,7 +6987,7 @@ async function runAnalyze(args, defaultInputs) {
         throw new errors/* UsageError */.eb('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
     const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
     const families = values.families ? await loadFamilies(values.families) : [];
-    const { failOn, ...gate } = (0,compare_options/* parseGateText */.OQ)({
+    const { failOn, ...gate } = (0,gate_options/* parseGateText */.OQ)({
         ...(values.threshold ? { threshold: values.threshold } : {}),
         ...(values['fail-on'] !== undefined ? { failOn: values['fail-on'] } : {}),
         ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
@@ -7023,9 +7025,9 @@ async function runDemo(args) {
     checkOutputs(values);
     const samples = samplesDirectory();
     const baselineDir = (0,external_node_path_.join)(samples, 'baseline');
-    const baseline = await (0,analyze.analyze)({ inputs: await (0,engine_files.expandInputs)([baselineDir]) });
+    const baseline = await (0,analyze.analyze)({ inputs: await (0,inputs.expandInputs)([baselineDir]) });
     const report = await (0,analyze.analyze)({
-        inputs: await (0,engine_files.expandInputs)([(0,external_node_path_.join)(samples, 'current')]),
+        inputs: await (0,inputs.expandInputs)([(0,external_node_path_.join)(samples, 'current')]),
         baseline: { report: baseline, origin: 'file', path: baselineDir, reason: 'the bundled fused-attention run of the same workload on the same H200' },
     });
     process.stdout.write(`Demo: ${(0,external_node_path_.join)(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
@@ -7166,7 +7168,7 @@ function blockingMismatches(mismatches, allow) {
 
 /***/ }),
 
-/***/ 277:
+/***/ 263:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7411,7 +7413,7 @@ function parseGateText(text, label = cliGateLabel) {
 
 /***/ }),
 
-/***/ 814:
+/***/ 851:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7427,15 +7429,15 @@ __nccwpck_require__.d(__webpack_exports__, {
   Mo: () => (/* binding */ findSlowOutliers),
   Fm: () => (/* binding */ mad),
   KZ: () => (/* reexport */ mannWhitneyU),
-  JZ: () => (/* reexport */ stats/* median */.J),
+  JZ: () => (/* reexport */ averages/* median */.J),
   sK: () => (/* binding */ mulberry32),
   ln: () => (/* binding */ seedFor)
 });
 
 // UNUSED EXPORTS: MANN_KENDALL_EXACT_MAX, MANN_WHITNEY_EXACT_MAX, benjaminiHochbergAdjust, holmAdjust, inversionDistribution, mannKendall, mean, midranks, normalCdf, quantileSorted, theilSenSlope
 
-// EXTERNAL MODULE: ./src/model/stats.ts
-var stats = __nccwpck_require__(234);
+// EXTERNAL MODULE: ./src/model/averages.ts
+var averages = __nccwpck_require__(861);
 ;// CONCATENATED MODULE: ./src/compare/rank-tests.ts
 /**
  * Rank tests used by the gate: Mann-Whitney U between the two sides, and Mann-Kendall for a trend
@@ -7621,7 +7623,7 @@ function theilSenSlope(values) {
     return slopes.length % 2 ? slopes[mid] : (slopes[mid - 1] + slopes[mid]) / 2;
 }
 
-;// CONCATENATED MODULE: ./src/compare/stats.ts
+;// CONCATENATED MODULE: ./src/compare/statistics.ts
 /**
  * The statistics the gate uses, as small pure functions: robust location and scale, a seeded PRNG,
  * a bootstrap CI of the ratio of medians, multiple-comparison corrections, the warm-up rule and
@@ -7647,8 +7649,8 @@ function quantileSorted(sorted, q) {
 function mad(values) {
     if (values.length === 0)
         return Number.NaN;
-    const center = (0,stats/* median */.J)(values);
-    return (0,stats/* median */.J)(values.map((v) => Math.abs(v - center)));
+    const center = (0,averages/* median */.J)(values);
+    return (0,averages/* median */.J)(values.map((v) => Math.abs(v - center)));
 }
 /** mulberry32: a small, fast 32-bit PRNG; the same seed gives the same stream on every platform. */
 function mulberry32(seed) {
@@ -7688,7 +7690,7 @@ function medianOfResample(values, random, scratch) {
  * `level` is two-sided (0.90 → the 5th and 95th percentiles).
  */
 function bootstrapMedianRatioCI(current, baseline, options) {
-    const ratio = (0,stats/* median */.J)(current) / (0,stats/* median */.J)(baseline);
+    const ratio = (0,averages/* median */.J)(current) / (0,averages/* median */.J)(baseline);
     const ratios = new Float64Array(options.resamples);
     const scratchCurrent = new Float64Array(current.length);
     const scratchBaseline = new Float64Array(baseline.length);
@@ -7736,7 +7738,7 @@ function dropWarmupOutliers(samples, direction, rule = DEFAULT_WARMUP_RULE) {
     let first = 0;
     while (first < rule.maxDrop && samples.length - first - 1 >= rule.minKeep) {
         const rest = samples.slice(first + 1);
-        const center = (0,stats/* median */.J)(rest);
+        const center = (0,averages/* median */.J)(rest);
         const spread = MAD_TO_SD * mad(rest);
         const slowBy = direction === 'higher' ? center - samples[first] : samples[first] - center;
         if (!(slowBy > rule.madMultiple * spread && slowBy > rule.minRelative * Math.abs(center)))
@@ -7750,7 +7752,7 @@ function detectDrift(samples, options) {
     if (samples.length < 3)
         return { drift: false, pValue: 1, change: 0 };
     const { pTwoSided } = mannKendall(samples);
-    const center = (0,stats/* median */.J)(samples);
+    const center = (0,averages/* median */.J)(samples);
     const change = center === 0 ? 0 : (theilSenSlope(samples) * (samples.length - 1)) / Math.abs(center);
     return { drift: pTwoSided <= options.alpha && Math.abs(change) >= options.minChange, pValue: pTwoSided, change };
 }
@@ -7770,7 +7772,7 @@ function findSlowOutliers(samples, direction, rule = DEFAULT_OUTLIER_RULE, neigh
     const limit = Math.min(Math.floor((n - 1) / 2), n - rule.minKeep);
     if (limit <= 0)
         return none();
-    const center = (0,stats/* median */.J)(samples);
+    const center = (0,averages/* median */.J)(samples);
     const scale = Math.abs(center);
     if (!(scale > 0))
         return none();
@@ -7792,7 +7794,7 @@ function findSlowOutliers(samples, direction, rule = DEFAULT_OUTLIER_RULE, neigh
 function relativeSpread(values) {
     if (!values.length)
         return 0;
-    const center = (0,stats/* median */.J)(values);
+    const center = (0,averages/* median */.J)(values);
     if (!(Math.abs(center) > 0))
         return 0;
     return Math.max(...values.map((v) => Math.abs(v / center - 1)));
@@ -7940,7 +7942,7 @@ function askDeepDive(request, workload) {
 /* harmony export */ });
 /* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(545);
 /* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(959);
-/* harmony import */ var _signals_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(549);
+/* harmony import */ var _profile_measures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(307);
 /**
  * Nsight Compute results read for the deep-dive rules. A value is looked up by (section, label) as
  * the details page prints it, then by its raw metric names in any section (the raw page, or
@@ -8085,7 +8087,7 @@ function breakdownEvidence(dive) {
     if (!dive.breakdown)
         return {};
     return {
-        share: (0,_signals_js__WEBPACK_IMPORTED_MODULE_2__/* .round */ .LI)(dive.breakdown.share),
+        share: (0,_profile_measures_js__WEBPACK_IMPORTED_MODULE_2__/* .round */ .LI)(dive.breakdown.share),
         ...(dive.breakdown.name !== dive.ncuKernel ? { ncuKernel: displayKernel(dive.ncuKernel) } : {}),
     };
 }
@@ -8198,7 +8200,7 @@ function rateText(bytesPerSecond) {
 /** Duration in microseconds for evidence, when captured. */
 function durationEvidence(result) {
     const ns = ncuValue(result, NCU.duration);
-    return ns === undefined ? {} : { durationUs: (0,_signals_js__WEBPACK_IMPORTED_MODULE_2__/* .round */ .LI)(ns / 1e3, 3) };
+    return ns === undefined ? {} : { durationUs: (0,_profile_measures_js__WEBPACK_IMPORTED_MODULE_2__/* .round */ .LI)(ns / 1e3, 3) };
 }
 /** The headline numbers of one deep dive, as short plain phrases (duration, throughputs, grid, occupancy). */
 function deepDiveFacts(result) {
@@ -8218,7 +8220,7 @@ function deepDiveFacts(result) {
     const grid = gridBlocks(result);
     const waves = wavesPerSm(result);
     if (grid !== undefined)
-        facts.push(`${grid} blocks${waves ? `, ${(0,_signals_js__WEBPACK_IMPORTED_MODULE_2__/* .round */ .LI)(waves.waves, 2)} waves` : ''}`);
+        facts.push(`${grid} blocks${waves ? `, ${(0,_profile_measures_js__WEBPACK_IMPORTED_MODULE_2__/* .round */ .LI)(waves.waves, 2)} waves` : ''}`);
     const achieved = ncuValue(result, NCU.achievedOccupancy);
     const theoretical = ncuValue(result, NCU.theoreticalOccupancy);
     if (achieved !== undefined)
@@ -8229,7 +8231,7 @@ function deepDiveFacts(result) {
 
 /***/ }),
 
-/***/ 549:
+/***/ 307:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8249,7 +8251,7 @@ function deepDiveFacts(result) {
 /* unused harmony exports linearTotals, rankComputeNs */
 /* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
 /* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(545);
-/* harmony import */ var _model_stats_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(234);
+/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(861);
 /* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(959);
 /**
  * Measurements several rules read from a Profile: family totals, metric values and the MoE mix. Rules stay independent; they only share these readings.
@@ -8348,7 +8350,7 @@ function stragglerOf(profile) {
     const perStep = steps.every((n) => n > 0) && new Set(steps).size > 1;
     const compute = ranks.map((r, i) => rankComputeNs(r) / (perStep ? steps[i] : 1));
     const slowIndex = compute.indexOf(Math.max(...compute));
-    const peerComputeNs = (0,_model_stats_js__WEBPACK_IMPORTED_MODULE_3__/* .median */ .J)(compute.filter((_, i) => i !== slowIndex));
+    const peerComputeNs = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_3__/* .median */ .J)(compute.filter((_, i) => i !== slowIndex));
     return {
         slow: ranks[slowIndex],
         others: ranks.filter((_, i) => i !== slowIndex),
@@ -8357,4188 +8359,6 @@ function stragglerOf(profile) {
         perStep,
         computeExcess: peerComputeNs > 0 ? compute[slowIndex] / peerComputeNs - 1 : 0,
     };
-}
-
-
-/***/ }),
-
-/***/ 489:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  analyze: () => (/* binding */ analyze)
-});
-
-// UNUSED EXPORTS: ingestAll, ingestReadable, reportFromProfile
-
-// EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(500);
-// EXTERNAL MODULE: ./src/model/stats.ts
-var stats = __nccwpck_require__(234);
-// EXTERNAL MODULE: ./src/model/throttle.ts
-var throttle = __nccwpck_require__(941);
-;// CONCATENATED MODULE: ./src/model/merge.ts
-
-
-
-function mergeKernels(captures) {
-    // Keyed by device, then name: a joined key string per kernel would copy every name (29 MB for 100,000).
-    const byDevice = new Map();
-    const merged = [];
-    for (const capture of captures) {
-        for (const kernel of capture.kernels) {
-            let byName = byDevice.get(kernel.device);
-            if (!byName)
-                byDevice.set(kernel.device, (byName = new Map()));
-            const existing = byName.get(kernel.name);
-            if (!existing) {
-                // Object.assign, not a spread: V8 gives each spread copy that later gains keys (buildProfile
-                // adds family and share) a hidden class of its own, 27 MB for 100,000 kernels.
-                const copy = Object.assign({}, kernel);
-                byName.set(kernel.name, copy);
-                merged.push(copy);
-                continue;
-            }
-            const heavierShape = kernel.totalNs > existing.totalNs;
-            existing.totalNs += kernel.totalNs;
-            existing.instances += kernel.instances;
-            if (kernel.minNs !== undefined)
-                existing.minNs = Math.min(existing.minNs ?? Infinity, kernel.minNs);
-            if (kernel.maxNs !== undefined)
-                existing.maxNs = Math.max(existing.maxNs ?? 0, kernel.maxNs);
-            if (heavierShape && kernel.grid)
-                existing.grid = kernel.grid;
-            if (heavierShape && kernel.block)
-                existing.block = kernel.block;
-            if (heavierShape && kernel.launchedBy !== undefined)
-                Object.assign(existing, { launchedBy: kernel.launchedBy, launchedByShare: kernel.launchedByShare });
-            if (heavierShape && kernel.tokens !== undefined)
-                existing.tokens = kernel.tokens;
-        }
-    }
-    return merged.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
-}
-function mergeByName(rows, add) {
-    const byName = new Map();
-    for (const row of rows) {
-        const existing = byName.get(row.name);
-        if (existing)
-            add(existing, row);
-        else
-            byName.set(row.name, { ...row });
-    }
-    return [...byName.values()];
-}
-function mergeMemops(captures) {
-    return mergeByName(captures.flatMap((c) => c.memops), (into, from) => {
-        into.count += from.count;
-        if (from.totalNs !== undefined)
-            into.totalNs = (into.totalNs ?? 0) + from.totalNs;
-        if (from.bytes !== undefined)
-            into.bytes = (into.bytes ?? 0) + from.bytes;
-    });
-}
-function mergeApiCalls(captures) {
-    return mergeByName(captures.flatMap((c) => c.apiCalls), (into, from) => {
-        into.calls += from.calls;
-        into.totalNs += from.totalNs;
-    }).sort((a, b) => b.totalNs - a.totalNs);
-}
-function mergeMetrics(captures) {
-    const samples = new Map();
-    for (const capture of captures) {
-        for (const sample of capture.metrics) {
-            if (!Number.isFinite(sample.value))
-                continue;
-            const list = samples.get(sample.name) ?? [];
-            list.push(sample.value);
-            samples.set(sample.name, list);
-        }
-    }
-    return [...samples.entries()].map(([name, values]) => {
-        const info = (0,metrics/* metricInfo */.R)(name);
-        return { name, unit: info.unit, direction: info.direction, samples: values, value: (0,stats/* median */.J)(values) };
-    });
-}
-/** Below this a sample counts as idle when finding the active window (process start-up, weight loading, exit). */
-const ACTIVE_UTIL_PERCENT = 1;
-/** With fewer active samples than this the whole recording is the window (a host-bound run rarely leaves idle). */
-const MIN_WINDOW_SAMPLES = 3;
-/**
- * The samples between each device's first and last active sample. A sampler that wraps the whole workload
- * command also records start-up and exit, where the GPU is idle for reasons that say nothing about the run.
- */
-function activeWindow(samples) {
-    const byDevice = new Map();
-    for (const sample of samples) {
-        const list = byDevice.get(sample.device) ?? [];
-        list.push(sample);
-        byDevice.set(sample.device, list);
-    }
-    const window = [];
-    for (const list of byDevice.values()) {
-        const first = list.findIndex((s) => s.gpuPercent >= ACTIVE_UTIL_PERCENT);
-        let last = list.length - 1;
-        while (last >= 0 && list[last].gpuPercent < ACTIVE_UTIL_PERCENT)
-            last -= 1;
-        window.push(...(first >= 0 ? list.slice(first, last + 1) : []));
-    }
-    return window.length >= MIN_WINDOW_SAMPLES ? window : [...samples];
-}
-function summarizeUtilization(samples, timed = []) {
-    return summarizeRecordings([samples], timed);
-}
-/** The typical time between samples of one recording (0 when unknown). */
-function medianSpacing(recording) {
-    const times = recording.map((s) => s.t).filter((t) => t !== undefined);
-    const gaps = times.slice(1).map((t, i) => t - times[i]).filter((gap) => gap > 0);
-    return gaps.length ? (0,stats/* median */.J)(gaps) : 0;
-}
-/**
- * The samples that fall in the workload's timed windows. A sample reports the period before its
- * time stamp, so it counts for a window when at least half of that period lies inside it: with a
- * 0.5 s interval and 0.2 s timed runs, no sample reports a timed run, and none is passed off as one.
- */
-function timedSamples(recording, timed) {
-    const interval = medianSpacing(recording);
-    if (interval <= 0)
-        return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t > w.startS && s.t <= w.endS));
-    const inside = (t, w) => Math.min(t, w.endS) - Math.max(t - interval, w.startS);
-    return recording.filter((s) => s.t !== undefined && timed.some((w) => inside(s.t, w) >= interval / 2));
-}
-/**
- * Several recordings (one per input file, e.g. one per measured run): each gets its own active window,
- * so the idle start-up of the second run does not count against the first.
- */
-function summarizeRecordings(recordings, timed = []) {
-    const samples = recordings.flat();
-    if (samples.length === 0)
-        return null;
-    const inTimed = timed.length ? recordings.flatMap((recording) => timedSamples(recording, timed)) : [];
-    const useTimed = inTimed.length >= MIN_WINDOW_SAMPLES;
-    const window = useTimed ? inTimed : recordings.flatMap((recording) => (recording.length ? activeWindow(recording) : []));
-    const devices = new Set(samples.map((s) => s.device));
-    const hardware = new Set();
-    let throttled = 0;
-    for (const sample of window) {
-        const reasons = sample.reasons.filter((r) => throttle/* HARDWARE_THROTTLE_REASONS */.u0.has(r));
-        reasons.forEach((r) => hardware.add(r));
-        if (reasons.length)
-            throttled += 1;
-    }
-    const clocks = window.map((s) => s.smClockMhz).filter((v) => v !== undefined);
-    const power = samples.map((s) => s.powerW).filter((v) => v !== undefined);
-    return {
-        window: useTimed ? 'timed' : 'active',
-        meanPercent: (0,stats/* mean */.i)(window.map((s) => s.gpuPercent)),
-        peakPercent: Math.max(...samples.map((s) => s.gpuPercent)),
-        sampleCount: window.length,
-        overallMeanPercent: (0,stats/* mean */.i)(samples.map((s) => s.gpuPercent)),
-        totalSampleCount: samples.length,
-        devices: devices.size,
-        throttleReasons: [...hardware].sort(),
-        throttledFraction: throttled / window.length,
-        ...(clocks.length ? { meanSmClockMhz: (0,stats/* mean */.i)(clocks) } : {}),
-        ...(power.length ? { peakPowerW: Math.max(...power) } : {}),
-    };
-}
-function mergeEnvironment(captures) {
-    const environment = {};
-    for (const capture of captures) {
-        for (const [key, value] of Object.entries(capture.environment)) {
-            if (value !== undefined && environment[key] === undefined) {
-                environment[key] = value;
-            }
-        }
-    }
-    return environment;
-}
-function mergeTimeline(captures) {
-    const timelines = captures.filter((c) => c.timeline).map((c) => ({ path: c.source.path, timeline: c.timeline }));
-    if (timelines.length <= 1)
-        return { timeline: timelines[0]?.timeline ?? null, notices: [] };
-    return {
-        timeline: timelines[0].timeline,
-        notices: [
-            {
-                code: 'several-timelines',
-                severity: 'info',
-                message: `${timelines.length} inputs carry a timeline; the first (${timelines[0].path}) is used for time-based analysis`,
-            },
-        ],
-    };
-}
-
-;// CONCATENATED MODULE: ./src/classify/families.ts
-/**
- * A tile side of at most this many rows only holds a few tokens: cuBLAS and hipBLASLt pick such a
- * narrow tile only when one GEMM dimension is that small, and in a transformer layer the small
- * dimension is the token count (weights are hundreds of rows or more). A wide tile proves nothing:
- * cuBLASLt runs 128x128 tiles for an FP8 GEMM with M = 16.
- */
-const DECODE_TILE_MAX = 16;
-const NVJET_TILE = /nvjet_(?:[a-z0-9]+_)*?(\d+)x(\d+)_/i;
-const HIPBLASLT_TILE = /_MT(\d+)x(\d+)x\d+/;
-/**
- * cuBLAS nvjet (`nvjet_sm90_tst_256x8_…`) and hipBLASLt (`…_MT128x16x64_…`) name their output tile.
- * A narrow side (≤ 16) says decode-shaped; anything wider leaves the shape unknown (`gemm`).
- */
-function gemmShapeFromTile(name) {
-    const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
-    if (!tile)
-        return 'gemm';
-    const rows = Math.min(Number(tile[1]), Number(tile[2]));
-    return rows <= DECODE_TILE_MAX ? 'gemm-decode' : 'gemm';
-}
-/** A tile side this wide or wider only comes with many rows at once, most often a prompt; but see below. */
-const WIDE_TILE_MIN = 40;
-/**
- * The tile a GEMM library names, as a hint and no more: narrow (≤ 16) says few tokens; wide (≥ 40)
- * is what prompt GEMMs use, but also what cuBLASLt picks for FP8 at M = 16. Only a rule that needs
- * corroboration anyway (re-prefill) may read a wide tile, and it must say the shape came from a name.
- */
-function tileHint(name) {
-    const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
-    if (!tile)
-        return undefined;
-    const rows = Math.min(Number(tile[1]), Number(tile[2]));
-    if (rows <= DECODE_TILE_MAX)
-        return 'narrow';
-    return rows >= WIDE_TILE_MIN ? 'wide' : undefined;
-}
-/**
- * Inductor names a kernel `triton_{poi,red,per,tem}_fused_<aten ops, sorted, joined by _>_<n>`.
- * `tritonOps('cat', 'neg')` matches a Triton kernel whose op list holds every one of the ops, as
- * ops between underscores (an op list can also say `all_reduce` or `embedding`: it is read here
- * before any substring row can take those words for a library kernel).
- */
-function tritonOps(...ops) {
-    const all = ops.map((op) => `(?=\\w*?_(?:${op})(?:_|$))`).join('');
-    return new RegExp(`^triton_[a-z]+_fused${all}`);
-}
-/** Ops that only move or re-lay data: a Triton kernel made of nothing else is a copy. */
-const TRITON_LAYOUT_ONLY = /^triton_poi_fused_(?:(?:cat|clone|copy|permute|transpose|expand|view|slice|select|unsqueeze|squeeze|repeat|repeat_interleave|stack|unbind|split|as_strided|alias|constant_pad_nd)_)+\d+$/;
-const FAMILY_TABLE = [
-    // Copies and fills as profilers record them; kernels that copy (ATen direct_copy, CatArrayBatchedCopy) are `copy`.
-    {
-        family: 'memcpy',
-        pattern: /^\[(?:CUDA|HIP) memcpy|^memcpy\b|^hipMemcpy|__amd_rocclr_copy(?:Buffer|Image)/i,
-        examples: ['[CUDA memcpy Device-to-Host]', '[CUDA memcpy Device-to-Device]', 'Memcpy DtoD (Device -> Device)', 'Memcpy HtoD (Pageable -> Device)', 'hipMemcpyAsync', '__amd_rocclr_copyBuffer', '__amd_rocclr_copyBuffer.kd'],
-        counterExamples: [
-            'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
-            'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
-        ],
-    },
-    {
-        family: 'memset',
-        pattern: /^\[(?:CUDA|HIP) memset|^memset\b|^hipMemset|__amd_rocclr_fillBuffer/i,
-        examples: ['[CUDA memset]', 'Memset (Device)', '__amd_rocclr_fillBufferAligned.kd', 'hipMemsetAsync'],
-        counterExamples: ['void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<long>, std::array<char*, 1ul> >(int, at::native::FillFunctor<long>, std::array<char*, 1ul>)'],
-    },
-    // Inductor kernels, read by their op list before the substring rows below. A norm fused with
-    // RoPE counts as norm (as MAX's fused_rope_rmsnorm does).
-    {
-        family: 'norm',
-        pattern: tritonOps('mean|var_mean', 'rsqrt'),
-        examples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_2'],
-        counterExamples: ['triton_red_fused_sum_1', 'triton_poi_fused_mul_silu_1'],
-    },
-    // rotate_half is cat(-x2, x1): one kernel holding both is the whole RoPE, fused. (The examples
-    // follow Inductor's naming; the shared captures hold no compiled RoPE yet.)
-    {
-        family: 'rope',
-        pattern: tritonOps('cat', 'neg'),
-        examples: ['triton_poi_fused_add_cat_mul_neg_slice_0', 'triton_poi_fused_add_cat_index_mul_neg_slice_unsqueeze_1'],
-        counterExamples: ['triton_poi_fused_cat_3', 'triton_poi_fused_neg_0'],
-    },
-    // vLLM's vocab-parallel embedding: masks ids outside this rank's shard; the all_reduce follows as its own kernel.
-    {
-        family: 'gather-scatter',
-        pattern: tritonOps('embedding|index_select|gather|scatter|scatter_add|index_put'),
-        examples: ['triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0', 'triton_poi_fused_embedding_0'],
-        counterExamples: ['triton_poi_fused_mul_silu_1'],
-    },
-    {
-        family: 'copy',
-        pattern: TRITON_LAYOUT_ONLY,
-        examples: ['triton_poi_fused_cat_3', 'triton_poi_fused_cat_4', 'triton_poi_fused_clone_0'],
-        counterExamples: ['triton_poi_fused__to_copy_0', 'triton_poi_fused_add_cat_mul_neg_slice_0'],
-    },
-    // Before norm (allreduce_rmsnorm) and gather (allgather). No Triton kernel is a collective. The
-    // MSCCL++, NVSHMEM and DeepEP names are written from those libraries' sources (namespace::kernel).
-    {
-        family: 'collective',
-        pattern: /^(?!triton_).*?(?:nccl|rccl|mscclpp|nvshmem|deep_ep::|cross_device_reduce|quickreduce|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|^broadcast_|^ep_(?:fused_)?(?:dispatch|combine))/i,
-        examples: [
-            'ncclDevKernel_AllReduce_Sum_bf16_RING_LL',
-            'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)',
-            'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
-            'allreduce_1stage_bfloat16_False_3c1d2e4f',
-            'allreduce_rmsnorm_fp8_bfloat16_9a8b7c60',
-            'allgather_p2p_tma_bfloat16_0a1b2c3d',
-            'ep_dispatch_async_bfloat16_11223344',
-            'ep_combine_wait_bfloat16_55667788',
-            'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)',
-            'ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)',
-            'ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)',
-            'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
-            'void mscclpp::allreduce6<__nv_bfloat16>',
-            'void nvshmemi_transfer_rma_nbi_kernel<(nvshmemi_op_t)0>',
-            'void deep_ep::intranode::dispatch<8, 768, 8192>',
-            'void deep_ep::internode_ll::combine<false, 7168>',
-        ],
-        counterExamples: [
-            'triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0',
-            'void cutlass::device_kernel<flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90> >(flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90>::Params)',
-            'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)',
-        ],
-    },
-    // Before attention (`reshape_and_cache_flash` says flash but only writes the cache).
-    {
-        family: 'kv-cache',
-        pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks|(?:^|\s)k_set_rows\b/i,
-        examples: [
-            // llama.cpp writes new K/V rows into its cache with set_rows.
-            'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
-            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)',
-            'void vllm::concat_and_cache_mla_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, const long *, int, int, int, int, int, int, const float *)',
-        ],
-        counterExamples: ['void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]'],
-    },
-    // Before norm: MAX fuses a partial norm into a GEMV and it is still the decode linear.
-    {
-        family: 'gemv',
-        pattern: /gemv|gevm|gemmk1_kernel|(?:^|\s)mul_mat_vec(?:_f)?</i,
-        examples: [
-            'gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2',
-            'gemv_split_k_bfloat16_bfloat16_bfloat16_128_e7d08336',
-            'gemv_kernel_vector_bfloat16_bfloat16_bfloat16_8_1a2b3c4d',
-            'gemv_partial_norm_kernel_bfloat16_bfloat16_4d3c2b1a',
-            'linalg_gemv_gpu_gemv_split_k_6A6A6A6A',
-            'std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, (bool)0, (bool)1, (bool)1, (bool)0, (int)7, (bool)0, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>>(T13, T6, T6)',
-            'void gemvNSP_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, 1, 32, 4, 1024, false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float> >(cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>)',
-            'void gemmk1_kernel<int, float, (int)256, (int)5, (bool)1, (bool)0, (bool)0, (bool)0, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<float>, float, (int)0>(cublasGemmk1Params<T2, T9, T10, T11, T12, biasType<T11::value_type, T12>::type>)',
-            // llama.cpp's float GEMV (its quantized one, mul_mat_vec_q, is a low-bit GEMM).
-            'void mul_mat_vec_f<__half, float, 1, 256>',
-        ],
-        counterExamples: [
-            'void mul_mat_vec_q<(ggml_type)14, 1, false, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
-        ],
-    },
-    // Before quantize: a norm that also emits fp8 is still the norm. Before rope: a fused rope+norm
-    // counts as norm, but llama.cpp's `rope_norm` is its plain RoPE (the "normal" rotation, not NeoX).
-    {
-        family: 'norm',
-        pattern: /(?<!rope_)norm(?!al)|RowwiseMoments|(?:^|\s|::)bn_(?:fw|bw)_/i,
-        examples: [
-            'rms_norm_gpu_warp_tiling_bfloat16_4_True_1_9f8e7d6c',
-            'rms_norm_fused_residual_add_gpu_block_bfloat16_5e6f7a8b',
-            'rms_norm_fused_fp8_warp_tiling_bfloat16_float8_e4m3fn_2b3c4d5e',
-            'fused_rope_rmsnorm_quantization_bfloat16_7c6b5a49',
-            'fused_rope_rmsnorm_bfloat16_1f2e3d4c',
-            'fused_qk_rms_norm_ragged_paged_gpu_bfloat16_0f1e2d3c',
-            'layer_norm_gpu_warp_tiling_bfloat16_6a5b4c3d',
-            'std::enable_if<T2>(int)0&&vllm::_typeConvert<T1>::exists, void>::type vllm::fused_add_rms_norm_kernel<c10::BFloat16, (int)8>(T1 *, long, T1 *, const T1 *, float, int, int)',
-            'void vllm::rms_norm_kernel<c10::BFloat16, (int)8, (int)2>(T1 *, const T1 *, long, long, long, long, long, const T1 *, float, int, int)',
-            'void at::native::<unnamed>::vectorized_layer_norm_kernel<c10::BFloat16, float, (bool)1>(int, T2, const T1 *, const T1 *, const T1 *, T2 *, T2 *, T1 *)',
-            'void at::native::(anonymous namespace)::LayerNormForwardCUDAKernel<float, float>(long, float const*, float const*, float const*, float const*, float const*, float*)',
-            'void at::native::(anonymous namespace)::RowwiseMomentsCUDAKernel<float, float>(long, float, float const*, float*, float*)',
-            'MIOpenBatchNormFwdTrainSpatial',
-            'void rms_norm_f32<1024, true, false>(float const*, float*, int, long, long, long, float, float const*, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, float const*, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
-            // cuDNN batch norm, forward training and backward.
-            'void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>',
-            'void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>',
-        ],
-        counterExamples: [
-            'void rope_norm<true, false, float, __half>(float const*, __half*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
-            'void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel<float, 4, at::native::templates::cuda::normal_and_transform<float, float>(at::TensorIteratorBase&)>(int)',
-        ],
-    },
-    {
-        family: 'rope',
-        pattern: /rope|rotary|rot_emb/i,
-        examples: [
-            'void vllm::rotary_embedding_kernel<c10::BFloat16, (bool)1>(const long *, T1 *, T1 *, const T1 *, int, long, long, long, int, int, int)',
-            'rope_ragged_bfloat16_3a4b5c6d',
-            'fused_qk_rope_ragged_bfloat16_8e9f0a1b',
-            'void rope_norm<true, false, float, __half>(float const*, __half*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
-            'void rope_norm<true, false, float, float>(float const*, float*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
-            'void rope_neox<true, false, float, float>',
-        ],
-        counterExamples: ['fused_rope_rmsnorm_bfloat16_1f2e3d4c', 'void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1})'],
-    },
-    // Before lowbit-gemm: quantize ops name fp8/fp4/block-scaled too, but they only produce operands.
-    {
-        family: 'quantize',
-        pattern: /quant(?!ized_?(?:gemm|matmul|mm)|Dot)|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack/i,
-        examples: [
-            'quantize_dynamic_scaled_async_fp4_kernel',
-            'grouped_quantize_dynamic_scaled_async_fp4_kernel',
-            'quantize_dynamic_block_scaled_mxfp4_kernel',
-            'block_scales_interleave_fp4_bfloat16_16_2c3d4e5f',
-            'dequant_mxfp4_to_fp8_bfloat16_4f5e6d7c',
-            'void vllm::scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, const T1 *, const float *, long)',
-            'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
-            '_per_token_group_quant_fp8',
-            'void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2>)',
-            // llama.cpp quantizes activations to q8_1 before its quantized matmul.
-            'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
-            'quantize_q8_1(float const*, void*, long, long, long, long, long, unsigned int, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
-        ],
-        counterExamples: [
-            'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
-            'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
-        ],
-    },
-    // Before lowbit-gemm: grouped block-scaled matmuls are MoE experts first.
-    {
-        family: 'moe-gemm',
-        pattern: /grouped_?(?:matmul|gemm|mm)|matmul_\w*grouped|(?:^|_)gmm_|fused_moe|moe_wna16|mxfp4_grouped|moe_routed|GroupProblemShape/i,
-        examples: [
-            'grouped_matmul_kernel_sm100_bfloat16_bfloat16_bfloat16_t128_5d4c3b2a',
-            'grouped_matmul_amd_bfloat16_bfloat16_bfloat16_6e5d4c3b',
-            'naive_grouped_matmul_kernel_bfloat16_7f6e5d4c',
-            'blackwell_gmm_warp_specialized_blockwise_fp8_8a7f6e5d',
-            'matmul_sm100_grouped_blockwise_scaled_fp8_1d2d_9b8a7f6e',
-            'grouped_matmul_block_scaled_mxfp4_kernel',
-            'fused_moe_kernel',
-            '_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaEEEvNT_6ParamsE',
-            'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
-        ],
-        counterExamples: ['grouped_quantize_dynamic_scaled_async_fp4_kernel', 'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)'],
-    },
-    {
-        family: 'lowbit-gemm',
-        // cuBLASLt nvjet spells operand types first: `qq` is FP8 A and B (`tst` is BF16). llama.cpp's
-        // mul_mat_q / mul_mat_vec_q run on its quantized blocks; vllm.cpp's QuantDot* is its quantized
-        // (grouped) matmul; vLLM's ROCm wvSplitKQ is the FP8 skinny GEMM.
-        pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16/i,
-        examples: [
-            'nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT',
-            'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
-            'void mul_mat_vec_q<(ggml_type)14, 1, false, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
-            'void mul_mat_vec_q<(ggml_type)2, 1, true, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
-            'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
-            'void wvSplitKQ_hf_sml_<__hip_bfloat16, __hip_fp8_e4m3, 64, 2, 16, 8, 2, 1>',
-            'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f',
-            'blackwell_warp_specialized_blockwise_fp8_2d3e4f5a',
-            'bmm_sm100_blockwise_scaled_fp8_3e4f5a6b',
-            'SM100_block_scaled_ss_mxf4nvf4_4f5a6b7c',
-            'multistage_qgemm_bfloat16_5a6b7c8d',
-            'void cutlass::device_kernel<vllm::cutlass_3x_gemm<cutlass::float_e4m3_t, cutlass::bfloat16_t, vllm::c3x::ScaledEpilogue, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> > > >(vllm::cutlass_3x_gemm<cutlass::float_e4m3_t>::GemmKernel::Params)',
-            'sm90_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x128_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
-            'void marlin::Marlin<__nv_bfloat16, 4, 256, 4, 8, 4, false>(const int4 *, const int4 *, int4 *, const int4 *, int, int, int)',
-            '_w8a8_block_fp8_matmul',
-        ],
-        counterExamples: [
-            'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT',
-            'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
-            'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
-        ],
-    },
-    // Before attention-fused (`mha_bmm0` starts like a MAX attention kernel) and generic GEMM.
-    {
-        family: 'attention-bmm',
-        pattern: /(?:^|[_:\s])bmm\d?(?:_|$)|batched_?matmul|batch_?matmul|baddbmm/i,
-        examples: ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'mha_bmm1_bfloat16_bfloat16_7c8d9e0f', 'batched_matmul_bfloat16_bfloat16_8d9e0f1a'],
-        counterExamples: ['bmm_sm100_blockwise_scaled_fp8_3e4f5a6b'],
-    },
-    {
-        family: 'attention-fused',
-        // `_fwd_kernel` is the Triton prefix-prefill attention of vLLM (anchored: other Triton kernels end in _fwd_kernel too).
-        pattern: /flash|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn/i,
-        examples: [
-            // FA3 as vLLM runs it (real name, cut after its first template arguments).
-            'void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::CollectiveMainloopFwdSm90<2, cute::tuple<cute::C<1>, cute::C<1>, cute::C<1> >, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> >, 128, cutlass::bfloat16_t, float, cutlass::arch::Sm90',
-            'void cutlass::device_kernel<flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90> >(flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90>::Params)',
-            // From the llama.cpp and vLLM (ROCm) sources.
-            'void flash_attn_ext_f16<128, 128, 8, 2, 2, false, false, false>',
-            'void paged_attention_ll4mi_QKV_mfma16_kernel<__hip_bfloat16, __hip_bfloat16, (vllm::Fp8KVCacheDataType)0, 16, 128, 256, true, 4>',
-            '_fwd_kernel',
-            'sm100_mha_1q_depth128_bfloat16_bfloat16_nqh32_nkvh8_2a3b4c5d',
-            'sm90_mha_depth128_bfloat16_bfloat16_3b4c5d6e',
-            'mha_decoding_depth128_bfloat16_bfloat16_64x64x32_4c5d6e7f',
-            'mha_splitk_reduce_bfloat16_5d6e7f8a',
-            'mha_prefill_v2_amd_bfloat16_6e7f8a9b',
-            'sm100_mla_decode_kv_bf16_7f8a9b0c',
-            'cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0',
-            'cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128_1x4x1_cga1x1x1_kernel0_0',
-            'void cudnn::fusion::lean_reduction_kernel<(bool)0, (bool)0, (bool)0>(void *, float *, float *, float *, float *, const float *, float *, float *, float *, float *, float *, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int)',
-            'void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, true, false, false, true, true, false, false>(Flash_fwd_params)',
-            'void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<(int)128, (int)64, (int)128, (int)4, (bool)0, (bool)0, cutlass::bfloat16_t, Flash_kernel_traits<(int)128, (int)64, (int)128, (int)4, cutlass::bfloat16_t>>, (bool)0, (bool)0, (bool)0, (bool)0, (bool)1, (bool)0, (bool)1, (bool)0>(Flash_fwd_params)',
-            'fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true, 64, 64, 64, true, true>::Params)',
-            'void flashinfer::BatchDecodeWithPagedKVCacheKernel<(flashinfer::PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, int>(__nv_bfloat16*, flashinfer::paged_kv_t<__nv_bfloat16, int>, flashinfer::kv_partition_info_t<int>, __nv_bfloat16*, float*, bool*, float, float, float, float)',
-            'void flashinfer::BatchPrefillWithPagedKVCacheKernel<1u, 1u, 8u, (flashinfer::QKVLayout)0, (flashinfer::PosEncodingMode)0, false, (flashinfer::MaskMode)1, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, int>(int*)',
-            'void vllm::paged_attention_v1_kernel<__nv_bfloat16, __nv_bfloat16, 128, 16, 128, (vllm::Fp8KVCacheDataType)0, false>(__nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, int, float, const int*, const int*, int, const float*, int, int, int, const float*, const float*)',
-            'void tensorrt_llm::kernels::mmha::masked_multihead_attention_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, 128, 256, false, false, false, false, false, false>(tensorrt_llm::kernels::Multihead_attention_params<__nv_bfloat16, false>)',
-            'kernel_unified_attention_2d',
-            '_fwd_grouped_kernel_stage1',
-        ],
-        counterExamples: [
-            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
-            '_layer_norm_fwd_1pass_kernel',
-            'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
-        ],
-    },
-    // Before softmax (topkGatingSoftmax), sampling (radixSortKVInPlace) and gather (gatherTopK).
-    {
-        family: 'moe-routing',
-        pattern: /topk_?gating|moe_align|moe_create_indices|group_limited_router|single_group_router|moe_sum|moe_(?:un)?permute|count_and_sort_expert|expert_?(?:map|count|offsets?)|gatherTopK|sbtopk|mbtopk|(?:bitonic|radix)SortKVInPlace|kernelHistogram/i,
-        examples: [
-            'void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)',
-            'void vllm::moe::moe_align_block_size_kernel<int>(const int *, int *, int *, int *, int, int, int, int, unsigned long, int *)',
-            'moe_create_indices_bucket_group_int32_t128_8b9c0d1e',
-            'group_limited_router_bfloat16_9c0d1e2f',
-            'void at::native::sbtopk::gatherTopK<float, unsigned int, (int)1, (bool)0>(at::cuda::detail::TensorInfo<const T1, T2>, T2, T2, bool, T2, T2, at::cuda::detail::TensorInfo<T1, T2>, T2, at::cuda::detail::TensorInfo<long, T2>, T2, T1 *)',
-            'void at::native::bitonicSortKVInPlace<-2, -1, 16, 16, float, long, at::native::GTOp<float, true>, unsigned int>(at::cuda::detail::TensorInfo<float, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, at::native::GTOp<float, true>)',
-            'void at::native::radixSortKVInPlace<-2, -1, 32, 32, long, long, unsigned int>(at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int)',
-            'void at::cuda::kernelHistogram1D<int, int, long, 1, 2, -1, (at::cuda::CUDAHistogramMemoryType)0, at::cuda::CUDA_tensor_histogram<int, int, false>(at::Tensor, at::Tensor, at::Tensor, long, at::AccumulateType<int, true>::type, at::AccumulateType<int, true>::type, at::cuda::TensorArgType, at::cuda::TensorArgType)::{lambda(at::cuda::detail::TensorInfo<int, unsigned int>, long)#1}>(at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, int, long, long, unsigned int, at::cuda::detail::TensorInfo<int, unsigned int>, long)',
-        ],
-        counterExamples: ['topk_softmax_sample_bfloat16_0d1e2f3a', 'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)'],
-    },
-    // Before softmax (`topk_softmax_sample`) and reduce (ArgMaxOps is greedy sampling).
-    {
-        family: 'sampling',
-        pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
-        examples: [
-            'topk_softmax_sample_bfloat16_0d1e2f3a',
-            'topk_sampling_from_prob_bfloat16_1e2f3a4b',
-            'topp_minp_sampling_bfloat16_2f3a4b5c',
-            'apply_gumbel_noise_bfloat16_3a4b5c6d',
-            'topk_stage1_bfloat16_int64_True_4b5c6d7e',
-            'radix_sort_pairs_bfloat16_5c6d7e8f',
-            'void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, (int)4, (int)4>>(T3)',
-            'void at_cuda_detail::cub::DeviceSegmentedRadixSortKernel<at_cuda_detail::cub::DeviceRadixSortPolicy<float, long, int>::Policy900, (bool)1, (bool)0, float, long, at::native::<unnamed>::offset_t, at::native::<unnamed>::offset_t, int>(const T4 *, T4 *, const T5 *, T5 *, T6, T7, int, int, int)',
-        ],
-        counterExamples: ['upsample_bilinear2d_out_frame', 'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)'],
-    },
-    {
-        family: 'attention-softmax',
-        pattern: /softmax|soft_max/i,
-        examples: [
-            'void (anonymous namespace)::softmax_warp_forward<float, float, float, 8, false, false>(float*, float const*, int, int, int, bool const*, int, bool)',
-            'void <unnamed>::softmax_warp_forward<float, float, float, (int)6, (bool)0, (bool)0>(T2 *, const T1 *, int, int, int, const bool *, int, bool)',
-            'void at::native::<unnamed>::cunn_SoftMaxForward<(int)4, float, float, float, at::native::<unnamed>::SoftMaxForwardEpilogue>(T4 *, const T2 *, int)',
-            'softmax_kernel_bfloat16_6d7e8f9a',
-            'triton_per_fused__softmax_0',
-            'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
-        ],
-        counterExamples: ['void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)', 'topk_softmax_sample_bfloat16_0d1e2f3a'],
-    },
-    // Before elementwise: ATen index kernels are named `index_elementwise_kernel`. llama.cpp looks up embeddings with get_rows.
-    {
-        family: 'gather-scatter',
-        pattern: /gather|scatter|index_?(?:elementwise|select|put|copy|add)|indexSelect|index_kernel|embedding|take_along|(?:^|\s)k_get_rows/i,
-        examples: [
-            'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)',
-            'void at::native::index_elementwise_kernel<(int)128, (int)4, void at::native::index_copy_kernel_impl<at::native::OpaqueType<(int)2>>(at::TensorIterator &, long, long, long)::[lambda(int) (instance 1)]>(long, T3)',
-            'void at::native::_scatter_gather_elementwise_kernel<(int)128, (int)8, void at::native::_cuda_scatter_fill_internal_kernel<at::native::OpaqueType<(int)8>, long>::operator ()<at::native::TensorAssign>(at::TensorIterator &, at::native::OpaqueType<(int)8>, long, long, const at::native::TensorAssign &)::[lambda(int) (instance 1)]>(int, T3)',
-            'void at::native::<unnamed>::indexSelectSmallIndex<c10::BFloat16, long, unsigned int, (int)2, (int)2, (int)-2>(at::cuda::detail::TensorInfo<T1, T3>, at::cuda::detail::TensorInfo<const T1, T3>, at::cuda::detail::TensorInfo<const T2, T3>, int, int, T3, long)',
-            'void split_embedding_codegen_forward_unweighted_kernel<c10::Half, c10::Half, float, false, long, 2ul, 32ul>(at::GenericPackedTensorAccessor<c10::Half, 1ul, at::RestrictPtrTraits, long>)',
-            'void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]',
-        ],
-        counterExamples: ['ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)', 'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]'],
-    },
-    // Convolutions, before every GEMM row: cuDNN's implicit-GEMM convolutions say `gemm` too.
-    {
-        family: 'conv',
-        pattern: /scudnn|hcudnn|(?:fprop|dgrad|wgrad)_(?:implicit|engine)|dgrad_engine|wgrad_|implicit_convolve|explicit_convolve|precomputed_convolve|(?:^|_|::)conv(?:\d?d|_depthwise|olution)|Convolution|naive_conv|igemm_(?:fwd|bwd|wrw)|MIOpenConv|miopenSp\dAsmConv|fft2d_(?:r2c|c2r)|cask_cudnn::computeOffsets|winograd|im2col|col2im/i,
-        examples: [
-            'cudnn_ampere_scudnn_128x64_relu_xregs_large_nn_v1',
-            'sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn',
-            'void fft2d_c2r_32x32<float, false, false, 0u, false, false>(float*, float2 const*, int, int, int, int, int, int, int, int, int, float, float, cudnn::reduced_divisor, bool, float*, float*, int2, int, int)',
-            'void fft2d_r2c_32x32<float, false, 5u, true>(float2*, float const*, int, int, int, int, int, int, int, int, int, cudnn::reduced_divisor, bool, int2, int, int)',
-            'void cask_cudnn::computeOffsetsKernel<false, false>(cask_cudnn::ComputeOffsetsParams)',
-            // Written from cuDNN and MIOpen kernel names as their traces print them.
-            'void cudnn::detail::dgrad_engine<float, 128, 6, 7, 3, 3, 5, false>',
-            'sm80_xmma_wgrad_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_execute_kernel_cudnn',
-            'void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, false, false, true>',
-            'naive_conv_fwd_nchw_float_double_float',
-        ],
-        counterExamples: [
-            'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
-            'ampere_sgemm_32x32_sliced1x4_tn',
-            'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
-        ],
-    },
-    // vLLM's ROCm skinny GEMMs: it sends only a few tokens' rows to them (wvSplitK, LLGemm1 for one row).
-    {
-        family: 'gemm-decode',
-        pattern: /(?:^|\s)(?:wvSplitK(?!Q)|LLGemm1|LLMM1)/,
-        examples: ['void wvSplitK_hf_sml_<__hip_bfloat16, 64, 2, 16, 8, 2, 1>', 'void wvSplitK_hf_big_<__hip_bfloat16, 64, 2, 16, 8, 2, 4>', 'void LLGemm1_kernel<__hip_bfloat16, 4>'],
-        counterExamples: ['void wvSplitKQ_hf_sml_<__hip_bfloat16, __hip_fp8_e4m3, 64, 2, 16, 8, 2, 1>', 'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas'],
-    },
-    // GEMMs whose name gives the output tile: a narrow tile says decode-shaped, a wide one nothing.
-    {
-        family: 'gemm',
-        pattern: /nvjet_|^Cijk_/i,
-        shape: gemmShapeFromTile,
-        examples: [
-            ['nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT', 'gemm-decode'],
-            ['nvjet_sm90_tst_8x64_64x16_4x1_v_bz_TNN', 'gemm-decode'],
-            ['nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', 'gemm-decode'],
-            ['nvjet_sm90_tst_64x16_64x16_4x2_h_bz_TNT', 'gemm-decode'],
-            ['nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_NNT', 'gemm-decode'],
-            ['nvjet_sm90_tst_64x32_64x16_4x1_v_bz_TNT', 'gemm'],
-            ['nvjet_sm90_tst_64x24_64x16_2x4_h_bz_TNT', 'gemm'],
-            ['nvjet_sm90_tst_128x48_64x9_2x1_v_bz_TNT', 'gemm'],
-            ['nvjet_sm90_tst_64x152_64x7_4x1_v_bz_TNT', 'gemm'],
-            ['nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT', 'gemm'],
-            ['nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_TNN', 'gemm'],
-            ['nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNN', 'gemm'],
-            ['Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_EPS0_GRVWA2_GRVWB2_GSUAMB_ISA90a_IU1_K1', 'gemm-decode'],
-            ['Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN_1LDSB1_AFC1_AFEM1_ISA942', 'gemm'],
-            ['Cijk_Ailk_Bjlk_HHS_BH_MT32x32x64_MI16x16x16x1_SN_ISA90a', 'gemm'],
-            ['Cijk_Alik_Bljk_HSS_BH_Bias_HA_S_SAV_UserArgs_MT16x128x32_MI16x16x1_SN_LDSB1_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB1_EPS1_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA1201_IU1_K1_LDSTI0_L', 'gemm-decode'],
-            ['Cijk_Alik_Bljk_HHS_BH_Bias_HA_S_SAV_UserArgs_MT64x64x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB0_EPS0_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA1201_IU1_K1_LDSTI0_LB', 'gemm'],
-            ['Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT192x16x128_MI16x16x1_SN_LDSB1_AFC1_AFEM1_ISA942', 'gemm-decode'],
-        ],
-        counterExamples: ['nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT'],
-    },
-    // Split-K partial sums belong to the GEMM they finish (before reduce).
-    {
-        family: 'gemm',
-        pattern: /splitKreduce/i,
-        examples: [
-            'void cublasLt::splitKreduce_kernel<(int)32, (int)16, int, float, __nv_bfloat16, float, __nv_bfloat16, (bool)0, float, __nv_bfloat16, __nv_bfloat16, (bool)1, (bool)0, (bool)0, (bool)0>(cublasLt::cublasSplitKParams<T6>, const T4 *, const T6 *, T6 *, const T5 *, const T5 *, const T7 *, const T4 *, T7 *, void *, long, T5 *, int *, T5 *, T5 *, const T5 *, const T5 *, const T5 *)',
-            'void splitKreduce_kernel<float, float, float, float, true, false, false>(cublasSplitKParams<float>, float const*, float const*, float*, float const*, float const*, float const*, float const*, float*, void*, long, float*, int*)',
-        ],
-        counterExamples: ['void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)'],
-    },
-    // MAX sends single-row products to gemv; its matmul kernels are the multi-row (prompt) path (MAX's
-    // documented dispatch, the one name-only prefill reading kept).
-    {
-        family: 'gemm-prefill',
-        pattern: /^(?:multistage_gemm|matmul_kernel_naive|matmul_|linalg_matmul_gpu)/,
-        examples: [
-            'multistage_gemm_kernel_bfloat16_bfloat16_bfloat16_7e8f9a0b',
-            'multistage_gemm_split_k_kernel_bfloat16_8f9a0b1c',
-            'sm90_matmul_bfloat16_bfloat16_bfloat16_True_9a0b1c2d',
-            'matmul_kernel_naive_bfloat16_0b1c2d3e',
-            'linalg_matmul_gpu___init___m6A6A6A6A_09fd2dc3',
-            'linalg_matmul_gpu__multistage6A6A6A6A',
-        ],
-        counterExamples: ['gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', 'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f'],
-    },
-    // `fbgemm` is a library name, not a GEMM (fbgemm_gpu::permute_2D_data_kernel is a permute).
-    {
-        family: 'gemm',
-        pattern: /(?<!fb)gemm|matmul|^triton_tem_|xmma|s16816|s1688|s161616|sgemm|hgemm|wgmma|tensorop|GemmUniversal|cutlass::Kernel|kernel_gemm|gcgemm/i,
-        examples: [
-            'ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_32x6_tn',
-            'ampere_bf16_s16816gemm_bf16_64x64_sliced1x2_ldg8_f2f_stages_64x6_tn',
-            'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
-            'sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas',
-            'void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1>(cutlass_80_simt_sgemm_128x32_8x5_tn_align1::Params)',
-            'void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_128x1_tn_align8>(T1::Params)',
-            'void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1>(cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1::Params)',
-            'void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>, true, 2, 1>(ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>::Argument)',
-            'triton_tem_fused_mm_0',
-            'ampere_sgemm_32x32_sliced1x4_tn',
-            'volta_sgemm_128x32_nt',
-            'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
-            'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
-            'void magma_sgemmEx_kernel<float, float, float, true, false, 6, 4, 6, 3, 4>(int, int, int, Tensor, int, Tensor, int, Tensor, int, Tensor, int, int, int, float const*, float const*, float, float, int, cublasLtEpilogue_t, int, void const*, int, void*)',
-        ],
-        counterExamples: [
-            'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
-            'sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn',
-        ],
-    },
-    {
-        family: 'reduce',
-        pattern: /reduce_kernel|ReduceOp|DeviceReduce|DeviceScan|scan_innermost|reduction|^triton_(?:red|per)_/i,
-        examples: [
-            'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)',
-            'void at::native::reduce_kernel<(int)128, (int)4, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator ()(at::TensorIterator &)::[lambda(float, float) (instance 1)]>, unsigned int, float, (int)4, (int)4>>(T3)',
-            'void at_cuda_detail::cub::DeviceScanKernel<at_cuda_detail::cub::DeviceScanPolicy<long, std::plus<long>>::Policy900, const long *, long *, at_cuda_detail::cub::ScanTileState<long, (bool)1>, std::plus<long>, at_cuda_detail::cub::NullType, int>(T2, T3, T4, int, T5, T6, T7)',
-            'void at::native::tensor_kernel_scan_innermost_dim<float, std::plus<float>>(T1 *, const T1 *, unsigned int, unsigned int, unsigned int, T1, T2)',
-            'triton_red_fused_sum_1',
-        ],
-        counterExamples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)'],
-    },
-    // Copies and layout changes (split out of elementwise: they move bytes and compute nothing):
-    // ATen's copy_ kernels (contiguous, expand+clone as in repeat_interleave / repeat_kv, and the casts
-    // of `.to(dtype)`, which run through the same copy_), cat, transposes and permutes, cuDNN layout
-    // conversions, llama.cpp's cpy and convert. The launching op (`launchedBy`) tells a cast from a
-    // layout copy where the trace records it.
-    {
-        family: 'copy',
-        pattern: /^(?!triton_).*?(?:direct_copy_kernel|_copy_kernel_cuda|(?:^|\s)convert_unary\b|CatArray|(?:^|\s|::)cpy_|contiguous|transpose|permute|(?:^|_|::)concat|padded_copy|nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw|repeat_interleave|repeat_kv)/i,
-        examples: [
-            'void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)',
-            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
-            'concat_gpu_flat_bfloat16_2e3f4a5b',
-            'padded_copy_bfloat16_3f4a5b6c',
-            'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
-            'void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 2, 128, 1>(float*, at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 128, 1>, at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)',
-            'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
-            'void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul>)',
-            'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
-            'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
-            'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
-        ],
-        counterExamples: [
-            'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
-            'void at::native::index_elementwise_kernel<128, 4, at::native::gpu_index_kernel<at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1}>(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>, at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1} const&)::{lambda(int)#1}>(long, at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1})',
-            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
-            'triton_poi_fused__to_copy_0',
-            '__amd_rocclr_copyBuffer.kd',
-        ],
-    },
-    {
-        family: 'elementwise',
-        pattern: /elementwise|FillFunctor|fill_|act_and_mul|silu|gelu|swiglu|where_kernel|masked_fill|arange|multi_tensor_apply|clamp|_r\d+_w\d+_b\d+|^triton_poi_|(?:^|\s)(?:k_bin_bcast|unary_gated_op_kernel|unary_op_kernel)\b/i,
-        examples: [
-            'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
-            'void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, (bool)1>(T1 *, const T1 *, int)',
-            'void (anonymous namespace)::elementwise_kernel_with_index<int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>(int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, function_traits<at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>::result_type*)',
-            'elementwise_View_mo_slice_r3_w8_b256_0c1d2e3f',
-            'functional_elementwise_6A6A6A6A_1d2e3f4a',
-            'at::native::<unnamed>::fill_reverse_indices_kernel(long *, int, at::cuda::detail::IntDivider<unsigned int>)',
-            'triton_poi_fused_add_mul_0',
-            'void k_bin_bcast<&(op_add(float, float)), float, float, float, float const*>(float const*, float const*, float*, int, int, int, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
-            'void unary_gated_op_kernel<&(op_silu(float)), float>(float const*, float const*, float*, long, long, long, long) [clone .kd]',
-            'triton_poi_fused_mul_silu_1',
-            'triton_poi_fused__to_copy_0',
-        ],
-        counterExamples: [
-            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
-            'triton_poi_fused_cat_3',
-        ],
-    },
-];
-
-// EXTERNAL MODULE: ./src/classify/kernel-name.ts
-var kernel_name = __nccwpck_require__(545);
-// EXTERNAL MODULE: ./src/classify/demangle.ts
-var demangle = __nccwpck_require__(693);
-;// CONCATENATED MODULE: ./src/classify/classify.ts
-
-
-
-/**
- * Token counts that decide a GEMM's shape. A bf16 GEMM with M rows of activations does about M
- * FLOPs per byte of weights read, and the GPUs we read (A100 to B200, MI300) reach their compute
- * roofline between ~150 and ~300 FLOP/byte. At M ≤ 64 the GEMM is far below it and streams weights
- * (decode); at M ≥ 256 it is at or past it (a prompt, or a batch as large as one). Between the two
- * a large decode batch and a short prompt look alike, so the shape stays unknown.
- */
-const DECODE_TOKENS_MAX = 64;
-const PREFILL_TOKENS_MIN = 256;
-const DENSE_GEMM = new Set(['gemm', 'gemm-decode', 'gemm-prefill']);
-/** The shape a dense GEMM's launching op gives it (M = its token count). */
-function gemmShapeFromTokens(tokens) {
-    if (tokens <= DECODE_TOKENS_MAX)
-        return 'gemm-decode';
-    if (tokens >= PREFILL_TOKENS_MIN)
-        return 'gemm-prefill';
-    return 'gemm';
-}
-/** The family of one name under the given rules, or `other`. */
-function classifyName(name, rules = FAMILY_TABLE) {
-    // Mangled names (`_ZN7cutlass13device_kernelI…`) are read demangled, as the other tools print them.
-    const readable = name.trimStart().startsWith('_Z') ? ((0,demangle/* demangle */.c)(name.trim()) ?? name) : name;
-    const normalized = (0,kernel_name/* normalizeKernelName */.Q_)(readable);
-    const rule = rules.find((candidate) => candidate.pattern.test(normalized));
-    if (!rule)
-        return 'other';
-    return rule.shape ? rule.shape(normalized) : rule.family;
-}
-/** User rules come first, so a team can claim its own kernels. */
-function createClassifier(userRules = []) {
-    const rules = [...userRules, ...FAMILY_TABLE];
-    const userFamilies = new Set(userRules.map((rule) => rule.family));
-    const cache = new Map();
-    return (kernel) => {
-        let family = cache.get(kernel.name);
-        if (family === undefined) {
-            family = classifyName(kernel.name, rules);
-            cache.set(kernel.name, family);
-        }
-        // A family a team named itself is theirs; only the table's dense GEMMs take a shape from tokens.
-        if (kernel.tokens === undefined || userFamilies.has(family) || !DENSE_GEMM.has(family))
-            return family;
-        return gemmShapeFromTokens(kernel.tokens);
-    };
-}
-
-;// CONCATENATED MODULE: ./src/classify/build-profile.ts
-
-
-/** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
-function buildProfile(captures, classify = createClassifier(), inputNotices = []) {
-    // An Nsight Compute capture replays a few launches of kernels another capture already timed: its
-    // kernel rows count only when no other input has kernel times.
-    const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
-    const merged = mergeKernels(timedElsewhere ? captures.filter((c) => c.source.format !== 'ncu-csv') : captures);
-    const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
-    // The merged kernels are fresh copies: completed in place rather than copied once more.
-    const kernels = merged.map((kernel) => Object.assign(kernel, {
-        family: classify(kernel),
-        share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
-    }));
-    const families = familySharesOf(kernels, totalKernelNs);
-    const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
-    // Ranks of a job: the lowest rank's timeline stands for the run; every rank keeps its own in `ranks`.
-    const byRank = [...captures].sort((a, b) => (a.distributed?.rank ?? Number.MAX_SAFE_INTEGER) - (b.distributed?.rank ?? Number.MAX_SAFE_INTEGER));
-    const { timeline, notices: timelineNotices } = mergeTimeline(byRank);
-    const notices = [...inputNotices, ...captures.flatMap((c) => c.notices), ...timelineNotices];
-    if (kernelSources.length > 1) {
-        notices.push({
-            code: 'kernels-summed',
-            severity: 'info',
-            message: `kernel times from ${kernelSources.length} inputs were summed (${kernelSources.map((c) => c.source.path).join(', ')})`,
-        });
-    }
-    const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
-    return {
-        sources: captures.map((c) => c.source),
-        environment: mergeEnvironment(captures),
-        totalKernelNs,
-        kernels,
-        families,
-        memops: mergeMemops(captures),
-        apiCalls: mergeApiCalls(captures),
-        metrics: mergeMetrics(captures),
-        utilization: summarizeRecordings(captures.map((c) => c.utilization), captures.flatMap((c) => c.timedWindows)),
-        timeline,
-        cpuFunctions: captures.flatMap((c) => c.cpuFunctions),
-        notices,
-        ncu: captures.flatMap((c) => c.ncu),
-        gpuTimeUtilPercent: gpuTimeUtil ?? null,
-        ranks: ranksOf(captures, classify, notices),
-        ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? 'breakdown' : 'deep-dive' } : {}),
-    };
-}
-function familySharesOf(kernels, totalKernelNs) {
-    const families = new Map();
-    for (const kernel of kernels) {
-        const entry = families.get(kernel.family) ?? { family: kernel.family, totalNs: 0, share: 0, kernels: 0, instances: 0 };
-        entry.totalNs += kernel.totalNs;
-        entry.kernels += 1;
-        entry.instances += kernel.instances;
-        families.set(kernel.family, entry);
-    }
-    for (const entry of families.values())
-        entry.share = totalKernelNs > 0 ? entry.totalNs / totalKernelNs : 0;
-    return [...families.values()].sort((a, b) => b.totalNs - a.totalNs);
-}
-function rankOf(kernels, classify, fields) {
-    const totalKernelNs = kernels.reduce((sum, k) => sum + k.totalNs, 0);
-    const classified = kernels.map((k) => ({ family: classify(k), totalNs: k.totalNs, instances: k.instances }));
-    return { ...fields, totalKernelNs, families: familySharesOf(classified, totalKernelNs) };
-}
-/**
- * Each rank its own breakdown and timeline. Captures that name their rank (Kineto
- * `distributedInfo`) are grouped by it; a capture with kernels on several devices and no rank is
- * split by device, each with its own timeline where the trace gives one. Ranks whose world sizes or
- * backends disagree, or a rank given twice, are not one job: a notice says so.
- */
-function ranksOf(captures, classify, notices) {
-    const ranked = captures.filter((c) => c.distributed);
-    if (ranked.length > 0) {
-        const byRank = new Map();
-        for (const c of ranked)
-            byRank.set(c.distributed.rank, [...(byRank.get(c.distributed.rank) ?? []), c]);
-        const worldSizes = new Set(ranked.map((c) => c.distributed.worldSize ?? 0));
-        const backends = new Set(ranked.map((c) => c.distributed.backend ?? ''));
-        const repeated = [...byRank.entries()].filter(([, list]) => list.filter((c) => c.kernels.length > 0).length > 1).map(([rank]) => rank);
-        if (ranked.length > 1 && (worldSizes.size > 1 || backends.size > 1 || repeated.length > 0)) {
-            const why = repeated.length > 0 ? `rank ${repeated[0]} is given twice` : `world sizes ${[...worldSizes].join(' and ')}${backends.size > 1 ? `, backends ${[...backends].join(' and ')}` : ''}`;
-            notices.push({
-                code: 'ranks-of-different-jobs',
-                severity: 'warning',
-                message: `the traces' ranks are not one job (${why}): each is shown on its own and ranks are not compared (${ranked.map((c) => c.source.path).join(', ')})`,
-            });
-        }
-        return [...byRank.entries()]
-            .sort((a, b) => a[0] - b[0])
-            .flatMap(([, list]) => list.map((c) => {
-            const d = c.distributed;
-            return rankOf(c.kernels, classify, {
-                rank: d.rank,
-                ...(d.worldSize !== undefined ? { worldSize: d.worldSize } : {}),
-                ...(d.backend !== undefined ? { backend: d.backend } : {}),
-                ...(d.host !== undefined ? { host: d.host } : {}),
-                ...(c.kernels.length > 0 && new Set(c.kernels.map((k) => k.device)).size === 1 && c.kernels[0].device !== undefined ? { device: c.kernels[0].device } : {}),
-                sources: [c.source.path],
-                timeline: c.timeline ?? null,
-            });
-        }));
-    }
-    const split = captures.find((c) => c.source.format !== 'ncu-csv' && new Set(c.kernels.map((k) => k.device ?? 0)).size > 1);
-    if (!split)
-        return [];
-    const devices = [...new Set(split.kernels.map((k) => k.device ?? 0))].sort((a, b) => a - b);
-    return devices.map((device) => rankOf(split.kernels.filter((k) => (k.device ?? 0) === device), classify, { device, sources: [split.source.path], timeline: split.deviceTimelines.find((d) => d.device === device)?.timeline ?? null }));
-}
-
-// EXTERNAL MODULE: ./src/compare/fingerprint.ts
-var fingerprint = __nccwpck_require__(187);
-;// CONCATENATED MODULE: ./src/compare/format.ts
-/** Number formats for the gate's notes and reasons. */
-/** 0.0512 → "+5.1%". */
-function formatPct(fraction, digits = 1) {
-    const value = fraction * 100;
-    const text = Math.abs(value).toFixed(digits);
-    if (Number(text) === 0)
-        return `${(0).toFixed(digits)}%`;
-    return `${value < 0 ? '−' : '+'}${text}%`;
-}
-/** 4.25 → "+4.3 pp". */
-function formatPp(pp) {
-    const text = Math.abs(pp).toFixed(1);
-    if (Number(text) === 0)
-        return '0.0 pp';
-    return `${pp < 0 ? '−' : '+'}${text} pp`;
-}
-/** A p-value with its relation: "p<0.001", "p=0.012". */
-function formatP(p) {
-    if (p < 0.001)
-        return 'p<0.001';
-    return `p=${p.toPrecision(2).replace(/\.?0+$/, '') || '0'}`;
-}
-/** A readable number with its unit: 358.4 tok/s, 12.3 ms. */
-function formatValue(value, unit) {
-    const abs = Math.abs(value);
-    const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
-    return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
-}
-
-// EXTERNAL MODULE: ./src/compare/options.ts
-var compare_options = __nccwpck_require__(277);
-;// CONCATENATED MODULE: ./src/compare/sequential.ts
-/**
- * Repeated looks at one A/B comparison (adaptive sampling): the planned runs are the first look, and
- * while a metric stays undecided more runs are added, up to a maximum. Testing each look at the full
- * alpha would let chance win at any of them, so the test's alpha is spent over the looks with a
- * spending function fixed before the first run (Lan & DeMets): the planned look spends
- * `FIRST_LOOK_SHARE` of alpha, and each later look an equal part of the rest. Each look is tested at
- * its own increment, so the chance of a false rejection at any look is at most alpha whatever the
- * correlation between looks (a Bonferroni bound over the looks; the exact group-sequential
- * boundaries for correlated looks would be a little wider).
- */
-/**
- * The planned look keeps most of alpha: with 5 runs per side and a warm-up run dropped, 4 vs 4 runs
- * reach p = 1/70 at best, and two metrics that move together under Benjamini-Hochberg over four
- * need p ≤ alpha_look / 2; 0.8 × 0.05 = 0.04 still passes 1/70. The later looks have more runs,
- * whose smallest p-values are far below their share.
- */
-const FIRST_LOOK_SHARE = 0.8;
-/** Runs added per side by one more ABBA pair. */
-const RUNS_PER_EXTRA_LOOK = 2;
-/** The runs per side at each look: the planned runs, then one ABBA pair more each time, up to `maxRuns`. */
-function lookSchedule(plannedRuns, maxRuns, step = RUNS_PER_EXTRA_LOOK) {
-    const looks = [plannedRuns];
-    for (let n = plannedRuns + step; n <= maxRuns; n += step)
-        looks.push(n);
-    if (looks[looks.length - 1] < maxRuns)
-        looks.push(maxRuns);
-    return looks;
-}
-/** The alpha tested at look `index` (1-based) of `looks`; the increments add up to alpha. */
-function alphaAtLook(alpha, index, looks) {
-    if (looks <= 1)
-        return alpha;
-    if (index <= 1)
-        return FIRST_LOOK_SHARE * alpha;
-    return ((1 - FIRST_LOOK_SHARE) * alpha) / (looks - 1);
-}
-/** Alpha spent up to and including look `index`. */
-function alphaSpent(alpha, index, looks) {
-    let spent = 0;
-    for (let k = 1; k <= Math.min(index, looks); k += 1)
-        spent += alphaAtLook(alpha, k, looks);
-    return spent;
-}
-
-// EXTERNAL MODULE: ./src/compare/stats.ts + 1 modules
-var compare_stats = __nccwpck_require__(814);
-;// CONCATENATED MODULE: ./src/compare/metric-rows.ts
-/**
- * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
- * exact Mann-Whitney, corrected across the metrics of the run, and a bootstrap CI of the median
- * ratio on the same side of zero) AND at least the metric's practical floor AND neither side's own
- * runs reach the other side's median (with two clock states, medians move by which state more runs
- * fell in; the rank test cannot tell that from a regression).
- */
-
-
-
-
-
-function prepareSide(label, metric, options, notes, other) {
-    const samples = metric.samples.filter(Number.isFinite);
-    const rule = { ...compare_stats/* DEFAULT_WARMUP_RULE */.YM, minKeep: options.minSamples };
-    const { kept, dropped } = options.dropWarmup ? (0,compare_stats/* dropWarmupOutliers */.Zk)(samples, metric.direction, rule) : { kept: samples, dropped: [] };
-    if (options.dropWarmup && !dropped.length && (0,compare_stats/* dropWarmupOutliers */.Zk)(samples, metric.direction, { ...rule, minKeep: 2 }).dropped.length) {
-        notes.push(`the first sample of ${label} looks like warm-up but was kept: dropping it would leave fewer than ${options.minSamples}`);
-    }
-    if (dropped.length) {
-        const list = dropped.map((v) => formatValue(v, '')).join(', ');
-        notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue((0,compare_stats/* median */.JZ)(kept), metric.unit)})`);
-    }
-    const outliers = [];
-    let clean = kept;
-    if (options.dropOutliers) {
-        const found = (0,compare_stats/* findSlowOutliers */.Mo)(kept, metric.direction, { ...compare_stats/* DEFAULT_OUTLIER_RULE */.kh, minKeep: options.minSamples }, { other: other.samples.filter(Number.isFinite), dropped });
-        if (found.outliers.length) {
-            clean = found.kept;
-            const center = (0,compare_stats/* median */.JZ)(clean);
-            for (const i of found.outliers) {
-                // Runs are numbered as measured, the warm-up runs included.
-                outliers.push(`${label} run ${i + dropped.length + 1}: ${formatPct(kept[i] / center - 1)}`);
-            }
-            const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
-            notes.push(`left out ${outliers.join(', ')}, ${outliers.length === 1 ? 'an outlier' : 'outliers'} against ${rest} for the rest`);
-        }
-    }
-    return { label, kept: clean, dropped, outliers, value: clean.length ? (0,compare_stats/* median */.JZ)(clean) : metric.value };
-}
-function infoRow(name, base, cur, note) {
-    const metric = (cur ?? base);
-    const baseline = base ? base.value : null;
-    const current = cur ? cur.value : null;
-    return {
-        metric: name,
-        kind: 'metric',
-        unit: metric.unit,
-        direction: metric.direction,
-        baseline,
-        current,
-        delta: baseline !== null && current !== null && baseline !== 0 ? current / baseline - 1 : null,
-        ci: null,
-        threshold: null,
-        status: 'info',
-        note,
-    };
-}
-/** Worse-is-positive: the change as a regression fraction for this metric's direction. */
-function worseBy(direction, delta) {
-    return direction === 'higher' ? -delta : delta;
-}
-/** `decode_tok_s: left out baseline run 3 (−15.0%) …`, metrics that left out the same runs named together. */
-function outlierNotes(pending) {
-    const byRuns = new Map();
-    for (const p of pending) {
-        const runs = [...p.base.outliers, ...p.cur.outliers];
-        if (!runs.length)
-            continue;
-        const key = runs.map((r) => r.slice(0, r.indexOf(':'))).join(',');
-        const entry = byRuns.get(key);
-        if (entry)
-            entry.names.push(p.name);
-        else
-            byRuns.set(key, { names: [p.name], text: p.notes.filter((n) => n.startsWith('left out ')).join('; ') });
-    }
-    return [...byRuns.values()].map((e) => `${e.names.join(', ')}: ${e.text}`);
-}
-function compareMetrics(current, baseline, options) {
-    const baseByName = new Map(baseline.map((m) => [m.name, m]));
-    const curByName = new Map(current.map((m) => [m.name, m]));
-    const names = [...new Set([...baseByName.keys(), ...curByName.keys()])].filter((n) => !metrics/* DESCRIPTIVE_METRICS */.xx.has(n));
-    const rows = [];
-    const pending = [];
-    let compared = 0;
-    let gatedInBaseline = 0;
-    for (const name of names) {
-        const base = baseByName.get(name);
-        const cur = curByName.get(name);
-        const floor = (0,compare_options/* metricFloor */.tq)(options, name);
-        if (floor === undefined) {
-            if (base && cur)
-                rows.push({ row: infoRow(name, base, cur, 'not gated (no threshold)') });
-            continue;
-        }
-        if (base)
-            gatedInBaseline += 1;
-        if (!base || !cur) {
-            const side = base ? 'baseline' : 'current';
-            rows.push({ row: infoRow(name, base, cur, `only in the ${side}; not compared`), reason: `${name} is only in the ${side}; not compared` });
-            continue;
-        }
-        compared += 1;
-        const direction = cur.direction;
-        const notes = [];
-        const baseSide = prepareSide('baseline', base, options, notes, cur);
-        const curSide = prepareSide('current', cur, options, notes, base);
-        if (!(baseSide.value > 0) || !(curSide.value >= 0)) {
-            // A ratio of medians needs a positive baseline (e.g. failed_requests at 0 has no relative change).
-            rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
-            continue;
-        }
-        const nBase = baseSide.kept.length;
-        const nCur = curSide.kept.length;
-        const delta = curSide.value / baseSide.value - 1;
-        if (nBase < options.minSamples || nCur < options.minSamples) {
-            const message = `${name}: ${nBase} baseline and ${nCur} current samples; at least ${options.minSamples} per side are needed`;
-            rows.push({
-                row: {
-                    metric: name,
-                    kind: 'metric',
-                    unit: cur.unit,
-                    direction,
-                    baseline: baseSide.value,
-                    current: curSide.value,
-                    delta,
-                    ci: null,
-                    threshold: floor,
-                    pValue: null,
-                    samples: [nBase, nCur],
-                    status: 'insufficient-data',
-                    note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
-                },
-                reason: message,
-                undecided: true,
-            });
-            continue;
-        }
-        const test = (0,compare_stats/* mannWhitneyU */.KZ)(curSide.kept, baseSide.kept);
-        const interval = (0,compare_stats/* bootstrapMedianRatioCI */.aD)(curSide.kept, baseSide.kept, {
-            level: (0,compare_options/* ciLevel */.Xp)(options.alpha),
-            resamples: options.bootstrapResamples,
-            random: (0,compare_stats/* mulberry32 */.sK)((0,compare_stats/* seedFor */.ln)(options.seed, name)),
-        });
-        const drift = [];
-        for (const side of [baseSide, curSide]) {
-            const found = (0,compare_stats/* detectDrift */.D9)(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
-            if (found.drift)
-                drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall ${formatP(found.pValue)})`);
-        }
-        pending.push({
-            name,
-            unit: cur.unit,
-            direction,
-            floor,
-            base: baseSide,
-            cur: curSide,
-            notes,
-            drift,
-            delta,
-            ci: [interval.low - 1, interval.high - 1],
-            pWorse: direction === 'higher' ? test.pLess : test.pGreater,
-            pBetter: direction === 'higher' ? test.pGreater : test.pLess,
-        });
-    }
-    // One correction per direction: a regression family (what fails) and an improvement family.
-    const adjWorse = (0,compare_stats/* adjustPValues */.uA)(pending.map((p) => p.pWorse), options.correction);
-    const adjBetter = (0,compare_stats/* adjustPValues */.uA)(pending.map((p) => p.pBetter), options.correction);
-    pending.forEach((p, i) => rows.push(decide(p, adjWorse[i], adjBetter[i], options)));
-    return { rows, compared, gatedInBaseline, outlierNotes: outlierNotes(pending) };
-}
-/**
- * When one side's own runs reach the other side's median (a baseline run as slow as the current's
- * typical run), the medians' difference can come from which state more runs fell in: two clock or
- * power states, or a heavy tail. Says which runs, or undefined when the sides do not overlap so.
- */
-function overlap(p, worse) {
-    // In "worse is larger" terms, so one comparison serves both directions.
-    const bad = (value) => (p.direction === 'higher' ? -value : value);
-    const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
-    // Within half the floor counts as reaching: run-to-run jitter is not a state of its own.
-    const margin = (p.floor / 2) * fast.value;
-    const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
-    const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
-    const parts = [];
-    if (fastReach)
-        parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
-    if (slowReach)
-        parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
-    return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
-}
-function decide(p, pWorse, pBetter, options) {
-    const worse = worseBy(p.direction, p.delta);
-    const [ciLow, ciHigh] = p.ci;
-    // The CI must lie wholly on the side of the change, in the direction's terms.
-    const ciWorse = p.direction === 'higher' ? ciHigh < 0 : ciLow > 0;
-    const ciBetter = p.direction === 'higher' ? ciLow > 0 : ciHigh < 0;
-    // An adaptive A/B run spends alpha over its looks; the CI stays at the nominal level (it only adds a condition).
-    const alpha = options.look ? alphaAtLook(options.alpha, options.look.index, options.look.of) : options.alpha;
-    const significantWorse = pWorse <= alpha && ciWorse;
-    const significantBetter = pBetter <= alpha && ciBetter;
-    const pValue = worse > 0 ? pWorse : pBetter;
-    const floorText = formatPct(p.floor, 0).replace('+', '');
-    const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-    const stats = `${Math.round((0,compare_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
-    const notes = [...p.notes];
-    const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
-    const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
-    let status;
-    let reason;
-    let undecided = false;
-    if (overlapping) {
-        // Significant and past the floor, yet one side's own runs reach the other's median: not decided.
-        status = worse > 0 ? 'warn' : 'pass';
-        notes.push(overlapping);
-        if (worse > 0) {
-            undecided = true;
-            reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; more runs per side (in A/B: max-runs) or pinned clocks would decide it`;
-        }
-    }
-    else if (significantWorse && worse >= p.floor) {
-        status = 'fail';
-        reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
-    }
-    else if (significantBetter && -worse >= p.floor) {
-        status = 'improved';
-        reason = `${p.name} improved (${change}; ${stats})`;
-    }
-    else if (worse >= p.floor) {
-        status = 'warn';
-        undecided = true;
-        notes.push(`beyond the ${floorText} floor but not significant`);
-        reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; add samples to decide`;
-    }
-    else {
-        status = 'pass';
-        if (significantWorse || significantBetter)
-            notes.push(`a real but small change, below the ${floorText} floor`);
-    }
-    if (p.drift.length) {
-        notes.push(...p.drift);
-        if (status === 'pass' || status === 'improved') {
-            status = 'warn';
-            reason = `${p.name}: ${p.drift.join('; ')}; the samples are not stable`;
-        }
-    }
-    return {
-        row: {
-            metric: p.name,
-            kind: 'metric',
-            unit: p.unit,
-            direction: p.direction,
-            baseline: p.base.value,
-            current: p.cur.value,
-            delta: p.delta,
-            ci: p.ci,
-            threshold: p.floor,
-            pValue,
-            samples: [p.base.kept.length, p.cur.kept.length],
-            status,
-            ...(notes.length ? { note: notes.join('; ') } : {}),
-        },
-        ...(reason ? { reason } : {}),
-        ...(undecided ? { undecided } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/compare/between-jobs.ts
-/**
- * Noise between jobs, from the default branch's recent reports: a baseline from another job (an
- * artifact) differs from this job by another runner, boot and clock state as well as by the change.
- * The spread of recent per-job medians of the same workload says how large that is, and the floor
- * of each metric is widened to cover it. Pure: the reports are handed in (see `HistoryEntry`).
- */
-
-/** Fewer reports than this give no estimate: a robust spread of four medians is a guess. */
-const MIN_HISTORY_REPORTS = 5;
-/**
- * Two jobs' medians differ by about √2 × the between-job sd; 2.33 of that is the one-sided 1% point
- * of a normal difference, so the widened floor is 2.33 × √2 ≈ 3.3 × the spread.
- */
-const BETWEEN_JOB_FLOOR_FACTOR = 2.33 * Math.SQRT2;
-/** The per-metric spread of the reports' medians: 1.4826 × MAD of their logarithms. */
-function estimateBetweenJobNoise(history, metrics, minReports = MIN_HISTORY_REPORTS) {
-    const out = [];
-    for (const metric of metrics) {
-        const values = history.map((report) => report.metrics.find((m) => m.name === metric)?.value).filter((v) => v !== undefined && Number.isFinite(v) && v > 0);
-        if (values.length < minReports)
-            continue;
-        const logs = values.map(Math.log);
-        // exp(sd of logs) − 1 ≈ the relative sd; the same for higher- and lower-is-better metrics.
-        out.push({ metric, spread: Math.expm1(compare_stats/* MAD_TO_SD */.tT * (0,compare_stats/* mad */.Fm)(logs)), reports: values.length });
-    }
-    return out;
-}
-/** The floor (a fraction) that covers the between-job noise: never below the metric's own floor. */
-function widenedFloor(floor, spread) {
-    return Math.max(floor, BETWEEN_JOB_FLOOR_FACTOR * spread);
-}
-
-;// CONCATENATED MODULE: ./src/compare/shares.ts
-
-/** Kernels merged by name (a per-device split is not a change in the mix). */
-function kernelsByName(kernels) {
-    const byName = new Map();
-    for (const k of kernels) {
-        const existing = byName.get(k.name);
-        if (existing)
-            byName.set(k.name, { ...existing, totalNs: existing.totalNs + k.totalNs, share: existing.share + k.share });
-        else
-            byName.set(k.name, { ...k });
-    }
-    return byName;
-}
-function topNames(byName, n) {
-    return [...byName.values()]
-        .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name))
-        .slice(0, n)
-        .map((k) => k.name);
-}
-function limitsFor(key, options) {
-    const fail = options.thresholds[key] ?? options.shareThresholds.fail;
-    return { warn: Math.min(options.shareThresholds.warn, fail), fail };
-}
-/** Reasons are sentences: a templated kernel name (often over 1 KB) is cut to its head there; the row keeps it whole. */
-function shortLabel(metric, max = 80) {
-    const oneLine = metric.replace(/\s+/g, ' ');
-    return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
-}
-function shareRow(metric, kind, baseShare, curShare, limits, extra, of = 'GPU time') {
-    const baseline = baseShare * 100;
-    const current = curShare * 100;
-    const delta = current - baseline;
-    let status = 'pass';
-    let reason;
-    const notes = [...extra];
-    const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
-    if (delta >= limits.fail) {
-        status = 'fail';
-        notes.push(`growth of ${limits.fail} pp or more fails`);
-        reason = `${what}, at or beyond the ${limits.fail} pp fail threshold`;
-    }
-    else if (delta >= limits.warn) {
-        status = 'warn';
-        reason = `${what}, at or beyond the ${limits.warn} pp warn threshold`;
-    }
-    const row = {
-        metric,
-        kind,
-        unit: `% of ${of}`,
-        baseline,
-        current,
-        delta,
-        ci: null,
-        threshold: limits.warn,
-        status,
-        ...(notes.length ? { note: notes.join('; ') } : {}),
-    };
-    return { row, ...(reason ? { reason } : {}) };
-}
-function compareFamilies(current, baseline, options) {
-    const base = new Map(baseline.families.map((f) => [f.family, f.share]));
-    const cur = new Map(current.families.map((f) => [f.family, f.share]));
-    const families = [...new Set([...base.keys(), ...cur.keys()])].sort();
-    return families.map((family) => {
-        const extra = [];
-        if (!base.has(family))
-            extra.push('new family');
-        if (!cur.has(family))
-            extra.push('family gone');
-        return shareRow(`family:${family}`, 'family-share', base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
-    });
-}
-/** Exposed collective time over the active span: of the worst rank when there are ranks with timelines. */
-function exposedCommunicationShare(side) {
-    const share = (t) => t?.communication && t.activeSpanNs > 0 ? t.communication.exposedNs / (t.activeSpanNs * Math.max(1, t.devices)) : undefined;
-    const perRank = (side.ranks ?? []).map((r) => share(r.timeline)).filter((v) => v !== undefined);
-    if (perRank.length > 0)
-        return Math.max(...perRank);
-    return share(side.timeline);
-}
-/**
- * The exposed communication share compared like a family share (growth in pp is flagged). Compared
- * when either side measured it; a side with a timeline but no collectives counts as 0.
- */
-function compareCommunication(current, baseline, options) {
-    const cur = exposedCommunicationShare(current);
-    const base = exposedCommunicationShare(baseline);
-    if (cur === undefined && base === undefined)
-        return [];
-    const hasTimeline = (side) => Boolean(side.timeline) || (side.ranks ?? []).some((r) => r.timeline);
-    if (!hasTimeline(current) || !hasTimeline(baseline))
-        return [];
-    const metric = 'communication:exposed';
-    return [shareRow(metric, 'family-share', base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
-}
-function compareKernels(current, baseline, options) {
-    const base = kernelsByName(baseline.kernels);
-    const cur = kernelsByName(current.kernels);
-    const baseTop = new Set(topNames(base, options.topN));
-    const curTop = new Set(topNames(cur, options.topN));
-    const names = [...new Set([...baseTop, ...curTop])];
-    const rows = [];
-    const changes = [];
-    for (const name of names) {
-        const b = base.get(name);
-        const c = cur.get(name);
-        const extra = [];
-        if (!b)
-            extra.push('new kernel');
-        else if (!c)
-            extra.push('kernel gone');
-        else if (!baseTop.has(name))
-            extra.push(`entered the top ${options.topN}`);
-        else if (!curTop.has(name))
-            extra.push(`left the top ${options.topN}`);
-        const family = (c ?? b).family;
-        if (b && c && b.family !== c.family)
-            extra.push(`family ${b.family} → ${c.family}`);
-        rows.push(shareRow(`kernel:${name}`, 'kernel-share', b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
-        const baselineNs = b?.totalNs ?? 0;
-        const currentNs = c?.totalNs ?? 0;
-        const deltaNs = currentNs - baselineNs;
-        if (b && c && deltaNs === 0)
-            continue;
-        changes.push({ name, family, change: !b ? 'added' : !c ? 'removed' : deltaNs > 0 ? 'increased' : 'decreased', baselineNs, currentNs, deltaNs });
-    }
-    changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
-    return { rows, changes };
-}
-
-// EXTERNAL MODULE: ./src/compare/verdict.ts
-var compare_verdict = __nccwpck_require__(682);
-;// CONCATENATED MODULE: ./src/compare/gate.ts
-
-
-
-
-
-
-
-
-function throttleReasons(input) {
-    return [...new Set(input.utilization?.throttleReasons ?? [])].filter((r) => throttle/* HARDWARE_THROTTLE_REASONS */.u0.has(r)).sort();
-}
-/** Findings that count: primary, warning or error (info findings and explained secondaries do not). */
-function countedIds(findings) {
-    const ids = new Map();
-    for (const f of findings)
-        if (f.severity !== 'info' && (0,compare_verdict/* isPrimary */.Dn)(f))
-            ids.set(f.id, (ids.get(f.id) ?? 0) + 1);
-    return ids;
-}
-function findingRows(current, baseline, options) {
-    const cur = countedIds(current.findings);
-    const base = countedIds(baseline.findings);
-    const rows = [];
-    const added = [];
-    const resolved = [];
-    for (const id of [...new Set([...base.keys(), ...cur.keys()])].sort()) {
-        const b = base.get(id) ?? 0;
-        const c = cur.get(id) ?? 0;
-        let status = 'info';
-        let reason;
-        let note = 'present in both';
-        if (b === 0) {
-            added.push(id);
-            const failing = options.failOn.includes(id);
-            status = failing ? 'fail' : 'warn';
-            note = failing ? 'new since the baseline; in failOn' : 'new since the baseline';
-            reason = `new finding ${id}${failing ? ' (in failOn)' : ''}`;
-        }
-        else if (c === 0) {
-            resolved.push(id);
-            status = 'improved';
-            note = 'resolved since the baseline';
-            reason = `finding ${id} resolved`;
-        }
-        rows.push({
-            row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note },
-            ...(reason ? { reason } : {}),
-        });
-    }
-    return { rows, added, resolved };
-}
-const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
-function compare(current, baseline, optionsInput = {}, context = {}) {
-    let options = (0,compare_options/* parseGateOptions */.dV)(optionsInput);
-    if (!baseline)
-        return { verdict: (0,compare_verdict/* verdictFromFindings */.MZ)(current.findings, options.failOn), comparison: null };
-    const invalid = [];
-    const notes = [];
-    const mismatches = (0,fingerprint/* environmentMismatches */.EA)(baseline.environment, current.environment);
-    const blocking = (0,fingerprint/* blockingMismatches */.sU)(mismatches, options.allowEnvironmentMismatch);
-    if (blocking.length)
-        invalid.push(`environment differs (${blocking.map(fingerprint/* formatMismatch */.Ol).join('; ')}); compare like with like or allow the keys with allowEnvironmentMismatch`);
-    const allowed = mismatches.filter((m) => !blocking.includes(m));
-    if (allowed.length)
-        notes.push(`environment differs, allowed: ${allowed.map(fingerprint/* formatMismatch */.Ol).join('; ')}`);
-    for (const [label, side] of [['baseline', baseline], ['current', current]]) {
-        const reasons = throttleReasons(side);
-        if (!reasons.length)
-            continue;
-        const text = `the ${label} run was throttled (${reasons.join(', ')})`;
-        if (options.allowThrottled)
-            notes.push(`${text}; allowed by allowThrottled`);
-        else
-            invalid.push(`${text}; its numbers are not representative: rerun, or allow it with allowThrottled`);
-    }
-    let betweenJobs;
-    const sameJob = baseline.origin?.origin === 'a/b';
-    if (context.history?.length && !sameJob) {
-        const gated = [...new Set(baseline.metrics.map((m) => m.name))].filter((name) => (0,compare_options/* metricFloor */.tq)(options, name) !== undefined);
-        const spreads = estimateBetweenJobNoise(context.history, gated);
-        const thresholds = { ...options.thresholds };
-        const rows = [];
-        for (const { metric, spread } of spreads) {
-            const floor = widenedFloor((0,compare_options/* metricFloor */.tq)(options, metric), spread);
-            thresholds[metric] = floor * 100;
-            rows.push({ metric, spread, floor });
-        }
-        options = { ...options, thresholds };
-        betweenJobs = { reports: context.history.length, metrics: rows };
-        if (rows.length) {
-            const parts = rows.map((r) => `${r.metric} ±${(r.spread * 100).toFixed(1)}% (floor ${(r.floor * 100).toFixed(1)}%)`);
-            notes.push(`a comparison between jobs: the last ${context.history.length} reports of the default branch vary ${parts.join(', ')} between jobs, and the floors cover it; an A/B run in one job (base-workdir) takes that noise out`);
-        }
-        else {
-            notes.push(`a comparison between jobs: ${context.history.length} earlier report${context.history.length === 1 ? '' : 's'} of the default branch, too few (${MIN_HISTORY_REPORTS} needed) to estimate the noise between jobs; the floors are as set`);
-        }
-    }
-    const metrics = compareMetrics(current.metrics, baseline.metrics, options);
-    const rows = [...metrics.rows];
-    notes.push(...metrics.outlierNotes);
-    const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
-    let kernelChanges = [];
-    if (hasKernels) {
-        rows.push(...compareFamilies(current, baseline, options));
-        rows.push(...compareCommunication(current, baseline, options));
-        const kernels = compareKernels(current, baseline, options);
-        rows.push(...kernels.rows);
-        kernelChanges = kernels.changes;
-    }
-    else if (current.kernels.length || baseline.kernels.length) {
-        notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
-    }
-    const findings = findingRows(current, baseline, options);
-    rows.push(...findings.rows);
-    const noThroughput = metrics.gatedInBaseline > 0 && metrics.compared === 0;
-    if (noThroughput)
-        notes.push('no gated metric is present on both sides');
-    const has = (status) => rows.some((r) => r.row.status === status);
-    const verdict = (0,compare_verdict/* combineVerdict */.T6)({
-        invalid: invalid.length > 0,
-        fail: has('fail'),
-        insufficient: has('insufficient-data') || noThroughput,
-        warn: has('warn'),
-    });
-    const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
-    const reasons = [...invalid, ...ranked.map((r) => r.reason), ...notes];
-    if (verdict === 'pass') {
-        const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
-        const parts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
-        if (hasKernels)
-            parts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
-        parts.push('no new findings');
-        reasons.push(`no regression: ${parts.join(', ')}`);
-    }
-    const comparison = {
-        baseline: {
-            origin: baseline.origin?.origin ?? 'file',
-            ...(baseline.origin?.path ? { path: baseline.origin.path } : {}),
-            ...(baseline.generatedAt ? { generatedAt: baseline.generatedAt } : {}),
-            reason: baseline.origin?.reason ?? 'baseline given',
-        },
-        environmentMismatch: mismatches.map(fingerprint/* formatMismatch */.Ol),
-        rows: rows.map((r) => r.row),
-        kernelChanges,
-        newFindings: findings.added,
-        resolvedFindings: findings.resolved,
-        reasons,
-        undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
-        ...(betweenJobs ? { betweenJobs } : {}),
-        ...(options.look ? { look: { ...options.look, alpha: alphaAtLook(options.alpha, options.look.index, options.look.of) } } : {}),
-    };
-    return { verdict, comparison };
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/evidence.ts
-const EVIDENCE_KINDS = (/* unused pure expression or super */ null && (['kernel-breakdown', 'timeline', 'kernel-metrics', 'utilization', 'throughput']));
-/** Below these a reading is thin: too few to tell a steady state from start-up or noise. */
-const THIN = {
-    /** Kernel time in a breakdown; a capture range that closed early holds less. */
-    breakdownNs: 1e6,
-    /** Launches in a breakdown; a handful cannot describe a workload's mix. */
-    breakdownLaunches: 5,
-    /** Launches on a timeline; fewer cannot show how busy the GPU stays. */
-    timelineLaunches: 20,
-    /** Utilization samples in the window read; one snapshot says nothing about a run. */
-    utilizationSamples: 10,
-    /** Throughput samples; a single run cannot tell a change from noise. */
-    throughputSamples: 3,
-};
-const THROUGHPUT_METRICS = new Set(['decode_tok_s', 'output_tok_s', 'total_tok_s', 'request_throughput', 'tpot_ms', 'ttft_ms', 'itl_ms']);
-function count(n, unit) {
-    const plural = /(?:ch|sh|s|x)$/.test(unit) ? `${unit}es` : `${unit}s`;
-    return `${n.toLocaleString('en-US')} ${n === 1 ? unit : plural}`;
-}
-function ms(ns) {
-    return `${(ns / 1e6).toFixed(1)} ms`;
-}
-function item(kind, coverage, thinBecause) {
-    return thinBecause ? { kind, strength: 'thin', coverage, thinBecause } : { kind, strength: 'full', coverage };
-}
-function breakdownEvidence(profile) {
-    if (profile.kernels.length === 0 || profile.kernelOrigin === 'deep-dive')
-        return undefined;
-    const launches = profile.kernels.reduce((sum, k) => sum + k.instances, 0);
-    const coverage = `${count(launches, 'launch')} of ${count(profile.kernels.length, 'kernel')}, ${ms(profile.totalKernelNs)} of kernel time`;
-    let thin;
-    if (profile.totalKernelNs < THIN.breakdownNs)
-        thin = `under ${ms(THIN.breakdownNs)} of kernel time`;
-    else if (launches < THIN.breakdownLaunches)
-        thin = `fewer than ${THIN.breakdownLaunches} launches`;
-    return item('kernel-breakdown', coverage, thin);
-}
-function timelineEvidence(profile) {
-    const timeline = profile.timeline;
-    if (timeline && timeline.spanNs > 0) {
-        const active = timeline.activeSpanNs ?? timeline.spanNs;
-        const excluded = timeline.excludedGaps ?? [];
-        const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
-        const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} left out as not the workload (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
-        const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
-        const thin = timeline.kernelLaunches < THIN.timelineLaunches ? `fewer than ${THIN.timelineLaunches} launches on the timeline` : undefined;
-        return item('timeline', coverage, thin);
-    }
-    if (profile.gpuTimeUtilPercent !== null) {
-        return item('timeline', 'the profiler\'s GPU-in-use analysis over the capture range', undefined);
-    }
-    return undefined;
-}
-function utilizationEvidence(profile) {
-    const util = profile.utilization;
-    if (!util || util.sampleCount === 0)
-        return undefined;
-    const where = util.window === 'timed' ? "inside the workload's timed runs" : 'over each whole recording, idle start and end trimmed';
-    const coverage = `${count(util.sampleCount, 'sample')} on ${count(Math.max(1, util.devices), 'device')}, ${where}`;
-    const thin = util.sampleCount < THIN.utilizationSamples ? `fewer than ${THIN.utilizationSamples} samples` : undefined;
-    return item('utilization', coverage, thin);
-}
-function throughputEvidence(profile) {
-    const metrics = profile.metrics.filter((m) => THROUGHPUT_METRICS.has(m.name) && m.samples.length > 0);
-    if (metrics.length === 0)
-        return undefined;
-    const samples = Math.max(...metrics.map((m) => m.samples.length));
-    const coverage = `${metrics.map((m) => m.name).join(', ')}: up to ${count(samples, 'sample')}`;
-    const thin = samples < THIN.throughputSamples ? `fewer than ${THIN.throughputSamples} samples` : undefined;
-    return item('throughput', coverage, thin);
-}
-function kernelMetricsEvidence(profile) {
-    if (profile.ncu.length === 0)
-        return undefined;
-    const kernels = new Set(profile.ncu.map((r) => r.kernel)).size;
-    // A deep dive is exact for the launches it replayed, and says nothing about the rest of the run.
-    return item('kernel-metrics', `Nsight Compute: ${count(profile.ncu.length, 'profiled launch')} of ${count(kernels, 'kernel')}`, undefined);
-}
-function gatherEvidence(profile) {
-    const evidence = {};
-    for (const found of [breakdownEvidence(profile), timelineEvidence(profile), kernelMetricsEvidence(profile), utilizationEvidence(profile), throughputEvidence(profile)]) {
-        if (found)
-            evidence[found.kind] = found;
-    }
-    return evidence;
-}
-/** The evidence a rule's needs are met by, or null when one need is not met. */
-function evidenceFor(needs, evidence) {
-    const used = [];
-    for (const need of needs) {
-        const options = typeof need === 'string' ? [need] : need;
-        const present = options.map((kind) => evidence[kind]).filter((e) => e !== undefined);
-        if (present.length === 0)
-            return null;
-        used.push(...present);
-    }
-    return used;
-}
-/** How a finding's basis reads: "kernel breakdown (thin: fewer than 5 launches): 3 launches …". */
-function describeEvidence(evidence) {
-    const label = evidence.kind.replace('-', ' ');
-    return evidence.strength === 'thin' ? `${label} (thin: ${evidence.thinBecause}): ${evidence.coverage}` : `${label}: ${evidence.coverage}`;
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/rule.ts
-const REFERENCES_URL = 'https://github.com/profile-gate/profile-gate/blob/main/references/rules';
-function defineRule(rule) {
-    return rule;
-}
-function docsUrl(id) {
-    return `${REFERENCES_URL}/${id}.md`;
-}
-
-// EXTERNAL MODULE: ./src/diagnose/signals.ts
-var diagnose_signals = __nccwpck_require__(549);
-;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
-/**
- * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
- * first step far slower than the rest, or the tool itself reporting compilation.
- */
-
-
-
-const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
-const COMPILE_NOTICE = /compil|autotun/i;
-/* harmony default export */ const capture_includes_warmup = (defineRule({
-    meta: {
-        id: 'capture-includes-warmup',
-        severity: 'warning',
-        title: 'Capture includes warm-up or compilation',
-        stage: 'capture',
-        needs: [],
-        description: 'Module loading, JIT compilation or a slow first step is inside the captured window, which inflates times and shifts the kernel mix.',
-        defaults: { firstStepRatio: 3, minSteps: 3, maxModuleLoadShare: 0.05 },
-    },
-    check({ profile, options }) {
-        const evidence = {};
-        const signals = [];
-        const steps = profile.timeline?.steps ?? [];
-        if (steps.length >= options.minSteps) {
-            const rest = (0,stats/* median */.J)(steps.slice(1).map((s) => s.durNs));
-            const ratio = rest > 0 ? steps[0].durNs / rest : 0;
-            if (ratio >= options.firstStepRatio) {
-                signals.push('first-step');
-                Object.assign(evidence, { firstStepMs: (0,diagnose_signals.ms)(steps[0].durNs), medianStepMs: (0,diagnose_signals.ms)(rest), firstStepRatio: (0,diagnose_signals/* round */.LI)(ratio, 2) });
-            }
-        }
-        const apiNs = profile.apiCalls.reduce((sum, a) => sum + a.totalNs, 0);
-        const loads = profile.apiCalls.filter((a) => LOAD_API.test(a.name));
-        const loadNs = loads.reduce((sum, a) => sum + a.totalNs, 0);
-        if (apiNs > 0 && loadNs / apiNs >= options.maxModuleLoadShare) {
-            signals.push('module-load');
-            Object.assign(evidence, {
-                moduleLoadCalls: loads.reduce((sum, a) => sum + a.calls, 0),
-                moduleLoadMs: (0,diagnose_signals.ms)(loadNs),
-                moduleLoadShare: (0,diagnose_signals/* round */.LI)(loadNs / apiNs),
-            });
-        }
-        const notice = profile.notices.find((n) => n.severity !== 'info' && (COMPILE_NOTICE.test(n.code) || COMPILE_NOTICE.test(n.message)));
-        if (notice) {
-            signals.push('notice');
-            evidence.notice = notice.code;
-        }
-        if (signals.length === 0)
-            return [];
-        return [
-            {
-                message: `Warm-up work is inside the capture (${signals.join(', ')}); times and shares include one-off costs.`,
-                evidence: { ...evidence, signals: signals.join(',') },
-                advice: 'Warm up before the capture window and profile only steady-state steps: `max generate --num-warmups N` (one warm-up generation of N tokens), cudaProfilerStart() after warm-up with a capture range in nsys, or torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch:',
-                command: 'nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o steady <workload>',
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/communication-bound.ts
-
-
-/** Kernels that only a backward pass or an optimizer step launches: the run is training. */
-const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|_sgd_/i;
-/** A straggler computing this much longer than its peers explains part of their exposed time. */
-const STRAGGLER_EXCESS = 0.1;
-/** Below this busy share of the active span, the idle rest is named too. */
-const IDLE_NOTE_BUSY = 0.8;
-/** Families only serving and generation have. */
-const INFERENCE_FAMILIES = ['kv-cache', 'sampling', 'gemm-decode'];
-function workloadOf(profile) {
-    if (profile.kernels.some((k) => TRAINING_KERNEL.test(k.name)))
-        return 'training';
-    if (profile.families.some((f) => INFERENCE_FAMILIES.includes(f.family)) || (profile.timeline?.graphLaunches ?? 0) > 0)
-        return 'inference';
-    return 'unknown';
-}
-const ADVICE = {
-    training: 'Training: gradients should be reduced while backward still runs. Check that the all-reduce overlaps backward compute (DDP reduces each bucket as soon as its gradients are ready; an explicit sync, find_unused_parameters=True or a hook that waits serializes it), tune the bucket size (DDP bucket_cap_mb, default 25: larger buckets mean fewer, more efficient collectives, smaller ones start earlier), consider gradient accumulation (no_sync) to reduce less often, and for FSDP enable forward/backward prefetch. Then check the interconnect: NCCL over PCIe or the network instead of NVLink/xGMI multiplies the time.',
-    inference: 'Inference: the tensor-parallel all-reduce after attention and after the MLP is on the critical path of every layer. If the model fits, a lower TP degree (or data-parallel replicas) removes it; keep the custom all-reduce on for small messages (vLLM: do not set disable_custom_all_reduce; CUDA graphs capture it), use a fused all-reduce + norm where the engine has one, and overlap communication with compute (sequence parallel / async TP). Check that the GPUs talk over NVLink/xGMI, not PCIe.',
-    unknown: 'For training, overlap the gradient all-reduce with backward and tune the bucket size (DDP bucket_cap_mb); for tensor-parallel inference, weigh a lower TP degree, the custom all-reduce for small messages and compute/communication overlap. In both, check that the GPUs talk over NVLink/xGMI, not PCIe or the network.',
-};
-function collectiveOf(families) {
-    const entry = families.find((f) => f.family === 'collective');
-    return { ns: entry?.totalNs ?? 0, instances: entry?.instances ?? 0 };
-}
-/** Each rank with its own numbers; the whole profile when it has no ranks. */
-function subjectsOf(profile) {
-    const ranks = profile.ranks.filter((r) => r.totalKernelNs > 0);
-    if (ranks.length > 0) {
-        return ranks.map((r) => {
-            const c = collectiveOf(r.families);
-            const label = r.rank !== undefined ? `rank ${r.rank}` : `device ${r.device ?? 0}`;
-            return { label, rankEntry: r, ...(r.rank !== undefined ? { rank: r.rank } : {}), totalKernelNs: r.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: r.timeline };
-        });
-    }
-    const c = collectiveOf(profile.families);
-    return [{ label: 'the run', totalKernelNs: profile.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: profile.timeline }];
-}
-/* harmony default export */ const communication_bound = (defineRule({
-    meta: {
-        id: 'communication-bound',
-        severity: 'warning',
-        title: 'Communication-bound: collectives no compute overlaps',
-        stage: 'utilization',
-        needs: ['kernel-breakdown'],
-        description: 'Collective kernels (NCCL/RCCL, custom all-reduce) that no compute overlaps take a large share of the active span on some rank; smaller shares are reported as info.',
-        defaults: { minCollectiveShare: 0.05, maxExposedShare: 0.15, minCollectiveLaunches: 10 },
-    },
-    check({ profile, options }) {
-        const subjects = subjectsOf(profile).filter((s) => s.totalKernelNs > 0 && s.collectiveNs / s.totalKernelNs >= options.minCollectiveShare);
-        if (subjects.length === 0)
-            return [];
-        const workload = workloadOf(profile);
-        const measured = subjects.filter((s) => s.timeline?.communication && s.timeline.activeSpanNs > 0);
-        if (measured.length === 0) {
-            // No per-launch timeline: the share of kernel time is known, its overlap is not.
-            const top = subjects.reduce((a, b) => (b.collectiveNs / b.totalKernelNs > a.collectiveNs / a.totalKernelNs ? b : a));
-            const share = top.collectiveNs / top.totalKernelNs;
-            return [
-                {
-                    severity: 'info',
-                    message: `Collectives take ${(0,diagnose_signals/* percent */.KN)(share)} of kernel time${top.label === 'the run' ? '' : ` on ${top.label}`}; how much of it compute hides is not in this capture (no per-launch timeline).`,
-                    evidence: { collectiveShare: (0,diagnose_signals/* round */.LI)(share), collectiveLaunches: top.collectiveLaunches, workload, signals: 'kernel-share' },
-                    advice: `A PyTorch profiler or rocprofv3 kernel trace shows whether the collectives overlap compute. ${ADVICE[workload]}`,
-                },
-            ];
-        }
-        const read = measured.map((s) => {
-            const timeline = s.timeline;
-            const comm = timeline.communication;
-            const exposedShare = comm.exposedNs / (timeline.activeSpanNs * Math.max(1, timeline.devices));
-            return { subject: s, exposedShare, comm, timeline };
-        });
-        const worst = read.reduce((a, b) => (b.exposedShare > a.exposedShare ? b : a));
-        const { subject, exposedShare, comm, timeline } = worst;
-        const collectiveShare = subject.collectiveNs / subject.totalKernelNs;
-        const hiddenFraction = comm.collectiveNs > 0 ? 1 - comm.exposedNs / comm.collectiveNs : 0;
-        const busyFraction = timeline.busyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices));
-        const evidence = {
-            exposedShare: (0,diagnose_signals/* round */.LI)(exposedShare),
-            exposedMs: (0,diagnose_signals/* round */.LI)(comm.exposedNs / 1e6, 3),
-            collectiveShare: (0,diagnose_signals/* round */.LI)(collectiveShare),
-            hiddenFraction: (0,diagnose_signals/* round */.LI)(hiddenFraction),
-            busyFraction: (0,diagnose_signals/* round */.LI)(busyFraction),
-            collectiveLaunches: subject.collectiveLaunches,
-            workload,
-            ranksMeasured: read.length,
-            ...(subject.rank !== undefined ? { rank: subject.rank } : {}),
-        };
-        const thin = subject.collectiveLaunches < options.minCollectiveLaunches;
-        const exposed = exposedShare >= options.maxExposedShare;
-        const where = read.length > 1 ? ` (worst of ${read.length} ranks: ${subject.label})` : subject.label === 'the run' ? '' : ` on ${subject.label}`;
-        // Fast ranks wait inside the collective for a straggler: their exposed time is its extra compute.
-        const straggler = (0,diagnose_signals/* stragglerOf */["do"])(profile);
-        const waiting = straggler && straggler.computeExcess >= STRAGGLER_EXCESS && straggler.slow !== subject.rankEntry ? straggler : undefined;
-        if (waiting) {
-            evidence.stragglerRank = waiting.slow.rank ?? waiting.slow.device ?? 0;
-            evidence.stragglerExcess = (0,diagnose_signals/* round */.LI)(waiting.computeExcess);
-        }
-        const idleNote = busyFraction < IDLE_NOTE_BUSY ? ` The GPU is idle a further ${(0,diagnose_signals/* percent */.KN)(1 - busyFraction)} of the active span (host work, or waiting for the all-reduce to finish before the next step).` : '';
-        const waitNote = waiting ? ` Part of it is waiting for ${waiting.slow.rank !== undefined ? `rank ${waiting.slow.rank}` : `device ${waiting.slow.device ?? 0}`}, which computes ${(0,diagnose_signals/* percent */.KN)(waiting.computeExcess)} longer (see rank-imbalance).` : '';
-        const command = profile.environment.vendor === 'amd' ? 'rocm-smi --showtopo' : 'nvidia-smi topo -m';
-        if (!exposed || thin) {
-            return [
-                {
-                    severity: 'info',
-                    message: `Communication share${where}: collectives are ${(0,diagnose_signals/* percent */.KN)(collectiveShare)} of kernel time and ${(0,diagnose_signals/* percent */.KN)(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.${waitNote}`,
-                    evidence,
-                    advice: `Within normal bounds for ${workload === 'unknown' ? 'a multi-GPU run' : `multi-GPU ${workload}`}; watch the share as the degree of parallelism or the interconnect changes. ${ADVICE[workload]}`,
-                    command,
-                },
-            ];
-        }
-        return [
-            {
-                message: `Communication-bound${where}: ${(0,diagnose_signals/* percent */.KN)(exposedShare)} of the active span is collective time that no compute overlaps (${(0,diagnose_signals/* round */.LI)(comm.exposedNs / 1e6, 1)} ms; collectives are ${(0,diagnose_signals/* percent */.KN)(collectiveShare)} of kernel time, ${hiddenFraction > 0 ? `${(0,diagnose_signals/* percent */.KN)(hiddenFraction)} of it hidden` : "none of it hidden"}): the GPU spends it waiting on the interconnect and the other ranks, which neither the host side nor kernel tuning changes.${idleNote}${waitNote}`,
-                evidence,
-                advice: ADVICE[workload],
-                command,
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/copy-heavy.ts
-
-
-/** Ops that repeat KV heads (transformers' repeat_kv is expand + reshape, which copies). */
-const KV_REPEAT_OP = /repeat_interleave|repeat_kv|aten::repeat\b|aten::expand/;
-/** Ops that only change the dtype (aten::to, .float(), .half()). */
-const CAST_OP = /aten::_to_copy|aten::to\b/;
-const PATTERNS = [
-    [/bfloat16_copy_kernel|float16_copy_kernel|convert_unary/i, 'dtype casts (.to())'],
-    [/CatArray|concat|\bcat\b/i, 'concatenation (cat)'],
-    [/transpose|permute|nchwToNhwc|nhwcToNchw/i, 'transpose / permute'],
-    [/direct_copy|copy_kernel|contiguous|copy_/i, 'strided copies (.contiguous(), reshape of a transposed or expanded view)'],
-];
-function patternOf(kernel) {
-    if (kernel.launchedBy && KV_REPEAT_OP.test(kernel.launchedBy))
-        return 'KV heads repeated (repeat_interleave / repeat_kv)';
-    if (kernel.launchedBy && CAST_OP.test(kernel.launchedBy))
-        return 'dtype casts (.to())';
-    const found = PATTERNS.find(([pattern]) => pattern.test(kernel.name));
-    return found ? found[1] : 'copies';
-}
-/* harmony default export */ const copy_heavy = (defineRule({
-    meta: {
-        id: 'copy-heavy',
-        severity: 'warning',
-        title: 'Copy and layout kernels take a large share of GPU time',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Direct copies, transposes, permutes, cat and KV-head expands take a large share of kernel time: data is moved, not computed on.',
-        // A quarter of kernel time moving bytes: well above the few percent a decode spends writing its
-        // KV cache and casting, and far below what a repeated GQA cache costs (57 % on an H200).
-        defaults: { minCopyShare: 0.25 },
-    },
-    check({ profile, options }) {
-        const copy = (0,diagnose_signals/* familyTotals */.sS)(profile, ['copy']);
-        if (copy.share < options.minCopyShare)
-            return [];
-        const top = profile.kernels.filter((k) => k.family === 'copy').sort((a, b) => b.totalNs - a.totalNs)[0];
-        const pattern = patternOf(top);
-        const attributed = top.launchedBy !== undefined;
-        const launchedFrom = attributed ? ` launched from ${top.launchedBy}` : '';
-        const repeatsKv = pattern.startsWith('KV heads');
-        const casts = pattern.startsWith('dtype casts');
-        const advice = [
-            casts
-                ? 'Keep activations in one dtype through the step: cast weights once at load, not per call, and let torch.compile fuse the remaining casts into their neighbours.'
-                : repeatsKv
-                    ? 'Stop repeating the KV heads: pass the grouped K and V to a kernel that reads them as they are (torch: F.scaled_dot_product_attention(..., enable_gqa=True); FlashAttention, FlashInfer and vLLM attention take GQA natively; transformers: attn_implementation="sdpa" or "flash_attention_2").'
-                    : 'Find the op that makes the copy and remove it: if K/V heads are repeated for GQA (repeat_kv, repeat_interleave, expand(...).reshape), use native GQA (F.scaled_dot_product_attention(..., enable_gqa=True), FlashAttention/FlashInfer); if a .contiguous() or .transpose().reshape() feeds a matmul, keep the layout the consumer reads (or fuse the permute into it, e.g. under torch.compile).',
-            attributed
-                ? ''
-                : ' This trace does not say which op launched the kernel (no CPU ops for it, as under CUDA-graph replay): profile a few eager steps with torch.profiler(record_shapes=True, with_stack=True) to see it.',
-        ].join('');
-        return [
-            {
-                message: `Copy and layout kernels take ${(0,diagnose_signals/* percent */.KN)(copy.share)} of kernel time. The largest, ${pattern}, is ${(0,diagnose_signals/* percent */.KN)(top.share)} over ${top.instances} launches${launchedFrom}.`,
-                evidence: {
-                    copyShare: (0,diagnose_signals/* round */.LI)(copy.share),
-                    copyLaunches: copy.instances,
-                    topCopyShare: (0,diagnose_signals/* round */.LI)(top.share),
-                    topCopyLaunches: top.instances,
-                    pattern,
-                    attributed,
-                    ...(top.launchedBy ? { launchedBy: top.launchedBy } : {}),
-                },
-                advice,
-                kernel: top.name,
-            },
-        ];
-    },
-}));
-
-// EXTERNAL MODULE: ./src/diagnose/deep-dive-request.ts
-var deep_dive_request = __nccwpck_require__(959);
-;// CONCATENATED MODULE: ./src/diagnose/rules/dominant-kernel.ts
-/**
- * One kernel takes most of the GPU time: the next step is a deep dive on that kernel alone. The
- * finding carries the request as data (kernel key, launch skip, sections); `profile-gate run` runs
- * it, and its command shows it. A collective gets no deep dive: it waits on its peers.
- */
-
-
-
-/* harmony default export */ const dominant_kernel = (defineRule({
-    meta: {
-        id: 'dominant-kernel',
-        severity: 'info',
-        title: 'One kernel dominates GPU time',
-        stage: 'deep-dive',
-        needs: ['kernel-breakdown'],
-        description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute (a collective instead gets the questions communication raises).',
-        defaults: { minShare: 0.4, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        // Copies are not kernels Nsight Compute can profile.
-        const candidates = profile.kernels.filter((k) => k.family !== 'memcpy' && k.family !== 'memset');
-        const top = candidates.reduce((best, k) => (!best || k.share > best.share ? k : best), undefined);
-        if (!top || top.share < options.minShare)
-            return [];
-        const evidence = { share: (0,diagnose_signals/* round */.LI)(top.share), instances: top.instances, totalMs: (0,diagnose_signals.ms)(top.totalNs), family: top.family };
-        if (top.family === 'collective') {
-            return [
-                {
-                    message: `One collective takes ${(0,diagnose_signals/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,diagnose_signals.ms)(top.totalNs)} ms).`,
-                    evidence,
-                    advice: 'A collective waits on its peers, so one GPU\'s counters (Nsight Compute) do not say why it is slow. Ask instead whether it overlaps with compute, whether its messages are large enough (bucket sizes), and what the interconnect delivers (nccl-tests on the same GPUs); a timeline of all ranks (Nsight Systems) shows the waiting.',
-                    kernel: top.name,
-                },
-            ];
-        }
-        const request = (0,deep_dive_request/* deepDiveRequest */.Oj)(top.name, top.instances);
-        return [
-            {
-                message: `One ${top.family} kernel takes ${(0,diagnose_signals/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,diagnose_signals.ms)(top.totalNs)} ms).`,
-                evidence: { ...evidence, launchSkip: request.launchSkip },
-                advice: 'Profile one steady-state launch of it with Nsight Compute (clocks left alone): SpeedOfLight says whether it is memory- or compute-bound and how close to peak; Occupancy and LaunchStats say whether the grid fills the GPU.',
-                ...(0,deep_dive_request/* askDeepDive */.uF)(request, options.workload),
-                kernel: top.name,
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/empty-capture.ts
-/**
- * Nothing, or almost nothing, was captured: every other finding would be built on air. "Almost
- * nothing" is measured in kernel time, not in launches: five launches holding two seconds are a
- * real capture. An Nsight Compute deep dive holds a few launches by design and is not a breakdown.
- */
-
-
-/** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
-const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
-const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel data|only Python\/CPU profile/i;
-/** Formats that normally carry per-kernel times. */
-const KERNEL_FORMATS = new Set(['nsys-stats', 'rocprof-csv', 'kineto-json']);
-const CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
-/* harmony default export */ const empty_capture = (defineRule({
-    meta: {
-        id: 'empty-capture',
-        severity: 'warning',
-        title: 'Capture is empty or nearly empty',
-        stage: 'capture',
-        needs: [],
-        description: 'The inputs hold no GPU kernels (or too little kernel time to mean anything), so kernel findings are not possible.',
-        defaults: { minTotalKernelMs: 1 },
-    },
-    check({ profile, options }) {
-        const launches = (0,diagnose_signals/* totalLaunches */.W7)(profile);
-        const kernelMs = (0,diagnose_signals.ms)(profile.totalKernelNs);
-        const hasOtherData = profile.metrics.length > 0 || profile.utilization !== null || profile.timeline !== null || profile.ncu.length > 0;
-        const evidence = {
-            kernels: profile.kernels.length,
-            kernelLaunches: launches,
-            totalKernelMs: kernelMs,
-            metrics: profile.metrics.length,
-            utilizationSamples: profile.utilization?.sampleCount ?? 0,
-        };
-        const hits = [];
-        if (profile.kernels.length === 0 && !hasOtherData) {
-            hits.push({
-                severity: 'error',
-                message: `Nothing was captured: ${profile.sources.length} input(s), no kernels, metrics or utilization samples.`,
-                evidence,
-                advice: 'Check that the profiler wrapped the workload and that the capture range opened (cudaProfilerStart after warm-up). Re-capture:',
-                command: CAPTURE_COMMAND,
-            });
-            return hits;
-        }
-        if (profile.kernels.length === 0) {
-            // Graph launches without kernels are a graph-level trace: graph-level-trace names the exact cause.
-            if (profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0))
-                return hits;
-            const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
-            const kernelSource = profile.sources.find((s) => KERNEL_FORMATS.has(s.format));
-            if (notice || kernelSource) {
-                hits.push({
-                    message: notice
-                        ? `No GPU kernel data: the tool said "${notice.message}". Only metrics and utilization can be judged.`
-                        : `No GPU kernel data in ${kernelSource.path} (${kernelSource.format}), which normally lists kernels.`,
-                    evidence: { ...evidence, ...(notice ? { notice: notice.code } : { source: kernelSource.format }) },
-                    advice: 'Kernel data needs nsys on PATH (`max generate --profile` re-runs itself under nsys only when nsys, nvidia-smi and libcudart are all found) and a capture range that covers GPU work. Capture directly:',
-                    command: CAPTURE_COMMAND,
-                });
-            }
-            return hits;
-        }
-        if (profile.kernelOrigin === 'deep-dive')
-            return hits; // a deep dive of chosen kernels, not a capture of the run
-        if (profile.totalKernelNs < options.minTotalKernelMs * 1e6) {
-            hits.push({
-                message: `Almost nothing was captured: ${launches} kernel launch(es), ${kernelMs} ms of kernel time.`,
-                evidence,
-                advice: 'The capture window probably missed the workload (range closed early, or only set-up ran). Widen the range around the steady-state steps and re-capture:',
-                command: CAPTURE_COMMAND,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/gpu-throttled.ts
-/** Hardware clock-event reasons were active: the numbers describe a slowed GPU, not the code. */
-
-
-/* harmony default export */ const gpu_throttled = (defineRule({
-    meta: {
-        id: 'gpu-throttled',
-        severity: 'warning',
-        title: 'GPU clocks were throttled',
-        stage: 'utilization',
-        needs: ['utilization'],
-        description: 'Power, thermal or sync-boost clock reasons were active during the run, so its speed is not representative.',
-        defaults: { minThrottledFraction: 0.05 },
-    },
-    check({ profile, options }) {
-        const util = profile.utilization;
-        if (!util || util.throttleReasons.length === 0)
-            return [];
-        const reasons = util.throttleReasons.join(',');
-        const representative = util.throttledFraction < options.minThrottledFraction;
-        return [
-            {
-                ...(representative ? { severity: 'info' } : {}),
-                message: `${reasons} active in ${(0,diagnose_signals/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples${representative ? ' (briefly; numbers still usable)' : '; throughput and latency are not representative'}.`,
-                evidence: {
-                    reasons,
-                    throttledFraction: (0,diagnose_signals/* round */.LI)(util.throttledFraction),
-                    samples: util.sampleCount,
-                    ...(util.meanSmClockMhz !== undefined ? { meanSmClockMhz: (0,diagnose_signals/* round */.LI)(util.meanSmClockMhz, 1) } : {}),
-                    ...(util.peakPowerW !== undefined ? { peakPowerW: (0,diagnose_signals/* round */.LI)(util.peakPowerW, 1) } : {}),
-                },
-                advice: 'Do not gate on these numbers. sw_power_cap means the board hit its power limit (heavy sustained load or a lowered limit); thermal reasons mean cooling; hw_slowdown and power brake are hardware protection. Re-run on an idle, cool GPU, and watch the reasons live:',
-                command: 'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/graph-level-trace.ts
-/**
- * CUDA graphs were traced as opaque launches: the kernels they replay are missing from the kernel
- * table, so every share computed from it describes only the few kernels launched outside the graphs.
- */
-
-
-const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
-/* harmony default export */ const graph_level_trace = (defineRule({
-    meta: {
-        id: 'graph-level-trace',
-        severity: 'warning',
-        title: 'CUDA graphs traced without their kernels',
-        stage: 'capture',
-        needs: [],
-        description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
-        defaults: { minKernelsPerGraphLaunch: 8 },
-    },
-    check({ profile, options }) {
-        const timeline = profile.timeline;
-        let graphLaunches = 0;
-        let kernels = 0;
-        let source = '';
-        if (timeline && timeline.graphLaunches > 0 && timeline.graphKernels === 0) {
-            graphLaunches = timeline.graphLaunches;
-            kernels = timeline.kernelLaunches;
-            source = 'timeline';
-        }
-        else {
-            graphLaunches = profile.apiCalls.filter((a) => GRAPH_LAUNCH_API.test(a.name)).reduce((sum, a) => sum + a.calls, 0);
-            kernels = (0,diagnose_signals/* totalLaunches */.W7)(profile);
-            source = 'api';
-        }
-        if (graphLaunches === 0)
-            return [];
-        const perGraph = kernels / graphLaunches;
-        if (perGraph >= options.minKernelsPerGraphLaunch)
-            return [];
-        return [
-            {
-                message: `${graphLaunches} CUDA graph launches but only ${kernels} kernel launches recorded (${(0,diagnose_signals/* round */.LI)(perGraph, 2)} per graph): the graphs' kernels are missing.`,
-                evidence: { graphLaunches, kernelLaunches: kernels, kernelsPerGraphLaunch: (0,diagnose_signals/* round */.LI)(perGraph, 3), source },
-                advice: 'Nsight Systems traces a graph as one launch unless told to trace its nodes. Re-capture with node-level graph tracing (PyTorch profiler traces graph kernels already):',
-                command: 'nsys profile --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o profile <workload>',
-            },
-        ];
-    },
-}));
-
-// EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
-var ncu_metrics = __nccwpck_require__(138);
-;// CONCATENATED MODULE: ./src/diagnose/ncu-advice.ts
-const GEMM_FAMILIES = new Set(['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-gemm', 'moe-gemm']);
-const ATTENTION_FAMILIES = new Set(['attention-fused', 'attention-softmax', 'attention-bmm']);
-const REDUCTION_FAMILIES = new Set(['reduce', 'norm']);
-/** Layout work among elementwise kernels: direct copies, transposes and permutes, cat, contiguous, KV-head expands. */
-const COPY_NAME = /direct_copy|copy_kernel|CatArray|\bcat_|transpose|permute|contiguous|repeat_interleave|repeat_kv|expand_kv|copyBuffer/i;
-const MATMUL_NAME = /gemm|gemv|matmul|mul_mat|QuantDot|dot_?product/i;
-/** The kind of work a kernel does, from its family (and its name, for copies filed as elementwise). */
-function kernelKind(family, name) {
-    if (family === 'collective')
-        return 'collective';
-    if (family === 'copy' || ((family === 'elementwise' || family === undefined || family === 'other') && COPY_NAME.test(name)))
-        return 'copy';
-    if (family && GEMM_FAMILIES.has(family))
-        return 'gemm';
-    // A quantized matmul filed as quantize or other by an older table (QuantDot…, mul_mat_q) is a GEMM.
-    if ((family === 'quantize' || family === 'other' || family === undefined) && MATMUL_NAME.test(name))
-        return 'gemm';
-    if (family && ATTENTION_FAMILIES.has(family))
-        return 'attention';
-    if (family && REDUCTION_FAMILIES.has(family))
-        return 'reduction';
-    // A KV-cache write is needed work, not a copy to avoid; it is read as elementwise.
-    if (family === 'elementwise' || family === 'rope' || family === 'quantize' || family === 'kv-cache')
-        return 'elementwise';
-    return 'other';
-}
-const AVOID_COPY = 'The fastest copy is the one not made: keep tensors in the layout and type their consumer reads (no .contiguous() after a permute or transpose, no cast there and back), use the attention kernel\'s native GQA instead of repeat_kv/repeat_interleave of the KV heads, and fuse what remains into the consumer (torch.compile, or a kernel that takes strided input).';
-/** Advice for a bound, by kind; the family tells a quantized GEMM (`lowbit-gemm`) from a dense one. */
-function boundAdvice(bound, kind, unit, family) {
-    const lowBit = family === 'lowbit-gemm' || family === 'quantize';
-    if (bound === 'memory') {
-        switch (kind) {
-            case 'copy':
-                return `The kernel is a copy, so it is as fast as its bytes allow${unit && unit !== 'DRAM' ? `, and ${unit} being busier than DRAM says its accesses are strided` : ''}. ${AVOID_COPY}`;
-            case 'elementwise':
-                return 'An elementwise kernel at a memory roof: fuse it with its producer or consumer so the tensor is read and written once (torch.compile, a fused epilogue), and keep activations in the narrowest type the model allows.';
-            case 'attention':
-                return 'Attention at a memory roof streams its K and V: fewer bytes per token make it faster (a lower-precision KV cache such as FP8, fewer KV heads through GQA or MQA), and a split-KV decode kernel keeps the bandwidth busy.';
-            case 'reduction':
-                return 'A reduction at a memory roof reads its input once already: fuse it with its neighbours (residual add and RMSNorm in one kernel, the norm into the next matmul\'s prologue) so the activations are not read again.';
-            case 'gemm':
-                return unit === 'DRAM' || unit === undefined
-                    ? `The GEMM streams close to the DRAM roof: fewer bytes make it faster (${lowBit ? 'a smaller weight format or larger quantization groups' : 'lower-precision weights such as FP8 or INT4'}, more tokens per weight read through batching, fusing the consumer so the output is written once).`
-                    : `The ${unit} cache is the busiest unit: the tiles re-read data from it. A tile shape that reuses more per load (a larger tile, or a swizzled layout), or a kernel variant tuned for this shape, cuts that traffic.`;
-            default:
-                return unit === 'DRAM' || unit === undefined
-                    ? 'The kernel streams close to the DRAM roof: only fewer bytes make it faster (a narrower data type, fusing its producer or consumer so data is read once).'
-                    : `The ${unit} cache is the busiest unit: data is re-read from it many times. Better reuse (tiling into shared memory, fewer passes) or coalesced accesses cut that traffic.`;
-        }
-    }
-    if (bound === 'compute') {
-        switch (kind) {
-            case 'copy':
-                return `A copy near the SM roof is issue-bound on its index math: a strided or permuted copy computes a multi-dimensional offset for every element, and those integer instructions are what the SM throughput counts. Cheaper arithmetic does not help. ${AVOID_COPY} Where the copy must stay, a contiguous inner dimension lets it use wide vectorized loads.`;
-            case 'elementwise':
-                return 'An elementwise kernel near the SM roof is issue-bound on per-element instructions (index math, type conversions, transcendental functions): fuse it into a neighbour, vectorize along the contiguous dimension, or use fast intrinsics where the precision allows.';
-            case 'attention':
-                return 'Attention near the SM roof: a kernel built for this GPU (FlashAttention 3 or cuDNN on Hopper), an FP8 attention path, and skipping fully masked blocks (causal, sliding window) cut the math.';
-            case 'reduction':
-                return 'A reduction near the SM roof spends its time in instructions: vectorized loads, warp-shuffle reductions and a single pass (Welford for mean and variance) cut them.';
-            case 'gemm':
-                return lowBit
-                    ? 'A quantized GEMM near the SM roof spends its issue slots on dequantization: a kernel that dequantizes into tensor-core fragments (or a native FP8/FP4 tensor-core path on this GPU) instead of scalar unpacking, and larger quantization groups, cut that work.'
-                    : 'The GEMM is near the SM roof: a lower-precision tensor-core path (FP8 on Hopper, with per-channel scales), skipping padded or masked work, or a library kernel whose tile fits the shape make it faster.';
-            default:
-                return 'The kernel is near the SM roof: less or cheaper arithmetic makes it faster (a better-suited algorithm, a lower precision where the results allow, skipping padded or masked work).';
-        }
-    }
-    switch (kind) {
-        case 'copy':
-            return `A copy that reaches no roof waits on its loads. ${AVOID_COPY}`;
-        case 'elementwise':
-            return 'An elementwise kernel below every roof: fuse it with its neighbours so its tensors are read once (torch.compile); in a short launch much of the time is ramp-up, which fusion or a CUDA graph hides.';
-        case 'attention':
-            return 'Decode attention far from every roof has too little parallel work per launch: a split-KV (flash-decoding) kernel spreads one sequence over more blocks.';
-        case 'reduction':
-            return 'A reduction far from every roof has too few rows per block or blocks per SM: more rows per launch, or fusing it with the producer, hides the latency.';
-        case 'gemm':
-            return lowBit
-                ? 'A quantized GEMM far from every roof waits on its weight loads: coalesced, vectorized loads of the packed weights (and of their scales), a layout made for the kernel at load time, and more tokens per weight read.'
-                : 'A GEMM far from every roof has too little parallel work for the GPU at this shape: a split-K or stream-K variant, a smaller tile, or more tokens per launch.';
-        default:
-            return '';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/grid-too-small.ts
-/**
- * A profiled kernel's grid is smaller than one wave: fewer blocks than the GPU can hold at once, so
- * SMs sit idle for the whole launch. Typical for batch-1 decode GEMVs and attention on big GPUs.
- */
-
-
-
-
-
-/** ncu's own verdicts on a small grid (SOLBottleneck, LaunchConfiguration). */
-const NCU_SMALL_GRID = /grid is too small|less than the GPU's \d+ multiprocessors/;
-/** How each kind of kernel gets more blocks. */
-const GRID_ADVICE = {
-    gemm: 'Give the GPU more blocks: a split-K or stream-K variant of the GEMV/GEMM, a smaller tile, or more tokens per launch (batching).',
-    attention: 'Give the GPU more blocks: a split-KV (flash-decoding) kernel spreads each sequence over several blocks; more sequences per launch (batching) adds more.',
-    copy: 'A copy this small is mostly launch cost: avoid it (the layout its consumer reads, native GQA instead of repeat_kv) or fuse it into its neighbour.',
-    elementwise: 'An elementwise kernel this small is mostly launch cost: fuse it with its neighbours (torch.compile) or capture the step in a CUDA graph.',
-    reduction: 'Give the GPU more blocks: split each row over several blocks, or fuse the reduction into its producer.',
-    other: 'Give the GPU more blocks: smaller work per block, more work per launch (batching), or independent kernels on concurrent streams.',
-};
-/* harmony default export */ const grid_too_small = (defineRule({
-    meta: {
-        id: 'grid-too-small',
-        severity: 'warning',
-        title: 'Grid too small to fill the GPU',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'The kernel launches fewer blocks than one wave across the SMs (waves per SM below the threshold), so part of the GPU idles for the whole launch.',
-        defaults: { maxWaves: 1, roofPercent: 60, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            // A collective waits on its peers: one GPU's counters do not say why it is slow.
-            if (kind === 'collective')
-                continue;
-            const waves = (0,ncu_metrics/* wavesPerSm */.iG)(result);
-            const ncu = (0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'LaunchConfiguration'], NCU_SMALL_GRID);
-            // Without waves (no LaunchStats section and no SM count) only Nsight Compute's own rule can say so.
-            if (waves ? waves.waves >= options.maxWaves : !ncu.ncuRule)
-                continue;
-            const grid = (0,ncu_metrics/* gridBlocks */.zU)(result);
-            const sms = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smCount);
-            const block = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.block);
-            const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute) ?? 0;
-            const memory = (0,ncu_metrics/* memoryThroughput */.YF)(result)?.percent ?? 0;
-            const atRoof = Math.max(compute, memory) >= options.roofPercent;
-            const idleSms = grid !== undefined && sms !== undefined && grid < sms ? sms - grid : undefined;
-            const shape = `${grid !== undefined ? `${grid} blocks` : 'the grid'}${sms !== undefined ? ` on ${sms} SMs` : ''}`;
-            hits.push({
-                message: waves
-                    ? `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: ${shape} make ${(0,diagnose_signals/* round */.LI)(waves.waves, 2)} waves${idleSms !== undefined ? `, so ${idleSms} SMs get no block` : ''}${atRoof ? `; it still reaches ${(0,ncu_metrics/* percentText */.fL)(Math.max(compute, memory))} of a roof, so the gain is bounded` : ''}.`
-                    : `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: Nsight Compute reports the grid (${shape}) as too small to fill the GPU; the capture has no Launch Statistics to count the waves.`,
-                evidence: {
-                    ...(waves ? { wavesPerSm: (0,diagnose_signals/* round */.LI)(waves.waves, 3), wavesSource: waves.source } : { wavesSource: 'ncu rule' }),
-                    ...(grid !== undefined ? { gridBlocks: grid } : {}),
-                    ...(block !== undefined ? { blockThreads: block } : {}),
-                    ...(sms !== undefined ? { smCount: sms } : {}),
-                    ...(idleSms !== undefined ? { idleSms } : {}),
-                    computePercent: (0,diagnose_signals/* round */.LI)(compute, 2),
-                    memoryPercent: (0,diagnose_signals/* round */.LI)(memory, 2),
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...ncu,
-                },
-                severity: atRoof ? 'info' : 'warning',
-                advice: `${GRID_ADVICE[kind] ?? GRID_ADVICE['other']} Run the command below for the launch shape and the occupancy limits.`,
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'LaunchStats', 'Occupancy']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-// EXTERNAL MODULE: ./src/classify/family-ids.ts
-var family_ids = __nccwpck_require__(947);
-;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-dense-decode.ts
-/** The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and norms below. */
-
-
-
-/* harmony default export */ const healthy_dense_decode = (defineRule({
-    meta: {
-        id: 'healthy-dense-decode',
-        severity: 'info',
-        title: 'Healthy dense decode kernel mix',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Decode-shaped GEMV/GEMM kernels dominate, attention runs fused and no MoE kernels appear: the shape a correct dense decode has.',
-        defaults: { minDecodeShare: 0.5, minLinearShare: 0.3, maxMoeShare: 0.01 },
-    },
-    check({ profile, options }) {
-        const linear = (0,diagnose_signals/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
-        const decode = (0,diagnose_signals/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
-        const fused = (0,diagnose_signals/* familyTotals */.sS)(profile, ['attention-fused']);
-        const moe = (0,diagnose_signals/* familyTotals */.sS)(profile, ['moe-gemm', 'moe-routing']);
-        if (linear.share < options.minLinearShare || linear.ns === 0)
-            return [];
-        const decodeShare = decode.ns / linear.ns;
-        if (decodeShare < options.minDecodeShare || fused.ns === 0 || moe.share >= options.maxMoeShare)
-            return [];
-        return [
-            {
-                message: `Healthy dense decode: decode-shaped linear kernels are ${(0,diagnose_signals/* percent */.KN)(decodeShare)} of linear time (${(0,diagnose_signals/* percent */.KN)(linear.share)} of all kernel time), attention is fused.`,
-                evidence: {
-                    decodeShare: (0,diagnose_signals/* round */.LI)(decodeShare),
-                    linearShare: (0,diagnose_signals/* round */.LI)(linear.share),
-                    attentionFusedShare: (0,diagnose_signals/* round */.LI)(fused.share),
-                    normShare: (0,diagnose_signals/* round */.LI)((0,diagnose_signals/* familyTotals */.sS)(profile, ['norm']).share),
-                },
-                advice: 'The kernel mix is right. Decode GEMVs are memory-bound, so speed now comes from bytes moved per token (lower-bit weights, larger batch) or from the host side if utilization is low.',
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-moe-decode.ts
-/** The kernel mix of a healthy MoE decode: expert matmuls dominate, routing and gathers stay small. */
-
-
-/* harmony default export */ const healthy_moe_decode = (defineRule({
-    meta: {
-        id: 'healthy-moe-decode',
-        severity: 'info',
-        title: 'Healthy MoE decode kernel mix',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'MoE kernels (grouped matmuls, top-k routing) are present and routing plus gather/scatter stay well below the matmul time.',
-        defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5 },
-    },
-    check({ profile, options }) {
-        const mix = (0,diagnose_signals/* moeMix */.Uw)(profile, options);
-        if (!mix.isMoe || mix.routingRatio >= options.maxRoutingRatio)
-            return [];
-        return [
-            {
-                message: `Healthy MoE mix: routing and gather/scatter take ${(0,diagnose_signals/* percent */.KN)(mix.routingRatio)} of the matmul time.`,
-                evidence: {
-                    routingRatio: (0,diagnose_signals/* round */.LI)(mix.routingRatio),
-                    moeGemmShare: (0,diagnose_signals/* round */.LI)(mix.moeGemmShare),
-                    routingShare: (0,diagnose_signals/* round */.LI)(mix.routingShare),
-                    gatherShare: (0,diagnose_signals/* round */.LI)(mix.gatherShare),
-                },
-                advice: 'The MoE kernel mix is in proportion; expert matmuls are where time goes. On several GPUs, check expert-parallel dispatch/combine (collective family) next.',
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/host-bound.ts
-
-
-/** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
-const BUSY_PERCENT = 80;
-/** Whole-process samples per device below this many say nothing either way. */
-const MIN_WHOLE_PROCESS_SAMPLES = 3;
-/** Host-side waits on the GPU above this share of CUDA API time mean the host was waiting, not the GPU. */
-const SYNC_API_SHARE = 0.5;
-/** Above this share of kernel time in collectives, idle time is the peers', not the host's (communication-bound). */
-const COLLECTIVE_SHARE = 0.2;
-const SYNC_CALL = /^(?:cuda|hip)(?:DeviceSynchronize|StreamSynchronize|EventSynchronize|StreamWaitEvent)/;
-const host_bound_TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|Backward|multi_tensor_apply|adam|sgd_/i;
-function readings(profile) {
-    const found = [];
-    const timeline = profile.timeline;
-    if (timeline && timeline.spanNs > 0) {
-        const span = timeline.activeSpanNs ?? timeline.spanNs;
-        if (span > 0)
-            found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
-    }
-    if (profile.gpuTimeUtilPercent !== null)
-        found.push({ percent: profile.gpuTimeUtilPercent, signal: 'gpu-time-util', steady: true });
-    const util = profile.utilization;
-    if (util && util.sampleCount > 0)
-        found.push({ percent: util.meanPercent, signal: 'utilization', steady: util.window === 'timed' });
-    return found;
-}
-function syncShare(profile) {
-    const total = profile.apiCalls.reduce((sum, call) => sum + call.totalNs, 0);
-    if (total <= 0)
-        return undefined;
-    const sync = profile.apiCalls.filter((call) => SYNC_CALL.test(call.name)).reduce((sum, call) => sum + call.totalNs, 0);
-    return sync / total;
-}
-function adviceFor(profile) {
-    const training = profile.kernels.some((k) => host_bound_TRAINING_KERNEL.test(k.name));
-    const decode = (0,diagnose_signals/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']).share >= 0.2 || profile.metrics.some((m) => m.name === 'decode_tok_s');
-    const memcpy = profile.memops.filter((m) => m.kind.startsWith('memcpy')).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
-    const copies = memcpy > profile.totalKernelNs && memcpy > 0 ? ' Host↔device copies take longer than the kernels here: see transfer-bound.' : '';
-    const command = 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
-    if (training) {
-        return {
-            advice: `Find what the host does between steps: the input pipeline (DataLoader workers, pinned memory, prefetch), per-step synchronizations (.item(), logging, .cpu()), and optimizer steps launched kernel by kernel (fused/foreach optimizers, CUDA graphs for the step).${copies} To see the host gaps:`,
-            command,
-        };
-    }
-    if (decode) {
-        return {
-            advice: `Cut per-launch host cost before tuning kernels: replay decode steps as CUDA graphs (PyTorch: torch.compile(mode="reduce-overhead") or a static KV cache with CUDA graphs; MAX: keep device-graph capture on, i.e. no --no-device-graph-capture), raise the batch or concurrency, and remove per-step syncs (.item(), .cpu()).${copies} To see the host gaps:`,
-            command,
-        };
-    }
-    return {
-        advice: `Find what the host does between launches: Python overhead per launch, synchronizations, data preparation, or work too small per launch to fill the GPU (batch more, fuse, or capture the loop as a CUDA graph).${copies} To see the host gaps:`,
-        command,
-    };
-}
-/* harmony default export */ const host_bound = (defineRule({
-    meta: {
-        id: 'host-bound',
-        severity: 'warning',
-        title: 'Host-bound: the GPU is mostly idle',
-        stage: 'utilization',
-        needs: [['timeline', 'utilization']],
-        description: 'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',
-        defaults: { maxMeanUtilPercent: 40, partialMeanUtilPercent: 70, maxBusyFraction: 0.5, maxGpuTimeUtilPercent: 40 },
-    },
-    check({ profile, options }) {
-        const found = readings(profile);
-        const steady = found.filter((r) => r.steady);
-        const evidence = {};
-        for (const reading of found) {
-            if (reading.signal === 'timeline')
-                evidence.busyFraction = (0,diagnose_signals/* round */.LI)(reading.percent / 100);
-            if (reading.signal === 'gpu-time-util')
-                evidence.gpuTimeUtilPercent = (0,diagnose_signals/* round */.LI)(reading.percent, 1);
-            if (reading.signal === 'utilization')
-                evidence.meanUtilPercent = (0,diagnose_signals/* round */.LI)(reading.percent, 1);
-        }
-        const util = profile.utilization;
-        if (util) {
-            evidence.peakUtilPercent = (0,diagnose_signals/* round */.LI)(util.peakPercent, 1);
-            evidence.utilSamples = util.sampleCount;
-            evidence.utilWindow = util.window;
-        }
-        const timeline = profile.timeline;
-        if (timeline && timeline.spanNs > 0) {
-            const span = timeline.activeSpanNs ?? timeline.spanNs;
-            evidence.spanMs = (0,diagnose_signals/* round */.LI)(span / 1e6, 3);
-            evidence.launchesPerMs = (0,diagnose_signals/* round */.LI)(timeline.kernelLaunches / Math.max(span / 1e6, 1e-9), 2);
-            if (timeline.idleGaps.count > 0)
-                evidence.longestGapMs = (0,diagnose_signals/* round */.LI)(timeline.idleGaps.longestNs / 1e6, 3);
-            const excluded = timeline.excludedGaps ?? [];
-            if (excluded.length > 0) {
-                evidence.excludedGaps = excluded.length;
-                evidence.excludedGapMs = (0,diagnose_signals/* round */.LI)(excluded.reduce((sum, g) => sum + g.durNs, 0) / 1e6, 3);
-            }
-        }
-        // The GPU was busy in some window: a low reading elsewhere comes from start-up, compile or idle tails.
-        if (found.some((r) => r.steady && r.percent >= BUSY_PERCENT))
-            return [];
-        const collectives = (0,diagnose_signals/* familyTotals */.sS)(profile, ['collective']).share;
-        if (collectives >= COLLECTIVE_SHARE)
-            return [];
-        const { advice, command } = adviceFor(profile);
-        const threshold = (r) => r.signal === 'timeline' ? options.maxBusyFraction * 100 : r.signal === 'gpu-time-util' ? options.maxGpuTimeUtilPercent : options.maxMeanUtilPercent;
-        if (steady.length > 0) {
-            const low = steady.filter((r) => r.percent < threshold(r)).map((r) => r.signal);
-            if (low.length > 0) {
-                return [
-                    {
-                        message: `The GPU is idle most of the steady window (${low.join(', ')} below threshold): the host limits this run, so kernel findings are secondary.`,
-                        evidence: { ...evidence, signals: low.join(',') },
-                        advice,
-                        command,
-                    },
-                ];
-            }
-            const partial = steady.find((r) => r.percent < options.partialMeanUtilPercent);
-            if (!partial)
-                return [];
-            return [
-                {
-                    severity: 'info',
-                    message: `The GPU is busy ${(0,diagnose_signals/* round */.LI)(partial.percent, 1)}% of the steady window (${partial.signal}): partly host-bound (launch or sync overhead, or a small batch).`,
-                    evidence: { ...evidence, signals: `${partial.signal}-moderate` },
-                    advice,
-                    command,
-                },
-            ];
-        }
-        // Only whole-process samples: start-up, model load and compile are in them. A hint at most,
-        // and none from a snapshot (one sample of each of 8 GPUs is still one moment).
-        const perDevice = util ? util.sampleCount / Math.max(1, util.devices) : 0;
-        if (!util || perDevice < MIN_WHOLE_PROCESS_SAMPLES || util.meanPercent >= options.partialMeanUtilPercent)
-            return [];
-        const sync = syncShare(profile);
-        if (sync !== undefined && sync >= SYNC_API_SHARE)
-            return []; // the host spent its time waiting for the GPU
-        const hit = {
-            severity: 'info',
-            message: `Utilization sampled over whole processes averages ${(0,diagnose_signals/* round */.LI)(util.meanPercent, 1)}% (${util.sampleCount} samples, start-up included): that does not show the steady loop. Host-bound is not established.`,
-            evidence: { ...evidence, signals: 'whole-process-utilization' },
-            advice: `To decide, measure the steady window: have the workload print {"kind":"run","tok_s":…,"t_start":…,"t_end":…} per timed run (utilization is then read inside those windows), or profile a capture range around steady steps. ${advice}`,
-            command,
-        };
-        return [hit];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/ncu-bound.ts
-
-
-const UNIT_WORDS = { DRAM: 'DRAM', L2: 'L2', L1: 'L1/TEX', 'L1/TEX': 'L1/TEX' };
-/** ncu's SOLBottleneck rule as a bound; undefined when it did not fire or speaks of the grid only. */
-function ncuVerdict(result) {
-    for (const rule of result.rules) {
-        if (rule.name !== 'SOLBottleneck')
-            continue;
-        const text = rule.description.replace(/\s+/g, ' ').trim();
-        const base = { rule: `SOLBottleneck (${rule.type})`, text };
-        if (/low compute throughput and memory bandwidth utilization/i.test(text))
-            return { ...base, bound: 'latency' };
-        if (/Compute is more heavily utilized than Memory/i.test(text))
-            return { ...base, bound: 'compute' };
-        const unit = UNIT_WORDS[/(?:Start by analyzing|identify the) (DRAM|L2|L1\/TEX|L1)\b/i.exec(text)?.[1]?.toUpperCase() ?? ''];
-        if (/Memory is more heavily utilized than Compute/i.test(text))
-            return { ...base, bound: 'memory', ...(unit ? { unit } : {}) };
-        if (/greater than [\d.]+% of the available compute or memory/i.test(text)) {
-            if (/analyzing workloads in the Compute Workload Analysis/i.test(text))
-                return { ...base, bound: 'compute' };
-            if (unit)
-                return { ...base, bound: 'memory', unit };
-        }
-    }
-    return undefined;
-}
-const BOUND_DEFAULTS = { roofPercent: 60, leadPoints: 20 };
-/** The bound the SpeedOfLight numbers show, with the memory side they read. */
-function fromNumbers(result, o) {
-    const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute);
-    const memory = (0,ncu_metrics/* memoryThroughput */.YF)(result);
-    const headline = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.memory) !== undefined;
-    if (compute === undefined || !memory)
-        return { ...(compute !== undefined ? { compute } : {}), ...(memory ? { memory } : {}), headline };
-    const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
-    let bound;
-    if (memory.percent >= o.roofPercent && compute <= memory.percent - o.leadPoints)
-        bound = 'memory';
-    // On-chip L1/shared traffic feeds the math units of a compute-bound kernel; the memory roofs are DRAM and L2.
-    else if (offChip && compute >= o.roofPercent && offChip.percent <= compute - o.leadPoints && memory.percent < compute + o.leadPoints)
-        bound = 'compute';
-    else if (compute < o.roofPercent && memory.percent < o.roofPercent)
-        bound = 'latency';
-    return { ...(bound ? { bound } : {}), compute, memory, headline };
-}
-/** The launch's bound, ncu's verdict first; undefined when neither the verdict nor the numbers decide. */
-function readBound(result, o = BOUND_DEFAULTS) {
-    const numbers = fromNumbers(result, o);
-    const verdict = ncuVerdict(result);
-    const measured = (unit) => {
-        const ref = unit && unit !== 'memory pipes' ? { DRAM: ncu_metrics/* NCU */.$H.dram, L2: ncu_metrics/* NCU */.$H.l2, 'L1/TEX': ncu_metrics/* NCU */.$H.l1 }[unit] : undefined;
-        const percent = ref ? (0,ncu_metrics/* ncuValue */.AC)(result, ref) : undefined;
-        if (unit && percent !== undefined)
-            return { memoryUnit: unit, memoryPercent: percent };
-        return numbers.memory && (!unit || unit === numbers.memory.unit) ? { memoryUnit: numbers.memory.unit, memoryPercent: numbers.memory.percent } : unit ? { memoryUnit: unit } : {};
-    };
-    const base = { ...(numbers.compute !== undefined ? { compute: numbers.compute } : {}) };
-    if (!verdict)
-        return numbers.bound ? { ...base, bound: numbers.bound, ...measured(), agreement: 'no ncu verdict' } : undefined;
-    if (verdict.bound === numbers.bound)
-        return { ...base, bound: verdict.bound, ...measured(verdict.unit), verdict, agreement: 'agrees' };
-    const dram = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
-    const l2 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l2);
-    const compute = numbers.compute;
-    if (numbers.bound === 'compute' && verdict.bound === 'memory' && verdict.unit === 'L1/TEX' && compute !== undefined) {
-        const l1 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l1);
-        const offChip = [dram !== undefined ? `DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)}` : '', l2 !== undefined ? `L2 ${(0,ncu_metrics/* percentText */.fL)(l2)}` : ''].filter(Boolean).join(', ');
-        return {
-            ...base,
-            bound: 'compute',
-            ...measured(),
-            verdict,
-            agreement: 'overrules ncu',
-            why: `ncu's SOLBottleneck points at L1/TEX${l1 !== undefined ? ` (${(0,ncu_metrics/* percentText */.fL)(l1)})` : ''}: with SM throughput at ${(0,ncu_metrics/* percentText */.fL)(compute)} that is the on-chip staging that feeds the math pipes, while the off-chip roofs are far (${offChip})`,
-        };
-    }
-    // Complete numbers (SM and ncu's own Memory Throughput) read with this rule's thresholds are the
-    // user's choice when they differ from ncu's fixed 60/80% bands; otherwise ncu's verdict stands.
-    if (numbers.bound && numbers.headline && numbers.memory && compute !== undefined) {
-        return {
-            ...base,
-            bound: numbers.bound,
-            ...measured(),
-            verdict,
-            agreement: 'overrules ncu',
-            why: `ncu's SOLBottleneck reads ${verdict.bound}${verdict.unit ? ` (${verdict.unit})` : ''} by its own bands; with a roof at ${o.roofPercent}% and a lead of ${o.leadPoints} points, SM ${(0,ncu_metrics/* percentText */.fL)(compute)} and memory (${numbers.memory.unit}) ${(0,ncu_metrics/* percentText */.fL)(numbers.memory.percent)} read ${numbers.bound}-bound`,
-        };
-    }
-    const numbersSaid = numbers.memory && compute !== undefined
-        ? `The SpeedOfLight numbers alone do not decide (SM ${(0,ncu_metrics/* percentText */.fL)(compute)}, ${numbers.memory.unit} ${(0,ncu_metrics/* percentText */.fL)(numbers.memory.percent)})`
-        : 'The capture lacks the SpeedOfLight numbers to check it';
-    const missing = !numbers.headline ? '; the capture has no Memory Throughput row, the figure ncu weighs every memory unit by' : '';
-    return { ...base, bound: verdict.bound, ...measured(verdict.unit), verdict, agreement: 'from ncu verdict', why: `${numbersSaid}${missing}; ncu's own verdict is followed` };
-}
-/** The reading as finding evidence. */
-function boundEvidence(reading) {
-    return {
-        ...(reading.memoryUnit ? { memoryUnit: reading.memoryUnit } : {}),
-        ...(reading.memoryPercent !== undefined ? { memoryPercent: (0,diagnose_signals/* round */.LI)(reading.memoryPercent, 2) } : {}),
-        ...(reading.verdict ? { ncuBottleneck: reading.verdict.unit ? `${reading.verdict.bound} (${reading.verdict.unit})` : reading.verdict.bound } : {}),
-        boundSource: reading.agreement,
-        ...(reading.why ? { whyNotNcu: reading.why } : {}),
-    };
-}
-/** Every throughput level the capture gives, as evidence: SM, ncu's Memory Throughput, DRAM, L2, L1/TEX. */
-function levelEvidence(result) {
-    const out = {};
-    for (const [key, ref] of [['computePercent', ncu_metrics/* NCU */.$H.compute], ['memoryThroughputPercent', ncu_metrics/* NCU */.$H.memory], ['dramPercent', ncu_metrics/* NCU */.$H.dram], ['l2Percent', ncu_metrics/* NCU */.$H.l2], ['l1Percent', ncu_metrics/* NCU */.$H.l1]]) {
-        const value = (0,ncu_metrics/* ncuValue */.AC)(result, ref);
-        if (value !== undefined)
-            out[key] = (0,diagnose_signals/* round */.LI)(value, 2);
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/ncu-roofline.ts
-
-
-/** A `<prefix>byte/cycle` value in bytes per cycle (ncu prints the DRAM peak as `Kbyte/cycle`). */
-function bytesPerCycle(result, label, raw) {
-    const metric = result.metrics.find((m) => (m.section === ncu_metrics/* ROOFLINE */.bP && m.name === label) || m.name === raw);
-    const value = typeof metric?.value === 'number' && Number.isFinite(metric.value) ? metric.value : undefined;
-    const prefix = /^([kmgt]?)byte\/cycle$/i.exec(metric?.unit ?? '')?.[1]?.toLowerCase();
-    if (value === undefined || prefix === undefined)
-        return undefined;
-    return value * { '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12 }[prefix];
-}
-/** Peak DRAM bytes/s: from the roofline section's peak, else implied by achieved bandwidth ÷ DRAM share. */
-function dramPeakBytesPerSecond(result) {
-    const perCycle = bytesPerCycle(result, 'Theoretical DRAM Bytes Accessible', 'dram__bytes.sum.peak_sustained');
-    const clock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dramClock);
-    if (perCycle !== undefined && clock !== undefined)
-        return perCycle * clock;
-    const achieved = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
-    const percent = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
-    return achieved !== undefined && percent !== undefined && percent >= 1 ? achieved / (percent / 100) : undefined;
-}
-const PRECISIONS = [
-    ['h', 'fp16', 'H'],
-    ['f', 'fp32', 'F'],
-    ['d', 'fp64', 'D'],
-];
-/**
- * Where the kernel sits on the DRAM roofline, from the FP instruction counts ncu's roofline section
- * collects (add + mul + 2 × fma, predicated on). Tensor-core work is not in those counts, so a kernel
- * that keeps the tensor pipe busy gets no roofline rather than a misleadingly low one.
- */
-function roofline(result) {
-    if (((0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.tensorPipe) ?? 0) >= 5)
-        return undefined;
-    const smClock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smClock);
-    const smspClock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smspClock) ?? smClock;
-    const duration = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.duration);
-    let best;
-    for (const [p, precision, P] of PRECISIONS) {
-        const perCycle = (op, weight) => {
-            const value = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)(ncu_metrics/* ROOFLINE */.bP, `Predicated-On ${P}${op.toUpperCase()} Thread Instructions Executed Per Cycle`, [`smsp__sass_thread_inst_executed_op_${p}${op}_pred_on.sum.per_cycle_elapsed`]));
-            return value === undefined ? undefined : value * weight;
-        };
-        const count = (op, weight) => {
-            const value = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)('', '', [`sm__sass_thread_inst_executed_op_${p}${op}_pred_on.sum`, `smsp__sass_thread_inst_executed_op_${p}${op}_pred_on.sum`]));
-            return value === undefined ? undefined : value * weight;
-        };
-        const sum = (values) => (values.some((v) => v !== undefined) ? values.reduce((a, v) => a + (v ?? 0), 0) : undefined);
-        const rate = sum([perCycle('add', 1), perCycle('mul', 1), perCycle('fma', 2)]);
-        const total = sum([count('add', 1), count('mul', 1), count('fma', 2)]);
-        const flopsPerSecond = rate !== undefined && smspClock ? rate * smspClock : total !== undefined && duration ? total / (duration / 1e9) : undefined;
-        const peakPerCycle = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)(ncu_metrics/* ROOFLINE */.bP, `Theoretical Predicated-On ${P}FMA Thread Instructions Executed`, [`sm__sass_thread_inst_executed_op_${p}fma_pred_on.sum.peak_sustained`]));
-        if (!flopsPerSecond || peakPerCycle === undefined || !smClock)
-            continue;
-        if (!best || flopsPerSecond > best.flopsPerSecond)
-            best = { precision, flopsPerSecond, peakFlopsPerSecond: peakPerCycle * 2 * smClock };
-    }
-    const bandwidth = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
-    const peakBandwidth = dramPeakBytesPerSecond(result);
-    if (!best || !bandwidth || !peakBandwidth)
-        return undefined;
-    const arithmeticIntensity = best.flopsPerSecond / bandwidth;
-    const ridgePoint = best.peakFlopsPerSecond / peakBandwidth;
-    const roof = Math.min(best.peakFlopsPerSecond, arithmeticIntensity * peakBandwidth);
-    return { ...best, arithmeticIntensity, ridgePoint, side: arithmeticIntensity < ridgePoint ? 'memory' : 'compute', shareOfRoof: best.flopsPerSecond / roof };
-}
-/** Roofline numbers as finding evidence (empty when the capture has no FP instruction counts). */
-function rooflineEvidence(result) {
-    const r = roofline(result);
-    if (!r)
-        return {};
-    return {
-        rooflinePrecision: r.precision,
-        flopsPerSecond: Number(r.flopsPerSecond.toPrecision(4)),
-        peakFlopsPerSecond: Number(r.peakFlopsPerSecond.toPrecision(4)),
-        arithmeticIntensity: Number(r.arithmeticIntensity.toPrecision(4)),
-        ridgePoint: Number(r.ridgePoint.toPrecision(4)),
-        rooflineSide: r.side,
-        shareOfRoof: (0,diagnose_signals/* round */.LI)(r.shareOfRoof),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-compute-bound.ts
-/**
- * A profiled kernel runs near the SM's compute roof while DRAM and L2 are far below theirs. ncu's
- * SOLBottleneck verdict comes first (ncu-bound.ts). What "compute" means depends on the kernel: for a
- * GEMM it is math, for a copy it is the index arithmetic of a strided access (ncu-advice.ts).
- */
-
-
-
-
-
-
-function offChipEvidence(result) {
-    const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
-    return offChip ? { memoryUnit: offChip.unit, memoryPercent: Math.round(offChip.percent * 100) / 100 } : {};
-}
-/* harmony default export */ const kernel_compute_bound = (defineRule({
-    meta: {
-        id: 'kernel-compute-bound',
-        severity: 'info',
-        title: 'Kernel is compute-bound',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs (ncu\'s SOLBottleneck verdict first); the advice depends on the kernel\'s family.',
-        defaults: { minComputePercent: 60, minLeadPoints: 20, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            if (kind === 'collective')
-                continue;
-            const reading = readBound(result, { roofPercent: options.minComputePercent, leadPoints: options.minLeadPoints });
-            if (reading?.bound !== 'compute')
-                continue;
-            const levels = levelEvidence(result);
-            const offChip = [['DRAM', levels['dramPercent']], ['L2', levels['l2Percent']]].filter((e) => e[1] !== undefined);
-            const memoryText = offChip.length ? `, ${offChip.map(([u, p]) => `${u} at ${(0,ncu_metrics/* percentText */.fL)(p)}`).join(' and ')}` : '';
-            const smText = reading.compute !== undefined ? `SM throughput at ${(0,ncu_metrics/* percentText */.fL)(reading.compute)} of peak` : 'Nsight Compute names compute as the limit';
-            hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is ${kind === 'copy' ? 'issue-bound (compute side)' : 'compute-bound'}: ${smText}${memoryText}.${reading.why ? ` ${reading.why}.` : ''}`,
-                evidence: {
-                    ...levels,
-                    ...boundEvidence(reading),
-                    // The memory side of a compute-bound kernel is off-chip: L1/shared traffic feeds its math.
-                    ...offChipEvidence(result),
-                    kernelKind: kind,
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...rooflineEvidence(result),
-                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'SOLFPRoofline', 'HighPipeUtilization']),
-                },
-                advice: `${boundAdvice('compute', kind, reading.memoryUnit, dive.family)} Run the command below to see which pipeline and which instructions are the limit.`,
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'ComputeWorkloadAnalysis', 'InstructionStats', 'SpeedOfLight_RooflineChart']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-latency-bound.ts
-/**
- * A profiled kernel is far from every roof: compute and ncu's memory throughput both well below peak
- * (ncu's SOLBottleneck verdict first, ncu-bound.ts). Its time goes to waiting (memory latency,
- * dependencies, too few warps or blocks), not to throughput.
- */
-
-
-
-
-
-
-
-/** Below this achieved occupancy the advice points at the occupancy limiter (as low-occupancy does by default). */
-const FEW_WARPS_PERCENT = 25;
-/* harmony default export */ const kernel_latency_bound = (defineRule({
-    meta: {
-        id: 'kernel-latency-bound',
-        severity: 'warning',
-        title: 'Kernel is latency-bound',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'Nsight Compute shows both compute and memory throughput far below peak (ncu\'s SOLBottleneck verdict first), so the kernel spends its time waiting; occupancy, grid size and warp stalls say on what.',
-        defaults: { maxPercent: 60, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            if (kind === 'collective')
-                continue;
-            const reading = readBound(result, { roofPercent: options.maxPercent, leadPoints: 20 });
-            if (reading?.bound !== 'latency')
-                continue;
-            const compute = reading.compute;
-            const achieved = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.achievedOccupancy);
-            const theoretical = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.theoreticalOccupancy);
-            const waves = (0,ncu_metrics/* wavesPerSm */.iG)(result);
-            const stall = (0,ncu_metrics/* topStall */.QO)(result);
-            const warpCycles = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.warpCycles);
-            const eligible = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.eligibleWarps);
-            const grid = (0,ncu_metrics/* gridBlocks */.zU)(result);
-            const sms = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smCount);
-            const causes = [];
-            if (waves && waves.waves < 1)
-                causes.push(`the grid fills ${(0,diagnose_signals/* round */.LI)(waves.waves, 2)} waves, leaving SMs idle (see grid-too-small)`);
-            if (achieved !== undefined && achieved < FEW_WARPS_PERCENT)
-                causes.push(`only ${(0,ncu_metrics/* percentText */.fL)(achieved)} of warp slots are occupied, too few to hide latency (see low-occupancy)`);
-            if (stall?.reason === 'long_scoreboard')
-                causes.push('warps mostly wait on global-memory loads: keep more loads in flight (wider vectorized loads, more independent work per thread, asynchronous copies)');
-            else if (stall)
-                causes.push(`the top warp stall is ${stall.reason.replace(/_/g, ' ')}`);
-            const memoryText = reading.memoryPercent !== undefined ? ` and memory (${reading.memoryUnit}) at ${(0,ncu_metrics/* percentText */.fL)(reading.memoryPercent)}` : '';
-            // A level near its roof that ncu's Memory Throughput headline leaves out is worth saying (a clamp's L2 at 82%).
-            const levels = levelEvidence(result);
-            const busyLevels = [['L2', levels['l2Percent']], ['L1/TEX', levels['l1Percent']]].filter(([, p]) => p !== undefined && p >= options.maxPercent).map(([u, p]) => `${u} at ${(0,ncu_metrics/* percentText */.fL)(p)}`);
-            const busyText = busyLevels.length ? `; ${busyLevels.join(' and ')} is near its own roof, so the memory system is partly busy` : '';
-            const family = boundAdvice('latency', kind, reading.memoryUnit, dive.family);
-            hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is latency-bound: ${compute !== undefined ? `compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(compute)}${memoryText} of peak, both below ${options.maxPercent}%${busyText}` : 'Nsight Compute finds compute and memory both far from their peaks'}.${reading.why ? ` ${reading.why}.` : ''}`,
-                evidence: {
-                    ...levels,
-                    ...boundEvidence(reading),
-                    kernelKind: kind,
-                    ...(achieved !== undefined ? { achievedOccupancyPercent: (0,diagnose_signals/* round */.LI)(achieved, 2) } : {}),
-                    ...(theoretical !== undefined ? { theoreticalOccupancyPercent: (0,diagnose_signals/* round */.LI)(theoretical, 2) } : {}),
-                    ...(waves ? { wavesPerSm: (0,diagnose_signals/* round */.LI)(waves.waves, 3) } : {}),
-                    ...(grid !== undefined ? { gridBlocks: grid } : {}),
-                    ...(sms !== undefined ? { smCount: sms } : {}),
-                    ...(warpCycles !== undefined ? { warpCyclesPerIssuedInstruction: (0,diagnose_signals/* round */.LI)(warpCycles, 2) } : {}),
-                    ...(stall ? { topStall: stall.reason, topStallCycles: (0,diagnose_signals/* round */.LI)(stall.cycles, 2) } : {}),
-                    ...(eligible !== undefined ? { eligibleWarpsPerScheduler: (0,diagnose_signals/* round */.LI)(eligible, 3) } : {}),
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...rooflineEvidence(result),
-                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'CPIStall', 'IssueSlotUtilization']),
-                },
-                advice: `${causes.length ? `${causes.map((c) => c[0].toUpperCase() + c.slice(1)).join('. ')}. ` : ''}${family ? `${family} ` : ''}Run the command below for the warp stall reasons, the scheduler and the occupancy limits of this launch.`,
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'Occupancy', 'LaunchStats', 'WarpStateStats', 'SchedulerStats']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-memory-bound.ts
-/**
- * A profiled kernel runs near a memory roof (DRAM, L2 or L1/TEX) while its compute is far below it:
- * it is as fast as the bytes it moves allow. ncu's SOLBottleneck verdict comes first (ncu-bound.ts);
- * the advice depends on what the kernel is (ncu-advice.ts).
- */
-
-
-
-
-
-
-/* harmony default export */ const kernel_memory_bound = (defineRule({
-    meta: {
-        id: 'kernel-memory-bound',
-        severity: 'info',
-        title: 'Kernel is memory-bound',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own (ncu\'s SOLBottleneck verdict first); speed comes from moving fewer bytes.',
-        defaults: { minMemoryPercent: 60, minLeadPoints: 20, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            // A collective waits on its peers: one GPU's counters do not say why it is slow.
-            if (kind === 'collective')
-                continue;
-            const reading = readBound(result, { roofPercent: options.minMemoryPercent, leadPoints: options.minLeadPoints });
-            if (reading?.bound !== 'memory')
-                continue;
-            const rate = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
-            const peak = dramPeakBytesPerSecond(result);
-            const levels = levelEvidence(result);
-            const unit = reading.memoryUnit ?? 'DRAM';
-            const bandwidth = rate !== undefined ? `; DRAM moves ${(0,ncu_metrics/* rateText */.cf)(rate)}${peak !== undefined ? ` of its ${(0,ncu_metrics/* rateText */.cf)(peak)} peak` : ''}` : '';
-            const where = reading.memoryPercent !== undefined ? `${unit} throughput at ${(0,ncu_metrics/* percentText */.fL)(reading.memoryPercent)} of peak` : `Nsight Compute names ${unit} as the limit`;
-            const dram = levels['dramPercent'];
-            hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is memory-bound: ${where}${dram !== undefined && unit !== 'DRAM' ? ` (DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)})` : ''}${bandwidth}${reading.compute !== undefined ? `, compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(reading.compute)}` : ''}.${reading.why ? ` ${reading.why}.` : ''}`,
-                evidence: {
-                    ...levels,
-                    ...boundEvidence(reading),
-                    kernelKind: kind,
-                    ...(rate !== undefined ? { dramBytesPerSecond: Number(rate.toPrecision(4)) } : {}),
-                    ...(peak !== undefined ? { dramPeakBytesPerSecond: Number(peak.toPrecision(4)) } : {}),
-                    ...(rate !== undefined && peak !== undefined ? { dramShareOfPeak: Math.round((rate / peak) * 1e4) / 1e4 } : {}),
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...rooflineEvidence(result),
-                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'SOLFPRoofline']),
-                },
-                advice: `${boundAdvice('memory', kind, unit, dive.family)} Run the command below to see which accesses carry the bytes.`,
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'MemoryWorkloadAnalysis', 'MemoryWorkloadAnalysis_Tables', 'SpeedOfLight_RooflineChart']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/low-occupancy.ts
-/**
- * A profiled kernel away from every roof keeps few warps resident: too few to hide memory and
- * instruction latency. The Occupancy section's block limits name what caps it.
- */
-
-
-
-
-
-const LIMITS = [
-    [ncu_metrics/* NCU */.$H.limitRegisters, 'blockLimitRegisters', 'registers'],
-    [ncu_metrics/* NCU */.$H.limitSharedMem, 'blockLimitSharedMem', 'shared memory'],
-    [ncu_metrics/* NCU */.$H.limitWarps, 'blockLimitWarps', 'warps per block (block size)'],
-    [ncu_metrics/* NCU */.$H.limitBlocks, 'blockLimitSm', 'blocks per SM (block too small)'],
-];
-const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last wave, or a grid smaller than the GPU)';
-/* harmony default export */ const low_occupancy = (defineRule({
-    meta: {
-        id: 'low-occupancy',
-        severity: 'info',
-        title: 'Kernel runs at low occupancy',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'A kernel far from every throughput roof keeps few warps resident (achieved occupancy low, or far below theoretical); the Occupancy block limits name the limiter.',
-        defaults: { minAchievedPercent: 25, minAchievedShareOfTheoretical: 0.5, maxThroughputPercent: 60, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            // A collective waits on its peers: one GPU's counters do not say why it is slow.
-            if (kind === 'collective')
-                continue;
-            const achieved = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.achievedOccupancy);
-            const theoretical = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.theoreticalOccupancy);
-            if (achieved === undefined)
-                continue;
-            // At a throughput roof more warps would not help: big-tile GEMMs run at one block per SM by design.
-            if ((0,ncu_metrics/* roofPercent */.At)(result) >= options.maxThroughputPercent)
-                continue;
-            const share = theoretical ? achieved / theoretical : undefined;
-            const fewWarps = achieved < options.minAchievedPercent;
-            const belowTheory = share !== undefined && share < options.minAchievedShareOfTheoretical;
-            if (!fewWarps && !belowTheory)
-                continue;
-            const limits = LIMITS.map(([metric, key, name]) => ({ key, name, blocks: (0,ncu_metrics/* ncuValue */.AC)(result, metric) })).flatMap((l) => (l.blocks === undefined ? [] : [{ ...l, blocks: l.blocks }]));
-            const fewest = limits.length ? Math.min(...limits.map((l) => l.blocks)) : undefined;
-            // Resources are the cap when even the theoretical occupancy is low; the fewest resident blocks name them.
-            const capped = fewWarps && (theoretical === undefined || theoretical < options.minAchievedPercent);
-            const resourceLimit = capped ? limits.filter((l) => l.blocks === fewest).map((l) => l.name) : [];
-            const limiter = [resourceLimit.join(' and '), belowTheory || (fewWarps && !capped) ? BELOW_THEORY : ''].filter(Boolean).join('; ') || 'not captured (no Occupancy block limits)';
-            const registers = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.registers);
-            hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} runs at ${(0,ncu_metrics/* percentText */.fL)(achieved)} achieved occupancy${theoretical !== undefined ? ` (theoretical ${(0,ncu_metrics/* percentText */.fL)(theoretical)})` : ''}; limited by ${limiter}.`,
-                evidence: {
-                    achievedOccupancyPercent: (0,diagnose_signals/* round */.LI)(achieved, 2),
-                    ...(theoretical !== undefined ? { theoreticalOccupancyPercent: (0,diagnose_signals/* round */.LI)(theoretical, 2) } : {}),
-                    ...(share !== undefined ? { achievedShareOfTheoretical: (0,diagnose_signals/* round */.LI)(share) } : {}),
-                    limiter,
-                    ...(fewest !== undefined ? { blocksPerSm: fewest } : {}),
-                    ...Object.fromEntries(limits.map((l) => [l.key, l.blocks])),
-                    ...(registers !== undefined ? { registersPerThread: registers } : {}),
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['TheoreticalOccupancy', 'AchievedOccupancy']),
-                },
-                advice: resourceLimit.includes('registers')
-                    ? 'Registers cap the resident blocks: cap them (__launch_bounds__, -maxrregcount) or pick a kernel variant with smaller tiles, and check that spills stay at zero. Run the command below for the occupancy limits of this launch.'
-                    : resourceLimit.includes('shared memory')
-                        ? 'Shared memory per block caps the resident blocks: smaller tiles or fewer pipeline stages free it. Run the command below for the occupancy limits of this launch.'
-                        : resourceLimit.length
-                            ? 'The block size caps the resident warps: change the threads per block. Run the command below for the occupancy limits of this launch.'
-                            : 'Resources would allow more warps than run: look for imbalance between blocks, a partial last wave or a grid too small for the GPU. Run the command below for the occupancy limits of this launch.',
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['Occupancy', 'LaunchStats', 'WarpStateStats']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/moe-routing-heavy.ts
-/** MoE routing and token gather/scatter rival the expert matmuls they serve. */
-
-
-/* harmony default export */ const moe_routing_heavy = (defineRule({
-    meta: {
-        id: 'moe-routing-heavy',
-        severity: 'warning',
-        title: 'MoE routing and gathers rival the expert matmuls',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Top-k routing plus gather/scatter/index kernels take at least the configured fraction of the matmul time.',
-        defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const mix = (0,diagnose_signals/* moeMix */.Uw)(profile, options);
-        if (!mix.isMoe || mix.routingRatio < options.maxRoutingRatio)
-            return [];
-        const heaviest = profile.kernels.find((k) => k.family === 'moe-routing' || k.family === 'gather-scatter');
-        return [
-            {
-                message: `Routing and gather/scatter take ${(0,diagnose_signals/* percent */.KN)(mix.routingRatio)} of the matmul time (routing ${(0,diagnose_signals/* percent */.KN)(mix.routingShare)}, gather/scatter ${(0,diagnose_signals/* percent */.KN)(mix.gatherShare)} of all kernel time).`,
-                evidence: {
-                    routingRatio: (0,diagnose_signals/* round */.LI)(mix.routingRatio),
-                    routingShare: (0,diagnose_signals/* round */.LI)(mix.routingShare),
-                    gatherShare: (0,diagnose_signals/* round */.LI)(mix.gatherShare),
-                    moeGemmShare: (0,diagnose_signals/* round */.LI)(mix.moeGemmShare),
-                    routingLaunches: mix.routingLaunches,
-                },
-                advice: 'Dispatch tokens to experts once per layer instead of gathering per expert: a fused MoE path (MAX grouped_matmul with moe_create_indices, vLLM/SGLang fused_moe, torch._grouped_mm) sorts tokens by expert and runs one grouped matmul. Then profile the heaviest routing kernel:',
-                ...(heaviest ? { command: (0,diagnose_signals/* ncuCommand */.Eo)(heaviest.name, (0,diagnose_signals/* steadyLaunchSkip */.L_)(heaviest.instances), options.workload), kernel: heaviest.name } : {}),
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/quant-prep-heavy.ts
-/**
- * Low-bit runs quantize activations and lay out scales before their matmuls. That is normal while
- * it stays small; when the prep kernels take as long as the matmuls they feed, the low-bit path
- * loses its point.
- */
-
-
-
-/* harmony default export */ const quant_prep_heavy = (defineRule({
-    meta: {
-        id: 'quant-prep-heavy',
-        severity: 'warning',
-        title: 'Quantize / scale kernels dwarf the matmuls they feed',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Quantization and scale-layout kernels are reported; they are a problem when their time reaches the configured fraction of the low-bit matmul time.',
-        defaults: { minQuantizeShare: 0.005, maxQuantizeToMatmulRatio: 1, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const quantize = (0,diagnose_signals/* familyTotals */.sS)(profile, ['quantize']);
-        if (quantize.share < options.minQuantizeShare)
-            return [];
-        const lowbit = (0,diagnose_signals/* familyTotals */.sS)(profile, ['lowbit-gemm']);
-        // Without named low-bit matmuls (e.g. fp8 cuBLAS kernels with plain names), compare with all linear work.
-        const fed = lowbit.ns > 0 ? lowbit : (0,diagnose_signals/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
-        const ratio = fed.ns > 0 ? quantize.ns / fed.ns : Number.POSITIVE_INFINITY;
-        const heavy = ratio >= options.maxQuantizeToMatmulRatio;
-        const top = profile.kernels.find((k) => k.family === 'quantize');
-        const evidence = {
-            quantizeShare: (0,diagnose_signals/* round */.LI)(quantize.share),
-            matmulShare: (0,diagnose_signals/* round */.LI)(fed.share),
-            quantizeToMatmulRatio: Number.isFinite(ratio) ? (0,diagnose_signals/* round */.LI)(ratio) : -1,
-            matmulFamily: lowbit.ns > 0 ? 'lowbit-gemm' : 'linear',
-            quantizeLaunches: quantize.instances,
-        };
-        if (lowbit.ns === 0 && heavy) {
-            // No low-bit matmul in the capture: nothing shows what these kernels feed (fbgemm's
-            // _float_to_hfp8 compresses embeddings for an all-to-all, not activations for a GEMM).
-            return [
-                {
-                    severity: 'info',
-                    message: `Quantize/scale kernels take ${(0,diagnose_signals/* percent */.KN)(quantize.share)} of kernel time, but the capture holds no low-bit matmul for them to feed: they may serve communication or storage rather than the linear layers.`,
-                    evidence,
-                    advice: 'If this run should use low-bit matmuls, check that their kernels ran (fp8/fp4 GEMMs are named e4m3, qq, block_scaled …); otherwise these kernels are not linear-layer prep.',
-                },
-            ];
-        }
-        if (!heavy) {
-            return [
-                {
-                    severity: 'info',
-                    message: `Low-bit prep: quantize/scale kernels take ${(0,diagnose_signals/* percent */.KN)(quantize.share)} of kernel time, ${(0,diagnose_signals/* percent */.KN)(ratio)} of the matmuls they feed (normal).`,
-                    evidence,
-                    advice: 'Normal for fp8/fp4 paths. Watch the ratio across changes; a jump means a fused quantize path stopped being used.',
-                },
-            ];
-        }
-        return [
-            {
-                message: `Quantize/scale kernels take ${(0,diagnose_signals/* percent */.KN)(quantize.share)} of kernel time, ${Number.isFinite(ratio) ? `${(0,diagnose_signals/* round */.LI)(ratio, 2)}x` : 'more than'} the matmul time they feed.`,
-                evidence,
-                advice: 'Fuse activation quantization into the kernel that produces the activation (norm + quant, e.g. rms_norm_fused_fp8 / fused_rope_rmsnorm_quantization in MAX, fused_add_rms_norm with static fp8 scales in vLLM), quantize weights offline rather than per call, and prefer static activation scales. Then profile the heaviest prep kernel:',
-                command: (0,diagnose_signals/* ncuCommand */.Eo)(top.name, (0,diagnose_signals/* steadyLaunchSkip */.L_)(top.instances), options.workload),
-                kernel: top.name,
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/rank-imbalance.ts
-
-
-
-const labelOf = (rank) => (rank.rank !== undefined ? `rank ${rank.rank}` : `device ${rank.device ?? 0}`);
-const medianStepNs = (rank) => {
-    const steps = rank.timeline?.steps ?? [];
-    return steps.length ? (0,stats/* median */.J)(steps.map((s) => s.durNs)) : undefined;
-};
-/** The family the slow rank spends most extra time on, against the others' median. */
-function extraFamily(slow, others) {
-    let best = { family: 'other', extraNs: -Infinity };
-    for (const entry of slow.families) {
-        if (entry.family === 'collective')
-            continue;
-        const peer = (0,stats/* median */.J)(others.map((r) => r.families.find((f) => f.family === entry.family)?.totalNs ?? 0));
-        if (entry.totalNs - peer > best.extraNs)
-            best = { family: entry.family, extraNs: entry.totalNs - peer };
-    }
-    return best;
-}
-/* harmony default export */ const rank_imbalance = (defineRule({
-    meta: {
-        id: 'rank-imbalance',
-        severity: 'warning',
-        title: 'Rank imbalance: one rank is a straggler',
-        stage: 'utilization',
-        needs: ['kernel-breakdown'],
-        description: "One rank's compute kernel time (or median step) is well above the other ranks' median, so every collective waits for it.",
-        defaults: { maxExcess: 0.1 },
-    },
-    check({ profile, options }) {
-        const straggler = (0,diagnose_signals/* stragglerOf */["do"])(profile);
-        if (!straggler)
-            return [];
-        const { slow, others, computeExcess, peerComputeNs: peerCompute, slowComputeNs, perStep } = straggler;
-        const slowStep = medianStepNs(slow);
-        const peerSteps = others.map(medianStepNs);
-        const stepExcess = slowStep && peerSteps.every((s) => s !== undefined && s > 0) ? slowStep / (0,stats/* median */.J)(peerSteps) - 1 : undefined;
-        const excess = Math.max(computeExcess, stepExcess ?? -Infinity);
-        if (excess < options.maxExcess)
-            return [];
-        const extra = extraFamily(slow, others);
-        return [
-            {
-                message: `Straggler: ${labelOf(slow)} computes ${(0,diagnose_signals/* percent */.KN)(computeExcess)} longer than the median of the other ${others.length} rank${others.length > 1 ? 's' : ''}${stepExcess !== undefined ? ` (median step ${(0,diagnose_signals/* percent */.KN)(stepExcess)} longer)` : ''}; most of the extra is ${extra.family} (+${(0,diagnose_signals/* round */.LI)(extra.extraNs / 1e6, 1)} ms). The other ranks wait for it at every collective.`,
-                evidence: {
-                    slowRank: slow.rank ?? slow.device ?? 0,
-                    computeExcess: (0,diagnose_signals/* round */.LI)(computeExcess),
-                    ...(stepExcess !== undefined ? { stepExcess: (0,diagnose_signals/* round */.LI)(stepExcess) } : {}),
-                    slowComputeMs: (0,diagnose_signals/* round */.LI)(slowComputeNs / 1e6, 3),
-                    peerComputeMs: (0,diagnose_signals/* round */.LI)(peerCompute / 1e6, 3),
-                    extraFamily: extra.family,
-                    extraMs: (0,diagnose_signals/* round */.LI)(extra.extraNs / 1e6, 3),
-                    ranks: others.length + 1,
-                    perStep,
-                },
-                advice: `Find why ${labelOf(slow)} does more: uneven data or sequence lengths per rank (balance the sampler or pad/bucket by length), an uneven split of layers or experts, a slower or throttled GPU (compare clocks and temperature per GPU), or another process on that GPU or its CPU cores. Compare the ranks' kernel lists side by side.`,
-                command: 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/re-prefill.ts
-/**
- * Decode redoes the prompt every step: a missing or unused KV cache turns generation into O(n²).
- * Two things must both hold: a prefill-shaped linear mix that repeats every step, and decode that
- * costs what a prompt costs (each output token about as slow as the first one, or GPU work per step
- * growing with position). The mix alone is at most a warning that says what would confirm it.
- * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
- * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
- * 128×128 tile.
- */
-
-
-
-
-
-/** A decode token costing at least this fraction of the time to first token is prefill-priced. */
-const TPOT_OF_TTFT = 0.5;
-/** Below this fraction decode is clearly priced like decode: the throughput contradicts re-prefill. */
-const TPOT_OF_TTFT_DECODE = 0.2;
-/** GPU work late in the run over GPU work early in it (first step or decile skipped: it holds the prompt). */
-function stepGrowth(profile) {
-    const steps = profile.timeline?.steps ?? [];
-    if (steps.length >= 5) {
-        const busy = steps.slice(1).map((s) => s.gpuBusyNs);
-        const quarter = Math.max(1, Math.floor(busy.length / 4));
-        const early = (0,stats/* median */.J)(busy.slice(0, quarter));
-        return early > 0 ? (0,stats/* median */.J)(busy.slice(-quarter)) / early : undefined;
-    }
-    const deciles = profile.timeline?.busyByDecile ?? [];
-    if (deciles.length === 10) {
-        const early = (0,stats/* mean */.i)(deciles.slice(1, 4));
-        return early > 0 ? (0,stats/* mean */.i)(deciles.slice(7)) / early : undefined;
-    }
-    return undefined;
-}
-/** Prefill-shaped linear time: from the family table (shape evidence), and from tile names (a hint). */
-function prefillMix(profile) {
-    const strong = (0,diagnose_signals/* familyTotals */.sS)(profile, ['gemm-prefill']);
-    let hintNs = 0;
-    let hintInstances = 0;
-    for (const kernel of profile.kernels) {
-        if (kernel.family === 'gemm' && tileHint(kernel.name) === 'wide') {
-            hintNs += kernel.totalNs;
-            hintInstances += kernel.instances;
-        }
-    }
-    return { ns: strong.ns + hintNs, instances: strong.instances + hintInstances, hintNs };
-}
-/* harmony default export */ const re_prefill = (defineRule({
-    meta: {
-        id: 're-prefill',
-        severity: 'error',
-        title: 'Decode re-runs prefill every step (KV cache missing)',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Prefill-shaped GEMMs dominate and run every step while tokens are generated, and decode costs what a prompt costs: the KV cache is missing or unused, so each step recomputes the whole sequence.',
-        defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5 },
-    },
-    check({ profile, options }) {
-        const linear = (0,diagnose_signals/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
-        const prefill = prefillMix(profile);
-        const decode = (0,diagnose_signals/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
-        if (linear.ns === 0 || prefill.instances === 0)
-            return [];
-        const prefillShare = prefill.ns / linear.ns;
-        const launchShare = prefill.instances / (prefill.instances + decode.instances);
-        if (prefillShare < options.minPrefillShare || launchShare < options.minPrefillLaunchShare)
-            return [];
-        const outputTokens = (0,diagnose_signals/* metricValue */.a3)(profile, 'output_tokens');
-        if (outputTokens !== undefined && outputTokens <= 1)
-            return []; // a prefill-only workload
-        const growth = stepGrowth(profile);
-        const grows = growth !== undefined && growth >= options.minStepGrowth;
-        const batch = (0,diagnose_signals/* batchSize */.CJ)(profile);
-        // A batched decode legitimately runs multi-row GEMMs every step; then only growth can tell.
-        if (batch !== undefined && batch > 1 && !grows)
-            return [];
-        const ttft = (0,diagnose_signals/* metricValue */.a3)(profile, 'ttft_ms');
-        const tpot = (0,diagnose_signals/* metricValue */.a3)(profile, 'tpot_ms');
-        const tokenPricedLikePrompt = ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft >= TPOT_OF_TTFT;
-        if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows)
-            return [];
-        const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
-        const confirmed = (tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows);
-        const decodeTokS = (0,diagnose_signals/* metricValue */.a3)(profile, 'decode_tok_s');
-        const evidence = {
-            prefillShare: (0,diagnose_signals/* round */.LI)(prefillShare),
-            prefillLaunchShare: (0,diagnose_signals/* round */.LI)(launchShare),
-            prefillLaunches: prefill.instances,
-            decodeLaunches: decode.instances,
-            shapeFrom: fromHintsOnly ? 'tile-names' : 'shapes',
-            confirmed,
-            ...(growth !== undefined ? { stepGrowth: (0,diagnose_signals/* round */.LI)(growth, 3) } : {}),
-            ...(ttft !== undefined && tpot !== undefined && ttft > 0 ? { tpotOverTtft: (0,diagnose_signals/* round */.LI)(tpot / ttft, 3) } : {}),
-            ...(outputTokens !== undefined ? { outputTokens } : {}),
-            ...(decodeTokS !== undefined ? { decodeTokS } : {}),
-        };
-        const fix = 'Make decode read the KV cache and feed only the new token: transformers: do not pass use_cache=False (and return past_key_values from a custom forward); MAX custom architecture: wire the KV-cache inputs into attention and let decode steps take one token per sequence.';
-        if (!confirmed) {
-            return [
-                {
-                    severity: 'warning',
-                    message: `Prefill-shaped GEMMs are ${(0,diagnose_signals/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,diagnose_signals/* percent */.KN)(launchShare)} of GEMM launches${fromHintsOnly ? ' (shapes read from tile names, a weak hint)' : ''}: decode may be recomputing the sequence each step. Throughput does not confirm it.`,
-                    evidence,
-                    advice: `To confirm, time two generation lengths: with a working KV cache per-token time stays flat as max-new-tokens grows, and time per output token stays far below time to first token (report ttft_ms and tpot_ms, or capture per-step ranges). If it is re-prefill: ${fix}`,
-                },
-            ];
-        }
-        return [
-            {
-                message: `Prefill-shaped GEMMs are ${(0,diagnose_signals/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,diagnose_signals/* percent */.KN)(launchShare)} of GEMM launches, and ${grows ? `GPU work per step grows ${(0,diagnose_signals/* round */.LI)(growth, 2)}× over the run` : `each output token takes ${(0,diagnose_signals/* round */.LI)((tpot / ttft) * 100, 1)}% of the time to first token`}: each decode step recomputes the sequence (O(n²)).`,
-                evidence,
-                advice: `${fix} Confirm the fix by timing two generation lengths: per-token time must stay flat as max-new-tokens grows.`,
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/transfer-bound.ts
-/**
- * Host↔device copies that take as long as the kernels: the GPU spends its time moving data over
- * PCIe rather than computing. Often set-up (weights, a dataset copied in) captured with the run,
- * or pageable memory and per-step copies in the loop.
- */
-
-
-const HOST_COPY_KINDS = ['memcpy-htod', 'memcpy-dtoh'];
-/** Kineto names copies from unpinned memory `(Pageable -> Device)` / `(Device -> Pageable)`. */
-const PAGEABLE = /pageable/i;
-/* harmony default export */ const transfer_bound = (defineRule({
-    meta: {
-        id: 'transfer-bound',
-        severity: 'warning',
-        title: 'Transfer-bound: host↔device copies rival the kernels',
-        stage: 'utilization',
-        needs: ['kernel-breakdown'],
-        description: 'Host-to-device and device-to-host copies take at least the configured multiple of the kernel time; a smaller but notable share is info.',
-        defaults: { maxCopyToKernelRatio: 1, minCopyToKernelRatio: 0.25, minCopyMs: 1, minExposedCopyShare: 0.25 },
-    },
-    check({ profile, options }) {
-        const copies = profile.memops.filter((m) => HOST_COPY_KINDS.includes(m.kind) && (m.totalNs ?? 0) > 0);
-        const copyNs = copies.reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
-        if (copyNs < options.minCopyMs * 1e6)
-            return [];
-        const kernelNs = profile.totalKernelNs;
-        const ratio = kernelNs > 0 ? copyNs / kernelNs : Number.POSITIVE_INFINITY;
-        if (ratio < options.minCopyToKernelRatio)
-            return [];
-        const htodNs = copies.filter((m) => m.kind === 'memcpy-htod').reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
-        const pageableNs = copies.filter((m) => PAGEABLE.test(m.name)).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
-        const count = copies.reduce((sum, m) => sum + m.count, 0);
-        const bytes = copies.every((m) => m.bytes !== undefined) ? copies.reduce((sum, m) => sum + m.bytes, 0) : undefined;
-        const timeline = profile.timeline;
-        const setUp = timeline?.excludedGaps.some((g) => g.reason === 'set-up') ?? false;
-        const evidence = {
-            copyMs: (0,diagnose_signals/* round */.LI)(copyNs / 1e6, 3),
-            kernelMs: (0,diagnose_signals/* round */.LI)(kernelNs / 1e6, 3),
-            copyToKernelRatio: Number.isFinite(ratio) ? (0,diagnose_signals/* round */.LI)(ratio, 3) : -1,
-            htodShare: (0,diagnose_signals/* round */.LI)(htodNs / copyNs),
-            pageableShare: (0,diagnose_signals/* round */.LI)(pageableNs / copyNs),
-            copies: count,
-            ...(bytes !== undefined ? { copyMB: (0,diagnose_signals/* round */.LI)(bytes / 1e6, 3) } : {}),
-            ...(timeline && timeline.activeSpanNs > 0 ? { copyShareOfActiveSpan: (0,diagnose_signals/* round */.LI)(copyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices))) } : {}),
-            setUpGap: setUp,
-            ...(timeline?.transfers && timeline.transfers.copyNs > 0 ? { exposedCopyShare: (0,diagnose_signals/* round */.LI)(timeline.transfers.exposedNs / timeline.transfers.copyNs) } : {}),
-        };
-        // A per-launch trace shows whether kernels ran meanwhile: copies hidden behind compute cost little.
-        const hidden = timeline?.transfers && timeline.transfers.copyNs > 0 && timeline.transfers.exposedNs / timeline.transfers.copyNs < options.minExposedCopyShare;
-        const advice = [
-            setUp ? 'The capture holds a set-up phase (an idle gap before the work): if these copies load weights or data once, start the profiler after set-up (torch.profiler schedule with wait/warmup) so they are not mistaken for the loop.' : '',
-            pageableNs > 0 ? `${(0,diagnose_signals/* percent */.KN)(pageableNs / copyNs)} of the copy time is from pageable memory: pin it (DataLoader(pin_memory=True), tensor.pin_memory()) and copy with non_blocking=True so copies overlap compute.` : '',
-            'Keep tensors on the device across steps, batch many small copies into one, move preprocessing to the GPU, and overlap the remaining copies with compute on a side stream.',
-        ]
-            .filter(Boolean)
-            .join(' ');
-        const what = `host↔device copies took ${(0,diagnose_signals/* round */.LI)(copyNs / 1e6, 1)} ms against ${(0,diagnose_signals/* round */.LI)(kernelNs / 1e6, 1)} ms of kernels`;
-        if (hidden) {
-            return [{ severity: 'info', message: `Copies: ${what}, but kernels ran during ${(0,diagnose_signals/* percent */.KN)(1 - timeline.transfers.exposedNs / timeline.transfers.copyNs)} of it: the copies are mostly hidden behind compute.`, evidence, advice }];
-        }
-        if (ratio < options.maxCopyToKernelRatio) {
-            return [{ severity: 'info', message: `Copies: ${what} (${(0,diagnose_signals/* percent */.KN)(ratio)} of kernel time).`, evidence, advice }];
-        }
-        return [{ message: `Transfer-bound: ${what}${Number.isFinite(ratio) ? ` (${(0,diagnose_signals/* round */.LI)(ratio, 1)}×)` : ''}; the GPU moves data more than it computes.`, evidence, advice }];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/uncoalesced-access.ts
-/**
- * A profiled kernel's memory accesses are uncoalesced: the threads of a warp touch more sectors (or
- * shared-memory wavefronts) than the bytes they use need, so part of every transfer is wasted.
- * Read from the SourceCounters metrics (excessive vs ideal sectors), else from ncu's own rule rows.
- */
-
-
-
-
-
-/** ncu's SourceCounters rule text: "… N excessive sectors (78% of the total M sectors)". */
-const RULE_SHARE = /\((\d+(?:\.\d+)?)% of the total/;
-function excessOf(result, space) {
-    const [excessRef, idealRef, rule] = space === 'global' ? [ncu_metrics/* NCU */.$H.globalExcessSectors, ncu_metrics/* NCU */.$H.globalIdealSectors, 'UncoalescedGlobalAccess'] : [ncu_metrics/* NCU */.$H.sharedExcessWavefronts, ncu_metrics/* NCU */.$H.sharedIdealWavefronts, 'UncoalescedSharedAccess'];
-    const excess = (0,ncu_metrics/* ncuValue */.AC)(result, excessRef);
-    const ideal = (0,ncu_metrics/* ncuValue */.AC)(result, idealRef);
-    if (excess !== undefined && ideal !== undefined && excess + ideal > 0)
-        return { space, share: excess / (excess + ideal), excess, ideal, source: 'metrics' };
-    const fired = result.rules.find((r) => r.name === rule && RULE_SHARE.test(r.description));
-    return fired ? { space, share: Number(RULE_SHARE.exec(fired.description)[1]) / 100, source: 'ncu rule' } : undefined;
-}
-/* harmony default export */ const uncoalesced_access = (defineRule({
-    meta: {
-        id: 'uncoalesced-access',
-        severity: 'warning',
-        title: 'Uncoalesced memory accesses',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'A large share of the sectors (global) or wavefronts (shared) the kernel moves is excess over what its accesses need, a sign of strided or scattered accesses across a warp.',
-        defaults: { minExcessShare: 0.25, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            // A collective waits on its peers: one GPU's counters do not say why it is slow.
-            if (kind === 'collective')
-                continue;
-            const worst = ['global', 'shared']
-                .map((space) => excessOf(result, space))
-                .filter((e) => e !== undefined && e.share >= options.minExcessShare)
-                .sort((a, b) => b.share - a.share)[0];
-            if (!worst)
-                continue;
-            const bytesPerSector = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.globalLoadBytesPerSector);
-            const unit = worst.space === 'global' ? 'sectors' : 'shared-memory wavefronts';
-            hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: ${(0,ncu_metrics/* percentText */.fL)(worst.share * 100)} of its ${worst.space} ${unit} are excess over what its accesses need${worst.source === 'ncu rule' ? ' (as Nsight Compute reports it)' : ''}${worst.space === 'global' && bytesPerSector !== undefined ? `; global loads use ${(0,diagnose_signals/* round */.LI)(bytesPerSector, 1)} of the 32 bytes of each sector` : ''}.`,
-                evidence: {
-                    space: worst.space,
-                    excessShare: (0,diagnose_signals/* round */.LI)(worst.share),
-                    source: worst.source,
-                    ...(worst.excess !== undefined ? { excess: worst.excess } : {}),
-                    ...(worst.ideal !== undefined ? { ideal: worst.ideal } : {}),
-                    ...(bytesPerSector !== undefined ? { globalLoadBytesPerSector: (0,diagnose_signals/* round */.LI)(bytesPerSector, 2) } : {}),
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...(0,ncu_metrics/* ncuSays */.jv)(result, worst.space === 'global' ? ['UncoalescedGlobalAccess', 'MemoryCacheAccessPattern'] : ['UncoalescedSharedAccess', 'SharedMemoryConflicts']),
-                },
-                advice: worst.space === 'global' && kind === 'copy'
-                    ? 'A strided copy (a transpose or permute made contiguous) reads across rows, so most of each sector is wasted. The fix is the copy itself: keep the layout the consumer reads, use native GQA instead of repeat_kv, or fuse the permute into the consumer; where the copy must stay, transpose through shared memory so both sides are coalesced. Run the command below; the report\'s source page names the offending loads.'
-                    : worst.space === 'global'
-                        ? 'Make consecutive threads touch consecutive addresses: transpose through shared memory, change the data layout, or vectorize along the contiguous dimension. Build with -lineinfo and run the command below; the report\'s source page names the offending loads.'
-                        : 'Shared-memory bank conflicts: pad or swizzle the shared tile so a warp hits distinct banks. Build with -lineinfo and run the command below; the report\'s source page names the offending instructions.',
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['MemoryWorkloadAnalysis_Tables', 'SourceCounters']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/unfused-attention.ts
-/**
- * Attention runs as generic matmul/bmm + softmax instead of one fused kernel: the classic wiring
- * mistake of a custom architecture (or eager attention in transformers). Softmax launches that no
- * fused attention kernel accounts for are the signal; a sampling softmax runs once per step and
- * stays far below the per-layer rate.
- */
-
-
-
-/** llama.cpp's ggml kernels: their fused path is a run flag, not a code change. */
-const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_attn_ext/m;
-/* harmony default export */ const unfused_attention = (defineRule({
-    meta: {
-        id: 'unfused-attention',
-        severity: 'warning',
-        title: 'Attention is not fused',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise.',
-        defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
-    },
-    check({ profile, options }) {
-        const softmax = (0,diagnose_signals/* familyTotals */.sS)(profile, ['attention-softmax']);
-        const fused = (0,diagnose_signals/* familyTotals */.sS)(profile, ['attention-fused']);
-        const bmm = (0,diagnose_signals/* familyTotals */.sS)(profile, ['attention-bmm']);
-        const linear = (0,diagnose_signals/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
-        const unexplained = softmax.instances - fused.instances;
-        if (softmax.share < options.minSoftmaxShare || unexplained <= 0)
-            return [];
-        if (unexplained < options.minSoftmaxPerLinearLaunch * linear.instances)
-            return [];
-        return [
-            {
-                message: `Attention appears unfused: ${softmax.instances} softmax launches (${(0,diagnose_signals/* percent */.KN)(softmax.share)} of kernel time) against ${fused.instances} fused attention launches.`,
-                evidence: {
-                    softmaxShare: (0,diagnose_signals/* round */.LI)(softmax.share),
-                    softmaxLaunches: softmax.instances,
-                    fusedAttentionLaunches: fused.instances,
-                    linearLaunches: linear.instances,
-                    bmmShare: (0,diagnose_signals/* round */.LI)(bmm.share),
-                    fusedAttentionShare: (0,diagnose_signals/* round */.LI)(fused.share),
-                },
-                advice: `${LLAMA_CPP.test(profile.kernels.map((k) => k.name).join('\n')) ? 'llama.cpp: run with flash attention on (-fa / --flash-attn): flash_attn_ext then replaces soft_max_f32 and the KQ/KQV matmuls. ' : ''}Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.`,
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/unfused-norm-rope.ts
-/**
- * Norms or rotary embeddings run as chains of small kernels: RMSNorm as mean-reduce + pow + rsqrt +
- * mul (ATen's eager RMSNorm), RoPE as neg + cat + mul (rotate_half). Each step re-reads the tensor.
- */
-
-
-const MEAN_REDUCE = /MeanOps|mean_kernel|WelfordOps/;
-const NORM_PIECES = /MeanOps|mean_kernel|WelfordOps|rsqrt_kernel|pow_tensor_scalar/;
-const ROTATE_HALF = /neg_kernel/;
-/* harmony default export */ const unfused_norm_rope = (defineRule({
-    meta: {
-        id: 'unfused-norm-rope',
-        severity: 'warning',
-        title: 'Norm or RoPE runs as unfused elementwise chains',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Mean-reduce + rsqrt kernels without a norm kernel (RMSNorm), or neg kernels without a rotary kernel (RoPE), take a visible share of GPU time.',
-        defaults: { minPiecesShare: 0.01 },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        const norm = (0,diagnose_signals/* familyTotals */.sS)(profile, ['norm']);
-        const mean = (0,diagnose_signals/* kernelsMatching */.Gl)(profile, MEAN_REDUCE, ['reduce']);
-        const rsqrt = (0,diagnose_signals/* kernelsMatching */.Gl)(profile, /rsqrt/, ['elementwise']);
-        const pieces = (0,diagnose_signals/* kernelsMatching */.Gl)(profile, NORM_PIECES, ['reduce', 'elementwise']);
-        if (mean.instances > 0 && rsqrt.instances > 0 && norm.instances < mean.instances && pieces.share >= options.minPiecesShare) {
-            hits.push({
-                message: `RMSNorm runs unfused: ${mean.instances} mean-reduce and ${rsqrt.instances} rsqrt launches take ${(0,diagnose_signals/* percent */.KN)(pieces.share)} of kernel time (plus the adds and muls around them).`,
-                evidence: {
-                    part: 'norm',
-                    piecesShare: (0,diagnose_signals/* round */.LI)(pieces.share),
-                    meanReduceLaunches: mean.instances,
-                    rsqrtLaunches: rsqrt.instances,
-                    normKernelLaunches: norm.instances,
-                },
-                advice: 'Use a fused RMSNorm: torch.nn.RMSNorm under torch.compile (one Triton kernel per norm), a fused kernel (vLLM rms_norm / fused_add_rms_norm, Liger, Apex FusedRMSNorm), or MAX\'s rms_norm op, which also fuses the residual add.',
-            });
-        }
-        const rope = (0,diagnose_signals/* familyTotals */.sS)(profile, ['rope']);
-        const neg = (0,diagnose_signals/* kernelsMatching */.Gl)(profile, ROTATE_HALF, ['elementwise']);
-        if (rope.instances === 0 && neg.instances > 0 && neg.share >= options.minPiecesShare) {
-            hits.push({
-                message: `RoPE runs unfused: ${neg.instances} neg launches (rotate_half) take ${(0,diagnose_signals/* percent */.KN)(neg.share)} of kernel time, with cat and mul kernels around them.`,
-                evidence: { part: 'rope', piecesShare: (0,diagnose_signals/* round */.LI)(neg.share), negLaunches: neg.instances, ropeKernelLaunches: 0 },
-                advice: 'Apply rotary embeddings in one kernel: torch.compile the attention block, a fused rotary kernel (vLLM rotary_embedding, flash-attn apply_rotary_emb), or MAX\'s fused rope (fused_qk_rope / fused_rope_rmsnorm).',
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/index.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-// Keep sorted by id; a test checks it.
-const RULES = [
-    capture_includes_warmup,
-    communication_bound,
-    copy_heavy,
-    dominant_kernel,
-    empty_capture,
-    gpu_throttled,
-    graph_level_trace,
-    grid_too_small,
-    healthy_dense_decode,
-    healthy_moe_decode,
-    host_bound,
-    kernel_compute_bound,
-    kernel_latency_bound,
-    kernel_memory_bound,
-    low_occupancy,
-    moe_routing_heavy,
-    quant_prep_heavy,
-    rank_imbalance,
-    re_prefill,
-    transfer_bound,
-    uncoalesced_access,
-    unfused_attention,
-    unfused_norm_rope,
-];
-
-;// CONCATENATED MODULE: ./src/diagnose/run-rules.ts
-
-
-
-const STAGE_ORDER = { capture: 0, utilization: 1, kernels: 2, 'deep-dive': 3 };
-const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
-const LOWER = { error: 'warning', warning: 'info', info: 'info' };
-/** Findings that explain the whole run; kernel findings below them are secondary. */
-const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture', 'communication-bound', 'transfer-bound']);
-/** One rule over one profile, evidence gate and severity cap included (what the rule tester runs too). */
-function checkRule(rule, profile, options, evidence = gatherEvidence(profile)) {
-    const used = evidenceFor(rule.meta.needs, evidence);
-    if (used === null)
-        return [];
-    const thin = used.some((e) => e.strength === 'thin');
-    const basis = used.map(describeEvidence);
-    return rule.check({ profile, options, evidence }).map((hit) => {
-        const declared = hit.severity ?? rule.meta.severity;
-        return { ...hit, severity: thin ? LOWER[declared] : declared, basis };
-    });
-}
-function runRules(profile, config = {}, rules = RULES) {
-    const disabled = new Set(config.disabled ?? []);
-    const evidence = gatherEvidence(profile);
-    const findings = [];
-    for (const rule of rules) {
-        if (disabled.has(rule.meta.id))
-            continue;
-        const options = { ...rule.meta.defaults, ...(config.options?.[rule.meta.id] ?? {}) };
-        for (const hit of checkRule(rule, profile, options, evidence)) {
-            findings.push({
-                id: rule.meta.id,
-                severity: hit.severity,
-                title: rule.meta.title,
-                message: hit.message,
-                evidence: hit.evidence,
-                advice: hit.advice,
-                ...(hit.command ? { command: hit.command } : {}),
-                ...(hit.kernel ? { kernel: hit.kernel } : {}),
-                ...(hit.deepDive ? { deepDive: hit.deepDive } : {}),
-                docs: docsUrl(rule.meta.id),
-                secondary: false,
-                basis: hit.basis,
-                stage: rule.meta.stage,
-            });
-        }
-    }
-    const runLevel = findings.some((f) => RUN_LEVEL_IDS.has(f.id) && f.severity !== 'info');
-    for (const finding of findings) {
-        if (runLevel && (finding.stage === 'kernels' || finding.stage === 'deep-dive'))
-            finding.secondary = true;
-    }
-    findings.sort((a, b) => Number(a.secondary) - Number(b.secondary) ||
-        STAGE_ORDER[a.stage] - STAGE_ORDER[b.stage] ||
-        SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
-    return findings.map(({ stage: _stage, ...finding }) => finding);
-}
-
-// EXTERNAL MODULE: ./src/ingest/index.ts + 47 modules
-var ingest = __nccwpck_require__(994);
-// EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
-;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts
-/**
- * Which captures may be merged into one profile. Two mistakes are caught before merging:
- * - one run given twice (rocprof writes results.csv, results.stats.csv and results.json for one
- *   run; nsys summary and trace tables of one capture): counted once, the trace kept;
- * - captures of different GPUs, vendors, engines or models: refused, since summing them describes
- *   no real run. Identity comes only from what each capture records; a capture that records none is
- *   never the reason for a refusal.
- */
-
-// ---------------------------------------------------------------------------------------------
-// One run counted once
-/** Kernel instances by name, summed over devices. */
-function callsByName(capture) {
-    const byName = new Map();
-    for (const kernel of capture.kernels) {
-        const entry = byName.get(kernel.name) ?? { instances: 0, totalNs: 0 };
-        entry.instances += kernel.instances;
-        entry.totalNs += kernel.totalNs;
-        byName.set(kernel.name, entry);
-    }
-    return byName;
-}
-/** Fewer launches than this can match by chance; such captures are never taken for one another. */
-const MIN_LAUNCHES_TO_MATCH = 20;
-/**
- * True when two captures hold the same launches of the same kernels, to the nanosecond per launch:
- * one run written twice (rocprof's results.csv, results.stats.csv and results.json; an nsys summary
- * and its trace). Ranks of one job run the same kernels the same number of times, but their times
- * differ by far more than that, and their timelines differ: they are never taken for one another.
- */
-function sameRun(a, b) {
-    if (a.kernels.length === 0 || b.kernels.length === 0)
-        return false;
-    // Two ranks of one job are two runs, however alike their kernels are.
-    if (a.distributed?.rank !== undefined && b.distributed?.rank !== undefined && a.distributed.rank !== b.distributed.rank)
-        return false;
-    if (a.timeline && b.timeline && (a.timeline.spanNs !== b.timeline.spanNs || a.timeline.busyNs !== b.timeline.busyNs))
-        return false;
-    const left = callsByName(a);
-    const right = callsByName(b);
-    if (left.size !== right.size)
-        return false;
-    let launches = 0;
-    for (const [name, entry] of left) {
-        const other = right.get(name);
-        if (!other || other.instances !== entry.instances)
-            return false;
-        // Rounding allows 1 ns per launch (a µs-rounded average times the calls is not used here).
-        if (Math.abs(other.totalNs - entry.totalNs) > entry.instances)
-            return false;
-        launches += entry.instances;
-    }
-    return launches >= MIN_LAUNCHES_TO_MATCH;
-}
-/** Which copy of one run to keep: a per-launch trace (it has a timeline), then one with min/max, then the first given. */
-function keepRank(capture) {
-    if (capture.timeline)
-        return 0;
-    if (capture.kernels.some((k) => k.minNs !== undefined))
-        return 1;
-    return 2;
-}
-/**
- * Captures that repeat another capture's run are set aside (Nsight Compute replays are not kernel
- * timings of a run and are left to the profile builder). A notice names what was set aside.
- */
-function countEachRunOnce(captures) {
-    const timed = captures.filter((c) => c.kernels.length > 0 && c.source.format !== 'ncu-csv');
-    const setAside = new Set();
-    const notices = [];
-    for (let i = 0; i < timed.length; i++) {
-        const first = timed[i];
-        if (setAside.has(first))
-            continue;
-        const copies = [first, ...timed.slice(i + 1).filter((other) => !setAside.has(other) && sameRun(first, other))];
-        if (copies.length === 1)
-            continue;
-        const kept = [...copies].sort((a, b) => keepRank(a) - keepRank(b))[0];
-        const dropped = copies.filter((c) => c !== kept);
-        dropped.forEach((c) => setAside.add(c));
-        notices.push({
-            code: 'same-run-counted-once',
-            severity: 'info',
-            message: `${dropped.map((c) => c.source.path).join(', ')} ${dropped.length === 1 ? 'records' : 'record'} the same kernel launches as ${kept.source.path} (one run written twice); ${dropped.length === 1 ? 'it was' : 'they were'} set aside so the run counts once`,
-        });
-    }
-    // Keep what was set aside out of the kernels only: its other contents (API calls, notices) are the run's too.
-    return { captures: captures.map((c) => (setAside.has(c) ? { ...c, kernels: [], timeline: undefined } : c)), notices };
-}
-// ---------------------------------------------------------------------------------------------
-// Inputs that must not be merged
-/** Kernel names only one vendor's toolchain emits. */
-const AMD_KERNELS = /^Cijk_|^__amd_rocclr_|^wvSplitK|\bck(_tile)?::|\bHIP_vector_type\b|^rccl|\brccl[A-Z]/;
-const NVIDIA_KERNELS = /^nvjet_|^sm\d{2,3}_xmma|^(ampere|volta|turing|hopper)_|\bcublasLt::|^cutlass_\d|\bcutlass::arch::Sm\d|^nccl|\bnccl(Dev)?Kernel/;
-/** Engines whose kernels carry their own namespace: present in every forward pass of that engine. */
-const ENGINE_KERNELS = [
-    ['vLLM', /\bvllm::/],
-    ['SGLang', /\bsgl_kernel\b|\bsglang\b/i],
-    ['TensorRT-LLM', /\btensorrt_llm\b|\btrtllm/i],
-    ['llama.cpp', /\bmul_mat_(vec_)?q\b|\bggml_/],
-];
-/** A kernel capture says "no engine kernels" only when it has at least this many distinct kernels. */
-const MIN_KERNELS_FOR_ABSENCE = 20;
-/** An engine counts as present from this share of kernel time (one stray kernel is not an engine). */
-const ENGINE_MIN_SHARE = 0.005;
-function canonicalGpu(name) {
-    return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-/** Words with a digit that name memory or a form factor, not the chip (80gb, hbm3, sxm4, pcie4). */
-const NOT_A_MODEL = /^(\d+(gb|g|mb)|hbm\d+e?|gddr\d+x?|sxm\d*|pcie\d*)$/;
-/** The words of a GPU name that hold a digit and name the chip: h100, 4090, mi300x, v100. */
-function modelWords(name) {
-    return name
-        .toLowerCase()
-        .split(/[^a-z0-9]+/)
-        .filter((word) => /\d/.test(word) && !NOT_A_MODEL.test(word));
-}
-/**
- * False only when two GPU names surely differ. Tools spell one GPU differently (rocminfo drops the
- * spaces, ROCm's PyTorch says "AMD Radeon Graphics", NVML and CUDA add or drop a form factor), so a
- * name without a model number says nothing, and names sharing a model number are taken as one GPU.
- */
-function sameGpu(a, b) {
-    const [ca, cb] = [canonicalGpu(a), canonicalGpu(b)];
-    if (ca.includes(cb) || cb.includes(ca))
-        return true;
-    const [wa, wb] = [modelWords(a), modelWords(b)];
-    if (wa.length === 0 || wb.length === 0)
-        return true;
-    return wa.some((word) => wb.includes(word) || cb.includes(word)) || wb.some((word) => ca.includes(word));
-}
-function kernelVendor(capture) {
-    let amd = 0;
-    let nvidia = 0;
-    for (const kernel of capture.kernels) {
-        if (AMD_KERNELS.test(kernel.name))
-            amd += kernel.totalNs;
-        else if (NVIDIA_KERNELS.test(kernel.name))
-            nvidia += kernel.totalNs;
-    }
-    if (amd > 0 && nvidia === 0)
-        return 'amd';
-    if (nvidia > 0 && amd === 0)
-        return 'nvidia';
-    return undefined;
-}
-function engines(capture) {
-    if (capture.source.format === 'ncu-csv')
-        return undefined;
-    const total = capture.kernels.reduce((sum, k) => sum + k.totalNs, 0);
-    if (total <= 0)
-        return undefined;
-    const found = new Set();
-    for (const [engine, pattern] of ENGINE_KERNELS) {
-        const ns = capture.kernels.filter((k) => pattern.test(k.name)).reduce((sum, k) => sum + k.totalNs, 0);
-        if (ns / total >= ENGINE_MIN_SHARE)
-            found.add(engine);
-        else if (ns > 0)
-            return undefined; // a trace of the engine too small to say either way
-    }
-    if (found.size === 0 && new Set(capture.kernels.map((k) => k.name)).size < MIN_KERNELS_FOR_ABSENCE)
-        return undefined;
-    return found;
-}
-function identityOf(capture) {
-    const env = capture.environment;
-    const identity = {};
-    const vendor = env.vendor ?? kernelVendor(capture);
-    if (vendor)
-        identity.vendor = vendor;
-    if (env.gpuName) {
-        identity.gpus = new Map(env.gpuName
-            .split(/,\s*/)
-            .filter(Boolean)
-            .map((name) => [canonicalGpu(name), name]));
-    }
-    const found = engines(capture);
-    if (found)
-        identity.engines = found;
-    if (env.model)
-        identity.model = env.model.trim().toLowerCase();
-    return identity;
-}
-/** What two captures disagree on, in words for each side; undefined when they may be one run. */
-function conflict(a, b) {
-    if (a.vendor && b.vendor && a.vendor !== b.vendor)
-        return { what: 'GPU vendors', left: a.vendor === 'amd' ? 'AMD' : 'NVIDIA', right: b.vendor === 'amd' ? 'AMD' : 'NVIDIA' };
-    if (a.gpus && b.gpus && ![...a.gpus.values()].some((x) => [...b.gpus.values()].some((y) => sameGpu(x, y)))) {
-        return { what: 'GPUs', left: [...a.gpus.values()].join(', '), right: [...b.gpus.values()].join(', ') };
-    }
-    if (a.model && b.model && a.model !== b.model)
-        return { what: 'models', left: a.model, right: b.model };
-    if (a.engines && b.engines) {
-        const differ = [...a.engines].some((e) => !b.engines.has(e)) || [...b.engines].some((e) => !a.engines.has(e));
-        const words = (set) => (set.size ? `${[...set].join(' + ')} kernels` : `no ${[...a.engines, ...b.engines][0]} kernels`);
-        if (differ)
-            return { what: 'workloads', left: words(a.engines), right: words(b.engines) };
-    }
-    return undefined;
-}
-/**
- * Captures grouped so that no two in a group disagree on what they record. One group: they may be
- * merged. Several: the first two are named, with what they disagree on.
- */
-function mixedInputs(captures) {
-    const groups = [];
-    let first;
-    for (const capture of captures) {
-        const identity = identityOf(capture);
-        let home;
-        for (const group of groups) {
-            const clash = group.members.map((m) => conflict(m.identity, identity)).find(Boolean);
-            if (!clash) {
-                home = group;
-                break;
-            }
-            if (groups.length === 1)
-                first ??= clash;
-        }
-        if (home)
-            home.members.push({ capture, identity });
-        else
-            groups.push({ members: [{ capture, identity }] });
-    }
-    if (groups.length < 2 || !first)
-        return undefined;
-    const list = (group) => {
-        const paths = group.members.map((m) => m.capture.source.path);
-        return paths.length > 3 ? `${paths.slice(0, 3).join(', ')} and ${paths.length - 3} more` : paths.join(', ');
-    };
-    const more = groups.length > 2 ? ` (and ${groups.length - 2} more group${groups.length > 3 ? 's' : ''})` : '';
-    return {
-        message: `the inputs record different ${first.what}: ${list(groups[0])} (${first.left}) and ${list(groups[1])} (${first.right})${more}`,
-        groups: groups.map((g) => g.members.map((m) => m.capture)),
-    };
-}
-/**
- * Refuses captures that must not be merged, unless `allowMixed`; then they are merged with a
- * warning that says so.
- */
-function checkMergeable(captures, allowMixed) {
-    const mixed = mixedInputs(captures);
-    if (!mixed)
-        return [];
-    if (!allowMixed) {
-        const second = mixed.groups[1][0].source.path;
-        throw new errors/* InputError */.dz(second, `${mixed.message}; analyze each group on its own, or pass --allow-mixed (action input allow-mixed: true) to merge them`);
-    }
-    return [{ code: 'mixed-inputs', severity: 'warning', message: `${mixed.message}; merged because mixed inputs were allowed, so totals and shares describe no single run` }];
-}
-
-// EXTERNAL MODULE: ./src/model/report.ts + 1 modules
-var model_report = __nccwpck_require__(949);
-// EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(311);
-;// CONCATENATED MODULE: ./src/engine/analyze.ts
-/**
- * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
- */
-
-
-
-
-
-
-
-
-
-async function ingestAll(inputs, format) {
-    return (await ingestReadable(inputs, format)).captures;
-}
-/**
- * Every input read; a file in `skippable` that cannot be read is left out with a warning. When
- * nothing at all could be read, the first error stands: an analysis of nothing is never a pass.
- * `reading` is told each file as its reading starts (the time budget names it).
- */
-async function ingestReadable(inputs, format, skippable = new Set(), options = {}, reading) {
-    const captures = [];
-    const notices = [];
-    let firstError;
-    for (const input of inputs) {
-        reading?.(input);
-        try {
-            captures.push(await (0,ingest/* ingestFile */.tf)(input, format, options));
-        }
-        catch (error) {
-            if (!(error instanceof errors/* InputError */.dz) || !skippable.has(input) || options.signal?.aborted)
-                throw error;
-            firstError ??= error;
-            notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
-        }
-    }
-    if (captures.length === 0 && firstError)
-        throw firstError;
-    return { captures, notices };
-}
-/** The error of an analysis past its time budget: names the file it was reading. */
-function pastBudget(seconds, reading, inputs) {
-    const budget = `expected the analysis to finish within ${seconds} s (the analyze time budget)`;
-    if (reading)
-        return new errors/* InputError */.dz(reading, `${budget}; it was stopped while reading this file`);
-    return new errors/* UsageError */.eb(`${budget}; it was stopped after reading all ${inputs} input(s)`);
-}
-async function withTimeBudget(timeoutMs, inputs, work) {
-    const controller = new AbortController();
-    let current;
-    let timer;
-    const expired = new Promise((_, reject) => {
-        timer = setTimeout(() => {
-            const error = pastBudget(Math.round(timeoutMs) / 1000, current, inputs);
-            controller.abort(error);
-            reject(error);
-        }, timeoutMs);
-    });
-    const running = work(controller.signal, (path) => (current = path));
-    running.catch(() => undefined);
-    try {
-        return await Promise.race([running, expired]);
-    }
-    finally {
-        clearTimeout(timer);
-    }
-}
-function reportFromProfile(profile, options) {
-    const findings = runRules(profile, options.diagnose);
-    const environment = { ...profile.environment, ...(options.environment ?? {}) };
-    const current = { ...profile, findings, environment };
-    const baseline = options.baseline
-        ? {
-            ...options.baseline.report,
-            origin: { origin: options.baseline.origin, reason: options.baseline.reason, ...(options.baseline.path ? { path: options.baseline.path } : {}) },
-        }
-        : null;
-    const look = options.baseline?.look;
-    const gate = compare(current, baseline, { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}), ...(look && look.of > 1 ? { look } : {}) }, options.baseline?.history ? { history: options.baseline.history } : {});
-    const report = {
-        schemaVersion: model_report/* REPORT_SCHEMA_VERSION */.WI,
-        tool: { name: 'profile-gate', version: version/* TOOL_VERSION */.w },
-        generatedAt: (options.now ?? (() => new Date()))().toISOString(),
-        run: options.run ?? {},
-        environment,
-        sources: profile.sources,
-        totalKernelNs: profile.totalKernelNs,
-        kernels: profile.kernels,
-        families: profile.families,
-        metrics: profile.metrics,
-        utilization: profile.utilization,
-        timeline: profile.timeline,
-        gpuTimeUtilPercent: profile.gpuTimeUtilPercent,
-        memops: profile.memops,
-        apiCalls: profile.apiCalls,
-        cpuFunctions: profile.cpuFunctions,
-        notices: profile.notices,
-        deepDive: profile.ncu,
-        findings,
-        verdict: gate.verdict,
-        comparison: gate.comparison && baseline ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) } : gate.comparison,
-        ranks: profile.ranks,
-    };
-    return model_report/* ReportSchema */.M9.parse(report);
-}
-/** The baseline's samples of the metrics the comparison has a row for: what its charts draw. */
-function comparedSamples(comparison, metrics) {
-    const compared = new Set(comparison.rows.filter((r) => r.kind === 'metric').map((r) => r.metric));
-    return Object.fromEntries(metrics.filter((m) => compared.has(m.name)).map((m) => [m.name, [...m.samples]]));
-}
-async function analyze(options) {
-    const build = async (signal, reading) => {
-        const classify = createClassifier(options.families);
-        const isCollective = (name) => classify({ name }) === 'collective';
-        const ingest = { ...(options.ingest ?? {}), isCollective, ...(signal ? { signal } : {}) };
-        const read = await ingestReadable(options.inputs, options.format, options.skippable, ingest, reading);
-        reading?.(undefined);
-        signal?.throwIfAborted();
-        const once = countEachRunOnce(read.captures);
-        const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
-        const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
-        return reportFromProfile(profile, options);
-    };
-    if (options.timeoutMs === undefined)
-        return build();
-    return withTimeBudget(options.timeoutMs, options.inputs.length, build);
-}
-
-
-/***/ }),
-
-/***/ 817:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.r(__webpack_exports__);
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   expandInputSet: () => (/* binding */ expandInputSet),
-/* harmony export */   expandInputs: () => (/* binding */ expandInputs),
-/* harmony export */   writeOutput: () => (/* binding */ writeOutput)
-/* harmony export */ });
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(916);
-/** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
-
-
-
-const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
-/** Files named directly are taken as they are; directories give their capture files, recursively. */
-async function expandInputs(inputs) {
-    return (await expandInputSet(inputs)).files;
-}
-/** As expandInputs, also saying which files were found inside a directory rather than named. */
-async function expandInputSet(inputs) {
-    const files = await expandPaths(inputs);
-    const named = new Set(inputs);
-    return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))) };
-}
-async function expandPaths(inputs) {
-    const files = [];
-    for (const input of inputs) {
-        let info;
-        try {
-            info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(input);
-        }
-        catch (error) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .dz(input, `cannot read the input (${error.code ?? 'error'}); expected a capture file or a directory of them`);
-        }
-        if (!info.isDirectory()) {
-            files.push(input);
-            continue;
-        }
-        let listed;
-        try {
-            listed = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(input, { withFileTypes: true });
-        }
-        catch (error) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .dz(input, `cannot read the folder (${error.code ?? 'error'}); expected a folder of capture files that this user may list`);
-        }
-        const entries = listed.sort((a, b) => a.name.localeCompare(b.name));
-        const nested = [];
-        for (const entry of entries) {
-            if (SKIPPED_IN_DIRECTORIES.test(entry.name))
-                continue;
-            if (entry.isDirectory() || entry.isFile())
-                nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(input, entry.name));
-        }
-        files.push(...(await expandPaths(nested)));
-    }
-    return files;
-}
-/** Write to a file, or to stdout for `-`. */
-async function writeOutput(target, text) {
-    if (target === '-') {
-        process.stdout.write(text);
-        return;
-    }
-    try {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(target), { recursive: true });
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(target, text);
-    }
-    catch (error) {
-        // A full disk or a path that cannot be a file: say which file, in one line.
-        const { code, message } = error;
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .dz(target, `cannot write it (${code ?? 'error'}: ${message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')})`);
-    }
 }
 
 
@@ -12607,7 +8427,7 @@ function describeError(error) {
 
 /***/ }),
 
-/***/ 316:
+/***/ 376:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -12688,7 +8508,675 @@ async function runImporter(importer, file, options = {}) {
 
 /***/ }),
 
-/***/ 994:
+/***/ 311:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $D: () => (/* binding */ MAX_TEXT_BYTES),
+/* harmony export */   dD: () => (/* binding */ SNIFF_BYTES),
+/* harmony export */   inputFromText: () => (/* binding */ inputFromText),
+/* harmony export */   lt: () => (/* binding */ openInput)
+/* harmony export */ });
+/* unused harmony export decodeBytes */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(75);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_stream__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(522);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_3__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(916);
+/**
+ * One input file as the importers see it: decoded text (gzip and UTF-16/BOM handled), a head for
+ * sniffing, and a byte stream for the formats that must be streamed (Kineto traces over V8's string limit).
+ */
+
+
+
+
+
+const SNIFF_BYTES = 64 * 1024;
+/** Files above this are never read whole into one string; streaming importers must be used. */
+const MAX_TEXT_BYTES = 256 * 1024 * 1024;
+function detectEncoding(bytes) {
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        return { encoding: 'utf8', bomLength: 3 };
+    if (bytes[0] === 0xff && bytes[1] === 0xfe)
+        return { encoding: 'utf16le', bomLength: 2 };
+    if (bytes[0] === 0xfe && bytes[1] === 0xff)
+        return { encoding: 'utf16be', bomLength: 2 };
+    // UTF-16 without a BOM: every other byte of ASCII text is zero.
+    if (bytes.length >= 4 && bytes[1] === 0 && bytes[3] === 0 && bytes[0] !== 0)
+        return { encoding: 'utf16le', bomLength: 0 };
+    if (bytes.length >= 4 && bytes[0] === 0 && bytes[2] === 0 && bytes[1] !== 0)
+        return { encoding: 'utf16be', bomLength: 0 };
+    return { encoding: 'utf8', bomLength: 0 };
+}
+function decodeBytes(bytes) {
+    const { encoding, bomLength } = detectEncoding(bytes);
+    const body = bytes.subarray(bomLength);
+    if (encoding === 'utf16be') {
+        const swapped = Buffer.from(body.subarray(0, body.length - (body.length % 2)));
+        swapped.swap16();
+        return swapped.toString('utf16le');
+    }
+    return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString(encoding);
+}
+/**
+ * The bytes as UTF-8 without a BOM, as the streaming importers expect them: a trace saved by a
+ * Windows tool (UTF-16, or UTF-8 with a BOM) reads like the original. Offsets in errors are then
+ * offsets into the UTF-8 text.
+ */
+async function* asUtf8(source, encoding, bomLength) {
+    const decoder = encoding === 'utf8' ? undefined : new TextDecoder(encoding === 'utf16le' ? 'utf-16le' : 'utf-16be', { ignoreBOM: true });
+    let skip = bomLength;
+    let bytes = 0;
+    for await (const chunk of source) {
+        let piece = chunk;
+        if (skip > 0) {
+            const n = Math.min(skip, piece.length);
+            piece = piece.subarray(n);
+            skip -= n;
+        }
+        if (!decoder) {
+            if (piece.length)
+                yield piece;
+            continue;
+        }
+        bytes += piece.length;
+        const text = decoder.decode(piece, { stream: true });
+        if (text)
+            yield Buffer.from(text, 'utf8');
+    }
+    // A lone last byte of UTF-16 is dropped, as decodeBytes drops it, not read as U+FFFD.
+    const rest = bytes % 2 === 1 ? undefined : decoder?.decode();
+    if (rest)
+        yield Buffer.from(rest, 'utf8');
+}
+function isGzip(bytes) {
+    return bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+async function readPrefix(path, length) {
+    const handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, 'r');
+    try {
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, 0);
+        return buffer.subarray(0, bytesRead);
+    }
+    finally {
+        await handle.close();
+    }
+}
+/** First `length` decompressed bytes of a gzip file, without inflating the rest. */
+async function gunzipPrefix(path, length) {
+    const chunks = [];
+    let total = 0;
+    const source = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path).pipe((0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.createGunzip)());
+    try {
+        for await (const chunk of source) {
+            chunks.push(chunk);
+            total += chunk.length;
+            if (total >= length)
+                break;
+        }
+    }
+    catch (error) {
+        if (total === 0)
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `expected a readable gzip file (${error.message})`);
+    }
+    finally {
+        source.destroy();
+    }
+    return Buffer.concat(chunks).subarray(0, length);
+}
+/** A file that exists but cannot be read (no permission, an I/O error): one line naming it. */
+function unreadable(path, error) {
+    const { code, message } = error;
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${code ?? message}); expected a capture file that this user may read`);
+}
+async function openInput(path) {
+    let sizeBytes;
+    try {
+        const info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat)(path);
+        if (!info.isFile())
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, 'expected a file, found a directory or special file');
+        sizeBytes = info.size;
+    }
+    catch (error) {
+        if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz)
+            throw error;
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${error.code ?? error.message})`);
+    }
+    let prefix;
+    try {
+        prefix = await readPrefix(path, SNIFF_BYTES);
+    }
+    catch (error) {
+        throw unreadable(path, error);
+    }
+    const gzip = isGzip(prefix);
+    const headBytes = gzip ? await gunzipPrefix(path, SNIFF_BYTES) : prefix;
+    const head = decodeBytes(headBytes);
+    const { encoding, bomLength } = detectEncoding(headBytes);
+    return {
+        path,
+        head,
+        gzip,
+        sizeBytes,
+        async bytes() {
+            const { readFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 455, 23));
+            const raw = await readFile(path);
+            if (!gzip)
+                return raw;
+            try {
+                return (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.gunzipSync)(raw, { maxOutputLength: 2 * MAX_TEXT_BYTES });
+            }
+            catch (error) {
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `expected a complete gzip stream (${error.message})`);
+            }
+        },
+        async text() {
+            if (!gzip && sizeBytes > MAX_TEXT_BYTES) {
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `file is ${sizeBytes} bytes; text formats are read up to ${MAX_TEXT_BYTES} bytes`);
+            }
+            const { readFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 455, 23));
+            const raw = await readFile(path).catch((error) => {
+                throw unreadable(path, error);
+            });
+            let bytes;
+            if (gzip) {
+                try {
+                    bytes = (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.gunzipSync)(raw, { maxOutputLength: MAX_TEXT_BYTES });
+                }
+                catch (error) {
+                    throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `expected a complete gzip stream (${error.message})`);
+                }
+            }
+            else {
+                bytes = raw;
+            }
+            return decodeBytes(bytes);
+        },
+        stream() {
+            const raw = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path, { highWaterMark: 1 << 20 });
+            let bytes = raw;
+            if (gzip) {
+                const gunzip = (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.createGunzip)({ chunkSize: 1 << 20 });
+                raw.on('error', (error) => gunzip.destroy(error));
+                bytes = raw.pipe(gunzip);
+            }
+            if (encoding === 'utf8' && bomLength === 0)
+                return gzip ? node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from(bytes) : raw;
+            return node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from(asUtf8(bytes, encoding, bomLength));
+        },
+    };
+}
+/** An in-memory input, for tests and for stdin. */
+function inputFromText(path, text) {
+    return {
+        path,
+        head: text.slice(0, SNIFF_BYTES),
+        gzip: false,
+        sizeBytes: Buffer.byteLength(text),
+        text: async () => text,
+        stream: () => node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from([Buffer.from(text)]),
+        bytes: async () => Buffer.from(text),
+    };
+}
+
+
+/***/ }),
+
+/***/ 563:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Ay: () => (__WEBPACK_DEFAULT_EXPORT__),
+/* harmony export */   mb: () => (/* binding */ parseSmiColumns)
+/* harmony export */ });
+/* unused harmony export gpusByPosition */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
+/* harmony import */ var _model_throttle_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(941);
+/* harmony import */ var _common_importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(376);
+/**
+ * `nvidia-smi --query-gpu=… --format=csv[,nounits] [-l S | -lms MS]` logs → utilization samples.
+ * One row per GPU per sample: `utilization.gpu` → gpuPercent, `utilization.memory` → memoryPercent,
+ * `clocks.current.sm` → smClockMhz, `power.draw` → powerW, `memory.used` → bytes, `timestamp` → t,
+ * `index` (else the order of `pci.bus_id`) → device; `clocks_event_reasons.active` (or the older
+ * `clocks_throttle_reasons.active`) mask and the per-reason `Active` fields → reasons.
+ * Units come from the value (`79.56 W`) or the header (`power.draw [W]`).
+ * A `--format=csv,noheader` log names no columns: the user gives the `--query-gpu` list
+ * (`smiColumns`); `nounits` values then take the unit nvidia-smi uses for the field (MiB, MHz, W, %).
+ * Without `index` or `pci.bus_id`, several GPUs are told apart by position: nvidia-smi prints one
+ * row per GPU, in index order, at each sample, so rows fall in groups of equal size and spacing.
+ * Limits: `timestamp` is local time without a zone, read as if UTC (only differences matter); rows
+ * without a utilization value (MIG mode, `[N/A]`) cannot become samples and are counted.
+ */
+
+
+
+const FIELD_TOKEN = /^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*(?: \[[^\]]+\])?$/;
+const QUERY_GROUP = /^(?:utilization|memory|clocks|clocks_event_reasons|clocks_throttle_reasons|power|temperature|pci|enforced|fan)\./;
+const SMI_TIMESTAMP = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
+const REASON_PREFIX = /^clocks_(?:event|throttle)_reasons\./;
+const REASON_NAMES = new Set(_model_throttle_js__WEBPACK_IMPORTED_MODULE_1__/* .NVML_REASON_BITS */ .aF.map(([, name]) => name));
+function parseHeader(line) {
+    const tokens = line.split(',').map((token) => token.trim());
+    if (tokens.length > 1 && !line.includes(', '))
+        return null;
+    if (!tokens.every((token) => FIELD_TOKEN.test(token)))
+        return null;
+    if (!tokens.some((token) => QUERY_GROUP.test(token)))
+        return null;
+    return tokens.map((token) => {
+        const match = /^(\S+)(?: \[([^\]]+)\])?$/.exec(token);
+        return match[2] ? { field: match[1], unit: match[2] } : { field: match[1] };
+    });
+}
+/** The unit nvidia-smi prints in the header of each field group (kept when `nounits` drops it from values). */
+function defaultUnit(field) {
+    if (/^utilization\./.test(field))
+        return '%';
+    if (/^memory\.(used|total|free|reserved)$/.test(field))
+        return 'MiB';
+    if (/^clocks\.(current\.|max\.|applications\.|default_applications\.)?(sm|gr|graphics|mem|memory|video)$/.test(field))
+        return 'MHz';
+    if (/^(power\.|enforced\.power)/.test(field))
+        return 'W';
+    return undefined;
+}
+/**
+ * The `--query-gpu` list a noheader log was written with: `timestamp,utilization.gpu,memory.used`,
+ * also as typed on the nvidia-smi command line (`--query-gpu=…`).
+ */
+function parseSmiColumns(value) {
+    const fields = value
+        .trim()
+        .replace(/^--query-gpu[= ]/, '')
+        .split(',')
+        .map((field) => field.trim().replace(/ \[[^\]]*\]$/, ''))
+        .filter(Boolean);
+    const bad = fields.find((field) => !FIELD_TOKEN.test(field));
+    if (fields.length === 0 || bad !== undefined) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UsageError */ .eb(`--smi-columns ${JSON.stringify(value)}: expected the nvidia-smi --query-gpu list, e.g. timestamp,utilization.gpu,memory.used`);
+    }
+    if (!fields.includes('utilization.gpu'))
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UsageError */ .eb(`--smi-columns ${JSON.stringify(value)}: expected utilization.gpu among the fields`);
+    return fields;
+}
+function columnsFromQuery(fields) {
+    return fields.map((field) => {
+        const unit = defaultUnit(field);
+        return unit ? { field, unit } : { field };
+    });
+}
+/** Rows in one group per sample: positions within a group are GPUs. */
+const MAX_GPUS_BY_POSITION = 16;
+/**
+ * How many GPUs a log without `index` holds: the smallest group size for which groups start at an
+ * even pace (90 % of the starts within half an interval of the median) and each group is
+ * printed well within one interval. Undefined when no size fits.
+ */
+function gpusByPosition(times) {
+    if (times.some((t) => t === undefined))
+        return undefined;
+    const t = times;
+    for (let n = 1; n <= MAX_GPUS_BY_POSITION && n * 3 <= t.length; n++) {
+        const starts = [];
+        let spread = 0;
+        for (let i = 0; i + n <= t.length; i += n) {
+            starts.push(t[i]);
+            const group = t.slice(i, i + n);
+            spread = Math.max(spread, Math.max(...group) - Math.min(...group));
+        }
+        const steps = starts.slice(1).map((start, i) => start - starts[i]);
+        const sorted = [...steps].sort((a, b) => a - b);
+        const median = sorted[Math.floor(sorted.length / 2)];
+        if (!(median > 0))
+            continue;
+        const even = steps.filter((step) => step >= median * 0.5 && step <= median * 1.5).length;
+        if (even >= 0.9 * steps.length && spread < median * 0.5)
+            return n;
+    }
+    return undefined;
+}
+function firstLine(text) {
+    const lines = text.split(/\r?\n/);
+    const index = lines.findIndex((line) => line.trim() !== '');
+    return index < 0 ? null : { line: lines[index].trim(), number: index + 1 };
+}
+/** Values nvidia-smi prints instead of a number: `[N/A]`, `[Not Supported]`, `[Unknown Error]`, … */
+function isMissing(cell) {
+    return cell === '' || /^\[.*\]$/.test(cell) || /^n\/?a$/i.test(cell);
+}
+const SCALE = {
+    '%': 1,
+    b: 1,
+    kib: 1024,
+    mib: 1024 ** 2,
+    gib: 1024 ** 3,
+    mhz: 1,
+    ghz: 1000,
+    khz: 0.001,
+    w: 1,
+    mw: 0.001,
+    kw: 1000,
+};
+/** A number in the column's base unit (%, bytes, MHz, W), or undefined when the unit is unknown. */
+function quantity(cell, headerUnit) {
+    const match = /^(-?\d+(?:\.\d+)?)\s*(\S+)?$/.exec(cell);
+    if (!match)
+        return undefined;
+    const unit = (match[2] ?? headerUnit ?? '').toLowerCase();
+    const scale = unit === '' ? 1 : SCALE[unit];
+    return scale === undefined ? undefined : Number(match[1]) * scale;
+}
+function parseTimestamp(cell) {
+    const m = SMI_TIMESTAMP.exec(cell);
+    if (!m)
+        return undefined;
+    const ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
+    return ms / 1000 + (m[7] ? Number(`0.${m[7]}`) : 0);
+}
+/** Orders reason names like the NVML bit table, so masks and per-reason fields merge predictably. */
+function orderReasons(reasons) {
+    const known = _model_throttle_js__WEBPACK_IMPORTED_MODULE_1__/* .NVML_REASON_BITS */ .aF.map(([, name]) => name).filter((name) => reasons.has(name));
+    return [...known, ...[...reasons].filter((name) => !REASON_NAMES.has(name)).sort()];
+}
+function readRow(columns, cells, devices, ctx) {
+    const byField = new Map();
+    columns.forEach((column, i) => {
+        if (!byField.has(column.field))
+            byField.set(column.field, { cell: cells[i], unit: column.unit });
+    });
+    const present = (field) => {
+        const entry = byField.get(field);
+        if (!entry)
+            return undefined;
+        if (isMissing(entry.cell)) {
+            ctx.count('value-not-available', 'info', `${field} printed as ${entry.cell || 'an empty cell'}; the field is left out`);
+            return undefined;
+        }
+        return entry;
+    };
+    const number = (...fields) => {
+        for (const field of fields) {
+            const entry = present(field);
+            if (!entry)
+                continue;
+            const value = quantity(entry.cell, entry.unit);
+            if (value === undefined)
+                ctx.count('unreadable-value', 'data-loss', `${field}: ${JSON.stringify(entry.cell)} is not a number in a known unit`);
+            return value;
+        }
+        return undefined;
+    };
+    const result = {};
+    result.name = present('name')?.cell;
+    result.driver = present('driver_version')?.cell;
+    const gpuPercent = number('utilization.gpu');
+    if (gpuPercent === undefined || gpuPercent < 0 || gpuPercent > 100) {
+        ctx.count('row-without-utilization', 'data-loss', 'rows without a 0..100 utilization.gpu value are not samples');
+        return result;
+    }
+    const sample = { device: 0, gpuPercent, reasons: [] };
+    const stamp = present('timestamp');
+    if (stamp) {
+        const t = parseTimestamp(stamp.cell);
+        if (t === undefined)
+            ctx.count('unreadable-value', 'data-loss', `timestamp: ${JSON.stringify(stamp.cell)}`);
+        else
+            sample.t = t;
+    }
+    const index = present('index');
+    const busId = present('pci.bus_id');
+    if (index && /^\d+$/.test(index.cell))
+        sample.device = Number(index.cell);
+    else if (busId) {
+        if (!devices.has(busId.cell))
+            devices.set(busId.cell, devices.size);
+        sample.device = devices.get(busId.cell);
+    }
+    const memoryPercent = number('utilization.memory');
+    if (memoryPercent !== undefined && memoryPercent >= 0 && memoryPercent <= 100)
+        sample.memoryPercent = memoryPercent;
+    const smClock = number('clocks.current.sm', 'clocks.sm');
+    if (smClock !== undefined)
+        sample.smClockMhz = smClock;
+    const power = number('power.draw', 'power.draw.instant', 'power.draw.average');
+    if (power !== undefined)
+        sample.powerW = power;
+    const memoryUsed = number('memory.used');
+    if (memoryUsed !== undefined)
+        sample.memoryUsedBytes = memoryUsed;
+    const reasons = new Set();
+    for (const prefix of ['clocks_event_reasons', 'clocks_throttle_reasons']) {
+        const mask = present(`${prefix}.active`);
+        if (!mask)
+            continue;
+        if (/^0x[0-9a-f]+$/i.test(mask.cell))
+            (0,_model_throttle_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsFromMask */ .g4)(BigInt(mask.cell)).forEach((r) => reasons.add(r));
+        else
+            ctx.count('unreadable-value', 'data-loss', `${prefix}.active: ${JSON.stringify(mask.cell)} is not a hex mask`);
+    }
+    for (const column of columns) {
+        if (!REASON_PREFIX.test(column.field))
+            continue;
+        const reason = column.field.replace(REASON_PREFIX, '');
+        if (reason === 'active' || reason === 'supported')
+            continue;
+        const entry = present(column.field);
+        if (entry?.cell === 'Active')
+            reasons.add(reason);
+    }
+    sample.reasons = orderReasons(reasons);
+    result.sample = sample;
+    return result;
+}
+/* harmony default export */ const __WEBPACK_DEFAULT_EXPORT__ = ((0,_common_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .defineImporter */ .IN)({
+    id: 'nvidia-smi-csv',
+    label: 'nvidia-smi --query-gpu CSV',
+    sniff(head) {
+        const first = firstLine(head);
+        if (!first)
+            return false;
+        // A `noheader` log is claimed too, so that reading it can say what is missing.
+        return parseHeader(first.line) !== null || /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}\.\d{3}, /.test(first.line);
+    },
+    async read(file, ctx) {
+        const text = await file.text();
+        const first = firstLine(text);
+        if (!first)
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected an nvidia-smi --query-gpu CSV, the file is blank', '1');
+        let columns = parseHeader(first.line);
+        const fromQuery = !columns && ctx.options.smiColumns?.length ? columnsFromQuery(ctx.options.smiColumns) : undefined;
+        if (!columns && !fromQuery) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected an nvidia-smi --query-gpu header line such as "timestamp, index, utilization.gpu [%]", got ${JSON.stringify(first.line.slice(0, 60))}; a log written with --format=csv,noheader does not name its columns: pass the --query-gpu list it was written with as --smi-columns (e.g. --smi-columns timestamp,utilization.gpu,memory.used; action input smi-columns)`, String(first.number));
+        }
+        columns ??= fromQuery;
+        // A noheader log's first line is already a row.
+        const firstRow = fromQuery ? first.number - 1 : first.number;
+        let headerLine = fromQuery ? '' : first.line;
+        if (!columns.some((c) => c.field === 'utilization.gpu')) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected a utilization.gpu column in the nvidia-smi query', String(first.number));
+        }
+        const samples = [];
+        const names = [];
+        let driver;
+        const devices = new Map();
+        const lines = text.split(/\r?\n/);
+        for (let i = firstRow; i < lines.length; i += 1) {
+            const line = lines[i].trim();
+            if (line === '')
+                continue;
+            if (line === headerLine) {
+                ctx.count('repeated-header', 'info', 'header lines repeated between samples are skipped');
+                continue;
+            }
+            const header = parseHeader(line);
+            if (header) {
+                if (!header.some((c) => c.field === 'utilization.gpu')) {
+                    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected a utilization.gpu column in the nvidia-smi query', String(i + 1));
+                }
+                ctx.count('changed-header', 'info', 'a new header line changes the columns of the rows after it');
+                columns = header;
+                headerLine = line;
+                continue;
+            }
+            const cells = line.split(',').map((cell) => cell.trim());
+            if (fromQuery && cells.length !== columns.length && samples.length === 0) {
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected ${columns.length} fields as in --smi-columns (${columns.map((c) => c.field).join(',')}), got ${cells.length}`, String(i + 1));
+            }
+            if (cells.length !== columns.length) {
+                ctx.count('malformed-row', 'data-loss', `a row has a different number of fields than its header (first at line ${i + 1})`);
+                continue;
+            }
+            const row = readRow(columns, cells, devices, ctx);
+            if (row.name && !names.includes(row.name))
+                names.push(row.name);
+            driver ??= row.driver;
+            if (row.sample)
+                samples.push(row.sample);
+        }
+        if (samples.length === 0) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected at least one row with a utilization.gpu value, found none', String(first.number + 1));
+        }
+        let deviceKnown = columns.some((c) => c.field === 'index' || c.field === 'pci.bus_id');
+        if (!deviceKnown) {
+            const gpus = gpusByPosition(samples.map((s) => s.t));
+            if (gpus !== undefined && gpus > 1) {
+                samples.forEach((sample, i) => (sample.device = i % gpus));
+                ctx.count('devices-by-position', 'info', `no index column: ${gpus} GPUs told apart by their position in each sample`);
+            }
+            deviceKnown = gpus !== undefined;
+        }
+        return {
+            source: { path: file.path, format: 'nvidia-smi-csv', parts: [fromQuery ? 'query-gpu-noheader' : 'query-gpu'], tool: 'nvidia-smi', ...(driver ? { toolVersion: driver } : {}) },
+            utilization: samples,
+            environment: {
+                vendor: 'nvidia',
+                ...(names.length ? { gpuName: names.join(', ') } : {}),
+                ...(driver ? { driver } : {}),
+                ...(deviceKnown ? { gpuCount: new Set(samples.map((s) => s.device)).size } : {}),
+            },
+        };
+    },
+}));
+
+
+/***/ }),
+
+/***/ 69:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (__WEBPACK_DEFAULT_EXPORT__),
+/* harmony export */   G: () => (/* binding */ asMetricRecord)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
+/* harmony import */ var _common_importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(376);
+/**
+ * Metrics printed by a `command` workload, one JSON object per line, mixed with any other output.
+ * Two record shapes are read:
+ * - `{"metric": "decode_tok_s", "value": 378.5}`: one sample of a canonical metric (src/model/metrics.ts);
+ * - `{"kind": "run", "tok_s": 378.5, "ttft_ms": …}`: one timed run; `tok_s` is a decode_tok_s sample and
+ *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these);
+ *   its `t_start` / `t_end` (seconds since the epoch), when given, mark a timed window, over which GPU
+ *   utilization is then read instead of over the whole process (start-up and prefill left out).
+ * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
+ * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
+ * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
+ */
+
+
+
+const CATALOG = new Set(Object.keys(_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .METRIC_CATALOG */ .By));
+function asMetricRecord(line) {
+    const body = line.trim();
+    if (!body.startsWith('{') || !body.endsWith('}'))
+        return null;
+    let value;
+    try {
+        value = JSON.parse(body);
+    }
+    catch {
+        return null;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return null;
+    const record = value;
+    if (typeof record['metric'] === 'string' && 'value' in record)
+        return { type: 'metric', metric: record['metric'], value: record['value'] };
+    if (record['kind'] === 'run' && 'tok_s' in record)
+        return { type: 'run', fields: record };
+    return null;
+}
+function finiteNumber(value) {
+    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+/* harmony default export */ const __WEBPACK_DEFAULT_EXPORT__ = ((0,_common_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .defineImporter */ .IN)({
+    id: 'workload-metrics-jsonl',
+    label: 'workload metrics (JSON lines)',
+    sniff(head) {
+        for (const line of head.split(/\r?\n/, 200)) {
+            if (asMetricRecord(line))
+                return true;
+        }
+        return false;
+    },
+    async read(file, ctx) {
+        const lines = (await file.text()).split(/\r?\n/);
+        const metrics = [];
+        const timedWindows = [];
+        lines.forEach((line, index) => {
+            if (line.trim() === '')
+                return;
+            const record = asMetricRecord(line);
+            if (!record) {
+                ctx.count('non-metric-line', 'info', 'workload output that is not a metric record');
+                return;
+            }
+            if (record.type === 'metric') {
+                const value = finiteNumber(record.value);
+                if (!CATALOG.has(record.metric)) {
+                    ctx.count('unknown-metric', 'data-loss', `${record.metric} (line ${index + 1}) is not a known metric name`);
+                    return;
+                }
+                if (value === null)
+                    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected a finite number as "value" of ${record.metric}`, String(index + 1));
+                metrics.push({ name: record.metric, value });
+                return;
+            }
+            const tokS = finiteNumber(record.fields['tok_s']);
+            if (tokS === null)
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected a finite number as "tok_s" of a run record', String(index + 1));
+            metrics.push({ name: 'decode_tok_s', value: tokS });
+            const startS = finiteNumber(record.fields['t_start']);
+            const endS = finiteNumber(record.fields['t_end']);
+            if (startS !== null && endS !== null && endS > startS)
+                timedWindows.push({ startS, endS });
+            for (const [key, value] of Object.entries(record.fields)) {
+                if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null)
+                    metrics.push({ name: key, value: value });
+            }
+        });
+        if (metrics.length === 0)
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N})');
+        const capture = {
+            source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
+            metrics,
+            timedWindows,
+        };
+        return capture;
+    },
+}));
+
+
+/***/ }),
+
+/***/ 329:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -12704,13 +9192,13 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(916);
 // EXTERNAL MODULE: ./src/model/capture.ts
 var capture = __nccwpck_require__(347);
-// EXTERNAL MODULE: ./src/ingest/importer.ts
-var ingest_importer = __nccwpck_require__(316);
-// EXTERNAL MODULE: ./src/ingest/input-file.ts
-var input_file = __nccwpck_require__(291);
+// EXTERNAL MODULE: ./src/ingest/common/importer.ts
+var common_importer = __nccwpck_require__(376);
+// EXTERNAL MODULE: ./src/ingest/common/input-file.ts
+var input_file = __nccwpck_require__(311);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(75);
-;// CONCATENATED MODULE: ./src/ingest/kineto/categories.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/categories.ts
 /** Kineto event categories the importer decodes, recognized from their raw bytes. */
 const CAT_PENDING = -1;
 const CAT_SKIP = 0;
@@ -12764,7 +9252,7 @@ function categoryOfString(cat) {
     return found ? found[1] : CAT_SKIP;
 }
 
-;// CONCATENATED MODULE: ./src/ingest/kineto/string-end.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/string-end.ts
 /**
  * Finding the end of a JSON string fast: short strings byte by byte, long ones (kernel names are
  * often 1-4 KB) through Buffer.indexOf, which is native memchr.
@@ -12821,7 +9309,7 @@ function decodeJsonString(buf, start, end) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/ingest/kineto/json-element.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/json-element.ts
 /**
  * One element of a Chrome trace (a traceEvents entry, or a top-level member's value), scanned
  * over as many chunks as it spans: strings, escapes and bracket nesting, plus the event's `"cat"`
@@ -13117,7 +9605,7 @@ class ElementScanner {
     }
 }
 
-;// CONCATENATED MODULE: ./src/ingest/kineto/json-scanner.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/json-scanner.ts
 /**
  * Streaming splitter for Chrome trace JSON: `{ …, "traceEvents": [ {event}, … ], … }`.
  * Bytes are fed chunk by chunk. This state machine walks the root object and the traceEvents
@@ -13307,7 +9795,7 @@ class TraceScanner {
     }
 }
 
-;// CONCATENATED MODULE: ./src/ingest/kineto/timeline.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/timeline.ts
 /** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
 const OP_MEMOP = 0;
 const OP_KERNEL = 1;
@@ -13635,7 +10123,7 @@ function deviceTimelines(ops, windows, counts) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/ingest/kineto/event-reader.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/event-reader.ts
 /**
  * Reads the few fields the importer needs from one trace event's bytes, without JSON.parse:
  * `ph`, `name`, `pid`, `tid`, `ts`, `dur`, and from `args`: `device`, `correlation`, `External id`,
@@ -14037,7 +10525,7 @@ class EventFields {
     }
 }
 
-;// CONCATENATED MODULE: ./src/ingest/kineto/launch-sites.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/launch-sites.ts
 /**
  * Which CPU op launched each kernel, from a Kineto trace's `cpu_op` events: PyTorch writes each op
  * with an `External id`, and each kernel with the External id of the innermost op that launched it.
@@ -14237,7 +10725,7 @@ class LaunchSites {
     }
 }
 
-;// CONCATENATED MODULE: ./src/ingest/kineto/name-cache.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/name-cache.ts
 /**
  * Interns event names by their raw bytes: a fingerprint of sampled bytes picks candidates, a
  * native compare confirms, and each distinct name is decoded to a string once. Kernel names are
@@ -14298,7 +10786,7 @@ class NameCache {
     }
 }
 
-;// CONCATENATED MODULE: ./src/ingest/kineto/trace-summary.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/trace-summary.ts
 
 
 
@@ -14587,7 +11075,7 @@ class TraceSummary {
     }
 }
 
-;// CONCATENATED MODULE: ./src/ingest/text-tables.ts
+;// CONCATENATED MODULE: ./src/ingest/common/text-tables.ts
 /**
  * Small helpers shared by the importers of profiler text output (nsys, rocprof, MAX console):
  * line splitting, time units, numbers as tools print them, and CSV lines.
@@ -14689,7 +11177,7 @@ function splitCsvLine(line) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/ingest/rocprof-trace.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/rocprof/trace.ts
 /**
  * Per-dispatch ROCm traces (rocprofv3 `*_kernel_trace.csv`, legacy rocprof `results.csv`), read line by
  * line because they run to millions of rows: per-kernel sums (by agent and name, with the launch shape
@@ -14866,7 +11354,7 @@ function timelineFrom(dispatches, isCollective) {
     return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
 }
 
-;// CONCATENATED MODULE: ./src/ingest/rocprof-json.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/rocprof-json.ts
 /**
  * Legacy rocprof (v1) `results.json`: a Chrome trace that rocprof writes beside `results.csv`. It is
  * not a PyTorch trace: its `ph:"X"` events carry no `cat`, `ts`/`dur` are strings in µs, and each
@@ -14924,7 +11412,7 @@ function isRocprofTraceHead(head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     return text.startsWith('{') && text.includes('"traceEvents"') && /"BeginNs"\s*:\s*"\d+"/.test(text) && /"KernelName"\s*:/.test(text) && !/"cat"\s*:/.test(text);
 }
-/* harmony default export */ const rocprof_json = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const rocprof_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocprof-json',
     label: 'ROCm rocprof (v1) results.json trace',
     sniff: isRocprofTraceHead,
@@ -14979,7 +11467,7 @@ function isRocprofTraceHead(head) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/kineto-json.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto-json.ts
 /**
  * PyTorch profiler / Kineto Chrome trace (`*.pt.trace.json[.gz]`, CUDA/CUPTI and ROCm/roctracer).
  * Mapping: `kernel` (legacy `Kernel`) events → kernels summed by (name, device: args.device or pid),
@@ -15068,7 +11556,7 @@ function attributionNotices(summary) {
         },
     ];
 }
-/* harmony default export */ const kineto_json = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const kineto_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'kineto-json',
     label: 'PyTorch profiler / Kineto trace (JSON)',
     sniff(head) {
@@ -15134,7 +11622,7 @@ function attributionNotices(summary) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/max-console.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/max/console.ts
 /**
  * Pieces of MAX console output shared by `max generate --profile` and `max benchmark --profile`:
  * the ranked GPU kernel and Python/CPU tables (`=== Top N ... ===`) and the notes and errors the
@@ -15250,7 +11738,7 @@ function maxVersion(line) {
     return /^MAX (\d+\.\d+[\w.+-]*)\s*$/.exec(line.trim())?.[1];
 }
 
-;// CONCATENATED MODULE: ./src/ingest/max-benchmark.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/max-benchmark.ts
 /**
  * `max benchmark` console output (also the vLLM-style summary older MAX builds printed). Each
  * `Serving Benchmark Result` block gives: decode_tok_s = Total generated tokens / Benchmark duration
@@ -15304,7 +11792,7 @@ function finishBlock(block, ctx) {
     }
     return metrics;
 }
-/* harmony default export */ const max_benchmark = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const max_benchmark = ((0,common_importer/* defineImporter */.IN)({
     id: 'max-benchmark',
     label: 'MAX benchmark console output',
     sniff(head) {
@@ -15412,7 +11900,7 @@ function finishBlock(block, ctx) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/max-benchmark-json.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/max-benchmark-json.ts
 /**
  * The JSON `max benchmark --result-filename` writes (vLLM's `--save-result` JSON has the same keys).
  * decode_tok_s = total_output_tokens / duration (aggregate; `output_throughput` when those are
@@ -15455,7 +11943,7 @@ const MEDIAN_KEYS = [
     ['median_itl_ms', 'itl_ms'],
     ['median_latency_ms', 'latency_ms'],
 ];
-/* harmony default export */ const max_benchmark_json = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const max_benchmark_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'max-benchmark-json',
     label: 'MAX benchmark result JSON',
     sniff(head) {
@@ -15511,7 +11999,7 @@ const MEDIAN_KEYS = [
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/max-generate.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/max-generate.ts
 /**
  * `max generate [--profile]` console output. The metrics report (`Prompt size: …` to
  * `Total Throughput: … req/s`) becomes metric samples; with `--profile`, the ranked GPU kernel table
@@ -15577,7 +12065,7 @@ function unterminatedMetricLine(text, lines) {
     const partialLabel = Object.keys(METRIC_LINES).some((label) => `${label}: `.startsWith(line) || line.startsWith(`${label}:`));
     return partialLabel && line.length > 0 ? last : undefined;
 }
-/* harmony default export */ const max_generate = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const max_generate = ((0,common_importer/* defineImporter */.IN)({
     id: 'max-generate',
     label: 'MAX generate console output',
     sniff(head) {
@@ -15635,7 +12123,7 @@ function unterminatedMetricLine(text, lines) {
                 try {
                     if (!metric)
                         throw new Error('a partial label');
-                    readMetric(file.path, metric, i + 1, (0,ingest_importer/* createImportContext */.dx)(file.path));
+                    readMetric(file.path, metric, i + 1, (0,common_importer/* createImportContext */.dx)(file.path));
                 }
                 catch {
                     cutLine = i;
@@ -15679,7 +12167,7 @@ function unterminatedMetricLine(text, lines) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/json-values.ts
+;// CONCATENATED MODULE: ./src/ingest/common/json-values.ts
 /**
  * Top-level JSON values in a text that may hold one document, JSON lines, or several documents
  * written back to back (a shell loop around a `--json` tool). Each value comes with its first line,
@@ -15766,7 +12254,7 @@ function percentFrom(value) {
     return number !== undefined && number >= 0 && number <= 100 ? number : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/ingest/max-gpu-stats-json.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/max-gpu-stats-json.ts
 /**
  * `max.profiler.gpu` records (`BackgroundRecorder.stats`, or `GPUDiagContext.get_stats()` per tick),
  * serialized as a JSON array of sample dicts, JSON lines, or documents back to back. A sample dict is
@@ -15802,7 +12290,7 @@ function sampleDicts(path, text) {
     }
     return dicts;
 }
-/* harmony default export */ const max_gpu_stats_json = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const max_gpu_stats_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'max-gpu-stats-json',
     label: 'max.profiler.gpu stats (JSON)',
     sniff(head) {
@@ -15877,7 +12365,7 @@ function sampleDicts(path, text) {
 
 // EXTERNAL MODULE: ./src/model/throttle.ts
 var throttle = __nccwpck_require__(941);
-;// CONCATENATED MODULE: ./src/ingest/gpu-snapshot-jsonl.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/gpu-snapshot-jsonl.ts
 /**
  * JSON lines of GPU samples, in two shapes:
  * 1. `python/gpu_snapshot.py` (version 1): a header `{"kind":"gpu-snapshot","version":1,"backend":…,
@@ -16033,7 +12521,7 @@ function readSnapshot(path, lines, ctx) {
         },
     };
 }
-/* harmony default export */ const gpu_snapshot_jsonl = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const gpu_snapshot_jsonl = ((0,common_importer/* defineImporter */.IN)({
     id: 'gpu-snapshot-jsonl',
     label: 'GPU samples as JSON lines (gpu_snapshot.py, NVML)',
     sniff(head) {
@@ -18148,7 +14636,7 @@ const parse = function (data, opts = {}) {
 
 
 
-;// CONCATENATED MODULE: ./src/ingest/ncu-units.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/ncu/units.ts
 /**
  * Nsight Compute prints each value in a unit it picks per row and per version (`us` or `ns`, `Ghz` or
  * `hz`, `Kbyte`, `Gbyte/s`, older `usecond`, `cycle/nsecond`). These are brought to base units:
@@ -18210,7 +14698,7 @@ function normalizeNcuValue(unit, text) {
     return { unit: baseUnit, value: scale === 1 ? number : Number((number * scale).toPrecision(12)) };
 }
 
-;// CONCATENATED MODULE: ./src/ingest/ncu-csv.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/ncu-csv.ts
 /**
  * Nsight Compute `ncu --csv` output, `--page details` (default) or `--page raw`, → one NcuResult per
  * profiled launch (ID) and per-kernel sums.
@@ -18415,7 +14903,7 @@ function noResults(path, lines) {
     }
     return new errors/* InputError */.dz(path, `expected an ncu CSV header starting ${HEADER_START} (was ncu run with --csv?)`, '1');
 }
-/* harmony default export */ const ncu_csv = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const ncu_csv = ((0,common_importer/* defineImporter */.IN)({
     id: 'ncu-csv',
     label: 'Nsight Compute CSV (details or raw page)',
     sniff(head) {
@@ -18447,7 +14935,7 @@ function noResults(path, lines) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/csv-records.ts
+;// CONCATENATED MODULE: ./src/ingest/common/csv-records.ts
 /**
  * CSV records from lines that arrive one at a time, read as csv-parse reads them (RFC 4180 quoting,
  * `""` for a quote): a quoted field may hold a line break, so a record whose quote is still open
@@ -18542,7 +15030,7 @@ class CsvRecordReader {
     }
 }
 
-;// CONCATENATED MODULE: ./src/ingest/nsys-columns.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/nsys/columns.ts
 /** Where the fields an nsys table needs sit, found by their labels, with the unit each is printed in. */
 
 /** `Total Time (ns)` → { base: 'Total Time', unit: 'ns' }; `Instances` → { base: 'Instances' }. */
@@ -18596,7 +15084,7 @@ function findColumns(header) {
     return columns;
 }
 
-;// CONCATENATED MODULE: ./src/ingest/nsys-tables.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/nsys/tables.ts
 /**
  * Splits Nsight Systems console output (`nsys stats`, `nsys profile --stats=true`, `nsys analyze`)
  * into its tables. nsys mixes tables with progress and status lines (`Generating SQLite…`,
@@ -18835,7 +15323,7 @@ function scanNsysOutput(path, text) {
     return { ...scanner.finish(), tables };
 }
 
-;// CONCATENATED MODULE: ./src/ingest/nsys-gpu-time-util.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/nsys-gpu-time-util.ts
 /**
  * `nsys analyze -r gpu_time_util` output (CSV or column layout, alone or among other rules).
  * The rule splits each device's first-to-last GPU-op range into chunks and lists the chunks whose
@@ -18914,7 +15402,7 @@ function unlistedNs(regions) {
     }
     return gaps;
 }
-/* harmony default export */ const nsys_gpu_time_util = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const nsys_gpu_time_util = ((0,common_importer/* defineImporter */.IN)({
     id: 'nsys-gpu-time-util',
     label: 'Nsight Systems gpu_time_util analysis (nsys analyze)',
     sniff(head) {
@@ -18967,7 +15455,7 @@ function unlistedNs(regions) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/nsys-collect.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/nsys/collect.ts
 /**
  * The rows of the nsys tables the importer reads, collected as the scanner streams them: kernels
  * aggregated by name (with the launch shape of the heaviest row), API calls, memory operations by
@@ -19015,7 +15503,7 @@ class TableReader {
         return this.number(row, column.index, 'a time') * column.scale;
     }
 }
-function nsys_collect_dim3(text) {
+function collect_dim3(text) {
     const parts = (text ?? '').trim().split(/\s+/).map(Number);
     return parts.length === 3 && parts.every((n) => Number.isInteger(n) && n > 0) ? parts : undefined;
 }
@@ -19042,8 +15530,8 @@ class KernelRows {
         if (minNs !== undefined && maxNs !== undefined && minNs > maxNs) {
             throw new errors/* InputError */.dz(reader.path, `expected the minimum at most the maximum, got ${minNs} ns > ${maxNs} ns (a garbled row)`, String(row.line));
         }
-        const grid = c.grid !== undefined ? nsys_collect_dim3(row.cells[c.grid]) : undefined;
-        const block = c.block !== undefined ? nsys_collect_dim3(row.cells[c.block]) : undefined;
+        const grid = c.grid !== undefined ? collect_dim3(row.cells[c.grid]) : undefined;
+        const block = c.block !== undefined ? collect_dim3(row.cells[c.block]) : undefined;
         const existing = this.byName.get(name);
         if (!existing) {
             const own = ownString(name);
@@ -19175,7 +15663,7 @@ function buildMemops(collected) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/ingest/text-lines.ts
+;// CONCATENATED MODULE: ./src/ingest/common/text-lines.ts
 /**
  * A text capture read line by line from its byte stream (gzip, UTF-16 and BOMs already undone by
  * input-file.ts), so that a table of 100,000 rows is never held whole, nor split into an array of
@@ -19252,7 +15740,7 @@ async function* lineBatches(file) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/ingest/nsys-stats.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/nsys-stats.ts
 /**
  * `nsys stats` output, CSV or column layout, one table or a whole stdout stream. Tables map as:
  * cuda_gpu_kern_sum / gpukernsum / cuda_gpu_kern_gb_sum → kernels (rows aggregated by name, so the
@@ -19317,7 +15805,7 @@ function apiOrOsrt(rows, name) {
     return apiLike * 2 > rows.length ? { kind: 'api', part: CANONICAL.api } : { part: 'osrt_sum' };
 }
 const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
-/* harmony default export */ const nsys_stats = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const nsys_stats = ((0,common_importer/* defineImporter */.IN)({
     id: 'nsys-stats',
     label: 'Nsight Systems stats (nsys stats)',
     sniff(head) {
@@ -19427,9 +15915,9 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
     },
 }));
 
-// EXTERNAL MODULE: ./src/ingest/nvidia-smi-csv.ts
-var nvidia_smi_csv = __nccwpck_require__(86);
-;// CONCATENATED MODULE: ./src/ingest/rocm-smi-json.ts
+// EXTERNAL MODULE: ./src/ingest/formats/nvidia-smi-csv.ts
+var nvidia_smi_csv = __nccwpck_require__(563);
+;// CONCATENATED MODULE: ./src/ingest/formats/rocm-smi-json.ts
 /**
  * `rocm-smi --json` output (`{"card0": {"GPU use (%)": "12", …}, "system": {…}}`) → one utilization
  * sample per card per document. A loop around rocm-smi writes several documents back to back or one
@@ -19499,7 +15987,7 @@ function sampleFromCard(card, device) {
 function cardName(card) {
     return field(card, 'card series', 'device name');
 }
-/* harmony default export */ const rocm_smi_json = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const rocm_smi_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocm-smi-json',
     label: 'rocm-smi --json',
     sniff(head) {
@@ -19584,7 +16072,7 @@ function cardName(card) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/rocm-smi-csv.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/rocm-smi-csv.ts
 /**
  * `rocm-smi --csv` output: a `device` column then the union of the cards' labels, one row per card
  * (`card0,…`); commas are stripped from values by rocm-smi, missing keys print `N/A`. The labels are
@@ -19599,7 +16087,7 @@ function cardName(card) {
 const CARD_ROW = /^card(\d+)\s*,/;
 const rocm_smi_csv_HEADER = /^"?device"?\s*,/;
 const TOOL_LINE = /^\s*(?:WARNING|NOTICE)\b|^=+|^\s*$/i;
-/* harmony default export */ const rocm_smi_csv = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const rocm_smi_csv = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocm-smi-csv',
     label: 'rocm-smi --csv',
     sniff(head) {
@@ -19655,7 +16143,7 @@ const TOOL_LINE = /^\s*(?:WARNING|NOTICE)\b|^=+|^\s*$/i;
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/amd-smi.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/amd-smi.ts
 /**
  * `amd-smi metric` output, the successor of rocm-smi on ROCm 6+ and MI300-class GPUs, in both of its
  * machine-readable forms:
@@ -19716,7 +16204,7 @@ function amd_smi_capture(path, format, samples, ctx, where) {
     };
 }
 const CSV_HEADER = /^(?:timestamp,)?gpu,.*\bgfx_activity\b/;
-const amdSmiCsv = (0,ingest_importer/* defineImporter */.IN)({
+const amdSmiCsv = (0,common_importer/* defineImporter */.IN)({
     id: 'amd-smi-csv',
     label: 'amd-smi metric --csv',
     sniff(head) {
@@ -19791,7 +16279,7 @@ function gpuEntries(value) {
         return value['gpu_data'];
     return undefined;
 }
-const amdSmiJson = (0,ingest_importer/* defineImporter */.IN)({
+const amdSmiJson = (0,common_importer/* defineImporter */.IN)({
     id: 'amd-smi-json',
     label: 'amd-smi metric --json',
     sniff(head) {
@@ -19827,7 +16315,7 @@ const amdSmiJson = (0,ingest_importer/* defineImporter */.IN)({
 
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
-;// CONCATENATED MODULE: ./src/ingest/sqlite-db.ts
+;// CONCATENATED MODULE: ./src/ingest/common/sqlite-db.ts
 /**
  * SQLite capture files (nsys `.sqlite` exports, rocprofv3 rocpd `*_results.db`) opened with sql.js:
  * SQLite compiled to WebAssembly, so nothing is built natively on the runner. Its build with the
@@ -19942,7 +16430,7 @@ function integerText(value) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/ingest/nsys-sqlite.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/nsys-sqlite.ts
 
 
 
@@ -19980,7 +16468,7 @@ function memops(db, tables) {
     }
     return [...byKind.values()];
 }
-/* harmony default export */ const nsys_sqlite = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const nsys_sqlite = ((0,common_importer/* defineImporter */.IN)({
     id: 'nsys-sqlite',
     label: 'Nsight Systems SQLite export',
     sniff(head) {
@@ -20028,7 +16516,7 @@ function memops(db, tables) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/rocpd-sqlite.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/rocpd-sqlite.ts
 
 
 
@@ -20053,7 +16541,7 @@ function gpuName(db, agents) {
         return [];
     return [...new Set(queryRows(db, `SELECT coalesce(${pick.join(', ')}) FROM ${quoteName(agents)} WHERE type = 'GPU'`).map((r) => String(r[0] ?? '')).filter(Boolean))];
 }
-/* harmony default export */ const rocpd_sqlite = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const rocpd_sqlite = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocpd-sqlite',
     label: 'rocprofv3 rocpd SQLite database',
     sniff(head) {
@@ -20099,7 +16587,7 @@ function gpuName(db, agents) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/rocprof-csv.ts
+;// CONCATENATED MODULE: ./src/ingest/formats/rocprof-csv.ts
 /**
  * ROCm profiler CSV: rocprofv3 `*_kernel_stats.csv` / `*_hip_api_stats.csv` (8 columns), legacy
  * rocprof `results.stats.csv` (5 columns), rocprofv3 `*_kernel_trace.csv` and legacy `results.csv`
@@ -20279,7 +16767,7 @@ function statsFrom(rows, columns) {
     }
     return { kernels: [...byName.values()], apiCalls: [], memops: [], part: columns.has('MinNs') ? 'kernel_stats' : 'stats' };
 }
-/* harmony default export */ const rocprof_csv = ((0,ingest_importer/* defineImporter */.IN)({
+/* harmony default export */ const rocprof_csv = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocprof-csv',
     label: 'ROCm rocprof / rocprofv3 CSV',
     sniff(head) {
@@ -20340,9 +16828,9 @@ function statsFrom(rows, columns) {
     },
 }));
 
-// EXTERNAL MODULE: ./src/ingest/workload-metrics-jsonl.ts
-var workload_metrics_jsonl = __nccwpck_require__(844);
-;// CONCATENATED MODULE: ./src/ingest/index.ts
+// EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
+var workload_metrics_jsonl = __nccwpck_require__(69);
+;// CONCATENATED MODULE: ./src/ingest/registry.ts
 /**
  * The importer registry and format detection. Order matters only where two formats could both
  * claim a head; the more specific sniff comes first.
@@ -20454,10 +16942,10 @@ async function ingestFile(path, format, options = {}) {
     if (file.sizeBytes === 0)
         throw new errors/* InputError */.dz(path, 'the file is empty; expected a capture');
     const importer = format ? importerFor(format) : detectFormat(file, options);
-    return (0,ingest_importer/* runImporter */.EX)(importer, file, options);
+    return (0,common_importer/* runImporter */.EX)(importer, file, options);
 }
 async function ingestText(path, text, format, options = {}) {
-    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 291));
+    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 311));
     const file = inputFromText(path, text);
     const importer = format ? importerFor(format) : detectFormat(file);
     return runImporter(importer, file, options);
@@ -20466,670 +16954,111 @@ async function ingestText(path, text, format, options = {}) {
 
 /***/ }),
 
-/***/ 291:
+/***/ 67:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
+__nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $D: () => (/* binding */ MAX_TEXT_BYTES),
-/* harmony export */   dD: () => (/* binding */ SNIFF_BYTES),
-/* harmony export */   inputFromText: () => (/* binding */ inputFromText),
-/* harmony export */   lt: () => (/* binding */ openInput)
+/* harmony export */   expandInputSet: () => (/* binding */ expandInputSet),
+/* harmony export */   expandInputs: () => (/* binding */ expandInputs),
+/* harmony export */   writeOutput: () => (/* binding */ writeOutput)
 /* harmony export */ });
-/* unused harmony export decodeBytes */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24);
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(75);
-/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_stream__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(522);
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(916);
-/**
- * One input file as the importers see it: decoded text (gzip and UTF-16/BOM handled), a head for
- * sniffing, and a byte stream for the formats that must be streamed (Kineto traces over V8's string limit).
- */
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(916);
+/** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
 
 
 
-
-
-const SNIFF_BYTES = 64 * 1024;
-/** Files above this are never read whole into one string; streaming importers must be used. */
-const MAX_TEXT_BYTES = 256 * 1024 * 1024;
-function detectEncoding(bytes) {
-    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        return { encoding: 'utf8', bomLength: 3 };
-    if (bytes[0] === 0xff && bytes[1] === 0xfe)
-        return { encoding: 'utf16le', bomLength: 2 };
-    if (bytes[0] === 0xfe && bytes[1] === 0xff)
-        return { encoding: 'utf16be', bomLength: 2 };
-    // UTF-16 without a BOM: every other byte of ASCII text is zero.
-    if (bytes.length >= 4 && bytes[1] === 0 && bytes[3] === 0 && bytes[0] !== 0)
-        return { encoding: 'utf16le', bomLength: 0 };
-    if (bytes.length >= 4 && bytes[0] === 0 && bytes[2] === 0 && bytes[1] !== 0)
-        return { encoding: 'utf16be', bomLength: 0 };
-    return { encoding: 'utf8', bomLength: 0 };
+const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
+/** Files named directly are taken as they are; directories give their capture files, recursively. */
+async function expandInputs(inputs) {
+    return (await expandInputSet(inputs)).files;
 }
-function decodeBytes(bytes) {
-    const { encoding, bomLength } = detectEncoding(bytes);
-    const body = bytes.subarray(bomLength);
-    if (encoding === 'utf16be') {
-        const swapped = Buffer.from(body.subarray(0, body.length - (body.length % 2)));
-        swapped.swap16();
-        return swapped.toString('utf16le');
-    }
-    return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString(encoding);
+/** As expandInputs, also saying which files were found inside a directory rather than named. */
+async function expandInputSet(inputs) {
+    const files = await expandPaths(inputs);
+    const named = new Set(inputs);
+    return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))) };
 }
-/**
- * The bytes as UTF-8 without a BOM, as the streaming importers expect them: a trace saved by a
- * Windows tool (UTF-16, or UTF-8 with a BOM) reads like the original. Offsets in errors are then
- * offsets into the UTF-8 text.
- */
-async function* asUtf8(source, encoding, bomLength) {
-    const decoder = encoding === 'utf8' ? undefined : new TextDecoder(encoding === 'utf16le' ? 'utf-16le' : 'utf-16be', { ignoreBOM: true });
-    let skip = bomLength;
-    let bytes = 0;
-    for await (const chunk of source) {
-        let piece = chunk;
-        if (skip > 0) {
-            const n = Math.min(skip, piece.length);
-            piece = piece.subarray(n);
-            skip -= n;
+async function expandPaths(inputs) {
+    const files = [];
+    for (const input of inputs) {
+        let info;
+        try {
+            info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(input);
         }
-        if (!decoder) {
-            if (piece.length)
-                yield piece;
+        catch (error) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .dz(input, `cannot read the input (${error.code ?? 'error'}); expected a capture file or a directory of them`);
+        }
+        if (!info.isDirectory()) {
+            files.push(input);
             continue;
         }
-        bytes += piece.length;
-        const text = decoder.decode(piece, { stream: true });
-        if (text)
-            yield Buffer.from(text, 'utf8');
-    }
-    // A lone last byte of UTF-16 is dropped, as decodeBytes drops it, not read as U+FFFD.
-    const rest = bytes % 2 === 1 ? undefined : decoder?.decode();
-    if (rest)
-        yield Buffer.from(rest, 'utf8');
-}
-function isGzip(bytes) {
-    return bytes[0] === 0x1f && bytes[1] === 0x8b;
-}
-async function readPrefix(path, length) {
-    const handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, 'r');
-    try {
-        const buffer = Buffer.alloc(length);
-        const { bytesRead } = await handle.read(buffer, 0, length, 0);
-        return buffer.subarray(0, bytesRead);
-    }
-    finally {
-        await handle.close();
-    }
-}
-/** First `length` decompressed bytes of a gzip file, without inflating the rest. */
-async function gunzipPrefix(path, length) {
-    const chunks = [];
-    let total = 0;
-    const source = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path).pipe((0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.createGunzip)());
-    try {
-        for await (const chunk of source) {
-            chunks.push(chunk);
-            total += chunk.length;
-            if (total >= length)
-                break;
+        let listed;
+        try {
+            listed = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(input, { withFileTypes: true });
         }
+        catch (error) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .dz(input, `cannot read the folder (${error.code ?? 'error'}); expected a folder of capture files that this user may list`);
+        }
+        const entries = listed.sort((a, b) => a.name.localeCompare(b.name));
+        const nested = [];
+        for (const entry of entries) {
+            if (SKIPPED_IN_DIRECTORIES.test(entry.name))
+                continue;
+            if (entry.isDirectory() || entry.isFile())
+                nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(input, entry.name));
+        }
+        files.push(...(await expandPaths(nested)));
     }
-    catch (error) {
-        if (total === 0)
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `expected a readable gzip file (${error.message})`);
-    }
-    finally {
-        source.destroy();
-    }
-    return Buffer.concat(chunks).subarray(0, length);
+    return files;
 }
-/** A file that exists but cannot be read (no permission, an I/O error): one line naming it. */
-function unreadable(path, error) {
-    const { code, message } = error;
-    return new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${code ?? message}); expected a capture file that this user may read`);
-}
-async function openInput(path) {
-    let sizeBytes;
+/** Write to a file, or to stdout for `-`. */
+async function writeOutput(target, text) {
+    if (target === '-') {
+        process.stdout.write(text);
+        return;
+    }
     try {
-        const info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat)(path);
-        if (!info.isFile())
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, 'expected a file, found a directory or special file');
-        sizeBytes = info.size;
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(target), { recursive: true });
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(target, text);
     }
     catch (error) {
-        if (error instanceof _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz)
-            throw error;
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `cannot read the file (${error.code ?? error.message})`);
+        // A full disk or a path that cannot be a file: say which file, in one line.
+        const { code, message } = error;
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .dz(target, `cannot write it (${code ?? 'error'}: ${message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')})`);
     }
-    let prefix;
-    try {
-        prefix = await readPrefix(path, SNIFF_BYTES);
-    }
-    catch (error) {
-        throw unreadable(path, error);
-    }
-    const gzip = isGzip(prefix);
-    const headBytes = gzip ? await gunzipPrefix(path, SNIFF_BYTES) : prefix;
-    const head = decodeBytes(headBytes);
-    const { encoding, bomLength } = detectEncoding(headBytes);
-    return {
-        path,
-        head,
-        gzip,
-        sizeBytes,
-        async bytes() {
-            const { readFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 455, 23));
-            const raw = await readFile(path);
-            if (!gzip)
-                return raw;
-            try {
-                return (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.gunzipSync)(raw, { maxOutputLength: 2 * MAX_TEXT_BYTES });
-            }
-            catch (error) {
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `expected a complete gzip stream (${error.message})`);
-            }
-        },
-        async text() {
-            if (!gzip && sizeBytes > MAX_TEXT_BYTES) {
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `file is ${sizeBytes} bytes; text formats are read up to ${MAX_TEXT_BYTES} bytes`);
-            }
-            const { readFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 455, 23));
-            const raw = await readFile(path).catch((error) => {
-                throw unreadable(path, error);
-            });
-            let bytes;
-            if (gzip) {
-                try {
-                    bytes = (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.gunzipSync)(raw, { maxOutputLength: MAX_TEXT_BYTES });
-                }
-                catch (error) {
-                    throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `expected a complete gzip stream (${error.message})`);
-                }
-            }
-            else {
-                bytes = raw;
-            }
-            return decodeBytes(bytes);
-        },
-        stream() {
-            const raw = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.createReadStream)(path, { highWaterMark: 1 << 20 });
-            let bytes = raw;
-            if (gzip) {
-                const gunzip = (0,node_zlib__WEBPACK_IMPORTED_MODULE_3__.createGunzip)({ chunkSize: 1 << 20 });
-                raw.on('error', (error) => gunzip.destroy(error));
-                bytes = raw.pipe(gunzip);
-            }
-            if (encoding === 'utf8' && bomLength === 0)
-                return gzip ? node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from(bytes) : raw;
-            return node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from(asUtf8(bytes, encoding, bomLength));
-        },
-    };
-}
-/** An in-memory input, for tests and for stdin. */
-function inputFromText(path, text) {
-    return {
-        path,
-        head: text.slice(0, SNIFF_BYTES),
-        gzip: false,
-        sizeBytes: Buffer.byteLength(text),
-        text: async () => text,
-        stream: () => node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from([Buffer.from(text)]),
-        bytes: async () => Buffer.from(text),
-    };
 }
 
 
 /***/ }),
 
-/***/ 86:
+/***/ 861:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ay: () => (__WEBPACK_DEFAULT_EXPORT__),
-/* harmony export */   mb: () => (/* binding */ parseSmiColumns)
+/* harmony export */   J: () => (/* binding */ median),
+/* harmony export */   i: () => (/* binding */ mean)
 /* harmony export */ });
-/* unused harmony export gpusByPosition */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
-/* harmony import */ var _model_throttle_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(941);
-/* harmony import */ var _importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(316);
-/**
- * `nvidia-smi --query-gpu=… --format=csv[,nounits] [-l S | -lms MS]` logs → utilization samples.
- * One row per GPU per sample: `utilization.gpu` → gpuPercent, `utilization.memory` → memoryPercent,
- * `clocks.current.sm` → smClockMhz, `power.draw` → powerW, `memory.used` → bytes, `timestamp` → t,
- * `index` (else the order of `pci.bus_id`) → device; `clocks_event_reasons.active` (or the older
- * `clocks_throttle_reasons.active`) mask and the per-reason `Active` fields → reasons.
- * Units come from the value (`79.56 W`) or the header (`power.draw [W]`).
- * A `--format=csv,noheader` log names no columns: the user gives the `--query-gpu` list
- * (`smiColumns`); `nounits` values then take the unit nvidia-smi uses for the field (MiB, MHz, W, %).
- * Without `index` or `pci.bus_id`, several GPUs are told apart by position: nvidia-smi prints one
- * row per GPU, in index order, at each sample, so rows fall in groups of equal size and spacing.
- * Limits: `timestamp` is local time without a zone, read as if UTC (only differences matter); rows
- * without a utilization value (MIG mode, `[N/A]`) cannot become samples and are counted.
- */
-
-
-
-const FIELD_TOKEN = /^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*(?: \[[^\]]+\])?$/;
-const QUERY_GROUP = /^(?:utilization|memory|clocks|clocks_event_reasons|clocks_throttle_reasons|power|temperature|pci|enforced|fan)\./;
-const SMI_TIMESTAMP = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?$/;
-const REASON_PREFIX = /^clocks_(?:event|throttle)_reasons\./;
-const REASON_NAMES = new Set(_model_throttle_js__WEBPACK_IMPORTED_MODULE_1__/* .NVML_REASON_BITS */ .aF.map(([, name]) => name));
-function parseHeader(line) {
-    const tokens = line.split(',').map((token) => token.trim());
-    if (tokens.length > 1 && !line.includes(', '))
-        return null;
-    if (!tokens.every((token) => FIELD_TOKEN.test(token)))
-        return null;
-    if (!tokens.some((token) => QUERY_GROUP.test(token)))
-        return null;
-    return tokens.map((token) => {
-        const match = /^(\S+)(?: \[([^\]]+)\])?$/.exec(token);
-        return match[2] ? { field: match[1], unit: match[2] } : { field: match[1] };
-    });
+/** Small order statistics shared by the model and later stages. */
+function median(values) {
+    if (values.length === 0)
+        return Number.NaN;
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
-/** The unit nvidia-smi prints in the header of each field group (kept when `nounits` drops it from values). */
-function defaultUnit(field) {
-    if (/^utilization\./.test(field))
-        return '%';
-    if (/^memory\.(used|total|free|reserved)$/.test(field))
-        return 'MiB';
-    if (/^clocks\.(current\.|max\.|applications\.|default_applications\.)?(sm|gr|graphics|mem|memory|video)$/.test(field))
-        return 'MHz';
-    if (/^(power\.|enforced\.power)/.test(field))
-        return 'W';
-    return undefined;
+function mean(values) {
+    if (values.length === 0)
+        return Number.NaN;
+    let sum = 0;
+    for (const v of values)
+        sum += v;
+    return sum / values.length;
 }
-/**
- * The `--query-gpu` list a noheader log was written with: `timestamp,utilization.gpu,memory.used`,
- * also as typed on the nvidia-smi command line (`--query-gpu=…`).
- */
-function parseSmiColumns(value) {
-    const fields = value
-        .trim()
-        .replace(/^--query-gpu[= ]/, '')
-        .split(',')
-        .map((field) => field.trim().replace(/ \[[^\]]*\]$/, ''))
-        .filter(Boolean);
-    const bad = fields.find((field) => !FIELD_TOKEN.test(field));
-    if (fields.length === 0 || bad !== undefined) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UsageError */ .eb(`--smi-columns ${JSON.stringify(value)}: expected the nvidia-smi --query-gpu list, e.g. timestamp,utilization.gpu,memory.used`);
-    }
-    if (!fields.includes('utilization.gpu'))
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UsageError */ .eb(`--smi-columns ${JSON.stringify(value)}: expected utilization.gpu among the fields`);
-    return fields;
-}
-function columnsFromQuery(fields) {
-    return fields.map((field) => {
-        const unit = defaultUnit(field);
-        return unit ? { field, unit } : { field };
-    });
-}
-/** Rows in one group per sample: positions within a group are GPUs. */
-const MAX_GPUS_BY_POSITION = 16;
-/**
- * How many GPUs a log without `index` holds: the smallest group size for which groups start at an
- * even pace (90 % of the starts within half an interval of the median) and each group is
- * printed well within one interval. Undefined when no size fits.
- */
-function gpusByPosition(times) {
-    if (times.some((t) => t === undefined))
-        return undefined;
-    const t = times;
-    for (let n = 1; n <= MAX_GPUS_BY_POSITION && n * 3 <= t.length; n++) {
-        const starts = [];
-        let spread = 0;
-        for (let i = 0; i + n <= t.length; i += n) {
-            starts.push(t[i]);
-            const group = t.slice(i, i + n);
-            spread = Math.max(spread, Math.max(...group) - Math.min(...group));
-        }
-        const steps = starts.slice(1).map((start, i) => start - starts[i]);
-        const sorted = [...steps].sort((a, b) => a - b);
-        const median = sorted[Math.floor(sorted.length / 2)];
-        if (!(median > 0))
-            continue;
-        const even = steps.filter((step) => step >= median * 0.5 && step <= median * 1.5).length;
-        if (even >= 0.9 * steps.length && spread < median * 0.5)
-            return n;
-    }
-    return undefined;
-}
-function firstLine(text) {
-    const lines = text.split(/\r?\n/);
-    const index = lines.findIndex((line) => line.trim() !== '');
-    return index < 0 ? null : { line: lines[index].trim(), number: index + 1 };
-}
-/** Values nvidia-smi prints instead of a number: `[N/A]`, `[Not Supported]`, `[Unknown Error]`, … */
-function isMissing(cell) {
-    return cell === '' || /^\[.*\]$/.test(cell) || /^n\/?a$/i.test(cell);
-}
-const SCALE = {
-    '%': 1,
-    b: 1,
-    kib: 1024,
-    mib: 1024 ** 2,
-    gib: 1024 ** 3,
-    mhz: 1,
-    ghz: 1000,
-    khz: 0.001,
-    w: 1,
-    mw: 0.001,
-    kw: 1000,
-};
-/** A number in the column's base unit (%, bytes, MHz, W), or undefined when the unit is unknown. */
-function quantity(cell, headerUnit) {
-    const match = /^(-?\d+(?:\.\d+)?)\s*(\S+)?$/.exec(cell);
-    if (!match)
-        return undefined;
-    const unit = (match[2] ?? headerUnit ?? '').toLowerCase();
-    const scale = unit === '' ? 1 : SCALE[unit];
-    return scale === undefined ? undefined : Number(match[1]) * scale;
-}
-function parseTimestamp(cell) {
-    const m = SMI_TIMESTAMP.exec(cell);
-    if (!m)
-        return undefined;
-    const ms = Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6]);
-    return ms / 1000 + (m[7] ? Number(`0.${m[7]}`) : 0);
-}
-/** Orders reason names like the NVML bit table, so masks and per-reason fields merge predictably. */
-function orderReasons(reasons) {
-    const known = _model_throttle_js__WEBPACK_IMPORTED_MODULE_1__/* .NVML_REASON_BITS */ .aF.map(([, name]) => name).filter((name) => reasons.has(name));
-    return [...known, ...[...reasons].filter((name) => !REASON_NAMES.has(name)).sort()];
-}
-function readRow(columns, cells, devices, ctx) {
-    const byField = new Map();
-    columns.forEach((column, i) => {
-        if (!byField.has(column.field))
-            byField.set(column.field, { cell: cells[i], unit: column.unit });
-    });
-    const present = (field) => {
-        const entry = byField.get(field);
-        if (!entry)
-            return undefined;
-        if (isMissing(entry.cell)) {
-            ctx.count('value-not-available', 'info', `${field} printed as ${entry.cell || 'an empty cell'}; the field is left out`);
-            return undefined;
-        }
-        return entry;
-    };
-    const number = (...fields) => {
-        for (const field of fields) {
-            const entry = present(field);
-            if (!entry)
-                continue;
-            const value = quantity(entry.cell, entry.unit);
-            if (value === undefined)
-                ctx.count('unreadable-value', 'data-loss', `${field}: ${JSON.stringify(entry.cell)} is not a number in a known unit`);
-            return value;
-        }
-        return undefined;
-    };
-    const result = {};
-    result.name = present('name')?.cell;
-    result.driver = present('driver_version')?.cell;
-    const gpuPercent = number('utilization.gpu');
-    if (gpuPercent === undefined || gpuPercent < 0 || gpuPercent > 100) {
-        ctx.count('row-without-utilization', 'data-loss', 'rows without a 0..100 utilization.gpu value are not samples');
-        return result;
-    }
-    const sample = { device: 0, gpuPercent, reasons: [] };
-    const stamp = present('timestamp');
-    if (stamp) {
-        const t = parseTimestamp(stamp.cell);
-        if (t === undefined)
-            ctx.count('unreadable-value', 'data-loss', `timestamp: ${JSON.stringify(stamp.cell)}`);
-        else
-            sample.t = t;
-    }
-    const index = present('index');
-    const busId = present('pci.bus_id');
-    if (index && /^\d+$/.test(index.cell))
-        sample.device = Number(index.cell);
-    else if (busId) {
-        if (!devices.has(busId.cell))
-            devices.set(busId.cell, devices.size);
-        sample.device = devices.get(busId.cell);
-    }
-    const memoryPercent = number('utilization.memory');
-    if (memoryPercent !== undefined && memoryPercent >= 0 && memoryPercent <= 100)
-        sample.memoryPercent = memoryPercent;
-    const smClock = number('clocks.current.sm', 'clocks.sm');
-    if (smClock !== undefined)
-        sample.smClockMhz = smClock;
-    const power = number('power.draw', 'power.draw.instant', 'power.draw.average');
-    if (power !== undefined)
-        sample.powerW = power;
-    const memoryUsed = number('memory.used');
-    if (memoryUsed !== undefined)
-        sample.memoryUsedBytes = memoryUsed;
-    const reasons = new Set();
-    for (const prefix of ['clocks_event_reasons', 'clocks_throttle_reasons']) {
-        const mask = present(`${prefix}.active`);
-        if (!mask)
-            continue;
-        if (/^0x[0-9a-f]+$/i.test(mask.cell))
-            (0,_model_throttle_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsFromMask */ .g4)(BigInt(mask.cell)).forEach((r) => reasons.add(r));
-        else
-            ctx.count('unreadable-value', 'data-loss', `${prefix}.active: ${JSON.stringify(mask.cell)} is not a hex mask`);
-    }
-    for (const column of columns) {
-        if (!REASON_PREFIX.test(column.field))
-            continue;
-        const reason = column.field.replace(REASON_PREFIX, '');
-        if (reason === 'active' || reason === 'supported')
-            continue;
-        const entry = present(column.field);
-        if (entry?.cell === 'Active')
-            reasons.add(reason);
-    }
-    sample.reasons = orderReasons(reasons);
-    result.sample = sample;
-    return result;
-}
-/* harmony default export */ const __WEBPACK_DEFAULT_EXPORT__ = ((0,_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .defineImporter */ .IN)({
-    id: 'nvidia-smi-csv',
-    label: 'nvidia-smi --query-gpu CSV',
-    sniff(head) {
-        const first = firstLine(head);
-        if (!first)
-            return false;
-        // A `noheader` log is claimed too, so that reading it can say what is missing.
-        return parseHeader(first.line) !== null || /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}\.\d{3}, /.test(first.line);
-    },
-    async read(file, ctx) {
-        const text = await file.text();
-        const first = firstLine(text);
-        if (!first)
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected an nvidia-smi --query-gpu CSV, the file is blank', '1');
-        let columns = parseHeader(first.line);
-        const fromQuery = !columns && ctx.options.smiColumns?.length ? columnsFromQuery(ctx.options.smiColumns) : undefined;
-        if (!columns && !fromQuery) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected an nvidia-smi --query-gpu header line such as "timestamp, index, utilization.gpu [%]", got ${JSON.stringify(first.line.slice(0, 60))}; a log written with --format=csv,noheader does not name its columns: pass the --query-gpu list it was written with as --smi-columns (e.g. --smi-columns timestamp,utilization.gpu,memory.used; action input smi-columns)`, String(first.number));
-        }
-        columns ??= fromQuery;
-        // A noheader log's first line is already a row.
-        const firstRow = fromQuery ? first.number - 1 : first.number;
-        let headerLine = fromQuery ? '' : first.line;
-        if (!columns.some((c) => c.field === 'utilization.gpu')) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected a utilization.gpu column in the nvidia-smi query', String(first.number));
-        }
-        const samples = [];
-        const names = [];
-        let driver;
-        const devices = new Map();
-        const lines = text.split(/\r?\n/);
-        for (let i = firstRow; i < lines.length; i += 1) {
-            const line = lines[i].trim();
-            if (line === '')
-                continue;
-            if (line === headerLine) {
-                ctx.count('repeated-header', 'info', 'header lines repeated between samples are skipped');
-                continue;
-            }
-            const header = parseHeader(line);
-            if (header) {
-                if (!header.some((c) => c.field === 'utilization.gpu')) {
-                    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected a utilization.gpu column in the nvidia-smi query', String(i + 1));
-                }
-                ctx.count('changed-header', 'info', 'a new header line changes the columns of the rows after it');
-                columns = header;
-                headerLine = line;
-                continue;
-            }
-            const cells = line.split(',').map((cell) => cell.trim());
-            if (fromQuery && cells.length !== columns.length && samples.length === 0) {
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected ${columns.length} fields as in --smi-columns (${columns.map((c) => c.field).join(',')}), got ${cells.length}`, String(i + 1));
-            }
-            if (cells.length !== columns.length) {
-                ctx.count('malformed-row', 'data-loss', `a row has a different number of fields than its header (first at line ${i + 1})`);
-                continue;
-            }
-            const row = readRow(columns, cells, devices, ctx);
-            if (row.name && !names.includes(row.name))
-                names.push(row.name);
-            driver ??= row.driver;
-            if (row.sample)
-                samples.push(row.sample);
-        }
-        if (samples.length === 0) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected at least one row with a utilization.gpu value, found none', String(first.number + 1));
-        }
-        let deviceKnown = columns.some((c) => c.field === 'index' || c.field === 'pci.bus_id');
-        if (!deviceKnown) {
-            const gpus = gpusByPosition(samples.map((s) => s.t));
-            if (gpus !== undefined && gpus > 1) {
-                samples.forEach((sample, i) => (sample.device = i % gpus));
-                ctx.count('devices-by-position', 'info', `no index column: ${gpus} GPUs told apart by their position in each sample`);
-            }
-            deviceKnown = gpus !== undefined;
-        }
-        return {
-            source: { path: file.path, format: 'nvidia-smi-csv', parts: [fromQuery ? 'query-gpu-noheader' : 'query-gpu'], tool: 'nvidia-smi', ...(driver ? { toolVersion: driver } : {}) },
-            utilization: samples,
-            environment: {
-                vendor: 'nvidia',
-                ...(names.length ? { gpuName: names.join(', ') } : {}),
-                ...(driver ? { driver } : {}),
-                ...(deviceKnown ? { gpuCount: new Set(samples.map((s) => s.device)).size } : {}),
-            },
-        };
-    },
-}));
-
-
-/***/ }),
-
-/***/ 844:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   A: () => (__WEBPACK_DEFAULT_EXPORT__),
-/* harmony export */   G: () => (/* binding */ asMetricRecord)
-/* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
-/* harmony import */ var _importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(316);
-/**
- * Metrics printed by a `command` workload, one JSON object per line, mixed with any other output.
- * Two record shapes are read:
- * - `{"metric": "decode_tok_s", "value": 378.5}`: one sample of a canonical metric (src/model/metrics.ts);
- * - `{"kind": "run", "tok_s": 378.5, "ttft_ms": …}`: one timed run; `tok_s` is a decode_tok_s sample and
- *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these);
- *   its `t_start` / `t_end` (seconds since the epoch), when given, mark a timed window, over which GPU
- *   utilization is then read instead of over the whole process (start-up and prefill left out).
- * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
- * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
- * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
- */
-
-
-
-const CATALOG = new Set(Object.keys(_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .METRIC_CATALOG */ .By));
-function asMetricRecord(line) {
-    const body = line.trim();
-    if (!body.startsWith('{') || !body.endsWith('}'))
-        return null;
-    let value;
-    try {
-        value = JSON.parse(body);
-    }
-    catch {
-        return null;
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value))
-        return null;
-    const record = value;
-    if (typeof record['metric'] === 'string' && 'value' in record)
-        return { type: 'metric', metric: record['metric'], value: record['value'] };
-    if (record['kind'] === 'run' && 'tok_s' in record)
-        return { type: 'run', fields: record };
-    return null;
-}
-function finiteNumber(value) {
-    return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-/* harmony default export */ const __WEBPACK_DEFAULT_EXPORT__ = ((0,_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .defineImporter */ .IN)({
-    id: 'workload-metrics-jsonl',
-    label: 'workload metrics (JSON lines)',
-    sniff(head) {
-        for (const line of head.split(/\r?\n/, 200)) {
-            if (asMetricRecord(line))
-                return true;
-        }
-        return false;
-    },
-    async read(file, ctx) {
-        const lines = (await file.text()).split(/\r?\n/);
-        const metrics = [];
-        const timedWindows = [];
-        lines.forEach((line, index) => {
-            if (line.trim() === '')
-                return;
-            const record = asMetricRecord(line);
-            if (!record) {
-                ctx.count('non-metric-line', 'info', 'workload output that is not a metric record');
-                return;
-            }
-            if (record.type === 'metric') {
-                const value = finiteNumber(record.value);
-                if (!CATALOG.has(record.metric)) {
-                    ctx.count('unknown-metric', 'data-loss', `${record.metric} (line ${index + 1}) is not a known metric name`);
-                    return;
-                }
-                if (value === null)
-                    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected a finite number as "value" of ${record.metric}`, String(index + 1));
-                metrics.push({ name: record.metric, value });
-                return;
-            }
-            const tokS = finiteNumber(record.fields['tok_s']);
-            if (tokS === null)
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected a finite number as "tok_s" of a run record', String(index + 1));
-            metrics.push({ name: 'decode_tok_s', value: tokS });
-            const startS = finiteNumber(record.fields['t_start']);
-            const endS = finiteNumber(record.fields['t_end']);
-            if (startS !== null && endS !== null && endS > startS)
-                timedWindows.push({ startS, endS });
-            for (const [key, value] of Object.entries(record.fields)) {
-                if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null)
-                    metrics.push({ name: key, value: value });
-            }
-        });
-        if (metrics.length === 0)
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N})');
-        const capture = {
-            source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
-            metrics,
-            timedWindows,
-        };
-        return capture;
-    },
-}));
 
 
 /***/ }),
@@ -21433,6 +17362,7 @@ function metricInfo(name) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  Uq: () => (/* binding */ REPORT_FILE),
   WI: () => (/* binding */ REPORT_SCHEMA_VERSION),
   M9: () => (/* binding */ ReportSchema)
 });
@@ -21542,6 +17472,8 @@ const ProfileSchema = schemas/* object */.Ikc({
 
 
 const REPORT_SCHEMA_VERSION = 1;
+/** The file name of a report wherever one is written or looked for (folders, artifacts). */
+const REPORT_FILE = 'report.json';
 const SeveritySchema = schemas/* enum */.k5n(['info', 'warning', 'error']);
 /** A finding's request for an Nsight Compute deep dive on one kernel; `command` is its rendering. */
 const DeepDiveRequestSchema = schemas/* object */.Ikc({
@@ -21670,33 +17602,6 @@ const ReportSchema = schemas/* object */.Ikc({
 
 /***/ }),
 
-/***/ 234:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   J: () => (/* binding */ median),
-/* harmony export */   i: () => (/* binding */ mean)
-/* harmony export */ });
-/** Small order statistics shared by the model and later stages. */
-function median(values) {
-    if (values.length === 0)
-        return Number.NaN;
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = sorted.length >> 1;
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-function mean(values) {
-    if (values.length === 0)
-        return Number.NaN;
-    let sum = 0;
-    for (const v of values)
-        sum += v;
-    return sum / values.length;
-}
-
-
-/***/ }),
-
 /***/ 941:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -21747,104 +17652,4101 @@ function reasonsFromMask(mask) {
 
 /***/ }),
 
-/***/ 337:
+/***/ 731:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Em: () => (/* binding */ reportCharts)
-/* harmony export */ });
-/* unused harmony exports familySharesChart, samplesChart */
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
-/**
- * Pictures for the PR comment and the job summary, as mermaid `xychart-beta` blocks (GitHub renders
- * mermaid in both): the kernel-family shares of the baseline against this run, and each side's
- * decode throughput per timed run. A chart is drawn only from numbers the report holds; labels are
- * reduced to characters that cannot end a mermaid string or the code fence.
- */
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  analyze: () => (/* binding */ analyze)
+});
+
+// UNUSED EXPORTS: ingestAll, ingestReadable, reportFromProfile
+
+// EXTERNAL MODULE: ./src/model/metrics.ts
+var metrics = __nccwpck_require__(500);
+// EXTERNAL MODULE: ./src/model/averages.ts
+var averages = __nccwpck_require__(861);
+// EXTERNAL MODULE: ./src/model/throttle.ts
+var throttle = __nccwpck_require__(941);
+;// CONCATENATED MODULE: ./src/pipeline/merge-captures.ts
 
 
-/** Families shown: the largest by either side's share, so the chart stays readable on a phone. */
-const MAX_FAMILIES = 6;
-/** Timed runs drawn per side. */
-const MAX_RUNS = 60;
-function label(text, max = 28) {
-    const clean = text.replace(/[^\p{L}\p{N} ._/+()&-]+/gu, ' ').replace(/\s+/g, ' ').trim();
-    return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
-}
-const num = (value, digits = 1) => String(Number(value.toFixed(digits)));
-function familyLabel(family) {
-    return _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_INFO */ .w8[family]?.label ?? family;
-}
-function fence(lines) {
-    return ['```mermaid', ...lines, '```'].join('\n');
-}
-/** The families whose share moved, baseline against current, as pairs of horizontal bars. */
-function familySharesChart(report) {
-    const rows = (report.comparison?.rows ?? [])
-        .filter((r) => r.kind === 'family-share' && r.baseline !== null && r.current !== null && Number.isFinite(r.baseline) && Number.isFinite(r.current))
-        .sort((a, b) => Math.max(b.baseline, b.current) - Math.max(a.baseline, a.current))
-        .slice(0, MAX_FAMILIES);
-    if (rows.length === 0)
-        return undefined;
-    const categories = [];
-    const values = [];
-    for (const row of rows) {
-        const name = label(familyLabel(row.metric.replace(/^family:/, '')));
-        categories.push(`"${name} · base"`, `"${name} · head"`);
-        values.push(num(row.baseline), num(row.current));
+
+function mergeKernels(captures) {
+    // Keyed by device, then name: a joined key string per kernel would copy every name (29 MB for 100,000).
+    const byDevice = new Map();
+    const merged = [];
+    for (const capture of captures) {
+        for (const kernel of capture.kernels) {
+            let byName = byDevice.get(kernel.device);
+            if (!byName)
+                byDevice.set(kernel.device, (byName = new Map()));
+            const existing = byName.get(kernel.name);
+            if (!existing) {
+                // Object.assign, not a spread: V8 gives each spread copy that later gains keys (buildProfile
+                // adds family and share) a hidden class of its own, 27 MB for 100,000 kernels.
+                const copy = Object.assign({}, kernel);
+                byName.set(kernel.name, copy);
+                merged.push(copy);
+                continue;
+            }
+            const heavierShape = kernel.totalNs > existing.totalNs;
+            existing.totalNs += kernel.totalNs;
+            existing.instances += kernel.instances;
+            if (kernel.minNs !== undefined)
+                existing.minNs = Math.min(existing.minNs ?? Infinity, kernel.minNs);
+            if (kernel.maxNs !== undefined)
+                existing.maxNs = Math.max(existing.maxNs ?? 0, kernel.maxNs);
+            if (heavierShape && kernel.grid)
+                existing.grid = kernel.grid;
+            if (heavierShape && kernel.block)
+                existing.block = kernel.block;
+            if (heavierShape && kernel.launchedBy !== undefined)
+                Object.assign(existing, { launchedBy: kernel.launchedBy, launchedByShare: kernel.launchedByShare });
+            if (heavierShape && kernel.tokens !== undefined)
+                existing.tokens = kernel.tokens;
+        }
     }
-    const top = Math.min(100, Math.ceil(Math.max(...rows.map((r) => Math.max(r.baseline, r.current))) / 10) * 10 || 10);
-    return fence([
-        'xychart-beta horizontal',
-        '    title "Share of GPU kernel time by family (%): baseline vs this run"',
-        `    x-axis [${categories.join(', ')}]`,
-        `    y-axis "share of GPU kernel time (%)" 0 --> ${top}`,
-        `    bar [${values.join(', ')}]`,
-    ]);
+    return merged.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
 }
-/** Bounds a little outside the samples, rounded, so the noise and the shift both show. */
-function axisRange(values) {
-    const low = Math.min(...values);
-    const high = Math.max(...values);
-    const pad = Math.max((high - low) * 0.1, Math.abs(high) * 0.01, 1e-9);
-    const step = 10 ** Math.floor(Math.log10(pad));
-    return [Math.max(0, Math.floor((low - pad) / step) * step), Math.ceil((high + pad) / step) * step];
+function mergeByName(rows, add) {
+    const byName = new Map();
+    for (const row of rows) {
+        const existing = byName.get(row.name);
+        if (existing)
+            add(existing, row);
+        else
+            byName.set(row.name, { ...row });
+    }
+    return [...byName.values()];
+}
+function mergeMemops(captures) {
+    return mergeByName(captures.flatMap((c) => c.memops), (into, from) => {
+        into.count += from.count;
+        if (from.totalNs !== undefined)
+            into.totalNs = (into.totalNs ?? 0) + from.totalNs;
+        if (from.bytes !== undefined)
+            into.bytes = (into.bytes ?? 0) + from.bytes;
+    });
+}
+function mergeApiCalls(captures) {
+    return mergeByName(captures.flatMap((c) => c.apiCalls), (into, from) => {
+        into.calls += from.calls;
+        into.totalNs += from.totalNs;
+    }).sort((a, b) => b.totalNs - a.totalNs);
+}
+function mergeMetrics(captures) {
+    const samples = new Map();
+    for (const capture of captures) {
+        for (const sample of capture.metrics) {
+            if (!Number.isFinite(sample.value))
+                continue;
+            const list = samples.get(sample.name) ?? [];
+            list.push(sample.value);
+            samples.set(sample.name, list);
+        }
+    }
+    return [...samples.entries()].map(([name, values]) => {
+        const info = (0,metrics/* metricInfo */.R)(name);
+        return { name, unit: info.unit, direction: info.direction, samples: values, value: (0,averages/* median */.J)(values) };
+    });
+}
+/** Below this a sample counts as idle when finding the active window (process start-up, weight loading, exit). */
+const ACTIVE_UTIL_PERCENT = 1;
+/** With fewer active samples than this the whole recording is the window (a host-bound run rarely leaves idle). */
+const MIN_WINDOW_SAMPLES = 3;
+/**
+ * The samples between each device's first and last active sample. A sampler that wraps the whole workload
+ * command also records start-up and exit, where the GPU is idle for reasons that say nothing about the run.
+ */
+function activeWindow(samples) {
+    const byDevice = new Map();
+    for (const sample of samples) {
+        const list = byDevice.get(sample.device) ?? [];
+        list.push(sample);
+        byDevice.set(sample.device, list);
+    }
+    const window = [];
+    for (const list of byDevice.values()) {
+        const first = list.findIndex((s) => s.gpuPercent >= ACTIVE_UTIL_PERCENT);
+        let last = list.length - 1;
+        while (last >= 0 && list[last].gpuPercent < ACTIVE_UTIL_PERCENT)
+            last -= 1;
+        window.push(...(first >= 0 ? list.slice(first, last + 1) : []));
+    }
+    return window.length >= MIN_WINDOW_SAMPLES ? window : [...samples];
+}
+function summarizeUtilization(samples, timed = []) {
+    return summarizeRecordings([samples], timed);
+}
+/** The typical time between samples of one recording (0 when unknown). */
+function medianSpacing(recording) {
+    const times = recording.map((s) => s.t).filter((t) => t !== undefined);
+    const gaps = times.slice(1).map((t, i) => t - times[i]).filter((gap) => gap > 0);
+    return gaps.length ? (0,averages/* median */.J)(gaps) : 0;
 }
 /**
- * Both sides' samples of a metric in run order, one line each (baseline first). Mermaid needs both
- * lines as long as the axis, so with unequal counts the first runs of each side are drawn and the
- * title says how many.
+ * The samples that fall in the workload's timed windows. A sample reports the period before its
+ * time stamp, so it counts for a window when at least half of that period lies inside it: with a
+ * 0.5 s interval and 0.2 s timed runs, no sample reports a timed run, and none is passed off as one.
  */
-function samplesChart(report, metric = 'decode_tok_s') {
-    const base = report.comparison?.baselineSamples?.[metric]?.filter(Number.isFinite);
-    const cur = report.metrics.find((m) => m.name === metric)?.samples.filter(Number.isFinite);
-    if (!base || !cur || base.length < 2 || cur.length < 2)
-        return undefined;
-    const n = Math.min(base.length, cur.length, MAX_RUNS);
-    const shown = n < Math.max(base.length, cur.length) ? `, the first ${n} runs of ${base.length} and ${cur.length}` : '';
-    const info = (0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .metricInfo */ .R)(metric);
-    const unit = label(report.metrics.find((m) => m.name === metric)?.unit ?? '', 16);
-    const [low, high] = axisRange([...base.slice(0, n), ...cur.slice(0, n)]);
-    const digits = high - low < 10 ? 2 : 1;
-    return fence([
-        '---',
-        'config:',
-        '  themeVariables:',
-        '    xyChart:',
-        '      plotColorPalette: "#8c959f, #0072b2"',
-        '---',
-        'xychart-beta',
-        `    title "${label(info.label, 40)} per timed run: baseline (grey), this run (blue)${shown}"`,
-        `    x-axis "timed run" [${Array.from({ length: n }, (_, i) => `"${i + 1}"`).join(', ')}]`,
-        `    y-axis "${unit}" ${num(low, digits)} --> ${num(high, digits)}`,
-        `    line [${base.slice(0, n).map((v) => num(v, digits)).join(', ')}]`,
-        `    line [${cur.slice(0, n).map((v) => num(v, digits)).join(', ')}]`,
-    ]);
+function timedSamples(recording, timed) {
+    const interval = medianSpacing(recording);
+    if (interval <= 0)
+        return recording.filter((s) => s.t !== undefined && timed.some((w) => s.t > w.startS && s.t <= w.endS));
+    const inside = (t, w) => Math.min(t, w.endS) - Math.max(t - interval, w.startS);
+    return recording.filter((s) => s.t !== undefined && timed.some((w) => inside(s.t, w) >= interval / 2));
 }
-/** Every chart the report has numbers for, in reading order. */
-function reportCharts(report) {
-    return [samplesChart(report), familySharesChart(report)].filter((chart) => chart !== undefined);
+/**
+ * Several recordings (one per input file, e.g. one per measured run): each gets its own active window,
+ * so the idle start-up of the second run does not count against the first.
+ */
+function summarizeRecordings(recordings, timed = []) {
+    const samples = recordings.flat();
+    if (samples.length === 0)
+        return null;
+    const inTimed = timed.length ? recordings.flatMap((recording) => timedSamples(recording, timed)) : [];
+    const useTimed = inTimed.length >= MIN_WINDOW_SAMPLES;
+    const window = useTimed ? inTimed : recordings.flatMap((recording) => (recording.length ? activeWindow(recording) : []));
+    const devices = new Set(samples.map((s) => s.device));
+    const hardware = new Set();
+    let throttled = 0;
+    for (const sample of window) {
+        const reasons = sample.reasons.filter((r) => throttle/* HARDWARE_THROTTLE_REASONS */.u0.has(r));
+        reasons.forEach((r) => hardware.add(r));
+        if (reasons.length)
+            throttled += 1;
+    }
+    const clocks = window.map((s) => s.smClockMhz).filter((v) => v !== undefined);
+    const power = samples.map((s) => s.powerW).filter((v) => v !== undefined);
+    return {
+        window: useTimed ? 'timed' : 'active',
+        meanPercent: (0,averages/* mean */.i)(window.map((s) => s.gpuPercent)),
+        peakPercent: Math.max(...samples.map((s) => s.gpuPercent)),
+        sampleCount: window.length,
+        overallMeanPercent: (0,averages/* mean */.i)(samples.map((s) => s.gpuPercent)),
+        totalSampleCount: samples.length,
+        devices: devices.size,
+        throttleReasons: [...hardware].sort(),
+        throttledFraction: throttled / window.length,
+        ...(clocks.length ? { meanSmClockMhz: (0,averages/* mean */.i)(clocks) } : {}),
+        ...(power.length ? { peakPowerW: Math.max(...power) } : {}),
+    };
+}
+function mergeEnvironment(captures) {
+    const environment = {};
+    for (const capture of captures) {
+        for (const [key, value] of Object.entries(capture.environment)) {
+            if (value !== undefined && environment[key] === undefined) {
+                environment[key] = value;
+            }
+        }
+    }
+    return environment;
+}
+function mergeTimeline(captures) {
+    const timelines = captures.filter((c) => c.timeline).map((c) => ({ path: c.source.path, timeline: c.timeline }));
+    if (timelines.length <= 1)
+        return { timeline: timelines[0]?.timeline ?? null, notices: [] };
+    return {
+        timeline: timelines[0].timeline,
+        notices: [
+            {
+                code: 'several-timelines',
+                severity: 'info',
+                message: `${timelines.length} inputs carry a timeline; the first (${timelines[0].path}) is used for time-based analysis`,
+            },
+        ],
+    };
+}
+
+;// CONCATENATED MODULE: ./src/classify/families.ts
+/**
+ * A tile side of at most this many rows only holds a few tokens: cuBLAS and hipBLASLt pick such a
+ * narrow tile only when one GEMM dimension is that small, and in a transformer layer the small
+ * dimension is the token count (weights are hundreds of rows or more). A wide tile proves nothing:
+ * cuBLASLt runs 128x128 tiles for an FP8 GEMM with M = 16.
+ */
+const DECODE_TILE_MAX = 16;
+const NVJET_TILE = /nvjet_(?:[a-z0-9]+_)*?(\d+)x(\d+)_/i;
+const HIPBLASLT_TILE = /_MT(\d+)x(\d+)x\d+/;
+/**
+ * cuBLAS nvjet (`nvjet_sm90_tst_256x8_…`) and hipBLASLt (`…_MT128x16x64_…`) name their output tile.
+ * A narrow side (≤ 16) says decode-shaped; anything wider leaves the shape unknown (`gemm`).
+ */
+function gemmShapeFromTile(name) {
+    const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
+    if (!tile)
+        return 'gemm';
+    const rows = Math.min(Number(tile[1]), Number(tile[2]));
+    return rows <= DECODE_TILE_MAX ? 'gemm-decode' : 'gemm';
+}
+/** A tile side this wide or wider only comes with many rows at once, most often a prompt; but see below. */
+const WIDE_TILE_MIN = 40;
+/**
+ * The tile a GEMM library names, as a hint and no more: narrow (≤ 16) says few tokens; wide (≥ 40)
+ * is what prompt GEMMs use, but also what cuBLASLt picks for FP8 at M = 16. Only a rule that needs
+ * corroboration anyway (re-prefill) may read a wide tile, and it must say the shape came from a name.
+ */
+function tileHint(name) {
+    const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
+    if (!tile)
+        return undefined;
+    const rows = Math.min(Number(tile[1]), Number(tile[2]));
+    if (rows <= DECODE_TILE_MAX)
+        return 'narrow';
+    return rows >= WIDE_TILE_MIN ? 'wide' : undefined;
+}
+/**
+ * Inductor names a kernel `triton_{poi,red,per,tem}_fused_<aten ops, sorted, joined by _>_<n>`.
+ * `tritonOps('cat', 'neg')` matches a Triton kernel whose op list holds every one of the ops, as
+ * ops between underscores (an op list can also say `all_reduce` or `embedding`: it is read here
+ * before any substring row can take those words for a library kernel).
+ */
+function tritonOps(...ops) {
+    const all = ops.map((op) => `(?=\\w*?_(?:${op})(?:_|$))`).join('');
+    return new RegExp(`^triton_[a-z]+_fused${all}`);
+}
+/** Ops that only move or re-lay data: a Triton kernel made of nothing else is a copy. */
+const TRITON_LAYOUT_ONLY = /^triton_poi_fused_(?:(?:cat|clone|copy|permute|transpose|expand|view|slice|select|unsqueeze|squeeze|repeat|repeat_interleave|stack|unbind|split|as_strided|alias|constant_pad_nd)_)+\d+$/;
+const FAMILY_TABLE = [
+    // Copies and fills as profilers record them; kernels that copy (ATen direct_copy, CatArrayBatchedCopy) are `copy`.
+    {
+        family: 'memcpy',
+        pattern: /^\[(?:CUDA|HIP) memcpy|^memcpy\b|^hipMemcpy|__amd_rocclr_copy(?:Buffer|Image)/i,
+        examples: ['[CUDA memcpy Device-to-Host]', '[CUDA memcpy Device-to-Device]', 'Memcpy DtoD (Device -> Device)', 'Memcpy HtoD (Pageable -> Device)', 'hipMemcpyAsync', '__amd_rocclr_copyBuffer', '__amd_rocclr_copyBuffer.kd'],
+        counterExamples: [
+            'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
+            'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
+        ],
+    },
+    {
+        family: 'memset',
+        pattern: /^\[(?:CUDA|HIP) memset|^memset\b|^hipMemset|__amd_rocclr_fillBuffer/i,
+        examples: ['[CUDA memset]', 'Memset (Device)', '__amd_rocclr_fillBufferAligned.kd', 'hipMemsetAsync'],
+        counterExamples: ['void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<long>, std::array<char*, 1ul> >(int, at::native::FillFunctor<long>, std::array<char*, 1ul>)'],
+    },
+    // Inductor kernels, read by their op list before the substring rows below. A norm fused with
+    // RoPE counts as norm (as MAX's fused_rope_rmsnorm does).
+    {
+        family: 'norm',
+        pattern: tritonOps('mean|var_mean', 'rsqrt'),
+        examples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_2'],
+        counterExamples: ['triton_red_fused_sum_1', 'triton_poi_fused_mul_silu_1'],
+    },
+    // rotate_half is cat(-x2, x1): one kernel holding both is the whole RoPE, fused. (The examples
+    // follow Inductor's naming; the shared captures hold no compiled RoPE yet.)
+    {
+        family: 'rope',
+        pattern: tritonOps('cat', 'neg'),
+        examples: ['triton_poi_fused_add_cat_mul_neg_slice_0', 'triton_poi_fused_add_cat_index_mul_neg_slice_unsqueeze_1'],
+        counterExamples: ['triton_poi_fused_cat_3', 'triton_poi_fused_neg_0'],
+    },
+    // vLLM's vocab-parallel embedding: masks ids outside this rank's shard; the all_reduce follows as its own kernel.
+    {
+        family: 'gather-scatter',
+        pattern: tritonOps('embedding|index_select|gather|scatter|scatter_add|index_put'),
+        examples: ['triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0', 'triton_poi_fused_embedding_0'],
+        counterExamples: ['triton_poi_fused_mul_silu_1'],
+    },
+    {
+        family: 'copy',
+        pattern: TRITON_LAYOUT_ONLY,
+        examples: ['triton_poi_fused_cat_3', 'triton_poi_fused_cat_4', 'triton_poi_fused_clone_0'],
+        counterExamples: ['triton_poi_fused__to_copy_0', 'triton_poi_fused_add_cat_mul_neg_slice_0'],
+    },
+    // Before norm (allreduce_rmsnorm) and gather (allgather). No Triton kernel is a collective. The
+    // MSCCL++, NVSHMEM and DeepEP names are written from those libraries' sources (namespace::kernel).
+    {
+        family: 'collective',
+        pattern: /^(?!triton_).*?(?:nccl|rccl|mscclpp|nvshmem|deep_ep::|cross_device_reduce|quickreduce|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|^broadcast_|^ep_(?:fused_)?(?:dispatch|combine))/i,
+        examples: [
+            'ncclDevKernel_AllReduce_Sum_bf16_RING_LL',
+            'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)',
+            'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
+            'allreduce_1stage_bfloat16_False_3c1d2e4f',
+            'allreduce_rmsnorm_fp8_bfloat16_9a8b7c60',
+            'allgather_p2p_tma_bfloat16_0a1b2c3d',
+            'ep_dispatch_async_bfloat16_11223344',
+            'ep_combine_wait_bfloat16_55667788',
+            'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)',
+            'ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)',
+            'ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)',
+            'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
+            'void mscclpp::allreduce6<__nv_bfloat16>',
+            'void nvshmemi_transfer_rma_nbi_kernel<(nvshmemi_op_t)0>',
+            'void deep_ep::intranode::dispatch<8, 768, 8192>',
+            'void deep_ep::internode_ll::combine<false, 7168>',
+        ],
+        counterExamples: [
+            'triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0',
+            'void cutlass::device_kernel<flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90> >(flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90>::Params)',
+            'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)',
+        ],
+    },
+    // Before attention (`reshape_and_cache_flash` says flash but only writes the cache).
+    {
+        family: 'kv-cache',
+        pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks|(?:^|\s)k_set_rows\b/i,
+        examples: [
+            // llama.cpp writes new K/V rows into its cache with set_rows.
+            'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
+            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)',
+            'void vllm::concat_and_cache_mla_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, const long *, int, int, int, int, int, int, const float *)',
+        ],
+        counterExamples: ['void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]'],
+    },
+    // Before norm: MAX fuses a partial norm into a GEMV and it is still the decode linear.
+    {
+        family: 'gemv',
+        pattern: /gemv|gevm|gemmk1_kernel|(?:^|\s)mul_mat_vec(?:_f)?</i,
+        examples: [
+            'gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2',
+            'gemv_split_k_bfloat16_bfloat16_bfloat16_128_e7d08336',
+            'gemv_kernel_vector_bfloat16_bfloat16_bfloat16_8_1a2b3c4d',
+            'gemv_partial_norm_kernel_bfloat16_bfloat16_4d3c2b1a',
+            'linalg_gemv_gpu_gemv_split_k_6A6A6A6A',
+            'std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, (bool)0, (bool)1, (bool)1, (bool)0, (int)7, (bool)0, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>>(T13, T6, T6)',
+            'void gemvNSP_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, 1, 32, 4, 1024, false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float> >(cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>)',
+            'void gemmk1_kernel<int, float, (int)256, (int)5, (bool)1, (bool)0, (bool)0, (bool)0, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<float>, float, (int)0>(cublasGemmk1Params<T2, T9, T10, T11, T12, biasType<T11::value_type, T12>::type>)',
+            // llama.cpp's float GEMV (its quantized one, mul_mat_vec_q, is a low-bit GEMM).
+            'void mul_mat_vec_f<__half, float, 1, 256>',
+        ],
+        counterExamples: [
+            'void mul_mat_vec_q<(ggml_type)14, 1, false, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
+        ],
+    },
+    // Before quantize: a norm that also emits fp8 is still the norm. Before rope: a fused rope+norm
+    // counts as norm, but llama.cpp's `rope_norm` is its plain RoPE (the "normal" rotation, not NeoX).
+    {
+        family: 'norm',
+        pattern: /(?<!rope_)norm(?!al)|RowwiseMoments|(?:^|\s|::)bn_(?:fw|bw)_/i,
+        examples: [
+            'rms_norm_gpu_warp_tiling_bfloat16_4_True_1_9f8e7d6c',
+            'rms_norm_fused_residual_add_gpu_block_bfloat16_5e6f7a8b',
+            'rms_norm_fused_fp8_warp_tiling_bfloat16_float8_e4m3fn_2b3c4d5e',
+            'fused_rope_rmsnorm_quantization_bfloat16_7c6b5a49',
+            'fused_rope_rmsnorm_bfloat16_1f2e3d4c',
+            'fused_qk_rms_norm_ragged_paged_gpu_bfloat16_0f1e2d3c',
+            'layer_norm_gpu_warp_tiling_bfloat16_6a5b4c3d',
+            'std::enable_if<T2>(int)0&&vllm::_typeConvert<T1>::exists, void>::type vllm::fused_add_rms_norm_kernel<c10::BFloat16, (int)8>(T1 *, long, T1 *, const T1 *, float, int, int)',
+            'void vllm::rms_norm_kernel<c10::BFloat16, (int)8, (int)2>(T1 *, const T1 *, long, long, long, long, long, const T1 *, float, int, int)',
+            'void at::native::<unnamed>::vectorized_layer_norm_kernel<c10::BFloat16, float, (bool)1>(int, T2, const T1 *, const T1 *, const T1 *, T2 *, T2 *, T1 *)',
+            'void at::native::(anonymous namespace)::LayerNormForwardCUDAKernel<float, float>(long, float const*, float const*, float const*, float const*, float const*, float*)',
+            'void at::native::(anonymous namespace)::RowwiseMomentsCUDAKernel<float, float>(long, float, float const*, float*, float*)',
+            'MIOpenBatchNormFwdTrainSpatial',
+            'void rms_norm_f32<1024, true, false>(float const*, float*, int, long, long, long, float, float const*, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, float const*, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
+            // cuDNN batch norm, forward training and backward.
+            'void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>',
+            'void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>',
+        ],
+        counterExamples: [
+            'void rope_norm<true, false, float, __half>(float const*, __half*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
+            'void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel<float, 4, at::native::templates::cuda::normal_and_transform<float, float>(at::TensorIteratorBase&)>(int)',
+        ],
+    },
+    {
+        family: 'rope',
+        pattern: /rope|rotary|rot_emb/i,
+        examples: [
+            'void vllm::rotary_embedding_kernel<c10::BFloat16, (bool)1>(const long *, T1 *, T1 *, const T1 *, int, long, long, long, int, int, int)',
+            'rope_ragged_bfloat16_3a4b5c6d',
+            'fused_qk_rope_ragged_bfloat16_8e9f0a1b',
+            'void rope_norm<true, false, float, __half>(float const*, __half*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
+            'void rope_norm<true, false, float, float>(float const*, float*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
+            'void rope_neox<true, false, float, float>',
+        ],
+        counterExamples: ['fused_rope_rmsnorm_bfloat16_1f2e3d4c', 'void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1})'],
+    },
+    // Before lowbit-gemm: quantize ops name fp8/fp4/block-scaled too, but they only produce operands.
+    {
+        family: 'quantize',
+        pattern: /quant(?!ized_?(?:gemm|matmul|mm)|Dot)|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack/i,
+        examples: [
+            'quantize_dynamic_scaled_async_fp4_kernel',
+            'grouped_quantize_dynamic_scaled_async_fp4_kernel',
+            'quantize_dynamic_block_scaled_mxfp4_kernel',
+            'block_scales_interleave_fp4_bfloat16_16_2c3d4e5f',
+            'dequant_mxfp4_to_fp8_bfloat16_4f5e6d7c',
+            'void vllm::scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, const T1 *, const float *, long)',
+            'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
+            '_per_token_group_quant_fp8',
+            'void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2>)',
+            // llama.cpp quantizes activations to q8_1 before its quantized matmul.
+            'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
+            'quantize_q8_1(float const*, void*, long, long, long, long, long, unsigned int, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
+        ],
+        counterExamples: [
+            'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
+            'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+        ],
+    },
+    // Before lowbit-gemm: grouped block-scaled matmuls are MoE experts first.
+    {
+        family: 'moe-gemm',
+        pattern: /grouped_?(?:matmul|gemm|mm)|matmul_\w*grouped|(?:^|_)gmm_|fused_moe|moe_wna16|mxfp4_grouped|moe_routed|GroupProblemShape/i,
+        examples: [
+            'grouped_matmul_kernel_sm100_bfloat16_bfloat16_bfloat16_t128_5d4c3b2a',
+            'grouped_matmul_amd_bfloat16_bfloat16_bfloat16_6e5d4c3b',
+            'naive_grouped_matmul_kernel_bfloat16_7f6e5d4c',
+            'blackwell_gmm_warp_specialized_blockwise_fp8_8a7f6e5d',
+            'matmul_sm100_grouped_blockwise_scaled_fp8_1d2d_9b8a7f6e',
+            'grouped_matmul_block_scaled_mxfp4_kernel',
+            'fused_moe_kernel',
+            '_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaEEEvNT_6ParamsE',
+            'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
+        ],
+        counterExamples: ['grouped_quantize_dynamic_scaled_async_fp4_kernel', 'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)'],
+    },
+    {
+        family: 'lowbit-gemm',
+        // cuBLASLt nvjet spells operand types first: `qq` is FP8 A and B (`tst` is BF16). llama.cpp's
+        // mul_mat_q / mul_mat_vec_q run on its quantized blocks; vllm.cpp's QuantDot* is its quantized
+        // (grouped) matmul; vLLM's ROCm wvSplitKQ is the FP8 skinny GEMM.
+        pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16/i,
+        examples: [
+            'nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT',
+            'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+            'void mul_mat_vec_q<(ggml_type)14, 1, false, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
+            'void mul_mat_vec_q<(ggml_type)2, 1, true, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
+            'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
+            'void wvSplitKQ_hf_sml_<__hip_bfloat16, __hip_fp8_e4m3, 64, 2, 16, 8, 2, 1>',
+            'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f',
+            'blackwell_warp_specialized_blockwise_fp8_2d3e4f5a',
+            'bmm_sm100_blockwise_scaled_fp8_3e4f5a6b',
+            'SM100_block_scaled_ss_mxf4nvf4_4f5a6b7c',
+            'multistage_qgemm_bfloat16_5a6b7c8d',
+            'void cutlass::device_kernel<vllm::cutlass_3x_gemm<cutlass::float_e4m3_t, cutlass::bfloat16_t, vllm::c3x::ScaledEpilogue, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> > > >(vllm::cutlass_3x_gemm<cutlass::float_e4m3_t>::GemmKernel::Params)',
+            'sm90_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x128_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
+            'void marlin::Marlin<__nv_bfloat16, 4, 256, 4, 8, 4, false>(const int4 *, const int4 *, int4 *, const int4 *, int, int, int)',
+            '_w8a8_block_fp8_matmul',
+        ],
+        counterExamples: [
+            'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT',
+            'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
+            'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
+        ],
+    },
+    // Before attention-fused (`mha_bmm0` starts like a MAX attention kernel) and generic GEMM.
+    {
+        family: 'attention-bmm',
+        pattern: /(?:^|[_:\s])bmm\d?(?:_|$)|batched_?matmul|batch_?matmul|baddbmm/i,
+        examples: ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'mha_bmm1_bfloat16_bfloat16_7c8d9e0f', 'batched_matmul_bfloat16_bfloat16_8d9e0f1a'],
+        counterExamples: ['bmm_sm100_blockwise_scaled_fp8_3e4f5a6b'],
+    },
+    {
+        family: 'attention-fused',
+        // `_fwd_kernel` is the Triton prefix-prefill attention of vLLM (anchored: other Triton kernels end in _fwd_kernel too).
+        pattern: /flash|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn/i,
+        examples: [
+            // FA3 as vLLM runs it (real name, cut after its first template arguments).
+            'void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::CollectiveMainloopFwdSm90<2, cute::tuple<cute::C<1>, cute::C<1>, cute::C<1> >, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> >, 128, cutlass::bfloat16_t, float, cutlass::arch::Sm90',
+            'void cutlass::device_kernel<flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90> >(flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90>::Params)',
+            // From the llama.cpp and vLLM (ROCm) sources.
+            'void flash_attn_ext_f16<128, 128, 8, 2, 2, false, false, false>',
+            'void paged_attention_ll4mi_QKV_mfma16_kernel<__hip_bfloat16, __hip_bfloat16, (vllm::Fp8KVCacheDataType)0, 16, 128, 256, true, 4>',
+            '_fwd_kernel',
+            'sm100_mha_1q_depth128_bfloat16_bfloat16_nqh32_nkvh8_2a3b4c5d',
+            'sm90_mha_depth128_bfloat16_bfloat16_3b4c5d6e',
+            'mha_decoding_depth128_bfloat16_bfloat16_64x64x32_4c5d6e7f',
+            'mha_splitk_reduce_bfloat16_5d6e7f8a',
+            'mha_prefill_v2_amd_bfloat16_6e7f8a9b',
+            'sm100_mla_decode_kv_bf16_7f8a9b0c',
+            'cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0',
+            'cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128_1x4x1_cga1x1x1_kernel0_0',
+            'void cudnn::fusion::lean_reduction_kernel<(bool)0, (bool)0, (bool)0>(void *, float *, float *, float *, float *, const float *, float *, float *, float *, float *, float *, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int)',
+            'void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, true, false, false, true, true, false, false>(Flash_fwd_params)',
+            'void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<(int)128, (int)64, (int)128, (int)4, (bool)0, (bool)0, cutlass::bfloat16_t, Flash_kernel_traits<(int)128, (int)64, (int)128, (int)4, cutlass::bfloat16_t>>, (bool)0, (bool)0, (bool)0, (bool)0, (bool)1, (bool)0, (bool)1, (bool)0>(Flash_fwd_params)',
+            'fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true, 64, 64, 64, true, true>::Params)',
+            'void flashinfer::BatchDecodeWithPagedKVCacheKernel<(flashinfer::PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, int>(__nv_bfloat16*, flashinfer::paged_kv_t<__nv_bfloat16, int>, flashinfer::kv_partition_info_t<int>, __nv_bfloat16*, float*, bool*, float, float, float, float)',
+            'void flashinfer::BatchPrefillWithPagedKVCacheKernel<1u, 1u, 8u, (flashinfer::QKVLayout)0, (flashinfer::PosEncodingMode)0, false, (flashinfer::MaskMode)1, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, int>(int*)',
+            'void vllm::paged_attention_v1_kernel<__nv_bfloat16, __nv_bfloat16, 128, 16, 128, (vllm::Fp8KVCacheDataType)0, false>(__nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, int, float, const int*, const int*, int, const float*, int, int, int, const float*, const float*)',
+            'void tensorrt_llm::kernels::mmha::masked_multihead_attention_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, 128, 256, false, false, false, false, false, false>(tensorrt_llm::kernels::Multihead_attention_params<__nv_bfloat16, false>)',
+            'kernel_unified_attention_2d',
+            '_fwd_grouped_kernel_stage1',
+        ],
+        counterExamples: [
+            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
+            '_layer_norm_fwd_1pass_kernel',
+            'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
+        ],
+    },
+    // Before softmax (topkGatingSoftmax), sampling (radixSortKVInPlace) and gather (gatherTopK).
+    {
+        family: 'moe-routing',
+        pattern: /topk_?gating|moe_align|moe_create_indices|group_limited_router|single_group_router|moe_sum|moe_(?:un)?permute|count_and_sort_expert|expert_?(?:map|count|offsets?)|gatherTopK|sbtopk|mbtopk|(?:bitonic|radix)SortKVInPlace|kernelHistogram/i,
+        examples: [
+            'void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)',
+            'void vllm::moe::moe_align_block_size_kernel<int>(const int *, int *, int *, int *, int, int, int, int, unsigned long, int *)',
+            'moe_create_indices_bucket_group_int32_t128_8b9c0d1e',
+            'group_limited_router_bfloat16_9c0d1e2f',
+            'void at::native::sbtopk::gatherTopK<float, unsigned int, (int)1, (bool)0>(at::cuda::detail::TensorInfo<const T1, T2>, T2, T2, bool, T2, T2, at::cuda::detail::TensorInfo<T1, T2>, T2, at::cuda::detail::TensorInfo<long, T2>, T2, T1 *)',
+            'void at::native::bitonicSortKVInPlace<-2, -1, 16, 16, float, long, at::native::GTOp<float, true>, unsigned int>(at::cuda::detail::TensorInfo<float, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, at::native::GTOp<float, true>)',
+            'void at::native::radixSortKVInPlace<-2, -1, 32, 32, long, long, unsigned int>(at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int)',
+            'void at::cuda::kernelHistogram1D<int, int, long, 1, 2, -1, (at::cuda::CUDAHistogramMemoryType)0, at::cuda::CUDA_tensor_histogram<int, int, false>(at::Tensor, at::Tensor, at::Tensor, long, at::AccumulateType<int, true>::type, at::AccumulateType<int, true>::type, at::cuda::TensorArgType, at::cuda::TensorArgType)::{lambda(at::cuda::detail::TensorInfo<int, unsigned int>, long)#1}>(at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, int, long, long, unsigned int, at::cuda::detail::TensorInfo<int, unsigned int>, long)',
+        ],
+        counterExamples: ['topk_softmax_sample_bfloat16_0d1e2f3a', 'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)'],
+    },
+    // Before softmax (`topk_softmax_sample`) and reduce (ArgMaxOps is greedy sampling).
+    {
+        family: 'sampling',
+        pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
+        examples: [
+            'topk_softmax_sample_bfloat16_0d1e2f3a',
+            'topk_sampling_from_prob_bfloat16_1e2f3a4b',
+            'topp_minp_sampling_bfloat16_2f3a4b5c',
+            'apply_gumbel_noise_bfloat16_3a4b5c6d',
+            'topk_stage1_bfloat16_int64_True_4b5c6d7e',
+            'radix_sort_pairs_bfloat16_5c6d7e8f',
+            'void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, (int)4, (int)4>>(T3)',
+            'void at_cuda_detail::cub::DeviceSegmentedRadixSortKernel<at_cuda_detail::cub::DeviceRadixSortPolicy<float, long, int>::Policy900, (bool)1, (bool)0, float, long, at::native::<unnamed>::offset_t, at::native::<unnamed>::offset_t, int>(const T4 *, T4 *, const T5 *, T5 *, T6, T7, int, int, int)',
+        ],
+        counterExamples: ['upsample_bilinear2d_out_frame', 'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)'],
+    },
+    {
+        family: 'attention-softmax',
+        pattern: /softmax|soft_max/i,
+        examples: [
+            'void (anonymous namespace)::softmax_warp_forward<float, float, float, 8, false, false>(float*, float const*, int, int, int, bool const*, int, bool)',
+            'void <unnamed>::softmax_warp_forward<float, float, float, (int)6, (bool)0, (bool)0>(T2 *, const T1 *, int, int, int, const bool *, int, bool)',
+            'void at::native::<unnamed>::cunn_SoftMaxForward<(int)4, float, float, float, at::native::<unnamed>::SoftMaxForwardEpilogue>(T4 *, const T2 *, int)',
+            'softmax_kernel_bfloat16_6d7e8f9a',
+            'triton_per_fused__softmax_0',
+            'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
+        ],
+        counterExamples: ['void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)', 'topk_softmax_sample_bfloat16_0d1e2f3a'],
+    },
+    // Before elementwise: ATen index kernels are named `index_elementwise_kernel`. llama.cpp looks up embeddings with get_rows.
+    {
+        family: 'gather-scatter',
+        pattern: /gather|scatter|index_?(?:elementwise|select|put|copy|add)|indexSelect|index_kernel|embedding|take_along|(?:^|\s)k_get_rows/i,
+        examples: [
+            'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)',
+            'void at::native::index_elementwise_kernel<(int)128, (int)4, void at::native::index_copy_kernel_impl<at::native::OpaqueType<(int)2>>(at::TensorIterator &, long, long, long)::[lambda(int) (instance 1)]>(long, T3)',
+            'void at::native::_scatter_gather_elementwise_kernel<(int)128, (int)8, void at::native::_cuda_scatter_fill_internal_kernel<at::native::OpaqueType<(int)8>, long>::operator ()<at::native::TensorAssign>(at::TensorIterator &, at::native::OpaqueType<(int)8>, long, long, const at::native::TensorAssign &)::[lambda(int) (instance 1)]>(int, T3)',
+            'void at::native::<unnamed>::indexSelectSmallIndex<c10::BFloat16, long, unsigned int, (int)2, (int)2, (int)-2>(at::cuda::detail::TensorInfo<T1, T3>, at::cuda::detail::TensorInfo<const T1, T3>, at::cuda::detail::TensorInfo<const T2, T3>, int, int, T3, long)',
+            'void split_embedding_codegen_forward_unweighted_kernel<c10::Half, c10::Half, float, false, long, 2ul, 32ul>(at::GenericPackedTensorAccessor<c10::Half, 1ul, at::RestrictPtrTraits, long>)',
+            'void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]',
+        ],
+        counterExamples: ['ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)', 'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]'],
+    },
+    // Convolutions, before every GEMM row: cuDNN's implicit-GEMM convolutions say `gemm` too.
+    {
+        family: 'conv',
+        pattern: /scudnn|hcudnn|(?:fprop|dgrad|wgrad)_(?:implicit|engine)|dgrad_engine|wgrad_|implicit_convolve|explicit_convolve|precomputed_convolve|(?:^|_|::)conv(?:\d?d|_depthwise|olution)|Convolution|naive_conv|igemm_(?:fwd|bwd|wrw)|MIOpenConv|miopenSp\dAsmConv|fft2d_(?:r2c|c2r)|cask_cudnn::computeOffsets|winograd|im2col|col2im/i,
+        examples: [
+            'cudnn_ampere_scudnn_128x64_relu_xregs_large_nn_v1',
+            'sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn',
+            'void fft2d_c2r_32x32<float, false, false, 0u, false, false>(float*, float2 const*, int, int, int, int, int, int, int, int, int, float, float, cudnn::reduced_divisor, bool, float*, float*, int2, int, int)',
+            'void fft2d_r2c_32x32<float, false, 5u, true>(float2*, float const*, int, int, int, int, int, int, int, int, int, cudnn::reduced_divisor, bool, int2, int, int)',
+            'void cask_cudnn::computeOffsetsKernel<false, false>(cask_cudnn::ComputeOffsetsParams)',
+            // Written from cuDNN and MIOpen kernel names as their traces print them.
+            'void cudnn::detail::dgrad_engine<float, 128, 6, 7, 3, 3, 5, false>',
+            'sm80_xmma_wgrad_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_execute_kernel_cudnn',
+            'void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, false, false, true>',
+            'naive_conv_fwd_nchw_float_double_float',
+        ],
+        counterExamples: [
+            'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
+            'ampere_sgemm_32x32_sliced1x4_tn',
+            'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
+        ],
+    },
+    // vLLM's ROCm skinny GEMMs: it sends only a few tokens' rows to them (wvSplitK, LLGemm1 for one row).
+    {
+        family: 'gemm-decode',
+        pattern: /(?:^|\s)(?:wvSplitK(?!Q)|LLGemm1|LLMM1)/,
+        examples: ['void wvSplitK_hf_sml_<__hip_bfloat16, 64, 2, 16, 8, 2, 1>', 'void wvSplitK_hf_big_<__hip_bfloat16, 64, 2, 16, 8, 2, 4>', 'void LLGemm1_kernel<__hip_bfloat16, 4>'],
+        counterExamples: ['void wvSplitKQ_hf_sml_<__hip_bfloat16, __hip_fp8_e4m3, 64, 2, 16, 8, 2, 1>', 'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas'],
+    },
+    // GEMMs whose name gives the output tile: a narrow tile says decode-shaped, a wide one nothing.
+    {
+        family: 'gemm',
+        pattern: /nvjet_|^Cijk_/i,
+        shape: gemmShapeFromTile,
+        examples: [
+            ['nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT', 'gemm-decode'],
+            ['nvjet_sm90_tst_8x64_64x16_4x1_v_bz_TNN', 'gemm-decode'],
+            ['nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', 'gemm-decode'],
+            ['nvjet_sm90_tst_64x16_64x16_4x2_h_bz_TNT', 'gemm-decode'],
+            ['nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_NNT', 'gemm-decode'],
+            ['nvjet_sm90_tst_64x32_64x16_4x1_v_bz_TNT', 'gemm'],
+            ['nvjet_sm90_tst_64x24_64x16_2x4_h_bz_TNT', 'gemm'],
+            ['nvjet_sm90_tst_128x48_64x9_2x1_v_bz_TNT', 'gemm'],
+            ['nvjet_sm90_tst_64x152_64x7_4x1_v_bz_TNT', 'gemm'],
+            ['nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT', 'gemm'],
+            ['nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_TNN', 'gemm'],
+            ['nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNN', 'gemm'],
+            ['Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_EPS0_GRVWA2_GRVWB2_GSUAMB_ISA90a_IU1_K1', 'gemm-decode'],
+            ['Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN_1LDSB1_AFC1_AFEM1_ISA942', 'gemm'],
+            ['Cijk_Ailk_Bjlk_HHS_BH_MT32x32x64_MI16x16x16x1_SN_ISA90a', 'gemm'],
+            ['Cijk_Alik_Bljk_HSS_BH_Bias_HA_S_SAV_UserArgs_MT16x128x32_MI16x16x1_SN_LDSB1_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB1_EPS1_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA1201_IU1_K1_LDSTI0_L', 'gemm-decode'],
+            ['Cijk_Alik_Bljk_HHS_BH_Bias_HA_S_SAV_UserArgs_MT64x64x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB0_EPS0_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA1201_IU1_K1_LDSTI0_LB', 'gemm'],
+            ['Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT192x16x128_MI16x16x1_SN_LDSB1_AFC1_AFEM1_ISA942', 'gemm-decode'],
+        ],
+        counterExamples: ['nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT'],
+    },
+    // Split-K partial sums belong to the GEMM they finish (before reduce).
+    {
+        family: 'gemm',
+        pattern: /splitKreduce/i,
+        examples: [
+            'void cublasLt::splitKreduce_kernel<(int)32, (int)16, int, float, __nv_bfloat16, float, __nv_bfloat16, (bool)0, float, __nv_bfloat16, __nv_bfloat16, (bool)1, (bool)0, (bool)0, (bool)0>(cublasLt::cublasSplitKParams<T6>, const T4 *, const T6 *, T6 *, const T5 *, const T5 *, const T7 *, const T4 *, T7 *, void *, long, T5 *, int *, T5 *, T5 *, const T5 *, const T5 *, const T5 *)',
+            'void splitKreduce_kernel<float, float, float, float, true, false, false>(cublasSplitKParams<float>, float const*, float const*, float*, float const*, float const*, float const*, float const*, float*, void*, long, float*, int*)',
+        ],
+        counterExamples: ['void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)'],
+    },
+    // MAX sends single-row products to gemv; its matmul kernels are the multi-row (prompt) path (MAX's
+    // documented dispatch, the one name-only prefill reading kept).
+    {
+        family: 'gemm-prefill',
+        pattern: /^(?:multistage_gemm|matmul_kernel_naive|matmul_|linalg_matmul_gpu)/,
+        examples: [
+            'multistage_gemm_kernel_bfloat16_bfloat16_bfloat16_7e8f9a0b',
+            'multistage_gemm_split_k_kernel_bfloat16_8f9a0b1c',
+            'sm90_matmul_bfloat16_bfloat16_bfloat16_True_9a0b1c2d',
+            'matmul_kernel_naive_bfloat16_0b1c2d3e',
+            'linalg_matmul_gpu___init___m6A6A6A6A_09fd2dc3',
+            'linalg_matmul_gpu__multistage6A6A6A6A',
+        ],
+        counterExamples: ['gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', 'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f'],
+    },
+    // `fbgemm` is a library name, not a GEMM (fbgemm_gpu::permute_2D_data_kernel is a permute).
+    {
+        family: 'gemm',
+        pattern: /(?<!fb)gemm|matmul|^triton_tem_|xmma|s16816|s1688|s161616|sgemm|hgemm|wgmma|tensorop|GemmUniversal|cutlass::Kernel|kernel_gemm|gcgemm/i,
+        examples: [
+            'ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_32x6_tn',
+            'ampere_bf16_s16816gemm_bf16_64x64_sliced1x2_ldg8_f2f_stages_64x6_tn',
+            'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
+            'sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas',
+            'void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1>(cutlass_80_simt_sgemm_128x32_8x5_tn_align1::Params)',
+            'void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_128x1_tn_align8>(T1::Params)',
+            'void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1>(cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1::Params)',
+            'void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>, true, 2, 1>(ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>::Argument)',
+            'triton_tem_fused_mm_0',
+            'ampere_sgemm_32x32_sliced1x4_tn',
+            'volta_sgemm_128x32_nt',
+            'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
+            'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
+            'void magma_sgemmEx_kernel<float, float, float, true, false, 6, 4, 6, 3, 4>(int, int, int, Tensor, int, Tensor, int, Tensor, int, Tensor, int, int, int, float const*, float const*, float, float, int, cublasLtEpilogue_t, int, void const*, int, void*)',
+        ],
+        counterExamples: [
+            'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
+            'sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn',
+        ],
+    },
+    {
+        family: 'reduce',
+        pattern: /reduce_kernel|ReduceOp|DeviceReduce|DeviceScan|scan_innermost|reduction|^triton_(?:red|per)_/i,
+        examples: [
+            'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)',
+            'void at::native::reduce_kernel<(int)128, (int)4, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator ()(at::TensorIterator &)::[lambda(float, float) (instance 1)]>, unsigned int, float, (int)4, (int)4>>(T3)',
+            'void at_cuda_detail::cub::DeviceScanKernel<at_cuda_detail::cub::DeviceScanPolicy<long, std::plus<long>>::Policy900, const long *, long *, at_cuda_detail::cub::ScanTileState<long, (bool)1>, std::plus<long>, at_cuda_detail::cub::NullType, int>(T2, T3, T4, int, T5, T6, T7)',
+            'void at::native::tensor_kernel_scan_innermost_dim<float, std::plus<float>>(T1 *, const T1 *, unsigned int, unsigned int, unsigned int, T1, T2)',
+            'triton_red_fused_sum_1',
+        ],
+        counterExamples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)'],
+    },
+    // Copies and layout changes (split out of elementwise: they move bytes and compute nothing):
+    // ATen's copy_ kernels (contiguous, expand+clone as in repeat_interleave / repeat_kv, and the casts
+    // of `.to(dtype)`, which run through the same copy_), cat, transposes and permutes, cuDNN layout
+    // conversions, llama.cpp's cpy and convert. The launching op (`launchedBy`) tells a cast from a
+    // layout copy where the trace records it.
+    {
+        family: 'copy',
+        pattern: /^(?!triton_).*?(?:direct_copy_kernel|_copy_kernel_cuda|(?:^|\s)convert_unary\b|CatArray|(?:^|\s|::)cpy_|contiguous|transpose|permute|(?:^|_|::)concat|padded_copy|nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw|repeat_interleave|repeat_kv)/i,
+        examples: [
+            'void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)',
+            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
+            'concat_gpu_flat_bfloat16_2e3f4a5b',
+            'padded_copy_bfloat16_3f4a5b6c',
+            'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
+            'void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 2, 128, 1>(float*, at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 128, 1>, at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)',
+            'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
+            'void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul>)',
+            'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
+            'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
+            'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
+        ],
+        counterExamples: [
+            'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
+            'void at::native::index_elementwise_kernel<128, 4, at::native::gpu_index_kernel<at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1}>(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>, at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1} const&)::{lambda(int)#1}>(long, at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1})',
+            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
+            'triton_poi_fused__to_copy_0',
+            '__amd_rocclr_copyBuffer.kd',
+        ],
+    },
+    {
+        family: 'elementwise',
+        pattern: /elementwise|FillFunctor|fill_|act_and_mul|silu|gelu|swiglu|where_kernel|masked_fill|arange|multi_tensor_apply|clamp|_r\d+_w\d+_b\d+|^triton_poi_|(?:^|\s)(?:k_bin_bcast|unary_gated_op_kernel|unary_op_kernel)\b/i,
+        examples: [
+            'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
+            'void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, (bool)1>(T1 *, const T1 *, int)',
+            'void (anonymous namespace)::elementwise_kernel_with_index<int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>(int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, function_traits<at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>::result_type*)',
+            'elementwise_View_mo_slice_r3_w8_b256_0c1d2e3f',
+            'functional_elementwise_6A6A6A6A_1d2e3f4a',
+            'at::native::<unnamed>::fill_reverse_indices_kernel(long *, int, at::cuda::detail::IntDivider<unsigned int>)',
+            'triton_poi_fused_add_mul_0',
+            'void k_bin_bcast<&(op_add(float, float)), float, float, float, float const*>(float const*, float const*, float*, int, int, int, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+            'void unary_gated_op_kernel<&(op_silu(float)), float>(float const*, float const*, float*, long, long, long, long) [clone .kd]',
+            'triton_poi_fused_mul_silu_1',
+            'triton_poi_fused__to_copy_0',
+        ],
+        counterExamples: [
+            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
+            'triton_poi_fused_cat_3',
+        ],
+    },
+];
+
+// EXTERNAL MODULE: ./src/classify/kernel-name.ts
+var kernel_name = __nccwpck_require__(545);
+// EXTERNAL MODULE: ./src/classify/demangle.ts
+var demangle = __nccwpck_require__(693);
+;// CONCATENATED MODULE: ./src/classify/classify.ts
+
+
+
+/**
+ * Token counts that decide a GEMM's shape. A bf16 GEMM with M rows of activations does about M
+ * FLOPs per byte of weights read, and the GPUs we read (A100 to B200, MI300) reach their compute
+ * roofline between ~150 and ~300 FLOP/byte. At M ≤ 64 the GEMM is far below it and streams weights
+ * (decode); at M ≥ 256 it is at or past it (a prompt, or a batch as large as one). Between the two
+ * a large decode batch and a short prompt look alike, so the shape stays unknown.
+ */
+const DECODE_TOKENS_MAX = 64;
+const PREFILL_TOKENS_MIN = 256;
+const DENSE_GEMM = new Set(['gemm', 'gemm-decode', 'gemm-prefill']);
+/** The shape a dense GEMM's launching op gives it (M = its token count). */
+function gemmShapeFromTokens(tokens) {
+    if (tokens <= DECODE_TOKENS_MAX)
+        return 'gemm-decode';
+    if (tokens >= PREFILL_TOKENS_MIN)
+        return 'gemm-prefill';
+    return 'gemm';
+}
+/** The family of one name under the given rules, or `other`. */
+function classifyName(name, rules = FAMILY_TABLE) {
+    // Mangled names (`_ZN7cutlass13device_kernelI…`) are read demangled, as the other tools print them.
+    const readable = name.trimStart().startsWith('_Z') ? ((0,demangle/* demangle */.c)(name.trim()) ?? name) : name;
+    const normalized = (0,kernel_name/* normalizeKernelName */.Q_)(readable);
+    const rule = rules.find((candidate) => candidate.pattern.test(normalized));
+    if (!rule)
+        return 'other';
+    return rule.shape ? rule.shape(normalized) : rule.family;
+}
+/** User rules come first, so a team can claim its own kernels. */
+function createClassifier(userRules = []) {
+    const rules = [...userRules, ...FAMILY_TABLE];
+    const userFamilies = new Set(userRules.map((rule) => rule.family));
+    const cache = new Map();
+    return (kernel) => {
+        let family = cache.get(kernel.name);
+        if (family === undefined) {
+            family = classifyName(kernel.name, rules);
+            cache.set(kernel.name, family);
+        }
+        // A family a team named itself is theirs; only the table's dense GEMMs take a shape from tokens.
+        if (kernel.tokens === undefined || userFamilies.has(family) || !DENSE_GEMM.has(family))
+            return family;
+        return gemmShapeFromTokens(kernel.tokens);
+    };
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/build-profile.ts
+
+
+/** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
+function buildProfile(captures, classify = createClassifier(), inputNotices = []) {
+    // An Nsight Compute capture replays a few launches of kernels another capture already timed: its
+    // kernel rows count only when no other input has kernel times.
+    const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
+    const merged = mergeKernels(timedElsewhere ? captures.filter((c) => c.source.format !== 'ncu-csv') : captures);
+    const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
+    // The merged kernels are fresh copies: completed in place rather than copied once more.
+    const kernels = merged.map((kernel) => Object.assign(kernel, {
+        family: classify(kernel),
+        share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
+    }));
+    const families = familySharesOf(kernels, totalKernelNs);
+    const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
+    // Ranks of a job: the lowest rank's timeline stands for the run; every rank keeps its own in `ranks`.
+    const byRank = [...captures].sort((a, b) => (a.distributed?.rank ?? Number.MAX_SAFE_INTEGER) - (b.distributed?.rank ?? Number.MAX_SAFE_INTEGER));
+    const { timeline, notices: timelineNotices } = mergeTimeline(byRank);
+    const notices = [...inputNotices, ...captures.flatMap((c) => c.notices), ...timelineNotices];
+    if (kernelSources.length > 1) {
+        notices.push({
+            code: 'kernels-summed',
+            severity: 'info',
+            message: `kernel times from ${kernelSources.length} inputs were summed (${kernelSources.map((c) => c.source.path).join(', ')})`,
+        });
+    }
+    const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
+    return {
+        sources: captures.map((c) => c.source),
+        environment: mergeEnvironment(captures),
+        totalKernelNs,
+        kernels,
+        families,
+        memops: mergeMemops(captures),
+        apiCalls: mergeApiCalls(captures),
+        metrics: mergeMetrics(captures),
+        utilization: summarizeRecordings(captures.map((c) => c.utilization), captures.flatMap((c) => c.timedWindows)),
+        timeline,
+        cpuFunctions: captures.flatMap((c) => c.cpuFunctions),
+        notices,
+        ncu: captures.flatMap((c) => c.ncu),
+        gpuTimeUtilPercent: gpuTimeUtil ?? null,
+        ranks: ranksOf(captures, classify, notices),
+        ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? 'breakdown' : 'deep-dive' } : {}),
+    };
+}
+function familySharesOf(kernels, totalKernelNs) {
+    const families = new Map();
+    for (const kernel of kernels) {
+        const entry = families.get(kernel.family) ?? { family: kernel.family, totalNs: 0, share: 0, kernels: 0, instances: 0 };
+        entry.totalNs += kernel.totalNs;
+        entry.kernels += 1;
+        entry.instances += kernel.instances;
+        families.set(kernel.family, entry);
+    }
+    for (const entry of families.values())
+        entry.share = totalKernelNs > 0 ? entry.totalNs / totalKernelNs : 0;
+    return [...families.values()].sort((a, b) => b.totalNs - a.totalNs);
+}
+function rankOf(kernels, classify, fields) {
+    const totalKernelNs = kernels.reduce((sum, k) => sum + k.totalNs, 0);
+    const classified = kernels.map((k) => ({ family: classify(k), totalNs: k.totalNs, instances: k.instances }));
+    return { ...fields, totalKernelNs, families: familySharesOf(classified, totalKernelNs) };
+}
+/**
+ * Each rank its own breakdown and timeline. Captures that name their rank (Kineto
+ * `distributedInfo`) are grouped by it; a capture with kernels on several devices and no rank is
+ * split by device, each with its own timeline where the trace gives one. Ranks whose world sizes or
+ * backends disagree, or a rank given twice, are not one job: a notice says so.
+ */
+function ranksOf(captures, classify, notices) {
+    const ranked = captures.filter((c) => c.distributed);
+    if (ranked.length > 0) {
+        const byRank = new Map();
+        for (const c of ranked)
+            byRank.set(c.distributed.rank, [...(byRank.get(c.distributed.rank) ?? []), c]);
+        const worldSizes = new Set(ranked.map((c) => c.distributed.worldSize ?? 0));
+        const backends = new Set(ranked.map((c) => c.distributed.backend ?? ''));
+        const repeated = [...byRank.entries()].filter(([, list]) => list.filter((c) => c.kernels.length > 0).length > 1).map(([rank]) => rank);
+        if (ranked.length > 1 && (worldSizes.size > 1 || backends.size > 1 || repeated.length > 0)) {
+            const why = repeated.length > 0 ? `rank ${repeated[0]} is given twice` : `world sizes ${[...worldSizes].join(' and ')}${backends.size > 1 ? `, backends ${[...backends].join(' and ')}` : ''}`;
+            notices.push({
+                code: 'ranks-of-different-jobs',
+                severity: 'warning',
+                message: `the traces' ranks are not one job (${why}): each is shown on its own and ranks are not compared (${ranked.map((c) => c.source.path).join(', ')})`,
+            });
+        }
+        return [...byRank.entries()]
+            .sort((a, b) => a[0] - b[0])
+            .flatMap(([, list]) => list.map((c) => {
+            const d = c.distributed;
+            return rankOf(c.kernels, classify, {
+                rank: d.rank,
+                ...(d.worldSize !== undefined ? { worldSize: d.worldSize } : {}),
+                ...(d.backend !== undefined ? { backend: d.backend } : {}),
+                ...(d.host !== undefined ? { host: d.host } : {}),
+                ...(c.kernels.length > 0 && new Set(c.kernels.map((k) => k.device)).size === 1 && c.kernels[0].device !== undefined ? { device: c.kernels[0].device } : {}),
+                sources: [c.source.path],
+                timeline: c.timeline ?? null,
+            });
+        }));
+    }
+    const split = captures.find((c) => c.source.format !== 'ncu-csv' && new Set(c.kernels.map((k) => k.device ?? 0)).size > 1);
+    if (!split)
+        return [];
+    const devices = [...new Set(split.kernels.map((k) => k.device ?? 0))].sort((a, b) => a - b);
+    return devices.map((device) => rankOf(split.kernels.filter((k) => (k.device ?? 0) === device), classify, { device, sources: [split.source.path], timeline: split.deviceTimelines.find((d) => d.device === device)?.timeline ?? null }));
+}
+
+// EXTERNAL MODULE: ./src/compare/fingerprint.ts
+var fingerprint = __nccwpck_require__(187);
+;// CONCATENATED MODULE: ./src/compare/percent-format.ts
+/** Number formats for the gate's notes and reasons. */
+/** 0.0512 → "+5.1%". */
+function formatPct(fraction, digits = 1) {
+    const value = fraction * 100;
+    const text = Math.abs(value).toFixed(digits);
+    if (Number(text) === 0)
+        return `${(0).toFixed(digits)}%`;
+    return `${value < 0 ? '−' : '+'}${text}%`;
+}
+/** 4.25 → "+4.3 pp". */
+function formatPp(pp) {
+    const text = Math.abs(pp).toFixed(1);
+    if (Number(text) === 0)
+        return '0.0 pp';
+    return `${pp < 0 ? '−' : '+'}${text} pp`;
+}
+/** A p-value with its relation: "p<0.001", "p=0.012". */
+function formatP(p) {
+    if (p < 0.001)
+        return 'p<0.001';
+    return `p=${p.toPrecision(2).replace(/\.?0+$/, '') || '0'}`;
+}
+/** A readable number with its unit: 358.4 tok/s, 12.3 ms. */
+function formatValue(value, unit) {
+    const abs = Math.abs(value);
+    const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
+    return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
+}
+
+// EXTERNAL MODULE: ./src/compare/gate-options.ts
+var gate_options = __nccwpck_require__(263);
+;// CONCATENATED MODULE: ./src/compare/sequential.ts
+/**
+ * Repeated looks at one A/B comparison (adaptive sampling): the planned runs are the first look, and
+ * while a metric stays undecided more runs are added, up to a maximum. Testing each look at the full
+ * alpha would let chance win at any of them, so the test's alpha is spent over the looks with a
+ * spending function fixed before the first run (Lan & DeMets): the planned look spends
+ * `FIRST_LOOK_SHARE` of alpha, and each later look an equal part of the rest. Each look is tested at
+ * its own increment, so the chance of a false rejection at any look is at most alpha whatever the
+ * correlation between looks (a Bonferroni bound over the looks; the exact group-sequential
+ * boundaries for correlated looks would be a little wider).
+ */
+/**
+ * The planned look keeps most of alpha: with 5 runs per side and a warm-up run dropped, 4 vs 4 runs
+ * reach p = 1/70 at best, and two metrics that move together under Benjamini-Hochberg over four
+ * need p ≤ alpha_look / 2; 0.8 × 0.05 = 0.04 still passes 1/70. The later looks have more runs,
+ * whose smallest p-values are far below their share.
+ */
+const FIRST_LOOK_SHARE = 0.8;
+/** Runs added per side by one more ABBA pair. */
+const RUNS_PER_EXTRA_LOOK = 2;
+/** The runs per side at each look: the planned runs, then one ABBA pair more each time, up to `maxRuns`. */
+function lookSchedule(plannedRuns, maxRuns, step = RUNS_PER_EXTRA_LOOK) {
+    const looks = [plannedRuns];
+    for (let n = plannedRuns + step; n <= maxRuns; n += step)
+        looks.push(n);
+    if (looks[looks.length - 1] < maxRuns)
+        looks.push(maxRuns);
+    return looks;
+}
+/** The alpha tested at look `index` (1-based) of `looks`; the increments add up to alpha. */
+function alphaAtLook(alpha, index, looks) {
+    if (looks <= 1)
+        return alpha;
+    if (index <= 1)
+        return FIRST_LOOK_SHARE * alpha;
+    return ((1 - FIRST_LOOK_SHARE) * alpha) / (looks - 1);
+}
+/** Alpha spent up to and including look `index`. */
+function alphaSpent(alpha, index, looks) {
+    let spent = 0;
+    for (let k = 1; k <= Math.min(index, looks); k += 1)
+        spent += alphaAtLook(alpha, k, looks);
+    return spent;
+}
+
+// EXTERNAL MODULE: ./src/compare/statistics.ts + 1 modules
+var statistics = __nccwpck_require__(851);
+;// CONCATENATED MODULE: ./src/compare/metric-rows.ts
+/**
+ * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
+ * exact Mann-Whitney, corrected across the metrics of the run, and a bootstrap CI of the median
+ * ratio on the same side of zero) AND at least the metric's practical floor AND neither side's own
+ * runs reach the other side's median (with two clock states, medians move by which state more runs
+ * fell in; the rank test cannot tell that from a regression).
+ */
+
+
+
+
+
+function prepareSide(label, metric, options, notes, other) {
+    const samples = metric.samples.filter(Number.isFinite);
+    const rule = { ...statistics/* DEFAULT_WARMUP_RULE */.YM, minKeep: options.minSamples };
+    const { kept, dropped } = options.dropWarmup ? (0,statistics/* dropWarmupOutliers */.Zk)(samples, metric.direction, rule) : { kept: samples, dropped: [] };
+    if (options.dropWarmup && !dropped.length && (0,statistics/* dropWarmupOutliers */.Zk)(samples, metric.direction, { ...rule, minKeep: 2 }).dropped.length) {
+        notes.push(`the first sample of ${label} looks like warm-up but was kept: dropping it would leave fewer than ${options.minSamples}`);
+    }
+    if (dropped.length) {
+        const list = dropped.map((v) => formatValue(v, '')).join(', ');
+        notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue((0,statistics/* median */.JZ)(kept), metric.unit)})`);
+    }
+    const outliers = [];
+    let clean = kept;
+    if (options.dropOutliers) {
+        const found = (0,statistics/* findSlowOutliers */.Mo)(kept, metric.direction, { ...statistics/* DEFAULT_OUTLIER_RULE */.kh, minKeep: options.minSamples }, { other: other.samples.filter(Number.isFinite), dropped });
+        if (found.outliers.length) {
+            clean = found.kept;
+            const center = (0,statistics/* median */.JZ)(clean);
+            for (const i of found.outliers) {
+                // Runs are numbered as measured, the warm-up runs included.
+                outliers.push(`${label} run ${i + dropped.length + 1}: ${formatPct(kept[i] / center - 1)}`);
+            }
+            const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
+            notes.push(`left out ${outliers.join(', ')}, ${outliers.length === 1 ? 'an outlier' : 'outliers'} against ${rest} for the rest`);
+        }
+    }
+    return { label, kept: clean, dropped, outliers, value: clean.length ? (0,statistics/* median */.JZ)(clean) : metric.value };
+}
+function infoRow(name, base, cur, note) {
+    const metric = (cur ?? base);
+    const baseline = base ? base.value : null;
+    const current = cur ? cur.value : null;
+    return {
+        metric: name,
+        kind: 'metric',
+        unit: metric.unit,
+        direction: metric.direction,
+        baseline,
+        current,
+        delta: baseline !== null && current !== null && baseline !== 0 ? current / baseline - 1 : null,
+        ci: null,
+        threshold: null,
+        status: 'info',
+        note,
+    };
+}
+/** Worse-is-positive: the change as a regression fraction for this metric's direction. */
+function worseBy(direction, delta) {
+    return direction === 'higher' ? -delta : delta;
+}
+/** `decode_tok_s: left out baseline run 3 (−15.0%) …`, metrics that left out the same runs named together. */
+function outlierNotes(pending) {
+    const byRuns = new Map();
+    for (const p of pending) {
+        const runs = [...p.base.outliers, ...p.cur.outliers];
+        if (!runs.length)
+            continue;
+        const key = runs.map((r) => r.slice(0, r.indexOf(':'))).join(',');
+        const entry = byRuns.get(key);
+        if (entry)
+            entry.names.push(p.name);
+        else
+            byRuns.set(key, { names: [p.name], text: p.notes.filter((n) => n.startsWith('left out ')).join('; ') });
+    }
+    return [...byRuns.values()].map((e) => `${e.names.join(', ')}: ${e.text}`);
+}
+function compareMetrics(current, baseline, options) {
+    const baseByName = new Map(baseline.map((m) => [m.name, m]));
+    const curByName = new Map(current.map((m) => [m.name, m]));
+    const names = [...new Set([...baseByName.keys(), ...curByName.keys()])].filter((n) => !metrics/* DESCRIPTIVE_METRICS */.xx.has(n));
+    const rows = [];
+    const pending = [];
+    let compared = 0;
+    let gatedInBaseline = 0;
+    for (const name of names) {
+        const base = baseByName.get(name);
+        const cur = curByName.get(name);
+        const floor = (0,gate_options/* metricFloor */.tq)(options, name);
+        if (floor === undefined) {
+            if (base && cur)
+                rows.push({ row: infoRow(name, base, cur, 'not gated (no threshold)') });
+            continue;
+        }
+        if (base)
+            gatedInBaseline += 1;
+        if (!base || !cur) {
+            const side = base ? 'baseline' : 'current';
+            rows.push({ row: infoRow(name, base, cur, `only in the ${side}; not compared`), reason: `${name} is only in the ${side}; not compared` });
+            continue;
+        }
+        compared += 1;
+        const direction = cur.direction;
+        const notes = [];
+        const baseSide = prepareSide('baseline', base, options, notes, cur);
+        const curSide = prepareSide('current', cur, options, notes, base);
+        if (!(baseSide.value > 0) || !(curSide.value >= 0)) {
+            // A ratio of medians needs a positive baseline (e.g. failed_requests at 0 has no relative change).
+            rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
+            continue;
+        }
+        const nBase = baseSide.kept.length;
+        const nCur = curSide.kept.length;
+        const delta = curSide.value / baseSide.value - 1;
+        if (nBase < options.minSamples || nCur < options.minSamples) {
+            const message = `${name}: ${nBase} baseline and ${nCur} current samples; at least ${options.minSamples} per side are needed`;
+            rows.push({
+                row: {
+                    metric: name,
+                    kind: 'metric',
+                    unit: cur.unit,
+                    direction,
+                    baseline: baseSide.value,
+                    current: curSide.value,
+                    delta,
+                    ci: null,
+                    threshold: floor,
+                    pValue: null,
+                    samples: [nBase, nCur],
+                    status: 'insufficient-data',
+                    note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
+                },
+                reason: message,
+                undecided: true,
+            });
+            continue;
+        }
+        const test = (0,statistics/* mannWhitneyU */.KZ)(curSide.kept, baseSide.kept);
+        const interval = (0,statistics/* bootstrapMedianRatioCI */.aD)(curSide.kept, baseSide.kept, {
+            level: (0,gate_options/* ciLevel */.Xp)(options.alpha),
+            resamples: options.bootstrapResamples,
+            random: (0,statistics/* mulberry32 */.sK)((0,statistics/* seedFor */.ln)(options.seed, name)),
+        });
+        const drift = [];
+        for (const side of [baseSide, curSide]) {
+            const found = (0,statistics/* detectDrift */.D9)(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
+            if (found.drift)
+                drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall ${formatP(found.pValue)})`);
+        }
+        pending.push({
+            name,
+            unit: cur.unit,
+            direction,
+            floor,
+            base: baseSide,
+            cur: curSide,
+            notes,
+            drift,
+            delta,
+            ci: [interval.low - 1, interval.high - 1],
+            pWorse: direction === 'higher' ? test.pLess : test.pGreater,
+            pBetter: direction === 'higher' ? test.pGreater : test.pLess,
+        });
+    }
+    // One correction per direction: a regression family (what fails) and an improvement family.
+    const adjWorse = (0,statistics/* adjustPValues */.uA)(pending.map((p) => p.pWorse), options.correction);
+    const adjBetter = (0,statistics/* adjustPValues */.uA)(pending.map((p) => p.pBetter), options.correction);
+    pending.forEach((p, i) => rows.push(decide(p, adjWorse[i], adjBetter[i], options)));
+    return { rows, compared, gatedInBaseline, outlierNotes: outlierNotes(pending) };
+}
+/**
+ * When one side's own runs reach the other side's median (a baseline run as slow as the current's
+ * typical run), the medians' difference can come from which state more runs fell in: two clock or
+ * power states, or a heavy tail. Says which runs, or undefined when the sides do not overlap so.
+ */
+function overlap(p, worse) {
+    // In "worse is larger" terms, so one comparison serves both directions.
+    const bad = (value) => (p.direction === 'higher' ? -value : value);
+    const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
+    // Within half the floor counts as reaching: run-to-run jitter is not a state of its own.
+    const margin = (p.floor / 2) * fast.value;
+    const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
+    const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
+    const parts = [];
+    if (fastReach)
+        parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
+    if (slowReach)
+        parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
+    return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
+}
+function decide(p, pWorse, pBetter, options) {
+    const worse = worseBy(p.direction, p.delta);
+    const [ciLow, ciHigh] = p.ci;
+    // The CI must lie wholly on the side of the change, in the direction's terms.
+    const ciWorse = p.direction === 'higher' ? ciHigh < 0 : ciLow > 0;
+    const ciBetter = p.direction === 'higher' ? ciLow > 0 : ciHigh < 0;
+    // An adaptive A/B run spends alpha over its looks; the CI stays at the nominal level (it only adds a condition).
+    const alpha = options.look ? alphaAtLook(options.alpha, options.look.index, options.look.of) : options.alpha;
+    const significantWorse = pWorse <= alpha && ciWorse;
+    const significantBetter = pBetter <= alpha && ciBetter;
+    const pValue = worse > 0 ? pWorse : pBetter;
+    const floorText = formatPct(p.floor, 0).replace('+', '');
+    const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
+    const stats = `${Math.round((0,gate_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
+    const notes = [...p.notes];
+    const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
+    const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
+    let status;
+    let reason;
+    let undecided = false;
+    if (overlapping) {
+        // Significant and past the floor, yet one side's own runs reach the other's median: not decided.
+        status = worse > 0 ? 'warn' : 'pass';
+        notes.push(overlapping);
+        if (worse > 0) {
+            undecided = true;
+            reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; more runs per side (in A/B: max-runs) or pinned clocks would decide it`;
+        }
+    }
+    else if (significantWorse && worse >= p.floor) {
+        status = 'fail';
+        reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
+    }
+    else if (significantBetter && -worse >= p.floor) {
+        status = 'improved';
+        reason = `${p.name} improved (${change}; ${stats})`;
+    }
+    else if (worse >= p.floor) {
+        status = 'warn';
+        undecided = true;
+        notes.push(`beyond the ${floorText} floor but not significant`);
+        reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; add samples to decide`;
+    }
+    else {
+        status = 'pass';
+        if (significantWorse || significantBetter)
+            notes.push(`a real but small change, below the ${floorText} floor`);
+    }
+    if (p.drift.length) {
+        notes.push(...p.drift);
+        if (status === 'pass' || status === 'improved') {
+            status = 'warn';
+            reason = `${p.name}: ${p.drift.join('; ')}; the samples are not stable`;
+        }
+    }
+    return {
+        row: {
+            metric: p.name,
+            kind: 'metric',
+            unit: p.unit,
+            direction: p.direction,
+            baseline: p.base.value,
+            current: p.cur.value,
+            delta: p.delta,
+            ci: p.ci,
+            threshold: p.floor,
+            pValue,
+            samples: [p.base.kept.length, p.cur.kept.length],
+            status,
+            ...(notes.length ? { note: notes.join('; ') } : {}),
+        },
+        ...(reason ? { reason } : {}),
+        ...(undecided ? { undecided } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/compare/between-jobs.ts
+/**
+ * Noise between jobs, from the default branch's recent reports: a baseline from another job (an
+ * artifact) differs from this job by another runner, boot and clock state as well as by the change.
+ * The spread of recent per-job medians of the same workload says how large that is, and the floor
+ * of each metric is widened to cover it. Pure: the reports are handed in (see `HistoryEntry`).
+ */
+
+/** Fewer reports than this give no estimate: a robust spread of four medians is a guess. */
+const MIN_HISTORY_REPORTS = 5;
+/**
+ * Two jobs' medians differ by about √2 × the between-job sd; 2.33 of that is the one-sided 1% point
+ * of a normal difference, so the widened floor is 2.33 × √2 ≈ 3.3 × the spread.
+ */
+const BETWEEN_JOB_FLOOR_FACTOR = 2.33 * Math.SQRT2;
+/** The per-metric spread of the reports' medians: 1.4826 × MAD of their logarithms. */
+function estimateBetweenJobNoise(history, metrics, minReports = MIN_HISTORY_REPORTS) {
+    const out = [];
+    for (const metric of metrics) {
+        const values = history.map((report) => report.metrics.find((m) => m.name === metric)?.value).filter((v) => v !== undefined && Number.isFinite(v) && v > 0);
+        if (values.length < minReports)
+            continue;
+        const logs = values.map(Math.log);
+        // exp(sd of logs) − 1 ≈ the relative sd; the same for higher- and lower-is-better metrics.
+        out.push({ metric, spread: Math.expm1(statistics/* MAD_TO_SD */.tT * (0,statistics/* mad */.Fm)(logs)), reports: values.length });
+    }
+    return out;
+}
+/** The floor (a fraction) that covers the between-job noise: never below the metric's own floor. */
+function widenedFloor(floor, spread) {
+    return Math.max(floor, BETWEEN_JOB_FLOOR_FACTOR * spread);
+}
+
+;// CONCATENATED MODULE: ./src/compare/shares.ts
+
+/** Kernels merged by name (a per-device split is not a change in the mix). */
+function kernelsByName(kernels) {
+    const byName = new Map();
+    for (const k of kernels) {
+        const existing = byName.get(k.name);
+        if (existing)
+            byName.set(k.name, { ...existing, totalNs: existing.totalNs + k.totalNs, share: existing.share + k.share });
+        else
+            byName.set(k.name, { ...k });
+    }
+    return byName;
+}
+function topNames(byName, n) {
+    return [...byName.values()]
+        .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name))
+        .slice(0, n)
+        .map((k) => k.name);
+}
+function limitsFor(key, options) {
+    const fail = options.thresholds[key] ?? options.shareThresholds.fail;
+    return { warn: Math.min(options.shareThresholds.warn, fail), fail };
+}
+/** Reasons are sentences: a templated kernel name (often over 1 KB) is cut to its head there; the row keeps it whole. */
+function shortLabel(metric, max = 80) {
+    const oneLine = metric.replace(/\s+/g, ' ');
+    return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
+}
+function shareRow(metric, kind, baseShare, curShare, limits, extra, of = 'GPU time') {
+    const baseline = baseShare * 100;
+    const current = curShare * 100;
+    const delta = current - baseline;
+    let status = 'pass';
+    let reason;
+    const notes = [...extra];
+    const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
+    if (delta >= limits.fail) {
+        status = 'fail';
+        notes.push(`growth of ${limits.fail} pp or more fails`);
+        reason = `${what}, at or beyond the ${limits.fail} pp fail threshold`;
+    }
+    else if (delta >= limits.warn) {
+        status = 'warn';
+        reason = `${what}, at or beyond the ${limits.warn} pp warn threshold`;
+    }
+    const row = {
+        metric,
+        kind,
+        unit: `% of ${of}`,
+        baseline,
+        current,
+        delta,
+        ci: null,
+        threshold: limits.warn,
+        status,
+        ...(notes.length ? { note: notes.join('; ') } : {}),
+    };
+    return { row, ...(reason ? { reason } : {}) };
+}
+function compareFamilies(current, baseline, options) {
+    const base = new Map(baseline.families.map((f) => [f.family, f.share]));
+    const cur = new Map(current.families.map((f) => [f.family, f.share]));
+    const families = [...new Set([...base.keys(), ...cur.keys()])].sort();
+    return families.map((family) => {
+        const extra = [];
+        if (!base.has(family))
+            extra.push('new family');
+        if (!cur.has(family))
+            extra.push('family gone');
+        return shareRow(`family:${family}`, 'family-share', base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
+    });
+}
+/** Exposed collective time over the active span: of the worst rank when there are ranks with timelines. */
+function exposedCommunicationShare(side) {
+    const share = (t) => t?.communication && t.activeSpanNs > 0 ? t.communication.exposedNs / (t.activeSpanNs * Math.max(1, t.devices)) : undefined;
+    const perRank = (side.ranks ?? []).map((r) => share(r.timeline)).filter((v) => v !== undefined);
+    if (perRank.length > 0)
+        return Math.max(...perRank);
+    return share(side.timeline);
+}
+/**
+ * The exposed communication share compared like a family share (growth in pp is flagged). Compared
+ * when either side measured it; a side with a timeline but no collectives counts as 0.
+ */
+function compareCommunication(current, baseline, options) {
+    const cur = exposedCommunicationShare(current);
+    const base = exposedCommunicationShare(baseline);
+    if (cur === undefined && base === undefined)
+        return [];
+    const hasTimeline = (side) => Boolean(side.timeline) || (side.ranks ?? []).some((r) => r.timeline);
+    if (!hasTimeline(current) || !hasTimeline(baseline))
+        return [];
+    const metric = 'communication:exposed';
+    return [shareRow(metric, 'family-share', base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
+}
+function compareKernels(current, baseline, options) {
+    const base = kernelsByName(baseline.kernels);
+    const cur = kernelsByName(current.kernels);
+    const baseTop = new Set(topNames(base, options.topN));
+    const curTop = new Set(topNames(cur, options.topN));
+    const names = [...new Set([...baseTop, ...curTop])];
+    const rows = [];
+    const changes = [];
+    for (const name of names) {
+        const b = base.get(name);
+        const c = cur.get(name);
+        const extra = [];
+        if (!b)
+            extra.push('new kernel');
+        else if (!c)
+            extra.push('kernel gone');
+        else if (!baseTop.has(name))
+            extra.push(`entered the top ${options.topN}`);
+        else if (!curTop.has(name))
+            extra.push(`left the top ${options.topN}`);
+        const family = (c ?? b).family;
+        if (b && c && b.family !== c.family)
+            extra.push(`family ${b.family} → ${c.family}`);
+        rows.push(shareRow(`kernel:${name}`, 'kernel-share', b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
+        const baselineNs = b?.totalNs ?? 0;
+        const currentNs = c?.totalNs ?? 0;
+        const deltaNs = currentNs - baselineNs;
+        if (b && c && deltaNs === 0)
+            continue;
+        changes.push({ name, family, change: !b ? 'added' : !c ? 'removed' : deltaNs > 0 ? 'increased' : 'decreased', baselineNs, currentNs, deltaNs });
+    }
+    changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
+    return { rows, changes };
+}
+
+// EXTERNAL MODULE: ./src/compare/verdict.ts
+var compare_verdict = __nccwpck_require__(682);
+;// CONCATENATED MODULE: ./src/compare/gate.ts
+
+
+
+
+
+
+
+
+function throttleReasons(input) {
+    return [...new Set(input.utilization?.throttleReasons ?? [])].filter((r) => throttle/* HARDWARE_THROTTLE_REASONS */.u0.has(r)).sort();
+}
+/** Findings that count: primary, warning or error (info findings and explained secondaries do not). */
+function countedIds(findings) {
+    const ids = new Map();
+    for (const f of findings)
+        if (f.severity !== 'info' && (0,compare_verdict/* isPrimary */.Dn)(f))
+            ids.set(f.id, (ids.get(f.id) ?? 0) + 1);
+    return ids;
+}
+function findingRows(current, baseline, options) {
+    const cur = countedIds(current.findings);
+    const base = countedIds(baseline.findings);
+    const rows = [];
+    const added = [];
+    const resolved = [];
+    for (const id of [...new Set([...base.keys(), ...cur.keys()])].sort()) {
+        const b = base.get(id) ?? 0;
+        const c = cur.get(id) ?? 0;
+        let status = 'info';
+        let reason;
+        let note = 'present in both';
+        if (b === 0) {
+            added.push(id);
+            const failing = options.failOn.includes(id);
+            status = failing ? 'fail' : 'warn';
+            note = failing ? 'new since the baseline; in failOn' : 'new since the baseline';
+            reason = `new finding ${id}${failing ? ' (in failOn)' : ''}`;
+        }
+        else if (c === 0) {
+            resolved.push(id);
+            status = 'improved';
+            note = 'resolved since the baseline';
+            reason = `finding ${id} resolved`;
+        }
+        rows.push({
+            row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note },
+            ...(reason ? { reason } : {}),
+        });
+    }
+    return { rows, added, resolved };
+}
+const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
+function compare(current, baseline, optionsInput = {}, context = {}) {
+    let options = (0,gate_options/* parseGateOptions */.dV)(optionsInput);
+    if (!baseline)
+        return { verdict: (0,compare_verdict/* verdictFromFindings */.MZ)(current.findings, options.failOn), comparison: null };
+    const invalid = [];
+    const notes = [];
+    const mismatches = (0,fingerprint/* environmentMismatches */.EA)(baseline.environment, current.environment);
+    const blocking = (0,fingerprint/* blockingMismatches */.sU)(mismatches, options.allowEnvironmentMismatch);
+    if (blocking.length)
+        invalid.push(`environment differs (${blocking.map(fingerprint/* formatMismatch */.Ol).join('; ')}); compare like with like or allow the keys with allowEnvironmentMismatch`);
+    const allowed = mismatches.filter((m) => !blocking.includes(m));
+    if (allowed.length)
+        notes.push(`environment differs, allowed: ${allowed.map(fingerprint/* formatMismatch */.Ol).join('; ')}`);
+    for (const [label, side] of [['baseline', baseline], ['current', current]]) {
+        const reasons = throttleReasons(side);
+        if (!reasons.length)
+            continue;
+        const text = `the ${label} run was throttled (${reasons.join(', ')})`;
+        if (options.allowThrottled)
+            notes.push(`${text}; allowed by allowThrottled`);
+        else
+            invalid.push(`${text}; its numbers are not representative: rerun, or allow it with allowThrottled`);
+    }
+    let betweenJobs;
+    const sameJob = baseline.origin?.origin === 'a/b';
+    if (context.history?.length && !sameJob) {
+        const gated = [...new Set(baseline.metrics.map((m) => m.name))].filter((name) => (0,gate_options/* metricFloor */.tq)(options, name) !== undefined);
+        const spreads = estimateBetweenJobNoise(context.history, gated);
+        const thresholds = { ...options.thresholds };
+        const rows = [];
+        for (const { metric, spread } of spreads) {
+            const floor = widenedFloor((0,gate_options/* metricFloor */.tq)(options, metric), spread);
+            thresholds[metric] = floor * 100;
+            rows.push({ metric, spread, floor });
+        }
+        options = { ...options, thresholds };
+        betweenJobs = { reports: context.history.length, metrics: rows };
+        if (rows.length) {
+            const parts = rows.map((r) => `${r.metric} ±${(r.spread * 100).toFixed(1)}% (floor ${(r.floor * 100).toFixed(1)}%)`);
+            notes.push(`a comparison between jobs: the last ${context.history.length} reports of the default branch vary ${parts.join(', ')} between jobs, and the floors cover it; an A/B run in one job (base-workdir) takes that noise out`);
+        }
+        else {
+            notes.push(`a comparison between jobs: ${context.history.length} earlier report${context.history.length === 1 ? '' : 's'} of the default branch, too few (${MIN_HISTORY_REPORTS} needed) to estimate the noise between jobs; the floors are as set`);
+        }
+    }
+    const metrics = compareMetrics(current.metrics, baseline.metrics, options);
+    const rows = [...metrics.rows];
+    notes.push(...metrics.outlierNotes);
+    const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
+    let kernelChanges = [];
+    if (hasKernels) {
+        rows.push(...compareFamilies(current, baseline, options));
+        rows.push(...compareCommunication(current, baseline, options));
+        const kernels = compareKernels(current, baseline, options);
+        rows.push(...kernels.rows);
+        kernelChanges = kernels.changes;
+    }
+    else if (current.kernels.length || baseline.kernels.length) {
+        notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
+    }
+    const findings = findingRows(current, baseline, options);
+    rows.push(...findings.rows);
+    const noThroughput = metrics.gatedInBaseline > 0 && metrics.compared === 0;
+    if (noThroughput)
+        notes.push('no gated metric is present on both sides');
+    const has = (status) => rows.some((r) => r.row.status === status);
+    const verdict = (0,compare_verdict/* combineVerdict */.T6)({
+        invalid: invalid.length > 0,
+        fail: has('fail'),
+        insufficient: has('insufficient-data') || noThroughput,
+        warn: has('warn'),
+    });
+    const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
+    const reasons = [...invalid, ...ranked.map((r) => r.reason), ...notes];
+    if (verdict === 'pass') {
+        const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
+        const parts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
+        if (hasKernels)
+            parts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
+        parts.push('no new findings');
+        reasons.push(`no regression: ${parts.join(', ')}`);
+    }
+    const comparison = {
+        baseline: {
+            origin: baseline.origin?.origin ?? 'file',
+            ...(baseline.origin?.path ? { path: baseline.origin.path } : {}),
+            ...(baseline.generatedAt ? { generatedAt: baseline.generatedAt } : {}),
+            reason: baseline.origin?.reason ?? 'baseline given',
+        },
+        environmentMismatch: mismatches.map(fingerprint/* formatMismatch */.Ol),
+        rows: rows.map((r) => r.row),
+        kernelChanges,
+        newFindings: findings.added,
+        resolvedFindings: findings.resolved,
+        reasons,
+        undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
+        ...(betweenJobs ? { betweenJobs } : {}),
+        ...(options.look ? { look: { ...options.look, alpha: alphaAtLook(options.alpha, options.look.index, options.look.of) } } : {}),
+    };
+    return { verdict, comparison };
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/evidence.ts
+const EVIDENCE_KINDS = (/* unused pure expression or super */ null && (['kernel-breakdown', 'timeline', 'kernel-metrics', 'utilization', 'throughput']));
+/** Below these a reading is thin: too few to tell a steady state from start-up or noise. */
+const THIN = {
+    /** Kernel time in a breakdown; a capture range that closed early holds less. */
+    breakdownNs: 1e6,
+    /** Launches in a breakdown; a handful cannot describe a workload's mix. */
+    breakdownLaunches: 5,
+    /** Launches on a timeline; fewer cannot show how busy the GPU stays. */
+    timelineLaunches: 20,
+    /** Utilization samples in the window read; one snapshot says nothing about a run. */
+    utilizationSamples: 10,
+    /** Throughput samples; a single run cannot tell a change from noise. */
+    throughputSamples: 3,
+};
+const THROUGHPUT_METRICS = new Set(['decode_tok_s', 'output_tok_s', 'total_tok_s', 'request_throughput', 'tpot_ms', 'ttft_ms', 'itl_ms']);
+function count(n, unit) {
+    const plural = /(?:ch|sh|s|x)$/.test(unit) ? `${unit}es` : `${unit}s`;
+    return `${n.toLocaleString('en-US')} ${n === 1 ? unit : plural}`;
+}
+function ms(ns) {
+    return `${(ns / 1e6).toFixed(1)} ms`;
+}
+function item(kind, coverage, thinBecause) {
+    return thinBecause ? { kind, strength: 'thin', coverage, thinBecause } : { kind, strength: 'full', coverage };
+}
+function breakdownEvidence(profile) {
+    if (profile.kernels.length === 0 || profile.kernelOrigin === 'deep-dive')
+        return undefined;
+    const launches = profile.kernels.reduce((sum, k) => sum + k.instances, 0);
+    const coverage = `${count(launches, 'launch')} of ${count(profile.kernels.length, 'kernel')}, ${ms(profile.totalKernelNs)} of kernel time`;
+    let thin;
+    if (profile.totalKernelNs < THIN.breakdownNs)
+        thin = `under ${ms(THIN.breakdownNs)} of kernel time`;
+    else if (launches < THIN.breakdownLaunches)
+        thin = `fewer than ${THIN.breakdownLaunches} launches`;
+    return item('kernel-breakdown', coverage, thin);
+}
+function timelineEvidence(profile) {
+    const timeline = profile.timeline;
+    if (timeline && timeline.spanNs > 0) {
+        const active = timeline.activeSpanNs ?? timeline.spanNs;
+        const excluded = timeline.excludedGaps ?? [];
+        const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
+        const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} left out as not the workload (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
+        const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
+        const thin = timeline.kernelLaunches < THIN.timelineLaunches ? `fewer than ${THIN.timelineLaunches} launches on the timeline` : undefined;
+        return item('timeline', coverage, thin);
+    }
+    if (profile.gpuTimeUtilPercent !== null) {
+        return item('timeline', 'the profiler\'s GPU-in-use analysis over the capture range', undefined);
+    }
+    return undefined;
+}
+function utilizationEvidence(profile) {
+    const util = profile.utilization;
+    if (!util || util.sampleCount === 0)
+        return undefined;
+    const where = util.window === 'timed' ? "inside the workload's timed runs" : 'over each whole recording, idle start and end trimmed';
+    const coverage = `${count(util.sampleCount, 'sample')} on ${count(Math.max(1, util.devices), 'device')}, ${where}`;
+    const thin = util.sampleCount < THIN.utilizationSamples ? `fewer than ${THIN.utilizationSamples} samples` : undefined;
+    return item('utilization', coverage, thin);
+}
+function throughputEvidence(profile) {
+    const metrics = profile.metrics.filter((m) => THROUGHPUT_METRICS.has(m.name) && m.samples.length > 0);
+    if (metrics.length === 0)
+        return undefined;
+    const samples = Math.max(...metrics.map((m) => m.samples.length));
+    const coverage = `${metrics.map((m) => m.name).join(', ')}: up to ${count(samples, 'sample')}`;
+    const thin = samples < THIN.throughputSamples ? `fewer than ${THIN.throughputSamples} samples` : undefined;
+    return item('throughput', coverage, thin);
+}
+function kernelMetricsEvidence(profile) {
+    if (profile.ncu.length === 0)
+        return undefined;
+    const kernels = new Set(profile.ncu.map((r) => r.kernel)).size;
+    // A deep dive is exact for the launches it replayed, and says nothing about the rest of the run.
+    return item('kernel-metrics', `Nsight Compute: ${count(profile.ncu.length, 'profiled launch')} of ${count(kernels, 'kernel')}`, undefined);
+}
+function gatherEvidence(profile) {
+    const evidence = {};
+    for (const found of [breakdownEvidence(profile), timelineEvidence(profile), kernelMetricsEvidence(profile), utilizationEvidence(profile), throughputEvidence(profile)]) {
+        if (found)
+            evidence[found.kind] = found;
+    }
+    return evidence;
+}
+/** The evidence a rule's needs are met by, or null when one need is not met. */
+function evidenceFor(needs, evidence) {
+    const used = [];
+    for (const need of needs) {
+        const options = typeof need === 'string' ? [need] : need;
+        const present = options.map((kind) => evidence[kind]).filter((e) => e !== undefined);
+        if (present.length === 0)
+            return null;
+        used.push(...present);
+    }
+    return used;
+}
+/** How a finding's basis reads: "kernel breakdown (thin: fewer than 5 launches): 3 launches …". */
+function describeEvidence(evidence) {
+    const label = evidence.kind.replace('-', ' ');
+    return evidence.strength === 'thin' ? `${label} (thin: ${evidence.thinBecause}): ${evidence.coverage}` : `${label}: ${evidence.coverage}`;
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/rule.ts
+const REFERENCES_URL = 'https://github.com/profile-gate/profile-gate/blob/main/references/rules';
+function defineRule(rule) {
+    return rule;
+}
+function docsUrl(id) {
+    return `${REFERENCES_URL}/${id}.md`;
+}
+
+// EXTERNAL MODULE: ./src/diagnose/profile-measures.ts
+var profile_measures = __nccwpck_require__(307);
+;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
+/**
+ * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
+ * first step far slower than the rest, or the tool itself reporting compilation.
+ */
+
+
+
+const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
+const COMPILE_NOTICE = /compil|autotun/i;
+/* harmony default export */ const capture_includes_warmup = (defineRule({
+    meta: {
+        id: 'capture-includes-warmup',
+        severity: 'warning',
+        title: 'Capture includes warm-up or compilation',
+        stage: 'capture',
+        needs: [],
+        description: 'Module loading, JIT compilation or a slow first step is inside the captured window, which inflates times and shifts the kernel mix.',
+        defaults: { firstStepRatio: 3, minSteps: 3, maxModuleLoadShare: 0.05 },
+    },
+    check({ profile, options }) {
+        const evidence = {};
+        const signals = [];
+        const steps = profile.timeline?.steps ?? [];
+        if (steps.length >= options.minSteps) {
+            const rest = (0,averages/* median */.J)(steps.slice(1).map((s) => s.durNs));
+            const ratio = rest > 0 ? steps[0].durNs / rest : 0;
+            if (ratio >= options.firstStepRatio) {
+                signals.push('first-step');
+                Object.assign(evidence, { firstStepMs: (0,profile_measures.ms)(steps[0].durNs), medianStepMs: (0,profile_measures.ms)(rest), firstStepRatio: (0,profile_measures/* round */.LI)(ratio, 2) });
+            }
+        }
+        const apiNs = profile.apiCalls.reduce((sum, a) => sum + a.totalNs, 0);
+        const loads = profile.apiCalls.filter((a) => LOAD_API.test(a.name));
+        const loadNs = loads.reduce((sum, a) => sum + a.totalNs, 0);
+        if (apiNs > 0 && loadNs / apiNs >= options.maxModuleLoadShare) {
+            signals.push('module-load');
+            Object.assign(evidence, {
+                moduleLoadCalls: loads.reduce((sum, a) => sum + a.calls, 0),
+                moduleLoadMs: (0,profile_measures.ms)(loadNs),
+                moduleLoadShare: (0,profile_measures/* round */.LI)(loadNs / apiNs),
+            });
+        }
+        const notice = profile.notices.find((n) => n.severity !== 'info' && (COMPILE_NOTICE.test(n.code) || COMPILE_NOTICE.test(n.message)));
+        if (notice) {
+            signals.push('notice');
+            evidence.notice = notice.code;
+        }
+        if (signals.length === 0)
+            return [];
+        return [
+            {
+                message: `Warm-up work is inside the capture (${signals.join(', ')}); times and shares include one-off costs.`,
+                evidence: { ...evidence, signals: signals.join(',') },
+                advice: 'Warm up before the capture window and profile only steady-state steps: `max generate --num-warmups N` (one warm-up generation of N tokens), cudaProfilerStart() after warm-up with a capture range in nsys, or torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch:',
+                command: 'nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o steady <workload>',
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/communication-bound.ts
+
+
+/** Kernels that only a backward pass or an optimizer step launches: the run is training. */
+const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|_sgd_/i;
+/** A straggler computing this much longer than its peers explains part of their exposed time. */
+const STRAGGLER_EXCESS = 0.1;
+/** Below this busy share of the active span, the idle rest is named too. */
+const IDLE_NOTE_BUSY = 0.8;
+/** Families only serving and generation have. */
+const INFERENCE_FAMILIES = ['kv-cache', 'sampling', 'gemm-decode'];
+function workloadOf(profile) {
+    if (profile.kernels.some((k) => TRAINING_KERNEL.test(k.name)))
+        return 'training';
+    if (profile.families.some((f) => INFERENCE_FAMILIES.includes(f.family)) || (profile.timeline?.graphLaunches ?? 0) > 0)
+        return 'inference';
+    return 'unknown';
+}
+const ADVICE = {
+    training: 'Training: gradients should be reduced while backward still runs. Check that the all-reduce overlaps backward compute (DDP reduces each bucket as soon as its gradients are ready; an explicit sync, find_unused_parameters=True or a hook that waits serializes it), tune the bucket size (DDP bucket_cap_mb, default 25: larger buckets mean fewer, more efficient collectives, smaller ones start earlier), consider gradient accumulation (no_sync) to reduce less often, and for FSDP enable forward/backward prefetch. Then check the interconnect: NCCL over PCIe or the network instead of NVLink/xGMI multiplies the time.',
+    inference: 'Inference: the tensor-parallel all-reduce after attention and after the MLP is on the critical path of every layer. If the model fits, a lower TP degree (or data-parallel replicas) removes it; keep the custom all-reduce on for small messages (vLLM: do not set disable_custom_all_reduce; CUDA graphs capture it), use a fused all-reduce + norm where the engine has one, and overlap communication with compute (sequence parallel / async TP). Check that the GPUs talk over NVLink/xGMI, not PCIe.',
+    unknown: 'For training, overlap the gradient all-reduce with backward and tune the bucket size (DDP bucket_cap_mb); for tensor-parallel inference, weigh a lower TP degree, the custom all-reduce for small messages and compute/communication overlap. In both, check that the GPUs talk over NVLink/xGMI, not PCIe or the network.',
+};
+function collectiveOf(families) {
+    const entry = families.find((f) => f.family === 'collective');
+    return { ns: entry?.totalNs ?? 0, instances: entry?.instances ?? 0 };
+}
+/** Each rank with its own numbers; the whole profile when it has no ranks. */
+function subjectsOf(profile) {
+    const ranks = profile.ranks.filter((r) => r.totalKernelNs > 0);
+    if (ranks.length > 0) {
+        return ranks.map((r) => {
+            const c = collectiveOf(r.families);
+            const label = r.rank !== undefined ? `rank ${r.rank}` : `device ${r.device ?? 0}`;
+            return { label, rankEntry: r, ...(r.rank !== undefined ? { rank: r.rank } : {}), totalKernelNs: r.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: r.timeline };
+        });
+    }
+    const c = collectiveOf(profile.families);
+    return [{ label: 'the run', totalKernelNs: profile.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: profile.timeline }];
+}
+/* harmony default export */ const communication_bound = (defineRule({
+    meta: {
+        id: 'communication-bound',
+        severity: 'warning',
+        title: 'Communication-bound: collectives no compute overlaps',
+        stage: 'utilization',
+        needs: ['kernel-breakdown'],
+        description: 'Collective kernels (NCCL/RCCL, custom all-reduce) that no compute overlaps take a large share of the active span on some rank; smaller shares are reported as info.',
+        defaults: { minCollectiveShare: 0.05, maxExposedShare: 0.15, minCollectiveLaunches: 10 },
+    },
+    check({ profile, options }) {
+        const subjects = subjectsOf(profile).filter((s) => s.totalKernelNs > 0 && s.collectiveNs / s.totalKernelNs >= options.minCollectiveShare);
+        if (subjects.length === 0)
+            return [];
+        const workload = workloadOf(profile);
+        const measured = subjects.filter((s) => s.timeline?.communication && s.timeline.activeSpanNs > 0);
+        if (measured.length === 0) {
+            // No per-launch timeline: the share of kernel time is known, its overlap is not.
+            const top = subjects.reduce((a, b) => (b.collectiveNs / b.totalKernelNs > a.collectiveNs / a.totalKernelNs ? b : a));
+            const share = top.collectiveNs / top.totalKernelNs;
+            return [
+                {
+                    severity: 'info',
+                    message: `Collectives take ${(0,profile_measures/* percent */.KN)(share)} of kernel time${top.label === 'the run' ? '' : ` on ${top.label}`}; how much of it compute hides is not in this capture (no per-launch timeline).`,
+                    evidence: { collectiveShare: (0,profile_measures/* round */.LI)(share), collectiveLaunches: top.collectiveLaunches, workload, signals: 'kernel-share' },
+                    advice: `A PyTorch profiler or rocprofv3 kernel trace shows whether the collectives overlap compute. ${ADVICE[workload]}`,
+                },
+            ];
+        }
+        const read = measured.map((s) => {
+            const timeline = s.timeline;
+            const comm = timeline.communication;
+            const exposedShare = comm.exposedNs / (timeline.activeSpanNs * Math.max(1, timeline.devices));
+            return { subject: s, exposedShare, comm, timeline };
+        });
+        const worst = read.reduce((a, b) => (b.exposedShare > a.exposedShare ? b : a));
+        const { subject, exposedShare, comm, timeline } = worst;
+        const collectiveShare = subject.collectiveNs / subject.totalKernelNs;
+        const hiddenFraction = comm.collectiveNs > 0 ? 1 - comm.exposedNs / comm.collectiveNs : 0;
+        const busyFraction = timeline.busyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices));
+        const evidence = {
+            exposedShare: (0,profile_measures/* round */.LI)(exposedShare),
+            exposedMs: (0,profile_measures/* round */.LI)(comm.exposedNs / 1e6, 3),
+            collectiveShare: (0,profile_measures/* round */.LI)(collectiveShare),
+            hiddenFraction: (0,profile_measures/* round */.LI)(hiddenFraction),
+            busyFraction: (0,profile_measures/* round */.LI)(busyFraction),
+            collectiveLaunches: subject.collectiveLaunches,
+            workload,
+            ranksMeasured: read.length,
+            ...(subject.rank !== undefined ? { rank: subject.rank } : {}),
+        };
+        const thin = subject.collectiveLaunches < options.minCollectiveLaunches;
+        const exposed = exposedShare >= options.maxExposedShare;
+        const where = read.length > 1 ? ` (worst of ${read.length} ranks: ${subject.label})` : subject.label === 'the run' ? '' : ` on ${subject.label}`;
+        // Fast ranks wait inside the collective for a straggler: their exposed time is its extra compute.
+        const straggler = (0,profile_measures/* stragglerOf */["do"])(profile);
+        const waiting = straggler && straggler.computeExcess >= STRAGGLER_EXCESS && straggler.slow !== subject.rankEntry ? straggler : undefined;
+        if (waiting) {
+            evidence.stragglerRank = waiting.slow.rank ?? waiting.slow.device ?? 0;
+            evidence.stragglerExcess = (0,profile_measures/* round */.LI)(waiting.computeExcess);
+        }
+        const idleNote = busyFraction < IDLE_NOTE_BUSY ? ` The GPU is idle a further ${(0,profile_measures/* percent */.KN)(1 - busyFraction)} of the active span (host work, or waiting for the all-reduce to finish before the next step).` : '';
+        const waitNote = waiting ? ` Part of it is waiting for ${waiting.slow.rank !== undefined ? `rank ${waiting.slow.rank}` : `device ${waiting.slow.device ?? 0}`}, which computes ${(0,profile_measures/* percent */.KN)(waiting.computeExcess)} longer (see rank-imbalance).` : '';
+        const command = profile.environment.vendor === 'amd' ? 'rocm-smi --showtopo' : 'nvidia-smi topo -m';
+        if (!exposed || thin) {
+            return [
+                {
+                    severity: 'info',
+                    message: `Communication share${where}: collectives are ${(0,profile_measures/* percent */.KN)(collectiveShare)} of kernel time and ${(0,profile_measures/* percent */.KN)(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.${waitNote}`,
+                    evidence,
+                    advice: `Within normal bounds for ${workload === 'unknown' ? 'a multi-GPU run' : `multi-GPU ${workload}`}; watch the share as the degree of parallelism or the interconnect changes. ${ADVICE[workload]}`,
+                    command,
+                },
+            ];
+        }
+        return [
+            {
+                message: `Communication-bound${where}: ${(0,profile_measures/* percent */.KN)(exposedShare)} of the active span is collective time that no compute overlaps (${(0,profile_measures/* round */.LI)(comm.exposedNs / 1e6, 1)} ms; collectives are ${(0,profile_measures/* percent */.KN)(collectiveShare)} of kernel time, ${hiddenFraction > 0 ? `${(0,profile_measures/* percent */.KN)(hiddenFraction)} of it hidden` : "none of it hidden"}): the GPU spends it waiting on the interconnect and the other ranks, which neither the host side nor kernel tuning changes.${idleNote}${waitNote}`,
+                evidence,
+                advice: ADVICE[workload],
+                command,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/copy-heavy.ts
+
+
+/** Ops that repeat KV heads (transformers' repeat_kv is expand + reshape, which copies). */
+const KV_REPEAT_OP = /repeat_interleave|repeat_kv|aten::repeat\b|aten::expand/;
+/** Ops that only change the dtype (aten::to, .float(), .half()). */
+const CAST_OP = /aten::_to_copy|aten::to\b/;
+const PATTERNS = [
+    [/bfloat16_copy_kernel|float16_copy_kernel|convert_unary/i, 'dtype casts (.to())'],
+    [/CatArray|concat|\bcat\b/i, 'concatenation (cat)'],
+    [/transpose|permute|nchwToNhwc|nhwcToNchw/i, 'transpose / permute'],
+    [/direct_copy|copy_kernel|contiguous|copy_/i, 'strided copies (.contiguous(), reshape of a transposed or expanded view)'],
+];
+function patternOf(kernel) {
+    if (kernel.launchedBy && KV_REPEAT_OP.test(kernel.launchedBy))
+        return 'KV heads repeated (repeat_interleave / repeat_kv)';
+    if (kernel.launchedBy && CAST_OP.test(kernel.launchedBy))
+        return 'dtype casts (.to())';
+    const found = PATTERNS.find(([pattern]) => pattern.test(kernel.name));
+    return found ? found[1] : 'copies';
+}
+/* harmony default export */ const copy_heavy = (defineRule({
+    meta: {
+        id: 'copy-heavy',
+        severity: 'warning',
+        title: 'Copy and layout kernels take a large share of GPU time',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Direct copies, transposes, permutes, cat and KV-head expands take a large share of kernel time: data is moved, not computed on.',
+        // A quarter of kernel time moving bytes: well above the few percent a decode spends writing its
+        // KV cache and casting, and far below what a repeated GQA cache costs (57 % on an H200).
+        defaults: { minCopyShare: 0.25 },
+    },
+    check({ profile, options }) {
+        const copy = (0,profile_measures/* familyTotals */.sS)(profile, ['copy']);
+        if (copy.share < options.minCopyShare)
+            return [];
+        const top = profile.kernels.filter((k) => k.family === 'copy').sort((a, b) => b.totalNs - a.totalNs)[0];
+        const pattern = patternOf(top);
+        const attributed = top.launchedBy !== undefined;
+        const launchedFrom = attributed ? ` launched from ${top.launchedBy}` : '';
+        const repeatsKv = pattern.startsWith('KV heads');
+        const casts = pattern.startsWith('dtype casts');
+        const advice = [
+            casts
+                ? 'Keep activations in one dtype through the step: cast weights once at load, not per call, and let torch.compile fuse the remaining casts into their neighbours.'
+                : repeatsKv
+                    ? 'Stop repeating the KV heads: pass the grouped K and V to a kernel that reads them as they are (torch: F.scaled_dot_product_attention(..., enable_gqa=True); FlashAttention, FlashInfer and vLLM attention take GQA natively; transformers: attn_implementation="sdpa" or "flash_attention_2").'
+                    : 'Find the op that makes the copy and remove it: if K/V heads are repeated for GQA (repeat_kv, repeat_interleave, expand(...).reshape), use native GQA (F.scaled_dot_product_attention(..., enable_gqa=True), FlashAttention/FlashInfer); if a .contiguous() or .transpose().reshape() feeds a matmul, keep the layout the consumer reads (or fuse the permute into it, e.g. under torch.compile).',
+            attributed
+                ? ''
+                : ' This trace does not say which op launched the kernel (no CPU ops for it, as under CUDA-graph replay): profile a few eager steps with torch.profiler(record_shapes=True, with_stack=True) to see it.',
+        ].join('');
+        return [
+            {
+                message: `Copy and layout kernels take ${(0,profile_measures/* percent */.KN)(copy.share)} of kernel time. The largest, ${pattern}, is ${(0,profile_measures/* percent */.KN)(top.share)} over ${top.instances} launches${launchedFrom}.`,
+                evidence: {
+                    copyShare: (0,profile_measures/* round */.LI)(copy.share),
+                    copyLaunches: copy.instances,
+                    topCopyShare: (0,profile_measures/* round */.LI)(top.share),
+                    topCopyLaunches: top.instances,
+                    pattern,
+                    attributed,
+                    ...(top.launchedBy ? { launchedBy: top.launchedBy } : {}),
+                },
+                advice,
+                kernel: top.name,
+            },
+        ];
+    },
+}));
+
+// EXTERNAL MODULE: ./src/diagnose/deep-dive-request.ts
+var deep_dive_request = __nccwpck_require__(959);
+;// CONCATENATED MODULE: ./src/diagnose/rules/dominant-kernel.ts
+/**
+ * One kernel takes most of the GPU time: the next step is a deep dive on that kernel alone. The
+ * finding carries the request as data (kernel key, launch skip, sections); `profile-gate run` runs
+ * it, and its command shows it. A collective gets no deep dive: it waits on its peers.
+ */
+
+
+
+/* harmony default export */ const dominant_kernel = (defineRule({
+    meta: {
+        id: 'dominant-kernel',
+        severity: 'info',
+        title: 'One kernel dominates GPU time',
+        stage: 'deep-dive',
+        needs: ['kernel-breakdown'],
+        description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute (a collective instead gets the questions communication raises).',
+        defaults: { minShare: 0.4, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        // Copies are not kernels Nsight Compute can profile.
+        const candidates = profile.kernels.filter((k) => k.family !== 'memcpy' && k.family !== 'memset');
+        const top = candidates.reduce((best, k) => (!best || k.share > best.share ? k : best), undefined);
+        if (!top || top.share < options.minShare)
+            return [];
+        const evidence = { share: (0,profile_measures/* round */.LI)(top.share), instances: top.instances, totalMs: (0,profile_measures.ms)(top.totalNs), family: top.family };
+        if (top.family === 'collective') {
+            return [
+                {
+                    message: `One collective takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms).`,
+                    evidence,
+                    advice: 'A collective waits on its peers, so one GPU\'s counters (Nsight Compute) do not say why it is slow. Ask instead whether it overlaps with compute, whether its messages are large enough (bucket sizes), and what the interconnect delivers (nccl-tests on the same GPUs); a timeline of all ranks (Nsight Systems) shows the waiting.',
+                    kernel: top.name,
+                },
+            ];
+        }
+        const request = (0,deep_dive_request/* deepDiveRequest */.Oj)(top.name, top.instances);
+        return [
+            {
+                message: `One ${top.family} kernel takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms).`,
+                evidence: { ...evidence, launchSkip: request.launchSkip },
+                advice: 'Profile one steady-state launch of it with Nsight Compute (clocks left alone): SpeedOfLight says whether it is memory- or compute-bound and how close to peak; Occupancy and LaunchStats say whether the grid fills the GPU.',
+                ...(0,deep_dive_request/* askDeepDive */.uF)(request, options.workload),
+                kernel: top.name,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/empty-capture.ts
+/**
+ * Nothing, or almost nothing, was captured: every other finding would be built on air. "Almost
+ * nothing" is measured in kernel time, not in launches: five launches holding two seconds are a
+ * real capture. An Nsight Compute deep dive holds a few launches by design and is not a breakdown.
+ */
+
+
+/** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
+const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
+const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel data|only Python\/CPU profile/i;
+/** Formats that normally carry per-kernel times. */
+const KERNEL_FORMATS = new Set(['nsys-stats', 'rocprof-csv', 'kineto-json']);
+const CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
+/* harmony default export */ const empty_capture = (defineRule({
+    meta: {
+        id: 'empty-capture',
+        severity: 'warning',
+        title: 'Capture is empty or nearly empty',
+        stage: 'capture',
+        needs: [],
+        description: 'The inputs hold no GPU kernels (or too little kernel time to mean anything), so kernel findings are not possible.',
+        defaults: { minTotalKernelMs: 1 },
+    },
+    check({ profile, options }) {
+        const launches = (0,profile_measures/* totalLaunches */.W7)(profile);
+        const kernelMs = (0,profile_measures.ms)(profile.totalKernelNs);
+        const hasOtherData = profile.metrics.length > 0 || profile.utilization !== null || profile.timeline !== null || profile.ncu.length > 0;
+        const evidence = {
+            kernels: profile.kernels.length,
+            kernelLaunches: launches,
+            totalKernelMs: kernelMs,
+            metrics: profile.metrics.length,
+            utilizationSamples: profile.utilization?.sampleCount ?? 0,
+        };
+        const hits = [];
+        if (profile.kernels.length === 0 && !hasOtherData) {
+            hits.push({
+                severity: 'error',
+                message: `Nothing was captured: ${profile.sources.length} input(s), no kernels, metrics or utilization samples.`,
+                evidence,
+                advice: 'Check that the profiler wrapped the workload and that the capture range opened (cudaProfilerStart after warm-up). Re-capture:',
+                command: CAPTURE_COMMAND,
+            });
+            return hits;
+        }
+        if (profile.kernels.length === 0) {
+            // Graph launches without kernels are a graph-level trace: graph-level-trace names the exact cause.
+            if (profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0))
+                return hits;
+            const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
+            const kernelSource = profile.sources.find((s) => KERNEL_FORMATS.has(s.format));
+            if (notice || kernelSource) {
+                hits.push({
+                    message: notice
+                        ? `No GPU kernel data: the tool said "${notice.message}". Only metrics and utilization can be judged.`
+                        : `No GPU kernel data in ${kernelSource.path} (${kernelSource.format}), which normally lists kernels.`,
+                    evidence: { ...evidence, ...(notice ? { notice: notice.code } : { source: kernelSource.format }) },
+                    advice: 'Kernel data needs nsys on PATH (`max generate --profile` re-runs itself under nsys only when nsys, nvidia-smi and libcudart are all found) and a capture range that covers GPU work. Capture directly:',
+                    command: CAPTURE_COMMAND,
+                });
+            }
+            return hits;
+        }
+        if (profile.kernelOrigin === 'deep-dive')
+            return hits; // a deep dive of chosen kernels, not a capture of the run
+        if (profile.totalKernelNs < options.minTotalKernelMs * 1e6) {
+            hits.push({
+                message: `Almost nothing was captured: ${launches} kernel launch(es), ${kernelMs} ms of kernel time.`,
+                evidence,
+                advice: 'The capture window probably missed the workload (range closed early, or only set-up ran). Widen the range around the steady-state steps and re-capture:',
+                command: CAPTURE_COMMAND,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/gpu-throttled.ts
+/** Hardware clock-event reasons were active: the numbers describe a slowed GPU, not the code. */
+
+
+/* harmony default export */ const gpu_throttled = (defineRule({
+    meta: {
+        id: 'gpu-throttled',
+        severity: 'warning',
+        title: 'GPU clocks were throttled',
+        stage: 'utilization',
+        needs: ['utilization'],
+        description: 'Power, thermal or sync-boost clock reasons were active during the run, so its speed is not representative.',
+        defaults: { minThrottledFraction: 0.05 },
+    },
+    check({ profile, options }) {
+        const util = profile.utilization;
+        if (!util || util.throttleReasons.length === 0)
+            return [];
+        const reasons = util.throttleReasons.join(',');
+        const representative = util.throttledFraction < options.minThrottledFraction;
+        return [
+            {
+                ...(representative ? { severity: 'info' } : {}),
+                message: `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples${representative ? ' (briefly; numbers still usable)' : '; throughput and latency are not representative'}.`,
+                evidence: {
+                    reasons,
+                    throttledFraction: (0,profile_measures/* round */.LI)(util.throttledFraction),
+                    samples: util.sampleCount,
+                    ...(util.meanSmClockMhz !== undefined ? { meanSmClockMhz: (0,profile_measures/* round */.LI)(util.meanSmClockMhz, 1) } : {}),
+                    ...(util.peakPowerW !== undefined ? { peakPowerW: (0,profile_measures/* round */.LI)(util.peakPowerW, 1) } : {}),
+                },
+                advice: 'Do not gate on these numbers. sw_power_cap means the board hit its power limit (heavy sustained load or a lowered limit); thermal reasons mean cooling; hw_slowdown and power brake are hardware protection. Re-run on an idle, cool GPU, and watch the reasons live:',
+                command: 'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/graph-level-trace.ts
+/**
+ * CUDA graphs were traced as opaque launches: the kernels they replay are missing from the kernel
+ * table, so every share computed from it describes only the few kernels launched outside the graphs.
+ */
+
+
+const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
+/* harmony default export */ const graph_level_trace = (defineRule({
+    meta: {
+        id: 'graph-level-trace',
+        severity: 'warning',
+        title: 'CUDA graphs traced without their kernels',
+        stage: 'capture',
+        needs: [],
+        description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
+        defaults: { minKernelsPerGraphLaunch: 8 },
+    },
+    check({ profile, options }) {
+        const timeline = profile.timeline;
+        let graphLaunches = 0;
+        let kernels = 0;
+        let source = '';
+        if (timeline && timeline.graphLaunches > 0 && timeline.graphKernels === 0) {
+            graphLaunches = timeline.graphLaunches;
+            kernels = timeline.kernelLaunches;
+            source = 'timeline';
+        }
+        else {
+            graphLaunches = profile.apiCalls.filter((a) => GRAPH_LAUNCH_API.test(a.name)).reduce((sum, a) => sum + a.calls, 0);
+            kernels = (0,profile_measures/* totalLaunches */.W7)(profile);
+            source = 'api';
+        }
+        if (graphLaunches === 0)
+            return [];
+        const perGraph = kernels / graphLaunches;
+        if (perGraph >= options.minKernelsPerGraphLaunch)
+            return [];
+        return [
+            {
+                message: `${graphLaunches} CUDA graph launches but only ${kernels} kernel launches recorded (${(0,profile_measures/* round */.LI)(perGraph, 2)} per graph): the graphs' kernels are missing.`,
+                evidence: { graphLaunches, kernelLaunches: kernels, kernelsPerGraphLaunch: (0,profile_measures/* round */.LI)(perGraph, 3), source },
+                advice: 'Nsight Systems traces a graph as one launch unless told to trace its nodes. Re-capture with node-level graph tracing (PyTorch profiler traces graph kernels already):',
+                command: 'nsys profile --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o profile <workload>',
+            },
+        ];
+    },
+}));
+
+// EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
+var ncu_metrics = __nccwpck_require__(138);
+;// CONCATENATED MODULE: ./src/diagnose/ncu-advice.ts
+const GEMM_FAMILIES = new Set(['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-gemm', 'moe-gemm']);
+const ATTENTION_FAMILIES = new Set(['attention-fused', 'attention-softmax', 'attention-bmm']);
+const REDUCTION_FAMILIES = new Set(['reduce', 'norm']);
+/** Layout work among elementwise kernels: direct copies, transposes and permutes, cat, contiguous, KV-head expands. */
+const COPY_NAME = /direct_copy|copy_kernel|CatArray|\bcat_|transpose|permute|contiguous|repeat_interleave|repeat_kv|expand_kv|copyBuffer/i;
+const MATMUL_NAME = /gemm|gemv|matmul|mul_mat|QuantDot|dot_?product/i;
+/** The kind of work a kernel does, from its family (and its name, for copies filed as elementwise). */
+function kernelKind(family, name) {
+    if (family === 'collective')
+        return 'collective';
+    if (family === 'copy' || ((family === 'elementwise' || family === undefined || family === 'other') && COPY_NAME.test(name)))
+        return 'copy';
+    if (family && GEMM_FAMILIES.has(family))
+        return 'gemm';
+    // A quantized matmul filed as quantize or other by an older table (QuantDot…, mul_mat_q) is a GEMM.
+    if ((family === 'quantize' || family === 'other' || family === undefined) && MATMUL_NAME.test(name))
+        return 'gemm';
+    if (family && ATTENTION_FAMILIES.has(family))
+        return 'attention';
+    if (family && REDUCTION_FAMILIES.has(family))
+        return 'reduction';
+    // A KV-cache write is needed work, not a copy to avoid; it is read as elementwise.
+    if (family === 'elementwise' || family === 'rope' || family === 'quantize' || family === 'kv-cache')
+        return 'elementwise';
+    return 'other';
+}
+const AVOID_COPY = 'The fastest copy is the one not made: keep tensors in the layout and type their consumer reads (no .contiguous() after a permute or transpose, no cast there and back), use the attention kernel\'s native GQA instead of repeat_kv/repeat_interleave of the KV heads, and fuse what remains into the consumer (torch.compile, or a kernel that takes strided input).';
+/** Advice for a bound, by kind; the family tells a quantized GEMM (`lowbit-gemm`) from a dense one. */
+function boundAdvice(bound, kind, unit, family) {
+    const lowBit = family === 'lowbit-gemm' || family === 'quantize';
+    if (bound === 'memory') {
+        switch (kind) {
+            case 'copy':
+                return `The kernel is a copy, so it is as fast as its bytes allow${unit && unit !== 'DRAM' ? `, and ${unit} being busier than DRAM says its accesses are strided` : ''}. ${AVOID_COPY}`;
+            case 'elementwise':
+                return 'An elementwise kernel at a memory roof: fuse it with its producer or consumer so the tensor is read and written once (torch.compile, a fused epilogue), and keep activations in the narrowest type the model allows.';
+            case 'attention':
+                return 'Attention at a memory roof streams its K and V: fewer bytes per token make it faster (a lower-precision KV cache such as FP8, fewer KV heads through GQA or MQA), and a split-KV decode kernel keeps the bandwidth busy.';
+            case 'reduction':
+                return 'A reduction at a memory roof reads its input once already: fuse it with its neighbours (residual add and RMSNorm in one kernel, the norm into the next matmul\'s prologue) so the activations are not read again.';
+            case 'gemm':
+                return unit === 'DRAM' || unit === undefined
+                    ? `The GEMM streams close to the DRAM roof: fewer bytes make it faster (${lowBit ? 'a smaller weight format or larger quantization groups' : 'lower-precision weights such as FP8 or INT4'}, more tokens per weight read through batching, fusing the consumer so the output is written once).`
+                    : `The ${unit} cache is the busiest unit: the tiles re-read data from it. A tile shape that reuses more per load (a larger tile, or a swizzled layout), or a kernel variant tuned for this shape, cuts that traffic.`;
+            default:
+                return unit === 'DRAM' || unit === undefined
+                    ? 'The kernel streams close to the DRAM roof: only fewer bytes make it faster (a narrower data type, fusing its producer or consumer so data is read once).'
+                    : `The ${unit} cache is the busiest unit: data is re-read from it many times. Better reuse (tiling into shared memory, fewer passes) or coalesced accesses cut that traffic.`;
+        }
+    }
+    if (bound === 'compute') {
+        switch (kind) {
+            case 'copy':
+                return `A copy near the SM roof is issue-bound on its index math: a strided or permuted copy computes a multi-dimensional offset for every element, and those integer instructions are what the SM throughput counts. Cheaper arithmetic does not help. ${AVOID_COPY} Where the copy must stay, a contiguous inner dimension lets it use wide vectorized loads.`;
+            case 'elementwise':
+                return 'An elementwise kernel near the SM roof is issue-bound on per-element instructions (index math, type conversions, transcendental functions): fuse it into a neighbour, vectorize along the contiguous dimension, or use fast intrinsics where the precision allows.';
+            case 'attention':
+                return 'Attention near the SM roof: a kernel built for this GPU (FlashAttention 3 or cuDNN on Hopper), an FP8 attention path, and skipping fully masked blocks (causal, sliding window) cut the math.';
+            case 'reduction':
+                return 'A reduction near the SM roof spends its time in instructions: vectorized loads, warp-shuffle reductions and a single pass (Welford for mean and variance) cut them.';
+            case 'gemm':
+                return lowBit
+                    ? 'A quantized GEMM near the SM roof spends its issue slots on dequantization: a kernel that dequantizes into tensor-core fragments (or a native FP8/FP4 tensor-core path on this GPU) instead of scalar unpacking, and larger quantization groups, cut that work.'
+                    : 'The GEMM is near the SM roof: a lower-precision tensor-core path (FP8 on Hopper, with per-channel scales), skipping padded or masked work, or a library kernel whose tile fits the shape make it faster.';
+            default:
+                return 'The kernel is near the SM roof: less or cheaper arithmetic makes it faster (a better-suited algorithm, a lower precision where the results allow, skipping padded or masked work).';
+        }
+    }
+    switch (kind) {
+        case 'copy':
+            return `A copy that reaches no roof waits on its loads. ${AVOID_COPY}`;
+        case 'elementwise':
+            return 'An elementwise kernel below every roof: fuse it with its neighbours so its tensors are read once (torch.compile); in a short launch much of the time is ramp-up, which fusion or a CUDA graph hides.';
+        case 'attention':
+            return 'Decode attention far from every roof has too little parallel work per launch: a split-KV (flash-decoding) kernel spreads one sequence over more blocks.';
+        case 'reduction':
+            return 'A reduction far from every roof has too few rows per block or blocks per SM: more rows per launch, or fusing it with the producer, hides the latency.';
+        case 'gemm':
+            return lowBit
+                ? 'A quantized GEMM far from every roof waits on its weight loads: coalesced, vectorized loads of the packed weights (and of their scales), a layout made for the kernel at load time, and more tokens per weight read.'
+                : 'A GEMM far from every roof has too little parallel work for the GPU at this shape: a split-K or stream-K variant, a smaller tile, or more tokens per launch.';
+        default:
+            return '';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/grid-too-small.ts
+/**
+ * A profiled kernel's grid is smaller than one wave: fewer blocks than the GPU can hold at once, so
+ * SMs sit idle for the whole launch. Typical for batch-1 decode GEMVs and attention on big GPUs.
+ */
+
+
+
+
+
+/** ncu's own verdicts on a small grid (SOLBottleneck, LaunchConfiguration). */
+const NCU_SMALL_GRID = /grid is too small|less than the GPU's \d+ multiprocessors/;
+/** How each kind of kernel gets more blocks. */
+const GRID_ADVICE = {
+    gemm: 'Give the GPU more blocks: a split-K or stream-K variant of the GEMV/GEMM, a smaller tile, or more tokens per launch (batching).',
+    attention: 'Give the GPU more blocks: a split-KV (flash-decoding) kernel spreads each sequence over several blocks; more sequences per launch (batching) adds more.',
+    copy: 'A copy this small is mostly launch cost: avoid it (the layout its consumer reads, native GQA instead of repeat_kv) or fuse it into its neighbour.',
+    elementwise: 'An elementwise kernel this small is mostly launch cost: fuse it with its neighbours (torch.compile) or capture the step in a CUDA graph.',
+    reduction: 'Give the GPU more blocks: split each row over several blocks, or fuse the reduction into its producer.',
+    other: 'Give the GPU more blocks: smaller work per block, more work per launch (batching), or independent kernels on concurrent streams.',
+};
+/* harmony default export */ const grid_too_small = (defineRule({
+    meta: {
+        id: 'grid-too-small',
+        severity: 'warning',
+        title: 'Grid too small to fill the GPU',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'The kernel launches fewer blocks than one wave across the SMs (waves per SM below the threshold), so part of the GPU idles for the whole launch.',
+        defaults: { maxWaves: 1, roofPercent: 60, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
+            const waves = (0,ncu_metrics/* wavesPerSm */.iG)(result);
+            const ncu = (0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'LaunchConfiguration'], NCU_SMALL_GRID);
+            // Without waves (no LaunchStats section and no SM count) only Nsight Compute's own rule can say so.
+            if (waves ? waves.waves >= options.maxWaves : !ncu.ncuRule)
+                continue;
+            const grid = (0,ncu_metrics/* gridBlocks */.zU)(result);
+            const sms = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smCount);
+            const block = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.block);
+            const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute) ?? 0;
+            const memory = (0,ncu_metrics/* memoryThroughput */.YF)(result)?.percent ?? 0;
+            const atRoof = Math.max(compute, memory) >= options.roofPercent;
+            const idleSms = grid !== undefined && sms !== undefined && grid < sms ? sms - grid : undefined;
+            const shape = `${grid !== undefined ? `${grid} blocks` : 'the grid'}${sms !== undefined ? ` on ${sms} SMs` : ''}`;
+            hits.push({
+                message: waves
+                    ? `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: ${shape} make ${(0,profile_measures/* round */.LI)(waves.waves, 2)} waves${idleSms !== undefined ? `, so ${idleSms} SMs get no block` : ''}${atRoof ? `; it still reaches ${(0,ncu_metrics/* percentText */.fL)(Math.max(compute, memory))} of a roof, so the gain is bounded` : ''}.`
+                    : `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: Nsight Compute reports the grid (${shape}) as too small to fill the GPU; the capture has no Launch Statistics to count the waves.`,
+                evidence: {
+                    ...(waves ? { wavesPerSm: (0,profile_measures/* round */.LI)(waves.waves, 3), wavesSource: waves.source } : { wavesSource: 'ncu rule' }),
+                    ...(grid !== undefined ? { gridBlocks: grid } : {}),
+                    ...(block !== undefined ? { blockThreads: block } : {}),
+                    ...(sms !== undefined ? { smCount: sms } : {}),
+                    ...(idleSms !== undefined ? { idleSms } : {}),
+                    computePercent: (0,profile_measures/* round */.LI)(compute, 2),
+                    memoryPercent: (0,profile_measures/* round */.LI)(memory, 2),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...ncu,
+                },
+                severity: atRoof ? 'info' : 'warning',
+                advice: `${GRID_ADVICE[kind] ?? GRID_ADVICE['other']} Run the command below for the launch shape and the occupancy limits.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'LaunchStats', 'Occupancy']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+// EXTERNAL MODULE: ./src/classify/family-ids.ts
+var family_ids = __nccwpck_require__(947);
+;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-dense-decode.ts
+/** The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and norms below. */
+
+
+
+/* harmony default export */ const healthy_dense_decode = (defineRule({
+    meta: {
+        id: 'healthy-dense-decode',
+        severity: 'info',
+        title: 'Healthy dense decode kernel mix',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Decode-shaped GEMV/GEMM kernels dominate, attention runs fused and no MoE kernels appear: the shape a correct dense decode has.',
+        defaults: { minDecodeShare: 0.5, minLinearShare: 0.3, maxMoeShare: 0.01 },
+    },
+    check({ profile, options }) {
+        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
+        const decode = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
+        const fused = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-fused']);
+        const moe = (0,profile_measures/* familyTotals */.sS)(profile, ['moe-gemm', 'moe-routing']);
+        if (linear.share < options.minLinearShare || linear.ns === 0)
+            return [];
+        const decodeShare = decode.ns / linear.ns;
+        if (decodeShare < options.minDecodeShare || fused.ns === 0 || moe.share >= options.maxMoeShare)
+            return [];
+        return [
+            {
+                message: `Healthy dense decode: decode-shaped linear kernels are ${(0,profile_measures/* percent */.KN)(decodeShare)} of linear time (${(0,profile_measures/* percent */.KN)(linear.share)} of all kernel time), attention is fused.`,
+                evidence: {
+                    decodeShare: (0,profile_measures/* round */.LI)(decodeShare),
+                    linearShare: (0,profile_measures/* round */.LI)(linear.share),
+                    attentionFusedShare: (0,profile_measures/* round */.LI)(fused.share),
+                    normShare: (0,profile_measures/* round */.LI)((0,profile_measures/* familyTotals */.sS)(profile, ['norm']).share),
+                },
+                advice: 'The kernel mix is right. Decode GEMVs are memory-bound, so speed now comes from bytes moved per token (lower-bit weights, larger batch) or from the host side if utilization is low.',
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-moe-decode.ts
+/** The kernel mix of a healthy MoE decode: expert matmuls dominate, routing and gathers stay small. */
+
+
+/* harmony default export */ const healthy_moe_decode = (defineRule({
+    meta: {
+        id: 'healthy-moe-decode',
+        severity: 'info',
+        title: 'Healthy MoE decode kernel mix',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'MoE kernels (grouped matmuls, top-k routing) are present and routing plus gather/scatter stay well below the matmul time.',
+        defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5 },
+    },
+    check({ profile, options }) {
+        const mix = (0,profile_measures/* moeMix */.Uw)(profile, options);
+        if (!mix.isMoe || mix.routingRatio >= options.maxRoutingRatio)
+            return [];
+        return [
+            {
+                message: `Healthy MoE mix: routing and gather/scatter take ${(0,profile_measures/* percent */.KN)(mix.routingRatio)} of the matmul time.`,
+                evidence: {
+                    routingRatio: (0,profile_measures/* round */.LI)(mix.routingRatio),
+                    moeGemmShare: (0,profile_measures/* round */.LI)(mix.moeGemmShare),
+                    routingShare: (0,profile_measures/* round */.LI)(mix.routingShare),
+                    gatherShare: (0,profile_measures/* round */.LI)(mix.gatherShare),
+                },
+                advice: 'The MoE kernel mix is in proportion; expert matmuls are where time goes. On several GPUs, check expert-parallel dispatch/combine (collective family) next.',
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/host-bound.ts
+
+
+/** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
+const BUSY_PERCENT = 80;
+/** Whole-process samples per device below this many say nothing either way. */
+const MIN_WHOLE_PROCESS_SAMPLES = 3;
+/** Host-side waits on the GPU above this share of CUDA API time mean the host was waiting, not the GPU. */
+const SYNC_API_SHARE = 0.5;
+/** Above this share of kernel time in collectives, idle time is the peers', not the host's (communication-bound). */
+const COLLECTIVE_SHARE = 0.2;
+const SYNC_CALL = /^(?:cuda|hip)(?:DeviceSynchronize|StreamSynchronize|EventSynchronize|StreamWaitEvent)/;
+const host_bound_TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|Backward|multi_tensor_apply|adam|sgd_/i;
+function readings(profile) {
+    const found = [];
+    const timeline = profile.timeline;
+    if (timeline && timeline.spanNs > 0) {
+        const span = timeline.activeSpanNs ?? timeline.spanNs;
+        if (span > 0)
+            found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
+    }
+    if (profile.gpuTimeUtilPercent !== null)
+        found.push({ percent: profile.gpuTimeUtilPercent, signal: 'gpu-time-util', steady: true });
+    const util = profile.utilization;
+    if (util && util.sampleCount > 0)
+        found.push({ percent: util.meanPercent, signal: 'utilization', steady: util.window === 'timed' });
+    return found;
+}
+function syncShare(profile) {
+    const total = profile.apiCalls.reduce((sum, call) => sum + call.totalNs, 0);
+    if (total <= 0)
+        return undefined;
+    const sync = profile.apiCalls.filter((call) => SYNC_CALL.test(call.name)).reduce((sum, call) => sum + call.totalNs, 0);
+    return sync / total;
+}
+function adviceFor(profile) {
+    const training = profile.kernels.some((k) => host_bound_TRAINING_KERNEL.test(k.name));
+    const decode = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']).share >= 0.2 || profile.metrics.some((m) => m.name === 'decode_tok_s');
+    const memcpy = profile.memops.filter((m) => m.kind.startsWith('memcpy')).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+    const copies = memcpy > profile.totalKernelNs && memcpy > 0 ? ' Host↔device copies take longer than the kernels here: see transfer-bound.' : '';
+    const command = 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
+    if (training) {
+        return {
+            advice: `Find what the host does between steps: the input pipeline (DataLoader workers, pinned memory, prefetch), per-step synchronizations (.item(), logging, .cpu()), and optimizer steps launched kernel by kernel (fused/foreach optimizers, CUDA graphs for the step).${copies} To see the host gaps:`,
+            command,
+        };
+    }
+    if (decode) {
+        return {
+            advice: `Cut per-launch host cost before tuning kernels: replay decode steps as CUDA graphs (PyTorch: torch.compile(mode="reduce-overhead") or a static KV cache with CUDA graphs; MAX: keep device-graph capture on, i.e. no --no-device-graph-capture), raise the batch or concurrency, and remove per-step syncs (.item(), .cpu()).${copies} To see the host gaps:`,
+            command,
+        };
+    }
+    return {
+        advice: `Find what the host does between launches: Python overhead per launch, synchronizations, data preparation, or work too small per launch to fill the GPU (batch more, fuse, or capture the loop as a CUDA graph).${copies} To see the host gaps:`,
+        command,
+    };
+}
+/* harmony default export */ const host_bound = (defineRule({
+    meta: {
+        id: 'host-bound',
+        severity: 'warning',
+        title: 'Host-bound: the GPU is mostly idle',
+        stage: 'utilization',
+        needs: [['timeline', 'utilization']],
+        description: 'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',
+        defaults: { maxMeanUtilPercent: 40, partialMeanUtilPercent: 70, maxBusyFraction: 0.5, maxGpuTimeUtilPercent: 40 },
+    },
+    check({ profile, options }) {
+        const found = readings(profile);
+        const steady = found.filter((r) => r.steady);
+        const evidence = {};
+        for (const reading of found) {
+            if (reading.signal === 'timeline')
+                evidence.busyFraction = (0,profile_measures/* round */.LI)(reading.percent / 100);
+            if (reading.signal === 'gpu-time-util')
+                evidence.gpuTimeUtilPercent = (0,profile_measures/* round */.LI)(reading.percent, 1);
+            if (reading.signal === 'utilization')
+                evidence.meanUtilPercent = (0,profile_measures/* round */.LI)(reading.percent, 1);
+        }
+        const util = profile.utilization;
+        if (util) {
+            evidence.peakUtilPercent = (0,profile_measures/* round */.LI)(util.peakPercent, 1);
+            evidence.utilSamples = util.sampleCount;
+            evidence.utilWindow = util.window;
+        }
+        const timeline = profile.timeline;
+        if (timeline && timeline.spanNs > 0) {
+            const span = timeline.activeSpanNs ?? timeline.spanNs;
+            evidence.spanMs = (0,profile_measures/* round */.LI)(span / 1e6, 3);
+            evidence.launchesPerMs = (0,profile_measures/* round */.LI)(timeline.kernelLaunches / Math.max(span / 1e6, 1e-9), 2);
+            if (timeline.idleGaps.count > 0)
+                evidence.longestGapMs = (0,profile_measures/* round */.LI)(timeline.idleGaps.longestNs / 1e6, 3);
+            const excluded = timeline.excludedGaps ?? [];
+            if (excluded.length > 0) {
+                evidence.excludedGaps = excluded.length;
+                evidence.excludedGapMs = (0,profile_measures/* round */.LI)(excluded.reduce((sum, g) => sum + g.durNs, 0) / 1e6, 3);
+            }
+        }
+        // The GPU was busy in some window: a low reading elsewhere comes from start-up, compile or idle tails.
+        if (found.some((r) => r.steady && r.percent >= BUSY_PERCENT))
+            return [];
+        const collectives = (0,profile_measures/* familyTotals */.sS)(profile, ['collective']).share;
+        if (collectives >= COLLECTIVE_SHARE)
+            return [];
+        const { advice, command } = adviceFor(profile);
+        const threshold = (r) => r.signal === 'timeline' ? options.maxBusyFraction * 100 : r.signal === 'gpu-time-util' ? options.maxGpuTimeUtilPercent : options.maxMeanUtilPercent;
+        if (steady.length > 0) {
+            const low = steady.filter((r) => r.percent < threshold(r)).map((r) => r.signal);
+            if (low.length > 0) {
+                return [
+                    {
+                        message: `The GPU is idle most of the steady window (${low.join(', ')} below threshold): the host limits this run, so kernel findings are secondary.`,
+                        evidence: { ...evidence, signals: low.join(',') },
+                        advice,
+                        command,
+                    },
+                ];
+            }
+            const partial = steady.find((r) => r.percent < options.partialMeanUtilPercent);
+            if (!partial)
+                return [];
+            return [
+                {
+                    severity: 'info',
+                    message: `The GPU is busy ${(0,profile_measures/* round */.LI)(partial.percent, 1)}% of the steady window (${partial.signal}): partly host-bound (launch or sync overhead, or a small batch).`,
+                    evidence: { ...evidence, signals: `${partial.signal}-moderate` },
+                    advice,
+                    command,
+                },
+            ];
+        }
+        // Only whole-process samples: start-up, model load and compile are in them. A hint at most,
+        // and none from a snapshot (one sample of each of 8 GPUs is still one moment).
+        const perDevice = util ? util.sampleCount / Math.max(1, util.devices) : 0;
+        if (!util || perDevice < MIN_WHOLE_PROCESS_SAMPLES || util.meanPercent >= options.partialMeanUtilPercent)
+            return [];
+        const sync = syncShare(profile);
+        if (sync !== undefined && sync >= SYNC_API_SHARE)
+            return []; // the host spent its time waiting for the GPU
+        const hit = {
+            severity: 'info',
+            message: `Utilization sampled over whole processes averages ${(0,profile_measures/* round */.LI)(util.meanPercent, 1)}% (${util.sampleCount} samples, start-up included): that does not show the steady loop. Host-bound is not established.`,
+            evidence: { ...evidence, signals: 'whole-process-utilization' },
+            advice: `To decide, measure the steady window: have the workload print {"kind":"run","tok_s":…,"t_start":…,"t_end":…} per timed run (utilization is then read inside those windows), or profile a capture range around steady steps. ${advice}`,
+            command,
+        };
+        return [hit];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/ncu-bound.ts
+
+
+const UNIT_WORDS = { DRAM: 'DRAM', L2: 'L2', L1: 'L1/TEX', 'L1/TEX': 'L1/TEX' };
+/** ncu's SOLBottleneck rule as a bound; undefined when it did not fire or speaks of the grid only. */
+function ncuVerdict(result) {
+    for (const rule of result.rules) {
+        if (rule.name !== 'SOLBottleneck')
+            continue;
+        const text = rule.description.replace(/\s+/g, ' ').trim();
+        const base = { rule: `SOLBottleneck (${rule.type})`, text };
+        if (/low compute throughput and memory bandwidth utilization/i.test(text))
+            return { ...base, bound: 'latency' };
+        if (/Compute is more heavily utilized than Memory/i.test(text))
+            return { ...base, bound: 'compute' };
+        const unit = UNIT_WORDS[/(?:Start by analyzing|identify the) (DRAM|L2|L1\/TEX|L1)\b/i.exec(text)?.[1]?.toUpperCase() ?? ''];
+        if (/Memory is more heavily utilized than Compute/i.test(text))
+            return { ...base, bound: 'memory', ...(unit ? { unit } : {}) };
+        if (/greater than [\d.]+% of the available compute or memory/i.test(text)) {
+            if (/analyzing workloads in the Compute Workload Analysis/i.test(text))
+                return { ...base, bound: 'compute' };
+            if (unit)
+                return { ...base, bound: 'memory', unit };
+        }
+    }
+    return undefined;
+}
+const BOUND_DEFAULTS = { roofPercent: 60, leadPoints: 20 };
+/** The bound the SpeedOfLight numbers show, with the memory side they read. */
+function fromNumbers(result, o) {
+    const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute);
+    const memory = (0,ncu_metrics/* memoryThroughput */.YF)(result);
+    const headline = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.memory) !== undefined;
+    if (compute === undefined || !memory)
+        return { ...(compute !== undefined ? { compute } : {}), ...(memory ? { memory } : {}), headline };
+    const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
+    let bound;
+    if (memory.percent >= o.roofPercent && compute <= memory.percent - o.leadPoints)
+        bound = 'memory';
+    // On-chip L1/shared traffic feeds the math units of a compute-bound kernel; the memory roofs are DRAM and L2.
+    else if (offChip && compute >= o.roofPercent && offChip.percent <= compute - o.leadPoints && memory.percent < compute + o.leadPoints)
+        bound = 'compute';
+    else if (compute < o.roofPercent && memory.percent < o.roofPercent)
+        bound = 'latency';
+    return { ...(bound ? { bound } : {}), compute, memory, headline };
+}
+/** The launch's bound, ncu's verdict first; undefined when neither the verdict nor the numbers decide. */
+function readBound(result, o = BOUND_DEFAULTS) {
+    const numbers = fromNumbers(result, o);
+    const verdict = ncuVerdict(result);
+    const measured = (unit) => {
+        const ref = unit && unit !== 'memory pipes' ? { DRAM: ncu_metrics/* NCU */.$H.dram, L2: ncu_metrics/* NCU */.$H.l2, 'L1/TEX': ncu_metrics/* NCU */.$H.l1 }[unit] : undefined;
+        const percent = ref ? (0,ncu_metrics/* ncuValue */.AC)(result, ref) : undefined;
+        if (unit && percent !== undefined)
+            return { memoryUnit: unit, memoryPercent: percent };
+        return numbers.memory && (!unit || unit === numbers.memory.unit) ? { memoryUnit: numbers.memory.unit, memoryPercent: numbers.memory.percent } : unit ? { memoryUnit: unit } : {};
+    };
+    const base = { ...(numbers.compute !== undefined ? { compute: numbers.compute } : {}) };
+    if (!verdict)
+        return numbers.bound ? { ...base, bound: numbers.bound, ...measured(), agreement: 'no ncu verdict' } : undefined;
+    if (verdict.bound === numbers.bound)
+        return { ...base, bound: verdict.bound, ...measured(verdict.unit), verdict, agreement: 'agrees' };
+    const dram = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
+    const l2 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l2);
+    const compute = numbers.compute;
+    if (numbers.bound === 'compute' && verdict.bound === 'memory' && verdict.unit === 'L1/TEX' && compute !== undefined) {
+        const l1 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l1);
+        const offChip = [dram !== undefined ? `DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)}` : '', l2 !== undefined ? `L2 ${(0,ncu_metrics/* percentText */.fL)(l2)}` : ''].filter(Boolean).join(', ');
+        return {
+            ...base,
+            bound: 'compute',
+            ...measured(),
+            verdict,
+            agreement: 'overrules ncu',
+            why: `ncu's SOLBottleneck points at L1/TEX${l1 !== undefined ? ` (${(0,ncu_metrics/* percentText */.fL)(l1)})` : ''}: with SM throughput at ${(0,ncu_metrics/* percentText */.fL)(compute)} that is the on-chip staging that feeds the math pipes, while the off-chip roofs are far (${offChip})`,
+        };
+    }
+    // Complete numbers (SM and ncu's own Memory Throughput) read with this rule's thresholds are the
+    // user's choice when they differ from ncu's fixed 60/80% bands; otherwise ncu's verdict stands.
+    if (numbers.bound && numbers.headline && numbers.memory && compute !== undefined) {
+        return {
+            ...base,
+            bound: numbers.bound,
+            ...measured(),
+            verdict,
+            agreement: 'overrules ncu',
+            why: `ncu's SOLBottleneck reads ${verdict.bound}${verdict.unit ? ` (${verdict.unit})` : ''} by its own bands; with a roof at ${o.roofPercent}% and a lead of ${o.leadPoints} points, SM ${(0,ncu_metrics/* percentText */.fL)(compute)} and memory (${numbers.memory.unit}) ${(0,ncu_metrics/* percentText */.fL)(numbers.memory.percent)} read ${numbers.bound}-bound`,
+        };
+    }
+    const numbersSaid = numbers.memory && compute !== undefined
+        ? `The SpeedOfLight numbers alone do not decide (SM ${(0,ncu_metrics/* percentText */.fL)(compute)}, ${numbers.memory.unit} ${(0,ncu_metrics/* percentText */.fL)(numbers.memory.percent)})`
+        : 'The capture lacks the SpeedOfLight numbers to check it';
+    const missing = !numbers.headline ? '; the capture has no Memory Throughput row, the figure ncu weighs every memory unit by' : '';
+    return { ...base, bound: verdict.bound, ...measured(verdict.unit), verdict, agreement: 'from ncu verdict', why: `${numbersSaid}${missing}; ncu's own verdict is followed` };
+}
+/** The reading as finding evidence. */
+function boundEvidence(reading) {
+    return {
+        ...(reading.memoryUnit ? { memoryUnit: reading.memoryUnit } : {}),
+        ...(reading.memoryPercent !== undefined ? { memoryPercent: (0,profile_measures/* round */.LI)(reading.memoryPercent, 2) } : {}),
+        ...(reading.verdict ? { ncuBottleneck: reading.verdict.unit ? `${reading.verdict.bound} (${reading.verdict.unit})` : reading.verdict.bound } : {}),
+        boundSource: reading.agreement,
+        ...(reading.why ? { whyNotNcu: reading.why } : {}),
+    };
+}
+/** Every throughput level the capture gives, as evidence: SM, ncu's Memory Throughput, DRAM, L2, L1/TEX. */
+function levelEvidence(result) {
+    const out = {};
+    for (const [key, ref] of [['computePercent', ncu_metrics/* NCU */.$H.compute], ['memoryThroughputPercent', ncu_metrics/* NCU */.$H.memory], ['dramPercent', ncu_metrics/* NCU */.$H.dram], ['l2Percent', ncu_metrics/* NCU */.$H.l2], ['l1Percent', ncu_metrics/* NCU */.$H.l1]]) {
+        const value = (0,ncu_metrics/* ncuValue */.AC)(result, ref);
+        if (value !== undefined)
+            out[key] = (0,profile_measures/* round */.LI)(value, 2);
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/ncu-roofline.ts
+
+
+/** A `<prefix>byte/cycle` value in bytes per cycle (ncu prints the DRAM peak as `Kbyte/cycle`). */
+function bytesPerCycle(result, label, raw) {
+    const metric = result.metrics.find((m) => (m.section === ncu_metrics/* ROOFLINE */.bP && m.name === label) || m.name === raw);
+    const value = typeof metric?.value === 'number' && Number.isFinite(metric.value) ? metric.value : undefined;
+    const prefix = /^([kmgt]?)byte\/cycle$/i.exec(metric?.unit ?? '')?.[1]?.toLowerCase();
+    if (value === undefined || prefix === undefined)
+        return undefined;
+    return value * { '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12 }[prefix];
+}
+/** Peak DRAM bytes/s: from the roofline section's peak, else implied by achieved bandwidth ÷ DRAM share. */
+function dramPeakBytesPerSecond(result) {
+    const perCycle = bytesPerCycle(result, 'Theoretical DRAM Bytes Accessible', 'dram__bytes.sum.peak_sustained');
+    const clock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dramClock);
+    if (perCycle !== undefined && clock !== undefined)
+        return perCycle * clock;
+    const achieved = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
+    const percent = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
+    return achieved !== undefined && percent !== undefined && percent >= 1 ? achieved / (percent / 100) : undefined;
+}
+const PRECISIONS = [
+    ['h', 'fp16', 'H'],
+    ['f', 'fp32', 'F'],
+    ['d', 'fp64', 'D'],
+];
+/**
+ * Where the kernel sits on the DRAM roofline, from the FP instruction counts ncu's roofline section
+ * collects (add + mul + 2 × fma, predicated on). Tensor-core work is not in those counts, so a kernel
+ * that keeps the tensor pipe busy gets no roofline rather than a misleadingly low one.
+ */
+function roofline(result) {
+    if (((0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.tensorPipe) ?? 0) >= 5)
+        return undefined;
+    const smClock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smClock);
+    const smspClock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smspClock) ?? smClock;
+    const duration = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.duration);
+    let best;
+    for (const [p, precision, P] of PRECISIONS) {
+        const perCycle = (op, weight) => {
+            const value = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)(ncu_metrics/* ROOFLINE */.bP, `Predicated-On ${P}${op.toUpperCase()} Thread Instructions Executed Per Cycle`, [`smsp__sass_thread_inst_executed_op_${p}${op}_pred_on.sum.per_cycle_elapsed`]));
+            return value === undefined ? undefined : value * weight;
+        };
+        const count = (op, weight) => {
+            const value = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)('', '', [`sm__sass_thread_inst_executed_op_${p}${op}_pred_on.sum`, `smsp__sass_thread_inst_executed_op_${p}${op}_pred_on.sum`]));
+            return value === undefined ? undefined : value * weight;
+        };
+        const sum = (values) => (values.some((v) => v !== undefined) ? values.reduce((a, v) => a + (v ?? 0), 0) : undefined);
+        const rate = sum([perCycle('add', 1), perCycle('mul', 1), perCycle('fma', 2)]);
+        const total = sum([count('add', 1), count('mul', 1), count('fma', 2)]);
+        const flopsPerSecond = rate !== undefined && smspClock ? rate * smspClock : total !== undefined && duration ? total / (duration / 1e9) : undefined;
+        const peakPerCycle = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)(ncu_metrics/* ROOFLINE */.bP, `Theoretical Predicated-On ${P}FMA Thread Instructions Executed`, [`sm__sass_thread_inst_executed_op_${p}fma_pred_on.sum.peak_sustained`]));
+        if (!flopsPerSecond || peakPerCycle === undefined || !smClock)
+            continue;
+        if (!best || flopsPerSecond > best.flopsPerSecond)
+            best = { precision, flopsPerSecond, peakFlopsPerSecond: peakPerCycle * 2 * smClock };
+    }
+    const bandwidth = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
+    const peakBandwidth = dramPeakBytesPerSecond(result);
+    if (!best || !bandwidth || !peakBandwidth)
+        return undefined;
+    const arithmeticIntensity = best.flopsPerSecond / bandwidth;
+    const ridgePoint = best.peakFlopsPerSecond / peakBandwidth;
+    const roof = Math.min(best.peakFlopsPerSecond, arithmeticIntensity * peakBandwidth);
+    return { ...best, arithmeticIntensity, ridgePoint, side: arithmeticIntensity < ridgePoint ? 'memory' : 'compute', shareOfRoof: best.flopsPerSecond / roof };
+}
+/** Roofline numbers as finding evidence (empty when the capture has no FP instruction counts). */
+function rooflineEvidence(result) {
+    const r = roofline(result);
+    if (!r)
+        return {};
+    return {
+        rooflinePrecision: r.precision,
+        flopsPerSecond: Number(r.flopsPerSecond.toPrecision(4)),
+        peakFlopsPerSecond: Number(r.peakFlopsPerSecond.toPrecision(4)),
+        arithmeticIntensity: Number(r.arithmeticIntensity.toPrecision(4)),
+        ridgePoint: Number(r.ridgePoint.toPrecision(4)),
+        rooflineSide: r.side,
+        shareOfRoof: (0,profile_measures/* round */.LI)(r.shareOfRoof),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-compute-bound.ts
+/**
+ * A profiled kernel runs near the SM's compute roof while DRAM and L2 are far below theirs. ncu's
+ * SOLBottleneck verdict comes first (ncu-bound.ts). What "compute" means depends on the kernel: for a
+ * GEMM it is math, for a copy it is the index arithmetic of a strided access (ncu-advice.ts).
+ */
+
+
+
+
+
+
+function offChipEvidence(result) {
+    const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
+    return offChip ? { memoryUnit: offChip.unit, memoryPercent: Math.round(offChip.percent * 100) / 100 } : {};
+}
+/* harmony default export */ const kernel_compute_bound = (defineRule({
+    meta: {
+        id: 'kernel-compute-bound',
+        severity: 'info',
+        title: 'Kernel is compute-bound',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs (ncu\'s SOLBottleneck verdict first); the advice depends on the kernel\'s family.',
+        defaults: { minComputePercent: 60, minLeadPoints: 20, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            if (kind === 'collective')
+                continue;
+            const reading = readBound(result, { roofPercent: options.minComputePercent, leadPoints: options.minLeadPoints });
+            if (reading?.bound !== 'compute')
+                continue;
+            const levels = levelEvidence(result);
+            const offChip = [['DRAM', levels['dramPercent']], ['L2', levels['l2Percent']]].filter((e) => e[1] !== undefined);
+            const memoryText = offChip.length ? `, ${offChip.map(([u, p]) => `${u} at ${(0,ncu_metrics/* percentText */.fL)(p)}`).join(' and ')}` : '';
+            const smText = reading.compute !== undefined ? `SM throughput at ${(0,ncu_metrics/* percentText */.fL)(reading.compute)} of peak` : 'Nsight Compute names compute as the limit';
+            hits.push({
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is ${kind === 'copy' ? 'issue-bound (compute side)' : 'compute-bound'}: ${smText}${memoryText}.${reading.why ? ` ${reading.why}.` : ''}`,
+                evidence: {
+                    ...levels,
+                    ...boundEvidence(reading),
+                    // The memory side of a compute-bound kernel is off-chip: L1/shared traffic feeds its math.
+                    ...offChipEvidence(result),
+                    kernelKind: kind,
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...rooflineEvidence(result),
+                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'SOLFPRoofline', 'HighPipeUtilization']),
+                },
+                advice: `${boundAdvice('compute', kind, reading.memoryUnit, dive.family)} Run the command below to see which pipeline and which instructions are the limit.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'ComputeWorkloadAnalysis', 'InstructionStats', 'SpeedOfLight_RooflineChart']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-latency-bound.ts
+/**
+ * A profiled kernel is far from every roof: compute and ncu's memory throughput both well below peak
+ * (ncu's SOLBottleneck verdict first, ncu-bound.ts). Its time goes to waiting (memory latency,
+ * dependencies, too few warps or blocks), not to throughput.
+ */
+
+
+
+
+
+
+
+/** Below this achieved occupancy the advice points at the occupancy limiter (as low-occupancy does by default). */
+const FEW_WARPS_PERCENT = 25;
+/* harmony default export */ const kernel_latency_bound = (defineRule({
+    meta: {
+        id: 'kernel-latency-bound',
+        severity: 'warning',
+        title: 'Kernel is latency-bound',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'Nsight Compute shows both compute and memory throughput far below peak (ncu\'s SOLBottleneck verdict first), so the kernel spends its time waiting; occupancy, grid size and warp stalls say on what.',
+        defaults: { maxPercent: 60, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            if (kind === 'collective')
+                continue;
+            const reading = readBound(result, { roofPercent: options.maxPercent, leadPoints: 20 });
+            if (reading?.bound !== 'latency')
+                continue;
+            const compute = reading.compute;
+            const achieved = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.achievedOccupancy);
+            const theoretical = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.theoreticalOccupancy);
+            const waves = (0,ncu_metrics/* wavesPerSm */.iG)(result);
+            const stall = (0,ncu_metrics/* topStall */.QO)(result);
+            const warpCycles = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.warpCycles);
+            const eligible = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.eligibleWarps);
+            const grid = (0,ncu_metrics/* gridBlocks */.zU)(result);
+            const sms = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smCount);
+            const causes = [];
+            if (waves && waves.waves < 1)
+                causes.push(`the grid fills ${(0,profile_measures/* round */.LI)(waves.waves, 2)} waves, leaving SMs idle (see grid-too-small)`);
+            if (achieved !== undefined && achieved < FEW_WARPS_PERCENT)
+                causes.push(`only ${(0,ncu_metrics/* percentText */.fL)(achieved)} of warp slots are occupied, too few to hide latency (see low-occupancy)`);
+            if (stall?.reason === 'long_scoreboard')
+                causes.push('warps mostly wait on global-memory loads: keep more loads in flight (wider vectorized loads, more independent work per thread, asynchronous copies)');
+            else if (stall)
+                causes.push(`the top warp stall is ${stall.reason.replace(/_/g, ' ')}`);
+            const memoryText = reading.memoryPercent !== undefined ? ` and memory (${reading.memoryUnit}) at ${(0,ncu_metrics/* percentText */.fL)(reading.memoryPercent)}` : '';
+            // A level near its roof that ncu's Memory Throughput headline leaves out is worth saying (a clamp's L2 at 82%).
+            const levels = levelEvidence(result);
+            const busyLevels = [['L2', levels['l2Percent']], ['L1/TEX', levels['l1Percent']]].filter(([, p]) => p !== undefined && p >= options.maxPercent).map(([u, p]) => `${u} at ${(0,ncu_metrics/* percentText */.fL)(p)}`);
+            const busyText = busyLevels.length ? `; ${busyLevels.join(' and ')} is near its own roof, so the memory system is partly busy` : '';
+            const family = boundAdvice('latency', kind, reading.memoryUnit, dive.family);
+            hits.push({
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is latency-bound: ${compute !== undefined ? `compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(compute)}${memoryText} of peak, both below ${options.maxPercent}%${busyText}` : 'Nsight Compute finds compute and memory both far from their peaks'}.${reading.why ? ` ${reading.why}.` : ''}`,
+                evidence: {
+                    ...levels,
+                    ...boundEvidence(reading),
+                    kernelKind: kind,
+                    ...(achieved !== undefined ? { achievedOccupancyPercent: (0,profile_measures/* round */.LI)(achieved, 2) } : {}),
+                    ...(theoretical !== undefined ? { theoreticalOccupancyPercent: (0,profile_measures/* round */.LI)(theoretical, 2) } : {}),
+                    ...(waves ? { wavesPerSm: (0,profile_measures/* round */.LI)(waves.waves, 3) } : {}),
+                    ...(grid !== undefined ? { gridBlocks: grid } : {}),
+                    ...(sms !== undefined ? { smCount: sms } : {}),
+                    ...(warpCycles !== undefined ? { warpCyclesPerIssuedInstruction: (0,profile_measures/* round */.LI)(warpCycles, 2) } : {}),
+                    ...(stall ? { topStall: stall.reason, topStallCycles: (0,profile_measures/* round */.LI)(stall.cycles, 2) } : {}),
+                    ...(eligible !== undefined ? { eligibleWarpsPerScheduler: (0,profile_measures/* round */.LI)(eligible, 3) } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...rooflineEvidence(result),
+                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'CPIStall', 'IssueSlotUtilization']),
+                },
+                advice: `${causes.length ? `${causes.map((c) => c[0].toUpperCase() + c.slice(1)).join('. ')}. ` : ''}${family ? `${family} ` : ''}Run the command below for the warp stall reasons, the scheduler and the occupancy limits of this launch.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'Occupancy', 'LaunchStats', 'WarpStateStats', 'SchedulerStats']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-memory-bound.ts
+/**
+ * A profiled kernel runs near a memory roof (DRAM, L2 or L1/TEX) while its compute is far below it:
+ * it is as fast as the bytes it moves allow. ncu's SOLBottleneck verdict comes first (ncu-bound.ts);
+ * the advice depends on what the kernel is (ncu-advice.ts).
+ */
+
+
+
+
+
+
+/* harmony default export */ const kernel_memory_bound = (defineRule({
+    meta: {
+        id: 'kernel-memory-bound',
+        severity: 'info',
+        title: 'Kernel is memory-bound',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own (ncu\'s SOLBottleneck verdict first); speed comes from moving fewer bytes.',
+        defaults: { minMemoryPercent: 60, minLeadPoints: 20, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
+            const reading = readBound(result, { roofPercent: options.minMemoryPercent, leadPoints: options.minLeadPoints });
+            if (reading?.bound !== 'memory')
+                continue;
+            const rate = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
+            const peak = dramPeakBytesPerSecond(result);
+            const levels = levelEvidence(result);
+            const unit = reading.memoryUnit ?? 'DRAM';
+            const bandwidth = rate !== undefined ? `; DRAM moves ${(0,ncu_metrics/* rateText */.cf)(rate)}${peak !== undefined ? ` of its ${(0,ncu_metrics/* rateText */.cf)(peak)} peak` : ''}` : '';
+            const where = reading.memoryPercent !== undefined ? `${unit} throughput at ${(0,ncu_metrics/* percentText */.fL)(reading.memoryPercent)} of peak` : `Nsight Compute names ${unit} as the limit`;
+            const dram = levels['dramPercent'];
+            hits.push({
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is memory-bound: ${where}${dram !== undefined && unit !== 'DRAM' ? ` (DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)})` : ''}${bandwidth}${reading.compute !== undefined ? `, compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(reading.compute)}` : ''}.${reading.why ? ` ${reading.why}.` : ''}`,
+                evidence: {
+                    ...levels,
+                    ...boundEvidence(reading),
+                    kernelKind: kind,
+                    ...(rate !== undefined ? { dramBytesPerSecond: Number(rate.toPrecision(4)) } : {}),
+                    ...(peak !== undefined ? { dramPeakBytesPerSecond: Number(peak.toPrecision(4)) } : {}),
+                    ...(rate !== undefined && peak !== undefined ? { dramShareOfPeak: Math.round((rate / peak) * 1e4) / 1e4 } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...rooflineEvidence(result),
+                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'SOLFPRoofline']),
+                },
+                advice: `${boundAdvice('memory', kind, unit, dive.family)} Run the command below to see which accesses carry the bytes.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'MemoryWorkloadAnalysis', 'MemoryWorkloadAnalysis_Tables', 'SpeedOfLight_RooflineChart']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/low-occupancy.ts
+/**
+ * A profiled kernel away from every roof keeps few warps resident: too few to hide memory and
+ * instruction latency. The Occupancy section's block limits name what caps it.
+ */
+
+
+
+
+
+const LIMITS = [
+    [ncu_metrics/* NCU */.$H.limitRegisters, 'blockLimitRegisters', 'registers'],
+    [ncu_metrics/* NCU */.$H.limitSharedMem, 'blockLimitSharedMem', 'shared memory'],
+    [ncu_metrics/* NCU */.$H.limitWarps, 'blockLimitWarps', 'warps per block (block size)'],
+    [ncu_metrics/* NCU */.$H.limitBlocks, 'blockLimitSm', 'blocks per SM (block too small)'],
+];
+const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last wave, or a grid smaller than the GPU)';
+/* harmony default export */ const low_occupancy = (defineRule({
+    meta: {
+        id: 'low-occupancy',
+        severity: 'info',
+        title: 'Kernel runs at low occupancy',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'A kernel far from every throughput roof keeps few warps resident (achieved occupancy low, or far below theoretical); the Occupancy block limits name the limiter.',
+        defaults: { minAchievedPercent: 25, minAchievedShareOfTheoretical: 0.5, maxThroughputPercent: 60, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
+            const achieved = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.achievedOccupancy);
+            const theoretical = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.theoreticalOccupancy);
+            if (achieved === undefined)
+                continue;
+            // At a throughput roof more warps would not help: big-tile GEMMs run at one block per SM by design.
+            if ((0,ncu_metrics/* roofPercent */.At)(result) >= options.maxThroughputPercent)
+                continue;
+            const share = theoretical ? achieved / theoretical : undefined;
+            const fewWarps = achieved < options.minAchievedPercent;
+            const belowTheory = share !== undefined && share < options.minAchievedShareOfTheoretical;
+            if (!fewWarps && !belowTheory)
+                continue;
+            const limits = LIMITS.map(([metric, key, name]) => ({ key, name, blocks: (0,ncu_metrics/* ncuValue */.AC)(result, metric) })).flatMap((l) => (l.blocks === undefined ? [] : [{ ...l, blocks: l.blocks }]));
+            const fewest = limits.length ? Math.min(...limits.map((l) => l.blocks)) : undefined;
+            // Resources are the cap when even the theoretical occupancy is low; the fewest resident blocks name them.
+            const capped = fewWarps && (theoretical === undefined || theoretical < options.minAchievedPercent);
+            const resourceLimit = capped ? limits.filter((l) => l.blocks === fewest).map((l) => l.name) : [];
+            const limiter = [resourceLimit.join(' and '), belowTheory || (fewWarps && !capped) ? BELOW_THEORY : ''].filter(Boolean).join('; ') || 'not captured (no Occupancy block limits)';
+            const registers = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.registers);
+            hits.push({
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} runs at ${(0,ncu_metrics/* percentText */.fL)(achieved)} achieved occupancy${theoretical !== undefined ? ` (theoretical ${(0,ncu_metrics/* percentText */.fL)(theoretical)})` : ''}; limited by ${limiter}.`,
+                evidence: {
+                    achievedOccupancyPercent: (0,profile_measures/* round */.LI)(achieved, 2),
+                    ...(theoretical !== undefined ? { theoreticalOccupancyPercent: (0,profile_measures/* round */.LI)(theoretical, 2) } : {}),
+                    ...(share !== undefined ? { achievedShareOfTheoretical: (0,profile_measures/* round */.LI)(share) } : {}),
+                    limiter,
+                    ...(fewest !== undefined ? { blocksPerSm: fewest } : {}),
+                    ...Object.fromEntries(limits.map((l) => [l.key, l.blocks])),
+                    ...(registers !== undefined ? { registersPerThread: registers } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['TheoreticalOccupancy', 'AchievedOccupancy']),
+                },
+                advice: resourceLimit.includes('registers')
+                    ? 'Registers cap the resident blocks: cap them (__launch_bounds__, -maxrregcount) or pick a kernel variant with smaller tiles, and check that spills stay at zero. Run the command below for the occupancy limits of this launch.'
+                    : resourceLimit.includes('shared memory')
+                        ? 'Shared memory per block caps the resident blocks: smaller tiles or fewer pipeline stages free it. Run the command below for the occupancy limits of this launch.'
+                        : resourceLimit.length
+                            ? 'The block size caps the resident warps: change the threads per block. Run the command below for the occupancy limits of this launch.'
+                            : 'Resources would allow more warps than run: look for imbalance between blocks, a partial last wave or a grid too small for the GPU. Run the command below for the occupancy limits of this launch.',
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['Occupancy', 'LaunchStats', 'WarpStateStats']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/moe-routing-heavy.ts
+/** MoE routing and token gather/scatter rival the expert matmuls they serve. */
+
+
+/* harmony default export */ const moe_routing_heavy = (defineRule({
+    meta: {
+        id: 'moe-routing-heavy',
+        severity: 'warning',
+        title: 'MoE routing and gathers rival the expert matmuls',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Top-k routing plus gather/scatter/index kernels take at least the configured fraction of the matmul time.',
+        defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const mix = (0,profile_measures/* moeMix */.Uw)(profile, options);
+        if (!mix.isMoe || mix.routingRatio < options.maxRoutingRatio)
+            return [];
+        const heaviest = profile.kernels.find((k) => k.family === 'moe-routing' || k.family === 'gather-scatter');
+        return [
+            {
+                message: `Routing and gather/scatter take ${(0,profile_measures/* percent */.KN)(mix.routingRatio)} of the matmul time (routing ${(0,profile_measures/* percent */.KN)(mix.routingShare)}, gather/scatter ${(0,profile_measures/* percent */.KN)(mix.gatherShare)} of all kernel time).`,
+                evidence: {
+                    routingRatio: (0,profile_measures/* round */.LI)(mix.routingRatio),
+                    routingShare: (0,profile_measures/* round */.LI)(mix.routingShare),
+                    gatherShare: (0,profile_measures/* round */.LI)(mix.gatherShare),
+                    moeGemmShare: (0,profile_measures/* round */.LI)(mix.moeGemmShare),
+                    routingLaunches: mix.routingLaunches,
+                },
+                advice: 'Dispatch tokens to experts once per layer instead of gathering per expert: a fused MoE path (MAX grouped_matmul with moe_create_indices, vLLM/SGLang fused_moe, torch._grouped_mm) sorts tokens by expert and runs one grouped matmul. Then profile the heaviest routing kernel:',
+                ...(heaviest ? { command: (0,profile_measures/* ncuCommand */.Eo)(heaviest.name, (0,profile_measures/* steadyLaunchSkip */.L_)(heaviest.instances), options.workload), kernel: heaviest.name } : {}),
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/quant-prep-heavy.ts
+/**
+ * Low-bit runs quantize activations and lay out scales before their matmuls. That is normal while
+ * it stays small; when the prep kernels take as long as the matmuls they feed, the low-bit path
+ * loses its point.
+ */
+
+
+
+/* harmony default export */ const quant_prep_heavy = (defineRule({
+    meta: {
+        id: 'quant-prep-heavy',
+        severity: 'warning',
+        title: 'Quantize / scale kernels dwarf the matmuls they feed',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Quantization and scale-layout kernels are reported; they are a problem when their time reaches the configured fraction of the low-bit matmul time.',
+        defaults: { minQuantizeShare: 0.005, maxQuantizeToMatmulRatio: 1, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const quantize = (0,profile_measures/* familyTotals */.sS)(profile, ['quantize']);
+        if (quantize.share < options.minQuantizeShare)
+            return [];
+        const lowbit = (0,profile_measures/* familyTotals */.sS)(profile, ['lowbit-gemm']);
+        // Without named low-bit matmuls (e.g. fp8 cuBLAS kernels with plain names), compare with all linear work.
+        const fed = lowbit.ns > 0 ? lowbit : (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
+        const ratio = fed.ns > 0 ? quantize.ns / fed.ns : Number.POSITIVE_INFINITY;
+        const heavy = ratio >= options.maxQuantizeToMatmulRatio;
+        const top = profile.kernels.find((k) => k.family === 'quantize');
+        const evidence = {
+            quantizeShare: (0,profile_measures/* round */.LI)(quantize.share),
+            matmulShare: (0,profile_measures/* round */.LI)(fed.share),
+            quantizeToMatmulRatio: Number.isFinite(ratio) ? (0,profile_measures/* round */.LI)(ratio) : -1,
+            matmulFamily: lowbit.ns > 0 ? 'lowbit-gemm' : 'linear',
+            quantizeLaunches: quantize.instances,
+        };
+        if (lowbit.ns === 0 && heavy) {
+            // No low-bit matmul in the capture: nothing shows what these kernels feed (fbgemm's
+            // _float_to_hfp8 compresses embeddings for an all-to-all, not activations for a GEMM).
+            return [
+                {
+                    severity: 'info',
+                    message: `Quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time, but the capture holds no low-bit matmul for them to feed: they may serve communication or storage rather than the linear layers.`,
+                    evidence,
+                    advice: 'If this run should use low-bit matmuls, check that their kernels ran (fp8/fp4 GEMMs are named e4m3, qq, block_scaled …); otherwise these kernels are not linear-layer prep.',
+                },
+            ];
+        }
+        if (!heavy) {
+            return [
+                {
+                    severity: 'info',
+                    message: `Low-bit prep: quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time, ${(0,profile_measures/* percent */.KN)(ratio)} of the matmuls they feed (normal).`,
+                    evidence,
+                    advice: 'Normal for fp8/fp4 paths. Watch the ratio across changes; a jump means a fused quantize path stopped being used.',
+                },
+            ];
+        }
+        return [
+            {
+                message: `Quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time, ${Number.isFinite(ratio) ? `${(0,profile_measures/* round */.LI)(ratio, 2)}x` : 'more than'} the matmul time they feed.`,
+                evidence,
+                advice: 'Fuse activation quantization into the kernel that produces the activation (norm + quant, e.g. rms_norm_fused_fp8 / fused_rope_rmsnorm_quantization in MAX, fused_add_rms_norm with static fp8 scales in vLLM), quantize weights offline rather than per call, and prefer static activation scales. Then profile the heaviest prep kernel:',
+                command: (0,profile_measures/* ncuCommand */.Eo)(top.name, (0,profile_measures/* steadyLaunchSkip */.L_)(top.instances), options.workload),
+                kernel: top.name,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/rank-imbalance.ts
+
+
+
+const labelOf = (rank) => (rank.rank !== undefined ? `rank ${rank.rank}` : `device ${rank.device ?? 0}`);
+const medianStepNs = (rank) => {
+    const steps = rank.timeline?.steps ?? [];
+    return steps.length ? (0,averages/* median */.J)(steps.map((s) => s.durNs)) : undefined;
+};
+/** The family the slow rank spends most extra time on, against the others' median. */
+function extraFamily(slow, others) {
+    let best = { family: 'other', extraNs: -Infinity };
+    for (const entry of slow.families) {
+        if (entry.family === 'collective')
+            continue;
+        const peer = (0,averages/* median */.J)(others.map((r) => r.families.find((f) => f.family === entry.family)?.totalNs ?? 0));
+        if (entry.totalNs - peer > best.extraNs)
+            best = { family: entry.family, extraNs: entry.totalNs - peer };
+    }
+    return best;
+}
+/* harmony default export */ const rank_imbalance = (defineRule({
+    meta: {
+        id: 'rank-imbalance',
+        severity: 'warning',
+        title: 'Rank imbalance: one rank is a straggler',
+        stage: 'utilization',
+        needs: ['kernel-breakdown'],
+        description: "One rank's compute kernel time (or median step) is well above the other ranks' median, so every collective waits for it.",
+        defaults: { maxExcess: 0.1 },
+    },
+    check({ profile, options }) {
+        const straggler = (0,profile_measures/* stragglerOf */["do"])(profile);
+        if (!straggler)
+            return [];
+        const { slow, others, computeExcess, peerComputeNs: peerCompute, slowComputeNs, perStep } = straggler;
+        const slowStep = medianStepNs(slow);
+        const peerSteps = others.map(medianStepNs);
+        const stepExcess = slowStep && peerSteps.every((s) => s !== undefined && s > 0) ? slowStep / (0,averages/* median */.J)(peerSteps) - 1 : undefined;
+        const excess = Math.max(computeExcess, stepExcess ?? -Infinity);
+        if (excess < options.maxExcess)
+            return [];
+        const extra = extraFamily(slow, others);
+        return [
+            {
+                message: `Straggler: ${labelOf(slow)} computes ${(0,profile_measures/* percent */.KN)(computeExcess)} longer than the median of the other ${others.length} rank${others.length > 1 ? 's' : ''}${stepExcess !== undefined ? ` (median step ${(0,profile_measures/* percent */.KN)(stepExcess)} longer)` : ''}; most of the extra is ${extra.family} (+${(0,profile_measures/* round */.LI)(extra.extraNs / 1e6, 1)} ms). The other ranks wait for it at every collective.`,
+                evidence: {
+                    slowRank: slow.rank ?? slow.device ?? 0,
+                    computeExcess: (0,profile_measures/* round */.LI)(computeExcess),
+                    ...(stepExcess !== undefined ? { stepExcess: (0,profile_measures/* round */.LI)(stepExcess) } : {}),
+                    slowComputeMs: (0,profile_measures/* round */.LI)(slowComputeNs / 1e6, 3),
+                    peerComputeMs: (0,profile_measures/* round */.LI)(peerCompute / 1e6, 3),
+                    extraFamily: extra.family,
+                    extraMs: (0,profile_measures/* round */.LI)(extra.extraNs / 1e6, 3),
+                    ranks: others.length + 1,
+                    perStep,
+                },
+                advice: `Find why ${labelOf(slow)} does more: uneven data or sequence lengths per rank (balance the sampler or pad/bucket by length), an uneven split of layers or experts, a slower or throttled GPU (compare clocks and temperature per GPU), or another process on that GPU or its CPU cores. Compare the ranks' kernel lists side by side.`,
+                command: 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/re-prefill.ts
+/**
+ * Decode redoes the prompt every step: a missing or unused KV cache turns generation into O(n²).
+ * Two things must both hold: a prefill-shaped linear mix that repeats every step, and decode that
+ * costs what a prompt costs (each output token about as slow as the first one, or GPU work per step
+ * growing with position). The mix alone is at most a warning that says what would confirm it.
+ * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
+ * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
+ * 128×128 tile.
+ */
+
+
+
+
+
+/** A decode token costing at least this fraction of the time to first token is prefill-priced. */
+const TPOT_OF_TTFT = 0.5;
+/** Below this fraction decode is clearly priced like decode: the throughput contradicts re-prefill. */
+const TPOT_OF_TTFT_DECODE = 0.2;
+/** GPU work late in the run over GPU work early in it (first step or decile skipped: it holds the prompt). */
+function stepGrowth(profile) {
+    const steps = profile.timeline?.steps ?? [];
+    if (steps.length >= 5) {
+        const busy = steps.slice(1).map((s) => s.gpuBusyNs);
+        const quarter = Math.max(1, Math.floor(busy.length / 4));
+        const early = (0,averages/* median */.J)(busy.slice(0, quarter));
+        return early > 0 ? (0,averages/* median */.J)(busy.slice(-quarter)) / early : undefined;
+    }
+    const deciles = profile.timeline?.busyByDecile ?? [];
+    if (deciles.length === 10) {
+        const early = (0,averages/* mean */.i)(deciles.slice(1, 4));
+        return early > 0 ? (0,averages/* mean */.i)(deciles.slice(7)) / early : undefined;
+    }
+    return undefined;
+}
+/** Prefill-shaped linear time: from the family table (shape evidence), and from tile names (a hint). */
+function prefillMix(profile) {
+    const strong = (0,profile_measures/* familyTotals */.sS)(profile, ['gemm-prefill']);
+    let hintNs = 0;
+    let hintInstances = 0;
+    for (const kernel of profile.kernels) {
+        if (kernel.family === 'gemm' && tileHint(kernel.name) === 'wide') {
+            hintNs += kernel.totalNs;
+            hintInstances += kernel.instances;
+        }
+    }
+    return { ns: strong.ns + hintNs, instances: strong.instances + hintInstances, hintNs };
+}
+/* harmony default export */ const re_prefill = (defineRule({
+    meta: {
+        id: 're-prefill',
+        severity: 'error',
+        title: 'Decode re-runs prefill every step (KV cache missing)',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Prefill-shaped GEMMs dominate and run every step while tokens are generated, and decode costs what a prompt costs: the KV cache is missing or unused, so each step recomputes the whole sequence.',
+        defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5 },
+    },
+    check({ profile, options }) {
+        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
+        const prefill = prefillMix(profile);
+        const decode = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
+        if (linear.ns === 0 || prefill.instances === 0)
+            return [];
+        const prefillShare = prefill.ns / linear.ns;
+        const launchShare = prefill.instances / (prefill.instances + decode.instances);
+        if (prefillShare < options.minPrefillShare || launchShare < options.minPrefillLaunchShare)
+            return [];
+        const outputTokens = (0,profile_measures/* metricValue */.a3)(profile, 'output_tokens');
+        if (outputTokens !== undefined && outputTokens <= 1)
+            return []; // a prefill-only workload
+        const growth = stepGrowth(profile);
+        const grows = growth !== undefined && growth >= options.minStepGrowth;
+        const batch = (0,profile_measures/* batchSize */.CJ)(profile);
+        // A batched decode legitimately runs multi-row GEMMs every step; then only growth can tell.
+        if (batch !== undefined && batch > 1 && !grows)
+            return [];
+        const ttft = (0,profile_measures/* metricValue */.a3)(profile, 'ttft_ms');
+        const tpot = (0,profile_measures/* metricValue */.a3)(profile, 'tpot_ms');
+        const tokenPricedLikePrompt = ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft >= TPOT_OF_TTFT;
+        if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows)
+            return [];
+        const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
+        const confirmed = (tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows);
+        const decodeTokS = (0,profile_measures/* metricValue */.a3)(profile, 'decode_tok_s');
+        const evidence = {
+            prefillShare: (0,profile_measures/* round */.LI)(prefillShare),
+            prefillLaunchShare: (0,profile_measures/* round */.LI)(launchShare),
+            prefillLaunches: prefill.instances,
+            decodeLaunches: decode.instances,
+            shapeFrom: fromHintsOnly ? 'tile-names' : 'shapes',
+            confirmed,
+            ...(growth !== undefined ? { stepGrowth: (0,profile_measures/* round */.LI)(growth, 3) } : {}),
+            ...(ttft !== undefined && tpot !== undefined && ttft > 0 ? { tpotOverTtft: (0,profile_measures/* round */.LI)(tpot / ttft, 3) } : {}),
+            ...(outputTokens !== undefined ? { outputTokens } : {}),
+            ...(decodeTokS !== undefined ? { decodeTokS } : {}),
+        };
+        const fix = 'Make decode read the KV cache and feed only the new token: transformers: do not pass use_cache=False (and return past_key_values from a custom forward); MAX custom architecture: wire the KV-cache inputs into attention and let decode steps take one token per sequence.';
+        if (!confirmed) {
+            return [
+                {
+                    severity: 'warning',
+                    message: `Prefill-shaped GEMMs are ${(0,profile_measures/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,profile_measures/* percent */.KN)(launchShare)} of GEMM launches${fromHintsOnly ? ' (shapes read from tile names, a weak hint)' : ''}: decode may be recomputing the sequence each step. Throughput does not confirm it.`,
+                    evidence,
+                    advice: `To confirm, time two generation lengths: with a working KV cache per-token time stays flat as max-new-tokens grows, and time per output token stays far below time to first token (report ttft_ms and tpot_ms, or capture per-step ranges). If it is re-prefill: ${fix}`,
+                },
+            ];
+        }
+        return [
+            {
+                message: `Prefill-shaped GEMMs are ${(0,profile_measures/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,profile_measures/* percent */.KN)(launchShare)} of GEMM launches, and ${grows ? `GPU work per step grows ${(0,profile_measures/* round */.LI)(growth, 2)}× over the run` : `each output token takes ${(0,profile_measures/* round */.LI)((tpot / ttft) * 100, 1)}% of the time to first token`}: each decode step recomputes the sequence (O(n²)).`,
+                evidence,
+                advice: `${fix} Confirm the fix by timing two generation lengths: per-token time must stay flat as max-new-tokens grows.`,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/transfer-bound.ts
+/**
+ * Host↔device copies that take as long as the kernels: the GPU spends its time moving data over
+ * PCIe rather than computing. Often set-up (weights, a dataset copied in) captured with the run,
+ * or pageable memory and per-step copies in the loop.
+ */
+
+
+const HOST_COPY_KINDS = ['memcpy-htod', 'memcpy-dtoh'];
+/** Kineto names copies from unpinned memory `(Pageable -> Device)` / `(Device -> Pageable)`. */
+const PAGEABLE = /pageable/i;
+/* harmony default export */ const transfer_bound = (defineRule({
+    meta: {
+        id: 'transfer-bound',
+        severity: 'warning',
+        title: 'Transfer-bound: host↔device copies rival the kernels',
+        stage: 'utilization',
+        needs: ['kernel-breakdown'],
+        description: 'Host-to-device and device-to-host copies take at least the configured multiple of the kernel time; a smaller but notable share is info.',
+        defaults: { maxCopyToKernelRatio: 1, minCopyToKernelRatio: 0.25, minCopyMs: 1, minExposedCopyShare: 0.25 },
+    },
+    check({ profile, options }) {
+        const copies = profile.memops.filter((m) => HOST_COPY_KINDS.includes(m.kind) && (m.totalNs ?? 0) > 0);
+        const copyNs = copies.reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+        if (copyNs < options.minCopyMs * 1e6)
+            return [];
+        const kernelNs = profile.totalKernelNs;
+        const ratio = kernelNs > 0 ? copyNs / kernelNs : Number.POSITIVE_INFINITY;
+        if (ratio < options.minCopyToKernelRatio)
+            return [];
+        const htodNs = copies.filter((m) => m.kind === 'memcpy-htod').reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+        const pageableNs = copies.filter((m) => PAGEABLE.test(m.name)).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+        const count = copies.reduce((sum, m) => sum + m.count, 0);
+        const bytes = copies.every((m) => m.bytes !== undefined) ? copies.reduce((sum, m) => sum + m.bytes, 0) : undefined;
+        const timeline = profile.timeline;
+        const setUp = timeline?.excludedGaps.some((g) => g.reason === 'set-up') ?? false;
+        const evidence = {
+            copyMs: (0,profile_measures/* round */.LI)(copyNs / 1e6, 3),
+            kernelMs: (0,profile_measures/* round */.LI)(kernelNs / 1e6, 3),
+            copyToKernelRatio: Number.isFinite(ratio) ? (0,profile_measures/* round */.LI)(ratio, 3) : -1,
+            htodShare: (0,profile_measures/* round */.LI)(htodNs / copyNs),
+            pageableShare: (0,profile_measures/* round */.LI)(pageableNs / copyNs),
+            copies: count,
+            ...(bytes !== undefined ? { copyMB: (0,profile_measures/* round */.LI)(bytes / 1e6, 3) } : {}),
+            ...(timeline && timeline.activeSpanNs > 0 ? { copyShareOfActiveSpan: (0,profile_measures/* round */.LI)(copyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices))) } : {}),
+            setUpGap: setUp,
+            ...(timeline?.transfers && timeline.transfers.copyNs > 0 ? { exposedCopyShare: (0,profile_measures/* round */.LI)(timeline.transfers.exposedNs / timeline.transfers.copyNs) } : {}),
+        };
+        // A per-launch trace shows whether kernels ran meanwhile: copies hidden behind compute cost little.
+        const hidden = timeline?.transfers && timeline.transfers.copyNs > 0 && timeline.transfers.exposedNs / timeline.transfers.copyNs < options.minExposedCopyShare;
+        const advice = [
+            setUp ? 'The capture holds a set-up phase (an idle gap before the work): if these copies load weights or data once, start the profiler after set-up (torch.profiler schedule with wait/warmup) so they are not mistaken for the loop.' : '',
+            pageableNs > 0 ? `${(0,profile_measures/* percent */.KN)(pageableNs / copyNs)} of the copy time is from pageable memory: pin it (DataLoader(pin_memory=True), tensor.pin_memory()) and copy with non_blocking=True so copies overlap compute.` : '',
+            'Keep tensors on the device across steps, batch many small copies into one, move preprocessing to the GPU, and overlap the remaining copies with compute on a side stream.',
+        ]
+            .filter(Boolean)
+            .join(' ');
+        const what = `host↔device copies took ${(0,profile_measures/* round */.LI)(copyNs / 1e6, 1)} ms against ${(0,profile_measures/* round */.LI)(kernelNs / 1e6, 1)} ms of kernels`;
+        if (hidden) {
+            return [{ severity: 'info', message: `Copies: ${what}, but kernels ran during ${(0,profile_measures/* percent */.KN)(1 - timeline.transfers.exposedNs / timeline.transfers.copyNs)} of it: the copies are mostly hidden behind compute.`, evidence, advice }];
+        }
+        if (ratio < options.maxCopyToKernelRatio) {
+            return [{ severity: 'info', message: `Copies: ${what} (${(0,profile_measures/* percent */.KN)(ratio)} of kernel time).`, evidence, advice }];
+        }
+        return [{ message: `Transfer-bound: ${what}${Number.isFinite(ratio) ? ` (${(0,profile_measures/* round */.LI)(ratio, 1)}×)` : ''}; the GPU moves data more than it computes.`, evidence, advice }];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/uncoalesced-access.ts
+/**
+ * A profiled kernel's memory accesses are uncoalesced: the threads of a warp touch more sectors (or
+ * shared-memory wavefronts) than the bytes they use need, so part of every transfer is wasted.
+ * Read from the SourceCounters metrics (excessive vs ideal sectors), else from ncu's own rule rows.
+ */
+
+
+
+
+
+/** ncu's SourceCounters rule text: "… N excessive sectors (78% of the total M sectors)". */
+const RULE_SHARE = /\((\d+(?:\.\d+)?)% of the total/;
+function excessOf(result, space) {
+    const [excessRef, idealRef, rule] = space === 'global' ? [ncu_metrics/* NCU */.$H.globalExcessSectors, ncu_metrics/* NCU */.$H.globalIdealSectors, 'UncoalescedGlobalAccess'] : [ncu_metrics/* NCU */.$H.sharedExcessWavefronts, ncu_metrics/* NCU */.$H.sharedIdealWavefronts, 'UncoalescedSharedAccess'];
+    const excess = (0,ncu_metrics/* ncuValue */.AC)(result, excessRef);
+    const ideal = (0,ncu_metrics/* ncuValue */.AC)(result, idealRef);
+    if (excess !== undefined && ideal !== undefined && excess + ideal > 0)
+        return { space, share: excess / (excess + ideal), excess, ideal, source: 'metrics' };
+    const fired = result.rules.find((r) => r.name === rule && RULE_SHARE.test(r.description));
+    return fired ? { space, share: Number(RULE_SHARE.exec(fired.description)[1]) / 100, source: 'ncu rule' } : undefined;
+}
+/* harmony default export */ const uncoalesced_access = (defineRule({
+    meta: {
+        id: 'uncoalesced-access',
+        severity: 'warning',
+        title: 'Uncoalesced memory accesses',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'A large share of the sectors (global) or wavefronts (shared) the kernel moves is excess over what its accesses need, a sign of strided or scattered accesses across a warp.',
+        defaults: { minExcessShare: 0.25, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
+            const worst = ['global', 'shared']
+                .map((space) => excessOf(result, space))
+                .filter((e) => e !== undefined && e.share >= options.minExcessShare)
+                .sort((a, b) => b.share - a.share)[0];
+            if (!worst)
+                continue;
+            const bytesPerSector = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.globalLoadBytesPerSector);
+            const unit = worst.space === 'global' ? 'sectors' : 'shared-memory wavefronts';
+            hits.push({
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: ${(0,ncu_metrics/* percentText */.fL)(worst.share * 100)} of its ${worst.space} ${unit} are excess over what its accesses need${worst.source === 'ncu rule' ? ' (as Nsight Compute reports it)' : ''}${worst.space === 'global' && bytesPerSector !== undefined ? `; global loads use ${(0,profile_measures/* round */.LI)(bytesPerSector, 1)} of the 32 bytes of each sector` : ''}.`,
+                evidence: {
+                    space: worst.space,
+                    excessShare: (0,profile_measures/* round */.LI)(worst.share),
+                    source: worst.source,
+                    ...(worst.excess !== undefined ? { excess: worst.excess } : {}),
+                    ...(worst.ideal !== undefined ? { ideal: worst.ideal } : {}),
+                    ...(bytesPerSector !== undefined ? { globalLoadBytesPerSector: (0,profile_measures/* round */.LI)(bytesPerSector, 2) } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...(0,ncu_metrics/* ncuSays */.jv)(result, worst.space === 'global' ? ['UncoalescedGlobalAccess', 'MemoryCacheAccessPattern'] : ['UncoalescedSharedAccess', 'SharedMemoryConflicts']),
+                },
+                advice: worst.space === 'global' && kind === 'copy'
+                    ? 'A strided copy (a transpose or permute made contiguous) reads across rows, so most of each sector is wasted. The fix is the copy itself: keep the layout the consumer reads, use native GQA instead of repeat_kv, or fuse the permute into the consumer; where the copy must stay, transpose through shared memory so both sides are coalesced. Run the command below; the report\'s source page names the offending loads.'
+                    : worst.space === 'global'
+                        ? 'Make consecutive threads touch consecutive addresses: transpose through shared memory, change the data layout, or vectorize along the contiguous dimension. Build with -lineinfo and run the command below; the report\'s source page names the offending loads.'
+                        : 'Shared-memory bank conflicts: pad or swizzle the shared tile so a warp hits distinct banks. Build with -lineinfo and run the command below; the report\'s source page names the offending instructions.',
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['MemoryWorkloadAnalysis_Tables', 'SourceCounters']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/unfused-attention.ts
+/**
+ * Attention runs as generic matmul/bmm + softmax instead of one fused kernel: the classic wiring
+ * mistake of a custom architecture (or eager attention in transformers). Softmax launches that no
+ * fused attention kernel accounts for are the signal; a sampling softmax runs once per step and
+ * stays far below the per-layer rate.
+ */
+
+
+
+/** llama.cpp's ggml kernels: their fused path is a run flag, not a code change. */
+const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_attn_ext/m;
+/* harmony default export */ const unfused_attention = (defineRule({
+    meta: {
+        id: 'unfused-attention',
+        severity: 'warning',
+        title: 'Attention is not fused',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise.',
+        defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
+    },
+    check({ profile, options }) {
+        const softmax = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-softmax']);
+        const fused = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-fused']);
+        const bmm = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-bmm']);
+        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
+        const unexplained = softmax.instances - fused.instances;
+        if (softmax.share < options.minSoftmaxShare || unexplained <= 0)
+            return [];
+        if (unexplained < options.minSoftmaxPerLinearLaunch * linear.instances)
+            return [];
+        return [
+            {
+                message: `Attention appears unfused: ${softmax.instances} softmax launches (${(0,profile_measures/* percent */.KN)(softmax.share)} of kernel time) against ${fused.instances} fused attention launches.`,
+                evidence: {
+                    softmaxShare: (0,profile_measures/* round */.LI)(softmax.share),
+                    softmaxLaunches: softmax.instances,
+                    fusedAttentionLaunches: fused.instances,
+                    linearLaunches: linear.instances,
+                    bmmShare: (0,profile_measures/* round */.LI)(bmm.share),
+                    fusedAttentionShare: (0,profile_measures/* round */.LI)(fused.share),
+                },
+                advice: `${LLAMA_CPP.test(profile.kernels.map((k) => k.name).join('\n')) ? 'llama.cpp: run with flash attention on (-fa / --flash-attn): flash_attn_ext then replaces soft_max_f32 and the KQ/KQV matmuls. ' : ''}Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.`,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/unfused-norm-rope.ts
+/**
+ * Norms or rotary embeddings run as chains of small kernels: RMSNorm as mean-reduce + pow + rsqrt +
+ * mul (ATen's eager RMSNorm), RoPE as neg + cat + mul (rotate_half). Each step re-reads the tensor.
+ */
+
+
+const MEAN_REDUCE = /MeanOps|mean_kernel|WelfordOps/;
+const NORM_PIECES = /MeanOps|mean_kernel|WelfordOps|rsqrt_kernel|pow_tensor_scalar/;
+const ROTATE_HALF = /neg_kernel/;
+/* harmony default export */ const unfused_norm_rope = (defineRule({
+    meta: {
+        id: 'unfused-norm-rope',
+        severity: 'warning',
+        title: 'Norm or RoPE runs as unfused elementwise chains',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Mean-reduce + rsqrt kernels without a norm kernel (RMSNorm), or neg kernels without a rotary kernel (RoPE), take a visible share of GPU time.',
+        defaults: { minPiecesShare: 0.01 },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        const norm = (0,profile_measures/* familyTotals */.sS)(profile, ['norm']);
+        const mean = (0,profile_measures/* kernelsMatching */.Gl)(profile, MEAN_REDUCE, ['reduce']);
+        const rsqrt = (0,profile_measures/* kernelsMatching */.Gl)(profile, /rsqrt/, ['elementwise']);
+        const pieces = (0,profile_measures/* kernelsMatching */.Gl)(profile, NORM_PIECES, ['reduce', 'elementwise']);
+        if (mean.instances > 0 && rsqrt.instances > 0 && norm.instances < mean.instances && pieces.share >= options.minPiecesShare) {
+            hits.push({
+                message: `RMSNorm runs unfused: ${mean.instances} mean-reduce and ${rsqrt.instances} rsqrt launches take ${(0,profile_measures/* percent */.KN)(pieces.share)} of kernel time (plus the adds and muls around them).`,
+                evidence: {
+                    part: 'norm',
+                    piecesShare: (0,profile_measures/* round */.LI)(pieces.share),
+                    meanReduceLaunches: mean.instances,
+                    rsqrtLaunches: rsqrt.instances,
+                    normKernelLaunches: norm.instances,
+                },
+                advice: 'Use a fused RMSNorm: torch.nn.RMSNorm under torch.compile (one Triton kernel per norm), a fused kernel (vLLM rms_norm / fused_add_rms_norm, Liger, Apex FusedRMSNorm), or MAX\'s rms_norm op, which also fuses the residual add.',
+            });
+        }
+        const rope = (0,profile_measures/* familyTotals */.sS)(profile, ['rope']);
+        const neg = (0,profile_measures/* kernelsMatching */.Gl)(profile, ROTATE_HALF, ['elementwise']);
+        if (rope.instances === 0 && neg.instances > 0 && neg.share >= options.minPiecesShare) {
+            hits.push({
+                message: `RoPE runs unfused: ${neg.instances} neg launches (rotate_half) take ${(0,profile_measures/* percent */.KN)(neg.share)} of kernel time, with cat and mul kernels around them.`,
+                evidence: { part: 'rope', piecesShare: (0,profile_measures/* round */.LI)(neg.share), negLaunches: neg.instances, ropeKernelLaunches: 0 },
+                advice: 'Apply rotary embeddings in one kernel: torch.compile the attention block, a fused rotary kernel (vLLM rotary_embedding, flash-attn apply_rotary_emb), or MAX\'s fused rope (fused_qk_rope / fused_rope_rmsnorm).',
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/index.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// Keep sorted by id; a test checks it.
+const RULES = [
+    capture_includes_warmup,
+    communication_bound,
+    copy_heavy,
+    dominant_kernel,
+    empty_capture,
+    gpu_throttled,
+    graph_level_trace,
+    grid_too_small,
+    healthy_dense_decode,
+    healthy_moe_decode,
+    host_bound,
+    kernel_compute_bound,
+    kernel_latency_bound,
+    kernel_memory_bound,
+    low_occupancy,
+    moe_routing_heavy,
+    quant_prep_heavy,
+    rank_imbalance,
+    re_prefill,
+    transfer_bound,
+    uncoalesced_access,
+    unfused_attention,
+    unfused_norm_rope,
+];
+
+;// CONCATENATED MODULE: ./src/diagnose/run-rules.ts
+
+
+
+const STAGE_ORDER = { capture: 0, utilization: 1, kernels: 2, 'deep-dive': 3 };
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
+const LOWER = { error: 'warning', warning: 'info', info: 'info' };
+/** Findings that explain the whole run; kernel findings below them are secondary. */
+const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture', 'communication-bound', 'transfer-bound']);
+/** One rule over one profile, evidence gate and severity cap included (what the rule tester runs too). */
+function checkRule(rule, profile, options, evidence = gatherEvidence(profile)) {
+    const used = evidenceFor(rule.meta.needs, evidence);
+    if (used === null)
+        return [];
+    const thin = used.some((e) => e.strength === 'thin');
+    const basis = used.map(describeEvidence);
+    return rule.check({ profile, options, evidence }).map((hit) => {
+        const declared = hit.severity ?? rule.meta.severity;
+        return { ...hit, severity: thin ? LOWER[declared] : declared, basis };
+    });
+}
+function runRules(profile, config = {}, rules = RULES) {
+    const disabled = new Set(config.disabled ?? []);
+    const evidence = gatherEvidence(profile);
+    const findings = [];
+    for (const rule of rules) {
+        if (disabled.has(rule.meta.id))
+            continue;
+        const options = { ...rule.meta.defaults, ...(config.options?.[rule.meta.id] ?? {}) };
+        for (const hit of checkRule(rule, profile, options, evidence)) {
+            findings.push({
+                id: rule.meta.id,
+                severity: hit.severity,
+                title: rule.meta.title,
+                message: hit.message,
+                evidence: hit.evidence,
+                advice: hit.advice,
+                ...(hit.command ? { command: hit.command } : {}),
+                ...(hit.kernel ? { kernel: hit.kernel } : {}),
+                ...(hit.deepDive ? { deepDive: hit.deepDive } : {}),
+                docs: docsUrl(rule.meta.id),
+                secondary: false,
+                basis: hit.basis,
+                stage: rule.meta.stage,
+            });
+        }
+    }
+    const runLevel = findings.some((f) => RUN_LEVEL_IDS.has(f.id) && f.severity !== 'info');
+    for (const finding of findings) {
+        if (runLevel && (finding.stage === 'kernels' || finding.stage === 'deep-dive'))
+            finding.secondary = true;
+    }
+    findings.sort((a, b) => Number(a.secondary) - Number(b.secondary) ||
+        STAGE_ORDER[a.stage] - STAGE_ORDER[b.stage] ||
+        SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+    return findings.map(({ stage: _stage, ...finding }) => finding);
+}
+
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 47 modules
+var registry = __nccwpck_require__(329);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(916);
+;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts
+/**
+ * Which captures may be merged into one profile. Two mistakes are caught before merging:
+ * - one run given twice (rocprof writes results.csv, results.stats.csv and results.json for one
+ *   run; nsys summary and trace tables of one capture): counted once, the trace kept;
+ * - captures of different GPUs, vendors, engines or models: refused, since summing them describes
+ *   no real run. Identity comes only from what each capture records; a capture that records none is
+ *   never the reason for a refusal.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// One run counted once
+/** Kernel instances by name, summed over devices. */
+function callsByName(capture) {
+    const byName = new Map();
+    for (const kernel of capture.kernels) {
+        const entry = byName.get(kernel.name) ?? { instances: 0, totalNs: 0 };
+        entry.instances += kernel.instances;
+        entry.totalNs += kernel.totalNs;
+        byName.set(kernel.name, entry);
+    }
+    return byName;
+}
+/** Fewer launches than this can match by chance; such captures are never taken for one another. */
+const MIN_LAUNCHES_TO_MATCH = 20;
+/**
+ * True when two captures hold the same launches of the same kernels, to the nanosecond per launch:
+ * one run written twice (rocprof's results.csv, results.stats.csv and results.json; an nsys summary
+ * and its trace). Ranks of one job run the same kernels the same number of times, but their times
+ * differ by far more than that, and their timelines differ: they are never taken for one another.
+ */
+function sameRun(a, b) {
+    if (a.kernels.length === 0 || b.kernels.length === 0)
+        return false;
+    // Two ranks of one job are two runs, however alike their kernels are.
+    if (a.distributed?.rank !== undefined && b.distributed?.rank !== undefined && a.distributed.rank !== b.distributed.rank)
+        return false;
+    if (a.timeline && b.timeline && (a.timeline.spanNs !== b.timeline.spanNs || a.timeline.busyNs !== b.timeline.busyNs))
+        return false;
+    const left = callsByName(a);
+    const right = callsByName(b);
+    if (left.size !== right.size)
+        return false;
+    let launches = 0;
+    for (const [name, entry] of left) {
+        const other = right.get(name);
+        if (!other || other.instances !== entry.instances)
+            return false;
+        // Rounding allows 1 ns per launch (a µs-rounded average times the calls is not used here).
+        if (Math.abs(other.totalNs - entry.totalNs) > entry.instances)
+            return false;
+        launches += entry.instances;
+    }
+    return launches >= MIN_LAUNCHES_TO_MATCH;
+}
+/** Which copy of one run to keep: a per-launch trace (it has a timeline), then one with min/max, then the first given. */
+function keepRank(capture) {
+    if (capture.timeline)
+        return 0;
+    if (capture.kernels.some((k) => k.minNs !== undefined))
+        return 1;
+    return 2;
+}
+/**
+ * Captures that repeat another capture's run are set aside (Nsight Compute replays are not kernel
+ * timings of a run and are left to the profile builder). A notice names what was set aside.
+ */
+function countEachRunOnce(captures) {
+    const timed = captures.filter((c) => c.kernels.length > 0 && c.source.format !== 'ncu-csv');
+    const setAside = new Set();
+    const notices = [];
+    for (let i = 0; i < timed.length; i++) {
+        const first = timed[i];
+        if (setAside.has(first))
+            continue;
+        const copies = [first, ...timed.slice(i + 1).filter((other) => !setAside.has(other) && sameRun(first, other))];
+        if (copies.length === 1)
+            continue;
+        const kept = [...copies].sort((a, b) => keepRank(a) - keepRank(b))[0];
+        const dropped = copies.filter((c) => c !== kept);
+        dropped.forEach((c) => setAside.add(c));
+        notices.push({
+            code: 'same-run-counted-once',
+            severity: 'info',
+            message: `${dropped.map((c) => c.source.path).join(', ')} ${dropped.length === 1 ? 'records' : 'record'} the same kernel launches as ${kept.source.path} (one run written twice); ${dropped.length === 1 ? 'it was' : 'they were'} set aside so the run counts once`,
+        });
+    }
+    // Keep what was set aside out of the kernels only: its other contents (API calls, notices) are the run's too.
+    return { captures: captures.map((c) => (setAside.has(c) ? { ...c, kernels: [], timeline: undefined } : c)), notices };
+}
+// ---------------------------------------------------------------------------------------------
+// Inputs that must not be merged
+/** Kernel names only one vendor's toolchain emits. */
+const AMD_KERNELS = /^Cijk_|^__amd_rocclr_|^wvSplitK|\bck(_tile)?::|\bHIP_vector_type\b|^rccl|\brccl[A-Z]/;
+const NVIDIA_KERNELS = /^nvjet_|^sm\d{2,3}_xmma|^(ampere|volta|turing|hopper)_|\bcublasLt::|^cutlass_\d|\bcutlass::arch::Sm\d|^nccl|\bnccl(Dev)?Kernel/;
+/** Engines whose kernels carry their own namespace: present in every forward pass of that engine. */
+const ENGINE_KERNELS = [
+    ['vLLM', /\bvllm::/],
+    ['SGLang', /\bsgl_kernel\b|\bsglang\b/i],
+    ['TensorRT-LLM', /\btensorrt_llm\b|\btrtllm/i],
+    ['llama.cpp', /\bmul_mat_(vec_)?q\b|\bggml_/],
+];
+/** A kernel capture says "no engine kernels" only when it has at least this many distinct kernels. */
+const MIN_KERNELS_FOR_ABSENCE = 20;
+/** An engine counts as present from this share of kernel time (one stray kernel is not an engine). */
+const ENGINE_MIN_SHARE = 0.005;
+function canonicalGpu(name) {
+    return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+/** Words with a digit that name memory or a form factor, not the chip (80gb, hbm3, sxm4, pcie4). */
+const NOT_A_MODEL = /^(\d+(gb|g|mb)|hbm\d+e?|gddr\d+x?|sxm\d*|pcie\d*)$/;
+/** The words of a GPU name that hold a digit and name the chip: h100, 4090, mi300x, v100. */
+function modelWords(name) {
+    return name
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter((word) => /\d/.test(word) && !NOT_A_MODEL.test(word));
+}
+/**
+ * False only when two GPU names surely differ. Tools spell one GPU differently (rocminfo drops the
+ * spaces, ROCm's PyTorch says "AMD Radeon Graphics", NVML and CUDA add or drop a form factor), so a
+ * name without a model number says nothing, and names sharing a model number are taken as one GPU.
+ */
+function sameGpu(a, b) {
+    const [ca, cb] = [canonicalGpu(a), canonicalGpu(b)];
+    if (ca.includes(cb) || cb.includes(ca))
+        return true;
+    const [wa, wb] = [modelWords(a), modelWords(b)];
+    if (wa.length === 0 || wb.length === 0)
+        return true;
+    return wa.some((word) => wb.includes(word) || cb.includes(word)) || wb.some((word) => ca.includes(word));
+}
+function kernelVendor(capture) {
+    let amd = 0;
+    let nvidia = 0;
+    for (const kernel of capture.kernels) {
+        if (AMD_KERNELS.test(kernel.name))
+            amd += kernel.totalNs;
+        else if (NVIDIA_KERNELS.test(kernel.name))
+            nvidia += kernel.totalNs;
+    }
+    if (amd > 0 && nvidia === 0)
+        return 'amd';
+    if (nvidia > 0 && amd === 0)
+        return 'nvidia';
+    return undefined;
+}
+function engines(capture) {
+    if (capture.source.format === 'ncu-csv')
+        return undefined;
+    const total = capture.kernels.reduce((sum, k) => sum + k.totalNs, 0);
+    if (total <= 0)
+        return undefined;
+    const found = new Set();
+    for (const [engine, pattern] of ENGINE_KERNELS) {
+        const ns = capture.kernels.filter((k) => pattern.test(k.name)).reduce((sum, k) => sum + k.totalNs, 0);
+        if (ns / total >= ENGINE_MIN_SHARE)
+            found.add(engine);
+        else if (ns > 0)
+            return undefined; // a trace of the engine too small to say either way
+    }
+    if (found.size === 0 && new Set(capture.kernels.map((k) => k.name)).size < MIN_KERNELS_FOR_ABSENCE)
+        return undefined;
+    return found;
+}
+function identityOf(capture) {
+    const env = capture.environment;
+    const identity = {};
+    const vendor = env.vendor ?? kernelVendor(capture);
+    if (vendor)
+        identity.vendor = vendor;
+    if (env.gpuName) {
+        identity.gpus = new Map(env.gpuName
+            .split(/,\s*/)
+            .filter(Boolean)
+            .map((name) => [canonicalGpu(name), name]));
+    }
+    const found = engines(capture);
+    if (found)
+        identity.engines = found;
+    if (env.model)
+        identity.model = env.model.trim().toLowerCase();
+    return identity;
+}
+/** What two captures disagree on, in words for each side; undefined when they may be one run. */
+function conflict(a, b) {
+    if (a.vendor && b.vendor && a.vendor !== b.vendor)
+        return { what: 'GPU vendors', left: a.vendor === 'amd' ? 'AMD' : 'NVIDIA', right: b.vendor === 'amd' ? 'AMD' : 'NVIDIA' };
+    if (a.gpus && b.gpus && ![...a.gpus.values()].some((x) => [...b.gpus.values()].some((y) => sameGpu(x, y)))) {
+        return { what: 'GPUs', left: [...a.gpus.values()].join(', '), right: [...b.gpus.values()].join(', ') };
+    }
+    if (a.model && b.model && a.model !== b.model)
+        return { what: 'models', left: a.model, right: b.model };
+    if (a.engines && b.engines) {
+        const differ = [...a.engines].some((e) => !b.engines.has(e)) || [...b.engines].some((e) => !a.engines.has(e));
+        const words = (set) => (set.size ? `${[...set].join(' + ')} kernels` : `no ${[...a.engines, ...b.engines][0]} kernels`);
+        if (differ)
+            return { what: 'workloads', left: words(a.engines), right: words(b.engines) };
+    }
+    return undefined;
+}
+/**
+ * Captures grouped so that no two in a group disagree on what they record. One group: they may be
+ * merged. Several: the first two are named, with what they disagree on.
+ */
+function mixedInputs(captures) {
+    const groups = [];
+    let first;
+    for (const capture of captures) {
+        const identity = identityOf(capture);
+        let home;
+        for (const group of groups) {
+            const clash = group.members.map((m) => conflict(m.identity, identity)).find(Boolean);
+            if (!clash) {
+                home = group;
+                break;
+            }
+            if (groups.length === 1)
+                first ??= clash;
+        }
+        if (home)
+            home.members.push({ capture, identity });
+        else
+            groups.push({ members: [{ capture, identity }] });
+    }
+    if (groups.length < 2 || !first)
+        return undefined;
+    const list = (group) => {
+        const paths = group.members.map((m) => m.capture.source.path);
+        return paths.length > 3 ? `${paths.slice(0, 3).join(', ')} and ${paths.length - 3} more` : paths.join(', ');
+    };
+    const more = groups.length > 2 ? ` (and ${groups.length - 2} more group${groups.length > 3 ? 's' : ''})` : '';
+    return {
+        message: `the inputs record different ${first.what}: ${list(groups[0])} (${first.left}) and ${list(groups[1])} (${first.right})${more}`,
+        groups: groups.map((g) => g.members.map((m) => m.capture)),
+    };
+}
+/**
+ * Refuses captures that must not be merged, unless `allowMixed`; then they are merged with a
+ * warning that says so.
+ */
+function checkMergeable(captures, allowMixed) {
+    const mixed = mixedInputs(captures);
+    if (!mixed)
+        return [];
+    if (!allowMixed) {
+        const second = mixed.groups[1][0].source.path;
+        throw new errors/* InputError */.dz(second, `${mixed.message}; analyze each group on its own, or pass --allow-mixed (action input allow-mixed: true) to merge them`);
+    }
+    return [{ code: 'mixed-inputs', severity: 'warning', message: `${mixed.message}; merged because mixed inputs were allowed, so totals and shares describe no single run` }];
+}
+
+// EXTERNAL MODULE: ./src/model/report.ts + 1 modules
+var model_report = __nccwpck_require__(949);
+// EXTERNAL MODULE: ./src/version.ts
+var version = __nccwpck_require__(692);
+;// CONCATENATED MODULE: ./src/pipeline/analyze.ts
+/**
+ * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
+ */
+
+
+
+
+
+
+
+
+
+async function ingestAll(inputs, format) {
+    return (await ingestReadable(inputs, format)).captures;
+}
+/**
+ * Every input read; a file in `skippable` that cannot be read is left out with a warning. When
+ * nothing at all could be read, the first error stands: an analysis of nothing is never a pass.
+ * `reading` is told each file as its reading starts (the time budget names it).
+ */
+async function ingestReadable(inputs, format, skippable = new Set(), options = {}, reading) {
+    const captures = [];
+    const notices = [];
+    let firstError;
+    for (const input of inputs) {
+        reading?.(input);
+        try {
+            captures.push(await (0,registry/* ingestFile */.tf)(input, format, options));
+        }
+        catch (error) {
+            if (!(error instanceof errors/* InputError */.dz) || !skippable.has(input) || options.signal?.aborted)
+                throw error;
+            firstError ??= error;
+            notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
+        }
+    }
+    if (captures.length === 0 && firstError)
+        throw firstError;
+    return { captures, notices };
+}
+/** The error of an analysis past its time budget: names the file it was reading. */
+function pastBudget(seconds, reading, inputs) {
+    const budget = `expected the analysis to finish within ${seconds} s (the analyze time budget)`;
+    if (reading)
+        return new errors/* InputError */.dz(reading, `${budget}; it was stopped while reading this file`);
+    return new errors/* UsageError */.eb(`${budget}; it was stopped after reading all ${inputs} input(s)`);
+}
+async function withTimeBudget(timeoutMs, inputs, work) {
+    const controller = new AbortController();
+    let current;
+    let timer;
+    const expired = new Promise((_, reject) => {
+        timer = setTimeout(() => {
+            const error = pastBudget(Math.round(timeoutMs) / 1000, current, inputs);
+            controller.abort(error);
+            reject(error);
+        }, timeoutMs);
+    });
+    const running = work(controller.signal, (path) => (current = path));
+    running.catch(() => undefined);
+    try {
+        return await Promise.race([running, expired]);
+    }
+    finally {
+        clearTimeout(timer);
+    }
+}
+function reportFromProfile(profile, options) {
+    const findings = runRules(profile, options.diagnose);
+    const environment = { ...profile.environment, ...(options.environment ?? {}) };
+    const current = { ...profile, findings, environment };
+    const baseline = options.baseline
+        ? {
+            ...options.baseline.report,
+            origin: { origin: options.baseline.origin, reason: options.baseline.reason, ...(options.baseline.path ? { path: options.baseline.path } : {}) },
+        }
+        : null;
+    const look = options.baseline?.look;
+    const gate = compare(current, baseline, { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}), ...(look && look.of > 1 ? { look } : {}) }, options.baseline?.history ? { history: options.baseline.history } : {});
+    const report = {
+        schemaVersion: model_report/* REPORT_SCHEMA_VERSION */.WI,
+        tool: { name: 'profile-gate', version: version/* TOOL_VERSION */.w },
+        generatedAt: (options.now ?? (() => new Date()))().toISOString(),
+        run: options.run ?? {},
+        environment,
+        sources: profile.sources,
+        totalKernelNs: profile.totalKernelNs,
+        kernels: profile.kernels,
+        families: profile.families,
+        metrics: profile.metrics,
+        utilization: profile.utilization,
+        timeline: profile.timeline,
+        gpuTimeUtilPercent: profile.gpuTimeUtilPercent,
+        memops: profile.memops,
+        apiCalls: profile.apiCalls,
+        cpuFunctions: profile.cpuFunctions,
+        notices: profile.notices,
+        deepDive: profile.ncu,
+        findings,
+        verdict: gate.verdict,
+        comparison: gate.comparison && baseline ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) } : gate.comparison,
+        ranks: profile.ranks,
+    };
+    return model_report/* ReportSchema */.M9.parse(report);
+}
+/** The baseline's samples of the metrics the comparison has a row for: what its charts draw. */
+function comparedSamples(comparison, metrics) {
+    const compared = new Set(comparison.rows.filter((r) => r.kind === 'metric').map((r) => r.metric));
+    return Object.fromEntries(metrics.filter((m) => compared.has(m.name)).map((m) => [m.name, [...m.samples]]));
+}
+async function analyze(options) {
+    const build = async (signal, reading) => {
+        const classify = createClassifier(options.families);
+        const isCollective = (name) => classify({ name }) === 'collective';
+        const ingest = { ...(options.ingest ?? {}), isCollective, ...(signal ? { signal } : {}) };
+        const read = await ingestReadable(options.inputs, options.format, options.skippable, ingest, reading);
+        reading?.(undefined);
+        signal?.throwIfAborted();
+        const once = countEachRunOnce(read.captures);
+        const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
+        const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
+        return reportFromProfile(profile, options);
+    };
+    if (options.timeoutMs === undefined)
+        return build();
+    return withTimeBudget(options.timeoutMs, options.inputs.length, build);
 }
 
 
@@ -21856,7 +21758,7 @@ function reportCharts(report) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   c: () => (/* binding */ medianInterval)
 /* harmony export */ });
-/* harmony import */ var _compare_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(277);
+/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(263);
 /**
  * A distribution-free confidence interval of the median from order statistics: the number of
  * samples below the true median is Binomial(n, ½), so [x₍ⱼ₎, x₍ₙ₋ⱼ₊₁₎] covers it with probability
@@ -21878,7 +21780,7 @@ function binomialHalfCdf(n, k) {
  * The median and its CI at `level` (two-sided; the gate's level by default). With too few samples for the level (n < 5 at 90%)
  * the interval is [min, max] and `coverage` says how much less it covers. Undefined for no samples.
  */
-function medianInterval(samples, level = _compare_options_js__WEBPACK_IMPORTED_MODULE_0__/* .CI_LEVEL */ ._w) {
+function medianInterval(samples, level = _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__/* .CI_LEVEL */ ._w) {
     const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
     const n = sorted.length;
     if (n === 0)
@@ -21926,726 +21828,6 @@ function codeBlock(text, language = '') {
     const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
     const fence = '`'.repeat(longest + 1);
     return `${fence}${language}\n${text}\n${fence}`;
-}
-
-
-/***/ }),
-
-/***/ 11:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   FO: () => (/* binding */ formatNs),
-/* harmony export */   Gp: () => (/* binding */ formatSigned),
-/* harmony export */   T1: () => (/* binding */ formatShare),
-/* harmony export */   Vo: () => (/* binding */ rankSummary),
-/* harmony export */   XO: () => (/* binding */ CI_PERCENT),
-/* harmony export */   XX: () => (/* binding */ excludedGapsText),
-/* harmony export */   ZV: () => (/* binding */ formatNumber),
-/* harmony export */   ty: () => (/* binding */ shortenName),
-/* harmony export */   uS: () => (/* binding */ showsRanks)
-/* harmony export */ });
-/* harmony import */ var _compare_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(277);
-/** Number formatting shared by every renderer. */
-
-/** The confidence level of every interval shown, in percent (the gate's: 1 − 2·alpha). */
-const CI_PERCENT = Math.round(_compare_options_js__WEBPACK_IMPORTED_MODULE_0__/* .CI_LEVEL */ ._w * 100);
-function formatNs(ns) {
-    if (!Number.isFinite(ns))
-        return 'n/a';
-    const abs = Math.abs(ns);
-    if (abs >= 1e9)
-        return `${(ns / 1e9).toFixed(2)} s`;
-    if (abs >= 1e6)
-        return `${(ns / 1e6).toFixed(2)} ms`;
-    if (abs >= 1e3)
-        return `${(ns / 1e3).toFixed(2)} us`;
-    return `${Math.round(ns)} ns`;
-}
-function formatShare(share, digits = 1) {
-    return Number.isFinite(share) ? `${(share * 100).toFixed(digits)}%` : 'n/a';
-}
-function formatNumber(value, digits = 2) {
-    if (!Number.isFinite(value))
-        return 'n/a';
-    if (Number.isInteger(value))
-        return String(value);
-    const abs = Math.abs(value);
-    if (abs >= 1000)
-        return value.toFixed(0);
-    if (abs >= 100)
-        return value.toFixed(1);
-    return value.toFixed(digits);
-}
-function formatSigned(value, unit, digits = 1) {
-    if (!Number.isFinite(value))
-        return 'n/a';
-    return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}${unit}`;
-}
-/** Shorten long (templated) kernel names for tables; the full name stays in report.json. */
-function shortenName(name, max = 96) {
-    const oneLine = name.replace(/\s+/g, ' ');
-    return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
-}
-/** Rank rows are worth showing for a distributed job or several devices, not for one plain capture. */
-function showsRanks(ranks) {
-    return ranks.length > 1 || ranks.some((r) => (r.worldSize ?? 1) > 1);
-}
-/** One line per rank (or device): its kernel time, collective share, exposed communication and busy share. */
-function rankSummary(rank) {
-    const who = rank.rank !== undefined ? `rank ${rank.rank}${rank.worldSize ? ` of ${rank.worldSize}` : ''}` : `device ${rank.device ?? 0}`;
-    const parts = [`${formatNs(rank.totalKernelNs)} of kernels`];
-    const collective = rank.families.find((f) => f.family === 'collective')?.share ?? 0;
-    if (collective > 0)
-        parts.push(`collectives ${formatShare(collective)}`);
-    const t = rank.timeline;
-    if (t && t.activeSpanNs > 0) {
-        const span = t.activeSpanNs * Math.max(1, t.devices);
-        if (t.communication)
-            parts.push(`exposed communication ${formatShare(t.communication.exposedNs / span)} of the active span`);
-        parts.push(`busy ${formatShare(t.busyNs / span)}`);
-    }
-    return `${who}: ${parts.join(', ')}`;
-}
-/** The idle gaps left out of the active span, as one clause (empty when none). */
-function excludedGapsText(timeline) {
-    if (timeline.excludedGaps.length === 0)
-        return '';
-    const reasons = [...new Set(timeline.excludedGaps.map((g) => g.reason))].join(', ');
-    const total = timeline.excludedGaps.reduce((sum, g) => sum + g.durNs, 0);
-    return `; ${timeline.excludedGaps.length} idle gap${timeline.excludedGaps.length > 1 ? 's' : ''} (${formatNs(total)}, ${reasons}) left out: active span ${formatNs(timeline.activeSpanNs)}`;
-}
-
-
-/***/ }),
-
-/***/ 193:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   U: () => (/* binding */ fitBlocks),
-/* harmony export */   z: () => (/* binding */ fitRows)
-/* harmony export */ });
-/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(876);
-/**
- * Fitting rendered reports under a size limit: each report gets an equal share of what is left and
- * is rendered at the richest level of detail that fits its share. Whole blocks are kept or dropped,
- * never cut, so no table, fence or <details> is ever left open.
- */
-
-const MIN_RENDERED_SHARE = 400;
-/**
- * Join `head`, the blocks and `tail` with blank lines, within `budget` as counted by `measure`.
- * Blocks that do not fit even as one line are counted in a closing line instead.
- */
-function fitBlocks(head, blocks, tail, budget, measure) {
-    const omittedLine = (n) => `… ${n} more report${n === 1 ? '' : 's'} omitted to stay within GitHub's size limit; see the artifacts.`;
-    const parts = [head];
-    let used = measure(head) + measure(tail) + measure(omittedLine(blocks.length)) + 8;
-    for (let i = 0; i < blocks.length; i++) {
-        const share = (budget - used) / (blocks.length - i);
-        const block = blocks[i];
-        let chosen;
-        // Below this share not even the leanest level fits; skip rendering it.
-        if (share >= MIN_RENDERED_SHARE)
-            for (const detail of _gh_sections_js__WEBPACK_IMPORTED_MODULE_0__/* .DETAIL_LEVELS */ .oA) {
-                const text = block.render(detail);
-                if (measure(text) + 2 <= share) {
-                    chosen = text;
-                    break;
-                }
-            }
-        chosen ??= block.minimal();
-        if (measure(chosen) + 2 > budget - used) {
-            parts.push(omittedLine(blocks.length - i));
-            break;
-        }
-        parts.push(chosen);
-        used += measure(chosen) + 2;
-    }
-    if (tail)
-        parts.push(tail);
-    return parts.filter(Boolean).join('\n\n');
-}
-/** Table rows until a budget is spent; then one line saying how many were left out. */
-function fitRows(rows, budget, measure, what) {
-    const out = [];
-    let used = 0;
-    for (let i = 0; i < rows.length; i++) {
-        const size = measure(rows[i]) + 1;
-        if (used + size > budget) {
-            out.push(`\n… ${rows.length - i} more ${what}.`);
-            break;
-        }
-        out.push(rows[i]);
-        used += size;
-    }
-    return out;
-}
-
-
-/***/ }),
-
-/***/ 876:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $t: () => (/* binding */ orderFindings),
-/* harmony export */   Cq: () => (/* binding */ COMPARISON_HEADER),
-/* harmony export */   FM: () => (/* binding */ nextStepLines),
-/* harmony export */   Hx: () => (/* binding */ isAlert),
-/* harmony export */   Hz: () => (/* binding */ comparisonRowCells),
-/* harmony export */   MT: () => (/* binding */ verdictLine),
-/* harmony export */   O1: () => (/* binding */ orderRows),
-/* harmony export */   R$: () => (/* binding */ artifactsSection),
-/* harmony export */   Us: () => (/* binding */ NO_BASELINE_VERDICT),
-/* harmony export */   VY: () => (/* binding */ artifactLine),
-/* harmony export */   XA: () => (/* binding */ noBaselineBanner),
-/* harmony export */   XQ: () => (/* binding */ entrySections),
-/* harmony export */   gz: () => (/* binding */ renderFindingLine),
-/* harmony export */   hF: () => (/* binding */ reasonsBlock),
-/* harmony export */   oA: () => (/* binding */ DETAIL_LEVELS),
-/* harmony export */   wM: () => (/* binding */ reportVerdictLine)
-/* harmony export */ });
-/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, kernelCode, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, medianInterval, utilizationSection, baselineSection, chartsSection */
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
-/* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(138);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
-/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31);
-/* harmony import */ var _compare_options_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(277);
-/* harmony import */ var _dashboard_median_ci_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(632);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(11);
-/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(215);
-/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(337);
-/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(188);
-/**
- * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
- * chosen level of detail so the callers can fit any profile under GitHub's size limits.
- * Every string that came from a profile goes through gh-text.ts.
- */
-
-
-
-
-
-
-
-
-
-
-const DETAIL_LEVELS = [
-    { findings: 40, evidence: 10, commands: true, rows: 80, kernels: 20, kernelChanges: 20, families: 30, metrics: 20, notices: 15, nameChars: 160, textChars: 600 },
-    { findings: 20, evidence: 6, commands: true, rows: 40, kernels: 10, kernelChanges: 10, families: 15, metrics: 12, notices: 8, nameChars: 100, textChars: 400 },
-    { findings: 10, evidence: 4, commands: true, rows: 15, kernels: 5, kernelChanges: 5, families: 8, metrics: 8, notices: 3, nameChars: 80, textChars: 240 },
-    { findings: 5, evidence: 0, commands: false, rows: 8, kernels: 0, kernelChanges: 0, families: 0, metrics: 4, notices: 0, nameChars: 60, textChars: 160 },
-];
-/** The verdict as a headline, the same in the summary, the comment and report.md. */
-const VERDICT_HEADLINE = {
-    pass: '✅ Pass',
-    warn: '⚠️ Warn',
-    fail: '❌ Fail',
-    'insufficient-data': '❔ Insufficient data',
-    invalid: '🚫 Invalid comparison',
-};
-const SEVERITY_ICON = { error: '❌', warning: '⚠️', info: 'ℹ️' };
-const STATUS_ICON = { fail: '❌', warn: '⚠️', 'insufficient-data': '❔', improved: '🟢', pass: '✅', info: 'ℹ️' };
-const STATUS_ORDER = { fail: 0, warn: 1, 'insufficient-data': 2, improved: 3, pass: 4, info: 5 };
-const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
-function verdictLine(verdict) {
-    return VERDICT_HEADLINE[verdict];
-}
-/** What a pass means when nothing was compared: the findings alone decided. */
-const NO_BASELINE_VERDICT = 'no baseline: findings only';
-/** A report's headline: a pass with no comparison never reads as a bare pass. */
-function reportVerdictLine(report) {
-    return report.comparison || report.verdict !== 'pass' ? verdictLine(report.verdict) : `${verdictLine(report.verdict)} (${NO_BASELINE_VERDICT})`;
-}
-/** The line right under the headline when nothing was compared: why, and what to do about it. */
-function noBaselineBanner(entry) {
-    if (entry.report.comparison)
-        return '';
-    const why = missingBaselineText(entry).replace(/^no baseline:\s*/i, '');
-    return `> **No baseline, findings only:** ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(why, 700)}.`;
-}
-/** Primary findings before secondary ones, errors before warnings before info. */
-function orderFindings(findings) {
-    return [...findings].sort((a, b) => Number(a.secondary) - Number(b.secondary) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
-}
-/** Alerts (fail, warn) first, then the rest; stable within a status. */
-const orderedRows = new WeakMap();
-function orderRows(rows) {
-    // Rendering tries several levels of detail; sort a large comparison once.
-    const cached = orderedRows.get(rows);
-    if (cached)
-        return cached;
-    const ordered = rows
-        .map((row, index) => ({ row, index }))
-        .sort((a, b) => STATUS_ORDER[a.row.status] - STATUS_ORDER[b.row.status] || a.index - b.index)
-        .map(({ row }) => row);
-    orderedRows.set(rows, ordered);
-    return ordered;
-}
-function isAlert(row) {
-    return row.status === 'fail' || row.status === 'warn';
-}
-function familyLabel(family) {
-    return _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_INFO */ .w8[family]?.label ?? family;
-}
-function evidenceText(finding, d) {
-    const entries = Object.entries(finding.evidence);
-    const shown = entries
-        .slice(0, d.evidence)
-        .map(([key, value]) => `${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(key, 40)} = ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(typeof value === 'number' ? (0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 3) : String(value), 80)}`);
-    if (entries.length > d.evidence)
-        shown.push(`… ${entries.length - d.evidence} more`);
-    return shown.join(', ');
-}
-/** A command in a fenced block inside a list item; line endings normalized so it cannot leave the item. */
-function commandBlock(command, indent) {
-    const lines = command.replace(/\r\n?/g, '\n').split('\n').slice(0, 12).map((line) => line.slice(0, 300));
-    return (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)(lines.join('\n'), 'sh').replace(/^/gm, indent);
-}
-/** The finding's next step and its command: what a reviewer acts on. */
-function nextStepLines(finding, textChars, commands = true) {
-    const lines = [`  - Next: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.advice, textChars)}`];
-    if (commands && finding.command)
-        lines.push('', commandBlock(finding.command, '  '), '');
-    return lines;
-}
-function renderFindingFull(finding, d) {
-    const docs = (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('docs', finding.docs);
-    const lines = [
-        `- ${SEVERITY_ICON[finding.severity]} **${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
-    ];
-    if (d.evidence > 0 && Object.keys(finding.evidence).length)
-        lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
-    if (d.evidence > 0 && finding.basis.length)
-        lines.push(`  - Rests on: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.basis.join('; '), d.textChars)}`);
-    lines.push(...nextStepLines(finding, d.textChars, d.commands));
-    return lines.join('\n');
-}
-/** One line per finding, for the alert block of a PR comment. */
-function renderFindingLine(finding, textChars) {
-    return `- ${SEVERITY_ICON[finding.severity]} **${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}): ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, textChars)}`;
-}
-function findingsSection(report, d, h) {
-    const out = [`${h} Findings`, ''];
-    const findings = orderFindings(report.findings);
-    if (findings.length === 0)
-        out.push('No findings.');
-    for (const finding of findings.slice(0, d.findings))
-        out.push(renderFindingFull(finding, d));
-    if (findings.length > d.findings) {
-        const rest = findings.slice(d.findings);
-        out.push(`- … ${rest.length} more findings in report.json: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
-    }
-    return out.join('\n');
-}
-/**
- * A short kernel name as inline code that may wrap after `<`, `,` and `_` (zero-width spaces), so
- * a narrow screen wraps the name instead of pushing the table's last columns out of view.
- */
-function kernelCode(short, max) {
-    return (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1\u200b');
-}
-function rowLabel(row, d, names) {
-    const colon = row.metric.indexOf(':');
-    const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
-    switch (row.kind) {
-        case 'kernel-share':
-            return `kernel ${names ? kernelCode(names(rest), d.nameChars) : (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, d.nameChars)}`;
-        case 'family-share':
-            if (row.metric === 'communication:exposed')
-                return 'exposed communication';
-            return `family: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(familyLabel(rest), 60)}`;
-        case 'finding':
-            return `finding ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, 60)}`;
-        default:
-            return (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
-    }
-}
-/**
- * Deltas of metrics are relative (0.05 = +5%), of shares in percentage points, of findings in hits;
- * the CI and the threshold share the delta's unit.
- */
-function deltaUnit(row) {
-    if (row.kind === 'metric')
-        return { scale: 100, unit: '%' };
-    if (row.kind === 'finding')
-        return { scale: 1, unit: '' };
-    return { scale: 1, unit: ' pp' };
-}
-function valueText(value, row) {
-    if (value === null)
-        return '—';
-    // Shares are percentages of GPU time.
-    if (row.kind === 'family-share' || row.kind === 'kernel-share')
-        return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 1)}%`;
-    if (row.kind === 'finding')
-        return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)} ${value === 1 ? 'hit' : 'hits'}`;
-    const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(row.unit, 12)}` : '';
-    return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)}${suffix}`;
-}
-function comparisonRowCells(row, d, names) {
-    const { scale, unit } = deltaUnit(row);
-    const digits = row.kind === 'finding' ? 0 : 1;
-    const delta = row.delta === null ? '—' : (0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
-    const ci = row.ci ? `${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.ci[0] * scale, unit)} … ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.ci[1] * scale, unit)}` : '—';
-    const threshold = row.threshold === null ? '—' : `±${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
-    const status = `${STATUS_ICON[row.status]} ${row.status}`;
-    return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
-}
-const COMPARISON_HEADER = '| metric | baseline | current | delta | CI | threshold | status |\n|---|---:|---:|---:|---|---:|---|';
-function missingBaselineText(entry) {
-    return entry.baselineNote ?? 'no baseline report was given, so the findings alone decided the verdict; to compare, give one (action input baseline: artifact, or --baseline FILE)';
-}
-function comparisonSection(entry, d, h) {
-    const comparison = entry.report.comparison;
-    const out = [`${h} Comparison with the baseline`, ''];
-    if (!comparison) {
-        out.push(`No comparison: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
-        return out.join('\n');
-    }
-    const rows = orderRows(comparison.rows);
-    const alerts = rows.filter(isAlert).length;
-    if (rows.length === 0)
-        out.push('The baseline had no comparable metrics.');
-    else {
-        out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
-        out.push(COMPARISON_HEADER);
-        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(entry.report);
-        for (const row of rows.slice(0, d.rows))
-            out.push(comparisonRowCells(row, d, names));
-        if (rows.length > d.rows) {
-            const hiddenAlerts = rows.slice(d.rows).filter(isAlert).length;
-            out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
-        }
-    }
-    if (comparison.newFindings.length)
-        out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
-    if (comparison.resolvedFindings.length)
-        out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
-    return out.join('\n');
-}
-function changeText(change) {
-    if (!change)
-        return '';
-    if (change.change === 'added')
-        return 'new';
-    if (change.change === 'removed')
-        return 'gone';
-    return `${change.deltaNs >= 0 ? '+' : '−'}${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(Math.abs(change.deltaNs))}`;
-}
-function kernelsSection(entry, d, h) {
-    const { report } = entry;
-    if (d.kernels === 0 || report.kernels.length === 0)
-        return '';
-    const comparison = report.comparison;
-    const changes = new Map((comparison?.kernelChanges ?? []).map((c) => [c.name, c]));
-    const familyDelta = new Map((comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta]));
-    const withChanges = changes.size > 0;
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
-    const shortened = new Map();
-    const shown = (name) => {
-        const short = names(name);
-        if (short !== name.replace(/\s+/g, ' ').trim())
-            shortened.set(short, name);
-        return kernelCode(short, d.nameChars);
-    };
-    const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(report.totalKernelNs)} of GPU kernel time.`, ''];
-    out.push(withChanges ? '| share | total | change | calls | family | kernel |\n|---:|---:|---:|---:|---|---|' : '| share | total | calls | family | kernel |\n|---:|---:|---:|---|---|');
-    const dived = new Set();
-    for (const kernel of report.kernels.slice(0, d.kernels)) {
-        const change = withChanges ? ` ${changeText(changes.get(kernel.name)) || '—'} |` : '';
-        out.push(`| ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(kernel.share)} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(kernel.totalNs)} |${change} ${kernel.instances} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(kernel.family, 30)} | ${shown(kernel.name)} |`);
-        // Under the first row of that name only (an ncu capture may add its own row for the kernel).
-        const deepDive = dived.has(kernel.name) ? undefined : deepDiveText(report, kernel.name, d);
-        if (deepDive)
-            out.push(`| |${withChanges ? ' |' : ''} | | deep dive | ↳ ${deepDive} |`);
-        dived.add(kernel.name);
-    }
-    if (withChanges && d.kernelChanges > 0) {
-        const biggest = [...changes.values()].sort((a, b) => Math.abs(b.deltaNs) - Math.abs(a.deltaNs)).slice(0, d.kernelChanges);
-        out.push('', `${h}# Biggest kernel changes`, '', '| change | baseline | current | delta | family | kernel |', '|---|---:|---:|---:|---|---|');
-        for (const c of biggest) {
-            out.push(`| ${c.change} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.baselineNs)} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.currentNs)} | ${changeText(c)} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(c.family, 30)} | ${shown(c.name)} |`);
-        }
-        if (changes.size > d.kernelChanges)
-            out.push('', `… ${changes.size - d.kernelChanges} more kernel changes in report.json.`);
-    }
-    if (shortened.size) {
-        // The full names, folded: long template names would push every column off a narrow screen.
-        out.push('', '<details><summary>Full kernel names</summary>', '');
-        // Each in a code block, which scrolls inside itself: the name stays whole for copying.
-        for (const [short, full] of shortened)
-            out.push(`- ${kernelCode(short, d.nameChars)}`, '', (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)((0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .clip */ .$Q)(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
-        out.push('', '</details>');
-    }
-    if (d.families > 0 && report.families.length) {
-        const delta = familyDelta.size > 0;
-        out.push('', `${h} Kernel families`, '', delta ? '| share | Δ share | total | kernels | family |\n|---:|---:|---:|---:|---|' : '| share | total | kernels | family |\n|---:|---:|---:|---|');
-        for (const family of report.families.slice(0, d.families)) {
-            const deltaCell = delta ? ` ${familyDelta.has(family.family) ? (0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(familyDelta.get(family.family), ' pp') : '—'} |` : '';
-            out.push(`| ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(family.share)} |${deltaCell} ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(family.totalNs)} | ${family.kernels} | ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(familyLabel(family.family), 60)} |`);
-        }
-        if (report.families.length > d.families)
-            out.push('', `… ${report.families.length - d.families} more families in report.json.`);
-    }
-    return out.join('\n');
-}
-/**
- * A kernel's Nsight Compute deep dive in one line: the profiled launch's numbers and the ids of the
- * findings about that kernel. Shown in a row right under the kernel's row of the kernels table.
- */
-const deepDiveCache = new WeakMap();
-function deepDivesOf(report) {
-    // Rendering tries several levels of detail; group the results once.
-    let dives = deepDiveCache.get(report.deepDive);
-    // Each profiled kernel is matched by key to its row of the kernels table (tools spell names differently).
-    if (!dives)
-        deepDiveCache.set(report.deepDive, (dives = (0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveKernels */ .X3)(report.deepDive, report.kernels)));
-    return dives;
-}
-function deepDiveText(report, kernel, d) {
-    const dive = deepDivesOf(report).find((k) => k.kernel === kernel);
-    if (!dive)
-        return undefined;
-    const ids = [...new Set(report.findings.filter((f) => f.kernel === kernel && f.id !== 'dominant-kernel').map((f) => f.id))];
-    const launches = `Nsight Compute, ${dive.launches} launch${dive.launches === 1 ? '' : 'es'}`;
-    const text = [`${launches}: ${(0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveFacts */ .k3)(dive.result).join(' · ')}`, ids.length ? `findings: ${ids.join(', ')}` : ''].filter(Boolean).join(' → ');
-    return (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(text, d.textChars);
-}
-/** Deep dives on kernels the kernels table does not show (a name the timing capture spells otherwise, or past its rows). */
-function deepDiveSection(report, d, h) {
-    if (d.kernels === 0)
-        return '';
-    const shown = new Set(report.kernels.slice(0, d.kernels).map((k) => k.name));
-    const rest = deepDivesOf(report).filter((k) => !shown.has(k.kernel));
-    if (rest.length === 0)
-        return '';
-    const out = [`${h} Deep dive (Nsight Compute)`, ''];
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
-    for (const dive of rest.slice(0, d.kernels))
-        out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
-    if (rest.length > d.kernels)
-        out.push(`- … ${rest.length - d.kernels} more profiled kernels in report.json.`);
-    return out.join('\n');
-}
-/**
- * Distribution-free interval of the median from order statistics, at the gate's level; null when n
- * is too small to reach it (n < 5 at 90%).
- */
-function medianInterval(samples, confidence = _compare_options_js__WEBPACK_IMPORTED_MODULE_4__/* .CI_LEVEL */ ._w) {
-    if (samples.length < 2 || samples.length > 100_000)
-        return null;
-    const interval = (0,_dashboard_median_ci_js__WEBPACK_IMPORTED_MODULE_5__/* .medianInterval */ .c)(samples, confidence);
-    return interval && interval.coverage >= confidence ? [interval.low, interval.high] : null;
-}
-function utilizationSection(report, d, h) {
-    const out = [];
-    const u = report.utilization;
-    if (u) {
-        const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 40)).join(', ') : 'none';
-        out.push(`- GPU utilization: mean ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.meanPercent, 1)}%, peak ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`);
-    }
-    const t = report.timeline;
-    if (t && t.spanNs > 0)
-        out.push(`- Trace: GPU busy ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .excludedGapsText */ .XX)(t)}`);
-    if ((0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .showsRanks */ .uS)(report.ranks)) {
-        for (const rank of report.ranks.slice(0, 16))
-            out.push(`- ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .rankSummary */ .Vo)(rank)}`);
-        if (report.ranks.length > 16)
-            out.push(`- … ${report.ranks.length - 16} more ranks in report.json`);
-    }
-    if (report.gpuTimeUtilPercent !== null)
-        out.push(`- nsys gpu_time_util: ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
-    if (report.metrics.length && d.metrics > 0) {
-        if (out.length)
-            out.push('');
-        out.push(`| metric | median | ${_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% CI of the median | samples |`, '|---|---:|---|---:|');
-        for (const metric of report.metrics.slice(0, d.metrics)) {
-            const unit = (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(metric.unit, 12);
-            const ci = medianInterval(metric.samples);
-            const ciText = ci ? `${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci[0])} … ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci[1])} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
-            out.push(`| ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
-        }
-        if (report.metrics.length > d.metrics)
-            out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
-    }
-    const notices = report.notices.filter((n) => n.severity !== 'info').slice(0, d.notices);
-    if (notices.length) {
-        out.push('', 'Capture notes:');
-        for (const notice of notices)
-            out.push(`- ${notice.severity}: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
-    }
-    if (out.length === 0)
-        return '';
-    return [`${h} Utilization and throughput`, '', ...out].join('\n');
-}
-/** The engine's short origin ids, as a reader of the summary would say them; anything else as given. */
-const ORIGIN_TEXT = new Map([
-    ['a/b', 'A/B: the base build, run in this job'],
-    ['artifact', "the default branch's report artifact"],
-    ['file', 'a report file'],
-]);
-function baselineSection(entry, h) {
-    const comparison = entry.report.comparison;
-    const out = [`${h} Baseline`, ''];
-    if (!comparison) {
-        out.push(`None: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
-        return out.join('\n');
-    }
-    const b = comparison.baseline;
-    out.push(`- Used: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
-    out.push(`- Why: ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.reason, 400)}`);
-    if (comparison.environmentMismatch.length)
-        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
-    return out.join('\n');
-}
-function artifactLine(entry) {
-    const a = entry.artifact;
-    if (!a)
-        return undefined;
-    const id = a.id !== undefined ? ` (id ${a.id})` : '';
-    return `${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
-}
-function artifactsSection(entries, links, h) {
-    const out = [`${h} Artifacts`, ''];
-    for (const entry of entries) {
-        const line = artifactLine(entry);
-        if (line)
-            out.push(`- ${entries.length > 1 ? `${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(entry.label, 80)}: ` : ''}${line}`);
-    }
-    if (!entries.some((e) => e.artifact))
-        out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
-    if (links.runUrl)
-        out.push(`- ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
-    return out.join('\n');
-}
-function reasonsBlock(report, max = 5) {
-    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .readableReasons */ .ax)(report);
-    return reasons.slice(0, max).map((r) => `- ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 300)}`).join('\n');
-}
-/** The report's charts (mermaid), at the levels of detail that show the kernel families. */
-function chartsSection(report, d, h) {
-    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_8__/* .reportCharts */ .Em)(report) : [];
-    return charts.length ? [`${h} Charts`, '', charts.join('\n\n')].join('\n') : '';
-}
-/**
- * One report's sections in reading order, as the summary and the comment both show them; the
- * comment draws the charts above its details, so it leaves them out here.
- */
-function entrySections(entry, d, h, options = {}) {
-    const sections = [
-        findingsSection(entry.report, d, h),
-        options.charts ? chartsSection(entry.report, d, h) : '',
-        comparisonSection(entry, d, h),
-        kernelsSection(entry, d, h),
-        deepDiveSection(entry.report, d, h),
-        utilizationSection(entry.report, d, h),
-        baselineSection(entry, h),
-    ];
-    return sections.filter(Boolean).join('\n\n');
-}
-
-
-/***/ }),
-
-/***/ 215:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $Q: () => (/* binding */ clip),
-/* harmony export */   Hk: () => (/* binding */ safeText),
-/* harmony export */   dy: () => (/* binding */ utf8Bytes),
-/* harmony export */   lI: () => (/* binding */ safeCode),
-/* harmony export */   o3: () => (/* binding */ safeLink)
-/* harmony export */ });
-/* unused harmony exports safeUrl, plainText */
-/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31);
-/**
- * Text helpers for what GitHub renders from a report (job summary, PR comment, annotations).
- * Profile text is hostile by default: it is clipped first (so an entity is never cut in half),
- * then escaped, and @mentions / #refs are broken with a zero-width space so a kernel name or a
- * log line can never ping a user or cross-link an issue.
- */
-
-const ZERO_WIDTH_SPACE = '\u200b';
-/** One line, whitespace collapsed, at most `max` UTF-16 units including the ellipsis. */
-function clip(text, max) {
-    const oneLine = text.replace(/\s+/g, ' ').trim();
-    if (oneLine.length <= max)
-        return oneLine;
-    let cut = oneLine.slice(0, Math.max(0, max - 1));
-    // Never leave half of a surrogate pair behind.
-    if (/[\ud800-\udbff]$/.test(cut))
-        cut = cut.slice(0, -1);
-    return `${cut}…`;
-}
-/** GitHub turns `@name`, `#12` and `GH-12` in prose into mentions and cross-links. */
-function neutralizeReferences(text) {
-    return text
-        .replace(/@(?=[A-Za-z0-9_-])/g, `@${ZERO_WIDTH_SPACE}`)
-        .replace(/#(?=\d)/g, `#${ZERO_WIDTH_SPACE}`)
-        .replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
-}
-/** Inline prose from a profile, safe in a paragraph, a list item, a table cell or a <summary>. */
-function safeText(text, max = 300) {
-    // `$` opens GitHub's math rendering, which escapeMarkdown does not cover.
-    return (0,_escape_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeMarkdown */ .FV)(neutralizeReferences(clip(text, max))).replace(/\$/g, '&#36;');
-}
-/**
- * A name (kernel, model, file) as an inline code element. GitHub still parses markdown between
- * raw <code> tags, so every character that could start a markdown or HTML construct, a table
- * cell, a mention or an autolink is written as a numeric entity (shown literally, never parsed).
- */
-function safeCode(text, max = 160) {
-    const literal = clip(text, max)
-        .replace(/[&<>"'|`*_~[\]!\\@#$]/g, (c) => `&#${c.charCodeAt(0)};`)
-        // Break autolinks (scheme:// and www.) without encoding every C++ `::`.
-        .replace(/:(?=\/\/)/g, '&#58;')
-        .replace(/\b(www)\./gi, '$1&#46;');
-    return `<code>${literal}</code>`;
-}
-/** Characters that could end or re-open a markdown link destination, percent-encoded. */
-function encodeForLink(href) {
-    return href.replace(/[()[\]<>"'`*_\\| ]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-}
-/** An http(s) URL made safe for a markdown link destination, or undefined when it is not one. */
-function safeUrl(url) {
-    if (!url)
-        return undefined;
-    let parsed;
-    try {
-        parsed = new URL(url);
-    }
-    catch {
-        return undefined;
-    }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
-        return undefined;
-    return encodeForLink(parsed.href);
-}
-/** `[label](url)` when the URL is safe; the escaped label alone otherwise. `label` is escaped here. */
-function safeLink(label, url, max = 120) {
-    const href = safeUrl(url);
-    const text = safeText(label, max);
-    return href ? `[${text}](${href})` : text;
-}
-/** Plain text for places that render no markdown (annotations): no control characters, bounded. */
-function plainText(text, max) {
-    // eslint-disable-next-line no-control-regex
-    const cleaned = text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ');
-    if (cleaned.length <= max)
-        return cleaned;
-    let cut = cleaned.slice(0, Math.max(0, max - 1));
-    if (/[\ud800-\udbff]$/.test(cut))
-        cut = cut.slice(0, -1);
-    return `${cut}…`;
-}
-/** Bytes of a string as UTF-8 (the job summary limit is in bytes). */
-function utf8Bytes(text) {
-    return Buffer.byteLength(text, 'utf8');
 }
 
 
@@ -22956,6 +22138,839 @@ function readableReasons(report) {
 
 /***/ }),
 
+/***/ 821:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   U: () => (/* binding */ fitBlocks),
+/* harmony export */   z: () => (/* binding */ fitRows)
+/* harmony export */ });
+/* harmony import */ var _sections_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(192);
+/**
+ * Fitting rendered reports under a size limit: each report gets an equal share of what is left and
+ * is rendered at the richest level of detail that fits its share. Whole blocks are kept or dropped,
+ * never cut, so no table, fence or <details> is ever left open.
+ */
+
+const MIN_RENDERED_SHARE = 400;
+/**
+ * Join `head`, the blocks and `tail` with blank lines, within `budget` as counted by `measure`.
+ * Blocks that do not fit even as one line are counted in a closing line instead.
+ */
+function fitBlocks(head, blocks, tail, budget, measure) {
+    const omittedLine = (n) => `… ${n} more report${n === 1 ? '' : 's'} omitted to stay within GitHub's size limit; see the artifacts.`;
+    const parts = [head];
+    let used = measure(head) + measure(tail) + measure(omittedLine(blocks.length)) + 8;
+    for (let i = 0; i < blocks.length; i++) {
+        const share = (budget - used) / (blocks.length - i);
+        const block = blocks[i];
+        let chosen;
+        // Below this share not even the leanest level fits; skip rendering it.
+        if (share >= MIN_RENDERED_SHARE)
+            for (const detail of _sections_js__WEBPACK_IMPORTED_MODULE_0__/* .DETAIL_LEVELS */ .oA) {
+                const text = block.render(detail);
+                if (measure(text) + 2 <= share) {
+                    chosen = text;
+                    break;
+                }
+            }
+        chosen ??= block.minimal();
+        if (measure(chosen) + 2 > budget - used) {
+            parts.push(omittedLine(blocks.length - i));
+            break;
+        }
+        parts.push(chosen);
+        used += measure(chosen) + 2;
+    }
+    if (tail)
+        parts.push(tail);
+    return parts.filter(Boolean).join('\n\n');
+}
+/** Table rows until a budget is spent; then one line saying how many were left out. */
+function fitRows(rows, budget, measure, what) {
+    const out = [];
+    let used = 0;
+    for (let i = 0; i < rows.length; i++) {
+        const size = measure(rows[i]) + 1;
+        if (used + size > budget) {
+            out.push(`\n… ${rows.length - i} more ${what}.`);
+            break;
+        }
+        out.push(rows[i]);
+        used += size;
+    }
+    return out;
+}
+
+
+/***/ }),
+
+/***/ 261:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Em: () => (/* binding */ reportCharts)
+/* harmony export */ });
+/* unused harmony exports familySharesChart, samplesChart */
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
+/**
+ * Pictures for the PR comment and the job summary, as mermaid `xychart-beta` blocks (GitHub renders
+ * mermaid in both): the kernel-family shares of the baseline against this run, and each side's
+ * decode throughput per timed run. A chart is drawn only from numbers the report holds; labels are
+ * reduced to characters that cannot end a mermaid string or the code fence.
+ */
+
+
+/** Families shown: the largest by either side's share, so the chart stays readable on a phone. */
+const MAX_FAMILIES = 6;
+/** Timed runs drawn per side. */
+const MAX_RUNS = 60;
+function label(text, max = 28) {
+    const clean = text.replace(/[^\p{L}\p{N} ._/+()&-]+/gu, ' ').replace(/\s+/g, ' ').trim();
+    return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
+}
+const num = (value, digits = 1) => String(Number(value.toFixed(digits)));
+function familyLabel(family) {
+    return _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_INFO */ .w8[family]?.label ?? family;
+}
+function fence(lines) {
+    return ['```mermaid', ...lines, '```'].join('\n');
+}
+/** The families whose share moved, baseline against current, as pairs of horizontal bars. */
+function familySharesChart(report) {
+    const rows = (report.comparison?.rows ?? [])
+        .filter((r) => r.kind === 'family-share' && r.baseline !== null && r.current !== null && Number.isFinite(r.baseline) && Number.isFinite(r.current))
+        .sort((a, b) => Math.max(b.baseline, b.current) - Math.max(a.baseline, a.current))
+        .slice(0, MAX_FAMILIES);
+    if (rows.length === 0)
+        return undefined;
+    const categories = [];
+    const values = [];
+    for (const row of rows) {
+        const name = label(familyLabel(row.metric.replace(/^family:/, '')));
+        categories.push(`"${name} · base"`, `"${name} · head"`);
+        values.push(num(row.baseline), num(row.current));
+    }
+    const top = Math.min(100, Math.ceil(Math.max(...rows.map((r) => Math.max(r.baseline, r.current))) / 10) * 10 || 10);
+    return fence([
+        'xychart-beta horizontal',
+        '    title "Share of GPU kernel time by family (%): baseline vs this run"',
+        `    x-axis [${categories.join(', ')}]`,
+        `    y-axis "share of GPU kernel time (%)" 0 --> ${top}`,
+        `    bar [${values.join(', ')}]`,
+    ]);
+}
+/** Bounds a little outside the samples, rounded, so the noise and the shift both show. */
+function axisRange(values) {
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    const pad = Math.max((high - low) * 0.1, Math.abs(high) * 0.01, 1e-9);
+    const step = 10 ** Math.floor(Math.log10(pad));
+    return [Math.max(0, Math.floor((low - pad) / step) * step), Math.ceil((high + pad) / step) * step];
+}
+/**
+ * Both sides' samples of a metric in run order, one line each (baseline first). Mermaid needs both
+ * lines as long as the axis, so with unequal counts the first runs of each side are drawn and the
+ * title says how many.
+ */
+function samplesChart(report, metric = 'decode_tok_s') {
+    const base = report.comparison?.baselineSamples?.[metric]?.filter(Number.isFinite);
+    const cur = report.metrics.find((m) => m.name === metric)?.samples.filter(Number.isFinite);
+    if (!base || !cur || base.length < 2 || cur.length < 2)
+        return undefined;
+    const n = Math.min(base.length, cur.length, MAX_RUNS);
+    const shown = n < Math.max(base.length, cur.length) ? `, the first ${n} runs of ${base.length} and ${cur.length}` : '';
+    const info = (0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .metricInfo */ .R)(metric);
+    const unit = label(report.metrics.find((m) => m.name === metric)?.unit ?? '', 16);
+    const [low, high] = axisRange([...base.slice(0, n), ...cur.slice(0, n)]);
+    const digits = high - low < 10 ? 2 : 1;
+    return fence([
+        '---',
+        'config:',
+        '  themeVariables:',
+        '    xyChart:',
+        '      plotColorPalette: "#8c959f, #0072b2"',
+        '---',
+        'xychart-beta',
+        `    title "${label(info.label, 40)} per timed run: baseline (grey), this run (blue)${shown}"`,
+        `    x-axis "timed run" [${Array.from({ length: n }, (_, i) => `"${i + 1}"`).join(', ')}]`,
+        `    y-axis "${unit}" ${num(low, digits)} --> ${num(high, digits)}`,
+        `    line [${base.slice(0, n).map((v) => num(v, digits)).join(', ')}]`,
+        `    line [${cur.slice(0, n).map((v) => num(v, digits)).join(', ')}]`,
+    ]);
+}
+/** Every chart the report has numbers for, in reading order. */
+function reportCharts(report) {
+    return [samplesChart(report), familySharesChart(report)].filter((chart) => chart !== undefined);
+}
+
+
+/***/ }),
+
+/***/ 192:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $t: () => (/* binding */ orderFindings),
+/* harmony export */   Cq: () => (/* binding */ COMPARISON_HEADER),
+/* harmony export */   FM: () => (/* binding */ nextStepLines),
+/* harmony export */   Hx: () => (/* binding */ isAlert),
+/* harmony export */   Hz: () => (/* binding */ comparisonRowCells),
+/* harmony export */   MT: () => (/* binding */ verdictLine),
+/* harmony export */   O1: () => (/* binding */ orderRows),
+/* harmony export */   R$: () => (/* binding */ artifactsSection),
+/* harmony export */   Us: () => (/* binding */ NO_BASELINE_VERDICT),
+/* harmony export */   VY: () => (/* binding */ artifactLine),
+/* harmony export */   XA: () => (/* binding */ noBaselineBanner),
+/* harmony export */   XQ: () => (/* binding */ entrySections),
+/* harmony export */   gz: () => (/* binding */ renderFindingLine),
+/* harmony export */   hF: () => (/* binding */ reasonsBlock),
+/* harmony export */   oA: () => (/* binding */ DETAIL_LEVELS),
+/* harmony export */   wM: () => (/* binding */ reportVerdictLine)
+/* harmony export */ });
+/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, kernelCode, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, medianInterval, utilizationSection, baselineSection, chartsSection */
+/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(138);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
+/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31);
+/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(263);
+/* harmony import */ var _dashboard_median_ci_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(632);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(710);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(755);
+/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(261);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(188);
+/**
+ * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
+ * chosen level of detail so the callers can fit any profile under GitHub's size limits.
+ * Every string that came from a profile goes through gh-text.ts.
+ */
+
+
+
+
+
+
+
+
+
+
+const DETAIL_LEVELS = [
+    { findings: 40, evidence: 10, commands: true, rows: 80, kernels: 20, kernelChanges: 20, families: 30, metrics: 20, notices: 15, nameChars: 160, textChars: 600 },
+    { findings: 20, evidence: 6, commands: true, rows: 40, kernels: 10, kernelChanges: 10, families: 15, metrics: 12, notices: 8, nameChars: 100, textChars: 400 },
+    { findings: 10, evidence: 4, commands: true, rows: 15, kernels: 5, kernelChanges: 5, families: 8, metrics: 8, notices: 3, nameChars: 80, textChars: 240 },
+    { findings: 5, evidence: 0, commands: false, rows: 8, kernels: 0, kernelChanges: 0, families: 0, metrics: 4, notices: 0, nameChars: 60, textChars: 160 },
+];
+/** The verdict as a headline, the same in the summary, the comment and report.md. */
+const VERDICT_HEADLINE = {
+    pass: '✅ Pass',
+    warn: '⚠️ Warn',
+    fail: '❌ Fail',
+    'insufficient-data': '❔ Insufficient data',
+    invalid: '🚫 Invalid comparison',
+};
+const SEVERITY_ICON = { error: '❌', warning: '⚠️', info: 'ℹ️' };
+const STATUS_ICON = { fail: '❌', warn: '⚠️', 'insufficient-data': '❔', improved: '🟢', pass: '✅', info: 'ℹ️' };
+const STATUS_ORDER = { fail: 0, warn: 1, 'insufficient-data': 2, improved: 3, pass: 4, info: 5 };
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
+function verdictLine(verdict) {
+    return VERDICT_HEADLINE[verdict];
+}
+/** What a pass means when nothing was compared: the findings alone decided. */
+const NO_BASELINE_VERDICT = 'no baseline: findings only';
+/** A report's headline: a pass with no comparison never reads as a bare pass. */
+function reportVerdictLine(report) {
+    return report.comparison || report.verdict !== 'pass' ? verdictLine(report.verdict) : `${verdictLine(report.verdict)} (${NO_BASELINE_VERDICT})`;
+}
+/** The line right under the headline when nothing was compared: why, and what to do about it. */
+function noBaselineBanner(entry) {
+    if (entry.report.comparison)
+        return '';
+    const why = missingBaselineText(entry).replace(/^no baseline:\s*/i, '');
+    return `> **No baseline, findings only:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(why, 700)}.`;
+}
+/** Primary findings before secondary ones, errors before warnings before info. */
+function orderFindings(findings) {
+    return [...findings].sort((a, b) => Number(a.secondary) - Number(b.secondary) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+}
+/** Alerts (fail, warn) first, then the rest; stable within a status. */
+const orderedRows = new WeakMap();
+function orderRows(rows) {
+    // Rendering tries several levels of detail; sort a large comparison once.
+    const cached = orderedRows.get(rows);
+    if (cached)
+        return cached;
+    const ordered = rows
+        .map((row, index) => ({ row, index }))
+        .sort((a, b) => STATUS_ORDER[a.row.status] - STATUS_ORDER[b.row.status] || a.index - b.index)
+        .map(({ row }) => row);
+    orderedRows.set(rows, ordered);
+    return ordered;
+}
+function isAlert(row) {
+    return row.status === 'fail' || row.status === 'warn';
+}
+function familyLabel(family) {
+    return _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_INFO */ .w8[family]?.label ?? family;
+}
+function evidenceText(finding, d) {
+    const entries = Object.entries(finding.evidence);
+    const shown = entries
+        .slice(0, d.evidence)
+        .map(([key, value]) => `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(key, 40)} = ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 3) : String(value), 80)}`);
+    if (entries.length > d.evidence)
+        shown.push(`… ${entries.length - d.evidence} more`);
+    return shown.join(', ');
+}
+/** A command in a fenced block inside a list item; line endings normalized so it cannot leave the item. */
+function commandBlock(command, indent) {
+    const lines = command.replace(/\r\n?/g, '\n').split('\n').slice(0, 12).map((line) => line.slice(0, 300));
+    return (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)(lines.join('\n'), 'sh').replace(/^/gm, indent);
+}
+/** The finding's next step and its command: what a reviewer acts on. */
+function nextStepLines(finding, textChars, commands = true) {
+    const lines = [`  - Next: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.advice, textChars)}`];
+    if (commands && finding.command)
+        lines.push('', commandBlock(finding.command, '  '), '');
+    return lines;
+}
+function renderFindingFull(finding, d) {
+    const docs = (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('docs', finding.docs);
+    const lines = [
+        `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
+    ];
+    if (d.evidence > 0 && Object.keys(finding.evidence).length)
+        lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
+    if (d.evidence > 0 && finding.basis.length)
+        lines.push(`  - Rests on: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.basis.join('; '), d.textChars)}`);
+    lines.push(...nextStepLines(finding, d.textChars, d.commands));
+    return lines.join('\n');
+}
+/** One line per finding, for the alert block of a PR comment. */
+function renderFindingLine(finding, textChars) {
+    return `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, textChars)}`;
+}
+function findingsSection(report, d, h) {
+    const out = [`${h} Findings`, ''];
+    const findings = orderFindings(report.findings);
+    if (findings.length === 0)
+        out.push('No findings.');
+    for (const finding of findings.slice(0, d.findings))
+        out.push(renderFindingFull(finding, d));
+    if (findings.length > d.findings) {
+        const rest = findings.slice(d.findings);
+        out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
+    }
+    return out.join('\n');
+}
+/**
+ * A short kernel name as inline code that may wrap after `<`, `,` and `_` (zero-width spaces), so
+ * a narrow screen wraps the name instead of pushing the table's last columns out of view.
+ */
+function kernelCode(short, max) {
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1\u200b');
+}
+function rowLabel(row, d, names) {
+    const colon = row.metric.indexOf(':');
+    const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
+    switch (row.kind) {
+        case 'kernel-share':
+            return `kernel ${names ? kernelCode(names(rest), d.nameChars) : (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, d.nameChars)}`;
+        case 'family-share':
+            if (row.metric === 'communication:exposed')
+                return 'exposed communication';
+            return `family: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(familyLabel(rest), 60)}`;
+        case 'finding':
+            return `finding ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, 60)}`;
+        default:
+            return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
+    }
+}
+/**
+ * Deltas of metrics are relative (0.05 = +5%), of shares in percentage points, of findings in hits;
+ * the CI and the threshold share the delta's unit.
+ */
+function deltaUnit(row) {
+    if (row.kind === 'metric')
+        return { scale: 100, unit: '%' };
+    if (row.kind === 'finding')
+        return { scale: 1, unit: '' };
+    return { scale: 1, unit: ' pp' };
+}
+function valueText(value, row) {
+    if (value === null)
+        return '—';
+    // Shares are percentages of GPU time.
+    if (row.kind === 'family-share' || row.kind === 'kernel-share')
+        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 1)}%`;
+    if (row.kind === 'finding')
+        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)} ${value === 1 ? 'hit' : 'hits'}`;
+    const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(row.unit, 12)}` : '';
+    return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)}${suffix}`;
+}
+function comparisonRowCells(row, d, names) {
+    const { scale, unit } = deltaUnit(row);
+    const digits = row.kind === 'finding' ? 0 : 1;
+    const delta = row.delta === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
+    const ci = row.ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.ci[0] * scale, unit)} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.ci[1] * scale, unit)}` : '—';
+    const threshold = row.threshold === null ? '—' : `±${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
+    const status = `${STATUS_ICON[row.status]} ${row.status}`;
+    return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
+}
+const COMPARISON_HEADER = '| metric | baseline | current | delta | CI | threshold | status |\n|---|---:|---:|---:|---|---:|---|';
+function missingBaselineText(entry) {
+    return entry.baselineNote ?? 'no baseline report was given, so the findings alone decided the verdict; to compare, give one (action input baseline: artifact, or --baseline FILE)';
+}
+function comparisonSection(entry, d, h) {
+    const comparison = entry.report.comparison;
+    const out = [`${h} Comparison with the baseline`, ''];
+    if (!comparison) {
+        out.push(`No comparison: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
+        return out.join('\n');
+    }
+    const rows = orderRows(comparison.rows);
+    const alerts = rows.filter(isAlert).length;
+    if (rows.length === 0)
+        out.push('The baseline had no comparable metrics.');
+    else {
+        out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
+        out.push(COMPARISON_HEADER);
+        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(entry.report);
+        for (const row of rows.slice(0, d.rows))
+            out.push(comparisonRowCells(row, d, names));
+        if (rows.length > d.rows) {
+            const hiddenAlerts = rows.slice(d.rows).filter(isAlert).length;
+            out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
+        }
+    }
+    if (comparison.newFindings.length)
+        out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
+    if (comparison.resolvedFindings.length)
+        out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
+    return out.join('\n');
+}
+function changeText(change) {
+    if (!change)
+        return '';
+    if (change.change === 'added')
+        return 'new';
+    if (change.change === 'removed')
+        return 'gone';
+    return `${change.deltaNs >= 0 ? '+' : '−'}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(Math.abs(change.deltaNs))}`;
+}
+function kernelsSection(entry, d, h) {
+    const { report } = entry;
+    if (d.kernels === 0 || report.kernels.length === 0)
+        return '';
+    const comparison = report.comparison;
+    const changes = new Map((comparison?.kernelChanges ?? []).map((c) => [c.name, c]));
+    const familyDelta = new Map((comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta]));
+    const withChanges = changes.size > 0;
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
+    const shortened = new Map();
+    const shown = (name) => {
+        const short = names(name);
+        if (short !== name.replace(/\s+/g, ' ').trim())
+            shortened.set(short, name);
+        return kernelCode(short, d.nameChars);
+    };
+    const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(report.totalKernelNs)} of GPU kernel time.`, ''];
+    out.push(withChanges ? '| share | total | change | calls | family | kernel |\n|---:|---:|---:|---:|---|---|' : '| share | total | calls | family | kernel |\n|---:|---:|---:|---|---|');
+    const dived = new Set();
+    for (const kernel of report.kernels.slice(0, d.kernels)) {
+        const change = withChanges ? ` ${changeText(changes.get(kernel.name)) || '—'} |` : '';
+        out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(kernel.share)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(kernel.totalNs)} |${change} ${kernel.instances} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(kernel.family, 30)} | ${shown(kernel.name)} |`);
+        // Under the first row of that name only (an ncu capture may add its own row for the kernel).
+        const deepDive = dived.has(kernel.name) ? undefined : deepDiveText(report, kernel.name, d);
+        if (deepDive)
+            out.push(`| |${withChanges ? ' |' : ''} | | deep dive | ↳ ${deepDive} |`);
+        dived.add(kernel.name);
+    }
+    if (withChanges && d.kernelChanges > 0) {
+        const biggest = [...changes.values()].sort((a, b) => Math.abs(b.deltaNs) - Math.abs(a.deltaNs)).slice(0, d.kernelChanges);
+        out.push('', `${h}# Biggest kernel changes`, '', '| change | baseline | current | delta | family | kernel |', '|---|---:|---:|---:|---|---|');
+        for (const c of biggest) {
+            out.push(`| ${c.change} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.baselineNs)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.currentNs)} | ${changeText(c)} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(c.family, 30)} | ${shown(c.name)} |`);
+        }
+        if (changes.size > d.kernelChanges)
+            out.push('', `… ${changes.size - d.kernelChanges} more kernel changes in report.json.`);
+    }
+    if (shortened.size) {
+        // The full names, folded: long template names would push every column off a narrow screen.
+        out.push('', '<details><summary>Full kernel names</summary>', '');
+        // Each in a code block, which scrolls inside itself: the name stays whole for copying.
+        for (const [short, full] of shortened)
+            out.push(`- ${kernelCode(short, d.nameChars)}`, '', (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)((0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .clip */ .$Q)(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
+        out.push('', '</details>');
+    }
+    if (d.families > 0 && report.families.length) {
+        const delta = familyDelta.size > 0;
+        out.push('', `${h} Kernel families`, '', delta ? '| share | Δ share | total | kernels | family |\n|---:|---:|---:|---:|---|' : '| share | total | kernels | family |\n|---:|---:|---:|---|');
+        for (const family of report.families.slice(0, d.families)) {
+            const deltaCell = delta ? ` ${familyDelta.has(family.family) ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(familyDelta.get(family.family), ' pp') : '—'} |` : '';
+            out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(family.share)} |${deltaCell} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(family.totalNs)} | ${family.kernels} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(familyLabel(family.family), 60)} |`);
+        }
+        if (report.families.length > d.families)
+            out.push('', `… ${report.families.length - d.families} more families in report.json.`);
+    }
+    return out.join('\n');
+}
+/**
+ * A kernel's Nsight Compute deep dive in one line: the profiled launch's numbers and the ids of the
+ * findings about that kernel. Shown in a row right under the kernel's row of the kernels table.
+ */
+const deepDiveCache = new WeakMap();
+function deepDivesOf(report) {
+    // Rendering tries several levels of detail; group the results once.
+    let dives = deepDiveCache.get(report.deepDive);
+    // Each profiled kernel is matched by key to its row of the kernels table (tools spell names differently).
+    if (!dives)
+        deepDiveCache.set(report.deepDive, (dives = (0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveKernels */ .X3)(report.deepDive, report.kernels)));
+    return dives;
+}
+function deepDiveText(report, kernel, d) {
+    const dive = deepDivesOf(report).find((k) => k.kernel === kernel);
+    if (!dive)
+        return undefined;
+    const ids = [...new Set(report.findings.filter((f) => f.kernel === kernel && f.id !== 'dominant-kernel').map((f) => f.id))];
+    const launches = `Nsight Compute, ${dive.launches} launch${dive.launches === 1 ? '' : 'es'}`;
+    const text = [`${launches}: ${(0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveFacts */ .k3)(dive.result).join(' · ')}`, ids.length ? `findings: ${ids.join(', ')}` : ''].filter(Boolean).join(' → ');
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(text, d.textChars);
+}
+/** Deep dives on kernels the kernels table does not show (a name the timing capture spells otherwise, or past its rows). */
+function deepDiveSection(report, d, h) {
+    if (d.kernels === 0)
+        return '';
+    const shown = new Set(report.kernels.slice(0, d.kernels).map((k) => k.name));
+    const rest = deepDivesOf(report).filter((k) => !shown.has(k.kernel));
+    if (rest.length === 0)
+        return '';
+    const out = [`${h} Deep dive (Nsight Compute)`, ''];
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
+    for (const dive of rest.slice(0, d.kernels))
+        out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
+    if (rest.length > d.kernels)
+        out.push(`- … ${rest.length - d.kernels} more profiled kernels in report.json.`);
+    return out.join('\n');
+}
+/**
+ * Distribution-free interval of the median from order statistics, at the gate's level; null when n
+ * is too small to reach it (n < 5 at 90%).
+ */
+function medianInterval(samples, confidence = _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_4__/* .CI_LEVEL */ ._w) {
+    if (samples.length < 2 || samples.length > 100_000)
+        return null;
+    const interval = (0,_dashboard_median_ci_js__WEBPACK_IMPORTED_MODULE_5__/* .medianInterval */ .c)(samples, confidence);
+    return interval && interval.coverage >= confidence ? [interval.low, interval.high] : null;
+}
+function utilizationSection(report, d, h) {
+    const out = [];
+    const u = report.utilization;
+    if (u) {
+        const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 40)).join(', ') : 'none';
+        out.push(`- GPU utilization: mean ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.meanPercent, 1)}%, peak ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`);
+    }
+    const t = report.timeline;
+    if (t && t.spanNs > 0)
+        out.push(`- Trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .excludedGapsText */ .XX)(t)}`);
+    if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .showsRanks */ .uS)(report.ranks)) {
+        for (const rank of report.ranks.slice(0, 16))
+            out.push(`- ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .rankSummary */ .Vo)(rank)}`);
+        if (report.ranks.length > 16)
+            out.push(`- … ${report.ranks.length - 16} more ranks in report.json`);
+    }
+    if (report.gpuTimeUtilPercent !== null)
+        out.push(`- nsys gpu_time_util: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
+    if (report.metrics.length && d.metrics > 0) {
+        if (out.length)
+            out.push('');
+        out.push(`| metric | median | ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% CI of the median | samples |`, '|---|---:|---|---:|');
+        for (const metric of report.metrics.slice(0, d.metrics)) {
+            const unit = (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(metric.unit, 12);
+            const ci = medianInterval(metric.samples);
+            const ciText = ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci[0])} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci[1])} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
+            out.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
+        }
+        if (report.metrics.length > d.metrics)
+            out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
+    }
+    const notices = report.notices.filter((n) => n.severity !== 'info').slice(0, d.notices);
+    if (notices.length) {
+        out.push('', 'Capture notes:');
+        for (const notice of notices)
+            out.push(`- ${notice.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
+    }
+    if (out.length === 0)
+        return '';
+    return [`${h} Utilization and throughput`, '', ...out].join('\n');
+}
+/** The engine's short origin ids, as a reader of the summary would say them; anything else as given. */
+const ORIGIN_TEXT = new Map([
+    ['a/b', 'A/B: the base build, run in this job'],
+    ['artifact', "the default branch's report artifact"],
+    ['file', 'a report file'],
+]);
+function baselineSection(entry, h) {
+    const comparison = entry.report.comparison;
+    const out = [`${h} Baseline`, ''];
+    if (!comparison) {
+        out.push(`None: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
+        return out.join('\n');
+    }
+    const b = comparison.baseline;
+    out.push(`- Used: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
+    out.push(`- Why: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.reason, 400)}`);
+    if (comparison.environmentMismatch.length)
+        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
+    return out.join('\n');
+}
+function artifactLine(entry) {
+    const a = entry.artifact;
+    if (!a)
+        return undefined;
+    const id = a.id !== undefined ? ` (id ${a.id})` : '';
+    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
+}
+function artifactsSection(entries, links, h) {
+    const out = [`${h} Artifacts`, ''];
+    for (const entry of entries) {
+        const line = artifactLine(entry);
+        if (line)
+            out.push(`- ${entries.length > 1 ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(entry.label, 80)}: ` : ''}${line}`);
+    }
+    if (!entries.some((e) => e.artifact))
+        out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
+    if (links.runUrl)
+        out.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
+    return out.join('\n');
+}
+function reasonsBlock(report, max = 5) {
+    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .readableReasons */ .ax)(report);
+    return reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 300)}`).join('\n');
+}
+/** The report's charts (mermaid), at the levels of detail that show the kernel families. */
+function chartsSection(report, d, h) {
+    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_8__/* .reportCharts */ .Em)(report) : [];
+    return charts.length ? [`${h} Charts`, '', charts.join('\n\n')].join('\n') : '';
+}
+/**
+ * One report's sections in reading order, as the summary and the comment both show them; the
+ * comment draws the charts above its details, so it leaves them out here.
+ */
+function entrySections(entry, d, h, options = {}) {
+    const sections = [
+        findingsSection(entry.report, d, h),
+        options.charts ? chartsSection(entry.report, d, h) : '',
+        comparisonSection(entry, d, h),
+        kernelsSection(entry, d, h),
+        deepDiveSection(entry.report, d, h),
+        utilizationSection(entry.report, d, h),
+        baselineSection(entry, h),
+    ];
+    return sections.filter(Boolean).join('\n\n');
+}
+
+
+/***/ }),
+
+/***/ 198:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   SUMMARY_BUDGET_BYTES: () => (/* binding */ SUMMARY_BUDGET_BYTES),
+/* harmony export */   SUMMARY_LIMIT_BYTES: () => (/* binding */ SUMMARY_LIMIT_BYTES),
+/* harmony export */   legsTable: () => (/* binding */ legsTable),
+/* harmony export */   renderMergedSummary: () => (/* binding */ renderMergedSummary),
+/* harmony export */   renderSummary: () => (/* binding */ renderSummary)
+/* harmony export */ });
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(821);
+/* harmony import */ var _sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(192);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(755);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(710);
+/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(756);
+
+
+
+
+
+/** GitHub's per-step summary limit. */
+const SUMMARY_LIMIT_BYTES = 1024 * 1024;
+/** What we allow ourselves, leaving room for anything else the step appends. */
+const SUMMARY_BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 64 * 1024;
+function title(entry) {
+    return `profile-gate: ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reportVerdictLine */ .wM)(entry.report)} · ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`;
+}
+function renderSummary(report, options = {}) {
+    const entry = {
+        label: options.label ?? (0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_4__/* .labelFor */ .gt)(report, 'profile'),
+        report,
+        ...(options.artifact ? { artifact: options.artifact } : {}),
+        ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
+    };
+    return renderMergedSummary((0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_4__/* .mergeReports */ .C1)([entry]), options);
+}
+function decodeCell(entry) {
+    const metric = entry.report.metrics.find((m) => m.name === 'decode_tok_s');
+    if (!metric)
+        return '—';
+    const row = entry.report.comparison?.rows.find((r) => r.metric === 'decode_tok_s' && r.delta !== null);
+    return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(metric.value)}${row ? ` (${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatSigned */ .Gp)(row.delta * 100, '%')})` : ''}`;
+}
+/** One row per report: verdict, findings, alerts and decode throughput. */
+function legsTable(merged, budget, measure) {
+    const rows = merged.entries.map((entry) => {
+        const errors = entry.report.findings.filter((f) => f.severity === 'error').length;
+        const warnings = entry.report.findings.filter((f) => f.severity === 'warning').length;
+        const alerts = entry.report.comparison?.rows.filter(_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .isAlert */ .Hx).length ?? 0;
+        return `| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 80)} | ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} | ${errors} errors, ${warnings} warnings | ${entry.report.comparison ? alerts : 'no baseline'} | ${decodeCell(entry)} |`;
+    });
+    const header = ['| report | verdict | findings | alerts | decode tok/s (Δ) |', '|---|---|---|---:|---:|'];
+    return [...header, ...(0,_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitRows */ .z)(rows, budget, measure, 'reports in the artifacts')].join('\n');
+}
+function countsText(merged) {
+    return Object.entries(merged.counts)
+        .filter(([, n]) => n > 0)
+        .map(([verdict, n]) => `${n} ${verdict}`)
+        .join(', ');
+}
+function renderMergedSummary(merged, options = {}) {
+    const budget = options.budgetBytes ?? SUMMARY_BUDGET_BYTES;
+    const links = options.links ?? {};
+    if (merged.entries.length === 0) {
+        return `## profile-gate: ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(merged.verdict)}\n\nNo report was found to summarize.\n`;
+    }
+    if (merged.entries.length === 1) {
+        const entry = merged.entries[0];
+        const reasons = (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report);
+        const head = [`## ${title(entry)}`, (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .noBaselineBanner */ .XA)(entry), reasons].filter(Boolean).join('\n\n');
+        const tail = (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactsSection */ .R$)([entry], links, '###');
+        const block = {
+            render: (d) => (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '###', { charts: true }),
+            minimal: () => 'Details omitted to stay within the job summary size limit; see report.md in the artifact.',
+        };
+        return `${(0,_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitBlocks */ .U)(head, [block], tail, budget, _text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy)}\n`;
+    }
+    const head = [
+        `## profile-gate: ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(merged.verdict)} · ${merged.entries.length} reports (${countsText(merged)})`,
+        legsTable(merged, budget * 0.25, _text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy),
+    ].join('\n\n');
+    const blocks = merged.entries.map((entry) => ({
+        render: (d) => {
+            const artifact = (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactLine */ .VY)(entry);
+            return [`### ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`, (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report), (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '####', { charts: true }), artifact ? `Artifact: ${artifact}` : '']
+                .filter(Boolean)
+                .join('\n\n');
+        },
+        minimal: () => `### ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}\n\nDetails omitted to stay within the size limit; see its artifact.`,
+    }));
+    const tail = links.runUrl ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeLink */ .o3)('Workflow run', links.runUrl)}: every report artifact of the run.` : '';
+    return `${(0,_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitBlocks */ .U)(head, blocks, tail, budget, _text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy)}\n`;
+}
+
+
+/***/ }),
+
+/***/ 755:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $Q: () => (/* binding */ clip),
+/* harmony export */   Hk: () => (/* binding */ safeText),
+/* harmony export */   dy: () => (/* binding */ utf8Bytes),
+/* harmony export */   lI: () => (/* binding */ safeCode),
+/* harmony export */   o3: () => (/* binding */ safeLink)
+/* harmony export */ });
+/* unused harmony exports safeUrl, plainText */
+/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31);
+/**
+ * Text helpers for what GitHub renders from a report (job summary, PR comment, annotations).
+ * Profile text is hostile by default: it is clipped first (so an entity is never cut in half),
+ * then escaped, and @mentions / #refs are broken with a zero-width space so a kernel name or a
+ * log line can never ping a user or cross-link an issue.
+ */
+
+const ZERO_WIDTH_SPACE = '\u200b';
+/** One line, whitespace collapsed, at most `max` UTF-16 units including the ellipsis. */
+function clip(text, max) {
+    const oneLine = text.replace(/\s+/g, ' ').trim();
+    if (oneLine.length <= max)
+        return oneLine;
+    let cut = oneLine.slice(0, Math.max(0, max - 1));
+    // Never leave half of a surrogate pair behind.
+    if (/[\ud800-\udbff]$/.test(cut))
+        cut = cut.slice(0, -1);
+    return `${cut}…`;
+}
+/** GitHub turns `@name`, `#12` and `GH-12` in prose into mentions and cross-links. */
+function neutralizeReferences(text) {
+    return text
+        .replace(/@(?=[A-Za-z0-9_-])/g, `@${ZERO_WIDTH_SPACE}`)
+        .replace(/#(?=\d)/g, `#${ZERO_WIDTH_SPACE}`)
+        .replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
+}
+/** Inline prose from a profile, safe in a paragraph, a list item, a table cell or a <summary>. */
+function safeText(text, max = 300) {
+    // `$` opens GitHub's math rendering, which escapeMarkdown does not cover.
+    return (0,_escape_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeMarkdown */ .FV)(neutralizeReferences(clip(text, max))).replace(/\$/g, '&#36;');
+}
+/**
+ * A name (kernel, model, file) as an inline code element. GitHub still parses markdown between
+ * raw <code> tags, so every character that could start a markdown or HTML construct, a table
+ * cell, a mention or an autolink is written as a numeric entity (shown literally, never parsed).
+ */
+function safeCode(text, max = 160) {
+    const literal = clip(text, max)
+        .replace(/[&<>"'|`*_~[\]!\\@#$]/g, (c) => `&#${c.charCodeAt(0)};`)
+        // Break autolinks (scheme:// and www.) without encoding every C++ `::`.
+        .replace(/:(?=\/\/)/g, '&#58;')
+        .replace(/\b(www)\./gi, '$1&#46;');
+    return `<code>${literal}</code>`;
+}
+/** Characters that could end or re-open a markdown link destination, percent-encoded. */
+function encodeForLink(href) {
+    return href.replace(/[()[\]<>"'`*_\\| ]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+/** An http(s) URL made safe for a markdown link destination, or undefined when it is not one. */
+function safeUrl(url) {
+    if (!url)
+        return undefined;
+    let parsed;
+    try {
+        parsed = new URL(url);
+    }
+    catch {
+        return undefined;
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+        return undefined;
+    return encodeForLink(parsed.href);
+}
+/** `[label](url)` when the URL is safe; the escaped label alone otherwise. `label` is escaped here. */
+function safeLink(label, url, max = 120) {
+    const href = safeUrl(url);
+    const text = safeText(label, max);
+    return href ? `[${text}](${href})` : text;
+}
+/** Plain text for places that render no markdown (annotations): no control characters, bounded. */
+function plainText(text, max) {
+    // eslint-disable-next-line no-control-regex
+    const cleaned = text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ');
+    if (cleaned.length <= max)
+        return cleaned;
+    let cut = cleaned.slice(0, Math.max(0, max - 1));
+    if (/[\ud800-\udbff]$/.test(cut))
+        cut = cut.slice(0, -1);
+    return `${cut}…`;
+}
+/** Bytes of a string as UTF-8 (the job summary limit is in bytes). */
+function utf8Bytes(text) {
+    return Buffer.byteLength(text, 'utf8');
+}
+
+
+/***/ }),
+
 /***/ 756:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -23004,99 +23019,89 @@ function needsAttention(entry) {
 
 /***/ }),
 
-/***/ 613:
+/***/ 710:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-__nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   SUMMARY_BUDGET_BYTES: () => (/* binding */ SUMMARY_BUDGET_BYTES),
-/* harmony export */   SUMMARY_LIMIT_BYTES: () => (/* binding */ SUMMARY_LIMIT_BYTES),
-/* harmony export */   legsTable: () => (/* binding */ legsTable),
-/* harmony export */   renderMergedSummary: () => (/* binding */ renderMergedSummary),
-/* harmony export */   renderSummary: () => (/* binding */ renderSummary)
+/* harmony export */   FO: () => (/* binding */ formatNs),
+/* harmony export */   Gp: () => (/* binding */ formatSigned),
+/* harmony export */   T1: () => (/* binding */ formatShare),
+/* harmony export */   Vo: () => (/* binding */ rankSummary),
+/* harmony export */   XO: () => (/* binding */ CI_PERCENT),
+/* harmony export */   XX: () => (/* binding */ excludedGapsText),
+/* harmony export */   ZV: () => (/* binding */ formatNumber),
+/* harmony export */   ty: () => (/* binding */ shortenName),
+/* harmony export */   uS: () => (/* binding */ showsRanks)
 /* harmony export */ });
-/* harmony import */ var _gh_budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(193);
-/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(876);
-/* harmony import */ var _gh_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(215);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(11);
-/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(756);
+/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(263);
+/** Number formatting shared by every renderer. */
 
-
-
-
-
-/** GitHub's per-step summary limit. */
-const SUMMARY_LIMIT_BYTES = 1024 * 1024;
-/** What we allow ourselves, leaving room for anything else the step appends. */
-const SUMMARY_BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 64 * 1024;
-function title(entry) {
-    return `profile-gate: ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reportVerdictLine */ .wM)(entry.report)} · ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`;
+/** The confidence level of every interval shown, in percent (the gate's: 1 − 2·alpha). */
+const CI_PERCENT = Math.round(_compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__/* .CI_LEVEL */ ._w * 100);
+function formatNs(ns) {
+    if (!Number.isFinite(ns))
+        return 'n/a';
+    const abs = Math.abs(ns);
+    if (abs >= 1e9)
+        return `${(ns / 1e9).toFixed(2)} s`;
+    if (abs >= 1e6)
+        return `${(ns / 1e6).toFixed(2)} ms`;
+    if (abs >= 1e3)
+        return `${(ns / 1e3).toFixed(2)} us`;
+    return `${Math.round(ns)} ns`;
 }
-function renderSummary(report, options = {}) {
-    const entry = {
-        label: options.label ?? (0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_4__/* .labelFor */ .gt)(report, 'profile'),
-        report,
-        ...(options.artifact ? { artifact: options.artifact } : {}),
-        ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
-    };
-    return renderMergedSummary((0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_4__/* .mergeReports */ .C1)([entry]), options);
+function formatShare(share, digits = 1) {
+    return Number.isFinite(share) ? `${(share * 100).toFixed(digits)}%` : 'n/a';
 }
-function decodeCell(entry) {
-    const metric = entry.report.metrics.find((m) => m.name === 'decode_tok_s');
-    if (!metric)
-        return '—';
-    const row = entry.report.comparison?.rows.find((r) => r.metric === 'decode_tok_s' && r.delta !== null);
-    return `${(0,_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(metric.value)}${row ? ` (${(0,_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatSigned */ .Gp)(row.delta * 100, '%')})` : ''}`;
+function formatNumber(value, digits = 2) {
+    if (!Number.isFinite(value))
+        return 'n/a';
+    if (Number.isInteger(value))
+        return String(value);
+    const abs = Math.abs(value);
+    if (abs >= 1000)
+        return value.toFixed(0);
+    if (abs >= 100)
+        return value.toFixed(1);
+    return value.toFixed(digits);
 }
-/** One row per report: verdict, findings, alerts and decode throughput. */
-function legsTable(merged, budget, measure) {
-    const rows = merged.entries.map((entry) => {
-        const errors = entry.report.findings.filter((f) => f.severity === 'error').length;
-        const warnings = entry.report.findings.filter((f) => f.severity === 'warning').length;
-        const alerts = entry.report.comparison?.rows.filter(_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .isAlert */ .Hx).length ?? 0;
-        return `| ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 80)} | ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} | ${errors} errors, ${warnings} warnings | ${entry.report.comparison ? alerts : 'no baseline'} | ${decodeCell(entry)} |`;
-    });
-    const header = ['| report | verdict | findings | alerts | decode tok/s (Δ) |', '|---|---|---|---:|---:|'];
-    return [...header, ...(0,_gh_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitRows */ .z)(rows, budget, measure, 'reports in the artifacts')].join('\n');
+function formatSigned(value, unit, digits = 1) {
+    if (!Number.isFinite(value))
+        return 'n/a';
+    return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}${unit}`;
 }
-function countsText(merged) {
-    return Object.entries(merged.counts)
-        .filter(([, n]) => n > 0)
-        .map(([verdict, n]) => `${n} ${verdict}`)
-        .join(', ');
+/** Shorten long (templated) kernel names for tables; the full name stays in report.json. */
+function shortenName(name, max = 96) {
+    const oneLine = name.replace(/\s+/g, ' ');
+    return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
 }
-function renderMergedSummary(merged, options = {}) {
-    const budget = options.budgetBytes ?? SUMMARY_BUDGET_BYTES;
-    const links = options.links ?? {};
-    if (merged.entries.length === 0) {
-        return `## profile-gate: ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(merged.verdict)}\n\nNo report was found to summarize.\n`;
+/** Rank rows are worth showing for a distributed job or several devices, not for one plain capture. */
+function showsRanks(ranks) {
+    return ranks.length > 1 || ranks.some((r) => (r.worldSize ?? 1) > 1);
+}
+/** One line per rank (or device): its kernel time, collective share, exposed communication and busy share. */
+function rankSummary(rank) {
+    const who = rank.rank !== undefined ? `rank ${rank.rank}${rank.worldSize ? ` of ${rank.worldSize}` : ''}` : `device ${rank.device ?? 0}`;
+    const parts = [`${formatNs(rank.totalKernelNs)} of kernels`];
+    const collective = rank.families.find((f) => f.family === 'collective')?.share ?? 0;
+    if (collective > 0)
+        parts.push(`collectives ${formatShare(collective)}`);
+    const t = rank.timeline;
+    if (t && t.activeSpanNs > 0) {
+        const span = t.activeSpanNs * Math.max(1, t.devices);
+        if (t.communication)
+            parts.push(`exposed communication ${formatShare(t.communication.exposedNs / span)} of the active span`);
+        parts.push(`busy ${formatShare(t.busyNs / span)}`);
     }
-    if (merged.entries.length === 1) {
-        const entry = merged.entries[0];
-        const reasons = (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report);
-        const head = [`## ${title(entry)}`, (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .noBaselineBanner */ .XA)(entry), reasons].filter(Boolean).join('\n\n');
-        const tail = (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactsSection */ .R$)([entry], links, '###');
-        const block = {
-            render: (d) => (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '###', { charts: true }),
-            minimal: () => 'Details omitted to stay within the job summary size limit; see report.md in the artifact.',
-        };
-        return `${(0,_gh_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitBlocks */ .U)(head, [block], tail, budget, _gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy)}\n`;
-    }
-    const head = [
-        `## profile-gate: ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(merged.verdict)} · ${merged.entries.length} reports (${countsText(merged)})`,
-        legsTable(merged, budget * 0.25, _gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy),
-    ].join('\n\n');
-    const blocks = merged.entries.map((entry) => ({
-        render: (d) => {
-            const artifact = (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactLine */ .VY)(entry);
-            return [`### ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`, (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report), (0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '####', { charts: true }), artifact ? `Artifact: ${artifact}` : '']
-                .filter(Boolean)
-                .join('\n\n');
-        },
-        minimal: () => `### ${(0,_gh_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}\n\nDetails omitted to stay within the size limit; see its artifact.`,
-    }));
-    const tail = links.runUrl ? `${(0,_gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeLink */ .o3)('Workflow run', links.runUrl)}: every report artifact of the run.` : '';
-    return `${(0,_gh_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitBlocks */ .U)(head, blocks, tail, budget, _gh_text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy)}\n`;
+    return `${who}: ${parts.join(', ')}`;
+}
+/** The idle gaps left out of the active span, as one clause (empty when none). */
+function excludedGapsText(timeline) {
+    if (timeline.excludedGaps.length === 0)
+        return '';
+    const reasons = [...new Set(timeline.excludedGaps.map((g) => g.reason))].join(', ');
+    const total = timeline.excludedGaps.reduce((sum, g) => sum + g.durNs, 0);
+    return `; ${timeline.excludedGaps.length} idle gap${timeline.excludedGaps.length > 1 ? 's' : ''} (${formatNs(total)}, ${reasons}) left out: active span ${formatNs(timeline.activeSpanNs)}`;
 }
 
 
@@ -23111,8 +23116,8 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ });
 /* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(11);
-/* harmony import */ var _gh_sections_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(876);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(710);
+/* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(192);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(188);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
 
@@ -23138,7 +23143,7 @@ function familyLabel(family) {
 }
 function evidenceLine(finding) {
     return Object.entries(finding.evidence)
-        .map(([key, value]) => `${key}=${typeof value === 'number' ? (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(value, 3) : String(value)}`)
+        .map(([key, value]) => `${key}=${typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(value, 3) : String(value)}`)
         .join('  ');
 }
 function pad(text, width) {
@@ -23148,7 +23153,7 @@ function renderTerminal(report, options = {}) {
     const lines = [];
     const topN = options.topKernels ?? 10;
     const paint = options.color ? ansi : plain;
-    const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${_gh_sections_js__WEBPACK_IMPORTED_MODULE_3__/* .NO_BASELINE_VERDICT */ .Us})`}`;
+    const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${_markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__/* .NO_BASELINE_VERDICT */ .Us})`}`;
     lines.push(`profile-gate ${report.tool.version}: ${paint(paint(verdict, VERDICT_STYLE[report.verdict]), 'bold')}`);
     for (const reason of (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .readableReasons */ .ax)(report))
         lines.push(`  - ${reason}`);
@@ -23161,10 +23166,10 @@ function renderTerminal(report, options = {}) {
         const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
         for (const row of shown.slice(0, 12)) {
             const relative = row.kind === 'metric';
-            const delta = row.delta === null ? 'n/a' : relative ? (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta * 100, '%') : row.kind === 'finding' ? (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, '', 0) : (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, ' pp');
-            const ci = row.ci ? ` [${relative ? `${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[0] * 100, '%')} … ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[1] * 100, '%')}` : `${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[0], ' pp')} … ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[1], ' pp')}`}]` : '';
-            const values = `${row.baseline === null ? '—' : (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.baseline)} → ${row.current === null ? '—' : (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.current)}`;
-            lines.push(`  ${paint(pad(row.status.toUpperCase(), 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
+            const delta = row.delta === null ? 'n/a' : relative ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta * 100, '%') : row.kind === 'finding' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, '', 0) : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, ' pp');
+            const ci = row.ci ? ` [${relative ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[0] * 100, '%')} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[1] * 100, '%')}` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[0], ' pp')} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[1], ' pp')}`}]` : '';
+            const values = `${row.baseline === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.baseline)} → ${row.current === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.current)}`;
+            lines.push(`  ${paint(pad(row.status.toUpperCase(), 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
         }
         if (shown.length > 12)
             lines.push(`  … ${shown.length - 12} more rows in report.json`);
@@ -23185,15 +23190,15 @@ function renderTerminal(report, options = {}) {
     }
     lines.push('');
     if (report.kernels.length) {
-        lines.push(`Top kernels (${report.kernels.length} distinct, ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(report.totalKernelNs)} GPU kernel time)`);
+        lines.push(`Top kernels (${report.kernels.length} distinct, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(report.totalKernelNs)} GPU kernel time)`);
         lines.push(`  ${pad('share', 7)} ${pad('total', 11)} ${pad('calls', 8)} ${pad('family', 18)} kernel`);
         for (const kernel of report.kernels.slice(0, topN)) {
-            lines.push(`  ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(kernel.share), 7)} ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)((0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .reportKernelNames */ .eX)(report)(kernel.name))}`);
+            lines.push(`  ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(kernel.share), 7)} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)((0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .reportKernelNames */ .eX)(report)(kernel.name))}`);
         }
         lines.push('');
         lines.push('Kernel families');
         for (const family of report.families) {
-            lines.push(`  ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(family.share), 7)} ${pad((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(family.totalNs), 11)} ${pad(family.family, 18)} ${familyLabel(family.family)}`);
+            lines.push(`  ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(family.share), 7)} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(family.totalNs), 11)} ${pad(family.family, 18)} ${familyLabel(family.family)}`);
         }
         lines.push('');
     }
@@ -23201,24 +23206,24 @@ function renderTerminal(report, options = {}) {
     if (util || report.timeline || report.gpuTimeUtilPercent !== null) {
         lines.push('GPU utilization');
         if (util) {
-            lines.push(`  sampled: mean ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(util.meanPercent, 1)}%, peak ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(util.peakPercent, 1)}% over ${util.window === 'timed' ? 'the timed runs' : 'the active window'} (${util.sampleCount} of ${util.totalSampleCount} samples, ${util.devices} GPU); hardware throttle: ${util.throttleReasons.length ? util.throttleReasons.join(', ') : 'none'}`);
+            lines.push(`  sampled: mean ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(util.meanPercent, 1)}%, peak ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(util.peakPercent, 1)}% over ${util.window === 'timed' ? 'the timed runs' : 'the active window'} (${util.sampleCount} of ${util.totalSampleCount} samples, ${util.devices} GPU); hardware throttle: ${util.throttleReasons.length ? util.throttleReasons.join(', ') : 'none'}`);
         }
         if (report.timeline && report.timeline.spanNs > 0) {
             const t = report.timeline;
-            lines.push(`  trace: GPU busy ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .excludedGapsText */ .XX)(t)}`);
+            lines.push(`  trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .excludedGapsText */ .XX)(t)}`);
         }
-        if ((0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .showsRanks */ .uS)(report.ranks))
+        if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .showsRanks */ .uS)(report.ranks))
             for (const rank of report.ranks)
-                lines.push(`  ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .rankSummary */ .Vo)(rank)}`);
+                lines.push(`  ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .rankSummary */ .Vo)(rank)}`);
         if (report.gpuTimeUtilPercent !== null)
-            lines.push(`  nsys gpu_time_util: ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
+            lines.push(`  nsys gpu_time_util: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
         lines.push('');
     }
     if (report.metrics.length) {
         lines.push('Throughput and latency (median of samples)');
         for (const metric of report.metrics) {
             const info = (0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .metricInfo */ .R)(metric.name);
-            lines.push(`  ${pad(info.label, 24)} ${(0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(metric.value)} ${metric.unit}  (n=${metric.samples.length})`);
+            lines.push(`  ${pad(info.label, 24)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(metric.value)} ${metric.unit}  (n=${metric.samples.length})`);
         }
         lines.push('');
     }
@@ -23237,7 +23242,7 @@ function renderTerminal(report, options = {}) {
 
 /***/ }),
 
-/***/ 311:
+/***/ 692:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {

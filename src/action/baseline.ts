@@ -12,10 +12,10 @@
  */
 import * as core from '@actions/core';
 import type { HistoryEntry } from '../compare/between-jobs.js';
-import { parseGateText, type GateFlag, type GateOptionsInput } from '../compare/options.js';
-import type { BaselineChoice } from '../engine/analyze.js';
+import { parseGateText, type GateFlag, type GateOptionsInput } from '../compare/gate-options.js';
+import type { BaselineChoice } from '../pipeline/analyze.js';
 import { UsageError } from '../errors.js';
-import { loadReport } from '../engine/load-reports.js';
+import { loadReport } from '../io/reports.js';
 import type { Artifact } from '../github/client.js';
 import { reportsInZip, unreadableReason } from '../github/report-artifacts.js';
 import type { Report } from '../model/report.js';

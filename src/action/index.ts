@@ -15,6 +15,6 @@ try {
   process.exitCode = 1;
 }
 if (readable) {
-  const { run } = await import('./main.js');
+  const { run } = await import('./run-action.js');
   await run();
 }

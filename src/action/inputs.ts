@@ -6,9 +6,9 @@
 import * as core from '@actions/core';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { DEFAULT_FAIL_ON_TEXT } from '../compare/options.js';
-import { COMMENT_POLICIES } from '../report/comment.js';
-import { NO_CAPTURE_POLICIES } from '../pipeline/no-captures.js';
+import { DEFAULT_FAIL_ON_TEXT } from '../compare/gate-options.js';
+import { COMMENT_POLICIES } from '../report/markdown/comment.js';
+import { NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
 
 export const MODES = ['analyze', 'report', 'run'] as const;
 export type Mode = (typeof MODES)[number];

@@ -7,14 +7,14 @@ import * as core from '@actions/core';
 import { copyFile, link, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { writeOutput } from '../engine/files.js';
-import type { Report } from '../model/report.js';
-import { buildAnnotations } from '../report/annotations.js';
-import { commentMarker, decideComment, renderComment } from '../report/comment.js';
+import { writeOutput } from '../io/inputs.js';
+import { REPORT_FILE, type Report } from '../model/report.js';
+import { buildAnnotations } from '../report/markdown/annotations.js';
+import { commentMarker, decideComment, renderComment } from '../report/markdown/comment.js';
 import { serializeReport } from '../report/json.js';
-import { renderSummary } from '../report/summary.js';
+import { renderSummary } from '../report/markdown/summary.js';
 import { labelFor, mergeReports, type ArtifactLink, type MergedReports, type ReportEntry } from '../report/merge-reports.js';
-import { renderMergedSummary } from '../report/summary.js';
+import { renderMergedSummary } from '../report/markdown/summary.js';
 import type { GitHubClient } from '../github/client.js';
 import { GitHubApiError } from '../github/http.js';
 import type { Limits } from '../github/limits.js';
@@ -213,7 +213,7 @@ export function failureReasons(report: Report, failOn: readonly string[]): strin
 export async function publishReport(ctx: ModeContext, produced: ProducedReport): Promise<void> {
   const { report } = produced;
   const dir = ctx.inputs.reportDir;
-  const jsonPath = join(dir, 'report.json');
+  const jsonPath = join(dir, REPORT_FILE);
   const context: ReportContext = {
     event: ctx.run.eventName,
     repository: `${ctx.run.owner}/${ctx.run.repo}`,

@@ -5,7 +5,7 @@
  * open regressions on top. It needs no server: open index.html, or publish DIR to GitHub Pages.
  */
 import { parseArgs } from 'node:util';
-import { buildDashboard } from '../engine/dashboard.js';
+import { buildDashboard } from './dashboard-site.js';
 import { limitsFromEnv } from '../github/limits.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';

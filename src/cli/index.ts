@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+import { main } from './program.js';
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import { openSync, closeSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createSystemProbe } from '../engine/run/detect.js';
-import { nsysStatsArgs } from '../engine/run/profilers.js';
-import { formatCommand } from '../engine/run/shell-words.js';
+import { createSystemProbe } from '../runner/detect.js';
+import { nsysStatsArgs } from '../runner/profilers.js';
+import { formatCommand } from '../runner/shell-words.js';
 import { InputError } from '../errors.js';
 
 interface ReportKind {

@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { findReportFiles, labelFor, loadReport } from '../engine/load-reports.js';
-import { writeOutput } from '../engine/files.js';
+import { findReportFiles, labelFor, loadReport } from '../io/reports.js';
+import { writeOutput } from '../io/inputs.js';
 import { EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../errors.js';
-import { renderComment } from '../report/comment.js';
+import { renderComment } from '../report/markdown/comment.js';
 import { mergeReports, type ReportEntry } from '../report/merge-reports.js';
-import { renderMergedSummary } from '../report/summary.js';
+import { renderMergedSummary } from '../report/markdown/summary.js';
 
 export const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] REPORT.json|DIR...
   Merge report.json files (directories are searched, e.g. the output of 'gh run download') into

@@ -5,17 +5,17 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, EXIT_BAD_INPUT, EXIT_GATE_FAILED, EXIT_OK, exitCodeFor, UsageError } from '../errors.js';
-import type { Report } from '../model/report.js';
-import type { Probe } from '../engine/run/detect.js';
-import { createPlainLogger, type Logger } from '../engine/run/logger.js';
-import { parseRunOptions, RUN_OPTION_NAMES } from '../engine/run/options.js';
-import { baseReportPath, prepareRun, runJob, type AnalyzeSide } from '../engine/run/index.js';
-import type { BaselineChoice } from '../engine/analyze.js';
-import { loadReport } from '../engine/load-reports.js';
-import { DEFAULT_FAIL_ON_TEXT, parseGateText, type GateOptionsInput } from '../compare/options.js';
-import { renderPlan } from '../engine/run/plan-text.js';
-import { ProcessGroups } from '../engine/run/process.js';
-import type { HealthCheck, ServeTiming } from '../engine/run/serve.js';
+import { REPORT_FILE, type Report } from '../model/report.js';
+import type { Probe } from '../runner/detect.js';
+import { createPlainLogger, type Logger } from '../runner/logger.js';
+import { parseRunOptions, RUN_OPTION_NAMES } from '../runner/run-options.js';
+import { baseReportPath, prepareRun, runJob, type AnalyzeSide } from '../runner/run-workload.js';
+import type { BaselineChoice } from '../pipeline/analyze.js';
+import { loadReport } from '../io/reports.js';
+import { DEFAULT_FAIL_ON_TEXT, parseGateText, type GateOptionsInput } from '../compare/gate-options.js';
+import { renderPlan } from '../runner/plan-text.js';
+import { ProcessGroups } from '../runner/process.js';
+import type { HealthCheck, ServeTiming } from '../runner/serve.js';
 
 /** The run itself failed or timed out (distinct from 1, the gate failed). */
 export const EXIT_RUN_FAILED = 4;
@@ -88,7 +88,7 @@ export interface RunGate {
 }
 
 async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate): Promise<Report> {
-  const { analyze } = await import('../engine/analyze.js');
+  const { analyze } = await import('../pipeline/analyze.js');
   const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
   return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
 }
@@ -115,11 +115,11 @@ async function gateFromFlags(values: Record<string, unknown>, abRun: boolean): P
 async function writeReport(report: Report, outDir: string, write: (text: string) => void): Promise<void> {
   const [{ serializeReport }, { renderSummary }, { renderTerminal }, { writeOutput }] = await Promise.all([
     import('../report/json.js'),
-    import('../report/summary.js'),
+    import('../report/markdown/summary.js'),
     import('../report/terminal.js'),
-    import('../engine/files.js'),
+    import('../io/inputs.js'),
   ]);
-  await writeOutput(join(outDir, 'report.json'), serializeReport(report));
+  await writeOutput(join(outDir, REPORT_FILE), serializeReport(report));
   await writeOutput(join(outDir, 'report.md'), renderSummary(report));
   write(`\n${renderTerminal(report)}`);
 }

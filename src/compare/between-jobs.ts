@@ -4,7 +4,7 @@
  * The spread of recent per-job medians of the same workload says how large that is, and the floor
  * of each metric is widened to cover it. Pure: the reports are handed in (see `HistoryEntry`).
  */
-import { MAD_TO_SD, mad } from './stats.js';
+import { MAD_TO_SD, mad } from './statistics.js';
 
 /** What the estimate reads of one past report (a Report fits): its per-metric medians. */
 export interface HistoryEntry {

@@ -8,8 +8,8 @@
  * that recovers is found, not only a step that lasts to the end. With 2-D prefix sums of the
  * pairwise distances every (τ, κ) costs O(1), a segment O(n²).
  */
-import { median } from '../model/stats.js';
-import { mulberry32, seedFor } from './stats.js';
+import { median } from '../model/averages.js';
+import { mulberry32, seedFor } from './statistics.js';
 
 export interface ChangePointOptions {
   /** Points on each side of a change, at least (≥ 2). */

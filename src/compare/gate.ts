@@ -9,7 +9,7 @@ import { HARDWARE_THROTTLE_REASONS } from '../model/throttle.js';
 import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
 import type { GatedRow, GateInput, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
-import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput } from './options.js';
+import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput } from './gate-options.js';
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { alphaAtLook } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels } from './shares.js';

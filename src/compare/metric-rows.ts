@@ -7,11 +7,11 @@
  */
 import { DESCRIPTIVE_METRICS } from '../model/metrics.js';
 import type { ComparisonRow, RowStatus } from '../model/report.js';
-import { formatP, formatPct, formatValue } from './format.js';
+import { formatP, formatPct, formatValue } from './percent-format.js';
 import type { GatedRow, GateMetric } from './gate-input.js';
-import { ciLevel, metricFloor, type GateOptions } from './options.js';
+import { ciLevel, metricFloor, type GateOptions } from './gate-options.js';
 import { alphaAtLook } from './sequential.js';
-import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, mannWhitneyU, median, mulberry32, seedFor } from './stats.js';
+import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, mannWhitneyU, median, mulberry32, seedFor } from './statistics.js';
 
 interface Side {
   label: 'baseline' | 'current';

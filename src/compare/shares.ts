@@ -5,9 +5,9 @@
  * captures may cover windows of different length; growth is what is flagged (where time went).
  */
 import type { ComparisonRow, KernelChange, RowStatus } from '../model/report.js';
-import { formatPp } from './format.js';
+import { formatPp } from './percent-format.js';
 import type { GatedRow, GateInput, GateKernel, GateTimeline } from './gate-input.js';
-import type { GateOptions } from './options.js';
+import type { GateOptions } from './gate-options.js';
 
 /** Kernels merged by name (a per-device split is not a change in the mix). */
 function kernelsByName(kernels: readonly GateKernel[]): Map<string, GateKernel> {

@@ -8,7 +8,7 @@
  */
 import type { NcuResult } from '../model/capture.js';
 import { busiestMemory, memoryThroughput, NCU, ncuValue, percentText, type MemoryUnit } from './ncu-metrics.js';
-import { round } from './signals.js';
+import { round } from './profile-measures.js';
 
 export type Bound = 'memory' | 'compute' | 'latency';
 

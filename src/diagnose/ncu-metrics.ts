@@ -9,7 +9,7 @@ import { matchKernel } from '../classify/kernel-name.js';
 import type { NcuResult } from '../model/capture.js';
 import type { Kernel } from '../model/profile.js';
 import { deepDiveRequest } from './deep-dive-request.js';
-import { round } from './signals.js';
+import { round } from './profile-measures.js';
 
 type Rule = NcuResult['rules'][number];
 

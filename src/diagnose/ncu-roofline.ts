@@ -4,7 +4,7 @@
  */
 import type { NcuResult } from '../model/capture.js';
 import { dramBytesPerSecond, metricRef as ref, NCU, ncuValue, ROOFLINE } from './ncu-metrics.js';
-import { round } from './signals.js';
+import { round } from './profile-measures.js';
 
 export interface Roofline {
   precision: 'fp16' | 'fp32' | 'fp64';

@@ -3,7 +3,7 @@
  * read within the limits, one report at a time. Each report.json is size-capped, JSON-parsed and
  * migrated or refused (a newer schema says so); the caller reduces it before asking for the next.
  */
-import { REPORT_FILE } from '../engine/load-reports.js';
+import { REPORT_FILE } from '../model/report.js';
 import { InputError } from '../errors.js';
 import { migrateReport } from '../model/migrate.js';
 import type { Report } from '../model/report.js';

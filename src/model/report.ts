@@ -7,6 +7,8 @@ import { EnvironmentSchema, NcuResultSchema, NoticeSchema, SourceSchema, Timelin
 import { FamilyShareSchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
+/** The file name of a report wherever one is written or looked for (folders, artifacts). */
+export const REPORT_FILE = 'report.json';
 
 export const SeveritySchema = z.enum(['info', 'warning', 'error']);
 export type Severity = z.infer<typeof SeveritySchema>;

@@ -2,8 +2,8 @@
 import { FAMILY_INFO } from '../classify/family-ids.js';
 import { metricInfo } from '../model/metrics.js';
 import type { Finding, Report } from '../model/report.js';
-import { excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './format.js';
-import { NO_BASELINE_VERDICT } from './gh-sections.js';
+import { excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './number-format.js';
+import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {

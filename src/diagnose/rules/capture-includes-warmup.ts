@@ -2,9 +2,9 @@
  * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
  * first step far slower than the rest, or the tool itself reporting compilation.
  */
-import { median } from '../../model/stats.js';
+import { median } from '../../model/averages.js';
 import { defineRule } from '../rule.js';
-import { ms, round } from '../signals.js';
+import { ms, round } from '../profile-measures.js';
 
 const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
 const COMPILE_NOTICE = /compil|autotun/i;

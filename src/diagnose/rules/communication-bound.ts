@@ -8,7 +8,7 @@
 import type { Profile, Rank } from '../../model/profile.js';
 import type { RuleHit } from '../rule.js';
 import { defineRule } from '../rule.js';
-import { percent, round, stragglerOf } from '../signals.js';
+import { percent, round, stragglerOf } from '../profile-measures.js';
 
 /** Kernels that only a backward pass or an optimizer step launches: the run is training. */
 const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|_sgd_/i;

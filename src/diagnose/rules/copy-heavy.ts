@@ -6,7 +6,7 @@
  */
 import type { Kernel } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
-import { familyTotals, percent, round } from '../signals.js';
+import { familyTotals, percent, round } from '../profile-measures.js';
 
 /** Ops that repeat KV heads (transformers' repeat_kv is expand + reshape, which copies). */
 const KV_REPEAT_OP = /repeat_interleave|repeat_kv|aten::repeat\b|aten::expand/;

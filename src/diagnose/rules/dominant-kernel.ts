@@ -5,7 +5,7 @@
  */
 import { askDeepDive, deepDiveRequest } from '../deep-dive-request.js';
 import { defineRule } from '../rule.js';
-import { ms, percent, round } from '../signals.js';
+import { ms, percent, round } from '../profile-measures.js';
 
 export default defineRule({
   meta: {

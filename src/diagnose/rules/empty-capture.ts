@@ -4,7 +4,7 @@
  * real capture. An Nsight Compute deep dive holds a few launches by design and is not a breakdown.
  */
 import { defineRule, type RuleHit } from '../rule.js';
-import { ms, totalLaunches } from '../signals.js';
+import { ms, totalLaunches } from '../profile-measures.js';
 
 /** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
 const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);

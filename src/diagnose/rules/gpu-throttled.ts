@@ -1,6 +1,6 @@
 /** Hardware clock-event reasons were active: the numbers describe a slowed GPU, not the code. */
 import { defineRule } from '../rule.js';
-import { percent, round } from '../signals.js';
+import { percent, round } from '../profile-measures.js';
 
 export default defineRule({
   meta: {

@@ -3,7 +3,7 @@
  * table, so every share computed from it describes only the few kernels launched outside the graphs.
  */
 import { defineRule } from '../rule.js';
-import { round, totalLaunches } from '../signals.js';
+import { round, totalLaunches } from '../profile-measures.js';
 
 const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
 

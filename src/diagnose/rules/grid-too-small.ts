@@ -6,7 +6,7 @@ import { breakdownEvidence, deepDiveKernels, displayKernel, durationEvidence, sh
 import { kernelKind } from '../ncu-advice.js';
 import { askDeepDive } from '../deep-dive-request.js';
 import { defineRule, type RuleHit } from '../rule.js';
-import { round } from '../signals.js';
+import { round } from '../profile-measures.js';
 
 /** ncu's own verdicts on a small grid (SOLBottleneck, LaunchConfiguration). */
 const NCU_SMALL_GRID = /grid is too small|less than the GPU's \d+ multiprocessors/;

@@ -1,7 +1,7 @@
 /** The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and norms below. */
 import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
 import { defineRule } from '../rule.js';
-import { familyTotals, percent, round } from '../signals.js';
+import { familyTotals, percent, round } from '../profile-measures.js';
 
 export default defineRule({
   meta: {

@@ -1,6 +1,6 @@
 /** The kernel mix of a healthy MoE decode: expert matmuls dominate, routing and gathers stay small. */
 import { defineRule } from '../rule.js';
-import { moeMix, percent, round } from '../signals.js';
+import { moeMix, percent, round } from '../profile-measures.js';
 
 export default defineRule({
   meta: {

@@ -7,7 +7,7 @@
  */
 import type { Profile } from '../../model/profile.js';
 import { defineRule, type RuleHit } from '../rule.js';
-import { familyTotals, round } from '../signals.js';
+import { familyTotals, round } from '../profile-measures.js';
 
 /** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
 const BUSY_PERCENT = 80;

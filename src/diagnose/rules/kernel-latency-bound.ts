@@ -9,7 +9,7 @@ import { breakdownEvidence, deepDiveKernels, displayKernel, durationEvidence, fo
 import { rooflineEvidence } from '../ncu-roofline.js';
 import { askDeepDive } from '../deep-dive-request.js';
 import { defineRule, type RuleHit } from '../rule.js';
-import { round } from '../signals.js';
+import { round } from '../profile-measures.js';
 
 /** Below this achieved occupancy the advice points at the occupancy limiter (as low-occupancy does by default). */
 const FEW_WARPS_PERCENT = 25;

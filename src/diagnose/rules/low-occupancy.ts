@@ -6,7 +6,7 @@ import { breakdownEvidence, deepDiveKernels, displayKernel, durationEvidence, sh
 import { kernelKind } from '../ncu-advice.js';
 import { askDeepDive } from '../deep-dive-request.js';
 import { defineRule, type RuleHit } from '../rule.js';
-import { round } from '../signals.js';
+import { round } from '../profile-measures.js';
 
 const LIMITS = [
   [NCU.limitRegisters, 'blockLimitRegisters', 'registers'],

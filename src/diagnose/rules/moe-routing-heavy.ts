@@ -1,6 +1,6 @@
 /** MoE routing and token gather/scatter rival the expert matmuls they serve. */
 import { defineRule } from '../rule.js';
-import { moeMix, ncuCommand, percent, round, steadyLaunchSkip } from '../signals.js';
+import { moeMix, ncuCommand, percent, round, steadyLaunchSkip } from '../profile-measures.js';
 
 export default defineRule({
   meta: {

@@ -5,7 +5,7 @@
  */
 import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
 import { defineRule } from '../rule.js';
-import { familyTotals, ncuCommand, percent, round, steadyLaunchSkip } from '../signals.js';
+import { familyTotals, ncuCommand, percent, round, steadyLaunchSkip } from '../profile-measures.js';
 
 export default defineRule({
   meta: {

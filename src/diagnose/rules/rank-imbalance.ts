@@ -6,8 +6,8 @@
  */
 import type { Rank } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
-import { median } from '../../model/stats.js';
-import { percent, round, stragglerOf } from '../signals.js';
+import { median } from '../../model/averages.js';
+import { percent, round, stragglerOf } from '../profile-measures.js';
 
 const labelOf = (rank: Rank) => (rank.rank !== undefined ? `rank ${rank.rank}` : `device ${rank.device ?? 0}`);
 const medianStepNs = (rank: Rank): number | undefined => {

@@ -9,10 +9,10 @@
  */
 import { tileHint } from '../../classify/families.js';
 import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
-import { mean, median } from '../../model/stats.js';
+import { mean, median } from '../../model/averages.js';
 import type { Profile } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
-import { batchSize, familyTotals, metricValue, percent, round } from '../signals.js';
+import { batchSize, familyTotals, metricValue, percent, round } from '../profile-measures.js';
 
 /** A decode token costing at least this fraction of the time to first token is prefill-priced. */
 const TPOT_OF_TTFT = 0.5;

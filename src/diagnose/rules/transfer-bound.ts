@@ -4,7 +4,7 @@
  * or pageable memory and per-step copies in the loop.
  */
 import { defineRule } from '../rule.js';
-import { percent, round } from '../signals.js';
+import { percent, round } from '../profile-measures.js';
 
 const HOST_COPY_KINDS = ['memcpy-htod', 'memcpy-dtoh'];
 /** Kineto names copies from unpinned memory `(Pageable -> Device)` / `(Device -> Pageable)`. */

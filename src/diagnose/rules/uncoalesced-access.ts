@@ -8,7 +8,7 @@ import type { NcuResult } from '../../model/capture.js';
 import { kernelKind } from '../ncu-advice.js';
 import { askDeepDive } from '../deep-dive-request.js';
 import { defineRule, type RuleHit } from '../rule.js';
-import { round } from '../signals.js';
+import { round } from '../profile-measures.js';
 
 interface Excess {
   space: 'global' | 'shared';

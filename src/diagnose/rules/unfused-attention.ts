@@ -6,7 +6,7 @@
  */
 import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
 import { defineRule } from '../rule.js';
-import { familyTotals, percent, round } from '../signals.js';
+import { familyTotals, percent, round } from '../profile-measures.js';
 
 /** llama.cpp's ggml kernels: their fused path is a run flag, not a code change. */
 const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_attn_ext/m;

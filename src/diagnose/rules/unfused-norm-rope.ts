@@ -3,7 +3,7 @@
  * mul (ATen's eager RMSNorm), RoPE as neg + cat + mul (rotate_half). Each step re-reads the tensor.
  */
 import { defineRule, type RuleHit } from '../rule.js';
-import { familyTotals, kernelsMatching, percent, round } from '../signals.js';
+import { familyTotals, kernelsMatching, percent, round } from '../profile-measures.js';
 
 const MEAN_REDUCE = /MeanOps|mean_kernel|WelfordOps/;
 const NORM_PIECES = /MeanOps|mean_kernel|WelfordOps|rsqrt_kernel|pow_tensor_scalar/;

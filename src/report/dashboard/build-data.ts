@@ -5,7 +5,7 @@
  * consecutive points, and the open regressions (a shift the wrong way with no recovery since).
  */
 import { detectChangePoints, MAX_SEGMENT, type ChangePoint } from '../../compare/change-points.js';
-import { seedFor } from '../../compare/stats.js';
+import { seedFor } from '../../compare/statistics.js';
 import { metricInfo } from '../../model/metrics.js';
 import type { Report } from '../../model/report.js';
 import {
@@ -24,7 +24,7 @@ import {
 } from './data.js';
 import { eventsBetween, type KernelShares } from './kernel-events.js';
 import { medianInterval } from './median-ci.js';
-import { CI_PERCENT } from '../format.js';
+import { CI_PERCENT } from '../number-format.js';
 import { clampText, safeCommit, safeHttpsUrl, safeRepository, safeServerUrl } from './safe-text.js';
 
 export interface DashboardInput {

@@ -4,7 +4,7 @@
  * 1 − 2·P(B ≤ j − 1). No resampling, the same answer every time, exact for any continuous data.
  */
 
-import { CI_LEVEL } from '../../compare/options.js';
+import { CI_LEVEL } from '../../compare/gate-options.js';
 
 export interface MedianInterval {
   median: number;

@@ -3,7 +3,7 @@
  * top, one card per workload), the shared hover tooltip, the pinned run details with commit and run
  * links, and the tables. Marks `data-ready` on <html> with the milliseconds since navigation.
  */
-import { CI_PERCENT } from '../format.js';
+import { CI_PERCENT } from '../number-format.js';
 
 export const PAGE_APP = String.raw`
 var tooltip = null;

@@ -1,0 +1,28 @@
+/** Mode `analyze`: capture files that an earlier step produced → one report, published. */
+import { analyze } from '../../pipeline/analyze.js';
+import * as core from '@actions/core';
+import { parseSmiColumns } from '../../ingest/formats/nvidia-smi-csv.js';
+import { gatherCaptures } from '../../io/gather-captures.js';
+import { INPUTS } from '../inputs.js';
+import { publishReport, type ModeContext } from '../publish.js';
+import { gateOptions, resolveBaseline } from '../baseline.js';
+import { runInfo } from './run-info.js';
+
+export async function analyzeMode(ctx: ModeContext): Promise<void> {
+  const { files: captures, fromDirectories } = await gatherCaptures(ctx.inputs.captures, { policy: ctx.inputs.ifNoCaptures, option: `input '${INPUTS.ifNoCaptures}'`, warn: (line) => core.warning(line) });
+  const gate = gateOptions(ctx);
+  const { baseline, note } = await resolveBaseline(ctx);
+  const budget = ctx.inputs.analyzeTimeoutSeconds;
+  const report = await analyze({
+    inputs: captures,
+    failOn: ctx.inputs.failOn,
+    run: runInfo(ctx),
+    baseline,
+    gate,
+    allowMixed: ctx.inputs.allowMixed,
+    ...(ctx.inputs.strict ? {} : { skippable: fromDirectories }),
+    ...(ctx.inputs.smiColumns.length ? { ingest: { smiColumns: parseSmiColumns(ctx.inputs.smiColumns.join(',')) } } : {}),
+    ...(budget ? { timeoutMs: budget * 1000 } : {}),
+  });
+  await publishReport(ctx, { report, extraFiles: captures, ...(note ? { baselineNote: note } : {}) });
+}

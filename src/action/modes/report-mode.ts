@@ -1,0 +1,162 @@
+/**
+ * Mode `report`: every report artifact of a run (matrix legs) merged into one summary and one
+ * comment. The run is this one, the `run-id` input, or the run that triggered a `workflow_run`
+ * workflow: the fork-safe pattern, where nothing from the PR is executed and the artifacts are
+ * read as untrusted data (schema-validated, within the limits of src/github/limits.ts, PR number
+ * checked against the head commit).
+ */
+import * as core from '@actions/core';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { findReportFiles, labelFor, loadReport, type FoundReport } from '../../io/reports.js';
+import { isCapturesArtifact } from '../../github/artifact-names.js';
+import { reportsInZip, unreadableReason } from '../../github/report-artifacts.js';
+import type { Report } from '../../model/report.js';
+import { boundReport } from '../../report/bounded-report.js';
+import { mergeReports, type ReportEntry } from '../../report/merge-reports.js';
+import { writeJobSummary } from '../github/job-summary.js';
+import { artifactUrl } from '../github/run-context.js';
+import { safeText } from '../../report/markdown/text.js';
+import { UsageError } from '../../errors.js';
+import { OUTPUTS } from '../inputs.js';
+import { CONTEXT_FILE, oneLine, publish, type ModeContext } from '../publish.js';
+
+const ClaimedContextSchema = z.object({ pullRequest: z.number().int().positive().optional(), headSha: z.string().regex(/^[0-9a-f]{7,64}$/).optional() });
+type ClaimedContext = z.infer<typeof ClaimedContextSchema>;
+
+interface Collected {
+  entries: ReportEntry[];
+  claims: ClaimedContext[];
+}
+
+/** The run whose artifacts are merged: the run-id input, the run that triggered this one, or this run. */
+function sourceRun(ctx: ModeContext): number {
+  return ctx.inputs.runId ?? ctx.run.triggeringRun?.id ?? ctx.run.runId;
+}
+
+function claimOf(data: unknown): ClaimedContext | undefined {
+  const parsed = ClaimedContextSchema.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
+}
+
+async function readClaim(reportPath: string): Promise<ClaimedContext | undefined> {
+  try {
+    return claimOf(JSON.parse(await readFile(join(dirname(reportPath), CONTEXT_FILE), 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+async function collect(paths: readonly string[], label: (found: FoundReport, report: Report) => string, into: Collected): Promise<void> {
+  for (const found of await findReportFiles(paths)) {
+    try {
+      const report = boundReport(await loadReport(found.path));
+      into.entries.push({ label: label(found, report), report });
+      const claim = await readClaim(found.path);
+      if (claim) into.claims.push(claim);
+    } catch (error) {
+      core.warning(`Skipped a report: ${oneLine((error as Error).message)}`);
+    }
+  }
+}
+
+/**
+ * Every report artifact of the run, through the REST API, one zip and one report at a time: each
+ * report is cut down to what the merged summary shows before the next is read, and each bad
+ * artifact or report is left out with one line saying why.
+ */
+async function fromArtifacts(ctx: ModeContext, runId: number): Promise<Collected> {
+  const collected: Collected = { entries: [], claims: [] };
+  const prefix = ctx.inputs.artifactPrefix;
+  const client = ctx.github();
+  const repo = `${ctx.run.owner}/${ctx.run.repo}`;
+  const limits = ctx.limits.artifacts;
+  let artifacts;
+  try {
+    artifacts = (await client.runArtifacts(repo, runId)).filter((a) => a.name.startsWith(prefix) && !isCapturesArtifact(a.name)).sort((a, b) => a.name.localeCompare(b.name));
+  } catch (error) {
+    // Reading artifacts needs `actions: read`; without it the API answers 403 "Resource not accessible".
+    throw new UsageError(`cannot list the report artifacts of run ${runId}: ${oneLine((error as Error).message)} (reading artifacts needs the permission actions: read)`);
+  }
+  core.info(`Found ${artifacts.length} report artifact(s) named '${prefix}*' in run ${runId}.`);
+  if (artifacts.length > limits.maxArtifacts) core.warning(`Only the first ${limits.maxArtifacts} of ${artifacts.length} report artifacts are read.`);
+  for (const artifact of artifacts.slice(0, limits.maxArtifacts)) {
+    if (artifact.expired) {
+      core.warning(`Skipped artifact '${artifact.name}': expired.`);
+      continue;
+    }
+    if ((artifact.size_in_bytes ?? 0) > limits.maxZipBytes) {
+      core.warning(`Skipped artifact '${artifact.name}': ${artifact.size_in_bytes} bytes is more than a report artifact holds (${limits.maxZipBytes}).`);
+      continue;
+    }
+    const link = { name: artifact.name, id: artifact.id, url: artifactUrl(ctx.run, runId, artifact.id) };
+    const leg = artifact.name.slice(prefix.length) || artifact.name;
+    let n = 0;
+    try {
+      const zip = await client.artifactZip(repo, artifact.id, limits.maxZipBytes);
+      for (const entry of reportsInZip(zip, `artifact '${artifact.name}'`, limits)) {
+        if ('error' in entry) {
+          core.warning(`Skipped a report: ${oneLine(entry.path)}: ${oneLine(entry.error)}`);
+          continue;
+        }
+        collected.entries.push({ label: n++ === 0 ? leg : `${leg}-${n}`, report: boundReport(entry.report), artifact: link });
+        const claim = claimOf(entry.context);
+        if (claim) collected.claims.push(claim);
+      }
+    } catch (error) {
+      core.warning(`Skipped artifact '${artifact.name}': ${oneLine(unreadableReason(error))}`);
+    }
+  }
+  return collected;
+}
+
+/**
+ * The PR to comment on. A number that came out of an artifact was written by the PR's own workflow
+ * (possibly a fork's): it is used only if that PR's head is the commit the triggering run built.
+ */
+async function resolvePullRequest(ctx: ModeContext, claims: readonly ClaimedContext[]): Promise<number | undefined> {
+  if (ctx.inputs.prNumber !== undefined) return ctx.inputs.prNumber;
+  if (ctx.run.pullRequest !== undefined) return ctx.run.pullRequest;
+  const trigger = ctx.run.triggeringRun;
+  if (!trigger) return undefined;
+  if (trigger.pullRequests.length) return trigger.pullRequests[0];
+  const numbers = [...new Set(claims.map((c) => c.pullRequest).filter((n): n is number => n !== undefined))];
+  if (numbers.length !== 1) {
+    if (numbers.length > 1) core.warning(`The report artifacts name ${numbers.length} different pull requests; not commenting.`);
+    return undefined;
+  }
+  const claimed = numbers[0]!;
+  try {
+    const data = await ctx.github().pull(`${ctx.run.owner}/${ctx.run.repo}`, claimed);
+    if (data.head.sha === trigger.headSha) return claimed;
+    core.warning(`PR #${claimed} named by the artifacts has head ${data.head.sha.slice(0, 12)}, not the commit ${trigger.headSha.slice(0, 12)} the run built; not commenting.`);
+  } catch (error) {
+    core.warning(`Could not check PR #${claimed} named by the artifacts: ${oneLine((error as Error).message)}`);
+  }
+  return undefined;
+}
+
+export async function reportMode(ctx: ModeContext): Promise<void> {
+  const runId = sourceRun(ctx);
+  let collected: Collected;
+  if (ctx.inputs.reports.length) {
+    collected = { entries: [], claims: [] };
+    await collect(ctx.inputs.reports, (found, report) => labelFor(found, report, ctx.inputs.artifactPrefix), collected);
+  } else {
+    try {
+      collected = await fromArtifacts(ctx, runId);
+    } catch (error) {
+      // Nothing to merge: the summary still says why, then the job fails with the same line.
+      await writeJobSummary(`## profile-gate: no report\n\n${safeText(oneLine((error as Error).message), 1000)}\n`).catch(() => undefined);
+      throw error;
+    }
+  }
+  if (collected.entries.length === 0) core.warning('No report was found to merge; the summary says so.');
+  const merged = mergeReports(collected.entries);
+  const runUrl = runId !== ctx.run.runId ? `${ctx.run.serverUrl}/${ctx.run.owner}/${ctx.run.repo}/actions/runs/${runId}` : ctx.run.runUrl;
+  core.setOutput(OUTPUTS.reportJson, '');
+  core.setOutput(OUTPUTS.artifactId, '');
+  core.setOutput(OUTPUTS.decodeTokS, '');
+  await publish(ctx, { merged, runUrl, prNumber: await resolvePullRequest(ctx, collected.claims) });
+}

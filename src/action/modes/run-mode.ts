@@ -1,0 +1,82 @@
+/**
+ * Mode `run`: the whole job on this GPU runner — plan, warm-up, measured runs with utilization sampling,
+ * one profiled run, an optional deep dive — then analyze and publish. The orchestration is the engine's
+ * (src/runner), shared with `profile-gate run`; this file maps it onto the runner's log, signals and
+ * artifact.
+ */
+import * as core from '@actions/core';
+import { join } from 'node:path';
+import { analyze } from '../../pipeline/analyze.js';
+import { baseReportPath, parseRunOptions, prepareRun, ProcessGroups, renderPlan, RUN_OPTION_NAMES, runJob, type Logger } from '../../runner/run-workload.js';
+import { fencedLogger } from '../../runner/logger.js';
+import { oneLine, publishReport, type ModeContext } from '../publish.js';
+import { gateOptions, resolveBaseline } from '../baseline.js';
+import { runInfo } from './run-info.js';
+import { UsageError } from '../../errors.js';
+import { INPUTS } from '../inputs.js';
+
+/** The runner's log; the workload's own lines are fenced so that it cannot issue workflow commands. */
+function actionLogger(): Logger {
+  const base: Logger = {
+    info: (text) => core.info(oneLine(text)),
+    warning: (text) => core.warning(oneLine(text)),
+    error: (text) => core.error(oneLine(text)),
+    output: (text) => core.info(oneLine(text)),
+    group: (name, fn) => core.group(name, fn),
+  };
+  return fencedLogger(base, (line) => core.info(oneLine(line)));
+}
+
+/**
+ * A pull request from a fork brings a stranger's code; mode run would execute it on this
+ * self-hosted runner. GitHub advises self-hosted runners only for private repositories for that
+ * reason, so it takes an explicit input.
+ */
+export function forkWorkloadRefusal(ctx: ModeContext): string | undefined {
+  if (!ctx.run.fromFork || ctx.inputs.allowForkWorkloads) return undefined;
+  return `mode run: pull request #${ctx.run.pullRequest ?? '?'} comes from a fork, and its workload would run on this self-hosted runner; nothing was run. Use the fork-safe pattern (examples/fork-safe-pr.yml and fork-safe-comment.yml: approval for outside collaborators, ephemeral runners, no write token) and set ${INPUTS.allowForkWorkloads}: true there`;
+}
+
+export async function runMode(ctx: ModeContext): Promise<void> {
+  const refusal = forkWorkloadRefusal(ctx);
+  if (refusal) throw new UsageError(refusal);
+  const raw = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, core.getInput(name)]));
+  const options = parseRunOptions(raw, 'input');
+  const gate = gateOptions(ctx);
+  const { baseline, note } = await resolveBaseline(ctx, options.base !== undefined);
+  const plan = await prepareRun(options, { outDir: join(ctx.inputs.reportDir, 'run') });
+  core.info(renderPlan(plan));
+
+  const groups = new ProcessGroups();
+  // The runner sends SIGINT then SIGTERM on cancel: stop exactly the workload's process groups first.
+  let job: Promise<unknown> | undefined;
+  const restoreSignals = groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => core.warning(`${signal}: stopped the workload's process groups; run.json says what finished`) });
+  let result;
+  try {
+    const running = runJob(plan, {
+      logger: actionLogger(),
+      groups,
+      analyze: (inputs, which) =>
+        analyze({
+          inputs,
+          environment: plan.environment,
+          failOn: ctx.inputs.failOn,
+          run: runInfo(ctx),
+          gate,
+          ...(ctx.inputs.analyzeTimeoutSeconds ? { timeoutMs: ctx.inputs.analyzeTimeoutSeconds * 1000 } : {}),
+          // The base side of an A/B run is a baseline in the making: never compared itself.
+          baseline: which.side === 'base' ? null : which.baseline ?? baseline,
+        }),
+    });
+    job = running;
+    result = await running;
+  } finally {
+    restoreSignals();
+  }
+  const logs = [join(plan.outDir, 'run.json'), ...(result.baseReport ? [baseReportPath(plan)] : []), ...result.run.files.map((file) => file.path)];
+  if (result.run.outcome !== 'ok' || !result.report) {
+    core.setFailed(`profile-gate run ${result.run.outcome}: ${oneLine(result.run.message ?? 'no report was produced')} (logs in ${plan.outDir})`);
+    return;
+  }
+  await publishReport(ctx, { report: result.report, extraFiles: logs, ...(note ? { baselineNote: note } : {}) });
+}

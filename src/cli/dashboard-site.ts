@@ -1,0 +1,98 @@
+/**
+ * The I/O half of `profile-gate dashboard`: read report.json files (and, with --from-artifacts,
+ * download them), build the site with the pure renderer, and write it to a directory.
+ * A report that does not validate is left out and listed on the page, not fatal: one broken
+ * nightly artifact must not take the whole history down.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { InputError, UsageError } from '../errors.js';
+import { buildSite, reportIdentity, type DashboardInput, type DashboardOptions, type SiteFile, type SkippedReport } from '../report/dashboard/index.js';
+import type { DashboardData } from '../report/dashboard/data.js';
+import { REPORT_FILE } from '../model/report.js';
+import { serializeReport } from '../report/json.js';
+import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } from '../github/dashboard-artifacts.js';
+import { findReportFiles, loadReport } from '../io/reports.js';
+
+export interface LoadedReports {
+  inputs: DashboardInput[];
+  skipped: SkippedReport[];
+}
+
+/** Every report.json under the paths; invalid ones become notes. A path that does not exist is an error. */
+export async function loadDashboardReports(paths: readonly string[]): Promise<LoadedReports> {
+  const inputs: DashboardInput[] = [];
+  const skipped: SkippedReport[] = [];
+  for (const found of await findReportFiles(paths)) {
+    try {
+      inputs.push({ report: await loadReport(found.path), source: found.path });
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      skipped.push({ source: found.path, reason: error.expected });
+    }
+  }
+  return { inputs, skipped };
+}
+
+export async function writeSite(directory: string, files: readonly SiteFile[]): Promise<string[]> {
+  await mkdir(directory, { recursive: true });
+  const written: string[] = [];
+  for (const file of files) {
+    const path = join(directory, file.path);
+    await writeFile(path, file.content);
+    written.push(path);
+  }
+  return written;
+}
+
+/**
+ * Downloaded reports kept as files (e.g. on a branch), so the history outlives artifact retention.
+ * A report's folder is named by what the dashboard counts as the same report (workload, run,
+ * commit, time), so saving the same runs again night after night rewrites the same files.
+ */
+export async function saveReports(directory: string, inputs: readonly DashboardInput[]): Promise<number> {
+  const names = new Set<string>();
+  for (const { report } of inputs) {
+    const identity = createHash('sha256').update(reportIdentity(report)).digest('hex').slice(0, 12);
+    const name = `${report.run.runId ?? 'run'}-${(report.run.workload ?? 'report').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 80)}-${identity}`;
+    if (names.has(name)) continue;
+    names.add(name);
+    await mkdir(join(directory, name), { recursive: true });
+    await writeFile(join(directory, name, REPORT_FILE), serializeReport(report));
+  }
+  return names.size;
+}
+
+export interface DashboardRequest {
+  out: string;
+  inputs: readonly string[];
+  artifacts?: { query: ArtifactQuery; access: DashboardAccess; saveTo?: string };
+  options: Partial<DashboardOptions>;
+  log?: (line: string) => void;
+}
+
+export interface DashboardResult {
+  data: DashboardData;
+  written: string[];
+}
+
+export async function buildDashboard(request: DashboardRequest): Promise<DashboardResult> {
+  const log = request.log ?? (() => undefined);
+  const local = request.inputs.length ? await loadDashboardReports(request.inputs) : { inputs: [], skipped: [] };
+  const inputs = [...local.inputs];
+  const skipped = [...local.skipped];
+  if (request.artifacts) {
+    const downloaded = await downloadReportArtifacts(request.artifacts.query, { ...request.artifacts.access, log });
+    log(`downloaded ${downloaded.inputs.length} reports from ${downloaded.runs} runs`);
+    if (request.artifacts.saveTo) log(`saved ${await saveReports(request.artifacts.saveTo, downloaded.inputs)} reports under ${request.artifacts.saveTo}`);
+    inputs.push(...downloaded.inputs);
+    skipped.push(...downloaded.skipped);
+  }
+  if (!inputs.length) {
+    const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0]!.source}: ${skipped[0]!.reason}` : '';
+    throw new UsageError(`dashboard: no valid report.json found${why}`);
+  }
+  const { data, files } = buildSite(inputs, skipped, request.options);
+  return { data, written: await writeSite(request.out, files) };
+}

@@ -1,0 +1,287 @@
+/**
+ * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
+ * (0 ok, 1 the gate failed, 2 bad input or usage). Errors a user can cause print one line.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { readFile } from 'node:fs/promises';
+import { parseUserFamilies } from '../classify/user-families.js';
+import { InputError } from '../errors.js';
+import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
+import { loadReport } from '../io/reports.js';
+import { DEFAULT_FAIL_ON_TEXT, parseGateText } from '../compare/gate-options.js';
+import { describeError, exitCodeFor, EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../errors.js';
+import type { Report } from '../model/report.js';
+import { renderSummary } from '../report/markdown/summary.js';
+import { renderTerminal } from '../report/terminal.js';
+import { serializeReport } from '../report/json.js';
+import { TOOL_VERSION } from '../version.js';
+import { expandInputs, writeOutput } from '../io/inputs.js';
+import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
+import { DEFAULT_NO_CAPTURE_POLICY, gatherCaptures, NO_CAPTURE_POLICIES, type NoCapturePolicy } from '../io/gather-captures.js';
+import { DASHBOARD_USAGE, runDashboardCommand } from './dashboard-command.js';
+import { REPORT_USAGE, runReportCommand } from './report-command.js';
+import { exportProfilerReports } from './profiler-reports.js';
+import { RUN_METADATA_HELP, RUN_METADATA_OPTIONS, resolveRunMetadata, systemGit } from './run-metadata.js';
+import { runCommand, RUN_HELP } from './run-command.js';
+import { FORMAT_IDS } from '../model/capture.js';
+
+/** Items joined by commas, wrapped at `width` with continuation lines indented by `indent`. */
+function wrapList(items: readonly string[], indent: number, width: number): string {
+  const lines: string[] = [''];
+  for (const item of items) {
+    const last = lines.length - 1;
+    const next = lines[last] ? `${lines[last]}, ${item}` : item;
+    if (indent + next.length > width && lines[last]) {
+      lines[last] += ',';
+      lines.push(item);
+    } else lines[last] = next;
+  }
+  return lines.join(`\n${' '.repeat(indent)}`);
+}
+
+const HELP = `profile-gate ${TOOL_VERSION}: GPU inference performance as a CI gate
+
+Usage:
+  profile-gate analyze [options] INPUT...   analyze capture files (or directories of them) into one report
+  profile-gate demo [--json F] [--markdown F]  the bundled real H200 captures: a head run gated against its baseline
+  profile-gate run [options]                the whole CI job on this GPU box: warm-up, measured and
+                                            profiled runs, then analyze (see profile-gate run --help)
+  profile-gate report --out DIR REPORT...   merge report.json files (matrix legs) into one summary and comment
+  profile-gate dashboard --out DIR INPUT... a static dashboard from many report.json files (or --from-artifacts)
+  profile-gate --version
+  profile-gate COMMAND --help               the options of one command
+
+analyze options:
+  --json FILE|-        write report.json (the versioned contract); - for stdout
+  --markdown FILE|-    write report.md; - for stdout
+  --format NAME        skip detection and read every input as NAME, one of:
+                       ${wrapList(FORMAT_IDS, 23, 100)}
+  --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
+  --top N              kernels shown in the terminal output (default 10)
+  --timeout SECONDS    time budget of the analysis; past it, exit 2 with a line naming the file being read
+  --smi-columns LIST   the --query-gpu list of an nvidia-smi log written with --format=csv,noheader
+  --allow-mixed        merge captures of different GPUs, vendors, engines or models (otherwise refused)
+  --strict             fail on any unreadable file inside a directory (otherwise skipped with a warning)
+  --if-no-captures error|warn|ignore
+                       when the inputs hold no capture file: fail (default), warn, or go on silently
+
+gate options (analyze):
+  --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
+  --fail-on LIST       finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)
+  --threshold M=PCT    practical floor of a metric in percent (decode_tok_s=3), or a share threshold in
+                       percentage points (family:attention-fused=10); repeatable
+  --allow-throttled    compare even when a side was throttled (otherwise the verdict is invalid)
+  --allow-environment-mismatch KEYS|all
+                       compare although these fingerprint keys differ (gpuName, driver, cuda, model …)
+  --overlap-check true|false
+                       hold a significant change back (warn) when one side's runs reach the other's median (default true)
+  --drop-outliers true|false
+                       leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
+
+${RUN_METADATA_HELP}
+
+INPUT may be a capture file, a directory of them, or an Nsight report (x.nsys-rep, x.ncu-rep): with
+nsys or ncu on PATH it is exported first (nsys stats / ncu --import … --csv), the command shown.
+
+Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage (an unreadable file, an analysis past
+--timeout), 3 internal error (a bug), 4 the run failed (run only).
+`;
+
+const ANALYZE_HELP = `Usage: profile-gate analyze [options] INPUT...
+
+${HELP.slice(HELP.indexOf('analyze options:'))}`;
+
+const DEMO_HELP = `Usage: profile-gate demo [--json FILE|-] [--markdown FILE|-] [--top N]
+
+The bundled real H200 captures (samples/), analyzed as the gate would on a pull request: the
+fused-attention run is the baseline, the unfused-attention run the head. No GPU needed. A failing
+verdict is shown, and the demo still exits 0.
+`;
+
+/** Each command's own --help. */
+const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
+  ['analyze', ANALYZE_HELP],
+  ['demo', DEMO_HELP],
+  ['run', RUN_HELP],
+  ['report', `Usage: ${REPORT_USAGE}\n`],
+  ['dashboard', `Usage: ${DASHBOARD_USAGE}\n`],
+]);
+
+/** On a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
+export function wantsColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env['NO_COLOR']) return false;
+  if (env['FORCE_COLOR'] && env['FORCE_COLOR'] !== '0') return true;
+  return Boolean(stream.isTTY) && env['TERM'] !== 'dumb';
+}
+
+/** Where the bundled sample captures live: <package root>/samples, both from src/cli and dist/cli. */
+export function samplesDirectory(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'samples');
+}
+
+interface Outputs {
+  json?: string;
+  markdown?: string;
+  top: number;
+}
+
+/** Both on stdout would glue JSON and markdown into one stream no reader can split. */
+function checkOutputs(outputs: { json?: string | undefined; markdown?: string | undefined }): void {
+  if (outputs.json === '-' && outputs.markdown === '-') throw new UsageError('--json - and --markdown - both write to stdout; send one of them to a file');
+}
+
+async function emit(report: Report, outputs: Outputs): Promise<number> {
+  if (outputs.json) await writeOutput(outputs.json, serializeReport(report));
+  if (outputs.markdown) await writeOutput(outputs.markdown, renderSummary(report));
+  if (outputs.json !== '-' && outputs.markdown !== '-') process.stdout.write(renderTerminal(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
+  return report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
+}
+
+function parseTop(value: string | undefined): number {
+  if (value === undefined) return 10;
+  const top = Number(value);
+  if (!Number.isInteger(top) || top < 1) throw new UsageError(`--top ${value}: expected a positive integer`);
+  return top;
+}
+
+function parseTimeoutSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0)) throw new UsageError(`--timeout ${value}: expected a positive number of seconds`);
+  return seconds;
+}
+
+async function loadFamilies(path: string) {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new InputError(path, `cannot read the families file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return parseUserFamilies(text, path);
+}
+
+async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'string' },
+      markdown: { type: 'string' },
+      format: { type: 'string' },
+      families: { type: 'string' },
+      top: { type: 'string' },
+      timeout: { type: 'string' },
+      baseline: { type: 'string' },
+      'fail-on': { type: 'string' },
+      threshold: { type: 'string', multiple: true },
+      'allow-throttled': { type: 'boolean' },
+      'allow-environment-mismatch': { type: 'string' },
+      'smi-columns': { type: 'string' },
+      'allow-mixed': { type: 'boolean' },
+      strict: { type: 'boolean' },
+      'overlap-check': { type: 'string' },
+      'drop-outliers': { type: 'string' },
+      'if-no-captures': { type: 'string' },
+      ...RUN_METADATA_OPTIONS,
+    },
+  });
+  checkOutputs(values);
+  const run = resolveRunMetadata(values, process.env, systemGit);
+  const inputs = positionals.length ? positionals : defaultInputs;
+  const noCaptures = values['if-no-captures'] ?? DEFAULT_NO_CAPTURE_POLICY;
+  if (!(NO_CAPTURE_POLICIES as readonly string[]).includes(noCaptures)) throw new UsageError(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
+  if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
+  const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
+  const families = values.families ? await loadFamilies(values.families) : [];
+  const { failOn, ...gate } = parseGateText({
+    ...(values.threshold ? { threshold: values.threshold } : {}),
+    ...(values['fail-on'] !== undefined ? { failOn: values['fail-on'] } : {}),
+    ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
+    ...(values['allow-environment-mismatch'] ? { allowEnvironmentMismatch: values['allow-environment-mismatch'] } : {}),
+    ...(values['overlap-check'] !== undefined ? { overlapCheck: values['overlap-check'] } : {}),
+    ...(values['drop-outliers'] !== undefined ? { dropOutliers: values['drop-outliers'] } : {}),
+  });
+  const baseline: BaselineChoice | null = values.baseline
+    ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
+    : null;
+  const { files, fromDirectories } = await gatherCaptures(inputs, { policy: noCaptures as NoCapturePolicy, option: '--if-no-captures', warn: (line) => process.stderr.write(`warning: ${line}\n`) });
+  const smiColumns = values['smi-columns'] !== undefined ? parseSmiColumns(values['smi-columns']) : undefined;
+  const options: AnalyzeOptions = {
+    inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${line}\n`)),
+    ...(values['allow-mixed'] ? { allowMixed: true } : {}),
+    ...(values.strict ? {} : { skippable: fromDirectories }),
+    ...(smiColumns ? { ingest: { smiColumns } } : {}),
+    ...(values.format ? { format: values.format } : {}),
+    families,
+    run,
+    baseline,
+    gate,
+    ...(failOn ? { failOn } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+  const report = await analyze(options);
+  return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });
+}
+
+/**
+ * The bundled real captures, analyzed as the gate would on a pull request: the healthy run is the
+ * baseline, the unfused-attention variant the head. A failing verdict is shown, not turned into exit 1.
+ */
+async function runDemo(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, strict: true, options: { json: { type: 'string' }, markdown: { type: 'string' }, top: { type: 'string' } } });
+  checkOutputs(values);
+  const samples = samplesDirectory();
+  const baselineDir = join(samples, 'baseline');
+  const baseline = await analyze({ inputs: await expandInputs([baselineDir]) });
+  const report = await analyze({
+    inputs: await expandInputs([join(samples, 'current')]),
+    baseline: { report: baseline, origin: 'file', path: baselineDir, reason: 'the bundled fused-attention run of the same workload on the same H200' },
+  });
+  process.stdout.write(`Demo: ${join(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
+  await emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });
+  if (report.verdict === 'fail') process.stdout.write('\nIn CI this verdict fails the job (exit code 1); the demo exits 0.\n');
+  return EXIT_OK;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    const help = command ? COMMAND_HELP.get(command) : undefined;
+    if (help && (rest.includes('--help') || rest.includes('-h'))) {
+      process.stdout.write(help);
+      return EXIT_OK;
+    }
+    switch (command) {
+      case 'analyze':
+        return await runAnalyze(rest);
+      case 'run':
+        return await runCommand(rest);
+      case 'report':
+        return await runReportCommand(rest);
+      case 'dashboard':
+        return await runDashboardCommand(rest);
+      case 'demo':
+        return await runDemo(rest);
+      case '--version':
+      case 'version':
+        process.stdout.write(`${TOOL_VERSION}\n`);
+        return EXIT_OK;
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(HELP);
+        return EXIT_OK;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; expected analyze, run, report, dashboard, demo or --help`);
+    }
+  } catch (error) {
+    const usage = String((error as NodeJS.ErrnoException | undefined)?.code ?? '').startsWith('ERR_PARSE_ARGS');
+    const wrapped = usage ? new UsageError(`${(error as Error).message}; see profile-gate --help`) : error;
+    process.stderr.write(`profile-gate: ${describeError(wrapped)}\n`);
+    return exitCodeFor(wrapped);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Measurements several rules read from a Profile: family totals, metric values and the MoE mix. Rules stay independent; they only share these readings.
+ */
+import { LINEAR_FAMILIES } from '../classify/family-ids.js';
+import { kernelStem } from '../classify/kernel-name.js';
+import type { Kernel, Profile, Rank } from '../model/profile.js';
+import { median } from '../model/averages.js';
+import { DEEP_DIVE_SECTIONS, deepDiveRequest, renderNcuCommand } from './deep-dive-request.js';
+
+export interface Totals {
+  ns: number;
+  /** Share of all GPU kernel time, 0..1. */
+  share: number;
+  instances: number;
+}
+
+export function familyTotals(profile: Profile, families: readonly string[]): Totals {
+  let ns = 0;
+  let instances = 0;
+  for (const entry of profile.families) {
+    if (!families.includes(entry.family)) continue;
+    ns += entry.totalNs;
+    instances += entry.instances;
+  }
+  return { ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
+}
+
+export function kernelsMatching(profile: Profile, pattern: RegExp, families?: readonly string[]): Totals & { kernels: Kernel[] } {
+  const kernels = profile.kernels.filter((k) => pattern.test(k.name) && (!families || families.includes(k.family)));
+  const ns = kernels.reduce((sum, k) => sum + k.totalNs, 0);
+  const instances = kernels.reduce((sum, k) => sum + k.instances, 0);
+  return { kernels, ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
+}
+
+export function linearTotals(profile: Profile): Totals {
+  return familyTotals(profile, LINEAR_FAMILIES);
+}
+
+export function totalLaunches(profile: Profile): number {
+  return profile.kernels.reduce((sum, k) => sum + k.instances, 0);
+}
+
+/** The median value of a canonical metric, when the profile has it. */
+export function metricValue(profile: Profile, name: string): number | undefined {
+  const value = profile.metrics.find((m) => m.name === name)?.value;
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
+}
+
+/** The batch size from the environment, when it is a plain number. */
+export function batchSize(profile: Profile): number | undefined {
+  const match = /^\s*(\d+)\s*$/.exec(profile.environment.batch ?? '');
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Round for evidence: enough digits to compare, few enough to read. */
+export function round(value: number, digits = 4): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+export function percent(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+export function ms(ns: number): number {
+  return round(ns / 1e6, 3);
+}
+
+export interface MoeOptions {
+  minMoeShare: number;
+  minRoutingPerSamplingLaunch: number;
+}
+
+export interface MoeMix {
+  isMoe: boolean;
+  moeGemmShare: number;
+  routingShare: number;
+  gatherShare: number;
+  /** (routing + gather/scatter time) / linear-layer time, experts included. */
+  routingRatio: number;
+  routingLaunches: number;
+  samplingLaunches: number;
+}
+
+/**
+ * MoE shows as grouped matmuls, or as top-k routing that runs far more often than sampling (top-k
+ * also serves top-k sampling, once per step; routing runs once per MoE layer per step).
+ */
+export function moeMix(profile: Profile, options: MoeOptions): MoeMix {
+  const moeGemm = familyTotals(profile, ['moe-gemm']);
+  const routing = familyTotals(profile, ['moe-routing']);
+  const gather = familyTotals(profile, ['gather-scatter']);
+  const sampling = familyTotals(profile, ['sampling']);
+  const linear = linearTotals(profile);
+  const routedOften = routing.instances >= options.minRoutingPerSamplingLaunch * Math.max(1, sampling.instances);
+  return {
+    isMoe: moeGemm.share >= options.minMoeShare || (routing.share >= options.minMoeShare && routedOften),
+    moeGemmShare: moeGemm.share,
+    routingShare: routing.share,
+    gatherShare: gather.share,
+    routingRatio: linear.ns > 0 ? (routing.ns + gather.ns) / linear.ns : Number.POSITIVE_INFINITY,
+    routingLaunches: routing.instances,
+    samplingLaunches: sampling.instances,
+  };
+}
+
+export { steadyLaunchSkip } from './deep-dive-request.js';
+
+/** An Nsight Compute command for one kernel, as text, for rules that only show one (the request is in deep-dive-request.ts). */
+export function ncuCommand(kernelName: string, launchSkip: number, workload: string, sections: readonly string[] = DEEP_DIVE_SECTIONS): string {
+  const stem = kernelStem(kernelName);
+  return renderNcuCommand({ ...deepDiveRequest(kernelName, 1, sections), nameRegex: stem.regex, demangled: stem.demangled, launchSkip }, workload);
+}
+
+/** A rank's kernel time less its collectives: waiting inside a collective inflates the fast ranks'. */
+export function rankComputeNs(rank: Rank): number {
+  return rank.totalKernelNs - (rank.families.find((f) => f.family === 'collective')?.totalNs ?? 0);
+}
+
+export interface Straggler {
+  slow: Rank;
+  others: Rank[];
+  /** The slow rank's compute time over the others' median, less 1. */
+  computeExcess: number;
+  /** Compute time of the slow rank and the others' median: per profiler step when `perStep`. */
+  slowComputeNs: number;
+  peerComputeNs: number;
+  /** True when the ranks' traces hold different numbers of steps, so times are per step. */
+  perStep: boolean;
+}
+
+/**
+ * The rank with the most compute kernel time, against the median of the others; undefined unless
+ * there are two or more ranks of one job (no `ranks-of-different-jobs` notice) with kernels.
+ */
+export function stragglerOf(profile: Profile): Straggler | undefined {
+  if (profile.notices.some((n) => n.code === 'ranks-of-different-jobs')) return undefined;
+  const ranks = profile.ranks.filter((r) => r.totalKernelNs > 0);
+  if (ranks.length < 2) return undefined;
+  // Traces that cover different numbers of profiler steps are compared per step.
+  const steps = ranks.map((r) => r.timeline?.steps.length ?? 0);
+  const perStep = steps.every((n) => n > 0) && new Set(steps).size > 1;
+  const compute = ranks.map((r, i) => rankComputeNs(r) / (perStep ? steps[i]! : 1));
+  const slowIndex = compute.indexOf(Math.max(...compute));
+  const peerComputeNs = median(compute.filter((_, i) => i !== slowIndex));
+  return {
+    slow: ranks[slowIndex]!,
+    others: ranks.filter((_, i) => i !== slowIndex),
+    peerComputeNs,
+    slowComputeNs: compute[slowIndex]!,
+    perStep,
+    computeExcess: peerComputeNs > 0 ? compute[slowIndex]! / peerComputeNs - 1 : 0,
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * An importer reads one capture format into a Capture. It is small: a cheap `sniff` over the first
+ * bytes (content, never the file name) plus `read`. Detection loops over the registry in order.
+ */
+import { InputError } from '../../errors.js';
+import { CaptureSchema, type Capture, type CaptureInput, type FormatId, type ImportStat } from '../../model/capture.js';
+import type { InputFile } from './input-file.js';
+
+/** What the user says about inputs that cannot say it themselves. */
+export interface IngestOptions {
+  /** The `--query-gpu` list of nvidia-smi logs written with `--format=csv,noheader` (which name no columns). */
+  smiColumns?: readonly string[];
+  /** Stops the reading at the next chunk (the analyze time budget). */
+  signal?: AbortSignal;
+  /** True for a collective kernel: the caller owns the family table (see ImportContext.isCollective). */
+  isCollective?: (kernelName: string) => boolean;
+}
+
+export interface ImportContext {
+  readonly path: string;
+  readonly options: IngestOptions;
+  /** Count a recoverable problem (a skipped row, a clipped value). Shown in the report's sources. */
+  count(name: string, severity: ImportStat['severity'], detail?: string): void;
+  /**
+   * True for a collective kernel (NCCL, RCCL, custom all-reduce …), so that a per-launch timeline can
+   * measure how much communication no compute overlaps. Given by the caller, which owns the family
+   * table; absent, no kernel is treated as a collective.
+   */
+  isCollective?(kernelName: string): boolean;
+}
+
+export interface Importer {
+  id: FormatId;
+  label: string;
+  /** True when the head of the file is this format. Must be cheap and exact. */
+  sniff(head: string): boolean;
+  read(file: InputFile, ctx: ImportContext): Promise<CaptureInput>;
+}
+
+export function defineImporter(importer: Importer): Importer {
+  return importer;
+}
+
+export function createImportContext(path: string, options: IngestOptions = {}): ImportContext & { stats(): ImportStat[] } {
+  const counters = new Map<string, ImportStat>();
+  return {
+    path,
+    options,
+    ...(options.isCollective ? { isCollective: options.isCollective } : {}),
+    count(name, severity, detail) {
+      const existing = counters.get(name);
+      if (existing) existing.count += 1;
+      else counters.set(name, { name, severity, count: 1, ...(detail ? { detail } : {}) });
+    },
+    stats: () => [...counters.values()],
+  };
+}
+
+/**
+ * 2^53 − 1: larger than any value a real capture holds (in ns, 104 days), every whole number up to it
+ * is exact, and sums over millions of them stay finite. A file with `1e308` where a duration should
+ * be is refused, not summed to Infinity.
+ */
+export const MAX_PLAUSIBLE_VALUE = Number.MAX_SAFE_INTEGER;
+
+/** Where the first non-finite or implausibly large number sits in what an importer built, if anywhere. */
+export function implausibleNumber(value: unknown, path = ''): { path: string; value: number } | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) && Math.abs(value) <= MAX_PLAUSIBLE_VALUE ? undefined : { path, value };
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = implausibleNumber(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  const record = value as Record<string, unknown>;
+  const label = typeof record['name'] === 'string' ? ` (${JSON.stringify(record['name'].slice(0, 80))})` : '';
+  for (const key of Object.keys(record)) {
+    const found = implausibleNumber(record[key], `${path}${label}${path || label ? '.' : ''}${key}`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Run one importer on one file and validate what it built against the model. */
+export async function runImporter(importer: Importer, file: InputFile, options: IngestOptions = {}): Promise<Capture> {
+  const ctx = createImportContext(file.path, options);
+  const raw = await importer.read(file, ctx);
+  const implausible = implausibleNumber(raw);
+  if (implausible) {
+    throw new InputError(file.path, `expected finite values up to ${MAX_PLAUSIBLE_VALUE}, got ${implausible.value} at ${implausible.path}`);
+  }
+  const parsed = CaptureSchema.parse(raw);
+  parsed.source.stats = [...parsed.source.stats, ...ctx.stats()];
+  return parsed;
+}

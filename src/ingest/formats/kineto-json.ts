@@ -1,0 +1,145 @@
+/**
+ * PyTorch profiler / Kineto Chrome trace (`*.pt.trace.json[.gz]`, CUDA/CUPTI and ROCm/roctracer).
+ * Mapping: `kernel` (legacy `Kernel`) events → kernels summed by (name, device: args.device or pid),
+ * with the grid/block of the shape that took most time; `gpu_memcpy`/`gpu_memset` (legacy
+ * `Memcpy`/`Memset`) → memops (kind from the name, bytes from args); `cuda_runtime`/`cuda_driver`
+ * → apiCalls; GPU op intervals → timeline (busy = union per device, idle gaps, `ProfilerStep#N`
+ * windows, kernel time per tenth of the span; kernels whose correlation id is a cudaGraphLaunch's
+ * are graph kernels; collective and host↔device copy time no kernel overlaps; idle gaps that are
+ * not the workload; one timeline per device when there are several). `distributedInfo` → the
+ * capture's rank, world size and backend. `deviceProperties` → environment; warpSize 64 or hip*
+ * calls → AMD.
+ * ts/dur are µs (integer or float) and become integer ns; step start times are ns from the first
+ * GPU op. Events with dur < 0 or > 7 days (CUPTI overflow) are dropped and counted.
+ * The file is streamed (traces can exceed memory and V8's string limit): only events of the
+ * categories above are decoded; cpu_op, python_function and flow events are skipped by their bytes.
+ * Limits: step windows come from the GPU projection of the annotation where present, else the CPU
+ * range (GPU work lagging the CPU is then counted in the next step); the PyTorch version is not
+ * in the trace; skipped events are checked for balanced brackets only.
+ */
+import { InputError } from '../../errors.js';
+import type { CaptureInput, Distributed, Environment, Notice } from '../../model/capture.js';
+import { defineImporter } from '../common/importer.js';
+import { ScanError, TraceScanner } from './kineto/json-scanner.js';
+import { buildTimeline, deviceTimelines } from './kineto/timeline.js';
+import { TraceSummary } from './kineto/trace-summary.js';
+import { isRocprofTraceHead } from './rocprof-json.js';
+
+const KNOWN_PARTS = ['deviceProperties', 'distributedInfo'];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** CUDA encodes versions as 1000 * major + 10 * minor (12040 → 12.4). */
+function cudaVersion(value: unknown): string | undefined {
+  if (typeof value === 'string' && value) return value;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) return undefined;
+  return `${Math.floor(value / 1000)}.${Math.floor((value % 1000) / 10)}`;
+}
+
+function environmentOf(summary: TraceSummary): Environment {
+  const props = summary.members.get('deviceProperties');
+  const devices = Array.isArray(props) ? props.filter(isRecord) : [];
+  const env: Environment = {};
+  const name = devices[0]?.name;
+  if (typeof name === 'string' && name) env.gpuName = name;
+  if (devices.length) env.gpuCount = devices.length;
+  const apiNames = summary.apiNames();
+  if (devices.some((d) => d.warpSize === 64) || apiNames.some((n) => n.startsWith('hip'))) env.vendor = 'amd';
+  else if (devices.some((d) => d.warpSize === 32) || apiNames.some((n) => n.startsWith('cu'))) env.vendor = 'nvidia';
+  if (env.vendor !== 'amd') {
+    const cuda = cudaVersion(summary.members.get('cuda_runtime_version'));
+    if (cuda) env.cuda = cuda;
+  }
+  return env;
+}
+
+/** `distributedInfo` → the capture's rank; absent or without a whole rank, undefined. */
+function distributedOf(summary: TraceSummary): Distributed | undefined {
+  const info = summary.members.get('distributedInfo');
+  if (!isRecord(info) || !Number.isInteger(info.rank) || (info.rank as number) < 0) return undefined;
+  const out: Distributed = { rank: info.rank as number };
+  if (Number.isInteger(info.world_size) && (info.world_size as number) > 0) out.worldSize = info.world_size as number;
+  if (typeof info.backend === 'string' && info.backend) out.backend = info.backend;
+  return out;
+}
+
+/** Where kernels could not be tied to the op that launched them, say so rather than guess. */
+function attributionNotices(summary: TraceSummary): Notice[] {
+  const sites = summary.launchSites;
+  const total = sites.attributed + sites.unlinked;
+  // A stray launch or two (a profiler warm-up kernel) is not worth a line.
+  if (sites.ops === 0 || sites.unlinked < Math.max(1, 0.01 * total)) return [];
+  const graphs = summary.launchCounts().graphLaunches > 0;
+  return [
+    {
+      code: 'kineto-launch-op-unavailable',
+      severity: 'info',
+      message:
+        `${sites.unlinked} of ${total} kernel launches could not be tied to the CPU op that launched them` +
+        (graphs ? ' (CUDA graph replays: the graph capture is not in the trace)' : '') +
+        '; their launching op is not available.',
+    },
+  ];
+}
+
+export default defineImporter({
+  id: 'kineto-json',
+  label: 'PyTorch profiler / Kineto trace (JSON)',
+  sniff(head) {
+    const text = head.replace(/^\uFEFF/, '').trimStart();
+    if (!text.startsWith('{') || isRocprofTraceHead(head)) return false; // rocprof v1 writes a Chrome trace too
+    return text.includes('"traceEvents"') || (text.includes('"schemaVersion"') && text.includes('"deviceProperties"'));
+  },
+  async read(file, ctx): Promise<CaptureInput> {
+    const summary = new TraceSummary(ctx);
+    const scanner = new TraceScanner(summary);
+    // Errors of reading or inflating the file are told apart from errors of its JSON: only the
+    // former are a damaged gzip stream, and anything else is not passed off as one.
+    const chunks = file.stream()[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = await chunks.next();
+        } catch (error) {
+          if (error instanceof InputError) throw error;
+          const reason = (error as Error).message;
+          const expected = file.gzip ? `expected a complete gzip stream, got "gunzip: ${reason}"` : `expected a readable file, got "${reason}"`;
+          throw new InputError(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
+        }
+        if (next.done) break;
+        scanner.push(next.value as Buffer);
+      }
+      scanner.finish();
+    } catch (error) {
+      await chunks.return?.();
+      if (error instanceof ScanError) throw new InputError(file.path, error.expected, `byte ${error.offset}`);
+      throw error;
+    }
+    if (!scanner.sawTraceEvents) {
+      throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
+    }
+    const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
+    const notices = attributionNotices(summary);
+    const windows = summary.stepWindows();
+    const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
+    const distributed = distributedOf(summary);
+    return {
+      source: {
+        path: file.path,
+        format: 'kineto-json',
+        tool: 'pytorch-profiler',
+        parts: [...KNOWN_PARTS.filter((key) => summary.members.has(key)), ...summary.categories],
+      },
+      ...(distributed ? { distributed } : {}),
+      kernels: summary.kernelStats(),
+      memops: summary.memopStats(),
+      apiCalls: summary.apiStats(),
+      ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts), deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
+      environment: environmentOf(summary),
+      ...(notices.length ? { notices } : {}),
+    };
+  },
+});

@@ -1,0 +1,351 @@
+/**
+ * Per-launch GPU intervals, stored compactly (typed arrays, ~29 bytes an op), and the timeline
+ * derived from them: busy time as the union of intervals per device (a sweep over separately sorted
+ * starts and ends, so no comparator sort is needed), idle gaps, ProfilerStep windows, and kernel
+ * time per tenth of the span, the exposed part of collective kernels and host↔device copies, and
+ * the idle stretches that are not the workload. All times are ns from the trace's first decoded event.
+ */
+import type { ExcludedGap, Step, Timeline, TimelineCommunication, TimelineTransfers } from '../../../model/capture.js';
+
+/** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
+export const OP_MEMOP = 0;
+export const OP_KERNEL = 1;
+export const OP_COLLECTIVE = 2;
+/** A host-to-device or device-to-host copy (other copies and fills are OP_MEMOP). */
+export const OP_HOST_COPY = 3;
+export type OpKind = typeof OP_MEMOP | typeof OP_KERNEL | typeof OP_COLLECTIVE | typeof OP_HOST_COPY;
+const isKernel = (kind: number) => kind === OP_KERNEL || kind === OP_COLLECTIVE;
+
+/**
+ * A gap is left out of utilization when it is at least this long: far longer than any launch, sync
+ * or host step of a decode or training loop (those are µs to a few ms).
+ */
+export const EXCLUDED_GAP_MIN_NS = 50e6;
+/** … and at least this many times the median gap between GPU ops (the typical inter-launch gap). */
+export const EXCLUDED_GAP_MEDIAN_FACTOR = 1000;
+/** Kernels before a gap below this share of all kernels: the gap ends set-up (after it, tear-down). */
+const SET_UP_KERNEL_SHARE = 0.02;
+
+export class OpLog {
+  count = 0;
+  starts = new Float64Array(1024);
+  ends = new Float64Array(1024);
+  devices = new Int32Array(1024);
+  correlations = new Float64Array(1024);
+  /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
+  kind = new Uint8Array(1024);
+
+  push(start: number, end: number, device: number, correlation: number, kind: OpKind): void {
+    if (this.count === this.starts.length) this.grow();
+    const k = this.count++;
+    this.starts[k] = start;
+    this.ends[k] = end;
+    this.devices[k] = device;
+    this.correlations[k] = correlation;
+    this.kind[k] = kind;
+  }
+
+  private grow(): void {
+    const size = this.starts.length * 2;
+    const grow = <T extends Float64Array | Int32Array | Uint8Array>(old: T, fresh: T): T => {
+      fresh.set(old);
+      return fresh;
+    };
+    this.starts = grow(this.starts, new Float64Array(size));
+    this.ends = grow(this.ends, new Float64Array(size));
+    this.devices = grow(this.devices, new Int32Array(size));
+    this.correlations = grow(this.correlations, new Float64Array(size));
+    this.kind = grow(this.kind, new Uint8Array(size));
+  }
+}
+
+/** A ProfilerStep window, from the CPU annotation or (preferred) its projection on the GPU. */
+export interface StepWindow {
+  name: string;
+  start: number;
+  end: number;
+}
+
+export interface TimelineCounts {
+  kernelLaunches: number;
+  graphLaunches: number;
+  graphCorrelations: ReadonlySet<number>;
+}
+
+interface DeviceBusy {
+  /** Merged busy intervals, sorted. */
+  starts: Float64Array;
+  ends: Float64Array;
+}
+
+interface Gaps {
+  count: number;
+  totalNs: number;
+  longestNs: number;
+}
+
+/**
+ * Union of the device's op intervals; gaps (the spaces between merged intervals) are added to
+ * `gaps`. The merged intervals are written over the sorted inputs (the k-th merged interval needs
+ * at least k starts and k ends already read), so a trace of millions of ops needs no second copy.
+ */
+function mergeDevice(starts: Float64Array, ends: Float64Array, gaps: Gaps): DeviceBusy & { busy: number } {
+  starts.sort();
+  ends.sort();
+  let merged = 0;
+  let busy = 0;
+  let active = 0;
+  let open = 0;
+  let i = 0;
+  let j = 0;
+  while (j < ends.length) {
+    if (i < starts.length && starts[i]! <= ends[j]!) {
+      if (active === 0) {
+        open = starts[i]!;
+        const last = merged ? ends[merged - 1]! : open;
+        if (open > last) {
+          gaps.count++;
+          gaps.totalNs += open - last;
+          if (open - last > gaps.longestNs) gaps.longestNs = open - last;
+        }
+      }
+      active++;
+      i++;
+    } else {
+      active--;
+      if (active === 0) {
+        const end = ends[j]!;
+        starts[merged] = open;
+        ends[merged++] = end;
+        busy += end - open;
+      }
+      j++;
+    }
+  }
+  return { starts: starts.subarray(0, merged), ends: ends.subarray(0, merged), busy };
+}
+
+/** Busy time of one device inside [from, to). */
+function busyWithin(device: DeviceBusy, from: number, to: number): number {
+  const { starts, ends } = device;
+  let lo = 0;
+  let hi = ends.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ends[mid]! <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  let total = 0;
+  for (let k = lo; k < starts.length && starts[k]! < to; k++) total += Math.min(ends[k]!, to) - Math.max(starts[k]!, from);
+  return total;
+}
+
+function lowerBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Copy the intervals of the device's ops whose kind `take` accepts into the buffers; returns how many. */
+function fill(ops: OpLog, device: number, take: (kind: number) => boolean, starts: Float64Array, ends: Float64Array): number {
+  let m = 0;
+  for (let k = 0; k < ops.count; k++) {
+    if (ops.devices[k] !== device || !take(ops.kind[k]!)) continue;
+    starts[m] = ops.starts[k]!;
+    ends[m++] = ops.ends[k]!;
+  }
+  return m;
+}
+
+/** Length of the union of the device's ops of the kinds `take` accepts, sorted in the given buffers. */
+function unionNs(ops: OpLog, device: number, take: (kind: number) => boolean, starts: Float64Array, ends: Float64Array): number {
+  const m = fill(ops, device, take, starts, ends);
+  return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), { count: 0, totalNs: 0, longestNs: 0 }).busy : 0;
+}
+
+/**
+ * Collective time on one device, and the part of it no compute kernel overlaps. Kernels of one
+ * stream never overlap, so an overlap is always with another stream. exposed = |C ∖ K| = |C ∪ K| − |K|:
+ * three unions, each sorted in the same two buffers, so no interval list is kept.
+ */
+function communicationOf(ops: OpLog, device: number, starts: Float64Array, ends: Float64Array): TimelineCommunication {
+  const collectiveNs = unionNs(ops, device, (kind) => kind === OP_COLLECTIVE, starts, ends);
+  const kernelNs = unionNs(ops, device, isKernel, starts, ends);
+  const computeNs = unionNs(ops, device, (kind) => kind === OP_KERNEL, starts, ends);
+  return { collectiveNs, exposedNs: Math.max(0, kernelNs - computeNs) };
+}
+
+/** Host↔device copy time on one device, and the part no kernel overlaps: |K ∪ H| − |K|. */
+function transfersOf(ops: OpLog, device: number, starts: Float64Array, ends: Float64Array): TimelineTransfers {
+  const copyNs = unionNs(ops, device, (kind) => kind === OP_HOST_COPY, starts, ends);
+  const withKernels = unionNs(ops, device, (kind) => kind === OP_HOST_COPY || isKernel(kind), starts, ends);
+  const kernelNs = unionNs(ops, device, isKernel, starts, ends);
+  return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
+}
+
+/** Fewer gaps than this give no typical inter-launch gap to compare against: nothing is excluded. */
+const MIN_GAPS_FOR_EXCLUSION = 10;
+
+/**
+ * Idle stretches (when no device is busy) that are not the workload: at least EXCLUDED_GAP_MIN_NS,
+ * at least EXCLUDED_GAP_MEDIAN_FACTOR × the median gap, and not inside a profiler step (idle inside
+ * a step is the workload's own). Named set-up when fewer than 2 % of the kernels ran before it,
+ * tear-down when fewer than 2 % ran after it, otherwise between repetitions.
+ */
+function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kernelStarts: Float64Array, spanStart: number): ExcludedGap[] {
+  const { starts, ends } = union;
+  const count = starts.length - 1;
+  if (count < MIN_GAPS_FOR_EXCLUSION) return [];
+  const lengths = new Float64Array(count);
+  for (let k = 0; k < count; k++) lengths[k] = starts[k + 1]! - ends[k]!;
+  lengths.sort();
+  const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * lengths[count >> 1]!);
+  if (lengths[count - 1]! < threshold) return [];
+  const kernels = kernelStarts.length;
+  const out: ExcludedGap[] = [];
+  for (let k = 0; k < count; k++) {
+    const from = ends[k]!;
+    const to = starts[k + 1]!;
+    if (to - from < threshold) continue;
+    const inStep = windows.some((w) => Math.min(w.end, to) - Math.max(w.start, from) > (to - from) / 2);
+    if (inStep) continue;
+    const before = lowerBound(kernelStarts, to);
+    const reason = kernels === 0 ? 'between-repetitions' : before < SET_UP_KERNEL_SHARE * kernels ? 'set-up' : kernels - before < SET_UP_KERNEL_SHARE * kernels ? 'tear-down' : 'between-repetitions';
+    out.push({ startNs: from - spanStart, durNs: to - from, reason });
+  }
+  return out;
+}
+
+/** The union over devices of their merged busy intervals (the device's own when there is one). */
+function unionOfDevices(devices: readonly DeviceBusy[]): DeviceBusy {
+  if (devices.length === 1) return devices[0]!;
+  const size = devices.reduce((sum, d) => sum + d.starts.length, 0);
+  const starts = new Float64Array(size);
+  const ends = new Float64Array(size);
+  let m = 0;
+  for (const d of devices) {
+    starts.set(d.starts, m);
+    ends.set(d.ends, m);
+    m += d.starts.length;
+  }
+  return mergeDevice(starts, ends, { count: 0, totalNs: 0, longestNs: 0 });
+}
+
+export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: TimelineCounts): Timeline {
+  const n = ops.count;
+  const perDevice = new Map<number, { size: number; collectives: number; hostCopies: number }>();
+  let spanStart = Infinity;
+  let spanEnd = -Infinity;
+  let kernels = 0;
+  for (let k = 0; k < n; k++) {
+    const device = ops.devices[k]!;
+    let entry = perDevice.get(device);
+    if (!entry) perDevice.set(device, (entry = { size: 0, collectives: 0, hostCopies: 0 }));
+    entry.size++;
+    if (ops.kind[k] === OP_COLLECTIVE) entry.collectives++;
+    if (ops.starts[k]! < spanStart) spanStart = ops.starts[k]!;
+    if (ops.ends[k]! > spanEnd) spanEnd = ops.ends[k]!;
+    if (ops.kind[k] === OP_HOST_COPY) entry.hostCopies++;
+    if (isKernel(ops.kind[k]!)) kernels++;
+  }
+  if (n === 0) spanStart = spanEnd = windows.length ? Math.min(...windows.map((w) => w.start)) : 0;
+
+  const devices: DeviceBusy[] = [];
+  let busyNs = 0;
+  const idleGaps = { count: 0, totalNs: 0, longestNs: 0 };
+  let communication: TimelineCommunication | undefined;
+  let transfers: TimelineTransfers | undefined;
+  for (const [device, { size, collectives, hostCopies }] of perDevice) {
+    const starts = new Float64Array(size);
+    const ends = new Float64Array(size);
+    if (hostCopies > 0) {
+      const own = transfersOf(ops, device, starts, ends);
+      transfers = { copyNs: (transfers?.copyNs ?? 0) + own.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + own.exposedNs };
+    }
+    if (collectives > 0) {
+      const own = communicationOf(ops, device, starts, ends);
+      communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
+    }
+    fill(ops, device, () => true, starts, ends);
+    const merged = mergeDevice(starts, ends, idleGaps);
+    devices.push(merged);
+    busyNs += merged.busy;
+  }
+
+  const kernelStarts = new Float64Array(kernels);
+  const busyByDecile = new Array<number>(10).fill(0);
+  const width = (spanEnd - spanStart) / 10;
+  let graphKernels = 0;
+  for (let k = 0, m = 0; k < n; k++) {
+    if (!isKernel(ops.kind[k]!)) continue;
+    const start = ops.starts[k]!;
+    const end = ops.ends[k]!;
+    kernelStarts[m++] = start;
+    if (counts.graphCorrelations.size && counts.graphCorrelations.has(ops.correlations[k]!)) graphKernels++;
+    if (width <= 0) continue;
+    for (let d = Math.min(9, Math.floor((start - spanStart) / width)); d < 10; d++) {
+      const from = spanStart + d * width;
+      const to = d === 9 ? spanEnd : from + width;
+      if (from >= end) break;
+      busyByDecile[d]! += Math.max(0, Math.min(end, to) - Math.max(start, from));
+    }
+  }
+  kernelStarts.sort();
+
+  const steps: Step[] = windows
+    .slice()
+    .sort((a, b) => a.start - b.start)
+    .map((w) => ({
+      name: w.name,
+      startNs: w.start - spanStart,
+      durNs: w.end - w.start,
+      gpuBusyNs: devices.reduce((sum, device) => sum + busyWithin(device, w.start, w.end), 0),
+      kernels: lowerBound(kernelStarts, w.end) - lowerBound(kernelStarts, w.start),
+    }));
+
+  const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart) : [];
+  const spanNs = Math.max(0, spanEnd - spanStart);
+  return {
+    spanNs,
+    busyNs,
+    devices: perDevice.size,
+    idleGaps,
+    kernelLaunches: counts.kernelLaunches,
+    graphLaunches: counts.graphLaunches,
+    graphKernels,
+    steps,
+    busyByDecile: busyByDecile.map((ns) => Math.round(ns)),
+    excludedGaps,
+    activeSpanNs: Math.max(0, spanNs - excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
+    ...(communication ? { communication } : {}),
+    ...(transfers ? { transfers } : {}),
+  };
+}
+
+/**
+ * One timeline per device, when the ops span several (a single-process multi-GPU run). Each is built
+ * from that device's ops alone; its launch count is the kernels that ran on it (the API calls that
+ * launched them are per process, not per device), and it has no graph-launch count.
+ */
+export function deviceTimelines(ops: OpLog, windows: StepWindow[], counts: TimelineCounts): Array<{ device: number; timeline: Timeline }> {
+  const devices = new Set<number>();
+  for (let k = 0; k < ops.count; k++) devices.add(ops.devices[k]!);
+  if (devices.size < 2) return [];
+  return [...devices]
+    .sort((a, b) => a - b)
+    .map((device) => {
+      const own = new OpLog();
+      let kernels = 0;
+      for (let k = 0; k < ops.count; k++) {
+        if (ops.devices[k] !== device) continue;
+        own.push(ops.starts[k]!, ops.ends[k]!, device, ops.correlations[k]!, ops.kind[k] as OpKind);
+        if (isKernel(ops.kind[k]!)) kernels++;
+      }
+      return { device, timeline: buildTimeline(own, windows, { kernelLaunches: kernels, graphLaunches: 0, graphCorrelations: counts.graphCorrelations }) };
+    });
+}

@@ -1,0 +1,323 @@
+/**
+ * Folds the decoded events of a Kineto trace into per-kernel, per-memop and per-API sums, and
+ * logs GPU op intervals for the timeline. Receives events from the scanner as byte ranges.
+ */
+import type { ImportContext } from '../../common/importer.js';
+import type { ApiStat, KernelStat, MemopStat } from '../../../model/capture.js';
+import {
+  CAT_CPU_ANNOTATION,
+  CAT_CPU_OP,
+  CAT_DRIVER,
+  CAT_GPU_ANNOTATION,
+  CAT_KERNEL,
+  CAT_MEMCPY,
+  CAT_MEMSET,
+  CAT_RUNTIME,
+  CAT_SKIP,
+  CAT_UNKNOWN,
+  categoryOfString,
+} from './categories.js';
+import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
+import { isMatmulOp, LaunchSites, type SiteTimes } from './launch-sites.js';
+import { ScanError, type ScanSink } from './json-element.js';
+import { NameCache } from './name-cache.js';
+import { decodeJsonString } from './string-end.js';
+import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from './timeline.js';
+
+const PH_COMPLETE = 88; // 'X'
+/** HTA drops longer events: CUPTI timestamp overflow, not real work. */
+const MAX_DURATION_NS = 7 * 24 * 3600 * 1e9;
+const PROFILER_STEP = Buffer.from('ProfilerStep#', 'latin1');
+const LAUNCH_CALL = /^(?:cuda|cu|hip)[A-Za-z]*Launch[A-Za-z]*Kernel/;
+const GRAPH_LAUNCH_CALL = /^(?:cuda|cu|hip)GraphLaunch/;
+const CATEGORY_LABEL: Record<number, string> = {
+  [CAT_KERNEL]: 'kernel',
+  [CAT_MEMCPY]: 'gpu_memcpy',
+  [CAT_MEMSET]: 'gpu_memset',
+  [CAT_RUNTIME]: 'cuda_runtime',
+  [CAT_DRIVER]: 'cuda_driver',
+  [CAT_CPU_ANNOTATION]: 'user_annotation',
+  [CAT_GPU_ANNOTATION]: 'gpu_user_annotation',
+};
+
+interface LaunchShape {
+  ns: number;
+  dims: Float64Array;
+}
+
+interface KernelSum {
+  totalNs: number;
+  instances: number;
+  minNs: number;
+  maxNs: number;
+  /** Launch shapes seen (grid x,y,z, block x,y,z) and the time spent in each; usually one or two. */
+  shapes: LaunchShape[];
+  /** The shapes by their six dims, once there are more than a short scan's worth (a dynamic grid). */
+  shapeIndex?: Map<string, LaunchShape>;
+  /** Time by launching op (launch-sites.ts), when the trace links kernels to ops. */
+  sites?: SiteTimes;
+}
+
+interface MemopSum extends MemopStat {
+  totalNs: number;
+}
+
+interface ApiSum {
+  totalNs: number;
+  calls: number;
+  launch: boolean;
+  graphLaunch: boolean;
+}
+
+const decodeName = (bytes: Buffer): string => decodeJsonString(bytes, 0, bytes.length) ?? bytes.toString('utf8');
+const NO_NAME = Buffer.from('(unnamed)');
+
+function memcpyKind(name: string): string {
+  if (/HtoD/.test(name)) return 'memcpy-htod';
+  if (/DtoH/.test(name)) return 'memcpy-dtoh';
+  if (/DtoD/.test(name)) return 'memcpy-dtod';
+  return 'memcpy-other';
+}
+
+/** Shapes scanned in a list before a kernel's shapes get an index. */
+const SHAPE_SCAN = 8;
+
+/** Equal, or both absent (NaN: a trace without grid or block): as the index's key sees them. */
+const sameDim = (a: number, b: number): boolean => a === b || (a !== a && b !== b);
+const shapeKey = (d: Float64Array): string => `${d[0]},${d[1]},${d[2]},${d[3]},${d[4]},${d[5]}`;
+
+function addShape(sum: KernelSum, shape: Float64Array, ns: number): void {
+  if (sum.shapeIndex) {
+    const key = shapeKey(shape);
+    const known = sum.shapeIndex.get(key);
+    if (known) known.ns += ns;
+    else {
+      const added = { ns, dims: Float64Array.from(shape) };
+      sum.shapes.push(added);
+      sum.shapeIndex.set(key, added);
+    }
+    return;
+  }
+  for (const known of sum.shapes) {
+    const dims = known.dims;
+    if (sameDim(dims[0]!, shape[0]!) && sameDim(dims[1]!, shape[1]!) && sameDim(dims[2]!, shape[2]!) && sameDim(dims[3]!, shape[3]!) && sameDim(dims[4]!, shape[4]!) && sameDim(dims[5]!, shape[5]!)) {
+      known.ns += ns;
+      return;
+    }
+  }
+  sum.shapes.push({ ns, dims: Float64Array.from(shape) });
+  if (sum.shapes.length > SHAPE_SCAN) sum.shapeIndex = new Map(sum.shapes.map((known) => [shapeKey(known.dims), known]));
+}
+
+export class TraceSummary implements ScanSink {
+  private readonly fields = new EventFields();
+  private baseUs: number | undefined;
+  /** kernel name → its timeline kind, and device → sums */
+  private readonly kernels = new NameCache<{ kind: OpKind; byDevice: Map<number, KernelSum> }>(decodeName, (name) => ({
+    kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
+    byDevice: new Map(),
+  }));
+  private readonly memcpys = new NameCache<MemopSum>(decodeName, (name) => ({ kind: memcpyKind(name), name, totalNs: 0, count: 0 }));
+  private readonly memsets = new NameCache<MemopSum>(decodeName, (name) => ({ kind: 'memset', name, totalNs: 0, count: 0 }));
+  private readonly api = new NameCache<ApiSum>(decodeName, (name) => ({
+    totalNs: 0,
+    calls: 0,
+    launch: LAUNCH_CALL.test(name),
+    graphLaunch: GRAPH_LAUNCH_CALL.test(name),
+  }));
+  readonly ops = new OpLog();
+  readonly launchSites = new LaunchSites();
+  private readonly cpuOpNames = new NameCache<string>(decodeName, (name) => name);
+  private cpuOpBaseUs: number | undefined;
+  readonly graphCorrelations = new Set<number>();
+  readonly categories = new Set<string>();
+  readonly members = new Map<string, unknown>();
+  private readonly cpuSteps = new Map<string, StepWindow>();
+  private readonly gpuSteps = new Map<string, StepWindow>();
+
+  constructor(private readonly ctx: ImportContext) {}
+
+  member(key: string, bytes: Buffer, start: number, end: number, offset: number): void {
+    try {
+      this.members.set(key, JSON.parse(bytes.toString('utf8', start, end)));
+    } catch {
+      throw new ScanError(`expected valid JSON for the top-level "${key}"`, offset);
+    }
+  }
+
+  event(bytes: Buffer, start: number, limit: number, category: number, offset: number): number {
+    const f = this.fields;
+    let end: number;
+    try {
+      end = f.read(bytes, start, limit, category === CAT_UNKNOWN);
+    } catch (error) {
+      if (error === INCOMPLETE) return -1;
+      if (error instanceof EventSyntaxError) throw new ScanError(error.message, offset + error.at - start);
+      throw error;
+    }
+    this.use(category, f);
+    return end;
+  }
+
+  private use(category: number, f: EventFields): void {
+    if (category === CAT_UNKNOWN) {
+      category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
+      if (category === CAT_SKIP) return;
+    }
+    if (f.ph !== PH_COMPLETE) return;
+    if (category === CAT_CPU_OP) return this.cpuOp();
+    if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
+      if (!f.nameStartsWith(PROFILER_STEP)) return;
+    }
+    if (!f.hasTs || !f.hasDur) {
+      this.ctx.count('event-without-time', 'data-loss', 'complete (ph X) events without a numeric ts or dur were dropped');
+      return;
+    }
+    if (f.durNs < 0 || f.durNs > MAX_DURATION_NS) {
+      this.ctx.count('bad-duration', 'data-loss', 'events with a negative duration or one over 7 days (CUPTI overflow) were dropped');
+      return;
+    }
+    this.baseUs ??= f.tsUs;
+    const startNs = (f.tsUs - this.baseUs) * 1000 + f.tsFracNs;
+    this.categories.add(CATEGORY_LABEL[category]!);
+    switch (category) {
+      case CAT_KERNEL:
+        return this.kernel(startNs);
+      case CAT_MEMCPY:
+      case CAT_MEMSET:
+        return this.memop(startNs, category === CAT_MEMSET);
+      case CAT_RUNTIME:
+      case CAT_DRIVER:
+        return this.apiCall();
+      default:
+        return this.step(startNs, category === CAT_GPU_ANNOTATION);
+    }
+  }
+
+  private deviceOf(): number {
+    const f = this.fields;
+    if (Number.isInteger(f.device)) return f.device;
+    if (Number.isInteger(f.pid)) return f.pid;
+    return -1;
+  }
+
+  /** The interned entry for the event's name. */
+  private named<T>(cache: NameCache<T>): T {
+    const f = this.fields;
+    return f.nameStart < 0 ? cache.get(NO_NAME, 0, NO_NAME.length).value : cache.get(f.buffer, f.nameStart, f.nameEnd).value;
+  }
+
+  private kernel(startNs: number): void {
+    const f = this.fields;
+    const device = this.deviceOf();
+    const { kind, byDevice } = this.named(this.kernels);
+    let sum = byDevice.get(device);
+    if (!sum) byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: [] }));
+    const dur = f.durNs;
+    sum.totalNs += dur;
+    sum.instances++;
+    if (dur < sum.minNs) sum.minNs = dur;
+    if (dur > sum.maxNs) sum.maxNs = dur;
+    if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3])) addShape(sum, f.shape, dur);
+    this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
+    this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
+  }
+
+  /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
+  private cpuOp(): void {
+    const f = this.fields;
+    if (!f.hasTs || !f.hasDur || f.nameStart < 0) return;
+    this.cpuOpBaseUs ??= f.tsUs;
+    const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
+    const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+    this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
+  }
+
+  private memop(startNs: number, memset: boolean): void {
+    const f = this.fields;
+    const sum = this.named(memset ? this.memsets : this.memcpys);
+    sum.totalNs += f.durNs;
+    sum.count++;
+    if (Number.isFinite(f.bytes)) sum.bytes = (sum.bytes ?? 0) + f.bytes;
+    const hostCopy = sum.kind === 'memcpy-htod' || sum.kind === 'memcpy-dtoh';
+    this.ops.push(startNs, startNs + f.durNs, this.deviceOf(), f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
+  }
+
+  private apiCall(): void {
+    const f = this.fields;
+    const sum = this.named(this.api);
+    sum.totalNs += f.durNs;
+    sum.calls++;
+    if (sum.graphLaunch && Number.isFinite(f.correlation)) this.graphCorrelations.add(f.correlation);
+  }
+
+  private step(startNs: number, gpu: boolean): void {
+    const f = this.fields;
+    const name = f.name()!;
+    const steps = gpu ? this.gpuSteps : this.cpuSteps;
+    const end = startNs + f.durNs;
+    const known = steps.get(name);
+    if (!known) steps.set(name, { name, start: startNs, end });
+    else {
+      known.start = Math.min(known.start, startNs);
+      known.end = Math.max(known.end, end);
+    }
+  }
+
+  /** Step windows: the GPU projection of a step where the trace has one, else the CPU range. */
+  stepWindows(): StepWindow[] {
+    const windows = new Map(this.cpuSteps);
+    for (const [name, window] of this.gpuSteps) windows.set(name, window);
+    return [...windows.values()];
+  }
+
+  kernelStats(): KernelStat[] {
+    const out: KernelStat[] = [];
+    for (const { name, value: { byDevice } } of this.kernels.entries()) {
+      for (const [device, sum] of byDevice) {
+        const stat: KernelStat = { name, totalNs: sum.totalNs, instances: sum.instances, minNs: sum.minNs, maxNs: sum.maxNs };
+        if (device >= 0) stat.device = device;
+        let best: LaunchShape | undefined;
+        for (const shape of sum.shapes) if (!best || shape.ns > best.ns) best = shape;
+        if (best) {
+          const [gx, gy, gz, bx, by, bz] = Array.from(best.dims) as [number, number, number, number, number, number];
+          if ([gx, gy, gz].every(Number.isFinite)) stat.grid = [gx, gy, gz];
+          if ([bx, by, bz].every(Number.isFinite)) stat.block = [bx, by, bz];
+        }
+        const site = this.launchSites.attribution(sum.sites, sum.totalNs);
+        if (site) {
+          stat.launchedBy = site.launchedBy;
+          stat.launchedByShare = Math.round(site.launchedByShare * 1e4) / 1e4;
+          if (site.tokens !== undefined) stat.tokens = site.tokens;
+        }
+        out.push(stat);
+      }
+    }
+    return out.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+  }
+
+  memopStats(): MemopStat[] {
+    const all = [...this.memcpys.entries(), ...this.memsets.entries()].map((entry) => entry.value);
+    return all.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+  }
+
+  apiNames(): string[] {
+    return [...this.api.entries()].map((entry) => entry.name);
+  }
+
+  apiStats(): ApiStat[] {
+    return [...this.api.entries()]
+      .map(({ name, value }) => ({ name, totalNs: value.totalNs, calls: value.calls }))
+      .sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
+  }
+
+  launchCounts(): { kernelLaunches: number; graphLaunches: number } {
+    let kernelLaunches = 0;
+    let graphLaunches = 0;
+    for (const { value } of this.api.entries()) {
+      if (value.launch) kernelLaunches += value.calls;
+      if (value.graphLaunch) graphLaunches += value.calls;
+    }
+    return { kernelLaunches, graphLaunches };
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Metrics printed by a `command` workload, one JSON object per line, mixed with any other output.
+ * Two record shapes are read:
+ * - `{"metric": "decode_tok_s", "value": 378.5}`: one sample of a canonical metric (src/model/metrics.ts);
+ * - `{"kind": "run", "tok_s": 378.5, "ttft_ms": …}`: one timed run; `tok_s` is a decode_tok_s sample and
+ *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these);
+ *   its `t_start` / `t_end` (seconds since the epoch), when given, mark a timed window, over which GPU
+ *   utilization is then read instead of over the whole process (start-up and prefill left out).
+ * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
+ * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
+ * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
+ */
+import { InputError } from '../../errors.js';
+import type { CaptureInput, MetricSample, TimedWindow } from '../../model/capture.js';
+import { METRIC_CATALOG } from '../../model/metrics.js';
+import { defineImporter } from '../common/importer.js';
+
+const CATALOG = new Set(Object.keys(METRIC_CATALOG));
+
+type MetricRecord = { type: 'metric'; metric: string; value: unknown } | { type: 'run'; fields: Record<string, unknown> };
+
+export function asMetricRecord(line: string): MetricRecord | null {
+  const body = line.trim();
+  if (!body.startsWith('{') || !body.endsWith('}')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const record = value as Record<string, unknown>;
+  if (typeof record['metric'] === 'string' && 'value' in record) return { type: 'metric', metric: record['metric'], value: record['value'] };
+  if (record['kind'] === 'run' && 'tok_s' in record) return { type: 'run', fields: record };
+  return null;
+}
+
+function finiteNumber(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+export default defineImporter({
+  id: 'workload-metrics-jsonl',
+  label: 'workload metrics (JSON lines)',
+  sniff(head) {
+    for (const line of head.split(/\r?\n/, 200)) {
+      if (asMetricRecord(line)) return true;
+    }
+    return false;
+  },
+  async read(file, ctx) {
+    const lines = (await file.text()).split(/\r?\n/);
+    const metrics: MetricSample[] = [];
+    const timedWindows: TimedWindow[] = [];
+    lines.forEach((line, index) => {
+      if (line.trim() === '') return;
+      const record = asMetricRecord(line);
+      if (!record) {
+        ctx.count('non-metric-line', 'info', 'workload output that is not a metric record');
+        return;
+      }
+      if (record.type === 'metric') {
+        const value = finiteNumber(record.value);
+        if (!CATALOG.has(record.metric)) {
+          ctx.count('unknown-metric', 'data-loss', `${record.metric} (line ${index + 1}) is not a known metric name`);
+          return;
+        }
+        if (value === null) throw new InputError(file.path, `expected a finite number as "value" of ${record.metric}`, String(index + 1));
+        metrics.push({ name: record.metric, value });
+        return;
+      }
+      const tokS = finiteNumber(record.fields['tok_s']);
+      if (tokS === null) throw new InputError(file.path, 'expected a finite number as "tok_s" of a run record', String(index + 1));
+      metrics.push({ name: 'decode_tok_s', value: tokS });
+      const startS = finiteNumber(record.fields['t_start']);
+      const endS = finiteNumber(record.fields['t_end']);
+      if (startS !== null && endS !== null && endS > startS) timedWindows.push({ startS, endS });
+      for (const [key, value] of Object.entries(record.fields)) {
+        if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null) metrics.push({ name: key, value: value as number });
+      }
+    });
+    if (metrics.length === 0) throw new InputError(file.path, 'expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N})');
+    const capture: CaptureInput = {
+      source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
+      metrics,
+      timedWindows,
+    };
+    return capture;
+  },
+});

@@ -1,0 +1,129 @@
+/**
+ * The importer registry and format detection. Order matters only where two formats could both
+ * claim a head; the more specific sniff comes first.
+ */
+import { InputError, UsageError } from '../errors.js';
+import { FORMAT_IDS, type Capture, type FormatId } from '../model/capture.js';
+import { runImporter, type Importer, type IngestOptions } from './common/importer.js';
+import { openInput, type InputFile } from './common/input-file.js';
+import { Readable } from 'node:stream';
+import kinetoJson from './formats/kineto-json.js';
+import maxBenchmark from './formats/max-benchmark.js';
+import maxBenchmarkJson from './formats/max-benchmark-json.js';
+import maxGenerate from './formats/max-generate.js';
+import maxGpuStatsJson from './formats/max-gpu-stats-json.js';
+import gpuSnapshotJsonl from './formats/gpu-snapshot-jsonl.js';
+import ncuCsv from './formats/ncu-csv.js';
+import nsysGpuTimeUtil from './formats/nsys-gpu-time-util.js';
+import nsysStats from './formats/nsys-stats.js';
+import nvidiaSmiCsv from './formats/nvidia-smi-csv.js';
+import rocmSmiJson from './formats/rocm-smi-json.js';
+import rocmSmiCsv from './formats/rocm-smi-csv.js';
+import { amdSmiCsv, amdSmiJson } from './formats/amd-smi.js';
+import nsysSqlite from './formats/nsys-sqlite.js';
+import rocpdSqlite from './formats/rocpd-sqlite.js';
+import { isSqliteHead } from './common/sqlite-db.js';
+import rocprofCsv from './formats/rocprof-csv.js';
+import rocprofJson from './formats/rocprof-json.js';
+import workloadMetricsJsonl from './formats/workload-metrics-jsonl.js';
+
+export const IMPORTERS: readonly Importer[] = [
+  nsysSqlite,
+  rocpdSqlite,
+  // Before Kineto: rocprof's results.json is a Chrome trace too.
+  rocprofJson,
+  kinetoJson,
+  maxBenchmarkJson,
+  maxGpuStatsJson,
+  rocmSmiJson,
+  amdSmiJson,
+  gpuSnapshotJsonl,
+  workloadMetricsJsonl,
+  ncuCsv,
+  nsysGpuTimeUtil,
+  nsysStats,
+  rocprofCsv,
+  nvidiaSmiCsv,
+  rocmSmiCsv,
+  amdSmiCsv,
+  maxGenerate,
+  maxBenchmark,
+];
+
+export function importerFor(format: string): Importer {
+  const importer = IMPORTERS.find((candidate) => candidate.id === format);
+  if (!importer) throw new UsageError(`--format ${format}: expected one of ${FORMAT_IDS.join(', ')}`);
+  return importer;
+}
+
+export function detectFormat(file: InputFile, options: IngestOptions = {}): Importer {
+  const importer = IMPORTERS.find((candidate) => candidate.sniff(file.head));
+  if (importer) return importer;
+  // A noheader nvidia-smi log that does not start with a timestamp: its rows match the columns given.
+  const cells = file.head.trimStart().split(/\r?\n/, 1)[0]!.split(', ');
+  if (options.smiColumns?.length && cells.length === options.smiColumns.length && cells.length > 1) return nvidiaSmiCsv;
+  if (isSqliteHead(file.head)) {
+    throw new InputError(
+      file.path,
+      'an SQLite database with neither nsys (CUPTI_ACTIVITY_KIND_KERNEL, StringIds) nor rocprofv3 rocpd tables near its start; pass --format nsys-sqlite or --format rocpd-sqlite, or export it as CSV (nsys stats --format csv --output PREFIX x.sqlite; rocpd convert -i x.db --output-format csv)',
+      'byte 0',
+    );
+  }
+  const firstLine = file.head.split(/\r?\n/, 1)[0]?.slice(0, 60) ?? '';
+  throw new InputError(
+    file.path,
+    `unrecognized capture format (starts with ${JSON.stringify(firstLine)}); expected one of ${FORMAT_IDS.join(', ')}, or pass --format NAME`,
+    '1',
+  );
+}
+
+/**
+ * The file as the importer sees it, stopped when `signal` aborts: its stream throws the signal's
+ * reason at the next chunk, and text() before it reads or parses anything.
+ */
+function abortable(file: InputFile, signal: AbortSignal): InputFile {
+  const check = () => {
+    if (signal.aborted) throw signal.reason;
+  };
+  return {
+    ...file,
+    async text() {
+      check();
+      const text = await file.text();
+      check();
+      return text;
+    },
+    stream() {
+      const source = file.stream();
+      return Readable.from(
+        (async function* () {
+          try {
+            for await (const chunk of source) {
+              check();
+              yield chunk as Buffer;
+            }
+          } finally {
+            source.destroy();
+          }
+        })(),
+      );
+    },
+  };
+}
+
+/** Read one capture file: detect its format from its content (or take `format`), then import it. */
+export async function ingestFile(path: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {
+  options.signal?.throwIfAborted();
+  const opened = await openInput(path);
+  const file = options.signal ? abortable(opened, options.signal) : opened;
+  if (file.sizeBytes === 0) throw new InputError(path, 'the file is empty; expected a capture');
+  const importer = format ? importerFor(format) : detectFormat(file, options);
+  return runImporter(importer, file, options);
+}
+
+export async function ingestText(path: string, text: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {
+  const { inputFromText } = await import('./common/input-file.js');
+  const file = inputFromText(path, text);
+  const importer = format ? importerFor(format) : detectFormat(file);
+  return runImporter(importer, file, options);
+}

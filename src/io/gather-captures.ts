@@ -1,0 +1,49 @@
+/**
+ * No capture, no pass: capture paths that hold no file (a typo, a step that wrote nothing) fail the
+ * run by default. `warn` and `ignore` (action input if-no-captures, CLI flag --if-no-captures, the
+ * same choice as upload-artifact's if-no-files-found) let it go on with the findings of an empty
+ * capture, warned about or not.
+ */
+import { stat } from 'node:fs/promises';
+import { InputError, UsageError } from '../errors.js';
+import { expandInputSet } from './inputs.js';
+
+export const NO_CAPTURE_POLICIES = ['error', 'warn', 'ignore'] as const;
+export type NoCapturePolicy = (typeof NO_CAPTURE_POLICIES)[number];
+export const DEFAULT_NO_CAPTURE_POLICY: NoCapturePolicy = 'error';
+
+export interface CaptureGathering {
+  policy: NoCapturePolicy;
+  /** How the user sets the policy, for the message: `input 'if-no-captures'`, `--if-no-captures`. */
+  option: string;
+  warn: (line: string) => void;
+}
+
+/**
+ * The capture files under the paths (and which of them were found inside a directory rather than
+ * named), or one line saying there are none and how to let that pass.
+ */
+export async function gatherCaptures(paths: readonly string[], how: CaptureGathering): Promise<{ files: string[]; fromDirectories: Set<string> }> {
+  const present: string[] = [];
+  const missing: string[] = [];
+  for (const path of paths) {
+    try {
+      await stat(path);
+      present.push(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new InputError(path, `cannot read the input (${code ?? 'error'}); expected a capture file or a directory of them`);
+      missing.push(path);
+    }
+  }
+  const found = await expandInputSet(present);
+  if (found.files.length) {
+    if (missing.length && how.policy !== 'ignore') how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
+    return found;
+  }
+  const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside)`)].join(', ') || 'no path given';
+  const line = `no capture files: ${where}`;
+  if (how.policy === 'error') throw new UsageError(`${line}; check the path and that the profiling step wrote its files (${how.option}: warn or ignore lets an empty capture pass)`);
+  if (how.policy === 'warn') how.warn(`${line}; the report holds no measurement (${how.option}: warn)`);
+  return { files: [], fromDirectories: new Set() };
+}

@@ -1,0 +1,187 @@
+/**
+ * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
+ */
+import { buildProfile } from './build-profile.js';
+import { createClassifier } from '../classify/classify.js';
+import type { FamilyRule } from '../classify/families.js';
+import { compare, type GateInput, type HistoryEntry } from '../compare/gate.js';
+import type { GateOptionsInput } from '../compare/gate-options.js';
+import { runRules, type DiagnoseConfig } from '../diagnose/run-rules.js';
+import type { IngestOptions } from '../ingest/common/importer.js';
+import { ingestFile } from '../ingest/registry.js';
+import type { Capture, Notice } from '../model/capture.js';
+import { checkMergeable, countEachRunOnce } from './input-groups.js';
+import type { Profile } from '../model/profile.js';
+import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from '../model/report.js';
+import { TOOL_VERSION } from '../version.js';
+import { InputError, UsageError } from '../errors.js';
+
+export interface AnalyzeOptions {
+  inputs: readonly string[];
+  /** Force one format for every input (otherwise detected from content). */
+  format?: string;
+  families?: readonly FamilyRule[];
+  diagnose?: DiagnoseConfig;
+  failOn?: readonly string[];
+  /** A previous report to compare against, with where it came from and why it was chosen. */
+  baseline?: BaselineChoice | null;
+  /** Thresholds and the other gate options (failOn above wins over gate.failOn). */
+  gate?: GateOptionsInput;
+  run?: Report['run'];
+  /** Overrides for the environment fingerprint (model, dtype, engine …). */
+  environment?: Report['environment'];
+  now?: () => Date;
+  /**
+   * Time budget of the analysis in ms. Past it the reading stops (at the next chunk of the file
+   * being read) and analyze rejects with an InputError naming that file.
+   */
+  timeoutMs?: number;
+  /** Merge captures that record different GPUs, vendors, engines or models (otherwise refused). */
+  allowMixed?: boolean;
+  /**
+   * Files found inside a directory: one that cannot be read is skipped with a warning instead of
+   * failing the analysis. Files named directly always fail when unreadable.
+   */
+  skippable?: ReadonlySet<string>;
+  /** What the user says about inputs that cannot say it themselves (nvidia-smi noheader columns). */
+  ingest?: IngestOptions;
+}
+
+export interface BaselineChoice {
+  report: Report;
+  /** `file`, `artifact` or `a/b` (same job). */
+  origin: string;
+  path?: string;
+  reason: string;
+  /** An adaptive A/B run: which look at the comparison this is (the gate spends alpha over the looks). */
+  look?: { index: number; of: number };
+  /** A baseline from another job: the default branch's recent reports of the workload, for the noise between jobs. */
+  history?: readonly HistoryEntry[];
+}
+
+export async function ingestAll(inputs: readonly string[], format?: string): Promise<Capture[]> {
+  return (await ingestReadable(inputs, format)).captures;
+}
+
+/**
+ * Every input read; a file in `skippable` that cannot be read is left out with a warning. When
+ * nothing at all could be read, the first error stands: an analysis of nothing is never a pass.
+ * `reading` is told each file as its reading starts (the time budget names it).
+ */
+export async function ingestReadable(
+  inputs: readonly string[],
+  format?: string,
+  skippable: ReadonlySet<string> = new Set(),
+  options: IngestOptions = {},
+  reading?: (path: string) => void,
+): Promise<{ captures: Capture[]; notices: Notice[] }> {
+  const captures: Capture[] = [];
+  const notices: Notice[] = [];
+  let firstError: InputError | undefined;
+  for (const input of inputs) {
+    reading?.(input);
+    try {
+      captures.push(await ingestFile(input, format, options));
+    } catch (error) {
+      if (!(error instanceof InputError) || !skippable.has(input) || options.signal?.aborted) throw error;
+      firstError ??= error;
+      notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
+    }
+  }
+  if (captures.length === 0 && firstError) throw firstError;
+  return { captures, notices };
+}
+
+/** The error of an analysis past its time budget: names the file it was reading. */
+function pastBudget(seconds: number, reading: string | undefined, inputs: number): Error {
+  const budget = `expected the analysis to finish within ${seconds} s (the analyze time budget)`;
+  if (reading) return new InputError(reading, `${budget}; it was stopped while reading this file`);
+  return new UsageError(`${budget}; it was stopped after reading all ${inputs} input(s)`);
+}
+
+async function withTimeBudget<T>(timeoutMs: number, inputs: number, work: (signal: AbortSignal, reading: (path: string | undefined) => void) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let current: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = pastBudget(Math.round(timeoutMs) / 1000, current, inputs);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  const running = work(controller.signal, (path) => (current = path));
+  running.catch(() => undefined);
+  try {
+    return await Promise.race([running, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions, 'inputs' | 'format' | 'families' | 'allowMixed' | 'skippable' | 'ingest' | 'timeoutMs'>): Report {
+  const findings = runRules(profile, options.diagnose);
+  const environment = { ...profile.environment, ...(options.environment ?? {}) };
+  const current: GateInput = { ...profile, findings, environment };
+  const baseline: GateInput | null = options.baseline
+    ? {
+        ...options.baseline.report,
+        origin: { origin: options.baseline.origin, reason: options.baseline.reason, ...(options.baseline.path ? { path: options.baseline.path } : {}) },
+      }
+    : null;
+  const look = options.baseline?.look;
+  const gate = compare(
+    current,
+    baseline,
+    { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}), ...(look && look.of > 1 ? { look } : {}) },
+    options.baseline?.history ? { history: options.baseline.history } : {},
+  );
+  const report: Report = {
+    schemaVersion: REPORT_SCHEMA_VERSION,
+    tool: { name: 'profile-gate', version: TOOL_VERSION },
+    generatedAt: (options.now ?? (() => new Date()))().toISOString(),
+    run: options.run ?? {},
+    environment,
+    sources: profile.sources,
+    totalKernelNs: profile.totalKernelNs,
+    kernels: profile.kernels,
+    families: profile.families,
+    metrics: profile.metrics,
+    utilization: profile.utilization,
+    timeline: profile.timeline,
+    gpuTimeUtilPercent: profile.gpuTimeUtilPercent,
+    memops: profile.memops,
+    apiCalls: profile.apiCalls,
+    cpuFunctions: profile.cpuFunctions,
+    notices: profile.notices,
+    deepDive: profile.ncu,
+    findings,
+    verdict: gate.verdict,
+    comparison: gate.comparison && baseline ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) } : gate.comparison,
+    ranks: profile.ranks,
+  };
+  return ReportSchema.parse(report);
+}
+
+/** The baseline's samples of the metrics the comparison has a row for: what its charts draw. */
+function comparedSamples(comparison: NonNullable<Report['comparison']>, metrics: readonly { name: string; samples: readonly number[] }[]): Record<string, number[]> {
+  const compared = new Set(comparison.rows.filter((r) => r.kind === 'metric').map((r) => r.metric));
+  return Object.fromEntries(metrics.filter((m) => compared.has(m.name)).map((m) => [m.name, [...m.samples]]));
+}
+
+export async function analyze(options: AnalyzeOptions): Promise<Report> {
+  const build = async (signal?: AbortSignal, reading?: (path: string | undefined) => void): Promise<Report> => {
+    const classify = createClassifier(options.families);
+    const isCollective = (name: string) => classify({ name }) === 'collective';
+    const ingest = { ...(options.ingest ?? {}), isCollective, ...(signal ? { signal } : {}) };
+    const read = await ingestReadable(options.inputs, options.format, options.skippable, ingest, reading);
+    reading?.(undefined);
+    signal?.throwIfAborted();
+    const once = countEachRunOnce(read.captures);
+    const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
+    const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
+    return reportFromProfile(profile, options);
+  };
+  if (options.timeoutMs === undefined) return build();
+  return withTimeBudget(options.timeoutMs, options.inputs.length, build);
+}

@@ -1,0 +1,129 @@
+/** Captures of one run → one classified Profile. */
+import type { Capture, KernelStat, Notice } from '../model/capture.js';
+import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetrics, mergeTimeline, summarizeRecordings } from './merge-captures.js';
+import type { FamilyShare, Profile, Rank } from '../model/profile.js';
+import { createClassifier, type Classifier } from '../classify/classify.js';
+
+/** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
+export function buildProfile(captures: readonly Capture[], classify: Classifier = createClassifier(), inputNotices: readonly Notice[] = []): Profile {
+  // An Nsight Compute capture replays a few launches of kernels another capture already timed: its
+  // kernel rows count only when no other input has kernel times.
+  const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
+  const merged = mergeKernels(timedElsewhere ? captures.filter((c) => c.source.format !== 'ncu-csv') : captures);
+  const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
+  // The merged kernels are fresh copies: completed in place rather than copied once more.
+  const kernels = merged.map((kernel) =>
+    Object.assign(kernel, {
+      family: classify(kernel),
+      share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
+    }),
+  );
+
+  const families = familySharesOf(kernels, totalKernelNs);
+
+  const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
+  // Ranks of a job: the lowest rank's timeline stands for the run; every rank keeps its own in `ranks`.
+  const byRank = [...captures].sort((a, b) => (a.distributed?.rank ?? Number.MAX_SAFE_INTEGER) - (b.distributed?.rank ?? Number.MAX_SAFE_INTEGER));
+  const { timeline, notices: timelineNotices } = mergeTimeline(byRank);
+  const notices = [...inputNotices, ...captures.flatMap((c) => c.notices), ...timelineNotices];
+  if (kernelSources.length > 1) {
+    notices.push({
+      code: 'kernels-summed',
+      severity: 'info',
+      message: `kernel times from ${kernelSources.length} inputs were summed (${kernelSources.map((c) => c.source.path).join(', ')})`,
+    });
+  }
+  const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
+
+  return {
+    sources: captures.map((c) => c.source),
+    environment: mergeEnvironment(captures),
+    totalKernelNs,
+    kernels,
+    families,
+    memops: mergeMemops(captures),
+    apiCalls: mergeApiCalls(captures),
+    metrics: mergeMetrics(captures),
+    utilization: summarizeRecordings(
+      captures.map((c) => c.utilization),
+      captures.flatMap((c) => c.timedWindows),
+    ),
+    timeline,
+    cpuFunctions: captures.flatMap((c) => c.cpuFunctions),
+    notices,
+    ncu: captures.flatMap((c) => c.ncu),
+    gpuTimeUtilPercent: gpuTimeUtil ?? null,
+    ranks: ranksOf(captures, classify, notices),
+    ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? ('breakdown' as const) : ('deep-dive' as const) } : {}),
+  };
+}
+
+function familySharesOf(kernels: ReadonlyArray<{ family: string; totalNs: number; instances: number }>, totalKernelNs: number): FamilyShare[] {
+  const families = new Map<string, FamilyShare>();
+  for (const kernel of kernels) {
+    const entry = families.get(kernel.family) ?? { family: kernel.family, totalNs: 0, share: 0, kernels: 0, instances: 0 };
+    entry.totalNs += kernel.totalNs;
+    entry.kernels += 1;
+    entry.instances += kernel.instances;
+    families.set(kernel.family, entry);
+  }
+  for (const entry of families.values()) entry.share = totalKernelNs > 0 ? entry.totalNs / totalKernelNs : 0;
+  return [...families.values()].sort((a, b) => b.totalNs - a.totalNs);
+}
+
+function rankOf(kernels: readonly KernelStat[], classify: Classifier, fields: Omit<Rank, 'totalKernelNs' | 'families'>): Rank {
+  const totalKernelNs = kernels.reduce((sum, k) => sum + k.totalNs, 0);
+  const classified = kernels.map((k) => ({ family: classify(k), totalNs: k.totalNs, instances: k.instances }));
+  return { ...fields, totalKernelNs, families: familySharesOf(classified, totalKernelNs) };
+}
+
+/**
+ * Each rank its own breakdown and timeline. Captures that name their rank (Kineto
+ * `distributedInfo`) are grouped by it; a capture with kernels on several devices and no rank is
+ * split by device, each with its own timeline where the trace gives one. Ranks whose world sizes or
+ * backends disagree, or a rank given twice, are not one job: a notice says so.
+ */
+function ranksOf(captures: readonly Capture[], classify: Classifier, notices: Notice[]): Rank[] {
+  const ranked = captures.filter((c) => c.distributed);
+  if (ranked.length > 0) {
+    const byRank = new Map<number, Capture[]>();
+    for (const c of ranked) byRank.set(c.distributed!.rank, [...(byRank.get(c.distributed!.rank) ?? []), c]);
+    const worldSizes = new Set(ranked.map((c) => c.distributed!.worldSize ?? 0));
+    const backends = new Set(ranked.map((c) => c.distributed!.backend ?? ''));
+    const repeated = [...byRank.entries()].filter(([, list]) => list.filter((c) => c.kernels.length > 0).length > 1).map(([rank]) => rank);
+    if (ranked.length > 1 && (worldSizes.size > 1 || backends.size > 1 || repeated.length > 0)) {
+      const why = repeated.length > 0 ? `rank ${repeated[0]} is given twice` : `world sizes ${[...worldSizes].join(' and ')}${backends.size > 1 ? `, backends ${[...backends].join(' and ')}` : ''}`;
+      notices.push({
+        code: 'ranks-of-different-jobs',
+        severity: 'warning',
+        message: `the traces' ranks are not one job (${why}): each is shown on its own and ranks are not compared (${ranked.map((c) => c.source.path).join(', ')})`,
+      });
+    }
+    return [...byRank.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .flatMap(([, list]) =>
+        list.map((c) => {
+          const d = c.distributed!;
+          return rankOf(c.kernels, classify, {
+            rank: d.rank,
+            ...(d.worldSize !== undefined ? { worldSize: d.worldSize } : {}),
+            ...(d.backend !== undefined ? { backend: d.backend } : {}),
+            ...(d.host !== undefined ? { host: d.host } : {}),
+            ...(c.kernels.length > 0 && new Set(c.kernels.map((k) => k.device)).size === 1 && c.kernels[0]!.device !== undefined ? { device: c.kernels[0]!.device } : {}),
+            sources: [c.source.path],
+            timeline: c.timeline ?? null,
+          });
+        }),
+      );
+  }
+  const split = captures.find((c) => c.source.format !== 'ncu-csv' && new Set(c.kernels.map((k) => k.device ?? 0)).size > 1);
+  if (!split) return [];
+  const devices = [...new Set(split.kernels.map((k) => k.device ?? 0))].sort((a, b) => a - b);
+  return devices.map((device) =>
+    rankOf(
+      split.kernels.filter((k) => (k.device ?? 0) === device),
+      classify,
+      { device, sources: [split.source.path], timeline: split.deviceTimelines.find((d) => d.device === device)?.timeline ?? null },
+    ),
+  );
+}

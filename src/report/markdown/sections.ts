@@ -1,0 +1,452 @@
+/**
+ * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
+ * chosen level of detail so the callers can fit any profile under GitHub's size limits.
+ * Every string that came from a profile goes through gh-text.ts.
+ */
+import { FAMILY_INFO } from '../../classify/family-ids.js';
+import { deepDiveFacts, deepDiveKernels } from '../../diagnose/ncu-metrics.js';
+import { metricInfo } from '../../model/metrics.js';
+import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
+import { codeBlock } from '../escape.js';
+import { CI_LEVEL } from '../../compare/gate-options.js';
+import { medianInterval as medianWithInterval } from '../dashboard/median-ci.js';
+import { CI_PERCENT, excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from '../number-format.js';
+import { clip, safeCode, safeLink, safeText } from './text.js';
+import { reportCharts } from './charts.js';
+import { readableReasons, reportKernelNames } from '../kernel-display-name.js';
+import type { ReportEntry } from '../merge-reports.js';
+
+/** How much of each section to show. Levels go from richest to leanest. */
+export interface Detail {
+  findings: number;
+  evidence: number;
+  commands: boolean;
+  rows: number;
+  kernels: number;
+  kernelChanges: number;
+  families: number;
+  metrics: number;
+  notices: number;
+  nameChars: number;
+  textChars: number;
+}
+
+export const DETAIL_LEVELS: readonly Detail[] = [
+  { findings: 40, evidence: 10, commands: true, rows: 80, kernels: 20, kernelChanges: 20, families: 30, metrics: 20, notices: 15, nameChars: 160, textChars: 600 },
+  { findings: 20, evidence: 6, commands: true, rows: 40, kernels: 10, kernelChanges: 10, families: 15, metrics: 12, notices: 8, nameChars: 100, textChars: 400 },
+  { findings: 10, evidence: 4, commands: true, rows: 15, kernels: 5, kernelChanges: 5, families: 8, metrics: 8, notices: 3, nameChars: 80, textChars: 240 },
+  { findings: 5, evidence: 0, commands: false, rows: 8, kernels: 0, kernelChanges: 0, families: 0, metrics: 4, notices: 0, nameChars: 60, textChars: 160 },
+];
+
+/** The verdict as a headline, the same in the summary, the comment and report.md. */
+export const VERDICT_HEADLINE: Record<Report['verdict'], string> = {
+  pass: '✅ Pass',
+  warn: '⚠️ Warn',
+  fail: '❌ Fail',
+  'insufficient-data': '❔ Insufficient data',
+  invalid: '🚫 Invalid comparison',
+};
+
+export const SEVERITY_ICON: Record<Finding['severity'], string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
+const STATUS_ICON: Record<RowStatus, string> = { fail: '❌', warn: '⚠️', 'insufficient-data': '❔', improved: '🟢', pass: '✅', info: 'ℹ️' };
+const STATUS_ORDER: Record<RowStatus, number> = { fail: 0, warn: 1, 'insufficient-data': 2, improved: 3, pass: 4, info: 5 };
+const SEVERITY_ORDER: Record<Finding['severity'], number> = { error: 0, warning: 1, info: 2 };
+
+export function verdictLine(verdict: Report['verdict']): string {
+  return VERDICT_HEADLINE[verdict];
+}
+
+/** What a pass means when nothing was compared: the findings alone decided. */
+export const NO_BASELINE_VERDICT = 'no baseline: findings only';
+
+/** A report's headline: a pass with no comparison never reads as a bare pass. */
+export function reportVerdictLine(report: Report): string {
+  return report.comparison || report.verdict !== 'pass' ? verdictLine(report.verdict) : `${verdictLine(report.verdict)} (${NO_BASELINE_VERDICT})`;
+}
+
+/** The line right under the headline when nothing was compared: why, and what to do about it. */
+export function noBaselineBanner(entry: ReportEntry): string {
+  if (entry.report.comparison) return '';
+  const why = missingBaselineText(entry).replace(/^no baseline:\s*/i, '');
+  return `> **No baseline, findings only:** ${safeText(why, 700)}.`;
+}
+
+/** Primary findings before secondary ones, errors before warnings before info. */
+export function orderFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort((a, b) => Number(a.secondary) - Number(b.secondary) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+}
+
+/** Alerts (fail, warn) first, then the rest; stable within a status. */
+const orderedRows = new WeakMap<readonly ComparisonRow[], ComparisonRow[]>();
+
+export function orderRows(rows: readonly ComparisonRow[]): ComparisonRow[] {
+  // Rendering tries several levels of detail; sort a large comparison once.
+  const cached = orderedRows.get(rows);
+  if (cached) return cached;
+  const ordered = rows
+    .map((row, index) => ({ row, index }))
+    .sort((a, b) => STATUS_ORDER[a.row.status] - STATUS_ORDER[b.row.status] || a.index - b.index)
+    .map(({ row }) => row);
+  orderedRows.set(rows, ordered);
+  return ordered;
+}
+
+export function isAlert(row: ComparisonRow): boolean {
+  return row.status === 'fail' || row.status === 'warn';
+}
+
+function familyLabel(family: string): string {
+  return (FAMILY_INFO as Record<string, { label: string } | undefined>)[family]?.label ?? family;
+}
+
+function evidenceText(finding: Finding, d: Detail): string {
+  const entries = Object.entries(finding.evidence);
+  const shown = entries
+    .slice(0, d.evidence)
+    .map(([key, value]) => `${safeText(key, 40)} = ${safeText(typeof value === 'number' ? formatNumber(value, 3) : String(value), 80)}`);
+  if (entries.length > d.evidence) shown.push(`… ${entries.length - d.evidence} more`);
+  return shown.join(', ');
+}
+
+/** A command in a fenced block inside a list item; line endings normalized so it cannot leave the item. */
+function commandBlock(command: string, indent: string): string {
+  const lines = command.replace(/\r\n?/g, '\n').split('\n').slice(0, 12).map((line) => line.slice(0, 300));
+  return codeBlock(lines.join('\n'), 'sh').replace(/^/gm, indent);
+}
+
+/** The finding's next step and its command: what a reviewer acts on. */
+export function nextStepLines(finding: Finding, textChars: number, commands = true): string[] {
+  const lines = [`  - Next: ${safeText(finding.advice, textChars)}`];
+  if (commands && finding.command) lines.push('', commandBlock(finding.command, '  '), '');
+  return lines;
+}
+
+export function renderFindingFull(finding: Finding, d: Detail): string {
+  const docs = safeLink('docs', finding.docs);
+  const lines = [
+    `- ${SEVERITY_ICON[finding.severity]} **${safeText(finding.title, 120)}** (${safeCode(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${safeText(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
+  ];
+  if (d.evidence > 0 && Object.keys(finding.evidence).length) lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
+  if (d.evidence > 0 && finding.basis.length) lines.push(`  - Rests on: ${safeText(finding.basis.join('; '), d.textChars)}`);
+  lines.push(...nextStepLines(finding, d.textChars, d.commands));
+  return lines.join('\n');
+}
+
+/** One line per finding, for the alert block of a PR comment. */
+export function renderFindingLine(finding: Finding, textChars: number): string {
+  return `- ${SEVERITY_ICON[finding.severity]} **${safeText(finding.title, 120)}** (${safeCode(finding.id, 60)}): ${safeText(finding.message, textChars)}`;
+}
+
+export function findingsSection(report: Report, d: Detail, h: string): string {
+  const out = [`${h} Findings`, ''];
+  const findings = orderFindings(report.findings);
+  if (findings.length === 0) out.push('No findings.');
+  for (const finding of findings.slice(0, d.findings)) out.push(renderFindingFull(finding, d));
+  if (findings.length > d.findings) {
+    const rest = findings.slice(d.findings);
+    out.push(`- … ${rest.length} more findings in report.json: ${safeText(rest.map((f) => f.id).join(', '), 300)}`);
+  }
+  return out.join('\n');
+}
+
+/** Kernel names as tables show them: the short display name (the full one is in the details and report.json). */
+export type KernelNames = (name: string) => string;
+
+/**
+ * A short kernel name as inline code that may wrap after `<`, `,` and `_` (zero-width spaces), so
+ * a narrow screen wraps the name instead of pushing the table's last columns out of view.
+ */
+export function kernelCode(short: string, max: number): string {
+  return safeCode(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1\u200b');
+}
+
+function rowLabel(row: ComparisonRow, d: Detail, names?: KernelNames): string {
+  const colon = row.metric.indexOf(':');
+  const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
+  switch (row.kind) {
+    case 'kernel-share':
+      return `kernel ${names ? kernelCode(names(rest), d.nameChars) : safeCode(rest, d.nameChars)}`;
+    case 'family-share':
+      if (row.metric === 'communication:exposed') return 'exposed communication';
+      return `family: ${safeText(familyLabel(rest), 60)}`;
+    case 'finding':
+      return `finding ${safeCode(rest, 60)}`;
+    default:
+      return safeText(metricInfo(row.metric).label, d.nameChars);
+  }
+}
+
+/**
+ * Deltas of metrics are relative (0.05 = +5%), of shares in percentage points, of findings in hits;
+ * the CI and the threshold share the delta's unit.
+ */
+function deltaUnit(row: ComparisonRow): { scale: number; unit: string } {
+  if (row.kind === 'metric') return { scale: 100, unit: '%' };
+  if (row.kind === 'finding') return { scale: 1, unit: '' };
+  return { scale: 1, unit: ' pp' };
+}
+
+function valueText(value: number | null, row: ComparisonRow): string {
+  if (value === null) return '—';
+  // Shares are percentages of GPU time.
+  if (row.kind === 'family-share' || row.kind === 'kernel-share') return `${formatNumber(value, 1)}%`;
+  if (row.kind === 'finding') return `${formatNumber(value)} ${value === 1 ? 'hit' : 'hits'}`;
+  const suffix = row.unit && row.unit.length <= 12 ? ` ${safeText(row.unit, 12)}` : '';
+  return `${formatNumber(value)}${suffix}`;
+}
+
+export function comparisonRowCells(row: ComparisonRow, d: Detail, names?: KernelNames): string {
+  const { scale, unit } = deltaUnit(row);
+  const digits = row.kind === 'finding' ? 0 : 1;
+  const delta = row.delta === null ? '—' : formatSigned(row.delta * scale, unit, digits);
+  const ci = row.ci ? `${formatSigned(row.ci[0] * scale, unit)} … ${formatSigned(row.ci[1] * scale, unit)}` : '—';
+  const threshold = row.threshold === null ? '—' : `±${formatNumber(Math.abs(row.threshold * scale))}${unit}`;
+  const status = `${STATUS_ICON[row.status]} ${row.status}`;
+  return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
+}
+
+export const COMPARISON_HEADER = '| metric | baseline | current | delta | CI | threshold | status |\n|---|---:|---:|---:|---|---:|---|';
+
+export function missingBaselineText(entry: ReportEntry): string {
+  return entry.baselineNote ?? 'no baseline report was given, so the findings alone decided the verdict; to compare, give one (action input baseline: artifact, or --baseline FILE)';
+}
+
+export function comparisonSection(entry: ReportEntry, d: Detail, h: string): string {
+  const comparison = entry.report.comparison;
+  const out = [`${h} Comparison with the baseline`, ''];
+  if (!comparison) {
+    out.push(`No comparison: ${safeText(missingBaselineText(entry), 400)}.`);
+    return out.join('\n');
+  }
+  const rows = orderRows(comparison.rows);
+  const alerts = rows.filter(isAlert).length;
+  if (rows.length === 0) out.push('The baseline had no comparable metrics.');
+  else {
+    out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${CI_PERCENT}% interval of the delta.`, '');
+    out.push(COMPARISON_HEADER);
+    const names = reportKernelNames(entry.report);
+    for (const row of rows.slice(0, d.rows)) out.push(comparisonRowCells(row, d, names));
+    if (rows.length > d.rows) {
+      const hiddenAlerts = rows.slice(d.rows).filter(isAlert).length;
+      out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
+    }
+  }
+  if (comparison.newFindings.length) out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => safeCode(id, 60)).join(', ')}`);
+  if (comparison.resolvedFindings.length) out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => safeCode(id, 60)).join(', ')}`);
+  return out.join('\n');
+}
+
+function changeText(change: KernelChange | undefined): string {
+  if (!change) return '';
+  if (change.change === 'added') return 'new';
+  if (change.change === 'removed') return 'gone';
+  return `${change.deltaNs >= 0 ? '+' : '−'}${formatNs(Math.abs(change.deltaNs))}`;
+}
+
+export function kernelsSection(entry: ReportEntry, d: Detail, h: string): string {
+  const { report } = entry;
+  if (d.kernels === 0 || report.kernels.length === 0) return '';
+  const comparison = report.comparison;
+  const changes = new Map((comparison?.kernelChanges ?? []).map((c) => [c.name, c]));
+  const familyDelta = new Map(
+    (comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta as number]),
+  );
+  const withChanges = changes.size > 0;
+  const names = reportKernelNames(report);
+  const shortened = new Map<string, string>();
+  const shown = (name: string): string => {
+    const short = names(name);
+    if (short !== name.replace(/\s+/g, ' ').trim()) shortened.set(short, name);
+    return kernelCode(short, d.nameChars);
+  };
+  const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${formatNs(report.totalKernelNs)} of GPU kernel time.`, ''];
+  out.push(withChanges ? '| share | total | change | calls | family | kernel |\n|---:|---:|---:|---:|---|---|' : '| share | total | calls | family | kernel |\n|---:|---:|---:|---|---|');
+  const dived = new Set<string>();
+  for (const kernel of report.kernels.slice(0, d.kernels)) {
+    const change = withChanges ? ` ${changeText(changes.get(kernel.name)) || '—'} |` : '';
+    out.push(`| ${formatShare(kernel.share)} | ${formatNs(kernel.totalNs)} |${change} ${kernel.instances} | ${safeText(kernel.family, 30)} | ${shown(kernel.name)} |`);
+    // Under the first row of that name only (an ncu capture may add its own row for the kernel).
+    const deepDive = dived.has(kernel.name) ? undefined : deepDiveText(report, kernel.name, d);
+    if (deepDive) out.push(`| |${withChanges ? ' |' : ''} | | deep dive | ↳ ${deepDive} |`);
+    dived.add(kernel.name);
+  }
+  if (withChanges && d.kernelChanges > 0) {
+    const biggest = [...changes.values()].sort((a, b) => Math.abs(b.deltaNs) - Math.abs(a.deltaNs)).slice(0, d.kernelChanges);
+    out.push('', `${h}# Biggest kernel changes`, '', '| change | baseline | current | delta | family | kernel |', '|---|---:|---:|---:|---|---|');
+    for (const c of biggest) {
+      out.push(`| ${c.change} | ${formatNs(c.baselineNs)} | ${formatNs(c.currentNs)} | ${changeText(c)} | ${safeText(c.family, 30)} | ${shown(c.name)} |`);
+    }
+    if (changes.size > d.kernelChanges) out.push('', `… ${changes.size - d.kernelChanges} more kernel changes in report.json.`);
+  }
+  if (shortened.size) {
+    // The full names, folded: long template names would push every column off a narrow screen.
+    out.push('', '<details><summary>Full kernel names</summary>', '');
+    // Each in a code block, which scrolls inside itself: the name stays whole for copying.
+    for (const [short, full] of shortened) out.push(`- ${kernelCode(short, d.nameChars)}`, '', codeBlock(clip(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
+    out.push('', '</details>');
+  }
+  if (d.families > 0 && report.families.length) {
+    const delta = familyDelta.size > 0;
+    out.push('', `${h} Kernel families`, '', delta ? '| share | Δ share | total | kernels | family |\n|---:|---:|---:|---:|---|' : '| share | total | kernels | family |\n|---:|---:|---:|---|');
+    for (const family of report.families.slice(0, d.families)) {
+      const deltaCell = delta ? ` ${familyDelta.has(family.family) ? formatSigned(familyDelta.get(family.family)!, ' pp') : '—'} |` : '';
+      out.push(`| ${formatShare(family.share)} |${deltaCell} ${formatNs(family.totalNs)} | ${family.kernels} | ${safeText(familyLabel(family.family), 60)} |`);
+    }
+    if (report.families.length > d.families) out.push('', `… ${report.families.length - d.families} more families in report.json.`);
+  }
+  return out.join('\n');
+}
+
+/**
+ * A kernel's Nsight Compute deep dive in one line: the profiled launch's numbers and the ids of the
+ * findings about that kernel. Shown in a row right under the kernel's row of the kernels table.
+ */
+const deepDiveCache = new WeakMap<Report['deepDive'], ReturnType<typeof deepDiveKernels>>();
+
+function deepDivesOf(report: Report): ReturnType<typeof deepDiveKernels> {
+  // Rendering tries several levels of detail; group the results once.
+  let dives = deepDiveCache.get(report.deepDive);
+  // Each profiled kernel is matched by key to its row of the kernels table (tools spell names differently).
+  if (!dives) deepDiveCache.set(report.deepDive, (dives = deepDiveKernels(report.deepDive, report.kernels)));
+  return dives;
+}
+
+function deepDiveText(report: Report, kernel: string, d: Detail): string | undefined {
+  const dive = deepDivesOf(report).find((k) => k.kernel === kernel);
+  if (!dive) return undefined;
+  const ids = [...new Set(report.findings.filter((f) => f.kernel === kernel && f.id !== 'dominant-kernel').map((f) => f.id))];
+  const launches = `Nsight Compute, ${dive.launches} launch${dive.launches === 1 ? '' : 'es'}`;
+  const text = [`${launches}: ${deepDiveFacts(dive.result).join(' · ')}`, ids.length ? `findings: ${ids.join(', ')}` : ''].filter(Boolean).join(' → ');
+  return safeText(text, d.textChars);
+}
+
+/** Deep dives on kernels the kernels table does not show (a name the timing capture spells otherwise, or past its rows). */
+export function deepDiveSection(report: Report, d: Detail, h: string): string {
+  if (d.kernels === 0) return '';
+  const shown = new Set(report.kernels.slice(0, d.kernels).map((k) => k.name));
+  const rest = deepDivesOf(report).filter((k) => !shown.has(k.kernel));
+  if (rest.length === 0) return '';
+  const out = [`${h} Deep dive (Nsight Compute)`, ''];
+  const names = reportKernelNames(report);
+  for (const dive of rest.slice(0, d.kernels)) out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
+  if (rest.length > d.kernels) out.push(`- … ${rest.length - d.kernels} more profiled kernels in report.json.`);
+  return out.join('\n');
+}
+
+/**
+ * Distribution-free interval of the median from order statistics, at the gate's level; null when n
+ * is too small to reach it (n < 5 at 90%).
+ */
+export function medianInterval(samples: readonly number[], confidence = CI_LEVEL): [number, number] | null {
+  if (samples.length < 2 || samples.length > 100_000) return null;
+  const interval = medianWithInterval(samples, confidence);
+  return interval && interval.coverage >= confidence ? [interval.low, interval.high] : null;
+}
+
+export function utilizationSection(report: Report, d: Detail, h: string): string {
+  const out: string[] = [];
+  const u = report.utilization;
+  if (u) {
+    const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => safeText(r, 40)).join(', ') : 'none';
+    out.push(
+      `- GPU utilization: mean ${formatNumber(u.meanPercent, 1)}%, peak ${formatNumber(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${formatNumber(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`,
+    );
+  }
+  const t = report.timeline;
+  if (t && t.spanNs > 0) out.push(`- Trace: GPU busy ${formatShare(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${formatNs(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${excludedGapsText(t)}`);
+  if (showsRanks(report.ranks)) {
+    for (const rank of report.ranks.slice(0, 16)) out.push(`- ${rankSummary(rank)}`);
+    if (report.ranks.length > 16) out.push(`- … ${report.ranks.length - 16} more ranks in report.json`);
+  }
+  if (report.gpuTimeUtilPercent !== null) out.push(`- nsys gpu_time_util: ${formatNumber(report.gpuTimeUtilPercent, 1)}% in use`);
+  if (report.metrics.length && d.metrics > 0) {
+    if (out.length) out.push('');
+    out.push(`| metric | median | ${CI_PERCENT}% CI of the median | samples |`, '|---|---:|---|---:|');
+    for (const metric of report.metrics.slice(0, d.metrics)) {
+      const unit = safeText(metric.unit, 12);
+      const ci = medianInterval(metric.samples);
+      const ciText = ci ? `${formatNumber(ci[0])} … ${formatNumber(ci[1])} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
+      out.push(`| ${safeText(metricInfo(metric.name).label, 60)} | ${formatNumber(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
+    }
+    if (report.metrics.length > d.metrics) out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
+  }
+  const notices = report.notices.filter((n) => n.severity !== 'info').slice(0, d.notices);
+  if (notices.length) {
+    out.push('', 'Capture notes:');
+    for (const notice of notices) out.push(`- ${notice.severity}: ${safeText(notice.message, d.textChars)}`);
+  }
+  if (out.length === 0) return '';
+  return [`${h} Utilization and throughput`, '', ...out].join('\n');
+}
+
+/** The engine's short origin ids, as a reader of the summary would say them; anything else as given. */
+const ORIGIN_TEXT: ReadonlyMap<string, string> = new Map([
+  ['a/b', 'A/B: the base build, run in this job'],
+  ['artifact', "the default branch's report artifact"],
+  ['file', 'a report file'],
+]);
+
+export function baselineSection(entry: ReportEntry, h: string): string {
+  const comparison = entry.report.comparison;
+  const out = [`${h} Baseline`, ''];
+  if (!comparison) {
+    out.push(`None: ${safeText(missingBaselineText(entry), 400)}.`);
+    return out.join('\n');
+  }
+  const b = comparison.baseline;
+  out.push(`- Used: ${safeText(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${safeCode(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${safeText(b.generatedAt, 40)}` : ''}`);
+  out.push(`- Why: ${safeText(b.reason, 400)}`);
+  if (comparison.environmentMismatch.length) out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => safeText(m, 120)).join('; ')}`);
+  return out.join('\n');
+}
+
+export interface RunLinks {
+  /** The workflow run (its page lists every artifact). */
+  runUrl?: string;
+}
+
+export function artifactLine(entry: ReportEntry): string | undefined {
+  const a = entry.artifact;
+  if (!a) return undefined;
+  const id = a.id !== undefined ? ` (id ${a.id})` : '';
+  return `${safeLink(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
+}
+
+export function artifactsSection(entries: readonly ReportEntry[], links: RunLinks, h: string): string {
+  const out = [`${h} Artifacts`, ''];
+  for (const entry of entries) {
+    const line = artifactLine(entry);
+    if (line) out.push(`- ${entries.length > 1 ? `${safeText(entry.label, 80)}: ` : ''}${line}`);
+  }
+  if (!entries.some((e) => e.artifact)) out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
+  if (links.runUrl) out.push(`- ${safeLink('Workflow run', links.runUrl)} (every artifact of the run)`);
+  return out.join('\n');
+}
+
+export function reasonsBlock(report: Report, max = 5): string {
+  const reasons = readableReasons(report);
+  return reasons.slice(0, max).map((r) => `- ${safeText(r, 300)}`).join('\n');
+}
+
+/** The report's charts (mermaid), at the levels of detail that show the kernel families. */
+export function chartsSection(report: Report, d: Detail, h: string): string {
+  const charts = d.families > 0 ? reportCharts(report) : [];
+  return charts.length ? [`${h} Charts`, '', charts.join('\n\n')].join('\n') : '';
+}
+
+/**
+ * One report's sections in reading order, as the summary and the comment both show them; the
+ * comment draws the charts above its details, so it leaves them out here.
+ */
+export function entrySections(entry: ReportEntry, d: Detail, h: string, options: { charts?: boolean } = {}): string {
+  const sections = [
+    findingsSection(entry.report, d, h),
+    options.charts ? chartsSection(entry.report, d, h) : '',
+    comparisonSection(entry, d, h),
+    kernelsSection(entry, d, h),
+    deepDiveSection(entry.report, d, h),
+    utilizationSection(entry.report, d, h),
+    baselineSection(entry, h),
+  ];
+  return sections.filter(Boolean).join('\n\n');
+}

@@ -1,0 +1,284 @@
+/**
+ * The files a run leaves: checked before the run claims success (present, non-empty and of the
+ * expected shape, a cheap structural check; the importers read them fully later), collected from a
+ * command workload's capture globs, found in a profiler's output folder, and derived (a profiled
+ * `max generate` console without its timings, which profiling distorts).
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { IMPORTERS } from '../ingest/registry.js';
+import { openInput, SNIFF_BYTES } from '../ingest/common/input-file.js';
+import { asMetricRecord } from '../ingest/formats/workload-metrics-jsonl.js';
+import type { OutputKind } from './plan.js';
+import { LineSplitter } from './process.js';
+
+export type FileCheck = { ok: true; bytes: number } | { ok: false; reason: string };
+
+const HEAD_BYTES = 4 * 1024 * 1024;
+
+async function head(path: string, bytes = HEAD_BYTES): Promise<string> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await file.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await file.close();
+  }
+}
+
+async function tailText(path: string, size: number, bytes = 64): Promise<string> {
+  const file = await open(path, 'r');
+  try {
+    const length = Math.min(bytes, size);
+    const buffer = Buffer.alloc(length);
+    await file.read(buffer, 0, length, size - length);
+    return buffer.toString('utf8');
+  } finally {
+    await file.close();
+  }
+}
+
+async function checkJsonLines(path: string): Promise<string | undefined> {
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  let count = 0;
+  let number = 0;
+  for await (const line of lines) {
+    number += 1;
+    if (!line.trim()) continue;
+    try {
+      JSON.parse(line);
+    } catch {
+      lines.close();
+      return `line ${number} is not JSON`;
+    }
+    count += 1;
+  }
+  return count === 0 ? 'no samples' : undefined;
+}
+
+/** A JSON document: starts with { or [, ends with } or ] (a cut-off trace fails this). */
+async function checkJsonShape(path: string, size: number): Promise<string | undefined> {
+  const first = (await head(path, 256)).trimStart()[0];
+  const last = (await tailText(path, size)).trimEnd().slice(-1);
+  if (first !== '{' && first !== '[') return 'does not start with a JSON object';
+  if (last !== '}' && last !== ']') return 'is cut off (does not end a JSON document)';
+  return undefined;
+}
+
+/** A gzip file must decompress whole (its checksum catches a truncated trace). */
+async function checkGzipJson(path: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let first: string | undefined;
+    let lastChunk = '';
+    createReadStream(path)
+      .pipe(createGunzip())
+      .on('data', (chunk: Buffer) => {
+        const text = chunk.toString('utf8');
+        if (first === undefined && text.trim()) first = text.trimStart()[0];
+        lastChunk = text.trim() ? text : lastChunk;
+      })
+      .on('error', (error) => resolve(`does not decompress (${error.message})`))
+      .on('end', () => {
+        const last = lastChunk.trimEnd().slice(-1);
+        if (first !== '{' && first !== '[') resolve('does not hold a JSON document');
+        else if (last !== '}' && last !== ']') resolve('is cut off (does not end a JSON document)');
+        else resolve(undefined);
+      });
+  });
+}
+
+const TEXT_MARKERS: Partial<Record<OutputKind, { pattern: RegExp; expected: string }>> = {
+  'max-generate': { pattern: /^(Eval throughput|Time to first token|Total Latency)|^=== Top \d+ GPU kernels|^=== Python\/CPU functions/m, expected: 'a max generate metrics block or kernel table' },
+  'max-benchmark': { pattern: /Serving Benchmark Result/, expected: 'the "Serving Benchmark Result" summary' },
+  'nsys-stats': { pattern: /^"?(Time \(%\)|Time\(%\))"?,/m, expected: 'an nsys stats CSV table (a "Time (%)" header)' },
+  'nsys-gpu-time-util': { pattern: /In[- ]Use \(%\)/, expected: 'an nsys analyze gpu_time_util table (an "In-Use (%)" column)' },
+  'rocprof-csv': { pattern: /"?(TotalDurationNs|Kernel_Name)"?/, expected: 'a rocprofv3 CSV header' },
+  'ncu-csv': { pattern: /^"ID","Process ID"/m, expected: 'an ncu --csv details table' },
+};
+
+export async function checkOutput(path: string, kind: OutputKind, options: { sniffOnly?: boolean } = {}): Promise<FileCheck> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return { ok: false, reason: 'is not a file' };
+    size = info.size;
+  } catch {
+    return { ok: false, reason: 'was not written' };
+  }
+  if (size === 0) return { ok: false, reason: 'is empty' };
+  let problem: string | undefined;
+  if (kind === 'gpu-snapshot-jsonl') problem = await checkJsonLines(path);
+  else if (kind === 'max-benchmark-json') {
+    try {
+      const data = JSON.parse(await readFile(path, 'utf8')) as unknown;
+      if (!data || typeof data !== 'object' || !('duration' in data || 'completed' in data)) problem = 'is JSON without "duration"/"completed"';
+    } catch {
+      problem = 'is not JSON';
+    }
+  } else if (kind === 'workload-console') {
+    if (!options.sniffOnly) {
+      const file = await openInput(path);
+      if (!IMPORTERS.some((importer) => importer.sniff(file.head))) problem = NO_METRIC_LINES;
+    }
+  } else if (kind === 'workload-capture') {
+    if (/\.json\.gz$/i.test(path)) problem = await checkGzipJson(path);
+    else if (/\.json$/i.test(path)) problem = await checkJsonShape(path, size);
+  } else {
+    const marker = TEXT_MARKERS[kind];
+    if (marker && !marker.pattern.test(await head(path))) problem = `does not hold ${marker.expected}`;
+  }
+  return problem ? { ok: false, reason: problem } : { ok: true, bytes: size };
+}
+
+const NO_METRIC_LINES = 'holds no lines profile-gate reads (print JSON metric lines such as {"metric": "decode_tok_s", "value": 123.4} to compare throughput)';
+
+/** Where the metric lines of a long workload console are gathered (next to its log). */
+export function consoleMetricsPath(logPath: string): string {
+  return `${logPath.replace(/\.log$/, '')}.metrics.jsonl`;
+}
+
+/** Copy the metric lines of `from` into `to`, streamed line by line (bounded lines); returns how many. */
+export async function extractMetricLines(from: string, to: string): Promise<number> {
+  const out = createWriteStream(to);
+  let found = 0;
+  const lines = new LineSplitter((line, dropped) => {
+    if (dropped > 0 || !asMetricRecord(line)) return;
+    found += 1;
+    out.write(`${line}\n`);
+  });
+  try {
+    for await (const chunk of createReadStream(from)) lines.push(chunk as Buffer);
+    lines.end();
+  } finally {
+    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  }
+  return found;
+}
+
+/**
+ * The file the analysis reads for a command workload's console. A console in another known format
+ * (its head says so) is read as it is; a short one whose first lines hold metric lines as well.
+ * Otherwise the console is read whole, streamed, for its metric lines (a metric printed after a
+ * long log still counts):
+ * they go to a `.metrics.jsonl` next to the log, which is what the analysis then reads.
+ */
+export async function consoleAnalysisFile(path: string): Promise<{ ok: true; path: string; bytes: number } | { ok: false; reason: string }> {
+  const check = await checkOutput(path, 'workload-console', { sniffOnly: true });
+  if (!check.ok) return check;
+  const file = await openInput(path);
+  const sniffed = IMPORTERS.find((importer) => importer.sniff(file.head));
+  if (sniffed && sniffed.id !== 'workload-metrics-jsonl') return { ok: true, path, bytes: check.bytes };
+  if (sniffed && file.sizeBytes <= SNIFF_BYTES) return { ok: true, path, bytes: check.bytes };
+  const metrics = consoleMetricsPath(path);
+  if ((await extractMetricLines(path, metrics)) === 0) return { ok: false, reason: NO_METRIC_LINES };
+  return { ok: true, path: metrics, bytes: (await stat(metrics)).size };
+}
+
+/** Lines of the `max generate` metrics report; a profiled run's timings are not measurements. */
+const GENERATE_METRIC_LINE =
+  /^(Prompt size|Output size|Startup time|Time to first token|Prompt eval throughput \(context-encoding\)|Time per Output Token|Eval throughput \(token-generation\)|Total Latency|Total Throughput|Total tokens per second):/;
+
+export async function deriveProfileConsole(from: string, to: string): Promise<number> {
+  const kept: string[] = [];
+  let dropped = 0;
+  const lines = createInterface({ input: createReadStream(from), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (GENERATE_METRIC_LINE.test(line)) dropped += 1;
+    else kept.push(line);
+  }
+  await writeFile(to, `${kept.join('\n')}\n`);
+  return dropped;
+}
+
+/** A glob of `*`, `?` and `**` (any number of folders) as a RegExp over '/'-separated paths. */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  for (let i = 0; i < glob.length; i += 1) {
+    const char = glob[i]!;
+    if (char === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      source += slash ? '(?:[^/]*/)*' : '.*';
+      i += slash ? 2 : 1;
+    } else if (char === '*') source += '[^/]*';
+    else if (char === '?') source += '[^/]';
+    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+const MAX_WALK_ENTRIES = 200_000;
+
+/** Files under `root` (relative paths), skipping .git and node_modules, bounded. */
+async function walk(root: string, prefix = '', found: string[] = []): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(join(root, prefix), { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    if (found.length >= MAX_WALK_ENTRIES) break;
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) {
+      if (entry.name !== '.git' && entry.name !== 'node_modules') await walk(root, path, found);
+    } else if (entry.isFile()) found.push(path);
+  }
+  return found;
+}
+
+/** The fixed folder a glob starts from (`traces/**\/*.json` → `traces`), so the walk stays small. */
+function globBase(glob: string): string {
+  const parts = glob.split('/');
+  const fixed: string[] = [];
+  for (const part of parts.slice(0, -1)) {
+    if (/[*?]/.test(part)) break;
+    fixed.push(part);
+  }
+  return fixed.join('/');
+}
+
+/** Files matching `globs` (relative to `cwd`, or absolute) with their modification times. */
+export async function matchCaptures(globs: readonly string[], cwd: string): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (const glob of globs) {
+    const absolute = isAbsolute(glob);
+    const root = absolute ? '/' : cwd;
+    const relativeGlob = absolute ? glob.slice(1) : glob.replace(/^\.\//, '');
+    const pattern = globToRegExp(relativeGlob);
+    for (const file of await walk(root, globBase(relativeGlob))) {
+      if (!pattern.test(file)) continue;
+      const path = join(root, file);
+      try {
+        found.set(path, (await stat(path)).mtimeMs);
+      } catch {
+        // removed meanwhile
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Copy the capture files a step wrote (new, or changed since `before` was taken) into `into`,
+ * keeping their paths relative to `cwd`. Returns the copies.
+ */
+export async function collectCaptures(globs: readonly string[], cwd: string, before: ReadonlyMap<string, number>, into: string): Promise<string[]> {
+  const copies: string[] = [];
+  for (const [source, mtime] of await matchCaptures(globs, cwd)) {
+    if (source.startsWith(into + sep) || before.get(source) === mtime) continue;
+    const target = join(into, source.startsWith(cwd + sep) ? relative(cwd, source) : basename(source));
+    await mkdir(join(target, '..'), { recursive: true });
+    await copyFile(source, target);
+    copies.push(target);
+  }
+  return copies;
+}
+
+/** Files below `dir` whose names end with `suffix` (rocprofv3 picks host/pid folders itself). */
+export async function findBySuffix(dir: string, suffix: string): Promise<string[]> {
+  return (await walk(dir)).filter((file) => file.endsWith(suffix)).map((file) => join(dir, file));
+}

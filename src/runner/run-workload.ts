@@ -1,0 +1,308 @@
+/**
+ * The whole job on a GPU box, shared by the action and `profile-gate run`: detect the box, plan,
+ * run the steps, hand the checked capture files to the analysis, and (when the analysis points at
+ * one kernel) run the Nsight Compute deep dive and analyze again with it.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError } from '../errors.js';
+import type { Notice } from '../model/capture.js';
+import type { Report } from '../model/report.js';
+import type { BaselineChoice } from '../pipeline/analyze.js';
+import { chooseDeepDive, withNcuLogFile } from './deep-dive.js';
+import { createSystemProbe, detectEnvironment, type Probe } from './detect.js';
+import { executePlan, type ExecuteDeps, type RunResult, type StepRecord } from './execute.js';
+import type { RunOptions } from './run-options.js';
+import { buildPlan, type Plan, type PlannedStep } from './plan.js';
+import { renderPlan } from './plan-text.js';
+import { ProcessGroups } from './process.js';
+import { flagValue } from './shell-words.js';
+import { consoleMetricsPath } from './capture-files.js';
+import { writeOutput } from '../io/inputs.js';
+import { serializeReport } from '../report/json.js';
+
+export { parseRunOptions, RUN_OPTION_NAMES, type RunOptions, type OptionStyle } from './run-options.js';
+export { renderPlan } from './plan-text.js';
+export type { Plan } from './plan.js';
+export type { RunResult, RunFile, StepRecord } from './execute.js';
+export { ProcessGroups } from './process.js';
+export { createPlainLogger, type Logger } from './logger.js';
+
+/** The folder with the python helpers: <package root>/python, from src/runner and from dist. */
+export function findPythonDir(start = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = start;
+  for (let i = 0; i < 6; i += 1) {
+    if (existsSync(join(dir, 'python', 'preflight_custom_arch.py'))) return join(dir, 'python');
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return join(start, 'python');
+}
+
+/** True when something already listens on the port (binding it fails with EADDRINUSE). */
+export function isPortInUse(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const server = createServer();
+    server.once('error', (error: NodeJS.ErrnoException) => resolvePromise(error.code === 'EADDRINUSE'));
+    server.listen({ port, host: '0.0.0.0', exclusive: true }, () => server.close(() => resolvePromise(false)));
+  });
+}
+
+export interface PrepareOptions {
+  outDir: string;
+  cwd?: string;
+  probe?: Probe;
+  pythonDir?: string;
+}
+
+export async function prepareRun(options: RunOptions, prepare: PrepareOptions): Promise<Plan> {
+  const cwd = resolve(prepare.cwd ?? process.cwd());
+  const pythonDir = prepare.pythonDir ?? findPythonDir();
+  const detected = await detectEnvironment(prepare.probe ?? createSystemProbe(), { needMax: options.engine === 'max' });
+  let busyPort: number | undefined;
+  if (options.engine === 'max' && options.mode === 'serve') {
+    const port = Number(flagValue(options.maxArgs, '--port') ?? 8000);
+    if (Number.isInteger(port) && port > 0 && port < 65536 && (await isPortInUse(port))) busyPort = port;
+  }
+  return buildPlan(options, detected, {
+    outDir: resolve(cwd, prepare.outDir),
+    cwd,
+    pythonDir,
+    gpuSnapshotAvailable: existsSync(join(pythonDir, 'gpu_snapshot.py')),
+    portInUse: (port) => port === busyPort,
+    isDirectory: (path) => {
+      try {
+        return statSync(path).isDirectory();
+      } catch {
+        return false;
+      }
+    },
+  });
+}
+
+/**
+ * Which side an analysis is for. The head's comes with the A/B baseline when the job ran one; the
+ * caller's own baseline (a file, an artifact) applies otherwise. The base side is never gated.
+ */
+export type AnalyzeSide = { side: 'head'; baseline?: BaselineChoice } | { side: 'base' };
+
+export interface JobDeps extends Omit<ExecuteDeps, 'groups'> {
+  groups?: ProcessGroups;
+  /** Analyze capture files into a report (the engine's analyze); enables the deep dive. */
+  analyze?: (inputs: readonly string[], side: AnalyzeSide) => Promise<Report>;
+}
+
+export interface JobResult {
+  plan: Plan;
+  run: RunResult;
+  report?: Report;
+  /** A/B: the base build's report, the head's baseline. */
+  baseReport?: Report;
+  deepDive?: StepRecord & { why: string };
+}
+
+/** Plan notices and run gaps in the report's notice shape. */
+export function runNotices(run: RunResult): Notice[] {
+  return run.notices.map((notice) => ({ code: 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
+}
+
+async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, remainingSeconds: number): Promise<{ record?: StepRecord & { why: string }; run?: RunResult; asked?: string }> {
+  const top = report.kernels[0];
+  const choice = chooseDeepDive(plan.deepDive.mode, { findings: report.findings, ...(top ? { topKernel: { name: top.name, instances: top.instances } } : {}) }, plan.deepDive.ncu!, plan.deepDive.workload);
+  if (!choice.run) {
+    deps.logger.info(`deep dive: ${choice.why}`);
+    return {};
+  }
+  if (remainingSeconds < 30) {
+    deps.logger.warning(`deep dive skipped: ${Math.round(remainingSeconds)} s left of the time budget`);
+    return {};
+  }
+  const step: PlannedStep = {
+    id: 'deep-dive',
+    role: 'profile',
+    title: 'Deep dive (Nsight Compute)',
+    argv: withNcuLogFile(choice.argv, plan.deepDive.csvFile),
+    env: {},
+    pathPrepend: [],
+    timeoutSeconds: Math.min(plan.deepDive.timeoutSeconds, remainingSeconds),
+    logFile: plan.deepDive.logFile,
+    outputs: [{ path: plan.deepDive.csvFile, kind: 'ncu-csv', analysis: true }],
+    onFailure: 'continue',
+    weight: 0,
+  };
+  deps.logger.info(`deep dive: ${choice.why}`);
+  const run = await executePlan({ ...plan, steps: [step], notices: [], budgetSeconds: Math.ceil(remainingSeconds) }, { ...deps, reserveSeconds: 0 });
+  const record = run.steps[0]!;
+  // What ncu was asked for, so a deep dive that profiled nothing says where to look.
+  const asked = `ncu was asked for launch ${choice.request.launchSkip + 1} of the kernels matching ${choice.request.nameRegex}${choice.request.demangled ? ' (demangled names)' : ''}`;
+  return { record: { ...record, why: choice.why }, run, asked };
+}
+
+async function writeRunJson(plan: Plan, result: JobResult): Promise<void> {
+  const { run } = result;
+  const data = {
+    outcome: run.outcome,
+    ...(run.message ? { message: run.message } : {}),
+    environment: plan.environment,
+    profiler: plan.profiler,
+    options: plan.options,
+    steps: run.steps,
+    ...(result.deepDive ? { deepDive: result.deepDive } : {}),
+    files: run.files,
+    analysisInputs: run.analysisInputs,
+    ...(plan.base ? { base: { ...plan.base, analysisInputs: run.baseAnalysisInputs, report: baseReportPath(plan) } } : {}),
+    notices: run.notices,
+    seconds: run.seconds,
+  };
+  await writeOutput(join(plan.outDir, 'run.json'), `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/** Remove what an earlier run into the same folder left at the paths this plan writes (only those). */
+async function clearPlannedFiles(plan: Plan): Promise<void> {
+  const paths = new Set<string>([join(plan.outDir, 'run.json'), plan.deepDive.csvFile, plan.deepDive.logFile]);
+  for (const step of plan.steps) {
+    paths.add(step.logFile);
+    if (step.stdoutFile) paths.add(step.stdoutFile);
+    if (step.derive) paths.add(step.derive.to);
+    if (step.collect) paths.add(step.collect.into);
+    if (step.findOutputs) paths.add(step.findOutputs.dir);
+    for (const output of step.outputs) {
+      paths.add(output.path);
+      if (output.kind === 'workload-console') paths.add(consoleMetricsPath(output.path));
+    }
+  }
+  const ours = [...paths].filter((path) => path.startsWith(`${plan.outDir}/`));
+  await Promise.all(ours.map((path) => rm(path, { recursive: true, force: true })));
+}
+
+/**
+ * Where an A/B job keeps the base build's report. Not named report.json, so that a folder or an
+ * artifact holding the run is never read as two reports (matrix merge, baseline download, dashboard).
+ */
+export function baseReportPath(plan: Plan): string {
+  return join(plan.outDir, 'base', 'baseline-report.json');
+}
+
+function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report, look?: { index: number; of: number }): BaselineChoice {
+  const where = base.cwd === plan.cwd ? 'this folder' : base.cwd;
+  const what = base.run ? `\`${base.run}\` in ${where}` : `the same workload in ${where}`;
+  const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows in server blocks base, head, head, base (ABBA)' : 'its measured runs interleaved with the head\'s (ABBA)';
+  return { report, origin: 'a/b', path: base.cwd, reason: `base build: ${what}, in this job on the same machine, ${order}`, ...(look ? { look } : {}) };
+}
+
+/** Seconds one reserve pair is expected to take: its runs at the mean length of the measured runs so far. */
+function pairSeconds(run: RunResult, plan: Plan, pair: readonly PlannedStep[]): number {
+  const measured = new Set(plan.steps.filter((s) => s.role === 'measured').map((s) => s.id));
+  const times = run.steps.filter((s) => measured.has(s.id) && s.status === 'ok').map((s) => s.seconds);
+  const mean = times.length ? times.reduce((a, b) => a + b, 0) / times.length : 0;
+  return mean * pair.length;
+}
+
+/**
+ * Adaptive A/B: while the head's comparison has undecided gated metrics (the sides overlap, or too
+ * few or not significant runs) and it has not failed, run the next reserve ABBA pair and compare
+ * again, as the next look (the gate spends alpha over the looks). Stops at max-runs, or when the
+ * next pair would not fit twice into the time left.
+ */
+async function decideWithMoreRuns(plan: Plan, result: JobResult & { report: Report; baseReport: Report }, deps: JobDeps & { analyze: NonNullable<JobDeps['analyze']> }, executeDeps: ExecuteDeps, started: number): Promise<void> {
+  const { run } = result;
+  const looks = plan.extraPairs.length + 1;
+  for (let index = 2; index <= looks; index += 1) {
+    const undecided = result.report.comparison?.undecided ?? [];
+    // A fail is decided; an invalid comparison (throttled, another environment) no run can mend.
+    if (result.report.verdict === 'fail' || result.report.verdict === 'invalid' || !undecided.length) return;
+    const pair = plan.extraPairs[index - 2]!;
+    const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
+    const need = pairSeconds(run, plan, pair);
+    if (remaining < 2 * need + 30) {
+      run.notices.push({ severity: 'info', message: `${undecided.join(', ')} still undecided after look ${index - 1} of ${looks}: ${Math.round(remaining)} s left of the time budget, and a pair takes about ${Math.round(need)} s` });
+      return;
+    }
+    deps.logger.info(`${undecided.join(', ')} undecided: one more ABBA pair (look ${index} of ${looks})`);
+    const more = await executePlan({ ...plan, steps: pair, notices: [], budgetSeconds: Math.floor(remaining) }, { ...executeDeps, reserveSeconds: 0 });
+    run.steps.push(...more.steps);
+    run.files.push(...more.files);
+    if (more.outcome !== 'ok') {
+      run.notices.push({ severity: 'warning', message: `an added A/B pair did not finish (${more.message ?? more.outcome}); the comparison is the one before it` });
+      return;
+    }
+    run.analysisInputs.push(...more.analysisInputs);
+    run.baseAnalysisInputs.push(...more.baseAnalysisInputs);
+    result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
+    result.report = await deps.analyze(run.analysisInputs, { side: 'head', baseline: abBaseline(plan, plan.base!, result.baseReport, { index, of: looks }) });
+  }
+}
+
+/**
+ * Processes the steps started that are still alive at the end (a daemon that left its group and
+ * session, found by the tracking marker): stopped, and named in the run's notices.
+ */
+async function stopTrackedLeftovers(groups: ProcessGroups, run: RunResult, logger: JobDeps['logger'], report?: Report): Promise<void> {
+  const swept = await groups.sweepTracked();
+  if (swept.length === 0) return;
+  const list = swept.map((entry) => `pid ${entry.pid} (${entry.command.slice(0, 200) || 'command unknown'})`).join(', ');
+  const message = `${swept.length === 1 ? '1 process the run started was' : `${swept.length} processes the run started were`} still running after its last step and ${swept.length === 1 ? 'was' : 'were'} stopped: ${list}`;
+  logger.warning(message);
+  run.notices.push({ severity: 'warning', message });
+  report?.notices.push({ code: 'run', severity: 'warning', message });
+}
+
+/** Run a plan to the end. Throws UsageError when the plan has problems (nothing was started). */
+export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
+  if (plan.problems.length) throw new UsageError(`cannot run: ${plan.problems.join('; ')}`);
+  const started = Date.now();
+  const groups = deps.groups ?? new ProcessGroups();
+  const executeDeps: ExecuteDeps = { ...deps, groups };
+  await clearPlannedFiles(plan);
+  // Every folder a step writes into (logs/, captures/, and base/… for an A/B job's base side).
+  const folders = new Set<string>([join(plan.outDir, 'logs'), join(plan.outDir, 'captures')]);
+  for (const step of plan.steps) for (const path of [step.logFile, step.stdoutFile, ...step.outputs.map((o) => o.path)]) if (path?.startsWith(`${plan.outDir}/`)) folders.add(dirname(path));
+  for (const folder of folders) await mkdir(folder, { recursive: true });
+  await writeFile(join(plan.outDir, 'logs', 'plan.txt'), renderPlan(plan));
+
+  const run = await executePlan(plan, executeDeps);
+  const result: JobResult = { plan, run };
+  if (run.outcome === 'ok' && deps.analyze) {
+    let head: AnalyzeSide = { side: 'head' };
+    const looks = plan.extraPairs.length + 1;
+    if (plan.base) {
+      result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
+      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, looks > 1 ? { index: 1, of: looks } : undefined) };
+    }
+    result.report = await deps.analyze(run.analysisInputs, head);
+    if (plan.base && looks > 1) {
+      await decideWithMoreRuns(plan, result as JobResult & { report: Report; baseReport: Report }, deps as JobDeps & { analyze: NonNullable<JobDeps['analyze']> }, executeDeps, started);
+      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport!, result.report.comparison?.look ? { index: result.report.comparison.look.index, of: looks } : undefined) };
+    }
+    const analyzeHead = (inputs: readonly string[]) => deps.analyze!(inputs, head);
+    const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
+    if (plan.deepDive.enabled) {
+      const deep = await runDeepDiveStep(plan, result.report, executeDeps, remaining);
+      if (deep.record) result.deepDive = deep.record;
+      if (deep.run && deep.run.outcome === 'ok') {
+        run.files.push(...deep.run.files);
+        run.analysisInputs.push(...deep.run.analysisInputs);
+        result.report = await analyzeHead(run.analysisInputs);
+      } else if (deep.record) {
+        run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section (${deep.asked ?? 'no request'}).` });
+      }
+    }
+    result.report.notices.push(...runNotices(run));
+  }
+  await stopTrackedLeftovers(groups, run, deps.logger, result.report);
+  try {
+    if (result.baseReport) await writeOutput(baseReportPath(plan), serializeReport(result.baseReport));
+    await writeRunJson(plan, result);
+  } catch (error) {
+    // A full disk must not cost the report that was already made: warn, and keep going.
+    const message = `${(error as Error).message}; the run's record is in this log only`;
+    deps.logger.warning(message);
+    run.notices.push({ severity: 'warning', message });
+    result.report?.notices.push({ code: 'run', severity: 'warning', message });
+  }
+  return result;
+}
