@@ -56,6 +56,27 @@ describe('nsys-gpu-time-util', () => {
     expect(capture.notices).toEqual([expect.objectContaining({ code: 'nsys-gpu-util-ok', severity: 'info' })]);
   });
 
+  test('CSV with nothing below the threshold: nsys prints only the rule\'s Processing line (real H200 runs)', async () => {
+    // fp8_node: a healthy FP8 decode, 93% in use at threshold 100 (its _t100 file); at the default
+    // threshold of 50% nsys --format csv wrote the NOTICE lines, the Processing line and nothing else.
+    const capture = await read(fileURLToPath(new URL('../fixtures/h200-stacks/fp8_decode/fp8_node.gpu_time_util.csv', import.meta.url)));
+    expect(capture.gpuTimeUtilPercent).toBeUndefined();
+    expect(capture.notices).toEqual([{ code: 'nsys-gpu-util-ok', severity: 'info', message: 'gpu_time_util: no region below 50% in use (the rule ran and listed none)' }]);
+    const sameRun = await read(fileURLToPath(new URL('../fixtures/h200-stacks/fp8_decode/fp8_node.gpu_time_util_t100.csv', import.meta.url)));
+    expect(sameRun.gpuTimeUtilPercent).toBeGreaterThan(50);
+  });
+
+  test('the threshold of a silent run comes from its Processing line', async () => {
+    const text = 'Processing [r.sqlite] with [/opt/nvidia/nsight-systems/2025.3.2/host-linux-x64/rules/gpu_time_util.py](threshold=80)... \n\n';
+    const capture = await read(writeTempFile('silent80.csv', text));
+    expect(capture.notices.map((n) => n.message)).toEqual(['gpu_time_util: no region below 80% in use (the rule ran and listed none)']);
+  });
+
+  test('text after the rule\'s Processing line that is neither a table nor a known line is still an InputError', async () => {
+    const path = writeTempFile('odd.txt', 'Processing [r.sqlite] with [/x/rules/gpu_time_util.py]... \nsomething else entirely\n');
+    await expect(read(path)).rejects.toThrow(`${path}:1: expected gpu_time_util output`);
+  });
+
   test('a SKIPPED rule is a warning notice', async () => {
     const text = [PROSE[0], 'SKIPPED: r.sqlite could not be analyzed because it does not contain the required CUDA data.'].join('\n');
     const capture = await read(writeTempFile('skipped.txt', text));

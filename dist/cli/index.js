@@ -15154,7 +15154,7 @@ function isCsvHeader(line, next) {
 class NsysScanner {
     path;
     onTable;
-    output = { tables: [], skipped: [], notices: [], prose: [] };
+    output = { tables: [], skipped: [], notices: [], prose: [], processed: [] };
     report;
     lineNo = 0;
     /** The line waiting for the next one to decide what it is. */
@@ -15207,6 +15207,7 @@ class NsysScanner {
         if (processing) {
             const script = processing[2] ?? processing[1];
             this.report = reportName(script);
+            output.processed.push({ report: this.report, message: line.slice(processing[0].length).replace(/\.{3}\s*$/, '').trim(), line: lineNo });
             output.toolVersion ??= VERSION.exec(script)?.[1];
         }
         else if (executing) {
@@ -15332,13 +15333,18 @@ function scanNsysOutput(path, text) {
  * gpuTimeUtilPercent = the duration-weighted mean of In-Use over all rows. When every chunk is below
  * the threshold (a host-bound run) the rows cover the whole range and this is the overall figure;
  * when rows leave gaps (busier regions left out), it is a lower bound and a notice says so.
- * "No problems detected" (nothing below the threshold) gives a notice and no percentage.
+ * "No problems detected" (nothing below the threshold) gives a notice and no percentage. With
+ * `--format csv` nsys prints no such line: the rule's `Processing [...]` line with nothing after it
+ * is the CSV spelling of the same answer, and is read as such (threshold from `(threshold=N)`, else
+ * the rule's default of 50%).
  */
 
 
 
 
 const RULE = 'gpu_time_util';
+/** The rule's threshold when the command gives none (`nsys analyze --help-rules gpu_time_util`). */
+const DEFAULT_THRESHOLD_PERCENT = 50;
 function isUtilTable(table) {
     return table.report === RULE || table.header.some((label) => /^In[- ]Use \(%\)$/i.test(label));
 }
@@ -15402,6 +15408,10 @@ function unlistedNs(regions) {
     }
     return gaps;
 }
+/** The rule ran, and nothing at all followed its Processing line: no table, no prose, no error. */
+function ranSilently(output) {
+    return output.processed.some((p) => p.report === RULE) && output.tables.length === 0 && output.skipped.length === 0 && !output.prose.some((p) => p.report === RULE);
+}
 /* harmony default export */ const nsys_gpu_time_util = ((0,common_importer/* defineImporter */.IN)({
     id: 'nsys-gpu-time-util',
     label: 'Nsight Systems gpu_time_util analysis (nsys analyze)',
@@ -15442,6 +15452,10 @@ function unlistedNs(regions) {
         }
         else if (noProblems) {
             notices.push({ code: 'nsys-gpu-util-ok', severity: 'info', message: `gpu_time_util: ${noProblems.message}` });
+        }
+        else if (notices.length === 0 && ranSilently(output)) {
+            const threshold = /threshold=(\d+(?:\.\d+)?)/.exec(output.processed.find((p) => p.report === RULE).message)?.[1] ?? String(DEFAULT_THRESHOLD_PERCENT);
+            notices.push({ code: 'nsys-gpu-util-ok', severity: 'info', message: `gpu_time_util: no region below ${threshold}% in use (the rule ran and listed none)` });
         }
         else if (notices.length === 0) {
             throw new errors/* InputError */.dz(file.path, 'expected gpu_time_util output: a "Row#,In-Use (%),Duration (ns),…" table, a "no problems" line or a SKIPPED line', '1');

@@ -6,7 +6,10 @@
  * gpuTimeUtilPercent = the duration-weighted mean of In-Use over all rows. When every chunk is below
  * the threshold (a host-bound run) the rows cover the whole range and this is the overall figure;
  * when rows leave gaps (busier regions left out), it is a lower bound and a notice says so.
- * "No problems detected" (nothing below the threshold) gives a notice and no percentage.
+ * "No problems detected" (nothing below the threshold) gives a notice and no percentage. With
+ * `--format csv` nsys prints no such line: the rule's `Processing [...]` line with nothing after it
+ * is the CSV spelling of the same answer, and is read as such (threshold from `(threshold=N)`, else
+ * the rule's default of 50%).
  */
 import { InputError } from '../../errors.js';
 import type { CaptureInput, Notice } from '../../model/capture.js';
@@ -15,6 +18,8 @@ import { scanNsysOutput, splitLabel, type NsysTable } from './nsys/tables.js';
 import { nsPerUnit, parseNumber } from '../common/text-tables.js';
 
 const RULE = 'gpu_time_util';
+/** The rule's threshold when the command gives none (`nsys analyze --help-rules gpu_time_util`). */
+const DEFAULT_THRESHOLD_PERCENT = 50;
 
 function isUtilTable(table: NsysTable): boolean {
   return table.report === RULE || table.header.some((label) => /^In[- ]Use \(%\)$/i.test(label));
@@ -84,6 +89,11 @@ function unlistedNs(regions: readonly Region[]): number {
   return gaps;
 }
 
+/** The rule ran, and nothing at all followed its Processing line: no table, no prose, no error. */
+function ranSilently(output: ReturnType<typeof scanNsysOutput>): boolean {
+  return output.processed.some((p) => p.report === RULE) && output.tables.length === 0 && output.skipped.length === 0 && !output.prose.some((p) => p.report === RULE);
+}
+
 export default defineImporter({
   id: 'nsys-gpu-time-util',
   label: 'Nsight Systems gpu_time_util analysis (nsys analyze)',
@@ -124,6 +134,9 @@ export default defineImporter({
       }
     } else if (noProblems) {
       notices.push({ code: 'nsys-gpu-util-ok', severity: 'info', message: `gpu_time_util: ${noProblems.message}` });
+    } else if (notices.length === 0 && ranSilently(output)) {
+      const threshold = /threshold=(\d+(?:\.\d+)?)/.exec(output.processed.find((p) => p.report === RULE)!.message)?.[1] ?? String(DEFAULT_THRESHOLD_PERCENT);
+      notices.push({ code: 'nsys-gpu-util-ok', severity: 'info', message: `gpu_time_util: no region below ${threshold}% in use (the rule ran and listed none)` });
     } else if (notices.length === 0) {
       throw new InputError(file.path, 'expected gpu_time_util output: a "Row#,In-Use (%),Duration (ns),…" table, a "no problems" line or a SKIPPED line', '1');
     }

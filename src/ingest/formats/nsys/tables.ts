@@ -46,6 +46,8 @@ export interface NsysScan {
   notices: NsysMessage[];
   /** Plain-text lines nsys printed about a report or rule (e.g. "There were no problems detected…"). */
   prose: NsysMessage[];
+  /** Each `Processing [...] with [script](options)...` line: the report or rule run, and its options. */
+  processed: NsysMessage[];
   toolVersion?: string;
 }
 
@@ -122,7 +124,7 @@ interface Body {
  * (undefined: checked, then dropped).
  */
 export class NsysScanner {
-  readonly output: NsysScan = { tables: [], skipped: [], notices: [], prose: [] };
+  readonly output: NsysScan = { tables: [], skipped: [], notices: [], prose: [], processed: [] };
   private report: string | undefined;
   private lineNo = 0;
   /** The line waiting for the next one to decide what it is. */
@@ -178,6 +180,7 @@ export class NsysScanner {
     if (processing) {
       const script = processing[2] ?? processing[1]!;
       this.report = reportName(script);
+      output.processed.push({ report: this.report, message: line.slice(processing[0].length).replace(/\.{3}\s*$/, '').trim(), line: lineNo });
       output.toolVersion ??= VERSION.exec(script)?.[1];
     } else if (executing) {
       this.report = reportName(executing[1]!);
