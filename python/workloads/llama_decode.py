@@ -22,6 +22,9 @@ Variants (what a profile of each should show):
                         per decode step), Chrome trace written as <name>.trace.json.gz
   --profile cuda-range  cudaProfilerStart/Stop around --profile-steps steps, for
                         `nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop`
+  --profile torch-capture  (with --graph on) the PyTorch profiler over a fresh capture of the decode
+                        step into a CUDA graph, then --profile-steps replays of it: the trace holds
+                        the ops and launches recorded during the capture beside the replayed kernels
 
 Prints one JSON line per timed run ({"kind":"run",...,"tok_s":...}) and a final summary line
 ({"kind":"summary",...}), which is also written to <out>/<name>.summary.json.
@@ -61,7 +64,7 @@ def parse_args(argv=None):
     p.add_argument("--prompt-len", type=int, default=512,
                    help="prompt tokens (static cache) or the recomputed window (no cache)")
     p.add_argument("--repeats", type=int, default=5, help="timed runs; one JSON line each")
-    p.add_argument("--profile", choices=["torch", "cuda-range", "none"], default="none")
+    p.add_argument("--profile", choices=["torch", "torch-capture", "cuda-range", "none"], default="none")
     p.add_argument("--profile-steps", type=int, default=8, help="decode steps inside the profile window")
     p.add_argument("--out", default=".", help="folder for the trace and the summary")
     p.add_argument("--name", default=None, help="file name stem (default: from the variant)")
@@ -83,6 +86,8 @@ def parse_args(argv=None):
         p.error("--hidden must divide by --heads, and --heads by --kv-heads")
     if args.device == "cpu" and (args.graph == "on" or args.profile == "cuda-range"):
         p.error("--device cpu needs --graph off and no cuda-range profile")
+    if args.profile == "torch-capture" and args.graph != "on":
+        p.error("--profile torch-capture needs --graph on")
     if args.name is None:
         args.name = "llama_%s_%s_graph-%s" % (args.attention, "kv" if args.kv_cache == "static" else "nokv",
                                               args.graph)
@@ -496,6 +501,8 @@ def main(argv=None):
             wall0 = time.time()
             if a.profile == "torch":
                 profile_file = torch_profile(a, step, device)
+            elif a.profile == "torch-capture":
+                profile_file = torch_capture_profile(a, run, device)
             else:
                 cuda_range(a, step)
             profile_window = [round(wall0, 3), round(time.time(), 3)]
@@ -564,6 +571,34 @@ def torch_profile(a, step, device):
     os.remove(path)
     with open(os.path.join(a.out, a.name + ".kernels.txt"), "w") as f:
         f.write(done.get("table", ""))
+    return os.path.basename(path) + ".gz"
+
+
+def torch_capture_profile(a, run, device):
+    """The PyTorch profiler over a fresh CUDA-graph capture of one decode step (its ops and kernel
+    launches are recorded on the CPU side; nothing runs on the GPU then), followed by
+    --profile-steps replays of that graph (ProfilerStep#N each), whose kernels carry no CPU op."""
+    from torch.profiler import ProfilerActivity, profile, record_function
+
+    path = os.path.join(a.out, a.name + ".trace.json")
+    graph = torch.cuda.CUDAGraph()
+    run.reset()
+    sync(device)
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], record_shapes=True,
+                 with_stack=a.profile_stack) as prof:
+        with record_function("cuda_graph_capture"):
+            with torch.cuda.graph(graph):
+                run.step()
+        sync(device)
+        prof.step()
+        for _ in range(a.profile_steps):
+            graph.replay()
+            sync(device)
+            prof.step()
+    prof.export_chrome_trace(path)
+    with open(path, "rb") as src, gzip.open(path + ".gz", "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    os.remove(path)
     return os.path.basename(path) + ".gz"
 
 
