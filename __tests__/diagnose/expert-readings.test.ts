@@ -196,4 +196,24 @@ describe('H200 captures of other stacks (fixtures/h200-stacks)', () => {
     expect(copy?.evidence['launchedBy']).toMatch(/repeat_interleave/);
     expect(copy!.message).toMatch(/launched from .*repeat_interleave/);
   });
+
+  it('repeated KV heads, eager trace with stacks: the copy and the dominant kernel name the line of the workload', async () => {
+    // python/workloads/llama_decode.py at the capture (commit 77a3e91): `def sdpa` is line 142 and
+    // makes both repeat_interleave calls; the trace was recorded with with_stack=True.
+    const report = await analyze({ inputs: [stacks('repeat_kv', 'repeatkv_eager_stack.trace.json.gz')] });
+    const copy = finding(report, 'copy-heavy');
+    expect(copy!.evidence['pythonSite']).toBe('sdpa (llama_decode.py:142)');
+    expect(copy!.message).toContain('launched from `sdpa` (llama_decode.py:142) via aten::repeat_interleave > aten::clone > aten::copy_');
+    const dominant = finding(report, 'dominant-kernel');
+    expect(dominant!.message).toContain('launched from `sdpa` (llama_decode.py:142)');
+    // The copy is launched from the workload itself, so the advice does not ask for a with_stack profile.
+    expect(copy!.advice).not.toMatch(/with_stack/);
+  });
+
+  it('without stacks the dominant kernel says nothing of where it was launched (nsys summary)', async () => {
+    const report = await analyze({ inputs: [stacks('repeat_kv', 'repeatkv_node.kern_sum.csv')] });
+    const dominant = finding(report, 'dominant-kernel');
+    expect(dominant!.message).not.toMatch(/launched from/);
+    expect(dominant!.evidence['pythonSite']).toBeUndefined();
+  });
 });

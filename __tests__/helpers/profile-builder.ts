@@ -6,7 +6,7 @@
  */
 import { buildProfile } from '../../src/pipeline/build-profile.js';
 import { CaptureSchema, type CaptureInput, type FormatId, type NcuResult, type Notice, type UtilSample } from '../../src/model/capture.js';
-import type { Environment, Timeline, TimelineInput } from '../../src/model/capture.js';
+import type { Environment, PythonSite, Timeline, TimelineInput } from '../../src/model/capture.js';
 import type { Profile } from '../../src/model/profile.js';
 
 /** Real kernel names (from the H200 and public fixtures, or MAX's documented templates). */
@@ -54,6 +54,8 @@ export interface ProfileSpec {
   kernels?: readonly KernelRow[];
   /** The op that launched a kernel, by kernel name (Kineto attribution). */
   launchedBy?: Record<string, string>;
+  /** The Python sites that launched a kernel, by kernel name (Kineto with_stack). */
+  pythonSites?: Record<string, PythonSite[]>;
   /** GPU utilization samples: a percent, or a full sample (sample i is at t = i seconds). */
   util?: ReadonlyArray<number | (Partial<UtilSample> & { gpuPercent: number })>;
   /** Timed windows the workload reported, [start, end] in the samples' seconds. */
@@ -106,6 +108,7 @@ export function capturesOf(spec: ProfileSpec): CaptureInput[] {
         instances,
         ...(tokens !== undefined ? { tokens } : {}),
         ...(spec.launchedBy?.[name] ? { launchedBy: spec.launchedBy[name] } : {}),
+        ...(spec.pythonSites?.[name] ? { pythonSites: spec.pythonSites[name] } : {}),
       })),
       apiCalls: (spec.apiCalls ?? []).map(([name, ms, calls]) => ({ name, totalNs: ms * MS, calls })),
       memops: (spec.memops ?? []).map(([kind, ms, count, name = kind]) => ({ kind, name, totalNs: ms * MS, count })),

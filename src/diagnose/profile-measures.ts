@@ -3,6 +3,7 @@
  */
 import { LINEAR_FAMILIES } from '../classify/family-ids.js';
 import { kernelStem } from '../classify/kernel-name.js';
+import type { PythonSite } from '../model/capture.js';
 import type { Kernel, Profile, Rank } from '../model/profile.js';
 import { median } from '../model/averages.js';
 import { DEEP_DIVE_SECTIONS, deepDiveRequest, renderNcuCommand } from './deep-dive-request.js';
@@ -151,4 +152,23 @@ export function stragglerOf(profile: Profile): Straggler | undefined {
     perStep,
     computeExcess: peerComputeNs > 0 ? compute[slowIndex]! / peerComputeNs - 1 : 0,
   };
+}
+
+/** A Python site as a finding names it: `sdpa` (llama_decode.py:142, in LlamaAttention). */
+export function pythonSiteText(site: PythonSite): string {
+  return `\`${site.function}\` (${site.file}:${site.line}${site.module ? `, in ${site.module}` : ''})`;
+}
+
+/**
+ * Where a kernel was launched from, as the tail of a finding's sentence: the line of the workload's
+ * Python (Kineto with_stack), then the op chain, each only where the trace says. Empty when it says
+ * neither. A share under 90 % is given: the kernel also runs from elsewhere.
+ */
+export function launchOrigin(kernel: Kernel): string {
+  const site = kernel.pythonSites?.[0];
+  const op = kernel.launchedBy;
+  if (!site) return op ? ` launched from ${op}` : '';
+  const share = site.share < 0.9 ? ` (${percent(site.share)} of its time)` : '';
+  const from = site.graphReplay ? ` replayed by a CUDA graph launched from ${pythonSiteText(site)}` : ` launched from ${pythonSiteText(site)}`;
+  return `${from}${share}${op ? ` via ${op}` : ''}`;
 }

@@ -51,6 +51,26 @@ export type Source = z.infer<typeof SourceSchema>;
 
 export const Dim3Schema = z.tuple([z.number(), z.number(), z.number()]);
 
+/**
+ * A line of the workload's Python that launched a kernel, where the trace holds Python stacks
+ * (Kineto `with_stack=True`): the innermost frame of the user's code around the launch call.
+ */
+export const PythonSiteSchema = z.object({
+  /** The function, as Python names it (`forward`, `sdpa`). */
+  function: z.string(),
+  /** Its file as the profiler wrote it: relative to the sys.path entry it was found under. */
+  file: z.string(),
+  /** The function's first line (the profiler records a frame's line on entry). */
+  line: z.number().int().nonnegative(),
+  /** The innermost nn.Module around the frame, by class (`LlamaAttention`). */
+  module: z.string().optional(),
+  /** The launch was a CUDA graph replay made here: the kernels were captured elsewhere. */
+  graphReplay: z.boolean().optional(),
+  /** Share of the kernel's time launched from here (0..1). */
+  share: z.number().min(0).max(1),
+});
+export type PythonSite = z.infer<typeof PythonSiteSchema>;
+
 export const KernelStatSchema = z.object({
   name: z.string(),
   totalNs: z.number().nonnegative(),
@@ -70,6 +90,8 @@ export const KernelStatSchema = z.object({
   launchedByShare: z.number().min(0).max(1).optional(),
   /** Token count M (rows of activations) of the matmul op that launched it, from recorded input shapes. */
   tokens: z.number().int().nonnegative().optional(),
+  /** Where in the workload's Python it was launched from, most time first (at most 3). */
+  pythonSites: z.array(PythonSiteSchema).max(3).optional(),
 });
 export type KernelStat = z.infer<typeof KernelStatSchema>;
 

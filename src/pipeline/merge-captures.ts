@@ -35,6 +35,7 @@ export function mergeKernels(captures: readonly Capture[]): KernelStat[] {
       if (heavierShape && kernel.block) existing.block = kernel.block;
       if (heavierShape && kernel.launchedBy !== undefined) Object.assign(existing, { launchedBy: kernel.launchedBy, launchedByShare: kernel.launchedByShare });
       if (heavierShape && kernel.tokens !== undefined) existing.tokens = kernel.tokens;
+      if (heavierShape && kernel.pythonSites !== undefined) existing.pythonSites = kernel.pythonSites;
     }
   }
   return merged.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));

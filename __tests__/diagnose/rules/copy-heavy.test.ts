@@ -36,6 +36,20 @@ testRule(rule, {
       hits: [{ evidence: { attributed: true, launchedBy: 'aten::repeat_interleave > aten::clone > aten::copy_', pattern: 'KV heads repeated (repeat_interleave / repeat_kv)' } }],
     },
     {
+      name: 'the same copy with Python stacks: the line of the workload is named as well',
+      profile: {
+        kernels: repeatKv,
+        launchedBy: { [directCopy]: 'aten::repeat_interleave > aten::clone > aten::copy_' },
+        pythonSites: { [directCopy]: [{ function: 'sdpa', file: 'llama_decode.py', line: 142, share: 1 }] },
+      },
+      hits: [{ evidence: { attributed: true, pythonSite: 'sdpa (llama_decode.py:142)', pythonSiteShare: 1, pattern: 'KV heads repeated (repeat_interleave / repeat_kv)' } }],
+    },
+    {
+      name: 'a replayed copy whose graph launch has a Python line is still unattributed to an op',
+      profile: { kernels: repeatKv, pythonSites: { [directCopy]: [{ function: 'replay_step', file: 'serve.py', line: 30, module: 'Decoder', graphReplay: true, share: 0.8 }] } },
+      hits: [{ evidence: { attributed: false, pythonSite: 'replay_step (serve.py:30, in Decoder)', pythonSiteShare: 0.8 } }],
+    },
+    {
       name: 'casts dominate, attributed to aten::to',
       profile: { kernels: [[K.copy, 30, 2000], [K.decodeGemm, 70, 3000]], launchedBy: { [K.copy]: 'aten::to > aten::_to_copy > aten::copy_' } },
       hits: [{ evidence: { pattern: 'dtype casts (.to())', copyShare: 0.3 } }],

@@ -34,6 +34,14 @@ testRule(rule, {
       hits: [{ evidence: { share: 0.55, family: 'collective', instances: 64 } }],
     },
     {
+      name: 'with Python stacks, the line that launched it is in the evidence',
+      profile: {
+        kernels: [[K.copy, 58, 64], [K.sdpa, 42, 32]],
+        pythonSites: { [K.copy]: [{ function: 'sdpa', file: 'llama_decode.py', line: 142, share: 1 }] },
+      },
+      hits: [{ evidence: { share: 0.58, family: 'copy', pythonSite: 'sdpa (llama_decode.py:142)', pythonSiteShare: 1 } }],
+    },
+    {
       name: 'configured share and workload',
       profile: { kernels: [[K.decodeGemm, 30, 9], [K.decodeGemm2, 25, 9], [K.copy, 25, 9], [K.mul, 20, 9]] },
       options: { minShare: 0.25, workload: 'python3 bench.py --steps 64' },

@@ -6,7 +6,7 @@
  */
 import type { Kernel } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
-import { familyTotals, percent, round } from '../profile-measures.js';
+import { familyTotals, launchOrigin, percent, pythonSiteText, round } from '../profile-measures.js';
 
 /** Ops that repeat KV heads (transformers' repeat_kv is expand + reshape, which copies). */
 const KV_REPEAT_OP = /repeat_interleave|repeat_kv|aten::repeat\b|aten::expand/;
@@ -44,7 +44,7 @@ export default defineRule({
     const top = profile.kernels.filter((k) => k.family === 'copy').sort((a, b) => b.totalNs - a.totalNs)[0]!;
     const pattern = patternOf(top);
     const attributed = top.launchedBy !== undefined;
-    const launchedFrom = attributed ? ` launched from ${top.launchedBy}` : '';
+    const site = top.pythonSites?.[0];
     const repeatsKv = pattern.startsWith('KV heads');
     const casts = pattern.startsWith('dtype casts');
     const advice = [
@@ -53,13 +53,13 @@ export default defineRule({
         : repeatsKv
         ? 'Stop repeating the KV heads: pass the grouped K and V to a kernel that reads them as they are (torch: F.scaled_dot_product_attention(..., enable_gqa=True); FlashAttention, FlashInfer and vLLM attention take GQA natively; transformers: attn_implementation="sdpa" or "flash_attention_2").'
         : 'Find the op that makes the copy and remove it: if K/V heads are repeated for GQA (repeat_kv, repeat_interleave, expand(...).reshape), use native GQA (F.scaled_dot_product_attention(..., enable_gqa=True), FlashAttention/FlashInfer); if a .contiguous() or .transpose().reshape() feeds a matmul, keep the layout the consumer reads (or fuse the permute into it, e.g. under torch.compile).',
-      attributed
+      attributed || (site && !site.graphReplay)
         ? ''
         : ' This trace does not say which op launched the kernel (no CPU ops for it, as under CUDA-graph replay): profile a few eager steps with torch.profiler(record_shapes=True, with_stack=True) to see it.',
     ].join('');
     return [
       {
-        message: `Copy and layout kernels take ${percent(copy.share)} of kernel time. The largest, ${pattern}, is ${percent(top.share)} over ${top.instances} launches${launchedFrom}.`,
+        message: `Copy and layout kernels take ${percent(copy.share)} of kernel time. The largest, ${pattern}, is ${percent(top.share)} over ${top.instances} launches${launchOrigin(top)}.`,
         evidence: {
           copyShare: round(copy.share),
           copyLaunches: copy.instances,
@@ -68,6 +68,7 @@ export default defineRule({
           pattern,
           attributed,
           ...(top.launchedBy ? { launchedBy: top.launchedBy } : {}),
+          ...(site ? { pythonSite: pythonSiteText(site).replace(/`/g, ''), pythonSiteShare: site.share } : {}),
         },
         advice,
         kernel: top.name,

@@ -5,7 +5,7 @@
  */
 import { askDeepDive, deepDiveRequest } from '../deep-dive-request.js';
 import { defineRule } from '../rule.js';
-import { ms, percent, round } from '../profile-measures.js';
+import { launchOrigin, ms, percent, pythonSiteText, round } from '../profile-measures.js';
 
 export default defineRule({
   meta: {
@@ -22,11 +22,20 @@ export default defineRule({
     const candidates = profile.kernels.filter((k) => k.family !== 'memcpy' && k.family !== 'memset');
     const top = candidates.reduce<(typeof candidates)[number] | undefined>((best, k) => (!best || k.share > best.share ? k : best), undefined);
     if (!top || top.share < options.minShare) return [];
-    const evidence = { share: round(top.share), instances: top.instances, totalMs: ms(top.totalNs), family: top.family };
+    const site = top.pythonSites?.[0];
+    const evidence = {
+      share: round(top.share),
+      instances: top.instances,
+      totalMs: ms(top.totalNs),
+      family: top.family,
+      ...(site ? { pythonSite: pythonSiteText(site).replace(/`/g, ''), pythonSiteShare: site.share } : {}),
+    };
+    // Only where the trace holds Python stacks: the op chain alone was never part of this finding.
+    const origin = site ? launchOrigin(top) : '';
     if (top.family === 'collective') {
       return [
         {
-          message: `One collective takes ${percent(top.share)} of GPU kernel time (${top.instances} launches, ${ms(top.totalNs)} ms).`,
+          message: `One collective takes ${percent(top.share)} of GPU kernel time (${top.instances} launches, ${ms(top.totalNs)} ms)${origin}.`,
           evidence,
           advice:
             'A collective waits on its peers, so one GPU\'s counters (Nsight Compute) do not say why it is slow. Ask instead whether it overlaps with compute, whether its messages are large enough (bucket sizes), and what the interconnect delivers (nccl-tests on the same GPUs); a timeline of all ranks (Nsight Systems) shows the waiting.',
@@ -37,7 +46,7 @@ export default defineRule({
     const request = deepDiveRequest(top.name, top.instances);
     return [
       {
-        message: `One ${top.family} kernel takes ${percent(top.share)} of GPU kernel time (${top.instances} launches, ${ms(top.totalNs)} ms).`,
+        message: `One ${top.family} kernel takes ${percent(top.share)} of GPU kernel time (${top.instances} launches, ${ms(top.totalNs)} ms)${origin}.`,
         evidence: { ...evidence, launchSkip: request.launchSkip },
         advice:
           'Profile one steady-state launch of it with Nsight Compute (clocks left alone): SpeedOfLight says whether it is memory- or compute-bound and how close to peak; Occupancy and LaunchStats say whether the grid fills the GPU.',

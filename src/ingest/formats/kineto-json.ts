@@ -11,8 +11,12 @@
  * calls → AMD.
  * ts/dur are µs (integer or float) and become integer ns; step start times are ns from the first
  * GPU op. Events with dur < 0 or > 7 days (CUPTI overflow) are dropped and counted.
+ * `cpu_op` → the op chain that launched each kernel (kernel External id → op, launch-sites.ts);
+ * `python_function` (`with_stack=True`) → the line of the workload's Python each kernel was launched
+ * from (launch call on a CPU thread, by correlation id → the innermost user frame around it in time,
+ * python-frames.ts), per kernel its top sites with their share of its time.
  * The file is streamed (traces can exceed memory and V8's string limit): only events of the
- * categories above are decoded; cpu_op, python_function and flow events are skipped by their bytes.
+ * categories above are decoded; flow and other events are skipped by their bytes.
  * Limits: step windows come from the GPU projection of the annotation where present, else the CPU
  * range (GPU work lagging the CPU is then counted in the next step); the PyTorch version is not
  * in the trace; skipped events are checked for balanced brackets only.
@@ -84,6 +88,31 @@ function attributionNotices(summary: TraceSummary): Notice[] {
   ];
 }
 
+/** Where Python stacks are in the trace but could not name the line of some or all launches. */
+function pythonNotices(summary: TraceSummary): Notice[] {
+  const python = summary.python;
+  if (!python.active) return [];
+  if (python.launchesBeforeFrames > 0) {
+    return [
+      {
+        code: 'kineto-python-stacks-late',
+        severity: 'info',
+        message: `${python.launchesBeforeFrames} kernel launches came before the trace's Python stack events (python_function) in the file; they are not tied to a line of Python.`,
+      },
+    ];
+  }
+  if (python.attributed === 0 && python.unattributed > 0) {
+    return [
+      {
+        code: 'kineto-python-no-user-frame',
+        severity: 'info',
+        message: `The trace holds ${python.frames} Python stack events, but none of its ${python.unattributed} kernel launches ran inside the workload's own Python (only inside torch, the standard library or built-ins, or on a thread without stacks); no Python line is given.`,
+      },
+    ];
+  }
+  return [];
+}
+
 export default defineImporter({
   id: 'kineto-json',
   label: 'PyTorch profiler / Kineto trace (JSON)',
@@ -113,6 +142,7 @@ export default defineImporter({
         scanner.push(next.value as Buffer);
       }
       scanner.finish();
+      summary.finish();
     } catch (error) {
       await chunks.return?.();
       if (error instanceof ScanError) throw new InputError(file.path, error.expected, `byte ${error.offset}`);
@@ -122,7 +152,7 @@ export default defineImporter({
       throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
     }
     const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
-    const notices = attributionNotices(summary);
+    const notices = [...attributionNotices(summary), ...pythonNotices(summary)];
     const windows = summary.stepWindows();
     const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
     const distributed = distributedOf(summary);

@@ -13,6 +13,8 @@ export const CAT_CPU_ANNOTATION = 7;
 export const CAT_GPU_ANNOTATION = 8;
 /** PyTorch ops on the CPU: read for which op launched each kernel. */
 export const CAT_CPU_OP = 9;
+/** Python calls (`with_stack=True`): read for which line of the workload launched each kernel. */
+export const CAT_PYTHON = 10;
 
 const NAMES: ReadonlyArray<readonly [string, number]> = [
   ['kernel', CAT_KERNEL],
@@ -28,6 +30,7 @@ const NAMES: ReadonlyArray<readonly [string, number]> = [
   ['gpu_user_annotation', CAT_GPU_ANNOTATION],
   ['cpu_op', CAT_CPU_OP],
   ['Operator', CAT_CPU_OP], // PyTorch <= ~1.10
+  ['python_function', CAT_PYTHON],
 ];
 
 const BY_LENGTH = new Map<number, Array<{ bytes: Buffer; category: number }>>();

@@ -68,6 +68,7 @@ export class EventFields {
   /** grid x,y,z then block x,y,z; NaN where absent. */
   readonly shape = new Float64Array(6);
   private wantCat = false;
+  private wantArgs = true;
   // Scratch for number parsing.
   private whole = 0;
   private fracNs = 0;
@@ -76,11 +77,13 @@ export class EventFields {
   /**
    * Parse the event object starting at bytes[start] and ending before `end`; returns the index
    * after its `}`. Throws INCOMPLETE when it does not end before `end`, EventSyntaxError on bad JSON.
+   * Without `wantArgs`, `args` is skipped by its bytes (an event whose top-level fields say all).
    */
-  read(bytes: Buffer, start: number, end: number, wantCat: boolean): number {
+  read(bytes: Buffer, start: number, end: number, wantCat: boolean, wantArgs = true): number {
     this.b = bytes;
     this.end = end;
     this.wantCat = wantCat;
+    this.wantArgs = wantArgs;
     this.ph = 0;
     this.cat = undefined;
     this.nameStart = -1;
@@ -224,7 +227,7 @@ export class EventFields {
           this.nameEnd = e;
           return e + 1;
         }
-        if (this.is(ks, ke, K_ARGS) && b[p] === LBRACE) return this.members(p, 2);
+        if (this.wantArgs && this.is(ks, ke, K_ARGS) && b[p] === LBRACE) return this.members(p, 2);
         break;
     }
     return this.skipValue(p);

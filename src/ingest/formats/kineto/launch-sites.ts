@@ -5,10 +5,11 @@
  * chain of enclosing ops (`aten::repeat_interleave > aten::copy_`) is known when an op is read.
  * With `record_shapes`, a matmul op's `Input Dims` give its token count M.
  *
- * Memory stays bounded on multi-GB traces: per op only a small site number is kept, in a typed array
- * indexed by External id (ids are dense, counted from 0 per profiling session); the distinct sites
- * (chain, tokens) are few. Per kernel, time is summed by site as kernels are read.
+ * Memory stays bounded on multi-GB traces: per op only a small site number is kept, by External id
+ * (id-table.ts); the distinct sites (chain, tokens) are few. Per kernel, time is summed by site as
+ * kernels are read.
  */
+import { IdTable } from './id-table.js';
 
 /** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
 const MATMUL_INPUT: ReadonlyMap<string, number> = new Map([
@@ -24,8 +25,6 @@ const MATMUL_INPUT: ReadonlyMap<string, number> = new Map([
   ['aten::_scaled_grouped_mm', 0],
 ]);
 
-/** Past this an External id is not dense-indexed (a corrupt or foreign id); it is looked up in a map. */
-const DENSE_ID_LIMIT = 1 << 26;
 /** Ops shown in a chain: the outermost, then the innermost few. */
 const CHAIN_HEAD = 1;
 const CHAIN_TAIL = 3;
@@ -93,9 +92,8 @@ export class LaunchSites {
   private readonly siteTokens: number[] = [];
   private readonly siteIds = new Map<number, number>();
   private readonly open = new Map<number, OpenOp[]>();
-  /** External id → site + 1 (0: unknown); 2 bytes an id until there are more than 65,535 sites. */
-  private dense: Uint16Array | Int32Array = new Uint16Array(1024);
-  private readonly sparse = new Map<number, number>();
+  /** External id → site. */
+  private readonly siteById = new IdTable();
   /** Ops read; ops whose start went back in time on their thread (their chain may be cut short). */
   ops = 0;
   unordered = 0;
@@ -124,7 +122,7 @@ export class LaunchSites {
     const own = matmulTokens(name, inputDims);
     const tokens = own ?? enclosing?.tokens ?? NO_TOKENS;
     stack.push({ start, end, chain, tokens });
-    if (Number.isInteger(externalId) && externalId >= 0) this.setSite(externalId, this.siteOf(chain, tokens));
+    if (Number.isInteger(externalId) && externalId >= 0) this.siteById.set(externalId, this.siteOf(chain, tokens));
   }
 
   /** Add one kernel launch's time to its site; returns false when the launch links to no op. */
@@ -134,7 +132,7 @@ export class LaunchSites {
       this.unlinked++;
       return false;
     }
-    const site = this.siteAt(externalId);
+    const site = this.siteById.get(externalId);
     if (site < 0) {
       this.unlinked++;
       return false;
@@ -176,28 +174,6 @@ export class LaunchSites {
       this.siteChain.push(chain);
       this.siteTokens.push(tokens);
     });
-  }
-
-  private setSite(externalId: number, site: number): void {
-    if (externalId >= DENSE_ID_LIMIT) {
-      this.sparse.set(externalId, site);
-      return;
-    }
-    const wide = site + 1 > 0xffff && this.dense instanceof Uint16Array;
-    if (externalId >= this.dense.length || wide) {
-      let size = this.dense.length;
-      while (size <= externalId) size = Math.ceil(size * 1.5);
-      const grown = wide || this.dense instanceof Int32Array ? new Int32Array(size) : new Uint16Array(size);
-      grown.set(this.dense);
-      this.dense = grown;
-    }
-    this.dense[externalId] = site + 1;
-  }
-
-  private siteAt(externalId: number): number {
-    if (externalId < 0) return -1;
-    if (externalId >= DENSE_ID_LIMIT) return this.sparse.get(externalId) ?? -1;
-    return externalId < this.dense.length ? this.dense[externalId]! - 1 : -1;
   }
 
   private chainText(chain: number): string {

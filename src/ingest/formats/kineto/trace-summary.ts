@@ -12,6 +12,7 @@ import {
   CAT_KERNEL,
   CAT_MEMCPY,
   CAT_MEMSET,
+  CAT_PYTHON,
   CAT_RUNTIME,
   CAT_SKIP,
   CAT_UNKNOWN,
@@ -21,6 +22,7 @@ import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
 import { isMatmulOp, LaunchSites, type SiteTimes } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
+import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
 import { decodeJsonString } from './string-end.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from './timeline.js';
 
@@ -28,6 +30,8 @@ const PH_COMPLETE = 88; // 'X'
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
 const MAX_DURATION_NS = 7 * 24 * 3600 * 1e9;
 const PROFILER_STEP = Buffer.from('ProfilerStep#', 'latin1');
+const BUILT_IN = Buffer.from('<built-in ', 'latin1');
+const SKIPPED_FRAME: FrameKind = { kind: 'skip' };
 const LAUNCH_CALL = /^(?:cuda|cu|hip)[A-Za-z]*Launch[A-Za-z]*Kernel/;
 const GRAPH_LAUNCH_CALL = /^(?:cuda|cu|hip)GraphLaunch/;
 const CATEGORY_LABEL: Record<number, string> = {
@@ -56,6 +60,8 @@ interface KernelSum {
   shapeIndex?: Map<string, LaunchShape>;
   /** Time by launching op (launch-sites.ts), when the trace links kernels to ops. */
   sites?: SiteTimes;
+  /** Time by the Python frame that launched it (python-frames.ts), when the trace holds Python stacks. */
+  python?: PythonSiteTimes;
 }
 
 interface MemopSum extends MemopStat {
@@ -129,6 +135,10 @@ export class TraceSummary implements ScanSink {
   readonly launchSites = new LaunchSites();
   private readonly cpuOpNames = new NameCache<string>(decodeName, (name) => name);
   private cpuOpBaseUs: number | undefined;
+  readonly python = new PythonFrames();
+  private readonly pythonNames = new NameCache<FrameKind>(decodeName, classifyFrame);
+  /** Python frames and launch calls share this origin (both are CPU-side times). */
+  private hostBaseUs: number | undefined;
   readonly graphCorrelations = new Set<number>();
   readonly categories = new Set<string>();
   readonly members = new Map<string, unknown>();
@@ -149,7 +159,8 @@ export class TraceSummary implements ScanSink {
     const f = this.fields;
     let end: number;
     try {
-      end = f.read(bytes, start, limit, category === CAT_UNKNOWN);
+      // A Python event's args (its ids) are not needed: nesting is read from the times.
+      end = f.read(bytes, start, limit, category === CAT_UNKNOWN, category !== CAT_PYTHON);
     } catch (error) {
       if (error === INCOMPLETE) return -1;
       if (error instanceof EventSyntaxError) throw new ScanError(error.message, offset + error.at - start);
@@ -166,6 +177,7 @@ export class TraceSummary implements ScanSink {
     }
     if (f.ph !== PH_COMPLETE) return;
     if (category === CAT_CPU_OP) return this.cpuOp();
+    if (category === CAT_PYTHON) return this.pythonFrame();
     if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
       if (!f.nameStartsWith(PROFILER_STEP)) return;
     }
@@ -220,6 +232,7 @@ export class TraceSummary implements ScanSink {
     if (dur > sum.maxNs) sum.maxNs = dur;
     if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3])) addShape(sum, f.shape, dur);
     this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
+    if (this.python.active) this.python.kernel((sum.python ??= new Map()), f.correlation, dur);
     this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
   }
 
@@ -231,6 +244,24 @@ export class TraceSummary implements ScanSink {
     const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
     const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
     this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
+  }
+
+  /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
+  private pythonFrame(): void {
+    const f = this.fields;
+    if (!f.hasTs || !f.hasDur || f.nameStart < 0 || f.durNs < 0) return;
+    const start = this.hostNs();
+    // Built-ins are most Python events and never the user's frame: told by their bytes, not interned.
+    const frame = f.nameStartsWith(BUILT_IN) ? SKIPPED_FRAME : this.pythonNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+    if (!this.python.frame(f.pid, f.tid, start, start + f.durNs, frame)) {
+      this.ctx.count('python-frame-out-of-order', 'data-loss', 'python_function events that start before the previous one on their thread were dropped (their nesting is unknown)');
+    }
+  }
+
+  private hostNs(): number {
+    const f = this.fields;
+    this.hostBaseUs ??= f.tsUs;
+    return (f.tsUs - this.hostBaseUs) * 1000 + f.tsFracNs;
   }
 
   private memop(startNs: number, memset: boolean): void {
@@ -249,6 +280,7 @@ export class TraceSummary implements ScanSink {
     sum.totalNs += f.durNs;
     sum.calls++;
     if (sum.graphLaunch && Number.isFinite(f.correlation)) this.graphCorrelations.add(f.correlation);
+    if (sum.launch || sum.graphLaunch) this.python.launch(f.pid, f.tid, this.hostNs(), f.correlation, sum.graphLaunch);
   }
 
   private step(startNs: number, gpu: boolean): void {
@@ -262,6 +294,11 @@ export class TraceSummary implements ScanSink {
       known.start = Math.min(known.start, startNs);
       known.end = Math.max(known.end, end);
     }
+  }
+
+  /** Call after the last event: settles what was waiting for events that never came. */
+  finish(): void {
+    this.python.finish();
   }
 
   /** Step windows: the GPU projection of a step where the trace has one, else the CPU range. */
@@ -290,6 +327,8 @@ export class TraceSummary implements ScanSink {
           stat.launchedByShare = Math.round(site.launchedByShare * 1e4) / 1e4;
           if (site.tokens !== undefined) stat.tokens = site.tokens;
         }
+        const python = this.python.sites(sum.python, sum.totalNs);
+        if (python.length) stat.pythonSites = python;
         out.push(stat);
       }
     }
