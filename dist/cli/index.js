@@ -1604,7 +1604,7 @@ function eventsBetween(before, after, index, minShareChange) {
 // EXTERNAL MODULE: ./src/report/dashboard/median-ci.ts
 var median_ci = __nccwpck_require__(632);
 // EXTERNAL MODULE: ./src/report/number-format.ts
-var number_format = __nccwpck_require__(710);
+var number_format = __nccwpck_require__(329);
 ;// CONCATENATED MODULE: ./src/report/dashboard/safe-text.ts
 /**
  * Report fields become page text and links: text is trimmed to a sane length, and only links of
@@ -4447,8 +4447,8 @@ function chooseDeepDive(mode, target, ncu, workload) {
 
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 47 modules
-var registry = __nccwpck_require__(329);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 49 modules
+var registry = __nccwpck_require__(361);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
 var input_file = __nccwpck_require__(311);
 // EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
@@ -8241,12 +8241,14 @@ function deepDiveFacts(result) {
 /* harmony export */   KN: () => (/* binding */ percent),
 /* harmony export */   LI: () => (/* binding */ round),
 /* harmony export */   L_: () => (/* reexport safe */ _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__.L_),
+/* harmony export */   Oe: () => (/* binding */ launchOrigin),
 /* harmony export */   Uw: () => (/* binding */ moeMix),
 /* harmony export */   W7: () => (/* binding */ totalLaunches),
 /* harmony export */   a3: () => (/* binding */ metricValue),
 /* harmony export */   "do": () => (/* binding */ stragglerOf),
 /* harmony export */   ms: () => (/* binding */ ms),
-/* harmony export */   sS: () => (/* binding */ familyTotals)
+/* harmony export */   sS: () => (/* binding */ familyTotals),
+/* harmony export */   vk: () => (/* binding */ pythonSiteText)
 /* harmony export */ });
 /* unused harmony exports linearTotals, rankComputeNs */
 /* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
@@ -8359,6 +8361,24 @@ function stragglerOf(profile) {
         perStep,
         computeExcess: peerComputeNs > 0 ? compute[slowIndex] / peerComputeNs - 1 : 0,
     };
+}
+/** A Python site as a finding names it: `sdpa` (llama_decode.py:142, in LlamaAttention). */
+function pythonSiteText(site) {
+    return `\`${site.function}\` (${site.file}:${site.line}${site.module ? `, in ${site.module}` : ''})`;
+}
+/**
+ * Where a kernel was launched from, as the tail of a finding's sentence: the line of the workload's
+ * Python (Kineto with_stack), then the op chain, each only where the trace says. Empty when it says
+ * neither. A share under 90 % is given: the kernel also runs from elsewhere.
+ */
+function launchOrigin(kernel) {
+    const site = kernel.pythonSites?.[0];
+    const op = kernel.launchedBy;
+    if (!site)
+        return op ? ` launched from ${op}` : '';
+    const share = site.share < 0.9 ? ` (${percent(site.share)} of its time)` : '';
+    const from = site.graphReplay ? ` replayed by a CUDA graph launched from ${pythonSiteText(site)}` : ` launched from ${pythonSiteText(site)}`;
+    return `${from}${share}${op ? ` via ${op}` : ''}`;
 }
 
 
@@ -9176,7 +9196,7 @@ function finiteNumber(value) {
 
 /***/ }),
 
-/***/ 329:
+/***/ 361:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9213,6 +9233,8 @@ const CAT_CPU_ANNOTATION = 7;
 const CAT_GPU_ANNOTATION = 8;
 /** PyTorch ops on the CPU: read for which op launched each kernel. */
 const CAT_CPU_OP = 9;
+/** Python calls (`with_stack=True`): read for which line of the workload launched each kernel. */
+const CAT_PYTHON = 10;
 const NAMES = [
     ['kernel', CAT_KERNEL],
     ['Kernel', CAT_KERNEL], // PyTorch <= ~1.10
@@ -9227,6 +9249,7 @@ const NAMES = [
     ['gpu_user_annotation', CAT_GPU_ANNOTATION],
     ['cpu_op', CAT_CPU_OP],
     ['Operator', CAT_CPU_OP], // PyTorch <= ~1.10
+    ['python_function', CAT_PYTHON],
 ];
 const BY_LENGTH = new Map();
 for (const [name, category] of NAMES) {
@@ -10188,6 +10211,7 @@ class EventFields {
     /** grid x,y,z then block x,y,z; NaN where absent. */
     shape = new Float64Array(6);
     wantCat = false;
+    wantArgs = true;
     // Scratch for number parsing.
     whole = 0;
     fracNs = 0;
@@ -10195,11 +10219,13 @@ class EventFields {
     /**
      * Parse the event object starting at bytes[start] and ending before `end`; returns the index
      * after its `}`. Throws INCOMPLETE when it does not end before `end`, EventSyntaxError on bad JSON.
+     * Without `wantArgs`, `args` is skipped by its bytes (an event whose top-level fields say all).
      */
-    read(bytes, start, end, wantCat) {
+    read(bytes, start, end, wantCat, wantArgs = true) {
         this.b = bytes;
         this.end = end;
         this.wantCat = wantCat;
+        this.wantArgs = wantArgs;
         this.ph = 0;
         this.cat = undefined;
         this.nameStart = -1;
@@ -10351,7 +10377,7 @@ class EventFields {
                     this.nameEnd = e;
                     return e + 1;
                 }
-                if (this.is(ks, ke, K_ARGS) && b[p] === LBRACE)
+                if (this.wantArgs && this.is(ks, ke, K_ARGS) && b[p] === LBRACE)
                     return this.members(p, 2);
                 break;
         }
@@ -10525,6 +10551,43 @@ class EventFields {
     }
 }
 
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/id-table.ts
+/**
+ * Small non-negative numbers kept per trace id (External id, correlation id). Kineto numbers both
+ * densely from 0 or 1 per profiling session, so a typed array indexed by id costs 2 bytes an id
+ * (4 once a value passes 65,534); an id past DENSE_ID_LIMIT (corrupt or foreign) goes to a map.
+ */
+const DENSE_ID_LIMIT = 1 << 26;
+class IdTable {
+    /** value + 1 per id; 0: none. */
+    dense = new Uint16Array(1024);
+    sparse = new Map();
+    set(id, value) {
+        if (id >= DENSE_ID_LIMIT) {
+            this.sparse.set(id, value);
+            return;
+        }
+        const wide = value + 1 > 0xffff && this.dense instanceof Uint16Array;
+        if (id >= this.dense.length || wide) {
+            let size = this.dense.length;
+            while (size <= id)
+                size = Math.ceil(size * 1.5);
+            const grown = wide || this.dense instanceof Int32Array ? new Int32Array(size) : new Uint16Array(size);
+            grown.set(this.dense);
+            this.dense = grown;
+        }
+        this.dense[id] = value + 1;
+    }
+    /** The value set for `id`, or -1. */
+    get(id) {
+        if (!(id >= 0))
+            return -1;
+        if (id >= DENSE_ID_LIMIT)
+            return this.sparse.get(id) ?? -1;
+        return id < this.dense.length ? this.dense[id] - 1 : -1;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/launch-sites.ts
 /**
  * Which CPU op launched each kernel, from a Kineto trace's `cpu_op` events: PyTorch writes each op
@@ -10533,10 +10596,11 @@ class EventFields {
  * chain of enclosing ops (`aten::repeat_interleave > aten::copy_`) is known when an op is read.
  * With `record_shapes`, a matmul op's `Input Dims` give its token count M.
  *
- * Memory stays bounded on multi-GB traces: per op only a small site number is kept, in a typed array
- * indexed by External id (ids are dense, counted from 0 per profiling session); the distinct sites
- * (chain, tokens) are few. Per kernel, time is summed by site as kernels are read.
+ * Memory stays bounded on multi-GB traces: per op only a small site number is kept, by External id
+ * (id-table.ts); the distinct sites (chain, tokens) are few. Per kernel, time is summed by site as
+ * kernels are read.
  */
+
 /** The matmul ops whose input shapes give M, and which input holds the activations (addmm: mat1). */
 const MATMUL_INPUT = new Map([
     ['aten::mm', 0],
@@ -10550,8 +10614,6 @@ const MATMUL_INPUT = new Map([
     ['aten::_grouped_mm', 0],
     ['aten::_scaled_grouped_mm', 0],
 ]);
-/** Past this an External id is not dense-indexed (a corrupt or foreign id); it is looked up in a map. */
-const DENSE_ID_LIMIT = 1 << 26;
 /** Ops shown in a chain: the outermost, then the innermost few. */
 const CHAIN_HEAD = 1;
 const CHAIN_TAIL = 3;
@@ -10603,9 +10665,8 @@ class LaunchSites {
     siteTokens = [];
     siteIds = new Map();
     open = new Map();
-    /** External id → site + 1 (0: unknown); 2 bytes an id until there are more than 65,535 sites. */
-    dense = new Uint16Array(1024);
-    sparse = new Map();
+    /** External id → site. */
+    siteById = new IdTable();
     /** Ops read; ops whose start went back in time on their thread (their chain may be cut short). */
     ops = 0;
     unordered = 0;
@@ -10637,7 +10698,7 @@ class LaunchSites {
         const tokens = own ?? enclosing?.tokens ?? NO_TOKENS;
         stack.push({ start, end, chain, tokens });
         if (Number.isInteger(externalId) && externalId >= 0)
-            this.setSite(externalId, this.siteOf(chain, tokens));
+            this.siteById.set(externalId, this.siteOf(chain, tokens));
     }
     /** Add one kernel launch's time to its site; returns false when the launch links to no op. */
     kernel(times, externalId, correlation, durNs) {
@@ -10646,7 +10707,7 @@ class LaunchSites {
             this.unlinked++;
             return false;
         }
-        const site = this.siteAt(externalId);
+        const site = this.siteById.get(externalId);
         if (site < 0) {
             this.unlinked++;
             return false;
@@ -10690,29 +10751,6 @@ class LaunchSites {
             this.siteChain.push(chain);
             this.siteTokens.push(tokens);
         });
-    }
-    setSite(externalId, site) {
-        if (externalId >= DENSE_ID_LIMIT) {
-            this.sparse.set(externalId, site);
-            return;
-        }
-        const wide = site + 1 > 0xffff && this.dense instanceof Uint16Array;
-        if (externalId >= this.dense.length || wide) {
-            let size = this.dense.length;
-            while (size <= externalId)
-                size = Math.ceil(size * 1.5);
-            const grown = wide || this.dense instanceof Int32Array ? new Int32Array(size) : new Uint16Array(size);
-            grown.set(this.dense);
-            this.dense = grown;
-        }
-        this.dense[externalId] = site + 1;
-    }
-    siteAt(externalId) {
-        if (externalId < 0)
-            return -1;
-        if (externalId >= DENSE_ID_LIMIT)
-            return this.sparse.get(externalId) ?? -1;
-        return externalId < this.dense.length ? this.dense[externalId] - 1 : -1;
     }
     chainText(chain) {
         const names = [];
@@ -10786,7 +10824,268 @@ class NameCache {
     }
 }
 
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/python-frames.ts
+
+const FRAME = /^(.*)\((\d+)\): (.+)$/s;
+const MODULE = /^nn\.Module: (.+?)(?:_\d+)?$/s;
+/** Modules torch wraps around compiled or traced code: they name no layer of the model. */
+const WRAPPER_MODULES = new Set(['GraphModule', 'OptimizedModule']);
+/** The PyTorch stack between the model and the GPU (first path component of the file). */
+const RUNTIME_PACKAGES = new Set(['torch', 'functorch', 'triton', 'torchvision', 'torchaudio']);
+/**
+ * Standard-library modules that wrap calls or run them (context managers, decorators, threads,
+ * process bootstraps). torch imports each of them at start-up, so a workload file of the same name
+ * would shadow it and break the import: a frame of that name is the standard library's.
+ */
+const STDLIB_MODULES = new Set([
+    'abc', 'asyncio', 'collections', 'concurrent', 'contextlib', 'copy', 'copyreg', 'dataclasses', 'enum', 'functools',
+    'importlib', 'inspect', 'itertools', 'logging', 'multiprocessing', 'operator', 'os', 'pickle', 'queue', 'runpy',
+    'selectors', 'threading', 'traceback', 'types', 'typing', 'unittest', 'warnings', 'weakref',
+]);
+/** Code the runtime wrote: Inductor/Triton output kept in their caches. */
+const GENERATED_FILE = /(?:^|\/)(?:torchinductor_[^/]*|inductor_cache|torch_compile_cache|\.triton|triton_cache)\//;
+/** An absolute path into a Python install's own library (no site-packages left after trimming). */
+const STDLIB_PATH = /(?:^|\/)lib\/python3(?:\.\d+)?\//;
+/** Files in angle brackets are generated (`<string>`, `<frozen os>`), but for code typed by the user. */
+const USER_PSEUDO_FILE = /^<(?:stdin|ipython-input-[^>]*)>$/;
+const PACKAGES_DIR = /^.*\/(?:site|dist)-packages\//;
+/** Reads one python_function name into the frame it stands for (see the header for the rule). */
+function classifyFrame(name) {
+    const module = MODULE.exec(name);
+    if (module)
+        return WRAPPER_MODULES.has(module[1]) ? { kind: 'skip' } : { kind: 'module', module: module[1] };
+    const frame = FRAME.exec(name);
+    if (!frame)
+        return { kind: 'skip' }; // <built-in …> and anything else that names no source line
+    const file = frame[1].replace(/\\/g, '/').replace(PACKAGES_DIR, '').replace(/^\.\//, '');
+    if (!isUserFile(file))
+        return { kind: 'skip' };
+    return { kind: 'user', function: frame[3], file, line: Number(frame[2]) };
+}
+function isUserFile(file) {
+    if (file.startsWith('<'))
+        return USER_PSEUDO_FILE.test(file);
+    if (GENERATED_FILE.test(file) || STDLIB_PATH.test(file))
+        return false;
+    const top = file.startsWith('/') ? undefined : file.split('/')[0].replace(/\.py$/, '');
+    return top === undefined || !(RUNTIME_PACKAGES.has(top) || STDLIB_MODULES.has(top));
+}
+/** Kineto writes µs with three decimals: a child's end may pass its parent's by a rounding ns. */
+const python_frames_NEST_SLACK_NS = 2;
+const NO_FRAME = -1;
+/** One CPU thread's user frames, in start order, and the stack of frames open while reading. */
+class ThreadFrames {
+    starts = new Float64Array(256);
+    ends = new Float64Array(256);
+    /** Index of the enclosing user frame, -1 at the root. */
+    parents = new Int32Array(256);
+    sites = new Int32Array(256);
+    count = 0;
+    lastStart = -Infinity;
+    openEnd = [];
+    openUser = [];
+    openModule = [];
+    add(start, end, parent, site) {
+        if (this.count === this.starts.length) {
+            const size = this.count * 2;
+            this.starts = grow(this.starts, new Float64Array(size));
+            this.ends = grow(this.ends, new Float64Array(size));
+            this.parents = grow(this.parents, new Int32Array(size));
+            this.sites = grow(this.sites, new Int32Array(size));
+        }
+        const at = this.count++;
+        this.starts[at] = start;
+        this.ends[at] = end;
+        this.parents[at] = parent;
+        this.sites[at] = site;
+        return at;
+    }
+    /** Site of the innermost user frame open at `ts`, or NO_FRAME. */
+    siteAt(ts) {
+        let lo = 0;
+        let hi = this.count - 1;
+        let at = -1;
+        while (lo <= hi) {
+            const mid = (lo + hi) >> 1;
+            if (this.starts[mid] <= ts + python_frames_NEST_SLACK_NS) {
+                at = mid;
+                lo = mid + 1;
+            }
+            else
+                hi = mid - 1;
+        }
+        // The last frame to start before ts, or the nearest of its ancestors still open at ts.
+        while (at >= 0 && this.ends[at] < ts - python_frames_NEST_SLACK_NS)
+            at = this.parents[at];
+        return at < 0 ? NO_FRAME : this.sites[at];
+    }
+}
+function grow(from, to) {
+    to.set(from);
+    return to;
+}
+class PythonFrames {
+    threads = new Map();
+    siteFrames = [];
+    siteModules = [];
+    /** (frame, module) → site; frames are the interned objects of their names, numbered on first use. */
+    siteIds = new Map();
+    frameIds = new Map();
+    moduleNames = [];
+    moduleIds = new Map();
+    /** Correlation id → launch site code + 1 (0: the launch was read, outside any user frame). */
+    launchSites = new IdTable();
+    /** Kernels read before their launch: correlation id → (their site times, ns) pairs. */
+    waiting = new Map();
+    /** python_function events read. */
+    frames = 0;
+    /** Launch calls read before the first Python event: not attributed. */
+    launchesBeforeFrames = 0;
+    /** Kernel launches given a user frame; the others (no launch read, or a launch outside user code). */
+    attributed = 0;
+    unattributed = 0;
+    /** True once the trace has shown Python events: only then are launches and kernels kept. */
+    get active() {
+        return this.frames > 0;
+    }
+    /**
+     * One python_function event: [start, end] ns on thread (pid, tid). `frame` is the one object its
+     * name was read into (interned by name), so that sites are told apart by identity. Returns false
+     * for an event that starts before the previous one on its thread: its nesting is unknown, and it is dropped.
+     */
+    frame(pid, tid, start, end, frame) {
+        this.frames++;
+        const thread = this.thread(pid, tid);
+        if (start < thread.lastStart)
+            return false;
+        thread.lastStart = start;
+        if (frame.kind === 'skip')
+            return true; // changes neither the user frame nor the module in effect
+        const { openEnd, openUser, openModule } = thread;
+        while (openEnd.length) {
+            const last = openEnd.length - 1;
+            if (openEnd[last] > start + python_frames_NEST_SLACK_NS && end <= openEnd[last] + python_frames_NEST_SLACK_NS)
+                break;
+            openEnd.pop();
+            openUser.pop();
+            openModule.pop();
+        }
+        const user = openUser.length ? openUser[openUser.length - 1] : -1;
+        const module = openModule.length ? openModule[openModule.length - 1] : -1;
+        openEnd.push(end);
+        if (frame.kind === 'module') {
+            openUser.push(user);
+            openModule.push(this.moduleId(frame.module));
+        }
+        else {
+            openUser.push(thread.add(start, end, user, this.siteOf(frame, module)));
+            openModule.push(module);
+        }
+        return true;
+    }
+    /** One kernel launch call at `ts` ns on thread (pid, tid). */
+    launch(pid, tid, ts, correlation, graph) {
+        if (!this.active) {
+            this.launchesBeforeFrames++;
+            return;
+        }
+        if (!Number.isInteger(correlation) || correlation < 0)
+            return;
+        const site = this.threads.get(pid)?.get(tid)?.siteAt(ts) ?? NO_FRAME;
+        const code = site === NO_FRAME ? -1 : site * 2 + (graph ? 1 : 0);
+        this.launchSites.set(correlation, code + 1);
+        const kernels = this.waiting.get(correlation);
+        if (!kernels)
+            return;
+        this.waiting.delete(correlation);
+        for (let k = 0; k < kernels.length; k += 2)
+            this.add(kernels[k], code, kernels[k + 1]);
+    }
+    /** One kernel of `durNs` with its launch's correlation id; `times` are its (name, device) sums'. */
+    kernel(times, correlation, durNs) {
+        if (!Number.isInteger(correlation) || correlation < 0) {
+            this.unattributed++;
+            return;
+        }
+        const known = this.launchSites.get(correlation);
+        if (known >= 0)
+            return this.add(times, known - 1, durNs);
+        const list = this.waiting.get(correlation);
+        if (list)
+            list.push(times, durNs);
+        else
+            this.waiting.set(correlation, [times, durNs]);
+    }
+    /** At the end of the trace: kernels whose launch never came are unattributed. */
+    finish() {
+        for (const list of this.waiting.values())
+            this.unattributed += list.length / 2;
+        this.waiting.clear();
+    }
+    /** The sites of one kernel's time, most first: at most `limit`, each at least `minShare` of it. */
+    sites(times, totalNs, limit = 3, minShare = 0.01) {
+        if (!times || times.size === 0 || !(totalNs > 0))
+            return [];
+        const ranked = [...times].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+        const out = [];
+        for (const [code, ns] of ranked.slice(0, limit)) {
+            const share = Math.min(1, ns / totalNs);
+            if (share < minShare)
+                break;
+            const site = code >> 1;
+            const frame = this.siteFrames[site];
+            const module = this.siteModules[site];
+            const out1 = { function: frame.function, file: frame.file, line: frame.line, share: Math.round(share * 1e4) / 1e4 };
+            if (module >= 0)
+                out1.module = this.moduleNames[module];
+            if (code & 1)
+                out1.graphReplay = true;
+            out.push(out1);
+        }
+        return out;
+    }
+    add(times, code, durNs) {
+        if (code < 0) {
+            this.unattributed++;
+            return;
+        }
+        this.attributed++;
+        times.set(code, (times.get(code) ?? 0) + durNs);
+    }
+    thread(pid, tid) {
+        let byTid = this.threads.get(pid);
+        if (!byTid)
+            this.threads.set(pid, (byTid = new Map()));
+        let thread = byTid.get(tid);
+        if (!thread)
+            byTid.set(tid, (thread = new ThreadFrames()));
+        return thread;
+    }
+    moduleId(name) {
+        let id = this.moduleIds.get(name);
+        if (id === undefined) {
+            id = this.moduleNames.push(name) - 1;
+            this.moduleIds.set(name, id);
+        }
+        return id;
+    }
+    siteOf(frame, module) {
+        let frameId = this.frameIds.get(frame);
+        if (frameId === undefined)
+            this.frameIds.set(frame, (frameId = this.frameIds.size));
+        const key = frameId * 2 ** 21 + module + 1;
+        let id = this.siteIds.get(key);
+        if (id === undefined) {
+            id = this.siteFrames.push(frame) - 1;
+            this.siteModules.push(module);
+            this.siteIds.set(key, id);
+        }
+        return id;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/trace-summary.ts
+
 
 
 
@@ -10798,6 +11097,8 @@ const PH_COMPLETE = 88; // 'X'
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
 const MAX_DURATION_NS = 7 * 24 * 3600 * 1e9;
 const PROFILER_STEP = Buffer.from('ProfilerStep#', 'latin1');
+const BUILT_IN = Buffer.from('<built-in ', 'latin1');
+const SKIPPED_FRAME = { kind: 'skip' };
 const LAUNCH_CALL = /^(?:cuda|cu|hip)[A-Za-z]*Launch[A-Za-z]*Kernel/;
 const GRAPH_LAUNCH_CALL = /^(?:cuda|cu|hip)GraphLaunch/;
 const CATEGORY_LABEL = {
@@ -10870,6 +11171,10 @@ class TraceSummary {
     launchSites = new LaunchSites();
     cpuOpNames = new NameCache(decodeName, (name) => name);
     cpuOpBaseUs;
+    python = new PythonFrames();
+    pythonNames = new NameCache(decodeName, classifyFrame);
+    /** Python frames and launch calls share this origin (both are CPU-side times). */
+    hostBaseUs;
     graphCorrelations = new Set();
     categories = new Set();
     members = new Map();
@@ -10890,7 +11195,8 @@ class TraceSummary {
         const f = this.fields;
         let end;
         try {
-            end = f.read(bytes, start, limit, category === CAT_UNKNOWN);
+            // A Python event's args (its ids) are not needed: nesting is read from the times.
+            end = f.read(bytes, start, limit, category === CAT_UNKNOWN, category !== CAT_PYTHON);
         }
         catch (error) {
             if (error === INCOMPLETE)
@@ -10912,6 +11218,8 @@ class TraceSummary {
             return;
         if (category === CAT_CPU_OP)
             return this.cpuOp();
+        if (category === CAT_PYTHON)
+            return this.pythonFrame();
         if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
             if (!f.nameStartsWith(PROFILER_STEP))
                 return;
@@ -10970,6 +11278,8 @@ class TraceSummary {
         if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3]))
             addShape(sum, f.shape, dur);
         this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
+        if (this.python.active)
+            this.python.kernel((sum.python ??= new Map()), f.correlation, dur);
         this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
     }
     /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
@@ -10981,6 +11291,23 @@ class TraceSummary {
         const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
         const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
         this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
+    }
+    /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
+    pythonFrame() {
+        const f = this.fields;
+        if (!f.hasTs || !f.hasDur || f.nameStart < 0 || f.durNs < 0)
+            return;
+        const start = this.hostNs();
+        // Built-ins are most Python events and never the user's frame: told by their bytes, not interned.
+        const frame = f.nameStartsWith(BUILT_IN) ? SKIPPED_FRAME : this.pythonNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+        if (!this.python.frame(f.pid, f.tid, start, start + f.durNs, frame)) {
+            this.ctx.count('python-frame-out-of-order', 'data-loss', 'python_function events that start before the previous one on their thread were dropped (their nesting is unknown)');
+        }
+    }
+    hostNs() {
+        const f = this.fields;
+        this.hostBaseUs ??= f.tsUs;
+        return (f.tsUs - this.hostBaseUs) * 1000 + f.tsFracNs;
     }
     memop(startNs, memset) {
         const f = this.fields;
@@ -10999,6 +11326,8 @@ class TraceSummary {
         sum.calls++;
         if (sum.graphLaunch && Number.isFinite(f.correlation))
             this.graphCorrelations.add(f.correlation);
+        if (sum.launch || sum.graphLaunch)
+            this.python.launch(f.pid, f.tid, this.hostNs(), f.correlation, sum.graphLaunch);
     }
     step(startNs, gpu) {
         const f = this.fields;
@@ -11012,6 +11341,10 @@ class TraceSummary {
             known.start = Math.min(known.start, startNs);
             known.end = Math.max(known.end, end);
         }
+    }
+    /** Call after the last event: settles what was waiting for events that never came. */
+    finish() {
+        this.python.finish();
     }
     /** Step windows: the GPU projection of a step where the trace has one, else the CPU range. */
     stepWindows() {
@@ -11045,6 +11378,9 @@ class TraceSummary {
                     if (site.tokens !== undefined)
                         stat.tokens = site.tokens;
                 }
+                const python = this.python.sites(sum.python, sum.totalNs);
+                if (python.length)
+                    stat.pythonSites = python;
                 out.push(stat);
             }
         }
@@ -11481,8 +11817,12 @@ function isRocprofTraceHead(head) {
  * calls → AMD.
  * ts/dur are µs (integer or float) and become integer ns; step start times are ns from the first
  * GPU op. Events with dur < 0 or > 7 days (CUPTI overflow) are dropped and counted.
+ * `cpu_op` → the op chain that launched each kernel (kernel External id → op, launch-sites.ts);
+ * `python_function` (`with_stack=True`) → the line of the workload's Python each kernel was launched
+ * from (launch call on a CPU thread, by correlation id → the innermost user frame around it in time,
+ * python-frames.ts), per kernel its top sites with their share of its time.
  * The file is streamed (traces can exceed memory and V8's string limit): only events of the
- * categories above are decoded; cpu_op, python_function and flow events are skipped by their bytes.
+ * categories above are decoded; flow and other events are skipped by their bytes.
  * Limits: step windows come from the GPU projection of the annotation where present, else the CPU
  * range (GPU work lagging the CPU is then counted in the next step); the PyTorch version is not
  * in the trace; skipped events are checked for balanced brackets only.
@@ -11556,6 +11896,31 @@ function attributionNotices(summary) {
         },
     ];
 }
+/** Where Python stacks are in the trace but could not name the line of some or all launches. */
+function pythonNotices(summary) {
+    const python = summary.python;
+    if (!python.active)
+        return [];
+    if (python.launchesBeforeFrames > 0) {
+        return [
+            {
+                code: 'kineto-python-stacks-late',
+                severity: 'info',
+                message: `${python.launchesBeforeFrames} kernel launches came before the trace's Python stack events (python_function) in the file; they are not tied to a line of Python.`,
+            },
+        ];
+    }
+    if (python.attributed === 0 && python.unattributed > 0) {
+        return [
+            {
+                code: 'kineto-python-no-user-frame',
+                severity: 'info',
+                message: `The trace holds ${python.frames} Python stack events, but none of its ${python.unattributed} kernel launches ran inside the workload's own Python (only inside torch, the standard library or built-ins, or on a thread without stacks); no Python line is given.`,
+            },
+        ];
+    }
+    return [];
+}
 /* harmony default export */ const kineto_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'kineto-json',
     label: 'PyTorch profiler / Kineto trace (JSON)',
@@ -11589,6 +11954,7 @@ function attributionNotices(summary) {
                 scanner.push(next.value);
             }
             scanner.finish();
+            summary.finish();
         }
         catch (error) {
             await chunks.return?.();
@@ -11600,7 +11966,7 @@ function attributionNotices(summary) {
             throw new errors/* InputError */.dz(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
         }
         const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
-        const notices = attributionNotices(summary);
+        const notices = [...attributionNotices(summary), ...pythonNotices(summary)];
         const windows = summary.stepWindows();
         const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
         const distributed = distributedOf(summary);
@@ -17093,7 +17459,7 @@ function mean(values) {
 /* harmony export */   di: () => (/* binding */ TimelineSchema),
 /* harmony export */   fo: () => (/* binding */ SourceSchema)
 /* harmony export */ });
-/* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, MetricSampleSchema, UtilSampleSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
+/* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, PythonSiteSchema, MetricSampleSchema, UtilSampleSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(816);
 /**
  * What one importer reads from one input file: the raw, unclassified facts of a capture.
@@ -17140,6 +17506,24 @@ const SourceSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     stats: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(ImportStatSchema).default([]),
 });
 const Dim3Schema = zod__WEBPACK_IMPORTED_MODULE_0__/* .tuple */ .PVZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig()]);
+/**
+ * A line of the workload's Python that launched a kernel, where the trace holds Python stacks
+ * (Kineto `with_stack=True`): the innermost frame of the user's code around the launch call.
+ */
+const PythonSiteSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    /** The function, as Python names it (`forward`, `sdpa`). */
+    function: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+    /** Its file as the profiler wrote it: relative to the sys.path entry it was found under. */
+    file: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+    /** The function's first line (the profiler records a frame's line on entry). */
+    line: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+    /** The innermost nn.Module around the frame, by class (`LlamaAttention`). */
+    module: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    /** The launch was a CUDA graph replay made here: the kernels were captured elsewhere. */
+    graphReplay: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+    /** Share of the kernel's time launched from here (0..1). */
+    share: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0).max(1),
+});
 const KernelStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
     totalNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
@@ -17159,6 +17543,8 @@ const KernelStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     launchedByShare: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0).max(1).optional(),
     /** Token count M (rows of activations) of the matmul op that launched it, from recorded input shapes. */
     tokens: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative().optional(),
+    /** Where in the workload's Python it was launched from, most time first (at most 3). */
+    pythonSites: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(PythonSiteSchema).max(3).optional(),
 });
 const MemopStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     /** `memcpy-htod` | `memcpy-dtoh` | `memcpy-dtod` | `memcpy-other` | `memset` */
@@ -17720,6 +18106,8 @@ function mergeKernels(captures) {
                 Object.assign(existing, { launchedBy: kernel.launchedBy, launchedByShare: kernel.launchedByShare });
             if (heavierShape && kernel.tokens !== undefined)
                 existing.tokens = kernel.tokens;
+            if (heavierShape && kernel.pythonSites !== undefined)
+                existing.pythonSites = kernel.pythonSites;
         }
     }
     return merged.sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name));
@@ -19593,7 +19981,7 @@ function patternOf(kernel) {
         const top = profile.kernels.filter((k) => k.family === 'copy').sort((a, b) => b.totalNs - a.totalNs)[0];
         const pattern = patternOf(top);
         const attributed = top.launchedBy !== undefined;
-        const launchedFrom = attributed ? ` launched from ${top.launchedBy}` : '';
+        const site = top.pythonSites?.[0];
         const repeatsKv = pattern.startsWith('KV heads');
         const casts = pattern.startsWith('dtype casts');
         const advice = [
@@ -19602,13 +19990,13 @@ function patternOf(kernel) {
                 : repeatsKv
                     ? 'Stop repeating the KV heads: pass the grouped K and V to a kernel that reads them as they are (torch: F.scaled_dot_product_attention(..., enable_gqa=True); FlashAttention, FlashInfer and vLLM attention take GQA natively; transformers: attn_implementation="sdpa" or "flash_attention_2").'
                     : 'Find the op that makes the copy and remove it: if K/V heads are repeated for GQA (repeat_kv, repeat_interleave, expand(...).reshape), use native GQA (F.scaled_dot_product_attention(..., enable_gqa=True), FlashAttention/FlashInfer); if a .contiguous() or .transpose().reshape() feeds a matmul, keep the layout the consumer reads (or fuse the permute into it, e.g. under torch.compile).',
-            attributed
+            attributed || (site && !site.graphReplay)
                 ? ''
                 : ' This trace does not say which op launched the kernel (no CPU ops for it, as under CUDA-graph replay): profile a few eager steps with torch.profiler(record_shapes=True, with_stack=True) to see it.',
         ].join('');
         return [
             {
-                message: `Copy and layout kernels take ${(0,profile_measures/* percent */.KN)(copy.share)} of kernel time. The largest, ${pattern}, is ${(0,profile_measures/* percent */.KN)(top.share)} over ${top.instances} launches${launchedFrom}.`,
+                message: `Copy and layout kernels take ${(0,profile_measures/* percent */.KN)(copy.share)} of kernel time. The largest, ${pattern}, is ${(0,profile_measures/* percent */.KN)(top.share)} over ${top.instances} launches${(0,profile_measures/* launchOrigin */.Oe)(top)}.`,
                 evidence: {
                     copyShare: (0,profile_measures/* round */.LI)(copy.share),
                     copyLaunches: copy.instances,
@@ -19617,6 +20005,7 @@ function patternOf(kernel) {
                     pattern,
                     attributed,
                     ...(top.launchedBy ? { launchedBy: top.launchedBy } : {}),
+                    ...(site ? { pythonSite: (0,profile_measures/* pythonSiteText */.vk)(site).replace(/`/g, ''), pythonSiteShare: site.share } : {}),
                 },
                 advice,
                 kernel: top.name,
@@ -19652,11 +20041,20 @@ var deep_dive_request = __nccwpck_require__(959);
         const top = candidates.reduce((best, k) => (!best || k.share > best.share ? k : best), undefined);
         if (!top || top.share < options.minShare)
             return [];
-        const evidence = { share: (0,profile_measures/* round */.LI)(top.share), instances: top.instances, totalMs: (0,profile_measures.ms)(top.totalNs), family: top.family };
+        const site = top.pythonSites?.[0];
+        const evidence = {
+            share: (0,profile_measures/* round */.LI)(top.share),
+            instances: top.instances,
+            totalMs: (0,profile_measures.ms)(top.totalNs),
+            family: top.family,
+            ...(site ? { pythonSite: (0,profile_measures/* pythonSiteText */.vk)(site).replace(/`/g, ''), pythonSiteShare: site.share } : {}),
+        };
+        // Only where the trace holds Python stacks: the op chain alone was never part of this finding.
+        const origin = site ? (0,profile_measures/* launchOrigin */.Oe)(top) : '';
         if (top.family === 'collective') {
             return [
                 {
-                    message: `One collective takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms).`,
+                    message: `One collective takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms)${origin}.`,
                     evidence,
                     advice: 'A collective waits on its peers, so one GPU\'s counters (Nsight Compute) do not say why it is slow. Ask instead whether it overlaps with compute, whether its messages are large enough (bucket sizes), and what the interconnect delivers (nccl-tests on the same GPUs); a timeline of all ranks (Nsight Systems) shows the waiting.',
                     kernel: top.name,
@@ -19666,7 +20064,7 @@ var deep_dive_request = __nccwpck_require__(959);
         const request = (0,deep_dive_request/* deepDiveRequest */.Oj)(top.name, top.instances);
         return [
             {
-                message: `One ${top.family} kernel takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms).`,
+                message: `One ${top.family} kernel takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms)${origin}.`,
                 evidence: { ...evidence, launchSkip: request.launchSkip },
                 advice: 'Profile one steady-state launch of it with Nsight Compute (clocks left alone): SpeedOfLight says whether it is memory- or compute-bound and how close to peak; Occupancy and LaunchStats say whether the grid fills the GPU.',
                 ...(0,deep_dive_request/* askDeepDive */.uF)(request, options.workload),
@@ -21374,8 +21772,8 @@ function runRules(profile, config = {}, rules = RULES) {
     return findings.map(({ stage: _stage, ...finding }) => finding);
 }
 
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 47 modules
-var registry = __nccwpck_require__(329);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 49 modules
+var registry = __nccwpck_require__(361);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(916);
 ;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts
@@ -22350,7 +22748,7 @@ function reportCharts(report) {
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31);
 /* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(263);
 /* harmony import */ var _dashboard_median_ci_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(632);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(710);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(329);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(755);
 /* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(261);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(188);
@@ -22801,7 +23199,7 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(821);
 /* harmony import */ var _sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(192);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(755);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(710);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(329);
 /* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(756);
 
 
@@ -23033,7 +23431,7 @@ function needsAttention(entry) {
 
 /***/ }),
 
-/***/ 710:
+/***/ 329:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -23130,7 +23528,7 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ });
 /* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(710);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(329);
 /* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(192);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(188);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
