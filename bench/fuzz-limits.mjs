@@ -146,7 +146,7 @@ function generateKineto(path, targetBytes, templates) {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  if (!existsSync(join(build, 'src', 'engine', 'analyze.js')) || !existsSync(join(build, 'src', 'report', 'comment.js'))) {
+  if (!existsSync(join(build, 'src', 'pipeline', 'analyze.js')) || !existsSync(join(build, 'src', 'report', 'markdown', 'comment.js'))) {
     execFileSync(process.execPath, [join(here, 'fuzz-parsers.mjs'), '--build-only'], { stdio: 'inherit' });
   }
   mkdirSync(outDir, { recursive: true });

@@ -167,7 +167,7 @@ async function main() {
   const caseMs = Number(option('case-ms', '2000'));
   const hangMs = Number(option('hang-ms', '20000'));
   const hugeLineMax = Number(option('huge-line-max', '1000000'));
-  const { IMPORTERS } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'index.js')).href);
+  const { IMPORTERS } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'registry.js')).href);
   const only = option('only', '');
   const formats = IMPORTERS.map((i) => i.id).filter((id) => !only || only.split(',').includes(id));
   rmSync(failureDir, { recursive: true, force: true });

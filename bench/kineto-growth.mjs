@@ -20,7 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const outDir = join(here, 'out');
 const buildDir = join(outDir, 'kineto-ingest');
-const builtImporter = join(buildDir, 'src', 'ingest', 'kineto-json.js');
+const builtImporter = join(buildDir, 'src', 'ingest', 'formats', 'kineto-json.js');
 
 function option(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
@@ -59,8 +59,8 @@ function writeTrace(kind, n) {
 
 async function child(path) {
   const { default: importer } = await import(pathToFileURL(builtImporter).href);
-  const { runImporter } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'importer.js')).href);
-  const { openInput } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'input-file.js')).href);
+  const { runImporter } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'common', 'importer.js')).href);
+  const { openInput } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'common', 'input-file.js')).href);
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
   const capture = await runImporter(importer, await openInput(path));
