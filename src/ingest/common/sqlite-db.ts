@@ -23,8 +23,11 @@ export function isSqliteHead(head: string): boolean {
 type SqlJs = { Database: new (data?: Uint8Array) => Database };
 let engine: Promise<SqlJs> | undefined;
 
-/** The copy of sql.js beside the bundle (scripts/finish-dist.mjs), then the package. */
-const SQL_JS_FILES = ['./sql-wasm-inline.cjs', 'sql.js/dist/sql-wasm-inline.js'];
+/**
+ * The one copy of sql.js in dist/ (scripts/finish-dist.mjs): beside the action's bundle, and one
+ * folder up from the CLI's (dist/cli/); then the package, when run from source.
+ */
+const SQL_JS_FILES = ['./sql-wasm-inline.cjs', '../sql-wasm-inline.cjs', 'sql.js/dist/sql-wasm-inline.js'];
 
 async function sqlJs(): Promise<SqlJs> {
   engine ??= (async () => {
