@@ -47,6 +47,28 @@ testRule(rule, {
       hits: [{ severity: 'warning', evidence: { kernels: 0, source: 'kineto-json', utilizationSamples: 1 } }],
     },
     {
+      // nsys cuda_gpu_mem_size_sum given alone (the vLLM Qwen2.5-7B fixture): a real capture's memory table.
+      name: 'a memory summary alone: no kernel data, not an empty capture',
+      profile: { format: 'nsys-stats', memops: [['memcpy-htod', 0, 1200], ['memset', 0, 40]] },
+      hits: [{ severity: 'warning', message: /only 2 memory-operation row\(s\)/, evidence: { kernels: 0, memops: 2 }, command: /cuda_gpu_kern_sum/ }],
+    },
+    {
+      // rocprofv3 hip_api_stats.csv given alone: host API times only.
+      name: 'an API summary alone names the kernel report of its tool',
+      profile: { format: 'rocprof-csv', apiCalls: [['hipLaunchKernel', 3, 120], ['hipMemcpy', 1, 4]] },
+      hits: [{ severity: 'warning', message: /only 2 host API call row\(s\)/, evidence: { apiCalls: 2 }, command: /--kernel-trace/ }],
+    },
+    {
+      // The app made CUDA calls but nsys says no kernel ran: that is an empty capture of GPU work.
+      name: 'API calls while the tool says no kernel data stay an error',
+      profile: {
+        format: 'nsys-stats',
+        apiCalls: [['cudaMalloc', 1, 2]],
+        notices: [{ code: 'nsys-report-skipped', severity: 'warning', message: 'cuda_gpu_kern_sum: x.sqlite does not contain CUDA kernel data.' }],
+      },
+      hits: [{ severity: 'error', message: /Nothing was captured/, evidence: { kernels: 0 } }],
+    },
+    {
       name: 'five launches',
       profile: { kernels: [[K.decodeGemm, 0.2, 5]] },
       hits: [{ severity: 'warning', evidence: { kernelLaunches: 5, totalKernelMs: 0.2, kernels: 1 } }],

@@ -15,6 +15,22 @@ const KERNEL_FORMATS = new Set(['nsys-stats', 'rocprof-csv', 'kineto-json']);
 const CAPTURE_COMMAND =
   'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
 
+/** What a capture without kernels still holds, in words; undefined when it holds nothing. */
+function otherRecords(profile: { memops: readonly unknown[]; apiCalls: readonly unknown[] }): string | undefined {
+  const parts = [
+    profile.memops.length ? `${profile.memops.length} memory-operation row(s)` : '',
+    profile.apiCalls.length ? `${profile.apiCalls.length} host API call row(s)` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(' and ') : undefined;
+}
+
+/** The kernel report of the tool that wrote the capture. */
+function kernelReportCommand(format: string): string {
+  if (format.startsWith('rocprof') || format === 'rocpd-sqlite') return 'rocprofv3 --kernel-trace --stats --output-format csv -- <workload>   # writes *_kernel_stats.csv and *_kernel_trace.csv';
+  if (format.startsWith('nsys')) return 'nsys stats --report cuda_gpu_kern_sum --format csv profile.nsys-rep';
+  return CAPTURE_COMMAND;
+}
+
 export default defineRule({
   meta: {
     id: 'empty-capture',
@@ -37,6 +53,21 @@ export default defineRule({
       utilizationSamples: profile.utilization?.sampleCount ?? 0,
     };
     const hits: RuleHit[] = [];
+    const held = otherRecords(profile);
+    const toolSaysNoKernels = profile.notices.some((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
+    const graphLaunches = profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0);
+    if (profile.kernels.length === 0 && !hasOtherData && held && !toolSaysNoKernels && !graphLaunches) {
+      // A real capture, read to the end, of something other than kernels (a memory or API summary
+      // given alone): the data is there, the kernel report is not. Say which report would do.
+      const source = profile.sources[0]!;
+      hits.push({
+        message: `No kernel data in the inputs: they hold only ${held} (${profile.sources.flatMap((s) => s.parts ?? [s.format]).join(', ')}). Kernel findings need the kernel report of the same capture.`,
+        evidence: { ...evidence, memops: profile.memops.length, apiCalls: profile.apiCalls.length },
+        advice: 'Give the kernel summary or trace of the same capture alongside:',
+        command: kernelReportCommand(source.format),
+      });
+      return hits;
+    }
     if (profile.kernels.length === 0 && !hasOtherData) {
       hits.push({
         severity: 'error',
