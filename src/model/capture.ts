@@ -64,8 +64,17 @@ export const PythonSiteSchema = z.object({
   line: z.number().int().nonnegative(),
   /** The innermost nn.Module around the frame, by class (`LlamaAttention`). */
   module: z.string().optional(),
-  /** The launch was a CUDA graph replay made here: the kernels were captured elsewhere. */
+  /**
+   * The kernel ran in a CUDA graph replay. Alone: this is where the graph was replayed (its kernels
+   * were captured elsewhere).
+   */
   graphReplay: z.boolean().optional(),
+  /**
+   * With graphReplay: the graph's capture is in the same trace, and this is where the capture's
+   * launch that made the kernel's node ran (the replay's kernels, in start order, are the
+   * capture's launches in order).
+   */
+  graphCapture: z.boolean().optional(),
   /** Share of the kernel's time launched from here (0..1). */
   share: z.number().min(0).max(1),
 });
