@@ -24,7 +24,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const outDir = join(here, 'out');
 const buildDir = join(outDir, 'kineto-ingest');
-const builtImporter = join(buildDir, 'src', 'ingest', 'kineto-json.js');
+const builtImporter = join(buildDir, 'src', 'ingest', 'formats', 'kineto-json.js');
 const source = join(root, '__tests__', 'fixtures', 'kineto', 'dense_decode.trace.json.gz');
 const MB = 1e6;
 
@@ -43,8 +43,8 @@ async function child(kind, path) {
   let kernelNs = 0;
   if (kind === 'ours') {
     const { default: importer } = await import(pathToFileURL(builtImporter).href);
-    const { runImporter } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'importer.js')).href);
-    const { openInput } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'input-file.js')).href);
+    const { runImporter } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'common', 'importer.js')).href);
+    const { openInput } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'common', 'input-file.js')).href);
     const capture = await runImporter(importer, await openInput(path));
     for (const k of capture.kernels) {
       kernelInstances += k.instances;
