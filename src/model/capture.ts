@@ -92,7 +92,8 @@ export const KernelStatSchema = z.object({
   block: Dim3Schema.optional(),
   /**
    * The CPU op chain that launched it, outermost first (`aten::linear > aten::addmm`), where the trace
-   * links kernels to ops (Kineto). When launches came from several chains, the one with the most time.
+   * links kernels to ops (Kineto; a CUDA graph replay's kernel through its graph's capture, when that
+   * is in the trace). When launches came from several chains, the one with the most time.
    */
   launchedBy: z.string().optional(),
   /** Share of the kernel's time launched from `launchedBy` (0..1). */

@@ -20,13 +20,13 @@
  * not overlap another capture there, and launched no graph of their own; and all replays tied to a
  * capture ran the same kernel at each position. Refused replays are counted by reason.
  *
- * Memory: per capture, per launch an op site, a Python site code and a correlation id (16 bytes).
+ * Memory: per capture, per launch an op site, a Python site code and a correlation id (24 bytes).
  * GPU events that carry no op are kept (ref, correlation, stream, start, duration) only once a
  * capture has begun, since only then can a replay be tied to it, and at most MAX_DEFERRED of them.
  */
 
-/** GPU events kept for matching at most: about 160 MB. Past it, the rest keep today's reading. */
-export const MAX_DEFERRED = 1 << 22;
+/** GPU events kept for matching at most (40 bytes each: about 84 MB). Past it, the rest are read as without a capture. */
+export const MAX_DEFERRED = 1 << 21;
 
 export type ReplayRefusal = 'no-capture' | 'count' | 'ambiguous' | 'streams' | 'capture-order' | 'replays-disagree';
 
