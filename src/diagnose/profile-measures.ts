@@ -162,13 +162,16 @@ export function pythonSiteText(site: PythonSite): string {
 /**
  * Where a kernel was launched from, as the tail of a finding's sentence: the line of the workload's
  * Python (Kineto with_stack), then the op chain, each only where the trace says. Empty when it says
- * neither. A share under 90 % is given: the kernel also runs from elsewhere.
+ * neither. A share under 90 % is given: the kernel also runs from elsewhere. A graph replay tied to
+ * its capture is named by the capture's line and op, and said to be replayed.
  */
 export function launchOrigin(kernel: Kernel): string {
   const site = kernel.pythonSites?.[0];
   const op = kernel.launchedBy;
   if (!site) return op ? ` launched from ${op}` : '';
   const share = site.share < 0.9 ? ` (${percent(site.share)} of its time)` : '';
-  const from = site.graphReplay ? ` replayed by a CUDA graph launched from ${pythonSiteText(site)}` : ` launched from ${pythonSiteText(site)}`;
-  return `${from}${share}${op ? ` via ${op}` : ''}`;
+  const replayOnly = site.graphReplay && !site.graphCapture;
+  const from = replayOnly ? ` replayed by a CUDA graph launched from ${pythonSiteText(site)}` : ` launched from ${pythonSiteText(site)}`;
+  const captured = site.graphReplay && site.graphCapture ? ' (captured into a CUDA graph, then replayed)' : '';
+  return `${from}${share}${op ? ` via ${op}` : ''}${captured}`;
 }

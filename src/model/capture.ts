@@ -64,8 +64,17 @@ export const PythonSiteSchema = z.object({
   line: z.number().int().nonnegative(),
   /** The innermost nn.Module around the frame, by class (`LlamaAttention`). */
   module: z.string().optional(),
-  /** The launch was a CUDA graph replay made here: the kernels were captured elsewhere. */
+  /**
+   * The kernel ran in a CUDA graph replay. Alone: this is where the graph was replayed (its kernels
+   * were captured elsewhere).
+   */
   graphReplay: z.boolean().optional(),
+  /**
+   * With graphReplay: the graph's capture is in the same trace, and this is where the capture's
+   * launch that made the kernel's node ran (the replay's kernels, in start order, are the
+   * capture's launches in order).
+   */
+  graphCapture: z.boolean().optional(),
   /** Share of the kernel's time launched from here (0..1). */
   share: z.number().min(0).max(1),
 });
@@ -83,7 +92,8 @@ export const KernelStatSchema = z.object({
   block: Dim3Schema.optional(),
   /**
    * The CPU op chain that launched it, outermost first (`aten::linear > aten::addmm`), where the trace
-   * links kernels to ops (Kineto). When launches came from several chains, the one with the most time.
+   * links kernels to ops (Kineto; a CUDA graph replay's kernel through its graph's capture, when that
+   * is in the trace). When launches came from several chains, the one with the most time.
    */
   launchedBy: z.string().optional(),
   /** Share of the kernel's time launched from `launchedBy` (0..1). */

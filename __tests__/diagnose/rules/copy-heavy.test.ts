@@ -1,6 +1,6 @@
 import rule from '../../../src/diagnose/rules/copy-heavy.js';
 import { K } from '../../helpers/profile-builder.js';
-import { testRule } from '../../helpers/rule-tester.js';
+import { runRule, testRule } from '../../helpers/rule-tester.js';
 
 // Real names and shares: the H200 GQA decode that repeats its cache's KV heads every step
 // (fixtures/h200-stacks/repeat_kv, nsys): the direct copy 57.5 % of 70.3 ms, cuDNN SDPA 13.7 %, nvjet GEMVs.
@@ -66,4 +66,13 @@ testRule(rule, {
       hits: [{ evidence: { copyShare: 0.1, copyLaunches: 500 } }],
     },
   ],
+});
+
+describe('copy-heavy: the advice to profile eagerly', () => {
+  const site = { function: 'sdpa', file: 'llama_decode.py', line: 152, share: 1 };
+  const advice = (pythonSite: object) => runRule(rule, { name: 'advice', profile: { kernels: repeatKv, pythonSites: { [directCopy]: [{ ...site, ...pythonSite }] } } })[0]!.advice;
+  it('is given for a replay known only by its graph launch, not for one whose capture named its line', () => {
+    expect(advice({ graphReplay: true })).toMatch(/does not say which op launched the kernel/);
+    expect(advice({ graphReplay: true, graphCapture: true })).not.toMatch(/does not say which op launched the kernel/);
+  });
 });

@@ -14,7 +14,9 @@
  * `cpu_op` → the op chain that launched each kernel (kernel External id → op, launch-sites.ts);
  * `python_function` (`with_stack=True`) → the line of the workload's Python each kernel was launched
  * from (launch call on a CPU thread, by correlation id → the innermost user frame around it in time,
- * python-frames.ts), per kernel its top sites with their share of its time.
+ * python-frames.ts), per kernel its top sites with their share of its time. CUDA graph replays,
+ * which carry no op, take the op and Python line of their graph's capture when the capture is in
+ * the trace and the match is sound (graph-captures.ts); otherwise a notice says why not.
  * The file is streamed (traces can exceed memory and V8's string limit): only events of the
  * categories above are decoded; flow and other events are skipped by their bytes.
  * Limits: step windows come from the GPU projection of the annotation where present, else the CPU
@@ -26,6 +28,7 @@ import type { CaptureInput, Distributed, Environment, Notice } from '../../model
 import { defineImporter } from '../common/importer.js';
 import { ScanError, TraceScanner } from './kineto/json-scanner.js';
 import { buildTimeline, deviceTimelines } from './kineto/timeline.js';
+import { MAX_DEFERRED, type ReplayReading, type ReplayRefusal } from './kineto/graph-captures.js';
 import { TraceSummary } from './kineto/trace-summary.js';
 import { isRocprofTraceHead } from './rocprof-json.js';
 
@@ -69,21 +72,59 @@ function distributedOf(summary: TraceSummary): Distributed | undefined {
   return out;
 }
 
+const REFUSAL_TEXT: Record<ReplayRefusal, string> = {
+  'no-capture': 'replayed before any capture in the trace ended (captured before the trace began)',
+  count: 'ran a different number of kernels and copies than any capture before them (a graph captured before the trace began, or a replay cut by the trace)',
+  ambiguous: 'match several captures of the same launch count',
+  streams: 'ran on several streams (their start order need not follow the capture\'s)',
+  'capture-order': 'match a capture whose calls are out of time order, overlap another capture on the thread, or launch a graph',
+  'replays-disagree': 'disagree with other replays of their capture on the kernel at some position',
+};
+
+/** Why some CUDA graph replays were not tied to a capture in the trace, as the tail of a notice. */
+function replayReason(reading: ReplayReading | undefined): string | undefined {
+  if (!reading || reading.captures === 0) return 'the graph capture is not in the trace';
+  const refused = [...reading.refused].filter(([, count]) => count.replays > 0);
+  const parts = refused.map(([reason, count]) => `${count.replays} ${REFUSAL_TEXT[reason]}`);
+  const notTied = reading.replays - reading.attributedReplays;
+  const unexplained = notTied - refused.reduce((sum, [, count]) => sum + count.replays, 0);
+  if (reading.overflow) parts.push(`${unexplained} came after the first ${MAX_DEFERRED} GPU events without an op, which are all that is kept for matching`);
+  else if (unexplained > 0) parts.push(`${unexplained} left no GPU event in the trace`);
+  if (notTied <= 0) return undefined;
+  const captures = `${reading.captures} graph capture${reading.captures === 1 ? '' : 's'}`;
+  return `the trace holds ${captures}, but ${notTied} of ${reading.replays} replays are not tied to one: ${parts.join('; ')}`;
+}
+
 /** Where kernels could not be tied to the op that launched them, say so rather than guess. */
 function attributionNotices(summary: TraceSummary): Notice[] {
   const sites = summary.launchSites;
   const total = sites.attributed + sites.unlinked;
   // A stray launch or two (a profiler warm-up kernel) is not worth a line.
   if (sites.ops === 0 || sites.unlinked < Math.max(1, 0.01 * total)) return [];
-  const graphs = summary.launchCounts().graphLaunches > 0;
+  const reason = summary.launchCounts().graphLaunches > 0 ? replayReason(summary.replays) : undefined;
   return [
     {
       code: 'kineto-launch-op-unavailable',
       severity: 'info',
       message:
         `${sites.unlinked} of ${total} kernel launches could not be tied to the CPU op that launched them` +
-        (graphs ? ' (CUDA graph replays: the graph capture is not in the trace)' : '') +
+        (reason ? ` (CUDA graph replays: ${reason})` : '') +
         '; their launching op is not available.',
+    },
+  ];
+}
+
+/** Replays whose op and Python line come from their graph's capture: an inference, so it is said. */
+function replayNotices(summary: TraceSummary): Notice[] {
+  const reading = summary.replays;
+  if (!reading || reading.attributedReplays === 0) return [];
+  return [
+    {
+      code: 'kineto-graph-replays-from-capture',
+      severity: 'info',
+      message:
+        `${reading.attributedNodes} GPU events of ${reading.attributedReplays} CUDA graph replays were tied to the launches of their graph's capture in this trace ` +
+        '(the i-th kernel or copy of a replay, by start time on its one stream, to the i-th launch of the capture): their launching op and Python line are the capture\'s.',
     },
   ];
 }
@@ -152,7 +193,7 @@ export default defineImporter({
       throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
     }
     const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
-    const notices = [...attributionNotices(summary), ...pythonNotices(summary)];
+    const notices = [...attributionNotices(summary), ...replayNotices(summary), ...pythonNotices(summary)];
     const windows = summary.stepWindows();
     const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
     const distributed = distributedOf(summary);

@@ -1,6 +1,6 @@
 /**
  * Reads the few fields the importer needs from one trace event's bytes, without JSON.parse:
- * `ph`, `name`, `pid`, `tid`, `ts`, `dur`, and from `args`: `device`, `correlation`, `External id`,
+ * `ph`, `name`, `pid`, `tid`, `ts`, `dur`, and from `args`: `device`, `stream`, `correlation`, `External id`,
  * `bytes`, `grid`, `block`, and the byte range of `Input Dims`. Times are split into whole µs and a ns remainder so that float µs timestamps keep their
  * ns digits exactly (a float64 of epoch µs does not). Other keys are skipped by their bytes.
  */
@@ -40,6 +40,7 @@ const K_GRID = key('grid');
 const K_BYTES = key('bytes');
 const K_BLOCK = key('block');
 const K_DEVICE = key('device');
+const K_STREAM = key('stream');
 const K_CORRELATION = key('correlation');
 
 export class EventFields {
@@ -59,6 +60,8 @@ export class EventFields {
   hasDur = false;
   durNs = 0;
   device = NaN;
+  /** args.stream of a GPU event (NaN when absent). */
+  stream = NaN;
   correlation = NaN;
   externalId = NaN;
   /** Byte range of the `Input Dims` value (record_shapes), -1 when absent. */
@@ -93,6 +96,7 @@ export class EventFields {
     this.hasTs = false;
     this.hasDur = false;
     this.device = NaN;
+    this.stream = NaN;
     this.correlation = NaN;
     this.externalId = NaN;
     this.inputDimsStart = -1;
@@ -252,6 +256,11 @@ export class EventFields {
         if (this.isNumberStart(c) && this.is(ks, ke, K_DEVICE)) {
           const q = this.number(p);
           this.device = this.num;
+          return q;
+        }
+        if (this.isNumberStart(c) && this.is(ks, ke, K_STREAM)) {
+          const q = this.number(p);
+          this.stream = this.num;
           return q;
         }
         break;

@@ -98,8 +98,9 @@ export class LaunchSites {
   ops = 0;
   unordered = 0;
   /**
-   * Kernel launches linked to an op, and the others: no External id (CUDA graph replays), an old
-   * trace's correlation-as-id, or an op not read before the kernel (PyTorch writes ops first).
+   * Kernel launches linked to an op (graph replays tied to their capture's launches included), and
+   * the others: no External id (CUDA graph replays), an old trace's correlation-as-id, or an op not
+   * read before the kernel (PyTorch writes ops first).
    */
   attributed = 0;
   unlinked = 0;
@@ -125,14 +126,16 @@ export class LaunchSites {
     if (Number.isInteger(externalId) && externalId >= 0) this.siteById.set(externalId, this.siteOf(chain, tokens));
   }
 
+  /** The site of the op an event's External id names, or -1 (none, or an op not read). */
+  siteOfEvent(externalId: number, correlation: number): number {
+    // Old traces give GPU events the correlation id as External id: that names no op.
+    if (!Number.isInteger(externalId) || externalId === correlation) return -1;
+    return this.siteById.get(externalId);
+  }
+
   /** Add one kernel launch's time to its site; returns false when the launch links to no op. */
   kernel(times: SiteTimes, externalId: number, correlation: number, durNs: number): boolean {
-    // Old traces give GPU events the correlation id as External id: that names no op.
-    if (!Number.isInteger(externalId) || externalId === correlation) {
-      this.unlinked++;
-      return false;
-    }
-    const site = this.siteById.get(externalId);
+    const site = this.siteOfEvent(externalId, correlation);
     if (site < 0) {
       this.unlinked++;
       return false;
@@ -140,6 +143,17 @@ export class LaunchSites {
     this.attributed++;
     times.set(site, (times.get(site) ?? 0) + durNs);
     return true;
+  }
+
+  /**
+   * A kernel counted unlinked when read (a graph replay's), now tied to the site of the launch its
+   * graph's capture made for it (graph-captures.ts).
+   */
+  replayed(times: SiteTimes, site: number, durNs: number): void {
+    if (site < 0) return;
+    this.unlinked--;
+    this.attributed++;
+    times.set(site, (times.get(site) ?? 0) + durNs);
   }
 
   /** The site with the most time, as a chain of op names, with its share and tokens. */

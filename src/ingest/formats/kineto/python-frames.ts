@@ -29,6 +29,10 @@
  * kernel read after its launch finds it in a table by correlation id. Launches read before any Python
  * event (a file written in another order) are counted and left unattributed.
  *
+ * CUDA-graph replays: a kernel of a replay is given the line of the `cudaGraphLaunch` call, marked
+ * `graphReplay`, unless the graph's capture is in the trace (graph-captures.ts): then it is given the
+ * line of the capture's launch that made its node, marked `graphReplay` and `graphCapture`.
+ *
  * Memory: per thread, the user frames only (two times, a parent and a site: 24 bytes each); per
  * correlation id, 2 bytes; kernels only while they wait for their launch.
  */
@@ -89,6 +93,9 @@ function isUserFile(file: string): boolean {
 /** Kineto writes µs with three decimals: a child's end may pass its parent's by a rounding ns. */
 const NEST_SLACK_NS = 2;
 const NO_FRAME = -1;
+/** Site code = site * 4 + these flags: the launch was a graph replay; its line is its capture's launch. */
+const GRAPH_REPLAY = 1;
+const FROM_CAPTURE = 2;
 
 /** One CPU thread's user frames, in start order, and the stack of frames open while reading. */
 class ThreadFrames {
@@ -200,20 +207,32 @@ export class PythonFrames {
     return true;
   }
 
-  /** One kernel launch call at `ts` ns on thread (pid, tid). */
-  launch(pid: number, tid: number, ts: number, correlation: number, graph: boolean): void {
+  /**
+   * One kernel launch call at `ts` ns on thread (pid, tid). Returns its site code (-1: outside any
+   * user frame, or no Python events yet), which a graph capture keeps for the kernels of its replays.
+   */
+  launch(pid: number, tid: number, ts: number, correlation: number, graph: boolean): number {
     if (!this.active) {
       this.launchesBeforeFrames++;
-      return;
+      return -1;
     }
-    if (!Number.isInteger(correlation) || correlation < 0) return;
     const site = this.threads.get(pid)?.get(tid)?.siteAt(ts) ?? NO_FRAME;
-    const code = site === NO_FRAME ? -1 : site * 2 + (graph ? 1 : 0);
+    const code = site === NO_FRAME ? -1 : site * 4 + (graph ? GRAPH_REPLAY : 0);
+    if (!Number.isInteger(correlation) || correlation < 0) return code;
     this.launchSites.set(correlation, code + 1);
     const kernels = this.waiting.get(correlation);
-    if (!kernels) return;
+    if (!kernels) return code;
     this.waiting.delete(correlation);
     for (let k = 0; k < kernels.length; k += 2) this.add(kernels[k] as PythonSiteTimes, code, kernels[k + 1] as number);
+    return code;
+  }
+
+  /**
+   * A graph replay's kernel, tied to the launch its graph's capture made (`code`, as launch()
+   * returned it then): the capture's line, marked as replayed from a capture.
+   */
+  replayed(times: PythonSiteTimes, code: number, durNs: number): void {
+    this.add(times, code < 0 ? -1 : (code & ~GRAPH_REPLAY) | GRAPH_REPLAY | FROM_CAPTURE, durNs);
   }
 
   /** One kernel of `durNs` with its launch's correlation id; `times` are its (name, device) sums'. */
@@ -243,12 +262,13 @@ export class PythonFrames {
     for (const [code, ns] of ranked.slice(0, limit)) {
       const share = Math.min(1, ns / totalNs);
       if (share < minShare) break;
-      const site = code >> 1;
+      const site = code >> 2;
       const frame = this.siteFrames[site]!;
       const module = this.siteModules[site]!;
       const out1: PythonSite = { function: frame.function, file: frame.file, line: frame.line, share: Math.round(share * 1e4) / 1e4 };
       if (module >= 0) out1.module = this.moduleNames[module]!;
-      if (code & 1) out1.graphReplay = true;
+      if (code & GRAPH_REPLAY) out1.graphReplay = true;
+      if (code & FROM_CAPTURE) out1.graphCapture = true;
       out.push(out1);
     }
     return out;

@@ -19,6 +19,7 @@ import {
   categoryOfString,
 } from './categories.js';
 import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
+import { GraphCaptures, type ReplayReading } from './graph-captures.js';
 import { isMatmulOp, LaunchSites, type SiteTimes } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
 import { NameCache } from './name-cache.js';
@@ -34,6 +35,22 @@ const BUILT_IN = Buffer.from('<built-in ', 'latin1');
 const SKIPPED_FRAME: FrameKind = { kind: 'skip' };
 const LAUNCH_CALL = /^(?:cuda|cu|hip)[A-Za-z]*Launch[A-Za-z]*Kernel/;
 const GRAPH_LAUNCH_CALL = /^(?:cuda|cu|hip)GraphLaunch/;
+/** Calls that a stream capture turns into a memcpy or memset node of the graph. */
+const MEM_NODE_CALL = /^(?:cuda|cu|hip)Mem(?:cpy|set)[A-Za-z0-9_]*Async/;
+const CAPTURE_BEGIN_CALL = /^(?:cuda|cu|hip)StreamBeginCapture/;
+const CAPTURE_END_CALL = /^(?:cuda|cu|hip)StreamEndCapture/;
+/** What a call is to a stream capture (graph-captures.ts). */
+const CAPTURE_NONE = 0;
+const CAPTURE_BEGIN = 1;
+const CAPTURE_END = 2;
+const CAPTURE_NODE = 3;
+
+function captureRole(name: string): number {
+  if (LAUNCH_CALL.test(name) || MEM_NODE_CALL.test(name)) return CAPTURE_NODE;
+  if (CAPTURE_BEGIN_CALL.test(name)) return CAPTURE_BEGIN;
+  if (CAPTURE_END_CALL.test(name)) return CAPTURE_END;
+  return CAPTURE_NONE;
+}
 const CATEGORY_LABEL: Record<number, string> = {
   [CAT_KERNEL]: 'kernel',
   [CAT_MEMCPY]: 'gpu_memcpy',
@@ -73,6 +90,7 @@ interface ApiSum {
   calls: number;
   launch: boolean;
   graphLaunch: boolean;
+  capture: number;
 }
 
 const decodeName = (bytes: Buffer): string => decodeJsonString(bytes, 0, bytes.length) ?? bytes.toString('utf8');
@@ -130,6 +148,7 @@ export class TraceSummary implements ScanSink {
     calls: 0,
     launch: LAUNCH_CALL.test(name),
     graphLaunch: GRAPH_LAUNCH_CALL.test(name),
+    capture: captureRole(name),
   }));
   readonly ops = new OpLog();
   readonly launchSites = new LaunchSites();
@@ -140,6 +159,10 @@ export class TraceSummary implements ScanSink {
   /** Python frames and launch calls share this origin (both are CPU-side times). */
   private hostBaseUs: number | undefined;
   readonly graphCorrelations = new Set<number>();
+  /** Graph captures in the trace, and the GPU events without an op kept to match their replays. */
+  private readonly graphs = new GraphCaptures<KernelSum | MemopSum>();
+  /** How replays were tied to captures; set by finish(). */
+  replays: ReplayReading | undefined;
   readonly categories = new Set<string>();
   readonly members = new Map<string, unknown>();
   private readonly cpuSteps = new Map<string, StepWindow>();
@@ -206,6 +229,13 @@ export class TraceSummary implements ScanSink {
     }
   }
 
+  /** The stream of a GPU event (args.stream, else its tid), on its device. */
+  private streamOf(device: number): number {
+    const f = this.fields;
+    const stream = Number.isInteger(f.stream) ? f.stream : Number.isInteger(f.tid) ? f.tid : -1;
+    return device * 2 ** 21 + stream;
+  }
+
   private deviceOf(): number {
     const f = this.fields;
     if (Number.isInteger(f.device)) return f.device;
@@ -231,8 +261,11 @@ export class TraceSummary implements ScanSink {
     if (dur < sum.minNs) sum.minNs = dur;
     if (dur > sum.maxNs) sum.maxNs = dur;
     if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3])) addShape(sum, f.shape, dur);
-    this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
-    if (this.python.active) this.python.kernel((sum.python ??= new Map()), f.correlation, dur);
+    const linked = this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
+    // A kernel without an op may be a graph replay's: kept until its capture can be matched.
+    const kept = !linked && this.graphs.active && this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, dur);
+    if (!kept && this.python.active) this.python.kernel((sum.python ??= new Map()), f.correlation, dur);
+    if (this.graphs.active) this.graphs.gpuEvent(f.correlation);
     this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
   }
 
@@ -271,7 +304,13 @@ export class TraceSummary implements ScanSink {
     sum.count++;
     if (Number.isFinite(f.bytes)) sum.bytes = (sum.bytes ?? 0) + f.bytes;
     const hostCopy = sum.kind === 'memcpy-htod' || sum.kind === 'memcpy-dtoh';
-    this.ops.push(startNs, startNs + f.durNs, this.deviceOf(), f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
+    const device = this.deviceOf();
+    if (this.graphs.active) {
+      // A memcpy or memset node of a graph replay counts for the replay's positions.
+      if (this.launchSites.siteOfEvent(f.externalId, f.correlation) < 0) this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, f.durNs);
+      this.graphs.gpuEvent(f.correlation);
+    }
+    this.ops.push(startNs, startNs + f.durNs, device, f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
   }
 
   private apiCall(): void {
@@ -279,8 +318,16 @@ export class TraceSummary implements ScanSink {
     const sum = this.named(this.api);
     sum.totalNs += f.durNs;
     sum.calls++;
-    if (sum.graphLaunch && Number.isFinite(f.correlation)) this.graphCorrelations.add(f.correlation);
-    if (sum.launch || sum.graphLaunch) this.python.launch(f.pid, f.tid, this.hostNs(), f.correlation, sum.graphLaunch);
+    if (sum.graphLaunch && Number.isFinite(f.correlation)) {
+      this.graphCorrelations.add(f.correlation);
+      this.graphs.graphLaunch(f.pid, f.tid, f.correlation);
+    }
+    const code = sum.launch || sum.graphLaunch ? this.python.launch(f.pid, f.tid, this.hostNs(), f.correlation, sum.graphLaunch) : -1;
+    if (sum.capture === CAPTURE_NONE) return;
+    const ns = this.hostNs();
+    if (sum.capture === CAPTURE_NODE) this.graphs.launch(f.pid, f.tid, ns, f.correlation, this.launchSites.siteOfEvent(f.externalId, f.correlation), code);
+    else if (sum.capture === CAPTURE_BEGIN) this.graphs.begin(f.pid, f.tid, ns);
+    else this.graphs.end(f.pid, f.tid, ns);
   }
 
   private step(startNs: number, gpu: boolean): void {
@@ -298,6 +345,17 @@ export class TraceSummary implements ScanSink {
 
   /** Call after the last event: settles what was waiting for events that never came. */
   finish(): void {
+    this.replays = this.graphs.finish(
+      (correlation) => this.graphCorrelations.has(correlation),
+      (sum, opSite, pythonCode, durNs) => {
+        if (!('instances' in sum)) return; // a memcpy or memset node: no sites
+        this.launchSites.replayed((sum.sites ??= new Map()), opSite, durNs);
+        if (this.python.active) this.python.replayed((sum.python ??= new Map()), pythonCode, durNs);
+      },
+      (sum, correlation, durNs) => {
+        if ('instances' in sum && this.python.active) this.python.kernel((sum.python ??= new Map()), correlation, durNs);
+      },
+    );
     this.python.finish();
   }
 
