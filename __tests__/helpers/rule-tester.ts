@@ -21,6 +21,8 @@ export interface ExpectedHit {
   /** Evidence values that must be present and equal (numbers within 5e-4 relative). */
   evidence: Record<string, number | string | boolean>;
   command?: RegExp;
+  /** The finding's message must match. */
+  message?: RegExp;
   kernel?: string;
 }
 
@@ -111,6 +113,7 @@ export function testRule<Options extends object>(rule: Rule<Options>, cases: Rul
           expect(hit.basis.length).toBeGreaterThan(rule.meta.needs.length > 0 ? 0 : -1);
           expectEvidence(hit.evidence, expected.evidence);
           if (expected.command) expect(hit.command).toMatch(expected.command);
+          if (expected.message) expect(hit.message).toMatch(expected.message);
           if (expected.kernel) expect(hit.kernel).toBe(expected.kernel);
         });
       });
