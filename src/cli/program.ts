@@ -7,11 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { parseUserFamilies } from '../classify/user-families.js';
-import { InputError } from '../errors.js';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
 import { DEFAULT_FAIL_ON_TEXT, parseGateText } from '../compare/gate-options.js';
-import { describeError, exitCodeFor, EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../errors.js';
+import { describeError, EXIT_GATE_FAILED, EXIT_OK, exitCodeFor, exitCodesText, InputError, UsageError } from '../errors.js';
 import type { Report } from '../model/report.js';
 import { renderSummary } from '../report/markdown/summary.js';
 import { renderTerminal } from '../report/terminal.js';
@@ -85,8 +84,7 @@ ${RUN_METADATA_HELP}
 INPUT may be a capture file, a directory of them, or an Nsight report (x.nsys-rep, x.ncu-rep): with
 nsys or ncu on PATH it is exported first (nsys stats / ncu --import … --csv), the command shown.
 
-Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage (an unreadable file, an analysis past
---timeout), 3 internal error (a bug), 4 the run failed (run only).
+Exit codes: ${exitCodesText()}. Bad input includes an unreadable file and an analysis past --timeout.
 `;
 
 const ANALYZE_HELP = `Usage: profile-gate analyze [options] INPUT...

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError, EXIT_BAD_INPUT, EXIT_GATE_FAILED, EXIT_OK, exitCodeFor, UsageError } from '../errors.js';
+import { describeError, EXIT_BAD_INPUT, EXIT_GATE_FAILED, EXIT_OK, EXIT_RUN_FAILED, exitCodeFor, exitCodesText, UsageError } from '../errors.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 import type { Probe } from '../runner/detect.js';
 import { createPlainLogger, type Logger } from '../runner/logger.js';
@@ -16,9 +16,6 @@ import { DEFAULT_FAIL_ON_TEXT, parseGateText, type GateOptionsInput } from '../c
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
-
-/** The run itself failed or timed out (distinct from 1, the gate failed). */
-export const EXIT_RUN_FAILED = 4;
 
 export const RUN_HELP = `Usage: profile-gate run [options]
 
@@ -63,7 +60,7 @@ Gate:
   --dry-run                     print the plan and exit
   --quiet                       do not echo the workload's output (it is still in DIR/logs)
 
-Exit codes: 0 ok, 1 the gate failed, 2 bad options or the plan cannot run, 4 the run failed.
+Exit codes: ${exitCodesText()}; 2 also when the plan cannot run.
 `;
 
 export interface RunCommandDeps {

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { EXIT_SIGNAL_BASE } from '../errors.js';
 
 export interface ProcessSpec {
   argv: readonly string[];
@@ -524,7 +525,7 @@ export class ProcessGroups {
         try {
           await Promise.race([options.beforeExit?.(signal), sleep(1000)]);
         } finally {
-          exit(128 + (SIGNAL_NUMBERS[signal] ?? 15));
+          exit(EXIT_SIGNAL_BASE + (SIGNAL_NUMBERS[signal] ?? 15));
         }
       })();
     };
