@@ -3,7 +3,7 @@
  * comes from), and parsers for the CLI's `--threshold METRIC=PCT` and `--fail-on a,b`.
  */
 import { z } from 'zod';
-import { FAMILY_IDS } from '../classify/family-ids.js';
+import { FAMILY_IDS } from '../model/family-ids.js';
 import { UsageError } from '../errors.js';
 import { DESCRIPTIVE_METRICS, METRIC_CATALOG } from '../model/metrics.js';
 import { FINGERPRINT_KEYS } from './fingerprint.js';

@@ -3,7 +3,7 @@
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
  * Every string that came from a profile goes through gh-text.ts.
  */
-import { FAMILY_INFO } from '../../classify/family-ids.js';
+import { familyLabel } from '../../model/family-ids.js';
 import { deepDiveFacts, deepDiveKernels } from '../../diagnose/ncu-metrics.js';
 import { metricInfo } from '../../model/metrics.js';
 import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
@@ -92,10 +92,6 @@ export function orderRows(rows: readonly ComparisonRow[]): ComparisonRow[] {
 
 export function isAlert(row: ComparisonRow): boolean {
   return row.status === 'fail' || row.status === 'warn';
-}
-
-function familyLabel(family: string): string {
-  return (FAMILY_INFO as Record<string, { label: string } | undefined>)[family]?.label ?? family;
 }
 
 function evidenceText(finding: Finding, d: Detail): string {
