@@ -34,6 +34,8 @@ export class UsageError extends ProfileGateError {
 
 // Every exit code of the CLI (analyze, run, report, dashboard, demo), here and nowhere else: the
 // README's exit-code line and the help texts list them, and a test holds the README to this table.
+// Apart from these, a `run` stopped by SIGINT or SIGTERM exits as the shell convention has it,
+// 128 + the signal's number (runner/process.ts, which stays free of imports to run on its own).
 
 /** Success: the gate passed or warned, or there was nothing to gate. */
 export const EXIT_OK = 0;
@@ -54,12 +56,6 @@ export const EXIT_CODES: ReadonlyArray<{ code: number; meaning: string }> = [
   { code: EXIT_INTERNAL, meaning: 'internal error (a bug)' },
   { code: EXIT_RUN_FAILED, meaning: 'the run failed (run only)' },
 ];
-
-/**
- * Stopped by a signal (SIGINT, SIGTERM) after the workload's groups were stopped: 128 + the
- * signal's number, as a shell reports it (130, 143).
- */
-export const EXIT_SIGNAL_BASE = 128;
 
 /** "0 ok, 1 the gate failed, …" for help texts. */
 export function exitCodesText(): string {

@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { EXIT_SIGNAL_BASE } from '../errors.js';
 
 export interface ProcessSpec {
   argv: readonly string[];
@@ -525,7 +524,7 @@ export class ProcessGroups {
         try {
           await Promise.race([options.beforeExit?.(signal), sleep(1000)]);
         } finally {
-          exit(EXIT_SIGNAL_BASE + (SIGNAL_NUMBERS[signal] ?? 15));
+          exit(128 + (SIGNAL_NUMBERS[signal] ?? 15));
         }
       })();
     };
