@@ -32,11 +32,37 @@ export class UsageError extends ProfileGateError {
   override name = 'UsageError';
 }
 
-export const EXIT_OK = 0;
-export const EXIT_GATE_FAILED = 1;
-export const EXIT_BAD_INPUT = 2;
-export const EXIT_INTERNAL = 3;
+// Every exit code of the CLI (analyze, run, report, dashboard, demo), here and nowhere else: the
+// README's exit-code line and the help texts list them, and a test holds the README to this table.
+// Apart from these, a `run` stopped by SIGINT or SIGTERM exits as the shell convention has it,
+// 128 + the signal's number (runner/process.ts, which stays free of imports to run on its own).
 
+/** Success: the gate passed or warned, or there was nothing to gate. */
+export const EXIT_OK = 0;
+/** The gate's verdict is fail. */
+export const EXIT_GATE_FAILED = 1;
+/** Bad input or usage: one line on stderr naming the file or flag and what was expected. */
+export const EXIT_BAD_INPUT = 2;
+/** An internal error: a bug in profile-gate, never the user's input. */
+export const EXIT_INTERNAL = 3;
+/** `run` only: the workload's run itself failed or timed out (distinct from 1, the gate failed). */
+export const EXIT_RUN_FAILED = 4;
+
+/** The codes with what each means, in order, as the help texts and the README say them. */
+export const EXIT_CODES: ReadonlyArray<{ code: number; meaning: string }> = [
+  { code: EXIT_OK, meaning: 'ok' },
+  { code: EXIT_GATE_FAILED, meaning: 'the gate failed' },
+  { code: EXIT_BAD_INPUT, meaning: 'bad input or usage' },
+  { code: EXIT_INTERNAL, meaning: 'internal error (a bug)' },
+  { code: EXIT_RUN_FAILED, meaning: 'the run failed (run only)' },
+];
+
+/** "0 ok, 1 the gate failed, …" for help texts. */
+export function exitCodesText(): string {
+  return EXIT_CODES.map(({ code, meaning }) => `${code} ${meaning}`).join(', ');
+}
+
+/** The exit code of an error: 2 for the user's mistake, 3 for a bug. */
 export function exitCodeFor(error: unknown): number {
   return error instanceof InputError || error instanceof UsageError ? EXIT_BAD_INPUT : EXIT_INTERNAL;
 }

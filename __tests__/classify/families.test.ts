@@ -1,6 +1,6 @@
 import { classifyName, createClassifier } from '../../src/classify/classify.js';
 import { FAMILY_TABLE, gemmShapeFromTile } from '../../src/classify/families.js';
-import { FAMILY_IDS } from '../../src/classify/family-ids.js';
+import { FAMILY_IDS, userFamilyId } from '../../src/model/family-ids.js';
 import { kernelStem, normalizeKernelName } from '../../src/classify/kernel-name.js';
 
 const examples = FAMILY_TABLE.flatMap((rule, index) =>
@@ -125,7 +125,7 @@ describe('gemmShapeFromTile', () => {
 
 describe('createClassifier', () => {
   it('lets user rules claim kernels before the table', () => {
-    const classify = createClassifier([{ family: 'my-moe', pattern: /^my_moe_/, examples: [] }]);
+    const classify = createClassifier([{ family: userFamilyId('my-moe'), pattern: /^my_moe_/ }]);
     expect(classify({ name: 'my_moe_gemm_bf16' })).toBe('my-moe');
     expect(classify({ name: 'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT' })).toBe('gemm-decode');
     expect(classify({ name: 'totally_unknown_kernel' })).toBe('other');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { compare, type GateInput, type GateKernel } from '../../src/compare/gate.js';
 import { ComparisonSchema, type ComparisonRow, type Report } from '../../src/model/report.js';
 import { emptyReport } from '../helpers/empty-report.js';
+import type { FamilyId, KernelFamily } from '../../src/model/family-ids.js';
 
 /** per_run_tok_s of each process: 15 timed runs after warm-up on an H200 (see ../fixtures/h200-noise/PROVENANCE.md). */
 function noise(file: string): number[][] {
@@ -244,12 +245,12 @@ describe('compare: findings', () => {
 });
 
 describe('compare: kernel mix', () => {
-  const k = (name: string, family: string, totalNs: number, total: number): GateKernel => ({ name, family, totalNs, share: totalNs / total });
+  const k = (name: string, family: FamilyId, totalNs: number, total: number): GateKernel => ({ name, family, totalNs, share: totalNs / total });
   // Baseline: 1000 µs in all; current: 1100 µs (attention went unfused).
   const baseKernels = [k('gemv_a', 'gemv', 600e3, 1000e3), k('sdpa_flash', 'attention-fused', 250e3, 1000e3), k('rmsnorm', 'norm', 100e3, 1000e3), k('rope', 'rope', 50e3, 1000e3)];
   const curKernels = [k('gemv_a', 'gemv', 590e3, 1100e3), k('softmax', 'attention-softmax', 260e3, 1100e3), k('bmm', 'attention-bmm', 150e3, 1100e3), k('rmsnorm', 'norm', 100e3, 1100e3)];
   const families = (ks: GateKernel[]) => {
-    const byFamily = new Map<string, number>();
+    const byFamily = new Map<KernelFamily, number>();
     ks.forEach((x) => byFamily.set(x.family, (byFamily.get(x.family) ?? 0) + x.share));
     return [...byFamily].map(([family, share]) => ({ family, share }));
   };

@@ -1,28 +1,10 @@
 import { runInNewContext } from 'node:vm';
 import { SHARE_SCALE } from '../../src/report/dashboard/data.js';
 import { buildDashboardData, buildSite, renderPageScript, scriptJson, type DashboardData } from '../../src/report/dashboard/index.js';
-import { medianInterval } from '../../src/report/dashboard/median-ci.js';
 import { finding } from '../report/report-factory.js';
 import { DEFAULT_FAMILIES, DEFAULT_KERNELS, nightlyMatrix, nightlyReport, nightlySeries } from './nightly-factory.js';
 
 const inputsOf = (reports: ReturnType<typeof nightlySeries>) => reports.map((report, i) => ({ report, source: `night-${i}/report.json` }));
-
-describe('median interval', () => {
-  it('takes the order statistics a binomial table gives', () => {
-    // n = 15: P(B ≤ 3) = 576/32768 = 0.0176 ≤ 0.05 < P(B ≤ 4) = 0.0592, so the 90% CI (the gate's level) is [x(4), x(12)]
-    // and its coverage 1 − 2·0.0176 = 0.9648 (binomial sums by hand).
-    const ci = medianInterval([15, 3, 9, 1, 12, 7, 5, 14, 2, 8, 11, 4, 13, 6, 10])!;
-    expect(ci).toMatchObject({ median: 8, low: 4, high: 12 });
-    expect(ci.coverage).toBeCloseTo(0.9648, 4);
-  });
-
-  it('falls back to the range, with its lower coverage, when there are too few samples', () => {
-    const ci = medianInterval([3, 1, 2, 4])!;
-    expect(ci).toMatchObject({ median: 2.5, low: 1, high: 4 });
-    expect(ci.coverage).toBeCloseTo(1 - 2 / 16, 6);
-    expect(medianInterval([])).toBeUndefined();
-  });
-});
 
 describe('dashboard data from a year of nightly runs', () => {
   let data: DashboardData;

@@ -14,9 +14,8 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT_RUN_FAILED } from '../../src/cli/run-command.js';
 import { runCli } from '../helpers/cli.js';
-import { InputError } from '../../src/errors.js';
+import { EXIT_RUN_FAILED, InputError } from '../../src/errors.js';
 import { writeOutput } from '../../src/io/inputs.js';
 import { prepareRun, runJob } from '../../src/runner/run-workload.js';
 import { createMemoryLogger } from '../../src/runner/logger.js';

@@ -5,7 +5,7 @@
 import { askDeepDive, deepDiveRequest } from '../../src/diagnose/deep-dive-request.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT_RUN_FAILED } from '../../src/cli/run-command.js';
+import { EXIT_RUN_FAILED } from '../../src/errors.js';
 import { runCli } from '../helpers/cli.js';
 import { prepareRun, runJob } from '../../src/runner/run-workload.js';
 import { createMemoryLogger } from '../../src/runner/logger.js';

@@ -12,7 +12,7 @@
  */
 import * as core from '@actions/core';
 import type { HistoryEntry } from '../compare/between-jobs.js';
-import { parseGateText, type GateFlag, type GateOptionsInput } from '../compare/gate-options.js';
+import { actionGateLabel, GATE_FLAG_SPECS, parseGateFlags, type GateFlag, type GateFlagValue, type GateOptionsInput } from '../compare/gate-options.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { UsageError } from '../errors.js';
 import { loadReport } from '../io/reports.js';
@@ -155,28 +155,15 @@ export async function resolveBaseline(ctx: ModeContext, abRun = false): Promise<
   return { baseline: { report: await loadReport(input), origin: 'file', path: input, reason: `input '${INPUTS.baseline}'` } };
 }
 
-/** The gate's options from the inputs, through the parser the CLI uses; a bad value names the input. */
+/** The gate's options from the inputs, through the reader the CLI uses; a bad value names the input. */
 export function gateOptions(ctx: ModeContext): GateOptionsInput {
-  const input: Record<GateFlag, string> = {
-    threshold: INPUTS.thresholds,
-    'fail-on': INPUTS.failOn,
-    'allow-throttled': INPUTS.allowThrottled,
-    'allow-environment-mismatch': INPUTS.allowEnvironmentMismatch,
-    'overlap-check': INPUTS.overlapCheck,
-    'drop-outliers': INPUTS.dropOutliers,
-  };
+  // Each gate flag's action input, by its name in action.yml (INPUTS maps keys to those names).
+  const keyOf = (flag: GateFlag) => (Object.keys(INPUTS) as (keyof typeof INPUTS)[]).find((key) => INPUTS[key] === GATE_FLAG_SPECS[flag].input);
   return {
-    // failOn is read with the other inputs and handed to the analysis itself.
     thresholds: {},
-    ...parseGateText(
-      {
-        threshold: ctx.inputs.thresholds,
-        allowThrottled: ctx.inputs.allowThrottled,
-        allowEnvironmentMismatch: ctx.inputs.allowEnvironmentMismatch,
-        overlapCheck: ctx.inputs.overlapCheck,
-        dropOutliers: ctx.inputs.dropOutliers,
-      },
-      (flag) => `input '${input[flag]}'`,
-    ),
+    ...parseGateFlags((flag) => {
+      const key = keyOf(flag);
+      return key && key in ctx.inputs ? (ctx.inputs[key as keyof typeof ctx.inputs] as GateFlagValue) : undefined;
+    }, actionGateLabel),
   };
 }

@@ -7,12 +7,12 @@
  * in the name is a (one-sided) hint. The launch grid is not used: it depends on N and split-K too.
  */
 import type { KernelStat } from '../model/capture.js';
-import { FAMILY_TABLE, type FamilyRule } from './families.js';
-import type { FamilyId } from './family-ids.js';
+import { FAMILY_TABLE, type FamilyRule, type UserFamilyRule } from './families.js';
+import type { FamilyId, KernelFamily } from '../model/family-ids.js';
 import { normalizeKernelName } from './kernel-name.js';
 import { demangle } from './demangle.js';
 
-export type Classifier = (kernel: Pick<KernelStat, 'name'> & Partial<KernelStat>) => string;
+export type Classifier = (kernel: Pick<KernelStat, 'name'> & Partial<KernelStat>) => KernelFamily;
 
 /**
  * Token counts that decide a GEMM's shape. A bf16 GEMM with M rows of activations does about M
@@ -24,7 +24,7 @@ export type Classifier = (kernel: Pick<KernelStat, 'name'> & Partial<KernelStat>
 export const DECODE_TOKENS_MAX = 64;
 export const PREFILL_TOKENS_MIN = 256;
 
-const DENSE_GEMM = new Set<string>(['gemm', 'gemm-decode', 'gemm-prefill']);
+const DENSE_GEMM: ReadonlySet<KernelFamily> = new Set<FamilyId>(['gemm', 'gemm-decode', 'gemm-prefill']);
 
 /** The shape a dense GEMM's launching op gives it (M = its token count). */
 export function gemmShapeFromTokens(tokens: number): FamilyId {
@@ -34,20 +34,20 @@ export function gemmShapeFromTokens(tokens: number): FamilyId {
 }
 
 /** The family of one name under the given rules, or `other`. */
-export function classifyName(name: string, rules: readonly FamilyRule[] = FAMILY_TABLE): string {
+export function classifyName(name: string, rules: readonly (FamilyRule | UserFamilyRule)[] = FAMILY_TABLE): KernelFamily {
   // Mangled names (`_ZN7cutlass13device_kernelI…`) are read demangled, as the other tools print them.
   const readable = name.trimStart().startsWith('_Z') ? (demangle(name.trim()) ?? name) : name;
   const normalized = normalizeKernelName(readable);
   const rule = rules.find((candidate) => candidate.pattern.test(normalized));
   if (!rule) return 'other';
-  return rule.shape ? rule.shape(normalized) : rule.family;
+  return 'shape' in rule && rule.shape ? rule.shape(normalized) : rule.family;
 }
 
 /** User rules come first, so a team can claim its own kernels. */
-export function createClassifier(userRules: readonly FamilyRule[] = []): Classifier {
+export function createClassifier(userRules: readonly UserFamilyRule[] = []): Classifier {
   const rules = [...userRules, ...FAMILY_TABLE];
   const userFamilies = new Set(userRules.map((rule) => rule.family));
-  const cache = new Map<string, string>();
+  const cache = new Map<string, KernelFamily>();
   return (kernel) => {
     let family = cache.get(kernel.name);
     if (family === undefined) {

@@ -6,10 +6,11 @@
  * Examples are real names from profiles (nsys, Kineto, rocprof, ncu) or MAX's documented templates;
  * counter-examples are real neighbours the row must leave to another family.
  */
-import type { FamilyId } from './family-ids.js';
+import type { FamilyId, KernelFamily } from '../model/family-ids.js';
 
+/** A row of the built-in table: its family is a built-in id, so a misspelt one fails to compile. */
 export interface FamilyRule {
-  family: FamilyId | string;
+  family: FamilyId;
   pattern: RegExp;
   /** For GEMM libraries whose name carries the output tile: a weak, one-sided shape hint. */
   shape?: (normalizedName: string) => FamilyId;
@@ -17,6 +18,12 @@ export interface FamilyRule {
   examples: readonly (string | readonly [string, FamilyId])[];
   /** Real neighbour names that must NOT end up in this row's family (another row claims them). */
   counterExamples?: readonly string[];
+}
+
+/** A row of a user's family config: a built-in id (to claim kernels for it) or a user family. */
+export interface UserFamilyRule {
+  family: KernelFamily;
+  pattern: RegExp;
 }
 
 /**

@@ -2,14 +2,21 @@
  * User-defined kernel families, from a JSON config:
  *   { "families": [{ "family": "my-fused-moe", "pattern": "^my_moe_", "flags": "i" }] }
  * Entries are tried in order before the built-in table. A family may be a built-in id (to claim a
- * kernel for it) or a new name (reported as its own family; rules only read the built-in ids).
+ * kernel for it) or a new id (reported as its own family, a UserFamilyId; rules only read the
+ * built-in ids). Each id is checked here, at load: one line naming the file and the entry.
  */
 import { z } from 'zod';
 import { InputError } from '../errors.js';
-import type { FamilyRule } from './families.js';
+import { FAMILY_IDS, isBuiltInFamily, userFamilyId, type KernelFamily } from '../model/family-ids.js';
+import type { UserFamilyRule } from './families.js';
+
+/** Lower-case words of letters and digits joined by single dashes, as the built-in ids are. */
+const FAMILY_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** Ids are shown in tables and used in threshold keys (`family:<id>`): a short id stays readable. */
+const FAMILY_ID_MAX = 60;
 
 const EntrySchema = z.object({
-  family: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lower-case id (letters, digits, dashes)'),
+  family: z.string(),
   pattern: z.string().min(1),
   // `g` and `y` make RegExp.test stateful, which would make classification depend on call order.
   flags: z.string().regex(/^[imsu]*$/, 'a combination of i, m, s, u').default(''),
@@ -22,8 +29,27 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${path.replace(/^\./, '') || 'config'}: ${issue.message}`;
 }
 
+/** A built-in id spelt another way (`KV_Cache`, `attention fused`): what it would be, normalized. */
+function looseSpelling(id: string): string {
+  return id
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_.]+/g, '-')
+    .replace(/-+/g, '-');
+}
+
+/** The family an entry names, or why it cannot be one. */
+export function checkFamilyId(id: string): { family: KernelFamily } | { problem: string } {
+  if (isBuiltInFamily(id)) return { family: id };
+  const meant = looseSpelling(id);
+  if (isBuiltInFamily(meant)) return { problem: `'${id}' is the built-in family '${meant}' spelt another way; write '${meant}' to claim kernels for it, or pick a new id` };
+  if (!FAMILY_ID.test(id)) return { problem: `expected a family id (lower-case letters and digits joined by single dashes, e.g. my-fused-moe), got ${JSON.stringify(id.slice(0, 80))}` };
+  if (id.length > FAMILY_ID_MAX) return { problem: `expected a family id of at most ${FAMILY_ID_MAX} characters, got ${id.length}` };
+  return { family: userFamilyId(id) };
+}
+
 /** Parse and validate a family config; `path` names the file in errors. */
-export function parseUserFamilies(text: string, path: string): FamilyRule[] {
+export function parseUserFamilies(text: string, path: string): UserFamilyRule[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -35,12 +61,14 @@ export function parseUserFamilies(text: string, path: string): FamilyRule[] {
     throw new InputError(path, `expected { "families": [{ family, pattern, flags? }] }, got ${describeIssue(parsed.error.issues[0]!)}`);
   }
   return parsed.data.families.map((entry, index) => {
+    const checked = checkFamilyId(entry.family);
+    if ('problem' in checked) throw new InputError(path, `families[${index}].family: ${checked.problem} (built-in families: ${FAMILY_IDS.join(', ')})`);
     let pattern: RegExp;
     try {
       pattern = new RegExp(entry.pattern, entry.flags);
     } catch (error) {
       throw new InputError(path, `families[${index}].pattern: expected a valid regular expression, got ${(error as Error).message}`);
     }
-    return { family: entry.family, pattern, examples: [] };
+    return { family: checked.family, pattern };
   });
 }

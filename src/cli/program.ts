@@ -7,11 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
 import { parseUserFamilies } from '../classify/user-families.js';
-import { InputError } from '../errors.js';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
-import { DEFAULT_FAIL_ON_TEXT, parseGateText } from '../compare/gate-options.js';
-import { describeError, exitCodeFor, EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../errors.js';
+import { GATE_FLAG_OPTIONS, gateFlagsHelp, parseGateFlags } from '../compare/gate-options.js';
+import { describeError, EXIT_GATE_FAILED, EXIT_OK, exitCodeFor, exitCodesText, InputError, UsageError } from '../errors.js';
 import type { Report } from '../model/report.js';
 import { renderSummary } from '../report/markdown/summary.js';
 import { renderTerminal } from '../report/terminal.js';
@@ -69,24 +68,14 @@ analyze options:
 
 gate options (analyze):
   --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
-  --fail-on LIST       finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)
-  --threshold M=PCT    practical floor of a metric in percent (decode_tok_s=3), or a share threshold in
-                       percentage points (family:attention-fused=10); repeatable
-  --allow-throttled    compare even when a side was throttled (otherwise the verdict is invalid)
-  --allow-environment-mismatch KEYS|all
-                       compare although these fingerprint keys differ (gpuName, driver, cuda, model …)
-  --overlap-check true|false
-                       hold a significant change back (warn) when one side's runs reach the other's median (default true)
-  --drop-outliers true|false
-                       leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
+${gateFlagsHelp(23)}
 
 ${RUN_METADATA_HELP}
 
 INPUT may be a capture file, a directory of them, or an Nsight report (x.nsys-rep, x.ncu-rep): with
 nsys or ncu on PATH it is exported first (nsys stats / ncu --import … --csv), the command shown.
 
-Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage (an unreadable file, an analysis past
---timeout), 3 internal error (a bug), 4 the run failed (run only).
+Exit codes: ${exitCodesText()}. Bad input includes an unreadable file and an analysis past --timeout.
 `;
 
 const ANALYZE_HELP = `Usage: profile-gate analyze [options] INPUT...
@@ -175,15 +164,10 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
       top: { type: 'string' },
       timeout: { type: 'string' },
       baseline: { type: 'string' },
-      'fail-on': { type: 'string' },
-      threshold: { type: 'string', multiple: true },
-      'allow-throttled': { type: 'boolean' },
-      'allow-environment-mismatch': { type: 'string' },
+      ...GATE_FLAG_OPTIONS,
       'smi-columns': { type: 'string' },
       'allow-mixed': { type: 'boolean' },
       strict: { type: 'boolean' },
-      'overlap-check': { type: 'string' },
-      'drop-outliers': { type: 'string' },
       'if-no-captures': { type: 'string' },
       ...RUN_METADATA_OPTIONS,
     },
@@ -196,14 +180,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
   const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
   const families = values.families ? await loadFamilies(values.families) : [];
-  const { failOn, ...gate } = parseGateText({
-    ...(values.threshold ? { threshold: values.threshold } : {}),
-    ...(values['fail-on'] !== undefined ? { failOn: values['fail-on'] } : {}),
-    ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
-    ...(values['allow-environment-mismatch'] ? { allowEnvironmentMismatch: values['allow-environment-mismatch'] } : {}),
-    ...(values['overlap-check'] !== undefined ? { overlapCheck: values['overlap-check'] } : {}),
-    ...(values['drop-outliers'] !== undefined ? { dropOutliers: values['drop-outliers'] } : {}),
-  });
+  const { failOn, ...gate } = parseGateFlags((flag) => values[flag]);
   const baseline: BaselineChoice | null = values.baseline
     ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
     : null;

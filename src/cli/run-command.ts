@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError, EXIT_BAD_INPUT, EXIT_GATE_FAILED, EXIT_OK, exitCodeFor, UsageError } from '../errors.js';
+import { describeError, EXIT_BAD_INPUT, EXIT_GATE_FAILED, EXIT_OK, EXIT_RUN_FAILED, exitCodeFor, exitCodesText, UsageError } from '../errors.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 import type { Probe } from '../runner/detect.js';
 import { createPlainLogger, type Logger } from '../runner/logger.js';
@@ -12,13 +12,10 @@ import { parseRunOptions, RUN_OPTION_NAMES } from '../runner/run-options.js';
 import { baseReportPath, prepareRun, runJob, type AnalyzeSide } from '../runner/run-workload.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
-import { DEFAULT_FAIL_ON_TEXT, parseGateText, type GateOptionsInput } from '../compare/gate-options.js';
+import { GATE_FLAG_OPTIONS, GATE_VALUE_FLAGS, gateFlagsHelp, parseGateFlags, type GateFlagValue, type GateOptionsInput } from '../compare/gate-options.js';
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
-
-/** The run itself failed or timed out (distinct from 1, the gate failed). */
-export const EXIT_RUN_FAILED = 4;
 
 export const RUN_HELP = `Usage: profile-gate run [options]
 
@@ -53,17 +50,13 @@ A/B (the base build in the same job, on the same GPU; its report is the baseline
 
 Gate:
   --baseline FILE               compare against a report.json (not with --base-workdir/--base-run)
-  --threshold M=PCT             practical floor of a metric in percent (decode_tok_s=3); repeatable
-  --fail-on LIST                finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT})
-  --allow-throttled             compare even when a side was throttled
-  --overlap-check true|false    warn instead of failing when one side's runs reach the other's median (default true)
-  --drop-outliers true|false    leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
+${gateFlagsHelp(32)}
 
   --out DIR                     where logs, captures, run.json and the report go (default profile-gate-run)
   --dry-run                     print the plan and exit
   --quiet                       do not echo the workload's output (it is still in DIR/logs)
 
-Exit codes: 0 ok, 1 the gate failed, 2 bad options or the plan cannot run, 4 the run failed.
+Exit codes: ${exitCodesText()}; 2 also when the plan cannot run.
 `;
 
 export interface RunCommandDeps {
@@ -96,15 +89,7 @@ async function defaultAnalyze(inputs: readonly string[], environment: Report['en
 async function gateFromFlags(values: Record<string, unknown>, abRun: boolean): Promise<RunGate> {
   const file = typeof values['baseline'] === 'string' ? values['baseline'] : undefined;
   if (file !== undefined && abRun) throw new UsageError('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
-  const thresholds = values['threshold'] as string[] | undefined;
-  const { failOn, ...gate } = parseGateText({
-    ...(thresholds ? { threshold: thresholds } : {}),
-    ...(text('fail-on') !== undefined ? { failOn: text('fail-on')! } : {}),
-    ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
-    ...(text('overlap-check') !== undefined ? { overlapCheck: text('overlap-check')! } : {}),
-    ...(text('drop-outliers') !== undefined ? { dropOutliers: text('drop-outliers')! } : {}),
-  });
+  const { failOn, ...gate } = parseGateFlags((flag) => values[flag] as GateFlagValue);
   return {
     baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
     gate,
@@ -124,7 +109,7 @@ async function writeReport(report: Report, outDir: string, write: (text: string)
   write(`\n${renderTerminal(report)}`);
 }
 
-const STRING_FLAGS = new Set<string>([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', '--threshold', '--fail-on', '--overlap-check', '--drop-outliers']);
+const STRING_FLAGS = new Set<string>([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', ...GATE_VALUE_FLAGS]);
 
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv: readonly string[]): string[] {
@@ -147,11 +132,7 @@ function parseRunArgs(argv: string[]) {
       ...flagOptions,
       out: { type: 'string' },
       baseline: { type: 'string' },
-      threshold: { type: 'string', multiple: true },
-      'fail-on': { type: 'string' },
-      'allow-throttled': { type: 'boolean' },
-      'overlap-check': { type: 'string' },
-      'drop-outliers': { type: 'string' },
+      ...GATE_FLAG_OPTIONS,
       'dry-run': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },

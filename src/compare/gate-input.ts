@@ -5,6 +5,7 @@
 import type { Environment } from '../model/capture.js';
 import type { Comparison, ComparisonRow, Verdict } from '../model/report.js';
 import type { VerdictFinding } from './verdict.js';
+import type { KernelFamily } from '../model/family-ids.js';
 
 export interface GateMetric {
   name: string;
@@ -18,14 +19,14 @@ export interface GateMetric {
 
 export interface GateKernel {
   name: string;
-  family: string;
+  family: KernelFamily;
   totalNs: number;
   /** Share of all GPU kernel time, 0..1. */
   share: number;
 }
 
 export interface GateFamily {
-  family: string;
+  family: KernelFamily;
   share: number;
 }
 

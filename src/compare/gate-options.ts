@@ -3,7 +3,7 @@
  * comes from), and parsers for the CLI's `--threshold METRIC=PCT` and `--fail-on a,b`.
  */
 import { z } from 'zod';
-import { FAMILY_IDS } from '../classify/family-ids.js';
+import { FAMILY_IDS } from '../model/family-ids.js';
 import { UsageError } from '../errors.js';
 import { DESCRIPTIVE_METRICS, METRIC_CATALOG } from '../model/metrics.js';
 import { FINGERPRINT_KEYS } from './fingerprint.js';
@@ -179,13 +179,6 @@ export function parseFailOnArg(arg: string): string[] {
 /** The fail-on default as written in flags, inputs and help texts. */
 export const DEFAULT_FAIL_ON_TEXT = DEFAULT_FAIL_ON.join(',');
 
-/**
- * The gate options a user sets as text: the CLI's flags (analyze and run) and the action's inputs
- * carry the same names, so one parser serves all three doors.
- */
-export const GATE_FLAGS = ['threshold', 'fail-on', 'allow-throttled', 'allow-environment-mismatch', 'overlap-check', 'drop-outliers'] as const;
-export type GateFlag = (typeof GATE_FLAGS)[number];
-
 export interface GateText {
   /** METRIC=PCT items (each may hold a comma list). */
   threshold?: readonly string[];
@@ -197,9 +190,96 @@ export interface GateText {
   dropOutliers?: boolean | string;
 }
 
+/** How the CLI reads a flag (node:util parseArgs), and how its help line reads. */
+interface GateFlagSpec {
+  field: keyof GateText;
+  cli: { readonly type: 'string' | 'boolean'; readonly multiple?: boolean };
+  /** The action input of the same option (its name in action.yml). */
+  input: string;
+  /** What the flag takes, in its help line (none for a switch). */
+  value?: string;
+  help: string;
+}
+
+/**
+ * The gate options a user sets as text: the CLI's flags (analyze and run) and the action's inputs
+ * carry the same names, so one table and one reader serve all three doors. A new gate flag is one
+ * row here (and its input in action.yml and the action's input schema).
+ */
+export const GATE_FLAG_SPECS = {
+  threshold: {
+    field: 'threshold',
+    cli: { type: 'string', multiple: true },
+    input: 'thresholds',
+    value: 'M=PCT',
+    help: 'practical floor of a metric in percent (decode_tok_s=3), or a share threshold in percentage points (family:attention-fused=10); repeatable',
+  },
+  'fail-on': { field: 'failOn', cli: { type: 'string' }, input: 'fail-on', value: 'LIST', help: `finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)` },
+  'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled (otherwise the verdict is invalid)' },
+  'allow-environment-mismatch': {
+    field: 'allowEnvironmentMismatch',
+    cli: { type: 'string' },
+    input: 'allow-environment-mismatch',
+    value: 'KEYS|all',
+    help: `compare although these fingerprint keys differ (${FINGERPRINT_KEYS.join(', ')})`,
+  },
+  'overlap-check': {
+    field: 'overlapCheck',
+    cli: { type: 'string' },
+    input: 'overlap-check',
+    value: 'true|false',
+    help: "hold a significant change back (warn) when one side's runs reach the other's median (default true)",
+  },
+  'drop-outliers': {
+    field: 'dropOutliers',
+    cli: { type: 'string' },
+    input: 'drop-outliers',
+    value: 'true|false',
+    help: "leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)",
+  },
+} as const satisfies Record<string, GateFlagSpec>;
+
+export type GateFlag = keyof typeof GATE_FLAG_SPECS;
+export const GATE_FLAGS = Object.keys(GATE_FLAG_SPECS) as GateFlag[];
+
+/** The gate flags as node:util parseArgs options, for every CLI command that gates. */
+export const GATE_FLAG_OPTIONS = Object.fromEntries(GATE_FLAGS.map((flag) => [flag, GATE_FLAG_SPECS[flag].cli])) as { [F in GateFlag]: (typeof GATE_FLAG_SPECS)[F]['cli'] };
+
+/** The gate flags that take a value (`--fail-on LIST`), as written on a command line. */
+export const GATE_VALUE_FLAGS: readonly string[] = GATE_FLAGS.filter((flag) => GATE_FLAG_SPECS[flag].cli.type === 'string').map((flag) => `--${flag}`);
+
+/** The help lines of the gate flags, descriptions from `column`; a longer flag puts its description on the next line. */
+export function gateFlagsHelp(column: number): string {
+  return GATE_FLAGS.map((flag) => {
+    const spec: GateFlagSpec = GATE_FLAG_SPECS[flag];
+    const name = `  --${flag}${spec.value ? ` ${spec.value}` : ''}`;
+    return name.length < column ? `${name.padEnd(column)}${spec.help}` : `${name}\n${' '.repeat(column)}${spec.help}`;
+  }).join('\n');
+}
+
+/** A gate flag's value as a door holds it: CLI text or a switch, or an action input already split into a list. */
+export type GateFlagValue = string | boolean | readonly string[] | undefined;
+
+/** The gate text from a door's reader by flag name; what the reader does not give is left out. */
+export function gateTextFrom(read: (flag: GateFlag) => GateFlagValue): GateText {
+  const text: Record<string, unknown> = {};
+  for (const flag of GATE_FLAGS) {
+    let value = read(flag);
+    const spec: GateFlagSpec = GATE_FLAG_SPECS[flag];
+    // A list where the option takes one text (an action input split at commas): joined back.
+    if (Array.isArray(value) && !('multiple' in spec.cli)) value = value.join(',');
+    else if (typeof value === 'string' && 'multiple' in spec.cli) value = [value];
+    if (value === undefined) continue;
+    text[spec.field] = value;
+  }
+  return text as GateText;
+}
+
 /** `--threshold` and `input 'thresholds'` name the same option. */
 export type GateFlagLabel = (flag: GateFlag) => string;
 export const cliGateLabel: GateFlagLabel = (flag) => `--${flag}`;
+/** The action input that sets a gate flag's option, as its error messages name it. */
+export const actionGateLabel: GateFlagLabel = (flag) => `input '${GATE_FLAG_SPECS[flag].input}'`;
 
 function booleanText(value: boolean | string | undefined, label: string): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value;
@@ -208,6 +288,11 @@ function booleanText(value: boolean | string | undefined, label: string): boolea
   if (text === 'true') return true;
   if (text === 'false') return false;
   throw new UsageError(`${label}: expected true or false, got ${JSON.stringify(value)}`);
+}
+
+/** Gate options from a door's reader by flag name (CLI flags or action inputs); a bad value names the flag or input. */
+export function parseGateFlags(read: (flag: GateFlag) => GateFlagValue, label: GateFlagLabel = cliGateLabel): GateOptionsInput {
+  return parseGateText(gateTextFrom(read), label);
 }
 
 /** Gate options from their text form; a bad value is a UsageError naming the flag or input. */

@@ -6,19 +6,20 @@
  */
 import type { MemoryUnit } from './ncu-metrics.js';
 import type { Bound } from './ncu-bound.js';
+import { LINEAR_FAMILIES, type FamilyId, type KernelFamily } from '../model/family-ids.js';
 
 export type KernelKind = 'copy' | 'elementwise' | 'gemm' | 'attention' | 'reduction' | 'collective' | 'other';
 
-const GEMM_FAMILIES = new Set(['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-gemm', 'moe-gemm']);
-const ATTENTION_FAMILIES = new Set(['attention-fused', 'attention-softmax', 'attention-bmm']);
-const REDUCTION_FAMILIES = new Set(['reduce', 'norm']);
+const GEMM_FAMILIES: ReadonlySet<KernelFamily> = new Set(LINEAR_FAMILIES);
+const ATTENTION_FAMILIES: ReadonlySet<KernelFamily> = new Set<FamilyId>(['attention-fused', 'attention-softmax', 'attention-bmm']);
+const REDUCTION_FAMILIES: ReadonlySet<KernelFamily> = new Set<FamilyId>(['reduce', 'norm']);
 /** Layout work among elementwise kernels: direct copies, transposes and permutes, cat, contiguous, KV-head expands. */
 const COPY_NAME = /direct_copy|copy_kernel|CatArray|\bcat_|transpose|permute|contiguous|repeat_interleave|repeat_kv|expand_kv|copyBuffer/i;
 
 const MATMUL_NAME = /gemm|gemv|matmul|mul_mat|QuantDot|dot_?product/i;
 
 /** The kind of work a kernel does, from its family (and its name, for copies filed as elementwise). */
-export function kernelKind(family: string | undefined, name: string): KernelKind {
+export function kernelKind(family: KernelFamily | undefined, name: string): KernelKind {
   if (family === 'collective') return 'collective';
   if (family === 'copy' || ((family === 'elementwise' || family === undefined || family === 'other') && COPY_NAME.test(name))) return 'copy';
   if (family && GEMM_FAMILIES.has(family)) return 'gemm';
@@ -35,7 +36,7 @@ const AVOID_COPY =
   'The fastest copy is the one not made: keep tensors in the layout and type their consumer reads (no .contiguous() after a permute or transpose, no cast there and back), use the attention kernel\'s native GQA instead of repeat_kv/repeat_interleave of the KV heads, and fuse what remains into the consumer (torch.compile, or a kernel that takes strided input).';
 
 /** Advice for a bound, by kind; the family tells a quantized GEMM (`lowbit-gemm`) from a dense one. */
-export function boundAdvice(bound: Bound, kind: KernelKind, unit: MemoryUnit | undefined, family: string | undefined): string {
+export function boundAdvice(bound: Bound, kind: KernelKind, unit: MemoryUnit | undefined, family: KernelFamily | undefined): string {
   const lowBit = family === 'lowbit-gemm' || family === 'quantize';
   if (bound === 'memory') {
     switch (kind) {

@@ -10,6 +10,7 @@ import type { NcuResult } from '../model/capture.js';
 import type { Kernel } from '../model/profile.js';
 import { deepDiveRequest } from './deep-dive-request.js';
 import { round } from './profile-measures.js';
+import type { KernelFamily } from '../model/family-ids.js';
 
 type Rule = NcuResult['rules'][number];
 
@@ -144,10 +145,10 @@ export interface KernelDeepDive {
   /** The breakdown kernel it was matched to by key, when the breakdown comes from a timing capture. */
   breakdown?: Pick<Kernel, 'name' | 'share' | 'instances' | 'totalNs' | 'family'>;
   /** The kernel's family (the breakdown's, or the family of ncu's own row). */
-  family?: string;
+  family?: KernelFamily;
 }
 
-type BreakdownKernel = Pick<Kernel, 'name' | 'share' | 'instances' | 'totalNs'> & { family?: string };
+type BreakdownKernel = Pick<Kernel, 'name' | 'share' | 'instances' | 'totalNs'> & { family?: KernelFamily };
 
 /**
  * One entry per profiled kernel, in the order the capture first lists them, each matched by its

@@ -1,7 +1,7 @@
 /**
  * Measurements several rules read from a Profile: family totals, metric values and the MoE mix. Rules stay independent; they only share these readings.
  */
-import { LINEAR_FAMILIES } from '../classify/family-ids.js';
+import { LINEAR_FAMILIES, type KernelFamily } from '../model/family-ids.js';
 import { kernelStem } from '../classify/kernel-name.js';
 import type { PythonSite } from '../model/capture.js';
 import type { Kernel, Profile, Rank } from '../model/profile.js';
@@ -15,7 +15,7 @@ export interface Totals {
   instances: number;
 }
 
-export function familyTotals(profile: Profile, families: readonly string[]): Totals {
+export function familyTotals(profile: Profile, families: readonly KernelFamily[]): Totals {
   let ns = 0;
   let instances = 0;
   for (const entry of profile.families) {
@@ -26,7 +26,7 @@ export function familyTotals(profile: Profile, families: readonly string[]): Tot
   return { ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
 }
 
-export function kernelsMatching(profile: Profile, pattern: RegExp, families?: readonly string[]): Totals & { kernels: Kernel[] } {
+export function kernelsMatching(profile: Profile, pattern: RegExp, families?: readonly KernelFamily[]): Totals & { kernels: Kernel[] } {
   const kernels = profile.kernels.filter((k) => pattern.test(k.name) && (!families || families.includes(k.family)));
   const ns = kernels.reduce((sum, k) => sum + k.totalNs, 0);
   const instances = kernels.reduce((sum, k) => sum + k.instances, 0);

@@ -14,16 +14,20 @@ import {
   SourceSchema,
   TimelineSchema,
 } from './capture.js';
+import { kernelFamily } from './family-ids.js';
+
+/** A kernel family as stored: a built-in id, or a user family's id (family-ids.ts). */
+export const KernelFamilySchema = z.string().transform(kernelFamily);
 
 export const KernelSchema = KernelStatSchema.extend({
-  family: z.string(),
+  family: KernelFamilySchema,
   /** Share of all GPU kernel time in the profile, 0..1. */
   share: z.number().min(0).max(1),
 });
 export type Kernel = z.infer<typeof KernelSchema>;
 
 export const FamilyShareSchema = z.object({
-  family: z.string(),
+  family: KernelFamilySchema,
   totalNs: z.number().nonnegative(),
   share: z.number().min(0).max(1),
   kernels: z.number().int().nonnegative(),

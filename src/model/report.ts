@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { EnvironmentSchema, NcuResultSchema, NoticeSchema, SourceSchema, TimelineSchema, ApiStatSchema, MemopStatSchema, CpuFunctionSchema } from './capture.js';
-import { FamilyShareSchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
+import { FamilyShareSchema, KernelFamilySchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
 
 export const REPORT_SCHEMA_VERSION = 1;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
@@ -80,7 +80,7 @@ export type ComparisonRow = z.infer<typeof ComparisonRowSchema>;
 
 export const KernelChangeSchema = z.object({
   name: z.string(),
-  family: z.string(),
+  family: KernelFamilySchema,
   change: z.enum(['added', 'removed', 'increased', 'decreased']),
   baselineNs: z.number(),
   currentNs: z.number(),

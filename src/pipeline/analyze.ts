@@ -3,7 +3,7 @@
  */
 import { buildProfile } from './build-profile.js';
 import { createClassifier } from '../classify/classify.js';
-import type { FamilyRule } from '../classify/families.js';
+import type { UserFamilyRule } from '../classify/families.js';
 import { compare, type GateInput, type HistoryEntry } from '../compare/gate.js';
 import type { GateOptionsInput } from '../compare/gate-options.js';
 import { runRules, type DiagnoseConfig } from '../diagnose/run-rules.js';
@@ -20,7 +20,7 @@ export interface AnalyzeOptions {
   inputs: readonly string[];
   /** Force one format for every input (otherwise detected from content). */
   format?: string;
-  families?: readonly FamilyRule[];
+  families?: readonly UserFamilyRule[];
   diagnose?: DiagnoseConfig;
   failOn?: readonly string[];
   /** A previous report to compare against, with where it came from and why it was chosen. */

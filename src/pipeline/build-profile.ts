@@ -3,6 +3,7 @@ import type { Capture, KernelStat, Notice } from '../model/capture.js';
 import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetrics, mergeTimeline, summarizeRecordings } from './merge-captures.js';
 import type { FamilyShare, Profile, Rank } from '../model/profile.js';
 import { createClassifier, type Classifier } from '../classify/classify.js';
+import type { KernelFamily } from '../model/family-ids.js';
 
 /** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
 export function buildProfile(captures: readonly Capture[], classify: Classifier = createClassifier(), inputNotices: readonly Notice[] = []): Profile {
@@ -58,8 +59,8 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
   };
 }
 
-function familySharesOf(kernels: ReadonlyArray<{ family: string; totalNs: number; instances: number }>, totalKernelNs: number): FamilyShare[] {
-  const families = new Map<string, FamilyShare>();
+function familySharesOf(kernels: ReadonlyArray<{ family: KernelFamily; totalNs: number; instances: number }>, totalKernelNs: number): FamilyShare[] {
+  const families = new Map<KernelFamily, FamilyShare>();
   for (const kernel of kernels) {
     const entry = families.get(kernel.family) ?? { family: kernel.family, totalNs: 0, share: 0, kernels: 0, instances: 0 };
     entry.totalNs += kernel.totalNs;

@@ -1,5 +1,6 @@
 /** Number formatting shared by every renderer. */
 import { CI_LEVEL } from '../compare/gate-options.js';
+import type { KernelFamily } from '../model/family-ids.js';
 
 /** The confidence level of every interval shown, in percent (the gate's: 1 − 2·alpha). */
 export const CI_PERCENT = Math.round(CI_LEVEL * 100);
@@ -43,7 +44,7 @@ interface RankLike {
   worldSize?: number;
   backend?: string;
   totalKernelNs: number;
-  families: ReadonlyArray<{ family: string; share: number }>;
+  families: ReadonlyArray<{ family: KernelFamily; share: number }>;
   timeline: { busyNs: number; activeSpanNs: number; devices: number; communication?: { exposedNs: number } } | null;
 }
 

@@ -1,5 +1,5 @@
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
-import { FAMILY_INFO } from '../classify/family-ids.js';
+import { familyLabel } from '../model/family-ids.js';
 import { metricInfo } from '../model/metrics.js';
 import type { Finding, Report } from '../model/report.js';
 import { excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './number-format.js';
@@ -22,10 +22,6 @@ const ansi: Paint = (text, style) => `\u001b[${ANSI[style]}m${text}\u001b[0m`;
 const VERDICT_STYLE: Record<Report['verdict'], keyof typeof ANSI> = { pass: 'green', warn: 'yellow', fail: 'red', 'insufficient-data': 'yellow', invalid: 'red' };
 const STATUS_STYLE: Record<string, keyof typeof ANSI> = { fail: 'red', warn: 'yellow', improved: 'green', pass: 'green', 'insufficient-data': 'yellow', info: 'gray' };
 const SEVERITY_STYLE: Record<Finding['severity'], keyof typeof ANSI> = { error: 'red', warning: 'yellow', info: 'gray' };
-
-function familyLabel(family: string): string {
-  return (FAMILY_INFO as Record<string, { label: string }>)[family]?.label ?? family;
-}
 
 function evidenceLine(finding: Finding): string {
   return Object.entries(finding.evidence)

@@ -1,5 +1,4 @@
 import { renderMergedSummary, renderSummary, SUMMARY_LIMIT_BYTES } from '../../../src/report/markdown/summary.js';
-import { medianInterval } from '../../../src/report/markdown/sections.js';
 import { mergeReports } from '../../../src/report/merge-reports.js';
 import { finding, HOSTILE, makeReport, OUR_TAGS, rawTags, row, tableCells, tablesOf, withoutFences } from '../report-factory.js';
 
@@ -81,19 +80,6 @@ describe('renderSummary', () => {
     expect(none).toContain('### Baseline\n\nNone: no artifact');
     const defaulted = renderSummary(makeReport({ rows: null }));
     expect(defaulted).toContain('No comparison: no baseline report was given');
-  });
-});
-
-describe('medianInterval', () => {
-  it('needs at least 5 samples for 90%, the gate\'s level', () => {
-    // n=4: j=1 covers only 1 - 2/16 = 0.875.
-    expect(medianInterval([1, 2, 3, 4])).toBeNull();
-    // n=5: j=1 covers 1 - 2/32 = 0.9375.
-    expect(medianInterval([5, 1, 4, 2, 3])).toEqual([1, 5]);
-    // n=20: j=6 covers 1 - 2·P(X<=5) = 1 - 2·0.0207 = 0.959; j=7 gives 0.885, under 90%.
-    expect(medianInterval(Array.from({ length: 20 }, (_, i) => i + 1))).toEqual([6, 15]);
-    // At 95% n=5 is too few: 0.9375 < 0.95.
-    expect(medianInterval([5, 1, 4, 2, 3], 0.95)).toBeNull();
   });
 });
 

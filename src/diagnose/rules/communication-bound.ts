@@ -9,6 +9,7 @@ import type { Profile, Rank } from '../../model/profile.js';
 import type { RuleHit } from '../rule.js';
 import { defineRule } from '../rule.js';
 import { percent, round, stragglerOf } from '../profile-measures.js';
+import type { KernelFamily } from '../../model/family-ids.js';
 
 /** Kernels that only a backward pass or an optimizer step launches: the run is training. */
 const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|_sgd_/i;
@@ -17,7 +18,7 @@ const STRAGGLER_EXCESS = 0.1;
 /** Below this busy share of the active span, the idle rest is named too. */
 const IDLE_NOTE_BUSY = 0.8;
 /** Families only serving and generation have. */
-const INFERENCE_FAMILIES = ['kv-cache', 'sampling', 'gemm-decode'];
+const INFERENCE_FAMILIES: readonly KernelFamily[] = ['kv-cache', 'sampling', 'gemm-decode'];
 
 type Workload = 'training' | 'inference' | 'unknown';
 

@@ -1,5 +1,5 @@
 /** The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and norms below. */
-import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
+import { LINEAR_FAMILIES } from '../../model/family-ids.js';
 import { defineRule } from '../rule.js';
 import { familyTotals, percent, round } from '../profile-measures.js';
 

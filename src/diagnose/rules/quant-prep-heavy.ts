@@ -3,7 +3,7 @@
  * it stays small; when the prep kernels take as long as the matmuls they feed, the low-bit path
  * loses its point.
  */
-import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
+import { LINEAR_FAMILIES } from '../../model/family-ids.js';
 import { defineRule } from '../rule.js';
 import { familyTotals, ncuCommand, percent, round, steadyLaunchSkip } from '../profile-measures.js';
 

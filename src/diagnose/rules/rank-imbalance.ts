@@ -8,6 +8,7 @@ import type { Rank } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
 import { median } from '../../model/averages.js';
 import { percent, round, stragglerOf } from '../profile-measures.js';
+import type { KernelFamily } from '../../model/family-ids.js';
 
 const labelOf = (rank: Rank) => (rank.rank !== undefined ? `rank ${rank.rank}` : `device ${rank.device ?? 0}`);
 const medianStepNs = (rank: Rank): number | undefined => {
@@ -16,8 +17,8 @@ const medianStepNs = (rank: Rank): number | undefined => {
 };
 
 /** The family the slow rank spends most extra time on, against the others' median. */
-function extraFamily(slow: Rank, others: readonly Rank[]): { family: string; extraNs: number } {
-  let best = { family: 'other', extraNs: -Infinity };
+function extraFamily(slow: Rank, others: readonly Rank[]): { family: KernelFamily; extraNs: number } {
+  let best: { family: KernelFamily; extraNs: number } = { family: 'other', extraNs: -Infinity };
   for (const entry of slow.families) {
     if (entry.family === 'collective') continue;
     const peer = median(others.map((r) => r.families.find((f) => f.family === entry.family)?.totalNs ?? 0));

@@ -8,7 +8,7 @@
  * 128×128 tile.
  */
 import { tileHint } from '../../classify/families.js';
-import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
+import { LINEAR_FAMILIES } from '../../model/family-ids.js';
 import { mean, median } from '../../model/averages.js';
 import type { Profile } from '../../model/profile.js';
 import { defineRule } from '../rule.js';

@@ -4,7 +4,7 @@
  * fused attention kernel accounts for are the signal; a sampling softmax runs once per step and
  * stays far below the per-layer rate.
  */
-import { LINEAR_FAMILIES } from '../../classify/family-ids.js';
+import { LINEAR_FAMILIES } from '../../model/family-ids.js';
 import { defineRule } from '../rule.js';
 import { familyTotals, percent, round } from '../profile-measures.js';
 

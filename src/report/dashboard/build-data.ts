@@ -4,8 +4,9 @@
  * point, change points of the metric and of the large family shares, top-kernel changes between
  * consecutive points, and the open regressions (a shift the wrong way with no recovery since).
  */
-import { detectChangePoints, MAX_SEGMENT, type ChangePoint } from '../../compare/change-points.js';
-import { seedFor } from '../../compare/statistics.js';
+import { openRegressions as openHistoryRegressions, seriesChanges, shareChanges, type HistoryChange } from '../../compare/history.js';
+import { medianInterval } from '../../compare/median-interval.js';
+import { median } from '../../model/averages.js';
 import { metricInfo } from '../../model/metrics.js';
 import type { Report } from '../../model/report.js';
 import {
@@ -23,7 +24,6 @@ import {
   type WorkloadSeries,
 } from './data.js';
 import { eventsBetween, type KernelShares } from './kernel-events.js';
-import { medianInterval } from './median-ci.js';
 import { CI_PERCENT } from '../number-format.js';
 import { clampText, safeCommit, safeHttpsUrl, safeRepository, safeServerUrl } from './safe-text.js';
 
@@ -102,24 +102,9 @@ class Interner {
   }
 }
 
-function mark(point: ChangePoint, indexes: readonly number[]): ChangeMark {
-  return { index: indexes[point.index]!, before: round(point.before, 4), after: round(point.after, 4), relative: round(point.relativeChange, 5), pValue: round(point.pValue, 4) };
-}
-
-/** Change points of a series with gaps (nulls): found on the values present, indexed on all points. */
-function changesOf(values: ReadonlyArray<number | null>, options: DashboardOptions, key: string, floors: { minRelativeChange?: number; minAbsoluteChange?: number }): ChangeMark[] {
-  const indexes: number[] = [];
-  const present: number[] = [];
-  values.forEach((v, i) => {
-    if (v !== null && Number.isFinite(v)) {
-      indexes.push(i);
-      present.push(v);
-    }
-  });
-  // The scan is O(n²) in memory and time: a very long history is scanned over its latest part.
-  const skip = Math.max(0, present.length - MAX_SEGMENT);
-  const found = detectChangePoints(present.slice(skip), { seed: seedFor(options.seed, key), permutations: options.permutations, alpha: options.alpha, ...floors });
-  return found.map((p) => mark(p, indexes.slice(skip)));
+/** A change as the page stores it: rounded, so a year of points stays small. */
+function mark(change: HistoryChange): ChangeMark {
+  return { index: change.index, before: round(change.before, 4), after: round(change.after, 4), relative: round(change.relative, 5), pValue: round(change.pValue, 4) };
 }
 
 function familyShares(reports: readonly Report[], options: DashboardOptions): { families: string[]; shares: number[][] } {
@@ -179,11 +164,14 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     points.run.push(safeHttpsUrl(report.run.runUrl));
     points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
     const metric = report.metrics.find((m) => m.name === options.metric);
-    const interval = metric ? medianInterval(metric.samples) : undefined;
-    const value = interval?.median ?? metric?.value;
+    // The same interval the summary and the comment show for these samples.
+    const interval = metric ? medianInterval(metric.samples) : null;
+    // The median of the samples the interval is of (a report's value is that median when it is whole).
+    const finite = metric?.samples.filter(Number.isFinite) ?? [];
+    const value = finite.length ? median(finite) : metric?.value;
     points.value.push(value !== undefined && Number.isFinite(value) ? round(value) : null);
-    points.low.push(interval && interval.low !== interval.high ? round(interval.low) : null);
-    points.high.push(interval && interval.low !== interval.high ? round(interval.high) : null);
+    points.low.push(interval ? round(interval.low) : null);
+    points.high.push(interval ? round(interval.high) : null);
     points.n.push(metric?.samples.length ?? 0);
     points.shares.push(shares[i]!);
     const current = kernelShares(report);
@@ -215,13 +203,10 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     points.findings.push([...seen].sort((a, b) => a - b));
   });
   const latest = reports[reports.length - 1]!;
-  const changes = changesOf(points.value, options, name, { minRelativeChange: options.minChange });
-  const familyChanges: FamilyChangeMark[] = [];
-  families.forEach((family, f) => {
-    const series = points.shares.map((row) => row[f]! / SHARE_SCALE);
-    if (family === 'other' || Math.max(...series) < 0.05) return;
-    for (const c of changesOf(series, options, `${name}:${family}`, { minAbsoluteChange: options.minShareChange })) familyChanges.push({ ...c, family: f });
-  });
+  const history = { seed: options.seed, permutations: options.permutations, alpha: options.alpha };
+  const changes = seriesChanges(points.value, name, { ...history, minRelativeChange: options.minChange }).map(mark);
+  const scanned = families.flatMap((family, f) => (family === 'other' ? [] : [{ f, key: `${name}:${family}`, shares: points.shares.map((row) => row[f]! / SHARE_SCALE) }]));
+  const familyChanges: FamilyChangeMark[] = shareChanges(scanned, { ...history, minShareChange: options.minShareChange }).map((c) => ({ ...mark(c), family: scanned[c.series]!.f }));
   // Newest first: the table shows the latest moves.
   events.sort((a, b) => b.index - a.index);
   return {
@@ -240,27 +225,18 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
   };
 }
 
-/** Shifts the wrong way whose lost level no later segment won back. */
+/** The workload's open regressions (compare/history.ts judges them), as the page lists them. */
 export function openRegressions(series: WorkloadSeries, workload: number, direction: 'higher' | 'lower', minChange: number): OpenRegression[] {
-  const worse = (from: number, to: number): number => (direction === 'higher' ? 1 : -1) * ((to - from) / Math.abs(from || 1));
-  const open: OpenRegression[] = [];
-  series.changes.forEach((change, c) => {
-    if (worse(change.before, change.after) > -minChange) return;
-    const later = series.changes.slice(c).map((x) => x.after);
-    if (later.some((level) => worse(change.before, level) > -minChange)) return;
-    const latest = later[later.length - 1]!;
-    open.push({
-      workload,
-      index: change.index,
-      before: change.before,
-      after: change.after,
-      latest,
-      relative: change.relative,
-      latestRelative: round((latest - change.before) / Math.abs(change.before || 1), 5),
-      pValue: change.pValue,
-    });
-  });
-  return open;
+  return openHistoryRegressions(series.changes, direction, minChange).map((r) => ({
+    workload,
+    index: r.index,
+    before: r.before,
+    after: r.after,
+    latest: r.latest,
+    relative: r.relative,
+    latestRelative: round(r.latestRelative, 5),
+    pValue: r.pValue,
+  }));
 }
 
 /** What makes two report files the same report (a saved copy and its artifact): one point on the page. */

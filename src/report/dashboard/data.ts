@@ -4,6 +4,7 @@
  * of several workloads stays small and parses fast. Text in it comes from reports and is hostile:
  * the page only ever puts it in text nodes, and every link in it has been checked here first.
  */
+import type { HistoryChange } from '../../compare/history.js';
 
 export const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid'] as const;
 export const SEVERITY_ORDER = ['info', 'warning', 'error'] as const;
@@ -44,7 +45,7 @@ export interface PointColumns {
   verdict: number[];
   /** Median of the metric's samples; null when the run has no such metric. */
   value: Array<number | null>;
-  /** Confidence interval of the median (order statistics); null when there are too few samples. */
+  /** The confidence interval of the median (compare/median-interval.ts); null when too few samples reach its level. */
   low: Array<number | null>;
   high: Array<number | null>;
   /** Samples behind the median. */
@@ -57,14 +58,8 @@ export interface PointColumns {
   findings: number[][];
 }
 
-export interface ChangeMark {
-  /** The point where the new level began. */
-  index: number;
-  before: number;
-  after: number;
-  relative: number;
-  pValue: number;
-}
+/** A change point of a series, as compare/history.ts finds it (rounded for the page). */
+export type ChangeMark = HistoryChange;
 
 export interface FamilyChangeMark extends ChangeMark {
   family: number;

@@ -4,7 +4,7 @@
  * decode throughput per timed run. A chart is drawn only from numbers the report holds; labels are
  * reduced to characters that cannot end a mermaid string or the code fence.
  */
-import { FAMILY_INFO } from '../../classify/family-ids.js';
+import { familyLabel } from '../../model/family-ids.js';
 import { metricInfo } from '../../model/metrics.js';
 import type { Report } from '../../model/report.js';
 
@@ -19,10 +19,6 @@ function label(text: string, max = 28): string {
 }
 
 const num = (value: number, digits = 1): string => String(Number(value.toFixed(digits)));
-
-function familyLabel(family: string): string {
-  return (FAMILY_INFO as Record<string, { label: string } | undefined>)[family]?.label ?? family;
-}
 
 function fence(lines: readonly string[]): string {
   return ['```mermaid', ...lines, '```'].join('\n');

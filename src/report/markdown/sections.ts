@@ -3,13 +3,12 @@
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
  * Every string that came from a profile goes through gh-text.ts.
  */
-import { FAMILY_INFO } from '../../classify/family-ids.js';
+import { familyLabel } from '../../model/family-ids.js';
 import { deepDiveFacts, deepDiveKernels } from '../../diagnose/ncu-metrics.js';
 import { metricInfo } from '../../model/metrics.js';
 import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
 import { codeBlock } from '../escape.js';
-import { CI_LEVEL } from '../../compare/gate-options.js';
-import { medianInterval as medianWithInterval } from '../dashboard/median-ci.js';
+import { medianInterval } from '../../compare/median-interval.js';
 import { CI_PERCENT, excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from '../number-format.js';
 import { clip, safeCode, safeLink, safeText } from './text.js';
 import { reportCharts } from './charts.js';
@@ -93,10 +92,6 @@ export function orderRows(rows: readonly ComparisonRow[]): ComparisonRow[] {
 
 export function isAlert(row: ComparisonRow): boolean {
   return row.status === 'fail' || row.status === 'warn';
-}
-
-function familyLabel(family: string): string {
-  return (FAMILY_INFO as Record<string, { label: string } | undefined>)[family]?.label ?? family;
 }
 
 function evidenceText(finding: Finding, d: Detail): string {
@@ -333,16 +328,6 @@ export function deepDiveSection(report: Report, d: Detail, h: string): string {
   return out.join('\n');
 }
 
-/**
- * Distribution-free interval of the median from order statistics, at the gate's level; null when n
- * is too small to reach it (n < 5 at 90%).
- */
-export function medianInterval(samples: readonly number[], confidence = CI_LEVEL): [number, number] | null {
-  if (samples.length < 2 || samples.length > 100_000) return null;
-  const interval = medianWithInterval(samples, confidence);
-  return interval && interval.coverage >= confidence ? [interval.low, interval.high] : null;
-}
-
 export function utilizationSection(report: Report, d: Detail, h: string): string {
   const out: string[] = [];
   const u = report.utilization;
@@ -364,8 +349,9 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
     out.push(`| metric | median | ${CI_PERCENT}% CI of the median | samples |`, '|---|---:|---|---:|');
     for (const metric of report.metrics.slice(0, d.metrics)) {
       const unit = safeText(metric.unit, 12);
+      // The same interval the dashboard draws for these samples.
       const ci = medianInterval(metric.samples);
-      const ciText = ci ? `${formatNumber(ci[0])} … ${formatNumber(ci[1])} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
+      const ciText = ci ? `${formatNumber(ci.low)} … ${formatNumber(ci.high)} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
       out.push(`| ${safeText(metricInfo(metric.name).label, 60)} | ${formatNumber(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
     }
     if (report.metrics.length > d.metrics) out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);

@@ -1,0 +1,94 @@
+/**
+ * The gate flags: one table (GATE_FLAG_SPECS) read by analyze, run and the action's inputs, so every
+ * door takes every gate flag; and the fail-on default written once, which action.yml must repeat.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { DEFAULT_FAIL_ON_TEXT, GATE_FLAG_SPECS, GATE_FLAGS, gateTextFrom, parseGateFlags, type GateOptionsInput } from '../../src/compare/gate-options.js';
+import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
+import { ProcessGroups } from '../../src/runner/process.js';
+import { cli, runCli } from '../helpers/cli.js';
+import { emptyReport } from '../helpers/empty-report.js';
+import { RECORDED_NSYS_STATS, standInProbe, standInPythonDir, standInToolsDir, tempDir, TINY_WORKLOAD } from '../runner/stand-ins.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const healthyNsys = join(ROOT, '__tests__', 'fixtures', 'h200-captures', 'healthy_decode', 'healthy_node.stats_kern_api.csv');
+const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
+
+/** Every gate flag set to a value that differs from its default. */
+const ALL_FLAGS = ['--threshold', 'decode_tok_s=4', '--fail-on', 'unfused-attention', '--allow-throttled', '--allow-environment-mismatch', 'driver,cuda', '--overlap-check', 'false', '--drop-outliers', 'false'];
+const EXPECTED: GateOptionsInput = {
+  thresholds: { decode_tok_s: 4 },
+  failOn: ['unfused-attention'],
+  allowThrottled: true,
+  allowEnvironmentMismatch: ['driver', 'cuda'],
+  overlapCheck: false,
+  dropOutliers: false,
+};
+
+beforeAll(() => {
+  process.env.STAND_IN_NSYS_STATS = RECORDED_NSYS_STATS;
+});
+afterAll(() => {
+  delete process.env.STAND_IN_NSYS_STATS;
+});
+
+describe('gate flags', () => {
+  it('run hands every gate flag to the analysis, --drop-outliers and --allow-environment-mismatch included', async () => {
+    const tools = standInToolsDir();
+    const seen: unknown[] = [];
+    const work = tempDir('gate-flags');
+    const argv = ['--engine', 'command', '--run', `python3 ${TINY_WORKLOAD} --steps 1 --step-ms 1`, '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet', ...ALL_FLAGS];
+    const { code, stderr } = await runCli(argv, {
+      probe: standInProbe({ vendor: 'nvidia', nsys: tools.nsys, ncu: tools.ncu }),
+      pythonDir: standInPythonDir({ snapshot: false }),
+      cwd: work,
+      groups: new ProcessGroups({ graceMs: 300 }),
+      analyze: async (_inputs, _environment, _which, gate) => {
+        seen.push(gate);
+        return emptyReport();
+      },
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const { failOn, ...gate } = EXPECTED;
+    expect(seen).toEqual([{ baseline: null, gate, failOn }]);
+  });
+
+  it('analyze takes every gate flag, and reads each one (a bad value is refused naming the flag)', async () => {
+    const ok = await cli(['analyze', '--json', '-', ...ALL_FLAGS, healthyNsys]);
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    for (const [flag, bad, message] of [
+      ['--drop-outliers', 'maybe', '--drop-outliers: expected true or false, got "maybe"'],
+      ['--allow-environment-mismatch', 'gpu', "unknown environment key 'gpu'"],
+    ] as const) {
+      const { code, stderr } = await cli(['analyze', '--json', '-', flag, bad, healthyNsys]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(message);
+    }
+  });
+
+  it.each(['analyze', 'run'])('%s --help has a line for every gate flag', async (command) => {
+    const { stdout } = await cli([command, '--help']);
+    for (const flag of GATE_FLAGS) expect(stdout).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
+  });
+
+  it('the action inputs read through the same table, naming the input in errors', () => {
+    const inputs: Record<string, string | boolean | string[]> = { thresholds: ['decode_tok_s=4'], 'fail-on': ['unfused-attention'], 'allow-throttled': true, 'allow-environment-mismatch': ['driver', 'cuda'], 'overlap-check': false, 'drop-outliers': false };
+    const read = (flag: keyof typeof GATE_FLAG_SPECS) => inputs[GATE_FLAG_SPECS[flag].input];
+    expect(parseGateFlags(read)).toEqual(EXPECTED);
+    expect(gateTextFrom(() => undefined)).toEqual({});
+    for (const flag of GATE_FLAGS) expect(ACTION.inputs[GATE_FLAG_SPECS[flag].input]).toBeDefined();
+    expect(() => parseGateFlags((flag) => (flag === 'overlap-check' ? 'maybe' : undefined), (flag) => `input '${GATE_FLAG_SPECS[flag].input}'`)).toThrow(`input 'overlap-check': expected true or false, got "maybe"`);
+  });
+
+  it("action.yml's fail-on default and the regression-gate reference are the one default", () => {
+    expect(ACTION.inputs['fail-on']!.default).toBe(DEFAULT_FAIL_ON_TEXT);
+    expect(DEFAULT_FAIL_ON_TEXT).toBe(DEFAULT_FAIL_ON.join(','));
+    const reference = readFileSync(join(ROOT, 'references', 'steps', 'regression-gate.md'), 'utf8');
+    const row = reference.split('\n').find((line) => line.startsWith('| `failOn` |'));
+    expect(row?.split('|')[2]!.split(',').map((id) => id.trim())).toEqual([...DEFAULT_FAIL_ON]);
+  });
+});
