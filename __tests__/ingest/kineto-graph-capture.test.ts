@@ -73,6 +73,16 @@ describe('a real CUDA graph capture in the trace (H200, repeat-KV decode, 4 repl
     expect(capture.source.stats).toEqual([]);
   });
 
+  it('the GPU idle while the host recorded the graph is set-up, not host-bound time', async () => {
+    // From the raw JSON: the longest GPU idle stretch is 28,379.6 us (after the two fills, before
+    // the first replay); cudaStreamBeginCapture..EndCapture covers 23,300 us of it. Span 42,749.1 us.
+    expect(capture.timeline!.excludedGaps).toEqual([{ startNs: expect.any(Number), durNs: expect.closeTo(28_379_609, -3), reason: 'set-up' }]);
+    expect(capture.timeline!.activeSpanNs).toBeCloseTo(42_749_126 - 28_379_609, -3);
+    const report = await analyze({ inputs: [graphCapture] });
+    expect(report.findings.map((f) => f.id)).not.toContain('host-bound');
+    expect(report.findings.map((f) => f.id)).toContain('healthy-dense-decode');
+  }, 60_000);
+
   it('copy-heavy and dominant-kernel say where the kernel was launched from, and that it was replayed', async () => {
     // The copies are 10 % of kernel time in this short graph decode: under copy-heavy's default bar.
     const report = await analyze({
@@ -221,6 +231,19 @@ describe('hand-made traces: a replay takes the op of the capture launch at its p
     const capture = await read(frames, events, replayOf(100, kernelsOf(STEP)));
     expect(capture.kernels.find((k) => k.name === 'copy_kernel')!.pythonSites).toEqual([{ function: 'attention', file: 'model.py', line: 20, graphReplay: true, graphCapture: true, share: 1 }]);
     expect(capture.kernels.find((k) => k.name === 'softmax_kernel')!.pythonSites).toEqual([{ function: '<module>', file: 'bench.py', line: 5, graphReplay: true, graphCapture: true, share: 1 }]);
+  });
+});
+
+describe('hand-made traces: the idle time of a capture', () => {
+  it('an idle stretch under a capture is left out as set-up; the same stretch with no capture stays', async () => {
+    // 12 kernels 3 us apart, a 40 us idle stretch, 12 more: only the capture tells the stretch apart.
+    const before = Array.from({ length: 12 }, (_, i) => gpu('add_kernel', 10 + 3 * i, nextId++));
+    const after = Array.from({ length: 12 }, (_, i) => gpu('add_kernel', 90 + 3 * i, nextId++));
+    const { events } = captureOf(47, ['aten::add', 'aten::add']);
+    const captured = await read(before, events, after);
+    expect(captured.timeline!.excludedGaps).toEqual([{ startNs: 35_000, durNs: 45_000, reason: 'set-up' }]);
+    const plain = await read(before, after);
+    expect(plain.timeline!.excludedGaps).toEqual([]);
   });
 });
 

@@ -478,48 +478,6 @@ function demangle(mangled) {
 
 /***/ }),
 
-/***/ 947:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Bs: () => (/* binding */ LINEAR_FAMILIES),
-/* harmony export */   Mz: () => (/* binding */ FAMILY_IDS),
-/* harmony export */   w8: () => (/* binding */ FAMILY_INFO)
-/* harmony export */ });
-/** The kernel families, with a label and the coarse group the dashboard stacks by. */
-const FAMILY_INFO = {
-    gemv: { label: 'GEMV (decode linear)', group: 'linear' },
-    'gemm-decode': { label: 'GEMM, decode-shaped', group: 'linear' },
-    'gemm-prefill': { label: 'GEMM, prefill-shaped', group: 'linear' },
-    gemm: { label: 'GEMM, shape unknown', group: 'linear' },
-    'attention-fused': { label: 'Fused attention', group: 'attention' },
-    'attention-softmax': { label: 'Softmax (unfused attention)', group: 'attention' },
-    'attention-bmm': { label: 'Batched matmul (QK/PV)', group: 'attention' },
-    'kv-cache': { label: 'KV-cache write / layout', group: 'attention' },
-    norm: { label: 'Normalization', group: 'norm-rope' },
-    rope: { label: 'Rotary embedding', group: 'norm-rope' },
-    'moe-gemm': { label: 'MoE grouped matmul', group: 'moe' },
-    'moe-routing': { label: 'MoE routing / top-k', group: 'moe' },
-    'gather-scatter': { label: 'Gather / scatter / index', group: 'moe' },
-    quantize: { label: 'Quantize / scale layout', group: 'low-bit' },
-    'lowbit-gemm': { label: 'Block-scaled / fp8 / fp4 matmul', group: 'low-bit' },
-    collective: { label: 'Collectives (NCCL, all-reduce, EP)', group: 'comm' },
-    memcpy: { label: 'Memcpy', group: 'memory' },
-    memset: { label: 'Memset', group: 'memory' },
-    copy: { label: 'Copy / layout', group: 'memory' },
-    conv: { label: 'Convolution', group: 'conv' },
-    elementwise: { label: 'Elementwise', group: 'elementwise' },
-    reduce: { label: 'Reductions', group: 'elementwise' },
-    sampling: { label: 'Sampling', group: 'sampling' },
-    other: { label: 'Other', group: 'other' },
-};
-const FAMILY_IDS = Object.keys(FAMILY_INFO);
-/** The families that do the model's linear layers (dense, decode or prefill shaped, low-bit, MoE experts). */
-const LINEAR_FAMILIES = ['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-gemm', 'moe-gemm'];
-
-
-/***/ }),
-
 /***/ 545:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -766,7 +724,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(510);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(834);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -781,7 +739,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 510:
+/***/ 834:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -804,17 +762,25 @@ var promises_ = __nccwpck_require__(455);
 var schemas = __nccwpck_require__(816);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(916);
+// EXTERNAL MODULE: ./src/model/family-ids.ts
+var family_ids = __nccwpck_require__(538);
 ;// CONCATENATED MODULE: ./src/classify/user-families.ts
 /**
  * User-defined kernel families, from a JSON config:
  *   { "families": [{ "family": "my-fused-moe", "pattern": "^my_moe_", "flags": "i" }] }
  * Entries are tried in order before the built-in table. A family may be a built-in id (to claim a
- * kernel for it) or a new name (reported as its own family; rules only read the built-in ids).
+ * kernel for it) or a new id (reported as its own family, a UserFamilyId; rules only read the
+ * built-in ids). Each id is checked here, at load: one line naming the file and the entry.
  */
 
 
+
+/** Lower-case words of letters and digits joined by single dashes, as the built-in ids are. */
+const FAMILY_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** Ids are shown in tables and used in threshold keys (`family:<id>`): a short id stays readable. */
+const FAMILY_ID_MAX = 60;
 const EntrySchema = schemas/* object */.Ikc({
-    family: schemas/* string */.YjP().regex(/^[a-z0-9][a-z0-9-]*$/, 'a lower-case id (letters, digits, dashes)'),
+    family: schemas/* string */.YjP(),
     pattern: schemas/* string */.YjP().min(1),
     // `g` and `y` make RegExp.test stateful, which would make classification depend on call order.
     flags: schemas/* string */.YjP().regex(/^[imsu]*$/, 'a combination of i, m, s, u').default(''),
@@ -823,6 +789,27 @@ const ConfigSchema = schemas/* object */.Ikc({ families: schemas/* array */.YOg(
 function describeIssue(issue) {
     const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
     return `${path.replace(/^\./, '') || 'config'}: ${issue.message}`;
+}
+/** A built-in id spelt another way (`KV_Cache`, `attention fused`): what it would be, normalized. */
+function looseSpelling(id) {
+    return id
+        .trim()
+        .toLowerCase()
+        .replace(/[\s_.]+/g, '-')
+        .replace(/-+/g, '-');
+}
+/** The family an entry names, or why it cannot be one. */
+function checkFamilyId(id) {
+    if ((0,family_ids/* isBuiltInFamily */.qG)(id))
+        return { family: id };
+    const meant = looseSpelling(id);
+    if ((0,family_ids/* isBuiltInFamily */.qG)(meant))
+        return { problem: `'${id}' is the built-in family '${meant}' spelt another way; write '${meant}' to claim kernels for it, or pick a new id` };
+    if (!FAMILY_ID.test(id))
+        return { problem: `expected a family id (lower-case letters and digits joined by single dashes, e.g. my-fused-moe), got ${JSON.stringify(id.slice(0, 80))}` };
+    if (id.length > FAMILY_ID_MAX)
+        return { problem: `expected a family id of at most ${FAMILY_ID_MAX} characters, got ${id.length}` };
+    return { family: (0,family_ids/* userFamilyId */.vk)(id) };
 }
 /** Parse and validate a family config; `path` names the file in errors. */
 function parseUserFamilies(text, path) {
@@ -838,6 +825,9 @@ function parseUserFamilies(text, path) {
         throw new errors/* InputError */.dz(path, `expected { "families": [{ family, pattern, flags? }] }, got ${describeIssue(parsed.error.issues[0])}`);
     }
     return parsed.data.families.map((entry, index) => {
+        const checked = checkFamilyId(entry.family);
+        if ('problem' in checked)
+            throw new errors/* InputError */.dz(path, `families[${index}].family: ${checked.problem} (built-in families: ${family_ids/* FAMILY_IDS */.Mz.join(', ')})`);
         let pattern;
         try {
             pattern = new RegExp(entry.pattern, entry.flags);
@@ -845,7 +835,7 @@ function parseUserFamilies(text, path) {
         catch (error) {
             throw new errors/* InputError */.dz(path, `families[${index}].pattern: expected a valid regular expression, got ${error.message}`);
         }
-        return { family: entry.family, pattern, examples: [] };
+        return { family: checked.family, pattern };
     });
 }
 
@@ -1556,15 +1546,60 @@ function detectChangePoints(values, options = {}) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/compare/history.ts
+/**
+ * A nightly history judged: change points of a metric's series and of the family shares, and the
+ * regressions still open. The dashboard draws what this finds; it decides nothing itself.
+ */
+
+
+/** A family share series is scanned only when it reaches this share somewhere (small bands jitter). */
+const MIN_SCANNED_SHARE = 0.05;
+/**
+ * Change points of a series with gaps (nulls): found on the values present, indexed on all points.
+ * `key` names the series, so each series gets its own permutations from the one seed.
+ */
+function seriesChanges(values, key, options) {
+    const indexes = [];
+    const present = [];
+    values.forEach((v, i) => {
+        if (v !== null && Number.isFinite(v)) {
+            indexes.push(i);
+            present.push(v);
+        }
+    });
+    // The scan is O(n²) in memory and time: a very long history is scanned over its latest part.
+    const skip = Math.max(0, present.length - MAX_SEGMENT);
+    const { seed, permutations, alpha, ...floors } = options;
+    const found = detectChangePoints(present.slice(skip), { seed: (0,statistics/* seedFor */.ln)(seed, key), permutations, alpha, ...floors });
+    return found.map((p) => ({ index: indexes[skip + p.index], before: p.before, after: p.after, relative: p.relativeChange, pValue: p.pValue }));
+}
+/** Change points of share series (0..1), each scanned when it reaches MIN_SCANNED_SHARE; `series` is the position in the list. */
+function shareChanges(series, options) {
+    const { minShareChange, ...rest } = options;
+    return series.flatMap(({ key, shares }, s) => Math.max(0, ...shares) < MIN_SCANNED_SHARE ? [] : seriesChanges(shares, key, { ...rest, minAbsoluteChange: minShareChange }).map((c) => ({ ...c, series: s })));
+}
+/** Shifts the wrong way (by at least `minChange`, relative) whose lost level no later segment won back. */
+function openRegressions(changes, direction, minChange) {
+    const worse = (from, to) => (direction === 'higher' ? 1 : -1) * ((to - from) / Math.abs(from || 1));
+    const open = [];
+    changes.forEach((change, c) => {
+        if (worse(change.before, change.after) > -minChange)
+            return;
+        const later = changes.slice(c).map((x) => x.after);
+        if (later.some((level) => worse(change.before, level) > -minChange))
+            return;
+        const latest = later[later.length - 1];
+        open.push({ ...change, latest, latestRelative: (latest - change.before) / Math.abs(change.before || 1) });
+    });
+    return open;
+}
+
+// EXTERNAL MODULE: ./src/compare/median-interval.ts
+var median_interval = __nccwpck_require__(315);
 // EXTERNAL MODULE: ./src/model/metrics.ts
 var metrics = __nccwpck_require__(500);
 ;// CONCATENATED MODULE: ./src/report/dashboard/data.ts
-/**
- * The dashboard's data: what `data.js` assigns to `window.PROFILE_GATE_DASHBOARD` and the page script
- * reads. Columnar per workload (one array per field, one entry per point) so a year of nightly runs
- * of several workloads stays small and parses fast. Text in it comes from reports and is hostile:
- * the page only ever puts it in text nodes, and every link in it has been checked here first.
- */
 const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid'];
 const SEVERITY_ORDER = ['info', 'warning', 'error'];
 /** Shares are stored as integers in units of 0.01 percentage points. */
@@ -1601,8 +1636,6 @@ function eventsBetween(before, after, index, minShareChange) {
     return [...events, ...moves];
 }
 
-// EXTERNAL MODULE: ./src/report/dashboard/median-ci.ts
-var median_ci = __nccwpck_require__(632);
 // EXTERNAL MODULE: ./src/report/number-format.ts
 var number_format = __nccwpck_require__(329);
 ;// CONCATENATED MODULE: ./src/report/dashboard/safe-text.ts
@@ -1708,23 +1741,9 @@ class Interner {
         return i;
     }
 }
-function mark(point, indexes) {
-    return { index: indexes[point.index], before: round(point.before, 4), after: round(point.after, 4), relative: round(point.relativeChange, 5), pValue: round(point.pValue, 4) };
-}
-/** Change points of a series with gaps (nulls): found on the values present, indexed on all points. */
-function changesOf(values, options, key, floors) {
-    const indexes = [];
-    const present = [];
-    values.forEach((v, i) => {
-        if (v !== null && Number.isFinite(v)) {
-            indexes.push(i);
-            present.push(v);
-        }
-    });
-    // The scan is O(n²) in memory and time: a very long history is scanned over its latest part.
-    const skip = Math.max(0, present.length - MAX_SEGMENT);
-    const found = detectChangePoints(present.slice(skip), { seed: (0,statistics/* seedFor */.ln)(options.seed, key), permutations: options.permutations, alpha: options.alpha, ...floors });
-    return found.map((p) => mark(p, indexes.slice(skip)));
+/** A change as the page stores it: rounded, so a year of points stays small. */
+function mark(change) {
+    return { index: change.index, before: round(change.before, 4), after: round(change.after, 4), relative: round(change.relative, 5), pValue: round(change.pValue, 4) };
 }
 function familyShares(reports, options) {
     // Ranked by peak share, so a family that appeared lately (a new attention path) gets its own band.
@@ -1780,11 +1799,14 @@ function buildWorkload(name, entries, options) {
         points.run.push(safeHttpsUrl(report.run.runUrl));
         points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
         const metric = report.metrics.find((m) => m.name === options.metric);
-        const interval = metric ? (0,median_ci/* medianInterval */.c)(metric.samples) : undefined;
-        const value = interval?.median ?? metric?.value;
+        // The same interval the summary and the comment show for these samples.
+        const interval = metric ? (0,median_interval/* medianInterval */.c)(metric.samples) : null;
+        // The median of the samples the interval is of (a report's value is that median when it is whole).
+        const finite = metric?.samples.filter(Number.isFinite) ?? [];
+        const value = finite.length ? (0,averages/* median */.J)(finite) : metric?.value;
         points.value.push(value !== undefined && Number.isFinite(value) ? round(value) : null);
-        points.low.push(interval && interval.low !== interval.high ? round(interval.low) : null);
-        points.high.push(interval && interval.low !== interval.high ? round(interval.high) : null);
+        points.low.push(interval ? round(interval.low) : null);
+        points.high.push(interval ? round(interval.high) : null);
         points.n.push(metric?.samples.length ?? 0);
         points.shares.push(shares[i]);
         const current = kernelShares(report);
@@ -1816,15 +1838,10 @@ function buildWorkload(name, entries, options) {
         points.findings.push([...seen].sort((a, b) => a - b));
     });
     const latest = reports[reports.length - 1];
-    const changes = changesOf(points.value, options, name, { minRelativeChange: options.minChange });
-    const familyChanges = [];
-    families.forEach((family, f) => {
-        const series = points.shares.map((row) => row[f] / SHARE_SCALE);
-        if (family === 'other' || Math.max(...series) < 0.05)
-            return;
-        for (const c of changesOf(series, options, `${name}:${family}`, { minAbsoluteChange: options.minShareChange }))
-            familyChanges.push({ ...c, family: f });
-    });
+    const history = { seed: options.seed, permutations: options.permutations, alpha: options.alpha };
+    const changes = seriesChanges(points.value, name, { ...history, minRelativeChange: options.minChange }).map(mark);
+    const scanned = families.flatMap((family, f) => (family === 'other' ? [] : [{ f, key: `${name}:${family}`, shares: points.shares.map((row) => row[f] / SHARE_SCALE) }]));
+    const familyChanges = shareChanges(scanned, { ...history, minShareChange: options.minShareChange }).map((c) => ({ ...mark(c), family: scanned[c.series].f }));
     // Newest first: the table shows the latest moves.
     events.sort((a, b) => b.index - a.index);
     return {
@@ -1842,29 +1859,18 @@ function buildWorkload(name, entries, options) {
         kernelEvents: events.slice(0, options.maxKernelEvents),
     };
 }
-/** Shifts the wrong way whose lost level no later segment won back. */
-function openRegressions(series, workload, direction, minChange) {
-    const worse = (from, to) => (direction === 'higher' ? 1 : -1) * ((to - from) / Math.abs(from || 1));
-    const open = [];
-    series.changes.forEach((change, c) => {
-        if (worse(change.before, change.after) > -minChange)
-            return;
-        const later = series.changes.slice(c).map((x) => x.after);
-        if (later.some((level) => worse(change.before, level) > -minChange))
-            return;
-        const latest = later[later.length - 1];
-        open.push({
-            workload,
-            index: change.index,
-            before: change.before,
-            after: change.after,
-            latest,
-            relative: change.relative,
-            latestRelative: round((latest - change.before) / Math.abs(change.before || 1), 5),
-            pValue: change.pValue,
-        });
-    });
-    return open;
+/** The workload's open regressions (compare/history.ts judges them), as the page lists them. */
+function build_data_openRegressions(series, workload, direction, minChange) {
+    return openRegressions(series.changes, direction, minChange).map((r) => ({
+        workload,
+        index: r.index,
+        before: r.before,
+        after: r.after,
+        latest: r.latest,
+        relative: r.relative,
+        latestRelative: round(r.latestRelative, 5),
+        pValue: r.pValue,
+    }));
 }
 /** What makes two report files the same report (a saved copy and its artifact): one point on the page. */
 function reportIdentity(report) {
@@ -1897,11 +1903,11 @@ function buildDashboardData(inputs, skipped, partial = {}) {
     }
     const names = [...groups.keys()].sort((a, b) => a.localeCompare(b));
     const built = names.map((name) => buildWorkload(name, groups.get(name), options));
-    const worst = (s) => Math.min(0, ...openRegressions(s, 0, info.direction, options.minChange).map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
+    const worst = (s) => Math.min(0, ...build_data_openRegressions(s, 0, info.direction, options.minChange).map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
     // Workloads with open regressions first, worst first; then by name.
     const order = built.map((s, i) => ({ s, i, worst: worst(s) })).sort((a, b) => a.worst - b.worst || a.i - b.i);
     const workloads = order.map((o) => o.s);
-    const regressions = workloads.flatMap((s, w) => openRegressions(s, w, info.direction, options.minChange));
+    const regressions = workloads.flatMap((s, w) => build_data_openRegressions(s, w, info.direction, options.minChange));
     return {
         version: 1,
         title: clampText(options.title, 200) || DEFAULT_DASHBOARD_OPTIONS.title,
@@ -4447,8 +4453,8 @@ function chooseDeepDive(mode, target, ncu, workload) {
 
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 49 modules
-var registry = __nccwpck_require__(361);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
+var registry = __nccwpck_require__(904);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
 var input_file = __nccwpck_require__(311);
 // EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
@@ -6596,8 +6602,6 @@ async function runJob(plan, deps) {
 
 
 
-/** The run itself failed or timed out (distinct from 1, the gate failed). */
-const EXIT_RUN_FAILED = 4;
 const RUN_HELP = `Usage: profile-gate run [options]
 
 Runs the workload on this machine the way the action does (warm-up, measured runs with GPU
@@ -6631,17 +6635,13 @@ A/B (the base build in the same job, on the same GPU; its report is the baseline
 
 Gate:
   --baseline FILE               compare against a report.json (not with --base-workdir/--base-run)
-  --threshold M=PCT             practical floor of a metric in percent (decode_tok_s=3); repeatable
-  --fail-on LIST                finding ids that fail the gate (default ${gate_options/* DEFAULT_FAIL_ON_TEXT */.zR})
-  --allow-throttled             compare even when a side was throttled
-  --overlap-check true|false    warn instead of failing when one side's runs reach the other's median (default true)
-  --drop-outliers true|false    leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
+${(0,gate_options/* gateFlagsHelp */.I_)(32)}
 
   --out DIR                     where logs, captures, run.json and the report go (default profile-gate-run)
   --dry-run                     print the plan and exit
   --quiet                       do not echo the workload's output (it is still in DIR/logs)
 
-Exit codes: 0 ok, 1 the gate failed, 2 bad options or the plan cannot run, 4 the run failed.
+Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot run.
 `;
 async function defaultAnalyze(inputs, environment, which, gate) {
     const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 731));
@@ -6652,15 +6652,7 @@ async function gateFromFlags(values, abRun) {
     const file = typeof values['baseline'] === 'string' ? values['baseline'] : undefined;
     if (file !== undefined && abRun)
         throw new errors/* UsageError */.eb('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
-    const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
-    const thresholds = values['threshold'];
-    const { failOn, ...gate } = (0,gate_options/* parseGateText */.OQ)({
-        ...(thresholds ? { threshold: thresholds } : {}),
-        ...(text('fail-on') !== undefined ? { failOn: text('fail-on') } : {}),
-        ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
-        ...(text('overlap-check') !== undefined ? { overlapCheck: text('overlap-check') } : {}),
-        ...(text('drop-outliers') !== undefined ? { dropOutliers: text('drop-outliers') } : {}),
-    });
+    const { failOn, ...gate } = (0,gate_options/* parseGateFlags */.Ee)((flag) => values[flag]);
     return {
         baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
         gate,
@@ -6678,7 +6670,7 @@ async function writeReport(report, outDir, write) {
     await writeOutput((0,external_node_path_.join)(outDir, 'report.md'), renderSummary(report));
     write(`\n${renderTerminal(report)}`);
 }
-const STRING_FLAGS = new Set([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', '--threshold', '--fail-on', '--overlap-check', '--drop-outliers']);
+const STRING_FLAGS = new Set([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', ...gate_options/* GATE_VALUE_FLAGS */.u6]);
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv) {
     const joined = [];
@@ -6701,11 +6693,7 @@ function parseRunArgs(argv) {
             ...flagOptions,
             out: { type: 'string' },
             baseline: { type: 'string' },
-            threshold: { type: 'string', multiple: true },
-            'fail-on': { type: 'string' },
-            'allow-throttled': { type: 'boolean' },
-            'overlap-check': { type: 'string' },
-            'drop-outliers': { type: 'string' },
+            ...gate_options/* GATE_FLAG_OPTIONS */.kV,
             'dry-run': { type: 'boolean' },
             quiet: { type: 'boolean' },
             help: { type: 'boolean', short: 'h' },
@@ -6773,7 +6761,7 @@ async function runCommandWith(argv, deps = {}) {
         write(`\nrun ${run.outcome} in ${run.seconds.toFixed(1)} s; ${run.analysisInputs.length} capture file(s); details in ${(0,external_node_path_.join)(plan.outDir, 'run.json')}\n`);
         if (run.outcome !== 'ok') {
             process.stderr.write(`profile-gate: run ${run.outcome}: ${run.message ?? ''}\n`);
-            return EXIT_RUN_FAILED;
+            return errors/* EXIT_RUN_FAILED */.Vm;
         }
         if (!result.report)
             return errors/* EXIT_OK */.Ij;
@@ -6799,7 +6787,6 @@ var capture = __nccwpck_require__(347);
  * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
  * (0 ok, 1 the gate failed, 2 bad input or usage). Errors a user can cause print one line.
  */
-
 
 
 
@@ -6865,24 +6852,14 @@ analyze options:
 
 gate options (analyze):
   --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
-  --fail-on LIST       finding ids that fail the gate (default ${gate_options/* DEFAULT_FAIL_ON_TEXT */.zR}; none for no id)
-  --threshold M=PCT    practical floor of a metric in percent (decode_tok_s=3), or a share threshold in
-                       percentage points (family:attention-fused=10); repeatable
-  --allow-throttled    compare even when a side was throttled (otherwise the verdict is invalid)
-  --allow-environment-mismatch KEYS|all
-                       compare although these fingerprint keys differ (gpuName, driver, cuda, model …)
-  --overlap-check true|false
-                       hold a significant change back (warn) when one side's runs reach the other's median (default true)
-  --drop-outliers true|false
-                       leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)
+${(0,gate_options/* gateFlagsHelp */.I_)(23)}
 
 ${RUN_METADATA_HELP}
 
 INPUT may be a capture file, a directory of them, or an Nsight report (x.nsys-rep, x.ncu-rep): with
 nsys or ncu on PATH it is exported first (nsys stats / ncu --import … --csv), the command shown.
 
-Exit codes: 0 ok, 1 the gate failed, 2 bad input or usage (an unreadable file, an analysis past
---timeout), 3 internal error (a bug), 4 the run failed (run only).
+Exit codes: ${(0,errors/* exitCodesText */.Qq)()}. Bad input includes an unreadable file and an analysis past --timeout.
 `;
 const ANALYZE_HELP = `Usage: profile-gate analyze [options] INPUT...
 
@@ -6964,15 +6941,10 @@ async function runAnalyze(args, defaultInputs) {
             top: { type: 'string' },
             timeout: { type: 'string' },
             baseline: { type: 'string' },
-            'fail-on': { type: 'string' },
-            threshold: { type: 'string', multiple: true },
-            'allow-throttled': { type: 'boolean' },
-            'allow-environment-mismatch': { type: 'string' },
+            ...gate_options/* GATE_FLAG_OPTIONS */.kV,
             'smi-columns': { type: 'string' },
             'allow-mixed': { type: 'boolean' },
             strict: { type: 'boolean' },
-            'overlap-check': { type: 'string' },
-            'drop-outliers': { type: 'string' },
             'if-no-captures': { type: 'string' },
             ...RUN_METADATA_OPTIONS,
         },
@@ -6987,14 +6959,7 @@ async function runAnalyze(args, defaultInputs) {
         throw new errors/* UsageError */.eb('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
     const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
     const families = values.families ? await loadFamilies(values.families) : [];
-    const { failOn, ...gate } = (0,gate_options/* parseGateText */.OQ)({
-        ...(values.threshold ? { threshold: values.threshold } : {}),
-        ...(values['fail-on'] !== undefined ? { failOn: values['fail-on'] } : {}),
-        ...(values['allow-throttled'] ? { allowThrottled: true } : {}),
-        ...(values['allow-environment-mismatch'] ? { allowEnvironmentMismatch: values['allow-environment-mismatch'] } : {}),
-        ...(values['overlap-check'] !== undefined ? { overlapCheck: values['overlap-check'] } : {}),
-        ...(values['drop-outliers'] !== undefined ? { dropOutliers: values['drop-outliers'] } : {}),
-    });
+    const { failOn, ...gate } = (0,gate_options/* parseGateFlags */.Ee)((flag) => values[flag]);
     const baseline = values.baseline
         ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
         : null;
@@ -7172,16 +7137,18 @@ function blockingMismatches(mismatches, allow) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   OQ: () => (/* binding */ parseGateText),
+/* harmony export */   Ee: () => (/* binding */ parseGateFlags),
+/* harmony export */   I_: () => (/* binding */ gateFlagsHelp),
 /* harmony export */   Xp: () => (/* binding */ ciLevel),
 /* harmony export */   _w: () => (/* binding */ CI_LEVEL),
 /* harmony export */   dV: () => (/* binding */ parseGateOptions),
+/* harmony export */   kV: () => (/* binding */ GATE_FLAG_OPTIONS),
 /* harmony export */   tq: () => (/* binding */ metricFloor),
-/* harmony export */   zR: () => (/* binding */ DEFAULT_FAIL_ON_TEXT)
+/* harmony export */   u6: () => (/* binding */ GATE_VALUE_FLAGS)
 /* harmony export */ });
-/* unused harmony exports DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, thresholdKeyProblem, DEFAULT_ALPHA, GateOptionsSchema, parseThresholdArgs, parseFailOnArg, GATE_FLAGS, cliGateLabel */
+/* unused harmony exports DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, thresholdKeyProblem, DEFAULT_ALPHA, GateOptionsSchema, parseThresholdArgs, parseFailOnArg, DEFAULT_FAIL_ON_TEXT, GATE_FLAG_SPECS, GATE_FLAGS, gateTextFrom, cliGateLabel, actionGateLabel, parseGateText */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(816);
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(916);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
 /* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(187);
@@ -7211,13 +7178,13 @@ const DEFAULT_METRIC_FLOORS_PCT = {
 };
 /** Metrics gated by default when both sides have them; any other metric is gated once it has a threshold. */
 const GATED_METRICS = Object.keys(DEFAULT_METRIC_FLOORS_PCT);
-const FAMILY_SET = new Set(_classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_IDS */ .Mz);
+const FAMILY_SET = new Set(_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_IDS */ .Mz);
 const METRIC_NAMES = Object.keys(_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .METRIC_CATALOG */ .By).filter((name) => !_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .DESCRIPTIVE_METRICS */ .xx.has(name));
 /** Why a threshold key is not acceptable, or null when it is. */
 function thresholdKeyProblem(key) {
     if (key.startsWith('family:')) {
         const family = key.slice('family:'.length);
-        return FAMILY_SET.has(family) ? null : `unknown kernel family '${family}' (known: ${_classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_IDS */ .Mz.join(', ')})`;
+        return FAMILY_SET.has(family) ? null : `unknown kernel family '${family}' (known: ${_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_IDS */ .Mz.join(', ')})`;
     }
     if (key.startsWith('kernel:'))
         return key.length > 'kernel:'.length ? null : 'empty kernel name';
@@ -7357,10 +7324,74 @@ function parseFailOnArg(arg) {
 const DEFAULT_FAIL_ON_TEXT = _verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULT_FAIL_ON */ .VQ.join(',');
 /**
  * The gate options a user sets as text: the CLI's flags (analyze and run) and the action's inputs
- * carry the same names, so one parser serves all three doors.
+ * carry the same names, so one table and one reader serve all three doors. A new gate flag is one
+ * row here (and its input in action.yml and the action's input schema).
  */
-const GATE_FLAGS = (/* unused pure expression or super */ null && (['threshold', 'fail-on', 'allow-throttled', 'allow-environment-mismatch', 'overlap-check', 'drop-outliers']));
+const GATE_FLAG_SPECS = {
+    threshold: {
+        field: 'threshold',
+        cli: { type: 'string', multiple: true },
+        input: 'thresholds',
+        value: 'M=PCT',
+        help: 'practical floor of a metric in percent (decode_tok_s=3), or a share threshold in percentage points (family:attention-fused=10); repeatable',
+    },
+    'fail-on': { field: 'failOn', cli: { type: 'string' }, input: 'fail-on', value: 'LIST', help: `finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)` },
+    'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled (otherwise the verdict is invalid)' },
+    'allow-environment-mismatch': {
+        field: 'allowEnvironmentMismatch',
+        cli: { type: 'string' },
+        input: 'allow-environment-mismatch',
+        value: 'KEYS|all',
+        help: `compare although these fingerprint keys differ (${_fingerprint_js__WEBPACK_IMPORTED_MODULE_3__/* .FINGERPRINT_KEYS */ .WS.join(', ')})`,
+    },
+    'overlap-check': {
+        field: 'overlapCheck',
+        cli: { type: 'string' },
+        input: 'overlap-check',
+        value: 'true|false',
+        help: "hold a significant change back (warn) when one side's runs reach the other's median (default true)",
+    },
+    'drop-outliers': {
+        field: 'dropOutliers',
+        cli: { type: 'string' },
+        input: 'drop-outliers',
+        value: 'true|false',
+        help: "leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)",
+    },
+};
+const GATE_FLAGS = Object.keys(GATE_FLAG_SPECS);
+/** The gate flags as node:util parseArgs options, for every CLI command that gates. */
+const GATE_FLAG_OPTIONS = Object.fromEntries(GATE_FLAGS.map((flag) => [flag, GATE_FLAG_SPECS[flag].cli]));
+/** The gate flags that take a value (`--fail-on LIST`), as written on a command line. */
+const GATE_VALUE_FLAGS = GATE_FLAGS.filter((flag) => GATE_FLAG_SPECS[flag].cli.type === 'string').map((flag) => `--${flag}`);
+/** The help lines of the gate flags, descriptions from `column`; a longer flag puts its description on the next line. */
+function gateFlagsHelp(column) {
+    return GATE_FLAGS.map((flag) => {
+        const spec = GATE_FLAG_SPECS[flag];
+        const name = `  --${flag}${spec.value ? ` ${spec.value}` : ''}`;
+        return name.length < column ? `${name.padEnd(column)}${spec.help}` : `${name}\n${' '.repeat(column)}${spec.help}`;
+    }).join('\n');
+}
+/** The gate text from a door's reader by flag name; what the reader does not give is left out. */
+function gateTextFrom(read) {
+    const text = {};
+    for (const flag of GATE_FLAGS) {
+        let value = read(flag);
+        const spec = GATE_FLAG_SPECS[flag];
+        // A list where the option takes one text (an action input split at commas): joined back.
+        if (Array.isArray(value) && !('multiple' in spec.cli))
+            value = value.join(',');
+        else if (typeof value === 'string' && 'multiple' in spec.cli)
+            value = [value];
+        if (value === undefined)
+            continue;
+        text[spec.field] = value;
+    }
+    return text;
+}
 const cliGateLabel = (flag) => `--${flag}`;
+/** The action input that sets a gate flag's option, as its error messages name it. */
+const actionGateLabel = (flag) => `input '${GATE_FLAG_SPECS[flag].input}'`;
 function booleanText(value, label) {
     if (value === undefined || typeof value === 'boolean')
         return value;
@@ -7372,6 +7403,10 @@ function booleanText(value, label) {
     if (text === 'false')
         return false;
     throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`${label}: expected true or false, got ${JSON.stringify(value)}`);
+}
+/** Gate options from a door's reader by flag name (CLI flags or action inputs); a bad value names the flag or input. */
+function parseGateFlags(read, label = cliGateLabel) {
+    return parseGateText(gateTextFrom(read), label);
 }
 /** Gate options from their text form; a bad value is a UsageError naming the flag or input. */
 function parseGateText(text, label = cliGateLabel) {
@@ -7408,6 +7443,50 @@ function parseGateText(text, label = cliGateLabel) {
         ...(overlapCheck !== undefined ? { overlapCheck } : {}),
         ...(dropOutliers !== undefined ? { dropOutliers } : {}),
     };
+}
+
+
+/***/ }),
+
+/***/ 315:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   c: () => (/* binding */ medianInterval)
+/* harmony export */ });
+/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(263);
+/**
+ * The confidence interval of a median, the one every report shows (the summary, the PR comment and
+ * the dashboard). Distribution-free, from order statistics: the number of samples below the true
+ * median is Binomial(n, ½), so [x₍ⱼ₎, x₍ₙ₋ⱼ₊₁₎] covers it with probability 1 − 2·P(B ≤ j − 1). No
+ * resampling, the same answer every time, exact for any continuous data.
+ */
+
+/**
+ * The narrowest order-statistic interval of the median that covers it with at least `level`
+ * (two-sided; the gate's level by default). Null when no interval reaches the level: too few
+ * samples (n < 5 at 90%), so a reader is never shown a "90% CI" that covers less.
+ */
+function medianInterval(samples, level = _gate_options_js__WEBPACK_IMPORTED_MODULE_0__/* .CI_LEVEL */ ._w) {
+    const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
+    const n = sorted.length;
+    const tail = (1 - level) / 2;
+    // P(B ≤ j − 1) summed term by term in log space: one pass, and n in the millions neither overflows nor stalls.
+    const logHalfPower = -n * Math.LN2;
+    let below = Math.exp(logHalfPower);
+    if (n < 2 || below > tail)
+        return null;
+    let j = 1;
+    let logCoefficient = 0;
+    while (j < n >> 1) {
+        logCoefficient += Math.log(n - j + 1) - Math.log(j);
+        const next = below + Math.exp(logCoefficient + logHalfPower);
+        if (next > tail)
+            break;
+        below = next;
+        j += 1;
+    }
+    return { low: sorted[j - 1], high: sorted[n - j], coverage: 1 - 2 * below };
 }
 
 
@@ -8251,7 +8330,7 @@ function deepDiveFacts(result) {
 /* harmony export */   vk: () => (/* binding */ pythonSiteText)
 /* harmony export */ });
 /* unused harmony exports linearTotals, rankComputeNs */
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
 /* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(545);
 /* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(861);
 /* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(959);
@@ -8280,7 +8359,7 @@ function kernelsMatching(profile, pattern, families) {
     return { kernels, ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
 }
 function linearTotals(profile) {
-    return familyTotals(profile, _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .LINEAR_FAMILIES */ .Bs);
+    return familyTotals(profile, _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .LINEAR_FAMILIES */ .Bs);
 }
 function totalLaunches(profile) {
     return profile.kernels.reduce((sum, k) => sum + k.instances, 0);
@@ -8369,7 +8448,8 @@ function pythonSiteText(site) {
 /**
  * Where a kernel was launched from, as the tail of a finding's sentence: the line of the workload's
  * Python (Kineto with_stack), then the op chain, each only where the trace says. Empty when it says
- * neither. A share under 90 % is given: the kernel also runs from elsewhere.
+ * neither. A share under 90 % is given: the kernel also runs from elsewhere. A graph replay tied to
+ * its capture is named by the capture's line and op, and said to be replayed.
  */
 function launchOrigin(kernel) {
     const site = kernel.pythonSites?.[0];
@@ -8377,8 +8457,10 @@ function launchOrigin(kernel) {
     if (!site)
         return op ? ` launched from ${op}` : '';
     const share = site.share < 0.9 ? ` (${percent(site.share)} of its time)` : '';
-    const from = site.graphReplay ? ` replayed by a CUDA graph launched from ${pythonSiteText(site)}` : ` launched from ${pythonSiteText(site)}`;
-    return `${from}${share}${op ? ` via ${op}` : ''}`;
+    const replayOnly = site.graphReplay && !site.graphCapture;
+    const from = replayOnly ? ` replayed by a CUDA graph launched from ${pythonSiteText(site)}` : ` launched from ${pythonSiteText(site)}`;
+    const captured = site.graphReplay && site.graphCapture ? ' (captured into a CUDA graph, then replayed)' : '';
+    return `${from}${share}${op ? ` via ${op}` : ''}${captured}`;
 }
 
 
@@ -8389,14 +8471,16 @@ function launchOrigin(kernel) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Ij: () => (/* binding */ EXIT_OK),
+/* harmony export */   Qq: () => (/* binding */ exitCodesText),
 /* harmony export */   Rr: () => (/* binding */ exitCodeFor),
 /* harmony export */   Uc: () => (/* binding */ describeError),
+/* harmony export */   Vm: () => (/* binding */ EXIT_RUN_FAILED),
 /* harmony export */   dz: () => (/* binding */ InputError),
 /* harmony export */   eb: () => (/* binding */ UsageError),
 /* harmony export */   je: () => (/* binding */ EXIT_GATE_FAILED),
 /* harmony export */   yt: () => (/* binding */ EXIT_BAD_INPUT)
 /* harmony export */ });
-/* unused harmony exports ProfileGateError, MAX_EXPECTED_CHARS, oneBoundedLine, EXIT_INTERNAL */
+/* unused harmony exports ProfileGateError, MAX_EXPECTED_CHARS, oneBoundedLine, EXIT_INTERNAL, EXIT_CODES */
 /**
  * Typed errors. Every error a user can cause is an InputError or UsageError: one line, exit code 2.
  * Anything else is a bug and is reported as such.
@@ -8428,10 +8512,33 @@ class InputError extends ProfileGateError {
 class UsageError extends ProfileGateError {
     name = 'UsageError';
 }
+// Every exit code of the CLI (analyze, run, report, dashboard, demo), here and nowhere else: the
+// README's exit-code line and the help texts list them, and a test holds the README to this table.
+// Apart from these, a `run` stopped by SIGINT or SIGTERM exits as the shell convention has it,
+// 128 + the signal's number (runner/process.ts, which stays free of imports to run on its own).
+/** Success: the gate passed or warned, or there was nothing to gate. */
 const EXIT_OK = 0;
+/** The gate's verdict is fail. */
 const EXIT_GATE_FAILED = 1;
+/** Bad input or usage: one line on stderr naming the file or flag and what was expected. */
 const EXIT_BAD_INPUT = 2;
+/** An internal error: a bug in profile-gate, never the user's input. */
 const EXIT_INTERNAL = 3;
+/** `run` only: the workload's run itself failed or timed out (distinct from 1, the gate failed). */
+const EXIT_RUN_FAILED = 4;
+/** The codes with what each means, in order, as the help texts and the README say them. */
+const EXIT_CODES = [
+    { code: EXIT_OK, meaning: 'ok' },
+    { code: EXIT_GATE_FAILED, meaning: 'the gate failed' },
+    { code: EXIT_BAD_INPUT, meaning: 'bad input or usage' },
+    { code: EXIT_INTERNAL, meaning: 'internal error (a bug)' },
+    { code: EXIT_RUN_FAILED, meaning: 'the run failed (run only)' },
+];
+/** "0 ok, 1 the gate failed, …" for help texts. */
+function exitCodesText() {
+    return EXIT_CODES.map(({ code, meaning }) => `${code} ${meaning}`).join(', ');
+}
+/** The exit code of an error: 2 for the user's mistake, 3 for a bug. */
 function exitCodeFor(error) {
     return error instanceof InputError || error instanceof UsageError ? EXIT_BAD_INPUT : EXIT_INTERNAL;
 }
@@ -9196,7 +9303,7 @@ function finiteNumber(value) {
 
 /***/ }),
 
-/***/ 361:
+/***/ 904:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9979,23 +10086,38 @@ const MIN_GAPS_FOR_EXCLUSION = 10;
  * a step is the workload's own). Named set-up when fewer than 2 % of the kernels ran before it,
  * tear-down when fewer than 2 % ran after it, otherwise between repetitions.
  */
-function excludedGapsOf(union, windows, kernelStarts, spanStart) {
+function excludedGapsOf(union, windows, kernelStarts, spanStart, captures = []) {
     const { starts, ends } = union;
     const count = starts.length - 1;
+    // The GPU waits while the host records a CUDA graph: set-up by its cause, whatever its length
+    // and even inside a profiler step. Half the gap under a capture is enough to name it.
+    const captured = new Set();
+    for (let k = 0; k < count; k++) {
+        const from = ends[k];
+        const to = starts[k + 1];
+        const overlap = captures.reduce((sum, c) => sum + Math.max(0, Math.min(c.end, to) - Math.max(c.start, from)), 0);
+        if (to > from && overlap >= (to - from) / 2)
+            captured.add(k);
+    }
+    const capturedGaps = [...captured].map((k) => ({ startNs: ends[k] - spanStart, durNs: starts[k + 1] - ends[k], reason: 'set-up' }));
     if (count < MIN_GAPS_FOR_EXCLUSION)
-        return [];
+        return capturedGaps;
     const lengths = new Float64Array(count);
     for (let k = 0; k < count; k++)
         lengths[k] = starts[k + 1] - ends[k];
     lengths.sort();
     const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * lengths[count >> 1]);
     if (lengths[count - 1] < threshold)
-        return [];
+        return capturedGaps;
     const kernels = kernelStarts.length;
     const out = [];
     for (let k = 0; k < count; k++) {
         const from = ends[k];
         const to = starts[k + 1];
+        if (captured.has(k)) {
+            out.push({ startNs: from - spanStart, durNs: to - from, reason: 'set-up' });
+            continue;
+        }
         if (to - from < threshold)
             continue;
         const inStep = windows.some((w) => Math.min(w.end, to) - Math.max(w.start, from) > (to - from) / 2);
@@ -10101,7 +10223,7 @@ function buildTimeline(ops, windows, counts) {
         gpuBusyNs: devices.reduce((sum, device) => sum + busyWithin(device, w.start, w.end), 0),
         kernels: lowerBound(kernelStarts, w.end) - lowerBound(kernelStarts, w.start),
     }));
-    const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart) : [];
+    const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart, counts.captureWindows) : [];
     const spanNs = Math.max(0, spanEnd - spanStart);
     return {
         spanNs,
@@ -10142,14 +10264,288 @@ function deviceTimelines(ops, windows, counts) {
             if (isKernel(ops.kind[k]))
                 kernels++;
         }
-        return { device, timeline: buildTimeline(own, windows, { kernelLaunches: kernels, graphLaunches: 0, graphCorrelations: counts.graphCorrelations }) };
+        return { device, timeline: buildTimeline(own, windows, { kernelLaunches: kernels, graphLaunches: 0, graphCorrelations: counts.graphCorrelations, ...(counts.captureWindows ? { captureWindows: counts.captureWindows } : {}) }) };
     });
+}
+
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/graph-captures.ts
+/**
+ * CUDA-graph replays tied to their capture, when the capture is inside the same trace.
+ *
+ * A replayed kernel has no CPU op: its correlation id is that of a `cudaGraphLaunch` call. But when
+ * the profiler also recorded the graph's capture (`torch.cuda.graph`, `make_graphed_callables`,
+ * torch.compile's cudagraph trees), the capture's launch calls are in the trace, between
+ * `cudaStreamBeginCapture` and `cudaStreamEndCapture` on one CPU thread, each with its op's
+ * External id and inside its Python frames; no GPU event carries their correlation ids (nothing ran
+ * then). Each launch became one node of the graph, and a replay runs its nodes in capture order on
+ * one stream: sorted by start time, the i-th GPU event of a replay is the i-th launch of its capture.
+ * Kernel launches (runtime and driver API: cuBLAS launches with `cuLaunchKernelEx`) and async
+ * memcpy/memset calls are nodes on both sides (a captured `cudaMemcpyAsync` is a memcpy node, and its
+ * replays show a `gpu_memcpy` with the graph launch's correlation id); host-function, event and
+ * other nodes leave no GPU event, and their calls are not counted.
+ *
+ * A replay is attributed only when that is sound: it ran on one stream (nodes on several streams
+ * need not start in capture order); its node count equals that of exactly one capture completed
+ * before its graph launch (a trace cut in mid-replay, a graph captured before profiling began, or
+ * two captures of one count are refused); the capture's calls were in time order on its thread, did
+ * not overlap another capture there, and launched no graph of their own; and all replays tied to a
+ * capture ran the same kernel at each position. Refused replays are counted by reason.
+ *
+ * Memory: per capture, per launch an op site, a Python site code and a correlation id (24 bytes).
+ * GPU events that carry no op are kept (ref, correlation, stream, start, duration) only once a
+ * capture has begun, since only then can a replay be tied to it, and at most MAX_DEFERRED of them.
+ */
+/** GPU events kept for matching at most (40 bytes each: about 84 MB). Past it, the rest are read as without a capture. */
+const MAX_DEFERRED = 1 << 21;
+class GrowList {
+    values;
+    length = 0;
+    constructor(size = 64) {
+        this.values = new Float64Array(size);
+    }
+    push(value) {
+        if (this.length === this.values.length) {
+            const grown = new Float64Array(this.values.length * 2);
+            grown.set(this.values);
+            this.values = grown;
+        }
+        this.values[this.length++] = value;
+    }
+    at(k) {
+        return this.values[k];
+    }
+}
+const hostKey = (pid, tid) => `${pid}:${tid}`;
+class GraphCaptures {
+    open = new Map();
+    completed = [];
+    /** Graph launch correlation id → captures completed when it was read. */
+    capturesAtLaunch = new Map();
+    /** Correlation ids carried by GPU events since the first capture began (1 bit each). */
+    gpuCorrelations = new Uint8Array(0);
+    gpuCorrelationsFar = new Set();
+    began = false;
+    // The GPU events that carry no op, kept while a capture is in the trace.
+    refs = [];
+    correlations = new GrowList(1024);
+    streams = new GrowList(1024);
+    starts = new GrowList(1024);
+    durations = new GrowList(1024);
+    overflow = false;
+    graphLaunches = 0;
+    /** Graph launches read before any capture had ended: their graphs were captured earlier. */
+    launchesBeforeCapture = 0;
+    /** True once a capture has begun: GPU events without an op are then kept for matching. */
+    get active() {
+        return this.began;
+    }
+    /** `cudaStreamBeginCapture` (or its driver or HIP twin) at `ns` on CPU thread (pid, tid). */
+    begin(pid, tid, ns) {
+        this.began = true;
+        const key = hostKey(pid, tid);
+        const known = this.open.get(key);
+        const capture = { lastNs: ns, opSites: new GrowList(), pythonCodes: new GrowList(), correlations: new GrowList(), unsound: false };
+        if (known) {
+            // Two streams captured at once on one thread: which launch went to which is not known.
+            known.unsound = true;
+            capture.unsound = true;
+        }
+        this.open.set(key, capture);
+    }
+    /** `cudaStreamEndCapture` at `ns` on (pid, tid). */
+    end(pid, tid, ns) {
+        const key = hostKey(pid, tid);
+        const capture = this.open.get(key);
+        if (!capture)
+            return; // began before the trace: its launches before this are not all here
+        this.inOrder(capture, ns);
+        this.open.delete(key);
+        this.completed.push(capture);
+    }
+    /**
+     * A call that makes a graph node when captured (a kernel launch, an async memcpy or memset) at
+     * `ns` on (pid, tid), with the op site and Python site code it was launched from (-1: none).
+     */
+    launch(pid, tid, ns, correlation, opSite, pythonCode) {
+        if (this.open.size === 0)
+            return;
+        const capture = this.open.get(hostKey(pid, tid));
+        if (!capture)
+            return;
+        this.inOrder(capture, ns);
+        capture.opSites.push(opSite);
+        capture.pythonCodes.push(pythonCode);
+        capture.correlations.push(correlation);
+    }
+    /** A graph launch call: its replay may be tied to the captures completed before it. */
+    graphLaunch(pid, tid, correlation) {
+        const inside = this.open.size ? this.open.get(hostKey(pid, tid)) : undefined;
+        if (inside)
+            inside.unsound = true; // a child graph: its nodes are not the capture's launches
+        this.graphLaunches++;
+        if (this.completed.length === 0)
+            this.launchesBeforeCapture++;
+        else if (Number.isFinite(correlation))
+            this.capturesAtLaunch.set(correlation, this.completed.length);
+    }
+    /** Every GPU event, once a capture has begun: a launch whose correlation one carries ran then, outside the graph. */
+    gpuEvent(correlation) {
+        if (!Number.isInteger(correlation) || correlation < 0)
+            return;
+        if (correlation >= 1 << 30) {
+            this.gpuCorrelationsFar.add(correlation);
+            return;
+        }
+        const byte = correlation >> 3;
+        if (byte >= this.gpuCorrelations.length) {
+            let size = Math.max(1024, this.gpuCorrelations.length);
+            while (size <= byte)
+                size *= 2;
+            const grown = new Uint8Array(size);
+            grown.set(this.gpuCorrelations);
+            this.gpuCorrelations = grown;
+        }
+        this.gpuCorrelations[byte] |= 1 << (correlation & 7);
+    }
+    /**
+     * Keep a GPU event that carries no op (`ref`: its sums) until the end; false when it is not kept
+     * (no capture has begun, or the store is full), and the caller reads it as before.
+     */
+    defer(ref, correlation, stream, startNs, durNs) {
+        if (!this.began || !Number.isInteger(correlation) || correlation < 0)
+            return false;
+        if (this.refs.length >= MAX_DEFERRED) {
+            this.overflow = true;
+            return false;
+        }
+        this.refs.push(ref);
+        this.correlations.push(correlation);
+        this.streams.push(stream);
+        this.starts.push(startNs);
+        this.durations.push(durNs);
+        return true;
+    }
+    /**
+     * At the end of the trace: each kept GPU event goes to `attribute` (with the op site and Python
+     * code of its capture launch) or, when its replay is not tied to a capture or it is no replay, to
+     * `fallback`, exactly once.
+     */
+    finish(isGraphLaunch, attribute, fallback) {
+        for (const capture of this.completed) {
+            const nodes = [];
+            for (let k = 0; k < capture.correlations.length; k++)
+                if (!this.ranOutsideGraph(capture.correlations.at(k)))
+                    nodes.push(k);
+            capture.nodes = nodes;
+        }
+        const reading = { captures: this.completed.length, replays: this.graphLaunches, attributedReplays: 0, attributedNodes: 0, refused: new Map(), overflow: this.overflow };
+        if (this.launchesBeforeCapture)
+            reading.refused.set('no-capture', { replays: this.launchesBeforeCapture, nodes: 0 });
+        const refuse = (reason, replay) => {
+            const known = reading.refused.get(reason) ?? { replays: 0, nodes: 0 };
+            known.replays++;
+            known.nodes += replay.events.length;
+            reading.refused.set(reason, known);
+            for (const k of replay.events)
+                fallback(this.refs[k], replay.correlation, this.durations.at(k));
+        };
+        const matched = [];
+        for (const replay of this.replays()) {
+            if (!isGraphLaunch(replay.correlation)) {
+                for (const k of replay.events)
+                    fallback(this.refs[k], replay.correlation, this.durations.at(k));
+                continue;
+            }
+            const reason = this.match(replay);
+            if (reason === 'no-capture')
+                for (const k of replay.events)
+                    fallback(this.refs[k], replay.correlation, this.durations.at(k));
+            else if (reason)
+                refuse(reason, replay);
+            else
+                matched.push(replay);
+        }
+        // All replays tied to one capture must agree on the kernel at each position.
+        const disagreeing = new Set();
+        for (const replay of matched) {
+            const capture = replay.capture;
+            const kinds = replay.events.map((k) => this.refs[k]);
+            if (!capture.reference)
+                capture.reference = kinds;
+            else if (kinds.some((kind, i) => kind !== capture.reference[i]))
+                disagreeing.add(capture);
+        }
+        for (const replay of matched) {
+            const capture = replay.capture;
+            if (disagreeing.has(capture)) {
+                refuse('replays-disagree', replay);
+                continue;
+            }
+            reading.attributedReplays++;
+            reading.attributedNodes += replay.events.length;
+            replay.events.forEach((k, i) => {
+                const launch = capture.nodes[i];
+                attribute(this.refs[k], capture.opSites.at(launch), capture.pythonCodes.at(launch), this.durations.at(k));
+            });
+        }
+        this.refs = [];
+        return reading;
+    }
+    /** Why a replay may not be tied to a capture, or undefined (and its capture set) when it may. */
+    match(replay) {
+        const before = this.capturesAtLaunch.get(replay.correlation) ?? 0;
+        if (before === 0)
+            return 'no-capture';
+        const stream = this.streams.at(replay.events[0]);
+        if (replay.events.some((k) => this.streams.at(k) !== stream))
+            return 'streams';
+        const size = replay.events.length;
+        const candidates = this.completed.slice(0, before).filter((capture) => capture.nodes.length === size);
+        if (candidates.length === 0)
+            return 'count';
+        if (candidates.length > 1)
+            return 'ambiguous';
+        if (candidates[0].unsound)
+            return 'capture-order';
+        replay.capture = candidates[0];
+        return undefined;
+    }
+    /** The kept GPU events grouped by correlation id, each group sorted by start (then file order). */
+    replays() {
+        const order = Array.from({ length: this.refs.length }, (_, k) => k);
+        const corr = this.correlations.values;
+        const start = this.starts.values;
+        order.sort((a, b) => corr[a] - corr[b] || start[a] - start[b] || a - b);
+        const out = [];
+        for (const k of order) {
+            const last = out[out.length - 1];
+            if (last && last.correlation === corr[k])
+                last.events.push(k);
+            else
+                out.push({ correlation: corr[k], events: [k], capture: undefined });
+        }
+        return out;
+    }
+    ranOutsideGraph(correlation) {
+        if (!Number.isInteger(correlation) || correlation < 0)
+            return false;
+        if (correlation >= 1 << 30)
+            return this.gpuCorrelationsFar.has(correlation);
+        const byte = correlation >> 3;
+        return byte < this.gpuCorrelations.length && (this.gpuCorrelations[byte] & (1 << (correlation & 7))) !== 0;
+    }
+    inOrder(capture, ns) {
+        if (ns < capture.lastNs)
+            capture.unsound = true;
+        else
+            capture.lastNs = ns;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/event-reader.ts
 /**
  * Reads the few fields the importer needs from one trace event's bytes, without JSON.parse:
- * `ph`, `name`, `pid`, `tid`, `ts`, `dur`, and from `args`: `device`, `correlation`, `External id`,
+ * `ph`, `name`, `pid`, `tid`, `ts`, `dur`, and from `args`: `device`, `stream`, `correlation`, `External id`,
  * `bytes`, `grid`, `block`, and the byte range of `Input Dims`. Times are split into whole µs and a ns remainder so that float µs timestamps keep their
  * ns digits exactly (a float64 of epoch µs does not). Other keys are skipped by their bytes.
  */
@@ -10184,6 +10580,7 @@ const K_GRID = key('grid');
 const K_BYTES = key('bytes');
 const K_BLOCK = key('block');
 const K_DEVICE = key('device');
+const K_STREAM = key('stream');
 const K_CORRELATION = key('correlation');
 class EventFields {
     b = Buffer.alloc(0);
@@ -10202,6 +10599,8 @@ class EventFields {
     hasDur = false;
     durNs = 0;
     device = NaN;
+    /** args.stream of a GPU event (NaN when absent). */
+    stream = NaN;
     correlation = NaN;
     externalId = NaN;
     /** Byte range of the `Input Dims` value (record_shapes), -1 when absent. */
@@ -10235,6 +10634,7 @@ class EventFields {
         this.hasTs = false;
         this.hasDur = false;
         this.device = NaN;
+        this.stream = NaN;
         this.correlation = NaN;
         this.externalId = NaN;
         this.inputDimsStart = -1;
@@ -10404,6 +10804,11 @@ class EventFields {
                 if (this.isNumberStart(c) && this.is(ks, ke, K_DEVICE)) {
                     const q = this.number(p);
                     this.device = this.num;
+                    return q;
+                }
+                if (this.isNumberStart(c) && this.is(ks, ke, K_STREAM)) {
+                    const q = this.number(p);
+                    this.stream = this.num;
                     return q;
                 }
                 break;
@@ -10671,8 +11076,9 @@ class LaunchSites {
     ops = 0;
     unordered = 0;
     /**
-     * Kernel launches linked to an op, and the others: no External id (CUDA graph replays), an old
-     * trace's correlation-as-id, or an op not read before the kernel (PyTorch writes ops first).
+     * Kernel launches linked to an op (graph replays tied to their capture's launches included), and
+     * the others: no External id (CUDA graph replays), an old trace's correlation-as-id, or an op not
+     * read before the kernel (PyTorch writes ops first).
      */
     attributed = 0;
     unlinked = 0;
@@ -10700,14 +11106,16 @@ class LaunchSites {
         if (Number.isInteger(externalId) && externalId >= 0)
             this.siteById.set(externalId, this.siteOf(chain, tokens));
     }
+    /** The site of the op an event's External id names, or -1 (none, or an op not read). */
+    siteOfEvent(externalId, correlation) {
+        // Old traces give GPU events the correlation id as External id: that names no op.
+        if (!Number.isInteger(externalId) || externalId === correlation)
+            return -1;
+        return this.siteById.get(externalId);
+    }
     /** Add one kernel launch's time to its site; returns false when the launch links to no op. */
     kernel(times, externalId, correlation, durNs) {
-        // Old traces give GPU events the correlation id as External id: that names no op.
-        if (!Number.isInteger(externalId) || externalId === correlation) {
-            this.unlinked++;
-            return false;
-        }
-        const site = this.siteById.get(externalId);
+        const site = this.siteOfEvent(externalId, correlation);
         if (site < 0) {
             this.unlinked++;
             return false;
@@ -10715,6 +11123,17 @@ class LaunchSites {
         this.attributed++;
         times.set(site, (times.get(site) ?? 0) + durNs);
         return true;
+    }
+    /**
+     * A kernel counted unlinked when read (a graph replay's), now tied to the site of the launch its
+     * graph's capture made for it (graph-captures.ts).
+     */
+    replayed(times, site, durNs) {
+        if (site < 0)
+            return;
+        this.unlinked--;
+        this.attributed++;
+        times.set(site, (times.get(site) ?? 0) + durNs);
     }
     /** The site with the most time, as a chain of op names, with its share and tokens. */
     attribution(times, totalNs) {
@@ -10873,6 +11292,9 @@ function isUserFile(file) {
 /** Kineto writes µs with three decimals: a child's end may pass its parent's by a rounding ns. */
 const python_frames_NEST_SLACK_NS = 2;
 const NO_FRAME = -1;
+/** Site code = site * 4 + these flags: the launch was a graph replay; its line is its capture's launch. */
+const GRAPH_REPLAY = 1;
+const FROM_CAPTURE = 2;
 /** One CPU thread's user frames, in start order, and the stack of frames open while reading. */
 class ThreadFrames {
     starts = new Float64Array(256);
@@ -10983,23 +11405,34 @@ class PythonFrames {
         }
         return true;
     }
-    /** One kernel launch call at `ts` ns on thread (pid, tid). */
+    /**
+     * One kernel launch call at `ts` ns on thread (pid, tid). Returns its site code (-1: outside any
+     * user frame, or no Python events yet), which a graph capture keeps for the kernels of its replays.
+     */
     launch(pid, tid, ts, correlation, graph) {
         if (!this.active) {
             this.launchesBeforeFrames++;
-            return;
+            return -1;
         }
-        if (!Number.isInteger(correlation) || correlation < 0)
-            return;
         const site = this.threads.get(pid)?.get(tid)?.siteAt(ts) ?? NO_FRAME;
-        const code = site === NO_FRAME ? -1 : site * 2 + (graph ? 1 : 0);
+        const code = site === NO_FRAME ? -1 : site * 4 + (graph ? GRAPH_REPLAY : 0);
+        if (!Number.isInteger(correlation) || correlation < 0)
+            return code;
         this.launchSites.set(correlation, code + 1);
         const kernels = this.waiting.get(correlation);
         if (!kernels)
-            return;
+            return code;
         this.waiting.delete(correlation);
         for (let k = 0; k < kernels.length; k += 2)
             this.add(kernels[k], code, kernels[k + 1]);
+        return code;
+    }
+    /**
+     * A graph replay's kernel, tied to the launch its graph's capture made (`code`, as launch()
+     * returned it then): the capture's line, marked as replayed from a capture.
+     */
+    replayed(times, code, durNs) {
+        this.add(times, code < 0 ? -1 : (code & ~GRAPH_REPLAY) | GRAPH_REPLAY | FROM_CAPTURE, durNs);
     }
     /** One kernel of `durNs` with its launch's correlation id; `times` are its (name, device) sums'. */
     kernel(times, correlation, durNs) {
@@ -11032,14 +11465,16 @@ class PythonFrames {
             const share = Math.min(1, ns / totalNs);
             if (share < minShare)
                 break;
-            const site = code >> 1;
+            const site = code >> 2;
             const frame = this.siteFrames[site];
             const module = this.siteModules[site];
             const out1 = { function: frame.function, file: frame.file, line: frame.line, share: Math.round(share * 1e4) / 1e4 };
             if (module >= 0)
                 out1.module = this.moduleNames[module];
-            if (code & 1)
+            if (code & GRAPH_REPLAY)
                 out1.graphReplay = true;
+            if (code & FROM_CAPTURE)
+                out1.graphCapture = true;
             out.push(out1);
         }
         return out;
@@ -11093,6 +11528,7 @@ class PythonFrames {
 
 
 
+
 const PH_COMPLETE = 88; // 'X'
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
 const MAX_DURATION_NS = 7 * 24 * 3600 * 1e9;
@@ -11101,6 +11537,24 @@ const BUILT_IN = Buffer.from('<built-in ', 'latin1');
 const SKIPPED_FRAME = { kind: 'skip' };
 const LAUNCH_CALL = /^(?:cuda|cu|hip)[A-Za-z]*Launch[A-Za-z]*Kernel/;
 const GRAPH_LAUNCH_CALL = /^(?:cuda|cu|hip)GraphLaunch/;
+/** Calls that a stream capture turns into a memcpy or memset node of the graph. */
+const MEM_NODE_CALL = /^(?:cuda|cu|hip)Mem(?:cpy|set)[A-Za-z0-9_]*Async/;
+const CAPTURE_BEGIN_CALL = /^(?:cuda|cu|hip)StreamBeginCapture/;
+const CAPTURE_END_CALL = /^(?:cuda|cu|hip)StreamEndCapture/;
+/** What a call is to a stream capture (graph-captures.ts). */
+const CAPTURE_NONE = 0;
+const CAPTURE_BEGIN = 1;
+const CAPTURE_END = 2;
+const CAPTURE_NODE = 3;
+function captureRole(name) {
+    if (LAUNCH_CALL.test(name) || MEM_NODE_CALL.test(name))
+        return CAPTURE_NODE;
+    if (CAPTURE_BEGIN_CALL.test(name))
+        return CAPTURE_BEGIN;
+    if (CAPTURE_END_CALL.test(name))
+        return CAPTURE_END;
+    return CAPTURE_NONE;
+}
 const CATEGORY_LABEL = {
     [CAT_KERNEL]: 'kernel',
     [CAT_MEMCPY]: 'gpu_memcpy',
@@ -11166,6 +11620,7 @@ class TraceSummary {
         calls: 0,
         launch: LAUNCH_CALL.test(name),
         graphLaunch: GRAPH_LAUNCH_CALL.test(name),
+        capture: captureRole(name),
     }));
     ops = new OpLog();
     launchSites = new LaunchSites();
@@ -11176,6 +11631,13 @@ class TraceSummary {
     /** Python frames and launch calls share this origin (both are CPU-side times). */
     hostBaseUs;
     graphCorrelations = new Set();
+    /** Graph captures in the trace, and the GPU events without an op kept to match their replays. */
+    graphs = new GraphCaptures();
+    /** Begin-capture time per CPU thread while a capture is open, then each capture's window. */
+    capturesOpen = new Map();
+    captures = [];
+    /** How replays were tied to captures; set by finish(). */
+    replays;
     categories = new Set();
     members = new Map();
     cpuSteps = new Map();
@@ -11243,10 +11705,16 @@ class TraceSummary {
                 return this.memop(startNs, category === CAT_MEMSET);
             case CAT_RUNTIME:
             case CAT_DRIVER:
-                return this.apiCall();
+                return this.apiCall(startNs);
             default:
                 return this.step(startNs, category === CAT_GPU_ANNOTATION);
         }
+    }
+    /** The stream of a GPU event (args.stream, else its tid), on its device. */
+    streamOf(device) {
+        const f = this.fields;
+        const stream = Number.isInteger(f.stream) ? f.stream : Number.isInteger(f.tid) ? f.tid : -1;
+        return device * 2 ** 21 + stream;
     }
     deviceOf() {
         const f = this.fields;
@@ -11277,9 +11745,13 @@ class TraceSummary {
             sum.maxNs = dur;
         if (!Number.isNaN(f.shape[0]) || !Number.isNaN(f.shape[3]))
             addShape(sum, f.shape, dur);
-        this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
-        if (this.python.active)
+        const linked = this.launchSites.kernel((sum.sites ??= new Map()), f.externalId, f.correlation, dur);
+        // A kernel without an op may be a graph replay's: kept until its capture can be matched.
+        const kept = !linked && this.graphs.active && this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, dur);
+        if (!kept && this.python.active)
             this.python.kernel((sum.python ??= new Map()), f.correlation, dur);
+        if (this.graphs.active)
+            this.graphs.gpuEvent(f.correlation);
         this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
     }
     /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
@@ -11317,17 +11789,41 @@ class TraceSummary {
         if (Number.isFinite(f.bytes))
             sum.bytes = (sum.bytes ?? 0) + f.bytes;
         const hostCopy = sum.kind === 'memcpy-htod' || sum.kind === 'memcpy-dtoh';
-        this.ops.push(startNs, startNs + f.durNs, this.deviceOf(), f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
+        const device = this.deviceOf();
+        if (this.graphs.active) {
+            // A memcpy or memset node of a graph replay counts for the replay's positions.
+            if (this.launchSites.siteOfEvent(f.externalId, f.correlation) < 0)
+                this.graphs.defer(sum, f.correlation, this.streamOf(device), startNs, f.durNs);
+            this.graphs.gpuEvent(f.correlation);
+        }
+        this.ops.push(startNs, startNs + f.durNs, device, f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
     }
-    apiCall() {
+    apiCall(startNs) {
         const f = this.fields;
         const sum = this.named(this.api);
         sum.totalNs += f.durNs;
         sum.calls++;
-        if (sum.graphLaunch && Number.isFinite(f.correlation))
+        if (sum.graphLaunch && Number.isFinite(f.correlation)) {
             this.graphCorrelations.add(f.correlation);
-        if (sum.launch || sum.graphLaunch)
-            this.python.launch(f.pid, f.tid, this.hostNs(), f.correlation, sum.graphLaunch);
+            this.graphs.graphLaunch(f.pid, f.tid, f.correlation);
+        }
+        const code = sum.launch || sum.graphLaunch ? this.python.launch(f.pid, f.tid, this.hostNs(), f.correlation, sum.graphLaunch) : -1;
+        if (sum.capture === CAPTURE_NONE)
+            return;
+        const ns = this.hostNs();
+        if (sum.capture === CAPTURE_NODE)
+            this.graphs.launch(f.pid, f.tid, ns, f.correlation, this.launchSites.siteOfEvent(f.externalId, f.correlation), code);
+        else if (sum.capture === CAPTURE_BEGIN) {
+            this.graphs.begin(f.pid, f.tid, ns);
+            this.capturesOpen.set(`${f.pid}/${f.tid}`, startNs);
+        }
+        else {
+            this.graphs.end(f.pid, f.tid, ns);
+            const began = this.capturesOpen.get(`${f.pid}/${f.tid}`);
+            this.capturesOpen.delete(`${f.pid}/${f.tid}`);
+            if (began !== undefined)
+                this.captures.push({ start: began, end: startNs + f.durNs });
+        }
     }
     step(startNs, gpu) {
         const f = this.fields;
@@ -11344,7 +11840,21 @@ class TraceSummary {
     }
     /** Call after the last event: settles what was waiting for events that never came. */
     finish() {
+        this.replays = this.graphs.finish((correlation) => this.graphCorrelations.has(correlation), (sum, opSite, pythonCode, durNs) => {
+            if (!('instances' in sum))
+                return; // a memcpy or memset node: no sites
+            this.launchSites.replayed((sum.sites ??= new Map()), opSite, durNs);
+            if (this.python.active)
+                this.python.replayed((sum.python ??= new Map()), pythonCode, durNs);
+        }, (sum, correlation, durNs) => {
+            if ('instances' in sum && this.python.active)
+                this.python.kernel((sum.python ??= new Map()), correlation, durNs);
+        });
         this.python.finish();
+    }
+    /** The CPU-side windows of the CUDA-graph captures in the trace, on the GPU events' clock. */
+    captureWindows() {
+        return this.captures;
     }
     /** Step windows: the GPU projection of a step where the trace has one, else the CPU range. */
     stepWindows() {
@@ -11820,13 +12330,16 @@ function isRocprofTraceHead(head) {
  * `cpu_op` → the op chain that launched each kernel (kernel External id → op, launch-sites.ts);
  * `python_function` (`with_stack=True`) → the line of the workload's Python each kernel was launched
  * from (launch call on a CPU thread, by correlation id → the innermost user frame around it in time,
- * python-frames.ts), per kernel its top sites with their share of its time.
+ * python-frames.ts), per kernel its top sites with their share of its time. CUDA graph replays,
+ * which carry no op, take the op and Python line of their graph's capture when the capture is in
+ * the trace and the match is sound (graph-captures.ts); otherwise a notice says why not.
  * The file is streamed (traces can exceed memory and V8's string limit): only events of the
  * categories above are decoded; flow and other events are skipped by their bytes.
  * Limits: step windows come from the GPU projection of the annotation where present, else the CPU
  * range (GPU work lagging the CPU is then counted in the next step); the PyTorch version is not
  * in the trace; skipped events are checked for balanced brackets only.
  */
+
 
 
 
@@ -11878,6 +12391,31 @@ function distributedOf(summary) {
         out.backend = info.backend;
     return out;
 }
+const REFUSAL_TEXT = {
+    'no-capture': 'replayed before any capture in the trace ended (captured before the trace began)',
+    count: 'ran a different number of kernels and copies than any capture before them (a graph captured before the trace began, or a replay cut by the trace)',
+    ambiguous: 'match several captures of the same launch count',
+    streams: 'ran on several streams (their start order need not follow the capture\'s)',
+    'capture-order': 'match a capture whose calls are out of time order, overlap another capture on the thread, or launch a graph',
+    'replays-disagree': 'disagree with other replays of their capture on the kernel at some position',
+};
+/** Why some CUDA graph replays were not tied to a capture in the trace, as the tail of a notice. */
+function replayReason(reading) {
+    if (!reading || reading.captures === 0)
+        return 'the graph capture is not in the trace';
+    const refused = [...reading.refused].filter(([, count]) => count.replays > 0);
+    const parts = refused.map(([reason, count]) => `${count.replays} ${REFUSAL_TEXT[reason]}`);
+    const notTied = reading.replays - reading.attributedReplays;
+    const unexplained = notTied - refused.reduce((sum, [, count]) => sum + count.replays, 0);
+    if (reading.overflow)
+        parts.push(`${unexplained} came after the first ${MAX_DEFERRED} GPU events without an op, which are all that is kept for matching`);
+    else if (unexplained > 0)
+        parts.push(`${unexplained} left no GPU event in the trace`);
+    if (notTied <= 0)
+        return undefined;
+    const captures = `${reading.captures} graph capture${reading.captures === 1 ? '' : 's'}`;
+    return `the trace holds ${captures}, but ${notTied} of ${reading.replays} replays are not tied to one: ${parts.join('; ')}`;
+}
 /** Where kernels could not be tied to the op that launched them, say so rather than guess. */
 function attributionNotices(summary) {
     const sites = summary.launchSites;
@@ -11885,14 +12423,28 @@ function attributionNotices(summary) {
     // A stray launch or two (a profiler warm-up kernel) is not worth a line.
     if (sites.ops === 0 || sites.unlinked < Math.max(1, 0.01 * total))
         return [];
-    const graphs = summary.launchCounts().graphLaunches > 0;
+    const reason = summary.launchCounts().graphLaunches > 0 ? replayReason(summary.replays) : undefined;
     return [
         {
             code: 'kineto-launch-op-unavailable',
             severity: 'info',
             message: `${sites.unlinked} of ${total} kernel launches could not be tied to the CPU op that launched them` +
-                (graphs ? ' (CUDA graph replays: the graph capture is not in the trace)' : '') +
+                (reason ? ` (CUDA graph replays: ${reason})` : '') +
                 '; their launching op is not available.',
+        },
+    ];
+}
+/** Replays whose op and Python line come from their graph's capture: an inference, so it is said. */
+function replayNotices(summary) {
+    const reading = summary.replays;
+    if (!reading || reading.attributedReplays === 0)
+        return [];
+    return [
+        {
+            code: 'kineto-graph-replays-from-capture',
+            severity: 'info',
+            message: `${reading.attributedNodes} GPU events of ${reading.attributedReplays} CUDA graph replays were tied to the launches of their graph's capture in this trace ` +
+                '(the i-th kernel or copy of a replay, by start time on its one stream, to the i-th launch of the capture): their launching op and Python line are the capture\'s.',
         },
     ];
 }
@@ -11965,8 +12517,8 @@ function pythonNotices(summary) {
         if (!scanner.sawTraceEvents) {
             throw new errors/* InputError */.dz(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
         }
-        const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
-        const notices = [...attributionNotices(summary), ...pythonNotices(summary)];
+        const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations, captureWindows: summary.captureWindows() };
+        const notices = [...attributionNotices(summary), ...replayNotices(summary), ...pythonNotices(summary)];
         const windows = summary.stepWindows();
         const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;
         const distributed = distributedOf(summary);
@@ -17522,8 +18074,17 @@ const PythonSiteSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     line: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
     /** The innermost nn.Module around the frame, by class (`LlamaAttention`). */
     module: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    /** The launch was a CUDA graph replay made here: the kernels were captured elsewhere. */
+    /**
+     * The kernel ran in a CUDA graph replay. Alone: this is where the graph was replayed (its kernels
+     * were captured elsewhere).
+     */
     graphReplay: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+    /**
+     * With graphReplay: the graph's capture is in the same trace, and this is where the capture's
+     * launch that made the kernel's node ran (the replay's kernels, in start order, are the
+     * capture's launches in order).
+     */
+    graphCapture: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
     /** Share of the kernel's time launched from here (0..1). */
     share: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0).max(1),
 });
@@ -17539,7 +18100,8 @@ const KernelStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     block: Dim3Schema.optional(),
     /**
      * The CPU op chain that launched it, outermost first (`aten::linear > aten::addmm`), where the trace
-     * links kernels to ops (Kineto). When launches came from several chains, the one with the most time.
+     * links kernels to ops (Kineto; a CUDA graph replay's kernel through its graph's capture, when that
+     * is in the trace). When launches came from several chains, the one with the most time.
      */
     launchedBy: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
     /** Share of the kernel's time launched from `launchedBy` (0..1). */
@@ -17729,6 +18291,73 @@ const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
 
 /***/ }),
 
+/***/ 538:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B8: () => (/* binding */ familyLabel),
+/* harmony export */   Bs: () => (/* binding */ LINEAR_FAMILIES),
+/* harmony export */   Kg: () => (/* binding */ kernelFamily),
+/* harmony export */   Mz: () => (/* binding */ FAMILY_IDS),
+/* harmony export */   qG: () => (/* binding */ isBuiltInFamily),
+/* harmony export */   vk: () => (/* binding */ userFamilyId)
+/* harmony export */ });
+/* unused harmony export FAMILY_INFO */
+/**
+ * The kernel families: the built-in ids (a closed type, so a misspelt id fails to compile), each
+ * with a label and the coarse group the dashboard stacks by; and the ids of user families, which a
+ * family config (classify/user-families.ts) may add and the model carries as they are.
+ */
+/** The built-in families, with a label and the coarse group the dashboard stacks by. */
+const FAMILY_INFO = {
+    gemv: { label: 'GEMV (decode linear)', group: 'linear' },
+    'gemm-decode': { label: 'GEMM, decode-shaped', group: 'linear' },
+    'gemm-prefill': { label: 'GEMM, prefill-shaped', group: 'linear' },
+    gemm: { label: 'GEMM, shape unknown', group: 'linear' },
+    'attention-fused': { label: 'Fused attention', group: 'attention' },
+    'attention-softmax': { label: 'Softmax (unfused attention)', group: 'attention' },
+    'attention-bmm': { label: 'Batched matmul (QK/PV)', group: 'attention' },
+    'kv-cache': { label: 'KV-cache write / layout', group: 'attention' },
+    norm: { label: 'Normalization', group: 'norm-rope' },
+    rope: { label: 'Rotary embedding', group: 'norm-rope' },
+    'moe-gemm': { label: 'MoE grouped matmul', group: 'moe' },
+    'moe-routing': { label: 'MoE routing / top-k', group: 'moe' },
+    'gather-scatter': { label: 'Gather / scatter / index', group: 'moe' },
+    quantize: { label: 'Quantize / scale layout', group: 'low-bit' },
+    'lowbit-gemm': { label: 'Block-scaled / fp8 / fp4 matmul', group: 'low-bit' },
+    collective: { label: 'Collectives (NCCL, all-reduce, EP)', group: 'comm' },
+    memcpy: { label: 'Memcpy', group: 'memory' },
+    memset: { label: 'Memset', group: 'memory' },
+    copy: { label: 'Copy / layout', group: 'memory' },
+    conv: { label: 'Convolution', group: 'conv' },
+    elementwise: { label: 'Elementwise', group: 'elementwise' },
+    reduce: { label: 'Reductions', group: 'elementwise' },
+    sampling: { label: 'Sampling', group: 'sampling' },
+    other: { label: 'Other', group: 'other' },
+};
+const FAMILY_IDS = Object.keys(FAMILY_INFO);
+/** The families that do the model's linear layers (dense, decode or prefill shaped, low-bit, MoE experts). */
+const LINEAR_FAMILIES = ['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-gemm', 'moe-gemm'];
+const BUILT_IN = new Set(FAMILY_IDS);
+function isBuiltInFamily(id) {
+    return BUILT_IN.has(id);
+}
+/** A user family's id, once its config was checked (or a stored report's, as the report says it). */
+function userFamilyId(id) {
+    return id;
+}
+/** A family id read from a stored report or capture: built in, or a user family's. */
+function kernelFamily(id) {
+    return isBuiltInFamily(id) ? id : userFamilyId(id);
+}
+/** What a reader sees for a family: the built-in label, or a user family's own id. */
+function familyLabel(family) {
+    return isBuiltInFamily(family) ? FAMILY_INFO[family].label : family;
+}
+
+
+/***/ }),
+
 /***/ 500:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -17776,6 +18405,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var schemas = __nccwpck_require__(816);
 // EXTERNAL MODULE: ./src/model/capture.ts
 var capture = __nccwpck_require__(347);
+// EXTERNAL MODULE: ./src/model/family-ids.ts
+var family_ids = __nccwpck_require__(538);
 ;// CONCATENATED MODULE: ./src/model/profile.ts
 /**
  * The normalized profile: every capture of one run merged and classified. The Report (report.ts)
@@ -17783,13 +18414,16 @@ var capture = __nccwpck_require__(347);
  */
 
 
+
+/** A kernel family as stored: a built-in id, or a user family's id (family-ids.ts). */
+const KernelFamilySchema = schemas/* string */.YjP().transform(family_ids/* kernelFamily */.Kg);
 const KernelSchema = capture/* KernelStatSchema */.RU.extend({
-    family: schemas/* string */.YjP(),
+    family: KernelFamilySchema,
     /** Share of all GPU kernel time in the profile, 0..1. */
     share: schemas/* number */.aig().min(0).max(1),
 });
 const FamilyShareSchema = schemas/* object */.Ikc({
-    family: schemas/* string */.YjP(),
+    family: KernelFamilySchema,
     totalNs: schemas/* number */.aig().nonnegative(),
     share: schemas/* number */.aig().min(0).max(1),
     kernels: schemas/* number */.aig().int().nonnegative(),
@@ -17934,7 +18568,7 @@ const ComparisonRowSchema = schemas/* object */.Ikc({
 });
 const KernelChangeSchema = schemas/* object */.Ikc({
     name: schemas/* string */.YjP(),
-    family: schemas/* string */.YjP(),
+    family: KernelFamilySchema,
     change: schemas/* enum */.k5n(['added', 'removed', 'increased', 'decreased']),
     baselineNs: schemas/* number */.aig(),
     currentNs: schemas/* number */.aig(),
@@ -18840,7 +19474,7 @@ function classifyName(name, rules = FAMILY_TABLE) {
     const rule = rules.find((candidate) => candidate.pattern.test(normalized));
     if (!rule)
         return 'other';
-    return rule.shape ? rule.shape(normalized) : rule.family;
+    return 'shape' in rule && rule.shape ? rule.shape(normalized) : rule.family;
 }
 /** User rules come first, so a team can claim its own kernels. */
 function createClassifier(userRules = []) {
@@ -19993,7 +20627,7 @@ function patternOf(kernel) {
                 : repeatsKv
                     ? 'Stop repeating the KV heads: pass the grouped K and V to a kernel that reads them as they are (torch: F.scaled_dot_product_attention(..., enable_gqa=True); FlashAttention, FlashInfer and vLLM attention take GQA natively; transformers: attn_implementation="sdpa" or "flash_attention_2").'
                     : 'Find the op that makes the copy and remove it: if K/V heads are repeated for GQA (repeat_kv, repeat_interleave, expand(...).reshape), use native GQA (F.scaled_dot_product_attention(..., enable_gqa=True), FlashAttention/FlashInfer); if a .contiguous() or .transpose().reshape() feeds a matmul, keep the layout the consumer reads (or fuse the permute into it, e.g. under torch.compile).',
-            attributed || (site && !site.graphReplay)
+            attributed || (site && (!site.graphReplay || site.graphCapture))
                 ? ''
                 : ' This trace does not say which op launched the kernel (no CPU ops for it, as under CUDA-graph replay): profile a few eager steps with torch.profiler(record_shapes=True, with_stack=True) to see it.',
         ].join('');
@@ -20091,6 +20725,22 @@ const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel
 /** Formats that normally carry per-kernel times. */
 const KERNEL_FORMATS = new Set(['nsys-stats', 'rocprof-csv', 'kineto-json']);
 const CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
+/** What a capture without kernels still holds, in words; undefined when it holds nothing. */
+function otherRecords(profile) {
+    const parts = [
+        profile.memops.length ? `${profile.memops.length} memory-operation row(s)` : '',
+        profile.apiCalls.length ? `${profile.apiCalls.length} host API call row(s)` : '',
+    ].filter(Boolean);
+    return parts.length ? parts.join(' and ') : undefined;
+}
+/** The kernel report of the tool that wrote the capture. */
+function kernelReportCommand(format) {
+    if (format.startsWith('rocprof') || format === 'rocpd-sqlite')
+        return 'rocprofv3 --kernel-trace --stats --output-format csv -- <workload>   # writes *_kernel_stats.csv and *_kernel_trace.csv';
+    if (format.startsWith('nsys'))
+        return 'nsys stats --report cuda_gpu_kern_sum --format csv profile.nsys-rep';
+    return CAPTURE_COMMAND;
+}
 /* harmony default export */ const empty_capture = (defineRule({
     meta: {
         id: 'empty-capture',
@@ -20113,6 +20763,21 @@ const CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node 
             utilizationSamples: profile.utilization?.sampleCount ?? 0,
         };
         const hits = [];
+        const held = otherRecords(profile);
+        const toolSaysNoKernels = profile.notices.some((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
+        const graphLaunches = profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0);
+        if (profile.kernels.length === 0 && !hasOtherData && held && !toolSaysNoKernels && !graphLaunches) {
+            // A real capture, read to the end, of something other than kernels (a memory or API summary
+            // given alone): the data is there, the kernel report is not. Say which report would do.
+            const source = profile.sources[0];
+            hits.push({
+                message: `No kernel data in the inputs: they hold only ${held} (${profile.sources.flatMap((s) => s.parts ?? [s.format]).join(', ')}). Kernel findings need the kernel report of the same capture.`,
+                evidence: { ...evidence, memops: profile.memops.length, apiCalls: profile.apiCalls.length },
+                advice: 'Give the kernel summary or trace of the same capture alongside:',
+                command: kernelReportCommand(source.format),
+            });
+            return hits;
+        }
         if (profile.kernels.length === 0 && !hasOtherData) {
             hits.push({
                 severity: 'error',
@@ -20244,8 +20909,11 @@ const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
 
 // EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
 var ncu_metrics = __nccwpck_require__(138);
+// EXTERNAL MODULE: ./src/model/family-ids.ts
+var family_ids = __nccwpck_require__(538);
 ;// CONCATENATED MODULE: ./src/diagnose/ncu-advice.ts
-const GEMM_FAMILIES = new Set(['gemv', 'gemm-decode', 'gemm-prefill', 'gemm', 'lowbit-gemm', 'moe-gemm']);
+
+const GEMM_FAMILIES = new Set(family_ids/* LINEAR_FAMILIES */.Bs);
 const ATTENTION_FAMILIES = new Set(['attention-fused', 'attention-softmax', 'attention-bmm']);
 const REDUCTION_FAMILIES = new Set(['reduce', 'norm']);
 /** Layout work among elementwise kernels: direct copies, transposes and permutes, cat, contiguous, KV-head expands. */
@@ -20410,8 +21078,6 @@ const GRID_ADVICE = {
     },
 }));
 
-// EXTERNAL MODULE: ./src/classify/family-ids.ts
-var family_ids = __nccwpck_require__(947);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-dense-decode.ts
 /** The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and norms below. */
 
@@ -21775,8 +22441,8 @@ function runRules(profile, config = {}, rules = RULES) {
     return findings.map(({ stage: _stage, ...finding }) => finding);
 }
 
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 49 modules
-var registry = __nccwpck_require__(361);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
+var registry = __nccwpck_require__(904);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(916);
 ;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts
@@ -22162,53 +22828,6 @@ async function analyze(options) {
     if (options.timeoutMs === undefined)
         return build();
     return withTimeBudget(options.timeoutMs, options.inputs.length, build);
-}
-
-
-/***/ }),
-
-/***/ 632:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   c: () => (/* binding */ medianInterval)
-/* harmony export */ });
-/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(263);
-/**
- * A distribution-free confidence interval of the median from order statistics: the number of
- * samples below the true median is Binomial(n, ½), so [x₍ⱼ₎, x₍ₙ₋ⱼ₊₁₎] covers it with probability
- * 1 − 2·P(B ≤ j − 1). No resampling, the same answer every time, exact for any continuous data.
- */
-
-function binomialHalfCdf(n, k) {
-    // P(B ≤ k) for B ~ Binomial(n, ½), summed in log space so n in the thousands does not overflow.
-    let logCoefficient = 0;
-    let sum = 0;
-    for (let i = 0; i <= k; i += 1) {
-        if (i > 0)
-            logCoefficient += Math.log(n - i + 1) - Math.log(i);
-        sum += Math.exp(logCoefficient - n * Math.LN2);
-    }
-    return Math.min(1, sum);
-}
-/**
- * The median and its CI at `level` (two-sided; the gate's level by default). With too few samples for the level (n < 5 at 90%)
- * the interval is [min, max] and `coverage` says how much less it covers. Undefined for no samples.
- */
-function medianInterval(samples, level = _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__/* .CI_LEVEL */ ._w) {
-    const sorted = samples.filter(Number.isFinite).sort((a, b) => a - b);
-    const n = sorted.length;
-    if (n === 0)
-        return undefined;
-    const mid = n >> 1;
-    const median = n % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    const tail = (1 - level) / 2;
-    // j: the largest rank with P(B ≤ j − 1) ≤ tail (1-based), at least 1.
-    let j = 1;
-    while (j < mid && binomialHalfCdf(n, j) <= tail)
-        j += 1;
-    const coverage = 1 - 2 * binomialHalfCdf(n, j - 1);
-    return { median, low: sorted[j - 1], high: sorted[n - j], coverage };
 }
 
 
@@ -22627,7 +23246,7 @@ function fitRows(rows, budget, measure, what) {
 /* harmony export */   Em: () => (/* binding */ reportCharts)
 /* harmony export */ });
 /* unused harmony exports familySharesChart, samplesChart */
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
 /**
  * Pictures for the PR comment and the job summary, as mermaid `xychart-beta` blocks (GitHub renders
@@ -22646,9 +23265,6 @@ function label(text, max = 28) {
     return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
 }
 const num = (value, digits = 1) => String(Number(value.toFixed(digits)));
-function familyLabel(family) {
-    return _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_INFO */ .w8[family]?.label ?? family;
-}
 function fence(lines) {
     return ['```mermaid', ...lines, '```'].join('\n');
 }
@@ -22663,7 +23279,7 @@ function familySharesChart(report) {
     const categories = [];
     const values = [];
     for (const row of rows) {
-        const name = label(familyLabel(row.metric.replace(/^family:/, '')));
+        const name = label((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(row.metric.replace(/^family:/, '')));
         categories.push(`"${name} · base"`, `"${name} · head"`);
         values.push(num(row.baseline), num(row.current));
     }
@@ -22744,23 +23360,21 @@ function reportCharts(report) {
 /* harmony export */   oA: () => (/* binding */ DETAIL_LEVELS),
 /* harmony export */   wM: () => (/* binding */ reportVerdictLine)
 /* harmony export */ });
-/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, kernelCode, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, medianInterval, utilizationSection, baselineSection, chartsSection */
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, kernelCode, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, chartsSection */
+/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
 /* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(138);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31);
-/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(263);
-/* harmony import */ var _dashboard_median_ci_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(632);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(329);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(755);
-/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(261);
-/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(188);
+/* harmony import */ var _compare_median_interval_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(315);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(329);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(755);
+/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(261);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(188);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
  * Every string that came from a profile goes through gh-text.ts.
  */
-
 
 
 
@@ -22802,7 +23416,7 @@ function noBaselineBanner(entry) {
     if (entry.report.comparison)
         return '';
     const why = missingBaselineText(entry).replace(/^no baseline:\s*/i, '');
-    return `> **No baseline, findings only:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(why, 700)}.`;
+    return `> **No baseline, findings only:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(why, 700)}.`;
 }
 /** Primary findings before secondary ones, errors before warnings before info. */
 function orderFindings(findings) {
@@ -22825,14 +23439,11 @@ function orderRows(rows) {
 function isAlert(row) {
     return row.status === 'fail' || row.status === 'warn';
 }
-function familyLabel(family) {
-    return _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_INFO */ .w8[family]?.label ?? family;
-}
 function evidenceText(finding, d) {
     const entries = Object.entries(finding.evidence);
     const shown = entries
         .slice(0, d.evidence)
-        .map(([key, value]) => `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(key, 40)} = ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 3) : String(value), 80)}`);
+        .map(([key, value]) => `${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(key, 40)} = ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value, 3) : String(value), 80)}`);
     if (entries.length > d.evidence)
         shown.push(`… ${entries.length - d.evidence} more`);
     return shown.join(', ');
@@ -22844,26 +23455,26 @@ function commandBlock(command, indent) {
 }
 /** The finding's next step and its command: what a reviewer acts on. */
 function nextStepLines(finding, textChars, commands = true) {
-    const lines = [`  - Next: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.advice, textChars)}`];
+    const lines = [`  - Next: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.advice, textChars)}`];
     if (commands && finding.command)
         lines.push('', commandBlock(finding.command, '  '), '');
     return lines;
 }
 function renderFindingFull(finding, d) {
-    const docs = (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('docs', finding.docs);
+    const docs = (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeLink */ .o3)('docs', finding.docs);
     const lines = [
-        `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
+        `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
     ];
     if (d.evidence > 0 && Object.keys(finding.evidence).length)
         lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
     if (d.evidence > 0 && finding.basis.length)
-        lines.push(`  - Rests on: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.basis.join('; '), d.textChars)}`);
+        lines.push(`  - Rests on: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.basis.join('; '), d.textChars)}`);
     lines.push(...nextStepLines(finding, d.textChars, d.commands));
     return lines.join('\n');
 }
 /** One line per finding, for the alert block of a PR comment. */
 function renderFindingLine(finding, textChars) {
-    return `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, textChars)}`;
+    return `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(finding.id, 60)}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.message, textChars)}`;
 }
 function findingsSection(report, d, h) {
     const out = [`${h} Findings`, ''];
@@ -22874,7 +23485,7 @@ function findingsSection(report, d, h) {
         out.push(renderFindingFull(finding, d));
     if (findings.length > d.findings) {
         const rest = findings.slice(d.findings);
-        out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
+        out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
     }
     return out.join('\n');
 }
@@ -22883,22 +23494,22 @@ function findingsSection(report, d, h) {
  * a narrow screen wraps the name instead of pushing the table's last columns out of view.
  */
 function kernelCode(short, max) {
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1\u200b');
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1\u200b');
 }
 function rowLabel(row, d, names) {
     const colon = row.metric.indexOf(':');
     const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
     switch (row.kind) {
         case 'kernel-share':
-            return `kernel ${names ? kernelCode(names(rest), d.nameChars) : (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, d.nameChars)}`;
+            return `kernel ${names ? kernelCode(names(rest), d.nameChars) : (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(rest, d.nameChars)}`;
         case 'family-share':
             if (row.metric === 'communication:exposed')
                 return 'exposed communication';
-            return `family: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(familyLabel(rest), 60)}`;
+            return `family: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(rest), 60)}`;
         case 'finding':
-            return `finding ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, 60)}`;
+            return `finding ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(rest, 60)}`;
         default:
-            return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
+            return (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
     }
 }
 /**
@@ -22917,18 +23528,18 @@ function valueText(value, row) {
         return '—';
     // Shares are percentages of GPU time.
     if (row.kind === 'family-share' || row.kind === 'kernel-share')
-        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 1)}%`;
+        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value, 1)}%`;
     if (row.kind === 'finding')
-        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)} ${value === 1 ? 'hit' : 'hits'}`;
-    const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(row.unit, 12)}` : '';
-    return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)}${suffix}`;
+        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value)} ${value === 1 ? 'hit' : 'hits'}`;
+    const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(row.unit, 12)}` : '';
+    return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value)}${suffix}`;
 }
 function comparisonRowCells(row, d, names) {
     const { scale, unit } = deltaUnit(row);
     const digits = row.kind === 'finding' ? 0 : 1;
-    const delta = row.delta === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
-    const ci = row.ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.ci[0] * scale, unit)} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.ci[1] * scale, unit)}` : '—';
-    const threshold = row.threshold === null ? '—' : `±${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
+    const delta = row.delta === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
+    const ci = row.ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(row.ci[0] * scale, unit)} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(row.ci[1] * scale, unit)}` : '—';
+    const threshold = row.threshold === null ? '—' : `±${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
     const status = `${STATUS_ICON[row.status]} ${row.status}`;
     return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
 }
@@ -22940,7 +23551,7 @@ function comparisonSection(entry, d, h) {
     const comparison = entry.report.comparison;
     const out = [`${h} Comparison with the baseline`, ''];
     if (!comparison) {
-        out.push(`No comparison: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
+        out.push(`No comparison: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
         return out.join('\n');
     }
     const rows = orderRows(comparison.rows);
@@ -22948,9 +23559,9 @@ function comparisonSection(entry, d, h) {
     if (rows.length === 0)
         out.push('The baseline had no comparable metrics.');
     else {
-        out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
+        out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
         out.push(COMPARISON_HEADER);
-        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(entry.report);
+        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_8__/* .reportKernelNames */ .eX)(entry.report);
         for (const row of rows.slice(0, d.rows))
             out.push(comparisonRowCells(row, d, names));
         if (rows.length > d.rows) {
@@ -22959,9 +23570,9 @@ function comparisonSection(entry, d, h) {
         }
     }
     if (comparison.newFindings.length)
-        out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
+        out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
     if (comparison.resolvedFindings.length)
-        out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
+        out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
     return out.join('\n');
 }
 function changeText(change) {
@@ -22971,7 +23582,7 @@ function changeText(change) {
         return 'new';
     if (change.change === 'removed')
         return 'gone';
-    return `${change.deltaNs >= 0 ? '+' : '−'}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(Math.abs(change.deltaNs))}`;
+    return `${change.deltaNs >= 0 ? '+' : '−'}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(Math.abs(change.deltaNs))}`;
 }
 function kernelsSection(entry, d, h) {
     const { report } = entry;
@@ -22981,7 +23592,7 @@ function kernelsSection(entry, d, h) {
     const changes = new Map((comparison?.kernelChanges ?? []).map((c) => [c.name, c]));
     const familyDelta = new Map((comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta]));
     const withChanges = changes.size > 0;
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_8__/* .reportKernelNames */ .eX)(report);
     const shortened = new Map();
     const shown = (name) => {
         const short = names(name);
@@ -22989,12 +23600,12 @@ function kernelsSection(entry, d, h) {
             shortened.set(short, name);
         return kernelCode(short, d.nameChars);
     };
-    const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(report.totalKernelNs)} of GPU kernel time.`, ''];
+    const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(report.totalKernelNs)} of GPU kernel time.`, ''];
     out.push(withChanges ? '| share | total | change | calls | family | kernel |\n|---:|---:|---:|---:|---|---|' : '| share | total | calls | family | kernel |\n|---:|---:|---:|---|---|');
     const dived = new Set();
     for (const kernel of report.kernels.slice(0, d.kernels)) {
         const change = withChanges ? ` ${changeText(changes.get(kernel.name)) || '—'} |` : '';
-        out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(kernel.share)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(kernel.totalNs)} |${change} ${kernel.instances} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(kernel.family, 30)} | ${shown(kernel.name)} |`);
+        out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatShare */ .T1)(kernel.share)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(kernel.totalNs)} |${change} ${kernel.instances} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(kernel.family, 30)} | ${shown(kernel.name)} |`);
         // Under the first row of that name only (an ncu capture may add its own row for the kernel).
         const deepDive = dived.has(kernel.name) ? undefined : deepDiveText(report, kernel.name, d);
         if (deepDive)
@@ -23005,7 +23616,7 @@ function kernelsSection(entry, d, h) {
         const biggest = [...changes.values()].sort((a, b) => Math.abs(b.deltaNs) - Math.abs(a.deltaNs)).slice(0, d.kernelChanges);
         out.push('', `${h}# Biggest kernel changes`, '', '| change | baseline | current | delta | family | kernel |', '|---|---:|---:|---:|---|---|');
         for (const c of biggest) {
-            out.push(`| ${c.change} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.baselineNs)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.currentNs)} | ${changeText(c)} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(c.family, 30)} | ${shown(c.name)} |`);
+            out.push(`| ${c.change} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(c.baselineNs)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(c.currentNs)} | ${changeText(c)} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(c.family, 30)} | ${shown(c.name)} |`);
         }
         if (changes.size > d.kernelChanges)
             out.push('', `… ${changes.size - d.kernelChanges} more kernel changes in report.json.`);
@@ -23015,15 +23626,15 @@ function kernelsSection(entry, d, h) {
         out.push('', '<details><summary>Full kernel names</summary>', '');
         // Each in a code block, which scrolls inside itself: the name stays whole for copying.
         for (const [short, full] of shortened)
-            out.push(`- ${kernelCode(short, d.nameChars)}`, '', (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)((0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .clip */ .$Q)(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
+            out.push(`- ${kernelCode(short, d.nameChars)}`, '', (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)((0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .clip */ .$Q)(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
         out.push('', '</details>');
     }
     if (d.families > 0 && report.families.length) {
         const delta = familyDelta.size > 0;
         out.push('', `${h} Kernel families`, '', delta ? '| share | Δ share | total | kernels | family |\n|---:|---:|---:|---:|---|' : '| share | total | kernels | family |\n|---:|---:|---:|---|');
         for (const family of report.families.slice(0, d.families)) {
-            const deltaCell = delta ? ` ${familyDelta.has(family.family) ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(familyDelta.get(family.family), ' pp') : '—'} |` : '';
-            out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(family.share)} |${deltaCell} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(family.totalNs)} | ${family.kernels} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(familyLabel(family.family), 60)} |`);
+            const deltaCell = delta ? ` ${familyDelta.has(family.family) ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(familyDelta.get(family.family), ' pp') : '—'} |` : '';
+            out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatShare */ .T1)(family.share)} |${deltaCell} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(family.totalNs)} | ${family.kernels} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(family.family), 60)} |`);
         }
         if (report.families.length > d.families)
             out.push('', `… ${report.families.length - d.families} more families in report.json.`);
@@ -23050,7 +23661,7 @@ function deepDiveText(report, kernel, d) {
     const ids = [...new Set(report.findings.filter((f) => f.kernel === kernel && f.id !== 'dominant-kernel').map((f) => f.id))];
     const launches = `Nsight Compute, ${dive.launches} launch${dive.launches === 1 ? '' : 'es'}`;
     const text = [`${launches}: ${(0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveFacts */ .k3)(dive.result).join(' · ')}`, ids.length ? `findings: ${ids.join(', ')}` : ''].filter(Boolean).join(' → ');
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(text, d.textChars);
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(text, d.textChars);
 }
 /** Deep dives on kernels the kernels table does not show (a name the timing capture spells otherwise, or past its rows). */
 function deepDiveSection(report, d, h) {
@@ -23061,50 +23672,41 @@ function deepDiveSection(report, d, h) {
     if (rest.length === 0)
         return '';
     const out = [`${h} Deep dive (Nsight Compute)`, ''];
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_8__/* .reportKernelNames */ .eX)(report);
     for (const dive of rest.slice(0, d.kernels))
         out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
     if (rest.length > d.kernels)
         out.push(`- … ${rest.length - d.kernels} more profiled kernels in report.json.`);
     return out.join('\n');
 }
-/**
- * Distribution-free interval of the median from order statistics, at the gate's level; null when n
- * is too small to reach it (n < 5 at 90%).
- */
-function medianInterval(samples, confidence = _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_4__/* .CI_LEVEL */ ._w) {
-    if (samples.length < 2 || samples.length > 100_000)
-        return null;
-    const interval = (0,_dashboard_median_ci_js__WEBPACK_IMPORTED_MODULE_5__/* .medianInterval */ .c)(samples, confidence);
-    return interval && interval.coverage >= confidence ? [interval.low, interval.high] : null;
-}
 function utilizationSection(report, d, h) {
     const out = [];
     const u = report.utilization;
     if (u) {
-        const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 40)).join(', ') : 'none';
-        out.push(`- GPU utilization: mean ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.meanPercent, 1)}%, peak ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`);
+        const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(r, 40)).join(', ') : 'none';
+        out.push(`- GPU utilization: mean ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(u.meanPercent, 1)}%, peak ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`);
     }
     const t = report.timeline;
     if (t && t.spanNs > 0)
-        out.push(`- Trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .excludedGapsText */ .XX)(t)}`);
-    if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .showsRanks */ .uS)(report.ranks)) {
+        out.push(`- Trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .excludedGapsText */ .XX)(t)}`);
+    if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .showsRanks */ .uS)(report.ranks)) {
         for (const rank of report.ranks.slice(0, 16))
-            out.push(`- ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .rankSummary */ .Vo)(rank)}`);
+            out.push(`- ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .rankSummary */ .Vo)(rank)}`);
         if (report.ranks.length > 16)
             out.push(`- … ${report.ranks.length - 16} more ranks in report.json`);
     }
     if (report.gpuTimeUtilPercent !== null)
-        out.push(`- nsys gpu_time_util: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
+        out.push(`- nsys gpu_time_util: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
     if (report.metrics.length && d.metrics > 0) {
         if (out.length)
             out.push('');
-        out.push(`| metric | median | ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% CI of the median | samples |`, '|---|---:|---|---:|');
+        out.push(`| metric | median | ${_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .CI_PERCENT */ .XO}% CI of the median | samples |`, '|---|---:|---|---:|');
         for (const metric of report.metrics.slice(0, d.metrics)) {
-            const unit = (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(metric.unit, 12);
-            const ci = medianInterval(metric.samples);
-            const ciText = ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci[0])} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci[1])} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
-            out.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
+            const unit = (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(metric.unit, 12);
+            // The same interval the dashboard draws for these samples.
+            const ci = (0,_compare_median_interval_js__WEBPACK_IMPORTED_MODULE_4__/* .medianInterval */ .c)(metric.samples);
+            const ciText = ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(ci.low)} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(ci.high)} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
+            out.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
         }
         if (report.metrics.length > d.metrics)
             out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
@@ -23113,7 +23715,7 @@ function utilizationSection(report, d, h) {
     if (notices.length) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
-            out.push(`- ${notice.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
+            out.push(`- ${notice.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
     }
     if (out.length === 0)
         return '';
@@ -23129,14 +23731,14 @@ function baselineSection(entry, h) {
     const comparison = entry.report.comparison;
     const out = [`${h} Baseline`, ''];
     if (!comparison) {
-        out.push(`None: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
+        out.push(`None: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
         return out.join('\n');
     }
     const b = comparison.baseline;
-    out.push(`- Used: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
-    out.push(`- Why: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.reason, 400)}`);
+    out.push(`- Used: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
+    out.push(`- Why: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(b.reason, 400)}`);
     if (comparison.environmentMismatch.length)
-        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
+        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
     return out.join('\n');
 }
 function artifactLine(entry) {
@@ -23144,28 +23746,28 @@ function artifactLine(entry) {
     if (!a)
         return undefined;
     const id = a.id !== undefined ? ` (id ${a.id})` : '';
-    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
+    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
 }
 function artifactsSection(entries, links, h) {
     const out = [`${h} Artifacts`, ''];
     for (const entry of entries) {
         const line = artifactLine(entry);
         if (line)
-            out.push(`- ${entries.length > 1 ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(entry.label, 80)}: ` : ''}${line}`);
+            out.push(`- ${entries.length > 1 ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(entry.label, 80)}: ` : ''}${line}`);
     }
     if (!entries.some((e) => e.artifact))
         out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
     if (links.runUrl)
-        out.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
+        out.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
     return out.join('\n');
 }
 function reasonsBlock(report, max = 5) {
-    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .readableReasons */ .ax)(report);
-    return reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 300)}`).join('\n');
+    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_8__/* .readableReasons */ .ax)(report);
+    return reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(r, 300)}`).join('\n');
 }
 /** The report's charts (mermaid), at the levels of detail that show the kernel families. */
 function chartsSection(report, d, h) {
-    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_8__/* .reportCharts */ .Em)(report) : [];
+    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_7__/* .reportCharts */ .Em)(report) : [];
     return charts.length ? [`${h} Charts`, '', charts.join('\n\n')].join('\n') : '';
 }
 /**
@@ -23529,7 +24131,7 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   renderTerminal: () => (/* binding */ renderTerminal)
 /* harmony export */ });
-/* harmony import */ var _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(947);
+/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
 /* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(329);
 /* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(192);
@@ -23553,9 +24155,6 @@ const ansi = (text, style) => `\u001b[${ANSI[style]}m${text}\u001b[0m`;
 const VERDICT_STYLE = { pass: 'green', warn: 'yellow', fail: 'red', 'insufficient-data': 'yellow', invalid: 'red' };
 const STATUS_STYLE = { fail: 'red', warn: 'yellow', improved: 'green', pass: 'green', 'insufficient-data': 'yellow', info: 'gray' };
 const SEVERITY_STYLE = { error: 'red', warning: 'yellow', info: 'gray' };
-function familyLabel(family) {
-    return _classify_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_INFO */ .w8[family]?.label ?? family;
-}
 function evidenceLine(finding) {
     return Object.entries(finding.evidence)
         .map(([key, value]) => `${key}=${typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(value, 3) : String(value)}`)
@@ -23613,7 +24212,7 @@ function renderTerminal(report, options = {}) {
         lines.push('');
         lines.push('Kernel families');
         for (const family of report.families) {
-            lines.push(`  ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(family.share), 7)} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(family.totalNs), 11)} ${pad(family.family, 18)} ${familyLabel(family.family)}`);
+            lines.push(`  ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(family.share), 7)} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(family.totalNs), 11)} ${pad(family.family, 18)} ${(0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(family.family)}`);
         }
         lines.push('');
     }

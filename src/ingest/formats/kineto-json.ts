@@ -192,7 +192,7 @@ export default defineImporter({
     if (!scanner.sawTraceEvents) {
       throw new InputError(file.path, 'expected a Kineto trace with a top-level "traceEvents" array, found none', `byte ${scanner.bytesSeen}`);
     }
-    const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations };
+    const counts = { ...summary.launchCounts(), graphCorrelations: summary.graphCorrelations, captureWindows: summary.captureWindows() };
     const notices = [...attributionNotices(summary), ...replayNotices(summary), ...pythonNotices(summary)];
     const windows = summary.stepWindows();
     const hasTimeline = summary.ops.count > 0 || windows.length > 0 || counts.kernelLaunches > 0;

@@ -70,6 +70,8 @@ export interface TimelineCounts {
   kernelLaunches: number;
   graphLaunches: number;
   graphCorrelations: ReadonlySet<number>;
+  /** CPU-side windows of CUDA-graph captures (begin to end capture), on the trace's clock. */
+  captureWindows?: ReadonlyArray<{ start: number; end: number }>;
 }
 
 interface DeviceBusy {
@@ -197,20 +199,34 @@ const MIN_GAPS_FOR_EXCLUSION = 10;
  * a step is the workload's own). Named set-up when fewer than 2 % of the kernels ran before it,
  * tear-down when fewer than 2 % ran after it, otherwise between repetitions.
  */
-function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kernelStarts: Float64Array, spanStart: number): ExcludedGap[] {
+function excludedGapsOf(union: DeviceBusy, windows: readonly StepWindow[], kernelStarts: Float64Array, spanStart: number, captures: ReadonlyArray<{ start: number; end: number }> = []): ExcludedGap[] {
   const { starts, ends } = union;
   const count = starts.length - 1;
-  if (count < MIN_GAPS_FOR_EXCLUSION) return [];
+  // The GPU waits while the host records a CUDA graph: set-up by its cause, whatever its length
+  // and even inside a profiler step. Half the gap under a capture is enough to name it.
+  const captured = new Set<number>();
+  for (let k = 0; k < count; k++) {
+    const from = ends[k]!;
+    const to = starts[k + 1]!;
+    const overlap = captures.reduce((sum, c) => sum + Math.max(0, Math.min(c.end, to) - Math.max(c.start, from)), 0);
+    if (to > from && overlap >= (to - from) / 2) captured.add(k);
+  }
+  const capturedGaps = [...captured].map((k) => ({ startNs: ends[k]! - spanStart, durNs: starts[k + 1]! - ends[k]!, reason: 'set-up' as const }));
+  if (count < MIN_GAPS_FOR_EXCLUSION) return capturedGaps;
   const lengths = new Float64Array(count);
   for (let k = 0; k < count; k++) lengths[k] = starts[k + 1]! - ends[k]!;
   lengths.sort();
   const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * lengths[count >> 1]!);
-  if (lengths[count - 1]! < threshold) return [];
+  if (lengths[count - 1]! < threshold) return capturedGaps;
   const kernels = kernelStarts.length;
   const out: ExcludedGap[] = [];
   for (let k = 0; k < count; k++) {
     const from = ends[k]!;
     const to = starts[k + 1]!;
+    if (captured.has(k)) {
+      out.push({ startNs: from - spanStart, durNs: to - from, reason: 'set-up' });
+      continue;
+    }
     if (to - from < threshold) continue;
     const inStep = windows.some((w) => Math.min(w.end, to) - Math.max(w.start, from) > (to - from) / 2);
     if (inStep) continue;
@@ -308,7 +324,7 @@ export function buildTimeline(ops: OpLog, windows: StepWindow[], counts: Timelin
       kernels: lowerBound(kernelStarts, w.end) - lowerBound(kernelStarts, w.start),
     }));
 
-  const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart) : [];
+  const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart, counts.captureWindows) : [];
   const spanNs = Math.max(0, spanEnd - spanStart);
   return {
     spanNs,
@@ -346,6 +362,6 @@ export function deviceTimelines(ops: OpLog, windows: StepWindow[], counts: Timel
         own.push(ops.starts[k]!, ops.ends[k]!, device, ops.correlations[k]!, ops.kind[k] as OpKind);
         if (isKernel(ops.kind[k]!)) kernels++;
       }
-      return { device, timeline: buildTimeline(own, windows, { kernelLaunches: kernels, graphLaunches: 0, graphCorrelations: counts.graphCorrelations }) };
+      return { device, timeline: buildTimeline(own, windows, { kernelLaunches: kernels, graphLaunches: 0, graphCorrelations: counts.graphCorrelations, ...(counts.captureWindows ? { captureWindows: counts.captureWindows } : {}) }) };
     });
 }

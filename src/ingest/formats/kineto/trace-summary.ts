@@ -161,6 +161,9 @@ export class TraceSummary implements ScanSink {
   readonly graphCorrelations = new Set<number>();
   /** Graph captures in the trace, and the GPU events without an op kept to match their replays. */
   private readonly graphs = new GraphCaptures<KernelSum | MemopSum>();
+  /** Begin-capture time per CPU thread while a capture is open, then each capture's window. */
+  private readonly capturesOpen = new Map<string, number>();
+  private readonly captures: Array<{ start: number; end: number }> = [];
   /** How replays were tied to captures; set by finish(). */
   replays: ReplayReading | undefined;
   readonly categories = new Set<string>();
@@ -223,7 +226,7 @@ export class TraceSummary implements ScanSink {
         return this.memop(startNs, category === CAT_MEMSET);
       case CAT_RUNTIME:
       case CAT_DRIVER:
-        return this.apiCall();
+        return this.apiCall(startNs);
       default:
         return this.step(startNs, category === CAT_GPU_ANNOTATION);
     }
@@ -313,7 +316,7 @@ export class TraceSummary implements ScanSink {
     this.ops.push(startNs, startNs + f.durNs, device, f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
   }
 
-  private apiCall(): void {
+  private apiCall(startNs: number): void {
     const f = this.fields;
     const sum = this.named(this.api);
     sum.totalNs += f.durNs;
@@ -326,8 +329,15 @@ export class TraceSummary implements ScanSink {
     if (sum.capture === CAPTURE_NONE) return;
     const ns = this.hostNs();
     if (sum.capture === CAPTURE_NODE) this.graphs.launch(f.pid, f.tid, ns, f.correlation, this.launchSites.siteOfEvent(f.externalId, f.correlation), code);
-    else if (sum.capture === CAPTURE_BEGIN) this.graphs.begin(f.pid, f.tid, ns);
-    else this.graphs.end(f.pid, f.tid, ns);
+    else if (sum.capture === CAPTURE_BEGIN) {
+      this.graphs.begin(f.pid, f.tid, ns);
+      this.capturesOpen.set(`${f.pid}/${f.tid}`, startNs);
+    } else {
+      this.graphs.end(f.pid, f.tid, ns);
+      const began = this.capturesOpen.get(`${f.pid}/${f.tid}`);
+      this.capturesOpen.delete(`${f.pid}/${f.tid}`);
+      if (began !== undefined) this.captures.push({ start: began, end: startNs + f.durNs });
+    }
   }
 
   private step(startNs: number, gpu: boolean): void {
@@ -357,6 +367,11 @@ export class TraceSummary implements ScanSink {
       },
     );
     this.python.finish();
+  }
+
+  /** The CPU-side windows of the CUDA-graph captures in the trace, on the GPU events' clock. */
+  captureWindows(): Array<{ start: number; end: number }> {
+    return this.captures;
   }
 
   /** Step windows: the GPU projection of a step where the trace has one, else the CPU range. */
