@@ -152,7 +152,14 @@ export function list(value: string): string[] {
     .filter(Boolean);
 }
 
-/** Every input of the action, read once through the host and validated; throws a UsageError naming the first bad one. */
+/** Bad inputs, one line each (the job shows each as an error, and fails on the last). */
+export class InputsError extends UsageError {
+  constructor(readonly lines: readonly string[]) {
+    super(lines.join('; '));
+  }
+}
+
+/** Every input of the action, read once through the host and validated; throws an InputsError naming each bad one. */
 export function getInputs(host: Pick<ActionHost, 'getInput'>): ActionInputs {
   const read = (key: InputKey): string => host.getInput(INPUTS[key]) || DEFAULTS[key];
   const raw = {
@@ -188,17 +195,32 @@ export function getInputs(host: Pick<ActionHost, 'getInput'>): ActionInputs {
     dropOutliers: read('dropOutliers'),
   };
   const parsed = ActionInputsSchema.safeParse(raw);
+  const bad: string[] = [];
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = issue.path[0] as InputKey;
-    const name = INPUTS[key] ?? String(issue.path[0]);
-    const value = typeof raw[key] === 'string' ? ` (got ${JSON.stringify(String(raw[key]).slice(0, 60))})` : '';
-    throw new UsageError(`input '${name}': ${issue.message}${key === 'githubToken' ? '' : value}`);
+    // The first issue of each input, in the order of INPUTS: one line per bad input.
+    const seen = new Set<InputKey>();
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0] as InputKey;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const name = INPUTS[key] ?? String(issue.path[0]);
+      const value = typeof raw[key] === 'string' ? ` (got ${JSON.stringify(String(raw[key]).slice(0, 60))})` : '';
+      bad.push(`input '${name}': ${issue.message}${key === 'githubToken' ? '' : value}`);
+    }
   }
+  const mode = parsed.success ? parsed.data.mode : raw.mode;
+  if (mode === 'analyze' && raw.captures.length === 0) bad.push(`input '${INPUTS.captures}': expected at least one capture path in mode 'analyze'`);
+  let run: RunOptions | undefined;
+  if (mode === 'run') {
+    try {
+      run = parseRunOptions(Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, host.getInput(name)])), 'input');
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      bad.push(error.message);
+    }
+  }
+  if (!parsed.success || bad.length) throw new InputsError(bad);
   const inputs = parsed.data as ActionInputs;
-  if (inputs.mode === 'analyze' && inputs.captures.length === 0) {
-    throw new UsageError(`input '${INPUTS.captures}': expected at least one capture path in mode 'analyze'`);
-  }
-  if (inputs.mode === 'run') inputs.run = parseRunOptions(Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, host.getInput(name)])), 'input');
+  if (run) inputs.run = run;
   return inputs;
 }

@@ -8,7 +8,7 @@ import { GitHubClient } from '../github/client.js';
 import { limitsFromEnv } from '../github/limits.js';
 import { readRunContext } from './github/run-context.js';
 import type { ActionHost } from './host.js';
-import { getInputs, INPUTS, type Mode } from './inputs.js';
+import { getInputs, INPUTS, InputsError, type Mode } from './inputs.js';
 import { analyzeMode } from './modes/analyze-mode.js';
 import { reportMode } from './modes/report-mode.js';
 import { runMode } from './modes/run-mode.js';
@@ -44,6 +44,9 @@ export async function runAction(host: ActionHost): Promise<void> {
     };
     await handler(ctx);
   } catch (error) {
-    host.setFailed(describeError(error));
+    if (error instanceof InputsError && error.lines.length > 1) {
+      for (const line of error.lines.slice(0, -1)) host.error(line);
+      host.setFailed(error.lines.at(-1)!);
+    } else host.setFailed(describeError(error));
   }
 }
