@@ -69,7 +69,7 @@ describe('mode analyze on a pull request', () => {
     expect(fake.hits('comments.create')).toHaveLength(1);
     expect(fake.hits('comments.update')).toHaveLength(1);
     expect(second.outputs['comment-url']).toBe(comments[0]!.html_url);
-    expect(second.failures).toEqual(['profile-gate verdict: fail (findings: host-bound; see the job summary)']);
+    expect(second.failures).toEqual(['profile-gate verdict: fail (finding host-bound (warning) is in fail-on; see the job summary)']);
     expect(second.host.annotations.filter((a) => a.level === 'error')).toEqual([]);
   });
 

@@ -36,7 +36,7 @@ describe('mode run, A/B in one job', () => {
     expect(r.code).toBe(1);
     expect(r.outputs['verdict']).toBe('fail');
     expect(r.failures).toHaveLength(1);
-    expect(r.failures[0]).toBe('profile-gate verdict: fail (1 comparison alert; see the job summary)');
+    expect(r.failures[0]).toMatch(/^profile-gate verdict: fail \(decode_tok_s regressed .*; see the job summary\)$/);
     // Base and head alternate in the log: warm-ups, then ABBA.
     const order = r.host.log.flatMap((line) => /^::group::((?:Base: )?(?:Warm-up|Measured) run \d\/\d)$/.exec(line)?.[1] ?? []);
     expect(order.slice(0, 10)).toEqual(['Base: Warm-up run 1/1', 'Warm-up run 1/1', 'Base: Measured run 1/4', 'Measured run 1/4', 'Measured run 2/4', 'Base: Measured run 2/4', 'Base: Measured run 3/4', 'Measured run 3/4', 'Measured run 4/4', 'Base: Measured run 4/4']);

@@ -67,7 +67,7 @@ describe('a failing verdict', () => {
     expect(r.code).toBe(1);
     expect(r.outputs['verdict']).toBe('fail');
     expect(r.summary.split('\n')[0]).toBe('## profile-gate: ❌ Fail · llama\\-h200');
-    expect(r.commands.filter((c) => c.startsWith('::error'))).toEqual(['::error::profile-gate verdict: fail (findings: host-bound; see the job summary)']);
+    expect(r.commands.filter((c) => c.startsWith('::error'))).toEqual(['::error::profile-gate verdict: fail (finding host-bound (warning) is in fail-on; see the job summary)']);
   });
 });
 

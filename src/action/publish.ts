@@ -6,6 +6,7 @@
 import { copyFile, link, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { failureLine } from '../compare/verdict.js';
 import { writeOutput } from '../io/inputs.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 import { buildAnnotations } from '../report/markdown/annotations.js';
@@ -205,14 +206,6 @@ async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: r
   }
 }
 
-/** Why the verdict is fail, in one short line: the failing findings and the comparison alerts. */
-export function failureReasons(report: Report, failOn: readonly string[]): string {
-  const findings = [...new Set(report.findings.filter((f) => f.severity !== 'info' && (f.severity === 'error' || failOn.includes(f.id))).map((f) => f.id))];
-  const alerts = report.comparison?.rows.filter((r) => r.status === 'fail').length ?? 0;
-  const parts = [...(findings.length ? [`findings: ${findings.slice(0, 8).join(', ')}`] : []), ...(alerts ? [`${alerts} comparison alert${alerts === 1 ? '' : 's'}`] : [])];
-  return oneLine(parts.join('; ') || 'failed');
-}
-
 /** A report made in this job (modes analyze and run): files, artifact, then everything `publish` does. */
 export async function publishReport(ctx: ModeContext, produced: ProducedReport): Promise<void> {
   const { report } = produced;
@@ -254,5 +247,5 @@ export async function publishReport(ctx: ModeContext, produced: ProducedReport):
   };
   await publish(ctx, { merged: mergeReports([entry]), runUrl: ctx.run.runUrl, prNumber: ctx.inputs.prNumber ?? ctx.run.pullRequest });
   if (notWritten) ctx.host.setFailed(`profile-gate could not write its report files: ${notWritten}; the job summary holds the report`);
-  if (report.verdict === 'fail') ctx.host.setFailed(`profile-gate verdict: fail (${failureReasons(report, ctx.inputs.failOn)}; see the job summary)`);
+  if (report.verdict === 'fail') ctx.host.setFailed(`profile-gate verdict: fail (${oneLine(failureLine(report.verdictReasons))}; see the job summary)`);
 }
