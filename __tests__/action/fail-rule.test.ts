@@ -11,6 +11,7 @@ import type { Report } from '../../src/model/report.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import { serializeReport } from '../../src/report/json.js';
 import { sampleWorkspace } from '../helpers/action-workspace.js';
+import { cli } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/fake-action-host.js';
 import type { FakeGitHub } from '../helpers/fake-github.js';
 import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
@@ -57,5 +58,18 @@ describe('one rule for failing', () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'upload-artifact': 'false' } });
     expect(r.failures).toEqual(['profile-gate verdict: fail (finding unfused-attention (warning) is in fail-on; see the job summary)']);
     expect(r.summary).toContain('- finding unfused\\-attention \\(warning\\) is in fail\\-on');
+  });
+
+  it('the CLI says the same lines: analyze under the verdict, report beside the failing leg', async () => {
+    const ws = sampleWorkspace('current');
+    const captures = readdirSync(join(ws, 'captures')).map((name) => join(ws, 'captures', name));
+    const json = join(ws, 'leg', 'report.json');
+    mkdirSync(join(ws, 'leg'));
+    const analyzed = await cli(['analyze', '--json', json, ...captures]);
+    expect(analyzed.code).toBe(1);
+    expect(analyzed.stdout.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^profile-gate \S+: FAIL$/), '  - finding unfused-attention (warning) is in fail-on']);
+    const merged = await cli(['report', '--out', join(ws, 'merged'), json]);
+    expect(merged.code).toBe(1);
+    expect(merged.stdout).toMatch(/^ {2}fail {14}\S+: finding unfused-attention \(warning\) is in fail-on$/m);
   });
 });
