@@ -189,6 +189,24 @@ describe('GitHub faults', () => {
   });
 });
 
+describe('artifact names in one run', () => {
+  it('two legs with one key: the second upload is refused with the fix; a re-run attempt replaces its own', async () => {
+    await analyzeRun({}, { comment: 'off' });
+    const first = fake.artifactsOfRun(4242).find((a) => a.name === 'profile-gate-llama-h200')!;
+    const twin = await analyzeRun({}, { comment: 'off' });
+    expect(twin.code).toBe(0);
+    expect(twin.outputs['artifact-id']).toBe('');
+    expect(plainWarnings(twin)).toEqual([
+      "The report artifact 'profile-gate-llama-h200' was not uploaded: an artifact named 'profile-gate-llama-h200' already exists in this run: in a matrix, give each leg its own 'key' (or 'artifact-name'). report.json and report.md are in profile-gate.",
+    ]);
+    const rerun = await analyzeRun({ runAttempt: 2 }, { comment: 'off' });
+    const replaced = fake.artifactsOfRun(4242).filter((a) => a.name === 'profile-gate-llama-h200');
+    expect(replaced).toHaveLength(1);
+    expect(replaced[0]!.id).not.toBe(first.id);
+    expect(rerun.outputs['artifact-id']).toBe(String(replaced[0]!.id));
+  });
+});
+
 describe('inputs', () => {
   it('refuses a bad input in one line that names it, before any request', async () => {
     const r = await analyzeRun({}, { mode: 'bogus' });

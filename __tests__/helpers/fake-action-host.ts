@@ -5,10 +5,9 @@
  * the fake's artifact list (as the artifact service would record it), so a later step, in process or
  * bundled, finds it through the REST API. Our own modules run as they are.
  */
-import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { relative, sep, join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { ActionHost, AnnotationProperties, ArtifactStore } from '../../src/action/host.js';
 import { runAction } from '../../src/action/run-action.js';
 import type { FakeGitHub } from './fake-github.js';
