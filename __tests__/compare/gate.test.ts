@@ -221,6 +221,14 @@ describe('compare: findings', () => {
     expect(row(comparison!.rows, 'finding:re-prefill')).toMatchObject({ kind: 'finding', status: 'fail', baseline: 0, current: 1 });
     expect(comparison!.reasons[0]).toBe('new finding re-prefill (in failOn)');
   });
+  it('the verdict comes with the lines that decide it: the failing rows only, never a finding the baseline shares', () => {
+    const both = compare(side(healthy[1]!, { findings: [rePrefill, { id: 'empty-capture', severity: 'error' }] }), side(healthy[0]!, { findings: [rePrefill] }), {});
+    expect(both.verdict).toBe('warn');
+    expect(both.reasons).toEqual(['new finding empty-capture']);
+    const passed = compare(side(healthy[1]!), side(healthy[0]!), {});
+    expect(passed.reasons).toEqual([passed.comparison!.reasons.at(-1)]);
+    expect(passed.reasons[0]).toMatch(/^no regression: /);
+  });
   it('warns instead when re-prefill is not in failOn, and a finding in both runs is not news', () => {
     expect(compare(side(healthy[1]!, { findings: [rePrefill] }), side(healthy[0]!), { failOn: [] }).verdict).toBe('warn');
     const both = compare(side(healthy[1]!, { findings: [rePrefill] }), side(healthy[0]!, { findings: [rePrefill] }), {});
@@ -238,7 +246,7 @@ describe('compare: findings', () => {
     expect(comparison!.newFindings).toEqual([]);
   });
   it('without a baseline the findings alone decide', () => {
-    expect(compare(side(healthy[1]!, { findings: [rePrefill] }), null, {})).toEqual({ verdict: 'fail', comparison: null });
+    expect(compare(side(healthy[1]!, { findings: [rePrefill] }), null, {})).toEqual({ verdict: 'fail', reasons: ['finding re-prefill (error) is in fail-on'], comparison: null });
     expect(compare(side(healthy[1]!, { findings: [{ id: 'host-bound', severity: 'warning' }] }), null, {}).verdict).toBe('warn');
     expect(compare(side(healthy[1]!), null, {}).verdict).toBe('pass');
   });

@@ -1,26 +1,18 @@
 /**
- * End to end, mode report: matrix legs merged in the same run (Twirp artifact service), and the
- * fork-safe two-stage pattern (a workflow_run reads the PR run's artifacts through the REST API).
+ * End to end, smoke, mode report: matrix legs the bundle uploaded through the artifact service (Twirp
+ * + blob) merged in the same run, and hostile artifacts read by the fork-safe stage 2 (workflow_run),
+ * down to the workflow command lines the runner would parse. The rest of mode report runs in
+ * process in __tests__/action/report-mode.test.ts.
  */
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { serializeReport } from '../../src/report/json.js';
+import { workspace } from '../helpers/action-workspace.js';
 import { type FakeGitHub } from '../helpers/fake-github.js';
-import { ROOT, runAction, type RunOptions, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
+import { runAction, type RunOptions, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 import { finding, HOSTILE, makeReport, OUR_TAGS, rawTags, row, withoutFences } from '../report/report-factory.js';
 
-const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');
 const REPOSITORY = { full_name: 'octo/gpu-app', default_branch: 'main' };
 const HEAD = 'b'.repeat(40);
 const FORK_PR = { pull_request: { number: 7, head: { sha: HEAD, repo: { full_name: 'mallory/gpu-app' } } }, repository: REPOSITORY };
-
-function workspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pg-ws-'));
-  mkdirSync(join(dir, 'captures'));
-  for (const file of ['healthy_graphoff_node.kern_sum.csv', 'healthy_graphoff_node.gpu_time_util_t100.csv']) copyFileSync(join(FIXTURES, file), join(dir, 'captures', file));
-  return dir;
-}
 
 let fake: FakeGitHub;
 useFakeGitHubPerTest((started) => (fake = started));
@@ -65,56 +57,10 @@ describe('matrix: legs upload, one report job merges', () => {
   });
 });
 
-describe('fork-safe: pull_request uploads, workflow_run comments', () => {
+describe('fork-safe: workflow_run reads what a fork uploaded', () => {
   const workflowRun = (runId: number, pullRequests: number[] = []) => ({
     workflow_run: { id: runId, event: 'pull_request', head_sha: HEAD, pull_requests: pullRequests.map((number) => ({ number })) },
     repository: REPOSITORY,
-  });
-
-  async function stageOne(): Promise<void> {
-    // The fork's run: its token is read-only, so its own comment is refused; it still uploads.
-    fake.fail('comments.create', { status: 403, body: { message: 'Resource not accessible by integration' } });
-    const first = await runAction({ fake, runId: 600, event: FORK_PR, workspace: workspace(), inputs: { captures: 'captures', key: 'llama' } });
-    expect(first.code).toBe(0);
-    expect(first.commands.filter((c) => c.startsWith('::notice'))).toHaveLength(1);
-    expect(fake.artifactsOfRun(600).map((a) => a.name)).toEqual(['profile-gate-llama', 'profile-gate-llama-captures']);
-  }
-
-  it('reads the artifacts of the PR run and comments on the PR it names, once its head matches', async () => {
-    await stageOne();
-    fake.pulls.set(7, { headSha: HEAD, headRepo: 'mallory/gpu-app' });
-    const r = await runAction({ fake, runId: 601, eventName: 'workflow_run', event: workflowRun(600), job: 'comment', inputs: { mode: 'report' } });
-    expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
-    expect(r.code).toBe(0);
-    // Through the REST API with the token: list the run's artifacts, then the 302 to the zip.
-    expect(fake.hits('artifacts.list')[0]!.authorization).toBe('Bearer ghs_faketoken');
-    expect(fake.hits('artifacts.download').map((h) => h.status)).toEqual([302]);
-    expect(fake.hits('artifacts.zip').map((h) => h.status)).toEqual([200]);
-    expect(fake.hits('pulls.get')).toHaveLength(1);
-    const comments = fake.commentsOn(7);
-    expect(comments).toHaveLength(1);
-    expect(comments[0]!.body.split('\n')[0]).toBe('<!-- profile-gate:report -->');
-    expect(comments[0]!.body).toContain('## profile-gate: ⚠️ Warn · llama');
-    expect(r.summary).toContain('https://github.com/octo/gpu-app/actions/runs/600');
-    expect(r.outputs['verdict']).toBe('warn');
-  });
-
-  it('does not comment when the PR named by the artifact has another head', async () => {
-    await stageOne();
-    fake.pulls.set(7, { headSha: 'c'.repeat(40), headRepo: 'mallory/gpu-app' });
-    const r = await runAction({ fake, runId: 601, eventName: 'workflow_run', event: workflowRun(600), inputs: { mode: 'report' } });
-    expect(r.code).toBe(0);
-    expect(fake.commentsOn(7)).toHaveLength(0);
-    expect(r.commands.some((c) => c.startsWith('::warning::PR #7 named by the artifacts has head cccccccccccc, not the commit bbbbbbbbbbbb'))).toBe(true);
-    expect(r.summary).toContain('## profile-gate: ⚠️ Warn · llama');
-  });
-
-  it('trusts the PR GitHub links to the run without asking', async () => {
-    fake.addArtifact(700, 'profile-gate-a', { 'profile-gate/report.json': serializeReport(makeReport({ verdict: 'pass', rows: [row()] })) });
-    const r = await runAction({ fake, runId: 701, eventName: 'workflow_run', event: workflowRun(700, [12]), inputs: { mode: 'report' } });
-    expect(r.code).toBe(0);
-    expect(fake.hits('pulls.get')).toHaveLength(0);
-    expect(fake.commentsOn(12)).toHaveLength(1);
   });
 
   it('renders hostile artifacts inertly and skips invalid ones', async () => {

@@ -1,115 +1,26 @@
 /**
- * The bundled action (dist/index.js) on a bad day, against the loopback GitHub fakes:
- * - GitHub failing in the ways __tests__/e2e/action.test.ts does not try: a 500 that never
- *   recovers, a 429 asking for an hour, a 403 that is a secondary rate limit;
- * - a full disk where the report files go;
- * - a baseline artifact that is corrupt or from a newer profile-gate (__tests__/hardening/baseline-faults.test.ts
- *   has the CLI's side of baseline faults);
+ * The bundled action (dist/index.js) on a bad day, where only the bundle as the runner starts it
+ * can tell (GitHub's faults, a full disk and bad baseline artifacts run in process in
+ * __tests__/action/):
  * - the job cancelled mid-run (SIGINT, then SIGTERM, as the runner sends them): no process the
  *   action started is left, checked by process group in /proc, and nothing else is signalled;
  * - the token: never in the logs, the summary, the outputs, the report files, the comment or any
  *   byte of the uploaded artifact, not even when the workload prints its environment.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { analyzeOptions } from '../helpers/action-workspace.js';
 import { type FakeGitHub, runtimeToken } from '../helpers/fake-github.js';
 import { readZip } from '../helpers/fake-github-zip.js';
-import { ACTION_ENTRY, actionDefaults, PR_EVENT, ROOT, runAction, type RunOptions, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
+import { ACTION_ENTRY, actionDefaults, PR_EVENT, runAction, runnerEnvironment, stepFiles, type RunOptions, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
 import { isAlive, liveInGroup, PYTHON, TINY_WORKLOAD, waitFor } from '../runner/stand-ins.js';
 
 const linux = process.platform === 'linux';
-const FIXTURES = join(ROOT, '__tests__', 'fixtures', 'e2e');
-
-function workspace(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pg-ws-'));
-  mkdirSync(join(dir, 'captures'));
-  for (const file of ['healthy_graphoff_node.kern_sum.csv', 'healthy_graphoff_node.gpu_time_util_t100.csv']) copyFileSync(join(FIXTURES, file), join(dir, 'captures', file));
-  return dir;
-}
 
 let fake: FakeGitHub;
 useFakeGitHubPerTest((started) => (fake = started));
-
-function analyzeRun(extra: Partial<RunOptions> = {}, inputs: Record<string, string> = {}) {
-  return runAction({ fake, event: PR_EVENT, workspace: workspace(), inputs: { captures: 'captures', key: 'llama-h200', ...inputs }, ...extra });
-}
-
-describe('GitHub faults beyond the e2e suite', () => {
-  it('a 500 that never recovers: four tries, then one warning; the summary and the artifact are there, the job passes', async () => {
-    fake.fail('comments.list', { status: 500, times: 100 });
-    const r = await analyzeRun();
-    expect(r.code).toBe(0);
-    expect(fake.hits('comments.list').map((h) => h.status)).toEqual([500, 500, 500, 500]);
-    expect(r.commands.filter((c) => c.startsWith('::warning::'))).toEqual([
-      '::warning::Could not comment on PR #7: GitHub kept failing (500: injected 500) on GET /repos/{owner}/{repo}/issues/{issue_number}/comments after 4 attempts. The job summary and the report artifact hold the full report.',
-    ]);
-    expect(r.outputs['comment-url']).toBe('');
-    expect(r.summary.split('\n')[0]).toBe('## profile-gate: ⚠️ Warn · llama\\-h200');
-    expect(fake.artifactsOfRun(4242)).toHaveLength(2);
-  }, 30_000);
-
-  it('a 429 asking for an hour is not waited for: one try, one warning', async () => {
-    fake.fail('comments.create', { status: 429, headers: { 'retry-after': '3600' } });
-    const started = Date.now();
-    const r = await analyzeRun();
-    expect(r.code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(20_000);
-    expect(fake.hits('comments.create').map((h) => h.status)).toEqual([429]);
-    expect(r.commands.filter((c) => c.startsWith('::warning::'))).toEqual([
-      '::warning::Could not comment on PR #7: GitHub kept failing (429: injected 429) on POST /repos/{owner}/{repo}/issues/{issue_number}/comments after 1 attempt. The job summary and the report artifact hold the full report.',
-    ]);
-    expect(r.summary).toContain('## profile-gate: ⚠️ Warn');
-  });
-
-  it('a 403 with rate-limit headers is a secondary rate limit: waited out and retried, not called a permission problem', async () => {
-    const reset = String(Math.ceil(Date.now() / 1000) + 1);
-    fake.fail('comments.create', { status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }, body: { message: 'You have exceeded a secondary rate limit' } });
-    const r = await analyzeRun();
-    expect(r.code).toBe(0);
-    expect(fake.hits('comments.create').map((h) => h.status)).toEqual([403, 201]);
-    expect(fake.commentsOn(7)).toHaveLength(1);
-    expect(r.commands.filter((c) => c.startsWith('::notice') || c.startsWith('::warning::'))).toEqual([]);
-  });
-});
-
-describe('a full disk where the report goes', () => {
-  it('the summary and the comment still go out, the job fails naming the file, no half artifact is uploaded', async () => {
-    const ws = workspace();
-    mkdirSync(join(ws, 'profile-gate'));
-    symlinkSync('/dev/full', join(ws, 'profile-gate', 'report.json'));
-    const r = await runAction({ fake, event: PR_EVENT, workspace: ws, inputs: { captures: 'captures', key: 'llama-h200' } });
-    expect(r.code).toBe(1);
-    expect(r.commands).toContain('::error::profile-gate could not write its report files: profile-gate/report.json: cannot write it (ENOSPC: no space left on device); the job summary holds the report');
-    expect(r.commands.some((c) => c.startsWith('::warning::The report artifact was not uploaded: the report files could not be written'))).toBe(true);
-    expect(r.summary.split('\n')[0]).toBe('## profile-gate: ⚠️ Warn · llama\\-h200');
-    expect(fake.commentsOn(7)).toHaveLength(1);
-    expect(fake.artifactsOfRun(4242)).toHaveLength(0);
-    expect(r.outputs['report-json']).toBe('');
-    expect(r.outputs['verdict']).toBe('warn');
-  });
-});
-
-describe("a baseline artifact on a bad day (input baseline: artifact)", () => {
-  const WORKFLOW_REF = { GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/gpu.yml@refs/heads/main' };
-
-  it.each([
-    ['corrupt', '{"schemaVersion": 1, "tool": ', /: expected JSON, got /],
-    ['from a newer profile-gate', JSON.stringify({ schemaVersion: 2, tool: { name: 'profile-gate', version: '2.0.0' } }), /: expected schemaVersion ≤ 1; this report was written by a newer profile-gate \(2\.0\.0\); upgrade/],
-  ])('%s: a warning that says why, no comparison, the run still gated on its findings', async (_name, content, why) => {
-    fake.addArtifact(100, 'profile-gate-llama-h200', { 'profile-gate/report.json': content });
-    fake.registerRun({ id: 100, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: 'c'.repeat(40), workflow: 'gpu.yml' });
-    const r = await analyzeRun({ runId: 200, env: WORKFLOW_REF }, { baseline: 'artifact' });
-    expect(r.code).toBe(0);
-    const warnings = r.commands.filter((c) => c.startsWith("::warning::Skipped baseline candidate 'profile-gate-llama-h200' of run 100: "));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(why);
-    expect(r.outputs['verdict']).toBe('warn');
-    expect(r.summary).toContain('no baseline: 1 artifact &#39;profile\\-gate\\-llama\\-h200&#39; on main could not be read \\(run 100: ');
-    expect(JSON.parse(readFileSync(join(r.workspace, 'profile-gate', 'report.json'), 'utf8')).comparison).toBeNull();
-  });
-});
 
 // ---------------------------------------------------------------------------------------------
 // Cancellation
@@ -159,10 +70,8 @@ function stillAlive(entry: ProcInfo): boolean {
 
 /** The action in run mode, spawned as the runner does (its own process group), without waiting for it. */
 function startRunMode(run: string, token = 'ghs_faketoken'): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const dir = mkdtempSync(join(tmpdir(), 'pg-cancel-'));
   const ws = mkdtempSync(join(tmpdir(), 'pg-ws-'));
-  for (const name of ['output', 'summary.md']) writeFileSync(join(dir, name), '');
-  writeFileSync(join(dir, 'event.json'), JSON.stringify(PR_EVENT));
+  const options: RunOptions = { fake, event: PR_EVENT, workspace: ws, inputs: {}, env: { PATH: process.env['PATH'] ?? '' } };
   const inputs: Record<string, string> = {
     ...actionDefaults(token),
     mode: 'run',
@@ -177,20 +86,7 @@ function startRunMode(run: string, token = 'ghs_faketoken'): { child: ChildProce
   };
   const env: Record<string, string> = {
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v])),
-    PATH: process.env['PATH'] ?? '',
-    GITHUB_OUTPUT: join(dir, 'output'),
-    GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
-    GITHUB_EVENT_PATH: join(dir, 'event.json'),
-    GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_API_URL: fake.baseUrl,
-    GITHUB_REPOSITORY: 'octo/gpu-app',
-    GITHUB_RUN_ID: '4242',
-    GITHUB_RUN_ATTEMPT: '1',
-    GITHUB_JOB: 'gpu',
-    GITHUB_WORKSPACE: ws,
-    RUNNER_TEMP: dir,
-    ACTIONS_RUNTIME_TOKEN: runtimeToken(4242),
-    ACTIONS_RESULTS_URL: `${fake.baseUrl}/`,
+    ...runnerEnvironment(options, stepFiles(options), ws),
   };
   const child = spawn(process.execPath, [ACTION_ENTRY], { cwd: ws, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -304,7 +200,7 @@ describe('the token never leaves the action', () => {
 
   it('mode analyze, debug logging on, a retried 500: the token only in the masking command and the Authorization header', async () => {
     fake.fail('comments.list', { status: 500 });
-    const r = await analyzeRun({ token: TOKEN, env: { RUNNER_DEBUG: '1', ACTIONS_RUNTIME_TOKEN: runtime } });
+    const r = await runAction(analyzeOptions(fake, { token: TOKEN, env: { RUNNER_DEBUG: '1', ACTIONS_RUNTIME_TOKEN: runtime } }));
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toContain(`::add-mask::${TOKEN}`);
     expect(fake.hits('comments.create')[0]!.authorization).toBe(`Bearer ${TOKEN}`);

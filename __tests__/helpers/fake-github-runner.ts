@@ -86,7 +86,7 @@ export function parseOutputs(text: string): Record<string, string> {
 }
 
 /** The run as GitHub records it when it starts: event, branch, workflow file, head repository. */
-function registerRun(options: RunOptions, runId: number, env: Record<string, string>): void {
+export function registerRun(options: RunOptions, runId: number, env: Record<string, string>): void {
   const eventName = env['GITHUB_EVENT_NAME']!;
   const event = (options.event ?? {}) as { pull_request?: { head?: { ref?: string; sha?: string; repo?: { full_name?: string } } } };
   const head = event.pull_request?.head;
@@ -106,18 +106,10 @@ function registerRun(options: RunOptions, runId: number, env: Record<string, str
   });
 }
 
-export async function runAction(options: RunOptions): Promise<RunResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'pg-e2e-'));
-  const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'pg-ws-'));
+/** The environment the runner gives a step, less the inputs: file commands, event, service URLs of the fake. */
+export function runnerEnvironment(options: RunOptions, files: { output: string; summary: string; event: string; temp: string }, workspace: string): Record<string, string> {
   const runId = options.runId ?? 4242;
-  const token = options.token ?? 'ghs_faketoken';
-  const files = { output: join(dir, 'output'), summary: join(dir, 'summary.md'), event: join(dir, 'event.json') };
-  writeFileSync(files.output, '');
-  writeFileSync(files.summary, '');
-  writeFileSync(files.event, options.rawEvent ?? JSON.stringify(options.event ?? {}));
-  const inputs = { ...actionDefaults(token), ...options.inputs };
-  const env: Record<string, string> = {
-    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v])),
+  return {
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
     GITHUB_EVENT_PATH: files.event,
@@ -131,10 +123,32 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
     GITHUB_SHA: 'f'.repeat(40),
     GITHUB_REF: 'refs/pull/7/merge',
     GITHUB_WORKSPACE: workspace,
-    RUNNER_TEMP: dir,
+    RUNNER_TEMP: files.temp,
     ACTIONS_RUNTIME_TOKEN: runtimeToken(runId),
     ACTIONS_RESULTS_URL: `${options.fake.baseUrl}/`,
     ...options.env,
+  };
+}
+
+/** The files the runner hands a step (output, summary, event), in a fresh directory. */
+export function stepFiles(options: RunOptions): { output: string; summary: string; event: string; temp: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'pg-e2e-'));
+  const files = { output: join(dir, 'output'), summary: join(dir, 'summary.md'), event: join(dir, 'event.json'), temp: dir };
+  writeFileSync(files.output, '');
+  writeFileSync(files.summary, '');
+  writeFileSync(files.event, options.rawEvent ?? JSON.stringify(options.event ?? {}));
+  return files;
+}
+
+export async function runAction(options: RunOptions): Promise<RunResult> {
+  const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'pg-ws-'));
+  const runId = options.runId ?? 4242;
+  const token = options.token ?? 'ghs_faketoken';
+  const files = stepFiles(options);
+  const inputs = { ...actionDefaults(token), ...options.inputs };
+  const env: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, '_').toUpperCase()}`, v])),
+    ...runnerEnvironment(options, files, workspace),
   };
   registerRun(options, runId, env);
   const child = spawn(process.execPath, [ACTION_ENTRY], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -155,15 +169,9 @@ export async function runAction(options: RunOptions): Promise<RunResult> {
   };
 }
 
-/**
- * A fresh loopback GitHub for each test of the file, stopped after it; checks first that the bundle
- * the tests run exists. `use` receives each test's instance.
- */
-export function useFakeGitHubPerTest(use: (fake: FakeGitHub) => void, repository = 'octo/gpu-app'): void {
+/** A fresh loopback GitHub for each test of the file, stopped after it. `use` receives each test's instance. */
+export function useFakeGitHub(use: (fake: FakeGitHub) => void, repository = 'octo/gpu-app'): void {
   let current: FakeGitHub | undefined;
-  beforeAll(() => {
-    if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run 'npm run build' first`);
-  });
   beforeEach(async () => {
     current = await new FakeGitHub(repository).start();
     use(current);
@@ -171,4 +179,12 @@ export function useFakeGitHubPerTest(use: (fake: FakeGitHub) => void, repository
   afterEach(async () => {
     await current?.stop();
   });
+}
+
+/** useFakeGitHub for tests of the bundle: checks first that the bundle the tests run exists. */
+export function useFakeGitHubPerTest(use: (fake: FakeGitHub) => void, repository = 'octo/gpu-app'): void {
+  beforeAll(() => {
+    if (!existsSync(ACTION_ENTRY)) throw new Error(`${ACTION_ENTRY} is missing: run 'npm run build' first`);
+  });
+  useFakeGitHub(use, repository);
 }

@@ -10,7 +10,6 @@
  * - any other value: a report.json path in the workspace.
  * A baseline that cannot be had is a warning and a note in the summary, never a crash.
  */
-import * as core from '@actions/core';
 import type { HistoryEntry } from '../compare/between-jobs.js';
 import { actionGateLabel, GATE_FLAG_SPECS, parseGateFlags, type GateFlag, type GateFlagValue, type GateOptionsInput } from '../compare/gate-options.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
@@ -94,7 +93,7 @@ async function fromArtifact(ctx: ModeContext): Promise<ResolvedBaseline> {
       }
     }
     skipped.push(`${source}: ${reason}`);
-    core.warning(`Skipped baseline candidate '${name}' of ${source}: ${reason}`);
+    ctx.host.warning(`Skipped baseline candidate '${name}' of ${source}: ${reason}`);
   }
   const fix = fixFor(ctx, name, branch);
   if (skipped.length) return { baseline: null, note: `no baseline: ${plural(skipped.length, "artifact")} '${name}' on ${branch} could not be read (${skipped.join('; ')}); ${fix}` };
@@ -129,7 +128,7 @@ async function olderReports(ctx: ModeContext, repoName: string, name: string, ar
       const first = reportsInZip(await client.artifactZip(repoName, artifact.id, limits.maxZipBytes), `${name} of run ${artifact.workflow_run?.id}`, limits).next();
       if (!first.done && !('error' in first.value)) out.push(historyOf(first.value.report));
     } catch (error) {
-      core.debug(`history: left out run ${artifact.workflow_run?.id}: ${oneLine(unreadableReason(error))}`);
+      ctx.host.debug(`history: left out run ${artifact.workflow_run?.id}: ${oneLine(unreadableReason(error))}`);
     }
   }
   return out;
@@ -148,7 +147,7 @@ export async function resolveBaseline(ctx: ModeContext, abRun = false): Promise<
       return await fromArtifact(ctx);
     } catch (error) {
       const message = oneLine(error instanceof Error ? error.message : String(error));
-      core.warning(`Baseline artifact not available: ${message}`);
+      ctx.host.warning(`Baseline artifact not available: ${message}`);
       return { baseline: null, note: `no baseline: the baseline artifact could not be looked up (${message}); to fix: give the job 'actions: read' and check the github-token input` };
     }
   }

@@ -1,14 +1,16 @@
 /**
- * Action inputs: names defined once (== action.yml keys), read once, validated into one object.
+ * Action inputs: names defined once (== action.yml keys), read once through the host, validated
+ * into one object (the run options of mode run included); a bad input is one line naming it.
  * Defaults live here as well as in action.yml (the runner applies action.yml's; a test checks they agree),
  * so an empty value always means "the default".
  */
-import * as core from '@actions/core';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { DEFAULT_FAIL_ON_TEXT } from '../compare/gate-options.js';
 import { COMMENT_POLICIES } from '../report/markdown/comment.js';
 import { NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
+import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from '../runner/run-options.js';
+import type { ActionHost } from './host.js';
 
 export const MODES = ['analyze', 'report', 'run'] as const;
 export type Mode = (typeof MODES)[number];
@@ -137,7 +139,11 @@ const ActionInputsSchema = z.object({
   overlapCheck: booleanText,
   dropOutliers: booleanText,
 });
-export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & { comment: (typeof COMMENT_POLICIES)[number] };
+export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & {
+  comment: (typeof COMMENT_POLICIES)[number];
+  /** Mode run's options (the engine's, shared with `profile-gate run`); read in mode run only. */
+  run?: RunOptions;
+};
 
 export function list(value: string): string[] {
   return value
@@ -146,11 +152,16 @@ export function list(value: string): string[] {
     .filter(Boolean);
 }
 
-function read(key: InputKey): string {
-  return core.getInput(INPUTS[key]) || DEFAULTS[key];
+/** Bad inputs, one line each (the job shows each as an error, and fails on the last). */
+export class InputsError extends UsageError {
+  constructor(readonly lines: readonly string[]) {
+    super(lines.join('; '));
+  }
 }
 
-export function getInputs(): ActionInputs {
+/** Every input of the action, read once through the host and validated; throws an InputsError naming each bad one. */
+export function getInputs(host: Pick<ActionHost, 'getInput'>): ActionInputs {
+  const read = (key: InputKey): string => host.getInput(INPUTS[key]) || DEFAULTS[key];
   const raw = {
     mode: read('mode'),
     captures: list(read('captures')),
@@ -184,16 +195,32 @@ export function getInputs(): ActionInputs {
     dropOutliers: read('dropOutliers'),
   };
   const parsed = ActionInputsSchema.safeParse(raw);
+  const bad: string[] = [];
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const key = issue.path[0] as InputKey;
-    const name = INPUTS[key] ?? String(issue.path[0]);
-    const value = typeof raw[key] === 'string' ? ` (got ${JSON.stringify(String(raw[key]).slice(0, 60))})` : '';
-    throw new UsageError(`input '${name}': ${issue.message}${key === 'githubToken' ? '' : value}`);
+    // The first issue of each input, in the order of INPUTS: one line per bad input.
+    const seen = new Set<InputKey>();
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0] as InputKey;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const name = INPUTS[key] ?? String(issue.path[0]);
+      const value = typeof raw[key] === 'string' ? ` (got ${JSON.stringify(String(raw[key]).slice(0, 60))})` : '';
+      bad.push(`input '${name}': ${issue.message}${key === 'githubToken' ? '' : value}`);
+    }
   }
+  const mode = parsed.success ? parsed.data.mode : raw.mode;
+  if (mode === 'analyze' && raw.captures.length === 0) bad.push(`input '${INPUTS.captures}': expected at least one capture path in mode 'analyze'`);
+  let run: RunOptions | undefined;
+  if (mode === 'run') {
+    try {
+      run = parseRunOptions(Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, host.getInput(name)])), 'input');
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      bad.push(error.message);
+    }
+  }
+  if (!parsed.success || bad.length) throw new InputsError(bad);
   const inputs = parsed.data as ActionInputs;
-  if (inputs.mode === 'analyze' && inputs.captures.length === 0) {
-    throw new UsageError(`input '${INPUTS.captures}': expected at least one capture path in mode 'analyze'`);
-  }
+  if (run) inputs.run = run;
   return inputs;
 }

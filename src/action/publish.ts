@@ -3,10 +3,10 @@
  * and, for a report made in this job, its files and artifact. Each step fails alone: a comment
  * refused (a fork's read-only token) or an upload that broke never loses the summary or the files.
  */
-import * as core from '@actions/core';
 import { copyFile, link, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { failureLine } from '../compare/verdict.js';
 import { writeOutput } from '../io/inputs.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 import { buildAnnotations } from '../report/markdown/annotations.js';
@@ -22,11 +22,13 @@ import { CONTEXT_FILE } from '../github/report-artifacts.js';
 import { upsertStickyComment } from '../github/sticky-comment.js';
 import { uploadArtifact, type UploadedArtifact } from './github/artifacts.js';
 import { CAPTURE_NAMES_FILE, capturesArtifactName, storablePath } from '../github/artifact-names.js';
-import { writeJobSummary } from './github/job-summary.js';
 import { artifactUrl, isPullRequestEvent, type RunContext } from './github/run-context.js';
+import type { ActionHost } from './host.js';
 import { OUTPUTS, type ActionInputs } from './inputs.js';
 
 export interface ModeContext {
+  /** Every side effect goes through it: log, annotations, outputs, summary, failing, uploads. */
+  host: ActionHost;
   inputs: ActionInputs;
   run: RunContext;
   limits: Limits;
@@ -73,12 +75,14 @@ export interface Publication {
 async function comment(ctx: ModeContext, publication: Publication): Promise<string | undefined> {
   const decision = decideComment(ctx.inputs.comment, isPullRequestEvent(ctx.run), publication.merged);
   if (decision.action === 'skip') {
-    core.info(`No PR comment: ${decision.reason}.`);
+    ctx.host.info(`No PR comment: ${decision.reason}.`);
     return undefined;
   }
   const pr = publication.prNumber;
   if (pr === undefined) {
-    (ctx.inputs.comment === 'always' ? core.notice : core.info)('No PR comment: this run concerns no pull request (set the pr-number input to name one).');
+    const line = 'No PR comment: this run concerns no pull request (set the pr-number input to name one).';
+    if (ctx.inputs.comment === 'always') ctx.host.notice(line);
+    else ctx.host.info(line);
     return undefined;
   }
   const key = commentKey(ctx);
@@ -90,13 +94,13 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
       body,
       { marker: commentMarker(key), author: ctx.inputs.commentAuthor, create: decision.action === 'post' },
     );
-    if (result.action === 'none') core.info(`No PR comment: ${decision.reason}.`);
-    else core.info(`PR #${pr}: comment ${result.action}${result.url ? ` (${result.url})` : ''}.`);
+    if (result.action === 'none') ctx.host.info(`No PR comment: ${decision.reason}.`);
+    else ctx.host.info(`PR #${pr}: comment ${result.action}${result.url ? ` (${result.url})` : ''}.`);
     return result.url;
   } catch (error) {
     const message = `Could not comment on PR #${pr}: ${errorText(error)}. The job summary and the report artifact hold the full report.`;
-    if (error instanceof GitHubApiError && error.status === 403) core.notice(message);
-    else core.warning(message);
+    if (error instanceof GitHubApiError && error.status === 403) ctx.host.notice(message);
+    else ctx.host.warning(message);
     return undefined;
   }
 }
@@ -105,18 +109,19 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
 export async function publish(ctx: ModeContext, publication: Publication): Promise<void> {
   const { merged } = publication;
   try {
-    await writeJobSummary(renderMergedSummary(merged, { links: { runUrl: publication.runUrl } }));
+    await ctx.host.writeSummary(renderMergedSummary(merged, { links: { runUrl: publication.runUrl } }));
   } catch (error) {
-    core.warning(`The job summary was not written: ${errorText(error)}`);
+    ctx.host.warning(`The job summary was not written: ${errorText(error)}`);
   }
   for (const annotation of buildAnnotations(merged.entries)) {
-    (annotation.level === 'error' ? core.error : core.warning)(annotation.message, { title: annotation.title });
+    if (annotation.level === 'error') ctx.host.error(annotation.message, { title: annotation.title });
+    else ctx.host.warning(annotation.message, { title: annotation.title });
   }
   const commentUrl = await comment(ctx, publication);
-  core.setOutput(OUTPUTS.commentUrl, commentUrl ?? '');
-  core.setOutput(OUTPUTS.verdict, merged.verdict);
+  ctx.host.setOutput(OUTPUTS.commentUrl, commentUrl ?? '');
+  ctx.host.setOutput(OUTPUTS.verdict, merged.verdict);
   const ids = new Set(merged.entries.flatMap((e) => e.report.findings.map((f) => f.id)));
-  core.setOutput(OUTPUTS.findings, [...ids].join(','));
+  ctx.host.setOutput(OUTPUTS.findings, [...ids].join(','));
 }
 
 /** The deepest directory holding every file: the artifact keeps their layout below it. */
@@ -141,7 +146,7 @@ export interface ProducedReport {
 }
 
 async function upload(ctx: ModeContext, name: string, files: readonly string[], root: string): Promise<UploadedArtifact> {
-  return uploadArtifact(name, files, root, {
+  return uploadArtifact(ctx.host.artifacts, name, files, root, {
     runAttempt: ctx.run.runAttempt,
     ...(ctx.inputs.retentionDays ? { retentionDays: ctx.inputs.retentionDays } : {}),
   });
@@ -152,10 +157,10 @@ async function uploadReport(ctx: ModeContext, files: readonly string[], root: st
   const name = defaultArtifactName(ctx);
   try {
     const uploaded = await upload(ctx, name, files, root);
-    core.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${files.length} files).`);
+    ctx.host.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${files.length} files).`);
     return { name, id: uploaded.id, url: artifactUrl(ctx.run, ctx.run.runId, uploaded.id) };
   } catch (error) {
-    core.warning(`The report artifact '${name}' was not uploaded: ${errorText(error)}. report.json and report.md are in ${ctx.inputs.reportDir}.`);
+    ctx.host.warning(`The report artifact '${name}' was not uploaded: ${errorText(error)}. report.json and report.md are in ${ctx.inputs.reportDir}.`);
     return undefined;
   }
 }
@@ -182,7 +187,7 @@ async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: r
   let uploadRoot = root;
   try {
     if (mapped.length) {
-      uploadRoot = await mkdtemp(join(process.env['RUNNER_TEMP'] || tmpdir(), 'profile-gate-captures-'));
+      uploadRoot = await mkdtemp(join(ctx.run.tempDir || tmpdir(), 'profile-gate-captures-'));
       uploadFiles = [];
       for (const { file, path } of paths) {
         const target = join(uploadRoot, ...storablePath(path).split('/'));
@@ -192,21 +197,13 @@ async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: r
       const names = join(uploadRoot, CAPTURE_NAMES_FILE);
       await writeFile(names, `${JSON.stringify({ note: 'stored path -> the capture file name it stands for', names: Object.fromEntries(mapped.map((p) => [p.stored, p.path])) }, null, 2)}\n`);
       uploadFiles.push(names);
-      core.info(`${mapped.length} capture path(s) hold characters the artifact service refuses; stored under mapped names (${CAPTURE_NAMES_FILE}), e.g. ${mapped[0]!.path} as ${mapped[0]!.stored}.`);
+      ctx.host.info(`${mapped.length} capture path(s) hold characters the artifact service refuses; stored under mapped names (${CAPTURE_NAMES_FILE}), e.g. ${mapped[0]!.path} as ${mapped[0]!.stored}.`);
     }
     const uploaded = await upload(ctx, name, uploadFiles, uploadRoot);
-    core.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${uploadFiles.length} files).`);
+    ctx.host.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${uploadFiles.length} files).`);
   } catch (error) {
-    core.warning(`The captures artifact '${name}' was not uploaded: ${errorText(error)}. The report artifact '${reportArtifact}' holds the report; the captures are in the workspace.`);
+    ctx.host.warning(`The captures artifact '${name}' was not uploaded: ${errorText(error)}. The report artifact '${reportArtifact}' holds the report; the captures are in the workspace.`);
   }
-}
-
-/** Why the verdict is fail, in one short line: the failing findings and the comparison alerts. */
-export function failureReasons(report: Report, failOn: readonly string[]): string {
-  const findings = [...new Set(report.findings.filter((f) => f.severity !== 'info' && (f.severity === 'error' || failOn.includes(f.id))).map((f) => f.id))];
-  const alerts = report.comparison?.rows.filter((r) => r.status === 'fail').length ?? 0;
-  const parts = [...(findings.length ? [`findings: ${findings.slice(0, 8).join(', ')}`] : []), ...(alerts ? [`${alerts} comparison alert${alerts === 1 ? '' : 's'}`] : [])];
-  return oneLine(parts.join('; ') || 'failed');
 }
 
 /** A report made in this job (modes analyze and run): files, artifact, then everything `publish` does. */
@@ -229,18 +226,18 @@ export async function publishReport(ctx: ModeContext, produced: ProducedReport):
   } catch (error) {
     notWritten = errorText(error);
   }
-  core.setOutput(OUTPUTS.reportJson, notWritten ? '' : jsonPath);
+  ctx.host.setOutput(OUTPUTS.reportJson, notWritten ? '' : jsonPath);
   const decode = report.metrics.find((m) => m.name === 'decode_tok_s');
-  core.setOutput(OUTPUTS.decodeTokS, decode ? String(decode.value) : '');
+  ctx.host.setOutput(OUTPUTS.decodeTokS, decode ? String(decode.value) : '');
 
   const reportFiles = [jsonPath, join(dir, 'report.md'), join(dir, CONTEXT_FILE)].map((f) => resolve(f));
   const captures = ctx.inputs.uploadCaptures ? [...new Set((produced.extraFiles ?? []).map((f) => resolve(f)))].filter((f) => !reportFiles.includes(f)) : [];
   // One root for both artifacts, so the captures keep the layout they had beside the report.
   const root = commonRoot([...reportFiles, ...captures]);
-  if (notWritten && ctx.inputs.uploadArtifact) core.warning(`The report artifact was not uploaded: the report files could not be written (${notWritten}).`);
+  if (notWritten && ctx.inputs.uploadArtifact) ctx.host.warning(`The report artifact was not uploaded: the report files could not be written (${notWritten}).`);
   const artifact = ctx.inputs.uploadArtifact && !notWritten ? await uploadReport(ctx, reportFiles, root) : undefined;
   if (artifact && captures.length) await uploadCaptures(ctx, artifact.name, captures, root);
-  core.setOutput(OUTPUTS.artifactId, artifact?.id !== undefined ? String(artifact.id) : '');
+  ctx.host.setOutput(OUTPUTS.artifactId, artifact?.id !== undefined ? String(artifact.id) : '');
 
   const entry: ReportEntry = {
     label: ctx.inputs.key || labelFor(report, ctx.run.job || 'profile'),
@@ -249,6 +246,6 @@ export async function publishReport(ctx: ModeContext, produced: ProducedReport):
     ...(produced.baselineNote ? { baselineNote: produced.baselineNote } : {}),
   };
   await publish(ctx, { merged: mergeReports([entry]), runUrl: ctx.run.runUrl, prNumber: ctx.inputs.prNumber ?? ctx.run.pullRequest });
-  if (notWritten) core.setFailed(`profile-gate could not write its report files: ${notWritten}; the job summary holds the report`);
-  if (report.verdict === 'fail') core.setFailed(`profile-gate verdict: fail (${failureReasons(report, ctx.inputs.failOn)}; see the job summary)`);
+  if (notWritten) ctx.host.setFailed(`profile-gate could not write its report files: ${notWritten}; the job summary holds the report`);
+  if (report.verdict === 'fail') ctx.host.setFailed(`profile-gate verdict: fail (${oneLine(failureLine(report.verdictReasons))}; see the job summary)`);
 }

@@ -1,13 +1,14 @@
 /**
- * The action door: read the inputs, then hand over to the mode. Modes share `publish` (summary,
- * annotations, sticky comment, outputs); a failing verdict or a bad input fails the job.
+ * The action door: read the run context and the inputs, then hand over to the mode. Modes share
+ * `publish` (summary, annotations, sticky comment, outputs); a failing verdict or a bad input fails
+ * the job. Everything it does to the world goes through the host.
  */
-import * as core from '@actions/core';
 import { describeError, UsageError } from '../errors.js';
 import { GitHubClient } from '../github/client.js';
 import { limitsFromEnv } from '../github/limits.js';
 import { readRunContext } from './github/run-context.js';
-import { getInputs, INPUTS, type Mode } from './inputs.js';
+import type { ActionHost } from './host.js';
+import { getInputs, INPUTS, InputsError, type Mode } from './inputs.js';
 import { analyzeMode } from './modes/analyze-mode.js';
 import { reportMode } from './modes/report-mode.js';
 import { runMode } from './modes/run-mode.js';
@@ -21,26 +22,31 @@ export const MODE_HANDLERS: Record<Mode, ModeHandler> = {
   run: runMode,
 };
 
-export async function run(): Promise<void> {
+export async function runAction(host: ActionHost): Promise<void> {
   try {
-    const inputs = getInputs();
+    // The event file first: a broken one is the runner's problem, named before any input.
+    const run = readRunContext(host.env);
+    const inputs = getInputs(host);
     const handler = MODE_HANDLERS[inputs.mode];
-    if (inputs.githubToken) core.setSecret(inputs.githubToken);
-    const limits = limitsFromEnv(process.env);
+    if (inputs.githubToken) host.setSecret(inputs.githubToken);
+    const limits = limitsFromEnv(host.env);
     let client: GitHubClient | undefined;
     const ctx: ModeContext = {
+      host,
       inputs,
-      run: readRunContext(),
+      run,
       limits,
       github: () => {
         if (!inputs.githubToken) throw new UsageError(`input '${INPUTS.githubToken}': empty; expected a token (the default is \${{ github.token }})`);
-        const apiUrl = (process.env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, '');
-        client ??= new GitHubClient({ token: inputs.githubToken, apiUrl, limits: limits.http, retry: limits.retry });
+        client ??= new GitHubClient({ token: inputs.githubToken, apiUrl: run.apiUrl, limits: limits.http, retry: limits.retry });
         return client;
       },
     };
     await handler(ctx);
   } catch (error) {
-    core.setFailed(describeError(error));
+    if (error instanceof InputsError && error.lines.length > 1) {
+      for (const line of error.lines.slice(0, -1)) host.error(line);
+      host.setFailed(error.lines.at(-1)!);
+    } else host.setFailed(describeError(error));
   }
 }

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findReportFiles, labelFor, loadReport } from '../io/reports.js';
 import { writeOutput } from '../io/inputs.js';
+import { failureLine } from '../compare/verdict.js';
 import { EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../errors.js';
+import type { Report } from '../model/report.js';
 import { renderComment } from '../report/markdown/comment.js';
 import { mergeReports, type ReportEntry } from '../report/merge-reports.js';
 import { renderMergedSummary } from '../report/markdown/summary.js';
@@ -42,7 +44,9 @@ export async function runReportCommand(args: string[]): Promise<number> {
   const links = values['run-url'] ? { runUrl: values['run-url'] } : {};
   await writeOutput(join(values.out, 'summary.md'), renderMergedSummary(merged, { links }));
   await writeOutput(join(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
-  const lines = merged.entries.map((e) => `  ${e.report.verdict.padEnd(17)} ${e.label.replace(/[\r\n]+/g, ' ')}`);
+  // A failing leg says why, in the verdict's own lines (reports of older versions carry none).
+  const why = (report: Report) => (report.verdict === 'fail' && report.verdictReasons.length ? `: ${failureLine(report.verdictReasons)}` : '');
+  const lines = merged.entries.map((e) => `  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' '));
   process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${join(values.out, 'summary.md')} and ${join(values.out, 'comment.md')}\n`);
   return merged.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
 }

@@ -57,6 +57,8 @@ export interface GateInput {
 
 export interface GateResult {
   verdict: Verdict;
+  /** The lines that decide the verdict (src/compare/verdict.ts judge). */
+  reasons: string[];
   comparison: Comparison | null;
 }
 

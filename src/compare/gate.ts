@@ -13,7 +13,7 @@ import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput 
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { alphaAtLook } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
-import { combineVerdict, isPrimary, verdictFromFindings, type VerdictFinding } from './verdict.js';
+import { isPrimary, judge, type VerdictFinding } from './verdict.js';
 
 export type { GateFamily, GateFinding, GateInput, GateKernel, GateMetric, GateResult } from './gate-input.js';
 export type { HistoryEntry } from './between-jobs.js';
@@ -74,7 +74,7 @@ export interface CompareContext {
 
 export function compare(current: GateInput, baseline: GateInput | null, optionsInput: GateOptionsInput | GateOptions = {}, context: CompareContext = {}): GateResult {
   let options = parseGateOptions(optionsInput);
-  if (!baseline) return { verdict: verdictFromFindings(current.findings, options.failOn), comparison: null };
+  if (!baseline) return { ...judge(current.findings, options.failOn), comparison: null };
 
   const invalid: string[] = [];
   const notes: string[] = [];
@@ -132,23 +132,16 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
 
   const noThroughput = metrics.gatedInBaseline > 0 && metrics.compared === 0;
   if (noThroughput) notes.push('no gated metric is present on both sides');
-  const has = (status: ComparisonRow['status']) => rows.some((r) => r.row.status === status);
-  const verdict = combineVerdict({
-    invalid: invalid.length > 0,
-    fail: has('fail'),
-    insufficient: has('insufficient-data') || noThroughput,
-    warn: has('warn'),
-  });
+  const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
+  const passParts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
+  if (hasKernels) passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
+  passParts.push('no new findings');
+  const passLine = `no regression: ${passParts.join(', ')}`;
+  const judgement = judge(current.findings, options.failOn, { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
 
   const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
   const reasons = [...invalid, ...ranked.map((r) => r.reason!), ...notes];
-  if (verdict === 'pass') {
-    const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
-    const parts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
-    if (hasKernels) parts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
-    parts.push('no new findings');
-    reasons.push(`no regression: ${parts.join(', ')}`);
-  }
+  if (judgement.verdict === 'pass') reasons.push(passLine);
 
   const comparison: Comparison = {
     baseline: {
@@ -167,5 +160,5 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     ...(betweenJobs ? { betweenJobs } : {}),
     ...(options.look ? { look: { ...options.look, alpha: alphaAtLook(options.alpha, options.look.index, options.look.of) } } : {}),
   };
-  return { verdict, comparison };
+  return { ...judgement, comparison };
 }

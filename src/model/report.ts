@@ -150,6 +150,8 @@ export const ReportSchema = z.object({
   deepDive: z.array(NcuResultSchema),
   findings: z.array(FindingSchema),
   verdict: VerdictSchema,
+  /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */
+  verdictReasons: z.array(z.string()).default([]),
   comparison: ComparisonSchema.nullable(),
   ranks: z.array(RankSchema).default([]),
 });

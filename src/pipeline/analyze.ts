@@ -157,6 +157,7 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     deepDive: profile.ncu,
     findings,
     verdict: gate.verdict,
+    verdictReasons: gate.reasons,
     comparison: gate.comparison && baseline ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) } : gate.comparison,
     ranks: profile.ranks,
   };

@@ -186,10 +186,11 @@ export function reportKernelNames(report: Report): (name: string) => string {
 
 /**
  * The gate's reasons with kernel names in their short form: a reason about a kernel's share starts
- * with `kernel:<name>`, the name cut at the gate's width, which tells nothing apart.
+ * with `kernel:<name>`, the name cut at the gate's width, which tells nothing apart. With a
+ * comparison, its whole account (notes included); without one, the lines that decide the verdict.
  */
 export function readableReasons(report: Report): string[] {
-  const reasons = report.comparison?.reasons ?? [];
+  const reasons = report.comparison?.reasons ?? report.verdictReasons;
   const kernels = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share');
   if (kernels.length === 0) return reasons;
   const names = reportKernelNames(report);

@@ -1,11 +1,11 @@
 /**
- * Uploading this job's report artifact: the one use of @actions/artifact (the runtime-token upload
+ * Uploading this job's report artifact through the host's artifact store (the runtime-token upload
  * protocol). Files are checked before success is claimed. Reading artifacts back, of this run or of
  * any other, goes through the REST client in src/github within its limits.
  */
-import { DefaultArtifactClient } from '@actions/artifact';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import type { ArtifactStore } from '../host.js';
 
 export interface UploadedArtifact {
   name: string;
@@ -37,10 +37,9 @@ export interface UploadOptions {
   runAttempt: number;
 }
 
-export async function uploadArtifact(name: string, files: readonly string[], rootDirectory: string, options: UploadOptions): Promise<UploadedArtifact> {
+export async function uploadArtifact(store: ArtifactStore, name: string, files: readonly string[], rootDirectory: string, options: UploadOptions): Promise<UploadedArtifact> {
   await verifyFiles(files);
-  const client = new DefaultArtifactClient();
-  const upload = () => client.uploadArtifact(name, [...files], rootDirectory, options.retentionDays ? { retentionDays: options.retentionDays } : {});
+  const upload = () => store.upload(name, files, rootDirectory, options.retentionDays ? { retentionDays: options.retentionDays } : {});
   let result;
   try {
     result = await upload();
@@ -50,7 +49,7 @@ export async function uploadArtifact(name: string, files: readonly string[], roo
     if (options.runAttempt <= 1) {
       throw new Error(`an artifact named '${name}' already exists in this run: in a matrix, give each leg its own 'key' (or 'artifact-name')`);
     }
-    await client.deleteArtifact(name);
+    await store.delete(name);
     result = await upload();
   }
   if (typeof result.id !== 'number' || !result.size) throw new Error(`the artifact service did not confirm '${name}' (id ${String(result.id)}, ${String(result.size)} bytes)`);

@@ -1,6 +1,7 @@
 /**
  * What the action needs to know about the workflow run it is in: the repository, the run, and the
- * pull request it concerns (directly, or through the `workflow_run` that triggered it).
+ * pull request it concerns (directly, or through the `workflow_run` that triggered it). Read once
+ * from the host's environment (GITHUB_*, RUNNER_TEMP); nothing else in the action reads those.
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
@@ -13,6 +14,9 @@ export interface TriggeringRun {
   pullRequests: number[];
 }
 
+/** The environment as the host hands it over. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
 export interface RunContext {
   owner: string;
   repo: string;
@@ -21,7 +25,14 @@ export interface RunContext {
   job: string;
   eventName: string;
   serverUrl: string;
+  /** The REST API's root (GITHUB_API_URL), no trailing slash. */
+  apiUrl: string;
   runUrl: string;
+  /** The commit and ref the workflow run is for (GITHUB_SHA, GITHUB_REF), when set. */
+  sha?: string;
+  ref?: string;
+  /** The runner's scratch directory (RUNNER_TEMP), when set. */
+  tempDir?: string;
   /** The PR this event is about (pull_request / pull_request_target), and its head commit. */
   pullRequest?: number;
   pullRequestHeadSha?: string;
@@ -41,7 +52,7 @@ interface Payload {
  * The event payload the runner wrote (GITHUB_EVENT_PATH): `{}` when there is none, one line naming
  * the file and the byte offset when it is not JSON.
  */
-export function readEventPayload(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+export function readEventPayload(env: Environment): Record<string, unknown> {
   const path = env['GITHUB_EVENT_PATH'];
   if (!path) return {};
   let text: string;
@@ -67,7 +78,7 @@ function whole(text: string | undefined, fallback: number): number {
   return text && Number.isInteger(n) ? n : fallback;
 }
 
-export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext {
+export function readRunContext(env: Environment): RunContext {
   const payload = readEventPayload(env) as Payload;
   const eventName = env['GITHUB_EVENT_NAME'] ?? '';
   const [owner = '', repo = ''] = (env['GITHUB_REPOSITORY'] ?? '').split('/');
@@ -77,6 +88,7 @@ export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext
   const headRepo = pr?.head?.repo?.full_name;
   const baseRepo = payload.repository?.full_name ?? `${owner}/${repo}`;
   const wr = payload.workflow_run;
+  const [sha, ref, tempDir] = [env['GITHUB_SHA'], env['GITHUB_REF'], env['RUNNER_TEMP']];
   return {
     owner,
     repo,
@@ -85,7 +97,11 @@ export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext
     job: env['GITHUB_JOB'] ?? '',
     eventName,
     serverUrl,
+    apiUrl: (env['GITHUB_API_URL'] || 'https://api.github.com').replace(/\/+$/, ''),
     runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
+    ...(sha ? { sha } : {}),
+    ...(ref ? { ref } : {}),
+    ...(tempDir ? { tempDir } : {}),
     ...(typeof pr?.number === 'number' ? { pullRequest: pr.number } : {}),
     ...(pr?.head?.sha ? { pullRequestHeadSha: pr.head.sha } : {}),
     fromFork: Boolean(headRepo && headRepo !== baseRepo),

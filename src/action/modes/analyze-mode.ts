@@ -1,6 +1,5 @@
 /** Mode `analyze`: capture files that an earlier step produced → one report, published. */
 import { analyze } from '../../pipeline/analyze.js';
-import * as core from '@actions/core';
 import { parseSmiColumns } from '../../ingest/formats/nvidia-smi-csv.js';
 import { gatherCaptures } from '../../io/gather-captures.js';
 import { INPUTS } from '../inputs.js';
@@ -9,7 +8,7 @@ import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
 
 export async function analyzeMode(ctx: ModeContext): Promise<void> {
-  const { files: captures, fromDirectories } = await gatherCaptures(ctx.inputs.captures, { policy: ctx.inputs.ifNoCaptures, option: `input '${INPUTS.ifNoCaptures}'`, warn: (line) => core.warning(line) });
+  const { files: captures, fromDirectories } = await gatherCaptures(ctx.inputs.captures, { policy: ctx.inputs.ifNoCaptures, option: `input '${INPUTS.ifNoCaptures}'`, warn: (line) => ctx.host.warning(line) });
   const gate = gateOptions(ctx);
   const { baseline, note } = await resolveBaseline(ctx);
   const budget = ctx.inputs.analyzeTimeoutSeconds;

@@ -5,7 +5,6 @@
  * read as untrusted data (schema-validated, within the limits of src/github/limits.ts, PR number
  * checked against the head commit).
  */
-import * as core from '@actions/core';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -15,7 +14,6 @@ import { reportsInZip, unreadableReason } from '../../github/report-artifacts.js
 import type { Report } from '../../model/report.js';
 import { boundReport } from '../../report/bounded-report.js';
 import { mergeReports, type ReportEntry } from '../../report/merge-reports.js';
-import { writeJobSummary } from '../github/job-summary.js';
 import { artifactUrl } from '../github/run-context.js';
 import { safeText } from '../../report/markdown/text.js';
 import { UsageError } from '../../errors.js';
@@ -48,7 +46,7 @@ async function readClaim(reportPath: string): Promise<ClaimedContext | undefined
   }
 }
 
-async function collect(paths: readonly string[], label: (found: FoundReport, report: Report) => string, into: Collected): Promise<void> {
+async function collect(ctx: ModeContext, paths: readonly string[], label: (found: FoundReport, report: Report) => string, into: Collected): Promise<void> {
   for (const found of await findReportFiles(paths)) {
     try {
       const report = boundReport(await loadReport(found.path));
@@ -56,7 +54,7 @@ async function collect(paths: readonly string[], label: (found: FoundReport, rep
       const claim = await readClaim(found.path);
       if (claim) into.claims.push(claim);
     } catch (error) {
-      core.warning(`Skipped a report: ${oneLine((error as Error).message)}`);
+      ctx.host.warning(`Skipped a report: ${oneLine((error as Error).message)}`);
     }
   }
 }
@@ -79,15 +77,15 @@ async function fromArtifacts(ctx: ModeContext, runId: number): Promise<Collected
     // Reading artifacts needs `actions: read`; without it the API answers 403 "Resource not accessible".
     throw new UsageError(`cannot list the report artifacts of run ${runId}: ${oneLine((error as Error).message)} (reading artifacts needs the permission actions: read)`);
   }
-  core.info(`Found ${artifacts.length} report artifact(s) named '${prefix}*' in run ${runId}.`);
-  if (artifacts.length > limits.maxArtifacts) core.warning(`Only the first ${limits.maxArtifacts} of ${artifacts.length} report artifacts are read.`);
+  ctx.host.info(`Found ${artifacts.length} report artifact(s) named '${prefix}*' in run ${runId}.`);
+  if (artifacts.length > limits.maxArtifacts) ctx.host.warning(`Only the first ${limits.maxArtifacts} of ${artifacts.length} report artifacts are read.`);
   for (const artifact of artifacts.slice(0, limits.maxArtifacts)) {
     if (artifact.expired) {
-      core.warning(`Skipped artifact '${artifact.name}': expired.`);
+      ctx.host.warning(`Skipped artifact '${artifact.name}': expired.`);
       continue;
     }
     if ((artifact.size_in_bytes ?? 0) > limits.maxZipBytes) {
-      core.warning(`Skipped artifact '${artifact.name}': ${artifact.size_in_bytes} bytes is more than a report artifact holds (${limits.maxZipBytes}).`);
+      ctx.host.warning(`Skipped artifact '${artifact.name}': ${artifact.size_in_bytes} bytes is more than a report artifact holds (${limits.maxZipBytes}).`);
       continue;
     }
     const link = { name: artifact.name, id: artifact.id, url: artifactUrl(ctx.run, runId, artifact.id) };
@@ -97,7 +95,7 @@ async function fromArtifacts(ctx: ModeContext, runId: number): Promise<Collected
       const zip = await client.artifactZip(repo, artifact.id, limits.maxZipBytes);
       for (const entry of reportsInZip(zip, `artifact '${artifact.name}'`, limits)) {
         if ('error' in entry) {
-          core.warning(`Skipped a report: ${oneLine(entry.path)}: ${oneLine(entry.error)}`);
+          ctx.host.warning(`Skipped a report: ${oneLine(entry.path)}: ${oneLine(entry.error)}`);
           continue;
         }
         collected.entries.push({ label: n++ === 0 ? leg : `${leg}-${n}`, report: boundReport(entry.report), artifact: link });
@@ -105,7 +103,7 @@ async function fromArtifacts(ctx: ModeContext, runId: number): Promise<Collected
         if (claim) collected.claims.push(claim);
       }
     } catch (error) {
-      core.warning(`Skipped artifact '${artifact.name}': ${oneLine(unreadableReason(error))}`);
+      ctx.host.warning(`Skipped artifact '${artifact.name}': ${oneLine(unreadableReason(error))}`);
     }
   }
   return collected;
@@ -123,16 +121,16 @@ async function resolvePullRequest(ctx: ModeContext, claims: readonly ClaimedCont
   if (trigger.pullRequests.length) return trigger.pullRequests[0];
   const numbers = [...new Set(claims.map((c) => c.pullRequest).filter((n): n is number => n !== undefined))];
   if (numbers.length !== 1) {
-    if (numbers.length > 1) core.warning(`The report artifacts name ${numbers.length} different pull requests; not commenting.`);
+    if (numbers.length > 1) ctx.host.warning(`The report artifacts name ${numbers.length} different pull requests; not commenting.`);
     return undefined;
   }
   const claimed = numbers[0]!;
   try {
     const data = await ctx.github().pull(`${ctx.run.owner}/${ctx.run.repo}`, claimed);
     if (data.head.sha === trigger.headSha) return claimed;
-    core.warning(`PR #${claimed} named by the artifacts has head ${data.head.sha.slice(0, 12)}, not the commit ${trigger.headSha.slice(0, 12)} the run built; not commenting.`);
+    ctx.host.warning(`PR #${claimed} named by the artifacts has head ${data.head.sha.slice(0, 12)}, not the commit ${trigger.headSha.slice(0, 12)} the run built; not commenting.`);
   } catch (error) {
-    core.warning(`Could not check PR #${claimed} named by the artifacts: ${oneLine((error as Error).message)}`);
+    ctx.host.warning(`Could not check PR #${claimed} named by the artifacts: ${oneLine((error as Error).message)}`);
   }
   return undefined;
 }
@@ -142,21 +140,21 @@ export async function reportMode(ctx: ModeContext): Promise<void> {
   let collected: Collected;
   if (ctx.inputs.reports.length) {
     collected = { entries: [], claims: [] };
-    await collect(ctx.inputs.reports, (found, report) => labelFor(found, report, ctx.inputs.artifactPrefix), collected);
+    await collect(ctx, ctx.inputs.reports, (found, report) => labelFor(found, report, ctx.inputs.artifactPrefix), collected);
   } else {
     try {
       collected = await fromArtifacts(ctx, runId);
     } catch (error) {
       // Nothing to merge: the summary still says why, then the job fails with the same line.
-      await writeJobSummary(`## profile-gate: no report\n\n${safeText(oneLine((error as Error).message), 1000)}\n`).catch(() => undefined);
+      await ctx.host.writeSummary(`## profile-gate: no report\n\n${safeText(oneLine((error as Error).message), 1000)}\n`).catch(() => undefined);
       throw error;
     }
   }
-  if (collected.entries.length === 0) core.warning('No report was found to merge; the summary says so.');
+  if (collected.entries.length === 0) ctx.host.warning('No report was found to merge; the summary says so.');
   const merged = mergeReports(collected.entries);
   const runUrl = runId !== ctx.run.runId ? `${ctx.run.serverUrl}/${ctx.run.owner}/${ctx.run.repo}/actions/runs/${runId}` : ctx.run.runUrl;
-  core.setOutput(OUTPUTS.reportJson, '');
-  core.setOutput(OUTPUTS.artifactId, '');
-  core.setOutput(OUTPUTS.decodeTokS, '');
+  ctx.host.setOutput(OUTPUTS.reportJson, '');
+  ctx.host.setOutput(OUTPUTS.artifactId, '');
+  ctx.host.setOutput(OUTPUTS.decodeTokS, '');
   await publish(ctx, { merged, runUrl, prNumber: await resolvePullRequest(ctx, collected.claims) });
 }

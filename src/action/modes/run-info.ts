@@ -3,8 +3,7 @@ import type { Report } from '../../model/report.js';
 import type { ModeContext } from '../publish.js';
 
 export function runInfo(ctx: ModeContext): Report['run'] {
-  const sha = process.env['GITHUB_SHA'];
-  const ref = process.env['GITHUB_REF'];
+  const { sha, ref } = ctx.run;
   return {
     ...(ctx.inputs.key ? { workload: ctx.inputs.key } : {}),
     ...(sha ? { commit: sha } : {}),

@@ -4,10 +4,9 @@
  * (src/runner), shared with `profile-gate run`; this file maps it onto the runner's log, signals and
  * artifact.
  */
-import * as core from '@actions/core';
 import { join } from 'node:path';
 import { analyze } from '../../pipeline/analyze.js';
-import { baseReportPath, parseRunOptions, prepareRun, ProcessGroups, renderPlan, RUN_OPTION_NAMES, runJob, type Logger } from '../../runner/run-workload.js';
+import { baseReportPath, prepareRun, ProcessGroups, renderPlan, runJob, type Logger } from '../../runner/run-workload.js';
 import { fencedLogger } from '../../runner/logger.js';
 import { oneLine, publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
@@ -16,15 +15,15 @@ import { UsageError } from '../../errors.js';
 import { INPUTS } from '../inputs.js';
 
 /** The runner's log; the workload's own lines are fenced so that it cannot issue workflow commands. */
-function actionLogger(): Logger {
+function actionLogger(ctx: ModeContext): Logger {
   const base: Logger = {
-    info: (text) => core.info(oneLine(text)),
-    warning: (text) => core.warning(oneLine(text)),
-    error: (text) => core.error(oneLine(text)),
-    output: (text) => core.info(oneLine(text)),
-    group: (name, fn) => core.group(name, fn),
+    info: (text) => ctx.host.info(oneLine(text)),
+    warning: (text) => ctx.host.warning(oneLine(text)),
+    error: (text) => ctx.host.error(oneLine(text)),
+    output: (text) => ctx.host.info(oneLine(text)),
+    group: (name, fn) => ctx.host.group(name, fn),
   };
-  return fencedLogger(base, (line) => core.info(oneLine(line)));
+  return fencedLogger(base, (line) => ctx.host.info(oneLine(line)));
 }
 
 /**
@@ -40,21 +39,21 @@ export function forkWorkloadRefusal(ctx: ModeContext): string | undefined {
 export async function runMode(ctx: ModeContext): Promise<void> {
   const refusal = forkWorkloadRefusal(ctx);
   if (refusal) throw new UsageError(refusal);
-  const raw = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, core.getInput(name)]));
-  const options = parseRunOptions(raw, 'input');
+  const options = ctx.inputs.run;
+  if (!options) throw new Error('mode run: the run options were not read with the inputs');
   const gate = gateOptions(ctx);
   const { baseline, note } = await resolveBaseline(ctx, options.base !== undefined);
   const plan = await prepareRun(options, { outDir: join(ctx.inputs.reportDir, 'run') });
-  core.info(renderPlan(plan));
+  ctx.host.info(renderPlan(plan));
 
   const groups = new ProcessGroups();
   // The runner sends SIGINT then SIGTERM on cancel: stop exactly the workload's process groups first.
   let job: Promise<unknown> | undefined;
-  const restoreSignals = groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => core.warning(`${signal}: stopped the workload's process groups; run.json says what finished`) });
+  const restoreSignals = groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => ctx.host.warning(`${signal}: stopped the workload's process groups; run.json says what finished`) });
   let result;
   try {
     const running = runJob(plan, {
-      logger: actionLogger(),
+      logger: actionLogger(ctx),
       groups,
       analyze: (inputs, which) =>
         analyze({
@@ -75,7 +74,7 @@ export async function runMode(ctx: ModeContext): Promise<void> {
   }
   const logs = [join(plan.outDir, 'run.json'), ...(result.baseReport ? [baseReportPath(plan)] : []), ...result.run.files.map((file) => file.path)];
   if (result.run.outcome !== 'ok' || !result.report) {
-    core.setFailed(`profile-gate run ${result.run.outcome}: ${oneLine(result.run.message ?? 'no report was produced')} (logs in ${plan.outDir})`);
+    ctx.host.setFailed(`profile-gate run ${result.run.outcome}: ${oneLine(result.run.message ?? 'no report was produced')} (logs in ${plan.outDir})`);
     return;
   }
   await publishReport(ctx, { report: result.report, extraFiles: logs, ...(note ? { baselineNote: note } : {}) });

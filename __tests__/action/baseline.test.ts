@@ -1,33 +1,29 @@
 /**
- * End to end: the baseline from main's report artifact (input baseline: artifact), found by name across
- * the repository. A push run on main (its own workflow) uploads the healthy H200 run's report; the pull
- * request's run (another workflow) finds it, compares, and fails on the real 17% regression. Artifacts
- * made by a fork's code, expired ones and unreadable ones are never the baseline, and each skip says why.
+ * input baseline: artifact, in process: main's report artifact found by name across the repository.
+ * A push run on main (its own workflow) uploads the healthy H200 run's report; the pull request's run
+ * (another workflow) finds it, compares, and fails on the real 17% regression. Artifacts made by a
+ * fork's code, expired ones and unreadable ones are never the baseline, and each skip says why.
  */
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type FakeGitHub } from '../helpers/fake-github.js';
+import { analyzeOptions, sampleWorkspace } from '../helpers/action-workspace.js';
+import { runInProcess } from '../helpers/fake-action-host.js';
+import type { FakeGitHub } from '../helpers/fake-github.js';
 import { deflatedZip } from '../helpers/fake-github-zip.js';
-import { PR_EVENT, ROOT, runAction, stderrBesidesKnownNoise, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
+import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
 
 const BASELINE_WORKFLOW = { GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/baseline-main.yml@refs/heads/main' };
 const PR_WORKFLOW = { GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/pr-gate.yml@refs/pull/7/merge' };
 const NAME = 'profile-gate-llama-h200';
-
-function workspaceWith(sample: 'baseline' | 'current'): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pg-ws-'));
-  cpSync(join(ROOT, 'samples', sample), join(dir, 'captures'), { recursive: true });
-  return dir;
-}
+const DECODE_ROW = '| Decode throughput | 378.5 tok/s | 313.9 tok/s | -17.1% |';
 
 let fake: FakeGitHub;
-useFakeGitHubPerTest((started) => (fake = started));
+useFakeGitHub((started) => (fake = started));
 
 /** main's baseline workflow: a push run that uploads the healthy report. */
 async function pushOnMain(runId: number): Promise<string> {
-  const ws = workspaceWith('baseline');
-  const push = await runAction({
+  const ws = sampleWorkspace('baseline');
+  const push = await runInProcess({
     fake,
     runId,
     eventName: 'push',
@@ -36,33 +32,24 @@ async function pushOnMain(runId: number): Promise<string> {
     inputs: { captures: 'captures', key: 'llama-h200', comment: 'off' },
     env: { ...BASELINE_WORKFLOW, GITHUB_REF: 'refs/heads/main' },
   });
-  expect(push.code).toBe(0);
+  expect(push.failures).toEqual([]);
   return readFileSync(join(ws, 'profile-gate', 'report.json'), 'utf8');
 }
 
-function pullRequestRun(inputs: Record<string, string> = {}) {
-  return runAction({
-    fake,
-    runId: 200,
-    event: PR_EVENT,
-    workspace: workspaceWith('current'),
-    inputs: { captures: 'captures', key: 'llama-h200', baseline: 'artifact', ...inputs },
-    env: PR_WORKFLOW,
-  });
-}
+const pullRequestRun = (inputs: Record<string, string> = {}) =>
+  runInProcess({ fake, runId: 200, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'llama-h200', baseline: 'artifact', ...inputs }, env: PR_WORKFLOW });
 
 describe('baseline: artifact', () => {
   it("finds main's artifact by name although another workflow made it, compares, and fails on the regression", async () => {
     await pushOnMain(100);
     const r = await pullRequestRun();
-    expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
     expect(r.code).toBe(1);
     expect(r.outputs['verdict']).toBe('fail');
-    // The summary names the baseline and why it was chosen, and the decode regression leads the alerts.
     expect(r.summary).toMatch(/- Why: newest readable artifact [^\n]*profile\\-gate\\-llama\\-h200[^\n]* on main \\\(run 100, fffffff\\\)/);
-    expect(r.summary).toContain('| Decode throughput | 378.5 tok/s | 313.9 tok/s | -17.1% |');
+    expect(r.summary).toContain(DECODE_ROW);
     expect(r.summary).not.toContain('No baseline');
-    expect(r.commands.some((c) => c.startsWith('::error::profile-gate verdict: fail'))).toBe(true);
+    expect(r.failures).toHaveLength(1);
+    expect(r.failures[0]).toMatch(/^profile-gate verdict: fail \(/);
     // Found by name across the repository, not through one workflow's runs.
     expect(fake.hits('artifacts.listAll').map((h) => new URL(h.url, fake.baseUrl).searchParams.get('name'))).toEqual([NAME]);
     expect(fake.hits('runs.list')).toHaveLength(0);
@@ -73,14 +60,13 @@ describe('baseline: artifact', () => {
     const r = await pullRequestRun();
     expect(r.outputs['verdict']).toBe('fail');
     const report = JSON.parse(readFileSync(join(r.workspace, 'profile-gate', 'report.json'), 'utf8')) as { comparison: { betweenJobs?: { reports: number } } };
-    // The baseline and the five before it, each downloaded within the caps and reduced to its medians.
     expect(report.comparison.betweenJobs?.reports).toBe(6);
     expect(r.summary).toMatch(/a comparison between jobs: the last 6 reports of the default branch vary/);
   }, 60_000);
 
   it("never takes an artifact made by a fork's code, even from a branch the fork calls main", async () => {
     const forkMain = { ...PR_EVENT, pull_request: { number: 9, head: { ref: 'main', sha: 'b'.repeat(40), repo: { full_name: 'mallory/gpu-app' } } } };
-    const planted = await runAction({ fake, runId: 150, event: forkMain, workspace: workspaceWith('current'), inputs: { captures: 'captures', key: 'llama-h200', comment: 'off' }, env: PR_WORKFLOW });
+    const planted = await runInProcess({ fake, runId: 150, event: forkMain, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'llama-h200', comment: 'off' }, env: PR_WORKFLOW });
     expect(planted.code).toBe(1);
     expect(fake.artifactsOfRun(150).map((a) => a.name)).toContain(NAME);
     const r = await pullRequestRun();
@@ -101,13 +87,12 @@ describe('baseline: artifact', () => {
     bomb.size = bomb.zip.length;
     const r = await pullRequestRun();
     expect(r.outputs['verdict']).toBe('fail');
-    expect(r.summary).toContain('| Decode throughput | 378.5 tok/s | 313.9 tok/s | -17.1% |');
-    const skips = r.commands.filter((c) => c.startsWith(`::warning::Skipped baseline candidate '${NAME}'`));
+    expect(r.summary).toContain(DECODE_ROW);
+    const skips = r.warnings.filter((w) => w.startsWith(`Skipped baseline candidate '${NAME}'`));
     expect(skips).toHaveLength(2);
     expect(skips[0]).toMatch(/of run 103: not a readable zip: report\.json: 83886080 bytes uncompressed; expected at most 67108864$/);
     expect(skips[1]).toMatch(/of run 102: expected schemaVersion ≤ 1; this report was written by a newer profile-gate .*upgrade$/);
     expect(r.summary).toMatch(/- Why: newest readable artifact [^\n]* on main \\\(run 100, [^\n]*skipped newer: run 103: [^\n]*; run 102: /);
-    // The expired one was never downloaded.
     expect(fake.hits('artifacts.download')).toHaveLength(3);
   });
 
@@ -117,7 +102,7 @@ describe('baseline: artifact', () => {
     expect(narrowed.summary).toContain('1 from workflows other than nightly\\.yml');
     expect(narrowed.summary).not.toContain('Decode throughput | 378.5');
     const matched = await pullRequestRun({ 'baseline-workflow': 'baseline-main.yml' });
-    expect(matched.summary).toContain('| Decode throughput | 378.5 tok/s | 313.9 tok/s | -17.1% |');
+    expect(matched.summary).toContain(DECODE_ROW);
   });
 
   it('with no baseline, the summary and the comment say so in their first lines, with the fix', async () => {
@@ -132,8 +117,28 @@ describe('baseline: artifact', () => {
   });
 
   it('a bad threshold input fails the job with one line naming the input', async () => {
-    const r = await runAction({ fake, event: PR_EVENT, workspace: workspaceWith('current'), inputs: { captures: 'captures', thresholds: 'decode_tok_s=fast' } });
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', thresholds: 'decode_tok_s=fast' } });
     expect(r.code).toBe(1);
-    expect(r.commands.filter((c) => c.startsWith('::error::'))).toEqual(["::error::input 'thresholds': decode_tok_s=fast: 'fast' is not a positive number"]);
+    expect([...r.errors, ...r.failures]).toEqual(["input 'thresholds': decode_tok_s=fast: 'fast' is not a positive number"]);
+  });
+});
+
+describe('a baseline artifact on a bad day', () => {
+  const WORKFLOW_REF = { GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/gpu.yml@refs/heads/main' };
+
+  it.each([
+    ['corrupt', '{"schemaVersion": 1, "tool": ', /: expected JSON, got /],
+    ['from a newer profile-gate', JSON.stringify({ schemaVersion: 2, tool: { name: 'profile-gate', version: '2.0.0' } }), /: expected schemaVersion ≤ 1; this report was written by a newer profile-gate \(2\.0\.0\); upgrade/],
+  ])('%s: a warning that says why, no comparison, the run still gated on its findings', async (_name, content, why) => {
+    fake.addArtifact(100, NAME, { 'profile-gate/report.json': content });
+    fake.registerRun({ id: 100, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: 'c'.repeat(40), workflow: 'gpu.yml' });
+    const r = await runInProcess(analyzeOptions(fake, { runId: 200, env: WORKFLOW_REF }, { baseline: 'artifact' }));
+    expect(r.code).toBe(0);
+    const warnings = r.warnings.filter((w) => w.startsWith(`Skipped baseline candidate '${NAME}' of run 100: `));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(why);
+    expect(r.outputs['verdict']).toBe('warn');
+    expect(r.summary).toContain('no baseline: 1 artifact &#39;profile\\-gate\\-llama\\-h200&#39; on main could not be read \\(run 100: ');
+    expect(JSON.parse(readFileSync(join(r.workspace, 'profile-gate', 'report.json'), 'utf8')).comparison).toBeNull();
   });
 });

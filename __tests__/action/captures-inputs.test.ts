@@ -1,38 +1,30 @@
 /**
- * End to end, the bundled action: the inputs that decide which captures are merged (allow-mixed,
- * strict) and the query list of a noheader nvidia-smi log (smi-columns), on real captures.
+ * Mode analyze in process: the inputs that decide which captures are merged (allow-mixed, strict)
+ * and the query list of a noheader nvidia-smi log (smi-columns), on real captures.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type FakeGitHub } from '../helpers/fake-github.js';
-import { PR_EVENT, ROOT, runAction, useFakeGitHubPerTest } from '../helpers/fake-github-runner.js';
+import { workspace } from '../helpers/action-workspace.js';
+import { runInProcess } from '../helpers/fake-action-host.js';
+import type { FakeGitHub } from '../helpers/fake-github.js';
+import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
 
-const FIXTURES = join(ROOT, '__tests__', 'fixtures');
 const RTX5090 = 'nsys/dsocr_decode_rtx5090_cuda_gpu_kern_sum.csv';
 const QWEN = 'nsys/vllm_qwen2.5-7b_cuda_gpu_kern_sum.csv';
 
-function workspace(files: string[], extra: Record<string, string> = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), 'pg-ws-'));
-  mkdirSync(join(dir, 'captures'));
-  for (const file of files) copyFileSync(join(FIXTURES, file), join(dir, 'captures', file.split('/').pop()!));
-  for (const [name, text] of Object.entries(extra)) writeFileSync(join(dir, 'captures', name), text);
-  return dir;
-}
-
 let fake: FakeGitHub;
-useFakeGitHubPerTest((started) => (fake = started));
+useFakeGitHub((started) => (fake = started));
 
 const run = (dir: string, inputs: Record<string, string> = {}) =>
-  runAction({ fake, event: PR_EVENT, workspace: dir, inputs: { captures: 'captures', key: 'mixed', comment: 'off', 'upload-artifact': 'false', ...inputs } });
+  runInProcess({ fake, event: PR_EVENT, workspace: dir, inputs: { captures: 'captures', key: 'mixed', comment: 'off', 'upload-artifact': 'false', ...inputs } });
 
 describe('mode analyze: which captures are merged', () => {
   it('refuses an RTX 5090 run and a vLLM run in one line; allow-mixed merges them with a warning', async () => {
     const refused = await run(workspace([RTX5090, QWEN]));
     expect(refused.code).toBe(1);
-    const errors = refused.commands.filter((c) => c.startsWith('::error'));
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain('the inputs record different workloads');
+    expect(refused.errors).toEqual([]);
+    expect(refused.failures).toHaveLength(1);
+    expect(refused.failures[0]).toContain('the inputs record different workloads');
 
     const merged = await run(workspace([RTX5090, QWEN]), { 'allow-mixed': 'true' });
     expect(merged.code).toBe(0);
@@ -48,7 +40,7 @@ describe('mode analyze: which captures are merged', () => {
     expect(report.notices.find((n) => n.code === 'unreadable-input')!.message).toMatch(/notes\.json:1: unrecognized capture format/);
     const strict = await run(dir(), { strict: 'true' });
     expect(strict.code).toBe(1);
-    expect(strict.commands.filter((c) => c.startsWith('::error'))[0]).toMatch(/notes\.json:1: unrecognized capture format/);
+    expect(strict.failures[0]).toMatch(/notes\.json:1: unrecognized capture format/);
   });
 
   it('reads a noheader nvidia-smi log with smi-columns', async () => {
