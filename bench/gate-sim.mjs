@@ -494,7 +494,9 @@ async function listMisses(opts) {
     const keptStalls = (kept, stalled) => Math.max(0, kept - (n - stalled));
     const [kBase, kCur] = [keptStalls(nBase, sBase), keptStalls(nCur, sCur)];
     let cause;
-    if (decode.status === 'fail') cause = `decode fails, verdict ${verdict} (tpot ${tpot.status})`;
+    const failing = comparison.rows.filter((r) => r.status === 'fail' && r.metric !== 'decode_tok_s' && r.metric !== 'tpot_ms');
+    if (!effect && failing.length) cause = `${failing.map((r) => r.metric).join(', ')} failed${failing.some((r) => /censored/.test(r.note ?? '')) ? ', with censored runs' : ''}`;
+    else if (decode.status === 'fail') cause = `decode fails, verdict ${verdict} (tpot ${tpot.status})`;
     else if (kBase > 0 && sBase * 2 > n) cause = `most baseline runs stalled (${sBase} of ${n})`;
     else if (kBase > 0) cause = `${kBase} stalled baseline run(s) kept (a "mode"), ${decode.status}`;
     else if (kCur > 0 && sCur * 2 > n) cause = `most current runs stalled (${sCur} of ${n})`;
@@ -503,7 +505,11 @@ async function listMisses(opts) {
     const key = `${cause} [stalls ${sBase}/${sCur}, kept ${nBase} vs ${nCur}]`;
     const group = groups.get(key) ?? { count: 0, examples: [] };
     group.count += 1;
-    if (group.examples.length < 3) group.examples.push({ base: rel(base, LEVEL_DECODE), cur: rel(cur, LEVEL_DECODE), p: decode.pValue, note: decode.note, reasons: comparison.reasons.slice(0, 2) });
+    // The row that failed an A/A trial (prefill or TTFT have their own draws), else decode.
+    const shown = !effect && failing.length ? failing[0] : decode;
+    const metricOf = (m) => (shown.metric === 'decode_tok_s' ? m.metrics[0] : m.metrics.find((x) => x.name === shown.metric));
+    const level = metricOf(baseline).value;
+    if (group.examples.length < 3) group.examples.push({ base: rel(metricOf(baseline).samples, level), cur: rel(metricOf(current).samples, level), p: shown.pValue, note: `${shown.metric}: ${shown.note}`, reasons: comparison.reasons.slice(0, 2) });
     groups.set(key, group);
     const general = cause.replace(/\d+ vs \d+/, 'k vs m');
     causes.set(general, (causes.get(general) ?? 0) + 1);
