@@ -215,7 +215,7 @@ function sideInput(decodeRel, prefillRel, ttftRel) {
 /** The project's compare() and its seeded generator (mulberry32), from the compiled src/compare. */
 async function loadCompiled() {
   const load = (name) => import(pathToFileURL(join(outDir, 'src', 'compare', name)).href);
-  const [{ compare }, { mulberry32 }, { lookSchedule }] = await Promise.all([import(pathToFileURL(gateJs).href), load('stats.js'), load('sequential.js')]);
+  const [{ compare }, { mulberry32 }, { lookSchedule }] = await Promise.all([import(pathToFileURL(gateJs).href), load('statistics.js'), load('sequential.js')]);
   return { compare, mulberry32, lookSchedule };
 }
 
@@ -326,6 +326,9 @@ function args() {
     /** Gate options for every compare call, as JSON (e.g. '{"thresholds":{"decode_tok_s":6}}'). */
     gateOptions: JSON.parse(get('--gate-options', '{}')),
     timingOnly: argv.includes('--timing-only'),
+    /** One fixed cell, MODEL:N:EFFECT (e.g. stalls:5:0.06), run here: the trials the gate did not fail, with what it said. */
+    misses: get('--misses', ''),
+    seed: Number(get('--seed', 1)),
     noAdaptive: argv.includes('--no-adaptive'),
   };
 }
@@ -352,6 +355,10 @@ async function timeCompare(n, calls) {
 async function main() {
   const opts = args();
   ensureBuilt();
+  if (opts.misses) {
+    await listMisses(opts);
+    return;
+  }
   if (opts.timingOnly) {
     for (const n of SIZES) {
       const t = await timeCompare(n, 300);
@@ -451,6 +458,68 @@ async function main() {
   console.log(lines.join('\n'));
   mkdirSync(dirname(opts.json), { recursive: true });
   writeFileSync(opts.json, JSON.stringify({ options: opts, wallSeconds: wall, results }, null, 2));
+}
+
+/**
+ * The trials of one fixed cell whose verdict is not `fail` (A/B) or is `fail` (A/A), grouped by
+ * what the decode row said and by how many runs of each side were slow by more than 3% (stalls),
+ * with the first few samples of each group: why the gate missed them.
+ */
+async function listMisses(opts) {
+  const [model, nText, effectText] = opts.misses.split(':');
+  const n = Number(nText);
+  const effect = Number(effectText ?? 0);
+  const { compare, mulberry32 } = await loadCompiled();
+  const models = makeModels(loadH200());
+  if (!models[model]) throw new Error(`unknown model ${model}`);
+  const trials = effect ? opts.trialsAB : opts.trialsAA;
+  const random = mulberry32(opts.seed * 7919);
+  const groups = new Map();
+  const causes = new Map();
+  let misses = 0;
+  const rel = (samples, level) => samples.map((v) => Number((v / level).toFixed(4)));
+  for (let t = 0; t < trials; t += 1) {
+    const [current, baseline] = trialInputs(models[model], random, n, effect)(n);
+    const { verdict, comparison } = compare(current, baseline, { ...opts.gateOptions, seed: t + 1 });
+    if ((effect > 0) === (verdict === 'fail')) continue;
+    misses += 1;
+    const base = baseline.metrics[0].samples;
+    const cur = current.metrics[0].samples;
+    const stalls = (samples, level) => samples.filter((v) => v < 0.97 * level).length;
+    const decode = comparison.rows.find((r) => r.metric === 'decode_tok_s');
+    const tpot = comparison.rows.find((r) => r.metric === 'tpot_ms');
+    const [nBase, nCur] = decode.samples ?? [0, 0];
+    const [sBase, sCur] = [stalls(base, LEVEL_DECODE), stalls(cur, LEVEL_DECODE * (1 - effect))];
+    // Stalled runs still in the test: a side's runs minus those it kept that were not stalled.
+    const keptStalls = (kept, stalled) => Math.max(0, kept - (n - stalled));
+    const [kBase, kCur] = [keptStalls(nBase, sBase), keptStalls(nCur, sCur)];
+    let cause;
+    const failing = comparison.rows.filter((r) => r.status === 'fail' && r.metric !== 'decode_tok_s' && r.metric !== 'tpot_ms');
+    if (!effect && failing.length) cause = `${failing.map((r) => r.metric).join(', ')} failed${failing.some((r) => /censored/.test(r.note ?? '')) ? ', with censored runs' : ''}`;
+    else if (decode.status === 'fail') cause = `decode fails, verdict ${verdict} (tpot ${tpot.status})`;
+    else if (kBase > 0 && sBase * 2 > n) cause = `most baseline runs stalled (${sBase} of ${n})`;
+    else if (kBase > 0) cause = `${kBase} stalled baseline run(s) kept (a "mode"), ${decode.status}`;
+    else if (kCur > 0 && sCur * 2 > n) cause = `most current runs stalled (${sCur} of ${n})`;
+    else if (Math.min(nBase, nCur) <= 3) cause = `every stalled run left out (outlier or warm-up), ${nBase} vs ${nCur} runs kept: the rank test's floor (${decode.status})`;
+    else cause = `other: ${decode.status}`;
+    const key = `${cause} [stalls ${sBase}/${sCur}, kept ${nBase} vs ${nCur}]`;
+    const group = groups.get(key) ?? { count: 0, examples: [] };
+    group.count += 1;
+    // The row that failed an A/A trial (prefill or TTFT have their own draws), else decode.
+    const shown = !effect && failing.length ? failing[0] : decode;
+    const metricOf = (m) => (shown.metric === 'decode_tok_s' ? m.metrics[0] : m.metrics.find((x) => x.name === shown.metric));
+    const level = metricOf(baseline).value;
+    if (group.examples.length < 3) group.examples.push({ base: rel(metricOf(baseline).samples, level), cur: rel(metricOf(current).samples, level), p: shown.pValue, note: `${shown.metric}: ${shown.note}`, reasons: comparison.reasons.slice(0, 2) });
+    groups.set(key, group);
+    const general = cause.replace(/\d+ vs \d+/, 'k vs m');
+    causes.set(general, (causes.get(general) ?? 0) + 1);
+  }
+  console.log(`${model}, ${n} per side, effect ${effect}: ${misses} of ${trials} trials ${effect ? 'not failed' : 'failed'}`);
+  for (const [cause, count] of [...causes].sort((a, b) => b[1] - a[1])) console.log(`  ${count} × ${cause}`);
+  for (const [key, group] of [...groups].sort((a, b) => b[1].count - a[1].count)) {
+    console.log(`\n${group.count} × ${key}`);
+    for (const e of group.examples) console.log(`  base ${e.base.join(' ')} | cur ${e.cur.join(' ')} | p ${e.p}\n    ${e.note}`);
+  }
 }
 
 /** Wilson score interval of k successes in n trials, 95%. */

@@ -25,6 +25,18 @@ describe('findSlowOutliers', () => {
     expect(findSlowOutliers([400.2, 340.1, 399.6, 320.4, 400.5], 'higher').outliers).toEqual([1, 3]);
   });
 
+  it('two slow runs far apart against the cluster\'s own spread are two stalls, not a mode', () => {
+    // Measured in bench/gate-sim.mjs (stalls): the cluster sits within ±0.3% (robust sd 0.2%, its
+    // floor), the two slow runs −13% and −11% lie 2.5% apart: 12 cluster sd. The side's MAD with
+    // both far runs in it is the cluster's range (0.57%), which made them one "state" before.
+    const runs = [1.0045, 1.0031, 0.9988, 0.8694, 0.8939];
+    expect(findSlowOutliers(runs, 'higher').outliers).toEqual([3, 4]);
+    // Neighbours: 0.2% apart is as close as the cluster's runs, a populated second state.
+    expect(findSlowOutliers([1.0045, 1.0031, 0.9988, 0.8694, 0.8714], 'higher').outliers).toEqual([]);
+    // The same pair beside a cluster wide enough to hold them (±1.2%): one state again.
+    expect(findSlowOutliers([1.012, 0.988, 1.0, 0.80, 0.825], 'higher').outliers).toEqual([]);
+  });
+
   it('keeps a lone slow run whose level the other side shows beside this side\'s level', () => {
     const base = [400.2, 399.6, 400.5, 399.9, 380.4];
     expect(findSlowOutliers(base, 'higher').outliers).toEqual([4]);
@@ -78,7 +90,9 @@ describe('compare with a stalled run', () => {
     expect(verdict).toBe('fail');
     expect(comparison!.undecided).toEqual([]);
     // The reasons (what the comment shows) name it once for the two metrics of the same runs.
-    expect(comparison!.reasons.filter((r) => r.includes('left out'))).toEqual([expect.stringMatching(/^decode_tok_s, tpot_ms: left out baseline run 3: −6\.2%, an outlier against ±0\.2% for the rest$/)]);
+    expect(comparison!.reasons.filter((r) => r.includes('left out'))).toEqual([
+      expect.stringMatching(/^decode_tok_s, tpot_ms: left out baseline run 3: −6\.2%, an outlier against ±0\.2% for the rest \(ranked as censored: it would have run at least that fast\)$/),
+    ]);
   });
 
   it('without the outlier rule the stall holds the verdict back (the overlap check) and the metric is undecided', () => {
@@ -86,6 +100,62 @@ describe('compare with a stalled run', () => {
     expect(row(comparison!.rows, 'decode_tok_s').note).toMatch(/the sides overlap: 1 of 6 baseline runs are as low/);
     expect(verdict).toBe('warn');
     expect(comparison!.undecided).toEqual(['decode_tok_s', 'tpot_ms']);
+  });
+});
+
+describe('compare with stalls on both sides (5 runs each, a 6% drop)', () => {
+  // From bench/gate-sim.mjs (stalls, 5 per side): two baseline stalls and one current stall leave
+  // 3 vs 4 runs, whose exact Mann-Whitney p is at best 1/35 = 0.029; Benjamini-Hochberg over four
+  // metrics with two moving needs 0.025, so the gate warned. Counting the stalls as censored runs
+  // (Gehan's test) gives 6/252 = 0.024, and the drop fails.
+  const base = [358.2, 313.9, 357.4, 288.5, 358.9];
+  const cur = [336.5, 336.9, 284.1, 336.2, 337.0];
+  function fourMetrics(tokS: readonly number[], prefill: readonly number[]): GateInput {
+    const input = side(tokS);
+    const median = (v: readonly number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+    return {
+      ...input,
+      metrics: [
+        ...input.metrics,
+        { name: 'prefill_tok_s', unit: 'tok/s', direction: 'higher', samples: prefill, value: median(prefill) },
+        { name: 'ttft_ms', unit: 'ms', direction: 'lower', samples: prefill.map((v) => 360000 / v), value: 360000 / median(prefill) },
+      ],
+    };
+  }
+  // Prefill and TTFT unchanged (the same level, jitter only): their p-values are far from small.
+  const prefillBase = [9012, 8985, 9003, 8991, 9020];
+  const prefillCur = [9008, 8996, 9015, 8979, 9001];
+
+  it('fails, with the stalls named and counted as censored in the test', () => {
+    const { verdict, comparison } = compare(fourMetrics(cur, prefillCur), fourMetrics(base, prefillBase), { dropWarmup: false });
+    const decode = row(comparison!.rows, 'decode_tok_s');
+    expect(decode.samples).toEqual([3, 4]);
+    expect(decode.pValue).toBeCloseTo((6 / 252) * 2, 6);
+    expect(decode.status).toBe('fail');
+    expect(verdict).toBe('fail');
+    expect(decode.note).toMatch(/left out baseline run 2: −12\.\d%, baseline run 4: −19\.\d%, outliers against ±0\.\d% for the rest \(ranked as censored: each would have run at least that fast\)/);
+    expect(decode.note).toMatch(/left out current run 3: −15\.\d%, an outlier/);
+    expect(comparison!.reasons[0]).toMatch(/3 vs 4 samples \(and 3 stalled runs ranked as censored\)/);
+  });
+
+  it('the same runs without their stalls (3 vs 4, nothing censored) only warn: the exact test\'s floor', () => {
+    const kept = (v: readonly number[], drop: number[]) => v.filter((_, i) => !drop.includes(i));
+    const { verdict, comparison } = compare(fourMetrics(kept(cur, [2]), kept(prefillCur, [4])), fourMetrics(kept(base, [1, 3]), kept(prefillBase, [3, 4])), { dropWarmup: false });
+    const decode = row(comparison!.rows, 'decode_tok_s');
+    expect(decode.samples).toEqual([3, 4]);
+    expect(decode.pValue).toBeCloseTo((1 / 35) * 2, 6);
+    expect(decode.status).toBe('warn');
+    expect(verdict).toBe('warn');
+  });
+
+  it('two baseline runs in one slow state at the current\'s level are a mode: kept, and the drop is not significant', () => {
+    const twoStates = [358.2, 336.1, 357.4, 336.4, 358.9];
+    const { verdict, comparison } = compare(fourMetrics(cur.map((v, i) => (i === 2 ? 336.6 : v)), prefillCur), fourMetrics(twoStates, prefillBase), { dropWarmup: false });
+    const decode = row(comparison!.rows, 'decode_tok_s');
+    expect(decode.samples).toEqual([5, 5]);
+    expect(decode.note).not.toMatch(/left out/);
+    expect(decode.note).toBe('beyond the 3% floor but not significant');
+    expect(verdict).toBe('warn');
   });
 });
 

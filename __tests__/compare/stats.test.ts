@@ -5,6 +5,7 @@ import {
   bootstrapMedianRatioCI,
   detectDrift,
   dropWarmupOutliers,
+  gehanWilcoxon,
   holmAdjust,
   inversionDistribution,
   mad,
@@ -81,6 +82,79 @@ describe('mannWhitneyU', () => {
     expect([exact.pLess, exact.pGreater]).toEqual([1, 1]);
     const normal = mannWhitneyU([1, 1, 1], [1, 1, 1], 0);
     expect([normal.pLess, normal.pGreater]).toEqual([1, 1]);
+  });
+});
+
+describe('gehanWilcoxon', () => {
+  const runs = (values: readonly number[], censored: readonly number[] = []) => values.map((value, i) => ({ value, censored: censored.includes(i) }));
+
+  /** Gehan's U by its definition, pair by pair, over every split of the pooled runs: independent of the score sums. */
+  function bruteForce(x: { value: number; censored: boolean }[], y: { value: number; censored: boolean }[]): { pLess: number; pGreater: number } {
+    const certainlyBelow = (a: { value: number; censored: boolean }, b: { value: number; censored: boolean }) => !a.censored && a.value < b.value;
+    const u = (xs: typeof x, ys: typeof y) => xs.reduce((sum, a) => sum + ys.reduce((inner, b) => inner + (certainlyBelow(b, a) ? 1 : 0) - (certainlyBelow(a, b) ? 1 : 0), 0), 0);
+    const all = [...x, ...y];
+    const observed = u(x, y);
+    let total = 0;
+    let less = 0;
+    let greater = 0;
+    for (let mask = 0; mask < 1 << all.length; mask += 1) {
+      const xs = all.filter((_, i) => mask & (1 << i));
+      if (xs.length !== x.length) continue;
+      const value = u(xs, all.filter((_, i) => !(mask & (1 << i))));
+      total += 1;
+      if (value <= observed) less += 1;
+      if (value >= observed) greater += 1;
+    }
+    return { pLess: less / total, pGreater: greater / total };
+  }
+
+  it('without censored runs it is the Mann-Whitney test, ties included', () => {
+    const x = [1, 2, 2, 3, 4];
+    const y = [2, 3, 3, 5, 6, 6];
+    const gehan = gehanWilcoxon(runs(x), runs(y));
+    expect(gehan.pLess).toBeCloseTo(28 / 462, 12);
+    expect(gehan.pGreater).toBeCloseTo(446 / 462, 12);
+    expect(gehan.method).toBe('exact');
+  });
+
+  it('3 vs 4 runs apart, with three stalled runs censored: 6 of the 252 splits are as extreme, not 1 of 35', () => {
+    // Current: 4 runs at 0.94 and a stall; baseline: 3 runs at 1.0 and two stalls. A stall's order
+    // is certain against nothing (every other run is above it), so its score is 0; the 7 others
+    // score 2r − 8 and the current's four lowest sum to −12. Of the C(10,5) = 252 splits, the
+    // current reaches −12 with the 3 lowest clean runs and 2 of the 3 stalls (3 ways) or with the
+    // 4 lowest and 1 stall (3 ways): p = 6/252 = 0.0238. The kept runs alone give 1/C(7,3) = 1/35.
+    const cur = runs([0.94, 0.941, 0.939, 0.942, 0.8], [4]);
+    const base = runs([1.0, 1.002, 0.999, 0.85, 0.88], [3, 4]);
+    const result = gehanWilcoxon(cur, base);
+    expect(result.statistic).toBe(-12);
+    expect(result.pLess).toBeCloseTo(6 / 252, 12);
+    expect(result.pGreater).toBe(1);
+    expect(bruteForce(cur, base).pLess).toBeCloseTo(6 / 252, 12);
+  });
+
+  it('a censored run above another run is certainly above it: the exact tails match the pair-by-pair definition', () => {
+    // Censored values in the middle and at the top, and ties between censored and uncensored runs.
+    const x = runs([5, 7, 7, 9, 12, 4], [1, 4]);
+    const y = runs([6, 7, 8, 10, 3, 11], [0, 2]);
+    const exact = gehanWilcoxon(x, y);
+    const brute = bruteForce(x, y);
+    expect(exact.pLess).toBeCloseTo(brute.pLess, 12);
+    expect(exact.pGreater).toBeCloseTo(brute.pGreater, 12);
+    // The censored 12 is above every uncensored run of y, so moving it lower changes the statistic.
+    expect(gehanWilcoxon(runs([5, 7, 7, 9, 2, 4], [1, 4]), y).statistic).not.toBe(exact.statistic);
+  });
+
+  it('the normal approximation (Mantel\'s permutation variance) is close to the exact tails at 20 vs 20', () => {
+    const random = mulberry32(7);
+    const side = (shift: number) => Array.from({ length: 20 }, (_, i) => ({ value: shift + random(), censored: i % 5 === 0 }));
+    const x = side(0);
+    const y = side(0.2);
+    const exact = gehanWilcoxon(x, y);
+    const normal = gehanWilcoxon(x, y, 0);
+    expect(exact.method).toBe('exact');
+    expect(normal.method).toBe('normal');
+    expect(exact.pLess).toBeLessThan(0.2);
+    expect(Math.abs(normal.pLess - exact.pLess)).toBeLessThan(0.01);
   });
 });
 

@@ -11,14 +11,16 @@ import { formatP, formatPct, formatValue } from './percent-format.js';
 import type { GatedRow, GateMetric } from './gate-input.js';
 import { ciLevel, metricFloor, type GateOptions } from './gate-options.js';
 import { alphaAtLook } from './sequential.js';
-import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, mannWhitneyU, median, mulberry32, seedFor } from './statistics.js';
+import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, gehanWilcoxon, mannWhitneyU, median, mulberry32, seedFor, type CensoredValue } from './statistics.js';
 
 interface Side {
   label: 'baseline' | 'current';
   kept: number[];
   dropped: number[];
-  /** Slow runs far from the side's cluster (stalls), left out of the test and the overlap check. */
+  /** Slow runs far from the side's cluster (stalls), left out of the median, the CI and the overlap check. */
   outliers: string[];
+  /** Their values: the rank test counts them as censored runs (each would have been at least as fast). */
+  censored: number[];
   value: number;
 }
 
@@ -50,6 +52,7 @@ function prepareSide(label: Side['label'], metric: GateMetric, options: GateOpti
     notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue(median(kept), metric.unit)})`);
   }
   const outliers: string[] = [];
+  const censored: number[] = [];
   let clean = kept;
   if (options.dropOutliers) {
     const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minKeep: options.minSamples }, { other: other.samples.filter(Number.isFinite), dropped });
@@ -59,12 +62,14 @@ function prepareSide(label: Side['label'], metric: GateMetric, options: GateOpti
       for (const i of found.outliers) {
         // Runs are numbered as measured, the warm-up runs included.
         outliers.push(`${label} run ${i + dropped.length + 1}: ${formatPct(kept[i]! / center - 1)}`);
+        censored.push(kept[i]!);
       }
       const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
-      notes.push(`left out ${outliers.join(', ')}, ${outliers.length === 1 ? 'an outlier' : 'outliers'} against ${rest} for the rest`);
+      const them = outliers.length === 1 ? 'it' : 'each';
+      notes.push(`left out ${outliers.join(', ')}, ${outliers.length === 1 ? 'an outlier' : 'outliers'} against ${rest} for the rest (ranked as censored: ${them} would have run at least that fast)`);
     }
   }
-  return { label, kept: clean, dropped, outliers, value: clean.length ? median(clean) : metric.value };
+  return { label, kept: clean, dropped, outliers, censored, value: clean.length ? median(clean) : metric.value };
 }
 
 function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined, note: string): ComparisonRow {
@@ -84,6 +89,25 @@ function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | u
     status: 'info',
     note,
   };
+}
+
+/**
+ * The one-sided rank tests of the current side against the baseline. Without outliers, the exact
+ * Mann-Whitney test of the kept runs. With them, Gehan's test over all runs after the warm-up rule:
+ * a stall only says the run would have been at least as fast as measured (a censored value), so it
+ * counts where its order against another run is certain and nowhere else; the permutation null
+ * moves the stalled runs between the sides with the rest. Without censored runs it is Mann-Whitney.
+ */
+function rankTest(cur: Side, base: Side, direction: 'higher' | 'lower'): { pWorse: number; pBetter: number } {
+  if (!cur.censored.length && !base.censored.length) {
+    const test = mannWhitneyU(cur.kept, base.kept);
+    return direction === 'higher' ? { pWorse: test.pLess, pBetter: test.pGreater } : { pWorse: test.pGreater, pBetter: test.pLess };
+  }
+  // Oriented so that larger is faster: a stall's unstalled value lies above what was measured.
+  const sign = direction === 'higher' ? 1 : -1;
+  const runs = (side: Side): CensoredValue[] => [...side.kept.map((v) => ({ value: sign * v, censored: false })), ...side.censored.map((v) => ({ value: sign * v, censored: true }))];
+  const test = gehanWilcoxon(runs(cur), runs(base));
+  return { pWorse: test.pLess, pBetter: test.pGreater };
 }
 
 /** Worse-is-positive: the change as a regression fraction for this metric's direction. */
@@ -174,7 +198,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       });
       continue;
     }
-    const test = mannWhitneyU(curSide.kept, baseSide.kept);
+    const test = rankTest(curSide, baseSide, direction);
     const interval = bootstrapMedianRatioCI(curSide.kept, baseSide.kept, {
       level: ciLevel(options.alpha),
       resamples: options.bootstrapResamples,
@@ -196,8 +220,8 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       drift,
       delta,
       ci: [interval.low - 1, interval.high - 1],
-      pWorse: direction === 'higher' ? test.pLess : test.pGreater,
-      pBetter: direction === 'higher' ? test.pGreater : test.pLess,
+      pWorse: test.pWorse,
+      pBetter: test.pBetter,
     });
   }
 
@@ -227,6 +251,11 @@ function overlap(p: Pending, worse: number): string | undefined {
   return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
 }
 
+function censoredText(p: Pending): string {
+  const k = p.base.censored.length + p.cur.censored.length;
+  return k ? ` (and ${k} stalled run${k === 1 ? '' : 's'} ranked as censored)` : '';
+}
+
 function decide(p: Pending, pWorse: number, pBetter: number, options: GateOptions): GatedRow {
   const worse = worseBy(p.direction, p.delta);
   const [ciLow, ciHigh] = p.ci;
@@ -240,7 +269,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const pValue = worse > 0 ? pWorse : pBetter;
   const floorText = formatPct(p.floor, 0).replace('+', '');
   const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-  const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
+  const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${censoredText(p)}`;
   const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;

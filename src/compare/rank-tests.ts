@@ -1,6 +1,6 @@
 /**
- * Rank tests used by the gate: Mann-Whitney U between the two sides, and Mann-Kendall for a trend
- * over the sample order within one side. Both are exact for small samples (ties included for
+ * Rank tests used by the gate: Mann-Whitney U between the two sides (Gehan's generalization when
+ * some runs are censored), and Mann-Kendall for a trend over the sample order within one side. Both are exact for small samples (ties included for
  * Mann-Whitney) and fall back to the normal approximation with tie correction for larger ones.
  */
 
@@ -77,13 +77,20 @@ export function mannWhitneyU(x: readonly number[], y: readonly number[], exactMa
  * are multiples of one half, so doubled ranks are integers and a subset-sum count is exact with ties.
  */
 function exactRankSumTails(ranks: readonly number[], n: number, rankSumX: number): { pLess: number; pGreater: number; method: 'exact' } {
-  const doubled = ranks.map((r) => Math.round(r * 2));
-  const maxSum = doubled.reduce((a, b) => a + b, 0);
-  // ways[j][s]: number of j-subsets of the items seen so far with doubled rank sum s (as a probability-safe float).
+  return { ...exactScoreSumTails(ranks.map((r) => Math.round(r * 2)), n, Math.round(rankSumX * 2)), method: 'exact' };
+}
+
+/**
+ * P(sum ≤ observed) and P(sum ≥ observed) for the scores of n items drawn without replacement
+ * from the given non-negative integer scores, every n-subset equally likely (a subset-sum count).
+ */
+function exactScoreSumTails(scores: readonly number[], n: number, observed: number): { pLess: number; pGreater: number } {
+  const maxSum = scores.reduce((a, b) => a + b, 0);
+  // ways[j][s]: number of j-subsets of the items seen so far with score sum s (as a probability-safe float).
   const ways: Float64Array[] = Array.from({ length: n + 1 }, () => new Float64Array(maxSum + 1));
   ways[0]![0] = 1;
   let reach = 0;
-  for (const d of doubled) {
+  for (const d of scores) {
     reach += d;
     for (let j = n; j >= 1; j -= 1) {
       const into = ways[j]!;
@@ -92,7 +99,6 @@ function exactRankSumTails(ranks: readonly number[], n: number, rankSumX: number
     }
   }
   const dist = ways[n]!;
-  const observed = Math.round(rankSumX * 2);
   let total = 0;
   let atMost = 0;
   let atLeast = 0;
@@ -103,7 +109,56 @@ function exactRankSumTails(ranks: readonly number[], n: number, rankSumX: number
     if (s <= observed) atMost += w;
     if (s >= observed) atLeast += w;
   }
-  return { pLess: atMost / total, pGreater: atLeast / total, method: 'exact' };
+  return { pLess: atMost / total, pGreater: atLeast / total };
+}
+
+/** A run for a test with censored runs: `censored` means its value would have been at least `value`. */
+export interface CensoredValue {
+  value: number;
+  censored: boolean;
+}
+
+export interface GehanResult {
+  /** Gehan's statistic of the first sample: pairs certainly x > y minus pairs certainly x < y. */
+  statistic: number;
+  /** P(statistic ≤ observed) under the null: evidence that x tends to be smaller than y. */
+  pLess: number;
+  /** P(statistic ≥ observed) under the null: evidence that x tends to be larger than y. */
+  pGreater: number;
+  method: 'exact' | 'normal';
+}
+
+/**
+ * Gehan's generalized Wilcoxon test for right-censored samples (Gehan 1965), with its permutation
+ * distribution (Mantel 1967): a pair of runs counts +1 or −1 when its order is certain and 0 when
+ * not (an uncensored value below a larger one, censored or not, is certainly lower; a censored value
+ * says nothing about the order with a larger value). Each run's score is the runs certainly below
+ * it minus the runs certainly above it; the statistic is the first sample's score sum, and under the
+ * null every split of the pooled runs (censored ones included) is equally likely. Without censored
+ * values the scores are 2·midrank − N − 1, so the test is the Mann-Whitney test, exactly.
+ */
+export function gehanWilcoxon(x: readonly CensoredValue[], y: readonly CensoredValue[], exactMax = MANN_WHITNEY_EXACT_MAX): GehanResult {
+  const n = x.length;
+  const m = y.length;
+  if (n === 0 || m === 0) throw new RangeError('gehanWilcoxon needs at least one value on each side');
+  const all = [...x, ...y];
+  const total = n + m;
+  const below = (a: CensoredValue, b: CensoredValue) => !a.censored && a.value < b.value;
+  const scores = all.map((a) => all.reduce((sum, b) => sum + (below(b, a) ? 1 : 0) - (below(a, b) ? 1 : 0), 0));
+  let statistic = 0;
+  for (let i = 0; i < n; i += 1) statistic += scores[i]!;
+  if (total <= exactMax) {
+    // Scores lie in −(N−1) … N−1; shifted to be non-negative for the subset-sum count.
+    const shift = total - 1;
+    const tails = exactScoreSumTails(scores.map((s) => s + shift), n, statistic + n * shift);
+    return { statistic, pLess: Math.min(1, tails.pLess), pGreater: Math.min(1, tails.pGreater), method: 'exact' };
+  }
+  // The scores sum to 0, so the permutation mean is 0 and the variance n·m/(N(N−1))·Σ score².
+  const variance = ((n * m) / (total * (total - 1))) * scores.reduce((sum, s) => sum + s * s, 0);
+  if (variance <= 0) return { statistic, pLess: 1, pGreater: 1, method: 'normal' };
+  const sd = Math.sqrt(variance);
+  // The statistic moves in steps of 2 (one pair changing order): a continuity correction of 1.
+  return { statistic, pLess: normalCdf((statistic + 1) / sd), pGreater: 1 - normalCdf((statistic - 1) / sd), method: 'normal' };
 }
 
 function normalRankSumTails(all: readonly number[], n: number, m: number, u: number): { pLess: number; pGreater: number; method: 'normal' } {

@@ -240,7 +240,11 @@ export function findSlowOutliers(samples: readonly number[], direction: 'higher'
   const distance = Math.max(rule.madMultiple * spread, rule.minRelative * scale);
   const slowBy = (v: number) => (direction === 'higher' ? center - v : v - center);
   const candidates = samples.map((v, i) => [v, i] as const).filter(([v]) => slowBy(v) > distance);
-  const width = rule.modeWidth * spread;
+  // "The same state" is as close as the cluster's own runs are to each other: the spread of the
+  // runs within the distance, not of the side, which far runs widen (with 2 of 5 stalled, the
+  // side's MAD is the cluster's range). Far runs as wide apart as sporadic stalls are not a mode.
+  const cluster = samples.filter((v) => !(slowBy(v) > distance));
+  const width = rule.modeWidth * Math.max(MAD_TO_SD * mad(cluster), rule.minSpread * scale);
   const near = (a: number, b: number) => Math.abs(a - b) <= width;
   // The other side shows both states (runs at this run's level and at this side's median): two clock states.
   const otherSpansBoth = (v: number) => other.some((w) => near(w, v)) && other.some((w) => near(w, center));
