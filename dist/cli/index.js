@@ -3346,6 +3346,8 @@ async function runDashboardCommand(argv, env = process.env) {
     return errors/* EXIT_OK */.Ij;
 }
 
+// EXTERNAL MODULE: ./src/compare/verdict.ts
+var verdict = __nccwpck_require__(682);
 // EXTERNAL MODULE: ./src/report/markdown/budget.ts
 var markdown_budget = __nccwpck_require__(821);
 // EXTERNAL MODULE: ./src/report/markdown/sections.ts
@@ -3515,6 +3517,7 @@ function renderComment(merged, options) {
 
 
 
+
 const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] REPORT.json|DIR...
   Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
   DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment, marker key KEY,
@@ -3547,7 +3550,9 @@ async function runReportCommand(args) {
     const links = values['run-url'] ? { runUrl: values['run-url'] } : {};
     await (0,inputs.writeOutput)((0,external_node_path_.join)(values.out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
     await (0,inputs.writeOutput)((0,external_node_path_.join)(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
-    const lines = merged.entries.map((e) => `  ${e.report.verdict.padEnd(17)} ${e.label.replace(/[\r\n]+/g, ' ')}`);
+    // A failing leg says why, in the verdict's own lines (reports of older versions carry none).
+    const why = (report) => (report.verdict === 'fail' && report.verdictReasons.length ? `: ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}` : '');
+    const lines = merged.entries.map((e) => `  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' '));
     process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${(0,external_node_path_.join)(values.out, 'summary.md')} and ${(0,external_node_path_.join)(values.out, 'comment.md')}\n`);
     return merged.verdict === 'fail' ? errors/* EXIT_GATE_FAILED */.je : errors/* EXIT_OK */.Ij;
 }
@@ -7506,6 +7511,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   D9: () => (/* binding */ detectDrift),
   Zk: () => (/* binding */ dropWarmupOutliers),
   Mo: () => (/* binding */ findSlowOutliers),
+  hT: () => (/* reexport */ gehanWilcoxon),
   Fm: () => (/* binding */ mad),
   KZ: () => (/* reexport */ mannWhitneyU),
   JZ: () => (/* reexport */ averages/* median */.J),
@@ -7519,8 +7525,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var averages = __nccwpck_require__(861);
 ;// CONCATENATED MODULE: ./src/compare/rank-tests.ts
 /**
- * Rank tests used by the gate: Mann-Whitney U between the two sides, and Mann-Kendall for a trend
- * over the sample order within one side. Both are exact for small samples (ties included for
+ * Rank tests used by the gate: Mann-Whitney U between the two sides (Gehan's generalization when
+ * some runs are censored), and Mann-Kendall for a trend over the sample order within one side. Both are exact for small samples (ties included for
  * Mann-Whitney) and fall back to the normal approximation with tie correction for larger ones.
  */
 /** Standard normal CDF, via the complementary error function. */
@@ -7581,13 +7587,19 @@ function mannWhitneyU(x, y, exactMax = MANN_WHITNEY_EXACT_MAX) {
  * are multiples of one half, so doubled ranks are integers and a subset-sum count is exact with ties.
  */
 function exactRankSumTails(ranks, n, rankSumX) {
-    const doubled = ranks.map((r) => Math.round(r * 2));
-    const maxSum = doubled.reduce((a, b) => a + b, 0);
-    // ways[j][s]: number of j-subsets of the items seen so far with doubled rank sum s (as a probability-safe float).
+    return { ...exactScoreSumTails(ranks.map((r) => Math.round(r * 2)), n, Math.round(rankSumX * 2)), method: 'exact' };
+}
+/**
+ * P(sum ≤ observed) and P(sum ≥ observed) for the scores of n items drawn without replacement
+ * from the given non-negative integer scores, every n-subset equally likely (a subset-sum count).
+ */
+function exactScoreSumTails(scores, n, observed) {
+    const maxSum = scores.reduce((a, b) => a + b, 0);
+    // ways[j][s]: number of j-subsets of the items seen so far with score sum s (as a probability-safe float).
     const ways = Array.from({ length: n + 1 }, () => new Float64Array(maxSum + 1));
     ways[0][0] = 1;
     let reach = 0;
-    for (const d of doubled) {
+    for (const d of scores) {
         reach += d;
         for (let j = n; j >= 1; j -= 1) {
             const into = ways[j];
@@ -7597,7 +7609,6 @@ function exactRankSumTails(ranks, n, rankSumX) {
         }
     }
     const dist = ways[n];
-    const observed = Math.round(rankSumX * 2);
     let total = 0;
     let atMost = 0;
     let atLeast = 0;
@@ -7611,7 +7622,42 @@ function exactRankSumTails(ranks, n, rankSumX) {
         if (s >= observed)
             atLeast += w;
     }
-    return { pLess: atMost / total, pGreater: atLeast / total, method: 'exact' };
+    return { pLess: atMost / total, pGreater: atLeast / total };
+}
+/**
+ * Gehan's generalized Wilcoxon test for right-censored samples (Gehan 1965), with its permutation
+ * distribution (Mantel 1967): a pair of runs counts +1 or −1 when its order is certain and 0 when
+ * not (an uncensored value below a larger one, censored or not, is certainly lower; a censored value
+ * says nothing about the order with a larger value). Each run's score is the runs certainly below
+ * it minus the runs certainly above it; the statistic is the first sample's score sum, and under the
+ * null every split of the pooled runs (censored ones included) is equally likely. Without censored
+ * values the scores are 2·midrank − N − 1, so the test is the Mann-Whitney test, exactly.
+ */
+function gehanWilcoxon(x, y, exactMax = MANN_WHITNEY_EXACT_MAX) {
+    const n = x.length;
+    const m = y.length;
+    if (n === 0 || m === 0)
+        throw new RangeError('gehanWilcoxon needs at least one value on each side');
+    const all = [...x, ...y];
+    const total = n + m;
+    const below = (a, b) => !a.censored && a.value < b.value;
+    const scores = all.map((a) => all.reduce((sum, b) => sum + (below(b, a) ? 1 : 0) - (below(a, b) ? 1 : 0), 0));
+    let statistic = 0;
+    for (let i = 0; i < n; i += 1)
+        statistic += scores[i];
+    if (total <= exactMax) {
+        // Scores lie in −(N−1) … N−1; shifted to be non-negative for the subset-sum count.
+        const shift = total - 1;
+        const tails = exactScoreSumTails(scores.map((s) => s + shift), n, statistic + n * shift);
+        return { statistic, pLess: Math.min(1, tails.pLess), pGreater: Math.min(1, tails.pGreater), method: 'exact' };
+    }
+    // The scores sum to 0, so the permutation mean is 0 and the variance n·m/(N(N−1))·Σ score².
+    const variance = ((n * m) / (total * (total - 1))) * scores.reduce((sum, s) => sum + s * s, 0);
+    if (variance <= 0)
+        return { statistic, pLess: 1, pGreater: 1, method: 'normal' };
+    const sd = Math.sqrt(variance);
+    // The statistic moves in steps of 2 (one pair changing order): a continuity correction of 1.
+    return { statistic, pLess: normalCdf((statistic + 1) / sd), pGreater: 1 - normalCdf((statistic - 1) / sd), method: 'normal' };
 }
 function normalRankSumTails(all, n, m, u) {
     const total = n + m;
@@ -7859,7 +7905,11 @@ function findSlowOutliers(samples, direction, rule = DEFAULT_OUTLIER_RULE, neigh
     const distance = Math.max(rule.madMultiple * spread, rule.minRelative * scale);
     const slowBy = (v) => (direction === 'higher' ? center - v : v - center);
     const candidates = samples.map((v, i) => [v, i]).filter(([v]) => slowBy(v) > distance);
-    const width = rule.modeWidth * spread;
+    // "The same state" is as close as the cluster's own runs are to each other: the spread of the
+    // runs within the distance, not of the side, which far runs widen (with 2 of 5 stalled, the
+    // side's MAD is the cluster's range). Far runs as wide apart as sporadic stalls are not a mode.
+    const cluster = samples.filter((v) => !(slowBy(v) > distance));
+    const width = rule.modeWidth * Math.max(MAD_TO_SD * mad(cluster), rule.minSpread * scale);
     const near = (a, b) => Math.abs(a - b) <= width;
     // The other side shows both states (runs at this run's level and at this side's median): two clock states.
     const otherSpansBoth = (v) => other.some((w) => near(w, v)) && other.some((w) => near(w, center));
@@ -7887,8 +7937,8 @@ function relativeSpread(values) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Dn: () => (/* binding */ isPrimary),
-/* harmony export */   MZ: () => (/* binding */ verdictFromFindings),
-/* harmony export */   T6: () => (/* binding */ combineVerdict),
+/* harmony export */   Pu: () => (/* binding */ failureLine),
+/* harmony export */   S4: () => (/* binding */ judge),
 /* harmony export */   VQ: () => (/* binding */ DEFAULT_FAIL_ON)
 /* harmony export */ });
 const DEFAULT_FAIL_ON = ['re-prefill', 'unfused-attention'];
@@ -7896,25 +7946,38 @@ const DEFAULT_FAIL_ON = ['re-prefill', 'unfused-attention'];
 function isPrimary(finding) {
     return !finding.secondary || finding.severity === 'error';
 }
-function verdictFromFindings(findings, failOn = DEFAULT_FAIL_ON) {
-    const primary = findings.filter(isPrimary);
-    if (primary.some((f) => failOn.includes(f.id) && f.severity !== 'info'))
-        return 'fail';
-    if (primary.some((f) => f.severity === 'error' || f.severity === 'warning'))
-        return 'warn';
-    return 'pass';
+const NO_THROUGHPUT = 'no gated metric is present on both sides';
+function findingsJudgement(findings, failOn) {
+    const counted = findings.filter((f) => isPrimary(f) && f.severity !== 'info');
+    const lines = (list, say) => [...new Map(list.map((f) => [f.id, say(f)])).values()];
+    const failing = counted.filter((f) => failOn.includes(f.id));
+    if (failing.length)
+        return { verdict: 'fail', reasons: lines(failing, (f) => `finding ${f.id} (${f.severity}) is in fail-on`) };
+    if (counted.length)
+        return { verdict: 'warn', reasons: lines(counted, (f) => `finding ${f.id} (${f.severity}), not in fail-on: warns`) };
+    return { verdict: 'pass', reasons: [] };
 }
-/** invalid beats fail beats insufficient-data beats warn beats pass. */
-function combineVerdict(flags) {
-    if (flags.invalid)
-        return 'invalid';
-    if (flags.fail)
-        return 'fail';
-    if (flags.insufficient)
-        return 'insufficient-data';
-    if (flags.warn)
-        return 'warn';
-    return 'pass';
+/** The verdict and its reasons: from the findings alone, or from the comparison when there is a baseline. */
+function judge(findings, failOn = DEFAULT_FAIL_ON, comparison) {
+    if (!comparison)
+        return findingsJudgement(findings, failOn);
+    const lines = (status) => comparison.rows.filter((r) => r.status === status && r.reason).map((r) => r.reason);
+    const has = (status) => comparison.rows.some((r) => r.status === status);
+    if (comparison.invalid.length)
+        return { verdict: 'invalid', reasons: [...comparison.invalid] };
+    if (has('fail'))
+        return { verdict: 'fail', reasons: lines('fail') };
+    if (has('insufficient-data') || comparison.noThroughput)
+        return { verdict: 'insufficient-data', reasons: [...lines('insufficient-data'), ...(comparison.noThroughput ? [NO_THROUGHPUT] : [])] };
+    if (has('warn'))
+        return { verdict: 'warn', reasons: lines('warn') };
+    return { verdict: 'pass', reasons: [comparison.passLine] };
+}
+/** One line for a failing job: the verdict's reasons, at most `max` of them. */
+function failureLine(reasons, max = 3) {
+    const shown = reasons.slice(0, max).join('; ');
+    const more = reasons.length > max ? `; and ${reasons.length - max} more` : '';
+    return (shown || 'failed') + more;
 }
 
 
@@ -18632,6 +18695,8 @@ const ReportSchema = schemas/* object */.Ikc({
     deepDive: schemas/* array */.YOg(capture/* NcuResultSchema */.NB),
     findings: schemas/* array */.YOg(FindingSchema),
     verdict: VerdictSchema,
+    /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */
+    verdictReasons: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     comparison: ComparisonSchema.nullable(),
     ranks: schemas/* array */.YOg(RankSchema).default([]),
 });
@@ -19711,6 +19776,7 @@ function prepareSide(label, metric, options, notes, other) {
         notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue((0,statistics/* median */.JZ)(kept), metric.unit)})`);
     }
     const outliers = [];
+    const censored = [];
     let clean = kept;
     if (options.dropOutliers) {
         const found = (0,statistics/* findSlowOutliers */.Mo)(kept, metric.direction, { ...statistics/* DEFAULT_OUTLIER_RULE */.kh, minKeep: options.minSamples }, { other: other.samples.filter(Number.isFinite), dropped });
@@ -19720,12 +19786,14 @@ function prepareSide(label, metric, options, notes, other) {
             for (const i of found.outliers) {
                 // Runs are numbered as measured, the warm-up runs included.
                 outliers.push(`${label} run ${i + dropped.length + 1}: ${formatPct(kept[i] / center - 1)}`);
+                censored.push(kept[i]);
             }
             const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
-            notes.push(`left out ${outliers.join(', ')}, ${outliers.length === 1 ? 'an outlier' : 'outliers'} against ${rest} for the rest`);
+            const them = outliers.length === 1 ? 'it' : 'each';
+            notes.push(`left out ${outliers.join(', ')}, ${outliers.length === 1 ? 'an outlier' : 'outliers'} against ${rest} for the rest (ranked as censored: ${them} would have run at least that fast)`);
         }
     }
-    return { label, kept: clean, dropped, outliers, value: clean.length ? (0,statistics/* median */.JZ)(clean) : metric.value };
+    return { label, kept: clean, dropped, outliers, censored, value: clean.length ? (0,statistics/* median */.JZ)(clean) : metric.value };
 }
 function infoRow(name, base, cur, note) {
     const metric = (cur ?? base);
@@ -19744,6 +19812,24 @@ function infoRow(name, base, cur, note) {
         status: 'info',
         note,
     };
+}
+/**
+ * The one-sided rank tests of the current side against the baseline. Without outliers, the exact
+ * Mann-Whitney test of the kept runs. With them, Gehan's test over all runs after the warm-up rule:
+ * a stall only says the run would have been at least as fast as measured (a censored value), so it
+ * counts where its order against another run is certain and nowhere else; the permutation null
+ * moves the stalled runs between the sides with the rest. Without censored runs it is Mann-Whitney.
+ */
+function rankTest(cur, base, direction) {
+    if (!cur.censored.length && !base.censored.length) {
+        const test = (0,statistics/* mannWhitneyU */.KZ)(cur.kept, base.kept);
+        return direction === 'higher' ? { pWorse: test.pLess, pBetter: test.pGreater } : { pWorse: test.pGreater, pBetter: test.pLess };
+    }
+    // Oriented so that larger is faster: a stall's unstalled value lies above what was measured.
+    const sign = direction === 'higher' ? 1 : -1;
+    const runs = (side) => [...side.kept.map((v) => ({ value: sign * v, censored: false })), ...side.censored.map((v) => ({ value: sign * v, censored: true }))];
+    const test = (0,statistics/* gehanWilcoxon */.hT)(runs(cur), runs(base));
+    return { pWorse: test.pLess, pBetter: test.pGreater };
 }
 /** Worse-is-positive: the change as a regression fraction for this metric's direction. */
 function worseBy(direction, delta) {
@@ -19825,7 +19911,7 @@ function compareMetrics(current, baseline, options) {
             });
             continue;
         }
-        const test = (0,statistics/* mannWhitneyU */.KZ)(curSide.kept, baseSide.kept);
+        const test = rankTest(curSide, baseSide, direction);
         const interval = (0,statistics/* bootstrapMedianRatioCI */.aD)(curSide.kept, baseSide.kept, {
             level: (0,gate_options/* ciLevel */.Xp)(options.alpha),
             resamples: options.bootstrapResamples,
@@ -19848,8 +19934,8 @@ function compareMetrics(current, baseline, options) {
             drift,
             delta,
             ci: [interval.low - 1, interval.high - 1],
-            pWorse: direction === 'higher' ? test.pLess : test.pGreater,
-            pBetter: direction === 'higher' ? test.pGreater : test.pLess,
+            pWorse: test.pWorse,
+            pBetter: test.pBetter,
         });
     }
     // One correction per direction: a regression family (what fails) and an improvement family.
@@ -19878,6 +19964,10 @@ function overlap(p, worse) {
         parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
     return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
 }
+function censoredText(p) {
+    const k = p.base.censored.length + p.cur.censored.length;
+    return k ? ` (and ${k} stalled run${k === 1 ? '' : 's'} ranked as censored)` : '';
+}
 function decide(p, pWorse, pBetter, options) {
     const worse = worseBy(p.direction, p.delta);
     const [ciLow, ciHigh] = p.ci;
@@ -19891,7 +19981,7 @@ function decide(p, pWorse, pBetter, options) {
     const pValue = worse > 0 ? pWorse : pBetter;
     const floorText = formatPct(p.floor, 0).replace('+', '');
     const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-    const stats = `${Math.round((0,gate_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples`;
+    const stats = `${Math.round((0,gate_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${censoredText(p)}`;
     const notes = [...p.notes];
     const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
     const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
@@ -20119,7 +20209,7 @@ function compareKernels(current, baseline, options) {
 }
 
 // EXTERNAL MODULE: ./src/compare/verdict.ts
-var compare_verdict = __nccwpck_require__(682);
+var verdict = __nccwpck_require__(682);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 
 
@@ -20136,7 +20226,7 @@ function throttleReasons(input) {
 function countedIds(findings) {
     const ids = new Map();
     for (const f of findings)
-        if (f.severity !== 'info' && (0,compare_verdict/* isPrimary */.Dn)(f))
+        if (f.severity !== 'info' && (0,verdict/* isPrimary */.Dn)(f))
             ids.set(f.id, (ids.get(f.id) ?? 0) + 1);
     return ids;
 }
@@ -20176,7 +20266,7 @@ const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, 
 function compare(current, baseline, optionsInput = {}, context = {}) {
     let options = (0,gate_options/* parseGateOptions */.dV)(optionsInput);
     if (!baseline)
-        return { verdict: (0,compare_verdict/* verdictFromFindings */.MZ)(current.findings, options.failOn), comparison: null };
+        return { ...(0,verdict/* judge */.S4)(current.findings, options.failOn), comparison: null };
     const invalid = [];
     const notes = [];
     const mismatches = (0,fingerprint/* environmentMismatches */.EA)(baseline.environment, current.environment);
@@ -20238,23 +20328,17 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     const noThroughput = metrics.gatedInBaseline > 0 && metrics.compared === 0;
     if (noThroughput)
         notes.push('no gated metric is present on both sides');
-    const has = (status) => rows.some((r) => r.row.status === status);
-    const verdict = (0,compare_verdict/* combineVerdict */.T6)({
-        invalid: invalid.length > 0,
-        fail: has('fail'),
-        insufficient: has('insufficient-data') || noThroughput,
-        warn: has('warn'),
-    });
+    const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
+    const passParts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
+    if (hasKernels)
+        passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
+    passParts.push('no new findings');
+    const passLine = `no regression: ${passParts.join(', ')}`;
+    const judgement = (0,verdict/* judge */.S4)(current.findings, options.failOn, { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
     const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
     const reasons = [...invalid, ...ranked.map((r) => r.reason), ...notes];
-    if (verdict === 'pass') {
-        const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
-        const parts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
-        if (hasKernels)
-            parts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
-        parts.push('no new findings');
-        reasons.push(`no regression: ${parts.join(', ')}`);
-    }
+    if (judgement.verdict === 'pass')
+        reasons.push(passLine);
     const comparison = {
         baseline: {
             origin: baseline.origin?.origin ?? 'file',
@@ -20272,7 +20356,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         ...(betweenJobs ? { betweenJobs } : {}),
         ...(options.look ? { look: { ...options.look, alpha: alphaAtLook(options.alpha, options.look.index, options.look.of) } } : {}),
     };
-    return { verdict, comparison };
+    return { ...judgement, comparison };
 }
 
 ;// CONCATENATED MODULE: ./src/diagnose/evidence.ts
@@ -22802,6 +22886,7 @@ function reportFromProfile(profile, options) {
         deepDive: profile.ncu,
         findings,
         verdict: gate.verdict,
+        verdictReasons: gate.reasons,
         comparison: gate.comparison && baseline ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) } : gate.comparison,
         ranks: profile.ranks,
     };
@@ -23144,10 +23229,11 @@ function reportKernelNames(report) {
 }
 /**
  * The gate's reasons with kernel names in their short form: a reason about a kernel's share starts
- * with `kernel:<name>`, the name cut at the gate's width, which tells nothing apart.
+ * with `kernel:<name>`, the name cut at the gate's width, which tells nothing apart. With a
+ * comparison, its whole account (notes included); without one, the lines that decide the verdict.
  */
 function readableReasons(report) {
-    const reasons = report.comparison?.reasons ?? [];
+    const reasons = report.comparison?.reasons ?? report.verdictReasons;
     const kernels = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share');
     if (kernels.length === 0)
         return reasons;
