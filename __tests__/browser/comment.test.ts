@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyze } from '../../src/pipeline/analyze.js';
-import { expandInputs } from '../../src/io/inputs.js';
+import { expandInputs } from '../../src/io/input-paths.js';
 import type { Report } from '../../src/model/report.js';
 import { renderReportComment } from '../../src/report/markdown/comment.js';
 import { renderSummary } from '../../src/report/markdown/summary.js';

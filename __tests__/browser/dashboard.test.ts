@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyze } from '../../src/pipeline/analyze.js';
 import { writeSite } from '../../src/cli/dashboard-site.js';
-import { expandInputs } from '../../src/io/inputs.js';
+import { expandInputs } from '../../src/io/input-paths.js';
 import type { Report } from '../../src/model/report.js';
 import { buildSite, type DashboardData } from '../../src/report/dashboard/index.js';
 import { finding } from '../report/report-factory.js';

@@ -16,7 +16,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileS
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { EXIT_RUN_FAILED, InputError } from '../../src/errors.js';
-import { writeOutput } from '../../src/io/inputs.js';
+import { writeOutput } from '../../src/io/input-paths.js';
 import { prepareRun, runJob } from '../../src/runner/run-workload.js';
 import { createMemoryLogger } from '../../src/runner/logger.js';
 import { parseRunOptions } from '../../src/runner/run-options.js';

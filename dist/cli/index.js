@@ -1306,8 +1306,8 @@ var terminal = __nccwpck_require__(496);
 var json = __nccwpck_require__(794);
 // EXTERNAL MODULE: ./src/version.ts
 var version = __nccwpck_require__(692);
-// EXTERNAL MODULE: ./src/io/inputs.ts
-var inputs = __nccwpck_require__(67);
+// EXTERNAL MODULE: ./src/io/input-paths.ts
+var input_paths = __nccwpck_require__(53);
 // EXTERNAL MODULE: ./src/ingest/formats/nvidia-smi-csv.ts
 var nvidia_smi_csv = __nccwpck_require__(563);
 ;// CONCATENATED MODULE: ./src/io/gather-captures.ts
@@ -1341,7 +1341,7 @@ async function gatherCaptures(paths, how) {
             missing.push(path);
         }
     }
-    const found = await (0,inputs.expandInputSet)(present);
+    const found = await (0,input_paths.expandInputSet)(present);
     if (found.files.length) {
         if (missing.length && how.policy !== 'ignore')
             how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
@@ -3548,8 +3548,8 @@ async function runReportCommand(args) {
     }
     const merged = (0,merge_reports/* mergeReports */.C1)(entries);
     const links = values['run-url'] ? { runUrl: values['run-url'] } : {};
-    await (0,inputs.writeOutput)((0,external_node_path_.join)(values.out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
-    await (0,inputs.writeOutput)((0,external_node_path_.join)(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
+    await (0,input_paths.writeOutput)((0,external_node_path_.join)(values.out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
+    await (0,input_paths.writeOutput)((0,external_node_path_.join)(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
     // A failing leg says why, in the verdict's own lines (reports of older versions carry none).
     const why = (report) => (report.verdict === 'fail' && report.verdictReasons.length ? `: ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}` : '');
     const lines = merged.entries.map((e) => `  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' '));
@@ -6434,7 +6434,7 @@ async function writeRunJson(plan, result) {
         notices: run.notices,
         seconds: run.seconds,
     };
-    await (0,inputs.writeOutput)((0,external_node_path_.join)(plan.outDir, 'run.json'), `${JSON.stringify(data, null, 2)}\n`);
+    await (0,input_paths.writeOutput)((0,external_node_path_.join)(plan.outDir, 'run.json'), `${JSON.stringify(data, null, 2)}\n`);
 }
 /** Remove what an earlier run into the same folder left at the paths this plan writes (only those). */
 async function clearPlannedFiles(plan) {
@@ -6578,7 +6578,7 @@ async function runJob(plan, deps) {
     await stopTrackedLeftovers(groups, run, deps.logger, result.report);
     try {
         if (result.baseReport)
-            await (0,inputs.writeOutput)(baseReportPath(plan), (0,json.serializeReport)(result.baseReport));
+            await (0,input_paths.writeOutput)(baseReportPath(plan), (0,json.serializeReport)(result.baseReport));
         await writeRunJson(plan, result);
     }
     catch (error) {
@@ -6669,7 +6669,7 @@ async function writeReport(report, outDir, write) {
         Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 794)),
         Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 198)),
         Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 496)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 67)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 53)),
     ]);
     await writeOutput((0,external_node_path_.join)(outDir, model_report/* REPORT_FILE */.Uq), serializeReport(report));
     await writeOutput((0,external_node_path_.join)(outDir, 'report.md'), renderSummary(report));
@@ -6902,9 +6902,9 @@ function checkOutputs(outputs) {
 }
 async function emit(report, outputs) {
     if (outputs.json)
-        await (0,inputs.writeOutput)(outputs.json, (0,json.serializeReport)(report));
+        await (0,input_paths.writeOutput)(outputs.json, (0,json.serializeReport)(report));
     if (outputs.markdown)
-        await (0,inputs.writeOutput)(outputs.markdown, (0,summary.renderSummary)(report));
+        await (0,input_paths.writeOutput)(outputs.markdown, (0,summary.renderSummary)(report));
     if (outputs.json !== '-' && outputs.markdown !== '-')
         process.stdout.write((0,terminal.renderTerminal)(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
     return report.verdict === 'fail' ? errors/* EXIT_GATE_FAILED */.je : errors/* EXIT_OK */.Ij;
@@ -6995,9 +6995,9 @@ async function runDemo(args) {
     checkOutputs(values);
     const samples = samplesDirectory();
     const baselineDir = (0,external_node_path_.join)(samples, 'baseline');
-    const baseline = await (0,analyze.analyze)({ inputs: await (0,inputs.expandInputs)([baselineDir]) });
+    const baseline = await (0,analyze.analyze)({ inputs: await (0,input_paths.expandInputs)([baselineDir]) });
     const report = await (0,analyze.analyze)({
-        inputs: await (0,inputs.expandInputs)([(0,external_node_path_.join)(samples, 'current')]),
+        inputs: await (0,input_paths.expandInputs)([(0,external_node_path_.join)(samples, 'current')]),
         baseline: { report: baseline, origin: 'file', path: baselineDir, reason: 'the bundled fused-attention run of the same workload on the same H200' },
     });
     process.stdout.write(`Demo: ${(0,external_node_path_.join)(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
@@ -17952,7 +17952,7 @@ async function ingestText(path, text, format, options = {}) {
 
 /***/ }),
 
-/***/ 67:
+/***/ 53:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);

@@ -7,7 +7,7 @@ import { copyFile, link, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { failureLine } from '../compare/verdict.js';
-import { writeOutput } from '../io/inputs.js';
+import { writeOutput } from '../io/input-paths.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 import { buildAnnotations } from '../report/markdown/annotations.js';
 import { commentMarker, decideComment, renderComment } from '../report/markdown/comment.js';

@@ -16,7 +16,7 @@ import { renderSummary } from '../report/markdown/summary.js';
 import { renderTerminal } from '../report/terminal.js';
 import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
-import { expandInputs, writeOutput } from '../io/inputs.js';
+import { expandInputs, writeOutput } from '../io/input-paths.js';
 import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
 import { DEFAULT_NO_CAPTURE_POLICY, gatherCaptures, NO_CAPTURE_POLICIES, type NoCapturePolicy } from '../io/gather-captures.js';
 import { DASHBOARD_USAGE, runDashboardCommand } from './dashboard-command.js';

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findReportFiles, labelFor, loadReport } from '../io/reports.js';
-import { writeOutput } from '../io/inputs.js';
+import { writeOutput } from '../io/input-paths.js';
 import { failureLine } from '../compare/verdict.js';
 import { EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../errors.js';
 import type { Report } from '../model/report.js';

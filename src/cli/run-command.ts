@@ -102,7 +102,7 @@ async function writeReport(report: Report, outDir: string, write: (text: string)
     import('../report/json.js'),
     import('../report/markdown/summary.js'),
     import('../report/terminal.js'),
-    import('../io/inputs.js'),
+    import('../io/input-paths.js'),
   ]);
   await writeOutput(join(outDir, REPORT_FILE), serializeReport(report));
   await writeOutput(join(outDir, 'report.md'), renderSummary(report));

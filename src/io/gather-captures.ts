@@ -6,7 +6,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { InputError, UsageError } from '../errors.js';
-import { expandInputSet } from './inputs.js';
+import { expandInputSet } from './input-paths.js';
 
 export const NO_CAPTURE_POLICIES = ['error', 'warn', 'ignore'] as const;
 export type NoCapturePolicy = (typeof NO_CAPTURE_POLICIES)[number];

@@ -21,7 +21,7 @@ import { renderPlan } from './plan-text.js';
 import { ProcessGroups } from './process.js';
 import { flagValue } from './shell-words.js';
 import { consoleMetricsPath } from './capture-files.js';
-import { writeOutput } from '../io/inputs.js';
+import { writeOutput } from '../io/input-paths.js';
 import { serializeReport } from '../report/json.js';
 
 export { parseRunOptions, RUN_OPTION_NAMES, type RunOptions, type OptionStyle } from './run-options.js';
