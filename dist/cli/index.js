@@ -839,8 +839,8 @@ function parseUserFamilies(text, path) {
     });
 }
 
-// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 41 modules
-var analyze = __nccwpck_require__(731);
+// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 40 modules
+var analyze = __nccwpck_require__(311);
 ;// CONCATENATED MODULE: ./src/github/http.ts
 /**
  * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
@@ -1305,7 +1305,7 @@ var terminal = __nccwpck_require__(496);
 // EXTERNAL MODULE: ./src/report/json.ts
 var json = __nccwpck_require__(794);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(692);
+var version = __nccwpck_require__(901);
 // EXTERNAL MODULE: ./src/io/input-paths.ts
 var input_paths = __nccwpck_require__(53);
 // EXTERNAL MODULE: ./src/ingest/formats/nvidia-smi-csv.ts
@@ -4461,7 +4461,7 @@ const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(
 // EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
 var registry = __nccwpck_require__(904);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
-var input_file = __nccwpck_require__(311);
+var input_file = __nccwpck_require__(692);
 // EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
 var workload_metrics_jsonl = __nccwpck_require__(69);
 ;// CONCATENATED MODULE: ./src/runner/process.ts
@@ -6649,7 +6649,7 @@ ${(0,gate_options/* gateFlagsHelp */.I_)(32)}
 Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot run.
 `;
 async function defaultAnalyze(inputs, environment, which, gate) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 731));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 311));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
 }
@@ -7492,6 +7492,64 @@ function medianInterval(samples, level = _gate_options_js__WEBPACK_IMPORTED_MODU
         j += 1;
     }
     return { low: sorted[j - 1], high: sorted[n - j], coverage: 1 - 2 * below };
+}
+
+
+/***/ }),
+
+/***/ 736:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   En: () => (/* binding */ rangeDigits),
+/* harmony export */   Fl: () => (/* binding */ formatValue),
+/* harmony export */   MA: () => (/* binding */ formatP),
+/* harmony export */   R8: () => (/* binding */ formatPct),
+/* harmony export */   id: () => (/* binding */ formatPctRange),
+/* harmony export */   "if": () => (/* binding */ formatPp)
+/* harmony export */ });
+/** Number formats for the gate's notes and reasons. */
+/** 0.0512 → "+5.1%". */
+function formatPct(fraction, digits = 1) {
+    const value = fraction * 100;
+    const text = Math.abs(value).toFixed(digits);
+    if (Number(text) === 0)
+        return `${(0).toFixed(digits)}%`;
+    return `${value < 0 ? '−' : '+'}${text}%`;
+}
+/**
+ * Decimals that keep an interval's two ends apart: a tight interval printed at one decimal reads
+ * "−17.1% … −17.1%", which looks like no interval at all. One decimal by default, up to three.
+ */
+function rangeDigits(low, high, digits = 1, most = 3) {
+    let d = digits;
+    while (d < most && low.toFixed(d) === high.toFixed(d) && low !== high)
+        d += 1;
+    return d;
+}
+/** An interval of fractions as percents: "−17.13% … −17.05%". */
+function formatPctRange(low, high) {
+    const digits = rangeDigits(low * 100, high * 100);
+    return `${formatPct(low, digits)} … ${formatPct(high, digits)}`;
+}
+/** 4.25 → "+4.3 pp". */
+function formatPp(pp) {
+    const text = Math.abs(pp).toFixed(1);
+    if (Number(text) === 0)
+        return '0.0 pp';
+    return `${pp < 0 ? '−' : '+'}${text} pp`;
+}
+/** A p-value with its relation: "p<0.001", "p=0.012". */
+function formatP(p) {
+    if (p < 0.001)
+        return 'p<0.001';
+    return `p=${p.toPrecision(2).replace(/\.?0+$/, '') || '0'}`;
+}
+/** A readable number with its unit: 358.4 tok/s, 12.3 ms. */
+function formatValue(value, unit) {
+    const abs = Math.abs(value);
+    const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
+    return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
 }
 
 
@@ -8698,7 +8756,7 @@ async function runImporter(importer, file, options = {}) {
 
 /***/ }),
 
-/***/ 311:
+/***/ 692:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -9385,7 +9443,7 @@ var capture = __nccwpck_require__(347);
 // EXTERNAL MODULE: ./src/ingest/common/importer.ts
 var common_importer = __nccwpck_require__(376);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
-var input_file = __nccwpck_require__(311);
+var input_file = __nccwpck_require__(692);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(75);
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/categories.ts
@@ -17943,7 +18001,7 @@ async function ingestFile(path, format, options = {}) {
     return (0,common_importer/* runImporter */.EX)(importer, file, options);
 }
 async function ingestText(path, text, format, options = {}) {
-    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 311));
+    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 692));
     const file = inputFromText(path, text);
     const importer = format ? importerFor(format) : detectFormat(file);
     return runImporter(importer, file, options);
@@ -18754,7 +18812,7 @@ function reasonsFromMask(mask) {
 
 /***/ }),
 
-/***/ 731:
+/***/ 311:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -19672,36 +19730,8 @@ function ranksOf(captures, classify, notices) {
 
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
 var fingerprint = __nccwpck_require__(187);
-;// CONCATENATED MODULE: ./src/compare/percent-format.ts
-/** Number formats for the gate's notes and reasons. */
-/** 0.0512 → "+5.1%". */
-function formatPct(fraction, digits = 1) {
-    const value = fraction * 100;
-    const text = Math.abs(value).toFixed(digits);
-    if (Number(text) === 0)
-        return `${(0).toFixed(digits)}%`;
-    return `${value < 0 ? '−' : '+'}${text}%`;
-}
-/** 4.25 → "+4.3 pp". */
-function formatPp(pp) {
-    const text = Math.abs(pp).toFixed(1);
-    if (Number(text) === 0)
-        return '0.0 pp';
-    return `${pp < 0 ? '−' : '+'}${text} pp`;
-}
-/** A p-value with its relation: "p<0.001", "p=0.012". */
-function formatP(p) {
-    if (p < 0.001)
-        return 'p<0.001';
-    return `p=${p.toPrecision(2).replace(/\.?0+$/, '') || '0'}`;
-}
-/** A readable number with its unit: 358.4 tok/s, 12.3 ms. */
-function formatValue(value, unit) {
-    const abs = Math.abs(value);
-    const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
-    return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
-}
-
+// EXTERNAL MODULE: ./src/compare/percent-format.ts
+var percent_format = __nccwpck_require__(736);
 // EXTERNAL MODULE: ./src/compare/gate-options.ts
 var gate_options = __nccwpck_require__(263);
 ;// CONCATENATED MODULE: ./src/compare/sequential.ts
@@ -19772,8 +19802,8 @@ function prepareSide(label, metric, options, notes, other) {
         notes.push(`the first sample of ${label} looks like warm-up but was kept: dropping it would leave fewer than ${options.minSamples}`);
     }
     if (dropped.length) {
-        const list = dropped.map((v) => formatValue(v, '')).join(', ');
-        notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue((0,statistics/* median */.JZ)(kept), metric.unit)})`);
+        const list = dropped.map((v) => (0,percent_format/* formatValue */.Fl)(v, '')).join(', ');
+        notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${(0,percent_format/* formatValue */.Fl)((0,statistics/* median */.JZ)(kept), metric.unit)})`);
     }
     const outliers = [];
     const censored = [];
@@ -19785,7 +19815,7 @@ function prepareSide(label, metric, options, notes, other) {
             const center = (0,statistics/* median */.JZ)(clean);
             for (const i of found.outliers) {
                 // Runs are numbered as measured, the warm-up runs included.
-                outliers.push(`${label} run ${i + dropped.length + 1}: ${formatPct(kept[i] / center - 1)}`);
+                outliers.push(`${label} run ${i + dropped.length + 1}: ${(0,percent_format/* formatPct */.R8)(kept[i] / center - 1)}`);
                 censored.push(kept[i]);
             }
             const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
@@ -19921,7 +19951,7 @@ function compareMetrics(current, baseline, options) {
         for (const side of [baseSide, curSide]) {
             const found = (0,statistics/* detectDrift */.D9)(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
             if (found.drift)
-                drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall ${formatP(found.pValue)})`);
+                drift.push(`drift within ${side.label}: ${(0,percent_format/* formatPct */.R8)(found.change)} across ${side.kept.length} samples (Mann-Kendall ${(0,percent_format/* formatP */.MA)(found.pValue)})`);
         }
         pending.push({
             name,
@@ -19959,9 +19989,9 @@ function overlap(p, worse) {
     const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
     const parts = [];
     if (fastReach)
-        parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
+        parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${(0,percent_format/* formatValue */.Fl)(slow.value, p.unit)}`);
     if (slowReach)
-        parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
+        parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${(0,percent_format/* formatValue */.Fl)(fast.value, p.unit)}`);
     return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
 }
 function censoredText(p) {
@@ -19979,9 +20009,9 @@ function decide(p, pWorse, pBetter, options) {
     const significantWorse = pWorse <= alpha && ciWorse;
     const significantBetter = pBetter <= alpha && ciBetter;
     const pValue = worse > 0 ? pWorse : pBetter;
-    const floorText = formatPct(p.floor, 0).replace('+', '');
-    const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-    const stats = `${Math.round((0,gate_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${censoredText(p)}`;
+    const floorText = (0,percent_format/* formatPct */.R8)(p.floor, 0).replace('+', '');
+    const change = `${(0,percent_format/* formatValue */.Fl)(p.base.value, p.unit)} → ${(0,percent_format/* formatValue */.Fl)(p.cur.value, p.unit)}, ${(0,percent_format/* formatPct */.R8)(p.delta)}`;
+    const stats = `${Math.round((0,gate_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${(0,percent_format/* formatPctRange */.id)(ciLow, ciHigh)}, ${(0,percent_format/* formatP */.MA)(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${censoredText(p)}`;
     const notes = [...p.notes];
     const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
     const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
@@ -20113,7 +20143,7 @@ function shareRow(metric, kind, baseShare, curShare, limits, extra, of = 'GPU ti
     let status = 'pass';
     let reason;
     const notes = [...extra];
-    const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
+    const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${(0,percent_format/* formatPp */["if"])(delta)})`;
     if (delta >= limits.fail) {
         status = 'fail';
         notes.push(`growth of ${limits.fail} pp or more fails`);
@@ -22784,7 +22814,7 @@ function checkMergeable(captures, allowMixed) {
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
 var model_report = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(692);
+var version = __nccwpck_require__(901);
 ;// CONCATENATED MODULE: ./src/pipeline/analyze.ts
 /**
  * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
@@ -23624,7 +23654,7 @@ function comparisonRowCells(row, d, names) {
     const { scale, unit } = deltaUnit(row);
     const digits = row.kind === 'finding' ? 0 : 1;
     const delta = row.delta === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
-    const ci = row.ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(row.ci[0] * scale, unit)} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(row.ci[1] * scale, unit)}` : '—';
+    const ci = row.ci ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .ciText */ .Yo)(row.ci, scale, unit) : '—';
     const threshold = row.threshold === null ? '—' : `±${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
     const status = `${STATUS_ICON[row.status]} ${row.status}`;
     return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
@@ -24132,12 +24162,15 @@ function needsAttention(entry) {
 /* harmony export */   Vo: () => (/* binding */ rankSummary),
 /* harmony export */   XO: () => (/* binding */ CI_PERCENT),
 /* harmony export */   XX: () => (/* binding */ excludedGapsText),
+/* harmony export */   Yo: () => (/* binding */ ciText),
 /* harmony export */   ZV: () => (/* binding */ formatNumber),
 /* harmony export */   ty: () => (/* binding */ shortenName),
 /* harmony export */   uS: () => (/* binding */ showsRanks)
 /* harmony export */ });
 /* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(263);
+/* harmony import */ var _compare_percent_format_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(736);
 /** Number formatting shared by every renderer. */
+
 
 /** The confidence level of every interval shown, in percent (the gate's: 1 − 2·alpha). */
 const CI_PERCENT = Math.round(_compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__/* .CI_LEVEL */ ._w * 100);
@@ -24167,6 +24200,11 @@ function formatNumber(value, digits = 2) {
     if (abs >= 100)
         return value.toFixed(1);
     return value.toFixed(digits);
+}
+/** An interval as signed numbers, with enough decimals that its two ends differ when they do. */
+function ciText(ci, scale, unit) {
+    const digits = (0,_compare_percent_format_js__WEBPACK_IMPORTED_MODULE_1__/* .rangeDigits */ .En)(ci[0] * scale, ci[1] * scale);
+    return `${formatSigned(ci[0] * scale, unit, digits)} … ${formatSigned(ci[1] * scale, unit, digits)}`;
 }
 function formatSigned(value, unit, digits = 1) {
     if (!Number.isFinite(value))
@@ -24267,7 +24305,7 @@ function renderTerminal(report, options = {}) {
         for (const row of shown.slice(0, 12)) {
             const relative = row.kind === 'metric';
             const delta = row.delta === null ? 'n/a' : relative ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta * 100, '%') : row.kind === 'finding' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, '', 0) : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, ' pp');
-            const ci = row.ci ? ` [${relative ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[0] * 100, '%')} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[1] * 100, '%')}` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[0], ' pp')} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.ci[1], ' pp')}`}]` : '';
+            const ci = row.ci ? ` [${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .ciText */ .Yo)(row.ci, relative ? 100 : 1, relative ? '%' : ' pp')}]` : '';
             const values = `${row.baseline === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.baseline)} → ${row.current === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.current)}`;
             lines.push(`  ${paint(pad(row.status.toUpperCase(), 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
         }
@@ -24342,7 +24380,7 @@ function renderTerminal(report, options = {}) {
 
 /***/ }),
 
-/***/ 692:
+/***/ 901:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {

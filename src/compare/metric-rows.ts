@@ -7,7 +7,7 @@
  */
 import { DESCRIPTIVE_METRICS } from '../model/metrics.js';
 import type { ComparisonRow, RowStatus } from '../model/report.js';
-import { formatP, formatPct, formatValue } from './percent-format.js';
+import { formatP, formatPct, formatPctRange, formatValue } from './percent-format.js';
 import type { GatedRow, GateMetric } from './gate-input.js';
 import { ciLevel, metricFloor, type GateOptions } from './gate-options.js';
 import { alphaAtLook } from './sequential.js';
@@ -269,7 +269,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const pValue = worse > 0 ? pWorse : pBetter;
   const floorText = formatPct(p.floor, 0).replace('+', '');
   const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-  const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPct(ciLow)} … ${formatPct(ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${censoredText(p)}`;
+  const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${censoredText(p)}`;
   const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;

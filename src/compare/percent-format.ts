@@ -8,6 +8,22 @@ export function formatPct(fraction: number, digits = 1): string {
   return `${value < 0 ? '−' : '+'}${text}%`;
 }
 
+/**
+ * Decimals that keep an interval's two ends apart: a tight interval printed at one decimal reads
+ * "−17.1% … −17.1%", which looks like no interval at all. One decimal by default, up to three.
+ */
+export function rangeDigits(low: number, high: number, digits = 1, most = 3): number {
+  let d = digits;
+  while (d < most && low.toFixed(d) === high.toFixed(d) && low !== high) d += 1;
+  return d;
+}
+
+/** An interval of fractions as percents: "−17.13% … −17.05%". */
+export function formatPctRange(low: number, high: number): string {
+  const digits = rangeDigits(low * 100, high * 100);
+  return `${formatPct(low, digits)} … ${formatPct(high, digits)}`;
+}
+
 /** 4.25 → "+4.3 pp". */
 export function formatPp(pp: number): string {
   const text = Math.abs(pp).toFixed(1);

@@ -1,5 +1,6 @@
 /** Number formatting shared by every renderer. */
 import { CI_LEVEL } from '../compare/gate-options.js';
+import { rangeDigits } from '../compare/percent-format.js';
 import type { KernelFamily } from '../model/family-ids.js';
 
 /** The confidence level of every interval shown, in percent (the gate's: 1 − 2·alpha). */
@@ -25,6 +26,12 @@ export function formatNumber(value: number, digits = 2): string {
   if (abs >= 1000) return value.toFixed(0);
   if (abs >= 100) return value.toFixed(1);
   return value.toFixed(digits);
+}
+
+/** An interval as signed numbers, with enough decimals that its two ends differ when they do. */
+export function ciText(ci: readonly [number, number], scale: number, unit: string): string {
+  const digits = rangeDigits(ci[0] * scale, ci[1] * scale);
+  return `${formatSigned(ci[0] * scale, unit, digits)} … ${formatSigned(ci[1] * scale, unit, digits)}`;
 }
 
 export function formatSigned(value: number, unit: string, digits = 1): string {

@@ -2,7 +2,7 @@
 import { familyLabel } from '../model/family-ids.js';
 import { metricInfo } from '../model/metrics.js';
 import type { Finding, Report } from '../model/report.js';
-import { excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './number-format.js';
+import { ciText, excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './number-format.js';
 import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 
@@ -58,7 +58,7 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
       const relative = row.kind === 'metric';
       const delta =
         row.delta === null ? 'n/a' : relative ? formatSigned(row.delta * 100, '%') : row.kind === 'finding' ? formatSigned(row.delta, '', 0) : formatSigned(row.delta, ' pp');
-      const ci = row.ci ? ` [${relative ? `${formatSigned(row.ci[0] * 100, '%')} … ${formatSigned(row.ci[1] * 100, '%')}` : `${formatSigned(row.ci[0], ' pp')} … ${formatSigned(row.ci[1], ' pp')}`}]` : '';
+      const ci = row.ci ? ` [${ciText(row.ci, relative ? 100 : 1, relative ? '%' : ' pp')}]` : '';
       const values = `${row.baseline === null ? '—' : formatNumber(row.baseline)} → ${row.current === null ? '—' : formatNumber(row.current)}`;
       lines.push(`  ${paint(pad(row.status.toUpperCase(), 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad(shortenName(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
     }

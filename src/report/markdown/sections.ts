@@ -9,7 +9,7 @@ import { metricInfo } from '../../model/metrics.js';
 import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
 import { codeBlock } from '../escape.js';
 import { medianInterval } from '../../compare/median-interval.js';
-import { CI_PERCENT, excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from '../number-format.js';
+import { CI_PERCENT, ciText, excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from '../number-format.js';
 import { clip, safeCode, safeLink, safeText } from './text.js';
 import { reportCharts } from './charts.js';
 import { readableReasons, reportKernelNames } from '../kernel-display-name.js';
@@ -194,7 +194,7 @@ export function comparisonRowCells(row: ComparisonRow, d: Detail, names?: Kernel
   const { scale, unit } = deltaUnit(row);
   const digits = row.kind === 'finding' ? 0 : 1;
   const delta = row.delta === null ? '—' : formatSigned(row.delta * scale, unit, digits);
-  const ci = row.ci ? `${formatSigned(row.ci[0] * scale, unit)} … ${formatSigned(row.ci[1] * scale, unit)}` : '—';
+  const ci = row.ci ? ciText(row.ci, scale, unit) : '—';
   const threshold = row.threshold === null ? '—' : `±${formatNumber(Math.abs(row.threshold * scale))}${unit}`;
   const status = `${STATUS_ICON[row.status]} ${row.status}`;
   return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
