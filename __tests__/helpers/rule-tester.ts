@@ -23,6 +23,8 @@ export interface ExpectedHit {
   command?: RegExp;
   /** The finding's message must match. */
   message?: RegExp;
+  /** The finding's advice must match. */
+  advice?: RegExp;
   kernel?: string;
 }
 
@@ -114,6 +116,7 @@ export function testRule<Options extends object>(rule: Rule<Options>, cases: Rul
           expectEvidence(hit.evidence, expected.evidence);
           if (expected.command) expect(hit.command).toMatch(expected.command);
           if (expected.message) expect(hit.message).toMatch(expected.message);
+          if (expected.advice) expect(hit.advice).toMatch(expected.advice);
           if (expected.kernel) expect(hit.kernel).toBe(expected.kernel);
         });
       });

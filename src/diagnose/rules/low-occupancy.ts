@@ -4,6 +4,7 @@
  */
 import { breakdownEvidence, deepDiveKernels, displayKernel, durationEvidence, shareText, followUp, NCU, ncuSays, ncuValue, percentText, roofPercent } from '../ncu-metrics.js';
 import { kernelKind } from '../ncu-advice.js';
+import { classifyName } from '../../classify/classify.js';
 import { askDeepDive } from '../deep-dive-request.js';
 import { defineRule, type RuleHit } from '../rule.js';
 import { round } from '../profile-measures.js';
@@ -15,6 +16,13 @@ const LIMITS = [
   [NCU.limitBlocks, 'blockLimitSm', 'blocks per SM (block too small)'],
 ] as const;
 const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last wave, or a grid smaller than the GPU)';
+/**
+ * A tensor-core matmul or fused-attention kernel holds its tile in registers and shared memory: one
+ * or two blocks per SM is its design, and the library chose the tile. Capping registers would spill
+ * it; the lever is the tile or the algorithm. (A GEMV streams its weights and has no such tile.)
+ */
+const TILE_KERNEL =
+  'A tiled matmul or attention kernel keeps its tile in registers and shared memory, so one or two blocks per SM is its design, not a fault to fix with register caps. The lever is the tile or algorithm: let the library pick another (cuBLASLt heuristics or autotuning, torch.compile mode="max-autotune", another attention backend), or in Triton try smaller BLOCK sizes or more stages; check too that the kernel is built for this GPU\'s architecture. Run the command below for the warp stall reasons of this launch.';
 
 export default defineRule({
   meta: {
@@ -30,7 +38,9 @@ export default defineRule({
     const hits: RuleHit[] = [];
     for (const dive of deepDiveKernels(profile.ncu, profile.kernels)) {
       const { kernel, result, launches } = dive;
-      const kind = kernelKind(dive.family, kernel);
+      // Without a breakdown row (an ncu file alone), the family comes from the kernel's own name.
+      const family = dive.family ?? classifyName(kernel);
+      const kind = kernelKind(family, kernel);
       // A collective waits on its peers: one GPU's counters do not say why it is slow.
       if (kind === 'collective') continue;
       const achieved = ncuValue(result, NCU.achievedOccupancy);
@@ -66,7 +76,9 @@ export default defineRule({
           launches,
           ...ncuSays(result, ['TheoreticalOccupancy', 'AchievedOccupancy']),
         },
-        advice: resourceLimit.includes('registers')
+        advice: ((kind === 'gemm' && family !== 'gemv') || kind === 'attention') && resourceLimit.some((name) => name === 'registers' || name === 'shared memory')
+          ? TILE_KERNEL
+          : resourceLimit.includes('registers')
           ? 'Registers cap the resident blocks: cap them (__launch_bounds__, -maxrregcount) or pick a kernel variant with smaller tiles, and check that spills stay at zero. Run the command below for the occupancy limits of this launch.'
           : resourceLimit.includes('shared memory')
             ? 'Shared memory per block caps the resident blocks: smaller tiles or fewer pipeline stages free it. Run the command below for the occupancy limits of this launch.'
