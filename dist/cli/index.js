@@ -21840,6 +21840,7 @@ const FEW_WARPS_PERCENT = 25;
 
 
 
+
 const LIMITS = [
     [ncu_metrics/* NCU */.$H.limitRegisters, 'blockLimitRegisters', 'registers'],
     [ncu_metrics/* NCU */.$H.limitSharedMem, 'blockLimitSharedMem', 'shared memory'],
@@ -21847,6 +21848,12 @@ const LIMITS = [
     [ncu_metrics/* NCU */.$H.limitBlocks, 'blockLimitSm', 'blocks per SM (block too small)'],
 ];
 const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last wave, or a grid smaller than the GPU)';
+/**
+ * A tensor-core matmul or fused-attention kernel holds its tile in registers and shared memory: one
+ * or two blocks per SM is its design, and the library chose the tile. Capping registers would spill
+ * it; the lever is the tile or the algorithm. (A GEMV streams its weights and has no such tile.)
+ */
+const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in registers and shared memory, so one or two blocks per SM is its design, not a fault to fix with register caps. The lever is the tile or algorithm: let the library pick another (cuBLASLt heuristics or autotuning, torch.compile mode="max-autotune", another attention backend), or in Triton try smaller BLOCK sizes or more stages; check too that the kernel is built for this GPU\'s architecture. Run the command below for the warp stall reasons of this launch.';
 /* harmony default export */ const low_occupancy = (defineRule({
     meta: {
         id: 'low-occupancy',
@@ -21861,7 +21868,9 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
         const hits = [];
         for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
             const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
+            // Without a breakdown row (an ncu file alone), the family comes from the kernel's own name.
+            const family = dive.family ?? classifyName(kernel);
+            const kind = kernelKind(family, kernel);
             // A collective waits on its peers: one GPU's counters do not say why it is slow.
             if (kind === 'collective')
                 continue;
@@ -21899,13 +21908,15 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
                     launches,
                     ...(0,ncu_metrics/* ncuSays */.jv)(result, ['TheoreticalOccupancy', 'AchievedOccupancy']),
                 },
-                advice: resourceLimit.includes('registers')
-                    ? 'Registers cap the resident blocks: cap them (__launch_bounds__, -maxrregcount) or pick a kernel variant with smaller tiles, and check that spills stay at zero. Run the command below for the occupancy limits of this launch.'
-                    : resourceLimit.includes('shared memory')
-                        ? 'Shared memory per block caps the resident blocks: smaller tiles or fewer pipeline stages free it. Run the command below for the occupancy limits of this launch.'
-                        : resourceLimit.length
-                            ? 'The block size caps the resident warps: change the threads per block. Run the command below for the occupancy limits of this launch.'
-                            : 'Resources would allow more warps than run: look for imbalance between blocks, a partial last wave or a grid too small for the GPU. Run the command below for the occupancy limits of this launch.',
+                advice: ((kind === 'gemm' && family !== 'gemv') || kind === 'attention') && resourceLimit.some((name) => name === 'registers' || name === 'shared memory')
+                    ? TILE_KERNEL
+                    : resourceLimit.includes('registers')
+                        ? 'Registers cap the resident blocks: cap them (__launch_bounds__, -maxrregcount) or pick a kernel variant with smaller tiles, and check that spills stay at zero. Run the command below for the occupancy limits of this launch.'
+                        : resourceLimit.includes('shared memory')
+                            ? 'Shared memory per block caps the resident blocks: smaller tiles or fewer pipeline stages free it. Run the command below for the occupancy limits of this launch.'
+                            : resourceLimit.length
+                                ? 'The block size caps the resident warps: change the threads per block. Run the command below for the occupancy limits of this launch.'
+                                : 'Resources would allow more warps than run: look for imbalance between blocks, a partial last wave or a grid too small for the GPU. Run the command below for the occupancy limits of this launch.',
                 ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['Occupancy', 'LaunchStats', 'WarpStateStats']), options.workload),
                 kernel,
             });
