@@ -4,9 +4,9 @@
  * time budget, files that cannot be read.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ingestFile } from '../../src/ingest/registry.js';
 import { MAX_NESTING } from '../../src/ingest/formats/kineto/json-element.js';
@@ -88,10 +88,29 @@ describe('unreadable inputs', () => {
   const itLinux = linux ? it : it.skip;
   const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
+  /**
+   * A node that `nobody` may run: this one, unless a folder above it is closed to others (node
+   * from npx lives in root's npm cache), then a copy in an open temporary folder.
+   */
+  let node: string | undefined;
+  function nodeForUser(): string {
+    if (node) return node;
+    let open = true;
+    for (let dir = dirname(process.execPath); open && dir !== dirname(dir); dir = dirname(dir)) open = (statSync(dir).mode & 0o001) !== 0;
+    if (!asUser.uid || open) return (node = process.execPath);
+    const folder = mkdtempSync(join(tmpdir(), 'pg-node-'));
+    chmodSync(folder, 0o755);
+    node = join(folder, 'node');
+    copyFileSync(process.execPath, node);
+    chmodSync(node, 0o755);
+    return node;
+  }
+
   function cliAs(args: string[]): { status: number | null; stderr: string } {
     const entry = join(REPO, 'dist', 'cli', 'index.js');
     if (!existsSync(entry)) throw new Error(`${entry} is missing: run 'npm run build' first`);
-    const result = spawnSync(process.execPath, [entry, ...args], { ...asUser, encoding: 'utf8', cwd: tmpdir() });
+    const result = spawnSync(nodeForUser(), [entry, ...args], { ...asUser, encoding: 'utf8', cwd: tmpdir() });
+    if (result.error) throw result.error;
     return { status: result.status, stderr: result.stderr };
   }
 

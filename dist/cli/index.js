@@ -10212,11 +10212,14 @@ function excludedGapsOf(union, windows, kernelStarts, spanStart, captures = []) 
     const count = starts.length - 1;
     // The GPU waits while the host records a CUDA graph: set-up by its cause, whatever its length
     // and even inside a profiler step. Half the gap under a capture is enough to name it.
+    // A plain loop, and none at all without captures: millions of gaps must allocate nothing.
     const captured = new Set();
-    for (let k = 0; k < count; k++) {
+    for (let k = 0; captures.length > 0 && k < count; k++) {
         const from = ends[k];
         const to = starts[k + 1];
-        const overlap = captures.reduce((sum, c) => sum + Math.max(0, Math.min(c.end, to) - Math.max(c.start, from)), 0);
+        let overlap = 0;
+        for (const c of captures)
+            overlap += Math.max(0, Math.min(c.end, to) - Math.max(c.start, from));
         if (to > from && overlap >= (to - from) / 2)
             captured.add(k);
     }
