@@ -54,3 +54,23 @@ describe('the tensor-parallel decode at world size 1 (its all-reduce a no-op)', 
     expect(report.metrics.find((m) => m.name === 'decode_tok_s')!.samples).toEqual([6296.197, 6297.49, 6289.582]);
   });
 });
+
+describe('profile-gate run --profiler torch, the profile run recording a CUDA-graph capture', () => {
+  const at = (name: string) => join(RUN, 'graph_capture', name);
+  const inputs = ['logs/measured-1.log', 'captures/measured-1.gpu.jsonl', 'logs/measured-2.log', 'captures/measured-2.gpu.jsonl', 'captures/profile/graphcap.trace.json.gz', 'captures/deep-dive.ncu.csv'].map(at);
+
+  it('copy-heavy names the line that repeats the KV heads, through the graph capture; no host-bound', async () => {
+    const report = await analyze({ inputs });
+    expect(report.findings.map((f) => f.id)).not.toContain('host-bound');
+    const copy = report.findings.find((f) => f.id === 'copy-heavy')!;
+    expect(copy.severity).toBe('warning');
+    expect(Number(copy.evidence['topCopyShare'])).toBeCloseTo(0.574, 3);
+    expect(copy.message).toContain('launched from `sdpa` (llama_decode.py:152) via aten::repeat_interleave');
+    expect(copy.message).toContain('(captured into a CUDA graph, then replayed)');
+    // 4 replays of 228 kernels and one memcpy, tied to the capture's launches.
+    expect(report.notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/^916 GPU events of 4 CUDA graph replays were tied/));
+    const deep = report.findings.find((f) => f.id === 'kernel-compute-bound')!;
+    expect(deep.evidence['kernelKind']).toBe('copy');
+    expect(deep.advice).toMatch(/native GQA/);
+  });
+});

@@ -117,6 +117,25 @@ describe('engine command', () => {
     expect(trace.traceEvents).toHaveLength(2);
   });
 
+  it('only the profile run writes the trace: the measured runs that write none are not warned about; a profile run that writes none is', async () => {
+    // As on the H200 with llama_decode.py --profile torch-capture: the trace comes from the profile run alone.
+    const work = tempDir('cmd');
+    const plan = await prepareRun(
+      parseRunOptions({ engine: 'command', run: workload(), 'profile-run': workload('--trace traces/profile.json'), captures: 'traces/*.json', runs: '2', 'warmup-runs': '0' }),
+      { outDir: 'out', cwd: work, probe, pythonDir },
+    );
+    const result = await runJob(plan, { logger: createMemoryLogger(), groups: new ProcessGroups({ graceMs: 300 }) });
+    expect(result.run.outcome).toBe('ok');
+    expect(result.run.notices.filter((n) => /wrote no file matching captures/.test(n.message))).toEqual([]);
+    const silent = tempDir('cmd');
+    const noTrace = await prepareRun(
+      parseRunOptions({ engine: 'command', run: workload(), 'profile-run': workload(), captures: 'traces/*.json', runs: '1', 'warmup-runs': '0' }),
+      { outDir: 'out', cwd: silent, probe, pythonDir },
+    );
+    const second = await runJob(noTrace, { logger: createMemoryLogger(), groups: new ProcessGroups({ graceMs: 300 }) });
+    expect(second.run.notices.map((n) => n.message)).toContainEqual('profile: the step wrote no file matching captures traces/*.json');
+  });
+
   it('A/B with sampling and nsys: every step of both sides writes into its own folders', async () => {
     const work = tempDir('cmd-ab');
     mkdirSync(join(work, 'base'));

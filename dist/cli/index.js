@@ -5682,7 +5682,9 @@ async function executePlan(plan, deps) {
         const collected = [];
         if (step.collect) {
             const copies = await collectCaptures(step.collect.globs, cwd, capturesBefore, step.collect.into);
-            if (copies.length === 0)
+            // A measured run beside a profile run of its own need not write the profile: only the
+            // step whose captures are analyzed is expected to.
+            if (copies.length === 0 && step.collect.analysis)
                 notices.push({ severity: 'warning', message: `${step.id}: the step wrote no file matching captures ${step.collect.globs.join(', ')}` });
             for (const path of copies) {
                 const check = await checkOutput(path, 'workload-capture');

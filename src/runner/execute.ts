@@ -185,7 +185,9 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
     const collected: RunFile[] = [];
     if (step.collect) {
       const copies = await collectCaptures(step.collect.globs, cwd, capturesBefore, step.collect.into);
-      if (copies.length === 0) notices.push({ severity: 'warning', message: `${step.id}: the step wrote no file matching captures ${step.collect.globs.join(', ')}` });
+      // A measured run beside a profile run of its own need not write the profile: only the
+      // step whose captures are analyzed is expected to.
+      if (copies.length === 0 && step.collect.analysis) notices.push({ severity: 'warning', message: `${step.id}: the step wrote no file matching captures ${step.collect.globs.join(', ')}` });
       for (const path of copies) {
         const check = await checkOutput(path, 'workload-capture');
         if (check.ok) collected.push({ path, kind: 'workload-capture', analysis: step.collect.analysis, bytes: check.bytes, step: step.id });
