@@ -158,7 +158,9 @@ describe('memory of a Kineto timeline of millions of GPU ops', () => {
     const timeline = buildTimeline(ops, [], { kernelLaunches: 2_000_000, graphLaunches: 0, graphCorrelations: new Set() });
     const grew = process.memoryUsage().heapUsed - before;
     expect(timeline).toMatchObject({ spanNs: 19_999_995, busyNs: 10_000_000, idleGaps: { count: 1_999_999, totalNs: 9_999_995, longestNs: 5 } });
-    // Measured: 162 MB of JS heap before (merged starts, ends and gaps as number[]), 2 MB after.
-    expect(grew).toBeLessThan(32e6);
+    // Measured: 162 MB of JS heap before (merged starts, ends and gaps as number[]), 2 to 14 MB
+    // after, and up to 36 MB under Node 24 inside the whole suite: code not yet optimized boxes the
+    // doubles it reads. The bound sits between the two, so arrays per interval still fail it.
+    expect(grew).toBeLessThan(80e6);
   });
 });
