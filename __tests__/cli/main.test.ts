@@ -89,6 +89,16 @@ describe('bad input: one line on stderr, exit code 2', () => {
     expect(bad.stderr).toMatch(/--if-no-captures maybe: expected one of error, warn, ignore/);
   });
 
+  it('a run\'s output folder analyzed again: its report.json is no capture (a Kineto sniff on words once claimed it)', async () => {
+    // The real folder profile-gate run wrote on the H200 (fixtures/h200-run/graph_capture), report.json included.
+    const folder = join(FIXTURES, 'h200-run', 'graph_capture');
+    const result = await cli(['analyze', '--json', '-', folder]);
+    expect(result.code).not.toBe(2);
+    const sources = (JSON.parse(result.stdout) as { sources: Array<{ path: string; format: string }> }).sources;
+    expect(sources.some((s) => s.path.endsWith('report.json'))).toBe(false);
+    expect(sources.find((s) => s.path.endsWith('graphcap.trace.json.gz'))?.format).toBe('kineto-json');
+  });
+
   it('a file of another kind names the file and line 1', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pg-cli-')), 'notes.txt');
     writeFileSync(file, 'hello world\nthis is not a capture\n');

@@ -12606,7 +12606,8 @@ function pythonNotices(summary) {
         const text = head.replace(/^\uFEFF/, '').trimStart();
         if (!text.startsWith('{') || isRocprofTraceHead(head))
             return false; // rocprof v1 writes a Chrome trace too
-        return text.includes('"traceEvents"') || (text.includes('"schemaVersion"') && text.includes('"deviceProperties"'));
+        // Keys, not words: a profile-gate report lists "deviceProperties" among a source's parts.
+        return /"traceEvents"\s*:/.test(text) || (/"schemaVersion"\s*:/.test(text) && /"deviceProperties"\s*:/.test(text));
     },
     async read(file, ctx) {
         const summary = new TraceSummary(ctx);
@@ -18029,7 +18030,9 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(916);
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(949);
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
+
 
 
 
@@ -18068,7 +18071,8 @@ async function expandPaths(inputs) {
         const entries = listed.sort((a, b) => a.name.localeCompare(b.name));
         const nested = [];
         for (const entry of entries) {
-            if (SKIPPED_IN_DIRECTORIES.test(entry.name))
+            // Notes, scripts, hidden files, and a report of ours (a run's output folder holds one) are no capture.
+            if (SKIPPED_IN_DIRECTORIES.test(entry.name) || entry.name === _model_report_js__WEBPACK_IMPORTED_MODULE_3__/* .REPORT_FILE */ .Uq)
                 continue;
             if (entry.isDirectory() || entry.isFile())
                 nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(input, entry.name));

@@ -2,6 +2,7 @@
 import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors.js';
+import { REPORT_FILE } from '../model/report.js';
 
 const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
 
@@ -39,7 +40,8 @@ async function expandPaths(inputs: readonly string[]): Promise<string[]> {
     const entries = listed.sort((a, b) => a.name.localeCompare(b.name));
     const nested: string[] = [];
     for (const entry of entries) {
-      if (SKIPPED_IN_DIRECTORIES.test(entry.name)) continue;
+      // Notes, scripts, hidden files, and a report of ours (a run's output folder holds one) are no capture.
+      if (SKIPPED_IN_DIRECTORIES.test(entry.name) || entry.name === REPORT_FILE) continue;
       if (entry.isDirectory() || entry.isFile()) nested.push(join(input, entry.name));
     }
     files.push(...(await expandPaths(nested)));

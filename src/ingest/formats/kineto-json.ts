@@ -160,7 +160,8 @@ export default defineImporter({
   sniff(head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     if (!text.startsWith('{') || isRocprofTraceHead(head)) return false; // rocprof v1 writes a Chrome trace too
-    return text.includes('"traceEvents"') || (text.includes('"schemaVersion"') && text.includes('"deviceProperties"'));
+    // Keys, not words: a profile-gate report lists "deviceProperties" among a source's parts.
+    return /"traceEvents"\s*:/.test(text) || (/"schemaVersion"\s*:/.test(text) && /"deviceProperties"\s*:/.test(text));
   },
   async read(file, ctx): Promise<CaptureInput> {
     const summary = new TraceSummary(ctx);
