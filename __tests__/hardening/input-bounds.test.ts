@@ -4,7 +4,7 @@
  * time budget, files that cannot be read.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -93,6 +93,9 @@ describe('unreadable inputs', () => {
    * from npx lives in root's npm cache), then a copy in an open temporary folder.
    */
   let node: string | undefined;
+  afterAll(() => {
+    if (node && node !== process.execPath) rmSync(dirname(node), { recursive: true, force: true });
+  });
   function nodeForUser(): string {
     if (node) return node;
     let open = true;

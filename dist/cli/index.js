@@ -10465,12 +10465,19 @@ class GraphCaptures {
     get active() {
         return this.began;
     }
-    /** `cudaStreamBeginCapture` (or its driver or HIP twin) at `ns` on CPU thread (pid, tid). */
-    begin(pid, tid, ns) {
+    /** The window of each completed capture, on the GPU events' clock. */
+    windows() {
+        return this.completed.map((capture) => capture.window);
+    }
+    /**
+     * `cudaStreamBeginCapture` (or its driver or HIP twin) at `ns` on CPU thread (pid, tid);
+     * `clockNs`: the same moment on the GPU events' clock.
+     */
+    begin(pid, tid, ns, clockNs) {
         this.began = true;
         const key = hostKey(pid, tid);
         const known = this.open.get(key);
-        const capture = { lastNs: ns, opSites: new GrowList(), pythonCodes: new GrowList(), correlations: new GrowList(), unsound: false };
+        const capture = { window: { start: clockNs, end: clockNs }, lastNs: ns, opSites: new GrowList(), pythonCodes: new GrowList(), correlations: new GrowList(), unsound: false };
         if (known) {
             // Two streams captured at once on one thread: which launch went to which is not known.
             known.unsound = true;
@@ -10478,13 +10485,14 @@ class GraphCaptures {
         }
         this.open.set(key, capture);
     }
-    /** `cudaStreamEndCapture` at `ns` on (pid, tid). */
-    end(pid, tid, ns) {
+    /** `cudaStreamEndCapture` at `ns` on (pid, tid), its call ending at `clockEndNs` on the GPU events' clock. */
+    end(pid, tid, ns, clockEndNs) {
         const key = hostKey(pid, tid);
         const capture = this.open.get(key);
         if (!capture)
             return; // began before the trace: its launches before this are not all here
         this.inOrder(capture, ns);
+        capture.window.end = clockEndNs;
         this.open.delete(key);
         this.completed.push(capture);
     }
@@ -11759,9 +11767,6 @@ class TraceSummary {
     graphCorrelations = new Set();
     /** Graph captures in the trace, and the GPU events without an op kept to match their replays. */
     graphs = new GraphCaptures();
-    /** Begin-capture time per CPU thread while a capture is open, then each capture's window. */
-    capturesOpen = new Map();
-    captures = [];
     /** How replays were tied to captures; set by finish(). */
     replays;
     categories = new Set();
@@ -11939,17 +11944,10 @@ class TraceSummary {
         const ns = this.hostNs();
         if (sum.capture === CAPTURE_NODE)
             this.graphs.launch(f.pid, f.tid, ns, f.correlation, this.launchSites.siteOfEvent(f.externalId, f.correlation), code);
-        else if (sum.capture === CAPTURE_BEGIN) {
-            this.graphs.begin(f.pid, f.tid, ns);
-            this.capturesOpen.set(`${f.pid}/${f.tid}`, startNs);
-        }
-        else {
-            this.graphs.end(f.pid, f.tid, ns);
-            const began = this.capturesOpen.get(`${f.pid}/${f.tid}`);
-            this.capturesOpen.delete(`${f.pid}/${f.tid}`);
-            if (began !== undefined)
-                this.captures.push({ start: began, end: startNs + f.durNs });
-        }
+        else if (sum.capture === CAPTURE_BEGIN)
+            this.graphs.begin(f.pid, f.tid, ns, startNs);
+        else
+            this.graphs.end(f.pid, f.tid, ns, startNs + f.durNs);
     }
     step(startNs, gpu) {
         const f = this.fields;
@@ -11980,7 +11978,7 @@ class TraceSummary {
     }
     /** The CPU-side windows of the CUDA-graph captures in the trace, on the GPU events' clock. */
     captureWindows() {
-        return this.captures;
+        return this.graphs.windows();
     }
     /** Step windows: the GPU projection of a step where the trace has one, else the CPU range. */
     stepWindows() {
@@ -20887,9 +20885,10 @@ function kernelReportCommand(format) {
         };
         const hits = [];
         const held = otherRecords(profile);
-        const toolSaysNoKernels = profile.notices.some((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
+        // The tool's own word that no kernel data is there, and graph launches without kernels (a graph-level trace).
+        const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
         const graphLaunches = profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0);
-        if (profile.kernels.length === 0 && !hasOtherData && held && !toolSaysNoKernels && !graphLaunches) {
+        if (profile.kernels.length === 0 && !hasOtherData && held && !notice && !graphLaunches) {
             // A real capture, read to the end, of something other than kernels (a memory or API summary
             // given alone): the data is there, the kernel report is not. Say which report would do.
             const source = profile.sources[0];
@@ -20913,9 +20912,8 @@ function kernelReportCommand(format) {
         }
         if (profile.kernels.length === 0) {
             // Graph launches without kernels are a graph-level trace: graph-level-trace names the exact cause.
-            if (profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0))
+            if (graphLaunches)
                 return hits;
-            const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
             const kernelSource = profile.sources.find((s) => KERNEL_FORMATS.has(s.format));
             if (notice || kernelSource) {
                 hits.push({

@@ -54,9 +54,10 @@ export default defineRule({
     };
     const hits: RuleHit[] = [];
     const held = otherRecords(profile);
-    const toolSaysNoKernels = profile.notices.some((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
+    // The tool's own word that no kernel data is there, and graph launches without kernels (a graph-level trace).
+    const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
     const graphLaunches = profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0);
-    if (profile.kernels.length === 0 && !hasOtherData && held && !toolSaysNoKernels && !graphLaunches) {
+    if (profile.kernels.length === 0 && !hasOtherData && held && !notice && !graphLaunches) {
       // A real capture, read to the end, of something other than kernels (a memory or API summary
       // given alone): the data is there, the kernel report is not. Say which report would do.
       const source = profile.sources[0]!;
@@ -80,8 +81,7 @@ export default defineRule({
     }
     if (profile.kernels.length === 0) {
       // Graph launches without kernels are a graph-level trace: graph-level-trace names the exact cause.
-      if (profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0)) return hits;
-      const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
+      if (graphLaunches) return hits;
       const kernelSource = profile.sources.find((s) => KERNEL_FORMATS.has(s.format));
       if (notice || kernelSource) {
         hits.push({

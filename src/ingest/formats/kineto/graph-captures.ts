@@ -67,6 +67,8 @@ class GrowList {
 }
 
 interface Capture {
+  /** Begin and end of the capture on the GPU events' clock (for the timeline's set-up gaps). */
+  window: { start: number; end: number };
   /** The latest call read on its thread while it was open. */
   lastNs: number;
   opSites: GrowList;
@@ -114,12 +116,20 @@ export class GraphCaptures<Ref> {
     return this.began;
   }
 
-  /** `cudaStreamBeginCapture` (or its driver or HIP twin) at `ns` on CPU thread (pid, tid). */
-  begin(pid: number, tid: number, ns: number): void {
+  /** The window of each completed capture, on the GPU events' clock. */
+  windows(): Array<{ start: number; end: number }> {
+    return this.completed.map((capture) => capture.window);
+  }
+
+  /**
+   * `cudaStreamBeginCapture` (or its driver or HIP twin) at `ns` on CPU thread (pid, tid);
+   * `clockNs`: the same moment on the GPU events' clock.
+   */
+  begin(pid: number, tid: number, ns: number, clockNs: number): void {
     this.began = true;
     const key = hostKey(pid, tid);
     const known = this.open.get(key);
-    const capture: Capture = { lastNs: ns, opSites: new GrowList(), pythonCodes: new GrowList(), correlations: new GrowList(), unsound: false };
+    const capture: Capture = { window: { start: clockNs, end: clockNs }, lastNs: ns, opSites: new GrowList(), pythonCodes: new GrowList(), correlations: new GrowList(), unsound: false };
     if (known) {
       // Two streams captured at once on one thread: which launch went to which is not known.
       known.unsound = true;
@@ -128,12 +138,13 @@ export class GraphCaptures<Ref> {
     this.open.set(key, capture);
   }
 
-  /** `cudaStreamEndCapture` at `ns` on (pid, tid). */
-  end(pid: number, tid: number, ns: number): void {
+  /** `cudaStreamEndCapture` at `ns` on (pid, tid), its call ending at `clockEndNs` on the GPU events' clock. */
+  end(pid: number, tid: number, ns: number, clockEndNs: number): void {
     const key = hostKey(pid, tid);
     const capture = this.open.get(key);
     if (!capture) return; // began before the trace: its launches before this are not all here
     this.inOrder(capture, ns);
+    capture.window.end = clockEndNs;
     this.open.delete(key);
     this.completed.push(capture);
   }

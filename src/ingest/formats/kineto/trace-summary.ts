@@ -161,9 +161,6 @@ export class TraceSummary implements ScanSink {
   readonly graphCorrelations = new Set<number>();
   /** Graph captures in the trace, and the GPU events without an op kept to match their replays. */
   private readonly graphs = new GraphCaptures<KernelSum | MemopSum>();
-  /** Begin-capture time per CPU thread while a capture is open, then each capture's window. */
-  private readonly capturesOpen = new Map<string, number>();
-  private readonly captures: Array<{ start: number; end: number }> = [];
   /** How replays were tied to captures; set by finish(). */
   replays: ReplayReading | undefined;
   readonly categories = new Set<string>();
@@ -329,15 +326,8 @@ export class TraceSummary implements ScanSink {
     if (sum.capture === CAPTURE_NONE) return;
     const ns = this.hostNs();
     if (sum.capture === CAPTURE_NODE) this.graphs.launch(f.pid, f.tid, ns, f.correlation, this.launchSites.siteOfEvent(f.externalId, f.correlation), code);
-    else if (sum.capture === CAPTURE_BEGIN) {
-      this.graphs.begin(f.pid, f.tid, ns);
-      this.capturesOpen.set(`${f.pid}/${f.tid}`, startNs);
-    } else {
-      this.graphs.end(f.pid, f.tid, ns);
-      const began = this.capturesOpen.get(`${f.pid}/${f.tid}`);
-      this.capturesOpen.delete(`${f.pid}/${f.tid}`);
-      if (began !== undefined) this.captures.push({ start: began, end: startNs + f.durNs });
-    }
+    else if (sum.capture === CAPTURE_BEGIN) this.graphs.begin(f.pid, f.tid, ns, startNs);
+    else this.graphs.end(f.pid, f.tid, ns, startNs + f.durNs);
   }
 
   private step(startNs: number, gpu: boolean): void {
@@ -371,7 +361,7 @@ export class TraceSummary implements ScanSink {
 
   /** The CPU-side windows of the CUDA-graph captures in the trace, on the GPU events' clock. */
   captureWindows(): Array<{ start: number; end: number }> {
-    return this.captures;
+    return this.graphs.windows();
   }
 
   /** Step windows: the GPU projection of a step where the trace has one, else the CPU range. */
