@@ -3,11 +3,13 @@
  * and, for a report made in this job, its files and artifact. Each step fails alone: a comment
  * refused (a fork's read-only token) or an upload that broke never loses the summary or the files.
  */
-import { copyFile, link, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { failureLine } from '../compare/verdict.js';
 import { writeOutput } from '../io/input-paths.js';
+import { redact, redactValue, type SecretSet } from '../io/secrets.js';
+import { scrubForUpload } from '../io/scrub-uploads.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 import { buildAnnotations } from '../report/markdown/annotations.js';
 import { commentMarker, decideComment, renderComment } from '../report/markdown/comment.js';
@@ -29,6 +31,8 @@ import { OUTPUTS, type ActionInputs } from './inputs.js';
 export interface ModeContext {
   /** Every side effect goes through it: log, annotations, outputs, summary, failing, uploads. */
   host: ActionHost;
+  /** The job's secrets: taken out of every file, page and line that leaves the runner. */
+  secrets: SecretSet;
   inputs: ActionInputs;
   run: RunContext;
   limits: Limits;
@@ -86,7 +90,7 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
     return undefined;
   }
   const key = commentKey(ctx);
-  const body = renderComment(publication.merged, { key, links: { runUrl: publication.runUrl } });
+  const body = redact(renderComment(publication.merged, { key, links: { runUrl: publication.runUrl } }), ctx.secrets);
   try {
     const result = await upsertStickyComment(
       ctx.github(),
@@ -152,63 +156,79 @@ async function upload(ctx: ModeContext, name: string, files: readonly string[], 
   });
 }
 
+/**
+ * Files made ready for one artifact: scrubbed copies (src/io/scrub-uploads.ts) in a staging folder
+ * of their own, with the layout they had below `root`. Paths the artifact service refuses
+ * (decode-12:00:00.jsonl) are stored under mapped names, and capture-names.json maps them back.
+ * What cannot go (a profiler's own report, a file that still holds a secret) is said in the log.
+ */
+async function stageArtifact(ctx: ModeContext, files: readonly string[], root: string): Promise<{ root: string; files: string[] }> {
+  const stageRoot = await mkdtemp(join(ctx.run.tempDir || tmpdir(), 'profile-gate-upload-'));
+  const paths = files.map((file) => ({ file, path: relative(root, file).split(sep).join('/') }));
+  const { staged, withheld } = await scrubForUpload(
+    paths.map(({ file, path }) => ({ file, target: join(stageRoot, ...storablePath(path).split('/')) })),
+    { secrets: ctx.secrets, rawReports: ctx.inputs.uploadRawReports },
+  );
+  const redactions = staged.reduce((sum, file) => sum + file.redactions, 0);
+  if (redactions) ctx.host.info(`Scrubbed ${redactions} secret or environment value(s) from the files to upload.`);
+  for (const { file, reason } of withheld) {
+    const line = `Not uploaded: ${relative(root, file)}: ${reason}.`;
+    if (reason.includes('upload-raw-reports')) ctx.host.info(line);
+    else ctx.host.warning(line);
+  }
+  const uploadFiles = staged.map((file) => file.target);
+  const kept = new Set(staged.map((file) => file.file));
+  const mapped = paths.filter((p) => kept.has(p.file) && storablePath(p.path) !== p.path);
+  if (mapped.length) {
+    const names = join(stageRoot, CAPTURE_NAMES_FILE);
+    await writeFile(names, `${JSON.stringify({ note: 'stored path -> the capture file name it stands for', names: Object.fromEntries(mapped.map((p) => [storablePath(p.path), p.path])) }, null, 2)}\n`);
+    uploadFiles.push(names);
+    ctx.host.info(`${mapped.length} capture path(s) hold characters the artifact service refuses; stored under mapped names (${CAPTURE_NAMES_FILE}), e.g. ${mapped[0]!.path} as ${storablePath(mapped[0]!.path)}.`);
+  }
+  return { root: stageRoot, files: uploadFiles };
+}
+
 /** The report's own artifact: report.json, report.md and context.json only, so nothing else can sink it. */
 async function uploadReport(ctx: ModeContext, files: readonly string[], root: string): Promise<ArtifactLink | undefined> {
   const name = defaultArtifactName(ctx);
+  let stage: { root: string; files: string[] } | undefined;
   try {
-    const uploaded = await upload(ctx, name, files, root);
-    ctx.host.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${files.length} files).`);
+    stage = await stageArtifact(ctx, files, root);
+    const uploaded = await upload(ctx, name, stage.files, stage.root);
+    ctx.host.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${stage.files.length} files).`);
     return { name, id: uploaded.id, url: artifactUrl(ctx.run, ctx.run.runId, uploaded.id) };
   } catch (error) {
     ctx.host.warning(`The report artifact '${name}' was not uploaded: ${errorText(error)}. report.json and report.md are in ${ctx.inputs.reportDir}.`);
     return undefined;
+  } finally {
+    if (stage) await rm(stage.root, { recursive: true, force: true });
   }
 }
 
-/** Links `file` at `target` (a copy across file systems). */
-async function stage(file: string, target: string): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  try {
-    await link(file, target);
-  } catch {
-    await copyFile(file, target);
-  }
-}
-
-/**
- * Captures and logs, in an artifact of their own after the report's. Paths the artifact service
- * refuses (decode-12:00:00.jsonl) are stored under mapped names, and capture-names.json maps them back.
- */
+/** Captures and logs, scrubbed, in an artifact of their own after the report's. */
 async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: readonly string[], root: string): Promise<void> {
   const name = capturesArtifactName(reportArtifact);
-  const paths = files.map((file) => ({ file, path: relative(root, file).split(sep).join('/') }));
-  const mapped = paths.map((p) => ({ ...p, stored: storablePath(p.path) })).filter((p) => p.stored !== p.path);
-  let uploadFiles = [...files];
-  let uploadRoot = root;
+  let stage: { root: string; files: string[] } | undefined;
   try {
-    if (mapped.length) {
-      uploadRoot = await mkdtemp(join(ctx.run.tempDir || tmpdir(), 'profile-gate-captures-'));
-      uploadFiles = [];
-      for (const { file, path } of paths) {
-        const target = join(uploadRoot, ...storablePath(path).split('/'));
-        await stage(file, target);
-        uploadFiles.push(target);
-      }
-      const names = join(uploadRoot, CAPTURE_NAMES_FILE);
-      await writeFile(names, `${JSON.stringify({ note: 'stored path -> the capture file name it stands for', names: Object.fromEntries(mapped.map((p) => [p.stored, p.path])) }, null, 2)}\n`);
-      uploadFiles.push(names);
-      ctx.host.info(`${mapped.length} capture path(s) hold characters the artifact service refuses; stored under mapped names (${CAPTURE_NAMES_FILE}), e.g. ${mapped[0]!.path} as ${mapped[0]!.stored}.`);
+    stage = await stageArtifact(ctx, files, root);
+    if (!stage.files.length) {
+      ctx.host.info(`No captures artifact: none of the ${files.length} capture file(s) may be uploaded.`);
+      return;
     }
-    const uploaded = await upload(ctx, name, uploadFiles, uploadRoot);
-    ctx.host.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${uploadFiles.length} files).`);
+    const uploaded = await upload(ctx, name, stage.files, stage.root);
+    ctx.host.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${stage.files.length} files).`);
   } catch (error) {
     ctx.host.warning(`The captures artifact '${name}' was not uploaded: ${errorText(error)}. The report artifact '${reportArtifact}' holds the report; the captures are in the workspace.`);
+  } finally {
+    if (stage) await rm(stage.root, { recursive: true, force: true });
   }
 }
 
 /** A report made in this job (modes analyze and run): files, artifact, then everything `publish` does. */
 export async function publishReport(ctx: ModeContext, produced: ProducedReport): Promise<void> {
-  const { report } = produced;
+  // Command lines and names in the report may quote a secret: the report itself is redacted, so its
+  // file, summary, comment and outputs are.
+  const report = redactValue(produced.report, ctx.secrets).value;
   const dir = ctx.inputs.reportDir;
   const jsonPath = join(dir, REPORT_FILE);
   const context: ReportContext = {

@@ -8,6 +8,8 @@ import { GitHubClient } from '../github/client.js';
 import { limitsFromEnv } from '../github/limits.js';
 import { readRunContext } from './github/run-context.js';
 import type { ActionHost } from './host.js';
+import { secretsFromEnv } from '../io/secrets.js';
+import { redactingHost } from './redacting-host.js';
 import { getInputs, INPUTS, InputsError, type Mode } from './inputs.js';
 import { analyzeMode } from './modes/analyze-mode.js';
 import { reportMode } from './modes/report-mode.js';
@@ -22,17 +24,23 @@ export const MODE_HANDLERS: Record<Mode, ModeHandler> = {
   run: runMode,
 };
 
-export async function runAction(host: ActionHost): Promise<void> {
+export async function runAction(runnerHost: ActionHost): Promise<void> {
+  // Until the inputs are read, the credential-named variables alone are known secrets.
+  let host = redactingHost(runnerHost, secretsFromEnv(runnerHost.env));
   try {
     // The event file first: a broken one is the runner's problem, named before any input.
     const run = readRunContext(host.env);
     const inputs = getInputs(host);
     const handler = MODE_HANDLERS[inputs.mode];
-    if (inputs.githubToken) host.setSecret(inputs.githubToken);
+    const secrets = secretsFromEnv({ ...runnerHost.env, 'INPUT_GITHUB-TOKEN': inputs.githubToken }, inputs.redactEnv);
+    // The runner masks them in the log too; the redaction also covers files, the summary and the comment.
+    for (const value of secrets.values) runnerHost.setSecret(value);
+    host = redactingHost(runnerHost, secrets);
     const limits = limitsFromEnv(host.env);
     let client: GitHubClient | undefined;
     const ctx: ModeContext = {
       host,
+      secrets,
       inputs,
       run,
       limits,

@@ -14,6 +14,16 @@ import { REPORT_FILE } from '../model/report.js';
 import { serializeReport } from '../report/json.js';
 import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } from '../github/dashboard-artifacts.js';
 import { findReportFiles, loadReport } from '../io/reports.js';
+import { redact, secretsFromEnv } from '../io/secrets.js';
+
+/**
+ * The site is public and its reports come from other runs' artifacts: what it writes is redacted
+ * (credential-shaped tokens, credential assignments, this process's secret variables), whatever
+ * the runs that made the reports did.
+ */
+function published(text: string | Uint8Array): string | Uint8Array {
+  return typeof text === 'string' ? redact(text, secretsFromEnv(process.env)) : text;
+}
 
 export interface LoadedReports {
   inputs: DashboardInput[];
@@ -40,7 +50,8 @@ export async function writeSite(directory: string, files: readonly SiteFile[]): 
   const written: string[] = [];
   for (const file of files) {
     const path = join(directory, file.path);
-    await writeFile(path, file.content);
+    // The page's code and style are ours; the data is the reports'.
+    await writeFile(path, file.path === 'data.js' ? published(file.content) : file.content);
     written.push(path);
   }
   return written;
@@ -59,7 +70,7 @@ export async function saveReports(directory: string, inputs: readonly DashboardI
     if (names.has(name)) continue;
     names.add(name);
     await mkdir(join(directory, name), { recursive: true });
-    await writeFile(join(directory, name, REPORT_FILE), serializeReport(report));
+    await writeFile(join(directory, name, REPORT_FILE), published(serializeReport(report)));
   }
   return names.size;
 }

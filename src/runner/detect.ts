@@ -234,7 +234,8 @@ export function createSystemProbe(): Probe {
   return {
     run: (command, args, timeoutMs = 20_000) =>
       new Promise((resolve) => {
-        execFile(command, [...args], { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+        // The environment given explicitly: the one `which` searched (an embedding host may swap process.env).
+        execFile(command, [...args], { env: process.env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
           const code = (error as NodeJS.ErrnoException | null)?.code;
           if (code === 'ENOENT' || code === 'EACCES') return resolve(null);
           const exitCode = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : null) : 0;

@@ -72,7 +72,7 @@ export function createStepBuilder(options: RunOptions, detected: DetectedEnviron
       const csv = out('captures', 'profile.nsys-stats.csv');
       const util = out('captures', 'profile.gpu-time-util.csv');
       return [
-        step({ id: 'profile-stats', role: 'profile-stats', title: 'Kernel summary (nsys stats)', argv: nsysStatsArgs(detected.tools.nsys!, rep), stdoutFile: csv, outputs: [{ path: csv, kind: 'nsys-stats', analysis: true, ...(hint ? { hint } : {}) }], onFailure: 'continue', weight: 1 }),
+        step({ id: 'profile-stats', role: 'profile-stats', title: 'Kernel summary (nsys stats)', argv: nsysStatsArgs(detected.tools.nsys!, rep), stdoutFile: csv, outputs: [{ path: csv, kind: 'nsys-stats', analysis: true, ...(hint ? { hint } : {}) }, { path: rep.replace(/\.nsys-rep$/, '.sqlite'), kind: 'nsys-sqlite', analysis: false, optional: true }], onFailure: 'continue', weight: 1 }),
         step({ id: 'profile-gpu-util', role: 'profile-stats', title: 'GPU in use over the capture (nsys analyze gpu_time_util)', argv: nsysGpuUtilArgs(detected.tools.nsys!, rep), stdoutFile: util, outputs: [{ path: util, kind: 'nsys-gpu-time-util', analysis: true, optional: true }], onFailure: 'continue', weight: 0.5 }),
       ];
     },

@@ -15,6 +15,8 @@ export type OutputKind =
   | 'nsys-stats'
   | 'nsys-gpu-time-util'
   | 'nsys-rep'
+  /** The SQLite export `nsys stats --force-export=true` writes beside the report (kept scrubbed, never analysed twice). */
+  | 'nsys-sqlite'
   | 'rocprof-csv'
   | 'ncu-csv'
   | 'workload-capture'

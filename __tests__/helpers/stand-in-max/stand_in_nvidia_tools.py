@@ -3,8 +3,11 @@
 
 Called through a link named nsys or ncu (or as gpu_snapshot.py). They run the workload they are
 given, so process handling is real, and print recorded real output instead of measuring:
-  nsys profile ... --output BASE CMD...  runs CMD, writes BASE.nsys-rep (a placeholder)
-  nsys stats ... REP                     prints the recorded `nsys stats` CSV ($STAND_IN_NSYS_STATS)
+  nsys profile ... --output BASE CMD...  runs CMD, writes BASE.nsys-rep: a copy of the recorded real
+                                         report $STAND_IN_NSYS_REP, else a placeholder
+  nsys stats ... REP                     prints the recorded `nsys stats` CSV ($STAND_IN_NSYS_STATS); with
+                                         --force-export=true, writes the export beside REP (REP's name, .sqlite),
+                                         as nsys does: a copy of $STAND_IN_NSYS_SQLITE, else a placeholder
   nsys analyze -r gpu_time_util... REP   prints the recorded analysis ($STAND_IN_NSYS_GPU_UTIL, default
                                          recorded/nsys_healthy_gpu_time_util_t100.csv); fails, as nsys
                                          does, when the recorded stats say the capture has no CUDA data
@@ -15,6 +18,7 @@ STAND_IN_TOOLS_ARGV_LOG appends each invocation's argv (JSON) to that file.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -54,11 +58,23 @@ def nsys(args):
         options, command = split_command(args[1:], VALUE_FLAGS_NSYS)
         code = subprocess.call(command)
         base = options.get("--output") or options.get("-o") or "report1"
-        with open(base + ".nsys-rep", "w") as handle:
-            handle.write("stand-in nsys: not a real Nsight Systems report\n")
+        recorded = os.environ.get("STAND_IN_NSYS_REP")
+        if recorded:
+            shutil.copyfile(recorded, base + ".nsys-rep")
+        else:
+            with open(base + ".nsys-rep", "w") as handle:
+                handle.write("stand-in nsys: not a real Nsight Systems report\n")
         sys.stderr.write("Generated:\n    %s.nsys-rep\n" % base)
         return code
     if args[:1] == ["stats"]:
+        if "--force-export=true" in args and args[-1].endswith(".nsys-rep"):
+            export = args[-1][: -len(".nsys-rep")] + ".sqlite"
+            sqlite = os.environ.get("STAND_IN_NSYS_SQLITE")
+            if sqlite:
+                shutil.copyfile(sqlite, export)
+            else:
+                with open(export, "w") as handle:
+                    handle.write("stand-in nsys: not a real SQLite export\n")
         replay(os.environ["STAND_IN_NSYS_STATS"])
         return 0
     if args[:1] == ["analyze"]:

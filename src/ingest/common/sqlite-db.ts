@@ -45,6 +45,12 @@ async function sqlJs(): Promise<SqlJs> {
   return engine;
 }
 
+/** A database from bytes already known to be SQLite (scrubbing a file for upload); the caller closes it. */
+export async function openDatabaseBytes(bytes: Uint8Array): Promise<Database> {
+  const { Database } = await sqlJs();
+  return new Database(bytes);
+}
+
 /** Opens the file as a database, or says in one line why it cannot be read (and what to run instead). */
 async function openSqlite(file: InputFile, exportHint: string): Promise<Database> {
   if (file.sizeBytes > MAX_SQLITE_BYTES) {

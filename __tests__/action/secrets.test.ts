@@ -1,0 +1,178 @@
+/**
+ * No secret leaves the runner. Mode run in process, through the action's real upload path, with a
+ * marker secret in the workload's environment: the workload prints its whole environment, nsys (a
+ * stand-in handing out a real H200 .nsys-rep and its SQLite export, recorded with the same marker in
+ * the profiled process's environment: __tests__/fixtures/h200-secret) embeds it, and a PyTorch
+ * profiler trace carries it in its user metadata. Not one byte of the marker may reach either
+ * artifact, the summary, the comment, the outputs or the log; the raw files on the runner do hold it,
+ * so the test sees the scrubbing at work.
+ */
+import { copyFileSync, chmodSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { openDatabaseBytes } from '../../src/ingest/common/sqlite-db.js';
+import { runInProcess, type InProcessResult } from '../helpers/fake-action-host.js';
+import type { FakeGitHub } from '../helpers/fake-github.js';
+import { readZip } from '../helpers/fake-github-zip.js';
+import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
+import { PYTHON, REPO, STAND_IN_TOOLS } from '../runner/stand-ins.js';
+
+const SECRET_FIXTURES = join(REPO, '__tests__', 'fixtures', 'h200-secret');
+/** The marker the H200 fixtures were recorded with (python/capture/verdict_captures.sh). */
+const MARK = 'pgmarker7f3c9a1e5b2d4c6a';
+const SECRET_ENV = { HF_TOKEN: `hf_${MARK}`, PG_GATE_SECRET: MARK };
+
+let fake: FakeGitHub;
+useFakeGitHub((started) => (fake = started));
+
+const tools = mkdtempSync(join(tmpdir(), 'pg-secret-tools-'));
+symlinkSync(STAND_IN_TOOLS, join(tools, 'nsys'));
+symlinkSync(STAND_IN_TOOLS, join(tools, 'ncu'));
+symlinkSync(PYTHON, join(tools, 'python3'));
+copyFileSync(join(REPO, '__tests__', 'fixtures', 'gpu-snapshot', 'fake-nvidia-smi.sh'), join(tools, 'nvidia-smi'));
+chmodSync(join(tools, 'nvidia-smi'), 0o755);
+const PATH = `${tools}:${process.env['PATH'] ?? ''}`;
+
+const saved: Record<string, string | undefined> = {};
+const STAND_IN_ENV = {
+  PATH,
+  ...SECRET_ENV,
+  STAND_IN_NSYS_REP: join(SECRET_FIXTURES, 'secret.nsys-rep'),
+  STAND_IN_NSYS_SQLITE: join(SECRET_FIXTURES, 'secret.sqlite'),
+  STAND_IN_NSYS_STATS: join(SECRET_FIXTURES, 'secret.nsys-stats.csv'),
+  STAND_IN_NSYS_GPU_UTIL: join(SECRET_FIXTURES, 'secret.gpu_time_util.csv'),
+  STAND_IN_NCU_CSV: join(SECRET_FIXTURES, 'secret.ncu.csv'),
+};
+beforeAll(() => {
+  // The workload inherits the action's environment, as on a runner.
+  for (const [name, value] of Object.entries(STAND_IN_ENV)) {
+    saved[name] = process.env[name];
+    process.env[name] = value;
+  }
+});
+afterAll(() => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+/** A workload that leaks: prints its environment and the token, then one metric line. */
+const LEAKY = [
+  'env',
+  'echo "logging in to the hub with token $HF_TOKEN" >&2',
+  'echo \'{"metric": "decode_tok_s", "value": 100.0}\'',
+].join('\n');
+
+/**
+ * A PyTorch profiler trace (the real H200 one recorded with the marker set) with user metadata
+ * holding the token, as `prof.add_metadata_json` writes it: top-level keys of the trace.
+ */
+const TORCH_WORKLOAD = `
+import gzip, json, os, sys
+trace = json.load(gzip.open(${JSON.stringify(join(SECRET_FIXTURES, 'secret_torch.trace.json.gz'))}))
+trace["run_config"] = json.dumps({"hf_token": os.environ["HF_TOKEN"], "model": "llama"})
+trace["launch"] = "PG_GATE_SECRET=" + os.environ["PG_GATE_SECRET"] + " python3 serve.py"
+os.makedirs("traces", exist_ok=True)
+with gzip.open("traces/step.trace.json.gz", "wt") as f:
+    json.dump(trace, f)
+print(json.dumps({"metric": "decode_tok_s", "value": 100.0}))
+`;
+
+function leakyWorkspace(): string {
+  const ws = mkdtempSync(join(tmpdir(), 'pg-secret-ws-'));
+  writeFileSync(join(ws, 'leaky.sh'), `${LEAKY}\n`);
+  writeFileSync(join(ws, 'torch_leaky.py'), TORCH_WORKLOAD);
+  return ws;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** Every byte the job let out: artifacts (gzip members opened), summary, comments, outputs, log, failures. */
+function everythingOut(r: InProcessResult): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const artifact of fake.artifactsOfRun(4242)) {
+    for (const [name, bytes] of readZip(artifact.zip!)) {
+      out.set(`${artifact.name}/${name}`, bytes);
+      if (bytes[0] === 0x1f && bytes[1] === 0x8b) out.set(`${artifact.name}/${name} (gunzipped)`, gunzipSync(bytes));
+    }
+  }
+  out.set('summary', Buffer.from(r.summary));
+  fake.commentsOn(7).forEach((comment, i) => out.set(`comment ${i}`, Buffer.from(comment.body)));
+  out.set('outputs', Buffer.from(JSON.stringify(r.outputs)));
+  out.set('log', Buffer.from(r.host.log.join('\n')));
+  out.set('failures', Buffer.from(r.failures.join('\n')));
+  return out;
+}
+
+function leaks(r: InProcessResult): string[] {
+  return [...everythingOut(r)].filter(([, bytes]) => bytes.includes(MARK)).map(([name]) => name);
+}
+
+const RUN = { mode: 'run', engine: 'command', runs: '2', 'warmup-runs': '0', 'deep-dive': 'off', key: 'secret-run' };
+
+describe('mode run with a secret in the workload environment', () => {
+  it('nsys: the marker reaches no artifact, page, output or log line; the report is withheld, its SQLite export goes scrubbed and still reads', async () => {
+    const ws = leakyWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys' }, env: STAND_IN_ENV });
+    expect(r.failures).toEqual([]);
+    // The raw files on the runner hold the marker: the workload's log, the nsys report and its export.
+    const raw = filesUnder(join(ws, 'profile-gate', 'run')).filter((file) => readFileSync(file).includes(MARK)).map((file) => file.slice(ws.length + 1));
+    expect(raw).toEqual(expect.arrayContaining(['profile-gate/run/captures/profile.nsys-rep', 'profile-gate/run/captures/profile.sqlite', 'profile-gate/run/logs/profile.log']));
+
+    expect(leaks(r)).toEqual([]);
+    const captures = fake.artifactsOfRun(4242).find((a) => a.name.endsWith('-captures'))!;
+    const stored = readZip(captures.zip!);
+    expect([...stored.keys()]).not.toContain('run/captures/profile.nsys-rep');
+    expect(r.host.log).toContain("Not uploaded: run/captures/profile.nsys-rep: a profiler's own report embeds the workload's whole environment; the tables read from it are uploaded instead (set upload-raw-reports: true to upload it as it is).");
+    expect([...stored.keys()]).toEqual(expect.arrayContaining(['run/captures/profile.nsys-stats.csv', 'run/captures/profile.sqlite', 'run/logs/measured-1.log', 'run/run.json']));
+    // The workload's log keeps its lines, less the values.
+    const log = stored.get('run/logs/measured-1.log')!.toString();
+    expect(log).toContain('logging in to the hub with token ***');
+    expect(log).toMatch(/^HF_TOKEN=\*\*\*$/m);
+
+    // The scrubbed export is still the same capture: every kernel row, no environment value.
+    const original = await openDatabaseBytes(readFileSync(join(SECRET_FIXTURES, 'secret.sqlite')));
+    const scrubbed = await openDatabaseBytes(stored.get('run/captures/profile.sqlite')!);
+    const count = (db: typeof original, sql: string) => db.exec(sql)[0]!.values[0]![0];
+    expect(count(scrubbed, 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL')).toBe(count(original, 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL'));
+    expect(count(scrubbed, 'SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL')).toBeGreaterThan(0);
+    expect(count(scrubbed, "SELECT count(*) FROM StringIds WHERE value LIKE 'nvjet_sm90_tst_%'")).toBe(count(original, "SELECT count(*) FROM StringIds WHERE value LIKE 'nvjet_sm90_tst_%'"));
+    expect(count(scrubbed, "SELECT count(*) FROM META_DATA_CAPTURE WHERE name LIKE '%ENVIRONMENT%' AND value <> '***'")).toBe(0);
+    expect(count(original, "SELECT count(*) FROM META_DATA_CAPTURE WHERE value LIKE 'PG_NOT_SECRET=%'")).toBe(1);
+    // Not only the credentials: no variable's value of the environment survives (PG_NOT_SECRET's included).
+    expect(stored.get('run/captures/profile.sqlite')!.includes('plainvalue1234')).toBe(false);
+    original.close();
+    scrubbed.close();
+  }, 60_000);
+
+  it('nsys with upload-raw-reports: the report still stays home when it holds a secret value of this job, with a warning', async () => {
+    const ws = leakyWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys', 'upload-raw-reports': 'true' }, env: STAND_IN_ENV });
+    expect(leaks(r)).toEqual([]);
+    expect(r.warnings).toContain('Not uploaded: run/captures/profile.nsys-rep: it holds the value of a secret variable of this job, and its format cannot be scrubbed.');
+  }, 60_000);
+
+  it('a PyTorch profiler trace whose user metadata holds the token: uploaded scrubbed, still the same trace', async () => {
+    const ws = leakyWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: `${PYTHON} torch_leaky.py`, profiler: 'torch', captures: 'traces/*.trace.json.gz' }, env: STAND_IN_ENV });
+    expect(r.failures).toEqual([]);
+    const rawTrace = filesUnder(join(ws, 'profile-gate', 'run')).find((file) => file.endsWith('.trace.json.gz'))!;
+    expect(gunzipSync(readFileSync(rawTrace)).includes(MARK)).toBe(true);
+    expect(leaks(r)).toEqual([]);
+    const captures = fake.artifactsOfRun(4242).find((a) => a.name.endsWith('-captures'))!;
+    const [name, bytes] = [...readZip(captures.zip!)].find(([n]) => n.endsWith('.trace.json.gz'))!;
+    const trace = JSON.parse(gunzipSync(bytes).toString()) as { traceEvents: unknown[]; run_config: string; launch: string };
+    const recorded = JSON.parse(gunzipSync(readFileSync(join(SECRET_FIXTURES, 'secret_torch.trace.json.gz'))).toString()) as { traceEvents: unknown[] };
+    expect(name).toMatch(/\.trace\.json\.gz$/);
+    expect(trace.traceEvents).toHaveLength(recorded.traceEvents.length);
+    expect(trace.launch).toBe('PG_GATE_SECRET=*** python3 serve.py');
+    expect(JSON.parse(trace.run_config)).toEqual({ hf_token: '***', model: 'llama' });
+  }, 60_000);
+});
