@@ -33,7 +33,7 @@ describe('--help', () => {
   it('takes no object property for a command', async () => {
     const { code, stderr } = await cli(['constructor', '--help']);
     expect(code).toBe(2);
-    expect(stderr).toBe('profile-gate: unknown command "constructor"; expected analyze, run, report, dashboard, demo or --help\n');
+    expect(stderr).toBe('profile-gate: unknown command "constructor"; expected analyze, run, report, dashboard, scrub, demo or --help\n');
   });
 
   it('lists every --format id in analyze --help and in the overview', async () => {

@@ -724,7 +724,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(834);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(347);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -739,7 +739,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 834:
+/***/ 347:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3130,6 +3130,178 @@ async function downloadReportArtifacts(query, access) {
     return { inputs, skipped, runs: runs.length };
 }
 
+;// CONCATENATED MODULE: ./src/io/secrets.ts
+/**
+ * Secrets kept out of everything that leaves the runner: the job log, the summary, the comment,
+ * the outputs and the artifacts. A secret is known three ways:
+ * - by its variable: the value of any environment variable whose name says it holds a credential
+ *   (HF_TOKEN, WANDB_API_KEY, AWS_SECRET_ACCESS_KEY, …) or that the workflow names (`redact-env`);
+ * - by its shape: token formats that announce themselves (hf_…, ghp_…, github_pat_…, sk-…, AKIA…,
+ *   xox?-…, glpat-…, JWTs, PEM private keys), wherever they appear;
+ * - by its place: the value of a credential-named assignment in text (`HF_TOKEN=…`, `"api_key": "…"`,
+ *   `--hf-token …=`), even when the variable was never in this process's environment.
+ * Pure: the doors hand in the environment.
+ */
+/** What replaces a secret. */
+const REDACTED = '***';
+/** Values shorter than this are never redacted by value: `true`, `1` or `none` would mangle text. */
+const SHORTEST_SECRET = 8;
+/** Name segments that mark a credential (compared whole, so `max_new_tokens` is not a token). */
+const CREDENTIAL_SEGMENTS = new Set(['token', 'secret', 'password', 'passwd', 'passphrase', 'apikey', 'credential', 'credentials', 'cookie', 'auth', 'authorization', 'pat']);
+/** A `_KEY` name is a credential after one of these (API_KEY, SECRET_ACCESS_KEY), or when written as an environment variable. */
+const KEY_QUALIFIERS = new Set(['api', 'access', 'private', 'secret', 'session', 'signing', 'encryption', 'master', 'license', 'account', 'service', 'client']);
+/** Whether a variable or field of this name holds a credential. */
+function isCredentialName(name) {
+    const segments = name.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean).map((s) => s.toLowerCase());
+    if (segments.some((s) => CREDENTIAL_SEGMENTS.has(s)))
+        return true;
+    const last = segments.length - 1;
+    if (last >= 1 && segments[last] === 'key')
+        return KEY_QUALIFIERS.has(segments[last - 1]) || /^[A-Z0-9_]+$/.test(name);
+    return false;
+}
+/** Token formats that say what they are; matched anywhere. */
+const CREDENTIAL_SHAPES = [
+    /\bhf_[A-Za-z0-9]{20,}/g,
+    /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+    /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+    /\bglpat-[A-Za-z0-9_-]{20,}/g,
+    /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g,
+    /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+    /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
+    /\bAIza[0-9A-Za-z_-]{35}/g,
+    /\bnpm_[A-Za-z0-9]{36}/g,
+    /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+    /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g,
+    /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+];
+/**
+ * `NAME=value`, `NAME="value"`, `"name": "value"`, `name: value`, `--name=value`: the name, what
+ * joins it to the value, and the value (up to a space, a quote, a separator or a NUL).
+ */
+const ASSIGNMENT = /([A-Za-z_][A-Za-z0-9_.-]*)("?[ \t]*[:=][ \t]*["']?)([^\s"'\x00,;&|<>`]+)/g;
+const NO_SECRETS = { values: [], names: [] };
+/**
+ * The secret values of an environment: every credential-named variable's value, and those of the
+ * variables named in `extraNames` (the workflow's own list), each at least SHORTEST_SECRET long.
+ */
+function secretsFromEnv(env, extraNames = []) {
+    const extra = new Set(extraNames);
+    const found = new Map();
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined || value.length < SHORTEST_SECRET)
+            continue;
+        if (!extra.has(name) && !isCredentialName(name))
+            continue;
+        for (const candidate of [value, value.trim()])
+            if (candidate.length >= SHORTEST_SECRET && !found.has(candidate))
+                found.set(candidate, name);
+    }
+    const values = [...found.keys()].sort((a, b) => b.length - a.length);
+    return { values, names: [...new Set(found.values())].sort() };
+}
+/** Both sets at once (this job's secrets and another's). */
+function mergeSecrets(a, b) {
+    const values = [...new Set([...a.values, ...b.values])].sort((x, y) => y.length - x.length);
+    return { values, names: [...new Set([...a.names, ...b.names])].sort() };
+}
+/** The text with every known secret, credential-shaped token and credential assignment replaced. */
+function redactText(text, secrets) {
+    let count = 0;
+    let out = text;
+    for (const value of secrets.values) {
+        if (!out.includes(value))
+            continue;
+        const parts = out.split(value);
+        count += parts.length - 1;
+        out = parts.join(REDACTED);
+    }
+    for (const shape of CREDENTIAL_SHAPES) {
+        shape.lastIndex = 0;
+        if (!shape.test(out))
+            continue;
+        shape.lastIndex = 0;
+        out = out.replace(shape, () => {
+            count += 1;
+            return REDACTED;
+        });
+    }
+    if (out.includes('=') || out.includes(':')) {
+        out = out.replace(ASSIGNMENT, (whole, name, joiner, value) => {
+            if (value === REDACTED || value.length < SHORTEST_SECRET / 2 || !isCredentialName(name.replace(/^-+/, '')))
+                return whole;
+            count += 1;
+            return `${name}${joiner}${REDACTED}`;
+        });
+    }
+    return { text: out, count };
+}
+/** Only the text (for log lines and messages). */
+function redact(text, secrets) {
+    return redactText(text, secrets).text;
+}
+/**
+ * Every string of a JSON-like value redacted (a report, run.json), keys included; other values kept.
+ * Returns a new value; the count is of replacements made.
+ */
+function redactValue(value, secrets) {
+    let count = 0;
+    const walk = (v) => {
+        if (typeof v === 'string') {
+            const r = redactText(v, secrets);
+            count += r.count;
+            return r.text;
+        }
+        if (Array.isArray(v))
+            return v.map(walk);
+        if (v && typeof v === 'object') {
+            const out = Object.create(Object.getPrototypeOf(v) === null ? null : Object.prototype);
+            for (const [k, item] of Object.entries(v)) {
+                // A credential-named field keeps its name and loses its value.
+                if (typeof item === 'string' && item.length >= SHORTEST_SECRET / 2 && isCredentialName(k)) {
+                    count += 1;
+                    out[walk(k)] = REDACTED;
+                }
+                else
+                    out[walk(k)] = walk(item);
+            }
+            return out;
+        }
+        return v;
+    };
+    return { value: walk(value), count };
+}
+/** The first known secret value found in these bytes (its variable is not said: only that one is there). */
+function findSecret(bytes, secrets) {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return secrets.values.find((value) => buffer.includes(value, 0, 'utf8'));
+}
+/**
+ * An environment block (the whole environment as one string: nsys keeps it so): three or more
+ * `NAME=` words separated by spaces, NULs or new lines. Every value in it is removed, not only the
+ * credentials: the environment is nobody's business outside the runner.
+ */
+const ENV_WORD = /(^|[\s\x00])([A-Z_][A-Z0-9_]+)=("[^"\x00\n]*"|[^\s\x00]*)/g;
+/** A variable every process environment has: tells an environment from a list of template arguments. */
+const ALWAYS_SET = new Set(['PATH', 'HOME', 'PWD', 'USER', 'LANG', 'SHELL', 'LD_LIBRARY_PATH', 'LD_PRELOAD']);
+function isEnvironmentBlock(text) {
+    let n = 0;
+    let common = false;
+    ENV_WORD.lastIndex = 0;
+    for (let m = ENV_WORD.exec(text); m; m = ENV_WORD.exec(text)) {
+        n += 1;
+        if (ALWAYS_SET.has(m[2]))
+            common = true;
+        if (n >= 3 && common)
+            return true;
+    }
+    return false;
+}
+/** The block with every value removed: `PATH=/usr/bin HF_TOKEN=hf_…` → `PATH=*** HF_TOKEN=***`. */
+function stripEnvironmentValues(text) {
+    return text.replace(ENV_WORD, (_whole, before, name) => `${before}${name}=${REDACTED}`);
+}
+
 ;// CONCATENATED MODULE: ./src/cli/dashboard-site.ts
 /**
  * The I/O half of `profile-gate dashboard`: read report.json files (and, with --from-artifacts,
@@ -3146,6 +3318,15 @@ async function downloadReportArtifacts(query, access) {
 
 
 
+
+/**
+ * The site is public and its reports come from other runs' artifacts: what it writes is redacted
+ * (credential-shaped tokens, credential assignments, this process's secret variables), whatever
+ * the runs that made the reports did.
+ */
+function published(text) {
+    return typeof text === 'string' ? redact(text, secretsFromEnv(process.env)) : text;
+}
 /** Every report.json under the paths; invalid ones become notes. A path that does not exist is an error. */
 async function loadDashboardReports(paths) {
     const inputs = [];
@@ -3167,7 +3348,8 @@ async function writeSite(directory, files) {
     const written = [];
     for (const file of files) {
         const path = (0,external_node_path_.join)(directory, file.path);
-        await (0,promises_.writeFile)(path, file.content);
+        // The page's code and style are ours; the data is the reports'.
+        await (0,promises_.writeFile)(path, file.path === 'data.js' ? published(file.content) : file.content);
         written.push(path);
     }
     return written;
@@ -3186,7 +3368,7 @@ async function saveReports(directory, inputs) {
             continue;
         names.add(name);
         await (0,promises_.mkdir)((0,external_node_path_.join)(directory, name), { recursive: true });
-        await (0,promises_.writeFile)((0,external_node_path_.join)(directory, name, model_report/* REPORT_FILE */.Uq), (0,json.serializeReport)(report));
+        await (0,promises_.writeFile)((0,external_node_path_.join)(directory, name, model_report/* REPORT_FILE */.Uq), published((0,json.serializeReport)(report)));
     }
     return names.size;
 }
@@ -3770,7 +3952,8 @@ async function globSegments(base, segments) {
 function createSystemProbe() {
     return {
         run: (command, args, timeoutMs = 20_000) => new Promise((resolve) => {
-            (0,external_node_child_process_namespaceObject.execFile)(command, [...args], { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+            // The environment given explicitly: the one `which` searched (an embedding host may swap process.env).
+            (0,external_node_child_process_namespaceObject.execFile)(command, [...args], { env: process.env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
                 const code = error?.code;
                 if (code === 'ENOENT' || code === 'EACCES')
                     return resolve(null);
@@ -4458,8 +4641,8 @@ function chooseDeepDive(mode, target, ncu, workload) {
 
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
-var registry = __nccwpck_require__(904);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 48 modules
+var registry = __nccwpck_require__(70);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
 var input_file = __nccwpck_require__(692);
 // EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
@@ -5869,7 +6052,7 @@ function createStepBuilder(options, detected, context, profiler, sampling, base)
             const csv = out('captures', 'profile.nsys-stats.csv');
             const util = out('captures', 'profile.gpu-time-util.csv');
             return [
-                step({ id: 'profile-stats', role: 'profile-stats', title: 'Kernel summary (nsys stats)', argv: nsysStatsArgs(detected.tools.nsys, rep), stdoutFile: csv, outputs: [{ path: csv, kind: 'nsys-stats', analysis: true, ...(hint ? { hint } : {}) }], onFailure: 'continue', weight: 1 }),
+                step({ id: 'profile-stats', role: 'profile-stats', title: 'Kernel summary (nsys stats)', argv: nsysStatsArgs(detected.tools.nsys, rep), stdoutFile: csv, outputs: [{ path: csv, kind: 'nsys-stats', analysis: true, ...(hint ? { hint } : {}) }, { path: rep.replace(/\.nsys-rep$/, '.sqlite'), kind: 'nsys-sqlite', analysis: false, optional: true }], onFailure: 'continue', weight: 1 }),
                 step({ id: 'profile-gpu-util', role: 'profile-stats', title: 'GPU in use over the capture (nsys analyze gpu_time_util)', argv: nsysGpuUtilArgs(detected.tools.nsys, rep), stdoutFile: util, outputs: [{ path: util, kind: 'nsys-gpu-time-util', analysis: true, optional: true }], onFailure: 'continue', weight: 0.5 }),
             ];
         },
@@ -6787,13 +6970,324 @@ function runCommand(argv) {
     return runCommandWith(argv);
 }
 
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(75);
+;// CONCATENATED MODULE: external "node:stream/promises"
+const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: external "node:string_decoder"
+const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+// EXTERNAL MODULE: ./src/ingest/common/sqlite-db.ts + 1 modules
+var sqlite_db = __nccwpck_require__(526);
+;// CONCATENATED MODULE: ./src/io/scrub-uploads.ts
+/**
+ * Files made ready for an artifact: each is copied into a staging folder with the job's secrets and
+ * the workload's environment taken out, or withheld with the reason. What is done depends on what the
+ * file is, read from its bytes (and, for the profilers' own report formats, its name):
+ * - text (CSV, JSON, logs, run.json, report.json): every secret, credential-shaped token and
+ *   credential assignment replaced (src/io/secrets.ts), streamed, so size does not matter;
+ * - gzip (Kineto traces): the same, inside the compression;
+ * - SQLite (nsys exports, rocpd): environment rows and blocks emptied, every text cell redacted,
+ *   then vacuumed so that no deleted page keeps the old bytes;
+ * - the profilers' own reports (.nsys-rep, .ncu-rep, .qdrep, .qdstrm, Perfetto and OTF2 traces):
+ *   withheld, since they embed the whole environment in formats that cannot be rewritten here;
+ *   uploaded only when the workflow opts in, and then only without a known secret value inside;
+ * - other binary files: uploaded only without a known secret value inside.
+ * Every staged file is searched once more for the known secret values before it may go.
+ */
+
+
+
+
+
+
+
+
+
+/** The profilers' own report formats: they carry the profiled process's whole environment. */
+const RAW_REPORT_SUFFIXES = ['.nsys-rep', '.qdrep', '.qdstrm', '.ncu-rep', '.pftrace', '.perfetto-trace', '.otf2'];
+/** Characters kept back between chunks, so a secret or an assignment cut by a chunk's end is still whole. */
+const CARRY = 4096;
+async function scrub_uploads_head(file, bytes = 65536) {
+    const handle = await (0,promises_.open)(file, 'r');
+    try {
+        const buffer = Buffer.alloc(bytes);
+        const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+        return buffer.subarray(0, bytesRead);
+    }
+    finally {
+        await handle.close();
+    }
+}
+async function treatmentOf(file) {
+    const lower = file.toLowerCase();
+    if (RAW_REPORT_SUFFIXES.some((suffix) => lower.endsWith(suffix)))
+        return 'raw-report';
+    const start = await scrub_uploads_head(file);
+    if (start.subarray(0, 16).toString('latin1') === sqlite_db/* SQLITE_MAGIC */.H5)
+        return 'sqlite';
+    if (start[0] === 0x1f && start[1] === 0x8b)
+        return 'gzip-text';
+    return start.includes(0) ? 'binary' : 'text';
+}
+/** Redacts a character stream chunk by chunk, keeping CARRY characters back for the next chunk. */
+class RedactingStream extends external_node_stream_.Transform {
+    secrets;
+    pending = '';
+    decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    count = 0;
+    binary = false;
+    constructor(secrets) {
+        super();
+        this.secrets = secrets;
+    }
+    _transform(chunk, _encoding, done) {
+        if (chunk.includes(0))
+            this.binary = true;
+        if (this.binary) {
+            done(new Error('the file holds binary data where text was expected'));
+            return;
+        }
+        const text = this.pending + this.decoder.write(chunk);
+        const redacted = redactText(text, this.secrets);
+        this.count += redacted.count;
+        const cut = Math.max(0, redacted.text.length - CARRY);
+        this.pending = redacted.text.slice(cut);
+        done(null, redacted.text.slice(0, cut));
+    }
+    _flush(done) {
+        const redacted = redactText(this.pending + this.decoder.end(), this.secrets);
+        this.count += redacted.count;
+        done(null, redacted.text);
+    }
+}
+async function redactTextFile(file, target, secrets, gzip) {
+    const redactor = new RedactingStream(secrets);
+    const source = (0,external_node_fs_.createReadStream)(file, { highWaterMark: 1 << 20 });
+    const sink = (0,external_node_fs_.createWriteStream)(target);
+    if (gzip)
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(source, (0,external_node_zlib_.createGunzip)(), redactor, (0,external_node_zlib_.createGzip)(), sink);
+    else
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(source, redactor, sink);
+    return redactor.count;
+}
+/** Whether a known secret value is anywhere in the file (inside the compression for gzip). */
+async function fileHoldsSecret(file, secrets, gzip = false) {
+    if (!secrets.values.length)
+        return false;
+    const longest = Math.max(...secrets.values.map((v) => Buffer.byteLength(v)));
+    let tail = Buffer.alloc(0);
+    let found = false;
+    const search = new external_node_stream_.Transform({
+        transform(chunk, _encoding, done) {
+            if (!found) {
+                const window = Buffer.concat([tail, chunk]);
+                if (findSecret(window, secrets) !== undefined)
+                    found = true;
+                tail = window.subarray(Math.max(0, window.length - longest + 1));
+            }
+            done();
+        },
+    });
+    const source = (0,external_node_fs_.createReadStream)(file, { highWaterMark: 1 << 20 });
+    if (gzip)
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(source, (0,external_node_zlib_.createGunzip)(), search);
+    else
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(source, search);
+    return found;
+}
+/** Columns that hold a process's environment (rocpd's `environment`, for one). */
+const ENVIRONMENT_COLUMN = /^env(ironment)?(_?vars?|_?variables?)?$/i;
+/**
+ * An SQLite capture with its environment and secrets taken out. nsys keeps the environment in
+ * META_DATA_CAPTURE (one row per variable), in TARGET_INFO_SYSTEM_ENV and in StringIds (whole
+ * blocks); rocpd in an `environment` column. Rows are kept (ids stay valid); values go.
+ */
+async function scrubSqlite(file, target, secrets) {
+    const db = await (0,sqlite_db/* openDatabaseBytes */.xn)(await (0,promises_.readFile)(file));
+    let count = 0;
+    try {
+        const tables = db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")[0]?.values.map((row) => String(row[0])) ?? [];
+        for (const table of tables) {
+            const t = (0,sqlite_db/* quoteName */.AB)(table);
+            const columns = db.exec(`PRAGMA table_info(${t})`)[0]?.values.map((row) => String(row[1])) ?? [];
+            if (table === 'META_DATA_CAPTURE' && columns.includes('name') && columns.includes('value')) {
+                db.run(`UPDATE ${t} SET value = ? WHERE name LIKE '%ENVIRONMENT%' AND value <> ?`, [REDACTED, REDACTED]);
+                count += db.getRowsModified();
+            }
+            for (const column of columns) {
+                const c = (0,sqlite_db/* quoteName */.AB)(column);
+                if (ENVIRONMENT_COLUMN.test(column)) {
+                    db.run(`UPDATE ${t} SET ${c} = ? WHERE ${c} IS NOT NULL AND ${c} <> ?`, [REDACTED, REDACTED]);
+                    count += db.getRowsModified();
+                    continue;
+                }
+                const statement = db.prepare(`SELECT DISTINCT ${c} FROM ${t} WHERE typeof(${c}) = 'text'`);
+                const changes = [];
+                try {
+                    while (statement.step()) {
+                        const value = String(statement.get()[0]);
+                        const redacted = redactText(value, secrets);
+                        const clean = isEnvironmentBlock(redacted.text) ? stripEnvironmentValues(redacted.text) : redacted.text;
+                        if (clean !== value)
+                            changes.push([value, clean]);
+                    }
+                }
+                finally {
+                    statement.free();
+                }
+                for (const [value, clean] of changes) {
+                    db.run(`UPDATE ${t} SET ${c} = ? WHERE ${c} = ?`, [clean, value]);
+                    count += db.getRowsModified();
+                }
+                for (const value of secrets.values) {
+                    db.run(`UPDATE ${t} SET ${c} = NULL WHERE typeof(${c}) = 'blob' AND instr(${c}, CAST(? AS BLOB)) > 0`, [value]);
+                    count += db.getRowsModified();
+                }
+            }
+        }
+        db.run('VACUUM');
+        await (0,promises_.writeFile)(target, db.export());
+    }
+    finally {
+        db.close();
+    }
+    return count;
+}
+/**
+ * Stages each file for upload, or withholds it with the reason. Never throws for one file: a file
+ * that cannot be scrubbed is withheld, so the rest still go.
+ */
+async function scrubForUpload(files, options) {
+    const staged = [];
+    const withheld = [];
+    for (const { file, target } of files) {
+        let treatment;
+        try {
+            treatment = await treatmentOf(file);
+            await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+        }
+        catch (error) {
+            withheld.push({ file, reason: `could not be read (${error.message})` });
+            continue;
+        }
+        try {
+            let redactions = 0;
+            if (treatment === 'raw-report') {
+                if (!options.rawReports) {
+                    withheld.push({ file, reason: "a profiler's own report embeds the workload's whole environment; the tables read from it are uploaded instead (set upload-raw-reports: true to upload it as it is)" });
+                    continue;
+                }
+                await (0,promises_.copyFile)(file, target);
+            }
+            else if (treatment === 'sqlite') {
+                const { size } = await (0,promises_.stat)(file);
+                if (size > sqlite_db/* MAX_SQLITE_BYTES */.On) {
+                    withheld.push({ file, reason: `an SQLite file of ${size} bytes is past the ${sqlite_db/* MAX_SQLITE_BYTES */.On} bytes that can be scrubbed` });
+                    continue;
+                }
+                redactions = await scrubSqlite(file, target, options.secrets);
+            }
+            else if (treatment === 'text' || treatment === 'gzip-text') {
+                try {
+                    redactions = await redactTextFile(file, target, options.secrets, treatment === 'gzip-text');
+                }
+                catch (error) {
+                    if (!/binary data/.test(error.message))
+                        throw error;
+                    treatment = 'binary';
+                    await (0,promises_.copyFile)(file, target);
+                }
+            }
+            else
+                await (0,promises_.copyFile)(file, target);
+            // The last word: no known secret value leaves, whatever the file is.
+            if (await fileHoldsSecret(target, options.secrets, treatment === 'gzip-text')) {
+                withheld.push({ file, reason: treatment === 'raw-report' || treatment === 'binary' ? 'it holds the value of a secret variable of this job, and its format cannot be scrubbed' : 'a secret value of this job was still found in it after scrubbing' });
+                await (0,promises_.rm)(target, { force: true });
+                continue;
+            }
+            staged.push({ file, target, treatment, redactions });
+        }
+        catch (error) {
+            withheld.push({ file, reason: `could not be scrubbed (${error.message})` });
+        }
+    }
+    return { staged, withheld };
+}
+
+;// CONCATENATED MODULE: ./src/cli/scrub-command.ts
+/**
+ * `profile-gate scrub --out DIR PATH...`: the files of a run made ready to leave the runner, as the
+ * action's upload does (src/io/scrub-uploads.ts), for a workflow that uploads `profile-gate run`'s
+ * folder itself. Secrets are this process's credential-named variables, --redact-env names and
+ * credential shapes; the profilers' own reports stay out unless --raw-reports.
+ */
+
+
+
+
+
+
+const SCRUB_USAGE = `profile-gate scrub --out DIR [--raw-reports] [--redact-env NAMES] PATH...
+
+Copies the files under each PATH into DIR, keeping their layout, as the action uploads them: every
+secret and environment value taken out of text, gzip and SQLite files; the profilers' own reports
+(.nsys-rep, .ncu-rep, .qdrep, Perfetto) left out unless --raw-reports (they embed the workload's
+whole environment); any file that still holds a secret value of this environment left out. Secrets
+are the values of variables named like credentials (…_TOKEN, …_SECRET, …_API_KEY, …PASSWORD…), of
+the variables named in --redact-env (comma separated), and credential-shaped tokens.
+`;
+async function filesUnder(path) {
+    let info;
+    try {
+        info = await (0,promises_.stat)(path);
+    }
+    catch (error) {
+        throw new errors/* InputError */.dz(path, `cannot read it (${error.code ?? 'error'}); expected a file or a folder to scrub`);
+    }
+    if (!info.isDirectory())
+        return [(0,external_node_path_.resolve)(path)];
+    const entries = await (0,promises_.readdir)(path, { recursive: true, withFileTypes: true });
+    return entries.filter((entry) => entry.isFile()).map((entry) => (0,external_node_path_.resolve)(entry.parentPath, entry.name)).sort();
+}
+async function runScrubCommand(argv, env = process.env) {
+    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
+        args: argv,
+        allowPositionals: true,
+        options: { out: { type: 'string' }, 'raw-reports': { type: 'boolean' }, 'redact-env': { type: 'string' } },
+    });
+    if (!values.out)
+        throw new errors/* UsageError */.eb('scrub: --out DIR is required');
+    if (!positionals.length)
+        throw new errors/* UsageError */.eb('scrub: expected at least one PATH to scrub');
+    const out = (0,external_node_path_.resolve)(values.out);
+    const secrets = secretsFromEnv(env, (values['redact-env'] ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+    const files = [];
+    for (const path of positionals) {
+        const base = (0,external_node_path_.resolve)(path);
+        for (const file of await filesUnder(path)) {
+            if (file === out || file.startsWith(`${out}${external_node_path_.sep}`))
+                continue;
+            const rel = file === base ? (base.split(external_node_path_.sep).pop() ?? 'file') : (0,external_node_path_.join)(base.split(external_node_path_.sep).pop() ?? '', (0,external_node_path_.relative)(base, file));
+            files.push({ file, target: (0,external_node_path_.join)(out, rel) });
+        }
+    }
+    const { staged, withheld } = await scrubForUpload(files, { secrets, rawReports: values['raw-reports'] ?? false });
+    const redactions = staged.reduce((sum, file) => sum + file.redactions, 0);
+    process.stdout.write(`scrub: ${staged.length} file(s) written to ${out}, ${redactions} secret or environment value(s) taken out, ${withheld.length} left out\n`);
+    for (const { file, reason } of withheld)
+        process.stdout.write(`  left out ${(0,external_node_path_.relative)(process.cwd(), file) || file}: ${reason}\n`);
+    return errors/* EXIT_OK */.Ij;
+}
+
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(347);
+var capture = __nccwpck_require__(728);
 ;// CONCATENATED MODULE: ./src/cli/program.ts
 /**
  * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
  * (0 ok, 1 the gate failed, 2 bad input or usage). Errors a user can cause print one line.
  */
+
 
 
 
@@ -6840,6 +7334,7 @@ Usage:
                                             profiled runs, then analyze (see profile-gate run --help)
   profile-gate report --out DIR REPORT...   merge report.json files (matrix legs) into one summary and comment
   profile-gate dashboard --out DIR INPUT... a static dashboard from many report.json files (or --from-artifacts)
+  profile-gate scrub --out DIR PATH...      copy a run's files without secrets or environment, ready to upload
   profile-gate --version
   profile-gate COMMAND --help               the options of one command
 
@@ -6884,6 +7379,7 @@ const COMMAND_HELP = new Map([
     ['run', RUN_HELP],
     ['report', `Usage: ${REPORT_USAGE}\n`],
     ['dashboard', `Usage: ${DASHBOARD_USAGE}\n`],
+    ['scrub', `Usage: ${SCRUB_USAGE}`],
 ]);
 /** On a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
 function wantsColor(stream, env = process.env) {
@@ -7027,6 +7523,8 @@ async function main(argv) {
                 return await runDashboardCommand(rest);
             case 'demo':
                 return await runDemo(rest);
+            case 'scrub':
+                return await runScrubCommand(rest);
             case '--version':
             case 'version':
                 process.stdout.write(`${version/* TOOL_VERSION */.w}\n`);
@@ -7038,7 +7536,7 @@ async function main(argv) {
                 process.stdout.write(HELP);
                 return errors/* EXIT_OK */.Ij;
             default:
-                throw new errors/* UsageError */.eb(`unknown command ${JSON.stringify(command)}; expected analyze, run, report, dashboard, demo or --help`);
+                throw new errors/* UsageError */.eb(`unknown command ${JSON.stringify(command)}; expected analyze, run, report, dashboard, scrub, demo or --help`);
         }
     }
     catch (error) {
@@ -8687,7 +9185,7 @@ function describeError(error) {
 /* harmony export */ });
 /* unused harmony exports MAX_PLAUSIBLE_VALUE, implausibleNumber */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
-/* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(347);
+/* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(728);
 /**
  * An importer reads one capture format into a Capture. It is small: a cheap `sniff` over the first
  * bytes (content, never the file name) plus `read`. Detection loops over the registry in order.
@@ -8973,6 +9471,154 @@ function inputFromText(path, text) {
         stream: () => node_stream__WEBPACK_IMPORTED_MODULE_2__.Readable.from([Buffer.from(text)]),
         bytes: async () => Buffer.from(text),
     };
+}
+
+
+/***/ }),
+
+/***/ 526:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  On: () => (/* binding */ MAX_SQLITE_BYTES),
+  H5: () => (/* binding */ SQLITE_MAGIC),
+  lo: () => (/* binding */ columnNames),
+  ap: () => (/* binding */ integerText),
+  Jr: () => (/* binding */ isSqliteHead),
+  xn: () => (/* binding */ openDatabaseBytes),
+  Ym: () => (/* binding */ queryRows),
+  AB: () => (/* binding */ quoteName),
+  Gz: () => (/* binding */ schemaNames),
+  kR: () => (/* binding */ withDatabase)
+});
+
+;// CONCATENATED MODULE: external "node:module"
+const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(916);
+;// CONCATENATED MODULE: ./src/ingest/common/sqlite-db.ts
+/**
+ * SQLite capture files (nsys `.sqlite` exports, rocprofv3 rocpd `*_results.db`) opened with sql.js:
+ * SQLite compiled to WebAssembly, so nothing is built natively on the runner. Its build with the
+ * wasm inlined is loaded at run time, only when a SQLite file is read: from node_modules when
+ * running from source, else from the copy the build puts beside each bundle (the bundler cannot
+ * take it in: sql.js clears `module` on purpose and checks it with `typeof`, which the bundler
+ * folds to a constant). The database is read whole into memory.
+ */
+
+
+/** The 16 bytes every SQLite 3 database starts with. */
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+/** Larger databases are not loaded into memory: the export command's CSV is read instead. */
+const MAX_SQLITE_BYTES = 512 * 1024 * 1024;
+function isSqliteHead(head) {
+    return head.startsWith(SQLITE_MAGIC);
+}
+let engine;
+/**
+ * The one copy of sql.js in dist/ (scripts/finish-dist.mjs): beside the action's bundle, and one
+ * folder up from the CLI's (dist/cli/); then the package, when run from source.
+ */
+const SQL_JS_FILES = ['./sql-wasm-inline.cjs', '../sql-wasm-inline.cjs', 'sql.js/dist/sql-wasm-inline.js'];
+async function sqlJs() {
+    engine ??= (async () => {
+        // String(): the bundler would treat `createRequire(import.meta.url)` as its own require.
+        const load = (0,external_node_module_namespaceObject.createRequire)(String(import.meta.url));
+        for (const id of SQL_JS_FILES) {
+            try {
+                return await load(id)();
+            }
+            catch (error) {
+                if (error.code !== 'MODULE_NOT_FOUND')
+                    throw error;
+            }
+        }
+        throw new Error(`the SQLite reader (sql.js) is missing: none of ${SQL_JS_FILES.join(', ')} could be loaded`);
+    })();
+    return engine;
+}
+/** A database from bytes already known to be SQLite (scrubbing a file for upload); the caller closes it. */
+async function openDatabaseBytes(bytes) {
+    const { Database } = await sqlJs();
+    return new Database(bytes);
+}
+/** Opens the file as a database, or says in one line why it cannot be read (and what to run instead). */
+async function openSqlite(file, exportHint) {
+    if (file.sizeBytes > MAX_SQLITE_BYTES) {
+        throw new errors/* InputError */.dz(file.path, `the database is ${file.sizeBytes} bytes; SQLite captures are read up to ${MAX_SQLITE_BYTES} bytes: ${exportHint}`);
+    }
+    const bytes = file.bytes ? await file.bytes() : Buffer.from(await file.text(), 'latin1');
+    if (!Buffer.from(bytes.subarray(0, 16)).toString('latin1').startsWith(SQLITE_MAGIC)) {
+        throw new errors/* InputError */.dz(file.path, `expected an SQLite 3 database (the file does not start with "SQLite format 3"): ${exportHint}`, 'byte 0');
+    }
+    const { Database } = await sqlJs();
+    let db;
+    try {
+        db = new Database(bytes);
+        db.exec('SELECT count(*) FROM sqlite_master');
+    }
+    catch (error) {
+        throw new errors/* InputError */.dz(file.path, `expected a readable SQLite database (${error.message}): ${exportHint}`);
+    }
+    return db;
+}
+/**
+ * Runs `read` on the opened database and closes it. SQLite finds most damage only when a query
+ * reaches it: such errors become one InputError line with the export command to use instead.
+ */
+async function withDatabase(file, exportHint, read) {
+    const db = await openSqlite(file, exportHint);
+    try {
+        return read(db);
+    }
+    catch (error) {
+        if (error instanceof errors/* InputError */.dz)
+            throw error;
+        throw new errors/* InputError */.dz(file.path, `expected a readable SQLite database (${error.message}): ${exportHint}`);
+    }
+    finally {
+        db.close();
+    }
+}
+/** Names of the tables and views in the database. */
+function schemaNames(db) {
+    return queryRows(db, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").map((row) => String(row[0]));
+}
+function columnNames(db, table) {
+    return queryRows(db, `PRAGMA table_info(${quoteName(table)})`).map((row) => String(row[1]));
+}
+function quoteName(name) {
+    return `"${name.replace(/"/g, '""')}"`;
+}
+/** Every row of a query; integers come as BigInt when they pass 2^53 (nanosecond timestamps do). */
+function queryRows(db, sql) {
+    const statement = db.prepare(sql);
+    const rows = [];
+    try {
+        const get = statement.get.bind(statement);
+        while (statement.step())
+            rows.push(get(null, { useBigInt: true }).map(narrow));
+    }
+    finally {
+        statement.free();
+    }
+    return rows;
+}
+/** A BigInt that fits a double exactly becomes a number; larger ones stay BigInt. */
+function narrow(value) {
+    if (typeof value !== 'bigint')
+        return value;
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+/** An integer cell as decimal text (timestamps), or undefined. */
+function integerText(value) {
+    if (typeof value === 'bigint')
+        return value.toString();
+    if (typeof value === 'number' && Number.isInteger(value))
+        return String(value);
+    return undefined;
 }
 
 
@@ -9426,7 +10072,7 @@ function finiteNumber(value) {
 
 /***/ }),
 
-/***/ 904:
+/***/ 70:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9441,7 +10087,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(916);
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(347);
+var capture = __nccwpck_require__(728);
 // EXTERNAL MODULE: ./src/ingest/common/importer.ts
 var common_importer = __nccwpck_require__(376);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
@@ -17370,126 +18016,8 @@ const amdSmiJson = (0,common_importer/* defineImporter */.IN)({
     },
 });
 
-;// CONCATENATED MODULE: external "node:module"
-const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
-;// CONCATENATED MODULE: ./src/ingest/common/sqlite-db.ts
-/**
- * SQLite capture files (nsys `.sqlite` exports, rocprofv3 rocpd `*_results.db`) opened with sql.js:
- * SQLite compiled to WebAssembly, so nothing is built natively on the runner. Its build with the
- * wasm inlined is loaded at run time, only when a SQLite file is read: from node_modules when
- * running from source, else from the copy the build puts beside each bundle (the bundler cannot
- * take it in: sql.js clears `module` on purpose and checks it with `typeof`, which the bundler
- * folds to a constant). The database is read whole into memory.
- */
-
-
-/** The 16 bytes every SQLite 3 database starts with. */
-const SQLITE_MAGIC = 'SQLite format 3\u0000';
-/** Larger databases are not loaded into memory: the export command's CSV is read instead. */
-const MAX_SQLITE_BYTES = 512 * 1024 * 1024;
-function isSqliteHead(head) {
-    return head.startsWith(SQLITE_MAGIC);
-}
-let engine;
-/**
- * The one copy of sql.js in dist/ (scripts/finish-dist.mjs): beside the action's bundle, and one
- * folder up from the CLI's (dist/cli/); then the package, when run from source.
- */
-const SQL_JS_FILES = ['./sql-wasm-inline.cjs', '../sql-wasm-inline.cjs', 'sql.js/dist/sql-wasm-inline.js'];
-async function sqlJs() {
-    engine ??= (async () => {
-        // String(): the bundler would treat `createRequire(import.meta.url)` as its own require.
-        const load = (0,external_node_module_namespaceObject.createRequire)(String(import.meta.url));
-        for (const id of SQL_JS_FILES) {
-            try {
-                return await load(id)();
-            }
-            catch (error) {
-                if (error.code !== 'MODULE_NOT_FOUND')
-                    throw error;
-            }
-        }
-        throw new Error(`the SQLite reader (sql.js) is missing: none of ${SQL_JS_FILES.join(', ')} could be loaded`);
-    })();
-    return engine;
-}
-/** Opens the file as a database, or says in one line why it cannot be read (and what to run instead). */
-async function openSqlite(file, exportHint) {
-    if (file.sizeBytes > MAX_SQLITE_BYTES) {
-        throw new errors/* InputError */.dz(file.path, `the database is ${file.sizeBytes} bytes; SQLite captures are read up to ${MAX_SQLITE_BYTES} bytes: ${exportHint}`);
-    }
-    const bytes = file.bytes ? await file.bytes() : Buffer.from(await file.text(), 'latin1');
-    if (!Buffer.from(bytes.subarray(0, 16)).toString('latin1').startsWith(SQLITE_MAGIC)) {
-        throw new errors/* InputError */.dz(file.path, `expected an SQLite 3 database (the file does not start with "SQLite format 3"): ${exportHint}`, 'byte 0');
-    }
-    const { Database } = await sqlJs();
-    let db;
-    try {
-        db = new Database(bytes);
-        db.exec('SELECT count(*) FROM sqlite_master');
-    }
-    catch (error) {
-        throw new errors/* InputError */.dz(file.path, `expected a readable SQLite database (${error.message}): ${exportHint}`);
-    }
-    return db;
-}
-/**
- * Runs `read` on the opened database and closes it. SQLite finds most damage only when a query
- * reaches it: such errors become one InputError line with the export command to use instead.
- */
-async function withDatabase(file, exportHint, read) {
-    const db = await openSqlite(file, exportHint);
-    try {
-        return read(db);
-    }
-    catch (error) {
-        if (error instanceof errors/* InputError */.dz)
-            throw error;
-        throw new errors/* InputError */.dz(file.path, `expected a readable SQLite database (${error.message}): ${exportHint}`);
-    }
-    finally {
-        db.close();
-    }
-}
-/** Names of the tables and views in the database. */
-function schemaNames(db) {
-    return queryRows(db, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").map((row) => String(row[0]));
-}
-function columnNames(db, table) {
-    return queryRows(db, `PRAGMA table_info(${quoteName(table)})`).map((row) => String(row[1]));
-}
-function quoteName(name) {
-    return `"${name.replace(/"/g, '""')}"`;
-}
-/** Every row of a query; integers come as BigInt when they pass 2^53 (nanosecond timestamps do). */
-function queryRows(db, sql) {
-    const statement = db.prepare(sql);
-    const rows = [];
-    try {
-        const get = statement.get.bind(statement);
-        while (statement.step())
-            rows.push(get(null, { useBigInt: true }).map(narrow));
-    }
-    finally {
-        statement.free();
-    }
-    return rows;
-}
-/** A BigInt that fits a double exactly becomes a number; larger ones stay BigInt. */
-function narrow(value) {
-    if (typeof value !== 'bigint')
-        return value;
-    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-}
-/** An integer cell as decimal text (timestamps), or undefined. */
-function integerText(value) {
-    if (typeof value === 'bigint')
-        return value.toString();
-    if (typeof value === 'number' && Number.isInteger(value))
-        return String(value);
-    return undefined;
-}
-
+// EXTERNAL MODULE: ./src/ingest/common/sqlite-db.ts + 1 modules
+var sqlite_db = __nccwpck_require__(526);
 ;// CONCATENATED MODULE: ./src/ingest/formats/nsys-sqlite.ts
 
 
@@ -17517,13 +18045,13 @@ function memops(db, tables) {
     };
     const NAMES = { 'memcpy-htod': '[CUDA memcpy Host-to-Device]', 'memcpy-dtoh': '[CUDA memcpy Device-to-Host]', 'memcpy-dtod': '[CUDA memcpy Device-to-Device]', 'memcpy-other': '[CUDA memcpy other]', memset: '[CUDA memset]' };
     if (tables.has('CUPTI_ACTIVITY_KIND_MEMCPY')) {
-        for (const [kind, start, end, bytes] of queryRows(db, 'SELECT copyKind, start, "end", bytes FROM CUPTI_ACTIVITY_KIND_MEMCPY')) {
+        for (const [kind, start, end, bytes] of (0,sqlite_db/* queryRows */.Ym)(db, 'SELECT copyKind, start, "end", bytes FROM CUPTI_ACTIVITY_KIND_MEMCPY')) {
             const k = copyKind(kind);
             add(k, NAMES[k], Number(end) - Number(start), Number(bytes) || 0);
         }
     }
     if (tables.has('CUPTI_ACTIVITY_KIND_MEMSET')) {
-        for (const [start, end, bytes] of queryRows(db, 'SELECT start, "end", bytes FROM CUPTI_ACTIVITY_KIND_MEMSET'))
+        for (const [start, end, bytes] of (0,sqlite_db/* queryRows */.Ym)(db, 'SELECT start, "end", bytes FROM CUPTI_ACTIVITY_KIND_MEMSET'))
             add('memset', NAMES['memset'], Number(end) - Number(start), Number(bytes) || 0);
     }
     return [...byKind.values()];
@@ -17532,23 +18060,23 @@ function memops(db, tables) {
     id: 'nsys-sqlite',
     label: 'Nsight Systems SQLite export',
     sniff(head) {
-        return isSqliteHead(head) && /CUPTI_ACTIVITY_KIND_|StringIds|META_DATA_EXPORT|TARGET_INFO_/.test(head);
+        return (0,sqlite_db/* isSqliteHead */.Jr)(head) && /CUPTI_ACTIVITY_KIND_|StringIds|META_DATA_EXPORT|TARGET_INFO_/.test(head);
     },
     async read(file, ctx) {
-        return withDatabase(file, EXPORT_HINT, (db) => {
-            const tables = new Set(schemaNames(db));
+        return (0,sqlite_db/* withDatabase */.kR)(file, EXPORT_HINT, (db) => {
+            const tables = new Set((0,sqlite_db/* schemaNames */.Gz)(db));
             if (!tables.has('StringIds') && !tables.has('META_DATA_EXPORT')) {
                 throw new errors/* InputError */.dz(file.path, `expected an nsys SQLite export (StringIds and META_DATA_EXPORT tables), found none: ${EXPORT_HINT}`);
             }
             if (!tables.has('CUPTI_ACTIVITY_KIND_KERNEL')) {
                 throw new errors/* InputError */.dz(file.path, 'the nsys export holds no CUDA kernel data (no CUPTI_ACTIVITY_KIND_KERNEL table): was the capture made with -t cuda?');
             }
-            const columns = new Set(columnNames(db, 'CUPTI_ACTIVITY_KIND_KERNEL'));
+            const columns = new Set((0,sqlite_db/* columnNames */.lo)(db, 'CUPTI_ACTIVITY_KIND_KERNEL'));
             const nameColumn = columns.has('demangledName') ? 'demangledName' : 'shortName';
             const shape = ['gridX', 'gridY', 'gridZ', 'blockX', 'blockY', 'blockZ'].every((c) => columns.has(c)) ? ', k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ' : '';
             const trace = new KernelTraceReader(file.path, 'Index,KernelName,gpu-id,BeginNs,EndNs', 1, false, ctx);
             trace.fieldWord = 'column';
-            const rows = queryRows(db, `SELECT coalesce(s.value, ''), k.deviceId, k.start, k."end"${shape} FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.${nameColumn} ORDER BY k.start`);
+            const rows = (0,sqlite_db/* queryRows */.Ym)(db, `SELECT coalesce(s.value, ''), k.deviceId, k.start, k."end"${shape} FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.${nameColumn} ORDER BY k.start`);
             rows.forEach((row, i) => {
                 const [name, device, start, end, ...dims] = row;
                 if (!name)
@@ -17557,14 +18085,14 @@ function memops(db, tables) {
                 trace.addDispatch({
                     name: String(name ?? ''),
                     agent: String(device ?? 0),
-                    start: integerText(start) ?? String(start),
-                    end: integerText(end) ?? String(end),
+                    start: (0,sqlite_db/* integerText */.ap)(start) ?? String(start),
+                    end: (0,sqlite_db/* integerText */.ap)(end) ?? String(end),
                     ...(sizes.length === 6 ? { grid: sizes.slice(0, 3), block: sizes.slice(3), gridInBlocks: true } : {}),
                 }, `CUPTI_ACTIVITY_KIND_KERNEL row ${i + 1}`);
             });
             const read = trace.finish();
-            const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set(queryRows(db, 'SELECT name FROM TARGET_INFO_GPU').map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
-            const version = tables.has('META_DATA_EXPORT') ? queryRows(db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_PRODUCT_VERSION'")[0]?.[0] : undefined;
+            const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set((0,sqlite_db/* queryRows */.Ym)(db, 'SELECT name FROM TARGET_INFO_GPU').map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
+            const version = tables.has('META_DATA_EXPORT') ? (0,sqlite_db/* queryRows */.Ym)(db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_PRODUCT_VERSION'")[0]?.[0] : undefined;
             return {
                 source: { path: file.path, format: 'nsys-sqlite', tool: 'nsys', parts: ['CUPTI_ACTIVITY_KIND_KERNEL'], ...(version ? { toolVersion: String(version) } : {}) },
                 kernels: read.kernels,
@@ -17595,31 +18123,31 @@ function relation(path, names, base) {
 function gpuName(db, agents) {
     if (!agents)
         return [];
-    const columns = new Set(columnNames(db, agents));
-    const pick = ['product_name', 'model_name', 'name'].filter((c) => columns.has(c)).map((c) => `nullif(${quoteName(c)}, '')`);
+    const columns = new Set((0,sqlite_db/* columnNames */.lo)(db, agents));
+    const pick = ['product_name', 'model_name', 'name'].filter((c) => columns.has(c)).map((c) => `nullif(${(0,sqlite_db/* quoteName */.AB)(c)}, '')`);
     if (pick.length === 0 || !columns.has('type'))
         return [];
-    return [...new Set(queryRows(db, `SELECT coalesce(${pick.join(', ')}) FROM ${quoteName(agents)} WHERE type = 'GPU'`).map((r) => String(r[0] ?? '')).filter(Boolean))];
+    return [...new Set((0,sqlite_db/* queryRows */.Ym)(db, `SELECT coalesce(${pick.join(', ')}) FROM ${(0,sqlite_db/* quoteName */.AB)(agents)} WHERE type = 'GPU'`).map((r) => String(r[0] ?? '')).filter(Boolean))];
 }
 /* harmony default export */ const rocpd_sqlite = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocpd-sqlite',
     label: 'rocprofv3 rocpd SQLite database',
     sniff(head) {
-        return isSqliteHead(head) && /rocpd_/.test(head);
+        return (0,sqlite_db/* isSqliteHead */.Jr)(head) && /rocpd_/.test(head);
     },
     async read(file, ctx) {
-        return withDatabase(file, rocpd_sqlite_EXPORT_HINT, (db) => {
-            const names = schemaNames(db);
+        return (0,sqlite_db/* withDatabase */.kR)(file, rocpd_sqlite_EXPORT_HINT, (db) => {
+            const names = (0,sqlite_db/* schemaNames */.Gz)(db);
             const dispatches = relation(file.path, names, 'rocpd_kernel_dispatch');
             const symbols = relation(file.path, names, 'rocpd_info_kernel_symbol');
             if (!dispatches || !symbols) {
                 throw new errors/* InputError */.dz(file.path, `expected rocpd kernel tables (rocpd_kernel_dispatch, rocpd_info_kernel_symbol), found none: was rocprofv3 run with --kernel-trace? ${rocpd_sqlite_EXPORT_HINT}`);
             }
-            const symbolColumns = new Set(columnNames(db, symbols));
+            const symbolColumns = new Set((0,sqlite_db/* columnNames */.lo)(db, symbols));
             const name = symbolColumns.has('display_name') ? "coalesce(nullif(s.display_name, ''), s.kernel_name)" : 's.kernel_name';
             const trace = new KernelTraceReader(file.path, 'Kind,Agent_Id,Kernel_Name,Start_Timestamp,End_Timestamp', 1, true, ctx);
-            const rows = queryRows(db, `SELECT ${name}, d.agent_id, d.start, d."end", d.grid_size_x, d.grid_size_y, d.grid_size_z, d.workgroup_size_x, d.workgroup_size_y, d.workgroup_size_z
-         FROM ${quoteName(dispatches)} d LEFT JOIN ${quoteName(symbols)} s ON s.id = d.kernel_id ORDER BY d.start`);
+            const rows = (0,sqlite_db/* queryRows */.Ym)(db, `SELECT ${name}, d.agent_id, d.start, d."end", d.grid_size_x, d.grid_size_y, d.grid_size_z, d.workgroup_size_x, d.workgroup_size_y, d.workgroup_size_z
+         FROM ${(0,sqlite_db/* quoteName */.AB)(dispatches)} d LEFT JOIN ${(0,sqlite_db/* quoteName */.AB)(symbols)} s ON s.id = d.kernel_id ORDER BY d.start`);
             rows.forEach((row, i) => {
                 const [kernel, agent, start, end, ...dims] = row;
                 if (kernel === null || kernel === undefined)
@@ -17627,8 +18155,8 @@ function gpuName(db, agents) {
                 trace.addDispatch({
                     name: String(kernel ?? ''),
                     agent: String(agent ?? 0),
-                    start: integerText(start) ?? String(start),
-                    end: integerText(end) ?? String(end),
+                    start: (0,sqlite_db/* integerText */.ap)(start) ?? String(start),
+                    end: (0,sqlite_db/* integerText */.ap)(end) ?? String(end),
                     grid: dims.slice(0, 3).map(Number),
                     block: dims.slice(3).map(Number),
                 }, `${dispatches} row ${i + 1}`);
@@ -17955,7 +18483,7 @@ function detectFormat(file, options = {}) {
     const cells = file.head.trimStart().split(/\r?\n/, 1)[0].split(', ');
     if (options.smiColumns?.length && cells.length === options.smiColumns.length && cells.length > 1)
         return nvidia_smi_csv/* default */.Ay;
-    if (isSqliteHead(file.head)) {
+    if ((0,sqlite_db/* isSqliteHead */.Jr)(file.head)) {
         throw new errors/* InputError */.dz(file.path, 'an SQLite database with neither nsys (CUPTI_ACTIVITY_KIND_KERNEL, StringIds) nor rocprofv3 rocpd tables near its start; pass --format nsys-sqlite or --format rocpd-sqlite, or export it as CSV (nsys stats --format csv --output PREFIX x.sqlite; rocpd convert -i x.db --output-format csv)', 'byte 0');
     }
     const firstLine = file.head.split(/\r?\n/, 1)[0]?.slice(0, 60) ?? '';
@@ -18126,7 +18654,7 @@ function mean(values) {
 
 /***/ }),
 
-/***/ 347:
+/***/ 728:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -18532,7 +19060,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(816);
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(347);
+var capture = __nccwpck_require__(728);
 // EXTERNAL MODULE: ./src/model/family-ids.ts
 var family_ids = __nccwpck_require__(538);
 ;// CONCATENATED MODULE: ./src/model/profile.ts
@@ -22573,8 +23101,8 @@ function runRules(profile, config = {}, rules = RULES) {
     return findings.map(({ stage: _stage, ...finding }) => finding);
 }
 
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
-var registry = __nccwpck_require__(904);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 48 modules
+var registry = __nccwpck_require__(70);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(916);
 ;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts

@@ -24,6 +24,7 @@ import { REPORT_USAGE, runReportCommand } from './report-command.js';
 import { exportProfilerReports } from './profiler-reports.js';
 import { RUN_METADATA_HELP, RUN_METADATA_OPTIONS, resolveRunMetadata, systemGit } from './run-metadata.js';
 import { runCommand, RUN_HELP } from './run-command.js';
+import { runScrubCommand, SCRUB_USAGE } from './scrub-command.js';
 import { FORMAT_IDS } from '../model/capture.js';
 
 /** Items joined by commas, wrapped at `width` with continuation lines indented by `indent`. */
@@ -49,6 +50,7 @@ Usage:
                                             profiled runs, then analyze (see profile-gate run --help)
   profile-gate report --out DIR REPORT...   merge report.json files (matrix legs) into one summary and comment
   profile-gate dashboard --out DIR INPUT... a static dashboard from many report.json files (or --from-artifacts)
+  profile-gate scrub --out DIR PATH...      copy a run's files without secrets or environment, ready to upload
   profile-gate --version
   profile-gate COMMAND --help               the options of one command
 
@@ -96,6 +98,7 @@ const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['run', RUN_HELP],
   ['report', `Usage: ${REPORT_USAGE}\n`],
   ['dashboard', `Usage: ${DASHBOARD_USAGE}\n`],
+  ['scrub', `Usage: ${SCRUB_USAGE}`],
 ]);
 
 /** On a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
@@ -242,6 +245,8 @@ export async function main(argv: string[]): Promise<number> {
         return await runDashboardCommand(rest);
       case 'demo':
         return await runDemo(rest);
+      case 'scrub':
+        return await runScrubCommand(rest);
       case '--version':
       case 'version':
         process.stdout.write(`${TOOL_VERSION}\n`);
@@ -253,7 +258,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(HELP);
         return EXIT_OK;
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}; expected analyze, run, report, dashboard, demo or --help`);
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; expected analyze, run, report, dashboard, scrub, demo or --help`);
     }
   } catch (error) {
     const usage = String((error as NodeJS.ErrnoException | undefined)?.code ?? '').startsWith('ERR_PARSE_ARGS');

@@ -8,6 +8,7 @@ import { describeError, EXIT_BAD_INPUT, EXIT_GATE_FAILED, EXIT_OK, EXIT_RUN_FAIL
 import { REPORT_FILE, type Report } from '../model/report.js';
 import type { Probe } from '../runner/detect.js';
 import { createPlainLogger, type Logger } from '../runner/logger.js';
+import { redact, secretsFromEnv } from '../io/secrets.js';
 import { parseRunOptions, RUN_OPTION_NAMES } from '../runner/run-options.js';
 import { baseReportPath, prepareRun, runJob, type AnalyzeSide } from '../runner/run-workload.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
@@ -141,7 +142,10 @@ function parseRunArgs(argv: string[]) {
 }
 
 export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}): Promise<number> {
-  const write = deps.write ?? ((text: string) => void process.stdout.write(text));
+  // The terminal is a CI job's log: the workload's lines lose their secrets there too.
+  const secrets = secretsFromEnv(process.env);
+  const writeRaw = deps.write ?? ((text: string) => void process.stdout.write(text));
+  const write = (text: string) => writeRaw(redact(text, secrets));
   try {
     let parsed;
     try {

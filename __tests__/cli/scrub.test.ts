@@ -1,0 +1,58 @@
+/**
+ * `profile-gate scrub`: a run's folder made ready to upload, on the real H200 files recorded with a
+ * marker secret in the profiled process's environment (__tests__/fixtures/h200-secret).
+ */
+import { cpSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, runCli } from '../helpers/cli.js';
+import { ProcessGroups } from '../../src/runner/process.js';
+import { REPO, standInProbe, standInPythonDir, tempDir } from '../runner/stand-ins.js';
+
+const MARK = 'pgmarker7f3c9a1e5b2d4c6a';
+
+describe('profile-gate scrub', () => {
+  const secrets = { HF_TOKEN: `hf_${MARK}`, PG_GATE_SECRET: MARK };
+  const saved = Object.fromEntries(Object.keys(secrets).map((name) => [name, process.env[name]]));
+  beforeAll(() => Object.assign(process.env, secrets));
+  afterAll(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  });
+
+  it('copies the run folder without the secret, leaving the profilers’ own reports out', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'pg-scrub-'));
+    cpSync(join(REPO, '__tests__', 'fixtures', 'h200-secret'), join(work, 'run'), { recursive: true });
+    const out = join(work, 'upload');
+    const r = await cli(['scrub', '--out', out, join(work, 'run')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toMatch(/^scrub: 7 file\(s\) written to .*upload, \d+ secret or environment value\(s\) taken out, 2 left out$/);
+    expect(readdirSync(join(out, 'run')).sort()).toEqual(['PROVENANCE.md', 'marker_counts.txt', 'secret.gpu_time_util.csv', 'secret.ncu.csv', 'secret.nsys-stats.csv', 'secret.sqlite', 'secret_torch.trace.json.gz']);
+    for (const name of readdirSync(join(out, 'run'))) expect(readFileSync(join(out, 'run', name)).includes(MARK)).toBe(false);
+    // The provenance note names the marker: it is redacted in the copy, as any occurrence would be.
+    expect(readFileSync(join(work, 'run', 'PROVENANCE.md')).includes(MARK)).toBe(true);
+  });
+
+  it('refuses a missing path in one line, exit 2', async () => {
+    const r = await cli(['scrub', '--out', join(tmpdir(), 'x'), '/nonexistent/run']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^profile-gate: \/nonexistent\/run: .*expected a file or a folder to scrub\n$/);
+  });
+
+  it('profile-gate run: the workload lines on the terminal (a CI job log) lose the secret', async () => {
+    const cwd = tempDir('secret-run');
+    const r = await runCli(['--engine', 'command', '--run', 'echo logging in with $HF_TOKEN; echo \'{"metric": "decode_tok_s", "value": 1}\'', '--runs', '1', '--warmup-runs', '0', '--profiler', 'none', '--deep-dive', 'off', '--out', 'o'], {
+      probe: standInProbe({ vendor: 'none' }),
+      pythonDir: standInPythonDir({ snapshot: false }),
+      cwd,
+      groups: new ProcessGroups({ graceMs: 300 }),
+    });
+    expect(r.stdout).toContain('  | logging in with ***\n');
+    expect(r.stdout.includes(MARK)).toBe(false);
+    // The log file on the runner keeps what the workload wrote.
+    expect(readFileSync(join(cwd, 'o', 'logs', 'measured-1.log'), 'utf8')).toContain(`logging in with hf_${MARK}`);
+  });
+});
