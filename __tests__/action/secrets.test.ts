@@ -17,6 +17,8 @@ import type { FakeGitHub } from '../helpers/fake-github.js';
 import { readZip } from '../helpers/fake-github-zip.js';
 import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
 import { PYTHON, REPO, STAND_IN_TOOLS } from '../runner/stand-ins.js';
+import { serializeReport } from '../../src/report/json.js';
+import { makeReport } from '../report/report-factory.js';
 
 const SECRET_FIXTURES = join(REPO, '__tests__', 'fixtures', 'h200-secret');
 /** The marker the H200 fixtures were recorded with (python/capture/verdict_captures.sh). */
@@ -175,4 +177,18 @@ describe('mode run with a secret in the workload environment', () => {
     expect(trace.launch).toBe('PG_GATE_SECRET=*** python3 serve.py');
     expect(JSON.parse(trace.run_config)).toEqual({ hf_token: '***', model: 'llama' });
   }, 60_000);
+
+  it('mode report: a token in another run\'s report (an older version, a fork) reaches neither the summary, the comment, the outputs nor the log', async () => {
+    const leaked = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+    const report = makeReport({ workload: `llama HF_TOKEN=hf_${MARK}`, kernelName: (i) => (i === 0 ? `kernel_${leaked}` : `kernel_${i}`) });
+    fake.registerRun({ id: 900, event: 'pull_request', status: 'completed', conclusion: 'success', head_branch: 'feature', head_sha: 'b'.repeat(40), headRepositoryId: 999 });
+    fake.addArtifact(900, 'profile-gate-llama', { 'report.json': serializeReport(report) });
+    const event = { workflow_run: { id: 900, event: 'pull_request', head_sha: 'b'.repeat(40), pull_requests: [{ number: 7 }] }, repository: { full_name: 'octo/gpu-app', default_branch: 'main' } };
+    const r = await runInProcess({ fake, runId: 901, eventName: 'workflow_run', event, job: 'comment', inputs: { mode: 'report', 'pr-number': '7' }, env: { PATH } });
+    expect(r.failures).toEqual([]);
+    expect(r.summary).toContain('<code>kernel&#95;​&#42;&#42;&#42;</code>');
+    const out = [r.summary, ...fake.commentsOn(7).map((c) => c.body), JSON.stringify(r.outputs), r.host.log.join('\n')].join('\n');
+    expect(out.includes(leaked)).toBe(false);
+    expect(out.includes(MARK)).toBe(false);
+  });
 });

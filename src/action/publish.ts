@@ -181,7 +181,7 @@ async function stageArtifact(ctx: ModeContext, files: readonly string[], root: s
   const mapped = paths.filter((p) => kept.has(p.file) && storablePath(p.path) !== p.path);
   if (mapped.length) {
     const names = join(stageRoot, CAPTURE_NAMES_FILE);
-    await writeFile(names, `${JSON.stringify({ note: 'stored path -> the capture file name it stands for', names: Object.fromEntries(mapped.map((p) => [storablePath(p.path), p.path])) }, null, 2)}\n`);
+    await writeFile(names, redact(`${JSON.stringify({ note: 'stored path -> the capture file name it stands for', names: Object.fromEntries(mapped.map((p) => [storablePath(p.path), p.path])) }, null, 2)}\n`, ctx.secrets));
     uploadFiles.push(names);
     ctx.host.info(`${mapped.length} capture path(s) hold characters the artifact service refuses; stored under mapped names (${CAPTURE_NAMES_FILE}), e.g. ${mapped[0]!.path} as ${storablePath(mapped[0]!.path)}.`);
   }

@@ -30,19 +30,19 @@ export function isCredentialName(name: string): boolean {
   return false;
 }
 
-/** Token formats that say what they are; matched anywhere. */
+/** Token formats that say what they are; matched anywhere, also after an underscore (`kernel_ghp_…`). */
 const CREDENTIAL_SHAPES: readonly RegExp[] = [
-  /\bhf_[A-Za-z0-9]{20,}/g,
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\bglpat-[A-Za-z0-9_-]{20,}/g,
-  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g,
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
-  /\bAIza[0-9A-Za-z_-]{35}/g,
-  /\bnpm_[A-Za-z0-9]{36}/g,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-  /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g,
+  /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{20,}/g,
+  /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g,
+  /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g,
+  /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g,
+  /(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g,
+  /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+  /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/g,
+  /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}/g,
+  /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}/g,
+  /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+  /(?<![A-Za-z0-9])Bearer\s+[A-Za-z0-9._~+/-]{16,}=*/g,
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
 ];
 

@@ -14,6 +14,7 @@ import { reportsInZip, unreadableReason } from '../../github/report-artifacts.js
 import type { Report } from '../../model/report.js';
 import { boundReport } from '../../report/bounded-report.js';
 import { mergeReports, type ReportEntry } from '../../report/merge-reports.js';
+import { redact, redactValue } from '../../io/secrets.js';
 import { artifactUrl } from '../github/run-context.js';
 import { safeText } from '../../report/markdown/text.js';
 import { UsageError } from '../../errors.js';
@@ -151,7 +152,9 @@ export async function reportMode(ctx: ModeContext): Promise<void> {
     }
   }
   if (collected.entries.length === 0) ctx.host.warning('No report was found to merge; the summary says so.');
-  const merged = mergeReports(collected.entries);
+  // Reports from other runs (an older version of the action, a fork) may quote a secret: redacted as data,
+  // before rendering escapes their text beyond what a redaction of the page could find.
+  const merged = mergeReports(collected.entries.map((entry) => ({ ...entry, label: redact(entry.label, ctx.secrets), report: redactValue(entry.report, ctx.secrets).value })));
   const runUrl = runId !== ctx.run.runId ? `${ctx.run.serverUrl}/${ctx.run.owner}/${ctx.run.repo}/actions/runs/${runId}` : ctx.run.runUrl;
   ctx.host.setOutput(OUTPUTS.reportJson, '');
   ctx.host.setOutput(OUTPUTS.artifactId, '');
