@@ -10,6 +10,7 @@ import { gzipSync, gunzipSync } from 'node:zlib';
 import { analyze } from '../../src/pipeline/analyze.js';
 import { isCredentialName, redact, redactValue, secretsFromEnv, isEnvironmentBlock, NO_SECRETS } from '../../src/io/secrets.js';
 import { scrubForUpload } from '../../src/io/scrub-uploads.js';
+import { openDatabaseBytes } from '../../src/ingest/common/sqlite-db.js';
 import { REPO } from '../runner/stand-ins.js';
 
 const FIXTURES = join(REPO, '__tests__', 'fixtures', 'h200-secret');
@@ -121,5 +122,31 @@ describe('staging files for upload', () => {
     // Without a known secret, no file is held back for holding one.
     const none = await scrubForUpload([{ file: join(dir, 'dirty.bin'), target: join(dir, 'out2', 'dirty.bin') }], { secrets: NO_SECRETS, rawReports: false });
     expect(none.withheld).toEqual([]);
+  });
+
+  it('a rocpd database: the process table keeps its rows, loses its environment and the token in its command line, and reads as the same capture', async () => {
+    const dir = stage();
+    // The real rocpd fixture, with the process table rocprofv3 writes (id, nid, pid, ppid, init, fini,
+    // start, end, command, environment, extdata) added as it would hold a workload run with a token.
+    const db = await openDatabaseBytes(readFileSync(join(REPO, '__tests__', 'fixtures', 'sqlite', 'rocpd_llamacpp_r9700_built_results.db')));
+    db.run('CREATE TABLE "rocpd_info_process_0195f3c2a1b04d7e9c8f6a5b4c3d2e1f" (id INTEGER PRIMARY KEY, nid INTEGER, pid INTEGER, ppid INTEGER, init BIGINT, fini BIGINT, start BIGINT, "end" BIGINT, command TEXT, environment JSONB, extdata JSONB)');
+    db.run('INSERT INTO "rocpd_info_process_0195f3c2a1b04d7e9c8f6a5b4c3d2e1f" VALUES (1, 1, 4242, 1, 0, 0, 0, 0, ?, ?, ?)', [
+      `/usr/bin/env HF_TOKEN=hf_${MARK} llama-bench -m model.gguf`,
+      JSON.stringify({ PATH: '/usr/bin', PG_GATE_SECRET: MARK, PG_NOT_SECRET: 'plainvalue1234' }),
+      '{}',
+    ]);
+    writeFileSync(join(dir, 'rocpd.db'), db.export());
+    db.close();
+    const result = await scrubForUpload([{ file: join(dir, 'rocpd.db'), target: join(dir, 'out', 'rocpd.db') }], { secrets: SECRETS, rawReports: false });
+    expect(result.withheld).toEqual([]);
+    const bytes = readFileSync(join(dir, 'out', 'rocpd.db'));
+    expect(bytes.includes(MARK)).toBe(false);
+    expect(bytes.includes('plainvalue1234')).toBe(false);
+    const scrubbed = await openDatabaseBytes(bytes);
+    expect(scrubbed.exec('SELECT command, environment FROM "rocpd_info_process_0195f3c2a1b04d7e9c8f6a5b4c3d2e1f"')[0]!.values).toEqual([['/usr/bin/env HF_TOKEN=*** llama-bench -m model.gguf', '***']]);
+    scrubbed.close();
+    const [before, after] = await Promise.all([analyze({ inputs: [join(dir, 'rocpd.db')] }), analyze({ inputs: [join(dir, 'out', 'rocpd.db')] })]);
+    expect(after.totalKernelNs).toBe(before.totalKernelNs);
+    expect(after.totalKernelNs).toBeGreaterThan(0);
   });
 });
