@@ -44,7 +44,7 @@ const STAND_IN_ENV = {
   STAND_IN_NSYS_SQLITE: join(SECRET_FIXTURES, 'secret.sqlite'),
   STAND_IN_NSYS_STATS: join(SECRET_FIXTURES, 'secret.nsys-stats.csv'),
   STAND_IN_NSYS_GPU_UTIL: join(SECRET_FIXTURES, 'secret.gpu_time_util.csv'),
-  STAND_IN_NCU_CSV: join(SECRET_FIXTURES, 'secret.ncu.csv'),
+  STAND_IN_NCU_CSV: join(SECRET_FIXTURES, 'ncu', 'secret.ncu.csv'),
 };
 beforeAll(() => {
   // The workload inherits the action's environment, as on a runner.

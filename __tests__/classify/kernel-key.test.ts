@@ -116,7 +116,7 @@ describe('kernelKey: one kernel as each tool writes it', () => {
   });
 
   it('anonymous namespaces in every spelling: ncu `unnamed>::`, nsys `<unnamed>::`, c++filt `(anonymous namespace)::`', () => {
-    expect(kernelKey(namesIn('../../../shared/fixtures/external-2/ncu/vllmcpp_laguna_grouped_gemv_gb10_ncu_details_id0_trimmed.csv').find((n) => /QuantDot/.test(n))!)).toBe('QuantDotGemmGroupedKernel');
+    expect(kernelKey(namesIn('external-2/ncu/vllmcpp_laguna_grouped_gemv_gb10_ncu_details_id0_trimmed.csv').find((n) => /QuantDot/.test(n))!)).toBe('QuantDotGemmGroupedKernel');
     expect(kernelKey(mangled(/QuantDotGemmGroupedKernel/))).toBe('QuantDotGemmGroupedKernel');
     expect(kernelKey(spelling('kernel-names/nsys_healthy_kern_sum.csv', /vectorized_layer_norm_kernel/))).toBe('vectorized_layer_norm_kernel');
     expect(kernelKey(mangled(/vectorized_layer_norm_kernel/))).toBe('vectorized_layer_norm_kernel');

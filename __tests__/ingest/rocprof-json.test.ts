@@ -44,7 +44,7 @@ describe('rocprof v1 results.json', () => {
 
   test('sniff: claims rocprof traces only, never a Kineto trace', async () => {
     expect(await claimedBy(rocprofJson)).toEqual(await expectedFor(/rocprofv1_results(_head)?\.json$/));
-    expect(await claimedBy(rocprofJson)).toHaveLength(3); // the real results.json (own copy and shared) and its head
+    expect(await claimedBy(rocprofJson)).toHaveLength(2); // the real results.json and its head
     expect(rocprofJson.sniff('{"traceEvents":[{"ph":"X","cat":"kernel","args":{"KernelName":"k","BeginNs":"1"}}]}')).toBe(false);
     expect(kinetoJson.sniff('{"traceEvents":[]}')).toBe(true);
   });

@@ -68,7 +68,7 @@ describe('staging files for upload', () => {
 
   it('real nsys files: the report is withheld, the SQLite export goes scrubbed and reads as the same capture', async () => {
     const dir = stage();
-    const names = ['secret.nsys-rep', 'secret.sqlite', 'secret.nsys-stats.csv', 'secret.ncu-rep', 'secret.ncu.csv'];
+    const names = ['secret.nsys-rep', 'secret.sqlite', 'secret.nsys-stats.csv', 'ncu/secret.ncu-rep', 'ncu/secret.ncu.csv'];
     // The recorded files do hold the marker where the issue says: the report and its export.
     expect(readFileSync(join(FIXTURES, 'secret.nsys-rep')).includes(MARK)).toBe(true);
     expect(readFileSync(join(FIXTURES, 'secret.sqlite')).includes(MARK)).toBe(true);
@@ -94,9 +94,9 @@ describe('staging files for upload', () => {
 
   it('with raw reports allowed, a report without a secret value goes as it is; one with it stays', async () => {
     const dir = stage();
-    const result = await scrubForUpload(['secret.nsys-rep', 'secret.ncu-rep'].map((name) => ({ file: join(FIXTURES, name), target: join(dir, name) })), { secrets: SECRETS, rawReports: true });
+    const result = await scrubForUpload(['secret.nsys-rep', 'ncu/secret.ncu-rep'].map((name) => ({ file: join(FIXTURES, name), target: join(dir, name) })), { secrets: SECRETS, rawReports: true });
     expect(result.staged.map((s) => s.file.split('/').pop())).toEqual(['secret.ncu-rep']);
-    expect(readFileSync(join(dir, 'secret.ncu-rep'))).toEqual(readFileSync(join(FIXTURES, 'secret.ncu-rep')));
+    expect(readFileSync(join(dir, 'ncu', 'secret.ncu-rep'))).toEqual(readFileSync(join(FIXTURES, 'ncu', 'secret.ncu-rep')));
     expect(result.withheld).toEqual([{ file: join(FIXTURES, 'secret.nsys-rep'), reason: 'it holds the value of a secret variable of this job, and its format cannot be scrubbed' }]);
   });
 
