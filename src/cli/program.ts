@@ -181,6 +181,8 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
   const noCaptures = values['if-no-captures'] ?? DEFAULT_NO_CAPTURE_POLICY;
   if (!(NO_CAPTURE_POLICIES as readonly string[]).includes(noCaptures)) throw new UsageError(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
+  // A closed list: checked before any file is read or exported.
+  if (values.format !== undefined && !(FORMAT_IDS as readonly string[]).includes(values.format)) throw new UsageError(`--format ${values.format}: expected one of ${FORMAT_IDS.join(', ')}`);
   const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
   const families = values.families ? await loadFamilies(values.families) : [];
   const { failOn, ...gate } = parseGateFlags((flag) => values[flag]);

@@ -92,7 +92,10 @@ const RawRunOptionsSchema = z.object({
   'base-workdir': z.string().min(1).optional(),
   'base-run': z.string().min(1).optional(),
   'max-runs': integer(1).optional(),
-  'allow-no-gpu': z.union([z.boolean(), z.enum(['true', 'false', 'True', 'False', 'TRUE', 'FALSE'], { error: 'expected true or false' }).transform((v) => v.toLowerCase() === 'true')]).default(false),
+  'allow-no-gpu': z
+    .enum(['true', 'false', 'True', 'False', 'TRUE', 'FALSE'], { error: 'expected true or false' })
+    .transform((v) => v.toLowerCase() === 'true')
+    .default(false),
 });
 
 /**
