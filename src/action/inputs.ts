@@ -233,7 +233,8 @@ export function getInputs(host: Pick<ActionHost, 'getInput'>): ActionInputs {
     }, actionGateLabel);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    bad.push(error.message);
+    // One line per bad input: the schema's own line stands when it already named this input.
+    if (!bad.some((line) => line.startsWith(error.message.slice(0, error.message.indexOf(':') + 1)))) bad.push(error.message);
   }
   const mode = parsed.success ? parsed.data.mode : raw.mode;
   if (mode === 'analyze' && raw.captures.length === 0) bad.push(`input '${INPUTS.captures}': expected at least one capture path in mode 'analyze'`);
