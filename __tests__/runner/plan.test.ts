@@ -76,13 +76,16 @@ describe('buildPlan: max generate', () => {
   it.each(['auto', 'nsys'])('with no GPU and profiler %s: the plan cannot run, unless allowed', (profiler) => {
     const p = plan({ model: 'org/m', runs: '1', profiler }, noGpu);
     expect(p.problems).toEqual([
-      `no GPU found (nvidia-smi and rocm-smi list none), but profiler ${profiler} and GPU sampling need one; check the driver and the runner's device access, or allow a throughput-only run with allow-no-gpu (--allow-no-gpu), or set profiler none`,
+      `no GPU found (nvidia-smi and rocm-smi list none), but profiler ${profiler} and GPU sampling need one; check the driver and the runner's device access, or allow a throughput-only run with allow-no-gpu (--allow-no-gpu)`,
     ]);
     expect(plan({ model: 'org/m', runs: '1', profiler, 'allow-no-gpu': 'true' }, noGpu).problems).toEqual([]);
   });
 
-  it('with no GPU and profiler none: throughput only was asked for, no problem', () => {
-    expect(plan({ model: 'org/m', runs: '1', profiler: 'none' }, noGpu).problems).toEqual([]);
+  it('with no GPU and profiler none: GPU sampling alone still needs one; with neither planned, no problem', () => {
+    expect(plan({ model: 'org/m', runs: '1', profiler: 'none' }, noGpu).problems).toEqual([
+      "no GPU found (nvidia-smi and rocm-smi list none), but GPU sampling needs one; check the driver and the runner's device access, or allow a throughput-only run with allow-no-gpu (--allow-no-gpu)",
+    ]);
+    expect(plan({ model: 'org/m', runs: '1', profiler: 'none' }, noGpu, { gpuSnapshotAvailable: false }).problems).toEqual([]);
   });
 
   it('with no GPU, allowed: nothing sampled, no profile, no deep dive, and it says so', () => {

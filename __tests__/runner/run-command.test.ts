@@ -205,7 +205,7 @@ describe('profile-gate run (CLI)', () => {
     const run = (extra: string[]) => runCli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet', ...extra], { probe: noGpu, pythonDir, cwd: work, groups: new ProcessGroups({ graceMs: 300 }), analyze: async () => report([]) });
     const refused = await run([]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^profile-gate: the plan cannot run: no GPU found \(nvidia-smi and rocm-smi list none\), but profiler auto and GPU sampling need one; .*allow-no-gpu \(--allow-no-gpu\)/);
+    expect(refused.stderr).toMatch(/^profile-gate: the plan cannot run: no GPU found \(nvidia-smi and rocm-smi list none\), but profiler auto needs one; .*allow-no-gpu \(--allow-no-gpu\)/);
     expect(existsSync(join(work, 'o', 'logs'))).toBe(false);
     // A switch: the next word is not its value.
     // Allowed, it runs (the tiny workload writes no capture, so the run then fails for that: exit 4).

@@ -43,7 +43,8 @@ The plan is printed first; --dry-run prints only the plan.
   --deep-dive auto|off|always   Nsight Compute on the dominant kernel (default auto)
   --timeout-minutes M           time budget of the whole run (default 30)
   --allow-no-gpu                run although no GPU is found (throughput only); otherwise no GPU
-                                with a profiler planned (any but none) stops the plan, exit 2
+                                with a profiler (any but none) or GPU sampling planned stops the
+                                plan, exit 2
 
 A/B (the base build in the same job, on the same GPU; its report is the baseline):
   --base-workdir DIR            a checkout of the base commit: the same workload runs there, its

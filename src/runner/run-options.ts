@@ -137,8 +137,8 @@ export interface RunOptions {
    */
   maxRuns: number;
   /**
-   * Run although no GPU is found while a profiler is planned (any profiler but none): the run then
-   * measures throughput only. Otherwise no GPU is a problem of the plan, and nothing runs.
+   * Run although no GPU is found while a GPU profiler (any but none) or GPU sampling is planned:
+   * the run then measures throughput only. Otherwise no GPU is a problem of the plan, and nothing runs.
    */
   allowNoGpu: boolean;
   /** Options that were given but do not apply to the chosen engine or mode (told, not fatal). */
