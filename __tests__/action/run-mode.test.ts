@@ -24,7 +24,7 @@ function checkouts(slower: number): string {
   return ws;
 }
 
-const AB_INPUTS = { mode: 'run', engine: 'command', run: 'bash bench.sh', 'base-workdir': 'base', runs: '4', 'warmup-runs': '1', profiler: 'none', 'deep-dive': 'off', key: 'tiny-ab' };
+const AB_INPUTS = { mode: 'run', engine: 'command', run: 'bash bench.sh', 'base-workdir': 'base', runs: '4', 'warmup-runs': '1', profiler: 'none', 'deep-dive': 'off', key: 'tiny-ab', 'allow-no-gpu': 'true' };
 
 let fake: FakeGitHub;
 useFakeGitHub((started) => (fake = started));

@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { DEFAULT_FAIL_ON_TEXT, GATE_FLAG_SPECS, GATE_FLAGS, gateTextFrom, parseGateFlags, type GateOptionsInput } from '../../src/compare/gate-options.js';
-import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
+import { DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, GATE_FLAG_SPECS, GATE_FLAGS, gateTextFrom, parseGateFlags, type GateOptionsInput } from '../../src/compare/gate-options.js';
+import { DEFAULT_FAIL_ON, DEFAULT_FAIL_ON_SEVERITY, DEFAULT_FAIL_VERDICTS } from '../../src/compare/verdict.js';
+import { FINDING_IDS } from '../../src/model/finding-ids.js';
 import { ProcessGroups } from '../../src/runner/process.js';
 import { cli, runCli } from '../helpers/cli.js';
 import { emptyReport } from '../helpers/empty-report.js';
@@ -17,10 +18,28 @@ const healthyNsys = join(ROOT, '__tests__', 'fixtures', 'h200-captures', 'health
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }> };
 
 /** Every gate flag set to a value that differs from its default. */
-const ALL_FLAGS = ['--threshold', 'decode_tok_s=4', '--fail-on', 'unfused-attention', '--allow-throttled', '--allow-environment-mismatch', 'driver,cuda', '--overlap-check', 'false', '--drop-outliers', 'false'];
+const ALL_FLAGS = [
+  '--threshold',
+  'decode_tok_s=4',
+  '--fail-on',
+  'unfused-attention',
+  '--fail-on-severity',
+  'warning',
+  '--fail-verdicts',
+  'fail,invalid,insufficient-data',
+  '--allow-throttled',
+  '--allow-environment-mismatch',
+  'driver,cuda',
+  '--overlap-check',
+  'false',
+  '--drop-outliers',
+  'false',
+];
 const EXPECTED: GateOptionsInput = {
   thresholds: { decode_tok_s: 4 },
   failOn: ['unfused-attention'],
+  failOnSeverity: 'warning',
+  failVerdicts: ['fail', 'invalid', 'insufficient-data'],
   allowThrottled: true,
   allowEnvironmentMismatch: ['driver', 'cuda'],
   overlapCheck: false,
@@ -63,10 +82,15 @@ describe('gate flags', () => {
     for (const [flag, bad, message] of [
       ['--drop-outliers', 'maybe', '--drop-outliers: expected true or false, got "maybe"'],
       ['--allow-environment-mismatch', 'gpu', "unknown environment key 'gpu'"],
+      // Before, a misspelt id was taken and never matched: the gate was off without a word.
+      ['--fail-on', 'unfused-atention', `--fail-on unfused-atention: unknown finding id 'unfused-atention' (known: ${FINDING_IDS.join(', ')})`],
+      ['--fail-on-severity', 'info', '--fail-on-severity info: expected one of error, warning'],
+      ['--fail-verdicts', 'fail,passed', "--fail-verdicts fail,passed: unknown verdict 'passed' (known: fail, invalid, insufficient-data, warn; none for no verdict)"],
     ] as const) {
       const { code, stderr } = await cli(['analyze', '--json', '-', flag, bad, healthyNsys]);
       expect(code).toBe(2);
       expect(stderr).toContain(message);
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     }
   });
 
@@ -76,7 +100,7 @@ describe('gate flags', () => {
   });
 
   it('the action inputs read through the same table, naming the input in errors', () => {
-    const inputs: Record<string, string | boolean | string[]> = { thresholds: ['decode_tok_s=4'], 'fail-on': ['unfused-attention'], 'allow-throttled': true, 'allow-environment-mismatch': ['driver', 'cuda'], 'overlap-check': false, 'drop-outliers': false };
+    const inputs: Record<string, string | boolean | string[]> = { thresholds: ['decode_tok_s=4'], 'fail-on': ['unfused-attention'], 'fail-on-severity': 'warning', 'fail-verdicts': ['fail', 'invalid', 'insufficient-data'], 'allow-throttled': true, 'allow-environment-mismatch': ['driver', 'cuda'], 'overlap-check': false, 'drop-outliers': false };
     const read = (flag: keyof typeof GATE_FLAG_SPECS) => inputs[GATE_FLAG_SPECS[flag].input];
     expect(parseGateFlags(read)).toEqual(EXPECTED);
     expect(gateTextFrom(() => undefined)).toEqual({});
@@ -84,11 +108,17 @@ describe('gate flags', () => {
     expect(() => parseGateFlags((flag) => (flag === 'overlap-check' ? 'maybe' : undefined), (flag) => `input '${GATE_FLAG_SPECS[flag].input}'`)).toThrow(`input 'overlap-check': expected true or false, got "maybe"`);
   });
 
-  it("action.yml's fail-on default and the regression-gate reference are the one default", () => {
+  it("action.yml's fail-on, fail-on-severity and fail-verdicts defaults and the regression-gate reference are the one default", () => {
     expect(ACTION.inputs['fail-on']!.default).toBe(DEFAULT_FAIL_ON_TEXT);
+    expect(ACTION.inputs['fail-on-severity']!.default).toBe(DEFAULT_FAIL_ON_SEVERITY);
+    expect(ACTION.inputs['fail-verdicts']!.default).toBe(DEFAULT_FAIL_VERDICTS_TEXT);
+    expect(DEFAULT_FAIL_VERDICTS_TEXT).toBe(DEFAULT_FAIL_VERDICTS.join(','));
     expect(DEFAULT_FAIL_ON_TEXT).toBe(DEFAULT_FAIL_ON.join(','));
     const reference = readFileSync(join(ROOT, 'references', 'steps', 'regression-gate.md'), 'utf8');
     const row = reference.split('\n').find((line) => line.startsWith('| `failOn` |'));
     expect(row?.split('|')[2]!.split(',').map((id) => id.trim())).toEqual([...DEFAULT_FAIL_ON]);
+    const cell = (name: string) => reference.split('\n').find((line) => line.startsWith(`| \`${name}\` |`))?.split('|')[2]!.trim();
+    expect(cell('failOnSeverity')).toBe(DEFAULT_FAIL_ON_SEVERITY);
+    expect(cell('failVerdicts')!.split(',').map((v) => v.trim())).toEqual([...DEFAULT_FAIL_VERDICTS]);
   });
 });

@@ -219,15 +219,26 @@ describe('compare: findings', () => {
     expect(verdict).toBe('fail');
     expect(comparison!.newFindings).toEqual(['re-prefill']);
     expect(row(comparison!.rows, 'finding:re-prefill')).toMatchObject({ kind: 'finding', status: 'fail', baseline: 0, current: 1 });
-    expect(comparison!.reasons[0]).toBe('new finding re-prefill (in failOn)');
+    expect(comparison!.reasons[0]).toBe('new finding re-prefill (error, in fail-on)');
   });
   it('the verdict comes with the lines that decide it: the failing rows only, never a finding the baseline shares', () => {
     const both = compare(side(healthy[1]!, { findings: [rePrefill, { id: 'empty-capture', severity: 'error' }] }), side(healthy[0]!, { findings: [rePrefill] }), {});
     expect(both.verdict).toBe('warn');
-    expect(both.reasons).toEqual(['new finding empty-capture']);
+    expect(both.reasons).toEqual(['new finding empty-capture (error)']);
     const passed = compare(side(healthy[1]!), side(healthy[0]!), {});
     expect(passed.reasons).toEqual([passed.comparison!.reasons.at(-1)]);
     expect(passed.reasons[0]).toMatch(/^no regression: /);
+  });
+  // Before, a new warning of a fail-on id failed the job; now only fail-on-severity (error by default) does.
+  it('a new warning of a fail-on id warns by default and fails under failOnSeverity warning; the failing line shows its evidence', () => {
+    const warning = { id: 're-prefill', severity: 'warning' as const, message: 'Prefill-shaped GEMMs are 71% of linear-layer time.', evidence: { prefillShare: 0.71 }, basis: ['kernel breakdown: 3,648 launches of 22 kernels'] };
+    const byDefault = compare(side(healthy[1]!, { findings: [warning] }), side(healthy[0]!), {});
+    expect(byDefault.verdict).toBe('warn');
+    expect(byDefault.reasons).toEqual(['new finding re-prefill (warning; in fail-on, below fail-on-severity error)']);
+    expect(row(byDefault.comparison!.rows, 'finding:re-prefill')).toMatchObject({ status: 'warn', note: 'new since the baseline; in failOn, below failOnSeverity error' });
+    const strict = compare(side(healthy[1]!, { findings: [warning] }), side(healthy[0]!), { failOnSeverity: 'warning' });
+    expect(strict.verdict).toBe('fail');
+    expect(strict.reasons).toEqual(['new finding re-prefill (warning, in fail-on): Prefill-shaped GEMMs are 71% of linear-layer time. (evidence: prefillShare 0.71; rests on kernel breakdown: 3,648 launches of 22 kernels)']);
   });
   it('warns instead when re-prefill is not in failOn, and a finding in both runs is not news', () => {
     expect(compare(side(healthy[1]!, { findings: [rePrefill] }), side(healthy[0]!), { failOn: [] }).verdict).toBe('warn');

@@ -1,4 +1,5 @@
-import { metricFloor, parseFailOnArg, parseGateOptions, parseThresholdArgs } from '../../src/compare/gate-options.js';
+import { metricFloor, parseFailOnArg, parseFailOnSeverityArg, parseFailVerdictsArg, parseGateOptions, parseThresholdArgs } from '../../src/compare/gate-options.js';
+import { FINDING_IDS } from '../../src/model/finding-ids.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('parseGateOptions', () => {
@@ -61,9 +62,35 @@ describe('parseFailOnArg', () => {
     expect(parseFailOnArg('none')).toEqual([]);
     expect(parseFailOnArg('')).toEqual([]);
   });
-  it('throws a UsageError naming the bad id', () => {
+  it('throws a UsageError naming the bad id and listing every known one', () => {
     expect(() => parseFailOnArg('re-prefill,Host Bound')).toThrow(UsageError);
-    expect(() => parseFailOnArg('re-prefill,Host Bound')).toThrow(/'Host Bound' is not a finding id/);
-    expect(() => parseFailOnArg('re-prefill,,x')).toThrow(/'' is not a finding id/);
+    expect(() => parseFailOnArg('re-prefill,Host Bound')).toThrow(/unknown finding id 'Host Bound' \(known: /);
+    expect(() => parseFailOnArg('re-prefill,,x')).toThrow(/unknown finding id 'x'/);
+  });
+  // Before, any kebab-case word passed: a typo switched the gate off without a word.
+  it('refuses a misspelt id, which would otherwise never match a finding', () => {
+    let message = '';
+    try {
+      parseFailOnArg('unfused-atention');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(`--fail-on unfused-atention: unknown finding id 'unfused-atention' (known: ${FINDING_IDS.join(', ')})`);
+    expect(() => parseGateOptions({ failOn: ['unfused-atention'] })).toThrow(/gate option failOn\.0: unknown finding id 'unfused-atention' \(known: capture-includes-warmup, /);
+  });
+});
+
+describe('fail-on-severity and fail-verdicts', () => {
+  it('default to error and to fail, invalid', () => {
+    expect(parseGateOptions({})).toMatchObject({ failOnSeverity: 'error', failVerdicts: ['fail', 'invalid'] });
+  });
+  it('read their values and refuse unknown ones with the known list', () => {
+    expect(parseFailOnSeverityArg(' Warning ')).toBe('warning');
+    expect(() => parseFailOnSeverityArg('info')).toThrow(new UsageError('--fail-on-severity info: expected one of error, warning'));
+    expect(parseFailVerdictsArg('fail, invalid,insufficient-data,fail')).toEqual(['fail', 'invalid', 'insufficient-data']);
+    expect(parseFailVerdictsArg('none')).toEqual([]);
+    expect(() => parseFailVerdictsArg('fail,insufficient')).toThrow(new UsageError("--fail-verdicts fail,insufficient: unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn; none for no verdict)"));
+    expect(() => parseFailVerdictsArg('pass')).toThrow(/unknown verdict 'pass'/);
+    expect(() => parseGateOptions({ failVerdicts: ['passed'] })).toThrow(/gate option failVerdicts\.0: unknown verdict 'passed'/);
   });
 });

@@ -1,22 +1,54 @@
 /**
  * The one rule for failing (src/compare/verdict.ts judge): the verdict and the lines that decide it,
  * which the summary, the job's failure message and the CLI show. Without a baseline only a finding
- * in failOn fails, at warning or error; an error finding outside failOn warns.
+ * in fail-on fails, at fail-on-severity or above (error by default: a warning, evidence that is not
+ * conclusive, warns); an error finding outside fail-on warns. A failing line shows the evidence.
  */
-import { DEFAULT_FAIL_ON, judge, failureLine, type ComparisonOutcome, type VerdictFinding } from '../../src/compare/verdict.js';
+import { DEFAULT_FAIL_ON, DEFAULT_FAIL_VERDICTS, evidenceText, failsJob, judge, failureLine, skippedInputsLine, type ComparisonOutcome, type VerdictFinding } from '../../src/compare/verdict.js';
 
 const f = (id: string, severity: VerdictFinding['severity'], secondary = false): VerdictFinding => ({ id, severity, secondary });
 
 describe('judge, findings alone', () => {
   it('an error finding whose id is not in fail-on warns, and is never named as a reason to fail', () => {
     expect(judge([f('empty-capture', 'error')], DEFAULT_FAIL_ON)).toEqual({ verdict: 'warn', reasons: ['finding empty-capture (error), not in fail-on: warns'] });
-    const mixed = judge([f('empty-capture', 'error'), f('unfused-attention', 'warning')], DEFAULT_FAIL_ON);
-    expect(mixed).toEqual({ verdict: 'fail', reasons: ['finding unfused-attention (warning) is in fail-on'] });
+    const mixed = judge([f('empty-capture', 'error'), f('unfused-attention', 'error')], DEFAULT_FAIL_ON);
+    expect(mixed).toEqual({ verdict: 'fail', reasons: ['finding unfused-attention (error) is in fail-on'] });
   });
 
-  it('a warning in fail-on fails, as an error in fail-on does', () => {
-    expect(judge([f('host-bound', 'warning')], ['host-bound']).verdict).toBe('fail');
+  // Before: a warning of a fail-on id failed the job. Now only fail-on-severity (error by default) fails.
+  it('a warning in fail-on warns by default, and says why it does not fail; an error in fail-on fails', () => {
+    expect(judge([f('re-prefill', 'warning')], DEFAULT_FAIL_ON)).toEqual({ verdict: 'warn', reasons: ['finding re-prefill (warning) is in fail-on, below fail-on-severity error: warns'] });
     expect(judge([f('re-prefill', 'error')], DEFAULT_FAIL_ON)).toEqual({ verdict: 'fail', reasons: ['finding re-prefill (error) is in fail-on'] });
+  });
+
+  it('fail-on-severity warning fails on a warning of a fail-on id too', () => {
+    expect(judge([f('host-bound', 'warning')], { ids: ['host-bound'], severity: 'warning' }).verdict).toBe('fail');
+    expect(judge([f('host-bound', 'warning')], { ids: ['host-bound'], severity: 'error' }).verdict).toBe('warn');
+  });
+
+  it('the strongest hit of an id decides: a warning and an error of one id fail, once', () => {
+    expect(judge([f('unfused-attention', 'warning'), f('unfused-attention', 'error')], DEFAULT_FAIL_ON)).toEqual({ verdict: 'fail', reasons: ['finding unfused-attention (error) is in fail-on'] });
+  });
+
+  it('a failing line shows the evidence that decided it: message, named values and what it rests on', () => {
+    const finding: VerdictFinding = {
+      id: 'unfused-attention',
+      severity: 'error',
+      message: 'Attention appears unfused: 512 softmax launches (1.3% of kernel time) against 0 fused attention launches.',
+      evidence: { softmaxShare: 0.013, softmaxLaunches: 512, fusedAttentionLaunches: 0 },
+      basis: ['kernel breakdown: 11,512 launches of 4 kernels'],
+    };
+    const { verdict, reasons } = judge([finding], DEFAULT_FAIL_ON);
+    expect(verdict).toBe('fail');
+    expect(reasons).toEqual([
+      'finding unfused-attention (error) is in fail-on: Attention appears unfused: 512 softmax launches (1.3% of kernel time) against 0 fused attention launches. (evidence: softmaxShare 0.013, softmaxLaunches 512, fusedAttentionLaunches 0; rests on kernel breakdown: 11,512 launches of 4 kernels)',
+    ]);
+  });
+
+  it('evidence lines stay bounded: a long message is cut, more than five values are counted', () => {
+    const text = evidenceText({ id: 'x', severity: 'error', message: 'm'.repeat(1000), evidence: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, i])) });
+    expect(text.length).toBeLessThan(400);
+    expect(text).toContain('k4 4, 4 more)');
   });
 
   it('info findings never count, not even in fail-on; an empty fail-on never fails', () => {
@@ -31,6 +63,29 @@ describe('judge, findings alone', () => {
 
   it('one line per finding id, however often it fires', () => {
     expect(judge([f('host-bound', 'warning'), f('host-bound', 'warning')], []).reasons).toEqual(['finding host-bound (warning), not in fail-on: warns']);
+  });
+});
+
+describe('failsJob: the workflow chooses which verdicts fail the job', () => {
+  it('by default a regression and a comparison that could not stand fail; insufficient-data, warn and pass do not', () => {
+    expect(DEFAULT_FAIL_VERDICTS).toEqual(['fail', 'invalid']);
+    expect(['pass', 'warn', 'fail', 'insufficient-data', 'invalid'].filter((v) => failsJob(v as never))).toEqual(['fail', 'invalid']);
+  });
+
+  it('a workflow may add insufficient-data or warn, or list none; pass never fails', () => {
+    expect(failsJob('insufficient-data', ['fail', 'invalid', 'insufficient-data'])).toBe(true);
+    expect(failsJob('warn', ['warn'])).toBe(true);
+    expect(failsJob('fail', [])).toBe(false);
+    expect(failsJob('pass', ['pass'])).toBe(false);
+  });
+});
+
+describe('skippedInputsLine', () => {
+  it('names each skipped input with why, the first three, and that strict fails instead', () => {
+    expect(skippedInputsLine([])).toBeUndefined();
+    expect(skippedInputsLine([{ path: 'caps/b.json', reason: 'truncated JSON' }])).toBe('1 input was skipped, the verdict rests on the rest: caps/b.json (truncated JSON); strict (--strict) fails instead');
+    const many = Array.from({ length: 5 }, (_, i) => ({ path: `c${i}`, reason: 'r' }));
+    expect(skippedInputsLine(many)).toBe('5 inputs were skipped, the verdict rests on the rest: c0 (r); c1 (r); c2 (r), and 2 more; strict (--strict) fails instead');
   });
 });
 

@@ -19,7 +19,7 @@ import { fixturePath, type CaptureName, withMetric } from './ncu-captures.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 /** The rules that read Nsight Compute results (dominant-kernel, also a deep-dive stage rule, asks for them). */
-const DEEP_DIVE_RULE_IDS = RULES.filter((r) => r.meta.stage === 'deep-dive' && r.meta.id !== 'dominant-kernel').map((r) => r.meta.id);
+const DEEP_DIVE_RULE_IDS: readonly string[] = RULES.filter((r) => r.meta.stage === 'deep-dive' && r.meta.id !== 'dominant-kernel').map((r) => r.meta.id);
 
 it('has the six deep-dive rules', () => {
   expect(DEEP_DIVE_RULE_IDS).toEqual(['grid-too-small', 'kernel-compute-bound', 'kernel-latency-bound', 'kernel-memory-bound', 'low-occupancy', 'uncoalesced-access']);

@@ -6,6 +6,7 @@ import { describeEvidence, evidenceFor, gatherEvidence } from '../../src/diagnos
 import { defineRule } from '../../src/diagnose/rule.js';
 import { checkRule } from '../../src/diagnose/run-rules.js';
 import { K, profileOf } from '../helpers/profile-builder.js';
+import type { FindingId } from '../../src/model/finding-ids.js';
 
 describe('gatherEvidence', () => {
   it('a kernel summary is a full breakdown; its coverage counts launches and kernel time', () => {
@@ -59,7 +60,8 @@ describe('evidenceFor: a rule runs only with what it needs', () => {
 
 describe('checkRule: thin evidence never makes an error', () => {
   const alwaysError = defineRule({
-    meta: { id: 'always-error', severity: 'error', title: 'x', stage: 'kernels', needs: ['kernel-breakdown'], description: 'x', defaults: {} },
+    // A rule of the test's own, outside the closed list of finding ids.
+    meta: { id: 'always-error' as FindingId, severity: 'error', title: 'x', stage: 'kernels', needs: ['kernel-breakdown'], description: 'x', defaults: {} },
     check: () => [{ message: 'm', evidence: { a: 1 }, advice: 'a' }],
   });
   it('full evidence keeps the error; thin evidence makes it a warning and says so in the basis', () => {

@@ -63,11 +63,14 @@ describe('mode analyze on a pull request', () => {
 
 describe('a failing verdict', () => {
   it('exits 1 with one error line, the outputs and the summary written', async () => {
-    const r = await runAction(analyzeOptions(fake, { runId: 4243 }, { 'fail-on': 'host-bound', comment: 'off', 'upload-artifact': 'false' }));
+    // host-bound is a warning here: it fails only with fail-on-severity warning (before, fail-on alone failed on it).
+    const r = await runAction(analyzeOptions(fake, { runId: 4243 }, { 'fail-on': 'host-bound', 'fail-on-severity': 'warning', comment: 'off', 'upload-artifact': 'false' }));
     expect(r.code).toBe(1);
     expect(r.outputs['verdict']).toBe('fail');
     expect(r.summary.split('\n')[0]).toBe('## profile-gate: ❌ Fail · llama\\-h200');
-    expect(r.commands.filter((c) => c.startsWith('::error'))).toEqual(['::error::profile-gate verdict: fail (finding host-bound (warning) is in fail-on; see the job summary)']);
+    const errors = r.commands.filter((c) => c.startsWith('::error'));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^::error::profile-gate verdict: fail \(finding host-bound \(warning\) is in fail-on: .*\(evidence: .*; see the job summary\)$/);
   });
 });
 

@@ -36,7 +36,10 @@ function actionInputs(wf: Workflow, job: string, matrix: Record<string, string> 
   const fill = (v: string): string => v.replace(/\$\{\{\s*matrix\.(\w+)\s*\}\}/g, (_m, key: string) => matrix[key] ?? '');
   const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, fill(String(v))]));
   expect(Object.values(inputs).join(' ')).not.toContain('${{');
-  return inputs;
+  // The examples run on GPU runners; this box has none (the stand-in max only), and a run that finds
+  // no GPU stops unless allowed. The one input the test adds to what is written.
+  expect(inputs['allow-no-gpu']).toBeUndefined();
+  return inputs['mode'] === 'run' ? { ...inputs, 'allow-no-gpu': 'true' } : inputs;
 }
 
 /** Every combination of a job's matrix. */

@@ -81,6 +81,7 @@ function startRunMode(run: string, token = 'ghs_faketoken'): { child: ChildProce
     'warmup-runs': '0',
     profiler: 'none',
     'deep-dive': 'off',
+    'allow-no-gpu': 'true',
     comment: 'off',
     'upload-artifact': 'false',
   };
@@ -219,7 +220,7 @@ describe('the token never leaves the action', () => {
       workspace: ws,
       token: TOKEN,
       env: { RUNNER_DEBUG: '1', ACTIONS_RUNTIME_TOKEN: runtime, PATH: process.env['PATH'] ?? '' },
-      inputs: { mode: 'run', engine: 'command', run: `${PYTHON} ${script}`, runs: '2', 'warmup-runs': '0', profiler: 'none', 'deep-dive': 'off', key: 'env-dump' },
+      inputs: { mode: 'run', engine: 'command', run: `${PYTHON} ${script}`, runs: '2', 'warmup-runs': '0', profiler: 'none', 'deep-dive': 'off', key: 'env-dump', 'allow-no-gpu': 'true' },
     });
     expect(r.code).toBe(0);
     // The logs travel in the captures artifact, beside the report's.

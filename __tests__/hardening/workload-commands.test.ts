@@ -13,7 +13,7 @@ import { PYTHON } from '../runner/stand-ins.js';
 let fake: FakeGitHub;
 useFakeGitHubPerTest((f) => (fake = f));
 
-const RUN_INPUTS = { mode: 'run', engine: 'command', runs: '2', 'warmup-runs': '0', profiler: 'none', 'deep-dive': 'off', key: 'hostile', comment: 'off' };
+const RUN_INPUTS = { mode: 'run', engine: 'command', runs: '2', 'warmup-runs': '0', profiler: 'none', 'deep-dive': 'off', key: 'hostile', comment: 'off', 'allow-no-gpu': 'true' };
 
 /** The workflow commands that take effect, honouring `::stop-commands::T` … `::T::` as the runner does. */
 function effectiveCommands(stdout: string): string[] {

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { RULES } from '../../src/diagnose/rules/index.js';
 import { docsUrl } from '../../src/diagnose/rule.js';
+import { FINDING_IDS } from '../../src/model/finding-ids.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HEADINGS = ['## Summary', '## Evidence', '## Why it matters', '## How to fix', '## Options'];
@@ -27,6 +28,10 @@ describe('rule registry', () => {
     expect(ids).toEqual([...ids].sort());
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z]+(?:-[a-z]+)*$/);
+  });
+
+  it('is the closed list of finding ids the model declares (what fail-on accepts)', () => {
+    expect(ids).toEqual([...FINDING_IDS]);
   });
 
   it('lists every rule file, and only rule files', () => {

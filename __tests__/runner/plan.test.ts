@@ -70,8 +70,26 @@ describe('buildPlan: max generate', () => {
     expect(p.problems).toEqual([`engine max: the max command is not on PATH. Install MAX: ${INSTALL.max}`]);
   });
 
-  it('with no GPU: nothing sampled, no profile, no deep dive, and it says so', () => {
-    const p = plan({ model: 'org/m', runs: '1', profiler: 'nsys' }, { vendor: null, gpus: [], notes: [], tools: { python: 'python3', max: '/bin/max' } });
+  const noGpu = { vendor: null, gpus: [], notes: [], tools: { python: 'python3', max: '/bin/max' } };
+
+  // Before: a plan with no GPU ran, measured throughput only and passed, the hint at the bottom.
+  it.each(['auto', 'nsys'])('with no GPU and profiler %s: the plan cannot run, unless allowed', (profiler) => {
+    const p = plan({ model: 'org/m', runs: '1', profiler }, noGpu);
+    expect(p.problems).toEqual([
+      `no GPU found (nvidia-smi and rocm-smi list none), but profiler ${profiler} and GPU sampling need one; check the driver and the runner's device access, or allow a throughput-only run with allow-no-gpu (--allow-no-gpu)`,
+    ]);
+    expect(plan({ model: 'org/m', runs: '1', profiler, 'allow-no-gpu': 'true' }, noGpu).problems).toEqual([]);
+  });
+
+  it('with no GPU and profiler none: GPU sampling alone still needs one; with neither planned, no problem', () => {
+    expect(plan({ model: 'org/m', runs: '1', profiler: 'none' }, noGpu).problems).toEqual([
+      "no GPU found (nvidia-smi and rocm-smi list none), but GPU sampling needs one; check the driver and the runner's device access, or allow a throughput-only run with allow-no-gpu (--allow-no-gpu)",
+    ]);
+    expect(plan({ model: 'org/m', runs: '1', profiler: 'none' }, noGpu, { gpuSnapshotAvailable: false }).problems).toEqual([]);
+  });
+
+  it('with no GPU, allowed: nothing sampled, no profile, no deep dive, and it says so', () => {
+    const p = plan({ model: 'org/m', runs: '1', profiler: 'nsys', 'allow-no-gpu': 'true' }, noGpu);
     expect(p.sampling).toBe(false);
     expect(p.steps.find((s) => s.id === 'measured-1')!.argv[0]).toBe('max');
     expect(p.profiler).toBe('none');

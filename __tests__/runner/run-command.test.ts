@@ -199,6 +199,22 @@ describe('profile-gate run (CLI)', () => {
     for (const flag of ['--baseline', '--threshold', '--fail-on', '--allow-throttled', '--out', '--dry-run', '--quiet']) expect(stdout).toMatch(new RegExp(`^  ${flag} `, 'm'));
   });
 
+  it('no GPU with a profiler planned: the plan cannot run (exit 2, nothing started), unless --allow-no-gpu', async () => {
+    const work = tempDir('cli');
+    const noGpu = standInProbe({ vendor: 'none' });
+    const run = (extra: string[]) => runCli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet', ...extra], { probe: noGpu, pythonDir, cwd: work, groups: new ProcessGroups({ graceMs: 300 }), analyze: async () => report([]) });
+    const refused = await run([]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^profile-gate: the plan cannot run: no GPU found \(nvidia-smi and rocm-smi list none\), but profiler auto needs one; .*allow-no-gpu \(--allow-no-gpu\)/);
+    expect(existsSync(join(work, 'o', 'logs'))).toBe(false);
+    // A switch: the next word is not its value.
+    // Allowed, it runs (the tiny workload writes no capture, so the run then fails for that: exit 4).
+    const allowed = await run(['--allow-no-gpu']);
+    expect(allowed.stderr).not.toMatch(/no GPU found/);
+    expect(allowed.stdout).toMatch(/^run failed in [\d.]+ s; /m);
+    expect(allowed.code).toBe(EXIT_RUN_FAILED);
+  });
+
   it('takes flag values that start with a dash (max-args, benchmark-args)', async () => {
     const { code, stdout } = await cli(['--model', 'org/m', '--max-args', '--max-length 2048', '--dry-run'], tempDir('cli'));
     expect(stdout).toContain('     $ max generate --model org/m --max-new-tokens 100 --max-length 2048\n');

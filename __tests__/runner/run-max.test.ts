@@ -129,8 +129,12 @@ describe('engine max, mode generate', () => {
     expect(real.kernels[0]).toMatchObject({ name: 'gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', instances: 672 });
   });
 
-  it('on a box without a GPU: measured runs only, no sampling, and the analysis gets the console logs', async () => {
-    const { plan, out } = await planFor({ model: 'org/model', runs: '1', 'warmup-runs': '0' }, 'none');
+  // Before, this ran with no flag and passed; now no GPU with a profiler planned stops the plan unless allowed.
+  it('on a box without a GPU: the plan cannot run unless allow-no-gpu; allowed, measured runs only, no sampling, and the analysis gets the console logs', async () => {
+    const refused = await planFor({ model: 'org/model', runs: '1', 'warmup-runs': '0' }, 'none');
+    expect(refused.plan.problems).toEqual([expect.stringMatching(/^no GPU found \(nvidia-smi and rocm-smi list none\), but profiler auto needs one/)]);
+    await expect(runJob(refused.plan, deps())).rejects.toThrow(/^cannot run: no GPU found/);
+    const { plan, out } = await planFor({ model: 'org/model', runs: '1', 'warmup-runs': '0', 'allow-no-gpu': 'true' }, 'none');
     expect(plan.sampling).toBe(false);
     const result = await runJob(plan, deps());
     expect(result.run.outcome).toBe('ok');

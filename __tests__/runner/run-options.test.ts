@@ -27,8 +27,15 @@ describe('parseRunOptions', () => {
       deepDive: 'auto',
       timeoutMinutes: 30,
       benchmarkArgs: splitShellWords(DEFAULT_BENCHMARK_ARGS),
+      allowNoGpu: false,
       ignored: [],
     });
+  });
+
+  it('reads allow-no-gpu as true or false, and names it when it is neither', () => {
+    expect(parseRunOptions({ model: 'm', 'allow-no-gpu': 'True' }).allowNoGpu).toBe(true);
+    expect(parseRunOptions({ model: 'm', 'allow-no-gpu': '' }).allowNoGpu).toBe(false);
+    expect(() => parseRunOptions({ model: 'm', 'allow-no-gpu': 'yes' }, 'input')).toThrow(`input 'allow-no-gpu': expected true or false, got "yes"`);
   });
 
   it('reads action-style text: empty means unset, numbers and lists are parsed', () => {

@@ -11,14 +11,14 @@
  * A baseline that cannot be had is a warning and a note in the summary, never a crash.
  */
 import type { HistoryEntry } from '../compare/between-jobs.js';
-import { actionGateLabel, GATE_FLAG_SPECS, parseGateFlags, type GateFlag, type GateFlagValue, type GateOptionsInput } from '../compare/gate-options.js';
+import { actionGateLabel, parseGateFlags, type GateFlagValue, type GateOptionsInput } from '../compare/gate-options.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { UsageError } from '../errors.js';
 import { loadReport } from '../io/reports.js';
 import type { Artifact } from '../github/client.js';
 import { reportsInZip, unreadableReason } from '../github/report-artifacts.js';
 import type { Report } from '../model/report.js';
-import { INPUTS } from './inputs.js';
+import { INPUTS, inputKeyOf } from './inputs.js';
 import { defaultArtifactName, oneLine, type ModeContext } from './publish.js';
 
 export interface ResolvedBaseline {
@@ -157,11 +157,10 @@ export async function resolveBaseline(ctx: ModeContext, abRun = false): Promise<
 /** The gate's options from the inputs, through the reader the CLI uses; a bad value names the input. */
 export function gateOptions(ctx: ModeContext): GateOptionsInput {
   // Each gate flag's action input, by its name in action.yml (INPUTS maps keys to those names).
-  const keyOf = (flag: GateFlag) => (Object.keys(INPUTS) as (keyof typeof INPUTS)[]).find((key) => INPUTS[key] === GATE_FLAG_SPECS[flag].input);
   return {
     thresholds: {},
     ...parseGateFlags((flag) => {
-      const key = keyOf(flag);
+      const key = inputKeyOf(flag);
       return key && key in ctx.inputs ? (ctx.inputs[key as keyof typeof ctx.inputs] as GateFlagValue) : undefined;
     }, actionGateLabel),
   };

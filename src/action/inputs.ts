@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { DEFAULT_FAIL_ON_TEXT } from '../compare/gate-options.js';
+import { actionGateLabel, DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, GATE_FLAG_SPECS, parseGateFlags, type GateFlag } from '../compare/gate-options.js';
+import { DEFAULT_FAIL_ON_SEVERITY } from '../compare/verdict.js';
 import { COMMENT_POLICIES } from '../report/markdown/comment.js';
 import { NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
 import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from '../runner/run-options.js';
@@ -20,6 +21,8 @@ export const INPUTS = {
   captures: 'captures',
   reportDir: 'report-dir',
   failOn: 'fail-on',
+  failOnSeverity: 'fail-on-severity',
+  failVerdicts: 'fail-verdicts',
   key: 'key',
   comment: 'comment',
   commentAuthor: 'comment-author',
@@ -58,6 +61,8 @@ export const DEFAULTS: Record<InputKey, string> = {
   captures: '',
   reportDir: 'profile-gate',
   failOn: DEFAULT_FAIL_ON_TEXT,
+  failOnSeverity: DEFAULT_FAIL_ON_SEVERITY,
+  failVerdicts: DEFAULT_FAIL_VERDICTS_TEXT,
   key: '',
   comment: 'auto',
   commentAuthor: 'github-actions[bot]',
@@ -95,6 +100,7 @@ export const OUTPUTS = {
   reportJson: 'report-json',
   artifactId: 'artifact-id',
   commentUrl: 'comment-url',
+  skippedInputs: 'skipped-inputs',
 } as const;
 
 const booleanText = z.enum(['true', 'false', 'True', 'False', 'TRUE', 'FALSE']).transform((v) => v.toLowerCase() === 'true');
@@ -115,7 +121,10 @@ const ActionInputsSchema = z.object({
   mode: z.enum(MODES, { message: `expected one of ${MODES.join(', ')}` }),
   captures: z.array(z.string().min(1)),
   reportDir: z.string().min(1),
-  failOn: z.array(z.string().regex(/^[a-z0-9-]+$/, 'expected rule ids like re-prefill')),
+  // The gate's inputs are checked by the gate's own parser (below), against the closed lists.
+  failOn: z.array(z.string()),
+  failOnSeverity: z.string(),
+  failVerdicts: z.array(z.string()),
   key: z.string(),
   comment: z.enum(COMMENT_POLICIES as [string, ...string[]], { message: `expected one of ${COMMENT_POLICIES.join(', ')}` }),
   commentAuthor: z.string().min(1).regex(/^[A-Za-z0-9-]+(\[bot\])?$/, 'expected a GitHub login such as github-actions[bot]'),
@@ -151,6 +160,11 @@ export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> &
   run?: RunOptions;
 };
 
+/** The action input that sets a gate flag's option (its INPUTS key), by the input's name in action.yml. */
+export function inputKeyOf(flag: GateFlag): InputKey | undefined {
+  return (Object.keys(INPUTS) as InputKey[]).find((key) => INPUTS[key] === GATE_FLAG_SPECS[flag].input);
+}
+
 export function list(value: string): string[] {
   return value
     .split(/[\n,]/)
@@ -173,6 +187,8 @@ export function getInputs(host: Pick<ActionHost, 'getInput'>): ActionInputs {
     captures: list(read('captures')),
     reportDir: read('reportDir'),
     failOn: list(read('failOn')),
+    failOnSeverity: read('failOnSeverity').trim(),
+    failVerdicts: list(read('failVerdicts')),
     key: read('key'),
     comment: read('comment'),
     commentAuthor: read('commentAuthor'),
@@ -215,6 +231,18 @@ export function getInputs(host: Pick<ActionHost, 'getInput'>): ActionInputs {
       const value = typeof raw[key] === 'string' ? ` (got ${JSON.stringify(String(raw[key]).slice(0, 60))})` : '';
       bad.push(`input '${name}': ${issue.message}${key === 'githubToken' ? '' : value}`);
     }
+  }
+  // The gate inputs through the gate's one reader (the CLI's flags use it too): an unknown finding id,
+  // verdict, metric or severity is refused here, before anything runs, with the known values.
+  try {
+    parseGateFlags((flag) => {
+      const key = inputKeyOf(flag);
+      return key ? (raw[key] as string | readonly string[]) : undefined;
+    }, actionGateLabel);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    // One line per bad input: the schema's own line stands when it already named this input.
+    if (!bad.some((line) => line.startsWith(error.message.slice(0, error.message.indexOf(':') + 1)))) bad.push(error.message);
   }
   const mode = parsed.success ? parsed.data.mode : raw.mode;
   if (mode === 'analyze' && raw.captures.length === 0) bad.push(`input '${INPUTS.captures}': expected at least one capture path in mode 'analyze'`);

@@ -6,7 +6,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { failureLine } from '../compare/verdict.js';
+import { failsJob, failureLine } from '../compare/verdict.js';
+import { parseFailVerdictsArg } from '../compare/gate-options.js';
+import { isFindingId } from '../model/finding-ids.js';
 import { writeOutput } from '../io/input-paths.js';
 import { redact, redactValue, type SecretSet } from '../io/secrets.js';
 import { scrubForUpload } from '../io/scrub-uploads.js';
@@ -26,7 +28,7 @@ import { uploadArtifact, type UploadedArtifact } from './github/artifacts.js';
 import { CAPTURE_NAMES_FILE, capturesArtifactName, storablePath } from '../github/artifact-names.js';
 import { artifactUrl, isPullRequestEvent, type RunContext } from './github/run-context.js';
 import type { ActionHost } from './host.js';
-import { OUTPUTS, type ActionInputs } from './inputs.js';
+import { INPUTS, OUTPUTS, type ActionInputs } from './inputs.js';
 
 export interface ModeContext {
   /** Every side effect goes through it: log, annotations, outputs, summary, failing, uploads. */
@@ -124,8 +126,30 @@ export async function publish(ctx: ModeContext, publication: Publication): Promi
   const commentUrl = await comment(ctx, publication);
   ctx.host.setOutput(OUTPUTS.commentUrl, commentUrl ?? '');
   ctx.host.setOutput(OUTPUTS.verdict, merged.verdict);
-  const ids = new Set(merged.entries.flatMap((e) => e.report.findings.map((f) => f.id)));
+  // Only known finding ids: a report read in mode report may come from a fork, and a workflow may
+  // put this output into a shell line.
+  const ids = new Set(merged.entries.flatMap((e) => e.report.findings.map((f) => f.id)).filter(isFindingId));
   ctx.host.setOutput(OUTPUTS.findings, [...ids].join(','));
+  const skipped = merged.entries.flatMap((e) => e.report.skippedInputs.map((s) => oneLine(s.path)));
+  ctx.host.setOutput(OUTPUTS.skippedInputs, skipped.join('\n'));
+}
+
+/** The verdicts that fail this job (input fail-verdicts, checked with the other inputs). */
+export function failVerdicts(ctx: ModeContext): readonly string[] {
+  return parseFailVerdictsArg(ctx.inputs.failVerdicts.join(',') || 'none');
+}
+
+/**
+ * Fails the job when the workflow's fail-verdicts list the verdict; a verdict that compared nothing
+ * (invalid, insufficient-data) and does not fail it is still a warning annotation, never silent.
+ */
+export function settleVerdict(ctx: ModeContext, report: Pick<Report, 'verdict' | 'verdictReasons' | 'skippedInputs'>): void {
+  const why = oneLine(failureLine(report.verdictReasons));
+  const failing = failsJob(report.verdict, failVerdicts(ctx));
+  if (failing) ctx.host.setFailed(`profile-gate verdict: ${report.verdict} (${why}; see the job summary)`);
+  else if (report.verdict === 'insufficient-data' || report.verdict === 'invalid') {
+    ctx.host.warning(`profile-gate verdict: ${report.verdict}, which does not fail this job (input '${INPUTS.failVerdicts}' does not list it): ${why}`, { title: `profile-gate: ${report.verdict}` });
+  }
 }
 
 /** The deepest directory holding every file: the artifact keeps their layout below it. */
@@ -267,5 +291,5 @@ export async function publishReport(ctx: ModeContext, produced: ProducedReport):
   };
   await publish(ctx, { merged: mergeReports([entry]), runUrl: ctx.run.runUrl, prNumber: ctx.inputs.prNumber ?? ctx.run.pullRequest });
   if (notWritten) ctx.host.setFailed(`profile-gate could not write its report files: ${notWritten}; the job summary holds the report`);
-  if (report.verdict === 'fail') ctx.host.setFailed(`profile-gate verdict: fail (${oneLine(failureLine(report.verdictReasons))}; see the job summary)`);
+  settleVerdict(ctx, report);
 }

@@ -9,8 +9,10 @@ import { readFile } from 'node:fs/promises';
 import { parseUserFamilies } from '../classify/user-families.js';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
-import { GATE_FLAG_OPTIONS, gateFlagsHelp, parseGateFlags } from '../compare/gate-options.js';
-import { describeError, EXIT_GATE_FAILED, EXIT_OK, exitCodeFor, exitCodesText, InputError, UsageError } from '../errors.js';
+import { GATE_FLAG_OPTIONS, gateFlagsHelp, parseGateFlags, parseGateOptions } from '../compare/gate-options.js';
+import { DEFAULT_FAIL_VERDICTS } from '../compare/verdict.js';
+import { verdictExitCode } from './verdict-exit.js';
+import { describeError, EXIT_OK, exitCodeFor, exitCodesText, InputError, UsageError } from '../errors.js';
 import type { Report } from '../model/report.js';
 import { renderSummary } from '../report/markdown/summary.js';
 import { renderTerminal } from '../report/terminal.js';
@@ -64,7 +66,8 @@ analyze options:
   --timeout SECONDS    time budget of the analysis; past it, exit 2 with a line naming the file being read
   --smi-columns LIST   the --query-gpu list of an nvidia-smi log written with --format=csv,noheader
   --allow-mixed        merge captures of different GPUs, vendors, engines or models (otherwise refused)
-  --strict             fail on any unreadable file inside a directory (otherwise skipped with a warning)
+  --strict             fail on any input it cannot read: an unreadable file inside a directory, a path
+                       not found (otherwise skipped, named in the verdict's first line)
   --if-no-captures error|warn|ignore
                        when the inputs hold no capture file: fail (default), warn, or go on silently
 
@@ -124,11 +127,11 @@ function checkOutputs(outputs: { json?: string | undefined; markdown?: string | 
   if (outputs.json === '-' && outputs.markdown === '-') throw new UsageError('--json - and --markdown - both write to stdout; send one of them to a file');
 }
 
-async function emit(report: Report, outputs: Outputs): Promise<number> {
+async function emit(report: Report, outputs: Outputs, failVerdicts: readonly string[] = DEFAULT_FAIL_VERDICTS): Promise<number> {
   if (outputs.json) await writeOutput(outputs.json, serializeReport(report));
   if (outputs.markdown) await writeOutput(outputs.markdown, renderSummary(report));
   if (outputs.json !== '-' && outputs.markdown !== '-') process.stdout.write(renderTerminal(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
-  return report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
+  return verdictExitCode(report, failVerdicts);
 }
 
 function parseTop(value: string | undefined): number {
@@ -181,13 +184,21 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
   const noCaptures = values['if-no-captures'] ?? DEFAULT_NO_CAPTURE_POLICY;
   if (!(NO_CAPTURE_POLICIES as readonly string[]).includes(noCaptures)) throw new UsageError(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
+  // A closed list: checked before any file is read or exported.
+  if (values.format !== undefined && !(FORMAT_IDS as readonly string[]).includes(values.format)) throw new UsageError(`--format ${values.format}: expected one of ${FORMAT_IDS.join(', ')}`);
   const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
   const families = values.families ? await loadFamilies(values.families) : [];
   const { failOn, ...gate } = parseGateFlags((flag) => values[flag]);
+  const { failVerdicts } = parseGateOptions(gate);
   const baseline: BaselineChoice | null = values.baseline
     ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
     : null;
-  const { files, fromDirectories } = await gatherCaptures(inputs, { policy: noCaptures as NoCapturePolicy, option: '--if-no-captures', warn: (line) => process.stderr.write(`warning: ${line}\n`) });
+  const { files, fromDirectories, missing } = await gatherCaptures(inputs, {
+    policy: noCaptures as NoCapturePolicy,
+    option: '--if-no-captures',
+    warn: (line) => process.stderr.write(`warning: ${line}\n`),
+    ...(values.strict ? { strict: true, strictOption: '--strict' } : {}),
+  });
   const smiColumns = values['smi-columns'] !== undefined ? parseSmiColumns(values['smi-columns']) : undefined;
   const options: AnalyzeOptions = {
     inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${line}\n`)),
@@ -195,6 +206,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     ...(values.strict ? {} : { skippable: fromDirectories }),
     ...(smiColumns ? { ingest: { smiColumns } } : {}),
     ...(values.format ? { format: values.format } : {}),
+    ...(missing.length ? { skippedInputs: missing.map((path) => ({ path, reason: 'not found' })) } : {}),
     families,
     run,
     baseline,
@@ -203,7 +215,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
   const report = await analyze(options);
-  return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });
+  return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) }, failVerdicts);
 }
 
 /**

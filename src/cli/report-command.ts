@@ -8,16 +8,20 @@ import { parseArgs } from 'node:util';
 import { findReportFiles, labelFor, loadReport } from '../io/reports.js';
 import { writeOutput } from '../io/input-paths.js';
 import { failureLine } from '../compare/verdict.js';
-import { EXIT_GATE_FAILED, EXIT_OK, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { DEFAULT_FAIL_VERDICTS_TEXT, parseFailVerdictsArg } from '../compare/gate-options.js';
+import { DEFAULT_FAIL_VERDICTS } from '../compare/verdict.js';
+import { verdictExitCode } from './verdict-exit.js';
 import type { Report } from '../model/report.js';
 import { renderComment } from '../report/markdown/comment.js';
 import { mergeReports, type ReportEntry } from '../report/merge-reports.js';
 import { renderMergedSummary } from '../report/markdown/summary.js';
 
-export const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] REPORT.json|DIR...
+export const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--fail-verdicts LIST] REPORT.json|DIR...
   Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
   DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment, marker key KEY,
-  default 'report'). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').`;
+  default 'report'). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').
+  Exit code 1 when the merged verdict is one of --fail-verdicts (default ${DEFAULT_FAIL_VERDICTS_TEXT}).`;
 
 export async function runReportCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -29,9 +33,11 @@ export async function runReportCommand(args: string[]): Promise<number> {
       key: { type: 'string', default: 'report' },
       prefix: { type: 'string', default: 'profile-gate-' },
       'run-url': { type: 'string' },
+      'fail-verdicts': { type: 'string' },
     },
   });
   if (!values.out) throw new UsageError('report: expected --out DIR; see profile-gate --help');
+  const failVerdicts = values['fail-verdicts'] !== undefined ? parseFailVerdictsArg(values['fail-verdicts']) : DEFAULT_FAIL_VERDICTS;
   if (positionals.length === 0) throw new UsageError('report: expected at least one report.json or a directory of them');
   const files = await findReportFiles(positionals);
   if (files.length === 0) throw new UsageError(`report: no report.json under ${positionals.join(', ')}`);
@@ -45,8 +51,8 @@ export async function runReportCommand(args: string[]): Promise<number> {
   await writeOutput(join(values.out, 'summary.md'), renderMergedSummary(merged, { links }));
   await writeOutput(join(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
   // A failing leg says why, in the verdict's own lines (reports of older versions carry none).
-  const why = (report: Report) => (report.verdict === 'fail' && report.verdictReasons.length ? `: ${failureLine(report.verdictReasons)}` : '');
+  const why = (report: Report) => (report.verdict !== 'pass' && report.verdictReasons.length ? `: ${failureLine(report.verdictReasons)}` : '');
   const lines = merged.entries.map((e) => `  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' '));
   process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${join(values.out, 'summary.md')} and ${join(values.out, 'comment.md')}\n`);
-  return merged.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
+  return verdictExitCode({ verdict: merged.verdict, verdictReasons: merged.entries.flatMap((e) => e.report.verdictReasons) }, failVerdicts);
 }

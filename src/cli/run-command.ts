@@ -4,16 +4,18 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError, EXIT_BAD_INPUT, EXIT_GATE_FAILED, EXIT_OK, EXIT_RUN_FAILED, exitCodeFor, exitCodesText, UsageError } from '../errors.js';
+import { describeError, EXIT_BAD_INPUT, EXIT_OK, EXIT_RUN_FAILED, exitCodeFor, exitCodesText, UsageError } from '../errors.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 import type { Probe } from '../runner/detect.js';
 import { createPlainLogger, type Logger } from '../runner/logger.js';
 import { redact, secretsFromEnv } from '../io/secrets.js';
-import { parseRunOptions, RUN_OPTION_NAMES } from '../runner/run-options.js';
+import { BOOLEAN_RUN_OPTIONS, parseRunOptions, RUN_OPTION_NAMES } from '../runner/run-options.js';
 import { baseReportPath, prepareRun, runJob, type AnalyzeSide } from '../runner/run-workload.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
-import { GATE_FLAG_OPTIONS, GATE_VALUE_FLAGS, gateFlagsHelp, parseGateFlags, type GateFlagValue, type GateOptionsInput } from '../compare/gate-options.js';
+import { GATE_FLAG_OPTIONS, GATE_VALUE_FLAGS, gateFlagsHelp, parseGateFlags, parseGateOptions, type GateFlagValue, type GateOptionsInput } from '../compare/gate-options.js';
+import { verdictExitCode } from './verdict-exit.js';
+import type { FindingId } from '../model/finding-ids.js';
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
@@ -41,6 +43,9 @@ The plan is printed first; --dry-run prints only the plan.
   --capture-seconds S           MAX serve: length of each benchmark window (default 10)
   --deep-dive auto|off|always   Nsight Compute on the dominant kernel (default auto)
   --timeout-minutes M           time budget of the whole run (default 30)
+  --allow-no-gpu                run although no GPU is found (throughput only); otherwise no GPU
+                                with a profiler (any but none) or GPU sampling planned stops the
+                                plan, exit 2
 
 A/B (the base build in the same job, on the same GPU; its report is the baseline):
   --base-workdir DIR            a checkout of the base commit: the same workload runs there, its
@@ -78,7 +83,7 @@ export interface RunCommandDeps {
 export interface RunGate {
   baseline: BaselineChoice | null;
   gate: GateOptionsInput;
-  failOn?: string[];
+  failOn?: FindingId[];
 }
 
 async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate): Promise<Report> {
@@ -110,7 +115,7 @@ async function writeReport(report: Report, outDir: string, write: (text: string)
   write(`\n${renderTerminal(report)}`);
 }
 
-const STRING_FLAGS = new Set<string>([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', ...GATE_VALUE_FLAGS]);
+const STRING_FLAGS = new Set<string>([...RUN_OPTION_NAMES.filter((name) => !BOOLEAN_RUN_OPTIONS.includes(name)).map((name) => `--${name}`), '--out', '--baseline', ...GATE_VALUE_FLAGS]);
 
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv: readonly string[]): string[] {
@@ -124,7 +129,7 @@ function joinFlagValues(argv: readonly string[]): string[] {
 }
 
 function parseRunArgs(argv: string[]) {
-  const flagOptions = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, { type: 'string' as const }]));
+  const flagOptions = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, { type: BOOLEAN_RUN_OPTIONS.includes(name) ? ('boolean' as const) : ('string' as const) }]));
   return parseArgs({
     args: joinFlagValues(argv),
     strict: true,
@@ -162,6 +167,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     for (const name of RUN_OPTION_NAMES) {
       const value = (values as Record<string, unknown>)[name];
       if (typeof value === 'string') raw[name] = value;
+      else if (value === true) raw[name] = 'true';
     }
     const options = parseRunOptions(raw, 'cli');
     const runGate = await gateFromFlags(values, options.base !== undefined);
@@ -206,7 +212,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     if (!result.report) return EXIT_OK;
     if (result.baseReport) write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
     await writeReport(result.report, plan.outDir, write);
-    return result.report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
+    return verdictExitCode(result.report, parseGateOptions(runGate.gate).failVerdicts);
   } catch (error) {
     process.stderr.write(`profile-gate: ${describeError(error)}\n`);
     return exitCodeFor(error);

@@ -7,7 +7,8 @@ import { FAMILY_IDS } from '../model/family-ids.js';
 import { UsageError } from '../errors.js';
 import { DESCRIPTIVE_METRICS, METRIC_CATALOG } from '../model/metrics.js';
 import { FINGERPRINT_KEYS } from './fingerprint.js';
-import { DEFAULT_FAIL_ON } from './verdict.js';
+import { FINDING_IDS, isFindingId, unknownFindingId, type FindingId } from '../model/finding-ids.js';
+import { DEFAULT_FAIL_ON, DEFAULT_FAIL_ON_SEVERITY, DEFAULT_FAIL_VERDICTS, FAIL_ON_SEVERITIES, FAILABLE_VERDICTS, type FailableVerdict, type FailOnSeverity } from './verdict.js';
 
 /**
  * Practical floors in percent: a significant change smaller than this never fails. 3% is twice the
@@ -51,12 +52,21 @@ export function ciLevel(alpha: number): number {
 /** The level the renderers show, and the intervals of medians use, so one level is read everywhere. */
 export const CI_LEVEL = ciLevel(DEFAULT_ALPHA);
 
-const FindingIdSchema = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a finding id is lower-case words joined by hyphens');
+const FindingIdSchema = z.enum(FINDING_IDS, { error: (issue) => unknownFindingId(String(issue.input)) });
 
 export const GateOptionsSchema = z
   .object({
-    /** Finding ids that fail the gate when they appear (new since the baseline, or at all without one). */
+    /** Finding ids that fail the gate when they appear (new since the baseline, or at all without one) at failOnSeverity or above. */
     failOn: z.array(FindingIdSchema).default([...DEFAULT_FAIL_ON]),
+    /**
+     * The least severity at which a finding in failOn fails: `error` (conclusive evidence) by default;
+     * a warning (evidence there but not conclusive) then warns. `warning` fails on both.
+     */
+    failOnSeverity: z.enum(FAIL_ON_SEVERITIES, { error: `expected one of ${FAIL_ON_SEVERITIES.join(', ')}` }).default(DEFAULT_FAIL_ON_SEVERITY),
+    /** The verdicts that fail the job (exit 1, the step failed); the others pass it. */
+    failVerdicts: z
+      .array(z.enum(FAILABLE_VERDICTS, { error: (issue) => `unknown verdict '${String(issue.input)}' (known: ${FAILABLE_VERDICTS.join(', ')})` }))
+      .default([...DEFAULT_FAIL_VERDICTS]),
     /**
      * Per-row thresholds. Metric names take a practical floor in percent (`decode_tok_s: 3`);
      * `family:<id>` and `kernel:<name>` take a share-growth fail threshold in percentage points.
@@ -165,24 +175,47 @@ export function parseThresholdArgs(args: readonly string[]): Record<string, numb
   return thresholds;
 }
 
-/** `--fail-on re-prefill,unfused-attention` → the ids; `none` or an empty value → []. */
-export function parseFailOnArg(arg: string): string[] {
+/** `--fail-on re-prefill,unfused-attention` → the ids; `none` or an empty value → []. An unknown id is refused with the known list. */
+export function parseFailOnArg(arg: string): FindingId[] {
   const trimmed = arg.trim();
   if (trimmed === '' || trimmed === 'none') return [];
-  const ids = trimmed.split(',').map((id) => id.trim());
+  const ids = trimmed.split(/[\n,]/).map((id) => id.trim()).filter(Boolean);
   for (const id of ids) {
-    if (!FindingIdSchema.safeParse(id).success) throw new UsageError(`--fail-on ${arg}: '${id}' is not a finding id (lower-case words joined by hyphens, e.g. re-prefill)`);
+    if (!isFindingId(id)) throw new UsageError(`--fail-on ${arg}: ${unknownFindingId(id)}`);
   }
-  return [...new Set(ids)];
+  return [...new Set(ids as FindingId[])];
+}
+
+/** `--fail-on-severity warning|error`. */
+export function parseFailOnSeverityArg(arg: string): FailOnSeverity {
+  const text = arg.trim().toLowerCase();
+  if (!(FAIL_ON_SEVERITIES as readonly string[]).includes(text)) throw new UsageError(`--fail-on-severity ${arg}: expected one of ${FAIL_ON_SEVERITIES.join(', ')}`);
+  return text as FailOnSeverity;
+}
+
+/** `--fail-verdicts fail,invalid,insufficient-data` → the verdicts that fail the job; `none` → [] (nothing fails it). */
+export function parseFailVerdictsArg(arg: string): FailableVerdict[] {
+  const trimmed = arg.trim();
+  if (trimmed === 'none') return [];
+  const verdicts = trimmed.split(/[\n,]/).map((v) => v.trim()).filter(Boolean);
+  if (!verdicts.length) throw new UsageError(`--fail-verdicts ${JSON.stringify(arg)}: expected a list of ${FAILABLE_VERDICTS.join(', ')} (or none)`);
+  for (const verdict of verdicts) {
+    if (!(FAILABLE_VERDICTS as readonly string[]).includes(verdict)) throw new UsageError(`--fail-verdicts ${arg}: unknown verdict '${verdict}' (known: ${FAILABLE_VERDICTS.join(', ')}; none for no verdict)`);
+  }
+  return [...new Set(verdicts as FailableVerdict[])];
 }
 
 /** The fail-on default as written in flags, inputs and help texts. */
 export const DEFAULT_FAIL_ON_TEXT = DEFAULT_FAIL_ON.join(',');
+/** The fail-verdicts default as written in flags, inputs and help texts. */
+export const DEFAULT_FAIL_VERDICTS_TEXT = DEFAULT_FAIL_VERDICTS.join(',');
 
 export interface GateText {
   /** METRIC=PCT items (each may hold a comma list). */
   threshold?: readonly string[];
   failOn?: string;
+  failOnSeverity?: string;
+  failVerdicts?: string;
   allowThrottled?: boolean | string;
   /** `all`, or fingerprint keys (comma-separated or a list). */
   allowEnvironmentMismatch?: string | readonly string[];
@@ -215,6 +248,20 @@ export const GATE_FLAG_SPECS = {
     help: 'practical floor of a metric in percent (decode_tok_s=3), or a share threshold in percentage points (family:attention-fused=10); repeatable',
   },
   'fail-on': { field: 'failOn', cli: { type: 'string' }, input: 'fail-on', value: 'LIST', help: `finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)` },
+  'fail-on-severity': {
+    field: 'failOnSeverity',
+    cli: { type: 'string' },
+    input: 'fail-on-severity',
+    value: 'error|warning',
+    help: `the least severity of a fail-on finding that fails (default ${DEFAULT_FAIL_ON_SEVERITY}: a warning, evidence that is not conclusive, warns)`,
+  },
+  'fail-verdicts': {
+    field: 'failVerdicts',
+    cli: { type: 'string' },
+    input: 'fail-verdicts',
+    value: 'LIST',
+    help: `verdicts that fail the job, of ${FAILABLE_VERDICTS.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)`,
+  },
   'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled (otherwise the verdict is invalid)' },
   'allow-environment-mismatch': {
     field: 'allowEnvironmentMismatch',
@@ -307,12 +354,28 @@ export function parseGateText(text: GateText, label: GateFlagLabel = cliGateLabe
       throw renamed(error, 'threshold', '--threshold ');
     }
   }
-  let failOn: string[] | undefined;
+  let failOn: FindingId[] | undefined;
   if (text.failOn !== undefined) {
     try {
       failOn = parseFailOnArg(text.failOn);
     } catch (error) {
       throw renamed(error, 'fail-on', `--fail-on ${text.failOn}: `);
+    }
+  }
+  let failOnSeverity: FailOnSeverity | undefined;
+  if (text.failOnSeverity !== undefined && text.failOnSeverity.trim() !== '') {
+    try {
+      failOnSeverity = parseFailOnSeverityArg(text.failOnSeverity);
+    } catch (error) {
+      throw renamed(error, 'fail-on-severity', `--fail-on-severity ${text.failOnSeverity}: `);
+    }
+  }
+  let failVerdicts: FailableVerdict[] | undefined;
+  if (text.failVerdicts !== undefined && text.failVerdicts.trim() !== '') {
+    try {
+      failVerdicts = parseFailVerdictsArg(text.failVerdicts);
+    } catch (error) {
+      throw renamed(error, 'fail-verdicts', `--fail-verdicts ${text.failVerdicts}: `);
     }
   }
   const allow = typeof text.allowEnvironmentMismatch === 'string' ? text.allowEnvironmentMismatch.split(',') : text.allowEnvironmentMismatch;
@@ -323,6 +386,8 @@ export function parseGateText(text: GateText, label: GateFlagLabel = cliGateLabe
   return {
     ...(thresholds ? { thresholds } : {}),
     ...(failOn ? { failOn } : {}),
+    ...(failOnSeverity ? { failOnSeverity } : {}),
+    ...(failVerdicts ? { failVerdicts } : {}),
     ...(allowThrottled !== undefined ? { allowThrottled } : {}),
     ...(keys.length ? { allowEnvironmentMismatch: keys.includes('all') ? true : keys } : {}),
     ...(overlapCheck !== undefined ? { overlapCheck } : {}),

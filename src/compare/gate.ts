@@ -13,7 +13,7 @@ import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput 
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { alphaAtLook } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
-import { isPrimary, judge, type VerdictFinding } from './verdict.js';
+import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type VerdictFinding } from './verdict.js';
 
 export type { GateFamily, GateFinding, GateInput, GateKernel, GateMetric, GateResult } from './gate-input.js';
 export type { HistoryEntry } from './between-jobs.js';
@@ -43,10 +43,15 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
     let note = 'present in both';
     if (b === 0) {
       added.push(id);
-      const failing = options.failOn.includes(id);
+      // The strongest new hit decides, and its evidence is the line's (src/compare/verdict.ts).
+      const hit = strongest(current.findings.filter((f) => f.id === id && f.severity !== 'info' && isPrimary(f)))!;
+      const listed = (options.failOn as readonly string[]).includes(id);
+      const failing = failsOn(hit, failOnOf(options));
       status = failing ? 'fail' : 'warn';
-      note = failing ? 'new since the baseline; in failOn' : 'new since the baseline';
-      reason = `new finding ${id}${failing ? ' (in failOn)' : ''}`;
+      note = failing ? 'new since the baseline; in failOn' : listed ? `new since the baseline; in failOn, below failOnSeverity ${options.failOnSeverity}` : 'new since the baseline';
+      reason = failing
+        ? failingFindingLine(hit, `new finding ${id} (${hit.severity}, in fail-on)`)
+        : `new finding ${id} (${hit.severity}${listed ? `; in fail-on, below fail-on-severity ${options.failOnSeverity}` : ''})`;
     } else if (c === 0) {
       resolved.push(id);
       status = 'improved';
@@ -59,6 +64,10 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
     });
   }
   return { rows, added, resolved };
+}
+
+function failOnOf(options: GateOptions): FailOn {
+  return { ids: options.failOn, severity: options.failOnSeverity };
 }
 
 const ORDER: Record<ComparisonRow['status'], number> = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
@@ -74,7 +83,7 @@ export interface CompareContext {
 
 export function compare(current: GateInput, baseline: GateInput | null, optionsInput: GateOptionsInput | GateOptions = {}, context: CompareContext = {}): GateResult {
   let options = parseGateOptions(optionsInput);
-  if (!baseline) return { ...judge(current.findings, options.failOn), comparison: null };
+  if (!baseline) return { ...judge(current.findings, failOnOf(options)), comparison: null };
 
   const invalid: string[] = [];
   const notes: string[] = [];
@@ -137,7 +146,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   if (hasKernels) passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
   passParts.push('no new findings');
   const passLine = `no regression: ${passParts.join(', ')}`;
-  const judgement = judge(current.findings, options.failOn, { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
+  const judgement = judge(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
 
   const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
   const reasons = [...invalid, ...ranked.map((r) => r.reason!), ...notes];

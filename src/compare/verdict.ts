@@ -4,24 +4,95 @@
  *
  * Without a baseline the findings alone decide. A finding counts when it is primary (a secondary one
  * counts only as an error) and its severity is warning or error; info findings never count.
- * - fail: a counted finding whose id is in `failOn`, at warning or error: a warning in failOn fails too;
- * - warn: any other counted finding, an error finding whose id is not in failOn included: only failOn
- *   fails the job;
+ * - fail: a counted finding whose id is in fail-on, at fail-on-severity or above (default error:
+ *   conclusive evidence). Its line shows the evidence that decided it;
+ * - warn: any other counted finding: a warning of a fail-on id below fail-on-severity (evidence
+ *   there but not conclusive), or a finding whose id is not in fail-on, an error included;
  * - pass: nothing counted.
- * With a baseline the comparison's rows decide (src/compare/gate.ts makes them; a finding in failOn
- * fails only when it is new since the baseline): invalid beats fail beats insufficient-data beats warn
- * beats pass.
+ * With a baseline the comparison's rows decide (src/compare/gate.ts makes them; a finding in fail-on
+ * fails only when it is new since the baseline, at fail-on-severity): invalid beats fail beats
+ * insufficient-data beats warn beats pass.
+ * Whether a verdict fails the job is the workflow's choice (`failsJob`, fail-verdicts): fail and
+ * invalid by default.
  */
-import type { ComparisonRow, Finding, Verdict } from '../model/report.js';
+import type { ComparisonRow, Finding, Severity, Verdict } from '../model/report.js';
+import type { FindingId } from '../model/finding-ids.js';
 
-export const DEFAULT_FAIL_ON: readonly string[] = ['re-prefill', 'unfused-attention'];
+export const DEFAULT_FAIL_ON: readonly FindingId[] = ['re-prefill', 'unfused-attention'];
 
-/** What the verdict needs of a finding (a full Finding fits). */
-export type VerdictFinding = Pick<Finding, 'id' | 'severity'> & { secondary?: boolean };
+/** The severities fail-on-severity takes: the least severity of a fail-on finding that fails. */
+export const FAIL_ON_SEVERITIES = ['error', 'warning'] as const;
+export type FailOnSeverity = (typeof FAIL_ON_SEVERITIES)[number];
+/** Only conclusive evidence (an error) fails by default; a warning warns. */
+export const DEFAULT_FAIL_ON_SEVERITY: FailOnSeverity = 'error';
+
+/** The verdicts a workflow may let fail the job (fail-verdicts); pass never does. */
+export const FAILABLE_VERDICTS = ['fail', 'invalid', 'insufficient-data', 'warn'] as const satisfies readonly Verdict[];
+export type FailableVerdict = (typeof FAILABLE_VERDICTS)[number];
+/**
+ * A regression, and a comparison that could not stand (environment mismatch, throttling), fail the
+ * job. insufficient-data passes it with a warning annotation (compared too few samples to decide):
+ * add it to fail the job on it too.
+ */
+export const DEFAULT_FAIL_VERDICTS: readonly FailableVerdict[] = ['fail', 'invalid'];
+
+/** Whether a verdict fails the job under the workflow's fail-verdicts. */
+export function failsJob(verdict: Verdict, failVerdicts: readonly string[] = DEFAULT_FAIL_VERDICTS): boolean {
+  return verdict !== 'pass' && failVerdicts.includes(verdict);
+}
+
+/** What the verdict needs of a finding (a full Finding fits); message, evidence and basis make its line. */
+export type VerdictFinding = Pick<Finding, 'id' | 'severity'> & Partial<Pick<Finding, 'message' | 'evidence' | 'basis'>> & { secondary?: boolean };
+
+/** Which findings fail: their ids, and the least severity that fails. */
+export interface FailOn {
+  ids: readonly string[];
+  severity: FailOnSeverity;
+}
+
+const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+function failOnOf(failOn: readonly string[] | FailOn): FailOn {
+  return Array.isArray(failOn) ? { ids: failOn as readonly string[], severity: DEFAULT_FAIL_ON_SEVERITY } : (failOn as FailOn);
+}
+
+/** The finding fails the gate under fail-on: its id is listed and its severity reaches fail-on-severity. */
+export function failsOn(finding: Pick<VerdictFinding, 'id' | 'severity'>, failOn: readonly string[] | FailOn): boolean {
+  const policy = failOnOf(failOn);
+  return policy.ids.includes(finding.id) && RANK[finding.severity] >= RANK[policy.severity];
+}
 
 /** Secondary findings are explained by a primary one; they count only when they are errors. */
 export function isPrimary(finding: VerdictFinding): boolean {
   return !finding.secondary || finding.severity === 'error';
+}
+
+/** The strongest of a finding id's hits (the one whose evidence a line shows). */
+export function strongest<F extends VerdictFinding>(findings: readonly F[]): F | undefined {
+  return findings.reduce<F | undefined>((best, f) => (!best || RANK[f.severity] > RANK[best.severity] ? f : best), undefined);
+}
+
+const MAX_EVIDENCE = 5;
+const MAX_MESSAGE = 300;
+
+/**
+ * The evidence that decided a finding, in one line: its message (the numbers filled in), its named
+ * evidence values and the evidence it rests on (`basis`), each bounded.
+ */
+export function evidenceText(finding: VerdictFinding): string {
+  const message = (finding.message ?? '').replace(/\s+/g, ' ').trim();
+  const shown = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+  const entries = Object.entries(finding.evidence ?? {});
+  const values = entries.slice(0, MAX_EVIDENCE).map(([key, value]) => `${key} ${String(value)}`);
+  if (entries.length > MAX_EVIDENCE) values.push(`${entries.length - MAX_EVIDENCE} more`);
+  const parts = [values.length ? `evidence: ${values.join(', ')}` : '', finding.basis?.length ? `rests on ${finding.basis.join('; ')}` : ''].filter(Boolean);
+  return [shown, parts.length ? `(${parts.join('; ')})` : ''].filter(Boolean).join(' ');
+}
+
+/** The line of a finding that fails: what it is, and the evidence that decided it. */
+export function failingFindingLine(finding: VerdictFinding, lead = `finding ${finding.id} (${finding.severity}) is in fail-on`): string {
+  const evidence = evidenceText(finding);
+  return evidence ? `${lead}: ${evidence}` : lead;
 }
 
 /** What the comparison against a baseline found, as the verdict reads it. */
@@ -44,18 +115,26 @@ export interface Judgement {
 
 const NO_THROUGHPUT = 'no gated metric is present on both sides';
 
-function findingsJudgement(findings: readonly VerdictFinding[], failOn: readonly string[]): Judgement {
+function findingsJudgement(findings: readonly VerdictFinding[], failOn: FailOn): Judgement {
   const counted = findings.filter((f) => isPrimary(f) && f.severity !== 'info');
-  const lines = (list: readonly VerdictFinding[], say: (f: VerdictFinding) => string) => [...new Map(list.map((f) => [f.id, say(f)])).values()];
-  const failing = counted.filter((f) => failOn.includes(f.id));
-  if (failing.length) return { verdict: 'fail', reasons: lines(failing, (f) => `finding ${f.id} (${f.severity}) is in fail-on`) };
-  if (counted.length) return { verdict: 'warn', reasons: lines(counted, (f) => `finding ${f.id} (${f.severity}), not in fail-on: warns`) };
+  const byId = new Map<string, VerdictFinding[]>();
+  for (const f of counted) byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
+  const top = [...byId.values()].map((hits) => strongest(hits)!);
+  const failing = top.filter((f) => failsOn(f, failOn));
+  if (failing.length) return { verdict: 'fail', reasons: failing.map((f) => failingFindingLine(f)) };
+  const listed = top.filter((f) => failOn.ids.includes(f.id));
+  const others = top.filter((f) => !failOn.ids.includes(f.id));
+  const reasons = [
+    ...listed.map((f) => `finding ${f.id} (${f.severity}) is in fail-on, below fail-on-severity ${failOn.severity}: warns`),
+    ...others.map((f) => `finding ${f.id} (${f.severity}), not in fail-on: warns`),
+  ];
+  if (reasons.length) return { verdict: 'warn', reasons };
   return { verdict: 'pass', reasons: [] };
 }
 
 /** The verdict and its reasons: from the findings alone, or from the comparison when there is a baseline. */
-export function judge(findings: readonly VerdictFinding[], failOn: readonly string[] = DEFAULT_FAIL_ON, comparison?: ComparisonOutcome): Judgement {
-  if (!comparison) return findingsJudgement(findings, failOn);
+export function judge(findings: readonly VerdictFinding[], failOn: readonly string[] | FailOn = DEFAULT_FAIL_ON, comparison?: ComparisonOutcome): Judgement {
+  if (!comparison) return findingsJudgement(findings, failOnOf(failOn));
   const lines = (status: ComparisonRow['status']) => comparison.rows.filter((r) => r.status === status && r.reason).map((r) => r.reason!);
   const has = (status: ComparisonRow['status']) => comparison.rows.some((r) => r.status === status);
   if (comparison.invalid.length) return { verdict: 'invalid', reasons: [...comparison.invalid] };
@@ -63,6 +142,17 @@ export function judge(findings: readonly VerdictFinding[], failOn: readonly stri
   if (has('insufficient-data') || comparison.noThroughput) return { verdict: 'insufficient-data', reasons: [...lines('insufficient-data'), ...(comparison.noThroughput ? [NO_THROUGHPUT] : [])] };
   if (has('warn')) return { verdict: 'warn', reasons: lines('warn') };
   return { verdict: 'pass', reasons: [comparison.passLine] };
+}
+
+/**
+ * The verdict's first line when inputs were left out: how many, which (the first few) and why, and
+ * that --strict (input strict) fails instead. Undefined when none was.
+ */
+export function skippedInputsLine(skipped: readonly { path: string; reason: string }[], shown = 3): string | undefined {
+  if (!skipped.length) return undefined;
+  const items = skipped.slice(0, shown).map((s) => `${s.path} (${s.reason.replace(/\s+/g, ' ').slice(0, 200)})`);
+  const more = skipped.length > shown ? `, and ${skipped.length - shown} more` : '';
+  return `${skipped.length} input${skipped.length === 1 ? ' was' : 's were'} skipped, the verdict rests on the rest: ${items.join('; ')}${more}; strict (--strict) fails instead`;
 }
 
 /** One line for a failing job: the verdict's reasons, at most `max` of them. */

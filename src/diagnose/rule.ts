@@ -5,6 +5,7 @@
  */
 import type { Profile } from '../model/profile.js';
 import type { DeepDiveRequest, Severity } from '../model/report.js';
+import type { FindingId } from '../model/finding-ids.js';
 import type { Evidence, EvidenceNeed } from './evidence.js';
 
 export const REFERENCES_URL = 'https://github.com/profile-gate/profile-gate/blob/main/references/rules';
@@ -13,7 +14,8 @@ export const REFERENCES_URL = 'https://github.com/profile-gate/profile-gate/blob
 export type RuleStage = 'capture' | 'utilization' | 'kernels' | 'deep-dive';
 
 export interface RuleMeta<Options> {
-  id: string;
+  /** One of the closed list in src/model/finding-ids.ts, and the rule's file name. */
+  id: FindingId;
   severity: Severity;
   title: string;
   stage: RuleStage;
@@ -44,6 +46,11 @@ export interface RuleContext<Options> {
   options: Options;
   /** What the profile holds, with coverage and strength (src/diagnose/evidence.ts). */
   evidence: Evidence;
+  /**
+   * Says something about the evidence rather than the run ("host-bound is not established: only
+   * whole-process samples"): a notice on the report, never a finding with the rule's id.
+   */
+  note(message: string): void;
 }
 
 export interface Rule<Options = object> {
@@ -54,6 +61,9 @@ export interface Rule<Options = object> {
 export function defineRule<Options extends object>(rule: Rule<Options>): Rule<Options> {
   return rule;
 }
+
+/** The notice code of a rule's note about the evidence (RuleContext.note): never a finding. */
+export const DIAGNOSIS_NOTE = 'diagnosis-note';
 
 export function docsUrl(id: string): string {
   return `${REFERENCES_URL}/${id}.md`;

@@ -6,9 +6,10 @@
  * secondary, because the kernel mix is then not what limits the run.
  */
 import type { Profile } from '../model/profile.js';
+import type { Notice } from '../model/capture.js';
 import type { Finding, Severity } from '../model/report.js';
 import { describeEvidence, evidenceFor, gatherEvidence, type Evidence } from './evidence.js';
-import { docsUrl, type Rule, type RuleHit, type RuleStage } from './rule.js';
+import { DIAGNOSIS_NOTE, docsUrl, type Rule, type RuleHit, type RuleStage } from './rule.js';
 import { RULES } from './rules/index.js';
 
 export interface DiagnoseConfig {
@@ -29,26 +30,36 @@ export interface CheckedHit extends RuleHit {
   basis: string[];
 }
 
-/** One rule over one profile, evidence gate and severity cap included (what the rule tester runs too). */
-export function checkRule<Options extends object>(rule: Rule<Options>, profile: Profile, options: Options, evidence: Evidence = gatherEvidence(profile)): CheckedHit[] {
+/**
+ * One rule over one profile, evidence gate and severity cap included (what the rule tester runs too).
+ * The rule's notes about the evidence go into `notes`, when given.
+ */
+export function checkRule<Options extends object>(rule: Rule<Options>, profile: Profile, options: Options, evidence: Evidence = gatherEvidence(profile), notes?: Notice[]): CheckedHit[] {
   const used = evidenceFor(rule.meta.needs, evidence);
   if (used === null) return [];
   const thin = used.some((e) => e.strength === 'thin');
   const basis = used.map(describeEvidence);
-  return rule.check({ profile, options, evidence }).map((hit) => {
+  const note = (message: string) => notes?.push({ code: DIAGNOSIS_NOTE, severity: 'info', message: `${rule.meta.id}: ${message}` });
+  return rule.check({ profile, options, evidence, note }).map((hit) => {
     const declared = hit.severity ?? rule.meta.severity;
     return { ...hit, severity: thin ? LOWER[declared] : declared, basis };
   });
 }
 
 export function runRules(profile: Profile, config: DiagnoseConfig = {}, rules: readonly Rule<any>[] = RULES): Finding[] {
+  return diagnose(profile, config, rules).findings;
+}
+
+/** The findings of every rule, and the rules' notes about the evidence (notices, never findings). */
+export function diagnose(profile: Profile, config: DiagnoseConfig = {}, rules: readonly Rule<any>[] = RULES): { findings: Finding[]; notes: Notice[] } {
   const disabled = new Set(config.disabled ?? []);
   const evidence = gatherEvidence(profile);
   const findings: Array<Finding & { stage: RuleStage }> = [];
+  const notes: Notice[] = [];
   for (const rule of rules) {
     if (disabled.has(rule.meta.id)) continue;
     const options = { ...rule.meta.defaults, ...(config.options?.[rule.meta.id] ?? {}) };
-    for (const hit of checkRule(rule, profile, options, evidence)) {
+    for (const hit of checkRule(rule, profile, options, evidence, notes)) {
       findings.push({
         id: rule.meta.id,
         severity: hit.severity,
@@ -76,5 +87,5 @@ export function runRules(profile: Profile, config: DiagnoseConfig = {}, rules: r
       STAGE_ORDER[a.stage] - STAGE_ORDER[b.stage] ||
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
   );
-  return findings.map(({ stage: _stage, ...finding }) => finding);
+  return { findings: findings.map(({ stage: _stage, ...finding }) => finding), notes };
 }

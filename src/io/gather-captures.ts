@@ -17,13 +17,17 @@ export interface CaptureGathering {
   /** How the user sets the policy, for the message: `input 'if-no-captures'`, `--if-no-captures`. */
   option: string;
   warn: (line: string) => void;
+  /** A capture path that was not found fails the run when others were (otherwise it is skipped, and the report says so). */
+  strict?: boolean;
+  /** How the user sets strict, for the message: `input 'strict'`, `--strict`. */
+  strictOption?: string;
 }
 
 /**
  * The capture files under the paths (and which of them were found inside a directory rather than
  * named), or one line saying there are none and how to let that pass.
  */
-export async function gatherCaptures(paths: readonly string[], how: CaptureGathering): Promise<{ files: string[]; fromDirectories: Set<string> }> {
+export async function gatherCaptures(paths: readonly string[], how: CaptureGathering): Promise<{ files: string[]; fromDirectories: Set<string>; missing: string[] }> {
   const present: string[] = [];
   const missing: string[] = [];
   for (const path of paths) {
@@ -38,12 +42,13 @@ export async function gatherCaptures(paths: readonly string[], how: CaptureGathe
   }
   const found = await expandInputSet(present);
   if (found.files.length) {
+    if (missing.length && how.strict) throw new UsageError(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')} (${how.strictOption ?? 'strict'} fails on any input it cannot read)`);
     if (missing.length && how.policy !== 'ignore') how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
-    return found;
+    return { ...found, missing };
   }
   const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside)`)].join(', ') || 'no path given';
   const line = `no capture files: ${where}`;
   if (how.policy === 'error') throw new UsageError(`${line}; check the path and that the profiling step wrote its files (${how.option}: warn or ignore lets an empty capture pass)`);
   if (how.policy === 'warn') how.warn(`${line}; the report holds no measurement (${how.option}: warn)`);
-  return { files: [], fromDirectories: new Set() };
+  return { files: [], fromDirectories: new Set(), missing };
 }

@@ -52,6 +52,10 @@ export const FindingSchema = z.object({
 export type Finding = z.infer<typeof FindingSchema>;
 export type FindingInput = z.input<typeof FindingSchema>;
 
+/** An input left out of the analysis, and why (the reader's one line). */
+export const SkippedInputSchema = z.object({ path: z.string(), reason: z.string() });
+export type SkippedInput = z.infer<typeof SkippedInputSchema>;
+
 export const VerdictSchema = z.enum(['pass', 'warn', 'fail', 'insufficient-data', 'invalid']);
 export type Verdict = z.infer<typeof VerdictSchema>;
 
@@ -147,6 +151,11 @@ export const ReportSchema = z.object({
   apiCalls: z.array(ApiStatSchema),
   cpuFunctions: z.array(CpuFunctionSchema),
   notices: z.array(NoticeSchema),
+  /**
+   * Inputs that were given (inside a folder) but left out of the analysis, each with why: an
+   * unreadable or unrecognized capture. The verdict rests on the rest; its first line says so.
+   */
+  skippedInputs: z.array(SkippedInputSchema).default([]),
   deepDive: z.array(NcuResultSchema),
   findings: z.array(FindingSchema),
   verdict: VerdictSchema,

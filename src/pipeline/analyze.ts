@@ -6,13 +6,15 @@ import { createClassifier } from '../classify/classify.js';
 import type { UserFamilyRule } from '../classify/families.js';
 import { compare, type GateInput, type HistoryEntry } from '../compare/gate.js';
 import type { GateOptionsInput } from '../compare/gate-options.js';
-import { runRules, type DiagnoseConfig } from '../diagnose/run-rules.js';
+import { diagnose, type DiagnoseConfig } from '../diagnose/run-rules.js';
 import type { IngestOptions } from '../ingest/common/importer.js';
 import { ingestFile } from '../ingest/registry.js';
 import type { Capture, Notice } from '../model/capture.js';
 import { checkMergeable, countEachRunOnce } from './input-groups.js';
 import type { Profile } from '../model/profile.js';
-import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from '../model/report.js';
+import { REPORT_SCHEMA_VERSION, ReportSchema, type Report, type SkippedInput } from '../model/report.js';
+import { skippedInputsLine } from '../compare/verdict.js';
+import type { FindingId } from '../model/finding-ids.js';
 import { TOOL_VERSION } from '../version.js';
 import { InputError, UsageError } from '../errors.js';
 
@@ -22,7 +24,7 @@ export interface AnalyzeOptions {
   format?: string;
   families?: readonly UserFamilyRule[];
   diagnose?: DiagnoseConfig;
-  failOn?: readonly string[];
+  failOn?: readonly FindingId[];
   /** A previous report to compare against, with where it came from and why it was chosen. */
   baseline?: BaselineChoice | null;
   /** Thresholds and the other gate options (failOn above wins over gate.failOn). */
@@ -45,6 +47,8 @@ export interface AnalyzeOptions {
   skippable?: ReadonlySet<string>;
   /** What the user says about inputs that cannot say it themselves (nvidia-smi noheader columns). */
   ingest?: IngestOptions;
+  /** Inputs left out before the analysis (a capture path that was not found), with why. */
+  skippedInputs?: readonly SkippedInput[];
 }
 
 export interface BaselineChoice {
@@ -74,9 +78,10 @@ export async function ingestReadable(
   skippable: ReadonlySet<string> = new Set(),
   options: IngestOptions = {},
   reading?: (path: string) => void,
-): Promise<{ captures: Capture[]; notices: Notice[] }> {
+): Promise<{ captures: Capture[]; notices: Notice[]; skipped: SkippedInput[] }> {
   const captures: Capture[] = [];
   const notices: Notice[] = [];
+  const skipped: SkippedInput[] = [];
   let firstError: InputError | undefined;
   for (const input of inputs) {
     reading?.(input);
@@ -86,10 +91,11 @@ export async function ingestReadable(
       if (!(error instanceof InputError) || !skippable.has(input) || options.signal?.aborted) throw error;
       firstError ??= error;
       notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
+      skipped.push({ path: input, reason: error.expected });
     }
   }
   if (captures.length === 0 && firstError) throw firstError;
-  return { captures, notices };
+  return { captures, notices, skipped };
 }
 
 /** The error of an analysis past its time budget: names the file it was reading. */
@@ -120,7 +126,9 @@ async function withTimeBudget<T>(timeoutMs: number, inputs: number, work: (signa
 }
 
 export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions, 'inputs' | 'format' | 'families' | 'allowMixed' | 'skippable' | 'ingest' | 'timeoutMs'>): Report {
-  const findings = runRules(profile, options.diagnose);
+  const skippedInputs = [...(options.skippedInputs ?? [])];
+  const skippedLine = skippedInputsLine(skippedInputs);
+  const { findings, notes } = diagnose(profile, options.diagnose);
   const environment = { ...profile.environment, ...(options.environment ?? {}) };
   const current: GateInput = { ...profile, findings, environment };
   const baseline: GateInput | null = options.baseline
@@ -153,12 +161,17 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     memops: profile.memops,
     apiCalls: profile.apiCalls,
     cpuFunctions: profile.cpuFunctions,
-    notices: profile.notices,
+    notices: [...profile.notices, ...notes],
+    skippedInputs,
     deepDive: profile.ncu,
     findings,
     verdict: gate.verdict,
-    verdictReasons: gate.reasons,
-    comparison: gate.comparison && baseline ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) } : gate.comparison,
+    // A skipped input leads: the verdict rests on the inputs that were read.
+    verdictReasons: skippedLine ? [skippedLine, ...gate.reasons] : gate.reasons,
+    comparison:
+      gate.comparison && baseline
+        ? { ...gate.comparison, reasons: skippedLine ? [skippedLine, ...gate.comparison.reasons] : gate.comparison.reasons, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
+        : gate.comparison,
     ranks: profile.ranks,
   };
   return ReportSchema.parse(report);
@@ -181,7 +194,7 @@ export async function analyze(options: AnalyzeOptions): Promise<Report> {
     const once = countEachRunOnce(read.captures);
     const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
     const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
-    return reportFromProfile(profile, options);
+    return reportFromProfile(profile, { ...options, skippedInputs: [...(options.skippedInputs ?? []), ...read.skipped] });
   };
   if (options.timeoutMs === undefined) return build();
   return withTimeBudget(options.timeoutMs, options.inputs.length, build);

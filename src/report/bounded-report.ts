@@ -32,6 +32,7 @@ export function boundReport(report: Report): Report {
     apiCalls: keep('API calls', report.apiCalls, BOUNDED_REPORT.listRows),
     cpuFunctions: keep('CPU functions', report.cpuFunctions, BOUNDED_REPORT.listRows),
     notices: keep('notices', report.notices, BOUNDED_REPORT.listRows),
+    skippedInputs: keep('skipped inputs', report.skippedInputs, BOUNDED_REPORT.listRows),
     deepDive: keep('Nsight Compute results', report.deepDive, BOUNDED_REPORT.listRows),
     findings: keep('findings', report.findings, BOUNDED_REPORT.listRows),
     timeline: report.timeline ? { ...report.timeline, steps: top(report.timeline.steps, BOUNDED_REPORT.samples) } : null,

@@ -5,6 +5,7 @@ import type { Finding, Report } from '../model/report.js';
 import { ciText, excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './number-format.js';
 import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
+import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   pass: 'PASS',
@@ -76,6 +77,11 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
     lines.push(`      next: ${finding.advice}`);
     if (finding.command) lines.push(`      $ ${finding.command}`);
   }
+  const notes = report.notices.filter((n) => n.code === DIAGNOSIS_NOTE);
+  if (notes.length) {
+    lines.push('  Notes on the evidence (not findings):');
+    for (const note of notes) lines.push(`    - ${note.message}`);
+  }
   lines.push('');
 
   if (report.kernels.length) {
@@ -126,6 +132,6 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
     lines.push(`  ${source.path}: ${source.format}${parts}${source.toolVersion ? ` (${source.tool ?? ''} ${source.toolVersion})` : ''}`);
     for (const stat of source.stats) lines.push(`    ${stat.severity}: ${stat.name} x${stat.count}${stat.detail ? ` (${stat.detail})` : ''}`);
   }
-  for (const notice of report.notices) lines.push(`  ${notice.severity}: ${notice.message}`);
+  for (const notice of report.notices) if (notice.code !== DIAGNOSIS_NOTE) lines.push(`  ${notice.severity}: ${notice.message}`);
   return `${lines.join('\n')}\n`;
 }

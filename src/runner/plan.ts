@@ -26,6 +26,12 @@ export function buildPlan(options: RunOptions, detected: DetectedEnvironment, co
 
   const profiler = resolveProfiler(options, detected, notices);
   const sampling = Boolean(detected.vendor) && context.gpuSnapshotAvailable;
+  // A GPU job on a box where no GPU is found (a broken driver, a runner without device access) would
+  // measure throughput only and pass: that is a failed plan unless the workflow allows it.
+  const needsGpu = [options.profiler !== 'none' ? `profiler ${options.profiler}` : '', context.gpuSnapshotAvailable ? 'GPU sampling' : ''].filter(Boolean);
+  if (!detected.vendor && needsGpu.length && !options.allowNoGpu) {
+    problems.push(`no GPU found (nvidia-smi and rocm-smi list none), but ${needsGpu.join(' and ')} need${needsGpu.length === 1 ? 's' : ''} one; check the driver and the runner's device access, or allow a throughput-only run with allow-no-gpu (--allow-no-gpu)`);
+  }
   if (!detected.vendor) notices.push({ severity: 'warning', message: 'no GPU found (nvidia-smi and rocm-smi list none): GPU utilization is not sampled' });
   else if (!context.gpuSnapshotAvailable) notices.push({ severity: 'warning', message: `${join(context.pythonDir, 'gpu_snapshot.py')} is missing: GPU utilization is not sampled` });
 

@@ -33,7 +33,10 @@ export const RUN_OPTION_NAMES = [
   'base-workdir',
   'base-run',
   'max-runs',
+  'allow-no-gpu',
 ] as const;
+/** The options that are switches: `--allow-no-gpu` on the command line, `true`/`false` as an input. */
+export const BOOLEAN_RUN_OPTIONS: readonly RunOptionName[] = ['allow-no-gpu'];
 export type RunOptionName = (typeof RUN_OPTION_NAMES)[number];
 
 /** A/B: the most runs per side, as a multiple of `runs`, when max-runs is not given (5 planned → up to 15). */
@@ -89,6 +92,10 @@ const RawRunOptionsSchema = z.object({
   'base-workdir': z.string().min(1).optional(),
   'base-run': z.string().min(1).optional(),
   'max-runs': integer(1).optional(),
+  'allow-no-gpu': z
+    .enum(['true', 'false', 'True', 'False', 'TRUE', 'FALSE'], { error: 'expected true or false' })
+    .transform((v) => v.toLowerCase() === 'true')
+    .default(false),
 });
 
 /**
@@ -129,6 +136,11 @@ export interface RunOptions {
    * ABBA pairs are added up to this (and the time budget). Equal to `runs` outside A/B.
    */
   maxRuns: number;
+  /**
+   * Run although no GPU is found while a GPU profiler (any but none) or GPU sampling is planned:
+   * the run then measures throughput only. Otherwise no GPU is a problem of the plan, and nothing runs.
+   */
+  allowNoGpu: boolean;
   /** Options that were given but do not apply to the chosen engine or mode (told, not fatal). */
   ignored: RunOptionName[];
 }
@@ -222,6 +234,7 @@ export function parseRunOptions(raw: Readonly<Record<string, unknown>>, style: O
     captureSeconds: o['capture-seconds'],
     deepDive: o['deep-dive'],
     timeoutMinutes: o['timeout-minutes'],
+    allowNoGpu: o['allow-no-gpu'],
     maxRuns: adaptive ? (o['max-runs'] ?? DEFAULT_MAX_RUNS_FACTOR * o.runs) : o.runs,
     ...(o['base-workdir'] !== undefined || o['base-run'] !== undefined
       ? { base: { ...(o['base-workdir'] !== undefined ? { workdir: o['base-workdir'] } : {}), ...(o['base-run'] !== undefined ? { run: o['base-run'] } : {}) } }

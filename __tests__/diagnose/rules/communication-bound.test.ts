@@ -1,5 +1,7 @@
 import rule from '../../../src/diagnose/rules/communication-bound.js';
-import { K } from '../../helpers/profile-builder.js';
+import { K, profileOf, type ProfileSpec } from '../../helpers/profile-builder.js';
+import { checkRule } from '../../../src/diagnose/run-rules.js';
+import type { Notice } from '../../../src/model/capture.js';
 import { testRule } from '../../helpers/rule-tester.js';
 
 // Real names: the DDP V100 trace's NCCL all-reduce and sgemm, the vLLM TP4 trace's NCCL and custom all-reduce.
@@ -10,6 +12,7 @@ const SGEMM = 'volta_sgemm_128x32_nt';
 const BACKWARD = 'void at::native::vectorized_elementwise_kernel<4, at::native::sigmoid_backward_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(float, float)#1}, at::detail::Array<char*, 3> >(int, at::native::sigmoid_backward_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(float, float)#1}, at::detail::Array<char*, 3>)';
 const KV = 'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)';
 const MS = 1e6;
+const summaryOnly: ProfileSpec = { kernels: [[K.decodeGemm, 60], [NCCL_TP, 40, 500]] };
 const timeline = (spanMs: number, busyMs: number, collectiveMs: number, exposedMs: number) => ({
   spanNs: spanMs * MS,
   busyNs: busyMs * MS,
@@ -18,6 +21,8 @@ const timeline = (spanMs: number, busyMs: number, collectiveMs: number, exposedM
 
 testRule(rule, {
   passing: [
+    // Before: an info finding "overlap unknown". Now a note on the evidence (below), no finding.
+    { name: 'a kernel summary without a timeline: no finding, a note that the overlap is unknown', profile: summaryOnly },
     { name: 'no collectives', profile: { kernels: [[K.decodeGemm, 90], [K.rmsNormVllm, 10]], timeline: { spanNs: 120 * MS, busyNs: 100 * MS } } },
     { name: 'collectives under 5% of kernel time', profile: { kernels: [[K.decodeGemm, 97], [NCCL_TP, 3]], timeline: timeline(110, 100, 3, 3) } },
   ],
@@ -51,11 +56,6 @@ testRule(rule, {
         timeline: { ...timeline(1000, 100, 40, 40), excludedGaps: [{ startNs: 10 * MS, durNs: 800 * MS, reason: 'set-up' }] },
       },
       hits: [{ severity: 'warning', evidence: { exposedShare: 0.2, exposedMs: 40 } }],
-    },
-    {
-      name: 'a kernel summary without a timeline: info, overlap unknown',
-      profile: { kernels: [[K.decodeGemm, 60], [NCCL_TP, 40, 500]] },
-      hits: [{ severity: 'info', evidence: { collectiveShare: 0.4, signals: 'kernel-share' } }],
     },
     {
       name: 'a stricter bar turns the TP share into a warning',
@@ -94,4 +94,13 @@ testRule(rule, {
       hits: [{ severity: 'warning', evidence: { rank: 0, stragglerRank: 1, stragglerExcess: 0.5 } }],
     },
   ],
+});
+
+describe('communication-bound notes', () => {
+  it('a kernel summary without a timeline: a notice with the share, no finding', () => {
+    const notes: Notice[] = [];
+    expect(checkRule(rule, profileOf(summaryOnly), rule.meta.defaults, undefined, notes)).toEqual([]);
+    expect(notes.map((n) => [n.code, n.severity])).toEqual([['diagnosis-note', 'info']]);
+    expect(notes[0]!.message).toMatch(/^communication-bound: not established: collectives take 40(\.0)?% of kernel time \(500 launches\)/);
+  });
 });

@@ -1,5 +1,7 @@
 import rule from '../../../src/diagnose/rules/host-bound.js';
-import { K } from '../../helpers/profile-builder.js';
+import { K, profileOf, type ProfileSpec } from '../../helpers/profile-builder.js';
+import { checkRule } from '../../../src/diagnose/run-rules.js';
+import type { Notice } from '../../../src/model/capture.js';
 import { testRule } from '../../helpers/rule-tester.js';
 
 // Thresholds vs real runs (H200): transformers generate ~4-6% util and 3-12% trace busy (host-bound);
@@ -8,8 +10,12 @@ import { testRule } from '../../helpers/rule-tester.js';
 // below mark the workload's own timed runs, the only utilization samples that show its steady loop.
 const busyDecode = [84, 90, 95, 92, 88, 91, 93, 90, 89, 94, 92, 90];
 const startUp = [0, 0, 0, 1, 2, 0, 0, 0];
+const wholeProcessOnly: ProfileSpec = { util: [...startUp, 40, 45, 42, 38, ...startUp] };
+
 testRule(rule, {
   passing: [
+    // Before: an info finding "Host-bound is not established". Now a note on the evidence (below), no finding.
+    { name: 'whole-process samples only: no finding, a note that says what they are', profile: wholeProcessOnly },
     { name: 'GPU-bound decode at 84-95% utilization inside the timed runs', profile: { util: busyDecode, timedWindows: [[-1, 11]] } },
     { name: 'busy trace', profile: { timeline: { spanNs: 100e6, busyNs: 92e6, kernelLaunches: 5000 } } },
     { name: 'kernels only, no time measure', profile: { kernels: [[K.decodeGemm, 40, 1000]] } },
@@ -101,11 +107,6 @@ testRule(rule, {
       hits: [{ severity: 'warning', evidence: { meanUtilPercent: 52.5, signals: 'utilization' } }],
     },
     {
-      name: 'whole-process samples only: a note that says what they are',
-      profile: { util: [...startUp, 40, 45, 42, 38, ...startUp] },
-      hits: [{ severity: 'info', evidence: { utilWindow: 'active', signals: 'whole-process-utilization' } }],
-    },
-    {
       name: 'every low steady measure is named',
       profile: { util: [5, 7, 6, 5, 7, 6, 5, 7, 6, 6], timedWindows: [[-1, 9]], gpuTimeUtilPercent: 3, timeline: { spanNs: 10e6, busyNs: 0.5e6, kernelLaunches: 40 } },
       hits: [{ evidence: { signals: 'timeline,gpu-time-util,utilization', busyFraction: 0.05, meanUtilPercent: 6 } }],
@@ -119,4 +120,20 @@ testRule(rule, {
       hits: [{ evidence: { busyFraction: 0.1, signals: 'timeline' } }],
     },
   ],
+});
+
+describe('host-bound notes', () => {
+  it('whole-process samples only: a notice on the report says host-bound is not established, and no finding carries the id', () => {
+    const notes: Notice[] = [];
+    expect(checkRule(rule, profileOf(wholeProcessOnly), rule.meta.defaults, undefined, notes)).toEqual([]);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ code: 'diagnosis-note', severity: 'info' });
+    expect(notes[0]!.message).toMatch(/^host-bound: not established: utilization sampled over whole processes averages [\d.]+% \(\d+ samples, start-up included\)/);
+  });
+
+  it('a GPU-bound run in the timed windows gets no note', () => {
+    const notes: Notice[] = [];
+    expect(checkRule(rule, profileOf({ util: busyDecode, timedWindows: [[-1, 11]] }), rule.meta.defaults, undefined, notes)).toEqual([]);
+    expect(notes).toEqual([]);
+  });
 });

@@ -16,7 +16,14 @@ testRule(rule, {
       // transformers attn_implementation="eager" on the H200: softmax_warp_forward 512 launches, 1.3%.
       name: 'eager attention',
       profile: { kernels: [[K.decodeGemm, 30, 2000], [K.decodeGemm2, 10, 1000], [K.softmax, 1.3, 512], [K.copy, 58.7, 8000]] },
-      hits: [{ severity: 'warning', evidence: { softmaxShare: 0.013, softmaxLaunches: 512, fusedAttentionLaunches: 0, linearLaunches: 3000, bmmShare: 0, fusedAttentionShare: 0 } }],
+      // No fused attention kernel at all: conclusive, an error (it fails the job by default).
+      hits: [{ severity: 'error', evidence: { softmaxShare: 0.013, softmaxLaunches: 512, fusedAttentionLaunches: 0, linearLaunches: 3000, bmmShare: 0, fusedAttentionShare: 0 } }],
+    },
+    {
+      // Fused attention ran too, but far fewer launches than the per-layer softmax: a mixed reading, a warning.
+      name: 'softmax at a per-layer rate beside some fused attention',
+      profile: { kernels: [[K.decodeGemm, 30, 2000], [K.decodeGemm2, 10, 1000], [K.softmax, 1.3, 512], [K.flash, 1, 64], [K.copy, 57.7, 8000]] },
+      hits: [{ severity: 'warning', evidence: { softmaxLaunches: 512, fusedAttentionLaunches: 64, linearLaunches: 3000 } }],
     },
     {
       name: 'MAX custom architecture wired as matmul + softmax',

@@ -8,18 +8,24 @@ import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
 
 export async function analyzeMode(ctx: ModeContext): Promise<void> {
-  const { files: captures, fromDirectories } = await gatherCaptures(ctx.inputs.captures, { policy: ctx.inputs.ifNoCaptures, option: `input '${INPUTS.ifNoCaptures}'`, warn: (line) => ctx.host.warning(line) });
+  const { files: captures, fromDirectories, missing } = await gatherCaptures(ctx.inputs.captures, {
+    policy: ctx.inputs.ifNoCaptures,
+    option: `input '${INPUTS.ifNoCaptures}'`,
+    warn: (line) => ctx.host.warning(line),
+    strict: ctx.inputs.strict,
+    strictOption: `input '${INPUTS.strict}'`,
+  });
   const gate = gateOptions(ctx);
   const { baseline, note } = await resolveBaseline(ctx);
   const budget = ctx.inputs.analyzeTimeoutSeconds;
   const report = await analyze({
     inputs: captures,
-    failOn: ctx.inputs.failOn,
     run: runInfo(ctx),
     baseline,
     gate,
     allowMixed: ctx.inputs.allowMixed,
     ...(ctx.inputs.strict ? {} : { skippable: fromDirectories }),
+    ...(missing.length ? { skippedInputs: missing.map((path) => ({ path, reason: 'not found' })) } : {}),
     ...(ctx.inputs.smiColumns.length ? { ingest: { smiColumns: parseSmiColumns(ctx.inputs.smiColumns.join(',')) } } : {}),
     ...(budget ? { timeoutMs: budget * 1000 } : {}),
   });

@@ -59,8 +59,7 @@ export async function runMode(ctx: ModeContext): Promise<void> {
         analyze({
           inputs,
           environment: plan.environment,
-          failOn: ctx.inputs.failOn,
-          run: runInfo(ctx),
+                run: runInfo(ctx),
           gate,
           ...(ctx.inputs.analyzeTimeoutSeconds ? { timeoutMs: ctx.inputs.analyzeTimeoutSeconds * 1000 } : {}),
           // The base side of an A/B run is a baseline in the making: never compared itself.

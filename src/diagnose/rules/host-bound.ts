@@ -6,7 +6,7 @@
  * runs. Whole-process samples, start-up and compile included, only hint at it, and say so.
  */
 import type { Profile } from '../../model/profile.js';
-import { defineRule, type RuleHit } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { familyTotals, round } from '../profile-measures.js';
 
 /** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
@@ -82,7 +82,7 @@ export default defineRule({
       'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',
     defaults: { maxMeanUtilPercent: 40, partialMeanUtilPercent: 70, maxBusyFraction: 0.5, maxGpuTimeUtilPercent: 40 },
   },
-  check({ profile, options }) {
+  check({ profile, options, note }) {
     const found = readings(profile);
     const steady = found.filter((r) => r.steady);
     const evidence: Record<string, number | string> = {};
@@ -148,13 +148,10 @@ export default defineRule({
     if (!util || perDevice < MIN_WHOLE_PROCESS_SAMPLES || util.meanPercent >= options.partialMeanUtilPercent) return [];
     const sync = syncShare(profile);
     if (sync !== undefined && sync >= SYNC_API_SHARE) return []; // the host spent its time waiting for the GPU
-    const hit: RuleHit = {
-      severity: 'info',
-      message: `Utilization sampled over whole processes averages ${round(util.meanPercent, 1)}% (${util.sampleCount} samples, start-up included): that does not show the steady loop. Host-bound is not established.`,
-      evidence: { ...evidence, signals: 'whole-process-utilization' },
-      advice: `To decide, measure the steady window: have the workload print {"kind":"run","tok_s":…,"t_start":…,"t_end":…} per timed run (utilization is then read inside those windows), or profile a capture range around steady steps. ${advice}`,
-      command,
-    };
-    return [hit];
+    // A statement about the evidence, not about the run: a note on the report, not a finding.
+    note(
+      `not established: utilization sampled over whole processes averages ${round(util.meanPercent, 1)}% (${util.sampleCount} samples, start-up included), which does not show the steady loop. To decide, have the workload print {"kind":"run","tok_s":…,"t_start":…,"t_end":…} per timed run (utilization is then read inside those windows), or profile a capture range around steady steps.`,
+    );
+    return [];
   },
 });

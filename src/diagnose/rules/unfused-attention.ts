@@ -14,11 +14,11 @@ const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_att
 export default defineRule({
   meta: {
     id: 'unfused-attention',
-    severity: 'warning',
+    severity: 'error',
     title: 'Attention is not fused',
     stage: 'kernels',
     needs: ['kernel-breakdown'],
-    description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise.',
+    description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise (an error when no fused attention kernel ran at all, a warning when some did).',
     defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
   },
   check({ profile, options }) {
@@ -29,8 +29,13 @@ export default defineRule({
     const unexplained = softmax.instances - fused.instances;
     if (softmax.share < options.minSoftmaxShare || unexplained <= 0) return [];
     if (unexplained < options.minSoftmaxPerLinearLaunch * linear.instances) return [];
+    // Conclusive when no fused attention kernel ran at all: every layer's attention is matmul +
+    // softmax. With some fused launches beside the softmax ones the reading is mixed (another
+    // softmax user, one path fused and one not): a warning, which does not fail by default.
+    const conclusive = fused.instances === 0;
     return [
       {
+        severity: conclusive ? 'error' : 'warning',
         message: `Attention appears unfused: ${softmax.instances} softmax launches (${percent(softmax.share)} of kernel time) against ${fused.instances} fused attention launches.`,
         evidence: {
           softmaxShare: round(softmax.share),

@@ -5,6 +5,7 @@
  */
 import { familyLabel } from '../../model/family-ids.js';
 import { deepDiveFacts, deepDiveKernels } from '../../diagnose/ncu-metrics.js';
+import { DIAGNOSIS_NOTE } from '../../diagnose/rule.js';
 import { metricInfo } from '../../model/metrics.js';
 import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
 import { codeBlock } from '../escape.js';
@@ -141,6 +142,9 @@ export function findingsSection(report: Report, d: Detail, h: string): string {
     const rest = findings.slice(d.findings);
     out.push(`- … ${rest.length} more findings in report.json: ${safeText(rest.map((f) => f.id).join(', '), 300)}`);
   }
+  // What the evidence could not establish: notes, not findings (they never decide a verdict).
+  const notes = report.notices.filter((n) => n.code === DIAGNOSIS_NOTE).slice(0, d.notices);
+  if (notes.length) out.push('', 'Notes on the evidence:', ...notes.map((n) => `- ${safeText(n.message, d.textChars)}`));
   return out.join('\n');
 }
 
@@ -356,7 +360,7 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
     }
     if (report.metrics.length > d.metrics) out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
   }
-  const notices = report.notices.filter((n) => n.severity !== 'info').slice(0, d.notices);
+  const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== DIAGNOSIS_NOTE).slice(0, d.notices);
   if (notices.length) {
     out.push('', 'Capture notes:');
     for (const notice of notices) out.push(`- ${notice.severity}: ${safeText(notice.message, d.textChars)}`);
@@ -411,7 +415,8 @@ export function artifactsSection(entries: readonly ReportEntry[], links: RunLink
 
 export function reasonsBlock(report: Report, max = 5): string {
   const reasons = readableReasons(report);
-  return reasons.slice(0, max).map((r) => `- ${safeText(r, 300)}`).join('\n');
+  // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it.
+  return reasons.slice(0, max).map((r) => `- ${safeText(r, 700)}`).join('\n');
 }
 
 /** The report's charts (mermaid), at the levels of detail that show the kernel families. */
