@@ -30,8 +30,8 @@ describe('profile-gate scrub', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/^scrub: 7 file\(s\) written to .*upload, \d+ secret or environment value\(s\) taken out, 2 left out$/);
-    expect(readdirSync(join(out, 'run')).sort()).toEqual(['PROVENANCE.md', 'marker_counts.txt', 'secret.gpu_time_util.csv', 'secret.ncu.csv', 'secret.nsys-stats.csv', 'secret.sqlite', 'secret_torch.trace.json.gz']);
-    for (const name of readdirSync(join(out, 'run'))) expect(readFileSync(join(out, 'run', name)).includes(MARK)).toBe(false);
+    expect(readdirSync(join(out, 'run'), { recursive: true }).map(String).sort()).toEqual(['PROVENANCE.md', 'marker_counts.txt', 'ncu', 'ncu/secret.ncu.csv', 'secret.gpu_time_util.csv', 'secret.nsys-stats.csv', 'secret.sqlite', 'secret_torch.trace.json.gz']);
+    for (const name of ['PROVENANCE.md', 'marker_counts.txt', 'ncu/secret.ncu.csv', 'secret.gpu_time_util.csv', 'secret.nsys-stats.csv', 'secret.sqlite', 'secret_torch.trace.json.gz']) expect(readFileSync(join(out, 'run', name)).includes(MARK)).toBe(false);
     // The provenance note names the marker: it is redacted in the copy, as any occurrence would be.
     expect(readFileSync(join(work, 'run', 'PROVENANCE.md')).includes(MARK)).toBe(true);
   });
