@@ -14,6 +14,8 @@ import type { MatmulInputs, PhaseRanges } from '../../../model/capture.js';
 
 /** Distinct shapes kept; a re-prefill over this many steps has long shown itself. */
 export const MAX_SHAPES = 512;
+/** Characters kept of an annotation name shown as an example. */
+const NAME_CHARS = 200;
 
 /** Annotation names that say decode: a decode step, or a batch with decode requests in it. */
 const DECODE_NAME = /decode|(?:^|[^a-z])generation_[1-9]/i;
@@ -65,10 +67,10 @@ export class GenerationFacts {
   range(phase: Phase, name: string): void {
     if (phase === 'decode') {
       this.ranges.decode++;
-      this.ranges.decodeName ??= name;
+      this.ranges.decodeName ??= name.slice(0, NAME_CHARS);
     } else if (phase === 'prefill') {
       this.ranges.prefill++;
-      this.ranges.prefillName ??= name;
+      this.ranges.prefillName ??= name.slice(0, NAME_CHARS);
     }
   }
 

@@ -19,7 +19,7 @@ import {
   categoryOfString,
 } from './categories.js';
 import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
-import { GenerationFacts, phaseOfName, type Phase } from './generation-facts.js';
+import { GenerationFacts, phaseOfName } from './generation-facts.js';
 import { GraphCaptures, type ReplayReading } from './graph-captures.js';
 import { isMatmulOp, LaunchSites, type SiteTimes } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
@@ -155,8 +155,7 @@ export class TraceSummary implements ScanSink {
   /** Matmul shapes and phase-naming annotations: what tells decode steps from one forward pass. */
   readonly generation = new GenerationFacts();
   readonly launchSites = new LaunchSites((op, rows, startNs) => this.generation.matmul(op, rows, startNs));
-  /** Annotation names (other than ProfilerStep#N) → the generation phase each says. */
-  private readonly annotationPhases = new NameCache<Phase>(decodeName, phaseOfName);
+
   private readonly cpuOpNames = new NameCache<string>(decodeName, (name) => name);
   private cpuOpBaseUs: number | undefined;
   readonly python = new PythonFrames();
@@ -284,12 +283,13 @@ export class TraceSummary implements ScanSink {
     this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
   }
 
-  /** A user annotation on the CPU (the GPU's copy of it is not counted twice): counted when its name says a generation phase. */
+  /**
+   * A user annotation on the CPU (its GPU copy is not counted twice): counted when its name says a
+   * generation phase. Names are not interned: serving engines put per-step numbers in them.
+   */
   private annotation(): void {
-    const f = this.fields;
-    if (f.nameStart < 0) return;
-    const entry = this.annotationPhases.get(f.buffer, f.nameStart, f.nameEnd);
-    if (entry.value) this.generation.range(entry.value, entry.name);
+    const name = this.fields.name();
+    if (name !== undefined) this.generation.range(phaseOfName(name), name);
   }
 
   /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
