@@ -60,7 +60,7 @@ export default defineRule({
     stage: 'kernels',
     needs: ['kernel-breakdown'],
     description:
-      'The window holds decode steps, prefill-shaped GEMMs dominate them, and decode costs what a prompt costs (inputs that grow a token each step, tokens as slow as the first): the KV cache is missing or unused, so each step recomputes the whole sequence.',
+      'The window holds decode steps and prefill-shaped GEMMs dominate them: the KV cache may be missing or unused, so each step recomputes the whole sequence; an error when inputs that grow a token each step, prompt-priced tokens or growing step work confirm it.',
     defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5, minDecodeSteps: 3 },
   },
   check({ profile, options }) {
