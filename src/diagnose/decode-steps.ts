@@ -38,6 +38,11 @@ export interface DecodeSteps {
   signals: DecodeSignal[];
   /** Why the window holds no decode step, when something says so (then no signal counts). */
   prefillOnly?: string;
+  /**
+   * The most-used matmul input when it is one token per sequence (`8×1`): the steps feed only the
+   * new token, so a KV cache is in use, however many rows a batch gives each GEMM.
+   */
+  oneTokenInputs?: MatmulInputShape;
   growing?: GrowingInputs;
   /** Launches of the most-launched sampling kernel: tokens sampled in the window, per sequence. */
   samplingLaunches: number;
@@ -109,6 +114,13 @@ export function profilerStepGrowth(profile: Profile): number | undefined {
   return early > 0 ? median(busy.slice(-quarter)) / early : undefined;
 }
 
+/** The most-used shape, when it has a sequence dim of one token (a batch × 1 input). */
+function oneTokenInputsOf(shapes: readonly MatmulInputShape[]): MatmulInputShape | undefined {
+  let most: MatmulInputShape | undefined;
+  for (const shape of shapes) if (!most || shape.ops > most.ops) most = shape;
+  return most && most.rows.length >= 2 && most.rows.at(-1) === 1 ? most : undefined;
+}
+
 function samplingLaunchesOf(profile: Profile): number {
   let most = 0;
   for (const kernel of profile.kernels) if (kernel.family === 'sampling' && kernel.instances > most) most = kernel.instances;
@@ -124,7 +136,13 @@ export function decodeSteps(profile: Profile, options: DecodeStepOptions): Decod
   const ranges = timeline?.phaseRanges;
   const outputTokens = metricValue(profile, 'output_tokens');
   const stepGrowth = profilerStepGrowth(profile);
-  const base = { samplingLaunches, ...(growing ? { growing } : {}), ...(stepGrowth !== undefined ? { profilerStepGrowth: stepGrowth } : {}) };
+  const oneToken = timeline?.matmulInputs && !growing ? oneTokenInputsOf(timeline.matmulInputs.shapes) : undefined;
+  const base = {
+    samplingLaunches,
+    ...(growing ? { growing } : {}),
+    ...(oneToken ? { oneTokenInputs: oneToken } : {}),
+    ...(stepGrowth !== undefined ? { profilerStepGrowth: stepGrowth } : {}),
+  };
 
   // What the window itself shows wins over what the workload reports about its whole run.
   let prefillOnly: string | undefined;

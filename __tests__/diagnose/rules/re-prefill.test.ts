@@ -63,6 +63,11 @@ testRule(rule, {
     },
     { name: 'a prompt-length sweep is no generation', profile: { kernels: prefillStep, timeline: { ...window, ...inputs([[1, 128], 28], [[1, 256], 28], [[1, 384], 28]) } } },
     { name: 'H200 generate with its KV cache', profile: { kernels: generateCache, timeline: { ...window, ...inputs([[8, 512], 28], [[8, 1], 320]) } } },
+    {
+      // Batch 256 makes every decode GEMM prompt-sized (M = 256), but the inputs are one token per sequence.
+      name: 'a large-batch decode with its cache, shapes recorded',
+      profile: { kernels: [[K.prefillGemm, 30, 3000, 256], [K.argmax, 0.1, 100], [K.copy, 5, 900]], timeline: { ...window, ...inputs([[256, 64], 28], [[256, 1], 2800]) } },
+    },
   ],
   failing: [
     {

@@ -67,6 +67,8 @@ export default defineRule({
     // No decode step in the window: nothing can be re-run, whatever the GEMMs look like.
     const decode = decodeSteps(profile, options);
     if (decode.signals.length === 0) return [];
+    // Recorded shapes that feed one token per sequence: the cache is used, whatever the batch makes of the GEMMs.
+    if (decode.oneTokenInputs) return [];
     const growing = decode.growing;
 
     const linear = familyTotals(profile, LINEAR_FAMILIES);
