@@ -6,7 +6,7 @@
  * whose names say decode; and what says the opposite (one output token, one sampling launch, ranges
  * that name prefill only).
  */
-import type { MatmulInputShape } from '../model/capture.js';
+import type { MatmulInputs, MatmulInputShape } from '../model/capture.js';
 import { median } from '../model/averages.js';
 import type { Profile } from '../model/profile.js';
 import { metricValue } from './profile-measures.js';
@@ -114,11 +114,21 @@ export function profilerStepGrowth(profile: Profile): number | undefined {
   return early > 0 ? median(busy.slice(-quarter)) / early : undefined;
 }
 
-/** The most-used shape, when it has a sequence dim of one token (a batch × 1 input). */
-function oneTokenInputsOf(shapes: readonly MatmulInputShape[]): MatmulInputShape | undefined {
+/**
+ * The most-used input of one token per sequence (a batch × 1 shape), when such inputs are most of
+ * the matmul ops (a head on the last position alone, one op per step, is not).
+ */
+function oneTokenInputsOf(inputs: MatmulInputs): MatmulInputShape | undefined {
   let most: MatmulInputShape | undefined;
-  for (const shape of shapes) if (!most || shape.ops > most.ops) most = shape;
-  return most && most.rows.length >= 2 && most.rows.at(-1) === 1 ? most : undefined;
+  let oneTokenOps = 0;
+  let allOps = inputs.otherOps;
+  for (const shape of inputs.shapes) {
+    allOps += shape.ops;
+    if (shape.rows.length < 2 || shape.rows.at(-1) !== 1) continue;
+    oneTokenOps += shape.ops;
+    if (!most || shape.ops > most.ops) most = shape;
+  }
+  return oneTokenOps * 2 > allOps ? most : undefined;
 }
 
 function samplingLaunchesOf(profile: Profile): number {
@@ -136,7 +146,7 @@ export function decodeSteps(profile: Profile, options: DecodeStepOptions): Decod
   const ranges = timeline?.phaseRanges;
   const outputTokens = metricValue(profile, 'output_tokens');
   const stepGrowth = profilerStepGrowth(profile);
-  const oneToken = timeline?.matmulInputs && !growing ? oneTokenInputsOf(timeline.matmulInputs.shapes) : undefined;
+  const oneToken = timeline?.matmulInputs && !growing ? oneTokenInputsOf(timeline.matmulInputs) : undefined;
   const base = {
     samplingLaunches,
     ...(growing ? { growing } : {}),

@@ -117,9 +117,10 @@ testRule(rule, {
       hits: [{ severity: 'error', evidence: { decodeEvidence: 'growing-inputs+sampling', inputsFirst: '4096', inputsLast: '4120', growingSteps: 4, rowsPerStep: 8 } }],
     },
     {
-      // Too few steps to grow (minDecodeSteps 5): the 12 sampling launches still show decode steps.
+      // Too few steps to grow (minDecodeSteps 5): the 12 sampling launches still show decode steps, and
+      // the 8×1 rows of the head on the last position (its most-used shape) are no cache.
       name: 'growth shorter than the steps asked for',
-      profile: { kernels: generateNoCache, timeline: { ...window, ...inputs([[8, 512], 28], [[8, 513], 28], [[8, 514], 28]) } },
+      profile: { kernels: generateNoCache, timeline: { ...window, ...inputs([[8, 512], 28], [[8, 1], 40], [[8, 513], 28], [[8, 514], 28]) } },
       options: { minDecodeSteps: 5 },
       hits: [{ severity: 'warning', evidence: { decodeEvidence: 'sampling', samplingLaunches: 12, confirmed: false } }],
     },
