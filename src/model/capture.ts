@@ -194,7 +194,7 @@ export const MatmulInputShapeSchema = z.object({
   rows: z.array(z.number().int().nonnegative()),
   /** Ops with this shape. */
   ops: z.number().int().positive(),
-  /** Start of the first and of the last of them, ns on the CPU ops' clock. */
+  /** Start of the first and of the last of them, ns from the first such op of any shape (CPU clock). */
   firstNs: z.number(),
   lastNs: z.number(),
 });

@@ -77,7 +77,10 @@ export class GenerationFacts {
   matmulInputs(): MatmulInputs | undefined {
     if (this.shapes.size === 0) return undefined;
     const shapes = [...this.shapes.values()].sort((a, b) => a.firstNs - b.firstNs);
-    return { shapes, otherOps: this.otherOps };
+    // Times from the first of these ops: the CPU ops' clock starts at the first op read, and a trace
+    // need not list its threads' ops in time order.
+    const origin = shapes[0]!.firstNs;
+    return { shapes: shapes.map((shape) => ({ ...shape, firstNs: shape.firstNs - origin, lastNs: shape.lastNs - origin })), otherOps: this.otherOps };
   }
 
   phaseRanges(): PhaseRanges | undefined {
