@@ -39,8 +39,8 @@ export interface DecodeSteps {
   /** Why the window holds no decode step, when something says so (then no signal counts). */
   prefillOnly?: string;
   /**
-   * The most-used matmul input when it is one token per sequence (`8×1`): the steps feed only the
-   * new token, so a KV cache is in use, however many rows a batch gives each GEMM.
+   * Set when most matmul ops take one token per sequence (`8×1`; the most-used such shape): the
+   * steps feed only the new token, so a KV cache is in use, however many rows a batch gives each GEMM.
    */
   oneTokenInputs?: MatmulInputShape;
   growing?: GrowingInputs;
