@@ -41,7 +41,8 @@ describe('transformers generate on an H200 (fixtures/h200/hf-transformers README
   it('reprefill_nocache: host-bound, and re-prefill as an unconfirmed warning', async () => {
     const report = await run('reprefill_nocache');
     expect(primary(report)).toEqual(['host-bound']);
-    expect(report.findings.find((f) => f.id === 're-prefill')).toMatchObject({ severity: 'warning', evidence: { confirmed: false } });
+    // Decode steps from the window itself: 32 ArgMaxOps launches (greedy sampling, one per token; python on the trace).
+    expect(report.findings.find((f) => f.id === 're-prefill')).toMatchObject({ severity: 'warning', evidence: { confirmed: false, decodeEvidence: 'sampling', samplingLaunches: 32 } });
     expect(report.verdict).not.toBe('fail');
   });
 
@@ -90,6 +91,20 @@ describe.each(CASES)('llama_decode $dir on an H200: same diagnosis from either p
   it('Nsight Systems kernel summary', () => {
     expect(ids(viaNsys)).toEqual(expected);
   });
+
+  if (dir === 'reprefill_nokv') {
+    // Decode with re-prefill over a fixed 512-token window: decode steps shown by one ArgMaxOps
+    // launch per step (8 in the trace's 8 ProfilerSteps, 16 in the nsys range of 16 steps) and the
+    // workload's decode tok/s; nothing confirms it (the window does not grow, shapes are not recorded).
+    it('re-prefill keeps firing on its decode evidence', () => {
+      for (const [report, sampled] of [[viaTorch, 8], [viaNsys, 16]] as const) {
+        expect(report.findings.find((f) => f.id === 're-prefill')).toMatchObject({
+          severity: 'warning',
+          evidence: { decodeEvidence: 'sampling+decode-metrics', samplingLaunches: sampled, confirmed: false },
+        });
+      }
+    });
+  }
 
   it('the decode throughput of the timed runs is carried', () => {
     const decode = viaNsys.metrics.find((m) => m.name === 'decode_tok_s')!;

@@ -39,6 +39,11 @@ export interface RuleHit {
   kernel?: string;
   /** A deep dive to ask for, as data; `command` is its rendering (deep-dive-request.ts). */
   deepDive?: DeepDiveRequest;
+  /**
+   * A correctness bug shown on strong evidence (e.g. decode without its KV cache): when it stays an
+   * error, it leads the findings and is never made secondary to a run-level finding such as host-bound.
+   */
+  headline?: boolean;
 }
 
 export interface RuleContext<Options> {

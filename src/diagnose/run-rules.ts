@@ -3,7 +3,8 @@
  * name that evidence, and a finding that rests on thin evidence is lowered one step (an error
  * becomes a warning, a warning a note). Findings are ordered by the cost order of the escalation
  * and by severity; when the run is host-bound or throttled, kernel-level findings are marked
- * secondary, because the kernel mix is then not what limits the run.
+ * secondary, because the kernel mix is then not what limits the run. A headline hit that stays an
+ * error (a correctness bug on strong evidence) comes first and is never secondary.
  */
 import type { Profile } from '../model/profile.js';
 import type { Notice } from '../model/capture.js';
@@ -40,9 +41,10 @@ export function checkRule<Options extends object>(rule: Rule<Options>, profile: 
   const thin = used.some((e) => e.strength === 'thin');
   const basis = used.map(describeEvidence);
   const note = (message: string) => notes?.push({ code: DIAGNOSIS_NOTE, severity: 'info', message: `${rule.meta.id}: ${message}` });
-  return rule.check({ profile, options, evidence, note }).map((hit) => {
+  return rule.check({ profile, options, evidence, note }).map(({ headline, ...hit }) => {
     const declared = hit.severity ?? rule.meta.severity;
-    return { ...hit, severity: thin ? LOWER[declared] : declared, basis };
+    const severity = thin ? LOWER[declared] : declared;
+    return { ...hit, severity, basis, ...(headline && severity === 'error' ? { headline: true } : {}) };
   });
 }
 
@@ -54,7 +56,7 @@ export function runRules(profile: Profile, config: DiagnoseConfig = {}, rules: r
 export function diagnose(profile: Profile, config: DiagnoseConfig = {}, rules: readonly Rule<any>[] = RULES): { findings: Finding[]; notes: Notice[] } {
   const disabled = new Set(config.disabled ?? []);
   const evidence = gatherEvidence(profile);
-  const findings: Array<Finding & { stage: RuleStage }> = [];
+  const findings: Array<Finding & { stage: RuleStage; headline: boolean }> = [];
   const notes: Notice[] = [];
   for (const rule of rules) {
     if (disabled.has(rule.meta.id)) continue;
@@ -74,18 +76,20 @@ export function diagnose(profile: Profile, config: DiagnoseConfig = {}, rules: r
         secondary: false,
         basis: hit.basis,
         stage: rule.meta.stage,
+        headline: hit.headline === true,
       });
     }
   }
   const runLevel = findings.some((f) => RUN_LEVEL_IDS.has(f.id) && f.severity !== 'info');
   for (const finding of findings) {
-    if (runLevel && (finding.stage === 'kernels' || finding.stage === 'deep-dive')) finding.secondary = true;
+    if (runLevel && !finding.headline && (finding.stage === 'kernels' || finding.stage === 'deep-dive')) finding.secondary = true;
   }
   findings.sort(
     (a, b) =>
+      Number(b.headline) - Number(a.headline) ||
       Number(a.secondary) - Number(b.secondary) ||
       STAGE_ORDER[a.stage] - STAGE_ORDER[b.stage] ||
       SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
   );
-  return { findings: findings.map(({ stage: _stage, ...finding }) => finding), notes };
+  return { findings: findings.map(({ stage: _stage, headline: _headline, ...finding }) => finding), notes };
 }

@@ -183,6 +183,41 @@ export const TimelineTransfersSchema = z.object({
 });
 export type TimelineTransfers = z.infer<typeof TimelineTransfersSchema>;
 
+/**
+ * One activation shape of the outermost matmul ops of a trace that recorded shapes (Kineto
+ * `record_shapes`): the token rows one forward pass feeds its linear layers.
+ */
+export const MatmulInputShapeSchema = z.object({
+  /** The op, as the trace names it (`aten::linear`, or an `aten::mm` that no linear encloses). */
+  op: z.string(),
+  /** The activation input's shape less its feature dim: `[8, 512]` is 8 sequences of 512 tokens. */
+  rows: z.array(z.number().int().nonnegative()),
+  /** Ops with this shape. */
+  ops: z.number().int().positive(),
+  /** Start of the first and of the last of them, ns from the first such op of any shape (CPU clock). */
+  firstNs: z.number(),
+  lastNs: z.number(),
+});
+export type MatmulInputShape = z.infer<typeof MatmulInputShapeSchema>;
+
+export const MatmulInputsSchema = z.object({
+  /** In order of first use; a bounded number of distinct shapes. */
+  shapes: z.array(MatmulInputShapeSchema),
+  /** Ops of shapes past the bound, counted only. */
+  otherOps: z.number().int().nonnegative(),
+});
+export type MatmulInputs = z.infer<typeof MatmulInputsSchema>;
+
+/** Ranges (user annotations) whose names say a generation phase, e.g. SGLang's `step[EXTEND bs=15 toks=15360]`. */
+export const PhaseRangesSchema = z.object({
+  decode: z.number().int().nonnegative(),
+  prefill: z.number().int().nonnegative(),
+  /** The first name of each kind, as written. */
+  decodeName: z.string().optional(),
+  prefillName: z.string().optional(),
+});
+export type PhaseRanges = z.infer<typeof PhaseRangesSchema>;
+
 /** What a per-launch trace (Kineto, rocprofv3 kernel_trace) says about time, beyond per-kernel sums. */
 const TimelineObjectSchema = z.object({
   /** First GPU op start to last GPU op end, over all devices. */
@@ -210,6 +245,10 @@ const TimelineObjectSchema = z.object({
   communication: TimelineCommunicationSchema.optional(),
   /** Present when the trace holds host↔device copies. */
   transfers: TimelineTransfersSchema.optional(),
+  /** Present when the trace recorded the input shapes of its matmul ops. */
+  matmulInputs: MatmulInputsSchema.optional(),
+  /** Present when the trace's annotations name prefill or decode. */
+  phaseRanges: PhaseRangesSchema.optional(),
 });
 export const TimelineSchema = TimelineObjectSchema.transform((timeline) => ({
   ...timeline,

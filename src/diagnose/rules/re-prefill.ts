@@ -1,16 +1,21 @@
 /**
  * Decode redoes the prompt every step: a missing or unused KV cache turns generation into O(n²).
- * Two things must both hold: a prefill-shaped linear mix that repeats every step, and decode that
- * costs what a prompt costs (each output token about as slow as the first one, or GPU work per step
- * growing with position). The mix alone is at most a warning that says what would confirm it.
+ * Nothing fires without evidence that the window holds decode steps (decode-steps.ts): a prefill
+ * step, a single forward pass, a diffusion or encoder step are prefill-shaped too. With decode
+ * steps, two things must hold: a prefill-shaped linear mix, and decode that costs what a prompt
+ * costs. The second is confirmed by matmul inputs that grow a token each step (recorded shapes),
+ * by each output token being about as slow as the first one, or by GPU work per step growing with
+ * position; then it is an error that leads the findings (a correctness bug, whatever else limits the
+ * run). Decode steps with the mix but nothing confirming it are a warning that says what would.
  * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
  * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
  * 128×128 tile.
  */
 import { tileHint } from '../../classify/families.js';
 import { LINEAR_FAMILIES } from '../../model/family-ids.js';
-import { mean, median } from '../../model/averages.js';
+import { mean } from '../../model/averages.js';
 import type { Profile } from '../../model/profile.js';
+import { decodeSteps, profilerStepGrowth, shapeText } from '../decode-steps.js';
 import { defineRule } from '../rule.js';
 import { batchSize, familyTotals, metricValue, percent, round } from '../profile-measures.js';
 
@@ -19,15 +24,12 @@ const TPOT_OF_TTFT = 0.5;
 /** Below this fraction decode is clearly priced like decode: the throughput contradicts re-prefill. */
 const TPOT_OF_TTFT_DECODE = 0.2;
 
-/** GPU work late in the run over GPU work early in it (first step or decile skipped: it holds the prompt). */
+/**
+ * GPU work late in the run over GPU work early in it (first step or decile skipped: it holds the
+ * prompt). Read only once decode steps are known: tenths of one forward pass vary as much.
+ */
 function stepGrowth(profile: Profile): number | undefined {
-  const steps = profile.timeline?.steps ?? [];
-  if (steps.length >= 5) {
-    const busy = steps.slice(1).map((s) => s.gpuBusyNs);
-    const quarter = Math.max(1, Math.floor(busy.length / 4));
-    const early = median(busy.slice(0, quarter));
-    return early > 0 ? median(busy.slice(-quarter)) / early : undefined;
-  }
+  if ((profile.timeline?.steps.length ?? 0) >= 5) return profilerStepGrowth(profile);
   const deciles = profile.timeline?.busyByDecile ?? [];
   if (deciles.length === 10) {
     const early = mean(deciles.slice(1, 4));
@@ -58,40 +60,51 @@ export default defineRule({
     stage: 'kernels',
     needs: ['kernel-breakdown'],
     description:
-      'Prefill-shaped GEMMs dominate and run every step while tokens are generated, and decode costs what a prompt costs: the KV cache is missing or unused, so each step recomputes the whole sequence.',
-    defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5 },
+      'The window holds decode steps and prefill-shaped GEMMs dominate them: the KV cache may be missing or unused, so each step recomputes the whole sequence; an error when inputs that grow a token each step, prompt-priced tokens or growing step work confirm it.',
+    defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5, minDecodeSteps: 3 },
   },
   check({ profile, options }) {
+    // No decode step in the window: nothing can be re-run, whatever the GEMMs look like.
+    const decode = decodeSteps(profile, options);
+    if (decode.signals.length === 0) return [];
+    // Recorded shapes that feed one token per sequence: the cache is used, whatever the batch makes of the GEMMs.
+    if (decode.oneTokenInputs) return [];
+    const growing = decode.growing;
+
     const linear = familyTotals(profile, LINEAR_FAMILIES);
     const prefill = prefillMix(profile);
-    const decode = familyTotals(profile, ['gemv', 'gemm-decode']);
+    const decodeGemms = familyTotals(profile, ['gemv', 'gemm-decode']);
     if (linear.ns === 0 || prefill.instances === 0) return [];
     const prefillShare = prefill.ns / linear.ns;
-    const launchShare = prefill.instances / (prefill.instances + decode.instances);
+    const launchShare = prefill.instances / (prefill.instances + decodeGemms.instances);
     if (prefillShare < options.minPrefillShare || launchShare < options.minPrefillLaunchShare) return [];
 
-    const outputTokens = metricValue(profile, 'output_tokens');
-    if (outputTokens !== undefined && outputTokens <= 1) return []; // a prefill-only workload
     const growth = stepGrowth(profile);
     const grows = growth !== undefined && growth >= options.minStepGrowth;
     const batch = batchSize(profile);
     // A batched decode legitimately runs multi-row GEMMs every step; then only growth can tell.
-    if (batch !== undefined && batch > 1 && !grows) return [];
+    if (batch !== undefined && batch > 1 && !grows && !growing) return [];
 
     const ttft = metricValue(profile, 'ttft_ms');
     const tpot = metricValue(profile, 'tpot_ms');
     const tokenPricedLikePrompt = ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft >= TPOT_OF_TTFT;
-    if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows) return [];
+    if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows && !growing) return [];
     const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
-    const confirmed = (tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows);
+    const confirmed = growing !== undefined || ((tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows));
+    const outputTokens = metricValue(profile, 'output_tokens');
     const decodeTokS = metricValue(profile, 'decode_tok_s');
     const evidence = {
+      decodeEvidence: decode.signals.join('+'),
       prefillShare: round(prefillShare),
       prefillLaunchShare: round(launchShare),
       prefillLaunches: prefill.instances,
-      decodeLaunches: decode.instances,
+      decodeLaunches: decodeGemms.instances,
       shapeFrom: fromHintsOnly ? 'tile-names' : 'shapes',
       confirmed,
+      ...(growing
+        ? { growingOp: growing.op, inputsFirst: shapeText(growing.first), inputsLast: shapeText(growing.last), growingSteps: growing.steps, rowsPerStep: growing.growth }
+        : {}),
+      ...(decode.samplingLaunches > 0 ? { samplingLaunches: decode.samplingLaunches } : {}),
       ...(growth !== undefined ? { stepGrowth: round(growth, 3) } : {}),
       ...(ttft !== undefined && tpot !== undefined && ttft > 0 ? { tpotOverTtft: round(tpot / ttft, 3) } : {}),
       ...(outputTokens !== undefined ? { outputTokens } : {}),
@@ -99,19 +112,26 @@ export default defineRule({
     };
     const fix =
       'Make decode read the KV cache and feed only the new token: transformers: do not pass use_cache=False (and return past_key_values from a custom forward); MAX custom architecture: wire the KV-cache inputs into attention and let decode steps take one token per sequence.';
+    const mix = `prefill-shaped GEMMs are ${percent(prefillShare)} of linear-layer time and ${percent(launchShare)} of GEMM launches${fromHintsOnly && !growing ? ' (shapes read from tile names, a weak hint)' : ''}`;
     if (!confirmed) {
       return [
         {
           severity: 'warning',
-          message: `Prefill-shaped GEMMs are ${percent(prefillShare)} of linear-layer time and ${percent(launchShare)} of GEMM launches${fromHintsOnly ? ' (shapes read from tile names, a weak hint)' : ''}: decode may be recomputing the sequence each step. Throughput does not confirm it.`,
+          message: `Decode steps (${decode.text}) run prefill-shaped work: ${mix}. Decode may be recomputing the sequence each step; neither input shapes nor throughput confirm it.`,
           evidence,
-          advice: `To confirm, time two generation lengths: with a working KV cache per-token time stays flat as max-new-tokens grows, and time per output token stays far below time to first token (report ttft_ms and tpot_ms, or capture per-step ranges). If it is re-prefill: ${fix}`,
+          advice: `To confirm, time two generation lengths: with a working KV cache per-token time stays flat as max-new-tokens grows, and time per output token stays far below time to first token (report ttft_ms and tpot_ms), or profile with record_shapes=True: without a cache the linear inputs grow by a token every step. If it is re-prefill: ${fix}`,
         },
       ];
     }
+    const why = growing
+      ? `${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps (${growing.first.length > 1 && growing.growth === 1 ? 'a token more per sequence' : `${growing.growth} rows more`} each step: the whole sequence is fed again)`
+      : grows
+        ? `GPU work per step grows ${round(growth!, 2)}× over the run`
+        : `each output token takes ${round((tpot! / ttft!) * 100, 1)}% of the time to first token`;
     return [
       {
-        message: `Prefill-shaped GEMMs are ${percent(prefillShare)} of linear-layer time and ${percent(launchShare)} of GEMM launches, and ${grows ? `GPU work per step grows ${round(growth!, 2)}× over the run` : `each output token takes ${round((tpot! / ttft!) * 100, 1)}% of the time to first token`}: each decode step recomputes the sequence (O(n²)).`,
+        headline: true,
+        message: `Each decode step recomputes the whole sequence (O(n²)): ${why}, and ${mix}.`,
         evidence,
         advice: `${fix} Confirm the fix by timing two generation lengths: per-token time must stay flat as max-new-tokens grows.`,
       },

@@ -17,6 +17,9 @@
  * python-frames.ts), per kernel its top sites with their share of its time. CUDA graph replays,
  * which carry no op, take the op and Python line of their graph's capture when the capture is in
  * the trace and the match is sound (graph-captures.ts); otherwise a notice says why not.
+ * With `record_shapes`, the activation shapes of the outermost matmul ops, in order of first use,
+ * and user annotations whose names say prefill or decode → timeline.matmulInputs / phaseRanges
+ * (generation-facts.ts; a bounded number of distinct shapes).
  * The file is streamed (traces can exceed memory and V8's string limit): only events of the
  * categories above are decoded; flow and other events are skipped by their bytes.
  * Limits: step windows come from the GPU projection of the annotation where present, else the CPU
@@ -24,7 +27,7 @@
  * in the trace; skipped events are checked for balanced brackets only.
  */
 import { InputError } from '../../errors.js';
-import type { CaptureInput, Distributed, Environment, Notice } from '../../model/capture.js';
+import type { CaptureInput, Distributed, Environment, Notice, Timeline } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
 import { ScanError, TraceScanner } from './kineto/json-scanner.js';
 import { buildTimeline, deviceTimelines } from './kineto/timeline.js';
@@ -154,6 +157,13 @@ function pythonNotices(summary: TraceSummary): Notice[] {
   return [];
 }
 
+/** The matmul shapes and phase-naming ranges of the window (generation-facts.ts), where the trace has them. */
+function generationOf(summary: TraceSummary): Pick<Timeline, 'matmulInputs' | 'phaseRanges'> {
+  const matmulInputs = summary.generation.matmulInputs();
+  const phaseRanges = summary.generation.phaseRanges();
+  return { ...(matmulInputs ? { matmulInputs } : {}), ...(phaseRanges ? { phaseRanges } : {}) };
+}
+
 export default defineImporter({
   id: 'kineto-json',
   label: 'PyTorch profiler / Kineto trace (JSON)',
@@ -209,7 +219,7 @@ export default defineImporter({
       kernels: summary.kernelStats(),
       memops: summary.memopStats(),
       apiCalls: summary.apiStats(),
-      ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts), deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
+      ...(hasTimeline ? { timeline: { ...buildTimeline(summary.ops, windows, counts), ...generationOf(summary) }, deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
       environment: environmentOf(summary),
       ...(notices.length ? { notices } : {}),
     };

@@ -45,10 +45,10 @@ export function isMatmulOp(opName: string): boolean {
 }
 
 /**
- * M of a matmul from its `Input Dims` JSON (`[[5, 128], [128, 128], …]`): the product of all but the
- * last dim of the activation input. Undefined when the dims are missing or not a matrix.
+ * The rows of a matmul's activation input from its `Input Dims` JSON (`[[8, 512, 1024], [1024, 1024], …]`):
+ * all but the last dim (`[8, 512]`). Undefined when the dims are missing or not a matrix.
  */
-export function matmulTokens(opName: string, inputDims: string | undefined): number | undefined {
+export function matmulRows(opName: string, inputDims: string | undefined): number[] | undefined {
   const input = MATMUL_INPUT.get(opName);
   if (input === undefined || inputDims === undefined) return undefined;
   let dims: unknown;
@@ -59,8 +59,16 @@ export function matmulTokens(opName: string, inputDims: string | undefined): num
   }
   const shape = Array.isArray(dims) ? dims[input] : undefined;
   if (!Array.isArray(shape) || shape.length < 2 || !shape.every((d) => Number.isInteger(d) && d >= 0)) return undefined;
-  return (shape as number[]).slice(0, -1).reduce((product, d) => product * d, 1);
+  return (shape as number[]).slice(0, -1);
 }
+
+/** M of a matmul (its token count): the product of its activation rows (matmulRows). */
+export function matmulTokens(opName: string, inputDims: string | undefined): number | undefined {
+  return matmulRows(opName, inputDims)?.reduce((product, d) => product * d, 1);
+}
+
+/** Told of each matmul op that no other matmul op with recorded shapes encloses. */
+export type OutermostMatmul = (opName: string, rows: readonly number[], startNs: number) => void;
 
 /** The id of `key` in `ids`; a new key gets `next`, and `store` records what it stands for. */
 function intern<K>(ids: Map<K, number>, key: K, next: number, store: () => unknown): number {
@@ -105,6 +113,8 @@ export class LaunchSites {
   attributed = 0;
   unlinked = 0;
 
+  constructor(private readonly outermostMatmul?: OutermostMatmul) {}
+
   /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded. */
   op(name: string, externalId: number, thread: number, start: number, end: number, inputDims: string | undefined): void {
     this.ops++;
@@ -120,8 +130,11 @@ export class LaunchSites {
     }
     const enclosing = stack[stack.length - 1];
     const chain = this.chainOf(enclosing?.chain ?? -1, this.nameId(name));
-    const own = matmulTokens(name, inputDims);
-    const tokens = own ?? enclosing?.tokens ?? NO_TOKENS;
+    const rows = matmulRows(name, inputDims);
+    const own = rows?.reduce((product, d) => product * d, 1);
+    const inherited = enclosing?.tokens ?? NO_TOKENS;
+    if (rows && inherited === NO_TOKENS) this.outermostMatmul?.(name, rows, start);
+    const tokens = own ?? inherited;
     stack.push({ start, end, chain, tokens });
     if (Number.isInteger(externalId) && externalId >= 0) this.siteById.set(externalId, this.siteOf(chain, tokens));
   }

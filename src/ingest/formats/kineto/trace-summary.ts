@@ -19,6 +19,7 @@ import {
   categoryOfString,
 } from './categories.js';
 import { EventFields, EventSyntaxError, INCOMPLETE } from './event-reader.js';
+import { GenerationFacts, phaseOfName } from './generation-facts.js';
 import { GraphCaptures, type ReplayReading } from './graph-captures.js';
 import { isMatmulOp, LaunchSites, type SiteTimes } from './launch-sites.js';
 import { ScanError, type ScanSink } from './json-element.js';
@@ -151,7 +152,10 @@ export class TraceSummary implements ScanSink {
     capture: captureRole(name),
   }));
   readonly ops = new OpLog();
-  readonly launchSites = new LaunchSites();
+  /** Matmul shapes and phase-naming annotations: what tells decode steps from one forward pass. */
+  readonly generation = new GenerationFacts();
+  readonly launchSites = new LaunchSites((op, rows, startNs) => this.generation.matmul(op, rows, startNs));
+
   private readonly cpuOpNames = new NameCache<string>(decodeName, (name) => name);
   private cpuOpBaseUs: number | undefined;
   readonly python = new PythonFrames();
@@ -202,7 +206,7 @@ export class TraceSummary implements ScanSink {
     if (category === CAT_CPU_OP) return this.cpuOp();
     if (category === CAT_PYTHON) return this.pythonFrame();
     if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
-      if (!f.nameStartsWith(PROFILER_STEP)) return;
+      if (!f.nameStartsWith(PROFILER_STEP)) return category === CAT_CPU_ANNOTATION ? this.annotation() : undefined;
     }
     if (!f.hasTs || !f.hasDur) {
       this.ctx.count('event-without-time', 'data-loss', 'complete (ph X) events without a numeric ts or dur were dropped');
@@ -277,6 +281,15 @@ export class TraceSummary implements ScanSink {
     const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
     const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
     this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
+  }
+
+  /**
+   * A user annotation on the CPU (its GPU copy is not counted twice): counted when its name says a
+   * generation phase. Names are not interned: serving engines put per-step numbers in them.
+   */
+  private annotation(): void {
+    const name = this.fields.name();
+    if (name !== undefined) this.generation.range(phaseOfName(name), name);
   }
 
   /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
