@@ -89,30 +89,53 @@ describe('unreadable inputs', () => {
   const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
   /**
-   * A node that `nobody` may run: this one, unless a folder above it is closed to others (node
-   * from npx lives in root's npm cache), then a copy in an open temporary folder.
+   * What `nobody` runs: node and the CLI bundle (dist/cli, with the sql.js file it may load from
+   * dist/), each where it is when every folder above it is open to others, else copied into one
+   * open temporary folder. Node from npx lives in root's closed npm cache; a clone made in a
+   * private folder (mode 700) closes dist/ the same way.
    */
-  let node: string | undefined;
+  let reachable: { node: string; entry: string; copies?: string } | undefined;
   afterAll(() => {
-    if (node && node !== process.execPath) rmSync(dirname(node), { recursive: true, force: true });
+    if (reachable?.copies) rmSync(reachable.copies, { recursive: true, force: true });
   });
-  function nodeForUser(): string {
-    if (node) return node;
-    let open = true;
-    for (let dir = dirname(process.execPath); open && dir !== dirname(dir); dir = dirname(dir)) open = (statSync(dir).mode & 0o001) !== 0;
-    if (!asUser.uid || open) return (node = process.execPath);
-    const folder = mkdtempSync(join(tmpdir(), 'pg-node-'));
-    chmodSync(folder, 0o755);
-    node = join(folder, 'node');
-    copyFileSync(process.execPath, node);
-    chmodSync(node, 0o755);
-    return node;
+  function openToOthers(path: string): boolean {
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) if ((statSync(dir).mode & 0o001) === 0) return false;
+    return true;
+  }
+  function forUser(): { node: string; entry: string } {
+    if (reachable) return reachable;
+    const entry = join(REPO, 'dist', 'cli', 'index.js');
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run 'npm run build' first`);
+    if (!asUser.uid) return (reachable = { node: process.execPath, entry });
+    const nodeOpen = openToOthers(process.execPath);
+    const entryOpen = openToOthers(entry);
+    if (nodeOpen && entryOpen) return (reachable = { node: process.execPath, entry });
+    const copies = mkdtempSync(join(tmpdir(), 'pg-as-nobody-'));
+    chmodSync(copies, 0o755);
+    reachable = { node: process.execPath, entry, copies };
+    if (!nodeOpen) {
+      reachable.node = join(copies, 'node');
+      copyFileSync(process.execPath, reachable.node);
+      chmodSync(reachable.node, 0o755);
+    }
+    if (!entryOpen) {
+      const cliDir = join(copies, 'dist', 'cli');
+      mkdirSync(cliDir, { recursive: true });
+      chmodSync(join(copies, 'dist'), 0o755);
+      chmodSync(cliDir, 0o755);
+      const files = [join('cli', 'index.js'), join('cli', 'package.json'), 'sql-wasm-inline.cjs'].filter((name) => existsSync(join(REPO, 'dist', name)));
+      for (const name of files) {
+        copyFileSync(join(REPO, 'dist', name), join(copies, 'dist', name));
+        chmodSync(join(copies, 'dist', name), 0o644);
+      }
+      reachable.entry = join(cliDir, 'index.js');
+    }
+    return reachable;
   }
 
   function cliAs(args: string[]): { status: number | null; stderr: string } {
-    const entry = join(REPO, 'dist', 'cli', 'index.js');
-    if (!existsSync(entry)) throw new Error(`${entry} is missing: run 'npm run build' first`);
-    const result = spawnSync(nodeForUser(), [entry, ...args], { ...asUser, encoding: 'utf8', cwd: tmpdir() });
+    const { node, entry } = forUser();
+    const result = spawnSync(node, [entry, ...args], { ...asUser, encoding: 'utf8', cwd: tmpdir() });
     if (result.error) throw result.error;
     return { status: result.status, stderr: result.stderr };
   }
