@@ -24,6 +24,7 @@ import { uploadArtifact, type UploadedArtifact } from './github/artifacts.js';
 import { CAPTURE_NAMES_FILE, capturesArtifactName, storablePath } from '../github/artifact-names.js';
 import { artifactUrl, isPullRequestEvent, type RunContext } from './github/run-context.js';
 import type { ActionHost } from './host.js';
+import { inertLine } from '../report/inert-text.js';
 import { OUTPUTS, type ActionInputs } from './inputs.js';
 
 export interface ModeContext {
@@ -197,7 +198,7 @@ async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: r
       const names = join(uploadRoot, CAPTURE_NAMES_FILE);
       await writeFile(names, `${JSON.stringify({ note: 'stored path -> the capture file name it stands for', names: Object.fromEntries(mapped.map((p) => [p.stored, p.path])) }, null, 2)}\n`);
       uploadFiles.push(names);
-      ctx.host.info(`${mapped.length} capture path(s) hold characters the artifact service refuses; stored under mapped names (${CAPTURE_NAMES_FILE}), e.g. ${mapped[0]!.path} as ${mapped[0]!.stored}.`);
+      ctx.host.info(inertLine(`${mapped.length} capture path(s) hold characters the artifact service refuses; stored under mapped names (${CAPTURE_NAMES_FILE}), e.g. ${mapped[0]!.path} as ${mapped[0]!.stored}.`));
     }
     const uploaded = await upload(ctx, name, uploadFiles, uploadRoot);
     ctx.host.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${uploadFiles.length} files).`);

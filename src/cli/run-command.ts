@@ -16,6 +16,7 @@ import { GATE_FLAG_OPTIONS, GATE_VALUE_FLAGS, gateFlagsHelp, parseGateFlags, typ
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
+import { inertLine, inertLines } from '../report/inert-text.js';
 
 export const RUN_HELP = `Usage: profile-gate run [options]
 
@@ -167,7 +168,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
       ...(deps.probe ? { probe: deps.probe } : {}),
       ...(deps.pythonDir ? { pythonDir: deps.pythonDir } : {}),
     });
-    write(renderPlan(plan));
+    write(inertLines(renderPlan(plan)));
     if (values['dry-run']) return plan.problems.length ? EXIT_BAD_INPUT : EXIT_OK;
     if (plan.problems.length) throw new UsageError(`the plan cannot run: ${plan.problems.join('; ')}`);
 
@@ -196,7 +197,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     const { run } = result;
     write(`\nrun ${run.outcome} in ${run.seconds.toFixed(1)} s; ${run.analysisInputs.length} capture file(s); details in ${join(plan.outDir, 'run.json')}\n`);
     if (run.outcome !== 'ok') {
-      process.stderr.write(`profile-gate: run ${run.outcome}: ${run.message ?? ''}\n`);
+      process.stderr.write(`profile-gate: run ${run.outcome}: ${inertLine(run.message ?? '')}\n`);
       return EXIT_RUN_FAILED;
     }
     if (!result.report) return EXIT_OK;
@@ -204,7 +205,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     await writeReport(result.report, plan.outDir, write);
     return result.report.verdict === 'fail' ? EXIT_GATE_FAILED : EXIT_OK;
   } catch (error) {
-    process.stderr.write(`profile-gate: ${describeError(error)}\n`);
+    process.stderr.write(`profile-gate: ${inertLine(describeError(error))}\n`);
     return exitCodeFor(error);
   }
 }
