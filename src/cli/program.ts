@@ -185,12 +185,18 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
   const baseline: BaselineChoice | null = values.baseline
     ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
     : null;
-  const { files, fromDirectories } = await gatherCaptures(inputs, { policy: noCaptures as NoCapturePolicy, option: '--if-no-captures', warn: (line) => process.stderr.write(`warning: ${inertLine(line)}\n`) });
+  const { files, fromDirectories, leftOut } = await gatherCaptures(inputs, {
+    policy: noCaptures as NoCapturePolicy,
+    option: '--if-no-captures',
+    warn: (line) => process.stderr.write(`warning: ${inertLine(line)}\n`),
+    ...(values.strict ? { strict: true } : {}),
+  });
   const smiColumns = values['smi-columns'] !== undefined ? parseSmiColumns(values['smi-columns']) : undefined;
   const options: AnalyzeOptions = {
     inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${inertLine(line)}\n`)),
     ...(values['allow-mixed'] ? { allowMixed: true } : {}),
     ...(values.strict ? {} : { skippable: fromDirectories }),
+    ...(leftOut.length ? { leftOut } : {}),
     ...(smiColumns ? { ingest: { smiColumns } } : {}),
     ...(values.format ? { format: values.format } : {}),
     families,

@@ -6,7 +6,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { InputError, UsageError } from '../errors.js';
-import { expandInputSet } from './input-paths.js';
+import { expandInputSet, type LeftOutInput } from './input-paths.js';
 
 export const NO_CAPTURE_POLICIES = ['error', 'warn', 'ignore'] as const;
 export type NoCapturePolicy = (typeof NO_CAPTURE_POLICIES)[number];
@@ -17,13 +17,16 @@ export interface CaptureGathering {
   /** How the user sets the policy, for the message: `input 'if-no-captures'`, `--if-no-captures`. */
   option: string;
   warn: (line: string) => void;
+  /** Strict reading: a folder's entry that cannot be taken fails, as an unreadable file does. */
+  strict?: boolean;
 }
 
 /**
  * The capture files under the paths (and which of them were found inside a directory rather than
- * named), or one line saying there are none and how to let that pass.
+ * named, and which entries of a folder were left out, each warned about), or one line saying there
+ * are none and how to let that pass.
  */
-export async function gatherCaptures(paths: readonly string[], how: CaptureGathering): Promise<{ files: string[]; fromDirectories: Set<string> }> {
+export async function gatherCaptures(paths: readonly string[], how: CaptureGathering): Promise<{ files: string[]; fromDirectories: Set<string>; leftOut: LeftOutInput[] }> {
   const present: string[] = [];
   const missing: string[] = [];
   for (const path of paths) {
@@ -37,13 +40,16 @@ export async function gatherCaptures(paths: readonly string[], how: CaptureGathe
     }
   }
   const found = await expandInputSet(present);
+  const [first] = found.leftOut;
+  if (first && how.strict) throw new InputError(first.path, `${first.reason} (strict reading: an entry of a folder that cannot be read fails the analysis)`);
+  for (const entry of found.leftOut) how.warn(`left out ${entry.path}: ${entry.reason}`);
   if (found.files.length) {
     if (missing.length && how.policy !== 'ignore') how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
     return found;
   }
-  const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside)`)].join(', ') || 'no path given';
+  const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside${found.leftOut.length ? `; ${found.leftOut.length} left out` : ''})`)].join(', ') || 'no path given';
   const line = `no capture files: ${where}`;
   if (how.policy === 'error') throw new UsageError(`${line}; check the path and that the profiling step wrote its files (${how.option}: warn or ignore lets an empty capture pass)`);
   if (how.policy === 'warn') how.warn(`${line}; the report holds no measurement (${how.option}: warn)`);
-  return { files: [], fromDirectories: new Set() };
+  return { files: [], fromDirectories: new Set(), leftOut: found.leftOut };
 }

@@ -43,6 +43,8 @@ export interface AnalyzeOptions {
    * failing the analysis. Files named directly always fail when unreadable.
    */
   skippable?: ReadonlySet<string>;
+  /** Entries of a folder left out before reading (a name that is not UTF-8, a path too long to open): a warning each. */
+  leftOut?: ReadonlyArray<{ path: string; reason: string }>;
   /** What the user says about inputs that cannot say it themselves (nvidia-smi noheader columns). */
   ingest?: IngestOptions;
 }
@@ -119,7 +121,7 @@ async function withTimeBudget<T>(timeoutMs: number, inputs: number, work: (signa
   }
 }
 
-export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions, 'inputs' | 'format' | 'families' | 'allowMixed' | 'skippable' | 'ingest' | 'timeoutMs'>): Report {
+export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions, 'inputs' | 'format' | 'families' | 'allowMixed' | 'skippable' | 'leftOut' | 'ingest' | 'timeoutMs'>): Report {
   const findings = runRules(profile, options.diagnose);
   const environment = { ...profile.environment, ...(options.environment ?? {}) };
   const current: GateInput = { ...profile, findings, environment };
@@ -180,7 +182,8 @@ export async function analyze(options: AnalyzeOptions): Promise<Report> {
     signal?.throwIfAborted();
     const once = countEachRunOnce(read.captures);
     const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
-    const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
+    const leftOut = (options.leftOut ?? []).map((entry): Notice => ({ code: 'unreadable-input', severity: 'warning', message: `skipped ${entry.path}: ${entry.reason} (pass --strict to fail instead)` }));
+    const profile = buildProfile(once.captures, classify, [...leftOut, ...read.notices, ...once.notices, ...mixed]);
     return reportFromProfile(profile, options);
   };
   if (options.timeoutMs === undefined) return build();

@@ -8,7 +8,12 @@ import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
 
 export async function analyzeMode(ctx: ModeContext): Promise<void> {
-  const { files: captures, fromDirectories } = await gatherCaptures(ctx.inputs.captures, { policy: ctx.inputs.ifNoCaptures, option: `input '${INPUTS.ifNoCaptures}'`, warn: (line) => ctx.host.warning(line) });
+  const { files: captures, fromDirectories, leftOut } = await gatherCaptures(ctx.inputs.captures, {
+    policy: ctx.inputs.ifNoCaptures,
+    option: `input '${INPUTS.ifNoCaptures}'`,
+    warn: (line) => ctx.host.warning(line),
+    ...(ctx.inputs.strict ? { strict: true } : {}),
+  });
   const gate = gateOptions(ctx);
   const { baseline, note } = await resolveBaseline(ctx);
   const budget = ctx.inputs.analyzeTimeoutSeconds;
@@ -20,6 +25,7 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
     gate,
     allowMixed: ctx.inputs.allowMixed,
     ...(ctx.inputs.strict ? {} : { skippable: fromDirectories }),
+    ...(leftOut.length ? { leftOut } : {}),
     ...(ctx.inputs.smiColumns.length ? { ingest: { smiColumns: parseSmiColumns(ctx.inputs.smiColumns.join(',')) } } : {}),
     ...(budget ? { timeoutMs: budget * 1000 } : {}),
   });
