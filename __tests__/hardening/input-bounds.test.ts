@@ -170,6 +170,37 @@ describe('unreadable inputs', () => {
   });
 });
 
+describe('one bogus timestamp in a Kineto trace', () => {
+  const event = (name: string, ts: string) => `{"ph":"X","cat":"kernel","name":"${name}","pid":0,"tid":7,"ts":${ts},"dur":5,"args":{"device":0,"stream":7}}`;
+  function trace(bogusTs: string, at: number): { text: string; offsets: number[] } {
+    const events = Array.from({ length: 6 }, (_, i) => event(`k${i}`, String(1000 + i * 10)));
+    events.splice(at, 0, event('bogus', bogusTs));
+    const head = '{"traceEvents":[\n';
+    const offsets: number[] = [];
+    let offset = head.length;
+    for (const text of events) {
+      offsets.push(offset);
+      offset += text.length + 2;
+    }
+    return { text: `${head}${events.join(',\n')}\n]}\n`, offsets };
+  }
+
+  it.each([['1e30', 3], ['-1e30', 3], ['9007199254740993', 5]])('ts %s: refused at the event\'s byte, naming the first timed event', async (ts, at) => {
+    const { text, offsets } = trace(ts, at);
+    const path = file(`bogus-ts-${at}-${ts.length}.json`, text);
+    const error = await refusal(path);
+    expect(error.message).toBe(`${path}:byte ${offsets[at]}: expected a timestamp within 30 days of the first timed event (ts 1000 µs, at byte ${offsets[0]}), got ts ${Number(ts)} µs`);
+    expect(error.message).not.toContain('spanNs');
+  });
+
+  it('the first event bogus: the message names it as the event measured from', async () => {
+    const { text, offsets } = trace('1e30', 0);
+    const path = file('bogus-first.json', text);
+    const error = await refusal(path);
+    expect(error.message).toBe(`${path}:byte ${offsets[1]}: expected a timestamp within 30 days of the first timed event (ts 1e+30 µs, at byte ${offsets[0]}), got ts 1000 µs`);
+  });
+});
+
 describe('two traceEvents arrays in one file', () => {
   it('is refused at the second one: summing both (or keeping either) would be a guess', async () => {
     const one = '{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2,"args":{"device":0}}';
