@@ -240,7 +240,7 @@ describe('the next page stays on the API', () => {
     // Two servers on ports like 3973 and 39734: the URL text of the second starts with the first's.
     const seen: Array<string | undefined> = [];
     let base = 0;
-    const api = createServer((req, res) => {
+    const api = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', link: `<http://127.0.0.1:${base}${base === 0 ? '' : '0'}/repos/octo/gpu-app/issues/7/comments?page=2>; rel="next"` });
       res.end(JSON.stringify([{ id: 1, body: 'first page', html_url: 'x' }]));
     });

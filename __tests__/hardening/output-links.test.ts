@@ -40,7 +40,7 @@ describe('an output path that is a symbolic link', () => {
     expect(readFileSync(join(dir, 'sub', 'new.md'), 'utf8')).toBe('x\n');
   });
 
-  it('the action: report.md linked out of the workspace is not written through; the summary is still published', async () => {
+  it('the action: report.md linked out of the workspace is not written through; the summary is still published, the job fails naming it', async () => {
     const outside = outsideFile();
     const ws = workspace();
     mkdirSync(join(ws, 'profile-gate'));
@@ -48,7 +48,8 @@ describe('an output path that is a symbolic link', () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { captures: 'captures', key: 'linked' } });
     expect(readFileSync(outside, 'utf8')).toBe('export PATH=/usr/bin\n');
     expect(lstatSync(join(ws, 'profile-gate', 'report.md')).isSymbolicLink()).toBe(true);
-    expect(r.warnings.join('\n')).toContain('profile-gate/report.md: is a symbolic link');
+    expect(r.code).toBe(1);
+    expect(r.failures).toEqual(['profile-gate could not write its report files: profile-gate/report.md: is a symbolic link; expected a path that is not one (an output is never written through a link: remove it, or choose another path); the job summary holds the report']);
     expect(r.summary).toMatch(/^## profile-gate: /);
   });
 
