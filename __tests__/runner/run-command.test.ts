@@ -350,6 +350,27 @@ describe('profile-gate run (CLI)', () => {
     }
   });
 
+  it('a deep dive whose CSV the analysis refuses keeps the report made without it, naming the file and why', async () => {
+    const work = tempDir('cli');
+    const captures = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'gqa_repeat_kv');
+    // ncu's header and no result (a run cut short): the file passes the shape check, the analysis refuses it.
+    const headerOnly = join(work, 'header-only.csv');
+    writeFileSync(headerOnly, `${readFileSync(join(captures, 'ncu', 'gqa_copy.ncu.csv'), 'utf8').split('\n').find((line) => line.startsWith('"ID","Process ID"'))!}\n`);
+    Object.assign(process.env, { STAND_IN_NSYS_STATS: join(captures, 'gqa_cuda_gpu_kern_sum.csv'), STAND_IN_NCU_CSV: headerOnly });
+    try {
+      const { code, stderr } = await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--out', 'o', '--quiet'], work, { realAnalysis: true });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const written = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+      expect(written.kernels[0]).toMatchObject({ totalNs: 11831460, instances: 80 });
+      expect(written.deepDive).toEqual([]);
+      const notice = written.notices.find((n) => n.message.startsWith("the deep dive's o/captures/deep-dive.ncu.csv could not be analyzed ("))!;
+      expect(notice.message).toContain('deep-dive.ncu.csv:2: expected at least one profiled result after the ncu header, found none); the report has no Nsight Compute section (ncu was asked for launch 41 of the kernels matching ');
+    } finally {
+      Object.assign(process.env, { STAND_IN_NSYS_STATS: RECORDED_NSYS_STATS, STAND_IN_NCU_CSV: RECORDED_NCU_CSV });
+    }
+  });
+
   it('a workload that prints metric lines: each measured console is a throughput sample', async () => {
     const work = tempDir('cli');
     const { code, stderr } = await cli(['--engine', 'command', '--run', workload('--print-metrics'), '--runs', '2', '--warmup-runs', '0', '--profiler', 'none', '--out', 'o', '--quiet'], work, { realAnalysis: true });

@@ -8,7 +8,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import type { Notice } from '../model/capture.js';
 import type { Report } from '../model/report.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
@@ -289,11 +289,17 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
       if (deep.record) result.deepDive = deep.record;
       if (deep.run && deep.run.outcome === 'ok') {
         run.files.push(...deep.run.files);
-        run.analysisInputs.push(...deep.run.analysisInputs);
-        result.report = await analyzeHead(run.analysisInputs);
         const csv = plan.deepDive.csvFile.startsWith(`${plan.cwd}/`) ? relative(plan.cwd, plan.deepDive.csvFile) : plan.deepDive.csvFile;
-        const mismatch = deep.request ? deepDiveMismatch(result.report.deepDive, deep.request, csv) : undefined;
-        if (mismatch) run.notices.push({ severity: 'warning', message: mismatch });
+        try {
+          result.report = await analyzeHead([...run.analysisInputs, ...deep.run.analysisInputs]);
+          run.analysisInputs.push(...deep.run.analysisInputs);
+          const mismatch = deep.request ? deepDiveMismatch(result.report.deepDive, deep.request, csv) : undefined;
+          if (mismatch) run.notices.push({ severity: 'warning', message: mismatch });
+        } catch (error) {
+          // The deep dive is extra: a CSV the analysis refuses costs it, not the report made without it.
+          if (!(error instanceof InputError)) throw error;
+          run.notices.push({ severity: 'warning', message: `the deep dive's ${csv} could not be analyzed (${error.message}); the report has no Nsight Compute section (${deep.asked ?? 'no request'}).` });
+        }
       } else if (deep.record) {
         run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section (${deep.asked ?? 'no request'}).` });
       }
