@@ -138,7 +138,9 @@ describe('gpu_snapshot.py with the nvidia-smi stand-in', () => {
 
   it('records for --duration without a command and exits 0', async () => {
     const started = Date.now();
-    const run = await snapshot(['--backend', 'nvidia-smi', '--interval', '0.05', '--duration', '0.3']);
+    // The in-process NVML stand-in samples as soon as the sampler starts; a stand-in nvidia-smi
+    // (a shell script) can take longer than the whole 0.3 s to print its first line on a busy machine.
+    const run = await snapshot(['--backend', 'nvml', '--interval', '0.05', '--duration', '0.3'], { pythonPath: STAND_INS });
     expect(run.code).toBe(0);
     expect(Date.now() - started).toBeLessThan(10000);
     const lines = records(run.stdout);
