@@ -59,7 +59,7 @@ describe('profile-gate report', () => {
     mkdirSync(join(dir, name));
     writeFileSync(join(dir, name, 'report.json'), serializeReport(makeReport()));
     expect(await runReportCommand(['--out', join(dir, 'out'), dir])).toBe(0);
-    const printed = write.mock.calls.map((call) => String(call[0])).join('');
+    const printed = write.mock.calls.map((call: unknown[]) => String(call[0])).join('');
     expect(printed).not.toMatch(/[\u001b\u0007]|##\[/);
     expect(printed).toContain('x\\x1b]52;c;eA==\\x07##\\x5badd-mask]y');
   });
