@@ -299,14 +299,15 @@ describe('names and files the runner hands over', () => {
   });
 });
 
-describe('a full disk where the report goes', () => {
+describe('report files that cannot be written', () => {
   it('the summary and the comment still go out, the job fails naming the file, no half artifact is uploaded', async () => {
     const ws = workspace();
     mkdirSync(join(ws, 'profile-gate'));
+    // A link to a full disk where report.json goes: refused, never written through (writeOutput).
     symlinkSync('/dev/full', join(ws, 'profile-gate', 'report.json'));
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { captures: 'captures', key: 'llama-h200' } });
     expect(r.code).toBe(1);
-    expect(r.failures).toEqual(['profile-gate could not write its report files: profile-gate/report.json: cannot write it (ENOSPC: no space left on device); the job summary holds the report']);
+    expect(r.failures).toEqual(['profile-gate could not write its report files: profile-gate/report.json: is a symbolic link; expected a path that is not one (an output is never written through a link: remove it, or choose another path); the job summary holds the report']);
     expect(plainWarnings(r).some((w) => w.startsWith('The report artifact was not uploaded: the report files could not be written'))).toBe(true);
     expect(r.summary.split('\n')[0]).toBe('## profile-gate: ⚠️ Warn · llama\\-h200');
     expect(fake.commentsOn(7)).toHaveLength(1);

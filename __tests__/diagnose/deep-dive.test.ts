@@ -324,8 +324,8 @@ describe('the whole engine on a kernel capture and its ncu CSV', () => {
   it('renders the deep dive in the row right under the kernel in the summary and the comment', async () => {
     const report = await analyze({ inputs: [kernSum, ncu] });
     const md = renderSummary(report);
-    // Kernel names in tables may wrap at zero-width spaces.
-    const lines = md.replace(/\u200b/g, '').split('\n');
+    // Kernel names in tables may wrap at <wbr>.
+    const lines = md.replace(/<wbr>/g, '').split('\n');
     const row = lines.findIndex((l) => l.startsWith('| 28.8% |') && l.includes('nvjet&#95;sm90&#95;tst&#95;256x8&#95;64x6&#95;4x1&#95;v&#95;bz&#95;TNT'));
     expect(row).toBeGreaterThan(0);
     const dive = lines[row + 1]!;

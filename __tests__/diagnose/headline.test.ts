@@ -4,6 +4,7 @@
  * it is an ordinary kernel finding again.
  */
 import { defineRule } from '../../src/diagnose/rule.js';
+import type { FindingId } from '../../src/model/finding-ids.js';
 import { runRules } from '../../src/diagnose/run-rules.js';
 import { K, profileOf } from '../helpers/profile-builder.js';
 
@@ -12,11 +13,11 @@ const hostBound = defineRule({
   check: () => [{ message: 'idle GPU', evidence: { busyFraction: 0.1 }, advice: 'batch' }],
 });
 const bug = defineRule({
-  meta: { id: 'bug', severity: 'error', title: 'A bug', stage: 'kernels', needs: ['kernel-breakdown'], description: 'Stand-in.', defaults: {} },
+  meta: { id: 'bug' as FindingId, severity: 'error', title: 'A bug', stage: 'kernels', needs: ['kernel-breakdown'], description: 'Stand-in.', defaults: {} },
   check: () => [{ headline: true, message: 'wrong', evidence: { confirmed: true }, advice: 'fix' }],
 });
 const tuning = defineRule({
-  meta: { id: 'tuning', severity: 'warning', title: 'A tuning note', stage: 'kernels', needs: ['kernel-breakdown'], description: 'Stand-in.', defaults: {} },
+  meta: { id: 'tuning' as FindingId, severity: 'warning', title: 'A tuning note', stage: 'kernels', needs: ['kernel-breakdown'], description: 'Stand-in.', defaults: {} },
   check: () => [{ message: 'slow', evidence: { share: 0.5 }, advice: 'tune' }],
 });
 

@@ -2,7 +2,8 @@
  * The one GitHub client (retries, timeouts, body limits, sticky comment) in process against the
  * loopback fake: real HTTP; only the sleep between retries is injected.
  */
-import { GitHubClient } from '../../src/github/client.js';
+import { createServer, type Server } from 'node:http';
+import { GitHubClient, onApi } from '../../src/github/client.js';
 import { explain, GitHubApiError, serverWaitMs, type HttpLimits } from '../../src/github/http.js';
 import { upsertStickyComment } from '../../src/github/sticky-comment.js';
 import { commentMarker } from '../../src/report/markdown/comment.js';
@@ -118,6 +119,16 @@ describe('timeouts and body limits', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
+  it('stops a body trickled just inside the idle timeout at the body deadline', async () => {
+    const artifact = fake.addArtifact(302, 'profile-gate-z', { 'report.json': 'z'.repeat(200) });
+    // One byte every 100 ms never trips a 1 s idle timeout; the whole zip would take half a minute.
+    fake.fail('artifacts.zip', { status: 200, trickleMs: 100 });
+    const started = Date.now();
+    const error = await client(1, { idleTimeoutMs: 1000, bodyTimeoutMs: 700 }).artifactZip('octo/gpu-app', artifact.id, 1 << 20).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/the artifact zip was still coming in after 700 ms \(\d+ bytes so far\); stopped waiting/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('reads an oversized JSON answer no further than its limit', async () => {
     fake.fail('comments.list', { status: 200, oversizeBytes: 8 * 1024 * 1024 });
     const before = process.memoryUsage().rss;
@@ -214,5 +225,54 @@ describe('the loopback GitHub lists as GitHub does', () => {
     const all = await client().runArtifacts(repo, 1);
     expect(all).toHaveLength(131);
     expect(fake.hits('artifacts.list').map((h) => new URL(h.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '2']);
+  });
+});
+
+describe('the next page stays on the API', () => {
+  function listen(server: Server, port: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+  }
+
+  it('a Link to another port whose digits start with the API\'s gets no request and no token', async () => {
+    // Two servers on ports like 3973 and 39734: the URL text of the second starts with the first's.
+    const seen: Array<string | undefined> = [];
+    let base = 0;
+    const api = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', link: `<http://127.0.0.1:${base}${base === 0 ? '' : '0'}/repos/octo/gpu-app/issues/7/comments?page=2>; rel="next"` });
+      res.end(JSON.stringify([{ id: 1, body: 'first page', html_url: 'x' }]));
+    });
+    const other = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('[]');
+    });
+    try {
+      for (let tries = 0; tries < 50 && !base; tries += 1) {
+        const port = 2000 + Math.floor(Math.random() * 4500);
+        if (!(await listen(api, port))) continue;
+        if (await listen(other, port * 10)) base = port;
+        else await new Promise<void>((resolve) => api.close(() => resolve()));
+      }
+      expect(base).toBeGreaterThan(0);
+      const comments = await new GitHubClient({ token: 'secret-token', apiUrl: `http://127.0.0.1:${base}`, retry: { attempts: 1, baseMs: 1, sleep: async () => undefined } }).comments('octo/gpu-app', 7);
+      expect(comments.map((c) => c.id)).toEqual([1]);
+      expect(seen).toEqual([]);
+    } finally {
+      await Promise.all([api, other].map((server) => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()))));
+    }
+  });
+
+  it('compares origins, credentials and the base path, not text', () => {
+    expect(onApi('https://api.github.com/repos/o/r/issues?page=2', 'https://api.github.com')).toBe(true);
+    expect(onApi('https://api.github.com.evil.example/repos', 'https://api.github.com')).toBe(false);
+    expect(onApi('https://api.github.com@evil.example/repos', 'https://api.github.com')).toBe(false);
+    expect(onApi('http://api.github.com/repos', 'https://api.github.com')).toBe(false);
+    expect(onApi('https://ghe.example/api/v3/repos/o/r?page=2', 'https://ghe.example/api/v3')).toBe(true);
+    expect(onApi('https://ghe.example/api/v3x/repos', 'https://ghe.example/api/v3')).toBe(false);
+    expect(onApi('https://ghe.example/other', 'https://ghe.example/api/v3/')).toBe(false);
+    expect(onApi('not a url', 'https://api.github.com')).toBe(false);
   });
 });

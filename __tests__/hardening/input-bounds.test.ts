@@ -59,7 +59,9 @@ describe('a time budget for analyze', () => {
     const big = bigTrace();
     const small = file('metrics.jsonl', '{"metric": "decode_tok_s", "value": 100}\n');
     const started = Date.now();
-    const r = await cli(['analyze', '--timeout', '0.05', small, big]);
+    // The big trace first: on a busy machine 50 ms can pass while a small file is read, and the
+    // file named must be the one being read whatever the load (the small one after it is never reached).
+    const r = await cli(['analyze', '--timeout', '0.05', big, small]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`profile-gate: ${big}: expected the analysis to finish within 0.05 s (the analyze time budget); it was stopped while reading this file\n`);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -89,30 +91,53 @@ describe('unreadable inputs', () => {
   const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
   /**
-   * A node that `nobody` may run: this one, unless a folder above it is closed to others (node
-   * from npx lives in root's npm cache), then a copy in an open temporary folder.
+   * What `nobody` runs: node and the CLI bundle (dist/cli, with the sql.js file it may load from
+   * dist/), each where it is when every folder above it is open to others, else copied into one
+   * open temporary folder. Node from npx lives in root's closed npm cache; a clone made in a
+   * private folder (mode 700) closes dist/ the same way.
    */
-  let node: string | undefined;
+  let reachable: { node: string; entry: string; copies?: string } | undefined;
   afterAll(() => {
-    if (node && node !== process.execPath) rmSync(dirname(node), { recursive: true, force: true });
+    if (reachable?.copies) rmSync(reachable.copies, { recursive: true, force: true });
   });
-  function nodeForUser(): string {
-    if (node) return node;
-    let open = true;
-    for (let dir = dirname(process.execPath); open && dir !== dirname(dir); dir = dirname(dir)) open = (statSync(dir).mode & 0o001) !== 0;
-    if (!asUser.uid || open) return (node = process.execPath);
-    const folder = mkdtempSync(join(tmpdir(), 'pg-node-'));
-    chmodSync(folder, 0o755);
-    node = join(folder, 'node');
-    copyFileSync(process.execPath, node);
-    chmodSync(node, 0o755);
-    return node;
+  function openToOthers(path: string): boolean {
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) if ((statSync(dir).mode & 0o001) === 0) return false;
+    return true;
+  }
+  function forUser(): { node: string; entry: string } {
+    if (reachable) return reachable;
+    const entry = join(REPO, 'dist', 'cli', 'index.js');
+    if (!existsSync(entry)) throw new Error(`${entry} is missing: run 'npm run build' first`);
+    if (!asUser.uid) return (reachable = { node: process.execPath, entry });
+    const nodeOpen = openToOthers(process.execPath);
+    const entryOpen = openToOthers(entry);
+    if (nodeOpen && entryOpen) return (reachable = { node: process.execPath, entry });
+    const copies = mkdtempSync(join(tmpdir(), 'pg-as-nobody-'));
+    chmodSync(copies, 0o755);
+    reachable = { node: process.execPath, entry, copies };
+    if (!nodeOpen) {
+      reachable.node = join(copies, 'node');
+      copyFileSync(process.execPath, reachable.node);
+      chmodSync(reachable.node, 0o755);
+    }
+    if (!entryOpen) {
+      const cliDir = join(copies, 'dist', 'cli');
+      mkdirSync(cliDir, { recursive: true });
+      chmodSync(join(copies, 'dist'), 0o755);
+      chmodSync(cliDir, 0o755);
+      const files = [join('cli', 'index.js'), join('cli', 'package.json'), 'sql-wasm-inline.cjs'].filter((name) => existsSync(join(REPO, 'dist', name)));
+      for (const name of files) {
+        copyFileSync(join(REPO, 'dist', name), join(copies, 'dist', name));
+        chmodSync(join(copies, 'dist', name), 0o644);
+      }
+      reachable.entry = join(cliDir, 'index.js');
+    }
+    return reachable;
   }
 
   function cliAs(args: string[]): { status: number | null; stderr: string } {
-    const entry = join(REPO, 'dist', 'cli', 'index.js');
-    if (!existsSync(entry)) throw new Error(`${entry} is missing: run 'npm run build' first`);
-    const result = spawnSync(nodeForUser(), [entry, ...args], { ...asUser, encoding: 'utf8', cwd: tmpdir() });
+    const { node, entry } = forUser();
+    const result = spawnSync(node, [entry, ...args], { ...asUser, encoding: 'utf8', cwd: tmpdir() });
     if (result.error) throw result.error;
     return { status: result.status, stderr: result.stderr };
   }
@@ -142,6 +167,37 @@ describe('unreadable inputs', () => {
     const r = cliAs(['analyze', folder]);
     expect(r.stderr).toBe(`profile-gate: ${inner}: cannot read the folder (EACCES); expected a folder of capture files that this user may list\n`);
     expect(r.status).toBe(2);
+  });
+});
+
+describe('one bogus timestamp in a Kineto trace', () => {
+  const event = (name: string, ts: string) => `{"ph":"X","cat":"kernel","name":"${name}","pid":0,"tid":7,"ts":${ts},"dur":5,"args":{"device":0,"stream":7}}`;
+  function trace(bogusTs: string, at: number): { text: string; offsets: number[] } {
+    const events = Array.from({ length: 6 }, (_, i) => event(`k${i}`, String(1000 + i * 10)));
+    events.splice(at, 0, event('bogus', bogusTs));
+    const head = '{"traceEvents":[\n';
+    const offsets: number[] = [];
+    let offset = head.length;
+    for (const text of events) {
+      offsets.push(offset);
+      offset += text.length + 2;
+    }
+    return { text: `${head}${events.join(',\n')}\n]}\n`, offsets };
+  }
+
+  it.each([['1e30', 3], ['-1e30', 3], ['9007199254740993', 5]])('ts %s: refused at the event\'s byte, naming the first timed event', async (ts, at) => {
+    const { text, offsets } = trace(ts, at);
+    const path = file(`bogus-ts-${at}-${ts.length}.json`, text);
+    const error = await refusal(path);
+    expect(error.message).toBe(`${path}:byte ${offsets[at]}: expected a timestamp within 30 days of the first timed event (ts 1000 µs, at byte ${offsets[0]}), got ts ${Number(ts)} µs`);
+    expect(error.message).not.toContain('spanNs');
+  });
+
+  it('the first event bogus: the message names it as the event measured from', async () => {
+    const { text, offsets } = trace('1e30', 0);
+    const path = file('bogus-first.json', text);
+    const error = await refusal(path);
+    expect(error.message).toBe(`${path}:byte ${offsets[1]}: expected a timestamp within 30 days of the first timed event (ts 1e+30 µs, at byte ${offsets[0]}), got ts 1000 µs`);
   });
 });
 

@@ -147,18 +147,19 @@ d("the action's secrets are not the workload's", () => {
 d('files that cannot be written (a full disk)', () => {
   it('writeOutput names the file and the reason in one line', async () => {
     const dir = tempDir('full');
-    symlinkSync('/dev/full', join(dir, 'report.json'));
-    const error = await writeOutput(join(dir, 'report.json'), '{}').catch((e: unknown) => e);
+    // /dev/full itself (a link to it is refused before any write: outputs never follow a link).
+    const error = await writeOutput('/dev/full', '{}').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
-    expect((error as Error).message).toBe(`${join(dir, 'report.json')}: cannot write it (ENOSPC: no space left on device)`);
+    expect((error as Error).message).toBe('/dev/full: cannot write it (ENOSPC: no space left on device)');
     writeFileSync(join(dir, 'a-file'), '');
     const notDir = await writeOutput(join(dir, 'a-file', 'report.md'), 'x').catch((e: unknown) => e);
     expect((notDir as Error).message).toMatch(/a-file\/report\.md: cannot write it \((ENOTDIR|EEXIST): /);
   });
 
-  it('run.json on a full disk: the run and its report are kept, with a warning', async () => {
+  it('run.json that cannot be written: the run and its report are kept, with a warning', async () => {
     const work = tempDir('full-run');
-    // The workload fills the disk where run.json goes (a run clears its planned files before it starts).
+    // The workload puts a link to a full disk where run.json goes (a run clears its planned files
+    // before it starts); the link is refused, as any output that cannot be written would be.
     const run = `bash -c "ln -sf /dev/full out/run.json && exec ${metricsWorkload}"`;
     const plan = await prepareRun(parseRunOptions({ engine: 'command', run, runs: '1', 'warmup-runs': '0', profiler: 'none', 'deep-dive': 'off' }), { outDir: 'out', cwd: work, probe: standInProbe({ vendor: 'none' }), pythonDir });
     const logger = createMemoryLogger();
@@ -167,11 +168,11 @@ d('files that cannot be written (a full disk)', () => {
     expect(result.run.outcome).toBe('ok');
     expect(result.report!.metrics.find((m) => m.name === 'decode_tok_s')).toBeDefined();
     const warnings = logger.lines.filter((l) => l.kind === 'warning').map((l) => l.text);
-    expect(warnings).toContainEqual(`${join(work, 'out', 'run.json')}: cannot write it (ENOSPC: no space left on device); the run's record is in this log only`);
-    expect(result.report!.notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/run\.json: cannot write it \(ENOSPC/));
+    expect(warnings).toContainEqual(`${join(work, 'out', 'run.json')}: is a symbolic link; expected a path that is not one (an output is never written through a link: remove it, or choose another path); the run's record is in this log only`);
+    expect(result.report!.notices.map((n) => n.message)).toContainEqual(expect.stringMatching(/run\.json: is a symbolic link; /));
   });
 
-  it('profile-gate run with report.json on a full disk: exit 2, one line naming the file; the logs are there', async () => {
+  it('profile-gate run with a report.json that cannot be written: exit 2, one line naming the file; the logs are there', async () => {
     const work = tempDir('full-cli');
     mkdirSync(join(work, 'o'), { recursive: true });
     symlinkSync('/dev/full', join(work, 'o', 'report.json'));
@@ -182,7 +183,7 @@ d('files that cannot be written (a full disk)', () => {
       groups: groups(),
     });
     expect(code).toBe(2);
-    expect(errors).toBe(`profile-gate: ${join(work, 'o', 'report.json')}: cannot write it (ENOSPC: no space left on device)\n`);
+    expect(errors).toBe(`profile-gate: ${join(work, 'o', 'report.json')}: is a symbolic link; expected a path that is not one (an output is never written through a link: remove it, or choose another path)\n`);
     expect(existsSync(join(work, 'o', 'run.json'))).toBe(true);
     expect(existsSync(join(work, 'o', 'logs', 'measured-1.log'))).toBe(true);
   });

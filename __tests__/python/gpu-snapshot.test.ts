@@ -5,7 +5,7 @@
  * read back with the gpu-snapshot-jsonl importer.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import gpuSnapshotJsonl from '../../src/ingest/formats/gpu-snapshot-jsonl.js';
@@ -37,7 +37,7 @@ interface Run {
   stderr: string;
 }
 
-function snapshot(args: string[], options: { path?: string; pythonPath?: string; onStart?: (pid: number) => void } = {}): Promise<Run> {
+function snapshot(args: string[], options: { path?: string; pythonPath?: string; onStart?: (pid: number) => void; onStdout?: (soFar: string) => void } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(PYTHON, [SCRIPT, ...args], {
       env: {
@@ -49,7 +49,10 @@ function snapshot(args: string[], options: { path?: string; pythonPath?: string;
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      options.onStdout?.(stdout);
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
@@ -94,7 +97,13 @@ describe('gpu_snapshot.py with the nvidia-smi stand-in', () => {
   });
 
   it('keeps samples on stdout apart from the command output, and honours --devices', async () => {
-    const run = await snapshot(['--backend', 'nvidia-smi', '--interval', '0.05', '--devices', '1', '--run', 'sh -c "echo from-the-command; sleep 0.3"']);
+    // The command runs until a sample has reached stdout (or 60 s), not for a fixed time: on a busy
+    // machine the stand-in nvidia-smi's first line can take longer than any short sleep.
+    const sampled = join(work, 'sampled');
+    const run = await snapshot(
+      ['--backend', 'nvidia-smi', '--interval', '0.05', '--devices', '1', '--run', `sh -c "echo from-the-command; i=0; while [ ! -e ${sampled} ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done"`],
+      { onStdout: (soFar) => soFar.includes('"kind":"sample"') && !existsSync(sampled) && writeFileSync(sampled, '') },
+    );
     expect(run.code).toBe(0);
     // The command line is in the header record; its printed line must not be on stdout.
     expect(run.stdout.split('\n')).not.toContain('from-the-command');
@@ -129,7 +138,9 @@ describe('gpu_snapshot.py with the nvidia-smi stand-in', () => {
 
   it('records for --duration without a command and exits 0', async () => {
     const started = Date.now();
-    const run = await snapshot(['--backend', 'nvidia-smi', '--interval', '0.05', '--duration', '0.3']);
+    // The in-process NVML stand-in samples as soon as the sampler starts; a stand-in nvidia-smi
+    // (a shell script) can take longer than the whole 0.3 s to print its first line on a busy machine.
+    const run = await snapshot(['--backend', 'nvml', '--interval', '0.05', '--duration', '0.3'], { pythonPath: STAND_INS });
     expect(run.code).toBe(0);
     expect(Date.now() - started).toBeLessThan(10000);
     const lines = records(run.stdout);

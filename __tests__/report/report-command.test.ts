@@ -53,6 +53,17 @@ describe('profile-gate report', () => {
     expect(readFileSync(join(out, 'comment.md'), 'utf8').split('\n')[0]).toBe('<!-- profile-gate:nightly -->');
   });
 
+  it('prints a label from an artifact folder inert: no ESC, no ##[ command', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-report-cmd-'));
+    const name = 'profile-gate-x\u001b]52;c;eA==\u0007##[add-mask]y';
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'report.json'), serializeReport(makeReport()));
+    expect(await runReportCommand(['--out', join(dir, 'out'), dir])).toBe(0);
+    const printed = write.mock.calls.map((call: unknown[]) => String(call[0])).join('');
+    expect(printed).not.toMatch(/[\u001b\u0007]|##\[/);
+    expect(printed).toContain('x\\x1b]52;c;eA==\\x07##\\x5badd-mask]y');
+  });
+
   it('refuses a file that is not a report, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pg-report-cmd-'));
     const bad = join(dir, 'report.json');

@@ -299,6 +299,37 @@ describe('profile-gate run (CLI)', () => {
     }
   });
 
+  // Found on the H200: in an A/B job ncu exited 0 with a full CSV, and the report said "the deep dive
+  // failed: The report has no Nsight Compute section" (the deep-dive step ran as a plan that still had
+  // a base side, and the base side had no capture of that step).
+  it('attaches the deep dive of an A/B job (--base-run) to the head report', async () => {
+    const work = tempDir('cli');
+    const captures = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'gqa_repeat_kv');
+    const toolsLog = join(work, 'tools.jsonl');
+    Object.assign(process.env, { STAND_IN_NSYS_STATS: join(captures, 'gqa_cuda_gpu_kern_sum.csv'), STAND_IN_NCU_CSV: join(captures, 'ncu', 'gqa_copy.ncu.csv'), STAND_IN_TOOLS_ARGV_LOG: toolsLog });
+    try {
+      const { code, stderr } = await cli(['--engine', 'command', '--run', workload(), '--base-run', workload(), '--runs', '3', '--warmup-runs', '0', '--deep-dive', 'auto', '--out', 'o', '--quiet'], work, { realAnalysis: true });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const written = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+      expect(written.comparison!.baseline).toMatchObject({ origin: 'a/b' });
+      // ncu ran once, for the head only, on the kernel the head's dominant-kernel finding named.
+      const ncuCalls = readFileSync(toolsLog, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]).filter((argv) => argv[0] === 'ncu');
+      expect(ncuCalls).toHaveLength(1);
+      expect(written.deepDive).toHaveLength(1);
+      expect(written.sources.map((source) => source.path.slice(work.length + 1))).toContain('o/captures/deep-dive.ncu.csv');
+      expect(written.findings.find((f) => f.id === 'kernel-compute-bound')).toMatchObject({ kernel: written.kernels[0]!.name });
+      expect(written.notices.map((n) => n.message).join('\n')).not.toMatch(/deep dive|Nsight Compute section/);
+      const run = JSON.parse(readFileSync(join(work, 'o', 'run.json'), 'utf8')) as { deepDive: { status: string }; analysisInputs: string[]; base: { analysisInputs: string[] } };
+      expect(run.deepDive).toMatchObject({ status: 'ok' });
+      expect(run.analysisInputs.map((path) => path.slice(work.length + 1))).toContain('o/captures/deep-dive.ncu.csv');
+      expect(run.base.analysisInputs.some((path) => path.includes('deep-dive'))).toBe(false);
+    } finally {
+      Object.assign(process.env, { STAND_IN_NSYS_STATS: RECORDED_NSYS_STATS, STAND_IN_NCU_CSV: RECORDED_NCU_CSV });
+      delete process.env.STAND_IN_TOOLS_ARGV_LOG;
+    }
+  });
+
   it('a deep dive that profiled nothing says what ncu was asked for', async () => {
     const work = tempDir('cli');
     const captures = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'gqa_repeat_kv');
@@ -312,6 +343,45 @@ describe('profile-gate run (CLI)', () => {
       expect(written.deepDive).toEqual([]);
       const notice = written.notices.find((n) => /no Nsight Compute section/.test(n.message))!;
       expect(notice.message).toContain('The report has no Nsight Compute section (ncu was asked for launch 41 of the kernels matching (^|[^A-Za-z0-9_])elementwise_kernel<.*direct_copy_kernel_cuda (demangled names)).');
+    } finally {
+      Object.assign(process.env, { STAND_IN_NSYS_STATS: RECORDED_NSYS_STATS, STAND_IN_NCU_CSV: RECORDED_NCU_CSV });
+    }
+  });
+
+  it('a deep dive whose CSV profiled another kernel names the file and the kernel it was run for', async () => {
+    const work = tempDir('cli');
+    const captures = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'gqa_repeat_kv');
+    // The copy kernel dominates the nsys table; ncu's CSV (a real one) holds an nvjet GEMM launch instead.
+    Object.assign(process.env, { STAND_IN_NSYS_STATS: join(captures, 'gqa_cuda_gpu_kern_sum.csv'), STAND_IN_NCU_CSV: RECORDED_NCU_CSV });
+    try {
+      const { code } = await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--out', 'o', '--quiet'], work, { realAnalysis: true });
+      expect(code).toBe(0);
+      const written = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+      const notice = written.notices.find((n) => n.message.startsWith("the deep dive's o/captures/deep-dive.ncu.csv holds launches of "))!;
+      expect(notice.severity).toBe('warning');
+      expect(notice.message).toMatch(/^the deep dive's o\/captures\/deep-dive\.ncu\.csv holds launches of nvjet_sm90_tst_8x64_64x16_4x1_v_bz_TNN; cudnn_generated_fort_native_sdpa_\w+; nvjet_sm90_tst_8x64_64x16_2x1_v_bz_TNN and 1 more, none of them void at::native::elementwise_kernel<\(int\)128, \(int\)4, .{66}… \(key /);
+      expect(notice.message).toContain('(key elementwise_kernel<direct_copy_kernel_cuda>), the kernel it was run for (ncu was asked for launch 41 of the kernels matching ');
+    } finally {
+      Object.assign(process.env, { STAND_IN_NSYS_STATS: RECORDED_NSYS_STATS, STAND_IN_NCU_CSV: RECORDED_NCU_CSV });
+    }
+  });
+
+  it('a deep dive whose CSV the analysis refuses keeps the report made without it, naming the file and why', async () => {
+    const work = tempDir('cli');
+    const captures = join(import.meta.dirname, '..', 'fixtures', 'h200-captures', 'gqa_repeat_kv');
+    // ncu's header and no result (a run cut short): the file passes the shape check, the analysis refuses it.
+    const headerOnly = join(work, 'header-only.csv');
+    writeFileSync(headerOnly, `${readFileSync(join(captures, 'ncu', 'gqa_copy.ncu.csv'), 'utf8').split('\n').find((line) => line.startsWith('"ID","Process ID"'))!}\n`);
+    Object.assign(process.env, { STAND_IN_NSYS_STATS: join(captures, 'gqa_cuda_gpu_kern_sum.csv'), STAND_IN_NCU_CSV: headerOnly });
+    try {
+      const { code, stderr } = await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--out', 'o', '--quiet'], work, { realAnalysis: true });
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const written = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
+      expect(written.kernels[0]).toMatchObject({ totalNs: 11831460, instances: 80 });
+      expect(written.deepDive).toEqual([]);
+      const notice = written.notices.find((n) => n.message.startsWith("the deep dive's o/captures/deep-dive.ncu.csv could not be analyzed ("))!;
+      expect(notice.message).toContain('deep-dive.ncu.csv:2: expected at least one profiled result after the ncu header, found none); the report has no Nsight Compute section (ncu was asked for launch 41 of the kernels matching ');
     } finally {
       Object.assign(process.env, { STAND_IN_NSYS_STATS: RECORDED_NSYS_STATS, STAND_IN_NCU_CSV: RECORDED_NCU_CSV });
     }

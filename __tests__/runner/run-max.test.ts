@@ -77,7 +77,7 @@ describe('engine max, mode generate', () => {
     const analyze = async (inputs: readonly string[]) => {
       analyzed.push([...inputs]);
       const request = deepDiveRequest('gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', 40);
-      return { findings: [{ id: 'dominant-kernel', kernel: request.kernel, ...askDeepDive(request, '<workload command>') }], kernels: [], notices: [] } as unknown as Report;
+      return { findings: [{ id: 'dominant-kernel', kernel: request.kernel, ...askDeepDive(request, '<workload command>') }], kernels: [], notices: [], deepDive: [] } as unknown as Report;
     };
     const d = deps({ analyze });
     const result = await runJob(plan, d);

@@ -28,6 +28,7 @@ import { uploadArtifact, type UploadedArtifact } from './github/artifacts.js';
 import { CAPTURE_NAMES_FILE, capturesArtifactName, storablePath } from '../github/artifact-names.js';
 import { artifactUrl, isPullRequestEvent, type RunContext } from './github/run-context.js';
 import type { ActionHost } from './host.js';
+import { inertLine } from '../report/inert-text.js';
 import { INPUTS, OUTPUTS, type ActionInputs } from './inputs.js';
 
 export interface ModeContext {
@@ -196,7 +197,7 @@ async function stageArtifact(ctx: ModeContext, files: readonly string[], root: s
   const redactions = staged.reduce((sum, file) => sum + file.redactions, 0);
   if (redactions) ctx.host.info(`Scrubbed ${redactions} secret or environment value(s) from the files to upload.`);
   for (const { file, reason } of withheld) {
-    const line = `Not uploaded: ${relative(root, file)}: ${reason}.`;
+    const line = inertLine(`Not uploaded: ${relative(root, file)}: ${reason}.`);
     if (reason.includes('upload-raw-reports')) ctx.host.info(line);
     else ctx.host.warning(line);
   }
@@ -207,7 +208,7 @@ async function stageArtifact(ctx: ModeContext, files: readonly string[], root: s
     const names = join(stageRoot, CAPTURE_NAMES_FILE);
     await writeFile(names, redact(`${JSON.stringify({ note: 'stored path -> the capture file name it stands for', names: Object.fromEntries(mapped.map((p) => [storablePath(p.path), p.path])) }, null, 2)}\n`, ctx.secrets));
     uploadFiles.push(names);
-    ctx.host.info(`${mapped.length} capture path(s) hold characters the artifact service refuses; stored under mapped names (${CAPTURE_NAMES_FILE}), e.g. ${mapped[0]!.path} as ${storablePath(mapped[0]!.path)}.`);
+    ctx.host.info(inertLine(`${mapped.length} capture path(s) hold characters the artifact service refuses; stored under mapped names (${CAPTURE_NAMES_FILE}), e.g. ${mapped[0]!.path} as ${storablePath(mapped[0]!.path)}.`));
   }
   return { root: stageRoot, files: uploadFiles };
 }

@@ -9,6 +9,7 @@ import { buildDashboard } from './dashboard-site.js';
 import { limitsFromEnv } from '../github/limits.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
+import { inertLine } from '../report/inert-text.js';
 
 export const DASHBOARD_USAGE = `profile-gate dashboard --out DIR [options] [REPORT.json|DIR...]
   Build a static dashboard (DIR/index.html) from report.json files or directories of them.
@@ -114,12 +115,13 @@ export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv
       minChange: percentOption('--min-change', values['min-change'], 0.02),
       seed: positiveInteger('--seed', values.seed, 1),
     },
-    log: (line) => process.stderr.write(`profile-gate dashboard: ${line}\n`),
+    log: (line) => process.stderr.write(`profile-gate dashboard: ${inertLine(line)}\n`),
   });
-  for (const skipped of data.skipped) process.stderr.write(`profile-gate dashboard: left out ${skipped.source}: ${skipped.reason}\n`);
+  // Artifact, workload and commit names come from the reports: printed inert.
+  for (const skipped of data.skipped) process.stderr.write(`profile-gate dashboard: ${inertLine(`left out ${skipped.source}: ${skipped.reason}`)}\n`);
   const lines = data.regressions.map((r) => {
     const w = data.workloads[r.workload]!;
-    return `  open regression ${(r.latestRelative * 100).toFixed(1)}% ${w.name} since ${w.points.commit[r.index]?.slice(0, 7) || 'an unknown commit'}`;
+    return inertLine(`  open regression ${(r.latestRelative * 100).toFixed(1)}% ${w.name} since ${w.points.commit[r.index]?.slice(0, 7) || 'an unknown commit'}`);
   });
   process.stdout.write(
     `profile-gate dashboard ${TOOL_VERSION}: ${data.reportCount} reports, ${data.workloads.length} workloads, ${data.regressions.length} open regressions\n${lines.join('\n')}${lines.length ? '\n' : ''}wrote ${written[0]}\n`,

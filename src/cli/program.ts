@@ -16,6 +16,7 @@ import { describeError, EXIT_OK, exitCodeFor, exitCodesText, InputError, UsageEr
 import type { Report } from '../model/report.js';
 import { renderSummary } from '../report/markdown/summary.js';
 import { renderTerminal } from '../report/terminal.js';
+import { inertLine } from '../report/inert-text.js';
 import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
 import { expandInputs, writeOutput } from '../io/input-paths.js';
@@ -193,20 +194,20 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
   const baseline: BaselineChoice | null = values.baseline
     ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
     : null;
-  const { files, fromDirectories, missing } = await gatherCaptures(inputs, {
+  const { files, fromDirectories, skipped } = await gatherCaptures(inputs, {
     policy: noCaptures as NoCapturePolicy,
     option: '--if-no-captures',
-    warn: (line) => process.stderr.write(`warning: ${line}\n`),
+    warn: (line) => process.stderr.write(`warning: ${inertLine(line)}\n`),
     ...(values.strict ? { strict: true, strictOption: '--strict' } : {}),
   });
   const smiColumns = values['smi-columns'] !== undefined ? parseSmiColumns(values['smi-columns']) : undefined;
   const options: AnalyzeOptions = {
-    inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${line}\n`)),
+    inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${inertLine(line)}\n`)),
     ...(values['allow-mixed'] ? { allowMixed: true } : {}),
     ...(values.strict ? {} : { skippable: fromDirectories }),
     ...(smiColumns ? { ingest: { smiColumns } } : {}),
     ...(values.format ? { format: values.format } : {}),
-    ...(missing.length ? { skippedInputs: missing.map((path) => ({ path, reason: 'not found' })) } : {}),
+    ...(skipped.length ? { skippedInputs: skipped } : {}),
     families,
     run,
     baseline,
@@ -275,7 +276,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const usage = String((error as NodeJS.ErrnoException | undefined)?.code ?? '').startsWith('ERR_PARSE_ARGS');
     const wrapped = usage ? new UsageError(`${(error as Error).message}; see profile-gate --help`) : error;
-    process.stderr.write(`profile-gate: ${describeError(wrapped)}\n`);
+    process.stderr.write(`profile-gate: ${inertLine(describeError(wrapped))}\n`);
     return exitCodeFor(wrapped);
   }
 }

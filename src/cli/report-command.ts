@@ -16,6 +16,7 @@ import type { Report } from '../model/report.js';
 import { renderComment } from '../report/markdown/comment.js';
 import { mergeReports, type ReportEntry } from '../report/merge-reports.js';
 import { renderMergedSummary } from '../report/markdown/summary.js';
+import { inertLine } from '../report/inert-text.js';
 
 export const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--fail-verdicts LIST] REPORT.json|DIR...
   Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
@@ -52,7 +53,8 @@ export async function runReportCommand(args: string[]): Promise<number> {
   await writeOutput(join(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
   // A failing leg says why, in the verdict's own lines (reports of older versions carry none).
   const why = (report: Report) => (report.verdict !== 'pass' && report.verdictReasons.length ? `: ${failureLine(report.verdictReasons)}` : '');
-  const lines = merged.entries.map((e) => `  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' '));
+  // Labels and reasons come from the reports (a fork's artifact among them): printed inert.
+  const lines = merged.entries.map((e) => inertLine(`  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' ')));
   process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${join(values.out, 'summary.md')} and ${join(values.out, 'comment.md')}\n`);
   return verdictExitCode({ verdict: merged.verdict, verdictReasons: merged.entries.flatMap((e) => e.report.verdictReasons) }, failVerdicts);
 }

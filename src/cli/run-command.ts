@@ -19,6 +19,7 @@ import type { FindingId } from '../model/finding-ids.js';
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
+import { inertLine, inertLines } from '../report/inert-text.js';
 
 export const RUN_HELP = `Usage: profile-gate run [options]
 
@@ -177,7 +178,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
       ...(deps.probe ? { probe: deps.probe } : {}),
       ...(deps.pythonDir ? { pythonDir: deps.pythonDir } : {}),
     });
-    write(renderPlan(plan));
+    write(inertLines(renderPlan(plan)));
     if (values['dry-run']) return plan.problems.length ? EXIT_BAD_INPUT : EXIT_OK;
     if (plan.problems.length) throw new UsageError(`the plan cannot run: ${plan.problems.join('; ')}`);
 
@@ -206,7 +207,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     const { run } = result;
     write(`\nrun ${run.outcome} in ${run.seconds.toFixed(1)} s; ${run.analysisInputs.length} capture file(s); details in ${join(plan.outDir, 'run.json')}\n`);
     if (run.outcome !== 'ok') {
-      process.stderr.write(`profile-gate: run ${run.outcome}: ${run.message ?? ''}\n`);
+      process.stderr.write(`profile-gate: run ${run.outcome}: ${inertLine(run.message ?? '')}\n`);
       return EXIT_RUN_FAILED;
     }
     if (!result.report) return EXIT_OK;
@@ -214,7 +215,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     await writeReport(result.report, plan.outDir, write);
     return verdictExitCode(result.report, parseGateOptions(runGate.gate).failVerdicts);
   } catch (error) {
-    process.stderr.write(`profile-gate: ${describeError(error)}\n`);
+    process.stderr.write(`profile-gate: ${inertLine(describeError(error))}\n`);
     return exitCodeFor(error);
   }
 }

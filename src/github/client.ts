@@ -74,6 +74,25 @@ export interface RunQuery {
   accept?: (run: WorkflowRun) => boolean;
 }
 
+/**
+ * True when `url` is on the API itself: the same origin (scheme, host and port, compared parsed, so
+ * `:39734` is not `:3973` and `api.github.com.example` is not `api.github.com`), no credentials, and
+ * under the API's base path (`/api/v3` on GitHub Enterprise). The token goes only there.
+ */
+export function onApi(url: string, apiUrl: string): boolean {
+  let next: URL;
+  let api: URL;
+  try {
+    next = new URL(url);
+    api = new URL(apiUrl);
+  } catch {
+    return false;
+  }
+  if (next.origin !== api.origin || next.username || next.password) return false;
+  const base = api.pathname.replace(/\/+$/, '');
+  return next.pathname === base || next.pathname.startsWith(`${base}/`);
+}
+
 /** Pages read at most from one list endpoint. */
 const MAX_PAGES = 20;
 
@@ -116,7 +135,7 @@ export class GitHubClient {
       if (!Array.isArray(list)) throw new InputError(route, key ? `expected a '${key}' list in the answer` : 'expected a list in the answer');
       items.push(...(list as T[]));
       url = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-      if (url && !url.startsWith(this.access.apiUrl)) url = undefined;
+      if (url && !onApi(url, this.access.apiUrl)) url = undefined;
     }
     return items;
   }

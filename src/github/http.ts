@@ -2,7 +2,8 @@
  * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
  * fetch: bounded retries with backoff (5xx, 429, rate-limit 403s, network errors, honouring
  * Retry-After), a connect timeout (until the answer's headers arrive), an idle timeout (between
- * two chunks of a body), and a size limit on every body read. One message per failure class.
+ * two chunks of a body), an overall deadline for a body (a server trickling bytes just inside the
+ * idle timeout), and a size limit on every body read. One message per failure class.
  * No @actions import: the CLI and the action share it.
  */
 import { InputError } from '../errors.js';
@@ -29,6 +30,8 @@ export interface HttpLimits {
   connectTimeoutMs: number;
   /** Longest silence while a body streams in. */
   idleTimeoutMs: number;
+  /** Longest time one body may take to stream in, however steadily it comes. */
+  bodyTimeoutMs: number;
   /** Largest JSON answer of the API read. */
   maxJsonBytes: number;
 }
@@ -36,6 +39,8 @@ export interface HttpLimits {
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   connectTimeoutMs: 30_000,
   idleTimeoutMs: 60_000,
+  // A 256 MiB artifact zip at 1 MiB/s takes about 4.5 minutes.
+  bodyTimeoutMs: 600_000,
   maxJsonBytes: 32 * 1024 * 1024,
 };
 
@@ -109,9 +114,13 @@ export class HttpResponse {
     private readonly controller: AbortController,
     private readonly idleTimeoutMs: number,
     private readonly route: string,
+    private readonly bodyTimeoutMs: number,
   ) {}
 
-  /** The body, at most `maxBytes`; a longer body or a silence longer than the idle timeout stops it. */
+  /**
+   * The body, at most `maxBytes`; a longer body, a silence longer than the idle timeout, or a body
+   * still coming in at the body deadline stops it.
+   */
   async bytes(maxBytes: number, what = 'answer'): Promise<Buffer> {
     const declared = Number(this.headers.get('content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {
@@ -124,6 +133,11 @@ export class HttpResponse {
     let total = 0;
     let timer: NodeJS.Timeout | undefined;
     let idle = false;
+    let late = false;
+    const deadline = setTimeout(() => {
+      late = true;
+      this.controller.abort();
+    }, this.bodyTimeoutMs);
     const arm = (): void => {
       clearTimeout(timer);
       timer = setTimeout(() => {
@@ -138,6 +152,7 @@ export class HttpResponse {
         try {
           step = await reader.read();
         } catch (error) {
+          if (late) throw new InputError(this.route, `the ${what} was still coming in after ${this.bodyTimeoutMs} ms (${total} bytes so far); stopped waiting`);
           if (idle) throw new InputError(this.route, `the server sent nothing for ${this.idleTimeoutMs} ms while sending the ${what} (${total} bytes so far); stopped waiting`);
           throw new InputError(this.route, `the ${what} broke off after ${total} bytes (${(error as Error).message})`);
         }
@@ -151,6 +166,7 @@ export class HttpResponse {
       }
     } finally {
       clearTimeout(timer);
+      clearTimeout(deadline);
     }
     return Buffer.concat(chunks);
   }
@@ -192,7 +208,7 @@ export class Http {
         redirect: options.redirect ?? 'follow',
         signal: controller.signal,
       });
-      return new HttpResponse(response.status, response.headers, response, controller, this.limits.idleTimeoutMs, route);
+      return new HttpResponse(response.status, response.headers, response, controller, this.limits.idleTimeoutMs, route, this.limits.bodyTimeoutMs);
     } catch (error) {
       if (controller.signal.aborted) throw new TimeoutError(`no answer within ${this.limits.connectTimeoutMs} ms`);
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;

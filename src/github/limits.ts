@@ -46,6 +46,7 @@ export interface Limits {
 export const LIMIT_VARIABLES = {
   PROFILE_GATE_CONNECT_TIMEOUT_MS: ['http', 'connectTimeoutMs'],
   PROFILE_GATE_IDLE_TIMEOUT_MS: ['http', 'idleTimeoutMs'],
+  PROFILE_GATE_BODY_TIMEOUT_MS: ['http', 'bodyTimeoutMs'],
   PROFILE_GATE_MAX_JSON_BYTES: ['http', 'maxJsonBytes'],
   PROFILE_GATE_RETRY_BASE_MS: ['retry', 'baseMs'],
   PROFILE_GATE_RETRY_ATTEMPTS: ['retry', 'attempts'],

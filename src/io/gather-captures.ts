@@ -6,7 +6,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { InputError, UsageError } from '../errors.js';
-import { expandInputSet } from './input-paths.js';
+import { expandInputSet, type LeftOutInput } from './input-paths.js';
+import type { SkippedInput } from '../model/report.js';
 
 export const NO_CAPTURE_POLICIES = ['error', 'warn', 'ignore'] as const;
 export type NoCapturePolicy = (typeof NO_CAPTURE_POLICIES)[number];
@@ -17,7 +18,10 @@ export interface CaptureGathering {
   /** How the user sets the policy, for the message: `input 'if-no-captures'`, `--if-no-captures`. */
   option: string;
   warn: (line: string) => void;
-  /** A capture path that was not found fails the run when others were (otherwise it is skipped, and the report says so). */
+  /**
+   * Strict reading: a capture path that was not found while others were, or a folder's entry that
+   * cannot be taken, fails the run (otherwise each is skipped, and the report says so).
+   */
   strict?: boolean;
   /** How the user sets strict, for the message: `input 'strict'`, `--strict`. */
   strictOption?: string;
@@ -25,9 +29,10 @@ export interface CaptureGathering {
 
 /**
  * The capture files under the paths (and which of them were found inside a directory rather than
- * named), or one line saying there are none and how to let that pass.
+ * named, and which entries of a folder were left out, each warned about), or one line saying there
+ * are none and how to let that pass.
  */
-export async function gatherCaptures(paths: readonly string[], how: CaptureGathering): Promise<{ files: string[]; fromDirectories: Set<string>; missing: string[] }> {
+export async function gatherCaptures(paths: readonly string[], how: CaptureGathering): Promise<{ files: string[]; fromDirectories: Set<string>; skipped: SkippedInput[] }> {
   const present: string[] = [];
   const missing: string[] = [];
   for (const path of paths) {
@@ -41,14 +46,22 @@ export async function gatherCaptures(paths: readonly string[], how: CaptureGathe
     }
   }
   const found = await expandInputSet(present);
+  const [first] = found.leftOut;
+  if (first && how.strict) throw new InputError(first.path, `${first.reason} (strict reading: an entry of a folder that cannot be read fails the analysis)`);
+  for (const entry of found.leftOut) how.warn(`left out ${entry.path}: ${entry.reason}`);
   if (found.files.length) {
     if (missing.length && how.strict) throw new UsageError(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')} (${how.strictOption ?? 'strict'} fails on any input it cannot read)`);
     if (missing.length && how.policy !== 'ignore') how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
-    return { ...found, missing };
+    return { files: found.files, fromDirectories: found.fromDirectories, skipped: skippedOf(missing, found.leftOut) };
   }
-  const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside)`)].join(', ') || 'no path given';
+  const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside${found.leftOut.length ? `; ${found.leftOut.length} left out` : ''})`)].join(', ') || 'no path given';
   const line = `no capture files: ${where}`;
   if (how.policy === 'error') throw new UsageError(`${line}; check the path and that the profiling step wrote its files (${how.option}: warn or ignore lets an empty capture pass)`);
   if (how.policy === 'warn') how.warn(`${line}; the report holds no measurement (${how.option}: warn)`);
-  return { files: [], fromDirectories: new Set(), missing };
+  return { files: [], fromDirectories: new Set(), skipped: skippedOf(missing, found.leftOut) };
+}
+
+/** Paths not found and folder entries left out, as the report lists them (the verdict's first lines). */
+function skippedOf(missing: readonly string[], leftOut: readonly LeftOutInput[]): SkippedInput[] {
+  return [...missing.map((path) => ({ path, reason: 'not found' })), ...leftOut.map(({ path, reason }) => ({ path, reason }))];
 }

@@ -1,4 +1,5 @@
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
+import { constants } from 'node:fs';
 import { readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { InputError } from '../errors.js';
@@ -11,21 +12,49 @@ export async function expandInputs(inputs: readonly string[]): Promise<string[]>
   return (await expandInputSet(inputs)).files;
 }
 
-/** As expandInputs, also saying which files were found inside a directory rather than named. */
-export async function expandInputSet(inputs: readonly string[]): Promise<{ files: string[]; fromDirectories: Set<string> }> {
-  const files = await expandPaths(inputs);
-  const named = new Set(inputs);
-  return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))) };
+/** An entry of a folder that could not be taken as an input, and why. */
+export interface LeftOutInput {
+  path: string;
+  reason: string;
 }
 
-async function expandPaths(inputs: readonly string[]): Promise<string[]> {
+/** Linux's PATH_MAX: a path of this many bytes or more cannot be opened. */
+export const PATH_MAX_BYTES = 4096;
+
+/**
+ * As expandInputs, also saying which files were found inside a directory rather than named, and
+ * which entries of a folder were left out (a name that is not UTF-8, a path too long to open, an
+ * entry gone or unreadable): one such entry never costs the rest of the folder.
+ */
+export async function expandInputSet(inputs: readonly string[]): Promise<{ files: string[]; fromDirectories: Set<string>; leftOut: LeftOutInput[] }> {
   const files: string[] = [];
+  const leftOut: LeftOutInput[] = [];
+  await expandPaths(inputs, false, files, leftOut);
+  const named = new Set(inputs);
+  return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))), leftOut };
+}
+
+/** A file name's bytes as text: printable ASCII as is, every other byte as \xNN. */
+function bytesText(name: Buffer): string {
+  return [...name].map((byte) => (byte >= 0x20 && byte < 0x7f && byte !== 0x5c ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`)).join('');
+}
+
+async function expandPaths(inputs: readonly string[], inFolder: boolean, files: string[], leftOut: LeftOutInput[]): Promise<void> {
   for (const input of inputs) {
     let info;
     try {
+      if (Buffer.byteLength(input) >= PATH_MAX_BYTES) throw Object.assign(new Error('path too long'), { code: 'ENAMETOOLONG' });
       info = await stat(input);
     } catch (error) {
-      throw new InputError(input, `cannot read the input (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a capture file or a directory of them`);
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      if (!inFolder) throw new InputError(input, `cannot read the input (${code}); expected a capture file or a directory of them`);
+      // Found in a folder: left out with its reason, and the folder's other files are read.
+      const reason =
+        code === 'ENAMETOOLONG'
+          ? `its path is ${Buffer.byteLength(input)} bytes, more than the system opens (PATH_MAX, ${PATH_MAX_BYTES} bytes)`
+          : `cannot read it (${code})`;
+      leftOut.push({ path: input.length > 300 ? `${input.slice(0, 150)}…${input.slice(-150)}` : input, reason });
+      continue;
     }
     if (!info.isDirectory()) {
       files.push(input);
@@ -33,23 +62,35 @@ async function expandPaths(inputs: readonly string[]): Promise<string[]> {
     }
     let listed;
     try {
-      listed = await readdir(input, { withFileTypes: true });
+      // Names as bytes: a name that is not UTF-8 would come back as text naming another file.
+      listed = await readdir(input, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
       throw new InputError(input, `cannot read the folder (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a folder of capture files that this user may list`);
     }
-    const entries = listed.sort((a, b) => a.name.localeCompare(b.name));
     const nested: string[] = [];
-    for (const entry of entries) {
+    for (const entry of listed) {
+      const name = entry.name.toString('utf8');
+      if (!Buffer.from(name, 'utf8').equals(entry.name)) {
+        leftOut.push({ path: join(input, bytesText(entry.name)), reason: 'its name is not valid UTF-8 (shown with its bytes as \\xNN); rename it to read it' });
+        continue;
+      }
       // Notes, scripts, hidden files, and a report of ours (a run's output folder holds one) are no capture.
-      if (SKIPPED_IN_DIRECTORIES.test(entry.name) || entry.name === REPORT_FILE) continue;
-      if (entry.isDirectory() || entry.isFile()) nested.push(join(input, entry.name));
+      if (SKIPPED_IN_DIRECTORIES.test(name) || name === REPORT_FILE) continue;
+      if (entry.isDirectory() || entry.isFile()) nested.push(join(input, name));
     }
-    files.push(...(await expandPaths(nested)));
+    nested.sort((a, b) => a.localeCompare(b));
+    await expandPaths(nested, true, files, leftOut);
   }
-  return files;
 }
 
-/** Write to a file, or to stdout for `-`. */
+/** Open for writing, created or truncated, and refused (ELOOP) when the path itself is a symbolic link. */
+const WRITE_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+
+/**
+ * Write to a file, or to stdout for `-`. Never through a symbolic link at the target: a checkout
+ * may hold `profile-gate/report.md -> ~/.bashrc`, and following it would overwrite a file outside
+ * the workspace. Such a target is refused in one line; a folder on the way may be a link.
+ */
 export async function writeOutput(target: string, text: string): Promise<void> {
   if (target === '-') {
     process.stdout.write(text);
@@ -57,10 +98,11 @@ export async function writeOutput(target: string, text: string): Promise<void> {
   }
   try {
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, text);
+    await writeFile(target, text, { flag: WRITE_NO_FOLLOW });
   } catch (error) {
-    // A full disk or a path that cannot be a file: say which file, in one line.
     const { code, message } = error as NodeJS.ErrnoException;
+    if (code === 'ELOOP') throw new InputError(target, 'is a symbolic link; expected a path that is not one (an output is never written through a link: remove it, or choose another path)');
+    // A full disk or a path that cannot be a file: say which file, in one line.
     throw new InputError(target, `cannot write it (${code ?? 'error'}: ${message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')})`);
   }
 }

@@ -47,7 +47,7 @@ export interface AnalyzeOptions {
   skippable?: ReadonlySet<string>;
   /** What the user says about inputs that cannot say it themselves (nvidia-smi noheader columns). */
   ingest?: IngestOptions;
-  /** Inputs left out before the analysis (a capture path that was not found), with why. */
+  /** Inputs left out before the analysis (a capture path not found, a folder entry whose name is not UTF-8 or too long to open), with why. */
   skippedInputs?: readonly SkippedInput[];
 }
 

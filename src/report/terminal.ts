@@ -6,6 +6,7 @@ import { ciText, excludedGapsText, formatNs, formatNumber, formatShare, formatSi
 import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
+import { commandInert, withHiddenShown } from './inert-text.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   pass: 'PASS',
@@ -40,7 +41,10 @@ export interface TerminalOptions {
   color?: boolean;
 }
 
-export function renderTerminal(report: Report, options: TerminalOptions = {}): string {
+export function renderTerminal(given: Report, options: TerminalOptions = {}): string {
+  // Names and messages come from outside: shown with their control, bidi and zero-width characters
+  // as escapes, and no printed line can be read as a workflow command (inert-text.ts).
+  const report = withHiddenShown(given);
   const lines: string[] = [];
   const topN = options.topKernels ?? 10;
   const paint = options.color ? ansi : plain;
@@ -133,5 +137,5 @@ export function renderTerminal(report: Report, options: TerminalOptions = {}): s
     for (const stat of source.stats) lines.push(`    ${stat.severity}: ${stat.name} x${stat.count}${stat.detail ? ` (${stat.detail})` : ''}`);
   }
   for (const notice of report.notices) if (notice.code !== DIAGNOSIS_NOTE) lines.push(`  ${notice.severity}: ${notice.message}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(commandInert).join('\n')}\n`;
 }

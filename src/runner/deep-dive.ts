@@ -4,6 +4,7 @@
  * only ncu is ever run, the card's clocks are left alone (`--clock-control none`), the output is
  * CSV of the details page, and the workload follows ncu's own arguments.
  */
+import { matchKernel } from '../classify/kernel-name.js';
 import { deepDiveRequest, ncuArgs, type DeepDiveRequest } from '../diagnose/deep-dive-request.js';
 
 export interface DeepDiveTarget {
@@ -44,4 +45,23 @@ export function chooseDeepDive(mode: 'auto' | 'off' | 'always', target: DeepDive
     return { run: true, argv: ncuArgv(ncu, request, workload), why: `deep-dive: always, on the top kernel ${target.topKernel.name}`, request };
   }
   return { run: false, why: mode === 'always' ? 'deep-dive: always, but the analysis has no kernels' : 'no finding asks for a deep dive' };
+}
+
+/** What ncu was asked for, in words, so a deep dive that attached nothing says where to look. */
+export function askedText(request: DeepDiveRequest): string {
+  return `ncu was asked for launch ${request.launchSkip + 1} of the kernels matching ${request.nameRegex}${request.demangled ? ' (demangled names)' : ''}`;
+}
+
+/**
+ * Why the deep dive read from `file` does not attach to the kernel it was asked for: no profiled
+ * launch in it, or launches of other kernels only. Undefined when one of its launches is that kernel.
+ */
+export function deepDiveMismatch(launches: ReadonlyArray<{ kernel: string }>, request: DeepDiveRequest, file: string): string | undefined {
+  if (launches.length === 0) return `the deep dive's ${file} was read but holds no profiled launch; the report has no Nsight Compute section (${askedText(request)}).`;
+  const wanted = [{ name: request.kernel, totalNs: 0 }];
+  if (launches.some((launch) => matchKernel(launch.kernel, wanted))) return undefined;
+  const names = [...new Set(launches.map((launch) => launch.kernel))];
+  const short = (name: string) => (name.length > 120 ? `${name.slice(0, 120)}…` : name);
+  const shown = names.slice(0, 3).map(short).join('; ');
+  return `the deep dive's ${file} holds launches of ${shown}${names.length > 3 ? ` and ${names.length - 3} more` : ''}, none of them ${short(request.kernel)} (key ${request.kernelKey}), the kernel it was run for (${askedText(request)}).`;
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { inertLine } from '../report/inert-text.js';
 /**
  * Where the run tells what it does. The action maps `group` to a collapsible log group, the CLI to a
  * plain header; tests keep the lines in memory. Child output is written to a log file first and only
@@ -18,14 +19,15 @@ export interface Logger {
 export function createPlainLogger(write: (text: string) => void, options: { showOutput?: boolean } = {}): Logger {
   const showOutput = options.showOutput ?? true;
   return {
-    info: (message) => write(`${message}\n`),
-    warning: (message) => write(`warning: ${message}\n`),
-    error: (message) => write(`error: ${message}\n`),
+    // The run's own lines quote names from outside (files, kernels): printed inert (inert-text.ts).
+    info: (message) => write(`${inertLine(message)}\n`),
+    warning: (message) => write(`warning: ${inertLine(message)}\n`),
+    error: (message) => write(`error: ${inertLine(message)}\n`),
     output: (line) => {
       if (showOutput) write(`  | ${line}\n`);
     },
     async group(name, fn) {
-      write(`\n== ${name}\n`);
+      write(`\n== ${inertLine(name)}\n`);
       return fn();
     },
   };

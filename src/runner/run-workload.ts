@@ -6,13 +6,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import type { Notice } from '../model/capture.js';
 import type { Report } from '../model/report.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
-import { chooseDeepDive, withNcuLogFile } from './deep-dive.js';
+import { askedText, chooseDeepDive, deepDiveMismatch, withNcuLogFile } from './deep-dive.js';
+import type { DeepDiveRequest } from '../diagnose/deep-dive-request.js';
 import { createSystemProbe, detectEnvironment, type Probe } from './detect.js';
 import { executePlan, type ExecuteDeps, type RunResult, type StepRecord } from './execute.js';
 import type { RunOptions } from './run-options.js';
@@ -110,7 +111,7 @@ export function runNotices(run: RunResult): Notice[] {
   return run.notices.map((notice) => ({ code: 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
 }
 
-async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, remainingSeconds: number): Promise<{ record?: StepRecord & { why: string }; run?: RunResult; asked?: string }> {
+async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, remainingSeconds: number): Promise<{ record?: StepRecord & { why: string }; run?: RunResult; asked?: string; request?: DeepDiveRequest }> {
   const top = report.kernels[0];
   const choice = chooseDeepDive(plan.deepDive.mode, { findings: report.findings, ...(top ? { topKernel: { name: top.name, instances: top.instances } } : {}) }, plan.deepDive.ncu!, plan.deepDive.workload);
   if (!choice.run) {
@@ -135,11 +136,14 @@ async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, re
     weight: 0,
   };
   deps.logger.info(`deep dive: ${choice.why}`);
-  const run = await executePlan({ ...plan, steps: [step], notices: [], budgetSeconds: Math.ceil(remainingSeconds) }, { ...deps, reserveSeconds: 0 });
+  // The deep dive is the head's alone: run as a plan without the base side, which would otherwise
+  // count the base's missing capture of this step as a failed run (and lose the CSV of an A/B job).
+  const { base: _base, ...headOnly } = plan;
+  const run = await executePlan({ ...headOnly, steps: [step], notices: [], budgetSeconds: Math.ceil(remainingSeconds) }, { ...deps, reserveSeconds: 0 });
   const record = run.steps[0]!;
-  // What ncu was asked for, so a deep dive that profiled nothing says where to look.
-  const asked = `ncu was asked for launch ${choice.request.launchSkip + 1} of the kernels matching ${choice.request.nameRegex}${choice.request.demangled ? ' (demangled names)' : ''}`;
-  return { record: { ...record, why: choice.why }, run, asked };
+  // A step that ended ok in a run that did not still failed: the run's reason is the step's.
+  const message = record.message ?? (run.outcome !== 'ok' ? run.message : undefined);
+  return { record: { ...record, ...(run.outcome !== 'ok' && record.status === 'ok' ? { status: 'failed' as const } : {}), ...(message ? { message } : {}), why: choice.why }, run, asked: askedText(choice.request), request: choice.request };
 }
 
 async function writeRunJson(plan: Plan, result: JobResult): Promise<void> {
@@ -285,8 +289,17 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
       if (deep.record) result.deepDive = deep.record;
       if (deep.run && deep.run.outcome === 'ok') {
         run.files.push(...deep.run.files);
-        run.analysisInputs.push(...deep.run.analysisInputs);
-        result.report = await analyzeHead(run.analysisInputs);
+        const csv = plan.deepDive.csvFile.startsWith(`${plan.cwd}/`) ? relative(plan.cwd, plan.deepDive.csvFile) : plan.deepDive.csvFile;
+        try {
+          result.report = await analyzeHead([...run.analysisInputs, ...deep.run.analysisInputs]);
+          run.analysisInputs.push(...deep.run.analysisInputs);
+          const mismatch = deep.request ? deepDiveMismatch(result.report.deepDive, deep.request, csv) : undefined;
+          if (mismatch) run.notices.push({ severity: 'warning', message: mismatch });
+        } catch (error) {
+          // The deep dive is extra: a CSV the analysis refuses costs it, not the report made without it.
+          if (!(error instanceof InputError)) throw error;
+          run.notices.push({ severity: 'warning', message: `the deep dive's ${csv} could not be analyzed (${error.message}); the report has no Nsight Compute section (${deep.asked ?? 'no request'}).` });
+        }
       } else if (deep.record) {
         run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section (${deep.asked ?? 'no request'}).` });
       }

@@ -8,7 +8,7 @@ import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
 
 export async function analyzeMode(ctx: ModeContext): Promise<void> {
-  const { files: captures, fromDirectories, missing } = await gatherCaptures(ctx.inputs.captures, {
+  const { files: captures, fromDirectories, skipped } = await gatherCaptures(ctx.inputs.captures, {
     policy: ctx.inputs.ifNoCaptures,
     option: `input '${INPUTS.ifNoCaptures}'`,
     warn: (line) => ctx.host.warning(line),
@@ -25,7 +25,7 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
     gate,
     allowMixed: ctx.inputs.allowMixed,
     ...(ctx.inputs.strict ? {} : { skippable: fromDirectories }),
-    ...(missing.length ? { skippedInputs: missing.map((path) => ({ path, reason: 'not found' })) } : {}),
+    ...(skipped.length ? { skippedInputs: skipped } : {}),
     ...(ctx.inputs.smiColumns.length ? { ingest: { smiColumns: parseSmiColumns(ctx.inputs.smiColumns.join(',')) } } : {}),
     ...(budget ? { timeoutMs: budget * 1000 } : {}),
   });

@@ -13,13 +13,15 @@ import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
 import { UsageError } from '../../errors.js';
 import { INPUTS } from '../inputs.js';
+import { inertLine, inertLines } from '../../report/inert-text.js';
 
 /** The runner's log; the workload's own lines are fenced so that it cannot issue workflow commands. */
 function actionLogger(ctx: ModeContext): Logger {
   const base: Logger = {
-    info: (text) => ctx.host.info(oneLine(text)),
-    warning: (text) => ctx.host.warning(oneLine(text)),
-    error: (text) => ctx.host.error(oneLine(text)),
+    // The run's own lines quote names from outside: inert (no line can be a workflow command).
+    info: (text) => ctx.host.info(inertLine(text)),
+    warning: (text) => ctx.host.warning(inertLine(text)),
+    error: (text) => ctx.host.error(inertLine(text)),
     output: (text) => ctx.host.info(oneLine(text)),
     group: (name, fn) => ctx.host.group(name, fn),
   };
@@ -44,7 +46,7 @@ export async function runMode(ctx: ModeContext): Promise<void> {
   const gate = gateOptions(ctx);
   const { baseline, note } = await resolveBaseline(ctx, options.base !== undefined);
   const plan = await prepareRun(options, { outDir: join(ctx.inputs.reportDir, 'run') });
-  ctx.host.info(renderPlan(plan));
+  ctx.host.info(inertLines(renderPlan(plan)));
 
   const groups = new ProcessGroups();
   // The runner sends SIGINT then SIGTERM on cancel: stop exactly the workload's process groups first.

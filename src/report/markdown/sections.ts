@@ -9,6 +9,7 @@ import { DIAGNOSIS_NOTE } from '../../diagnose/rule.js';
 import { metricInfo } from '../../model/metrics.js';
 import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
 import { codeBlock } from '../escape.js';
+import { showHidden } from '../inert-text.js';
 import { medianInterval } from '../../compare/median-interval.js';
 import { CI_PERCENT, ciText, excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from '../number-format.js';
 import { clip, safeCode, safeLink, safeText } from './text.js';
@@ -106,7 +107,7 @@ function evidenceText(finding: Finding, d: Detail): string {
 
 /** A command in a fenced block inside a list item; line endings normalized so it cannot leave the item. */
 function commandBlock(command: string, indent: string): string {
-  const lines = command.replace(/\r\n?/g, '\n').split('\n').slice(0, 12).map((line) => line.slice(0, 300));
+  const lines = command.replace(/\r\n?/g, '\n').split('\n').slice(0, 12).map((line) => showHidden(line.slice(0, 300)));
   return codeBlock(lines.join('\n'), 'sh').replace(/^/gm, indent);
 }
 
@@ -152,11 +153,12 @@ export function findingsSection(report: Report, d: Detail, h: string): string {
 export type KernelNames = (name: string) => string;
 
 /**
- * A short kernel name as inline code that may wrap after `<`, `,` and `_` (zero-width spaces), so
- * a narrow screen wraps the name instead of pushing the table's last columns out of view.
+ * A short kernel name as inline code that may wrap after `<`, `,` and `_` (`<wbr>`: a break
+ * opportunity that adds no character, so a copied name is the name), so a narrow screen wraps the
+ * name instead of pushing the table's last columns out of view.
  */
 export function kernelCode(short: string, max: number): string {
-  return safeCode(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1\u200b');
+  return safeCode(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1<wbr>');
 }
 
 function rowLabel(row: ComparisonRow, d: Detail, names?: KernelNames): string {

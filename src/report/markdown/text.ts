@@ -5,12 +5,15 @@
  * log line can never ping a user or cross-link an issue.
  */
 import { escapeMarkdown } from '../escape.js';
+import { showHidden } from '../inert-text.js';
 
 const ZERO_WIDTH_SPACE = '\u200b';
 
 /** One line, whitespace collapsed, at most `max` UTF-16 units including the ellipsis. */
 export function clip(text: string, max: number): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
+  // Whitespace first (a newline is a space here), then what is left that acts instead of showing
+  // (ESC, bidi overrides, zero-width characters) as a visible escape: never removed, never added.
+  const oneLine = showHidden(text.replace(/\s+/g, ' ').trim());
   if (oneLine.length <= max) return oneLine;
   let cut = oneLine.slice(0, Math.max(0, max - 1));
   // Never leave half of a surrogate pair behind.
@@ -73,8 +76,15 @@ export function safeLink(label: string, url: string | undefined, max = 120): str
 
 /** Plain text for places that render no markdown (annotations): no control characters, bounded. */
 export function plainText(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const cleaned = text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ');
+  // Line breaks kept (the message has lines), other C0 controls blanked; bidi, zero-width and C1
+  // characters shown as escapes.
+  const cleaned = text
+    .replace(/\r\n?/g, '\n')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ')
+    .split('\n')
+    .map(showHidden)
+    .join('\n');
   if (cleaned.length <= max) return cleaned;
   let cut = cleaned.slice(0, Math.max(0, max - 1));
   if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);

@@ -31,6 +31,12 @@ import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, t
 const PH_COMPLETE = 88; // 'X'
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
 const MAX_DURATION_NS = 7 * 24 * 3600 * 1e9;
+/**
+ * How far a timed event may start from the trace's first one: 30 days either way, so that the
+ * window (two such starts and a 7-day event) stays within the integers a double holds exactly.
+ */
+const MAX_FROM_FIRST_NS = 30 * 24 * 3600 * 1e9;
+const MAX_FROM_FIRST_TEXT = '30 days';
 const PROFILER_STEP = Buffer.from('ProfilerStep#', 'latin1');
 const BUILT_IN = Buffer.from('<built-in ', 'latin1');
 const SKIPPED_FRAME: FrameKind = { kind: 'skip' };
@@ -137,6 +143,8 @@ function addShape(sum: KernelSum, shape: Float64Array, ns: number): void {
 export class TraceSummary implements ScanSink {
   private readonly fields = new EventFields();
   private baseUs: number | undefined;
+  /** Byte offset of the event whose ts is baseUs. */
+  private baseOffset = 0;
   /** kernel name → its timeline kind, and device → sums */
   private readonly kernels = new NameCache<{ kind: OpKind; byDevice: Map<number, KernelSum> }>(decodeName, (name) => ({
     kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
@@ -193,11 +201,11 @@ export class TraceSummary implements ScanSink {
       if (error instanceof EventSyntaxError) throw new ScanError(error.message, offset + error.at - start);
       throw error;
     }
-    this.use(category, f);
+    this.use(category, f, offset);
     return end;
   }
 
-  private use(category: number, f: EventFields): void {
+  private use(category: number, f: EventFields, offset: number): void {
     if (category === CAT_UNKNOWN) {
       category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
       if (category === CAT_SKIP) return;
@@ -216,8 +224,16 @@ export class TraceSummary implements ScanSink {
       this.ctx.count('bad-duration', 'data-loss', 'events with a negative duration or one over 7 days (CUPTI overflow) were dropped');
       return;
     }
-    this.baseUs ??= f.tsUs;
+    if (this.baseUs === undefined) {
+      this.baseUs = f.tsUs;
+      this.baseOffset = offset;
+    }
     const startNs = (f.tsUs - this.baseUs) * 1000 + f.tsFracNs;
+    // One bogus timestamp would stretch the window past what a double counts exactly: refused here,
+    // at this event, naming the event it is measured from (either of the two may be the bogus one).
+    if (!(Math.abs(startNs) <= MAX_FROM_FIRST_NS)) {
+      throw new ScanError(`expected a timestamp within ${MAX_FROM_FIRST_TEXT} of the first timed event (ts ${this.baseUs} µs, at byte ${this.baseOffset}), got ts ${f.tsUs} µs`, offset);
+    }
     this.categories.add(CATEGORY_LABEL[category]!);
     switch (category) {
       case CAT_KERNEL:
