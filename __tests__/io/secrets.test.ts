@@ -21,7 +21,7 @@ describe('which names and values are secrets', () => {
   it.each(['HF_TOKEN', 'GITHUB_TOKEN', 'INPUT_GITHUB-TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'WANDB_API_KEY', 'AWS_SECRET_ACCESS_KEY', 'OPENAI_KEY', 'DB_PASSWORD', 'apiKey', 'hfToken', 'hf-token', 'Authorization', 'PG_GATE_SECRET'])('%s is a credential name', (name) => {
     expect(isCredentialName(name)).toBe(true);
   });
-  it.each(['PATH', 'PWD', 'max_new_tokens', 'num_tokens', 'TOKENIZERS_PARALLELISM', 'kernelKey', 'key', 'cacheKey', 'decode_tok_s', 'tokens'])('%s is not', (name) => {
+  it.each(['PATH', 'PWD', 'INPUT_KEY', 'INPUT_ARTIFACT-PREFIX', 'max_new_tokens', 'num_tokens', 'TOKENIZERS_PARALLELISM', 'kernelKey', 'key', 'cacheKey', 'decode_tok_s', 'tokens'])('%s is not', (name) => {
     expect(isCredentialName(name)).toBe(false);
   });
   it('takes the values of credential-named variables, longest first, and leaves short ones and other variables alone', () => {

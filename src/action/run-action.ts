@@ -33,8 +33,10 @@ export async function runAction(runnerHost: ActionHost): Promise<void> {
     const inputs = getInputs(host);
     const handler = MODE_HANDLERS[inputs.mode];
     const secrets = secretsFromEnv({ ...runnerHost.env, 'INPUT_GITHUB-TOKEN': inputs.githubToken }, inputs.redactEnv);
-    // The runner masks them in the log too; the redaction also covers files, the summary and the comment.
-    for (const value of secrets.values) runnerHost.setSecret(value);
+    // The runner masks them in the log too (its own ACTIONS_* tokens it masks already, and a masking
+    // command would print them); the redaction also covers files, the summary and the comment.
+    const ownEnv = Object.fromEntries(Object.entries(runnerHost.env).filter(([name]) => !name.startsWith('ACTIONS_')));
+    for (const value of secretsFromEnv({ ...ownEnv, 'INPUT_GITHUB-TOKEN': inputs.githubToken }, inputs.redactEnv).values) runnerHost.setSecret(value);
     host = redactingHost(runnerHost, secrets);
     const limits = limitsFromEnv(host.env);
     let client: GitHubClient | undefined;

@@ -22,7 +22,9 @@ const CREDENTIAL_SEGMENTS = new Set(['token', 'secret', 'password', 'passwd', 'p
 const KEY_QUALIFIERS = new Set(['api', 'access', 'private', 'secret', 'session', 'signing', 'encryption', 'master', 'license', 'account', 'service', 'client']);
 
 /** Whether a variable or field of this name holds a credential. */
-export function isCredentialName(name: string): boolean {
+export function isCredentialName(fullName: string): boolean {
+  // An action input's variable is judged by the input's own name: INPUT_KEY is the `key` input, not a key.
+  const name = fullName.replace(/^INPUT_/, '');
   const segments = name.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean).map((s) => s.toLowerCase());
   if (segments.some((s) => CREDENTIAL_SEGMENTS.has(s))) return true;
   const last = segments.length - 1;
