@@ -113,7 +113,12 @@ export const GateOptionsSchema = z
      * the test's alpha is spent over the looks (src/compare/sequential.ts). Absent: a single look.
      */
     look: z
-      .object({ index: z.number().int().positive(), of: z.number().int().positive() })
+      .object({
+        index: z.number().int().positive(),
+        of: z.number().int().positive(),
+        /** No run will be added after this look: it tests at what the earlier looks left (sequential.ts). */
+        final: z.boolean().optional(),
+      })
       .refine((look) => look.index <= look.of, { message: 'look index must not exceed the number of looks' })
       .optional(),
     /** Trend within one side: Mann-Kendall level and the smallest change across the side (percent) worth a warning. */
