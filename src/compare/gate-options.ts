@@ -220,7 +220,7 @@ export const GATE_FLAG_SPECS = {
     help: 'practical floor of a metric in percent (decode_tok_s=3), or a share threshold in percentage points (family:attention-fused=10); repeatable',
   },
   'fail-on': { field: 'failOn', cli: { type: 'string' }, input: 'fail-on', value: 'LIST', help: `finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)` },
-  'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled (otherwise the verdict is invalid)' },
+  'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled by a thermal or hardware reason, or under power conditions unlike the baseline\'s (otherwise the verdict is invalid)' },
   'allow-environment-mismatch': {
     field: 'allowEnvironmentMismatch',
     cli: { type: 'string' },

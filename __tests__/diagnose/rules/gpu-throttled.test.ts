@@ -18,7 +18,7 @@ testRule(rule, {
       hits: [
         {
           severity: 'info',
-          message: /sw_power_cap active in 30% of 10 samples, mean SM clock 1,913 MHz: the board ran at its power limit/,
+          message: /sw_power_cap active in 30\.0% of 10 samples, mean SM clock 1,913 MHz: the board ran at its power limit/,
           evidence: { reasons: 'sw_power_cap', throttledFraction: 0.3, samples: 10, meanSmClockMhz: 1912.5, peakPowerW: 650 },
           command: /clocks_event_reasons\.active/,
         },
