@@ -1,9 +1,10 @@
 /**
  * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
- * exact Mann-Whitney, corrected across the metrics of the run, and a bootstrap CI of the median
- * ratio on the same side of zero) AND at least the metric's practical floor AND neither side's own
- * runs reach the other side's median (with two clock states, medians move by which state more runs
- * fell in; the rank test cannot tell that from a regression).
+ * exact Mann-Whitney, or Student's t on the fast clusters when runs were left out as stalled or
+ * warm-up; corrected across the metrics of the run, and a bootstrap CI of the median ratio on the
+ * same side of zero) AND at least the metric's practical floor AND neither side's own runs reach
+ * the other side's median (with two clock states, medians move by which state more runs fell in;
+ * a test cannot tell that from a regression).
  */
 import { DESCRIPTIVE_METRICS } from '../model/metrics.js';
 import type { ComparisonRow, RowStatus } from '../model/report.js';
