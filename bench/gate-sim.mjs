@@ -72,19 +72,26 @@ function stalled(random, p, loss) {
 }
 
 /**
- * Exactly round(share × n) runs of each side stalled (12-20% lost), at random positions, the rest
- * 0.2% jitter: the two and three stalled runs of five that a busy machine gives.
+ * In every block of 5 consecutive runs of a side (the last block may be shorter), exactly
+ * round(share × block) runs stalled (12-20% lost) at random positions, the rest 0.2% jitter: the
+ * two and three stalled runs of five that a busy machine gives. Per block, so that every look of
+ * an adaptive A/B (the first 5, 7, 9 … runs) holds the same share as a fixed 5 do: 3 vs 3 blocks
+ * give round(0.6 × 3) = 2 of 3, and 10 runs 6 of 10.
  */
 function forcedStalls(share) {
   const side = (random, n) => {
-    const k = Math.round(share * n);
-    const positions = Array.from({ length: n }, (_, i) => i);
-    for (let i = n - 1; i > 0; i -= 1) {
-      const j = Math.floor(random() * (i + 1));
-      [positions[i], positions[j]] = [positions[j], positions[i]];
+    const out = [];
+    for (let start = 0; start < n; start += 5) {
+      const size = Math.min(5, n - start);
+      const positions = Array.from({ length: size }, (_, i) => i);
+      for (let i = size - 1; i > 0; i -= 1) {
+        const j = Math.floor(random() * (i + 1));
+        [positions[i], positions[j]] = [positions[j], positions[i]];
+      }
+      const hit = new Set(positions.slice(0, Math.round(share * size)));
+      for (let i = 0; i < size; i += 1) out.push((hit.has(i) ? 1 - (0.12 + 0.08 * random()) : 1) * (1 + 0.002 * gaussian(random)));
     }
-    const hit = new Set(positions.slice(0, k));
-    return Array.from({ length: n }, (_, i) => (hit.has(i) ? 1 - (0.12 + 0.08 * random()) : 1) * (1 + 0.002 * gaussian(random)));
+    return out;
   };
   return (random, n) => ({ base: side(random, n), cur: side(random, n) });
 }
@@ -182,11 +189,11 @@ function makeModels(h200) {
       pair: iid((random) => stalled(random, 0.15, () => 0.12 + 0.08 * random()) * (1 + 0.002 * gaussian(random))),
     },
     'stalls-2of5': {
-      about: 'forced stalls: on each side exactly 2 runs in 5 (round(0.4 n)) lose 12-20%, at random positions, the rest 0.2% jitter',
+      about: 'forced stalls: on each side exactly 2 runs in every 5 lose 12-20%, at random positions, the rest 0.2% jitter',
       pair: forcedStalls(0.4),
     },
     'stalls-3of5': {
-      about: 'forced stalls: on each side exactly 3 runs in 5 (round(0.6 n)) lose 12-20%, at random positions, the rest 0.2% jitter',
+      about: 'forced stalls: on each side exactly 3 runs in every 5 lose 12-20%, at random positions, the rest 0.2% jitter',
       pair: forcedStalls(0.6),
     },
     'stalls-3of5-one': {
