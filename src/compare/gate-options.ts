@@ -99,8 +99,9 @@ export const GateOptionsSchema = z
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: z.boolean().default(true),
     /**
-     * Leave out a side's lone slow runs far from its cluster (stalls), judged against the side's own
-     * spread; two or more slow runs together are a mode and stay (the overlap check handles them).
+     * Leave out the runs below a side's fast cluster (stalls: one or several, up to all but two
+     * runs); a level both sides show stays (the overlap check handles it). With runs left out the
+     * fast clusters are compared by Student's t.
      */
     dropOutliers: z.boolean().default(true),
     /**
@@ -240,7 +241,7 @@ export const GATE_FLAG_SPECS = {
     cli: { type: 'string' },
     input: 'drop-outliers',
     value: 'true|false',
-    help: "leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)",
+    help: "leave out the runs below a side's fast cluster, e.g. stalls, and compare the fast clusters (default true)",
   },
 } as const satisfies Record<string, GateFlagSpec>;
 
