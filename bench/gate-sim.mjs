@@ -11,6 +11,7 @@
  *
  *   node bench/gate-sim.mjs [--trials-aa 10000] [--trials-ab 2000] [--models h200,stalls] [--workers 2]
  *                           [--gate-options '{"thresholds":{"decode_tok_s":6}}'] [--json bench/out/gate-sim.json]
+ *   node bench/gate-sim.mjs --sizes 5 --models stalls-15,h200-stalls   # only the fixed cells at 5 runs per side
  *   node bench/gate-sim.mjs --timing-only
  */
 import { execFileSync } from 'node:child_process';
@@ -68,6 +69,31 @@ const pick = (random, list) => list[Math.floor(random() * list.length)];
 /** 1, or with probability p a run slowed by loss() (a fraction). */
 function stalled(random, p, loss) {
   return random() < p ? 1 - loss() : 1;
+}
+
+/**
+ * In every block of 5 consecutive runs of a side (the last block may be shorter), exactly
+ * round(share × block) runs stalled (12-20% lost) at random positions, the rest 0.2% jitter: the
+ * two and three stalled runs of five that a busy machine gives. Per block, so that every look of
+ * an adaptive A/B (the first 5, 7, 9 … runs) holds the same share as a fixed 5 do: 3 vs 3 blocks
+ * give round(0.6 × 3) = 2 of 3, and 10 runs 6 of 10.
+ */
+function forcedStalls(share) {
+  const side = (random, n) => {
+    const out = [];
+    for (let start = 0; start < n; start += 5) {
+      const size = Math.min(5, n - start);
+      const positions = Array.from({ length: size }, (_, i) => i);
+      for (let i = size - 1; i > 0; i -= 1) {
+        const j = Math.floor(random() * (i + 1));
+        [positions[i], positions[j]] = [positions[j], positions[i]];
+      }
+      const hit = new Set(positions.slice(0, Math.round(share * size)));
+      for (let i = 0; i < size; i += 1) out.push((hit.has(i) ? 1 - (0.12 + 0.08 * random()) : 1) * (1 + 0.002 * gaussian(random)));
+    }
+    return out;
+  };
+  return (random, n) => ({ base: side(random, n), cur: side(random, n) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -157,6 +183,26 @@ function makeModels(h200) {
     'h200-stalls': {
       about: 'the H200 beside a process of random matmul bursts: a run loses 1.5-26% (log-uniform) with P=0.3, the rest 0.05% jitter',
       pair: iid((random) => stalled(random, 0.3, () => 0.015 * Math.exp(Math.log(0.26 / 0.015) * random())) * (1 + 0.0005 * gaussian(random))),
+    },
+    'stalls-15': {
+      about: 'sporadic stalls as reported: a run loses 12-20% with P=0.15, the rest 0.2% jitter',
+      pair: iid((random) => stalled(random, 0.15, () => 0.12 + 0.08 * random()) * (1 + 0.002 * gaussian(random))),
+    },
+    'stalls-2of5': {
+      about: 'forced stalls: on each side exactly 2 runs in every 5 lose 12-20%, at random positions, the rest 0.2% jitter',
+      pair: forcedStalls(0.4),
+    },
+    'stalls-3of5': {
+      about: 'forced stalls: on each side exactly 3 runs in every 5 lose 12-20%, at random positions, the rest 0.2% jitter',
+      pair: forcedStalls(0.6),
+    },
+    'stalls-3of5-one': {
+      about: 'forced stalls on one side: a side picked at random has exactly 3 runs in 5 stalled (12-20%), the other sporadic stalls (P=0.15), 0.2% jitter',
+      pair: (random, n) => {
+        const forced = forcedStalls(0.6)(random, n);
+        const sporadic = iid((r) => stalled(r, 0.15, () => 0.12 + 0.08 * r()) * (1 + 0.002 * gaussian(r)))(random, n);
+        return random() < 0.5 ? { base: forced.base, cur: sporadic.cur } : { base: sporadic.base, cur: forced.cur };
+      },
     },
     'stalls-clocks': {
       about: 'stalls (P=0.1, 10-20%) on top of two clock states (30% of runs 2% slower), 0.2% jitter',
@@ -330,6 +376,8 @@ function args() {
     misses: get('--misses', ''),
     seed: Number(get('--seed', 1)),
     noAdaptive: argv.includes('--no-adaptive'),
+    /** Runs per side of the fixed cells (default 3,5,10). */
+    sizes: get('--sizes', '') ? get('--sizes', '').split(',').map(Number) : SIZES,
   };
 }
 
@@ -372,7 +420,7 @@ async function main() {
   let seed = 1;
   for (const model of names) {
     if (!models[model]) throw new Error(`unknown model ${model} (known: ${Object.keys(models).join(', ')})`);
-    for (const n of SIZES) {
+    for (const n of opts.sizes) {
       jobs.push({ model, n, effect: 0, trials: opts.trialsAA, seed: seed++ * 7919, cost: opts.trialsAA * n * 2 });
       for (const effect of EFFECTS) jobs.push({ model, n, effect, trials: opts.trialsAB, seed: seed++ * 7919, cost: opts.trialsAB * n * 2 });
     }
@@ -411,7 +459,7 @@ async function main() {
   lines.push('| model | n/side | A/A fail % | A/A warn % | fail @ −2% | fail @ −5% | fail @ −6% | fail @ −10% | fail or warn @ −6% |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const model of names) {
-    for (const n of SIZES) {
+    for (const n of opts.sizes) {
       const aa = find(model, n, 0);
       const ab = EFFECTS.map((e) => find(model, n, e));
       const six = find(model, n, 0.06);
@@ -424,7 +472,7 @@ async function main() {
   lines.push(`| model | n/side | ${RULES.join(' | ')} |`);
   lines.push(`|---|---:|${RULES.map(() => '---|').join('')}`);
   for (const model of names) {
-    for (const n of SIZES) {
+    for (const n of opts.sizes) {
       const cells = [0, ...EFFECTS].map((e) => find(model, n, e));
       lines.push(`| ${model} | ${n} | ${RULES.map((rule) => cells.map((r) => rate(r.fails[rule], r.trials)).join(' / ')).join(' | ')} |`);
     }

@@ -5,7 +5,6 @@ import {
   bootstrapMedianRatioCI,
   detectDrift,
   dropWarmupOutliers,
-  gehanWilcoxon,
   holmAdjust,
   inversionDistribution,
   mad,
@@ -16,8 +15,11 @@ import {
   mulberry32,
   normalCdf,
   quantileSorted,
+  regularizedIncompleteBeta,
   seedFor,
+  studentTUpperTail,
   theilSenSlope,
+  pooledTTest,
 } from '../../src/compare/statistics.js';
 
 function noise(file: string): number[][] {
@@ -82,79 +84,6 @@ describe('mannWhitneyU', () => {
     expect([exact.pLess, exact.pGreater]).toEqual([1, 1]);
     const normal = mannWhitneyU([1, 1, 1], [1, 1, 1], 0);
     expect([normal.pLess, normal.pGreater]).toEqual([1, 1]);
-  });
-});
-
-describe('gehanWilcoxon', () => {
-  const runs = (values: readonly number[], censored: readonly number[] = []) => values.map((value, i) => ({ value, censored: censored.includes(i) }));
-
-  /** Gehan's U by its definition, pair by pair, over every split of the pooled runs: independent of the score sums. */
-  function bruteForce(x: { value: number; censored: boolean }[], y: { value: number; censored: boolean }[]): { pLess: number; pGreater: number } {
-    const certainlyBelow = (a: { value: number; censored: boolean }, b: { value: number; censored: boolean }) => !a.censored && a.value < b.value;
-    const u = (xs: typeof x, ys: typeof y) => xs.reduce((sum, a) => sum + ys.reduce((inner, b) => inner + (certainlyBelow(b, a) ? 1 : 0) - (certainlyBelow(a, b) ? 1 : 0), 0), 0);
-    const all = [...x, ...y];
-    const observed = u(x, y);
-    let total = 0;
-    let less = 0;
-    let greater = 0;
-    for (let mask = 0; mask < 1 << all.length; mask += 1) {
-      const xs = all.filter((_, i) => mask & (1 << i));
-      if (xs.length !== x.length) continue;
-      const value = u(xs, all.filter((_, i) => !(mask & (1 << i))));
-      total += 1;
-      if (value <= observed) less += 1;
-      if (value >= observed) greater += 1;
-    }
-    return { pLess: less / total, pGreater: greater / total };
-  }
-
-  it('without censored runs it is the Mann-Whitney test, ties included', () => {
-    const x = [1, 2, 2, 3, 4];
-    const y = [2, 3, 3, 5, 6, 6];
-    const gehan = gehanWilcoxon(runs(x), runs(y));
-    expect(gehan.pLess).toBeCloseTo(28 / 462, 12);
-    expect(gehan.pGreater).toBeCloseTo(446 / 462, 12);
-    expect(gehan.method).toBe('exact');
-  });
-
-  it('3 vs 4 runs apart, with three stalled runs censored: 6 of the 252 splits are as extreme, not 1 of 35', () => {
-    // Current: 4 runs at 0.94 and a stall; baseline: 3 runs at 1.0 and two stalls. A stall's order
-    // is certain against nothing (every other run is above it), so its score is 0; the 7 others
-    // score 2r − 8 and the current's four lowest sum to −12. Of the C(10,5) = 252 splits, the
-    // current reaches −12 with the 3 lowest clean runs and 2 of the 3 stalls (3 ways) or with the
-    // 4 lowest and 1 stall (3 ways): p = 6/252 = 0.0238. The kept runs alone give 1/C(7,3) = 1/35.
-    const cur = runs([0.94, 0.941, 0.939, 0.942, 0.8], [4]);
-    const base = runs([1.0, 1.002, 0.999, 0.85, 0.88], [3, 4]);
-    const result = gehanWilcoxon(cur, base);
-    expect(result.statistic).toBe(-12);
-    expect(result.pLess).toBeCloseTo(6 / 252, 12);
-    expect(result.pGreater).toBe(1);
-    expect(bruteForce(cur, base).pLess).toBeCloseTo(6 / 252, 12);
-  });
-
-  it('a censored run above another run is certainly above it: the exact tails match the pair-by-pair definition', () => {
-    // Censored values in the middle and at the top, and ties between censored and uncensored runs.
-    const x = runs([5, 7, 7, 9, 12, 4], [1, 4]);
-    const y = runs([6, 7, 8, 10, 3, 11], [0, 2]);
-    const exact = gehanWilcoxon(x, y);
-    const brute = bruteForce(x, y);
-    expect(exact.pLess).toBeCloseTo(brute.pLess, 12);
-    expect(exact.pGreater).toBeCloseTo(brute.pGreater, 12);
-    // The censored 12 is above every uncensored run of y, so moving it lower changes the statistic.
-    expect(gehanWilcoxon(runs([5, 7, 7, 9, 2, 4], [1, 4]), y).statistic).not.toBe(exact.statistic);
-  });
-
-  it('the normal approximation (Mantel\'s permutation variance) is close to the exact tails at 20 vs 20', () => {
-    const random = mulberry32(7);
-    const side = (shift: number) => Array.from({ length: 20 }, (_, i) => ({ value: shift + random(), censored: i % 5 === 0 }));
-    const x = side(0);
-    const y = side(0.2);
-    const exact = gehanWilcoxon(x, y);
-    const normal = gehanWilcoxon(x, y, 0);
-    expect(exact.method).toBe('exact');
-    expect(normal.method).toBe('normal');
-    expect(exact.pLess).toBeLessThan(0.2);
-    expect(Math.abs(normal.pLess - exact.pLess)).toBeLessThan(0.01);
   });
 });
 
@@ -275,5 +204,49 @@ describe('detectDrift', () => {
     expect(detectDrift([100, 100.01, 100.02, 100.03, 100.04, 100.05, 100.06], { alpha: 0.01, minChange: 0.01 }).drift).toBe(false);
     expect(detectDrift([100, 101, 102, 103, 104, 105, 106], { alpha: 0.01, minChange: 0.01 }).drift).toBe(true);
     expect(detectDrift([100, 103, 101], { alpha: 0.01, minChange: 0.01 }).drift).toBe(false);
+  });
+});
+
+describe('Student t', () => {
+  it('the t tail in closed form: df 1 is Cauchy, df 2 is 0.5·(1 − t/√(t²+2))', () => {
+    expect(studentTUpperTail(1, 1)).toBeCloseTo(0.25, 10);
+    expect(studentTUpperTail(30, 1)).toBeCloseTo(0.5 - Math.atan(30) / Math.PI, 10);
+    expect(studentTUpperTail(2, 2)).toBeCloseTo(0.5 * (1 - 2 / Math.sqrt(6)), 10);
+    expect(studentTUpperTail(-2, 2)).toBeCloseTo(1 - 0.5 * (1 - 2 / Math.sqrt(6)), 10);
+    expect(studentTUpperTail(0, 7)).toBeCloseTo(0.5, 12);
+  });
+
+  it('matches the t table (t₀.₀₅,₅ = 2.015048, t₀.₀₁,₁₀ = 2.763769) and the normal for large df', () => {
+    expect(studentTUpperTail(2.015048, 5)).toBeCloseTo(0.05, 6);
+    expect(studentTUpperTail(2.763769, 10)).toBeCloseTo(0.01, 6);
+    expect(studentTUpperTail(1.959964, 1e7)).toBeCloseTo(0.025, 6);
+    // I_x(a, b) at a symmetric point is ½.
+    expect(regularizedIncompleteBeta(0.5, 3.5, 3.5)).toBeCloseTo(0.5, 12);
+  });
+
+  it('pooled t on [1,2,3] vs [4,5,6]: t = −3.674, df = 4 (scipy ttest_ind two-sided p 0.02131)', () => {
+    const result = pooledTTest([1, 2, 3], [4, 5, 6]);
+    expect(result.t).toBeCloseTo(-3 / Math.sqrt(2 / 3), 10);
+    expect(result.df).toBe(4);
+    expect(2 * result.pLess).toBeCloseTo(0.021311641128756, 8);
+    expect(result.pGreater).toBeCloseTo(1 - result.pLess, 12);
+  });
+
+  it('one run against three: the spread comes from the three (sd 1, t = −2/√(4/3), 2 df)', () => {
+    const result = pooledTTest([1], [2, 3, 4]);
+    expect(result.df).toBe(2);
+    expect(result.t).toBeCloseTo(-2 / Math.sqrt(4 / 3), 10);
+    expect(result.pLess).toBeCloseTo(0.5 * (1 - Math.sqrt(3) / Math.sqrt(5)), 10);
+  });
+
+  it('a floor on the sd keeps two tied runs from making a difference certain', () => {
+    // Without the floor the sd is 0 and the difference is certain; with 0.2% of 358 it is t = 29.9 on 2 df.
+    expect(pooledTTest([336.6, 336.6], [358.0, 358.0]).pLess).toBe(0);
+    const floored = pooledTTest([336.6, 336.6], [358.0, 358.0], 0.716);
+    expect(floored.t).toBeCloseTo(-21.4 / 0.716, 6);
+    expect(floored.df).toBe(2);
+    expect(floored.pLess).toBeCloseTo(0.5 * (1 - floored.t / -Math.sqrt(floored.t ** 2 + 2)), 10);
+    expect(() => pooledTTest([1], [2])).toThrow(RangeError);
+    expect(() => pooledTTest([], [2, 3])).toThrow(RangeError);
   });
 });

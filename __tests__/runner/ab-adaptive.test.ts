@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProcessGroups } from '../../src/runner/process.js';
 import type { Report } from '../../src/model/report.js';
-import { runCli } from '../helpers/cli.js';
+import { cli, runCli } from '../helpers/cli.js';
 import { PYTHON, standInProbe, standInPythonDir, tempDir } from './stand-ins.js';
 
 const SPEED = join(dirname(fileURLToPath(import.meta.url)), '..', 'helpers', 'stand-in-speed.py');
@@ -40,17 +40,41 @@ describe('adaptive A/B', () => {
     expect(stderr).toBe('');
     expect(stdout).toContain('adaptive    while a gated metric is undecided, up to 2 more ABBA pairs (max-runs 7 per side), alpha spent over the looks');
     expect(code).toBe(1);
-    // 3 planned runs ABBA, then two pairs base, head, head, base.
-    expect(readFileSync(join(work, 'order.log'), 'utf8').trim().split('\n')).toEqual(['base', 'head', 'head', 'base', 'base', 'head', 'base', 'head', 'head', 'base', 'base', 'head', 'head', 'base']);
+    // 3 planned runs ABBA, then one pair base, head, head, base.
+    expect(readFileSync(join(work, 'order.log'), 'utf8').trim().split('\n')).toEqual(['base', 'head', 'head', 'base', 'base', 'head', 'base', 'head', 'head', 'base']);
     const head = JSON.parse(readFileSync(join(work, 'head', 'o', 'report.json'), 'utf8')) as Report;
     const decode = head.comparison!.rows.find((r) => r.metric === 'decode_tok_s')!;
-    // Look 1 (3 vs 3, the stall kept: it cannot go under 3) overlaps; look 2 (4 vs 5 after the stall
-    // is left out: exact p = 1/126) is above its alpha 0.005; look 3 (6 vs 7, p = 1/1716) fails.
-    expect(head.comparison!.look).toMatchObject({ index: 3, of: 3 });
+    // Look 1 (3 vs 3, the stall kept: a side of 3 keeps every run) overlaps; look 2 (the stall left
+    // out, the fast clusters 4 vs 5 runs 6% apart against ±0.1%: Welch p far below its alpha 0.005)
+    // fails, and being the last look it tests at what look 1 left (0.01).
+    expect(head.comparison!.look).toMatchObject({ index: 2, of: 3, final: true });
     expect(decode.status).toBe('fail');
-    expect(decode.samples).toEqual([6, 7]);
-    expect(decode.note).toMatch(/left out baseline run 3: −15\.\d%, an outlier against ±0\.\d+% for the rest/);
-    expect(head.comparison!.reasons[0]).toMatch(/decode_tok_s regressed .*at look 3 of 3/);
+    expect(decode.samples).toEqual([4, 5]);
+    expect(decode.note).toMatch(/left out baseline run 3: −15\.\d% as stalled, below the fast cluster of 4 runs/);
+    expect(head.comparison!.reasons[0]).toMatch(/decode_tok_s regressed .*at look 2 of 3, the last \(alpha 0\.01\)/);
+  }, 60_000);
+
+  it('a job that adds no run after its first look reads its samples as analyze does (one verdict for one set of samples)', async () => {
+    // 3 vs 3 runs 24.6% apart, no overlap: exact p = 1/20 = 0.05. Look 1 of 3 alone tests at 0.04,
+    // but a 30 s budget leaves no room for a pair, so look 1 is the last and tests at all of alpha.
+    const work = checkouts(270, 358, '');
+    const { code, stderr } = await run(work, ['--max-runs', '7', '--timeout-minutes', '0.5']);
+    expect(stderr).toBe('');
+    expect(readFileSync(join(work, 'order.log'), 'utf8').trim().split('\n')).toHaveLength(6);
+    const out = join(work, 'head', 'o');
+    const head = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+    expect(head.comparison!.look).toMatchObject({ index: 1, of: 3, final: true, alpha: 0.05 });
+    expect(head.verdict).toBe('fail');
+    expect(code).toBe(1);
+    const runJson = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { analysisInputs: string[] };
+    const inputs = runJson.analysisInputs.map((p) => (p.startsWith('/') ? p : join(out, p)));
+    const analyzed = await cli(['analyze', ...inputs, '--baseline', join(out, 'base', 'baseline-report.json'), '--json', join(work, 'analyze.json')]);
+    expect(analyzed.code).toBe(1);
+    const single = JSON.parse(readFileSync(join(work, 'analyze.json'), 'utf8')) as Report;
+    const line = (report: Report) => report.comparison!.reasons.find((r) => r.startsWith('decode_tok_s '));
+    expect(line(single)).toMatch(/^decode_tok_s regressed \(.*−24\.\d%; .*p=0\.05, 3 vs 3 samples\), beyond the 3% floor$/);
+    expect(line(head)).toBe(line(single));
+    expect(head.verdictReasons).toEqual(single.verdictReasons);
   }, 60_000);
 
   it('decided at the planned look: no run is added', async () => {
@@ -60,7 +84,7 @@ describe('adaptive A/B', () => {
     expect(code).toBe(0);
     expect(readFileSync(join(work, 'order.log'), 'utf8').trim().split('\n')).toHaveLength(6);
     const head = JSON.parse(readFileSync(join(work, 'head', 'o', 'report.json'), 'utf8')) as Report;
-    expect(head.comparison!.look).toMatchObject({ index: 1, of: 3 });
+    expect(head.comparison!.look).toMatchObject({ index: 1, of: 3, final: true });
     expect(head.verdict).toBe('pass');
   }, 60_000);
 });

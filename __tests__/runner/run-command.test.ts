@@ -414,7 +414,9 @@ describe('profile-gate run (CLI)', () => {
   }
 
   it('A/B: base and head checkouts interleaved ABBA; the base report is the baseline and a 3x slower head fails', async () => {
-    const work = twoCheckouts(6, 2);
+    // Steps of 60 and 20 ms: on a loaded machine, steps of a few ms vary by half their length from
+    // run to run, and the gate then sees noise, not two builds (it may add runs, which this test does not expect).
+    const work = twoCheckouts(60, 20);
     const { code, stdout, stderr } = await cli(
       ['--engine', 'command', '--run', 'bash work.sh', '--base-workdir', '../base', '--runs', '4', '--warmup-runs', '1', '--profiler', 'none', '--out', 'o', '--quiet'],
       join(work, 'head'),

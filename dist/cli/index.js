@@ -724,7 +724,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(347);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(739);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -739,7 +739,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 347:
+/***/ 739:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -840,13 +840,14 @@ function parseUserFamilies(text, path) {
 }
 
 // EXTERNAL MODULE: ./src/pipeline/analyze.ts + 40 modules
-var analyze = __nccwpck_require__(311);
+var analyze = __nccwpck_require__(849);
 ;// CONCATENATED MODULE: ./src/github/http.ts
 /**
  * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
  * fetch: bounded retries with backoff (5xx, 429, rate-limit 403s, network errors, honouring
  * Retry-After), a connect timeout (until the answer's headers arrive), an idle timeout (between
- * two chunks of a body), and a size limit on every body read. One message per failure class.
+ * two chunks of a body), an overall deadline for a body (a server trickling bytes just inside the
+ * idle timeout), and a size limit on every body read. One message per failure class.
  * No @actions import: the CLI and the action share it.
  */
 
@@ -859,6 +860,8 @@ const DEFAULT_RETRY = {
 const DEFAULT_HTTP_LIMITS = {
     connectTimeoutMs: 30_000,
     idleTimeoutMs: 60_000,
+    // A 256 MiB artifact zip at 1 MiB/s takes about 4.5 minutes.
+    bodyTimeoutMs: 600_000,
     maxJsonBytes: 32 * 1024 * 1024,
 };
 /** A GitHub request that failed for good, with a message that says what to do about it. */
@@ -916,15 +919,20 @@ class HttpResponse {
     controller;
     idleTimeoutMs;
     route;
-    constructor(status, headers, response, controller, idleTimeoutMs, route) {
+    bodyTimeoutMs;
+    constructor(status, headers, response, controller, idleTimeoutMs, route, bodyTimeoutMs) {
         this.status = status;
         this.headers = headers;
         this.response = response;
         this.controller = controller;
         this.idleTimeoutMs = idleTimeoutMs;
         this.route = route;
+        this.bodyTimeoutMs = bodyTimeoutMs;
     }
-    /** The body, at most `maxBytes`; a longer body or a silence longer than the idle timeout stops it. */
+    /**
+     * The body, at most `maxBytes`; a longer body, a silence longer than the idle timeout, or a body
+     * still coming in at the body deadline stops it.
+     */
     async bytes(maxBytes, what = 'answer') {
         const declared = Number(this.headers.get('content-length') ?? NaN);
         if (Number.isFinite(declared) && declared > maxBytes) {
@@ -938,6 +946,11 @@ class HttpResponse {
         let total = 0;
         let timer;
         let idle = false;
+        let late = false;
+        const deadline = setTimeout(() => {
+            late = true;
+            this.controller.abort();
+        }, this.bodyTimeoutMs);
         const arm = () => {
             clearTimeout(timer);
             timer = setTimeout(() => {
@@ -953,6 +966,8 @@ class HttpResponse {
                     step = await reader.read();
                 }
                 catch (error) {
+                    if (late)
+                        throw new errors/* InputError */.dz(this.route, `the ${what} was still coming in after ${this.bodyTimeoutMs} ms (${total} bytes so far); stopped waiting`);
                     if (idle)
                         throw new errors/* InputError */.dz(this.route, `the server sent nothing for ${this.idleTimeoutMs} ms while sending the ${what} (${total} bytes so far); stopped waiting`);
                     throw new errors/* InputError */.dz(this.route, `the ${what} broke off after ${total} bytes (${error.message})`);
@@ -969,6 +984,7 @@ class HttpResponse {
         }
         finally {
             clearTimeout(timer);
+            clearTimeout(deadline);
         }
         return Buffer.concat(chunks);
     }
@@ -1006,7 +1022,7 @@ class Http {
                 redirect: options.redirect ?? 'follow',
                 signal: controller.signal,
             });
-            return new HttpResponse(response.status, response.headers, response, controller, this.limits.idleTimeoutMs, route);
+            return new HttpResponse(response.status, response.headers, response, controller, this.limits.idleTimeoutMs, route, this.limits.bodyTimeoutMs);
         }
         catch (error) {
             if (controller.signal.aborted)
@@ -1101,6 +1117,7 @@ const DEFAULT_ARTIFACT_LIMITS = {
 const LIMIT_VARIABLES = {
     PROFILE_GATE_CONNECT_TIMEOUT_MS: ['http', 'connectTimeoutMs'],
     PROFILE_GATE_IDLE_TIMEOUT_MS: ['http', 'idleTimeoutMs'],
+    PROFILE_GATE_BODY_TIMEOUT_MS: ['http', 'bodyTimeoutMs'],
     PROFILE_GATE_MAX_JSON_BYTES: ['http', 'maxJsonBytes'],
     PROFILE_GATE_RETRY_BASE_MS: ['retry', 'baseMs'],
     PROFILE_GATE_RETRY_ATTEMPTS: ['retry', 'attempts'],
@@ -1296,16 +1313,37 @@ function reports_labelFor(found, report, prefix = '') {
     return report.run.workload ?? report.environment.model ?? (parts.length >= 2 ? parts[parts.length - 2] : (0,external_node_path_.basename)(found.path));
 }
 
-// EXTERNAL MODULE: ./src/compare/gate-options.ts
-var gate_options = __nccwpck_require__(263);
+// EXTERNAL MODULE: ./src/compare/gate-options.ts + 1 modules
+var gate_options = __nccwpck_require__(490);
+// EXTERNAL MODULE: ./src/compare/verdict.ts
+var verdict = __nccwpck_require__(682);
+;// CONCATENATED MODULE: ./src/cli/verdict-exit.ts
+/** The CLI's exit code for a verdict: the one place analyze, run and report map a verdict to 0 or 1. */
+
+
+/**
+ * The exit code of a verdict under --fail-verdicts; a verdict that compared nothing and does not fail
+ * the run is still said on stderr, never silent.
+ */
+function verdictExitCode(report, failVerdicts, stderr = (text) => void process.stderr.write(text)) {
+    if ((0,verdict/* failsJob */.VC)(report.verdict, failVerdicts))
+        return errors/* EXIT_GATE_FAILED */.je;
+    if (report.verdict === 'insufficient-data' || report.verdict === 'invalid') {
+        stderr(`profile-gate: warning: verdict ${report.verdict}, which does not fail this run (--fail-verdicts does not list it): ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}\n`);
+    }
+    return errors/* EXIT_OK */.Ij;
+}
+
 // EXTERNAL MODULE: ./src/report/markdown/summary.ts
 var summary = __nccwpck_require__(198);
 // EXTERNAL MODULE: ./src/report/terminal.ts
 var terminal = __nccwpck_require__(496);
+// EXTERNAL MODULE: ./src/report/inert-text.ts
+var inert_text = __nccwpck_require__(36);
 // EXTERNAL MODULE: ./src/report/json.ts
 var json = __nccwpck_require__(794);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(901);
+var version = __nccwpck_require__(692);
 // EXTERNAL MODULE: ./src/io/input-paths.ts
 var input_paths = __nccwpck_require__(53);
 // EXTERNAL MODULE: ./src/ingest/formats/nvidia-smi-csv.ts
@@ -1324,7 +1362,8 @@ const NO_CAPTURE_POLICIES = ['error', 'warn', 'ignore'];
 const DEFAULT_NO_CAPTURE_POLICY = 'error';
 /**
  * The capture files under the paths (and which of them were found inside a directory rather than
- * named), or one line saying there are none and how to let that pass.
+ * named, and which entries of a folder were left out, each warned about), or one line saying there
+ * are none and how to let that pass.
  */
 async function gatherCaptures(paths, how) {
     const present = [];
@@ -1342,18 +1381,29 @@ async function gatherCaptures(paths, how) {
         }
     }
     const found = await (0,input_paths.expandInputSet)(present);
+    const [first] = found.leftOut;
+    if (first && how.strict)
+        throw new errors/* InputError */.dz(first.path, `${first.reason} (strict reading: an entry of a folder that cannot be read fails the analysis)`);
+    for (const entry of found.leftOut)
+        how.warn(`left out ${entry.path}: ${entry.reason}`);
     if (found.files.length) {
+        if (missing.length && how.strict)
+            throw new errors/* UsageError */.eb(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')} (${how.strictOption ?? 'strict'} fails on any input it cannot read)`);
         if (missing.length && how.policy !== 'ignore')
             how.warn(`capture path${missing.length === 1 ? '' : 's'} not found: ${missing.join(', ')}`);
-        return found;
+        return { files: found.files, fromDirectories: found.fromDirectories, skipped: skippedOf(missing, found.leftOut) };
     }
-    const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside)`)].join(', ') || 'no path given';
+    const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside${found.leftOut.length ? `; ${found.leftOut.length} left out` : ''})`)].join(', ') || 'no path given';
     const line = `no capture files: ${where}`;
     if (how.policy === 'error')
         throw new errors/* UsageError */.eb(`${line}; check the path and that the profiling step wrote its files (${how.option}: warn or ignore lets an empty capture pass)`);
     if (how.policy === 'warn')
         how.warn(`${line}; the report holds no measurement (${how.option}: warn)`);
-    return { files: [], fromDirectories: new Set() };
+    return { files: [], fromDirectories: new Set(), skipped: skippedOf(missing, found.leftOut) };
+}
+/** Paths not found and folder entries left out, as the report lists them (the verdict's first lines). */
+function skippedOf(missing, leftOut) {
+    return [...missing.map((path) => ({ path, reason: 'not found' })), ...leftOut.map(({ path, reason }) => ({ path, reason }))];
 }
 
 ;// CONCATENATED MODULE: external "node:crypto"
@@ -2692,6 +2742,7 @@ function boundReport(report) {
         apiCalls: keep('API calls', report.apiCalls, BOUNDED_REPORT.listRows),
         cpuFunctions: keep('CPU functions', report.cpuFunctions, BOUNDED_REPORT.listRows),
         notices: keep('notices', report.notices, BOUNDED_REPORT.listRows),
+        skippedInputs: keep('skipped inputs', report.skippedInputs, BOUNDED_REPORT.listRows),
         deepDive: keep('Nsight Compute results', report.deepDive, BOUNDED_REPORT.listRows),
         findings: keep('findings', report.findings, BOUNDED_REPORT.listRows),
         timeline: report.timeline ? { ...report.timeline, steps: bounded_report_top(report.timeline.steps, BOUNDED_REPORT.samples) } : null,
@@ -2714,6 +2765,26 @@ function boundReport(report) {
  */
 
 
+/**
+ * True when `url` is on the API itself: the same origin (scheme, host and port, compared parsed, so
+ * `:39734` is not `:3973` and `api.github.com.example` is not `api.github.com`), no credentials, and
+ * under the API's base path (`/api/v3` on GitHub Enterprise). The token goes only there.
+ */
+function onApi(url, apiUrl) {
+    let next;
+    let api;
+    try {
+        next = new URL(url);
+        api = new URL(apiUrl);
+    }
+    catch {
+        return false;
+    }
+    if (next.origin !== api.origin || next.username || next.password)
+        return false;
+    const base = api.pathname.replace(/\/+$/, '');
+    return next.pathname === base || next.pathname.startsWith(`${base}/`);
+}
 /** Pages read at most from one list endpoint. */
 const MAX_PAGES = 20;
 class GitHubClient {
@@ -2752,7 +2823,7 @@ class GitHubClient {
                 throw new errors/* InputError */.dz(route, key ? `expected a '${key}' list in the answer` : 'expected a list in the answer');
             items.push(...list);
             url = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-            if (url && !url.startsWith(this.access.apiUrl))
+            if (url && !onApi(url, this.access.apiUrl))
                 url = undefined;
         }
         return items;
@@ -3160,19 +3231,19 @@ function isCredentialName(name) {
         return KEY_QUALIFIERS.has(segments[last - 1]) || /^[A-Z0-9_]+$/.test(name);
     return false;
 }
-/** Token formats that say what they are; matched anywhere. */
+/** Token formats that say what they are; matched anywhere, also after an underscore (`kernel_ghp_…`). */
 const CREDENTIAL_SHAPES = [
-    /\bhf_[A-Za-z0-9]{20,}/g,
-    /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
-    /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-    /\bglpat-[A-Za-z0-9_-]{20,}/g,
-    /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g,
-    /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
-    /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
-    /\bAIza[0-9A-Za-z_-]{35}/g,
-    /\bnpm_[A-Za-z0-9]{36}/g,
-    /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-    /\bBearer\s+[A-Za-z0-9._~+/-]{16,}=*/g,
+    /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{20,}/g,
+    /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g,
+    /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g,
+    /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g,
+    /(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g,
+    /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+    /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/g,
+    /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}/g,
+    /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}/g,
+    /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+    /(?<![A-Za-z0-9])Bearer\s+[A-Za-z0-9._~+/-]{16,}=*/g,
     /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
 ];
 /**
@@ -3405,6 +3476,7 @@ async function buildDashboard(request) {
 
 
 
+
 const DASHBOARD_USAGE = `profile-gate dashboard --out DIR [options] [REPORT.json|DIR...]
   Build a static dashboard (DIR/index.html) from report.json files or directories of them.
 
@@ -3516,20 +3588,19 @@ async function runDashboardCommand(argv, env = process.env) {
             minChange: percentOption('--min-change', values['min-change'], 0.02),
             seed: positiveInteger('--seed', values.seed, 1),
         },
-        log: (line) => process.stderr.write(`profile-gate dashboard: ${line}\n`),
+        log: (line) => process.stderr.write(`profile-gate dashboard: ${(0,inert_text/* inertLine */.Fq)(line)}\n`),
     });
+    // Artifact, workload and commit names come from the reports: printed inert.
     for (const skipped of data.skipped)
-        process.stderr.write(`profile-gate dashboard: left out ${skipped.source}: ${skipped.reason}\n`);
+        process.stderr.write(`profile-gate dashboard: ${(0,inert_text/* inertLine */.Fq)(`left out ${skipped.source}: ${skipped.reason}`)}\n`);
     const lines = data.regressions.map((r) => {
         const w = data.workloads[r.workload];
-        return `  open regression ${(r.latestRelative * 100).toFixed(1)}% ${w.name} since ${w.points.commit[r.index]?.slice(0, 7) || 'an unknown commit'}`;
+        return (0,inert_text/* inertLine */.Fq)(`  open regression ${(r.latestRelative * 100).toFixed(1)}% ${w.name} since ${w.points.commit[r.index]?.slice(0, 7) || 'an unknown commit'}`);
     });
     process.stdout.write(`profile-gate dashboard ${version/* TOOL_VERSION */.w}: ${data.reportCount} reports, ${data.workloads.length} workloads, ${data.regressions.length} open regressions\n${lines.join('\n')}${lines.length ? '\n' : ''}wrote ${written[0]}\n`);
     return errors/* EXIT_OK */.Ij;
 }
 
-// EXTERNAL MODULE: ./src/compare/verdict.ts
-var verdict = __nccwpck_require__(682);
 // EXTERNAL MODULE: ./src/report/markdown/budget.ts
 var markdown_budget = __nccwpck_require__(821);
 // EXTERNAL MODULE: ./src/report/markdown/sections.ts
@@ -3700,10 +3771,15 @@ function renderComment(merged, options) {
 
 
 
-const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] REPORT.json|DIR...
+
+
+
+
+const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--fail-verdicts LIST] REPORT.json|DIR...
   Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
   DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment, marker key KEY,
-  default 'report'). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').`;
+  default 'report'). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').
+  Exit code 1 when the merged verdict is one of --fail-verdicts (default ${gate_options/* DEFAULT_FAIL_VERDICTS_TEXT */.MP}).`;
 async function runReportCommand(args) {
     const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
         args,
@@ -3714,10 +3790,12 @@ async function runReportCommand(args) {
             key: { type: 'string', default: 'report' },
             prefix: { type: 'string', default: 'profile-gate-' },
             'run-url': { type: 'string' },
+            'fail-verdicts': { type: 'string' },
         },
     });
     if (!values.out)
         throw new errors/* UsageError */.eb('report: expected --out DIR; see profile-gate --help');
+    const failVerdicts = values['fail-verdicts'] !== undefined ? (0,gate_options/* parseFailVerdictsArg */.OR)(values['fail-verdicts']) : verdict/* DEFAULT_FAIL_VERDICTS */.Od;
     if (positionals.length === 0)
         throw new errors/* UsageError */.eb('report: expected at least one report.json or a directory of them');
     const files = await findReportFiles(positionals);
@@ -3733,10 +3811,11 @@ async function runReportCommand(args) {
     await (0,input_paths.writeOutput)((0,external_node_path_.join)(values.out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
     await (0,input_paths.writeOutput)((0,external_node_path_.join)(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
     // A failing leg says why, in the verdict's own lines (reports of older versions carry none).
-    const why = (report) => (report.verdict === 'fail' && report.verdictReasons.length ? `: ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}` : '');
-    const lines = merged.entries.map((e) => `  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' '));
+    const why = (report) => (report.verdict !== 'pass' && report.verdictReasons.length ? `: ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}` : '');
+    // Labels and reasons come from the reports (a fork's artifact among them): printed inert.
+    const lines = merged.entries.map((e) => (0,inert_text/* inertLine */.Fq)(`  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' ')));
     process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${(0,external_node_path_.join)(values.out, 'summary.md')} and ${(0,external_node_path_.join)(values.out, 'comment.md')}\n`);
-    return merged.verdict === 'fail' ? errors/* EXIT_GATE_FAILED */.je : errors/* EXIT_OK */.Ij;
+    return verdictExitCode({ verdict: merged.verdict, verdictReasons: merged.entries.flatMap((e) => e.report.verdictReasons) }, failVerdicts);
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -4319,19 +4398,21 @@ function resolveRunMetadata(flags, env, git, now = () => new Date()) {
 
 ;// CONCATENATED MODULE: ./src/runner/logger.ts
 
+
 /** Plain text to a writable stream, headers for groups (the CLI). */
 function createPlainLogger(write, options = {}) {
     const showOutput = options.showOutput ?? true;
     return {
-        info: (message) => write(`${message}\n`),
-        warning: (message) => write(`warning: ${message}\n`),
-        error: (message) => write(`error: ${message}\n`),
+        // The run's own lines quote names from outside (files, kernels): printed inert (inert-text.ts).
+        info: (message) => write(`${(0,inert_text/* inertLine */.Fq)(message)}\n`),
+        warning: (message) => write(`warning: ${(0,inert_text/* inertLine */.Fq)(message)}\n`),
+        error: (message) => write(`error: ${(0,inert_text/* inertLine */.Fq)(message)}\n`),
         output: (line) => {
             if (showOutput)
                 write(`  | ${line}\n`);
         },
         async group(name, fn) {
-            write(`\n== ${name}\n`);
+            write(`\n== ${(0,inert_text/* inertLine */.Fq)(name)}\n`);
             return fn();
         },
     };
@@ -4437,7 +4518,10 @@ const RUN_OPTION_NAMES = [
     'base-workdir',
     'base-run',
     'max-runs',
+    'allow-no-gpu',
 ];
+/** The options that are switches: `--allow-no-gpu` on the command line, `true`/`false` as an input. */
+const BOOLEAN_RUN_OPTIONS = ['allow-no-gpu'];
 /** A/B: the most runs per side, as a multiple of `runs`, when max-runs is not given (5 planned → up to 15). */
 const DEFAULT_MAX_RUNS_FACTOR = 3;
 /** Load shape of `max benchmark` when benchmark-args is not given: offline (random data), bounded. */
@@ -4485,6 +4569,9 @@ const RawRunOptionsSchema = schemas/* object */.Ikc({
     'base-workdir': schemas/* string */.YjP().min(1).optional(),
     'base-run': schemas/* string */.YjP().min(1).optional(),
     'max-runs': integer(1).optional(),
+    'allow-no-gpu': schemas/* enum */.k5n(['true', 'false', 'True', 'False', 'TRUE', 'FALSE'], { error: 'expected true or false' })
+        .transform((v) => v.toLowerCase() === 'true')
+        .default(false),
 });
 function optionLabel(name, style) {
     return style === 'cli' ? `--${name}` : `input '${name}'`;
@@ -4586,6 +4673,7 @@ function parseRunOptions(raw, style = 'input') {
         captureSeconds: o['capture-seconds'],
         deepDive: o['deep-dive'],
         timeoutMinutes: o['timeout-minutes'],
+        allowNoGpu: o['allow-no-gpu'],
         maxRuns: adaptive ? (o['max-runs'] ?? DEFAULT_MAX_RUNS_FACTOR * o.runs) : o.runs,
         ...(o['base-workdir'] !== undefined || o['base-run'] !== undefined
             ? { base: { ...(o['base-workdir'] !== undefined ? { workdir: o['base-workdir'] } : {}), ...(o['base-run'] !== undefined ? { run: o['base-run'] } : {}) } }
@@ -4596,6 +4684,8 @@ function parseRunOptions(raw, style = 'input') {
 
 ;// CONCATENATED MODULE: external "node:net"
 const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
+// EXTERNAL MODULE: ./src/classify/kernel-name.ts
+var kernel_name = __nccwpck_require__(545);
 // EXTERNAL MODULE: ./src/diagnose/deep-dive-request.ts
 var deep_dive_request = __nccwpck_require__(959);
 ;// CONCATENATED MODULE: ./src/runner/deep-dive.ts
@@ -4605,6 +4695,7 @@ var deep_dive_request = __nccwpck_require__(959);
  * only ncu is ever run, the card's clocks are left alone (`--clock-control none`), the output is
  * CSV of the details page, and the workload follows ncu's own arguments.
  */
+
 
 /** The ncu command line of a request: ncu, its arguments, then the workload. */
 function ncuArgv(ncu, request, workload) {
@@ -4638,13 +4729,32 @@ function chooseDeepDive(mode, target, ncu, workload) {
     }
     return { run: false, why: mode === 'always' ? 'deep-dive: always, but the analysis has no kernels' : 'no finding asks for a deep dive' };
 }
+/** What ncu was asked for, in words, so a deep dive that attached nothing says where to look. */
+function askedText(request) {
+    return `ncu was asked for launch ${request.launchSkip + 1} of the kernels matching ${request.nameRegex}${request.demangled ? ' (demangled names)' : ''}`;
+}
+/**
+ * Why the deep dive read from `file` does not attach to the kernel it was asked for: no profiled
+ * launch in it, or launches of other kernels only. Undefined when one of its launches is that kernel.
+ */
+function deepDiveMismatch(launches, request, file) {
+    if (launches.length === 0)
+        return `the deep dive's ${file} was read but holds no profiled launch; the report has no Nsight Compute section (${askedText(request)}).`;
+    const wanted = [{ name: request.kernel, totalNs: 0 }];
+    if (launches.some((launch) => (0,kernel_name/* matchKernel */.xz)(launch.kernel, wanted)))
+        return undefined;
+    const names = [...new Set(launches.map((launch) => launch.kernel))];
+    const short = (name) => (name.length > 120 ? `${name.slice(0, 120)}…` : name);
+    const shown = names.slice(0, 3).map(short).join('; ');
+    return `the deep dive's ${file} holds launches of ${shown}${names.length > 3 ? ` and ${names.length - 3} more` : ''}, none of them ${short(request.kernel)} (key ${request.kernelKey}), the kernel it was run for (${askedText(request)}).`;
+}
 
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 48 modules
-var registry = __nccwpck_require__(70);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 49 modules
+var registry = __nccwpck_require__(57);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
-var input_file = __nccwpck_require__(692);
+var input_file = __nccwpck_require__(311);
 // EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
 var workload_metrics_jsonl = __nccwpck_require__(69);
 ;// CONCATENATED MODULE: ./src/runner/process.ts
@@ -6266,6 +6376,12 @@ function buildPlan(options, detected, context) {
         problems.push('max-args: give the model with the model option, not --model/--model-path in max-args');
     const profiler = resolveProfiler(options, detected, notices);
     const sampling = Boolean(detected.vendor) && context.gpuSnapshotAvailable;
+    // A GPU job on a box where no GPU is found (a broken driver, a runner without device access) would
+    // measure throughput only and pass: that is a failed plan unless the workflow allows it.
+    const needsGpu = [options.profiler !== 'none' ? `profiler ${options.profiler}` : '', context.gpuSnapshotAvailable ? 'GPU sampling' : ''].filter(Boolean);
+    if (!detected.vendor && needsGpu.length && !options.allowNoGpu) {
+        problems.push(`no GPU found (nvidia-smi and rocm-smi list none), but ${needsGpu.join(' and ')} need${needsGpu.length === 1 ? 's' : ''} one; check the driver and the runner's device access, or allow a throughput-only run with allow-no-gpu (--allow-no-gpu)`);
+    }
     if (!detected.vendor)
         notices.push({ severity: 'warning', message: 'no GPU found (nvidia-smi and rocm-smi list none): GPU utilization is not sampled' });
     else if (!context.gpuSnapshotAvailable)
@@ -6597,11 +6713,14 @@ async function runDeepDiveStep(plan, report, deps, remainingSeconds) {
         weight: 0,
     };
     deps.logger.info(`deep dive: ${choice.why}`);
-    const run = await executePlan({ ...plan, steps: [step], notices: [], budgetSeconds: Math.ceil(remainingSeconds) }, { ...deps, reserveSeconds: 0 });
+    // The deep dive is the head's alone: run as a plan without the base side, which would otherwise
+    // count the base's missing capture of this step as a failed run (and lose the CSV of an A/B job).
+    const { base: _base, ...headOnly } = plan;
+    const run = await executePlan({ ...headOnly, steps: [step], notices: [], budgetSeconds: Math.ceil(remainingSeconds) }, { ...deps, reserveSeconds: 0 });
     const record = run.steps[0];
-    // What ncu was asked for, so a deep dive that profiled nothing says where to look.
-    const asked = `ncu was asked for launch ${choice.request.launchSkip + 1} of the kernels matching ${choice.request.nameRegex}${choice.request.demangled ? ' (demangled names)' : ''}`;
-    return { record: { ...record, why: choice.why }, run, asked };
+    // A step that ended ok in a run that did not still failed: the run's reason is the step's.
+    const message = record.message ?? (run.outcome !== 'ok' ? run.message : undefined);
+    return { record: { ...record, ...(run.outcome !== 'ok' && record.status === 'ok' ? { status: 'failed' } : {}), ...(message ? { message } : {}), why: choice.why }, run, asked: askedText(choice.request), request: choice.request };
 }
 async function writeRunJson(plan, result) {
     const { run } = result;
@@ -6751,8 +6870,20 @@ async function runJob(plan, deps) {
                 result.deepDive = deep.record;
             if (deep.run && deep.run.outcome === 'ok') {
                 run.files.push(...deep.run.files);
-                run.analysisInputs.push(...deep.run.analysisInputs);
-                result.report = await analyzeHead(run.analysisInputs);
+                const csv = plan.deepDive.csvFile.startsWith(`${plan.cwd}/`) ? (0,external_node_path_.relative)(plan.cwd, plan.deepDive.csvFile) : plan.deepDive.csvFile;
+                try {
+                    result.report = await analyzeHead([...run.analysisInputs, ...deep.run.analysisInputs]);
+                    run.analysisInputs.push(...deep.run.analysisInputs);
+                    const mismatch = deep.request ? deepDiveMismatch(result.report.deepDive, deep.request, csv) : undefined;
+                    if (mismatch)
+                        run.notices.push({ severity: 'warning', message: mismatch });
+                }
+                catch (error) {
+                    // The deep dive is extra: a CSV the analysis refuses costs it, not the report made without it.
+                    if (!(error instanceof errors/* InputError */.dz))
+                        throw error;
+                    run.notices.push({ severity: 'warning', message: `the deep dive's ${csv} could not be analyzed (${error.message}); the report has no Nsight Compute section (${deep.asked ?? 'no request'}).` });
+                }
             }
             else if (deep.record) {
                 run.notices.push({ severity: 'warning', message: `${deep.record.message ?? 'the deep dive failed'} The report has no Nsight Compute section (${deep.asked ?? 'no request'}).` });
@@ -6792,6 +6923,9 @@ async function runJob(plan, deps) {
 
 
 
+
+
+
 const RUN_HELP = `Usage: profile-gate run [options]
 
 Runs the workload on this machine the way the action does (warm-up, measured runs with GPU
@@ -6815,6 +6949,9 @@ The plan is printed first; --dry-run prints only the plan.
   --capture-seconds S           MAX serve: length of each benchmark window (default 10)
   --deep-dive auto|off|always   Nsight Compute on the dominant kernel (default auto)
   --timeout-minutes M           time budget of the whole run (default 30)
+  --allow-no-gpu                run although no GPU is found (throughput only); otherwise no GPU
+                                with a profiler (any but none) or GPU sampling planned stops the
+                                plan, exit 2
 
 A/B (the base build in the same job, on the same GPU; its report is the baseline):
   --base-workdir DIR            a checkout of the base commit: the same workload runs there, its
@@ -6834,7 +6971,7 @@ ${(0,gate_options/* gateFlagsHelp */.I_)(32)}
 Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot run.
 `;
 async function defaultAnalyze(inputs, environment, which, gate) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 311));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 849));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
 }
@@ -6860,7 +6997,7 @@ async function writeReport(report, outDir, write) {
     await writeOutput((0,external_node_path_.join)(outDir, 'report.md'), renderSummary(report));
     write(`\n${renderTerminal(report)}`);
 }
-const STRING_FLAGS = new Set([...RUN_OPTION_NAMES.map((name) => `--${name}`), '--out', '--baseline', ...gate_options/* GATE_VALUE_FLAGS */.u6]);
+const STRING_FLAGS = new Set([...RUN_OPTION_NAMES.filter((name) => !BOOLEAN_RUN_OPTIONS.includes(name)).map((name) => `--${name}`), '--out', '--baseline', ...gate_options/* GATE_VALUE_FLAGS */.u6]);
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv) {
     const joined = [];
@@ -6874,7 +7011,7 @@ function joinFlagValues(argv) {
     return joined;
 }
 function parseRunArgs(argv) {
-    const flagOptions = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, { type: 'string' }]));
+    const flagOptions = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, { type: BOOLEAN_RUN_OPTIONS.includes(name) ? 'boolean' : 'string' }]));
     return (0,external_node_util_namespaceObject.parseArgs)({
         args: joinFlagValues(argv),
         strict: true,
@@ -6891,7 +7028,10 @@ function parseRunArgs(argv) {
     });
 }
 async function runCommandWith(argv, deps = {}) {
-    const write = deps.write ?? ((text) => void process.stdout.write(text));
+    // The terminal is a CI job's log: the workload's lines lose their secrets there too.
+    const secrets = secretsFromEnv(process.env);
+    const writeRaw = deps.write ?? ((text) => void process.stdout.write(text));
+    const write = (text) => writeRaw(redact(text, secrets));
     try {
         let parsed;
         try {
@@ -6910,6 +7050,8 @@ async function runCommandWith(argv, deps = {}) {
             const value = values[name];
             if (typeof value === 'string')
                 raw[name] = value;
+            else if (value === true)
+                raw[name] = 'true';
         }
         const options = parseRunOptions(raw, 'cli');
         const runGate = await gateFromFlags(values, options.base !== undefined);
@@ -6919,7 +7061,7 @@ async function runCommandWith(argv, deps = {}) {
             ...(deps.probe ? { probe: deps.probe } : {}),
             ...(deps.pythonDir ? { pythonDir: deps.pythonDir } : {}),
         });
-        write(renderPlan(plan));
+        write((0,inert_text/* inertLines */.wi)(renderPlan(plan)));
         if (values['dry-run'])
             return plan.problems.length ? errors/* EXIT_BAD_INPUT */.yt : errors/* EXIT_OK */.Ij;
         if (plan.problems.length)
@@ -6950,7 +7092,7 @@ async function runCommandWith(argv, deps = {}) {
         const { run } = result;
         write(`\nrun ${run.outcome} in ${run.seconds.toFixed(1)} s; ${run.analysisInputs.length} capture file(s); details in ${(0,external_node_path_.join)(plan.outDir, 'run.json')}\n`);
         if (run.outcome !== 'ok') {
-            process.stderr.write(`profile-gate: run ${run.outcome}: ${run.message ?? ''}\n`);
+            process.stderr.write(`profile-gate: run ${run.outcome}: ${(0,inert_text/* inertLine */.Fq)(run.message ?? '')}\n`);
             return errors/* EXIT_RUN_FAILED */.Vm;
         }
         if (!result.report)
@@ -6958,10 +7100,10 @@ async function runCommandWith(argv, deps = {}) {
         if (result.baseReport)
             write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
         await writeReport(result.report, plan.outDir, write);
-        return result.report.verdict === 'fail' ? errors/* EXIT_GATE_FAILED */.je : errors/* EXIT_OK */.Ij;
+        return verdictExitCode(result.report, (0,gate_options/* parseGateOptions */.dV)(runGate.gate).failVerdicts);
     }
     catch (error) {
-        process.stderr.write(`profile-gate: ${(0,errors/* describeError */.Uc)(error)}\n`);
+        process.stderr.write(`profile-gate: ${(0,inert_text/* inertLine */.Fq)((0,errors/* describeError */.Uc)(error))}\n`);
         return (0,errors/* exitCodeFor */.Rr)(error);
     }
 }
@@ -7281,12 +7423,15 @@ async function runScrubCommand(argv, env = process.env) {
 }
 
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(728);
+var capture = __nccwpck_require__(347);
 ;// CONCATENATED MODULE: ./src/cli/program.ts
 /**
  * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
  * (0 ok, 1 the gate failed, 2 bad input or usage). Errors a user can cause print one line.
  */
+
+
+
 
 
 
@@ -7348,7 +7493,8 @@ analyze options:
   --timeout SECONDS    time budget of the analysis; past it, exit 2 with a line naming the file being read
   --smi-columns LIST   the --query-gpu list of an nvidia-smi log written with --format=csv,noheader
   --allow-mixed        merge captures of different GPUs, vendors, engines or models (otherwise refused)
-  --strict             fail on any unreadable file inside a directory (otherwise skipped with a warning)
+  --strict             fail on any input it cannot read: an unreadable file inside a directory, a path
+                       not found (otherwise skipped, named in the verdict's first line)
   --if-no-captures error|warn|ignore
                        when the inputs hold no capture file: fail (default), warn, or go on silently
 
@@ -7398,14 +7544,14 @@ function checkOutputs(outputs) {
     if (outputs.json === '-' && outputs.markdown === '-')
         throw new errors/* UsageError */.eb('--json - and --markdown - both write to stdout; send one of them to a file');
 }
-async function emit(report, outputs) {
+async function emit(report, outputs, failVerdicts = verdict/* DEFAULT_FAIL_VERDICTS */.Od) {
     if (outputs.json)
         await (0,input_paths.writeOutput)(outputs.json, (0,json.serializeReport)(report));
     if (outputs.markdown)
         await (0,input_paths.writeOutput)(outputs.markdown, (0,summary.renderSummary)(report));
     if (outputs.json !== '-' && outputs.markdown !== '-')
         process.stdout.write((0,terminal.renderTerminal)(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
-    return report.verdict === 'fail' ? errors/* EXIT_GATE_FAILED */.je : errors/* EXIT_OK */.Ij;
+    return verdictExitCode(report, failVerdicts);
 }
 function parseTop(value) {
     if (value === undefined)
@@ -7460,20 +7606,30 @@ async function runAnalyze(args, defaultInputs) {
         throw new errors/* UsageError */.eb(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
     if (!inputs?.length)
         throw new errors/* UsageError */.eb('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
+    // A closed list: checked before any file is read or exported.
+    if (values.format !== undefined && !capture/* FORMAT_IDS */.Jn.includes(values.format))
+        throw new errors/* UsageError */.eb(`--format ${values.format}: expected one of ${capture/* FORMAT_IDS */.Jn.join(', ')}`);
     const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
     const families = values.families ? await loadFamilies(values.families) : [];
     const { failOn, ...gate } = (0,gate_options/* parseGateFlags */.Ee)((flag) => values[flag]);
+    const { failVerdicts } = (0,gate_options/* parseGateOptions */.dV)(gate);
     const baseline = values.baseline
         ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
         : null;
-    const { files, fromDirectories } = await gatherCaptures(inputs, { policy: noCaptures, option: '--if-no-captures', warn: (line) => process.stderr.write(`warning: ${line}\n`) });
+    const { files, fromDirectories, skipped } = await gatherCaptures(inputs, {
+        policy: noCaptures,
+        option: '--if-no-captures',
+        warn: (line) => process.stderr.write(`warning: ${(0,inert_text/* inertLine */.Fq)(line)}\n`),
+        ...(values.strict ? { strict: true, strictOption: '--strict' } : {}),
+    });
     const smiColumns = values['smi-columns'] !== undefined ? (0,nvidia_smi_csv/* parseSmiColumns */.mb)(values['smi-columns']) : undefined;
     const options = {
-        inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${line}\n`)),
+        inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${(0,inert_text/* inertLine */.Fq)(line)}\n`)),
         ...(values['allow-mixed'] ? { allowMixed: true } : {}),
         ...(values.strict ? {} : { skippable: fromDirectories }),
         ...(smiColumns ? { ingest: { smiColumns } } : {}),
         ...(values.format ? { format: values.format } : {}),
+        ...(skipped.length ? { skippedInputs: skipped } : {}),
         families,
         run,
         baseline,
@@ -7482,7 +7638,7 @@ async function runAnalyze(args, defaultInputs) {
         ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     };
     const report = await (0,analyze.analyze)(options);
-    return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });
+    return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) }, failVerdicts);
 }
 /**
  * The bundled real captures, analyzed as the gate would on a pull request: the healthy run is the
@@ -7542,7 +7698,7 @@ async function main(argv) {
     catch (error) {
         const usage = String(error?.code ?? '').startsWith('ERR_PARSE_ARGS');
         const wrapped = usage ? new errors/* UsageError */.eb(`${error.message}; see profile-gate --help`) : error;
-        process.stderr.write(`profile-gate: ${(0,errors/* describeError */.Uc)(wrapped)}\n`);
+        process.stderr.write(`profile-gate: ${(0,inert_text/* inertLine */.Fq)((0,errors/* describeError */.Uc)(wrapped))}\n`);
         return (0,errors/* exitCodeFor */.Rr)(wrapped);
     }
 }
@@ -7638,30 +7794,86 @@ function blockingMismatches(mismatches, allow) {
 
 /***/ }),
 
-/***/ 263:
+/***/ 490:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ee: () => (/* binding */ parseGateFlags),
-/* harmony export */   I_: () => (/* binding */ gateFlagsHelp),
-/* harmony export */   Xp: () => (/* binding */ ciLevel),
-/* harmony export */   _w: () => (/* binding */ CI_LEVEL),
-/* harmony export */   dV: () => (/* binding */ parseGateOptions),
-/* harmony export */   kV: () => (/* binding */ GATE_FLAG_OPTIONS),
-/* harmony export */   tq: () => (/* binding */ metricFloor),
-/* harmony export */   u6: () => (/* binding */ GATE_VALUE_FLAGS)
-/* harmony export */ });
-/* unused harmony exports DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, thresholdKeyProblem, DEFAULT_ALPHA, GateOptionsSchema, parseThresholdArgs, parseFailOnArg, DEFAULT_FAIL_ON_TEXT, GATE_FLAG_SPECS, GATE_FLAGS, gateTextFrom, cliGateLabel, actionGateLabel, parseGateText */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(816);
-/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(916);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
-/* harmony import */ var _fingerprint_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(187);
-/* harmony import */ var _verdict_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(682);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  _w: () => (/* binding */ CI_LEVEL),
+  MP: () => (/* binding */ DEFAULT_FAIL_VERDICTS_TEXT),
+  kV: () => (/* binding */ GATE_FLAG_OPTIONS),
+  u6: () => (/* binding */ GATE_VALUE_FLAGS),
+  Xp: () => (/* binding */ ciLevel),
+  I_: () => (/* binding */ gateFlagsHelp),
+  tq: () => (/* binding */ metricFloor),
+  OR: () => (/* binding */ parseFailVerdictsArg),
+  Ee: () => (/* binding */ parseGateFlags),
+  dV: () => (/* binding */ parseGateOptions)
+});
+
+// UNUSED EXPORTS: DEFAULT_ALPHA, DEFAULT_FAIL_ON_TEXT, DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, GATE_FLAGS, GATE_FLAG_SPECS, GateOptionsSchema, actionGateLabel, cliGateLabel, gateTextFrom, parseFailOnArg, parseFailOnSeverityArg, parseGateText, parseThresholdArgs, thresholdKeyProblem
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(816);
+// EXTERNAL MODULE: ./src/model/family-ids.ts
+var family_ids = __nccwpck_require__(538);
+// EXTERNAL MODULE: ./src/errors.ts
+var errors = __nccwpck_require__(916);
+// EXTERNAL MODULE: ./src/model/metrics.ts
+var metrics = __nccwpck_require__(500);
+// EXTERNAL MODULE: ./src/compare/fingerprint.ts
+var fingerprint = __nccwpck_require__(187);
+;// CONCATENATED MODULE: ./src/model/finding-ids.ts
+/**
+ * The finding ids: one per diagnosis rule (src/diagnose/rules/<id>.ts), a closed type, so a misspelt
+ * id in the code fails to compile and a misspelt id from a user (fail-on) is refused with the known
+ * list. The rule registry and this list are held equal by __tests__/meta/rule-parity.test.ts.
+ * A stored report may carry ids of another version; it is read as text (FindingSchema's `id`), and
+ * anything that acts on an id (failing the job, the action's `findings` output) checks it first.
+ */
+const FINDING_IDS = [
+    'capture-includes-warmup',
+    'communication-bound',
+    'copy-heavy',
+    'dominant-kernel',
+    'empty-capture',
+    'gpu-throttled',
+    'graph-level-trace',
+    'grid-too-small',
+    'healthy-dense-decode',
+    'healthy-moe-decode',
+    'host-bound',
+    'kernel-compute-bound',
+    'kernel-latency-bound',
+    'kernel-memory-bound',
+    'low-occupancy',
+    'moe-routing-heavy',
+    'quant-prep-heavy',
+    'rank-imbalance',
+    're-prefill',
+    'transfer-bound',
+    'uncoalesced-access',
+    'unfused-attention',
+    'unfused-norm-rope',
+];
+const KNOWN = new Set(FINDING_IDS);
+function isFindingId(id) {
+    return KNOWN.has(id);
+}
+/** "unknown finding id 'x' (known: a, b, …)": one line, the whole list. */
+function unknownFindingId(id) {
+    return `unknown finding id '${id}' (known: ${FINDING_IDS.join(', ')})`;
+}
+
+// EXTERNAL MODULE: ./src/compare/verdict.ts
+var compare_verdict = __nccwpck_require__(682);
+;// CONCATENATED MODULE: ./src/compare/gate-options.ts
 /**
  * Gate options: one zod schema with the defaults (references/steps/regression-gate.md says where each
  * comes from), and parsers for the CLI's `--threshold METRIC=PCT` and `--fail-on a,b`.
  */
+
 
 
 
@@ -7683,17 +7895,17 @@ const DEFAULT_METRIC_FLOORS_PCT = {
 };
 /** Metrics gated by default when both sides have them; any other metric is gated once it has a threshold. */
 const GATED_METRICS = Object.keys(DEFAULT_METRIC_FLOORS_PCT);
-const FAMILY_SET = new Set(_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_IDS */ .Mz);
-const METRIC_NAMES = Object.keys(_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .METRIC_CATALOG */ .By).filter((name) => !_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .DESCRIPTIVE_METRICS */ .xx.has(name));
+const FAMILY_SET = new Set(family_ids/* FAMILY_IDS */.Mz);
+const METRIC_NAMES = Object.keys(metrics/* METRIC_CATALOG */.By).filter((name) => !metrics/* DESCRIPTIVE_METRICS */.xx.has(name));
 /** Why a threshold key is not acceptable, or null when it is. */
 function thresholdKeyProblem(key) {
     if (key.startsWith('family:')) {
         const family = key.slice('family:'.length);
-        return FAMILY_SET.has(family) ? null : `unknown kernel family '${family}' (known: ${_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_IDS */ .Mz.join(', ')})`;
+        return FAMILY_SET.has(family) ? null : `unknown kernel family '${family}' (known: ${family_ids/* FAMILY_IDS */.Mz.join(', ')})`;
     }
     if (key.startsWith('kernel:'))
         return key.length > 'kernel:'.length ? null : 'empty kernel name';
-    if (_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .DESCRIPTIVE_METRICS */ .xx.has(key))
+    if (metrics/* DESCRIPTIVE_METRICS */.xx.has(key))
         return `${key} describes the workload and is never gated`;
     return METRIC_NAMES.includes(key) ? null : `unknown metric '${key}' (known: ${METRIC_NAMES.join(', ')}, family:<id>, kernel:<name>)`;
 }
@@ -7705,15 +7917,23 @@ function ciLevel(alpha) {
 }
 /** The level the renderers show, and the intervals of medians use, so one level is read everywhere. */
 const CI_LEVEL = ciLevel(DEFAULT_ALPHA);
-const FindingIdSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'a finding id is lower-case words joined by hyphens');
-const GateOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
-    /** Finding ids that fail the gate when they appear (new since the baseline, or at all without one). */
-    failOn: zod__WEBPACK_IMPORTED_MODULE_4__/* .array */ .YOg(FindingIdSchema).default([..._verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULT_FAIL_ON */ .VQ]),
+const FindingIdSchema = schemas/* enum */.k5n(FINDING_IDS, { error: (issue) => unknownFindingId(String(issue.input)) });
+const GateOptionsSchema = schemas/* object */.Ikc({
+    /** Finding ids that fail the gate when they appear (new since the baseline, or at all without one) at failOnSeverity or above. */
+    failOn: schemas/* array */.YOg(FindingIdSchema).default([...compare_verdict/* DEFAULT_FAIL_ON */.VQ]),
+    /**
+     * The least severity at which a finding in failOn fails: `error` (conclusive evidence) by default;
+     * a warning (evidence there but not conclusive) then warns. `warning` fails on both.
+     */
+    failOnSeverity: schemas/* enum */.k5n(compare_verdict/* FAIL_ON_SEVERITIES */.VD, { error: `expected one of ${compare_verdict/* FAIL_ON_SEVERITIES */.VD.join(', ')}` }).default(compare_verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI),
+    /** The verdicts that fail the job (exit 1, the step failed); the others pass it. */
+    failVerdicts: schemas/* array */.YOg(schemas/* enum */.k5n(compare_verdict/* FAILABLE_VERDICTS */.Q$, { error: (issue) => `unknown verdict '${String(issue.input)}' (known: ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')})` }))
+        .default([...compare_verdict/* DEFAULT_FAIL_VERDICTS */.Od]),
     /**
      * Per-row thresholds. Metric names take a practical floor in percent (`decode_tok_s: 3`);
      * `family:<id>` and `kernel:<name>` take a share-growth fail threshold in percentage points.
      */
-    thresholds: zod__WEBPACK_IMPORTED_MODULE_4__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().positive())
+    thresholds: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* number */.aig().positive())
         .default({})
         .superRefine((thresholds, ctx) => {
         for (const key of Object.keys(thresholds)) {
@@ -7723,51 +7943,51 @@ const GateOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({
         }
     }),
     /** Growth of a family's or top kernel's share of GPU time, in percentage points, that warns / fails. */
-    shareThresholds: zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({ warn: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().positive().default(5), fail: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().positive().default(20) })
+    shareThresholds: schemas/* object */.Ikc({ warn: schemas/* number */.aig().positive().default(5), fail: schemas/* number */.aig().positive().default(20) })
         .default({ warn: 5, fail: 20 }),
     /** Fewer samples than this on either side (after the warm-up rule) gives insufficient-data. */
-    minSamples: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().int().min(2).default(3),
+    minSamples: schemas/* number */.aig().int().min(2).default(3),
     /** One-sided test level for a regression, after the correction across the metrics of one run. */
-    alpha: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().gt(0).lt(0.5).default(DEFAULT_ALPHA),
-    correction: zod__WEBPACK_IMPORTED_MODULE_4__/* ["enum"] */ .k5n(['bh', 'holm']).default('bh'),
-    allowThrottled: zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY().default(false),
+    alpha: schemas/* number */.aig().gt(0).lt(0.5).default(DEFAULT_ALPHA),
+    correction: schemas/* enum */.k5n(['bh', 'holm']).default('bh'),
+    allowThrottled: schemas/* boolean */.zMY().default(false),
     /** true, or the fingerprint keys allowed to differ (e.g. ["driver"]). */
-    allowEnvironmentMismatch: zod__WEBPACK_IMPORTED_MODULE_4__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY(), zod__WEBPACK_IMPORTED_MODULE_4__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_4__/* .string */ .YjP())])
+    allowEnvironmentMismatch: schemas/* union */.KCZ([schemas/* boolean */.zMY(), schemas/* array */.YOg(schemas/* string */.YjP())])
         .default(false)
         .superRefine((allow, ctx) => {
         if (typeof allow === 'boolean')
             return;
         allow.forEach((key, i) => {
-            if (!_fingerprint_js__WEBPACK_IMPORTED_MODULE_3__/* .FINGERPRINT_KEYS */ .WS.includes(key)) {
-                ctx.addIssue({ code: 'custom', message: `unknown environment key '${key}' (known: ${_fingerprint_js__WEBPACK_IMPORTED_MODULE_3__/* .FINGERPRINT_KEYS */ .WS.join(', ')})`, path: [i] });
+            if (!fingerprint/* FINGERPRINT_KEYS */.WS.includes(key)) {
+                ctx.addIssue({ code: 'custom', message: `unknown environment key '${key}' (known: ${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')})`, path: [i] });
             }
         });
     }),
     /** Kernels compared one by one: the union of each side's top N by GPU time. */
-    topN: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().int().positive().default(10),
-    seed: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().int().default(1),
-    bootstrapResamples: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().int().min(100).max(100_000).default(1000),
+    topN: schemas/* number */.aig().int().positive().default(10),
+    seed: schemas/* number */.aig().int().default(1),
+    bootstrapResamples: schemas/* number */.aig().int().min(100).max(100_000).default(1000),
     /** Drop leading slow outliers (warm-up) from each side's samples. */
-    dropWarmup: zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY().default(true),
+    dropWarmup: schemas/* boolean */.zMY().default(true),
     /**
      * Leave out a side's lone slow runs far from its cluster (stalls), judged against the side's own
      * spread; two or more slow runs together are a mode and stay (the overlap check handles them).
      */
-    dropOutliers: zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY().default(true),
+    dropOutliers: schemas/* boolean */.zMY().default(true),
     /**
      * A regression fails only when neither side's own runs reach the other side's median (within half
      * the floor); otherwise it warns. Guards against two clock states a floor or more apart.
      */
-    overlapCheck: zod__WEBPACK_IMPORTED_MODULE_4__/* .boolean */ .zMY().default(true),
+    overlapCheck: schemas/* boolean */.zMY().default(true),
     /**
      * This comparison is look `index` of `of` in an adaptive A/B run (more runs while undecided):
      * the test's alpha is spent over the looks (src/compare/sequential.ts). Absent: a single look.
      */
-    look: zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({ index: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().int().positive(), of: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().int().positive() })
+    look: schemas/* object */.Ikc({ index: schemas/* number */.aig().int().positive(), of: schemas/* number */.aig().int().positive() })
         .refine((look) => look.index <= look.of, { message: 'look index must not exceed the number of looks' })
         .optional(),
     /** Trend within one side: Mann-Kendall level and the smallest change across the side (percent) worth a warning. */
-    drift: zod__WEBPACK_IMPORTED_MODULE_4__/* .object */ .Ikc({ alpha: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().gt(0).lt(0.5).default(0.001), minChangePct: zod__WEBPACK_IMPORTED_MODULE_4__/* .number */ .aig().nonnegative().default(1) })
+    drift: schemas/* object */.Ikc({ alpha: schemas/* number */.aig().gt(0).lt(0.5).default(0.001), minChangePct: schemas/* number */.aig().nonnegative().default(1) })
         .default({ alpha: 0.001, minChangePct: 1 }),
 })
     .strict();
@@ -7782,7 +8002,7 @@ function parseGateOptions(input = {}) {
     for (const key of issue.path)
         value = value !== null && typeof value === 'object' ? value[key] : undefined;
     const got = issue.code === 'custom' || value === undefined ? '' : ` (got ${JSON.stringify(value)})`;
-    throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`gate option ${path || '(root)'}: ${issue.message}${got}`);
+    throw new errors/* UsageError */.eb(`gate option ${path || '(root)'}: ${issue.message}${got}`);
 }
 /** The practical floor of a metric as a fraction (0.03), or undefined when the metric is not gated. */
 function metricFloor(options, name) {
@@ -7799,34 +8019,57 @@ function parseThresholdArgs(args) {
                 continue;
             const eq = item.lastIndexOf('=');
             if (eq <= 0)
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`--threshold ${item}: expected METRIC=PCT, e.g. decode_tok_s=3`);
+                throw new errors/* UsageError */.eb(`--threshold ${item}: expected METRIC=PCT, e.g. decode_tok_s=3`);
             const key = item.slice(0, eq).trim();
             const text = item.slice(eq + 1).trim().replace(/%$/, '');
             const value = Number(text);
             if (!text || !Number.isFinite(value) || value <= 0)
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`--threshold ${item}: '${item.slice(eq + 1)}' is not a positive number`);
+                throw new errors/* UsageError */.eb(`--threshold ${item}: '${item.slice(eq + 1)}' is not a positive number`);
             const problem = thresholdKeyProblem(key);
             if (problem)
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`--threshold ${item}: ${problem}`);
+                throw new errors/* UsageError */.eb(`--threshold ${item}: ${problem}`);
             thresholds[key] = value;
         }
     }
     return thresholds;
 }
-/** `--fail-on re-prefill,unfused-attention` → the ids; `none` or an empty value → []. */
+/** `--fail-on re-prefill,unfused-attention` → the ids; `none` or an empty value → []. An unknown id is refused with the known list. */
 function parseFailOnArg(arg) {
     const trimmed = arg.trim();
     if (trimmed === '' || trimmed === 'none')
         return [];
-    const ids = trimmed.split(',').map((id) => id.trim());
+    const ids = trimmed.split(/[\n,]/).map((id) => id.trim()).filter(Boolean);
     for (const id of ids) {
-        if (!FindingIdSchema.safeParse(id).success)
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`--fail-on ${arg}: '${id}' is not a finding id (lower-case words joined by hyphens, e.g. re-prefill)`);
+        if (!isFindingId(id))
+            throw new errors/* UsageError */.eb(`--fail-on ${arg}: ${unknownFindingId(id)}`);
     }
     return [...new Set(ids)];
 }
+/** `--fail-on-severity warning|error`. */
+function parseFailOnSeverityArg(arg) {
+    const text = arg.trim().toLowerCase();
+    if (!compare_verdict/* FAIL_ON_SEVERITIES */.VD.includes(text))
+        throw new errors/* UsageError */.eb(`--fail-on-severity ${arg}: expected one of ${compare_verdict/* FAIL_ON_SEVERITIES */.VD.join(', ')}`);
+    return text;
+}
+/** `--fail-verdicts fail,invalid,insufficient-data` → the verdicts that fail the job; `none` → [] (nothing fails it). */
+function parseFailVerdictsArg(arg) {
+    const trimmed = arg.trim();
+    if (trimmed === 'none')
+        return [];
+    const verdicts = trimmed.split(/[\n,]/).map((v) => v.trim()).filter(Boolean);
+    if (!verdicts.length)
+        throw new errors/* UsageError */.eb(`--fail-verdicts ${JSON.stringify(arg)}: expected a list of ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')} (or none)`);
+    for (const verdict of verdicts) {
+        if (!compare_verdict/* FAILABLE_VERDICTS */.Q$.includes(verdict))
+            throw new errors/* UsageError */.eb(`--fail-verdicts ${arg}: unknown verdict '${verdict}' (known: ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')}; none for no verdict)`);
+    }
+    return [...new Set(verdicts)];
+}
 /** The fail-on default as written in flags, inputs and help texts. */
-const DEFAULT_FAIL_ON_TEXT = _verdict_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULT_FAIL_ON */ .VQ.join(',');
+const DEFAULT_FAIL_ON_TEXT = compare_verdict/* DEFAULT_FAIL_ON */.VQ.join(',');
+/** The fail-verdicts default as written in flags, inputs and help texts. */
+const DEFAULT_FAIL_VERDICTS_TEXT = compare_verdict/* DEFAULT_FAIL_VERDICTS */.Od.join(',');
 /**
  * The gate options a user sets as text: the CLI's flags (analyze and run) and the action's inputs
  * carry the same names, so one table and one reader serve all three doors. A new gate flag is one
@@ -7841,13 +8084,27 @@ const GATE_FLAG_SPECS = {
         help: 'practical floor of a metric in percent (decode_tok_s=3), or a share threshold in percentage points (family:attention-fused=10); repeatable',
     },
     'fail-on': { field: 'failOn', cli: { type: 'string' }, input: 'fail-on', value: 'LIST', help: `finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)` },
+    'fail-on-severity': {
+        field: 'failOnSeverity',
+        cli: { type: 'string' },
+        input: 'fail-on-severity',
+        value: 'error|warning',
+        help: `the least severity of a fail-on finding that fails (default ${compare_verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI}: a warning, evidence that is not conclusive, warns)`,
+    },
+    'fail-verdicts': {
+        field: 'failVerdicts',
+        cli: { type: 'string' },
+        input: 'fail-verdicts',
+        value: 'LIST',
+        help: `verdicts that fail the job, of ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)`,
+    },
     'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled (otherwise the verdict is invalid)' },
     'allow-environment-mismatch': {
         field: 'allowEnvironmentMismatch',
         cli: { type: 'string' },
         input: 'allow-environment-mismatch',
         value: 'KEYS|all',
-        help: `compare although these fingerprint keys differ (${_fingerprint_js__WEBPACK_IMPORTED_MODULE_3__/* .FINGERPRINT_KEYS */ .WS.join(', ')})`,
+        help: `compare although these fingerprint keys differ (${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')})`,
     },
     'overlap-check': {
         field: 'overlapCheck',
@@ -7907,7 +8164,7 @@ function booleanText(value, label) {
         return true;
     if (text === 'false')
         return false;
-    throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`${label}: expected true or false, got ${JSON.stringify(value)}`);
+    throw new errors/* UsageError */.eb(`${label}: expected true or false, got ${JSON.stringify(value)}`);
 }
 /** Gate options from a door's reader by flag name (CLI flags or action inputs); a bad value names the flag or input. */
 function parseGateFlags(read, label = cliGateLabel) {
@@ -7916,7 +8173,7 @@ function parseGateFlags(read, label = cliGateLabel) {
 /** Gate options from their text form; a bad value is a UsageError naming the flag or input. */
 function parseGateText(text, label = cliGateLabel) {
     // The CLI's own messages already start with the flag; another door names its input instead.
-    const renamed = (error, flag, prefix) => (label === cliGateLabel ? error : new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .UsageError */ .eb(`${label(flag)}: ${error.message.replace(prefix, '')}`));
+    const renamed = (error, flag, prefix) => (label === cliGateLabel ? error : new errors/* UsageError */.eb(`${label(flag)}: ${error.message.replace(prefix, '')}`));
     let thresholds;
     if (text.threshold?.length) {
         try {
@@ -7935,6 +8192,24 @@ function parseGateText(text, label = cliGateLabel) {
             throw renamed(error, 'fail-on', `--fail-on ${text.failOn}: `);
         }
     }
+    let failOnSeverity;
+    if (text.failOnSeverity !== undefined && text.failOnSeverity.trim() !== '') {
+        try {
+            failOnSeverity = parseFailOnSeverityArg(text.failOnSeverity);
+        }
+        catch (error) {
+            throw renamed(error, 'fail-on-severity', `--fail-on-severity ${text.failOnSeverity}: `);
+        }
+    }
+    let failVerdicts;
+    if (text.failVerdicts !== undefined && text.failVerdicts.trim() !== '') {
+        try {
+            failVerdicts = parseFailVerdictsArg(text.failVerdicts);
+        }
+        catch (error) {
+            throw renamed(error, 'fail-verdicts', `--fail-verdicts ${text.failVerdicts}: `);
+        }
+    }
     const allow = typeof text.allowEnvironmentMismatch === 'string' ? text.allowEnvironmentMismatch.split(',') : text.allowEnvironmentMismatch;
     const keys = (allow ?? []).map((key) => key.trim()).filter(Boolean);
     const allowThrottled = booleanText(text.allowThrottled, label('allow-throttled'));
@@ -7943,6 +8218,8 @@ function parseGateText(text, label = cliGateLabel) {
     return {
         ...(thresholds ? { thresholds } : {}),
         ...(failOn ? { failOn } : {}),
+        ...(failOnSeverity ? { failOnSeverity } : {}),
+        ...(failVerdicts ? { failVerdicts } : {}),
         ...(allowThrottled !== undefined ? { allowThrottled } : {}),
         ...(keys.length ? { allowEnvironmentMismatch: keys.includes('all') ? true : keys } : {}),
         ...(overlapCheck !== undefined ? { overlapCheck } : {}),
@@ -7959,7 +8236,7 @@ function parseGateText(text, label = cliGateLabel) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   c: () => (/* binding */ medianInterval)
 /* harmony export */ });
-/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(263);
+/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(490);
 /**
  * The confidence interval of a median, the one every report shows (the summary, the PR comment and
  * the dashboard). Distribution-free, from order statistics: the number of samples below the true
@@ -8495,30 +8772,99 @@ function relativeSpread(values) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Dn: () => (/* binding */ isPrimary),
+/* harmony export */   EK: () => (/* binding */ failingFindingLine),
+/* harmony export */   Hu: () => (/* binding */ failsOn),
+/* harmony export */   Od: () => (/* binding */ DEFAULT_FAIL_VERDICTS),
 /* harmony export */   Pu: () => (/* binding */ failureLine),
+/* harmony export */   Q$: () => (/* binding */ FAILABLE_VERDICTS),
 /* harmony export */   S4: () => (/* binding */ judge),
-/* harmony export */   VQ: () => (/* binding */ DEFAULT_FAIL_ON)
+/* harmony export */   VC: () => (/* binding */ failsJob),
+/* harmony export */   VD: () => (/* binding */ FAIL_ON_SEVERITIES),
+/* harmony export */   VQ: () => (/* binding */ DEFAULT_FAIL_ON),
+/* harmony export */   lI: () => (/* binding */ DEFAULT_FAIL_ON_SEVERITY),
+/* harmony export */   yX: () => (/* binding */ strongest),
+/* harmony export */   yu: () => (/* binding */ skippedInputsLine)
 /* harmony export */ });
+/* unused harmony export evidenceText */
 const DEFAULT_FAIL_ON = ['re-prefill', 'unfused-attention'];
+/** The severities fail-on-severity takes: the least severity of a fail-on finding that fails. */
+const FAIL_ON_SEVERITIES = ['error', 'warning'];
+/** Only conclusive evidence (an error) fails by default; a warning warns. */
+const DEFAULT_FAIL_ON_SEVERITY = 'error';
+/** The verdicts a workflow may let fail the job (fail-verdicts); pass never does. */
+const FAILABLE_VERDICTS = ['fail', 'invalid', 'insufficient-data', 'warn'];
+/**
+ * A regression, and a comparison that could not stand (environment mismatch, throttling), fail the
+ * job. insufficient-data passes it with a warning annotation (compared too few samples to decide):
+ * add it to fail the job on it too.
+ */
+const DEFAULT_FAIL_VERDICTS = ['fail', 'invalid'];
+/** Whether a verdict fails the job under the workflow's fail-verdicts. */
+function failsJob(verdict, failVerdicts = DEFAULT_FAIL_VERDICTS) {
+    return verdict !== 'pass' && failVerdicts.includes(verdict);
+}
+const RANK = { info: 0, warning: 1, error: 2 };
+function failOnOf(failOn) {
+    return Array.isArray(failOn) ? { ids: failOn, severity: DEFAULT_FAIL_ON_SEVERITY } : failOn;
+}
+/** The finding fails the gate under fail-on: its id is listed and its severity reaches fail-on-severity. */
+function failsOn(finding, failOn) {
+    const policy = failOnOf(failOn);
+    return policy.ids.includes(finding.id) && RANK[finding.severity] >= RANK[policy.severity];
+}
 /** Secondary findings are explained by a primary one; they count only when they are errors. */
 function isPrimary(finding) {
     return !finding.secondary || finding.severity === 'error';
 }
+/** The strongest of a finding id's hits (the one whose evidence a line shows). */
+function strongest(findings) {
+    return findings.reduce((best, f) => (!best || RANK[f.severity] > RANK[best.severity] ? f : best), undefined);
+}
+const MAX_EVIDENCE = 5;
+const MAX_MESSAGE = 300;
+/**
+ * The evidence that decided a finding, in one line: its message (the numbers filled in), its named
+ * evidence values and the evidence it rests on (`basis`), each bounded.
+ */
+function evidenceText(finding) {
+    const message = (finding.message ?? '').replace(/\s+/g, ' ').trim();
+    const shown = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+    const entries = Object.entries(finding.evidence ?? {});
+    const values = entries.slice(0, MAX_EVIDENCE).map(([key, value]) => `${key} ${String(value)}`);
+    if (entries.length > MAX_EVIDENCE)
+        values.push(`${entries.length - MAX_EVIDENCE} more`);
+    const parts = [values.length ? `evidence: ${values.join(', ')}` : '', finding.basis?.length ? `rests on ${finding.basis.join('; ')}` : ''].filter(Boolean);
+    return [shown, parts.length ? `(${parts.join('; ')})` : ''].filter(Boolean).join(' ');
+}
+/** The line of a finding that fails: what it is, and the evidence that decided it. */
+function failingFindingLine(finding, lead = `finding ${finding.id} (${finding.severity}) is in fail-on`) {
+    const evidence = evidenceText(finding);
+    return evidence ? `${lead}: ${evidence}` : lead;
+}
 const NO_THROUGHPUT = 'no gated metric is present on both sides';
 function findingsJudgement(findings, failOn) {
     const counted = findings.filter((f) => isPrimary(f) && f.severity !== 'info');
-    const lines = (list, say) => [...new Map(list.map((f) => [f.id, say(f)])).values()];
-    const failing = counted.filter((f) => failOn.includes(f.id));
+    const byId = new Map();
+    for (const f of counted)
+        byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
+    const top = [...byId.values()].map((hits) => strongest(hits));
+    const failing = top.filter((f) => failsOn(f, failOn));
     if (failing.length)
-        return { verdict: 'fail', reasons: lines(failing, (f) => `finding ${f.id} (${f.severity}) is in fail-on`) };
-    if (counted.length)
-        return { verdict: 'warn', reasons: lines(counted, (f) => `finding ${f.id} (${f.severity}), not in fail-on: warns`) };
+        return { verdict: 'fail', reasons: failing.map((f) => failingFindingLine(f)) };
+    const listed = top.filter((f) => failOn.ids.includes(f.id));
+    const others = top.filter((f) => !failOn.ids.includes(f.id));
+    const reasons = [
+        ...listed.map((f) => `finding ${f.id} (${f.severity}) is in fail-on, below fail-on-severity ${failOn.severity}: warns`),
+        ...others.map((f) => `finding ${f.id} (${f.severity}), not in fail-on: warns`),
+    ];
+    if (reasons.length)
+        return { verdict: 'warn', reasons };
     return { verdict: 'pass', reasons: [] };
 }
 /** The verdict and its reasons: from the findings alone, or from the comparison when there is a baseline. */
 function judge(findings, failOn = DEFAULT_FAIL_ON, comparison) {
     if (!comparison)
-        return findingsJudgement(findings, failOn);
+        return findingsJudgement(findings, failOnOf(failOn));
     const lines = (status) => comparison.rows.filter((r) => r.status === status && r.reason).map((r) => r.reason);
     const has = (status) => comparison.rows.some((r) => r.status === status);
     if (comparison.invalid.length)
@@ -8530,6 +8876,17 @@ function judge(findings, failOn = DEFAULT_FAIL_ON, comparison) {
     if (has('warn'))
         return { verdict: 'warn', reasons: lines('warn') };
     return { verdict: 'pass', reasons: [comparison.passLine] };
+}
+/**
+ * The verdict's first line when inputs were left out: how many, which (the first few) and why, and
+ * that --strict (input strict) fails instead. Undefined when none was.
+ */
+function skippedInputsLine(skipped, shown = 3) {
+    if (!skipped.length)
+        return undefined;
+    const items = skipped.slice(0, shown).map((s) => `${s.path} (${s.reason.replace(/\s+/g, ' ').slice(0, 200)})`);
+    const more = skipped.length > shown ? `, and ${skipped.length - shown} more` : '';
+    return `${skipped.length} input${skipped.length === 1 ? ' was' : 's were'} skipped, the verdict rests on the rest: ${items.join('; ')}${more}; strict (--strict) fails instead`;
 }
 /** One line for a failing job: the verdict's reasons, at most `max` of them. */
 function failureLine(reasons, max = 3) {
@@ -9087,6 +9444,28 @@ function launchOrigin(kernel) {
 
 /***/ }),
 
+/***/ 248:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Km: () => (/* binding */ defineRule),
+/* harmony export */   f_: () => (/* binding */ DIAGNOSIS_NOTE),
+/* harmony export */   fs: () => (/* binding */ docsUrl)
+/* harmony export */ });
+/* unused harmony export REFERENCES_URL */
+const REFERENCES_URL = 'https://github.com/profile-gate/profile-gate/blob/main/references/rules';
+function defineRule(rule) {
+    return rule;
+}
+/** The notice code of a rule's note about the evidence (RuleContext.note): never a finding. */
+const DIAGNOSIS_NOTE = 'diagnosis-note';
+function docsUrl(id) {
+    return `${REFERENCES_URL}/${id}.md`;
+}
+
+
+/***/ }),
+
 /***/ 916:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -9185,7 +9564,7 @@ function describeError(error) {
 /* harmony export */ });
 /* unused harmony exports MAX_PLAUSIBLE_VALUE, implausibleNumber */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
-/* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(728);
+/* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(347);
 /**
  * An importer reads one capture format into a Capture. It is small: a cheap `sniff` over the first
  * bytes (content, never the file name) plus `read`. Detection loops over the registry in order.
@@ -9256,7 +9635,7 @@ async function runImporter(importer, file, options = {}) {
 
 /***/ }),
 
-/***/ 692:
+/***/ 311:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -10072,7 +10451,7 @@ function finiteNumber(value) {
 
 /***/ }),
 
-/***/ 70:
+/***/ 57:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -10087,11 +10466,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(916);
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(728);
+var capture = __nccwpck_require__(347);
 // EXTERNAL MODULE: ./src/ingest/common/importer.ts
 var common_importer = __nccwpck_require__(376);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
-var input_file = __nccwpck_require__(692);
+var input_file = __nccwpck_require__(311);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(75);
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/categories.ts
@@ -11736,6 +12115,75 @@ class EventFields {
     }
 }
 
+;// CONCATENATED MODULE: ./src/ingest/formats/kineto/generation-facts.ts
+/** Distinct shapes kept; a re-prefill over this many steps has long shown itself. */
+const MAX_SHAPES = 512;
+/** Characters kept of an annotation name shown as an example. */
+const NAME_CHARS = 200;
+/** Annotation names that say decode: a decode step, or a batch with decode requests in it. */
+const DECODE_NAME = /decode|(?:^|[^a-z])generation_[1-9]/i;
+/** A VAE or image/audio decoder is no token decode. */
+const NOT_TOKEN_DECODE = /vae|image|latent|video|audio|jpe?g|png/i;
+/** Annotation names that say prefill: SGLang's EXTEND mode, a batch with context (prompt) requests. */
+const PREFILL_NAME = /prefill|extend|(?:^|[^a-z])context_[1-9]/i;
+/** The generation phase an annotation's name says, if any. */
+function phaseOfName(name) {
+    if (DECODE_NAME.test(name) && !NOT_TOKEN_DECODE.test(name))
+        return 'decode';
+    if (PREFILL_NAME.test(name))
+        return 'prefill';
+    return undefined;
+}
+class GenerationFacts {
+    shapes = new Map();
+    otherOps = 0;
+    ranges = { decode: 0, prefill: 0, decodeName: undefined, prefillName: undefined };
+    /** One outermost matmul op with its activation shape less the feature dim. */
+    matmul(op, rows, startNs) {
+        const key = `${op}|${rows.join(',')}`;
+        const known = this.shapes.get(key);
+        if (known) {
+            known.ops++;
+            if (startNs < known.firstNs)
+                known.firstNs = startNs;
+            if (startNs > known.lastNs)
+                known.lastNs = startNs;
+            return;
+        }
+        if (this.shapes.size >= MAX_SHAPES) {
+            this.otherOps++;
+            return;
+        }
+        this.shapes.set(key, { op, rows: [...rows], ops: 1, firstNs: startNs, lastNs: startNs });
+    }
+    /** One annotation range whose name says a phase (phaseOfName). */
+    range(phase, name) {
+        if (phase === 'decode') {
+            this.ranges.decode++;
+            this.ranges.decodeName ??= name.slice(0, NAME_CHARS);
+        }
+        else if (phase === 'prefill') {
+            this.ranges.prefill++;
+            this.ranges.prefillName ??= name.slice(0, NAME_CHARS);
+        }
+    }
+    matmulInputs() {
+        if (this.shapes.size === 0)
+            return undefined;
+        const shapes = [...this.shapes.values()].sort((a, b) => a.firstNs - b.firstNs);
+        // Times from the first of these ops: the CPU ops' clock starts at the first op read, and a trace
+        // need not list its threads' ops in time order.
+        const origin = shapes[0].firstNs;
+        return { shapes: shapes.map((shape) => ({ ...shape, firstNs: shape.firstNs - origin, lastNs: shape.lastNs - origin })), otherOps: this.otherOps };
+    }
+    phaseRanges() {
+        const { decode, prefill, decodeName, prefillName } = this.ranges;
+        if (decode === 0 && prefill === 0)
+            return undefined;
+        return { decode, prefill, ...(decodeName !== undefined ? { decodeName } : {}), ...(prefillName !== undefined ? { prefillName } : {}) };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/id-table.ts
 /**
  * Small non-negative numbers kept per trace id (External id, correlation id). Kineto numbers both
@@ -11810,10 +12258,10 @@ function isMatmulOp(opName) {
     return MATMUL_INPUT.has(opName);
 }
 /**
- * M of a matmul from its `Input Dims` JSON (`[[5, 128], [128, 128], …]`): the product of all but the
- * last dim of the activation input. Undefined when the dims are missing or not a matrix.
+ * The rows of a matmul's activation input from its `Input Dims` JSON (`[[8, 512, 1024], [1024, 1024], …]`):
+ * all but the last dim (`[8, 512]`). Undefined when the dims are missing or not a matrix.
  */
-function matmulTokens(opName, inputDims) {
+function matmulRows(opName, inputDims) {
     const input = MATMUL_INPUT.get(opName);
     if (input === undefined || inputDims === undefined)
         return undefined;
@@ -11827,7 +12275,11 @@ function matmulTokens(opName, inputDims) {
     const shape = Array.isArray(dims) ? dims[input] : undefined;
     if (!Array.isArray(shape) || shape.length < 2 || !shape.every((d) => Number.isInteger(d) && d >= 0))
         return undefined;
-    return shape.slice(0, -1).reduce((product, d) => product * d, 1);
+    return shape.slice(0, -1);
+}
+/** M of a matmul (its token count): the product of its activation rows (matmulRows). */
+function matmulTokens(opName, inputDims) {
+    return matmulRows(opName, inputDims)?.reduce((product, d) => product * d, 1);
 }
 /** The id of `key` in `ids`; a new key gets `next`, and `store` records what it stands for. */
 function intern(ids, key, next, store) {
@@ -11839,6 +12291,7 @@ function intern(ids, key, next, store) {
     return next;
 }
 class LaunchSites {
+    outermostMatmul;
     opNames = [];
     opNameIds = new Map();
     /** Chain nodes: parent chain (-1 at the root) and op name id. */
@@ -11862,6 +12315,9 @@ class LaunchSites {
      */
     attributed = 0;
     unlinked = 0;
+    constructor(outermostMatmul) {
+        this.outermostMatmul = outermostMatmul;
+    }
     /** One cpu_op event. `inputDims` is the raw JSON of its Input Dims, when recorded. */
     op(name, externalId, thread, start, end, inputDims) {
         this.ops++;
@@ -11880,8 +12336,12 @@ class LaunchSites {
         }
         const enclosing = stack[stack.length - 1];
         const chain = this.chainOf(enclosing?.chain ?? -1, this.nameId(name));
-        const own = matmulTokens(name, inputDims);
-        const tokens = own ?? enclosing?.tokens ?? NO_TOKENS;
+        const rows = matmulRows(name, inputDims);
+        const own = rows?.reduce((product, d) => product * d, 1);
+        const inherited = enclosing?.tokens ?? NO_TOKENS;
+        if (rows && inherited === NO_TOKENS)
+            this.outermostMatmul?.(name, rows, start);
+        const tokens = own ?? inherited;
         stack.push({ start, end, chain, tokens });
         if (Number.isInteger(externalId) && externalId >= 0)
             this.siteById.set(externalId, this.siteOf(chain, tokens));
@@ -12309,9 +12769,16 @@ class PythonFrames {
 
 
 
+
 const PH_COMPLETE = 88; // 'X'
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
 const MAX_DURATION_NS = 7 * 24 * 3600 * 1e9;
+/**
+ * How far a timed event may start from the trace's first one: 30 days either way, so that the
+ * window (two such starts and a 7-day event) stays within the integers a double holds exactly.
+ */
+const MAX_FROM_FIRST_NS = 30 * 24 * 3600 * 1e9;
+const MAX_FROM_FIRST_TEXT = '30 days';
 const PROFILER_STEP = Buffer.from('ProfilerStep#', 'latin1');
 const BUILT_IN = Buffer.from('<built-in ', 'latin1');
 const SKIPPED_FRAME = { kind: 'skip' };
@@ -12388,6 +12855,8 @@ class TraceSummary {
     ctx;
     fields = new EventFields();
     baseUs;
+    /** Byte offset of the event whose ts is baseUs. */
+    baseOffset = 0;
     /** kernel name → its timeline kind, and device → sums */
     kernels = new NameCache(decodeName, (name) => ({
         kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
@@ -12403,7 +12872,9 @@ class TraceSummary {
         capture: captureRole(name),
     }));
     ops = new OpLog();
-    launchSites = new LaunchSites();
+    /** Matmul shapes and phase-naming annotations: what tells decode steps from one forward pass. */
+    generation = new GenerationFacts();
+    launchSites = new LaunchSites((op, rows, startNs) => this.generation.matmul(op, rows, startNs));
     cpuOpNames = new NameCache(decodeName, (name) => name);
     cpuOpBaseUs;
     python = new PythonFrames();
@@ -12444,10 +12915,10 @@ class TraceSummary {
                 throw new ScanError(error.message, offset + error.at - start);
             throw error;
         }
-        this.use(category, f);
+        this.use(category, f, offset);
         return end;
     }
-    use(category, f) {
+    use(category, f, offset) {
         if (category === CAT_UNKNOWN) {
             category = f.cat === undefined ? CAT_SKIP : categoryOfString(f.cat);
             if (category === CAT_SKIP)
@@ -12461,7 +12932,7 @@ class TraceSummary {
             return this.pythonFrame();
         if (category === CAT_CPU_ANNOTATION || category === CAT_GPU_ANNOTATION) {
             if (!f.nameStartsWith(PROFILER_STEP))
-                return;
+                return category === CAT_CPU_ANNOTATION ? this.annotation() : undefined;
         }
         if (!f.hasTs || !f.hasDur) {
             this.ctx.count('event-without-time', 'data-loss', 'complete (ph X) events without a numeric ts or dur were dropped');
@@ -12471,8 +12942,16 @@ class TraceSummary {
             this.ctx.count('bad-duration', 'data-loss', 'events with a negative duration or one over 7 days (CUPTI overflow) were dropped');
             return;
         }
-        this.baseUs ??= f.tsUs;
+        if (this.baseUs === undefined) {
+            this.baseUs = f.tsUs;
+            this.baseOffset = offset;
+        }
         const startNs = (f.tsUs - this.baseUs) * 1000 + f.tsFracNs;
+        // One bogus timestamp would stretch the window past what a double counts exactly: refused here,
+        // at this event, naming the event it is measured from (either of the two may be the bogus one).
+        if (!(Math.abs(startNs) <= MAX_FROM_FIRST_NS)) {
+            throw new ScanError(`expected a timestamp within ${MAX_FROM_FIRST_TEXT} of the first timed event (ts ${this.baseUs} µs, at byte ${this.baseOffset}), got ts ${f.tsUs} µs`, offset);
+        }
         this.categories.add(CATEGORY_LABEL[category]);
         switch (category) {
             case CAT_KERNEL:
@@ -12540,6 +13019,15 @@ class TraceSummary {
         const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
         const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
         this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
+    }
+    /**
+     * A user annotation on the CPU (its GPU copy is not counted twice): counted when its name says a
+     * generation phase. Names are not interned: serving engines put per-step numbers in them.
+     */
+    annotation() {
+        const name = this.fields.name();
+        if (name !== undefined)
+            this.generation.range(phaseOfName(name), name);
     }
     /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
     pythonFrame() {
@@ -13103,6 +13591,9 @@ function isRocprofTraceHead(head) {
  * python-frames.ts), per kernel its top sites with their share of its time. CUDA graph replays,
  * which carry no op, take the op and Python line of their graph's capture when the capture is in
  * the trace and the match is sound (graph-captures.ts); otherwise a notice says why not.
+ * With `record_shapes`, the activation shapes of the outermost matmul ops, in order of first use,
+ * and user annotations whose names say prefill or decode → timeline.matmulInputs / phaseRanges
+ * (generation-facts.ts; a bounded number of distinct shapes).
  * The file is streamed (traces can exceed memory and V8's string limit): only events of the
  * categories above are decoded; flow and other events are skipped by their bytes.
  * Limits: step windows come from the GPU projection of the annotation where present, else the CPU
@@ -13243,6 +13734,12 @@ function pythonNotices(summary) {
     }
     return [];
 }
+/** The matmul shapes and phase-naming ranges of the window (generation-facts.ts), where the trace has them. */
+function generationOf(summary) {
+    const matmulInputs = summary.generation.matmulInputs();
+    const phaseRanges = summary.generation.phaseRanges();
+    return { ...(matmulInputs ? { matmulInputs } : {}), ...(phaseRanges ? { phaseRanges } : {}) };
+}
 /* harmony default export */ const kineto_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'kineto-json',
     label: 'PyTorch profiler / Kineto trace (JSON)',
@@ -13304,7 +13801,7 @@ function pythonNotices(summary) {
             kernels: summary.kernelStats(),
             memops: summary.memopStats(),
             apiCalls: summary.apiStats(),
-            ...(hasTimeline ? { timeline: buildTimeline(summary.ops, windows, counts), deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
+            ...(hasTimeline ? { timeline: { ...buildTimeline(summary.ops, windows, counts), ...generationOf(summary) }, deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
             environment: kineto_json_environmentOf(summary),
             ...(notices.length ? { notices } : {}),
         };
@@ -18533,7 +19030,7 @@ async function ingestFile(path, format, options = {}) {
     return (0,common_importer/* runImporter */.EX)(importer, file, options);
 }
 async function ingestText(path, text, format, options = {}) {
-    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 692));
+    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 311));
     const file = inputFromText(path, text);
     const importer = format ? importerFor(format) : detectFormat(file);
     return runImporter(importer, file, options);
@@ -18547,17 +19044,21 @@ async function ingestText(path, text, format, options = {}) {
 
 __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   PATH_MAX_BYTES: () => (/* binding */ PATH_MAX_BYTES),
 /* harmony export */   expandInputSet: () => (/* binding */ expandInputSet),
 /* harmony export */   expandInputs: () => (/* binding */ expandInputs),
 /* harmony export */   writeOutput: () => (/* binding */ writeOutput)
 /* harmony export */ });
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(455);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(760);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(916);
-/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(949);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(916);
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(949);
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
+
 
 
 
@@ -18567,21 +19068,42 @@ const SKIPPED_IN_DIRECTORIES = /\.(md|txt|py|sh)$|(^|\/)\./i;
 async function expandInputs(inputs) {
     return (await expandInputSet(inputs)).files;
 }
-/** As expandInputs, also saying which files were found inside a directory rather than named. */
+/** Linux's PATH_MAX: a path of this many bytes or more cannot be opened. */
+const PATH_MAX_BYTES = 4096;
+/**
+ * As expandInputs, also saying which files were found inside a directory rather than named, and
+ * which entries of a folder were left out (a name that is not UTF-8, a path too long to open, an
+ * entry gone or unreadable): one such entry never costs the rest of the folder.
+ */
 async function expandInputSet(inputs) {
-    const files = await expandPaths(inputs);
-    const named = new Set(inputs);
-    return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))) };
-}
-async function expandPaths(inputs) {
     const files = [];
+    const leftOut = [];
+    await expandPaths(inputs, false, files, leftOut);
+    const named = new Set(inputs);
+    return { files, fromDirectories: new Set(files.filter((file) => !named.has(file))), leftOut };
+}
+/** A file name's bytes as text: printable ASCII as is, every other byte as \xNN. */
+function bytesText(name) {
+    return [...name].map((byte) => (byte >= 0x20 && byte < 0x7f && byte !== 0x5c ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`)).join('');
+}
+async function expandPaths(inputs, inFolder, files, leftOut) {
     for (const input of inputs) {
         let info;
         try {
-            info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.stat)(input);
+            if (Buffer.byteLength(input) >= PATH_MAX_BYTES)
+                throw Object.assign(new Error('path too long'), { code: 'ENAMETOOLONG' });
+            info = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.stat)(input);
         }
         catch (error) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .dz(input, `cannot read the input (${error.code ?? 'error'}); expected a capture file or a directory of them`);
+            const code = error.code ?? 'error';
+            if (!inFolder)
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(input, `cannot read the input (${code}); expected a capture file or a directory of them`);
+            // Found in a folder: left out with its reason, and the folder's other files are read.
+            const reason = code === 'ENAMETOOLONG'
+                ? `its path is ${Buffer.byteLength(input)} bytes, more than the system opens (PATH_MAX, ${PATH_MAX_BYTES} bytes)`
+                : `cannot read it (${code})`;
+            leftOut.push({ path: input.length > 300 ? `${input.slice(0, 150)}…${input.slice(-150)}` : input, reason });
+            continue;
         }
         if (!info.isDirectory()) {
             files.push(input);
@@ -18589,38 +19111,51 @@ async function expandPaths(inputs) {
         }
         let listed;
         try {
-            listed = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.readdir)(input, { withFileTypes: true });
+            // Names as bytes: a name that is not UTF-8 would come back as text naming another file.
+            listed = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.readdir)(input, { withFileTypes: true, encoding: 'buffer' });
         }
         catch (error) {
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .dz(input, `cannot read the folder (${error.code ?? 'error'}); expected a folder of capture files that this user may list`);
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(input, `cannot read the folder (${error.code ?? 'error'}); expected a folder of capture files that this user may list`);
         }
-        const entries = listed.sort((a, b) => a.name.localeCompare(b.name));
         const nested = [];
-        for (const entry of entries) {
+        for (const entry of listed) {
+            const name = entry.name.toString('utf8');
+            if (!Buffer.from(name, 'utf8').equals(entry.name)) {
+                leftOut.push({ path: (0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(input, bytesText(entry.name)), reason: 'its name is not valid UTF-8 (shown with its bytes as \\xNN); rename it to read it' });
+                continue;
+            }
             // Notes, scripts, hidden files, and a report of ours (a run's output folder holds one) are no capture.
-            if (SKIPPED_IN_DIRECTORIES.test(entry.name) || entry.name === _model_report_js__WEBPACK_IMPORTED_MODULE_3__/* .REPORT_FILE */ .Uq)
+            if (SKIPPED_IN_DIRECTORIES.test(name) || name === _model_report_js__WEBPACK_IMPORTED_MODULE_4__/* .REPORT_FILE */ .Uq)
                 continue;
             if (entry.isDirectory() || entry.isFile())
-                nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(input, entry.name));
+                nested.push((0,node_path__WEBPACK_IMPORTED_MODULE_2__.join)(input, name));
         }
-        files.push(...(await expandPaths(nested)));
+        nested.sort((a, b) => a.localeCompare(b));
+        await expandPaths(nested, true, files, leftOut);
     }
-    return files;
 }
-/** Write to a file, or to stdout for `-`. */
+/** Open for writing, created or truncated, and refused (ELOOP) when the path itself is a symbolic link. */
+const WRITE_NO_FOLLOW = node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_WRONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_CREAT | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_TRUNC | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NOFOLLOW;
+/**
+ * Write to a file, or to stdout for `-`. Never through a symbolic link at the target: a checkout
+ * may hold `profile-gate/report.md -> ~/.bashrc`, and following it would overwrite a file outside
+ * the workspace. Such a target is refused in one line; a folder on the way may be a link.
+ */
 async function writeOutput(target, text) {
     if (target === '-') {
         process.stdout.write(text);
         return;
     }
     try {
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(target), { recursive: true });
-        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.writeFile)(target, text);
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.mkdir)((0,node_path__WEBPACK_IMPORTED_MODULE_2__.dirname)(target), { recursive: true });
+        await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.writeFile)(target, text, { flag: WRITE_NO_FOLLOW });
     }
     catch (error) {
-        // A full disk or a path that cannot be a file: say which file, in one line.
         const { code, message } = error;
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .dz(target, `cannot write it (${code ?? 'error'}: ${message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')})`);
+        if (code === 'ELOOP')
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(target, 'is a symbolic link; expected a path that is not one (an output is never written through a link: remove it, or choose another path)');
+        // A full disk or a path that cannot be a file: say which file, in one line.
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .dz(target, `cannot write it (${code ?? 'error'}: ${message.replace(/^\w+: /, '').replace(/, \w+(?: '.*')?$/, '')})`);
     }
 }
 
@@ -18654,7 +19189,7 @@ function mean(values) {
 
 /***/ }),
 
-/***/ 728:
+/***/ 347:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -18670,7 +19205,7 @@ function mean(values) {
 /* harmony export */   di: () => (/* binding */ TimelineSchema),
 /* harmony export */   fo: () => (/* binding */ SourceSchema)
 /* harmony export */ });
-/* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, PythonSiteSchema, MetricSampleSchema, UtilSampleSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
+/* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, PythonSiteSchema, MetricSampleSchema, UtilSampleSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, MatmulInputShapeSchema, MatmulInputsSchema, PhaseRangesSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(816);
 /**
  * What one importer reads from one input file: the raw, unclassified facts of a capture.
@@ -18829,6 +19364,35 @@ const TimelineTransfersSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .I
     /** Copy time with no kernel running on the same device. */
     exposedNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
 });
+/**
+ * One activation shape of the outermost matmul ops of a trace that recorded shapes (Kineto
+ * `record_shapes`): the token rows one forward pass feeds its linear layers.
+ */
+const MatmulInputShapeSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    /** The op, as the trace names it (`aten::linear`, or an `aten::mm` that no linear encloses). */
+    op: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+    /** The activation input's shape less its feature dim: `[8, 512]` is 8 sequences of 512 tokens. */
+    rows: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative()),
+    /** Ops with this shape. */
+    ops: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().positive(),
+    /** Start of the first and of the last of them, ns from the first such op of any shape (CPU clock). */
+    firstNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(),
+    lastNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(),
+});
+const MatmulInputsSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    /** In order of first use; a bounded number of distinct shapes. */
+    shapes: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(MatmulInputShapeSchema),
+    /** Ops of shapes past the bound, counted only. */
+    otherOps: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+});
+/** Ranges (user annotations) whose names say a generation phase, e.g. SGLang's `step[EXTEND bs=15 toks=15360]`. */
+const PhaseRangesSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+    decode: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+    prefill: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+    /** The first name of each kind, as written. */
+    decodeName: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    prefillName: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+});
 /** What a per-launch trace (Kineto, rocprofv3 kernel_trace) says about time, beyond per-kernel sums. */
 const TimelineObjectSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     /** First GPU op start to last GPU op end, over all devices. */
@@ -18856,6 +19420,10 @@ const TimelineObjectSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc(
     communication: TimelineCommunicationSchema.optional(),
     /** Present when the trace holds host↔device copies. */
     transfers: TimelineTransfersSchema.optional(),
+    /** Present when the trace recorded the input shapes of its matmul ops. */
+    matmulInputs: MatmulInputsSchema.optional(),
+    /** Present when the trace's annotations name prefill or decode. */
+    phaseRanges: PhaseRangesSchema.optional(),
 });
 const TimelineSchema = TimelineObjectSchema.transform((timeline) => ({
     ...timeline,
@@ -19055,12 +19623,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   M9: () => (/* binding */ ReportSchema)
 });
 
-// UNUSED EXPORTS: ComparisonRowSchema, ComparisonSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, RowStatusSchema, RunInfoSchema, SeveritySchema, VerdictSchema
+// UNUSED EXPORTS: ComparisonRowSchema, ComparisonSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, RowStatusSchema, RunInfoSchema, SeveritySchema, SkippedInputSchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(816);
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(728);
+var capture = __nccwpck_require__(347);
 // EXTERNAL MODULE: ./src/model/family-ids.ts
 var family_ids = __nccwpck_require__(538);
 ;// CONCATENATED MODULE: ./src/model/profile.ts
@@ -19202,6 +19770,8 @@ const FindingSchema = schemas/* object */.Ikc({
     /** The evidence the finding rests on, each with its coverage ("kernel breakdown: 1,963 launches …"). */
     basis: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
 });
+/** An input left out of the analysis, and why (the reader's one line). */
+const SkippedInputSchema = schemas/* object */.Ikc({ path: schemas/* string */.YjP(), reason: schemas/* string */.YjP() });
 const VerdictSchema = schemas/* enum */.k5n(['pass', 'warn', 'fail', 'insufficient-data', 'invalid']);
 const RowStatusSchema = schemas/* enum */.k5n(['pass', 'improved', 'warn', 'fail', 'insufficient-data', 'info']);
 const ComparisonRowSchema = schemas/* object */.Ikc({
@@ -19285,6 +19855,11 @@ const ReportSchema = schemas/* object */.Ikc({
     apiCalls: schemas/* array */.YOg(capture/* ApiStatSchema */.CD),
     cpuFunctions: schemas/* array */.YOg(capture/* CpuFunctionSchema */.Ay),
     notices: schemas/* array */.YOg(capture/* NoticeSchema */.Kd),
+    /**
+     * Inputs that were given (inside a folder) but left out of the analysis, each with why: an
+     * unreadable or unrecognized capture. The verdict rests on the rest; its first line says so.
+     */
+    skippedInputs: schemas/* array */.YOg(SkippedInputSchema).default([]),
     deepDive: schemas/* array */.YOg(capture/* NcuResultSchema */.NB),
     findings: schemas/* array */.YOg(FindingSchema),
     verdict: VerdictSchema,
@@ -19347,7 +19922,7 @@ function reasonsFromMask(mask) {
 
 /***/ }),
 
-/***/ 311:
+/***/ 849:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20267,8 +20842,8 @@ function ranksOf(captures, classify, notices) {
 var fingerprint = __nccwpck_require__(187);
 // EXTERNAL MODULE: ./src/compare/percent-format.ts
 var percent_format = __nccwpck_require__(736);
-// EXTERNAL MODULE: ./src/compare/gate-options.ts
-var gate_options = __nccwpck_require__(263);
+// EXTERNAL MODULE: ./src/compare/gate-options.ts + 1 modules
+var gate_options = __nccwpck_require__(490);
 ;// CONCATENATED MODULE: ./src/compare/sequential.ts
 /**
  * Repeated looks at one A/B comparison (adaptive sampling): the planned runs are the first look, and
@@ -20809,10 +21384,15 @@ function findingRows(current, baseline, options) {
         let note = 'present in both';
         if (b === 0) {
             added.push(id);
-            const failing = options.failOn.includes(id);
+            // The strongest new hit decides, and its evidence is the line's (src/compare/verdict.ts).
+            const hit = (0,verdict/* strongest */.yX)(current.findings.filter((f) => f.id === id && f.severity !== 'info' && (0,verdict/* isPrimary */.Dn)(f)));
+            const listed = options.failOn.includes(id);
+            const failing = (0,verdict/* failsOn */.Hu)(hit, failOnOf(options));
             status = failing ? 'fail' : 'warn';
-            note = failing ? 'new since the baseline; in failOn' : 'new since the baseline';
-            reason = `new finding ${id}${failing ? ' (in failOn)' : ''}`;
+            note = failing ? 'new since the baseline; in failOn' : listed ? `new since the baseline; in failOn, below failOnSeverity ${options.failOnSeverity}` : 'new since the baseline';
+            reason = failing
+                ? (0,verdict/* failingFindingLine */.EK)(hit, `new finding ${id} (${hit.severity}, in fail-on)`)
+                : `new finding ${id} (${hit.severity}${listed ? `; in fail-on, below fail-on-severity ${options.failOnSeverity}` : ''})`;
         }
         else if (c === 0) {
             resolved.push(id);
@@ -20827,11 +21407,14 @@ function findingRows(current, baseline, options) {
     }
     return { rows, added, resolved };
 }
+function failOnOf(options) {
+    return { ids: options.failOn, severity: options.failOnSeverity };
+}
 const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
 function compare(current, baseline, optionsInput = {}, context = {}) {
     let options = (0,gate_options/* parseGateOptions */.dV)(optionsInput);
     if (!baseline)
-        return { ...(0,verdict/* judge */.S4)(current.findings, options.failOn), comparison: null };
+        return { ...(0,verdict/* judge */.S4)(current.findings, failOnOf(options)), comparison: null };
     const invalid = [];
     const notes = [];
     const mismatches = (0,fingerprint/* environmentMismatches */.EA)(baseline.environment, current.environment);
@@ -20899,7 +21482,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
     passParts.push('no new findings');
     const passLine = `no regression: ${passParts.join(', ')}`;
-    const judgement = (0,verdict/* judge */.S4)(current.findings, options.failOn, { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
+    const judgement = (0,verdict/* judge */.S4)(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
     const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
     const reasons = [...invalid, ...ranked.map((r) => r.reason), ...notes];
     if (judgement.verdict === 'pass')
@@ -21029,15 +21612,8 @@ function describeEvidence(evidence) {
     return evidence.strength === 'thin' ? `${label} (thin: ${evidence.thinBecause}): ${evidence.coverage}` : `${label}: ${evidence.coverage}`;
 }
 
-;// CONCATENATED MODULE: ./src/diagnose/rule.ts
-const REFERENCES_URL = 'https://github.com/profile-gate/profile-gate/blob/main/references/rules';
-function defineRule(rule) {
-    return rule;
-}
-function docsUrl(id) {
-    return `${REFERENCES_URL}/${id}.md`;
-}
-
+// EXTERNAL MODULE: ./src/diagnose/rule.ts
+var diagnose_rule = __nccwpck_require__(248);
 // EXTERNAL MODULE: ./src/diagnose/profile-measures.ts
 var profile_measures = __nccwpck_require__(307);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
@@ -21050,7 +21626,7 @@ var profile_measures = __nccwpck_require__(307);
 
 const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
 const COMPILE_NOTICE = /compil|autotun/i;
-/* harmony default export */ const capture_includes_warmup = (defineRule({
+/* harmony default export */ const capture_includes_warmup = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'capture-includes-warmup',
         severity: 'warning',
@@ -21141,7 +21717,7 @@ function subjectsOf(profile) {
     const c = collectiveOf(profile.families);
     return [{ label: 'the run', totalKernelNs: profile.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: profile.timeline }];
 }
-/* harmony default export */ const communication_bound = (defineRule({
+/* harmony default export */ const communication_bound = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'communication-bound',
         severity: 'warning',
@@ -21151,24 +21727,19 @@ function subjectsOf(profile) {
         description: 'Collective kernels (NCCL/RCCL, custom all-reduce) that no compute overlaps take a large share of the active span on some rank; smaller shares are reported as info.',
         defaults: { minCollectiveShare: 0.05, maxExposedShare: 0.15, minCollectiveLaunches: 10 },
     },
-    check({ profile, options }) {
+    check({ profile, options, note }) {
         const subjects = subjectsOf(profile).filter((s) => s.totalKernelNs > 0 && s.collectiveNs / s.totalKernelNs >= options.minCollectiveShare);
         if (subjects.length === 0)
             return [];
         const workload = workloadOf(profile);
         const measured = subjects.filter((s) => s.timeline?.communication && s.timeline.activeSpanNs > 0);
         if (measured.length === 0) {
-            // No per-launch timeline: the share of kernel time is known, its overlap is not.
+            // No per-launch timeline: the share of kernel time is known, its overlap is not. A note on the
+            // evidence (the share is in the family table), not a finding.
             const top = subjects.reduce((a, b) => (b.collectiveNs / b.totalKernelNs > a.collectiveNs / a.totalKernelNs ? b : a));
             const share = top.collectiveNs / top.totalKernelNs;
-            return [
-                {
-                    severity: 'info',
-                    message: `Collectives take ${(0,profile_measures/* percent */.KN)(share)} of kernel time${top.label === 'the run' ? '' : ` on ${top.label}`}; how much of it compute hides is not in this capture (no per-launch timeline).`,
-                    evidence: { collectiveShare: (0,profile_measures/* round */.LI)(share), collectiveLaunches: top.collectiveLaunches, workload, signals: 'kernel-share' },
-                    advice: `A PyTorch profiler or rocprofv3 kernel trace shows whether the collectives overlap compute. ${ADVICE[workload]}`,
-                },
-            ];
+            note(`not established: collectives take ${(0,profile_measures/* percent */.KN)(share)} of kernel time${top.label === 'the run' ? '' : ` on ${top.label}`} (${top.collectiveLaunches} launches), but how much of it compute hides is not in this capture (no per-launch timeline); a PyTorch profiler or rocprofv3 kernel trace shows whether the collectives overlap compute.`);
+            return [];
         }
         const read = measured.map((s) => {
             const timeline = s.timeline;
@@ -21248,7 +21819,7 @@ function patternOf(kernel) {
     const found = PATTERNS.find(([pattern]) => pattern.test(kernel.name));
     return found ? found[1] : 'copies';
 }
-/* harmony default export */ const copy_heavy = (defineRule({
+/* harmony default export */ const copy_heavy = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'copy-heavy',
         severity: 'warning',
@@ -21311,7 +21882,7 @@ var deep_dive_request = __nccwpck_require__(959);
 
 
 
-/* harmony default export */ const dominant_kernel = (defineRule({
+/* harmony default export */ const dominant_kernel = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'dominant-kernel',
         severity: 'info',
@@ -21390,7 +21961,7 @@ function kernelReportCommand(format) {
         return 'nsys stats --report cuda_gpu_kern_sum --format csv profile.nsys-rep';
     return CAPTURE_COMMAND;
 }
-/* harmony default export */ const empty_capture = (defineRule({
+/* harmony default export */ const empty_capture = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'empty-capture',
         severity: 'warning',
@@ -21473,7 +22044,7 @@ function kernelReportCommand(format) {
 /** Hardware clock-event reasons were active: the numbers describe a slowed GPU, not the code. */
 
 
-/* harmony default export */ const gpu_throttled = (defineRule({
+/* harmony default export */ const gpu_throttled = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'gpu-throttled',
         severity: 'warning',
@@ -21515,7 +22086,7 @@ function kernelReportCommand(format) {
 
 
 const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
-/* harmony default export */ const graph_level_trace = (defineRule({
+/* harmony default export */ const graph_level_trace = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'graph-level-trace',
         severity: 'warning',
@@ -21669,7 +22240,7 @@ const GRID_ADVICE = {
     reduction: 'Give the GPU more blocks: split each row over several blocks, or fuse the reduction into its producer.',
     other: 'Give the GPU more blocks: smaller work per block, more work per launch (batching), or independent kernels on concurrent streams.',
 };
-/* harmony default export */ const grid_too_small = (defineRule({
+/* harmony default export */ const grid_too_small = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'grid-too-small',
         severity: 'warning',
@@ -21732,7 +22303,7 @@ const GRID_ADVICE = {
 
 
 
-/* harmony default export */ const healthy_dense_decode = (defineRule({
+/* harmony default export */ const healthy_dense_decode = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'healthy-dense-decode',
         severity: 'info',
@@ -21771,7 +22342,7 @@ const GRID_ADVICE = {
 /** The kernel mix of a healthy MoE decode: expert matmuls dominate, routing and gathers stay small. */
 
 
-/* harmony default export */ const healthy_moe_decode = (defineRule({
+/* harmony default export */ const healthy_moe_decode = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'healthy-moe-decode',
         severity: 'info',
@@ -21858,7 +22429,7 @@ function adviceFor(profile) {
         command,
     };
 }
-/* harmony default export */ const host_bound = (defineRule({
+/* harmony default export */ const host_bound = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'host-bound',
         severity: 'warning',
@@ -21868,7 +22439,7 @@ function adviceFor(profile) {
         description: 'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',
         defaults: { maxMeanUtilPercent: 40, partialMeanUtilPercent: 70, maxBusyFraction: 0.5, maxGpuTimeUtilPercent: 40 },
     },
-    check({ profile, options }) {
+    check({ profile, options, note }) {
         const found = readings(profile);
         const steady = found.filter((r) => r.steady);
         const evidence = {};
@@ -21940,14 +22511,9 @@ function adviceFor(profile) {
         const sync = syncShare(profile);
         if (sync !== undefined && sync >= SYNC_API_SHARE)
             return []; // the host spent its time waiting for the GPU
-        const hit = {
-            severity: 'info',
-            message: `Utilization sampled over whole processes averages ${(0,profile_measures/* round */.LI)(util.meanPercent, 1)}% (${util.sampleCount} samples, start-up included): that does not show the steady loop. Host-bound is not established.`,
-            evidence: { ...evidence, signals: 'whole-process-utilization' },
-            advice: `To decide, measure the steady window: have the workload print {"kind":"run","tok_s":…,"t_start":…,"t_end":…} per timed run (utilization is then read inside those windows), or profile a capture range around steady steps. ${advice}`,
-            command,
-        };
-        return [hit];
+        // A statement about the evidence, not about the run: a note on the report, not a finding.
+        note(`not established: utilization sampled over whole processes averages ${(0,profile_measures/* round */.LI)(util.meanPercent, 1)}% (${util.sampleCount} samples, start-up included), which does not show the steady loop. To decide, have the workload print {"kind":"run","tok_s":…,"t_start":…,"t_end":…} per timed run (utilization is then read inside those windows), or profile a capture range around steady steps.`);
+        return [];
     },
 }));
 
@@ -22166,7 +22732,7 @@ function offChipEvidence(result) {
     const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
     return offChip ? { memoryUnit: offChip.unit, memoryPercent: Math.round(offChip.percent * 100) / 100 } : {};
 }
-/* harmony default export */ const kernel_compute_bound = (defineRule({
+/* harmony default export */ const kernel_compute_bound = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'kernel-compute-bound',
         severity: 'info',
@@ -22228,7 +22794,7 @@ function offChipEvidence(result) {
 
 /** Below this achieved occupancy the advice points at the occupancy limiter (as low-occupancy does by default). */
 const FEW_WARPS_PERCENT = 25;
-/* harmony default export */ const kernel_latency_bound = (defineRule({
+/* harmony default export */ const kernel_latency_bound = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'kernel-latency-bound',
         severity: 'warning',
@@ -22313,7 +22879,7 @@ const FEW_WARPS_PERCENT = 25;
 
 
 
-/* harmony default export */ const kernel_memory_bound = (defineRule({
+/* harmony default export */ const kernel_memory_bound = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'kernel-memory-bound',
         severity: 'info',
@@ -22389,7 +22955,7 @@ const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last
  * it; the lever is the tile or the algorithm. (A GEMV streams its weights and has no such tile.)
  */
 const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in registers and shared memory, so one or two blocks per SM is its design, not a fault to fix with register caps. The lever is the tile or algorithm: let the library pick another (cuBLASLt heuristics or autotuning, torch.compile mode="max-autotune", another attention backend), or in Triton try smaller BLOCK sizes or more stages; check too that the kernel is built for this GPU\'s architecture. Run the command below for the warp stall reasons of this launch.';
-/* harmony default export */ const low_occupancy = (defineRule({
+/* harmony default export */ const low_occupancy = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'low-occupancy',
         severity: 'info',
@@ -22464,7 +23030,7 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
 /** MoE routing and token gather/scatter rival the expert matmuls they serve. */
 
 
-/* harmony default export */ const moe_routing_heavy = (defineRule({
+/* harmony default export */ const moe_routing_heavy = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'moe-routing-heavy',
         severity: 'warning',
@@ -22505,7 +23071,7 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
 
 
 
-/* harmony default export */ const quant_prep_heavy = (defineRule({
+/* harmony default export */ const quant_prep_heavy = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'quant-prep-heavy',
         severity: 'warning',
@@ -22587,7 +23153,7 @@ function extraFamily(slow, others) {
     }
     return best;
 }
-/* harmony default export */ const rank_imbalance = (defineRule({
+/* harmony default export */ const rank_imbalance = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'rank-imbalance',
         severity: 'warning',
@@ -22630,12 +23196,163 @@ function extraFamily(slow, others) {
     },
 }));
 
+;// CONCATENATED MODULE: ./src/diagnose/decode-steps.ts
+
+
+/** A shape as people write it: 8×512. */
+function shapeText(rows) {
+    return rows.join('×');
+}
+const lengthOf = (shape) => shape.rows.at(-1);
+const growthAt = (passes, index) => lengthOf(passes[index]) - lengthOf(passes[index - 1]);
+/** True when pass `next` continues the run that starts at `start`: after its last pass in time, longer by the run's step. */
+function continues(passes, start, next) {
+    const step = growthAt(passes, next);
+    if (step <= 0 || passes[next - 1].lastNs >= passes[next].firstNs)
+        return false;
+    if (step !== 1 && step * 8 > lengthOf(passes[start]))
+        return false;
+    return next - start < 2 || step === growthAt(passes, start + 1);
+}
+/**
+ * The longest run of passes whose inputs grow by a constant step, in time order, each pass done
+ * before the next starts, with the same number of ops each. A step of more than an eighth of the
+ * first length is a sweep of prompt lengths, not generation.
+ */
+function growingInputs(shapes, minSteps) {
+    const groups = new Map();
+    for (const shape of shapes) {
+        if (shape.rows.length === 0)
+            continue;
+        const key = `${shape.op}|${shape.rows.slice(0, -1).join(',')}`;
+        const list = groups.get(key) ?? [];
+        list.push(shape);
+        groups.set(key, list);
+    }
+    let best;
+    for (const group of groups.values()) {
+        if (group.length < minSteps)
+            continue;
+        // The passes are the shapes with the usual op count (a head on the last token has fewer).
+        const counts = new Map();
+        for (const shape of group)
+            counts.set(shape.ops, (counts.get(shape.ops) ?? 0) + 1);
+        const opsPerStep = [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0][0];
+        const passes = group.filter((shape) => shape.ops === opsPerStep).sort((a, b) => a.firstNs - b.firstNs);
+        let start = 0;
+        for (let next = 1; next <= passes.length; next++) {
+            if (next < passes.length && continues(passes, start, next))
+                continue;
+            const steps = next - start;
+            if (steps >= minSteps && steps > (best?.steps ?? 0)) {
+                best = { op: passes[start].op, first: passes[start].rows, last: passes[next - 1].rows, steps, opsPerStep, growth: growthAt(passes, start + 1) };
+            }
+            // A run broken by a change of step may start a new one at its last pass.
+            start = next < passes.length && continues(passes, next - 1, next) ? next - 1 : next;
+        }
+    }
+    return best;
+}
+/** GPU work late over early in the profiler steps (the first step skipped: it may hold the prompt). */
+function profilerStepGrowth(profile) {
+    const steps = profile.timeline?.steps ?? [];
+    if (steps.length < 5)
+        return undefined;
+    const busy = steps.slice(1).map((s) => s.gpuBusyNs);
+    const quarter = Math.max(1, Math.floor(busy.length / 4));
+    const early = (0,averages/* median */.J)(busy.slice(0, quarter));
+    return early > 0 ? (0,averages/* median */.J)(busy.slice(-quarter)) / early : undefined;
+}
+/**
+ * The most-used input of one token per sequence (a batch × 1 shape), when such inputs are most of
+ * the matmul ops (a head on the last position alone, one op per step, is not).
+ */
+function oneTokenInputsOf(inputs) {
+    let most;
+    let oneTokenOps = 0;
+    let allOps = inputs.otherOps;
+    for (const shape of inputs.shapes) {
+        allOps += shape.ops;
+        if (shape.rows.length < 2 || shape.rows.at(-1) !== 1)
+            continue;
+        oneTokenOps += shape.ops;
+        if (!most || shape.ops > most.ops)
+            most = shape;
+    }
+    return oneTokenOps * 2 > allOps ? most : undefined;
+}
+function samplingLaunchesOf(profile) {
+    let most = 0;
+    for (const kernel of profile.kernels)
+        if (kernel.family === 'sampling' && kernel.instances > most)
+            most = kernel.instances;
+    return most;
+}
+const DECODE_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'];
+function decodeSteps(profile, options) {
+    const timeline = profile.timeline;
+    const samplingLaunches = samplingLaunchesOf(profile);
+    const growing = timeline?.matmulInputs ? growingInputs(timeline.matmulInputs.shapes, options.minDecodeSteps) : undefined;
+    const ranges = timeline?.phaseRanges;
+    const outputTokens = (0,profile_measures/* metricValue */.a3)(profile, 'output_tokens');
+    const stepGrowth = profilerStepGrowth(profile);
+    const oneToken = timeline?.matmulInputs && !growing ? oneTokenInputsOf(timeline.matmulInputs) : undefined;
+    const base = {
+        samplingLaunches,
+        ...(growing ? { growing } : {}),
+        ...(oneToken ? { oneTokenInputs: oneToken } : {}),
+        ...(stepGrowth !== undefined ? { profilerStepGrowth: stepGrowth } : {}),
+    };
+    // What the window itself shows wins over what the workload reports about its whole run.
+    let prefillOnly;
+    if (!growing) {
+        if (outputTokens !== undefined && outputTokens <= 1)
+            prefillOnly = `the workload reports ${outputTokens} output token`;
+        else if (ranges && ranges.prefill > 0 && ranges.decode === 0)
+            prefillOnly = `the trace's ranges name prefill only (${ranges.prefill}, e.g. \`${ranges.prefillName ?? ''}\`)`;
+        else if (samplingLaunches === 1 && (timeline?.steps.length ?? 0) <= 1)
+            prefillOnly = 'one sampling launch: the window generates one token per sequence';
+    }
+    if (prefillOnly)
+        return { ...base, signals: [], prefillOnly, text: prefillOnly };
+    const signals = [];
+    const parts = [];
+    if (growing) {
+        signals.push('growing-inputs');
+        parts.push(`${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps`);
+    }
+    if (ranges && ranges.decode >= options.minDecodeSteps) {
+        signals.push('decode-ranges');
+        parts.push(`${ranges.decode} ranges name decode (e.g. \`${ranges.decodeName ?? ''}\`)`);
+    }
+    if (samplingLaunches >= options.minDecodeSteps) {
+        signals.push('sampling');
+        const steps = timeline?.steps.length ?? 0;
+        parts.push(`${samplingLaunches} sampling launches${steps > 1 ? ` over ${steps} profiler steps` : ''}`);
+    }
+    if (stepGrowth !== undefined && stepGrowth >= options.minStepGrowth) {
+        signals.push('step-growth');
+        parts.push(`GPU work per profiler step grows ${Math.round(stepGrowth * 100) / 100}× over ${timeline.steps.length} steps`);
+    }
+    const reported = DECODE_METRICS.filter((name) => (0,profile_measures/* metricValue */.a3)(profile, name) !== undefined);
+    if (reported.length > 0 || (outputTokens !== undefined && outputTokens > 1)) {
+        signals.push('decode-metrics');
+        const names = [...reported, ...(outputTokens !== undefined && outputTokens > 1 ? [`output_tokens ${outputTokens}`] : [])];
+        parts.push(`the workload reports ${names.join(', ')}`);
+    }
+    return { ...base, signals, text: parts.join('; ') };
+}
+
 ;// CONCATENATED MODULE: ./src/diagnose/rules/re-prefill.ts
 /**
  * Decode redoes the prompt every step: a missing or unused KV cache turns generation into O(n²).
- * Two things must both hold: a prefill-shaped linear mix that repeats every step, and decode that
- * costs what a prompt costs (each output token about as slow as the first one, or GPU work per step
- * growing with position). The mix alone is at most a warning that says what would confirm it.
+ * Nothing fires without evidence that the window holds decode steps (decode-steps.ts): a prefill
+ * step, a single forward pass, a diffusion or encoder step are prefill-shaped too. With decode
+ * steps, two things must hold: a prefill-shaped linear mix, and decode that costs what a prompt
+ * costs. The second is confirmed by matmul inputs that grow a token each step (recorded shapes),
+ * by each output token being about as slow as the first one, or by GPU work per step growing with
+ * position; then it is an error that leads the findings (a correctness bug, whatever else limits the
+ * run). Decode steps with the mix but nothing confirming it are a warning that says what would.
  * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
  * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
  * 128×128 tile.
@@ -22645,19 +23362,18 @@ function extraFamily(slow, others) {
 
 
 
+
 /** A decode token costing at least this fraction of the time to first token is prefill-priced. */
 const TPOT_OF_TTFT = 0.5;
 /** Below this fraction decode is clearly priced like decode: the throughput contradicts re-prefill. */
 const TPOT_OF_TTFT_DECODE = 0.2;
-/** GPU work late in the run over GPU work early in it (first step or decile skipped: it holds the prompt). */
+/**
+ * GPU work late in the run over GPU work early in it (first step or decile skipped: it holds the
+ * prompt). Read only once decode steps are known: tenths of one forward pass vary as much.
+ */
 function stepGrowth(profile) {
-    const steps = profile.timeline?.steps ?? [];
-    if (steps.length >= 5) {
-        const busy = steps.slice(1).map((s) => s.gpuBusyNs);
-        const quarter = Math.max(1, Math.floor(busy.length / 4));
-        const early = (0,averages/* median */.J)(busy.slice(0, quarter));
-        return early > 0 ? (0,averages/* median */.J)(busy.slice(-quarter)) / early : undefined;
-    }
+    if ((profile.timeline?.steps.length ?? 0) >= 5)
+        return profilerStepGrowth(profile);
     const deciles = profile.timeline?.busyByDecile ?? [];
     if (deciles.length === 10) {
         const early = (0,averages/* mean */.i)(deciles.slice(1, 4));
@@ -22678,69 +23394,87 @@ function prefillMix(profile) {
     }
     return { ns: strong.ns + hintNs, instances: strong.instances + hintInstances, hintNs };
 }
-/* harmony default export */ const re_prefill = (defineRule({
+/* harmony default export */ const re_prefill = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 're-prefill',
         severity: 'error',
         title: 'Decode re-runs prefill every step (KV cache missing)',
         stage: 'kernels',
         needs: ['kernel-breakdown'],
-        description: 'Prefill-shaped GEMMs dominate and run every step while tokens are generated, and decode costs what a prompt costs: the KV cache is missing or unused, so each step recomputes the whole sequence.',
-        defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5 },
+        description: 'The window holds decode steps and prefill-shaped GEMMs dominate them: the KV cache may be missing or unused, so each step recomputes the whole sequence; an error when inputs that grow a token each step, prompt-priced tokens or growing step work confirm it.',
+        defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5, minDecodeSteps: 3 },
     },
     check({ profile, options }) {
+        // No decode step in the window: nothing can be re-run, whatever the GEMMs look like.
+        const decode = decodeSteps(profile, options);
+        if (decode.signals.length === 0)
+            return [];
+        // Recorded shapes that feed one token per sequence: the cache is used, whatever the batch makes of the GEMMs.
+        if (decode.oneTokenInputs)
+            return [];
+        const growing = decode.growing;
         const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
         const prefill = prefillMix(profile);
-        const decode = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
+        const decodeGemms = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
         if (linear.ns === 0 || prefill.instances === 0)
             return [];
         const prefillShare = prefill.ns / linear.ns;
-        const launchShare = prefill.instances / (prefill.instances + decode.instances);
+        const launchShare = prefill.instances / (prefill.instances + decodeGemms.instances);
         if (prefillShare < options.minPrefillShare || launchShare < options.minPrefillLaunchShare)
             return [];
-        const outputTokens = (0,profile_measures/* metricValue */.a3)(profile, 'output_tokens');
-        if (outputTokens !== undefined && outputTokens <= 1)
-            return []; // a prefill-only workload
         const growth = stepGrowth(profile);
         const grows = growth !== undefined && growth >= options.minStepGrowth;
         const batch = (0,profile_measures/* batchSize */.CJ)(profile);
         // A batched decode legitimately runs multi-row GEMMs every step; then only growth can tell.
-        if (batch !== undefined && batch > 1 && !grows)
+        if (batch !== undefined && batch > 1 && !grows && !growing)
             return [];
         const ttft = (0,profile_measures/* metricValue */.a3)(profile, 'ttft_ms');
         const tpot = (0,profile_measures/* metricValue */.a3)(profile, 'tpot_ms');
         const tokenPricedLikePrompt = ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft >= TPOT_OF_TTFT;
-        if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows)
+        if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows && !growing)
             return [];
         const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
-        const confirmed = (tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows);
+        const confirmed = growing !== undefined || ((tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows));
+        const outputTokens = (0,profile_measures/* metricValue */.a3)(profile, 'output_tokens');
         const decodeTokS = (0,profile_measures/* metricValue */.a3)(profile, 'decode_tok_s');
         const evidence = {
+            decodeEvidence: decode.signals.join('+'),
             prefillShare: (0,profile_measures/* round */.LI)(prefillShare),
             prefillLaunchShare: (0,profile_measures/* round */.LI)(launchShare),
             prefillLaunches: prefill.instances,
-            decodeLaunches: decode.instances,
+            decodeLaunches: decodeGemms.instances,
             shapeFrom: fromHintsOnly ? 'tile-names' : 'shapes',
             confirmed,
+            ...(growing
+                ? { growingOp: growing.op, inputsFirst: shapeText(growing.first), inputsLast: shapeText(growing.last), growingSteps: growing.steps, rowsPerStep: growing.growth }
+                : {}),
+            ...(decode.samplingLaunches > 0 ? { samplingLaunches: decode.samplingLaunches } : {}),
             ...(growth !== undefined ? { stepGrowth: (0,profile_measures/* round */.LI)(growth, 3) } : {}),
             ...(ttft !== undefined && tpot !== undefined && ttft > 0 ? { tpotOverTtft: (0,profile_measures/* round */.LI)(tpot / ttft, 3) } : {}),
             ...(outputTokens !== undefined ? { outputTokens } : {}),
             ...(decodeTokS !== undefined ? { decodeTokS } : {}),
         };
         const fix = 'Make decode read the KV cache and feed only the new token: transformers: do not pass use_cache=False (and return past_key_values from a custom forward); MAX custom architecture: wire the KV-cache inputs into attention and let decode steps take one token per sequence.';
+        const mix = `prefill-shaped GEMMs are ${(0,profile_measures/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,profile_measures/* percent */.KN)(launchShare)} of GEMM launches${fromHintsOnly && !growing ? ' (shapes read from tile names, a weak hint)' : ''}`;
         if (!confirmed) {
             return [
                 {
                     severity: 'warning',
-                    message: `Prefill-shaped GEMMs are ${(0,profile_measures/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,profile_measures/* percent */.KN)(launchShare)} of GEMM launches${fromHintsOnly ? ' (shapes read from tile names, a weak hint)' : ''}: decode may be recomputing the sequence each step. Throughput does not confirm it.`,
+                    message: `Decode steps (${decode.text}) run prefill-shaped work: ${mix}. Decode may be recomputing the sequence each step; neither input shapes nor throughput confirm it.`,
                     evidence,
-                    advice: `To confirm, time two generation lengths: with a working KV cache per-token time stays flat as max-new-tokens grows, and time per output token stays far below time to first token (report ttft_ms and tpot_ms, or capture per-step ranges). If it is re-prefill: ${fix}`,
+                    advice: `To confirm, time two generation lengths: with a working KV cache per-token time stays flat as max-new-tokens grows, and time per output token stays far below time to first token (report ttft_ms and tpot_ms), or profile with record_shapes=True: without a cache the linear inputs grow by a token every step. If it is re-prefill: ${fix}`,
                 },
             ];
         }
+        const why = growing
+            ? `${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps (${growing.first.length > 1 && growing.growth === 1 ? 'a token more per sequence' : `${growing.growth} rows more`} each step: the whole sequence is fed again)`
+            : grows
+                ? `GPU work per step grows ${(0,profile_measures/* round */.LI)(growth, 2)}× over the run`
+                : `each output token takes ${(0,profile_measures/* round */.LI)((tpot / ttft) * 100, 1)}% of the time to first token`;
         return [
             {
-                message: `Prefill-shaped GEMMs are ${(0,profile_measures/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,profile_measures/* percent */.KN)(launchShare)} of GEMM launches, and ${grows ? `GPU work per step grows ${(0,profile_measures/* round */.LI)(growth, 2)}× over the run` : `each output token takes ${(0,profile_measures/* round */.LI)((tpot / ttft) * 100, 1)}% of the time to first token`}: each decode step recomputes the sequence (O(n²)).`,
+                headline: true,
+                message: `Each decode step recomputes the whole sequence (O(n²)): ${why}, and ${mix}.`,
                 evidence,
                 advice: `${fix} Confirm the fix by timing two generation lengths: per-token time must stay flat as max-new-tokens grows.`,
             },
@@ -22759,7 +23493,7 @@ function prefillMix(profile) {
 const HOST_COPY_KINDS = ['memcpy-htod', 'memcpy-dtoh'];
 /** Kineto names copies from unpinned memory `(Pageable -> Device)` / `(Device -> Pageable)`. */
 const PAGEABLE = /pageable/i;
-/* harmony default export */ const transfer_bound = (defineRule({
+/* harmony default export */ const transfer_bound = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'transfer-bound',
         severity: 'warning',
@@ -22838,7 +23572,7 @@ function excessOf(result, space) {
     const fired = result.rules.find((r) => r.name === rule && RULE_SHARE.test(r.description));
     return fired ? { space, share: Number(RULE_SHARE.exec(fired.description)[1]) / 100, source: 'ncu rule' } : undefined;
 }
-/* harmony default export */ const uncoalesced_access = (defineRule({
+/* harmony default export */ const uncoalesced_access = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'uncoalesced-access',
         severity: 'warning',
@@ -22903,14 +23637,14 @@ function excessOf(result, space) {
 
 /** llama.cpp's ggml kernels: their fused path is a run flag, not a code change. */
 const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_attn_ext/m;
-/* harmony default export */ const unfused_attention = (defineRule({
+/* harmony default export */ const unfused_attention = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'unfused-attention',
-        severity: 'warning',
+        severity: 'error',
         title: 'Attention is not fused',
         stage: 'kernels',
         needs: ['kernel-breakdown'],
-        description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise.',
+        description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise (an error when no fused attention kernel ran at all, a warning when some did).',
         defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
     },
     check({ profile, options }) {
@@ -22923,8 +23657,13 @@ const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_att
             return [];
         if (unexplained < options.minSoftmaxPerLinearLaunch * linear.instances)
             return [];
+        // Conclusive when no fused attention kernel ran at all: every layer's attention is matmul +
+        // softmax. With some fused launches beside the softmax ones the reading is mixed (another
+        // softmax user, one path fused and one not): a warning, which does not fail by default.
+        const conclusive = fused.instances === 0;
         return [
             {
+                severity: conclusive ? 'error' : 'warning',
                 message: `Attention appears unfused: ${softmax.instances} softmax launches (${(0,profile_measures/* percent */.KN)(softmax.share)} of kernel time) against ${fused.instances} fused attention launches.`,
                 evidence: {
                     softmaxShare: (0,profile_measures/* round */.LI)(softmax.share),
@@ -22950,7 +23689,7 @@ const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_att
 const MEAN_REDUCE = /MeanOps|mean_kernel|WelfordOps/;
 const NORM_PIECES = /MeanOps|mean_kernel|WelfordOps|rsqrt_kernel|pow_tensor_scalar/;
 const ROTATE_HALF = /neg_kernel/;
-/* harmony default export */ const unfused_norm_rope = (defineRule({
+/* harmony default export */ const unfused_norm_rope = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'unfused-norm-rope',
         severity: 'warning',
@@ -23017,7 +23756,7 @@ const ROTATE_HALF = /neg_kernel/;
 
 
 // Keep sorted by id; a test checks it.
-const RULES = [
+const rules_RULES = [
     capture_includes_warmup,
     communication_bound,
     copy_heavy,
@@ -23052,27 +23791,37 @@ const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
 const LOWER = { error: 'warning', warning: 'info', info: 'info' };
 /** Findings that explain the whole run; kernel findings below them are secondary. */
 const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture', 'communication-bound', 'transfer-bound']);
-/** One rule over one profile, evidence gate and severity cap included (what the rule tester runs too). */
-function checkRule(rule, profile, options, evidence = gatherEvidence(profile)) {
+/**
+ * One rule over one profile, evidence gate and severity cap included (what the rule tester runs too).
+ * The rule's notes about the evidence go into `notes`, when given.
+ */
+function checkRule(rule, profile, options, evidence = gatherEvidence(profile), notes) {
     const used = evidenceFor(rule.meta.needs, evidence);
     if (used === null)
         return [];
     const thin = used.some((e) => e.strength === 'thin');
     const basis = used.map(describeEvidence);
-    return rule.check({ profile, options, evidence }).map((hit) => {
+    const note = (message) => notes?.push({ code: diagnose_rule/* DIAGNOSIS_NOTE */.f_, severity: 'info', message: `${rule.meta.id}: ${message}` });
+    return rule.check({ profile, options, evidence, note }).map(({ headline, ...hit }) => {
         const declared = hit.severity ?? rule.meta.severity;
-        return { ...hit, severity: thin ? LOWER[declared] : declared, basis };
+        const severity = thin ? LOWER[declared] : declared;
+        return { ...hit, severity, basis, ...(headline && severity === 'error' ? { headline: true } : {}) };
     });
 }
 function runRules(profile, config = {}, rules = RULES) {
+    return diagnose(profile, config, rules).findings;
+}
+/** The findings of every rule, and the rules' notes about the evidence (notices, never findings). */
+function diagnose(profile, config = {}, rules = rules_RULES) {
     const disabled = new Set(config.disabled ?? []);
     const evidence = gatherEvidence(profile);
     const findings = [];
+    const notes = [];
     for (const rule of rules) {
         if (disabled.has(rule.meta.id))
             continue;
         const options = { ...rule.meta.defaults, ...(config.options?.[rule.meta.id] ?? {}) };
-        for (const hit of checkRule(rule, profile, options, evidence)) {
+        for (const hit of checkRule(rule, profile, options, evidence, notes)) {
             findings.push({
                 id: rule.meta.id,
                 severity: hit.severity,
@@ -23083,26 +23832,28 @@ function runRules(profile, config = {}, rules = RULES) {
                 ...(hit.command ? { command: hit.command } : {}),
                 ...(hit.kernel ? { kernel: hit.kernel } : {}),
                 ...(hit.deepDive ? { deepDive: hit.deepDive } : {}),
-                docs: docsUrl(rule.meta.id),
+                docs: (0,diagnose_rule/* docsUrl */.fs)(rule.meta.id),
                 secondary: false,
                 basis: hit.basis,
                 stage: rule.meta.stage,
+                headline: hit.headline === true,
             });
         }
     }
     const runLevel = findings.some((f) => RUN_LEVEL_IDS.has(f.id) && f.severity !== 'info');
     for (const finding of findings) {
-        if (runLevel && (finding.stage === 'kernels' || finding.stage === 'deep-dive'))
+        if (runLevel && !finding.headline && (finding.stage === 'kernels' || finding.stage === 'deep-dive'))
             finding.secondary = true;
     }
-    findings.sort((a, b) => Number(a.secondary) - Number(b.secondary) ||
+    findings.sort((a, b) => Number(b.headline) - Number(a.headline) ||
+        Number(a.secondary) - Number(b.secondary) ||
         STAGE_ORDER[a.stage] - STAGE_ORDER[b.stage] ||
         SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
-    return findings.map(({ stage: _stage, ...finding }) => finding);
+    return { findings: findings.map(({ stage: _stage, headline: _headline, ...finding }) => finding), notes };
 }
 
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 48 modules
-var registry = __nccwpck_require__(70);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 49 modules
+var registry = __nccwpck_require__(57);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(916);
 ;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts
@@ -23360,11 +24111,12 @@ function checkMergeable(captures, allowMixed) {
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
 var model_report = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(901);
+var version = __nccwpck_require__(692);
 ;// CONCATENATED MODULE: ./src/pipeline/analyze.ts
 /**
  * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
  */
+
 
 
 
@@ -23385,6 +24137,7 @@ async function ingestAll(inputs, format) {
 async function ingestReadable(inputs, format, skippable = new Set(), options = {}, reading) {
     const captures = [];
     const notices = [];
+    const skipped = [];
     let firstError;
     for (const input of inputs) {
         reading?.(input);
@@ -23396,11 +24149,12 @@ async function ingestReadable(inputs, format, skippable = new Set(), options = {
                 throw error;
             firstError ??= error;
             notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
+            skipped.push({ path: input, reason: error.expected });
         }
     }
     if (captures.length === 0 && firstError)
         throw firstError;
-    return { captures, notices };
+    return { captures, notices, skipped };
 }
 /** The error of an analysis past its time budget: names the file it was reading. */
 function pastBudget(seconds, reading, inputs) {
@@ -23430,7 +24184,9 @@ async function withTimeBudget(timeoutMs, inputs, work) {
     }
 }
 function reportFromProfile(profile, options) {
-    const findings = runRules(profile, options.diagnose);
+    const skippedInputs = [...(options.skippedInputs ?? [])];
+    const skippedLine = (0,verdict/* skippedInputsLine */.yu)(skippedInputs);
+    const { findings, notes } = diagnose(profile, options.diagnose);
     const environment = { ...profile.environment, ...(options.environment ?? {}) };
     const current = { ...profile, findings, environment };
     const baseline = options.baseline
@@ -23458,12 +24214,16 @@ function reportFromProfile(profile, options) {
         memops: profile.memops,
         apiCalls: profile.apiCalls,
         cpuFunctions: profile.cpuFunctions,
-        notices: profile.notices,
+        notices: [...profile.notices, ...notes],
+        skippedInputs,
         deepDive: profile.ncu,
         findings,
         verdict: gate.verdict,
-        verdictReasons: gate.reasons,
-        comparison: gate.comparison && baseline ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) } : gate.comparison,
+        // A skipped input leads: the verdict rests on the inputs that were read.
+        verdictReasons: skippedLine ? [skippedLine, ...gate.reasons] : gate.reasons,
+        comparison: gate.comparison && baseline
+            ? { ...gate.comparison, reasons: skippedLine ? [skippedLine, ...gate.comparison.reasons] : gate.comparison.reasons, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
+            : gate.comparison,
         ranks: profile.ranks,
     };
     return model_report/* ReportSchema */.M9.parse(report);
@@ -23484,7 +24244,7 @@ async function analyze(options) {
         const once = countEachRunOnce(read.captures);
         const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
         const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
-        return reportFromProfile(profile, options);
+        return reportFromProfile(profile, { ...options, skippedInputs: [...(options.skippedInputs ?? []), ...read.skipped] });
     };
     if (options.timeoutMs === undefined)
         return build();
@@ -23523,6 +24283,88 @@ function codeBlock(text, language = '') {
     const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
     const fence = '`'.repeat(longest + 1);
     return `${fence}${language}\n${text}\n${fence}`;
+}
+
+
+/***/ }),
+
+/***/ 36:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Fq: () => (/* binding */ inertLine),
+/* harmony export */   Ul: () => (/* binding */ showHidden),
+/* harmony export */   oI: () => (/* binding */ commandInert),
+/* harmony export */   se: () => (/* binding */ withHiddenShown),
+/* harmony export */   wi: () => (/* binding */ inertLines)
+/* harmony export */ });
+/* unused harmony export hasHidden */
+/**
+ * Text from outside (file names, kernel names, model names, messages that quote them) made inert
+ * where it is printed as plain text: a terminal, the CLI's output, the Actions log.
+ *
+ * - Characters that act instead of showing are written as escapes (`\n`, `\x1b`, `\u202e`): line
+ *   breaks (a new line could start a workflow command), ESC and the other C0/C1 controls (terminal
+ *   sequences: clipboard writes, screen clears, colours, title changes), bidi embeddings, overrides
+ *   and isolates, zero-width characters and invisible operators (text that reads other than it is,
+ *   "Trojan Source"), and the invisible tag characters.
+ * - The runner acts on a line that starts with `::` (after spaces) and on `##[` anywhere in a line;
+ *   in a printed line, the first is written `\x3a:` and the second `##\x5b`.
+ * Nothing is inserted: an escape replaces the character it stands for, so it can be read back.
+ */
+// C0 controls, DEL and C1 controls; ALM; MVS; ZWSP..RLM; LS, PS, LRE..RLO; WJ..nominal digit shapes; BOM/ZWNBSP; tags.
+// eslint-disable-next-line no-control-regex
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\u{e0000}-\u{e007f}]/gu;
+const NAMED = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+function escapeOne(char) {
+    const named = NAMED[char];
+    if (named)
+        return named;
+    const code = char.codePointAt(0);
+    if (code < 0x100)
+        return `\\x${code.toString(16).padStart(2, '0')}`;
+    if (code < 0x10000)
+        return `\\u${code.toString(16).padStart(4, '0')}`;
+    return `\\u{${code.toString(16)}}`;
+}
+/** True when the text holds a character that `showHidden` escapes. */
+function hasHidden(text) {
+    HIDDEN.lastIndex = 0;
+    return HIDDEN.test(text);
+}
+/** Every control, bidi, zero-width and tag character written as an escape; the rest unchanged. */
+function showHidden(text) {
+    return text.replace(HIDDEN, escapeOne);
+}
+/** A line whose own text cannot be a workflow command: `::` at its start and `##[` written as escapes. */
+function commandInert(line) {
+    return line.replace(/^(\s*):(?=:)/, '$1\\x3a').replace(/##\[/g, '##\\x5b');
+}
+/** One line for a log or a terminal, from text that may hold anything. */
+function inertLine(text) {
+    return commandInert(showHidden(text));
+}
+/** Text of several lines that we built (a plan, a table) around outside names: each line made inert. */
+function inertLines(text) {
+    return text
+        .split(/\r\n|\r|\n/)
+        .map(inertLine)
+        .join('\n');
+}
+/** A copy of `value` with every string in it passed through `showHidden` (for a renderer of plain text). */
+function withHiddenShown(value) {
+    if (typeof value === 'string')
+        return (hasHidden(value) ? showHidden(value) : value);
+    if (Array.isArray(value))
+        return value.map((item) => withHiddenShown(item));
+    if (value && typeof value === 'object') {
+        const out = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
+        // Defined, not assigned: an own `__proto__` key (JSON.parse makes one) stays a key.
+        for (const [key, item] of Object.entries(value))
+            Object.defineProperty(out, key, { value: withHiddenShown(item), enumerable: true, writable: true, configurable: true });
+        return out;
+    }
+    return value;
 }
 
 
@@ -24025,18 +24867,22 @@ function reportCharts(report) {
 /* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, kernelCode, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, chartsSection */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
 /* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(138);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(248);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31);
-/* harmony import */ var _compare_median_interval_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(315);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(329);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(755);
-/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(261);
-/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(188);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(36);
+/* harmony import */ var _compare_median_interval_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(315);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(329);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(755);
+/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(261);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(188);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
  * Every string that came from a profile goes through gh-text.ts.
  */
+
+
 
 
 
@@ -24078,7 +24924,7 @@ function noBaselineBanner(entry) {
     if (entry.report.comparison)
         return '';
     const why = missingBaselineText(entry).replace(/^no baseline:\s*/i, '');
-    return `> **No baseline, findings only:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(why, 700)}.`;
+    return `> **No baseline, findings only:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(why, 700)}.`;
 }
 /** Primary findings before secondary ones, errors before warnings before info. */
 function orderFindings(findings) {
@@ -24105,38 +24951,38 @@ function evidenceText(finding, d) {
     const entries = Object.entries(finding.evidence);
     const shown = entries
         .slice(0, d.evidence)
-        .map(([key, value]) => `${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(key, 40)} = ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value, 3) : String(value), 80)}`);
+        .map(([key, value]) => `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(key, 40)} = ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 3) : String(value), 80)}`);
     if (entries.length > d.evidence)
         shown.push(`… ${entries.length - d.evidence} more`);
     return shown.join(', ');
 }
 /** A command in a fenced block inside a list item; line endings normalized so it cannot leave the item. */
 function commandBlock(command, indent) {
-    const lines = command.replace(/\r\n?/g, '\n').split('\n').slice(0, 12).map((line) => line.slice(0, 300));
+    const lines = command.replace(/\r\n?/g, '\n').split('\n').slice(0, 12).map((line) => (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_4__/* .showHidden */ .Ul)(line.slice(0, 300)));
     return (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)(lines.join('\n'), 'sh').replace(/^/gm, indent);
 }
 /** The finding's next step and its command: what a reviewer acts on. */
 function nextStepLines(finding, textChars, commands = true) {
-    const lines = [`  - Next: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.advice, textChars)}`];
+    const lines = [`  - Next: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.advice, textChars)}`];
     if (commands && finding.command)
         lines.push('', commandBlock(finding.command, '  '), '');
     return lines;
 }
 function renderFindingFull(finding, d) {
-    const docs = (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeLink */ .o3)('docs', finding.docs);
+    const docs = (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('docs', finding.docs);
     const lines = [
-        `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
+        `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
     ];
     if (d.evidence > 0 && Object.keys(finding.evidence).length)
         lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
     if (d.evidence > 0 && finding.basis.length)
-        lines.push(`  - Rests on: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.basis.join('; '), d.textChars)}`);
+        lines.push(`  - Rests on: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.basis.join('; '), d.textChars)}`);
     lines.push(...nextStepLines(finding, d.textChars, d.commands));
     return lines.join('\n');
 }
 /** One line per finding, for the alert block of a PR comment. */
 function renderFindingLine(finding, textChars) {
-    return `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(finding.id, 60)}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(finding.message, textChars)}`;
+    return `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, textChars)}`;
 }
 function findingsSection(report, d, h) {
     const out = [`${h} Findings`, ''];
@@ -24147,31 +24993,36 @@ function findingsSection(report, d, h) {
         out.push(renderFindingFull(finding, d));
     if (findings.length > d.findings) {
         const rest = findings.slice(d.findings);
-        out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
+        out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
     }
+    // What the evidence could not establish: notes, not findings (they never decide a verdict).
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    if (notes.length)
+        out.push('', 'Notes on the evidence:', ...notes.map((n) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(n.message, d.textChars)}`));
     return out.join('\n');
 }
 /**
- * A short kernel name as inline code that may wrap after `<`, `,` and `_` (zero-width spaces), so
- * a narrow screen wraps the name instead of pushing the table's last columns out of view.
+ * A short kernel name as inline code that may wrap after `<`, `,` and `_` (`<wbr>`: a break
+ * opportunity that adds no character, so a copied name is the name), so a narrow screen wraps the
+ * name instead of pushing the table's last columns out of view.
  */
 function kernelCode(short, max) {
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1\u200b');
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1<wbr>');
 }
 function rowLabel(row, d, names) {
     const colon = row.metric.indexOf(':');
     const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
     switch (row.kind) {
         case 'kernel-share':
-            return `kernel ${names ? kernelCode(names(rest), d.nameChars) : (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(rest, d.nameChars)}`;
+            return `kernel ${names ? kernelCode(names(rest), d.nameChars) : (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, d.nameChars)}`;
         case 'family-share':
             if (row.metric === 'communication:exposed')
                 return 'exposed communication';
-            return `family: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(rest), 60)}`;
+            return `family: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(rest), 60)}`;
         case 'finding':
-            return `finding ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(rest, 60)}`;
+            return `finding ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, 60)}`;
         default:
-            return (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
+            return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
     }
 }
 /**
@@ -24190,18 +25041,18 @@ function valueText(value, row) {
         return '—';
     // Shares are percentages of GPU time.
     if (row.kind === 'family-share' || row.kind === 'kernel-share')
-        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value, 1)}%`;
+        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 1)}%`;
     if (row.kind === 'finding')
-        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value)} ${value === 1 ? 'hit' : 'hits'}`;
-    const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(row.unit, 12)}` : '';
-    return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(value)}${suffix}`;
+        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)} ${value === 1 ? 'hit' : 'hits'}`;
+    const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(row.unit, 12)}` : '';
+    return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)}${suffix}`;
 }
 function comparisonRowCells(row, d, names) {
     const { scale, unit } = deltaUnit(row);
     const digits = row.kind === 'finding' ? 0 : 1;
-    const delta = row.delta === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
-    const ci = row.ci ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .ciText */ .Yo)(row.ci, scale, unit) : '—';
-    const threshold = row.threshold === null ? '—' : `±${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
+    const delta = row.delta === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
+    const ci = row.ci ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .ciText */ .Yo)(row.ci, scale, unit) : '—';
+    const threshold = row.threshold === null ? '—' : `±${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
     const status = `${STATUS_ICON[row.status]} ${row.status}`;
     return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
 }
@@ -24213,7 +25064,7 @@ function comparisonSection(entry, d, h) {
     const comparison = entry.report.comparison;
     const out = [`${h} Comparison with the baseline`, ''];
     if (!comparison) {
-        out.push(`No comparison: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
+        out.push(`No comparison: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
         return out.join('\n');
     }
     const rows = orderRows(comparison.rows);
@@ -24221,9 +25072,9 @@ function comparisonSection(entry, d, h) {
     if (rows.length === 0)
         out.push('The baseline had no comparable metrics.');
     else {
-        out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
+        out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
         out.push(COMPARISON_HEADER);
-        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_8__/* .reportKernelNames */ .eX)(entry.report);
+        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(entry.report);
         for (const row of rows.slice(0, d.rows))
             out.push(comparisonRowCells(row, d, names));
         if (rows.length > d.rows) {
@@ -24232,9 +25083,9 @@ function comparisonSection(entry, d, h) {
         }
     }
     if (comparison.newFindings.length)
-        out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
+        out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
     if (comparison.resolvedFindings.length)
-        out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
+        out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
     return out.join('\n');
 }
 function changeText(change) {
@@ -24244,7 +25095,7 @@ function changeText(change) {
         return 'new';
     if (change.change === 'removed')
         return 'gone';
-    return `${change.deltaNs >= 0 ? '+' : '−'}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(Math.abs(change.deltaNs))}`;
+    return `${change.deltaNs >= 0 ? '+' : '−'}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(Math.abs(change.deltaNs))}`;
 }
 function kernelsSection(entry, d, h) {
     const { report } = entry;
@@ -24254,7 +25105,7 @@ function kernelsSection(entry, d, h) {
     const changes = new Map((comparison?.kernelChanges ?? []).map((c) => [c.name, c]));
     const familyDelta = new Map((comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta]));
     const withChanges = changes.size > 0;
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_8__/* .reportKernelNames */ .eX)(report);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
     const shortened = new Map();
     const shown = (name) => {
         const short = names(name);
@@ -24262,12 +25113,12 @@ function kernelsSection(entry, d, h) {
             shortened.set(short, name);
         return kernelCode(short, d.nameChars);
     };
-    const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(report.totalKernelNs)} of GPU kernel time.`, ''];
+    const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(report.totalKernelNs)} of GPU kernel time.`, ''];
     out.push(withChanges ? '| share | total | change | calls | family | kernel |\n|---:|---:|---:|---:|---|---|' : '| share | total | calls | family | kernel |\n|---:|---:|---:|---|---|');
     const dived = new Set();
     for (const kernel of report.kernels.slice(0, d.kernels)) {
         const change = withChanges ? ` ${changeText(changes.get(kernel.name)) || '—'} |` : '';
-        out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatShare */ .T1)(kernel.share)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(kernel.totalNs)} |${change} ${kernel.instances} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(kernel.family, 30)} | ${shown(kernel.name)} |`);
+        out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(kernel.share)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(kernel.totalNs)} |${change} ${kernel.instances} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(kernel.family, 30)} | ${shown(kernel.name)} |`);
         // Under the first row of that name only (an ncu capture may add its own row for the kernel).
         const deepDive = dived.has(kernel.name) ? undefined : deepDiveText(report, kernel.name, d);
         if (deepDive)
@@ -24278,7 +25129,7 @@ function kernelsSection(entry, d, h) {
         const biggest = [...changes.values()].sort((a, b) => Math.abs(b.deltaNs) - Math.abs(a.deltaNs)).slice(0, d.kernelChanges);
         out.push('', `${h}# Biggest kernel changes`, '', '| change | baseline | current | delta | family | kernel |', '|---|---:|---:|---:|---|---|');
         for (const c of biggest) {
-            out.push(`| ${c.change} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(c.baselineNs)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(c.currentNs)} | ${changeText(c)} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(c.family, 30)} | ${shown(c.name)} |`);
+            out.push(`| ${c.change} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.baselineNs)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.currentNs)} | ${changeText(c)} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(c.family, 30)} | ${shown(c.name)} |`);
         }
         if (changes.size > d.kernelChanges)
             out.push('', `… ${changes.size - d.kernelChanges} more kernel changes in report.json.`);
@@ -24288,15 +25139,15 @@ function kernelsSection(entry, d, h) {
         out.push('', '<details><summary>Full kernel names</summary>', '');
         // Each in a code block, which scrolls inside itself: the name stays whole for copying.
         for (const [short, full] of shortened)
-            out.push(`- ${kernelCode(short, d.nameChars)}`, '', (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)((0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .clip */ .$Q)(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
+            out.push(`- ${kernelCode(short, d.nameChars)}`, '', (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)((0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .clip */ .$Q)(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
         out.push('', '</details>');
     }
     if (d.families > 0 && report.families.length) {
         const delta = familyDelta.size > 0;
         out.push('', `${h} Kernel families`, '', delta ? '| share | Δ share | total | kernels | family |\n|---:|---:|---:|---:|---|' : '| share | total | kernels | family |\n|---:|---:|---:|---|');
         for (const family of report.families.slice(0, d.families)) {
-            const deltaCell = delta ? ` ${familyDelta.has(family.family) ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatSigned */ .Gp)(familyDelta.get(family.family), ' pp') : '—'} |` : '';
-            out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatShare */ .T1)(family.share)} |${deltaCell} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(family.totalNs)} | ${family.kernels} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(family.family), 60)} |`);
+            const deltaCell = delta ? ` ${familyDelta.has(family.family) ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(familyDelta.get(family.family), ' pp') : '—'} |` : '';
+            out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(family.share)} |${deltaCell} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(family.totalNs)} | ${family.kernels} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(family.family), 60)} |`);
         }
         if (report.families.length > d.families)
             out.push('', `… ${report.families.length - d.families} more families in report.json.`);
@@ -24323,7 +25174,7 @@ function deepDiveText(report, kernel, d) {
     const ids = [...new Set(report.findings.filter((f) => f.kernel === kernel && f.id !== 'dominant-kernel').map((f) => f.id))];
     const launches = `Nsight Compute, ${dive.launches} launch${dive.launches === 1 ? '' : 'es'}`;
     const text = [`${launches}: ${(0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveFacts */ .k3)(dive.result).join(' · ')}`, ids.length ? `findings: ${ids.join(', ')}` : ''].filter(Boolean).join(' → ');
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(text, d.textChars);
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(text, d.textChars);
 }
 /** Deep dives on kernels the kernels table does not show (a name the timing capture spells otherwise, or past its rows). */
 function deepDiveSection(report, d, h) {
@@ -24334,7 +25185,7 @@ function deepDiveSection(report, d, h) {
     if (rest.length === 0)
         return '';
     const out = [`${h} Deep dive (Nsight Compute)`, ''];
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_8__/* .reportKernelNames */ .eX)(report);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
     for (const dive of rest.slice(0, d.kernels))
         out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
     if (rest.length > d.kernels)
@@ -24345,39 +25196,39 @@ function utilizationSection(report, d, h) {
     const out = [];
     const u = report.utilization;
     if (u) {
-        const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(r, 40)).join(', ') : 'none';
-        out.push(`- GPU utilization: mean ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(u.meanPercent, 1)}%, peak ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`);
+        const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 40)).join(', ') : 'none';
+        out.push(`- GPU utilization: mean ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.meanPercent, 1)}%, peak ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`);
     }
     const t = report.timeline;
     if (t && t.spanNs > 0)
-        out.push(`- Trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .excludedGapsText */ .XX)(t)}`);
-    if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .showsRanks */ .uS)(report.ranks)) {
+        out.push(`- Trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .excludedGapsText */ .XX)(t)}`);
+    if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .showsRanks */ .uS)(report.ranks)) {
         for (const rank of report.ranks.slice(0, 16))
-            out.push(`- ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .rankSummary */ .Vo)(rank)}`);
+            out.push(`- ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .rankSummary */ .Vo)(rank)}`);
         if (report.ranks.length > 16)
             out.push(`- … ${report.ranks.length - 16} more ranks in report.json`);
     }
     if (report.gpuTimeUtilPercent !== null)
-        out.push(`- nsys gpu_time_util: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
+        out.push(`- nsys gpu_time_util: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
     if (report.metrics.length && d.metrics > 0) {
         if (out.length)
             out.push('');
-        out.push(`| metric | median | ${_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .CI_PERCENT */ .XO}% CI of the median | samples |`, '|---|---:|---|---:|');
+        out.push(`| metric | median | ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% CI of the median | samples |`, '|---|---:|---|---:|');
         for (const metric of report.metrics.slice(0, d.metrics)) {
-            const unit = (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(metric.unit, 12);
+            const unit = (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(metric.unit, 12);
             // The same interval the dashboard draws for these samples.
-            const ci = (0,_compare_median_interval_js__WEBPACK_IMPORTED_MODULE_4__/* .medianInterval */ .c)(metric.samples);
-            const ciText = ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(ci.low)} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(ci.high)} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
-            out.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_5__/* .formatNumber */ .ZV)(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
+            const ci = (0,_compare_median_interval_js__WEBPACK_IMPORTED_MODULE_5__/* .medianInterval */ .c)(metric.samples);
+            const ciText = ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci.low)} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci.high)} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
+            out.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
         }
         if (report.metrics.length > d.metrics)
             out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
     }
-    const notices = report.notices.filter((n) => n.severity !== 'info').slice(0, d.notices);
+    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notices.length) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
-            out.push(`- ${notice.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
+            out.push(`- ${notice.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
     }
     if (out.length === 0)
         return '';
@@ -24393,14 +25244,14 @@ function baselineSection(entry, h) {
     const comparison = entry.report.comparison;
     const out = [`${h} Baseline`, ''];
     if (!comparison) {
-        out.push(`None: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
+        out.push(`None: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
         return out.join('\n');
     }
     const b = comparison.baseline;
-    out.push(`- Used: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
-    out.push(`- Why: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(b.reason, 400)}`);
+    out.push(`- Used: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
+    out.push(`- Why: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.reason, 400)}`);
     if (comparison.environmentMismatch.length)
-        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
+        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
     return out.join('\n');
 }
 function artifactLine(entry) {
@@ -24408,28 +25259,29 @@ function artifactLine(entry) {
     if (!a)
         return undefined;
     const id = a.id !== undefined ? ` (id ${a.id})` : '';
-    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
+    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
 }
 function artifactsSection(entries, links, h) {
     const out = [`${h} Artifacts`, ''];
     for (const entry of entries) {
         const line = artifactLine(entry);
         if (line)
-            out.push(`- ${entries.length > 1 ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(entry.label, 80)}: ` : ''}${line}`);
+            out.push(`- ${entries.length > 1 ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(entry.label, 80)}: ` : ''}${line}`);
     }
     if (!entries.some((e) => e.artifact))
         out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
     if (links.runUrl)
-        out.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
+        out.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
     return out.join('\n');
 }
 function reasonsBlock(report, max = 5) {
-    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_8__/* .readableReasons */ .ax)(report);
-    return reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_6__/* .safeText */ .Hk)(r, 300)}`).join('\n');
+    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .readableReasons */ .ax)(report);
+    // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it.
+    return reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 700)}`).join('\n');
 }
 /** The report's charts (mermaid), at the levels of detail that show the kernel families. */
 function chartsSection(report, d, h) {
-    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_7__/* .reportCharts */ .Em)(report) : [];
+    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_8__/* .reportCharts */ .Em)(report) : [];
     return charts.length ? [`${h} Charts`, '', charts.join('\n\n')].join('\n') : '';
 }
 /**
@@ -24562,6 +25414,7 @@ function renderMergedSummary(merged, options = {}) {
 /* harmony export */ });
 /* unused harmony exports safeUrl, plainText */
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(36);
 /**
  * Text helpers for what GitHub renders from a report (job summary, PR comment, annotations).
  * Profile text is hostile by default: it is clipped first (so an entity is never cut in half),
@@ -24569,10 +25422,13 @@ function renderMergedSummary(merged, options = {}) {
  * log line can never ping a user or cross-link an issue.
  */
 
+
 const ZERO_WIDTH_SPACE = '\u200b';
 /** One line, whitespace collapsed, at most `max` UTF-16 units including the ellipsis. */
 function clip(text, max) {
-    const oneLine = text.replace(/\s+/g, ' ').trim();
+    // Whitespace first (a newline is a space here), then what is left that acts instead of showing
+    // (ESC, bidi overrides, zero-width characters) as a visible escape: never removed, never added.
+    const oneLine = (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_1__/* .showHidden */ .Ul)(text.replace(/\s+/g, ' ').trim());
     if (oneLine.length <= max)
         return oneLine;
     let cut = oneLine.slice(0, Math.max(0, max - 1));
@@ -24633,8 +25489,15 @@ function safeLink(label, url, max = 120) {
 }
 /** Plain text for places that render no markdown (annotations): no control characters, bounded. */
 function plainText(text, max) {
-    // eslint-disable-next-line no-control-regex
-    const cleaned = text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ');
+    // Line breaks kept (the message has lines), other C0 controls blanked; bidi, zero-width and C1
+    // characters shown as escapes.
+    const cleaned = text
+        .replace(/\r\n?/g, '\n')
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ')
+        .split('\n')
+        .map(showHidden)
+        .join('\n');
     if (cleaned.length <= max)
         return cleaned;
     let cut = cleaned.slice(0, Math.max(0, max - 1));
@@ -24713,7 +25576,7 @@ function needsAttention(entry) {
 /* harmony export */   ty: () => (/* binding */ shortenName),
 /* harmony export */   uS: () => (/* binding */ showsRanks)
 /* harmony export */ });
-/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(263);
+/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(490);
 /* harmony import */ var _compare_percent_format_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(736);
 /** Number formatting shared by every renderer. */
 
@@ -24806,7 +25669,11 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(329);
 /* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(192);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(188);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(248);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(36);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
+
+
 
 
 
@@ -24833,7 +25700,10 @@ function evidenceLine(finding) {
 function pad(text, width) {
     return text.length >= width ? text : text + ' '.repeat(width - text.length);
 }
-function renderTerminal(report, options = {}) {
+function renderTerminal(given, options = {}) {
+    // Names and messages come from outside: shown with their control, bidi and zero-width characters
+    // as escapes, and no printed line can be read as a workflow command (inert-text.ts).
+    const report = (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_5__/* .withHiddenShown */ .se)(given);
     const lines = [];
     const topN = options.topKernels ?? 10;
     const paint = options.color ? ansi : plain;
@@ -24871,6 +25741,12 @@ function renderTerminal(report, options = {}) {
         lines.push(`      next: ${finding.advice}`);
         if (finding.command)
             lines.push(`      $ ${finding.command}`);
+    }
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_6__/* .DIAGNOSIS_NOTE */ .f_);
+    if (notes.length) {
+        lines.push('  Notes on the evidence (not findings):');
+        for (const note of notes)
+            lines.push(`    - ${note.message}`);
     }
     lines.push('');
     if (report.kernels.length) {
@@ -24919,14 +25795,15 @@ function renderTerminal(report, options = {}) {
             lines.push(`    ${stat.severity}: ${stat.name} x${stat.count}${stat.detail ? ` (${stat.detail})` : ''}`);
     }
     for (const notice of report.notices)
-        lines.push(`  ${notice.severity}: ${notice.message}`);
-    return `${lines.join('\n')}\n`;
+        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_6__/* .DIAGNOSIS_NOTE */ .f_)
+            lines.push(`  ${notice.severity}: ${notice.message}`);
+    return `${lines.map(_inert_text_js__WEBPACK_IMPORTED_MODULE_5__/* .commandInert */ .oI).join('\n')}\n`;
 }
 
 
 /***/ }),
 
-/***/ 901:
+/***/ 692:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {

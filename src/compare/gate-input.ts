@@ -44,7 +44,8 @@ export interface GateInput {
   kernels: readonly GateKernel[];
   families: readonly GateFamily[];
   findings: readonly VerdictFinding[];
-  utilization: { throttleReasons: readonly string[] } | null;
+  /** GPU sampling: the hardware throttle reasons seen, the share of samples with one, and the mean SM clock (a Report's utilization fits). */
+  utilization: { throttleReasons: readonly string[]; throttledFraction?: number; meanSmClockMhz?: number; sampleCount?: number } | null;
   /** A per-launch trace's timeline, and each rank's, when there are several (both optional). */
   timeline?: GateTimeline | null;
   ranks?: ReadonlyArray<{ timeline: GateTimeline | null }>;

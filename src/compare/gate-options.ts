@@ -109,8 +109,9 @@ export const GateOptionsSchema = z
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: z.boolean().default(true),
     /**
-     * Leave out a side's lone slow runs far from its cluster (stalls), judged against the side's own
-     * spread; two or more slow runs together are a mode and stay (the overlap check handles them).
+     * Leave out the runs below a side's fast cluster (stalls: one or several, up to all but two
+     * runs); a level both sides show stays (the overlap check handles it). With runs left out the
+     * fast clusters are compared by Student's t.
      */
     dropOutliers: z.boolean().default(true),
     /**
@@ -123,7 +124,12 @@ export const GateOptionsSchema = z
      * the test's alpha is spent over the looks (src/compare/sequential.ts). Absent: a single look.
      */
     look: z
-      .object({ index: z.number().int().positive(), of: z.number().int().positive() })
+      .object({
+        index: z.number().int().positive(),
+        of: z.number().int().positive(),
+        /** No run will be added after this look: it tests at what the earlier looks left (sequential.ts). */
+        final: z.boolean().optional(),
+      })
       .refine((look) => look.index <= look.of, { message: 'look index must not exceed the number of looks' })
       .optional(),
     /** Trend within one side: Mann-Kendall level and the smallest change across the side (percent) worth a warning. */
@@ -262,7 +268,7 @@ export const GATE_FLAG_SPECS = {
     value: 'LIST',
     help: `verdicts that fail the job, of ${FAILABLE_VERDICTS.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)`,
   },
-  'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled (otherwise the verdict is invalid)' },
+  'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled by a thermal or hardware reason, or under power conditions unlike the baseline\'s (otherwise the verdict is invalid)' },
   'allow-environment-mismatch': {
     field: 'allowEnvironmentMismatch',
     cli: { type: 'string' },
@@ -282,7 +288,7 @@ export const GATE_FLAG_SPECS = {
     cli: { type: 'string' },
     input: 'drop-outliers',
     value: 'true|false',
-    help: "leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)",
+    help: "leave out the runs below a side's fast cluster, e.g. stalls, and compare the fast clusters (default true)",
   },
 } as const satisfies Record<string, GateFlagSpec>;
 

@@ -2,25 +2,21 @@
  * The regression gate: the current run against a baseline → pass | warn | fail | insufficient-data
  * | invalid, with one row per metric, family share, top kernel and changed finding, and the human
  * reasons for the verdict. Pure: no I/O, deterministic for a given seed.
- * Order of precedence: invalid (environment mismatch, throttling) > fail > insufficient-data > warn > pass.
+ * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
 import type { Comparison, ComparisonRow } from '../model/report.js';
-import { HARDWARE_THROTTLE_REASONS } from '../model/throttle.js';
 import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
 import type { GatedRow, GateInput, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
 import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput } from './gate-options.js';
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
-import { alphaAtLook } from './sequential.js';
+import { lookAlpha } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
+import { judgeThrottling } from './throttle-check.js';
 import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type VerdictFinding } from './verdict.js';
 
 export type { GateFamily, GateFinding, GateInput, GateKernel, GateMetric, GateResult } from './gate-input.js';
 export type { HistoryEntry } from './between-jobs.js';
-
-function throttleReasons(input: GateInput): string[] {
-  return [...new Set(input.utilization?.throttleReasons ?? [])].filter((r) => HARDWARE_THROTTLE_REASONS.has(r)).sort();
-}
 
 /** Findings that count: primary, warning or error (info findings and explained secondaries do not). */
 function countedIds(findings: readonly VerdictFinding[]): Map<string, number> {
@@ -93,16 +89,15 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   const allowed = mismatches.filter((m) => !blocking.includes(m));
   if (allowed.length) notes.push(`environment differs, allowed: ${allowed.map(formatMismatch).join('; ')}`);
 
-  for (const [label, side] of [['baseline', baseline], ['current', current]] as const) {
-    const reasons = throttleReasons(side);
-    if (!reasons.length) continue;
-    const text = `the ${label} run was throttled (${reasons.join(', ')})`;
-    if (options.allowThrottled) notes.push(`${text}; allowed by allowThrottled`);
-    else invalid.push(`${text}; its numbers are not representative: rerun, or allow it with allowThrottled`);
+  const sameJob = baseline.origin?.origin === 'a/b';
+  const throttling = judgeThrottling(baseline.utilization, current.utilization, sameJob);
+  notes.push(...throttling.notes);
+  for (const problem of throttling.problems) {
+    if (options.allowThrottled) notes.push(`${problem.what}; allowed by allowThrottled`);
+    else invalid.push(`${problem.what}; ${problem.remedy}, or allow it with allowThrottled`);
   }
 
   let betweenJobs: Comparison['betweenJobs'];
-  const sameJob = baseline.origin?.origin === 'a/b';
   if (context.history?.length && !sameJob) {
     const gated = [...new Set(baseline.metrics.map((m) => m.name))].filter((name) => metricFloor(options, name) !== undefined);
     const spreads = estimateBetweenJobNoise(context.history, gated);
@@ -167,7 +162,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     reasons,
     undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
     ...(betweenJobs ? { betweenJobs } : {}),
-    ...(options.look ? { look: { ...options.look, alpha: alphaAtLook(options.alpha, options.look.index, options.look.of) } } : {}),
+    ...(options.look ? { look: { ...options.look, alpha: lookAlpha(options.alpha, options.look) } } : {}),
   };
   return { ...judgement, comparison };
 }

@@ -1,26 +1,27 @@
 /**
  * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
- * exact Mann-Whitney, corrected across the metrics of the run, and a bootstrap CI of the median
- * ratio on the same side of zero) AND at least the metric's practical floor AND neither side's own
- * runs reach the other side's median (with two clock states, medians move by which state more runs
- * fell in; the rank test cannot tell that from a regression).
+ * exact Mann-Whitney, or Student's t on the fast clusters when runs were left out as stalled or
+ * warm-up; corrected across the metrics of the run, and a bootstrap CI of the median ratio on the
+ * same side of zero) AND at least the metric's practical floor AND neither side's own runs reach
+ * the other side's median (with two clock states, medians move by which state more runs fell in;
+ * a test cannot tell that from a regression).
  */
 import { DESCRIPTIVE_METRICS } from '../model/metrics.js';
 import type { ComparisonRow, RowStatus } from '../model/report.js';
 import { formatP, formatPct, formatPctRange, formatValue } from './percent-format.js';
 import type { GatedRow, GateMetric } from './gate-input.js';
 import { ciLevel, metricFloor, type GateOptions } from './gate-options.js';
-import { alphaAtLook } from './sequential.js';
-import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, gehanWilcoxon, mannWhitneyU, median, mulberry32, seedFor, type CensoredValue } from './statistics.js';
+import { lookAlpha } from './sequential.js';
+import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, mannWhitneyU, median, mulberry32, seedFor, pooledTTest } from './statistics.js';
 
 interface Side {
   label: 'baseline' | 'current';
   kept: number[];
   dropped: number[];
-  /** Slow runs far from the side's cluster (stalls), left out of the median, the CI and the overlap check. */
+  /** Runs below the side's fast cluster (stalls), left out of the median, the test, the CI and the overlap check. */
   outliers: string[];
-  /** Their values: the rank test counts them as censored runs (each would have been at least as fast). */
-  censored: number[];
+  /** Their values (each would have run at least that fast). */
+  stalled: number[];
   value: number;
 }
 
@@ -52,24 +53,23 @@ function prepareSide(label: Side['label'], metric: GateMetric, options: GateOpti
     notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue(median(kept), metric.unit)})`);
   }
   const outliers: string[] = [];
-  const censored: number[] = [];
+  const stalled: number[] = [];
   let clean = kept;
   if (options.dropOutliers) {
-    const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minKeep: options.minSamples }, { other: other.samples.filter(Number.isFinite), dropped });
+    const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) });
     if (found.outliers.length) {
       clean = found.kept;
       const center = median(clean);
       for (const i of found.outliers) {
         // Runs are numbered as measured, the warm-up runs included.
         outliers.push(`${label} run ${i + dropped.length + 1}: ${formatPct(kept[i]! / center - 1)}`);
-        censored.push(kept[i]!);
+        stalled.push(kept[i]!);
       }
       const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
-      const them = outliers.length === 1 ? 'it' : 'each';
-      notes.push(`left out ${outliers.join(', ')}, ${outliers.length === 1 ? 'an outlier' : 'outliers'} against ${rest} for the rest (ranked as censored: ${them} would have run at least that fast)`);
+      notes.push(`left out ${outliers.join(', ')} as stalled, below the fast cluster of ${clean.length} run${clean.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`);
     }
   }
-  return { label, kept: clean, dropped, outliers, censored, value: clean.length ? median(clean) : metric.value };
+  return { label, kept: clean, dropped, outliers, stalled, value: clean.length ? median(clean) : metric.value };
 }
 
 function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined, note: string): ComparisonRow {
@@ -92,22 +92,28 @@ function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | u
 }
 
 /**
- * The one-sided rank tests of the current side against the baseline. Without outliers, the exact
- * Mann-Whitney test of the kept runs. With them, Gehan's test over all runs after the warm-up rule:
- * a stall only says the run would have been at least as fast as measured (a censored value), so it
- * counts where its order against another run is certain and nowhere else; the permutation null
- * moves the stalled runs between the sides with the rest. Without censored runs it is Mann-Whitney.
+ * The one-sided test of the current side against the baseline. Without stalls, the exact
+ * Mann-Whitney test of the runs. With stalls on either side, the fast clusters are what tell each
+ * build's speed, and they are often 2 or 3 runs: no rank test of 2 against 4 runs can reach the
+ * gate's level (1/15 at best), however far apart they lie. They are compared by Student's t-test:
+ * the clusters are clean runs of one workload on one kind of machine, whose jitter is one quantity,
+ * estimated from both clusters together (a 2-run cluster alone has one degree of freedom) and taken
+ * as at least the outlier rule's 0.2% spread. The distance between the clusters against that
+ * jitter is the evidence; the floor, not the test's level, keeps a wrong cluster from failing a job.
  */
-function rankTest(cur: Side, base: Side, direction: 'higher' | 'lower'): { pWorse: number; pBetter: number } {
-  if (!cur.censored.length && !base.censored.length) {
-    const test = mannWhitneyU(cur.kept, base.kept);
+function sideTest(cur: Side, base: Side, direction: 'higher' | 'lower'): { pWorse: number; pBetter: number } {
+  if (leftOut(cur) || leftOut(base)) {
+    const minSd = DEFAULT_OUTLIER_RULE.minSpread * Math.max(Math.abs(cur.value), Math.abs(base.value));
+    const test = pooledTTest(cur.kept, base.kept, minSd);
     return direction === 'higher' ? { pWorse: test.pLess, pBetter: test.pGreater } : { pWorse: test.pGreater, pBetter: test.pLess };
   }
-  // Oriented so that larger is faster: a stall's unstalled value lies above what was measured.
-  const sign = direction === 'higher' ? 1 : -1;
-  const runs = (side: Side): CensoredValue[] => [...side.kept.map((v) => ({ value: sign * v, censored: false })), ...side.censored.map((v) => ({ value: sign * v, censored: true }))];
-  const test = gehanWilcoxon(runs(cur), runs(base));
-  return { pWorse: test.pLess, pBetter: test.pGreater };
+  const test = mannWhitneyU(cur.kept, base.kept);
+  return direction === 'higher' ? { pWorse: test.pLess, pBetter: test.pGreater } : { pWorse: test.pGreater, pBetter: test.pLess };
+}
+
+/** Runs of the side left out as slower than the rest: stalled, or dropped as warm-up (a slow first run is a stall the process start made). */
+function leftOut(side: Side): number {
+  return side.stalled.length + side.dropped.length;
 }
 
 /** Worse-is-positive: the change as a regression fraction for this metric's direction. */
@@ -172,8 +178,9 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
       continue;
     }
-    const nBase = baseSide.kept.length;
-    const nCur = curSide.kept.length;
+    // Stalled runs were measured: they count towards the minimum, though the fast clusters decide.
+    const nBase = baseSide.kept.length + baseSide.stalled.length;
+    const nCur = curSide.kept.length + curSide.stalled.length;
     const delta = curSide.value / baseSide.value - 1;
     if (nBase < options.minSamples || nCur < options.minSamples) {
       const message = `${name}: ${nBase} baseline and ${nCur} current samples; at least ${options.minSamples} per side are needed`;
@@ -198,7 +205,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       });
       continue;
     }
-    const test = rankTest(curSide, baseSide, direction);
+    const test = sideTest(curSide, baseSide, direction);
     const interval = bootstrapMedianRatioCI(curSide.kept, baseSide.kept, {
       level: ciLevel(options.alpha),
       resamples: options.bootstrapResamples,
@@ -251,9 +258,30 @@ function overlap(p: Pending, worse: number): string | undefined {
   return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
 }
 
-function censoredText(p: Pending): string {
-  const k = p.base.censored.length + p.cur.censored.length;
-  return k ? ` (and ${k} stalled run${k === 1 ? '' : 's'} ranked as censored)` : '';
+function stalledText(p: Pending): string {
+  const stalled = p.base.stalled.length + p.cur.stalled.length;
+  const warmup = p.base.dropped.length + p.cur.dropped.length;
+  if (!stalled && !warmup) return '';
+  const parts = [...(stalled ? [`${stalled} stalled run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
+  return ` in the fast clusters (${parts.join(' and ')} left out; t-test)`;
+}
+
+/**
+ * Which look this is, when it is one of several: a run that stops at its first look tests as a
+ * single comparison does, and says nothing of looks, so the same samples read the same.
+ */
+function lookText(options: GateOptions, alpha: number): string {
+  const look = options.look;
+  if (!look || look.of <= 1 || (look.final && look.index <= 1)) return '';
+  return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(alpha.toPrecision(2))})`;
+}
+
+/** What would decide an undecided row, as this comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
+function moreRuns(options: GateOptions): { test: string; overlap: string } {
+  const look = options.look;
+  if (look && look.of > 1 && !look.final) return { test: 'the A/B adds runs to decide it', overlap: 'the A/B adds runs to decide it (or pin clocks)' };
+  if (look?.final) return { test: 'this job adds no more runs; more runs per side (max-runs) would decide it', overlap: 'this job adds no more runs; more runs per side (max-runs) or pinned clocks would decide it' };
+  return { test: 'more runs per side would decide it', overlap: 'more runs per side or pinned clocks would decide it' };
 }
 
 function decide(p: Pending, pWorse: number, pBetter: number, options: GateOptions): GatedRow {
@@ -263,13 +291,14 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const ciWorse = p.direction === 'higher' ? ciHigh < 0 : ciLow > 0;
   const ciBetter = p.direction === 'higher' ? ciLow > 0 : ciHigh < 0;
   // An adaptive A/B run spends alpha over its looks; the CI stays at the nominal level (it only adds a condition).
-  const alpha = options.look ? alphaAtLook(options.alpha, options.look.index, options.look.of) : options.alpha;
+  const alpha = lookAlpha(options.alpha, options.look);
   const significantWorse = pWorse <= alpha && ciWorse;
   const significantBetter = pBetter <= alpha && ciBetter;
   const pValue = worse > 0 ? pWorse : pBetter;
   const floorText = formatPct(p.floor, 0).replace('+', '');
   const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-  const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${censoredText(p)}`;
+  const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(pValue)}${lookText(options, alpha)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${stalledText(p)}`;
+  const more = moreRuns(options);
   const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
@@ -282,7 +311,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
     notes.push(overlapping);
     if (worse > 0) {
       undecided = true;
-      reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; more runs per side (in A/B: max-runs) or pinned clocks would decide it`;
+      reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${more.overlap}`;
     }
   } else if (significantWorse && worse >= p.floor) {
     status = 'fail';
@@ -294,7 +323,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
     status = 'warn';
     undecided = true;
     notes.push(`beyond the ${floorText} floor but not significant`);
-    reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; add samples to decide`;
+    reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; ${more.test}`;
   } else {
     status = 'pass';
     if (significantWorse || significantBetter) notes.push(`a real but small change, below the ${floorText} floor`);

@@ -1,6 +1,6 @@
 /**
- * Rank tests used by the gate: Mann-Whitney U between the two sides (Gehan's generalization when
- * some runs are censored), and Mann-Kendall for a trend over the sample order within one side. Both are exact for small samples (ties included for
+ * Rank tests used by the gate: Mann-Whitney U between the two sides, and Mann-Kendall for a trend
+ * over the sample order within one side. Both are exact for small samples (ties included for
  * Mann-Whitney) and fall back to the normal approximation with tie correction for larger ones.
  */
 
@@ -110,55 +110,6 @@ function exactScoreSumTails(scores: readonly number[], n: number, observed: numb
     if (s >= observed) atLeast += w;
   }
   return { pLess: atMost / total, pGreater: atLeast / total };
-}
-
-/** A run for a test with censored runs: `censored` means its value would have been at least `value`. */
-export interface CensoredValue {
-  value: number;
-  censored: boolean;
-}
-
-export interface GehanResult {
-  /** Gehan's statistic of the first sample: pairs certainly x > y minus pairs certainly x < y. */
-  statistic: number;
-  /** P(statistic ≤ observed) under the null: evidence that x tends to be smaller than y. */
-  pLess: number;
-  /** P(statistic ≥ observed) under the null: evidence that x tends to be larger than y. */
-  pGreater: number;
-  method: 'exact' | 'normal';
-}
-
-/**
- * Gehan's generalized Wilcoxon test for right-censored samples (Gehan 1965), with its permutation
- * distribution (Mantel 1967): a pair of runs counts +1 or −1 when its order is certain and 0 when
- * not (an uncensored value below a larger one, censored or not, is certainly lower; a censored value
- * says nothing about the order with a larger value). Each run's score is the runs certainly below
- * it minus the runs certainly above it; the statistic is the first sample's score sum, and under the
- * null every split of the pooled runs (censored ones included) is equally likely. Without censored
- * values the scores are 2·midrank − N − 1, so the test is the Mann-Whitney test, exactly.
- */
-export function gehanWilcoxon(x: readonly CensoredValue[], y: readonly CensoredValue[], exactMax = MANN_WHITNEY_EXACT_MAX): GehanResult {
-  const n = x.length;
-  const m = y.length;
-  if (n === 0 || m === 0) throw new RangeError('gehanWilcoxon needs at least one value on each side');
-  const all = [...x, ...y];
-  const total = n + m;
-  const below = (a: CensoredValue, b: CensoredValue) => !a.censored && a.value < b.value;
-  const scores = all.map((a) => all.reduce((sum, b) => sum + (below(b, a) ? 1 : 0) - (below(a, b) ? 1 : 0), 0));
-  let statistic = 0;
-  for (let i = 0; i < n; i += 1) statistic += scores[i]!;
-  if (total <= exactMax) {
-    // Scores lie in −(N−1) … N−1; shifted to be non-negative for the subset-sum count.
-    const shift = total - 1;
-    const tails = exactScoreSumTails(scores.map((s) => s + shift), n, statistic + n * shift);
-    return { statistic, pLess: Math.min(1, tails.pLess), pGreater: Math.min(1, tails.pGreater), method: 'exact' };
-  }
-  // The scores sum to 0, so the permutation mean is 0 and the variance n·m/(N(N−1))·Σ score².
-  const variance = ((n * m) / (total * (total - 1))) * scores.reduce((sum, s) => sum + s * s, 0);
-  if (variance <= 0) return { statistic, pLess: 1, pGreater: 1, method: 'normal' };
-  const sd = Math.sqrt(variance);
-  // The statistic moves in steps of 2 (one pair changing order): a continuity correction of 1.
-  return { statistic, pLess: normalCdf((statistic + 1) / sd), pGreater: 1 - normalCdf((statistic - 1) / sd), method: 'normal' };
 }
 
 function normalRankSumTails(all: readonly number[], n: number, m: number, u: number): { pLess: number; pGreater: number; method: 'normal' } {

@@ -41,3 +41,21 @@ export function alphaSpent(alpha: number, index: number, looks: number): number 
   for (let k = 1; k <= Math.min(index, looks); k += 1) spent += alphaAtLook(alpha, k, looks);
   return spent;
 }
+
+/**
+ * The alpha tested at a look after which no run will be added (max-runs reached, the time budget
+ * spent, or the job already failed on another row): what the looks before it left unspent. A run
+ * that stops at its first look so tests at the full alpha, as a single comparison of the same
+ * samples does; the bound over the looks holds, since only what earlier looks did not spend is
+ * spent here.
+ */
+export function alphaAtFinalLook(alpha: number, index: number, looks: number): number {
+  if (looks <= 1 || index <= 1) return alpha;
+  return Math.max(0, alpha - alphaSpent(alpha, index - 1, looks));
+}
+
+/** The alpha a comparison tests at: a single look, a look of an adaptive run, or its last look. */
+export function lookAlpha(alpha: number, look: { index: number; of: number; final?: boolean | undefined } | undefined): number {
+  if (!look) return alpha;
+  return look.final ? alphaAtFinalLook(alpha, look.index, look.of) : alphaAtLook(alpha, look.index, look.of);
+}

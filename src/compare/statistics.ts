@@ -178,81 +178,181 @@ export function detectDrift(samples: readonly number[], options: { alpha: number
 }
 
 export interface OutlierRule {
-  /** Never leave fewer than this many samples on the side. */
-  minKeep: number;
-  /** How many robust standard deviations of the side (1.4826·MAD, at least `minSpread`) a run must lie beyond its median. */
+  /** A side needs at least this many runs (after the warm-up rule) for any of them to count as stalled. */
+  minRuns: number;
+  /** The fast cluster keeps at least this many runs: one fast run alone is no cluster to compare. */
+  minCluster: number;
+  /** How many robust standard deviations of the fast cluster (1.4826·MAD, at least `minSpread`) a run must lie below its median. */
   madMultiple: number;
   /** The smallest spread assumed for a cluster, as a fraction of its median: ties or few runs can make a MAD of 0. */
   minSpread: number;
-  /** …and it must be slower than the median by at least this fraction. */
+  /** …and it must be slower than the cluster's median by at least this fraction. */
   minRelative: number;
-  /** Two slow runs within this many robust sd of each other are one state (a mode), not two stalls. */
+  /** Runs within this many robust sd of the cluster are at one level (the mode guards below). */
   modeWidth: number;
 }
 
 /**
  * 5 robust sd as in the warm-up rule; a spread of at least 0.2% (about three times the largest
  * within-process sd measured on the H200, 0.07%), so the distance is at least 1%; and 1% at least,
- * the warm-up rule's minimum (a run closer than that cannot reach the overlap margin of half a 3% floor).
- * Two slow runs within 3 robust sd of each other are as close as the runs of the cluster itself: a
- * second state with two or more runs in it, not two stalls.
+ * the warm-up rule's minimum. A side of 3 keeps every run (a third of a side is no exception), so
+ * stalls are looked for from 4 runs on; the fast cluster has 2 runs at least. 3 robust sd is the
+ * width of the cluster itself: "at one level" for the mode guards.
  */
-export const DEFAULT_OUTLIER_RULE: OutlierRule = { minKeep: 3, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3 };
+export const DEFAULT_OUTLIER_RULE: OutlierRule = { minRuns: 4, minCluster: 2, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3 };
 
 export interface OutlierResult {
-  /** Positions (0-based, in the given order) of the runs left out. */
+  /** Positions (0-based, in the given order) of the runs left out as stalled. */
   outliers: number[];
-  /** The runs kept, in order. */
+  /** The runs kept (the fast cluster, or every run when nothing stalled), in order. */
   kept: number[];
   /** The kept runs' largest relative distance from their median (0.003 = ±0.3%). */
   restSpread: number;
 }
 
-/**
- * Slow runs far from the side's cluster: a stall (a competing process, a page-cache miss, a clock
- * dip) makes a run slower, never faster, so only the slow side counts. A run is left out when it is
- * slower than the side's median by more than `madMultiple` robust sd (floored at `minSpread`) and
- * by `minRelative`, and no other run lies within `modeWidth` robust sd of it: two or more runs close
- * together form a populated mode (a second clock state), which is left to the overlap check (a run
- * the warm-up rule dropped counts as one of them, so the two rules never strip a mode); so does
- * a lone slow run when the other side's runs sit both at its level and at this side's median (both
- * sides then show the same two states). At most
- * a minority is left out (the cluster keeps a strict majority), never going under `minKeep`.
- */
 export interface OutlierNeighbours {
-  /** The other side's runs: when they show both states, a lone slow run is a mode, not a stall. */
+  /** The other side's runs: when they show both levels, a slow run is a second state, not a stall. */
   other?: readonly number[];
-  /** Runs of this side already left out (warm-up): a slow run next to one of them is a mode too. */
-  dropped?: readonly number[];
 }
 
+/**
+ * The fast cluster of a side and its stalled runs. A stall (a competing process, a page-cache
+ * miss, a power or clock dip) only ever makes a run slower, so the runs that tell the code's speed
+ * are the fastest ones that agree with each other: the fast cluster. It is the smallest group of
+ * the side's fastest runs (at least `minCluster`) below which the next run lies more than
+ * `madMultiple` robust sd of the group (floored at `minSpread`) and `minRelative` away; every run
+ * below that gap is stalled, one or several, close together or not, up to all but `minCluster`
+ * runs. A side with no such gap has no stalls (noise without stalls has none: its runs fill the
+ * gaps). A second state of the machine that both sides show is no stall: a slow run whose level
+ * the other side shows beside this side's cluster level, or a level that two slow runs of this side
+ * share with the other side's own level (its fast cluster, or all its runs when it has none), stays
+ * with the cluster for the overlap check to judge; the rest of the runs below the gap are stalled.
+ */
 export function findSlowOutliers(samples: readonly number[], direction: 'higher' | 'lower', rule: OutlierRule = DEFAULT_OUTLIER_RULE, neighbours: OutlierNeighbours = {}): OutlierResult {
   const other = neighbours.other ?? [];
-  const dropped = neighbours.dropped ?? [];
-  const n = samples.length;
   const none = (): OutlierResult => ({ outliers: [], kept: [...samples], restSpread: relativeSpread(samples) });
-  const limit = Math.min(Math.floor((n - 1) / 2), n - rule.minKeep);
-  if (limit <= 0) return none();
-  const center = median(samples);
-  const scale = Math.abs(center);
-  if (!(scale > 0)) return none();
-  const spread = Math.max(MAD_TO_SD * mad(samples), rule.minSpread * scale);
-  const distance = Math.max(rule.madMultiple * spread, rule.minRelative * scale);
-  const slowBy = (v: number) => (direction === 'higher' ? center - v : v - center);
-  const candidates = samples.map((v, i) => [v, i] as const).filter(([v]) => slowBy(v) > distance);
-  // "The same state" is as close as the cluster's own runs are to each other: the spread of the
-  // runs within the distance, not of the side, which far runs widen (with 2 of 5 stalled, the
-  // side's MAD is the cluster's range). Far runs as wide apart as sporadic stalls are not a mode.
-  const cluster = samples.filter((v) => !(slowBy(v) > distance));
-  const width = rule.modeWidth * Math.max(MAD_TO_SD * mad(cluster), rule.minSpread * scale);
+  const split = fastSplit(samples, direction, rule);
+  if (!split) return none();
+  const { cluster, below, spread } = split;
+  const center = median(cluster);
+  const width = rule.modeWidth * spread;
   const near = (a: number, b: number) => Math.abs(a - b) <= width;
-  // The other side shows both states (runs at this run's level and at this side's median): two clock states.
   const otherSpansBoth = (v: number) => other.some((w) => near(w, v)) && other.some((w) => near(w, center));
-  const isolated = candidates.filter(([v, i]) => !samples.some((w, j) => j !== i && near(w, v)) && !dropped.some((w) => near(w, v)) && !otherSpansBoth(v));
-  if (!isolated.length || isolated.length > limit) return none();
-  const out = new Set(isolated.map(([, i]) => i));
+  // The other side's own level: the median of its fast cluster (of all its runs when it has none).
+  const otherSplit = other.length ? fastSplit(other, direction, rule) : null;
+  const otherLevel = other.length ? median(otherSplit ? otherSplit.cluster : other) : Number.NaN;
+  const sharedLevel = (v: number, i: number) => below.some(([w, j]) => j !== i && near(w, v)) && near(otherLevel, v);
+  const stalled = below.filter(([v, i]) => !otherSpansBoth(v) && !sharedLevel(v, i));
+  if (!stalled.length) return none();
+  const out = new Set(stalled.map(([, i]) => i));
   const kept = samples.filter((_, i) => !out.has(i));
   return { outliers: [...out].sort((a, b) => a - b), kept, restSpread: relativeSpread(kept) };
+}
+
+/** The fast cluster's runs, the runs below its gap (value, position), and the cluster's robust sd; null when the side has no such gap. */
+function fastSplit(samples: readonly number[], direction: 'higher' | 'lower', rule: OutlierRule): { cluster: number[]; below: (readonly [number, number])[]; spread: number } | null {
+  const n = samples.length;
+  if (n < Math.max(rule.minRuns, rule.minCluster + 1)) return null;
+  const faster = (a: number, b: number) => (direction === 'higher' ? b - a : a - b);
+  const order = samples.map((v, i) => [v, i] as const).sort((a, b) => faster(a[0], b[0]));
+  for (let k = rule.minCluster; k < n; k += 1) {
+    const cluster = order.slice(0, k).map(([v]) => v);
+    const center = median(cluster);
+    const scale = Math.abs(center);
+    if (!(scale > 0)) return null;
+    const spread = Math.max(MAD_TO_SD * mad(cluster), rule.minSpread * scale);
+    const distance = Math.max(rule.madMultiple * spread, rule.minRelative * scale);
+    const next = order[k]![0];
+    const slowBy = direction === 'higher' ? center - next : next - center;
+    if (slowBy > distance) return { cluster, below: order.slice(k), spread };
+  }
+  return null;
+}
+
+/** P(T ≥ t) for Student's t with `df` degrees of freedom (df > 0, not necessarily whole). */
+export function studentTUpperTail(t: number, df: number): number {
+  if (!Number.isFinite(t)) return t > 0 ? 0 : 1;
+  const tail = 0.5 * regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5);
+  return t >= 0 ? tail : 1 - tail;
+}
+
+export interface TTestResult {
+  t: number;
+  df: number;
+  /** P(T ≤ t): evidence that x's mean is smaller than y's. */
+  pLess: number;
+  /** P(T ≥ t): evidence that x's mean is larger than y's. */
+  pGreater: number;
+}
+
+/**
+ * Student's two-sample t-test with the variance pooled over both sides (n₁ + n₂ − 2 degrees of
+ * freedom), the pooled standard deviation taken as at least `minSd`: two runs that happen to tie
+ * must not make a difference infinitely certain. Needs three values in all and one per side.
+ */
+export function pooledTTest(x: readonly number[], y: readonly number[], minSd = 0): TTestResult {
+  const df = x.length + y.length - 2;
+  if (!x.length || !y.length || df < 1) throw new RangeError('pooledTTest needs a value on each side and three in all');
+  const meanOf = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
+  const mx = meanOf(x);
+  const my = meanOf(y);
+  const squares = x.reduce((a, v) => a + (v - mx) ** 2, 0) + y.reduce((a, v) => a + (v - my) ** 2, 0);
+  const sd = Math.max(Math.sqrt(squares / df), minSd);
+  const se = sd * Math.sqrt(1 / x.length + 1 / y.length);
+  const diff = mx - my;
+  if (!(se > 0)) return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
+  const t = diff / se;
+  return { t, df, pLess: studentTUpperTail(-t, df), pGreater: studentTUpperTail(t, df) };
+}
+
+/** ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; relative error below 1e-13). */
+function logGamma(x: number): number {
+  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z = x - 1;
+  let sum = c[0]!;
+  for (let i = 1; i < 9; i += 1) sum += c[i]! / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+
+/** I_x(a, b), the regularized incomplete beta function, by its continued fraction (modified Lentz). */
+export function regularizedIncompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  // The fraction converges fast for x < (a + 1) / (a + b + 2); otherwise use the symmetry I_x(a,b) = 1 − I_{1−x}(b,a).
+  if (x > (a + 1) / (a + b + 2)) return 1 - (front * betaFraction(1 - x, b, a)) / b;
+  return (front * betaFraction(x, a, b)) / a;
+}
+
+function betaFraction(x: number, a: number, b: number): number {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 300; m += 1) {
+    const m2 = 2 * m;
+    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < 1e-15) break;
+  }
+  return h;
 }
 
 function relativeSpread(values: readonly number[]): number {

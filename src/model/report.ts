@@ -108,7 +108,7 @@ export const ComparisonSchema = z.object({
   /** Gated metrics that more runs could decide (the sides overlap, or too few or not significant samples). */
   undecided: z.array(z.string()).default([]),
   /** An adaptive A/B run: which look this comparison is and the alpha it tested at. */
-  look: z.object({ index: z.number().int().positive(), of: z.number().int().positive(), alpha: z.number() }).optional(),
+  look: z.object({ index: z.number().int().positive(), of: z.number().int().positive(), final: z.boolean().optional(), alpha: z.number() }).optional(),
   /** The noise between jobs estimated from the default branch's recent reports (artifact baselines). */
   betweenJobs: z
     .object({

@@ -36,3 +36,12 @@ export function reasonsFromMask(mask: number | bigint): string[] {
   if (unknown) names.push(`bit_0x${unknown.toString(16)}`);
   return names;
 }
+
+/**
+ * Hardware reasons that are a regime, not a fault: the board held at its power limit (a loaded H200
+ * hits `sw_power_cap` in a quarter to a third of samples beside a busy neighbour, and a heavy
+ * prefill alone in 7.5 %), or clocks held in step with the other GPUs of a sync group. Runs under
+ * them are comparable with runs under the same regime. The other hardware reasons (thermal, hardware
+ * slowdown, power brake) are protection against a fault.
+ */
+export const POWER_REGIME_REASONS: ReadonlySet<string> = new Set(['sw_power_cap', 'sync_boost']);

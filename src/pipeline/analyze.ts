@@ -58,7 +58,7 @@ export interface BaselineChoice {
   path?: string;
   reason: string;
   /** An adaptive A/B run: which look at the comparison this is (the gate spends alpha over the looks). */
-  look?: { index: number; of: number };
+  look?: { index: number; of: number; final?: boolean };
   /** A baseline from another job: the default branch's recent reports of the workload, for the noise between jobs. */
   history?: readonly HistoryEntry[];
 }

@@ -191,7 +191,7 @@ export function baseReportPath(plan: Plan): string {
   return join(plan.outDir, 'base', 'baseline-report.json');
 }
 
-function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report, look?: { index: number; of: number }): BaselineChoice {
+function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report, look?: { index: number; of: number; final?: boolean }): BaselineChoice {
   const where = base.cwd === plan.cwd ? 'this folder' : base.cwd;
   const what = base.run ? `\`${base.run}\` in ${where}` : `the same workload in ${where}`;
   const order = plan.options.engine === 'max' && plan.options.mode === 'serve' ? 'its benchmark windows in server blocks base, head, head, base (ABBA)' : 'its measured runs interleaved with the head\'s (ABBA)';
@@ -280,7 +280,12 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
     result.report = await deps.analyze(run.analysisInputs, head);
     if (plan.base && looks > 1) {
       await decideWithMoreRuns(plan, result as JobResult & { report: Report; baseReport: Report }, deps as JobDeps & { analyze: NonNullable<JobDeps['analyze']> }, executeDeps, started);
-      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport!, result.report.comparison?.look ? { index: result.report.comparison.look.index, of: looks } : undefined) };
+      // No run is added after the last comparison: it is the final look, tested at what the looks
+      // before it left of alpha (all of it when the job stopped at its first look), so the same
+      // samples read as they would in analyze, and no row promises runs the job will not add.
+      const last = { index: result.report.comparison?.look?.index ?? 1, of: looks, final: true };
+      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport!, last) };
+      if (result.report.comparison) result.report = await deps.analyze(run.analysisInputs, head);
     }
     const analyzeHead = (inputs: readonly string[]) => deps.analyze!(inputs, head);
     const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
