@@ -114,7 +114,7 @@ describe('the committed bundle dist/cli/index.js', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^Demo: /);
     expect(result.stdout).toContain('FAIL              decode_tok_s');
-    expect(result.stdout).toContain('[WARNING] unfused-attention');
+    expect(result.stdout).toContain('[ERROR] unfused-attention');
   });
 
   it('exits 2 with one line for bad input, never a stack trace', () => {
