@@ -17,14 +17,15 @@ export const DASHBOARD_USAGE = `profile-gate dashboard --out DIR [options] [REPO
   --metric NAME         the throughput metric charted and scanned for shifts (default decode_tok_s)
   --top N               top kernels tracked per run (default 10)
   --min-change PCT      smallest level shift that counts, in percent (default 2)
-  --seed N              seed of the change-point permutation test (default 1)
+  --seed N              accepted for older workflows; no effect (change points use no random draws)
 
-  --from-artifacts      also download the report artifacts of recent successful runs (GITHUB_TOKEN,
-                        GITHUB_API_URL and GITHUB_SERVER_URL are read from the environment)
+  --from-artifacts      also download the report artifacts of recent completed runs, failed ones
+                        included (GITHUB_TOKEN, GITHUB_API_URL and GITHUB_SERVER_URL are read from
+                        the environment)
   --repo OWNER/NAME     the repository (default $GITHUB_REPOSITORY)
   --workflow FILE       the workflow file name that uploads the reports, e.g. nightly.yml
   --branch NAME         the branch its runs built (default main)
-  --limit N             successful runs to read, newest first (default 60)
+  --limit N             completed runs to read, newest first, whatever their conclusion (default 60)
   --prefix PREFIX       artifact name prefix (default profile-gate-)
   --events LIST         run events accepted (default push,schedule)
   --save-reports DIR    keep the downloaded report.json files there (artifacts expire; the files need not)`;
@@ -101,6 +102,10 @@ export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv
   } else if (values.repo || values.workflow || values.limit || values['save-reports']) {
     throw new UsageError('dashboard: --repo, --workflow, --limit and --save-reports go with --from-artifacts');
   }
+  if (values.seed !== undefined) {
+    positiveInteger('--seed', values.seed, 1);
+    process.stderr.write('profile-gate dashboard: --seed has no effect: change points are found without random draws, so the same history gives the same page\n');
+  }
   const { data, written } = await buildDashboard({
     out: values.out,
     inputs: positionals,
@@ -112,7 +117,6 @@ export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv
       ...(values.metric ? { metric: values.metric } : {}),
       topN: positiveInteger('--top', values.top, 10),
       minChange: percentOption('--min-change', values['min-change'], 0.02),
-      seed: positiveInteger('--seed', values.seed, 1),
     },
     log: (line) => process.stderr.write(`profile-gate dashboard: ${line}\n`),
   });
