@@ -61,6 +61,20 @@ describe('reading reports from disk', () => {
     expect(skipped[1]!.reason).toMatch(/expected JSON/);
   });
 
+  it('keeps of each report on disk only what the page shows, as it reads them one at a time', async () => {
+    for (let n = 0; n < 3; n += 1) {
+      await mkdir(join(dir, `big-${n}`), { recursive: true });
+      await writeFile(join(dir, `big-${n}`, 'report.json'), serializeReport(makeReport({ kernels: 5000, workload: 'big' })));
+    }
+    const { inputs } = await loadDashboardReports([dir]);
+    expect(inputs).toHaveLength(3);
+    for (const input of inputs) {
+      expect(input.report.kernels).toHaveLength(200);
+      expect(input.report.kernels[0]!.name).toBe('kernel_0');
+      expect(input.report.notices.at(-1)!.message).toMatch(/^read back in part: kernels 200 of 5000/);
+    }
+  });
+
   it('fails on a path that does not exist, and when nothing valid is left', async () => {
     await expect(loadDashboardReports([join(dir, 'nope')])).rejects.toThrow(InputError);
     await writeFile(join(dir, 'report.json'), '{}');
