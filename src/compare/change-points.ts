@@ -62,7 +62,7 @@ export interface Split {
   index: number;
   /** End (exclusive) of the right part that gave the strongest t. */
   end: number;
-  /** t of mean(Y) − mean(X): pooled variance, or Welch's when Y is much noisier than X. */
+  /** t of mean(Y) − mean(X): pooled variance, or Welch's when one part is much noisier. */
   statistic: number;
   /** Degrees of freedom of that t: |X| + |Y| − 2 pooled, Welch–Satterthwaite's otherwise. */
   df: number;
@@ -111,10 +111,11 @@ export function fTail(f: number, d1: number, d2: number): number {
 
 /**
  * The strongest window of `values`: among windows Y = [τ, κ) against X = [0, τ) (each at least
- * minSegment long) whose spreads agree, the largest pooled |t|; among those where one part is
- * improbably noisier than the other, the largest Welch |t|. The first when its p-value times the number of windows is at
- * most α, else whichever of the two has the smaller p-value. A window's spreads are compared only when it could beat the best so far, so the
- * scan stays a few operations per window.
+ * minSegment long, boundary runs on their own side) whose spreads agree, the largest pooled |t|;
+ * among those where one part is improbably noisier than the other, the largest Welch |t|. The
+ * first when its p-value times the number of windows is at most α, else whichever of the two has
+ * the smaller p-value. A window's spreads are compared only when it could beat the best so far, so
+ * the scan stays a few operations per window.
  */
 export function bestSplit(values: ArrayLike<number>, minSegment: number, alpha = DEFAULT_CHANGE_POINT_OPTIONS.alpha): Split | undefined {
   const n = values.length;
@@ -179,8 +180,8 @@ export function bestSplit(values: ArrayLike<number>, minSegment: number, alpha =
     ...(welchBest ? [{ index: welchBest.index, end: welchBest.end, statistic: welchBest.t, df: welchBest.df }] : []),
   ].map((c) => ({ ...c, p: studentTTwoSided(c.statistic, c.df) }));
   if (!candidates.length) return { index: minSegment, end: n, statistic: 0, df: n - 2, windows, pValue: 1 };
-  // A significant window whose spreads agree is the step; Welch's window (noisier after) only when
-  // none is: with many nights a window that starts a night early is noisier and can look stronger.
+  // A significant window whose spreads agree is the step; Welch's window (a noisier level) only when
+  // none is: with many nights, Welch's many degrees of freedom can make a mixed window look stronger.
   const adjusted = candidates.map((c) => ({ ...c, pValue: Math.min(1, windows * c.p) }));
   const best = adjusted[0]!.pValue <= alpha && pooledBest ? adjusted[0]! : adjusted.reduce((x, y) => (y.p < x.p ? y : x));
   return { index: best.index, end: best.end, statistic: best.statistic, df: best.df, windows, pValue: best.pValue };
