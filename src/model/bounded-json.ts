@@ -80,7 +80,8 @@ export function parseBoundedJson(text: string, bounds: JsonBounds): unknown {
       if (raw > 6 * bounds.maxStringChars) bound(`a string longer than ${bounds.maxStringChars} characters`);
     }
     at += 1;
-    if (!escaped) return text.slice(start + 1, at - 1);
+    // Decoded by JSON.parse even without escapes: a fresh string. A slice of `text` would keep the
+    // whole document alive for as long as any one name of it is kept (a summary's kernel names).
     let decoded: string;
     try {
       decoded = JSON.parse(text.slice(start, at)) as string;
@@ -88,7 +89,7 @@ export function parseBoundedJson(text: string, bounds: JsonBounds): unknown {
       at = start;
       return fail('Bad escape in string literal');
     }
-    if (decoded.length > bounds.maxStringChars) bound(`a string longer than ${bounds.maxStringChars} characters`);
+    if (escaped && decoded.length > bounds.maxStringChars) bound(`a string longer than ${bounds.maxStringChars} characters`);
     return decoded;
   };
   const value = (depth: number): unknown => {
