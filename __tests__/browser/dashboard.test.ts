@@ -52,7 +52,7 @@ describe('a year of nightly runs of five workloads', () => {
 
   beforeAll(async () => {
     const inputs = nightlyMatrix(NIGHTS, SHIFT_AT).flatMap((series) => series.map((report, i) => ({ report, source: `night-${i}` })));
-    const site = buildSite(inputs, [], { title: 'Nightly inference performance', generatedAt: '2026-12-01T06:00:00.000Z', permutations: 99 });
+    const site = buildSite(inputs, [], { title: 'Nightly inference performance', generatedAt: '2026-12-01T06:00:00.000Z' });
     data = site.data;
     await writeSite(join(OUT, 'nightly'), site.files);
     const opened = await open(join(OUT, 'nightly'));
@@ -155,7 +155,7 @@ describe('hostile report text and the real H200 reports', () => {
       };
     });
     const inputs = [...real, ...hostile].map((report, i) => ({ report, source: `r${i}` }));
-    const site = buildSite(inputs, [{ source: '<b>broken</b>/report.json', reason: '<i>bad</i>' }], { generatedAt: '2026-12-01T06:00:00.000Z', permutations: 99 });
+    const site = buildSite(inputs, [{ source: '<b>broken</b>/report.json', reason: '<i>bad</i>' }], { generatedAt: '2026-12-01T06:00:00.000Z' });
     await writeSite(join(OUT, 'hostile'), site.files);
     page = (await open(join(OUT, 'hostile'))).page;
     // Hover and click every card so the tooltip and the details panel render report text too.

@@ -61,6 +61,20 @@ describe('reading reports from disk', () => {
     expect(skipped[1]!.reason).toMatch(/expected JSON/);
   });
 
+  it('keeps of each report on disk only what the page shows, as it reads them one at a time', async () => {
+    for (let n = 0; n < 3; n += 1) {
+      await mkdir(join(dir, `big-${n}`), { recursive: true });
+      await writeFile(join(dir, `big-${n}`, 'report.json'), serializeReport(makeReport({ kernels: 5000, workload: 'big' })));
+    }
+    const { inputs } = await loadDashboardReports([dir]);
+    expect(inputs).toHaveLength(3);
+    for (const input of inputs) {
+      expect(input.report.kernels).toHaveLength(200);
+      expect(input.report.kernels[0]!.name).toBe('kernel_0');
+      expect(input.report.notices.at(-1)!.message).toMatch(/^read back in part: kernels 200 of 5000/);
+    }
+  });
+
   it('fails on a path that does not exist, and when nothing valid is left', async () => {
     await expect(loadDashboardReports([join(dir, 'nope')])).rejects.toThrow(InputError);
     await writeFile(join(dir, 'report.json'), '{}');
@@ -84,10 +98,29 @@ describe('profile-gate dashboard (CLI)', () => {
     expect(data.workloads[0]!.points.commit[3]).toBe(night(3).run.commit);
   });
 
+  it('takes --seed from older workflows, says it has no effect, and draws the same page', async () => {
+    for (let n = 0; n < 10; n += 1) {
+      await mkdir(join(dir, 'reports', `n${n}`), { recursive: true });
+      await writeFile(join(dir, 'reports', `n${n}`, 'report.json'), serializeReport(night(n)));
+    }
+    const pages: string[] = [];
+    for (const seed of ['1', '6']) {
+      const { result, stderr } = await quietly(() => runDashboardCommand(['--out', join(dir, `site-${seed}`), '--seed', seed, join(dir, 'reports')], {}));
+      expect(result).toBe(0);
+      expect(stderr).toContain('--seed has no effect: change points are found without random draws');
+      pages.push(await readFile(join(dir, `site-${seed}`, 'data.js'), 'utf8'));
+    }
+    const [one, six] = pages.map((page) => ({ ...readData(page), generatedAt: '' }));
+    expect(one).toEqual(six);
+    expect(one!.method).toMatch(/deterministic: no seed/);
+    await expect(runDashboardCommand(['--out', dir, '--seed', '0', dir], {})).rejects.toThrow(/--seed 0: expected a positive integer/);
+  });
+
   it('refuses a bad command line with a usage error', async () => {
     await expect(runDashboardCommand(['reports'], {})).rejects.toThrow(/expected --out DIR/);
     await expect(runDashboardCommand(['--out', dir], {})).rejects.toThrow(/expected report.json files or directories, or --from-artifacts/);
     await expect(runDashboardCommand(['--out', dir, '--top', '0', dir], {})).rejects.toThrow(/--top 0: expected a positive integer/);
+    await expect(runDashboardCommand(['--out', dir, '--top', '201', dir], {})).rejects.toThrow(/--top 201: expected at most 200/);
     await expect(runDashboardCommand(['--out', dir, '--workflow', 'n.yml', dir], {})).rejects.toThrow(/go with --from-artifacts/);
     await expect(runDashboardCommand(['--out', dir, '--from-artifacts', '--repo', 'o/r', '--workflow', 'n.yml'], {})).rejects.toThrow(UsageError);
     await expect(runDashboardCommand(['--out', dir, '--from-artifacts', '--workflow', 'n.yml'], { GITHUB_TOKEN: 't' })).rejects.toThrow(/expected --repo OWNER\/NAME/);
@@ -101,8 +134,9 @@ describe('--from-artifacts against the loopback GitHub', () => {
 
   beforeEach(async () => {
     gh = await new FakeGitHub('octo/gpu-app').start();
-    // Six good runs (101–106), then runs that must be ignored: a pull request, a failure, another branch,
-    // and the newest of all from another workflow (the fake filters by workflow as GitHub does).
+    // Six good runs (101–106), a failed one (108: a night the gate failed, whose report is read too),
+    // then runs that must be ignored: a pull request, one still running, another branch, and the
+    // newest of all from another workflow (the fake filters by workflow and status as GitHub does).
     for (let id = 101; id <= 106; id += 1) {
       gh.runs.push({ id, event: id % 2 ? 'schedule' : 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(id), workflow: 'nightly.yml' });
       const report = night(id - 101);
@@ -116,7 +150,8 @@ describe('--from-artifacts against the loopback GitHub', () => {
     gh.runs.push({ id: 108, event: 'schedule', status: 'completed', conclusion: 'failure', head_branch: 'main', head_sha: sha(8), workflow: 'nightly.yml' });
     gh.runs.push({ id: 109, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'dev', head_sha: sha(9), workflow: 'nightly.yml' });
     gh.runs.push({ id: 110, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(0), workflow: 'other.yml' });
-    for (const id of [107, 108, 109, 110]) gh.addArtifact(id, 'profile-gate-llama', { 'report.json': serializeReport(night(0)) });
+    gh.runs.push({ id: 112, event: 'schedule', status: 'in_progress', conclusion: null, head_branch: 'main', head_sha: sha(2), workflow: 'nightly.yml' });
+    for (const id of [107, 108, 109, 110, 112]) gh.addArtifact(id, 'profile-gate-llama', { 'report.json': serializeReport(night(id - 101)) });
   });
   afterEach(async () => {
     await gh.stop();
@@ -124,23 +159,23 @@ describe('--from-artifacts against the loopback GitHub', () => {
 
   const access = () => ({ token: 'ghs_test', apiUrl: gh.baseUrl, serverUrl: 'https://github.com', retry: { baseMs: 1, sleep: async () => undefined } });
 
-  it('downloads the newest N successful push/schedule runs on the branch, and leaves bad artifacts out', async () => {
+  it('downloads the newest N completed push/schedule runs on the branch, failed ones included, and leaves bad artifacts out', async () => {
     gh.fail('runs.list', { status: 502 });
     const { inputs, skipped, runs } = await downloadReportArtifacts(query, access());
     expect(runs).toBe(5);
-    // 106 and 105 (nested report), 102: read; 104 (not a zip) and 103 (not a report): listed as left out.
-    expect(inputs.map((i) => i.report.run.runId)).toEqual(['106', '105', '102']);
-    expect(inputs[1]!.source).toBe('run 105 artifact profile-gate-llama/profile-gate/report.json');
+    // 108 (failed), 106 and 105 (nested report): read; 104 (not a zip) and 103 (not a report): listed as left out.
+    expect(inputs.map((i) => i.report.run.runId)).toEqual(['108', '106', '105']);
+    expect(inputs[2]!.source).toBe('run 105 artifact profile-gate-llama/profile-gate/report.json');
     expect(skipped.map((s) => s.source)).toEqual(['run 104 artifact profile-gate-llama', 'run 103 artifact profile-gate-llama/report.json']);
     expect(skipped[0]!.reason).toMatch(/not a zip archive/);
     expect(skipped[1]!.reason).toMatch(/expected a profile-gate report.json/);
     // What the API says about the run wins: the commit it built, its URL.
-    expect(inputs[0]!.report.run).toMatchObject({ commit: sha(106), repository: 'octo/gpu-app', runUrl: 'https://github.com/octo/gpu-app/actions/runs/106' });
+    expect(inputs[1]!.report.run).toMatchObject({ commit: sha(106), repository: 'octo/gpu-app', runUrl: 'https://github.com/octo/gpu-app/actions/runs/106' });
     // Retried once after the 502; the token went to the API and never to the storage redirect.
     expect(gh.hits('runs.list').map((r) => r.status)).toEqual([502, 200]);
     const listed = new URL(gh.hits('runs.list')[1]!.url, 'http://x');
     expect(listed.pathname).toBe('/repos/octo/gpu-app/actions/workflows/nightly.yml/runs');
-    expect(Object.fromEntries(listed.searchParams)).toMatchObject({ branch: 'main', status: 'success' });
+    expect(Object.fromEntries(listed.searchParams)).toMatchObject({ branch: 'main', status: 'completed' });
     expect(gh.hits('artifacts.download').every((r) => r.authorization === 'Bearer ghs_test' && r.status === 302)).toBe(true);
     expect(gh.hits('artifacts.zip').length).toBe(5);
     expect(gh.hits('artifacts.zip').every((r) => r.authorization === undefined)).toBe(true);
@@ -187,16 +222,16 @@ describe('--from-artifacts against the loopback GitHub', () => {
 
   it('builds the site from the CLI, and can keep the downloaded reports', async () => {
     const env = { GITHUB_TOKEN: 'ghs_test', GITHUB_API_URL: gh.baseUrl, GITHUB_REPOSITORY: 'octo/gpu-app' };
-    const args = ['--out', join(dir, 'site'), '--from-artifacts', '--workflow', 'nightly.yml', '--limit', '3', '--save-reports', join(dir, 'kept')];
+    const args = ['--out', join(dir, 'site'), '--from-artifacts', '--workflow', 'nightly.yml', '--limit', '4', '--save-reports', join(dir, 'kept')];
     const { result, stdout, stderr } = await quietly(() => runDashboardCommand(args, env));
     expect(result).toBe(0);
-    expect(stdout).toContain('2 reports, 1 workloads');
+    expect(stdout).toContain('3 reports, 1 workloads');
     expect(stderr).toContain('left out run 104 artifact profile-gate-llama');
     const data = readData(await readFile(join(dir, 'site', 'data.js'), 'utf8'));
-    expect(data.workloads[0]!.points.commit).toEqual([sha(105), sha(106)]);
+    expect(data.workloads[0]!.points.commit).toEqual([sha(105), sha(106), sha(108)]);
     expect(data.skipped).toHaveLength(1);
     const kept = await loadDashboardReports([join(dir, 'kept')]);
-    expect(kept.inputs.map((i) => i.report.run.runId).sort()).toEqual(['105', '106']);
+    expect(kept.inputs.map((i) => i.report.run.runId).sort()).toEqual(['105', '106', '108']);
   });
 
   it('keeps a history on a branch: saving the same runs again rewrites the same files, and the saved files alone rebuild the page', async () => {
@@ -210,17 +245,17 @@ describe('--from-artifacts against the loopback GitHub', () => {
       expect(result).toBe(0);
       expect(stdout).toContain(`${reports} reports, 1 workloads`);
     };
-    await nightly('site-1', 2);
-    // The next night one more run of the nightly workflow; the newest three are 111, 106 and 105.
+    await nightly('site-1', 3);
+    // The next night one more run of the nightly workflow; the newest three are 111, 108 and 106.
     gh.runs.push({ id: 111, event: 'schedule', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: sha(111), workflow: 'nightly.yml' });
     gh.addArtifact(111, 'profile-gate-llama', { 'report.json': serializeReport(night(9)) });
-    await nightly('site-2', 3);
-    await nightly('site-3', 3);
-    expect(await readdir(history)).toHaveLength(3);
+    await nightly('site-2', 4);
+    await nightly('site-3', 4);
+    expect(await readdir(history)).toHaveLength(4);
     // After the artifacts expired: the branch alone.
     const { result } = await quietly(() => runDashboardCommand(['--out', join(dir, 'site-later'), history], {}));
     expect(result).toBe(0);
     const data = readData(await readFile(join(dir, 'site-later', 'data.js'), 'utf8'));
-    expect(data.workloads[0]!.points.commit).toEqual([sha(105), sha(106), sha(111)]);
+    expect(data.workloads[0]!.points.commit).toEqual([sha(105), sha(106), sha(108), sha(111)]);
   });
 });

@@ -24,7 +24,7 @@ describe('the confidence level', () => {
   });
 
   it('reads the same on the dashboard page and in its footer', () => {
-    const site = buildSite([{ report: makeReport({}), source: 'r.json' }], [], { generatedAt: '2026-12-01T00:00:00Z', permutations: 99 });
+    const site = buildSite([{ report: makeReport({}), source: 'r.json' }], [], { generatedAt: '2026-12-01T00:00:00Z' });
     const text = site.files.map((f) => f.content).join('\n');
     expect(text).toContain('90% CI');
     expect(text).toContain('a 90% confidence interval of the median');

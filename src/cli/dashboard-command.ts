@@ -10,22 +10,24 @@ import { limitsFromEnv } from '../github/limits.js';
 import { EXIT_OK, UsageError } from '../errors.js';
 import { TOOL_VERSION } from '../version.js';
 import { inertLine } from '../report/inert-text.js';
+import { BOUNDED_REPORT } from '../report/bounded-report.js';
 
 export const DASHBOARD_USAGE = `profile-gate dashboard --out DIR [options] [REPORT.json|DIR...]
   Build a static dashboard (DIR/index.html) from report.json files or directories of them.
 
   --title TEXT          the page title (default 'profile-gate dashboard')
   --metric NAME         the throughput metric charted and scanned for shifts (default decode_tok_s)
-  --top N               top kernels tracked per run (default 10)
+  --top N               top kernels tracked per run (default 10, at most 200)
   --min-change PCT      smallest level shift that counts, in percent (default 2)
-  --seed N              seed of the change-point permutation test (default 1)
+  --seed N              accepted for older workflows; no effect (change points use no random draws)
 
-  --from-artifacts      also download the report artifacts of recent successful runs (GITHUB_TOKEN,
-                        GITHUB_API_URL and GITHUB_SERVER_URL are read from the environment)
+  --from-artifacts      also download the report artifacts of recent completed runs, failed ones
+                        included (GITHUB_TOKEN, GITHUB_API_URL and GITHUB_SERVER_URL are read from
+                        the environment)
   --repo OWNER/NAME     the repository (default $GITHUB_REPOSITORY)
   --workflow FILE       the workflow file name that uploads the reports, e.g. nightly.yml
   --branch NAME         the branch its runs built (default main)
-  --limit N             successful runs to read, newest first (default 60)
+  --limit N             completed runs to read, newest first, whatever their conclusion (default 60)
   --prefix PREFIX       artifact name prefix (default profile-gate-)
   --events LIST         run events accepted (default push,schedule)
   --save-reports DIR    keep the downloaded report.json files there (artifacts expire; the files need not)`;
@@ -102,6 +104,13 @@ export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv
   } else if (values.repo || values.workflow || values.limit || values['save-reports']) {
     throw new UsageError('dashboard: --repo, --workflow, --limit and --save-reports go with --from-artifacts');
   }
+  const topN = positiveInteger('--top', values.top, 10);
+  // Each report is kept as its top kernels only (report/bounded-report.ts), read from disk or downloaded.
+  if (topN > BOUNDED_REPORT.kernels) throw new UsageError(`--top ${topN}: expected at most ${BOUNDED_REPORT.kernels} (each report is read as its top ${BOUNDED_REPORT.kernels} kernels)`);
+  if (values.seed !== undefined) {
+    positiveInteger('--seed', values.seed, 1);
+    process.stderr.write('profile-gate dashboard: --seed has no effect: change points are found without random draws, so the same history gives the same page\n');
+  }
   const { data, written } = await buildDashboard({
     out: values.out,
     inputs: positionals,
@@ -111,9 +120,8 @@ export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv
       serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com',
       ...(values.title ? { title: values.title } : {}),
       ...(values.metric ? { metric: values.metric } : {}),
-      topN: positiveInteger('--top', values.top, 10),
+      topN,
       minChange: percentOption('--min-change', values['min-change'], 0.02),
-      seed: positiveInteger('--seed', values.seed, 1),
     },
     log: (line) => process.stderr.write(`profile-gate dashboard: ${inertLine(line)}\n`),
   });

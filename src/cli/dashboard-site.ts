@@ -14,6 +14,7 @@ import { REPORT_FILE } from '../model/report.js';
 import { serializeReport } from '../report/json.js';
 import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } from '../github/dashboard-artifacts.js';
 import { findReportFiles, loadReport } from '../io/reports.js';
+import { boundReport } from '../report/bounded-report.js';
 import { redact, secretsFromEnv } from '../io/secrets.js';
 
 /**
@@ -30,13 +31,18 @@ export interface LoadedReports {
   skipped: SkippedReport[];
 }
 
-/** Every report.json under the paths; invalid ones become notes. A path that does not exist is an error. */
+/**
+ * Every report.json under the paths, read one at a time and cut down at once to what the page shows
+ * (as the downloaded artifacts are): a year of reports of thousands of kernels each is held as a
+ * year of bounded summaries, never whole. Invalid ones become notes. A path that does not exist is
+ * an error.
+ */
 export async function loadDashboardReports(paths: readonly string[]): Promise<LoadedReports> {
   const inputs: DashboardInput[] = [];
   const skipped: SkippedReport[] = [];
   for (const found of await findReportFiles(paths)) {
     try {
-      inputs.push({ report: await loadReport(found.path), source: found.path });
+      inputs.push({ report: boundReport(await loadReport(found.path)), source: found.path });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       skipped.push({ source: found.path, reason: error.expected });

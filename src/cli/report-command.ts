@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findReportFiles, labelFor, loadReport } from '../io/reports.js';
+import { boundReport } from '../report/bounded-report.js';
 import { writeOutput } from '../io/input-paths.js';
 import { failureLine } from '../compare/verdict.js';
 import { UsageError } from '../errors.js';
@@ -44,7 +45,8 @@ export async function runReportCommand(args: string[]): Promise<number> {
   if (files.length === 0) throw new UsageError(`report: no report.json under ${positionals.join(', ')}`);
   const entries: ReportEntry[] = [];
   for (const found of files) {
-    const report = await loadReport(found.path);
+    // One at a time, cut down at once to what the merged summary shows (as mode report does).
+    const report = boundReport(await loadReport(found.path));
     entries.push({ label: labelFor(found, report, values.prefix), report });
   }
   const merged = mergeReports(entries);

@@ -1,24 +1,30 @@
 /**
- * Change-point detection for nightly series (tok/s per workload, family shares): E-divisive means
- * (Matteson & James 2014, α = 1) with binary segmentation and a permutation test, the method MongoDB
- * uses on its performance history. Deterministic: permutations come from a seeded PRNG keyed by the
- * segment, so the same series and seed always give the same answer.
+ * Change-point detection for nightly series (tok/s per workload, family shares): binary segmentation
+ * with a windowed two-sample t scan and an analytical null, so the answer is a function of the
+ * series alone: no seed, no random draw, the same open regressions on every build of the page.
  *
- * Each segment is searched over both the split τ and the end κ of the part after it, so a short dip
- * that recovers is found, not only a step that lasts to the end. With 2-D prefix sums of the
- * pairwise distances every (τ, κ) costs O(1), a segment O(n²).
+ * A segment is scanned over every split τ and every end κ of the part after it: X = [0, τ) against
+ * Y = [τ, κ), each at least `minSegment` long, whose boundary runs sit on their own side (the run
+ * before τ nearer X's mean, the run at τ nearer Y's), scored by the pooled-variance t of their
+ * means, or Welch's t where one part is improbably noisier than the other (it mixes two levels).
+ * Searching κ finds a short dip that recovered, not only a step that lasts. The strongest window is
+ * tested against Student's t, and its p-value is multiplied by the number of windows scanned
+ * (Bonferroni): the chance that a segment with no shift gives any window that strong is at most α.
+ * With prefix sums of the values and their squares each window costs O(1), a segment O(n²) time
+ * and O(n) memory.
+ *
+ * Why not a permutation test: with three nights after a step, the exact permutation p-value of the
+ * best window is about 4/84 (the three low nights may sit in several windows), so no permutation
+ * test can reach α = 0.01 there, and a sampled one decides differently from seed to seed.
  */
 import { median } from '../model/averages.js';
-import { mulberry32, seedFor } from './statistics.js';
+import { regularizedBeta, studentTTwoSided } from './student-t.js';
 
 export interface ChangePointOptions {
   /** Points on each side of a change, at least (≥ 2). */
   minSegment: number;
-  /** Permutations of the segment per significance test (stopped early once it cannot be significant). */
-  permutations: number;
-  /** A change is kept when its permutation p-value is at most this. */
+  /** A change is kept when its p-value (Bonferroni over the windows scanned) is at most this. */
   alpha: number;
-  seed: number;
   maxChangePoints: number;
   /** Changes smaller than this relative shift of the level (median) are dropped: 0.02 = 2%. */
   minRelativeChange: number;
@@ -27,24 +33,22 @@ export interface ChangePointOptions {
 }
 
 export const DEFAULT_CHANGE_POINT_OPTIONS: ChangePointOptions = {
-  minSegment: 4,
-  permutations: 199,
+  minSegment: 3,
   alpha: 0.01,
-  seed: 1,
   maxChangePoints: 16,
   minRelativeChange: 0,
   minAbsoluteChange: 0,
 };
 
-/** Longer segments would need (n+1)² doubles of prefix sums; the CLI caps history well below. */
+/** A longer segment is scanned over its latest part (history.ts): the scan is O(n²) in time. */
 export const MAX_SEGMENT = 3000;
 
 export interface ChangePoint {
   /** The first index of the new level: the point where the shift began. */
   index: number;
-  /** Permutation p-value of the split when it was found. */
+  /** p-value of the split when it was found: the t test's, times the windows scanned (at most 1). */
   pValue: number;
-  /** The E-divisive divergence of the split (scaled by mn/(m+n)). */
+  /** The t of the split's window, pooled or Welch's (negative: the level went down). */
   statistic: number;
   /** Median of the segment before and after (between the neighbouring change points). */
   before: number;
@@ -56,115 +60,137 @@ export interface ChangePoint {
 export interface Split {
   /** Index (within the segment) of the first point of the right part. */
   index: number;
-  /** End (exclusive) of the right part that gave the largest divergence. */
+  /** End (exclusive) of the right part that gave the strongest t. */
   end: number;
+  /** t of mean(Y) − mean(X): pooled variance, or Welch's when one part is much noisier. */
   statistic: number;
+  /** Degrees of freedom of that t: |X| + |Y| − 2 pooled, Welch–Satterthwaite's otherwise. */
+  df: number;
+  /** Windows (τ, κ) scanned: the Bonferroni factor. */
+  windows: number;
+  /** min(1, windows · P(|T| ≥ |t|)). */
+  pValue: number;
+}
+
+/** Windows (τ, κ) of a segment of n points with parts of at least m: Σ_{j=1}^{n−2m+1} j. */
+export function windowCount(n: number, minSegment: number): number {
+  const free = n - 2 * minSegment + 1;
+  return free > 0 ? (free * (free + 1)) / 2 : 0;
 }
 
 /**
- * P[i(n+1) + j] = Σ_{a<i, b<j} |x_a − x_b| for the values taken in `order` (identity when absent):
- * any block sum of the distance matrix is then four lookups.
+ * X's and Y's spreads are pooled unless one is this improbably larger than the other (F test): a
+ * part that mixes nights of the old level with nights of the new one is noisy, and must not pass
+ * for a step on the other part's tight noise (Welch's t then, which needs more nights to be sure).
  */
-function distancePrefix(values: ArrayLike<number>, order: ArrayLike<number> | undefined, x: Float64Array, p: Float64Array): void {
-  const n = values.length;
-  const w = n + 1;
-  for (let i = 0; i < n; i += 1) x[i] = order ? values[order[i]!]! : values[i]!;
-  p.fill(0, 0, w);
-  for (let i = 0; i < n; i += 1) {
-    const row = (i + 1) * w;
-    const above = i * w;
-    const xi = x[i]!;
-    let running = 0;
-    p[row] = 0;
-    for (let j = 0; j < n; j += 1) {
-      // Not Math.abs: some embedders (jest's module sandbox) make it a slow call in this hot loop.
-      const d = xi - x[j]!;
-      running += d < 0 ? -d : d;
-      p[row + j + 1] = p[above + j + 1]! + running;
-    }
-  }
+export const HOMOGENEITY_ALPHA = 1e-6;
+
+/** z of HOMOGENEITY_ALPHA, one-sided (Φ⁻¹(1 − 1e-6)). */
+const HOMOGENEITY_Z = 4.753;
+
+/**
+ * False only where P(F ≥ f) is surely above HOMOGENEITY_ALPHA: ln F has a standard deviation of
+ * about √(2/d1 + 2/d2), and its critical value is never below half of z times that (the tests check
+ * this over the degrees of freedom a scan meets). It spares the incomplete beta on most windows.
+ */
+export function mayBeNoisier(f: number, d1: number, d2: number): boolean {
+  return Math.log(f) > 0.5 * HOMOGENEITY_Z * Math.sqrt(2 / d1 + 2 / d2);
 }
 
-export interface SplitScratch {
-  x: Float64Array;
-  p: Float64Array;
+/** Whether a variance ratio f ≥ 1 with (d1, d2) degrees of freedom is improbable for equal spreads. */
+function improbablyNoisier(f: number, d1: number, d2: number): boolean {
+  return mayBeNoisier(f, d1, d2) && fTail(f, d1, d2) <= HOMOGENEITY_ALPHA;
 }
 
-export function splitScratch(n: number): SplitScratch {
-  return { x: new Float64Array(n), p: new Float64Array((n + 1) * (n + 1)) };
+/** P(F ≥ f) for F with (d1, d2) degrees of freedom. */
+export function fTail(f: number, d1: number, d2: number): number {
+  if (!(f > 0)) return 1;
+  if (!Number.isFinite(f)) return 0;
+  return regularizedBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
 }
 
 /**
- * The best split of `values` (in the order `order`, identity when absent): the τ, with some end κ,
- * maximizing (mk/(m+k))·(2·mean|X−Y| − mean|X−X'| − mean|Y−Y'|) for X = [0, τ), Y = [τ, κ),
- * each at least minSegment long.
+ * The strongest window of `values`: among windows Y = [τ, κ) against X = [0, τ) (each at least
+ * minSegment long, boundary runs on their own side) whose spreads agree, the largest pooled |t|;
+ * among those where one part is improbably noisier than the other, the largest Welch |t|. The
+ * first when its p-value times the number of windows is at most α, else whichever of the two has
+ * the smaller p-value. A window's spreads are compared only when it could beat the best so far, so
+ * the scan stays a few operations per window.
  */
-export function bestSplit(values: ArrayLike<number>, minSegment: number, order?: ArrayLike<number>, scratch?: SplitScratch): Split | undefined {
+export function bestSplit(values: ArrayLike<number>, minSegment: number, alpha = DEFAULT_CHANGE_POINT_OPTIONS.alpha): Split | undefined {
   const n = values.length;
   if (n < 2 * minSegment) return undefined;
   if (n > MAX_SEGMENT) throw new Error(`change points: ${n} points; at most ${MAX_SEGMENT} per series`);
-  const w = n + 1;
-  const { x, p } = scratch && scratch.x.length >= n ? scratch : splitScratch(n);
-  distancePrefix(values, order, x, p);
-  let bestStatistic = -Infinity;
-  let bestTau = -1;
-  let bestEnd = -1;
+  // Centred on the mean, so the sums of squares do not cancel for large, tight values.
+  let mean = 0;
+  let largest = 0;
+  for (let i = 0; i < n; i += 1) {
+    mean += values[i]!;
+    largest = Math.max(largest, Math.abs(values[i]!));
+  }
+  mean /= n;
+  // Differences and spreads below the resolution of the values are none: an exact step is as strong
+  // as a step can be, identical values are no step at all.
+  const resolution = 1e-9 * largest;
+  const floor = resolution * resolution;
+  const s1 = new Float64Array(n + 1);
+  const s2 = new Float64Array(n + 1);
+  for (let i = 0; i < n; i += 1) {
+    const v = values[i]! - mean;
+    s1[i + 1] = s1[i]! + v;
+    s2[i + 1] = s2[i]! + v * v;
+  }
+  let pooledBest: { index: number; end: number; t: number } | undefined;
+  let welchBest: { index: number; end: number; t: number; df: number } | undefined;
   for (let tau = minSegment; tau <= n - minSegment; tau += 1) {
     const m = tau;
-    const tw = tau * w;
-    // Σ within X counts each pair twice in the full block.
-    const withinX = p[tw + tau]! / (m * (m - 1));
-    const betweenBase = p[tw + tau]! - p[tau]!;
-    const diagonal = p[tw + tau]!;
+    const sumX = s1[tau]!;
+    const meanX = sumX / m;
+    const ssX = Math.max(0, s2[tau]! - sumX * meanX);
+    const varX = Math.max(ssX / (m - 1), floor);
     for (let end = tau + minSegment; end <= n; end += 1) {
       const k = end - tau;
-      const ew = end * w;
-      const between = (2 * (p[tw + end]! - p[end]! - betweenBase)) / (m * k);
-      const withinY = (p[ew + end]! - p[tw + end]! - p[ew + tau]! + diagonal) / (k * (k - 1));
-      const statistic = ((m * k) / (m + k)) * (between - withinX - withinY);
-      if (statistic > bestStatistic + 1e-9 * (statistic < 0 ? -statistic : statistic)) {
-        bestStatistic = statistic;
-        bestTau = tau;
-        bestEnd = end;
-      }
+      const sumY = s1[end]! - sumX;
+      const meanY = sumY / k;
+      const difference = meanY - meanX;
+      if ((difference < 0 ? -difference : difference) <= resolution) continue;
+      // A change begins at the first run of the new level: the run before τ is nearer X's mean,
+      // the run at τ nearer Y's. A window that starts a run early or late is not a step there.
+      const middle = (meanX + meanY) / 2;
+      const first = values[tau]! - mean;
+      const last = values[tau - 1]! - mean;
+      if (difference > 0 ? !(first > middle && last < middle) : !(first < middle && last > middle)) continue;
+      const ssY = Math.max(0, s2[end]! - s2[tau]! - sumY * meanY);
+      const varY = Math.max(ssY / (k - 1), floor);
+      const pooled = difference / Math.sqrt(Math.max((ssX + ssY) / (m + k - 2), floor) * (1 / m + 1 / k));
+      const a = varX / m;
+      const b = varY / k;
+      const welch = difference / Math.sqrt(a + b);
+      const beatsPooled = !pooledBest || Math.abs(pooled) > Math.abs(pooledBest.t) * (1 + 1e-12);
+      const beatsWelch = !welchBest || Math.abs(welch) > Math.abs(welchBest.t) * (1 + 1e-12);
+      if (!beatsPooled && !beatsWelch) continue;
+      const noisier = varY > varX ? improbablyNoisier(varY / varX, k - 1, m - 1) : improbablyNoisier(varX / varY, m - 1, k - 1);
+      if (!noisier && beatsPooled) pooledBest = { index: tau, end, t: pooled };
+      else if (noisier && beatsWelch) welchBest = { index: tau, end, t: welch, df: ((a + b) * (a + b)) / ((a * a) / (m - 1) + (b * b) / (k - 1)) };
     }
   }
-  return bestTau < 0 ? undefined : { index: bestTau, end: bestEnd, statistic: bestStatistic };
-}
-
-/**
- * Share of random orders of the segment whose best split is at least as strong as the observed one.
- * Stops once more than α·(permutations + 1) orders beat it: the answer can then only be "not significant".
- */
-export function permutationPValue(
-  values: ArrayLike<number>,
-  observed: number,
-  options: Pick<ChangePointOptions, 'minSegment' | 'permutations'> & { alpha?: number },
-  random: () => number,
-): number {
-  const order = Int32Array.from({ length: values.length }, (_, i) => i);
-  const scratch = splitScratch(values.length);
-  const giveUpAfter = options.alpha === undefined ? Infinity : Math.floor(options.alpha * (options.permutations + 1));
-  let asStrong = 0;
-  let done = 0;
-  for (; done < options.permutations && asStrong <= giveUpAfter; done += 1) {
-    for (let i = order.length - 1; i > 0; i -= 1) {
-      const j = (random() * (i + 1)) | 0;
-      const swap = order[i]!;
-      order[i] = order[j]!;
-      order[j] = swap;
-    }
-    const split = bestSplit(values, options.minSegment, order, scratch);
-    if (split && split.statistic >= observed * (1 - 1e-9)) asStrong += 1;
-  }
-  return (asStrong + 1) / (done + 1);
+  const windows = windowCount(n, minSegment);
+  const candidates = [
+    ...(pooledBest ? [{ index: pooledBest.index, end: pooledBest.end, statistic: pooledBest.t, df: pooledBest.end - 2 }] : []),
+    ...(welchBest ? [{ index: welchBest.index, end: welchBest.end, statistic: welchBest.t, df: welchBest.df }] : []),
+  ].map((c) => ({ ...c, p: studentTTwoSided(c.statistic, c.df) }));
+  if (!candidates.length) return { index: minSegment, end: n, statistic: 0, df: n - 2, windows, pValue: 1 };
+  // A significant window whose spreads agree is the step; Welch's window (a noisier level) only when
+  // none is: with many nights, Welch's many degrees of freedom can make a mixed window look stronger.
+  const adjusted = candidates.map((c) => ({ ...c, pValue: Math.min(1, windows * c.p) }));
+  const best = adjusted[0]!.pValue <= alpha && pooledBest ? adjusted[0]! : adjusted.reduce((x, y) => (y.p < x.p ? y : x));
+  return { index: best.index, end: best.end, statistic: best.statistic, df: best.df, windows, pValue: best.pValue };
 }
 
 interface Candidate {
   start: number;
   end: number;
-  split?: Split;
-  pValue?: number;
+  split?: Split | undefined;
 }
 
 function levels(values: readonly number[], cuts: readonly number[]): number[] {
@@ -185,27 +211,19 @@ export function detectChangePoints(values: readonly number[], options: Partial<C
   const found = new Map<number, { pValue: number; statistic: number }>();
   while (found.size < o.maxChangePoints) {
     for (const segment of segments) {
-      if (segment.split === undefined && segment.pValue === undefined) {
-        segment.split = bestSplit(values.slice(segment.start, segment.end), o.minSegment);
-        if (!segment.split) segment.pValue = 1;
-      }
+      if (!('split' in segment)) segment.split = bestSplit(values.slice(segment.start, segment.end), o.minSegment, o.alpha);
     }
-    // Strongest split first; the first significant one is taken, then the segments are re-examined.
-    const ranked = segments.filter((s) => s.split).sort((a, b) => b.split!.statistic - a.split!.statistic);
+    // The most significant split is cut (the strongest t on ties), then both halves are examined again.
     let accepted: Candidate | undefined;
-    for (const segment of ranked) {
-      if (segment.pValue === undefined) {
-        const random = mulberry32(seedFor(o.seed, `${segment.start}:${segment.end}`));
-        segment.pValue = permutationPValue(values.slice(segment.start, segment.end), segment.split!.statistic, o, random);
-      }
-      if (segment.pValue <= o.alpha) {
-        accepted = segment;
-        break;
-      }
+    for (const segment of segments) {
+      const split = segment.split;
+      if (!split || split.pValue > o.alpha) continue;
+      const best = accepted?.split;
+      if (!best || split.pValue < best.pValue || (split.pValue === best.pValue && Math.abs(split.statistic) > Math.abs(best.statistic))) accepted = segment;
     }
     if (!accepted) break;
     const cut = accepted.start + accepted.split!.index;
-    found.set(cut, { pValue: accepted.pValue!, statistic: accepted.split!.statistic });
+    found.set(cut, { pValue: accepted.split!.pValue, statistic: accepted.split!.statistic });
     segments.splice(segments.indexOf(accepted), 1, { start: accepted.start, end: cut }, { start: cut, end: accepted.end });
   }
   // Drop the weakest shift below the magnitude floors, one at a time: the levels around it merge.

@@ -3,11 +3,9 @@
  * regressions still open. The dashboard draws what this finds; it decides nothing itself.
  */
 import { detectChangePoints, MAX_SEGMENT } from './change-points.js';
-import { seedFor } from './statistics.js';
 
 export interface HistoryOptions {
-  seed: number;
-  permutations: number;
+  /** A change is kept when its p-value (change-points.ts: a t scan, Bonferroni over its windows) is at most this. */
   alpha: number;
 }
 
@@ -25,9 +23,9 @@ export const MIN_SCANNED_SHARE = 0.05;
 
 /**
  * Change points of a series with gaps (nulls): found on the values present, indexed on all points.
- * `key` names the series, so each series gets its own permutations from the one seed.
+ * The answer depends on the values alone (no seed): the same history gives the same changes.
  */
-export function seriesChanges(values: ReadonlyArray<number | null>, key: string, options: HistoryOptions & { minRelativeChange?: number; minAbsoluteChange?: number }): HistoryChange[] {
+export function seriesChanges(values: ReadonlyArray<number | null>, options: HistoryOptions & { minRelativeChange?: number; minAbsoluteChange?: number }): HistoryChange[] {
   const indexes: number[] = [];
   const present: number[] = [];
   values.forEach((v, i) => {
@@ -36,18 +34,17 @@ export function seriesChanges(values: ReadonlyArray<number | null>, key: string,
       present.push(v);
     }
   });
-  // The scan is O(n²) in memory and time: a very long history is scanned over its latest part.
+  // The scan is O(n²) in time: a very long history is scanned over its latest part.
   const skip = Math.max(0, present.length - MAX_SEGMENT);
-  const { seed, permutations, alpha, ...floors } = options;
-  const found = detectChangePoints(present.slice(skip), { seed: seedFor(seed, key), permutations, alpha, ...floors });
+  const found = detectChangePoints(present.slice(skip), options);
   return found.map((p) => ({ index: indexes[skip + p.index]!, before: p.before, after: p.after, relative: p.relativeChange, pValue: p.pValue }));
 }
 
 /** Change points of share series (0..1), each scanned when it reaches MIN_SCANNED_SHARE; `series` is the position in the list. */
-export function shareChanges(series: ReadonlyArray<{ key: string; shares: readonly number[] }>, options: HistoryOptions & { minShareChange: number }): Array<HistoryChange & { series: number }> {
+export function shareChanges(series: ReadonlyArray<{ shares: readonly number[] }>, options: HistoryOptions & { minShareChange: number }): Array<HistoryChange & { series: number }> {
   const { minShareChange, ...rest } = options;
-  return series.flatMap(({ key, shares }, s) =>
-    Math.max(0, ...shares) < MIN_SCANNED_SHARE ? [] : seriesChanges(shares, key, { ...rest, minAbsoluteChange: minShareChange }).map((c) => ({ ...c, series: s })),
+  return series.flatMap(({ shares }, s) =>
+    Math.max(0, ...shares) < MIN_SCANNED_SHARE ? [] : seriesChanges(shares, { ...rest, minAbsoluteChange: minShareChange }).map((c) => ({ ...c, series: s })),
   );
 }
 

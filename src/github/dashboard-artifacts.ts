@@ -1,6 +1,6 @@
 /**
- * `dashboard --from-artifacts`: the report artifacts of a workflow's last N successful runs on a
- * branch, through the GitHub REST API with plain fetch (no @actions dependency):
+ * `dashboard --from-artifacts`: the report artifacts of a workflow's last N completed runs on a
+ * branch, whatever their conclusion, through the GitHub REST API with plain fetch (no @actions dependency):
  * list the workflow's runs, each run's artifacts named PREFIX*, download each zip (a 302 to
  * storage, followed without the token), and take the report.json files out of it.
  * Everything downloaded is untrusted: sizes are capped (limits.ts), reports are schema-validated and
@@ -23,7 +23,7 @@ export interface ArtifactQuery {
   /** The workflow file name (nightly.yml) or its numeric id. */
   workflow: string;
   branch: string;
-  /** Successful runs to read, newest first. */
+  /** Completed runs to read, newest first: failed ones too (a night the gate failed uploaded its report first). */
   limit: number;
   prefix: string;
   /** Run events accepted (push and schedule: what builds main). */
@@ -72,14 +72,18 @@ export async function downloadReportArtifacts(query: ArtifactQuery, access: Dash
   const limits: ArtifactLimits = { ...DEFAULT_ARTIFACT_LIMITS, ...access.artifactLimits };
   const log = access.log ?? (() => undefined);
   const repo = query.repository;
+  // Every completed run, failed ones included: the nights the gate fails are the nights the page
+  // must show, and the action uploads the report before it fails the job. A run with no report
+  // artifact (it broke before the gate) is listed as left out.
   const accepted = (run: WorkflowRun): boolean =>
-    run.conclusion === 'success' && (run.head_branch === undefined || run.head_branch === query.branch) && query.events.includes(run.event ?? '');
-  const listed = await client.workflowRuns(repo, { workflow: query.workflow, branch: query.branch, status: 'success', limit: query.limit, accept: accepted });
+    (run.status === undefined || run.status === 'completed') && (run.head_branch === undefined || run.head_branch === query.branch) && query.events.includes(run.event ?? '');
+  const listed = await client.workflowRuns(repo, { workflow: query.workflow, branch: query.branch, status: 'completed', limit: query.limit, accept: accepted });
   const byId = new Map<number, WorkflowRun>();
   for (const run of listed) byId.set(run.id, run);
   const time = (run: WorkflowRun): number => Date.parse(run.run_started_at ?? run.created_at ?? '') || 0;
   const runs = [...byId.values()].sort((a, b) => time(b) - time(a) || b.id - a.id).slice(0, query.limit);
-  log(`${runs.length} successful ${query.events.join('/')} runs of ${query.workflow} on ${query.branch}`);
+  const failed = runs.filter((run) => run.conclusion !== 'success').length;
+  log(`${runs.length} completed ${query.events.join('/')} runs of ${query.workflow} on ${query.branch} (${failed} not successful: their reports are read too)`);
   const inputs: DashboardInput[] = [];
   const skipped: SkippedReport[] = [];
   let read = 0;

@@ -5,7 +5,7 @@
  */
 import { REPORT_FILE } from '../model/report.js';
 import { InputError } from '../errors.js';
-import { migrateReport } from '../model/migrate.js';
+import { parseReportText } from '../model/read-report.js';
 import type { Report } from '../model/report.js';
 import type { ArtifactLimits } from './limits.js';
 import { zipEntries, ZipError } from './zip-reader.js';
@@ -22,13 +22,7 @@ export type ArtifactReport =
   | { path: string; error: string };
 
 function parseReport(data: Buffer, source: string): Report {
-  let json: unknown;
-  try {
-    json = JSON.parse(data.toString('utf8'));
-  } catch (error) {
-    throw new InputError(source, `expected JSON, got ${(error as Error).message}`);
-  }
-  return migrateReport(json, source);
+  return parseReportText(data.toString('utf8'), source);
 }
 
 function folderOf(path: string): string {

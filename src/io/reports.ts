@@ -1,13 +1,13 @@
 /**
  * Reading report.json files back (matrix legs, downloaded artifacts) for the merged report.
- * They may come from a fork's workflow: size-capped, JSON-parsed and schema-validated, or refused
- * with an InputError naming the file.
+ * They may come from a fork's workflow: size-capped, parsed within the report read bounds
+ * (model/read-report.ts) and schema-validated, or refused with an InputError naming the file.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { DEFAULT_ARTIFACT_LIMITS } from '../github/limits.js';
-import { migrateReport } from '../model/migrate.js';
+import { parseReportText } from '../model/read-report.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 
 /** A report of 10,000 kernels is a few MiB; anything far larger is not ours. */
@@ -65,13 +65,14 @@ export async function loadReport(path: string): Promise<Report> {
     throw new InputError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a profile-gate report.json`);
   }
   if (info.size > MAX_REPORT_BYTES) throw new InputError(path, `${info.size} bytes; expected a report.json under ${MAX_REPORT_BYTES} bytes`);
-  let data: unknown;
+  let text: string;
   try {
-    data = JSON.parse(await readFile(path, 'utf8'));
+    text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new InputError(path, `expected JSON, got ${(error as Error).message}`);
+    throw new InputError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a profile-gate report.json`);
   }
-  return migrateReport(data, path);
+  // Bounded while it is parsed (model/read-report.ts): a small file can hold an array of millions.
+  return parseReportText(text, path);
 }
 
 /** A label for a found report: its folder less `prefix`, else what the report says, else the file's folder. */

@@ -4,6 +4,7 @@
  * point, change points of the metric and of the large family shares, top-kernel changes between
  * consecutive points, and the open regressions (a shift the wrong way with no recovery since).
  */
+import { DEFAULT_CHANGE_POINT_OPTIONS } from '../../compare/change-points.js';
 import { openRegressions as openHistoryRegressions, seriesChanges, shareChanges, type HistoryChange } from '../../compare/history.js';
 import { medianInterval } from '../../compare/median-interval.js';
 import { median } from '../../model/averages.js';
@@ -45,8 +46,7 @@ export interface DashboardOptions {
   minChange: number;
   /** Smallest family or kernel share move that counts (0.02 = 2 points). */
   minShareChange: number;
-  seed: number;
-  permutations: number;
+  /** Significance of a change point (compare/change-points.ts: Bonferroni over the windows scanned). */
   alpha: number;
   maxKernelEvents: number;
 }
@@ -60,8 +60,6 @@ export const DEFAULT_DASHBOARD_OPTIONS: DashboardOptions = {
   families: 7,
   minChange: 0.02,
   minShareChange: 0.02,
-  seed: 1,
-  permutations: 199,
   alpha: 0.01,
   maxKernelEvents: 60,
 };
@@ -203,9 +201,9 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     points.findings.push([...seen].sort((a, b) => a - b));
   });
   const latest = reports[reports.length - 1]!;
-  const history = { seed: options.seed, permutations: options.permutations, alpha: options.alpha };
-  const changes = seriesChanges(points.value, name, { ...history, minRelativeChange: options.minChange }).map(mark);
-  const scanned = families.flatMap((family, f) => (family === 'other' ? [] : [{ f, key: `${name}:${family}`, shares: points.shares.map((row) => row[f]! / SHARE_SCALE) }]));
+  const history = { alpha: options.alpha };
+  const changes = seriesChanges(points.value, { ...history, minRelativeChange: options.minChange }).map(mark);
+  const scanned = families.flatMap((family, f) => (family === 'other' ? [] : [{ f, shares: points.shares.map((row) => row[f]! / SHARE_SCALE) }]));
   const familyChanges: FamilyChangeMark[] = shareChanges(scanned, { ...history, minShareChange: options.minShareChange }).map((c) => ({ ...mark(c), family: scanned[c.series]!.f }));
   // Newest first: the table shows the latest moves.
   events.sort((a, b) => b.index - a.index);
@@ -283,7 +281,7 @@ export function buildDashboardData(inputs: readonly DashboardInput[], skipped: r
     serverUrl: safeServerUrl(options.serverUrl),
     metric: { name: clampText(options.metric, 80), unit: info.unit, label: info.label, direction: info.direction },
     topN: options.topN,
-    method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${CI_PERCENT}% confidence interval of the median from order statistics.`,
+    method: `Change points: binary segmentation with a t test of every window of at least ${DEFAULT_CHANGE_POINT_OPTIONS.minSegment} runs on each side, p ≤ ${options.alpha} after Bonferroni over the windows (deterministic: no seed, no random draws); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${CI_PERCENT}% confidence interval of the median from order statistics.`,
     reportCount: inputs.length - duplicates,
     skipped: notes.slice(0, 200),
     regressions,
