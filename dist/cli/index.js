@@ -724,7 +724,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(739);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(987);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -739,7 +739,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 739:
+/***/ 987:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -839,8 +839,8 @@ function parseUserFamilies(text, path) {
     });
 }
 
-// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 40 modules
-var analyze = __nccwpck_require__(849);
+// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 43 modules
+var analyze = __nccwpck_require__(880);
 ;// CONCATENATED MODULE: ./src/github/http.ts
 /**
  * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
@@ -1141,6 +1141,202 @@ function limitsFromEnv(env) {
     return limits;
 }
 
+;// CONCATENATED MODULE: ./src/model/bounded-json.ts
+/**
+ * JSON.parse with bounds that hold while the text is read: no array longer, no string longer, no
+ * nesting deeper and no more values in all than the limits allow. An untrusted report.json of a
+ * few compressed megabytes can hold 30 million zeros; JSON.parse would build that array before any
+ * schema looked at it. Here the read stops at the first value past a bound, naming where it was
+ * (`comparison.baselineSamples.tok_s: more than 200000 items`), so memory stays within the limits
+ * whatever the file holds. Otherwise it reads exactly what JSON.parse reads: the same values, a
+ * `__proto__` key as an own property, the same refusals of what is not JSON.
+ */
+class JsonBoundsError extends Error {
+    path;
+    detail;
+    constructor(path, detail) {
+        super(`${path || 'the document'}: ${detail}`);
+        this.path = path;
+        this.detail = detail;
+    }
+}
+class JsonSyntaxError extends Error {
+}
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+function pathOf(parts) {
+    let out = '';
+    for (const part of parts)
+        out += typeof part === 'number' ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `${out ? '.' : ''}${part}` : `[${JSON.stringify(part.slice(0, 40))}]`;
+    return out;
+}
+function parseBoundedJson(text, bounds) {
+    let at = 0;
+    let values = 0;
+    const path = [];
+    const fail = (what) => {
+        throw new JsonSyntaxError(`${what} at position ${at}`);
+    };
+    const bound = (detail) => {
+        throw new JsonBoundsError(pathOf(path), detail);
+    };
+    const space = () => {
+        for (;;) {
+            const c = text.charCodeAt(at);
+            if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)
+                at += 1;
+            else
+                return;
+        }
+    };
+    const count = () => {
+        values += 1;
+        if (values > bounds.maxValues)
+            bound(`more than ${bounds.maxValues} values in the whole document`);
+    };
+    const string = () => {
+        // at is on the opening quote.
+        const start = at;
+        at += 1;
+        let escaped = false;
+        let raw = 0;
+        for (;;) {
+            const c = text.charCodeAt(at);
+            if (Number.isNaN(c))
+                fail('Unterminated string');
+            if (c === 0x22)
+                break;
+            if (c < 0x20)
+                fail('Bad control character in string literal');
+            if (c === 0x5c) {
+                escaped = true;
+                at += 1;
+            }
+            at += 1;
+            raw += 1;
+            // Every decoded character takes at least one raw character, so this bound is never early.
+            if (raw > bounds.maxStringChars && !escaped)
+                bound(`a string longer than ${bounds.maxStringChars} characters`);
+            if (raw > 6 * bounds.maxStringChars)
+                bound(`a string longer than ${bounds.maxStringChars} characters`);
+        }
+        at += 1;
+        // Decoded by JSON.parse even without escapes: a fresh string. A slice of `text` would keep the
+        // whole document alive for as long as any one name of it is kept (a summary's kernel names).
+        let decoded;
+        try {
+            decoded = JSON.parse(text.slice(start, at));
+        }
+        catch {
+            at = start;
+            return fail('Bad escape in string literal');
+        }
+        if (escaped && decoded.length > bounds.maxStringChars)
+            bound(`a string longer than ${bounds.maxStringChars} characters`);
+        return decoded;
+    };
+    const value = (depth) => {
+        space();
+        count();
+        const c = text.charCodeAt(at);
+        if (c === 0x22)
+            return string();
+        if (c === 0x7b || c === 0x5b) {
+            if (depth >= bounds.maxDepth)
+                bound(`nested deeper than ${bounds.maxDepth} levels`);
+            return c === 0x7b ? object(depth + 1) : array(depth + 1);
+        }
+        if (c === 0x74 && text.startsWith('true', at)) {
+            at += 4;
+            return true;
+        }
+        if (c === 0x66 && text.startsWith('false', at)) {
+            at += 5;
+            return false;
+        }
+        if (c === 0x6e && text.startsWith('null', at)) {
+            at += 4;
+            return null;
+        }
+        NUMBER.lastIndex = at;
+        const m = NUMBER.exec(text);
+        if (!m)
+            return fail(Number.isNaN(c) ? 'Unexpected end of JSON input' : `Unexpected token '${text[at]}'`);
+        at = NUMBER.lastIndex;
+        return Number(m[0]);
+    };
+    const array = (depth) => {
+        at += 1;
+        const out = [];
+        space();
+        if (text.charCodeAt(at) === 0x5d) {
+            at += 1;
+            return out;
+        }
+        for (;;) {
+            if (out.length >= bounds.maxItems)
+                bound(`more than ${bounds.maxItems} items`);
+            path.push(out.length);
+            out.push(value(depth));
+            path.pop();
+            space();
+            const c = text.charCodeAt(at);
+            at += 1;
+            if (c === 0x5d)
+                return out;
+            if (c !== 0x2c) {
+                at -= 1;
+                fail("Expected ',' or ']' after array element");
+            }
+        }
+    };
+    const object = (depth) => {
+        at += 1;
+        const out = {};
+        let keys = 0;
+        space();
+        if (text.charCodeAt(at) === 0x7d) {
+            at += 1;
+            return out;
+        }
+        for (;;) {
+            space();
+            if (text.charCodeAt(at) !== 0x22)
+                fail('Expected a double-quoted property name');
+            if (keys >= bounds.maxItems)
+                bound(`more than ${bounds.maxItems} keys`);
+            const key = string();
+            keys += 1;
+            space();
+            if (text.charCodeAt(at) !== 0x3a)
+                fail("Expected ':' after property name");
+            at += 1;
+            path.push(key);
+            const v = value(depth);
+            path.pop();
+            // As JSON.parse: `__proto__` is an own property, never the prototype.
+            if (key === '__proto__')
+                Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+            else
+                out[key] = v;
+            space();
+            const c = text.charCodeAt(at);
+            at += 1;
+            if (c === 0x7d)
+                return out;
+            if (c !== 0x2c) {
+                at -= 1;
+                fail("Expected ',' or '}' after property value");
+            }
+        }
+    };
+    // A byte order mark is not JSON (JSON.parse refuses it too).
+    const result = value(0);
+    space();
+    if (at < text.length)
+        fail(`Unexpected non-whitespace character after JSON`);
+    return result;
+}
+
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
 var model_report = __nccwpck_require__(949);
 ;// CONCATENATED MODULE: ./src/model/migrate.ts
@@ -1235,11 +1431,44 @@ function migrateReport(data, path) {
     return parsed.data;
 }
 
+;// CONCATENATED MODULE: ./src/model/read-report.ts
+/**
+ * The one way a report.json's text becomes a Report, for every reader (report files on disk, matrix
+ * legs, baseline and dashboard artifacts): read within REPORT_JSON_BOUNDS while it is parsed, then
+ * migrated and schema-validated (migrate.ts). Reports may come from a fork's workflow; a report past
+ * a bound is refused, naming the field, before it can take the heap.
+ */
+
+
+
+/**
+ * Far above any report profile-gate writes (a report of 10,000 kernels holds about 150,000 values,
+ * its longest strings are demangled kernel names of a few kilobytes), far below what takes a heap.
+ */
+const REPORT_JSON_BOUNDS = {
+    maxItems: 200_000,
+    maxStringChars: 262_144,
+    maxValues: 4_000_000,
+    maxDepth: 64,
+};
+function parseReportText(text, source, bounds = REPORT_JSON_BOUNDS) {
+    let data;
+    try {
+        data = parseBoundedJson(text, bounds);
+    }
+    catch (error) {
+        if (error instanceof JsonBoundsError)
+            throw new errors/* InputError */.dz(source, `${error.message}; expected a profile-gate report.json within its read limits (references/steps/limits.md)`);
+        throw new errors/* InputError */.dz(source, `expected JSON, got ${error.message}`);
+    }
+    return migrateReport(data, source);
+}
+
 ;// CONCATENATED MODULE: ./src/io/reports.ts
 /**
  * Reading report.json files back (matrix legs, downloaded artifacts) for the merged report.
- * They may come from a fork's workflow: size-capped, JSON-parsed and schema-validated, or refused
- * with an InputError naming the file.
+ * They may come from a fork's workflow: size-capped, parsed within the report read bounds
+ * (model/read-report.ts) and schema-validated, or refused with an InputError naming the file.
  */
 
 
@@ -1296,14 +1525,15 @@ async function loadReport(path) {
     }
     if (info.size > MAX_REPORT_BYTES)
         throw new errors/* InputError */.dz(path, `${info.size} bytes; expected a report.json under ${MAX_REPORT_BYTES} bytes`);
-    let data;
+    let text;
     try {
-        data = JSON.parse(await (0,promises_.readFile)(path, 'utf8'));
+        text = await (0,promises_.readFile)(path, 'utf8');
     }
     catch (error) {
-        throw new errors/* InputError */.dz(path, `expected JSON, got ${error.message}`);
+        throw new errors/* InputError */.dz(path, `cannot read it (${error.code ?? 'error'}); expected a profile-gate report.json`);
     }
-    return migrateReport(data, path);
+    // Bounded while it is parsed (model/read-report.ts): a small file can hold an array of millions.
+    return parseReportText(text, path);
 }
 /** A label for a found report: its folder less `prefix`, else what the report says, else the file's folder. */
 function reports_labelFor(found, report, prefix = '') {
@@ -1410,120 +1640,243 @@ function skippedOf(missing, leftOut) {
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
 // EXTERNAL MODULE: ./src/model/averages.ts
 var averages = __nccwpck_require__(861);
-// EXTERNAL MODULE: ./src/compare/statistics.ts + 1 modules
-var statistics = __nccwpck_require__(851);
+;// CONCATENATED MODULE: ./src/compare/student-t.ts
+/**
+ * The Student t distribution's tail, for tests whose null is analytical: P(|T| ≥ t) with ν degrees
+ * of freedom is the regularized incomplete beta I_x(ν/2, 1/2) at x = ν/(ν + t²). The incomplete beta
+ * comes from its continued fraction (evaluated with the modified Lentz method), the beta function
+ * from a Lanczos log-gamma. Accurate to about 1e-12 relative, far below any α a test uses.
+ */
+/** ln Γ(x) for x > 0: Lanczos (g = 7, nine coefficients), with the reflection formula below 0.5. */
+function logGamma(x) {
+    if (!(x > 0))
+        throw new RangeError(`logGamma(${x}): expected x > 0`);
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const c = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+        1.5056327351493116e-7,
+    ];
+    const z = x - 1;
+    let sum = c[0];
+    for (let i = 1; i < c.length; i += 1)
+        sum += c[i] / (z + i);
+    const t = z + 7.5;
+    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+/** The continued fraction of I_x(a, b) (converges fast for x < (a + 1)/(a + b + 2)). */
+function betaFraction(a, b, x) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let f = d;
+    for (let m = 1; m <= 500; m += 1) {
+        const m2 = 2 * m;
+        // Even step.
+        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        f *= d * c;
+        // Odd step.
+        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const delta = d * c;
+        f *= delta;
+        if (Math.abs(delta - 1) < 1e-15)
+            break;
+    }
+    return f;
+}
+/** The regularized incomplete beta function I_x(a, b), for a, b > 0 and 0 ≤ x ≤ 1. */
+function regularizedBeta(x, a, b) {
+    if (!(a > 0 && b > 0))
+        throw new RangeError(`regularizedBeta: a ${a} and b ${b} must be positive`);
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const logFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
+    if (x < (a + 1) / (a + b + 2))
+        return (Math.exp(logFront) * betaFraction(a, b, x)) / a;
+    return 1 - (Math.exp(logFront) * betaFraction(b, a, 1 - x)) / b;
+}
+/** P(|T| ≥ |t|) for Student's t with `df` degrees of freedom (df > 0); 1 at t = 0, 0 at ±∞. */
+function studentTTwoSided(t, df) {
+    if (!(df > 0))
+        throw new RangeError(`studentTTwoSided: df ${df} must be positive`);
+    if (Number.isNaN(t))
+        return Number.NaN;
+    if (!Number.isFinite(t))
+        return 0;
+    const t2 = t * t;
+    if (t2 === 0)
+        return 1;
+    // x = ν/(ν + t²) loses nothing for large t; for small t use the complement, 1 − x = t²/(ν + t²).
+    return t2 < df ? 1 - regularizedBeta(t2 / (df + t2), 0.5, df / 2) : regularizedBeta(df / (df + t2), df / 2, 0.5);
+}
+
 ;// CONCATENATED MODULE: ./src/compare/change-points.ts
 /**
- * Change-point detection for nightly series (tok/s per workload, family shares): E-divisive means
- * (Matteson & James 2014, α = 1) with binary segmentation and a permutation test, the method MongoDB
- * uses on its performance history. Deterministic: permutations come from a seeded PRNG keyed by the
- * segment, so the same series and seed always give the same answer.
+ * Change-point detection for nightly series (tok/s per workload, family shares): binary segmentation
+ * with a windowed two-sample t scan and an analytical null, so the answer is a function of the
+ * series alone: no seed, no random draw, the same open regressions on every build of the page.
  *
- * Each segment is searched over both the split τ and the end κ of the part after it, so a short dip
- * that recovers is found, not only a step that lasts to the end. With 2-D prefix sums of the
- * pairwise distances every (τ, κ) costs O(1), a segment O(n²).
+ * A segment is scanned over every split τ and every end κ of the part after it: X = [0, τ) against
+ * Y = [τ, κ), each at least `minSegment` long, whose boundary runs sit on their own side (the run
+ * before τ nearer X's mean, the run at τ nearer Y's), scored by the pooled-variance t of their
+ * means, or Welch's t where one part is improbably noisier than the other (it mixes two levels).
+ * Searching κ finds a short dip that recovered, not only a step that lasts. The strongest window is
+ * tested against Student's t, and its p-value is multiplied by the number of windows scanned
+ * (Bonferroni): the chance that a segment with no shift gives any window that strong is at most α.
+ * With prefix sums of the values and their squares each window costs O(1), a segment O(n²) time
+ * and O(n) memory.
+ *
+ * Why not a permutation test: with three nights after a step, the exact permutation p-value of the
+ * best window is about 4/84 (the three low nights may sit in several windows), so no permutation
+ * test can reach α = 0.01 there, and a sampled one decides differently from seed to seed.
  */
 
 
 const DEFAULT_CHANGE_POINT_OPTIONS = {
-    minSegment: 4,
-    permutations: 199,
+    minSegment: 3,
     alpha: 0.01,
-    seed: 1,
     maxChangePoints: 16,
     minRelativeChange: 0,
     minAbsoluteChange: 0,
 };
-/** Longer segments would need (n+1)² doubles of prefix sums; the CLI caps history well below. */
+/** A longer segment is scanned over its latest part (history.ts): the scan is O(n²) in time. */
 const MAX_SEGMENT = 3000;
-/**
- * P[i(n+1) + j] = Σ_{a<i, b<j} |x_a − x_b| for the values taken in `order` (identity when absent):
- * any block sum of the distance matrix is then four lookups.
- */
-function distancePrefix(values, order, x, p) {
-    const n = values.length;
-    const w = n + 1;
-    for (let i = 0; i < n; i += 1)
-        x[i] = order ? values[order[i]] : values[i];
-    p.fill(0, 0, w);
-    for (let i = 0; i < n; i += 1) {
-        const row = (i + 1) * w;
-        const above = i * w;
-        const xi = x[i];
-        let running = 0;
-        p[row] = 0;
-        for (let j = 0; j < n; j += 1) {
-            // Not Math.abs: some embedders (jest's module sandbox) make it a slow call in this hot loop.
-            const d = xi - x[j];
-            running += d < 0 ? -d : d;
-            p[row + j + 1] = p[above + j + 1] + running;
-        }
-    }
-}
-function splitScratch(n) {
-    return { x: new Float64Array(n), p: new Float64Array((n + 1) * (n + 1)) };
+/** Windows (τ, κ) of a segment of n points with parts of at least m: Σ_{j=1}^{n−2m+1} j. */
+function windowCount(n, minSegment) {
+    const free = n - 2 * minSegment + 1;
+    return free > 0 ? (free * (free + 1)) / 2 : 0;
 }
 /**
- * The best split of `values` (in the order `order`, identity when absent): the τ, with some end κ,
- * maximizing (mk/(m+k))·(2·mean|X−Y| − mean|X−X'| − mean|Y−Y'|) for X = [0, τ), Y = [τ, κ),
- * each at least minSegment long.
+ * X's and Y's spreads are pooled unless one is this improbably larger than the other (F test): a
+ * part that mixes nights of the old level with nights of the new one is noisy, and must not pass
+ * for a step on the other part's tight noise (Welch's t then, which needs more nights to be sure).
  */
-function bestSplit(values, minSegment, order, scratch) {
+const HOMOGENEITY_ALPHA = 1e-6;
+/** z of HOMOGENEITY_ALPHA, one-sided (Φ⁻¹(1 − 1e-6)). */
+const HOMOGENEITY_Z = 4.753;
+/**
+ * False only where P(F ≥ f) is surely above HOMOGENEITY_ALPHA: ln F has a standard deviation of
+ * about √(2/d1 + 2/d2), and its critical value is never below half of z times that (the tests check
+ * this over the degrees of freedom a scan meets). It spares the incomplete beta on most windows.
+ */
+function mayBeNoisier(f, d1, d2) {
+    return Math.log(f) > 0.5 * HOMOGENEITY_Z * Math.sqrt(2 / d1 + 2 / d2);
+}
+/** Whether a variance ratio f ≥ 1 with (d1, d2) degrees of freedom is improbable for equal spreads. */
+function improbablyNoisier(f, d1, d2) {
+    return mayBeNoisier(f, d1, d2) && fTail(f, d1, d2) <= HOMOGENEITY_ALPHA;
+}
+/** P(F ≥ f) for F with (d1, d2) degrees of freedom. */
+function fTail(f, d1, d2) {
+    if (!(f > 0))
+        return 1;
+    if (!Number.isFinite(f))
+        return 0;
+    return regularizedBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+/**
+ * The strongest window of `values`: among windows Y = [τ, κ) against X = [0, τ) (each at least
+ * minSegment long, boundary runs on their own side) whose spreads agree, the largest pooled |t|;
+ * among those where one part is improbably noisier than the other, the largest Welch |t|. The
+ * first when its p-value times the number of windows is at most α, else whichever of the two has
+ * the smaller p-value. A window's spreads are compared only when it could beat the best so far, so
+ * the scan stays a few operations per window.
+ */
+function bestSplit(values, minSegment, alpha = DEFAULT_CHANGE_POINT_OPTIONS.alpha) {
     const n = values.length;
     if (n < 2 * minSegment)
         return undefined;
     if (n > MAX_SEGMENT)
         throw new Error(`change points: ${n} points; at most ${MAX_SEGMENT} per series`);
-    const w = n + 1;
-    const { x, p } = scratch && scratch.x.length >= n ? scratch : splitScratch(n);
-    distancePrefix(values, order, x, p);
-    let bestStatistic = -Infinity;
-    let bestTau = -1;
-    let bestEnd = -1;
+    // Centred on the mean, so the sums of squares do not cancel for large, tight values.
+    let mean = 0;
+    let largest = 0;
+    for (let i = 0; i < n; i += 1) {
+        mean += values[i];
+        largest = Math.max(largest, Math.abs(values[i]));
+    }
+    mean /= n;
+    // Differences and spreads below the resolution of the values are none: an exact step is as strong
+    // as a step can be, identical values are no step at all.
+    const resolution = 1e-9 * largest;
+    const floor = resolution * resolution;
+    const s1 = new Float64Array(n + 1);
+    const s2 = new Float64Array(n + 1);
+    for (let i = 0; i < n; i += 1) {
+        const v = values[i] - mean;
+        s1[i + 1] = s1[i] + v;
+        s2[i + 1] = s2[i] + v * v;
+    }
+    let pooledBest;
+    let welchBest;
     for (let tau = minSegment; tau <= n - minSegment; tau += 1) {
         const m = tau;
-        const tw = tau * w;
-        // Σ within X counts each pair twice in the full block.
-        const withinX = p[tw + tau] / (m * (m - 1));
-        const betweenBase = p[tw + tau] - p[tau];
-        const diagonal = p[tw + tau];
+        const sumX = s1[tau];
+        const meanX = sumX / m;
+        const ssX = Math.max(0, s2[tau] - sumX * meanX);
+        const varX = Math.max(ssX / (m - 1), floor);
         for (let end = tau + minSegment; end <= n; end += 1) {
             const k = end - tau;
-            const ew = end * w;
-            const between = (2 * (p[tw + end] - p[end] - betweenBase)) / (m * k);
-            const withinY = (p[ew + end] - p[tw + end] - p[ew + tau] + diagonal) / (k * (k - 1));
-            const statistic = ((m * k) / (m + k)) * (between - withinX - withinY);
-            if (statistic > bestStatistic + 1e-9 * (statistic < 0 ? -statistic : statistic)) {
-                bestStatistic = statistic;
-                bestTau = tau;
-                bestEnd = end;
-            }
+            const sumY = s1[end] - sumX;
+            const meanY = sumY / k;
+            const difference = meanY - meanX;
+            if ((difference < 0 ? -difference : difference) <= resolution)
+                continue;
+            // A change begins at the first run of the new level: the run before τ is nearer X's mean,
+            // the run at τ nearer Y's. A window that starts a run early or late is not a step there.
+            const middle = (meanX + meanY) / 2;
+            const first = values[tau] - mean;
+            const last = values[tau - 1] - mean;
+            if (difference > 0 ? !(first > middle && last < middle) : !(first < middle && last > middle))
+                continue;
+            const ssY = Math.max(0, s2[end] - s2[tau] - sumY * meanY);
+            const varY = Math.max(ssY / (k - 1), floor);
+            const pooled = difference / Math.sqrt(Math.max((ssX + ssY) / (m + k - 2), floor) * (1 / m + 1 / k));
+            const a = varX / m;
+            const b = varY / k;
+            const welch = difference / Math.sqrt(a + b);
+            const beatsPooled = !pooledBest || Math.abs(pooled) > Math.abs(pooledBest.t) * (1 + 1e-12);
+            const beatsWelch = !welchBest || Math.abs(welch) > Math.abs(welchBest.t) * (1 + 1e-12);
+            if (!beatsPooled && !beatsWelch)
+                continue;
+            const noisier = varY > varX ? improbablyNoisier(varY / varX, k - 1, m - 1) : improbablyNoisier(varX / varY, m - 1, k - 1);
+            if (!noisier && beatsPooled)
+                pooledBest = { index: tau, end, t: pooled };
+            else if (noisier && beatsWelch)
+                welchBest = { index: tau, end, t: welch, df: ((a + b) * (a + b)) / ((a * a) / (m - 1) + (b * b) / (k - 1)) };
         }
     }
-    return bestTau < 0 ? undefined : { index: bestTau, end: bestEnd, statistic: bestStatistic };
-}
-/**
- * Share of random orders of the segment whose best split is at least as strong as the observed one.
- * Stops once more than α·(permutations + 1) orders beat it: the answer can then only be "not significant".
- */
-function permutationPValue(values, observed, options, random) {
-    const order = Int32Array.from({ length: values.length }, (_, i) => i);
-    const scratch = splitScratch(values.length);
-    const giveUpAfter = options.alpha === undefined ? Infinity : Math.floor(options.alpha * (options.permutations + 1));
-    let asStrong = 0;
-    let done = 0;
-    for (; done < options.permutations && asStrong <= giveUpAfter; done += 1) {
-        for (let i = order.length - 1; i > 0; i -= 1) {
-            const j = (random() * (i + 1)) | 0;
-            const swap = order[i];
-            order[i] = order[j];
-            order[j] = swap;
-        }
-        const split = bestSplit(values, options.minSegment, order, scratch);
-        if (split && split.statistic >= observed * (1 - 1e-9))
-            asStrong += 1;
-    }
-    return (asStrong + 1) / (done + 1);
+    const windows = windowCount(n, minSegment);
+    const candidates = [
+        ...(pooledBest ? [{ index: pooledBest.index, end: pooledBest.end, statistic: pooledBest.t, df: pooledBest.end - 2 }] : []),
+        ...(welchBest ? [{ index: welchBest.index, end: welchBest.end, statistic: welchBest.t, df: welchBest.df }] : []),
+    ].map((c) => ({ ...c, p: studentTTwoSided(c.statistic, c.df) }));
+    if (!candidates.length)
+        return { index: minSegment, end: n, statistic: 0, df: n - 2, windows, pValue: 1 };
+    // A significant window whose spreads agree is the step; Welch's window (a noisier level) only when
+    // none is: with many nights, Welch's many degrees of freedom can make a mixed window look stronger.
+    const adjusted = candidates.map((c) => ({ ...c, pValue: Math.min(1, windows * c.p) }));
+    const best = adjusted[0].pValue <= alpha && pooledBest ? adjusted[0] : adjusted.reduce((x, y) => (y.p < x.p ? y : x));
+    return { index: best.index, end: best.end, statistic: best.statistic, df: best.df, windows, pValue: best.pValue };
 }
 function levels(values, cuts) {
     const bounds = [0, ...cuts, values.length];
@@ -1543,29 +1896,23 @@ function detectChangePoints(values, options = {}) {
     const found = new Map();
     while (found.size < o.maxChangePoints) {
         for (const segment of segments) {
-            if (segment.split === undefined && segment.pValue === undefined) {
-                segment.split = bestSplit(values.slice(segment.start, segment.end), o.minSegment);
-                if (!segment.split)
-                    segment.pValue = 1;
-            }
+            if (!('split' in segment))
+                segment.split = bestSplit(values.slice(segment.start, segment.end), o.minSegment, o.alpha);
         }
-        // Strongest split first; the first significant one is taken, then the segments are re-examined.
-        const ranked = segments.filter((s) => s.split).sort((a, b) => b.split.statistic - a.split.statistic);
+        // The most significant split is cut (the strongest t on ties), then both halves are examined again.
         let accepted;
-        for (const segment of ranked) {
-            if (segment.pValue === undefined) {
-                const random = (0,statistics/* mulberry32 */.sK)((0,statistics/* seedFor */.ln)(o.seed, `${segment.start}:${segment.end}`));
-                segment.pValue = permutationPValue(values.slice(segment.start, segment.end), segment.split.statistic, o, random);
-            }
-            if (segment.pValue <= o.alpha) {
+        for (const segment of segments) {
+            const split = segment.split;
+            if (!split || split.pValue > o.alpha)
+                continue;
+            const best = accepted?.split;
+            if (!best || split.pValue < best.pValue || (split.pValue === best.pValue && Math.abs(split.statistic) > Math.abs(best.statistic)))
                 accepted = segment;
-                break;
-            }
         }
         if (!accepted)
             break;
         const cut = accepted.start + accepted.split.index;
-        found.set(cut, { pValue: accepted.pValue, statistic: accepted.split.statistic });
+        found.set(cut, { pValue: accepted.split.pValue, statistic: accepted.split.statistic });
         segments.splice(segments.indexOf(accepted), 1, { start: accepted.start, end: cut }, { start: cut, end: accepted.end });
     }
     // Drop the weakest shift below the magnitude floors, one at a time: the levels around it merge.
@@ -1602,14 +1949,13 @@ function detectChangePoints(values, options = {}) {
  * regressions still open. The dashboard draws what this finds; it decides nothing itself.
  */
 
-
 /** A family share series is scanned only when it reaches this share somewhere (small bands jitter). */
 const MIN_SCANNED_SHARE = 0.05;
 /**
  * Change points of a series with gaps (nulls): found on the values present, indexed on all points.
- * `key` names the series, so each series gets its own permutations from the one seed.
+ * The answer depends on the values alone (no seed): the same history gives the same changes.
  */
-function seriesChanges(values, key, options) {
+function seriesChanges(values, options) {
     const indexes = [];
     const present = [];
     values.forEach((v, i) => {
@@ -1618,16 +1964,15 @@ function seriesChanges(values, key, options) {
             present.push(v);
         }
     });
-    // The scan is O(n²) in memory and time: a very long history is scanned over its latest part.
+    // The scan is O(n²) in time: a very long history is scanned over its latest part.
     const skip = Math.max(0, present.length - MAX_SEGMENT);
-    const { seed, permutations, alpha, ...floors } = options;
-    const found = detectChangePoints(present.slice(skip), { seed: (0,statistics/* seedFor */.ln)(seed, key), permutations, alpha, ...floors });
+    const found = detectChangePoints(present.slice(skip), options);
     return found.map((p) => ({ index: indexes[skip + p.index], before: p.before, after: p.after, relative: p.relativeChange, pValue: p.pValue }));
 }
 /** Change points of share series (0..1), each scanned when it reaches MIN_SCANNED_SHARE; `series` is the position in the list. */
 function shareChanges(series, options) {
     const { minShareChange, ...rest } = options;
-    return series.flatMap(({ key, shares }, s) => Math.max(0, ...shares) < MIN_SCANNED_SHARE ? [] : seriesChanges(shares, key, { ...rest, minAbsoluteChange: minShareChange }).map((c) => ({ ...c, series: s })));
+    return series.flatMap(({ shares }, s) => Math.max(0, ...shares) < MIN_SCANNED_SHARE ? [] : seriesChanges(shares, { ...rest, minAbsoluteChange: minShareChange }).map((c) => ({ ...c, series: s })));
 }
 /** Shifts the wrong way (by at least `minChange`, relative) whose lost level no later segment won back. */
 function openRegressions(changes, direction, minChange) {
@@ -1744,6 +2089,7 @@ function safeServerUrl(url) {
 
 
 
+
 const DEFAULT_DASHBOARD_OPTIONS = {
     title: 'profile-gate dashboard',
     generatedAt: '1970-01-01T00:00:00.000Z',
@@ -1753,8 +2099,6 @@ const DEFAULT_DASHBOARD_OPTIONS = {
     families: 7,
     minChange: 0.02,
     minShareChange: 0.02,
-    seed: 1,
-    permutations: 199,
     alpha: 0.01,
     maxKernelEvents: 60,
 };
@@ -1888,9 +2232,9 @@ function buildWorkload(name, entries, options) {
         points.findings.push([...seen].sort((a, b) => a - b));
     });
     const latest = reports[reports.length - 1];
-    const history = { seed: options.seed, permutations: options.permutations, alpha: options.alpha };
-    const changes = seriesChanges(points.value, name, { ...history, minRelativeChange: options.minChange }).map(mark);
-    const scanned = families.flatMap((family, f) => (family === 'other' ? [] : [{ f, key: `${name}:${family}`, shares: points.shares.map((row) => row[f] / SHARE_SCALE) }]));
+    const history = { alpha: options.alpha };
+    const changes = seriesChanges(points.value, { ...history, minRelativeChange: options.minChange }).map(mark);
+    const scanned = families.flatMap((family, f) => (family === 'other' ? [] : [{ f, shares: points.shares.map((row) => row[f] / SHARE_SCALE) }]));
     const familyChanges = shareChanges(scanned, { ...history, minShareChange: options.minShareChange }).map((c) => ({ ...mark(c), family: scanned[c.series].f }));
     // Newest first: the table shows the latest moves.
     events.sort((a, b) => b.index - a.index);
@@ -1965,7 +2309,7 @@ function buildDashboardData(inputs, skipped, partial = {}) {
         serverUrl: safeServerUrl(options.serverUrl),
         metric: { name: clampText(options.metric, 80), unit: info.unit, label: info.label, direction: info.direction },
         topN: options.topN,
-        method: `Change points: E-divisive means with a permutation test (${options.permutations} permutations, p ≤ ${options.alpha}, seed ${options.seed}); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${number_format/* CI_PERCENT */.XO}% confidence interval of the median from order statistics.`,
+        method: `Change points: binary segmentation with a t test of every window of at least ${DEFAULT_CHANGE_POINT_OPTIONS.minSegment} runs on each side, p ≤ ${options.alpha} after Bonferroni over the windows (deterministic: no seed, no random draws); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${number_format/* CI_PERCENT */.XO}% confidence interval of the median from order statistics.`,
         reportCount: inputs.length - duplicates,
         skipped: notes.slice(0, 200),
         regressions,
@@ -3055,14 +3399,7 @@ const CONTEXT_FILE = 'context.json';
 const MAX_CONTEXT_BYTES = 64 * 1024;
 const named = (file) => (name) => name === file || name.endsWith(`/${file}`);
 function parseReport(data, source) {
-    let json;
-    try {
-        json = JSON.parse(data.toString('utf8'));
-    }
-    catch (error) {
-        throw new errors/* InputError */.dz(source, `expected JSON, got ${error.message}`);
-    }
-    return migrateReport(json, source);
+    return parseReportText(data.toString('utf8'), source);
 }
 function folderOf(path) {
     const at = path.lastIndexOf('/');
@@ -3108,8 +3445,8 @@ function unreadableReason(error) {
 
 ;// CONCATENATED MODULE: ./src/github/dashboard-artifacts.ts
 /**
- * `dashboard --from-artifacts`: the report artifacts of a workflow's last N successful runs on a
- * branch, through the GitHub REST API with plain fetch (no @actions dependency):
+ * `dashboard --from-artifacts`: the report artifacts of a workflow's last N completed runs on a
+ * branch, whatever their conclusion, through the GitHub REST API with plain fetch (no @actions dependency):
  * list the workflow's runs, each run's artifacts named PREFIX*, download each zip (a 302 to
  * storage, followed without the token), and take the report.json files out of it.
  * Everything downloaded is untrusted: sizes are capped (limits.ts), reports are schema-validated and
@@ -3148,14 +3485,18 @@ async function downloadReportArtifacts(query, access) {
     const limits = { ...DEFAULT_ARTIFACT_LIMITS, ...access.artifactLimits };
     const log = access.log ?? (() => undefined);
     const repo = query.repository;
-    const accepted = (run) => run.conclusion === 'success' && (run.head_branch === undefined || run.head_branch === query.branch) && query.events.includes(run.event ?? '');
-    const listed = await client.workflowRuns(repo, { workflow: query.workflow, branch: query.branch, status: 'success', limit: query.limit, accept: accepted });
+    // Every completed run, failed ones included: the nights the gate fails are the nights the page
+    // must show, and the action uploads the report before it fails the job. A run with no report
+    // artifact (it broke before the gate) is listed as left out.
+    const accepted = (run) => (run.status === undefined || run.status === 'completed') && (run.head_branch === undefined || run.head_branch === query.branch) && query.events.includes(run.event ?? '');
+    const listed = await client.workflowRuns(repo, { workflow: query.workflow, branch: query.branch, status: 'completed', limit: query.limit, accept: accepted });
     const byId = new Map();
     for (const run of listed)
         byId.set(run.id, run);
     const time = (run) => Date.parse(run.run_started_at ?? run.created_at ?? '') || 0;
     const runs = [...byId.values()].sort((a, b) => time(b) - time(a) || b.id - a.id).slice(0, query.limit);
-    log(`${runs.length} successful ${query.events.join('/')} runs of ${query.workflow} on ${query.branch}`);
+    const failed = runs.filter((run) => run.conclusion !== 'success').length;
+    log(`${runs.length} completed ${query.events.join('/')} runs of ${query.workflow} on ${query.branch} (${failed} not successful: their reports are read too)`);
     const inputs = [];
     const skipped = [];
     let read = 0;
@@ -3222,7 +3563,9 @@ const CREDENTIAL_SEGMENTS = new Set(['token', 'secret', 'password', 'passwd', 'p
 /** A `_KEY` name is a credential after one of these (API_KEY, SECRET_ACCESS_KEY), or when written as an environment variable. */
 const KEY_QUALIFIERS = new Set(['api', 'access', 'private', 'secret', 'session', 'signing', 'encryption', 'master', 'license', 'account', 'service', 'client']);
 /** Whether a variable or field of this name holds a credential. */
-function isCredentialName(name) {
+function isCredentialName(fullName) {
+    // An action input's variable is judged by the input's own name: INPUT_KEY is the `key` input, not a key.
+    const name = fullName.replace(/^INPUT_/, '');
     const segments = name.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean).map((s) => s.toLowerCase());
     if (segments.some((s) => CREDENTIAL_SEGMENTS.has(s)))
         return true;
@@ -3390,6 +3733,7 @@ function stripEnvironmentValues(text) {
 
 
 
+
 /**
  * The site is public and its reports come from other runs' artifacts: what it writes is redacted
  * (credential-shaped tokens, credential assignments, this process's secret variables), whatever
@@ -3398,13 +3742,18 @@ function stripEnvironmentValues(text) {
 function published(text) {
     return typeof text === 'string' ? redact(text, secretsFromEnv(process.env)) : text;
 }
-/** Every report.json under the paths; invalid ones become notes. A path that does not exist is an error. */
+/**
+ * Every report.json under the paths, read one at a time and cut down at once to what the page shows
+ * (as the downloaded artifacts are): a year of reports of thousands of kernels each is held as a
+ * year of bounded summaries, never whole. Invalid ones become notes. A path that does not exist is
+ * an error.
+ */
 async function loadDashboardReports(paths) {
     const inputs = [];
     const skipped = [];
     for (const found of await findReportFiles(paths)) {
         try {
-            inputs.push({ report: await loadReport(found.path), source: found.path });
+            inputs.push({ report: boundReport(await loadReport(found.path)), source: found.path });
         }
         catch (error) {
             if (!(error instanceof errors/* InputError */.dz))
@@ -3477,21 +3826,23 @@ async function buildDashboard(request) {
 
 
 
+
 const DASHBOARD_USAGE = `profile-gate dashboard --out DIR [options] [REPORT.json|DIR...]
   Build a static dashboard (DIR/index.html) from report.json files or directories of them.
 
   --title TEXT          the page title (default 'profile-gate dashboard')
   --metric NAME         the throughput metric charted and scanned for shifts (default decode_tok_s)
-  --top N               top kernels tracked per run (default 10)
+  --top N               top kernels tracked per run (default 10, at most 200)
   --min-change PCT      smallest level shift that counts, in percent (default 2)
-  --seed N              seed of the change-point permutation test (default 1)
+  --seed N              accepted for older workflows; no effect (change points use no random draws)
 
-  --from-artifacts      also download the report artifacts of recent successful runs (GITHUB_TOKEN,
-                        GITHUB_API_URL and GITHUB_SERVER_URL are read from the environment)
+  --from-artifacts      also download the report artifacts of recent completed runs, failed ones
+                        included (GITHUB_TOKEN, GITHUB_API_URL and GITHUB_SERVER_URL are read from
+                        the environment)
   --repo OWNER/NAME     the repository (default $GITHUB_REPOSITORY)
   --workflow FILE       the workflow file name that uploads the reports, e.g. nightly.yml
   --branch NAME         the branch its runs built (default main)
-  --limit N             successful runs to read, newest first (default 60)
+  --limit N             completed runs to read, newest first, whatever their conclusion (default 60)
   --prefix PREFIX       artifact name prefix (default profile-gate-)
   --events LIST         run events accepted (default push,schedule)
   --save-reports DIR    keep the downloaded report.json files there (artifacts expire; the files need not)`;
@@ -3575,6 +3926,14 @@ async function runDashboardCommand(argv, env = process.env) {
     else if (values.repo || values.workflow || values.limit || values['save-reports']) {
         throw new errors/* UsageError */.eb('dashboard: --repo, --workflow, --limit and --save-reports go with --from-artifacts');
     }
+    const topN = positiveInteger('--top', values.top, 10);
+    // Each report is kept as its top kernels only (report/bounded-report.ts), read from disk or downloaded.
+    if (topN > BOUNDED_REPORT.kernels)
+        throw new errors/* UsageError */.eb(`--top ${topN}: expected at most ${BOUNDED_REPORT.kernels} (each report is read as its top ${BOUNDED_REPORT.kernels} kernels)`);
+    if (values.seed !== undefined) {
+        positiveInteger('--seed', values.seed, 1);
+        process.stderr.write('profile-gate dashboard: --seed has no effect: change points are found without random draws, so the same history gives the same page\n');
+    }
     const { data, written } = await buildDashboard({
         out: values.out,
         inputs: positionals,
@@ -3584,9 +3943,8 @@ async function runDashboardCommand(argv, env = process.env) {
             serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com',
             ...(values.title ? { title: values.title } : {}),
             ...(values.metric ? { metric: values.metric } : {}),
-            topN: positiveInteger('--top', values.top, 10),
+            topN,
             minChange: percentOption('--min-change', values['min-change'], 0.02),
-            seed: positiveInteger('--seed', values.seed, 1),
         },
         log: (line) => process.stderr.write(`profile-gate dashboard: ${(0,inert_text/* inertLine */.Fq)(line)}\n`),
     });
@@ -3775,6 +4133,7 @@ function renderComment(merged, options) {
 
 
 
+
 const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--fail-verdicts LIST] REPORT.json|DIR...
   Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
   DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment, marker key KEY,
@@ -3803,7 +4162,8 @@ async function runReportCommand(args) {
         throw new errors/* UsageError */.eb(`report: no report.json under ${positionals.join(', ')}`);
     const entries = [];
     for (const found of files) {
-        const report = await loadReport(found.path);
+        // One at a time, cut down at once to what the merged summary shows (as mode report does).
+        const report = boundReport(await loadReport(found.path));
         entries.push({ label: reports_labelFor(found, report, values.prefix), report });
     }
     const merged = (0,merge_reports/* mergeReports */.C1)(entries);
@@ -6860,7 +7220,13 @@ async function runJob(plan, deps) {
         result.report = await deps.analyze(run.analysisInputs, head);
         if (plan.base && looks > 1) {
             await decideWithMoreRuns(plan, result, deps, executeDeps, started);
-            head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, result.report.comparison?.look ? { index: result.report.comparison.look.index, of: looks } : undefined) };
+            // No run is added after the last comparison: it is the final look, tested at what the looks
+            // before it left of alpha (all of it when the job stopped at its first look), so the same
+            // samples read as they would in analyze, and no row promises runs the job will not add.
+            const last = { index: result.report.comparison?.look?.index ?? 1, of: looks, final: true };
+            head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, last) };
+            if (result.report.comparison)
+                result.report = await deps.analyze(run.analysisInputs, head);
         }
         const analyzeHead = (inputs) => deps.analyze(inputs, head);
         const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
@@ -6971,7 +7337,7 @@ ${(0,gate_options/* gateFlagsHelp */.I_)(32)}
 Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot run.
 `;
 async function defaultAnalyze(inputs, environment, which, gate) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 849));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 880));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
 }
@@ -7970,8 +8336,9 @@ const GateOptionsSchema = schemas/* object */.Ikc({
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: schemas/* boolean */.zMY().default(true),
     /**
-     * Leave out a side's lone slow runs far from its cluster (stalls), judged against the side's own
-     * spread; two or more slow runs together are a mode and stay (the overlap check handles them).
+     * Leave out the runs below a side's fast cluster (stalls: one or several, up to all but two
+     * runs); a level both sides show stays (the overlap check handles it). With runs left out the
+     * fast clusters are compared by Student's t.
      */
     dropOutliers: schemas/* boolean */.zMY().default(true),
     /**
@@ -7983,7 +8350,12 @@ const GateOptionsSchema = schemas/* object */.Ikc({
      * This comparison is look `index` of `of` in an adaptive A/B run (more runs while undecided):
      * the test's alpha is spent over the looks (src/compare/sequential.ts). Absent: a single look.
      */
-    look: schemas/* object */.Ikc({ index: schemas/* number */.aig().int().positive(), of: schemas/* number */.aig().int().positive() })
+    look: schemas/* object */.Ikc({
+        index: schemas/* number */.aig().int().positive(),
+        of: schemas/* number */.aig().int().positive(),
+        /** No run will be added after this look: it tests at what the earlier looks left (sequential.ts). */
+        final: schemas/* boolean */.zMY().optional(),
+    })
         .refine((look) => look.index <= look.of, { message: 'look index must not exceed the number of looks' })
         .optional(),
     /** Trend within one side: Mann-Kendall level and the smallest change across the side (percent) worth a warning. */
@@ -8098,7 +8470,7 @@ const GATE_FLAG_SPECS = {
         value: 'LIST',
         help: `verdicts that fail the job, of ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)`,
     },
-    'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled (otherwise the verdict is invalid)' },
+    'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled by a thermal or hardware reason, or under power conditions unlike the baseline\'s (otherwise the verdict is invalid)' },
     'allow-environment-mismatch': {
         field: 'allowEnvironmentMismatch',
         cli: { type: 'string' },
@@ -8118,7 +8490,7 @@ const GATE_FLAG_SPECS = {
         cli: { type: 'string' },
         input: 'drop-outliers',
         value: 'true|false',
-        help: "leave out a side's lone slow runs far from its cluster, e.g. stalls (default true)",
+        help: "leave out the runs below a side's fast cluster, e.g. stalls, and compare the fast clusters (default true)",
     },
 };
 const GATE_FLAGS = Object.keys(GATE_FLAG_SPECS);
@@ -8327,441 +8699,6 @@ function formatValue(value, unit) {
     const abs = Math.abs(value);
     const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
     return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
-}
-
-
-/***/ }),
-
-/***/ 851:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  kh: () => (/* binding */ DEFAULT_OUTLIER_RULE),
-  YM: () => (/* binding */ DEFAULT_WARMUP_RULE),
-  tT: () => (/* binding */ MAD_TO_SD),
-  uA: () => (/* binding */ adjustPValues),
-  aD: () => (/* binding */ bootstrapMedianRatioCI),
-  D9: () => (/* binding */ detectDrift),
-  Zk: () => (/* binding */ dropWarmupOutliers),
-  Mo: () => (/* binding */ findSlowOutliers),
-  hT: () => (/* reexport */ gehanWilcoxon),
-  Fm: () => (/* binding */ mad),
-  KZ: () => (/* reexport */ mannWhitneyU),
-  JZ: () => (/* reexport */ averages/* median */.J),
-  sK: () => (/* binding */ mulberry32),
-  ln: () => (/* binding */ seedFor)
-});
-
-// UNUSED EXPORTS: MANN_KENDALL_EXACT_MAX, MANN_WHITNEY_EXACT_MAX, benjaminiHochbergAdjust, holmAdjust, inversionDistribution, mannKendall, mean, midranks, normalCdf, quantileSorted, theilSenSlope
-
-// EXTERNAL MODULE: ./src/model/averages.ts
-var averages = __nccwpck_require__(861);
-;// CONCATENATED MODULE: ./src/compare/rank-tests.ts
-/**
- * Rank tests used by the gate: Mann-Whitney U between the two sides (Gehan's generalization when
- * some runs are censored), and Mann-Kendall for a trend over the sample order within one side. Both are exact for small samples (ties included for
- * Mann-Whitney) and fall back to the normal approximation with tie correction for larger ones.
- */
-/** Standard normal CDF, via the complementary error function. */
-function normalCdf(z) {
-    return 0.5 * erfc(-z / Math.SQRT2);
-}
-/** Numerical Recipes' Chebyshev fit of erfc, fractional error below 1.2e-7 everywhere. */
-function erfc(x) {
-    const z = Math.abs(x);
-    const t = 1 / (1 + 0.5 * z);
-    const r = t *
-        Math.exp(-z * z -
-            1.26551223 +
-            t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
-    return x >= 0 ? r : 2 - r;
-}
-/** 1-based ranks, tied values sharing the mean of their ranks. */
-function midranks(values) {
-    const order = values.map((v, i) => [v, i]).sort((a, b) => a[0] - b[0]);
-    const ranks = new Array(values.length);
-    for (let start = 0; start < order.length;) {
-        let end = start;
-        while (end + 1 < order.length && order[end + 1][0] === order[start][0])
-            end += 1;
-        const rank = (start + end) / 2 + 1;
-        for (let k = start; k <= end; k += 1)
-            ranks[order[k][1]] = rank;
-        start = end + 1;
-    }
-    return ranks;
-}
-/** Sizes of the groups of tied values (groups of one left out). */
-function tieGroups(values) {
-    const counts = new Map();
-    for (const v of values)
-        counts.set(v, (counts.get(v) ?? 0) + 1);
-    return [...counts.values()].filter((t) => t > 1);
-}
-/** Largest n + m for which the exact permutation distribution is computed. */
-const MANN_WHITNEY_EXACT_MAX = 50;
-function mannWhitneyU(x, y, exactMax = MANN_WHITNEY_EXACT_MAX) {
-    const n = x.length;
-    const m = y.length;
-    if (n === 0 || m === 0)
-        throw new RangeError('mannWhitneyU needs at least one value on each side');
-    const ranks = midranks([...x, ...y]);
-    let rankSumX = 0;
-    for (let i = 0; i < n; i += 1)
-        rankSumX += ranks[i];
-    const u = rankSumX - (n * (n + 1)) / 2;
-    const result = n + m <= exactMax ? exactRankSumTails(ranks, n, rankSumX) : normalRankSumTails([...x, ...y], n, m, u);
-    const pLess = Math.min(1, result.pLess);
-    const pGreater = Math.min(1, result.pGreater);
-    return { u, pLess, pGreater, pTwoSided: Math.min(1, 2 * Math.min(pLess, pGreater)), method: result.method };
-}
-/**
- * The permutation distribution of the rank sum of n items drawn from the given midranks. Midranks
- * are multiples of one half, so doubled ranks are integers and a subset-sum count is exact with ties.
- */
-function exactRankSumTails(ranks, n, rankSumX) {
-    return { ...exactScoreSumTails(ranks.map((r) => Math.round(r * 2)), n, Math.round(rankSumX * 2)), method: 'exact' };
-}
-/**
- * P(sum ≤ observed) and P(sum ≥ observed) for the scores of n items drawn without replacement
- * from the given non-negative integer scores, every n-subset equally likely (a subset-sum count).
- */
-function exactScoreSumTails(scores, n, observed) {
-    const maxSum = scores.reduce((a, b) => a + b, 0);
-    // ways[j][s]: number of j-subsets of the items seen so far with score sum s (as a probability-safe float).
-    const ways = Array.from({ length: n + 1 }, () => new Float64Array(maxSum + 1));
-    ways[0][0] = 1;
-    let reach = 0;
-    for (const d of scores) {
-        reach += d;
-        for (let j = n; j >= 1; j -= 1) {
-            const into = ways[j];
-            const from = ways[j - 1];
-            for (let s = reach; s >= d; s -= 1)
-                into[s] += from[s - d];
-        }
-    }
-    const dist = ways[n];
-    let total = 0;
-    let atMost = 0;
-    let atLeast = 0;
-    for (let s = 0; s <= maxSum; s += 1) {
-        const w = dist[s];
-        if (w === 0)
-            continue;
-        total += w;
-        if (s <= observed)
-            atMost += w;
-        if (s >= observed)
-            atLeast += w;
-    }
-    return { pLess: atMost / total, pGreater: atLeast / total };
-}
-/**
- * Gehan's generalized Wilcoxon test for right-censored samples (Gehan 1965), with its permutation
- * distribution (Mantel 1967): a pair of runs counts +1 or −1 when its order is certain and 0 when
- * not (an uncensored value below a larger one, censored or not, is certainly lower; a censored value
- * says nothing about the order with a larger value). Each run's score is the runs certainly below
- * it minus the runs certainly above it; the statistic is the first sample's score sum, and under the
- * null every split of the pooled runs (censored ones included) is equally likely. Without censored
- * values the scores are 2·midrank − N − 1, so the test is the Mann-Whitney test, exactly.
- */
-function gehanWilcoxon(x, y, exactMax = MANN_WHITNEY_EXACT_MAX) {
-    const n = x.length;
-    const m = y.length;
-    if (n === 0 || m === 0)
-        throw new RangeError('gehanWilcoxon needs at least one value on each side');
-    const all = [...x, ...y];
-    const total = n + m;
-    const below = (a, b) => !a.censored && a.value < b.value;
-    const scores = all.map((a) => all.reduce((sum, b) => sum + (below(b, a) ? 1 : 0) - (below(a, b) ? 1 : 0), 0));
-    let statistic = 0;
-    for (let i = 0; i < n; i += 1)
-        statistic += scores[i];
-    if (total <= exactMax) {
-        // Scores lie in −(N−1) … N−1; shifted to be non-negative for the subset-sum count.
-        const shift = total - 1;
-        const tails = exactScoreSumTails(scores.map((s) => s + shift), n, statistic + n * shift);
-        return { statistic, pLess: Math.min(1, tails.pLess), pGreater: Math.min(1, tails.pGreater), method: 'exact' };
-    }
-    // The scores sum to 0, so the permutation mean is 0 and the variance n·m/(N(N−1))·Σ score².
-    const variance = ((n * m) / (total * (total - 1))) * scores.reduce((sum, s) => sum + s * s, 0);
-    if (variance <= 0)
-        return { statistic, pLess: 1, pGreater: 1, method: 'normal' };
-    const sd = Math.sqrt(variance);
-    // The statistic moves in steps of 2 (one pair changing order): a continuity correction of 1.
-    return { statistic, pLess: normalCdf((statistic + 1) / sd), pGreater: 1 - normalCdf((statistic - 1) / sd), method: 'normal' };
-}
-function normalRankSumTails(all, n, m, u) {
-    const total = n + m;
-    const tieTerm = tieGroups(all).reduce((sum, t) => sum + t ** 3 - t, 0);
-    const variance = ((n * m) / 12) * (total + 1 - tieTerm / (total * (total - 1)));
-    if (variance <= 0)
-        return { pLess: 1, pGreater: 1, method: 'normal' };
-    const sd = Math.sqrt(variance);
-    const mean = (n * m) / 2;
-    // Continuity correction of one half toward the mean.
-    return {
-        pLess: normalCdf((u - mean + 0.5) / sd),
-        pGreater: 1 - normalCdf((u - mean - 0.5) / sd),
-        method: 'normal',
-    };
-}
-/** Largest n for which the exact null distribution of S (no ties) is used. */
-const MANN_KENDALL_EXACT_MAX = 30;
-function mannKendall(values) {
-    const n = values.length;
-    let s = 0;
-    for (let i = 0; i < n; i += 1)
-        for (let j = i + 1; j < n; j += 1)
-            s += Math.sign(values[j] - values[i]);
-    const ties = tieGroups(values);
-    if (n < 2)
-        return { s, pIncreasing: 1, pDecreasing: 1, pTwoSided: 1, method: 'exact' };
-    let pIncreasing;
-    let pDecreasing;
-    let method;
-    if (ties.length === 0 && n <= MANN_KENDALL_EXACT_MAX) {
-        // Without ties S = pairs - 2·inversions; the inversion count of a random order has the Mahonian distribution.
-        const dist = inversionDistribution(n);
-        const pairs = (n * (n - 1)) / 2;
-        const inversions = (pairs - s) / 2;
-        pIncreasing = 0;
-        pDecreasing = 0;
-        dist.forEach((p, k) => {
-            if (k <= inversions)
-                pIncreasing += p;
-            if (k >= inversions)
-                pDecreasing += p;
-        });
-        method = 'exact';
-    }
-    else {
-        const variance = (n * (n - 1) * (2 * n + 5) - ties.reduce((sum, t) => sum + t * (t - 1) * (2 * t + 5), 0)) / 18;
-        if (variance <= 0)
-            return { s, pIncreasing: 1, pDecreasing: 1, pTwoSided: 1, method: 'normal' };
-        const sd = Math.sqrt(variance);
-        pIncreasing = 1 - normalCdf((s - 1) / sd);
-        pDecreasing = normalCdf((s + 1) / sd);
-        method = 'normal';
-    }
-    pIncreasing = Math.min(1, pIncreasing);
-    pDecreasing = Math.min(1, pDecreasing);
-    return { s, pIncreasing, pDecreasing, pTwoSided: Math.min(1, 2 * Math.min(pIncreasing, pDecreasing)), method };
-}
-const inversionCache = new Map();
-/** P(a random permutation of n items has k inversions), k = 0 … n(n−1)/2. */
-function inversionDistribution(n) {
-    const cached = inversionCache.get(n);
-    if (cached)
-        return cached;
-    let dist = new Float64Array([1]);
-    for (let size = 2; size <= n; size += 1) {
-        const next = new Float64Array(dist.length + size - 1);
-        // Inserting the new largest item adds 0 … size−1 inversions, each equally likely.
-        for (let k = 0; k < dist.length; k += 1)
-            for (let j = 0; j < size; j += 1)
-                next[k + j] += dist[k] / size;
-        dist = next;
-    }
-    inversionCache.set(n, dist);
-    return dist;
-}
-/** Theil-Sen slope: the median of the slopes between every pair of samples, per step of the sample order. */
-function theilSenSlope(values) {
-    const slopes = [];
-    for (let i = 0; i < values.length; i += 1) {
-        for (let j = i + 1; j < values.length; j += 1)
-            slopes.push((values[j] - values[i]) / (j - i));
-    }
-    if (slopes.length === 0)
-        return 0;
-    slopes.sort((a, b) => a - b);
-    const mid = slopes.length >> 1;
-    return slopes.length % 2 ? slopes[mid] : (slopes[mid - 1] + slopes[mid]) / 2;
-}
-
-;// CONCATENATED MODULE: ./src/compare/statistics.ts
-/**
- * The statistics the gate uses, as small pure functions: robust location and scale, a seeded PRNG,
- * a bootstrap CI of the ratio of medians, multiple-comparison corrections, the warm-up rule and
- * drift detection. Rank tests live in rank-tests.ts and are re-exported here.
- */
-
-
-
-
-/** Scales a MAD to a standard deviation for normal data. */
-const MAD_TO_SD = 1.4826;
-/** Quantile of sorted values by linear interpolation between order statistics (Hyndman-Fan type 7, R's default). */
-function quantileSorted(sorted, q) {
-    const n = sorted.length;
-    if (n === 0)
-        return Number.NaN;
-    const h = (n - 1) * Math.min(1, Math.max(0, q));
-    const lo = Math.floor(h);
-    const hi = Math.min(n - 1, lo + 1);
-    return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
-}
-/** Median absolute deviation from the median (unscaled). */
-function mad(values) {
-    if (values.length === 0)
-        return Number.NaN;
-    const center = (0,averages/* median */.J)(values);
-    return (0,averages/* median */.J)(values.map((v) => Math.abs(v - center)));
-}
-/** mulberry32: a small, fast 32-bit PRNG; the same seed gives the same stream on every platform. */
-function mulberry32(seed) {
-    let state = seed >>> 0;
-    return () => {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
-/** A seed for one named stream (FNV-1a over the key, mixed with the base seed), so rows do not depend on their order. */
-function seedFor(seed, key) {
-    let hash = (2166136261 ^ seed) >>> 0;
-    for (let i = 0; i < key.length; i += 1)
-        hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
-    return hash;
-}
-function medianOfResample(values, random, scratch) {
-    const n = values.length;
-    // Insertion sort while drawing: the samples are few, and TypedArray#sort costs more per call here.
-    for (let i = 0; i < n; i += 1) {
-        const v = values[Math.floor(random() * n)];
-        let j = i - 1;
-        while (j >= 0 && scratch[j] > v) {
-            scratch[j + 1] = scratch[j];
-            j -= 1;
-        }
-        scratch[j + 1] = v;
-    }
-    const mid = n >> 1;
-    return n % 2 ? scratch[mid] : (scratch[mid - 1] + scratch[mid]) / 2;
-}
-/**
- * Percentile bootstrap CI of median(current) / median(baseline), resampling each side on its own.
- * `level` is two-sided (0.90 → the 5th and 95th percentiles).
- */
-function bootstrapMedianRatioCI(current, baseline, options) {
-    const ratio = (0,averages/* median */.J)(current) / (0,averages/* median */.J)(baseline);
-    const ratios = new Float64Array(options.resamples);
-    const scratchCurrent = new Float64Array(current.length);
-    const scratchBaseline = new Float64Array(baseline.length);
-    for (let b = 0; b < options.resamples; b += 1) {
-        ratios[b] = medianOfResample(current, options.random, scratchCurrent) / medianOfResample(baseline, options.random, scratchBaseline);
-    }
-    ratios.sort();
-    const tail = (1 - options.level) / 2;
-    return { ratio, low: quantileSorted(ratios, tail), high: quantileSorted(ratios, 1 - tail) };
-}
-/** Holm's step-down adjusted p-values (family-wise error control), in the input order. */
-function holmAdjust(pValues) {
-    const m = pValues.length;
-    const order = pValues.map((p, i) => [p, i]).sort((a, b) => a[0] - b[0]);
-    const adjusted = new Array(m);
-    let running = 0;
-    order.forEach(([p, i], rank) => {
-        running = Math.max(running, Math.min(1, (m - rank) * p));
-        adjusted[i] = running;
-    });
-    return adjusted;
-}
-/** Benjamini-Hochberg step-up adjusted p-values (false discovery rate control), in the input order. */
-function benjaminiHochbergAdjust(pValues) {
-    const m = pValues.length;
-    const order = pValues.map((p, i) => [p, i]).sort((a, b) => a[0] - b[0]);
-    const adjusted = new Array(m);
-    let running = 1;
-    for (let rank = m - 1; rank >= 0; rank -= 1) {
-        const [p, i] = order[rank];
-        running = Math.min(running, Math.min(1, (m / (rank + 1)) * p));
-        adjusted[i] = running;
-    }
-    return adjusted;
-}
-function adjustPValues(pValues, method) {
-    return method === 'holm' ? holmAdjust(pValues) : benjaminiHochbergAdjust(pValues);
-}
-const DEFAULT_WARMUP_RULE = { minKeep: 3, maxDrop: 2, madMultiple: 5, minRelative: 0.01 };
-/**
- * Drops leading samples that are slow outliers against the samples after them. Only the slow side
- * counts: warm-up (lazy init, cold caches, clock ramp) makes the first runs slower, never faster.
- */
-function dropWarmupOutliers(samples, direction, rule = DEFAULT_WARMUP_RULE) {
-    let first = 0;
-    while (first < rule.maxDrop && samples.length - first - 1 >= rule.minKeep) {
-        const rest = samples.slice(first + 1);
-        const center = (0,averages/* median */.J)(rest);
-        const spread = MAD_TO_SD * mad(rest);
-        const slowBy = direction === 'higher' ? center - samples[first] : samples[first] - center;
-        if (!(slowBy > rule.madMultiple * spread && slowBy > rule.minRelative * Math.abs(center)))
-            break;
-        first += 1;
-    }
-    return { kept: samples.slice(first), dropped: samples.slice(0, first) };
-}
-/** A monotone trend over the sample order that is both significant and at least `minChange` across the side. */
-function detectDrift(samples, options) {
-    if (samples.length < 3)
-        return { drift: false, pValue: 1, change: 0 };
-    const { pTwoSided } = mannKendall(samples);
-    const center = (0,averages/* median */.J)(samples);
-    const change = center === 0 ? 0 : (theilSenSlope(samples) * (samples.length - 1)) / Math.abs(center);
-    return { drift: pTwoSided <= options.alpha && Math.abs(change) >= options.minChange, pValue: pTwoSided, change };
-}
-/**
- * 5 robust sd as in the warm-up rule; a spread of at least 0.2% (about three times the largest
- * within-process sd measured on the H200, 0.07%), so the distance is at least 1%; and 1% at least,
- * the warm-up rule's minimum (a run closer than that cannot reach the overlap margin of half a 3% floor).
- * Two slow runs within 3 robust sd of each other are as close as the runs of the cluster itself: a
- * second state with two or more runs in it, not two stalls.
- */
-const DEFAULT_OUTLIER_RULE = { minKeep: 3, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3 };
-function findSlowOutliers(samples, direction, rule = DEFAULT_OUTLIER_RULE, neighbours = {}) {
-    const other = neighbours.other ?? [];
-    const dropped = neighbours.dropped ?? [];
-    const n = samples.length;
-    const none = () => ({ outliers: [], kept: [...samples], restSpread: relativeSpread(samples) });
-    const limit = Math.min(Math.floor((n - 1) / 2), n - rule.minKeep);
-    if (limit <= 0)
-        return none();
-    const center = (0,averages/* median */.J)(samples);
-    const scale = Math.abs(center);
-    if (!(scale > 0))
-        return none();
-    const spread = Math.max(MAD_TO_SD * mad(samples), rule.minSpread * scale);
-    const distance = Math.max(rule.madMultiple * spread, rule.minRelative * scale);
-    const slowBy = (v) => (direction === 'higher' ? center - v : v - center);
-    const candidates = samples.map((v, i) => [v, i]).filter(([v]) => slowBy(v) > distance);
-    // "The same state" is as close as the cluster's own runs are to each other: the spread of the
-    // runs within the distance, not of the side, which far runs widen (with 2 of 5 stalled, the
-    // side's MAD is the cluster's range). Far runs as wide apart as sporadic stalls are not a mode.
-    const cluster = samples.filter((v) => !(slowBy(v) > distance));
-    const width = rule.modeWidth * Math.max(MAD_TO_SD * mad(cluster), rule.minSpread * scale);
-    const near = (a, b) => Math.abs(a - b) <= width;
-    // The other side shows both states (runs at this run's level and at this side's median): two clock states.
-    const otherSpansBoth = (v) => other.some((w) => near(w, v)) && other.some((w) => near(w, center));
-    const isolated = candidates.filter(([v, i]) => !samples.some((w, j) => j !== i && near(w, v)) && !dropped.some((w) => near(w, v)) && !otherSpansBoth(v));
-    if (!isolated.length || isolated.length > limit)
-        return none();
-    const out = new Set(isolated.map(([, i]) => i));
-    const kept = samples.filter((_, i) => !out.has(i));
-    return { outliers: [...out].sort((a, b) => a - b), kept, restSpread: relativeSpread(kept) };
-}
-function relativeSpread(values) {
-    if (!values.length)
-        return 0;
-    const center = (0,averages/* median */.J)(values);
-    if (!(Math.abs(center) > 0))
-        return 0;
-    return Math.max(...values.map((v) => Math.abs(v / center - 1)));
 }
 
 
@@ -19816,7 +19753,7 @@ const ComparisonSchema = schemas/* object */.Ikc({
     /** Gated metrics that more runs could decide (the sides overlap, or too few or not significant samples). */
     undecided: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     /** An adaptive A/B run: which look this comparison is and the alpha it tested at. */
-    look: schemas/* object */.Ikc({ index: schemas/* number */.aig().int().positive(), of: schemas/* number */.aig().int().positive(), alpha: schemas/* number */.aig() }).optional(),
+    look: schemas/* object */.Ikc({ index: schemas/* number */.aig().int().positive(), of: schemas/* number */.aig().int().positive(), final: schemas/* boolean */.zMY().optional(), alpha: schemas/* number */.aig() }).optional(),
     /** The noise between jobs estimated from the default branch's recent reports (artifact baselines). */
     betweenJobs: schemas/* object */.Ikc({
         reports: schemas/* number */.aig().int().nonnegative(),
@@ -19876,6 +19813,7 @@ const ReportSchema = schemas/* object */.Ikc({
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E2: () => (/* binding */ POWER_REGIME_REASONS),
 /* harmony export */   aF: () => (/* binding */ NVML_REASON_BITS),
 /* harmony export */   g4: () => (/* binding */ reasonsFromMask),
 /* harmony export */   u0: () => (/* binding */ HARDWARE_THROTTLE_REASONS)
@@ -19918,11 +19856,19 @@ function reasonsFromMask(mask) {
         names.push(`bit_0x${unknown.toString(16)}`);
     return names;
 }
+/**
+ * Hardware reasons that are a regime, not a fault: the board held at its power limit (a loaded H200
+ * hits `sw_power_cap` in a quarter to a third of samples beside a busy neighbour, and a heavy
+ * prefill alone in 7.5 %), or clocks held in step with the other GPUs of a sync group. Runs under
+ * them are comparable with runs under the same regime. The other hardware reasons (thermal, hardware
+ * slowdown, power brake) are protection against a fault.
+ */
+const POWER_REGIME_REASONS = new Set(['sw_power_cap', 'sync_boost']);
 
 
 /***/ }),
 
-/***/ 849:
+/***/ 880:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -20888,16 +20834,516 @@ function alphaSpent(alpha, index, looks) {
         spent += alphaAtLook(alpha, k, looks);
     return spent;
 }
+/**
+ * The alpha tested at a look after which no run will be added (max-runs reached, the time budget
+ * spent, or the job already failed on another row): what the looks before it left unspent. A run
+ * that stops at its first look so tests at the full alpha, as a single comparison of the same
+ * samples does; the bound over the looks holds, since only what earlier looks did not spend is
+ * spent here.
+ */
+function alphaAtFinalLook(alpha, index, looks) {
+    if (looks <= 1 || index <= 1)
+        return alpha;
+    return Math.max(0, alpha - alphaSpent(alpha, index - 1, looks));
+}
+/** The alpha a comparison tests at: a single look, a look of an adaptive run, or its last look. */
+function lookAlpha(alpha, look) {
+    if (!look)
+        return alpha;
+    return look.final ? alphaAtFinalLook(alpha, look.index, look.of) : alphaAtLook(alpha, look.index, look.of);
+}
 
-// EXTERNAL MODULE: ./src/compare/statistics.ts + 1 modules
-var statistics = __nccwpck_require__(851);
+;// CONCATENATED MODULE: ./src/compare/rank-tests.ts
+/**
+ * Rank tests used by the gate: Mann-Whitney U between the two sides, and Mann-Kendall for a trend
+ * over the sample order within one side. Both are exact for small samples (ties included for
+ * Mann-Whitney) and fall back to the normal approximation with tie correction for larger ones.
+ */
+/** Standard normal CDF, via the complementary error function. */
+function normalCdf(z) {
+    return 0.5 * erfc(-z / Math.SQRT2);
+}
+/** Numerical Recipes' Chebyshev fit of erfc, fractional error below 1.2e-7 everywhere. */
+function erfc(x) {
+    const z = Math.abs(x);
+    const t = 1 / (1 + 0.5 * z);
+    const r = t *
+        Math.exp(-z * z -
+            1.26551223 +
+            t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+    return x >= 0 ? r : 2 - r;
+}
+/** 1-based ranks, tied values sharing the mean of their ranks. */
+function midranks(values) {
+    const order = values.map((v, i) => [v, i]).sort((a, b) => a[0] - b[0]);
+    const ranks = new Array(values.length);
+    for (let start = 0; start < order.length;) {
+        let end = start;
+        while (end + 1 < order.length && order[end + 1][0] === order[start][0])
+            end += 1;
+        const rank = (start + end) / 2 + 1;
+        for (let k = start; k <= end; k += 1)
+            ranks[order[k][1]] = rank;
+        start = end + 1;
+    }
+    return ranks;
+}
+/** Sizes of the groups of tied values (groups of one left out). */
+function tieGroups(values) {
+    const counts = new Map();
+    for (const v of values)
+        counts.set(v, (counts.get(v) ?? 0) + 1);
+    return [...counts.values()].filter((t) => t > 1);
+}
+/** Largest n + m for which the exact permutation distribution is computed. */
+const MANN_WHITNEY_EXACT_MAX = 50;
+function mannWhitneyU(x, y, exactMax = MANN_WHITNEY_EXACT_MAX) {
+    const n = x.length;
+    const m = y.length;
+    if (n === 0 || m === 0)
+        throw new RangeError('mannWhitneyU needs at least one value on each side');
+    const ranks = midranks([...x, ...y]);
+    let rankSumX = 0;
+    for (let i = 0; i < n; i += 1)
+        rankSumX += ranks[i];
+    const u = rankSumX - (n * (n + 1)) / 2;
+    const result = n + m <= exactMax ? exactRankSumTails(ranks, n, rankSumX) : normalRankSumTails([...x, ...y], n, m, u);
+    const pLess = Math.min(1, result.pLess);
+    const pGreater = Math.min(1, result.pGreater);
+    return { u, pLess, pGreater, pTwoSided: Math.min(1, 2 * Math.min(pLess, pGreater)), method: result.method };
+}
+/**
+ * The permutation distribution of the rank sum of n items drawn from the given midranks. Midranks
+ * are multiples of one half, so doubled ranks are integers and a subset-sum count is exact with ties.
+ */
+function exactRankSumTails(ranks, n, rankSumX) {
+    return { ...exactScoreSumTails(ranks.map((r) => Math.round(r * 2)), n, Math.round(rankSumX * 2)), method: 'exact' };
+}
+/**
+ * P(sum ≤ observed) and P(sum ≥ observed) for the scores of n items drawn without replacement
+ * from the given non-negative integer scores, every n-subset equally likely (a subset-sum count).
+ */
+function exactScoreSumTails(scores, n, observed) {
+    const maxSum = scores.reduce((a, b) => a + b, 0);
+    // ways[j][s]: number of j-subsets of the items seen so far with score sum s (as a probability-safe float).
+    const ways = Array.from({ length: n + 1 }, () => new Float64Array(maxSum + 1));
+    ways[0][0] = 1;
+    let reach = 0;
+    for (const d of scores) {
+        reach += d;
+        for (let j = n; j >= 1; j -= 1) {
+            const into = ways[j];
+            const from = ways[j - 1];
+            for (let s = reach; s >= d; s -= 1)
+                into[s] += from[s - d];
+        }
+    }
+    const dist = ways[n];
+    let total = 0;
+    let atMost = 0;
+    let atLeast = 0;
+    for (let s = 0; s <= maxSum; s += 1) {
+        const w = dist[s];
+        if (w === 0)
+            continue;
+        total += w;
+        if (s <= observed)
+            atMost += w;
+        if (s >= observed)
+            atLeast += w;
+    }
+    return { pLess: atMost / total, pGreater: atLeast / total };
+}
+function normalRankSumTails(all, n, m, u) {
+    const total = n + m;
+    const tieTerm = tieGroups(all).reduce((sum, t) => sum + t ** 3 - t, 0);
+    const variance = ((n * m) / 12) * (total + 1 - tieTerm / (total * (total - 1)));
+    if (variance <= 0)
+        return { pLess: 1, pGreater: 1, method: 'normal' };
+    const sd = Math.sqrt(variance);
+    const mean = (n * m) / 2;
+    // Continuity correction of one half toward the mean.
+    return {
+        pLess: normalCdf((u - mean + 0.5) / sd),
+        pGreater: 1 - normalCdf((u - mean - 0.5) / sd),
+        method: 'normal',
+    };
+}
+/** Largest n for which the exact null distribution of S (no ties) is used. */
+const MANN_KENDALL_EXACT_MAX = 30;
+function mannKendall(values) {
+    const n = values.length;
+    let s = 0;
+    for (let i = 0; i < n; i += 1)
+        for (let j = i + 1; j < n; j += 1)
+            s += Math.sign(values[j] - values[i]);
+    const ties = tieGroups(values);
+    if (n < 2)
+        return { s, pIncreasing: 1, pDecreasing: 1, pTwoSided: 1, method: 'exact' };
+    let pIncreasing;
+    let pDecreasing;
+    let method;
+    if (ties.length === 0 && n <= MANN_KENDALL_EXACT_MAX) {
+        // Without ties S = pairs - 2·inversions; the inversion count of a random order has the Mahonian distribution.
+        const dist = inversionDistribution(n);
+        const pairs = (n * (n - 1)) / 2;
+        const inversions = (pairs - s) / 2;
+        pIncreasing = 0;
+        pDecreasing = 0;
+        dist.forEach((p, k) => {
+            if (k <= inversions)
+                pIncreasing += p;
+            if (k >= inversions)
+                pDecreasing += p;
+        });
+        method = 'exact';
+    }
+    else {
+        const variance = (n * (n - 1) * (2 * n + 5) - ties.reduce((sum, t) => sum + t * (t - 1) * (2 * t + 5), 0)) / 18;
+        if (variance <= 0)
+            return { s, pIncreasing: 1, pDecreasing: 1, pTwoSided: 1, method: 'normal' };
+        const sd = Math.sqrt(variance);
+        pIncreasing = 1 - normalCdf((s - 1) / sd);
+        pDecreasing = normalCdf((s + 1) / sd);
+        method = 'normal';
+    }
+    pIncreasing = Math.min(1, pIncreasing);
+    pDecreasing = Math.min(1, pDecreasing);
+    return { s, pIncreasing, pDecreasing, pTwoSided: Math.min(1, 2 * Math.min(pIncreasing, pDecreasing)), method };
+}
+const inversionCache = new Map();
+/** P(a random permutation of n items has k inversions), k = 0 … n(n−1)/2. */
+function inversionDistribution(n) {
+    const cached = inversionCache.get(n);
+    if (cached)
+        return cached;
+    let dist = new Float64Array([1]);
+    for (let size = 2; size <= n; size += 1) {
+        const next = new Float64Array(dist.length + size - 1);
+        // Inserting the new largest item adds 0 … size−1 inversions, each equally likely.
+        for (let k = 0; k < dist.length; k += 1)
+            for (let j = 0; j < size; j += 1)
+                next[k + j] += dist[k] / size;
+        dist = next;
+    }
+    inversionCache.set(n, dist);
+    return dist;
+}
+/** Theil-Sen slope: the median of the slopes between every pair of samples, per step of the sample order. */
+function theilSenSlope(values) {
+    const slopes = [];
+    for (let i = 0; i < values.length; i += 1) {
+        for (let j = i + 1; j < values.length; j += 1)
+            slopes.push((values[j] - values[i]) / (j - i));
+    }
+    if (slopes.length === 0)
+        return 0;
+    slopes.sort((a, b) => a - b);
+    const mid = slopes.length >> 1;
+    return slopes.length % 2 ? slopes[mid] : (slopes[mid - 1] + slopes[mid]) / 2;
+}
+
+;// CONCATENATED MODULE: ./src/compare/statistics.ts
+/**
+ * The statistics the gate uses, as small pure functions: robust location and scale, a seeded PRNG,
+ * a bootstrap CI of the ratio of medians, multiple-comparison corrections, the warm-up rule and
+ * drift detection. Rank tests live in rank-tests.ts and are re-exported here.
+ */
+
+
+
+
+/** Scales a MAD to a standard deviation for normal data. */
+const MAD_TO_SD = 1.4826;
+/** Quantile of sorted values by linear interpolation between order statistics (Hyndman-Fan type 7, R's default). */
+function quantileSorted(sorted, q) {
+    const n = sorted.length;
+    if (n === 0)
+        return Number.NaN;
+    const h = (n - 1) * Math.min(1, Math.max(0, q));
+    const lo = Math.floor(h);
+    const hi = Math.min(n - 1, lo + 1);
+    return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+/** Median absolute deviation from the median (unscaled). */
+function mad(values) {
+    if (values.length === 0)
+        return Number.NaN;
+    const center = (0,averages/* median */.J)(values);
+    return (0,averages/* median */.J)(values.map((v) => Math.abs(v - center)));
+}
+/** mulberry32: a small, fast 32-bit PRNG; the same seed gives the same stream on every platform. */
+function mulberry32(seed) {
+    let state = seed >>> 0;
+    return () => {
+        state = (state + 0x6d2b79f5) >>> 0;
+        let t = state;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+/** A seed for one named stream (FNV-1a over the key, mixed with the base seed), so rows do not depend on their order. */
+function seedFor(seed, key) {
+    let hash = (2166136261 ^ seed) >>> 0;
+    for (let i = 0; i < key.length; i += 1)
+        hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
+    return hash;
+}
+function medianOfResample(values, random, scratch) {
+    const n = values.length;
+    // Insertion sort while drawing: the samples are few, and TypedArray#sort costs more per call here.
+    for (let i = 0; i < n; i += 1) {
+        const v = values[Math.floor(random() * n)];
+        let j = i - 1;
+        while (j >= 0 && scratch[j] > v) {
+            scratch[j + 1] = scratch[j];
+            j -= 1;
+        }
+        scratch[j + 1] = v;
+    }
+    const mid = n >> 1;
+    return n % 2 ? scratch[mid] : (scratch[mid - 1] + scratch[mid]) / 2;
+}
+/**
+ * Percentile bootstrap CI of median(current) / median(baseline), resampling each side on its own.
+ * `level` is two-sided (0.90 → the 5th and 95th percentiles).
+ */
+function bootstrapMedianRatioCI(current, baseline, options) {
+    const ratio = (0,averages/* median */.J)(current) / (0,averages/* median */.J)(baseline);
+    const ratios = new Float64Array(options.resamples);
+    const scratchCurrent = new Float64Array(current.length);
+    const scratchBaseline = new Float64Array(baseline.length);
+    for (let b = 0; b < options.resamples; b += 1) {
+        ratios[b] = medianOfResample(current, options.random, scratchCurrent) / medianOfResample(baseline, options.random, scratchBaseline);
+    }
+    ratios.sort();
+    const tail = (1 - options.level) / 2;
+    return { ratio, low: quantileSorted(ratios, tail), high: quantileSorted(ratios, 1 - tail) };
+}
+/** Holm's step-down adjusted p-values (family-wise error control), in the input order. */
+function holmAdjust(pValues) {
+    const m = pValues.length;
+    const order = pValues.map((p, i) => [p, i]).sort((a, b) => a[0] - b[0]);
+    const adjusted = new Array(m);
+    let running = 0;
+    order.forEach(([p, i], rank) => {
+        running = Math.max(running, Math.min(1, (m - rank) * p));
+        adjusted[i] = running;
+    });
+    return adjusted;
+}
+/** Benjamini-Hochberg step-up adjusted p-values (false discovery rate control), in the input order. */
+function benjaminiHochbergAdjust(pValues) {
+    const m = pValues.length;
+    const order = pValues.map((p, i) => [p, i]).sort((a, b) => a[0] - b[0]);
+    const adjusted = new Array(m);
+    let running = 1;
+    for (let rank = m - 1; rank >= 0; rank -= 1) {
+        const [p, i] = order[rank];
+        running = Math.min(running, Math.min(1, (m / (rank + 1)) * p));
+        adjusted[i] = running;
+    }
+    return adjusted;
+}
+function adjustPValues(pValues, method) {
+    return method === 'holm' ? holmAdjust(pValues) : benjaminiHochbergAdjust(pValues);
+}
+const DEFAULT_WARMUP_RULE = { minKeep: 3, maxDrop: 2, madMultiple: 5, minRelative: 0.01 };
+/**
+ * Drops leading samples that are slow outliers against the samples after them. Only the slow side
+ * counts: warm-up (lazy init, cold caches, clock ramp) makes the first runs slower, never faster.
+ */
+function dropWarmupOutliers(samples, direction, rule = DEFAULT_WARMUP_RULE) {
+    let first = 0;
+    while (first < rule.maxDrop && samples.length - first - 1 >= rule.minKeep) {
+        const rest = samples.slice(first + 1);
+        const center = (0,averages/* median */.J)(rest);
+        const spread = MAD_TO_SD * mad(rest);
+        const slowBy = direction === 'higher' ? center - samples[first] : samples[first] - center;
+        if (!(slowBy > rule.madMultiple * spread && slowBy > rule.minRelative * Math.abs(center)))
+            break;
+        first += 1;
+    }
+    return { kept: samples.slice(first), dropped: samples.slice(0, first) };
+}
+/** A monotone trend over the sample order that is both significant and at least `minChange` across the side. */
+function detectDrift(samples, options) {
+    if (samples.length < 3)
+        return { drift: false, pValue: 1, change: 0 };
+    const { pTwoSided } = mannKendall(samples);
+    const center = (0,averages/* median */.J)(samples);
+    const change = center === 0 ? 0 : (theilSenSlope(samples) * (samples.length - 1)) / Math.abs(center);
+    return { drift: pTwoSided <= options.alpha && Math.abs(change) >= options.minChange, pValue: pTwoSided, change };
+}
+/**
+ * 5 robust sd as in the warm-up rule; a spread of at least 0.2% (about three times the largest
+ * within-process sd measured on the H200, 0.07%), so the distance is at least 1%; and 1% at least,
+ * the warm-up rule's minimum. A side of 3 keeps every run (a third of a side is no exception), so
+ * stalls are looked for from 4 runs on; the fast cluster has 2 runs at least. 3 robust sd is the
+ * width of the cluster itself: "at one level" for the mode guards.
+ */
+const DEFAULT_OUTLIER_RULE = { minRuns: 4, minCluster: 2, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3 };
+/**
+ * The fast cluster of a side and its stalled runs. A stall (a competing process, a page-cache
+ * miss, a power or clock dip) only ever makes a run slower, so the runs that tell the code's speed
+ * are the fastest ones that agree with each other: the fast cluster. It is the smallest group of
+ * the side's fastest runs (at least `minCluster`) below which the next run lies more than
+ * `madMultiple` robust sd of the group (floored at `minSpread`) and `minRelative` away; every run
+ * below that gap is stalled, one or several, close together or not, up to all but `minCluster`
+ * runs. A side with no such gap has no stalls (noise without stalls has none: its runs fill the
+ * gaps). A second state of the machine that both sides show is no stall: a slow run whose level
+ * the other side shows beside this side's cluster level, or a level that two slow runs of this side
+ * share with the other side's own level (its fast cluster, or all its runs when it has none), stays
+ * with the cluster for the overlap check to judge; the rest of the runs below the gap are stalled.
+ */
+function findSlowOutliers(samples, direction, rule = DEFAULT_OUTLIER_RULE, neighbours = {}) {
+    const other = neighbours.other ?? [];
+    const none = () => ({ outliers: [], kept: [...samples], restSpread: relativeSpread(samples) });
+    const split = fastSplit(samples, direction, rule);
+    if (!split)
+        return none();
+    const { cluster, below, spread } = split;
+    const center = (0,averages/* median */.J)(cluster);
+    const width = rule.modeWidth * spread;
+    const near = (a, b) => Math.abs(a - b) <= width;
+    const otherSpansBoth = (v) => other.some((w) => near(w, v)) && other.some((w) => near(w, center));
+    // The other side's own level: the median of its fast cluster (of all its runs when it has none).
+    const otherSplit = other.length ? fastSplit(other, direction, rule) : null;
+    const otherLevel = other.length ? (0,averages/* median */.J)(otherSplit ? otherSplit.cluster : other) : Number.NaN;
+    const sharedLevel = (v, i) => below.some(([w, j]) => j !== i && near(w, v)) && near(otherLevel, v);
+    const stalled = below.filter(([v, i]) => !otherSpansBoth(v) && !sharedLevel(v, i));
+    if (!stalled.length)
+        return none();
+    const out = new Set(stalled.map(([, i]) => i));
+    const kept = samples.filter((_, i) => !out.has(i));
+    return { outliers: [...out].sort((a, b) => a - b), kept, restSpread: relativeSpread(kept) };
+}
+/** The fast cluster's runs, the runs below its gap (value, position), and the cluster's robust sd; null when the side has no such gap. */
+function fastSplit(samples, direction, rule) {
+    const n = samples.length;
+    if (n < Math.max(rule.minRuns, rule.minCluster + 1))
+        return null;
+    const faster = (a, b) => (direction === 'higher' ? b - a : a - b);
+    const order = samples.map((v, i) => [v, i]).sort((a, b) => faster(a[0], b[0]));
+    for (let k = rule.minCluster; k < n; k += 1) {
+        const cluster = order.slice(0, k).map(([v]) => v);
+        const center = (0,averages/* median */.J)(cluster);
+        const scale = Math.abs(center);
+        if (!(scale > 0))
+            return null;
+        const spread = Math.max(MAD_TO_SD * mad(cluster), rule.minSpread * scale);
+        const distance = Math.max(rule.madMultiple * spread, rule.minRelative * scale);
+        const next = order[k][0];
+        const slowBy = direction === 'higher' ? center - next : next - center;
+        if (slowBy > distance)
+            return { cluster, below: order.slice(k), spread };
+    }
+    return null;
+}
+/** P(T ≥ t) for Student's t with `df` degrees of freedom (df > 0, not necessarily whole). */
+function studentTUpperTail(t, df) {
+    if (!Number.isFinite(t))
+        return t > 0 ? 0 : 1;
+    const tail = 0.5 * regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5);
+    return t >= 0 ? tail : 1 - tail;
+}
+/**
+ * Student's two-sample t-test with the variance pooled over both sides (n₁ + n₂ − 2 degrees of
+ * freedom), the pooled standard deviation taken as at least `minSd`: two runs that happen to tie
+ * must not make a difference infinitely certain. Needs three values in all and one per side.
+ */
+function pooledTTest(x, y, minSd = 0) {
+    const df = x.length + y.length - 2;
+    if (!x.length || !y.length || df < 1)
+        throw new RangeError('pooledTTest needs a value on each side and three in all');
+    const meanOf = (v) => v.reduce((a, b) => a + b, 0) / v.length;
+    const mx = meanOf(x);
+    const my = meanOf(y);
+    const squares = x.reduce((a, v) => a + (v - mx) ** 2, 0) + y.reduce((a, v) => a + (v - my) ** 2, 0);
+    const sd = Math.max(Math.sqrt(squares / df), minSd);
+    const se = sd * Math.sqrt(1 / x.length + 1 / y.length);
+    const diff = mx - my;
+    if (!(se > 0))
+        return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
+    const t = diff / se;
+    return { t, df, pLess: studentTUpperTail(-t, df), pGreater: studentTUpperTail(t, df) };
+}
+/** ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; relative error below 1e-13). */
+function logGamma(x) {
+    const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const z = x - 1;
+    let sum = c[0];
+    for (let i = 1; i < 9; i += 1)
+        sum += c[i] / (z + i);
+    const t = z + 7.5;
+    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+/** I_x(a, b), the regularized incomplete beta function, by its continued fraction (modified Lentz). */
+function regularizedIncompleteBeta(x, a, b) {
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+    // The fraction converges fast for x < (a + 1) / (a + b + 2); otherwise use the symmetry I_x(a,b) = 1 − I_{1−x}(b,a).
+    if (x > (a + 1) / (a + b + 2))
+        return 1 - (front * betaFraction(1 - x, b, a)) / b;
+    return (front * betaFraction(x, a, b)) / a;
+}
+function betaFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let h = d;
+    for (let m = 1; m <= 300; m += 1) {
+        const m2 = 2 * m;
+        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + aa * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        h *= d * c;
+        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + aa * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + aa / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const step = d * c;
+        h *= step;
+        if (Math.abs(step - 1) < 1e-15)
+            break;
+    }
+    return h;
+}
+function relativeSpread(values) {
+    if (!values.length)
+        return 0;
+    const center = (0,averages/* median */.J)(values);
+    if (!(Math.abs(center) > 0))
+        return 0;
+    return Math.max(...values.map((v) => Math.abs(v / center - 1)));
+}
+
 ;// CONCATENATED MODULE: ./src/compare/metric-rows.ts
 /**
  * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
- * exact Mann-Whitney, corrected across the metrics of the run, and a bootstrap CI of the median
- * ratio on the same side of zero) AND at least the metric's practical floor AND neither side's own
- * runs reach the other side's median (with two clock states, medians move by which state more runs
- * fell in; the rank test cannot tell that from a regression).
+ * exact Mann-Whitney, or Student's t on the fast clusters when runs were left out as stalled or
+ * warm-up; corrected across the metrics of the run, and a bootstrap CI of the median ratio on the
+ * same side of zero) AND at least the metric's practical floor AND neither side's own runs reach
+ * the other side's median (with two clock states, medians move by which state more runs fell in;
+ * a test cannot tell that from a regression).
  */
 
 
@@ -20906,34 +21352,33 @@ var statistics = __nccwpck_require__(851);
 
 function prepareSide(label, metric, options, notes, other) {
     const samples = metric.samples.filter(Number.isFinite);
-    const rule = { ...statistics/* DEFAULT_WARMUP_RULE */.YM, minKeep: options.minSamples };
-    const { kept, dropped } = options.dropWarmup ? (0,statistics/* dropWarmupOutliers */.Zk)(samples, metric.direction, rule) : { kept: samples, dropped: [] };
-    if (options.dropWarmup && !dropped.length && (0,statistics/* dropWarmupOutliers */.Zk)(samples, metric.direction, { ...rule, minKeep: 2 }).dropped.length) {
+    const rule = { ...DEFAULT_WARMUP_RULE, minKeep: options.minSamples };
+    const { kept, dropped } = options.dropWarmup ? dropWarmupOutliers(samples, metric.direction, rule) : { kept: samples, dropped: [] };
+    if (options.dropWarmup && !dropped.length && dropWarmupOutliers(samples, metric.direction, { ...rule, minKeep: 2 }).dropped.length) {
         notes.push(`the first sample of ${label} looks like warm-up but was kept: dropping it would leave fewer than ${options.minSamples}`);
     }
     if (dropped.length) {
         const list = dropped.map((v) => (0,percent_format/* formatValue */.Fl)(v, '')).join(', ');
-        notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${(0,percent_format/* formatValue */.Fl)((0,statistics/* median */.JZ)(kept), metric.unit)})`);
+        notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${(0,percent_format/* formatValue */.Fl)((0,averages/* median */.J)(kept), metric.unit)})`);
     }
     const outliers = [];
-    const censored = [];
+    const stalled = [];
     let clean = kept;
     if (options.dropOutliers) {
-        const found = (0,statistics/* findSlowOutliers */.Mo)(kept, metric.direction, { ...statistics/* DEFAULT_OUTLIER_RULE */.kh, minKeep: options.minSamples }, { other: other.samples.filter(Number.isFinite), dropped });
+        const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) });
         if (found.outliers.length) {
             clean = found.kept;
-            const center = (0,statistics/* median */.JZ)(clean);
+            const center = (0,averages/* median */.J)(clean);
             for (const i of found.outliers) {
                 // Runs are numbered as measured, the warm-up runs included.
                 outliers.push(`${label} run ${i + dropped.length + 1}: ${(0,percent_format/* formatPct */.R8)(kept[i] / center - 1)}`);
-                censored.push(kept[i]);
+                stalled.push(kept[i]);
             }
             const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
-            const them = outliers.length === 1 ? 'it' : 'each';
-            notes.push(`left out ${outliers.join(', ')}, ${outliers.length === 1 ? 'an outlier' : 'outliers'} against ${rest} for the rest (ranked as censored: ${them} would have run at least that fast)`);
+            notes.push(`left out ${outliers.join(', ')} as stalled, below the fast cluster of ${clean.length} run${clean.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`);
         }
     }
-    return { label, kept: clean, dropped, outliers, censored, value: clean.length ? (0,statistics/* median */.JZ)(clean) : metric.value };
+    return { label, kept: clean, dropped, outliers, stalled, value: clean.length ? (0,averages/* median */.J)(clean) : metric.value };
 }
 function infoRow(name, base, cur, note) {
     const metric = (cur ?? base);
@@ -20954,22 +21399,27 @@ function infoRow(name, base, cur, note) {
     };
 }
 /**
- * The one-sided rank tests of the current side against the baseline. Without outliers, the exact
- * Mann-Whitney test of the kept runs. With them, Gehan's test over all runs after the warm-up rule:
- * a stall only says the run would have been at least as fast as measured (a censored value), so it
- * counts where its order against another run is certain and nowhere else; the permutation null
- * moves the stalled runs between the sides with the rest. Without censored runs it is Mann-Whitney.
+ * The one-sided test of the current side against the baseline. Without stalls, the exact
+ * Mann-Whitney test of the runs. With stalls on either side, the fast clusters are what tell each
+ * build's speed, and they are often 2 or 3 runs: no rank test of 2 against 4 runs can reach the
+ * gate's level (1/15 at best), however far apart they lie. They are compared by Student's t-test:
+ * the clusters are clean runs of one workload on one kind of machine, whose jitter is one quantity,
+ * estimated from both clusters together (a 2-run cluster alone has one degree of freedom) and taken
+ * as at least the outlier rule's 0.2% spread. The distance between the clusters against that
+ * jitter is the evidence; the floor, not the test's level, keeps a wrong cluster from failing a job.
  */
-function rankTest(cur, base, direction) {
-    if (!cur.censored.length && !base.censored.length) {
-        const test = (0,statistics/* mannWhitneyU */.KZ)(cur.kept, base.kept);
+function sideTest(cur, base, direction) {
+    if (leftOut(cur) || leftOut(base)) {
+        const minSd = DEFAULT_OUTLIER_RULE.minSpread * Math.max(Math.abs(cur.value), Math.abs(base.value));
+        const test = pooledTTest(cur.kept, base.kept, minSd);
         return direction === 'higher' ? { pWorse: test.pLess, pBetter: test.pGreater } : { pWorse: test.pGreater, pBetter: test.pLess };
     }
-    // Oriented so that larger is faster: a stall's unstalled value lies above what was measured.
-    const sign = direction === 'higher' ? 1 : -1;
-    const runs = (side) => [...side.kept.map((v) => ({ value: sign * v, censored: false })), ...side.censored.map((v) => ({ value: sign * v, censored: true }))];
-    const test = (0,statistics/* gehanWilcoxon */.hT)(runs(cur), runs(base));
-    return { pWorse: test.pLess, pBetter: test.pGreater };
+    const test = mannWhitneyU(cur.kept, base.kept);
+    return direction === 'higher' ? { pWorse: test.pLess, pBetter: test.pGreater } : { pWorse: test.pGreater, pBetter: test.pLess };
+}
+/** Runs of the side left out as slower than the rest: stalled, or dropped as warm-up (a slow first run is a stall the process start made). */
+function leftOut(side) {
+    return side.stalled.length + side.dropped.length;
 }
 /** Worse-is-positive: the change as a regression fraction for this metric's direction. */
 function worseBy(direction, delta) {
@@ -21025,8 +21475,9 @@ function compareMetrics(current, baseline, options) {
             rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
             continue;
         }
-        const nBase = baseSide.kept.length;
-        const nCur = curSide.kept.length;
+        // Stalled runs were measured: they count towards the minimum, though the fast clusters decide.
+        const nBase = baseSide.kept.length + baseSide.stalled.length;
+        const nCur = curSide.kept.length + curSide.stalled.length;
         const delta = curSide.value / baseSide.value - 1;
         if (nBase < options.minSamples || nCur < options.minSamples) {
             const message = `${name}: ${nBase} baseline and ${nCur} current samples; at least ${options.minSamples} per side are needed`;
@@ -21051,15 +21502,15 @@ function compareMetrics(current, baseline, options) {
             });
             continue;
         }
-        const test = rankTest(curSide, baseSide, direction);
-        const interval = (0,statistics/* bootstrapMedianRatioCI */.aD)(curSide.kept, baseSide.kept, {
+        const test = sideTest(curSide, baseSide, direction);
+        const interval = bootstrapMedianRatioCI(curSide.kept, baseSide.kept, {
             level: (0,gate_options/* ciLevel */.Xp)(options.alpha),
             resamples: options.bootstrapResamples,
-            random: (0,statistics/* mulberry32 */.sK)((0,statistics/* seedFor */.ln)(options.seed, name)),
+            random: mulberry32(seedFor(options.seed, name)),
         });
         const drift = [];
         for (const side of [baseSide, curSide]) {
-            const found = (0,statistics/* detectDrift */.D9)(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
+            const found = detectDrift(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
             if (found.drift)
                 drift.push(`drift within ${side.label}: ${(0,percent_format/* formatPct */.R8)(found.change)} across ${side.kept.length} samples (Mann-Kendall ${(0,percent_format/* formatP */.MA)(found.pValue)})`);
         }
@@ -21079,8 +21530,8 @@ function compareMetrics(current, baseline, options) {
         });
     }
     // One correction per direction: a regression family (what fails) and an improvement family.
-    const adjWorse = (0,statistics/* adjustPValues */.uA)(pending.map((p) => p.pWorse), options.correction);
-    const adjBetter = (0,statistics/* adjustPValues */.uA)(pending.map((p) => p.pBetter), options.correction);
+    const adjWorse = adjustPValues(pending.map((p) => p.pWorse), options.correction);
+    const adjBetter = adjustPValues(pending.map((p) => p.pBetter), options.correction);
     pending.forEach((p, i) => rows.push(decide(p, adjWorse[i], adjBetter[i], options)));
     return { rows, compared, gatedInBaseline, outlierNotes: outlierNotes(pending) };
 }
@@ -21104,9 +21555,32 @@ function overlap(p, worse) {
         parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${(0,percent_format/* formatValue */.Fl)(fast.value, p.unit)}`);
     return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
 }
-function censoredText(p) {
-    const k = p.base.censored.length + p.cur.censored.length;
-    return k ? ` (and ${k} stalled run${k === 1 ? '' : 's'} ranked as censored)` : '';
+function stalledText(p) {
+    const stalled = p.base.stalled.length + p.cur.stalled.length;
+    const warmup = p.base.dropped.length + p.cur.dropped.length;
+    if (!stalled && !warmup)
+        return '';
+    const parts = [...(stalled ? [`${stalled} stalled run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
+    return ` in the fast clusters (${parts.join(' and ')} left out; t-test)`;
+}
+/**
+ * Which look this is, when it is one of several: a run that stops at its first look tests as a
+ * single comparison does, and says nothing of looks, so the same samples read the same.
+ */
+function lookText(options, alpha) {
+    const look = options.look;
+    if (!look || look.of <= 1 || (look.final && look.index <= 1))
+        return '';
+    return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(alpha.toPrecision(2))})`;
+}
+/** What would decide an undecided row, as this comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
+function moreRuns(options) {
+    const look = options.look;
+    if (look && look.of > 1 && !look.final)
+        return { test: 'the A/B adds runs to decide it', overlap: 'the A/B adds runs to decide it (or pin clocks)' };
+    if (look?.final)
+        return { test: 'this job adds no more runs; more runs per side (max-runs) would decide it', overlap: 'this job adds no more runs; more runs per side (max-runs) or pinned clocks would decide it' };
+    return { test: 'more runs per side would decide it', overlap: 'more runs per side or pinned clocks would decide it' };
 }
 function decide(p, pWorse, pBetter, options) {
     const worse = worseBy(p.direction, p.delta);
@@ -21115,13 +21589,14 @@ function decide(p, pWorse, pBetter, options) {
     const ciWorse = p.direction === 'higher' ? ciHigh < 0 : ciLow > 0;
     const ciBetter = p.direction === 'higher' ? ciLow > 0 : ciHigh < 0;
     // An adaptive A/B run spends alpha over its looks; the CI stays at the nominal level (it only adds a condition).
-    const alpha = options.look ? alphaAtLook(options.alpha, options.look.index, options.look.of) : options.alpha;
+    const alpha = lookAlpha(options.alpha, options.look);
     const significantWorse = pWorse <= alpha && ciWorse;
     const significantBetter = pBetter <= alpha && ciBetter;
     const pValue = worse > 0 ? pWorse : pBetter;
     const floorText = (0,percent_format/* formatPct */.R8)(p.floor, 0).replace('+', '');
     const change = `${(0,percent_format/* formatValue */.Fl)(p.base.value, p.unit)} → ${(0,percent_format/* formatValue */.Fl)(p.cur.value, p.unit)}, ${(0,percent_format/* formatPct */.R8)(p.delta)}`;
-    const stats = `${Math.round((0,gate_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${(0,percent_format/* formatPctRange */.id)(ciLow, ciHigh)}, ${(0,percent_format/* formatP */.MA)(pValue)}${options.look && options.look.of > 1 ? ` at look ${options.look.index} of ${options.look.of} (alpha ${Number(alpha.toPrecision(2))})` : ''}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${censoredText(p)}`;
+    const stats = `${Math.round((0,gate_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${(0,percent_format/* formatPctRange */.id)(ciLow, ciHigh)}, ${(0,percent_format/* formatP */.MA)(pValue)}${lookText(options, alpha)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${stalledText(p)}`;
+    const more = moreRuns(options);
     const notes = [...p.notes];
     const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
     const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
@@ -21134,7 +21609,7 @@ function decide(p, pWorse, pBetter, options) {
         notes.push(overlapping);
         if (worse > 0) {
             undecided = true;
-            reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; more runs per side (in A/B: max-runs) or pinned clocks would decide it`;
+            reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${more.overlap}`;
         }
     }
     else if (significantWorse && worse >= p.floor) {
@@ -21149,7 +21624,7 @@ function decide(p, pWorse, pBetter, options) {
         status = 'warn';
         undecided = true;
         notes.push(`beyond the ${floorText} floor but not significant`);
-        reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; add samples to decide`;
+        reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; ${more.test}`;
     }
     else {
         status = 'pass';
@@ -21208,7 +21683,7 @@ function estimateBetweenJobNoise(history, metrics, minReports = MIN_HISTORY_REPO
             continue;
         const logs = values.map(Math.log);
         // exp(sd of logs) − 1 ≈ the relative sd; the same for higher- and lower-is-better metrics.
-        out.push({ metric, spread: Math.expm1(statistics/* MAD_TO_SD */.tT * (0,statistics/* mad */.Fm)(logs)), reports: values.length });
+        out.push({ metric, spread: Math.expm1(MAD_TO_SD * mad(logs)), reports: values.length });
     }
     return out;
 }
@@ -21348,6 +21823,88 @@ function compareKernels(current, baseline, options) {
     return { rows, changes };
 }
 
+;// CONCATENATED MODULE: ./src/compare/throttle-check.ts
+/**
+ * Throttling against the baseline: which clock-event reasons make a comparison invalid. A thermal
+ * reason, a hardware slowdown or a power brake on either side is a fault: its numbers describe the
+ * board's condition. The power cap (and sync boost) is the regime a loaded GPU runs in: in an A/B
+ * in one job both sides meet it alike (interleaved, one machine), so they are compared and the
+ * clocks reported; against a baseline from another job the two sides' throttled shares and mean SM
+ * clocks are compared, and only a material difference makes the comparison invalid. Pure.
+ */
+
+/**
+ * Throttled shares further apart than this are different conditions: over about 100 samples per
+ * side (0.5 s sampling, a minute of runs), a 30 % share has a binomial sd of 4.6 points, and the
+ * difference of two such shares 6.5; 20 points is three of those.
+ */
+const MAX_THROTTLED_SHARE_GAP = 0.2;
+/**
+ * Mean SM clocks further apart than this are different conditions: a clock difference moves a
+ * compute-bound workload's speed by at most as much, and half the 3 % default floor is the most
+ * that must not be taken for (or hide) a regression.
+ */
+const MAX_CLOCK_GAP = 0.015;
+function hardwareReasons(u) {
+    return [...new Set(u?.throttleReasons ?? [])].filter((r) => throttle/* HARDWARE_THROTTLE_REASONS */.u0.has(r)).sort();
+}
+/** The share of samples with a hardware reason: as sampled, or 0 when no sample had one; unknown without sampling. */
+function throttledShare(u) {
+    if (!u)
+        return undefined;
+    return u.throttledFraction ?? (hardwareReasons(u).length ? undefined : 0);
+}
+const shareText = (u) => {
+    const value = throttledShare(u);
+    return value === undefined ? 'an unknown share' : `${Math.round(value * 100)}%`;
+};
+const clockText = (u) => (u?.meanSmClockMhz !== undefined ? `${Math.round(u.meanSmClockMhz).toLocaleString('en-US')} MHz` : 'unknown');
+/** `sw_power_cap in 28% of baseline and 31% of current samples; mean SM clock 1,902 MHz (baseline) vs 1,899 MHz (current)` */
+function conditions(baseline, current, reasons) {
+    const clocks = baseline?.meanSmClockMhz !== undefined || current?.meanSmClockMhz !== undefined ? `; mean SM clock ${clockText(baseline)} (baseline) vs ${clockText(current)} (current)` : '';
+    return `${reasons.join(', ')} in ${shareText(baseline)} of baseline and ${shareText(current)} of current samples${clocks}`;
+}
+/**
+ * The throttling lines of a comparison. `sameJob`: the baseline is the base build of an A/B in this
+ * job. Whether allowThrottled turns the problems into notes is the caller's.
+ */
+function judgeThrottling(baseline, current, sameJob) {
+    const problems = [];
+    const notes = [];
+    for (const [label, side] of [['baseline', baseline], ['current', current]]) {
+        const faults = hardwareReasons(side).filter((r) => !throttle/* POWER_REGIME_REASONS */.E2.has(r));
+        if (faults.length)
+            problems.push({ what: `the ${label} run was throttled (${faults.join(', ')}: thermal or hardware protection)`, remedy: 'its numbers are not representative: rerun on a sound, cool GPU' });
+    }
+    const regime = [...new Set([...hardwareReasons(baseline), ...hardwareReasons(current)])].filter((r) => throttle/* POWER_REGIME_REASONS */.E2.has(r));
+    if (!regime.length)
+        return { problems, notes };
+    const text = conditions(baseline, current, regime);
+    if (sameJob) {
+        notes.push(`power regime: ${text}; an A/B in one job meets it on both sides, so they are compared`);
+        return { problems, notes };
+    }
+    const baseShare = throttledShare(baseline);
+    const curShare = throttledShare(current);
+    const differs = [];
+    if (baseShare === undefined || curShare === undefined) {
+        const [label, side] = baseShare === undefined ? ['baseline', baseline] : ['current run', current];
+        differs.push(side ? `the throttled share of the ${label} is unknown` : `the ${label} has no GPU sampling to compare with`);
+    }
+    else if (Math.abs(baseShare - curShare) > MAX_THROTTLED_SHARE_GAP)
+        differs.push(`the throttled shares differ by ${Math.round(Math.abs(baseShare - curShare) * 100)} points (more than ${Math.round(MAX_THROTTLED_SHARE_GAP * 100)})`);
+    const baseClock = baseline?.meanSmClockMhz;
+    const curClock = current?.meanSmClockMhz;
+    const clockGap = baseClock !== undefined && curClock !== undefined && baseClock > 0 ? Math.abs(curClock / baseClock - 1) : undefined;
+    if (clockGap !== undefined && clockGap > MAX_CLOCK_GAP)
+        differs.push(`the mean SM clocks differ by ${(clockGap * 100).toFixed(1)}% (more than ${(MAX_CLOCK_GAP * 100).toFixed(1)}%)`);
+    if (differs.length)
+        problems.push({ what: `the sides ran under different power conditions (${text}): ${differs.join(', and ')}`, remedy: 'rerun both under the same load' });
+    else
+        notes.push(`power regime: ${text}; alike on both sides (throttled shares within ${Math.round(MAX_THROTTLED_SHARE_GAP * 100)} points${clockGap !== undefined ? `, clocks within ${(MAX_CLOCK_GAP * 100).toFixed(1)}%` : ''}), so they are compared`);
+    return { problems, notes };
+}
+
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var verdict = __nccwpck_require__(682);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
@@ -21359,9 +21916,6 @@ var verdict = __nccwpck_require__(682);
 
 
 
-function throttleReasons(input) {
-    return [...new Set(input.utilization?.throttleReasons ?? [])].filter((r) => throttle/* HARDWARE_THROTTLE_REASONS */.u0.has(r)).sort();
-}
 /** Findings that count: primary, warning or error (info findings and explained secondaries do not). */
 function countedIds(findings) {
     const ids = new Map();
@@ -21424,18 +21978,16 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     const allowed = mismatches.filter((m) => !blocking.includes(m));
     if (allowed.length)
         notes.push(`environment differs, allowed: ${allowed.map(fingerprint/* formatMismatch */.Ol).join('; ')}`);
-    for (const [label, side] of [['baseline', baseline], ['current', current]]) {
-        const reasons = throttleReasons(side);
-        if (!reasons.length)
-            continue;
-        const text = `the ${label} run was throttled (${reasons.join(', ')})`;
+    const sameJob = baseline.origin?.origin === 'a/b';
+    const throttling = judgeThrottling(baseline.utilization, current.utilization, sameJob);
+    notes.push(...throttling.notes);
+    for (const problem of throttling.problems) {
         if (options.allowThrottled)
-            notes.push(`${text}; allowed by allowThrottled`);
+            notes.push(`${problem.what}; allowed by allowThrottled`);
         else
-            invalid.push(`${text}; its numbers are not representative: rerun, or allow it with allowThrottled`);
+            invalid.push(`${problem.what}; ${problem.remedy}, or allow it with allowThrottled`);
     }
     let betweenJobs;
-    const sameJob = baseline.origin?.origin === 'a/b';
     if (context.history?.length && !sameJob) {
         const gated = [...new Set(baseline.metrics.map((m) => m.name))].filter((name) => (0,gate_options/* metricFloor */.tq)(options, name) !== undefined);
         const spreads = estimateBetweenJobNoise(context.history, gated);
@@ -21502,7 +22054,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         reasons,
         undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
         ...(betweenJobs ? { betweenJobs } : {}),
-        ...(options.look ? { look: { ...options.look, alpha: alphaAtLook(options.alpha, options.look.index, options.look.of) } } : {}),
+        ...(options.look ? { look: { ...options.look, alpha: lookAlpha(options.alpha, options.look) } } : {}),
     };
     return { ...judgement, comparison };
 }
@@ -22044,6 +22596,7 @@ function kernelReportCommand(format) {
 /** Hardware clock-event reasons were active: the numbers describe a slowed GPU, not the code. */
 
 
+
 /* harmony default export */ const gpu_throttled = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'gpu-throttled',
@@ -22051,7 +22604,7 @@ function kernelReportCommand(format) {
         title: 'GPU clocks were throttled',
         stage: 'utilization',
         needs: ['utilization'],
-        description: 'Power, thermal or sync-boost clock reasons were active during the run, so its speed is not representative.',
+        description: 'Power, thermal or sync-boost clock reasons were active during the run: a thermal or hardware reason makes its speed unrepresentative; the power cap is the regime of a loaded GPU.',
         defaults: { minThrottledFraction: 0.05 },
     },
     check({ profile, options }) {
@@ -22059,11 +22612,22 @@ function kernelReportCommand(format) {
         if (!util || util.throttleReasons.length === 0)
             return [];
         const reasons = util.throttleReasons.join(',');
+        // The power cap (or sync boost) alone is the regime of a loaded GPU, not a fault: an H200 beside
+        // a busy neighbour sits at it in a quarter to a third of samples, a heavy prefill alone in 7.5%.
+        const regimeOnly = util.throttleReasons.every((r) => throttle/* POWER_REGIME_REASONS */.E2.has(r));
         const representative = util.throttledFraction < options.minThrottledFraction;
+        const clock = util.meanSmClockMhz !== undefined ? `, mean SM clock ${Math.round(util.meanSmClockMhz).toLocaleString('en-US')} MHz` : '';
+        let message;
+        if (representative)
+            message = `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples (briefly; numbers still usable).`;
+        else if (regimeOnly)
+            message = `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples${clock}: the board ran at its power limit, the regime of a loaded GPU; compare only with runs under the same load.`;
+        else
+            message = `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples; throughput and latency are not representative.`;
         return [
             {
-                ...(representative ? { severity: 'info' } : {}),
-                message: `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples${representative ? ' (briefly; numbers still usable)' : '; throughput and latency are not representative'}.`,
+                ...(representative || regimeOnly ? { severity: 'info' } : {}),
+                message,
                 evidence: {
                     reasons,
                     throttledFraction: (0,profile_measures/* round */.LI)(util.throttledFraction),
@@ -22071,7 +22635,7 @@ function kernelReportCommand(format) {
                     ...(util.meanSmClockMhz !== undefined ? { meanSmClockMhz: (0,profile_measures/* round */.LI)(util.meanSmClockMhz, 1) } : {}),
                     ...(util.peakPowerW !== undefined ? { peakPowerW: (0,profile_measures/* round */.LI)(util.peakPowerW, 1) } : {}),
                 },
-                advice: 'Do not gate on these numbers. sw_power_cap means the board hit its power limit (heavy sustained load or a lowered limit); thermal reasons mean cooling; hw_slowdown and power brake are hardware protection. Re-run on an idle, cool GPU, and watch the reasons live:',
+                advice: 'sw_power_cap means the board hit its power limit (heavy sustained load, a busy neighbour on the same GPU, or a lowered limit): the gate compares such runs with a baseline under the same regime, and says when the two differ. Thermal reasons mean cooling; hw_slowdown and power brake are hardware protection: do not gate on those numbers, re-run on a sound, cool GPU. Watch the reasons live:',
                 command: 'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
             },
         ];
