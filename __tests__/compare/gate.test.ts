@@ -235,6 +235,21 @@ describe('compare: findings', () => {
     expect(passed.reasons).toEqual([passed.comparison!.reasons.at(-1)]);
     expect(passed.reasons[0]).toMatch(/^no regression: /);
   });
+  // Seen on the H200: an A/B whose base side wrote no kernel capture called the head's copy-heavy "new".
+  it('a kernel finding is not new when the baseline has no kernel capture to show it: a warning warns, saying so; a fail-on error still fails on its own', () => {
+    const kernels: GateKernel[] = [{ name: 'copy', totalNs: 1e6, instances: 10, family: 'copy', share: 1 }];
+    const copy = { id: 'copy-heavy', severity: 'warning' as const, message: 'Copy kernels take 57.6% of kernel time.', evidence: { copyShare: 0.576 }, basis: [] };
+    const noKernels = compare(side(healthy[1]!, { findings: [copy], kernels }), side(healthy[0]!), {});
+    expect(noKernels.comparison!.newFindings).toEqual([]);
+    expect(row(noKernels.comparison!.rows, 'finding:copy-heavy')).toMatchObject({ status: 'warn', note: 'not compared: the baseline has no kernel capture' });
+    expect(noKernels.reasons).toContain('finding copy-heavy (warning), not compared: the baseline has no kernel capture to show it');
+    const withKernels = compare(side(healthy[1]!, { findings: [copy], kernels }), side(healthy[0]!, { kernels }), {});
+    expect(withKernels.comparison!.newFindings).toEqual(['copy-heavy']);
+    const unfused = { id: 'unfused-attention', severity: 'error' as const, message: 'Attention appears unfused.', evidence: {}, basis: [] };
+    const failing = compare(side(healthy[1]!, { findings: [unfused], kernels }), side(healthy[0]!), {});
+    expect(failing.verdict).toBe('fail');
+    expect(failing.reasons[0]).toMatch(/^finding unfused-attention \(error, in fail-on\), not compared: the baseline has no kernel capture to show it: Attention appears unfused\./);
+  });
   // Before, a new warning of a fail-on id failed the job; now only fail-on-severity (error by default) does.
   it('a new warning of a fail-on id warns by default and fails under failOnSeverity warning; the failing line shows its evidence', () => {
     const warning = { id: 're-prefill', severity: 'warning' as const, message: 'Prefill-shaped GEMMs are 71% of linear-layer time.', evidence: { prefillShare: 0.71 }, basis: ['kernel breakdown: 3,648 launches of 22 kernels'] };

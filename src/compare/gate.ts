@@ -13,6 +13,7 @@ import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type Histor
 import { lookAlpha } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
 import { judgeThrottling } from './throttle-check.js';
+import { RULES } from '../diagnose/rules/index.js';
 import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type VerdictFinding } from './verdict.js';
 
 export type { GateFamily, GateFinding, GateInput, GateKernel, GateMetric, GateResult } from './gate-input.js';
@@ -37,7 +38,18 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
     let status: ComparisonRow['status'] = 'info';
     let reason: string | undefined;
     let note = 'present in both';
-    if (b === 0) {
+    if (b === 0 && unseenByBaseline(id, current, baseline)) {
+      // The baseline had no kernel capture, so it could not have shown this finding: not "new". It is
+      // judged as a finding alone (src/compare/verdict.ts), and the line says why it was not compared.
+      const hit = strongest(current.findings.filter((f) => f.id === id && f.severity !== 'info' && isPrimary(f)));
+      if (hit) {
+        const failing = failsOn(hit, failOnOf(options));
+        status = failing ? 'fail' : 'warn';
+        note = 'not compared: the baseline has no kernel capture';
+        const head = `finding ${id} (${hit.severity}${failing ? ', in fail-on' : ''}), not compared: the baseline has no kernel capture to show it`;
+        reason = failing ? failingFindingLine(hit, head) : head;
+      } else note = 'not compared: the baseline has no kernel capture';
+    } else if (b === 0) {
       added.push(id);
       // The strongest new hit decides, and its evidence is the line's (src/compare/verdict.ts).
       const hit = strongest(current.findings.filter((f) => f.id === id && f.severity !== 'info' && isPrimary(f)))!;
@@ -60,6 +72,13 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
     });
   }
   return { rows, added, resolved };
+}
+
+/** A finding that rests on kernels, when the baseline captured none while this run did. */
+function unseenByBaseline(id: string, current: GateInput, baseline: GateInput): boolean {
+  if (baseline.kernels.length > 0 || current.kernels.length === 0) return false;
+  const needs = RULES.find((rule) => rule.meta.id === id)?.meta.needs.flat() ?? [];
+  return needs.some((need) => need === 'kernel-breakdown' || need === 'kernel-metrics');
 }
 
 function failOnOf(options: GateOptions): FailOn {
