@@ -14,6 +14,8 @@ import type { Report } from '../../src/model/report.js';
 import { renderReportComment } from '../../src/report/markdown/comment.js';
 import { renderSummary } from '../../src/report/markdown/summary.js';
 import { Browser, type Page } from './browser.js';
+import { FAMILY_IDS, familyLabel } from '../../src/model/family-ids.js';
+import { makeReport, row } from '../report/report-factory.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..');
@@ -57,22 +59,26 @@ interface Rendered {
   bars: number;
   lines: number;
   syntaxErrors: number;
+  /** The fill of each bar series, in drawing order. */
+  barColours: string[];
+  /** Chart texts (labels, titles) that reach past the chart or the page. */
+  cutLabels: string[];
   nextVisible: boolean;
   nextInDetails: boolean;
   pageWidth: number;
   tables: Array<{ header: string; scroll: number; client: number; right: number }>;
 }
 
-async function render(browser: Browser, name: string, markdown: string, openDetails = false): Promise<{ page: Page; found: Rendered }> {
+async function render(browser: Browser, name: string, markdown: string, openDetails = false, width = NARROW): Promise<{ page: Page; found: Rendered }> {
   mkdirSync(OUT, { recursive: true });
   const file = join(OUT, `${name}.html`);
   writeFileSync(file, page(markdown));
-  const view = await browser.newPage(NARROW, 900);
+  const view = await browser.newPage(width, 900);
   await view.load(pathToFileURL(file).toString(), "document.documentElement.getAttribute('data-ready') || document.documentElement.getAttribute('data-error')", 30_000);
   const error = await view.evaluate<string | null>("document.documentElement.getAttribute('data-error')");
   if (error) throw new Error(`${name}: ${error}`);
   if (openDetails) await view.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; }), true");
-  writeFileSync(join(OUT, `${name}-${NARROW}.png`), await view.screenshot(NARROW));
+  writeFileSync(join(OUT, `${name}-${width}.png`), await view.screenshot(width));
   const found = await view.evaluate<Rendered>(`(() => {
     const next = [...document.querySelectorAll('#body li')].find((li) => li.textContent.trim().startsWith('Next:'));
     return {
@@ -80,6 +86,14 @@ async function render(browser: Browser, name: string, markdown: string, openDeta
       bars: document.querySelectorAll('svg g.bar-plot-0 rect').length,
       lines: document.querySelectorAll('svg g[class^="line-plot"] path').length,
       syntaxErrors: [...document.querySelectorAll('svg')].filter((s) => /Syntax error/i.test(s.textContent)).length,
+      barColours: [...document.querySelectorAll('svg g[class^="bar-plot"]')].map((g) => [...new Set([...g.querySelectorAll('rect')].map((r) => r.getAttribute('fill')))].join(',')),
+      cutLabels: [...document.querySelectorAll('svg[aria-roledescription="xychart"]')].flatMap((svg) => {
+        const box = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')].filter((t) => {
+          const r = t.getBoundingClientRect();
+          return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1 || r.left < 0 || r.right > document.documentElement.clientWidth + 1);
+        }).map((t) => t.textContent);
+      }),
       nextVisible: Boolean(next && next.getClientRects().length && next.offsetParent),
       nextInDetails: Boolean(next && next.closest('details')),
       pageWidth: document.documentElement.scrollWidth,
@@ -116,6 +130,22 @@ describe('the comment and the summary of the real H200 pair, rendered', () => {
     expect(page.problems).toEqual([]);
     expect(families).toBeGreaterThanOrEqual(3);
     expect(found).toMatchObject({ charts: 2, bars: 2 * families, lines: 2, syntaxErrors: 0 });
+  }, 60_000);
+
+  it.each([NARROW, 1280])('at %i px draws the baseline and this run in two colours, no label cut', async (width) => {
+    const { found } = await render(browser, `comment-chart`, renderReportComment(report, { key: 'llama' }), false, width);
+    expect(found.barColours).toHaveLength(2);
+    expect(new Set(found.barColours).size).toBe(2);
+    expect(found.cutLabels).toEqual([]);
+  }, 60_000);
+
+  it.each([NARROW, 1280])('at %i px keeps the longest family labels whole in the chart', async (width) => {
+    // Six families with the longest built-in labels, every one of them moved.
+    const longest = [...FAMILY_IDS].sort((a, b) => familyLabel(b).length - familyLabel(a).length).slice(0, 6);
+    const rows = longest.map((id, i) => row({ metric: `family:${id}`, kind: 'family-share', unit: '%', baseline: 10 + i, current: 12 + i, delta: 2, ci: null, threshold: 5 }));
+    const { found } = await render(browser, 'comment-long-labels', renderReportComment(makeReport({ rows, verdict: 'pass' }), { key: 'k' }), false, width);
+    expect(found.syntaxErrors).toBe(0);
+    expect(found.cutLabels).toEqual([]);
   }, 60_000);
 
   it("keeps the top finding's Next: step in view, outside the details", async () => {

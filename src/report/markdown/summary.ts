@@ -38,12 +38,12 @@ export interface SingleSummaryOptions extends SummaryOptions {
 }
 
 function title(entry: ReportEntry): string {
-  return `profile-gate: ${reportVerdictLine(entry.report)} · ${safeText(entry.label, 100)}`;
+  return `profile-gate: ${reportVerdictLine(entry.report)}${entry.label ? ` · ${safeText(entry.label, 100)}` : ''}`;
 }
 
 export function renderSummary(report: Report, options: SingleSummaryOptions = {}): string {
   const entry: ReportEntry = {
-    label: options.label ?? labelFor(report, 'profile'),
+    label: options.label ?? labelFor(report, ''),
     report,
     ...(options.artifact ? { artifact: options.artifact } : {}),
     ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
@@ -70,7 +70,7 @@ export function legsTable(merged: MergedReports, budget: number, measure: (s: st
   return [...header, ...fitRows(rows, budget, measure, 'reports in the artifacts')].join('\n');
 }
 
-function countsText(merged: MergedReports): string {
+export function countsText(merged: MergedReports): string {
   return Object.entries(merged.counts)
     .filter(([, n]) => n > 0)
     .map(([verdict, n]) => `${n} ${verdict}`)
