@@ -186,7 +186,7 @@ describe('mode run with a secret in the workload environment', () => {
     const event = { workflow_run: { id: 900, event: 'pull_request', head_sha: 'b'.repeat(40), pull_requests: [{ number: 7 }] }, repository: { full_name: 'octo/gpu-app', default_branch: 'main' } };
     const r = await runInProcess({ fake, runId: 901, eventName: 'workflow_run', event, job: 'comment', inputs: { mode: 'report', 'pr-number': '7' }, env: { PATH } });
     expect(r.failures).toEqual([]);
-    expect(r.summary).toContain('<code>kernel&#95;​&#42;&#42;&#42;</code>');
+    expect(r.summary).toContain('<code>kernel&#95;<wbr>&#42;&#42;&#42;</code>');
     const out = [r.summary, ...fake.commentsOn(7).map((c) => c.body), JSON.stringify(r.outputs), r.host.log.join('\n')].join('\n');
     expect(out.includes(leaked)).toBe(false);
     expect(out.includes(MARK)).toBe(false);

@@ -163,3 +163,22 @@ describe('launch counts', () => {
     expect(launchCallsText({ kernelLaunches: 1963, graphLaunches: 0, graphKernels: 0 })).toBe('host launch calls: 1,963 kernel launches');
   });
 });
+
+describe('links from the comment and the summary', () => {
+  const report = makeReport({ verdict: 'fail', workload: 'llama-8b', rows: [row({ status: 'fail' })] });
+  const links = { runUrl: 'https://github.com/o/r/actions/runs/9', dashboardUrl: 'https://o.github.io/r/' };
+  const artifact = { name: 'profile-gate-llama', id: 77, url: 'https://github.com/o/r/actions/runs/9/artifacts/77' };
+
+  it('the comment links the artifact, the run and the dashboard series', () => {
+    const last = renderReportComment(report, { key: 'k', links, artifact }).trimEnd().split('\n').pop()!;
+    expect(last).toBe(
+      'Full report: [profile\\-gate\\-llama](https://github.com/o/r/actions/runs/9/artifacts/77) · [job summary and all artifacts](https://github.com/o/r/actions/runs/9) · [Dashboard](https://o.github.io/r/): the llama\\-8b series over time',
+    );
+  });
+
+  it('the summary lists the dashboard with the artifacts; no dashboard, no line; never a non-http link', () => {
+    expect(renderSummary(report, { links, artifact })).toContain('- [Dashboard](https://o.github.io/r/): the llama\\-8b series over time');
+    expect(renderSummary(report, { links: { runUrl: links.runUrl }, artifact })).not.toContain('Dashboard');
+    expect(renderSummary(report, { links: { dashboardUrl: 'javascript:alert(1)' } })).not.toContain('Dashboard');
+  });
+});

@@ -17,6 +17,7 @@ import {
   reasonsBlock,
   reportVerdictLine,
   rowNotes,
+  dashboardLink,
   nextStepLines,
   renderFindingLine,
   verdictLine,
@@ -139,6 +140,8 @@ function footer(merged: MergedReports, links: RunLinks): string {
     parts.push(safeLink(label, entry.artifact.url, 120));
   }
   if (links.runUrl) parts.push(safeLink('job summary and all artifacts', links.runUrl));
+  const dashboard = dashboardLink(merged.entries, links);
+  if (dashboard) parts.push(dashboard);
   return parts.length ? `Full report: ${parts.join(' · ')}` : 'Full report: report.json and report.md in the job’s report directory.';
 }
 

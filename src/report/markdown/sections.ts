@@ -12,7 +12,8 @@ import { codeBlock } from '../escape.js';
 import { showHidden } from '../inert-text.js';
 import { medianInterval } from '../../compare/median-interval.js';
 import { CI_PERCENT, ciText, excludedGapsText, launchCallsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from '../number-format.js';
-import { clip, safeCode, safeLink, safeText } from './text.js';
+import { clip, safeCode, safeLink, safeText, safeUrl } from './text.js';
+import { workloadName } from '../dashboard/build-data.js';
 import { reportCharts } from './charts.js';
 import { readableReasons, reportKernelNames } from '../kernel-display-name.js';
 import type { ReportEntry } from '../merge-reports.js';
@@ -438,6 +439,16 @@ export function baselineSection(entry: ReportEntry, h: string): string {
 export interface RunLinks {
   /** The workflow run (its page lists every artifact). */
   runUrl?: string;
+  /** The profile-gate dashboard whose series this report joins (the action's dashboard-url). */
+  dashboardUrl?: string;
+}
+
+/** The dashboard link, naming the series (the dashboard groups reports by workload) this report is a point of. */
+export function dashboardLink(entries: readonly ReportEntry[], links: RunLinks): string | undefined {
+  if (!links.dashboardUrl || !safeUrl(links.dashboardUrl)) return undefined;
+  const series = [...new Set(entries.map((e) => workloadName(e.report)))];
+  const what = series.length === 1 ? `the ${series[0]} series` : `${series.length} series`;
+  return `${safeLink('Dashboard', links.dashboardUrl)}: ${safeText(what, 140)} over time`;
 }
 
 export function artifactLine(entry: ReportEntry): string | undefined {
@@ -455,6 +466,8 @@ export function artifactsSection(entries: readonly ReportEntry[], links: RunLink
   }
   if (!entries.some((e) => e.artifact)) out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
   if (links.runUrl) out.push(`- ${safeLink('Workflow run', links.runUrl)} (every artifact of the run)`);
+  const dashboard = dashboardLink(entries, links);
+  if (dashboard) out.push(`- ${dashboard}`);
   return out.join('\n');
 }
 

@@ -9,6 +9,7 @@ import { fitBlocks, fitRows, type BudgetedBlock } from './budget.js';
 import {
   artifactLine,
   artifactsSection,
+  dashboardLink,
   entrySections,
   isAlert,
   noBaselineBanner,
@@ -108,6 +109,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
     },
     minimal: () => `### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}\n\nDetails omitted to stay within the size limit; see its artifact.`,
   }));
-  const tail = links.runUrl ? `${safeLink('Workflow run', links.runUrl)}: every report artifact of the run.` : '';
+  const dashboard = dashboardLink(merged.entries, links);
+  const tail = [links.runUrl ? `${safeLink('Workflow run', links.runUrl)}: every report artifact of the run.` : '', dashboard ? `${dashboard}.` : ''].filter(Boolean).join('\n\n');
   return `${fitBlocks(head, blocks, tail, budget, utf8Bytes)}\n`;
 }
