@@ -14,6 +14,7 @@ import type { Report } from '../../src/model/report.js';
 import { renderReportComment } from '../../src/report/markdown/comment.js';
 import { renderSummary } from '../../src/report/markdown/summary.js';
 import { Browser, type Page } from './browser.js';
+import { reportKernelNames } from '../../src/report/kernel-display-name.js';
 import { FAMILY_IDS, familyLabel } from '../../src/model/family-ids.js';
 import { makeReport, row } from '../report/report-factory.js';
 
@@ -65,6 +66,13 @@ interface Rendered {
   cutLabels: string[];
   nextVisible: boolean;
   nextInDetails: boolean;
+  /** Where the Next: step's bottom edge and the verdict heading's top are on the page, in px. */
+  nextBottom: number;
+  /** Invisible characters in the page's text (a copied name must be the name). */
+  invisible: number;
+  /** The text of every inline code element (kernel and finding names). */
+  codes: string[];
+  headingTop: number;
   pageWidth: number;
   tables: Array<{ header: string; scroll: number; client: number; right: number }>;
 }
@@ -96,6 +104,10 @@ async function render(browser: Browser, name: string, markdown: string, openDeta
       }),
       nextVisible: Boolean(next && next.getClientRects().length && next.offsetParent),
       nextInDetails: Boolean(next && next.closest('details')),
+      invisible: (document.getElementById('body').textContent.match(/[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]/g) || []).length,
+      codes: [...document.querySelectorAll('#body code')].filter((c) => !c.closest('pre')).map((c) => c.textContent),
+      nextBottom: next ? next.getBoundingClientRect().bottom : Infinity,
+      headingTop: document.querySelector('#body h2') ? document.querySelector('#body h2').getBoundingClientRect().top : Infinity,
       pageWidth: document.documentElement.scrollWidth,
       tables: [...document.querySelectorAll('#body table')].filter((t) => t.getClientRects().length).map((t) => ({
         header: t.querySelector('tr').textContent.trim().replace(/\\s+/g, ' '),
@@ -130,6 +142,10 @@ describe('the comment and the summary of the real H200 pair, rendered', () => {
     expect(page.problems).toEqual([]);
     expect(families).toBeGreaterThanOrEqual(3);
     expect(found).toMatchObject({ charts: 2, bars: 2 * families, lines: 2, syntaxErrors: 0 });
+    // Kernel names as the page shows them copy back as the names (the display name of each kernel).
+    expect(found.invisible).toBe(0);
+    const names = reportKernelNames(report);
+    for (const kernel of report.kernels.slice(0, 5)) expect(found.codes).toContain(names(kernel.name));
   }, 60_000);
 
   it.each([NARROW, 1280])('at %i px draws the baseline and this run in two colours, no label cut', async (width) => {
@@ -148,10 +164,12 @@ describe('the comment and the summary of the real H200 pair, rendered', () => {
     expect(found.cutLabels).toEqual([]);
   }, 60_000);
 
-  it("keeps the top finding's Next: step in view, outside the details", async () => {
-    const { found } = await render(browser, 'comment-next', renderReportComment(report, { key: 'llama' }));
+  it.each([NARROW, 1280])("at %i px keeps the verdict and the top finding's Next: step on the first screen (900 px), outside the details", async (width) => {
+    const { found } = await render(browser, 'comment-next', renderReportComment(report, { key: 'llama' }), false, width);
     expect(found.nextVisible).toBe(true);
     expect(found.nextInDetails).toBe(false);
+    expect(found.headingTop).toBeLessThan(100);
+    expect(found.nextBottom).toBeLessThanOrEqual(900);
   }, 60_000);
 
   it.each([
