@@ -75,6 +75,13 @@ describe('mode analyze on a pull request', () => {
     expect(second.host.annotations.filter((a) => a.level === 'error')).toEqual([]);
   });
 
+  it('links the dashboard-url from the comment and the summary, naming the series', async () => {
+    const r = await analyzeRun({}, { 'dashboard-url': 'https://octo.github.io/gpu-app/' });
+    const line = '[Dashboard](https://octo.github.io/gpu-app/): the llama\\-h200 series over time';
+    expect(fake.commentsOn(7)[0]!.body).toContain(line);
+    expect(r.summary).toContain(line);
+  });
+
   it('keeps a separate comment per matrix key', async () => {
     await analyzeRun({}, { key: 'leg-a' });
     await analyzeRun({ runId: 4244 }, { key: 'leg-b' });

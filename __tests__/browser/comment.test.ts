@@ -14,6 +14,9 @@ import type { Report } from '../../src/model/report.js';
 import { renderReportComment } from '../../src/report/markdown/comment.js';
 import { renderSummary } from '../../src/report/markdown/summary.js';
 import { Browser, type Page } from './browser.js';
+import { reportKernelNames } from '../../src/report/kernel-display-name.js';
+import { FAMILY_IDS, familyLabel } from '../../src/model/family-ids.js';
+import { makeReport, row } from '../report/report-factory.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '..', '..');
@@ -57,22 +60,33 @@ interface Rendered {
   bars: number;
   lines: number;
   syntaxErrors: number;
+  /** The fill of each bar series, in drawing order. */
+  barColours: string[];
+  /** Chart texts (labels, titles) that reach past the chart or the page. */
+  cutLabels: string[];
   nextVisible: boolean;
   nextInDetails: boolean;
+  /** Where the Next: step's bottom edge and the verdict heading's top are on the page, in px. */
+  nextBottom: number;
+  /** Invisible characters in the page's text (a copied name must be the name). */
+  invisible: number;
+  /** The text of every inline code element (kernel and finding names). */
+  codes: string[];
+  headingTop: number;
   pageWidth: number;
   tables: Array<{ header: string; scroll: number; client: number; right: number }>;
 }
 
-async function render(browser: Browser, name: string, markdown: string, openDetails = false): Promise<{ page: Page; found: Rendered }> {
+async function render(browser: Browser, name: string, markdown: string, openDetails = false, width = NARROW): Promise<{ page: Page; found: Rendered }> {
   mkdirSync(OUT, { recursive: true });
   const file = join(OUT, `${name}.html`);
   writeFileSync(file, page(markdown));
-  const view = await browser.newPage(NARROW, 900);
+  const view = await browser.newPage(width, 900);
   await view.load(pathToFileURL(file).toString(), "document.documentElement.getAttribute('data-ready') || document.documentElement.getAttribute('data-error')", 30_000);
   const error = await view.evaluate<string | null>("document.documentElement.getAttribute('data-error')");
   if (error) throw new Error(`${name}: ${error}`);
   if (openDetails) await view.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; }), true");
-  writeFileSync(join(OUT, `${name}-${NARROW}.png`), await view.screenshot(NARROW));
+  writeFileSync(join(OUT, `${name}-${width}.png`), await view.screenshot(width));
   const found = await view.evaluate<Rendered>(`(() => {
     const next = [...document.querySelectorAll('#body li')].find((li) => li.textContent.trim().startsWith('Next:'));
     return {
@@ -80,8 +94,20 @@ async function render(browser: Browser, name: string, markdown: string, openDeta
       bars: document.querySelectorAll('svg g.bar-plot-0 rect').length,
       lines: document.querySelectorAll('svg g[class^="line-plot"] path').length,
       syntaxErrors: [...document.querySelectorAll('svg')].filter((s) => /Syntax error/i.test(s.textContent)).length,
+      barColours: [...document.querySelectorAll('svg g[class^="bar-plot"]')].map((g) => [...new Set([...g.querySelectorAll('rect')].map((r) => r.getAttribute('fill')))].join(',')),
+      cutLabels: [...document.querySelectorAll('svg[aria-roledescription="xychart"]')].flatMap((svg) => {
+        const box = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')].filter((t) => {
+          const r = t.getBoundingClientRect();
+          return r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1 || r.left < 0 || r.right > document.documentElement.clientWidth + 1);
+        }).map((t) => t.textContent);
+      }),
       nextVisible: Boolean(next && next.getClientRects().length && next.offsetParent),
       nextInDetails: Boolean(next && next.closest('details')),
+      invisible: (document.getElementById('body').textContent.match(/[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]/g) || []).length,
+      codes: [...document.querySelectorAll('#body code')].filter((c) => !c.closest('pre')).map((c) => c.textContent),
+      nextBottom: next ? next.getBoundingClientRect().bottom : Infinity,
+      headingTop: document.querySelector('#body h2') ? document.querySelector('#body h2').getBoundingClientRect().top : Infinity,
       pageWidth: document.documentElement.scrollWidth,
       tables: [...document.querySelectorAll('#body table')].filter((t) => t.getClientRects().length).map((t) => ({
         header: t.querySelector('tr').textContent.trim().replace(/\\s+/g, ' '),
@@ -116,12 +142,34 @@ describe('the comment and the summary of the real H200 pair, rendered', () => {
     expect(page.problems).toEqual([]);
     expect(families).toBeGreaterThanOrEqual(3);
     expect(found).toMatchObject({ charts: 2, bars: 2 * families, lines: 2, syntaxErrors: 0 });
+    // Kernel names as the page shows them copy back as the names (the display name of each kernel).
+    expect(found.invisible).toBe(0);
+    const names = reportKernelNames(report);
+    for (const kernel of report.kernels.slice(0, 5)) expect(found.codes).toContain(names(kernel.name));
   }, 60_000);
 
-  it("keeps the top finding's Next: step in view, outside the details", async () => {
-    const { found } = await render(browser, 'comment-next', renderReportComment(report, { key: 'llama' }));
+  it.each([NARROW, 1280])('at %i px draws the baseline and this run in two colours, no label cut', async (width) => {
+    const { found } = await render(browser, `comment-chart`, renderReportComment(report, { key: 'llama' }), false, width);
+    expect(found.barColours).toHaveLength(2);
+    expect(new Set(found.barColours).size).toBe(2);
+    expect(found.cutLabels).toEqual([]);
+  }, 60_000);
+
+  it.each([NARROW, 1280])('at %i px keeps the longest family labels whole in the chart', async (width) => {
+    // Six families with the longest built-in labels, every one of them moved.
+    const longest = [...FAMILY_IDS].sort((a, b) => familyLabel(b).length - familyLabel(a).length).slice(0, 6);
+    const rows = longest.map((id, i) => row({ metric: `family:${id}`, kind: 'family-share', unit: '%', baseline: 10 + i, current: 12 + i, delta: 2, ci: null, threshold: 5 }));
+    const { found } = await render(browser, 'comment-long-labels', renderReportComment(makeReport({ rows, verdict: 'pass' }), { key: 'k' }), false, width);
+    expect(found.syntaxErrors).toBe(0);
+    expect(found.cutLabels).toEqual([]);
+  }, 60_000);
+
+  it.each([NARROW, 1280])("at %i px keeps the verdict and the top finding's Next: step on the first screen (900 px), outside the details", async (width) => {
+    const { found } = await render(browser, 'comment-next', renderReportComment(report, { key: 'llama' }), false, width);
     expect(found.nextVisible).toBe(true);
     expect(found.nextInDetails).toBe(false);
+    expect(found.headingTop).toBeLessThan(100);
+    expect(found.nextBottom).toBeLessThanOrEqual(900);
   }, 60_000);
 
   it.each([

@@ -118,7 +118,7 @@ describe('compare on real H200 noise', () => {
     expect(blocked.comparison!.reasons[0]).toMatch(/^the current run was throttled \(hw_slowdown: thermal or hardware protection\)/);
     const allowed = compare(throttled, side(healthy[0]!), { allowThrottled: true });
     expect(allowed.verdict).toBe('pass');
-    expect(allowed.comparison!.reasons).toContain('the current run was throttled (hw_slowdown: thermal or hardware protection); allowed by allowThrottled');
+    expect(allowed.comparison!.reasons).toContain('the current run was throttled (hw_slowdown: thermal or hardware protection); allowed by --allow-throttled');
     // The power cap with no share to compare against the baseline's: invalid too (throttle.test.ts has the regime).
     expect(compare(side(healthy[1]!, { utilization: { throttleReasons: ['sw_power_cap'] } }), side(healthy[0]!), {}).verdict).toBe('invalid');
     // gpu_idle is not a hardware throttle reason.
@@ -256,7 +256,7 @@ describe('compare: findings', () => {
     const byDefault = compare(side(healthy[1]!, { findings: [warning] }), side(healthy[0]!), {});
     expect(byDefault.verdict).toBe('warn');
     expect(byDefault.reasons).toEqual(['new finding re-prefill (warning; in fail-on, below fail-on-severity error)']);
-    expect(row(byDefault.comparison!.rows, 'finding:re-prefill')).toMatchObject({ status: 'warn', note: 'new since the baseline; in failOn, below failOnSeverity error' });
+    expect(row(byDefault.comparison!.rows, 'finding:re-prefill')).toMatchObject({ status: 'warn', note: 'new since the baseline; in fail-on, below fail-on-severity error' });
     const strict = compare(side(healthy[1]!, { findings: [warning] }), side(healthy[0]!), { failOnSeverity: 'warning' });
     expect(strict.verdict).toBe('fail');
     expect(strict.reasons).toEqual(['new finding re-prefill (warning, in fail-on): Prefill-shaped GEMMs are 71% of linear-layer time. (evidence: prefillShare 0.71; rests on kernel breakdown: 3,648 launches of 22 kernels)']);
@@ -301,16 +301,26 @@ describe('compare: kernel mix', () => {
       side(healthy[0]!, { kernels: baseKernels, families: families(baseKernels) }),
       { topN: 3 },
     );
-    // |Δ| by hand: softmax +260, sdpa −250, bmm +150, gemv −10 (µs); rmsnorm unchanged; rope is in neither top 3.
+    // |Δ| by hand: softmax +260, sdpa −250, bmm +150, rope −50, gemv −10 (µs); rmsnorm unchanged. rope is in
+    // neither top 3: it has no share row, but its time change is listed (the kernels table shows more).
     expect(comparison!.kernelChanges.map((c) => [c.name, c.change, c.deltaNs])).toEqual([
       ['softmax', 'added', 260e3],
       ['sdpa_flash', 'removed', -250e3],
       ['bmm', 'added', 150e3],
+      ['rope', 'removed', -50e3],
       ['gemv_a', 'decreased', -10e3],
     ]);
     // rmsnorm was in the baseline's top 3 and took the same time: a row that says it left, no change entry.
     expect(row(comparison!.rows, 'kernel:rmsnorm').note).toBe('left the top 3');
     expect(row(comparison!.rows, 'kernel:rope')).toBeUndefined();
+  });
+
+  it('gives the time change of a kernel both sides ran outside the top N', () => {
+    const base = [...baseKernels, k('cat_copy', 'copy', 474.5e3, 1000e3)];
+    const cur = [...curKernels, k('cat_copy', 'copy', 496.2e3, 1100e3)];
+    const { comparison } = compare(side(healthy[1]!, { kernels: cur, families: families(cur) }), side(healthy[0]!, { kernels: base, families: families(base) }), { topN: 1 });
+    expect(comparison!.kernelChanges.find((c) => c.name === 'cat_copy')).toMatchObject({ change: 'increased', baselineNs: 474.5e3, currentNs: 496.2e3 });
+    expect(row(comparison!.rows, 'kernel:cat_copy')).toBeUndefined();
   });
 
   it('flags share growth: +23.6 pp softmax fails, +13.6 pp bmm warns', () => {

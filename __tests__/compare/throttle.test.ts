@@ -53,7 +53,7 @@ describe('the power cap in an A/B in one job', () => {
     const hot: Utilization = { throttleReasons: ['sw_power_cap', 'hw_thermal_slowdown'], throttledFraction: 0.3, meanSmClockMhz: 1700 };
     const { verdict, reasons } = compare(side(same, hot), side(base, capped(0.3, 1902), 'a/b'));
     expect(verdict).toBe('invalid');
-    expect(reasons).toEqual(['the current run was throttled (hw_thermal_slowdown: thermal or hardware protection); its numbers are not representative: rerun on a sound, cool GPU, or allow it with allowThrottled']);
+    expect(reasons).toEqual(['the current run was throttled (hw_thermal_slowdown: thermal or hardware protection); its numbers are not representative: rerun on a sound, cool GPU, or allow it with --allow-throttled (action input allow-throttled)']);
   });
 });
 
@@ -69,7 +69,7 @@ describe('the power cap against a stored baseline', () => {
     const { verdict, reasons } = compare(side(same, capped(0.3, 1975)), side(base, quiet));
     expect(verdict).toBe('invalid');
     expect(reasons[0]).toBe(
-      'the sides ran under different power conditions (sw_power_cap in 0% of baseline and 30% of current samples; mean SM clock 1,980 MHz (baseline) vs 1,975 MHz (current)): the throttled shares differ by 30 points (more than 20); rerun both under the same load, or allow it with allowThrottled',
+      'the sides ran under different power conditions (sw_power_cap in 0% of baseline and 30% of current samples; mean SM clock 1,980 MHz (baseline) vs 1,975 MHz (current)): the throttled shares differ by 30 points (more than 20); rerun both under the same load, or allow it with --allow-throttled (action input allow-throttled)',
     );
   });
 
@@ -85,7 +85,7 @@ describe('the power cap against a stored baseline', () => {
     expect(blocked.reasons[0]).toMatch(/the baseline has no GPU sampling to compare with/);
     const allowed = compare(side(same, capped(0.3, 1902)), side(base, null), { allowThrottled: true });
     expect(allowed.verdict).toBe('pass');
-    expect(allowed.comparison!.reasons.some((r) => r.endsWith('; allowed by allowThrottled'))).toBe(true);
+    expect(allowed.comparison!.reasons.some((r) => r.endsWith('; allowed by --allow-throttled'))).toBe(true);
   });
 
   it('judgeThrottling draws its lines at the documented gaps', () => {

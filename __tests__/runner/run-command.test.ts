@@ -85,7 +85,8 @@ describe('engine command', () => {
       const plan = await prepareRun(parseRunOptions({ engine: 'command', run: workload(), runs: '1', 'warmup-runs': '0', 'deep-dive': 'off' }), { outDir: 'out', cwd: work, probe, pythonDir });
       const result = await runJob(plan, { logger: createMemoryLogger(), groups: new ProcessGroups({ graceMs: 300 }) });
       expect(result.run.outcome).toBe('failed');
-      expect(result.run.message).toBe('every step finished but no capture file was produced for the analysis');
+      // The failed steps' own hint ends the run's message too (stderr prints it; before, only run.json held it).
+      expect(result.run.message).toMatch(/^no capture file was produced for the analysis: .*profile\.nsys-stats\.csv does not hold an nsys stats CSV table .*\(the capture range probably never opened: call torch\.cuda\.profiler\.start\(\)/);
       expect(result.run.steps.map((s) => [s.id, s.status])).toEqual([
         ['measured-1', 'ok'],
         ['profile', 'ok'],
@@ -219,6 +220,12 @@ describe('profile-gate run (CLI)', () => {
     const { code, stdout } = await cli(['--model', 'org/m', '--max-args', '--max-length 2048', '--dry-run'], tempDir('cli'));
     expect(stdout).toContain('     $ max generate --model org/m --max-new-tokens 100 --max-length 2048\n');
     expect(code).toBe(0);
+  });
+
+  it('a command after -- points to --run (exit 2, one line)', async () => {
+    const { code, stderr } = await cli(['--engine', 'command', '--', 'python', 'serve.py', '--port', '8000'], tempDir('cli'));
+    expect(code).toBe(2);
+    expect(stderr).toBe('profile-gate: run: the workload command goes in --run, not after --: profile-gate run --engine command --run "python serve.py --port 8000"\n');
   });
 
   it('bad options exit 2 with one line naming the flag', async () => {

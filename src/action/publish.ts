@@ -19,6 +19,7 @@ import { serializeReport } from '../report/json.js';
 import { renderSummary } from '../report/markdown/summary.js';
 import { labelFor, mergeReports, type ArtifactLink, type MergedReports, type ReportEntry } from '../report/merge-reports.js';
 import { renderMergedSummary } from '../report/markdown/summary.js';
+import type { RunLinks } from '../report/markdown/sections.js';
 import type { GitHubClient } from '../github/client.js';
 import { GitHubApiError } from '../github/http.js';
 import type { Limits } from '../github/limits.js';
@@ -79,6 +80,11 @@ export interface Publication {
   prNumber?: number | undefined;
 }
 
+/** What the summary and the comment link: the run (its artifacts) and, when given, the dashboard. */
+function runLinks(ctx: ModeContext, publication: Publication): RunLinks {
+  return { runUrl: publication.runUrl, ...(ctx.inputs.dashboardUrl ? { dashboardUrl: ctx.inputs.dashboardUrl } : {}) };
+}
+
 async function comment(ctx: ModeContext, publication: Publication): Promise<string | undefined> {
   const decision = decideComment(ctx.inputs.comment, isPullRequestEvent(ctx.run), publication.merged);
   if (decision.action === 'skip') {
@@ -93,7 +99,7 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
     return undefined;
   }
   const key = commentKey(ctx);
-  const body = redact(renderComment(publication.merged, { key, links: { runUrl: publication.runUrl } }), ctx.secrets);
+  const body = redact(renderComment(publication.merged, { key, links: runLinks(ctx, publication) }), ctx.secrets);
   try {
     const result = await upsertStickyComment(
       ctx.github(),
@@ -116,7 +122,7 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
 export async function publish(ctx: ModeContext, publication: Publication): Promise<void> {
   const { merged } = publication;
   try {
-    await ctx.host.writeSummary(renderMergedSummary(merged, { links: { runUrl: publication.runUrl } }));
+    await ctx.host.writeSummary(renderMergedSummary(merged, { links: runLinks(ctx, publication) }));
   } catch (error) {
     ctx.host.warning(`The job summary was not written: ${errorText(error)}`);
   }

@@ -19,10 +19,11 @@ import { mergeReports, type ReportEntry } from '../report/merge-reports.js';
 import { renderMergedSummary } from '../report/markdown/summary.js';
 import { inertLine } from '../report/inert-text.js';
 
-export const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--fail-verdicts LIST] REPORT.json|DIR...
+export const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--dashboard-url URL] [--fail-verdicts LIST] REPORT.json|DIR...
   Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
   DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment, marker key KEY,
-  default 'report'). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').
+  default 'report'). --run-url and --dashboard-url are linked from both (the run's artifacts; the
+  dashboard and the reports' series on it). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').
   Exit code 1 when the merged verdict is one of --fail-verdicts (default ${DEFAULT_FAIL_VERDICTS_TEXT}).`;
 
 export async function runReportCommand(args: string[]): Promise<number> {
@@ -35,6 +36,7 @@ export async function runReportCommand(args: string[]): Promise<number> {
       key: { type: 'string', default: 'report' },
       prefix: { type: 'string', default: 'profile-gate-' },
       'run-url': { type: 'string' },
+      'dashboard-url': { type: 'string' },
       'fail-verdicts': { type: 'string' },
     },
   });
@@ -50,7 +52,7 @@ export async function runReportCommand(args: string[]): Promise<number> {
     entries.push({ label: labelFor(found, report, values.prefix), report });
   }
   const merged = mergeReports(entries);
-  const links = values['run-url'] ? { runUrl: values['run-url'] } : {};
+  const links = { ...(values['run-url'] ? { runUrl: values['run-url'] } : {}), ...(values['dashboard-url'] ? { dashboardUrl: values['dashboard-url'] } : {}) };
   await writeOutput(join(values.out, 'summary.md'), renderMergedSummary(merged, { links }));
   await writeOutput(join(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
   // A failing leg says why, in the verdict's own lines (reports of older versions carry none).

@@ -157,6 +157,12 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     try {
       parsed = parseRunArgs(argv);
     } catch (error) {
+      // `run -- python serve.py` is how many tools take a command; this one takes it as one flag.
+      const separator = argv.indexOf('--');
+      if (separator >= 0) {
+        const command = argv.slice(separator + 1).join(' ');
+        throw new UsageError(`run: the workload command goes in --run, not after --: profile-gate run --engine command --run ${JSON.stringify(command || 'COMMAND')}`);
+      }
       throw new UsageError(`run: ${(error as Error).message}; see profile-gate run --help`);
     }
     const { values } = parsed;

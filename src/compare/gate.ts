@@ -56,7 +56,7 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
       const listed = (options.failOn as readonly string[]).includes(id);
       const failing = failsOn(hit, failOnOf(options));
       status = failing ? 'fail' : 'warn';
-      note = failing ? 'new since the baseline; in failOn' : listed ? `new since the baseline; in failOn, below failOnSeverity ${options.failOnSeverity}` : 'new since the baseline';
+      note = failing ? 'new since the baseline; in fail-on' : listed ? `new since the baseline; in fail-on, below fail-on-severity ${options.failOnSeverity}` : 'new since the baseline';
       reason = failing
         ? failingFindingLine(hit, `new finding ${id} (${hit.severity}, in fail-on)`)
         : `new finding ${id} (${hit.severity}${listed ? `; in fail-on, below fail-on-severity ${options.failOnSeverity}` : ''})`;
@@ -104,7 +104,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   const notes: string[] = [];
   const mismatches = environmentMismatches(baseline.environment, current.environment);
   const blocking = blockingMismatches(mismatches, options.allowEnvironmentMismatch);
-  if (blocking.length) invalid.push(`environment differs (${blocking.map(formatMismatch).join('; ')}); compare like with like or allow the keys with allowEnvironmentMismatch`);
+  if (blocking.length) invalid.push(`environment differs (${blocking.map(formatMismatch).join('; ')}); compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)`);
   const allowed = mismatches.filter((m) => !blocking.includes(m));
   if (allowed.length) notes.push(`environment differs, allowed: ${allowed.map(formatMismatch).join('; ')}`);
 
@@ -112,8 +112,8 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   const throttling = judgeThrottling(baseline.utilization, current.utilization, sameJob);
   notes.push(...throttling.notes);
   for (const problem of throttling.problems) {
-    if (options.allowThrottled) notes.push(`${problem.what}; allowed by allowThrottled`);
-    else invalid.push(`${problem.what}; ${problem.remedy}, or allow it with allowThrottled`);
+    if (options.allowThrottled) notes.push(`${problem.what}; allowed by --allow-throttled`);
+    else invalid.push(`${problem.what}; ${problem.remedy}, or allow it with --allow-throttled (action input allow-throttled)`);
   }
 
   let betweenJobs: Comparison['betweenJobs'];

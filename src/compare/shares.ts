@@ -130,14 +130,18 @@ export function compareKernels(current: GateInput, baseline: GateInput, options:
     else if (!c) extra.push('kernel gone');
     else if (!baseTop.has(name)) extra.push(`entered the top ${options.topN}`);
     else if (!curTop.has(name)) extra.push(`left the top ${options.topN}`);
-    const family = (c ?? b)!.family;
     if (b && c && b.family !== c.family) extra.push(`family ${b.family} → ${c.family}`);
     rows.push(shareRow(`kernel:${name}`, 'kernel-share', b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
+  }
+  // The time changes of every kernel either side ran (the kernels table shows more than the top N).
+  for (const name of new Set([...base.keys(), ...cur.keys()])) {
+    const b = base.get(name);
+    const c = cur.get(name);
     const baselineNs = b?.totalNs ?? 0;
     const currentNs = c?.totalNs ?? 0;
     const deltaNs = currentNs - baselineNs;
     if (b && c && deltaNs === 0) continue;
-    changes.push({ name, family, change: !b ? 'added' : !c ? 'removed' : deltaNs > 0 ? 'increased' : 'decreased', baselineNs, currentNs, deltaNs });
+    changes.push({ name, family: (c ?? b)!.family, change: !b ? 'added' : !c ? 'removed' : deltaNs > 0 ? 'increased' : 'decreased', baselineNs, currentNs, deltaNs });
   }
   changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
   return { rows, changes };

@@ -36,7 +36,22 @@ export function worstVerdict(verdicts: readonly Verdict[]): Verdict {
 
 /** A label for a report when the caller has none better: its workload, its model, or the fallback. */
 export function labelFor(report: Report, fallback: string): string {
-  return report.run.workload ?? report.environment.model ?? fallback;
+  return report.run.workload ?? report.environment.model ?? captureLabel(report) ?? fallback;
+}
+
+/**
+ * What the captures were, where nothing names the workload: the folder that holds them (or the one
+ * file's name) and the GPU, e.g. `current (NVIDIA H200)`.
+ */
+export function captureLabel(report: Report): string | undefined {
+  const paths = report.sources.map((s) => s.path.replace(/\\/g, '/').replace(/\/+$/, ''));
+  if (paths.length === 0) return undefined;
+  const parents = new Set(paths.map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/')))));
+  const only = parents.size === 1 ? [...parents][0]! : '';
+  const name = only ? only.slice(only.lastIndexOf('/') + 1) : paths.length === 1 ? paths[0]!.slice(paths[0]!.lastIndexOf('/') + 1) : '';
+  if (!name || name === '.') return undefined;
+  const gpu = report.environment.gpuName;
+  return gpu ? `${name} (${gpu})` : name;
 }
 
 export function mergeReports(entries: readonly ReportEntry[]): MergedReports {

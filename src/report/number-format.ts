@@ -75,6 +75,18 @@ export function rankSummary(rank: RankLike): string {
   return `${who}: ${parts.join(', ')}`;
 }
 
+/**
+ * The host's launch calls, worded so they cannot be read as a count of kernels that ran: a graph
+ * launch replays many kernels with one call.
+ */
+export function launchCallsText(t: { kernelLaunches: number; graphLaunches: number; graphKernels?: number }): string {
+  const count = (n: number): string => n.toLocaleString('en-US');
+  const graphs = t.graphLaunches === 1 ? '1 CUDA graph launch' : `${count(t.graphLaunches)} CUDA graph launches`;
+  const inside = t.graphLaunches > 0 && t.graphKernels ? ` (replaying ${count(t.graphKernels)} kernels)` : '';
+  const single = `${count(t.kernelLaunches)} for single kernels`;
+  return t.graphLaunches > 0 ? `host launch calls: ${single}, ${graphs}${inside}` : `host launch calls: ${count(t.kernelLaunches)} kernel launches`;
+}
+
 /** The idle gaps left out of the active span, as one clause (empty when none). */
 export function excludedGapsText(timeline: { excludedGaps: ReadonlyArray<{ durNs: number; reason: string }>; activeSpanNs: number }): string {
   if (timeline.excludedGaps.length === 0) return '';

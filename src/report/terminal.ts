@@ -2,7 +2,7 @@
 import { familyLabel } from '../model/family-ids.js';
 import { metricInfo } from '../model/metrics.js';
 import type { Finding, Report } from '../model/report.js';
-import { ciText, excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './number-format.js';
+import { ciText, excludedGapsText, launchCallsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './number-format.js';
 import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
@@ -114,7 +114,7 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
     }
     if (report.timeline && report.timeline.spanNs > 0) {
       const t = report.timeline;
-      lines.push(`  trace: GPU busy ${formatShare(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${formatNs(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${excludedGapsText(t)}`);
+      lines.push(`  trace: GPU busy ${formatShare(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${formatNs(t.spanNs)}; ${launchCallsText(t)}${excludedGapsText(t)}`);
     }
     if (showsRanks(report.ranks)) for (const rank of report.ranks) lines.push(`  ${rankSummary(rank)}`);
     if (report.gpuTimeUtilPercent !== null) lines.push(`  nsys gpu_time_util: ${formatNumber(report.gpuTimeUtilPercent, 1)}% in use`);

@@ -105,6 +105,8 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
   let server: Server | undefined;
   let stopReason: { outcome: RunOutcome; message: string } | undefined;
   const failedSteps = new Set<string>();
+  /** Why steps the run went on after failed: the cause when nothing is left to analyze. */
+  const stepProblems: string[] = [];
   const display = (path: string) => (path.startsWith(`${plan.cwd}/`) ? relative(plan.cwd, path) : path);
 
   const envFor = (step: PlannedStep): Record<string, string> => {
@@ -299,7 +301,10 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
       failedSteps.add(step.role === 'profile' ? `${step.side ?? 'head'}:profile` : step.id);
       if (result.record.status === 'cancelled') stopReason = { outcome: 'cancelled', message: 'the run was cancelled' };
       else if (step.onFailure === 'stop') stopReason = { outcome: result.record.status === 'timeout' ? 'timeout' : 'failed', message: result.record.message ?? `${step.title} failed` };
-      else notices.push({ severity: 'warning', message: `${result.record.message ?? `${step.title} failed`} The report has no ${step.role === 'profile' || step.role === 'profile-stats' ? 'kernel profile' : `data from ${step.id}`}.` });
+      else {
+        stepProblems.push(result.record.message ?? `${step.title} failed`);
+        notices.push({ severity: 'warning', message: `${result.record.message ?? `${step.title} failed`} The report has no ${step.role === 'profile' || step.role === 'profile-stats' ? 'kernel profile' : `data from ${step.id}`}.` });
+      }
     }
   } finally {
     if (server) records.push(await logger.group('Stop the server', () => stopServer()));
@@ -310,7 +315,9 @@ export async function executePlan(plan: Plan, deps: ExecuteDeps): Promise<RunRes
   const baseAnalysisInputs = files.filter((file) => file.analysis && file.side === 'base').map((file) => file.path);
   const missing = analysisInputs.length === 0 ? 'the head' : plan.base && baseAnalysisInputs.length === 0 ? 'the base' : undefined;
   if (outcome === 'ok' && missing) {
-    const message = `every step finished but no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}`;
+    // The failed steps' own messages carry the hint (a capture range that never opened, a tool missing).
+    const why = stepProblems.length ? `: ${stepProblems.join('; ')}` : '';
+    const message = `${why ? '' : 'every step finished but '}no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}${why}`;
     return { outcome: 'failed', message, steps: records, files, analysisInputs, baseAnalysisInputs, notices, seconds: (Date.now() - started) / 1000 };
   }
   return {

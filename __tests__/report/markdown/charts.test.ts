@@ -18,13 +18,21 @@ function withBaseline(report: Report, samples: number[]): Report {
 describe('familySharesChart', () => {
   it('draws a bar per family and side, largest family first, from the comparison rows', () => {
     const chart = familySharesChart(makeReport({ rows: shares }))!;
+    // Two series on alternating categories: the baseline in grey, this run in blue.
     expect(chart.split('\n')).toEqual([
       '```mermaid',
+      '---',
+      'config:',
+      '  themeVariables:',
+      '    xyChart:',
+      '      plotColorPalette: "#8c959f, #0072b2"',
+      '---',
       'xychart-beta horizontal',
-      '    title "Share of GPU kernel time by family (%): baseline vs this run"',
+      '    title "GPU kernel time by family (%): baseline (grey), this run (blue)"',
       '    x-axis ["GEMV (decode linear) · base", "GEMV (decode linear) · head", "Softmax (unfused attention) · base", "Softmax (unfused attention) · head"]',
       '    y-axis "share of GPU kernel time (%)" 0 --> 70',
-      '    bar [61.2, 55, 0, 2.4]',
+      '    bar [61.2, 0, 0, 0]',
+      '    bar [0, 55, 0, 2.4]',
       '```',
     ]);
   });

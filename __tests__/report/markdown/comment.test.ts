@@ -75,7 +75,7 @@ describe('size', () => {
     const merged = mergeReports(Array.from({ length: 300 }, (_, i) => ({ label: `leg-${i}`, report: huge, artifact: { name: `profile-gate-leg-${i}` } })));
     const body = renderComment(merged, { key: 'report' });
     expect(body.length).toBeLessThan(COMMENT_LIMIT_CHARS);
-    expect(body.split('\n')[1]).toBe('## profile-gate: ❌ Fail · 300 reports');
+    expect(body.split('\n')[1]).toBe('## profile-gate: ❌ Fail · 300 reports (300 fail)');
     expect(body).toContain('lines of alerts; see the job summary');
   });
 });

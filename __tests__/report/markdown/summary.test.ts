@@ -48,7 +48,7 @@ describe('renderSummary', () => {
 
   it('shows comparison alerts first with baseline, current, delta, CI and threshold', () => {
     const rows = md.split('\n').filter((l) => l.startsWith('| ') && /(pass|warn|fail)\s\|$/.test(l));
-    expect(rows[0]).toBe('| Decode throughput | 100 tok/s | 88 tok/s | -12.0% | -15.0% … -9.0% | ±5% | ❌ fail |');
+    expect(rows[0]).toBe('| Decode throughput | 100 tok/s | 88 tok/s | -12.0% | -15.0% … -9.0% | −5% | ❌ fail |');
     expect(rows[1]).toContain('family: GEMV \\(decode linear\\)');
     expect(rows[1]).toContain('+4.2 pp');
     expect(rows[2]).toContain('Time to first token');
@@ -68,7 +68,7 @@ describe('renderSummary', () => {
   });
 
   it('names the baseline used and links the artifact and the run', () => {
-    expect(md).toContain('- Used: main@\u200babc1234 \\(run 41\\) (<code>baseline/report.json</code>)');
+    expect(md).toContain('- Used: main@<wbr>abc1234 \\(run 41\\) (<code>baseline/report.json</code>)');
     expect(md).toContain('- Why: latest successful push run on main');
     expect(md).toContain('[profile\\-gate\\-llama](https://github.com/o/r/actions/runs/9/artifacts/77) (id 77)');
     expect(md).toContain('[Workflow run](https://github.com/o/r/actions/runs/9)');

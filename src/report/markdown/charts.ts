@@ -20,6 +20,9 @@ function label(text: string, max = 28): string {
 
 const num = (value: number, digits = 1): string => String(Number(value.toFixed(digits)));
 
+/** The baseline in grey, this run in blue (distinct for colour-blind readers too), in every chart. */
+const SIDE_COLOURS = ['---', 'config:', '  themeVariables:', '    xyChart:', '      plotColorPalette: "#8c959f, #0072b2"', '---'];
+
 function fence(lines: readonly string[]): string {
   return ['```mermaid', ...lines, '```'].join('\n');
 }
@@ -32,19 +35,25 @@ export function familySharesChart(report: Report): string | undefined {
     .slice(0, MAX_FAMILIES);
   if (rows.length === 0) return undefined;
   const categories: string[] = [];
-  const values: string[] = [];
+  // Two series on alternating categories, so each side has its own colour (a zero bar draws nothing).
+  const base: string[] = [];
+  const head: string[] = [];
   for (const row of rows) {
-    const name = label(familyLabel(row.metric.replace(/^family:/, '')));
+    // Short labels: the axis takes a fixed part of the chart's width, and a longer one is cut.
+    const name = label(familyLabel(row.metric.replace(/^family:/, '')), 28);
     categories.push(`"${name} · base"`, `"${name} · head"`);
-    values.push(num(row.baseline!), num(row.current!));
+    base.push(num(row.baseline!), '0');
+    head.push('0', num(row.current!));
   }
   const top = Math.min(100, Math.ceil(Math.max(...rows.map((r) => Math.max(r.baseline!, r.current!))) / 10) * 10 || 10);
   return fence([
+    ...SIDE_COLOURS,
     'xychart-beta horizontal',
-    '    title "Share of GPU kernel time by family (%): baseline vs this run"',
+    '    title "GPU kernel time by family (%): baseline (grey), this run (blue)"',
     `    x-axis [${categories.join(', ')}]`,
     `    y-axis "share of GPU kernel time (%)" 0 --> ${top}`,
-    `    bar [${values.join(', ')}]`,
+    `    bar [${base.join(', ')}]`,
+    `    bar [${head.join(', ')}]`,
   ]);
 }
 
@@ -73,12 +82,7 @@ export function samplesChart(report: Report, metric = 'decode_tok_s'): string | 
   const [low, high] = axisRange([...base.slice(0, n), ...cur.slice(0, n)]);
   const digits = high - low < 10 ? 2 : 1;
   return fence([
-    '---',
-    'config:',
-    '  themeVariables:',
-    '    xyChart:',
-    '      plotColorPalette: "#8c959f, #0072b2"',
-    '---',
+    ...SIDE_COLOURS,
     'xychart-beta',
     `    title "${label(info.label, 40)} per timed run: baseline (grey), this run (blue)${shown}"`,
     `    x-axis "timed run" [${Array.from({ length: n }, (_, i) => `"${i + 1}"`).join(', ')}]`,

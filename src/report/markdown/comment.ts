@@ -16,6 +16,8 @@ import {
   orderRows,
   reasonsBlock,
   reportVerdictLine,
+  rowNotes,
+  dashboardLink,
   nextStepLines,
   renderFindingLine,
   verdictLine,
@@ -24,6 +26,7 @@ import {
   type RunLinks,
 } from './sections.js';
 import { safeLink, safeText } from './text.js';
+import { countsText, legsTable } from './summary.js';
 import { reportCharts } from './charts.js';
 import { reportKernelNames } from '../kernel-display-name.js';
 import { labelFor, mergeReports, needsAttention, type ArtifactLink, type MergedReports, type ReportEntry } from '../merge-reports.js';
@@ -109,6 +112,9 @@ function alertLines(entry: ReportEntry, labelled: boolean, textChars: number): s
     const names = reportKernelNames(entry.report);
     lines.push('', COMPARISON_HEADER, ...rows.slice(0, 10).map((row) => comparisonRowCells(row, detail, names)));
     if (rows.length > 10) lines.push('', `… ${rows.length - 10} more alerts in the details and the artifact.`);
+    // Which runs the alerting medians rest on (warm-up dropped, outliers, drift): a failure keeps them.
+    const notes = rowNotes(rows.slice(0, 10), detail);
+    if (notes.length) lines.push('', ...notes);
     lines.push('');
   }
   for (const [i, finding] of findings.slice(0, 10).entries()) {
@@ -134,12 +140,14 @@ function footer(merged: MergedReports, links: RunLinks): string {
     parts.push(safeLink(label, entry.artifact.url, 120));
   }
   if (links.runUrl) parts.push(safeLink('job summary and all artifacts', links.runUrl));
+  const dashboard = dashboardLink(merged.entries, links);
+  if (dashboard) parts.push(dashboard);
   return parts.length ? `Full report: ${parts.join(' · ')}` : 'Full report: report.json and report.md in the job’s report directory.';
 }
 
 export function renderReportComment(report: Report, options: SingleCommentOptions): string {
   const entry: ReportEntry = {
-    label: options.label ?? labelFor(report, 'profile'),
+    label: options.label ?? labelFor(report, ''),
     report,
     ...(options.artifact ? { artifact: options.artifact } : {}),
     ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
@@ -153,10 +161,12 @@ export function renderComment(merged: MergedReports, options: CommentOptions): s
   const labelled = merged.entries.length > 1;
   const first = merged.entries[0];
   const heading = labelled || !first
-    ? `## profile-gate: ${verdictLine(merged.verdict)} · ${merged.entries.length} reports`
-    : `## profile-gate: ${reportVerdictLine(first.report)} · ${safeText(first.label, 100)}`;
+    ? `## profile-gate: ${verdictLine(merged.verdict)} · ${merged.entries.length} reports${labelled ? ` (${countsText(merged)})` : ''}`
+    : `## profile-gate: ${reportVerdictLine(first.report)}${first.label ? ` · ${safeText(first.label, 100)}` : ''}`;
   const banner = !labelled && first ? noBaselineBanner(first) : '';
-  const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', !labelled && first ? reasonsBlock(first.report) : ''].filter(Boolean).join('\n');
+  // Every leg in one line each, passes included: what ran is as much the news as what failed.
+  const legs = labelled ? `\n${legsTable(merged, budget * 0.15, measure)}\n` : '';
+  const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', legs, !labelled && first ? reasonsBlock(first.report) : ''].filter(Boolean).join('\n');
   const tail = footer(merged, links);
 
   const alerts = merged.entries.flatMap((entry) => alertLines(entry, labelled, 300));

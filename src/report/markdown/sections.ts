@@ -11,8 +11,9 @@ import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '..
 import { codeBlock } from '../escape.js';
 import { showHidden } from '../inert-text.js';
 import { medianInterval } from '../../compare/median-interval.js';
-import { CI_PERCENT, ciText, excludedGapsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from '../number-format.js';
-import { clip, safeCode, safeLink, safeText } from './text.js';
+import { CI_PERCENT, ciText, excludedGapsText, launchCallsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from '../number-format.js';
+import { clip, safeCode, safeLink, safeText, safeUrl } from './text.js';
+import { workloadName } from '../dashboard/build-data.js';
 import { reportCharts } from './charts.js';
 import { readableReasons, reportKernelNames } from '../kernel-display-name.js';
 import type { ReportEntry } from '../merge-reports.js';
@@ -94,6 +95,22 @@ export function orderRows(rows: readonly ComparisonRow[]): ComparisonRow[] {
 
 export function isAlert(row: ComparisonRow): boolean {
   return row.status === 'fail' || row.status === 'warn';
+}
+
+/** Rows that need no look: a pass, or a row shown for information only. */
+export function isQuiet(row: ComparisonRow): boolean {
+  return row.status === 'pass' || row.status === 'info';
+}
+
+/**
+ * The notes of the measured metrics (warm-up runs dropped, outliers left out, drift), whatever the
+ * verdict: they say which runs the medians above rest on.
+ */
+export function rowNotes(rows: readonly ComparisonRow[], d: Detail): string[] {
+  return rows
+    .filter((row) => row.kind === 'metric' && row.note)
+    .slice(0, Math.max(d.notices, 3))
+    .map((row) => `- ${safeText(metricInfo(row.metric).label, 60)}: ${safeText(row.note!, d.textChars)}`);
 }
 
 function evidenceText(finding: Finding, d: Detail): string {
@@ -196,12 +213,22 @@ function valueText(value: number | null, row: ComparisonRow): string {
   return `${formatNumber(value)}${suffix}`;
 }
 
+/**
+ * The direction a row is gated in, as the sign of its threshold: shares fail on growth only, a
+ * metric on the change its direction calls worse (a drop of throughput, a rise of latency).
+ */
+export function gatedSign(row: ComparisonRow): string {
+  if (row.kind !== 'metric') return '+';
+  const direction = row.direction ?? metricInfo(row.metric).direction;
+  return direction === 'higher' ? '−' : '+';
+}
+
 export function comparisonRowCells(row: ComparisonRow, d: Detail, names?: KernelNames): string {
   const { scale, unit } = deltaUnit(row);
   const digits = row.kind === 'finding' ? 0 : 1;
   const delta = row.delta === null ? '—' : formatSigned(row.delta * scale, unit, digits);
   const ci = row.ci ? ciText(row.ci, scale, unit) : '—';
-  const threshold = row.threshold === null ? '—' : `±${formatNumber(Math.abs(row.threshold * scale))}${unit}`;
+  const threshold = row.threshold === null ? '—' : `${gatedSign(row)}${formatNumber(Math.abs(row.threshold * scale))}${unit}`;
   const status = `${STATUS_ICON[row.status]} ${row.status}`;
   return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
 }
@@ -224,13 +251,22 @@ export function comparisonSection(entry: ReportEntry, d: Detail, h: string): str
   if (rows.length === 0) out.push('The baseline had no comparable metrics.');
   else {
     out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${CI_PERCENT}% interval of the delta.`, '');
-    out.push(COMPARISON_HEADER);
     const names = reportKernelNames(entry.report);
-    for (const row of rows.slice(0, d.rows)) out.push(comparisonRowCells(row, d, names));
+    const shown = rows.slice(0, d.rows);
+    // What needs a look stays in view; the passes (and the rows shown for information) fold away.
+    const open = shown.filter((row) => !isQuiet(row));
+    const quiet = shown.filter(isQuiet);
+    if (open.length) out.push(COMPARISON_HEADER, ...open.map((row) => comparisonRowCells(row, d, names)));
+    if (quiet.length) {
+      const what = `${quiet.length} row${quiet.length === 1 ? '' : 's'} with nothing to flag`;
+      out.push(...(open.length ? [''] : []), `<details><summary>${what}</summary>`, '', COMPARISON_HEADER, ...quiet.map((row) => comparisonRowCells(row, d, names)), '', '</details>');
+    }
     if (rows.length > d.rows) {
       const hiddenAlerts = rows.slice(d.rows).filter(isAlert).length;
       out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
     }
+    const notes = rowNotes(rows, d);
+    if (notes.length) out.push('', 'How the runs were compared:', ...notes);
   }
   if (comparison.newFindings.length) out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => safeCode(id, 60)).join(', ')}`);
   if (comparison.resolvedFindings.length) out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => safeCode(id, 60)).join(', ')}`);
@@ -344,7 +380,7 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
     );
   }
   const t = report.timeline;
-  if (t && t.spanNs > 0) out.push(`- Trace: GPU busy ${formatShare(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${formatNs(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${excludedGapsText(t)}`);
+  if (t && t.spanNs > 0) out.push(`- Trace: GPU busy ${formatShare(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${formatNs(t.spanNs)}; ${launchCallsText(t)}${excludedGapsText(t)}`);
   if (showsRanks(report.ranks)) {
     for (const rank of report.ranks.slice(0, 16)) out.push(`- ${rankSummary(rank)}`);
     if (report.ranks.length > 16) out.push(`- … ${report.ranks.length - 16} more ranks in report.json`);
@@ -353,8 +389,16 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
   if (report.metrics.length && d.metrics > 0) {
     if (out.length) out.push('');
     out.push(`| metric | median | ${CI_PERCENT}% CI of the median | samples |`, '|---|---:|---|---:|');
+    const compared = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'metric').map((r) => [r.metric, r]));
     for (const metric of report.metrics.slice(0, d.metrics)) {
       const unit = safeText(metric.unit, 12);
+      // One median per metric: where the comparison left runs out (warm-up, outliers), its median.
+      const row = compared.get(metric.name);
+      const kept = row?.samples?.[1];
+      if (row && row.current !== null && kept !== undefined && kept < metric.samples.length) {
+        out.push(`| ${safeText(metricInfo(metric.name).label, 60)} | ${formatNumber(row.current)} ${unit} | — (see the comparison) | ${kept} of ${metric.samples.length} |`);
+        continue;
+      }
       // The same interval the dashboard draws for these samples.
       const ci = medianInterval(metric.samples);
       const ciText = ci ? `${formatNumber(ci.low)} … ${formatNumber(ci.high)} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
@@ -395,6 +439,16 @@ export function baselineSection(entry: ReportEntry, h: string): string {
 export interface RunLinks {
   /** The workflow run (its page lists every artifact). */
   runUrl?: string;
+  /** The profile-gate dashboard whose series this report joins (the action's dashboard-url). */
+  dashboardUrl?: string;
+}
+
+/** The dashboard link, naming the series (the dashboard groups reports by workload) this report is a point of. */
+export function dashboardLink(entries: readonly ReportEntry[], links: RunLinks): string | undefined {
+  if (!links.dashboardUrl || !safeUrl(links.dashboardUrl)) return undefined;
+  const series = [...new Set(entries.map((e) => workloadName(e.report)))];
+  const what = series.length === 1 ? `the ${series[0]} series` : `${series.length} series`;
+  return `${safeLink('Dashboard', links.dashboardUrl)}: ${safeText(what, 140)} over time`;
 }
 
 export function artifactLine(entry: ReportEntry): string | undefined {
@@ -412,6 +466,8 @@ export function artifactsSection(entries: readonly ReportEntry[], links: RunLink
   }
   if (!entries.some((e) => e.artifact)) out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
   if (links.runUrl) out.push(`- ${safeLink('Workflow run', links.runUrl)} (every artifact of the run)`);
+  const dashboard = dashboardLink(entries, links);
+  if (dashboard) out.push(`- ${dashboard}`);
   return out.join('\n');
 }
 

@@ -9,6 +9,7 @@ import { fitBlocks, fitRows, type BudgetedBlock } from './budget.js';
 import {
   artifactLine,
   artifactsSection,
+  dashboardLink,
   entrySections,
   isAlert,
   noBaselineBanner,
@@ -38,12 +39,12 @@ export interface SingleSummaryOptions extends SummaryOptions {
 }
 
 function title(entry: ReportEntry): string {
-  return `profile-gate: ${reportVerdictLine(entry.report)} · ${safeText(entry.label, 100)}`;
+  return `profile-gate: ${reportVerdictLine(entry.report)}${entry.label ? ` · ${safeText(entry.label, 100)}` : ''}`;
 }
 
 export function renderSummary(report: Report, options: SingleSummaryOptions = {}): string {
   const entry: ReportEntry = {
-    label: options.label ?? labelFor(report, 'profile'),
+    label: options.label ?? labelFor(report, ''),
     report,
     ...(options.artifact ? { artifact: options.artifact } : {}),
     ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
@@ -70,7 +71,7 @@ export function legsTable(merged: MergedReports, budget: number, measure: (s: st
   return [...header, ...fitRows(rows, budget, measure, 'reports in the artifacts')].join('\n');
 }
 
-function countsText(merged: MergedReports): string {
+export function countsText(merged: MergedReports): string {
   return Object.entries(merged.counts)
     .filter(([, n]) => n > 0)
     .map(([verdict, n]) => `${n} ${verdict}`)
@@ -108,6 +109,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
     },
     minimal: () => `### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}\n\nDetails omitted to stay within the size limit; see its artifact.`,
   }));
-  const tail = links.runUrl ? `${safeLink('Workflow run', links.runUrl)}: every report artifact of the run.` : '';
+  const dashboard = dashboardLink(merged.entries, links);
+  const tail = [links.runUrl ? `${safeLink('Workflow run', links.runUrl)}: every report artifact of the run.` : '', dashboard ? `${dashboard}.` : ''].filter(Boolean).join('\n\n');
   return `${fitBlocks(head, blocks, tail, budget, utf8Bytes)}\n`;
 }

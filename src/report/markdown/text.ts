@@ -1,13 +1,15 @@
 /**
  * Text helpers for what GitHub renders from a report (job summary, PR comment, annotations).
  * Profile text is hostile by default: it is clipped first (so an entity is never cut in half),
- * then escaped, and @mentions / #refs are broken with a zero-width space so a kernel name or a
- * log line can never ping a user or cross-link an issue.
+ * then escaped, and @mentions / #refs are broken with `<wbr>` (an element, not a character: GitHub
+ * links mentions and references within one text node only, and a copied name stays the name) so a
+ * kernel name or a log line can never ping a user or cross-link an issue.
  */
 import { escapeMarkdown } from '../escape.js';
 import { showHidden } from '../inert-text.js';
 
-const ZERO_WIDTH_SPACE = '\u200b';
+/** Splits the text node without adding a character to the text. */
+const BREAK = '<wbr>';
 
 /** One line, whitespace collapsed, at most `max` UTF-16 units including the ellipsis. */
 export function clip(text: string, max: number): string {
@@ -23,16 +25,17 @@ export function clip(text: string, max: number): string {
 
 /** GitHub turns `@name`, `#12` and `GH-12` in prose into mentions and cross-links. */
 function neutralizeReferences(text: string): string {
+  // Applied after escaping (so the break is markup, not text); an entity's own `&#` is left alone.
   return text
-    .replace(/@(?=[A-Za-z0-9_-])/g, `@${ZERO_WIDTH_SPACE}`)
-    .replace(/#(?=\d)/g, `#${ZERO_WIDTH_SPACE}`)
-    .replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
+    .replace(/@(?=\\?[A-Za-z0-9_-])/g, `@${BREAK}`)
+    .replace(/(?<!&)#(?=\d)/g, `#${BREAK}`)
+    .replace(/\b(GH)(\\?-)(?=\d)/gi, `$1$2${BREAK}`);
 }
 
 /** Inline prose from a profile, safe in a paragraph, a list item, a table cell or a <summary>. */
 export function safeText(text: string, max = 300): string {
   // `$` opens GitHub's math rendering, which escapeMarkdown does not cover.
-  return escapeMarkdown(neutralizeReferences(clip(text, max))).replace(/\$/g, '&#36;');
+  return neutralizeReferences(escapeMarkdown(clip(text, max))).replace(/\$/g, '&#36;');
 }
 
 /**
