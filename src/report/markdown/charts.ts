@@ -7,6 +7,7 @@
 import { familyLabel } from '../../model/family-ids.js';
 import { metricInfo } from '../../model/metrics.js';
 import type { Report } from '../../model/report.js';
+import { ownValue } from '../../model/own-key.js';
 
 /** Families shown: the largest by either side's share, so the chart stays readable on a phone. */
 const MAX_FAMILIES = 6;
@@ -63,7 +64,7 @@ function axisRange(values: readonly number[]): [number, number] {
  * title says how many.
  */
 export function samplesChart(report: Report, metric = 'decode_tok_s'): string | undefined {
-  const base = report.comparison?.baselineSamples?.[metric]?.filter(Number.isFinite);
+  const base = ownValue(report.comparison?.baselineSamples, metric)?.filter(Number.isFinite);
   const cur = report.metrics.find((m) => m.name === metric)?.samples.filter(Number.isFinite);
   if (!base || !cur || base.length < 2 || cur.length < 2) return undefined;
   const n = Math.min(base.length, cur.length, MAX_RUNS);
