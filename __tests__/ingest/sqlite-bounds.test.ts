@@ -82,3 +82,16 @@ test('a table longer than the row limit is refused, naming the table and the lim
   expect(all).toEqual(Array.from({ length: 100 }, (_, i) => i));
   db.close();
 });
+
+test('a rocpd database whose dispatch table is only a view is refused, naming it', async () => {
+  const db = await openDatabaseBytes(new Uint8Array());
+  db.run(`CREATE TABLE rocpd_info_kernel_symbol_0a1b (id INTEGER PRIMARY KEY, kernel_name TEXT, display_name TEXT);
+    INSERT INTO rocpd_info_kernel_symbol_0a1b VALUES (1, 'k', 'k');
+    CREATE VIEW rocpd_kernel_dispatch AS WITH RECURSIVE r(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM r WHERE n < 9)
+      SELECT n AS id, 1 AS kernel_id, 0 AS agent_id, n * 10 AS start, n * 10 + 5 AS "end", 1 AS grid_size_x, 1 AS grid_size_y, 1 AS grid_size_z,
+        1 AS workgroup_size_x, 1 AS workgroup_size_y, 1 AS workgroup_size_z FROM r;`);
+  const path = join(dir, 'view_results.db');
+  writeFileSync(path, db.export());
+  db.close();
+  await expect(ingestFile(path)).rejects.toThrow(`${path}: expected rocpd_kernel_dispatch to be a table of the database, got a view (views and virtual tables are not read)`);
+});
