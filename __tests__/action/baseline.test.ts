@@ -50,9 +50,33 @@ describe('baseline: artifact', () => {
     expect(r.summary).not.toContain('No baseline');
     expect(r.failures).toHaveLength(1);
     expect(r.failures[0]).toMatch(/^profile-gate verdict: fail \(/);
-    // Found by name across the repository, not through one workflow's runs.
-    expect(fake.hits('artifacts.listAll').map((h) => new URL(h.url, fake.baseUrl).searchParams.get('name'))).toEqual([NAME]);
-    expect(fake.hits('runs.list')).toHaveLength(0);
+    // Found through main's completed runs (any workflow), then that run's artifact of the name.
+    const runQuery = new URL(fake.hits('runs.list')[0]!.url, fake.baseUrl);
+    expect(runQuery.pathname).toBe('/repos/octo/gpu-app/actions/runs');
+    expect(Object.fromEntries(runQuery.searchParams)).toMatchObject({ branch: 'main', status: 'completed' });
+    expect(fake.hits('artifacts.list').map((h) => new URL(h.url, fake.baseUrl).searchParams.get('name'))).toEqual([NAME]);
+    expect(fake.hits('artifacts.listAll')).toHaveLength(0);
+  });
+
+  it("finds main's artifact after 150 newer pull-request runs uploaded the same name", async () => {
+    const report = await pushOnMain(100);
+    for (let i = 0; i < 150; i++) {
+      const runId = 1000 + i;
+      fake.registerRun({ id: runId, event: 'pull_request', status: 'completed', conclusion: 'success', head_branch: `feature-${i}`, head_sha: 'd'.repeat(40), workflow: 'pr-gate.yml' });
+      fake.addArtifact(runId, NAME, { 'profile-gate/report.json': report });
+    }
+    const r = await pullRequestRun();
+    expect(r.summary).toMatch(/- Why: newest readable artifact [^\n]* on main \\\(run 100, fffffff\\\)/);
+    expect(r.summary).toContain(DECODE_ROW);
+  }, 60_000);
+
+  it('when nothing is found, says how far the search looked and what it left out', async () => {
+    fake.registerRun({ id: 90, event: 'pull_request', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: 'e'.repeat(40), workflow: 'pr-gate.yml', headRepositoryId: 999 });
+    fake.registerRun({ id: 91, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: 'f'.repeat(40), workflow: 'ci.yml' });
+    fake.registerRun({ id: 92, event: 'push', status: 'in_progress', conclusion: null, head_branch: 'main', head_sha: 'f'.repeat(40), workflow: 'ci.yml' });
+    const r = await pullRequestRun({ 'fail-on': 'none' });
+    const today = new Date().toISOString().slice(0, 10);
+    expect(r.summary).toContain(`no artifact &#39;${NAME.replace(/-/g, '\\-')}&#39; on main: searched the newest 2 completed runs on main, back to ${today.replace(/-/g, '\\-')}; left out: 1 run made by forks;`);
   });
 
   it("reads main's recent reports beside the baseline to estimate the noise between jobs, and says it is a comparison between jobs", async () => {
@@ -71,7 +95,8 @@ describe('baseline: artifact', () => {
     expect(fake.artifactsOfRun(150).map((a) => a.name)).toContain(NAME);
     const r = await pullRequestRun();
     expect(r.code).toBe(1); // unfused-attention is in fail-on and no baseline excuses it
-    expect(r.summary).toContain(`no artifact &#39;${NAME.replace(/-/g, '\\-')}&#39; on main: none usable of 1 artifact with that name \\(1 made by forks\\)`);
+    expect(r.summary).toContain(`no artifact &#39;${NAME.replace(/-/g, '\\-')}&#39; on main: searched the newest 1 completed run on main, back to `);
+    expect(r.summary).toContain('left out: 1 run made by forks;');
     expect(fake.hits('artifacts.download')).toHaveLength(0);
   });
 
@@ -99,7 +124,7 @@ describe('baseline: artifact', () => {
   it('baseline-workflow narrows the search to that workflow', async () => {
     await pushOnMain(100);
     const narrowed = await pullRequestRun({ 'baseline-workflow': 'nightly.yml' });
-    expect(narrowed.summary).toContain('1 from workflows other than nightly\\.yml');
+    expect(narrowed.summary).toContain('on main of workflow nightly\\.yml: searched the newest 0 completed runs on main of workflow nightly\\.yml;');
     expect(narrowed.summary).not.toContain('Decode throughput | 378.5');
     const matched = await pullRequestRun({ 'baseline-workflow': 'baseline-main.yml' });
     expect(matched.summary).toContain(DECODE_ROW);

@@ -74,6 +74,8 @@ export interface FakeRun {
   /** The workflow file name, e.g. pr-gate.yml. */
   workflow?: string;
   created_at?: string;
+  /** When the run (its latest attempt) started; GitHub always answers it, here created_at when unset. */
+  run_started_at?: string;
 }
 
 /** What GitHub's `status` parameter matches: a status or a conclusion. */
@@ -439,6 +441,9 @@ export class FakeGitHub {
     const repository = { id: this.repositoryId, full_name: `${this.owner}/${this.repo}` };
     const shaped = runs.map(({ repositoryId, headRepositoryId, workflow: file, ...r }) => ({
       ...r,
+      // GitHub answers both for every run; a run pushed here without them gets a time from its id.
+      created_at: r.created_at ?? new Date(Date.UTC(2026, 0, 1) + r.id * 60_000).toISOString(),
+      run_started_at: r.run_started_at ?? r.created_at ?? new Date(Date.UTC(2026, 0, 1) + r.id * 60_000).toISOString(),
       path: file ? `.github/workflows/${file}` : undefined,
       html_url: `https://github.com/${this.owner}/${this.repo}/actions/runs/${r.id}`,
       repository: { ...repository, id: repositoryId ?? this.repositoryId },

@@ -1,10 +1,10 @@
 /**
  * Where the action's baseline comes from (input `baseline`):
  * - empty or `none`: no baseline, the findings alone decide;
- * - `artifact`: the newest unexpired artifact of that name in the repository, made on the default branch
- *   by this repository's own code (never a fork's), from any workflow (or input `baseline-workflow`'s),
- *   found by name through the REST API; an unreadable one (newer schema, corrupt, over a cap) is
- *   skipped, with why, for the next;
+ * - `artifact`: the newest unexpired artifact of that name made on the default branch by this
+ *   repository's own code (never a fork's, never a pull request's run), from any workflow (or input
+ *   `baseline-workflow`'s), found through the branch's completed runs and then their artifacts; an
+ *   unreadable one (newer schema, corrupt, over a cap) is skipped, with why, for the next;
  * - `ab`: the base build run beside the head in this job (mode run with base-workdir or base-run);
  *   the engine makes that baseline, so here it only needs checking;
  * - any other value: a report.json path in the workspace.
@@ -15,7 +15,7 @@ import { actionGateLabel, parseGateFlags, type GateFlagValue, type GateOptionsIn
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { UsageError } from '../errors.js';
 import { loadReport } from '../io/reports.js';
-import type { Artifact } from '../github/client.js';
+import type { Artifact, Repository } from '../github/client.js';
 import { reportsInZip, unreadableReason } from '../github/report-artifacts.js';
 import type { Report } from '../model/report.js';
 import { INPUTS, inputKeyOf } from './inputs.js';
@@ -27,9 +27,6 @@ export interface ResolvedBaseline {
   note?: string;
 }
 
-/** Workflow runs read to narrow the search to input baseline-workflow. */
-const WORKFLOW_RUNS_READ = 300;
-
 function fixFor(ctx: ModeContext, name: string, branch: string): string {
   const key = ctx.inputs.key ? ` with key '${ctx.inputs.key}'` : '';
   return `to fix: let a workflow on pushes to ${branch} run the same workload${key}, so it uploads '${name}' (examples/baseline-main.yml), or set '${INPUTS.baselineArtifactName}' to the name ${branch}'s run uploads`;
@@ -39,6 +36,58 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** What the search left out, and how far it looked. */
+interface Search {
+  runs: number;
+  oldest?: string;
+  left: { expired: number; fork: number; pullRequest: number };
+}
+
+/**
+ * The default branch's artifacts of this name, newest run first: the completed workflow runs on the
+ * branch (of input baseline-workflow's workflow, when set) made by this repository's own code and not
+ * by a pull request's event, then each run's artifact of that name. Searching runs, not the
+ * repository's artifacts by name, keeps main's artifact in reach however many pull-request runs
+ * uploaded the same name since. Stops once `wanted` candidates are found or `maxRuns` runs were seen.
+ */
+async function defaultBranchArtifacts(ctx: ModeContext, repoName: string, repository: Repository, name: string, wanted: number): Promise<{ candidates: Artifact[]; search: Search }> {
+  const client = ctx.github();
+  const workflow = ctx.inputs.baselineWorkflow;
+  const search: Search = { runs: 0, left: { expired: 0, fork: 0, pullRequest: 0 } };
+  const runs = await client.workflowRuns(repoName, {
+    ...(workflow ? { workflow } : {}),
+    branch: repository.default_branch,
+    status: 'completed',
+    limit: ctx.limits.artifacts.baselineRunsSearched,
+  });
+  const candidates: Artifact[] = [];
+  for (const run of runs) {
+    if (candidates.length >= wanted) break;
+    if (run.id === ctx.run.runId) continue;
+    search.runs += 1;
+    search.oldest = run.created_at ?? search.oldest;
+    // Made by a fork's code (its head repository is another one): never a baseline.
+    if (run.head_repository?.id !== repository.id || (run.repository?.id !== undefined && run.repository.id !== repository.id)) {
+      search.left.fork += 1;
+      continue;
+    }
+    // A pull request's run measures the pull request's merge, not the branch.
+    if (run.event?.startsWith('pull_request')) {
+      search.left.pullRequest += 1;
+      continue;
+    }
+    for (const artifact of await client.runArtifacts(repoName, run.id, name)) {
+      if (artifact.name !== name) continue;
+      if (artifact.expired) {
+        search.left.expired += 1;
+        continue;
+      }
+      candidates.push({ ...artifact, workflow_run: { ...artifact.workflow_run, id: run.id, ...(run.head_sha ? { head_sha: run.head_sha } : {}) } });
+    }
+  }
+  return { candidates, search };
+}
+
 async function fromArtifact(ctx: ModeContext): Promise<ResolvedBaseline> {
   const name = ctx.inputs.baselineArtifactName || defaultArtifactName(ctx);
   const client = ctx.github();
@@ -46,22 +95,8 @@ async function fromArtifact(ctx: ModeContext): Promise<ResolvedBaseline> {
   const repository = await client.repository(repoName);
   const branch = repository.default_branch;
   const workflow = ctx.inputs.baselineWorkflow;
-  const runIds = workflow ? new Set((await client.workflowRuns(repoName, { workflow, branch, limit: WORKFLOW_RUNS_READ })).map((run) => run.id)) : undefined;
-  const listed = await client.artifactsNamed(repoName, name);
-  const left = { expired: 0, branch: 0, fork: 0, workflow: 0 };
-  const candidates = listed
-    .filter((artifact) => {
-      const run = artifact.workflow_run;
-      if (!run || run.id === ctx.run.runId) return false;
-      if (artifact.expired) return void left.expired++, false;
-      if (run.head_branch !== branch) return void left.branch++, false;
-      // Made by a fork's code (its head repository is another one): never a baseline.
-      if (run.head_repository_id !== repository.id || (run.repository_id !== undefined && run.repository_id !== repository.id)) return void left.fork++, false;
-      if (runIds && !runIds.has(run.id!)) return void left.workflow++, false;
-      return true;
-    })
-    .sort((a, b) => (Date.parse(b.created_at ?? '') || 0) - (Date.parse(a.created_at ?? '') || 0) || b.id - a.id);
   const limits = ctx.limits.artifacts;
+  const { candidates, search } = await defaultBranchArtifacts(ctx, repoName, repository, name, limits.maxBaselineCandidates + limits.historyReports - 1);
   const skipped: string[] = [];
   for (const artifact of candidates.slice(0, limits.maxBaselineCandidates)) {
     const runId = artifact.workflow_run!.id!;
@@ -96,16 +131,17 @@ async function fromArtifact(ctx: ModeContext): Promise<ResolvedBaseline> {
     ctx.host.warning(`Skipped baseline candidate '${name}' of ${source}: ${reason}`);
   }
   const fix = fixFor(ctx, name, branch);
-  if (skipped.length) return { baseline: null, note: `no baseline: ${plural(skipped.length, "artifact")} '${name}' on ${branch} could not be read (${skipped.join('; ')}); ${fix}` };
+  if (skipped.length) return { baseline: null, note: `no baseline: ${plural(skipped.length, 'artifact')} '${name}' on ${branch} could not be read (${skipped.join('; ')}); ${fix}` };
   const others = [
-    left.expired ? `${left.expired} expired` : '',
-    left.branch ? `${left.branch} from other branches` : '',
-    left.fork ? `${left.fork} made by forks` : '',
-    left.workflow ? `${left.workflow} from workflows other than ${workflow}` : '',
+    search.left.expired ? `${search.left.expired} expired` : '',
+    search.left.fork ? `${plural(search.left.fork, 'run')} made by forks` : '',
+    search.left.pullRequest ? `${plural(search.left.pullRequest, 'pull-request run')}` : '',
   ].filter(Boolean);
-  const where = workflow ? ` from workflow ${workflow}` : '';
-  const why = others.length ? `none usable of ${plural(listed.length, 'artifact')} with that name (${others.join(', ')})` : 'none in this repository';
-  return { baseline: null, note: `no baseline: no artifact '${name}' on ${branch}${where}: ${why}; ${fix}` };
+  const where = workflow ? ` of workflow ${workflow}` : '';
+  const since = search.oldest ? `, back to ${search.oldest.slice(0, 10)}` : '';
+  const looked = `searched the newest ${plural(search.runs, 'completed run')} on ${branch}${where}${since}${search.runs >= limits.baselineRunsSearched ? ` (the search stops at ${limits.baselineRunsSearched})` : ''}`;
+  const left = others.length ? `; left out: ${others.join(', ')}` : '';
+  return { baseline: null, note: `no baseline: no artifact '${name}' on ${branch}${where}: ${looked}${left}; ${fix}` };
 }
 
 /** What the between-job noise estimate reads of a report: its metric medians, nothing else kept. */

@@ -7,7 +7,7 @@
  * in the name is a (one-sided) hint. The launch grid is not used: it depends on N and split-K too.
  */
 import type { KernelStat } from '../model/capture.js';
-import { FAMILY_TABLE, type FamilyRule, type UserFamilyRule } from './families.js';
+import { FAMILY_TABLE, USER_PATTERN_NAME_CHARS, type FamilyRule, type UserFamilyRule } from './families.js';
 import type { FamilyId, KernelFamily } from '../model/family-ids.js';
 import { normalizeKernelName } from './kernel-name.js';
 import { demangle } from './demangle.js';
@@ -34,24 +34,31 @@ export function gemmShapeFromTokens(tokens: number): FamilyId {
 }
 
 /** The family of one name under the given rules, or `other`. */
-export function classifyName(name: string, rules: readonly (FamilyRule | UserFamilyRule)[] = FAMILY_TABLE): KernelFamily {
+export function classifyName(name: string, rules: readonly (FamilyRule | UserFamilyRule)[] = FAMILY_TABLE, users?: ReadonlySet<FamilyRule | UserFamilyRule>): KernelFamily {
   // Mangled names (`_ZN7cutlass13device_kernelI…`) are read demangled, as the other tools print them.
   const readable = name.trimStart().startsWith('_Z') ? (demangle(name.trim()) ?? name) : name;
   const normalized = normalizeKernelName(readable);
-  const rule = rules.find((candidate) => candidate.pattern.test(normalized));
+  const head = normalized.length > USER_PATTERN_NAME_CHARS ? normalized.slice(0, USER_PATTERN_NAME_CHARS) : normalized;
+  const rule = rules.find((candidate) => candidate.pattern.test(users?.has(candidate) ? head : normalized));
   if (!rule) return 'other';
   return 'shape' in rule && rule.shape ? rule.shape(normalized) : rule.family;
 }
 
-/** User rules come first, so a team can claim its own kernels. */
-export function createClassifier(userRules: readonly UserFamilyRule[] = []): Classifier {
+/**
+ * User rules come first, so a team can claim its own kernels. `checkBudget` is called before each
+ * name not seen yet (the analyze time budget: it throws once the budget is spent), since user
+ * patterns run synchronously and no timer can stop them.
+ */
+export function createClassifier(userRules: readonly UserFamilyRule[] = [], checkBudget?: () => void): Classifier {
   const rules = [...userRules, ...FAMILY_TABLE];
+  const users = new Set<FamilyRule | UserFamilyRule>(userRules);
   const userFamilies = new Set(userRules.map((rule) => rule.family));
   const cache = new Map<string, KernelFamily>();
   return (kernel) => {
     let family = cache.get(kernel.name);
     if (family === undefined) {
-      family = classifyName(kernel.name, rules);
+      checkBudget?.();
+      family = classifyName(kernel.name, rules, users);
       cache.set(kernel.name, family);
     }
     // A family a team named itself is theirs; only the table's dense GEMMs take a shape from tokens.

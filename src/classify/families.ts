@@ -27,6 +27,12 @@ export interface UserFamilyRule {
 }
 
 /**
+ * A user pattern is tested on at most this many characters of the normalized name: with the shapes
+ * user-families.ts refuses, this bounds the backtracking of one test (about a millisecond).
+ */
+export const USER_PATTERN_NAME_CHARS = 1024;
+
+/**
  * A tile side of at most this many rows only holds a few tokens: cuBLAS and hipBLASLt pick such a
  * narrow tile only when one GEMM dimension is that small, and in a transformer layer the small
  * dimension is the token count (weights are hundreds of rows or more). A wide tile proves nothing:

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { FAMILY_IDS } from '../model/family-ids.js';
 import { UsageError } from '../errors.js';
 import { DESCRIPTIVE_METRICS, METRIC_CATALOG } from '../model/metrics.js';
+import { ownValue } from '../model/own-key.js';
 import { FINGERPRINT_KEYS } from './fingerprint.js';
 import { FINDING_IDS, isFindingId, unknownFindingId, type FindingId } from '../model/finding-ids.js';
 import { DEFAULT_FAIL_ON, DEFAULT_FAIL_ON_SEVERITY, DEFAULT_FAIL_VERDICTS, FAIL_ON_SEVERITIES, FAILABLE_VERDICTS, type FailableVerdict, type FailOnSeverity } from './verdict.js';
@@ -156,13 +157,13 @@ export function parseGateOptions(input: unknown = {}): GateOptions {
 
 /** The practical floor of a metric as a fraction (0.03), or undefined when the metric is not gated. */
 export function metricFloor(options: GateOptions, name: string): number | undefined {
-  const pct = options.thresholds[name] ?? DEFAULT_METRIC_FLOORS_PCT[name];
+  const pct = ownValue(options.thresholds, name) ?? ownValue(DEFAULT_METRIC_FLOORS_PCT, name);
   return pct === undefined ? undefined : pct / 100;
 }
 
 /** `--threshold decode_tok_s=3 --threshold ttft_ms=5%` (or comma-separated) → { decode_tok_s: 3, ttft_ms: 5 }. */
 export function parseThresholdArgs(args: readonly string[]): Record<string, number> {
-  const thresholds: Record<string, number> = {};
+  const thresholds: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const arg of args) {
     for (const part of arg.split(',')) {
       const item = part.trim();

@@ -120,14 +120,13 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   if (context.history?.length && !sameJob) {
     const gated = [...new Set(baseline.metrics.map((m) => m.name))].filter((name) => metricFloor(options, name) !== undefined);
     const spreads = estimateBetweenJobNoise(context.history, gated);
-    const thresholds = { ...options.thresholds };
     const rows: NonNullable<Comparison['betweenJobs']>['metrics'] = [];
     for (const { metric, spread } of spreads) {
       const floor = widenedFloor(metricFloor(options, metric)!, spread);
-      thresholds[metric] = floor * 100;
       rows.push({ metric, spread, floor });
     }
-    options = { ...options, thresholds };
+    // fromEntries defines each key as its own, `__proto__` included.
+    options = { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), ...rows.map((r) => [r.metric, r.floor * 100] as const)]) };
     betweenJobs = { reports: context.history.length, metrics: rows };
     if (rows.length) {
       const parts = rows.map((r) => `${r.metric} ±${(r.spread * 100).toFixed(1)}% (floor ${(r.floor * 100).toFixed(1)}%)`);

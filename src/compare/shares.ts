@@ -6,6 +6,7 @@
  */
 import type { ComparisonRow, KernelChange, RowStatus } from '../model/report.js';
 import { formatPp } from './percent-format.js';
+import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel, GateTimeline } from './gate-input.js';
 import type { GateOptions } from './gate-options.js';
 
@@ -33,7 +34,7 @@ interface ShareLimits {
 }
 
 function limitsFor(key: string, options: GateOptions): ShareLimits {
-  const fail = options.thresholds[key] ?? options.shareThresholds.fail;
+  const fail = ownValue(options.thresholds, key) ?? options.shareThresholds.fail;
   return { warn: Math.min(options.shareThresholds.warn, fail), fail };
 }
 

@@ -164,9 +164,10 @@ export class GitHubClient {
     return found.filter((a) => Number.isInteger(a.id) && a.name === name).slice(0, limit);
   }
 
-  /** The artifacts of one run. */
-  async runArtifacts(repo: string, runId: number): Promise<Artifact[]> {
-    const found = await this.list<Artifact>(`/repos/${repo}/actions/runs/${runId}/artifacts?per_page=100`, 'GET /repos/{owner}/{repo}/actions/runs/{run}/artifacts', 'artifacts');
+  /** The artifacts of one run (only those named `name`, when given). */
+  async runArtifacts(repo: string, runId: number, name?: string): Promise<Artifact[]> {
+    const params = new URLSearchParams({ per_page: '100', ...(name !== undefined ? { name } : {}) });
+    const found = await this.list<Artifact>(`/repos/${repo}/actions/runs/${runId}/artifacts?${params}`, 'GET /repos/{owner}/{repo}/actions/runs/{run}/artifacts', 'artifacts');
     return found.filter((a) => Number.isInteger(a.id) && typeof a.name === 'string');
   }
 

@@ -49,7 +49,20 @@ function validRepository(repository: string): boolean {
   return /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository) && !repository.includes('..');
 }
 
-/** What the run says about itself wins over what the report claims: the API knows which commit it built. */
+/**
+ * When the run happened: the API's record of it (when it started, else when it was created), which
+ * the uploader cannot choose; the report's own claim only when the API gives none. Never later than
+ * `now`: a report dated 2099 would otherwise stay the newest point of every history.
+ */
+export function runTimestamp(report: Report, run: WorkflowRun, now: number = Date.now()): string {
+  for (const text of [run.run_started_at, run.created_at, report.run.timestamp, report.generatedAt]) {
+    const time = text ? Date.parse(text) : NaN;
+    if (Number.isFinite(time)) return new Date(Math.min(time, now)).toISOString();
+  }
+  return new Date(now).toISOString();
+}
+
+/** What the run says about itself wins over what the report claims: the API knows which commit it built, and when. */
 function withRunInfo(report: Report, run: WorkflowRun, query: ArtifactQuery, serverUrl: string): Report {
   const runUrl = run.html_url?.startsWith('https://') ? run.html_url : `${serverUrl}/${query.repository}/actions/runs/${run.id}`;
   return {
@@ -60,7 +73,7 @@ function withRunInfo(report: Report, run: WorkflowRun, query: ArtifactQuery, ser
       runId: String(run.id),
       runUrl,
       ...(run.head_sha ? { commit: run.head_sha } : {}),
-      timestamp: report.run.timestamp ?? run.run_started_at ?? run.created_at ?? report.generatedAt,
+      timestamp: runTimestamp(report, run),
     },
   };
 }

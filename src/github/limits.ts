@@ -22,6 +22,8 @@ export interface ArtifactLimits {
   maxArtifacts: number;
   /** Baseline candidates tried before giving up. */
   maxBaselineCandidates: number;
+  /** Completed runs of the default branch searched for the baseline artifact, newest first. */
+  baselineRunsSearched: number;
   /** Default-branch reports read beside the baseline to estimate the noise between jobs (the baseline counts). */
   historyReports: number;
 }
@@ -33,6 +35,7 @@ export const DEFAULT_ARTIFACT_LIMITS: ArtifactLimits = {
   maxUnzippedBytes: 1024 * MiB,
   maxArtifacts: 256,
   maxBaselineCandidates: 5,
+  baselineRunsSearched: 100,
   historyReports: 10,
 };
 
@@ -55,6 +58,7 @@ export const LIMIT_VARIABLES = {
   PROFILE_GATE_MAX_REPORT_BYTES: ['artifacts', 'maxReportBytes'],
   PROFILE_GATE_MAX_UNZIPPED_BYTES: ['artifacts', 'maxUnzippedBytes'],
   PROFILE_GATE_MAX_ARTIFACTS: ['artifacts', 'maxArtifacts'],
+  PROFILE_GATE_BASELINE_RUNS: ['artifacts', 'baselineRunsSearched'],
 } as const;
 
 export function limitsFromEnv(env: NodeJS.ProcessEnv): Limits {

@@ -1,3 +1,5 @@
+import { ownValue } from './own-key.js';
+
 /** The canonical throughput and latency metrics, with the unit and the direction that is better. */
 export type Direction = 'higher' | 'lower';
 
@@ -27,5 +29,5 @@ export type MetricName = keyof typeof METRIC_CATALOG;
 export const DESCRIPTIVE_METRICS: ReadonlySet<string> = new Set(['prompt_tokens', 'output_tokens']);
 
 export function metricInfo(name: string): MetricInfo {
-  return (METRIC_CATALOG as Record<string, MetricInfo>)[name] ?? { unit: '', direction: 'higher', label: name };
+  return ownValue(METRIC_CATALOG as Record<string, MetricInfo>, name) ?? { unit: '', direction: 'higher', label: name };
 }

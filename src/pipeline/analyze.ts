@@ -105,8 +105,17 @@ function pastBudget(seconds: number, reading: string | undefined, inputs: number
   return new UsageError(`${budget}; it was stopped after reading all ${inputs} input(s)`);
 }
 
-async function withTimeBudget<T>(timeoutMs: number, inputs: number, work: (signal: AbortSignal, reading: (path: string | undefined) => void) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` under the budget: the signal aborts when it is spent (checked where reading awaits),
+ * and `check` throws once it is spent, for synchronous work no timer can interrupt (user patterns).
+ */
+async function withTimeBudget<T>(
+  timeoutMs: number,
+  inputs: number,
+  work: (signal: AbortSignal, reading: (path: string | undefined) => void, check: () => void) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
+  const deadline = Date.now() + timeoutMs;
   let current: string | undefined;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -116,7 +125,13 @@ async function withTimeBudget<T>(timeoutMs: number, inputs: number, work: (signa
       reject(error);
     }, timeoutMs);
   });
-  const running = work(controller.signal, (path) => (current = path));
+  const check = (): void => {
+    if (Date.now() < deadline) return;
+    const error = pastBudget(Math.round(timeoutMs) / 1000, current, inputs);
+    controller.abort(error);
+    throw error;
+  };
+  const running = work(controller.signal, (path) => (current = path), check);
   running.catch(() => undefined);
   try {
     return await Promise.race([running, expired]);
@@ -184,8 +199,8 @@ function comparedSamples(comparison: NonNullable<Report['comparison']>, metrics:
 }
 
 export async function analyze(options: AnalyzeOptions): Promise<Report> {
-  const build = async (signal?: AbortSignal, reading?: (path: string | undefined) => void): Promise<Report> => {
-    const classify = createClassifier(options.families);
+  const build = async (signal?: AbortSignal, reading?: (path: string | undefined) => void, check?: () => void): Promise<Report> => {
+    const classify = createClassifier(options.families, check);
     const isCollective = (name: string) => classify({ name }) === 'collective';
     const ingest = { ...(options.ingest ?? {}), isCollective, ...(signal ? { signal } : {}) };
     const read = await ingestReadable(options.inputs, options.format, options.skippable, ingest, reading);

@@ -2,6 +2,7 @@
  * Small helpers shared by the importers of profiler text output (nsys, rocprof, MAX console):
  * line splitting, time units, numbers as tools print them, and CSV lines.
  */
+import { ownValue } from '../../model/own-key.js';
 
 export function splitLines(text: string): string[] {
   const lines = text.split(/\r?\n/);
@@ -23,7 +24,7 @@ const NS_PER_UNIT: Record<string, number> = {
 
 /** Nanoseconds in one `unit` (ns/us/ms/s and nsys's nsec/usec/msec/sec), or undefined. */
 export function nsPerUnit(unit: string): number | undefined {
-  return NS_PER_UNIT[unit.trim().toLowerCase()];
+  return ownValue(NS_PER_UNIT, unit.trim().toLowerCase());
 }
 
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;

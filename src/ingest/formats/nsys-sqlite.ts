@@ -5,14 +5,15 @@
  * `demangledName` (else `shortName`); `CUPTI_ACTIVITY_KIND_MEMCPY` / `_MEMSET` rows become memops;
  * `TARGET_INFO_GPU.name` names the GPU; `META_DATA_EXPORT` gives the nsys version.
  * An export with no CUDA kernel table (nsys creates tables lazily) is refused in one line.
- * Limits: the timeline's busy time is kernels only; NVTX ranges and API calls are not read.
+ * Limits: the timeline's busy time is kernels only; NVTX ranges and API calls are not read. Only
+ * real tables are read, in bounded chunks (see common/sqlite-db.ts): a view in their place is refused.
  */
 import type { Database } from 'sql.js';
 import { InputError } from '../../errors.js';
 import type { CaptureInput, MemopStat } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
 import { KernelTraceReader } from './rocprof/trace.js';
-import { columnNames, integerText, isSqliteHead, queryRows, withDatabase, schemaNames } from '../common/sqlite-db.js';
+import { byStart, columnNames, integerText, isSqliteHead, readTable, schemaNames, tableRows, withDatabase, type TableReadOptions } from '../common/sqlite-db.js';
 
 const EXPORT_HINT = 'or read its tables with: nsys stats --report cuda_gpu_kern_sum,cuda_gpu_trace --format csv --output PREFIX x.sqlite';
 
@@ -24,7 +25,7 @@ function copyKind(kind: unknown): string {
   return 'memcpy-other';
 }
 
-function memops(db: Database, tables: Set<string>): MemopStat[] {
+async function memops(db: Database, path: string, tables: Set<string>, bounds: TableReadOptions): Promise<MemopStat[]> {
   const byKind = new Map<string, MemopStat>();
   const add = (kind: string, name: string, ns: number, bytes: number) => {
     const stat = byKind.get(kind) ?? { kind, name, totalNs: 0, count: 0, bytes: 0 };
@@ -35,13 +36,13 @@ function memops(db: Database, tables: Set<string>): MemopStat[] {
   };
   const NAMES: Record<string, string> = { 'memcpy-htod': '[CUDA memcpy Host-to-Device]', 'memcpy-dtoh': '[CUDA memcpy Device-to-Host]', 'memcpy-dtod': '[CUDA memcpy Device-to-Device]', 'memcpy-other': '[CUDA memcpy other]', memset: '[CUDA memset]' };
   if (tables.has('CUPTI_ACTIVITY_KIND_MEMCPY')) {
-    for (const [kind, start, end, bytes] of queryRows(db, 'SELECT copyKind, start, "end", bytes FROM CUPTI_ACTIVITY_KIND_MEMCPY')) {
+    await readTable(db, path, 'CUPTI_ACTIVITY_KIND_MEMCPY', ['copyKind', 'start', '"end"', 'bytes'], ([kind, start, end, bytes]) => {
       const k = copyKind(kind);
       add(k, NAMES[k]!, Number(end) - Number(start), Number(bytes) || 0);
-    }
+    }, bounds);
   }
   if (tables.has('CUPTI_ACTIVITY_KIND_MEMSET')) {
-    for (const [start, end, bytes] of queryRows(db, 'SELECT start, "end", bytes FROM CUPTI_ACTIVITY_KIND_MEMSET')) add('memset', NAMES['memset']!, Number(end) - Number(start), Number(bytes) || 0);
+    await readTable(db, path, 'CUPTI_ACTIVITY_KIND_MEMSET', ['start', '"end"', 'bytes'], ([start, end, bytes]) => add('memset', NAMES['memset']!, Number(end) - Number(start), Number(bytes) || 0), bounds);
   }
   return [...byKind.values()];
 }
@@ -53,7 +54,8 @@ export default defineImporter({
     return isSqliteHead(head) && /CUPTI_ACTIVITY_KIND_|StringIds|META_DATA_EXPORT|TARGET_INFO_/.test(head);
   },
   async read(file, ctx): Promise<CaptureInput> {
-    return withDatabase(file, EXPORT_HINT, (db): CaptureInput => {
+    return withDatabase(file, EXPORT_HINT, async (db): Promise<CaptureInput> => {
+      const bounds: TableReadOptions = { signal: ctx.options.signal };
       const tables = new Set(schemaNames(db));
       if (!tables.has('StringIds') && !tables.has('META_DATA_EXPORT')) {
         throw new InputError(file.path, `expected an nsys SQLite export (StringIds and META_DATA_EXPORT tables), found none: ${EXPORT_HINT}`);
@@ -63,12 +65,18 @@ export default defineImporter({
       }
       const columns = new Set(columnNames(db, 'CUPTI_ACTIVITY_KIND_KERNEL'));
       const nameColumn = columns.has('demangledName') ? 'demangledName' : 'shortName';
-      const shape = ['gridX', 'gridY', 'gridZ', 'blockX', 'blockY', 'blockZ'].every((c) => columns.has(c)) ? ', k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ' : '';
+      const SHAPE = ['gridX', 'gridY', 'gridZ', 'blockX', 'blockY', 'blockZ'];
+      const shape = SHAPE.every((c) => columns.has(c)) ? SHAPE : [];
       const trace = new KernelTraceReader(file.path, 'Index,KernelName,gpu-id,BeginNs,EndNs', 1, false, ctx);
       trace.fieldWord = 'column';
-      const rows = queryRows(db, `SELECT coalesce(s.value, ''), k.deviceId, k.start, k."end"${shape} FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.${nameColumn} ORDER BY k.start`);
+      // Names by id read first: a join would let the file choose how much work each chunk is.
+      const strings = new Map<string, string>();
+      if (tables.has('StringIds')) await readTable(db, file.path, 'StringIds', ['id', 'value'], ([id, value]) => void strings.set(String(id), String(value ?? '')), bounds);
+      const rows = await tableRows(db, file.path, 'CUPTI_ACTIVITY_KIND_KERNEL', [nameColumn, 'deviceId', 'start', '"end"', ...shape], bounds);
+      rows.sort((a, b) => byStart(a[2], b[2]));
       rows.forEach((row, i) => {
-        const [name, device, start, end, ...dims] = row;
+        const [id, device, start, end, ...dims] = row;
+        const name = strings.get(String(id)) ?? '';
         if (!name) ctx.count('kernel-without-name', 'data-loss', `kernel rows whose ${nameColumn} is not in StringIds are named ""`);
         const sizes = dims.map(Number);
         trace.addDispatch(
@@ -83,12 +91,12 @@ export default defineImporter({
         );
       });
       const read = trace.finish();
-      const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set(queryRows(db, 'SELECT name FROM TARGET_INFO_GPU').map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
-      const version = tables.has('META_DATA_EXPORT') ? queryRows(db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_PRODUCT_VERSION'")[0]?.[0] : undefined;
+      const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set((await tableRows(db, file.path, 'TARGET_INFO_GPU', ['name'], bounds)).map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
+      const version = tables.has('META_DATA_EXPORT') ? (await tableRows(db, file.path, 'META_DATA_EXPORT', ['value'], { ...bounds, where: "name = 'EXPORT_PRODUCT_VERSION'" }))[0]?.[0] : undefined;
       return {
         source: { path: file.path, format: 'nsys-sqlite', tool: 'nsys', parts: ['CUPTI_ACTIVITY_KIND_KERNEL'], ...(version ? { toolVersion: String(version) } : {}) },
         kernels: read.kernels,
-        memops: memops(db, tables),
+        memops: await memops(db, file.path, tables, bounds),
         ...(read.timeline ? { timeline: read.timeline } : {}),
         environment: { vendor: 'nvidia', ...(gpuNames.length ? { gpuName: gpuNames.join(', '), gpuCount: gpuNames.length } : {}) },
       };

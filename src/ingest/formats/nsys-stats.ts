@@ -12,6 +12,7 @@
  * A file holding two tables of one kind holds two runs (outputs appended): it is refused at the
  * second table's header.
  */
+import { ownValue } from '../../model/own-key.js';
 import { InputError } from '../../errors.js';
 import type { CaptureInput, Notice } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
@@ -41,7 +42,8 @@ const CUDA_API = /^cu(da)?[A-Z]/;
  */
 function classify(table: NsysTableHead, columns: Columns): { kind?: Kind; part: string; byRows?: true } {
   const report = table.report;
-  if (report && REPORT_KINDS[report]) return { kind: REPORT_KINDS[report], part: report };
+  const kind = report ? ownValue(REPORT_KINDS, report) : undefined;
+  if (report && kind) return { kind, part: report };
   if (report) return { part: report };
   const { total, size, count, countLabel, name, nameLabel, category, style } = columns;
   if (style !== undefined || nameLabel === 'Range') return { part: 'nvtx_sum' };
@@ -134,7 +136,7 @@ export default defineImporter({
         ctx.count('report-skipped', 'info', `nsys skipped reports this importer does not read (first: ${skip.message})`);
         continue;
       }
-      const kernels = skip.report ? REPORT_KINDS[skip.report] === 'kernels' : /kernel/i.test(skip.message);
+      const kernels = skip.report ? ownValue(REPORT_KINDS, skip.report) === 'kernels' : /kernel/i.test(skip.message);
       notices.push({
         code: 'nsys-report-skipped',
         severity: kernels ? 'warning' : 'info',

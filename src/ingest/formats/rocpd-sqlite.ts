@@ -1,38 +1,43 @@
 /**
  * rocprofv3 rocpd database (`<name>_results.db`, the default output since ROCm 7.0), read directly.
  * Tables carry a per-session suffix (`rocpd_kernel_dispatch_<uuid>`) with plain-named views over
- * them; the view is used where present, else the single suffixed table. Kernel dispatches (integer ns
+ * them; the real table is read (a plain-named table, else the single suffixed one), never a view, in
+ * bounded chunks (see common/sqlite-db.ts). Kernel dispatches (integer ns
  * `start`/`end`, `agent_id`, grid in work-items and workgroup size) joined to
  * `rocpd_info_kernel_symbol` (`display_name`, else `kernel_name`) become per-kernel sums and a
  * timeline, as for `kernel_trace.csv`; `rocpd_info_agent` GPU rows name the GPU.
  * Limits: memory copies, HIP API and counter tables are not read; a database holding several
  * sessions (several suffixes, as `rocpd merge` writes) is refused rather than summed unseen.
  */
-import type { Database } from 'sql.js';
+import type { Database, SqlValue } from 'sql.js';
 import { InputError } from '../../errors.js';
 import type { CaptureInput } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
 import { KernelTraceReader } from './rocprof/trace.js';
-import { columnNames, integerText, isSqliteHead, queryRows, withDatabase, quoteName, schemaNames } from '../common/sqlite-db.js';
+import { byStart, columnNames, integerText, isSqliteHead, quoteName, readTable, schemaNames, tableNames, tableRows, withDatabase, type TableReadOptions } from '../common/sqlite-db.js';
 
 const EXPORT_HINT = 'or convert it with: rocpd convert -i NAME_results.db --output-format csv (then read NAME_kernel_trace.csv)';
 
-/** The view named `base`, else the one table `base_<suffix>`; undefined when absent. */
-function relation(path: string, names: readonly string[], base: string): string | undefined {
-  if (names.includes(base)) return base;
-  const suffixed = names.filter((name) => name.startsWith(`${base}_`) && /^[0-9a-f_]+$/i.test(name.slice(base.length + 1)));
+/**
+ * The table named `base`, else the one table `base_<suffix>`, else the view named `base` (which
+ * readTable refuses, naming it); undefined when absent.
+ */
+function relation(path: string, names: readonly string[], tables: readonly string[], base: string): string | undefined {
+  if (tables.includes(base)) return base;
+  const suffixed = tables.filter((name) => name.startsWith(`${base}_`) && /^[0-9a-f_]+$/i.test(name.slice(base.length + 1)));
   if (suffixed.length > 1) {
     throw new InputError(path, `the database holds ${suffixed.length} profiling sessions (${suffixed.slice(0, 2).join(', ')}…); expected one: convert each with rocpd convert and analyze them one at a time`);
   }
-  return suffixed[0];
+  return suffixed[0] ?? (names.includes(base) ? base : undefined);
 }
 
-function gpuName(db: Database, agents: string | undefined): string[] {
+async function gpuName(db: Database, path: string, agents: string | undefined, bounds: TableReadOptions): Promise<string[]> {
   if (!agents) return [];
   const columns = new Set(columnNames(db, agents));
   const pick = ['product_name', 'model_name', 'name'].filter((c) => columns.has(c)).map((c) => `nullif(${quoteName(c)}, '')`);
   if (pick.length === 0 || !columns.has('type')) return [];
-  return [...new Set(queryRows(db, `SELECT coalesce(${pick.join(', ')}) FROM ${quoteName(agents)} WHERE type = 'GPU'`).map((r) => String(r[0] ?? '')).filter(Boolean))];
+  const rows = await tableRows(db, path, agents, [`coalesce(${pick.join(', ')}, NULL)`], { ...bounds, where: "type = 'GPU'" });
+  return [...new Set(rows.map((r) => String(r[0] ?? '')).filter(Boolean))];
 }
 
 export default defineImporter({
@@ -42,23 +47,26 @@ export default defineImporter({
     return isSqliteHead(head) && /rocpd_/.test(head);
   },
   async read(file, ctx): Promise<CaptureInput> {
-    return withDatabase(file, EXPORT_HINT, (db): CaptureInput => {
+    return withDatabase(file, EXPORT_HINT, async (db): Promise<CaptureInput> => {
+      const bounds: TableReadOptions = { signal: ctx.options.signal };
       const names = schemaNames(db);
-      const dispatches = relation(file.path, names, 'rocpd_kernel_dispatch');
-      const symbols = relation(file.path, names, 'rocpd_info_kernel_symbol');
+      const tables = tableNames(db);
+      const dispatches = relation(file.path, names, tables, 'rocpd_kernel_dispatch');
+      const symbols = relation(file.path, names, tables, 'rocpd_info_kernel_symbol');
       if (!dispatches || !symbols) {
         throw new InputError(file.path, `expected rocpd kernel tables (rocpd_kernel_dispatch, rocpd_info_kernel_symbol), found none: was rocprofv3 run with --kernel-trace? ${EXPORT_HINT}`);
       }
       const symbolColumns = new Set(columnNames(db, symbols));
-      const name = symbolColumns.has('display_name') ? "coalesce(nullif(s.display_name, ''), s.kernel_name)" : 's.kernel_name';
+      const name = symbolColumns.has('display_name') ? "coalesce(nullif(display_name, ''), kernel_name)" : 'kernel_name';
       const trace = new KernelTraceReader(file.path, 'Kind,Agent_Id,Kernel_Name,Start_Timestamp,End_Timestamp', 1, true, ctx);
-      const rows = queryRows(
-        db,
-        `SELECT ${name}, d.agent_id, d.start, d."end", d.grid_size_x, d.grid_size_y, d.grid_size_z, d.workgroup_size_x, d.workgroup_size_y, d.workgroup_size_z
-         FROM ${quoteName(dispatches)} d LEFT JOIN ${quoteName(symbols)} s ON s.id = d.kernel_id ORDER BY d.start`,
-      );
+      // Symbols by id read first: a join would let the file choose how much work each chunk is.
+      const kernelNames = new Map<string, SqlValue>();
+      await readTable(db, file.path, symbols, ['id', name], ([id, kernel]) => void kernelNames.set(String(id), kernel ?? null), bounds);
+      const rows = await tableRows(db, file.path, dispatches, ['kernel_id', 'agent_id', 'start', '"end"', 'grid_size_x', 'grid_size_y', 'grid_size_z', 'workgroup_size_x', 'workgroup_size_y', 'workgroup_size_z'], bounds);
+      rows.sort((a, b) => byStart(a[2], b[2]));
       rows.forEach((row, i) => {
-        const [kernel, agent, start, end, ...dims] = row;
+        const [kernelId, agent, start, end, ...dims] = row;
+        const kernel = kernelNames.get(String(kernelId));
         if (kernel === null || kernel === undefined) ctx.count('kernel-without-symbol', 'data-loss', 'dispatches whose kernel_id has no kernel symbol are named ""');
         trace.addDispatch(
           {
@@ -74,7 +82,7 @@ export default defineImporter({
       });
       const read = trace.finish();
       if (read.kernels.length === 0) throw new InputError(file.path, `the rocpd database holds no kernel dispatches (${dispatches} is empty)`);
-      const gpus = gpuName(db, relation(file.path, names, 'rocpd_info_agent'));
+      const gpus = await gpuName(db, file.path, relation(file.path, names, tables, 'rocpd_info_agent'), bounds);
       return {
         source: { path: file.path, format: 'rocpd-sqlite', tool: 'rocprofv3', parts: ['rocpd_kernel_dispatch'] },
         kernels: read.kernels,

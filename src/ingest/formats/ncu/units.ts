@@ -4,6 +4,7 @@
  * ns, byte, byte/s, hz, %. Other units (cycle, warp, block, register/thread, …) are kept as printed.
  * ncu byte prefixes are decimal (65.54 Kbyte = 65,536 bytes).
  */
+import { ownValue } from '../../../model/own-key.js';
 
 const BASE: Record<string, readonly [string, number]> = {};
 function add(unit: string, names: string[], scale: number): void {
@@ -51,7 +52,7 @@ export function ncuNumber(text: string): number | undefined {
 export function normalizeNcuValue(unit: string, text: string): { unit: string; value: number | string } {
   const number = ncuNumber(text);
   if (number === undefined) return { unit, value: text.trim() };
-  const base = BASE[unit.trim().toLowerCase()];
+  const base = ownValue(BASE, unit.trim().toLowerCase());
   if (!base) return { unit, value: number };
   const [baseUnit, scale] = base;
   // Round away the float noise of the scaling (4.96 us → 4960 ns, not 4959.999…).

@@ -1,4 +1,5 @@
 /** Where the fields an nsys table needs sit, found by their labels, with the unit each is printed in. */
+import { ownValue } from '../../../model/own-key.js';
 import { nsPerUnit } from '../../common/text-tables.js';
 
 /** `Total Time (ns)` → { base: 'Total Time', unit: 'ns' }; `Instances` → { base: 'Instances' }. */
@@ -39,8 +40,8 @@ export function findColumns(header: readonly string[]): Columns {
     if ((base === 'Total Time' || base === 'Sum') && (unit === undefined || timeScale !== undefined)) {
       totalUnit = timeScale ?? 1;
       columns.total = { index, scale: totalUnit };
-    } else if (base === 'Total' && unit !== undefined && BYTES_PER_UNIT[unit] !== undefined) {
-      columns.size = { index, scale: BYTES_PER_UNIT[unit]! };
+    } else if (base === 'Total' && unit !== undefined && ownValue(BYTES_PER_UNIT, unit) !== undefined) {
+      columns.size = { index, scale: ownValue(BYTES_PER_UNIT, unit)! };
     } else if (['Instances', 'Num Calls', 'Calls', 'Count', 'Operations'].includes(base) && unit === undefined) {
       columns.count = index;
       columns.countLabel = base;
