@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kernelDisplayName, kernelDisplayNames } from '../../src/report/kernel-display-name.js';
+import { kernelFixtureFiles, loadKernelRows } from '../helpers/kernel-fixtures.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'kernel-names');
 const realNames = readdirSync(FIXTURES)
@@ -36,6 +37,33 @@ describe('kernelDisplayName', () => {
     [named('elementwise_kernel_with_index<int, at::native::arange_cuda_out'), 'elementwise_kernel_with_index<arange_cuda_out>'],
   ])('%s → %s', (name, expected) => {
     expect(kernelDisplayName(name)).toBe(expected);
+  });
+
+  const allNames = kernelFixtureFiles().flatMap((f) => loadKernelRows(f).map((row) => row.name));
+  const withReturnType = (fragment: string): string => {
+    const found = allNames.find((n) => n.includes(fragment));
+    if (!found) throw new Error(`no fixture kernel name contains ${fragment}`);
+    return found;
+  };
+  // The short name names the function, never the return type (DeepSeek-OCR decode on an RTX 5090,
+  // vLLM Qwen2.5-7B: the cuBLAS gemv was 34 % of the decode and printed as `enable_if<!T7, void> #1`).
+  it.each([
+    ['std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, (bool)0, (bool)1, (bool)1, (bool)0, (int)7', 'gemvx::kernel'],
+    ['std::enable_if<!(false), void>::type internal::gemvx::kernel<', 'gemvx::kernel'],
+    ['vllm::fused_add_rms_norm_kernel<c10::BFloat16, (int)8>', 'fused_add_rms_norm_kernel'],
+  ])('names the function after an enable_if return type: %s → %s', (fragment, expected) => {
+    const name = withReturnType(fragment);
+    expect(name).toMatch(/enable_if/);
+    expect(kernelDisplayName(name)).toBe(expected);
+    expect(kernelDisplayNames([name]).get(name)).toBe(expected);
+  });
+
+  it('tells the cuBLAS gemv instantiations apart without falling back to the return type', () => {
+    const gemvs = allNames.filter((n) => /enable_if<!T7, void>::type internal::gemvx::kernel</.test(n));
+    expect(gemvs.length).toBeGreaterThan(1);
+    const shown = kernelDisplayNames(gemvs);
+    for (const name of gemvs) expect(shown.get(name)).toMatch(/^gemvx::kernel/);
+    expect(new Set(shown.values()).size).toBe(new Set(gemvs).size);
   });
 
   it('leaves names without structure alone: cuBLAS nvjet, Triton, mangled CUTLASS', () => {
