@@ -1,4 +1,5 @@
 /** Hardware clock-event reasons were active: the numbers describe a slowed GPU, not the code. */
+import { ROCM_SMI_CLOCKS_COMMAND, toolVendor } from '../vendor-tools.js';
 import { defineRule } from '../rule.js';
 import { percent, round } from '../profile-measures.js';
 
@@ -33,7 +34,9 @@ export default defineRule({
         advice:
           'Do not gate on these numbers. sw_power_cap means the board hit its power limit (heavy sustained load or a lowered limit); thermal reasons mean cooling; hw_slowdown and power brake are hardware protection. Re-run on an idle, cool GPU, and watch the reasons live:',
         command:
-          'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
+          toolVendor(profile) === 'amd'
+            ? ROCM_SMI_CLOCKS_COMMAND
+            : 'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
       },
     ];
   },
