@@ -382,7 +382,7 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
     // (grouped) matmul; vLLM's ROCm wvSplitKQ is the FP8 skinny GEMM.
     // CUTLASS names integer tensor-op GEMMs by their MMA shape (`i16832gemm_s8`: int8, torch._int_mm);
     // hipBLASLt puts the operand types after the layouts (`Cijk_Alik_Bljk_F8B8BS_…`: fp8 × bf8).
-    pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16|_i\d{4,5}gemm_[su][48]|^Cijk_A[a-z]+_B[a-z]+_(?:F8|B8|I8)/i,
+    pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16|_i\d{4,5}gemm_[su][48]|^Cijk_A[a-z]+_B[a-z]+_(?:F8|B8|I8)|(?:^|_)(?:Mx)?E2m1/i,
     examples: [
       'nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT',
       'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
@@ -404,6 +404,8 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       // hipBLASLt FP8 kernels (names from hipBLASLt's own logic files).
       'Cijk_Alik_Bljk_F8B8BS_BH_BiasSB_HAS_SAB_SAV_UserArgs_MT128x128x128_MI16x16x1_SN_ISA942',
       'Cijk_Alik_Bljk_F8BS_BH_BiasSB_HAS_SAB_SAV_UserArgs_MT64x16x128_MI16x16x1_SN_ISA942',
+      // TensorRT-LLM's dense trtllm-gen GEMM with MXFP4 weights (its bmm_ naming, as a gemm_).
+      'gemm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_sm100a',
     ],
     counterExamples: [
       'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
@@ -423,7 +425,8 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
   {
     family: 'attention-fused',
     // `_fwd_kernel` is the Triton prefix-prefill attention of vLLM (anchored: other Triton kernels end in _fwd_kernel too).
-    pattern: /flash|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn|^reduce_segments$/i,
+    // FlashInfer's sampling and activation kernels live under `flashinfer::` too and are not attention.
+    pattern: /flash(?!infer::(?:sampling|activation)::)|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn|^reduce_segments$/i,
     examples: [
       // FA3 as vLLM runs it (real name, cut after its first template arguments).
       'void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::CollectiveMainloopFwdSm90<2, cute::tuple<cute::C<1>, cute::C<1>, cute::C<1> >, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> >, 128, cutlass::bfloat16_t, float, cutlass::arch::Sm90',
@@ -460,6 +463,8 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       '_layer_norm_fwd_1pass_kernel',
       'create_flashinfer_kv_indices_triton',
       'reduce_segments_bf16',
+      'void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)0, 4u, true, float, int>(float*, int*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)',
+      'void flashinfer::activation::act_and_mul_kernel<__nv_bfloat16, &silu<float>>(__nv_bfloat16*, __nv_bfloat16 const*, int)',
       'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
     ],
   },
@@ -507,7 +512,7 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
   // Before softmax (`topk_softmax_sample`) and reduce (ArgMaxOps is greedy sampling).
   {
     family: 'sampling',
-    pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
+    pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|SamplingFrom(?:Prob|Logits)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
     examples: [
       'topk_softmax_sample_bfloat16_0d1e2f3a',
       'topk_sampling_from_prob_bfloat16_1e2f3a4b',
@@ -515,6 +520,8 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       'apply_gumbel_noise_bfloat16_3a4b5c6d',
       'topk_stage1_bfloat16_int64_True_4b5c6d7e',
       'radix_sort_pairs_bfloat16_5c6d7e8f',
+      // FlashInfer's fused top-k/top-p sampling (name from its sources).
+      'void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)0, 4u, true, float, int>(float*, int*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)',
       'void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, (int)4, (int)4>>(T3)',
       'void at_cuda_detail::cub::DeviceSegmentedRadixSortKernel<at_cuda_detail::cub::DeviceRadixSortPolicy<float, long, int>::Policy900, (bool)1, (bool)0, float, long, at::native::<unnamed>::offset_t, at::native::<unnamed>::offset_t, int>(const T4 *, T4 *, const T5 *, T5 *, T6, T7, int, int, int)',
     ],
