@@ -66,11 +66,23 @@ describe('kernelDisplayName', () => {
     expect(new Set(shown.values()).size).toBe(new Set(gemvs).size);
   });
 
-  it('leaves names without structure alone: cuBLAS nvjet, Triton, mangled CUTLASS', () => {
+  it('leaves names without structure alone: cuBLAS nvjet, Triton', () => {
     expect(kernelDisplayName('nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT')).toBe('nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT');
     expect(kernelDisplayName('triton_poi_fused_add_mul_0')).toBe('triton_poi_fused_add_mul_0');
-    const mangled = named('_ZN7cutlass13device_kernel');
-    expect(kernelDisplayName(mangled)).toBe(mangled);
+  });
+
+  // ROCm traces print mangled names (fixtures/external-3: the SGLang extend and aiter's MoE test on MI300).
+  it.each([
+    ['_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib', 'add_rmsnorm_quant_kernel'],
+    ['_ZN5aiter19topksoftmax_4x256x8E.kd', 'topksoftmax_4x256x8'],
+    [named('_ZN7cutlass13device_kernel'), 'device_kernel<CollectiveEpilogue>'],
+  ])('reads a mangled name demangled and names its function: %s → %s', (mangled, expected) => {
+    expect(kernelDisplayName(mangled)).toBe(expected);
+  });
+
+  it('leaves a mangled name the demangler cannot read as it is', () => {
+    const unread = '_ZN7sgl_hip10activation18act_and_mul_kernelI14__hip_bfloat16TnPFT_RKS3_EXadL_Z4siluIS2_ES3_S5_EEEEvPS3_PS4_i';
+    expect(kernelDisplayName(unread)).toBe(unread);
   });
 
   it('gives two kernels that share their first 60 characters two different names', () => {

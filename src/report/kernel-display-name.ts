@@ -9,6 +9,7 @@
  */
 
 import type { Report } from '../model/report.js';
+import { demangle } from '../classify/demangle.js';
 
 const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
 
@@ -136,8 +137,14 @@ const clip = (text: string, max: number): string => (text.length <= max ? text :
 const stripNamespaces = (text: string): string => text.replace(/\b[A-Za-z_]\w*::/g, '').replace(/\s+/g, ' ').trim();
 
 function parts(name: string): NameParts | undefined {
-  const oneLine = name.replace(/\s+/g, ' ').trim();
-  // Mangled names (`_ZN7cutlass…`) and plain C names have no structure to shorten.
+  let oneLine = name.replace(/\s+/g, ' ').trim();
+  // Mangled names (ROCm traces print `_ZN5aiter24add_rmsnorm_quant_kernel…`) are read demangled;
+  // one the demangler cannot read, and plain C names, have no structure to shorten.
+  if (/^_Z/.test(oneLine)) {
+    const readable = demangle(oneLine.replace(/(?:\s*\[clone \.kd\]|\.kd)$/, ''));
+    if (readable && /^[A-Za-z_][\w:]*$/.test(readable)) return { base: readable.split('::').pop()! };
+    oneLine = readable ?? oneLine;
+  }
   if (/^_Z/.test(oneLine) || !/[<(]/.test(oneLine)) return undefined;
   const text = oneLine.replace(ANONYMOUS_NAMESPACE, '').replace(/\s*\[clone \.kd\]$/, '').replace(/^(?:void|__global__ void)\s+/, '');
   const declared = declaredFunction(text);
