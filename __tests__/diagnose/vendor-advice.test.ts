@@ -23,7 +23,7 @@ describe('toolVendor', () => {
     ['nsys-stats', {}, 'nvidia'],
     ['max-generate', {}, 'nvidia'],
   ] as const)('%s %j → %s', (format, environment, vendor) => {
-    expect(toolVendor({ sources: [{ path: 'x', format }], environment })).toBe(vendor);
+    expect(toolVendor({ sources: [{ path: 'x', format, parts: [], stats: [] }], environment })).toBe(vendor);
   });
 });
 
