@@ -7,6 +7,8 @@
 import { join } from 'node:path';
 import { analyze } from '../../src/pipeline/analyze.js';
 import type { Finding, Report } from '../../src/model/report.js';
+import { runRules } from '../../src/diagnose/run-rules.js';
+import { K, profileOf } from '../helpers/profile-builder.js';
 
 const external3 = (dir: string, name: string) => join(import.meta.dirname, '..', 'fixtures', 'external-3', dir, name);
 const ids = (report: Report, severities: Finding['severity'][] = ['error', 'warning', 'info']) =>
@@ -102,5 +104,29 @@ describe('SGLang Qwen3-8B extend on MI300X (hipBLASLt GEMMs, ck_tile fused atten
 
   it('raises no problem on a compute-bound, well-fused prefill step', () => {
     expect(ids(report, ['error', 'warning'])).toEqual([]);
+  });
+});
+
+describe('TensorRT-LLM MXFP4 MoE decode (names as TensorRT-LLM prints them, times made up)', () => {
+  // Alone, a trtllm-gen batched GEMM is a low-bit GEMM; beside TensorRT-LLM's MoE routing the
+  // same capture shows it is the experts, and the MoE rules can read the mix.
+  const bmm = 'bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x32_cga1x1x1_16dp256b_TN_transOut_schedS_bN_swiGlu_dynBatch_sm100a';
+  const bmm2 = 'bmm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a';
+  const routing = 'void moe::dev::routing::routingRenormalize::routingIndicesClusterKernel<moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false> >(moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false>)';
+  const finalize = 'void moe::dev::finalize::finalizeKernel<moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16> >(moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16>)';
+
+  it('reads the batched GEMMs as MoE experts beside the routing, and the mix as a healthy MoE decode', () => {
+    const profile = profileOf({ kernels: [[bmm, 40, 2400], [bmm2, 30, 2400], [routing, 3, 2400], [finalize, 2, 2400], [K.decodeGemm, 20, 4800]] });
+    expect(profile.kernels.filter((k) => k.name.startsWith('bmm_')).map((k) => k.family)).toEqual(['moe-gemm', 'moe-gemm']);
+    expect(profile.kernels.filter((k) => k.name.includes('moe::dev::')).map((k) => k.family)).toEqual(['moe-routing', 'moe-routing']);
+    const findings = runRules(profile).map((f) => f.id);
+    expect(findings).toContain('healthy-moe-decode');
+    expect(findings).not.toContain('moe-routing-heavy');
+  });
+
+  it('leaves them low-bit GEMMs without the routing', () => {
+    const profile = profileOf({ kernels: [[bmm, 40, 2400], [K.decodeGemm, 20, 4800]] });
+    expect(profile.kernels.find((k) => k.name === bmm)!.family).toBe('lowbit-gemm');
+    expect(runRules(profile).map((f) => f.id)).not.toContain('healthy-moe-decode');
   });
 });

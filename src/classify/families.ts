@@ -352,6 +352,8 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       // vLLM gpt-oss-20b decode on MI300X and aiter's FP8 MoE test (fixtures/external-3).
       '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
       '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu',
+      // The form of aiter's assembly MoE kernels (`aiter::fmoe_…`), as a ROCm trace prints them.
+      'aiter::fmoe_bf16_blockscaleFp8_g1u1_vs_silu_1tg_32x256',
       'hk_moe_stage2_fp8_kernel_mma(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, float*, int const*, int const*, int const*, float const*, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
       'hk_moe_stage1_fp8_fused_act_kernel(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, __hip_bfloat16*, int const*, int const*, int const*, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
     ],
