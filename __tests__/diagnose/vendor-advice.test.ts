@@ -74,12 +74,17 @@ describe('the same finding, by vendor', () => {
   const routingHeavy: ProfileSpec = { kernels: [[K.maxGroupedMatmul, 20, 100], [K.gather, 30, 2000], [K.gatherTopK, 10, 2000]] };
   const throttled: ProfileSpec = { kernels: [[K.decodeGemm, 50, 1000]], util: Array.from({ length: 10 }, (_, i) => ({ gpuPercent: 95, reasons: i < 4 ? ['sw_power_cap'] : [], smClockMhz: 1800, powerW: 700 })) };
   const findings = (spec: ProfileSpec, id: string) => runRules(profileOf(spec)).filter((f) => f.id === id);
+  const firstStepSlow: ProfileSpec = {
+    kernels: [[K.decodeGemm, 50, 1000]],
+    timeline: { spanNs: 1e9, busyNs: 5e8, kernelLaunches: 3500, steps: [50, 10, 10, 10, 10].map((ms, i) => ({ name: `ProfilerStep#${i}`, startNs: i * 1e8, durNs: ms * 1e6, gpuBusyNs: ms * 0.9e6, kernels: 700 })) },
+  };
 
   it.each([
     ['host-bound', hostBound, /^rocprofv3 --runtime-trace/, /^nsys profile/],
     ['empty-capture', tiny, /^rocprofv3 --kernel-trace/, /^nsys profile/],
     ['moe-routing-heavy', routingHeavy, /^rocprof-compute profile/, /^ncu /],
     ['gpu-throttled', throttled, /rocm-smi/, /^nvidia-smi/],
+    ['capture-includes-warmup', firstStepSlow, /^rocprofv3 --kernel-trace/, /^nsys profile --capture-range/],
   ] as const)('%s: ROCm tools on AMD, Nsight on NVIDIA', (id, spec, onAmd, onNvidia) => {
     const forAmd = findings({ ...spec, ...amd }, id);
     const forNvidia = findings({ ...spec, ...nvidia }, id);

@@ -60,7 +60,7 @@ export default defineRule({
         ...(toolVendor(profile) === 'amd'
           ? {
               advice:
-                'Warm up before the capture window and profile only steady-state steps: torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch, or run the warm-up before the profiled steps and read only those from the rocprofv3 kernel trace:',
+                `Warm up before the capture window and profile only steady-state steps: ${profile.sources.some((s) => s.format.startsWith('max-')) ? '`max generate --num-warmups N` (one warm-up generation of N tokens), ' : ''}torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch, or run the warm-up before the profiled steps and read only those from the rocprofv3 kernel trace:`,
               command: ROCPROF_KERNEL_COMMAND,
             }
           : {
