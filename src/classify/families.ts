@@ -163,21 +163,27 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
   // names nothing and stays other.
   {
     family: 'copy',
-    pattern: /^loop_(?:transpose|copy|concatenate)_fusion(?:_\d+)?$/,
-    examples: ['loop_transpose_fusion', 'loop_concatenate_fusion_2'],
+    pattern: /^(?:loop|input)_(?:transpose|copy|concatenate)_fusion(?:_\d+)?$/,
+    examples: ['loop_transpose_fusion', 'loop_concatenate_fusion_2', 'input_concatenate_fusion', 'input_transpose_fusion_1'],
     counterExamples: ['loop_add_fusion_1', 'fusion_330'],
   },
   {
     family: 'elementwise',
-    pattern: /^loop_\w+_fusion(?:_\d+)?$/,
+    pattern: /^loop_(?!(?:scatter|gather|dynamic_update_slice)_fusion)\w+_fusion(?:_\d+)?$/,
     examples: ['loop_add_fusion_1', 'loop_multiply_fusion', 'loop_convert_fusion_3'],
     counterExamples: ['input_reduce_fusion', 'fusion_330', 'gemm_fusion_dot_18'],
   },
   {
+    family: 'gather-scatter',
+    pattern: /^(?:loop|input)_(?:scatter|gather|dynamic_update_slice)_fusion(?:_\d+)?$/,
+    examples: ['input_scatter_fusion', 'loop_gather_fusion_3', 'loop_dynamic_update_slice_fusion'],
+    counterExamples: ['input_reduce_fusion'],
+  },
+  {
     family: 'reduce',
     pattern: /^input_\w+_fusion(?:_\d+)?$/,
-    examples: ['input_reduce_fusion', 'input_reduce_fusion_2'],
-    counterExamples: ['loop_add_fusion_1', 'fusion_330'],
+    examples: ['input_reduce_fusion', 'input_reduce_fusion_2', 'input_multiply_reduce_fusion'],
+    counterExamples: ['loop_add_fusion_1', 'fusion_330', 'input_concatenate_fusion', 'input_scatter_fusion'],
   },
   // Before norm (allreduce_rmsnorm) and gather (allgather). No Triton kernel is a collective. The
   // MSCCL++, NVSHMEM and DeepEP names are written from those libraries' sources (namespace::kernel).
