@@ -1,5 +1,5 @@
-import { classifyName, createClassifier } from '../../src/classify/classify.js';
-import { FAMILY_TABLE, gemmShapeFromTile } from '../../src/classify/families.js';
+import { classifyName, createClassifier, familiesInContext } from '../../src/classify/classify.js';
+import { CONTEXT_RULES, FAMILY_TABLE, MOE_WHEN_ROUTED, gemmShapeFromTile } from '../../src/classify/families.js';
 import { FAMILY_IDS, userFamilyId } from '../../src/model/family-ids.js';
 import { kernelStem, normalizeKernelName } from '../../src/classify/kernel-name.js';
 
@@ -81,6 +81,21 @@ describe('precedence between families', () => {
     ['ncclDevKernel_AllGather_RING_LL', 'collective'], // not gather-scatter
     ['void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel<float, 4, at::native::templates::cuda::normal_and_transform<float, float>(at::TensorIteratorBase&)>(int)', 'elementwise'], // `normal` is not a norm
     ['upsample_bilinear2d_out_frame', 'other'], // `upsample` is not sampling
+    // Stacks beyond PyTorch's and vLLM-CUDA's names (issue 26).
+    ['_ZN7ck_tile6kentryILi2ENS_38FmhaBatchPrefillWithPagedKVCacheKernelINS_40BlockFmhaBatchPrefillPipelineQRKSVSAsyncINS_36BlockFmhaBatchPrefillPipelineProblemIDF16bDF16bDF16bffDF16bhfDF16bfDF16bNS_13TileFmhaShapeINS_8sequenceIJLi128ELi128ELi32ELi128ELi32ELi128EEEENS5_IJLi4ELi1ELi1EEEENS5_IJLi32ELi32ELi16EEEES7_S8_Lb1EEELb1ENS_17ComposedAttentionILj0ELb1EEENS_30SimplifiedGenericAttentionMaskILb1EEELb0ELi1ENS_26TileFmhaBatchPrefillTraitsILb1ELb1ELb1ELb1ELb0ELNS_22BlockAttentionBiasEnumE0ELb0ELb0ELb0ELNS_28BlockAttentionQuantScaleEnumE0ELin1ELb0ELb0ELi1ELNS_37BlockAttentionKVCacheMemoryLayoutEnumE1ELNS_36BlockAttentionKVCacheLookupTableEnumE1ELNS_33BlockAttentionKVCacheLoadModeEnumE0EEEEENS_53BlockFmhaBatchPrefillPipelineQRKSVSAsyncDefaultPolicyEEENS_17Default2DEpilogueINS_24Default2DEpilogueProblemIfDF16bLb1ELb1ELb1EEEvEEEEJNSS_21FmhaFwdGroupModeKargsEEEEvDpT1_', 'attention-fused'], // its QuantScale template argument is not a quantize kernel
+    ['_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib', 'norm'], // a fused add+RMSNorm that emits a quantized output
+    ['_ZN5aiter19topksoftmax_4x256x8E.kd', 'moe-routing'], // not the softmax of unfused attention
+    ['_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1', 'moe-gemm'], // MoE before low-bit (mxfp4) and GEMM
+    ['hk_moe_stage2_fp8_kernel_mma(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, float*, int const*, int const*, int const*, float const*, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]', 'moe-gemm'], // MoE before low-bit (e4m3)
+    ['_finalize_matmul_scatter_bf16', 'moe-routing'], // routing before gather-scatter and GEMM (`matmul`)
+    ['void at::native::vectorized_elementwise_kernel<4, at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#3}, std::array<char*, 2ul> >(int, at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#3}, std::array<char*, 2ul>) [clone .kd]', 'quantize'], // a cast into fp8, before copy
+    ['void cutlass::Kernel2<cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16>(cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16::Params)', 'lowbit-gemm'], // int8 before plain GEMM
+    ['bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x32_cga1x1x1_16dp256b_TN_transOut_schedS_bN_swiGlu_dynBatch_sm100a', 'lowbit-gemm'], // alone: not attention-bmm, not yet MoE
+    ['gemm_fusion_dot_18', 'gemm'],
+    ['loop_add_fusion_1', 'elementwise'],
+    ['input_reduce_fusion', 'reduce'],
+    ['fusion_330', 'other'], // a bare XLA fusion names nothing
+    ['reduce_segments', 'attention-fused'],
   ])('%s → %s', (name, family) => {
     expect(classifyName(name)).toBe(family);
   });
@@ -149,5 +164,30 @@ describe('kernelStem', () => {
     ],
   ])('%s', (name, regex, demangled) => {
     expect(kernelStem(name)).toEqual({ regex, demangled });
+  });
+});
+
+describe('families read in context', () => {
+  const routing = 'void moe::dev::routing::routingRenormalize::routingIndicesClusterKernel<moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false> >(moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false>)';
+  const dense = 'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT';
+  const read = (names: string[]) => familiesInContext(names, names.map((name) => classifyName(name)));
+
+  it.each(MOE_WHEN_ROUTED.examples)('TensorRT-LLM batched GEMM %s is a MoE expert GEMM beside its routing', (bmm) => {
+    expect(read([bmm, routing, dense])).toEqual(['moe-gemm', 'moe-routing', 'gemm-decode']);
+  });
+
+  it.each(MOE_WHEN_ROUTED.examples)('and stays a GEMM without routing: %s', (bmm) => {
+    const alone = classifyName(bmm);
+    expect(alone).not.toBe('moe-gemm');
+    expect(read([bmm, dense])).toEqual([alone, 'gemm-decode']);
+  });
+
+  it('never re-reads a user family', () => {
+    const bmm = MOE_WHEN_ROUTED.examples[0]!;
+    expect(familiesInContext([bmm, routing], [userFamilyId('my-bmm'), 'moe-routing'])).toEqual(['my-bmm', 'moe-routing']);
+  });
+
+  it('has rules whose source families are where the table puts their names', () => {
+    for (const rule of CONTEXT_RULES) for (const name of rule.examples) expect(rule.from).toContain(classifyName(name));
   });
 });

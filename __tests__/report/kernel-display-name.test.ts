@@ -6,6 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kernelDisplayName, kernelDisplayNames } from '../../src/report/kernel-display-name.js';
+import { kernelFixtureFiles, loadKernelRows } from '../helpers/kernel-fixtures.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'kernel-names');
 const realNames = readdirSync(FIXTURES)
@@ -38,11 +39,50 @@ describe('kernelDisplayName', () => {
     expect(kernelDisplayName(name)).toBe(expected);
   });
 
-  it('leaves names without structure alone: cuBLAS nvjet, Triton, mangled CUTLASS', () => {
+  const allNames = kernelFixtureFiles().flatMap((f) => loadKernelRows(f).map((row) => row.name));
+  const withReturnType = (fragment: string): string => {
+    const found = allNames.find((n) => n.includes(fragment));
+    if (!found) throw new Error(`no fixture kernel name contains ${fragment}`);
+    return found;
+  };
+  // The short name names the function, never the return type (DeepSeek-OCR decode on an RTX 5090,
+  // vLLM Qwen2.5-7B: the cuBLAS gemv was 34 % of the decode and printed as `enable_if<!T7, void> #1`).
+  it.each([
+    ['std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, (bool)0, (bool)1, (bool)1, (bool)0, (int)7', 'gemvx::kernel'],
+    ['std::enable_if<!(false), void>::type internal::gemvx::kernel<', 'gemvx::kernel'],
+    ['vllm::fused_add_rms_norm_kernel<c10::BFloat16, (int)8>', 'fused_add_rms_norm_kernel'],
+  ])('names the function after an enable_if return type: %s → %s', (fragment, expected) => {
+    const name = withReturnType(fragment);
+    expect(name).toMatch(/enable_if/);
+    expect(kernelDisplayName(name)).toBe(expected);
+    expect(kernelDisplayNames([name]).get(name)).toBe(expected);
+  });
+
+  it('tells the cuBLAS gemv instantiations apart without falling back to the return type', () => {
+    const gemvs = allNames.filter((n) => /enable_if<!T7, void>::type internal::gemvx::kernel</.test(n));
+    expect(gemvs.length).toBeGreaterThan(1);
+    const shown = kernelDisplayNames(gemvs);
+    for (const name of gemvs) expect(shown.get(name)).toMatch(/^gemvx::kernel/);
+    expect(new Set(shown.values()).size).toBe(new Set(gemvs).size);
+  });
+
+  it('leaves names without structure alone: cuBLAS nvjet, Triton', () => {
     expect(kernelDisplayName('nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT')).toBe('nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT');
     expect(kernelDisplayName('triton_poi_fused_add_mul_0')).toBe('triton_poi_fused_add_mul_0');
-    const mangled = named('_ZN7cutlass13device_kernel');
-    expect(kernelDisplayName(mangled)).toBe(mangled);
+  });
+
+  // ROCm traces print mangled names (fixtures/external-3: the SGLang extend and aiter's MoE test on MI300).
+  it.each([
+    ['_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib', 'add_rmsnorm_quant_kernel'],
+    ['_ZN5aiter19topksoftmax_4x256x8E.kd', 'topksoftmax_4x256x8'],
+    [named('_ZN7cutlass13device_kernel'), 'device_kernel<CollectiveEpilogue>'],
+  ])('reads a mangled name demangled and names its function: %s → %s', (mangled, expected) => {
+    expect(kernelDisplayName(mangled)).toBe(expected);
+  });
+
+  it('leaves a mangled name the demangler cannot read as it is', () => {
+    const unread = '_ZN7sgl_hip10activation18act_and_mul_kernelI14__hip_bfloat16TnPFT_RKS3_EXadL_Z4siluIS2_ES3_S5_EEEEvPS3_PS4_i';
+    expect(kernelDisplayName(unread)).toBe(unread);
   });
 
   it('gives two kernels that share their first 60 characters two different names', () => {

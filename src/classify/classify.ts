@@ -7,7 +7,7 @@
  * in the name is a (one-sided) hint. The launch grid is not used: it depends on N and split-K too.
  */
 import type { KernelStat } from '../model/capture.js';
-import { FAMILY_TABLE, USER_PATTERN_NAME_CHARS, type FamilyRule, type UserFamilyRule } from './families.js';
+import { CONTEXT_RULES, FAMILY_TABLE, USER_PATTERN_NAME_CHARS, type ContextRule, type FamilyRule, type UserFamilyRule } from './families.js';
 import type { FamilyId, KernelFamily } from '../model/family-ids.js';
 import { normalizeKernelName } from './kernel-name.js';
 import { demangle } from './demangle.js';
@@ -65,4 +65,26 @@ export function createClassifier(userRules: readonly UserFamilyRule[] = [], chec
     if (kernel.tokens === undefined || userFamilies.has(family) || !DENSE_GEMM.has(family)) return family;
     return gemmShapeFromTokens(kernel.tokens);
   };
+}
+
+/**
+ * The families of a capture's kernels, read together: a name that is only a weak hint alone takes
+ * the family its neighbours prove (TensorRT-LLM's batched GEMMs are MoE experts when its MoE routing
+ * runs in the same capture). `families[i]` is the family of `names[i]` from the classifier.
+ */
+export function familiesInContext(
+  names: readonly string[],
+  families: readonly KernelFamily[],
+  rules: readonly ContextRule[] = CONTEXT_RULES,
+): KernelFamily[] {
+  const present = new Set<KernelFamily>(families);
+  const active = rules.filter((rule) => present.has(rule.whenPresent));
+  if (active.length === 0) return [...families];
+  return families.map((family, i) => {
+    const name = names[i] ?? '';
+    const readable = name.trimStart().startsWith('_Z') ? (demangle(name.trim()) ?? name) : name;
+    const normalized = normalizeKernelName(readable);
+    const rule = active.find((r) => (r.from as readonly KernelFamily[]).includes(family) && r.pattern.test(normalized));
+    return rule ? rule.family : family;
+  });
 }

@@ -330,6 +330,8 @@ class Parser {
       }
       if (this.eat('DF')) {
         const bits = this.number();
+        // `DF16b` is std::bfloat16_t (ROCm's bf16 kernels, aiter and ck_tile); `DF<N>_` is _FloatN.
+        if (bits === 16 && this.eat('b')) return 'std::bfloat16_t';
         this.expect('_');
         return `_Float${bits}`;
       }

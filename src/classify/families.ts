@@ -84,6 +84,39 @@ function tritonOps(...ops: string[]): RegExp {
 /** Ops that only move or re-lay data: a Triton kernel made of nothing else is a copy. */
 const TRITON_LAYOUT_ONLY = /^triton_poi_fused_(?:(?:cat|clone|copy|permute|transpose|expand|view|slice|select|unsqueeze|squeeze|repeat|repeat_interleave|stack|unbind|split|as_strided|alias|constant_pad_nd)_)+\d+$/;
 
+/** TensorRT-LLM's trtllm-gen batched GEMM: `bmm_<out>_<A><B>_<acc>_…`. */
+const TRTLLM_BMM = /^bmm_(?:Mx)?(?:E[245]m\d|Bfloat16|Fp16|Fp32)_/;
+
+/**
+ * A name that is only a weak hint by itself: it takes `family` when the same capture holds a kernel
+ * of `whenPresent` (evidence from the other kernels of the run), and keeps its own family otherwise.
+ */
+export interface ContextRule {
+  family: FamilyId;
+  pattern: RegExp;
+  /** The families the table gives these names alone; a user family is never re-read. */
+  from: readonly FamilyId[];
+  whenPresent: FamilyId;
+  examples: readonly string[];
+}
+
+/**
+ * TensorRT-LLM's batched GEMMs are its MoE experts when its MoE routing runs beside them
+ * (`moe::dev::routing::…`, `moe::dev::finalize::…`).
+ */
+export const MOE_WHEN_ROUTED: ContextRule = {
+  family: 'moe-gemm',
+  pattern: TRTLLM_BMM,
+  from: ['lowbit-gemm', 'gemm'],
+  whenPresent: 'moe-routing',
+  examples: [
+    'bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x32_cga1x1x1_16dp256b_TN_transOut_schedS_bN_swiGlu_dynBatch_sm100a',
+    'bmm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a',
+  ],
+};
+
+export const CONTEXT_RULES: readonly ContextRule[] = [MOE_WHEN_ROUTED];
+
 export const FAMILY_TABLE: readonly FamilyRule[] = [
   // Copies and fills as profilers record them; kernels that copy (ATen direct_copy, CatArrayBatchedCopy) are `copy`.
   {
@@ -130,6 +163,34 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
     examples: ['triton_poi_fused_cat_3', 'triton_poi_fused_cat_4', 'triton_poi_fused_clone_0'],
     counterExamples: ['triton_poi_fused__to_copy_0', 'triton_poi_fused_add_cat_mul_neg_slice_0'],
   },
+  // XLA names a fused kernel by its kind and its root op: `gemm_fusion_dot_18` is a GEMM (read by
+  // the generic GEMM row below), `loop_<op>_fusion` a loop (elementwise) fusion and
+  // `input_<op>_fusion` an input fusion, which XLA forms around a reduction. A bare `fusion_330`
+  // names nothing and stays other.
+  {
+    family: 'copy',
+    pattern: /^(?:loop|input)_(?:transpose|copy|concatenate)_fusion(?:_\d+)?$/,
+    examples: ['loop_transpose_fusion', 'loop_concatenate_fusion_2', 'input_concatenate_fusion', 'input_transpose_fusion_1'],
+    counterExamples: ['loop_add_fusion_1', 'fusion_330'],
+  },
+  {
+    family: 'elementwise',
+    pattern: /^loop_(?!(?:scatter|gather|dynamic_update_slice)_fusion)\w+_fusion(?:_\d+)?$/,
+    examples: ['loop_add_fusion_1', 'loop_multiply_fusion', 'loop_convert_fusion_3'],
+    counterExamples: ['input_reduce_fusion', 'fusion_330', 'gemm_fusion_dot_18'],
+  },
+  {
+    family: 'gather-scatter',
+    pattern: /^(?:loop|input)_(?:scatter|gather|dynamic_update_slice)_fusion(?:_\d+)?$/,
+    examples: ['input_scatter_fusion', 'loop_gather_fusion_3', 'loop_dynamic_update_slice_fusion'],
+    counterExamples: ['input_reduce_fusion'],
+  },
+  {
+    family: 'reduce',
+    pattern: /^input_\w+_fusion(?:_\d+)?$/,
+    examples: ['input_reduce_fusion', 'input_reduce_fusion_2', 'input_multiply_reduce_fusion'],
+    counterExamples: ['loop_add_fusion_1', 'fusion_330', 'input_concatenate_fusion', 'input_scatter_fusion'],
+  },
   // Before norm (allreduce_rmsnorm) and gather (allgather). No Triton kernel is a collective. The
   // MSCCL++, NVSHMEM and DeepEP names are written from those libraries' sources (namespace::kernel).
   {
@@ -162,12 +223,16 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
   // Before attention (`reshape_and_cache_flash` says flash but only writes the cache).
   {
     family: 'kv-cache',
-    pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks|(?:^|\s)k_set_rows\b/i,
+    // CK's FmhaFwdAppendKV writes new K/V (with RoPE) into the cache; FlashInfer's kv_indices kernel lays out page indices.
+    pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks|(?:^|\s)k_set_rows\b|FmhaFwdAppendKV|create_flashinfer_kv_indices/i,
     examples: [
       // llama.cpp writes new K/V rows into its cache with set_rows.
       'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
       'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)',
       'void vllm::concat_and_cache_mla_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, const long *, int, int, int, int, int, int, const float *)',
+      // SGLang extend on MI300X (fixtures/external-3).
+      'create_flashinfer_kv_indices_triton',
+      'void (anonymous namespace)::store_kvcache<2048l, 4, false, long>((anonymous namespace)::StoreKVCacheParams)',
     ],
     counterExamples: ['void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]'],
   },
@@ -233,10 +298,32 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
     ],
     counterExamples: ['fused_rope_rmsnorm_bfloat16_1f2e3d4c', 'void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1})'],
   },
+  // Before quantize: fused attention whose template arguments speak of quantization. ck_tile's
+  // kernels carry a `BlockAttentionQuantScaleEnum` (an fp8 option, off or on) and SageAttention's a
+  // `QuantGranularity`; the kernel type says what they are. CK's append-KV is a cache write (kv-cache, above).
+  {
+    family: 'attention-fused',
+    pattern: /(?:^|[\s:<,])Fmha(?:Fwd|Bwd|BatchPrefill|BatchDecode|Decode|Prefill|Pagedkv|SplitKV)\w*Kernel\b|(?:^|_)sage_?fwd|qk_int_?sv_f\d+_attn/,
+    examples: [
+      // SGLang extend on MI300X (fixtures/external-3), as the trace writes it: mangled.
+      '_ZN7ck_tile6kentryILi2ENS_38FmhaBatchPrefillWithPagedKVCacheKernelINS_40BlockFmhaBatchPrefillPipelineQRKSVSAsyncINS_36BlockFmhaBatchPrefillPipelineProblemIDF16bDF16bDF16bffDF16bhfDF16bfDF16bNS_13TileFmhaShapeINS_8sequenceIJLi128ELi128ELi32ELi128ELi32ELi128EEEENS5_IJLi4ELi1ELi1EEEENS5_IJLi32ELi32ELi16EEEES7_S8_Lb1EEELb1ENS_17ComposedAttentionILj0ELb1EEENS_30SimplifiedGenericAttentionMaskILb1EEELb0ELi1ENS_26TileFmhaBatchPrefillTraitsILb1ELb1ELb1ELb1ELb0ELNS_22BlockAttentionBiasEnumE0ELb0ELb0ELb0ELNS_28BlockAttentionQuantScaleEnumE0ELin1ELb0ELb0ELi1ELNS_37BlockAttentionKVCacheMemoryLayoutEnumE1ELNS_36BlockAttentionKVCacheLookupTableEnumE1ELNS_33BlockAttentionKVCacheLoadModeEnumE0EEEEENS_53BlockFmhaBatchPrefillPipelineQRKSVSAsyncDefaultPolicyEEENS_17Default2DEpilogueINS_24Default2DEpilogueProblemIfDF16bLb1ELb1ELb1EEEvEEEEJNSS_21FmhaFwdGroupModeKargsEEEEvDpT1_',
+      // Written from ck_tile's kernel class names (CK's fmha examples): forward and split-KV combine.
+      'void ck_tile::kentry<2, ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync<ck_tile::BlockFmhaPipelineProblem<ck_tile::bf16_t> > > >(ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync<ck_tile::BlockFmhaPipelineProblem<ck_tile::bf16_t> > >::Kargs)',
+      'void ck_tile::kentry<2, ck_tile::FmhaFwdSplitKVCombineKernel<ck_tile::BlockFmhaFwdSplitKVCombinePipeline<ck_tile::bf16_t> > >(ck_tile::FmhaFwdSplitKVCombineKernel<ck_tile::bf16_t>::Kargs)',
+      // SageAttention: its fused int8-QK / fp8-PV attention kernels (names from its sources and the issue).
+      'sage_fwd',
+      'void qk_int_sv_f8_attn_kernel<128, 64, 64, 64, 128, (QuantGranularity)2, (QuantGranularity)2, float, true, __nv_bfloat16, (ComputeUnit)0, (MaskMode)1, false, false>',
+    ],
+    counterExamples: [
+      'void ck_tile::kentry<2, ck_tile::FmhaFwdAppendKVKernel<ck_tile::BlockFmhaFwdAppendKVPipeline<ck_tile::bf16_t> > >(ck_tile::FmhaFwdAppendKVKernel<ck_tile::bf16_t>::Kargs)',
+      '_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib',
+    ],
+  },
   // Before lowbit-gemm: quantize ops name fp8/fp4/block-scaled too, but they only produce operands.
   {
     family: 'quantize',
-    pattern: /quant(?!ized_?(?:gemm|matmul|mm)|Dot)|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack/i,
+    // ATen's float8_copy_kernel is `.to(float8)`: the cast that ends a quantize written as plain ops.
+    pattern: /quant(?!ized_?(?:gemm|matmul|mm)|Dot)|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack|float8_copy_kernel/i,
     examples: [
       'quantize_dynamic_scaled_async_fp4_kernel',
       'grouped_quantize_dynamic_scaled_async_fp4_kernel',
@@ -250,6 +337,8 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       // llama.cpp quantizes activations to q8_1 before its quantized matmul.
       'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
       'quantize_q8_1(float const*, void*, long, long, long, long, long, unsigned int, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
+      // aiter's FP8 MoE test on MI300 (fixtures/external-3): its inputs cast to fp8 with `.to()`.
+      'void at::native::elementwise_kernel_manual_unroll<128, 8, at::native::gpu_kernel_impl_nocast<at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1}>(at::TensorIteratorBase&, at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1} const&)::{lambda(int, bool)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1}>(at::TensorIteratorBase&, at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1} const&)::{lambda(int, bool)#1}) [clone .kd]',
     ],
     counterExamples: [
       'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
@@ -259,7 +348,9 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
   // Before lowbit-gemm: grouped block-scaled matmuls are MoE experts first.
   {
     family: 'moe-gemm',
-    pattern: /grouped_?(?:matmul|gemm|mm)|matmul_\w*grouped|(?:^|_)gmm_|fused_moe|moe_wna16|mxfp4_grouped|moe_routed|GroupProblemShape/i,
+    // triton_kernels' matmul_ogs (gather/scatter matmul: the experts of vLLM's gpt-oss path), aiter's
+    // two-stage MoE (`hk_moe_stage1/2`, `ck_moe_stage1`) and its assembly fmoe.
+    pattern: /grouped_?(?:matmul|gemm|mm)|matmul_\w*grouped|(?:^|_)gmm_|fused_moe|moe_wna16|mxfp4_grouped|moe_routed|GroupProblemShape|(?:^|_)matmul_ogs|(?:^|_)moe_stage\d|(?:^|[\s:_])fmoe_/i,
     examples: [
       'grouped_matmul_kernel_sm100_bfloat16_bfloat16_bfloat16_t128_5d4c3b2a',
       'grouped_matmul_amd_bfloat16_bfloat16_bfloat16_6e5d4c3b',
@@ -270,15 +361,42 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       'fused_moe_kernel',
       '_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaEEEvNT_6ParamsE',
       'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
+      // vLLM gpt-oss-20b decode on MI300X and aiter's FP8 MoE test (fixtures/external-3).
+      '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
+      '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu',
+      // The form of aiter's assembly MoE kernels (`aiter::fmoe_…`), as a ROCm trace prints them.
+      'aiter::fmoe_bf16_blockscaleFp8_g1u1_vs_silu_1tg_32x256',
+      'hk_moe_stage2_fp8_kernel_mma(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, float*, int const*, int const*, int const*, float const*, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+      'hk_moe_stage1_fp8_fused_act_kernel(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, __hip_bfloat16*, int const*, int const*, int const*, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
     ],
-    counterExamples: ['grouped_quantize_dynamic_scaled_async_fp4_kernel', 'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)'],
+    counterExamples: [
+      '_finalize_matmul_scatter_bf16',
+      'triton_poi_fused_constant_pad_nd_moe_forward_0',
+      'grouped_quantize_dynamic_scaled_async_fp4_kernel', 'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)'],
+  },
+  // TensorRT-LLM's trtllm-gen batched GEMMs name their types: output, then A and B (`MxE2m1` is
+  // MXFP4, `E4m3` FP8). Low-bit when an operand is; the batch is MoE experts only when the same
+  // capture holds TensorRT-LLM's MoE routing (MOE_WHEN_ROUTED below), so alone they stay GEMMs.
+  {
+    family: 'lowbit-gemm',
+    pattern: TRTLLM_BMM,
+    shape: (name) => (/_(?:Mx)?E[245]m\d/i.test(name) ? 'lowbit-gemm' : 'gemm'),
+    examples: [
+      // The prefixes the issue quotes (B200), completed after trtllm-gen's naming.
+      'bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x32_cga1x1x1_16dp256b_TN_transOut_schedS_bN_swiGlu_dynBatch_sm100a',
+      'bmm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a',
+      ['bmm_Bfloat16_Bfloat16Bfloat16_Fp32_t128x8x64u2_s6_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a', 'gemm'],
+    ],
+    counterExamples: ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'batched_matmul_bfloat16_bfloat16_8d9e0f1a'],
   },
   {
     family: 'lowbit-gemm',
     // cuBLASLt nvjet spells operand types first: `qq` is FP8 A and B (`tst` is BF16). llama.cpp's
     // mul_mat_q / mul_mat_vec_q run on its quantized blocks; vllm.cpp's QuantDot* is its quantized
     // (grouped) matmul; vLLM's ROCm wvSplitKQ is the FP8 skinny GEMM.
-    pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16/i,
+    // CUTLASS names integer tensor-op GEMMs by their MMA shape (`i16832gemm_s8`: int8, torch._int_mm);
+    // hipBLASLt puts the operand types after the layouts (`Cijk_Alik_Bljk_F8B8BS_…`: fp8 × bf8).
+    pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16|_i\d{4,5}gemm_[su][48]|^Cijk_A[a-z]+_B[a-z]+_(?:F8|B8|I8)|(?:^|_)(?:Mx)?E2m1/i,
     examples: [
       'nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT',
       'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
@@ -295,8 +413,17 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       'sm90_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x128_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
       'void marlin::Marlin<__nv_bfloat16, 4, 256, 4, 8, 4, false>(const int4 *, const int4 *, int4 *, const int4 *, int, int, int)',
       '_w8a8_block_fp8_matmul',
+      // torch._int_mm (W8A8) as cuBLASLt runs it: the CUTLASS int8 MMA-shape name the issue quotes.
+      'void cutlass::Kernel2<cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16>(cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16::Params)',
+      // hipBLASLt FP8 kernels (names from hipBLASLt's own logic files).
+      'Cijk_Alik_Bljk_F8B8BS_BH_BiasSB_HAS_SAB_SAV_UserArgs_MT128x128x128_MI16x16x1_SN_ISA942',
+      'Cijk_Alik_Bljk_F8BS_BH_BiasSB_HAS_SAB_SAV_UserArgs_MT64x16x128_MI16x16x1_SN_ISA942',
+      // TensorRT-LLM's dense trtllm-gen GEMM with MXFP4 weights (its bmm_ naming, as a gemm_).
+      'gemm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_sm100a',
     ],
     counterExamples: [
+      'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
+      'Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1_SN_ISA942',
       'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT',
       'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
       'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
@@ -312,7 +439,8 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
   {
     family: 'attention-fused',
     // `_fwd_kernel` is the Triton prefix-prefill attention of vLLM (anchored: other Triton kernels end in _fwd_kernel too).
-    pattern: /flash|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn/i,
+    // FlashInfer's sampling and activation kernels live under `flashinfer::` too and are not attention.
+    pattern: /flash(?!infer::(?:sampling|activation)::)|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn|^reduce_segments$/i,
     examples: [
       // FA3 as vLLM runs it (real name, cut after its first template arguments).
       'void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::CollectiveMainloopFwdSm90<2, cute::tuple<cute::C<1>, cute::C<1>, cute::C<1> >, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> >, 128, cutlass::bfloat16_t, float, cutlass::arch::Sm90',
@@ -339,17 +467,29 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       'void tensorrt_llm::kernels::mmha::masked_multihead_attention_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, 128, 256, false, false, false, false, false, false>(tensorrt_llm::kernels::Multihead_attention_params<__nv_bfloat16, false>)',
       'kernel_unified_attention_2d',
       '_fwd_grouped_kernel_stage1',
+      // vLLM's Triton unified attention on MI300X (fixtures/external-3): the 3D (split-KV) kernel and
+      // `reduce_segments`, the reduction of its segments (launched once per 3D launch).
+      'kernel_unified_attention_3d',
+      'reduce_segments',
     ],
     counterExamples: [
       'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
       '_layer_norm_fwd_1pass_kernel',
+      'create_flashinfer_kv_indices_triton',
+      'reduce_segments_bf16',
+      'void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)0, 4u, true, float, int>(float*, int*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)',
+      'void flashinfer::activation::act_and_mul_kernel<__nv_bfloat16, &silu<float>>(__nv_bfloat16*, __nv_bfloat16 const*, int)',
       'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
     ],
   },
   // Before softmax (topkGatingSoftmax), sampling (radixSortKVInPlace) and gather (gatherTopK).
   {
     family: 'moe-routing',
-    pattern: /topk_?gating|moe_align|moe_create_indices|group_limited_router|single_group_router|moe_sum|moe_(?:un)?permute|count_and_sort_expert|expert_?(?:map|count|offsets?)|gatherTopK|sbtopk|mbtopk|(?:bitonic|radix)SortKVInPlace|kernelHistogram/i,
+    // triton_kernels' routing (`_combined_routing_*`, `_routing_*`, `_topk_forward`, the bitmatrix
+    // sums, `_finalize_matmul_scatter`, which un-permutes and weights the expert outputs), ck_tile's
+    // and aiter's MoE sorting and top-k softmax, SGLang's fused gate and EP scatter/gather, and
+    // TensorRT-LLM's `moe::dev` routing and finalize.
+    pattern: /topk_?gating|moe_align|moe_create_indices|group_limited_router|single_group_router|moe_sum|moe_(?:un)?permute|count_and_sort_expert|expert_?(?:map|count|offsets?)|gatherTopK|sbtopk|mbtopk|(?:bitonic|radix)SortKVInPlace|kernelHistogram|^_(?:combined_)?routing_|^_topk_forward|bitmatrix|^_finalize_matmul_scatter|^_expt_data_|MoeSorting|moe_sorting|(?:^|[\s:_])topksoftmax|moe_fused_gate|(?:^|_)grouped_topk|(?:^|_)ep_(?:scatter|gather)|moe::dev::(?:routing|finalize)::/i,
     examples: [
       'void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)',
       'void vllm::moe::moe_align_block_size_kernel<int>(const int *, int *, int *, int *, int, int, int, int, unsigned long, int *)',
@@ -358,14 +498,35 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       'void at::native::sbtopk::gatherTopK<float, unsigned int, (int)1, (bool)0>(at::cuda::detail::TensorInfo<const T1, T2>, T2, T2, bool, T2, T2, at::cuda::detail::TensorInfo<T1, T2>, T2, at::cuda::detail::TensorInfo<long, T2>, T2, T1 *)',
       'void at::native::bitonicSortKVInPlace<-2, -1, 16, 16, float, long, at::native::GTOp<float, true>, unsigned int>(at::cuda::detail::TensorInfo<float, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, at::native::GTOp<float, true>)',
       'void at::native::radixSortKVInPlace<-2, -1, 32, 32, long, long, unsigned int>(at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int)',
+      // vLLM gpt-oss-20b decode on MI300X (triton_kernels) and aiter's FP8 MoE test (fixtures/external-3).
+      '_combined_routing_compute',
+      '_combined_routing_memset',
+      '_topk_forward',
+      '_sum_bitmatrix_rows',
+      '_finalize_matmul_scatter_bf16',
+      'void ck_tile::kentry<2, ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >, ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >::Kargs>(ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >::Kargs) [clone .kd]',
+      'void ck_tile::kentry<2, ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >, ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >::Kargs>(ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >::Kargs) [clone .kd]',
+      '_ZN5aiter19topksoftmax_4x256x8E.kd',
+      // TensorRT-LLM's MoE routing and finalize (namespaces from its sources).
+      'void moe::dev::routing::routingRenormalize::routingIndicesClusterKernel<moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false> >(moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false>)',
+      'void moe::dev::finalize::finalizeKernel<moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16> >(moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16>)',
+      // SGLang's fused MoE gate and its expert-parallel scatter.
+      'void moe_fused_gate_kernel<float, 8, 256>',
+      '_fwd_kernel_ep_scatter_1',
       'void at::cuda::kernelHistogram1D<int, int, long, 1, 2, -1, (at::cuda::CUDAHistogramMemoryType)0, at::cuda::CUDA_tensor_histogram<int, int, false>(at::Tensor, at::Tensor, at::Tensor, long, at::AccumulateType<int, true>::type, at::AccumulateType<int, true>::type, at::cuda::TensorArgType, at::cuda::TensorArgType)::{lambda(at::cuda::detail::TensorInfo<int, unsigned int>, long)#1}>(at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, int, long, long, unsigned int, at::cuda::detail::TensorInfo<int, unsigned int>, long)',
     ],
-    counterExamples: ['topk_softmax_sample_bfloat16_0d1e2f3a', 'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)'],
+    counterExamples: [
+      'topk_softmax_sample_bfloat16_0d1e2f3a',
+      'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)',
+      'triton_poi_fused_constant_pad_nd_moe_forward_0',
+      '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
+      'ep_dispatch_async_bfloat16_11223344',
+    ],
   },
   // Before softmax (`topk_softmax_sample`) and reduce (ArgMaxOps is greedy sampling).
   {
     family: 'sampling',
-    pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
+    pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|SamplingFrom(?:Prob|Logits)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
     examples: [
       'topk_softmax_sample_bfloat16_0d1e2f3a',
       'topk_sampling_from_prob_bfloat16_1e2f3a4b',
@@ -373,6 +534,8 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       'apply_gumbel_noise_bfloat16_3a4b5c6d',
       'topk_stage1_bfloat16_int64_True_4b5c6d7e',
       'radix_sort_pairs_bfloat16_5c6d7e8f',
+      // FlashInfer's fused top-k/top-p sampling (name from its sources).
+      'void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)0, 4u, true, float, int>(float*, int*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)',
       'void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, (int)4, (int)4>>(T3)',
       'void at_cuda_detail::cub::DeviceSegmentedRadixSortKernel<at_cuda_detail::cub::DeviceRadixSortPolicy<float, long, int>::Policy900, (bool)1, (bool)0, float, long, at::native::<unnamed>::offset_t, at::native::<unnamed>::offset_t, int>(const T4 *, T4 *, const T5 *, T5 *, T6, T7, int, int, int)',
     ],
@@ -505,6 +668,9 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
       'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
       'void magma_sgemmEx_kernel<float, float, float, true, false, 6, 4, 6, 3, 4>(int, int, int, Tensor, int, Tensor, int, Tensor, int, Tensor, int, int, int, float const*, float const*, float, float, int, cublasLtEpilogue_t, int, void const*, int, void*)',
+      // XLA's GEMM fusions (a JAX decode).
+      'gemm_fusion_dot_18',
+      'gemm_fusion_dot_general_97',
     ],
     counterExamples: [
       'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',

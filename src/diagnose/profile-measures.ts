@@ -6,7 +6,8 @@ import { kernelStem } from '../classify/kernel-name.js';
 import type { PythonSite } from '../model/capture.js';
 import type { Kernel, Profile, Rank } from '../model/profile.js';
 import { median } from '../model/averages.js';
-import { DEEP_DIVE_SECTIONS, deepDiveRequest, renderNcuCommand } from './deep-dive-request.js';
+import { DEEP_DIVE_SECTIONS, deepDiveRequest, renderNcuCommand, steadyLaunchSkip as steadySkip } from './deep-dive-request.js';
+import { rocprofComputeCommand, toolVendor } from './vendor-tools.js';
 
 export interface Totals {
   ns: number;
@@ -106,6 +107,14 @@ export function moeMix(profile: Profile, options: MoeOptions): MoeMix {
 }
 
 export { steadyLaunchSkip } from './deep-dive-request.js';
+
+/**
+ * The command that profiles one kernel, for rules that only show one: Nsight Compute on NVIDIA
+ * (the request is in deep-dive-request.ts), ROCm Compute Profiler on an AMD capture.
+ */
+export function kernelProfileCommand(profile: Pick<Profile, 'environment' | 'sources'>, kernelName: string, instances: number, workload: string): string {
+  return toolVendor(profile) === 'amd' ? rocprofComputeCommand(kernelName, workload) : ncuCommand(kernelName, steadySkip(instances), workload);
+}
 
 /** An Nsight Compute command for one kernel, as text, for rules that only show one (the request is in deep-dive-request.ts). */
 export function ncuCommand(kernelName: string, launchSkip: number, workload: string, sections: readonly string[] = DEEP_DIVE_SECTIONS): string {

@@ -2,7 +2,7 @@
 import type { Capture, KernelStat, Notice } from '../model/capture.js';
 import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetrics, mergeTimeline, summarizeRecordings } from './merge-captures.js';
 import type { FamilyShare, Profile, Rank } from '../model/profile.js';
-import { createClassifier, type Classifier } from '../classify/classify.js';
+import { createClassifier, familiesInContext, type Classifier } from '../classify/classify.js';
 import type { KernelFamily } from '../model/family-ids.js';
 
 /** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
@@ -13,9 +13,13 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
   const merged = mergeKernels(timedElsewhere ? captures.filter((c) => c.source.format !== 'ncu-csv') : captures);
   const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
   // The merged kernels are fresh copies: completed in place rather than copied once more.
-  const kernels = merged.map((kernel) =>
+  const inContext = familiesInContext(
+    merged.map((k) => k.name),
+    merged.map((k) => classify(k)),
+  );
+  const kernels = merged.map((kernel, i) =>
     Object.assign(kernel, {
-      family: classify(kernel),
+      family: inContext[i] ?? classify(kernel),
       share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
     }),
   );
@@ -74,7 +78,11 @@ function familySharesOf(kernels: ReadonlyArray<{ family: KernelFamily; totalNs: 
 
 function rankOf(kernels: readonly KernelStat[], classify: Classifier, fields: Omit<Rank, 'totalKernelNs' | 'families'>): Rank {
   const totalKernelNs = kernels.reduce((sum, k) => sum + k.totalNs, 0);
-  const classified = kernels.map((k) => ({ family: classify(k), totalNs: k.totalNs, instances: k.instances }));
+  const families = familiesInContext(
+    kernels.map((k) => k.name),
+    kernels.map((k) => classify(k)),
+  );
+  const classified = kernels.map((k, i) => ({ family: families[i] ?? classify(k), totalNs: k.totalNs, instances: k.instances }));
   return { ...fields, totalKernelNs, families: familySharesOf(classified, totalKernelNs) };
 }
 

@@ -9,6 +9,7 @@
  */
 
 import type { Report } from '../model/report.js';
+import { demangle } from '../classify/demangle.js';
 
 const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
 
@@ -31,6 +32,52 @@ const WRAPPERS = new Set([
 const GENERIC_BASES = new Set(['Kernel', 'Kernel2', 'device_kernel', 'kernel', 'Kernel3']);
 
 const LOOKS_LIKE_FUNCTOR = /functor|epilogue|ops$/i;
+
+/** Value types: a generic base (`gemvx::kernel<int, int, __nv_bfloat16, …>`) is never named by one. */
+const VALUE_TYPES = new Set(['int', 'long', 'short', 'char', 'unsigned', 'signed', 'float', 'double', 'bool', 'true', 'false', 'half', '__half', '__nv_bfloat16', '__nv_half', 'BFloat16', 'Half', 'bfloat16_t', 'size_t']);
+
+/** Index of the bracket opening the one that closes at `close` (`<`/`>` and `(`/`)` nest together), or -1. */
+function openingBracket(text: string, close: number): number {
+  let depth = 0;
+  for (let i = close; i >= 0; i--) {
+    const ch = text[i];
+    if (ch === '>' || ch === ')') depth += 1;
+    else if (ch === '<' || ch === '(') {
+      depth -= 1;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The function a C++ kernel name declares, read from its end: the parameter list, then the
+ * template arguments, then the qualified name before them. What comes first is the return type,
+ * which can be anything (`std::enable_if<!T7, void>::type`, or nsys's unbalanced
+ * `std::enable_if<T2>(int)0&&…, void>::type`) and never names the kernel.
+ */
+function declaredFunction(text: string): { qualified: string; args?: string } | undefined {
+  // Only a declaration that ends as one: its parameter list or its template arguments.
+  if (!/[)>]$/.test(text)) return undefined;
+  let end = text.length;
+  if (text.endsWith(')')) {
+    const open = openingBracket(text, end - 1);
+    if (open <= 0) return undefined;
+    end = open;
+  }
+  while (end > 0 && text[end - 1] === ' ') end -= 1;
+  let args: string | undefined;
+  if (text[end - 1] === '>') {
+    const open = openingBracket(text, end - 1);
+    if (open <= 0) return undefined;
+    args = text.slice(open + 1, end - 1);
+    end = open;
+  }
+  const found = /(?:[A-Za-z_~][\w~]*::)*[A-Za-z_~][\w~]*$/.exec(text.slice(0, end));
+  // Inside template arguments (a name whose brackets do not close) it is not the declared function.
+  if (!found || /[<,(]\s*$/.test(text.slice(0, found.index))) return undefined;
+  return { qualified: found[0], ...(args !== undefined ? { args } : {}) };
+}
 
 /** Index of the bracket closing the one at `open` (`<`/`>` and `(`/`)` nest together), or -1. */
 function closingBracket(text: string, open: number): number {
@@ -66,7 +113,7 @@ function distinguishingFunctor(args: string, base: string): string | undefined {
     const end = match.index + name.length;
     if (args.startsWith('::', end)) continue; // a namespace, not the name
     if (WRAPPERS.has(name) || /^\d/.test(name)) continue;
-    first ??= name;
+    if (!VALUE_TYPES.has(name)) first ??= name;
     if (LOOKS_LIKE_FUNCTOR.test(name) || startsCall(args, end)) return name;
   }
   return GENERIC_BASES.has(base) ? first : undefined;
@@ -90,17 +137,36 @@ const clip = (text: string, max: number): string => (text.length <= max ? text :
 const stripNamespaces = (text: string): string => text.replace(/\b[A-Za-z_]\w*::/g, '').replace(/\s+/g, ' ').trim();
 
 function parts(name: string): NameParts | undefined {
-  const oneLine = name.replace(/\s+/g, ' ').trim();
-  // Mangled names (`_ZN7cutlass…`) and plain C names have no structure to shorten.
+  let oneLine = name.replace(/\s+/g, ' ').trim();
+  // Mangled names (ROCm traces print `_ZN5aiter24add_rmsnorm_quant_kernel…`) are read demangled;
+  // one the demangler cannot read, and plain C names, have no structure to shorten.
+  if (/^_Z/.test(oneLine)) {
+    const readable = demangle(oneLine.replace(/(?:\s*\[clone \.kd\]|\.kd)$/, ''));
+    if (readable && /^[A-Za-z_][\w:]*$/.test(readable)) return { base: readable.split('::').pop()! };
+    oneLine = readable ?? oneLine;
+  }
   if (/^_Z/.test(oneLine) || !/[<(]/.test(oneLine)) return undefined;
-  const text = oneLine.replace(ANONYMOUS_NAMESPACE, '').replace(/^(?:void|__global__ void)\s+/, '');
-  const open = text.search(/[<(]/);
-  const qualified = text.slice(0, open).trim();
-  const base = qualified.split('::').pop() || qualified;
-  if (!base || !/^[A-Za-z_~][\w~]*$/.test(base)) return undefined;
-  if (text[open] !== '<') return { base };
-  const close = closingBracket(text, open);
-  const args = close < 0 ? text.slice(open + 1) : text.slice(open + 1, close);
+  const text = oneLine.replace(ANONYMOUS_NAMESPACE, '').replace(/\s*\[clone \.kd\]$/, '').replace(/^(?:void|__global__ void)\s+/, '');
+  const declared = declaredFunction(text);
+  let qualified: string;
+  let args: string | undefined;
+  if (declared) {
+    ({ qualified, args } = declared);
+  } else {
+    // A name cut short (no closing bracket): read it from the front.
+    const open = text.search(/[<(]/);
+    qualified = text.slice(0, open).trim();
+    if (text[open] === '<') {
+      const close = closingBracket(text, open);
+      args = close < 0 ? text.slice(open + 1) : text.slice(open + 1, close);
+    }
+  }
+  const segments = qualified.split('::');
+  const last = segments.pop() || qualified;
+  if (!last || !/^[A-Za-z_~][\w~]*$/.test(last)) return undefined;
+  // cuBLAS names its gemv `internal::gemvx::kernel`: a bare `kernel` keeps its namespace.
+  const base = last === 'kernel' && segments.length > 0 ? `${segments[segments.length - 1]}::kernel` : last;
+  if (args === undefined) return { base };
   const functor = distinguishingFunctor(args, base);
   const sizes = /^\s*((?:\(\w+\))?-?\d+\w*\s*,\s*)+/.exec(args)?.[0].replace(/\(\w+\)/g, '').replace(/[\s,]+$/, '').replace(/\s+/g, ' ');
   const out: NameParts = { base, args: clip(stripNamespaces(args), 60), ...(functor ? { functor } : {}), ...(sizes ? { sizes } : {}) };

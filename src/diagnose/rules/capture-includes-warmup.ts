@@ -2,6 +2,7 @@
  * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
  * first step far slower than the rest, or the tool itself reporting compilation.
  */
+import { ROCPROF_KERNEL_COMMAND, toolVendor } from '../vendor-tools.js';
 import { median } from '../../model/averages.js';
 import { defineRule } from '../rule.js';
 import { ms, round } from '../profile-measures.js';
@@ -56,10 +57,18 @@ export default defineRule({
       {
         message: `Warm-up work is inside the capture (${signals.join(', ')}); times and shares include one-off costs.`,
         evidence: { ...evidence, signals: signals.join(',') },
-        advice:
-          'Warm up before the capture window and profile only steady-state steps: `max generate --num-warmups N` (one warm-up generation of N tokens), cudaProfilerStart() after warm-up with a capture range in nsys, or torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch:',
-        command:
-          'nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o steady <workload>',
+        ...(toolVendor(profile) === 'amd'
+          ? {
+              advice:
+                `Warm up before the capture window and profile only steady-state steps: ${profile.sources.some((s) => s.format.startsWith('max-')) ? '`max generate --num-warmups N` (one warm-up generation of N tokens), ' : ''}torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch, or run the warm-up before the profiled steps and read only those from the rocprofv3 kernel trace:`,
+              command: ROCPROF_KERNEL_COMMAND,
+            }
+          : {
+              advice:
+                'Warm up before the capture window and profile only steady-state steps: `max generate --num-warmups N` (one warm-up generation of N tokens), cudaProfilerStart() after warm-up with a capture range in nsys, or torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch:',
+              command:
+                'nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o steady <workload>',
+            }),
       },
     ];
   },

@@ -6,6 +6,7 @@
 import { askDeepDive, deepDiveRequest } from '../deep-dive-request.js';
 import { defineRule } from '../rule.js';
 import { launchOrigin, ms, percent, pythonSiteText, round } from '../profile-measures.js';
+import { rocprofComputeCommand, toolVendor } from '../vendor-tools.js';
 
 export default defineRule({
   meta: {
@@ -14,7 +15,7 @@ export default defineRule({
     title: 'One kernel dominates GPU time',
     stage: 'deep-dive',
     needs: ['kernel-breakdown'],
-    description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute (a collective instead gets the questions communication raises).',
+    description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute, or ROCm Compute Profiler on an AMD capture (a collective instead gets the questions communication raises).',
     defaults: { minShare: 0.4, workload: '<workload command>' },
   },
   check({ profile, options }) {
@@ -39,6 +40,19 @@ export default defineRule({
           evidence,
           advice:
             'A collective waits on its peers, so one GPU\'s counters (Nsight Compute) do not say why it is slow. Ask instead whether it overlaps with compute, whether its messages are large enough (bucket sizes), and what the interconnect delivers (nccl-tests on the same GPUs); a timeline of all ranks (Nsight Systems) shows the waiting.',
+          kernel: top.name,
+        },
+      ];
+    }
+    if (toolVendor(profile) === 'amd') {
+      // Nsight Compute does not profile AMD GPUs: ROCm Compute Profiler (rocprof-compute, formerly Omniperf) does.
+      return [
+        {
+          message: `One ${top.family} kernel takes ${percent(top.share)} of GPU kernel time (${top.instances} launches, ${ms(top.totalNs)} ms)${origin}.`,
+          evidence,
+          advice:
+            'Profile it with ROCm Compute Profiler (rocprof-compute, formerly Omniperf): its System Speed-of-Light panel says whether it is memory- or compute-bound and how close to peak, the roofline where it sits, and the wavefront and occupancy panels whether the grid fills the GPU. Add `-d <dispatch>` to keep one steady-state launch.',
+          command: rocprofComputeCommand(top.name, options.workload),
           kernel: top.name,
         },
       ];

@@ -5,6 +5,7 @@
  */
 import { defineRule, type RuleHit } from '../rule.js';
 import { ms, totalLaunches } from '../profile-measures.js';
+import { ROCPROF_KERNEL_COMMAND, toolVendor } from '../vendor-tools.js';
 
 /** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
 const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
@@ -12,7 +13,7 @@ const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel
 /** Formats that normally carry per-kernel times. */
 const KERNEL_FORMATS = new Set(['nsys-stats', 'rocprof-csv', 'kineto-json']);
 
-const CAPTURE_COMMAND =
+const NSYS_CAPTURE_COMMAND =
   'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
 
 /** What a capture without kernels still holds, in words; undefined when it holds nothing. */
@@ -25,10 +26,10 @@ function otherRecords(profile: { memops: readonly unknown[]; apiCalls: readonly 
 }
 
 /** The kernel report of the tool that wrote the capture. */
-function kernelReportCommand(format: string): string {
+function kernelReportCommand(format: string, capture: string): string {
   if (format.startsWith('rocprof') || format === 'rocpd-sqlite') return 'rocprofv3 --kernel-trace --stats --output-format csv -- <workload>   # writes *_kernel_stats.csv and *_kernel_trace.csv';
   if (format.startsWith('nsys')) return 'nsys stats --report cuda_gpu_kern_sum --format csv profile.nsys-rep';
-  return CAPTURE_COMMAND;
+  return capture;
 }
 
 export default defineRule({
@@ -42,6 +43,7 @@ export default defineRule({
     defaults: { minTotalKernelMs: 1 },
   },
   check({ profile, options }) {
+    const captureCommand = toolVendor(profile) === 'amd' ? ROCPROF_KERNEL_COMMAND : NSYS_CAPTURE_COMMAND;
     const launches = totalLaunches(profile);
     const kernelMs = ms(profile.totalKernelNs);
     const hasOtherData = profile.metrics.length > 0 || profile.utilization !== null || profile.timeline !== null || profile.ncu.length > 0;
@@ -65,7 +67,7 @@ export default defineRule({
         message: `No kernel data in the inputs: they hold only ${held} (${profile.sources.flatMap((s) => s.parts ?? [s.format]).join(', ')}). Kernel findings need the kernel report of the same capture.`,
         evidence: { ...evidence, memops: profile.memops.length, apiCalls: profile.apiCalls.length },
         advice: 'Give the kernel summary or trace of the same capture alongside:',
-        command: kernelReportCommand(source.format),
+        command: kernelReportCommand(source.format, captureCommand),
       });
       return hits;
     }
@@ -74,8 +76,11 @@ export default defineRule({
         severity: 'error',
         message: `Nothing was captured: ${profile.sources.length} input(s), no kernels, metrics or utilization samples.`,
         evidence,
-        advice: 'Check that the profiler wrapped the workload and that the capture range opened (cudaProfilerStart after warm-up). Re-capture:',
-        command: CAPTURE_COMMAND,
+        advice:
+          toolVendor(profile) === 'amd'
+            ? 'Check that the profiler wrapped the workload (everything after `--`). Re-capture:'
+            : 'Check that the profiler wrapped the workload and that the capture range opened (cudaProfilerStart after warm-up). Re-capture:',
+        command: captureCommand,
       });
       return hits;
     }
@@ -90,8 +95,10 @@ export default defineRule({
             : `No GPU kernel data in ${kernelSource!.path} (${kernelSource!.format}), which normally lists kernels.`,
           evidence: { ...evidence, ...(notice ? { notice: notice.code } : { source: kernelSource!.format }) },
           advice:
-            'Kernel data needs nsys on PATH (`max generate --profile` re-runs itself under nsys only when nsys, nvidia-smi and libcudart are all found) and a capture range that covers GPU work. Capture directly:',
-          command: CAPTURE_COMMAND,
+            toolVendor(profile) === 'amd'
+              ? 'Kernel data needs a kernel trace that covers GPU work. Capture directly:'
+              : 'Kernel data needs nsys on PATH (`max generate --profile` re-runs itself under nsys only when nsys, nvidia-smi and libcudart are all found) and a capture range that covers GPU work. Capture directly:',
+          command: captureCommand,
         });
       }
       return hits;
@@ -103,7 +110,7 @@ export default defineRule({
         evidence,
         advice:
           'The capture window probably missed the workload (range closed early, or only set-up ran). Widen the range around the steady-state steps and re-capture:',
-        command: CAPTURE_COMMAND,
+        command: captureCommand,
       });
     }
     return hits;

@@ -1,4 +1,5 @@
 /** Hardware clock-event reasons were active: the numbers describe a slowed GPU, not the code. */
+import { ROCM_SMI_CLOCKS_COMMAND, toolVendor } from '../vendor-tools.js';
 import { defineRule } from '../rule.js';
 import { percent, round } from '../profile-measures.js';
 import { POWER_REGIME_REASONS } from '../../model/throttle.js';
@@ -40,7 +41,9 @@ export default defineRule({
         advice:
           'sw_power_cap means the board hit its power limit (heavy sustained load, a busy neighbour on the same GPU, or a lowered limit): the gate compares such runs with a baseline under the same regime, and says when the two differ. Thermal reasons mean cooling; hw_slowdown and power brake are hardware protection: do not gate on those numbers, re-run on a sound, cool GPU. Watch the reasons live:',
         command:
-          'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
+          toolVendor(profile) === 'amd'
+            ? ROCM_SMI_CLOCKS_COMMAND
+            : 'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
       },
     ];
   },

@@ -5,6 +5,7 @@
  * GPU-in-use analysis over its capture range, or utilization sampled inside the workload's timed
  * runs. Whole-process samples, start-up and compile included, only hint at it, and say so.
  */
+import { ROCPROF_TIMELINE_COMMAND, toolVendor } from '../vendor-tools.js';
 import type { Profile } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
 import { familyTotals, round } from '../profile-measures.js';
@@ -52,7 +53,7 @@ function adviceFor(profile: Profile): { advice: string; command: string } {
   const decode = familyTotals(profile, ['gemv', 'gemm-decode']).share >= 0.2 || profile.metrics.some((m) => m.name === 'decode_tok_s');
   const memcpy = profile.memops.filter((m) => m.kind.startsWith('memcpy')).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
   const copies = memcpy > profile.totalKernelNs && memcpy > 0 ? ' Host↔device copies take longer than the kernels here: see transfer-bound.' : '';
-  const command = 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
+  const command = toolVendor(profile) === 'amd' ? ROCPROF_TIMELINE_COMMAND : 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
   if (training) {
     return {
       advice: `Find what the host does between steps: the input pipeline (DataLoader workers, pinned memory, prefetch), per-step synchronizations (.item(), logging, .cpu()), and optimizer steps launched kernel by kernel (fused/foreach optimizers, CUDA graphs for the step).${copies} To see the host gaps:`,

@@ -1,6 +1,6 @@
 /** MoE routing and token gather/scatter rival the expert matmuls they serve. */
 import { defineRule } from '../rule.js';
-import { moeMix, ncuCommand, percent, round, steadyLaunchSkip } from '../profile-measures.js';
+import { kernelProfileCommand, moeMix, percent, round } from '../profile-measures.js';
 
 export default defineRule({
   meta: {
@@ -28,7 +28,7 @@ export default defineRule({
         },
         advice:
           'Dispatch tokens to experts once per layer instead of gathering per expert: a fused MoE path (MAX grouped_matmul with moe_create_indices, vLLM/SGLang fused_moe, torch._grouped_mm) sorts tokens by expert and runs one grouped matmul. Then profile the heaviest routing kernel:',
-        ...(heaviest ? { command: ncuCommand(heaviest.name, steadyLaunchSkip(heaviest.instances), options.workload), kernel: heaviest.name } : {}),
+        ...(heaviest ? { command: kernelProfileCommand(profile, heaviest.name, heaviest.instances, options.workload), kernel: heaviest.name } : {}),
       },
     ];
   },

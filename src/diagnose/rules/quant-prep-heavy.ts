@@ -5,7 +5,7 @@
  */
 import { LINEAR_FAMILIES } from '../../model/family-ids.js';
 import { defineRule } from '../rule.js';
-import { familyTotals, ncuCommand, percent, round, steadyLaunchSkip } from '../profile-measures.js';
+import { familyTotals, kernelProfileCommand, percent, round } from '../profile-measures.js';
 
 export default defineRule({
   meta: {
@@ -61,7 +61,7 @@ export default defineRule({
         evidence,
         advice:
           'Fuse activation quantization into the kernel that produces the activation (norm + quant, e.g. rms_norm_fused_fp8 / fused_rope_rmsnorm_quantization in MAX, fused_add_rms_norm with static fp8 scales in vLLM), quantize weights offline rather than per call, and prefer static activation scales. Then profile the heaviest prep kernel:',
-        command: ncuCommand(top.name, steadyLaunchSkip(top.instances), options.workload),
+        command: kernelProfileCommand(profile, top.name, top.instances, options.workload),
         kernel: top.name,
       },
     ];

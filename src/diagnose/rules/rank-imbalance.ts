@@ -4,6 +4,7 @@
  * kernel time (collectives left out, since waiting inflates them on the fast ranks) and, where every
  * rank has profiler steps, of the median step.
  */
+import { ROCM_SMI_CLOCKS_COMMAND, toolVendor } from '../vendor-tools.js';
 import type { Rank } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
 import { median } from '../../model/averages.js';
@@ -62,7 +63,7 @@ export default defineRule({
           perStep,
         },
         advice: `Find why ${labelOf(slow)} does more: uneven data or sequence lengths per rank (balance the sampler or pad/bucket by length), an uneven split of layers or experts, a slower or throttled GPU (compare clocks and temperature per GPU), or another process on that GPU or its CPU cores. Compare the ranks' kernel lists side by side.`,
-        command: 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
+        command: toolVendor(profile) === 'amd' ? ROCM_SMI_CLOCKS_COMMAND : 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
       },
     ];
   },
