@@ -237,7 +237,7 @@ describe('compare: findings', () => {
   });
   // Seen on the H200: an A/B whose base side wrote no kernel capture called the head's copy-heavy "new".
   it('a kernel finding is not new when the baseline has no kernel capture to show it: a warning warns, saying so; a fail-on error still fails on its own', () => {
-    const kernels: GateKernel[] = [{ name: 'copy', totalNs: 1e6, instances: 10, family: 'copy', share: 1 }];
+    const kernels: GateKernel[] = [{ name: 'copy', totalNs: 1e6, family: 'copy', share: 1 }];
     const copy = { id: 'copy-heavy', severity: 'warning' as const, message: 'Copy kernels take 57.6% of kernel time.', evidence: { copyShare: 0.576 }, basis: [] };
     const noKernels = compare(side(healthy[1]!, { findings: [copy], kernels }), side(healthy[0]!), {});
     expect(noKernels.comparison!.newFindings).toEqual([]);

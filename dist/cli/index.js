@@ -356,6 +356,9 @@ class Parser {
             }
             if (this.eat('DF')) {
                 const bits = this.number();
+                // `DF16b` is std::bfloat16_t (ROCm's bf16 kernels, aiter and ck_tile); `DF<N>_` is _FloatN.
+                if (bits === 16 && this.eat('b'))
+                    return 'std::bfloat16_t';
                 this.expect('_');
                 return `_Float${bits}`;
             }
@@ -724,7 +727,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(987);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(383);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -739,7 +742,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 987:
+/***/ 383:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -771,6 +774,10 @@ var family_ids = __nccwpck_require__(538);
  * Entries are tried in order before the built-in table. A family may be a built-in id (to claim a
  * kernel for it) or a new id (reported as its own family, a UserFamilyId; rules only read the
  * built-in ids). Each id is checked here, at load: one line naming the file and the entry.
+ *
+ * Patterns run in JavaScript's backtracking engine on names from the capture, which a pull request
+ * chooses. So a pattern whose work can grow without bound is refused at load (patternProblem), and
+ * the rest are tested on at most USER_PATTERN_NAME_CHARS characters of a name.
  */
 
 
@@ -811,6 +818,90 @@ function checkFamilyId(id) {
         return { problem: `expected a family id of at most ${FAMILY_ID_MAX} characters, got ${id.length}` };
     return { family: (0,family_ids/* userFamilyId */.vk)(id) };
 }
+/** Open-ended repeats (`*`, `+`, `{n,}`, and `{n,m}` past this) a pattern may hold, counting one for an unanchored start. */
+const MAX_PATTERN_DEGREE = 2;
+const WIDE_REPEAT = 64;
+/**
+ * Why a pattern could backtrack without bound, or undefined. Refused: a backreference, a repeated
+ * group that holds a quantifier or an alternation (`(a+)+`, `(a|ab)*`: exponential), and more than
+ * MAX_PATTERN_DEGREE open-ended repeats, an unanchored start counting as one (`.*a.*b` tries every
+ * start, every split: cubic).
+ */
+function patternProblem(source) {
+    const stack = [{ quantified: false, alternation: false }];
+    let closed;
+    let openEnded = 0;
+    let i = 0;
+    while (i < source.length) {
+        const c = source[i];
+        if (c === '\\') {
+            const next = source[i + 1] ?? '';
+            if (/[1-9]/.test(next) || next === 'k')
+                return `a backreference (${source.slice(i, i + 2)}) can take exponential time; match without it`;
+            // \u{…} and \p{…} hold braces that are not a quantifier.
+            const braced = /^[upP]\{[^}]*\}/.exec(source.slice(i + 1));
+            i += braced ? 1 + braced[0].length : 2;
+            closed = undefined;
+            continue;
+        }
+        if (c === '[') {
+            i += 1;
+            if (source[i] === '^')
+                i += 1;
+            if (source[i] === ']')
+                i += 1;
+            while (i < source.length && source[i] !== ']')
+                i += source[i] === '\\' ? 2 : 1;
+            i += 1;
+            closed = undefined;
+            continue;
+        }
+        if (c === '(') {
+            stack.push({ quantified: false, alternation: false });
+            i += 1;
+            const prefix = /^\?(?::|=|!|<=|<!|<[^>]*>)/.exec(source.slice(i));
+            if (prefix)
+                i += prefix[0].length;
+            closed = undefined;
+            continue;
+        }
+        if (c === ')') {
+            closed = stack.length > 1 ? stack.pop() : undefined;
+            i += 1;
+            continue;
+        }
+        if (c === '|') {
+            stack[stack.length - 1].alternation = true;
+            i += 1;
+            closed = undefined;
+            continue;
+        }
+        const braces = c === '{' ? /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i)) : null;
+        if (c === '*' || c === '+' || c === '?' || braces) {
+            const max = braces ? (braces[2] === undefined ? Number(braces[1]) : braces[3] === '' ? Infinity : Number(braces[3])) : c === '?' ? 1 : Infinity;
+            if (max > 1 && closed && (closed.quantified || closed.alternation)) {
+                const what = closed.quantified ? 'a repeated group that holds a quantifier (as in (a+)+)' : 'a repeated group that holds an alternation (as in (a|ab)*)';
+                return `${what} can take exponential time; repeat a character class instead`;
+            }
+            if (max > WIDE_REPEAT)
+                openEnded += 1;
+            for (const group of stack)
+                group.quantified = true;
+            i += braces ? braces[0].length : 1;
+            if (source[i] === '?')
+                i += 1;
+            closed = undefined;
+            continue;
+        }
+        i += 1;
+        closed = undefined;
+    }
+    const degree = openEnded + (source.startsWith('^') ? 0 : 1);
+    if (degree > MAX_PATTERN_DEGREE) {
+        return `expected at most ${MAX_PATTERN_DEGREE - 1} open-ended repeat (*, +, {n,}) in a pattern not anchored with ^, or ${MAX_PATTERN_DEGREE} in one that is, got ${openEnded}: such a pattern takes time growing as a power of the name's length; anchor it with ^ or drop a leading .*`;
+    }
+    return undefined;
+}
 /** Parse and validate a family config; `path` names the file in errors. */
 function parseUserFamilies(text, path) {
     let json;
@@ -828,6 +919,9 @@ function parseUserFamilies(text, path) {
         const checked = checkFamilyId(entry.family);
         if ('problem' in checked)
             throw new errors/* InputError */.dz(path, `families[${index}].family: ${checked.problem} (built-in families: ${family_ids/* FAMILY_IDS */.Mz.join(', ')})`);
+        const problem = patternProblem(entry.pattern);
+        if (problem)
+            throw new errors/* InputError */.dz(path, `families[${index}].pattern: ${problem} (got ${JSON.stringify(entry.pattern.slice(0, 80))})`);
         let pattern;
         try {
             pattern = new RegExp(entry.pattern, entry.flags);
@@ -1111,6 +1205,7 @@ const DEFAULT_ARTIFACT_LIMITS = {
     maxUnzippedBytes: 1024 * MiB,
     maxArtifacts: 256,
     maxBaselineCandidates: 5,
+    baselineRunsSearched: 100,
     historyReports: 10,
 };
 /** Environment variable → the limit it sets. */
@@ -1126,6 +1221,7 @@ const LIMIT_VARIABLES = {
     PROFILE_GATE_MAX_REPORT_BYTES: ['artifacts', 'maxReportBytes'],
     PROFILE_GATE_MAX_UNZIPPED_BYTES: ['artifacts', 'maxUnzippedBytes'],
     PROFILE_GATE_MAX_ARTIFACTS: ['artifacts', 'maxArtifacts'],
+    PROFILE_GATE_BASELINE_RUNS: ['artifacts', 'baselineRunsSearched'],
 };
 function limitsFromEnv(env) {
     const limits = { http: { ...DEFAULT_HTTP_LIMITS }, artifacts: { ...DEFAULT_ARTIFACT_LIMITS }, retry: {} };
@@ -1638,687 +1734,12 @@ function skippedOf(missing, leftOut) {
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-// EXTERNAL MODULE: ./src/model/averages.ts
-var averages = __nccwpck_require__(861);
-;// CONCATENATED MODULE: ./src/compare/student-t.ts
-/**
- * The Student t distribution's tail, for tests whose null is analytical: P(|T| ≥ t) with ν degrees
- * of freedom is the regularized incomplete beta I_x(ν/2, 1/2) at x = ν/(ν + t²). The incomplete beta
- * comes from its continued fraction (evaluated with the modified Lentz method), the beta function
- * from a Lanczos log-gamma. Accurate to about 1e-12 relative, far below any α a test uses.
- */
-/** ln Γ(x) for x > 0: Lanczos (g = 7, nine coefficients), with the reflection formula below 0.5. */
-function logGamma(x) {
-    if (!(x > 0))
-        throw new RangeError(`logGamma(${x}): expected x > 0`);
-    if (x < 0.5)
-        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-    const c = [
-        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-        1.5056327351493116e-7,
-    ];
-    const z = x - 1;
-    let sum = c[0];
-    for (let i = 1; i < c.length; i += 1)
-        sum += c[i] / (z + i);
-    const t = z + 7.5;
-    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-/** The continued fraction of I_x(a, b) (converges fast for x < (a + 1)/(a + b + 2)). */
-function betaFraction(a, b, x) {
-    const tiny = 1e-300;
-    let c = 1;
-    let d = 1 - ((a + b) * x) / (a + 1);
-    if (Math.abs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    let f = d;
-    for (let m = 1; m <= 500; m += 1) {
-        const m2 = 2 * m;
-        // Even step.
-        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-        d = 1 + term * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + term / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        f *= d * c;
-        // Odd step.
-        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-        d = 1 + term * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + term / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const delta = d * c;
-        f *= delta;
-        if (Math.abs(delta - 1) < 1e-15)
-            break;
-    }
-    return f;
-}
-/** The regularized incomplete beta function I_x(a, b), for a, b > 0 and 0 ≤ x ≤ 1. */
-function regularizedBeta(x, a, b) {
-    if (!(a > 0 && b > 0))
-        throw new RangeError(`regularizedBeta: a ${a} and b ${b} must be positive`);
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const logFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
-    if (x < (a + 1) / (a + b + 2))
-        return (Math.exp(logFront) * betaFraction(a, b, x)) / a;
-    return 1 - (Math.exp(logFront) * betaFraction(b, a, 1 - x)) / b;
-}
-/** P(|T| ≥ |t|) for Student's t with `df` degrees of freedom (df > 0); 1 at t = 0, 0 at ±∞. */
-function studentTTwoSided(t, df) {
-    if (!(df > 0))
-        throw new RangeError(`studentTTwoSided: df ${df} must be positive`);
-    if (Number.isNaN(t))
-        return Number.NaN;
-    if (!Number.isFinite(t))
-        return 0;
-    const t2 = t * t;
-    if (t2 === 0)
-        return 1;
-    // x = ν/(ν + t²) loses nothing for large t; for small t use the complement, 1 − x = t²/(ν + t²).
-    return t2 < df ? 1 - regularizedBeta(t2 / (df + t2), 0.5, df / 2) : regularizedBeta(df / (df + t2), df / 2, 0.5);
-}
-
-;// CONCATENATED MODULE: ./src/compare/change-points.ts
-/**
- * Change-point detection for nightly series (tok/s per workload, family shares): binary segmentation
- * with a windowed two-sample t scan and an analytical null, so the answer is a function of the
- * series alone: no seed, no random draw, the same open regressions on every build of the page.
- *
- * A segment is scanned over every split τ and every end κ of the part after it: X = [0, τ) against
- * Y = [τ, κ), each at least `minSegment` long, whose boundary runs sit on their own side (the run
- * before τ nearer X's mean, the run at τ nearer Y's), scored by the pooled-variance t of their
- * means, or Welch's t where one part is improbably noisier than the other (it mixes two levels).
- * Searching κ finds a short dip that recovered, not only a step that lasts. The strongest window is
- * tested against Student's t, and its p-value is multiplied by the number of windows scanned
- * (Bonferroni): the chance that a segment with no shift gives any window that strong is at most α.
- * With prefix sums of the values and their squares each window costs O(1), a segment O(n²) time
- * and O(n) memory.
- *
- * Why not a permutation test: with three nights after a step, the exact permutation p-value of the
- * best window is about 4/84 (the three low nights may sit in several windows), so no permutation
- * test can reach α = 0.01 there, and a sampled one decides differently from seed to seed.
- */
-
-
-const DEFAULT_CHANGE_POINT_OPTIONS = {
-    minSegment: 3,
-    alpha: 0.01,
-    maxChangePoints: 16,
-    minRelativeChange: 0,
-    minAbsoluteChange: 0,
-};
-/** A longer segment is scanned over its latest part (history.ts): the scan is O(n²) in time. */
-const MAX_SEGMENT = 3000;
-/** Windows (τ, κ) of a segment of n points with parts of at least m: Σ_{j=1}^{n−2m+1} j. */
-function windowCount(n, minSegment) {
-    const free = n - 2 * minSegment + 1;
-    return free > 0 ? (free * (free + 1)) / 2 : 0;
-}
-/**
- * X's and Y's spreads are pooled unless one is this improbably larger than the other (F test): a
- * part that mixes nights of the old level with nights of the new one is noisy, and must not pass
- * for a step on the other part's tight noise (Welch's t then, which needs more nights to be sure).
- */
-const HOMOGENEITY_ALPHA = 1e-6;
-/** z of HOMOGENEITY_ALPHA, one-sided (Φ⁻¹(1 − 1e-6)). */
-const HOMOGENEITY_Z = 4.753;
-/**
- * False only where P(F ≥ f) is surely above HOMOGENEITY_ALPHA: ln F has a standard deviation of
- * about √(2/d1 + 2/d2), and its critical value is never below half of z times that (the tests check
- * this over the degrees of freedom a scan meets). It spares the incomplete beta on most windows.
- */
-function mayBeNoisier(f, d1, d2) {
-    return Math.log(f) > 0.5 * HOMOGENEITY_Z * Math.sqrt(2 / d1 + 2 / d2);
-}
-/** Whether a variance ratio f ≥ 1 with (d1, d2) degrees of freedom is improbable for equal spreads. */
-function improbablyNoisier(f, d1, d2) {
-    return mayBeNoisier(f, d1, d2) && fTail(f, d1, d2) <= HOMOGENEITY_ALPHA;
-}
-/** P(F ≥ f) for F with (d1, d2) degrees of freedom. */
-function fTail(f, d1, d2) {
-    if (!(f > 0))
-        return 1;
-    if (!Number.isFinite(f))
-        return 0;
-    return regularizedBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
-}
-/**
- * The strongest window of `values`: among windows Y = [τ, κ) against X = [0, τ) (each at least
- * minSegment long, boundary runs on their own side) whose spreads agree, the largest pooled |t|;
- * among those where one part is improbably noisier than the other, the largest Welch |t|. The
- * first when its p-value times the number of windows is at most α, else whichever of the two has
- * the smaller p-value. A window's spreads are compared only when it could beat the best so far, so
- * the scan stays a few operations per window.
- */
-function bestSplit(values, minSegment, alpha = DEFAULT_CHANGE_POINT_OPTIONS.alpha) {
-    const n = values.length;
-    if (n < 2 * minSegment)
-        return undefined;
-    if (n > MAX_SEGMENT)
-        throw new Error(`change points: ${n} points; at most ${MAX_SEGMENT} per series`);
-    // Centred on the mean, so the sums of squares do not cancel for large, tight values.
-    let mean = 0;
-    let largest = 0;
-    for (let i = 0; i < n; i += 1) {
-        mean += values[i];
-        largest = Math.max(largest, Math.abs(values[i]));
-    }
-    mean /= n;
-    // Differences and spreads below the resolution of the values are none: an exact step is as strong
-    // as a step can be, identical values are no step at all.
-    const resolution = 1e-9 * largest;
-    const floor = resolution * resolution;
-    const s1 = new Float64Array(n + 1);
-    const s2 = new Float64Array(n + 1);
-    for (let i = 0; i < n; i += 1) {
-        const v = values[i] - mean;
-        s1[i + 1] = s1[i] + v;
-        s2[i + 1] = s2[i] + v * v;
-    }
-    let pooledBest;
-    let welchBest;
-    for (let tau = minSegment; tau <= n - minSegment; tau += 1) {
-        const m = tau;
-        const sumX = s1[tau];
-        const meanX = sumX / m;
-        const ssX = Math.max(0, s2[tau] - sumX * meanX);
-        const varX = Math.max(ssX / (m - 1), floor);
-        for (let end = tau + minSegment; end <= n; end += 1) {
-            const k = end - tau;
-            const sumY = s1[end] - sumX;
-            const meanY = sumY / k;
-            const difference = meanY - meanX;
-            if ((difference < 0 ? -difference : difference) <= resolution)
-                continue;
-            // A change begins at the first run of the new level: the run before τ is nearer X's mean,
-            // the run at τ nearer Y's. A window that starts a run early or late is not a step there.
-            const middle = (meanX + meanY) / 2;
-            const first = values[tau] - mean;
-            const last = values[tau - 1] - mean;
-            if (difference > 0 ? !(first > middle && last < middle) : !(first < middle && last > middle))
-                continue;
-            const ssY = Math.max(0, s2[end] - s2[tau] - sumY * meanY);
-            const varY = Math.max(ssY / (k - 1), floor);
-            const pooled = difference / Math.sqrt(Math.max((ssX + ssY) / (m + k - 2), floor) * (1 / m + 1 / k));
-            const a = varX / m;
-            const b = varY / k;
-            const welch = difference / Math.sqrt(a + b);
-            const beatsPooled = !pooledBest || Math.abs(pooled) > Math.abs(pooledBest.t) * (1 + 1e-12);
-            const beatsWelch = !welchBest || Math.abs(welch) > Math.abs(welchBest.t) * (1 + 1e-12);
-            if (!beatsPooled && !beatsWelch)
-                continue;
-            const noisier = varY > varX ? improbablyNoisier(varY / varX, k - 1, m - 1) : improbablyNoisier(varX / varY, m - 1, k - 1);
-            if (!noisier && beatsPooled)
-                pooledBest = { index: tau, end, t: pooled };
-            else if (noisier && beatsWelch)
-                welchBest = { index: tau, end, t: welch, df: ((a + b) * (a + b)) / ((a * a) / (m - 1) + (b * b) / (k - 1)) };
-        }
-    }
-    const windows = windowCount(n, minSegment);
-    const candidates = [
-        ...(pooledBest ? [{ index: pooledBest.index, end: pooledBest.end, statistic: pooledBest.t, df: pooledBest.end - 2 }] : []),
-        ...(welchBest ? [{ index: welchBest.index, end: welchBest.end, statistic: welchBest.t, df: welchBest.df }] : []),
-    ].map((c) => ({ ...c, p: studentTTwoSided(c.statistic, c.df) }));
-    if (!candidates.length)
-        return { index: minSegment, end: n, statistic: 0, df: n - 2, windows, pValue: 1 };
-    // A significant window whose spreads agree is the step; Welch's window (a noisier level) only when
-    // none is: with many nights, Welch's many degrees of freedom can make a mixed window look stronger.
-    const adjusted = candidates.map((c) => ({ ...c, pValue: Math.min(1, windows * c.p) }));
-    const best = adjusted[0].pValue <= alpha && pooledBest ? adjusted[0] : adjusted.reduce((x, y) => (y.p < x.p ? y : x));
-    return { index: best.index, end: best.end, statistic: best.statistic, df: best.df, windows, pValue: best.pValue };
-}
-function levels(values, cuts) {
-    const bounds = [0, ...cuts, values.length];
-    return bounds.slice(0, -1).map((start, i) => (0,averages/* median */.J)(values.slice(start, bounds[i + 1])));
-}
-function relative(before, after) {
-    return before === 0 ? 0 : (after - before) / Math.abs(before);
-}
-/** Change points of a series, in index order. Non-finite values are not allowed: drop them first. */
-function detectChangePoints(values, options = {}) {
-    const o = { ...DEFAULT_CHANGE_POINT_OPTIONS, ...options };
-    if (o.minSegment < 2)
-        throw new Error(`minSegment ${o.minSegment}: expected at least 2`);
-    if (values.some((v) => !Number.isFinite(v)))
-        throw new Error('change points: every value must be finite');
-    const segments = [{ start: 0, end: values.length }];
-    const found = new Map();
-    while (found.size < o.maxChangePoints) {
-        for (const segment of segments) {
-            if (!('split' in segment))
-                segment.split = bestSplit(values.slice(segment.start, segment.end), o.minSegment, o.alpha);
-        }
-        // The most significant split is cut (the strongest t on ties), then both halves are examined again.
-        let accepted;
-        for (const segment of segments) {
-            const split = segment.split;
-            if (!split || split.pValue > o.alpha)
-                continue;
-            const best = accepted?.split;
-            if (!best || split.pValue < best.pValue || (split.pValue === best.pValue && Math.abs(split.statistic) > Math.abs(best.statistic)))
-                accepted = segment;
-        }
-        if (!accepted)
-            break;
-        const cut = accepted.start + accepted.split.index;
-        found.set(cut, { pValue: accepted.split.pValue, statistic: accepted.split.statistic });
-        segments.splice(segments.indexOf(accepted), 1, { start: accepted.start, end: cut }, { start: cut, end: accepted.end });
-    }
-    // Drop the weakest shift below the magnitude floors, one at a time: the levels around it merge.
-    let cuts = [...found.keys()].sort((a, b) => a - b);
-    for (;;) {
-        const level = levels(values, cuts);
-        let weakest = -1;
-        let weakestSize = Infinity;
-        cuts.forEach((_, i) => {
-            const shift = Math.abs(level[i + 1] - level[i]);
-            const small = shift < o.minAbsoluteChange || Math.abs(relative(level[i], level[i + 1])) < o.minRelativeChange;
-            if (small && shift < weakestSize) {
-                weakest = i;
-                weakestSize = shift;
-            }
-        });
-        if (weakest < 0) {
-            return cuts.map((index, i) => ({
-                index,
-                pValue: found.get(index).pValue,
-                statistic: found.get(index).statistic,
-                before: level[i],
-                after: level[i + 1],
-                relativeChange: relative(level[i], level[i + 1]),
-            }));
-        }
-        cuts = cuts.filter((_, i) => i !== weakest);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/compare/history.ts
-/**
- * A nightly history judged: change points of a metric's series and of the family shares, and the
- * regressions still open. The dashboard draws what this finds; it decides nothing itself.
- */
-
-/** A family share series is scanned only when it reaches this share somewhere (small bands jitter). */
-const MIN_SCANNED_SHARE = 0.05;
-/**
- * Change points of a series with gaps (nulls): found on the values present, indexed on all points.
- * The answer depends on the values alone (no seed): the same history gives the same changes.
- */
-function seriesChanges(values, options) {
-    const indexes = [];
-    const present = [];
-    values.forEach((v, i) => {
-        if (v !== null && Number.isFinite(v)) {
-            indexes.push(i);
-            present.push(v);
-        }
-    });
-    // The scan is O(n²) in time: a very long history is scanned over its latest part.
-    const skip = Math.max(0, present.length - MAX_SEGMENT);
-    const found = detectChangePoints(present.slice(skip), options);
-    return found.map((p) => ({ index: indexes[skip + p.index], before: p.before, after: p.after, relative: p.relativeChange, pValue: p.pValue }));
-}
-/** Change points of share series (0..1), each scanned when it reaches MIN_SCANNED_SHARE; `series` is the position in the list. */
-function shareChanges(series, options) {
-    const { minShareChange, ...rest } = options;
-    return series.flatMap(({ shares }, s) => Math.max(0, ...shares) < MIN_SCANNED_SHARE ? [] : seriesChanges(shares, { ...rest, minAbsoluteChange: minShareChange }).map((c) => ({ ...c, series: s })));
-}
-/** Shifts the wrong way (by at least `minChange`, relative) whose lost level no later segment won back. */
-function openRegressions(changes, direction, minChange) {
-    const worse = (from, to) => (direction === 'higher' ? 1 : -1) * ((to - from) / Math.abs(from || 1));
-    const open = [];
-    changes.forEach((change, c) => {
-        if (worse(change.before, change.after) > -minChange)
-            return;
-        const later = changes.slice(c).map((x) => x.after);
-        if (later.some((level) => worse(change.before, level) > -minChange))
-            return;
-        const latest = later[later.length - 1];
-        open.push({ ...change, latest, latestRelative: (latest - change.before) / Math.abs(change.before || 1) });
-    });
-    return open;
-}
-
-// EXTERNAL MODULE: ./src/compare/median-interval.ts
-var median_interval = __nccwpck_require__(315);
-// EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(500);
-;// CONCATENATED MODULE: ./src/report/dashboard/data.ts
-const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid'];
-const SEVERITY_ORDER = ['info', 'warning', 'error'];
-/** Shares are stored as integers in units of 0.01 percentage points. */
-const SHARE_SCALE = 10_000;
-
-;// CONCATENATED MODULE: ./src/report/dashboard/kernel-events.ts
-
-function scaled(share) {
-    return Math.round((share ?? 0) * SHARE_SCALE);
-}
-/** Events of one pair of points: entries and exits first, then the largest moves. */
-function eventsBetween(before, after, index, minShareChange) {
-    const events = [];
-    const wasTop = new Set(before.top);
-    const isTop = new Set(after.top);
-    for (const kernel of after.top) {
-        if (!wasTop.has(kernel))
-            events.push({ index, kernel, kind: 'entered', before: scaled(before.shares.get(kernel)), after: scaled(after.shares.get(kernel)) });
-    }
-    for (const kernel of before.top) {
-        if (!isTop.has(kernel))
-            events.push({ index, kernel, kind: 'left', before: scaled(before.shares.get(kernel)), after: scaled(after.shares.get(kernel)) });
-    }
-    const moves = [];
-    for (const kernel of new Set([...before.top, ...after.top])) {
-        if (!wasTop.has(kernel) || !isTop.has(kernel))
-            continue;
-        const delta = (after.shares.get(kernel) ?? 0) - (before.shares.get(kernel) ?? 0);
-        if (Math.abs(delta) >= minShareChange) {
-            moves.push({ index, kernel, kind: delta > 0 ? 'up' : 'down', before: scaled(before.shares.get(kernel)), after: scaled(after.shares.get(kernel)) });
-        }
-    }
-    moves.sort((a, b) => Math.abs(b.after - b.before) - Math.abs(a.after - a.before));
-    return [...events, ...moves];
-}
-
-// EXTERNAL MODULE: ./src/report/number-format.ts
-var number_format = __nccwpck_require__(329);
-;// CONCATENATED MODULE: ./src/report/dashboard/safe-text.ts
-/**
- * Report fields become page text and links: text is trimmed to a sane length, and only links of
- * a known shape survive (a commit SHA, OWNER/REPO, an https URL). Anything else is dropped, never
- * passed through, so a report cannot smuggle a javascript: link or a megabyte-long name.
- */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
-/** Display text: control characters become spaces, long text is cut with an ellipsis. */
-function clampText(text, max) {
-    if (!text)
-        return '';
-    const flat = text.replace(CONTROL, ' ').trim();
-    return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-function safeCommit(sha) {
-    return sha && /^[0-9a-f]{7,64}$/i.test(sha) ? sha.toLowerCase() : '';
-}
-function safeRepository(repository) {
-    return repository && /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/.test(repository) && !repository.includes('..') ? repository : '';
-}
-/** An absolute https URL without credentials, normalised; '' for anything else. */
-function safeHttpsUrl(url) {
-    if (!url || url.length > 2000)
-        return '';
-    let parsed;
-    try {
-        parsed = new URL(url);
-    }
-    catch {
-        return '';
-    }
-    if (parsed.protocol !== 'https:' || parsed.username || parsed.password)
-        return '';
-    return parsed.toString();
-}
-/** The server links point at: an https origin, https://github.com when absent or unusable. */
-function safeServerUrl(url) {
-    const safe = safeHttpsUrl(url);
-    return safe ? new URL(safe).origin : 'https://github.com';
-}
-
-;// CONCATENATED MODULE: ./src/report/dashboard/build-data.ts
-/**
- * Reports → the dashboard's data: grouped by workload (run.workload, else model · GPU), ordered by
- * time, with the metric's median and its CI, family shares, top kernels, findings and verdicts per
- * point, change points of the metric and of the large family shares, top-kernel changes between
- * consecutive points, and the open regressions (a shift the wrong way with no recovery since).
- */
-
-
-
-
-
-
-
-
-
-const DEFAULT_DASHBOARD_OPTIONS = {
-    title: 'profile-gate dashboard',
-    generatedAt: '1970-01-01T00:00:00.000Z',
-    serverUrl: 'https://github.com',
-    metric: 'decode_tok_s',
-    topN: 10,
-    families: 7,
-    minChange: 0.02,
-    minShareChange: 0.02,
-    alpha: 0.01,
-    maxKernelEvents: 60,
-};
-const NAME_MAX = 160;
-const KERNEL_MAX = 300;
-function workloadName(report) {
-    const named = clampText(report.run.workload, NAME_MAX);
-    if (named)
-        return named;
-    return clampText(`${report.environment.model || 'unknown model'} · ${report.environment.gpuName || 'unknown GPU'}`, NAME_MAX);
-}
-function timeOf(report) {
-    for (const text of [report.run.timestamp, report.generatedAt]) {
-        const t = text ? Date.parse(text) : Number.NaN;
-        if (Number.isFinite(t))
-            return t;
-    }
-    return undefined;
-}
-function round(value, digits = 3) {
-    const f = 10 ** digits;
-    return Math.round(value * f) / f;
-}
-class Interner {
-    list = [];
-    index = new Map();
-    of(text) {
-        let i = this.index.get(text);
-        if (i === undefined) {
-            i = this.list.length;
-            this.list.push(text);
-            this.index.set(text, i);
-        }
-        return i;
-    }
-}
-/** A change as the page stores it: rounded, so a year of points stays small. */
-function mark(change) {
-    return { index: change.index, before: round(change.before, 4), after: round(change.after, 4), relative: round(change.relative, 5), pValue: round(change.pValue, 4) };
-}
-function familyShares(reports, options) {
-    // Ranked by peak share, so a family that appeared lately (a new attention path) gets its own band.
-    const totals = new Map();
-    for (const report of reports)
-        for (const f of report.families)
-            totals.set(f.family, Math.max(totals.get(f.family) ?? 0, f.share));
-    const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
-    const shown = ranked.slice(0, options.families);
-    const hasOther = ranked.length > shown.length;
-    const families = [...shown.map((f) => clampText(f, NAME_MAX)), ...(hasOther ? ['other'] : [])];
-    const position = new Map(shown.map((f, i) => [f, i]));
-    const shares = reports.map((report) => {
-        const row = new Array(families.length).fill(0);
-        for (const f of report.families)
-            row[position.get(f.family) ?? families.length - 1] += f.share;
-        return row.map((s) => Math.round(s * SHARE_SCALE));
-    });
-    return { families, shares };
-}
-function kernelShares(report) {
-    const shares = new Map();
-    for (const k of report.kernels)
-        shares.set(k.name, (shares.get(k.name) ?? 0) + k.share);
-    return shares;
-}
-function topNames(shares, n) {
-    return [...shares.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
-}
-function buildWorkload(name, entries, options) {
-    entries.sort((a, b) => a.t - b.t || (a.report.run.commit ?? '').localeCompare(b.report.run.commit ?? ''));
-    const reports = entries.map((e) => e.report);
-    const repos = new Interner();
-    const kernels = new Interner();
-    const kernelFamily = [];
-    const findingIndex = new Map();
-    const findings = [];
-    const points = { t: [], commit: [], repo: [], run: [], verdict: [], value: [], low: [], high: [], n: [], shares: [], top: [], findings: [] };
-    const { families, shares } = familyShares(reports, options);
-    const events = [];
-    let previous;
-    const kernelOf = (report, name) => {
-        const i = kernels.of(clampText(name, KERNEL_MAX));
-        if (kernelFamily[i] === undefined)
-            kernelFamily[i] = clampText(report.kernels.find((k) => k.name === name)?.family, NAME_MAX);
-        return i;
-    };
-    reports.forEach((report, i) => {
-        points.t.push(entries[i].t);
-        points.commit.push(safeCommit(report.run.commit));
-        const repo = safeRepository(report.run.repository);
-        points.repo.push(repo ? repos.of(repo) : -1);
-        points.run.push(safeHttpsUrl(report.run.runUrl));
-        points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
-        const metric = report.metrics.find((m) => m.name === options.metric);
-        // The same interval the summary and the comment show for these samples.
-        const interval = metric ? (0,median_interval/* medianInterval */.c)(metric.samples) : null;
-        // The median of the samples the interval is of (a report's value is that median when it is whole).
-        const finite = metric?.samples.filter(Number.isFinite) ?? [];
-        const value = finite.length ? (0,averages/* median */.J)(finite) : metric?.value;
-        points.value.push(value !== undefined && Number.isFinite(value) ? round(value) : null);
-        points.low.push(interval ? round(interval.low) : null);
-        points.high.push(interval ? round(interval.high) : null);
-        points.n.push(metric?.samples.length ?? 0);
-        points.shares.push(shares[i]);
-        const current = kernelShares(report);
-        const top = topNames(current, options.topN);
-        points.top.push(top.flatMap((k) => [kernelOf(report, k), Math.round(current.get(k) * SHARE_SCALE)]));
-        if (previous) {
-            // Every name here was interned when its point's top list was stored.
-            const union = [...new Set([...previous.top, ...top])];
-            const indexOf = new Map(union.map((k) => [k, kernelOf(report, k)]));
-            const side = (s, names) => ({
-                shares: new Map(union.map((k) => [indexOf.get(k), s.get(k) ?? 0])),
-                top: names.map((k) => indexOf.get(k)),
-            });
-            events.push(...eventsBetween(side(previous.shares, previous.top), side(current, top), i, options.minShareChange));
-        }
-        previous = { shares: current, top };
-        const seen = new Set();
-        for (const f of report.findings) {
-            let fi = findingIndex.get(f.id);
-            if (fi === undefined) {
-                fi = findings.length;
-                findingIndex.set(f.id, fi);
-                findings.push({ id: clampText(f.id, 80), title: '', severity: 0 });
-            }
-            findings[fi].title = clampText(f.title, NAME_MAX);
-            findings[fi].severity = Math.max(findings[fi].severity, SEVERITY_ORDER.indexOf(f.severity));
-            seen.add(fi);
-        }
-        points.findings.push([...seen].sort((a, b) => a - b));
-    });
-    const latest = reports[reports.length - 1];
-    const history = { alpha: options.alpha };
-    const changes = seriesChanges(points.value, { ...history, minRelativeChange: options.minChange }).map(mark);
-    const scanned = families.flatMap((family, f) => (family === 'other' ? [] : [{ f, shares: points.shares.map((row) => row[f] / SHARE_SCALE) }]));
-    const familyChanges = shareChanges(scanned, { ...history, minShareChange: options.minShareChange }).map((c) => ({ ...mark(c), family: scanned[c.series].f }));
-    // Newest first: the table shows the latest moves.
-    events.sort((a, b) => b.index - a.index);
-    return {
-        name,
-        gpu: clampText(latest.environment.gpuName, NAME_MAX),
-        model: clampText(latest.environment.model, NAME_MAX),
-        repos: repos.list,
-        families,
-        kernels: kernels.list,
-        kernelFamily,
-        findings,
-        points,
-        changes,
-        familyChanges: familyChanges.sort((a, b) => a.index - b.index),
-        kernelEvents: events.slice(0, options.maxKernelEvents),
-    };
-}
-/** The workload's open regressions (compare/history.ts judges them), as the page lists them. */
-function build_data_openRegressions(series, workload, direction, minChange) {
-    return openRegressions(series.changes, direction, minChange).map((r) => ({
-        workload,
-        index: r.index,
-        before: r.before,
-        after: r.after,
-        latest: r.latest,
-        relative: r.relative,
-        latestRelative: round(r.latestRelative, 5),
-        pValue: r.pValue,
-    }));
-}
-/** What makes two report files the same report (a saved copy and its artifact): one point on the page. */
-function reportIdentity(report) {
-    return JSON.stringify([workloadName(report), report.run.runId, report.run.commit, report.generatedAt]);
-}
-function buildDashboardData(inputs, skipped, partial = {}) {
-    const options = { ...DEFAULT_DASHBOARD_OPTIONS, ...partial };
-    const info = (0,metrics/* metricInfo */.R)(options.metric);
-    const groups = new Map();
-    const notes = skipped.map((s) => ({ source: clampText(s.source, 300), reason: clampText(s.reason, 300) }));
-    // The same report read twice (a saved copy and its artifact) is one point.
-    const seen = new Set();
-    let duplicates = 0;
-    for (const { report, source } of inputs) {
-        const identity = reportIdentity(report);
-        if (seen.has(identity)) {
-            duplicates += 1;
-            continue;
-        }
-        seen.add(identity);
-        const t = timeOf(report);
-        if (t === undefined) {
-            notes.push({ source: clampText(source, 300), reason: 'no usable run.timestamp or generatedAt' });
-            continue;
-        }
-        const name = workloadName(report);
-        const list = groups.get(name) ?? [];
-        list.push({ report, t });
-        groups.set(name, list);
-    }
-    const names = [...groups.keys()].sort((a, b) => a.localeCompare(b));
-    const built = names.map((name) => buildWorkload(name, groups.get(name), options));
-    const worst = (s) => Math.min(0, ...build_data_openRegressions(s, 0, info.direction, options.minChange).map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
-    // Workloads with open regressions first, worst first; then by name.
-    const order = built.map((s, i) => ({ s, i, worst: worst(s) })).sort((a, b) => a.worst - b.worst || a.i - b.i);
-    const workloads = order.map((o) => o.s);
-    const regressions = workloads.flatMap((s, w) => build_data_openRegressions(s, w, info.direction, options.minChange));
-    return {
-        version: 1,
-        title: clampText(options.title, 200) || DEFAULT_DASHBOARD_OPTIONS.title,
-        generatedAt: options.generatedAt,
-        serverUrl: safeServerUrl(options.serverUrl),
-        metric: { name: clampText(options.metric, 80), unit: info.unit, label: info.label, direction: info.direction },
-        topN: options.topN,
-        method: `Change points: binary segmentation with a t test of every window of at least ${DEFAULT_CHANGE_POINT_OPTIONS.minSegment} runs on each side, p ≤ ${options.alpha} after Bonferroni over the windows (deterministic: no seed, no random draws); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${number_format/* CI_PERCENT */.XO}% confidence interval of the median from order statistics.`,
-        reportCount: inputs.length - duplicates,
-        skipped: notes.slice(0, 200),
-        regressions,
-        workloads,
-    };
-}
-
+// EXTERNAL MODULE: ./src/report/dashboard/build-data.ts + 6 modules
+var build_data = __nccwpck_require__(290);
 // EXTERNAL MODULE: ./src/report/escape.ts
 var report_escape = __nccwpck_require__(31);
+// EXTERNAL MODULE: ./src/report/number-format.ts
+var number_format = __nccwpck_require__(329);
 ;// CONCATENATED MODULE: ./src/report/dashboard/page-app.ts
 /**
  * The page script's second half (browser JavaScript, kept as text): the layout (open regressions on
@@ -3051,7 +2472,7 @@ function renderSite(data) {
 }
 /** Reports in, site files out: the whole pure half of `profile-gate dashboard`. */
 function buildSite(inputs, skipped = [], options = {}) {
-    const data = buildDashboardData(inputs, skipped, options);
+    const data = (0,build_data/* buildDashboardData */.vt)(inputs, skipped, options);
     return { data, files: renderSite(data) };
 }
 
@@ -3196,9 +2617,10 @@ class GitHubClient {
         const found = await this.list(`/repos/${repo}/actions/artifacts?${params}`, 'GET /repos/{owner}/{repo}/actions/artifacts', 'artifacts', (items) => items.length >= limit);
         return found.filter((a) => Number.isInteger(a.id) && a.name === name).slice(0, limit);
     }
-    /** The artifacts of one run. */
-    async runArtifacts(repo, runId) {
-        const found = await this.list(`/repos/${repo}/actions/runs/${runId}/artifacts?per_page=100`, 'GET /repos/{owner}/{repo}/actions/runs/{run}/artifacts', 'artifacts');
+    /** The artifacts of one run (only those named `name`, when given). */
+    async runArtifacts(repo, runId, name) {
+        const params = new URLSearchParams({ per_page: '100', ...(name !== undefined ? { name } : {}) });
+        const found = await this.list(`/repos/${repo}/actions/runs/${runId}/artifacts?${params}`, 'GET /repos/{owner}/{repo}/actions/runs/{run}/artifacts', 'artifacts');
         return found.filter((a) => Number.isInteger(a.id) && typeof a.name === 'string');
     }
     /** The artifact's zip, at most `maxBytes`: the API answers 302 to storage, fetched without the token. */
@@ -3461,7 +2883,20 @@ function unreadableReason(error) {
 function validRepository(repository) {
     return /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository) && !repository.includes('..');
 }
-/** What the run says about itself wins over what the report claims: the API knows which commit it built. */
+/**
+ * When the run happened: the API's record of it (when it started, else when it was created), which
+ * the uploader cannot choose; the report's own claim only when the API gives none. Never later than
+ * `now`: a report dated 2099 would otherwise stay the newest point of every history.
+ */
+function runTimestamp(report, run, now = Date.now()) {
+    for (const text of [run.run_started_at, run.created_at, report.run.timestamp, report.generatedAt]) {
+        const time = text ? Date.parse(text) : NaN;
+        if (Number.isFinite(time))
+            return new Date(Math.min(time, now)).toISOString();
+    }
+    return new Date(now).toISOString();
+}
+/** What the run says about itself wins over what the report claims: the API knows which commit it built, and when. */
 function withRunInfo(report, run, query, serverUrl) {
     const runUrl = run.html_url?.startsWith('https://') ? run.html_url : `${serverUrl}/${query.repository}/actions/runs/${run.id}`;
     return {
@@ -3472,7 +2907,7 @@ function withRunInfo(report, run, query, serverUrl) {
             runId: String(run.id),
             runUrl,
             ...(run.head_sha ? { commit: run.head_sha } : {}),
-            timestamp: report.run.timestamp ?? run.run_started_at ?? run.created_at ?? report.generatedAt,
+            timestamp: runTimestamp(report, run),
         },
     };
 }
@@ -3782,7 +3217,7 @@ async function writeSite(directory, files) {
 async function saveReports(directory, inputs) {
     const names = new Set();
     for (const { report } of inputs) {
-        const identity = (0,external_node_crypto_namespaceObject.createHash)('sha256').update(reportIdentity(report)).digest('hex').slice(0, 12);
+        const identity = (0,external_node_crypto_namespaceObject.createHash)('sha256').update((0,build_data/* reportIdentity */.he)(report)).digest('hex').slice(0, 12);
         const name = `${report.run.runId ?? 'run'}-${(report.run.workload ?? 'report').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 80)}-${identity}`;
         if (names.has(name))
             continue;
@@ -3984,6 +3419,7 @@ var merge_reports = __nccwpck_require__(756);
 
 
 
+
 const COMMENT_LIMIT_CHARS = 65_536;
 const COMMENT_BUDGET_CHARS = 60_000;
 const COMMENT_POLICIES = (/* unused pure expression or super */ null && (['auto', 'always', 'on-regression', 'off']));
@@ -4039,6 +3475,10 @@ function alertLines(entry, labelled, textChars) {
         lines.push('', sections/* COMPARISON_HEADER */.Cq, ...rows.slice(0, 10).map((row) => (0,sections/* comparisonRowCells */.Hz)(row, detail, names)));
         if (rows.length > 10)
             lines.push('', `… ${rows.length - 10} more alerts in the details and the artifact.`);
+        // Which runs the alerting medians rest on (warm-up dropped, outliers, drift): a failure keeps them.
+        const notes = (0,sections/* rowNotes */.g7)(rows.slice(0, 10), detail);
+        if (notes.length)
+            lines.push('', ...notes);
         lines.push('');
     }
     for (const [i, finding] of findings.slice(0, 10).entries()) {
@@ -4066,11 +3506,14 @@ function footer(merged, links) {
     }
     if (links.runUrl)
         parts.push((0,markdown_text/* safeLink */.o3)('job summary and all artifacts', links.runUrl));
+    const dashboard = (0,sections/* dashboardLink */.d3)(merged.entries, links);
+    if (dashboard)
+        parts.push(dashboard);
     return parts.length ? `Full report: ${parts.join(' · ')}` : 'Full report: report.json and report.md in the job’s report directory.';
 }
 function renderReportComment(report, options) {
     const entry = {
-        label: options.label ?? labelFor(report, 'profile'),
+        label: options.label ?? labelFor(report, ''),
         report,
         ...(options.artifact ? { artifact: options.artifact } : {}),
         ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
@@ -4083,10 +3526,12 @@ function renderComment(merged, options) {
     const labelled = merged.entries.length > 1;
     const first = merged.entries[0];
     const heading = labelled || !first
-        ? `## profile-gate: ${(0,sections/* verdictLine */.MT)(merged.verdict)} · ${merged.entries.length} reports`
-        : `## profile-gate: ${(0,sections/* reportVerdictLine */.wM)(first.report)} · ${(0,markdown_text/* safeText */.Hk)(first.label, 100)}`;
+        ? `## profile-gate: ${(0,sections/* verdictLine */.MT)(merged.verdict)} · ${merged.entries.length} reports${labelled ? ` (${(0,summary.countsText)(merged)})` : ''}`
+        : `## profile-gate: ${(0,sections/* reportVerdictLine */.wM)(first.report)}${first.label ? ` · ${(0,markdown_text/* safeText */.Hk)(first.label, 100)}` : ''}`;
     const banner = !labelled && first ? (0,sections/* noBaselineBanner */.XA)(first) : '';
-    const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', !labelled && first ? (0,sections/* reasonsBlock */.hF)(first.report) : ''].filter(Boolean).join('\n');
+    // Every leg in one line each, passes included: what ran is as much the news as what failed.
+    const legs = labelled ? `\n${(0,summary.legsTable)(merged, budget * 0.15, measure)}\n` : '';
+    const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', legs, !labelled && first ? (0,sections/* reasonsBlock */.hF)(first.report) : ''].filter(Boolean).join('\n');
     const tail = footer(merged, links);
     const alerts = merged.entries.flatMap((entry) => alertLines(entry, labelled, 300));
     const alertBudget = budget * 0.4;
@@ -4134,10 +3579,11 @@ function renderComment(merged, options) {
 
 
 
-const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--fail-verdicts LIST] REPORT.json|DIR...
+const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--dashboard-url URL] [--fail-verdicts LIST] REPORT.json|DIR...
   Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
   DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment, marker key KEY,
-  default 'report'). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').
+  default 'report'). --run-url and --dashboard-url are linked from both (the run's artifacts; the
+  dashboard and the reports' series on it). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').
   Exit code 1 when the merged verdict is one of --fail-verdicts (default ${gate_options/* DEFAULT_FAIL_VERDICTS_TEXT */.MP}).`;
 async function runReportCommand(args) {
     const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
@@ -4149,6 +3595,7 @@ async function runReportCommand(args) {
             key: { type: 'string', default: 'report' },
             prefix: { type: 'string', default: 'profile-gate-' },
             'run-url': { type: 'string' },
+            'dashboard-url': { type: 'string' },
             'fail-verdicts': { type: 'string' },
         },
     });
@@ -4167,7 +3614,7 @@ async function runReportCommand(args) {
         entries.push({ label: reports_labelFor(found, report, values.prefix), report });
     }
     const merged = (0,merge_reports/* mergeReports */.C1)(entries);
-    const links = values['run-url'] ? { runUrl: values['run-url'] } : {};
+    const links = { ...(values['run-url'] ? { runUrl: values['run-url'] } : {}), ...(values['dashboard-url'] ? { dashboardUrl: values['dashboard-url'] } : {}) };
     await (0,input_paths.writeOutput)((0,external_node_path_.join)(values.out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
     await (0,input_paths.writeOutput)((0,external_node_path_.join)(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
     // A failing leg says why, in the verdict's own lines (reports of older versions carry none).
@@ -6247,6 +5694,8 @@ async function executePlan(plan, deps) {
     let server;
     let stopReason;
     const failedSteps = new Set();
+    /** Why steps the run went on after failed: the cause when nothing is left to analyze. */
+    const stepProblems = [];
     const display = (path) => (path.startsWith(`${plan.cwd}/`) ? (0,external_node_path_.relative)(plan.cwd, path) : path);
     const envFor = (step) => {
         if (!step.pathPrepend.length)
@@ -6462,8 +5911,10 @@ async function executePlan(plan, deps) {
                 stopReason = { outcome: 'cancelled', message: 'the run was cancelled' };
             else if (step.onFailure === 'stop')
                 stopReason = { outcome: result.record.status === 'timeout' ? 'timeout' : 'failed', message: result.record.message ?? `${step.title} failed` };
-            else
+            else {
+                stepProblems.push(result.record.message ?? `${step.title} failed`);
                 notices.push({ severity: 'warning', message: `${result.record.message ?? `${step.title} failed`} The report has no ${step.role === 'profile' || step.role === 'profile-stats' ? 'kernel profile' : `data from ${step.id}`}.` });
+            }
         }
     }
     finally {
@@ -6475,7 +5926,9 @@ async function executePlan(plan, deps) {
     const baseAnalysisInputs = files.filter((file) => file.analysis && file.side === 'base').map((file) => file.path);
     const missing = analysisInputs.length === 0 ? 'the head' : plan.base && baseAnalysisInputs.length === 0 ? 'the base' : undefined;
     if (outcome === 'ok' && missing) {
-        const message = `every step finished but no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}`;
+        // The failed steps' own messages carry the hint (a capture range that never opened, a tool missing).
+        const why = stepProblems.length ? `: ${stepProblems.join('; ')}` : '';
+        const message = `${why ? '' : 'every step finished but '}no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}${why}`;
         return { outcome: 'failed', message, steps: records, files, analysisInputs, baseAnalysisInputs, notices, seconds: (Date.now() - started) / 1000 };
     }
     return {
@@ -7404,6 +6857,12 @@ async function runCommandWith(argv, deps = {}) {
             parsed = parseRunArgs(argv);
         }
         catch (error) {
+            // `run -- python serve.py` is how many tools take a command; this one takes it as one flag.
+            const separator = argv.indexOf('--');
+            if (separator >= 0) {
+                const command = argv.slice(separator + 1).join(' ');
+                throw new errors/* UsageError */.eb(`run: the workload command goes in --run, not after --: profile-gate run --engine command --run ${JSON.stringify(command || 'COMMAND')}`);
+            }
             throw new errors/* UsageError */.eb(`run: ${error.message}; see profile-gate run --help`);
         }
         const { values } = parsed;
@@ -8188,6 +7647,8 @@ var family_ids = __nccwpck_require__(538);
 var errors = __nccwpck_require__(916);
 // EXTERNAL MODULE: ./src/model/metrics.ts
 var metrics = __nccwpck_require__(500);
+// EXTERNAL MODULE: ./src/model/own-key.ts
+var own_key = __nccwpck_require__(143);
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
 var fingerprint = __nccwpck_require__(187);
 ;// CONCATENATED MODULE: ./src/model/finding-ids.ts
@@ -8239,6 +7700,7 @@ var compare_verdict = __nccwpck_require__(682);
  * Gate options: one zod schema with the defaults (references/steps/regression-gate.md says where each
  * comes from), and parsers for the CLI's `--threshold METRIC=PCT` and `--fail-on a,b`.
  */
+
 
 
 
@@ -8378,12 +7840,12 @@ function parseGateOptions(input = {}) {
 }
 /** The practical floor of a metric as a fraction (0.03), or undefined when the metric is not gated. */
 function metricFloor(options, name) {
-    const pct = options.thresholds[name] ?? DEFAULT_METRIC_FLOORS_PCT[name];
+    const pct = (0,own_key/* ownValue */.e)(options.thresholds, name) ?? (0,own_key/* ownValue */.e)(DEFAULT_METRIC_FLOORS_PCT, name);
     return pct === undefined ? undefined : pct / 100;
 }
 /** `--threshold decode_tok_s=3 --threshold ttft_ms=5%` (or comma-separated) → { decode_tok_s: 3, ttft_ms: 5 }. */
 function parseThresholdArgs(args) {
-    const thresholds = {};
+    const thresholds = Object.create(null);
     for (const arg of args) {
         for (const part of arg.split(',')) {
             const item = part.trim();
@@ -9230,12 +8692,11 @@ function deepDiveFacts(result) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   CJ: () => (/* binding */ batchSize),
-/* harmony export */   Eo: () => (/* binding */ ncuCommand),
 /* harmony export */   Gl: () => (/* binding */ kernelsMatching),
 /* harmony export */   KN: () => (/* binding */ percent),
 /* harmony export */   LI: () => (/* binding */ round),
-/* harmony export */   L_: () => (/* reexport safe */ _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__.L_),
 /* harmony export */   Oe: () => (/* binding */ launchOrigin),
+/* harmony export */   U4: () => (/* binding */ kernelProfileCommand),
 /* harmony export */   Uw: () => (/* binding */ moeMix),
 /* harmony export */   W7: () => (/* binding */ totalLaunches),
 /* harmony export */   a3: () => (/* binding */ metricValue),
@@ -9244,14 +8705,16 @@ function deepDiveFacts(result) {
 /* harmony export */   sS: () => (/* binding */ familyTotals),
 /* harmony export */   vk: () => (/* binding */ pythonSiteText)
 /* harmony export */ });
-/* unused harmony exports linearTotals, rankComputeNs */
+/* unused harmony exports linearTotals, ncuCommand, rankComputeNs */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
 /* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(545);
-/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(861);
+/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(861);
 /* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(959);
+/* harmony import */ var _vendor_tools_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(109);
 /**
  * Measurements several rules read from a Profile: family totals, metric values and the MoE mix. Rules stay independent; they only share these readings.
  */
+
 
 
 
@@ -9322,6 +8785,13 @@ function moeMix(profile, options) {
     };
 }
 
+/**
+ * The command that profiles one kernel, for rules that only show one: Nsight Compute on NVIDIA
+ * (the request is in deep-dive-request.ts), ROCm Compute Profiler on an AMD capture.
+ */
+function kernelProfileCommand(profile, kernelName, instances, workload) {
+    return (0,_vendor_tools_js__WEBPACK_IMPORTED_MODULE_3__/* .toolVendor */ .D$)(profile) === 'amd' ? (0,_vendor_tools_js__WEBPACK_IMPORTED_MODULE_3__/* .rocprofComputeCommand */ .e5)(kernelName, workload) : ncuCommand(kernelName, (0,_deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__/* .steadyLaunchSkip */ .L_)(instances), workload);
+}
 /** An Nsight Compute command for one kernel, as text, for rules that only show one (the request is in deep-dive-request.ts). */
 function ncuCommand(kernelName, launchSkip, workload, sections = _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__/* .DEEP_DIVE_SECTIONS */ .ZL) {
     const stem = (0,_classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__/* .kernelStem */ .Lz)(kernelName);
@@ -9346,7 +8816,7 @@ function stragglerOf(profile) {
     const perStep = steps.every((n) => n > 0) && new Set(steps).size > 1;
     const compute = ranks.map((r, i) => rankComputeNs(r) / (perStep ? steps[i] : 1));
     const slowIndex = compute.indexOf(Math.max(...compute));
-    const peerComputeNs = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_3__/* .median */ .J)(compute.filter((_, i) => i !== slowIndex));
+    const peerComputeNs = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_4__/* .median */ .J)(compute.filter((_, i) => i !== slowIndex));
     return {
         slow: ranks[slowIndex],
         others: ranks.filter((_, i) => i !== slowIndex),
@@ -9399,6 +8869,56 @@ const DIAGNOSIS_NOTE = 'diagnosis-note';
 function docsUrl(id) {
     return `${REFERENCES_URL}/${id}.md`;
 }
+
+
+/***/ }),
+
+/***/ 109:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D$: () => (/* binding */ toolVendor),
+/* harmony export */   cw: () => (/* binding */ ROCPROF_KERNEL_COMMAND),
+/* harmony export */   e5: () => (/* binding */ rocprofComputeCommand),
+/* harmony export */   g4: () => (/* binding */ ROCM_SMI_CLOCKS_COMMAND),
+/* harmony export */   kn: () => (/* binding */ ROCPROF_TIMELINE_COMMAND)
+/* harmony export */ });
+/* unused harmony export rocprofComputeKernelFilter */
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(545);
+
+const AMD_FORMATS = new Set(['rocprof-csv', 'rocprof-json', 'rocpd-sqlite', 'rocm-smi-csv', 'rocm-smi-json', 'amd-smi-csv', 'amd-smi-json']);
+function toolVendor(profile) {
+    if (profile.environment.vendor)
+        return profile.environment.vendor;
+    return profile.sources.some((source) => AMD_FORMATS.has(source.format)) ? 'amd' : 'nvidia';
+}
+/** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
+function shellWord(word) {
+    return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+/** Template bases that name no kernel by themselves (ck_tile's `kentry<…, FmhaFwdKernel<…>>`). */
+const GENERIC_BASES = new Set(['kentry', 'kernel', 'Kernel', 'Kernel2', 'device_kernel']);
+/**
+ * A word of the kernel's name that rocprof-compute's kernel filter (`-k`, a substring of the name)
+ * finds it by: its function name, or for a generic wrapper the type it wraps.
+ */
+function rocprofComputeKernelFilter(kernelName) {
+    const key = (0,_classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__/* .kernelKey */ .Zt)(kernelName);
+    const templated = /^([A-Za-z_]\w*)<([A-Za-z_]\w*)>$/.exec(key);
+    if (templated)
+        return GENERIC_BASES.has(templated[1]) ? templated[2] : templated[1];
+    return key;
+}
+/** One kernel under ROCm Compute Profiler (Omniperf): speed of light, occupancy, memory and roofline. */
+function rocprofComputeCommand(kernelName, workload) {
+    return `rocprof-compute profile -n deep-dive -k ${shellWord(rocprofComputeKernelFilter(kernelName))} -- ${workload} && rocprof-compute analyze -p workloads/deep-dive/*`;
+}
+/** A timeline of kernels and HIP runtime calls (the host gaps between launches), with per-kernel stats. */
+const ROCPROF_TIMELINE_COMMAND = 'rocprofv3 --runtime-trace --stats --output-format csv pftrace -d host-gaps -- <workload>';
+/** Per-kernel times and a kernel trace, the breakdown profile-gate reads. */
+const ROCPROF_KERNEL_COMMAND = 'rocprofv3 --kernel-trace --stats --output-format csv -d profile -- <workload>';
+/** Clocks, power, temperature and use of every GPU, once a second. */
+const ROCM_SMI_CLOCKS_COMMAND = 'watch -n 1 rocm-smi --showuse --showpower --showtemp --showclocks --showperflevel';
 
 
 /***/ }),
@@ -9800,15 +9320,20 @@ function inputFromText(path, text) {
 __nccwpck_require__.d(__webpack_exports__, {
   On: () => (/* binding */ MAX_SQLITE_BYTES),
   H5: () => (/* binding */ SQLITE_MAGIC),
+  oV: () => (/* binding */ byStart),
   lo: () => (/* binding */ columnNames),
   ap: () => (/* binding */ integerText),
   Jr: () => (/* binding */ isSqliteHead),
   xn: () => (/* binding */ openDatabaseBytes),
-  Ym: () => (/* binding */ queryRows),
   AB: () => (/* binding */ quoteName),
+  xz: () => (/* binding */ readTable),
   Gz: () => (/* binding */ schemaNames),
+  n$: () => (/* binding */ tableNames),
+  QE: () => (/* binding */ tableRows),
   kR: () => (/* binding */ withDatabase)
 });
+
+// UNUSED EXPORTS: SQLITE_CHUNK_ROWS, SQLITE_MAX_TABLE_ROWS, narrow, queryRows
 
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
@@ -9822,6 +9347,13 @@ var errors = __nccwpck_require__(916);
  * running from source, else from the copy the build puts beside each bundle (the bundler cannot
  * take it in: sql.js clears `module` on purpose and checks it with `typeof`, which the bundler
  * folds to a constant). The database is read whole into memory.
+ *
+ * The file is untrusted: a "table" may be a view whose query never ends (a recursive CTE), and
+ * sql.js runs each statement synchronously, so nothing can stop a statement once it runs. So rows
+ * are read only from real tables (never views or virtual tables, never virtual generated columns),
+ * by rowid in chunks of at most SQLITE_CHUNK_ROWS, each chunk a bounded walk of the table's own
+ * b-tree; between chunks the reading yields to the event loop and checks the analysis's signal
+ * (the `--timeout` budget), and past SQLITE_MAX_TABLE_ROWS rows the file is refused.
  */
 
 
@@ -9829,6 +9361,10 @@ var errors = __nccwpck_require__(916);
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 /** Larger databases are not loaded into memory: the export command's CSV is read instead. */
 const MAX_SQLITE_BYTES = 512 * 1024 * 1024;
+/** Rows read from one table: about 2^22 kernel launches, as many as a 256 MB CSV trace holds. */
+const SQLITE_MAX_TABLE_ROWS = 4 * 1024 * 1024;
+/** Rows read by one statement: between two chunks the time budget is checked. */
+const SQLITE_CHUNK_ROWS = 8192;
 function isSqliteHead(head) {
     return head.startsWith(SQLITE_MAGIC);
 }
@@ -9887,7 +9423,7 @@ async function openSqlite(file, exportHint) {
 async function withDatabase(file, exportHint, read) {
     const db = await openSqlite(file, exportHint);
     try {
-        return read(db);
+        return await read(db);
     }
     catch (error) {
         if (error instanceof errors/* InputError */.dz)
@@ -9898,9 +9434,74 @@ async function withDatabase(file, exportHint, read) {
         db.close();
     }
 }
-/** Names of the tables and views in the database. */
+/** Names of the tables and views in the database: what it claims to hold (readTable reads tables only). */
 function schemaNames(db) {
     return queryRows(db, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").map((row) => String(row[0]));
+}
+/** Names of the real tables in the database (views and virtual tables are never read). */
+function tableNames(db) {
+    return queryRows(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND coalesce(sql, '') NOT LIKE 'CREATE VIRTUAL%'").map((row) => String(row[0]));
+}
+const ROWID_NAMES = new Set(['rowid', '_rowid_', 'oid']);
+/**
+ * Reads `columns` (expressions over the table's own columns) of every row of one real table, in
+ * rowid order, `each` called per row; returns the number of rows read. Refused in one line: a name
+ * that is not a table of the file (a view, a virtual table), a table with a virtual generated
+ * column or a column that hides the rowid, more than `maxRows` rows.
+ */
+async function readTable(db, path, table, columns, each, options = {}) {
+    const maxRows = options.maxRows ?? SQLITE_MAX_TABLE_ROWS;
+    const chunkRows = options.chunkRows ?? SQLITE_CHUNK_ROWS;
+    if (!tableNames(db).includes(table)) {
+        throw new errors/* InputError */.dz(path, `expected ${table} to be a table of the database, got ${schemaType(db, table)} (views and virtual tables are not read)`);
+    }
+    const info = queryRows(db, `PRAGMA table_xinfo(${quoteName(table)})`);
+    if (info.some((row) => row[6] === 2))
+        throw new errors/* InputError */.dz(path, `expected the columns of table ${table} to be stored, got a virtual generated column (not read)`);
+    if (info.some((row) => ROWID_NAMES.has(String(row[1]).toLowerCase())))
+        throw new errors/* InputError */.dz(path, `expected table ${table} to be read by its rowid, got a column named ${String(info.find((row) => ROWID_NAMES.has(String(row[1]).toLowerCase()))[1])}`);
+    const statement = db.prepare(`SELECT rowid, ${columns.join(', ')} FROM ${quoteName(table)} WHERE rowid > ?${options.where ? ` AND (${options.where})` : ''} ORDER BY rowid LIMIT ${chunkRows}`);
+    const get = statement.get.bind(statement);
+    let after = BigInt('-9223372036854775808');
+    let read = 0;
+    try {
+        for (;;) {
+            statement.bind([after]);
+            let inChunk = 0;
+            while (statement.step()) {
+                const [rowid, ...values] = get(null, { useBigInt: true });
+                after = BigInt(rowid);
+                inChunk += 1;
+                if (++read > maxRows)
+                    throw new errors/* InputError */.dz(path, `table ${table} holds more than ${maxRows} rows; SQLite captures are read up to ${maxRows} rows per table`);
+                each(values.map(narrow));
+            }
+            statement.reset();
+            if (inChunk < chunkRows)
+                return read;
+            // sql.js never yields on its own: give the time budget's timer its turn between chunks.
+            await new Promise((resolve) => setImmediate(resolve));
+            options.signal?.throwIfAborted();
+        }
+    }
+    finally {
+        statement.free();
+    }
+}
+/** Every row of `readTable` as an array. */
+async function tableRows(db, path, table, columns, options = {}) {
+    const rows = [];
+    await readTable(db, path, table, columns, (row) => rows.push(row), options);
+    return rows;
+}
+function schemaType(db, name) {
+    const type = queryRows(db, `SELECT type, coalesce(sql, '') LIKE 'CREATE VIRTUAL%' FROM sqlite_master WHERE name = ${quoteString(name)}`)[0];
+    if (!type)
+        return 'nothing of that name';
+    return type[1] === 1 ? 'a virtual table' : `a ${String(type[0])}`;
+}
+function quoteString(text) {
+    return `'${text.replace(/'/g, "''")}'`;
 }
 function columnNames(db, table) {
     return queryRows(db, `PRAGMA table_info(${quoteName(table)})`).map((row) => String(row[1]));
@@ -9908,7 +9509,7 @@ function columnNames(db, table) {
 function quoteName(name) {
     return `"${name.replace(/"/g, '""')}"`;
 }
-/** Every row of a query; integers come as BigInt when they pass 2^53 (nanosecond timestamps do). */
+/** Every row of a query over the schema (sqlite_master, pragmas): captured tables go through readTable; integers come as BigInt when they pass 2^53 (nanosecond timestamps do). */
 function queryRows(db, sql) {
     const statement = db.prepare(sql);
     const rows = [];
@@ -9927,6 +9528,13 @@ function narrow(value) {
     if (typeof value !== 'bigint')
         return value;
     return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
+/** Rows in launch order (integers as number or BigInt; anything else last, as SQLite sorts it). */
+function byStart(a, b) {
+    const numeric = (v) => typeof v === 'number' || typeof v === 'bigint';
+    if (!numeric(a) || !numeric(b))
+        return Number(!numeric(a)) - Number(!numeric(b));
+    return a < b ? -1 : a > b ? 1 : 0;
 }
 /** An integer cell as decimal text (timestamps), or undefined. */
 function integerText(value) {
@@ -13116,11 +12724,14 @@ class TraceSummary {
     }
 }
 
+// EXTERNAL MODULE: ./src/model/own-key.ts
+var own_key = __nccwpck_require__(143);
 ;// CONCATENATED MODULE: ./src/ingest/common/text-tables.ts
 /**
  * Small helpers shared by the importers of profiler text output (nsys, rocprof, MAX console):
  * line splitting, time units, numbers as tools print them, and CSV lines.
  */
+
 function splitLines(text) {
     const lines = text.split(/\r?\n/);
     if (lines.length > 0 && lines[lines.length - 1] === '')
@@ -13140,7 +12751,7 @@ const NS_PER_UNIT = {
 };
 /** Nanoseconds in one `unit` (ns/us/ms/s and nsys's nsec/usec/msec/sec), or undefined. */
 function nsPerUnit(unit) {
-    return NS_PER_UNIT[unit.trim().toLowerCase()];
+    return (0,own_key/* ownValue */.e)(NS_PER_UNIT, unit.trim().toLowerCase());
 }
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
 /**
@@ -16766,6 +16377,7 @@ const parse = function (data, opts = {}) {
  * ns, byte, byte/s, hz, %. Other units (cycle, warp, block, register/thread, …) are kept as printed.
  * ncu byte prefixes are decimal (65.54 Kbyte = 65,536 bytes).
  */
+
 const BASE = {};
 function add(unit, names, scale) {
     for (const name of names)
@@ -16813,7 +16425,7 @@ function normalizeNcuValue(unit, text) {
     const number = ncuNumber(text);
     if (number === undefined)
         return { unit, value: text.trim() };
-    const base = BASE[unit.trim().toLowerCase()];
+    const base = (0,own_key/* ownValue */.e)(BASE, unit.trim().toLowerCase());
     if (!base)
         return { unit, value: number };
     const [baseUnit, scale] = base;
@@ -17156,6 +16768,7 @@ class CsvRecordReader {
 ;// CONCATENATED MODULE: ./src/ingest/formats/nsys/columns.ts
 /** Where the fields an nsys table needs sit, found by their labels, with the unit each is printed in. */
 
+
 /** `Total Time (ns)` → { base: 'Total Time', unit: 'ns' }; `Instances` → { base: 'Instances' }. */
 function splitLabel(label) {
     const match = /^(.*?)\s*\(([^()]*)\)$/.exec(label.trim());
@@ -17172,8 +16785,8 @@ function findColumns(header) {
             totalUnit = timeScale ?? 1;
             columns.total = { index, scale: totalUnit };
         }
-        else if (base === 'Total' && unit !== undefined && BYTES_PER_UNIT[unit] !== undefined) {
-            columns.size = { index, scale: BYTES_PER_UNIT[unit] };
+        else if (base === 'Total' && unit !== undefined && (0,own_key/* ownValue */.e)(BYTES_PER_UNIT, unit) !== undefined) {
+            columns.size = { index, scale: (0,own_key/* ownValue */.e)(BYTES_PER_UNIT, unit) };
         }
         else if (['Instances', 'Num Calls', 'Calls', 'Count', 'Operations'].includes(base) && unit === undefined) {
             columns.count = index;
@@ -17898,6 +17511,7 @@ async function* lineBatches(file) {
 
 
 
+
 const REPORT_KINDS = {
     cuda_gpu_kern_sum: 'kernels',
     cuda_gpu_kern_gb_sum: 'kernels',
@@ -17918,8 +17532,9 @@ const CUDA_API = /^cu(da)?[A-Z]/;
  */
 function classify(table, columns) {
     const report = table.report;
-    if (report && REPORT_KINDS[report])
-        return { kind: REPORT_KINDS[report], part: report };
+    const kind = report ? (0,own_key/* ownValue */.e)(REPORT_KINDS, report) : undefined;
+    if (report && kind)
+        return { kind, part: report };
     if (report)
         return { part: report };
     const { total, size, count, countLabel, name, nameLabel, category, style } = columns;
@@ -18020,7 +17635,7 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
                 ctx.count('report-skipped', 'info', `nsys skipped reports this importer does not read (first: ${skip.message})`);
                 continue;
             }
-            const kernels = skip.report ? REPORT_KINDS[skip.report] === 'kernels' : /kernel/i.test(skip.message);
+            const kernels = skip.report ? (0,own_key/* ownValue */.e)(REPORT_KINDS, skip.report) === 'kernels' : /kernel/i.test(skip.message);
             notices.push({
                 code: 'nsys-report-skipped',
                 severity: kernels ? 'warning' : 'info',
@@ -18468,7 +18083,7 @@ function copyKind(kind) {
         return 'memcpy-dtod';
     return 'memcpy-other';
 }
-function memops(db, tables) {
+async function memops(db, path, tables, bounds) {
     const byKind = new Map();
     const add = (kind, name, ns, bytes) => {
         const stat = byKind.get(kind) ?? { kind, name, totalNs: 0, count: 0, bytes: 0 };
@@ -18479,14 +18094,13 @@ function memops(db, tables) {
     };
     const NAMES = { 'memcpy-htod': '[CUDA memcpy Host-to-Device]', 'memcpy-dtoh': '[CUDA memcpy Device-to-Host]', 'memcpy-dtod': '[CUDA memcpy Device-to-Device]', 'memcpy-other': '[CUDA memcpy other]', memset: '[CUDA memset]' };
     if (tables.has('CUPTI_ACTIVITY_KIND_MEMCPY')) {
-        for (const [kind, start, end, bytes] of (0,sqlite_db/* queryRows */.Ym)(db, 'SELECT copyKind, start, "end", bytes FROM CUPTI_ACTIVITY_KIND_MEMCPY')) {
+        await (0,sqlite_db/* readTable */.xz)(db, path, 'CUPTI_ACTIVITY_KIND_MEMCPY', ['copyKind', 'start', '"end"', 'bytes'], ([kind, start, end, bytes]) => {
             const k = copyKind(kind);
             add(k, NAMES[k], Number(end) - Number(start), Number(bytes) || 0);
-        }
+        }, bounds);
     }
     if (tables.has('CUPTI_ACTIVITY_KIND_MEMSET')) {
-        for (const [start, end, bytes] of (0,sqlite_db/* queryRows */.Ym)(db, 'SELECT start, "end", bytes FROM CUPTI_ACTIVITY_KIND_MEMSET'))
-            add('memset', NAMES['memset'], Number(end) - Number(start), Number(bytes) || 0);
+        await (0,sqlite_db/* readTable */.xz)(db, path, 'CUPTI_ACTIVITY_KIND_MEMSET', ['start', '"end"', 'bytes'], ([start, end, bytes]) => add('memset', NAMES['memset'], Number(end) - Number(start), Number(bytes) || 0), bounds);
     }
     return [...byKind.values()];
 }
@@ -18497,7 +18111,8 @@ function memops(db, tables) {
         return (0,sqlite_db/* isSqliteHead */.Jr)(head) && /CUPTI_ACTIVITY_KIND_|StringIds|META_DATA_EXPORT|TARGET_INFO_/.test(head);
     },
     async read(file, ctx) {
-        return (0,sqlite_db/* withDatabase */.kR)(file, EXPORT_HINT, (db) => {
+        return (0,sqlite_db/* withDatabase */.kR)(file, EXPORT_HINT, async (db) => {
+            const bounds = { signal: ctx.options.signal };
             const tables = new Set((0,sqlite_db/* schemaNames */.Gz)(db));
             if (!tables.has('StringIds') && !tables.has('META_DATA_EXPORT')) {
                 throw new errors/* InputError */.dz(file.path, `expected an nsys SQLite export (StringIds and META_DATA_EXPORT tables), found none: ${EXPORT_HINT}`);
@@ -18507,12 +18122,19 @@ function memops(db, tables) {
             }
             const columns = new Set((0,sqlite_db/* columnNames */.lo)(db, 'CUPTI_ACTIVITY_KIND_KERNEL'));
             const nameColumn = columns.has('demangledName') ? 'demangledName' : 'shortName';
-            const shape = ['gridX', 'gridY', 'gridZ', 'blockX', 'blockY', 'blockZ'].every((c) => columns.has(c)) ? ', k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ' : '';
+            const SHAPE = ['gridX', 'gridY', 'gridZ', 'blockX', 'blockY', 'blockZ'];
+            const shape = SHAPE.every((c) => columns.has(c)) ? SHAPE : [];
             const trace = new KernelTraceReader(file.path, 'Index,KernelName,gpu-id,BeginNs,EndNs', 1, false, ctx);
             trace.fieldWord = 'column';
-            const rows = (0,sqlite_db/* queryRows */.Ym)(db, `SELECT coalesce(s.value, ''), k.deviceId, k.start, k."end"${shape} FROM CUPTI_ACTIVITY_KIND_KERNEL k LEFT JOIN StringIds s ON s.id = k.${nameColumn} ORDER BY k.start`);
+            // Names by id read first: a join would let the file choose how much work each chunk is.
+            const strings = new Map();
+            if (tables.has('StringIds'))
+                await (0,sqlite_db/* readTable */.xz)(db, file.path, 'StringIds', ['id', 'value'], ([id, value]) => void strings.set(String(id), String(value ?? '')), bounds);
+            const rows = await (0,sqlite_db/* tableRows */.QE)(db, file.path, 'CUPTI_ACTIVITY_KIND_KERNEL', [nameColumn, 'deviceId', 'start', '"end"', ...shape], bounds);
+            rows.sort((a, b) => (0,sqlite_db/* byStart */.oV)(a[2], b[2]));
             rows.forEach((row, i) => {
-                const [name, device, start, end, ...dims] = row;
+                const [id, device, start, end, ...dims] = row;
+                const name = strings.get(String(id)) ?? '';
                 if (!name)
                     ctx.count('kernel-without-name', 'data-loss', `kernel rows whose ${nameColumn} is not in StringIds are named ""`);
                 const sizes = dims.map(Number);
@@ -18525,12 +18147,12 @@ function memops(db, tables) {
                 }, `CUPTI_ACTIVITY_KIND_KERNEL row ${i + 1}`);
             });
             const read = trace.finish();
-            const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set((0,sqlite_db/* queryRows */.Ym)(db, 'SELECT name FROM TARGET_INFO_GPU').map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
-            const version = tables.has('META_DATA_EXPORT') ? (0,sqlite_db/* queryRows */.Ym)(db, "SELECT value FROM META_DATA_EXPORT WHERE name = 'EXPORT_PRODUCT_VERSION'")[0]?.[0] : undefined;
+            const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set((await (0,sqlite_db/* tableRows */.QE)(db, file.path, 'TARGET_INFO_GPU', ['name'], bounds)).map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
+            const version = tables.has('META_DATA_EXPORT') ? (await (0,sqlite_db/* tableRows */.QE)(db, file.path, 'META_DATA_EXPORT', ['value'], { ...bounds, where: "name = 'EXPORT_PRODUCT_VERSION'" }))[0]?.[0] : undefined;
             return {
                 source: { path: file.path, format: 'nsys-sqlite', tool: 'nsys', parts: ['CUPTI_ACTIVITY_KIND_KERNEL'], ...(version ? { toolVersion: String(version) } : {}) },
                 kernels: read.kernels,
-                memops: memops(db, tables),
+                memops: await memops(db, file.path, tables, bounds),
                 ...(read.timeline ? { timeline: read.timeline } : {}),
                 environment: { vendor: 'nvidia', ...(gpuNames.length ? { gpuName: gpuNames.join(', '), gpuCount: gpuNames.length } : {}) },
             };
@@ -18544,24 +18166,28 @@ function memops(db, tables) {
 
 
 const rocpd_sqlite_EXPORT_HINT = 'or convert it with: rocpd convert -i NAME_results.db --output-format csv (then read NAME_kernel_trace.csv)';
-/** The view named `base`, else the one table `base_<suffix>`; undefined when absent. */
-function relation(path, names, base) {
-    if (names.includes(base))
+/**
+ * The table named `base`, else the one table `base_<suffix>`, else the view named `base` (which
+ * readTable refuses, naming it); undefined when absent.
+ */
+function relation(path, names, tables, base) {
+    if (tables.includes(base))
         return base;
-    const suffixed = names.filter((name) => name.startsWith(`${base}_`) && /^[0-9a-f_]+$/i.test(name.slice(base.length + 1)));
+    const suffixed = tables.filter((name) => name.startsWith(`${base}_`) && /^[0-9a-f_]+$/i.test(name.slice(base.length + 1)));
     if (suffixed.length > 1) {
         throw new errors/* InputError */.dz(path, `the database holds ${suffixed.length} profiling sessions (${suffixed.slice(0, 2).join(', ')}…); expected one: convert each with rocpd convert and analyze them one at a time`);
     }
-    return suffixed[0];
+    return suffixed[0] ?? (names.includes(base) ? base : undefined);
 }
-function gpuName(db, agents) {
+async function gpuName(db, path, agents, bounds) {
     if (!agents)
         return [];
     const columns = new Set((0,sqlite_db/* columnNames */.lo)(db, agents));
     const pick = ['product_name', 'model_name', 'name'].filter((c) => columns.has(c)).map((c) => `nullif(${(0,sqlite_db/* quoteName */.AB)(c)}, '')`);
     if (pick.length === 0 || !columns.has('type'))
         return [];
-    return [...new Set((0,sqlite_db/* queryRows */.Ym)(db, `SELECT coalesce(${pick.join(', ')}) FROM ${(0,sqlite_db/* quoteName */.AB)(agents)} WHERE type = 'GPU'`).map((r) => String(r[0] ?? '')).filter(Boolean))];
+    const rows = await (0,sqlite_db/* tableRows */.QE)(db, path, agents, [`coalesce(${pick.join(', ')}, NULL)`], { ...bounds, where: "type = 'GPU'" });
+    return [...new Set(rows.map((r) => String(r[0] ?? '')).filter(Boolean))];
 }
 /* harmony default export */ const rocpd_sqlite = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocpd-sqlite',
@@ -18570,20 +18196,26 @@ function gpuName(db, agents) {
         return (0,sqlite_db/* isSqliteHead */.Jr)(head) && /rocpd_/.test(head);
     },
     async read(file, ctx) {
-        return (0,sqlite_db/* withDatabase */.kR)(file, rocpd_sqlite_EXPORT_HINT, (db) => {
+        return (0,sqlite_db/* withDatabase */.kR)(file, rocpd_sqlite_EXPORT_HINT, async (db) => {
+            const bounds = { signal: ctx.options.signal };
             const names = (0,sqlite_db/* schemaNames */.Gz)(db);
-            const dispatches = relation(file.path, names, 'rocpd_kernel_dispatch');
-            const symbols = relation(file.path, names, 'rocpd_info_kernel_symbol');
+            const tables = (0,sqlite_db/* tableNames */.n$)(db);
+            const dispatches = relation(file.path, names, tables, 'rocpd_kernel_dispatch');
+            const symbols = relation(file.path, names, tables, 'rocpd_info_kernel_symbol');
             if (!dispatches || !symbols) {
                 throw new errors/* InputError */.dz(file.path, `expected rocpd kernel tables (rocpd_kernel_dispatch, rocpd_info_kernel_symbol), found none: was rocprofv3 run with --kernel-trace? ${rocpd_sqlite_EXPORT_HINT}`);
             }
             const symbolColumns = new Set((0,sqlite_db/* columnNames */.lo)(db, symbols));
-            const name = symbolColumns.has('display_name') ? "coalesce(nullif(s.display_name, ''), s.kernel_name)" : 's.kernel_name';
+            const name = symbolColumns.has('display_name') ? "coalesce(nullif(display_name, ''), kernel_name)" : 'kernel_name';
             const trace = new KernelTraceReader(file.path, 'Kind,Agent_Id,Kernel_Name,Start_Timestamp,End_Timestamp', 1, true, ctx);
-            const rows = (0,sqlite_db/* queryRows */.Ym)(db, `SELECT ${name}, d.agent_id, d.start, d."end", d.grid_size_x, d.grid_size_y, d.grid_size_z, d.workgroup_size_x, d.workgroup_size_y, d.workgroup_size_z
-         FROM ${(0,sqlite_db/* quoteName */.AB)(dispatches)} d LEFT JOIN ${(0,sqlite_db/* quoteName */.AB)(symbols)} s ON s.id = d.kernel_id ORDER BY d.start`);
+            // Symbols by id read first: a join would let the file choose how much work each chunk is.
+            const kernelNames = new Map();
+            await (0,sqlite_db/* readTable */.xz)(db, file.path, symbols, ['id', name], ([id, kernel]) => void kernelNames.set(String(id), kernel ?? null), bounds);
+            const rows = await (0,sqlite_db/* tableRows */.QE)(db, file.path, dispatches, ['kernel_id', 'agent_id', 'start', '"end"', 'grid_size_x', 'grid_size_y', 'grid_size_z', 'workgroup_size_x', 'workgroup_size_y', 'workgroup_size_z'], bounds);
+            rows.sort((a, b) => (0,sqlite_db/* byStart */.oV)(a[2], b[2]));
             rows.forEach((row, i) => {
-                const [kernel, agent, start, end, ...dims] = row;
+                const [kernelId, agent, start, end, ...dims] = row;
+                const kernel = kernelNames.get(String(kernelId));
                 if (kernel === null || kernel === undefined)
                     ctx.count('kernel-without-symbol', 'data-loss', 'dispatches whose kernel_id has no kernel symbol are named ""');
                 trace.addDispatch({
@@ -18598,7 +18230,7 @@ function gpuName(db, agents) {
             const read = trace.finish();
             if (read.kernels.length === 0)
                 throw new errors/* InputError */.dz(file.path, `the rocpd database holds no kernel dispatches (${dispatches} is empty)`);
-            const gpus = gpuName(db, relation(file.path, names, 'rocpd_info_agent'));
+            const gpus = await gpuName(db, file.path, relation(file.path, names, tables, 'rocpd_info_agent'), bounds);
             return {
                 source: { path: file.path, format: 'rocpd-sqlite', tool: 'rocprofv3', parts: ['rocpd_kernel_dispatch'] },
                 kernels: read.kernels,
@@ -19527,6 +19159,8 @@ function familyLabel(family) {
 /* harmony export */   R: () => (/* binding */ metricInfo),
 /* harmony export */   xx: () => (/* binding */ DESCRIPTIVE_METRICS)
 /* harmony export */ });
+/* harmony import */ var _own_key_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(143);
+
 const METRIC_CATALOG = {
     decode_tok_s: { unit: 'tok/s', direction: 'higher', label: 'Decode throughput' },
     prefill_tok_s: { unit: 'tok/s', direction: 'higher', label: 'Prefill throughput' },
@@ -19543,7 +19177,25 @@ const METRIC_CATALOG = {
 /** Metrics that describe the workload rather than its speed; they are reported but never gated. */
 const DESCRIPTIVE_METRICS = new Set(['prompt_tokens', 'output_tokens']);
 function metricInfo(name) {
-    return METRIC_CATALOG[name] ?? { unit: '', direction: 'higher', label: name };
+    return (0,_own_key_js__WEBPACK_IMPORTED_MODULE_0__/* .ownValue */ .e)(METRIC_CATALOG, name) ?? { unit: '', direction: 'higher', label: name };
+}
+
+
+/***/ }),
+
+/***/ 143:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   e: () => (/* binding */ ownValue)
+/* harmony export */ });
+/**
+ * Names from outside (metrics, kernels, families) become keys of plain objects in places: read
+ * such a key only when the object holds it itself, so `constructor` or `__proto__` is one more
+ * name, never a member of Object.prototype.
+ */
+function ownValue(record, key) {
+    return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 
@@ -20081,6 +19733,11 @@ function mergeTimeline(captures) {
 
 ;// CONCATENATED MODULE: ./src/classify/families.ts
 /**
+ * A user pattern is tested on at most this many characters of the normalized name: with the shapes
+ * user-families.ts refuses, this bounds the backtracking of one test (about a millisecond).
+ */
+const USER_PATTERN_NAME_CHARS = 1024;
+/**
  * A tile side of at most this many rows only holds a few tokens: cuBLAS and hipBLASLt pick such a
  * narrow tile only when one GEMM dimension is that small, and in a transformer layer the small
  * dimension is the token count (weights are hundreds of rows or more). A wide tile proves nothing:
@@ -20128,6 +19785,23 @@ function tritonOps(...ops) {
 }
 /** Ops that only move or re-lay data: a Triton kernel made of nothing else is a copy. */
 const TRITON_LAYOUT_ONLY = /^triton_poi_fused_(?:(?:cat|clone|copy|permute|transpose|expand|view|slice|select|unsqueeze|squeeze|repeat|repeat_interleave|stack|unbind|split|as_strided|alias|constant_pad_nd)_)+\d+$/;
+/** TensorRT-LLM's trtllm-gen batched GEMM: `bmm_<out>_<A><B>_<acc>_…`. */
+const TRTLLM_BMM = /^bmm_(?:Mx)?(?:E[245]m\d|Bfloat16|Fp16|Fp32)_/;
+/**
+ * TensorRT-LLM's batched GEMMs are its MoE experts when its MoE routing runs beside them
+ * (`moe::dev::routing::…`, `moe::dev::finalize::…`).
+ */
+const MOE_WHEN_ROUTED = {
+    family: 'moe-gemm',
+    pattern: TRTLLM_BMM,
+    from: ['lowbit-gemm', 'gemm'],
+    whenPresent: 'moe-routing',
+    examples: [
+        'bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x32_cga1x1x1_16dp256b_TN_transOut_schedS_bN_swiGlu_dynBatch_sm100a',
+        'bmm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a',
+    ],
+};
+const CONTEXT_RULES = [MOE_WHEN_ROUTED];
 const FAMILY_TABLE = [
     // Copies and fills as profilers record them; kernels that copy (ATen direct_copy, CatArrayBatchedCopy) are `copy`.
     {
@@ -20174,6 +19848,34 @@ const FAMILY_TABLE = [
         examples: ['triton_poi_fused_cat_3', 'triton_poi_fused_cat_4', 'triton_poi_fused_clone_0'],
         counterExamples: ['triton_poi_fused__to_copy_0', 'triton_poi_fused_add_cat_mul_neg_slice_0'],
     },
+    // XLA names a fused kernel by its kind and its root op: `gemm_fusion_dot_18` is a GEMM (read by
+    // the generic GEMM row below), `loop_<op>_fusion` a loop (elementwise) fusion and
+    // `input_<op>_fusion` an input fusion, which XLA forms around a reduction. A bare `fusion_330`
+    // names nothing and stays other.
+    {
+        family: 'copy',
+        pattern: /^(?:loop|input)_(?:transpose|copy|concatenate)_fusion(?:_\d+)?$/,
+        examples: ['loop_transpose_fusion', 'loop_concatenate_fusion_2', 'input_concatenate_fusion', 'input_transpose_fusion_1'],
+        counterExamples: ['loop_add_fusion_1', 'fusion_330'],
+    },
+    {
+        family: 'elementwise',
+        pattern: /^loop_(?!(?:scatter|gather|dynamic_update_slice)_fusion)\w+_fusion(?:_\d+)?$/,
+        examples: ['loop_add_fusion_1', 'loop_multiply_fusion', 'loop_convert_fusion_3'],
+        counterExamples: ['input_reduce_fusion', 'fusion_330', 'gemm_fusion_dot_18'],
+    },
+    {
+        family: 'gather-scatter',
+        pattern: /^(?:loop|input)_(?:scatter|gather|dynamic_update_slice)_fusion(?:_\d+)?$/,
+        examples: ['input_scatter_fusion', 'loop_gather_fusion_3', 'loop_dynamic_update_slice_fusion'],
+        counterExamples: ['input_reduce_fusion'],
+    },
+    {
+        family: 'reduce',
+        pattern: /^input_\w+_fusion(?:_\d+)?$/,
+        examples: ['input_reduce_fusion', 'input_reduce_fusion_2', 'input_multiply_reduce_fusion'],
+        counterExamples: ['loop_add_fusion_1', 'fusion_330', 'input_concatenate_fusion', 'input_scatter_fusion'],
+    },
     // Before norm (allreduce_rmsnorm) and gather (allgather). No Triton kernel is a collective. The
     // MSCCL++, NVSHMEM and DeepEP names are written from those libraries' sources (namespace::kernel).
     {
@@ -20206,12 +19908,16 @@ const FAMILY_TABLE = [
     // Before attention (`reshape_and_cache_flash` says flash but only writes the cache).
     {
         family: 'kv-cache',
-        pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks|(?:^|\s)k_set_rows\b/i,
+        // CK's FmhaFwdAppendKV writes new K/V (with RoPE) into the cache; FlashInfer's kv_indices kernel lays out page indices.
+        pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks|(?:^|\s)k_set_rows\b|FmhaFwdAppendKV|create_flashinfer_kv_indices/i,
         examples: [
             // llama.cpp writes new K/V rows into its cache with set_rows.
             'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
             'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)',
             'void vllm::concat_and_cache_mla_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, const long *, int, int, int, int, int, int, const float *)',
+            // SGLang extend on MI300X (fixtures/external-3).
+            'create_flashinfer_kv_indices_triton',
+            'void (anonymous namespace)::store_kvcache<2048l, 4, false, long>((anonymous namespace)::StoreKVCacheParams)',
         ],
         counterExamples: ['void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]'],
     },
@@ -20277,10 +19983,32 @@ const FAMILY_TABLE = [
         ],
         counterExamples: ['fused_rope_rmsnorm_bfloat16_1f2e3d4c', 'void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1})'],
     },
+    // Before quantize: fused attention whose template arguments speak of quantization. ck_tile's
+    // kernels carry a `BlockAttentionQuantScaleEnum` (an fp8 option, off or on) and SageAttention's a
+    // `QuantGranularity`; the kernel type says what they are. CK's append-KV is a cache write (kv-cache, above).
+    {
+        family: 'attention-fused',
+        pattern: /(?:^|[\s:<,])Fmha(?:Fwd|Bwd|BatchPrefill|BatchDecode|Decode|Prefill|Pagedkv|SplitKV)\w*Kernel\b|(?:^|_)sage_?fwd|qk_int_?sv_f\d+_attn/,
+        examples: [
+            // SGLang extend on MI300X (fixtures/external-3), as the trace writes it: mangled.
+            '_ZN7ck_tile6kentryILi2ENS_38FmhaBatchPrefillWithPagedKVCacheKernelINS_40BlockFmhaBatchPrefillPipelineQRKSVSAsyncINS_36BlockFmhaBatchPrefillPipelineProblemIDF16bDF16bDF16bffDF16bhfDF16bfDF16bNS_13TileFmhaShapeINS_8sequenceIJLi128ELi128ELi32ELi128ELi32ELi128EEEENS5_IJLi4ELi1ELi1EEEENS5_IJLi32ELi32ELi16EEEES7_S8_Lb1EEELb1ENS_17ComposedAttentionILj0ELb1EEENS_30SimplifiedGenericAttentionMaskILb1EEELb0ELi1ENS_26TileFmhaBatchPrefillTraitsILb1ELb1ELb1ELb1ELb0ELNS_22BlockAttentionBiasEnumE0ELb0ELb0ELb0ELNS_28BlockAttentionQuantScaleEnumE0ELin1ELb0ELb0ELi1ELNS_37BlockAttentionKVCacheMemoryLayoutEnumE1ELNS_36BlockAttentionKVCacheLookupTableEnumE1ELNS_33BlockAttentionKVCacheLoadModeEnumE0EEEEENS_53BlockFmhaBatchPrefillPipelineQRKSVSAsyncDefaultPolicyEEENS_17Default2DEpilogueINS_24Default2DEpilogueProblemIfDF16bLb1ELb1ELb1EEEvEEEEJNSS_21FmhaFwdGroupModeKargsEEEEvDpT1_',
+            // Written from ck_tile's kernel class names (CK's fmha examples): forward and split-KV combine.
+            'void ck_tile::kentry<2, ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync<ck_tile::BlockFmhaPipelineProblem<ck_tile::bf16_t> > > >(ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync<ck_tile::BlockFmhaPipelineProblem<ck_tile::bf16_t> > >::Kargs)',
+            'void ck_tile::kentry<2, ck_tile::FmhaFwdSplitKVCombineKernel<ck_tile::BlockFmhaFwdSplitKVCombinePipeline<ck_tile::bf16_t> > >(ck_tile::FmhaFwdSplitKVCombineKernel<ck_tile::bf16_t>::Kargs)',
+            // SageAttention: its fused int8-QK / fp8-PV attention kernels (names from its sources and the issue).
+            'sage_fwd',
+            'void qk_int_sv_f8_attn_kernel<128, 64, 64, 64, 128, (QuantGranularity)2, (QuantGranularity)2, float, true, __nv_bfloat16, (ComputeUnit)0, (MaskMode)1, false, false>',
+        ],
+        counterExamples: [
+            'void ck_tile::kentry<2, ck_tile::FmhaFwdAppendKVKernel<ck_tile::BlockFmhaFwdAppendKVPipeline<ck_tile::bf16_t> > >(ck_tile::FmhaFwdAppendKVKernel<ck_tile::bf16_t>::Kargs)',
+            '_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib',
+        ],
+    },
     // Before lowbit-gemm: quantize ops name fp8/fp4/block-scaled too, but they only produce operands.
     {
         family: 'quantize',
-        pattern: /quant(?!ized_?(?:gemm|matmul|mm)|Dot)|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack/i,
+        // ATen's float8_copy_kernel is `.to(float8)`: the cast that ends a quantize written as plain ops.
+        pattern: /quant(?!ized_?(?:gemm|matmul|mm)|Dot)|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack|float8_copy_kernel/i,
         examples: [
             'quantize_dynamic_scaled_async_fp4_kernel',
             'grouped_quantize_dynamic_scaled_async_fp4_kernel',
@@ -20294,6 +20022,8 @@ const FAMILY_TABLE = [
             // llama.cpp quantizes activations to q8_1 before its quantized matmul.
             'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
             'quantize_q8_1(float const*, void*, long, long, long, long, long, unsigned int, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
+            // aiter's FP8 MoE test on MI300 (fixtures/external-3): its inputs cast to fp8 with `.to()`.
+            'void at::native::elementwise_kernel_manual_unroll<128, 8, at::native::gpu_kernel_impl_nocast<at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1}>(at::TensorIteratorBase&, at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1} const&)::{lambda(int, bool)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1}>(at::TensorIteratorBase&, at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1} const&)::{lambda(int, bool)#1}) [clone .kd]',
         ],
         counterExamples: [
             'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
@@ -20303,7 +20033,9 @@ const FAMILY_TABLE = [
     // Before lowbit-gemm: grouped block-scaled matmuls are MoE experts first.
     {
         family: 'moe-gemm',
-        pattern: /grouped_?(?:matmul|gemm|mm)|matmul_\w*grouped|(?:^|_)gmm_|fused_moe|moe_wna16|mxfp4_grouped|moe_routed|GroupProblemShape/i,
+        // triton_kernels' matmul_ogs (gather/scatter matmul: the experts of vLLM's gpt-oss path), aiter's
+        // two-stage MoE (`hk_moe_stage1/2`, `ck_moe_stage1`) and its assembly fmoe.
+        pattern: /grouped_?(?:matmul|gemm|mm)|matmul_\w*grouped|(?:^|_)gmm_|fused_moe|moe_wna16|mxfp4_grouped|moe_routed|GroupProblemShape|(?:^|_)matmul_ogs|(?:^|_)moe_stage\d|(?:^|[\s:_])fmoe_/i,
         examples: [
             'grouped_matmul_kernel_sm100_bfloat16_bfloat16_bfloat16_t128_5d4c3b2a',
             'grouped_matmul_amd_bfloat16_bfloat16_bfloat16_6e5d4c3b',
@@ -20314,15 +20046,43 @@ const FAMILY_TABLE = [
             'fused_moe_kernel',
             '_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaEEEvNT_6ParamsE',
             'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
+            // vLLM gpt-oss-20b decode on MI300X and aiter's FP8 MoE test (fixtures/external-3).
+            '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
+            '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu',
+            // The form of aiter's assembly MoE kernels (`aiter::fmoe_…`), as a ROCm trace prints them.
+            'aiter::fmoe_bf16_blockscaleFp8_g1u1_vs_silu_1tg_32x256',
+            'hk_moe_stage2_fp8_kernel_mma(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, float*, int const*, int const*, int const*, float const*, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+            'hk_moe_stage1_fp8_fused_act_kernel(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, __hip_bfloat16*, int const*, int const*, int const*, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
         ],
-        counterExamples: ['grouped_quantize_dynamic_scaled_async_fp4_kernel', 'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)'],
+        counterExamples: [
+            '_finalize_matmul_scatter_bf16',
+            'triton_poi_fused_constant_pad_nd_moe_forward_0',
+            'grouped_quantize_dynamic_scaled_async_fp4_kernel', 'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)'
+        ],
+    },
+    // TensorRT-LLM's trtllm-gen batched GEMMs name their types: output, then A and B (`MxE2m1` is
+    // MXFP4, `E4m3` FP8). Low-bit when an operand is; the batch is MoE experts only when the same
+    // capture holds TensorRT-LLM's MoE routing (MOE_WHEN_ROUTED below), so alone they stay GEMMs.
+    {
+        family: 'lowbit-gemm',
+        pattern: TRTLLM_BMM,
+        shape: (name) => (/_(?:Mx)?E[245]m\d/i.test(name) ? 'lowbit-gemm' : 'gemm'),
+        examples: [
+            // The prefixes the issue quotes (B200), completed after trtllm-gen's naming.
+            'bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x32_cga1x1x1_16dp256b_TN_transOut_schedS_bN_swiGlu_dynBatch_sm100a',
+            'bmm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a',
+            ['bmm_Bfloat16_Bfloat16Bfloat16_Fp32_t128x8x64u2_s6_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a', 'gemm'],
+        ],
+        counterExamples: ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'batched_matmul_bfloat16_bfloat16_8d9e0f1a'],
     },
     {
         family: 'lowbit-gemm',
         // cuBLASLt nvjet spells operand types first: `qq` is FP8 A and B (`tst` is BF16). llama.cpp's
         // mul_mat_q / mul_mat_vec_q run on its quantized blocks; vllm.cpp's QuantDot* is its quantized
         // (grouped) matmul; vLLM's ROCm wvSplitKQ is the FP8 skinny GEMM.
-        pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16/i,
+        // CUTLASS names integer tensor-op GEMMs by their MMA shape (`i16832gemm_s8`: int8, torch._int_mm);
+        // hipBLASLt puts the operand types after the layouts (`Cijk_Alik_Bljk_F8B8BS_…`: fp8 × bf8).
+        pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16|_i\d{4,5}gemm_[su][48]|^Cijk_A[a-z]+_B[a-z]+_(?:F8|B8|I8)|(?:^|_)(?:Mx)?E2m1/i,
         examples: [
             'nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT',
             'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
@@ -20339,8 +20099,17 @@ const FAMILY_TABLE = [
             'sm90_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x128_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
             'void marlin::Marlin<__nv_bfloat16, 4, 256, 4, 8, 4, false>(const int4 *, const int4 *, int4 *, const int4 *, int, int, int)',
             '_w8a8_block_fp8_matmul',
+            // torch._int_mm (W8A8) as cuBLASLt runs it: the CUTLASS int8 MMA-shape name the issue quotes.
+            'void cutlass::Kernel2<cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16>(cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16::Params)',
+            // hipBLASLt FP8 kernels (names from hipBLASLt's own logic files).
+            'Cijk_Alik_Bljk_F8B8BS_BH_BiasSB_HAS_SAB_SAV_UserArgs_MT128x128x128_MI16x16x1_SN_ISA942',
+            'Cijk_Alik_Bljk_F8BS_BH_BiasSB_HAS_SAB_SAV_UserArgs_MT64x16x128_MI16x16x1_SN_ISA942',
+            // TensorRT-LLM's dense trtllm-gen GEMM with MXFP4 weights (its bmm_ naming, as a gemm_).
+            'gemm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_sm100a',
         ],
         counterExamples: [
+            'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
+            'Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1_SN_ISA942',
             'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT',
             'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
             'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
@@ -20356,7 +20125,8 @@ const FAMILY_TABLE = [
     {
         family: 'attention-fused',
         // `_fwd_kernel` is the Triton prefix-prefill attention of vLLM (anchored: other Triton kernels end in _fwd_kernel too).
-        pattern: /flash|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn/i,
+        // FlashInfer's sampling and activation kernels live under `flashinfer::` too and are not attention.
+        pattern: /flash(?!infer::(?:sampling|activation)::)|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn|^reduce_segments$/i,
         examples: [
             // FA3 as vLLM runs it (real name, cut after its first template arguments).
             'void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::CollectiveMainloopFwdSm90<2, cute::tuple<cute::C<1>, cute::C<1>, cute::C<1> >, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> >, 128, cutlass::bfloat16_t, float, cutlass::arch::Sm90',
@@ -20383,17 +20153,29 @@ const FAMILY_TABLE = [
             'void tensorrt_llm::kernels::mmha::masked_multihead_attention_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, 128, 256, false, false, false, false, false, false>(tensorrt_llm::kernels::Multihead_attention_params<__nv_bfloat16, false>)',
             'kernel_unified_attention_2d',
             '_fwd_grouped_kernel_stage1',
+            // vLLM's Triton unified attention on MI300X (fixtures/external-3): the 3D (split-KV) kernel and
+            // `reduce_segments`, the reduction of its segments (launched once per 3D launch).
+            'kernel_unified_attention_3d',
+            'reduce_segments',
         ],
         counterExamples: [
             'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
             '_layer_norm_fwd_1pass_kernel',
+            'create_flashinfer_kv_indices_triton',
+            'reduce_segments_bf16',
+            'void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)0, 4u, true, float, int>(float*, int*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)',
+            'void flashinfer::activation::act_and_mul_kernel<__nv_bfloat16, &silu<float>>(__nv_bfloat16*, __nv_bfloat16 const*, int)',
             'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
         ],
     },
     // Before softmax (topkGatingSoftmax), sampling (radixSortKVInPlace) and gather (gatherTopK).
     {
         family: 'moe-routing',
-        pattern: /topk_?gating|moe_align|moe_create_indices|group_limited_router|single_group_router|moe_sum|moe_(?:un)?permute|count_and_sort_expert|expert_?(?:map|count|offsets?)|gatherTopK|sbtopk|mbtopk|(?:bitonic|radix)SortKVInPlace|kernelHistogram/i,
+        // triton_kernels' routing (`_combined_routing_*`, `_routing_*`, `_topk_forward`, the bitmatrix
+        // sums, `_finalize_matmul_scatter`, which un-permutes and weights the expert outputs), ck_tile's
+        // and aiter's MoE sorting and top-k softmax, SGLang's fused gate and EP scatter/gather, and
+        // TensorRT-LLM's `moe::dev` routing and finalize.
+        pattern: /topk_?gating|moe_align|moe_create_indices|group_limited_router|single_group_router|moe_sum|moe_(?:un)?permute|count_and_sort_expert|expert_?(?:map|count|offsets?)|gatherTopK|sbtopk|mbtopk|(?:bitonic|radix)SortKVInPlace|kernelHistogram|^_(?:combined_)?routing_|^_topk_forward|bitmatrix|^_finalize_matmul_scatter|^_expt_data_|MoeSorting|moe_sorting|(?:^|[\s:_])topksoftmax|moe_fused_gate|(?:^|_)grouped_topk|(?:^|_)ep_(?:scatter|gather)|moe::dev::(?:routing|finalize)::/i,
         examples: [
             'void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)',
             'void vllm::moe::moe_align_block_size_kernel<int>(const int *, int *, int *, int *, int, int, int, int, unsigned long, int *)',
@@ -20402,14 +20184,35 @@ const FAMILY_TABLE = [
             'void at::native::sbtopk::gatherTopK<float, unsigned int, (int)1, (bool)0>(at::cuda::detail::TensorInfo<const T1, T2>, T2, T2, bool, T2, T2, at::cuda::detail::TensorInfo<T1, T2>, T2, at::cuda::detail::TensorInfo<long, T2>, T2, T1 *)',
             'void at::native::bitonicSortKVInPlace<-2, -1, 16, 16, float, long, at::native::GTOp<float, true>, unsigned int>(at::cuda::detail::TensorInfo<float, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, at::native::GTOp<float, true>)',
             'void at::native::radixSortKVInPlace<-2, -1, 32, 32, long, long, unsigned int>(at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int)',
+            // vLLM gpt-oss-20b decode on MI300X (triton_kernels) and aiter's FP8 MoE test (fixtures/external-3).
+            '_combined_routing_compute',
+            '_combined_routing_memset',
+            '_topk_forward',
+            '_sum_bitmatrix_rows',
+            '_finalize_matmul_scatter_bf16',
+            'void ck_tile::kentry<2, ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >, ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >::Kargs>(ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >::Kargs) [clone .kd]',
+            'void ck_tile::kentry<2, ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >, ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >::Kargs>(ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >::Kargs) [clone .kd]',
+            '_ZN5aiter19topksoftmax_4x256x8E.kd',
+            // TensorRT-LLM's MoE routing and finalize (namespaces from its sources).
+            'void moe::dev::routing::routingRenormalize::routingIndicesClusterKernel<moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false> >(moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false>)',
+            'void moe::dev::finalize::finalizeKernel<moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16> >(moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16>)',
+            // SGLang's fused MoE gate and its expert-parallel scatter.
+            'void moe_fused_gate_kernel<float, 8, 256>',
+            '_fwd_kernel_ep_scatter_1',
             'void at::cuda::kernelHistogram1D<int, int, long, 1, 2, -1, (at::cuda::CUDAHistogramMemoryType)0, at::cuda::CUDA_tensor_histogram<int, int, false>(at::Tensor, at::Tensor, at::Tensor, long, at::AccumulateType<int, true>::type, at::AccumulateType<int, true>::type, at::cuda::TensorArgType, at::cuda::TensorArgType)::{lambda(at::cuda::detail::TensorInfo<int, unsigned int>, long)#1}>(at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, int, long, long, unsigned int, at::cuda::detail::TensorInfo<int, unsigned int>, long)',
         ],
-        counterExamples: ['topk_softmax_sample_bfloat16_0d1e2f3a', 'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)'],
+        counterExamples: [
+            'topk_softmax_sample_bfloat16_0d1e2f3a',
+            'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)',
+            'triton_poi_fused_constant_pad_nd_moe_forward_0',
+            '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
+            'ep_dispatch_async_bfloat16_11223344',
+        ],
     },
     // Before softmax (`topk_softmax_sample`) and reduce (ArgMaxOps is greedy sampling).
     {
         family: 'sampling',
-        pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
+        pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|SamplingFrom(?:Prob|Logits)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
         examples: [
             'topk_softmax_sample_bfloat16_0d1e2f3a',
             'topk_sampling_from_prob_bfloat16_1e2f3a4b',
@@ -20417,6 +20220,8 @@ const FAMILY_TABLE = [
             'apply_gumbel_noise_bfloat16_3a4b5c6d',
             'topk_stage1_bfloat16_int64_True_4b5c6d7e',
             'radix_sort_pairs_bfloat16_5c6d7e8f',
+            // FlashInfer's fused top-k/top-p sampling (name from its sources).
+            'void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)0, 4u, true, float, int>(float*, int*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)',
             'void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, (int)4, (int)4>>(T3)',
             'void at_cuda_detail::cub::DeviceSegmentedRadixSortKernel<at_cuda_detail::cub::DeviceRadixSortPolicy<float, long, int>::Policy900, (bool)1, (bool)0, float, long, at::native::<unnamed>::offset_t, at::native::<unnamed>::offset_t, int>(const T4 *, T4 *, const T5 *, T5 *, T6, T7, int, int, int)',
         ],
@@ -20549,6 +20354,9 @@ const FAMILY_TABLE = [
             'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
             'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
             'void magma_sgemmEx_kernel<float, float, float, true, false, 6, 4, 6, 3, 4>(int, int, int, Tensor, int, Tensor, int, Tensor, int, Tensor, int, int, int, float const*, float const*, float, float, int, cublasLtEpilogue_t, int, void const*, int, void*)',
+            // XLA's GEMM fusions (a JAX decode).
+            'gemm_fusion_dot_18',
+            'gemm_fusion_dot_general_97',
         ],
         counterExamples: [
             'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
@@ -20646,24 +20454,31 @@ function gemmShapeFromTokens(tokens) {
     return 'gemm';
 }
 /** The family of one name under the given rules, or `other`. */
-function classifyName(name, rules = FAMILY_TABLE) {
+function classifyName(name, rules = FAMILY_TABLE, users) {
     // Mangled names (`_ZN7cutlass13device_kernelI…`) are read demangled, as the other tools print them.
     const readable = name.trimStart().startsWith('_Z') ? ((0,demangle/* demangle */.c)(name.trim()) ?? name) : name;
     const normalized = (0,kernel_name/* normalizeKernelName */.Q_)(readable);
-    const rule = rules.find((candidate) => candidate.pattern.test(normalized));
+    const head = normalized.length > USER_PATTERN_NAME_CHARS ? normalized.slice(0, USER_PATTERN_NAME_CHARS) : normalized;
+    const rule = rules.find((candidate) => candidate.pattern.test(users?.has(candidate) ? head : normalized));
     if (!rule)
         return 'other';
     return 'shape' in rule && rule.shape ? rule.shape(normalized) : rule.family;
 }
-/** User rules come first, so a team can claim its own kernels. */
-function createClassifier(userRules = []) {
+/**
+ * User rules come first, so a team can claim its own kernels. `checkBudget` is called before each
+ * name not seen yet (the analyze time budget: it throws once the budget is spent), since user
+ * patterns run synchronously and no timer can stop them.
+ */
+function createClassifier(userRules = [], checkBudget) {
     const rules = [...userRules, ...FAMILY_TABLE];
+    const users = new Set(userRules);
     const userFamilies = new Set(userRules.map((rule) => rule.family));
     const cache = new Map();
     return (kernel) => {
         let family = cache.get(kernel.name);
         if (family === undefined) {
-            family = classifyName(kernel.name, rules);
+            checkBudget?.();
+            family = classifyName(kernel.name, rules, users);
             cache.set(kernel.name, family);
         }
         // A family a team named itself is theirs; only the table's dense GEMMs take a shape from tokens.
@@ -20671,6 +20486,24 @@ function createClassifier(userRules = []) {
             return family;
         return gemmShapeFromTokens(kernel.tokens);
     };
+}
+/**
+ * The families of a capture's kernels, read together: a name that is only a weak hint alone takes
+ * the family its neighbours prove (TensorRT-LLM's batched GEMMs are MoE experts when its MoE routing
+ * runs in the same capture). `families[i]` is the family of `names[i]` from the classifier.
+ */
+function familiesInContext(names, families, rules = CONTEXT_RULES) {
+    const present = new Set(families);
+    const active = rules.filter((rule) => present.has(rule.whenPresent));
+    if (active.length === 0)
+        return [...families];
+    return families.map((family, i) => {
+        const name = names[i] ?? '';
+        const readable = name.trimStart().startsWith('_Z') ? ((0,demangle/* demangle */.c)(name.trim()) ?? name) : name;
+        const normalized = (0,kernel_name/* normalizeKernelName */.Q_)(readable);
+        const rule = active.find((r) => r.from.includes(family) && r.pattern.test(normalized));
+        return rule ? rule.family : family;
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/build-profile.ts
@@ -20684,8 +20517,9 @@ function buildProfile(captures, classify = createClassifier(), inputNotices = []
     const merged = mergeKernels(timedElsewhere ? captures.filter((c) => c.source.format !== 'ncu-csv') : captures);
     const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
     // The merged kernels are fresh copies: completed in place rather than copied once more.
-    const kernels = merged.map((kernel) => Object.assign(kernel, {
-        family: classify(kernel),
+    const inContext = familiesInContext(merged.map((k) => k.name), merged.map((k) => classify(k)));
+    const kernels = merged.map((kernel, i) => Object.assign(kernel, {
+        family: inContext[i] ?? classify(kernel),
         share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
     }));
     const families = familySharesOf(kernels, totalKernelNs);
@@ -20736,7 +20570,8 @@ function familySharesOf(kernels, totalKernelNs) {
 }
 function rankOf(kernels, classify, fields) {
     const totalKernelNs = kernels.reduce((sum, k) => sum + k.totalNs, 0);
-    const classified = kernels.map((k) => ({ family: classify(k), totalNs: k.totalNs, instances: k.instances }));
+    const families = familiesInContext(kernels.map((k) => k.name), kernels.map((k) => classify(k)));
+    const classified = kernels.map((k, i) => ({ family: families[i] ?? classify(k), totalNs: k.totalNs, instances: k.instances }));
     return { ...fields, totalKernelNs, families: familySharesOf(classified, totalKernelNs) };
 }
 /**
@@ -21692,7 +21527,10 @@ function widenedFloor(floor, spread) {
     return Math.max(floor, BETWEEN_JOB_FLOOR_FACTOR * spread);
 }
 
+// EXTERNAL MODULE: ./src/model/own-key.ts
+var own_key = __nccwpck_require__(143);
 ;// CONCATENATED MODULE: ./src/compare/shares.ts
+
 
 /** Kernels merged by name (a per-device split is not a change in the mix). */
 function kernelsByName(kernels) {
@@ -21713,7 +21551,7 @@ function topNames(byName, n) {
         .map((k) => k.name);
 }
 function limitsFor(key, options) {
-    const fail = options.thresholds[key] ?? options.shareThresholds.fail;
+    const fail = (0,own_key/* ownValue */.e)(options.thresholds, key) ?? options.shareThresholds.fail;
     return { warn: Math.min(options.shareThresholds.warn, fail), fail };
 }
 /** Reasons are sentences: a templated kernel name (often over 1 KB) is cut to its head there; the row keeps it whole. */
@@ -21808,16 +21646,20 @@ function compareKernels(current, baseline, options) {
             extra.push(`entered the top ${options.topN}`);
         else if (!curTop.has(name))
             extra.push(`left the top ${options.topN}`);
-        const family = (c ?? b).family;
         if (b && c && b.family !== c.family)
             extra.push(`family ${b.family} → ${c.family}`);
         rows.push(shareRow(`kernel:${name}`, 'kernel-share', b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
+    }
+    // The time changes of every kernel either side ran (the kernels table shows more than the top N).
+    for (const name of new Set([...base.keys(), ...cur.keys()])) {
+        const b = base.get(name);
+        const c = cur.get(name);
         const baselineNs = b?.totalNs ?? 0;
         const currentNs = c?.totalNs ?? 0;
         const deltaNs = currentNs - baselineNs;
         if (b && c && deltaNs === 0)
             continue;
-        changes.push({ name, family, change: !b ? 'added' : !c ? 'removed' : deltaNs > 0 ? 'increased' : 'decreased', baselineNs, currentNs, deltaNs });
+        changes.push({ name, family: (c ?? b).family, change: !b ? 'added' : !c ? 'removed' : deltaNs > 0 ? 'increased' : 'decreased', baselineNs, currentNs, deltaNs });
     }
     changes.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
     return { rows, changes };
@@ -21905,265 +21747,8 @@ function judgeThrottling(baseline, current, sameJob) {
     return { problems, notes };
 }
 
-// EXTERNAL MODULE: ./src/compare/verdict.ts
-var verdict = __nccwpck_require__(682);
-;// CONCATENATED MODULE: ./src/compare/gate.ts
-
-
-
-
-
-
-
-
-/** Findings that count: primary, warning or error (info findings and explained secondaries do not). */
-function countedIds(findings) {
-    const ids = new Map();
-    for (const f of findings)
-        if (f.severity !== 'info' && (0,verdict/* isPrimary */.Dn)(f))
-            ids.set(f.id, (ids.get(f.id) ?? 0) + 1);
-    return ids;
-}
-function findingRows(current, baseline, options) {
-    const cur = countedIds(current.findings);
-    const base = countedIds(baseline.findings);
-    const rows = [];
-    const added = [];
-    const resolved = [];
-    for (const id of [...new Set([...base.keys(), ...cur.keys()])].sort()) {
-        const b = base.get(id) ?? 0;
-        const c = cur.get(id) ?? 0;
-        let status = 'info';
-        let reason;
-        let note = 'present in both';
-        if (b === 0) {
-            added.push(id);
-            // The strongest new hit decides, and its evidence is the line's (src/compare/verdict.ts).
-            const hit = (0,verdict/* strongest */.yX)(current.findings.filter((f) => f.id === id && f.severity !== 'info' && (0,verdict/* isPrimary */.Dn)(f)));
-            const listed = options.failOn.includes(id);
-            const failing = (0,verdict/* failsOn */.Hu)(hit, failOnOf(options));
-            status = failing ? 'fail' : 'warn';
-            note = failing ? 'new since the baseline; in failOn' : listed ? `new since the baseline; in failOn, below failOnSeverity ${options.failOnSeverity}` : 'new since the baseline';
-            reason = failing
-                ? (0,verdict/* failingFindingLine */.EK)(hit, `new finding ${id} (${hit.severity}, in fail-on)`)
-                : `new finding ${id} (${hit.severity}${listed ? `; in fail-on, below fail-on-severity ${options.failOnSeverity}` : ''})`;
-        }
-        else if (c === 0) {
-            resolved.push(id);
-            status = 'improved';
-            note = 'resolved since the baseline';
-            reason = `finding ${id} resolved`;
-        }
-        rows.push({
-            row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note },
-            ...(reason ? { reason } : {}),
-        });
-    }
-    return { rows, added, resolved };
-}
-function failOnOf(options) {
-    return { ids: options.failOn, severity: options.failOnSeverity };
-}
-const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
-function compare(current, baseline, optionsInput = {}, context = {}) {
-    let options = (0,gate_options/* parseGateOptions */.dV)(optionsInput);
-    if (!baseline)
-        return { ...(0,verdict/* judge */.S4)(current.findings, failOnOf(options)), comparison: null };
-    const invalid = [];
-    const notes = [];
-    const mismatches = (0,fingerprint/* environmentMismatches */.EA)(baseline.environment, current.environment);
-    const blocking = (0,fingerprint/* blockingMismatches */.sU)(mismatches, options.allowEnvironmentMismatch);
-    if (blocking.length)
-        invalid.push(`environment differs (${blocking.map(fingerprint/* formatMismatch */.Ol).join('; ')}); compare like with like or allow the keys with allowEnvironmentMismatch`);
-    const allowed = mismatches.filter((m) => !blocking.includes(m));
-    if (allowed.length)
-        notes.push(`environment differs, allowed: ${allowed.map(fingerprint/* formatMismatch */.Ol).join('; ')}`);
-    const sameJob = baseline.origin?.origin === 'a/b';
-    const throttling = judgeThrottling(baseline.utilization, current.utilization, sameJob);
-    notes.push(...throttling.notes);
-    for (const problem of throttling.problems) {
-        if (options.allowThrottled)
-            notes.push(`${problem.what}; allowed by allowThrottled`);
-        else
-            invalid.push(`${problem.what}; ${problem.remedy}, or allow it with allowThrottled`);
-    }
-    let betweenJobs;
-    if (context.history?.length && !sameJob) {
-        const gated = [...new Set(baseline.metrics.map((m) => m.name))].filter((name) => (0,gate_options/* metricFloor */.tq)(options, name) !== undefined);
-        const spreads = estimateBetweenJobNoise(context.history, gated);
-        const thresholds = { ...options.thresholds };
-        const rows = [];
-        for (const { metric, spread } of spreads) {
-            const floor = widenedFloor((0,gate_options/* metricFloor */.tq)(options, metric), spread);
-            thresholds[metric] = floor * 100;
-            rows.push({ metric, spread, floor });
-        }
-        options = { ...options, thresholds };
-        betweenJobs = { reports: context.history.length, metrics: rows };
-        if (rows.length) {
-            const parts = rows.map((r) => `${r.metric} ±${(r.spread * 100).toFixed(1)}% (floor ${(r.floor * 100).toFixed(1)}%)`);
-            notes.push(`a comparison between jobs: the last ${context.history.length} reports of the default branch vary ${parts.join(', ')} between jobs, and the floors cover it; an A/B run in one job (base-workdir) takes that noise out`);
-        }
-        else {
-            notes.push(`a comparison between jobs: ${context.history.length} earlier report${context.history.length === 1 ? '' : 's'} of the default branch, too few (${MIN_HISTORY_REPORTS} needed) to estimate the noise between jobs; the floors are as set`);
-        }
-    }
-    const metrics = compareMetrics(current.metrics, baseline.metrics, options);
-    const rows = [...metrics.rows];
-    notes.push(...metrics.outlierNotes);
-    const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
-    let kernelChanges = [];
-    if (hasKernels) {
-        rows.push(...compareFamilies(current, baseline, options));
-        rows.push(...compareCommunication(current, baseline, options));
-        const kernels = compareKernels(current, baseline, options);
-        rows.push(...kernels.rows);
-        kernelChanges = kernels.changes;
-    }
-    else if (current.kernels.length || baseline.kernels.length) {
-        notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
-    }
-    const findings = findingRows(current, baseline, options);
-    rows.push(...findings.rows);
-    const noThroughput = metrics.gatedInBaseline > 0 && metrics.compared === 0;
-    if (noThroughput)
-        notes.push('no gated metric is present on both sides');
-    const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
-    const passParts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
-    if (hasKernels)
-        passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
-    passParts.push('no new findings');
-    const passLine = `no regression: ${passParts.join(', ')}`;
-    const judgement = (0,verdict/* judge */.S4)(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
-    const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
-    const reasons = [...invalid, ...ranked.map((r) => r.reason), ...notes];
-    if (judgement.verdict === 'pass')
-        reasons.push(passLine);
-    const comparison = {
-        baseline: {
-            origin: baseline.origin?.origin ?? 'file',
-            ...(baseline.origin?.path ? { path: baseline.origin.path } : {}),
-            ...(baseline.generatedAt ? { generatedAt: baseline.generatedAt } : {}),
-            reason: baseline.origin?.reason ?? 'baseline given',
-        },
-        environmentMismatch: mismatches.map(fingerprint/* formatMismatch */.Ol),
-        rows: rows.map((r) => r.row),
-        kernelChanges,
-        newFindings: findings.added,
-        resolvedFindings: findings.resolved,
-        reasons,
-        undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
-        ...(betweenJobs ? { betweenJobs } : {}),
-        ...(options.look ? { look: { ...options.look, alpha: lookAlpha(options.alpha, options.look) } } : {}),
-    };
-    return { ...judgement, comparison };
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/evidence.ts
-const EVIDENCE_KINDS = (/* unused pure expression or super */ null && (['kernel-breakdown', 'timeline', 'kernel-metrics', 'utilization', 'throughput']));
-/** Below these a reading is thin: too few to tell a steady state from start-up or noise. */
-const THIN = {
-    /** Kernel time in a breakdown; a capture range that closed early holds less. */
-    breakdownNs: 1e6,
-    /** Launches in a breakdown; a handful cannot describe a workload's mix. */
-    breakdownLaunches: 5,
-    /** Launches on a timeline; fewer cannot show how busy the GPU stays. */
-    timelineLaunches: 20,
-    /** Utilization samples in the window read; one snapshot says nothing about a run. */
-    utilizationSamples: 10,
-    /** Throughput samples; a single run cannot tell a change from noise. */
-    throughputSamples: 3,
-};
-const THROUGHPUT_METRICS = new Set(['decode_tok_s', 'output_tok_s', 'total_tok_s', 'request_throughput', 'tpot_ms', 'ttft_ms', 'itl_ms']);
-function count(n, unit) {
-    const plural = /(?:ch|sh|s|x)$/.test(unit) ? `${unit}es` : `${unit}s`;
-    return `${n.toLocaleString('en-US')} ${n === 1 ? unit : plural}`;
-}
-function ms(ns) {
-    return `${(ns / 1e6).toFixed(1)} ms`;
-}
-function item(kind, coverage, thinBecause) {
-    return thinBecause ? { kind, strength: 'thin', coverage, thinBecause } : { kind, strength: 'full', coverage };
-}
-function breakdownEvidence(profile) {
-    if (profile.kernels.length === 0 || profile.kernelOrigin === 'deep-dive')
-        return undefined;
-    const launches = profile.kernels.reduce((sum, k) => sum + k.instances, 0);
-    const coverage = `${count(launches, 'launch')} of ${count(profile.kernels.length, 'kernel')}, ${ms(profile.totalKernelNs)} of kernel time`;
-    let thin;
-    if (profile.totalKernelNs < THIN.breakdownNs)
-        thin = `under ${ms(THIN.breakdownNs)} of kernel time`;
-    else if (launches < THIN.breakdownLaunches)
-        thin = `fewer than ${THIN.breakdownLaunches} launches`;
-    return item('kernel-breakdown', coverage, thin);
-}
-function timelineEvidence(profile) {
-    const timeline = profile.timeline;
-    if (timeline && timeline.spanNs > 0) {
-        const active = timeline.activeSpanNs ?? timeline.spanNs;
-        const excluded = timeline.excludedGaps ?? [];
-        const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
-        const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} left out as not the workload (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
-        const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
-        const thin = timeline.kernelLaunches < THIN.timelineLaunches ? `fewer than ${THIN.timelineLaunches} launches on the timeline` : undefined;
-        return item('timeline', coverage, thin);
-    }
-    if (profile.gpuTimeUtilPercent !== null) {
-        return item('timeline', 'the profiler\'s GPU-in-use analysis over the capture range', undefined);
-    }
-    return undefined;
-}
-function utilizationEvidence(profile) {
-    const util = profile.utilization;
-    if (!util || util.sampleCount === 0)
-        return undefined;
-    const where = util.window === 'timed' ? "inside the workload's timed runs" : 'over each whole recording, idle start and end trimmed';
-    const coverage = `${count(util.sampleCount, 'sample')} on ${count(Math.max(1, util.devices), 'device')}, ${where}`;
-    const thin = util.sampleCount < THIN.utilizationSamples ? `fewer than ${THIN.utilizationSamples} samples` : undefined;
-    return item('utilization', coverage, thin);
-}
-function throughputEvidence(profile) {
-    const metrics = profile.metrics.filter((m) => THROUGHPUT_METRICS.has(m.name) && m.samples.length > 0);
-    if (metrics.length === 0)
-        return undefined;
-    const samples = Math.max(...metrics.map((m) => m.samples.length));
-    const coverage = `${metrics.map((m) => m.name).join(', ')}: up to ${count(samples, 'sample')}`;
-    const thin = samples < THIN.throughputSamples ? `fewer than ${THIN.throughputSamples} samples` : undefined;
-    return item('throughput', coverage, thin);
-}
-function kernelMetricsEvidence(profile) {
-    if (profile.ncu.length === 0)
-        return undefined;
-    const kernels = new Set(profile.ncu.map((r) => r.kernel)).size;
-    // A deep dive is exact for the launches it replayed, and says nothing about the rest of the run.
-    return item('kernel-metrics', `Nsight Compute: ${count(profile.ncu.length, 'profiled launch')} of ${count(kernels, 'kernel')}`, undefined);
-}
-function gatherEvidence(profile) {
-    const evidence = {};
-    for (const found of [breakdownEvidence(profile), timelineEvidence(profile), kernelMetricsEvidence(profile), utilizationEvidence(profile), throughputEvidence(profile)]) {
-        if (found)
-            evidence[found.kind] = found;
-    }
-    return evidence;
-}
-/** The evidence a rule's needs are met by, or null when one need is not met. */
-function evidenceFor(needs, evidence) {
-    const used = [];
-    for (const need of needs) {
-        const options = typeof need === 'string' ? [need] : need;
-        const present = options.map((kind) => evidence[kind]).filter((e) => e !== undefined);
-        if (present.length === 0)
-            return null;
-        used.push(...present);
-    }
-    return used;
-}
-/** How a finding's basis reads: "kernel breakdown (thin: fewer than 5 launches): 3 launches …". */
-function describeEvidence(evidence) {
-    const label = evidence.kind.replace('-', ' ');
-    return evidence.strength === 'thin' ? `${label} (thin: ${evidence.thinBecause}): ${evidence.coverage}` : `${label}: ${evidence.coverage}`;
-}
-
+// EXTERNAL MODULE: ./src/diagnose/vendor-tools.ts
+var vendor_tools = __nccwpck_require__(109);
 // EXTERNAL MODULE: ./src/diagnose/rule.ts
 var diagnose_rule = __nccwpck_require__(248);
 // EXTERNAL MODULE: ./src/diagnose/profile-measures.ts
@@ -22173,6 +21758,7 @@ var profile_measures = __nccwpck_require__(307);
  * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
  * first step far slower than the rest, or the tool itself reporting compilation.
  */
+
 
 
 
@@ -22222,8 +21808,15 @@ const COMPILE_NOTICE = /compil|autotun/i;
             {
                 message: `Warm-up work is inside the capture (${signals.join(', ')}); times and shares include one-off costs.`,
                 evidence: { ...evidence, signals: signals.join(',') },
-                advice: 'Warm up before the capture window and profile only steady-state steps: `max generate --num-warmups N` (one warm-up generation of N tokens), cudaProfilerStart() after warm-up with a capture range in nsys, or torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch:',
-                command: 'nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o steady <workload>',
+                ...((0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
+                    ? {
+                        advice: `Warm up before the capture window and profile only steady-state steps: ${profile.sources.some((s) => s.format.startsWith('max-')) ? '`max generate --num-warmups N` (one warm-up generation of N tokens), ' : ''}torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch, or run the warm-up before the profiled steps and read only those from the rocprofv3 kernel trace:`,
+                        command: vendor_tools/* ROCPROF_KERNEL_COMMAND */.cw,
+                    }
+                    : {
+                        advice: 'Warm up before the capture window and profile only steady-state steps: `max generate --num-warmups N` (one warm-up generation of N tokens), cudaProfilerStart() after warm-up with a capture range in nsys, or torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch:',
+                        command: 'nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o steady <workload>',
+                    }),
             },
         ];
     },
@@ -22434,6 +22027,7 @@ var deep_dive_request = __nccwpck_require__(959);
 
 
 
+
 /* harmony default export */ const dominant_kernel = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'dominant-kernel',
@@ -22441,7 +22035,7 @@ var deep_dive_request = __nccwpck_require__(959);
         title: 'One kernel dominates GPU time',
         stage: 'deep-dive',
         needs: ['kernel-breakdown'],
-        description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute (a collective instead gets the questions communication raises).',
+        description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute, or ROCm Compute Profiler on an AMD capture (a collective instead gets the questions communication raises).',
         defaults: { minShare: 0.4, workload: '<workload command>' },
     },
     check({ profile, options }) {
@@ -22470,6 +22064,18 @@ var deep_dive_request = __nccwpck_require__(959);
                 },
             ];
         }
+        if ((0,vendor_tools/* toolVendor */.D$)(profile) === 'amd') {
+            // Nsight Compute does not profile AMD GPUs: ROCm Compute Profiler (rocprof-compute, formerly Omniperf) does.
+            return [
+                {
+                    message: `One ${top.family} kernel takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms)${origin}.`,
+                    evidence,
+                    advice: 'Profile it with ROCm Compute Profiler (rocprof-compute, formerly Omniperf): its System Speed-of-Light panel says whether it is memory- or compute-bound and how close to peak, the roofline where it sits, and the wavefront and occupancy panels whether the grid fills the GPU. Add `-d <dispatch>` to keep one steady-state launch.',
+                    command: (0,vendor_tools/* rocprofComputeCommand */.e5)(top.name, options.workload),
+                    kernel: top.name,
+                },
+            ];
+        }
         const request = (0,deep_dive_request/* deepDiveRequest */.Oj)(top.name, top.instances);
         return [
             {
@@ -22491,12 +22097,13 @@ var deep_dive_request = __nccwpck_require__(959);
  */
 
 
+
 /** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
 const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
 const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel data|only Python\/CPU profile/i;
 /** Formats that normally carry per-kernel times. */
 const KERNEL_FORMATS = new Set(['nsys-stats', 'rocprof-csv', 'kineto-json']);
-const CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
+const NSYS_CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
 /** What a capture without kernels still holds, in words; undefined when it holds nothing. */
 function otherRecords(profile) {
     const parts = [
@@ -22506,12 +22113,12 @@ function otherRecords(profile) {
     return parts.length ? parts.join(' and ') : undefined;
 }
 /** The kernel report of the tool that wrote the capture. */
-function kernelReportCommand(format) {
+function kernelReportCommand(format, capture) {
     if (format.startsWith('rocprof') || format === 'rocpd-sqlite')
         return 'rocprofv3 --kernel-trace --stats --output-format csv -- <workload>   # writes *_kernel_stats.csv and *_kernel_trace.csv';
     if (format.startsWith('nsys'))
         return 'nsys stats --report cuda_gpu_kern_sum --format csv profile.nsys-rep';
-    return CAPTURE_COMMAND;
+    return capture;
 }
 /* harmony default export */ const empty_capture = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
@@ -22524,6 +22131,7 @@ function kernelReportCommand(format) {
         defaults: { minTotalKernelMs: 1 },
     },
     check({ profile, options }) {
+        const captureCommand = (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd' ? vendor_tools/* ROCPROF_KERNEL_COMMAND */.cw : NSYS_CAPTURE_COMMAND;
         const launches = (0,profile_measures/* totalLaunches */.W7)(profile);
         const kernelMs = (0,profile_measures.ms)(profile.totalKernelNs);
         const hasOtherData = profile.metrics.length > 0 || profile.utilization !== null || profile.timeline !== null || profile.ncu.length > 0;
@@ -22547,7 +22155,7 @@ function kernelReportCommand(format) {
                 message: `No kernel data in the inputs: they hold only ${held} (${profile.sources.flatMap((s) => s.parts ?? [s.format]).join(', ')}). Kernel findings need the kernel report of the same capture.`,
                 evidence: { ...evidence, memops: profile.memops.length, apiCalls: profile.apiCalls.length },
                 advice: 'Give the kernel summary or trace of the same capture alongside:',
-                command: kernelReportCommand(source.format),
+                command: kernelReportCommand(source.format, captureCommand),
             });
             return hits;
         }
@@ -22556,8 +22164,10 @@ function kernelReportCommand(format) {
                 severity: 'error',
                 message: `Nothing was captured: ${profile.sources.length} input(s), no kernels, metrics or utilization samples.`,
                 evidence,
-                advice: 'Check that the profiler wrapped the workload and that the capture range opened (cudaProfilerStart after warm-up). Re-capture:',
-                command: CAPTURE_COMMAND,
+                advice: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
+                    ? 'Check that the profiler wrapped the workload (everything after `--`). Re-capture:'
+                    : 'Check that the profiler wrapped the workload and that the capture range opened (cudaProfilerStart after warm-up). Re-capture:',
+                command: captureCommand,
             });
             return hits;
         }
@@ -22572,8 +22182,10 @@ function kernelReportCommand(format) {
                         ? `No GPU kernel data: the tool said "${notice.message}". Only metrics and utilization can be judged.`
                         : `No GPU kernel data in ${kernelSource.path} (${kernelSource.format}), which normally lists kernels.`,
                     evidence: { ...evidence, ...(notice ? { notice: notice.code } : { source: kernelSource.format }) },
-                    advice: 'Kernel data needs nsys on PATH (`max generate --profile` re-runs itself under nsys only when nsys, nvidia-smi and libcudart are all found) and a capture range that covers GPU work. Capture directly:',
-                    command: CAPTURE_COMMAND,
+                    advice: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
+                        ? 'Kernel data needs a kernel trace that covers GPU work. Capture directly:'
+                        : 'Kernel data needs nsys on PATH (`max generate --profile` re-runs itself under nsys only when nsys, nvidia-smi and libcudart are all found) and a capture range that covers GPU work. Capture directly:',
+                    command: captureCommand,
                 });
             }
             return hits;
@@ -22585,7 +22197,7 @@ function kernelReportCommand(format) {
                 message: `Almost nothing was captured: ${launches} kernel launch(es), ${kernelMs} ms of kernel time.`,
                 evidence,
                 advice: 'The capture window probably missed the workload (range closed early, or only set-up ran). Widen the range around the steady-state steps and re-capture:',
-                command: CAPTURE_COMMAND,
+                command: captureCommand,
             });
         }
         return hits;
@@ -22594,6 +22206,7 @@ function kernelReportCommand(format) {
 
 ;// CONCATENATED MODULE: ./src/diagnose/rules/gpu-throttled.ts
 /** Hardware clock-event reasons were active: the numbers describe a slowed GPU, not the code. */
+
 
 
 
@@ -22636,7 +22249,9 @@ function kernelReportCommand(format) {
                     ...(util.peakPowerW !== undefined ? { peakPowerW: (0,profile_measures/* round */.LI)(util.peakPowerW, 1) } : {}),
                 },
                 advice: 'sw_power_cap means the board hit its power limit (heavy sustained load, a busy neighbour on the same GPU, or a lowered limit): the gate compares such runs with a baseline under the same regime, and says when the two differ. Thermal reasons mean cooling; hw_slowdown and power brake are hardware protection: do not gate on those numbers, re-run on a sound, cool GPU. Watch the reasons live:',
-                command: 'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
+                command: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
+                    ? vendor_tools/* ROCM_SMI_CLOCKS_COMMAND */.g4
+                    : 'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
             },
         ];
     },
@@ -22936,6 +22551,14 @@ const GRID_ADVICE = {
 }));
 
 ;// CONCATENATED MODULE: ./src/diagnose/rules/host-bound.ts
+/**
+ * The GPU mostly waits for the host: launch and sync overhead, Python, data loading, or a batch too
+ * small to fill it. Only readings from the steady window can say so: the busy fraction of the
+ * profiled capture's own timeline (gaps that are not the workload left out), the profiler's
+ * GPU-in-use analysis over its capture range, or utilization sampled inside the workload's timed
+ * runs. Whole-process samples, start-up and compile included, only hint at it, and say so.
+ */
+
 
 
 /** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
@@ -22975,7 +22598,7 @@ function adviceFor(profile) {
     const decode = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']).share >= 0.2 || profile.metrics.some((m) => m.name === 'decode_tok_s');
     const memcpy = profile.memops.filter((m) => m.kind.startsWith('memcpy')).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
     const copies = memcpy > profile.totalKernelNs && memcpy > 0 ? ' Host↔device copies take longer than the kernels here: see transfer-bound.' : '';
-    const command = 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
+    const command = (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd' ? vendor_tools/* ROCPROF_TIMELINE_COMMAND */.kn : 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
     if (training) {
         return {
             advice: `Find what the host does between steps: the input pipeline (DataLoader workers, pinned memory, prefetch), per-step synchronizations (.item(), logging, .cpu()), and optimizer steps launched kernel by kernel (fused/foreach optimizers, CUDA graphs for the step).${copies} To see the host gaps:`,
@@ -23620,7 +23243,7 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
                     routingLaunches: mix.routingLaunches,
                 },
                 advice: 'Dispatch tokens to experts once per layer instead of gathering per expert: a fused MoE path (MAX grouped_matmul with moe_create_indices, vLLM/SGLang fused_moe, torch._grouped_mm) sorts tokens by expert and runs one grouped matmul. Then profile the heaviest routing kernel:',
-                ...(heaviest ? { command: (0,profile_measures/* ncuCommand */.Eo)(heaviest.name, (0,profile_measures/* steadyLaunchSkip */.L_)(heaviest.instances), options.workload), kernel: heaviest.name } : {}),
+                ...(heaviest ? { command: (0,profile_measures/* kernelProfileCommand */.U4)(profile, heaviest.name, heaviest.instances, options.workload), kernel: heaviest.name } : {}),
             },
         ];
     },
@@ -23689,7 +23312,7 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
                 message: `Quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time, ${Number.isFinite(ratio) ? `${(0,profile_measures/* round */.LI)(ratio, 2)}x` : 'more than'} the matmul time they feed.`,
                 evidence,
                 advice: 'Fuse activation quantization into the kernel that produces the activation (norm + quant, e.g. rms_norm_fused_fp8 / fused_rope_rmsnorm_quantization in MAX, fused_add_rms_norm with static fp8 scales in vLLM), quantize weights offline rather than per call, and prefer static activation scales. Then profile the heaviest prep kernel:',
-                command: (0,profile_measures/* ncuCommand */.Eo)(top.name, (0,profile_measures/* steadyLaunchSkip */.L_)(top.instances), options.workload),
+                command: (0,profile_measures/* kernelProfileCommand */.U4)(profile, top.name, top.instances, options.workload),
                 kernel: top.name,
             },
         ];
@@ -23697,6 +23320,13 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
 }));
 
 ;// CONCATENATED MODULE: ./src/diagnose/rules/rank-imbalance.ts
+/**
+ * A straggler: one rank of a job computes longer than the others, and at every collective the
+ * others wait for it (their extra time shows up as collective time). The comparison is of compute
+ * kernel time (collectives left out, since waiting inflates them on the fast ranks) and, where every
+ * rank has profiler steps, of the median step.
+ */
+
 
 
 
@@ -23754,7 +23384,7 @@ function extraFamily(slow, others) {
                     perStep,
                 },
                 advice: `Find why ${labelOf(slow)} does more: uneven data or sequence lengths per rank (balance the sampler or pad/bucket by length), an uneven split of layers or experts, a slower or throttled GPU (compare clocks and temperature per GPU), or another process on that GPU or its CPU cores. Compare the ranks' kernel lists side by side.`,
-                command: 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
+                command: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd' ? vendor_tools/* ROCM_SMI_CLOCKS_COMMAND */.g4 : 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
             },
         ];
     },
@@ -24346,6 +23976,286 @@ const rules_RULES = [
     unfused_norm_rope,
 ];
 
+// EXTERNAL MODULE: ./src/compare/verdict.ts
+var verdict = __nccwpck_require__(682);
+;// CONCATENATED MODULE: ./src/compare/gate.ts
+
+
+
+
+
+
+
+
+
+/** Findings that count: primary, warning or error (info findings and explained secondaries do not). */
+function countedIds(findings) {
+    const ids = new Map();
+    for (const f of findings)
+        if (f.severity !== 'info' && (0,verdict/* isPrimary */.Dn)(f))
+            ids.set(f.id, (ids.get(f.id) ?? 0) + 1);
+    return ids;
+}
+function findingRows(current, baseline, options) {
+    const cur = countedIds(current.findings);
+    const base = countedIds(baseline.findings);
+    const rows = [];
+    const added = [];
+    const resolved = [];
+    for (const id of [...new Set([...base.keys(), ...cur.keys()])].sort()) {
+        const b = base.get(id) ?? 0;
+        const c = cur.get(id) ?? 0;
+        let status = 'info';
+        let reason;
+        let note = 'present in both';
+        if (b === 0 && unseenByBaseline(id, current, baseline)) {
+            // The baseline had no kernel capture, so it could not have shown this finding: not "new". It is
+            // judged as a finding alone (src/compare/verdict.ts), and the line says why it was not compared.
+            const hit = (0,verdict/* strongest */.yX)(current.findings.filter((f) => f.id === id && f.severity !== 'info' && (0,verdict/* isPrimary */.Dn)(f)));
+            if (hit) {
+                const failing = (0,verdict/* failsOn */.Hu)(hit, failOnOf(options));
+                status = failing ? 'fail' : 'warn';
+                note = 'not compared: the baseline has no kernel capture';
+                const head = `finding ${id} (${hit.severity}${failing ? ', in fail-on' : ''}), not compared: the baseline has no kernel capture to show it`;
+                reason = failing ? (0,verdict/* failingFindingLine */.EK)(hit, head) : head;
+            }
+            else
+                note = 'not compared: the baseline has no kernel capture';
+        }
+        else if (b === 0) {
+            added.push(id);
+            // The strongest new hit decides, and its evidence is the line's (src/compare/verdict.ts).
+            const hit = (0,verdict/* strongest */.yX)(current.findings.filter((f) => f.id === id && f.severity !== 'info' && (0,verdict/* isPrimary */.Dn)(f)));
+            const listed = options.failOn.includes(id);
+            const failing = (0,verdict/* failsOn */.Hu)(hit, failOnOf(options));
+            status = failing ? 'fail' : 'warn';
+            note = failing ? 'new since the baseline; in fail-on' : listed ? `new since the baseline; in fail-on, below fail-on-severity ${options.failOnSeverity}` : 'new since the baseline';
+            reason = failing
+                ? (0,verdict/* failingFindingLine */.EK)(hit, `new finding ${id} (${hit.severity}, in fail-on)`)
+                : `new finding ${id} (${hit.severity}${listed ? `; in fail-on, below fail-on-severity ${options.failOnSeverity}` : ''})`;
+        }
+        else if (c === 0) {
+            resolved.push(id);
+            status = 'improved';
+            note = 'resolved since the baseline';
+            reason = `finding ${id} resolved`;
+        }
+        rows.push({
+            row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note },
+            ...(reason ? { reason } : {}),
+        });
+    }
+    return { rows, added, resolved };
+}
+/** A finding that rests on kernels, when the baseline captured none while this run did. */
+function unseenByBaseline(id, current, baseline) {
+    if (baseline.kernels.length > 0 || current.kernels.length === 0)
+        return false;
+    const needs = rules_RULES.find((rule) => rule.meta.id === id)?.meta.needs.flat() ?? [];
+    return needs.some((need) => need === 'kernel-breakdown' || need === 'kernel-metrics');
+}
+function failOnOf(options) {
+    return { ids: options.failOn, severity: options.failOnSeverity };
+}
+const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
+function compare(current, baseline, optionsInput = {}, context = {}) {
+    let options = (0,gate_options/* parseGateOptions */.dV)(optionsInput);
+    if (!baseline)
+        return { ...(0,verdict/* judge */.S4)(current.findings, failOnOf(options)), comparison: null };
+    const invalid = [];
+    const notes = [];
+    const mismatches = (0,fingerprint/* environmentMismatches */.EA)(baseline.environment, current.environment);
+    const blocking = (0,fingerprint/* blockingMismatches */.sU)(mismatches, options.allowEnvironmentMismatch);
+    if (blocking.length)
+        invalid.push(`environment differs (${blocking.map(fingerprint/* formatMismatch */.Ol).join('; ')}); compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)`);
+    const allowed = mismatches.filter((m) => !blocking.includes(m));
+    if (allowed.length)
+        notes.push(`environment differs, allowed: ${allowed.map(fingerprint/* formatMismatch */.Ol).join('; ')}`);
+    const sameJob = baseline.origin?.origin === 'a/b';
+    const throttling = judgeThrottling(baseline.utilization, current.utilization, sameJob);
+    notes.push(...throttling.notes);
+    for (const problem of throttling.problems) {
+        if (options.allowThrottled)
+            notes.push(`${problem.what}; allowed by --allow-throttled`);
+        else
+            invalid.push(`${problem.what}; ${problem.remedy}, or allow it with --allow-throttled (action input allow-throttled)`);
+    }
+    let betweenJobs;
+    if (context.history?.length && !sameJob) {
+        const gated = [...new Set(baseline.metrics.map((m) => m.name))].filter((name) => (0,gate_options/* metricFloor */.tq)(options, name) !== undefined);
+        const spreads = estimateBetweenJobNoise(context.history, gated);
+        const rows = [];
+        for (const { metric, spread } of spreads) {
+            const floor = widenedFloor((0,gate_options/* metricFloor */.tq)(options, metric), spread);
+            rows.push({ metric, spread, floor });
+        }
+        // fromEntries defines each key as its own, `__proto__` included.
+        options = { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), ...rows.map((r) => [r.metric, r.floor * 100])]) };
+        betweenJobs = { reports: context.history.length, metrics: rows };
+        if (rows.length) {
+            const parts = rows.map((r) => `${r.metric} ±${(r.spread * 100).toFixed(1)}% (floor ${(r.floor * 100).toFixed(1)}%)`);
+            notes.push(`a comparison between jobs: the last ${context.history.length} reports of the default branch vary ${parts.join(', ')} between jobs, and the floors cover it; an A/B run in one job (base-workdir) takes that noise out`);
+        }
+        else {
+            notes.push(`a comparison between jobs: ${context.history.length} earlier report${context.history.length === 1 ? '' : 's'} of the default branch, too few (${MIN_HISTORY_REPORTS} needed) to estimate the noise between jobs; the floors are as set`);
+        }
+    }
+    const metrics = compareMetrics(current.metrics, baseline.metrics, options);
+    const rows = [...metrics.rows];
+    notes.push(...metrics.outlierNotes);
+    const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
+    let kernelChanges = [];
+    if (hasKernels) {
+        rows.push(...compareFamilies(current, baseline, options));
+        rows.push(...compareCommunication(current, baseline, options));
+        const kernels = compareKernels(current, baseline, options);
+        rows.push(...kernels.rows);
+        kernelChanges = kernels.changes;
+    }
+    else if (current.kernels.length || baseline.kernels.length) {
+        notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
+    }
+    const findings = findingRows(current, baseline, options);
+    rows.push(...findings.rows);
+    const noThroughput = metrics.gatedInBaseline > 0 && metrics.compared === 0;
+    if (noThroughput)
+        notes.push('no gated metric is present on both sides');
+    const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
+    const passParts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
+    if (hasKernels)
+        passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
+    passParts.push('no new findings');
+    const passLine = `no regression: ${passParts.join(', ')}`;
+    const judgement = (0,verdict/* judge */.S4)(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
+    const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
+    const reasons = [...invalid, ...ranked.map((r) => r.reason), ...notes];
+    if (judgement.verdict === 'pass')
+        reasons.push(passLine);
+    const comparison = {
+        baseline: {
+            origin: baseline.origin?.origin ?? 'file',
+            ...(baseline.origin?.path ? { path: baseline.origin.path } : {}),
+            ...(baseline.generatedAt ? { generatedAt: baseline.generatedAt } : {}),
+            reason: baseline.origin?.reason ?? 'baseline given',
+        },
+        environmentMismatch: mismatches.map(fingerprint/* formatMismatch */.Ol),
+        rows: rows.map((r) => r.row),
+        kernelChanges,
+        newFindings: findings.added,
+        resolvedFindings: findings.resolved,
+        reasons,
+        undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
+        ...(betweenJobs ? { betweenJobs } : {}),
+        ...(options.look ? { look: { ...options.look, alpha: lookAlpha(options.alpha, options.look) } } : {}),
+    };
+    return { ...judgement, comparison };
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/evidence.ts
+const EVIDENCE_KINDS = (/* unused pure expression or super */ null && (['kernel-breakdown', 'timeline', 'kernel-metrics', 'utilization', 'throughput']));
+/** Below these a reading is thin: too few to tell a steady state from start-up or noise. */
+const THIN = {
+    /** Kernel time in a breakdown; a capture range that closed early holds less. */
+    breakdownNs: 1e6,
+    /** Launches in a breakdown; a handful cannot describe a workload's mix. */
+    breakdownLaunches: 5,
+    /** Launches on a timeline; fewer cannot show how busy the GPU stays. */
+    timelineLaunches: 20,
+    /** Utilization samples in the window read; one snapshot says nothing about a run. */
+    utilizationSamples: 10,
+    /** Throughput samples; a single run cannot tell a change from noise. */
+    throughputSamples: 3,
+};
+const THROUGHPUT_METRICS = new Set(['decode_tok_s', 'output_tok_s', 'total_tok_s', 'request_throughput', 'tpot_ms', 'ttft_ms', 'itl_ms']);
+function count(n, unit) {
+    const plural = /(?:ch|sh|s|x)$/.test(unit) ? `${unit}es` : `${unit}s`;
+    return `${n.toLocaleString('en-US')} ${n === 1 ? unit : plural}`;
+}
+function ms(ns) {
+    return `${(ns / 1e6).toFixed(1)} ms`;
+}
+function item(kind, coverage, thinBecause) {
+    return thinBecause ? { kind, strength: 'thin', coverage, thinBecause } : { kind, strength: 'full', coverage };
+}
+function breakdownEvidence(profile) {
+    if (profile.kernels.length === 0 || profile.kernelOrigin === 'deep-dive')
+        return undefined;
+    const launches = profile.kernels.reduce((sum, k) => sum + k.instances, 0);
+    const coverage = `${count(launches, 'launch')} of ${count(profile.kernels.length, 'kernel')}, ${ms(profile.totalKernelNs)} of kernel time`;
+    let thin;
+    if (profile.totalKernelNs < THIN.breakdownNs)
+        thin = `under ${ms(THIN.breakdownNs)} of kernel time`;
+    else if (launches < THIN.breakdownLaunches)
+        thin = `fewer than ${THIN.breakdownLaunches} launches`;
+    return item('kernel-breakdown', coverage, thin);
+}
+function timelineEvidence(profile) {
+    const timeline = profile.timeline;
+    if (timeline && timeline.spanNs > 0) {
+        const active = timeline.activeSpanNs ?? timeline.spanNs;
+        const excluded = timeline.excludedGaps ?? [];
+        const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
+        const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} left out as not the workload (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
+        const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
+        const thin = timeline.kernelLaunches < THIN.timelineLaunches ? `fewer than ${THIN.timelineLaunches} launches on the timeline` : undefined;
+        return item('timeline', coverage, thin);
+    }
+    if (profile.gpuTimeUtilPercent !== null) {
+        return item('timeline', 'the profiler\'s GPU-in-use analysis over the capture range', undefined);
+    }
+    return undefined;
+}
+function utilizationEvidence(profile) {
+    const util = profile.utilization;
+    if (!util || util.sampleCount === 0)
+        return undefined;
+    const where = util.window === 'timed' ? "inside the workload's timed runs" : 'over each whole recording, idle start and end trimmed';
+    const coverage = `${count(util.sampleCount, 'sample')} on ${count(Math.max(1, util.devices), 'device')}, ${where}`;
+    const thin = util.sampleCount < THIN.utilizationSamples ? `fewer than ${THIN.utilizationSamples} samples` : undefined;
+    return item('utilization', coverage, thin);
+}
+function throughputEvidence(profile) {
+    const metrics = profile.metrics.filter((m) => THROUGHPUT_METRICS.has(m.name) && m.samples.length > 0);
+    if (metrics.length === 0)
+        return undefined;
+    const samples = Math.max(...metrics.map((m) => m.samples.length));
+    const coverage = `${metrics.map((m) => m.name).join(', ')}: up to ${count(samples, 'sample')}`;
+    const thin = samples < THIN.throughputSamples ? `fewer than ${THIN.throughputSamples} samples` : undefined;
+    return item('throughput', coverage, thin);
+}
+function kernelMetricsEvidence(profile) {
+    if (profile.ncu.length === 0)
+        return undefined;
+    const kernels = new Set(profile.ncu.map((r) => r.kernel)).size;
+    // A deep dive is exact for the launches it replayed, and says nothing about the rest of the run.
+    return item('kernel-metrics', `Nsight Compute: ${count(profile.ncu.length, 'profiled launch')} of ${count(kernels, 'kernel')}`, undefined);
+}
+function gatherEvidence(profile) {
+    const evidence = {};
+    for (const found of [breakdownEvidence(profile), timelineEvidence(profile), kernelMetricsEvidence(profile), utilizationEvidence(profile), throughputEvidence(profile)]) {
+        if (found)
+            evidence[found.kind] = found;
+    }
+    return evidence;
+}
+/** The evidence a rule's needs are met by, or null when one need is not met. */
+function evidenceFor(needs, evidence) {
+    const used = [];
+    for (const need of needs) {
+        const options = typeof need === 'string' ? [need] : need;
+        const present = options.map((kind) => evidence[kind]).filter((e) => e !== undefined);
+        if (present.length === 0)
+            return null;
+        used.push(...present);
+    }
+    return used;
+}
+/** How a finding's basis reads: "kernel breakdown (thin: fewer than 5 launches): 3 launches …". */
+function describeEvidence(evidence) {
+    const label = evidence.kind.replace('-', ' ');
+    return evidence.strength === 'thin' ? `${label} (thin: ${evidence.thinBecause}): ${evidence.coverage}` : `${label}: ${evidence.coverage}`;
+}
+
 ;// CONCATENATED MODULE: ./src/diagnose/run-rules.ts
 
 
@@ -24727,8 +24637,13 @@ function pastBudget(seconds, reading, inputs) {
         return new errors/* InputError */.dz(reading, `${budget}; it was stopped while reading this file`);
     return new errors/* UsageError */.eb(`${budget}; it was stopped after reading all ${inputs} input(s)`);
 }
+/**
+ * Runs `work` under the budget: the signal aborts when it is spent (checked where reading awaits),
+ * and `check` throws once it is spent, for synchronous work no timer can interrupt (user patterns).
+ */
 async function withTimeBudget(timeoutMs, inputs, work) {
     const controller = new AbortController();
+    const deadline = Date.now() + timeoutMs;
     let current;
     let timer;
     const expired = new Promise((_, reject) => {
@@ -24738,7 +24653,14 @@ async function withTimeBudget(timeoutMs, inputs, work) {
             reject(error);
         }, timeoutMs);
     });
-    const running = work(controller.signal, (path) => (current = path));
+    const check = () => {
+        if (Date.now() < deadline)
+            return;
+        const error = pastBudget(Math.round(timeoutMs) / 1000, current, inputs);
+        controller.abort(error);
+        throw error;
+    };
+    const running = work(controller.signal, (path) => (current = path), check);
     running.catch(() => undefined);
     try {
         return await Promise.race([running, expired]);
@@ -24798,8 +24720,8 @@ function comparedSamples(comparison, metrics) {
     return Object.fromEntries(metrics.filter((m) => compared.has(m.name)).map((m) => [m.name, [...m.samples]]));
 }
 async function analyze(options) {
-    const build = async (signal, reading) => {
-        const classify = createClassifier(options.families);
+    const build = async (signal, reading, check) => {
+        const classify = createClassifier(options.families, check);
         const isCollective = (name) => classify({ name }) === 'collective';
         const ingest = { ...(options.ingest ?? {}), isCollective, ...(signal ? { signal } : {}) };
         const read = await ingestReadable(options.inputs, options.format, options.skippable, ingest, reading);
@@ -24813,6 +24735,701 @@ async function analyze(options) {
     if (options.timeoutMs === undefined)
         return build();
     return withTimeBudget(options.timeoutMs, options.inputs.length, build);
+}
+
+
+/***/ }),
+
+/***/ 290:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  vt: () => (/* binding */ buildDashboardData),
+  he: () => (/* binding */ reportIdentity),
+  vO: () => (/* binding */ workloadName)
+});
+
+// UNUSED EXPORTS: DEFAULT_DASHBOARD_OPTIONS, openRegressions
+
+// EXTERNAL MODULE: ./src/model/averages.ts
+var averages = __nccwpck_require__(861);
+;// CONCATENATED MODULE: ./src/compare/student-t.ts
+/**
+ * The Student t distribution's tail, for tests whose null is analytical: P(|T| ≥ t) with ν degrees
+ * of freedom is the regularized incomplete beta I_x(ν/2, 1/2) at x = ν/(ν + t²). The incomplete beta
+ * comes from its continued fraction (evaluated with the modified Lentz method), the beta function
+ * from a Lanczos log-gamma. Accurate to about 1e-12 relative, far below any α a test uses.
+ */
+/** ln Γ(x) for x > 0: Lanczos (g = 7, nine coefficients), with the reflection formula below 0.5. */
+function logGamma(x) {
+    if (!(x > 0))
+        throw new RangeError(`logGamma(${x}): expected x > 0`);
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const c = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+        1.5056327351493116e-7,
+    ];
+    const z = x - 1;
+    let sum = c[0];
+    for (let i = 1; i < c.length; i += 1)
+        sum += c[i] / (z + i);
+    const t = z + 7.5;
+    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+/** The continued fraction of I_x(a, b) (converges fast for x < (a + 1)/(a + b + 2)). */
+function betaFraction(a, b, x) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let f = d;
+    for (let m = 1; m <= 500; m += 1) {
+        const m2 = 2 * m;
+        // Even step.
+        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        f *= d * c;
+        // Odd step.
+        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const delta = d * c;
+        f *= delta;
+        if (Math.abs(delta - 1) < 1e-15)
+            break;
+    }
+    return f;
+}
+/** The regularized incomplete beta function I_x(a, b), for a, b > 0 and 0 ≤ x ≤ 1. */
+function regularizedBeta(x, a, b) {
+    if (!(a > 0 && b > 0))
+        throw new RangeError(`regularizedBeta: a ${a} and b ${b} must be positive`);
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const logFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
+    if (x < (a + 1) / (a + b + 2))
+        return (Math.exp(logFront) * betaFraction(a, b, x)) / a;
+    return 1 - (Math.exp(logFront) * betaFraction(b, a, 1 - x)) / b;
+}
+/** P(|T| ≥ |t|) for Student's t with `df` degrees of freedom (df > 0); 1 at t = 0, 0 at ±∞. */
+function studentTTwoSided(t, df) {
+    if (!(df > 0))
+        throw new RangeError(`studentTTwoSided: df ${df} must be positive`);
+    if (Number.isNaN(t))
+        return Number.NaN;
+    if (!Number.isFinite(t))
+        return 0;
+    const t2 = t * t;
+    if (t2 === 0)
+        return 1;
+    // x = ν/(ν + t²) loses nothing for large t; for small t use the complement, 1 − x = t²/(ν + t²).
+    return t2 < df ? 1 - regularizedBeta(t2 / (df + t2), 0.5, df / 2) : regularizedBeta(df / (df + t2), df / 2, 0.5);
+}
+
+;// CONCATENATED MODULE: ./src/compare/change-points.ts
+/**
+ * Change-point detection for nightly series (tok/s per workload, family shares): binary segmentation
+ * with a windowed two-sample t scan and an analytical null, so the answer is a function of the
+ * series alone: no seed, no random draw, the same open regressions on every build of the page.
+ *
+ * A segment is scanned over every split τ and every end κ of the part after it: X = [0, τ) against
+ * Y = [τ, κ), each at least `minSegment` long, whose boundary runs sit on their own side (the run
+ * before τ nearer X's mean, the run at τ nearer Y's), scored by the pooled-variance t of their
+ * means, or Welch's t where one part is improbably noisier than the other (it mixes two levels).
+ * Searching κ finds a short dip that recovered, not only a step that lasts. The strongest window is
+ * tested against Student's t, and its p-value is multiplied by the number of windows scanned
+ * (Bonferroni): the chance that a segment with no shift gives any window that strong is at most α.
+ * With prefix sums of the values and their squares each window costs O(1), a segment O(n²) time
+ * and O(n) memory.
+ *
+ * Why not a permutation test: with three nights after a step, the exact permutation p-value of the
+ * best window is about 4/84 (the three low nights may sit in several windows), so no permutation
+ * test can reach α = 0.01 there, and a sampled one decides differently from seed to seed.
+ */
+
+
+const DEFAULT_CHANGE_POINT_OPTIONS = {
+    minSegment: 3,
+    alpha: 0.01,
+    maxChangePoints: 16,
+    minRelativeChange: 0,
+    minAbsoluteChange: 0,
+};
+/** A longer segment is scanned over its latest part (history.ts): the scan is O(n²) in time. */
+const MAX_SEGMENT = 3000;
+/** Windows (τ, κ) of a segment of n points with parts of at least m: Σ_{j=1}^{n−2m+1} j. */
+function windowCount(n, minSegment) {
+    const free = n - 2 * minSegment + 1;
+    return free > 0 ? (free * (free + 1)) / 2 : 0;
+}
+/**
+ * X's and Y's spreads are pooled unless one is this improbably larger than the other (F test): a
+ * part that mixes nights of the old level with nights of the new one is noisy, and must not pass
+ * for a step on the other part's tight noise (Welch's t then, which needs more nights to be sure).
+ */
+const HOMOGENEITY_ALPHA = 1e-6;
+/** z of HOMOGENEITY_ALPHA, one-sided (Φ⁻¹(1 − 1e-6)). */
+const HOMOGENEITY_Z = 4.753;
+/**
+ * False only where P(F ≥ f) is surely above HOMOGENEITY_ALPHA: ln F has a standard deviation of
+ * about √(2/d1 + 2/d2), and its critical value is never below half of z times that (the tests check
+ * this over the degrees of freedom a scan meets). It spares the incomplete beta on most windows.
+ */
+function mayBeNoisier(f, d1, d2) {
+    return Math.log(f) > 0.5 * HOMOGENEITY_Z * Math.sqrt(2 / d1 + 2 / d2);
+}
+/** Whether a variance ratio f ≥ 1 with (d1, d2) degrees of freedom is improbable for equal spreads. */
+function improbablyNoisier(f, d1, d2) {
+    return mayBeNoisier(f, d1, d2) && fTail(f, d1, d2) <= HOMOGENEITY_ALPHA;
+}
+/** P(F ≥ f) for F with (d1, d2) degrees of freedom. */
+function fTail(f, d1, d2) {
+    if (!(f > 0))
+        return 1;
+    if (!Number.isFinite(f))
+        return 0;
+    return regularizedBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+}
+/**
+ * The strongest window of `values`: among windows Y = [τ, κ) against X = [0, τ) (each at least
+ * minSegment long, boundary runs on their own side) whose spreads agree, the largest pooled |t|;
+ * among those where one part is improbably noisier than the other, the largest Welch |t|. The
+ * first when its p-value times the number of windows is at most α, else whichever of the two has
+ * the smaller p-value. A window's spreads are compared only when it could beat the best so far, so
+ * the scan stays a few operations per window.
+ */
+function bestSplit(values, minSegment, alpha = DEFAULT_CHANGE_POINT_OPTIONS.alpha) {
+    const n = values.length;
+    if (n < 2 * minSegment)
+        return undefined;
+    if (n > MAX_SEGMENT)
+        throw new Error(`change points: ${n} points; at most ${MAX_SEGMENT} per series`);
+    // Centred on the mean, so the sums of squares do not cancel for large, tight values.
+    let mean = 0;
+    let largest = 0;
+    for (let i = 0; i < n; i += 1) {
+        mean += values[i];
+        largest = Math.max(largest, Math.abs(values[i]));
+    }
+    mean /= n;
+    // Differences and spreads below the resolution of the values are none: an exact step is as strong
+    // as a step can be, identical values are no step at all.
+    const resolution = 1e-9 * largest;
+    const floor = resolution * resolution;
+    const s1 = new Float64Array(n + 1);
+    const s2 = new Float64Array(n + 1);
+    for (let i = 0; i < n; i += 1) {
+        const v = values[i] - mean;
+        s1[i + 1] = s1[i] + v;
+        s2[i + 1] = s2[i] + v * v;
+    }
+    let pooledBest;
+    let welchBest;
+    for (let tau = minSegment; tau <= n - minSegment; tau += 1) {
+        const m = tau;
+        const sumX = s1[tau];
+        const meanX = sumX / m;
+        const ssX = Math.max(0, s2[tau] - sumX * meanX);
+        const varX = Math.max(ssX / (m - 1), floor);
+        for (let end = tau + minSegment; end <= n; end += 1) {
+            const k = end - tau;
+            const sumY = s1[end] - sumX;
+            const meanY = sumY / k;
+            const difference = meanY - meanX;
+            if ((difference < 0 ? -difference : difference) <= resolution)
+                continue;
+            // A change begins at the first run of the new level: the run before τ is nearer X's mean,
+            // the run at τ nearer Y's. A window that starts a run early or late is not a step there.
+            const middle = (meanX + meanY) / 2;
+            const first = values[tau] - mean;
+            const last = values[tau - 1] - mean;
+            if (difference > 0 ? !(first > middle && last < middle) : !(first < middle && last > middle))
+                continue;
+            const ssY = Math.max(0, s2[end] - s2[tau] - sumY * meanY);
+            const varY = Math.max(ssY / (k - 1), floor);
+            const pooled = difference / Math.sqrt(Math.max((ssX + ssY) / (m + k - 2), floor) * (1 / m + 1 / k));
+            const a = varX / m;
+            const b = varY / k;
+            const welch = difference / Math.sqrt(a + b);
+            const beatsPooled = !pooledBest || Math.abs(pooled) > Math.abs(pooledBest.t) * (1 + 1e-12);
+            const beatsWelch = !welchBest || Math.abs(welch) > Math.abs(welchBest.t) * (1 + 1e-12);
+            if (!beatsPooled && !beatsWelch)
+                continue;
+            const noisier = varY > varX ? improbablyNoisier(varY / varX, k - 1, m - 1) : improbablyNoisier(varX / varY, m - 1, k - 1);
+            if (!noisier && beatsPooled)
+                pooledBest = { index: tau, end, t: pooled };
+            else if (noisier && beatsWelch)
+                welchBest = { index: tau, end, t: welch, df: ((a + b) * (a + b)) / ((a * a) / (m - 1) + (b * b) / (k - 1)) };
+        }
+    }
+    const windows = windowCount(n, minSegment);
+    const candidates = [
+        ...(pooledBest ? [{ index: pooledBest.index, end: pooledBest.end, statistic: pooledBest.t, df: pooledBest.end - 2 }] : []),
+        ...(welchBest ? [{ index: welchBest.index, end: welchBest.end, statistic: welchBest.t, df: welchBest.df }] : []),
+    ].map((c) => ({ ...c, p: studentTTwoSided(c.statistic, c.df) }));
+    if (!candidates.length)
+        return { index: minSegment, end: n, statistic: 0, df: n - 2, windows, pValue: 1 };
+    // A significant window whose spreads agree is the step; Welch's window (a noisier level) only when
+    // none is: with many nights, Welch's many degrees of freedom can make a mixed window look stronger.
+    const adjusted = candidates.map((c) => ({ ...c, pValue: Math.min(1, windows * c.p) }));
+    const best = adjusted[0].pValue <= alpha && pooledBest ? adjusted[0] : adjusted.reduce((x, y) => (y.p < x.p ? y : x));
+    return { index: best.index, end: best.end, statistic: best.statistic, df: best.df, windows, pValue: best.pValue };
+}
+function levels(values, cuts) {
+    const bounds = [0, ...cuts, values.length];
+    return bounds.slice(0, -1).map((start, i) => (0,averages/* median */.J)(values.slice(start, bounds[i + 1])));
+}
+function relative(before, after) {
+    return before === 0 ? 0 : (after - before) / Math.abs(before);
+}
+/** Change points of a series, in index order. Non-finite values are not allowed: drop them first. */
+function detectChangePoints(values, options = {}) {
+    const o = { ...DEFAULT_CHANGE_POINT_OPTIONS, ...options };
+    if (o.minSegment < 2)
+        throw new Error(`minSegment ${o.minSegment}: expected at least 2`);
+    if (values.some((v) => !Number.isFinite(v)))
+        throw new Error('change points: every value must be finite');
+    const segments = [{ start: 0, end: values.length }];
+    const found = new Map();
+    while (found.size < o.maxChangePoints) {
+        for (const segment of segments) {
+            if (!('split' in segment))
+                segment.split = bestSplit(values.slice(segment.start, segment.end), o.minSegment, o.alpha);
+        }
+        // The most significant split is cut (the strongest t on ties), then both halves are examined again.
+        let accepted;
+        for (const segment of segments) {
+            const split = segment.split;
+            if (!split || split.pValue > o.alpha)
+                continue;
+            const best = accepted?.split;
+            if (!best || split.pValue < best.pValue || (split.pValue === best.pValue && Math.abs(split.statistic) > Math.abs(best.statistic)))
+                accepted = segment;
+        }
+        if (!accepted)
+            break;
+        const cut = accepted.start + accepted.split.index;
+        found.set(cut, { pValue: accepted.split.pValue, statistic: accepted.split.statistic });
+        segments.splice(segments.indexOf(accepted), 1, { start: accepted.start, end: cut }, { start: cut, end: accepted.end });
+    }
+    // Drop the weakest shift below the magnitude floors, one at a time: the levels around it merge.
+    let cuts = [...found.keys()].sort((a, b) => a - b);
+    for (;;) {
+        const level = levels(values, cuts);
+        let weakest = -1;
+        let weakestSize = Infinity;
+        cuts.forEach((_, i) => {
+            const shift = Math.abs(level[i + 1] - level[i]);
+            const small = shift < o.minAbsoluteChange || Math.abs(relative(level[i], level[i + 1])) < o.minRelativeChange;
+            if (small && shift < weakestSize) {
+                weakest = i;
+                weakestSize = shift;
+            }
+        });
+        if (weakest < 0) {
+            return cuts.map((index, i) => ({
+                index,
+                pValue: found.get(index).pValue,
+                statistic: found.get(index).statistic,
+                before: level[i],
+                after: level[i + 1],
+                relativeChange: relative(level[i], level[i + 1]),
+            }));
+        }
+        cuts = cuts.filter((_, i) => i !== weakest);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/compare/history.ts
+/**
+ * A nightly history judged: change points of a metric's series and of the family shares, and the
+ * regressions still open. The dashboard draws what this finds; it decides nothing itself.
+ */
+
+/** A family share series is scanned only when it reaches this share somewhere (small bands jitter). */
+const MIN_SCANNED_SHARE = 0.05;
+/**
+ * Change points of a series with gaps (nulls): found on the values present, indexed on all points.
+ * The answer depends on the values alone (no seed): the same history gives the same changes.
+ */
+function seriesChanges(values, options) {
+    const indexes = [];
+    const present = [];
+    values.forEach((v, i) => {
+        if (v !== null && Number.isFinite(v)) {
+            indexes.push(i);
+            present.push(v);
+        }
+    });
+    // The scan is O(n²) in time: a very long history is scanned over its latest part.
+    const skip = Math.max(0, present.length - MAX_SEGMENT);
+    const found = detectChangePoints(present.slice(skip), options);
+    return found.map((p) => ({ index: indexes[skip + p.index], before: p.before, after: p.after, relative: p.relativeChange, pValue: p.pValue }));
+}
+/** Change points of share series (0..1), each scanned when it reaches MIN_SCANNED_SHARE; `series` is the position in the list. */
+function shareChanges(series, options) {
+    const { minShareChange, ...rest } = options;
+    return series.flatMap(({ shares }, s) => Math.max(0, ...shares) < MIN_SCANNED_SHARE ? [] : seriesChanges(shares, { ...rest, minAbsoluteChange: minShareChange }).map((c) => ({ ...c, series: s })));
+}
+/** Shifts the wrong way (by at least `minChange`, relative) whose lost level no later segment won back. */
+function openRegressions(changes, direction, minChange) {
+    const worse = (from, to) => (direction === 'higher' ? 1 : -1) * ((to - from) / Math.abs(from || 1));
+    const open = [];
+    changes.forEach((change, c) => {
+        if (worse(change.before, change.after) > -minChange)
+            return;
+        const later = changes.slice(c).map((x) => x.after);
+        if (later.some((level) => worse(change.before, level) > -minChange))
+            return;
+        const latest = later[later.length - 1];
+        open.push({ ...change, latest, latestRelative: (latest - change.before) / Math.abs(change.before || 1) });
+    });
+    return open;
+}
+
+// EXTERNAL MODULE: ./src/compare/median-interval.ts
+var median_interval = __nccwpck_require__(315);
+// EXTERNAL MODULE: ./src/model/metrics.ts
+var metrics = __nccwpck_require__(500);
+;// CONCATENATED MODULE: ./src/report/dashboard/data.ts
+const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid'];
+const SEVERITY_ORDER = ['info', 'warning', 'error'];
+/** Shares are stored as integers in units of 0.01 percentage points. */
+const SHARE_SCALE = 10_000;
+
+;// CONCATENATED MODULE: ./src/report/dashboard/kernel-events.ts
+
+function scaled(share) {
+    return Math.round((share ?? 0) * SHARE_SCALE);
+}
+/** Events of one pair of points: entries and exits first, then the largest moves. */
+function eventsBetween(before, after, index, minShareChange) {
+    const events = [];
+    const wasTop = new Set(before.top);
+    const isTop = new Set(after.top);
+    for (const kernel of after.top) {
+        if (!wasTop.has(kernel))
+            events.push({ index, kernel, kind: 'entered', before: scaled(before.shares.get(kernel)), after: scaled(after.shares.get(kernel)) });
+    }
+    for (const kernel of before.top) {
+        if (!isTop.has(kernel))
+            events.push({ index, kernel, kind: 'left', before: scaled(before.shares.get(kernel)), after: scaled(after.shares.get(kernel)) });
+    }
+    const moves = [];
+    for (const kernel of new Set([...before.top, ...after.top])) {
+        if (!wasTop.has(kernel) || !isTop.has(kernel))
+            continue;
+        const delta = (after.shares.get(kernel) ?? 0) - (before.shares.get(kernel) ?? 0);
+        if (Math.abs(delta) >= minShareChange) {
+            moves.push({ index, kernel, kind: delta > 0 ? 'up' : 'down', before: scaled(before.shares.get(kernel)), after: scaled(after.shares.get(kernel)) });
+        }
+    }
+    moves.sort((a, b) => Math.abs(b.after - b.before) - Math.abs(a.after - a.before));
+    return [...events, ...moves];
+}
+
+// EXTERNAL MODULE: ./src/report/number-format.ts
+var number_format = __nccwpck_require__(329);
+;// CONCATENATED MODULE: ./src/report/dashboard/safe-text.ts
+/**
+ * Report fields become page text and links: text is trimmed to a sane length, and only links of
+ * a known shape survive (a commit SHA, OWNER/REPO, an https URL). Anything else is dropped, never
+ * passed through, so a report cannot smuggle a javascript: link or a megabyte-long name.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+/** Display text: control characters become spaces, long text is cut with an ellipsis. */
+function clampText(text, max) {
+    if (!text)
+        return '';
+    const flat = text.replace(CONTROL, ' ').trim();
+    return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+function safeCommit(sha) {
+    return sha && /^[0-9a-f]{7,64}$/i.test(sha) ? sha.toLowerCase() : '';
+}
+function safeRepository(repository) {
+    return repository && /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/.test(repository) && !repository.includes('..') ? repository : '';
+}
+/** An absolute https URL without credentials, normalised; '' for anything else. */
+function safeHttpsUrl(url) {
+    if (!url || url.length > 2000)
+        return '';
+    let parsed;
+    try {
+        parsed = new URL(url);
+    }
+    catch {
+        return '';
+    }
+    if (parsed.protocol !== 'https:' || parsed.username || parsed.password)
+        return '';
+    return parsed.toString();
+}
+/** The server links point at: an https origin, https://github.com when absent or unusable. */
+function safeServerUrl(url) {
+    const safe = safeHttpsUrl(url);
+    return safe ? new URL(safe).origin : 'https://github.com';
+}
+
+;// CONCATENATED MODULE: ./src/report/dashboard/build-data.ts
+/**
+ * Reports → the dashboard's data: grouped by workload (run.workload, else model · GPU), ordered by
+ * time, with the metric's median and its CI, family shares, top kernels, findings and verdicts per
+ * point, change points of the metric and of the large family shares, top-kernel changes between
+ * consecutive points, and the open regressions (a shift the wrong way with no recovery since).
+ */
+
+
+
+
+
+
+
+
+
+const DEFAULT_DASHBOARD_OPTIONS = {
+    title: 'profile-gate dashboard',
+    generatedAt: '1970-01-01T00:00:00.000Z',
+    serverUrl: 'https://github.com',
+    metric: 'decode_tok_s',
+    topN: 10,
+    families: 7,
+    minChange: 0.02,
+    minShareChange: 0.02,
+    alpha: 0.01,
+    maxKernelEvents: 60,
+};
+const NAME_MAX = 160;
+const KERNEL_MAX = 300;
+function workloadName(report) {
+    const named = clampText(report.run.workload, NAME_MAX);
+    if (named)
+        return named;
+    return clampText(`${report.environment.model || 'unknown model'} · ${report.environment.gpuName || 'unknown GPU'}`, NAME_MAX);
+}
+function timeOf(report) {
+    for (const text of [report.run.timestamp, report.generatedAt]) {
+        const t = text ? Date.parse(text) : Number.NaN;
+        if (Number.isFinite(t))
+            return t;
+    }
+    return undefined;
+}
+function round(value, digits = 3) {
+    const f = 10 ** digits;
+    return Math.round(value * f) / f;
+}
+class Interner {
+    list = [];
+    index = new Map();
+    of(text) {
+        let i = this.index.get(text);
+        if (i === undefined) {
+            i = this.list.length;
+            this.list.push(text);
+            this.index.set(text, i);
+        }
+        return i;
+    }
+}
+/** A change as the page stores it: rounded, so a year of points stays small. */
+function mark(change) {
+    return { index: change.index, before: round(change.before, 4), after: round(change.after, 4), relative: round(change.relative, 5), pValue: round(change.pValue, 4) };
+}
+function familyShares(reports, options) {
+    // Ranked by peak share, so a family that appeared lately (a new attention path) gets its own band.
+    const totals = new Map();
+    for (const report of reports)
+        for (const f of report.families)
+            totals.set(f.family, Math.max(totals.get(f.family) ?? 0, f.share));
+    const ranked = [...totals.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+    const shown = ranked.slice(0, options.families);
+    const hasOther = ranked.length > shown.length;
+    const families = [...shown.map((f) => clampText(f, NAME_MAX)), ...(hasOther ? ['other'] : [])];
+    const position = new Map(shown.map((f, i) => [f, i]));
+    const shares = reports.map((report) => {
+        const row = new Array(families.length).fill(0);
+        for (const f of report.families)
+            row[position.get(f.family) ?? families.length - 1] += f.share;
+        return row.map((s) => Math.round(s * SHARE_SCALE));
+    });
+    return { families, shares };
+}
+function kernelShares(report) {
+    const shares = new Map();
+    for (const k of report.kernels)
+        shares.set(k.name, (shares.get(k.name) ?? 0) + k.share);
+    return shares;
+}
+function topNames(shares, n) {
+    return [...shares.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
+}
+function buildWorkload(name, entries, options) {
+    entries.sort((a, b) => a.t - b.t || (a.report.run.commit ?? '').localeCompare(b.report.run.commit ?? ''));
+    const reports = entries.map((e) => e.report);
+    const repos = new Interner();
+    const kernels = new Interner();
+    const kernelFamily = [];
+    const findingIndex = new Map();
+    const findings = [];
+    const points = { t: [], commit: [], repo: [], run: [], verdict: [], value: [], low: [], high: [], n: [], shares: [], top: [], findings: [] };
+    const { families, shares } = familyShares(reports, options);
+    const events = [];
+    let previous;
+    const kernelOf = (report, name) => {
+        const i = kernels.of(clampText(name, KERNEL_MAX));
+        if (kernelFamily[i] === undefined)
+            kernelFamily[i] = clampText(report.kernels.find((k) => k.name === name)?.family, NAME_MAX);
+        return i;
+    };
+    reports.forEach((report, i) => {
+        points.t.push(entries[i].t);
+        points.commit.push(safeCommit(report.run.commit));
+        const repo = safeRepository(report.run.repository);
+        points.repo.push(repo ? repos.of(repo) : -1);
+        points.run.push(safeHttpsUrl(report.run.runUrl));
+        points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
+        const metric = report.metrics.find((m) => m.name === options.metric);
+        // The same interval the summary and the comment show for these samples.
+        const interval = metric ? (0,median_interval/* medianInterval */.c)(metric.samples) : null;
+        // The median of the samples the interval is of (a report's value is that median when it is whole).
+        const finite = metric?.samples.filter(Number.isFinite) ?? [];
+        const value = finite.length ? (0,averages/* median */.J)(finite) : metric?.value;
+        points.value.push(value !== undefined && Number.isFinite(value) ? round(value) : null);
+        points.low.push(interval ? round(interval.low) : null);
+        points.high.push(interval ? round(interval.high) : null);
+        points.n.push(metric?.samples.length ?? 0);
+        points.shares.push(shares[i]);
+        const current = kernelShares(report);
+        const top = topNames(current, options.topN);
+        points.top.push(top.flatMap((k) => [kernelOf(report, k), Math.round(current.get(k) * SHARE_SCALE)]));
+        if (previous) {
+            // Every name here was interned when its point's top list was stored.
+            const union = [...new Set([...previous.top, ...top])];
+            const indexOf = new Map(union.map((k) => [k, kernelOf(report, k)]));
+            const side = (s, names) => ({
+                shares: new Map(union.map((k) => [indexOf.get(k), s.get(k) ?? 0])),
+                top: names.map((k) => indexOf.get(k)),
+            });
+            events.push(...eventsBetween(side(previous.shares, previous.top), side(current, top), i, options.minShareChange));
+        }
+        previous = { shares: current, top };
+        const seen = new Set();
+        for (const f of report.findings) {
+            let fi = findingIndex.get(f.id);
+            if (fi === undefined) {
+                fi = findings.length;
+                findingIndex.set(f.id, fi);
+                findings.push({ id: clampText(f.id, 80), title: '', severity: 0 });
+            }
+            findings[fi].title = clampText(f.title, NAME_MAX);
+            findings[fi].severity = Math.max(findings[fi].severity, SEVERITY_ORDER.indexOf(f.severity));
+            seen.add(fi);
+        }
+        points.findings.push([...seen].sort((a, b) => a - b));
+    });
+    const latest = reports[reports.length - 1];
+    const history = { alpha: options.alpha };
+    const changes = seriesChanges(points.value, { ...history, minRelativeChange: options.minChange }).map(mark);
+    const scanned = families.flatMap((family, f) => (family === 'other' ? [] : [{ f, shares: points.shares.map((row) => row[f] / SHARE_SCALE) }]));
+    const familyChanges = shareChanges(scanned, { ...history, minShareChange: options.minShareChange }).map((c) => ({ ...mark(c), family: scanned[c.series].f }));
+    // Newest first: the table shows the latest moves.
+    events.sort((a, b) => b.index - a.index);
+    return {
+        name,
+        gpu: clampText(latest.environment.gpuName, NAME_MAX),
+        model: clampText(latest.environment.model, NAME_MAX),
+        repos: repos.list,
+        families,
+        kernels: kernels.list,
+        kernelFamily,
+        findings,
+        points,
+        changes,
+        familyChanges: familyChanges.sort((a, b) => a.index - b.index),
+        kernelEvents: events.slice(0, options.maxKernelEvents),
+    };
+}
+/** The workload's open regressions (compare/history.ts judges them), as the page lists them. */
+function build_data_openRegressions(series, workload, direction, minChange) {
+    return openRegressions(series.changes, direction, minChange).map((r) => ({
+        workload,
+        index: r.index,
+        before: r.before,
+        after: r.after,
+        latest: r.latest,
+        relative: r.relative,
+        latestRelative: round(r.latestRelative, 5),
+        pValue: r.pValue,
+    }));
+}
+/** What makes two report files the same report (a saved copy and its artifact): one point on the page. */
+function reportIdentity(report) {
+    return JSON.stringify([workloadName(report), report.run.runId, report.run.commit, report.generatedAt]);
+}
+function buildDashboardData(inputs, skipped, partial = {}) {
+    const options = { ...DEFAULT_DASHBOARD_OPTIONS, ...partial };
+    const info = (0,metrics/* metricInfo */.R)(options.metric);
+    const groups = new Map();
+    const notes = skipped.map((s) => ({ source: clampText(s.source, 300), reason: clampText(s.reason, 300) }));
+    // The same report read twice (a saved copy and its artifact) is one point.
+    const seen = new Set();
+    let duplicates = 0;
+    for (const { report, source } of inputs) {
+        const identity = reportIdentity(report);
+        if (seen.has(identity)) {
+            duplicates += 1;
+            continue;
+        }
+        seen.add(identity);
+        const t = timeOf(report);
+        if (t === undefined) {
+            notes.push({ source: clampText(source, 300), reason: 'no usable run.timestamp or generatedAt' });
+            continue;
+        }
+        const name = workloadName(report);
+        const list = groups.get(name) ?? [];
+        list.push({ report, t });
+        groups.set(name, list);
+    }
+    const names = [...groups.keys()].sort((a, b) => a.localeCompare(b));
+    const built = names.map((name) => buildWorkload(name, groups.get(name), options));
+    const worst = (s) => Math.min(0, ...build_data_openRegressions(s, 0, info.direction, options.minChange).map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
+    // Workloads with open regressions first, worst first; then by name.
+    const order = built.map((s, i) => ({ s, i, worst: worst(s) })).sort((a, b) => a.worst - b.worst || a.i - b.i);
+    const workloads = order.map((o) => o.s);
+    const regressions = workloads.flatMap((s, w) => build_data_openRegressions(s, w, info.direction, options.minChange));
+    return {
+        version: 1,
+        title: clampText(options.title, 200) || DEFAULT_DASHBOARD_OPTIONS.title,
+        generatedAt: options.generatedAt,
+        serverUrl: safeServerUrl(options.serverUrl),
+        metric: { name: clampText(options.metric, 80), unit: info.unit, label: info.label, direction: info.direction },
+        topN: options.topN,
+        method: `Change points: binary segmentation with a t test of every window of at least ${DEFAULT_CHANGE_POINT_OPTIONS.minSegment} runs on each side, p ≤ ${options.alpha} after Bonferroni over the windows (deterministic: no seed, no random draws); level shifts under ${round(options.minChange * 100, 2)}% and family-share moves under ${round(options.minShareChange * 100, 2)} points are ignored. The band is a ${number_format/* CI_PERCENT */.XO}% confidence interval of the median from order statistics.`,
+        reportCount: inputs.length - duplicates,
+        skipped: notes.slice(0, 200),
+        regressions,
+        workloads,
+    };
 }
 
 
@@ -25037,6 +25654,7 @@ function serializeReport(report) {
 /* harmony export */   eX: () => (/* binding */ reportKernelNames)
 /* harmony export */ });
 /* unused harmony exports kernelDisplayName, kernelDisplayNames */
+/* harmony import */ var _classify_demangle_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(693);
 /**
  * Short kernel names for tables. A templated C++ kernel name runs to hundreds of characters and two
  * different kernels share their first hundred (`void at::native::elementwise_kernel<128, 4, void
@@ -25046,6 +25664,7 @@ function serializeReport(report) {
  * does: `elementwise_kernel<direct_copy_kernel_cuda>`, `elementwise_kernel<CUDAFunctor_add>`.
  * The full name stays in report.json and in the details.
  */
+
 const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
 /** Wrappers that carry the interesting functor inside them; never the answer themselves. */
 const WRAPPERS = new Set([
@@ -25064,6 +25683,56 @@ const WRAPPERS = new Set([
 /** Base names that say nothing alone (CUTLASS's `Kernel2<config>`); the first template type names them. */
 const GENERIC_BASES = new Set(['Kernel', 'Kernel2', 'device_kernel', 'kernel', 'Kernel3']);
 const LOOKS_LIKE_FUNCTOR = /functor|epilogue|ops$/i;
+/** Value types: a generic base (`gemvx::kernel<int, int, __nv_bfloat16, …>`) is never named by one. */
+const VALUE_TYPES = new Set(['int', 'long', 'short', 'char', 'unsigned', 'signed', 'float', 'double', 'bool', 'true', 'false', 'half', '__half', '__nv_bfloat16', '__nv_half', 'BFloat16', 'Half', 'bfloat16_t', 'size_t']);
+/** Index of the bracket opening the one that closes at `close` (`<`/`>` and `(`/`)` nest together), or -1. */
+function openingBracket(text, close) {
+    let depth = 0;
+    for (let i = close; i >= 0; i--) {
+        const ch = text[i];
+        if (ch === '>' || ch === ')')
+            depth += 1;
+        else if (ch === '<' || ch === '(') {
+            depth -= 1;
+            if (depth === 0)
+                return i;
+        }
+    }
+    return -1;
+}
+/**
+ * The function a C++ kernel name declares, read from its end: the parameter list, then the
+ * template arguments, then the qualified name before them. What comes first is the return type,
+ * which can be anything (`std::enable_if<!T7, void>::type`, or nsys's unbalanced
+ * `std::enable_if<T2>(int)0&&…, void>::type`) and never names the kernel.
+ */
+function declaredFunction(text) {
+    // Only a declaration that ends as one: its parameter list or its template arguments.
+    if (!/[)>]$/.test(text))
+        return undefined;
+    let end = text.length;
+    if (text.endsWith(')')) {
+        const open = openingBracket(text, end - 1);
+        if (open <= 0)
+            return undefined;
+        end = open;
+    }
+    while (end > 0 && text[end - 1] === ' ')
+        end -= 1;
+    let args;
+    if (text[end - 1] === '>') {
+        const open = openingBracket(text, end - 1);
+        if (open <= 0)
+            return undefined;
+        args = text.slice(open + 1, end - 1);
+        end = open;
+    }
+    const found = /(?:[A-Za-z_~][\w~]*::)*[A-Za-z_~][\w~]*$/.exec(text.slice(0, end));
+    // Inside template arguments (a name whose brackets do not close) it is not the declared function.
+    if (!found || /[<,(]\s*$/.test(text.slice(0, found.index)))
+        return undefined;
+    return { qualified: found[0], ...(args !== undefined ? { args } : {}) };
+}
 /** Index of the bracket closing the one at `open` (`<`/`>` and `(`/`)` nest together), or -1. */
 function closingBracket(text, open) {
     let depth = 0;
@@ -25101,7 +25770,8 @@ function distinguishingFunctor(args, base) {
             continue; // a namespace, not the name
         if (WRAPPERS.has(name) || /^\d/.test(name))
             continue;
-        first ??= name;
+        if (!VALUE_TYPES.has(name))
+            first ??= name;
         if (LOOKS_LIKE_FUNCTOR.test(name) || startsCall(args, end))
             return name;
     }
@@ -25110,20 +25780,41 @@ function distinguishingFunctor(args, base) {
 const clip = (text, max) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 const stripNamespaces = (text) => text.replace(/\b[A-Za-z_]\w*::/g, '').replace(/\s+/g, ' ').trim();
 function parts(name) {
-    const oneLine = name.replace(/\s+/g, ' ').trim();
-    // Mangled names (`_ZN7cutlass…`) and plain C names have no structure to shorten.
+    let oneLine = name.replace(/\s+/g, ' ').trim();
+    // Mangled names (ROCm traces print `_ZN5aiter24add_rmsnorm_quant_kernel…`) are read demangled;
+    // one the demangler cannot read, and plain C names, have no structure to shorten.
+    if (/^_Z/.test(oneLine)) {
+        const readable = (0,_classify_demangle_js__WEBPACK_IMPORTED_MODULE_0__/* .demangle */ .c)(oneLine.replace(/(?:\s*\[clone \.kd\]|\.kd)$/, ''));
+        if (readable && /^[A-Za-z_][\w:]*$/.test(readable))
+            return { base: readable.split('::').pop() };
+        oneLine = readable ?? oneLine;
+    }
     if (/^_Z/.test(oneLine) || !/[<(]/.test(oneLine))
         return undefined;
-    const text = oneLine.replace(ANONYMOUS_NAMESPACE, '').replace(/^(?:void|__global__ void)\s+/, '');
-    const open = text.search(/[<(]/);
-    const qualified = text.slice(0, open).trim();
-    const base = qualified.split('::').pop() || qualified;
-    if (!base || !/^[A-Za-z_~][\w~]*$/.test(base))
+    const text = oneLine.replace(ANONYMOUS_NAMESPACE, '').replace(/\s*\[clone \.kd\]$/, '').replace(/^(?:void|__global__ void)\s+/, '');
+    const declared = declaredFunction(text);
+    let qualified;
+    let args;
+    if (declared) {
+        ({ qualified, args } = declared);
+    }
+    else {
+        // A name cut short (no closing bracket): read it from the front.
+        const open = text.search(/[<(]/);
+        qualified = text.slice(0, open).trim();
+        if (text[open] === '<') {
+            const close = closingBracket(text, open);
+            args = close < 0 ? text.slice(open + 1) : text.slice(open + 1, close);
+        }
+    }
+    const segments = qualified.split('::');
+    const last = segments.pop() || qualified;
+    if (!last || !/^[A-Za-z_~][\w~]*$/.test(last))
         return undefined;
-    if (text[open] !== '<')
+    // cuBLAS names its gemv `internal::gemvx::kernel`: a bare `kernel` keeps its namespace.
+    const base = last === 'kernel' && segments.length > 0 ? `${segments[segments.length - 1]}::kernel` : last;
+    if (args === undefined)
         return { base };
-    const close = closingBracket(text, open);
-    const args = close < 0 ? text.slice(open + 1) : text.slice(open + 1, close);
     const functor = distinguishingFunctor(args, base);
     const sizes = /^\s*((?:\(\w+\))?-?\d+\w*\s*,\s*)+/.exec(args)?.[0].replace(/\(\w+\)/g, '').replace(/[\s,]+$/, '').replace(/\s+/g, ' ');
     const out = { base, args: clip(stripNamespaces(args), 60), ...(functor ? { functor } : {}), ...(sizes ? { sizes } : {}) };
@@ -25316,12 +26007,14 @@ function fitRows(rows, budget, measure, what) {
 /* unused harmony exports familySharesChart, samplesChart */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
+/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(143);
 /**
  * Pictures for the PR comment and the job summary, as mermaid `xychart-beta` blocks (GitHub renders
  * mermaid in both): the kernel-family shares of the baseline against this run, and each side's
  * decode throughput per timed run. A chart is drawn only from numbers the report holds; labels are
  * reduced to characters that cannot end a mermaid string or the code fence.
  */
+
 
 
 /** Families shown: the largest by either side's share, so the chart stays readable on a phone. */
@@ -25332,10 +26025,21 @@ function label(text, max = 28) {
     const clean = text.replace(/[^\p{L}\p{N} ._/+()&-]+/gu, ' ').replace(/\s+/g, ' ').trim();
     return clean.length <= max ? clean : `${clean.slice(0, max - 1)}…`;
 }
-const num = (value, digits = 1) => String(Number(value.toFixed(digits)));
+/**
+ * A number as mermaid's xychart reads one: `[+-]?digits[.digits]`, never an exponent (`1e+21` ends
+ * the chart). Callers keep values within ±1e15 by scaling (see axisScale), where toFixed is plain.
+ */
+const num = (value, digits = 1) => {
+    const text = String(Number(value.toFixed(digits)));
+    return /e/i.test(text) ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: digits }) : text;
+};
+/** The baseline in grey, this run in blue (distinct for colour-blind readers too), in every chart. */
+const SIDE_COLOURS = ['---', 'config:', '  themeVariables:', '    xyChart:', '      plotColorPalette: "#8c959f, #0072b2"', '---'];
 function fence(lines) {
     return ['```mermaid', ...lines, '```'].join('\n');
 }
+/** A share as drawn: within 0–100 % (a report read from elsewhere may claim anything). */
+const share = (value) => Math.min(100, Math.max(0, value));
 /** The families whose share moved, baseline against current, as pairs of horizontal bars. */
 function familySharesChart(report) {
     const rows = (report.comparison?.rows ?? [])
@@ -25345,28 +26049,51 @@ function familySharesChart(report) {
     if (rows.length === 0)
         return undefined;
     const categories = [];
-    const values = [];
+    // Two series on alternating categories, so each side has its own colour (a zero bar draws nothing).
+    const base = [];
+    const head = [];
     for (const row of rows) {
-        const name = label((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(row.metric.replace(/^family:/, '')));
+        // Short labels: the axis takes a fixed part of the chart's width, and a longer one is cut.
+        const name = label((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(row.metric.replace(/^family:/, '')), 28);
         categories.push(`"${name} · base"`, `"${name} · head"`);
-        values.push(num(row.baseline), num(row.current));
+        base.push(num(share(row.baseline)), '0');
+        head.push('0', num(share(row.current)));
     }
-    const top = Math.min(100, Math.ceil(Math.max(...rows.map((r) => Math.max(r.baseline, r.current))) / 10) * 10 || 10);
+    const top = Math.min(100, Math.ceil(Math.max(...rows.map((r) => Math.max(share(r.baseline), share(r.current)))) / 10) * 10 || 10);
     return fence([
+        ...SIDE_COLOURS,
         'xychart-beta horizontal',
-        '    title "Share of GPU kernel time by family (%): baseline vs this run"',
+        '    title "GPU kernel time by family (%): baseline (grey), this run (blue)"',
         `    x-axis [${categories.join(', ')}]`,
         `    y-axis "share of GPU kernel time (%)" 0 --> ${top}`,
-        `    bar [${values.join(', ')}]`,
+        `    bar [${base.join(', ')}]`,
+        `    bar [${head.join(', ')}]`,
     ]);
 }
-/** Bounds a little outside the samples, rounded, so the noise and the shift both show. */
+/**
+ * Bounds a little outside the samples, rounded, so the noise and the shift both show: the pad is
+ * relative to the values (1e-9 tok/s samples keep their spread), and the axis starts at 0 at the
+ * lowest only when no sample is negative.
+ */
 function axisRange(values) {
     const low = Math.min(...values);
     const high = Math.max(...values);
-    const pad = Math.max((high - low) * 0.1, Math.abs(high) * 0.01, 1e-9);
+    const pad = Math.max((high - low) * 0.1, Math.max(Math.abs(low), Math.abs(high)) * 0.01) || 1;
     const step = 10 ** Math.floor(Math.log10(pad));
-    return [Math.max(0, Math.floor((low - pad) / step) * step), Math.ceil((high + pad) / step) * step];
+    const bottom = Math.floor((low - pad) / step) * step;
+    const range = [low >= 0 ? Math.max(0, bottom) : bottom, Math.ceil((high + pad) / step) * step];
+    return range.every(Number.isFinite) && range[0] < range[1] ? range : undefined;
+}
+/**
+ * The power of 1000 the axis is drawn in, when its numbers are too large or too small to write
+ * plainly (mermaid reads no exponent): values are divided by it and the axis title names it.
+ */
+function axisScale([low, high]) {
+    const exponent = Math.floor(Math.log10(Math.max(Math.abs(low), Math.abs(high))));
+    if (exponent < 6 && exponent >= -2)
+        return { factor: 1, title: '' };
+    const power = 3 * Math.floor(exponent / 3);
+    return { factor: 10 ** power, title: ` (×10^${power})` };
 }
 /**
  * Both sides' samples of a metric in run order, one line each (baseline first). Mermaid needs both
@@ -25374,7 +26101,7 @@ function axisRange(values) {
  * title says how many.
  */
 function samplesChart(report, metric = 'decode_tok_s') {
-    const base = report.comparison?.baselineSamples?.[metric]?.filter(Number.isFinite);
+    const base = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_2__/* .ownValue */ .e)(report.comparison?.baselineSamples, metric)?.filter(Number.isFinite);
     const cur = report.metrics.find((m) => m.name === metric)?.samples.filter(Number.isFinite);
     if (!base || !cur || base.length < 2 || cur.length < 2)
         return undefined;
@@ -25382,21 +26109,22 @@ function samplesChart(report, metric = 'decode_tok_s') {
     const shown = n < Math.max(base.length, cur.length) ? `, the first ${n} runs of ${base.length} and ${cur.length}` : '';
     const info = (0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .metricInfo */ .R)(metric);
     const unit = label(report.metrics.find((m) => m.name === metric)?.unit ?? '', 16);
-    const [low, high] = axisRange([...base.slice(0, n), ...cur.slice(0, n)]);
-    const digits = high - low < 10 ? 2 : 1;
+    const range = axisRange([...base.slice(0, n), ...cur.slice(0, n)]);
+    if (!range)
+        return undefined;
+    const scale = axisScale(range);
+    const [low, high] = range.map((v) => v / scale.factor);
+    // Enough decimals that the axis's span shows: two significant digits of it, at least one.
+    const digits = Math.min(6, Math.max(1, 2 - Math.floor(Math.log10(high - low))));
+    const drawn = (v) => num(v / scale.factor, digits);
     return fence([
-        '---',
-        'config:',
-        '  themeVariables:',
-        '    xyChart:',
-        '      plotColorPalette: "#8c959f, #0072b2"',
-        '---',
+        ...SIDE_COLOURS,
         'xychart-beta',
         `    title "${label(info.label, 40)} per timed run: baseline (grey), this run (blue)${shown}"`,
         `    x-axis "timed run" [${Array.from({ length: n }, (_, i) => `"${i + 1}"`).join(', ')}]`,
-        `    y-axis "${unit}" ${num(low, digits)} --> ${num(high, digits)}`,
-        `    line [${base.slice(0, n).map((v) => num(v, digits)).join(', ')}]`,
-        `    line [${cur.slice(0, n).map((v) => num(v, digits)).join(', ')}]`,
+        `    y-axis "${unit}${scale.title}" ${num(low, digits)} --> ${num(high, digits)}`,
+        `    line [${base.slice(0, n).map(drawn).join(', ')}]`,
+        `    line [${cur.slice(0, n).map(drawn).join(', ')}]`,
     ]);
 }
 /** Every chart the report has numbers for, in reading order. */
@@ -25423,28 +26151,32 @@ function reportCharts(report) {
 /* harmony export */   VY: () => (/* binding */ artifactLine),
 /* harmony export */   XA: () => (/* binding */ noBaselineBanner),
 /* harmony export */   XQ: () => (/* binding */ entrySections),
+/* harmony export */   d3: () => (/* binding */ dashboardLink),
+/* harmony export */   g7: () => (/* binding */ rowNotes),
 /* harmony export */   gz: () => (/* binding */ renderFindingLine),
 /* harmony export */   hF: () => (/* binding */ reasonsBlock),
 /* harmony export */   oA: () => (/* binding */ DETAIL_LEVELS),
 /* harmony export */   wM: () => (/* binding */ reportVerdictLine)
 /* harmony export */ });
-/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, kernelCode, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, chartsSection */
+/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, isQuiet, renderFindingFull, findingsSection, kernelCode, gatedSign, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, chartsSection */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
 /* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(138);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(248);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(248);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31);
 /* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(36);
 /* harmony import */ var _compare_median_interval_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(315);
 /* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(329);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(755);
-/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(261);
-/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(188);
+/* harmony import */ var _dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(290);
+/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(261);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(188);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
  * Every string that came from a profile goes through gh-text.ts.
  */
+
 
 
 
@@ -25511,6 +26243,20 @@ function orderRows(rows) {
 function isAlert(row) {
     return row.status === 'fail' || row.status === 'warn';
 }
+/** Rows that need no look: a pass, or a row shown for information only. */
+function isQuiet(row) {
+    return row.status === 'pass' || row.status === 'info';
+}
+/**
+ * The notes of the measured metrics (warm-up runs dropped, outliers left out, drift), whatever the
+ * verdict: they say which runs the medians above rest on.
+ */
+function rowNotes(rows, d) {
+    return rows
+        .filter((row) => row.kind === 'metric' && row.note)
+        .slice(0, Math.max(d.notices, 3))
+        .map((row) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, 60)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(row.note, d.textChars)}`);
+}
 function evidenceText(finding, d) {
     const entries = Object.entries(finding.evidence);
     const shown = entries
@@ -25560,7 +26306,7 @@ function findingsSection(report, d, h) {
         out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
     }
     // What the evidence could not establish: notes, not findings (they never decide a verdict).
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notes.length)
         out.push('', 'Notes on the evidence:', ...notes.map((n) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(n.message, d.textChars)}`));
     return out.join('\n');
@@ -25611,12 +26357,22 @@ function valueText(value, row) {
     const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(row.unit, 12)}` : '';
     return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)}${suffix}`;
 }
+/**
+ * The direction a row is gated in, as the sign of its threshold: shares fail on growth only, a
+ * metric on the change its direction calls worse (a drop of throughput, a rise of latency).
+ */
+function gatedSign(row) {
+    if (row.kind !== 'metric')
+        return '+';
+    const direction = row.direction ?? (0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).direction;
+    return direction === 'higher' ? '−' : '+';
+}
 function comparisonRowCells(row, d, names) {
     const { scale, unit } = deltaUnit(row);
     const digits = row.kind === 'finding' ? 0 : 1;
     const delta = row.delta === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
     const ci = row.ci ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .ciText */ .Yo)(row.ci, scale, unit) : '—';
-    const threshold = row.threshold === null ? '—' : `±${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
+    const threshold = row.threshold === null ? '—' : `${gatedSign(row)}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
     const status = `${STATUS_ICON[row.status]} ${row.status}`;
     return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
 }
@@ -25637,14 +26393,24 @@ function comparisonSection(entry, d, h) {
         out.push('The baseline had no comparable metrics.');
     else {
         out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
-        out.push(COMPARISON_HEADER);
-        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(entry.report);
-        for (const row of rows.slice(0, d.rows))
-            out.push(comparisonRowCells(row, d, names));
+        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(entry.report);
+        const shown = rows.slice(0, d.rows);
+        // What needs a look stays in view; the passes (and the rows shown for information) fold away.
+        const open = shown.filter((row) => !isQuiet(row));
+        const quiet = shown.filter(isQuiet);
+        if (open.length)
+            out.push(COMPARISON_HEADER, ...open.map((row) => comparisonRowCells(row, d, names)));
+        if (quiet.length) {
+            const what = `${quiet.length} row${quiet.length === 1 ? '' : 's'} with nothing to flag`;
+            out.push(...(open.length ? [''] : []), `<details><summary>${what}</summary>`, '', COMPARISON_HEADER, ...quiet.map((row) => comparisonRowCells(row, d, names)), '', '</details>');
+        }
         if (rows.length > d.rows) {
             const hiddenAlerts = rows.slice(d.rows).filter(isAlert).length;
             out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
         }
+        const notes = rowNotes(rows, d);
+        if (notes.length)
+            out.push('', 'How the runs were compared:', ...notes);
     }
     if (comparison.newFindings.length)
         out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
@@ -25669,7 +26435,7 @@ function kernelsSection(entry, d, h) {
     const changes = new Map((comparison?.kernelChanges ?? []).map((c) => [c.name, c]));
     const familyDelta = new Map((comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta]));
     const withChanges = changes.size > 0;
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(report);
     const shortened = new Map();
     const shown = (name) => {
         const short = names(name);
@@ -25749,7 +26515,7 @@ function deepDiveSection(report, d, h) {
     if (rest.length === 0)
         return '';
     const out = [`${h} Deep dive (Nsight Compute)`, ''];
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .reportKernelNames */ .eX)(report);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(report);
     for (const dive of rest.slice(0, d.kernels))
         out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
     if (rest.length > d.kernels)
@@ -25765,7 +26531,7 @@ function utilizationSection(report, d, h) {
     }
     const t = report.timeline;
     if (t && t.spanNs > 0)
-        out.push(`- Trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .excludedGapsText */ .XX)(t)}`);
+        out.push(`- Trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(t.spanNs)}; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .launchCallsText */ .yA)(t)}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .excludedGapsText */ .XX)(t)}`);
     if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .showsRanks */ .uS)(report.ranks)) {
         for (const rank of report.ranks.slice(0, 16))
             out.push(`- ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .rankSummary */ .Vo)(rank)}`);
@@ -25778,8 +26544,16 @@ function utilizationSection(report, d, h) {
         if (out.length)
             out.push('');
         out.push(`| metric | median | ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% CI of the median | samples |`, '|---|---:|---|---:|');
+        const compared = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'metric').map((r) => [r.metric, r]));
         for (const metric of report.metrics.slice(0, d.metrics)) {
             const unit = (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(metric.unit, 12);
+            // One median per metric: where the comparison left runs out (warm-up, outliers), its median.
+            const row = compared.get(metric.name);
+            const kept = row?.samples?.[1];
+            if (row && row.current !== null && kept !== undefined && kept < metric.samples.length) {
+                out.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(row.current)} ${unit} | — (see the comparison) | ${kept} of ${metric.samples.length} |`);
+                continue;
+            }
             // The same interval the dashboard draws for these samples.
             const ci = (0,_compare_median_interval_js__WEBPACK_IMPORTED_MODULE_5__/* .medianInterval */ .c)(metric.samples);
             const ciText = ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci.low)} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci.high)} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
@@ -25788,7 +26562,7 @@ function utilizationSection(report, d, h) {
         if (report.metrics.length > d.metrics)
             out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
     }
-    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notices.length) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
@@ -25818,6 +26592,14 @@ function baselineSection(entry, h) {
         out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
     return out.join('\n');
 }
+/** The dashboard link, naming the series (the dashboard groups reports by workload) this report is a point of. */
+function dashboardLink(entries, links) {
+    if (!links.dashboardUrl || !(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeUrl */ .Pl)(links.dashboardUrl))
+        return undefined;
+    const series = [...new Set(entries.map((e) => (0,_dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_8__/* .workloadName */ .vO)(e.report)))];
+    const what = series.length === 1 ? `the ${series[0]} series` : `${series.length} series`;
+    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('Dashboard', links.dashboardUrl)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(what, 140)} over time`;
+}
 function artifactLine(entry) {
     const a = entry.artifact;
     if (!a)
@@ -25836,16 +26618,19 @@ function artifactsSection(entries, links, h) {
         out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
     if (links.runUrl)
         out.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
+    const dashboard = dashboardLink(entries, links);
+    if (dashboard)
+        out.push(`- ${dashboard}`);
     return out.join('\n');
 }
 function reasonsBlock(report, max = 5) {
-    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_9__/* .readableReasons */ .ax)(report);
+    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .readableReasons */ .ax)(report);
     // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it.
     return reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 700)}`).join('\n');
 }
 /** The report's charts (mermaid), at the levels of detail that show the kernel families. */
 function chartsSection(report, d, h) {
-    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_8__/* .reportCharts */ .Em)(report) : [];
+    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_9__/* .reportCharts */ .Em)(report) : [];
     return charts.length ? [`${h} Charts`, '', charts.join('\n\n')].join('\n') : '';
 }
 /**
@@ -25875,6 +26660,7 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   SUMMARY_BUDGET_BYTES: () => (/* binding */ SUMMARY_BUDGET_BYTES),
 /* harmony export */   SUMMARY_LIMIT_BYTES: () => (/* binding */ SUMMARY_LIMIT_BYTES),
+/* harmony export */   countsText: () => (/* binding */ countsText),
 /* harmony export */   legsTable: () => (/* binding */ legsTable),
 /* harmony export */   renderMergedSummary: () => (/* binding */ renderMergedSummary),
 /* harmony export */   renderSummary: () => (/* binding */ renderSummary)
@@ -25894,11 +26680,11 @@ const SUMMARY_LIMIT_BYTES = 1024 * 1024;
 /** What we allow ourselves, leaving room for anything else the step appends. */
 const SUMMARY_BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 64 * 1024;
 function title(entry) {
-    return `profile-gate: ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reportVerdictLine */ .wM)(entry.report)} · ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`;
+    return `profile-gate: ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reportVerdictLine */ .wM)(entry.report)}${entry.label ? ` · ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}` : ''}`;
 }
 function renderSummary(report, options = {}) {
     const entry = {
-        label: options.label ?? (0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_4__/* .labelFor */ .gt)(report, 'profile'),
+        label: options.label ?? (0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_4__/* .labelFor */ .gt)(report, ''),
         report,
         ...(options.artifact ? { artifact: options.artifact } : {}),
         ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
@@ -25959,7 +26745,8 @@ function renderMergedSummary(merged, options = {}) {
         },
         minimal: () => `### ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}\n\nDetails omitted to stay within the size limit; see its artifact.`,
     }));
-    const tail = links.runUrl ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeLink */ .o3)('Workflow run', links.runUrl)}: every report artifact of the run.` : '';
+    const dashboard = (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .dashboardLink */ .d3)(merged.entries, links);
+    const tail = [links.runUrl ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeLink */ .o3)('Workflow run', links.runUrl)}: every report artifact of the run.` : '', dashboard ? `${dashboard}.` : ''].filter(Boolean).join('\n\n');
     return `${(0,_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitBlocks */ .U)(head, blocks, tail, budget, _text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy)}\n`;
 }
 
@@ -25972,22 +26759,25 @@ function renderMergedSummary(merged, options = {}) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $Q: () => (/* binding */ clip),
 /* harmony export */   Hk: () => (/* binding */ safeText),
+/* harmony export */   Pl: () => (/* binding */ safeUrl),
 /* harmony export */   dy: () => (/* binding */ utf8Bytes),
 /* harmony export */   lI: () => (/* binding */ safeCode),
 /* harmony export */   o3: () => (/* binding */ safeLink)
 /* harmony export */ });
-/* unused harmony exports safeUrl, plainText */
+/* unused harmony export plainText */
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31);
 /* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(36);
 /**
  * Text helpers for what GitHub renders from a report (job summary, PR comment, annotations).
  * Profile text is hostile by default: it is clipped first (so an entity is never cut in half),
- * then escaped, and @mentions / #refs are broken with a zero-width space so a kernel name or a
- * log line can never ping a user or cross-link an issue.
+ * then escaped, and @mentions / #refs are broken with `<wbr>` (an element, not a character: GitHub
+ * links mentions and references within one text node only, and a copied name stays the name) so a
+ * kernel name or a log line can never ping a user or cross-link an issue.
  */
 
 
-const ZERO_WIDTH_SPACE = '\u200b';
+/** Splits the text node without adding a character to the text. */
+const BREAK = '<wbr>';
 /** One line, whitespace collapsed, at most `max` UTF-16 units including the ellipsis. */
 function clip(text, max) {
     // Whitespace first (a newline is a space here), then what is left that acts instead of showing
@@ -26003,15 +26793,16 @@ function clip(text, max) {
 }
 /** GitHub turns `@name`, `#12` and `GH-12` in prose into mentions and cross-links. */
 function neutralizeReferences(text) {
+    // Applied after escaping (so the break is markup, not text); an entity's own `&#` is left alone.
     return text
-        .replace(/@(?=[A-Za-z0-9_-])/g, `@${ZERO_WIDTH_SPACE}`)
-        .replace(/#(?=\d)/g, `#${ZERO_WIDTH_SPACE}`)
-        .replace(/\b(GH)-(?=\d)/gi, `$1-${ZERO_WIDTH_SPACE}`);
+        .replace(/@(?=\\?[A-Za-z0-9_-])/g, `@${BREAK}`)
+        .replace(/(?<!&)#(?=\d)/g, `#${BREAK}`)
+        .replace(/\b(GH)(\\?-)(?=\d)/gi, `$1$2${BREAK}`);
 }
 /** Inline prose from a profile, safe in a paragraph, a list item, a table cell or a <summary>. */
 function safeText(text, max = 300) {
     // `$` opens GitHub's math rendering, which escapeMarkdown does not cover.
-    return (0,_escape_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeMarkdown */ .FV)(neutralizeReferences(clip(text, max))).replace(/\$/g, '&#36;');
+    return neutralizeReferences((0,_escape_js__WEBPACK_IMPORTED_MODULE_0__/* .escapeMarkdown */ .FV)(clip(text, max))).replace(/\$/g, '&#36;');
 }
 /**
  * A name (kernel, model, file) as an inline code element. GitHub still parses markdown between
@@ -26084,7 +26875,7 @@ function utf8Bytes(text) {
 /* harmony export */   C1: () => (/* binding */ mergeReports),
 /* harmony export */   gt: () => (/* binding */ labelFor)
 /* harmony export */ });
-/* unused harmony exports VERDICT_RANK, worstVerdict, needsAttention */
+/* unused harmony exports VERDICT_RANK, worstVerdict, captureLabel, needsAttention */
 /** Lower is worse. `invalid` (a comparison that could not be trusted) ranks just below a failure. */
 const VERDICT_RANK = { fail: 0, invalid: 1, warn: 2, 'insufficient-data': 3, pass: 4 };
 function worstVerdict(verdicts) {
@@ -26094,7 +26885,23 @@ function worstVerdict(verdicts) {
 }
 /** A label for a report when the caller has none better: its workload, its model, or the fallback. */
 function labelFor(report, fallback) {
-    return report.run.workload ?? report.environment.model ?? fallback;
+    return report.run.workload ?? report.environment.model ?? captureLabel(report) ?? fallback;
+}
+/**
+ * What the captures were, where nothing names the workload: the folder that holds them (or the one
+ * file's name) and the GPU, e.g. `current (NVIDIA H200)`.
+ */
+function captureLabel(report) {
+    const paths = report.sources.map((s) => s.path.replace(/\\/g, '/').replace(/\/+$/, ''));
+    if (paths.length === 0)
+        return undefined;
+    const parents = new Set(paths.map((p) => p.slice(0, Math.max(0, p.lastIndexOf('/')))));
+    const only = parents.size === 1 ? [...parents][0] : '';
+    const name = only ? only.slice(only.lastIndexOf('/') + 1) : paths.length === 1 ? paths[0].slice(paths[0].lastIndexOf('/') + 1) : '';
+    if (!name || name === '.')
+        return undefined;
+    const gpu = report.environment.gpuName;
+    return gpu ? `${name} (${gpu})` : name;
 }
 function mergeReports(entries) {
     const seen = new Map();
@@ -26138,7 +26945,8 @@ function needsAttention(entry) {
 /* harmony export */   Yo: () => (/* binding */ ciText),
 /* harmony export */   ZV: () => (/* binding */ formatNumber),
 /* harmony export */   ty: () => (/* binding */ shortenName),
-/* harmony export */   uS: () => (/* binding */ showsRanks)
+/* harmony export */   uS: () => (/* binding */ showsRanks),
+/* harmony export */   yA: () => (/* binding */ launchCallsText)
 /* harmony export */ });
 /* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(490);
 /* harmony import */ var _compare_percent_format_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(736);
@@ -26208,6 +27016,17 @@ function rankSummary(rank) {
         parts.push(`busy ${formatShare(t.busyNs / span)}`);
     }
     return `${who}: ${parts.join(', ')}`;
+}
+/**
+ * The host's launch calls, worded so they cannot be read as a count of kernels that ran: a graph
+ * launch replays many kernels with one call.
+ */
+function launchCallsText(t) {
+    const count = (n) => n.toLocaleString('en-US');
+    const graphs = t.graphLaunches === 1 ? '1 CUDA graph launch' : `${count(t.graphLaunches)} CUDA graph launches`;
+    const inside = t.graphLaunches > 0 && t.graphKernels ? ` (replaying ${count(t.graphKernels)} kernels)` : '';
+    const single = `${count(t.kernelLaunches)} for single kernels`;
+    return t.graphLaunches > 0 ? `host launch calls: ${single}, ${graphs}${inside}` : `host launch calls: ${count(t.kernelLaunches)} kernel launches`;
 }
 /** The idle gaps left out of the active span, as one clause (empty when none). */
 function excludedGapsText(timeline) {
@@ -26334,7 +27153,7 @@ function renderTerminal(given, options = {}) {
         }
         if (report.timeline && report.timeline.spanNs > 0) {
             const t = report.timeline;
-            lines.push(`  trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(t.spanNs)}; ${t.kernelLaunches} kernel launches, ${t.graphLaunches} graph launches${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .excludedGapsText */ .XX)(t)}`);
+            lines.push(`  trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(t.spanNs)}; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .launchCallsText */ .yA)(t)}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .excludedGapsText */ .XX)(t)}`);
         }
         if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .showsRanks */ .uS)(report.ranks))
             for (const rank of report.ranks)
