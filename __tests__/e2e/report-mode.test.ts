@@ -25,7 +25,7 @@ describe('matrix: legs upload, one report job merges', () => {
   it('merges every leg artifact of the run into one summary and one comment', async () => {
     const pr = { ...FORK_PR, pull_request: { ...FORK_PR.pull_request, head: { sha: HEAD, repo: { full_name: 'octo/gpu-app' } } } };
     const a = await leg('llama', { runId: 500, event: pr });
-    const b = await leg('mixtral', { runId: 500, event: pr, job: 'gpu' }, { 'fail-on': 'host-bound' });
+    const b = await leg('mixtral', { runId: 500, event: pr, job: 'gpu' }, { 'fail-on': 'host-bound', 'fail-on-severity': 'warning' });
     expect([a.code, b.code]).toEqual([0, 1]);
     // Each leg: its report artifact, and its captures beside it (never taken for a leg below).
     expect(fake.artifactsOfRun(500).map((x) => x.name).sort()).toEqual(['profile-gate-llama', 'profile-gate-llama-captures', 'profile-gate-mixtral', 'profile-gate-mixtral-captures']);
@@ -49,7 +49,7 @@ describe('matrix: legs upload, one report job merges', () => {
 
     const comments = fake.commentsOn(7);
     expect(comments).toHaveLength(1);
-    expect(comments[0]!.body.split('\n').slice(0, 2)).toEqual(['<!-- profile-gate:report -->', '## profile-gate: ❌ Fail · 2 reports']);
+    expect(comments[0]!.body.split('\n').slice(0, 2)).toEqual(['<!-- profile-gate:report -->', '## profile-gate: ❌ Fail · 2 reports (1 fail, 1 warn)']);
     expect(comments[0]!.body).toContain('**mixtral** · ❌ Fail (no baseline)');
     expect(r.outputs['comment-url']).toBe(comments[0]!.html_url);
     // One warning annotation per warning finding of each leg, each naming its leg; primary ones first.

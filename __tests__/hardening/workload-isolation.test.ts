@@ -219,7 +219,7 @@ d('a run cancelled by SIGTERM', () => {
         '    time.sleep(60)',
       ].join('\n'),
     );
-    const child = spawn(process.execPath, [cliEntry, 'run', '--engine', 'command', '--run', `${PYTHON} ${script}`, '--runs', '3', '--warmup-runs', '0', '--profiler', 'none', '--deep-dive', 'off', '--out', 'out'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliEntry, 'run', '--engine', 'command', '--run', `${PYTHON} ${script}`, '--runs', '3', '--warmup-runs', '0', '--profiler', 'none', '--deep-dive', 'off', '--allow-no-gpu', '--out', 'out'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout!.on('data', (chunk) => (stdout += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
