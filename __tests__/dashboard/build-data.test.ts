@@ -207,3 +207,18 @@ describe('the site files', () => {
     expect(script).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)[A-Za-z0-9]/);
   });
 });
+
+describe('a report dated in the future (issue 25 item 14)', () => {
+  it('is placed no later than the page is made, so it does not stay the newest point for ever', () => {
+    const series = nightlySeries({ workload: 'w', nights: 5, start: '2026-11-01T00:00:00.000Z', level: () => 100, families: () => DEFAULT_FAMILIES, kernels: () => DEFAULT_KERNELS });
+    const future = { ...series[4]!, run: { ...series[4]!.run, timestamp: '2099-01-01T00:00:00.000Z', commit: 'f'.repeat(40) } };
+    const page = '2026-12-02T00:00:00.000Z';
+    const data = buildDashboardData(inputsOf([...series.slice(0, 4), future]), [], { generatedAt: page });
+    const times = data.workloads[0]!.points.t;
+    expect(times).toHaveLength(5);
+    expect(Math.max(...times)).toBe(Date.parse(page));
+    // Without a page time, the report's own claim stands.
+    const unclamped = buildDashboardData(inputsOf([...series.slice(0, 4), future]), []);
+    expect(Math.max(...unclamped.workloads[0]!.points.t)).toBe(Date.parse('2099-01-01T00:00:00.000Z'));
+  });
+});

@@ -73,10 +73,15 @@ export function workloadName(report: Report): string {
   return clampText(`${report.environment.model || 'unknown model'} · ${report.environment.gpuName || 'unknown GPU'}`, NAME_MAX);
 }
 
-function timeOf(report: Report): number | undefined {
+/**
+ * When a report's run happened: its own claim, never later than the page is made (a report dated 2099
+ * would otherwise stay the newest point of its series for ever). Artifacts read from GitHub are dated
+ * by the API before they get here (src/github).
+ */
+function timeOf(report: Report, latest: number): number | undefined {
   for (const text of [report.run.timestamp, report.generatedAt]) {
     const t = text ? Date.parse(text) : Number.NaN;
-    if (Number.isFinite(t)) return t;
+    if (Number.isFinite(t)) return Math.min(t, latest);
   }
   return undefined;
 }
@@ -244,6 +249,9 @@ export function reportIdentity(report: Report): string {
 
 export function buildDashboardData(inputs: readonly DashboardInput[], skipped: readonly SkippedReport[], partial: Partial<DashboardOptions> = {}): DashboardData {
   const options: DashboardOptions = { ...DEFAULT_DASHBOARD_OPTIONS, ...partial };
+  const made = Date.parse(options.generatedAt);
+  // Without a page time (the 1970 default), no report's time is clamped.
+  const pageTime = Number.isFinite(made) && made > 0 ? made : Number.POSITIVE_INFINITY;
   const info = metricInfo(options.metric);
   const groups = new Map<string, Entry[]>();
   const notes: SkippedReport[] = skipped.map((s) => ({ source: clampText(s.source, 300), reason: clampText(s.reason, 300) }));
@@ -257,7 +265,7 @@ export function buildDashboardData(inputs: readonly DashboardInput[], skipped: r
       continue;
     }
     seen.add(identity);
-    const t = timeOf(report);
+    const t = timeOf(report, pageTime);
     if (t === undefined) {
       notes.push({ source: clampText(source, 300), reason: 'no usable run.timestamp or generatedAt' });
       continue;
