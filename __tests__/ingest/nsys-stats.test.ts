@@ -8,6 +8,7 @@ import nsysStats from '../../src/ingest/formats/nsys-stats.js';
 import nsysGpuTimeUtil from '../../src/ingest/formats/nsys-gpu-time-util.js';
 import rocprofCsv from '../../src/ingest/formats/rocprof-csv.js';
 import { writeTempFile } from './profiler-temp-file.js';
+import { dashedSpans } from '../../src/ingest/common/text-tables.js';
 
 const dir = fileURLToPath(new URL('../fixtures/nsys/', import.meta.url));
 const fixture = (name: string) => join(dir, name);
@@ -262,6 +263,62 @@ describe('nsys-stats edge cases', () => {
     lines[rowIndex] = lines[rowIndex]!.slice(0, 40);
     const path = writeTempFile('cut.txt', lines.join('\n'));
     await expect(read(path)).rejects.toThrow(`${path}:${rowIndex + 1}:`);
+  });
+
+  describe('a column-layout row off the dashed underline', () => {
+    // column_kern_sum_titled.txt: the underline is line 7; the rows below are real values (PROVENANCE.md).
+    const lines = () => readFileSync(fixture('column_kern_sum_titled.txt'), 'utf8').split('\n');
+    const rowOf = (all: string[], kernel: string) => all.findIndex((line) => line.includes(kernel));
+
+    test('one space left, as in a pasted table: read, with a notice naming the row', async () => {
+      const all = lines();
+      const row = rowOf(all, 'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT ');
+      all[row] = all[row]!.slice(1);
+      const path = writeTempFile('shifted-left.txt', all.join('\n'));
+      const capture = await read(path);
+      const csv = await read(fixture('nsys_hf_hostbound_kern_sum.csv'));
+      expect(capture.kernels).toEqual(csv.kernels);
+      // The row's own values (csv row 2): 2,215,190 ns over 496 instances.
+      expect(capture.kernels.find((k) => k.name === 'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT')).toMatchObject({ totalNs: 2_215_190, instances: 496 });
+      const notice = capture.notices.find((n) => n.code === 'nsys-columns-realigned');
+      expect(notice).toMatchObject({ severity: 'info' });
+      expect(notice!.message).toBe(`cuda_gpu_kern_sum: 1 row (line ${row + 1}) sat up to 1 character off the dashed underline on line 7; each value was read from the one column it falls in`);
+    });
+
+    test('one space right: every value read whole (no digit cut off by the column edge)', async () => {
+      const all = lines();
+      const row = rowOf(all, 'nvjet_sm90_tst_8x64_64x16_2x1_v_bz_TNN ');
+      all[row] = ` ${all[row]!}`;
+      const capture = await read(writeTempFile('shifted-right.txt', all.join('\n')));
+      const csv = await read(fixture('nsys_hf_hostbound_kern_sum.csv'));
+      expect(capture.kernels).toEqual(csv.kernels);
+      expect(capture.notices.map((n) => n.code)).toContain('nsys-columns-realigned');
+    });
+
+    test('an aligned table gives no notice', async () => {
+      const capture = await read(fixture('column_kern_sum_titled.txt'));
+      expect(capture.notices.map((n) => n.code)).not.toContain('nsys-columns-realigned');
+    });
+
+    test('a value in the gap between two columns is ambiguous: refused, naming the line', async () => {
+      const all = lines();
+      const spans = dashedSpans(all[6]!);
+      const row = all.findIndex((line) => /^\s+0\.6\s+135,199\s+96\s/.test(line));
+      const instancesEnd = spans[2]!.end;
+      // "96" ends where the Instances dashes end; moved two characters right it lies in the two-space gap.
+      expect(all[row]!.slice(instancesEnd - 2, instancesEnd + 3)).toBe('96   ');
+      all[row] = `${all[row]!.slice(0, instancesEnd - 2)}  96${all[row]!.slice(instancesEnd + 2)}`;
+      const path = writeTempFile('ambiguous.txt', all.join('\n'));
+      await expect(read(path)).rejects.toThrow(`${path}:${row + 1}: expected the columns to line up with the dashed underline on line 7`);
+    });
+
+    test('a row three characters off is refused', async () => {
+      const all = lines();
+      const row = rowOf(all, 'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT ');
+      all[row] = all[row]!.slice(3);
+      const path = writeTempFile('shifted-3.txt', all.join('\n'));
+      await expect(read(path)).rejects.toThrow(`${path}:${row + 1}: expected the columns to line up`);
+    });
   });
 
   test('an unclosed quote is an InputError', async () => {

@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { InputError } from '../../src/errors.js';
 import { CsvRecordReader } from '../../src/ingest/common/csv-records.js';
+import { cutColumns, dashedSpans } from '../../src/ingest/common/text-tables.js';
 import { runImporter } from '../../src/ingest/common/importer.js';
 import { openInput } from '../../src/ingest/common/input-file.js';
 import nsysStats from '../../src/ingest/formats/nsys-stats.js';
@@ -149,5 +150,29 @@ describe('nsys and rocprof CSV read as a stream', () => {
     const b = await runImporter(rocprofCsv, await openInput(writeBytes('stats.csv.gz', variant)));
     expect({ ...b, source: { ...b.source, path: '' } }).toEqual({ ...a, source: { ...a.source, path: '' } });
     expect(b.apiCalls.length).toBeGreaterThan(0);
+  });
+});
+
+describe('cutColumns: fixed-width rows against a dashed underline', () => {
+  // Layout of nsys's cuda_gpu_kern_sum console table (fixtures/nsys/column_kern_sum_titled.txt), three columns.
+  const underline = ' --------  ---------  ----';
+  const spans = dashedSpans(underline);
+  test('an aligned row is cut at the dashes, the last column running to the end', () => {
+    expect(cutColumns('     14.5        496  nvjet_sm90 tst', spans)).toEqual({ cells: ['14.5', '496', 'nvjet_sm90 tst'], offBy: 0 });
+  });
+  test('a row one character left is read, and says how far off it was', () => {
+    expect(cutColumns('    14.5        496  nvjet_sm90 tst', spans)).toEqual({ cells: ['14.5', '496', 'nvjet_sm90 tst'], offBy: 1 });
+  });
+  test('a row two characters right is read whole', () => {
+    expect(cutColumns('       14.5        496  nvjet', spans)).toEqual({ cells: ['14.5', '496', 'nvjet'], offBy: 2 });
+  });
+  test('a value in the gap between two columns, or in none, is refused', () => {
+    expect(cutColumns('     14.5         9  nvjet', spans)).toBeDefined();
+    // "9" one character past the first column and one before the second: either could hold it.
+    expect(cutColumns('     14.5 9         nvjet', spans)).toBeUndefined();
+    // Two values run together, within two characters of neither column.
+    expect(cutColumns('     14.5496       nvjet', spans)).toBeUndefined();
+    // The name three characters left of its dashes.
+    expect(cutColumns('  14.5       496   nvjet', spans)).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  * lowers its severity: it never yields an error.
  */
 import type { Profile } from '../model/profile.js';
+import type { Timeline } from '../model/capture.js';
 
 export const EVIDENCE_KINDS = ['kernel-breakdown', 'timeline', 'kernel-metrics', 'utilization', 'throughput'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
@@ -30,8 +31,10 @@ export const THIN = {
   breakdownNs: 1e6,
   /** Launches in a breakdown; a handful cannot describe a workload's mix. */
   breakdownLaunches: 5,
-  /** Launches on a timeline; fewer cannot show how busy the GPU stays. */
+  /** Launches on a timeline (graph-replayed kernels included); fewer cannot show how busy the GPU stays. */
   timelineLaunches: 20,
+  /** GPU busy time on a timeline; a graph-capture or start-up trace holds a few microseconds. */
+  timelineBusyNs: 1e6,
   /** Utilization samples in the window read; one snapshot says nothing about a run. */
   utilizationSamples: 10,
   /** Throughput samples; a single run cannot tell a change from noise. */
@@ -63,6 +66,14 @@ function breakdownEvidence(profile: Profile): EvidenceItem | undefined {
   return item('kernel-breakdown', coverage, thin);
 }
 
+/** Why a timeline is too thin to say how busy the GPU stays, or undefined when it is not. */
+export function timelineThinBecause(timeline: Timeline): string | undefined {
+  if (timeline.busyNs < THIN.timelineBusyNs) return `under ${ms(THIN.timelineBusyNs)} of GPU time on the timeline`;
+  // Host launches, or the kernels graph replays ran (a per-device timeline counts them in both).
+  if (Math.max(timeline.kernelLaunches, timeline.graphKernels) < THIN.timelineLaunches) return `fewer than ${THIN.timelineLaunches} launches on the timeline`;
+  return undefined;
+}
+
 function timelineEvidence(profile: Profile): EvidenceItem | undefined {
   const timeline = profile.timeline;
   if (timeline && timeline.spanNs > 0) {
@@ -71,8 +82,7 @@ function timelineEvidence(profile: Profile): EvidenceItem | undefined {
     const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
     const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} left out as not the workload (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
     const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
-    const thin = timeline.kernelLaunches < THIN.timelineLaunches ? `fewer than ${THIN.timelineLaunches} launches on the timeline` : undefined;
-    return item('timeline', coverage, thin);
+    return item('timeline', coverage, timelineThinBecause(timeline));
   }
   if (profile.gpuTimeUtilPercent !== null) {
     return item('timeline', 'the profiler\'s GPU-in-use analysis over the capture range', undefined);

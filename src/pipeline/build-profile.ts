@@ -1,12 +1,13 @@
 /** Captures of one run → one classified Profile. */
 import type { Capture, KernelStat, Notice } from '../model/capture.js';
-import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetrics, mergeTimeline, summarizeRecordings } from './merge-captures.js';
+import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetrics, mergeTimeline, summarizeRecordings, isGraphCaptureSetup } from './merge-captures.js';
 import type { FamilyShare, Profile, Rank } from '../model/profile.js';
 import { createClassifier, familiesInContext, type Classifier } from '../classify/classify.js';
 import type { KernelFamily } from '../model/family-ids.js';
 
 /** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
-export function buildProfile(captures: readonly Capture[], classify: Classifier = createClassifier(), inputNotices: readonly Notice[] = []): Profile {
+export function buildProfile(allCaptures: readonly Capture[], classify: Classifier = createClassifier(), inputNotices: readonly Notice[] = []): Profile {
+  const { captures, notices: setUpNotices } = setAsideGraphCaptures(allCaptures);
   // An Nsight Compute capture replays a few launches of kernels another capture already timed: its
   // kernel rows count only when no other input has kernel times.
   const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
@@ -27,10 +28,9 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
   const families = familySharesOf(kernels, totalKernelNs);
 
   const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
-  // Ranks of a job: the lowest rank's timeline stands for the run; every rank keeps its own in `ranks`.
-  const byRank = [...captures].sort((a, b) => (a.distributed?.rank ?? Number.MAX_SAFE_INTEGER) - (b.distributed?.rank ?? Number.MAX_SAFE_INTEGER));
-  const { timeline, notices: timelineNotices } = mergeTimeline(byRank);
-  const notices = [...inputNotices, ...captures.flatMap((c) => c.notices), ...timelineNotices];
+  // Each input keeps its own timeline: the one with the steady work is read; every rank keeps its own in `ranks`.
+  const { timeline, notices: timelineNotices } = mergeTimeline(captures);
+  const notices = [...inputNotices, ...allCaptures.flatMap((c) => c.notices), ...setUpNotices, ...timelineNotices];
   if (kernelSources.length > 1) {
     notices.push({
       code: 'kernels-summed',
@@ -41,7 +41,7 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
   const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
 
   return {
-    sources: captures.map((c) => c.source),
+    sources: allCaptures.map((c) => c.source),
     environment: mergeEnvironment(captures),
     totalKernelNs,
     kernels,
@@ -61,6 +61,30 @@ export function buildProfile(captures: readonly Capture[], classify: Classifier 
     ranks: ranksOf(captures, classify, notices),
     ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? ('breakdown' as const) : ('deep-dive' as const) } : {}),
   };
+}
+
+/**
+ * Graph-capture traces (set-up: a stream capture, no replay) are named as such; beside an input that
+ * holds kernel work they are set aside, so that neither their few set-up kernels nor their mostly
+ * idle timeline stand for the steady loop, and a capture of rank 0 is not read as a second rank 0.
+ */
+function setAsideGraphCaptures(captures: readonly Capture[]): { captures: readonly Capture[]; notices: Notice[] } {
+  const setUp = captures.filter(isGraphCaptureSetup);
+  if (setUp.length === 0) return { captures, notices: [] };
+  const steady = captures.filter((c) => !setUp.includes(c));
+  const setAside = steady.some((c) => c.kernels.length > 0);
+  const notices: Notice[] = setUp.map((c) => {
+    const kernelMs = (c.kernels.reduce((sum, k) => sum + k.totalNs, 0) / 1e6).toFixed(3);
+    const what = `${c.source.path} is a graph-capture trace (stream capture, no graph replay; ${kernelMs} ms of kernel time): set-up, not the steady work`;
+    return {
+      code: 'graph-capture-setup',
+      severity: 'info',
+      message: setAside
+        ? `${what}; its kernels and timeline are left out, the other inputs are analysed`
+        : `${what}. The captured kernels run only when the graph is replayed: profile the replayed steps to see them`,
+    };
+  });
+  return { captures: setAside ? steady : captures, notices };
 }
 
 function familySharesOf(kernels: ReadonlyArray<{ family: KernelFamily; totalNs: number; instances: number }>, totalKernelNs: number): FamilyShare[] {

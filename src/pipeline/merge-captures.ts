@@ -1,7 +1,7 @@
 /**
  * Merging captures of one run. Kernels are summed by name (and device), metric samples are pooled
- * (several generate logs are repeated samples), utilization samples are pooled, and the first
- * timeline wins (several traces of one run are reported as a notice rather than averaged).
+ * (several generate logs are repeated samples), utilization samples are pooled, and of several
+ * timelines the one holding the steady work is read (a notice names it) rather than averaged.
  */
 import type { ApiStat, Capture, Environment, KernelStat, MemopStat, Notice, TimedWindow, Timeline, UtilSample } from '../model/capture.js';
 import { metricInfo } from '../model/metrics.js';
@@ -184,16 +184,51 @@ export function mergeEnvironment(captures: readonly Capture[]): Environment {
   return environment;
 }
 
+/** Stream capture with no replay: the trace records a CUDA/HIP graph being built, set-up rather than the steady work. */
+const BEGIN_CAPTURE = /^(?:cuda|hip)StreamBeginCapture/;
+const GRAPH_LAUNCH = /^(?:cuda|hip)GraphLaunch/;
+
+/**
+ * A graph-capture trace: the host recorded a stream capture and never replayed a graph. The kernels
+ * launched while capturing do not run then (only a few set-up kernels do), so its timeline says
+ * nothing about how busy the GPU stays in the steady loop.
+ */
+export function isGraphCaptureSetup(capture: Capture): boolean {
+  if (!capture.apiCalls.some((call) => BEGIN_CAPTURE.test(call.name))) return false;
+  if (capture.apiCalls.some((call) => GRAPH_LAUNCH.test(call.name) && call.calls > 0)) return false;
+  return (capture.timeline?.graphLaunches ?? 0) === 0;
+}
+
+function kernelNsOf(capture: Capture): number {
+  return capture.kernels.reduce((sum, k) => sum + k.totalNs, 0);
+}
+
+/**
+ * The timeline that time-based rules read. Each input keeps its own timeline and window (several
+ * traces are never spliced onto one clock); the one read is the one holding the steady work: the
+ * most kernel time, among the lowest rank's inputs when traces name their ranks (every rank keeps
+ * its own in `ranks`). Ties go to the path that sorts first, so the order of the inputs never
+ * changes the choice.
+ */
 export function mergeTimeline(captures: readonly Capture[]): { timeline: Timeline | null; notices: Notice[] } {
-  const timelines = captures.filter((c) => c.timeline).map((c) => ({ path: c.source.path, timeline: c.timeline! }));
-  if (timelines.length <= 1) return { timeline: timelines[0]?.timeline ?? null, notices: [] };
+  let candidates = captures.filter((c) => c.timeline);
+  if (candidates.length === 0) return { timeline: null, notices: [] };
+  const ranked = candidates.filter((c) => c.distributed);
+  if (ranked.length > 0) {
+    const lowest = Math.min(...ranked.map((c) => c.distributed!.rank));
+    candidates = ranked.filter((c) => c.distributed!.rank === lowest);
+  }
+  const chosen = [...candidates].sort((a, b) => kernelNsOf(b) - kernelNsOf(a) || (b.timeline!.busyNs - a.timeline!.busyNs) || a.source.path.localeCompare(b.source.path))[0]!;
+  const withTimeline = captures.filter((c) => c.timeline).length;
+  if (withTimeline <= 1) return { timeline: chosen.timeline!, notices: [] };
+  const why = ranked.length > 0 ? `rank ${chosen.distributed!.rank}'s input with the most kernel time` : 'the input with the most kernel time';
   return {
-    timeline: timelines[0]!.timeline,
+    timeline: chosen.timeline!,
     notices: [
       {
         code: 'several-timelines',
         severity: 'info',
-        message: `${timelines.length} inputs carry a timeline; the first (${timelines[0]!.path}) is used for time-based analysis`,
+        message: `${withTimeline} inputs carry a timeline, each on its own clock; time-based analysis reads ${chosen.source.path} (${why}, ${(kernelNsOf(chosen) / 1e6).toFixed(3)} ms)`,
       },
     ],
   };

@@ -31,6 +31,10 @@ testRule(rule, {
       profile: { util: [...startUp, 90, 95, ...startUp], apiCalls: [['cudaDeviceSynchronize', 93, 16], ['cudaGraphLaunch', 7, 16]] },
     },
     { name: 'one rocm-smi snapshot of an idle card', profile: { util: [0] } },
+    // TraceLens's vLLM graph-capture trace: 428 host launches recorded while capturing, 7 set-up
+    // kernels ran (28.8 µs of GPU ops in a 57.8 ms span). Almost no GPU work says nothing about waiting.
+    { name: 'a graph-capture trace with almost no GPU time', profile: { timeline: { spanNs: 57.8e6, busyNs: 28_830, kernelLaunches: 428 } } },
+    { name: 'a handful of launches on the timeline', profile: { timeline: { spanNs: 50e6, busyNs: 5e6, kernelLaunches: 6 } } },
     { name: 'two whole-process samples', profile: { util: [3, 4] } },
     // amd-smi metric CSV from an MI355X box: one sample of each of 8 GPUs, all at the same moment.
     { name: 'one snapshot of eight GPUs', profile: { util: [0, 1, 0, 2, 0, 0, 3, 0].map((gpuPercent, device) => ({ t: 0, device, gpuPercent })) } },
@@ -108,7 +112,7 @@ testRule(rule, {
     },
     {
       name: 'every low steady measure is named',
-      profile: { util: [5, 7, 6, 5, 7, 6, 5, 7, 6, 6], timedWindows: [[-1, 9]], gpuTimeUtilPercent: 3, timeline: { spanNs: 10e6, busyNs: 0.5e6, kernelLaunches: 40 } },
+      profile: { util: [5, 7, 6, 5, 7, 6, 5, 7, 6, 6], timedWindows: [[-1, 9]], gpuTimeUtilPercent: 3, timeline: { spanNs: 40e6, busyNs: 2e6, kernelLaunches: 40 } },
       hits: [{ evidence: { signals: 'timeline,gpu-time-util,utilization', busyFraction: 0.05, meanUtilPercent: 6 } }],
     },
     {

@@ -9,6 +9,7 @@ import { ROCPROF_TIMELINE_COMMAND, toolVendor } from '../vendor-tools.js';
 import type { Profile } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
 import { familyTotals, round } from '../profile-measures.js';
+import { timelineThinBecause } from '../evidence.js';
 
 /** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
 const BUSY_PERCENT = 80;
@@ -31,7 +32,8 @@ interface Reading {
 function readings(profile: Profile): Reading[] {
   const found: Reading[] = [];
   const timeline = profile.timeline;
-  if (timeline && timeline.spanNs > 0) {
+  // A timeline with almost no GPU work (a graph capture, a range closed early) cannot say the GPU waits.
+  if (timeline && timeline.spanNs > 0 && timelineThinBecause(timeline) === undefined) {
     const span = timeline.activeSpanNs ?? timeline.spanNs;
     if (span > 0) found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
   }

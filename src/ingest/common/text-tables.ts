@@ -1,6 +1,6 @@
 /**
  * Small helpers shared by the importers of profiler text output (nsys, rocprof, MAX console):
- * line splitting, time units, numbers as tools print them, and CSV lines.
+ * line splitting, time units, numbers as tools print them, CSV lines, and fixed-width columns.
  */
 import { ownValue } from '../../model/own-key.js';
 
@@ -97,4 +97,72 @@ export function splitCsvLine(line: string): string[] | undefined {
       i = comma + 1;
     }
   }
+}
+
+/** A column of a fixed-width table: the extent of its dashes in the underline. */
+export interface ColumnSpan {
+  start: number;
+  end: number;
+}
+
+/** The columns a dashed underline (` --------  ---------  ----`) marks out. */
+export function dashedSpans(dashes: string): ColumnSpan[] {
+  return [...dashes.matchAll(/-+/g)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+}
+
+/**
+ * How far a value may sit off its column's dashes and still be read: a row pasted or edited one or
+ * two characters off. Columns are two spaces apart, so a value shifted this far still lies inside
+ * its own widened span and outside its neighbour's.
+ */
+export const MAX_COLUMN_SHIFT = 2;
+
+export interface ColumnCut {
+  cells: string[];
+  /** 0 when every value lies under its own dashes; else the most characters a value sat off them. */
+  offBy: number;
+}
+
+/**
+ * The cells of one fixed-width row, the last column running to the end of the line. A value (a run
+ * of non-blank characters) belongs to the column whose dashes hold it; one that sits up to
+ * `tolerance` characters off is read from the one column whose widened span holds it. Undefined when
+ * a value falls in no column or in two (the row cannot be read without guessing), or when values
+ * fall out of column order.
+ */
+export function cutColumns(line: string, spans: readonly ColumnSpan[], tolerance = MAX_COLUMN_SHIFT): ColumnCut | undefined {
+  const lastIndex = spans.length - 1;
+  const ranges: Array<{ start: number; end: number } | undefined> = spans.map(() => undefined);
+  let offBy = 0;
+  let column = 0;
+  for (const token of line.matchAll(/\S+/g)) {
+    const start = token.index!;
+    const end = start + token[0].length;
+    // Once the last column has begun, the rest of the line is its value (a name with spaces).
+    let found: number | undefined = column === lastIndex && ranges[lastIndex] ? lastIndex : undefined;
+    let distance = 0;
+    if (found === undefined) {
+      const exact = spans.findIndex((span, i) => (i === lastIndex ? start >= span.start : start >= span.start && end <= span.end));
+      if (exact >= 0) found = exact;
+      else {
+        const near = spans
+          .map((span, i) => ({ i, off: i === lastIndex ? Math.max(0, span.start - start) : Math.max(0, span.start - start, end - span.end) }))
+          .filter((c) => c.off <= tolerance);
+        if (near.length !== 1) return undefined;
+        found = near[0]!.i;
+        distance = near[0]!.off;
+      }
+    }
+    if (found < column) return undefined;
+    column = found;
+    offBy = Math.max(offBy, distance);
+    const range = ranges[found];
+    ranges[found] = range ? { start: range.start, end } : { start, end };
+  }
+  const cells = spans.map((span, i) => {
+    if (offBy === 0) return line.slice(span.start, i === lastIndex ? undefined : span.end).trim();
+    const range = ranges[i];
+    return range ? line.slice(range.start, i === lastIndex ? undefined : range.end).trim() : '';
+  });
+  return { cells, offBy };
 }

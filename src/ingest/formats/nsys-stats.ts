@@ -143,6 +143,13 @@ export default defineImporter({
         message: `${skip.report ? `${skip.report}: ` : ''}${skip.message}`,
       });
     }
+    for (const realigned of output.realigned) {
+      notices.push({
+        code: 'nsys-columns-realigned',
+        severity: 'info',
+        message: `${realigned.report ? `${realigned.report}: ` : ''}${realigned.message}`,
+      });
+    }
     for (const notice of output.notices) {
       if (/Existing SQLite export found/i.test(notice.message)) {
         notices.push({

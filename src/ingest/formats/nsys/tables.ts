@@ -10,7 +10,7 @@
  */
 import { InputError } from '../../../errors.js';
 import { CsvRecordReader } from '../../common/csv-records.js';
-import { cleanLabel, parseNumber, splitCsvLine, splitLines } from '../../common/text-tables.js';
+import { cleanLabel, cutColumns, dashedSpans, MAX_COLUMN_SHIFT, parseNumber, splitCsvLine, splitLines } from '../../common/text-tables.js';
 
 export { findColumns, splitLabel, type Columns, type Scaled } from './columns.js';
 
@@ -48,6 +48,8 @@ export interface NsysScan {
   prose: NsysMessage[];
   /** Each `Processing [...] with [script](options)...` line: the report or rule run, and its options. */
   processed: NsysMessage[];
+  /** Column tables with rows that sat off the dashed underline and were still read (one per table). */
+  realigned: NsysMessage[];
   toolVersion?: string;
 }
 
@@ -124,7 +126,7 @@ interface Body {
  * (undefined: checked, then dropped).
  */
 export class NsysScanner {
-  readonly output: NsysScan = { tables: [], skipped: [], notices: [], prose: [], processed: [] };
+  readonly output: NsysScan = { tables: [], skipped: [], notices: [], prose: [], processed: [], realigned: [] };
   private report: string | undefined;
   private lineNo = 0;
   /** The line waiting for the next one to decide what it is. */
@@ -254,29 +256,49 @@ export class NsysScanner {
     };
   }
 
-  /** Fixed-width table: the dashed underline gives each column's extent; the last column runs to the end. */
+  /**
+   * Fixed-width table: the dashed underline gives each column's extent; the last column runs to the
+   * end. A row one or two characters off the underline is read when each value still falls in
+   * exactly one column (a notice says which rows); otherwise it is refused.
+   */
   private columnBody(headerLine: string, headerLineNo: number, dashes: string): Body {
     const path = this.path;
-    const spans = [...dashes.matchAll(/-+/g)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
-    const cut = (line: string, lineNo: number, strict: boolean): string[] =>
-      spans.map((span, i) => {
-        const last = i === spans.length - 1;
-        if (strict && i > 0 && (line[span.start - 1] ?? ' ') !== ' ') {
-          throw new InputError(path, `expected the columns to line up with the dashed underline on line ${headerLineNo + 1}`, String(lineNo));
-        }
-        return line.slice(span.start, last ? undefined : span.end).trim();
-      });
-    const table: NsysTableHead = { report: this.report, header: cut(headerLine, headerLineNo, false), headerLine: headerLineNo, layout: 'column' };
+    const report = this.report;
+    const output = this.output;
+    const spans = dashedSpans(dashes);
+    const header = spans.map((span, i) => headerLine.slice(span.start, i === spans.length - 1 ? undefined : span.end).trim());
+    const table: NsysTableHead = { report, header, headerLine: headerLineNo, layout: 'column' };
     const sink = this.open(table);
+    const shifted: number[] = [];
+    let offBy = 0;
     return {
       row(line, lineNo) {
-        const cells = cut(line, lineNo, true);
-        if (line.length <= spans[spans.length - 1]!.start || cells[cells.length - 1] === '') {
+        const cut = cutColumns(line, spans);
+        if (!cut) {
+          throw new InputError(
+            path,
+            `expected the columns to line up with the dashed underline on line ${headerLineNo + 1} (a value falls in no column, or within ${MAX_COLUMN_SHIFT} characters of two)`,
+            String(lineNo),
+          );
+        }
+        if (cut.cells[cut.cells.length - 1] === '') {
           throw new InputError(path, `expected ${spans.length} columns as in the header on line ${headerLineNo} (a truncated row)`, String(lineNo));
         }
-        sink?.row({ cells, line: lineNo });
+        if (cut.offBy > 0) {
+          shifted.push(lineNo);
+          offBy = Math.max(offBy, cut.offBy);
+        }
+        sink?.row({ cells: cut.cells, line: lineNo });
       },
       end() {
+        if (shifted.length > 0) {
+          const lines = shifted.length > 5 ? `${shifted.slice(0, 5).join(', ')}, …` : shifted.join(', ');
+          output.realigned.push({
+            ...(report !== undefined ? { report } : {}),
+            line: shifted[0]!,
+            message: `${shifted.length} ${shifted.length === 1 ? 'row' : 'rows'} (line ${lines}) sat up to ${offBy} ${offBy === 1 ? 'character' : 'characters'} off the dashed underline on line ${headerLineNo + 1}; each value was read from the one column it falls in`,
+          });
+        }
         sink?.end?.();
       },
     };
