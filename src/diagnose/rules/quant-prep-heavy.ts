@@ -28,6 +28,9 @@ const KV_CACHE = /kv|cache/i;
 /** Chains listed in the evidence, most time first. */
 const MAX_CHAINS = 6;
 
+/** User families are never linear here: only the built-in matmul families are. */
+const LINEAR = new Set<string>(LINEAR_FAMILIES);
+
 /** The innermost op of a chain (`aten::to > aten::_to_copy > aten::copy_` → `aten::copy_`). */
 function innermostOp(chain: string): string {
   const ops = chain.split(' > ');
@@ -48,7 +51,7 @@ function totalsOf(profile: Profile, kernels: readonly Kernel[]): { ns: number; i
 function plainOpPrep(profile: Profile, fedByOp: boolean): Kernel[] {
   if (!fedByOp) return [];
   const candidates = profile.kernels.filter(
-    (k) => k.launchedBy !== undefined && k.family !== 'quantize' && !LINEAR_FAMILIES.includes(k.family) && !LOWBIT_MATMUL_OP.test(k.launchedBy),
+    (k) => k.launchedBy !== undefined && k.family !== 'quantize' && !LINEAR.has(k.family) && !LOWBIT_MATMUL_OP.test(k.launchedBy),
   );
   const named = candidates.filter((k) => NAMED_QUANT_OP.test(k.launchedBy!) && !DEQUANT.test(k.launchedBy!));
   const scale = candidates.filter((k) => SCALE_OP.test(innermostOp(k.launchedBy!)));
@@ -94,7 +97,7 @@ export default defineRule({
 
     // Weights dequantized at run time with no low-bit matmul: the dequantized copy feeds the bf16 matmuls.
     const dequant = profile.kernels.filter(
-      (k) => !LINEAR_FAMILIES.includes(k.family) && !KV_CACHE.test(k.name) && (DEQUANT.test(k.name) || (k.launchedBy !== undefined && DEQUANT.test(k.launchedBy))),
+      (k) => !LINEAR.has(k.family) && !KV_CACHE.test(k.name) && (DEQUANT.test(k.name) || (k.launchedBy !== undefined && DEQUANT.test(k.launchedBy))),
     );
     const dequantTotals = totalsOf(profile, dequant);
     if (lowbit.ns === 0 && linear.ns > 0 && dequantTotals.share >= options.minQuantizeShare) {
