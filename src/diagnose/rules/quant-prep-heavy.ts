@@ -141,7 +141,7 @@ export default defineRule({
     // Said of a quantize written as plain ops, so the reader sees why ordinary kernels count.
     const plainText =
       plain.length > 0
-        ? ` (${percent(plainTotals.share)} of it a quantize written as plain ops: ${[...new Set(plain.map((k) => innermostOp(k.launchedBy!)))].join(', ')} feeding ${innermostOp(fedByOp!.launchedBy!)})`
+        ? ` (${percent(plainTotals.share)} of kernel time in a quantize written as plain ops: ${[...new Set(plain.map((k) => innermostOp(k.launchedBy!)))].join(', ')} feeding ${innermostOp(fedByOp!.launchedBy!)})`
         : '';
     if (lowbit.ns === 0 && heavy) {
       // No low-bit matmul in the capture: nothing shows what these kernels feed (fbgemm's
@@ -171,9 +171,9 @@ export default defineRule({
         evidence,
         advice: [
           plain.length > 0
-            ? 'The quantize runs as separate PyTorch ops, each a full pass over the activation: fuse it into one kernel (torch.compile of the quantize function, a Triton per-token quant kernel, or the norm before it writing the quantized output). '
-            : '',
-          'Fuse activation quantization into the kernel that produces the activation (norm + quant, e.g. rms_norm_fused_fp8 / fused_rope_rmsnorm_quantization in MAX, fused_add_rms_norm with static fp8 scales in vLLM), quantize weights offline rather than per call, and prefer static activation scales. Then profile the heaviest prep kernel:',
+            ? 'The quantize runs as separate PyTorch ops, each a full pass over the activation: fuse it into one kernel (torch.compile of the quantize function, a Triton per-token quant kernel) or into the norm that produces the activation. '
+            : 'Fuse activation quantization into the kernel that produces the activation (norm + quant, e.g. rms_norm_fused_fp8 / fused_rope_rmsnorm_quantization in MAX, fused_add_rms_norm with static fp8 scales in vLLM). ',
+          'Quantize weights offline rather than per call, and prefer static activation scales. Then profile the heaviest prep kernel:',
         ].join(''),
         command: kernelProfileCommand(profile, top.name, top.instances, options.workload),
         kernel: top.name,
