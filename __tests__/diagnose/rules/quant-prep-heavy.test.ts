@@ -13,6 +13,8 @@ const MUL = 'void at::native::vectorized_elementwise_kernel<4, at::native::AUnar
 const SOFTMAX = 'void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)';
 const DEQUANT_WEIGHT = 'dequantize_fp8_weight_kernel';
 /** x.abs().amax(-1) / 127, then (x / scale).round().clamp(-128, 127).to(int8), then torch._int_mm. */
+const CAST_CHAIN = 'aten::to > aten::_to_copy > aten::copy_';
+const site = (fn: string) => [{ function: fn, file: 'llama_decode.py', line: 190, share: 1 }];
 const PLAIN_INT8_CHAINS = {
   [INT8_GEMM]: 'aten::_int_mm',
   [ABS]: 'aten::abs',
@@ -39,6 +41,15 @@ testRule(rule, {
       profile: {
         kernels: [[INT8_GEMM, 10, 100], [DIV, 30, 100], [CLAMP, 30, 100], [K.copy, 30, 500]],
         launchedBy: PLAIN_INT8_CHAINS,
+      },
+    },
+    {
+      // A cast is a cast: beside _int_mm, but run by a function that is not a quantize (a norm's .float()).
+      name: 'a cast under a function that does not name a quantize is not prep',
+      profile: {
+        kernels: [[INT8_GEMM, 10, 100], [K.copy, 60, 100], [SOFTMAX, 30, 100]],
+        launchedBy: { [INT8_GEMM]: 'aten::_int_mm', [K.copy]: CAST_CHAIN },
+        pythonSites: { [K.copy]: site('rms_norm') },
       },
     },
   ],
@@ -140,6 +151,22 @@ testRule(rule, {
         launchedBy: { [K.ampereGemm]: 'aten::linear > aten::mm', [MUL]: 'dequantize_weight > aten::mul' },
       },
       hits: [{ severity: 'warning', evidence: { dequantizeShare: 0.1, dequantizeOps: 'dequantize_weight > aten::mul (10.0%)' }, kernel: MUL }],
+    },
+    {
+      // with_stack: the workload's per_token_quant_int8 ran the cast to int8, so the cast is prep too.
+      name: 'kernels run by a function that names a quantize count, casts included, labelled with it',
+      profile: {
+        kernels: [[INT8_GEMM, 10, 100], [K.copy, 12, 100], [SOFTMAX, 78, 100]],
+        launchedBy: { [INT8_GEMM]: 'aten::_int_mm', [K.copy]: CAST_CHAIN },
+        pythonSites: { [K.copy]: site('per_token_quant_int8') },
+      },
+      hits: [
+        {
+          severity: 'warning',
+          evidence: { plainOpShare: 0.12, quantizeToMatmulRatio: 1.2, plainOpChains: 'per_token_quant_int8: aten::to > aten::_to_copy > aten::copy_ (12.0%)' },
+          kernel: K.copy,
+        },
+      ],
     },
   ],
 });

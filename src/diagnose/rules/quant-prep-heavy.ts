@@ -43,17 +43,33 @@ function totalsOf(profile: Profile, kernels: readonly Kernel[]): { ns: number; i
   return { ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
 }
 
+const namesQuantize = (text: string): boolean => NAMED_QUANT_OP.test(text) && !DEQUANT.test(text);
+
+/** The workload's Python function that launched the kernel (with_stack), when its name says quantize. */
+function quantizeFunction(kernel: Kernel): string | undefined {
+  const fn = kernel.pythonSites?.[0]?.function;
+  return fn !== undefined && namesQuantize(fn) ? fn : undefined;
+}
+
+/** A kernel's op chain as the evidence gives it, behind the quantize function that ran it, if any. */
+function chainLabel(kernel: Kernel): string | undefined {
+  if (!kernel.launchedBy) return undefined;
+  const fn = quantizeFunction(kernel);
+  return fn ? `${fn}: ${kernel.launchedBy}` : kernel.launchedBy;
+}
+
 /**
  * Kernels of a quantize written as plain ops, read from their op chains: only when a matmul op that
  * takes low-bit inputs ran (the quantized tensors must come from somewhere), and only when the
- * ops found form a quantize (a scale op and an op that applies it), or the chain names a quantize.
+ * ops found form a quantize (a scale op and an op that applies it), or the chain or the workload's
+ * function that launched the kernel names a quantize (then its casts count too).
  */
 function plainOpPrep(profile: Profile, fedByOp: boolean): Kernel[] {
   if (!fedByOp) return [];
   const candidates = profile.kernels.filter(
     (k) => k.launchedBy !== undefined && k.family !== 'quantize' && !LINEAR.has(k.family) && !LOWBIT_MATMUL_OP.test(k.launchedBy),
   );
-  const named = candidates.filter((k) => NAMED_QUANT_OP.test(k.launchedBy!) && !DEQUANT.test(k.launchedBy!));
+  const named = candidates.filter((k) => namesQuantize(k.launchedBy!) || namesQuantize(quantizeFunction(k) ?? ''));
   const scale = candidates.filter((k) => SCALE_OP.test(innermostOp(k.launchedBy!)));
   const apply = candidates.filter((k) => APPLY_OP.test(innermostOp(k.launchedBy!)));
   const byOps = scale.length > 0 && apply.length > 0 ? [...scale, ...apply] : [];
@@ -63,7 +79,10 @@ function plainOpPrep(profile: Profile, fedByOp: boolean): Kernel[] {
 /** `chain (share)` of each distinct chain, most time first: the ops that show what the kernels do. */
 function chainsText(profile: Profile, kernels: readonly Kernel[]): string {
   const byChain = new Map<string, number>();
-  for (const k of kernels) if (k.launchedBy) byChain.set(k.launchedBy, (byChain.get(k.launchedBy) ?? 0) + k.totalNs);
+  for (const k of kernels) {
+    const label = chainLabel(k);
+    if (label) byChain.set(label, (byChain.get(label) ?? 0) + k.totalNs);
+  }
   return [...byChain]
     .sort((a, b) => b[1] - a[1])
     .slice(0, MAX_CHAINS)
@@ -97,7 +116,7 @@ export default defineRule({
 
     // Weights dequantized at run time with no low-bit matmul: the dequantized copy feeds the bf16 matmuls.
     const dequant = profile.kernels.filter(
-      (k) => !LINEAR.has(k.family) && !KV_CACHE.test(k.name) && (DEQUANT.test(k.name) || (k.launchedBy !== undefined && DEQUANT.test(k.launchedBy))),
+      (k) => !LINEAR.has(k.family) && !KV_CACHE.test(k.name) && (DEQUANT.test(k.name) || DEQUANT.test(k.launchedBy ?? '') || DEQUANT.test(k.pythonSites?.[0]?.function ?? '')),
     );
     const dequantTotals = totalsOf(profile, dequant);
     if (lowbit.ns === 0 && linear.ns > 0 && dequantTotals.share >= options.minQuantizeShare) {
