@@ -14,7 +14,7 @@ const SOFTMAX = 'void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, 
 const DEQUANT_WEIGHT = 'dequantize_fp8_weight_kernel';
 /** x.abs().amax(-1) / 127, then (x / scale).round().clamp(-128, 127).to(int8), then torch._int_mm. */
 const CAST_CHAIN = 'aten::to > aten::_to_copy > aten::copy_';
-const site = (fn: string) => [{ function: fn, file: 'llama_decode.py', line: 190, share: 1 }];
+const site = (fn: string, share = 1) => [{ function: fn, file: 'llama_decode.py', line: 190, share }];
 const PLAIN_INT8_CHAINS = {
   [INT8_GEMM]: 'aten::_int_mm',
   [ABS]: 'aten::abs',
@@ -50,6 +50,15 @@ testRule(rule, {
         kernels: [[INT8_GEMM, 10, 100], [K.copy, 60, 100], [SOFTMAX, 30, 100]],
         launchedBy: { [INT8_GEMM]: 'aten::_int_mm', [K.copy]: CAST_CHAIN },
         pythonSites: { [K.copy]: site('rms_norm') },
+      },
+    },
+    {
+      // The same cast kernel also runs elsewhere: a quantize that launched 80 % of it does not make it all prep.
+      name: 'a cast a quantize function launched only part of is not counted whole',
+      profile: {
+        kernels: [[INT8_GEMM, 10, 100], [K.copy, 60, 100], [SOFTMAX, 30, 100]],
+        launchedBy: { [INT8_GEMM]: 'aten::_int_mm', [K.copy]: CAST_CHAIN },
+        pythonSites: { [K.copy]: site('per_token_quant_int8', 0.8) },
       },
     },
   ],

@@ -25,6 +25,8 @@ const NAMED_QUANT_OP = /quant/i;
 const DEQUANT = /dequant/i;
 /** A dequantized KV cache feeds attention, not the linear layers. */
 const KV_CACHE = /kv|cache/i;
+/** Share of a kernel's time its quantize function must have launched for the kernel to count. */
+const MIN_FUNCTION_SHARE = 0.9;
 /** Chains listed in the evidence, most time first. */
 const MAX_CHAINS = 6;
 
@@ -45,10 +47,14 @@ function totalsOf(profile: Profile, kernels: readonly Kernel[]): { ns: number; i
 
 const namesQuantize = (text: string): boolean => NAMED_QUANT_OP.test(text) && !DEQUANT.test(text);
 
-/** The workload's Python function that launched the kernel (with_stack), when its name says quantize. */
+/**
+ * The workload's Python function that launched the kernel (with_stack), when its name says quantize
+ * and it launched nearly all of the kernel's time: a cast kernel shared with a norm's `.float()` is
+ * not counted whole for the part a quantize ran.
+ */
 function quantizeFunction(kernel: Kernel): string | undefined {
-  const fn = kernel.pythonSites?.[0]?.function;
-  return fn !== undefined && namesQuantize(fn) ? fn : undefined;
+  const site = kernel.pythonSites?.[0];
+  return site !== undefined && site.share >= MIN_FUNCTION_SHARE && namesQuantize(site.function) ? site.function : undefined;
 }
 
 /** A kernel's op chain as the evidence gives it, behind the quantize function that ran it, if any. */
