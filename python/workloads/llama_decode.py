@@ -12,6 +12,9 @@ Variants (what a profile of each should show):
                         repeat_interleave before it on every step (a copy that dominates decode)
   --linear fp8          FP8 (e4m3) weights with per-channel scales; activations quantized per token
                         by a Triton kernel, then torch._scaled_mm (cuBLASLt FP8, row-wise scales)
+  --linear int8         W8A8: int8 weights with per-channel scales; activations quantized per token
+                        in plain PyTorch ops (abs, amax, div, round, clamp, .to(int8): one kernel
+                        each), then torch._int_mm (int32 out) and a float rescale; needs --batch 17+
   --mlp moe             mixture of experts: top-k routing, tokens sorted by expert, torch._grouped_mm
   --compile on          torch.compile(fullgraph=True) of the decode step (Inductor's Triton kernels:
                         fused RMSNorm, fused RoPE), then the graph replay as with --graph on
@@ -49,7 +52,7 @@ import torch.nn.functional as F
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--attention", choices=["sdpa", "unfused", "repeat-kv"], default="sdpa")
-    p.add_argument("--linear", choices=["bf16", "fp8"], default="bf16")
+    p.add_argument("--linear", choices=["bf16", "fp8", "int8"], default="bf16")
     p.add_argument("--mlp", choices=["dense", "moe"], default="dense")
     p.add_argument("--experts", type=int, default=8)
     p.add_argument("--top-k", type=int, default=2)
@@ -98,6 +101,13 @@ def parse_args(argv=None):
             args.name += "_b%d" % args.batch
     if args.linear == "fp8" and args.device != "cuda":
         p.error("--linear fp8 needs a CUDA GPU (Triton and cuBLASLt FP8)")
+    if args.linear == "int8":
+        # torch._int_mm takes int8 [M, K] x [K, N] with M > 16 and K, N multiples of 8; decode's M is the batch.
+        if args.batch <= 16:
+            p.error("--linear int8 needs --batch 17 or more (torch._int_mm needs more than 16 rows)")
+        head_dim = args.hidden // args.heads
+        if args.hidden % 8 or args.intermediate % 8 or (args.kv_heads * head_dim) % 8:
+            p.error("--linear int8 needs --hidden, --intermediate and kv-heads x head-dim to be multiples of 8")
     return args
 
 
@@ -181,6 +191,25 @@ def quantize_weight_fp8(w):
     return q, scale.view(1, -1).contiguous()
 
 
+INT8_MAX = 127.0
+
+
+def quantize_weight_int8(w):
+    """[N, K] bf16 -> (int8 weight [N, K], [1, N] float32 per-output-channel scale), once at load."""
+    scale = w.float().abs().amax(dim=1).clamp(min=1e-8) / INT8_MAX
+    q = (w.float() / scale[:, None]).round().clamp(-128, 127).to(torch.int8)
+    return q, scale.view(1, -1).contiguous()
+
+
+def per_token_quant_int8(x):
+    """[M, K] bf16 -> (int8 [M, K], [M, 1] float32 scale), written as plain PyTorch ops the way
+    simple W8A8 code does it: each op is its own kernel and its own pass over the activation."""
+    xf = x.float()
+    scale = xf.abs().amax(dim=-1, keepdim=True).clamp(min=1e-8) / INT8_MAX
+    q = (xf / scale).round().clamp(-128, 127).to(torch.int8)
+    return q, scale
+
+
 _quant_kernel = None
 
 
@@ -240,9 +269,10 @@ class Decoder:
                              w_down=weight(a.experts, d, a.intermediate))
             else:
                 layer.update(w_gate_up=weight(2 * a.intermediate, d), w_down=weight(d, a.intermediate))
-            if a.linear == "fp8":
+            if a.linear != "bf16":
+                quantize = quantize_weight_fp8 if a.linear == "fp8" else quantize_weight_int8
                 for name in ("wqkv", "wo") + (() if a.mlp == "moe" else ("w_gate_up", "w_down")):
-                    layer[name], layer[name + "_scale"] = quantize_weight_fp8(layer[name])
+                    layer[name], layer[name + "_scale"] = quantize(layer[name])
             self.layers.append(layer)
         self.params = sum(t.numel() for t in [self.embed, self.lm_head, self.final_norm]) + sum(
             t.numel() for layer in self.layers for t in layer.values())
@@ -300,9 +330,14 @@ class Decoder:
         if self.a.linear == "bf16":
             return F.linear(x, layer[name])
         rows = x.reshape(-1, x.shape[-1])
-        xq, x_scale = per_token_quant_fp8(rows)
         w, w_scale = layer[name], layer[name + "_scale"]
-        out = torch._scaled_mm(xq, w.t(), scale_a=x_scale, scale_b=w_scale, out_dtype=self.dtype)
+        if self.a.linear == "int8":
+            xq, x_scale = per_token_quant_int8(rows)
+            acc = torch._int_mm(xq, w.t())  # int32 [M, N]; w.t() is the [K, N] column-major view
+            out = (acc.float() * x_scale * w_scale).to(self.dtype)
+        else:
+            xq, x_scale = per_token_quant_fp8(rows)
+            out = torch._scaled_mm(xq, w.t(), scale_a=x_scale, scale_b=w_scale, out_dtype=self.dtype)
         return out.view(*x.shape[:-1], w.shape[0])
 
     def dense_mlp(self, h, layer):

@@ -2,10 +2,65 @@ import rule from '../../../src/diagnose/rules/quant-prep-heavy.js';
 import { K } from '../../helpers/profile-builder.js';
 import { testRule } from '../../helpers/rule-tester.js';
 
+// Shaped as ATen and CUTLASS print them; what makes them prep is the op chain each was launched from.
+const INT8_GEMM = 'void cutlass::Kernel2<cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16>(cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16::Params)';
+const ABS = 'void at::native::vectorized_elementwise_kernel<4, at::native::abs_kernel_cuda(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(c10::BFloat16)#1}, std::array<char*, 2ul> >(int, at::native::abs_kernel_cuda(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(c10::BFloat16)#1}, std::array<char*, 2ul>)';
+const AMAX = 'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<c10::BFloat16, at::native::func_wrapper_t<c10::BFloat16, at::native::MaxNanFunctor<float> >, unsigned int, c10::BFloat16, 4, 4> >(at::native::ReduceOp<c10::BFloat16, at::native::func_wrapper_t<c10::BFloat16, at::native::MaxNanFunctor<float> >, unsigned int, c10::BFloat16, 4, 4>)';
+const DIV = 'void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl_nocast<at::native::BinaryFunctor<float, float, float, at::native::binary_internal::DivFunctor<float> > >(at::TensorIteratorBase&, at::native::BinaryFunctor<float, float, float, at::native::binary_internal::DivFunctor<float> > const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::BinaryFunctor<float, float, float, at::native::binary_internal::DivFunctor<float> > >(at::TensorIteratorBase&, at::native::BinaryFunctor<float, float, float, at::native::binary_internal::DivFunctor<float> > const&)::{lambda(int)#1})';
+const ROUND = 'void at::native::vectorized_elementwise_kernel<4, at::native::round_kernel_cuda(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::round_kernel_cuda(at::TensorIteratorBase&)::{lambda()#1}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>)';
+const CLAMP = 'void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::clamp_scalar_kernel_impl(at::TensorIteratorBase&, c10::Scalar const&, c10::Scalar const&)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::(anonymous namespace)::clamp_scalar_kernel_impl(at::TensorIteratorBase&, c10::Scalar const&, c10::Scalar const&)::{lambda()#1}::operator()() const::{lambda()#7}::operator()() const::{lambda(float)#1}, std::array<char*, 2ul>)';
+const MUL = 'void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, std::array<char*, 2ul> >(int, at::native::AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, std::array<char*, 2ul>)';
+const SOFTMAX = 'void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, at::native::(anonymous namespace)::SoftMaxForwardEpilogue>(float*, float const*, int)';
+const DEQUANT_WEIGHT = 'dequantize_fp8_weight_kernel';
+/** x.abs().amax(-1) / 127, then (x / scale).round().clamp(-128, 127).to(int8), then torch._int_mm. */
+const CAST_CHAIN = 'aten::to > aten::_to_copy > aten::copy_';
+const site = (fn: string, share = 1) => [{ function: fn, file: 'llama_decode.py', line: 190, share }];
+const PLAIN_INT8_CHAINS = {
+  [INT8_GEMM]: 'aten::_int_mm',
+  [ABS]: 'aten::abs',
+  [AMAX]: 'aten::amax',
+  [DIV]: 'aten::div',
+  [ROUND]: 'aten::round',
+  [CLAMP]: 'aten::clamp',
+};
+
 testRule(rule, {
   passing: [
     { name: 'bf16 model, no quantize kernels', profile: { kernels: [[K.maxGemv, 60, 1000], [K.maxMha, 10, 500]] } },
     { name: 'quantize below the floor', profile: { kernels: [[K.maxBlockScaledGemm, 99.9, 1000], [K.fp8Quant, 0.1, 1000]] } },
+    {
+      name: 'div, round and clamp in a bf16 model with no _int_mm / _scaled_mm are not prep',
+      profile: {
+        kernels: [[K.ampereGemm, 10, 100], [ABS, 3, 100], [AMAX, 4, 100], [DIV, 3, 100], [ROUND, 3, 100], [CLAMP, 3, 100], [K.copy, 74, 500]],
+        launchedBy: { ...PLAIN_INT8_CHAINS, [K.ampereGemm]: 'aten::linear > aten::mm' },
+      },
+    },
+    {
+      // A lone div and clamp (no scale taken) beside _int_mm is not a quantize.
+      name: 'apply ops with no scale op are not a quantize',
+      profile: {
+        kernels: [[INT8_GEMM, 10, 100], [DIV, 30, 100], [CLAMP, 30, 100], [K.copy, 30, 500]],
+        launchedBy: PLAIN_INT8_CHAINS,
+      },
+    },
+    {
+      // A cast is a cast: beside _int_mm, but run by a function that is not a quantize (a norm's .float()).
+      name: 'a cast under a function that does not name a quantize is not prep',
+      profile: {
+        kernels: [[INT8_GEMM, 10, 100], [K.copy, 60, 100], [SOFTMAX, 30, 100]],
+        launchedBy: { [INT8_GEMM]: 'aten::_int_mm', [K.copy]: CAST_CHAIN },
+        pythonSites: { [K.copy]: site('rms_norm') },
+      },
+    },
+    {
+      // The same cast kernel also runs elsewhere: a quantize that launched 80 % of it does not make it all prep.
+      name: 'a cast a quantize function launched only part of is not counted whole',
+      profile: {
+        kernels: [[INT8_GEMM, 10, 100], [K.copy, 60, 100], [SOFTMAX, 30, 100]],
+        launchedBy: { [INT8_GEMM]: 'aten::_int_mm', [K.copy]: CAST_CHAIN },
+        pythonSites: { [K.copy]: site('per_token_quant_int8', 0.8) },
+      },
+    },
   ],
   failing: [
     {
@@ -42,6 +97,85 @@ testRule(rule, {
       profile: { kernels: [[K.maxBlockScaledGemm, 50, 1000], [K.maxFp4Quant, 20, 1000], [K.copy, 30, 1000]] },
       options: { maxQuantizeToMatmulRatio: 0.3 },
       hits: [{ severity: 'warning', evidence: { quantizeToMatmulRatio: 0.4 }, kernel: K.maxFp4Quant }],
+    },
+    {
+      // W8A8 decode: the per-token activation quantize written as plain ops (x.abs().amax(-1), div,
+      // round, clamp, .to(int8)) costs more than the int8 GEMMs torch._int_mm runs. ATen's kernel
+      // names say nothing of quantizing; the op chains do.
+      name: 'plain-op quantize feeding _int_mm outweighs the int8 GEMMs',
+      profile: {
+        kernels: [[INT8_GEMM, 10, 100], [ABS, 3, 100], [AMAX, 4, 100], [DIV, 3, 100], [ROUND, 3, 100], [CLAMP, 3, 100], [K.copy, 74, 500]],
+        launchedBy: PLAIN_INT8_CHAINS,
+      },
+      hits: [
+        {
+          severity: 'warning',
+          evidence: {
+            quantizeShare: 0.16,
+            plainOpShare: 0.16,
+            matmulShare: 0.1,
+            quantizeToMatmulRatio: 1.6,
+            matmulFamily: 'lowbit-gemm',
+            fedBy: 'aten::_int_mm',
+            plainOpChains: 'aten::amax (4.0%); aten::abs (3.0%); aten::div (3.0%); aten::clamp (3.0%); aten::round (3.0%)',
+          },
+          kernel: AMAX,
+        },
+      ],
+    },
+    {
+      name: 'plain-op quantize well under the matmuls it feeds is info',
+      profile: {
+        kernels: [[INT8_GEMM, 60, 100], [ABS, 1, 100], [AMAX, 1, 100], [DIV, 1, 100], [ROUND, 1, 100], [CLAMP, 1, 100], [K.copy, 35, 500]],
+        launchedBy: PLAIN_INT8_CHAINS,
+      },
+      hits: [{ severity: 'info', evidence: { plainOpShare: 0.05, quantizeToMatmulRatio: 0.0833, fedBy: 'aten::_int_mm' } }],
+    },
+    {
+      // The quantize is a Python function under a record_function: the chain names it.
+      name: 'a chain that names a quantize counts, beside a _scaled_mm on plainly named GEMMs',
+      profile: {
+        kernels: [[K.decodeGemm, 20, 100], [K.copy, 25, 100], [MUL, 30, 100], [SOFTMAX, 25, 100]],
+        launchedBy: { [K.decodeGemm]: 'aten::_scaled_mm', [MUL]: 'quantize_per_token > aten::mul' },
+      },
+      hits: [{ severity: 'warning', evidence: { plainOpShare: 0.3, matmulShare: 0.2, quantizeToMatmulRatio: 1.5, matmulFamily: 'lowbit-gemm', fedBy: 'aten::_scaled_mm' }, kernel: MUL }],
+    },
+    {
+      // fp8 weights expanded to bf16 on every step by a Triton kernel, then bf16 GEMMs (23.6 % vs 17.3 %).
+      name: 'weights dequantized at run time to feed bf16 matmuls is a warning',
+      profile: { kernels: [[K.decodeGemm, 17.3, 1000], [DEQUANT_WEIGHT, 23.6, 1000], [K.copy, 59.1, 1000]] },
+      hits: [
+        {
+          severity: 'warning',
+          evidence: { dequantizeShare: 0.236, matmulShare: 0.173, dequantizeToMatmulRatio: 1.3642, matmulFamily: 'linear', dequantizeLaunches: 1000 },
+          kernel: DEQUANT_WEIGHT,
+          command: /regex:'dequantize_fp8_weight_kernel'/,
+        },
+      ],
+    },
+    {
+      name: 'a plain-op dequantize named by its chain is the same warning, with the chain',
+      profile: {
+        kernels: [[K.ampereGemm, 30, 100], [MUL, 10, 100], [K.copy, 60, 100]],
+        launchedBy: { [K.ampereGemm]: 'aten::linear > aten::mm', [MUL]: 'dequantize_weight > aten::mul' },
+      },
+      hits: [{ severity: 'warning', evidence: { dequantizeShare: 0.1, dequantizeOps: 'dequantize_weight > aten::mul (10.0%)' }, kernel: MUL }],
+    },
+    {
+      // with_stack: the workload's per_token_quant_int8 ran the cast to int8, so the cast is prep too.
+      name: 'kernels run by a function that names a quantize count, casts included, labelled with it',
+      profile: {
+        kernels: [[INT8_GEMM, 10, 100], [K.copy, 12, 100], [SOFTMAX, 78, 100]],
+        launchedBy: { [INT8_GEMM]: 'aten::_int_mm', [K.copy]: CAST_CHAIN },
+        pythonSites: { [K.copy]: site('per_token_quant_int8') },
+      },
+      hits: [
+        {
+          severity: 'warning',
+          evidence: { plainOpShare: 0.12, quantizeToMatmulRatio: 1.2, plainOpChains: 'per_token_quant_int8: aten::to > aten::_to_copy > aten::copy_ (12.0%)' },
+          kernel: K.copy,
+        },
+      ],
     },
   ],
 });
