@@ -12729,7 +12729,7 @@ var own_key = __nccwpck_require__(143);
 ;// CONCATENATED MODULE: ./src/ingest/common/text-tables.ts
 /**
  * Small helpers shared by the importers of profiler text output (nsys, rocprof, MAX console):
- * line splitting, time units, numbers as tools print them, and CSV lines.
+ * line splitting, time units, numbers as tools print them, CSV lines, and fixed-width columns.
  */
 
 function splitLines(text) {
@@ -12827,6 +12827,63 @@ function splitCsvLine(line) {
             i = comma + 1;
         }
     }
+}
+/** The columns a dashed underline (` --------  ---------  ----`) marks out. */
+function dashedSpans(dashes) {
+    return [...dashes.matchAll(/-+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+/**
+ * How far a value may sit off its column's dashes and still be read: a row pasted or edited one or
+ * two characters off. Columns are two spaces apart, so a value shifted this far still lies inside
+ * its own widened span and outside its neighbour's.
+ */
+const MAX_COLUMN_SHIFT = 2;
+/**
+ * The cells of one fixed-width row, the last column running to the end of the line. A value (a run
+ * of non-blank characters) belongs to the column whose dashes hold it; one that sits up to
+ * `tolerance` characters off is read from the one column whose widened span holds it. Undefined when
+ * a value falls in no column or in two (the row cannot be read without guessing), or when values
+ * fall out of column order.
+ */
+function cutColumns(line, spans, tolerance = MAX_COLUMN_SHIFT) {
+    const lastIndex = spans.length - 1;
+    const ranges = spans.map(() => undefined);
+    let offBy = 0;
+    let column = 0;
+    for (const token of line.matchAll(/\S+/g)) {
+        const start = token.index;
+        const end = start + token[0].length;
+        // Once the last column has begun, the rest of the line is its value (a name with spaces).
+        let found = column === lastIndex && ranges[lastIndex] ? lastIndex : undefined;
+        let distance = 0;
+        if (found === undefined) {
+            const exact = spans.findIndex((span, i) => (i === lastIndex ? start >= span.start : start >= span.start && end <= span.end));
+            if (exact >= 0)
+                found = exact;
+            else {
+                const near = spans
+                    .map((span, i) => ({ i, off: i === lastIndex ? Math.max(0, span.start - start) : Math.max(0, span.start - start, end - span.end) }))
+                    .filter((c) => c.off <= tolerance);
+                if (near.length !== 1)
+                    return undefined;
+                found = near[0].i;
+                distance = near[0].off;
+            }
+        }
+        if (found < column)
+            return undefined;
+        column = found;
+        offBy = Math.max(offBy, distance);
+        const range = ranges[found];
+        ranges[found] = range ? { start: range.start, end } : { start, end };
+    }
+    const cells = spans.map((span, i) => {
+        if (offBy === 0)
+            return line.slice(span.start, i === lastIndex ? undefined : span.end).trim();
+        const range = ranges[i];
+        return range ? line.slice(range.start, i === lastIndex ? undefined : range.end).trim() : '';
+    });
+    return { cells, offBy };
 }
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/rocprof/trace.ts
@@ -16890,7 +16947,7 @@ function isCsvHeader(line, next) {
 class NsysScanner {
     path;
     onTable;
-    output = { tables: [], skipped: [], notices: [], prose: [], processed: [] };
+    output = { tables: [], skipped: [], notices: [], prose: [], processed: [], realigned: [] };
     report;
     lineNo = 0;
     /** The line waiting for the next one to decide what it is. */
@@ -17020,28 +17077,45 @@ class NsysScanner {
             },
         };
     }
-    /** Fixed-width table: the dashed underline gives each column's extent; the last column runs to the end. */
+    /**
+     * Fixed-width table: the dashed underline gives each column's extent; the last column runs to the
+     * end. A row one or two characters off the underline is read when each value still falls in
+     * exactly one column (a notice says which rows); otherwise it is refused.
+     */
     columnBody(headerLine, headerLineNo, dashes) {
         const path = this.path;
-        const spans = [...dashes.matchAll(/-+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
-        const cut = (line, lineNo, strict) => spans.map((span, i) => {
-            const last = i === spans.length - 1;
-            if (strict && i > 0 && (line[span.start - 1] ?? ' ') !== ' ') {
-                throw new errors/* InputError */.dz(path, `expected the columns to line up with the dashed underline on line ${headerLineNo + 1}`, String(lineNo));
-            }
-            return line.slice(span.start, last ? undefined : span.end).trim();
-        });
-        const table = { report: this.report, header: cut(headerLine, headerLineNo, false), headerLine: headerLineNo, layout: 'column' };
+        const report = this.report;
+        const output = this.output;
+        const spans = dashedSpans(dashes);
+        const header = spans.map((span, i) => headerLine.slice(span.start, i === spans.length - 1 ? undefined : span.end).trim());
+        const table = { report, header, headerLine: headerLineNo, layout: 'column' };
         const sink = this.open(table);
+        const shifted = [];
+        let offBy = 0;
         return {
             row(line, lineNo) {
-                const cells = cut(line, lineNo, true);
-                if (line.length <= spans[spans.length - 1].start || cells[cells.length - 1] === '') {
+                const cut = cutColumns(line, spans);
+                if (!cut) {
+                    throw new errors/* InputError */.dz(path, `expected the columns to line up with the dashed underline on line ${headerLineNo + 1} (a value falls in no column, or within ${MAX_COLUMN_SHIFT} characters of two)`, String(lineNo));
+                }
+                if (cut.cells[cut.cells.length - 1] === '') {
                     throw new errors/* InputError */.dz(path, `expected ${spans.length} columns as in the header on line ${headerLineNo} (a truncated row)`, String(lineNo));
                 }
-                sink?.row({ cells, line: lineNo });
+                if (cut.offBy > 0) {
+                    shifted.push(lineNo);
+                    offBy = Math.max(offBy, cut.offBy);
+                }
+                sink?.row({ cells: cut.cells, line: lineNo });
             },
             end() {
+                if (shifted.length > 0) {
+                    const lines = shifted.length > 5 ? `${shifted.slice(0, 5).join(', ')}, …` : shifted.join(', ');
+                    output.realigned.push({
+                        ...(report !== undefined ? { report } : {}),
+                        line: shifted[0],
+                        message: `${shifted.length} ${shifted.length === 1 ? 'row' : 'rows'} (line ${lines}) sat up to ${offBy} ${offBy === 1 ? 'character' : 'characters'} off the dashed underline on line ${headerLineNo + 1}; each value was read from the one column it falls in`,
+                    });
+                }
                 sink?.end?.();
             },
         };
@@ -17640,6 +17714,13 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
                 code: 'nsys-report-skipped',
                 severity: kernels ? 'warning' : 'info',
                 message: `${skip.report ? `${skip.report}: ` : ''}${skip.message}`,
+            });
+        }
+        for (const realigned of output.realigned) {
+            notices.push({
+                code: 'nsys-columns-realigned',
+                severity: 'info',
+                message: `${realigned.report ? `${realigned.report}: ` : ''}${realigned.message}`,
             });
         }
         for (const notice of output.notices) {
@@ -19715,17 +19796,52 @@ function mergeEnvironment(captures) {
     }
     return environment;
 }
+/** Stream capture with no replay: the trace records a CUDA/HIP graph being built, set-up rather than the steady work. */
+const BEGIN_CAPTURE = /^(?:cuda|hip)StreamBeginCapture/;
+const GRAPH_LAUNCH = /^(?:cuda|hip)GraphLaunch/;
+/**
+ * A graph-capture trace: the host recorded a stream capture and never replayed a graph. The kernels
+ * launched while capturing do not run then (only a few set-up kernels do), so its timeline says
+ * nothing about how busy the GPU stays in the steady loop.
+ */
+function isGraphCaptureSetup(capture) {
+    if (!capture.apiCalls.some((call) => BEGIN_CAPTURE.test(call.name)))
+        return false;
+    if (capture.apiCalls.some((call) => GRAPH_LAUNCH.test(call.name) && call.calls > 0))
+        return false;
+    return (capture.timeline?.graphLaunches ?? 0) === 0;
+}
+function kernelNsOf(capture) {
+    return capture.kernels.reduce((sum, k) => sum + k.totalNs, 0);
+}
+/**
+ * The timeline that time-based rules read. Each input keeps its own timeline and window (several
+ * traces are never spliced onto one clock); the one read is the one holding the steady work: the
+ * most kernel time, among the lowest rank's inputs when traces name their ranks (every rank keeps
+ * its own in `ranks`). Ties go to the path that sorts first, so the order of the inputs never
+ * changes the choice.
+ */
 function mergeTimeline(captures) {
-    const timelines = captures.filter((c) => c.timeline).map((c) => ({ path: c.source.path, timeline: c.timeline }));
-    if (timelines.length <= 1)
-        return { timeline: timelines[0]?.timeline ?? null, notices: [] };
+    let candidates = captures.filter((c) => c.timeline);
+    if (candidates.length === 0)
+        return { timeline: null, notices: [] };
+    const ranked = candidates.filter((c) => c.distributed);
+    if (ranked.length > 0) {
+        const lowest = Math.min(...ranked.map((c) => c.distributed.rank));
+        candidates = ranked.filter((c) => c.distributed.rank === lowest);
+    }
+    const chosen = [...candidates].sort((a, b) => kernelNsOf(b) - kernelNsOf(a) || (b.timeline.busyNs - a.timeline.busyNs) || a.source.path.localeCompare(b.source.path))[0];
+    const withTimeline = captures.filter((c) => c.timeline).length;
+    if (withTimeline <= 1)
+        return { timeline: chosen.timeline, notices: [] };
+    const why = ranked.length > 0 ? `rank ${chosen.distributed.rank}'s input with the most kernel time` : 'the input with the most kernel time';
     return {
-        timeline: timelines[0].timeline,
+        timeline: chosen.timeline,
         notices: [
             {
                 code: 'several-timelines',
                 severity: 'info',
-                message: `${timelines.length} inputs carry a timeline; the first (${timelines[0].path}) is used for time-based analysis`,
+                message: `${withTimeline} inputs carry a timeline, each on its own clock; time-based analysis reads ${chosen.source.path} (${why}, ${(kernelNsOf(chosen) / 1e6).toFixed(3)} ms)`,
             },
         ],
     };
@@ -20510,7 +20626,8 @@ function familiesInContext(names, families, rules = CONTEXT_RULES) {
 
 
 /** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
-function buildProfile(captures, classify = createClassifier(), inputNotices = []) {
+function buildProfile(allCaptures, classify = createClassifier(), inputNotices = []) {
+    const { captures, notices: setUpNotices } = setAsideGraphCaptures(allCaptures);
     // An Nsight Compute capture replays a few launches of kernels another capture already timed: its
     // kernel rows count only when no other input has kernel times.
     const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
@@ -20524,10 +20641,9 @@ function buildProfile(captures, classify = createClassifier(), inputNotices = []
     }));
     const families = familySharesOf(kernels, totalKernelNs);
     const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
-    // Ranks of a job: the lowest rank's timeline stands for the run; every rank keeps its own in `ranks`.
-    const byRank = [...captures].sort((a, b) => (a.distributed?.rank ?? Number.MAX_SAFE_INTEGER) - (b.distributed?.rank ?? Number.MAX_SAFE_INTEGER));
-    const { timeline, notices: timelineNotices } = mergeTimeline(byRank);
-    const notices = [...inputNotices, ...captures.flatMap((c) => c.notices), ...timelineNotices];
+    // Each input keeps its own timeline: the one with the steady work is read; every rank keeps its own in `ranks`.
+    const { timeline, notices: timelineNotices } = mergeTimeline(captures);
+    const notices = [...inputNotices, ...allCaptures.flatMap((c) => c.notices), ...setUpNotices, ...timelineNotices];
     if (kernelSources.length > 1) {
         notices.push({
             code: 'kernels-summed',
@@ -20537,7 +20653,7 @@ function buildProfile(captures, classify = createClassifier(), inputNotices = []
     }
     const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
     return {
-        sources: captures.map((c) => c.source),
+        sources: allCaptures.map((c) => c.source),
         environment: mergeEnvironment(captures),
         totalKernelNs,
         kernels,
@@ -20554,6 +20670,30 @@ function buildProfile(captures, classify = createClassifier(), inputNotices = []
         ranks: ranksOf(captures, classify, notices),
         ...(kernels.length > 0 ? { kernelOrigin: timedElsewhere ? 'breakdown' : 'deep-dive' } : {}),
     };
+}
+/**
+ * Graph-capture traces (set-up: a stream capture, no replay) are named as such; beside an input that
+ * holds kernel work they are set aside, so that neither their few set-up kernels nor their mostly
+ * idle timeline stand for the steady loop, and a capture of rank 0 is not read as a second rank 0.
+ */
+function setAsideGraphCaptures(captures) {
+    const setUp = captures.filter(isGraphCaptureSetup);
+    if (setUp.length === 0)
+        return { captures, notices: [] };
+    const steady = captures.filter((c) => !setUp.includes(c));
+    const setAside = steady.some((c) => c.kernels.length > 0);
+    const notices = setUp.map((c) => {
+        const kernelMs = (c.kernels.reduce((sum, k) => sum + k.totalNs, 0) / 1e6).toFixed(3);
+        const what = `${c.source.path} is a graph-capture trace (stream capture, no graph replay; ${kernelMs} ms of kernel time): set-up, not the steady work`;
+        return {
+            code: 'graph-capture-setup',
+            severity: 'info',
+            message: setAside
+                ? `${what}; its kernels and timeline are left out, the other inputs are analysed`
+                : `${what}. The captured kernels run only when the graph is replayed: profile the replayed steps to see them`,
+        };
+    });
+    return { captures: setAside ? steady : captures, notices };
 }
 function familySharesOf(kernels, totalKernelNs) {
     const families = new Map();
@@ -22550,6 +22690,121 @@ const GRID_ADVICE = {
     },
 }));
 
+;// CONCATENATED MODULE: ./src/diagnose/evidence.ts
+const EVIDENCE_KINDS = (/* unused pure expression or super */ null && (['kernel-breakdown', 'timeline', 'kernel-metrics', 'utilization', 'throughput']));
+/** Below these a reading is thin: too few to tell a steady state from start-up or noise. */
+const THIN = {
+    /** Kernel time in a breakdown; a capture range that closed early holds less. */
+    breakdownNs: 1e6,
+    /** Launches in a breakdown; a handful cannot describe a workload's mix. */
+    breakdownLaunches: 5,
+    /** Launches on a timeline (graph-replayed kernels included); fewer cannot show how busy the GPU stays. */
+    timelineLaunches: 20,
+    /** GPU busy time on a timeline; a graph-capture or start-up trace holds a few microseconds. */
+    timelineBusyNs: 1e6,
+    /** Utilization samples in the window read; one snapshot says nothing about a run. */
+    utilizationSamples: 10,
+    /** Throughput samples; a single run cannot tell a change from noise. */
+    throughputSamples: 3,
+};
+const THROUGHPUT_METRICS = new Set(['decode_tok_s', 'output_tok_s', 'total_tok_s', 'request_throughput', 'tpot_ms', 'ttft_ms', 'itl_ms']);
+function count(n, unit) {
+    const plural = /(?:ch|sh|s|x)$/.test(unit) ? `${unit}es` : `${unit}s`;
+    return `${n.toLocaleString('en-US')} ${n === 1 ? unit : plural}`;
+}
+function ms(ns) {
+    return `${(ns / 1e6).toFixed(1)} ms`;
+}
+function item(kind, coverage, thinBecause) {
+    return thinBecause ? { kind, strength: 'thin', coverage, thinBecause } : { kind, strength: 'full', coverage };
+}
+function breakdownEvidence(profile) {
+    if (profile.kernels.length === 0 || profile.kernelOrigin === 'deep-dive')
+        return undefined;
+    const launches = profile.kernels.reduce((sum, k) => sum + k.instances, 0);
+    const coverage = `${count(launches, 'launch')} of ${count(profile.kernels.length, 'kernel')}, ${ms(profile.totalKernelNs)} of kernel time`;
+    let thin;
+    if (profile.totalKernelNs < THIN.breakdownNs)
+        thin = `under ${ms(THIN.breakdownNs)} of kernel time`;
+    else if (launches < THIN.breakdownLaunches)
+        thin = `fewer than ${THIN.breakdownLaunches} launches`;
+    return item('kernel-breakdown', coverage, thin);
+}
+/** Why a timeline is too thin to say how busy the GPU stays, or undefined when it is not. */
+function timelineThinBecause(timeline) {
+    if (timeline.busyNs < THIN.timelineBusyNs)
+        return `under ${ms(THIN.timelineBusyNs)} of GPU time on the timeline`;
+    // Host launches, or the kernels graph replays ran (a per-device timeline counts them in both).
+    if (Math.max(timeline.kernelLaunches, timeline.graphKernels) < THIN.timelineLaunches)
+        return `fewer than ${THIN.timelineLaunches} launches on the timeline`;
+    return undefined;
+}
+function timelineEvidence(profile) {
+    const timeline = profile.timeline;
+    if (timeline && timeline.spanNs > 0) {
+        const active = timeline.activeSpanNs ?? timeline.spanNs;
+        const excluded = timeline.excludedGaps ?? [];
+        const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
+        const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} left out as not the workload (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
+        const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
+        return item('timeline', coverage, timelineThinBecause(timeline));
+    }
+    if (profile.gpuTimeUtilPercent !== null) {
+        return item('timeline', 'the profiler\'s GPU-in-use analysis over the capture range', undefined);
+    }
+    return undefined;
+}
+function utilizationEvidence(profile) {
+    const util = profile.utilization;
+    if (!util || util.sampleCount === 0)
+        return undefined;
+    const where = util.window === 'timed' ? "inside the workload's timed runs" : 'over each whole recording, idle start and end trimmed';
+    const coverage = `${count(util.sampleCount, 'sample')} on ${count(Math.max(1, util.devices), 'device')}, ${where}`;
+    const thin = util.sampleCount < THIN.utilizationSamples ? `fewer than ${THIN.utilizationSamples} samples` : undefined;
+    return item('utilization', coverage, thin);
+}
+function throughputEvidence(profile) {
+    const metrics = profile.metrics.filter((m) => THROUGHPUT_METRICS.has(m.name) && m.samples.length > 0);
+    if (metrics.length === 0)
+        return undefined;
+    const samples = Math.max(...metrics.map((m) => m.samples.length));
+    const coverage = `${metrics.map((m) => m.name).join(', ')}: up to ${count(samples, 'sample')}`;
+    const thin = samples < THIN.throughputSamples ? `fewer than ${THIN.throughputSamples} samples` : undefined;
+    return item('throughput', coverage, thin);
+}
+function kernelMetricsEvidence(profile) {
+    if (profile.ncu.length === 0)
+        return undefined;
+    const kernels = new Set(profile.ncu.map((r) => r.kernel)).size;
+    // A deep dive is exact for the launches it replayed, and says nothing about the rest of the run.
+    return item('kernel-metrics', `Nsight Compute: ${count(profile.ncu.length, 'profiled launch')} of ${count(kernels, 'kernel')}`, undefined);
+}
+function gatherEvidence(profile) {
+    const evidence = {};
+    for (const found of [breakdownEvidence(profile), timelineEvidence(profile), kernelMetricsEvidence(profile), utilizationEvidence(profile), throughputEvidence(profile)]) {
+        if (found)
+            evidence[found.kind] = found;
+    }
+    return evidence;
+}
+/** The evidence a rule's needs are met by, or null when one need is not met. */
+function evidenceFor(needs, evidence) {
+    const used = [];
+    for (const need of needs) {
+        const options = typeof need === 'string' ? [need] : need;
+        const present = options.map((kind) => evidence[kind]).filter((e) => e !== undefined);
+        if (present.length === 0)
+            return null;
+        used.push(...present);
+    }
+    return used;
+}
+/** How a finding's basis reads: "kernel breakdown (thin: fewer than 5 launches): 3 launches …". */
+function describeEvidence(evidence) {
+    const label = evidence.kind.replace('-', ' ');
+    return evidence.strength === 'thin' ? `${label} (thin: ${evidence.thinBecause}): ${evidence.coverage}` : `${label}: ${evidence.coverage}`;
+}
+
 ;// CONCATENATED MODULE: ./src/diagnose/rules/host-bound.ts
 /**
  * The GPU mostly waits for the host: launch and sync overhead, Python, data loading, or a batch too
@@ -22558,6 +22813,7 @@ const GRID_ADVICE = {
  * GPU-in-use analysis over its capture range, or utilization sampled inside the workload's timed
  * runs. Whole-process samples, start-up and compile included, only hint at it, and say so.
  */
+
 
 
 
@@ -22574,7 +22830,8 @@ const host_bound_TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|Backward|mult
 function readings(profile) {
     const found = [];
     const timeline = profile.timeline;
-    if (timeline && timeline.spanNs > 0) {
+    // A timeline with almost no GPU work (a graph capture, a range closed early) cannot say the GPU waits.
+    if (timeline && timeline.spanNs > 0 && timelineThinBecause(timeline) === undefined) {
         const span = timeline.activeSpanNs ?? timeline.spanNs;
         if (span > 0)
             found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
@@ -23250,14 +23507,84 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
 }));
 
 ;// CONCATENATED MODULE: ./src/diagnose/rules/quant-prep-heavy.ts
+
+
+
+/** The op that finds a quantize's scale: the absolute maximum of a row or tensor. */
+const SCALE_OP = /^aten::(?:abs_?|amax|max|aminmax)$/;
+/** The ops that apply it: divide (or multiply by the reciprocal), round, saturate. */
+const APPLY_OP = /^aten::(?:div_?|reciprocal_?|round_?|clamp_?|clamp_min_?|clamp_max_?|clip_?)$/;
+/** Matmul ops whose inputs are low-bit: whatever makes those inputs is quantize prep. */
+const LOWBIT_MATMUL_OP = /aten::(?:_int_mm|_scaled_mm|_scaled_grouped_mm)\b/;
+/** A quantize or dequantize named by the op chain itself (a record_function, a custom op). */
+const NAMED_QUANT_OP = /quant/i;
+const DEQUANT = /dequant/i;
+/** A dequantized KV cache feeds attention, not the linear layers. */
+const KV_CACHE = /kv|cache/i;
+/** Share of a kernel's time its quantize function must have launched for the kernel to count. */
+const MIN_FUNCTION_SHARE = 0.9;
+/** Chains listed in the evidence, most time first. */
+const MAX_CHAINS = 6;
+/** User families are never linear here: only the built-in matmul families are. */
+const LINEAR = new Set(family_ids/* LINEAR_FAMILIES */.Bs);
+/** The innermost op of a chain (`aten::to > aten::_to_copy > aten::copy_` → `aten::copy_`). */
+function innermostOp(chain) {
+    const ops = chain.split(' > ');
+    return ops[ops.length - 1].trim();
+}
+function totalsOf(profile, kernels) {
+    const ns = kernels.reduce((sum, k) => sum + k.totalNs, 0);
+    const instances = kernels.reduce((sum, k) => sum + k.instances, 0);
+    return { ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
+}
+const namesQuantize = (text) => NAMED_QUANT_OP.test(text) && !DEQUANT.test(text);
 /**
- * Low-bit runs quantize activations and lay out scales before their matmuls. That is normal while
- * it stays small; when the prep kernels take as long as the matmuls they feed, the low-bit path
- * loses its point.
+ * The workload's Python function that launched the kernel (with_stack), when its name says quantize
+ * and it launched nearly all of the kernel's time: a cast kernel shared with a norm's `.float()` is
+ * not counted whole for the part a quantize ran.
  */
-
-
-
+function quantizeFunction(kernel) {
+    const site = kernel.pythonSites?.[0];
+    return site !== undefined && site.share >= MIN_FUNCTION_SHARE && namesQuantize(site.function) ? site.function : undefined;
+}
+/** A kernel's op chain as the evidence gives it, behind the quantize function that ran it, if any. */
+function chainLabel(kernel) {
+    if (!kernel.launchedBy)
+        return undefined;
+    const fn = quantizeFunction(kernel);
+    return fn ? `${fn}: ${kernel.launchedBy}` : kernel.launchedBy;
+}
+/**
+ * Kernels of a quantize written as plain ops, read from their op chains: only when a matmul op that
+ * takes low-bit inputs ran (the quantized tensors must come from somewhere), and only when the
+ * ops found form a quantize (a scale op and an op that applies it), or the chain or the workload's
+ * function that launched the kernel names a quantize (then its casts count too).
+ */
+function plainOpPrep(profile, fedByOp) {
+    if (!fedByOp)
+        return [];
+    const candidates = profile.kernels.filter((k) => k.launchedBy !== undefined && k.family !== 'quantize' && !LINEAR.has(k.family) && !LOWBIT_MATMUL_OP.test(k.launchedBy));
+    const named = candidates.filter((k) => namesQuantize(k.launchedBy) || namesQuantize(quantizeFunction(k) ?? ''));
+    const scale = candidates.filter((k) => SCALE_OP.test(innermostOp(k.launchedBy)));
+    const apply = candidates.filter((k) => APPLY_OP.test(innermostOp(k.launchedBy)));
+    const byOps = scale.length > 0 && apply.length > 0 ? [...scale, ...apply] : [];
+    return [...new Set([...named, ...byOps])];
+}
+/** `chain (share)` of each distinct chain, most time first: the ops that show what the kernels do. */
+function chainsText(profile, kernels) {
+    const byChain = new Map();
+    for (const k of kernels) {
+        const label = chainLabel(k);
+        if (label)
+            byChain.set(label, (byChain.get(label) ?? 0) + k.totalNs);
+    }
+    return [...byChain]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, MAX_CHAINS)
+        .map(([chain, ns]) => `${chain} (${(0,profile_measures/* percent */.KN)(profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0)})`)
+        .join('; ');
+}
+const heaviest = (kernels) => [...kernels].sort((a, b) => b.totalNs - a.totalNs)[0];
 /* harmony default export */ const quant_prep_heavy = ((0,diagnose_rule/* defineRule */.Km)({
     meta: {
         id: 'quant-prep-heavy',
@@ -23265,26 +23592,63 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
         title: 'Quantize / scale kernels dwarf the matmuls they feed',
         stage: 'kernels',
         needs: ['kernel-breakdown'],
-        description: 'Quantization and scale-layout kernels are reported; they are a problem when their time reaches the configured fraction of the low-bit matmul time.',
+        description: 'Quantization and scale-layout kernels, and quantizes written as plain ops that feed _int_mm / _scaled_mm, are reported; they are a problem when their time reaches the configured fraction of the low-bit matmul time, or when weights are dequantized at run time to feed bf16 matmuls.',
         defaults: { minQuantizeShare: 0.005, maxQuantizeToMatmulRatio: 1, workload: '<workload command>' },
     },
     check({ profile, options }) {
-        const quantize = (0,profile_measures/* familyTotals */.sS)(profile, ['quantize']);
-        if (quantize.share < options.minQuantizeShare)
+        // The matmuls low-bit inputs feed: named low-bit GEMMs, and any kernel an _int_mm / _scaled_mm launched.
+        const lowbitKernels = profile.kernels.filter((k) => k.family === 'lowbit-gemm' || (k.launchedBy !== undefined && LOWBIT_MATMUL_OP.test(k.launchedBy)));
+        const fedByOp = lowbitKernels.find((k) => k.launchedBy !== undefined && LOWBIT_MATMUL_OP.test(k.launchedBy));
+        const lowbit = totalsOf(profile, lowbitKernels);
+        const named = profile.kernels.filter((k) => k.family === 'quantize');
+        const plain = plainOpPrep(profile, fedByOp !== undefined);
+        const prepKernels = [...named, ...plain];
+        const quantize = totalsOf(profile, prepKernels);
+        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
+        // Weights dequantized at run time with no low-bit matmul: the dequantized copy feeds the bf16 matmuls.
+        const dequant = profile.kernels.filter((k) => !LINEAR.has(k.family) && !KV_CACHE.test(k.name) && (DEQUANT.test(k.name) || DEQUANT.test(k.launchedBy ?? '') || DEQUANT.test(k.pythonSites?.[0]?.function ?? '')));
+        const dequantTotals = totalsOf(profile, dequant);
+        if (lowbit.ns === 0 && linear.ns > 0 && dequantTotals.share >= options.minQuantizeShare) {
+            const top = heaviest(dequant);
+            const chains = chainsText(profile, dequant);
+            return [
+                {
+                    message: `Weights are dequantized at run time to feed bf16 matmuls: dequantize kernels take ${(0,profile_measures/* percent */.KN)(dequantTotals.share)} of kernel time (${dequantTotals.instances} launches), ${(0,profile_measures/* round */.LI)(dequantTotals.ns / linear.ns, 2)}x the bf16 matmul time they feed. The low-bit weights save memory, but every step pays to expand them and the matmuls run at bf16 speed.`,
+                    evidence: {
+                        dequantizeShare: (0,profile_measures/* round */.LI)(dequantTotals.share),
+                        dequantizeLaunches: dequantTotals.instances,
+                        matmulShare: (0,profile_measures/* round */.LI)(linear.share),
+                        dequantizeToMatmulRatio: (0,profile_measures/* round */.LI)(dequantTotals.ns / linear.ns),
+                        matmulFamily: 'linear',
+                        ...(chains ? { dequantizeOps: chains } : {}),
+                    },
+                    advice: 'Run the matmul on the low-bit weights instead of expanding them each step: an fp8 GEMM with the weight scales (torch._scaled_mm, vLLM/SGLang fp8 linear methods, a weight-only kernel such as Marlin/Machete for int4/fp8), or, if bf16 matmuls are wanted, dequantize once at load and keep the bf16 weights. Then profile the dequantize kernel:',
+                    command: (0,profile_measures/* kernelProfileCommand */.U4)(profile, top.name, top.instances, options.workload),
+                    kernel: top.name,
+                },
+            ];
+        }
+        if (prepKernels.length === 0 || quantize.share < options.minQuantizeShare)
             return [];
-        const lowbit = (0,profile_measures/* familyTotals */.sS)(profile, ['lowbit-gemm']);
-        // Without named low-bit matmuls (e.g. fp8 cuBLAS kernels with plain names), compare with all linear work.
-        const fed = lowbit.ns > 0 ? lowbit : (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
+        const fed = lowbit.ns > 0 ? lowbit : linear;
         const ratio = fed.ns > 0 ? quantize.ns / fed.ns : Number.POSITIVE_INFINITY;
         const heavy = ratio >= options.maxQuantizeToMatmulRatio;
-        const top = profile.kernels.find((k) => k.family === 'quantize');
+        const top = heaviest(prepKernels);
+        const plainTotals = totalsOf(profile, plain);
         const evidence = {
             quantizeShare: (0,profile_measures/* round */.LI)(quantize.share),
             matmulShare: (0,profile_measures/* round */.LI)(fed.share),
             quantizeToMatmulRatio: Number.isFinite(ratio) ? (0,profile_measures/* round */.LI)(ratio) : -1,
             matmulFamily: lowbit.ns > 0 ? 'lowbit-gemm' : 'linear',
             quantizeLaunches: quantize.instances,
+            ...(plain.length > 0
+                ? { plainOpShare: (0,profile_measures/* round */.LI)(plainTotals.share), plainOpChains: chainsText(profile, plain), fedBy: innermostOp(fedByOp.launchedBy) }
+                : {}),
         };
+        // Said of a quantize written as plain ops, so the reader sees why ordinary kernels count.
+        const plainText = plain.length > 0
+            ? ` (${(0,profile_measures/* percent */.KN)(plainTotals.share)} of kernel time in a quantize written as plain ops: ${[...new Set(plain.map((k) => innermostOp(k.launchedBy)))].join(', ')} feeding ${innermostOp(fedByOp.launchedBy)})`
+            : '';
         if (lowbit.ns === 0 && heavy) {
             // No low-bit matmul in the capture: nothing shows what these kernels feed (fbgemm's
             // _float_to_hfp8 compresses embeddings for an all-to-all, not activations for a GEMM).
@@ -23301,7 +23665,7 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
             return [
                 {
                     severity: 'info',
-                    message: `Low-bit prep: quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time, ${(0,profile_measures/* percent */.KN)(ratio)} of the matmuls they feed (normal).`,
+                    message: `Low-bit prep: quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time${plainText}, ${(0,profile_measures/* percent */.KN)(ratio)} of the matmuls they feed (normal).`,
                     evidence,
                     advice: 'Normal for fp8/fp4 paths. Watch the ratio across changes; a jump means a fused quantize path stopped being used.',
                 },
@@ -23309,9 +23673,14 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
         }
         return [
             {
-                message: `Quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time, ${Number.isFinite(ratio) ? `${(0,profile_measures/* round */.LI)(ratio, 2)}x` : 'more than'} the matmul time they feed.`,
+                message: `Quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time${plainText}, ${Number.isFinite(ratio) ? `${(0,profile_measures/* round */.LI)(ratio, 2)}x` : 'more than'} the matmul time they feed.`,
                 evidence,
-                advice: 'Fuse activation quantization into the kernel that produces the activation (norm + quant, e.g. rms_norm_fused_fp8 / fused_rope_rmsnorm_quantization in MAX, fused_add_rms_norm with static fp8 scales in vLLM), quantize weights offline rather than per call, and prefer static activation scales. Then profile the heaviest prep kernel:',
+                advice: [
+                    plain.length > 0
+                        ? 'The quantize runs as separate PyTorch ops, each a full pass over the activation: fuse it into one kernel (torch.compile of the quantize function, a Triton per-token quant kernel) or into the norm that produces the activation. '
+                        : 'Fuse activation quantization into the kernel that produces the activation (norm + quant, e.g. rms_norm_fused_fp8 / fused_rope_rmsnorm_quantization in MAX, fused_add_rms_norm with static fp8 scales in vLLM). ',
+                    'Quantize weights offline rather than per call, and prefer static activation scales. Then profile the heaviest prep kernel:',
+                ].join(''),
                 command: (0,profile_measures/* kernelProfileCommand */.U4)(profile, top.name, top.instances, options.workload),
                 kernel: top.name,
             },
@@ -24149,111 +24518,6 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         ...(options.look ? { look: { ...options.look, alpha: lookAlpha(options.alpha, options.look) } } : {}),
     };
     return { ...judgement, comparison };
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/evidence.ts
-const EVIDENCE_KINDS = (/* unused pure expression or super */ null && (['kernel-breakdown', 'timeline', 'kernel-metrics', 'utilization', 'throughput']));
-/** Below these a reading is thin: too few to tell a steady state from start-up or noise. */
-const THIN = {
-    /** Kernel time in a breakdown; a capture range that closed early holds less. */
-    breakdownNs: 1e6,
-    /** Launches in a breakdown; a handful cannot describe a workload's mix. */
-    breakdownLaunches: 5,
-    /** Launches on a timeline; fewer cannot show how busy the GPU stays. */
-    timelineLaunches: 20,
-    /** Utilization samples in the window read; one snapshot says nothing about a run. */
-    utilizationSamples: 10,
-    /** Throughput samples; a single run cannot tell a change from noise. */
-    throughputSamples: 3,
-};
-const THROUGHPUT_METRICS = new Set(['decode_tok_s', 'output_tok_s', 'total_tok_s', 'request_throughput', 'tpot_ms', 'ttft_ms', 'itl_ms']);
-function count(n, unit) {
-    const plural = /(?:ch|sh|s|x)$/.test(unit) ? `${unit}es` : `${unit}s`;
-    return `${n.toLocaleString('en-US')} ${n === 1 ? unit : plural}`;
-}
-function ms(ns) {
-    return `${(ns / 1e6).toFixed(1)} ms`;
-}
-function item(kind, coverage, thinBecause) {
-    return thinBecause ? { kind, strength: 'thin', coverage, thinBecause } : { kind, strength: 'full', coverage };
-}
-function breakdownEvidence(profile) {
-    if (profile.kernels.length === 0 || profile.kernelOrigin === 'deep-dive')
-        return undefined;
-    const launches = profile.kernels.reduce((sum, k) => sum + k.instances, 0);
-    const coverage = `${count(launches, 'launch')} of ${count(profile.kernels.length, 'kernel')}, ${ms(profile.totalKernelNs)} of kernel time`;
-    let thin;
-    if (profile.totalKernelNs < THIN.breakdownNs)
-        thin = `under ${ms(THIN.breakdownNs)} of kernel time`;
-    else if (launches < THIN.breakdownLaunches)
-        thin = `fewer than ${THIN.breakdownLaunches} launches`;
-    return item('kernel-breakdown', coverage, thin);
-}
-function timelineEvidence(profile) {
-    const timeline = profile.timeline;
-    if (timeline && timeline.spanNs > 0) {
-        const active = timeline.activeSpanNs ?? timeline.spanNs;
-        const excluded = timeline.excludedGaps ?? [];
-        const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
-        const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} left out as not the workload (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
-        const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
-        const thin = timeline.kernelLaunches < THIN.timelineLaunches ? `fewer than ${THIN.timelineLaunches} launches on the timeline` : undefined;
-        return item('timeline', coverage, thin);
-    }
-    if (profile.gpuTimeUtilPercent !== null) {
-        return item('timeline', 'the profiler\'s GPU-in-use analysis over the capture range', undefined);
-    }
-    return undefined;
-}
-function utilizationEvidence(profile) {
-    const util = profile.utilization;
-    if (!util || util.sampleCount === 0)
-        return undefined;
-    const where = util.window === 'timed' ? "inside the workload's timed runs" : 'over each whole recording, idle start and end trimmed';
-    const coverage = `${count(util.sampleCount, 'sample')} on ${count(Math.max(1, util.devices), 'device')}, ${where}`;
-    const thin = util.sampleCount < THIN.utilizationSamples ? `fewer than ${THIN.utilizationSamples} samples` : undefined;
-    return item('utilization', coverage, thin);
-}
-function throughputEvidence(profile) {
-    const metrics = profile.metrics.filter((m) => THROUGHPUT_METRICS.has(m.name) && m.samples.length > 0);
-    if (metrics.length === 0)
-        return undefined;
-    const samples = Math.max(...metrics.map((m) => m.samples.length));
-    const coverage = `${metrics.map((m) => m.name).join(', ')}: up to ${count(samples, 'sample')}`;
-    const thin = samples < THIN.throughputSamples ? `fewer than ${THIN.throughputSamples} samples` : undefined;
-    return item('throughput', coverage, thin);
-}
-function kernelMetricsEvidence(profile) {
-    if (profile.ncu.length === 0)
-        return undefined;
-    const kernels = new Set(profile.ncu.map((r) => r.kernel)).size;
-    // A deep dive is exact for the launches it replayed, and says nothing about the rest of the run.
-    return item('kernel-metrics', `Nsight Compute: ${count(profile.ncu.length, 'profiled launch')} of ${count(kernels, 'kernel')}`, undefined);
-}
-function gatherEvidence(profile) {
-    const evidence = {};
-    for (const found of [breakdownEvidence(profile), timelineEvidence(profile), kernelMetricsEvidence(profile), utilizationEvidence(profile), throughputEvidence(profile)]) {
-        if (found)
-            evidence[found.kind] = found;
-    }
-    return evidence;
-}
-/** The evidence a rule's needs are met by, or null when one need is not met. */
-function evidenceFor(needs, evidence) {
-    const used = [];
-    for (const need of needs) {
-        const options = typeof need === 'string' ? [need] : need;
-        const present = options.map((kind) => evidence[kind]).filter((e) => e !== undefined);
-        if (present.length === 0)
-            return null;
-        used.push(...present);
-    }
-    return used;
-}
-/** How a finding's basis reads: "kernel breakdown (thin: fewer than 5 launches): 3 launches …". */
-function describeEvidence(evidence) {
-    const label = evidence.kind.replace('-', ' ');
-    return evidence.strength === 'thin' ? `${label} (thin: ${evidence.thinBecause}): ${evidence.coverage}` : `${label}: ${evidence.coverage}`;
 }
 
 ;// CONCATENATED MODULE: ./src/diagnose/run-rules.ts
@@ -25225,11 +25489,16 @@ function workloadName(report) {
         return named;
     return clampText(`${report.environment.model || 'unknown model'} · ${report.environment.gpuName || 'unknown GPU'}`, NAME_MAX);
 }
-function timeOf(report) {
+/**
+ * When a report's run happened: its own claim, never later than the page is made (a report dated 2099
+ * would otherwise stay the newest point of its series for ever). Artifacts read from GitHub are dated
+ * by the API before they get here (src/github).
+ */
+function timeOf(report, latest) {
     for (const text of [report.run.timestamp, report.generatedAt]) {
         const t = text ? Date.parse(text) : Number.NaN;
         if (Number.isFinite(t))
-            return t;
+            return Math.min(t, latest);
     }
     return undefined;
 }
@@ -25387,6 +25656,9 @@ function reportIdentity(report) {
 }
 function buildDashboardData(inputs, skipped, partial = {}) {
     const options = { ...DEFAULT_DASHBOARD_OPTIONS, ...partial };
+    const made = Date.parse(options.generatedAt);
+    // Without a page time (the 1970 default), no report's time is clamped.
+    const pageTime = Number.isFinite(made) && made > 0 ? made : Number.POSITIVE_INFINITY;
     const info = (0,metrics/* metricInfo */.R)(options.metric);
     const groups = new Map();
     const notes = skipped.map((s) => ({ source: clampText(s.source, 300), reason: clampText(s.reason, 300) }));
@@ -25400,7 +25672,7 @@ function buildDashboardData(inputs, skipped, partial = {}) {
             continue;
         }
         seen.add(identity);
-        const t = timeOf(report);
+        const t = timeOf(report, pageTime);
         if (t === undefined) {
             notes.push({ source: clampText(source, 300), reason: 'no usable run.timestamp or generatedAt' });
             continue;
