@@ -16,7 +16,7 @@ import { runInProcess, type InProcessResult } from '../helpers/fake-action-host.
 import type { FakeGitHub } from '../helpers/fake-github.js';
 import { readZip } from '../helpers/fake-github-zip.js';
 import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
-import { PYTHON, REPO, STAND_IN_TOOLS } from '../runner/stand-ins.js';
+import { PYTHON, REPO, STAND_IN_DIR, STAND_IN_TOOLS } from '../runner/stand-ins.js';
 import { serializeReport } from '../../src/report/json.js';
 import { makeReport } from '../report/report-factory.js';
 
@@ -159,6 +159,27 @@ describe('mode run with a secret in the workload environment', () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys', 'upload-raw-reports': 'true' }, env: STAND_IN_ENV });
     expect(leaks(r)).toEqual([]);
     expect(r.warnings).toContain('Not uploaded: run/captures/profile.nsys-rep: it holds the value of a secret variable of this job, and its format cannot be scrubbed.');
+  }, 60_000);
+
+  it('MAX: max generate --profile writes its own nsys report (the real H200 one, with the marker): withheld, nothing leaks', async () => {
+    const ws = leakyWorkspace();
+    const env = { ...STAND_IN_ENV, PATH: `${STAND_IN_DIR}:${PATH}`, STAND_IN_MAX_GPU: '1', STAND_IN_MAX_NSYS_REP: join(SECRET_FIXTURES, 'secret.nsys-rep') };
+    const before = { PATH: process.env['PATH'], STAND_IN_MAX_GPU: process.env['STAND_IN_MAX_GPU'], STAND_IN_MAX_NSYS_REP: process.env['STAND_IN_MAX_NSYS_REP'] };
+    Object.assign(process.env, { PATH: env.PATH, STAND_IN_MAX_GPU: '1', STAND_IN_MAX_NSYS_REP: env.STAND_IN_MAX_NSYS_REP });
+    try {
+      const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { mode: 'run', engine: 'max', model: 'org/model', runs: '1', 'warmup-runs': '0', profiler: 'max', 'deep-dive': 'off', key: 'secret-max' }, env });
+      expect(r.failures).toEqual([]);
+      const raw = filesUnder(join(ws, 'profile-gate', 'run')).filter((file) => file.endsWith('.nsys-rep'));
+      expect(raw).toHaveLength(1);
+      expect(readFileSync(raw[0]!).includes(MARK)).toBe(true);
+      expect(leaks(r)).toEqual([]);
+      expect(r.host.log.some((line) => /^Not uploaded: run\/captures\/.*\.nsys-rep: a profiler's own report/.test(line))).toBe(true);
+    } finally {
+      for (const [name, value] of Object.entries(before)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   }, 60_000);
 
   it('a PyTorch profiler trace whose user metadata holds the token: uploaded scrubbed, still the same trace', async () => {

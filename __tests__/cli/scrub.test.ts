@@ -6,6 +6,9 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, runCli } from '../helpers/cli.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { serializeReport } from '../../src/report/json.js';
+import { makeReport } from '../report/report-factory.js';
 import { ProcessGroups } from '../../src/runner/process.js';
 import { REPO, standInProbe, standInPythonDir, tempDir } from '../runner/stand-ins.js';
 
@@ -54,5 +57,21 @@ describe('profile-gate scrub', () => {
     expect(r.stdout.includes(MARK)).toBe(false);
     // The log file on the runner keeps what the workload wrote.
     expect(readFileSync(join(cwd, 'o', 'logs', 'measured-1.log'), 'utf8')).toContain(`logging in with hf_${MARK}`);
+  });
+
+  it('profile-gate dashboard: a token in a report (another run, an older version) does not reach the public page', async () => {
+    const work = tempDir('secret-dashboard');
+    const leaked = 'hf_' + 'Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8';
+    for (const night of [1, 2, 3]) {
+      const report = makeReport({ workload: 'llama', kernelName: (i) => (i === 0 ? `kernel_${leaked}` : `kernel_${i}`) });
+      report.run = { ...report.run, timestamp: `2026-11-0${night}T00:00:00.000Z`, commit: String(night).repeat(40) };
+      mkdirSync(join(work, 'reports', `n${night}`), { recursive: true });
+      writeFileSync(join(work, 'reports', `n${night}`, 'report.json'), serializeReport(report));
+    }
+    const r = await cli(['dashboard', '--out', join(work, 'site'), join(work, 'reports')]);
+    expect(r.code).toBe(0);
+    const data = readFileSync(join(work, 'site', 'data.js'), 'utf8');
+    expect(data).toContain('kernel_***');
+    expect(data.includes(leaked)).toBe(false);
   });
 });
