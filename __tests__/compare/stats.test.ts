@@ -15,12 +15,11 @@ import {
   mulberry32,
   normalCdf,
   quantileSorted,
-  regularizedIncompleteBeta,
   seedFor,
-  studentTUpperTail,
   theilSenSlope,
   pooledTTest,
 } from '../../src/compare/statistics.js';
+import { regularizedBeta as regularizedIncompleteBeta, studentTUpperTail } from '../../src/compare/student-t.js';
 
 function noise(file: string): number[][] {
   return readFileSync(new URL(`../fixtures/h200-noise/${file}`, import.meta.url), 'utf8')

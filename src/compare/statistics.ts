@@ -3,6 +3,7 @@
  * a bootstrap CI of the ratio of medians, multiple-comparison corrections, the warm-up rule and
  * drift detection. Rank tests live in rank-tests.ts and are re-exported here.
  */
+import { studentTUpperTail } from './student-t.js';
 import { median } from '../model/averages.js';
 import { mannKendall, theilSenSlope } from './rank-tests.js';
 
@@ -270,12 +271,6 @@ function fastSplit(samples: readonly number[], direction: 'higher' | 'lower', ru
 }
 
 /** P(T ≥ t) for Student's t with `df` degrees of freedom (df > 0, not necessarily whole). */
-export function studentTUpperTail(t: number, df: number): number {
-  if (!Number.isFinite(t)) return t > 0 ? 0 : 1;
-  const tail = 0.5 * regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5);
-  return t >= 0 ? tail : 1 - tail;
-}
-
 export interface TTestResult {
   t: number;
   df: number;
@@ -303,56 +298,6 @@ export function pooledTTest(x: readonly number[], y: readonly number[], minSd = 
   if (!(se > 0)) return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
   const t = diff / se;
   return { t, df, pLess: studentTUpperTail(-t, df), pGreater: studentTUpperTail(t, df) };
-}
-
-/** ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; relative error below 1e-13). */
-function logGamma(x: number): number {
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const z = x - 1;
-  let sum = c[0]!;
-  for (let i = 1; i < 9; i += 1) sum += c[i]! / (z + i);
-  const t = z + 7.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-
-/** I_x(a, b), the regularized incomplete beta function, by its continued fraction (modified Lentz). */
-export function regularizedIncompleteBeta(x: number, a: number, b: number): number {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-  // The fraction converges fast for x < (a + 1) / (a + b + 2); otherwise use the symmetry I_x(a,b) = 1 − I_{1−x}(b,a).
-  if (x > (a + 1) / (a + b + 2)) return 1 - (front * betaFraction(1 - x, b, a)) / b;
-  return (front * betaFraction(x, a, b)) / a;
-}
-
-function betaFraction(x: number, a: number, b: number): number {
-  const tiny = 1e-300;
-  let c = 1;
-  let d = 1 - ((a + b) * x) / (a + 1);
-  if (Math.abs(d) < tiny) d = tiny;
-  d = 1 / d;
-  let h = d;
-  for (let m = 1; m <= 300; m += 1) {
-    const m2 = 2 * m;
-    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    h *= d * c;
-    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-    d = 1 + aa * d;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = 1 + aa / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const step = d * c;
-    h *= step;
-    if (Math.abs(step - 1) < 1e-15) break;
-  }
-  return h;
 }
 
 function relativeSpread(values: readonly number[]): number {

@@ -72,3 +72,10 @@ export function studentTTwoSided(t: number, df: number): number {
   // x = ν/(ν + t²) loses nothing for large t; for small t use the complement, 1 − x = t²/(ν + t²).
   return t2 < df ? 1 - regularizedBeta(t2 / (df + t2), 0.5, df / 2) : regularizedBeta(df / (df + t2), df / 2, 0.5);
 }
+
+/** P(T ≥ t) for Student's t with `df` degrees of freedom: one tail, for one-sided tests. */
+export function studentTUpperTail(t: number, df: number): number {
+  if (!Number.isFinite(t)) return t > 0 ? 0 : 1;
+  const tail = 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5);
+  return t >= 0 ? tail : 1 - tail;
+}
