@@ -2,7 +2,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 693:
+/***/ 6693:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -481,7 +481,7 @@ function demangle(mangled) {
 
 /***/ }),
 
-/***/ 545:
+/***/ 8545:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -492,7 +492,7 @@ function demangle(mangled) {
 /* harmony export */   xz: () => (/* binding */ matchKernel)
 /* harmony export */ });
 /* unused harmony export kernelSignature */
-/* harmony import */ var _demangle_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(693);
+/* harmony import */ var _demangle_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6693);
 /**
  * Kernel-name helpers shared by the classifier and the rules. Profilers print the same kernel with an
  * architecture prefix (sm90_, SM100_), a build hash (MAX `_f519d2c2`), a ROCm code-object suffix
@@ -727,7 +727,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(383);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3383);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -742,7 +742,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 383:
+/***/ 3383:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -754,19 +754,19 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: samplesDirectory, wantsColor
 
 // EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(760);
+var external_node_path_ = __nccwpck_require__(6760);
 ;// CONCATENATED MODULE: external "node:url"
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
 // EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(455);
+var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(816);
+var schemas = __nccwpck_require__(8816);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
+var errors = __nccwpck_require__(3916);
 // EXTERNAL MODULE: ./src/model/family-ids.ts
-var family_ids = __nccwpck_require__(538);
+var family_ids = __nccwpck_require__(1538);
 ;// CONCATENATED MODULE: ./src/classify/user-families.ts
 /**
  * User-defined kernel families, from a JSON config:
@@ -934,7 +934,7 @@ function parseUserFamilies(text, path) {
 }
 
 // EXTERNAL MODULE: ./src/pipeline/analyze.ts + 43 modules
-var analyze = __nccwpck_require__(880);
+var analyze = __nccwpck_require__(3880);
 ;// CONCATENATED MODULE: ./src/github/http.ts
 /**
  * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
@@ -1640,9 +1640,9 @@ function reports_labelFor(found, report, prefix = '') {
 }
 
 // EXTERNAL MODULE: ./src/compare/gate-options.ts + 1 modules
-var gate_options = __nccwpck_require__(490);
+var gate_options = __nccwpck_require__(4490);
 // EXTERNAL MODULE: ./src/compare/verdict.ts
-var verdict = __nccwpck_require__(682);
+var verdict = __nccwpck_require__(7682);
 ;// CONCATENATED MODULE: ./src/cli/verdict-exit.ts
 /** The CLI's exit code for a verdict: the one place analyze, run and report map a verdict to 0 or 1. */
 
@@ -1661,19 +1661,19 @@ function verdictExitCode(report, failVerdicts, stderr = (text) => void process.s
 }
 
 // EXTERNAL MODULE: ./src/report/markdown/summary.ts
-var summary = __nccwpck_require__(198);
+var summary = __nccwpck_require__(9198);
 // EXTERNAL MODULE: ./src/report/terminal.ts
-var terminal = __nccwpck_require__(496);
+var terminal = __nccwpck_require__(7496);
 // EXTERNAL MODULE: ./src/report/inert-text.ts
-var inert_text = __nccwpck_require__(36);
+var inert_text = __nccwpck_require__(8036);
 // EXTERNAL MODULE: ./src/report/json.ts
-var json = __nccwpck_require__(794);
+var json = __nccwpck_require__(2794);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(692);
+var version = __nccwpck_require__(311);
 // EXTERNAL MODULE: ./src/io/input-paths.ts
-var input_paths = __nccwpck_require__(53);
+var input_paths = __nccwpck_require__(3053);
 // EXTERNAL MODULE: ./src/ingest/formats/nvidia-smi-csv.ts
-var nvidia_smi_csv = __nccwpck_require__(563);
+var nvidia_smi_csv = __nccwpck_require__(1563);
 ;// CONCATENATED MODULE: ./src/io/gather-captures.ts
 /**
  * No capture, no pass: capture paths that hold no file (a typo, a step that wrote nothing) fail the
@@ -1734,12 +1734,12 @@ function skippedOf(missing, leftOut) {
 
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
-// EXTERNAL MODULE: ./src/report/dashboard/build-data.ts + 6 modules
-var build_data = __nccwpck_require__(290);
+// EXTERNAL MODULE: ./src/report/dashboard/build-data.ts + 5 modules
+var build_data = __nccwpck_require__(4801);
 // EXTERNAL MODULE: ./src/report/escape.ts
-var report_escape = __nccwpck_require__(31);
+var report_escape = __nccwpck_require__(4031);
 // EXTERNAL MODULE: ./src/report/number-format.ts
-var number_format = __nccwpck_require__(329);
+var number_format = __nccwpck_require__(1329);
 ;// CONCATENATED MODULE: ./src/report/dashboard/page-app.ts
 /**
  * The page script's second half (browser JavaScript, kept as text): the layout (open regressions on
@@ -2682,7 +2682,7 @@ function storablePath(relativePath) {
 }
 
 // EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(522);
+var external_node_zlib_ = __nccwpck_require__(8522);
 ;// CONCATENATED MODULE: ./src/github/zip-reader.ts
 /**
  * Reading chosen files out of a zip archive (a downloaded workflow artifact) through its central
@@ -3395,17 +3395,17 @@ async function runDashboardCommand(argv, env = process.env) {
 }
 
 // EXTERNAL MODULE: ./src/report/markdown/budget.ts
-var markdown_budget = __nccwpck_require__(821);
+var markdown_budget = __nccwpck_require__(4821);
 // EXTERNAL MODULE: ./src/report/markdown/sections.ts
-var sections = __nccwpck_require__(192);
+var sections = __nccwpck_require__(9192);
 // EXTERNAL MODULE: ./src/report/markdown/text.ts
-var markdown_text = __nccwpck_require__(755);
+var markdown_text = __nccwpck_require__(4755);
 // EXTERNAL MODULE: ./src/report/markdown/charts.ts
-var markdown_charts = __nccwpck_require__(261);
+var markdown_charts = __nccwpck_require__(2261);
 // EXTERNAL MODULE: ./src/report/kernel-display-name.ts
-var kernel_display_name = __nccwpck_require__(188);
+var kernel_display_name = __nccwpck_require__(1188);
 // EXTERNAL MODULE: ./src/report/merge-reports.ts
-var merge_reports = __nccwpck_require__(756);
+var merge_reports = __nccwpck_require__(2756);
 ;// CONCATENATED MODULE: ./src/report/markdown/comment.ts
 /**
  * The sticky PR comment: the verdict and the alerts first, everything else folded in <details>,
@@ -3628,7 +3628,7 @@ async function runReportCommand(args) {
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
 // EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(24);
+var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/runner/detect.ts
@@ -4492,7 +4492,7 @@ function parseRunOptions(raw, style = 'input') {
 ;// CONCATENATED MODULE: external "node:net"
 const external_node_net_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:net");
 // EXTERNAL MODULE: ./src/classify/kernel-name.ts
-var kernel_name = __nccwpck_require__(545);
+var kernel_name = __nccwpck_require__(8545);
 // EXTERNAL MODULE: ./src/diagnose/deep-dive-request.ts
 var deep_dive_request = __nccwpck_require__(959);
 ;// CONCATENATED MODULE: ./src/runner/deep-dive.ts
@@ -4559,11 +4559,11 @@ function deepDiveMismatch(launches, request, file) {
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
 // EXTERNAL MODULE: ./src/ingest/registry.ts + 49 modules
-var registry = __nccwpck_require__(57);
+var registry = __nccwpck_require__(6057);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
-var input_file = __nccwpck_require__(311);
+var input_file = __nccwpck_require__(3311);
 // EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
-var workload_metrics_jsonl = __nccwpck_require__(69);
+var workload_metrics_jsonl = __nccwpck_require__(5069);
 ;// CONCATENATED MODULE: ./src/runner/process.ts
 /**
  * Starting and stopping the workload's processes. Each child leads its own process group
@@ -6790,7 +6790,7 @@ ${(0,gate_options/* gateFlagsHelp */.I_)(32)}
 Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot run.
 `;
 async function defaultAnalyze(inputs, environment, which, gate) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 880));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 3880));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
     return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
 }
@@ -6807,10 +6807,10 @@ async function gateFromFlags(values, abRun) {
 }
 async function writeReport(report, outDir, write) {
     const [{ serializeReport }, { renderSummary }, { renderTerminal }, { writeOutput }] = await Promise.all([
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 794)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 198)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 496)),
-        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 53)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 2794)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 9198)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 7496)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 3053)),
     ]);
     await writeOutput((0,external_node_path_.join)(outDir, model_report/* REPORT_FILE */.Uq), serializeReport(report));
     await writeOutput((0,external_node_path_.join)(outDir, 'report.md'), renderSummary(report));
@@ -6938,13 +6938,13 @@ function runCommand(argv) {
 }
 
 // EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(75);
+var external_node_stream_ = __nccwpck_require__(7075);
 ;// CONCATENATED MODULE: external "node:stream/promises"
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: external "node:string_decoder"
 const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
 // EXTERNAL MODULE: ./src/ingest/common/sqlite-db.ts + 1 modules
-var sqlite_db = __nccwpck_require__(526);
+var sqlite_db = __nccwpck_require__(6526);
 ;// CONCATENATED MODULE: ./src/io/scrub-uploads.ts
 /**
  * Files made ready for an artifact: each is copied into a staging folder with the job's secrets and
@@ -7248,7 +7248,7 @@ async function runScrubCommand(argv, env = process.env) {
 }
 
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(347);
+var capture = __nccwpck_require__(8347);
 ;// CONCATENATED MODULE: ./src/cli/program.ts
 /**
  * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
@@ -7531,7 +7531,7 @@ async function main(argv) {
 
 /***/ }),
 
-/***/ 187:
+/***/ 3187:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -7619,7 +7619,7 @@ function blockingMismatches(mismatches, allow) {
 
 /***/ }),
 
-/***/ 490:
+/***/ 4490:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -7640,17 +7640,17 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: DEFAULT_ALPHA, DEFAULT_FAIL_ON_TEXT, DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, GATE_FLAGS, GATE_FLAG_SPECS, GateOptionsSchema, actionGateLabel, cliGateLabel, gateTextFrom, parseFailOnArg, parseFailOnSeverityArg, parseGateText, parseThresholdArgs, thresholdKeyProblem
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(816);
+var schemas = __nccwpck_require__(8816);
 // EXTERNAL MODULE: ./src/model/family-ids.ts
-var family_ids = __nccwpck_require__(538);
+var family_ids = __nccwpck_require__(1538);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
+var errors = __nccwpck_require__(3916);
 // EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(500);
+var metrics = __nccwpck_require__(5500);
 // EXTERNAL MODULE: ./src/model/own-key.ts
-var own_key = __nccwpck_require__(143);
+var own_key = __nccwpck_require__(7143);
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
-var fingerprint = __nccwpck_require__(187);
+var fingerprint = __nccwpck_require__(3187);
 ;// CONCATENATED MODULE: ./src/model/finding-ids.ts
 /**
  * The finding ids: one per diagnosis rule (src/diagnose/rules/<id>.ts), a closed type, so a misspelt
@@ -7694,7 +7694,7 @@ function unknownFindingId(id) {
 }
 
 // EXTERNAL MODULE: ./src/compare/verdict.ts
-var compare_verdict = __nccwpck_require__(682);
+var compare_verdict = __nccwpck_require__(7682);
 ;// CONCATENATED MODULE: ./src/compare/gate-options.ts
 /**
  * Gate options: one zod schema with the defaults (references/steps/regression-gate.md says where each
@@ -8064,13 +8064,13 @@ function parseGateText(text, label = cliGateLabel) {
 
 /***/ }),
 
-/***/ 315:
+/***/ 4315:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   c: () => (/* binding */ medianInterval)
 /* harmony export */ });
-/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(490);
+/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4490);
 /**
  * The confidence interval of a median, the one every report shows (the summary, the PR comment and
  * the dashboard). Distribution-free, from order statistics: the number of samples below the true
@@ -8108,7 +8108,7 @@ function medianInterval(samples, level = _gate_options_js__WEBPACK_IMPORTED_MODU
 
 /***/ }),
 
-/***/ 736:
+/***/ 6736:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8166,7 +8166,114 @@ function formatValue(value, unit) {
 
 /***/ }),
 
-/***/ 682:
+/***/ 9937:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   RL: () => (/* binding */ regularizedBeta),
+/* harmony export */   et: () => (/* binding */ studentTUpperTail),
+/* harmony export */   tX: () => (/* binding */ studentTTwoSided)
+/* harmony export */ });
+/* unused harmony export logGamma */
+/**
+ * The Student t distribution's tail, for tests whose null is analytical: P(|T| ≥ t) with ν degrees
+ * of freedom is the regularized incomplete beta I_x(ν/2, 1/2) at x = ν/(ν + t²). The incomplete beta
+ * comes from its continued fraction (evaluated with the modified Lentz method), the beta function
+ * from a Lanczos log-gamma. Accurate to about 1e-12 relative, far below any α a test uses.
+ */
+/** ln Γ(x) for x > 0: Lanczos (g = 7, nine coefficients), with the reflection formula below 0.5. */
+function logGamma(x) {
+    if (!(x > 0))
+        throw new RangeError(`logGamma(${x}): expected x > 0`);
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const c = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+        1.5056327351493116e-7,
+    ];
+    const z = x - 1;
+    let sum = c[0];
+    for (let i = 1; i < c.length; i += 1)
+        sum += c[i] / (z + i);
+    const t = z + 7.5;
+    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+/** The continued fraction of I_x(a, b) (converges fast for x < (a + 1)/(a + b + 2)). */
+function betaFraction(a, b, x) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let f = d;
+    for (let m = 1; m <= 500; m += 1) {
+        const m2 = 2 * m;
+        // Even step.
+        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        f *= d * c;
+        // Odd step.
+        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + term * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + term / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const delta = d * c;
+        f *= delta;
+        if (Math.abs(delta - 1) < 1e-15)
+            break;
+    }
+    return f;
+}
+/** The regularized incomplete beta function I_x(a, b), for a, b > 0 and 0 ≤ x ≤ 1. */
+function regularizedBeta(x, a, b) {
+    if (!(a > 0 && b > 0))
+        throw new RangeError(`regularizedBeta: a ${a} and b ${b} must be positive`);
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    const logFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
+    if (x < (a + 1) / (a + b + 2))
+        return (Math.exp(logFront) * betaFraction(a, b, x)) / a;
+    return 1 - (Math.exp(logFront) * betaFraction(b, a, 1 - x)) / b;
+}
+/** P(|T| ≥ |t|) for Student's t with `df` degrees of freedom (df > 0); 1 at t = 0, 0 at ±∞. */
+function studentTTwoSided(t, df) {
+    if (!(df > 0))
+        throw new RangeError(`studentTTwoSided: df ${df} must be positive`);
+    if (Number.isNaN(t))
+        return Number.NaN;
+    if (!Number.isFinite(t))
+        return 0;
+    const t2 = t * t;
+    if (t2 === 0)
+        return 1;
+    // x = ν/(ν + t²) loses nothing for large t; for small t use the complement, 1 − x = t²/(ν + t²).
+    return t2 < df ? 1 - regularizedBeta(t2 / (df + t2), 0.5, df / 2) : regularizedBeta(df / (df + t2), df / 2, 0.5);
+}
+/** P(T ≥ t) for Student's t with `df` degrees of freedom: one tail, for one-sided tests. */
+function studentTUpperTail(t, df) {
+    if (!Number.isFinite(t))
+        return t > 0 ? 0 : 1;
+    const tail = 0.5 * regularizedBeta(df / (df + t * t), df / 2, 0.5);
+    return t >= 0 ? tail : 1 - tail;
+}
+
+
+/***/ }),
+
+/***/ 7682:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8309,7 +8416,7 @@ function failureLine(reasons, max = 3) {
 /* harmony export */   uF: () => (/* binding */ askDeepDive)
 /* harmony export */ });
 /* unused harmony export ncuKernelFilter */
-/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(545);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8545);
 /**
  * A finding's request for an Nsight Compute deep dive, as data: which kernel (its name, its key and
  * the filter ncu selects it by), which launch, which sections. `profile-gate run` turns it into
@@ -8370,7 +8477,7 @@ function askDeepDive(request, workload) {
 
 /***/ }),
 
-/***/ 138:
+/***/ 2138:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8396,9 +8503,9 @@ function askDeepDive(request, workload) {
 /* harmony export */   nF: () => (/* binding */ followUp),
 /* harmony export */   zU: () => (/* binding */ gridBlocks)
 /* harmony export */ });
-/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(545);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8545);
 /* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(959);
-/* harmony import */ var _profile_measures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(307);
+/* harmony import */ var _profile_measures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7307);
 /**
  * Nsight Compute results read for the deep-dive rules. A value is looked up by (section, label) as
  * the details page prints it, then by its raw metric names in any section (the raw page, or
@@ -8687,7 +8794,7 @@ function deepDiveFacts(result) {
 
 /***/ }),
 
-/***/ 307:
+/***/ 7307:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8706,11 +8813,11 @@ function deepDiveFacts(result) {
 /* harmony export */   vk: () => (/* binding */ pythonSiteText)
 /* harmony export */ });
 /* unused harmony exports linearTotals, ncuCommand, rankComputeNs */
-/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
-/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(545);
-/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(861);
+/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8545);
+/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2861);
 /* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(959);
-/* harmony import */ var _vendor_tools_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(109);
+/* harmony import */ var _vendor_tools_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2490);
 /**
  * Measurements several rules read from a Profile: family totals, metric values and the MoE mix. Rules stay independent; they only share these readings.
  */
@@ -8851,7 +8958,7 @@ function launchOrigin(kernel) {
 
 /***/ }),
 
-/***/ 248:
+/***/ 2248:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8873,7 +8980,7 @@ function docsUrl(id) {
 
 /***/ }),
 
-/***/ 109:
+/***/ 2490:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -8884,7 +8991,7 @@ function docsUrl(id) {
 /* harmony export */   kn: () => (/* binding */ ROCPROF_TIMELINE_COMMAND)
 /* harmony export */ });
 /* unused harmony export rocprofComputeKernelFilter */
-/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(545);
+/* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8545);
 
 const AMD_FORMATS = new Set(['rocprof-csv', 'rocprof-json', 'rocpd-sqlite', 'rocm-smi-csv', 'rocm-smi-json', 'amd-smi-csv', 'amd-smi-json']);
 function toolVendor(profile) {
@@ -8923,7 +9030,7 @@ const ROCM_SMI_CLOCKS_COMMAND = 'watch -n 1 rocm-smi --showuse --showpower --sho
 
 /***/ }),
 
-/***/ 916:
+/***/ 3916:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -9011,7 +9118,7 @@ function describeError(error) {
 
 /***/ }),
 
-/***/ 376:
+/***/ 1376:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -9020,8 +9127,8 @@ function describeError(error) {
 /* harmony export */   dx: () => (/* binding */ createImportContext)
 /* harmony export */ });
 /* unused harmony exports MAX_PLAUSIBLE_VALUE, implausibleNumber */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
-/* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(347);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8347);
 /**
  * An importer reads one capture format into a Capture. It is small: a cheap `sniff` over the first
  * bytes (content, never the file name) plus `read`. Detection loops over the registry in order.
@@ -9092,7 +9199,7 @@ async function runImporter(importer, file, options = {}) {
 
 /***/ }),
 
-/***/ 311:
+/***/ 3311:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -9102,15 +9209,15 @@ async function runImporter(importer, file, options = {}) {
 /* harmony export */   lt: () => (/* binding */ openInput)
 /* harmony export */ });
 /* unused harmony export decodeBytes */
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(75);
+/* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7075);
 /* harmony import */ var node_stream__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_stream__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(522);
+/* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8522);
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_3___default = /*#__PURE__*/__nccwpck_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_3__);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(916);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3916);
 /**
  * One input file as the importers see it: decoded text (gzip and UTF-16/BOM handled), a head for
  * sniffing, and a byte stream for the formats that must be streamed (Kineto traces over V8's string limit).
@@ -9249,7 +9356,7 @@ async function openInput(path) {
         gzip,
         sizeBytes,
         async bytes() {
-            const { readFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 455, 23));
+            const { readFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
             const raw = await readFile(path);
             if (!gzip)
                 return raw;
@@ -9264,7 +9371,7 @@ async function openInput(path) {
             if (!gzip && sizeBytes > MAX_TEXT_BYTES) {
                 throw new _errors_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .dz(path, `file is ${sizeBytes} bytes; text formats are read up to ${MAX_TEXT_BYTES} bytes`);
             }
-            const { readFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 455, 23));
+            const { readFile } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
             const raw = await readFile(path).catch((error) => {
                 throw unreadable(path, error);
             });
@@ -9312,7 +9419,7 @@ function inputFromText(path, text) {
 
 /***/ }),
 
-/***/ 526:
+/***/ 6526:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -9338,7 +9445,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 ;// CONCATENATED MODULE: external "node:module"
 const external_node_module_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:module");
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
+var errors = __nccwpck_require__(3916);
 ;// CONCATENATED MODULE: ./src/ingest/common/sqlite-db.ts
 /**
  * SQLite capture files (nsys `.sqlite` exports, rocprofv3 rocpd `*_results.db`) opened with sql.js:
@@ -9548,7 +9655,7 @@ function integerText(value) {
 
 /***/ }),
 
-/***/ 563:
+/***/ 1563:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -9556,9 +9663,9 @@ function integerText(value) {
 /* harmony export */   mb: () => (/* binding */ parseSmiColumns)
 /* harmony export */ });
 /* unused harmony export gpusByPosition */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
-/* harmony import */ var _model_throttle_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(941);
-/* harmony import */ var _common_importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(376);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _model_throttle_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1941);
+/* harmony import */ var _common_importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1376);
 /**
  * `nvidia-smi --query-gpu=… --format=csv[,nounits] [-l S | -lms MS]` logs → utilization samples.
  * One row per GPU per sample: `utilization.gpu` → gpuPercent, `utilization.memory` → memoryPercent,
@@ -9887,16 +9994,16 @@ function readRow(columns, cells, devices, ctx) {
 
 /***/ }),
 
-/***/ 69:
+/***/ 5069:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   A: () => (__WEBPACK_DEFAULT_EXPORT__),
 /* harmony export */   G: () => (/* binding */ asMetricRecord)
 /* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(916);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
-/* harmony import */ var _common_importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(376);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5500);
+/* harmony import */ var _common_importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1376);
 /**
  * Metrics printed by a `command` workload, one JSON object per line, mixed with any other output.
  * Two record shapes are read:
@@ -9996,7 +10103,7 @@ function finiteNumber(value) {
 
 /***/ }),
 
-/***/ 57:
+/***/ 6057:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -10009,15 +10116,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: detectFormat, importerFor, ingestText
 
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
+var errors = __nccwpck_require__(3916);
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(347);
+var capture = __nccwpck_require__(8347);
 // EXTERNAL MODULE: ./src/ingest/common/importer.ts
-var common_importer = __nccwpck_require__(376);
+var common_importer = __nccwpck_require__(1376);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
-var input_file = __nccwpck_require__(311);
+var input_file = __nccwpck_require__(3311);
 // EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(75);
+var external_node_stream_ = __nccwpck_require__(7075);
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/categories.ts
 /** Kineto event categories the importer decodes, recognized from their raw bytes. */
 const CAT_PENDING = -1;
@@ -12725,7 +12832,7 @@ class TraceSummary {
 }
 
 // EXTERNAL MODULE: ./src/model/own-key.ts
-var own_key = __nccwpck_require__(143);
+var own_key = __nccwpck_require__(7143);
 ;// CONCATENATED MODULE: ./src/ingest/common/text-tables.ts
 /**
  * Small helpers shared by the importers of profiler text output (nsys, rocprof, MAX console):
@@ -14155,7 +14262,7 @@ function sampleDicts(path, text) {
 }));
 
 // EXTERNAL MODULE: ./src/model/throttle.ts
-var throttle = __nccwpck_require__(941);
+var throttle = __nccwpck_require__(1941);
 ;// CONCATENATED MODULE: ./src/ingest/formats/gpu-snapshot-jsonl.ts
 /**
  * JSON lines of GPU samples, in two shapes:
@@ -17749,7 +17856,7 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
 }));
 
 // EXTERNAL MODULE: ./src/ingest/formats/nvidia-smi-csv.ts
-var nvidia_smi_csv = __nccwpck_require__(563);
+var nvidia_smi_csv = __nccwpck_require__(1563);
 ;// CONCATENATED MODULE: ./src/ingest/formats/rocm-smi-json.ts
 /**
  * `rocm-smi --json` output (`{"card0": {"GPU use (%)": "12", …}, "system": {…}}`) → one utilization
@@ -18147,7 +18254,7 @@ const amdSmiJson = (0,common_importer/* defineImporter */.IN)({
 });
 
 // EXTERNAL MODULE: ./src/ingest/common/sqlite-db.ts + 1 modules
-var sqlite_db = __nccwpck_require__(526);
+var sqlite_db = __nccwpck_require__(6526);
 ;// CONCATENATED MODULE: ./src/ingest/formats/nsys-sqlite.ts
 
 
@@ -18564,7 +18671,7 @@ function statsFrom(rows, columns) {
 }));
 
 // EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
-var workload_metrics_jsonl = __nccwpck_require__(69);
+var workload_metrics_jsonl = __nccwpck_require__(5069);
 ;// CONCATENATED MODULE: ./src/ingest/registry.ts
 /**
  * The importer registry and format detection. Order matters only where two formats could both
@@ -18680,7 +18787,7 @@ async function ingestFile(path, format, options = {}) {
     return (0,common_importer/* runImporter */.EX)(importer, file, options);
 }
 async function ingestText(path, text, format, options = {}) {
-    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 311));
+    const { inputFromText } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 3311));
     const file = inputFromText(path, text);
     const importer = format ? importerFor(format) : detectFormat(file);
     return runImporter(importer, file, options);
@@ -18689,7 +18796,7 @@ async function ingestText(path, text, format, options = {}) {
 
 /***/ }),
 
-/***/ 53:
+/***/ 3053:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
@@ -18699,13 +18806,13 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */   expandInputs: () => (/* binding */ expandInputs),
 /* harmony export */   writeOutput: () => (/* binding */ writeOutput)
 /* harmony export */ });
-/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(24);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
 /* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1455);
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(916);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3916);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(949);
 /** File-system edges shared by the CLI and the action: expanding inputs and writing outputs. */
 
@@ -18812,7 +18919,7 @@ async function writeOutput(target, text) {
 
 /***/ }),
 
-/***/ 861:
+/***/ 2861:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -18839,7 +18946,7 @@ function mean(values) {
 
 /***/ }),
 
-/***/ 347:
+/***/ 8347:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -18856,7 +18963,7 @@ function mean(values) {
 /* harmony export */   fo: () => (/* binding */ SourceSchema)
 /* harmony export */ });
 /* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, PythonSiteSchema, MetricSampleSchema, UtilSampleSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, MatmulInputShapeSchema, MatmulInputsSchema, PhaseRangesSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(816);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
 /**
  * What one importer reads from one input file: the raw, unclassified facts of a capture.
  * Every importer returns this shape; `buildProfile` merges several of them into one Profile.
@@ -19165,7 +19272,7 @@ const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
 
 /***/ }),
 
-/***/ 538:
+/***/ 1538:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -19232,7 +19339,7 @@ function familyLabel(family) {
 
 /***/ }),
 
-/***/ 500:
+/***/ 5500:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -19240,7 +19347,7 @@ function familyLabel(family) {
 /* harmony export */   R: () => (/* binding */ metricInfo),
 /* harmony export */   xx: () => (/* binding */ DESCRIPTIVE_METRICS)
 /* harmony export */ });
-/* harmony import */ var _own_key_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(143);
+/* harmony import */ var _own_key_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7143);
 
 const METRIC_CATALOG = {
     decode_tok_s: { unit: 'tok/s', direction: 'higher', label: 'Decode throughput' },
@@ -19264,7 +19371,7 @@ function metricInfo(name) {
 
 /***/ }),
 
-/***/ 143:
+/***/ 7143:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -19296,11 +19403,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: ComparisonRowSchema, ComparisonSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, RowStatusSchema, RunInfoSchema, SeveritySchema, SkippedInputSchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(816);
+var schemas = __nccwpck_require__(8816);
 // EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(347);
+var capture = __nccwpck_require__(8347);
 // EXTERNAL MODULE: ./src/model/family-ids.ts
-var family_ids = __nccwpck_require__(538);
+var family_ids = __nccwpck_require__(1538);
 ;// CONCATENATED MODULE: ./src/model/profile.ts
 /**
  * The normalized profile: every capture of one run merged and classified. The Report (report.ts)
@@ -19542,7 +19649,7 @@ const ReportSchema = schemas/* object */.Ikc({
 
 /***/ }),
 
-/***/ 941:
+/***/ 1941:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -19601,7 +19708,7 @@ const POWER_REGIME_REASONS = new Set(['sw_power_cap', 'sync_boost']);
 
 /***/ }),
 
-/***/ 880:
+/***/ 3880:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -19613,11 +19720,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: ingestAll, ingestReadable, reportFromProfile
 
 // EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(500);
+var metrics = __nccwpck_require__(5500);
 // EXTERNAL MODULE: ./src/model/averages.ts
-var averages = __nccwpck_require__(861);
+var averages = __nccwpck_require__(2861);
 // EXTERNAL MODULE: ./src/model/throttle.ts
-var throttle = __nccwpck_require__(941);
+var throttle = __nccwpck_require__(1941);
 ;// CONCATENATED MODULE: ./src/pipeline/merge-captures.ts
 
 
@@ -20544,9 +20651,9 @@ const FAMILY_TABLE = [
 ];
 
 // EXTERNAL MODULE: ./src/classify/kernel-name.ts
-var kernel_name = __nccwpck_require__(545);
+var kernel_name = __nccwpck_require__(8545);
 // EXTERNAL MODULE: ./src/classify/demangle.ts
-var demangle = __nccwpck_require__(693);
+var demangle = __nccwpck_require__(6693);
 ;// CONCATENATED MODULE: ./src/classify/classify.ts
 
 
@@ -20760,11 +20867,11 @@ function ranksOf(captures, classify, notices) {
 }
 
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
-var fingerprint = __nccwpck_require__(187);
+var fingerprint = __nccwpck_require__(3187);
 // EXTERNAL MODULE: ./src/compare/percent-format.ts
-var percent_format = __nccwpck_require__(736);
+var percent_format = __nccwpck_require__(6736);
 // EXTERNAL MODULE: ./src/compare/gate-options.ts + 1 modules
-var gate_options = __nccwpck_require__(490);
+var gate_options = __nccwpck_require__(4490);
 ;// CONCATENATED MODULE: ./src/compare/sequential.ts
 /**
  * Repeated looks at one A/B comparison (adaptive sampling): the planned runs are the first look, and
@@ -20828,6 +20935,8 @@ function lookAlpha(alpha, look) {
     return look.final ? alphaAtFinalLook(alpha, look.index, look.of) : alphaAtLook(alpha, look.index, look.of);
 }
 
+// EXTERNAL MODULE: ./src/compare/student-t.ts
+var student_t = __nccwpck_require__(9937);
 ;// CONCATENATED MODULE: ./src/compare/rank-tests.ts
 /**
  * Rank tests used by the gate: Mann-Whitney U between the two sides, and Mann-Kendall for a trend
@@ -21028,6 +21137,7 @@ function theilSenSlope(values) {
 
 
 
+
 /** Scales a MAD to a standard deviation for normal data. */
 const MAD_TO_SD = 1.4826;
 /** Quantile of sorted values by linear interpolation between order statistics (Hyndman-Fan type 7, R's default). */
@@ -21216,13 +21326,6 @@ function fastSplit(samples, direction, rule) {
     }
     return null;
 }
-/** P(T ≥ t) for Student's t with `df` degrees of freedom (df > 0, not necessarily whole). */
-function studentTUpperTail(t, df) {
-    if (!Number.isFinite(t))
-        return t > 0 ? 0 : 1;
-    const tail = 0.5 * regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5);
-    return t >= 0 ? tail : 1 - tail;
-}
 /**
  * Student's two-sample t-test with the variance pooled over both sides (n₁ + n₂ − 2 degrees of
  * freedom), the pooled standard deviation taken as at least `minSd`: two runs that happen to tie
@@ -21242,65 +21345,7 @@ function pooledTTest(x, y, minSd = 0) {
     if (!(se > 0))
         return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
     const t = diff / se;
-    return { t, df, pLess: studentTUpperTail(-t, df), pGreater: studentTUpperTail(t, df) };
-}
-/** ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; relative error below 1e-13). */
-function logGamma(x) {
-    const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
-    if (x < 0.5)
-        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-    const z = x - 1;
-    let sum = c[0];
-    for (let i = 1; i < 9; i += 1)
-        sum += c[i] / (z + i);
-    const t = z + 7.5;
-    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-/** I_x(a, b), the regularized incomplete beta function, by its continued fraction (modified Lentz). */
-function regularizedIncompleteBeta(x, a, b) {
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-    // The fraction converges fast for x < (a + 1) / (a + b + 2); otherwise use the symmetry I_x(a,b) = 1 − I_{1−x}(b,a).
-    if (x > (a + 1) / (a + b + 2))
-        return 1 - (front * betaFraction(1 - x, b, a)) / b;
-    return (front * betaFraction(x, a, b)) / a;
-}
-function betaFraction(x, a, b) {
-    const tiny = 1e-300;
-    let c = 1;
-    let d = 1 - ((a + b) * x) / (a + 1);
-    if (Math.abs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    let h = d;
-    for (let m = 1; m <= 300; m += 1) {
-        const m2 = 2 * m;
-        let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-        d = 1 + aa * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        h *= d * c;
-        aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-        d = 1 + aa * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + aa / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const step = d * c;
-        h *= step;
-        if (Math.abs(step - 1) < 1e-15)
-            break;
-    }
-    return h;
+    return { t, df, pLess: (0,student_t/* studentTUpperTail */.et)(-t, df), pGreater: (0,student_t/* studentTUpperTail */.et)(t, df) };
 }
 function relativeSpread(values) {
     if (!values.length)
@@ -21668,7 +21713,7 @@ function widenedFloor(floor, spread) {
 }
 
 // EXTERNAL MODULE: ./src/model/own-key.ts
-var own_key = __nccwpck_require__(143);
+var own_key = __nccwpck_require__(7143);
 ;// CONCATENATED MODULE: ./src/compare/shares.ts
 
 
@@ -21888,11 +21933,11 @@ function judgeThrottling(baseline, current, sameJob) {
 }
 
 // EXTERNAL MODULE: ./src/diagnose/vendor-tools.ts
-var vendor_tools = __nccwpck_require__(109);
+var vendor_tools = __nccwpck_require__(2490);
 // EXTERNAL MODULE: ./src/diagnose/rule.ts
-var diagnose_rule = __nccwpck_require__(248);
+var diagnose_rule = __nccwpck_require__(2248);
 // EXTERNAL MODULE: ./src/diagnose/profile-measures.ts
-var profile_measures = __nccwpck_require__(307);
+var profile_measures = __nccwpck_require__(7307);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
 /**
  * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
@@ -22447,9 +22492,9 @@ const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
 }));
 
 // EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
-var ncu_metrics = __nccwpck_require__(138);
+var ncu_metrics = __nccwpck_require__(2138);
 // EXTERNAL MODULE: ./src/model/family-ids.ts
-var family_ids = __nccwpck_require__(538);
+var family_ids = __nccwpck_require__(1538);
 ;// CONCATENATED MODULE: ./src/diagnose/ncu-advice.ts
 
 const GEMM_FAMILIES = new Set(family_ids/* LINEAR_FAMILIES */.Bs);
@@ -24346,7 +24391,7 @@ const rules_RULES = [
 ];
 
 // EXTERNAL MODULE: ./src/compare/verdict.ts
-var verdict = __nccwpck_require__(682);
+var verdict = __nccwpck_require__(7682);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 
 
@@ -24591,9 +24636,9 @@ function diagnose(profile, config = {}, rules = rules_RULES) {
 }
 
 // EXTERNAL MODULE: ./src/ingest/registry.ts + 49 modules
-var registry = __nccwpck_require__(57);
+var registry = __nccwpck_require__(6057);
 // EXTERNAL MODULE: ./src/errors.ts
-var errors = __nccwpck_require__(916);
+var errors = __nccwpck_require__(3916);
 ;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts
 /**
  * Which captures may be merged into one profile. Two mistakes are caught before merging:
@@ -24849,7 +24894,7 @@ function checkMergeable(captures, allowMixed) {
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
 var model_report = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(692);
+var version = __nccwpck_require__(311);
 ;// CONCATENATED MODULE: ./src/pipeline/analyze.ts
 /**
  * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
@@ -25004,7 +25049,7 @@ async function analyze(options) {
 
 /***/ }),
 
-/***/ 290:
+/***/ 4801:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -25018,96 +25063,9 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: DEFAULT_DASHBOARD_OPTIONS, openRegressions
 
 // EXTERNAL MODULE: ./src/model/averages.ts
-var averages = __nccwpck_require__(861);
-;// CONCATENATED MODULE: ./src/compare/student-t.ts
-/**
- * The Student t distribution's tail, for tests whose null is analytical: P(|T| ≥ t) with ν degrees
- * of freedom is the regularized incomplete beta I_x(ν/2, 1/2) at x = ν/(ν + t²). The incomplete beta
- * comes from its continued fraction (evaluated with the modified Lentz method), the beta function
- * from a Lanczos log-gamma. Accurate to about 1e-12 relative, far below any α a test uses.
- */
-/** ln Γ(x) for x > 0: Lanczos (g = 7, nine coefficients), with the reflection formula below 0.5. */
-function logGamma(x) {
-    if (!(x > 0))
-        throw new RangeError(`logGamma(${x}): expected x > 0`);
-    if (x < 0.5)
-        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-    const c = [
-        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
-        1.5056327351493116e-7,
-    ];
-    const z = x - 1;
-    let sum = c[0];
-    for (let i = 1; i < c.length; i += 1)
-        sum += c[i] / (z + i);
-    const t = z + 7.5;
-    return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
-}
-/** The continued fraction of I_x(a, b) (converges fast for x < (a + 1)/(a + b + 2)). */
-function betaFraction(a, b, x) {
-    const tiny = 1e-300;
-    let c = 1;
-    let d = 1 - ((a + b) * x) / (a + 1);
-    if (Math.abs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    let f = d;
-    for (let m = 1; m <= 500; m += 1) {
-        const m2 = 2 * m;
-        // Even step.
-        let term = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-        d = 1 + term * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + term / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        f *= d * c;
-        // Odd step.
-        term = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-        d = 1 + term * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + term / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const delta = d * c;
-        f *= delta;
-        if (Math.abs(delta - 1) < 1e-15)
-            break;
-    }
-    return f;
-}
-/** The regularized incomplete beta function I_x(a, b), for a, b > 0 and 0 ≤ x ≤ 1. */
-function regularizedBeta(x, a, b) {
-    if (!(a > 0 && b > 0))
-        throw new RangeError(`regularizedBeta: a ${a} and b ${b} must be positive`);
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const logFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
-    if (x < (a + 1) / (a + b + 2))
-        return (Math.exp(logFront) * betaFraction(a, b, x)) / a;
-    return 1 - (Math.exp(logFront) * betaFraction(b, a, 1 - x)) / b;
-}
-/** P(|T| ≥ |t|) for Student's t with `df` degrees of freedom (df > 0); 1 at t = 0, 0 at ±∞. */
-function studentTTwoSided(t, df) {
-    if (!(df > 0))
-        throw new RangeError(`studentTTwoSided: df ${df} must be positive`);
-    if (Number.isNaN(t))
-        return Number.NaN;
-    if (!Number.isFinite(t))
-        return 0;
-    const t2 = t * t;
-    if (t2 === 0)
-        return 1;
-    // x = ν/(ν + t²) loses nothing for large t; for small t use the complement, 1 − x = t²/(ν + t²).
-    return t2 < df ? 1 - regularizedBeta(t2 / (df + t2), 0.5, df / 2) : regularizedBeta(df / (df + t2), df / 2, 0.5);
-}
-
+var averages = __nccwpck_require__(2861);
+// EXTERNAL MODULE: ./src/compare/student-t.ts
+var student_t = __nccwpck_require__(9937);
 ;// CONCATENATED MODULE: ./src/compare/change-points.ts
 /**
  * Change-point detection for nightly series (tok/s per workload, family shares): binary segmentation
@@ -25170,7 +25128,7 @@ function fTail(f, d1, d2) {
         return 1;
     if (!Number.isFinite(f))
         return 0;
-    return regularizedBeta(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
+    return (0,student_t/* regularizedBeta */.RL)(d2 / (d2 + d1 * f), d2 / 2, d1 / 2);
 }
 /**
  * The strongest window of `values`: among windows Y = [τ, κ) against X = [0, τ) (each at least
@@ -25248,7 +25206,7 @@ function bestSplit(values, minSegment, alpha = DEFAULT_CHANGE_POINT_OPTIONS.alph
     const candidates = [
         ...(pooledBest ? [{ index: pooledBest.index, end: pooledBest.end, statistic: pooledBest.t, df: pooledBest.end - 2 }] : []),
         ...(welchBest ? [{ index: welchBest.index, end: welchBest.end, statistic: welchBest.t, df: welchBest.df }] : []),
-    ].map((c) => ({ ...c, p: studentTTwoSided(c.statistic, c.df) }));
+    ].map((c) => ({ ...c, p: (0,student_t/* studentTTwoSided */.tX)(c.statistic, c.df) }));
     if (!candidates.length)
         return { index: minSegment, end: n, statistic: 0, df: n - 2, windows, pValue: 1 };
     // A significant window whose spreads agree is the step; Welch's window (a noisier level) only when
@@ -25370,9 +25328,9 @@ function openRegressions(changes, direction, minChange) {
 }
 
 // EXTERNAL MODULE: ./src/compare/median-interval.ts
-var median_interval = __nccwpck_require__(315);
+var median_interval = __nccwpck_require__(4315);
 // EXTERNAL MODULE: ./src/model/metrics.ts
-var metrics = __nccwpck_require__(500);
+var metrics = __nccwpck_require__(5500);
 ;// CONCATENATED MODULE: ./src/report/dashboard/data.ts
 const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid'];
 const SEVERITY_ORDER = ['info', 'warning', 'error'];
@@ -25411,7 +25369,7 @@ function eventsBetween(before, after, index, minShareChange) {
 }
 
 // EXTERNAL MODULE: ./src/report/number-format.ts
-var number_format = __nccwpck_require__(329);
+var number_format = __nccwpck_require__(1329);
 ;// CONCATENATED MODULE: ./src/report/dashboard/safe-text.ts
 /**
  * Report fields become page text and links: text is trimmed to a sane length, and only links of
@@ -25707,7 +25665,7 @@ function buildDashboardData(inputs, skipped, partial = {}) {
 
 /***/ }),
 
-/***/ 31:
+/***/ 4031:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -25741,7 +25699,7 @@ function codeBlock(text, language = '') {
 
 /***/ }),
 
-/***/ 36:
+/***/ 8036:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -25823,7 +25781,7 @@ function withHiddenShown(value) {
 
 /***/ }),
 
-/***/ 794:
+/***/ 2794:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
@@ -25918,7 +25876,7 @@ function serializeReport(report) {
 
 /***/ }),
 
-/***/ 188:
+/***/ 1188:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -25926,7 +25884,7 @@ function serializeReport(report) {
 /* harmony export */   eX: () => (/* binding */ reportKernelNames)
 /* harmony export */ });
 /* unused harmony exports kernelDisplayName, kernelDisplayNames */
-/* harmony import */ var _classify_demangle_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(693);
+/* harmony import */ var _classify_demangle_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6693);
 /**
  * Short kernel names for tables. A templated C++ kernel name runs to hundreds of characters and two
  * different kernels share their first hundred (`void at::native::elementwise_kernel<128, 4, void
@@ -26203,14 +26161,14 @@ function readableReasons(report) {
 
 /***/ }),
 
-/***/ 821:
+/***/ 4821:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   U: () => (/* binding */ fitBlocks),
 /* harmony export */   z: () => (/* binding */ fitRows)
 /* harmony export */ });
-/* harmony import */ var _sections_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(192);
+/* harmony import */ var _sections_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9192);
 /**
  * Fitting rendered reports under a size limit: each report gets an equal share of what is left and
  * is rendered at the richest level of detail that fits its share. Whole blocks are kept or dropped,
@@ -26270,16 +26228,16 @@ function fitRows(rows, budget, measure, what) {
 
 /***/ }),
 
-/***/ 261:
+/***/ 2261:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Em: () => (/* binding */ reportCharts)
 /* harmony export */ });
 /* unused harmony exports familySharesChart, samplesChart */
-/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
-/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(143);
+/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5500);
+/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7143);
 /**
  * Pictures for the PR comment and the job summary, as mermaid `xychart-beta` blocks (GitHub renders
  * mermaid in both): the kernel-family shares of the baseline against this run, and each side's
@@ -26407,7 +26365,7 @@ function reportCharts(report) {
 
 /***/ }),
 
-/***/ 192:
+/***/ 9192:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -26431,18 +26389,18 @@ function reportCharts(report) {
 /* harmony export */   wM: () => (/* binding */ reportVerdictLine)
 /* harmony export */ });
 /* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, isQuiet, renderFindingFull, findingsSection, kernelCode, gatedSign, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, chartsSection */
-/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
-/* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(138);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(248);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(500);
-/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(31);
-/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(36);
-/* harmony import */ var _compare_median_interval_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(315);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(329);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(755);
-/* harmony import */ var _dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(290);
-/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(261);
-/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(188);
+/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
+/* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2138);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(2248);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5500);
+/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4031);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8036);
+/* harmony import */ var _compare_median_interval_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4315);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1329);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(4755);
+/* harmony import */ var _dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(4801);
+/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(2261);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(1188);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
@@ -26925,7 +26883,7 @@ function entrySections(entry, d, h, options = {}) {
 
 /***/ }),
 
-/***/ 198:
+/***/ 9198:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
@@ -26937,11 +26895,11 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */   renderMergedSummary: () => (/* binding */ renderMergedSummary),
 /* harmony export */   renderSummary: () => (/* binding */ renderSummary)
 /* harmony export */ });
-/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(821);
-/* harmony import */ var _sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(192);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(755);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(329);
-/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(756);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4821);
+/* harmony import */ var _sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9192);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4755);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1329);
+/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2756);
 
 
 
@@ -27025,7 +26983,7 @@ function renderMergedSummary(merged, options = {}) {
 
 /***/ }),
 
-/***/ 755:
+/***/ 4755:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -27037,8 +26995,8 @@ function renderMergedSummary(merged, options = {}) {
 /* harmony export */   o3: () => (/* binding */ safeLink)
 /* harmony export */ });
 /* unused harmony export plainText */
-/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(31);
-/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(36);
+/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4031);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8036);
 /**
  * Text helpers for what GitHub renders from a report (job summary, PR comment, annotations).
  * Profile text is hostile by default: it is clipped first (so an entity is never cut in half),
@@ -27140,7 +27098,7 @@ function utf8Bytes(text) {
 
 /***/ }),
 
-/***/ 756:
+/***/ 2756:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -27204,7 +27162,7 @@ function needsAttention(entry) {
 
 /***/ }),
 
-/***/ 329:
+/***/ 1329:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -27220,8 +27178,8 @@ function needsAttention(entry) {
 /* harmony export */   uS: () => (/* binding */ showsRanks),
 /* harmony export */   yA: () => (/* binding */ launchCallsText)
 /* harmony export */ });
-/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(490);
-/* harmony import */ var _compare_percent_format_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(736);
+/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4490);
+/* harmony import */ var _compare_percent_format_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6736);
 /** Number formatting shared by every renderer. */
 
 
@@ -27312,20 +27270,20 @@ function excludedGapsText(timeline) {
 
 /***/ }),
 
-/***/ 496:
+/***/ 7496:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   renderTerminal: () => (/* binding */ renderTerminal)
 /* harmony export */ });
-/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(538);
-/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(500);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(329);
-/* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(192);
-/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(188);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(248);
-/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(36);
+/* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
+/* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5500);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1329);
+/* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9192);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1188);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2248);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8036);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
 
 
@@ -27458,7 +27416,7 @@ function renderTerminal(given, options = {}) {
 
 /***/ }),
 
-/***/ 692:
+/***/ 311:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -27470,42 +27428,42 @@ const TOOL_VERSION = '0.1.0';
 
 /***/ }),
 
-/***/ 24:
+/***/ 3024:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 
 /***/ }),
 
-/***/ 455:
+/***/ 1455:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 
 /***/ }),
 
-/***/ 760:
+/***/ 6760:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 
 /***/ }),
 
-/***/ 75:
+/***/ 7075:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream");
 
 /***/ }),
 
-/***/ 522:
+/***/ 8522:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 
 /***/ }),
 
-/***/ 816:
+/***/ 8816:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
