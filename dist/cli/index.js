@@ -6970,29 +6970,19 @@ var sqlite_db = __nccwpck_require__(6526);
 
 
 
+
 /** The profilers' own report formats: they carry the profiled process's whole environment. */
 const RAW_REPORT_SUFFIXES = ['.nsys-rep', '.qdrep', '.qdstrm', '.ncu-rep', '.pftrace', '.perfetto-trace', '.otf2'];
 /** Characters kept back between chunks, so a secret or an assignment cut by a chunk's end is still whole. */
 const CARRY = 4096;
-async function scrub_uploads_head(file, bytes = 65536) {
-    const handle = await (0,promises_.open)(file, 'r');
-    try {
-        const buffer = Buffer.alloc(bytes);
-        const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-        return buffer.subarray(0, bytesRead);
-    }
-    finally {
-        await handle.close();
-    }
-}
 async function treatmentOf(file) {
     const lower = file.toLowerCase();
     if (RAW_REPORT_SUFFIXES.some((suffix) => lower.endsWith(suffix)))
         return 'raw-report';
-    const start = await scrub_uploads_head(file);
+    const start = await (0,input_file/* readPrefix */.fr)(file, input_file/* SNIFF_BYTES */.dD);
     if (start.subarray(0, 16).toString('latin1') === sqlite_db/* SQLITE_MAGIC */.H5)
         return 'sqlite';
-    if (start[0] === 0x1f && start[1] === 0x8b)
+    if ((0,input_file/* isGzip */.bf)(start))
         return 'gzip-text';
     return start.includes(0) ? 'binary' : 'text';
 }
@@ -9204,7 +9194,9 @@ async function runImporter(importer, file, options = {}) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $D: () => (/* binding */ MAX_TEXT_BYTES),
+/* harmony export */   bf: () => (/* binding */ isGzip),
 /* harmony export */   dD: () => (/* binding */ SNIFF_BYTES),
+/* harmony export */   fr: () => (/* binding */ readPrefix),
 /* harmony export */   inputFromText: () => (/* binding */ inputFromText),
 /* harmony export */   lt: () => (/* binding */ openInput)
 /* harmony export */ });
@@ -9288,6 +9280,7 @@ async function* asUtf8(source, encoding, bomLength) {
 function isGzip(bytes) {
     return bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
+/** The first `length` bytes of a file (fewer when it is shorter). */
 async function readPrefix(path, length) {
     const handle = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_1__.open)(path, 'r');
     try {

@@ -14,12 +14,13 @@
  * Every staged file is searched once more for the known secret values before it may go.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, createGzip } from 'node:zlib';
+import { isGzip, readPrefix, SNIFF_BYTES } from '../ingest/common/input-file.js';
 import { MAX_SQLITE_BYTES, openDatabaseBytes, quoteName, SQLITE_MAGIC } from '../ingest/common/sqlite-db.js';
 import { findSecret, isEnvironmentBlock, redactText, REDACTED, stripEnvironmentValues, type SecretSet } from './secrets.js';
 
@@ -60,23 +61,12 @@ export interface ScrubResult {
 /** Characters kept back between chunks, so a secret or an assignment cut by a chunk's end is still whole. */
 const CARRY = 4096;
 
-async function head(file: string, bytes = 65536): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
 export async function treatmentOf(file: string): Promise<Treatment> {
   const lower = file.toLowerCase();
   if (RAW_REPORT_SUFFIXES.some((suffix) => lower.endsWith(suffix))) return 'raw-report';
-  const start = await head(file);
+  const start = await readPrefix(file, SNIFF_BYTES);
   if (start.subarray(0, 16).toString('latin1') === SQLITE_MAGIC) return 'sqlite';
-  if (start[0] === 0x1f && start[1] === 0x8b) return 'gzip-text';
+  if (isGzip(start)) return 'gzip-text';
   return start.includes(0) ? 'binary' : 'text';
 }
 

@@ -78,11 +78,12 @@ async function* asUtf8(source: AsyncIterable<Buffer>, encoding: Encoding, bomLen
   if (rest) yield Buffer.from(rest, 'utf8');
 }
 
-function isGzip(bytes: Uint8Array): boolean {
+export function isGzip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 
-async function readPrefix(path: string, length: number): Promise<Buffer> {
+/** The first `length` bytes of a file (fewer when it is shorter). */
+export async function readPrefix(path: string, length: number): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
     const buffer = Buffer.alloc(length);
