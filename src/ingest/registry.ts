@@ -7,6 +7,7 @@ import { FORMAT_IDS, type Capture, type FormatId } from '../model/capture.js';
 import { runImporter, type Importer, type IngestOptions } from './common/importer.js';
 import { openInput, type InputFile } from './common/input-file.js';
 import { Readable } from 'node:stream';
+import jaxTrace from './formats/jax-trace.js';
 import kinetoJson from './formats/kineto-json.js';
 import maxBenchmark from './formats/max-benchmark.js';
 import maxBenchmarkJson from './formats/max-benchmark-json.js';
@@ -32,6 +33,8 @@ export const IMPORTERS: readonly Importer[] = [
   rocpdSqlite,
   // Before Kineto: rocprof's results.json is a Chrome trace too.
   rocprofJson,
+  // Before Kineto: jax.profiler's trace is a Chrome trace too, with device-named processes.
+  jaxTrace,
   kinetoJson,
   maxBenchmarkJson,
   maxGpuStatsJson,

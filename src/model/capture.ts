@@ -25,6 +25,7 @@ export const FORMAT_IDS = [
   'amd-smi-json',
   'nsys-sqlite',
   'rocpd-sqlite',
+  'jax-trace',
 ] as const;
 export const FormatIdSchema = z.enum(FORMAT_IDS);
 export type FormatId = z.infer<typeof FormatIdSchema>;

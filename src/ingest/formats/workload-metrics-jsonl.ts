@@ -5,7 +5,8 @@
  * - `{"kind": "run", "tok_s": 378.5, "ttft_ms": …}`: one timed run; `tok_s` is a decode_tok_s sample and
  *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these);
  *   its `t_start` / `t_end` (seconds since the epoch), when given, mark a timed window, over which GPU
- *   utilization is then read instead of over the whole process (start-up and prefill left out).
+ *   utilization is then read instead of over the whole process (start-up and prefill left out); its
+ *   `batch` (sequences decoded together), when every run gives the same, is the run's batch size.
  * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
  * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
  * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
@@ -52,6 +53,7 @@ export default defineImporter({
     const lines = (await file.text()).split(/\r?\n/);
     const metrics: MetricSample[] = [];
     const timedWindows: TimedWindow[] = [];
+    const batches = new Set<number>();
     lines.forEach((line, index) => {
       if (line.trim() === '') return;
       const record = asMetricRecord(line);
@@ -75,15 +77,19 @@ export default defineImporter({
       const startS = finiteNumber(record.fields['t_start']);
       const endS = finiteNumber(record.fields['t_end']);
       if (startS !== null && endS !== null && endS > startS) timedWindows.push({ startS, endS });
+      const batch = finiteNumber(record.fields['batch']);
+      if (batch !== null && Number.isInteger(batch) && batch > 0) batches.add(batch);
       for (const [key, value] of Object.entries(record.fields)) {
         if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null) metrics.push({ name: key, value: value as number });
       }
     });
     if (metrics.length === 0) throw new InputError(file.path, 'expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N})');
+    if (batches.size > 1) ctx.count('batch-varies', 'info', `the runs give different batch sizes (${[...batches].join(', ')}); no batch size is taken`);
     const capture: CaptureInput = {
       source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
       metrics,
       timedWindows,
+      ...(batches.size === 1 ? { environment: { batch: String([...batches][0]) } } : {}),
     };
     return capture;
   },

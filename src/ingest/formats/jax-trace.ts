@@ -1,0 +1,115 @@
+/**
+ * The trace jax.profiler writes (`plugins/profile/<run>/perfetto_trace.json.gz` with
+ * `create_perfetto_trace=True`, and `<host>.trace.json.gz` beside it): a Chrome trace, but not a
+ * PyTorch one. Its events carry no `cat`; processes are named by device (`/device:GPU:0`, `/host:CPU`)
+ * and a device's threads by stream (`Stream #14(Compute)`). A GPU event is a kernel when its args
+ * hold `kernel_details` (`grid:384,1,1 block:128,1,1 …`), a copy with `memcpy_details`, a memset with
+ * `Memset_details`; `hlo_module` / `hlo_op` name the XLA program and op that ran it.
+ * Kernels and their timeline are read from the device processes; `ts`/`dur` are µs with ns digits.
+ * Limits: copies and memsets are counted and left out of kernel time, as the kernel traces of the
+ * other tools leave them; host events (Python frames, PjRt dispatch) are not read; TPU devices are
+ * counted and left out.
+ */
+import { InputError } from '../../errors.js';
+import type { CaptureInput } from '../../model/capture.js';
+import { defineImporter } from '../common/importer.js';
+import { KernelTraceReader } from './rocprof/trace.js';
+
+/** The header KernelTraceReader reads dispatches under; the events give each field by name. */
+const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
+const GPU_PROCESS = /^\/device:GPU:(\d+)$/;
+const DEVICE_PROCESS = /^\/device:/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** True when a Chrome-trace head names jax.profiler's processes (`/device:GPU:0`, `/host:CPU`). */
+export function isJaxTraceHead(head: string): boolean {
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  if (!text.startsWith('{') || !/"traceEvents"\s*:/.test(text)) return false;
+  return /"name"\s*:\s*"process_name"\s*,\s*"args"\s*:\s*\{\s*"name"\s*:\s*"\/(?:device:[A-Z]+:\d+|host:CPU)"/.test(text);
+}
+
+/** `grid:384,1,1 block:128,1,1` → the grid in blocks and the block in threads. */
+function launchShape(details: unknown): { grid: number[]; block: number[] } | undefined {
+  if (typeof details !== 'string') return undefined;
+  const grid = /(?:^|\s)grid:(\d+),(\d+),(\d+)/.exec(details);
+  const block = /(?:^|\s)block:(\d+),(\d+),(\d+)/.exec(details);
+  if (!grid || !block) return undefined;
+  return { grid: grid.slice(1, 4).map(Number), block: block.slice(1, 4).map(Number) };
+}
+
+/** µs with up to three decimals, as the trace writes them, to whole ns. */
+function nanoseconds(value: unknown): number | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined;
+  return Math.round(value * 1000);
+}
+
+export default defineImporter({
+  id: 'jax-trace',
+  label: 'JAX profiler trace (jax.profiler, Perfetto JSON)',
+  sniff: isJaxTraceHead,
+  async read(file, ctx): Promise<CaptureInput> {
+    let doc: unknown;
+    try {
+      doc = JSON.parse((await file.text()).replace(/^\uFEFF/, ''));
+    } catch (error) {
+      if (error instanceof InputError) throw error;
+      const at = /position (\d+)/.exec((error as Error).message)?.[1];
+      throw new InputError(file.path, `expected a complete JAX profiler trace (${(error as Error).message.split('\n')[0]})`, at ? `byte ${at}` : undefined);
+    }
+    if (!isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
+      throw new InputError(file.path, 'expected a JAX profiler trace: an object with a "traceEvents" array', 'byte 0');
+    }
+    const events = doc['traceEvents'] as unknown[];
+    // Processes first: metadata events may come anywhere in the list.
+    const gpuOf = new Map<unknown, string>();
+    const otherDevices = new Set<unknown>();
+    for (const event of events) {
+      if (!isRecord(event) || event['ph'] !== 'M' || event['name'] !== 'process_name' || !isRecord(event['args'])) continue;
+      const name = event['args']['name'];
+      if (typeof name !== 'string') continue;
+      const gpu = GPU_PROCESS.exec(name);
+      if (gpu) gpuOf.set(event['pid'], gpu[1]!);
+      else if (DEVICE_PROCESS.test(name)) otherDevices.add(event['pid']);
+    }
+    const trace = new KernelTraceReader(file.path, DISPATCH_FIELDS, 1, false, ctx);
+    let copies = 0;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i];
+      if (!isRecord(event) || event['ph'] !== 'X') continue;
+      const agent = gpuOf.get(event['pid']);
+      if (agent === undefined) {
+        if (otherDevices.has(event['pid'])) ctx.count('non-gpu-device-event', 'data-loss', 'events of a device other than a GPU (a TPU) are left out');
+        continue;
+      }
+      const args = isRecord(event['args']) ? event['args'] : {};
+      if (!('kernel_details' in args)) {
+        copies += 1;
+        ctx.count('copy-event', 'info', 'GPU copies and memsets (memcpy_details, Memset_details) are left out of kernel time');
+        continue;
+      }
+      const where = `traceEvents[${i}]`;
+      const name = event['name'];
+      if (typeof name !== 'string' || name.trim() === '') throw new InputError(file.path, 'expected a kernel name in "name"', where);
+      const start = nanoseconds(event['ts']);
+      const duration = nanoseconds(event['dur']);
+      if (start === undefined) throw new InputError(file.path, `expected "ts" in µs as a non-negative number, got ${JSON.stringify(event['ts'])}`, where);
+      if (duration === undefined) throw new InputError(file.path, `expected "dur" in µs as a non-negative number, got ${JSON.stringify(event['dur'])}`, where);
+      const shape = launchShape(args['kernel_details']);
+      trace.addDispatch({ name, agent, start: String(start), end: String(start + duration), ...(shape ? { ...shape, gridInBlocks: true } : {}) }, where);
+    }
+    const read = trace.finish();
+    if (read.kernels.length === 0) {
+      const seen = gpuOf.size === 0 ? 'no /device:GPU process' : copies > 0 ? `only ${copies} copies` : 'no GPU events';
+      throw new InputError(file.path, `expected GPU kernel events (ph "X" on a /device:GPU process, with kernel_details args) in the JAX trace, found ${seen}`, 'byte 0');
+    }
+    return {
+      source: { path: file.path, format: 'jax-trace', tool: 'jax.profiler', parts: ['kernels', 'timeline'] },
+      kernels: read.kernels,
+      ...(read.timeline ? { timeline: read.timeline } : {}),
+      ...(read.deviceTimelines && read.deviceTimelines.length > 1 ? { deviceTimelines: read.deviceTimelines } : {}),
+    };
+  },
+});
