@@ -81,6 +81,6 @@ describe('SQLite files that cannot be read', () => {
 });
 
 test('sniffs claim exactly their own databases', async () => {
-  expect(await claimedBy(nsysSqlite)).toEqual(await expectedFor(/\.sqlite$/));
+  expect(await claimedBy(nsysSqlite)).toEqual(await expectedFor(/\.sqlite(\.gz)?$/));
   expect(await claimedBy(rocpdSqlite)).toEqual(await expectedFor(/_results\.db$/));
 });

@@ -33,6 +33,7 @@ import { ScanError, TraceScanner } from './kineto/json-scanner.js';
 import { buildTimeline, deviceTimelines } from './kineto/timeline.js';
 import { MAX_DEFERRED, type ReplayReading, type ReplayRefusal } from './kineto/graph-captures.js';
 import { TraceSummary } from './kineto/trace-summary.js';
+import { isJaxTraceHead } from './jax-trace.js';
 import { isRocprofTraceHead } from './rocprof-json.js';
 
 const KNOWN_PARTS = ['deviceProperties', 'distributedInfo'];
@@ -169,7 +170,8 @@ export default defineImporter({
   label: 'PyTorch profiler / Kineto trace (JSON)',
   sniff(head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
-    if (!text.startsWith('{') || isRocprofTraceHead(head)) return false; // rocprof v1 writes a Chrome trace too
+    // rocprof v1 and jax.profiler write Chrome traces too.
+    if (!text.startsWith('{') || isRocprofTraceHead(head) || isJaxTraceHead(head)) return false;
     // Keys, not words: a profile-gate report lists "deviceProperties" among a source's parts.
     return /"traceEvents"\s*:/.test(text) || (/"schemaVersion"\s*:/.test(text) && /"deviceProperties"\s*:/.test(text));
   },
