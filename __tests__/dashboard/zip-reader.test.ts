@@ -28,7 +28,9 @@ describe('readZipEntries', () => {
   it('refuses corrupt data, truncated archives and non-zips with a reason', () => {
     const zip = writeZip({ 'report.json': '{"a":1}' });
     const flipped = Buffer.from(zip);
-    flipped[30 + 'report.json'.length] ^= 0xff;
+    // The first byte of the entry's data (after the 30-byte local header and the name); readUInt8 throws past the end.
+    const dataAt = 30 + 'report.json'.length;
+    flipped.writeUInt8(flipped.readUInt8(dataAt) ^ 0xff, dataAt);
     expect(() => readZipEntries(flipped, isReport, 1000)).toThrow(/CRC-32 mismatch/);
     expect(() => readZipEntries(zip.subarray(0, 20), isReport, 1000)).toThrow(/not a zip archive/);
     expect(() => readZipEntries(Buffer.from('PK not really a zip, just text that is long enough'), isReport, 1000)).toThrow(/no end-of-central-directory/);

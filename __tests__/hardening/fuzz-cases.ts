@@ -220,7 +220,7 @@ function manglingCase(seed: Seed, settings: CaseOptions): fc.Arbitrary<FuzzCase>
     fc.integer({ min: 1, max: 8 }).map((k) => {
       // gzip whose deflate body is fine but whose trailer (CRC, length) is damaged.
       const gz = Buffer.from(gzipSync(bytes));
-      for (let j = 1; j <= Math.min(k, gz.length - 10); j++) gz[gz.length - j] ^= 0xff;
+      for (let j = 1; j <= Math.min(k, gz.length - 10); j++) gz.writeUInt8(gz.readUInt8(gz.length - j) ^ 0xff, gz.length - j);
       return mangle(seed, `gzip-bad-trailer(${k})`, gz);
     }),
     fc.constant(null).map(() => {

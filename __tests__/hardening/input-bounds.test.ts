@@ -41,7 +41,7 @@ describe('a damaged gzip', () => {
     const whole = gzipSync(JSON.stringify({ traceEvents: Array.from({ length: 20000 }, (_, i) => ({ ph: 'X', cat: 'kernel', name: `k${i % 7}`, pid: 0, tid: 7, ts: i * 10, dur: 5, args: { device: 0 } })) }));
     const damaged = Buffer.from(whole);
     // The CRC-32 of the trailer (the 8 bytes before the size): the JSON inflates whole, the check fails.
-    damaged[damaged.length - 6] ^= 0xff;
+    damaged.writeUInt8(damaged.readUInt8(damaged.length - 6) ^ 0xff, damaged.length - 6);
     const error = await refusal(file('damaged.trace.json.gz', damaged));
     expect(error.message).toMatch(/damaged\.trace\.json\.gz:byte \d+: expected a complete gzip stream, got "gunzip: incorrect data check" after \d+ bytes of JSON$/);
   });

@@ -9,7 +9,7 @@ import { analyze } from '../../src/pipeline/analyze.js';
 import { InputError, oneBoundedLine } from '../../src/errors.js';
 import { ingestFile } from '../../src/ingest/registry.js';
 import { implausibleNumber, MAX_PLAUSIBLE_VALUE } from '../../src/ingest/common/importer.js';
-import { buildTimeline, OP_KERNEL, OpLog } from '../../src/ingest/formats/kineto/timeline.js';
+import { buildTimeline, OP_KERNEL, OpLog } from '../../src/ingest/common/timeline.js';
 import { parseNumber } from '../../src/ingest/common/text-tables.js';
 import { refusal, scratchFiles } from '../helpers/input-files.js';
 

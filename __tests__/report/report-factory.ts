@@ -62,6 +62,8 @@ export function makeReport(shape: ReportShape = {}): Report {
     share: w / total,
   }));
   const samples = shape.decodeSamples ?? [101, 99, 100, 102, 98, 100, 103, 97, 100, 101];
+  // The median sample; undefined when there are none (then the report holds no metric).
+  const middle = [...samples].sort((a, b) => a - b)[samples.length >> 1];
   return emptyReport({
     run: shape.workload ? { workload: shape.workload } : {},
     environment: { gpuName: 'NVIDIA H200', model: 'llama-3.1-8b' },
@@ -72,9 +74,7 @@ export function makeReport(shape: ReportShape = {}): Report {
       { family: 'attention-fused', totalNs: (total * 1000) / 2, share: 0.5, kernels: Math.ceil(n / 2), instances: 10 * Math.ceil(n / 2) },
       { family: 'gemv', totalNs: (total * 1000) / 2, share: 0.5, kernels: Math.floor(n / 2), instances: 10 * Math.floor(n / 2) },
     ],
-    metrics: samples.length
-      ? [{ name: 'decode_tok_s', unit: 'tok/s', direction: 'higher', samples, value: [...samples].sort((a, b) => a - b)[samples.length >> 1] }]
-      : [],
+    metrics: middle !== undefined ? [{ name: 'decode_tok_s', unit: 'tok/s', direction: 'higher', samples, value: middle }] : [],
     utilization: { meanPercent: 87.5, peakPercent: 100, sampleCount: 120, overallMeanPercent: 80, totalSampleCount: 130, devices: 1, throttleReasons: [], throttledFraction: 0 },
     findings: shape.findings ?? [],
     verdict: shape.verdict ?? 'pass',

@@ -1,21 +1,19 @@
 /**
  * The tools a finding's commands name, by the vendor of the GPU the capture came from: ROCm's
  * (rocprofv3 for timelines, rocprof-compute for one kernel, rocm-smi for clocks and power) for an
- * AMD capture, Nsight Systems / Nsight Compute / nvidia-smi otherwise. The capture says which: its
- * format (rocprof, rocpd, rocm-smi, amd-smi) or what the importer read in it (a Kineto trace's
- * warp size of 64 or its hip* runtime calls give `environment.vendor: 'amd'`).
+ * AMD capture, Nsight Systems / Nsight Compute / nvidia-smi otherwise. The capture says which: the
+ * vendor its format's importer declares (rocprof, rocpd, rocm-smi, amd-smi are AMD's) or what the
+ * importer read in it (a Kineto trace's warp size of 64 or its hip* runtime calls give
+ * `environment.vendor: 'amd'`).
  */
-import type { FormatId } from '../model/capture.js';
 import type { Profile } from '../model/profile.js';
 import { kernelKey } from '../classify/kernel-name.js';
-
-export type ToolVendor = 'amd' | 'nvidia';
-
-const AMD_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(['rocprof-csv', 'rocprof-json', 'rocpd-sqlite', 'rocm-smi-csv', 'rocm-smi-json', 'amd-smi-csv', 'amd-smi-json']);
+import { vendorOf } from '../ingest/registry.js';
+import type { ToolVendor } from '../ingest/common/importer.js';
 
 export function toolVendor(profile: Pick<Profile, 'environment' | 'sources'>): ToolVendor {
   if (profile.environment.vendor) return profile.environment.vendor;
-  return profile.sources.some((source) => AMD_FORMATS.has(source.format)) ? 'amd' : 'nvidia';
+  return profile.sources.some((source) => vendorOf(source.format) === 'amd') ? 'amd' : 'nvidia';
 }
 
 /** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */

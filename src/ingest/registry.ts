@@ -4,7 +4,7 @@
  */
 import { InputError, UsageError } from '../errors.js';
 import { FORMAT_IDS, type Capture, type FormatId } from '../model/capture.js';
-import { runImporter, type Importer, type IngestOptions } from './common/importer.js';
+import { runImporter, type Capabilities, type Importer, type IngestOptions, type ToolSuite, type ToolVendor } from './common/importer.js';
 import { openInput, type InputFile } from './common/input-file.js';
 import { Readable } from 'node:stream';
 import jaxTrace from './formats/jax-trace.js';
@@ -53,8 +53,43 @@ export const IMPORTERS: readonly Importer[] = [
   maxBenchmark,
 ];
 
+const BY_FORMAT: ReadonlyMap<string, Importer> = new Map(IMPORTERS.map((importer) => [importer.id, importer]));
+
+/**
+ * The importer of a format the model knows. Later stages ask it what a capture can hold rather than
+ * name formats: a new format declares its capabilities once, on its importer.
+ */
+function importerOf(format: FormatId): Importer {
+  const importer = BY_FORMAT.get(format);
+  if (!importer) throw new Error(`format ${format} has no importer in the registry`);
+  return importer;
+}
+
+/** What captures of `format` can hold, as its importer declares. */
+export function capabilitiesOf(format: FormatId): Capabilities {
+  return importerOf(format).capabilities;
+}
+
+/** The vendor whose tool writes `format`; undefined for vendor-neutral formats. */
+export function vendorOf(format: FormatId): ToolVendor | undefined {
+  return importerOf(format).vendor;
+}
+
+/** The tool suite that writes `format`, where there is one whose commands advice can name. */
+export function suiteOf(format: FormatId): ToolSuite | undefined {
+  return importerOf(format).suite;
+}
+
+/**
+ * True when a capture's kernel rows time a profiler's replay of a few chosen launches (a deep dive),
+ * not the run: they are no kernel breakdown and never count a run's kernels.
+ */
+export function replaysKernels(capture: Pick<Capture, 'source'>): boolean {
+  return capabilitiesOf(capture.source.format).deepDive === true;
+}
+
 export function importerFor(format: string): Importer {
-  const importer = IMPORTERS.find((candidate) => candidate.id === format);
+  const importer = BY_FORMAT.get(format);
   if (!importer) throw new UsageError(`--format ${format}: expected one of ${FORMAT_IDS.join(', ')}`);
   return importer;
 }

@@ -4,14 +4,15 @@ import { mergeApiCalls, mergeEnvironment, mergeKernels, mergeMemops, mergeMetric
 import type { FamilyShare, Profile, Rank } from '../model/profile.js';
 import { createClassifier, familiesInContext, type Classifier } from '../classify/classify.js';
 import type { KernelFamily } from '../model/family-ids.js';
+import { replaysKernels } from '../ingest/registry.js';
 
 /** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
 export function buildProfile(allCaptures: readonly Capture[], classify: Classifier = createClassifier(), inputNotices: readonly Notice[] = []): Profile {
   const { captures, notices: setUpNotices } = setAsideGraphCaptures(allCaptures);
-  // An Nsight Compute capture replays a few launches of kernels another capture already timed: its
-  // kernel rows count only when no other input has kernel times.
-  const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
-  const merged = mergeKernels(timedElsewhere ? captures.filter((c) => c.source.format !== 'ncu-csv') : captures);
+  // A deep dive (Nsight Compute) replays a few launches of kernels another capture already timed:
+  // its kernel rows count only when no other input has kernel times.
+  const timedElsewhere = captures.some((c) => !replaysKernels(c) && c.kernels.length > 0);
+  const merged = mergeKernels(timedElsewhere ? captures.filter((c) => !replaysKernels(c)) : captures);
   const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
   // The merged kernels are fresh copies: completed in place rather than copied once more.
   const inContext = familiesInContext(
@@ -27,7 +28,7 @@ export function buildProfile(allCaptures: readonly Capture[], classify: Classifi
 
   const families = familySharesOf(kernels, totalKernelNs);
 
-  const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
+  const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && replaysKernels(c)));
   // Each input keeps its own timeline: the one with the steady work is read; every rank keeps its own in `ranks`.
   const { timeline, notices: timelineNotices } = mergeTimeline(captures);
   const notices = [...inputNotices, ...allCaptures.flatMap((c) => c.notices), ...setUpNotices, ...timelineNotices];
@@ -149,7 +150,7 @@ function ranksOf(captures: readonly Capture[], classify: Classifier, notices: No
         }),
       );
   }
-  const split = captures.find((c) => c.source.format !== 'ncu-csv' && new Set(c.kernels.map((k) => k.device ?? 0)).size > 1);
+  const split = captures.find((c) => !replaysKernels(c) && new Set(c.kernels.map((k) => k.device ?? 0)).size > 1);
   if (!split) return [];
   const devices = [...new Set(split.kernels.map((k) => k.device ?? 0))].sort((a, b) => a - b);
   return devices.map((device) =>

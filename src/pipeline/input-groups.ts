@@ -8,6 +8,7 @@
  */
 import { InputError } from '../errors.js';
 import type { Capture, Notice } from '../model/capture.js';
+import { replaysKernels } from '../ingest/registry.js';
 
 // ---------------------------------------------------------------------------------------------
 // One run counted once
@@ -64,7 +65,7 @@ function keepRank(capture: Capture): number {
  * timings of a run and are left to the profile builder). A notice names what was set aside.
  */
 export function countEachRunOnce(captures: readonly Capture[]): { captures: Capture[]; notices: Notice[] } {
-  const timed = captures.filter((c) => c.kernels.length > 0 && c.source.format !== 'ncu-csv');
+  const timed = captures.filter((c) => c.kernels.length > 0 && !replaysKernels(c));
   const setAside = new Set<Capture>();
   const notices: Notice[] = [];
   for (let i = 0; i < timed.length; i++) {
@@ -154,7 +155,7 @@ function kernelVendor(capture: Capture): Identity['vendor'] {
 }
 
 function engines(capture: Capture): Set<string> | undefined {
-  if (capture.source.format === 'ncu-csv') return undefined;
+  if (replaysKernels(capture)) return undefined;
   const total = capture.kernels.reduce((sum, k) => sum + k.totalNs, 0);
   if (total <= 0) return undefined;
   const found = new Set<string>();

@@ -47,6 +47,12 @@ testRule(rule, {
       hits: [{ severity: 'warning', evidence: { kernels: 0, source: 'kineto-json', utilizationSamples: 1 } }],
     },
     {
+      // The SQLite exports list kernels as the CSV reports do: the importer's declaration says so, not a list here.
+      name: 'a per-launch SQLite export with no kernels',
+      profile: { format: 'rocpd-sqlite', kernels: [], util: [30] },
+      hits: [{ severity: 'warning', message: /rocpd-sqlite\), which normally lists kernels/, evidence: { kernels: 0, source: 'rocpd-sqlite' }, advice: /kernel trace/ }],
+    },
+    {
       // nsys cuda_gpu_mem_size_sum given alone (the vLLM Qwen2.5-7B fixture): a real capture's memory table.
       name: 'a memory summary alone: no kernel data, not an empty capture',
       profile: { format: 'nsys-stats', memops: [['memcpy-htod', 0, 1200], ['memset', 0, 40]] },

@@ -3,6 +3,7 @@
  * first step far slower than the rest, or the tool itself reporting compilation.
  */
 import { ROCPROF_KERNEL_COMMAND, toolVendor } from '../vendor-tools.js';
+import { suiteOf } from '../../ingest/registry.js';
 import { median } from '../../model/averages.js';
 import { defineRule } from '../rule.js';
 import { ms, round } from '../profile-measures.js';
@@ -60,7 +61,7 @@ export default defineRule({
         ...(toolVendor(profile) === 'amd'
           ? {
               advice:
-                `Warm up before the capture window and profile only steady-state steps: ${profile.sources.some((s) => s.format.startsWith('max-')) ? '`max generate --num-warmups N` (one warm-up generation of N tokens), ' : ''}torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch, or run the warm-up before the profiled steps and read only those from the rocprofv3 kernel trace:`,
+                `Warm up before the capture window and profile only steady-state steps: ${profile.sources.some((s) => suiteOf(s.format) === 'max') ? '`max generate --num-warmups N` (one warm-up generation of N tokens), ' : ''}torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch, or run the warm-up before the profiled steps and read only those from the rocprofv3 kernel trace:`,
               command: ROCPROF_KERNEL_COMMAND,
             }
           : {

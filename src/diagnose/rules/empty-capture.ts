@@ -6,12 +6,12 @@
 import { defineRule, type RuleHit } from '../rule.js';
 import { ms, totalLaunches } from '../profile-measures.js';
 import { ROCPROF_KERNEL_COMMAND, toolVendor } from '../vendor-tools.js';
+import { capabilitiesOf, suiteOf } from '../../ingest/registry.js';
+import type { FormatId } from '../../model/capture.js';
 
 /** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
 const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
 const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel data|only Python\/CPU profile/i;
-/** Formats that normally carry per-kernel times. */
-const KERNEL_FORMATS = new Set(['nsys-stats', 'rocprof-csv', 'kineto-json']);
 
 const NSYS_CAPTURE_COMMAND =
   'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
@@ -26,9 +26,10 @@ function otherRecords(profile: { memops: readonly unknown[]; apiCalls: readonly 
 }
 
 /** The kernel report of the tool that wrote the capture. */
-function kernelReportCommand(format: string, capture: string): string {
-  if (format.startsWith('rocprof') || format === 'rocpd-sqlite') return 'rocprofv3 --kernel-trace --stats --output-format csv -- <workload>   # writes *_kernel_stats.csv and *_kernel_trace.csv';
-  if (format.startsWith('nsys')) return 'nsys stats --report cuda_gpu_kern_sum --format csv profile.nsys-rep';
+function kernelReportCommand(format: FormatId, capture: string): string {
+  const suite = suiteOf(format);
+  if (suite === 'rocprof') return 'rocprofv3 --kernel-trace --stats --output-format csv -- <workload>   # writes *_kernel_stats.csv and *_kernel_trace.csv';
+  if (suite === 'nsys') return 'nsys stats --report cuda_gpu_kern_sum --format csv profile.nsys-rep';
   return capture;
 }
 
@@ -87,7 +88,8 @@ export default defineRule({
     if (profile.kernels.length === 0) {
       // Graph launches without kernels are a graph-level trace: graph-level-trace names the exact cause.
       if (graphLaunches) return hits;
-      const kernelSource = profile.sources.find((s) => KERNEL_FORMATS.has(s.format));
+      // A format that exists to list kernels, as its importer declares.
+      const kernelSource = profile.sources.find((s) => capabilitiesOf(s.format).kernels === 'expected');
       if (notice || kernelSource) {
         hits.push({
           message: notice

@@ -29,9 +29,44 @@ export interface ImportContext {
   isCollective?(kernelName: string): boolean;
 }
 
+/**
+ * What captures of a format can hold, declared by its importer so that later stages ask the format
+ * rather than name it. A capability left out is one the importer never fills.
+ */
+export interface Capabilities {
+  /**
+   * Per-kernel times of the run itself (Capture.kernels). 'expected': the format exists to list them,
+   * so a capture without any is a failed capture; 'optional': only some captures hold them (a tool
+   * option such as `max generate --profile`).
+   */
+  kernels?: 'expected' | 'optional';
+  /** A per-launch timeline (Capture.timeline): span, busy union, idle gaps, steps. */
+  timeline?: boolean;
+  /** Workload metric samples (Capture.metrics): throughput, latency, token counts. */
+  metrics?: boolean;
+  /** GPU utilization: samples over time (Capture.utilization) or the profiler's own figure. */
+  utilization?: boolean;
+  /**
+   * Hardware metrics of a few chosen launches that the profiler replayed (Capture.ncu). The kernel
+   * rows that come with them time the replay, not the run: they are no kernel breakdown.
+   */
+  deepDive?: boolean;
+  /** Work told apart by rank or device: a distributed rank, or kernels and timelines per device. */
+  ranks?: boolean;
+}
+
+/** The vendor whose tool writes a format, where one does (Kineto and workload logs are either). */
+export type ToolVendor = 'amd' | 'nvidia';
+
+/** The tool suite that writes a format, where advice names the suite's own commands. */
+export type ToolSuite = 'nsys' | 'rocprof' | 'max';
+
 export interface Importer {
   id: FormatId;
   label: string;
+  capabilities: Capabilities;
+  vendor?: ToolVendor;
+  suite?: ToolSuite;
   /** True when the head of the file is this format. Must be cheap and exact. */
   sniff(head: string): boolean;
   read(file: InputFile, ctx: ImportContext): Promise<CaptureInput>;

@@ -205,9 +205,9 @@ export function narrow(value: SqlValue | bigint): SqlValue {
   return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : (value as unknown as SqlValue);
 }
 
-/** Rows in launch order (integers as number or BigInt; anything else last, as SQLite sorts it). */
-export function byStart(a: SqlValue, b: SqlValue): number {
-  const numeric = (v: SqlValue) => typeof v === 'number' || typeof v === 'bigint';
+/** Rows in launch order (integers as number or BigInt; anything else, or no cell, last, as SQLite sorts it). */
+export function byStart(a: SqlValue | undefined, b: SqlValue | undefined): number {
+  const numeric = (v: SqlValue | undefined) => typeof v === 'number' || typeof v === 'bigint';
   if (!numeric(a) || !numeric(b)) return Number(!numeric(a)) - Number(!numeric(b));
   return a! < b! ? -1 : a! > b! ? 1 : 0;
 }

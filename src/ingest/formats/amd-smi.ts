@@ -63,6 +63,8 @@ const CSV_HEADER = /^(?:timestamp,)?gpu,.*\bgfx_activity\b/;
 export const amdSmiCsv = defineImporter({
   id: 'amd-smi-csv',
   label: 'amd-smi metric --csv',
+  capabilities: { utilization: true },
+  vendor: 'amd',
   sniff(head) {
     const first = head.replace(/^\uFEFF/, '').trimStart().split(/\r?\n/, 1)[0] ?? '';
     return CSV_HEADER.test(first);
@@ -132,6 +134,8 @@ function gpuEntries(value: unknown): unknown[] | undefined {
 export const amdSmiJson = defineImporter({
   id: 'amd-smi-json',
   label: 'amd-smi metric --json',
+  capabilities: { utilization: true },
+  vendor: 'amd',
   sniff(head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     return /^(\[\s*\{|\{\s*"gpu_data"\s*:\s*\[\s*\{)\s*"gpu"\s*:\s*\d+/.test(text) && /"(usage|gfx_activity)"\s*:/.test(text);

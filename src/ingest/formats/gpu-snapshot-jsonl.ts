@@ -155,6 +155,7 @@ function readSnapshot(path: string, lines: Line[], ctx: ImportContext): CaptureI
 export default defineImporter({
   id: 'gpu-snapshot-jsonl',
   label: 'GPU samples as JSON lines (gpu_snapshot.py, NVML)',
+  capabilities: { utilization: true },
   sniff(head) {
     const first = head.trimStart().split(/\r?\n/, 1)[0] ?? '';
     if (!first.startsWith('{') || !first.endsWith('}')) return false;

@@ -30,7 +30,7 @@ import { InputError } from '../../errors.js';
 import type { CaptureInput, Distributed, Environment, Notice, Timeline } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
 import { ScanError, TraceScanner } from './kineto/json-scanner.js';
-import { buildTimeline, deviceTimelines } from './kineto/timeline.js';
+import { buildTimeline, deviceTimelines } from '../common/timeline.js';
 import { MAX_DEFERRED, type ReplayReading, type ReplayRefusal } from './kineto/graph-captures.js';
 import { TraceSummary } from './kineto/trace-summary.js';
 import { isJaxTraceHead } from './jax-trace.js';
@@ -168,6 +168,7 @@ function generationOf(summary: TraceSummary): Pick<Timeline, 'matmulInputs' | 'p
 export default defineImporter({
   id: 'kineto-json',
   label: 'PyTorch profiler / Kineto trace (JSON)',
+  capabilities: { kernels: 'expected', timeline: true, ranks: true },
   sniff(head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
     // rocprof v1 and jax.profiler write Chrome traces too.

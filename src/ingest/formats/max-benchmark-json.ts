@@ -47,6 +47,8 @@ const MEDIAN_KEYS: [string, string][] = [
 export default defineImporter({
   id: 'max-benchmark-json',
   label: 'MAX benchmark result JSON',
+  capabilities: { metrics: true, utilization: true },
+  suite: 'max',
   sniff(head) {
     if (!/^\s*\{/.test(head) || head.includes('"traceEvents"')) return false;
     return /"(request_throughput|median_ttft_ms|total_output_tokens)"\s*:/.test(head);

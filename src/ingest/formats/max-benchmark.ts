@@ -65,6 +65,8 @@ function finishBlock(block: Block, ctx: ImportContext): MetricSample[] {
 export default defineImporter({
   id: 'max-benchmark',
   label: 'MAX benchmark console output',
+  capabilities: { kernels: 'optional', metrics: true, utilization: true },
+  suite: 'max',
   sniff(head) {
     if (/^=+ Serving Benchmark Result =+\s*$/m.test(head)) return true;
     return /^Successful requests:\s+\d/m.test(head) && /^Benchmark duration \(s\):\s+\d/m.test(head);

@@ -75,6 +75,8 @@ function unterminatedMetricLine(text: string, lines: readonly string[]): number 
 export default defineImporter({
   id: 'max-generate',
   label: 'MAX generate console output',
+  capabilities: { kernels: 'optional', metrics: true },
+  suite: 'max',
   sniff(head) {
     if (/^=+ Serving Benchmark Result =+/m.test(head) || /^Successful requests:/m.test(head)) return false;
     if (/^=== Top \d+ GPU kernels \(/m.test(head) || /^=== Top \d+ Python\/CPU functions \(/m.test(head)) return true;

@@ -39,6 +39,8 @@ function sampleDicts(path: string, text: string): Array<{ dict: Record<string, u
 export default defineImporter({
   id: 'max-gpu-stats-json',
   label: 'max.profiler.gpu stats (JSON)',
+  capabilities: { utilization: true },
+  suite: 'max',
   sniff(head) {
     if (!/^\s*[[{]/.test(head)) return false;
     return /^\s*\[?\s*\{[^{]{0,200}?"(?:nv|amd)\d+"\s*:\s*\{\s*"(?:memory|utilization|clocks)"\s*:/.test(head);

@@ -202,6 +202,8 @@ function noResults(path: string, lines: readonly string[]): InputError {
 export default defineImporter({
   id: 'ncu-csv',
   label: 'Nsight Compute CSV (details or raw page)',
+  capabilities: { deepDive: true },
+  vendor: 'nvidia',
   sniff(head) {
     // Also an ncu log that failed or matched no kernel, read to say so (a good run's log written
     // beside an -o report is not claimed).

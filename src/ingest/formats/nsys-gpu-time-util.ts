@@ -97,6 +97,9 @@ function ranSilently(output: ReturnType<typeof scanNsysOutput>): boolean {
 export default defineImporter({
   id: 'nsys-gpu-time-util',
   label: 'Nsight Systems gpu_time_util analysis (nsys analyze)',
+  capabilities: { utilization: true },
+  vendor: 'nvidia',
+  suite: 'nsys',
   sniff(head) {
     return (
       /^\s*"?Row#"?\s*(,|\s{2,})\s*"?In[- ]Use \(%\)"?/m.test(head) ||

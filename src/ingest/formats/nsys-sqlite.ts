@@ -12,7 +12,7 @@ import type { Database } from 'sql.js';
 import { InputError } from '../../errors.js';
 import type { CaptureInput, MemopStat } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
-import { KernelTraceReader } from './rocprof/trace.js';
+import { KernelTraceReader } from '../common/kernel-trace.js';
 import { byStart, columnNames, integerText, isSqliteHead, readTable, schemaNames, tableRows, withDatabase, type TableReadOptions } from '../common/sqlite-db.js';
 
 const EXPORT_HINT = 'or read its tables with: nsys stats --report cuda_gpu_kern_sum,cuda_gpu_trace --format csv --output PREFIX x.sqlite';
@@ -50,6 +50,9 @@ async function memops(db: Database, path: string, tables: Set<string>, bounds: T
 export default defineImporter({
   id: 'nsys-sqlite',
   label: 'Nsight Systems SQLite export',
+  capabilities: { kernels: 'expected', timeline: true },
+  vendor: 'nvidia',
+  suite: 'nsys',
   sniff(head) {
     return isSqliteHead(head) && /CUPTI_ACTIVITY_KIND_|StringIds|META_DATA_EXPORT|TARGET_INFO_/.test(head);
   },

@@ -65,6 +65,9 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
 export default defineImporter({
   id: 'nsys-stats',
   label: 'Nsight Systems stats (nsys stats)',
+  capabilities: { kernels: 'expected' },
+  vendor: 'nvidia',
+  suite: 'nsys',
   sniff(head) {
     return head.split(/\r?\n/, 2000).some(
       (line) =>

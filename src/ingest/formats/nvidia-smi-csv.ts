@@ -234,6 +234,8 @@ function readRow(columns: Column[], cells: string[], devices: Map<string, number
 export default defineImporter({
   id: 'nvidia-smi-csv',
   label: 'nvidia-smi --query-gpu CSV',
+  capabilities: { utilization: true },
+  vendor: 'nvidia',
   sniff(head) {
     const first = firstLine(head);
     if (!first) return false;

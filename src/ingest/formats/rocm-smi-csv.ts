@@ -18,6 +18,8 @@ const TOOL_LINE = /^\s*(?:WARNING|NOTICE)\b|^=+|^\s*$/i;
 export default defineImporter({
   id: 'rocm-smi-csv',
   label: 'rocm-smi --csv',
+  capabilities: { utilization: true },
+  vendor: 'amd',
   sniff(head) {
     const lines = head.replace(/^\uFEFF/, '').split(/\r?\n/);
     const at = lines.findIndex((line) => !TOOL_LINE.test(line));

@@ -68,6 +68,8 @@ export function cardName(card: Record<string, unknown>): string | undefined {
 export default defineImporter({
   id: 'rocm-smi-json',
   label: 'rocm-smi --json',
+  capabilities: { utilization: true },
+  vendor: 'amd',
   sniff(head) {
     const start = head.indexOf('{');
     if (start < 0) return false;

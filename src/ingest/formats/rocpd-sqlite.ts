@@ -13,7 +13,7 @@ import type { Database, SqlValue } from 'sql.js';
 import { InputError } from '../../errors.js';
 import type { CaptureInput } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
-import { KernelTraceReader } from './rocprof/trace.js';
+import { KernelTraceReader } from '../common/kernel-trace.js';
 import { byStart, columnNames, integerText, isSqliteHead, quoteName, readTable, schemaNames, tableNames, tableRows, withDatabase, type TableReadOptions } from '../common/sqlite-db.js';
 
 const EXPORT_HINT = 'or convert it with: rocpd convert -i NAME_results.db --output-format csv (then read NAME_kernel_trace.csv)';
@@ -43,6 +43,9 @@ async function gpuName(db: Database, path: string, agents: string | undefined, b
 export default defineImporter({
   id: 'rocpd-sqlite',
   label: 'rocprofv3 rocpd SQLite database',
+  capabilities: { kernels: 'expected', timeline: true },
+  vendor: 'amd',
+  suite: 'rocprof',
   sniff(head) {
     return isSqliteHead(head) && /rocpd_/.test(head);
   },

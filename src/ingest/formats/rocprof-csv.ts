@@ -15,7 +15,7 @@ import { InputError } from '../../errors.js';
 import type { ApiStat, CaptureInput, KernelStat, MemopStat } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
 import { CsvRecordReader, type CsvLineRecord } from '../common/csv-records.js';
-import { cleanKernelName, KernelTraceReader } from './rocprof/trace.js';
+import { cleanKernelName, KernelTraceReader } from '../common/kernel-trace.js';
 import { lineBatches } from '../common/text-lines.js';
 import { cleanLabel, ownString, parseNumber } from '../common/text-tables.js';
 
@@ -195,6 +195,9 @@ function statsFrom(rows: readonly StatsRow[], columns: Columns): StatsResult {
 export default defineImporter({
   id: 'rocprof-csv',
   label: 'ROCm rocprof / rocprofv3 CSV',
+  capabilities: { kernels: 'expected', timeline: true },
+  vendor: 'amd',
+  suite: 'rocprof',
   sniff(head) {
     return layoutOf(headerLabels(head)) !== undefined;
   },

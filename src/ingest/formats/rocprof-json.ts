@@ -11,7 +11,7 @@
 import { InputError } from '../../errors.js';
 import type { CaptureInput, Environment } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
-import { KernelTraceReader } from './rocprof/trace.js';
+import { KernelTraceReader } from '../common/kernel-trace.js';
 
 const V1_HEADER = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
 
@@ -58,6 +58,9 @@ export function isRocprofTraceHead(head: string): boolean {
 export default defineImporter({
   id: 'rocprof-json',
   label: 'ROCm rocprof (v1) results.json trace',
+  capabilities: { kernels: 'expected', timeline: true },
+  vendor: 'amd',
+  suite: 'rocprof',
   sniff: isRocprofTraceHead,
   async read(file, ctx): Promise<CaptureInput> {
     let doc: unknown;

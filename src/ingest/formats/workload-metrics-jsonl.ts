@@ -43,6 +43,7 @@ function finiteNumber(value: unknown): number | null {
 export default defineImporter({
   id: 'workload-metrics-jsonl',
   label: 'workload metrics (JSON lines)',
+  capabilities: { metrics: true },
   sniff(head) {
     for (const line of head.split(/\r?\n/, 200)) {
       if (asMetricRecord(line)) return true;

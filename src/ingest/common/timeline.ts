@@ -4,8 +4,9 @@
  * starts and ends, so no comparator sort is needed), idle gaps, ProfilerStep windows, and kernel
  * time per tenth of the span, the exposed part of collective kernels and host↔device copies, and
  * the idle stretches that are not the workload. All times are ns from the trace's first decoded event.
+ * Shared by every per-launch reader: the Kineto trace and the kernel traces of kernel-trace.ts.
  */
-import type { ExcludedGap, Step, Timeline, TimelineCommunication, TimelineTransfers } from '../../../model/capture.js';
+import type { ExcludedGap, Step, Timeline, TimelineCommunication, TimelineTransfers } from '../../model/capture.js';
 
 /** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
 export const OP_MEMOP = 0;

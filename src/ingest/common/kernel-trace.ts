@@ -1,14 +1,16 @@
 /**
- * Per-dispatch ROCm traces (rocprofv3 `*_kernel_trace.csv`, legacy rocprof `results.csv`), read line by
- * line because they run to millions of rows: per-kernel sums (by agent and name, with the launch shape
- * that took the most time) and a timeline (span, busy union per agent, idle gaps, launches, busy time
- * per tenth of the span). Timestamps are kept exact as offsets from the first dispatch, even above 2^53.
+ * Per-dispatch kernel traces, read line by line because they run to millions of rows: rocprofv3
+ * `*_kernel_trace.csv` and legacy rocprof `results.csv` as CSV rows, and rocprof's results.json,
+ * the nsys SQLite export and the rocpd database one dispatch at a time (`addDispatch`). From them:
+ * per-kernel sums (by agent and name, with the launch shape that took the most time) and a timeline
+ * (span, busy union per agent, idle gaps, launches, busy time per tenth of the span). Timestamps are
+ * kept exact as offsets from the first dispatch, even above 2^53.
  */
-import { InputError } from '../../../errors.js';
-import type { KernelStat, Timeline } from '../../../model/capture.js';
-import type { ImportContext } from '../../common/importer.js';
-import { buildTimeline, deviceTimelines, OP_COLLECTIVE, OP_KERNEL, OpLog, type OpKind } from '../kineto/timeline.js';
-import { cleanLabel, ownString, splitCsvLine } from '../../common/text-tables.js';
+import { InputError } from '../../errors.js';
+import type { KernelStat, Timeline } from '../../model/capture.js';
+import type { ImportContext } from './importer.js';
+import { buildTimeline, deviceTimelines, OP_COLLECTIVE, OP_KERNEL, OpLog, type OpKind } from './timeline.js';
+import { cleanLabel, ownString, splitCsvLine } from './text-tables.js';
 
 /** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
 export function cleanKernelName(name: string): string {
