@@ -18,6 +18,7 @@ const FIXTURES: Record<FormatId, readonly string[]> = {
   'amd-smi-csv': ['amd-smi/inferencex_mi355x_amd_smi_metric_csv_first_sample.csv'],
   'amd-smi-json': ['amd-smi/mi355x_amd_smi_metric_built.json'],
   'gpu-snapshot-jsonl': ['gpu-snapshot/h200_snapshot_nvml_load.jsonl'],
+  'jax-trace': ['h200-pairs/gpu_bound/jax_b8_jaxprof.perfetto_trace.json.gz', 'h200-pairs/host_bound/jax_eager_jaxprof.perfetto_trace.trimmed.json.gz'],
   'kineto-json': ['kineto/hta_a100_simple_add_trace.json', 'h200-stacks/fp8_decode/fp8.trace.json.gz'],
   'max-benchmark-json': ['max/benchmark_result.json'],
   // A served benchmark with `--profile` lists kernels; one without does not.

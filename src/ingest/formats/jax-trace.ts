@@ -13,7 +13,7 @@
 import { InputError } from '../../errors.js';
 import type { CaptureInput } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
-import { KernelTraceReader } from './rocprof/trace.js';
+import { KernelTraceReader } from '../common/kernel-trace.js';
 
 /** The header KernelTraceReader reads dispatches under; the events give each field by name. */
 const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
@@ -50,6 +50,7 @@ export default defineImporter({
   id: 'jax-trace',
   label: 'JAX profiler trace (jax.profiler, Perfetto JSON)',
   sniff: isJaxTraceHead,
+  capabilities: { kernels: 'expected', timeline: true },
   async read(file, ctx): Promise<CaptureInput> {
     let doc: unknown;
     try {
