@@ -10,7 +10,8 @@ import type { Logger } from './logger.js';
 import { INSTALL } from './install-lines.js';
 import type { OutputKind, Plan, PlanNotice, PlannedOutput, PlannedStep } from './plan.js';
 import { parsePreflightOutput, preflightMessages } from './preflight.js';
-import { MAX_LINE_BYTES, type ProcessGroups, type ProcessOutcome } from './process.js';
+import { MAX_LINE_BYTES } from './line-splitter.js';
+import type { ProcessGroups, ProcessOutcome } from './process-group.js';
 import { startServer, type HealthCheck, type Server, type ServeTiming } from './serve.js';
 import { formatCommand } from './shell-words.js';
 
