@@ -139,10 +139,6 @@ export class ProcessGroups {
   start(spec: ProcessSpec): RunningProcess {
     const started = Date.now();
     const output = new ProcessOutput(spec);
-    let exited = false;
-    let timedOut = false;
-    let cancelledHere = false;
-
     const environment = workloadEnvironment(spec.env ?? {}, this.trackingId);
     const child = spawn(spec.argv[0]!, spec.argv.slice(1), {
       cwd: spec.cwd,
@@ -154,10 +150,12 @@ export class ProcessGroups {
     if (pgid !== undefined) this.groups.add(pgid);
     output.attach(child.stdout, child.stderr);
 
+    let exited = false;
+    let timedOut = false;
+    let cancelledHere = false;
     const stop = async () => {
       if (pgid !== undefined) await this.stopGroup(pgid);
     };
-
     const timer =
       spec.timeoutMs !== undefined
         ? setTimeout(() => {
@@ -170,26 +168,10 @@ export class ProcessGroups {
       const finish = async (exitCode: number | null, signal: string | null, startError?: string) => {
         if (timer) clearTimeout(timer);
         exited = true;
-        let leftovers = 0;
-        if (pgid !== undefined) {
-          leftovers = groupMembers(pgid).length;
-          if (leftovers > 0) await this.stopGroup(pgid);
-          this.groups.delete(pgid);
-        }
-        await output.drain(DRAIN_MS);
-        environment.remove();
+        const leftovers = await this.afterExit(pgid, output, environment.remove);
         await output.close(startError);
-        resolve({
-          exitCode,
-          signal,
-          timedOut,
-          cancelled: cancelledHere || this.cancelled,
-          ...(startError ? { startError } : {}),
-          durationMs: Date.now() - started,
-          tail: output.tail,
-          leftovers,
-          ...output.cut(),
-        });
+        const cancelled = cancelledHere || this.cancelled;
+        resolve({ exitCode, signal, timedOut, cancelled, ...(startError ? { startError } : {}), durationMs: Date.now() - started, tail: output.tail, leftovers, ...output.cut() });
       };
       child.once('error', (error: NodeJS.ErrnoException) => {
         if (exited) return;
@@ -203,6 +185,22 @@ export class ProcessGroups {
     });
 
     return { pid: pgid, done, stop, exited: () => exited };
+  }
+
+  /**
+   * Once the main process has exited: stops what is left of its group (returns how many were
+   * left), waits for its output to drain and removes its throwaway files.
+   */
+  private async afterExit(pgid: number | undefined, output: ProcessOutput, removeFiles: () => void): Promise<number> {
+    let leftovers = 0;
+    if (pgid !== undefined) {
+      leftovers = groupMembers(pgid).length;
+      if (leftovers > 0) await this.stopGroup(pgid);
+      this.groups.delete(pgid);
+    }
+    await output.drain(DRAIN_MS);
+    removeFiles();
+    return leftovers;
   }
 
   /**
