@@ -35,7 +35,8 @@ export class UsageError extends ProfileGateError {
 // Every exit code of the CLI (analyze, run, report, dashboard, demo), here and nowhere else: the
 // README's exit-code line and the help texts list them, and a test holds the README to this table.
 // Apart from these, a `run` stopped by SIGINT or SIGTERM exits as the shell convention has it,
-// 128 + the signal's number (runner/process.ts, which stays free of imports to run on its own).
+// 128 + the signal's number (runner/process-group.ts, which imports node built-ins and its own small
+// modules only, to run on its own).
 
 /** Success: the gate passed or warned, or there was nothing to gate. */
 export const EXIT_OK = 0;

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, GATE_FLAG_SPECS, GATE_FLAGS, gateTextFrom, parseGateFlags, type GateOptionsInput } from '../../src/compare/gate-options.js';
 import { DEFAULT_FAIL_ON, DEFAULT_FAIL_ON_SEVERITY, DEFAULT_FAIL_VERDICTS } from '../../src/compare/verdict.js';
 import { FINDING_IDS } from '../../src/model/finding-ids.js';
-import { ProcessGroups } from '../../src/runner/process.js';
+import { ProcessGroups } from '../../src/runner/process-group.js';
 import { cli, runCli } from '../helpers/cli.js';
 import { emptyReport } from '../helpers/empty-report.js';
 import { RECORDED_NSYS_STATS, standInProbe, standInPythonDir, standInToolsDir, tempDir, TINY_WORKLOAD } from '../runner/stand-ins.js';

@@ -9,7 +9,7 @@ import { cli, runCli } from '../helpers/cli.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { serializeReport } from '../../src/report/json.js';
 import { makeReport } from '../report/report-factory.js';
-import { ProcessGroups } from '../../src/runner/process.js';
+import { ProcessGroups } from '../../src/runner/process-group.js';
 import { REPO, standInProbe, standInPythonDir, tempDir } from '../runner/stand-ins.js';
 
 const MARK = 'pgmarker7f3c9a1e5b2d4c6a';

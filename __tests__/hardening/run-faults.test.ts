@@ -20,7 +20,7 @@ import { writeOutput } from '../../src/io/input-paths.js';
 import { prepareRun, runJob } from '../../src/runner/run-workload.js';
 import { createMemoryLogger } from '../../src/runner/logger.js';
 import { parseRunOptions } from '../../src/runner/run-options.js';
-import { ProcessGroups } from '../../src/runner/process.js';
+import { ProcessGroups } from '../../src/runner/process-group.js';
 import { isAlive, liveInGroup, PYTHON, RECORDED_NSYS_STATS, standInProbe, standInPythonDir, tempDir, TINY_WORKLOAD, waitFor } from '../runner/stand-ins.js';
 
 const linux = process.platform === 'linux';

@@ -5,7 +5,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LineSplitter, ProcessGroups, TRACKING_VARIABLE } from '../../src/runner/process.js';
+import { TRACKING_VARIABLE } from '../../src/runner/child-env.js';
+import { LineSplitter } from '../../src/runner/line-splitter.js';
+import { ProcessGroups } from '../../src/runner/process-group.js';
 import { prepareRun, runJob } from '../../src/runner/run-workload.js';
 import { createMemoryLogger } from '../../src/runner/logger.js';
 import { parseRunOptions } from '../../src/runner/run-options.js';

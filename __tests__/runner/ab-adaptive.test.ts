@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ProcessGroups } from '../../src/runner/process.js';
+import { ProcessGroups } from '../../src/runner/process-group.js';
 import type { Report } from '../../src/model/report.js';
 import { cli, runCli } from '../helpers/cli.js';
 import { PYTHON, standInProbe, standInPythonDir, tempDir } from './stand-ins.js';

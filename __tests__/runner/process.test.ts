@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { ProcessGroups } from '../../src/runner/process.js';
+import { ProcessGroups } from '../../src/runner/process-group.js';
 import { isAlive, liveInGroup, PYTHON, REPO, tempDir, TINY_WORKLOAD, waitFor } from './stand-ins.js';
 
 const linux = process.platform === 'linux';
@@ -19,6 +19,25 @@ function pidFile(dir: string, name: string): string {
 async function readPids(path: string): Promise<{ pid: number; pgid: number; children: number[] }> {
   await waitFor(() => existsSync(path), 5000);
   return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+/**
+ * A module of src/runner and the sibling modules it imports, transpiled as they ship into `dir` as
+ * .mjs files. An import of anything else but a node built-in would fail to load there.
+ */
+function transpileWithImports(name: string, dir: string): void {
+  const pending = [name];
+  const done = new Set<string>();
+  const sibling = /from '\.\/([\w-]+)\.js'/g;
+  while (pending.length) {
+    const next = pending.pop()!;
+    if (done.has(next)) continue;
+    done.add(next);
+    const source = readFileSync(join(REPO, 'src/runner', `${next}.ts`), 'utf8');
+    for (const match of source.matchAll(sibling)) pending.push(match[1]!);
+    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
+    writeFileSync(join(dir, `${next}.mjs`), js.replace(sibling, "from './$1.mjs'"));
+  }
 }
 
 d('ProcessGroups with real processes', () => {
@@ -110,14 +129,13 @@ d('ProcessGroups with real processes', () => {
   });
 
   it('on SIGINT to the runner: its children groups are gone, nothing else was signalled', async () => {
-    // The runner is a separate node process using process.ts as it ships (transpiled here).
-    const js = ts.transpileModule(readFileSync(join(REPO, 'src/runner/process.ts'), 'utf8'), { compilerOptions: { module: ts.ModuleKind.ES2022, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(join(dir, 'process.mjs'), js);
+    // The runner is a separate node process using process-group.ts as it ships (transpiled here).
+    transpileWithImports('process-group', dir);
     const pidsA = pidFile(dir, 'runner-a');
     const pidsB = pidFile(dir, 'runner-b');
     writeFileSync(
       join(dir, 'runner.mjs'),
-      `import { ProcessGroups } from './process.mjs';
+      `import { ProcessGroups } from './process-group.mjs';
 const groups = new ProcessGroups({ graceMs: 500 });
 groups.forwardSignals({ beforeExit: () => { process.stdout.write('stopped\\n'); } });
 for (const file of ${JSON.stringify([pidsA, pidsB])}) {

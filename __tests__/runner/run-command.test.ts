@@ -10,7 +10,7 @@ import { runCli } from '../helpers/cli.js';
 import { prepareRun, runJob } from '../../src/runner/run-workload.js';
 import { createMemoryLogger } from '../../src/runner/logger.js';
 import { parseRunOptions, RUN_OPTION_NAMES } from '../../src/runner/run-options.js';
-import { ProcessGroups } from '../../src/runner/process.js';
+import { ProcessGroups } from '../../src/runner/process-group.js';
 import type { Report } from '../../src/model/report.js';
 import { RECORDED_NCU_CSV, RECORDED_NSYS_STATS, standInProbe, standInPythonDir, standInToolsDir, tempDir, TINY_WORKLOAD, useStandInMaxOnPath } from './stand-ins.js';
 import { emptyReport } from '../helpers/empty-report.js';

@@ -12,7 +12,7 @@ import { createMemoryLogger } from '../../src/runner/logger.js';
 import { parseRunOptions } from '../../src/runner/run-options.js';
 import { buildPlan, type Plan } from '../../src/runner/plan.js';
 import type { DetectedEnvironment } from '../../src/runner/detect.js';
-import { ProcessGroups } from '../../src/runner/process.js';
+import { ProcessGroups } from '../../src/runner/process-group.js';
 import type { Report } from '../../src/model/report.js';
 import { liveInGroup, RECORDED_NCU_CSV, readJson, standInProbe, standInPythonDir, standInToolsDir, tempDir, useStandInMaxOnPath } from './stand-ins.js';
 

@@ -17,7 +17,7 @@ import { GATE_FLAG_OPTIONS, GATE_VALUE_FLAGS, gateFlagsHelp, parseGateFlags, par
 import { verdictExitCode } from './verdict-exit.js';
 import type { FindingId } from '../model/finding-ids.js';
 import { renderPlan } from '../runner/plan-text.js';
-import { ProcessGroups } from '../runner/process.js';
+import { ProcessGroups } from '../runner/process-group.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
 import { inertLine, inertLines } from '../report/inert-text.js';
 

@@ -13,7 +13,7 @@ import { IMPORTERS } from '../ingest/registry.js';
 import { openInput, SNIFF_BYTES } from '../ingest/common/input-file.js';
 import { asMetricRecord } from '../ingest/formats/workload-metrics-jsonl.js';
 import type { OutputKind } from './plan.js';
-import { LineSplitter } from './process.js';
+import { LineSplitter } from './line-splitter.js';
 
 export type FileCheck = { ok: true; bytes: number } | { ok: false; reason: string };
 

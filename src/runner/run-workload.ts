@@ -19,7 +19,7 @@ import { executePlan, type ExecuteDeps, type RunResult, type StepRecord } from '
 import type { RunOptions } from './run-options.js';
 import { buildPlan, type Plan, type PlannedStep } from './plan.js';
 import { renderPlan } from './plan-text.js';
-import { ProcessGroups } from './process.js';
+import { ProcessGroups } from './process-group.js';
 import { flagValue } from './shell-words.js';
 import { consoleMetricsPath } from './capture-files.js';
 import { writeOutput } from '../io/input-paths.js';
@@ -29,7 +29,7 @@ export { parseRunOptions, RUN_OPTION_NAMES, type RunOptions, type OptionStyle } 
 export { renderPlan } from './plan-text.js';
 export type { Plan } from './plan.js';
 export type { RunResult, RunFile, StepRecord } from './execute.js';
-export { ProcessGroups } from './process.js';
+export { ProcessGroups } from './process-group.js';
 export { createPlainLogger, type Logger } from './logger.js';
 
 /** The folder with the python helpers: <package root>/python, from src/runner and from dist. */

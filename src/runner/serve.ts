@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import type { Logger } from './logger.js';
 import type { PlannedStep, ServePlan } from './plan.js';
-import type { ProcessGroups, ProcessOutcome, RunningProcess } from './process.js';
+import type { ProcessGroups, ProcessOutcome, RunningProcess } from './process-group.js';
 
 export interface ServeProblem {
   problem: string;
