@@ -12,6 +12,9 @@ Variants (what a profile of each should show):
                         repeat_interleave before it on every step (a copy that dominates decode)
   --linear fp8          FP8 (e4m3) weights with per-channel scales; activations quantized per token
                         by a Triton kernel, then torch._scaled_mm (cuBLASLt FP8, row-wise scales)
+  --linear fp8-dequant  FP8 (e4m3) weights with per-channel scales, dequantized to bf16 by a Triton kernel
+                        (dequantize_fp8_weight_kernel) on every call, then a bf16 matmul: weight-only
+                        quantization that saves memory but adds a full weight write and read per step
   --linear int8         W8A8: int8 weights with per-channel scales; activations quantized per token
                         in plain PyTorch ops (abs, amax, div, round, clamp, .to(int8): one kernel
                         each), then torch._int_mm (int32 out) and a float rescale; needs --batch 17+
@@ -52,7 +55,7 @@ import torch.nn.functional as F
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--attention", choices=["sdpa", "unfused", "repeat-kv"], default="sdpa")
-    p.add_argument("--linear", choices=["bf16", "fp8", "int8"], default="bf16")
+    p.add_argument("--linear", choices=["bf16", "fp8", "fp8-dequant", "int8"], default="bf16")
     p.add_argument("--mlp", choices=["dense", "moe"], default="dense")
     p.add_argument("--experts", type=int, default=8)
     p.add_argument("--top-k", type=int, default=2)
@@ -99,8 +102,8 @@ def parse_args(argv=None):
                 args.name += "_%s-%s" % (flag, getattr(args, flag))
         if args.batch != 1:
             args.name += "_b%d" % args.batch
-    if args.linear == "fp8" and args.device != "cuda":
-        p.error("--linear fp8 needs a CUDA GPU (Triton and cuBLASLt FP8)")
+    if args.linear in ("fp8", "fp8-dequant") and args.device != "cuda":
+        p.error("--linear %s needs a CUDA GPU (Triton and cuBLASLt FP8)" % args.linear)
     if args.linear == "int8":
         # torch._int_mm takes int8 [M, K] x [K, N] with M > 16 and K, N multiples of 8; decode's M is the batch.
         if args.batch <= 16:
@@ -241,6 +244,33 @@ def per_token_quant_fp8(x):
     return q, s
 
 
+_dequant_kernel = None
+
+
+def dequantize_fp8_weight(w, scale):
+    """[N, K] fp8 weight and [1, N] float32 scale -> [N, K] bf16, by one Triton kernel over the whole weight."""
+    global _dequant_kernel
+    if _dequant_kernel is None:
+        import triton
+        import triton.language as tl
+
+        @triton.jit
+        def dequantize_fp8_weight_kernel(w_ptr, s_ptr, out_ptr, total, K, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            mask = offs < total
+            v = tl.load(w_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+            scale = tl.load(s_ptr + offs // K, mask=mask, other=0.0)
+            tl.store(out_ptr + offs, (v * scale).to(tl.bfloat16), mask=mask)
+
+        _dequant_kernel = (dequantize_fp8_weight_kernel, triton.cdiv)
+    kernel, cdiv = _dequant_kernel
+    n, k = w.shape
+    out = torch.empty((n, k), device=w.device, dtype=torch.bfloat16)
+    block = 4096
+    kernel[(cdiv(n * k, block),)](w, scale, out, n * k, k, BLOCK=block, num_warps=8)
+    return out
+
+
 class Decoder:
     def __init__(self, a, device, max_len):
         self.a = a
@@ -270,7 +300,7 @@ class Decoder:
             else:
                 layer.update(w_gate_up=weight(2 * a.intermediate, d), w_down=weight(d, a.intermediate))
             if a.linear != "bf16":
-                quantize = quantize_weight_fp8 if a.linear == "fp8" else quantize_weight_int8
+                quantize = quantize_weight_int8 if a.linear == "int8" else quantize_weight_fp8
                 for name in ("wqkv", "wo") + (() if a.mlp == "moe" else ("w_gate_up", "w_down")):
                     layer[name], layer[name + "_scale"] = quantize(layer[name])
             self.layers.append(layer)
@@ -331,6 +361,8 @@ class Decoder:
             return F.linear(x, layer[name])
         rows = x.reshape(-1, x.shape[-1])
         w, w_scale = layer[name], layer[name + "_scale"]
+        if self.a.linear == "fp8-dequant":
+            return F.linear(x, dequantize_fp8_weight(w, w_scale))
         if self.a.linear == "int8":
             xq, x_scale = per_token_quant_int8(rows)
             acc = torch._int_mm(xq, w.t())  # int32 [M, N]; w.t() is the [K, N] column-major view
