@@ -14,6 +14,7 @@ const VERDICT_LINE: Record<Report['verdict'], string> = {
   fail: 'FAIL',
   'insufficient-data': 'INSUFFICIENT DATA',
   invalid: 'INVALID',
+  accepted: 'ACCEPTED',
 };
 
 const ANSI = { red: 31, green: 32, yellow: 33, gray: 90, bold: 1 } as const;
@@ -21,7 +22,7 @@ type Paint = (text: string, style: keyof typeof ANSI) => string;
 const plain: Paint = (text) => text;
 const ansi: Paint = (text, style) => `\u001b[${ANSI[style]}m${text}\u001b[0m`;
 
-const VERDICT_STYLE: Record<Report['verdict'], keyof typeof ANSI> = { pass: 'green', warn: 'yellow', fail: 'red', 'insufficient-data': 'yellow', invalid: 'red' };
+const VERDICT_STYLE: Record<Report['verdict'], keyof typeof ANSI> = { pass: 'green', warn: 'yellow', fail: 'red', 'insufficient-data': 'yellow', invalid: 'red', accepted: 'yellow' };
 const STATUS_STYLE: Record<string, keyof typeof ANSI> = { fail: 'red', warn: 'yellow', improved: 'green', pass: 'green', 'insufficient-data': 'yellow', info: 'gray' };
 const SEVERITY_STYLE: Record<Finding['severity'], keyof typeof ANSI> = { error: 'red', warning: 'yellow', info: 'gray' };
 

@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import type { Report } from '../../model/report.js';
 import { fitBlocks, fitRows, type BudgetedBlock } from './budget.js';
 import {
+  acceptanceBanner,
+  acceptedRows,
   comparisonRowCells,
   COMPARISON_HEADER,
   entrySections,
@@ -106,11 +108,12 @@ function alertLines(entry: ReportEntry, labelled: boolean, textChars: number): s
   const findings = orderFindings(entry.report.findings).filter((f) => f.severity !== 'info' && !f.secondary);
   if (labelled && (rows.length || findings.length || entry.report.verdict !== 'pass')) {
     lines.push(`${prefix}${verdictLine(entry.report.verdict)}${entry.report.comparison ? '' : ' (no baseline)'}`);
+    if (entry.report.acceptance) lines.push('', acceptanceBanner(entry.report));
   }
   const detail: Detail = { ...DETAIL_LEVELS[2]!, nameChars: 80 };
   if (rows.length) {
     const names = reportKernelNames(entry.report);
-    lines.push('', COMPARISON_HEADER, ...rows.slice(0, 10).map((row) => comparisonRowCells(row, detail, names)));
+    lines.push('', COMPARISON_HEADER, ...rows.slice(0, 10).map((row) => comparisonRowCells(row, detail, names, acceptedRows(entry.report))));
     if (rows.length > 10) lines.push('', `… ${rows.length - 10} more alerts in the details and the artifact.`);
     // Which runs the alerting medians rest on (warm-up dropped, outliers, drift): a failure keeps them.
     const notes = rowNotes(rows.slice(0, 10), detail);
