@@ -74,7 +74,7 @@ describe('accepting a regression on the pull request', () => {
     expect(failingMetrics(report).length).toBeGreaterThan(0);
     expect(report.verdictReasons[0]).toMatch(/^accepted by @maint \(label\) on /);
     // Shown, not mentioned (no ping on every update).
-    expect(r.summary).toContain('**Accepted by @<wbr>maint** (label, ');
+    expect(r.summary).toContain('**Accepted by @<wbr>maint** ([label](https://github.com/octo/gpu-app/pull/7), ');
     expect(r.summary).toContain('the regression stays visible');
     expect(r.summary).toMatch(/❌ fail \(accepted\)/);
     const comment = fake.commentsOn(7).at(-1)!.body;

@@ -67,8 +67,11 @@ export type Verdict = z.infer<typeof VerdictSchema>;
 export const AcceptanceSchema = z.object({
   /** The GitHub login that accepted (checked for write access when it was read). */
   by: z.string(),
-  /** The PR label (it accepts until removed) or the comment command (it accepts the head it was posted on). */
-  via: z.enum(['label', 'comment']),
+  /**
+   * The PR label (it accepts until removed), the comment command (it accepts the head it was posted
+   * on), or the CLI's `report --accepted-by` (a local acceptance, for trying it out).
+   */
+  via: z.enum(['label', 'comment', 'cli']),
   /** When the label was added or the comment posted (ISO 8601). */
   at: z.string(),
   /** The comment, or the pull request for a label. */

@@ -485,7 +485,8 @@ export function artifactsSection(entries: readonly ReportEntry[], links: RunLink
 export function acceptanceBanner(report: Report): string {
   const a = report.acceptance;
   if (!a) return '';
-  const via = a.via === 'comment' && a.url ? safeLink('comment', a.url) : a.via;
+  const how = a.via === 'cli' ? 'locally, --accepted-by' : a.via;
+  const via = a.url ? safeLink(how, a.url) : how;
   const reason = a.reason ? `: “${safeText(a.reason, 300)}”` : '';
   const rows = a.covers.length === 1 ? '1 failing row' : `${a.covers.length} failing rows`;
   // The login is shown, not mentioned: an updated comment must not ping the accepter again.
