@@ -209,6 +209,25 @@ describe('accepting a regression on the pull request', () => {
     expect(written(off).verdict).toBe('fail');
   });
 
+  it('a token that may not read the events is a warning in the log, not a line of the verdict', async () => {
+    fake.fail('events.list', { status: 403, body: { message: 'Resource not accessible by integration' }, times: 5 });
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('fail');
+    expect(report.verdictReasons[0]).toMatch(/^decode_tok_s regressed/);
+    expect(r.warnings.find((w) => w.startsWith(`profile-gate: the label ${LABEL} was not read: `))).toMatch(/403/);
+  });
+
+  it('off a pull request nothing is asked of GitHub', async () => {
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, eventName: 'push', event: {}, workspace: ws, inputs: { ...INPUTS, comment: 'off' } });
+    expect(written(ws).verdict).toBe('fail');
+    expect(r.failures).toHaveLength(1);
+    expect(fake.hits('events.list')).toEqual([]);
+    expect(fake.hits('comments.list')).toEqual([]);
+  });
+
   it('the dashboard keeps the accepted verdict and who accepted it', async () => {
     fake.roles.set('maint', 'maintain');
     fake.label(7, LABEL, 'maint');

@@ -262,7 +262,8 @@ async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: r
 /**
  * The report with the pull request's acceptances applied (src/compare/acceptance.ts): read only for
  * a verdict they can change or must be told they cannot (fail, invalid), on a pull request. Each
- * acceptance refused is a warning annotation as well as a line of the verdict.
+ * acceptance refused is a warning annotation as well as a line of the verdict; a source the token
+ * could not read is a warning annotation.
  */
 async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOptionsInput = {}): Promise<Report> {
   const pullRequest = ctx.inputs.prNumber ?? ctx.run.pullRequest;
@@ -280,11 +281,13 @@ async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOption
       command,
     });
   } catch (error) {
-    read = { claims: [], refused: [`acceptances not read: ${errorText(error)}`] };
+    read = { claims: [], refused: [], unread: [`acceptances not read: ${errorText(error)}`] };
   }
   const options = parseGateOptions(gate);
-  const accepted = applyAcceptance(report, { ...read, failOn: { ids: options.failOn, severity: options.failOnSeverity } });
+  const accepted = applyAcceptance(report, { claims: read.claims, refused: read.refused, failOn: { ids: options.failOn, severity: options.failOnSeverity } });
   for (const line of read.refused) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptance not applied' });
+  // A token that may not read them is the workflow's setting, not the verdict's: the log says so.
+  for (const line of read.unread) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptances not read' });
   if (accepted.acceptance) ctx.host.notice(oneLine(`profile-gate: ${accepted.verdictReasons[0] ?? ''}`), { title: 'profile-gate: regression accepted' });
   return accepted;
 }

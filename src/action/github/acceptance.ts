@@ -5,7 +5,8 @@
  * when they have it). A comment accepts the head commit it was posted on: it counts only when
  * posted after that commit's first workflow run was created (the push), so a push after it needs a
  * new comment. A label accepts until it is removed. What was read but refused comes back as one
- * line each: never silent. The rule that applies them is src/compare/acceptance.ts.
+ * line each, for the verdict; what could not be read (a token without the permission) as another,
+ * for the log: never silent. The rule that applies them is src/compare/acceptance.ts.
  */
 import { claimName, parseAcceptCommand, type AcceptanceClaim } from '../../compare/acceptance.js';
 import type { GitHubClient, IssueComment } from '../../github/client.js';
@@ -25,8 +26,10 @@ export interface AcceptanceQuery {
 export interface PullRequestAcceptances {
   /** Claims by people with write access, in the order they are tried: the label, then comments newest first. */
   claims: AcceptanceClaim[];
-  /** One line for each acceptance read but refused, or that could not be read. */
+  /** One line for each acceptance read but refused (no write access, a comment older than the head). */
   refused: string[];
+  /** One line for each source that could not be read (the label's events, the comments, the head's runs). */
+  unread: string[];
 }
 
 const WRITE = new Set(['admin', 'write']);
@@ -65,19 +68,25 @@ async function labelClaim(client: GitHubClient, repo: string, query: AcceptanceQ
   };
 }
 
-async function commentClaims(client: GitHubClient, repo: string, query: AcceptanceQuery, headSha: string, refused: string[]): Promise<AcceptanceClaim[]> {
+async function commentClaims(client: GitHubClient, repo: string, query: AcceptanceQuery, headSha: string, refused: string[], unread: string[]): Promise<AcceptanceClaim[]> {
   const commands = (await client.comments(repo, query.pullRequest))
     .filter((c): c is IssueComment & { user: { login: string } } => !isBot(c.user) && typeof c.user?.login === 'string')
     .map((c) => ({ comment: c, command: parseAcceptCommand(c.body ?? '', query.command) }))
     .filter((c) => c.command !== undefined);
   if (!commands.length) return [];
-  const pushedAt = await headPushedAt(client, repo, headSha);
+  let pushedAt: string | undefined;
+  try {
+    pushedAt = await headPushedAt(client, repo, headSha);
+  } catch (error) {
+    unread.push(`the ${query.command} comments were not applied: the workflow runs of the head ${short(headSha)}, which tell when it was pushed, were not read (${message(error)}; reading runs needs actions: read)`);
+    return [];
+  }
   const claims: AcceptanceClaim[] = [];
   for (const { comment, command } of commands) {
     const at = comment.created_at ?? '';
     const who = `@${comment.user.login} (comment ${comment.html_url})`;
     if (!pushedAt) {
-      refused.push(`the acceptance by ${who} is not applied: no workflow run of the head ${short(headSha)} was found to tell when it was pushed (reading runs needs actions: read)`);
+      refused.push(`the acceptance by ${who} is not applied: no workflow run of the head ${short(headSha)} was found to tell when it was pushed`);
       continue;
     }
     if (!(Date.parse(at) >= Date.parse(pushedAt))) {
@@ -93,13 +102,14 @@ async function commentClaims(client: GitHubClient, repo: string, query: Acceptan
 /** The label's and the comments' acceptances of the pull request, each by someone with write access. */
 export async function readAcceptances(client: GitHubClient, query: AcceptanceQuery): Promise<PullRequestAcceptances> {
   const refused: string[] = [];
+  const unread: string[] = [];
   const repo = `${query.owner}/${query.repo}`;
-  if (!query.label && !query.command) return { claims: [], refused };
+  if (!query.label && !query.command) return { claims: [], refused, unread };
   let headSha = query.headSha;
   try {
     headSha ??= (await client.pull(repo, query.pullRequest)).head.sha;
   } catch (error) {
-    return { claims: [], refused: [`acceptances not read: pull request #${query.pullRequest}: ${message(error)}`] };
+    return { claims: [], refused, unread: [`acceptances not read: pull request #${query.pullRequest}: ${message(error)}`] };
   }
   const candidates: AcceptanceClaim[] = [];
   if (query.label) {
@@ -107,14 +117,14 @@ export async function readAcceptances(client: GitHubClient, query: AcceptanceQue
       const claim = await labelClaim(client, repo, query, headSha);
       if (claim) candidates.push(claim);
     } catch (error) {
-      refused.push(`the label ${query.label} was not read: ${message(error)}`);
+      unread.push(`the label ${query.label} was not read: ${message(error)}`);
     }
   }
   if (query.command) {
     try {
-      candidates.push(...(await commentClaims(client, repo, query, headSha, refused)));
+      candidates.push(...(await commentClaims(client, repo, query, headSha, refused, unread)));
     } catch (error) {
-      refused.push(`the ${query.command} comments were not read: ${message(error)}`);
+      unread.push(`the ${query.command} comments were not read: ${message(error)}`);
     }
   }
   const permissions = new Map<string, Promise<string>>();
@@ -131,5 +141,5 @@ export async function readAcceptances(client: GitHubClient, query: AcceptanceQue
     if (WRITE.has(permission)) claims.push(claim);
     else refused.push(`the acceptance by ${claimName(claim)} is not applied: @${claim.by} has ${permission} access to the repository, and only write access accepts a regression`);
   }
-  return { claims, refused };
+  return { claims, refused, unread };
 }
