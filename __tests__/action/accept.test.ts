@@ -51,6 +51,8 @@ describe('accepting a regression on the pull request', () => {
     expect(failingMetrics(report).length).toBeGreaterThan(0);
     expect(report.acceptance).toBeUndefined();
     expect(r.failures).toHaveLength(1);
+    // The comment says how to accept, in the workflow's own label and command.
+    expect(fake.commentsOn(7).at(-1)!.body).toContain('Slower on purpose? Someone with write access adds the label <code>perf-regression-accepted</code> or comments <code>/profile-gate accept</code> (then, optionally, the rows it accepts and a reason), then re-runs the job');
   });
 
   it('the label added by a maintainer accepts: the job passes, the rows stay failing, and the report, summary and comment say who', async () => {
@@ -81,6 +83,7 @@ describe('accepting a regression on the pull request', () => {
     expect(comment).toContain('☑️ Accepted regression');
     expect(comment).toContain('**Accepted by @<wbr>maint**');
     expect(comment).toMatch(/❌ fail \(accepted\)/);
+    expect(comment).not.toContain('Slower on purpose?');
     expect(r.notices.some((n) => n.startsWith('profile-gate: accepted by @maint'))).toBe(true);
     // The permission was asked of GitHub, not taken from the label.
     expect(fake.hits('collaborators.permission').map((h) => h.url)).toEqual(['/repos/octo/gpu-app/collaborators/maint/permission']);

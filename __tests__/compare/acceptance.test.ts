@@ -8,6 +8,7 @@ import { failsJob } from '../../src/compare/verdict.js';
 import type { ComparisonRow, Report } from '../../src/model/report.js';
 import { ReportSchema } from '../../src/model/report.js';
 import { finding, makeReport } from '../report/report-factory.js';
+import { renderTerminal } from '../../src/report/terminal.js';
 
 const FAIL_ON = { ids: ['re-prefill', 'unfused-attention'], severity: 'error' as const };
 
@@ -84,6 +85,15 @@ describe('applying acceptances', () => {
     expect(ReportSchema.parse(out).verdict).toBe('accepted');
     expect(failsJob(out.verdict)).toBe(false);
     expect(failsJob(out.verdict, ['fail', 'invalid', 'accepted'])).toBe(true);
+  });
+
+  it('the terminal shows the verdict, who accepted it, and each accepted row still failing', () => {
+    const out = applyAcceptance(compared([...rows, row('family:gemv', 'family-share', 'warn')]), { claims: [claim()], failOn: FAIL_ON });
+    const lines = renderTerminal(out).split('\n');
+    expect(lines[0]).toMatch(/: ACCEPTED$/);
+    expect(lines[1]).toMatch(/^ {2}- accepted by @maint \(label\)/);
+    expect(lines.find((l) => l.includes('decode_tok_s') && l.trimStart().startsWith('FAIL'))).toMatch(/^ {2}FAIL \(ACCEPTED\)/);
+    expect(lines.find((l) => l.includes('family:gemv'))).toMatch(/^ {2}WARN {2}/);
   });
 
   it('a claim that leaves a failing row out accepts nothing; a later claim that covers all does', () => {

@@ -101,7 +101,8 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
     return undefined;
   }
   const key = commentKey(ctx);
-  const body = redact(renderComment(publication.merged, { key, links: runLinks(ctx, publication) }), ctx.secrets);
+  const accept = { label: ctx.inputs.acceptLabel, command: ctx.inputs.acceptCommand };
+  const body = redact(renderComment(publication.merged, { key, links: runLinks(ctx, publication), accept }), ctx.secrets);
   try {
     const result = await upsertStickyComment(
       ctx.github(),

@@ -60,13 +60,15 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
     const names = reportKernelNames(report);
     const label = (metric: string): string => (metric.startsWith('kernel:') ? `kernel:${names(metric.slice(7))}` : metric);
     const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
+    const accepted = new Set(report.acceptance?.covers ?? []);
     for (const row of shown.slice(0, 12)) {
       const relative = row.kind === 'metric';
       const delta =
         row.delta === null ? 'n/a' : relative ? formatSigned(row.delta * 100, '%') : row.kind === 'finding' ? formatSigned(row.delta, '', 0) : formatSigned(row.delta, ' pp');
       const ci = row.ci ? ` [${ciText(row.ci, relative ? 100 : 1, relative ? '%' : ' pp')}]` : '';
       const values = `${row.baseline === null ? '—' : formatNumber(row.baseline)} → ${row.current === null ? '—' : formatNumber(row.current)}`;
-      lines.push(`  ${paint(pad(row.status.toUpperCase(), 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad(shortenName(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
+      const status = `${row.status.toUpperCase()}${row.status === 'fail' && accepted.has(row.metric) ? ' (ACCEPTED)' : ''}`;
+      lines.push(`  ${paint(pad(status, 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad(shortenName(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
     }
     if (shown.length > 12) lines.push(`  … ${shown.length - 12} more rows in report.json`);
     lines.push('');
