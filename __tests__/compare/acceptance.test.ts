@@ -123,6 +123,13 @@ describe('applying acceptances', () => {
     expect(out.verdictReasons).toEqual(['the acceptance by @x (label) is not applied: read access', 'decode_tok_s regressed']);
   });
 
+  it('a fail with no row this fail-on names is not accepted (a report judged under another fail-on)', () => {
+    const report = { ...makeReport(), verdict: 'fail' as const, comparison: null, findings: [finding({ id: 'copy-heavy', severity: 'error' })] };
+    const out = applyAcceptance(report, { claims: [claim()], failOn: FAIL_ON });
+    expect(out.verdict).toBe('fail');
+    expect(out.verdictReasons[0]).toBe('the acceptance by @maint (label) does not apply: no failing row was found to accept under fail-on re-prefill,unfused-attention');
+  });
+
   it('without a baseline, the failing findings are what a claim covers', () => {
     const report = { ...makeReport(), verdict: 'fail' as const, comparison: null, findings: [finding({ id: 'unfused-attention', severity: 'error' })] };
     const out = applyAcceptance(report, { claims: [claim({ via: 'comment', targets: ['finding:unfused-attention'] })], failOn: FAIL_ON });

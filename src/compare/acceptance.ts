@@ -150,10 +150,14 @@ export function applyAcceptance(report: Report, input: AcceptanceInput): Report 
   }
   if (report.verdict !== 'fail') return report;
   const failing = failingRows(report, input.failOn);
+  if (!failing.length) {
+    // A fail judged under another fail-on than the one given here: nothing this rule can name, so nothing is accepted.
+    return withLines(report, [...input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: no failing row was found to accept under fail-on ${input.failOn.ids.join(',') || 'none'}`), ...refused]);
+  }
   const lines: string[] = [];
   for (const claim of input.claims) {
     const { covers, left, unknown } = coverage(claim, failing);
-    if (left.length === 0 && covers.length > 0) {
+    if (left.length === 0) {
       const acceptance: Acceptance = {
         by: claim.by,
         via: claim.via,
