@@ -99,7 +99,7 @@ describe('one rule for failing', () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'fail-verdicts': 'fail,insufficient', 'fail-on-severity': 'info' } });
     expect(r.failures).toEqual(["input 'fail-on-severity': expected one of error, warning"]);
     const verdicts = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'fail-verdicts': 'fail,insufficient' } });
-    expect(verdicts.failures).toEqual(["input 'fail-verdicts': unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn; none for no verdict)"]);
+    expect(verdicts.failures).toEqual(["input 'fail-verdicts': unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn, accepted; none for no verdict)"]);
   });
 
   it('the CLI says the same lines: analyze under the verdict, report beside the failing leg', async () => {

@@ -203,3 +203,36 @@ describe('hostile report text and the real H200 reports', () => {
     expect(card.details).toContain('unfused-attention');
   }, 30_000);
 });
+
+describe('a regression a reviewer accepted', () => {
+  const ACCEPTED_AT = 10;
+  let page: Page;
+  let data: DashboardData;
+
+  beforeAll(async () => {
+    const shape = { workload: 'accepted-shift', nights: 16, level: (night: number) => (night < ACCEPTED_AT ? 1500 : 1380), families: () => DEFAULT_FAMILIES, kernels: () => DEFAULT_KERNELS, seed: 9 };
+    const reports = Array.from({ length: shape.nights }, (_, night) => {
+      const report = nightlyReport(shape, night);
+      if (night !== ACCEPTED_AT) return report;
+      return { ...report, verdict: 'accepted' as const, acceptance: { by: 'maint', via: 'label' as const, at: '2026-03-11T09:00:00Z', covers: ['decode_tok_s'] } };
+    });
+    const site = buildSite(reports.map((report, i) => ({ report, source: `n${i}` })), [], { generatedAt: '2026-12-01T06:00:00.000Z' });
+    data = site.data;
+    await writeSite(join(OUT, 'accepted'), site.files);
+    page = (await open(join(OUT, 'accepted'))).page;
+  }, 60_000);
+
+  it('keeps the night’s verdict and its accepter, and the change point says it was accepted', async () => {
+    expect(data.workloads[0]!.points.accepted[ACCEPTED_AT]).toBe('maint');
+    expect(data.regressions.map((r) => r.index)).toEqual([ACCEPTED_AT]);
+    const found = await page.evaluate<{ regression: string; shifts: string[]; table: string }>(`({
+      regression: document.querySelector('[data-regression]').textContent,
+      shifts: [...document.querySelectorAll('tr[data-shift]')].map((r) => r.textContent),
+      table: [...document.querySelectorAll('details table tr')].map((r) => r.textContent).join('\\n'),
+    })`);
+    expect(page.problems).toEqual([]);
+    expect(found.regression).toContain('accepted by @maint');
+    expect(found.shifts.some((s) => s.includes('accepted by @maint'))).toBe(true);
+    expect(found.table).toContain('accepted by @maint');
+  }, 30_000);
+});

@@ -85,7 +85,7 @@ describe('gate flags', () => {
       // Before, a misspelt id was taken and never matched: the gate was off without a word.
       ['--fail-on', 'unfused-atention', `--fail-on unfused-atention: unknown finding id 'unfused-atention' (known: ${FINDING_IDS.join(', ')})`],
       ['--fail-on-severity', 'info', '--fail-on-severity info: expected one of error, warning'],
-      ['--fail-verdicts', 'fail,passed', "--fail-verdicts fail,passed: unknown verdict 'passed' (known: fail, invalid, insufficient-data, warn; none for no verdict)"],
+      ['--fail-verdicts', 'fail,passed', "--fail-verdicts fail,passed: unknown verdict 'passed' (known: fail, invalid, insufficient-data, warn, accepted; none for no verdict)"],
     ] as const) {
       const { code, stderr } = await cli(['analyze', '--json', '-', flag, bad, healthyNsys]);
       expect(code).toBe(2);

@@ -89,7 +89,7 @@ describe('fail-on-severity and fail-verdicts', () => {
     expect(() => parseFailOnSeverityArg('info')).toThrow(new UsageError('--fail-on-severity info: expected one of error, warning'));
     expect(parseFailVerdictsArg('fail, invalid,insufficient-data,fail')).toEqual(['fail', 'invalid', 'insufficient-data']);
     expect(parseFailVerdictsArg('none')).toEqual([]);
-    expect(() => parseFailVerdictsArg('fail,insufficient')).toThrow(new UsageError("--fail-verdicts fail,insufficient: unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn; none for no verdict)"));
+    expect(() => parseFailVerdictsArg('fail,insufficient')).toThrow(new UsageError("--fail-verdicts fail,insufficient: unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn, accepted; none for no verdict)"));
     expect(() => parseFailVerdictsArg('pass')).toThrow(/unknown verdict 'pass'/);
     expect(() => parseGateOptions({ failVerdicts: ['passed'] })).toThrow(/gate option failVerdicts\.0: unknown verdict 'passed'/);
   });

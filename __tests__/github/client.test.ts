@@ -228,6 +228,43 @@ describe('the loopback GitHub lists as GitHub does', () => {
   });
 });
 
+describe('what an acceptance reads', () => {
+  const repo = 'octo/gpu-app';
+
+  it('lists an issue\'s label events oldest first, across pages, with who did each', async () => {
+    for (let i = 0; i < 105; i++) fake.label(7, i % 2 ? 'perf-regression-accepted' : 'other', i % 2 ? 'maint' : 'bot[bot]', i % 4 === 3 ? 'unlabeled' : 'labeled');
+    fake.label(8, 'perf-regression-accepted', 'someone');
+    const events = await client().issueEvents(repo, 7);
+    expect(events).toHaveLength(105);
+    // Events 101 to 104, in the order they happened: the accept label added, another, the accept label removed, another.
+    expect(events.slice(-4).map((e) => `${e.event} ${e.label?.name} by ${e.actor?.login}`)).toEqual([
+      'labeled perf-regression-accepted by maint',
+      'labeled other by bot[bot]',
+      'unlabeled perf-regression-accepted by maint',
+      'labeled other by bot[bot]',
+    ]);
+    expect(fake.hits('events.list').map((h) => new URL(h.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '2']);
+  });
+
+  it('asks a user\'s permission by login, encoded, and reads maintain as write and triage as read', async () => {
+    fake.roles.set('maint', 'maintain').set('helper', 'triage').set('app[bot]', 'write');
+    expect((await client().permission(repo, 'maint')).permission).toBe('write');
+    expect((await client().permission(repo, 'helper')).permission).toBe('read');
+    expect((await client().permission(repo, 'app[bot]')).permission).toBe('write');
+    expect(fake.hits('collaborators.permission').map((h) => h.url)).toEqual([
+      '/repos/octo/gpu-app/collaborators/maint/permission',
+      '/repos/octo/gpu-app/collaborators/helper/permission',
+      '/repos/octo/gpu-app/collaborators/app%5Bbot%5D/permission',
+    ]);
+  });
+
+  it('filters runs by head commit', async () => {
+    fake.registerRun({ id: 11, event: 'pull_request', status: 'completed', conclusion: 'failure', head_branch: 'feature', head_sha: 'a'.repeat(40) });
+    fake.registerRun({ id: 12, event: 'pull_request', status: 'completed', conclusion: 'success', head_branch: 'feature', head_sha: 'b'.repeat(40) });
+    expect((await client().workflowRuns(repo, { headSha: 'a'.repeat(40), limit: 10 })).map((r) => r.id)).toEqual([11]);
+  });
+});
+
 describe('the next page stays on the API', () => {
   function listen(server: Server, port: number): Promise<boolean> {
     return new Promise((resolve) => {

@@ -1,7 +1,9 @@
 /**
  * A loopback stand-in for the GitHub REST API and the Actions artifact service (Twirp + blob),
  * in memory, on 127.0.0.1 and a free port. It models what profile-gate uses: issue comments
- * (paginated with Link headers), pulls.get, repos.get, workflow runs, artifacts (of a run, or of the
+ * (paginated with Link headers, with their authors' association), issue events (labels added and
+ * removed, oldest first, paginated), a user's permission on the repository, pulls.get, repos.get,
+ * workflow runs, artifacts (of a run, or of the
  * repository by name) with the 302 zip download, and the Twirp ArtifactService with Azure-style block
  * uploads. Lists filter and page as GitHub's do (workflow_id, event, branch, status, name, expiry,
  * per_page/page with Link headers, newest first), so a query GitHub would answer differently fails
@@ -21,7 +23,21 @@ export interface FakeComment {
   html_url: string;
   created_at: string;
   updated_at: string;
+  author_association: string;
 }
+
+/** An issue event as GET /repos/{owner}/{repo}/issues/{n}/events lists it (labels only, here). */
+export interface FakeIssueEvent {
+  id: number;
+  issue: number;
+  event: 'labeled' | 'unlabeled';
+  actor: { login: string; type: 'Bot' | 'User' };
+  label: { name: string; color: string };
+  created_at: string;
+}
+
+/** A user's role on the repository; the permission API answers admin, write, read or none for it. */
+export type FakeRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 
 export interface FakeArtifact {
   id: number;
@@ -97,6 +113,9 @@ export class FakeGitHub {
   /** Login of comments created through the API. */
   commentLogin = 'github-actions[bot]';
   readonly comments: FakeComment[] = [];
+  readonly events: FakeIssueEvent[] = [];
+  /** Roles by login; a login not here has read access (anyone may read a public repository). */
+  readonly roles = new Map<string, FakeRole>();
   readonly artifacts: FakeArtifact[] = [];
   readonly pulls = new Map<number, { headSha: string; headRepo: string }>();
   readonly runs: FakeRun[] = [];
@@ -139,9 +158,11 @@ export class FakeGitHub {
     return this.requests.filter((r) => r.route === route);
   }
 
-  addComment(issue: number, body: string, login = this.commentLogin): FakeComment {
+  /** A comment as GitHub stores it; `at` backdates it (a comment posted before a push). */
+  addComment(issue: number, body: string, login = this.commentLogin, at?: string): FakeComment {
     const id = this.nextId++;
-    const now = new Date().toISOString();
+    const now = at ?? new Date().toISOString();
+    const role = this.roles.get(login);
     const comment: FakeComment = {
       id,
       issue,
@@ -150,9 +171,18 @@ export class FakeGitHub {
       html_url: `https://github.com/${this.owner}/${this.repo}/pull/${issue}#issuecomment-${id}`,
       created_at: now,
       updated_at: now,
+      // The association is how the author relates to the repository, not their permission: a read-only collaborator is a COLLABORATOR too.
+      author_association: login === this.owner ? 'OWNER' : role && role !== 'none' ? 'COLLABORATOR' : 'NONE',
     };
     this.comments.push(comment);
     return comment;
+  }
+
+  /** `login` adds (or removes) a label on the issue, as its events record it. */
+  label(issue: number, name: string, login: string, event: 'labeled' | 'unlabeled' = 'labeled', at?: string): FakeIssueEvent {
+    const record: FakeIssueEvent = { id: this.nextId++, issue, event, actor: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' }, label: { name, color: 'ededed' }, created_at: at ?? this.now() };
+    this.events.push(record);
+    return record;
   }
 
   commentsOn(issue: number): FakeComment[] {
@@ -343,6 +373,22 @@ export class FakeGitHub {
         };
       }
     }
+    if (method === 'GET' && (m = /^\/issues\/(\d+)\/events$/.exec(rest))) {
+      const issue = Number(m[1]);
+      return { name: 'events.list', run: (_b, u, res) => this.listEvents(issue, u, res) };
+    }
+    if (method === 'GET' && (m = /^\/collaborators\/([^/]+)\/permission$/.exec(rest))) {
+      const login = decodeURIComponent(m[1]!);
+      return {
+        name: 'collaborators.permission',
+        run: (_b, _u, res) => {
+          const role = this.roles.get(login) ?? 'read';
+          // GitHub maps the roles onto the four permissions: maintain is write, triage is read.
+          const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+          return this.json(res, 200, { permission, role_name: role, user: { login } });
+        },
+      };
+    }
     if (method === 'PATCH' && (m = /^\/issues\/comments\/(\d+)$/.exec(rest))) {
       const id = Number(m[1]);
       return {
@@ -417,6 +463,15 @@ export class FakeGitHub {
     const { perPage, page } = this.page(u);
     const last = Math.max(1, Math.ceil(all.length / perPage));
     return this.json(res, 200, all.slice((page - 1) * perPage, page * perPage), this.linkHeader(u, page, last));
+  }
+
+  /** Oldest first, as GitHub lists an issue's events; paged like the comments. */
+  private listEvents(issue: number, u: URL, res: ServerResponse): number {
+    const all = this.events.filter((e) => e.issue === issue).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id);
+    const { perPage, page } = this.page(u);
+    const last = Math.max(1, Math.ceil(all.length / perPage));
+    const shaped = all.slice((page - 1) * perPage, page * perPage).map(({ issue: _issue, ...e }) => ({ ...e, url: `${this.baseUrl}/repos/${this.owner}/${this.repo}/issues/events/${e.id}` }));
+    return this.json(res, 200, shaped, this.linkHeader(u, page, last));
   }
 
   /** A page of `all` as GitHub serves it: per_page (max 100, default 30), page, Link header. */

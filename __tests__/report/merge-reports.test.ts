@@ -11,7 +11,7 @@ describe('mergeReports', () => {
     ]);
     expect(merged.verdict).toBe('fail');
     expect(merged.entries.map((e) => e.label)).toEqual(['c', 'b', 'd', 'a']);
-    expect(merged.counts).toEqual({ fail: 1, invalid: 0, warn: 2, 'insufficient-data': 0, pass: 1 });
+    expect(merged.counts).toEqual({ fail: 1, invalid: 0, accepted: 0, warn: 2, 'insufficient-data': 0, pass: 1 });
   });
 
   it('makes labels unique', () => {
@@ -27,6 +27,10 @@ describe('mergeReports', () => {
     expect(worstVerdict(['pass', 'insufficient-data'])).toBe('insufficient-data');
     expect(worstVerdict(['warn', 'invalid'])).toBe('invalid');
     expect(worstVerdict(['invalid', 'fail'])).toBe('fail');
+    // An accepted regression is still a regression: worse than a warning, better than a leg that fails or compared nothing.
+    expect(worstVerdict(['pass', 'warn', 'accepted'])).toBe('accepted');
+    expect(worstVerdict(['accepted', 'invalid'])).toBe('invalid');
+    expect(worstVerdict(['accepted', 'fail'])).toBe('fail');
   });
 
   it('labels by workload, then model', () => {

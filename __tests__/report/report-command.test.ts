@@ -75,6 +75,21 @@ describe('profile-gate report', () => {
     await expect(runReportCommand(['--out', join(dir, 'out'), bad])).rejects.toThrow(/: expected JSON, got /);
   });
 
+  it('--accepted-by accepts the failing leg locally: exit 0, the verdict accepted, the rows still failing', async () => {
+    const dir = downloads();
+    const out = join(dir, 'out');
+    const code = await runReportCommand(['--out', out, '--accepted-by', 'octocat:slower on purpose', dir]);
+    expect(code).toBe(0);
+    const summary = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(summary.split('\n')[0]).toBe('## profile-gate: ☑️ Accepted regression · 2 reports (1 accepted, 1 pass)');
+    expect(summary).toContain('**Accepted by @<wbr>octocat** (locally, --accepted-by, ');
+    expect(summary).toContain('“slower on purpose”');
+    expect(summary).toContain('❌ fail (accepted)');
+    // Refused with fail-verdicts listing accepted; a bad login is a usage error.
+    expect(await runReportCommand(['--out', out, '--accepted-by', 'octocat', '--fail-verdicts', 'fail,accepted', dir])).toBe(1);
+    await expect(runReportCommand(['--out', out, '--accepted-by', '@octocat', dir])).rejects.toThrow(new UsageError('--accepted-by "@octocat": expected a GitHub login, optionally followed by :REASON (e.g. octocat:slower on purpose)'));
+  });
+
   it('needs --out and at least one input', async () => {
     await expect(runReportCommand(['x'])).rejects.toThrow(UsageError);
     await expect(runReportCommand(['--out', 'o'])).rejects.toThrow(/at least one report\.json/);

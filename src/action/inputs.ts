@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { actionGateLabel, DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, GATE_FLAG_SPECS, parseGateFlags, type GateFlag } from '../compare/gate-options.js';
 import { DEFAULT_FAIL_ON_SEVERITY } from '../compare/verdict.js';
+import { DEFAULT_ACCEPT_COMMAND, DEFAULT_ACCEPT_LABEL } from '../compare/acceptance.js';
 import { COMMENT_POLICIES } from '../report/markdown/comment.js';
 import { NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
 import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from '../runner/run-options.js';
@@ -52,6 +53,8 @@ export const INPUTS = {
   smiColumns: 'smi-columns',
   overlapCheck: 'overlap-check',
   dropOutliers: 'drop-outliers',
+  acceptLabel: 'accept-label',
+  acceptCommand: 'accept-command',
 } as const;
 
 type InputKey = keyof typeof INPUTS;
@@ -93,6 +96,8 @@ export const DEFAULTS: Record<InputKey, string> = {
   smiColumns: '',
   overlapCheck: 'true',
   dropOutliers: 'true',
+  acceptLabel: DEFAULT_ACCEPT_LABEL,
+  acceptCommand: DEFAULT_ACCEPT_COMMAND,
 };
 
 export const OUTPUTS = {
@@ -156,6 +161,9 @@ const ActionInputsSchema = z.object({
   smiColumns: z.array(z.string()),
   overlapCheck: booleanText,
   dropOutliers: booleanText,
+  // An empty input means its default, so `none` turns accepting that way off ('').
+  acceptLabel: z.string().trim().regex(/^[^\r\n,]{1,50}$/, 'expected a label name (up to 50 characters), or none').transform((v) => (v === 'none' ? '' : v)),
+  acceptCommand: z.string().trim().regex(/^(none|\/[\w.-]+( [\w.-]+)*)$/, 'expected a command such as /profile-gate accept, or none').transform((v) => (v === 'none' ? '' : v)),
 });
 export type ActionInputs = Omit<z.infer<typeof ActionInputsSchema>, 'comment'> & {
   comment: (typeof COMMENT_POLICIES)[number];
@@ -221,6 +229,8 @@ export function getInputs(host: Pick<ActionHost, 'getInput'>): ActionInputs {
     smiColumns: list(read('smiColumns')),
     overlapCheck: read('overlapCheck'),
     dropOutliers: read('dropOutliers'),
+    acceptLabel: read('acceptLabel'),
+    acceptCommand: read('acceptCommand'),
   };
   const parsed = ActionInputsSchema.safeParse(raw);
   const bad: string[] = [];

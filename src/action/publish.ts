@@ -7,7 +7,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { failsJob, failureLine } from '../compare/verdict.js';
-import { parseFailVerdictsArg } from '../compare/gate-options.js';
+import { parseFailVerdictsArg, parseGateOptions, type GateOptionsInput } from '../compare/gate-options.js';
+import { applyAcceptance } from '../compare/acceptance.js';
+import { readAcceptances } from './github/acceptance.js';
 import { isFindingId } from '../model/finding-ids.js';
 import { writeOutput } from '../io/input-paths.js';
 import { redact, redactValue, type SecretSet } from '../io/secrets.js';
@@ -99,7 +101,8 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
     return undefined;
   }
   const key = commentKey(ctx);
-  const body = redact(renderComment(publication.merged, { key, links: runLinks(ctx, publication) }), ctx.secrets);
+  const accept = { label: ctx.inputs.acceptLabel, command: ctx.inputs.acceptCommand };
+  const body = redact(renderComment(publication.merged, { key, links: runLinks(ctx, publication), accept }), ctx.secrets);
   try {
     const result = await upsertStickyComment(
       ctx.github(),
@@ -178,6 +181,8 @@ export interface ProducedReport {
   extraFiles?: readonly string[];
   /** Why there is no comparison, when there is none. */
   baselineNote?: string;
+  /** The gate options the report was judged with: which findings fail, for an acceptance without a baseline. */
+  gate?: GateOptionsInput;
 }
 
 async function upload(ctx: ModeContext, name: string, files: readonly string[], root: string): Promise<UploadedArtifact> {
@@ -255,11 +260,44 @@ async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: r
   }
 }
 
+/**
+ * The report with the pull request's acceptances applied (src/compare/acceptance.ts): read only for
+ * a verdict they can change or must be told they cannot (fail, invalid), on a pull request. Each
+ * acceptance refused is a warning annotation as well as a line of the verdict; a source the token
+ * could not read is a warning annotation.
+ */
+async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOptionsInput = {}): Promise<Report> {
+  const pullRequest = ctx.inputs.prNumber ?? ctx.run.pullRequest;
+  const { acceptLabel: label, acceptCommand: command } = ctx.inputs;
+  if (pullRequest === undefined || (!label && !command) || (report.verdict !== 'fail' && report.verdict !== 'invalid')) return report;
+  let read;
+  try {
+    read = await readAcceptances(ctx.github(), {
+      owner: ctx.run.owner,
+      repo: ctx.run.repo,
+      serverUrl: ctx.run.serverUrl,
+      pullRequest,
+      ...(ctx.inputs.prNumber === undefined && ctx.run.pullRequestHeadSha ? { headSha: ctx.run.pullRequestHeadSha } : {}),
+      label,
+      command,
+    });
+  } catch (error) {
+    read = { claims: [], refused: [], unread: [`acceptances not read: ${errorText(error)}`] };
+  }
+  const options = parseGateOptions(gate);
+  const accepted = applyAcceptance(report, { claims: read.claims, refused: read.refused, failOn: { ids: options.failOn, severity: options.failOnSeverity } });
+  for (const line of read.refused) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptance not applied' });
+  // A token that may not read them is the workflow's setting, not the verdict's: the log says so.
+  for (const line of read.unread) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptances not read' });
+  if (accepted.acceptance) ctx.host.notice(oneLine(`profile-gate: ${accepted.verdictReasons[0] ?? ''}`), { title: 'profile-gate: regression accepted' });
+  return accepted;
+}
+
 /** A report made in this job (modes analyze and run): files, artifact, then everything `publish` does. */
 export async function publishReport(ctx: ModeContext, produced: ProducedReport): Promise<void> {
   // Command lines and names in the report may quote a secret: the report itself is redacted, so its
   // file, summary, comment and outputs are.
-  const report = redactValue(produced.report, ctx.secrets).value;
+  const report = redactValue(await withAcceptance(ctx, produced.report, produced.gate), ctx.secrets).value;
   const dir = ctx.inputs.reportDir;
   const jsonPath = join(dir, REPORT_FILE);
   const context: ReportContext = {

@@ -13,7 +13,8 @@
  * fails only when it is new since the baseline, at fail-on-severity): invalid beats fail beats
  * insufficient-data beats warn beats pass.
  * Whether a verdict fails the job is the workflow's choice (`failsJob`, fail-verdicts): fail and
- * invalid by default.
+ * invalid by default. A fail that a reviewer accepted on the pull request (src/compare/acceptance.ts)
+ * is `accepted`, which passes unless fail-verdicts lists it.
  */
 import type { ComparisonRow, Finding, Severity, Verdict } from '../model/report.js';
 import type { FindingId } from '../model/finding-ids.js';
@@ -27,12 +28,13 @@ export type FailOnSeverity = (typeof FAIL_ON_SEVERITIES)[number];
 export const DEFAULT_FAIL_ON_SEVERITY: FailOnSeverity = 'error';
 
 /** The verdicts a workflow may let fail the job (fail-verdicts); pass never does. */
-export const FAILABLE_VERDICTS = ['fail', 'invalid', 'insufficient-data', 'warn'] as const satisfies readonly Verdict[];
+export const FAILABLE_VERDICTS = ['fail', 'invalid', 'insufficient-data', 'warn', 'accepted'] as const satisfies readonly Verdict[];
 export type FailableVerdict = (typeof FAILABLE_VERDICTS)[number];
 /**
  * A regression, and a comparison that could not stand (environment mismatch, throttling), fail the
  * job. insufficient-data passes it with a warning annotation (compared too few samples to decide):
- * add it to fail the job on it too.
+ * add it to fail the job on it too. accepted (a fail a reviewer accepted) passes it: add it to refuse
+ * acceptances.
  */
 export const DEFAULT_FAIL_VERDICTS: readonly FailableVerdict[] = ['fail', 'invalid'];
 

@@ -1,7 +1,8 @@
 /**
  * The GitHub REST client of profile-gate, for the action and the CLI alike: the repository, workflow
  * runs, artifacts (by name across the repository, or of one run), the artifact zip download (a 302
- * to storage, fetched without the token, within a size cap), pull requests and issue comments.
+ * to storage, fetched without the token, within a size cap), pull requests, issue comments and
+ * events, and a user's permission on the repository.
  * Every call goes through `Http` (retries, timeouts, body limits); list calls follow Link rel="next"
  * within a page bound, and never leave the API host.
  */
@@ -54,7 +55,27 @@ export interface IssueComment {
   id: number;
   body?: string | null;
   html_url: string;
-  user?: { login?: string } | null;
+  user?: { login?: string; type?: string } | null;
+  created_at?: string;
+  /** OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE …: how the author relates to the repository (not their permission). */
+  author_association?: string;
+}
+
+/** One event of an issue or pull request (GET …/issues/{n}/events), oldest first as GitHub lists them. */
+export interface IssueEvent {
+  id: number;
+  /** `labeled`, `unlabeled`, `closed`, `head_ref_force_pushed` … */
+  event: string;
+  actor?: { login?: string; type?: string } | null;
+  created_at?: string;
+  /** For labeled and unlabeled. */
+  label?: { name?: string } | null;
+}
+
+/** A user's permission on a repository: admin, maintain and write roles answer admin or write. */
+export interface RepositoryPermission {
+  permission: 'admin' | 'write' | 'read' | 'none' | string;
+  role_name?: string;
 }
 
 export interface PullRequest {
@@ -67,6 +88,8 @@ export interface RunQuery {
   workflow?: string;
   branch?: string;
   event?: string;
+  /** Only the runs of this commit. */
+  headSha?: string;
   status?: string;
   /** Runs wanted: paging stops once this many were accepted. */
   limit: number;
@@ -150,6 +173,7 @@ export class GitHubClient {
     if (query.branch) params.set('branch', query.branch);
     if (query.event) params.set('event', query.event);
     if (query.status) params.set('status', query.status);
+    if (query.headSha) params.set('head_sha', query.headSha);
     const path = query.workflow ? `/repos/${repo}/actions/workflows/${encodeURIComponent(query.workflow)}/runs` : `/repos/${repo}/actions/runs`;
     const route = query.workflow ? 'GET /repos/{owner}/{repo}/actions/workflows/{workflow}/runs' : 'GET /repos/{owner}/{repo}/actions/runs';
     const accept = (run: WorkflowRun): boolean => Number.isInteger(run.id) && (query.accept?.(run) ?? true);
@@ -191,6 +215,16 @@ export class GitHubClient {
 
   comments(repo: string, issue: number): Promise<IssueComment[]> {
     return this.list<IssueComment>(`/repos/${repo}/issues/${issue}/comments?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', null);
+  }
+
+  /** The issue's events, oldest first (labels added and removed, with who did it). */
+  issueEvents(repo: string, issue: number): Promise<IssueEvent[]> {
+    return this.list<IssueEvent>(`/repos/${repo}/issues/${issue}/events?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', null);
+  }
+
+  /** What `login` may do in the repository (the token needs metadata: read, which every GITHUB_TOKEN has). */
+  permission(repo: string, login: string): Promise<RepositoryPermission> {
+    return this.call<RepositoryPermission>('GET', `/repos/${repo}/collaborators/${encodeURIComponent(login)}/permission`, 'GET /repos/{owner}/{repo}/collaborators/{username}/permission');
   }
 
   createComment(repo: string, issue: number, body: string): Promise<IssueComment> {

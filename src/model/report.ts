@@ -56,8 +56,33 @@ export type FindingInput = z.input<typeof FindingSchema>;
 export const SkippedInputSchema = z.object({ path: z.string(), reason: z.string() });
 export type SkippedInput = z.infer<typeof SkippedInputSchema>;
 
-export const VerdictSchema = z.enum(['pass', 'warn', 'fail', 'insufficient-data', 'invalid']);
+/**
+ * `accepted`: a fail whose failing rows a person with write access accepted on the pull request
+ * (src/compare/acceptance.ts); the rows stay as they are, `acceptance` says who accepted what.
+ */
+export const VerdictSchema = z.enum(['pass', 'warn', 'fail', 'insufficient-data', 'invalid', 'accepted']);
 export type Verdict = z.infer<typeof VerdictSchema>;
+
+/** Who accepted a failing verdict on the pull request, how, when, and which failing rows it covers. */
+export const AcceptanceSchema = z.object({
+  /** The GitHub login that accepted (checked for write access when it was read). */
+  by: z.string(),
+  /**
+   * The PR label (it accepts until removed), the comment command (it accepts the head it was posted
+   * on), or the CLI's `report --accepted-by` (a local acceptance, for trying it out).
+   */
+  via: z.enum(['label', 'comment', 'cli']),
+  /** When the label was added or the comment posted (ISO 8601). */
+  at: z.string(),
+  /** The comment, or the pull request for a label. */
+  url: z.string().optional(),
+  reason: z.string().optional(),
+  /** The failing rows accepted: comparison row metrics, or `finding:<id>` without a baseline. */
+  covers: z.array(z.string()),
+  /** The head commit of the pull request the acceptance was read for. */
+  headSha: z.string().optional(),
+});
+export type Acceptance = z.infer<typeof AcceptanceSchema>;
 
 export const RowStatusSchema = z.enum(['pass', 'improved', 'warn', 'fail', 'insufficient-data', 'info']);
 export type RowStatus = z.infer<typeof RowStatusSchema>;
@@ -162,6 +187,8 @@ export const ReportSchema = z.object({
   /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */
   verdictReasons: z.array(z.string()).default([]),
   comparison: ComparisonSchema.nullable(),
+  /** Present when the verdict is `accepted`: the failing verdict a reviewer accepted, and by whom. */
+  acceptance: AcceptanceSchema.optional(),
   ranks: z.array(RankSchema).default([]),
 });
 export type Report = z.infer<typeof ReportSchema>;

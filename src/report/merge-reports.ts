@@ -26,8 +26,11 @@ export interface MergedReports {
   counts: Record<Verdict, number>;
 }
 
-/** Lower is worse. `invalid` (a comparison that could not be trusted) ranks just below a failure. */
-export const VERDICT_RANK: Record<Verdict, number> = { fail: 0, invalid: 1, warn: 2, 'insufficient-data': 3, pass: 4 };
+/**
+ * Lower is worse. `invalid` (a comparison that could not be trusted) ranks just below a failure, and
+ * `accepted` (a failure a reviewer accepted: still a regression) below that.
+ */
+export const VERDICT_RANK: Record<Verdict, number> = { fail: 0, invalid: 1, accepted: 2, warn: 3, 'insufficient-data': 4, pass: 5 };
 
 export function worstVerdict(verdicts: readonly Verdict[]): Verdict {
   if (verdicts.length === 0) return 'insufficient-data';
@@ -65,7 +68,7 @@ export function mergeReports(entries: readonly ReportEntry[]): MergedReports {
     .map((entry, index) => ({ entry, index }))
     .sort((a, b) => VERDICT_RANK[a.entry.report.verdict] - VERDICT_RANK[b.entry.report.verdict] || a.index - b.index)
     .map(({ entry }) => entry);
-  const counts: Record<Verdict, number> = { fail: 0, invalid: 0, warn: 0, 'insufficient-data': 0, pass: 0 };
+  const counts: Record<Verdict, number> = { fail: 0, invalid: 0, accepted: 0, warn: 0, 'insufficient-data': 0, pass: 0 };
   for (const entry of ordered) counts[entry.report.verdict] += 1;
   return { verdict: worstVerdict(ordered.map((e) => e.report.verdict)), entries: ordered, counts };
 }

@@ -14,6 +14,7 @@ const VERDICT_LINE: Record<Report['verdict'], string> = {
   fail: 'FAIL',
   'insufficient-data': 'INSUFFICIENT DATA',
   invalid: 'INVALID',
+  accepted: 'ACCEPTED',
 };
 
 const ANSI = { red: 31, green: 32, yellow: 33, gray: 90, bold: 1 } as const;
@@ -21,7 +22,7 @@ type Paint = (text: string, style: keyof typeof ANSI) => string;
 const plain: Paint = (text) => text;
 const ansi: Paint = (text, style) => `\u001b[${ANSI[style]}m${text}\u001b[0m`;
 
-const VERDICT_STYLE: Record<Report['verdict'], keyof typeof ANSI> = { pass: 'green', warn: 'yellow', fail: 'red', 'insufficient-data': 'yellow', invalid: 'red' };
+const VERDICT_STYLE: Record<Report['verdict'], keyof typeof ANSI> = { pass: 'green', warn: 'yellow', fail: 'red', 'insufficient-data': 'yellow', invalid: 'red', accepted: 'yellow' };
 const STATUS_STYLE: Record<string, keyof typeof ANSI> = { fail: 'red', warn: 'yellow', improved: 'green', pass: 'green', 'insufficient-data': 'yellow', info: 'gray' };
 const SEVERITY_STYLE: Record<Finding['severity'], keyof typeof ANSI> = { error: 'red', warning: 'yellow', info: 'gray' };
 
@@ -59,13 +60,15 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
     const names = reportKernelNames(report);
     const label = (metric: string): string => (metric.startsWith('kernel:') ? `kernel:${names(metric.slice(7))}` : metric);
     const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
+    const accepted = new Set(report.acceptance?.covers ?? []);
     for (const row of shown.slice(0, 12)) {
       const relative = row.kind === 'metric';
       const delta =
         row.delta === null ? 'n/a' : relative ? formatSigned(row.delta * 100, '%') : row.kind === 'finding' ? formatSigned(row.delta, '', 0) : formatSigned(row.delta, ' pp');
       const ci = row.ci ? ` [${ciText(row.ci, relative ? 100 : 1, relative ? '%' : ' pp')}]` : '';
       const values = `${row.baseline === null ? '—' : formatNumber(row.baseline)} → ${row.current === null ? '—' : formatNumber(row.current)}`;
-      lines.push(`  ${paint(pad(row.status.toUpperCase(), 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad(shortenName(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
+      const status = `${row.status.toUpperCase()}${row.status === 'fail' && accepted.has(row.metric) ? ' (ACCEPTED)' : ''}`;
+      lines.push(`  ${paint(pad(status, 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad(shortenName(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
     }
     if (shown.length > 12) lines.push(`  … ${shown.length - 12} more rows in report.json`);
     lines.push('');

@@ -65,6 +65,8 @@ export const DEFAULT_DASHBOARD_OPTIONS: DashboardOptions = {
 };
 
 const NAME_MAX = 160;
+/** GitHub logins are at most 39 characters; a bot's carries `[bot]`. */
+const LOGIN_MAX = 60;
 const KERNEL_MAX = 300;
 
 export function workloadName(report: Report): string {
@@ -150,7 +152,7 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
   const kernelFamily: string[] = [];
   const findingIndex = new Map<string, number>();
   const findings: FindingInfo[] = [];
-  const points: PointColumns = { t: [], commit: [], repo: [], run: [], verdict: [], value: [], low: [], high: [], n: [], shares: [], top: [], findings: [] };
+  const points: PointColumns = { t: [], commit: [], repo: [], run: [], verdict: [], accepted: [], value: [], low: [], high: [], n: [], shares: [], top: [], findings: [] };
   const { families, shares } = familyShares(reports, options);
   const events: KernelEvent[] = [];
   let previous: { shares: Map<string, number>; top: string[] } | undefined;
@@ -166,6 +168,7 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     points.repo.push(repo ? repos.of(repo) : -1);
     points.run.push(safeHttpsUrl(report.run.runUrl));
     points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
+    points.accepted.push(report.verdict === 'accepted' ? clampText(report.acceptance?.by, LOGIN_MAX) : '');
     const metric = report.metrics.find((m) => m.name === options.metric);
     // The same interval the summary and the comment show for these samples.
     const interval = metric ? medianInterval(metric.samples) : null;

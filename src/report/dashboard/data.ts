@@ -6,7 +6,8 @@
  */
 import type { HistoryChange } from '../../compare/history.js';
 
-export const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid'] as const;
+/** New verdicts go at the end: a point stores its index. */
+export const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid', 'accepted'] as const;
 export const SEVERITY_ORDER = ['info', 'warning', 'error'] as const;
 /** Shares are stored as integers in units of 0.01 percentage points. */
 export const SHARE_SCALE = 10_000;
@@ -43,6 +44,8 @@ export interface PointColumns {
   run: string[];
   /** Index into VERDICT_ORDER. */
   verdict: number[];
+  /** Who accepted the run's failing verdict on its pull request (report.acceptance.by), '' when nobody did. */
+  accepted: string[];
   /** Median of the metric's samples; null when the run has no such metric. */
   value: Array<number | null>;
   /** The confidence interval of the median (compare/median-interval.ts); null when too few samples reach its level. */

@@ -41,7 +41,7 @@ function metricLine(w, i) {
 function pointLines(w, i) {
   var p = w.points, lines = [{ text: stamp(p.t[i]) + ' \u00B7 ' + short(p.commit[i]) }];
   lines.push({ text: DATA.metric.label + ': ' + metricLine(w, i) });
-  lines.push({ text: 'verdict: ' + VERDICTS[p.verdict[i]] });
+  lines.push({ text: 'verdict: ' + verdictText(p, i) });
   if (w.families.length) lines.push({ text: 'families: ' + familyLine(w, i, 3) });
   if (p.top[i].length) lines.push({ text: 'top kernel: ' + cut(w.kernels[p.top[i][0]], 90) + ' ' + share(p.top[i][1]) });
   var found = p.findings[i].map(function (f) { return w.findings[f].id; });
@@ -54,7 +54,7 @@ function details(w, i, panel) {
   var p = w.points;
   while (panel.firstChild) panel.removeChild(panel.firstChild);
   panel.hidden = false;
-  add(panel, h('h3', null, 'Run of ' + stamp(p.t[i]) + ' \u00B7 ' + VERDICTS[p.verdict[i]]));
+  add(panel, h('h3', null, 'Run of ' + stamp(p.t[i]) + ' \u00B7 ' + verdictText(p, i)));
   var links = h('div', { class: 'links' });
   [['commit ' + short(p.commit[i]), commitHref(w, i)], ['changes since the previous run', compareHref(w, i)], ['workflow run', httpsOnly(p.run[i])]].forEach(function (pair) {
     if (pair[1]) add(links, link(pair[0], pair[1]));
@@ -101,6 +101,9 @@ function kernelTable(w) {
   return box;
 }
 
+/* A shift that began at an accepted run was intended: who accepted it. */
+function acceptedNote(p, i) { return p.accepted && p.accepted[i] ? 'accepted by @' + p.accepted[i] : ''; }
+
 function shiftList(w) {
   var box = add(h('div'), h('div', { class: 'section-title' }, 'Shifts found'));
   var list = h('table');
@@ -112,7 +115,8 @@ function shiftList(w) {
     add(list, add(h('tr', { 'data-shift': item.c.index }),
       h('td', { class: item.worse === null ? 'neutral' : item.worse ? 'up' : 'down' }, item.text),
       h('td', null, item.what),
-      add(h('td', { class: 'mono' }), link(short(w.points.commit[item.c.index]), compareHref(w, item.c.index) || commitHref(w, item.c.index)), ' ' + day(w.points.t[item.c.index]))));
+      add(h('td', { class: 'mono' }), link(short(w.points.commit[item.c.index]), compareHref(w, item.c.index) || commitHref(w, item.c.index)), ' ' + day(w.points.t[item.c.index])),
+      h('td', null, acceptedNote(w.points, item.c.index))));
   });
   return add(box, list);
 }
@@ -124,7 +128,7 @@ function latestTable(w) {
     var v = p.value[i], digits = v === null ? 1 : metricDigits(v);
     add(table, add(h('tr'), add(h('td'), link(stamp(p.t[i]), p.run[i])), add(h('td', { class: 'mono' }), link(short(p.commit[i]), commitHref(w, i))),
       h('td', { class: 'num' }, num(v, digits)), h('td', { class: 'num' }, p.low[i] === null ? '\u2013' : num(p.low[i], digits) + '\u2013' + num(p.high[i], digits)),
-      h('td', { class: 'num' }, p.n[i]), h('td', null, VERDICTS[p.verdict[i]]),
+      h('td', { class: 'num' }, p.n[i]), h('td', null, verdictText(p, i)),
       h('td', null, p.findings[i].map(function (f) { return w.findings[f].id; }).join(', '))));
   }
   return add(h('details'), h('summary', null, 'Latest runs as a table'), table);
@@ -214,6 +218,7 @@ function regressionPanel() {
       link(short(p.commit[at]), commitHref(w, at)), ' (' + day(p.t[at]) + ', ' + (p.t.length - at) + ' runs ago)');
     if (compareHref(w, at)) add(what, ' \u00B7 ', link('changes', compareHref(w, at)));
     if (p.run[at]) add(what, ' \u00B7 ', link('run', p.run[at]));
+    if (acceptedNote(p, at)) add(what, ' \u00B7 ' + acceptedNote(p, at));
     add(what, ' \u00B7 p=' + r.pValue);
     add(panel, add(row, what));
   });

@@ -8,14 +8,16 @@
 export const PAGE_CHARTS = String.raw`
 var SVGNS = 'http://www.w3.org/2000/svg';
 var SCALE = 10000;
-var VERDICTS = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid'];
-var VERDICT_SYMBOL = ['\u25CF', '\u25B2', '\u2716', '\u25CB', '\u25C6'];
+var VERDICTS = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid', 'accepted'];
+var VERDICT_SYMBOL = ['\u25CF', '\u25B2', '\u2716', '\u25CB', '\u25C6', '\u2611'];
 var SEVERITIES = ['info', 'warning', 'error'];
 /* Okabe-Ito, the colour-blind safe palette; "other" is grey. Bands also carry hatching and direct labels. */
 var PALETTE = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7'];
 var OTHER_COLOUR = '#BBBBBB';
 var BAD = '#D55E00', GOOD = '#009E73';
-var VERDICT_FILL = ['#9AD1BF', '#E69F00', '#D55E00', '#D0D7DE', '#8C959F'];
+var VERDICT_FILL = ['#9AD1BF', '#E69F00', '#D55E00', '#D0D7DE', '#8C959F', '#CC79A7'];
+/* A run's verdict with who accepted it, when a reviewer accepted its regression. */
+function verdictText(p, i) { return VERDICTS[p.verdict[i]] + (p.accepted && p.accepted[i] ? ' by @' + p.accepted[i] : ''); }
 var SEVERITY_FILL = ['#56B4E9', '#E69F00', '#D55E00'];
 var W = 1000, ML = 70, MR = 190, PW = W - ML - MR;
 var SHA = /^[0-9a-f]{7,64}$/;

@@ -32,6 +32,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liber
 .verdict-pass .sym { color: var(--good); }
 .verdict-warn .sym { color: #9a6700; }
 .verdict-fail .sym { color: var(--bad); }
+.verdict-accepted .sym { color: #8a3f6b; }
 .verdict-insufficient-data .sym, .verdict-invalid .sym { color: var(--muted); }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 14px 18px 10px; margin-bottom: 18px; }
 .card.has-regression { border-top: 4px solid var(--bad-fill); }

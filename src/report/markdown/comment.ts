@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import type { Report } from '../../model/report.js';
 import { fitBlocks, fitRows, type BudgetedBlock } from './budget.js';
 import {
+  acceptanceBanner,
+  acceptedRows,
   comparisonRowCells,
   COMPARISON_HEADER,
   entrySections,
@@ -25,7 +27,7 @@ import {
   type Detail,
   type RunLinks,
 } from './sections.js';
-import { safeLink, safeText } from './text.js';
+import { safeCode, safeLink, safeText } from './text.js';
 import { countsText, legsTable } from './summary.js';
 import { reportCharts } from './charts.js';
 import { reportKernelNames } from '../kernel-display-name.js';
@@ -61,6 +63,8 @@ export function commentMarker(key: string): string {
 export interface CommentOptions {
   /** Distinguishes the comments of matrix legs, or of the merged report. */
   key: string;
+  /** How a reviewer accepts an intended regression here (inputs accept-label, accept-command; '' for off). */
+  accept?: { label: string; command: string };
   links?: RunLinks;
   budgetChars?: number;
 }
@@ -106,11 +110,12 @@ function alertLines(entry: ReportEntry, labelled: boolean, textChars: number): s
   const findings = orderFindings(entry.report.findings).filter((f) => f.severity !== 'info' && !f.secondary);
   if (labelled && (rows.length || findings.length || entry.report.verdict !== 'pass')) {
     lines.push(`${prefix}${verdictLine(entry.report.verdict)}${entry.report.comparison ? '' : ' (no baseline)'}`);
+    if (entry.report.acceptance) lines.push('', acceptanceBanner(entry.report));
   }
   const detail: Detail = { ...DETAIL_LEVELS[2]!, nameChars: 80 };
   if (rows.length) {
     const names = reportKernelNames(entry.report);
-    lines.push('', COMPARISON_HEADER, ...rows.slice(0, 10).map((row) => comparisonRowCells(row, detail, names)));
+    lines.push('', COMPARISON_HEADER, ...rows.slice(0, 10).map((row) => comparisonRowCells(row, detail, names, acceptedRows(entry.report))));
     if (rows.length > 10) lines.push('', `… ${rows.length - 10} more alerts in the details and the artifact.`);
     // Which runs the alerting medians rest on (warm-up dropped, outliers, drift): a failure keeps them.
     const notes = rowNotes(rows.slice(0, 10), detail);
@@ -155,6 +160,13 @@ export function renderReportComment(report: Report, options: SingleCommentOption
   return renderComment(mergeReports([entry]), options);
 }
 
+/** Under a failing comment: how someone with write access accepts the regression, when the workflow lets them. */
+export function acceptHint(merged: MergedReports, accept: CommentOptions['accept']): string {
+  if (merged.verdict !== 'fail' || !accept || (!accept.label && !accept.command)) return '';
+  const ways = [accept.label ? `adds the label ${safeCode(accept.label, 60)}` : '', accept.command ? `comments ${safeCode(accept.command, 60)} (then, optionally, the rows it accepts and a reason)` : ''].filter(Boolean).join(' or ');
+  return `<sub>Slower on purpose? Someone with write access ${ways}, then re-runs the job: the verdict becomes accepted and the rows stay visible.</sub>`;
+}
+
 export function renderComment(merged: MergedReports, options: CommentOptions): string {
   const budget = Math.min(options.budgetChars ?? COMMENT_BUDGET_CHARS, COMMENT_BUDGET_CHARS);
   const links = options.links ?? {};
@@ -167,7 +179,7 @@ export function renderComment(merged: MergedReports, options: CommentOptions): s
   // Every leg in one line each, passes included: what ran is as much the news as what failed.
   const legs = labelled ? `\n${legsTable(merged, budget * 0.15, measure)}\n` : '';
   const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', legs, !labelled && first ? reasonsBlock(first.report) : ''].filter(Boolean).join('\n');
-  const tail = footer(merged, links);
+  const tail = [acceptHint(merged, options.accept), footer(merged, links)].filter(Boolean).join('\n\n');
 
   const alerts = merged.entries.flatMap((entry) => alertLines(entry, labelled, 300));
   const alertBudget = budget * 0.4;

@@ -47,6 +47,7 @@ export const VERDICT_HEADLINE: Record<Report['verdict'], string> = {
   fail: '❌ Fail',
   'insufficient-data': '❔ Insufficient data',
   invalid: '🚫 Invalid comparison',
+  accepted: '☑️ Accepted regression',
 };
 
 export const SEVERITY_ICON: Record<Finding['severity'], string> = { error: '❌', warning: '⚠️', info: 'ℹ️' };
@@ -223,13 +224,18 @@ export function gatedSign(row: ComparisonRow): string {
   return direction === 'higher' ? '−' : '+';
 }
 
-export function comparisonRowCells(row: ComparisonRow, d: Detail, names?: KernelNames): string {
+/** The failing rows a reviewer accepted (report.acceptance), which stay failing rows marked accepted. */
+export function acceptedRows(report: Report): ReadonlySet<string> {
+  return new Set(report.acceptance?.covers ?? []);
+}
+
+export function comparisonRowCells(row: ComparisonRow, d: Detail, names?: KernelNames, accepted: ReadonlySet<string> = new Set()): string {
   const { scale, unit } = deltaUnit(row);
   const digits = row.kind === 'finding' ? 0 : 1;
   const delta = row.delta === null ? '—' : formatSigned(row.delta * scale, unit, digits);
   const ci = row.ci ? ciText(row.ci, scale, unit) : '—';
   const threshold = row.threshold === null ? '—' : `${gatedSign(row)}${formatNumber(Math.abs(row.threshold * scale))}${unit}`;
-  const status = `${STATUS_ICON[row.status]} ${row.status}`;
+  const status = `${STATUS_ICON[row.status]} ${row.status}${row.status === 'fail' && accepted.has(row.metric) ? ' (accepted)' : ''}`;
   return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
 }
 
@@ -252,11 +258,12 @@ export function comparisonSection(entry: ReportEntry, d: Detail, h: string): str
   else {
     out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${CI_PERCENT}% interval of the delta.`, '');
     const names = reportKernelNames(entry.report);
+    const accepted = acceptedRows(entry.report);
     const shown = rows.slice(0, d.rows);
     // What needs a look stays in view; the passes (and the rows shown for information) fold away.
     const open = shown.filter((row) => !isQuiet(row));
     const quiet = shown.filter(isQuiet);
-    if (open.length) out.push(COMPARISON_HEADER, ...open.map((row) => comparisonRowCells(row, d, names)));
+    if (open.length) out.push(COMPARISON_HEADER, ...open.map((row) => comparisonRowCells(row, d, names, accepted)));
     if (quiet.length) {
       const what = `${quiet.length} row${quiet.length === 1 ? '' : 's'} with nothing to flag`;
       out.push(...(open.length ? [''] : []), `<details><summary>${what}</summary>`, '', COMPARISON_HEADER, ...quiet.map((row) => comparisonRowCells(row, d, names)), '', '</details>');
@@ -471,10 +478,27 @@ export function artifactsSection(entries: readonly ReportEntry[], links: RunLink
   return out.join('\n');
 }
 
+/**
+ * Who accepted a failing verdict, in one quoted line above the reasons: the login, the way (the label
+ * or a link to the comment), when, and the reason given. The failing rows stay in view below it.
+ */
+export function acceptanceBanner(report: Report): string {
+  const a = report.acceptance;
+  if (!a) return '';
+  const how = a.via === 'cli' ? 'locally, --accepted-by' : a.via;
+  const via = a.url ? safeLink(how, a.url) : how;
+  const reason = a.reason ? `: “${safeText(a.reason, 300)}”` : '';
+  const rows = a.covers.length === 1 ? '1 failing row' : `${a.covers.length} failing rows`;
+  // The login is shown, not mentioned: an updated comment must not ping the accepter again.
+  return `> ☑️ **Accepted by ${safeText(`@${a.by}`, 60)}** (${via}, ${safeText(a.at, 40)}) — the regression stays visible: ${rows} accepted, marked below${reason}.`;
+}
+
 export function reasonsBlock(report: Report, max = 5): string {
   const reasons = readableReasons(report);
   // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it.
-  return reasons.slice(0, max).map((r) => `- ${safeText(r, 700)}`).join('\n');
+  const list = reasons.slice(0, max).map((r) => `- ${safeText(r, 700)}`).join('\n');
+  const banner = acceptanceBanner(report);
+  return banner ? `${banner}\n\n${list}` : list;
 }
 
 /** The report's charts (mermaid), at the levels of detail that show the kernel families. */

@@ -1,0 +1,245 @@
+/**
+ * Accepting an intended regression on the pull request (src/compare/acceptance.ts, read at the
+ * action's edge by src/action/github/acceptance.ts): the action in process against the loopback
+ * GitHub, which records labels in the issue's events, comments with their times, and answers each
+ * user's permission as GitHub does (maintain is write, triage is read). Our own modules run as they are.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Report } from '../../src/model/report.js';
+import { analyze } from '../../src/pipeline/analyze.js';
+import { serializeReport } from '../../src/report/json.js';
+import { buildDashboardData } from '../../src/report/dashboard/index.js';
+import { VERDICT_ORDER } from '../../src/report/dashboard/data.js';
+import { sampleWorkspace } from '../helpers/action-workspace.js';
+import { runInProcess } from '../helpers/fake-action-host.js';
+import type { FakeGitHub } from '../helpers/fake-github.js';
+import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
+
+let fake: FakeGitHub;
+useFakeGitHub((started) => (fake = started));
+
+const LABEL = 'perf-regression-accepted';
+const written = (ws: string) => JSON.parse(readFileSync(join(ws, 'profile-gate', 'report.json'), 'utf8')) as Report;
+const INPUTS = { captures: 'captures', key: 'k', 'upload-artifact': 'false', baseline: 'baseline.json' };
+
+async function sampleReport(sample: 'baseline' | 'current'): Promise<Report> {
+  const ws = sampleWorkspace(sample);
+  return analyze({ inputs: readdirSync(join(ws, 'captures')).map((name) => join(ws, 'captures', name)) });
+}
+
+/** samples/current against samples/baseline: the sample regression, which fails. */
+async function regressionWorkspace(edit: (baseline: Report) => Report = (b) => b): Promise<string> {
+  const ws = sampleWorkspace('current');
+  writeFileSync(join(ws, 'baseline.json'), serializeReport(edit(await sampleReport('baseline'))));
+  return ws;
+}
+
+/** The head commit's first workflow run, created when it was pushed: a minute ago, before any comment of the test. */
+function pushedAMinuteAgo(): void {
+  fake.registerRun({ id: 4000, event: 'pull_request', status: 'completed', conclusion: 'failure', head_branch: 'feature', head_sha: 'a'.repeat(40), created_at: new Date(Date.now() - 60_000).toISOString() });
+}
+
+const failingMetrics = (report: Report) => report.comparison!.rows.filter((r) => r.status === 'fail').map((r) => r.metric);
+
+describe('accepting a regression on the pull request', () => {
+  it('without an acceptance the sample regression fails the job (the ground the other cases stand on)', async () => {
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('fail');
+    expect(failingMetrics(report).length).toBeGreaterThan(0);
+    expect(report.acceptance).toBeUndefined();
+    expect(r.failures).toHaveLength(1);
+    // The comment says how to accept, in the workflow's own label and command.
+    expect(fake.commentsOn(7).at(-1)!.body).toContain('Slower on purpose? Someone with write access adds the label <code>perf-regression-accepted</code> or comments <code>/profile-gate accept</code> (then, optionally, the rows it accepts and a reason), then re-runs the job');
+  });
+
+  it('the label added by a maintainer accepts: the job passes, the rows stay failing, and the report, summary and comment say who', async () => {
+    fake.roles.set('maint', 'maintain');
+    const event = fake.label(7, LABEL, 'maint');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('accepted');
+    expect(r.outputs['verdict']).toBe('accepted');
+    expect(r.failures).toEqual([]);
+    expect(report.acceptance).toEqual({
+      by: 'maint',
+      via: 'label',
+      at: event.created_at,
+      url: 'https://github.com/octo/gpu-app/pull/7',
+      covers: failingMetrics(report),
+      headSha: 'a'.repeat(40),
+    });
+    // Every failing row is still there, with status fail.
+    expect(failingMetrics(report).length).toBeGreaterThan(0);
+    expect(report.verdictReasons[0]).toMatch(/^accepted by @maint \(label\) on /);
+    // Shown, not mentioned (no ping on every update).
+    expect(r.summary).toContain('**Accepted by @<wbr>maint** ([label](https://github.com/octo/gpu-app/pull/7), ');
+    expect(r.summary).toContain('the regression stays visible');
+    expect(r.summary).toMatch(/❌ fail \(accepted\)/);
+    const comment = fake.commentsOn(7).at(-1)!.body;
+    expect(comment).toContain('☑️ Accepted regression');
+    expect(comment).toContain('**Accepted by @<wbr>maint**');
+    expect(comment).toMatch(/❌ fail \(accepted\)/);
+    expect(comment).not.toContain('Slower on purpose?');
+    expect(r.notices.some((n) => n.startsWith('profile-gate: accepted by @maint'))).toBe(true);
+    // The permission was asked of GitHub, not taken from the label.
+    expect(fake.hits('collaborators.permission').map((h) => h.url)).toEqual(['/repos/octo/gpu-app/collaborators/maint/permission']);
+  });
+
+  it('a label that was removed again accepts nothing', async () => {
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint');
+    fake.label(7, LABEL, 'maint', 'unlabeled');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('fail');
+    expect(r.failures).toHaveLength(1);
+  });
+
+  it('the label added by someone without write access does not accept, and says so', async () => {
+    fake.roles.set('helper', 'triage');
+    fake.label(7, LABEL, 'helper');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('fail');
+    expect(report.acceptance).toBeUndefined();
+    expect(r.failures).toHaveLength(1);
+    const line = 'the acceptance by @helper (label) is not applied: @helper has read access to the repository, and only write access accepts a regression';
+    expect(report.verdictReasons).toContain(line);
+    expect(r.summary).toContain('@<wbr>helper has read access to the repository, and only write access accepts a regression');
+    expect(r.warnings).toContain(`profile-gate: ${line}`);
+  });
+
+  it('the events are read across pages: a label added after 100 other events counts', async () => {
+    fake.roles.set('maint', 'admin');
+    for (let i = 0; i < 120; i++) fake.label(7, `area-${i}`, 'someone');
+    fake.label(7, LABEL, 'maint');
+    const ws = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('accepted');
+    expect(fake.hits('events.list')).toHaveLength(2);
+  });
+
+  it('the comment command by a member with write access accepts, with its reason and link', async () => {
+    pushedAMinuteAgo();
+    fake.roles.set('alice', 'write');
+    const comment = fake.addComment(7, 'Checked the numbers.\n/profile-gate accept masking is now correct', 'alice');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('accepted');
+    expect(r.failures).toEqual([]);
+    expect(report.acceptance).toMatchObject({ by: 'alice', via: 'comment', at: comment.created_at, url: comment.html_url, reason: 'masking is now correct', covers: failingMetrics(report) });
+    expect(r.summary).toContain(`**Accepted by @<wbr>alice** ([comment](${comment.html_url}), `);
+  });
+
+  it('a comment posted before the head was pushed does not accept the new head', async () => {
+    fake.roles.set('alice', 'write');
+    const comment = fake.addComment(7, '/profile-gate accept', 'alice', '2020-01-01T00:00:00.000Z');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('fail');
+    expect(r.failures).toHaveLength(1);
+    expect(report.verdictReasons[0]).toMatch(new RegExp(`^the acceptance by @alice \\(comment ${comment.html_url.replace(/[.#]/g, '\\$&')}\\) of 2020-01-01T00:00:00.000Z is not applied: it was posted before the head aaaaaaaaaaaa was pushed`));
+    // The push time is the head commit's first workflow run, asked by its sha.
+    expect(fake.hits('runs.list').some((h) => h.url.includes(`head_sha=${'a'.repeat(40)}`))).toBe(true);
+  });
+
+  it('a comment by someone with read access, or a quoted command, does not accept', async () => {
+    pushedAMinuteAgo();
+    fake.addComment(7, '/profile-gate accept', 'passer-by');
+    fake.roles.set('alice', 'write');
+    fake.addComment(7, '> /profile-gate accept\nWhy would we?', 'alice');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('fail');
+    expect(r.failures).toHaveLength(1);
+    expect(written(ws).verdictReasons).toContain('the acceptance by @passer-by (comment) is not applied: @passer-by has read access to the repository, and only write access accepts a regression');
+  });
+
+  it('a command that names only some failing rows accepts nothing, and names what is left', async () => {
+    pushedAMinuteAgo();
+    fake.roles.set('alice', 'write');
+    const ws = await regressionWorkspace();
+    const first = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...INPUTS, comment: 'off' } });
+    expect(first.failures).toHaveLength(1);
+    const failing = failingMetrics(written(ws));
+    fake.addComment(7, '/profile-gate accept no_such_metric', 'alice');
+    const again = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: again, inputs: { ...INPUTS, comment: 'off' } });
+    const report = written(again);
+    expect(report.verdict).toBe('fail');
+    expect(r.failures).toHaveLength(1);
+    expect(report.verdictReasons[0]).toBe(`the acceptance by @alice (comment) covers no failing row, not ${failing.slice(0, 5).join(', ')}${failing.length > 5 ? `, and ${failing.length - 5} more` : ''}; no_such_metric names no failing row: not accepted`);
+  });
+
+  it('an invalid comparison is never accepted, and says why', async () => {
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint');
+    const ws = await regressionWorkspace((b) => ({ ...b, environment: { ...b.environment, gpuName: 'NVIDIA H100 80GB HBM3' } }));
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('invalid');
+    expect(report.acceptance).toBeUndefined();
+    expect(r.failures).toHaveLength(1);
+    expect(report.verdictReasons[0]).toBe('the acceptance by @maint (label) does not apply: the comparison is invalid, so nothing was compared to accept');
+  });
+
+  it('fail-verdicts listing accepted refuses acceptances: the job fails, the verdict still says accepted', async () => {
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...INPUTS, 'fail-verdicts': 'fail,invalid,accepted' } });
+    expect(written(ws).verdict).toBe('accepted');
+    expect(r.failures).toHaveLength(1);
+    expect(r.failures[0]).toMatch(/^profile-gate verdict: accepted \(accepted by @maint \(label\)/);
+  });
+
+  it('accept-label names another label, and none turns the label off', async () => {
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, 'slower-on-purpose', 'maint');
+    const named = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: named, inputs: { ...INPUTS, 'accept-label': 'slower-on-purpose' } });
+    expect(written(named).verdict).toBe('accepted');
+    fake.label(7, LABEL, 'maint');
+    const off = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: off, inputs: { ...INPUTS, 'accept-label': 'none' } });
+    expect(written(off).verdict).toBe('fail');
+  });
+
+  it('a token that may not read the events is a warning in the log, not a line of the verdict', async () => {
+    fake.fail('events.list', { status: 403, body: { message: 'Resource not accessible by integration' }, times: 5 });
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('fail');
+    expect(report.verdictReasons[0]).toMatch(/^decode_tok_s regressed/);
+    expect(r.warnings.find((w) => w.startsWith(`profile-gate: the label ${LABEL} was not read: `))).toMatch(/403/);
+  });
+
+  it('off a pull request nothing is asked of GitHub', async () => {
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, eventName: 'push', event: {}, workspace: ws, inputs: { ...INPUTS, comment: 'off' } });
+    expect(written(ws).verdict).toBe('fail');
+    expect(r.failures).toHaveLength(1);
+    expect(fake.hits('events.list')).toEqual([]);
+    expect(fake.hits('comments.list')).toEqual([]);
+  });
+
+  it('the dashboard keeps the accepted verdict and who accepted it', async () => {
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint');
+    const ws = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    const data = buildDashboardData([{ report, source: 'report.json' }], [], { generatedAt: '2026-05-01T00:00:00.000Z' });
+    const points = data.workloads[0]!.points;
+    expect(points.verdict).toEqual([VERDICT_ORDER.indexOf('accepted')]);
+    expect(points.accepted).toEqual(['maint']);
+  });
+});

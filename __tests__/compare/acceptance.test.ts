@@ -1,0 +1,139 @@
+/**
+ * The acceptance rule (src/compare/acceptance.ts): the command's grammar, which failing rows a claim
+ * covers, and what the verdict becomes. Reports are built from the report factory; the rows are
+ * written here, so every expectation follows from the rows, not from the product's output.
+ */
+import { applyAcceptance, coverage, failingRows, parseAcceptCommand, type AcceptanceClaim } from '../../src/compare/acceptance.js';
+import { failsJob } from '../../src/compare/verdict.js';
+import type { ComparisonRow, Report } from '../../src/model/report.js';
+import { ReportSchema } from '../../src/model/report.js';
+import { finding, makeReport } from '../report/report-factory.js';
+import { renderTerminal } from '../../src/report/terminal.js';
+
+const FAIL_ON = { ids: ['re-prefill', 'unfused-attention'], severity: 'error' as const };
+
+function row(metric: string, kind: ComparisonRow['kind'], status: ComparisonRow['status'], unit = kind === 'metric' ? 'tok/s' : '% of GPU time'): ComparisonRow {
+  return { metric, kind, unit, baseline: 1, current: 1, delta: 0, ci: null, threshold: null, status };
+}
+
+function compared(rows: ComparisonRow[], verdict: Report['verdict'] = 'fail'): Report {
+  const base = makeReport();
+  return {
+    ...base,
+    verdict,
+    verdictReasons: ['decode_tok_s regressed'],
+    comparison: { baseline: { origin: 'file', reason: 'given' }, environmentMismatch: [], rows, kernelChanges: [], newFindings: [], resolvedFindings: [], reasons: ['decode_tok_s regressed'], undecided: [] },
+  };
+}
+
+const claim = (extra: Partial<AcceptanceClaim> = {}): AcceptanceClaim => ({ by: 'maint', via: 'label', at: '2026-05-01T10:00:00Z', targets: [], ...extra });
+
+describe('the accept command', () => {
+  it('bare: every failing row, no reason', () => {
+    expect(parseAcceptCommand('/profile-gate accept')).toEqual({ targets: [] });
+  });
+
+  it('names rows by metric, kind, unit or all; the first other word starts the reason', () => {
+    expect(parseAcceptCommand('/profile-gate accept decode_tok_s family:copy kernel-share masking is now correct')).toEqual({
+      targets: ['decode_tok_s', 'family:copy', 'kernel-share'],
+      reason: 'masking is now correct',
+    });
+    expect(parseAcceptCommand('/profile-gate accept tok/s')).toEqual({ targets: ['tok/s'] });
+    expect(parseAcceptCommand('/profile-gate accept all')).toEqual({ targets: [] });
+    expect(parseAcceptCommand('/profile-gate accept -- decode_tok_s is slower on purpose')).toEqual({ targets: [], reason: 'decode_tok_s is slower on purpose' });
+  });
+
+  it('counts only a line that starts with the command: not a quote, not a longer word, not inline', () => {
+    expect(parseAcceptCommand('> /profile-gate accept')).toBeUndefined();
+    expect(parseAcceptCommand('/profile-gate accepted')).toBeUndefined();
+    expect(parseAcceptCommand('try `/profile-gate accept` here')).toBeUndefined();
+    expect(parseAcceptCommand('LGTM\r\n  /profile-gate accept ok')).toEqual({ targets: [], reason: 'ok' });
+    expect(parseAcceptCommand('/profile-gate accept', '')).toBeUndefined();
+    expect(parseAcceptCommand('/perf ok', '/perf')).toEqual({ targets: [], reason: 'ok' });
+  });
+});
+
+describe('failing rows and coverage', () => {
+  const report = compared([row('decode_tok_s', 'metric', 'fail'), row('family:copy', 'family-share', 'fail'), row('family:gemv', 'family-share', 'warn')]);
+
+  it('the rows with status fail, or without a comparison the findings that fail under fail-on', () => {
+    expect(failingRows(report, FAIL_ON).map((r) => r.metric)).toEqual(['decode_tok_s', 'family:copy']);
+    const alone = { ...makeReport(), comparison: null, findings: [finding({ id: 'unfused-attention', severity: 'error' }), finding({ id: 'copy-heavy', severity: 'error' }), finding({ id: 're-prefill', severity: 'warning' })] };
+    expect(failingRows(alone, FAIL_ON).map((r) => r.metric)).toEqual(['finding:unfused-attention']);
+  });
+
+  it('a named row covers itself only; a kind covers its rows; an unknown name is said', () => {
+    const failing = failingRows(report, FAIL_ON);
+    expect(coverage({ targets: ['decode_tok_s'] }, failing)).toEqual({ covers: ['decode_tok_s'], left: ['family:copy'], unknown: [] });
+    expect(coverage({ targets: ['family-share', 'tok/s'] }, failing)).toEqual({ covers: ['decode_tok_s', 'family:copy'], left: [], unknown: [] });
+    expect(coverage({ targets: ['family:gemv'] }, failing)).toEqual({ covers: [], left: ['decode_tok_s', 'family:copy'], unknown: ['family:gemv'] });
+  });
+});
+
+describe('applying acceptances', () => {
+  const rows = [row('decode_tok_s', 'metric', 'fail'), row('family:copy', 'family-share', 'fail')];
+
+  it('a claim that covers every failing row makes the fail accepted; the rows stay, acceptance says who', () => {
+    const out = applyAcceptance(compared(rows), { claims: [claim({ url: 'https://github.com/o/r/pull/7' })], failOn: FAIL_ON });
+    expect(out.verdict).toBe('accepted');
+    expect(out.acceptance).toEqual({ by: 'maint', via: 'label', at: '2026-05-01T10:00:00Z', url: 'https://github.com/o/r/pull/7', covers: ['decode_tok_s', 'family:copy'] });
+    expect(out.comparison!.rows.map((r) => r.status)).toEqual(['fail', 'fail']);
+    expect(out.verdictReasons[0]).toMatch(/^accepted by @maint \(label\) on 2026-05-01T10:00:00Z, covering decode_tok_s, family:copy;/);
+    expect(out.verdictReasons[1]).toBe('decode_tok_s regressed');
+    expect(out.comparison!.reasons[0]).toBe(out.verdictReasons[0]);
+    // The report stays valid against the schema, and the default fail-verdicts pass it.
+    expect(ReportSchema.parse(out).verdict).toBe('accepted');
+    expect(failsJob(out.verdict)).toBe(false);
+    expect(failsJob(out.verdict, ['fail', 'invalid', 'accepted'])).toBe(true);
+  });
+
+  it('the terminal shows the verdict, who accepted it, and each accepted row still failing', () => {
+    const out = applyAcceptance(compared([...rows, row('family:gemv', 'family-share', 'warn')]), { claims: [claim()], failOn: FAIL_ON });
+    const lines = renderTerminal(out).split('\n');
+    expect(lines[0]).toMatch(/: ACCEPTED$/);
+    expect(lines[1]).toMatch(/^ {2}- accepted by @maint \(label\)/);
+    expect(lines.find((l) => l.includes('decode_tok_s') && l.trimStart().startsWith('FAIL'))).toMatch(/^ {2}FAIL \(ACCEPTED\)/);
+    expect(lines.find((l) => l.includes('family:gemv'))).toMatch(/^ {2}WARN {2}/);
+  });
+
+  it('a claim that leaves a failing row out accepts nothing; a later claim that covers all does', () => {
+    const partial = claim({ by: 'alice', via: 'comment', targets: ['decode_tok_s'] });
+    const failing = applyAcceptance(compared(rows), { claims: [partial], failOn: FAIL_ON });
+    expect(failing.verdict).toBe('fail');
+    expect(failing.acceptance).toBeUndefined();
+    expect(failing.verdictReasons[0]).toBe('the acceptance by @alice (comment) covers decode_tok_s, not family:copy: not accepted');
+    const both = applyAcceptance(compared(rows), { claims: [partial, claim()], failOn: FAIL_ON });
+    expect(both.verdict).toBe('accepted');
+    expect(both.acceptance?.by).toBe('maint');
+    expect(both.verdictReasons[1]).toBe('the acceptance by @alice (comment) covers decode_tok_s, not family:copy: not accepted');
+  });
+
+  it('invalid is never accepted; pass and warn are left as they are', () => {
+    const invalid = applyAcceptance(compared(rows, 'invalid'), { claims: [claim()], failOn: FAIL_ON });
+    expect(invalid.verdict).toBe('invalid');
+    expect(invalid.acceptance).toBeUndefined();
+    expect(invalid.verdictReasons[0]).toBe('the acceptance by @maint (label) does not apply: the comparison is invalid, so nothing was compared to accept');
+    const warn = compared([row('family:copy', 'family-share', 'warn')], 'warn');
+    expect(applyAcceptance(warn, { claims: [claim()], failOn: FAIL_ON })).toBe(warn);
+  });
+
+  it('refusals are lines of a fail, even with no claim', () => {
+    const out = applyAcceptance(compared(rows), { claims: [], refused: ['the acceptance by @x (label) is not applied: read access'], failOn: FAIL_ON });
+    expect(out.verdict).toBe('fail');
+    expect(out.verdictReasons).toEqual(['the acceptance by @x (label) is not applied: read access', 'decode_tok_s regressed']);
+  });
+
+  it('a fail with no row this fail-on names is not accepted (a report judged under another fail-on)', () => {
+    const report = { ...makeReport(), verdict: 'fail' as const, comparison: null, findings: [finding({ id: 'copy-heavy', severity: 'error' })] };
+    const out = applyAcceptance(report, { claims: [claim()], failOn: FAIL_ON });
+    expect(out.verdict).toBe('fail');
+    expect(out.verdictReasons[0]).toBe('the acceptance by @maint (label) does not apply: no failing row was found to accept under fail-on re-prefill,unfused-attention');
+  });
+
+  it('without a baseline, the failing findings are what a claim covers', () => {
+    const report = { ...makeReport(), verdict: 'fail' as const, comparison: null, findings: [finding({ id: 'unfused-attention', severity: 'error' })] };
+    const out = applyAcceptance(report, { claims: [claim({ via: 'comment', targets: ['finding:unfused-attention'] })], failOn: FAIL_ON });
+    expect(out.verdict).toBe('accepted');
+    expect(out.acceptance?.covers).toEqual(['finding:unfused-attention']);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * Accepting an intended regression: a change that trades speed for correctness lands when a person
+ * with write access accepts its failing rows on the pull request (a label, or the comment command).
+ * This module is the rule, as data in and data out; who may accept, and which label and comments
+ * count, is read at the action's GitHub edge (src/action/github/acceptance.ts).
+ *
+ * - Only `fail` can become `accepted`. `invalid` never is (nothing was compared, so there is nothing
+ *   to accept); pass, warn and insufficient-data have nothing failing.
+ * - One acceptance must cover every failing row: the comparison's rows with status fail, or without a
+ *   baseline the failing findings (`finding:<id>`). A bare command (or the label) covers them all; a
+ *   command that names rows covers those it names, and one that leaves a failing row out accepts
+ *   nothing, with a line that says which rows are left.
+ * - The rows stay as they are (status fail): the report keeps the regression visible and says who
+ *   accepted it in `acceptance`.
+ */
+import type { Acceptance, ComparisonRow, Report } from '../model/report.js';
+import { failsOn, isPrimary, type FailOn } from './verdict.js';
+
+/** The PR label that accepts, unless the workflow names another (input accept-label). */
+export const DEFAULT_ACCEPT_LABEL = 'perf-regression-accepted';
+/** The comment command that accepts, unless the workflow names another (input accept-command). */
+export const DEFAULT_ACCEPT_COMMAND = '/profile-gate accept';
+
+/** What a command names beside rows: every failing row. */
+const ALL = 'all';
+const ROW_KINDS: readonly string[] = ['metric', 'family-share', 'kernel-share', 'finding'] satisfies readonly ComparisonRow['kind'][];
+
+/** An acceptance as read from the pull request, before it is checked against the report's failing rows. */
+export interface AcceptanceClaim {
+  by: string;
+  via: Acceptance['via'];
+  at: string;
+  url?: string;
+  reason?: string;
+  /** What it names: empty for every failing row. */
+  targets: readonly string[];
+  headSha?: string;
+}
+
+export interface AcceptCommand {
+  targets: string[];
+  reason?: string;
+}
+
+/**
+ * A word that names rows rather than starting the reason: `all`, a row kind (`kernel-share`), or a
+ * word shaped like a row's metric or unit (`decode_tok_s`, `family:copy`, `tok/s`).
+ */
+function namesRows(word: string): boolean {
+  return word === ALL || ROW_KINDS.includes(word) || /[:_/]/.test(word);
+}
+
+/**
+ * The command in a comment: a line that starts with it, then the rows it names, then the reason
+ * (everything from the first word that names no row, or after `--`). The first such line counts;
+ * a quoted line (`> /profile-gate accept`) or one in a code span does not start with it.
+ */
+export function parseAcceptCommand(body: string, command = DEFAULT_ACCEPT_COMMAND): AcceptCommand | undefined {
+  if (!command) return undefined;
+  for (const raw of body.split(/\r\n?|\n/)) {
+    const line = raw.trim();
+    if (!line.startsWith(command)) continue;
+    const rest = line.slice(command.length);
+    if (rest && !/^\s/.test(rest)) continue;
+    const words = rest.trim().split(/\s+/).filter(Boolean);
+    const targets: string[] = [];
+    let i = 0;
+    for (; i < words.length && words[i] !== '--' && namesRows(words[i]!); i++) targets.push(words[i]!);
+    if (words[i] === '--') i++;
+    const reason = words.slice(i).join(' ').slice(0, 300);
+    return { targets: targets.filter((t) => t !== ALL), ...(reason ? { reason } : {}) };
+  }
+  return undefined;
+}
+
+/** A failing row as acceptance matches it. */
+export interface FailingRow {
+  metric: string;
+  kind: ComparisonRow['kind'];
+  unit: string;
+}
+
+/**
+ * What fails the report: the comparison's rows with status fail, or without a comparison the
+ * findings that fail under fail-on (the rule of src/compare/verdict.ts), as `finding:<id>`.
+ */
+export function failingRows(report: Pick<Report, 'comparison' | 'findings'>, failOn: FailOn): FailingRow[] {
+  if (report.comparison) return report.comparison.rows.filter((r) => r.status === 'fail').map((r) => ({ metric: r.metric, kind: r.kind, unit: r.unit }));
+  const ids = [...new Set(report.findings.filter((f) => isPrimary(f) && f.severity !== 'info' && failsOn(f, failOn)).map((f) => f.id))];
+  return ids.map((id) => ({ metric: `finding:${id}`, kind: 'finding', unit: 'hits' }));
+}
+
+function matches(target: string, row: FailingRow): boolean {
+  return target === row.metric || target === row.kind || target === row.unit || target === `${row.kind}:${row.metric}`;
+}
+
+/** Which failing rows a claim covers, which it leaves out, and which of its names match no failing row. */
+export function coverage(claim: Pick<AcceptanceClaim, 'targets'>, failing: readonly FailingRow[]): { covers: string[]; left: string[]; unknown: string[] } {
+  if (claim.targets.length === 0) return { covers: failing.map((r) => r.metric), left: [], unknown: [] };
+  const covers = failing.filter((row) => claim.targets.some((t) => matches(t, row))).map((r) => r.metric);
+  const left = failing.map((r) => r.metric).filter((m) => !covers.includes(m));
+  const unknown = claim.targets.filter((t) => !failing.some((row) => matches(t, row)));
+  return { covers, left, unknown };
+}
+
+/** How a claim is named in a line: `@login (label)`, `@login (comment)`. */
+export function claimName(claim: Pick<AcceptanceClaim, 'by' | 'via'>): string {
+  return `@${claim.by} (${claim.via})`;
+}
+
+function list(items: readonly string[], max = 5): string {
+  const shown = items.slice(0, max).map((m) => m.replace(/\s+/g, ' ').slice(0, 80));
+  return shown.join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
+}
+
+/** The verdict's first line when a fail was accepted. */
+export function acceptedLine(acceptance: Acceptance): string {
+  const reason = acceptance.reason ? `: ${acceptance.reason}` : '';
+  return `accepted by ${claimName(acceptance)} on ${acceptance.at}, covering ${list(acceptance.covers)}${reason}; the failing rows stay below, and the job passes unless fail-verdicts lists accepted`;
+}
+
+export interface AcceptanceInput {
+  /** Valid claims, in the order they are tried (the label first, then comments newest first). */
+  claims: readonly AcceptanceClaim[];
+  /** Lines on acceptances that were read but refused (no write access, a comment before the head). */
+  refused?: readonly string[];
+  failOn: FailOn;
+}
+
+function withLines(report: Report, lines: readonly string[]): Report {
+  if (!lines.length) return report;
+  return {
+    ...report,
+    verdictReasons: [...lines, ...report.verdictReasons],
+    ...(report.comparison ? { comparison: { ...report.comparison, reasons: [...lines, ...report.comparison.reasons] } } : {}),
+  };
+}
+
+/**
+ * The report with the acceptance applied: `accepted` with who accepted what when one claim covers
+ * every failing row; otherwise the verdict as it was, with a line for each claim that did not apply
+ * and each refused one (a refusal is never silent).
+ */
+export function applyAcceptance(report: Report, input: AcceptanceInput): Report {
+  const refused = input.refused ?? [];
+  if (!input.claims.length && !refused.length) return report;
+  if (report.verdict === 'invalid') {
+    const lines = input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: the comparison is invalid, so nothing was compared to accept`);
+    return withLines(report, [...lines, ...refused]);
+  }
+  if (report.verdict !== 'fail') return report;
+  const failing = failingRows(report, input.failOn);
+  if (!failing.length) {
+    // A fail judged under another fail-on than the one given here: nothing this rule can name, so nothing is accepted.
+    return withLines(report, [...input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: no failing row was found to accept under fail-on ${input.failOn.ids.join(',') || 'none'}`), ...refused]);
+  }
+  const lines: string[] = [];
+  for (const claim of input.claims) {
+    const { covers, left, unknown } = coverage(claim, failing);
+    if (left.length === 0) {
+      const acceptance: Acceptance = {
+        by: claim.by,
+        via: claim.via,
+        at: claim.at,
+        ...(claim.url ? { url: claim.url } : {}),
+        ...(claim.reason ? { reason: claim.reason } : {}),
+        covers,
+        ...(claim.headSha ? { headSha: claim.headSha } : {}),
+      };
+      return { ...withLines(report, [acceptedLine(acceptance), ...lines, ...refused]), verdict: 'accepted', acceptance };
+    }
+    const unknownText = unknown.length ? `; ${list(unknown)} names no failing row` : '';
+    lines.push(`the acceptance by ${claimName(claim)} covers ${covers.length ? list(covers) : 'no failing row'}, not ${list(left)}${unknownText}: not accepted`);
+  }
+  return withLines(report, [...lines, ...refused]);
+}
