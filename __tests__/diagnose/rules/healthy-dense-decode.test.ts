@@ -15,6 +15,11 @@ testRule(rule, {
     { name: 'XLA GEMMs, batch 8 but no decode evidence', profile: { kernels: XLA_DECODE, environment: { batch: '8' } } },
     { name: 'XLA GEMMs, a batch too large to be decode-shaped', profile: { kernels: XLA_DECODE, metrics: { decode_tok_s: 4150 }, environment: { batch: '256' } } },
     {
+      // The no-KV-cache decode re-runs a 512-token window each step: cuBLAS picks wide tiles. Batch 1 counts sequences.
+      name: 'GEMMs with wide tiles, decode metrics and batch 1 (a window re-run every step)',
+      profile: { kernels: [[K.prefillGemm, 40, 128], [K.prefillGemm2, 20, 128], [K.sdpa, 5, 128], [K.copy, 35, 1000]], metrics: { decode_tok_s: 164 }, environment: { batch: '1' } },
+    },
+    {
       name: 'XLA GEMMs beside a known prefill GEMM',
       profile: { kernels: [...XLA_DECODE, [K.prefillGemm, 0.5, 8, 1024]], metrics: { decode_tok_s: 4150 }, environment: { batch: '8' } },
     },

@@ -3,10 +3,12 @@
  * norms below. A GEMM's shape comes from its name's tile or its launching op's token count; where
  * neither says (XLA's `gemm_fusion_dot_*`, a CUTLASS kernel), the window decides when it is a decode
  * loop of a batch the workload states: then each GEMM has that batch's rows, decode-shaped up to
- * DECODE_TOKENS_MAX. Not when matmul inputs grow (the window re-runs its prefix) or a GEMM is known
- * to be prefill-shaped.
+ * DECODE_TOKENS_MAX. Not when matmul inputs grow (the window re-runs its prefix), a GEMM is known
+ * to be prefill-shaped, or one names a wide tile: a batch counts sequences, and a step that re-runs a
+ * whole window (no KV cache) gives each GEMM many rows per sequence.
  */
 import { DECODE_TOKENS_MAX } from '../../classify/classify.js';
+import { tileHint } from '../../classify/families.js';
 import { LINEAR_FAMILIES } from '../../model/family-ids.js';
 import type { Profile } from '../../model/profile.js';
 import { decodeSteps } from '../decode-steps.js';
@@ -18,6 +20,7 @@ function decodeBatchBasis(profile: Profile, minDecodeSteps: number): string | un
   const batch = batchSize(profile);
   if (batch === undefined || batch > DECODE_TOKENS_MAX) return undefined;
   if (familyTotals(profile, ['gemm-prefill']).ns > 0) return undefined;
+  if (profile.kernels.some((k) => k.family === 'gemm' && tileHint(k.name) === 'wide')) return undefined;
   const decode = decodeSteps(profile, { minDecodeSteps, minStepGrowth: Number.POSITIVE_INFINITY });
   if (decode.signals.length === 0 || decode.signals.includes('growing-inputs')) return undefined;
   return `a decode window (${decode.text}) of batch ${batch}: ${batch} rows per GEMM`;
