@@ -80,11 +80,12 @@ export default defineRule({
           copyLaunches: copy.instances,
           topCopyShare: round(top.share),
           topCopyLaunches: top.instances,
-          cause,
           pattern,
           attributed,
           ...(top.launchedBy ? { launchedBy: top.launchedBy } : {}),
           ...(site ? { pythonSite: pythonSiteText(site).replace(/`/g, ''), pythonSiteShare: site.share } : {}),
+          // Last, so the entries a short summary shows (the first few) stay as they were.
+          cause,
         },
         advice,
         kernel: top.name,
