@@ -1,5 +1,6 @@
 import { compare, type GateInput } from '../../src/compare/gate.js';
 import { alphaAtLook, alphaSpent, lookSchedule } from '../../src/compare/sequential.js';
+import { groupStalls } from '../../src/compare/metric-rows.js';
 import { findSlowOutliers } from '../../src/compare/statistics.js';
 import type { ComparisonRow } from '../../src/model/report.js';
 
@@ -242,5 +243,28 @@ describe('issue 24: a 6% drop against a stored baseline with stalls on both side
     const { verdict, comparison } = compare(side(head), side(base));
     expect(row(comparison!.rows, 'decode_tok_s').samples).toEqual([2, 2]);
     expect(verdict).toBe('fail');
+  });
+});
+
+describe('the stalled-run notes are grouped by the runs, not by their wording', () => {
+  it('names metrics that left out the same runs together, whatever their notes say', () => {
+    const lines = groupStalls([
+      { name: 'decode_tok_s', baselineRuns: [3], currentRuns: [], text: 'left out baseline run 3: −6.2% as stalled' },
+      // Worded differently (no "left out", no run label, no colon): still the same run of the same side.
+      { name: 'tpot_ms', baselineRuns: [3], currentRuns: [], text: 'third baseline sample stalled' },
+      { name: 'ttft_ms', baselineRuns: [], currentRuns: [], text: '' },
+    ]);
+    expect(lines).toEqual(['decode_tok_s, tpot_ms: left out baseline run 3: −6.2% as stalled']);
+  });
+
+  it('keeps apart metrics whose notes read alike but left out other runs, or the same numbers of the other side', () => {
+    const text = 'left out baseline run 3: −6.2% as stalled';
+    const lines = groupStalls([
+      { name: 'decode_tok_s', baselineRuns: [3], currentRuns: [], text },
+      { name: 'tpot_ms', baselineRuns: [3, 4], currentRuns: [], text },
+      { name: 'ttft_ms', baselineRuns: [], currentRuns: [3], text },
+      { name: 'e2e_ms', baselineRuns: [3], currentRuns: [3], text },
+    ]);
+    expect(lines).toEqual([`decode_tok_s: ${text}`, `tpot_ms: ${text}`, `ttft_ms: ${text}`, `e2e_ms: ${text}`]);
   });
 });

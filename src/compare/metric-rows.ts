@@ -19,10 +19,18 @@ interface Side {
   kept: number[];
   dropped: number[];
   /** Runs below the side's fast cluster (stalls), left out of the median, the test, the CI and the overlap check. */
-  outliers: string[];
+  outliers: StalledRun[];
   /** Their values (each would have run at least that fast). */
   stalled: number[];
+  /** The note that names the stalled runs, as rendered once (absent when none were left out). */
+  stallNote?: string;
   value: number;
+}
+
+/** A run left out as stalled: its number as measured (warm-up runs included) and its distance below the fast cluster's median. */
+interface StalledRun {
+  run: number;
+  change: number;
 }
 
 interface Pending {
@@ -52,8 +60,9 @@ function prepareSide(label: Side['label'], metric: GateMetric, options: GateOpti
     const list = dropped.map((v) => formatValue(v, '')).join(', ');
     notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue(median(kept), metric.unit)})`);
   }
-  const outliers: string[] = [];
+  const outliers: StalledRun[] = [];
   const stalled: number[] = [];
+  let stallNote: string | undefined;
   let clean = kept;
   if (options.dropOutliers) {
     const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) });
@@ -62,14 +71,16 @@ function prepareSide(label: Side['label'], metric: GateMetric, options: GateOpti
       const center = median(clean);
       for (const i of found.outliers) {
         // Runs are numbered as measured, the warm-up runs included.
-        outliers.push(`${label} run ${i + dropped.length + 1}: ${formatPct(kept[i]! / center - 1)}`);
+        outliers.push({ run: i + dropped.length + 1, change: kept[i]! / center - 1 });
         stalled.push(kept[i]!);
       }
       const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
-      notes.push(`left out ${outliers.join(', ')} as stalled, below the fast cluster of ${clean.length} run${clean.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`);
+      const runs = outliers.map((r) => `${label} run ${r.run}: ${formatPct(r.change)}`).join(', ');
+      stallNote = `left out ${runs} as stalled, below the fast cluster of ${clean.length} run${clean.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
+      notes.push(stallNote);
     }
   }
-  return { label, kept: clean, dropped, outliers, stalled, value: clean.length ? median(clean) : metric.value };
+  return { label, kept: clean, dropped, outliers, stalled, ...(stallNote ? { stallNote } : {}), value: clean.length ? median(clean) : metric.value };
 }
 
 function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined, note: string): ComparisonRow {
@@ -131,18 +142,41 @@ export interface MetricComparison {
   outlierNotes: string[];
 }
 
-/** `decode_tok_s: left out baseline run 3 (−15.0%) …`, metrics that left out the same runs named together. */
-function outlierNotes(pending: readonly Pending[]): string[] {
+/** What one metric left out as stalled, as data (which runs of which side) beside its rendered note. */
+export interface MetricStalls {
+  name: string;
+  baselineRuns: readonly number[];
+  currentRuns: readonly number[];
+  /** The rendered note(s); shown for the group, never read to group. */
+  text: string;
+}
+
+/**
+ * `decode_tok_s, tpot_ms: left out baseline run 3: −15.0% …`: metrics that left out the same runs
+ * (the same run numbers of the same sides) named together, under the first one's note. Grouped by
+ * the run numbers alone, so the wording of the notes cannot split or merge a group.
+ */
+export function groupStalls(stalls: readonly MetricStalls[]): string[] {
   const byRuns = new Map<string, { names: string[]; text: string }>();
-  for (const p of pending) {
-    const runs = [...p.base.outliers, ...p.cur.outliers];
-    if (!runs.length) continue;
-    const key = runs.map((r) => r.slice(0, r.indexOf(':'))).join(',');
+  for (const s of stalls) {
+    if (!s.baselineRuns.length && !s.currentRuns.length) continue;
+    const key = JSON.stringify([s.baselineRuns, s.currentRuns]);
     const entry = byRuns.get(key);
-    if (entry) entry.names.push(p.name);
-    else byRuns.set(key, { names: [p.name], text: p.notes.filter((n) => n.startsWith('left out ')).join('; ') });
+    if (entry) entry.names.push(s.name);
+    else byRuns.set(key, { names: [s.name], text: s.text });
   }
   return [...byRuns.values()].map((e) => `${e.names.join(', ')}: ${e.text}`);
+}
+
+function outlierNotes(pending: readonly Pending[]): string[] {
+  return groupStalls(
+    pending.map((p) => ({
+      name: p.name,
+      baselineRuns: p.base.outliers.map((r) => r.run),
+      currentRuns: p.cur.outliers.map((r) => r.run),
+      text: [p.base.stallNote, p.cur.stallNote].filter((n) => n !== undefined).join('; '),
+    })),
+  );
 }
 
 export function compareMetrics(current: readonly GateMetric[], baseline: readonly GateMetric[], options: GateOptions): MetricComparison {

@@ -76,3 +76,26 @@ describe('copy-heavy: the advice to profile eagerly', () => {
     expect(advice({ graphReplay: true, graphCapture: true })).not.toMatch(/does not say which op launched the kernel/);
   });
 });
+
+describe('copy-heavy: the cause is a closed id in the evidence, and the advice follows the id', () => {
+  const hit = (kernels: ReadonlyArray<readonly [string, number, number]>, launchedBy?: Record<string, string>) =>
+    runRule(rule, { name: 'cause', profile: { kernels, ...(launchedBy ? { launchedBy } : {}) } })[0]!;
+  // XLA and Inductor layout-only kernels: a transpose, and a clone no name pattern places.
+  const transposeKernel = 'loop_transpose_fusion';
+  const plainCopy = 'triton_poi_fused_clone_0';
+
+  it('names each cause by id, from the launching op first and the kernel name otherwise', () => {
+    expect(hit(repeatKv, { [directCopy]: 'aten::expand > aten::reshape > aten::copy_' }).evidence.cause).toBe('kv-repeat');
+    expect(hit(repeatKv, { [directCopy]: 'aten::to > aten::_to_copy > aten::copy_' }).evidence.cause).toBe('dtype-cast');
+    expect(hit(repeatKv).evidence.cause).toBe('strided-copy');
+    expect(hit([[catCopy, 30, 2000], [K.decodeGemm, 70, 3000]]).evidence.cause).toBe('concat');
+    expect(hit([[transposeKernel, 30, 2000], [K.decodeGemm, 70, 3000]]).evidence.cause).toBe('transpose');
+    expect(hit([[plainCopy, 30, 2000], [K.decodeGemm, 70, 3000]]).evidence.cause).toBe('copy');
+  });
+
+  it('gives the advice of the id: repeated KV heads get native GQA, casts one dtype, the rest the general advice', () => {
+    expect(hit(repeatKv, { [directCopy]: 'aten::repeat_interleave > aten::clone > aten::copy_' }).advice).toMatch(/^Stop repeating the KV heads/);
+    expect(hit(repeatKv, { [directCopy]: 'aten::to > aten::_to_copy > aten::copy_' }).advice).toMatch(/^Keep activations in one dtype/);
+    expect(hit([[catCopy, 30, 2000], [K.decodeGemm, 70, 3000]]).advice).toMatch(/^Find the op that makes the copy/);
+  });
+});

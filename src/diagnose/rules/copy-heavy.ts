@@ -12,18 +12,34 @@ import { familyTotals, launchOrigin, percent, pythonSiteText, round } from '../p
 const KV_REPEAT_OP = /repeat_interleave|repeat_kv|aten::repeat\b|aten::expand/;
 /** Ops that only change the dtype (aten::to, .float(), .half()). */
 const CAST_OP = /aten::_to_copy|aten::to\b/;
-const PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/bfloat16_copy_kernel|float16_copy_kernel|convert_unary/i, 'dtype casts (.to())'],
-  [/CatArray|concat|\bcat\b/i, 'concatenation (cat)'],
-  [/transpose|permute|nchwToNhwc|nhwcToNchw/i, 'transpose / permute'],
-  [/direct_copy|copy_kernel|contiguous|copy_/i, 'strided copies (.contiguous(), reshape of a transposed or expanded view)'],
+/**
+ * What the largest copy does, as a closed id: the advice branches on it, and the English label in
+ * the message and the evidence's `pattern` comes from COPY_CAUSE_LABEL alone.
+ */
+export type CopyCause = 'kv-repeat' | 'dtype-cast' | 'concat' | 'transpose' | 'strided-copy' | 'copy';
+
+const COPY_CAUSE_LABEL: Readonly<Record<CopyCause, string>> = {
+  'kv-repeat': 'KV heads repeated (repeat_interleave / repeat_kv)',
+  'dtype-cast': 'dtype casts (.to())',
+  concat: 'concatenation (cat)',
+  transpose: 'transpose / permute',
+  'strided-copy': 'strided copies (.contiguous(), reshape of a transposed or expanded view)',
+  copy: 'copies',
+};
+
+/** Kernel names that tell the cause when the trace does not name the launching op; first match wins. */
+const NAME_PATTERNS: ReadonlyArray<readonly [RegExp, CopyCause]> = [
+  [/bfloat16_copy_kernel|float16_copy_kernel|convert_unary/i, 'dtype-cast'],
+  [/CatArray|concat|\bcat\b/i, 'concat'],
+  [/transpose|permute|nchwToNhwc|nhwcToNchw/i, 'transpose'],
+  [/direct_copy|copy_kernel|contiguous|copy_/i, 'strided-copy'],
 ];
 
-function patternOf(kernel: Kernel): string {
-  if (kernel.launchedBy && KV_REPEAT_OP.test(kernel.launchedBy)) return 'KV heads repeated (repeat_interleave / repeat_kv)';
-  if (kernel.launchedBy && CAST_OP.test(kernel.launchedBy)) return 'dtype casts (.to())';
-  const found = PATTERNS.find(([pattern]) => pattern.test(kernel.name));
-  return found ? found[1] : 'copies';
+function causeOf(kernel: Kernel): CopyCause {
+  if (kernel.launchedBy && KV_REPEAT_OP.test(kernel.launchedBy)) return 'kv-repeat';
+  if (kernel.launchedBy && CAST_OP.test(kernel.launchedBy)) return 'dtype-cast';
+  const found = NAME_PATTERNS.find(([pattern]) => pattern.test(kernel.name));
+  return found ? found[1] : 'copy';
 }
 
 export default defineRule({
@@ -42,15 +58,14 @@ export default defineRule({
     const copy = familyTotals(profile, ['copy']);
     if (copy.share < options.minCopyShare) return [];
     const top = profile.kernels.filter((k) => k.family === 'copy').sort((a, b) => b.totalNs - a.totalNs)[0]!;
-    const pattern = patternOf(top);
+    const cause = causeOf(top);
+    const pattern = COPY_CAUSE_LABEL[cause];
     const attributed = top.launchedBy !== undefined;
     const site = top.pythonSites?.[0];
-    const repeatsKv = pattern.startsWith('KV heads');
-    const casts = pattern.startsWith('dtype casts');
     const advice = [
-      casts
+      cause === 'dtype-cast'
         ? 'Keep activations in one dtype through the step: cast weights once at load, not per call, and let torch.compile fuse the remaining casts into their neighbours.'
-        : repeatsKv
+        : cause === 'kv-repeat'
         ? 'Stop repeating the KV heads: pass the grouped K and V to a kernel that reads them as they are (torch: F.scaled_dot_product_attention(..., enable_gqa=True); FlashAttention, FlashInfer and vLLM attention take GQA natively; transformers: attn_implementation="sdpa" or "flash_attention_2").'
         : 'Find the op that makes the copy and remove it: if K/V heads are repeated for GQA (repeat_kv, repeat_interleave, expand(...).reshape), use native GQA (F.scaled_dot_product_attention(..., enable_gqa=True), FlashAttention/FlashInfer); if a .contiguous() or .transpose().reshape() feeds a matmul, keep the layout the consumer reads (or fuse the permute into it, e.g. under torch.compile).',
       attributed || (site && (!site.graphReplay || site.graphCapture))
@@ -69,6 +84,8 @@ export default defineRule({
           attributed,
           ...(top.launchedBy ? { launchedBy: top.launchedBy } : {}),
           ...(site ? { pythonSite: pythonSiteText(site).replace(/`/g, ''), pythonSiteShare: site.share } : {}),
+          // Last, so the entries a short summary shows (the first few) stay as they were.
+          cause,
         },
         advice,
         kernel: top.name,
