@@ -89,3 +89,28 @@ describe('host-bound decode, batch 1: PyTorch eager and JAX op by op', () => {
     expect(jax.sources[0]!.stats?.find((s) => s.name === 'copy-event')?.count).toBe(1_248);
   });
 });
+
+describe('FP8 weights dequantized every step, against its bf16 twin (H200, PyTorch profiler)', () => {
+  let dequant: Report;
+  let bf16: Report;
+  beforeAll(async () => {
+    const d = (name: string) => join(PAIRS, 'dequant_ab', name);
+    dequant = await analyze({ inputs: [d('dq_fp8-dequant.trace.json.gz'), d('dq_fp8-dequant.stdout.jsonl')] });
+    bf16 = await analyze({ inputs: [d('dq_bf16.trace.json.gz'), d('dq_bf16.stdout.jsonl')] });
+  });
+
+  it('warns that weights are expanded every step, with the shares the trace gives (43.6 % against 35.9 %)', () => {
+    const prep = dequant.findings.find((f) => f.id === 'quant-prep-heavy');
+    expect(prep?.severity).toBe('warning');
+    expect(prep?.message).toMatch(/dequantized/);
+    expect(prep?.evidence['dequantizeShare']).toBeCloseTo(0.4359, 3);
+    expect(prep?.evidence['matmulShare']).toBeCloseTo(0.3594, 3);
+    expect(prep?.evidence['dequantizeLaunches']).toBe(512);
+  });
+
+  it('does not call a mix where dequantizing outweighs the matmuls healthy; the bf16 twin is', () => {
+    expect(ids(dequant)).not.toContain('healthy-dense-decode');
+    expect(ids(bf16)).toContain('healthy-dense-decode');
+    expect(ids(bf16)).not.toContain('quant-prep-heavy');
+  });
+});

@@ -4,7 +4,8 @@
 #     every call) and its bf16 twin, under the PyTorch profiler with Python stacks, 5 timed runs each.
 #  2. profile-gate run A/B (nsys): base bf16 against head fp8-dequant; then base against a head with a
 #     300 µs spin kernel per step (a cost known in advance). The reports, summaries and comments come back.
-# Needs .nodebin/node.xz, .nsysdeps/*.deb and the bundled dist/. Writes $OUT/dequant.tgz and $OUT/run_ab.tgz.
+# PARTS picks the parts (default "1 2"). Needs .nodebin/node.xz, .nsysdeps/*.deb and the bundled dist/ (part 2).
+# Writes $OUT/dequant.tgz (part 1) and $OUT/run_ab.tgz (part 2).
 set -u
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-/tmp/dequant-out}
@@ -12,7 +13,7 @@ D=$OUT/dequant
 W=/tmp/run_ab
 rm -rf "$W" && mkdir -p "$D" "$W" /tmp/dw
 export PYTHONUNBUFFERED=1
-xz -d < .nodebin/node.xz > /tmp/node && chmod +x /tmp/node
+[ -f .nodebin/node.xz ] && xz -d < .nodebin/node.xz > /tmp/node && chmod +x /tmp/node
 for f in .nsysdeps/*.deb; do dpkg -x "$f" /tmp/dw; done
 CLEAN=(env -i PATH="$PATH" HOME=/tmp LANG=C.UTF-8 LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" PYTHONPATH="${PYTHONPATH:-}" PYTHONUNBUFFERED=1)
 t0=$(date +%s)
@@ -20,6 +21,8 @@ stamp() { echo "=== $1 ($(( $(date +%s) - t0 )) s)"; }
 WL="python3 python/workloads/llama_decode.py"
 AB="--batch 8 --warmup 16 --steps 64 --repeats 5 --graph on"
 
+PARTS=${PARTS:-1 2}
+if [[ " $PARTS " == *" 1 "* ]]; then
 for lin in fp8-dequant bf16; do
   stamp "1 $lin under the PyTorch profiler"
   timeout 300 "${CLEAN[@]}" $WL $AB --linear $lin --profile torch --profile-stack --profile-steps 8 --out "$D" --name dq_$lin \
@@ -28,6 +31,8 @@ for lin in fp8-dequant bf16; do
 done
 ls -la "$D"
 tar czf "$OUT/dequant.tgz" -C "$OUT" dequant
+fi
+[[ " $PARTS " == *" 2 "* ]] || exit 0
 
 export PATH=/tmp/dw/bin:$PATH LD_LIBRARY_PATH=/tmp/dw/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 mkdir -p /tmp/nsysbin && ln -sf /opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64/nsys /tmp/nsysbin/nsys

@@ -20,6 +20,11 @@ testRule(rule, {
       profile: { kernels: [[K.prefillGemm, 40, 128], [K.prefillGemm2, 20, 128], [K.sdpa, 5, 128], [K.copy, 35, 1000]], metrics: { decode_tok_s: 164 }, environment: { batch: '1' } },
     },
     {
+      // The H200 decode whose FP8 weights are expanded every step (h200-pairs/dequant_ab): dequantize 17.24 ms, matmuls 14.21 ms.
+      name: 'a dequantize kernel on the scale of the matmuls it feeds',
+      profile: { kernels: [['dequantize_fp8_weight_kernel', 17.24, 512], [K.decodeGemm, 14.21, 512], [K.sdpa, 1.3, 128], [K.copy, 6.8, 2000]] },
+    },
+    {
       name: 'XLA GEMMs beside a known prefill GEMM',
       profile: { kernels: [...XLA_DECODE, [K.prefillGemm, 0.5, 8, 1024]], metrics: { decode_tok_s: 4150 }, environment: { batch: '8' } },
     },

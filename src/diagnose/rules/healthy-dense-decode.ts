@@ -34,7 +34,7 @@ export default defineRule({
     stage: 'kernels',
     needs: ['kernel-breakdown'],
     description: 'Decode-shaped GEMV/GEMM kernels dominate, attention runs fused and no MoE kernels appear: the shape a correct dense decode has.',
-    defaults: { minDecodeShare: 0.5, minLinearShare: 0.3, maxMoeShare: 0.01, minDecodeSteps: 3 },
+    defaults: { minDecodeShare: 0.5, minLinearShare: 0.3, maxMoeShare: 0.01, maxQuantizeToLinear: 0.5, minDecodeSteps: 3 },
   },
   check({ profile, options }) {
     const linear = familyTotals(profile, LINEAR_FAMILIES);
@@ -45,6 +45,8 @@ export default defineRule({
     const fused = familyTotals(profile, ['attention-fused']);
     const moe = familyTotals(profile, ['moe-gemm', 'moe-routing']);
     if (linear.share < options.minLinearShare || linear.ns === 0) return [];
+    // Quantize or dequantize work on the scale of the matmuls it feeds is not a healthy mix (quant-prep-heavy says why).
+    if (familyTotals(profile, ['quantize']).ns >= options.maxQuantizeToLinear * linear.ns) return [];
     const decodeShare = decode.ns / linear.ns;
     if (decodeShare < options.minDecodeShare || fused.ns === 0 || moe.share >= options.maxMoeShare) return [];
     return [
