@@ -7,7 +7,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { failsJob, failureLine } from '../compare/verdict.js';
-import { parseFailVerdictsArg } from '../compare/gate-options.js';
 import { isFindingId } from '../model/finding-ids.js';
 import { writeOutput } from '../io/input-paths.js';
 import { redact, redactValue, type SecretSet } from '../io/secrets.js';
@@ -143,7 +142,7 @@ export async function publish(ctx: ModeContext, publication: Publication): Promi
 
 /** The verdicts that fail this job (input fail-verdicts, checked with the other inputs). */
 export function failVerdicts(ctx: ModeContext): readonly string[] {
-  return parseFailVerdictsArg(ctx.inputs.failVerdicts.join(',') || 'none');
+  return ctx.inputs.failVerdicts;
 }
 
 /**

@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { parseUserFamilies } from '../classify/user-families.js';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
-import { GATE_FLAG_OPTIONS, gateFlagsHelp, parseGateFlags, parseGateOptions } from '../compare/gate-options.js';
+import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
+import { gateOf } from '../options/table.js';
 import { DEFAULT_FAIL_VERDICTS } from '../compare/verdict.js';
 import { verdictExitCode } from './verdict-exit.js';
 import { describeError, EXIT_OK, exitCodeFor, exitCodesText, InputError, UsageError } from '../errors.js';
@@ -20,8 +21,7 @@ import { inertLine } from '../report/inert-text.js';
 import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
 import { expandInputs, writeOutput } from '../io/input-paths.js';
-import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
-import { DEFAULT_NO_CAPTURE_POLICY, gatherCaptures, NO_CAPTURE_POLICIES, type NoCapturePolicy } from '../io/gather-captures.js';
+import { gatherCaptures } from '../io/gather-captures.js';
 import { DASHBOARD_USAGE, runDashboardCommand } from './dashboard-command.js';
 import { REPORT_USAGE, runReportCommand } from './report-command.js';
 import { exportProfilerReports } from './profiler-reports.js';
@@ -64,17 +64,11 @@ analyze options:
                        ${wrapList(FORMAT_IDS, 23, 100)}
   --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
   --top N              kernels shown in the terminal output (default 10)
-  --timeout SECONDS    time budget of the analysis; past it, exit 2 with a line naming the file being read
-  --smi-columns LIST   the --query-gpu list of an nvidia-smi log written with --format=csv,noheader
-  --allow-mixed        merge captures of different GPUs, vendors, engines or models (otherwise refused)
-  --strict             fail on any input it cannot read: an unreadable file inside a directory, a path
-                       not found (otherwise skipped, named in the verdict's first line)
-  --if-no-captures error|warn|ignore
-                       when the inputs hold no capture file: fail (default), warn, or go on silently
+${flagsHelp('analyze', ['analyze'], 23)}
 
 gate options (analyze):
   --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
-${gateFlagsHelp(23)}
+${flagsHelp('analyze', ['gate', 'diagnose'], 23)}
 
 ${RUN_METADATA_HELP}
 
@@ -142,12 +136,6 @@ function parseTop(value: string | undefined): number {
   return top;
 }
 
-function parseTimeoutSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0)) throw new UsageError(`--timeout ${value}: expected a positive number of seconds`);
-  return seconds;
-}
-
 async function loadFamilies(path: string) {
   let text: string;
   try {
@@ -169,54 +157,43 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
       format: { type: 'string' },
       families: { type: 'string' },
       top: { type: 'string' },
-      timeout: { type: 'string' },
       baseline: { type: 'string' },
-      ...GATE_FLAG_OPTIONS,
-      'smi-columns': { type: 'string' },
-      'allow-mixed': { type: 'boolean' },
-      strict: { type: 'boolean' },
-      'if-no-captures': { type: 'string' },
+      ...flagOptions('analyze'),
       ...RUN_METADATA_OPTIONS,
     },
   });
   checkOutputs(values);
   const run = resolveRunMetadata(values, process.env, systemGit);
   const inputs = positionals.length ? positionals : defaultInputs;
-  const noCaptures = values['if-no-captures'] ?? DEFAULT_NO_CAPTURE_POLICY;
-  if (!(NO_CAPTURE_POLICIES as readonly string[]).includes(noCaptures)) throw new UsageError(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
+  const options = readFlags(values, 'analyze');
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
   // A closed list: checked before any file is read or exported.
   if (values.format !== undefined && !(FORMAT_IDS as readonly string[]).includes(values.format)) throw new UsageError(`--format ${values.format}: expected one of ${FORMAT_IDS.join(', ')}`);
-  const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
   const families = values.families ? await loadFamilies(values.families) : [];
-  const { failOn, ...gate } = parseGateFlags((flag) => values[flag]);
-  const { failVerdicts } = parseGateOptions(gate);
   const baseline: BaselineChoice | null = values.baseline
     ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
     : null;
   const { files, fromDirectories, skipped } = await gatherCaptures(inputs, {
-    policy: noCaptures as NoCapturePolicy,
+    policy: options.ifNoCaptures,
     option: '--if-no-captures',
     warn: (line) => process.stderr.write(`warning: ${inertLine(line)}\n`),
-    ...(values.strict ? { strict: true, strictOption: '--strict' } : {}),
+    ...(options.strict ? { strict: true, strictOption: '--strict' } : {}),
   });
-  const smiColumns = values['smi-columns'] !== undefined ? parseSmiColumns(values['smi-columns']) : undefined;
-  const options: AnalyzeOptions = {
+  const analyzeOptions: AnalyzeOptions = {
     inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${inertLine(line)}\n`)),
-    ...(values['allow-mixed'] ? { allowMixed: true } : {}),
-    ...(values.strict ? {} : { skippable: fromDirectories }),
-    ...(smiColumns ? { ingest: { smiColumns } } : {}),
+    ...(options.allowMixed ? { allowMixed: true } : {}),
+    ...(options.strict ? {} : { skippable: fromDirectories }),
+    ...(options.smiColumns ? { ingest: { smiColumns: options.smiColumns } } : {}),
     ...(values.format ? { format: values.format } : {}),
     ...(skipped.length ? { skippedInputs: skipped } : {}),
     families,
     run,
     baseline,
-    gate,
-    ...(failOn ? { failOn } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    gate: gateOf(options),
+    ...(options.analyzeTimeoutSeconds !== undefined ? { timeoutMs: options.analyzeTimeoutSeconds * 1000 } : {}),
   };
-  const report = await analyze(options);
-  return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) }, failVerdicts);
+  const report = await analyze(analyzeOptions);
+  return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) }, options.failVerdicts);
 }
 
 /**

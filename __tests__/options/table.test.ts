@@ -1,0 +1,60 @@
+/**
+ * The option table is the one place an option is declared: action.yml's inputs match its rows
+ * exactly (names, defaults, the start of each description), every default reads, and each door
+ * names the option as its user spells it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { UsageError } from '../../src/errors.js';
+import { DEFAULT_FAIL_ON_TEXT } from '../../src/compare/gate-options.js';
+import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
+import { actionText, flagOptions, optionName, readFlags, readOptions } from '../../src/options/read.js';
+import { ALL_OPTIONS, OPTIONS, RUN_OPTIONS, type Command, type OptionRow } from '../../src/options/table.js';
+import { RUN_OPTION_NAMES } from '../../src/runner/run-options.js';
+import { ROOT } from '../helpers/fake-github-runner.js';
+
+const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { description: string; default?: string }> };
+
+describe('the option table', () => {
+  it('action.yml declares exactly its inputs, with the same defaults and descriptions that start with its lines', () => {
+    expect(Object.keys(ACTION.inputs).sort()).toEqual(ALL_OPTIONS.map((row) => row.input).sort());
+    for (const row of ALL_OPTIONS) {
+      const declared = ACTION.inputs[row.input]!;
+      const fromYml = declared.default === '${{ github.token }}' ? '' : (declared.default ?? '');
+      expect([row.input, fromYml]).toEqual([row.input, row.default]);
+      expect([row.input, declared.description.startsWith(row.doc)]).toEqual([row.input, true]);
+    }
+  });
+
+  it('has a row for each run option of the runner, and one row per input and per flag of a command', () => {
+    expect(RUN_OPTIONS.map((row) => row.input).concat('captures').sort()).toEqual([...RUN_OPTION_NAMES].sort());
+    expect(new Set(ALL_OPTIONS.map((row) => row.input)).size).toBe(ALL_OPTIONS.length);
+    expect(new Set(ALL_OPTIONS.map((row) => row.key)).size).toBe(ALL_OPTIONS.length);
+    for (const command of ['analyze', 'run'] as Command[]) {
+      const flags = ALL_OPTIONS.filter((row) => row.flag?.commands.includes(command)).map((row) => row.flag!.name);
+      expect(new Set(flags).size).toBe(flags.length);
+      expect(Object.keys(flagOptions(command))).toEqual(flags);
+    }
+  });
+
+  it('reads every default, at both doors', () => {
+    const { problems } = readOptions((row) => row.default, 'action');
+    expect(problems).toEqual([]);
+    expect(() => readFlags({}, 'analyze')).not.toThrow();
+    expect(readFlags({}, 'run').failOn).toEqual([...DEFAULT_FAIL_ON]);
+    expect(OPTIONS.find((row) => row.key === 'failOn')!.default).toBe(DEFAULT_FAIL_ON_TEXT);
+  });
+
+  it('names the option as the user spells it at each door, with no rewriting', () => {
+    const failOn = OPTIONS.find((row) => row.key === 'failOn') as OptionRow;
+    expect(optionName(failOn, 'action')).toBe("input 'fail-on'");
+    expect(optionName(failOn, 'cli')).toBe('--fail-on');
+    const timeout = OPTIONS.find((row) => row.key === 'analyzeTimeoutSeconds') as OptionRow;
+    expect(() => readFlags({ timeout: 'soon' }, 'analyze')).toThrow(new UsageError('--timeout: expected a positive number of seconds, got "soon"'));
+    const { problems } = readOptions(actionText((name) => (name === timeout.input ? 'soon' : '')), 'action');
+    expect(problems).toEqual([`input 'analyze-timeout-seconds': expected a positive number of seconds, got "soon"`]);
+    // An action input read empty is the default, as the runner applies action.yml's.
+    expect(readOptions(actionText(() => ''), 'action').values.ifNoCaptures).toBe('error');
+  });
+});
