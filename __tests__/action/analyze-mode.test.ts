@@ -225,6 +225,15 @@ describe('inputs', () => {
     expect(fake.requests).toEqual([]);
   });
 
+  it('rule-options reach the rules: unfused-norm-rope is not found past a threshold set that high', async () => {
+    const r = await analyzeRun({}, { 'rule-options': 'unfused-norm-rope.minPiecesShare=0.99' });
+    expect(r.failures).toEqual([]);
+    expect(r.outputs['findings']!.split(',')).toContain('host-bound');
+    expect(r.outputs['findings']!.split(',')).not.toContain('unfused-norm-rope');
+    const bad = await analyzeRun({}, { 'rule-options': 'unfused-norm-rope.minPieces=0.99' });
+    expect(bad.failures).toEqual(["input 'rule-options': unfused-norm-rope.minPieces=0.99: rule unfused-norm-rope has no option 'minPieces' (known: minPiecesShare)"]);
+  });
+
   it('several bad inputs: one error line for each, and the job fails on the last', async () => {
     const r = await analyzeRun({}, { comment: 'sometimes', 'retention-days': '400', 'upload-artifact': 'yes' });
     expect(r.code).toBe(1);

@@ -57,11 +57,11 @@ afterAll(() => {
 });
 
 describe('gate flags', () => {
-  it('run hands every gate flag to the analysis, --drop-outliers and --allow-environment-mismatch included', async () => {
+  it('run hands every gate flag to the analysis, --drop-outliers and --allow-environment-mismatch included, and --rule-option', async () => {
     const tools = standInToolsDir();
     const seen: unknown[] = [];
     const work = tempDir('gate-flags');
-    const argv = ['--engine', 'command', '--run', `python3 ${TINY_WORKLOAD} --steps 1 --step-ms 1`, '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet', ...ALL_FLAGS];
+    const argv = ['--engine', 'command', '--run', `python3 ${TINY_WORKLOAD} --steps 1 --step-ms 1`, '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet', ...ALL_FLAGS, '--rule-option', 'copy-heavy.minCopyShare=0.5'];
     const { code, stderr } = await runCli(argv, {
       probe: standInProbe({ vendor: 'nvidia', nsys: tools.nsys, ncu: tools.ncu }),
       pythonDir: standInPythonDir({ snapshot: false }),
@@ -75,7 +75,7 @@ describe('gate flags', () => {
     expect(stderr).toBe('');
     expect(code).toBe(0);
     // fail-on travels with the other gate options: one value, read once.
-    expect(seen).toEqual([{ baseline: null, gate: EXPECTED }]);
+    expect(seen).toEqual([{ baseline: null, gate: EXPECTED, ruleOptions: { 'copy-heavy': { minCopyShare: 0.5 } } }]);
   });
 
   it('analyze takes every gate flag, and reads each one (a bad value is refused naming the flag)', async () => {
@@ -101,7 +101,7 @@ describe('gate flags', () => {
     const { stdout } = await cli([command, '--help']);
     const flags = OPTIONS.filter((row) => (GATE_KEYS as readonly string[]).includes(row.key)).map((row) => row.flag!.name);
     expect(flags).toHaveLength(GATE_KEYS.length);
-    for (const flag of flags) expect(stdout).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
+    for (const flag of [...flags, 'rule-option']) expect(stdout).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
   });
 
   it('the action inputs read through the same table, naming the input in errors', () => {

@@ -1,20 +1,59 @@
 /**
  * The option table is the one place an option is declared: action.yml's inputs match its rows
- * exactly (names, defaults, the start of each description), every default reads, and each door
- * names the option as its user spells it.
+ * exactly (names, defaults, the start of each description), every default reads, each door names
+ * the option as its user spells it, and references/options.md is the table rendered.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../../src/errors.js';
 import { DEFAULT_FAIL_ON_TEXT } from '../../src/compare/gate-options.js';
 import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
 import { actionText, flagOptions, optionName, readFlags, readOptions } from '../../src/options/read.js';
-import { ALL_OPTIONS, OPTIONS, RUN_OPTIONS, type Command, type OptionRow } from '../../src/options/table.js';
+import { ALL_OPTIONS, OPTIONS, RUN_OPTIONS, type Command, type OptionGroup, type OptionRow } from '../../src/options/table.js';
 import { RUN_OPTION_NAMES } from '../../src/runner/run-options.js';
 import { ROOT } from '../helpers/fake-github-runner.js';
 
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { description: string; default?: string }> };
+const PAGE = join(ROOT, 'references', 'options.md');
+
+const GROUPS: ReadonlyArray<[OptionGroup, string]> = [
+  ['action', 'The action'],
+  ['analyze', 'Reading the captures (mode analyze, `profile-gate analyze`)'],
+  ['gate', 'The gate'],
+  ['diagnose', 'Diagnosis'],
+  ['baseline', 'The baseline (action)'],
+  ['publish', 'Publishing (action)'],
+  ['report', 'Mode report (action)'],
+  ['run', 'Mode run, `profile-gate run`'],
+  ['ab', 'A/B in one job (mode run, `profile-gate run`)'],
+];
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** references/options.md: every row, by group. */
+function renderPage(): string {
+  const lines = [
+    '# Options',
+    '',
+    '<!-- Generated from src/options/table.ts: UPDATE_OPTIONS_PAGE=1 npm test -- __tests__/options/table.test.ts -->',
+    '',
+    'Every option of the action (its input) and of the CLI (its flag), one row each. An empty input, or',
+    'a flag not given, takes the default; an empty default is derived at run time (the description in',
+    '`action.yml` says how). A bad value fails with one line naming the input or the flag, exit code 2.',
+    '',
+  ];
+  for (const [group, title] of GROUPS) {
+    const rows = ALL_OPTIONS.filter((row) => row.group === group);
+    lines.push(`## ${title}`, '', '| input | flag | default | meaning |', '|---|---|---|---|');
+    for (const row of rows) {
+      const flag = row.flag ? `\`--${row.flag.name}${row.flag.value ? ` ${row.flag.value}` : ''}\` (${row.flag.commands.join(', ')})` : '';
+      lines.push(`| \`${row.input}\` | ${cell(flag)} | ${row.default ? cell(`\`${row.default}\``) : ''} | ${cell(row.doc)} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
 
 describe('the option table', () => {
   it('action.yml declares exactly its inputs, with the same defaults and descriptions that start with its lines', () => {
@@ -56,5 +95,21 @@ describe('the option table', () => {
     expect(problems).toEqual([`input 'analyze-timeout-seconds': expected a positive number of seconds, got "soon"`]);
     // An action input read empty is the default, as the runner applies action.yml's.
     expect(readOptions(actionText(() => ''), 'action').values.ifNoCaptures).toBe('error');
+  });
+
+  it('rule options: a flag and an input, checked against the rule\'s declared options', () => {
+    expect(readFlags({ 'rule-option': ['copy-heavy.minCopyShare=0.5', 'dominant-kernel.workload=python run.py --a,b'] }, 'analyze').ruleOptions).toEqual({
+      'copy-heavy': { minCopyShare: 0.5 },
+      'dominant-kernel': { workload: 'python run.py --a,b' },
+    });
+    const { problems } = readOptions(actionText((name) => (name === 'rule-options' ? 'copy-heavy.minShare=0.5' : '')), 'action');
+    expect(problems).toEqual(["input 'rule-options': copy-heavy.minShare=0.5: rule copy-heavy has no option 'minShare' (known: minCopyShare)"]);
+  });
+
+  it('references/options.md is the table rendered', () => {
+    const page = renderPage();
+    if (process.env['UPDATE_OPTIONS_PAGE'] === '1') writeFileSync(PAGE, page);
+    expect(readFileSync(PAGE, 'utf8')).toBe(page);
+    for (const row of ALL_OPTIONS) expect(page).toContain(`| \`${row.input}\` |`);
   });
 });

@@ -190,6 +190,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     run,
     baseline,
     gate: gateOf(options),
+    diagnose: { options: options.ruleOptions },
     ...(options.analyzeTimeoutSeconds !== undefined ? { timeoutMs: options.analyzeTimeoutSeconds * 1000 } : {}),
   };
   const report = await analyze(analyzeOptions);

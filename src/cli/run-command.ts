@@ -16,6 +16,7 @@ import { loadReport } from '../io/reports.js';
 import type { GateOptionsInput } from '../compare/gate-options.js';
 import { flagOptions, flagsHelp, readFlags, runFlagTexts, valueFlags } from '../options/read.js';
 import { gateOf } from '../options/table.js';
+import type { RuleOptions } from '../diagnose/rule-options.js';
 import type { FailableVerdict } from '../compare/verdict.js';
 import { verdictExitCode } from './verdict-exit.js';
 import { renderPlan } from '../runner/plan-text.js';
@@ -63,12 +64,14 @@ export interface RunCommandDeps {
 export interface RunGate {
   baseline: BaselineChoice | null;
   gate: GateOptionsInput;
+  /** The diagnosis rules' options (--rule-option). */
+  ruleOptions?: RuleOptions;
 }
 
 async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate): Promise<Report> {
   const { analyze } = await import('../pipeline/analyze.js');
   const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
-  return analyze({ inputs, environment, baseline, gate: gate.gate });
+  return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}) });
 }
 
 async function gateFromFlags(values: Record<string, unknown>, abRun: boolean): Promise<{ runGate: RunGate; failVerdicts: readonly FailableVerdict[] }> {
@@ -78,6 +81,7 @@ async function gateFromFlags(values: Record<string, unknown>, abRun: boolean): P
   const runGate: RunGate = {
     baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
     gate: gateOf(options),
+    ...(Object.keys(options.ruleOptions).length ? { ruleOptions: options.ruleOptions } : {}),
   };
   return { runGate, failVerdicts: options.failVerdicts };
 }

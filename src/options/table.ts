@@ -11,6 +11,7 @@
 import { DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, parseEnvironmentMismatch, parseFailOn, parseFailOnSeverity, parseFailVerdicts, parseThresholds } from '../compare/gate-options.js';
 import { FINGERPRINT_KEYS } from '../compare/fingerprint.js';
 import { DEFAULT_FAIL_ON_SEVERITY, FAILABLE_VERDICTS } from '../compare/verdict.js';
+import { parseRuleOptions } from '../diagnose/rule-options.js';
 import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
 import { DEFAULT_NO_CAPTURE_POLICY, NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
 import { COMMENT_POLICIES } from '../report/markdown/comment.js';
@@ -366,6 +367,15 @@ export const OPTIONS = [
     parse: booleanText,
     group: 'gate',
     flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, and compare the fast clusters (default true)" },
+  }),
+  option({
+    key: 'ruleOptions',
+    input: 'rule-options',
+    default: '',
+    doc: 'Options of the diagnosis rules, RULE.OPTION=VALUE (comma- or newline-separated), e.g. copy-heavy.minCopyShare=0.3; each rule\'s reference page lists its options and defaults.',
+    parse: parseRuleOptions,
+    group: 'diagnose',
+    flag: { name: 'rule-option', commands: GATE_COMMANDS, value: 'R.K=V', repeatable: true, help: "a rule's option, e.g. copy-heavy.minCopyShare=0.3 (the rule's reference page lists them); repeatable" },
   }),
 ] as const;
 

@@ -22,6 +22,7 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
     run: runInfo(ctx),
     baseline,
     gate,
+    diagnose: { options: ctx.inputs.ruleOptions },
     allowMixed: ctx.inputs.allowMixed,
     ...(ctx.inputs.strict ? {} : { skippable: fromDirectories }),
     ...(skipped.length ? { skippedInputs: skipped } : {}),
