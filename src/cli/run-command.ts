@@ -30,7 +30,7 @@ Runs the workload on this machine the way the action does (warm-up, measured run
 sampling, one profiled run, an optional Nsight Compute deep dive), then analyzes the captures.
 The plan is printed first; --dry-run prints only the plan.
 
-${flagsHelp('run', ['run', 'analyze'], 32)}
+${flagsHelp('run', ['run', 'analyze'], 32, RUN_OPTION_NAMES)}
 
 A/B (the base build in the same job, on the same GPU; its report is the baseline):
 ${flagsHelp('run', ['ab'], 32)}

@@ -79,13 +79,31 @@ export function runFlagTexts(values: Readonly<Record<string, unknown>>, names: r
   return raw;
 }
 
-/** The help lines of a command's flags in these groups, descriptions from `column`; a longer flag puts its description on the next line. */
-export function flagsHelp(command: Command, groups: readonly OptionGroup[], column: number): string {
+/** Help text wrapped at `width`, its continuation lines indented to `column`. */
+function wrapHelp(text: string, column: number, width: number): string {
+  const lines: string[] = [''];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (lines[last] && column + lines[last]!.length + 1 + word.length > width) lines.push(word);
+    else lines[last] = lines[last] ? `${lines[last]} ${word}` : word;
+  }
+  return lines.join(`\n${' '.repeat(column)}`);
+}
+
+/**
+ * The help lines of a command's flags in these groups, in the table's order (or by `order`, names
+ * first), descriptions from `column` wrapped at 100; a longer flag puts its description on the next line.
+ */
+export function flagsHelp(command: Command, groups: readonly OptionGroup[], column: number, order: readonly string[] = []): string {
+  const rank = (row: OptionRow) => (order.includes(row.flag!.name) ? order.indexOf(row.flag!.name) : order.length);
   return ALL_OPTIONS.filter((row) => takes(row, command) && groups.includes(row.group))
-    .map((row) => {
+    .map((row, index) => ({ row, index }))
+    .sort((a, b) => rank(a.row) - rank(b.row) || a.index - b.index)
+    .map(({ row }) => {
       const flag = row.flag!;
       const name = `  --${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
-      return name.length < column ? `${name.padEnd(column)}${flag.help}` : `${name}\n${' '.repeat(column)}${flag.help}`;
+      const help = wrapHelp(flag.help, column, 100);
+      return name.length < column ? `${name.padEnd(column)}${help}` : `${name}\n${' '.repeat(column)}${help}`;
     })
     .join('\n');
 }
