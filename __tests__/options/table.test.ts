@@ -18,6 +18,7 @@ const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs
 const PAGE = join(ROOT, 'references', 'options.md');
 
 const GROUPS: ReadonlyArray<[OptionGroup, string]> = [
+  ['output', 'Output (CLI)'],
   ['action', 'The action'],
   ['analyze', 'Reading the captures (mode analyze, `profile-gate analyze`)'],
   ['gate', 'The gate'],
@@ -27,6 +28,7 @@ const GROUPS: ReadonlyArray<[OptionGroup, string]> = [
   ['report', 'Mode report (action)'],
   ['run', 'Mode run, `profile-gate run`'],
   ['ab', 'A/B in one job (mode run, `profile-gate run`)'],
+  ['run-output', '`profile-gate run` (CLI)'],
 ];
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
@@ -48,7 +50,7 @@ function renderPage(): string {
     lines.push(`## ${title}`, '', '| input | flag | default | meaning |', '|---|---|---|---|');
     for (const row of rows) {
       const flag = row.flag ? `\`--${row.flag.name}${row.flag.value ? ` ${row.flag.value}` : ''}\` (${row.flag.commands.join(', ')})` : '';
-      lines.push(`| \`${row.input}\` | ${cell(flag)} | ${row.default ? cell(`\`${row.default}\``) : ''} | ${cell(row.doc)} |`);
+      lines.push(`| ${row.input ? `\`${row.input}\`` : ''} | ${cell(flag)} | ${row.default ? cell(`\`${row.default}\``) : ''} | ${cell(row.doc)} |`);
     }
     lines.push('');
   }
@@ -57,8 +59,9 @@ function renderPage(): string {
 
 describe('the option table', () => {
   it('action.yml declares exactly its inputs, with the same defaults and descriptions that start with its lines', () => {
-    expect(Object.keys(ACTION.inputs).sort()).toEqual(ALL_OPTIONS.map((row) => row.input).sort());
-    for (const row of ALL_OPTIONS) {
+    const inputs = ALL_OPTIONS.filter((row): row is OptionRow & { input: string } => row.input !== undefined);
+    expect(Object.keys(ACTION.inputs).sort()).toEqual(inputs.map((row) => row.input).sort());
+    for (const row of inputs) {
       const declared = ACTION.inputs[row.input]!;
       const fromYml = declared.default === '${{ github.token }}' ? '' : (declared.default ?? '');
       expect([row.input, fromYml]).toEqual([row.input, row.default]);
@@ -68,9 +71,12 @@ describe('the option table', () => {
 
   it('has a row for each run option of the runner, and one row per input and per flag of a command', () => {
     expect(RUN_OPTIONS.map((row) => row.input).concat('captures').sort()).toEqual([...RUN_OPTION_NAMES].sort());
-    expect(new Set(ALL_OPTIONS.map((row) => row.input)).size).toBe(ALL_OPTIONS.length);
+    const inputs = ALL_OPTIONS.flatMap((row) => (row.input !== undefined ? [row.input] : []));
+    expect(new Set(inputs).size).toBe(inputs.length);
     expect(new Set(ALL_OPTIONS.map((row) => row.key)).size).toBe(ALL_OPTIONS.length);
-    for (const command of ['analyze', 'run'] as Command[]) {
+    // Each row reaches a user: through an input, a flag, or both.
+    expect(ALL_OPTIONS.filter((row) => row.input === undefined && row.flag === undefined)).toEqual([]);
+    for (const command of ['analyze', 'run', 'demo'] as Command[]) {
       const flags = ALL_OPTIONS.filter((row) => row.flag?.commands.includes(command)).map((row) => row.flag!.name);
       expect(new Set(flags).size).toBe(flags.length);
       expect(Object.keys(flagOptions(command))).toEqual(flags);
@@ -110,6 +116,6 @@ describe('the option table', () => {
     const page = renderPage();
     if (process.env['UPDATE_OPTIONS_PAGE'] === '1') writeFileSync(PAGE, page);
     expect(readFileSync(PAGE, 'utf8')).toBe(page);
-    for (const row of ALL_OPTIONS) expect(page).toContain(`| \`${row.input}\` |`);
+    for (const row of ALL_OPTIONS) expect(page).toContain(row.input ? `| \`${row.input}\` |` : `\`--${row.flag!.name}`);
   });
 });

@@ -5,17 +5,14 @@
  */
 import { UsageError } from '../errors.js';
 import { actionText, readOptions } from '../options/read.js';
-import { ALL_OPTIONS, OPTIONS, type OptionKey, type OptionValues } from '../options/table.js';
+import { OPTIONS, type InputKey, type OptionValues } from '../options/table.js';
 import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from '../runner/run-options.js';
 import type { ActionHost } from './host.js';
 
 export { MODES, type Mode } from '../options/table.js';
 
 /** Each option's input name by its field (the table's rows). */
-export const INPUTS = Object.fromEntries(OPTIONS.map((row) => [row.key, row.input])) as { readonly [K in OptionKey]: string };
-
-/** Every input's name, as action.yml declares them. */
-export const INPUT_NAMES: readonly string[] = ALL_OPTIONS.map((row) => row.input);
+export const INPUTS = Object.fromEntries(OPTIONS.flatMap((row) => (row.input !== undefined ? [[row.key, row.input]] : []))) as { readonly [K in InputKey]: string };
 
 export const OUTPUTS = {
   verdict: 'verdict',
@@ -27,7 +24,7 @@ export const OUTPUTS = {
   skippedInputs: 'skipped-inputs',
 } as const;
 
-export type ActionInputs = OptionValues & {
+export type ActionInputs = Pick<OptionValues, InputKey> & {
   /** Mode run's options (the engine's, shared with `profile-gate run`); read in mode run only. */
   run?: RunOptions;
 };

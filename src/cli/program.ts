@@ -10,7 +10,7 @@ import { parseUserFamilies } from '../classify/user-families.js';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
-import { gateOf } from '../options/table.js';
+import { gateOf, type OptionValues } from '../options/table.js';
 import { DEFAULT_FAIL_VERDICTS } from '../compare/verdict.js';
 import { verdictExitCode } from './verdict-exit.js';
 import { describeError, EXIT_OK, exitCodeFor, exitCodesText, InputError, UsageError } from '../errors.js';
@@ -28,21 +28,6 @@ import { exportProfilerReports } from './profiler-reports.js';
 import { RUN_METADATA_HELP, RUN_METADATA_OPTIONS, resolveRunMetadata, systemGit } from './run-metadata.js';
 import { runCommand, RUN_HELP } from './run-command.js';
 import { runScrubCommand, SCRUB_USAGE } from './scrub-command.js';
-import { FORMAT_IDS } from '../model/capture.js';
-
-/** Items joined by commas, wrapped at `width` with continuation lines indented by `indent`. */
-function wrapList(items: readonly string[], indent: number, width: number): string {
-  const lines: string[] = [''];
-  for (const item of items) {
-    const last = lines.length - 1;
-    const next = lines[last] ? `${lines[last]}, ${item}` : item;
-    if (indent + next.length > width && lines[last]) {
-      lines[last] += ',';
-      lines.push(item);
-    } else lines[last] = next;
-  }
-  return lines.join(`\n${' '.repeat(indent)}`);
-}
 
 const HELP = `profile-gate ${TOOL_VERSION}: GPU inference performance as a CI gate
 
@@ -58,16 +43,9 @@ Usage:
   profile-gate COMMAND --help               the options of one command
 
 analyze options:
-  --json FILE|-        write report.json (the versioned contract); - for stdout
-  --markdown FILE|-    write report.md; - for stdout
-  --format NAME        skip detection and read every input as NAME, one of:
-                       ${wrapList(FORMAT_IDS, 23, 100)}
-  --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
-  --top N              kernels shown in the terminal output (default 10)
-${flagsHelp('analyze', ['analyze'], 23)}
+${flagsHelp('analyze', ['output', 'analyze'], 23)}
 
 gate options (analyze):
-  --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
 ${flagsHelp('analyze', ['gate', 'diagnose'], 23)}
 
 ${RUN_METADATA_HELP}
@@ -117,6 +95,10 @@ interface Outputs {
   top: number;
 }
 
+function outputsOf(options: Pick<OptionValues, 'json' | 'markdown' | 'top'>): Outputs {
+  return { ...(options.json ? { json: options.json } : {}), ...(options.markdown ? { markdown: options.markdown } : {}), top: options.top };
+}
+
 /** Both on stdout would glue JSON and markdown into one stream no reader can split. */
 function checkOutputs(outputs: { json?: string | undefined; markdown?: string | undefined }): void {
   if (outputs.json === '-' && outputs.markdown === '-') throw new UsageError('--json - and --markdown - both write to stdout; send one of them to a file');
@@ -127,13 +109,6 @@ async function emit(report: Report, outputs: Outputs, failVerdicts: readonly str
   if (outputs.markdown) await writeOutput(outputs.markdown, renderSummary(report));
   if (outputs.json !== '-' && outputs.markdown !== '-') process.stdout.write(renderTerminal(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
   return verdictExitCode(report, failVerdicts);
-}
-
-function parseTop(value: string | undefined): number {
-  if (value === undefined) return 10;
-  const top = Number(value);
-  if (!Number.isInteger(top) || top < 1) throw new UsageError(`--top ${value}: expected a positive integer`);
-  return top;
 }
 
 async function loadFamilies(path: string) {
@@ -152,26 +127,18 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     allowPositionals: true,
     strict: true,
     options: {
-      json: { type: 'string' },
-      markdown: { type: 'string' },
-      format: { type: 'string' },
-      families: { type: 'string' },
-      top: { type: 'string' },
-      baseline: { type: 'string' },
       ...flagOptions('analyze'),
       ...RUN_METADATA_OPTIONS,
     },
   });
-  checkOutputs(values);
+  const options = readFlags(values, 'analyze');
+  checkOutputs(options);
   const run = resolveRunMetadata(values, process.env, systemGit);
   const inputs = positionals.length ? positionals : defaultInputs;
-  const options = readFlags(values, 'analyze');
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
-  // A closed list: checked before any file is read or exported.
-  if (values.format !== undefined && !(FORMAT_IDS as readonly string[]).includes(values.format)) throw new UsageError(`--format ${values.format}: expected one of ${FORMAT_IDS.join(', ')}`);
-  const families = values.families ? await loadFamilies(values.families) : [];
-  const baseline: BaselineChoice | null = values.baseline
-    ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
+  const families = options.families ? await loadFamilies(options.families) : [];
+  const baseline: BaselineChoice | null = options.baselineFile
+    ? { report: await loadReport(options.baselineFile), origin: 'file', path: options.baselineFile, reason: '--baseline given on the command line' }
     : null;
   const { files, fromDirectories, skipped } = await gatherCaptures(inputs, {
     policy: options.ifNoCaptures,
@@ -184,7 +151,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     ...(options.allowMixed ? { allowMixed: true } : {}),
     ...(options.strict ? {} : { skippable: fromDirectories }),
     ...(options.smiColumns ? { ingest: { smiColumns: options.smiColumns } } : {}),
-    ...(values.format ? { format: values.format } : {}),
+    ...(options.format ? { format: options.format } : {}),
     ...(skipped.length ? { skippedInputs: skipped } : {}),
     families,
     run,
@@ -194,7 +161,7 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     ...(options.analyzeTimeoutSeconds !== undefined ? { timeoutMs: options.analyzeTimeoutSeconds * 1000 } : {}),
   };
   const report = await analyze(analyzeOptions);
-  return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) }, options.failVerdicts);
+  return emit(report, outputsOf(options), options.failVerdicts);
 }
 
 /**
@@ -202,8 +169,9 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
  * baseline, the unfused-attention variant the head. A failing verdict is shown, not turned into exit 1.
  */
 async function runDemo(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, strict: true, options: { json: { type: 'string' }, markdown: { type: 'string' }, top: { type: 'string' } } });
-  checkOutputs(values);
+  const { values } = parseArgs({ args, strict: true, options: flagOptions('demo') });
+  const options = readFlags(values, 'demo');
+  checkOutputs(options);
   const samples = samplesDirectory();
   const baselineDir = join(samples, 'baseline');
   const baseline = await analyze({ inputs: await expandInputs([baselineDir]) });
@@ -212,7 +180,7 @@ async function runDemo(args: string[]): Promise<number> {
     baseline: { report: baseline, origin: 'file', path: baselineDir, reason: 'the bundled fused-attention run of the same workload on the same H200' },
   });
   process.stdout.write(`Demo: ${join(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
-  await emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });
+  await emit(report, outputsOf(options));
   if (report.verdict === 'fail') process.stdout.write('\nIn CI this verdict fails the job (exit code 1); the demo exits 0.\n');
   return EXIT_OK;
 }

@@ -15,9 +15,8 @@ import type { BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
 import type { GateOptionsInput } from '../compare/gate-options.js';
 import { flagOptions, flagsHelp, readFlags, runFlagTexts, valueFlags } from '../options/read.js';
-import { gateOf } from '../options/table.js';
+import { gateOf, type OptionValues } from '../options/table.js';
 import type { RuleOptions } from '../diagnose/rule-options.js';
-import type { FailableVerdict } from '../compare/verdict.js';
 import { verdictExitCode } from './verdict-exit.js';
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process.js';
@@ -36,12 +35,9 @@ A/B (the base build in the same job, on the same GPU; its report is the baseline
 ${flagsHelp('run', ['ab'], 32)}
 
 Gate:
-  --baseline FILE               compare against a report.json (not with --base-workdir/--base-run)
 ${flagsHelp('run', ['gate', 'diagnose'], 32)}
 
-  --out DIR                     where logs, captures, run.json and the report go (default profile-gate-run)
-  --dry-run                     print the plan and exit
-  --quiet                       do not echo the workload's output (it is still in DIR/logs)
+${flagsHelp('run', ['run-output'], 32)}
 
 Exit codes: ${exitCodesText()}; 2 also when the plan cannot run.
 `;
@@ -74,16 +70,13 @@ async function defaultAnalyze(inputs: readonly string[], environment: Report['en
   return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}) });
 }
 
-async function gateFromFlags(values: Record<string, unknown>, abRun: boolean): Promise<{ runGate: RunGate; failVerdicts: readonly FailableVerdict[] }> {
-  const file = typeof values['baseline'] === 'string' ? values['baseline'] : undefined;
+async function gateFromFlags(file: string | undefined, flags: OptionValues, abRun: boolean): Promise<RunGate> {
   if (file !== undefined && abRun) throw new UsageError('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
-  const options = readFlags(values, 'run');
-  const runGate: RunGate = {
+  return {
     baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
-    gate: gateOf(options),
-    ...(Object.keys(options.ruleOptions).length ? { ruleOptions: options.ruleOptions } : {}),
+    gate: gateOf(flags),
+    ...(Object.keys(flags.ruleOptions).length ? { ruleOptions: flags.ruleOptions } : {}),
   };
-  return { runGate, failVerdicts: options.failVerdicts };
 }
 
 async function writeReport(report: Report, outDir: string, write: (text: string) => void): Promise<void> {
@@ -98,7 +91,7 @@ async function writeReport(report: Report, outDir: string, write: (text: string)
   write(`\n${renderTerminal(report)}`);
 }
 
-const STRING_FLAGS = new Set<string>(['--out', '--baseline', ...valueFlags('run')]);
+const STRING_FLAGS = new Set<string>(valueFlags('run'));
 
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv: readonly string[]): string[] {
@@ -118,10 +111,6 @@ function parseRunArgs(argv: string[]) {
     allowPositionals: false,
     options: {
       ...flagOptions('run'),
-      out: { type: 'string' },
-      baseline: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -151,18 +140,19 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
       return EXIT_OK;
     }
     const options = parseRunOptions(runFlagTexts(values, RUN_OPTION_NAMES), 'cli');
-    const { runGate, failVerdicts } = await gateFromFlags(values, options.base !== undefined);
+    const flags = readFlags(values, 'run');
+    const runGate = await gateFromFlags(flags.baselineFile, flags, options.base !== undefined);
     const plan = await prepareRun(options, {
-      outDir: typeof values.out === 'string' ? values.out : 'profile-gate-run',
+      outDir: flags.out,
       ...(deps.cwd ? { cwd: deps.cwd } : {}),
       ...(deps.probe ? { probe: deps.probe } : {}),
       ...(deps.pythonDir ? { pythonDir: deps.pythonDir } : {}),
     });
     write(inertLines(renderPlan(plan)));
-    if (values['dry-run']) return plan.problems.length ? EXIT_BAD_INPUT : EXIT_OK;
+    if (flags.dryRun) return plan.problems.length ? EXIT_BAD_INPUT : EXIT_OK;
     if (plan.problems.length) throw new UsageError(`the plan cannot run: ${plan.problems.join('; ')}`);
 
-    const logger = deps.logger ?? createPlainLogger(write, { showOutput: !values.quiet });
+    const logger = deps.logger ?? createPlainLogger(write, { showOutput: !flags.quiet });
     const groups = deps.groups ?? new ProcessGroups();
     let job: Promise<unknown> | undefined;
     // On a signal: the groups are stopped, then run.json (marked cancelled) is written before the exit.
@@ -193,7 +183,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     if (!result.report) return EXIT_OK;
     if (result.baseReport) write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
     await writeReport(result.report, plan.outDir, write);
-    return verdictExitCode(result.report, failVerdicts);
+    return verdictExitCode(result.report, flags.failVerdicts);
   } catch (error) {
     process.stderr.write(`profile-gate: ${inertLine(describeError(error))}\n`);
     return exitCodeFor(error);

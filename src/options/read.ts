@@ -10,8 +10,8 @@ export type Door = 'cli' | 'action';
 
 /** The option as the user spells it at this door: `--fail-on`, or `input 'fail-on'`. */
 export function optionName(row: OptionRow, door: Door): string {
-  if (door === 'action') return `input '${row.input}'`;
-  return row.flag ? `--${row.flag.name}` : `input '${row.input}'`;
+  if (row.input !== undefined && (door === 'action' || !row.flag)) return `input '${row.input}'`;
+  return `--${row.flag!.name}`;
 }
 
 /** Each option's value from its text at the door; the bad ones as one line each (in table order). */
@@ -32,7 +32,8 @@ export function readOptions(textOf: (row: OptionRow) => string, door: Door): { v
 
 /** The action's text of a row: the input, or its default when empty (as the runner applies action.yml's). */
 export function actionText(getInput: (name: string) => string): (row: OptionRow) => string {
-  return (row) => getInput(row.input) || row.default;
+  // An option of the CLI only has no input: the action always takes its default.
+  return (row) => (row.input !== undefined && getInput(row.input)) || row.default;
 }
 
 function takes(row: OptionRow, command: Command): boolean {

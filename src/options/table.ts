@@ -14,20 +14,21 @@ import { DEFAULT_FAIL_ON_SEVERITY, FAILABLE_VERDICTS } from '../compare/verdict.
 import { parseRuleOptions } from '../diagnose/rule-options.js';
 import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
 import { DEFAULT_NO_CAPTURE_POLICY, NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
+import { FORMAT_IDS } from '../model/capture.js';
 import { COMMENT_POLICIES } from '../report/markdown/comment.js';
 import type { RunOptionName } from '../runner/run-options.js';
-import { booleanText, list, listItems, matching, nonEmpty, oneOf, optionalPositiveInt, optionalPositiveSeconds, text, trimmed, type ValueParser } from './values.js';
+import { booleanText, list, listItems, matching, nonEmpty, oneOf, optional, optionalPositiveInt, optionalPositiveSeconds, positiveInt, text, trimmed, type ValueParser } from './values.js';
 
 /** The action's modes. */
 export const MODES = ['analyze', 'report', 'run'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** The CLI commands that take options of this table. */
-export type Command = 'analyze' | 'run';
+export type Command = 'analyze' | 'run' | 'demo';
 const GATE_COMMANDS: readonly Command[] = ['analyze', 'run'];
 
 /** Where an option belongs: its help section and its place on the reference page. */
-export type OptionGroup = 'action' | 'analyze' | 'gate' | 'diagnose' | 'baseline' | 'publish' | 'report' | 'run' | 'ab';
+export type OptionGroup = 'action' | 'output' | 'analyze' | 'gate' | 'diagnose' | 'baseline' | 'publish' | 'report' | 'run' | 'ab' | 'run-output';
 
 export interface CliFlag {
   /** The flag without its dashes. */
@@ -45,12 +46,12 @@ export interface CliFlag {
 export interface OptionRow<K extends string = string, T = unknown> {
   /** The field of the parsed options. */
   readonly key: K;
-  /** The action input, as action.yml names it. */
-  readonly input: string;
+  /** The action input, as action.yml names it; absent for an option of the CLI only. */
+  readonly input?: string;
   readonly flag?: CliFlag;
   /** The default as action.yml writes it: what an empty input (or an absent flag) means. '' is derived at run time. */
   readonly default: string;
-  /** The start of the input's description in action.yml, and its line on the reference page. */
+  /** The start of the input's description in action.yml (the flag's help for a CLI-only option), and its line on the reference page. */
   readonly doc: string;
   /** The one parser of the option's text; its message starts with the name it is given. */
   readonly parse: ValueParser<T>;
@@ -59,7 +60,7 @@ export interface OptionRow<K extends string = string, T = unknown> {
   readonly secret?: boolean;
 }
 
-function option<const K extends string, T>(row: OptionRow<K, T>): OptionRow<K, T> {
+function option<const K extends string, T>(row: OptionRow<K, T> & { input: string }): OptionRow<K, T> & { input: string } {
   return row;
 }
 
@@ -71,8 +72,35 @@ const smiColumns: ValueParser<string[] | undefined> = (value, name) => {
   return items.length ? parseSmiColumns(items.join(','), name) : undefined;
 };
 
-/** The options read into values, in the order of action.yml's description of them. */
+/** A CLI-only option: no input; its docs line is its help. */
+function flagOnly<const K extends string, T>(row: Omit<OptionRow<K, T>, 'input' | 'doc'> & { flag: CliFlag }): OptionRow<K, T> & { input?: undefined } {
+  return { ...row, doc: row.flag.help };
+}
+
+/** The options read into values, in the order of action.yml's description of them (the CLI's own first). */
 export const OPTIONS = [
+  flagOnly({ key: 'json', default: '', parse: optional(text), group: 'output', flag: { name: 'json', commands: ['analyze', 'demo'], value: 'FILE|-', help: 'write report.json (the versioned contract); - for stdout' } }),
+  flagOnly({ key: 'markdown', default: '', parse: optional(text), group: 'output', flag: { name: 'markdown', commands: ['analyze', 'demo'], value: 'FILE|-', help: 'write report.md; - for stdout' } }),
+  flagOnly({
+    key: 'format',
+    default: '',
+    parse: optional(oneOf(FORMAT_IDS)),
+    group: 'output',
+    flag: { name: 'format', commands: ['analyze'], value: 'NAME', help: `skip detection and read every input as NAME, one of: ${FORMAT_IDS.join(', ')}` },
+  }),
+  flagOnly({ key: 'families', default: '', parse: optional(text), group: 'output', flag: { name: 'families', commands: ['analyze'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' } }),
+  flagOnly({ key: 'top', default: '10', parse: positiveInt, group: 'output', flag: { name: 'top', commands: ['analyze', 'demo'], value: 'N', help: 'kernels shown in the terminal output (default 10)' } }),
+  // The action's input `baseline` says more (artifact, ab, none or a path): a row of its own below.
+  flagOnly({
+    key: 'baselineFile',
+    default: '',
+    parse: optional(text),
+    group: 'gate',
+    flag: { name: 'baseline', commands: GATE_COMMANDS, value: 'FILE', help: 'a previous report.json to compare against (throughput with statistics, kernel shares, findings); run: not with --base-workdir/--base-run' },
+  }),
+  flagOnly({ key: 'out', default: 'profile-gate-run', parse: nonEmpty('a directory'), group: 'run-output', flag: { name: 'out', commands: ['run'], value: 'DIR', help: 'where logs, captures, run.json and the report go (default profile-gate-run)' } }),
+  flagOnly({ key: 'dryRun', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'dry-run', commands: ['run'], switch: true, help: 'print the plan and exit' } }),
+  flagOnly({ key: 'quiet', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'quiet', commands: ['run'], switch: true, help: "do not echo the workload's output (it is still in DIR/logs)" } }),
   option({
     key: 'mode',
     input: 'mode',
@@ -383,6 +411,8 @@ type Row = (typeof OPTIONS)[number];
 export type OptionKey = Row['key'];
 /** Every option's value, parsed. */
 export type OptionValues = { [R in Row as R['key']]: R extends OptionRow<string, infer T> ? T : never };
+/** The options the action has an input for. */
+export type InputKey = (Row & { input: string })['key'];
 
 /** The gate's options: their fields are the gate's own (compare/gate-options.ts). */
 export const GATE_KEYS = ['thresholds', 'failOn', 'failOnSeverity', 'failVerdicts', 'allowThrottled', 'allowEnvironmentMismatch', 'overlapCheck', 'dropOutliers'] as const satisfies readonly OptionKey[];

@@ -64,6 +64,18 @@ export function list(item: RegExp = /./, expected = 'a list'): ValueParser<strin
   };
 }
 
+/** The parser's value, or undefined for an empty text (the option is not set). */
+export function optional<T>(parser: ValueParser<T>): ValueParser<T | undefined> {
+  return (value, name) => (value.trim() === '' ? undefined : parser(value, name));
+}
+
+/** A whole number of at least 1. */
+export const positiveInt: ValueParser<number> = (value, name) => {
+  const word = value.trim();
+  if (!/^\d+$/.test(word) || Number(word) < 1) throw new UsageError(`${name}: expected a positive whole number, ${got(value)}`);
+  return Number(word);
+};
+
 /** A whole number from 1 to `max`; empty: undefined (the default is derived at run time). */
 export function optionalPositiveInt(max = Number.MAX_SAFE_INTEGER, expected = 'a positive whole number'): ValueParser<number | undefined> {
   return (value, name) => {
