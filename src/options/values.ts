@@ -25,7 +25,7 @@ export const trimmed: ValueParser<string> = (value) => value.trim();
 
 export function nonEmpty(what: string): ValueParser<string> {
   return (value, name) => {
-    if (value.trim() === '') throw new UsageError(`${name}: expected ${what}`);
+    if (value === '') throw new UsageError(`${name}: expected ${what}`);
     return value;
   };
 }
