@@ -220,18 +220,27 @@ describe('inputs', () => {
   it('refuses a bad input in one line that names it, before any request', async () => {
     const r = await analyzeRun({}, { mode: 'bogus' });
     expect(r.code).toBe(1);
-    expect(r.failures).toEqual(["input 'mode': expected one of analyze, report, run (got \"bogus\")"]);
+    expect(r.failures).toEqual(["input 'mode': expected one of analyze, report, run, got \"bogus\""]);
     expect(r.host.annotations).toEqual([]);
     expect(fake.requests).toEqual([]);
+  });
+
+  it('rule-options reach the rules: unfused-norm-rope is not found past a threshold set that high', async () => {
+    const r = await analyzeRun({}, { 'rule-options': 'unfused-norm-rope.minPiecesShare=0.99' });
+    expect(r.failures).toEqual([]);
+    expect(r.outputs['findings']!.split(',')).toContain('host-bound');
+    expect(r.outputs['findings']!.split(',')).not.toContain('unfused-norm-rope');
+    const bad = await analyzeRun({}, { 'rule-options': 'unfused-norm-rope.minPieces=0.99' });
+    expect(bad.failures).toEqual(["input 'rule-options': unfused-norm-rope.minPieces=0.99: rule unfused-norm-rope has no option 'minPieces' (known: minPiecesShare)"]);
   });
 
   it('several bad inputs: one error line for each, and the job fails on the last', async () => {
     const r = await analyzeRun({}, { comment: 'sometimes', 'retention-days': '400', 'upload-artifact': 'yes' });
     expect(r.code).toBe(1);
     expect([...r.errors, ...r.failures]).toEqual([
-      'input \'comment\': expected one of auto, always, on-regression, off (got "sometimes")',
-      'input \'upload-artifact\': Invalid option: expected one of "true"|"false"|"True"|"False"|"TRUE"|"FALSE" (got "yes")',
-      'input \'retention-days\': expected 1 to 90 days (got "400")',
+      'input \'comment\': expected one of auto, always, on-regression, off, got "sometimes"',
+      'input \'upload-artifact\': expected true or false, got "yes"',
+      'input \'retention-days\': expected 1 to 90 days, got "400"',
     ]);
     expect(r.failures).toHaveLength(1);
     expect(fake.requests).toEqual([]);

@@ -97,7 +97,10 @@ describe('one rule for failing', () => {
 
   it('an unknown verdict in fail-verdicts or severity in fail-on-severity is refused, one line each', async () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'fail-verdicts': 'fail,insufficient', 'fail-on-severity': 'info' } });
-    expect(r.failures).toEqual(["input 'fail-on-severity': expected one of error, warning"]);
+    expect([...r.errors, ...r.failures]).toEqual([
+      `input 'fail-on-severity': expected one of error, warning, got "info"`,
+      "input 'fail-verdicts': unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn; none for no verdict)",
+    ]);
     const verdicts = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'fail-verdicts': 'fail,insufficient' } });
     expect(verdicts.failures).toEqual(["input 'fail-verdicts': unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn, accepted; none for no verdict)"]);
   });

@@ -1,11 +1,14 @@
 /**
- * The gate flags: one table (GATE_FLAG_SPECS) read by analyze, run and the action's inputs, so every
- * door takes every gate flag; and the fail-on default written once, which action.yml must repeat.
+ * The gate flags: rows of the one option table (src/options/table.ts) read by analyze, run and the
+ * action's inputs, so every door takes every gate flag; and the fail-on default written once,
+ * which action.yml must repeat.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, GATE_FLAG_SPECS, GATE_FLAGS, gateTextFrom, parseGateFlags, type GateOptionsInput } from '../../src/compare/gate-options.js';
+import { DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, type GateOptionsInput } from '../../src/compare/gate-options.js';
+import { actionText, readOptions } from '../../src/options/read.js';
+import { GATE_KEYS, gateOf, OPTIONS } from '../../src/options/table.js';
 import { DEFAULT_FAIL_ON, DEFAULT_FAIL_ON_SEVERITY, DEFAULT_FAIL_VERDICTS } from '../../src/compare/verdict.js';
 import { FINDING_IDS } from '../../src/model/finding-ids.js';
 import { ProcessGroups } from '../../src/runner/process-group.js';
@@ -54,11 +57,11 @@ afterAll(() => {
 });
 
 describe('gate flags', () => {
-  it('run hands every gate flag to the analysis, --drop-outliers and --allow-environment-mismatch included', async () => {
+  it('run hands every gate flag to the analysis, --drop-outliers and --allow-environment-mismatch included, and --rule-option', async () => {
     const tools = standInToolsDir();
     const seen: unknown[] = [];
     const work = tempDir('gate-flags');
-    const argv = ['--engine', 'command', '--run', `python3 ${TINY_WORKLOAD} --steps 1 --step-ms 1`, '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet', ...ALL_FLAGS];
+    const argv = ['--engine', 'command', '--run', `python3 ${TINY_WORKLOAD} --steps 1 --step-ms 1`, '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet', ...ALL_FLAGS, '--rule-option', 'copy-heavy.minCopyShare=0.5'];
     const { code, stderr } = await runCli(argv, {
       probe: standInProbe({ vendor: 'nvidia', nsys: tools.nsys, ncu: tools.ncu }),
       pythonDir: standInPythonDir({ snapshot: false }),
@@ -71,8 +74,8 @@ describe('gate flags', () => {
     });
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const { failOn, ...gate } = EXPECTED;
-    expect(seen).toEqual([{ baseline: null, gate, failOn }]);
+    // fail-on travels with the other gate options: one value, read once.
+    expect(seen).toEqual([{ baseline: null, gate: EXPECTED, ruleOptions: { 'copy-heavy': { minCopyShare: 0.5 } } }]);
   });
 
   it('analyze takes every gate flag, and reads each one (a bad value is refused naming the flag)', async () => {
@@ -81,11 +84,11 @@ describe('gate flags', () => {
     expect(ok.code).toBe(0);
     for (const [flag, bad, message] of [
       ['--drop-outliers', 'maybe', '--drop-outliers: expected true or false, got "maybe"'],
-      ['--allow-environment-mismatch', 'gpu', "unknown environment key 'gpu'"],
+      ['--allow-environment-mismatch', 'gpu', "--allow-environment-mismatch: unknown environment key 'gpu'"],
       // Before, a misspelt id was taken and never matched: the gate was off without a word.
-      ['--fail-on', 'unfused-atention', `--fail-on unfused-atention: unknown finding id 'unfused-atention' (known: ${FINDING_IDS.join(', ')})`],
-      ['--fail-on-severity', 'info', '--fail-on-severity info: expected one of error, warning'],
-      ['--fail-verdicts', 'fail,passed', "--fail-verdicts fail,passed: unknown verdict 'passed' (known: fail, invalid, insufficient-data, warn, accepted; none for no verdict)"],
+      ['--fail-on', 'unfused-atention', `--fail-on: unknown finding id 'unfused-atention' (known: ${FINDING_IDS.join(', ')})`],
+      ['--fail-on-severity', 'info', '--fail-on-severity: expected one of error, warning, got "info"'],
+      ['--fail-verdicts', 'fail,passed', "--fail-verdicts: unknown verdict 'passed' (known: fail, invalid, insufficient-data, warn, accepted; none for no verdict)"],
     ] as const) {
       const { code, stderr } = await cli(['analyze', '--json', '-', flag, bad, healthyNsys]);
       expect(code).toBe(2);
@@ -96,16 +99,18 @@ describe('gate flags', () => {
 
   it.each(['analyze', 'run'])('%s --help has a line for every gate flag', async (command) => {
     const { stdout } = await cli([command, '--help']);
-    for (const flag of GATE_FLAGS) expect(stdout).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
+    const flags = OPTIONS.filter((row) => (GATE_KEYS as readonly string[]).includes(row.key)).map((row) => row.flag!.name);
+    expect(flags).toHaveLength(GATE_KEYS.length);
+    for (const flag of [...flags, 'rule-option']) expect(stdout).toMatch(new RegExp(`^  --${flag}\\b`, 'm'));
   });
 
   it('the action inputs read through the same table, naming the input in errors', () => {
-    const inputs: Record<string, string | boolean | string[]> = { thresholds: ['decode_tok_s=4'], 'fail-on': ['unfused-attention'], 'fail-on-severity': 'warning', 'fail-verdicts': ['fail', 'invalid', 'insufficient-data'], 'allow-throttled': true, 'allow-environment-mismatch': ['driver', 'cuda'], 'overlap-check': false, 'drop-outliers': false };
-    const read = (flag: keyof typeof GATE_FLAG_SPECS) => inputs[GATE_FLAG_SPECS[flag].input];
-    expect(parseGateFlags(read)).toEqual(EXPECTED);
-    expect(gateTextFrom(() => undefined)).toEqual({});
-    for (const flag of GATE_FLAGS) expect(ACTION.inputs[GATE_FLAG_SPECS[flag].input]).toBeDefined();
-    expect(() => parseGateFlags((flag) => (flag === 'overlap-check' ? 'maybe' : undefined), (flag) => `input '${GATE_FLAG_SPECS[flag].input}'`)).toThrow(`input 'overlap-check': expected true or false, got "maybe"`);
+    const inputs: Record<string, string> = { thresholds: 'decode_tok_s=4', 'fail-on': 'unfused-attention', 'fail-on-severity': 'warning', 'fail-verdicts': 'fail,invalid,insufficient-data', 'allow-throttled': 'true', 'allow-environment-mismatch': 'driver\ncuda', 'overlap-check': 'false', 'drop-outliers': 'false' };
+    const { values, problems } = readOptions(actionText((name) => inputs[name] ?? ''), 'action');
+    expect(problems).toEqual([]);
+    expect(gateOf(values)).toEqual(EXPECTED);
+    const bad = readOptions(actionText((name) => (name === 'overlap-check' ? 'maybe' : name === 'fail-on' ? 'unfused-atention' : '')), 'action');
+    expect(bad.problems).toEqual([`input 'fail-on': unknown finding id 'unfused-atention' (known: ${FINDING_IDS.join(', ')})`, `input 'overlap-check': expected true or false, got "maybe"`]);
   });
 
   it("action.yml's fail-on, fail-on-severity and fail-verdicts defaults and the regression-gate reference are the one default", () => {

@@ -64,7 +64,7 @@ describe('bad input: one line on stderr, exit code 2', () => {
     ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
     ['no inputs', ['analyze'], /expected at least one INPUT/],
     ['an unknown flag', ['analyze', '--frob', 'x'], /Unknown option '--frob'/],
-    ['a bad threshold', ['analyze', '--threshold', 'decode_tok_s=fast', healthyNsys], /--threshold decode_tok_s=fast: 'fast' is not a positive number/],
+    ['a bad threshold', ['analyze', '--threshold', 'decode_tok_s=fast', healthyNsys], /--threshold: decode_tok_s=fast: 'fast' is not a positive number/],
     ['a missing baseline', ['analyze', '--baseline', '/nonexistent/base.json', healthyNsys], /\/nonexistent\/base\.json: cannot read it/],
   ];
   it.each(cases)('%s', async (_name, args, message) => {
@@ -86,7 +86,7 @@ describe('bad input: one line on stderr, exit code 2', () => {
     expect(ignored.stderr).toBe('');
     const bad = await cli(['analyze', '--if-no-captures', 'maybe', empty]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--if-no-captures maybe: expected one of error, warn, ignore/);
+    expect(bad.stderr).toMatch(/--if-no-captures: expected one of error, warn, ignore, got "maybe"/);
   });
 
   it('a run\'s output folder analyzed again: its report.json is no capture (a Kineto sniff on words once claimed it)', async () => {

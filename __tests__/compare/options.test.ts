@@ -1,4 +1,4 @@
-import { metricFloor, parseFailOnArg, parseFailOnSeverityArg, parseFailVerdictsArg, parseGateOptions, parseThresholdArgs } from '../../src/compare/gate-options.js';
+import { metricFloor, parseEnvironmentMismatch, parseFailOn, parseFailOnSeverity, parseFailVerdicts, parseGateOptions, parseThresholds } from '../../src/compare/gate-options.js';
 import { FINDING_IDS } from '../../src/model/finding-ids.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -36,9 +36,9 @@ describe('parseGateOptions', () => {
   });
 });
 
-describe('parseThresholdArgs', () => {
+describe('parseThresholds', () => {
   it('reads METRIC=PCT, with or without %, repeated or comma-separated', () => {
-    expect(parseThresholdArgs(['decode_tok_s=3', 'ttft_ms=5%,tpot_ms=2.5', 'family:attention-softmax=10', 'kernel:my_gemm=8'])).toEqual({
+    expect(parseThresholds(['decode_tok_s=3', 'ttft_ms=5%,tpot_ms=2.5', 'family:attention-softmax=10\nkernel:my_gemm=8'], '--threshold')).toEqual({
       decode_tok_s: 3,
       ttft_ms: 5,
       tpot_ms: 2.5,
@@ -46,36 +46,36 @@ describe('parseThresholdArgs', () => {
       'kernel:my_gemm': 8,
     });
   });
-  it('throws a UsageError naming the bad value', () => {
-    expect(() => parseThresholdArgs(['decode_tok_s'])).toThrow(new UsageError('--threshold decode_tok_s: expected METRIC=PCT, e.g. decode_tok_s=3'));
-    expect(() => parseThresholdArgs(['decode_tok_s=fast'])).toThrow(new UsageError("--threshold decode_tok_s=fast: 'fast' is not a positive number"));
-    expect(() => parseThresholdArgs(['decode_tok_s=-1'])).toThrow(/'-1' is not a positive number/);
-    expect(() => parseThresholdArgs(['decode_tok_s='])).toThrow(/'' is not a positive number/);
-    expect(() => parseThresholdArgs(['tok_s=3'])).toThrow(/--threshold tok_s=3: unknown metric 'tok_s'/);
-    expect(() => parseThresholdArgs(['family:attention=3'])).toThrow(/unknown kernel family 'attention'/);
+  it('throws a UsageError naming the option as given and the bad item', () => {
+    expect(() => parseThresholds(['decode_tok_s'], '--threshold')).toThrow(new UsageError('--threshold: decode_tok_s: expected METRIC=PCT, e.g. decode_tok_s=3'));
+    expect(() => parseThresholds('decode_tok_s=fast', "input 'thresholds'")).toThrow(new UsageError("input 'thresholds': decode_tok_s=fast: 'fast' is not a positive number"));
+    expect(() => parseThresholds(['decode_tok_s=-1'], '--threshold')).toThrow(/'-1' is not a positive number/);
+    expect(() => parseThresholds(['decode_tok_s='], '--threshold')).toThrow(/'' is not a positive number/);
+    expect(() => parseThresholds(['tok_s=3'], '--threshold')).toThrow(/--threshold: tok_s=3: unknown metric 'tok_s'/);
+    expect(() => parseThresholds(['family:attention=3'], '--threshold')).toThrow(/unknown kernel family 'attention'/);
   });
 });
 
-describe('parseFailOnArg', () => {
+describe('parseFailOn', () => {
   it('splits ids and accepts none', () => {
-    expect(parseFailOnArg('re-prefill, unfused-attention,re-prefill')).toEqual(['re-prefill', 'unfused-attention']);
-    expect(parseFailOnArg('none')).toEqual([]);
-    expect(parseFailOnArg('')).toEqual([]);
+    expect(parseFailOn('re-prefill, unfused-attention,re-prefill', '--fail-on')).toEqual(['re-prefill', 'unfused-attention']);
+    expect(parseFailOn('none', '--fail-on')).toEqual([]);
+    expect(parseFailOn('', '--fail-on')).toEqual([]);
   });
   it('throws a UsageError naming the bad id and listing every known one', () => {
-    expect(() => parseFailOnArg('re-prefill,Host Bound')).toThrow(UsageError);
-    expect(() => parseFailOnArg('re-prefill,Host Bound')).toThrow(/unknown finding id 'Host Bound' \(known: /);
-    expect(() => parseFailOnArg('re-prefill,,x')).toThrow(/unknown finding id 'x'/);
+    expect(() => parseFailOn('re-prefill,Host Bound', '--fail-on')).toThrow(UsageError);
+    expect(() => parseFailOn('re-prefill,Host Bound', '--fail-on')).toThrow(/unknown finding id 'Host Bound' \(known: /);
+    expect(() => parseFailOn('re-prefill,,x', '--fail-on')).toThrow(/unknown finding id 'x'/);
   });
   // Before, any kebab-case word passed: a typo switched the gate off without a word.
   it('refuses a misspelt id, which would otherwise never match a finding', () => {
     let message = '';
     try {
-      parseFailOnArg('unfused-atention');
+      parseFailOn('unfused-atention', "input 'fail-on'");
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toBe(`--fail-on unfused-atention: unknown finding id 'unfused-atention' (known: ${FINDING_IDS.join(', ')})`);
+    expect(message).toBe(`input 'fail-on': unknown finding id 'unfused-atention' (known: ${FINDING_IDS.join(', ')})`);
     expect(() => parseGateOptions({ failOn: ['unfused-atention'] })).toThrow(/gate option failOn\.0: unknown finding id 'unfused-atention' \(known: capture-includes-warmup, /);
   });
 });
@@ -85,12 +85,23 @@ describe('fail-on-severity and fail-verdicts', () => {
     expect(parseGateOptions({})).toMatchObject({ failOnSeverity: 'error', failVerdicts: ['fail', 'invalid'] });
   });
   it('read their values and refuse unknown ones with the known list', () => {
-    expect(parseFailOnSeverityArg(' Warning ')).toBe('warning');
-    expect(() => parseFailOnSeverityArg('info')).toThrow(new UsageError('--fail-on-severity info: expected one of error, warning'));
-    expect(parseFailVerdictsArg('fail, invalid,insufficient-data,fail')).toEqual(['fail', 'invalid', 'insufficient-data']);
-    expect(parseFailVerdictsArg('none')).toEqual([]);
-    expect(() => parseFailVerdictsArg('fail,insufficient')).toThrow(new UsageError("--fail-verdicts fail,insufficient: unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn, accepted; none for no verdict)"));
-    expect(() => parseFailVerdictsArg('pass')).toThrow(/unknown verdict 'pass'/);
+    expect(parseFailOnSeverity(' Warning ', '--fail-on-severity')).toBe('warning');
+    expect(() => parseFailOnSeverity('info', '--fail-on-severity')).toThrow(new UsageError('--fail-on-severity: expected one of error, warning, got "info"'));
+    expect(parseFailVerdicts('fail, invalid,insufficient-data,fail', '--fail-verdicts')).toEqual(['fail', 'invalid', 'insufficient-data']);
+    expect(parseFailVerdicts('none', '--fail-verdicts')).toEqual([]);
+    expect(() => parseFailVerdicts('fail,insufficient', '--fail-verdicts')).toThrow(new UsageError("--fail-verdicts: unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn, accepted; none for no verdict)"));
+    expect(() => parseFailVerdicts('pass', '--fail-verdicts')).toThrow(/unknown verdict 'pass'/);
     expect(() => parseGateOptions({ failVerdicts: ['passed'] })).toThrow(/gate option failVerdicts\.0: unknown verdict 'passed'/);
+  });
+});
+
+describe('parseEnvironmentMismatch', () => {
+  it('reads keys, all, or nothing', () => {
+    expect(parseEnvironmentMismatch('driver, cuda,driver', '--allow-environment-mismatch')).toEqual(['driver', 'cuda']);
+    expect(parseEnvironmentMismatch('driver,all', '--allow-environment-mismatch')).toBe(true);
+    expect(parseEnvironmentMismatch(' ', '--allow-environment-mismatch')).toBe(false);
+  });
+  it('refuses an unknown key, naming the option as given', () => {
+    expect(() => parseEnvironmentMismatch('gpu', "input 'allow-environment-mismatch'")).toThrow(/^input 'allow-environment-mismatch': unknown environment key 'gpu' \(known: gpuName, /);
   });
 });

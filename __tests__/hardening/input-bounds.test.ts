@@ -77,7 +77,7 @@ describe('a time budget for analyze', () => {
   it('a bad --timeout is a usage error', async () => {
     const r = await cli(['analyze', '--timeout', '5m', 'x.json']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('profile-gate: --timeout 5m: expected a positive number of seconds\n');
+    expect(r.stderr).toBe('profile-gate: --timeout: expected a positive number of seconds, got "5m"\n');
   });
 });
 

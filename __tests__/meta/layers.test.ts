@@ -23,8 +23,9 @@ const RANK: Record<string, number> = {
   github: 6,
   io: 7,
   runner: 8,
-  action: 9,
-  cli: 9,
+  options: 9,
+  action: 10,
+  cli: 10,
 };
 
 function sources(dir: string): string[] {

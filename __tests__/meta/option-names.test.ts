@@ -4,8 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GATE_FLAG_SPECS } from '../../src/compare/gate-options.js';
-import { INPUTS } from '../../src/action/inputs.js';
+import { ALL_OPTIONS } from '../../src/options/table.js';
 import { ROOT } from '../helpers/fake-github-runner.js';
 
 function sources(dir: string): string[] {
@@ -13,7 +12,7 @@ function sources(dir: string): string[] {
 }
 
 /** The camelCase names of options that have a user-facing spelling. */
-const FIELDS = [...new Set([...Object.values(GATE_FLAG_SPECS).map((s) => s.field as string), ...Object.keys(INPUTS)])].filter((f) => /[a-z][A-Z]/.test(f));
+const FIELDS = [...new Set(ALL_OPTIONS.map((row) => row.key as string))].filter((f) => /[a-z][A-Z]/.test(f));
 
 /** The text of string and template literals on a line of code (comments left out). */
 function literals(line: string): string[] {

@@ -11,14 +11,15 @@
  * A baseline that cannot be had is a warning and a note in the summary, never a crash.
  */
 import type { HistoryEntry } from '../compare/between-jobs.js';
-import { actionGateLabel, parseGateFlags, type GateFlagValue, type GateOptionsInput } from '../compare/gate-options.js';
+import type { GateOptionsInput } from '../compare/gate-options.js';
+import { gateOf } from '../options/table.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { UsageError } from '../errors.js';
 import { loadReport } from '../io/reports.js';
 import type { Artifact, Repository } from '../github/client.js';
 import { reportsInZip, unreadableReason } from '../github/report-artifacts.js';
 import type { Report } from '../model/report.js';
-import { INPUTS, inputKeyOf } from './inputs.js';
+import { INPUTS } from './inputs.js';
 import { defaultArtifactName, oneLine, type ModeContext } from './publish.js';
 
 export interface ResolvedBaseline {
@@ -190,14 +191,7 @@ export async function resolveBaseline(ctx: ModeContext, abRun = false): Promise<
   return { baseline: { report: await loadReport(input), origin: 'file', path: input, reason: `input '${INPUTS.baseline}'` } };
 }
 
-/** The gate's options from the inputs, through the reader the CLI uses; a bad value names the input. */
+/** The gate's options, as the inputs set them (read and checked with the other inputs). */
 export function gateOptions(ctx: ModeContext): GateOptionsInput {
-  // Each gate flag's action input, by its name in action.yml (INPUTS maps keys to those names).
-  return {
-    thresholds: {},
-    ...parseGateFlags((flag) => {
-      const key = inputKeyOf(flag);
-      return key && key in ctx.inputs ? (ctx.inputs[key as keyof typeof ctx.inputs] as GateFlagValue) : undefined;
-    }, actionGateLabel),
-  };
+  return gateOf(ctx.inputs);
 }

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { failsJob, failureLine } from '../compare/verdict.js';
-import { parseFailVerdictsArg, parseGateOptions, type GateOptionsInput } from '../compare/gate-options.js';
+import { parseGateOptions, type GateOptionsInput } from '../compare/gate-options.js';
 import { applyAcceptance } from '../compare/acceptance.js';
 import { readAcceptances } from './github/acceptance.js';
 import { isFindingId } from '../model/finding-ids.js';
@@ -146,7 +146,7 @@ export async function publish(ctx: ModeContext, publication: Publication): Promi
 
 /** The verdicts that fail this job (input fail-verdicts, checked with the other inputs). */
 export function failVerdicts(ctx: ModeContext): readonly string[] {
-  return parseFailVerdictsArg(ctx.inputs.failVerdicts.join(',') || 'none');
+  return ctx.inputs.failVerdicts;
 }
 
 /**

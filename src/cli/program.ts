@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { parseUserFamilies } from '../classify/user-families.js';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
-import { GATE_FLAG_OPTIONS, gateFlagsHelp, parseGateFlags, parseGateOptions } from '../compare/gate-options.js';
+import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
+import { gateOf, type OptionValues } from '../options/table.js';
 import { DEFAULT_FAIL_VERDICTS } from '../compare/verdict.js';
 import { verdictExitCode } from './verdict-exit.js';
 import { describeError, EXIT_OK, exitCodeFor, exitCodesText, InputError, UsageError } from '../errors.js';
@@ -20,29 +21,13 @@ import { inertLine } from '../report/inert-text.js';
 import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
 import { expandInputs, writeOutput } from '../io/input-paths.js';
-import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
-import { DEFAULT_NO_CAPTURE_POLICY, gatherCaptures, NO_CAPTURE_POLICIES, type NoCapturePolicy } from '../io/gather-captures.js';
+import { gatherCaptures } from '../io/gather-captures.js';
 import { DASHBOARD_USAGE, runDashboardCommand } from './dashboard-command.js';
 import { REPORT_USAGE, runReportCommand } from './report-command.js';
 import { exportProfilerReports } from './profiler-reports.js';
 import { RUN_METADATA_HELP, RUN_METADATA_OPTIONS, resolveRunMetadata, systemGit } from './run-metadata.js';
 import { runCommand, RUN_HELP } from './run-command.js';
 import { runScrubCommand, SCRUB_USAGE } from './scrub-command.js';
-import { FORMAT_IDS } from '../model/capture.js';
-
-/** Items joined by commas, wrapped at `width` with continuation lines indented by `indent`. */
-function wrapList(items: readonly string[], indent: number, width: number): string {
-  const lines: string[] = [''];
-  for (const item of items) {
-    const last = lines.length - 1;
-    const next = lines[last] ? `${lines[last]}, ${item}` : item;
-    if (indent + next.length > width && lines[last]) {
-      lines[last] += ',';
-      lines.push(item);
-    } else lines[last] = next;
-  }
-  return lines.join(`\n${' '.repeat(indent)}`);
-}
 
 const HELP = `profile-gate ${TOOL_VERSION}: GPU inference performance as a CI gate
 
@@ -58,23 +43,10 @@ Usage:
   profile-gate COMMAND --help               the options of one command
 
 analyze options:
-  --json FILE|-        write report.json (the versioned contract); - for stdout
-  --markdown FILE|-    write report.md; - for stdout
-  --format NAME        skip detection and read every input as NAME, one of:
-                       ${wrapList(FORMAT_IDS, 23, 100)}
-  --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
-  --top N              kernels shown in the terminal output (default 10)
-  --timeout SECONDS    time budget of the analysis; past it, exit 2 with a line naming the file being read
-  --smi-columns LIST   the --query-gpu list of an nvidia-smi log written with --format=csv,noheader
-  --allow-mixed        merge captures of different GPUs, vendors, engines or models (otherwise refused)
-  --strict             fail on any input it cannot read: an unreadable file inside a directory, a path
-                       not found (otherwise skipped, named in the verdict's first line)
-  --if-no-captures error|warn|ignore
-                       when the inputs hold no capture file: fail (default), warn, or go on silently
+${flagsHelp('analyze', ['output', 'analyze'], 23)}
 
 gate options (analyze):
-  --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
-${gateFlagsHelp(23)}
+${flagsHelp('analyze', ['gate', 'diagnose'], 23)}
 
 ${RUN_METADATA_HELP}
 
@@ -123,6 +95,10 @@ interface Outputs {
   top: number;
 }
 
+function outputsOf(options: Pick<OptionValues, 'json' | 'markdown' | 'top'>): Outputs {
+  return { ...(options.json ? { json: options.json } : {}), ...(options.markdown ? { markdown: options.markdown } : {}), top: options.top };
+}
+
 /** Both on stdout would glue JSON and markdown into one stream no reader can split. */
 function checkOutputs(outputs: { json?: string | undefined; markdown?: string | undefined }): void {
   if (outputs.json === '-' && outputs.markdown === '-') throw new UsageError('--json - and --markdown - both write to stdout; send one of them to a file');
@@ -133,19 +109,6 @@ async function emit(report: Report, outputs: Outputs, failVerdicts: readonly str
   if (outputs.markdown) await writeOutput(outputs.markdown, renderSummary(report));
   if (outputs.json !== '-' && outputs.markdown !== '-') process.stdout.write(renderTerminal(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
   return verdictExitCode(report, failVerdicts);
-}
-
-function parseTop(value: string | undefined): number {
-  if (value === undefined) return 10;
-  const top = Number(value);
-  if (!Number.isInteger(top) || top < 1) throw new UsageError(`--top ${value}: expected a positive integer`);
-  return top;
-}
-
-function parseTimeoutSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0)) throw new UsageError(`--timeout ${value}: expected a positive number of seconds`);
-  return seconds;
 }
 
 async function loadFamilies(path: string) {
@@ -164,59 +127,41 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     allowPositionals: true,
     strict: true,
     options: {
-      json: { type: 'string' },
-      markdown: { type: 'string' },
-      format: { type: 'string' },
-      families: { type: 'string' },
-      top: { type: 'string' },
-      timeout: { type: 'string' },
-      baseline: { type: 'string' },
-      ...GATE_FLAG_OPTIONS,
-      'smi-columns': { type: 'string' },
-      'allow-mixed': { type: 'boolean' },
-      strict: { type: 'boolean' },
-      'if-no-captures': { type: 'string' },
+      ...flagOptions('analyze'),
       ...RUN_METADATA_OPTIONS,
     },
   });
-  checkOutputs(values);
+  const options = readFlags(values, 'analyze');
+  checkOutputs(options);
   const run = resolveRunMetadata(values, process.env, systemGit);
   const inputs = positionals.length ? positionals : defaultInputs;
-  const noCaptures = values['if-no-captures'] ?? DEFAULT_NO_CAPTURE_POLICY;
-  if (!(NO_CAPTURE_POLICIES as readonly string[]).includes(noCaptures)) throw new UsageError(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
-  // A closed list: checked before any file is read or exported.
-  if (values.format !== undefined && !(FORMAT_IDS as readonly string[]).includes(values.format)) throw new UsageError(`--format ${values.format}: expected one of ${FORMAT_IDS.join(', ')}`);
-  const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
-  const families = values.families ? await loadFamilies(values.families) : [];
-  const { failOn, ...gate } = parseGateFlags((flag) => values[flag]);
-  const { failVerdicts } = parseGateOptions(gate);
-  const baseline: BaselineChoice | null = values.baseline
-    ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
+  const families = options.families ? await loadFamilies(options.families) : [];
+  const baseline: BaselineChoice | null = options.baselineFile
+    ? { report: await loadReport(options.baselineFile), origin: 'file', path: options.baselineFile, reason: '--baseline given on the command line' }
     : null;
   const { files, fromDirectories, skipped } = await gatherCaptures(inputs, {
-    policy: noCaptures as NoCapturePolicy,
+    policy: options.ifNoCaptures,
     option: '--if-no-captures',
     warn: (line) => process.stderr.write(`warning: ${inertLine(line)}\n`),
-    ...(values.strict ? { strict: true, strictOption: '--strict' } : {}),
+    ...(options.strict ? { strict: true, strictOption: '--strict' } : {}),
   });
-  const smiColumns = values['smi-columns'] !== undefined ? parseSmiColumns(values['smi-columns']) : undefined;
-  const options: AnalyzeOptions = {
+  const analyzeOptions: AnalyzeOptions = {
     inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${inertLine(line)}\n`)),
-    ...(values['allow-mixed'] ? { allowMixed: true } : {}),
-    ...(values.strict ? {} : { skippable: fromDirectories }),
-    ...(smiColumns ? { ingest: { smiColumns } } : {}),
-    ...(values.format ? { format: values.format } : {}),
+    ...(options.allowMixed ? { allowMixed: true } : {}),
+    ...(options.strict ? {} : { skippable: fromDirectories }),
+    ...(options.smiColumns ? { ingest: { smiColumns: options.smiColumns } } : {}),
+    ...(options.format ? { format: options.format } : {}),
     ...(skipped.length ? { skippedInputs: skipped } : {}),
     families,
     run,
     baseline,
-    gate,
-    ...(failOn ? { failOn } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    gate: gateOf(options),
+    diagnose: { options: options.ruleOptions },
+    ...(options.analyzeTimeoutSeconds !== undefined ? { timeoutMs: options.analyzeTimeoutSeconds * 1000 } : {}),
   };
-  const report = await analyze(options);
-  return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) }, failVerdicts);
+  const report = await analyze(analyzeOptions);
+  return emit(report, outputsOf(options), options.failVerdicts);
 }
 
 /**
@@ -224,8 +169,9 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
  * baseline, the unfused-attention variant the head. A failing verdict is shown, not turned into exit 1.
  */
 async function runDemo(args: string[]): Promise<number> {
-  const { values } = parseArgs({ args, strict: true, options: { json: { type: 'string' }, markdown: { type: 'string' }, top: { type: 'string' } } });
-  checkOutputs(values);
+  const { values } = parseArgs({ args, strict: true, options: flagOptions('demo') });
+  const options = readFlags(values, 'demo');
+  checkOutputs(options);
   const samples = samplesDirectory();
   const baselineDir = join(samples, 'baseline');
   const baseline = await analyze({ inputs: await expandInputs([baselineDir]) });
@@ -234,7 +180,7 @@ async function runDemo(args: string[]): Promise<number> {
     baseline: { report: baseline, origin: 'file', path: baselineDir, reason: 'the bundled fused-attention run of the same workload on the same H200' },
   });
   process.stdout.write(`Demo: ${join(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
-  await emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });
+  await emit(report, outputsOf(options));
   if (report.verdict === 'fail') process.stdout.write('\nIn CI this verdict fails the job (exit code 1); the demo exits 0.\n');
   return EXIT_OK;
 }

@@ -10,7 +10,7 @@ import { boundReport } from '../report/bounded-report.js';
 import { writeOutput } from '../io/input-paths.js';
 import { failureLine } from '../compare/verdict.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_FAIL_VERDICTS_TEXT, parseFailVerdictsArg } from '../compare/gate-options.js';
+import { DEFAULT_FAIL_VERDICTS_TEXT, parseFailVerdicts } from '../compare/gate-options.js';
 import { DEFAULT_FAIL_ON, DEFAULT_FAIL_ON_SEVERITY, DEFAULT_FAIL_VERDICTS } from '../compare/verdict.js';
 import { applyAcceptance, type AcceptanceClaim } from '../compare/acceptance.js';
 import { verdictExitCode } from './verdict-exit.js';
@@ -54,7 +54,7 @@ export async function runReportCommand(args: string[]): Promise<number> {
     },
   });
   if (!values.out) throw new UsageError('report: expected --out DIR; see profile-gate --help');
-  const failVerdicts = values['fail-verdicts'] !== undefined ? parseFailVerdictsArg(values['fail-verdicts']) : DEFAULT_FAIL_VERDICTS;
+  const failVerdicts = values['fail-verdicts'] !== undefined ? parseFailVerdicts(values['fail-verdicts'], '--fail-verdicts') : DEFAULT_FAIL_VERDICTS;
   const claim = values['accepted-by'] !== undefined ? acceptedByClaim(values['accepted-by']) : undefined;
   if (positionals.length === 0) throw new UsageError('report: expected at least one report.json or a directory of them');
   const files = await findReportFiles(positionals);

@@ -9,13 +9,15 @@ import { REPORT_FILE, type Report } from '../model/report.js';
 import type { Probe } from '../runner/detect.js';
 import { createPlainLogger, type Logger } from '../runner/logger.js';
 import { redact, secretsFromEnv } from '../io/secrets.js';
-import { BOOLEAN_RUN_OPTIONS, parseRunOptions, RUN_OPTION_NAMES } from '../runner/run-options.js';
+import { parseRunOptions, RUN_OPTION_NAMES } from '../runner/run-options.js';
 import { baseReportPath, prepareRun, runJob, type AnalyzeSide } from '../runner/run-workload.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
-import { GATE_FLAG_OPTIONS, GATE_VALUE_FLAGS, gateFlagsHelp, parseGateFlags, parseGateOptions, type GateFlagValue, type GateOptionsInput } from '../compare/gate-options.js';
+import type { GateOptionsInput } from '../compare/gate-options.js';
+import { flagOptions, flagsHelp, readFlags, runFlagTexts, valueFlags } from '../options/read.js';
+import { gateOf, type OptionValues } from '../options/table.js';
+import type { RuleOptions } from '../diagnose/rule-options.js';
 import { verdictExitCode } from './verdict-exit.js';
-import type { FindingId } from '../model/finding-ids.js';
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process-group.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
@@ -27,41 +29,15 @@ Runs the workload on this machine the way the action does (warm-up, measured run
 sampling, one profiled run, an optional Nsight Compute deep dive), then analyzes the captures.
 The plan is printed first; --dry-run prints only the plan.
 
-  --engine max|command          what to run (default max)
-  --model ID|PATH               MAX: the model (required); command: a label for the report
-  --max-mode generate|serve     MAX: max generate, or max serve + max benchmark (default generate)
-  --max-args "ARGS"             MAX: extra arguments for max generate / max serve
-  --prompt TEXT                 MAX generate: the prompt
-  --max-new-tokens N            MAX: tokens per generation (default 100)
-  --custom-architectures LIST   MAX: --custom-architectures entries (comma-separated), checked first
-  --benchmark-args "ARGS"       MAX serve: arguments for max benchmark (default: random data, 8 concurrent)
-  --run "COMMAND"               command: the workload command line
-  --profile-run "COMMAND"       command: the variant to run once for the profile
-  --captures GLOBS              command: capture files the workload writes (comma-separated globs)
-  --warmup-runs N               unmeasured runs first (default 1)
-  --runs N                      measured runs (default 5)
-  --profiler auto|max|nsys|rocprofv3|torch|none   (default auto)
-  --capture-seconds S           MAX serve: length of each benchmark window (default 10)
-  --deep-dive auto|off|always   Nsight Compute on the dominant kernel (default auto)
-  --timeout-minutes M           time budget of the whole run (default 30)
-  --allow-no-gpu                run although no GPU is found (throughput only); otherwise no GPU
-                                with a profiler (any but none) or GPU sampling planned stops the
-                                plan, exit 2
+${flagsHelp('run', ['run', 'analyze'], 32, RUN_OPTION_NAMES)}
 
 A/B (the base build in the same job, on the same GPU; its report is the baseline):
-  --base-workdir DIR            a checkout of the base commit: the same workload runs there, its
-                                measured runs interleaved with the head's (ABBA)
-  --base-run "COMMAND"          command: the base side's workload command, when it differs
-  --max-runs N                  while a gated metric is undecided, add ABBA pairs up to N measured
-                                runs per side, within the time budget (default 3 x runs)
+${flagsHelp('run', ['ab'], 32)}
 
 Gate:
-  --baseline FILE               compare against a report.json (not with --base-workdir/--base-run)
-${gateFlagsHelp(32)}
+${flagsHelp('run', ['gate', 'diagnose'], 32)}
 
-  --out DIR                     where logs, captures, run.json and the report go (default profile-gate-run)
-  --dry-run                     print the plan and exit
-  --quiet                       do not echo the workload's output (it is still in DIR/logs)
+${flagsHelp('run', ['run-output'], 32)}
 
 Exit codes: ${exitCodesText()}; 2 also when the plan cannot run.
 `;
@@ -84,23 +60,22 @@ export interface RunCommandDeps {
 export interface RunGate {
   baseline: BaselineChoice | null;
   gate: GateOptionsInput;
-  failOn?: FindingId[];
+  /** The diagnosis rules' options (--rule-option). */
+  ruleOptions?: RuleOptions;
 }
 
 async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate): Promise<Report> {
   const { analyze } = await import('../pipeline/analyze.js');
   const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
-  return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
+  return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}) });
 }
 
-async function gateFromFlags(values: Record<string, unknown>, abRun: boolean): Promise<RunGate> {
-  const file = typeof values['baseline'] === 'string' ? values['baseline'] : undefined;
+async function gateFromFlags(file: string | undefined, flags: OptionValues, abRun: boolean): Promise<RunGate> {
   if (file !== undefined && abRun) throw new UsageError('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
-  const { failOn, ...gate } = parseGateFlags((flag) => values[flag] as GateFlagValue);
   return {
     baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
-    gate,
-    ...(failOn ? { failOn } : {}),
+    gate: gateOf(flags),
+    ...(Object.keys(flags.ruleOptions).length ? { ruleOptions: flags.ruleOptions } : {}),
   };
 }
 
@@ -116,7 +91,7 @@ async function writeReport(report: Report, outDir: string, write: (text: string)
   write(`\n${renderTerminal(report)}`);
 }
 
-const STRING_FLAGS = new Set<string>([...RUN_OPTION_NAMES.filter((name) => !BOOLEAN_RUN_OPTIONS.includes(name)).map((name) => `--${name}`), '--out', '--baseline', ...GATE_VALUE_FLAGS]);
+const STRING_FLAGS = new Set<string>(valueFlags('run'));
 
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv: readonly string[]): string[] {
@@ -130,18 +105,12 @@ function joinFlagValues(argv: readonly string[]): string[] {
 }
 
 function parseRunArgs(argv: string[]) {
-  const flagOptions = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, { type: BOOLEAN_RUN_OPTIONS.includes(name) ? ('boolean' as const) : ('string' as const) }]));
   return parseArgs({
     args: joinFlagValues(argv),
     strict: true,
     allowPositionals: false,
     options: {
-      ...flagOptions,
-      out: { type: 'string' },
-      baseline: { type: 'string' },
-      ...GATE_FLAG_OPTIONS,
-      'dry-run': { type: 'boolean' },
-      quiet: { type: 'boolean' },
+      ...flagOptions('run'),
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -170,25 +139,20 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
       write(RUN_HELP);
       return EXIT_OK;
     }
-    const raw: Record<string, string> = {};
-    for (const name of RUN_OPTION_NAMES) {
-      const value = (values as Record<string, unknown>)[name];
-      if (typeof value === 'string') raw[name] = value;
-      else if (value === true) raw[name] = 'true';
-    }
-    const options = parseRunOptions(raw, 'cli');
-    const runGate = await gateFromFlags(values, options.base !== undefined);
+    const options = parseRunOptions(runFlagTexts(values, RUN_OPTION_NAMES), 'cli');
+    const flags = readFlags(values, 'run');
+    const runGate = await gateFromFlags(flags.baselineFile, flags, options.base !== undefined);
     const plan = await prepareRun(options, {
-      outDir: typeof values.out === 'string' ? values.out : 'profile-gate-run',
+      outDir: flags.out,
       ...(deps.cwd ? { cwd: deps.cwd } : {}),
       ...(deps.probe ? { probe: deps.probe } : {}),
       ...(deps.pythonDir ? { pythonDir: deps.pythonDir } : {}),
     });
     write(inertLines(renderPlan(plan)));
-    if (values['dry-run']) return plan.problems.length ? EXIT_BAD_INPUT : EXIT_OK;
+    if (flags.dryRun) return plan.problems.length ? EXIT_BAD_INPUT : EXIT_OK;
     if (plan.problems.length) throw new UsageError(`the plan cannot run: ${plan.problems.join('; ')}`);
 
-    const logger = deps.logger ?? createPlainLogger(write, { showOutput: !values.quiet });
+    const logger = deps.logger ?? createPlainLogger(write, { showOutput: !flags.quiet });
     const groups = deps.groups ?? new ProcessGroups();
     let job: Promise<unknown> | undefined;
     // On a signal: the groups are stopped, then run.json (marked cancelled) is written before the exit.
@@ -219,7 +183,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     if (!result.report) return EXIT_OK;
     if (result.baseReport) write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
     await writeReport(result.report, plan.outDir, write);
-    return verdictExitCode(result.report, parseGateOptions(runGate.gate).failVerdicts);
+    return verdictExitCode(result.report, flags.failVerdicts);
   } catch (error) {
     process.stderr.write(`profile-gate: ${inertLine(describeError(error))}\n`);
     return exitCodeFor(error);

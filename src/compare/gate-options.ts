@@ -1,6 +1,6 @@
 /**
  * Gate options: one zod schema with the defaults (references/steps/regression-gate.md says where each
- * comes from), and parsers for the CLI's `--threshold METRIC=PCT` and `--fail-on a,b`.
+ * comes from), and the parsers of their text, which name the option as the user spelt it.
  */
 import { z } from 'zod';
 import { FAMILY_IDS } from '../model/family-ids.js';
@@ -161,243 +161,75 @@ export function metricFloor(options: GateOptions, name: string): number | undefi
   return pct === undefined ? undefined : pct / 100;
 }
 
-/** `--threshold decode_tok_s=3 --threshold ttft_ms=5%` (or comma-separated) → { decode_tok_s: 3, ttft_ms: 5 }. */
-export function parseThresholdArgs(args: readonly string[]): Record<string, number> {
+/**
+ * The parsers of the gate options' text (a flag's value, an action input). Each takes the option's
+ * name as the user spells it (`--fail-on`, `input 'fail-on'`), so its message names what to fix;
+ * src/options/table.ts says which text goes to which parser.
+ */
+
+/** `decode_tok_s=3,ttft_ms=5%` (several texts, each comma- or newline-separated) → { decode_tok_s: 3, ttft_ms: 5 }. */
+export function parseThresholds(texts: string | readonly string[], name: string): Record<string, number> {
   const thresholds: Record<string, number> = Object.create(null) as Record<string, number>;
-  for (const arg of args) {
-    for (const part of arg.split(',')) {
+  for (const text of typeof texts === 'string' ? [texts] : texts) {
+    for (const part of text.split(/[\n,]/)) {
       const item = part.trim();
       if (!item) continue;
       const eq = item.lastIndexOf('=');
-      if (eq <= 0) throw new UsageError(`--threshold ${item}: expected METRIC=PCT, e.g. decode_tok_s=3`);
+      if (eq <= 0) throw new UsageError(`${name}: ${item}: expected METRIC=PCT, e.g. decode_tok_s=3`);
       const key = item.slice(0, eq).trim();
-      const text = item.slice(eq + 1).trim().replace(/%$/, '');
-      const value = Number(text);
-      if (!text || !Number.isFinite(value) || value <= 0) throw new UsageError(`--threshold ${item}: '${item.slice(eq + 1)}' is not a positive number`);
+      const value = item.slice(eq + 1).trim().replace(/%$/, '');
+      const number = Number(value);
+      if (!value || !Number.isFinite(number) || number <= 0) throw new UsageError(`${name}: ${item}: '${item.slice(eq + 1)}' is not a positive number`);
       const problem = thresholdKeyProblem(key);
-      if (problem) throw new UsageError(`--threshold ${item}: ${problem}`);
-      thresholds[key] = value;
+      if (problem) throw new UsageError(`${name}: ${item}: ${problem}`);
+      thresholds[key] = number;
     }
   }
   return thresholds;
 }
 
-/** `--fail-on re-prefill,unfused-attention` → the ids; `none` or an empty value → []. An unknown id is refused with the known list. */
-export function parseFailOnArg(arg: string): FindingId[] {
-  const trimmed = arg.trim();
+/** `re-prefill,unfused-attention` → the ids; `none` or an empty value → []. An unknown id is refused with the known list. */
+export function parseFailOn(text: string, name: string): FindingId[] {
+  const trimmed = text.trim();
   if (trimmed === '' || trimmed === 'none') return [];
   const ids = trimmed.split(/[\n,]/).map((id) => id.trim()).filter(Boolean);
   for (const id of ids) {
-    if (!isFindingId(id)) throw new UsageError(`--fail-on ${arg}: ${unknownFindingId(id)}`);
+    if (!isFindingId(id)) throw new UsageError(`${name}: ${unknownFindingId(id)}`);
   }
   return [...new Set(ids as FindingId[])];
 }
 
-/** `--fail-on-severity warning|error`. */
-export function parseFailOnSeverityArg(arg: string): FailOnSeverity {
-  const text = arg.trim().toLowerCase();
-  if (!(FAIL_ON_SEVERITIES as readonly string[]).includes(text)) throw new UsageError(`--fail-on-severity ${arg}: expected one of ${FAIL_ON_SEVERITIES.join(', ')}`);
-  return text as FailOnSeverity;
+/** `warning` or `error`, in any case. */
+export function parseFailOnSeverity(text: string, name: string): FailOnSeverity {
+  const severity = text.trim().toLowerCase();
+  if (!(FAIL_ON_SEVERITIES as readonly string[]).includes(severity)) throw new UsageError(`${name}: expected one of ${FAIL_ON_SEVERITIES.join(', ')}, got ${JSON.stringify(text)}`);
+  return severity as FailOnSeverity;
 }
 
-/** `--fail-verdicts fail,invalid,insufficient-data` → the verdicts that fail the job; `none` → [] (nothing fails it). */
-export function parseFailVerdictsArg(arg: string): FailableVerdict[] {
-  const trimmed = arg.trim();
+/** `fail,invalid,insufficient-data` → the verdicts that fail the job; `none` → [] (nothing fails it). */
+export function parseFailVerdicts(text: string, name: string): FailableVerdict[] {
+  const trimmed = text.trim();
   if (trimmed === 'none') return [];
   const verdicts = trimmed.split(/[\n,]/).map((v) => v.trim()).filter(Boolean);
-  if (!verdicts.length) throw new UsageError(`--fail-verdicts ${JSON.stringify(arg)}: expected a list of ${FAILABLE_VERDICTS.join(', ')} (or none)`);
+  if (!verdicts.length) throw new UsageError(`${name}: expected a list of ${FAILABLE_VERDICTS.join(', ')} (or none), got ${JSON.stringify(text)}`);
   for (const verdict of verdicts) {
-    if (!(FAILABLE_VERDICTS as readonly string[]).includes(verdict)) throw new UsageError(`--fail-verdicts ${arg}: unknown verdict '${verdict}' (known: ${FAILABLE_VERDICTS.join(', ')}; none for no verdict)`);
+    if (!(FAILABLE_VERDICTS as readonly string[]).includes(verdict)) throw new UsageError(`${name}: unknown verdict '${verdict}' (known: ${FAILABLE_VERDICTS.join(', ')}; none for no verdict)`);
   }
   return [...new Set(verdicts as FailableVerdict[])];
+}
+
+/** `driver,cuda` → the fingerprint keys allowed to differ; `all` → true; empty → false (none may differ). */
+export function parseEnvironmentMismatch(text: string, name: string): boolean | string[] {
+  const keys = [...new Set(text.split(/[\n,]/).map((key) => key.trim()).filter(Boolean))];
+  if (keys.includes('all')) return true;
+  if (!keys.length) return false;
+  for (const key of keys) {
+    if (!(FINGERPRINT_KEYS as readonly string[]).includes(key)) throw new UsageError(`${name}: unknown environment key '${key}' (known: ${FINGERPRINT_KEYS.join(', ')}, or all)`);
+  }
+  return keys;
 }
 
 /** The fail-on default as written in flags, inputs and help texts. */
 export const DEFAULT_FAIL_ON_TEXT = DEFAULT_FAIL_ON.join(',');
 /** The fail-verdicts default as written in flags, inputs and help texts. */
 export const DEFAULT_FAIL_VERDICTS_TEXT = DEFAULT_FAIL_VERDICTS.join(',');
-
-export interface GateText {
-  /** METRIC=PCT items (each may hold a comma list). */
-  threshold?: readonly string[];
-  failOn?: string;
-  failOnSeverity?: string;
-  failVerdicts?: string;
-  allowThrottled?: boolean | string;
-  /** `all`, or fingerprint keys (comma-separated or a list). */
-  allowEnvironmentMismatch?: string | readonly string[];
-  overlapCheck?: boolean | string;
-  dropOutliers?: boolean | string;
-}
-
-/** How the CLI reads a flag (node:util parseArgs), and how its help line reads. */
-interface GateFlagSpec {
-  field: keyof GateText;
-  cli: { readonly type: 'string' | 'boolean'; readonly multiple?: boolean };
-  /** The action input of the same option (its name in action.yml). */
-  input: string;
-  /** What the flag takes, in its help line (none for a switch). */
-  value?: string;
-  help: string;
-}
-
-/**
- * The gate options a user sets as text: the CLI's flags (analyze and run) and the action's inputs
- * carry the same names, so one table and one reader serve all three doors. A new gate flag is one
- * row here (and its input in action.yml and the action's input schema).
- */
-export const GATE_FLAG_SPECS = {
-  threshold: {
-    field: 'threshold',
-    cli: { type: 'string', multiple: true },
-    input: 'thresholds',
-    value: 'M=PCT',
-    help: 'practical floor of a metric in percent (decode_tok_s=3), or a share threshold in percentage points (family:attention-fused=10); repeatable',
-  },
-  'fail-on': { field: 'failOn', cli: { type: 'string' }, input: 'fail-on', value: 'LIST', help: `finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)` },
-  'fail-on-severity': {
-    field: 'failOnSeverity',
-    cli: { type: 'string' },
-    input: 'fail-on-severity',
-    value: 'error|warning',
-    help: `the least severity of a fail-on finding that fails (default ${DEFAULT_FAIL_ON_SEVERITY}: a warning, evidence that is not conclusive, warns)`,
-  },
-  'fail-verdicts': {
-    field: 'failVerdicts',
-    cli: { type: 'string' },
-    input: 'fail-verdicts',
-    value: 'LIST',
-    help: `verdicts that fail the job, of ${FAILABLE_VERDICTS.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)`,
-  },
-  'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled by a thermal or hardware reason, or under power conditions unlike the baseline\'s (otherwise the verdict is invalid)' },
-  'allow-environment-mismatch': {
-    field: 'allowEnvironmentMismatch',
-    cli: { type: 'string' },
-    input: 'allow-environment-mismatch',
-    value: 'KEYS|all',
-    help: `compare although these fingerprint keys differ (${FINGERPRINT_KEYS.join(', ')})`,
-  },
-  'overlap-check': {
-    field: 'overlapCheck',
-    cli: { type: 'string' },
-    input: 'overlap-check',
-    value: 'true|false',
-    help: "hold a significant change back (warn) when one side's runs reach the other's median (default true)",
-  },
-  'drop-outliers': {
-    field: 'dropOutliers',
-    cli: { type: 'string' },
-    input: 'drop-outliers',
-    value: 'true|false',
-    help: "leave out the runs below a side's fast cluster, e.g. stalls, and compare the fast clusters (default true)",
-  },
-} as const satisfies Record<string, GateFlagSpec>;
-
-export type GateFlag = keyof typeof GATE_FLAG_SPECS;
-export const GATE_FLAGS = Object.keys(GATE_FLAG_SPECS) as GateFlag[];
-
-/** The gate flags as node:util parseArgs options, for every CLI command that gates. */
-export const GATE_FLAG_OPTIONS = Object.fromEntries(GATE_FLAGS.map((flag) => [flag, GATE_FLAG_SPECS[flag].cli])) as { [F in GateFlag]: (typeof GATE_FLAG_SPECS)[F]['cli'] };
-
-/** The gate flags that take a value (`--fail-on LIST`), as written on a command line. */
-export const GATE_VALUE_FLAGS: readonly string[] = GATE_FLAGS.filter((flag) => GATE_FLAG_SPECS[flag].cli.type === 'string').map((flag) => `--${flag}`);
-
-/** The help lines of the gate flags, descriptions from `column`; a longer flag puts its description on the next line. */
-export function gateFlagsHelp(column: number): string {
-  return GATE_FLAGS.map((flag) => {
-    const spec: GateFlagSpec = GATE_FLAG_SPECS[flag];
-    const name = `  --${flag}${spec.value ? ` ${spec.value}` : ''}`;
-    return name.length < column ? `${name.padEnd(column)}${spec.help}` : `${name}\n${' '.repeat(column)}${spec.help}`;
-  }).join('\n');
-}
-
-/** A gate flag's value as a door holds it: CLI text or a switch, or an action input already split into a list. */
-export type GateFlagValue = string | boolean | readonly string[] | undefined;
-
-/** The gate text from a door's reader by flag name; what the reader does not give is left out. */
-export function gateTextFrom(read: (flag: GateFlag) => GateFlagValue): GateText {
-  const text: Record<string, unknown> = {};
-  for (const flag of GATE_FLAGS) {
-    let value = read(flag);
-    const spec: GateFlagSpec = GATE_FLAG_SPECS[flag];
-    // A list where the option takes one text (an action input split at commas): joined back.
-    if (Array.isArray(value) && !('multiple' in spec.cli)) value = value.join(',');
-    else if (typeof value === 'string' && 'multiple' in spec.cli) value = [value];
-    if (value === undefined) continue;
-    text[spec.field] = value;
-  }
-  return text as GateText;
-}
-
-/** `--threshold` and `input 'thresholds'` name the same option. */
-export type GateFlagLabel = (flag: GateFlag) => string;
-export const cliGateLabel: GateFlagLabel = (flag) => `--${flag}`;
-/** The action input that sets a gate flag's option, as its error messages name it. */
-export const actionGateLabel: GateFlagLabel = (flag) => `input '${GATE_FLAG_SPECS[flag].input}'`;
-
-function booleanText(value: boolean | string | undefined, label: string): boolean | undefined {
-  if (value === undefined || typeof value === 'boolean') return value;
-  const text = value.trim().toLowerCase();
-  if (text === '') return undefined;
-  if (text === 'true') return true;
-  if (text === 'false') return false;
-  throw new UsageError(`${label}: expected true or false, got ${JSON.stringify(value)}`);
-}
-
-/** Gate options from a door's reader by flag name (CLI flags or action inputs); a bad value names the flag or input. */
-export function parseGateFlags(read: (flag: GateFlag) => GateFlagValue, label: GateFlagLabel = cliGateLabel): GateOptionsInput {
-  return parseGateText(gateTextFrom(read), label);
-}
-
-/** Gate options from their text form; a bad value is a UsageError naming the flag or input. */
-export function parseGateText(text: GateText, label: GateFlagLabel = cliGateLabel): GateOptionsInput {
-  // The CLI's own messages already start with the flag; another door names its input instead.
-  const renamed = (error: unknown, flag: GateFlag, prefix: string) => (label === cliGateLabel ? error : new UsageError(`${label(flag)}: ${(error as Error).message.replace(prefix, '')}`));
-  let thresholds: Record<string, number> | undefined;
-  if (text.threshold?.length) {
-    try {
-      thresholds = parseThresholdArgs(text.threshold);
-    } catch (error) {
-      throw renamed(error, 'threshold', '--threshold ');
-    }
-  }
-  let failOn: FindingId[] | undefined;
-  if (text.failOn !== undefined) {
-    try {
-      failOn = parseFailOnArg(text.failOn);
-    } catch (error) {
-      throw renamed(error, 'fail-on', `--fail-on ${text.failOn}: `);
-    }
-  }
-  let failOnSeverity: FailOnSeverity | undefined;
-  if (text.failOnSeverity !== undefined && text.failOnSeverity.trim() !== '') {
-    try {
-      failOnSeverity = parseFailOnSeverityArg(text.failOnSeverity);
-    } catch (error) {
-      throw renamed(error, 'fail-on-severity', `--fail-on-severity ${text.failOnSeverity}: `);
-    }
-  }
-  let failVerdicts: FailableVerdict[] | undefined;
-  if (text.failVerdicts !== undefined && text.failVerdicts.trim() !== '') {
-    try {
-      failVerdicts = parseFailVerdictsArg(text.failVerdicts);
-    } catch (error) {
-      throw renamed(error, 'fail-verdicts', `--fail-verdicts ${text.failVerdicts}: `);
-    }
-  }
-  const allow = typeof text.allowEnvironmentMismatch === 'string' ? text.allowEnvironmentMismatch.split(',') : text.allowEnvironmentMismatch;
-  const keys = (allow ?? []).map((key) => key.trim()).filter(Boolean);
-  const allowThrottled = booleanText(text.allowThrottled, label('allow-throttled'));
-  const overlapCheck = booleanText(text.overlapCheck, label('overlap-check'));
-  const dropOutliers = booleanText(text.dropOutliers, label('drop-outliers'));
-  return {
-    ...(thresholds ? { thresholds } : {}),
-    ...(failOn ? { failOn } : {}),
-    ...(failOnSeverity ? { failOnSeverity } : {}),
-    ...(failVerdicts ? { failVerdicts } : {}),
-    ...(allowThrottled !== undefined ? { allowThrottled } : {}),
-    ...(keys.length ? { allowEnvironmentMismatch: keys.includes('all') ? true : keys } : {}),
-    ...(overlapCheck !== undefined ? { overlapCheck } : {}),
-    ...(dropOutliers !== undefined ? { dropOutliers } : {}),
-  };
-}

@@ -14,7 +14,6 @@ import { checkMergeable, countEachRunOnce } from './input-groups.js';
 import type { Profile } from '../model/profile.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type Report, type SkippedInput } from '../model/report.js';
 import { skippedInputsLine } from '../compare/verdict.js';
-import type { FindingId } from '../model/finding-ids.js';
 import { TOOL_VERSION } from '../version.js';
 import { InputError, UsageError } from '../errors.js';
 
@@ -24,10 +23,9 @@ export interface AnalyzeOptions {
   format?: string;
   families?: readonly UserFamilyRule[];
   diagnose?: DiagnoseConfig;
-  failOn?: readonly FindingId[];
   /** A previous report to compare against, with where it came from and why it was chosen. */
   baseline?: BaselineChoice | null;
-  /** Thresholds and the other gate options (failOn above wins over gate.failOn). */
+  /** Thresholds, fail-on and the other gate options. */
   gate?: GateOptionsInput;
   run?: Report['run'];
   /** Overrides for the environment fingerprint (model, dtype, engine …). */
@@ -156,7 +154,7 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
   const gate = compare(
     current,
     baseline,
-    { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}), ...(look && look.of > 1 ? { look } : {}) },
+    { ...(options.gate ?? {}), ...(look && look.of > 1 ? { look } : {}) },
     options.baseline?.history ? { history: options.baseline.history } : {},
   );
   const report: Report = {

@@ -1,6 +1,5 @@
 /** Mode `analyze`: capture files that an earlier step produced → one report, published. */
 import { analyze } from '../../pipeline/analyze.js';
-import { parseSmiColumns } from '../../ingest/formats/nvidia-smi-csv.js';
 import { gatherCaptures } from '../../io/gather-captures.js';
 import { INPUTS } from '../inputs.js';
 import { publishReport, type ModeContext } from '../publish.js';
@@ -23,10 +22,11 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
     run: runInfo(ctx),
     baseline,
     gate,
+    diagnose: { options: ctx.inputs.ruleOptions },
     allowMixed: ctx.inputs.allowMixed,
     ...(ctx.inputs.strict ? {} : { skippable: fromDirectories }),
     ...(skipped.length ? { skippedInputs: skipped } : {}),
-    ...(ctx.inputs.smiColumns.length ? { ingest: { smiColumns: parseSmiColumns(ctx.inputs.smiColumns.join(',')) } } : {}),
+    ...(ctx.inputs.smiColumns ? { ingest: { smiColumns: ctx.inputs.smiColumns } } : {}),
     ...(budget ? { timeoutMs: budget * 1000 } : {}),
   });
   await publishReport(ctx, { report, gate, extraFiles: captures, ...(note ? { baselineNote: note } : {}) });

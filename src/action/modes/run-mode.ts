@@ -63,6 +63,7 @@ export async function runMode(ctx: ModeContext): Promise<void> {
           environment: plan.environment,
                 run: runInfo(ctx),
           gate,
+          diagnose: { options: ctx.inputs.ruleOptions },
           ...(ctx.inputs.analyzeTimeoutSeconds ? { timeoutMs: ctx.inputs.analyzeTimeoutSeconds * 1000 } : {}),
           // The base side of an A/B run is a baseline in the making: never compared itself.
           baseline: which.side === 'base' ? null : which.baseline ?? baseline,

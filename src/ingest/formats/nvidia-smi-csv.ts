@@ -52,7 +52,7 @@ function defaultUnit(field: string): string | undefined {
  * The `--query-gpu` list a noheader log was written with: `timestamp,utilization.gpu,memory.used`,
  * also as typed on the nvidia-smi command line (`--query-gpu=…`).
  */
-export function parseSmiColumns(value: string): string[] {
+export function parseSmiColumns(value: string, name = '--smi-columns'): string[] {
   const fields = value
     .trim()
     .replace(/^--query-gpu[= ]/, '')
@@ -61,9 +61,9 @@ export function parseSmiColumns(value: string): string[] {
     .filter(Boolean);
   const bad = fields.find((field) => !FIELD_TOKEN.test(field));
   if (fields.length === 0 || bad !== undefined) {
-    throw new UsageError(`--smi-columns ${JSON.stringify(value)}: expected the nvidia-smi --query-gpu list, e.g. timestamp,utilization.gpu,memory.used`);
+    throw new UsageError(`${name}: expected the nvidia-smi --query-gpu list, e.g. timestamp,utilization.gpu,memory.used, got ${JSON.stringify(value)}`);
   }
-  if (!fields.includes('utilization.gpu')) throw new UsageError(`--smi-columns ${JSON.stringify(value)}: expected utilization.gpu among the fields`);
+  if (!fields.includes('utilization.gpu')) throw new UsageError(`${name}: expected utilization.gpu among the fields, got ${JSON.stringify(value)}`);
   return fields;
 }
 

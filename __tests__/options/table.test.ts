@@ -1,0 +1,121 @@
+/**
+ * The option table is the one place an option is declared: action.yml's inputs match its rows
+ * exactly (names, defaults, the start of each description), every default reads, each door names
+ * the option as its user spells it, and references/options.md is the table rendered.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { UsageError } from '../../src/errors.js';
+import { DEFAULT_FAIL_ON_TEXT } from '../../src/compare/gate-options.js';
+import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
+import { actionText, flagOptions, optionName, readFlags, readOptions } from '../../src/options/read.js';
+import { ALL_OPTIONS, OPTIONS, RUN_OPTIONS, type Command, type OptionGroup, type OptionRow } from '../../src/options/table.js';
+import { RUN_OPTION_NAMES } from '../../src/runner/run-options.js';
+import { ROOT } from '../helpers/fake-github-runner.js';
+
+const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { description: string; default?: string }> };
+const PAGE = join(ROOT, 'references', 'options.md');
+
+const GROUPS: ReadonlyArray<[OptionGroup, string]> = [
+  ['output', 'Output (CLI)'],
+  ['action', 'The action'],
+  ['analyze', 'Reading the captures (mode analyze, `profile-gate analyze`)'],
+  ['gate', 'The gate'],
+  ['diagnose', 'Diagnosis'],
+  ['baseline', 'The baseline (action)'],
+  ['publish', 'Publishing (action)'],
+  ['report', 'Mode report (action)'],
+  ['run', 'Mode run, `profile-gate run`'],
+  ['ab', 'A/B in one job (mode run, `profile-gate run`)'],
+  ['run-output', '`profile-gate run` (CLI)'],
+];
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** references/options.md: every row, by group. */
+function renderPage(): string {
+  const lines = [
+    '# Options',
+    '',
+    '<!-- Generated from src/options/table.ts: UPDATE_OPTIONS_PAGE=1 npm test -- __tests__/options/table.test.ts -->',
+    '',
+    'Every option of the action (its input) and of the CLI (its flag), one row each. An empty input, or',
+    'a flag not given, takes the default; an empty default is derived at run time (the description in',
+    '`action.yml` says how). A bad value fails with one line naming the input or the flag, exit code 2.',
+    '',
+  ];
+  for (const [group, title] of GROUPS) {
+    const rows = ALL_OPTIONS.filter((row) => row.group === group);
+    lines.push(`## ${title}`, '', '| input | flag | default | meaning |', '|---|---|---|---|');
+    for (const row of rows) {
+      const flag = row.flag ? `\`--${row.flag.name}${row.flag.value ? ` ${row.flag.value}` : ''}\` (${row.flag.commands.join(', ')})` : '';
+      lines.push(`| ${row.input ? `\`${row.input}\`` : ''} | ${cell(flag)} | ${row.default ? cell(`\`${row.default}\``) : ''} | ${cell(row.doc)} |`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+describe('the option table', () => {
+  it('action.yml declares exactly its inputs, with the same defaults and descriptions that start with its lines', () => {
+    const inputs = ALL_OPTIONS.filter((row): row is OptionRow & { input: string } => row.input !== undefined);
+    expect(Object.keys(ACTION.inputs).sort()).toEqual(inputs.map((row) => row.input).sort());
+    for (const row of inputs) {
+      const declared = ACTION.inputs[row.input]!;
+      const fromYml = declared.default === '${{ github.token }}' ? '' : (declared.default ?? '');
+      expect([row.input, fromYml]).toEqual([row.input, row.default]);
+      expect([row.input, declared.description.startsWith(row.doc)]).toEqual([row.input, true]);
+    }
+  });
+
+  it('has a row for each run option of the runner, and one row per input and per flag of a command', () => {
+    expect(RUN_OPTIONS.map((row) => row.input).concat('captures').sort()).toEqual([...RUN_OPTION_NAMES].sort());
+    const inputs = ALL_OPTIONS.flatMap((row) => (row.input !== undefined ? [row.input] : []));
+    expect(new Set(inputs).size).toBe(inputs.length);
+    expect(new Set(ALL_OPTIONS.map((row) => row.key)).size).toBe(ALL_OPTIONS.length);
+    // Each row reaches a user: through an input, a flag, or both.
+    expect(ALL_OPTIONS.filter((row) => row.input === undefined && row.flag === undefined)).toEqual([]);
+    for (const command of ['analyze', 'run', 'demo'] as Command[]) {
+      const flags = ALL_OPTIONS.filter((row) => row.flag?.commands.includes(command)).map((row) => row.flag!.name);
+      expect(new Set(flags).size).toBe(flags.length);
+      expect(Object.keys(flagOptions(command))).toEqual(flags);
+    }
+  });
+
+  it('reads every default, at both doors', () => {
+    const { problems } = readOptions((row) => row.default, 'action');
+    expect(problems).toEqual([]);
+    expect(() => readFlags({}, 'analyze')).not.toThrow();
+    expect(readFlags({}, 'run').failOn).toEqual([...DEFAULT_FAIL_ON]);
+    expect(OPTIONS.find((row) => row.key === 'failOn')!.default).toBe(DEFAULT_FAIL_ON_TEXT);
+  });
+
+  it('names the option as the user spells it at each door, with no rewriting', () => {
+    const failOn = OPTIONS.find((row) => row.key === 'failOn') as OptionRow;
+    expect(optionName(failOn, 'action')).toBe("input 'fail-on'");
+    expect(optionName(failOn, 'cli')).toBe('--fail-on');
+    const timeout = OPTIONS.find((row) => row.key === 'analyzeTimeoutSeconds') as OptionRow;
+    expect(() => readFlags({ timeout: 'soon' }, 'analyze')).toThrow(new UsageError('--timeout: expected a positive number of seconds, got "soon"'));
+    const { problems } = readOptions(actionText((name) => (name === timeout.input ? 'soon' : '')), 'action');
+    expect(problems).toEqual([`input 'analyze-timeout-seconds': expected a positive number of seconds, got "soon"`]);
+    // An action input read empty is the default, as the runner applies action.yml's.
+    expect(readOptions(actionText(() => ''), 'action').values.ifNoCaptures).toBe('error');
+  });
+
+  it('rule options: a flag and an input, checked against the rule\'s declared options', () => {
+    expect(readFlags({ 'rule-option': ['copy-heavy.minCopyShare=0.5', 'dominant-kernel.workload=python run.py --a,b'] }, 'analyze').ruleOptions).toEqual({
+      'copy-heavy': { minCopyShare: 0.5 },
+      'dominant-kernel': { workload: 'python run.py --a,b' },
+    });
+    const { problems } = readOptions(actionText((name) => (name === 'rule-options' ? 'copy-heavy.minShare=0.5' : '')), 'action');
+    expect(problems).toEqual(["input 'rule-options': copy-heavy.minShare=0.5: rule copy-heavy has no option 'minShare' (known: minCopyShare)"]);
+  });
+
+  it('references/options.md is the table rendered', () => {
+    const page = renderPage();
+    if (process.env['UPDATE_OPTIONS_PAGE'] === '1') writeFileSync(PAGE, page);
+    expect(readFileSync(PAGE, 'utf8')).toBe(page);
+    for (const row of ALL_OPTIONS) expect(page).toContain(row.input ? `| \`${row.input}\` |` : `\`--${row.flag!.name}`);
+  });
+});

@@ -1,0 +1,485 @@
+/**
+ * Every option a user sets, one row each: its field, the action input (its name in action.yml), the
+ * CLI flag and the commands that take it, the default as action.yml writes it, the line the docs
+ * show, and the one parser of its text. The action's input reading, the CLI's flags and help, the
+ * reference page (references/options.md) and the check of action.yml all come from here; to add
+ * an option, add a row (docs/architecture.md, "Options").
+ *
+ * What a value may be stays with the stage that owns it (gate vocabulary in compare/, rule options
+ * in diagnose/, run options in runner/): a row only says which parser reads it.
+ */
+import { DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, parseEnvironmentMismatch, parseFailOn, parseFailOnSeverity, parseFailVerdicts, parseThresholds } from '../compare/gate-options.js';
+import { FINGERPRINT_KEYS } from '../compare/fingerprint.js';
+import { DEFAULT_FAIL_ON_SEVERITY, FAILABLE_VERDICTS } from '../compare/verdict.js';
+import { DEFAULT_ACCEPT_COMMAND, DEFAULT_ACCEPT_LABEL } from '../compare/acceptance.js';
+import { parseRuleOptions } from '../diagnose/rule-options.js';
+import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
+import { DEFAULT_NO_CAPTURE_POLICY, NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
+import { FORMAT_IDS } from '../model/capture.js';
+import { COMMENT_POLICIES } from '../report/markdown/comment.js';
+import type { RunOptionName } from '../runner/run-options.js';
+import { booleanText, list, listItems, matching, nonEmpty, oneOf, optional, optionalPositiveInt, optionalPositiveSeconds, positiveInt, text, trimmed, type ValueParser } from './values.js';
+
+/** The action's modes. */
+export const MODES = ['analyze', 'report', 'run'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** The CLI commands that take options of this table. */
+export type Command = 'analyze' | 'run' | 'demo';
+const GATE_COMMANDS: readonly Command[] = ['analyze', 'run'];
+
+/** Where an option belongs: its help section and its place on the reference page. */
+export type OptionGroup = 'action' | 'output' | 'analyze' | 'gate' | 'diagnose' | 'baseline' | 'publish' | 'report' | 'run' | 'ab' | 'run-output';
+
+export interface CliFlag {
+  /** The flag without its dashes. */
+  readonly name: string;
+  readonly commands: readonly Command[];
+  /** What the flag takes, in its help line; absent for a switch. */
+  readonly value?: string;
+  /** `--allow-mixed`, no value. */
+  readonly switch?: boolean;
+  /** Given more than once, the values are read as one list. */
+  readonly repeatable?: boolean;
+  readonly help: string;
+}
+
+export interface OptionRow<K extends string = string, T = unknown> {
+  /** The field of the parsed options. */
+  readonly key: K;
+  /** The action input, as action.yml names it; absent for an option of the CLI only. */
+  readonly input?: string;
+  readonly flag?: CliFlag;
+  /** The default as action.yml writes it: what an empty input (or an absent flag) means. '' is derived at run time. */
+  readonly default: string;
+  /** The start of the input's description in action.yml (the flag's help for a CLI-only option), and its line on the reference page. */
+  readonly doc: string;
+  /** The one parser of the option's text; its message starts with the name it is given. */
+  readonly parse: ValueParser<T>;
+  readonly group: OptionGroup;
+  /** Never quoted in a message. */
+  readonly secret?: boolean;
+}
+
+function option<const K extends string, T>(row: OptionRow<K, T> & { input: string }): OptionRow<K, T> & { input: string } {
+  return row;
+}
+
+// Artifact names may not hold " : < > | * ? \r \n / \ (the artifact service refuses them).
+const artifactName = matching(/^[^":<>|*?\r\n/\\]*$/, 'an artifact name without " : < > | * ? / \\ or newlines');
+
+const smiColumns: ValueParser<string[] | undefined> = (value, name) => {
+  const items = listItems(value);
+  return items.length ? parseSmiColumns(items.join(','), name) : undefined;
+};
+
+/** `none` turns a way of accepting off: '' (an empty input means the default instead). */
+function orNone(parser: ValueParser<string>): ValueParser<string> {
+  return (value, name) => {
+    const parsed = parser(value, name);
+    return parsed === 'none' ? '' : parsed;
+  };
+}
+
+/** A CLI-only option: no input; its docs line is its help. */
+function flagOnly<const K extends string, T>(row: Omit<OptionRow<K, T>, 'input' | 'doc'> & { flag: CliFlag }): OptionRow<K, T> & { input?: undefined } {
+  return { ...row, doc: row.flag.help };
+}
+
+/** The options read into values, in the order of action.yml's description of them (the CLI's own first). */
+export const OPTIONS = [
+  flagOnly({ key: 'json', default: '', parse: optional(text), group: 'output', flag: { name: 'json', commands: ['analyze', 'demo'], value: 'FILE|-', help: 'write report.json (the versioned contract); - for stdout' } }),
+  flagOnly({ key: 'markdown', default: '', parse: optional(text), group: 'output', flag: { name: 'markdown', commands: ['analyze', 'demo'], value: 'FILE|-', help: 'write report.md; - for stdout' } }),
+  flagOnly({
+    key: 'format',
+    default: '',
+    parse: optional(oneOf(FORMAT_IDS)),
+    group: 'output',
+    flag: { name: 'format', commands: ['analyze'], value: 'NAME', help: `skip detection and read every input as NAME, one of: ${FORMAT_IDS.join(', ')}` },
+  }),
+  flagOnly({ key: 'families', default: '', parse: optional(text), group: 'output', flag: { name: 'families', commands: ['analyze'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' } }),
+  flagOnly({ key: 'top', default: '10', parse: positiveInt, group: 'output', flag: { name: 'top', commands: ['analyze', 'demo'], value: 'N', help: 'kernels shown in the terminal output (default 10)' } }),
+  // The action's input `baseline` says more (artifact, ab, none or a path): a row of its own below.
+  flagOnly({
+    key: 'baselineFile',
+    default: '',
+    parse: optional(text),
+    group: 'gate',
+    flag: { name: 'baseline', commands: GATE_COMMANDS, value: 'FILE', help: 'a previous report.json to compare against (throughput with statistics, kernel shares, findings); run: not with --base-workdir/--base-run' },
+  }),
+  flagOnly({ key: 'out', default: 'profile-gate-run', parse: nonEmpty('a directory'), group: 'run-output', flag: { name: 'out', commands: ['run'], value: 'DIR', help: 'where logs, captures, run.json and the report go (default profile-gate-run)' } }),
+  flagOnly({ key: 'dryRun', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'dry-run', commands: ['run'], switch: true, help: 'print the plan and exit' } }),
+  flagOnly({ key: 'quiet', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'quiet', commands: ['run'], switch: true, help: "do not echo the workload's output (it is still in DIR/logs)" } }),
+  option({
+    key: 'mode',
+    input: 'mode',
+    default: 'analyze',
+    doc: 'run: run the workload on this GPU runner (warm-up, measured runs with utilization sampling, one profiled run, a deep dive when one kernel dominates), then analyze and publish.',
+    parse: oneOf(MODES),
+    group: 'action',
+  }),
+  option({
+    key: 'captures',
+    input: 'captures',
+    default: '',
+    doc: 'Mode analyze: capture files or directories (newline- or comma-separated) to analyze into one report (required).',
+    parse: list(),
+    group: 'analyze',
+    flag: { name: 'captures', commands: ['run'], value: 'GLOBS', help: 'command: capture files the workload writes (comma-separated globs)' },
+  }),
+  option({
+    key: 'reportDir',
+    input: 'report-dir',
+    default: 'profile-gate',
+    doc: 'Directory where report.json, report.md and context.json are written.',
+    parse: nonEmpty('a directory'),
+    group: 'publish',
+  }),
+  option({
+    key: 'failOn',
+    input: 'fail-on',
+    default: DEFAULT_FAIL_ON_TEXT,
+    doc: 'Finding ids that fail the job (comma-separated; none for no id), when found at fail-on-severity or above (new since the baseline, when there is one).',
+    parse: parseFailOn,
+    group: 'gate',
+    flag: { name: 'fail-on', commands: GATE_COMMANDS, value: 'LIST', help: `finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)` },
+  }),
+  option({
+    key: 'failOnSeverity',
+    input: 'fail-on-severity',
+    default: DEFAULT_FAIL_ON_SEVERITY,
+    doc: 'The least severity of a fail-on finding that fails the job.',
+    parse: parseFailOnSeverity,
+    group: 'gate',
+    flag: { name: 'fail-on-severity', commands: GATE_COMMANDS, value: 'error|warning', help: `the least severity of a fail-on finding that fails (default ${DEFAULT_FAIL_ON_SEVERITY}: a warning, evidence that is not conclusive, warns)` },
+  }),
+  option({
+    key: 'failVerdicts',
+    input: 'fail-verdicts',
+    default: DEFAULT_FAIL_VERDICTS_TEXT,
+    doc: 'The verdicts that fail the job (comma-separated, of fail, invalid, insufficient-data, warn; none for no verdict).',
+    parse: parseFailVerdicts,
+    group: 'gate',
+    flag: { name: 'fail-verdicts', commands: GATE_COMMANDS, value: 'LIST', help: `verdicts that fail the job, of ${FAILABLE_VERDICTS.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)` },
+  }),
+  option({
+    key: 'key',
+    input: 'key',
+    default: '',
+    doc: 'What tells this report from the others, e.g. the matrix leg\'s model and GPU.',
+    parse: text,
+    group: 'publish',
+  }),
+  option({
+    key: 'comment',
+    input: 'comment',
+    default: 'auto',
+    doc: 'auto: comment on pull request events (including a workflow_run triggered by one).',
+    parse: oneOf(COMMENT_POLICIES),
+    group: 'publish',
+  }),
+  option({
+    key: 'commentAuthor',
+    input: 'comment-author',
+    default: 'github-actions[bot]',
+    doc: 'Login the sticky comment is posted as; only a comment by this author is ever updated.',
+    parse: matching(/^[A-Za-z0-9-]+(\[bot\])?$/, 'a GitHub login such as github-actions[bot]'),
+    group: 'publish',
+  }),
+  option({
+    key: 'dashboardUrl',
+    input: 'dashboard-url',
+    default: '',
+    doc: 'URL of the profile-gate dashboard these reports feed (e.g. the GitHub Pages site of examples/nightly-dashboard.yml); the comment and the summary link it, naming the report\'s series.',
+    parse: matching(/^(https?:\/\/\S+)?$/, 'an http(s) URL of the dashboard, e.g. https://OWNER.github.io/REPO/', true),
+    group: 'publish',
+  }),
+  option({
+    key: 'acceptLabel',
+    input: 'accept-label',
+    default: DEFAULT_ACCEPT_LABEL,
+    doc: 'The pull request label by which a person with write access accepts an intended regression',
+    parse: orNone(matching(/^[^\r\n,]{1,50}$/, 'a label name (up to 50 characters), or none', true)),
+    group: 'publish',
+  }),
+  option({
+    key: 'acceptCommand',
+    input: 'accept-command',
+    default: DEFAULT_ACCEPT_COMMAND,
+    doc: 'The pull request comment command by which a person with write access accepts an intended regression',
+    parse: orNone(matching(/^(none|\/[\w.-]+( [\w.-]+)*)$/, 'a command such as /profile-gate accept, or none', true)),
+    group: 'publish',
+  }),
+  option({
+    key: 'githubToken',
+    input: 'github-token',
+    default: '',
+    doc: 'Token for comments (pull-requests write) and for other runs\' artifacts (actions read).',
+    parse: text,
+    group: 'action',
+    secret: true,
+  }),
+  option({
+    key: 'uploadArtifact',
+    input: 'upload-artifact',
+    default: 'true',
+    doc: 'Upload report.json, report.md and context.json (and the captures) as an artifact of this run.',
+    parse: booleanText,
+    group: 'publish',
+  }),
+  option({
+    key: 'uploadCaptures',
+    input: 'upload-captures',
+    default: 'true',
+    doc: 'Upload the capture files and logs too, in a second artifact named after the report\'s plus -captures (paths the artifact service refuses are stored under mapped names, listed in its capture-names.json).',
+    parse: booleanText,
+    group: 'publish',
+  }),
+  option({
+    key: 'uploadRawReports',
+    input: 'upload-raw-reports',
+    default: 'false',
+    doc: 'Also upload the profilers\' own reports (.nsys-rep, .ncu-rep, .qdrep, Perfetto traces) as they are.',
+    parse: booleanText,
+    group: 'publish',
+  }),
+  option({
+    key: 'redactEnv',
+    input: 'redact-env',
+    default: '',
+    doc: 'Names of further environment variables whose values are secrets (comma or newline separated).',
+    parse: list(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names such as MODEL_URL'),
+    group: 'action',
+  }),
+  option({
+    key: 'artifactName',
+    input: 'artifact-name',
+    default: '',
+    doc: 'Name of the uploaded artifact.',
+    parse: artifactName,
+    group: 'publish',
+  }),
+  option({
+    key: 'artifactPrefix',
+    input: 'artifact-prefix',
+    default: 'profile-gate-',
+    doc: 'Prefix of report artifact names; mode report merges every artifact of the run whose name starts with it.',
+    parse: artifactName,
+    group: 'publish',
+  }),
+  option({
+    key: 'retentionDays',
+    input: 'retention-days',
+    default: '',
+    doc: 'Days the artifact is kept (1 to 90).',
+    parse: optionalPositiveInt(90, '1 to 90 days'),
+    group: 'publish',
+  }),
+  option({
+    key: 'reports',
+    input: 'reports',
+    default: '',
+    doc: 'Mode report only. report.json files or directories to merge instead of the run\'s artifacts.',
+    parse: list(),
+    group: 'report',
+  }),
+  option({
+    key: 'runId',
+    input: 'run-id',
+    default: '',
+    doc: 'Mode report only. The workflow run whose artifacts are merged.',
+    parse: optionalPositiveInt(),
+    group: 'report',
+  }),
+  option({
+    key: 'prNumber',
+    input: 'pr-number',
+    default: '',
+    doc: 'The pull request to comment on, when the event does not say (e.g. workflow_dispatch).',
+    parse: optionalPositiveInt(),
+    group: 'publish',
+  }),
+  option({
+    key: 'baseline',
+    input: 'baseline',
+    default: '',
+    doc: 'What the run is compared against.',
+    parse: trimmed,
+    group: 'baseline',
+  }),
+  option({
+    key: 'baselineArtifactName',
+    input: 'baseline-artifact-name',
+    default: '',
+    doc: 'Name of the baseline artifact (baseline artifact).',
+    parse: artifactName,
+    group: 'baseline',
+  }),
+  option({
+    key: 'baselineWorkflow',
+    input: 'baseline-workflow',
+    default: '',
+    doc: 'With baseline artifact: only artifacts of this workflow\'s runs count (its file name, e.g. baseline-main.yml, or its id).',
+    parse: matching(/^([\w.-]+\.ya?ml|\d+)?$/, 'a workflow file name such as baseline-main.yml, or a workflow id', true),
+    group: 'baseline',
+  }),
+  option({
+    key: 'ifNoCaptures',
+    input: 'if-no-captures',
+    default: DEFAULT_NO_CAPTURE_POLICY,
+    doc: 'Mode analyze, when the capture paths hold no file (a typo, a step that wrote nothing): error fails the job (default), warn goes on with a warning, ignore goes on silently.',
+    parse: oneOf(NO_CAPTURE_POLICIES),
+    group: 'analyze',
+    flag: { name: 'if-no-captures', commands: ['analyze'], value: 'error|warn|ignore', help: 'when the inputs hold no capture file: fail (default), warn, or go on silently' },
+  }),
+  option({
+    key: 'thresholds',
+    input: 'thresholds',
+    default: '',
+    doc: 'Gate thresholds, comma- or newline-separated: METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); family:ID=PP or kernel:NAME=PP the share growth that fails, in percentage points.',
+    parse: parseThresholds,
+    group: 'gate',
+    flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), or a share threshold in percentage points (family:attention-fused=10); repeatable' },
+  }),
+  option({
+    key: 'allowThrottled',
+    input: 'allow-throttled',
+    default: 'false',
+    doc: 'Compare even when a side was throttled by a thermal or hardware reason, or ran under power conditions unlike the baseline\'s; otherwise the verdict is invalid.',
+    parse: booleanText,
+    group: 'gate',
+    flag: { name: 'allow-throttled', commands: GATE_COMMANDS, switch: true, help: "compare even when a side was throttled by a thermal or hardware reason, or under power conditions unlike the baseline's (otherwise the verdict is invalid)" },
+  }),
+  option({
+    key: 'allowEnvironmentMismatch',
+    input: 'allow-environment-mismatch',
+    default: '',
+    doc: 'Fingerprint keys allowed to differ from the baseline (gpuName, driver, cuda, rocm, engine, engineVersion, model, dtype, batch, sequence), or all.',
+    parse: parseEnvironmentMismatch,
+    group: 'gate',
+    flag: { name: 'allow-environment-mismatch', commands: GATE_COMMANDS, value: 'KEYS|all', help: `compare although these fingerprint keys differ (${FINGERPRINT_KEYS.join(', ')})` },
+  }),
+  option({
+    key: 'allowForkWorkloads',
+    input: 'allow-fork-workloads',
+    default: 'false',
+    doc: 'Mode run: run the workload of a pull request from a fork.',
+    parse: booleanText,
+    group: 'action',
+  }),
+  option({
+    key: 'analyzeTimeoutSeconds',
+    input: 'analyze-timeout-seconds',
+    default: '',
+    doc: 'Modes analyze and run. Time budget of reading the captures into a report; past it the step fails, naming the file it was reading.',
+    parse: optionalPositiveSeconds,
+    group: 'analyze',
+    flag: { name: 'timeout', commands: ['analyze'], value: 'SECONDS', help: 'time budget of the analysis; past it, exit 2 with a line naming the file being read' },
+  }),
+  option({
+    key: 'allowMixed',
+    input: 'allow-mixed',
+    default: 'false',
+    doc: 'Merge captures that record different GPUs, vendors, engines or models (otherwise refused), with a warning in the report.',
+    parse: booleanText,
+    group: 'analyze',
+    flag: { name: 'allow-mixed', commands: ['analyze'], switch: true, help: 'merge captures of different GPUs, vendors, engines or models (otherwise refused)' },
+  }),
+  option({
+    key: 'strict',
+    input: 'strict',
+    default: 'false',
+    doc: 'Fail when an input cannot be read: a file in a captures directory, or a capture path not found while others are.',
+    parse: booleanText,
+    group: 'analyze',
+    flag: { name: 'strict', commands: ['analyze'], switch: true, help: 'fail on any input it cannot read: an unreadable file inside a directory, a path not found (otherwise skipped, named in the verdict\'s first line)' },
+  }),
+  option({
+    key: 'smiColumns',
+    input: 'smi-columns',
+    default: '',
+    doc: 'The --query-gpu list of nvidia-smi logs written with --format=csv,noheader (e.g. timestamp,utilization.gpu,memory.used); such logs do not name their columns.',
+    parse: smiColumns,
+    group: 'analyze',
+    flag: { name: 'smi-columns', commands: ['analyze'], value: 'LIST', help: 'the --query-gpu list of an nvidia-smi log written with --format=csv,noheader' },
+  }),
+  option({
+    key: 'overlapCheck',
+    input: 'overlap-check',
+    default: 'true',
+    doc: 'A significant change past its floor warns instead of failing when one side\'s own runs reach the other side\'s median (two clock or power states); the warning names the runs.',
+    parse: booleanText,
+    group: 'gate',
+    flag: { name: 'overlap-check', commands: GATE_COMMANDS, value: 'true|false', help: "hold a significant change back (warn) when one side's runs reach the other's median (default true)" },
+  }),
+  option({
+    key: 'dropOutliers',
+    input: 'drop-outliers',
+    default: 'true',
+    doc: 'Leave out the runs below a side\'s fast cluster (stalls: a competing process, a busy neighbour, a page-cache miss; one or several), name them in the report, and compare the fast clusters.',
+    parse: booleanText,
+    group: 'gate',
+    flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, and compare the fast clusters (default true)" },
+  }),
+  option({
+    key: 'ruleOptions',
+    input: 'rule-options',
+    default: '',
+    doc: 'Options of the diagnosis rules, RULE.OPTION=VALUE (comma- or newline-separated), e.g. copy-heavy.minCopyShare=0.3; each rule\'s reference page lists its options and defaults.',
+    parse: parseRuleOptions,
+    group: 'diagnose',
+    flag: { name: 'rule-option', commands: GATE_COMMANDS, value: 'R.K=V', repeatable: true, help: "a rule's option, e.g. copy-heavy.minCopyShare=0.3 (the rule's reference page lists them); repeatable" },
+  }),
+] as const;
+
+type Row = (typeof OPTIONS)[number];
+export type OptionKey = Row['key'];
+/** Every option's value, parsed. */
+export type OptionValues = { [R in Row as R['key']]: R extends OptionRow<string, infer T> ? T : never };
+/** The options the action has an input for. */
+export type InputKey = (Row & { input: string })['key'];
+
+/** The gate's options: their fields are the gate's own (compare/gate-options.ts). */
+export const GATE_KEYS = ['thresholds', 'failOn', 'failOnSeverity', 'failVerdicts', 'allowThrottled', 'allowEnvironmentMismatch', 'overlapCheck', 'dropOutliers'] as const satisfies readonly OptionKey[];
+export type GateValues = Pick<OptionValues, (typeof GATE_KEYS)[number]>;
+
+/** The gate's options from the values read (the rest of the gate's options keep their defaults). */
+export function gateOf(values: GateValues): GateValues {
+  return Object.fromEntries(GATE_KEYS.map((key) => [key, values[key]])) as unknown as GateValues;
+}
+
+/**
+ * The options of `run` (mode run, `profile-run`): read as text, and parsed together by the runner
+ * (runner/run-options.ts), since one decides what another means. `captures` is the row above.
+ */
+export type RunRow = OptionRow<RunOptionName, string>;
+function runOption(row: Omit<RunRow, 'key' | 'parse' | 'default'> & { input: RunOptionName }): RunRow {
+  return { ...row, key: row.input, default: '', parse: text };
+}
+
+export const RUN_OPTIONS: readonly RunRow[] = [
+  runOption({ input: 'engine', group: 'run', doc: 'Mode run: max (Modular MAX: max generate, or max serve + max benchmark) or command (any workload).', flag: { name: 'engine', commands: ['run'], value: 'max|command', help: 'what to run (default max)' } }),
+  runOption({ input: 'model', group: 'run', doc: 'Mode run, engine max. The model to run (a Hugging Face id or a path).', flag: { name: 'model', commands: ['run'], value: 'ID|PATH', help: 'MAX: the model (required); command: a label for the report' } }),
+  runOption({ input: 'max-mode', group: 'run', doc: 'Mode run, engine max: generate or serve.', flag: { name: 'max-mode', commands: ['run'], value: 'generate|serve', help: 'MAX: max generate, or max serve + max benchmark (default generate)' } }),
+  runOption({ input: 'max-args', group: 'run', doc: 'Mode run, engine max. Extra arguments for max generate / max serve (shell words).', flag: { name: 'max-args', commands: ['run'], value: '"ARGS"', help: 'MAX: extra arguments for max generate / max serve' } }),
+  runOption({ input: 'prompt', group: 'run', doc: 'Mode run, engine max generate. The prompt.', flag: { name: 'prompt', commands: ['run'], value: 'TEXT', help: 'MAX generate: the prompt' } }),
+  runOption({ input: 'max-new-tokens', group: 'run', doc: 'Mode run, engine max generate. Tokens to generate per run.', flag: { name: 'max-new-tokens', commands: ['run'], value: 'N', help: 'MAX: tokens per generation (default 100)' } }),
+  runOption({ input: 'custom-architectures', group: 'run', doc: 'Mode run, engine max. Custom architecture modules (paths or IMPORT_PATH:MODULE), checked in a pre-flight before any run.', flag: { name: 'custom-architectures', commands: ['run'], value: 'LIST', help: 'MAX: --custom-architectures entries (comma-separated), checked first' } }),
+  runOption({ input: 'benchmark-args', group: 'run', doc: 'Mode run, max-mode serve. Arguments for max benchmark.', flag: { name: 'benchmark-args', commands: ['run'], value: '"ARGS"', help: 'MAX serve: arguments for max benchmark (default: random data, 8 concurrent)' } }),
+  runOption({ input: 'run', group: 'run', doc: 'Mode run, engine command. The workload command; it prints metric lines ({"metric":"decode_tok_s","value":N}).', flag: { name: 'run', commands: ['run'], value: '"COMMAND"', help: 'command: the workload command line' } }),
+  runOption({ input: 'profile-run', group: 'run', doc: 'Mode run, engine command. The command for the profiled run, when it differs from run.', flag: { name: 'profile-run', commands: ['run'], value: '"COMMAND"', help: 'command: the variant to run once for the profile' } }),
+  runOption({ input: 'warmup-runs', group: 'run', doc: 'Mode run. Unprofiled warm-up runs before anything is measured.', flag: { name: 'warmup-runs', commands: ['run'], value: 'N', help: 'unmeasured runs first (default 1)' } }),
+  runOption({ input: 'runs', group: 'run', doc: 'Mode run. Measured repeats (samples for the gate).', flag: { name: 'runs', commands: ['run'], value: 'N', help: 'measured runs (default 5)' } }),
+  runOption({ input: 'profiler', group: 'run', doc: 'Mode run: auto, max, nsys, rocprofv3, torch or none.', flag: { name: 'profiler', commands: ['run'], value: 'auto|max|nsys|rocprofv3|torch|none', help: '(default auto)' } }),
+  runOption({ input: 'capture-seconds', group: 'run', doc: 'Mode run. Length of the profiled window (and of each max benchmark window).', flag: { name: 'capture-seconds', commands: ['run'], value: 'S', help: 'MAX serve: length of each benchmark window (default 10)' } }),
+  runOption({ input: 'deep-dive', group: 'run', doc: 'Mode run: auto (Nsight Compute on the dominant kernel only when one dominates), off or always.', flag: { name: 'deep-dive', commands: ['run'], value: 'auto|off|always', help: 'Nsight Compute on the dominant kernel (default auto)' } }),
+  runOption({ input: 'timeout-minutes', group: 'run', doc: 'Mode run. Time budget of the whole run; steps past it are stopped.', flag: { name: 'timeout-minutes', commands: ['run'], value: 'M', help: 'time budget of the whole run (default 30)' } }),
+  runOption({ input: 'base-workdir', group: 'ab', doc: 'Mode run, A/B. A checkout of the base commit (e.g. actions/checkout with ref the PR\'s base and path base).', flag: { name: 'base-workdir', commands: ['run'], value: 'DIR', help: 'a checkout of the base commit: the same workload runs there, its measured runs interleaved with the head\'s (ABBA)' } }),
+  runOption({ input: 'base-run', group: 'ab', doc: 'Mode run, A/B, engine command. The base side\'s workload command, when it differs from run (runs in base-workdir, else here).', flag: { name: 'base-run', commands: ['run'], value: '"COMMAND"', help: 'command: the base side\'s workload command, when it differs' } }),
+  runOption({ input: 'max-runs', group: 'ab', doc: 'Mode run, A/B. While a gated metric is undecided after the planned runs (the sides overlap, or too few or not significant runs), ABBA pairs are added up to this many measured runs per side, within timeout-minutes; the test\'s alpha is spent over the looks.', flag: { name: 'max-runs', commands: ['run'], value: 'N', help: 'while a gated metric is undecided, add ABBA pairs up to N measured runs per side, within the time budget (default 3 x runs)' } }),
+  runOption({ input: 'allow-no-gpu', group: 'run', doc: 'Mode run. With no GPU found (nvidia-smi and rocm-smi list none), the plan fails and nothing runs (GPU sampling, and any profiler but none, need a GPU); true runs anyway and measures throughput only.', flag: { name: 'allow-no-gpu', commands: ['run'], switch: true, help: 'run although no GPU is found (throughput only); otherwise no GPU with a profiler (any but none) or GPU sampling planned stops the plan, exit 2' } }),
+];
+
+/** Every row: the values' and the run options'. */
+export const ALL_OPTIONS: readonly OptionRow[] = [...OPTIONS, ...RUN_OPTIONS];
+
