@@ -157,7 +157,7 @@ export const OPTIONS = [
     key: 'failVerdicts',
     input: 'fail-verdicts',
     default: DEFAULT_FAIL_VERDICTS_TEXT,
-    doc: 'The verdicts that fail the job (comma-separated, of fail, invalid, insufficient-data, warn; none for no verdict).',
+    doc: `The verdicts that fail the job (comma-separated, of ${FAILABLE_VERDICTS.join(', ')}; none for no verdict).`,
     parse: parseFailVerdicts,
     group: 'gate',
     flag: { name: 'fail-verdicts', commands: GATE_COMMANDS, value: 'LIST', help: `verdicts that fail the job, of ${FAILABLE_VERDICTS.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)` },
