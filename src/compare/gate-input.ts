@@ -23,6 +23,11 @@ export interface GateKernel {
   totalNs: number;
   /** Share of all GPU kernel time, 0..1. */
   share: number;
+  /** Launches, the device, and where it was launched from, where the capture says (time per step reads them). */
+  instances?: number;
+  device?: number | undefined;
+  launchedBy?: string | undefined;
+  pythonSites?: ReadonlyArray<{ function: string; file: string; line: number }> | undefined;
 }
 
 export interface GateFamily {
@@ -37,6 +42,11 @@ export interface GateTimeline {
   activeSpanNs: number;
   devices: number;
   communication?: { exposedNs: number };
+  /** What counts the decode steps (src/diagnose/step-count.ts). */
+  steps?: ReadonlyArray<{ name: string }>;
+  graphLaunches?: number;
+  kernelLaunches?: number;
+  phaseRanges?: { decode: number; prefill: number; decodeName?: string | undefined } | undefined;
 }
 
 export interface GateInput {

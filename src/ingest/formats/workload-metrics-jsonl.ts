@@ -5,7 +5,9 @@
  * - `{"kind": "run", "tok_s": 378.5, "ttft_ms": …}`: one timed run; `tok_s` is a decode_tok_s sample and
  *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these);
  *   its `t_start` / `t_end` (seconds since the epoch), when given, mark a timed window, over which GPU
- *   utilization is then read instead of over the whole process (start-up and prefill left out).
+ *   utilization is then read instead of over the whole process (start-up and prefill left out); its
+ *   `batch` (sequences per step, so tokens per decode step), when every run gives the same whole number,
+ *   is the environment's batch (time per step is read from tok/s with it).
  * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
  * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
  * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
@@ -52,6 +54,7 @@ export default defineImporter({
     const lines = (await file.text()).split(/\r?\n/);
     const metrics: MetricSample[] = [];
     const timedWindows: TimedWindow[] = [];
+    const batches = new Set<number>();
     lines.forEach((line, index) => {
       if (line.trim() === '') return;
       const record = asMetricRecord(line);
@@ -75,6 +78,8 @@ export default defineImporter({
       const startS = finiteNumber(record.fields['t_start']);
       const endS = finiteNumber(record.fields['t_end']);
       if (startS !== null && endS !== null && endS > startS) timedWindows.push({ startS, endS });
+      const batch = finiteNumber(record.fields['batch']);
+      if (batch !== null) batches.add(batch);
       for (const [key, value] of Object.entries(record.fields)) {
         if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null) metrics.push({ name: key, value: value as number });
       }
@@ -85,6 +90,9 @@ export default defineImporter({
       metrics,
       timedWindows,
     };
+    const [batch] = batches;
+    if (batches.size === 1 && Number.isInteger(batch) && batch! >= 1) capture.environment = { batch: String(batch) };
+    else if (batches.size > 1) ctx.count('mixed-batch', 'info', `the runs give ${batches.size} different batch sizes; no batch recorded`);
     return capture;
   },
 });
