@@ -65,6 +65,16 @@ describe('the H200 demo pair, per decode step', () => {
     expect(perStep.unit).toBe('step');
   });
 
+  it('the report records its own step count, and a report read back with its profiler steps cut keeps it', () => {
+    expect(report.stepCount).toMatchObject({ steps: 8, basis: 'profiler-steps', tokensPerStep: 1 });
+    // As boundReport cuts a long timeline: only the first profiler steps stay.
+    const cut = { ...report, timeline: { ...report.timeline!, steps: report.timeline!.steps.slice(0, 2) } };
+    expect(compare(cut, cut).comparison!.perStep!.baseline.steps).toBe(8);
+    const { stepCount: _recorded, ...unrecorded } = cut;
+    // Counted afresh without the record, the 2 profiler steps left would decide (the 8 graph replays differ).
+    expect(compare(unrecorded, unrecorded).comparison!.perStep!.baseline).toMatchObject({ steps: 2, basis: 'profiler-steps' });
+  });
+
   it('kernel time per step and its change come from the traces: Σdur / 8 on each side', () => {
     const perStep = report.comparison!.perStep!;
     const base = traceFacts(join(HEALTHY, 'healthy.trace.json.gz'));

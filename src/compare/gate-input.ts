@@ -3,7 +3,7 @@
  * tests and the simulator build it directly.
  */
 import type { Environment } from '../model/capture.js';
-import type { Comparison, ComparisonRow, Verdict } from '../model/report.js';
+import type { Comparison, ComparisonRow, StepCount, Verdict } from '../model/report.js';
 import type { VerdictFinding } from './verdict.js';
 import type { KernelFamily } from '../model/family-ids.js';
 
@@ -60,6 +60,8 @@ export interface GateInput {
   timeline?: GateTimeline | null;
   ranks?: ReadonlyArray<{ timeline: GateTimeline | null }>;
   environment: Environment;
+  /** The decode steps of the side's capture, as its report recorded them (src/compare/per-step.ts counts them otherwise). */
+  stepCount?: StepCount | undefined;
   /** When the side was produced (a Report's generatedAt). */
   generatedAt?: string;
   /** Where a baseline came from and why it was chosen, for the report. */

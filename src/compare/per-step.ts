@@ -33,7 +33,13 @@ function tokensPerStep(side: GateInput): number | undefined {
   return batch !== undefined && batch > 0 ? batch : undefined;
 }
 
-function sideSteps(side: GateInput): StepCount {
+/**
+ * A side's decode steps: as its report recorded them when it was written (a report read back in part
+ * keeps only its first profiler steps), else counted now (src/diagnose/step-count.ts), with the
+ * tokens per step where the side states its batch.
+ */
+export function stepCountOf(side: GateInput): StepCount {
+  if (side.stepCount) return side.stepCount;
   const counted = countSteps({ kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })), timeline: side.timeline ?? null });
   const tokens = tokensPerStep(side);
   return { ...counted, ...(tokens !== undefined ? { tokensPerStep: tokens } : {}) };
@@ -99,8 +105,8 @@ export interface PerStepAnalysis {
 }
 
 export function perStepAttribution(current: GateInput, baseline: GateInput): PerStepAnalysis {
-  const base = sideSteps(baseline);
-  const cur = sideSteps(current);
+  const base = stepCountOf(baseline);
+  const cur = stepCountOf(current);
   const perStepKnown = base.steps !== null && cur.steps !== null;
   const baseKernels = totalsByName(baseline.kernels);
   const curKernels = totalsByName(current.kernels);

@@ -240,5 +240,11 @@ export const ReportSchema = z.object({
   verdictReasons: z.array(z.string()).default([]),
   comparison: ComparisonSchema.nullable(),
   ranks: z.array(RankSchema).default([]),
+  /**
+   * The decode steps this run's capture covers, counted when the report was written (schema 2): what
+   * reads the report later (a baseline, the dashboard) takes it from here, since a report read back
+   * in part keeps only the first profiler steps.
+   */
+  stepCount: StepCountSchema.optional(),
 });
 export type Report = z.infer<typeof ReportSchema>;
