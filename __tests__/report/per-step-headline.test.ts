@@ -61,6 +61,12 @@ describe('where the time went, first', () => {
     );
   });
 
+  it('a slowdown names the kernel that grew most, not a larger one that shrank', () => {
+    const shrank = { ...perStep().kernels[0]!, name: 'nvjet_sm90_tst_128x32_64x10_4x1_v_bz_TNT', family: 'gemm-decode' as const, baselineNs: 2_000_000, currentNs: 0, deltaNs: -2_000_000, launchedBy: undefined, site: undefined };
+    const data = perStep({ kernels: [shrank, ...perStep().kernels] });
+    expect(renderTerminal(withPerStep(data)).split('\n')[1]).toMatch(/^ {2}where the time went: \+1\.28 ms\/step in dequantize_fp8_weight_kernel /);
+  });
+
   it('steps unknown on a side: per launch, and it says so', () => {
     const data = perStep({ unit: 'launch', current: { ...side, steps: null, basis: null, text: 'no step evidence' }, families: [], kernelDeltaNs: null, explainedShare: null });
     const text = renderTerminal(withPerStep(data));

@@ -30,8 +30,11 @@ function origin(kernel: PerStep['kernels'][number], parts: HeadlineParts): strin
 /** The one sentence on where the time went, or undefined when the comparison has no time per step. */
 export function perStepHeadline(report: Report, parts: HeadlineParts): string | undefined {
   const perStep = report.comparison?.perStep;
-  const top = perStep?.kernels[0];
-  if (!perStep || !top || top.deltaNs === 0) return undefined;
+  if (!perStep) return undefined;
+  // The kernel that moved most the way the run moved (a slowdown names what grew, not what shrank).
+  const way = Math.sign(perStep.measured?.deltaNs ?? perStep.kernelDeltaNs ?? 0);
+  const top = perStep.kernels.find((k) => way !== 0 && Math.sign(k.deltaNs) === way) ?? perStep.kernels[0];
+  if (!top || top.deltaNs === 0) return undefined;
   if (perStep.unit === 'launch') {
     return `${stepTimeText(top.deltaNs, true)} per launch in ${parts.kernel(top.name)}${origin(top, parts)}; decode steps unknown on a side, so kernels are compared per launch.`;
   }
