@@ -105,8 +105,8 @@ describe('the H200 demo pair, per decode step', () => {
     const cur = runFacts(join(UNFUSED, 'unfused_timed.stdout.jsonl'));
     expect(base).toEqual({ tokS: 378.506, batch: 1 });
     expect(cur).toEqual({ tokS: 313.883, batch: 1 });
-    const baseNs = (base.batch / base.tokS) * 1e9; // 2,641,963 ns
-    const curNs = (cur.batch / cur.tokS) * 1e9; // 3,185,901 ns
+    const baseNs = (base.batch / base.tokS) * 1e9; // 2,641,966 ns
+    const curNs = (cur.batch / cur.tokS) * 1e9; // 3,185,900 ns
     expect(perStep.measured).toMatchObject({ basis: 'decode_tok_s+batch', per: 'step' });
     expect(perStep.measured!.baselineNs).toBeCloseTo(baseNs, 0);
     expect(perStep.measured!.currentNs).toBeCloseTo(curNs, 0);
@@ -116,6 +116,36 @@ describe('the H200 demo pair, per decode step', () => {
     expect(perStep.explainedShare!).toBeCloseTo(((cur8 - base8) * 1000) / (curNs - baseNs), 3);
     expect(Math.round(perStep.explainedShare! * 100)).toBe(97);
   });
+});
+
+/** Σ Total Time (ns) and the argmax row's Instances of an `nsys stats -r cuda_gpu_kern_sum` CSV, read as text. */
+function kernSumFacts(path: string): { totalNs: number; argmaxLaunches: number } {
+  const rows = readFileSync(path, 'utf8').split('\n').filter((line) => /^\d+(\.\d+)?,\d+,\d+,/.test(line));
+  const cells = rows.map((line) => line.split(','));
+  const argmax = cells.find((_, i) => rows[i]!.includes('ArgMaxOps'))!;
+  return { totalNs: cells.reduce((sum, c) => sum + Number(c[1]), 0), argmaxLaunches: Number(argmax[2]) };
+}
+
+describe('the same pair as nsys kernel summaries: no timeline, the argmax launches count the steps', () => {
+  it('32 steps each side; 79,939,122 ns → 97,111,705 ns of kernels is +536.7 µs per step against +543.9 µs measured', async () => {
+    const baseline = await analyze({ inputs: [join(HEALTHY, 'healthy_node.kern_sum.csv'), join(HEALTHY, 'healthy_timed.stdout.jsonl')] });
+    const report = await analyze({
+      inputs: [join(UNFUSED, 'unfused_node.kern_sum.csv'), join(UNFUSED, 'unfused_timed.stdout.jsonl')],
+      baseline: { report: baseline, origin: 'file', reason: 'test' },
+    });
+    const perStep = report.comparison!.perStep!;
+    const base = kernSumFacts(join(HEALTHY, 'healthy_node.kern_sum.csv'));
+    const cur = kernSumFacts(join(UNFUSED, 'unfused_node.kern_sum.csv'));
+    // PROVENANCE.md: ΣTotal 79,939,122 ns and 97,111,705 ns, 32 steps in the capture range each.
+    expect(base).toEqual({ totalNs: 79_939_122, argmaxLaunches: 32 });
+    expect(cur).toEqual({ totalNs: 97_111_705, argmaxLaunches: 32 });
+    expect(perStep.baseline).toMatchObject({ steps: 32, basis: 'once-per-step-kernel' });
+    expect(perStep.current).toMatchObject({ steps: 32, basis: 'once-per-step-kernel' });
+    // (97,111,705 − 79,939,122) / 32 = 536,643.2 ns per step
+    expect(perStep.kernelDeltaNs).toBeCloseTo((cur.totalNs - base.totalNs) / 32, 3);
+    // 536,643.2 / (1e9 / 313.883 − 1e9 / 378.506) = 536,643.2 / 543,934.4 = 0.9866
+    expect(perStep.explainedShare).toBeCloseTo((cur.totalNs - base.totalNs) / 32 / (1e9 / 313.883 - 1e9 / 378.506), 6);
+  }, 60_000);
 });
 
 // A synthetic pair: the head runs every kernel of the baseline plus one of 250 µs per step.
