@@ -10,13 +10,13 @@
 import type { ComparisonRow, MeasuredStep, PerStep, PerStepKernel, StepCount } from '../model/report.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import { countSteps } from '../diagnose/step-count.js';
+import { batchSize } from '../diagnose/profile-measures.js';
 import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel } from './gate-input.js';
 import { KERNEL_TIME_PREFIX, type GateOptions } from './gate-options.js';
 
 /** Kernels kept in the report, by size of change (the thresholds see every kernel). */
 export const PER_STEP_KERNELS = 25;
-
 
 /** A time per step for people: `0.53 ms`, `84 µs`; signed with `+`/`−` when asked. */
 export function stepTimeText(ns: number, signed = false): string {
@@ -28,8 +28,7 @@ export function stepTimeText(ns: number, signed = false): string {
 
 /** The tokens each step generates: the batch, when the side states it as a plain number. */
 function tokensPerStep(side: GateInput): number | undefined {
-  const match = /^\s*(\d+)\s*$/.exec(side.environment.batch ?? '');
-  const batch = match ? Number(match[1]) : undefined;
+  const batch = batchSize(side);
   return batch !== undefined && batch > 0 ? batch : undefined;
 }
 
@@ -171,7 +170,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput): Per
   return { perStep: { unit: perStepKnown ? 'step' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes }, byKey };
 }
 
-/** The threshold keys on time per step, without the prefix: `family:copy`, `kernel:<name>`. */
+/** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
 export function kernelTimeKeys(options: GateOptions): string[] {
   return Object.keys(options.thresholds).filter((key) => key.startsWith(KERNEL_TIME_PREFIX));
 }
