@@ -4,7 +4,8 @@
  */
 import type { PerStep, Report } from '../../src/model/report.js';
 import { renderReportComment } from '../../src/report/markdown/comment.js';
-import { renderSummary } from '../../src/report/markdown/summary.js';
+import { renderMergedSummary, renderSummary } from '../../src/report/markdown/summary.js';
+import { mergeReports } from '../../src/report/merge-reports.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { makeReport, row } from './report-factory.js';
 
@@ -84,5 +85,17 @@ describe('where the time went, first', () => {
     const report = makeReport({ rows: [row()] });
     expect(renderReportComment(report, { key: 'default' })).not.toContain('Where the time went');
     expect(renderTerminal(report)).not.toContain('where the time went');
+  });
+});
+
+describe('where the time went, in a summary of several reports', () => {
+  it('each leg with time per step opens with its own sentence', () => {
+    const leg = withPerStep(perStep());
+    const text = renderMergedSummary(mergeReports([{ label: 'llama fp8', report: leg }, { label: 'llama bf16', report: makeReport({ rows: [row()] }) }]));
+    expect(text.match(/\*\*Where the time went:\*\*/g)).toHaveLength(1);
+    // Its section: the heading, then the sentence (before the reasons and the sections).
+    const section = text.slice(text.search(/### .* · llama fp8/));
+    const lines = section.split('\n').filter(Boolean);
+    expect(lines[1]).toMatch(/^\*\*Where the time went:\*\* \+1\.28 ms\/step in /);
   });
 });

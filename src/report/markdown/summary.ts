@@ -104,7 +104,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
   const blocks: BudgetedBlock[] = merged.entries.map((entry) => ({
     render: (d) => {
       const artifact = artifactLine(entry);
-      return [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, reasonsBlock(entry.report), entrySections(entry, d, '####', { charts: true }), artifact ? `Artifact: ${artifact}` : '']
+      return [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, perStepLine(entry.report), reasonsBlock(entry.report), entrySections(entry, d, '####', { charts: true }), artifact ? `Artifact: ${artifact}` : '']
         .filter(Boolean)
         .join('\n\n');
     },
