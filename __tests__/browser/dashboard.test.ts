@@ -201,6 +201,14 @@ describe('hostile report text and the real H200 reports', () => {
     expect(card.name).toBe('llama-decode · H200 (bundled samples)');
     expect(card.points).toBe(2);
     expect(card.details).toContain('unfused-attention');
+    // Both traces count 8 profiler steps: a bar of GPU time per step for each run, and the clicked
+    // run's families with their time per step (unfused: 24,064 µs of kernels / 8 = 3.01 ms per step).
+    const steps = await page.evaluate<{ runs: string[]; per: boolean }>(`(() => {
+      const card = [...document.querySelectorAll('article.card')].find((c) => c.querySelector('h2').textContent.startsWith('llama-decode'));
+      return { runs: [...new Set([...card.querySelectorAll('rect[data-step-family]')].map((r) => r.getAttribute('data-index')))], per: card.querySelector('.detail').textContent.includes('per step') };
+    })()`);
+    expect(steps.runs.sort()).toEqual(['0', '1']);
+    expect(steps.per).toBe(true);
   }, 30_000);
 });
 

@@ -152,6 +152,24 @@ describe('dashboard data from hostile or odd reports', () => {
     expect(data.skipped).toEqual([{ source: 'bad file', reason: 'nope' }]);
   });
 
+  it('time per decode step by family per night, where the capture counts its steps; null where it does not', () => {
+    // Nights 0 and 1 hold 2,000 ms of kernel time over 1,000 profiler steps: a family's totalNs / 1,000
+    // per step. Night 2 has no timeline and no sampling kernel: its steps are unknown.
+    const steps = Array.from({ length: 1000 }, (_, i) => ({ name: `ProfilerStep#${i + 1}`, startNs: i * 3e6, durNs: 3e6, gpuBusyNs: 2e6, kernels: 100 }));
+    const timeline = { spanNs: 3e9, busyNs: 2e9, devices: 1, idleGaps: { count: 0, totalNs: 0, longestNs: 0 }, kernelLaunches: 100_000, graphLaunches: 0, graphKernels: 0, steps, busyByDecile: [], excludedGaps: [], activeSpanNs: 3e9 };
+    const reports = nightlySeries({ ...base, nights: 3 }).map((r, i) => (i < 2 ? { ...r, timeline } : r));
+    const w = buildDashboardData(inputsOf(reports), []).workloads[0]!;
+    expect(w.points.stepBasis).toEqual(['profiler-steps', 'profiler-steps', '']);
+    expect(w.points.steps).toEqual([1000, 1000, null]);
+    expect(w.points.stepNs[2]).toBeNull();
+    for (const night of [0, 1]) {
+      const expected = w.families.map((family) => Math.round(reports[night]!.families.filter((f) => f.family === family).reduce((sum, f) => sum + f.totalNs, 0) / 1000));
+      expect(w.points.stepNs[night]).toEqual(expected);
+      // Time per step adds up to all kernel time per step: 2,000,000,000 ns / 1,000 = 2 ms.
+      expect(w.points.stepNs[night]!.reduce((a, b) => a + b, 0)).toBeCloseTo(2_000_000, -1);
+    }
+  });
+
   it('counts the same report read twice once', () => {
     const reports = nightlySeries({ ...base, nights: 5 });
     const data = buildDashboardData([...inputsOf(reports), ...inputsOf(reports.slice(1, 3))], []);

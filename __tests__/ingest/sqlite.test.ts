@@ -37,6 +37,24 @@ describe('nsys SQLite export', () => {
   });
 });
 
+describe('nsys SQLite export with NVTX ranges', () => {
+  test('ranges named decode_step_N are the timeline\'s decode ranges, and count the decode steps', async () => {
+    // python3 sqlite3: SELECT eventType, text FROM NVTX_EVENTS → four push/pop ranges (59),
+    // decode_step_0 … decode_step_3 (the workload's 4 profiled steps); 240 kernel rows.
+    const { countSteps } = await import('../../src/diagnose/step-count.js');
+    const { buildProfile } = await import('../../src/pipeline/build-profile.js');
+    const capture = await ingestFile(join(OWN_FIXTURES, 'h200-secret', 'secret.sqlite'));
+    expect(capture.timeline?.phaseRanges).toEqual({ decode: 4, prefill: 0, decodeName: 'decode_step_0' });
+    const count = countSteps(buildProfile([capture]));
+    expect(count).toMatchObject({ steps: 4, basis: 'decode-ranges' });
+    expect(count.text).toMatch(/^4 ranges naming decode \(decode_step_0\)/);
+  });
+
+  test('an export without NVTX ranges has no phase ranges', async () => {
+    expect((await ingestFile(NSYS)).timeline?.phaseRanges).toBeUndefined();
+  });
+});
+
 describe('rocprofv3 rocpd database', () => {
   test('the llama.cpp R9700 dispatches: the same kernels and timeline as the results.csv they came from', async () => {
     expect(detectFormat(await openInput(ROCPD)).id).toBe('rocpd-sqlite');

@@ -24,6 +24,15 @@ describe('workload-metrics-jsonl', () => {
     expect(capture.source.stats).toEqual([expect.objectContaining({ name: 'non-metric-line', count: 1 })]);
   });
 
+  it('the runs\' batch (tokens per decode step) is the environment\'s batch when every run gives the same', async () => {
+    // Every run line of healthy_timed.stdout.jsonl has "batch": 1 (tok_s = steps × batch / seconds).
+    expect((await runImporter(workloadMetrics, await openInput(timed))).environment.batch).toBe('1');
+    const mixed = await fromText(['{"kind": "run", "tok_s": 100, "batch": 8}', '{"kind": "run", "tok_s": 190, "batch": 16}'].join('\n'));
+    expect(mixed.environment.batch).toBeUndefined();
+    expect(mixed.source.stats).toEqual([expect.objectContaining({ name: 'mixed-batch', count: 1 })]);
+    expect((await fromText('{"kind": "run", "tok_s": 100, "batch": 2.5}')).environment.batch).toBeUndefined();
+  });
+
   it('is detected from content among the other formats', async () => {
     expect(detectFormat(await openInput(timed)).id).toBe('workload-metrics-jsonl');
   });

@@ -3,7 +3,7 @@
  * tests and the simulator build it directly.
  */
 import type { Environment } from '../model/capture.js';
-import type { Comparison, ComparisonRow, Verdict } from '../model/report.js';
+import type { Comparison, ComparisonRow, StepCount, Verdict } from '../model/report.js';
 import type { VerdictFinding } from './verdict.js';
 import type { KernelFamily } from '../model/family-ids.js';
 
@@ -23,6 +23,11 @@ export interface GateKernel {
   totalNs: number;
   /** Share of all GPU kernel time, 0..1. */
   share: number;
+  /** Launches, the device, and where it was launched from, where the capture says (time per step reads them). */
+  instances?: number;
+  device?: number | undefined;
+  launchedBy?: string | undefined;
+  pythonSites?: ReadonlyArray<{ function: string; file: string; line: number }> | undefined;
 }
 
 export interface GateFamily {
@@ -37,6 +42,11 @@ export interface GateTimeline {
   activeSpanNs: number;
   devices: number;
   communication?: { exposedNs: number };
+  /** What counts the decode steps (src/diagnose/step-count.ts). */
+  steps?: ReadonlyArray<{ name: string }>;
+  graphLaunches?: number;
+  kernelLaunches?: number;
+  phaseRanges?: { decode: number; prefill: number; decodeName?: string | undefined } | undefined;
 }
 
 export interface GateInput {
@@ -50,6 +60,8 @@ export interface GateInput {
   timeline?: GateTimeline | null;
   ranks?: ReadonlyArray<{ timeline: GateTimeline | null }>;
   environment: Environment;
+  /** The decode steps of the side's capture, as its report recorded them (src/compare/per-step.ts counts them otherwise). */
+  stepCount?: StepCount | undefined;
   /** When the side was produced (a Report's generatedAt). */
   generatedAt?: string;
   /** Where a baseline came from and why it was chosen, for the report. */

@@ -31,15 +31,23 @@ export const GATED_METRICS: readonly string[] = Object.keys(DEFAULT_METRIC_FLOOR
 const FAMILY_SET: ReadonlySet<string> = new Set(FAMILY_IDS);
 const METRIC_NAMES = Object.keys(METRIC_CATALOG).filter((name) => !DESCRIPTIVE_METRICS.has(name));
 
+/** The prefix of a threshold on GPU time per decode step: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
+export const KERNEL_TIME_PREFIX = 'kernel-time:';
+
 /** Why a threshold key is not acceptable, or null when it is. */
 export function thresholdKeyProblem(key: string): string | null {
+  if (key.startsWith(KERNEL_TIME_PREFIX)) {
+    const target = key.slice(KERNEL_TIME_PREFIX.length);
+    if (!target.startsWith('family:') && !target.startsWith('kernel:')) return `expected ${KERNEL_TIME_PREFIX}family:<id> or ${KERNEL_TIME_PREFIX}kernel:<name>, got '${key}'`;
+    return thresholdKeyProblem(target);
+  }
   if (key.startsWith('family:')) {
     const family = key.slice('family:'.length);
     return FAMILY_SET.has(family) ? null : `unknown kernel family '${family}' (known: ${FAMILY_IDS.join(', ')})`;
   }
   if (key.startsWith('kernel:')) return key.length > 'kernel:'.length ? null : 'empty kernel name';
   if (DESCRIPTIVE_METRICS.has(key)) return `${key} describes the workload and is never gated`;
-  return METRIC_NAMES.includes(key) ? null : `unknown metric '${key}' (known: ${METRIC_NAMES.join(', ')}, family:<id>, kernel:<name>)`;
+  return METRIC_NAMES.includes(key) ? null : `unknown metric '${key}' (known: ${METRIC_NAMES.join(', ')}, family:<id>, kernel:<name>, ${KERNEL_TIME_PREFIX}family:<id>, ${KERNEL_TIME_PREFIX}kernel:<name>)`;
 }
 
 /** One-sided test level of a regression. */
@@ -70,7 +78,9 @@ export const GateOptionsSchema = z
       .default([...DEFAULT_FAIL_VERDICTS]),
     /**
      * Per-row thresholds. Metric names take a practical floor in percent (`decode_tok_s: 3`);
-     * `family:<id>` and `kernel:<name>` take a share-growth fail threshold in percentage points.
+     * `family:<id>` and `kernel:<name>` take a share-growth fail threshold in percentage points;
+     * `kernel-time:family:<id>` and `kernel-time:kernel:<name>` a growth of GPU time per decode step
+     * that fails, in milliseconds (0.1 = 100 µs per step).
      */
     thresholds: z
       .record(z.string(), z.number().positive())
@@ -177,6 +187,12 @@ export function parseThresholds(texts: string | readonly string[], name: string)
       const eq = item.lastIndexOf('=');
       if (eq <= 0) throw new UsageError(`${name}: ${item}: expected METRIC=PCT, e.g. decode_tok_s=3`);
       const key = item.slice(0, eq).trim();
+      if (key.startsWith(KERNEL_TIME_PREFIX)) {
+        const problem = thresholdKeyProblem(key);
+        if (problem) throw new UsageError(`${name}: ${item}: ${problem}`);
+        thresholds[key] = parseStepTimeMs(`${name}: ${item}`, item.slice(eq + 1));
+        continue;
+      }
       const value = item.slice(eq + 1).trim().replace(/%$/, '');
       const number = Number(value);
       if (!value || !Number.isFinite(number) || number <= 0) throw new UsageError(`${name}: ${item}: '${item.slice(eq + 1)}' is not a positive number`);
@@ -186,6 +202,17 @@ export function parseThresholds(texts: string | readonly string[], name: string)
     }
   }
   return thresholds;
+}
+
+/** Units of a time per step, as the number of them in a millisecond. */
+const TIME_UNITS_PER_MS: Readonly<Record<string, number>> = { ms: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ns: 1e6 };
+
+/** A growth of time per step as written after `kernel-time:…=`: `+0.1ms`, `+100us`, `250µs`, `50000ns` → milliseconds. */
+function parseStepTimeMs(where: string, value: string): number {
+  const match = /^\s*\+?\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|us|µs|μs|ns)\s*$/i.exec(value);
+  const ms = match ? Number(match[1]) / TIME_UNITS_PER_MS[match[2]!.toLowerCase()]! : NaN;
+  if (!match || !Number.isFinite(ms) || ms <= 0) throw new UsageError(`${where}: '${value}' is not a positive time per step; expected a number with ms, us or ns, e.g. +0.1ms or +100us`);
+  return ms;
 }
 
 /** `re-prefill,unfused-attention` → the ids; `none` or an empty value → []. An unknown id is refused with the known list. */

@@ -12,6 +12,7 @@ import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput 
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
+import { kernelTimeKeys, kernelTimeRows, perStepAttribution } from './per-step.js';
 import { judgeThrottling } from './throttle-check.js';
 import { RULES } from '../diagnose/rules/index.js';
 import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type VerdictFinding } from './verdict.js';
@@ -140,14 +141,29 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   notes.push(...metrics.outlierNotes);
   const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
   let kernelChanges: Comparison['kernelChanges'] = [];
+  let perStep: Comparison['perStep'];
   if (hasKernels) {
     rows.push(...compareFamilies(current, baseline, options));
     rows.push(...compareCommunication(current, baseline, options));
     const kernels = compareKernels(current, baseline, options);
     rows.push(...kernels.rows);
     kernelChanges = kernels.changes;
+    const attribution = perStepAttribution(current, baseline);
+    perStep = attribution.perStep;
+    rows.push(...kernelTimeRows(attribution, options));
   } else if (current.kernels.length || baseline.kernels.length) {
     notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
+  }
+  if (!hasKernels && kernelTimeKeys(options).length) {
+    // A time threshold with no kernels on a side is not a pass: each says it was not compared.
+    const missing = !current.kernels.length && !baseline.kernels.length ? 'neither side has' : `the ${current.kernels.length ? 'baseline' : 'current run'} has`;
+    for (const key of kernelTimeKeys(options)) {
+      const note = `not compared: ${missing} no kernel capture`;
+      rows.push({
+        row: { metric: key, kind: 'kernel-time', unit: 'ms/step', baseline: null, current: null, delta: null, ci: null, threshold: options.thresholds[key]!, status: 'insufficient-data', note },
+        reason: `${key.slice('kernel-time:'.length)} time per step ${note}`,
+      });
+    }
   }
   const findings = findingRows(current, baseline, options);
   rows.push(...findings.rows);
@@ -180,6 +196,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     reasons,
     undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
     ...(betweenJobs ? { betweenJobs } : {}),
+    ...(perStep ? { perStep } : {}),
     ...(options.look ? { look: { ...options.look, alpha: lookAlpha(options.alpha, options.look) } } : {}),
   };
   return { ...judgement, comparison };

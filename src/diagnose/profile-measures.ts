@@ -48,8 +48,8 @@ export function metricValue(profile: Profile, name: string): number | undefined 
   return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
 
-/** The batch size from the environment, when it is a plain number. */
-export function batchSize(profile: Profile): number | undefined {
+/** The batch size from the environment, when it is a plain number (a Profile, a Report or a gate side). */
+export function batchSize(profile: { environment: { batch?: string | undefined } }): number | undefined {
   const match = /^\s*(\d+)\s*$/.exec(profile.environment.batch ?? '');
   return match ? Number(match[1]) : undefined;
 }

@@ -50,9 +50,18 @@ function v0ToV1(data: Data): Data {
   };
 }
 
+/**
+ * Version 2 added what an old reader would misread or refuse: comparison rows of kind `kernel-time`
+ * and `comparison.perStep`. A version-1 report has neither, so it reads unchanged.
+ */
+function v1ToV2(data: Data): Data {
+  return { ...data, schemaVersion: 2 };
+}
+
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   0: v0ToV1,
+  1: v1ToV2,
 };
 
 /** The writer's version for a message: the tool version it recorded, else its schema version. */

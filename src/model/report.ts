@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { EnvironmentSchema, NcuResultSchema, NoticeSchema, SourceSchema, TimelineSchema, ApiStatSchema, MemopStatSchema, CpuFunctionSchema } from './capture.js';
 import { FamilyShareSchema, KernelFamilySchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
 
-export const REPORT_SCHEMA_VERSION = 1;
+export const REPORT_SCHEMA_VERSION = 2;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 export const REPORT_FILE = 'report.json';
 
@@ -90,7 +90,8 @@ export type RowStatus = z.infer<typeof RowStatusSchema>;
 export const ComparisonRowSchema = z.object({
   /** `decode_tok_s`, `family:gemv`, `kernel:<name>`, `finding:re-prefill` … */
   metric: z.string(),
-  kind: z.enum(['metric', 'family-share', 'kernel-share', 'finding']),
+  /** `kernel-time`: GPU time per decode step of a family or kernel, gated by a `kernel-time:` threshold (schema 2). */
+  kind: z.enum(['metric', 'family-share', 'kernel-share', 'kernel-time', 'finding']),
   unit: z.string(),
   direction: z.enum(['higher', 'lower']).optional(),
   baseline: z.number().nullable(),
@@ -117,6 +118,80 @@ export const KernelChangeSchema = z.object({
 });
 export type KernelChange = z.infer<typeof KernelChangeSchema>;
 
+/** What counts a capture's decode steps (src/diagnose/step-count.ts reads the evidence). */
+export const STEP_BASES = ['profiler-steps', 'decode-ranges', 'graph-replays', 'once-per-step-kernel'] as const;
+export const StepBasisSchema = z.enum(STEP_BASES);
+export type StepBasis = z.infer<typeof StepBasisSchema>;
+
+/** One side's decode steps in its capture window, and what says so. */
+export const StepCountSchema = z.object({
+  /** Steps per device in the window; null when nothing in the capture counts them. */
+  steps: z.number().positive().nullable(),
+  basis: StepBasisSchema.nullable(),
+  /** The evidence in words, with the other signals that agree or differ, or why there is none. */
+  text: z.string(),
+  /** Devices the kernel time is spread over: times are per step per device. */
+  devices: z.number().int().positive(),
+  /** Tokens generated per step (the batch), where the workload says it. */
+  tokensPerStep: z.number().positive().optional(),
+});
+export type StepCount = z.infer<typeof StepCountSchema>;
+
+/** GPU time of one family or kernel per step (per launch when unit is `launch`), each side, in ns. */
+export const StepTimeSchema = z.object({
+  baselineNs: z.number().nonnegative(),
+  currentNs: z.number().nonnegative(),
+  deltaNs: z.number(),
+});
+
+export const PerStepKernelSchema = StepTimeSchema.extend({
+  name: z.string(),
+  family: KernelFamilySchema,
+  /** Launches per step (per the whole window when unit is `launch`), each side. */
+  baselineLaunches: z.number().nonnegative(),
+  currentLaunches: z.number().nonnegative(),
+  /** The CPU op chain that launched it, where the trace links it (the side that ran it, the current first). */
+  launchedBy: z.string().optional(),
+  /** The workload's Python line that launched it: `file.py:123 (function)`. */
+  site: z.string().optional(),
+});
+export type PerStepKernel = z.infer<typeof PerStepKernelSchema>;
+
+/** The measured change of time per step (or per token) from the workload's own numbers, in ns. */
+export const MeasuredStepSchema = z.object({
+  /** `tpot_ms` / `itl_ms` medians; or `decode_tok_s` medians with the tokens per step (`decode_tok_s+batch`), or per token without them. */
+  basis: z.enum(['tpot_ms', 'itl_ms', 'decode_tok_s+batch', 'decode_tok_s']),
+  per: z.enum(['step', 'token']),
+  baselineNs: z.number().positive(),
+  currentNs: z.number().positive(),
+  deltaNs: z.number(),
+});
+export type MeasuredStep = z.infer<typeof MeasuredStepSchema>;
+
+/**
+ * Where the time went, per decode step: GPU time per step by family and kernel on each side and the
+ * change, set against the measured change of step time. Kernel time that does not add up to the
+ * measured change is host or idle time. When either side's steps are unknown, `unit` is `launch`:
+ * time per launch of each kernel, no families and no share explained.
+ */
+export const PerStepSchema = z.object({
+  unit: z.enum(['step', 'launch']),
+  baseline: StepCountSchema,
+  current: StepCountSchema,
+  /** Per step, every family either side ran, largest change first (empty per launch). */
+  families: z.array(StepTimeSchema.extend({ family: KernelFamilySchema })),
+  /** The kernels with the largest changes, largest first (a bounded number). */
+  kernels: z.array(PerStepKernelSchema),
+  /** Σ of the kernel time change per step; null per launch. */
+  kernelDeltaNs: z.number().nullable(),
+  measured: MeasuredStepSchema.nullable(),
+  /** kernelDeltaNs over the measured change per step; null when either is unknown or the measured change is 0. */
+  explainedShare: z.number().nullable(),
+  /** What limits the reading, in words (batch unknown, per-token, devices). */
+  notes: z.array(z.string()).default([]),
+});
+export type PerStep = z.infer<typeof PerStepSchema>;
+
 export const ComparisonSchema = z.object({
   baseline: z.object({
     origin: z.string(),
@@ -142,6 +217,8 @@ export const ComparisonSchema = z.object({
       metrics: z.array(z.object({ metric: z.string(), spread: z.number().nonnegative(), floor: z.number().nonnegative() })),
     })
     .optional(),
+  /** GPU time per decode step by family and kernel, against the measured change (schema 2). */
+  perStep: PerStepSchema.optional(),
   /** The baseline's samples of each compared metric, in run order (the current's are in metrics). */
   baselineSamples: z.record(z.string(), z.array(z.number())).optional(),
 });
@@ -190,5 +267,11 @@ export const ReportSchema = z.object({
   /** Present when the verdict is `accepted`: the failing verdict a reviewer accepted, and by whom. */
   acceptance: AcceptanceSchema.optional(),
   ranks: z.array(RankSchema).default([]),
+  /**
+   * The decode steps this run's capture covers, counted when the report was written (schema 2): what
+   * reads the report later (a baseline, the dashboard) takes it from here, since a report read back
+   * in part keeps only the first profiler steps.
+   */
+  stepCount: StepCountSchema.optional(),
 });
 export type Report = z.infer<typeof ReportSchema>;

@@ -5,6 +5,7 @@ import { buildProfile } from './build-profile.js';
 import { createClassifier } from '../classify/classify.js';
 import type { UserFamilyRule } from '../classify/families.js';
 import { compare, type GateInput, type HistoryEntry } from '../compare/gate.js';
+import { stepCountOf } from '../compare/per-step.js';
 import type { GateOptionsInput } from '../compare/gate-options.js';
 import { diagnose, type DiagnoseConfig } from '../diagnose/run-rules.js';
 import type { IngestOptions } from '../ingest/common/importer.js';
@@ -186,6 +187,7 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
         ? { ...gate.comparison, reasons: skippedLine ? [skippedLine, ...gate.comparison.reasons] : gate.comparison.reasons, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
         : gate.comparison,
     ranks: profile.ranks,
+    stepCount: gate.comparison?.perStep?.current ?? stepCountOf(current),
   };
   return ReportSchema.parse(report);
 }

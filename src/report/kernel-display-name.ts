@@ -236,8 +236,9 @@ function namesOf(report: Report): string[] {
   const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => r.metric.slice(r.metric.indexOf(':') + 1));
   const changes = (report.comparison?.kernelChanges ?? []).map((c) => c.name);
   const dives = report.deepDive.map((d) => d.kernel);
+  const perStep = (report.comparison?.perStep?.kernels ?? []).map((k) => k.name);
   // Tables show the top kernels only (20 at the richest level); a profile may hold 100,000.
-  return [...report.kernels.slice(0, SHOWN_KERNELS).map((k) => k.name), ...rows, ...changes, ...dives];
+  return [...report.kernels.slice(0, SHOWN_KERNELS).map((k) => k.name), ...rows, ...changes, ...dives, ...perStep];
 }
 
 const cache = new WeakMap<Report, Map<string, string>>();

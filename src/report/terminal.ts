@@ -7,6 +7,8 @@ import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
 import { commandInert, withHiddenShown } from './inert-text.js';
+import { perStepHeadline } from './per-step-text.js';
+import { stepTimeText } from '../compare/per-step.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
   pass: 'PASS',
@@ -51,20 +53,23 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
   const paint = options.color ? ansi : plain;
   const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${NO_BASELINE_VERDICT})`}`;
   lines.push(`profile-gate ${report.tool.version}: ${paint(paint(verdict, VERDICT_STYLE[report.verdict]), 'bold')}`);
+  const names = reportKernelNames(report);
+  const where = perStepHeadline(report, { kernel: names, text: (text) => text });
+  if (where) lines.push(`  where the time went: ${where}`);
   for (const reason of readableReasons(report)) lines.push(`  - ${reason}`);
   lines.push('');
 
   const comparison = report.comparison;
   if (comparison) {
     lines.push(`Comparison with baseline (${comparison.baseline.origin}${comparison.baseline.path ? ` ${comparison.baseline.path}` : ''})`);
-    const names = reportKernelNames(report);
-    const label = (metric: string): string => (metric.startsWith('kernel:') ? `kernel:${names(metric.slice(7))}` : metric);
+    const label = (metric: string): string =>
+      metric.startsWith('kernel:') ? `kernel:${names(metric.slice(7))}` : metric.startsWith('kernel-time:kernel:') ? `kernel-time:kernel:${names(metric.slice(19))}` : metric;
     const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
     const accepted = new Set(report.acceptance?.covers ?? []);
     for (const row of shown.slice(0, 12)) {
       const relative = row.kind === 'metric';
       const delta =
-        row.delta === null ? 'n/a' : relative ? formatSigned(row.delta * 100, '%') : row.kind === 'finding' ? formatSigned(row.delta, '', 0) : formatSigned(row.delta, ' pp');
+        row.delta === null ? 'n/a' : relative ? formatSigned(row.delta * 100, '%') : row.kind === 'finding' ? formatSigned(row.delta, '', 0) : row.kind === 'kernel-time' ? formatSigned(row.delta, ' ms/step', 3) : formatSigned(row.delta, ' pp');
       const ci = row.ci ? ` [${ciText(row.ci, relative ? 100 : 1, relative ? '%' : ' pp')}]` : '';
       const values = `${row.baseline === null ? '—' : formatNumber(row.baseline)} → ${row.current === null ? '—' : formatNumber(row.current)}`;
       const status = `${row.status.toUpperCase()}${row.status === 'fail' && accepted.has(row.metric) ? ' (ACCEPTED)' : ''}`;
@@ -72,6 +77,18 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
     }
     if (shown.length > 12) lines.push(`  … ${shown.length - 12} more rows in report.json`);
     lines.push('');
+    const perStep = comparison.perStep;
+    if (perStep) {
+      const per = perStep.unit;
+      const side = (s: typeof perStep.baseline) => (s.steps === null ? `unknown (${s.text})` : `${formatNumber(s.steps)} (${s.text})`);
+      lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
+      if (perStep.measured) lines.push(`  measured per ${perStep.measured.per}: ${stepTimeText(perStep.measured.baselineNs)} → ${stepTimeText(perStep.measured.currentNs)} (${stepTimeText(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
+      if (perStep.kernelDeltaNs !== null) lines.push(`  kernels: ${stepTimeText(perStep.kernelDeltaNs, true)}/step${perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)}% of the measured change`}`);
+      for (const note of perStep.notes) lines.push(`  note: ${note}`);
+      for (const f of perStep.families.slice(0, 5)) lines.push(`  ${pad(stepTimeText(f.deltaNs, true), 12)} ${pad(familyLabel(f.family), 30)} ${stepTimeText(f.baselineNs)} → ${stepTimeText(f.currentNs)}`);
+      for (const k of perStep.kernels.slice(0, 5)) lines.push(`  ${pad(stepTimeText(k.deltaNs, true), 12)} ${shortenName(names(k.name), 60)}  ${stepTimeText(k.baselineNs)} → ${stepTimeText(k.currentNs)}`);
+      lines.push('');
+    }
   }
 
   lines.push('Diagnosis');

@@ -5,17 +5,39 @@
  * `demangledName` (else `shortName`); `CUPTI_ACTIVITY_KIND_MEMCPY` / `_MEMSET` rows become memops;
  * `TARGET_INFO_GPU.name` names the GPU; `META_DATA_EXPORT` gives the nsys version.
  * An export with no CUDA kernel table (nsys creates tables lazily) is refused in one line.
- * Limits: the timeline's busy time is kernels only; NVTX ranges and API calls are not read. Only
+ * `NVTX_EVENTS` push/pop and start/end ranges whose names say decode or prefill (`decode_step_3`) are
+ * counted as the timeline's phase ranges (what counts decode steps).
+ * Limits: the timeline's busy time is kernels only; other NVTX ranges and API calls are not read. Only
  * real tables are read, in bounded chunks (see common/sqlite-db.ts): a view in their place is refused.
  */
 import type { Database } from 'sql.js';
 import { InputError } from '../../errors.js';
-import type { CaptureInput, MemopStat } from '../../model/capture.js';
+import type { CaptureInput, MemopStat, PhaseRanges } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
 import { KernelTraceReader } from '../common/kernel-trace.js';
+import { phaseOfName } from './kineto/generation-facts.js';
 import { byStart, columnNames, integerText, isSqliteHead, readTable, schemaNames, tableRows, withDatabase, type TableReadOptions } from '../common/sqlite-db.js';
 
 const EXPORT_HINT = 'or read its tables with: nsys stats --report cuda_gpu_kern_sum,cuda_gpu_trace --format csv --output PREFIX x.sqlite';
+
+/** NvtxEventType: 59 a push/pop range, 60 a start/end range (marks and payloads are not ranges). */
+const NVTX_RANGE_TYPES = '59, 60';
+
+/** NVTX ranges whose names say a generation phase, e.g. one `decode_step_N` range per decode step. */
+async function nvtxPhases(db: Database, path: string, strings: ReadonlyMap<string, string>, bounds: TableReadOptions): Promise<PhaseRanges | undefined> {
+  const ranges: PhaseRanges = { decode: 0, prefill: 0 };
+  const columns = new Set(columnNames(db, 'NVTX_EVENTS'));
+  const textId = columns.has('textId') ? 'textId' : 'NULL';
+  await readTable(db, path, 'NVTX_EVENTS', ['text', textId], ([text, id]) => {
+    const name = String(text ?? (id !== null && id !== undefined ? (strings.get(String(id)) ?? '') : ''));
+    const phase = phaseOfName(name);
+    if (!phase) return;
+    ranges[phase] += 1;
+    const key = phase === 'decode' ? 'decodeName' : 'prefillName';
+    ranges[key] ??= name.slice(0, 200);
+  }, { ...bounds, where: `eventType IN (${NVTX_RANGE_TYPES})` });
+  return ranges.decode + ranges.prefill > 0 ? ranges : undefined;
+}
 
 /** CUpti_ActivityMemcpyKind: 1 HtoD, 2 DtoH, 8 DtoD (the arrays and peer kinds are "other"). */
 function copyKind(kind: unknown): string {
@@ -94,6 +116,8 @@ export default defineImporter({
         );
       });
       const read = trace.finish();
+      const phases = tables.has('NVTX_EVENTS') && columnNames(db, 'NVTX_EVENTS').includes('eventType') ? await nvtxPhases(db, file.path, strings, bounds) : undefined;
+      if (phases && read.timeline) read.timeline = { ...read.timeline, phaseRanges: phases };
       const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set((await tableRows(db, file.path, 'TARGET_INFO_GPU', ['name'], bounds)).map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
       const version = tables.has('META_DATA_EXPORT') ? (await tableRows(db, file.path, 'META_DATA_EXPORT', ['value'], { ...bounds, where: "name = 'EXPORT_PRODUCT_VERSION'" }))[0]?.[0] : undefined;
       return {

@@ -6,7 +6,8 @@
  *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these);
  *   its `t_start` / `t_end` (seconds since the epoch), when given, mark a timed window, over which GPU
  *   utilization is then read instead of over the whole process (start-up and prefill left out); its
- *   `batch` (sequences decoded together), when every run gives the same, is the run's batch size.
+ *   `batch` (sequences per step, so tokens per decode step), when every run gives the same whole number,
+ *   is the environment's batch (time per step is read from tok/s with it).
  * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
  * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
  * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
@@ -79,7 +80,7 @@ export default defineImporter({
       const endS = finiteNumber(record.fields['t_end']);
       if (startS !== null && endS !== null && endS > startS) timedWindows.push({ startS, endS });
       const batch = finiteNumber(record.fields['batch']);
-      if (batch !== null && Number.isInteger(batch) && batch > 0) batches.add(batch);
+      if (batch !== null) batches.add(batch);
       for (const [key, value] of Object.entries(record.fields)) {
         if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null) metrics.push({ name: key, value: value as number });
       }
@@ -90,8 +91,10 @@ export default defineImporter({
       source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
       metrics,
       timedWindows,
-      ...(batches.size === 1 ? { environment: { batch: String([...batches][0]) } } : {}),
     };
+    const [batch] = batches;
+    if (batches.size === 1 && Number.isInteger(batch) && batch! >= 1) capture.environment = { batch: String(batch) };
+    else if (batches.size > 1) ctx.count('mixed-batch', 'info', `the runs give ${batches.size} different batch sizes; no batch recorded`);
     return capture;
   },
 });

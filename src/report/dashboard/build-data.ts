@@ -26,6 +26,7 @@ import {
 } from './data.js';
 import { eventsBetween, type KernelShares } from './kernel-events.js';
 import { CI_PERCENT } from '../number-format.js';
+import { countSteps } from '../../diagnose/step-count.js';
 import { clampText, safeCommit, safeHttpsUrl, safeRepository, safeServerUrl } from './safe-text.js';
 
 export interface DashboardInput {
@@ -129,6 +130,19 @@ function familyShares(reports: readonly Report[], options: DashboardOptions): { 
   return { families, shares };
 }
 
+/** GPU time per decode step of each shown family (ns, per device), or null when the capture does not count steps. */
+function familyStepTimes(report: Report, families: readonly string[]): { ns: number[] | null; basis: string; steps: number | null } {
+  // As written with the report: a report read back in part keeps only its first profiler steps.
+  const count = report.stepCount ?? countSteps(report);
+  if (count.steps === null || report.kernels.length === 0) return { ns: null, basis: '', steps: null };
+  const position = new Map(families.map((f, i) => [f, i]));
+  const row = new Array<number>(families.length).fill(0);
+  // As the shares: a family not shown is summed into the last band (`other`).
+  for (const f of report.families) row[position.get(f.family) ?? families.length - 1]! += f.totalNs;
+  const per = count.steps * count.devices;
+  return { ns: row.map((total) => Math.round(total / per)), basis: count.basis ?? '', steps: count.steps };
+}
+
 function kernelShares(report: Report): Map<string, number> {
   const shares = new Map<string, number>();
   for (const k of report.kernels) shares.set(k.name, (shares.get(k.name) ?? 0) + k.share);
@@ -152,7 +166,7 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
   const kernelFamily: string[] = [];
   const findingIndex = new Map<string, number>();
   const findings: FindingInfo[] = [];
-  const points: PointColumns = { t: [], commit: [], repo: [], run: [], verdict: [], accepted: [], value: [], low: [], high: [], n: [], shares: [], top: [], findings: [] };
+  const points: PointColumns = { t: [], commit: [], repo: [], run: [], verdict: [], accepted: [], value: [], low: [], high: [], n: [], shares: [], stepNs: [], stepBasis: [], steps: [], top: [], findings: [] };
   const { families, shares } = familyShares(reports, options);
   const events: KernelEvent[] = [];
   let previous: { shares: Map<string, number>; top: string[] } | undefined;
@@ -180,6 +194,10 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     points.high.push(interval ? round(interval.high) : null);
     points.n.push(metric?.samples.length ?? 0);
     points.shares.push(shares[i]!);
+    const stepTimes = familyStepTimes(report, families);
+    points.stepNs.push(stepTimes.ns);
+    points.stepBasis.push(stepTimes.basis);
+    points.steps.push(stepTimes.steps);
     const current = kernelShares(report);
     const top = topNames(current, options.topN);
     points.top.push(top.flatMap((k) => [kernelOf(report, k), Math.round(current.get(k)! * SHARE_SCALE)]));

@@ -55,6 +55,14 @@ export interface PointColumns {
   n: number[];
   /** Per point, one share per entry of `families` (SHARE_SCALE units). */
   shares: number[][];
+  /**
+   * Per point, GPU time per decode step of each entry of `families`, in whole ns (per device); null
+   * when the run's capture does not count its steps (src/diagnose/step-count.ts).
+   */
+  stepNs: Array<number[] | null>;
+  /** Per point, what counted the steps (a step basis, or '' when unknown), and how many. */
+  stepBasis: string[];
+  steps: Array<number | null>;
   /** Per point, the top kernels flattened: [kernel index, share, kernel index, share, …]. */
   top: number[][];
   /** Per point, indexes into `findings`. */

@@ -43,6 +43,7 @@ function pointLines(w, i) {
   lines.push({ text: DATA.metric.label + ': ' + metricLine(w, i) });
   lines.push({ text: 'verdict: ' + verdictText(p, i) });
   if (w.families.length) lines.push({ text: 'families: ' + familyLine(w, i, 3) });
+  if (p.stepNs && p.stepNs[i]) lines.push({ text: 'GPU time per step: ' + stepTime(stepTotal(p.stepNs[i])) + ' (' + p.steps[i] + ' steps, ' + p.stepBasis[i] + ')' });
   if (p.top[i].length) lines.push({ text: 'top kernel: ' + cut(w.kernels[p.top[i][0]], 90) + ' ' + share(p.top[i][1]) });
   var found = p.findings[i].map(function (f) { return w.findings[f].id; });
   lines.push({ text: 'findings: ' + (found.length ? found.join(', ') : 'none') });
@@ -62,8 +63,9 @@ function details(w, i, panel) {
   if (!links.firstChild) add(links, h('span', { class: 'empty' }, 'no commit or run links in this report'));
   var grid = h('div', { class: 'detail-grid' });
   var left = add(h('div'), h('div', null, DATA.metric.label + ': ' + metricLine(w, i)));
-  var fam = add(h('table'), add(h('tr'), h('th', null, 'family'), h('th', { class: 'num' }, 'share')));
-  w.families.forEach(function (name, f) { add(fam, add(h('tr'), h('td', null, name), h('td', { class: 'num' }, share(p.shares[i][f] || 0)))); });
+  var perStep = p.stepNs ? p.stepNs[i] : null;
+  var fam = add(h('table'), add(h('tr'), h('th', null, 'family'), h('th', { class: 'num' }, 'share'), perStep ? h('th', { class: 'num' }, 'per step') : null));
+  w.families.forEach(function (name, f) { add(fam, add(h('tr'), h('td', null, name), h('td', { class: 'num' }, share(p.shares[i][f] || 0)), perStep ? h('td', { class: 'num' }, stepTime(perStep[f] || 0)) : null)); });
   add(left, fam);
   var found = p.findings[i];
   add(left, h('div', { class: 'section-title' }, 'findings'));
@@ -170,15 +172,17 @@ function card(w, index, regressions) {
   add(stats, add(h('div', { class: 'stat verdict-' + VERDICTS[verdict] }), h('span', { class: 'l' }, 'latest verdict'), add(h('span', { class: 'v' }), h('span', { class: 'sym' }, VERDICT_SYMBOL[verdict] + ' '), VERDICTS[verdict])));
   add(article, add(head, title, stats));
 
-  var metric = metricChart(w, id), families = familyChart(w, id), timeline = timelineChart(w, id);
+  var metric = metricChart(w, id), families = familyChart(w, id), steps = stepChart(w, id), timeline = timelineChart(w, id);
   add(article,
     add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: ${CI_PERCENT}% CI of the median, dashed: levels between change points')), metric.node,
-    add(h('div', { class: 'section-title' }, 'Kernel time by family'), h('span', { class: 'hint' }, 'share of GPU kernel time; \u25BC marks a family-share shift')), families.node,
+    add(h('div', { class: 'section-title' }, 'Kernel time by family'), h('span', { class: 'hint' }, 'share of GPU kernel time; \u25BC marks a family-share shift')), families.node);
+  if (steps) add(article, add(h('div', { class: 'section-title' }, 'GPU time per decode step'), h('span', { class: 'hint' }, 'by family, per device; no bar: the capture does not count its steps')), steps.node);
+  add(article,
     add(h('div', { class: 'section-title' }, 'Verdicts and findings'), h('span', { class: 'hint' }, 'bars span consecutive runs')), timeline.node, legend(id));
   var panel = put(article, h('div', { class: 'detail', hidden: 'hidden' }));
   add(article, add(h('div', { class: 'lists' }), kernelTable(w), shiftList(w)), latestTable(w));
 
-  var charts = [metric, families, timeline];
+  var charts = steps ? [metric, families, steps, timeline] : [metric, families, timeline];
   function indexAt(evt, node) {
     var box = node.getBoundingClientRect(), vx = (evt.clientX - box.left) * W / box.width;
     var at = n > 1 ? Math.round((vx - ML) / (PW / (n - 1))) : 0;

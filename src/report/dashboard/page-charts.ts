@@ -260,6 +260,46 @@ function familyChart(w, id) {
   return { node: root, guide: hover(root, H, MT, MB), focus: null, y: null };
 }
 
+function stepTime(ns) { return ns >= 1e6 ? num(ns / 1e6, 2) + ' ms' : num(ns / 1e3, ns >= 1e5 ? 0 : 1) + ' \u00B5s'; }
+function stepTotal(row) { var t = 0; row.forEach(function (v) { t += v || 0; }); return t; }
+
+/**
+ * GPU time per decode step by family: one stacked bar per run whose capture counts its steps (time
+ * per step adds up, where shares do not); a run without a step count gets no bar. Null when no run has one.
+ */
+function stepChart(w, id) {
+  var p = w.points, n = p.t.length, H = 200, MT = 10, MB = 28, PH = H - MT - MB;
+  var hi = 0;
+  for (var i = 0; i < n; i++) if (p.stepNs[i]) hi = Math.max(hi, stepTotal(p.stepNs[i]));
+  if (!(hi > 0)) return null;
+  var root = frame(H, 'GPU time per decode step by family');
+  patterns(root, id);
+  var x = slotX(n), t = niceTicks(0, hi, 4);
+  var y = linear(0, t.ticks[t.ticks.length - 1] || hi, MT + PH, MT);
+  var g = put(root, s('g'));
+  t.ticks.forEach(function (v) {
+    add(g, s('line', { class: 'grid', x1: ML, x2: ML + PW, y1: y(v), y2: y(v) }));
+    add(g, s('text', { x: ML - 8, y: y(v) + 4, 'text-anchor': 'end' }, stepTime(v)));
+  });
+  dateAxis(g, n, p.t, x, MT + PH);
+  var width = Math.max(2, Math.min(24, x.step * 0.7));
+  for (i = 0; i < n; i++) {
+    var row = p.stepNs[i];
+    if (!row) continue;
+    var base = 0;
+    w.families.forEach(function (family, f) {
+      var v = row[f] || 0;
+      if (!(v > 0)) return;
+      var colour = family === 'other' && f === w.families.length - 1 ? OTHER_COLOUR : PALETTE[f % PALETTE.length];
+      var box = { x: (x(i) - width / 2).toFixed(1), y: y(base + v).toFixed(1), width: width.toFixed(1), height: Math.max(0.5, y(base) - y(base + v)).toFixed(1) };
+      add(g, s('rect', merge({ fill: colour, 'data-step-family': f, 'data-index': i }, box)));
+      if (f % 2 === 1) add(g, s('rect', merge({ fill: 'url(#' + id + '-hatch)', 'pointer-events': 'none' }, box)));
+      base += v;
+    });
+  }
+  return { node: root, guide: hover(root, H, MT, MB), focus: null, y: null };
+}
+
 function runs(n, test) {
   var out = [], start = -1;
   for (var i = 0; i <= n; i++) {

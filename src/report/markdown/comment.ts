@@ -16,6 +16,7 @@ import {
   orderFindings,
   noBaselineBanner,
   orderRows,
+  perStepLine,
   reasonsBlock,
   reportVerdictLine,
   rowNotes,
@@ -133,7 +134,7 @@ function alertLines(entry: ReportEntry, labelled: boolean, textChars: number): s
 
 function entryDetails(entry: ReportEntry, d: Detail, labelled: boolean): string {
   const body = entrySections(entry, d, labelled ? '####' : '###');
-  const head = labelled ? [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, reasonsBlock(entry.report)] : [];
+  const head = labelled ? [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, perStepLine(entry.report), reasonsBlock(entry.report)] : [];
   return [...head, body].filter(Boolean).join('\n\n');
 }
 
@@ -178,7 +179,8 @@ export function renderComment(merged: MergedReports, options: CommentOptions): s
   const banner = !labelled && first ? noBaselineBanner(first) : '';
   // Every leg in one line each, passes included: what ran is as much the news as what failed.
   const legs = labelled ? `\n${legsTable(merged, budget * 0.15, measure)}\n` : '';
-  const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', legs, !labelled && first ? reasonsBlock(first.report) : ''].filter(Boolean).join('\n');
+  const where = !labelled && first ? perStepLine(first.report) : '';
+  const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', legs, where ? `${where}\n` : '', !labelled && first ? reasonsBlock(first.report) : ''].filter(Boolean).join('\n');
   const tail = [acceptHint(merged, options.accept), footer(merged, links)].filter(Boolean).join('\n\n');
 
   const alerts = merged.entries.flatMap((entry) => alertLines(entry, labelled, 300));

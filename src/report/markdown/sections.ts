@@ -17,6 +17,8 @@ import { workloadName } from '../dashboard/build-data.js';
 import { reportCharts } from './charts.js';
 import { readableReasons, reportKernelNames } from '../kernel-display-name.js';
 import type { ReportEntry } from '../merge-reports.js';
+import { perStepHeadline } from '../per-step-text.js';
+import { stepTimeText } from '../../compare/per-step.js';
 
 /** How much of each section to show. Levels go from richest to leanest. */
 export interface Detail {
@@ -190,6 +192,13 @@ function rowLabel(row: ComparisonRow, d: Detail, names?: KernelNames): string {
       return `family: ${safeText(familyLabel(rest), 60)}`;
     case 'finding':
       return `finding ${safeCode(rest, 60)}`;
+    case 'kernel-time': {
+      // `kernel-time:family:copy` / `kernel-time:kernel:<name>`: GPU time per decode step.
+      const target = rest.slice(rest.indexOf(':') + 1);
+      return rest.startsWith('family:')
+        ? `time per step, family: ${safeText(familyLabel(target), 60)}`
+        : `time per step, kernel ${names ? kernelCode(names(target), d.nameChars) : safeCode(target, d.nameChars)}`;
+    }
     default:
       return safeText(metricInfo(row.metric).label, d.nameChars);
   }
@@ -202,6 +211,7 @@ function rowLabel(row: ComparisonRow, d: Detail, names?: KernelNames): string {
 function deltaUnit(row: ComparisonRow): { scale: number; unit: string } {
   if (row.kind === 'metric') return { scale: 100, unit: '%' };
   if (row.kind === 'finding') return { scale: 1, unit: '' };
+  if (row.kind === 'kernel-time') return { scale: 1, unit: ' ms' };
   return { scale: 1, unit: ' pp' };
 }
 
@@ -231,7 +241,7 @@ export function acceptedRows(report: Report): ReadonlySet<string> {
 
 export function comparisonRowCells(row: ComparisonRow, d: Detail, names?: KernelNames, accepted: ReadonlySet<string> = new Set()): string {
   const { scale, unit } = deltaUnit(row);
-  const digits = row.kind === 'finding' ? 0 : 1;
+  const digits = row.kind === 'finding' ? 0 : row.kind === 'kernel-time' ? 3 : 1;
   const delta = row.delta === null ? '—' : formatSigned(row.delta * scale, unit, digits);
   const ci = row.ci ? ciText(row.ci, scale, unit) : '—';
   const threshold = row.threshold === null ? '—' : `${gatedSign(row)}${formatNumber(Math.abs(row.threshold * scale))}${unit}`;
@@ -501,6 +511,54 @@ export function reasonsBlock(report: Report, max = 5): string {
   return banner ? `${banner}\n\n${list}` : list;
 }
 
+/** The one sentence on where the time went per decode step (report/per-step-text.ts), or ''. */
+export function perStepLine(report: Report): string {
+  const names = reportKernelNames(report);
+  // The short display name in a code span: copyable as written (no <wbr> or other breaks inside).
+  const sentence = perStepHeadline(report, { kernel: (name) => safeCode(names(name), 120), text: (text) => safeCode(text, 160) });
+  return sentence ? `**Where the time went:** ${sentence}` : '';
+}
+
+function stepCountText(side: NonNullable<NonNullable<Report['comparison']>['perStep']>['baseline']): string {
+  const tokens = side.tokensPerStep !== undefined ? `, ${formatNumber(side.tokensPerStep)} token${side.tokensPerStep === 1 ? '' : 's'} per step` : '';
+  return side.steps === null ? `unknown: ${safeText(side.text, 300)}` : `${formatNumber(side.steps)} steps from ${safeText(side.text, 300)}${tokens}`;
+}
+
+/** Time per step by family and kernel, each side, with the step counts they rest on. */
+export function perStepSection(report: Report, d: Detail, h: string): string {
+  const perStep = report.comparison?.perStep;
+  if (!perStep || d.families === 0) return '';
+  const per = perStep.unit === 'step' ? 'step' : 'launch';
+  const lines = [`${h} Time per ${per}`, ''];
+  lines.push(`- Baseline steps: ${stepCountText(perStep.baseline)}`, `- Current steps: ${stepCountText(perStep.current)}`);
+  const measured = perStep.measured;
+  if (measured) {
+    const from = measured.basis === 'decode_tok_s+batch' ? 'decode_tok_s medians and the batch' : measured.basis === 'decode_tok_s' ? 'decode_tok_s medians (per token: the batch is unknown)' : `${measured.basis} medians`;
+    lines.push(`- Measured time per ${measured.per}: ${stepTimeText(measured.baselineNs)} → ${stepTimeText(measured.currentNs)} (${stepTimeText(measured.deltaNs, true)}), from ${from}`);
+  }
+  if (perStep.kernelDeltaNs !== null) {
+    const share = perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)} % of the measured change`;
+    lines.push(`- GPU kernel time per step: ${stepTimeText(perStep.kernelDeltaNs, true)}${share}`);
+  }
+  for (const note of perStep.notes) lines.push(`- ${safeText(note, 300)}`);
+  if (perStep.families.length) {
+    lines.push('', '| family | baseline | current | delta per step |', '|---|---:|---:|---:|');
+    for (const f of perStep.families.slice(0, d.families)) lines.push(`| ${safeText(familyLabel(f.family), 60)} | ${stepTimeText(f.baselineNs)} | ${stepTimeText(f.currentNs)} | ${stepTimeText(f.deltaNs, true)} |`);
+  }
+  const names = reportKernelNames(report);
+  const kernels = perStep.kernels.slice(0, Math.max(3, Math.min(d.kernels, 10)));
+  if (kernels.length) {
+    lines.push('', `| kernel | launches per ${per} | baseline | current | delta per ${per} | launched from |`, '|---|---:|---:|---:|---:|---|');
+    for (const k of kernels) {
+      const from = [k.launchedBy ?? '', k.site ?? ''].filter(Boolean).join(' / ');
+      lines.push(
+        `| ${kernelCode(names(k.name), d.nameChars)} | ${formatNumber(k.baselineLaunches)} → ${formatNumber(k.currentLaunches)} | ${stepTimeText(k.baselineNs)} | ${stepTimeText(k.currentNs)} | ${stepTimeText(k.deltaNs, true)} | ${from ? safeCode(from, 160) : '—'} |`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
 /** The report's charts (mermaid), at the levels of detail that show the kernel families. */
 export function chartsSection(report: Report, d: Detail, h: string): string {
   const charts = d.families > 0 ? reportCharts(report) : [];
@@ -516,6 +574,7 @@ export function entrySections(entry: ReportEntry, d: Detail, h: string, options:
     findingsSection(entry.report, d, h),
     options.charts ? chartsSection(entry.report, d, h) : '',
     comparisonSection(entry, d, h),
+    perStepSection(entry.report, d, h),
     kernelsSection(entry, d, h),
     deepDiveSection(entry.report, d, h),
     utilizationSection(entry.report, d, h),

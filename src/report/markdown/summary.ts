@@ -13,6 +13,7 @@ import {
   entrySections,
   isAlert,
   noBaselineBanner,
+  perStepLine,
   reasonsBlock,
   reportVerdictLine,
   verdictLine,
@@ -87,7 +88,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
   if (merged.entries.length === 1) {
     const entry = merged.entries[0]!;
     const reasons = reasonsBlock(entry.report);
-    const head = [`## ${title(entry)}`, noBaselineBanner(entry), reasons].filter(Boolean).join('\n\n');
+    const head = [`## ${title(entry)}`, noBaselineBanner(entry), perStepLine(entry.report), reasons].filter(Boolean).join('\n\n');
     const tail = artifactsSection([entry], links, '###');
     const block: BudgetedBlock = {
       render: (d) => entrySections(entry, d, '###', { charts: true }),
@@ -103,7 +104,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
   const blocks: BudgetedBlock[] = merged.entries.map((entry) => ({
     render: (d) => {
       const artifact = artifactLine(entry);
-      return [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, reasonsBlock(entry.report), entrySections(entry, d, '####', { charts: true }), artifact ? `Artifact: ${artifact}` : '']
+      return [`### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}`, perStepLine(entry.report), reasonsBlock(entry.report), entrySections(entry, d, '####', { charts: true }), artifact ? `Artifact: ${artifact}` : '']
         .filter(Boolean)
         .join('\n\n');
     },

@@ -1,0 +1,48 @@
+/**
+ * Decode steps counted from evidence in the capture: the first signal that holds decides, the others
+ * are named as agreeing or differing, and without any the count is unknown (never assumed).
+ */
+import { countSteps, type StepSource } from '../../src/diagnose/step-count.js';
+
+const ARGMAX = 'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<c10::BFloat16, at::native::ArgMaxOps<c10::BFloat16>, unsigned int, long, 4> >(at::native::ReduceOp<c10::BFloat16, at::native::ArgMaxOps<c10::BFloat16>, unsigned int, long, 4>)';
+const gemv = { name: 'nvjet_sm90_tst_256x8_64x6_4x1_v_bz_TNT', family: 'gemm-decode' as const, instances: 128 };
+const argmax = (instances: number, device?: number) => ({ name: ARGMAX, family: 'sampling' as const, instances, ...(device !== undefined ? { device } : {}) });
+const profilerSteps = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `ProfilerStep#${i + 1}` }));
+
+describe('countSteps', () => {
+  it('profiler steps decide; graph replays and the argmax launches that agree are named', () => {
+    const source: StepSource = { kernels: [gemv, argmax(8)], timeline: { steps: profilerSteps(8), graphLaunches: 8, kernelLaunches: 0, devices: 1 } };
+    const count = countSteps(source);
+    expect(count).toMatchObject({ steps: 8, basis: 'profiler-steps', devices: 1 });
+    expect(count.text).toBe('8 profiler steps (ProfilerStep#1 …); 8 CUDA graph replays, every kernel inside one and 8 launches of the sampling kernel reduce_kernel agree');
+  });
+
+  it('a signal that gives another count is named as differing, not used', () => {
+    const count = countSteps({ kernels: [argmax(16)], timeline: { steps: profilerSteps(8), graphLaunches: 0, kernelLaunches: 900, devices: 1 } });
+    expect(count.steps).toBe(8);
+    expect(count.text).toContain('16 launches of the sampling kernel reduce_kernel differ');
+  });
+
+  it('graph replays count only when every kernel ran inside one (eager launches between them: no)', () => {
+    expect(countSteps({ kernels: [gemv], timeline: { steps: [], graphLaunches: 32, kernelLaunches: 0, devices: 1 } })).toMatchObject({ steps: 32, basis: 'graph-replays' });
+    expect(countSteps({ kernels: [gemv], timeline: { steps: [], graphLaunches: 32, kernelLaunches: 5, devices: 1 } }).steps).toBeNull();
+  });
+
+  it('decode ranges count when the window names no prefill', () => {
+    const ranges = { decode: 12, prefill: 0, decodeName: 'step[DECODE bs=8]' };
+    expect(countSteps({ kernels: [gemv], timeline: { phaseRanges: ranges } })).toMatchObject({ steps: 12, basis: 'decode-ranges' });
+    expect(countSteps({ kernels: [gemv], timeline: { phaseRanges: { ...ranges, prefill: 1 } } }).steps).toBeNull();
+  });
+
+  it('a once-per-step kernel counts per device: 2 devices × 64 argmax launches are 64 steps', () => {
+    // An nsys kernel summary has no timeline: only the kernel launches can count.
+    expect(countSteps({ kernels: [argmax(64, 0), argmax(64, 1)], timeline: null })).toMatchObject({ steps: 64, basis: 'once-per-step-kernel', devices: 1 });
+    expect(countSteps({ kernels: [argmax(32)], timeline: null }).text).toBe('32 launches of the sampling kernel reduce_kernel');
+  });
+
+  it('no evidence: steps unknown, and the text says what was looked for', () => {
+    const count = countSteps({ kernels: [gemv, argmax(1)], timeline: { steps: profilerSteps(1), graphLaunches: 1, kernelLaunches: 0, devices: 1 } });
+    expect(count).toMatchObject({ steps: null, basis: null });
+    expect(count.text).toMatch(/^no step evidence in the capture/);
+  });
+});

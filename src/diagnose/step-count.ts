@@ -1,0 +1,104 @@
+/**
+ * How many decode steps a capture's window covers, from evidence in the capture, never assumed:
+ * ranges that mark each step (profiler steps, ranges whose names say decode), CUDA graph replays
+ * when every kernel ran inside one (one graph per step), and a kernel launched once per step per
+ * device (greedy argmax, top-k/top-p sampling). The first that holds decides; the others that are
+ * present are named as agreeing or not. Without any, the count is unknown and says why: callers
+ * then fall back to time per launch. The one place steps are counted (the gate's time per step
+ * reads it).
+ */
+import type { KernelFamily } from '../model/family-ids.js';
+import type { StepBasis, StepCount } from '../model/report.js';
+
+export type { StepBasis, StepCount };
+
+/** What the count reads; a Profile and a Report fit as they are. */
+export interface StepSource {
+  kernels: ReadonlyArray<{ name: string; family: KernelFamily; instances?: number; device?: number | undefined }>;
+  timeline?: {
+    steps?: ReadonlyArray<{ name: string }>;
+    graphLaunches?: number;
+    kernelLaunches?: number;
+    devices?: number;
+    phaseRanges?: { decode: number; prefill: number; decodeName?: string | undefined } | undefined;
+  } | null;
+}
+
+/** Fewer than this many marks are not a loop of steps (one range may hold a whole generate call). */
+export const MIN_STEPS = 2;
+
+interface Candidate {
+  basis: StepBasis;
+  steps: number;
+  text: string;
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : /(?:ch|sh|s|x)$/.test(word) ? 'es' : 's'}`;
+}
+
+/** The most-launched once-per-step kernel (sampling family) on one device: its launches are the steps. */
+function oncePerStepKernel(source: StepSource): { name: string; launches: number } | undefined {
+  const byKey = new Map<string, { name: string; launches: number }>();
+  for (const kernel of source.kernels) {
+    if (kernel.family !== 'sampling' || !kernel.instances) continue;
+    const key = `${kernel.device ?? ''}|${kernel.name}`;
+    const seen = byKey.get(key);
+    byKey.set(key, { name: kernel.name, launches: (seen?.launches ?? 0) + kernel.instances });
+  }
+  let best: { name: string; launches: number } | undefined;
+  for (const entry of byKey.values()) if (!best || entry.launches > best.launches) best = entry;
+  return best;
+}
+
+/** A kernel name short enough for a sentence: the function name without templates and arguments. */
+function shortKernel(name: string): string {
+  const base = name.replace(/\(.*$/s, '').replace(/<.*$/s, '').replace(/^void\s+/, '').trim();
+  const last = base.split('::').filter(Boolean).at(-1) ?? base;
+  return last.length > 60 ? `${last.slice(0, 59)}…` : last || name.slice(0, 60);
+}
+
+function candidates(source: StepSource, devices: number): Candidate[] {
+  const timeline = source.timeline ?? undefined;
+  const list: Candidate[] = [];
+  const steps = timeline?.steps ?? [];
+  if (steps.length >= MIN_STEPS) {
+    list.push({ basis: 'profiler-steps', steps: steps.length, text: `${plural(steps.length, 'profiler step')} (${steps[0]!.name} …)` });
+  }
+  const ranges = timeline?.phaseRanges;
+  if (ranges && ranges.decode >= MIN_STEPS && ranges.prefill === 0) {
+    const perDevice = ranges.decode / devices;
+    if (Number.isInteger(perDevice)) list.push({ basis: 'decode-ranges', steps: perDevice, text: `${plural(ranges.decode, 'range')} naming decode (${ranges.decodeName ?? 'decode'})` });
+  }
+  const graphs = timeline?.graphLaunches ?? 0;
+  if (graphs >= MIN_STEPS * devices && timeline?.kernelLaunches === 0 && Number.isInteger(graphs / devices)) {
+    list.push({ basis: 'graph-replays', steps: graphs / devices, text: `${plural(graphs, 'CUDA graph replay')}, every kernel inside one` });
+  }
+  const sampling = oncePerStepKernel(source);
+  if (sampling && sampling.launches >= MIN_STEPS) {
+    list.push({ basis: 'once-per-step-kernel', steps: sampling.launches, text: `${plural(sampling.launches, 'launch')} of the sampling kernel ${shortKernel(sampling.name)}` });
+  }
+  return list;
+}
+
+/** The decode steps the window covers, per device, and what says so. */
+export function countSteps(source: StepSource): StepCount {
+  const devices = Math.max(1, source.timeline?.devices ?? 1);
+  const found = candidates(source, devices);
+  const chosen = found[0];
+  if (!chosen) {
+    return {
+      steps: null,
+      basis: null,
+      devices,
+      text: 'no step evidence in the capture (no profiler steps or decode ranges, no CUDA graph replays holding every kernel, no sampling kernel launched more than once)',
+    };
+  }
+  const others = found.slice(1);
+  const agree = others.filter((c) => c.steps === chosen.steps).map((c) => c.text);
+  const differ = others.filter((c) => c.steps !== chosen.steps).map((c) => c.text);
+  const parts = [chosen.text];
+  if (agree.length) parts.push(`${agree.join(' and ')} agree`);
+  if (differ.length) parts.push(`${differ.join(' and ')} differ`);
+  return { steps: chosen.steps, basis: chosen.basis, devices, text: parts.join('; ') };
+}

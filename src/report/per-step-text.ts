@@ -1,0 +1,54 @@
+/**
+ * The comparison's time per step in words, for the first lines of the comment, the job summary and
+ * the terminal: one sentence naming the kernel whose time per step changed most (and where it was
+ * launched from), the change of all kernel time, and how much of the measured change it explains.
+ * Renders comparison.perStep (src/compare/per-step.ts); computes nothing of its own.
+ */
+import type { PerStep, Report } from '../model/report.js';
+import { stepTimeText } from '../compare/per-step.js';
+
+/** Below this share of a slowdown, the sentence says that the rest is host or idle time. */
+const MOSTLY_EXPLAINED = 0.8;
+
+export interface HeadlineParts {
+  /** Renders a kernel name (a code span in markdown, the plain short name in a terminal). */
+  kernel: (name: string) => string;
+  /** Renders other outside text (a CPU op chain, a Python line). */
+  text: (text: string) => string;
+}
+
+function percentText(share: number): string {
+  return `${Math.round(share * 100)} %`;
+}
+
+/** Where the kernel was launched from: the CPU op chain's innermost op and the Python line, as the trace gives them. */
+function origin(kernel: PerStep['kernels'][number], parts: HeadlineParts): string {
+  const from = [kernel.launchedBy ? kernel.launchedBy.split(' > ').at(-1)! : '', kernel.site ?? ''].filter(Boolean);
+  return from.length ? ` (launched from ${parts.text(from.join(' / '))})` : '';
+}
+
+/** The one sentence on where the time went, or undefined when the comparison has no time per step. */
+export function perStepHeadline(report: Report, parts: HeadlineParts): string | undefined {
+  const perStep = report.comparison?.perStep;
+  if (!perStep) return undefined;
+  // The kernel that moved most the way the run moved (a slowdown names what grew, not what shrank).
+  const way = Math.sign(perStep.measured?.deltaNs ?? perStep.kernelDeltaNs ?? 0);
+  const top = perStep.kernels.find((k) => way !== 0 && Math.sign(k.deltaNs) === way) ?? perStep.kernels[0];
+  if (!top || top.deltaNs === 0) return undefined;
+  if (perStep.unit === 'launch') {
+    return `${stepTimeText(top.deltaNs, true)} per launch in ${parts.kernel(top.name)}${origin(top, parts)}; decode steps unknown on a side, so kernels are compared per launch.`;
+  }
+  const lead = `${stepTimeText(top.deltaNs, true)}/step in ${parts.kernel(top.name)}${origin(top, parts)}`;
+  const all = perStep.kernelDeltaNs ?? 0;
+  const measured = perStep.measured;
+  if (!measured || measured.per !== 'step' || perStep.explainedShare === null) {
+    const why = measured?.per === 'token' ? 'the batch is unknown, so the measured change is per token' : 'no measured step time on both sides';
+    return `${lead}; all kernels ${stepTimeText(all, true)}/step (${why}).`;
+  }
+  const change = measured.deltaNs > 0 ? 'slowdown' : 'speedup';
+  const head = `${lead}; all kernels ${stepTimeText(all, true)}/step, which explains ${percentText(perStep.explainedShare)} of the ${stepTimeText(measured.deltaNs, true)}/step ${change}`;
+  if (measured.deltaNs > 0 && perStep.explainedShare < MOSTLY_EXPLAINED) {
+    return `${head}: the other ${stepTimeText(measured.deltaNs - all, true)}/step is host or idle time (the GPU waiting), not kernels.`;
+  }
+  return `${head}.`;
+}
