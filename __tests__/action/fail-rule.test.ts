@@ -99,7 +99,7 @@ describe('one rule for failing', () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'fail-verdicts': 'fail,insufficient', 'fail-on-severity': 'info' } });
     expect([...r.errors, ...r.failures]).toEqual([
       `input 'fail-on-severity': expected one of error, warning, got "info"`,
-      "input 'fail-verdicts': unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn; none for no verdict)",
+      "input 'fail-verdicts': unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn, accepted; none for no verdict)",
     ]);
     const verdicts = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'fail-verdicts': 'fail,insufficient' } });
     expect(verdicts.failures).toEqual(["input 'fail-verdicts': unknown verdict 'insufficient' (known: fail, invalid, insufficient-data, warn, accepted; none for no verdict)"]);

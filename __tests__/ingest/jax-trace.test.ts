@@ -41,8 +41,8 @@ describe('jax.profiler trace (Perfetto JSON)', () => {
     expect(jaxTrace.sniff('{"schemaVersion": 1, "deviceProperties": [], "traceEvents": [{"ph": "X", "cat": "kernel"}]}')).toBe(false);
     expect(detectFormat(await openInput(fixture('gpu_bound/jax_b8_jaxprof.perfetto_trace.json.gz'))).id).not.toBe(kinetoJson.id);
     expect(jaxTrace.sniff(head)).toBe(true);
-    expect(await claimedBy(jaxTrace)).toEqual(await expectedFor(/perfetto_trace(\.trimmed)?\.json\.gz$/));
-    expect(await claimedBy(jaxTrace)).toHaveLength(2);
+    expect(await claimedBy(jaxTrace)).toEqual(await expectedFor(/perfetto_trace(\.trimmed|\.first_step)?\.json(\.gz)?$/));
+    expect(await claimedBy(jaxTrace)).toHaveLength(3);
   });
 
   test('bad input: one line naming the event and what was expected', async () => {

@@ -86,7 +86,6 @@ export default defineImporter({
       }
     });
     if (metrics.length === 0) throw new InputError(file.path, 'expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N})');
-    if (batches.size > 1) ctx.count('batch-varies', 'info', `the runs give different batch sizes (${[...batches].join(', ')}); no batch size is taken`);
     const capture: CaptureInput = {
       source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
       metrics,
