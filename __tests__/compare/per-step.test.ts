@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { compare, type GateInput } from '../../src/compare/gate.js';
 import { parseThresholds } from '../../src/compare/gate-options.js';
-
-const parseThresholdArgs = (args: readonly string[]) => parseThresholds(args, '--threshold');
 import { UsageError } from '../../src/errors.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
+
+const parseThresholdArgs = (args: readonly string[]) => parseThresholds(args, '--threshold');
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'h200-captures');
 const HEALTHY = join(FIXTURES, 'healthy_decode');
@@ -283,5 +283,49 @@ describe('kernel-time thresholds', () => {
   it('without a kernel capture on a side: not compared either', () => {
     const result = compare({ ...current, kernels: [] }, baseline, { thresholds: { 'kernel-time:family:other': 0.1 } });
     expect(result.comparison!.rows.find((r) => r.kind === 'kernel-time')).toMatchObject({ status: 'insufficient-data', note: 'not compared: the current run has no kernel capture' });
+  });
+});
+
+const PAIRS = join(import.meta.dirname, '..', 'fixtures', 'h200-pairs');
+
+/*
+ * A/B pairs made on the H200 with a cost known in advance (fixtures/h200-pairs/PROVENANCE.md): the head adds a
+ * spin kernel of 300 µs inside each decode step, or expands its FP8 weights to bf16 before every matmul.
+ * Every expected number below is read from the raw files by traceFacts/runFacts, not from the product.
+ */
+describe.each([
+  { name: 'a 300 µs spin kernel per step', base: 'spin_ab/base', head: 'spin_ab/head_spin300', kernel: /spin_kernel/ },
+  { name: 'FP8 weights dequantized every step', base: 'dequant_ab/dq_bf16', head: 'dequant_ab/dq_fp8-dequant', kernel: /^dequantize_fp8_weight_kernel$/ },
+])('real H200 A/B: $name', ({ base, head, kernel }) => {
+  let report: Report;
+  beforeAll(async () => {
+    const baseline = await analyze({ inputs: [join(PAIRS, `${base}.trace.json.gz`), join(PAIRS, `${base}.stdout.jsonl`)] });
+    report = await analyze({ inputs: [join(PAIRS, `${head}.trace.json.gz`), join(PAIRS, `${head}.stdout.jsonl`)], baseline: { report: baseline, origin: 'file', reason: 'test' } });
+  }, 60_000);
+
+  it('counts the 8 profiled steps of batch 8 on each side', () => {
+    const perStep = report.comparison!.perStep!;
+    expect(traceFacts(join(PAIRS, `${head}.trace.json.gz`)).steps).toBe(8);
+    for (const side of [perStep.baseline, perStep.current]) expect(side).toMatchObject({ steps: 8, tokensPerStep: 8 });
+  });
+
+  it('puts the added kernel first, at its own time per step, and explains the measured change from the traces', () => {
+    const perStep = report.comparison!.perStep!;
+    const b = traceFacts(join(PAIRS, `${base}.trace.json.gz`));
+    const h = traceFacts(join(PAIRS, `${head}.trace.json.gz`));
+    const addedUs = h.kernelUsWhere((name) => kernel.test(name)) / 8;
+    const top = perStep.kernels[0]!;
+    expect(top.name).toMatch(kernel);
+    expect(Math.abs(top.deltaNs - addedUs * 1000)).toBeLessThan(100);
+    const runsBase = runFacts(join(PAIRS, `${base}.stdout.jsonl`));
+    const runsHead = runFacts(join(PAIRS, `${head}.stdout.jsonl`));
+    const measuredNs = (8 / runsHead.tokS - 8 / runsBase.tokS) * 1e9;
+    expect(perStep.measured!.currentNs - perStep.measured!.baselineNs).toBeCloseTo(measuredNs, 0);
+    const kernelDeltaNs = ((h.kernelUs - b.kernelUs) / 8) * 1000;
+    expect(Math.abs(perStep.kernelDeltaNs! - kernelDeltaNs)).toBeLessThan(100);
+    expect(perStep.explainedShare!).toBeCloseTo(kernelDeltaNs / measuredNs, 2);
+    // spin: +303.5 of +300.3 µs; dequantize: +2,240.8 of +2,245.8 µs. Kernel time is the whole slowdown.
+    expect(perStep.explainedShare!).toBeGreaterThan(0.95);
+    expect(perStep.explainedShare!).toBeLessThan(1.05);
   });
 });

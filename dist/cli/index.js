@@ -2,6 +2,96 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
+/***/ 9602:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CC: () => (/* binding */ createClassifier),
+/* harmony export */   Ce: () => (/* binding */ classifyName),
+/* harmony export */   Ri: () => (/* binding */ familiesInContext),
+/* harmony export */   jw: () => (/* binding */ DECODE_TOKENS_MAX)
+/* harmony export */ });
+/* unused harmony exports PREFILL_TOKENS_MIN, gemmShapeFromTokens */
+/* harmony import */ var _families_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9768);
+/* harmony import */ var _kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8545);
+/* harmony import */ var _demangle_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6693);
+
+
+
+/**
+ * Token counts that decide a GEMM's shape. A bf16 GEMM with M rows of activations does about M
+ * FLOPs per byte of weights read, and the GPUs we read (A100 to B200, MI300) reach their compute
+ * roofline between ~150 and ~300 FLOP/byte. At M ≤ 64 the GEMM is far below it and streams weights
+ * (decode); at M ≥ 256 it is at or past it (a prompt, or a batch as large as one). Between the two
+ * a large decode batch and a short prompt look alike, so the shape stays unknown.
+ */
+const DECODE_TOKENS_MAX = 64;
+const PREFILL_TOKENS_MIN = 256;
+const DENSE_GEMM = new Set(['gemm', 'gemm-decode', 'gemm-prefill']);
+/** The shape a dense GEMM's launching op gives it (M = its token count). */
+function gemmShapeFromTokens(tokens) {
+    if (tokens <= DECODE_TOKENS_MAX)
+        return 'gemm-decode';
+    if (tokens >= PREFILL_TOKENS_MIN)
+        return 'gemm-prefill';
+    return 'gemm';
+}
+/** The family of one name under the given rules, or `other`. */
+function classifyName(name, rules = _families_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_TABLE */ .MY, users) {
+    // Mangled names (`_ZN7cutlass13device_kernelI…`) are read demangled, as the other tools print them.
+    const readable = name.trimStart().startsWith('_Z') ? ((0,_demangle_js__WEBPACK_IMPORTED_MODULE_2__/* .demangle */ .c)(name.trim()) ?? name) : name;
+    const normalized = (0,_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__/* .normalizeKernelName */ .Q_)(readable);
+    const head = normalized.length > _families_js__WEBPACK_IMPORTED_MODULE_0__/* .USER_PATTERN_NAME_CHARS */ .J ? normalized.slice(0, _families_js__WEBPACK_IMPORTED_MODULE_0__/* .USER_PATTERN_NAME_CHARS */ .J) : normalized;
+    const rule = rules.find((candidate) => candidate.pattern.test(users?.has(candidate) ? head : normalized));
+    if (!rule)
+        return 'other';
+    return 'shape' in rule && rule.shape ? rule.shape(normalized) : rule.family;
+}
+/**
+ * User rules come first, so a team can claim its own kernels. `checkBudget` is called before each
+ * name not seen yet (the analyze time budget: it throws once the budget is spent), since user
+ * patterns run synchronously and no timer can stop them.
+ */
+function createClassifier(userRules = [], checkBudget) {
+    const rules = [...userRules, ..._families_js__WEBPACK_IMPORTED_MODULE_0__/* .FAMILY_TABLE */ .MY];
+    const users = new Set(userRules);
+    const userFamilies = new Set(userRules.map((rule) => rule.family));
+    const cache = new Map();
+    return (kernel) => {
+        let family = cache.get(kernel.name);
+        if (family === undefined) {
+            checkBudget?.();
+            family = classifyName(kernel.name, rules, users);
+            cache.set(kernel.name, family);
+        }
+        // A family a team named itself is theirs; only the table's dense GEMMs take a shape from tokens.
+        if (kernel.tokens === undefined || userFamilies.has(family) || !DENSE_GEMM.has(family))
+            return family;
+        return gemmShapeFromTokens(kernel.tokens);
+    };
+}
+/**
+ * The families of a capture's kernels, read together: a name that is only a weak hint alone takes
+ * the family its neighbours prove (TensorRT-LLM's batched GEMMs are MoE experts when its MoE routing
+ * runs in the same capture). `families[i]` is the family of `names[i]` from the classifier.
+ */
+function familiesInContext(names, families, rules = _families_js__WEBPACK_IMPORTED_MODULE_0__/* .CONTEXT_RULES */ .En) {
+    const present = new Set(families);
+    const active = rules.filter((rule) => present.has(rule.whenPresent));
+    if (active.length === 0)
+        return [...families];
+    return families.map((family, i) => {
+        const name = names[i] ?? '';
+        const readable = name.trimStart().startsWith('_Z') ? ((0,_demangle_js__WEBPACK_IMPORTED_MODULE_2__/* .demangle */ .c)(name.trim()) ?? name) : name;
+        const normalized = (0,_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__/* .normalizeKernelName */ .Q_)(readable);
+        const rule = active.find((r) => r.from.includes(family) && r.pattern.test(normalized));
+        return rule ? rule.family : family;
+    });
+}
+
+
+/***/ }),
+
 /***/ 6693:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -481,6 +571,714 @@ function demangle(mangled) {
 
 /***/ }),
 
+/***/ 9768:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   En: () => (/* binding */ CONTEXT_RULES),
+/* harmony export */   J: () => (/* binding */ USER_PATTERN_NAME_CHARS),
+/* harmony export */   MY: () => (/* binding */ FAMILY_TABLE),
+/* harmony export */   cJ: () => (/* binding */ tileHint)
+/* harmony export */ });
+/* unused harmony exports DECODE_TILE_MAX, gemmShapeFromTile, WIDE_TILE_MIN, MOE_WHEN_ROUTED */
+/**
+ * A user pattern is tested on at most this many characters of the normalized name: with the shapes
+ * user-families.ts refuses, this bounds the backtracking of one test (about a millisecond).
+ */
+const USER_PATTERN_NAME_CHARS = 1024;
+/**
+ * A tile side of at most this many rows only holds a few tokens: cuBLAS and hipBLASLt pick such a
+ * narrow tile only when one GEMM dimension is that small, and in a transformer layer the small
+ * dimension is the token count (weights are hundreds of rows or more). A wide tile proves nothing:
+ * cuBLASLt runs 128x128 tiles for an FP8 GEMM with M = 16.
+ */
+const DECODE_TILE_MAX = 16;
+const NVJET_TILE = /nvjet_(?:[a-z0-9]+_)*?(\d+)x(\d+)_/i;
+const HIPBLASLT_TILE = /_MT(\d+)x(\d+)x\d+/;
+/**
+ * cuBLAS nvjet (`nvjet_sm90_tst_256x8_…`) and hipBLASLt (`…_MT128x16x64_…`) name their output tile.
+ * A narrow side (≤ 16) says decode-shaped; anything wider leaves the shape unknown (`gemm`).
+ */
+function gemmShapeFromTile(name) {
+    const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
+    if (!tile)
+        return 'gemm';
+    const rows = Math.min(Number(tile[1]), Number(tile[2]));
+    return rows <= DECODE_TILE_MAX ? 'gemm-decode' : 'gemm';
+}
+/** A tile side this wide or wider only comes with many rows at once, most often a prompt; but see below. */
+const WIDE_TILE_MIN = 40;
+/**
+ * The tile a GEMM library names, as a hint and no more: narrow (≤ 16) says few tokens; wide (≥ 40)
+ * is what prompt GEMMs use, but also what cuBLASLt picks for FP8 at M = 16. Only a rule that needs
+ * corroboration anyway (re-prefill) may read a wide tile, and it must say the shape came from a name.
+ */
+function tileHint(name) {
+    const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
+    if (!tile)
+        return undefined;
+    const rows = Math.min(Number(tile[1]), Number(tile[2]));
+    if (rows <= DECODE_TILE_MAX)
+        return 'narrow';
+    return rows >= WIDE_TILE_MIN ? 'wide' : undefined;
+}
+/**
+ * Inductor names a kernel `triton_{poi,red,per,tem}_fused_<aten ops, sorted, joined by _>_<n>`.
+ * `tritonOps('cat', 'neg')` matches a Triton kernel whose op list holds every one of the ops, as
+ * ops between underscores (an op list can also say `all_reduce` or `embedding`: it is read here
+ * before any substring row can take those words for a library kernel).
+ */
+function tritonOps(...ops) {
+    const all = ops.map((op) => `(?=\\w*?_(?:${op})(?:_|$))`).join('');
+    return new RegExp(`^triton_[a-z]+_fused${all}`);
+}
+/** Ops that only move or re-lay data: a Triton kernel made of nothing else is a copy. */
+const TRITON_LAYOUT_ONLY = /^triton_poi_fused_(?:(?:cat|clone|copy|permute|transpose|expand|view|slice|select|unsqueeze|squeeze|repeat|repeat_interleave|stack|unbind|split|as_strided|alias|constant_pad_nd)_)+\d+$/;
+/** TensorRT-LLM's trtllm-gen batched GEMM: `bmm_<out>_<A><B>_<acc>_…`. */
+const TRTLLM_BMM = /^bmm_(?:Mx)?(?:E[245]m\d|Bfloat16|Fp16|Fp32)_/;
+/**
+ * TensorRT-LLM's batched GEMMs are its MoE experts when its MoE routing runs beside them
+ * (`moe::dev::routing::…`, `moe::dev::finalize::…`).
+ */
+const MOE_WHEN_ROUTED = {
+    family: 'moe-gemm',
+    pattern: TRTLLM_BMM,
+    from: ['lowbit-gemm', 'gemm'],
+    whenPresent: 'moe-routing',
+    examples: [
+        'bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x32_cga1x1x1_16dp256b_TN_transOut_schedS_bN_swiGlu_dynBatch_sm100a',
+        'bmm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a',
+    ],
+};
+const CONTEXT_RULES = [MOE_WHEN_ROUTED];
+const FAMILY_TABLE = [
+    // Copies and fills as profilers record them; kernels that copy (ATen direct_copy, CatArrayBatchedCopy) are `copy`.
+    {
+        family: 'memcpy',
+        pattern: /^\[(?:CUDA|HIP) memcpy|^memcpy\b|^hipMemcpy|__amd_rocclr_copy(?:Buffer|Image)/i,
+        examples: ['[CUDA memcpy Device-to-Host]', '[CUDA memcpy Device-to-Device]', 'Memcpy DtoD (Device -> Device)', 'Memcpy HtoD (Pageable -> Device)', 'hipMemcpyAsync', '__amd_rocclr_copyBuffer', '__amd_rocclr_copyBuffer.kd'],
+        counterExamples: [
+            'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
+            'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
+        ],
+    },
+    {
+        family: 'memset',
+        pattern: /^\[(?:CUDA|HIP) memset|^memset\b|^hipMemset|__amd_rocclr_fillBuffer/i,
+        examples: ['[CUDA memset]', 'Memset (Device)', '__amd_rocclr_fillBufferAligned.kd', 'hipMemsetAsync'],
+        counterExamples: ['void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<long>, std::array<char*, 1ul> >(int, at::native::FillFunctor<long>, std::array<char*, 1ul>)'],
+    },
+    // Inductor kernels, read by their op list before the substring rows below. A norm fused with
+    // RoPE counts as norm (as MAX's fused_rope_rmsnorm does).
+    {
+        family: 'norm',
+        pattern: tritonOps('mean|var_mean', 'rsqrt'),
+        examples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_2'],
+        counterExamples: ['triton_red_fused_sum_1', 'triton_poi_fused_mul_silu_1'],
+    },
+    // rotate_half is cat(-x2, x1): one kernel holding both is the whole RoPE, fused. (The examples
+    // follow Inductor's naming; the shared captures hold no compiled RoPE yet.)
+    {
+        family: 'rope',
+        pattern: tritonOps('cat', 'neg'),
+        examples: ['triton_poi_fused_add_cat_mul_neg_slice_0', 'triton_poi_fused_add_cat_index_mul_neg_slice_unsqueeze_1'],
+        counterExamples: ['triton_poi_fused_cat_3', 'triton_poi_fused_neg_0'],
+    },
+    // vLLM's vocab-parallel embedding: masks ids outside this rank's shard; the all_reduce follows as its own kernel.
+    {
+        family: 'gather-scatter',
+        pattern: tritonOps('embedding|index_select|gather|scatter|scatter_add|index_put'),
+        examples: ['triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0', 'triton_poi_fused_embedding_0'],
+        counterExamples: ['triton_poi_fused_mul_silu_1'],
+    },
+    {
+        family: 'copy',
+        pattern: TRITON_LAYOUT_ONLY,
+        examples: ['triton_poi_fused_cat_3', 'triton_poi_fused_cat_4', 'triton_poi_fused_clone_0'],
+        counterExamples: ['triton_poi_fused__to_copy_0', 'triton_poi_fused_add_cat_mul_neg_slice_0'],
+    },
+    // XLA names a fused kernel by its kind and its root op: `gemm_fusion_dot_18` is a GEMM (read by
+    // the generic GEMM row below), `loop_<op>_fusion` a loop (elementwise) fusion and
+    // `input_<op>_fusion` an input fusion, which XLA forms around a reduction. A bare `fusion_330`
+    // names nothing and stays other.
+    {
+        family: 'copy',
+        pattern: /^(?:loop|input)_(?:transpose|copy|concatenate)_fusion(?:_\d+)?$/,
+        examples: ['loop_transpose_fusion', 'loop_concatenate_fusion_2', 'input_concatenate_fusion', 'input_transpose_fusion_1'],
+        counterExamples: ['loop_add_fusion_1', 'fusion_330'],
+    },
+    {
+        family: 'elementwise',
+        pattern: /^loop_(?!(?:scatter|gather|dynamic_update_slice)_fusion)\w+_fusion(?:_\d+)?$/,
+        examples: ['loop_add_fusion_1', 'loop_multiply_fusion', 'loop_convert_fusion_3'],
+        counterExamples: ['input_reduce_fusion', 'fusion_330', 'gemm_fusion_dot_18'],
+    },
+    {
+        family: 'gather-scatter',
+        pattern: /^(?:loop|input)_(?:scatter|gather|dynamic_update_slice)_fusion(?:_\d+)?$/,
+        examples: ['input_scatter_fusion', 'loop_gather_fusion_3', 'loop_dynamic_update_slice_fusion'],
+        counterExamples: ['input_reduce_fusion'],
+    },
+    {
+        family: 'reduce',
+        pattern: /^input_\w+_fusion(?:_\d+)?$/,
+        examples: ['input_reduce_fusion', 'input_reduce_fusion_2', 'input_multiply_reduce_fusion'],
+        counterExamples: ['loop_add_fusion_1', 'fusion_330', 'input_concatenate_fusion', 'input_scatter_fusion'],
+    },
+    // Before norm (allreduce_rmsnorm) and gather (allgather). No Triton kernel is a collective. The
+    // MSCCL++, NVSHMEM and DeepEP names are written from those libraries' sources (namespace::kernel).
+    {
+        family: 'collective',
+        pattern: /^(?!triton_).*?(?:nccl|rccl|mscclpp|nvshmem|deep_ep::|cross_device_reduce|quickreduce|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|^broadcast_|^ep_(?:fused_)?(?:dispatch|combine))/i,
+        examples: [
+            'ncclDevKernel_AllReduce_Sum_bf16_RING_LL',
+            'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)',
+            'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
+            'allreduce_1stage_bfloat16_False_3c1d2e4f',
+            'allreduce_rmsnorm_fp8_bfloat16_9a8b7c60',
+            'allgather_p2p_tma_bfloat16_0a1b2c3d',
+            'ep_dispatch_async_bfloat16_11223344',
+            'ep_combine_wait_bfloat16_55667788',
+            'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)',
+            'ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)',
+            'ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)',
+            'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
+            'void mscclpp::allreduce6<__nv_bfloat16>',
+            'void nvshmemi_transfer_rma_nbi_kernel<(nvshmemi_op_t)0>',
+            'void deep_ep::intranode::dispatch<8, 768, 8192>',
+            'void deep_ep::internode_ll::combine<false, 7168>',
+        ],
+        counterExamples: [
+            'triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0',
+            'void cutlass::device_kernel<flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90> >(flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90>::Params)',
+            'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)',
+        ],
+    },
+    // Before attention (`reshape_and_cache_flash` says flash but only writes the cache).
+    {
+        family: 'kv-cache',
+        // CK's FmhaFwdAppendKV writes new K/V (with RoPE) into the cache; FlashInfer's kv_indices kernel lays out page indices.
+        pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks|(?:^|\s)k_set_rows\b|FmhaFwdAppendKV|create_flashinfer_kv_indices/i,
+        examples: [
+            // llama.cpp writes new K/V rows into its cache with set_rows.
+            'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
+            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)',
+            'void vllm::concat_and_cache_mla_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, const long *, int, int, int, int, int, int, const float *)',
+            // SGLang extend on MI300X (fixtures/external-3).
+            'create_flashinfer_kv_indices_triton',
+            'void (anonymous namespace)::store_kvcache<2048l, 4, false, long>((anonymous namespace)::StoreKVCacheParams)',
+        ],
+        counterExamples: ['void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]'],
+    },
+    // Before norm: MAX fuses a partial norm into a GEMV and it is still the decode linear.
+    {
+        family: 'gemv',
+        pattern: /gemv|gevm|gemmk1_kernel|(?:^|\s)mul_mat_vec(?:_f)?</i,
+        examples: [
+            'gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2',
+            'gemv_split_k_bfloat16_bfloat16_bfloat16_128_e7d08336',
+            'gemv_kernel_vector_bfloat16_bfloat16_bfloat16_8_1a2b3c4d',
+            'gemv_partial_norm_kernel_bfloat16_bfloat16_4d3c2b1a',
+            'linalg_gemv_gpu_gemv_split_k_6A6A6A6A',
+            'std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, (bool)0, (bool)1, (bool)1, (bool)0, (int)7, (bool)0, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>>(T13, T6, T6)',
+            'void gemvNSP_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, 1, 32, 4, 1024, false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float> >(cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>)',
+            'void gemmk1_kernel<int, float, (int)256, (int)5, (bool)1, (bool)0, (bool)0, (bool)0, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<float>, float, (int)0>(cublasGemmk1Params<T2, T9, T10, T11, T12, biasType<T11::value_type, T12>::type>)',
+            // llama.cpp's float GEMV (its quantized one, mul_mat_vec_q, is a low-bit GEMM).
+            'void mul_mat_vec_f<__half, float, 1, 256>',
+        ],
+        counterExamples: [
+            'void mul_mat_vec_q<(ggml_type)14, 1, false, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
+        ],
+    },
+    // Before quantize: a norm that also emits fp8 is still the norm. Before rope: a fused rope+norm
+    // counts as norm, but llama.cpp's `rope_norm` is its plain RoPE (the "normal" rotation, not NeoX).
+    {
+        family: 'norm',
+        pattern: /(?<!rope_)norm(?!al)|RowwiseMoments|(?:^|\s|::)bn_(?:fw|bw)_/i,
+        examples: [
+            'rms_norm_gpu_warp_tiling_bfloat16_4_True_1_9f8e7d6c',
+            'rms_norm_fused_residual_add_gpu_block_bfloat16_5e6f7a8b',
+            'rms_norm_fused_fp8_warp_tiling_bfloat16_float8_e4m3fn_2b3c4d5e',
+            'fused_rope_rmsnorm_quantization_bfloat16_7c6b5a49',
+            'fused_rope_rmsnorm_bfloat16_1f2e3d4c',
+            'fused_qk_rms_norm_ragged_paged_gpu_bfloat16_0f1e2d3c',
+            'layer_norm_gpu_warp_tiling_bfloat16_6a5b4c3d',
+            'std::enable_if<T2>(int)0&&vllm::_typeConvert<T1>::exists, void>::type vllm::fused_add_rms_norm_kernel<c10::BFloat16, (int)8>(T1 *, long, T1 *, const T1 *, float, int, int)',
+            'void vllm::rms_norm_kernel<c10::BFloat16, (int)8, (int)2>(T1 *, const T1 *, long, long, long, long, long, const T1 *, float, int, int)',
+            'void at::native::<unnamed>::vectorized_layer_norm_kernel<c10::BFloat16, float, (bool)1>(int, T2, const T1 *, const T1 *, const T1 *, T2 *, T2 *, T1 *)',
+            'void at::native::(anonymous namespace)::LayerNormForwardCUDAKernel<float, float>(long, float const*, float const*, float const*, float const*, float const*, float*)',
+            'void at::native::(anonymous namespace)::RowwiseMomentsCUDAKernel<float, float>(long, float, float const*, float*, float*)',
+            'MIOpenBatchNormFwdTrainSpatial',
+            'void rms_norm_f32<1024, true, false>(float const*, float*, int, long, long, long, float, float const*, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, float const*, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
+            // cuDNN batch norm, forward training and backward.
+            'void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>',
+            'void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>',
+        ],
+        counterExamples: [
+            'void rope_norm<true, false, float, __half>(float const*, __half*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
+            'void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel<float, 4, at::native::templates::cuda::normal_and_transform<float, float>(at::TensorIteratorBase&)>(int)',
+        ],
+    },
+    {
+        family: 'rope',
+        pattern: /rope|rotary|rot_emb/i,
+        examples: [
+            'void vllm::rotary_embedding_kernel<c10::BFloat16, (bool)1>(const long *, T1 *, T1 *, const T1 *, int, long, long, long, int, int, int)',
+            'rope_ragged_bfloat16_3a4b5c6d',
+            'fused_qk_rope_ragged_bfloat16_8e9f0a1b',
+            'void rope_norm<true, false, float, __half>(float const*, __half*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
+            'void rope_norm<true, false, float, float>(float const*, float*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
+            'void rope_neox<true, false, float, float>',
+        ],
+        counterExamples: ['fused_rope_rmsnorm_bfloat16_1f2e3d4c', 'void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1})'],
+    },
+    // Before quantize: fused attention whose template arguments speak of quantization. ck_tile's
+    // kernels carry a `BlockAttentionQuantScaleEnum` (an fp8 option, off or on) and SageAttention's a
+    // `QuantGranularity`; the kernel type says what they are. CK's append-KV is a cache write (kv-cache, above).
+    {
+        family: 'attention-fused',
+        pattern: /(?:^|[\s:<,])Fmha(?:Fwd|Bwd|BatchPrefill|BatchDecode|Decode|Prefill|Pagedkv|SplitKV)\w*Kernel\b|(?:^|_)sage_?fwd|qk_int_?sv_f\d+_attn/,
+        examples: [
+            // SGLang extend on MI300X (fixtures/external-3), as the trace writes it: mangled.
+            '_ZN7ck_tile6kentryILi2ENS_38FmhaBatchPrefillWithPagedKVCacheKernelINS_40BlockFmhaBatchPrefillPipelineQRKSVSAsyncINS_36BlockFmhaBatchPrefillPipelineProblemIDF16bDF16bDF16bffDF16bhfDF16bfDF16bNS_13TileFmhaShapeINS_8sequenceIJLi128ELi128ELi32ELi128ELi32ELi128EEEENS5_IJLi4ELi1ELi1EEEENS5_IJLi32ELi32ELi16EEEES7_S8_Lb1EEELb1ENS_17ComposedAttentionILj0ELb1EEENS_30SimplifiedGenericAttentionMaskILb1EEELb0ELi1ENS_26TileFmhaBatchPrefillTraitsILb1ELb1ELb1ELb1ELb0ELNS_22BlockAttentionBiasEnumE0ELb0ELb0ELb0ELNS_28BlockAttentionQuantScaleEnumE0ELin1ELb0ELb0ELi1ELNS_37BlockAttentionKVCacheMemoryLayoutEnumE1ELNS_36BlockAttentionKVCacheLookupTableEnumE1ELNS_33BlockAttentionKVCacheLoadModeEnumE0EEEEENS_53BlockFmhaBatchPrefillPipelineQRKSVSAsyncDefaultPolicyEEENS_17Default2DEpilogueINS_24Default2DEpilogueProblemIfDF16bLb1ELb1ELb1EEEvEEEEJNSS_21FmhaFwdGroupModeKargsEEEEvDpT1_',
+            // Written from ck_tile's kernel class names (CK's fmha examples): forward and split-KV combine.
+            'void ck_tile::kentry<2, ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync<ck_tile::BlockFmhaPipelineProblem<ck_tile::bf16_t> > > >(ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync<ck_tile::BlockFmhaPipelineProblem<ck_tile::bf16_t> > >::Kargs)',
+            'void ck_tile::kentry<2, ck_tile::FmhaFwdSplitKVCombineKernel<ck_tile::BlockFmhaFwdSplitKVCombinePipeline<ck_tile::bf16_t> > >(ck_tile::FmhaFwdSplitKVCombineKernel<ck_tile::bf16_t>::Kargs)',
+            // SageAttention: its fused int8-QK / fp8-PV attention kernels (names from its sources and the issue).
+            'sage_fwd',
+            'void qk_int_sv_f8_attn_kernel<128, 64, 64, 64, 128, (QuantGranularity)2, (QuantGranularity)2, float, true, __nv_bfloat16, (ComputeUnit)0, (MaskMode)1, false, false>',
+        ],
+        counterExamples: [
+            'void ck_tile::kentry<2, ck_tile::FmhaFwdAppendKVKernel<ck_tile::BlockFmhaFwdAppendKVPipeline<ck_tile::bf16_t> > >(ck_tile::FmhaFwdAppendKVKernel<ck_tile::bf16_t>::Kargs)',
+            '_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib',
+        ],
+    },
+    // Before lowbit-gemm: quantize ops name fp8/fp4/block-scaled too, but they only produce operands.
+    {
+        family: 'quantize',
+        // ATen's float8_copy_kernel is `.to(float8)`: the cast that ends a quantize written as plain ops.
+        pattern: /quant(?!ized_?(?:gemm|matmul|mm)|Dot)|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack|float8_copy_kernel/i,
+        examples: [
+            'quantize_dynamic_scaled_async_fp4_kernel',
+            'grouped_quantize_dynamic_scaled_async_fp4_kernel',
+            'quantize_dynamic_block_scaled_mxfp4_kernel',
+            'block_scales_interleave_fp4_bfloat16_16_2c3d4e5f',
+            'dequant_mxfp4_to_fp8_bfloat16_4f5e6d7c',
+            'void vllm::scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, const T1 *, const float *, long)',
+            'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
+            '_per_token_group_quant_fp8',
+            'void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2>)',
+            // llama.cpp quantizes activations to q8_1 before its quantized matmul.
+            'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
+            'quantize_q8_1(float const*, void*, long, long, long, long, long, unsigned int, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
+            // aiter's FP8 MoE test on MI300 (fixtures/external-3): its inputs cast to fp8 with `.to()`.
+            'void at::native::elementwise_kernel_manual_unroll<128, 8, at::native::gpu_kernel_impl_nocast<at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1}>(at::TensorIteratorBase&, at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1} const&)::{lambda(int, bool)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1}>(at::TensorIteratorBase&, at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1} const&)::{lambda(int, bool)#1}) [clone .kd]',
+        ],
+        counterExamples: [
+            'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
+            'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+        ],
+    },
+    // Before lowbit-gemm: grouped block-scaled matmuls are MoE experts first.
+    {
+        family: 'moe-gemm',
+        // triton_kernels' matmul_ogs (gather/scatter matmul: the experts of vLLM's gpt-oss path), aiter's
+        // two-stage MoE (`hk_moe_stage1/2`, `ck_moe_stage1`) and its assembly fmoe.
+        pattern: /grouped_?(?:matmul|gemm|mm)|matmul_\w*grouped|(?:^|_)gmm_|fused_moe|moe_wna16|mxfp4_grouped|moe_routed|GroupProblemShape|(?:^|_)matmul_ogs|(?:^|_)moe_stage\d|(?:^|[\s:_])fmoe_/i,
+        examples: [
+            'grouped_matmul_kernel_sm100_bfloat16_bfloat16_bfloat16_t128_5d4c3b2a',
+            'grouped_matmul_amd_bfloat16_bfloat16_bfloat16_6e5d4c3b',
+            'naive_grouped_matmul_kernel_bfloat16_7f6e5d4c',
+            'blackwell_gmm_warp_specialized_blockwise_fp8_8a7f6e5d',
+            'matmul_sm100_grouped_blockwise_scaled_fp8_1d2d_9b8a7f6e',
+            'grouped_matmul_block_scaled_mxfp4_kernel',
+            'fused_moe_kernel',
+            '_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaEEEvNT_6ParamsE',
+            'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
+            // vLLM gpt-oss-20b decode on MI300X and aiter's FP8 MoE test (fixtures/external-3).
+            '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
+            '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu',
+            // The form of aiter's assembly MoE kernels (`aiter::fmoe_…`), as a ROCm trace prints them.
+            'aiter::fmoe_bf16_blockscaleFp8_g1u1_vs_silu_1tg_32x256',
+            'hk_moe_stage2_fp8_kernel_mma(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, float*, int const*, int const*, int const*, float const*, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+            'hk_moe_stage1_fp8_fused_act_kernel(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, __hip_bfloat16*, int const*, int const*, int const*, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+        ],
+        counterExamples: [
+            '_finalize_matmul_scatter_bf16',
+            'triton_poi_fused_constant_pad_nd_moe_forward_0',
+            'grouped_quantize_dynamic_scaled_async_fp4_kernel', 'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)'
+        ],
+    },
+    // TensorRT-LLM's trtllm-gen batched GEMMs name their types: output, then A and B (`MxE2m1` is
+    // MXFP4, `E4m3` FP8). Low-bit when an operand is; the batch is MoE experts only when the same
+    // capture holds TensorRT-LLM's MoE routing (MOE_WHEN_ROUTED below), so alone they stay GEMMs.
+    {
+        family: 'lowbit-gemm',
+        pattern: TRTLLM_BMM,
+        shape: (name) => (/_(?:Mx)?E[245]m\d/i.test(name) ? 'lowbit-gemm' : 'gemm'),
+        examples: [
+            // The prefixes the issue quotes (B200), completed after trtllm-gen's naming.
+            'bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x32_cga1x1x1_16dp256b_TN_transOut_schedS_bN_swiGlu_dynBatch_sm100a',
+            'bmm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a',
+            ['bmm_Bfloat16_Bfloat16Bfloat16_Fp32_t128x8x64u2_s6_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a', 'gemm'],
+        ],
+        counterExamples: ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'batched_matmul_bfloat16_bfloat16_8d9e0f1a'],
+    },
+    {
+        family: 'lowbit-gemm',
+        // cuBLASLt nvjet spells operand types first: `qq` is FP8 A and B (`tst` is BF16). llama.cpp's
+        // mul_mat_q / mul_mat_vec_q run on its quantized blocks; vllm.cpp's QuantDot* is its quantized
+        // (grouped) matmul; vLLM's ROCm wvSplitKQ is the FP8 skinny GEMM.
+        // CUTLASS names integer tensor-op GEMMs by their MMA shape (`i16832gemm_s8`: int8, torch._int_mm);
+        // hipBLASLt puts the operand types after the layouts (`Cijk_Alik_Bljk_F8B8BS_…`: fp8 × bf8).
+        pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16|_i\d{4,5}gemm_[su][48]|^Cijk_A[a-z]+_B[a-z]+_(?:F8|B8|I8)|(?:^|_)(?:Mx)?E2m1/i,
+        examples: [
+            'nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT',
+            'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+            'void mul_mat_vec_q<(ggml_type)14, 1, false, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
+            'void mul_mat_vec_q<(ggml_type)2, 1, true, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
+            'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
+            'void wvSplitKQ_hf_sml_<__hip_bfloat16, __hip_fp8_e4m3, 64, 2, 16, 8, 2, 1>',
+            'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f',
+            'blackwell_warp_specialized_blockwise_fp8_2d3e4f5a',
+            'bmm_sm100_blockwise_scaled_fp8_3e4f5a6b',
+            'SM100_block_scaled_ss_mxf4nvf4_4f5a6b7c',
+            'multistage_qgemm_bfloat16_5a6b7c8d',
+            'void cutlass::device_kernel<vllm::cutlass_3x_gemm<cutlass::float_e4m3_t, cutlass::bfloat16_t, vllm::c3x::ScaledEpilogue, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> > > >(vllm::cutlass_3x_gemm<cutlass::float_e4m3_t>::GemmKernel::Params)',
+            'sm90_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x128_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
+            'void marlin::Marlin<__nv_bfloat16, 4, 256, 4, 8, 4, false>(const int4 *, const int4 *, int4 *, const int4 *, int, int, int)',
+            '_w8a8_block_fp8_matmul',
+            // torch._int_mm (W8A8) as cuBLASLt runs it: the CUTLASS int8 MMA-shape name the issue quotes.
+            'void cutlass::Kernel2<cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16>(cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16::Params)',
+            // hipBLASLt FP8 kernels (names from hipBLASLt's own logic files).
+            'Cijk_Alik_Bljk_F8B8BS_BH_BiasSB_HAS_SAB_SAV_UserArgs_MT128x128x128_MI16x16x1_SN_ISA942',
+            'Cijk_Alik_Bljk_F8BS_BH_BiasSB_HAS_SAB_SAV_UserArgs_MT64x16x128_MI16x16x1_SN_ISA942',
+            // TensorRT-LLM's dense trtllm-gen GEMM with MXFP4 weights (its bmm_ naming, as a gemm_).
+            'gemm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_sm100a',
+        ],
+        counterExamples: [
+            'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
+            'Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1_SN_ISA942',
+            'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT',
+            'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
+            'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
+        ],
+    },
+    // Before attention-fused (`mha_bmm0` starts like a MAX attention kernel) and generic GEMM.
+    {
+        family: 'attention-bmm',
+        pattern: /(?:^|[_:\s])bmm\d?(?:_|$)|batched_?matmul|batch_?matmul|baddbmm/i,
+        examples: ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'mha_bmm1_bfloat16_bfloat16_7c8d9e0f', 'batched_matmul_bfloat16_bfloat16_8d9e0f1a'],
+        counterExamples: ['bmm_sm100_blockwise_scaled_fp8_3e4f5a6b'],
+    },
+    {
+        family: 'attention-fused',
+        // `_fwd_kernel` is the Triton prefix-prefill attention of vLLM (anchored: other Triton kernels end in _fwd_kernel too).
+        // FlashInfer's sampling and activation kernels live under `flashinfer::` too and are not attention.
+        pattern: /flash(?!infer::(?:sampling|activation)::)|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn|^reduce_segments$/i,
+        examples: [
+            // FA3 as vLLM runs it (real name, cut after its first template arguments).
+            'void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::CollectiveMainloopFwdSm90<2, cute::tuple<cute::C<1>, cute::C<1>, cute::C<1> >, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> >, 128, cutlass::bfloat16_t, float, cutlass::arch::Sm90',
+            'void cutlass::device_kernel<flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90> >(flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90>::Params)',
+            // From the llama.cpp and vLLM (ROCm) sources.
+            'void flash_attn_ext_f16<128, 128, 8, 2, 2, false, false, false>',
+            'void paged_attention_ll4mi_QKV_mfma16_kernel<__hip_bfloat16, __hip_bfloat16, (vllm::Fp8KVCacheDataType)0, 16, 128, 256, true, 4>',
+            '_fwd_kernel',
+            'sm100_mha_1q_depth128_bfloat16_bfloat16_nqh32_nkvh8_2a3b4c5d',
+            'sm90_mha_depth128_bfloat16_bfloat16_3b4c5d6e',
+            'mha_decoding_depth128_bfloat16_bfloat16_64x64x32_4c5d6e7f',
+            'mha_splitk_reduce_bfloat16_5d6e7f8a',
+            'mha_prefill_v2_amd_bfloat16_6e7f8a9b',
+            'sm100_mla_decode_kv_bf16_7f8a9b0c',
+            'cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0',
+            'cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128_1x4x1_cga1x1x1_kernel0_0',
+            'void cudnn::fusion::lean_reduction_kernel<(bool)0, (bool)0, (bool)0>(void *, float *, float *, float *, float *, const float *, float *, float *, float *, float *, float *, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int)',
+            'void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, true, false, false, true, true, false, false>(Flash_fwd_params)',
+            'void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<(int)128, (int)64, (int)128, (int)4, (bool)0, (bool)0, cutlass::bfloat16_t, Flash_kernel_traits<(int)128, (int)64, (int)128, (int)4, cutlass::bfloat16_t>>, (bool)0, (bool)0, (bool)0, (bool)0, (bool)1, (bool)0, (bool)1, (bool)0>(Flash_fwd_params)',
+            'fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true, 64, 64, 64, true, true>::Params)',
+            'void flashinfer::BatchDecodeWithPagedKVCacheKernel<(flashinfer::PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, int>(__nv_bfloat16*, flashinfer::paged_kv_t<__nv_bfloat16, int>, flashinfer::kv_partition_info_t<int>, __nv_bfloat16*, float*, bool*, float, float, float, float)',
+            'void flashinfer::BatchPrefillWithPagedKVCacheKernel<1u, 1u, 8u, (flashinfer::QKVLayout)0, (flashinfer::PosEncodingMode)0, false, (flashinfer::MaskMode)1, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, int>(int*)',
+            'void vllm::paged_attention_v1_kernel<__nv_bfloat16, __nv_bfloat16, 128, 16, 128, (vllm::Fp8KVCacheDataType)0, false>(__nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, int, float, const int*, const int*, int, const float*, int, int, int, const float*, const float*)',
+            'void tensorrt_llm::kernels::mmha::masked_multihead_attention_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, 128, 256, false, false, false, false, false, false>(tensorrt_llm::kernels::Multihead_attention_params<__nv_bfloat16, false>)',
+            'kernel_unified_attention_2d',
+            '_fwd_grouped_kernel_stage1',
+            // vLLM's Triton unified attention on MI300X (fixtures/external-3): the 3D (split-KV) kernel and
+            // `reduce_segments`, the reduction of its segments (launched once per 3D launch).
+            'kernel_unified_attention_3d',
+            'reduce_segments',
+        ],
+        counterExamples: [
+            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
+            '_layer_norm_fwd_1pass_kernel',
+            'create_flashinfer_kv_indices_triton',
+            'reduce_segments_bf16',
+            'void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)0, 4u, true, float, int>(float*, int*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)',
+            'void flashinfer::activation::act_and_mul_kernel<__nv_bfloat16, &silu<float>>(__nv_bfloat16*, __nv_bfloat16 const*, int)',
+            'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
+        ],
+    },
+    // Before softmax (topkGatingSoftmax), sampling (radixSortKVInPlace) and gather (gatherTopK).
+    {
+        family: 'moe-routing',
+        // triton_kernels' routing (`_combined_routing_*`, `_routing_*`, `_topk_forward`, the bitmatrix
+        // sums, `_finalize_matmul_scatter`, which un-permutes and weights the expert outputs), ck_tile's
+        // and aiter's MoE sorting and top-k softmax, SGLang's fused gate and EP scatter/gather, and
+        // TensorRT-LLM's `moe::dev` routing and finalize.
+        pattern: /topk_?gating|moe_align|moe_create_indices|group_limited_router|single_group_router|moe_sum|moe_(?:un)?permute|count_and_sort_expert|expert_?(?:map|count|offsets?)|gatherTopK|sbtopk|mbtopk|(?:bitonic|radix)SortKVInPlace|kernelHistogram|^_(?:combined_)?routing_|^_topk_forward|bitmatrix|^_finalize_matmul_scatter|^_expt_data_|MoeSorting|moe_sorting|(?:^|[\s:_])topksoftmax|moe_fused_gate|(?:^|_)grouped_topk|(?:^|_)ep_(?:scatter|gather)|moe::dev::(?:routing|finalize)::/i,
+        examples: [
+            'void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)',
+            'void vllm::moe::moe_align_block_size_kernel<int>(const int *, int *, int *, int *, int, int, int, int, unsigned long, int *)',
+            'moe_create_indices_bucket_group_int32_t128_8b9c0d1e',
+            'group_limited_router_bfloat16_9c0d1e2f',
+            'void at::native::sbtopk::gatherTopK<float, unsigned int, (int)1, (bool)0>(at::cuda::detail::TensorInfo<const T1, T2>, T2, T2, bool, T2, T2, at::cuda::detail::TensorInfo<T1, T2>, T2, at::cuda::detail::TensorInfo<long, T2>, T2, T1 *)',
+            'void at::native::bitonicSortKVInPlace<-2, -1, 16, 16, float, long, at::native::GTOp<float, true>, unsigned int>(at::cuda::detail::TensorInfo<float, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, at::native::GTOp<float, true>)',
+            'void at::native::radixSortKVInPlace<-2, -1, 32, 32, long, long, unsigned int>(at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int)',
+            // vLLM gpt-oss-20b decode on MI300X (triton_kernels) and aiter's FP8 MoE test (fixtures/external-3).
+            '_combined_routing_compute',
+            '_combined_routing_memset',
+            '_topk_forward',
+            '_sum_bitmatrix_rows',
+            '_finalize_matmul_scatter_bf16',
+            'void ck_tile::kentry<2, ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >, ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >::Kargs>(ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >::Kargs) [clone .kd]',
+            'void ck_tile::kentry<2, ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >, ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >::Kargs>(ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >::Kargs) [clone .kd]',
+            '_ZN5aiter19topksoftmax_4x256x8E.kd',
+            // TensorRT-LLM's MoE routing and finalize (namespaces from its sources).
+            'void moe::dev::routing::routingRenormalize::routingIndicesClusterKernel<moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false> >(moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false>)',
+            'void moe::dev::finalize::finalizeKernel<moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16> >(moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16>)',
+            // SGLang's fused MoE gate and its expert-parallel scatter.
+            'void moe_fused_gate_kernel<float, 8, 256>',
+            '_fwd_kernel_ep_scatter_1',
+            'void at::cuda::kernelHistogram1D<int, int, long, 1, 2, -1, (at::cuda::CUDAHistogramMemoryType)0, at::cuda::CUDA_tensor_histogram<int, int, false>(at::Tensor, at::Tensor, at::Tensor, long, at::AccumulateType<int, true>::type, at::AccumulateType<int, true>::type, at::cuda::TensorArgType, at::cuda::TensorArgType)::{lambda(at::cuda::detail::TensorInfo<int, unsigned int>, long)#1}>(at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, int, long, long, unsigned int, at::cuda::detail::TensorInfo<int, unsigned int>, long)',
+        ],
+        counterExamples: [
+            'topk_softmax_sample_bfloat16_0d1e2f3a',
+            'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)',
+            'triton_poi_fused_constant_pad_nd_moe_forward_0',
+            '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
+            'ep_dispatch_async_bfloat16_11223344',
+        ],
+    },
+    // Before softmax (`topk_softmax_sample`) and reduce (ArgMaxOps is greedy sampling).
+    {
+        family: 'sampling',
+        pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|SamplingFrom(?:Prob|Logits)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
+        examples: [
+            'topk_softmax_sample_bfloat16_0d1e2f3a',
+            'topk_sampling_from_prob_bfloat16_1e2f3a4b',
+            'topp_minp_sampling_bfloat16_2f3a4b5c',
+            'apply_gumbel_noise_bfloat16_3a4b5c6d',
+            'topk_stage1_bfloat16_int64_True_4b5c6d7e',
+            'radix_sort_pairs_bfloat16_5c6d7e8f',
+            // FlashInfer's fused top-k/top-p sampling (name from its sources).
+            'void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)0, 4u, true, float, int>(float*, int*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)',
+            'void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, (int)4, (int)4>>(T3)',
+            'void at_cuda_detail::cub::DeviceSegmentedRadixSortKernel<at_cuda_detail::cub::DeviceRadixSortPolicy<float, long, int>::Policy900, (bool)1, (bool)0, float, long, at::native::<unnamed>::offset_t, at::native::<unnamed>::offset_t, int>(const T4 *, T4 *, const T5 *, T5 *, T6, T7, int, int, int)',
+        ],
+        counterExamples: ['upsample_bilinear2d_out_frame', 'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)'],
+    },
+    {
+        family: 'attention-softmax',
+        pattern: /softmax|soft_max/i,
+        examples: [
+            'void (anonymous namespace)::softmax_warp_forward<float, float, float, 8, false, false>(float*, float const*, int, int, int, bool const*, int, bool)',
+            'void <unnamed>::softmax_warp_forward<float, float, float, (int)6, (bool)0, (bool)0>(T2 *, const T1 *, int, int, int, const bool *, int, bool)',
+            'void at::native::<unnamed>::cunn_SoftMaxForward<(int)4, float, float, float, at::native::<unnamed>::SoftMaxForwardEpilogue>(T4 *, const T2 *, int)',
+            'softmax_kernel_bfloat16_6d7e8f9a',
+            'triton_per_fused__softmax_0',
+            'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
+        ],
+        counterExamples: ['void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)', 'topk_softmax_sample_bfloat16_0d1e2f3a'],
+    },
+    // Before elementwise: ATen index kernels are named `index_elementwise_kernel`. llama.cpp looks up embeddings with get_rows.
+    {
+        family: 'gather-scatter',
+        pattern: /gather|scatter|index_?(?:elementwise|select|put|copy|add)|indexSelect|index_kernel|embedding|take_along|(?:^|\s)k_get_rows/i,
+        examples: [
+            'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)',
+            'void at::native::index_elementwise_kernel<(int)128, (int)4, void at::native::index_copy_kernel_impl<at::native::OpaqueType<(int)2>>(at::TensorIterator &, long, long, long)::[lambda(int) (instance 1)]>(long, T3)',
+            'void at::native::_scatter_gather_elementwise_kernel<(int)128, (int)8, void at::native::_cuda_scatter_fill_internal_kernel<at::native::OpaqueType<(int)8>, long>::operator ()<at::native::TensorAssign>(at::TensorIterator &, at::native::OpaqueType<(int)8>, long, long, const at::native::TensorAssign &)::[lambda(int) (instance 1)]>(int, T3)',
+            'void at::native::<unnamed>::indexSelectSmallIndex<c10::BFloat16, long, unsigned int, (int)2, (int)2, (int)-2>(at::cuda::detail::TensorInfo<T1, T3>, at::cuda::detail::TensorInfo<const T1, T3>, at::cuda::detail::TensorInfo<const T2, T3>, int, int, T3, long)',
+            'void split_embedding_codegen_forward_unweighted_kernel<c10::Half, c10::Half, float, false, long, 2ul, 32ul>(at::GenericPackedTensorAccessor<c10::Half, 1ul, at::RestrictPtrTraits, long>)',
+            'void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]',
+        ],
+        counterExamples: ['ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)', 'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]'],
+    },
+    // Convolutions, before every GEMM row: cuDNN's implicit-GEMM convolutions say `gemm` too.
+    {
+        family: 'conv',
+        pattern: /scudnn|hcudnn|(?:fprop|dgrad|wgrad)_(?:implicit|engine)|dgrad_engine|wgrad_|implicit_convolve|explicit_convolve|precomputed_convolve|(?:^|_|::)conv(?:\d?d|_depthwise|olution)|Convolution|naive_conv|igemm_(?:fwd|bwd|wrw)|MIOpenConv|miopenSp\dAsmConv|fft2d_(?:r2c|c2r)|cask_cudnn::computeOffsets|winograd|im2col|col2im/i,
+        examples: [
+            'cudnn_ampere_scudnn_128x64_relu_xregs_large_nn_v1',
+            'sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn',
+            'void fft2d_c2r_32x32<float, false, false, 0u, false, false>(float*, float2 const*, int, int, int, int, int, int, int, int, int, float, float, cudnn::reduced_divisor, bool, float*, float*, int2, int, int)',
+            'void fft2d_r2c_32x32<float, false, 5u, true>(float2*, float const*, int, int, int, int, int, int, int, int, int, cudnn::reduced_divisor, bool, int2, int, int)',
+            'void cask_cudnn::computeOffsetsKernel<false, false>(cask_cudnn::ComputeOffsetsParams)',
+            // Written from cuDNN and MIOpen kernel names as their traces print them.
+            'void cudnn::detail::dgrad_engine<float, 128, 6, 7, 3, 3, 5, false>',
+            'sm80_xmma_wgrad_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_execute_kernel_cudnn',
+            'void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, false, false, true>',
+            'naive_conv_fwd_nchw_float_double_float',
+        ],
+        counterExamples: [
+            'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
+            'ampere_sgemm_32x32_sliced1x4_tn',
+            'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
+        ],
+    },
+    // vLLM's ROCm skinny GEMMs: it sends only a few tokens' rows to them (wvSplitK, LLGemm1 for one row).
+    {
+        family: 'gemm-decode',
+        pattern: /(?:^|\s)(?:wvSplitK(?!Q)|LLGemm1|LLMM1)/,
+        examples: ['void wvSplitK_hf_sml_<__hip_bfloat16, 64, 2, 16, 8, 2, 1>', 'void wvSplitK_hf_big_<__hip_bfloat16, 64, 2, 16, 8, 2, 4>', 'void LLGemm1_kernel<__hip_bfloat16, 4>'],
+        counterExamples: ['void wvSplitKQ_hf_sml_<__hip_bfloat16, __hip_fp8_e4m3, 64, 2, 16, 8, 2, 1>', 'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas'],
+    },
+    // GEMMs whose name gives the output tile: a narrow tile says decode-shaped, a wide one nothing.
+    {
+        family: 'gemm',
+        pattern: /nvjet_|^Cijk_/i,
+        shape: gemmShapeFromTile,
+        examples: [
+            ['nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT', 'gemm-decode'],
+            ['nvjet_sm90_tst_8x64_64x16_4x1_v_bz_TNN', 'gemm-decode'],
+            ['nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', 'gemm-decode'],
+            ['nvjet_sm90_tst_64x16_64x16_4x2_h_bz_TNT', 'gemm-decode'],
+            ['nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_NNT', 'gemm-decode'],
+            ['nvjet_sm90_tst_64x32_64x16_4x1_v_bz_TNT', 'gemm'],
+            ['nvjet_sm90_tst_64x24_64x16_2x4_h_bz_TNT', 'gemm'],
+            ['nvjet_sm90_tst_128x48_64x9_2x1_v_bz_TNT', 'gemm'],
+            ['nvjet_sm90_tst_64x152_64x7_4x1_v_bz_TNT', 'gemm'],
+            ['nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT', 'gemm'],
+            ['nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_TNN', 'gemm'],
+            ['nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNN', 'gemm'],
+            ['Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_EPS0_GRVWA2_GRVWB2_GSUAMB_ISA90a_IU1_K1', 'gemm-decode'],
+            ['Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN_1LDSB1_AFC1_AFEM1_ISA942', 'gemm'],
+            ['Cijk_Ailk_Bjlk_HHS_BH_MT32x32x64_MI16x16x16x1_SN_ISA90a', 'gemm'],
+            ['Cijk_Alik_Bljk_HSS_BH_Bias_HA_S_SAV_UserArgs_MT16x128x32_MI16x16x1_SN_LDSB1_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB1_EPS1_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA1201_IU1_K1_LDSTI0_L', 'gemm-decode'],
+            ['Cijk_Alik_Bljk_HHS_BH_Bias_HA_S_SAV_UserArgs_MT64x64x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB0_EPS0_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA1201_IU1_K1_LDSTI0_LB', 'gemm'],
+            ['Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT192x16x128_MI16x16x1_SN_LDSB1_AFC1_AFEM1_ISA942', 'gemm-decode'],
+        ],
+        counterExamples: ['nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT'],
+    },
+    // Split-K partial sums belong to the GEMM they finish (before reduce).
+    {
+        family: 'gemm',
+        pattern: /splitKreduce/i,
+        examples: [
+            'void cublasLt::splitKreduce_kernel<(int)32, (int)16, int, float, __nv_bfloat16, float, __nv_bfloat16, (bool)0, float, __nv_bfloat16, __nv_bfloat16, (bool)1, (bool)0, (bool)0, (bool)0>(cublasLt::cublasSplitKParams<T6>, const T4 *, const T6 *, T6 *, const T5 *, const T5 *, const T7 *, const T4 *, T7 *, void *, long, T5 *, int *, T5 *, T5 *, const T5 *, const T5 *, const T5 *)',
+            'void splitKreduce_kernel<float, float, float, float, true, false, false>(cublasSplitKParams<float>, float const*, float const*, float*, float const*, float const*, float const*, float const*, float*, void*, long, float*, int*)',
+        ],
+        counterExamples: ['void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)'],
+    },
+    // MAX sends single-row products to gemv; its matmul kernels are the multi-row (prompt) path (MAX's
+    // documented dispatch, the one name-only prefill reading kept).
+    {
+        family: 'gemm-prefill',
+        pattern: /^(?:multistage_gemm|matmul_kernel_naive|matmul_|linalg_matmul_gpu)/,
+        examples: [
+            'multistage_gemm_kernel_bfloat16_bfloat16_bfloat16_7e8f9a0b',
+            'multistage_gemm_split_k_kernel_bfloat16_8f9a0b1c',
+            'sm90_matmul_bfloat16_bfloat16_bfloat16_True_9a0b1c2d',
+            'matmul_kernel_naive_bfloat16_0b1c2d3e',
+            'linalg_matmul_gpu___init___m6A6A6A6A_09fd2dc3',
+            'linalg_matmul_gpu__multistage6A6A6A6A',
+        ],
+        counterExamples: ['gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', 'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f'],
+    },
+    // `fbgemm` is a library name, not a GEMM (fbgemm_gpu::permute_2D_data_kernel is a permute).
+    {
+        family: 'gemm',
+        pattern: /(?<!fb)gemm|matmul|^triton_tem_|xmma|s16816|s1688|s161616|sgemm|hgemm|wgmma|tensorop|GemmUniversal|cutlass::Kernel|kernel_gemm|gcgemm/i,
+        examples: [
+            'ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_32x6_tn',
+            'ampere_bf16_s16816gemm_bf16_64x64_sliced1x2_ldg8_f2f_stages_64x6_tn',
+            'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
+            'sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas',
+            'void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1>(cutlass_80_simt_sgemm_128x32_8x5_tn_align1::Params)',
+            'void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_128x1_tn_align8>(T1::Params)',
+            'void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1>(cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1::Params)',
+            'void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>, true, 2, 1>(ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>::Argument)',
+            'triton_tem_fused_mm_0',
+            'ampere_sgemm_32x32_sliced1x4_tn',
+            'volta_sgemm_128x32_nt',
+            'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
+            'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
+            'void magma_sgemmEx_kernel<float, float, float, true, false, 6, 4, 6, 3, 4>(int, int, int, Tensor, int, Tensor, int, Tensor, int, Tensor, int, int, int, float const*, float const*, float, float, int, cublasLtEpilogue_t, int, void const*, int, void*)',
+            // XLA's GEMM fusions (a JAX decode).
+            'gemm_fusion_dot_18',
+            'gemm_fusion_dot_general_97',
+        ],
+        counterExamples: [
+            'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
+            'sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn',
+        ],
+    },
+    {
+        family: 'reduce',
+        pattern: /reduce_kernel|ReduceOp|DeviceReduce|DeviceScan|scan_innermost|reduction|^triton_(?:red|per)_/i,
+        examples: [
+            'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)',
+            'void at::native::reduce_kernel<(int)128, (int)4, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator ()(at::TensorIterator &)::[lambda(float, float) (instance 1)]>, unsigned int, float, (int)4, (int)4>>(T3)',
+            'void at_cuda_detail::cub::DeviceScanKernel<at_cuda_detail::cub::DeviceScanPolicy<long, std::plus<long>>::Policy900, const long *, long *, at_cuda_detail::cub::ScanTileState<long, (bool)1>, std::plus<long>, at_cuda_detail::cub::NullType, int>(T2, T3, T4, int, T5, T6, T7)',
+            'void at::native::tensor_kernel_scan_innermost_dim<float, std::plus<float>>(T1 *, const T1 *, unsigned int, unsigned int, unsigned int, T1, T2)',
+            'triton_red_fused_sum_1',
+        ],
+        counterExamples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)'],
+    },
+    // Copies and layout changes (split out of elementwise: they move bytes and compute nothing):
+    // ATen's copy_ kernels (contiguous, expand+clone as in repeat_interleave / repeat_kv, and the casts
+    // of `.to(dtype)`, which run through the same copy_), cat, transposes and permutes, cuDNN layout
+    // conversions, llama.cpp's cpy and convert. The launching op (`launchedBy`) tells a cast from a
+    // layout copy where the trace records it.
+    {
+        family: 'copy',
+        pattern: /^(?!triton_).*?(?:direct_copy_kernel|_copy_kernel_cuda|(?:^|\s)convert_unary\b|CatArray|(?:^|\s|::)cpy_|contiguous|transpose|permute|(?:^|_|::)concat|padded_copy|nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw|repeat_interleave|repeat_kv)/i,
+        examples: [
+            'void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)',
+            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
+            'concat_gpu_flat_bfloat16_2e3f4a5b',
+            'padded_copy_bfloat16_3f4a5b6c',
+            'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
+            'void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 2, 128, 1>(float*, at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 128, 1>, at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)',
+            'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
+            'void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul>)',
+            'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
+            'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
+            'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
+        ],
+        counterExamples: [
+            'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
+            'void at::native::index_elementwise_kernel<128, 4, at::native::gpu_index_kernel<at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1}>(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>, at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1} const&)::{lambda(int)#1}>(long, at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1})',
+            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
+            'triton_poi_fused__to_copy_0',
+            '__amd_rocclr_copyBuffer.kd',
+        ],
+    },
+    {
+        family: 'elementwise',
+        pattern: /elementwise|FillFunctor|fill_|act_and_mul|silu|gelu|swiglu|where_kernel|masked_fill|arange|multi_tensor_apply|clamp|_r\d+_w\d+_b\d+|^triton_poi_|(?:^|\s)(?:k_bin_bcast|unary_gated_op_kernel|unary_op_kernel)\b/i,
+        examples: [
+            'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
+            'void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, (bool)1>(T1 *, const T1 *, int)',
+            'void (anonymous namespace)::elementwise_kernel_with_index<int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>(int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, function_traits<at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>::result_type*)',
+            'elementwise_View_mo_slice_r3_w8_b256_0c1d2e3f',
+            'functional_elementwise_6A6A6A6A_1d2e3f4a',
+            'at::native::<unnamed>::fill_reverse_indices_kernel(long *, int, at::cuda::detail::IntDivider<unsigned int>)',
+            'triton_poi_fused_add_mul_0',
+            'void k_bin_bcast<&(op_add(float, float)), float, float, float, float const*>(float const*, float const*, float*, int, int, int, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
+            'void unary_gated_op_kernel<&(op_silu(float)), float>(float const*, float const*, float*, long, long, long, long) [clone .kd]',
+            'triton_poi_fused_mul_silu_1',
+            'triton_poi_fused__to_copy_0',
+        ],
+        counterExamples: [
+            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
+            'triton_poi_fused_cat_3',
+        ],
+    },
+];
+
+
+/***/ }),
+
 /***/ 8545:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -727,7 +1525,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3383);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2787);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -742,7 +1540,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3383:
+/***/ 2787:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -933,8 +1731,8 @@ function parseUserFamilies(text, path) {
     });
 }
 
-// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 43 modules
-var analyze = __nccwpck_require__(3880);
+// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 12 modules
+var analyze = __nccwpck_require__(8518);
 ;// CONCATENATED MODULE: ./src/github/http.ts
 /**
  * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
@@ -1484,9 +2282,17 @@ function v0ToV1(data) {
         comparison: rest['comparison'] ?? null,
     };
 }
+/**
+ * Version 2 added what an old reader would misread or refuse: comparison rows of kind `kernel-time`
+ * and `comparison.perStep`. A version-1 report has neither, so it reads unchanged.
+ */
+function v1ToV2(data) {
+    return { ...data, schemaVersion: 2 };
+}
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 const MIGRATIONS = {
     0: v0ToV1,
+    1: v1ToV2,
 };
 /** The writer's version for a message: the tool version it recorded, else its schema version. */
 function writer(data, version) {
@@ -1641,39 +2447,189 @@ function reports_labelFor(found, report, prefix = '') {
 
 // EXTERNAL MODULE: ./src/compare/gate-options.ts + 1 modules
 var gate_options = __nccwpck_require__(4490);
+// EXTERNAL MODULE: ./src/compare/fingerprint.ts
+var fingerprint = __nccwpck_require__(3187);
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var verdict = __nccwpck_require__(7682);
-;// CONCATENATED MODULE: ./src/cli/verdict-exit.ts
-/** The CLI's exit code for a verdict: the one place analyze, run and report map a verdict to 0 or 1. */
+;// CONCATENATED MODULE: ./src/compare/acceptance.ts
 
-
+/** The PR label that accepts, unless the workflow names another (input accept-label). */
+const DEFAULT_ACCEPT_LABEL = 'perf-regression-accepted';
+/** The comment command that accepts, unless the workflow names another (input accept-command). */
+const DEFAULT_ACCEPT_COMMAND = '/profile-gate accept';
+/** What a command names beside rows: every failing row. */
+const ALL = 'all';
+const ROW_KINDS = (/* unused pure expression or super */ null && (['metric', 'family-share', 'kernel-share', 'finding']));
 /**
- * The exit code of a verdict under --fail-verdicts; a verdict that compared nothing and does not fail
- * the run is still said on stderr, never silent.
+ * A word that names rows rather than starting the reason: `all`, a row kind (`kernel-share`), or a
+ * word shaped like a row's metric or unit (`decode_tok_s`, `family:copy`, `tok/s`).
  */
-function verdictExitCode(report, failVerdicts, stderr = (text) => void process.stderr.write(text)) {
-    if ((0,verdict/* failsJob */.VC)(report.verdict, failVerdicts))
-        return errors/* EXIT_GATE_FAILED */.je;
-    if (report.verdict === 'insufficient-data' || report.verdict === 'invalid') {
-        stderr(`profile-gate: warning: verdict ${report.verdict}, which does not fail this run (--fail-verdicts does not list it): ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}\n`);
+function namesRows(word) {
+    return word === ALL || ROW_KINDS.includes(word) || /[:_/]/.test(word);
+}
+/**
+ * The command in a comment: a line that starts with it, then the rows it names, then the reason
+ * (everything from the first word that names no row, or after `--`). The first such line counts;
+ * a quoted line (`> /profile-gate accept`) or one in a code span does not start with it.
+ */
+function parseAcceptCommand(body, command = DEFAULT_ACCEPT_COMMAND) {
+    if (!command)
+        return undefined;
+    for (const raw of body.split(/\r\n?|\n/)) {
+        const line = raw.trim();
+        if (!line.startsWith(command))
+            continue;
+        const rest = line.slice(command.length);
+        if (rest && !/^\s/.test(rest))
+            continue;
+        const words = rest.trim().split(/\s+/).filter(Boolean);
+        const targets = [];
+        let i = 0;
+        for (; i < words.length && words[i] !== '--' && namesRows(words[i]); i++)
+            targets.push(words[i]);
+        if (words[i] === '--')
+            i++;
+        const reason = words.slice(i).join(' ').slice(0, 300);
+        return { targets: targets.filter((t) => t !== ALL), ...(reason ? { reason } : {}) };
     }
-    return errors/* EXIT_OK */.Ij;
+    return undefined;
+}
+/**
+ * What fails the report: the comparison's rows with status fail, or without a comparison the
+ * findings that fail under fail-on (the rule of src/compare/verdict.ts), as `finding:<id>`.
+ */
+function failingRows(report, failOn) {
+    if (report.comparison)
+        return report.comparison.rows.filter((r) => r.status === 'fail').map((r) => ({ metric: r.metric, kind: r.kind, unit: r.unit }));
+    const ids = [...new Set(report.findings.filter((f) => (0,verdict/* isPrimary */.Dn)(f) && f.severity !== 'info' && (0,verdict/* failsOn */.Hu)(f, failOn)).map((f) => f.id))];
+    return ids.map((id) => ({ metric: `finding:${id}`, kind: 'finding', unit: 'hits' }));
+}
+function matches(target, row) {
+    return target === row.metric || target === row.kind || target === row.unit || target === `${row.kind}:${row.metric}`;
+}
+/** Which failing rows a claim covers, which it leaves out, and which of its names match no failing row. */
+function coverage(claim, failing) {
+    if (claim.targets.length === 0)
+        return { covers: failing.map((r) => r.metric), left: [], unknown: [] };
+    const covers = failing.filter((row) => claim.targets.some((t) => matches(t, row))).map((r) => r.metric);
+    const left = failing.map((r) => r.metric).filter((m) => !covers.includes(m));
+    const unknown = claim.targets.filter((t) => !failing.some((row) => matches(t, row)));
+    return { covers, left, unknown };
+}
+/** How a claim is named in a line: `@login (label)`, `@login (comment)`. */
+function claimName(claim) {
+    return `@${claim.by} (${claim.via})`;
+}
+function list(items, max = 5) {
+    const shown = items.slice(0, max).map((m) => m.replace(/\s+/g, ' ').slice(0, 80));
+    return shown.join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
+}
+/** The verdict's first line when a fail was accepted. */
+function acceptedLine(acceptance) {
+    const reason = acceptance.reason ? `: ${acceptance.reason}` : '';
+    return `accepted by ${claimName(acceptance)} on ${acceptance.at}, covering ${list(acceptance.covers)}${reason}; the failing rows stay below, and the job passes unless fail-verdicts lists accepted`;
+}
+function withLines(report, lines) {
+    if (!lines.length)
+        return report;
+    return {
+        ...report,
+        verdictReasons: [...lines, ...report.verdictReasons],
+        ...(report.comparison ? { comparison: { ...report.comparison, reasons: [...lines, ...report.comparison.reasons] } } : {}),
+    };
+}
+/**
+ * The report with the acceptance applied: `accepted` with who accepted what when one claim covers
+ * every failing row; otherwise the verdict as it was, with a line for each claim that did not apply
+ * and each refused one (a refusal is never silent).
+ */
+function applyAcceptance(report, input) {
+    const refused = input.refused ?? [];
+    if (!input.claims.length && !refused.length)
+        return report;
+    if (report.verdict === 'invalid') {
+        const lines = input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: the comparison is invalid, so nothing was compared to accept`);
+        return withLines(report, [...lines, ...refused]);
+    }
+    if (report.verdict !== 'fail')
+        return report;
+    const failing = failingRows(report, input.failOn);
+    if (!failing.length) {
+        // A fail judged under another fail-on than the one given here: nothing this rule can name, so nothing is accepted.
+        return withLines(report, [...input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: no failing row was found to accept under fail-on ${input.failOn.ids.join(',') || 'none'}`), ...refused]);
+    }
+    const lines = [];
+    for (const claim of input.claims) {
+        const { covers, left, unknown } = coverage(claim, failing);
+        if (left.length === 0) {
+            const acceptance = {
+                by: claim.by,
+                via: claim.via,
+                at: claim.at,
+                ...(claim.url ? { url: claim.url } : {}),
+                ...(claim.reason ? { reason: claim.reason } : {}),
+                covers,
+                ...(claim.headSha ? { headSha: claim.headSha } : {}),
+            };
+            return { ...withLines(report, [acceptedLine(acceptance), ...lines, ...refused]), verdict: 'accepted', acceptance };
+        }
+        const unknownText = unknown.length ? `; ${list(unknown)} names no failing row` : '';
+        lines.push(`the acceptance by ${claimName(claim)} covers ${covers.length ? list(covers) : 'no failing row'}, not ${list(left)}${unknownText}: not accepted`);
+    }
+    return withLines(report, [...lines, ...refused]);
 }
 
-// EXTERNAL MODULE: ./src/report/markdown/summary.ts
-var summary = __nccwpck_require__(9198);
-// EXTERNAL MODULE: ./src/report/terminal.ts
-var terminal = __nccwpck_require__(7496);
-// EXTERNAL MODULE: ./src/report/inert-text.ts
-var inert_text = __nccwpck_require__(8036);
-// EXTERNAL MODULE: ./src/report/json.ts
-var json = __nccwpck_require__(2794);
-// EXTERNAL MODULE: ./src/version.ts
-var version = __nccwpck_require__(311);
-// EXTERNAL MODULE: ./src/io/input-paths.ts
-var input_paths = __nccwpck_require__(3053);
+// EXTERNAL MODULE: ./src/diagnose/rules/index.ts + 27 modules
+var diagnose_rules = __nccwpck_require__(3833);
+;// CONCATENATED MODULE: ./src/diagnose/rule-options.ts
+/**
+ * Rule options as a user sets them: `rule.key=value` items (`--rule-option copy-heavy.minCopyShare=0.3`,
+ * input `rule-options`). Each rule's declared defaults are its option schema: a key it does not
+ * declare is refused, and a value takes the type of its default (a number, or text).
+ */
+
+
+/** `copy-heavy.minCopyShare=0.3` items (several texts, each comma- or newline-separated) → { 'copy-heavy': { minCopyShare: 0.3 } }. */
+function parseRuleOptions(texts, name, rules = diagnose_rules/* RULES */.y) {
+    const options = Object.create(null);
+    for (const text of typeof texts === 'string' ? [texts] : texts) {
+        // A text value may hold commas (a workload command): items are split at newlines and at commas
+        // that start another `rule.key=` item.
+        for (const part of text.split(/\n|,(?=\s*[a-z0-9-]+\.[A-Za-z]+=)/)) {
+            const item = part.trim();
+            if (!item)
+                continue;
+            const match = /^([a-z0-9-]+)\.([A-Za-z][A-Za-z0-9]*)=(.*)$/s.exec(item);
+            if (!match)
+                throw new errors/* UsageError */.eb(`${name}: ${item}: expected RULE.OPTION=VALUE, e.g. copy-heavy.minCopyShare=0.3`);
+            const [, id, key, raw] = match;
+            const rule = rules.find((r) => r.meta.id === id);
+            if (!rule)
+                throw new errors/* UsageError */.eb(`${name}: ${item}: unknown rule '${id}' (known: ${rules.map((r) => r.meta.id).join(', ')})`);
+            const defaults = rule.meta.defaults;
+            const declared = Object.keys(defaults);
+            if (!Object.hasOwn(defaults, key)) {
+                throw new errors/* UsageError */.eb(`${name}: ${item}: rule ${id} has no option '${key}' (${declared.length ? `known: ${declared.join(', ')}` : 'it takes none'})`);
+            }
+            const value = raw.trim();
+            let parsed = value;
+            if (typeof defaults[key] === 'number') {
+                parsed = Number(value);
+                if (value === '' || !Number.isFinite(parsed))
+                    throw new errors/* UsageError */.eb(`${name}: ${item}: expected a number (the default is ${String(defaults[key])}), got ${JSON.stringify(value)}`);
+            }
+            else if (value === '')
+                throw new errors/* UsageError */.eb(`${name}: ${item}: expected a value`);
+            (options[id] ??= Object.create(null))[key] = parsed;
+        }
+    }
+    return options;
+}
+
 // EXTERNAL MODULE: ./src/ingest/formats/nvidia-smi-csv.ts
 var nvidia_smi_csv = __nccwpck_require__(1563);
+// EXTERNAL MODULE: ./src/io/input-paths.ts
+var input_paths = __nccwpck_require__(3053);
 ;// CONCATENATED MODULE: ./src/io/gather-captures.ts
 /**
  * No capture, no pass: capture paths that hold no file (a typo, a step that wrote nothing) fail the
@@ -1732,8 +2688,838 @@ function skippedOf(missing, leftOut) {
     return [...missing.map((path) => ({ path, reason: 'not found' })), ...leftOut.map(({ path, reason }) => ({ path, reason }))];
 }
 
+// EXTERNAL MODULE: ./src/model/capture.ts
+var capture = __nccwpck_require__(8347);
 ;// CONCATENATED MODULE: external "node:crypto"
 const external_node_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:crypto");
+// EXTERNAL MODULE: ./src/report/markdown/budget.ts
+var markdown_budget = __nccwpck_require__(4821);
+// EXTERNAL MODULE: ./src/report/markdown/sections.ts
+var sections = __nccwpck_require__(9192);
+// EXTERNAL MODULE: ./src/report/markdown/text.ts
+var markdown_text = __nccwpck_require__(4755);
+// EXTERNAL MODULE: ./src/report/markdown/summary.ts
+var summary = __nccwpck_require__(9198);
+// EXTERNAL MODULE: ./src/report/markdown/charts.ts
+var markdown_charts = __nccwpck_require__(2261);
+// EXTERNAL MODULE: ./src/report/kernel-display-name.ts
+var kernel_display_name = __nccwpck_require__(1188);
+// EXTERNAL MODULE: ./src/report/merge-reports.ts
+var merge_reports = __nccwpck_require__(2756);
+;// CONCATENATED MODULE: ./src/report/markdown/comment.ts
+/**
+ * The sticky PR comment: the verdict and the alerts first, everything else folded in <details>,
+ * a link to the full report, and a hidden marker that lets the next run find and update it.
+ * GitHub refuses a comment over 65,536 characters, so the body is fitted under a budget.
+ */
+
+
+
+
+
+
+
+
+const COMMENT_LIMIT_CHARS = 65_536;
+const COMMENT_BUDGET_CHARS = 60_000;
+const COMMENT_POLICIES = ['auto', 'always', 'on-regression', 'off'];
+/** Marker keys: letters, digits and . _ / - only, so a key can never close the HTML comment. */
+function sanitizeCommentKey(key) {
+    const clean = key
+        .replace(/[^A-Za-z0-9._/-]+/g, '-')
+        .replace(/-{2,}/g, '-')
+        .replace(/^-|-$/g, '')
+        .slice(0, 100);
+    return clean || 'default';
+}
+/**
+ * The marker of one key's comment, one-to-one with the key: a key the sanitizing changed (`llama fp8`,
+ * `llama+fp8`) also carries a short hash of itself, so two keys never share a comment. A key that
+ * needs no change keeps the marker it always had.
+ */
+function commentMarker(key) {
+    const clean = sanitizeCommentKey(key);
+    const suffix = clean === key ? '' : `~${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex').slice(0, 10)}`;
+    return `<!-- profile-gate:${clean}${suffix} -->`;
+}
+/**
+ * Whether to comment. `auto`: on pull request events. `on-regression`: create only when something
+ * needs attention; an existing comment is still updated so it never shows a stale regression.
+ */
+function decideComment(policy, pullRequestEvent, merged) {
+    switch (policy) {
+        case 'off':
+            return { action: 'skip', reason: "the comment input is 'off'" };
+        case 'always':
+            return { action: 'post', reason: "the comment input is 'always'" };
+        case 'auto':
+            return pullRequestEvent ? { action: 'post', reason: 'a pull request event' } : { action: 'skip', reason: 'not a pull request event' };
+        case 'on-regression':
+            return merged.entries.some(needsAttention)
+                ? { action: 'post', reason: 'something needs attention' }
+                : { action: 'update-only', reason: 'nothing changed: only an existing comment is refreshed' };
+    }
+}
+const measure = (text) => text.length;
+function alertLines(entry, labelled, textChars) {
+    const lines = [];
+    const prefix = labelled ? `**${(0,markdown_text/* safeText */.Hk)(entry.label, 80)}** · ` : '';
+    const rows = (0,sections/* orderRows */.O1)(entry.report.comparison?.rows ?? []).filter(sections/* isAlert */.Hx);
+    const findings = (0,sections/* orderFindings */.$t)(entry.report.findings).filter((f) => f.severity !== 'info' && !f.secondary);
+    if (labelled && (rows.length || findings.length || entry.report.verdict !== 'pass')) {
+        lines.push(`${prefix}${(0,sections/* verdictLine */.MT)(entry.report.verdict)}${entry.report.comparison ? '' : ' (no baseline)'}`);
+        if (entry.report.acceptance)
+            lines.push('', (0,sections/* acceptanceBanner */.sr)(entry.report));
+    }
+    const detail = { ...sections/* DETAIL_LEVELS */.oA[2], nameChars: 80 };
+    if (rows.length) {
+        const names = (0,kernel_display_name/* reportKernelNames */.eX)(entry.report);
+        lines.push('', sections/* COMPARISON_HEADER */.Cq, ...rows.slice(0, 10).map((row) => (0,sections/* comparisonRowCells */.Hz)(row, detail, names, (0,sections/* acceptedRows */.HT)(entry.report))));
+        if (rows.length > 10)
+            lines.push('', `… ${rows.length - 10} more alerts in the details and the artifact.`);
+        // Which runs the alerting medians rest on (warm-up dropped, outliers, drift): a failure keeps them.
+        const notes = (0,sections/* rowNotes */.g7)(rows.slice(0, 10), detail);
+        if (notes.length)
+            lines.push('', ...notes);
+        lines.push('');
+    }
+    for (const [i, finding] of findings.slice(0, 10).entries()) {
+        lines.push((0,sections/* renderFindingLine */.gz)(finding, textChars));
+        // The top finding's next step stays in view: it is what the reviewer does next.
+        if (i === 0)
+            lines.push(...(0,sections/* nextStepLines */.FM)(finding, Math.max(textChars, 600)));
+    }
+    if (findings.length > 10)
+        lines.push(`- … ${findings.length - 10} more findings in the details.`);
+    return lines;
+}
+function entryDetails(entry, d, labelled) {
+    const body = (0,sections/* entrySections */.XQ)(entry, d, labelled ? '####' : '###');
+    const head = labelled ? [`### ${(0,sections/* verdictLine */.MT)(entry.report.verdict)} · ${(0,markdown_text/* safeText */.Hk)(entry.label, 100)}`, (0,sections/* perStepLine */.cJ)(entry.report), (0,sections/* reasonsBlock */.hF)(entry.report)] : [];
+    return [...head, body].filter(Boolean).join('\n\n');
+}
+function footer(merged, links) {
+    const parts = [];
+    for (const entry of merged.entries.slice(0, 20)) {
+        if (!entry.artifact)
+            continue;
+        const label = merged.entries.length > 1 ? `${entry.label}: ${entry.artifact.name}` : entry.artifact.name;
+        parts.push((0,markdown_text/* safeLink */.o3)(label, entry.artifact.url, 120));
+    }
+    if (links.runUrl)
+        parts.push((0,markdown_text/* safeLink */.o3)('job summary and all artifacts', links.runUrl));
+    const dashboard = (0,sections/* dashboardLink */.d3)(merged.entries, links);
+    if (dashboard)
+        parts.push(dashboard);
+    return parts.length ? `Full report: ${parts.join(' · ')}` : 'Full report: report.json and report.md in the job’s report directory.';
+}
+function renderReportComment(report, options) {
+    const entry = {
+        label: options.label ?? labelFor(report, ''),
+        report,
+        ...(options.artifact ? { artifact: options.artifact } : {}),
+        ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
+    };
+    return renderComment(mergeReports([entry]), options);
+}
+/** Under a failing comment: how someone with write access accepts the regression, when the workflow lets them. */
+function acceptHint(merged, accept) {
+    if (merged.verdict !== 'fail' || !accept || (!accept.label && !accept.command))
+        return '';
+    const ways = [accept.label ? `adds the label ${(0,markdown_text/* safeCode */.lI)(accept.label, 60)}` : '', accept.command ? `comments ${(0,markdown_text/* safeCode */.lI)(accept.command, 60)} (then, optionally, the rows it accepts and a reason)` : ''].filter(Boolean).join(' or ');
+    return `<sub>Slower on purpose? Someone with write access ${ways}, then re-runs the job: the verdict becomes accepted and the rows stay visible.</sub>`;
+}
+function renderComment(merged, options) {
+    const budget = Math.min(options.budgetChars ?? COMMENT_BUDGET_CHARS, COMMENT_BUDGET_CHARS);
+    const links = options.links ?? {};
+    const labelled = merged.entries.length > 1;
+    const first = merged.entries[0];
+    const heading = labelled || !first
+        ? `## profile-gate: ${(0,sections/* verdictLine */.MT)(merged.verdict)} · ${merged.entries.length} reports${labelled ? ` (${(0,summary.countsText)(merged)})` : ''}`
+        : `## profile-gate: ${(0,sections/* reportVerdictLine */.wM)(first.report)}${first.label ? ` · ${(0,markdown_text/* safeText */.Hk)(first.label, 100)}` : ''}`;
+    const banner = !labelled && first ? (0,sections/* noBaselineBanner */.XA)(first) : '';
+    // Every leg in one line each, passes included: what ran is as much the news as what failed.
+    const legs = labelled ? `\n${(0,summary.legsTable)(merged, budget * 0.15, measure)}\n` : '';
+    const where = !labelled && first ? (0,sections/* perStepLine */.cJ)(first.report) : '';
+    const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', legs, where ? `${where}\n` : '', !labelled && first ? (0,sections/* reasonsBlock */.hF)(first.report) : ''].filter(Boolean).join('\n');
+    const tail = [acceptHint(merged, options.accept), footer(merged, links)].filter(Boolean).join('\n\n');
+    const alerts = merged.entries.flatMap((entry) => alertLines(entry, labelled, 300));
+    const alertBudget = budget * 0.4;
+    const alertBlock = alerts.length
+        ? (0,markdown_budget/* fitRows */.z)(alerts, alertBudget, measure, 'lines of alerts; see the job summary').join('\n').trim()
+        : first
+            ? 'No regressions and no findings.'
+            : 'No report was found.';
+    // Pictures of one report, where they beat a table: its throughput runs and its family shares.
+    const charts = !labelled && first ? (0,markdown_charts/* reportCharts */.Em)(first.report) : [];
+    const chartBlock = charts.length && measure(charts.join('\n\n')) < budget * 0.15 ? charts.join('\n\n') : '';
+    const used = measure(head) + measure(alertBlock) + measure(chartBlock) + measure(tail) + 20;
+    const open = `<details><summary>Details: findings, comparison, kernels, utilization, baseline</summary>`;
+    const close = '</details>';
+    const blocks = merged.entries.map((entry) => ({
+        render: (d) => entryDetails(entry, d, labelled),
+        minimal: () => `${(0,markdown_text/* safeText */.Hk)(entry.label, 80)}: details omitted to stay within GitHub's comment size limit; see the job summary.`,
+    }));
+    // The blank lines around the block content are what makes GitHub render markdown inside <details>.
+    const details = blocks.length ? `${(0,markdown_budget/* fitBlocks */.U)(open, blocks, close, budget - used, measure)}` : '';
+    const body = [head, alertBlock, chartBlock, details, tail].filter(Boolean).join('\n\n');
+    if (measure(body) <= budget)
+        return `${body}\n`;
+    // Unreachable with the caps above; kept so that no input can ever produce a refused comment.
+    return `${[head, `Too large to show here; ${tail}`].join('\n\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/options/values.ts
+/**
+ * The parsers of option text shared by rows of the option table. Each takes the text and the
+ * option's name as the user spells it (`--strict`, `input 'strict'`), and throws a UsageError
+ * that starts with that name.
+ */
+
+/** The text as given, quoted in a message, bounded (an input may be long). */
+function got(text) {
+    return `got ${JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text)}`;
+}
+/** Comma- or newline-separated items, trimmed, empty ones left out. */
+function listItems(text) {
+    return text
+        .split(/[\n,]/)
+        .map((item) => item.trim())
+        .filter(Boolean);
+}
+const values_text = (value) => value;
+const trimmed = (value) => value.trim();
+function nonEmpty(what) {
+    return (value, name) => {
+        if (value === '')
+            throw new errors/* UsageError */.eb(`${name}: expected ${what}`);
+        return value;
+    };
+}
+const booleanText = (value, name) => {
+    const word = value.trim().toLowerCase();
+    if (word === 'true')
+        return true;
+    if (word === 'false')
+        return false;
+    throw new errors/* UsageError */.eb(`${name}: expected true or false, ${got(value)}`);
+};
+function oneOf(values) {
+    return (value, name) => {
+        const word = value.trim();
+        if (!values.includes(word))
+            throw new errors/* UsageError */.eb(`${name}: expected one of ${values.join(', ')}, ${got(value)}`);
+        return word;
+    };
+}
+/** `pattern` with `expected` as the message when it does not match (the empty text included, unless allowed by the pattern). */
+function matching(pattern, expected, trim = false) {
+    return (value, name) => {
+        const word = trim ? value.trim() : value;
+        if (!pattern.test(word))
+            throw new errors/* UsageError */.eb(`${name}: expected ${expected}, ${got(value)}`);
+        return word;
+    };
+}
+/** A list of items, each checked by `item` (an empty text: no items). */
+function values_list(item = /./, expected = 'a list') {
+    return (value, name) => {
+        const items = listItems(value);
+        const bad = items.find((i) => !item.test(i));
+        if (bad !== undefined)
+            throw new errors/* UsageError */.eb(`${name}: expected ${expected}, got ${JSON.stringify(bad)}`);
+        return items;
+    };
+}
+/** The parser's value, or undefined for an empty text (the option is not set). */
+function optional(parser) {
+    return (value, name) => (value.trim() === '' ? undefined : parser(value, name));
+}
+/** A whole number of at least 1. */
+const positiveInt = (value, name) => {
+    const word = value.trim();
+    if (!/^\d+$/.test(word) || Number(word) < 1)
+        throw new errors/* UsageError */.eb(`${name}: expected a positive whole number, ${got(value)}`);
+    return Number(word);
+};
+/** A whole number from 1 to `max`; empty: undefined (the default is derived at run time). */
+function optionalPositiveInt(max = Number.MAX_SAFE_INTEGER, expected = 'a positive whole number') {
+    return (value, name) => {
+        const word = value.trim();
+        if (word === '')
+            return undefined;
+        const n = Number(word);
+        if (!/^\d+$/.test(word) || n < 1 || n > max)
+            throw new errors/* UsageError */.eb(`${name}: expected ${expected}, ${got(value)}`);
+        return n;
+    };
+}
+/** A positive number of seconds; empty: undefined (no budget). */
+const optionalPositiveSeconds = (value, name) => {
+    const word = value.trim();
+    if (word === '')
+        return undefined;
+    const n = Number(word);
+    if (!/^\d+(\.\d+)?$/.test(word) || !(n > 0))
+        throw new errors/* UsageError */.eb(`${name}: expected a positive number of seconds, ${got(value)}`);
+    return n;
+};
+
+;// CONCATENATED MODULE: ./src/options/table.ts
+/**
+ * Every option a user sets, one row each: its field, the action input (its name in action.yml), the
+ * CLI flag and the commands that take it, the default as action.yml writes it, the line the docs
+ * show, and the one parser of its text. The action's input reading, the CLI's flags and help, the
+ * reference page (references/options.md) and the check of action.yml all come from here; to add
+ * an option, add a row (docs/architecture.md, "Options").
+ *
+ * What a value may be stays with the stage that owns it (gate vocabulary in compare/, rule options
+ * in diagnose/, run options in runner/): a row only says which parser reads it.
+ */
+
+
+
+
+
+
+
+
+
+
+/** The action's modes. */
+const MODES = ['analyze', 'report', 'run'];
+const GATE_COMMANDS = ['analyze', 'run'];
+function table_option(row) {
+    return row;
+}
+// Artifact names may not hold " : < > | * ? \r \n / \ (the artifact service refuses them).
+const artifactName = matching(/^[^":<>|*?\r\n/\\]*$/, 'an artifact name without " : < > | * ? / \\ or newlines');
+const smiColumns = (value, name) => {
+    const items = listItems(value);
+    return items.length ? (0,nvidia_smi_csv/* parseSmiColumns */.mb)(items.join(','), name) : undefined;
+};
+/** `none` turns a way of accepting off: '' (an empty input means the default instead). */
+function orNone(parser) {
+    return (value, name) => {
+        const parsed = parser(value, name);
+        return parsed === 'none' ? '' : parsed;
+    };
+}
+/** A CLI-only option: no input; its docs line is its help. */
+function flagOnly(row) {
+    return { ...row, doc: row.flag.help };
+}
+/** The options read into values, in the order of action.yml's description of them (the CLI's own first). */
+const OPTIONS = [
+    flagOnly({ key: 'json', default: '', parse: optional(values_text), group: 'output', flag: { name: 'json', commands: ['analyze', 'demo'], value: 'FILE|-', help: 'write report.json (the versioned contract); - for stdout' } }),
+    flagOnly({ key: 'markdown', default: '', parse: optional(values_text), group: 'output', flag: { name: 'markdown', commands: ['analyze', 'demo'], value: 'FILE|-', help: 'write report.md; - for stdout' } }),
+    flagOnly({
+        key: 'format',
+        default: '',
+        parse: optional(oneOf(capture/* FORMAT_IDS */.Jn)),
+        group: 'output',
+        flag: { name: 'format', commands: ['analyze'], value: 'NAME', help: `skip detection and read every input as NAME, one of: ${capture/* FORMAT_IDS */.Jn.join(', ')}` },
+    }),
+    flagOnly({ key: 'families', default: '', parse: optional(values_text), group: 'output', flag: { name: 'families', commands: ['analyze'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' } }),
+    flagOnly({ key: 'top', default: '10', parse: positiveInt, group: 'output', flag: { name: 'top', commands: ['analyze', 'demo'], value: 'N', help: 'kernels shown in the terminal output (default 10)' } }),
+    // The action's input `baseline` says more (artifact, ab, none or a path): a row of its own below.
+    flagOnly({
+        key: 'baselineFile',
+        default: '',
+        parse: optional(values_text),
+        group: 'gate',
+        flag: { name: 'baseline', commands: GATE_COMMANDS, value: 'FILE', help: 'a previous report.json to compare against (throughput with statistics, kernel shares, findings); run: not with --base-workdir/--base-run' },
+    }),
+    flagOnly({ key: 'out', default: 'profile-gate-run', parse: nonEmpty('a directory'), group: 'run-output', flag: { name: 'out', commands: ['run'], value: 'DIR', help: 'where logs, captures, run.json and the report go (default profile-gate-run)' } }),
+    flagOnly({ key: 'dryRun', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'dry-run', commands: ['run'], switch: true, help: 'print the plan and exit' } }),
+    flagOnly({ key: 'quiet', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'quiet', commands: ['run'], switch: true, help: "do not echo the workload's output (it is still in DIR/logs)" } }),
+    table_option({
+        key: 'mode',
+        input: 'mode',
+        default: 'analyze',
+        doc: 'run: run the workload on this GPU runner (warm-up, measured runs with utilization sampling, one profiled run, a deep dive when one kernel dominates), then analyze and publish.',
+        parse: oneOf(MODES),
+        group: 'action',
+    }),
+    table_option({
+        key: 'captures',
+        input: 'captures',
+        default: '',
+        doc: 'Mode analyze: capture files or directories (newline- or comma-separated) to analyze into one report (required).',
+        parse: values_list(),
+        group: 'analyze',
+        flag: { name: 'captures', commands: ['run'], value: 'GLOBS', help: 'command: capture files the workload writes (comma-separated globs)' },
+    }),
+    table_option({
+        key: 'reportDir',
+        input: 'report-dir',
+        default: 'profile-gate',
+        doc: 'Directory where report.json, report.md and context.json are written.',
+        parse: nonEmpty('a directory'),
+        group: 'publish',
+    }),
+    table_option({
+        key: 'failOn',
+        input: 'fail-on',
+        default: gate_options/* DEFAULT_FAIL_ON_TEXT */.zR,
+        doc: 'Finding ids that fail the job (comma-separated; none for no id), when found at fail-on-severity or above (new since the baseline, when there is one).',
+        parse: gate_options/* parseFailOn */.XV,
+        group: 'gate',
+        flag: { name: 'fail-on', commands: GATE_COMMANDS, value: 'LIST', help: `finding ids that fail the gate (default ${gate_options/* DEFAULT_FAIL_ON_TEXT */.zR}; none for no id)` },
+    }),
+    table_option({
+        key: 'failOnSeverity',
+        input: 'fail-on-severity',
+        default: verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI,
+        doc: 'The least severity of a fail-on finding that fails the job.',
+        parse: gate_options/* parseFailOnSeverity */.si,
+        group: 'gate',
+        flag: { name: 'fail-on-severity', commands: GATE_COMMANDS, value: 'error|warning', help: `the least severity of a fail-on finding that fails (default ${verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI}: a warning, evidence that is not conclusive, warns)` },
+    }),
+    table_option({
+        key: 'failVerdicts',
+        input: 'fail-verdicts',
+        default: gate_options/* DEFAULT_FAIL_VERDICTS_TEXT */.MP,
+        doc: `The verdicts that fail the job (comma-separated, of ${verdict/* FAILABLE_VERDICTS */.Q$.join(', ')}; none for no verdict).`,
+        parse: gate_options/* parseFailVerdicts */.OB,
+        group: 'gate',
+        flag: { name: 'fail-verdicts', commands: GATE_COMMANDS, value: 'LIST', help: `verdicts that fail the job, of ${verdict/* FAILABLE_VERDICTS */.Q$.join(', ')} (default ${gate_options/* DEFAULT_FAIL_VERDICTS_TEXT */.MP}; none for no verdict)` },
+    }),
+    table_option({
+        key: 'key',
+        input: 'key',
+        default: '',
+        doc: 'What tells this report from the others, e.g. the matrix leg\'s model and GPU.',
+        parse: values_text,
+        group: 'publish',
+    }),
+    table_option({
+        key: 'comment',
+        input: 'comment',
+        default: 'auto',
+        doc: 'auto: comment on pull request events (including a workflow_run triggered by one).',
+        parse: oneOf(COMMENT_POLICIES),
+        group: 'publish',
+    }),
+    table_option({
+        key: 'commentAuthor',
+        input: 'comment-author',
+        default: 'github-actions[bot]',
+        doc: 'Login the sticky comment is posted as; only a comment by this author is ever updated.',
+        parse: matching(/^[A-Za-z0-9-]+(\[bot\])?$/, 'a GitHub login such as github-actions[bot]'),
+        group: 'publish',
+    }),
+    table_option({
+        key: 'dashboardUrl',
+        input: 'dashboard-url',
+        default: '',
+        doc: 'URL of the profile-gate dashboard these reports feed (e.g. the GitHub Pages site of examples/nightly-dashboard.yml); the comment and the summary link it, naming the report\'s series.',
+        parse: matching(/^(https?:\/\/\S+)?$/, 'an http(s) URL of the dashboard, e.g. https://OWNER.github.io/REPO/', true),
+        group: 'publish',
+    }),
+    table_option({
+        key: 'acceptLabel',
+        input: 'accept-label',
+        default: DEFAULT_ACCEPT_LABEL,
+        doc: 'The pull request label by which a person with write access accepts an intended regression',
+        parse: orNone(matching(/^[^\r\n,]{1,50}$/, 'a label name (up to 50 characters), or none', true)),
+        group: 'publish',
+    }),
+    table_option({
+        key: 'acceptCommand',
+        input: 'accept-command',
+        default: DEFAULT_ACCEPT_COMMAND,
+        doc: 'The pull request comment command by which a person with write access accepts an intended regression',
+        parse: orNone(matching(/^(none|\/[\w.-]+( [\w.-]+)*)$/, 'a command such as /profile-gate accept, or none', true)),
+        group: 'publish',
+    }),
+    table_option({
+        key: 'githubToken',
+        input: 'github-token',
+        default: '',
+        doc: 'Token for comments (pull-requests write) and for other runs\' artifacts (actions read).',
+        parse: values_text,
+        group: 'action',
+        secret: true,
+    }),
+    table_option({
+        key: 'uploadArtifact',
+        input: 'upload-artifact',
+        default: 'true',
+        doc: 'Upload report.json, report.md and context.json (and the captures) as an artifact of this run.',
+        parse: booleanText,
+        group: 'publish',
+    }),
+    table_option({
+        key: 'uploadCaptures',
+        input: 'upload-captures',
+        default: 'true',
+        doc: 'Upload the capture files and logs too, in a second artifact named after the report\'s plus -captures (paths the artifact service refuses are stored under mapped names, listed in its capture-names.json).',
+        parse: booleanText,
+        group: 'publish',
+    }),
+    table_option({
+        key: 'uploadRawReports',
+        input: 'upload-raw-reports',
+        default: 'false',
+        doc: 'Also upload the profilers\' own reports (.nsys-rep, .ncu-rep, .qdrep, Perfetto traces) as they are.',
+        parse: booleanText,
+        group: 'publish',
+    }),
+    table_option({
+        key: 'redactEnv',
+        input: 'redact-env',
+        default: '',
+        doc: 'Names of further environment variables whose values are secrets (comma or newline separated).',
+        parse: values_list(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names such as MODEL_URL'),
+        group: 'action',
+    }),
+    table_option({
+        key: 'artifactName',
+        input: 'artifact-name',
+        default: '',
+        doc: 'Name of the uploaded artifact.',
+        parse: artifactName,
+        group: 'publish',
+    }),
+    table_option({
+        key: 'artifactPrefix',
+        input: 'artifact-prefix',
+        default: 'profile-gate-',
+        doc: 'Prefix of report artifact names; mode report merges every artifact of the run whose name starts with it.',
+        parse: artifactName,
+        group: 'publish',
+    }),
+    table_option({
+        key: 'retentionDays',
+        input: 'retention-days',
+        default: '',
+        doc: 'Days the artifact is kept (1 to 90).',
+        parse: optionalPositiveInt(90, '1 to 90 days'),
+        group: 'publish',
+    }),
+    table_option({
+        key: 'reports',
+        input: 'reports',
+        default: '',
+        doc: 'Mode report only. report.json files or directories to merge instead of the run\'s artifacts.',
+        parse: values_list(),
+        group: 'report',
+    }),
+    table_option({
+        key: 'runId',
+        input: 'run-id',
+        default: '',
+        doc: 'Mode report only. The workflow run whose artifacts are merged.',
+        parse: optionalPositiveInt(),
+        group: 'report',
+    }),
+    table_option({
+        key: 'prNumber',
+        input: 'pr-number',
+        default: '',
+        doc: 'The pull request to comment on, when the event does not say (e.g. workflow_dispatch).',
+        parse: optionalPositiveInt(),
+        group: 'publish',
+    }),
+    table_option({
+        key: 'baseline',
+        input: 'baseline',
+        default: '',
+        doc: 'What the run is compared against.',
+        parse: trimmed,
+        group: 'baseline',
+    }),
+    table_option({
+        key: 'baselineArtifactName',
+        input: 'baseline-artifact-name',
+        default: '',
+        doc: 'Name of the baseline artifact (baseline artifact).',
+        parse: artifactName,
+        group: 'baseline',
+    }),
+    table_option({
+        key: 'baselineWorkflow',
+        input: 'baseline-workflow',
+        default: '',
+        doc: 'With baseline artifact: only artifacts of this workflow\'s runs count (its file name, e.g. baseline-main.yml, or its id).',
+        parse: matching(/^([\w.-]+\.ya?ml|\d+)?$/, 'a workflow file name such as baseline-main.yml, or a workflow id', true),
+        group: 'baseline',
+    }),
+    table_option({
+        key: 'ifNoCaptures',
+        input: 'if-no-captures',
+        default: DEFAULT_NO_CAPTURE_POLICY,
+        doc: 'Mode analyze, when the capture paths hold no file (a typo, a step that wrote nothing): error fails the job (default), warn goes on with a warning, ignore goes on silently.',
+        parse: oneOf(NO_CAPTURE_POLICIES),
+        group: 'analyze',
+        flag: { name: 'if-no-captures', commands: ['analyze'], value: 'error|warn|ignore', help: 'when the inputs hold no capture file: fail (default), warn, or go on silently' },
+    }),
+    table_option({
+        key: 'thresholds',
+        input: 'thresholds',
+        default: '',
+        doc: 'Gate thresholds, comma- or newline-separated: METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); family:ID=PP or kernel:NAME=PP the share growth that fails, in percentage points; kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails.',
+        parse: gate_options/* parseThresholds */.S,
+        group: 'gate',
+        flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms); repeatable' },
+    }),
+    table_option({
+        key: 'allowThrottled',
+        input: 'allow-throttled',
+        default: 'false',
+        doc: 'Compare even when a side was throttled by a thermal or hardware reason, or ran under power conditions unlike the baseline\'s; otherwise the verdict is invalid.',
+        parse: booleanText,
+        group: 'gate',
+        flag: { name: 'allow-throttled', commands: GATE_COMMANDS, switch: true, help: "compare even when a side was throttled by a thermal or hardware reason, or under power conditions unlike the baseline's (otherwise the verdict is invalid)" },
+    }),
+    table_option({
+        key: 'allowEnvironmentMismatch',
+        input: 'allow-environment-mismatch',
+        default: '',
+        doc: 'Fingerprint keys allowed to differ from the baseline (gpuName, driver, cuda, rocm, engine, engineVersion, model, dtype, batch, sequence), or all.',
+        parse: gate_options/* parseEnvironmentMismatch */.hw,
+        group: 'gate',
+        flag: { name: 'allow-environment-mismatch', commands: GATE_COMMANDS, value: 'KEYS|all', help: `compare although these fingerprint keys differ (${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')})` },
+    }),
+    table_option({
+        key: 'allowForkWorkloads',
+        input: 'allow-fork-workloads',
+        default: 'false',
+        doc: 'Mode run: run the workload of a pull request from a fork.',
+        parse: booleanText,
+        group: 'action',
+    }),
+    table_option({
+        key: 'analyzeTimeoutSeconds',
+        input: 'analyze-timeout-seconds',
+        default: '',
+        doc: 'Modes analyze and run. Time budget of reading the captures into a report; past it the step fails, naming the file it was reading.',
+        parse: optionalPositiveSeconds,
+        group: 'analyze',
+        flag: { name: 'timeout', commands: ['analyze'], value: 'SECONDS', help: 'time budget of the analysis; past it, exit 2 with a line naming the file being read' },
+    }),
+    table_option({
+        key: 'allowMixed',
+        input: 'allow-mixed',
+        default: 'false',
+        doc: 'Merge captures that record different GPUs, vendors, engines or models (otherwise refused), with a warning in the report.',
+        parse: booleanText,
+        group: 'analyze',
+        flag: { name: 'allow-mixed', commands: ['analyze'], switch: true, help: 'merge captures of different GPUs, vendors, engines or models (otherwise refused)' },
+    }),
+    table_option({
+        key: 'strict',
+        input: 'strict',
+        default: 'false',
+        doc: 'Fail when an input cannot be read: a file in a captures directory, or a capture path not found while others are.',
+        parse: booleanText,
+        group: 'analyze',
+        flag: { name: 'strict', commands: ['analyze'], switch: true, help: 'fail on any input it cannot read: an unreadable file inside a directory, a path not found (otherwise skipped, named in the verdict\'s first line)' },
+    }),
+    table_option({
+        key: 'smiColumns',
+        input: 'smi-columns',
+        default: '',
+        doc: 'The --query-gpu list of nvidia-smi logs written with --format=csv,noheader (e.g. timestamp,utilization.gpu,memory.used); such logs do not name their columns.',
+        parse: smiColumns,
+        group: 'analyze',
+        flag: { name: 'smi-columns', commands: ['analyze'], value: 'LIST', help: 'the --query-gpu list of an nvidia-smi log written with --format=csv,noheader' },
+    }),
+    table_option({
+        key: 'overlapCheck',
+        input: 'overlap-check',
+        default: 'true',
+        doc: 'A significant change past its floor warns instead of failing when one side\'s own runs reach the other side\'s median (two clock or power states); the warning names the runs.',
+        parse: booleanText,
+        group: 'gate',
+        flag: { name: 'overlap-check', commands: GATE_COMMANDS, value: 'true|false', help: "hold a significant change back (warn) when one side's runs reach the other's median (default true)" },
+    }),
+    table_option({
+        key: 'dropOutliers',
+        input: 'drop-outliers',
+        default: 'true',
+        doc: 'Leave out the runs below a side\'s fast cluster (stalls: a competing process, a busy neighbour, a page-cache miss; one or several), name them in the report, and compare the fast clusters.',
+        parse: booleanText,
+        group: 'gate',
+        flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, and compare the fast clusters (default true)" },
+    }),
+    table_option({
+        key: 'ruleOptions',
+        input: 'rule-options',
+        default: '',
+        doc: 'Options of the diagnosis rules, RULE.OPTION=VALUE (comma- or newline-separated), e.g. copy-heavy.minCopyShare=0.3; each rule\'s reference page lists its options and defaults.',
+        parse: parseRuleOptions,
+        group: 'diagnose',
+        flag: { name: 'rule-option', commands: GATE_COMMANDS, value: 'R.K=V', repeatable: true, help: "a rule's option, e.g. copy-heavy.minCopyShare=0.3 (the rule's reference page lists them); repeatable" },
+    }),
+];
+/** The gate's options: their fields are the gate's own (compare/gate-options.ts). */
+const GATE_KEYS = ['thresholds', 'failOn', 'failOnSeverity', 'failVerdicts', 'allowThrottled', 'allowEnvironmentMismatch', 'overlapCheck', 'dropOutliers'];
+/** The gate's options from the values read (the rest of the gate's options keep their defaults). */
+function gateOf(values) {
+    return Object.fromEntries(GATE_KEYS.map((key) => [key, values[key]]));
+}
+function runOption(row) {
+    return { ...row, key: row.input, default: '', parse: values_text };
+}
+const RUN_OPTIONS = [
+    runOption({ input: 'engine', group: 'run', doc: 'Mode run: max (Modular MAX: max generate, or max serve + max benchmark) or command (any workload).', flag: { name: 'engine', commands: ['run'], value: 'max|command', help: 'what to run (default max)' } }),
+    runOption({ input: 'model', group: 'run', doc: 'Mode run, engine max. The model to run (a Hugging Face id or a path).', flag: { name: 'model', commands: ['run'], value: 'ID|PATH', help: 'MAX: the model (required); command: a label for the report' } }),
+    runOption({ input: 'max-mode', group: 'run', doc: 'Mode run, engine max: generate or serve.', flag: { name: 'max-mode', commands: ['run'], value: 'generate|serve', help: 'MAX: max generate, or max serve + max benchmark (default generate)' } }),
+    runOption({ input: 'max-args', group: 'run', doc: 'Mode run, engine max. Extra arguments for max generate / max serve (shell words).', flag: { name: 'max-args', commands: ['run'], value: '"ARGS"', help: 'MAX: extra arguments for max generate / max serve' } }),
+    runOption({ input: 'prompt', group: 'run', doc: 'Mode run, engine max generate. The prompt.', flag: { name: 'prompt', commands: ['run'], value: 'TEXT', help: 'MAX generate: the prompt' } }),
+    runOption({ input: 'max-new-tokens', group: 'run', doc: 'Mode run, engine max generate. Tokens to generate per run.', flag: { name: 'max-new-tokens', commands: ['run'], value: 'N', help: 'MAX: tokens per generation (default 100)' } }),
+    runOption({ input: 'custom-architectures', group: 'run', doc: 'Mode run, engine max. Custom architecture modules (paths or IMPORT_PATH:MODULE), checked in a pre-flight before any run.', flag: { name: 'custom-architectures', commands: ['run'], value: 'LIST', help: 'MAX: --custom-architectures entries (comma-separated), checked first' } }),
+    runOption({ input: 'benchmark-args', group: 'run', doc: 'Mode run, max-mode serve. Arguments for max benchmark.', flag: { name: 'benchmark-args', commands: ['run'], value: '"ARGS"', help: 'MAX serve: arguments for max benchmark (default: random data, 8 concurrent)' } }),
+    runOption({ input: 'run', group: 'run', doc: 'Mode run, engine command. The workload command; it prints metric lines ({"metric":"decode_tok_s","value":N}).', flag: { name: 'run', commands: ['run'], value: '"COMMAND"', help: 'command: the workload command line' } }),
+    runOption({ input: 'profile-run', group: 'run', doc: 'Mode run, engine command. The command for the profiled run, when it differs from run.', flag: { name: 'profile-run', commands: ['run'], value: '"COMMAND"', help: 'command: the variant to run once for the profile' } }),
+    runOption({ input: 'warmup-runs', group: 'run', doc: 'Mode run. Unprofiled warm-up runs before anything is measured.', flag: { name: 'warmup-runs', commands: ['run'], value: 'N', help: 'unmeasured runs first (default 1)' } }),
+    runOption({ input: 'runs', group: 'run', doc: 'Mode run. Measured repeats (samples for the gate).', flag: { name: 'runs', commands: ['run'], value: 'N', help: 'measured runs (default 5)' } }),
+    runOption({ input: 'profiler', group: 'run', doc: 'Mode run: auto, max, nsys, rocprofv3, torch or none.', flag: { name: 'profiler', commands: ['run'], value: 'auto|max|nsys|rocprofv3|torch|none', help: '(default auto)' } }),
+    runOption({ input: 'capture-seconds', group: 'run', doc: 'Mode run. Length of the profiled window (and of each max benchmark window).', flag: { name: 'capture-seconds', commands: ['run'], value: 'S', help: 'MAX serve: length of each benchmark window (default 10)' } }),
+    runOption({ input: 'deep-dive', group: 'run', doc: 'Mode run: auto (Nsight Compute on the dominant kernel only when one dominates), off or always.', flag: { name: 'deep-dive', commands: ['run'], value: 'auto|off|always', help: 'Nsight Compute on the dominant kernel (default auto)' } }),
+    runOption({ input: 'timeout-minutes', group: 'run', doc: 'Mode run. Time budget of the whole run; steps past it are stopped.', flag: { name: 'timeout-minutes', commands: ['run'], value: 'M', help: 'time budget of the whole run (default 30)' } }),
+    runOption({ input: 'base-workdir', group: 'ab', doc: 'Mode run, A/B. A checkout of the base commit (e.g. actions/checkout with ref the PR\'s base and path base).', flag: { name: 'base-workdir', commands: ['run'], value: 'DIR', help: 'a checkout of the base commit: the same workload runs there, its measured runs interleaved with the head\'s (ABBA)' } }),
+    runOption({ input: 'base-run', group: 'ab', doc: 'Mode run, A/B, engine command. The base side\'s workload command, when it differs from run (runs in base-workdir, else here).', flag: { name: 'base-run', commands: ['run'], value: '"COMMAND"', help: 'command: the base side\'s workload command, when it differs' } }),
+    runOption({ input: 'max-runs', group: 'ab', doc: 'Mode run, A/B. While a gated metric is undecided after the planned runs (the sides overlap, or too few or not significant runs), ABBA pairs are added up to this many measured runs per side, within timeout-minutes; the test\'s alpha is spent over the looks.', flag: { name: 'max-runs', commands: ['run'], value: 'N', help: 'while a gated metric is undecided, add ABBA pairs up to N measured runs per side, within the time budget (default 3 x runs)' } }),
+    runOption({ input: 'allow-no-gpu', group: 'run', doc: 'Mode run. With no GPU found (nvidia-smi and rocm-smi list none), the plan fails and nothing runs (GPU sampling, and any profiler but none, need a GPU); true runs anyway and measures throughput only.', flag: { name: 'allow-no-gpu', commands: ['run'], switch: true, help: 'run although no GPU is found (throughput only); otherwise no GPU with a profiler (any but none) or GPU sampling planned stops the plan, exit 2' } }),
+];
+/** Every row: the values' and the run options'. */
+const ALL_OPTIONS = [...OPTIONS, ...RUN_OPTIONS];
+
+;// CONCATENATED MODULE: ./src/options/read.ts
+/**
+ * The two doors' readers of the option table: the action reads each row's input (empty: the
+ * row's default), the CLI each flag of its command (absent: the default). Either way each value
+ * goes through its row's one parser, and a bad value names the input or the flag.
+ */
+
+
+/** The option as the user spells it at this door: `--fail-on`, or `input 'fail-on'`. */
+function optionName(row, door) {
+    if (row.input !== undefined && (door === 'action' || !row.flag))
+        return `input '${row.input}'`;
+    return `--${row.flag.name}`;
+}
+/** Each option's value from its text at the door; the bad ones as one line each (in table order). */
+function readOptions(textOf, door) {
+    const values = {};
+    const problems = [];
+    for (const row of OPTIONS) {
+        try {
+            values[row.key] = row.parse(textOf(row), optionName(row, door));
+        }
+        catch (error) {
+            if (!(error instanceof errors/* UsageError */.eb))
+                throw error;
+            problems.push(error.message);
+        }
+    }
+    // Every row parsed (a problem throws before the values are used): the table's types hold.
+    return { values: values, problems };
+}
+/** The action's text of a row: the input, or its default when empty (as the runner applies action.yml's). */
+function actionText(getInput) {
+    // An option of the CLI only has no input: the action always takes its default.
+    return (row) => (row.input !== undefined && getInput(row.input)) || row.default;
+}
+function takes(row, command) {
+    return row.flag?.commands.includes(command) ?? false;
+}
+/** The flags of a command as node:util parseArgs options. */
+function flagOptions(command) {
+    return Object.fromEntries(ALL_OPTIONS.filter((row) => takes(row, command)).map((row) => [row.flag.name, { type: row.flag.switch ? 'boolean' : 'string', ...(row.flag.repeatable ? { multiple: true } : {}) }]));
+}
+/** The flags of a command that take a value, as written on a command line (`--fail-on`). */
+function valueFlags(command) {
+    return ALL_OPTIONS.filter((row) => takes(row, command) && !row.flag.switch).map((row) => `--${row.flag.name}`);
+}
+/** A flag's value as parseArgs gives it, as text: a switch is `true`, a repeated flag its values one a line. */
+function flagText(value) {
+    if (value === undefined)
+        return undefined;
+    if (typeof value === 'boolean')
+        return String(value);
+    if (Array.isArray(value))
+        return value.join('\n');
+    return String(value);
+}
+/**
+ * The values of a command's flags (parseArgs' values): a flag not given, and an option the command
+ * has no flag for, take the row's default. Throws the first bad flag.
+ */
+function readFlags(values, command) {
+    const { values: read, problems } = readOptions((row) => (takes(row, command) ? flagText(values[row.flag.name]) : undefined) ?? row.default, 'cli');
+    if (problems.length)
+        throw new errors/* UsageError */.eb(problems[0]);
+    return read;
+}
+/** A run option's text from the flags, for the runner's parser: a switch given is `true`. */
+function runFlagTexts(values, names) {
+    const raw = {};
+    for (const name of names) {
+        const text = flagText(values[name]);
+        if (text !== undefined && values[name] !== false)
+            raw[name] = text;
+    }
+    return raw;
+}
+/** Help text wrapped at `width`, its continuation lines indented to `column`. */
+function wrapHelp(text, column, width) {
+    const lines = [''];
+    for (const word of text.split(' ')) {
+        const last = lines.length - 1;
+        if (lines[last] && column + lines[last].length + 1 + word.length > width)
+            lines.push(word);
+        else
+            lines[last] = lines[last] ? `${lines[last]} ${word}` : word;
+    }
+    return lines.join(`\n${' '.repeat(column)}`);
+}
+/**
+ * The help lines of a command's flags in these groups, in the table's order (or by `order`, names
+ * first), descriptions from `column` wrapped at 100; a longer flag puts its description on the next line.
+ */
+function flagsHelp(command, groups, column, order = []) {
+    const rank = (row) => (order.includes(row.flag.name) ? order.indexOf(row.flag.name) : order.length);
+    return ALL_OPTIONS.filter((row) => takes(row, command) && groups.includes(row.group))
+        .map((row, index) => ({ row, index }))
+        .sort((a, b) => rank(a.row) - rank(b.row) || a.index - b.index)
+        .map(({ row }) => {
+        const flag = row.flag;
+        const name = `  --${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
+        const help = wrapHelp(flag.help, column, 100);
+        return name.length < column ? `${name.padEnd(column)}${help}` : `${name}\n${' '.repeat(column)}${help}`;
+    })
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/cli/verdict-exit.ts
+/** The CLI's exit code for a verdict: the one place analyze, run and report map a verdict to 0 or 1. */
+
+
+/**
+ * The exit code of a verdict under --fail-verdicts; a verdict that compared nothing and does not fail
+ * the run is still said on stderr, never silent.
+ */
+function verdictExitCode(report, failVerdicts, stderr = (text) => void process.stderr.write(text)) {
+    if ((0,verdict/* failsJob */.VC)(report.verdict, failVerdicts))
+        return errors/* EXIT_GATE_FAILED */.je;
+    if (report.verdict === 'insufficient-data' || report.verdict === 'invalid') {
+        stderr(`profile-gate: warning: verdict ${report.verdict}, which does not fail this run (--fail-verdicts does not list it): ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}\n`);
+    }
+    return errors/* EXIT_OK */.Ij;
+}
+
+// EXTERNAL MODULE: ./src/report/terminal.ts
+var terminal = __nccwpck_require__(7496);
+// EXTERNAL MODULE: ./src/report/inert-text.ts
+var inert_text = __nccwpck_require__(8036);
+// EXTERNAL MODULE: ./src/report/json.ts
+var json = __nccwpck_require__(2794);
+// EXTERNAL MODULE: ./src/version.ts
+var version = __nccwpck_require__(311);
 // EXTERNAL MODULE: ./src/report/dashboard/build-data.ts + 5 modules
 var build_data = __nccwpck_require__(4801);
 // EXTERNAL MODULE: ./src/report/escape.ts
@@ -1783,8 +3569,9 @@ function metricLine(w, i) {
 function pointLines(w, i) {
   var p = w.points, lines = [{ text: stamp(p.t[i]) + ' \u00B7 ' + short(p.commit[i]) }];
   lines.push({ text: DATA.metric.label + ': ' + metricLine(w, i) });
-  lines.push({ text: 'verdict: ' + VERDICTS[p.verdict[i]] });
+  lines.push({ text: 'verdict: ' + verdictText(p, i) });
   if (w.families.length) lines.push({ text: 'families: ' + familyLine(w, i, 3) });
+  if (p.stepNs && p.stepNs[i]) lines.push({ text: 'GPU time per step: ' + stepTime(stepTotal(p.stepNs[i])) + ' (' + p.steps[i] + ' steps, ' + p.stepBasis[i] + ')' });
   if (p.top[i].length) lines.push({ text: 'top kernel: ' + cut(w.kernels[p.top[i][0]], 90) + ' ' + share(p.top[i][1]) });
   var found = p.findings[i].map(function (f) { return w.findings[f].id; });
   lines.push({ text: 'findings: ' + (found.length ? found.join(', ') : 'none') });
@@ -1796,7 +3583,7 @@ function details(w, i, panel) {
   var p = w.points;
   while (panel.firstChild) panel.removeChild(panel.firstChild);
   panel.hidden = false;
-  add(panel, h('h3', null, 'Run of ' + stamp(p.t[i]) + ' \u00B7 ' + VERDICTS[p.verdict[i]]));
+  add(panel, h('h3', null, 'Run of ' + stamp(p.t[i]) + ' \u00B7 ' + verdictText(p, i)));
   var links = h('div', { class: 'links' });
   [['commit ' + short(p.commit[i]), commitHref(w, i)], ['changes since the previous run', compareHref(w, i)], ['workflow run', httpsOnly(p.run[i])]].forEach(function (pair) {
     if (pair[1]) add(links, link(pair[0], pair[1]));
@@ -1804,8 +3591,9 @@ function details(w, i, panel) {
   if (!links.firstChild) add(links, h('span', { class: 'empty' }, 'no commit or run links in this report'));
   var grid = h('div', { class: 'detail-grid' });
   var left = add(h('div'), h('div', null, DATA.metric.label + ': ' + metricLine(w, i)));
-  var fam = add(h('table'), add(h('tr'), h('th', null, 'family'), h('th', { class: 'num' }, 'share')));
-  w.families.forEach(function (name, f) { add(fam, add(h('tr'), h('td', null, name), h('td', { class: 'num' }, share(p.shares[i][f] || 0)))); });
+  var perStep = p.stepNs ? p.stepNs[i] : null;
+  var fam = add(h('table'), add(h('tr'), h('th', null, 'family'), h('th', { class: 'num' }, 'share'), perStep ? h('th', { class: 'num' }, 'per step') : null));
+  w.families.forEach(function (name, f) { add(fam, add(h('tr'), h('td', null, name), h('td', { class: 'num' }, share(p.shares[i][f] || 0)), perStep ? h('td', { class: 'num' }, stepTime(perStep[f] || 0)) : null)); });
   add(left, fam);
   var found = p.findings[i];
   add(left, h('div', { class: 'section-title' }, 'findings'));
@@ -1843,6 +3631,9 @@ function kernelTable(w) {
   return box;
 }
 
+/* A shift that began at an accepted run was intended: who accepted it. */
+function acceptedNote(p, i) { return p.accepted && p.accepted[i] ? 'accepted by @' + p.accepted[i] : ''; }
+
 function shiftList(w) {
   var box = add(h('div'), h('div', { class: 'section-title' }, 'Shifts found'));
   var list = h('table');
@@ -1854,7 +3645,8 @@ function shiftList(w) {
     add(list, add(h('tr', { 'data-shift': item.c.index }),
       h('td', { class: item.worse === null ? 'neutral' : item.worse ? 'up' : 'down' }, item.text),
       h('td', null, item.what),
-      add(h('td', { class: 'mono' }), link(short(w.points.commit[item.c.index]), compareHref(w, item.c.index) || commitHref(w, item.c.index)), ' ' + day(w.points.t[item.c.index]))));
+      add(h('td', { class: 'mono' }), link(short(w.points.commit[item.c.index]), compareHref(w, item.c.index) || commitHref(w, item.c.index)), ' ' + day(w.points.t[item.c.index])),
+      h('td', null, acceptedNote(w.points, item.c.index))));
   });
   return add(box, list);
 }
@@ -1866,7 +3658,7 @@ function latestTable(w) {
     var v = p.value[i], digits = v === null ? 1 : metricDigits(v);
     add(table, add(h('tr'), add(h('td'), link(stamp(p.t[i]), p.run[i])), add(h('td', { class: 'mono' }), link(short(p.commit[i]), commitHref(w, i))),
       h('td', { class: 'num' }, num(v, digits)), h('td', { class: 'num' }, p.low[i] === null ? '\u2013' : num(p.low[i], digits) + '\u2013' + num(p.high[i], digits)),
-      h('td', { class: 'num' }, p.n[i]), h('td', null, VERDICTS[p.verdict[i]]),
+      h('td', { class: 'num' }, p.n[i]), h('td', null, verdictText(p, i)),
       h('td', null, p.findings[i].map(function (f) { return w.findings[f].id; }).join(', '))));
   }
   return add(h('details'), h('summary', null, 'Latest runs as a table'), table);
@@ -1908,15 +3700,17 @@ function card(w, index, regressions) {
   add(stats, add(h('div', { class: 'stat verdict-' + VERDICTS[verdict] }), h('span', { class: 'l' }, 'latest verdict'), add(h('span', { class: 'v' }), h('span', { class: 'sym' }, VERDICT_SYMBOL[verdict] + ' '), VERDICTS[verdict])));
   add(article, add(head, title, stats));
 
-  var metric = metricChart(w, id), families = familyChart(w, id), timeline = timelineChart(w, id);
+  var metric = metricChart(w, id), families = familyChart(w, id), steps = stepChart(w, id), timeline = timelineChart(w, id);
   add(article,
     add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: ${number_format/* CI_PERCENT */.XO}% CI of the median, dashed: levels between change points')), metric.node,
-    add(h('div', { class: 'section-title' }, 'Kernel time by family'), h('span', { class: 'hint' }, 'share of GPU kernel time; \u25BC marks a family-share shift')), families.node,
+    add(h('div', { class: 'section-title' }, 'Kernel time by family'), h('span', { class: 'hint' }, 'share of GPU kernel time; \u25BC marks a family-share shift')), families.node);
+  if (steps) add(article, add(h('div', { class: 'section-title' }, 'GPU time per decode step'), h('span', { class: 'hint' }, 'by family, per device; no bar: the capture does not count its steps')), steps.node);
+  add(article,
     add(h('div', { class: 'section-title' }, 'Verdicts and findings'), h('span', { class: 'hint' }, 'bars span consecutive runs')), timeline.node, legend(id));
   var panel = put(article, h('div', { class: 'detail', hidden: 'hidden' }));
   add(article, add(h('div', { class: 'lists' }), kernelTable(w), shiftList(w)), latestTable(w));
 
-  var charts = [metric, families, timeline];
+  var charts = steps ? [metric, families, steps, timeline] : [metric, families, timeline];
   function indexAt(evt, node) {
     var box = node.getBoundingClientRect(), vx = (evt.clientX - box.left) * W / box.width;
     var at = n > 1 ? Math.round((vx - ML) / (PW / (n - 1))) : 0;
@@ -1956,6 +3750,7 @@ function regressionPanel() {
       link(short(p.commit[at]), commitHref(w, at)), ' (' + day(p.t[at]) + ', ' + (p.t.length - at) + ' runs ago)');
     if (compareHref(w, at)) add(what, ' \u00B7 ', link('changes', compareHref(w, at)));
     if (p.run[at]) add(what, ' \u00B7 ', link('run', p.run[at]));
+    if (acceptedNote(p, at)) add(what, ' \u00B7 ' + acceptedNote(p, at));
     add(what, ' \u00B7 p=' + r.pValue);
     add(panel, add(row, what));
   });
@@ -2012,14 +3807,16 @@ try {
 const PAGE_CHARTS = String.raw `
 var SVGNS = 'http://www.w3.org/2000/svg';
 var SCALE = 10000;
-var VERDICTS = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid'];
-var VERDICT_SYMBOL = ['\u25CF', '\u25B2', '\u2716', '\u25CB', '\u25C6'];
+var VERDICTS = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid', 'accepted'];
+var VERDICT_SYMBOL = ['\u25CF', '\u25B2', '\u2716', '\u25CB', '\u25C6', '\u2611'];
 var SEVERITIES = ['info', 'warning', 'error'];
 /* Okabe-Ito, the colour-blind safe palette; "other" is grey. Bands also carry hatching and direct labels. */
 var PALETTE = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7'];
 var OTHER_COLOUR = '#BBBBBB';
 var BAD = '#D55E00', GOOD = '#009E73';
-var VERDICT_FILL = ['#9AD1BF', '#E69F00', '#D55E00', '#D0D7DE', '#8C959F'];
+var VERDICT_FILL = ['#9AD1BF', '#E69F00', '#D55E00', '#D0D7DE', '#8C959F', '#CC79A7'];
+/* A run's verdict with who accepted it, when a reviewer accepted its regression. */
+function verdictText(p, i) { return VERDICTS[p.verdict[i]] + (p.accepted && p.accepted[i] ? ' by @' + p.accepted[i] : ''); }
 var SEVERITY_FILL = ['#56B4E9', '#E69F00', '#D55E00'];
 var W = 1000, ML = 70, MR = 190, PW = W - ML - MR;
 var SHA = /^[0-9a-f]{7,64}$/;
@@ -2262,6 +4059,46 @@ function familyChart(w, id) {
   return { node: root, guide: hover(root, H, MT, MB), focus: null, y: null };
 }
 
+function stepTime(ns) { return ns >= 1e6 ? num(ns / 1e6, 2) + ' ms' : num(ns / 1e3, ns >= 1e5 ? 0 : 1) + ' \u00B5s'; }
+function stepTotal(row) { var t = 0; row.forEach(function (v) { t += v || 0; }); return t; }
+
+/**
+ * GPU time per decode step by family: one stacked bar per run whose capture counts its steps (time
+ * per step adds up, where shares do not); a run without a step count gets no bar. Null when no run has one.
+ */
+function stepChart(w, id) {
+  var p = w.points, n = p.t.length, H = 200, MT = 10, MB = 28, PH = H - MT - MB;
+  var hi = 0;
+  for (var i = 0; i < n; i++) if (p.stepNs[i]) hi = Math.max(hi, stepTotal(p.stepNs[i]));
+  if (!(hi > 0)) return null;
+  var root = frame(H, 'GPU time per decode step by family');
+  patterns(root, id);
+  var x = slotX(n), t = niceTicks(0, hi, 4);
+  var y = linear(0, t.ticks[t.ticks.length - 1] || hi, MT + PH, MT);
+  var g = put(root, s('g'));
+  t.ticks.forEach(function (v) {
+    add(g, s('line', { class: 'grid', x1: ML, x2: ML + PW, y1: y(v), y2: y(v) }));
+    add(g, s('text', { x: ML - 8, y: y(v) + 4, 'text-anchor': 'end' }, stepTime(v)));
+  });
+  dateAxis(g, n, p.t, x, MT + PH);
+  var width = Math.max(2, Math.min(24, x.step * 0.7));
+  for (i = 0; i < n; i++) {
+    var row = p.stepNs[i];
+    if (!row) continue;
+    var base = 0;
+    w.families.forEach(function (family, f) {
+      var v = row[f] || 0;
+      if (!(v > 0)) return;
+      var colour = family === 'other' && f === w.families.length - 1 ? OTHER_COLOUR : PALETTE[f % PALETTE.length];
+      var box = { x: (x(i) - width / 2).toFixed(1), y: y(base + v).toFixed(1), width: width.toFixed(1), height: Math.max(0.5, y(base) - y(base + v)).toFixed(1) };
+      add(g, s('rect', merge({ fill: colour, 'data-step-family': f, 'data-index': i }, box)));
+      if (f % 2 === 1) add(g, s('rect', merge({ fill: 'url(#' + id + '-hatch)', 'pointer-events': 'none' }, box)));
+      base += v;
+    });
+  }
+  return { node: root, guide: hover(root, H, MT, MB), focus: null, y: null };
+}
+
 function runs(n, test) {
   var out = [], start = -1;
   for (var i = 0; i <= n; i++) {
@@ -2354,6 +4191,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liber
 .verdict-pass .sym { color: var(--good); }
 .verdict-warn .sym { color: #9a6700; }
 .verdict-fail .sym { color: var(--bad); }
+.verdict-accepted .sym { color: #8a3f6b; }
 .verdict-insufficient-data .sym, .verdict-invalid .sym { color: var(--muted); }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 14px 18px 10px; margin-bottom: 18px; }
 .card.has-regression { border-top: 4px solid var(--bad-fill); }
@@ -2524,7 +4362,8 @@ function boundReport(report) {
 /**
  * The GitHub REST client of profile-gate, for the action and the CLI alike: the repository, workflow
  * runs, artifacts (by name across the repository, or of one run), the artifact zip download (a 302
- * to storage, fetched without the token, within a size cap), pull requests and issue comments.
+ * to storage, fetched without the token, within a size cap), pull requests, issue comments and
+ * events, and a user's permission on the repository.
  * Every call goes through `Http` (retries, timeouts, body limits); list calls follow Link rel="next"
  * within a page bound, and never leave the API host.
  */
@@ -2605,6 +4444,8 @@ class GitHubClient {
             params.set('event', query.event);
         if (query.status)
             params.set('status', query.status);
+        if (query.headSha)
+            params.set('head_sha', query.headSha);
         const path = query.workflow ? `/repos/${repo}/actions/workflows/${encodeURIComponent(query.workflow)}/runs` : `/repos/${repo}/actions/runs`;
         const route = query.workflow ? 'GET /repos/{owner}/{repo}/actions/workflows/{workflow}/runs' : 'GET /repos/{owner}/{repo}/actions/runs';
         const accept = (run) => Number.isInteger(run.id) && (query.accept?.(run) ?? true);
@@ -2642,6 +4483,14 @@ class GitHubClient {
     }
     comments(repo, issue) {
         return this.list(`/repos/${repo}/issues/${issue}/comments?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', null);
+    }
+    /** The issue's events, oldest first (labels added and removed, with who did it). */
+    issueEvents(repo, issue) {
+        return this.list(`/repos/${repo}/issues/${issue}/events?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', null);
+    }
+    /** What `login` may do in the repository (the token needs metadata: read, which every GITHUB_TOKEN has). */
+    permission(repo, login) {
+        return this.call('GET', `/repos/${repo}/collaborators/${encodeURIComponent(login)}/permission`, 'GET /repos/{owner}/{repo}/collaborators/{username}/permission');
     }
     createComment(repo, issue, body) {
         return this.call('POST', `/repos/${repo}/issues/${issue}/comments`, 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { body });
@@ -3394,171 +5243,6 @@ async function runDashboardCommand(argv, env = process.env) {
     return errors/* EXIT_OK */.Ij;
 }
 
-// EXTERNAL MODULE: ./src/report/markdown/budget.ts
-var markdown_budget = __nccwpck_require__(4821);
-// EXTERNAL MODULE: ./src/report/markdown/sections.ts
-var sections = __nccwpck_require__(9192);
-// EXTERNAL MODULE: ./src/report/markdown/text.ts
-var markdown_text = __nccwpck_require__(4755);
-// EXTERNAL MODULE: ./src/report/markdown/charts.ts
-var markdown_charts = __nccwpck_require__(2261);
-// EXTERNAL MODULE: ./src/report/kernel-display-name.ts
-var kernel_display_name = __nccwpck_require__(1188);
-// EXTERNAL MODULE: ./src/report/merge-reports.ts
-var merge_reports = __nccwpck_require__(2756);
-;// CONCATENATED MODULE: ./src/report/markdown/comment.ts
-/**
- * The sticky PR comment: the verdict and the alerts first, everything else folded in <details>,
- * a link to the full report, and a hidden marker that lets the next run find and update it.
- * GitHub refuses a comment over 65,536 characters, so the body is fitted under a budget.
- */
-
-
-
-
-
-
-
-
-const COMMENT_LIMIT_CHARS = 65_536;
-const COMMENT_BUDGET_CHARS = 60_000;
-const COMMENT_POLICIES = (/* unused pure expression or super */ null && (['auto', 'always', 'on-regression', 'off']));
-/** Marker keys: letters, digits and . _ / - only, so a key can never close the HTML comment. */
-function sanitizeCommentKey(key) {
-    const clean = key
-        .replace(/[^A-Za-z0-9._/-]+/g, '-')
-        .replace(/-{2,}/g, '-')
-        .replace(/^-|-$/g, '')
-        .slice(0, 100);
-    return clean || 'default';
-}
-/**
- * The marker of one key's comment, one-to-one with the key: a key the sanitizing changed (`llama fp8`,
- * `llama+fp8`) also carries a short hash of itself, so two keys never share a comment. A key that
- * needs no change keeps the marker it always had.
- */
-function commentMarker(key) {
-    const clean = sanitizeCommentKey(key);
-    const suffix = clean === key ? '' : `~${(0,external_node_crypto_namespaceObject.createHash)('sha256').update(key).digest('hex').slice(0, 10)}`;
-    return `<!-- profile-gate:${clean}${suffix} -->`;
-}
-/**
- * Whether to comment. `auto`: on pull request events. `on-regression`: create only when something
- * needs attention; an existing comment is still updated so it never shows a stale regression.
- */
-function decideComment(policy, pullRequestEvent, merged) {
-    switch (policy) {
-        case 'off':
-            return { action: 'skip', reason: "the comment input is 'off'" };
-        case 'always':
-            return { action: 'post', reason: "the comment input is 'always'" };
-        case 'auto':
-            return pullRequestEvent ? { action: 'post', reason: 'a pull request event' } : { action: 'skip', reason: 'not a pull request event' };
-        case 'on-regression':
-            return merged.entries.some(needsAttention)
-                ? { action: 'post', reason: 'something needs attention' }
-                : { action: 'update-only', reason: 'nothing changed: only an existing comment is refreshed' };
-    }
-}
-const measure = (text) => text.length;
-function alertLines(entry, labelled, textChars) {
-    const lines = [];
-    const prefix = labelled ? `**${(0,markdown_text/* safeText */.Hk)(entry.label, 80)}** · ` : '';
-    const rows = (0,sections/* orderRows */.O1)(entry.report.comparison?.rows ?? []).filter(sections/* isAlert */.Hx);
-    const findings = (0,sections/* orderFindings */.$t)(entry.report.findings).filter((f) => f.severity !== 'info' && !f.secondary);
-    if (labelled && (rows.length || findings.length || entry.report.verdict !== 'pass')) {
-        lines.push(`${prefix}${(0,sections/* verdictLine */.MT)(entry.report.verdict)}${entry.report.comparison ? '' : ' (no baseline)'}`);
-    }
-    const detail = { ...sections/* DETAIL_LEVELS */.oA[2], nameChars: 80 };
-    if (rows.length) {
-        const names = (0,kernel_display_name/* reportKernelNames */.eX)(entry.report);
-        lines.push('', sections/* COMPARISON_HEADER */.Cq, ...rows.slice(0, 10).map((row) => (0,sections/* comparisonRowCells */.Hz)(row, detail, names)));
-        if (rows.length > 10)
-            lines.push('', `… ${rows.length - 10} more alerts in the details and the artifact.`);
-        // Which runs the alerting medians rest on (warm-up dropped, outliers, drift): a failure keeps them.
-        const notes = (0,sections/* rowNotes */.g7)(rows.slice(0, 10), detail);
-        if (notes.length)
-            lines.push('', ...notes);
-        lines.push('');
-    }
-    for (const [i, finding] of findings.slice(0, 10).entries()) {
-        lines.push((0,sections/* renderFindingLine */.gz)(finding, textChars));
-        // The top finding's next step stays in view: it is what the reviewer does next.
-        if (i === 0)
-            lines.push(...(0,sections/* nextStepLines */.FM)(finding, Math.max(textChars, 600)));
-    }
-    if (findings.length > 10)
-        lines.push(`- … ${findings.length - 10} more findings in the details.`);
-    return lines;
-}
-function entryDetails(entry, d, labelled) {
-    const body = (0,sections/* entrySections */.XQ)(entry, d, labelled ? '####' : '###');
-    const head = labelled ? [`### ${(0,sections/* verdictLine */.MT)(entry.report.verdict)} · ${(0,markdown_text/* safeText */.Hk)(entry.label, 100)}`, (0,sections/* reasonsBlock */.hF)(entry.report)] : [];
-    return [...head, body].filter(Boolean).join('\n\n');
-}
-function footer(merged, links) {
-    const parts = [];
-    for (const entry of merged.entries.slice(0, 20)) {
-        if (!entry.artifact)
-            continue;
-        const label = merged.entries.length > 1 ? `${entry.label}: ${entry.artifact.name}` : entry.artifact.name;
-        parts.push((0,markdown_text/* safeLink */.o3)(label, entry.artifact.url, 120));
-    }
-    if (links.runUrl)
-        parts.push((0,markdown_text/* safeLink */.o3)('job summary and all artifacts', links.runUrl));
-    const dashboard = (0,sections/* dashboardLink */.d3)(merged.entries, links);
-    if (dashboard)
-        parts.push(dashboard);
-    return parts.length ? `Full report: ${parts.join(' · ')}` : 'Full report: report.json and report.md in the job’s report directory.';
-}
-function renderReportComment(report, options) {
-    const entry = {
-        label: options.label ?? labelFor(report, ''),
-        report,
-        ...(options.artifact ? { artifact: options.artifact } : {}),
-        ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
-    };
-    return renderComment(mergeReports([entry]), options);
-}
-function renderComment(merged, options) {
-    const budget = Math.min(options.budgetChars ?? COMMENT_BUDGET_CHARS, COMMENT_BUDGET_CHARS);
-    const links = options.links ?? {};
-    const labelled = merged.entries.length > 1;
-    const first = merged.entries[0];
-    const heading = labelled || !first
-        ? `## profile-gate: ${(0,sections/* verdictLine */.MT)(merged.verdict)} · ${merged.entries.length} reports${labelled ? ` (${(0,summary.countsText)(merged)})` : ''}`
-        : `## profile-gate: ${(0,sections/* reportVerdictLine */.wM)(first.report)}${first.label ? ` · ${(0,markdown_text/* safeText */.Hk)(first.label, 100)}` : ''}`;
-    const banner = !labelled && first ? (0,sections/* noBaselineBanner */.XA)(first) : '';
-    // Every leg in one line each, passes included: what ran is as much the news as what failed.
-    const legs = labelled ? `\n${(0,summary.legsTable)(merged, budget * 0.15, measure)}\n` : '';
-    const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', legs, !labelled && first ? (0,sections/* reasonsBlock */.hF)(first.report) : ''].filter(Boolean).join('\n');
-    const tail = footer(merged, links);
-    const alerts = merged.entries.flatMap((entry) => alertLines(entry, labelled, 300));
-    const alertBudget = budget * 0.4;
-    const alertBlock = alerts.length
-        ? (0,markdown_budget/* fitRows */.z)(alerts, alertBudget, measure, 'lines of alerts; see the job summary').join('\n').trim()
-        : first
-            ? 'No regressions and no findings.'
-            : 'No report was found.';
-    // Pictures of one report, where they beat a table: its throughput runs and its family shares.
-    const charts = !labelled && first ? (0,markdown_charts/* reportCharts */.Em)(first.report) : [];
-    const chartBlock = charts.length && measure(charts.join('\n\n')) < budget * 0.15 ? charts.join('\n\n') : '';
-    const used = measure(head) + measure(alertBlock) + measure(chartBlock) + measure(tail) + 20;
-    const open = `<details><summary>Details: findings, comparison, kernels, utilization, baseline</summary>`;
-    const close = '</details>';
-    const blocks = merged.entries.map((entry) => ({
-        render: (d) => entryDetails(entry, d, labelled),
-        minimal: () => `${(0,markdown_text/* safeText */.Hk)(entry.label, 80)}: details omitted to stay within GitHub's comment size limit; see the job summary.`,
-    }));
-    // The blank lines around the block content are what makes GitHub render markdown inside <details>.
-    const details = blocks.length ? `${(0,markdown_budget/* fitBlocks */.U)(open, blocks, close, budget - used, measure)}` : '';
-    const body = [head, alertBlock, chartBlock, details, tail].filter(Boolean).join('\n\n');
-    if (measure(body) <= budget)
-        return `${body}\n`;
-    // Unreachable with the caps above; kept so that no input can ever produce a refused comment.
-    return `${[head, `Too large to show here; ${tail}`].join('\n\n')}\n`;
-}
-
 ;// CONCATENATED MODULE: ./src/cli/report-command.ts
 /**
  * `profile-gate report --out DIR REPORT.json|DIR...`: several reports (matrix legs, or artifacts
@@ -3579,12 +5263,24 @@ function renderComment(merged, options) {
 
 
 
-const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--dashboard-url URL] [--fail-verdicts LIST] REPORT.json|DIR...
+
+const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--dashboard-url URL] [--fail-verdicts LIST] [--accepted-by LOGIN[:REASON]] REPORT.json|DIR...
   Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
   DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment, marker key KEY,
   default 'report'). --run-url and --dashboard-url are linked from both (the run's artifacts; the
   dashboard and the reports' series on it). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').
+  --accepted-by accepts every failing report's failing rows in LOGIN's name (verdict accepted), as a
+  pull request label or comment would: to see locally what an acceptance shows.
   Exit code 1 when the merged verdict is one of --fail-verdicts (default ${gate_options/* DEFAULT_FAIL_VERDICTS_TEXT */.MP}).`;
+/** `--accepted-by LOGIN[:REASON]` as a claim covering every failing row. */
+function acceptedByClaim(arg, now = new Date()) {
+    const at = arg.indexOf(':');
+    const login = (at < 0 ? arg : arg.slice(0, at)).trim();
+    const reason = at < 0 ? '' : arg.slice(at + 1).trim();
+    if (!/^[A-Za-z0-9-]{1,39}$/.test(login))
+        throw new errors/* UsageError */.eb(`--accepted-by ${JSON.stringify(arg)}: expected a GitHub login, optionally followed by :REASON (e.g. octocat:slower on purpose)`);
+    return { by: login, via: 'cli', at: now.toISOString(), targets: [], ...(reason ? { reason: reason.slice(0, 300) } : {}) };
+}
 async function runReportCommand(args) {
     const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
         args,
@@ -3597,11 +5293,13 @@ async function runReportCommand(args) {
             'run-url': { type: 'string' },
             'dashboard-url': { type: 'string' },
             'fail-verdicts': { type: 'string' },
+            'accepted-by': { type: 'string' },
         },
     });
     if (!values.out)
         throw new errors/* UsageError */.eb('report: expected --out DIR; see profile-gate --help');
-    const failVerdicts = values['fail-verdicts'] !== undefined ? (0,gate_options/* parseFailVerdictsArg */.OR)(values['fail-verdicts']) : verdict/* DEFAULT_FAIL_VERDICTS */.Od;
+    const failVerdicts = values['fail-verdicts'] !== undefined ? (0,gate_options/* parseFailVerdicts */.OB)(values['fail-verdicts'], '--fail-verdicts') : verdict/* DEFAULT_FAIL_VERDICTS */.Od;
+    const claim = values['accepted-by'] !== undefined ? acceptedByClaim(values['accepted-by']) : undefined;
     if (positionals.length === 0)
         throw new errors/* UsageError */.eb('report: expected at least one report.json or a directory of them');
     const files = await findReportFiles(positionals);
@@ -3610,7 +5308,8 @@ async function runReportCommand(args) {
     const entries = [];
     for (const found of files) {
         // One at a time, cut down at once to what the merged summary shows (as mode report does).
-        const report = boundReport(await loadReport(found.path));
+        const read = boundReport(await loadReport(found.path));
+        const report = claim ? applyAcceptance(read, { claims: [claim], failOn: { ids: verdict/* DEFAULT_FAIL_ON */.VQ, severity: verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI } }) : read;
         entries.push({ label: reports_labelFor(found, report, values.prefix), report });
     }
     const merged = (0,merge_reports/* mergeReports */.C1)(entries);
@@ -4300,7 +5999,7 @@ function fencedLogger(base, write, newToken) {
 
 
 const ENGINES = ['max', 'command'];
-const MODES = ['generate', 'serve'];
+const run_options_MODES = ['generate', 'serve'];
 const PROFILERS = ['auto', 'max', 'nsys', 'rocprofv3', 'torch', 'none'];
 const DEEP_DIVES = ['auto', 'off', 'always'];
 /** The option names, as the action's inputs and the CLI's flags spell them. */
@@ -4328,7 +6027,7 @@ const RUN_OPTION_NAMES = [
     'allow-no-gpu',
 ];
 /** The options that are switches: `--allow-no-gpu` on the command line, `true`/`false` as an input. */
-const BOOLEAN_RUN_OPTIONS = ['allow-no-gpu'];
+const BOOLEAN_RUN_OPTIONS = (/* unused pure expression or super */ null && (['allow-no-gpu']));
 /** A/B: the most runs per side, as a multiple of `runs`, when max-runs is not given (5 planned → up to 15). */
 const DEFAULT_MAX_RUNS_FACTOR = 3;
 /** Load shape of `max benchmark` when benchmark-args is not given: offline (random data), bounded. */
@@ -4354,19 +6053,19 @@ function words() {
         }
     });
 }
-const list = schemas/* array */.YOg(schemas/* string */.YjP().min(1));
+const run_options_list = schemas/* array */.YOg(schemas/* string */.YjP().min(1));
 const RawRunOptionsSchema = schemas/* object */.Ikc({
     engine: choice(ENGINES).default('max'),
     model: schemas/* string */.YjP().min(1).optional(),
-    'max-mode': choice(MODES).default('generate'),
+    'max-mode': choice(run_options_MODES).default('generate'),
     'max-args': words().default(''),
     prompt: schemas/* string */.YjP().optional(),
     'max-new-tokens': integer(1).default(100),
-    'custom-architectures': list.default([]),
+    'custom-architectures': run_options_list.default([]),
     'benchmark-args': words().default(DEFAULT_BENCHMARK_ARGS),
     run: schemas/* string */.YjP().min(1).optional(),
     'profile-run': schemas/* string */.YjP().min(1).optional(),
-    captures: list.default([]),
+    captures: run_options_list.default([]),
     'warmup-runs': integer(0).default(1),
     runs: integer(1).default(5),
     profiler: choice(PROFILERS).default('auto'),
@@ -4556,42 +6255,151 @@ function deepDiveMismatch(launches, request, file) {
     return `the deep dive's ${file} holds launches of ${shown}${names.length > 3 ? ` and ${names.length - 3} more` : ''}, none of them ${short(request.kernel)} (key ${request.kernelKey}), the kernel it was run for (${askedText(request)}).`;
 }
 
+;// CONCATENATED MODULE: external "node:http"
+const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
+;// CONCATENATED MODULE: ./src/runner/serve.ts
+/**
+ * `max serve` for the length of the benchmark windows: started in its own process group, checked
+ * for an early death or an error in its log within seconds, then polled on /health with a bounded
+ * wait, watched while the benchmark runs, and stopped by its group (never by name).
+ */
+
+/** Log lines that mean the server will not come up, with what to do about each. Most specific first. */
+const SERVE_ERRORS = [
+    { pattern: /address already in use|\[Errno 98\]/i, problem: 'the port is already in use', fix: 'stop the process holding the port, or pass another --port N in max-args' },
+    { pattern: /CUDA_ERROR_OUT_OF_MEMORY|out of memory|OutOfMemoryError|hipErrorOutOfMemory/i, problem: 'the GPU ran out of memory while loading the model', fix: 'free the GPU, or lower --max-batch-size / --max-length in max-args, or use a smaller quantization (--quantization-encoding)' },
+    { pattern: /not found in registry/i, problem: 'the architecture is not registered with MAX', fix: 'check the custom-architectures option; for an embeddings model, max serve before 26.5 detects the task before it imports custom architectures' },
+    {
+        pattern: /Repository Not Found|RepositoryNotFoundError|404 Client Error|is not a local folder and is not a valid model identifier|does not appear to have a file named|GatedRepoError/i,
+        problem: 'the model was not found',
+        fix: 'check the model option (a Hugging Face id or a local path); for a gated model set HF_TOKEN in the job environment',
+    },
+    { pattern: /No such option|Got unexpected extra argument|Invalid value for|Missing option|unrecognized arguments/i, problem: 'max serve rejected a flag', fix: 'fix max-args (see max serve --help for this MAX version)' },
+];
+/**
+ * Markers of trouble in the log before the server is ready (from Modular's own serve checks). With
+ * a known cause (SERVE_ERRORS) the server is stopped at once; a bare traceback is reported and the
+ * wait goes on, since a server can log one and still come up.
+ */
+const FAILURE_MARKERS = /Traceback \(most recent call last\)|CUDA_ERROR|not found in registry|address already in use|\[Errno 98\]|^Error: /i;
+function classifyServeLog(lines) {
+    for (const known of SERVE_ERRORS)
+        if (lines.some((line) => known.pattern.test(line)))
+            return { problem: known.problem, fix: known.fix };
+    return undefined;
+}
+/** GET the URL; the status code, or null when nothing answers within two seconds. */
+const httpHealthCheck = (url) => new Promise((resolve) => {
+    const req = (0,external_node_http_namespaceObject.request)(url, { method: 'GET', timeout: 2000 }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? null);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(null));
+    req.end();
+});
+const DEFAULT_SERVE_TIMING = { earlyCheckMs: 3000, pollMs: 1000, progressMs: 30_000 };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+function serve_lastLine(lines) {
+    return lines.length ? JSON.stringify(lines[lines.length - 1].slice(0, 200)) : '(nothing yet)';
+}
+async function startServer(groups, step, plan, options) {
+    const timing = options.timing ?? DEFAULT_SERVE_TIMING;
+    const health = options.health ?? httpHealthCheck;
+    const recent = [];
+    let ready = false;
+    let markerAt;
+    let warned = false;
+    const started = Date.now();
+    const running = groups.start({
+        argv: step.argv,
+        cwd: options.cwd,
+        env: options.env,
+        logFile: step.logFile,
+        onLine: (line) => {
+            options.logger.output(line);
+            recent.push(line);
+            if (recent.length > 60)
+                recent.shift();
+            if (!ready && markerAt === undefined && FAILURE_MARKERS.test(line))
+                markerAt = Date.now();
+        },
+    });
+    let exit;
+    const exited = running.done.then((outcome) => (exit = outcome));
+    const server = { process: running, exited, recentLines: () => [...recent] };
+    const failure = async (what, timedOut = false) => {
+        await running.stop();
+        await exited;
+        const known = classifyServeLog(recent);
+        const detail = known ? `${known.problem}. Fix: ${known.fix}` : `last log line: ${serve_lastLine(recent)}`;
+        return { ok: false, message: `max serve ${what}: ${detail} (log: ${step.logFile})`, timedOut, server };
+    };
+    const deathMessage = () => {
+        if (exit?.startError)
+            return `could not start (${exit.startError})`;
+        return `exited with ${exit?.signal ? `signal ${exit.signal}` : `code ${exit?.exitCode}`} after ${((Date.now() - started) / 1000).toFixed(1)} s`;
+    };
+    // Early check: alive, and no error in the log, for a few seconds.
+    const earlyEnd = started + timing.earlyCheckMs;
+    while (Date.now() < earlyEnd) {
+        if (exit)
+            return failure(deathMessage());
+        if (markerAt !== undefined && Date.now() - markerAt > 500) {
+            if (classifyServeLog(recent))
+                return failure('logged an error while starting');
+            if (!warned)
+                options.logger.warning(`max serve logged an error while starting (${serve_lastLine(recent)}); still waiting for it to come up or exit`);
+            warned = true;
+        }
+        await sleep(Math.min(100, timing.earlyCheckMs));
+    }
+    options.logger.info(`waiting up to ${Math.round(options.readyTimeoutMs / 1000)} s for ${plan.healthUrl} to answer 200 (model download and compile happen now)`);
+    const deadline = started + options.readyTimeoutMs;
+    let nextProgress = Date.now() + timing.progressMs;
+    while (Date.now() < deadline) {
+        if (exit)
+            return failure(deathMessage());
+        if (markerAt !== undefined && Date.now() - markerAt > 500) {
+            if (classifyServeLog(recent))
+                return failure('logged an error while starting');
+            if (!warned)
+                options.logger.warning(`max serve logged an error while starting (${serve_lastLine(recent)}); still waiting for it to come up or exit`);
+            warned = true;
+        }
+        if (groups.isCancelled())
+            return failure('was stopped: the run was cancelled');
+        if ((await health(plan.healthUrl)) === 200) {
+            ready = true;
+            const seconds = (Date.now() - started) / 1000;
+            options.logger.info(`${plan.healthUrl} answered 200 after ${seconds.toFixed(1)} s`);
+            return { ok: true, server, seconds };
+        }
+        if (Date.now() >= nextProgress) {
+            options.logger.info(`still waiting for ${plan.healthUrl} (${Math.round((Date.now() - started) / 1000)} s; last log line: ${serve_lastLine(recent)})`);
+            nextProgress = Date.now() + timing.progressMs;
+        }
+        await sleep(timing.pollMs);
+    }
+    return failure(`did not answer 200 on ${plan.healthUrl} within ${Math.round(options.readyTimeoutMs / 1000)} s`, true);
+}
+
 ;// CONCATENATED MODULE: external "node:readline"
 const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 49 modules
-var registry = __nccwpck_require__(6057);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
+var registry = __nccwpck_require__(8517);
 // EXTERNAL MODULE: ./src/ingest/common/input-file.ts
 var input_file = __nccwpck_require__(3311);
 // EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
 var workload_metrics_jsonl = __nccwpck_require__(5069);
-;// CONCATENATED MODULE: ./src/runner/process.ts
+;// CONCATENATED MODULE: ./src/runner/line-splitter.ts
 /**
- * Starting and stopping the workload's processes. Each child leads its own process group
- * (spawn detached = setsid), so it and everything it starts can be stopped together with a signal to
- * -pgid: SIGTERM, then SIGKILL after a grace period. Only groups started here are ever signalled,
- * never a process found by name. Output is streamed line by line to a file and a callback.
- * Depends on node built-ins only (the process tests load this file on its own).
+ * Splitting a byte stream into lines with a bounded buffer. Bytes are held until a line ends and
+ * decoded then, so a character split across two chunks arrives whole. Depends on node built-ins
+ * only (the process tests load the process modules on their own).
  */
-
-
-
-
-
-const TAIL_LINES = 20;
 /** Longest output line kept (log file, callback); the rest of a longer line is dropped and counted. */
 const MAX_LINE_BYTES = 1 << 20;
-/**
- * The environment variable every process a run starts carries, with the run's own id as value (the
- * Actions runner tags job processes with RUNNER_TRACKING_ID the same way). A daemon that left the
- * process group and session is still found by it at the end.
- */
-const TRACKING_VARIABLE = 'PROFILE_GATE_TRACKING_ID';
-/**
- * The runner's file commands. A workload that appends to them could set the action's outputs
- * (`verdict=pass`), rewrite the job summary, or change later steps' environment; it gets empty
- * throwaway files instead, removed when it exits.
- */
-const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STEP_SUMMARY', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE'];
 /**
  * Splits a byte stream into lines (\n, \r\n or a lone \r, as readline does) with a bounded buffer:
  * a line longer than `maxBytes` is kept to its first `maxBytes` and the rest dropped and counted.
@@ -4666,400 +6474,6 @@ class LineSplitter {
         this.held = 0;
         this.dropped = 0;
         this.onLine(line, dropped);
-    }
-}
-/** Empty stand-ins for the file commands this process was given, in a folder of their own. */
-function throwawayFileCommands(env) {
-    const present = FILE_COMMANDS.filter((name) => env[name]);
-    if (present.length === 0)
-        return { env: {}, remove: () => undefined };
-    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_namespaceObject.tmpdir)(), 'profile-gate-workload-'));
-    const replaced = {};
-    for (const name of present) {
-        replaced[name] = (0,external_node_path_.join)(dir, name.toLowerCase());
-        (0,external_node_fs_.writeFileSync)(replaced[name], '');
-    }
-    return { env: replaced, remove: () => (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true }) };
-}
-/**
- * Our environment less what is ours alone: the action's inputs (the token among them) and the
- * runner's tokens for the artifact service and OIDC. A workload that prints its environment into a
- * log must not put them into the uploaded artifact, and it has no business with them.
- */
-const WITHHELD_ENV = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$/i;
-function childEnvironment(env) {
-    return Object.fromEntries(Object.entries(env).filter(([name]) => !WITHHELD_ENV.test(name)));
-}
-const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 };
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Live (not zombie) processes from /proc; empty where there is no /proc. */
-function processTable() {
-    const table = [];
-    let entries;
-    try {
-        entries = (0,external_node_fs_.readdirSync)('/proc');
-    }
-    catch {
-        return table;
-    }
-    for (const entry of entries) {
-        if (!/^\d+$/.test(entry))
-            continue;
-        let stat;
-        try {
-            stat = (0,external_node_fs_.readFileSync)(`/proc/${entry}/stat`, 'utf8');
-        }
-        catch {
-            continue;
-        }
-        // Fields after the command name, which may hold spaces and parentheses: state ppid pgrp …
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (fields[0] === 'Z' || fields[0] === 'X')
-            continue;
-        table.push({ pid: Number(entry), ppid: Number(fields[1]), pgid: Number(fields[2]), start: fields[19] ?? '' });
-    }
-    return table;
-}
-/** Live (not zombie) members of a process group. Linux reads /proc; elsewhere kill(-pgid, 0). */
-function groupMembers(pgid) {
-    if (process.platform !== 'linux') {
-        try {
-            process.kill(-pgid, 0);
-            return [pgid];
-        }
-        catch {
-            return [];
-        }
-    }
-    return processTable()
-        .filter((entry) => entry.pgid === pgid)
-        .map((entry) => entry.pid);
-}
-/**
- * Processes descended from a member of the group that moved to a group of their own (setsid, or a
- * wrapper such as gpu_snapshot.py that runs its command in a new group). Still ours to stop.
- */
-function escapedDescendants(pgid) {
-    const table = processTable();
-    const children = new Map();
-    for (const entry of table)
-        children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry]);
-    const found = [];
-    const queue = table.filter((entry) => entry.pgid === pgid);
-    const seen = new Set(queue.map((entry) => entry.pid));
-    while (queue.length) {
-        for (const child of children.get(queue.shift().pid) ?? []) {
-            if (seen.has(child.pid))
-                continue;
-            seen.add(child.pid);
-            if (child.pgid !== pgid)
-                found.push(child);
-            queue.push(child);
-        }
-    }
-    return found;
-}
-/** The command line of a process, arguments joined by spaces (empty when it cannot be read). */
-function commandLine(pid) {
-    try {
-        return (0,external_node_fs_.readFileSync)(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').split('\0').join(' ');
-    }
-    catch {
-        return '';
-    }
-}
-/**
- * Live processes of this user whose environment carries `marker` (NAME=value). Reads
- * /proc/<pid>/environ, which holds the environment a process was started with.
- */
-function processesWithMarker(marker) {
-    const uid = process.getuid?.();
-    const needle = Buffer.from(`\0${marker}\0`);
-    const first = Buffer.from(`${marker}\0`);
-    return processTable().filter((entry) => {
-        if (entry.pid === process.pid)
-            return false;
-        try {
-            if (uid !== undefined && (0,external_node_fs_.statSync)(`/proc/${entry.pid}`).uid !== uid)
-                return false;
-            const environ = (0,external_node_fs_.readFileSync)(`/proc/${entry.pid}/environ`);
-            return environ.subarray(0, first.length).equals(first) || environ.includes(needle);
-        }
-        catch {
-            return false;
-        }
-    });
-}
-function stillAlive(entry) {
-    try {
-        const stat = (0,external_node_fs_.readFileSync)(`/proc/${entry.pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return fields[0] !== 'Z' && fields[0] !== 'X' && (fields[19] ?? '') === entry.start;
-    }
-    catch {
-        return false;
-    }
-}
-function openStream(path) {
-    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
-    return (0,external_node_fs_.createWriteStream)(path, { flags: 'w' });
-}
-function closeStream(stream) {
-    return new Promise((resolve) => stream.end(() => resolve()));
-}
-class ProcessGroups {
-    graceMs;
-    /** The value of TRACKING_VARIABLE in every process started here. */
-    trackingId;
-    groups = new Set();
-    cancelled = false;
-    constructor(options = {}) {
-        this.graceMs = options.graceMs ?? 3000;
-        this.trackingId = (0,external_node_crypto_namespaceObject.randomUUID)();
-    }
-    /**
-     * Stop every process that carries this run's tracking marker, wherever it went (a daemon that
-     * double-forked into a session of its own): SIGTERM, SIGKILL after the grace period. Returns
-     * them by pid and command. Linux only (elsewhere there is no /proc to read: none are found).
-     */
-    async sweepTracked() {
-        if (process.platform !== 'linux')
-            return [];
-        const found = processesWithMarker(`${TRACKING_VARIABLE}=${this.trackingId}`);
-        const tracked = found.map((entry) => ({ pid: entry.pid, command: commandLine(entry.pid) }));
-        const signal = (entry, name) => {
-            if (!stillAlive(entry))
-                return;
-            try {
-                process.kill(entry.pid, name);
-            }
-            catch {
-                // gone
-            }
-        };
-        for (const entry of found)
-            signal(entry, 'SIGTERM');
-        const deadline = Date.now() + this.graceMs;
-        while (Date.now() < deadline && found.some(stillAlive))
-            await sleep(50);
-        for (const entry of found)
-            signal(entry, 'SIGKILL');
-        for (let i = 0; i < 20 && found.some(stillAlive); i += 1)
-            await sleep(25);
-        return tracked;
-    }
-    /** Process-group ids started here and not yet seen gone. */
-    active() {
-        return [...this.groups];
-    }
-    isCancelled() {
-        return this.cancelled;
-    }
-    /**
-     * Signal one of our groups, wait up to the grace period, then SIGKILL what is left of it and of
-     * the processes it started in groups of their own.
-     */
-    async stopGroup(pgid, first = 'SIGTERM') {
-        if (!this.groups.has(pgid) || pgid <= 1)
-            return;
-        const escaped = escapedDescendants(pgid);
-        try {
-            process.kill(-pgid, first);
-        }
-        catch {
-            // the group is gone; escaped descendants may remain
-        }
-        const remaining = () => groupMembers(pgid).length + escaped.filter(stillAlive).length;
-        const deadline = Date.now() + this.graceMs;
-        while (Date.now() < deadline && remaining() > 0)
-            await sleep(50);
-        if (remaining() > 0) {
-            escaped.push(...escapedDescendants(pgid).filter((entry) => !escaped.some((known) => known.pid === entry.pid)));
-            try {
-                process.kill(-pgid, 'SIGKILL');
-            }
-            catch {
-                // already gone
-            }
-            for (const entry of escaped.filter(stillAlive)) {
-                try {
-                    process.kill(entry.pid, 'SIGKILL');
-                }
-                catch {
-                    // already gone
-                }
-            }
-            for (let i = 0; i < 20 && remaining() > 0; i += 1)
-                await sleep(25);
-        }
-        this.groups.delete(pgid);
-    }
-    /** Stop every group started here (cancellation). */
-    async stopAll(first = 'SIGTERM') {
-        this.cancelled = true;
-        await Promise.all(this.active().map((pgid) => this.stopGroup(pgid, first)));
-    }
-    start(spec) {
-        const started = Date.now();
-        const tail = [];
-        const log = openStream(spec.logFile);
-        const stdoutFile = spec.stdoutFile ? openStream(spec.stdoutFile) : undefined;
-        let exited = false;
-        let timedOut = false;
-        let cancelledHere = false;
-        let fileCommands = { env: {}, remove: () => undefined };
-        try {
-            fileCommands = throwawayFileCommands(process.env);
-        }
-        catch {
-            // no temporary folder: the workload gets no file commands at all (see below)
-        }
-        const env = { ...childEnvironment(process.env), ...(spec.env ?? {}), ...fileCommands.env, [TRACKING_VARIABLE]: this.trackingId };
-        for (const name of FILE_COMMANDS)
-            if (!(name in fileCommands.env))
-                delete env[name];
-        const child = (0,external_node_child_process_namespaceObject.spawn)(spec.argv[0], spec.argv.slice(1), {
-            cwd: spec.cwd,
-            env,
-            detached: true,
-            stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        const pgid = child.pid;
-        if (pgid !== undefined)
-            this.groups.add(pgid);
-        const stop = async () => {
-            if (pgid !== undefined)
-                await this.stopGroup(pgid);
-        };
-        const splitters = [];
-        const streamClosed = (stream, name, target) => new Promise((resolve) => {
-            if (!stream)
-                return resolve();
-            const lines = new LineSplitter((line, dropped) => {
-                target.write(dropped > 0 ? `${line}… [profile-gate: line cut at ${MAX_LINE_BYTES} bytes, ${dropped} bytes dropped]\n` : `${line}\n`);
-                tail.push(line.length > 1000 ? `${line.slice(0, 1000)}…` : line);
-                if (tail.length > TAIL_LINES)
-                    tail.shift();
-                spec.onLine?.(line, name);
-            });
-            splitters.push(lines);
-            let ended = false;
-            const close = () => {
-                if (ended)
-                    return;
-                ended = true;
-                lines.end();
-                resolve();
-            };
-            stream.on('data', (chunk) => lines.push(chunk));
-            stream.on('end', close);
-            stream.on('close', close);
-            stream.on('error', close);
-        });
-        const outputDone = Promise.all([
-            streamClosed(child.stdout, 'stdout', stdoutFile ?? log),
-            streamClosed(child.stderr, 'stderr', log),
-        ]);
-        const timer = spec.timeoutMs !== undefined
-            ? setTimeout(() => {
-                timedOut = true;
-                void stop();
-            }, spec.timeoutMs)
-            : undefined;
-        const done = new Promise((resolve) => {
-            const finish = async (exitCode, signal, startError) => {
-                if (timer)
-                    clearTimeout(timer);
-                exited = true;
-                let leftovers = 0;
-                if (pgid !== undefined) {
-                    leftovers = groupMembers(pgid).length;
-                    if (leftovers > 0)
-                        await this.stopGroup(pgid);
-                    this.groups.delete(pgid);
-                }
-                // A grandchild that left the group could hold the pipes open; do not wait on it forever.
-                let drainTimer;
-                await Promise.race([outputDone, new Promise((resolve) => (drainTimer = setTimeout(resolve, 2000)))]);
-                clearTimeout(drainTimer);
-                child.stdout?.destroy();
-                child.stderr?.destroy();
-                fileCommands.remove();
-                if (startError)
-                    log.write(`${startError}\n`);
-                await Promise.all([closeStream(log), stdoutFile ? closeStream(stdoutFile) : Promise.resolve()]);
-                resolve({
-                    exitCode,
-                    signal,
-                    timedOut,
-                    cancelled: cancelledHere || this.cancelled,
-                    ...(startError ? { startError } : {}),
-                    durationMs: Date.now() - started,
-                    tail,
-                    leftovers,
-                    cutLines: splitters.reduce((sum, lines) => sum + lines.cutLines, 0),
-                    cutBytes: splitters.reduce((sum, lines) => sum + lines.cutBytes, 0),
-                });
-            };
-            child.once('error', (error) => {
-                if (exited)
-                    return;
-                const reason = error.code === 'ENOENT' ? 'not found' : error.code === 'EACCES' ? 'not executable' : error.message;
-                void finish(null, null, `cannot start ${spec.argv[0]}: ${reason}`);
-            });
-            child.once('exit', (code, signal) => {
-                if (this.cancelled)
-                    cancelledHere = true;
-                void finish(code, signal);
-            });
-        });
-        return { pid: pgid, done, stop, exited: () => exited };
-    }
-    /**
-     * On SIGINT/SIGTERM to this process: pass the same signal to every group started here, SIGKILL
-     * after the grace period, wait for `settle` (the run writing its record of what finished, up to
-     * `settleMs`), run `beforeExit`, then exit with 128+signal. A second signal kills at once.
-     */
-    forwardSignals(options = {}) {
-        const exit = options.exit ?? ((code) => process.exit(code));
-        let handling = false;
-        const handler = (signal) => {
-            if (handling) {
-                for (const pgid of this.active()) {
-                    try {
-                        process.kill(-pgid, 'SIGKILL');
-                    }
-                    catch {
-                        // gone
-                    }
-                }
-                return;
-            }
-            handling = true;
-            void (async () => {
-                await this.stopAll(signal);
-                try {
-                    // The Actions runner waits 7.5 s after SIGINT before it sends SIGTERM.
-                    if (options.settle)
-                        await Promise.race([options.settle().catch(() => undefined), sleep(options.settleMs ?? 5000)]);
-                }
-                catch {
-                    // the record is best effort; exit regardless
-                }
-                try {
-                    await Promise.race([options.beforeExit?.(signal), sleep(1000)]);
-                }
-                finally {
-                    exit(128 + (SIGNAL_NUMBERS[signal] ?? 15));
-                }
-            })();
-        };
-        process.on('SIGINT', handler);
-        process.on('SIGTERM', handler);
-        return () => {
-            process.off('SIGINT', handler);
-            process.off('SIGTERM', handler);
-        };
     }
 }
 
@@ -5369,6 +6783,380 @@ async function findBySuffix(dir, suffix) {
     return (await capture_files_walk(dir)).filter((file) => file.endsWith(suffix)).map((file) => (0,external_node_path_.join)(dir, file));
 }
 
+;// CONCATENATED MODULE: ./src/runner/steps/failure-text.ts
+/**
+ * What a command's end says when it did not end well: the exit in words, its last output lines,
+ * and the fix for failures with a known cause.
+ */
+
+function describeExit(outcome) {
+    if (outcome.startError)
+        return outcome.startError;
+    if (outcome.signal)
+        return `was killed by ${outcome.signal}`;
+    return `exited with code ${outcome.exitCode}`;
+}
+function failure_text_tailText(outcome) {
+    const lines = outcome.tail.slice(-5).map((line) => line.slice(0, 300));
+    return lines.length ? ` Last output: ${lines.map((line) => JSON.stringify(line)).join(' / ')}` : '';
+}
+/** An extra hint for failures with a known cause. */
+function knownCause(step, outcome) {
+    const text = outcome.tail.join('\n');
+    if (/libdw\.so\.1/.test(text))
+        return ` Fix: ${INSTALL.libdw}.`;
+    if (outcome.startError && /not found/.test(outcome.startError)) {
+        const program = step.argv[0] ?? '';
+        const tool = ['nsys', 'ncu', 'rocprofv3', 'max'].find((name) => program.endsWith(name));
+        if (tool)
+            return ` Install: ${INSTALL[tool]}.`;
+    }
+    if (/Process launch is not allowed in this state/.test(text))
+        return ' A stale nsys session is still open: run `nsys sessions list` and `nsys shutdown --session=<name>`.';
+    // Timeouts and cancellation are reported before this; a SIGKILL here came from outside the run.
+    if (outcome.signal === 'SIGKILL')
+        return " A SIGKILL that the run did not send is usually the kernel's out-of-memory killer: check `dmesg` and the runner's memory.";
+    return '';
+}
+/** The status and message of a command that was cancelled, ran out of time or failed; undefined when it exited 0. */
+function commandFailure(step, outcome, timeoutMs, log) {
+    if (outcome.cancelled)
+        return { status: 'cancelled', message: `${step.title} was stopped: the run was cancelled` };
+    if (outcome.timedOut)
+        return { status: 'timeout', message: `${step.title} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped (log: ${log}).${failure_text_tailText(outcome)}` };
+    if (outcome.exitCode !== 0)
+        return { status: 'failed', message: `${step.title} ${describeExit(outcome)} (log: ${log}).${knownCause(step, outcome)}${failure_text_tailText(outcome)}` };
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/runner/steps/outputs.ts
+/**
+ * The files a command step leaves, checked before they count: the analysis copy of a profiled
+ * console, the captures a workload wrote (copied out), and the planned outputs (present, not empty,
+ * the expected kind). A missing optional output is a notice; a missing required one fails the step.
+ */
+
+/** The analysis copy of a profiled `max generate` console (its timings are not a measurement). */
+async function deriveConsole(step, context) {
+    if (!step.derive)
+        return [];
+    const dropped = await deriveProfileConsole(step.derive.from, step.derive.to);
+    if (dropped)
+        context.logger.info(`${context.display(step.derive.to)}: the profiled run's console without its ${dropped} timing lines (profiling slows the run)`);
+    return [{ path: step.derive.to, kind: 'max-generate', analysis: true }];
+}
+/** The captures the step wrote (new or changed since `before`), copied out and checked. */
+async function collectStepCaptures(step, context, cwd, before) {
+    if (!step.collect)
+        return [];
+    const collected = [];
+    const copies = await collectCaptures(step.collect.globs, cwd, before, step.collect.into);
+    // A measured run beside a profile run of its own need not write the profile: only the
+    // step whose captures are analyzed is expected to.
+    if (copies.length === 0 && step.collect.analysis)
+        context.notices.push({ severity: 'warning', message: `${step.id}: the step wrote no file matching captures ${step.collect.globs.join(', ')}` });
+    for (const path of copies) {
+        const check = await checkOutput(path, 'workload-capture');
+        if (check.ok)
+            collected.push({ path, kind: 'workload-capture', analysis: step.collect.analysis, bytes: check.bytes, step: step.id });
+        else
+            context.notices.push({ severity: 'warning', message: `${step.id}: capture ${context.display(path)} ${check.reason}; left out of the analysis` });
+    }
+    return collected;
+}
+/** The planned outputs (and those found by suffix), each checked. */
+async function verifyOutputs(step, extra, context) {
+    const { display, notices } = context;
+    const found = [];
+    const problems = [];
+    const outputs = [...step.outputs, ...extra];
+    if (step.findOutputs) {
+        const matches = await findBySuffix(step.findOutputs.dir, step.findOutputs.suffix);
+        if (matches.length === 0)
+            problems.push(`no *${step.findOutputs.suffix} under ${display(step.findOutputs.dir)}`);
+        for (const path of matches)
+            outputs.push({ path, kind: step.findOutputs.kind, analysis: true });
+    }
+    for (const output of outputs) {
+        const check = output.kind === 'workload-console' ? await consoleAnalysisFile(output.path) : { ...(await checkOutput(output.path, output.kind)), path: output.path };
+        if (check.ok)
+            found.push({ path: check.path, kind: output.kind, analysis: output.analysis, bytes: check.bytes, step: step.id });
+        else if (output.optional) {
+            // Said once for all the runs of a workload whose console carries no metrics.
+            const message = output.kind === 'workload-console' ? `the workload's console ${check.reason}` : `${step.id}: ${display(output.path)} ${check.reason}`;
+            if (!notices.some((notice) => notice.message === message))
+                notices.push({ severity: 'info', message });
+        }
+        else
+            problems.push(`${display(output.path)} ${check.reason}${output.hint ? ` (${output.hint})` : ''}`);
+    }
+    return problems.length ? { files: found, problem: problems.join('; ') } : { files: found };
+}
+/**
+ * The files of a command that exited 0, captures first; `problem` says what a required output
+ * lacked (the step then failed).
+ */
+async function stepOutputs(step, context, cwd, capturesBefore) {
+    const derived = await deriveConsole(step, context);
+    const collected = await collectStepCaptures(step, context, cwd, capturesBefore);
+    const verified = await verifyOutputs(step, derived, context);
+    const files = [...collected, ...verified.files];
+    return verified.problem ? { files, problem: verified.problem } : { files };
+}
+
+;// CONCATENATED MODULE: ./src/runner/steps/command.ts
+/**
+ * The runner most roles share: one command in its own process group, stopped at its limit, its
+ * output streamed to its log, its files checked before they count. With `watchServer`, the server
+ * a serve step started is watched too: its death stops the command and fails the step.
+ */
+
+
+
+
+
+/** Says in the log what is run, and where when not in the job's folder. */
+function announce(step, context) {
+    context.logger.info(`${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(context.display))}`);
+}
+/** Waits for the command; when the watched server exits first, stops the command. */
+async function waitWatching(running, server) {
+    if (!server)
+        return { outcome: await running.done, serverDied: false };
+    const first = await Promise.race([running.done.then(() => 'step'), server.exited.then(() => 'server')]);
+    if (first === 'server')
+        await running.stop();
+    return { outcome: await running.done, serverDied: first === 'server' };
+}
+/** Notices about the command's process group and output, whatever its end. */
+function noteProcessTrouble(step, outcome, context) {
+    if (outcome.leftovers > 0)
+        context.notices.push({ severity: 'info', message: `${step.id}: ${outcome.leftovers} process(es) of its group were still running after it exited and were stopped` });
+    if (outcome.cutLines > 0) {
+        const lines = outcome.cutLines === 1 ? '1 output line longer than' : `${outcome.cutLines} output lines longer than`;
+        context.notices.push({ severity: 'warning', message: `${step.id}: ${lines} ${MAX_LINE_BYTES} bytes ${outcome.cutLines === 1 ? 'was' : 'were'} cut (${outcome.cutBytes} bytes dropped; log: ${context.display(step.logFile)})` });
+    }
+}
+async function serverDeathMessage(step, server) {
+    const exit = await server.exited;
+    const lines = server.recentLines().slice(-3).map((line) => JSON.stringify(line.slice(0, 200)));
+    return `max serve exited (${describeExit(exit)}) during ${step.title.toLowerCase()}; its last log lines: ${lines.join(' / ') || '(none)'}`;
+}
+async function runCommand(step, context, timeoutMs, options = {}) {
+    const stepStart = Date.now();
+    const cwd = step.cwd ?? context.plan.cwd;
+    const capturesBefore = step.collect ? await matchCaptures(step.collect.globs, cwd) : new Map();
+    announce(step, context);
+    const running = context.groups.start({
+        argv: step.argv,
+        cwd,
+        env: context.envFor(step),
+        logFile: step.logFile,
+        ...(step.stdoutFile ? { stdoutFile: step.stdoutFile } : {}),
+        timeoutMs,
+        onLine: (line) => context.logger.output(line),
+    });
+    const server = options.watchServer ? context.server : undefined;
+    const { outcome, serverDied } = await waitWatching(running, server);
+    const base = { id: step.id, title: step.title, seconds: (Date.now() - stepStart) / 1000, exitCode: outcome.exitCode, logFile: step.logFile };
+    noteProcessTrouble(step, outcome, context);
+    if (serverDied)
+        return { record: { ...base, status: 'failed', message: await serverDeathMessage(step, server) }, files: [] };
+    const failure = commandFailure(step, outcome, timeoutMs, context.display(step.logFile));
+    if (failure)
+        return { record: { ...base, ...failure }, files: [] };
+    const { files, problem } = await stepOutputs(step, context, cwd, capturesBefore);
+    if (problem)
+        return { record: { ...base, status: 'failed', message: `${step.title} exited 0 but ${problem} (log: ${context.display(step.logFile)})` }, files };
+    return { record: { ...base, status: 'ok' }, files };
+}
+/** A runner of plain commands for a role. */
+function commandRunner(options = {}) {
+    return { kind: 'timed', run: (step, context, timeoutMs) => runCommand(step, context, timeoutMs, options) };
+}
+
+;// CONCATENATED MODULE: ./src/runner/steps/serve.ts
+
+
+const serveRunner = {
+    kind: 'timed',
+    async run(step, context, timeoutMs) {
+        const stepStart = Date.now();
+        const { groups, plan } = context;
+        announce(step, context);
+        const start = await startServer(groups, step, plan.serve, {
+            logger: context.logger,
+            env: context.envFor(step),
+            cwd: step.cwd ?? plan.cwd,
+            readyTimeoutMs: timeoutMs,
+            ...(context.serveTiming ? { timing: context.serveTiming } : {}),
+            ...(context.health ? { health: context.health } : {}),
+        });
+        const base = { id: step.id, title: step.title, seconds: (Date.now() - stepStart) / 1000, logFile: step.logFile };
+        if (!start.ok) {
+            const status = groups.isCancelled() ? 'cancelled' : start.timedOut ? 'timeout' : 'failed';
+            return { record: { ...base, status, message: start.message }, files: [] };
+        }
+        context.server = start.server;
+        return { record: { ...base, status: 'ok' }, files: [] };
+    },
+};
+/** Stops the server's process group (skipped when none runs). Without a step: the stop at the end of the run. */
+async function stopServer(context, step) {
+    const stepStart = Date.now();
+    const id = step?.id ?? 'serve-stop';
+    const title = step?.title ?? 'Stop the server';
+    const { server } = context;
+    if (!server)
+        return { id, title, status: 'skipped', seconds: 0 };
+    const pid = server.process.pid;
+    if (!server.process.exited()) {
+        context.logger.info(`stopping the server's process group ${pid} (SIGTERM, SIGKILL after ${context.groups.graceMs / 1000} s)`);
+        await server.process.stop();
+    }
+    await server.exited;
+    context.server = undefined;
+    return { id, title, status: 'ok', seconds: (Date.now() - stepStart) / 1000, message: `process group ${pid} stopped` };
+}
+const serveStopRunner = { kind: 'cleanup', run: (step, context) => stopServer(context, step) };
+
+;// CONCATENATED MODULE: ./src/runner/executor.ts
+/**
+ * The step loop: the plan's steps in order, each handed to the runner of its role inside a log
+ * group with its time. A step gets what is left of the run's budget (less a reserve while a server
+ * runs) up to its own limit. Once a step that stops the run fails, or the run is cancelled or out
+ * of time, the rest are skipped, except cleanup steps (stopping the server); a server still running
+ * at the end is stopped all the same. A failed step that lets the run go on leaves a notice of the
+ * gap. The runners are passed in (steps/index.ts in a run; stand-ins in the tests).
+ */
+
+
+function contextFor(plan, deps) {
+    return {
+        plan,
+        logger: deps.logger,
+        groups: deps.groups,
+        ...(deps.health ? { health: deps.health } : {}),
+        ...(deps.serveTiming ? { serveTiming: deps.serveTiming } : {}),
+        notices: [...plan.notices],
+        server: undefined,
+        display: (path) => (path.startsWith(`${plan.cwd}/`) ? (0,external_node_path_.relative)(plan.cwd, path) : path),
+        envFor: (step) => (step.pathPrepend.length ? { ...step.env, PATH: [...step.pathPrepend, process.env.PATH ?? ''].join(external_node_path_.delimiter) } : step.env),
+    };
+}
+const skipped = (step, message) => ({ id: step.id, title: step.title, status: 'skipped', seconds: 0, ...(message ? { message } : {}) });
+class Executor {
+    context;
+    runners;
+    records = [];
+    files = [];
+    stepProblems = [];
+    stopReason;
+    failedRoles = new Set();
+    deadline;
+    reserveMs;
+    constructor(context, runners, deps, started) {
+        this.context = context;
+        this.runners = runners;
+        this.deadline = started + context.plan.budgetSeconds * 1000;
+        this.reserveMs = (deps.reserveSeconds ?? 15) * 1000;
+    }
+    failed(role, side) {
+        return this.failedRoles.has(`${side ?? 'head'}:${role}`);
+    }
+    async runAll() {
+        const { logger, plan } = this.context;
+        try {
+            for (const step of plan.steps)
+                await this.step(step);
+        }
+        finally {
+            if (this.context.server)
+                this.records.push(await logger.group('Stop the server', () => stopServer(this.context)));
+        }
+    }
+    async step(step) {
+        const { logger, groups } = this.context;
+        const runner = this.runners[step.role];
+        if (runner.kind === 'cleanup') {
+            this.records.push(await logger.group(step.title, () => runner.run(step, this.context)));
+            return;
+        }
+        if (this.stopReason || groups.isCancelled()) {
+            this.records.push(skipped(step));
+            return;
+        }
+        const why = runner.skipWhy?.(step, this);
+        if (why) {
+            this.records.push(skipped(step, why));
+            return;
+        }
+        const remaining = this.deadline - Date.now() - (this.context.server ? this.reserveMs : 0);
+        if (remaining <= 0) {
+            this.stopReason = { outcome: 'timeout', message: `the run reached its time budget (timeout-minutes ${this.context.plan.options.timeoutMinutes}) before ${step.title.toLowerCase()}` };
+            this.records.push(skipped(step));
+            return;
+        }
+        const timeoutMs = Math.min(step.timeoutSeconds * 1000, remaining);
+        const result = await logger.group(step.title, () => this.runLogged(step, runner, timeoutMs));
+        this.settle(step, runner, result);
+    }
+    /** Runs the step and logs how it ended. */
+    async runLogged(step, runner, timeoutMs) {
+        const { logger } = this.context;
+        const result = await runner.run(step, this.context, timeoutMs);
+        const { record } = result;
+        logger.info(`${step.id}: ${record.status === 'ok' ? 'done' : record.status} in ${record.seconds.toFixed(1)} s`);
+        if (record.message && record.status !== 'ok') {
+            if (step.onFailure === 'stop')
+                logger.error(record.message);
+            else
+                logger.warning(record.message);
+        }
+        return result;
+    }
+    /** Keeps the step's record and files; a failure stops the run or leaves a gap the report tells about. */
+    settle(step, runner, result) {
+        const { record } = result;
+        this.records.push(record);
+        this.files.push(...(step.side ? result.files.map((file) => ({ ...file, side: step.side })) : result.files));
+        if (record.status === 'ok')
+            return;
+        this.failedRoles.add(`${step.side ?? 'head'}:${step.role}`);
+        const message = record.message ?? `${step.title} failed`;
+        if (record.status === 'cancelled')
+            this.stopReason = { outcome: 'cancelled', message: 'the run was cancelled' };
+        else if (step.onFailure === 'stop')
+            this.stopReason = { outcome: record.status === 'timeout' ? 'timeout' : 'failed', message };
+        else {
+            this.stepProblems.push(message);
+            this.context.notices.push({ severity: 'warning', message: `${message} The report has no ${runner.lacks?.(step) ?? `data from ${step.id}`}.` });
+        }
+    }
+}
+/** Carries out the plan's steps in order; `started` is when the run's budget began. */
+async function runSteps(plan, deps, runners, started = Date.now()) {
+    const context = contextFor(plan, deps);
+    const executor = new Executor(context, runners, deps, started);
+    await executor.runAll();
+    return {
+        records: executor.records,
+        files: executor.files,
+        context,
+        ...(executor.stopReason ? { stopReason: executor.stopReason } : {}),
+        stepProblems: executor.stepProblems,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/runner/steps/benchmark.ts
+/**
+ * `benchmark-warmup` and `benchmark`: `max benchmark` against the running server, which is watched
+ * while they run (its death fails the step at once instead of at the benchmark's own timeout).
+ */
+
+const benchmarkWarmupRunner = commandRunner({ watchServer: true });
+const benchmarkRunner = commandRunner({ watchServer: true });
+
 ;// CONCATENATED MODULE: ./src/runner/preflight.ts
 /**
  * Turning the JSON of python/preflight_custom_arch.py into messages, each failure with its exact
@@ -5511,298 +7299,19 @@ function parsePreflightOutput(text) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: external "node:http"
-const external_node_http_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
-;// CONCATENATED MODULE: ./src/runner/serve.ts
+;// CONCATENATED MODULE: ./src/runner/steps/preflight.ts
 /**
- * `max serve` for the length of the benchmark windows: started in its own process group, checked
- * for an early death or an error in its log within seconds, then polled on /health with a bounded
- * wait, watched while the benchmark runs, and stopped by its group (never by name).
- */
-
-/** Log lines that mean the server will not come up, with what to do about each. Most specific first. */
-const SERVE_ERRORS = [
-    { pattern: /address already in use|\[Errno 98\]/i, problem: 'the port is already in use', fix: 'stop the process holding the port, or pass another --port N in max-args' },
-    { pattern: /CUDA_ERROR_OUT_OF_MEMORY|out of memory|OutOfMemoryError|hipErrorOutOfMemory/i, problem: 'the GPU ran out of memory while loading the model', fix: 'free the GPU, or lower --max-batch-size / --max-length in max-args, or use a smaller quantization (--quantization-encoding)' },
-    { pattern: /not found in registry/i, problem: 'the architecture is not registered with MAX', fix: 'check the custom-architectures option; for an embeddings model, max serve before 26.5 detects the task before it imports custom architectures' },
-    {
-        pattern: /Repository Not Found|RepositoryNotFoundError|404 Client Error|is not a local folder and is not a valid model identifier|does not appear to have a file named|GatedRepoError/i,
-        problem: 'the model was not found',
-        fix: 'check the model option (a Hugging Face id or a local path); for a gated model set HF_TOKEN in the job environment',
-    },
-    { pattern: /No such option|Got unexpected extra argument|Invalid value for|Missing option|unrecognized arguments/i, problem: 'max serve rejected a flag', fix: 'fix max-args (see max serve --help for this MAX version)' },
-];
-/**
- * Markers of trouble in the log before the server is ready (from Modular's own serve checks). With
- * a known cause (SERVE_ERRORS) the server is stopped at once; a bare traceback is reported and the
- * wait goes on, since a server can log one and still come up.
- */
-const FAILURE_MARKERS = /Traceback \(most recent call last\)|CUDA_ERROR|not found in registry|address already in use|\[Errno 98\]|^Error: /i;
-function classifyServeLog(lines) {
-    for (const known of SERVE_ERRORS)
-        if (lines.some((line) => known.pattern.test(line)))
-            return { problem: known.problem, fix: known.fix };
-    return undefined;
-}
-/** GET the URL; the status code, or null when nothing answers within two seconds. */
-const httpHealthCheck = (url) => new Promise((resolve) => {
-    const req = (0,external_node_http_namespaceObject.request)(url, { method: 'GET', timeout: 2000 }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? null);
-    });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(null));
-    req.end();
-});
-const DEFAULT_SERVE_TIMING = { earlyCheckMs: 3000, pollMs: 1000, progressMs: 30_000 };
-const serve_sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-function serve_lastLine(lines) {
-    return lines.length ? JSON.stringify(lines[lines.length - 1].slice(0, 200)) : '(nothing yet)';
-}
-async function startServer(groups, step, plan, options) {
-    const timing = options.timing ?? DEFAULT_SERVE_TIMING;
-    const health = options.health ?? httpHealthCheck;
-    const recent = [];
-    let ready = false;
-    let markerAt;
-    let warned = false;
-    const started = Date.now();
-    const running = groups.start({
-        argv: step.argv,
-        cwd: options.cwd,
-        env: options.env,
-        logFile: step.logFile,
-        onLine: (line) => {
-            options.logger.output(line);
-            recent.push(line);
-            if (recent.length > 60)
-                recent.shift();
-            if (!ready && markerAt === undefined && FAILURE_MARKERS.test(line))
-                markerAt = Date.now();
-        },
-    });
-    let exit;
-    const exited = running.done.then((outcome) => (exit = outcome));
-    const server = { process: running, exited, recentLines: () => [...recent] };
-    const failure = async (what, timedOut = false) => {
-        await running.stop();
-        await exited;
-        const known = classifyServeLog(recent);
-        const detail = known ? `${known.problem}. Fix: ${known.fix}` : `last log line: ${serve_lastLine(recent)}`;
-        return { ok: false, message: `max serve ${what}: ${detail} (log: ${step.logFile})`, timedOut, server };
-    };
-    const deathMessage = () => {
-        if (exit?.startError)
-            return `could not start (${exit.startError})`;
-        return `exited with ${exit?.signal ? `signal ${exit.signal}` : `code ${exit?.exitCode}`} after ${((Date.now() - started) / 1000).toFixed(1)} s`;
-    };
-    // Early check: alive, and no error in the log, for a few seconds.
-    const earlyEnd = started + timing.earlyCheckMs;
-    while (Date.now() < earlyEnd) {
-        if (exit)
-            return failure(deathMessage());
-        if (markerAt !== undefined && Date.now() - markerAt > 500) {
-            if (classifyServeLog(recent))
-                return failure('logged an error while starting');
-            if (!warned)
-                options.logger.warning(`max serve logged an error while starting (${serve_lastLine(recent)}); still waiting for it to come up or exit`);
-            warned = true;
-        }
-        await serve_sleep(Math.min(100, timing.earlyCheckMs));
-    }
-    options.logger.info(`waiting up to ${Math.round(options.readyTimeoutMs / 1000)} s for ${plan.healthUrl} to answer 200 (model download and compile happen now)`);
-    const deadline = started + options.readyTimeoutMs;
-    let nextProgress = Date.now() + timing.progressMs;
-    while (Date.now() < deadline) {
-        if (exit)
-            return failure(deathMessage());
-        if (markerAt !== undefined && Date.now() - markerAt > 500) {
-            if (classifyServeLog(recent))
-                return failure('logged an error while starting');
-            if (!warned)
-                options.logger.warning(`max serve logged an error while starting (${serve_lastLine(recent)}); still waiting for it to come up or exit`);
-            warned = true;
-        }
-        if (groups.isCancelled())
-            return failure('was stopped: the run was cancelled');
-        if ((await health(plan.healthUrl)) === 200) {
-            ready = true;
-            const seconds = (Date.now() - started) / 1000;
-            options.logger.info(`${plan.healthUrl} answered 200 after ${seconds.toFixed(1)} s`);
-            return { ok: true, server, seconds };
-        }
-        if (Date.now() >= nextProgress) {
-            options.logger.info(`still waiting for ${plan.healthUrl} (${Math.round((Date.now() - started) / 1000)} s; last log line: ${serve_lastLine(recent)})`);
-            nextProgress = Date.now() + timing.progressMs;
-        }
-        await serve_sleep(timing.pollMs);
-    }
-    return failure(`did not answer 200 on ${plan.healthUrl} within ${Math.round(options.readyTimeoutMs / 1000)} s`, true);
-}
-
-;// CONCATENATED MODULE: ./src/runner/execute.ts
-/**
- * Carrying out a plan: each step in a log group with its time, its process group stopped at its
- * limit or at the run's deadline, its files checked before they count. A failed warm-up, measured
- * run or server stops the run; a failed profile leaves a gap the report tells about.
+ * The custom-architecture pre-flight: a checker that prints JSON. Its errors stop the run, its
+ * warnings become notices; a checker that gives no result is skipped with a warning, not a failure.
  */
 
 
 
-
-
-
-
-
-function describeExit(outcome) {
-    if (outcome.startError)
-        return outcome.startError;
-    if (outcome.signal)
-        return `was killed by ${outcome.signal}`;
-    return `exited with code ${outcome.exitCode}`;
-}
-function execute_tailText(outcome) {
-    const lines = outcome.tail.slice(-5).map((line) => line.slice(0, 300));
-    return lines.length ? ` Last output: ${lines.map((line) => JSON.stringify(line)).join(' / ')}` : '';
-}
-/** An extra hint for failures with a known cause. */
-function knownCause(step, outcome) {
-    const text = outcome.tail.join('\n');
-    if (/libdw\.so\.1/.test(text))
-        return ` Fix: ${INSTALL.libdw}.`;
-    if (outcome.startError && /not found/.test(outcome.startError)) {
-        const program = step.argv[0] ?? '';
-        const tool = ['nsys', 'ncu', 'rocprofv3', 'max'].find((name) => program.endsWith(name));
-        if (tool)
-            return ` Install: ${INSTALL[tool]}.`;
-    }
-    if (/Process launch is not allowed in this state/.test(text))
-        return ' A stale nsys session is still open: run `nsys sessions list` and `nsys shutdown --session=<name>`.';
-    // Timeouts and cancellation are reported before this; a SIGKILL here came from outside the run.
-    if (outcome.signal === 'SIGKILL')
-        return " A SIGKILL that the run did not send is usually the kernel's out-of-memory killer: check `dmesg` and the runner's memory.";
-    return '';
-}
-async function executePlan(plan, deps) {
-    const { logger, groups } = deps;
-    const started = Date.now();
-    const deadline = started + plan.budgetSeconds * 1000;
-    const reserveMs = (deps.reserveSeconds ?? 15) * 1000;
-    const records = [];
-    const files = [];
-    const notices = [...plan.notices];
-    let server;
-    let stopReason;
-    const failedSteps = new Set();
-    /** Why steps the run went on after failed: the cause when nothing is left to analyze. */
-    const stepProblems = [];
-    const display = (path) => (path.startsWith(`${plan.cwd}/`) ? (0,external_node_path_.relative)(plan.cwd, path) : path);
-    const envFor = (step) => {
-        if (!step.pathPrepend.length)
-            return step.env;
-        return { ...step.env, PATH: [...step.pathPrepend, process.env.PATH ?? ''].join(external_node_path_.delimiter) };
-    };
-    const verify = async (step, extra) => {
-        const found = [];
-        const problems = [];
-        const outputs = [...step.outputs, ...extra];
-        if (step.findOutputs) {
-            const matches = await findBySuffix(step.findOutputs.dir, step.findOutputs.suffix);
-            if (matches.length === 0)
-                problems.push(`no *${step.findOutputs.suffix} under ${display(step.findOutputs.dir)}`);
-            for (const path of matches)
-                outputs.push({ path, kind: step.findOutputs.kind, analysis: true });
-        }
-        for (const output of outputs) {
-            const check = output.kind === 'workload-console' ? await consoleAnalysisFile(output.path) : { ...(await checkOutput(output.path, output.kind)), path: output.path };
-            if (check.ok)
-                found.push({ path: check.path, kind: output.kind, analysis: output.analysis, bytes: check.bytes, step: step.id });
-            else if (output.optional) {
-                // Said once for all the runs of a workload whose console carries no metrics.
-                const message = output.kind === 'workload-console' ? `the workload's console ${check.reason}` : `${step.id}: ${display(output.path)} ${check.reason}`;
-                if (!notices.some((notice) => notice.message === message))
-                    notices.push({ severity: 'info', message });
-            }
-            else
-                problems.push(`${display(output.path)} ${check.reason}${output.hint ? ` (${output.hint})` : ''}`);
-        }
-        return problems.length ? { files: found, problem: problems.join('; ') } : { files: found };
-    };
-    const runProcessStep = async (step, timeoutMs) => {
-        const stepStart = Date.now();
-        const cwd = step.cwd ?? plan.cwd;
-        const capturesBefore = step.collect ? await matchCaptures(step.collect.globs, cwd) : new Map();
-        logger.info(`${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(display))}`);
-        const running = groups.start({
-            argv: step.argv,
-            cwd,
-            env: envFor(step),
-            logFile: step.logFile,
-            ...(step.stdoutFile ? { stdoutFile: step.stdoutFile } : {}),
-            timeoutMs,
-            onLine: (line) => logger.output(line),
-        });
-        let outcome;
-        let serverDied = false;
-        if (server && (step.role === 'benchmark' || step.role === 'benchmark-warmup' || step.role === 'profile')) {
-            const watched = server;
-            const first = await Promise.race([running.done.then(() => 'step'), watched.exited.then(() => 'server')]);
-            if (first === 'server') {
-                serverDied = true;
-                await running.stop();
-            }
-            outcome = await running.done;
-        }
-        else
-            outcome = await running.done;
-        const seconds = (Date.now() - stepStart) / 1000;
-        const base = { id: step.id, title: step.title, seconds, exitCode: outcome.exitCode, logFile: step.logFile };
-        if (outcome.leftovers > 0)
-            notices.push({ severity: 'info', message: `${step.id}: ${outcome.leftovers} process(es) of its group were still running after it exited and were stopped` });
-        if (outcome.cutLines > 0) {
-            const lines = outcome.cutLines === 1 ? '1 output line longer than' : `${outcome.cutLines} output lines longer than`;
-            notices.push({ severity: 'warning', message: `${step.id}: ${lines} ${MAX_LINE_BYTES} bytes ${outcome.cutLines === 1 ? 'was' : 'were'} cut (${outcome.cutBytes} bytes dropped; log: ${display(step.logFile)})` });
-        }
-        if (serverDied) {
-            const exit = await server.exited;
-            const lines = server.recentLines().slice(-3).map((line) => JSON.stringify(line.slice(0, 200)));
-            return { record: { ...base, status: 'failed', message: `max serve exited (${describeExit(exit)}) during ${step.title.toLowerCase()}; its last log lines: ${lines.join(' / ') || '(none)'}` }, files: [] };
-        }
-        if (outcome.cancelled)
-            return { record: { ...base, status: 'cancelled', message: `${step.title} was stopped: the run was cancelled` }, files: [] };
-        if (outcome.timedOut)
-            return { record: { ...base, status: 'timeout', message: `${step.title} did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped (log: ${display(step.logFile)}).${execute_tailText(outcome)}` }, files: [] };
-        if (outcome.exitCode !== 0)
-            return { record: { ...base, status: 'failed', message: `${step.title} ${describeExit(outcome)} (log: ${display(step.logFile)}).${knownCause(step, outcome)}${execute_tailText(outcome)}` }, files: [] };
-        const derived = [];
-        if (step.derive) {
-            const dropped = await deriveProfileConsole(step.derive.from, step.derive.to);
-            derived.push({ path: step.derive.to, kind: 'max-generate', analysis: true });
-            if (dropped)
-                logger.info(`${display(step.derive.to)}: the profiled run's console without its ${dropped} timing lines (profiling slows the run)`);
-        }
-        const collected = [];
-        if (step.collect) {
-            const copies = await collectCaptures(step.collect.globs, cwd, capturesBefore, step.collect.into);
-            // A measured run beside a profile run of its own need not write the profile: only the
-            // step whose captures are analyzed is expected to.
-            if (copies.length === 0 && step.collect.analysis)
-                notices.push({ severity: 'warning', message: `${step.id}: the step wrote no file matching captures ${step.collect.globs.join(', ')}` });
-            for (const path of copies) {
-                const check = await checkOutput(path, 'workload-capture');
-                if (check.ok)
-                    collected.push({ path, kind: 'workload-capture', analysis: step.collect.analysis, bytes: check.bytes, step: step.id });
-                else
-                    notices.push({ severity: 'warning', message: `${step.id}: capture ${display(path)} ${check.reason}; left out of the analysis` });
-            }
-        }
-        const verified = await verify(step, derived);
-        if (verified.problem)
-            return { record: { ...base, status: 'failed', message: `${step.title} exited 0 but ${verified.problem} (log: ${display(step.logFile)})` }, files: [...collected, ...verified.files] };
-        return { record: { ...base, status: 'ok' }, files: [...collected, ...verified.files] };
-    };
-    const runPreflight = async (step, timeoutMs) => {
-        const result = await runProcessStep({ ...step, outputs: [] }, timeoutMs);
+const preflightRunner = {
+    kind: 'timed',
+    async run(step, context, timeoutMs) {
+        const { logger, notices, plan } = context;
+        const result = await runCommand({ ...step, outputs: [] }, context, timeoutMs);
         if (result.record.status === 'cancelled')
             return result;
         const text = step.stdoutFile ? await (0,promises_.readFile)(step.stdoutFile, 'utf8').catch(() => '') : '';
@@ -5830,98 +7339,70 @@ async function executePlan(plan, deps) {
         }
         logger.info('custom architectures: pre-flight passed');
         return { record: { ...result.record, status: 'ok' }, files: [] };
-    };
-    const runServe = async (step, timeoutMs) => {
-        const stepStart = Date.now();
-        logger.info(`${step.cwd ? `(in ${step.cwd}) ` : ''}$ ${formatCommand(step.argv.map(display))}`);
-        const start = await startServer(groups, step, plan.serve, {
-            logger,
-            env: envFor(step),
-            cwd: step.cwd ?? plan.cwd,
-            readyTimeoutMs: timeoutMs,
-            ...(deps.serveTiming ? { timing: deps.serveTiming } : {}),
-            ...(deps.health ? { health: deps.health } : {}),
-        });
-        const seconds = (Date.now() - stepStart) / 1000;
-        const base = { id: step.id, title: step.title, seconds, logFile: step.logFile };
-        if (!start.ok) {
-            const status = groups.isCancelled() ? 'cancelled' : start.timedOut ? 'timeout' : 'failed';
-            return { record: { ...base, status, message: start.message }, files: [] };
-        }
-        server = start.server;
-        return { record: { ...base, status: 'ok' }, files: [] };
-    };
-    const stopServer = async (step) => {
-        const stepStart = Date.now();
-        const id = step?.id ?? 'serve-stop';
-        const title = step?.title ?? 'Stop the server';
-        if (!server)
-            return { id, title, status: 'skipped', seconds: 0 };
-        const pid = server.process.pid;
-        if (!server.process.exited()) {
-            logger.info(`stopping the server's process group ${pid} (SIGTERM, SIGKILL after ${groups.graceMs / 1000} s)`);
-            await server.process.stop();
-        }
-        await server.exited;
-        server = undefined;
-        return { id, title, status: 'ok', seconds: (Date.now() - stepStart) / 1000, message: `process group ${pid} stopped` };
-    };
-    try {
-        for (const step of plan.steps) {
-            if (stopReason || groups.isCancelled()) {
-                if (step.role === 'serve-stop')
-                    records.push(await logger.group(step.title, () => stopServer(step)));
-                else
-                    records.push({ id: step.id, title: step.title, status: 'skipped', seconds: 0 });
-                continue;
-            }
-            if (step.role === 'profile-stats' && failedSteps.has(`${step.side ?? 'head'}:profile`)) {
-                records.push({ id: step.id, title: step.title, status: 'skipped', seconds: 0, message: 'the profiled run failed' });
-                continue;
-            }
-            if (step.role === 'serve-stop') {
-                records.push(await logger.group(step.title, () => stopServer(step)));
-                continue;
-            }
-            const remaining = deadline - Date.now() - (server ? reserveMs : 0);
-            if (remaining <= 0) {
-                stopReason = { outcome: 'timeout', message: `the run reached its time budget (timeout-minutes ${plan.options.timeoutMinutes}) before ${step.title.toLowerCase()}` };
-                records.push({ id: step.id, title: step.title, status: 'skipped', seconds: 0 });
-                continue;
-            }
-            const timeoutMs = Math.min(step.timeoutSeconds * 1000, remaining);
-            const result = await logger.group(step.title, async () => {
-                const outcome = step.role === 'preflight' ? await runPreflight(step, timeoutMs) : step.role === 'serve' ? await runServe(step, timeoutMs) : await runProcessStep(step, timeoutMs);
-                const mark = outcome.record.status === 'ok' ? 'done' : outcome.record.status;
-                logger.info(`${step.id}: ${mark} in ${outcome.record.seconds.toFixed(1)} s`);
-                if (outcome.record.message && outcome.record.status !== 'ok') {
-                    if (step.onFailure === 'stop')
-                        logger.error(outcome.record.message);
-                    else
-                        logger.warning(outcome.record.message);
-                }
-                return outcome;
-            });
-            records.push(result.record);
-            files.push(...(step.side ? result.files.map((file) => ({ ...file, side: step.side })) : result.files));
-            if (result.record.status === 'ok')
-                continue;
-            failedSteps.add(step.role === 'profile' ? `${step.side ?? 'head'}:profile` : step.id);
-            if (result.record.status === 'cancelled')
-                stopReason = { outcome: 'cancelled', message: 'the run was cancelled' };
-            else if (step.onFailure === 'stop')
-                stopReason = { outcome: result.record.status === 'timeout' ? 'timeout' : 'failed', message: result.record.message ?? `${step.title} failed` };
-            else {
-                stepProblems.push(result.record.message ?? `${step.title} failed`);
-                notices.push({ severity: 'warning', message: `${result.record.message ?? `${step.title} failed`} The report has no ${step.role === 'profile' || step.role === 'profile-stats' ? 'kernel profile' : `data from ${step.id}`}.` });
-            }
-        }
-    }
-    finally {
-        if (server)
-            records.push(await logger.group('Stop the server', () => stopServer()));
-    }
-    const outcome = groups.isCancelled() ? 'cancelled' : stopReason?.outcome ?? 'ok';
+    },
+};
+
+;// CONCATENATED MODULE: ./src/runner/steps/profile.ts
+/**
+ * `profile` runs the workload under the profiler (also the deep dive's ncu run); `profile-stats`
+ * turns its report into tables, and is skipped when the profiled run of its side failed. Either
+ * failing leaves the report without a kernel profile. In serve mode the profiled run is a traced
+ * benchmark window, and fails when the server dies under it.
+ */
+
+const lacks = () => 'kernel profile';
+const profileRunner = { ...commandRunner({ watchServer: true }), lacks };
+const profileStatsRunner = {
+    ...commandRunner(),
+    lacks,
+    skipWhy: (step, progress) => (progress.failed('profile', step.side) ? 'the profiled run failed' : undefined),
+};
+
+;// CONCATENATED MODULE: ./src/runner/steps/workload.ts
+/**
+ * `warmup` and `measured`: the workload itself, unprofiled (a command workload, `max generate`, or
+ * the sampler wrapping either). A failure stops the run or leaves a gap, as the plan says.
+ */
+
+const warmupRunner = commandRunner();
+const measuredRunner = commandRunner();
+
+;// CONCATENATED MODULE: ./src/runner/steps/index.ts
+/**
+ * The runner of each step role. A role added to StepRole (plan-types.ts) does not compile until it
+ * has a row here.
+ */
+
+
+
+
+
+const STEP_RUNNERS = {
+    preflight: preflightRunner,
+    warmup: warmupRunner,
+    measured: measuredRunner,
+    profile: profileRunner,
+    'profile-stats': profileStatsRunner,
+    serve: serveRunner,
+    'benchmark-warmup': benchmarkWarmupRunner,
+    benchmark: benchmarkRunner,
+    'serve-stop': serveStopRunner,
+};
+
+;// CONCATENATED MODULE: ./src/runner/execute.ts
+/**
+ * Carrying out a plan: the executor (executor.ts) runs each step with the runner of its role
+ * (steps/), each in its process group, stopped at its limit or at the run's deadline, its files
+ * checked before they count. A failed warm-up, measured run or server stops the run; a failed
+ * profile leaves a gap the report tells about. Here: the run's outcome from what the steps left.
+ */
+
+
+/** The run's outcome: a run that ended ok with nothing to analyze (for either side) failed. */
+function outcomeOf(plan, done, cancelled, seconds) {
+    const { records: steps, files, stopReason, stepProblems } = done;
+    const notices = done.context.notices;
+    const outcome = cancelled ? 'cancelled' : stopReason?.outcome ?? 'ok';
     const analysisInputs = files.filter((file) => file.analysis && !file.side).map((file) => file.path);
     const baseAnalysisInputs = files.filter((file) => file.analysis && file.side === 'base').map((file) => file.path);
     const missing = analysisInputs.length === 0 ? 'the head' : plan.base && baseAnalysisInputs.length === 0 ? 'the base' : undefined;
@@ -5929,18 +7410,23 @@ async function executePlan(plan, deps) {
         // The failed steps' own messages carry the hint (a capture range that never opened, a tool missing).
         const why = stepProblems.length ? `: ${stepProblems.join('; ')}` : '';
         const message = `${why ? '' : 'every step finished but '}no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}${why}`;
-        return { outcome: 'failed', message, steps: records, files, analysisInputs, baseAnalysisInputs, notices, seconds: (Date.now() - started) / 1000 };
+        return { outcome: 'failed', message, steps, files, analysisInputs, baseAnalysisInputs, notices, seconds: seconds() };
     }
     return {
         outcome,
         ...(outcome !== 'ok' ? { message: stopReason?.message ?? 'the run was cancelled' } : {}),
-        steps: records,
+        steps,
         files,
         analysisInputs,
         baseAnalysisInputs,
         notices,
-        seconds: (Date.now() - started) / 1000,
+        seconds: seconds(),
     };
+}
+async function executePlan(plan, deps) {
+    const started = Date.now();
+    const done = await runSteps(plan, deps, STEP_RUNNERS, started);
+    return outcomeOf(plan, done, deps.groups.isCancelled(), () => (Date.now() - started) / 1000);
 }
 
 ;// CONCATENATED MODULE: ./src/runner/plan-steps.ts
@@ -6424,6 +7910,508 @@ function renderPlan(plan) {
     return `${lines.join('\n')}\n`;
 }
 
+;// CONCATENATED MODULE: ./src/runner/child-env.ts
+/**
+ * The environment a workload process starts with: ours less what is ours alone, the run's tracking
+ * marker, and throwaway stand-ins for the runner's file commands. Depends on node built-ins only (the
+ * process tests load the process modules on their own).
+ */
+
+
+
+/**
+ * The environment variable every process a run starts carries, with the run's own id as value (the
+ * Actions runner tags job processes with RUNNER_TRACKING_ID the same way). A daemon that left the
+ * process group and session is still found by it at the end.
+ */
+const TRACKING_VARIABLE = 'PROFILE_GATE_TRACKING_ID';
+/**
+ * The runner's file commands. A workload that appends to them could set the action's outputs
+ * (`verdict=pass`), rewrite the job summary, or change later steps' environment; it gets empty
+ * throwaway files instead, removed when it exits.
+ */
+const FILE_COMMANDS = ['GITHUB_OUTPUT', 'GITHUB_STEP_SUMMARY', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STATE'];
+/**
+ * Our environment less what is ours alone: the action's inputs (the token among them) and the
+ * runner's tokens for the artifact service and OIDC. A workload that prints its environment into a
+ * log must not put them into the uploaded artifact, and it has no business with them.
+ */
+const WITHHELD_ENV = /^(INPUT_.*|ACTIONS_RUNTIME_TOKEN|ACTIONS_ID_TOKEN_REQUEST_TOKEN|ACTIONS_ID_TOKEN_REQUEST_URL)$/i;
+function childEnvironment(env) {
+    return Object.fromEntries(Object.entries(env).filter(([name]) => !WITHHELD_ENV.test(name)));
+}
+/** Empty stand-ins for the file commands this process was given, in a folder of their own. */
+function throwawayFileCommands(env) {
+    const present = FILE_COMMANDS.filter((name) => env[name]);
+    if (present.length === 0)
+        return { env: {}, remove: () => undefined };
+    const dir = (0,external_node_fs_.mkdtempSync)((0,external_node_path_.join)((0,external_node_os_namespaceObject.tmpdir)(), 'profile-gate-workload-'));
+    const replaced = {};
+    for (const name of present) {
+        replaced[name] = (0,external_node_path_.join)(dir, name.toLowerCase());
+        (0,external_node_fs_.writeFileSync)(replaced[name], '');
+    }
+    return { env: replaced, remove: () => (0,external_node_fs_.rmSync)(dir, { recursive: true, force: true }) };
+}
+/**
+ * The full environment of a workload process, and the removal of its throwaway file commands (call
+ * once it has exited). Without a temporary folder the workload gets no file commands at all.
+ */
+function workloadEnvironment(extra, trackingId) {
+    let fileCommands = { env: {}, remove: () => undefined };
+    try {
+        fileCommands = throwawayFileCommands(process.env);
+    }
+    catch {
+        // no temporary folder: the workload gets no file commands at all (below)
+    }
+    const env = { ...childEnvironment(process.env), ...extra, ...fileCommands.env, [TRACKING_VARIABLE]: trackingId };
+    for (const name of FILE_COMMANDS)
+        if (!(name in fileCommands.env))
+            delete env[name];
+    return { env, remove: fileCommands.remove };
+}
+
+;// CONCATENATED MODULE: ./src/runner/proc-stat.ts
+/**
+ * /proc/<pid>/stat read once into a typed record, and the table of live processes built from it.
+ * The command name sits in parentheses and may itself hold spaces and parentheses (`(python (x) y)`),
+ * so the fields after it are counted from the last ')'. Depends on node built-ins only (the process
+ * tests load the process modules on their own).
+ */
+
+/** The fields of a stat line, or undefined when it has no command name in parentheses. */
+function parseProcStat(text) {
+    const open = text.indexOf('(');
+    const close = text.lastIndexOf(')');
+    if (open < 0 || close < open)
+        return undefined;
+    // Field 3 (state) onwards: state ppid pgrp session tty_nr … starttime is field 22.
+    const fields = text.slice(close + 2).split(' ');
+    return {
+        pid: Number(text.slice(0, open).trim()),
+        comm: text.slice(open + 1, close),
+        state: fields[0] ?? '',
+        ppid: Number(fields[1]),
+        pgid: Number(fields[2]),
+        session: Number(fields[3]),
+        startTime: fields[19] ?? '',
+    };
+}
+/** Neither a zombie nor dead. */
+function isLive(stat) {
+    return stat.state !== 'Z' && stat.state !== 'X';
+}
+/** One process's stat; undefined when it is gone or cannot be read. */
+function readProcStat(pid) {
+    try {
+        return parseProcStat((0,external_node_fs_.readFileSync)(`/proc/${pid}/stat`, 'utf8'));
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Live (not zombie) processes from /proc; empty where there is no /proc. */
+function liveProcesses() {
+    let entries;
+    try {
+        entries = (0,external_node_fs_.readdirSync)('/proc');
+    }
+    catch {
+        return [];
+    }
+    const table = [];
+    for (const entry of entries) {
+        if (!/^\d+$/.test(entry))
+            continue;
+        const stat = readProcStat(Number(entry));
+        if (stat && isLive(stat))
+            table.push(stat);
+    }
+    return table;
+}
+/** The same process (same start time) is still there and not a zombie. */
+function stillRunning(known) {
+    const now = readProcStat(known.pid);
+    return now !== undefined && isLive(now) && now.startTime === known.startTime;
+}
+
+;// CONCATENATED MODULE: ./src/runner/process-output.ts
+/**
+ * A child's output: both streams split into lines, written to the log (stdout to a file of its own
+ * when asked), handed to a callback, and the last lines kept for the error message. Depends on node
+ * built-ins and line-splitter.ts only (the process tests load the process modules on their own).
+ */
+
+
+
+const TAIL_LINES = 20;
+function openStream(path) {
+    (0,external_node_fs_.mkdirSync)((0,external_node_path_.dirname)(path), { recursive: true });
+    return (0,external_node_fs_.createWriteStream)(path, { flags: 'w' });
+}
+function closeStream(stream) {
+    return new Promise((resolve) => stream.end(() => resolve()));
+}
+class ProcessOutput {
+    spec;
+    /** The last lines of output, both streams, for the error message. */
+    tail = [];
+    log;
+    stdoutFile;
+    splitters = [];
+    ended = Promise.resolve();
+    streams = [];
+    /** Opens the files (before the child starts: a folder that cannot be made stops the start). */
+    constructor(spec) {
+        this.spec = spec;
+        this.log = openStream(spec.logFile);
+        this.stdoutFile = spec.stdoutFile ? openStream(spec.stdoutFile) : undefined;
+    }
+    /** Reads the child's streams from now on. */
+    attach(stdout, stderr) {
+        this.streams = [stdout, stderr].filter((stream) => stream !== null);
+        this.ended = Promise.all([this.follow(stdout, 'stdout', this.stdoutFile ?? this.log), this.follow(stderr, 'stderr', this.log)]);
+    }
+    /**
+     * Waits for both streams to end, at most `ms`: a grandchild that left the group could hold the
+     * pipes open, and is not waited on forever. Then lets go of the streams.
+     */
+    async drain(ms) {
+        let timer;
+        await Promise.race([this.ended, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+        clearTimeout(timer);
+        for (const stream of this.streams)
+            stream.destroy();
+    }
+    /** Lines longer than MAX_LINE_BYTES, both streams: how many, and the bytes dropped from them. */
+    cut() {
+        return {
+            cutLines: this.splitters.reduce((sum, lines) => sum + lines.cutLines, 0),
+            cutBytes: this.splitters.reduce((sum, lines) => sum + lines.cutBytes, 0),
+        };
+    }
+    /** Closes the files, with a last line in the log when there is one (why the child did not start). */
+    async close(lastLogLine) {
+        if (lastLogLine)
+            this.log.write(`${lastLogLine}\n`);
+        await Promise.all([closeStream(this.log), this.stdoutFile ? closeStream(this.stdoutFile) : Promise.resolve()]);
+    }
+    follow(stream, name, target) {
+        return new Promise((resolve) => {
+            if (!stream)
+                return resolve();
+            const lines = new LineSplitter((line, dropped) => {
+                target.write(dropped > 0 ? `${line}… [profile-gate: line cut at ${MAX_LINE_BYTES} bytes, ${dropped} bytes dropped]\n` : `${line}\n`);
+                this.tail.push(line.length > 1000 ? `${line.slice(0, 1000)}…` : line);
+                if (this.tail.length > TAIL_LINES)
+                    this.tail.shift();
+                this.spec.onLine?.(line, name);
+            });
+            this.splitters.push(lines);
+            let ended = false;
+            const close = () => {
+                if (ended)
+                    return;
+                ended = true;
+                lines.end();
+                resolve();
+            };
+            stream.on('data', (chunk) => lines.push(chunk));
+            stream.on('end', close);
+            stream.on('close', close);
+            stream.on('error', close);
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/runner/process-table.ts
+/**
+ * Questions about the processes a run started, answered from /proc: the members of a group, the
+ * descendants that left it, the processes that carry the run's marker. Depends on node built-ins and
+ * proc-stat.ts only (the process tests load the process modules on their own).
+ */
+
+
+/** Live (not zombie) members of a process group. Linux reads /proc; elsewhere kill(-pgid, 0). */
+function groupMembers(pgid) {
+    if (process.platform !== 'linux') {
+        try {
+            process.kill(-pgid, 0);
+            return [pgid];
+        }
+        catch {
+            return [];
+        }
+    }
+    return liveProcesses()
+        .filter((entry) => entry.pgid === pgid)
+        .map((entry) => entry.pid);
+}
+/**
+ * Processes descended from a member of the group that moved to a group of their own (setsid, or a
+ * wrapper such as gpu_snapshot.py that runs its command in a new group). Still ours to stop.
+ */
+function escapedDescendants(pgid) {
+    const table = liveProcesses();
+    const children = new Map();
+    for (const entry of table)
+        children.set(entry.ppid, [...(children.get(entry.ppid) ?? []), entry]);
+    const found = [];
+    const queue = table.filter((entry) => entry.pgid === pgid);
+    const seen = new Set(queue.map((entry) => entry.pid));
+    while (queue.length) {
+        for (const child of children.get(queue.shift().pid) ?? []) {
+            if (seen.has(child.pid))
+                continue;
+            seen.add(child.pid);
+            if (child.pgid !== pgid)
+                found.push(child);
+            queue.push(child);
+        }
+    }
+    return found;
+}
+/** The command line of a process, arguments joined by spaces (empty when it cannot be read). */
+function commandLine(pid) {
+    try {
+        return (0,external_node_fs_.readFileSync)(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').split('\0').join(' ');
+    }
+    catch {
+        return '';
+    }
+}
+/**
+ * Live processes of this user whose environment carries `marker` (NAME=value). Reads
+ * /proc/<pid>/environ, which holds the environment a process was started with.
+ */
+function processesWithMarker(marker) {
+    const uid = process.getuid?.();
+    const needle = Buffer.from(`\0${marker}\0`);
+    const first = Buffer.from(`${marker}\0`);
+    return liveProcesses().filter((entry) => {
+        if (entry.pid === process.pid)
+            return false;
+        try {
+            if (uid !== undefined && (0,external_node_fs_.statSync)(`/proc/${entry.pid}`).uid !== uid)
+                return false;
+            const environ = (0,external_node_fs_.readFileSync)(`/proc/${entry.pid}/environ`);
+            return environ.subarray(0, first.length).equals(first) || environ.includes(needle);
+        }
+        catch {
+            return false;
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./src/runner/process-group.ts
+/**
+ * Starting and stopping the workload's processes. Each child leads its own process group
+ * (spawn detached = setsid), so it and everything it starts can be stopped together with a signal to
+ * -pgid: SIGTERM, then SIGKILL after a grace period. Only groups started here are ever signalled,
+ * never a process found by name; a cancel signal to us is passed on to them. Output goes through
+ * process-output.ts, /proc is read through proc-stat.ts and process-table.ts, the environment comes
+ * from child-env.ts. Depends on node built-ins and those modules only (the process tests load them on
+ * their own).
+ */
+
+
+
+
+
+
+const SIGNAL_NUMBERS = { SIGINT: 2, SIGTERM: 15 };
+/** How long the output of an exited child is waited on (a grandchild may hold its pipes open). */
+const DRAIN_MS = 2000;
+const process_group_sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+function signalProcess(pid, signal) {
+    try {
+        process.kill(pid, signal);
+    }
+    catch {
+        // already gone
+    }
+}
+class ProcessGroups {
+    graceMs;
+    /** The value of TRACKING_VARIABLE in every process started here. */
+    trackingId;
+    groups = new Set();
+    cancelled = false;
+    constructor(options = {}) {
+        this.graceMs = options.graceMs ?? 3000;
+        this.trackingId = (0,external_node_crypto_namespaceObject.randomUUID)();
+    }
+    /**
+     * Stop every process that carries this run's tracking marker, wherever it went (a daemon that
+     * double-forked into a session of its own): SIGTERM, SIGKILL after the grace period. Returns
+     * them by pid and command. Linux only (elsewhere there is no /proc to read: none are found).
+     */
+    async sweepTracked() {
+        if (process.platform !== 'linux')
+            return [];
+        const found = processesWithMarker(`${TRACKING_VARIABLE}=${this.trackingId}`);
+        const tracked = found.map((entry) => ({ pid: entry.pid, command: commandLine(entry.pid) }));
+        const signal = (entry, name) => {
+            if (stillRunning(entry))
+                signalProcess(entry.pid, name);
+        };
+        for (const entry of found)
+            signal(entry, 'SIGTERM');
+        const deadline = Date.now() + this.graceMs;
+        while (Date.now() < deadline && found.some(stillRunning))
+            await process_group_sleep(50);
+        for (const entry of found)
+            signal(entry, 'SIGKILL');
+        for (let i = 0; i < 20 && found.some(stillRunning); i += 1)
+            await process_group_sleep(25);
+        return tracked;
+    }
+    /** Process-group ids started here and not yet seen gone. */
+    active() {
+        return [...this.groups];
+    }
+    isCancelled() {
+        return this.cancelled;
+    }
+    /**
+     * Signal one of our groups, wait up to the grace period, then SIGKILL what is left of it and of
+     * the processes it started in groups of their own.
+     */
+    async stopGroup(pgid, first = 'SIGTERM') {
+        if (!this.groups.has(pgid) || pgid <= 1)
+            return;
+        const escaped = escapedDescendants(pgid);
+        // the group may be gone already; escaped descendants may remain
+        signalProcess(-pgid, first);
+        const remaining = () => groupMembers(pgid).length + escaped.filter(stillRunning).length;
+        const deadline = Date.now() + this.graceMs;
+        while (Date.now() < deadline && remaining() > 0)
+            await process_group_sleep(50);
+        if (remaining() > 0) {
+            escaped.push(...escapedDescendants(pgid).filter((entry) => !escaped.some((known) => known.pid === entry.pid)));
+            signalProcess(-pgid, 'SIGKILL');
+            for (const entry of escaped.filter(stillRunning))
+                signalProcess(entry.pid, 'SIGKILL');
+            for (let i = 0; i < 20 && remaining() > 0; i += 1)
+                await process_group_sleep(25);
+        }
+        this.groups.delete(pgid);
+    }
+    /** Stop every group started here (cancellation). */
+    async stopAll(first = 'SIGTERM') {
+        this.cancelled = true;
+        await Promise.all(this.active().map((pgid) => this.stopGroup(pgid, first)));
+    }
+    start(spec) {
+        const started = Date.now();
+        const output = new ProcessOutput(spec);
+        const environment = workloadEnvironment(spec.env ?? {}, this.trackingId);
+        const child = (0,external_node_child_process_namespaceObject.spawn)(spec.argv[0], spec.argv.slice(1), {
+            cwd: spec.cwd,
+            env: environment.env,
+            detached: true,
+            stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        const pgid = child.pid;
+        if (pgid !== undefined)
+            this.groups.add(pgid);
+        output.attach(child.stdout, child.stderr);
+        let exited = false;
+        let timedOut = false;
+        let cancelledHere = false;
+        const stop = async () => {
+            if (pgid !== undefined)
+                await this.stopGroup(pgid);
+        };
+        const timer = spec.timeoutMs !== undefined
+            ? setTimeout(() => {
+                timedOut = true;
+                void stop();
+            }, spec.timeoutMs)
+            : undefined;
+        const done = new Promise((resolve) => {
+            const finish = async (exitCode, signal, startError) => {
+                if (timer)
+                    clearTimeout(timer);
+                exited = true;
+                const leftovers = await this.afterExit(pgid, output, environment.remove);
+                await output.close(startError);
+                const cancelled = cancelledHere || this.cancelled;
+                resolve({ exitCode, signal, timedOut, cancelled, ...(startError ? { startError } : {}), durationMs: Date.now() - started, tail: output.tail, leftovers, ...output.cut() });
+            };
+            child.once('error', (error) => {
+                if (exited)
+                    return;
+                const reason = error.code === 'ENOENT' ? 'not found' : error.code === 'EACCES' ? 'not executable' : error.message;
+                void finish(null, null, `cannot start ${spec.argv[0]}: ${reason}`);
+            });
+            child.once('exit', (code, signal) => {
+                if (this.cancelled)
+                    cancelledHere = true;
+                void finish(code, signal);
+            });
+        });
+        return { pid: pgid, done, stop, exited: () => exited };
+    }
+    /**
+     * Once the main process has exited: stops what is left of its group (returns how many were
+     * left), waits for its output to drain and removes its throwaway files.
+     */
+    async afterExit(pgid, output, removeFiles) {
+        let leftovers = 0;
+        if (pgid !== undefined) {
+            leftovers = groupMembers(pgid).length;
+            if (leftovers > 0)
+                await this.stopGroup(pgid);
+            this.groups.delete(pgid);
+        }
+        await output.drain(DRAIN_MS);
+        removeFiles();
+        return leftovers;
+    }
+    /**
+     * On SIGINT/SIGTERM to this process: pass the same signal to every group started here, SIGKILL
+     * after the grace period, wait for `settle` (the run writing its record of what finished, up to
+     * `settleMs`), run `beforeExit`, then exit with 128+signal. A second signal kills at once.
+     */
+    forwardSignals(options = {}) {
+        const exit = options.exit ?? ((code) => process.exit(code));
+        let handling = false;
+        const handler = (signal) => {
+            if (handling) {
+                for (const pgid of this.active())
+                    signalProcess(-pgid, 'SIGKILL');
+                return;
+            }
+            handling = true;
+            void (async () => {
+                await this.stopAll(signal);
+                try {
+                    // The Actions runner waits 7.5 s after SIGINT before it sends SIGTERM.
+                    if (options.settle)
+                        await Promise.race([options.settle().catch(() => undefined), process_group_sleep(options.settleMs ?? 5000)]);
+                }
+                catch {
+                    // the record is best effort; exit regardless
+                }
+                try {
+                    await Promise.race([options.beforeExit?.(signal), process_group_sleep(1000)]);
+                }
+                finally {
+                    exit(128 + (SIGNAL_NUMBERS[signal] ?? 15));
+                }
+            })();
+        };
+        process.on('SIGINT', handler);
+        process.on('SIGTERM', handler);
+        return () => {
+            process.off('SIGINT', handler);
+            process.off('SIGTERM', handler);
+        };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/runner/run-workload.ts
 /**
  * The whole job on a GPU box, shared by the action and `profile-gate run`: detect the box, plan,
@@ -6745,64 +8733,37 @@ async function runJob(plan, deps) {
 
 
 
+
 const RUN_HELP = `Usage: profile-gate run [options]
 
 Runs the workload on this machine the way the action does (warm-up, measured runs with GPU
 sampling, one profiled run, an optional Nsight Compute deep dive), then analyzes the captures.
 The plan is printed first; --dry-run prints only the plan.
 
-  --engine max|command          what to run (default max)
-  --model ID|PATH               MAX: the model (required); command: a label for the report
-  --max-mode generate|serve     MAX: max generate, or max serve + max benchmark (default generate)
-  --max-args "ARGS"             MAX: extra arguments for max generate / max serve
-  --prompt TEXT                 MAX generate: the prompt
-  --max-new-tokens N            MAX: tokens per generation (default 100)
-  --custom-architectures LIST   MAX: --custom-architectures entries (comma-separated), checked first
-  --benchmark-args "ARGS"       MAX serve: arguments for max benchmark (default: random data, 8 concurrent)
-  --run "COMMAND"               command: the workload command line
-  --profile-run "COMMAND"       command: the variant to run once for the profile
-  --captures GLOBS              command: capture files the workload writes (comma-separated globs)
-  --warmup-runs N               unmeasured runs first (default 1)
-  --runs N                      measured runs (default 5)
-  --profiler auto|max|nsys|rocprofv3|torch|none   (default auto)
-  --capture-seconds S           MAX serve: length of each benchmark window (default 10)
-  --deep-dive auto|off|always   Nsight Compute on the dominant kernel (default auto)
-  --timeout-minutes M           time budget of the whole run (default 30)
-  --allow-no-gpu                run although no GPU is found (throughput only); otherwise no GPU
-                                with a profiler (any but none) or GPU sampling planned stops the
-                                plan, exit 2
+${flagsHelp('run', ['run', 'analyze'], 32, RUN_OPTION_NAMES)}
 
 A/B (the base build in the same job, on the same GPU; its report is the baseline):
-  --base-workdir DIR            a checkout of the base commit: the same workload runs there, its
-                                measured runs interleaved with the head's (ABBA)
-  --base-run "COMMAND"          command: the base side's workload command, when it differs
-  --max-runs N                  while a gated metric is undecided, add ABBA pairs up to N measured
-                                runs per side, within the time budget (default 3 x runs)
+${flagsHelp('run', ['ab'], 32)}
 
 Gate:
-  --baseline FILE               compare against a report.json (not with --base-workdir/--base-run)
-${(0,gate_options/* gateFlagsHelp */.I_)(32)}
+${flagsHelp('run', ['gate', 'diagnose'], 32)}
 
-  --out DIR                     where logs, captures, run.json and the report go (default profile-gate-run)
-  --dry-run                     print the plan and exit
-  --quiet                       do not echo the workload's output (it is still in DIR/logs)
+${flagsHelp('run', ['run-output'], 32)}
 
 Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot run.
 `;
 async function defaultAnalyze(inputs, environment, which, gate) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 3880));
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 8518));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
-    return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.failOn ? { failOn: gate.failOn } : {}) });
+    return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}) });
 }
-async function gateFromFlags(values, abRun) {
-    const file = typeof values['baseline'] === 'string' ? values['baseline'] : undefined;
+async function gateFromFlags(file, flags, abRun) {
     if (file !== undefined && abRun)
         throw new errors/* UsageError */.eb('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
-    const { failOn, ...gate } = (0,gate_options/* parseGateFlags */.Ee)((flag) => values[flag]);
     return {
         baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
-        gate,
-        ...(failOn ? { failOn } : {}),
+        gate: gateOf(flags),
+        ...(Object.keys(flags.ruleOptions).length ? { ruleOptions: flags.ruleOptions } : {}),
     };
 }
 async function writeReport(report, outDir, write) {
@@ -6816,7 +8777,7 @@ async function writeReport(report, outDir, write) {
     await writeOutput((0,external_node_path_.join)(outDir, 'report.md'), renderSummary(report));
     write(`\n${renderTerminal(report)}`);
 }
-const STRING_FLAGS = new Set([...RUN_OPTION_NAMES.filter((name) => !BOOLEAN_RUN_OPTIONS.includes(name)).map((name) => `--${name}`), '--out', '--baseline', ...gate_options/* GATE_VALUE_FLAGS */.u6]);
+const STRING_FLAGS = new Set(valueFlags('run'));
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
 function joinFlagValues(argv) {
     const joined = [];
@@ -6830,18 +8791,12 @@ function joinFlagValues(argv) {
     return joined;
 }
 function parseRunArgs(argv) {
-    const flagOptions = Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, { type: BOOLEAN_RUN_OPTIONS.includes(name) ? 'boolean' : 'string' }]));
     return (0,external_node_util_namespaceObject.parseArgs)({
         args: joinFlagValues(argv),
         strict: true,
         allowPositionals: false,
         options: {
-            ...flagOptions,
-            out: { type: 'string' },
-            baseline: { type: 'string' },
-            ...gate_options/* GATE_FLAG_OPTIONS */.kV,
-            'dry-run': { type: 'boolean' },
-            quiet: { type: 'boolean' },
+            ...flagOptions('run'),
             help: { type: 'boolean', short: 'h' },
         },
     });
@@ -6870,28 +8825,21 @@ async function runCommandWith(argv, deps = {}) {
             write(RUN_HELP);
             return errors/* EXIT_OK */.Ij;
         }
-        const raw = {};
-        for (const name of RUN_OPTION_NAMES) {
-            const value = values[name];
-            if (typeof value === 'string')
-                raw[name] = value;
-            else if (value === true)
-                raw[name] = 'true';
-        }
-        const options = parseRunOptions(raw, 'cli');
-        const runGate = await gateFromFlags(values, options.base !== undefined);
+        const options = parseRunOptions(runFlagTexts(values, RUN_OPTION_NAMES), 'cli');
+        const flags = readFlags(values, 'run');
+        const runGate = await gateFromFlags(flags.baselineFile, flags, options.base !== undefined);
         const plan = await prepareRun(options, {
-            outDir: typeof values.out === 'string' ? values.out : 'profile-gate-run',
+            outDir: flags.out,
             ...(deps.cwd ? { cwd: deps.cwd } : {}),
             ...(deps.probe ? { probe: deps.probe } : {}),
             ...(deps.pythonDir ? { pythonDir: deps.pythonDir } : {}),
         });
         write((0,inert_text/* inertLines */.wi)(renderPlan(plan)));
-        if (values['dry-run'])
+        if (flags.dryRun)
             return plan.problems.length ? errors/* EXIT_BAD_INPUT */.yt : errors/* EXIT_OK */.Ij;
         if (plan.problems.length)
             throw new errors/* UsageError */.eb(`the plan cannot run: ${plan.problems.join('; ')}`);
-        const logger = deps.logger ?? createPlainLogger(write, { showOutput: !values.quiet });
+        const logger = deps.logger ?? createPlainLogger(write, { showOutput: !flags.quiet });
         const groups = deps.groups ?? new ProcessGroups();
         let job;
         // On a signal: the groups are stopped, then run.json (marked cancelled) is written before the exit.
@@ -6925,7 +8873,7 @@ async function runCommandWith(argv, deps = {}) {
         if (result.baseReport)
             write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
         await writeReport(result.report, plan.outDir, write);
-        return verdictExitCode(result.report, (0,gate_options/* parseGateOptions */.dV)(runGate.gate).failVerdicts);
+        return verdictExitCode(result.report, flags.failVerdicts);
     }
     catch (error) {
         process.stderr.write(`profile-gate: ${(0,inert_text/* inertLine */.Fq)((0,errors/* describeError */.Uc)(error))}\n`);
@@ -6933,7 +8881,7 @@ async function runCommandWith(argv, deps = {}) {
     }
 }
 /** `profile-gate run …` */
-function runCommand(argv) {
+function run_command_runCommand(argv) {
     return runCommandWith(argv);
 }
 
@@ -7237,8 +9185,6 @@ async function runScrubCommand(argv, env = process.env) {
     return errors/* EXIT_OK */.Ij;
 }
 
-// EXTERNAL MODULE: ./src/model/capture.ts
-var capture = __nccwpck_require__(8347);
 ;// CONCATENATED MODULE: ./src/cli/program.ts
 /**
  * The CLI door to the engine: parse arguments, run, render, and map the outcome to an exit code
@@ -7269,22 +9215,6 @@ var capture = __nccwpck_require__(8347);
 
 
 
-
-/** Items joined by commas, wrapped at `width` with continuation lines indented by `indent`. */
-function wrapList(items, indent, width) {
-    const lines = [''];
-    for (const item of items) {
-        const last = lines.length - 1;
-        const next = lines[last] ? `${lines[last]}, ${item}` : item;
-        if (indent + next.length > width && lines[last]) {
-            lines[last] += ',';
-            lines.push(item);
-        }
-        else
-            lines[last] = next;
-    }
-    return lines.join(`\n${' '.repeat(indent)}`);
-}
 const HELP = `profile-gate ${version/* TOOL_VERSION */.w}: GPU inference performance as a CI gate
 
 Usage:
@@ -7299,23 +9229,10 @@ Usage:
   profile-gate COMMAND --help               the options of one command
 
 analyze options:
-  --json FILE|-        write report.json (the versioned contract); - for stdout
-  --markdown FILE|-    write report.md; - for stdout
-  --format NAME        skip detection and read every input as NAME, one of:
-                       ${wrapList(capture/* FORMAT_IDS */.Jn, 23, 100)}
-  --families FILE      extra kernel-family patterns (JSON), tried before the built-in table
-  --top N              kernels shown in the terminal output (default 10)
-  --timeout SECONDS    time budget of the analysis; past it, exit 2 with a line naming the file being read
-  --smi-columns LIST   the --query-gpu list of an nvidia-smi log written with --format=csv,noheader
-  --allow-mixed        merge captures of different GPUs, vendors, engines or models (otherwise refused)
-  --strict             fail on any input it cannot read: an unreadable file inside a directory, a path
-                       not found (otherwise skipped, named in the verdict's first line)
-  --if-no-captures error|warn|ignore
-                       when the inputs hold no capture file: fail (default), warn, or go on silently
+${flagsHelp('analyze', ['output', 'analyze'], 23)}
 
 gate options (analyze):
-  --baseline FILE      a previous report.json to compare against (throughput with statistics, kernel shares, findings)
-${(0,gate_options/* gateFlagsHelp */.I_)(23)}
+${flagsHelp('analyze', ['gate', 'diagnose'], 23)}
 
 ${RUN_METADATA_HELP}
 
@@ -7354,6 +9271,9 @@ function wantsColor(stream, env = process.env) {
 function samplesDirectory() {
     return (0,external_node_path_.join)((0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url)), '..', '..', 'samples');
 }
+function outputsOf(options) {
+    return { ...(options.json ? { json: options.json } : {}), ...(options.markdown ? { markdown: options.markdown } : {}), top: options.top };
+}
 /** Both on stdout would glue JSON and markdown into one stream no reader can split. */
 function checkOutputs(outputs) {
     if (outputs.json === '-' && outputs.markdown === '-')
@@ -7367,20 +9287,6 @@ async function emit(report, outputs, failVerdicts = verdict/* DEFAULT_FAIL_VERDI
     if (outputs.json !== '-' && outputs.markdown !== '-')
         process.stdout.write((0,terminal.renderTerminal)(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
     return verdictExitCode(report, failVerdicts);
-}
-function parseTop(value) {
-    if (value === undefined)
-        return 10;
-    const top = Number(value);
-    if (!Number.isInteger(top) || top < 1)
-        throw new errors/* UsageError */.eb(`--top ${value}: expected a positive integer`);
-    return top;
-}
-function parseTimeoutSeconds(value) {
-    const seconds = Number(value);
-    if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0))
-        throw new errors/* UsageError */.eb(`--timeout ${value}: expected a positive number of seconds`);
-    return seconds;
 }
 async function loadFamilies(path) {
     let text;
@@ -7398,70 +9304,51 @@ async function runAnalyze(args, defaultInputs) {
         allowPositionals: true,
         strict: true,
         options: {
-            json: { type: 'string' },
-            markdown: { type: 'string' },
-            format: { type: 'string' },
-            families: { type: 'string' },
-            top: { type: 'string' },
-            timeout: { type: 'string' },
-            baseline: { type: 'string' },
-            ...gate_options/* GATE_FLAG_OPTIONS */.kV,
-            'smi-columns': { type: 'string' },
-            'allow-mixed': { type: 'boolean' },
-            strict: { type: 'boolean' },
-            'if-no-captures': { type: 'string' },
+            ...flagOptions('analyze'),
             ...RUN_METADATA_OPTIONS,
         },
     });
-    checkOutputs(values);
+    const options = readFlags(values, 'analyze');
+    checkOutputs(options);
     const run = resolveRunMetadata(values, process.env, systemGit);
     const inputs = positionals.length ? positionals : defaultInputs;
-    const noCaptures = values['if-no-captures'] ?? DEFAULT_NO_CAPTURE_POLICY;
-    if (!NO_CAPTURE_POLICIES.includes(noCaptures))
-        throw new errors/* UsageError */.eb(`--if-no-captures ${noCaptures}: expected one of ${NO_CAPTURE_POLICIES.join(', ')}`);
     if (!inputs?.length)
         throw new errors/* UsageError */.eb('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
-    // A closed list: checked before any file is read or exported.
-    if (values.format !== undefined && !capture/* FORMAT_IDS */.Jn.includes(values.format))
-        throw new errors/* UsageError */.eb(`--format ${values.format}: expected one of ${capture/* FORMAT_IDS */.Jn.join(', ')}`);
-    const timeoutMs = values.timeout !== undefined ? parseTimeoutSeconds(values.timeout) * 1000 : undefined;
-    const families = values.families ? await loadFamilies(values.families) : [];
-    const { failOn, ...gate } = (0,gate_options/* parseGateFlags */.Ee)((flag) => values[flag]);
-    const { failVerdicts } = (0,gate_options/* parseGateOptions */.dV)(gate);
-    const baseline = values.baseline
-        ? { report: await loadReport(values.baseline), origin: 'file', path: values.baseline, reason: '--baseline given on the command line' }
+    const families = options.families ? await loadFamilies(options.families) : [];
+    const baseline = options.baselineFile
+        ? { report: await loadReport(options.baselineFile), origin: 'file', path: options.baselineFile, reason: '--baseline given on the command line' }
         : null;
     const { files, fromDirectories, skipped } = await gatherCaptures(inputs, {
-        policy: noCaptures,
+        policy: options.ifNoCaptures,
         option: '--if-no-captures',
         warn: (line) => process.stderr.write(`warning: ${(0,inert_text/* inertLine */.Fq)(line)}\n`),
-        ...(values.strict ? { strict: true, strictOption: '--strict' } : {}),
+        ...(options.strict ? { strict: true, strictOption: '--strict' } : {}),
     });
-    const smiColumns = values['smi-columns'] !== undefined ? (0,nvidia_smi_csv/* parseSmiColumns */.mb)(values['smi-columns']) : undefined;
-    const options = {
+    const analyzeOptions = {
         inputs: await exportProfilerReports(files, (line) => process.stderr.write(`profile-gate: ${(0,inert_text/* inertLine */.Fq)(line)}\n`)),
-        ...(values['allow-mixed'] ? { allowMixed: true } : {}),
-        ...(values.strict ? {} : { skippable: fromDirectories }),
-        ...(smiColumns ? { ingest: { smiColumns } } : {}),
-        ...(values.format ? { format: values.format } : {}),
+        ...(options.allowMixed ? { allowMixed: true } : {}),
+        ...(options.strict ? {} : { skippable: fromDirectories }),
+        ...(options.smiColumns ? { ingest: { smiColumns: options.smiColumns } } : {}),
+        ...(options.format ? { format: options.format } : {}),
         ...(skipped.length ? { skippedInputs: skipped } : {}),
         families,
         run,
         baseline,
-        gate,
-        ...(failOn ? { failOn } : {}),
-        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        gate: gateOf(options),
+        diagnose: { options: options.ruleOptions },
+        ...(options.analyzeTimeoutSeconds !== undefined ? { timeoutMs: options.analyzeTimeoutSeconds * 1000 } : {}),
     };
-    const report = await (0,analyze.analyze)(options);
-    return emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) }, failVerdicts);
+    const report = await (0,analyze.analyze)(analyzeOptions);
+    return emit(report, outputsOf(options), options.failVerdicts);
 }
 /**
  * The bundled real captures, analyzed as the gate would on a pull request: the healthy run is the
  * baseline, the unfused-attention variant the head. A failing verdict is shown, not turned into exit 1.
  */
 async function runDemo(args) {
-    const { values } = (0,external_node_util_namespaceObject.parseArgs)({ args, strict: true, options: { json: { type: 'string' }, markdown: { type: 'string' }, top: { type: 'string' } } });
-    checkOutputs(values);
+    const { values } = (0,external_node_util_namespaceObject.parseArgs)({ args, strict: true, options: flagOptions('demo') });
+    const options = readFlags(values, 'demo');
+    checkOutputs(options);
     const samples = samplesDirectory();
     const baselineDir = (0,external_node_path_.join)(samples, 'baseline');
     const baseline = await (0,analyze.analyze)({ inputs: await (0,input_paths.expandInputs)([baselineDir]) });
@@ -7470,7 +9357,7 @@ async function runDemo(args) {
         baseline: { report: baseline, origin: 'file', path: baselineDir, reason: 'the bundled fused-attention run of the same workload on the same H200' },
     });
     process.stdout.write(`Demo: ${(0,external_node_path_.join)(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
-    await emit(report, { ...(values.json ? { json: values.json } : {}), ...(values.markdown ? { markdown: values.markdown } : {}), top: parseTop(values.top) });
+    await emit(report, outputsOf(options));
     if (report.verdict === 'fail')
         process.stdout.write('\nIn CI this verdict fails the job (exit code 1); the demo exits 0.\n');
     return errors/* EXIT_OK */.Ij;
@@ -7487,7 +9374,7 @@ async function main(argv) {
             case 'analyze':
                 return await runAnalyze(rest);
             case 'run':
-                return await runCommand(rest);
+                return await run_command_runCommand(rest);
             case 'report':
                 return await runReportCommand(rest);
             case 'dashboard':
@@ -7616,18 +9503,20 @@ function blockingMismatches(mismatches, allow) {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   _w: () => (/* binding */ CI_LEVEL),
+  zR: () => (/* binding */ DEFAULT_FAIL_ON_TEXT),
   MP: () => (/* binding */ DEFAULT_FAIL_VERDICTS_TEXT),
-  kV: () => (/* binding */ GATE_FLAG_OPTIONS),
-  u6: () => (/* binding */ GATE_VALUE_FLAGS),
+  TR: () => (/* binding */ KERNEL_TIME_PREFIX),
   Xp: () => (/* binding */ ciLevel),
-  I_: () => (/* binding */ gateFlagsHelp),
   tq: () => (/* binding */ metricFloor),
-  OR: () => (/* binding */ parseFailVerdictsArg),
-  Ee: () => (/* binding */ parseGateFlags),
-  dV: () => (/* binding */ parseGateOptions)
+  hw: () => (/* binding */ parseEnvironmentMismatch),
+  XV: () => (/* binding */ parseFailOn),
+  si: () => (/* binding */ parseFailOnSeverity),
+  OB: () => (/* binding */ parseFailVerdicts),
+  dV: () => (/* binding */ parseGateOptions),
+  S: () => (/* binding */ parseThresholds)
 });
 
-// UNUSED EXPORTS: DEFAULT_ALPHA, DEFAULT_FAIL_ON_TEXT, DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, GATE_FLAGS, GATE_FLAG_SPECS, GateOptionsSchema, actionGateLabel, cliGateLabel, gateTextFrom, parseFailOnArg, parseFailOnSeverityArg, parseGateText, parseThresholdArgs, thresholdKeyProblem
+// UNUSED EXPORTS: DEFAULT_ALPHA, DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, GateOptionsSchema, thresholdKeyProblem
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -7688,7 +9577,7 @@ var compare_verdict = __nccwpck_require__(7682);
 ;// CONCATENATED MODULE: ./src/compare/gate-options.ts
 /**
  * Gate options: one zod schema with the defaults (references/steps/regression-gate.md says where each
- * comes from), and parsers for the CLI's `--threshold METRIC=PCT` and `--fail-on a,b`.
+ * comes from), and the parsers of their text, which name the option as the user spelt it.
  */
 
 
@@ -7715,8 +9604,16 @@ const DEFAULT_METRIC_FLOORS_PCT = {
 const GATED_METRICS = Object.keys(DEFAULT_METRIC_FLOORS_PCT);
 const FAMILY_SET = new Set(family_ids/* FAMILY_IDS */.Mz);
 const METRIC_NAMES = Object.keys(metrics/* METRIC_CATALOG */.By).filter((name) => !metrics/* DESCRIPTIVE_METRICS */.xx.has(name));
+/** The prefix of a threshold on GPU time per decode step: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
+const KERNEL_TIME_PREFIX = 'kernel-time:';
 /** Why a threshold key is not acceptable, or null when it is. */
 function thresholdKeyProblem(key) {
+    if (key.startsWith(KERNEL_TIME_PREFIX)) {
+        const target = key.slice(KERNEL_TIME_PREFIX.length);
+        if (!target.startsWith('family:') && !target.startsWith('kernel:'))
+            return `expected ${KERNEL_TIME_PREFIX}family:<id> or ${KERNEL_TIME_PREFIX}kernel:<name>, got '${key}'`;
+        return thresholdKeyProblem(target);
+    }
     if (key.startsWith('family:')) {
         const family = key.slice('family:'.length);
         return FAMILY_SET.has(family) ? null : `unknown kernel family '${family}' (known: ${family_ids/* FAMILY_IDS */.Mz.join(', ')})`;
@@ -7725,7 +9622,7 @@ function thresholdKeyProblem(key) {
         return key.length > 'kernel:'.length ? null : 'empty kernel name';
     if (metrics/* DESCRIPTIVE_METRICS */.xx.has(key))
         return `${key} describes the workload and is never gated`;
-    return METRIC_NAMES.includes(key) ? null : `unknown metric '${key}' (known: ${METRIC_NAMES.join(', ')}, family:<id>, kernel:<name>)`;
+    return METRIC_NAMES.includes(key) ? null : `unknown metric '${key}' (known: ${METRIC_NAMES.join(', ')}, family:<id>, kernel:<name>, ${KERNEL_TIME_PREFIX}family:<id>, ${KERNEL_TIME_PREFIX}kernel:<name>)`;
 }
 /** One-sided test level of a regression. */
 const DEFAULT_ALPHA = 0.05;
@@ -7749,7 +9646,9 @@ const GateOptionsSchema = schemas/* object */.Ikc({
         .default([...compare_verdict/* DEFAULT_FAIL_VERDICTS */.Od]),
     /**
      * Per-row thresholds. Metric names take a practical floor in percent (`decode_tok_s: 3`);
-     * `family:<id>` and `kernel:<name>` take a share-growth fail threshold in percentage points.
+     * `family:<id>` and `kernel:<name>` take a share-growth fail threshold in percentage points;
+     * `kernel-time:family:<id>` and `kernel-time:kernel:<name>` a growth of GPU time per decode step
+     * that fails, in milliseconds (0.1 = 100 µs per step).
      */
     thresholds: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* number */.aig().positive())
         .default({})
@@ -7833,223 +9732,102 @@ function metricFloor(options, name) {
     const pct = (0,own_key/* ownValue */.e)(options.thresholds, name) ?? (0,own_key/* ownValue */.e)(DEFAULT_METRIC_FLOORS_PCT, name);
     return pct === undefined ? undefined : pct / 100;
 }
-/** `--threshold decode_tok_s=3 --threshold ttft_ms=5%` (or comma-separated) → { decode_tok_s: 3, ttft_ms: 5 }. */
-function parseThresholdArgs(args) {
+/**
+ * The parsers of the gate options' text (a flag's value, an action input). Each takes the option's
+ * name as the user spells it (`--fail-on`, `input 'fail-on'`), so its message names what to fix;
+ * src/options/table.ts says which text goes to which parser.
+ */
+/** `decode_tok_s=3,ttft_ms=5%` (several texts, each comma- or newline-separated) → { decode_tok_s: 3, ttft_ms: 5 }. */
+function parseThresholds(texts, name) {
     const thresholds = Object.create(null);
-    for (const arg of args) {
-        for (const part of arg.split(',')) {
+    for (const text of typeof texts === 'string' ? [texts] : texts) {
+        for (const part of text.split(/[\n,]/)) {
             const item = part.trim();
             if (!item)
                 continue;
             const eq = item.lastIndexOf('=');
             if (eq <= 0)
-                throw new errors/* UsageError */.eb(`--threshold ${item}: expected METRIC=PCT, e.g. decode_tok_s=3`);
+                throw new errors/* UsageError */.eb(`${name}: ${item}: expected METRIC=PCT, e.g. decode_tok_s=3`);
             const key = item.slice(0, eq).trim();
-            const text = item.slice(eq + 1).trim().replace(/%$/, '');
-            const value = Number(text);
-            if (!text || !Number.isFinite(value) || value <= 0)
-                throw new errors/* UsageError */.eb(`--threshold ${item}: '${item.slice(eq + 1)}' is not a positive number`);
+            if (key.startsWith(KERNEL_TIME_PREFIX)) {
+                const problem = thresholdKeyProblem(key);
+                if (problem)
+                    throw new errors/* UsageError */.eb(`${name}: ${item}: ${problem}`);
+                thresholds[key] = parseStepTimeMs(`${name}: ${item}`, item.slice(eq + 1));
+                continue;
+            }
+            const value = item.slice(eq + 1).trim().replace(/%$/, '');
+            const number = Number(value);
+            if (!value || !Number.isFinite(number) || number <= 0)
+                throw new errors/* UsageError */.eb(`${name}: ${item}: '${item.slice(eq + 1)}' is not a positive number`);
             const problem = thresholdKeyProblem(key);
             if (problem)
-                throw new errors/* UsageError */.eb(`--threshold ${item}: ${problem}`);
-            thresholds[key] = value;
+                throw new errors/* UsageError */.eb(`${name}: ${item}: ${problem}`);
+            thresholds[key] = number;
         }
     }
     return thresholds;
 }
-/** `--fail-on re-prefill,unfused-attention` → the ids; `none` or an empty value → []. An unknown id is refused with the known list. */
-function parseFailOnArg(arg) {
-    const trimmed = arg.trim();
+/** Units of a time per step, as the number of them in a millisecond. */
+const TIME_UNITS_PER_MS = { ms: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ns: 1e6 };
+/** A growth of time per step as written after `kernel-time:…=`: `+0.1ms`, `+100us`, `250µs`, `50000ns` → milliseconds. */
+function parseStepTimeMs(where, value) {
+    const match = /^\s*\+?\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|us|µs|μs|ns)\s*$/i.exec(value);
+    const ms = match ? Number(match[1]) / TIME_UNITS_PER_MS[match[2].toLowerCase()] : NaN;
+    if (!match || !Number.isFinite(ms) || ms <= 0)
+        throw new errors/* UsageError */.eb(`${where}: '${value}' is not a positive time per step; expected a number with ms, us or ns, e.g. +0.1ms or +100us`);
+    return ms;
+}
+/** `re-prefill,unfused-attention` → the ids; `none` or an empty value → []. An unknown id is refused with the known list. */
+function parseFailOn(text, name) {
+    const trimmed = text.trim();
     if (trimmed === '' || trimmed === 'none')
         return [];
     const ids = trimmed.split(/[\n,]/).map((id) => id.trim()).filter(Boolean);
     for (const id of ids) {
         if (!isFindingId(id))
-            throw new errors/* UsageError */.eb(`--fail-on ${arg}: ${unknownFindingId(id)}`);
+            throw new errors/* UsageError */.eb(`${name}: ${unknownFindingId(id)}`);
     }
     return [...new Set(ids)];
 }
-/** `--fail-on-severity warning|error`. */
-function parseFailOnSeverityArg(arg) {
-    const text = arg.trim().toLowerCase();
-    if (!compare_verdict/* FAIL_ON_SEVERITIES */.VD.includes(text))
-        throw new errors/* UsageError */.eb(`--fail-on-severity ${arg}: expected one of ${compare_verdict/* FAIL_ON_SEVERITIES */.VD.join(', ')}`);
-    return text;
+/** `warning` or `error`, in any case. */
+function parseFailOnSeverity(text, name) {
+    const severity = text.trim().toLowerCase();
+    if (!compare_verdict/* FAIL_ON_SEVERITIES */.VD.includes(severity))
+        throw new errors/* UsageError */.eb(`${name}: expected one of ${compare_verdict/* FAIL_ON_SEVERITIES */.VD.join(', ')}, got ${JSON.stringify(text)}`);
+    return severity;
 }
-/** `--fail-verdicts fail,invalid,insufficient-data` → the verdicts that fail the job; `none` → [] (nothing fails it). */
-function parseFailVerdictsArg(arg) {
-    const trimmed = arg.trim();
+/** `fail,invalid,insufficient-data` → the verdicts that fail the job; `none` → [] (nothing fails it). */
+function parseFailVerdicts(text, name) {
+    const trimmed = text.trim();
     if (trimmed === 'none')
         return [];
     const verdicts = trimmed.split(/[\n,]/).map((v) => v.trim()).filter(Boolean);
     if (!verdicts.length)
-        throw new errors/* UsageError */.eb(`--fail-verdicts ${JSON.stringify(arg)}: expected a list of ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')} (or none)`);
+        throw new errors/* UsageError */.eb(`${name}: expected a list of ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')} (or none), got ${JSON.stringify(text)}`);
     for (const verdict of verdicts) {
         if (!compare_verdict/* FAILABLE_VERDICTS */.Q$.includes(verdict))
-            throw new errors/* UsageError */.eb(`--fail-verdicts ${arg}: unknown verdict '${verdict}' (known: ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')}; none for no verdict)`);
+            throw new errors/* UsageError */.eb(`${name}: unknown verdict '${verdict}' (known: ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')}; none for no verdict)`);
     }
     return [...new Set(verdicts)];
+}
+/** `driver,cuda` → the fingerprint keys allowed to differ; `all` → true; empty → false (none may differ). */
+function parseEnvironmentMismatch(text, name) {
+    const keys = [...new Set(text.split(/[\n,]/).map((key) => key.trim()).filter(Boolean))];
+    if (keys.includes('all'))
+        return true;
+    if (!keys.length)
+        return false;
+    for (const key of keys) {
+        if (!fingerprint/* FINGERPRINT_KEYS */.WS.includes(key))
+            throw new errors/* UsageError */.eb(`${name}: unknown environment key '${key}' (known: ${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')}, or all)`);
+    }
+    return keys;
 }
 /** The fail-on default as written in flags, inputs and help texts. */
 const DEFAULT_FAIL_ON_TEXT = compare_verdict/* DEFAULT_FAIL_ON */.VQ.join(',');
 /** The fail-verdicts default as written in flags, inputs and help texts. */
 const DEFAULT_FAIL_VERDICTS_TEXT = compare_verdict/* DEFAULT_FAIL_VERDICTS */.Od.join(',');
-/**
- * The gate options a user sets as text: the CLI's flags (analyze and run) and the action's inputs
- * carry the same names, so one table and one reader serve all three doors. A new gate flag is one
- * row here (and its input in action.yml and the action's input schema).
- */
-const GATE_FLAG_SPECS = {
-    threshold: {
-        field: 'threshold',
-        cli: { type: 'string', multiple: true },
-        input: 'thresholds',
-        value: 'M=PCT',
-        help: 'practical floor of a metric in percent (decode_tok_s=3), or a share threshold in percentage points (family:attention-fused=10); repeatable',
-    },
-    'fail-on': { field: 'failOn', cli: { type: 'string' }, input: 'fail-on', value: 'LIST', help: `finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)` },
-    'fail-on-severity': {
-        field: 'failOnSeverity',
-        cli: { type: 'string' },
-        input: 'fail-on-severity',
-        value: 'error|warning',
-        help: `the least severity of a fail-on finding that fails (default ${compare_verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI}: a warning, evidence that is not conclusive, warns)`,
-    },
-    'fail-verdicts': {
-        field: 'failVerdicts',
-        cli: { type: 'string' },
-        input: 'fail-verdicts',
-        value: 'LIST',
-        help: `verdicts that fail the job, of ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)`,
-    },
-    'allow-throttled': { field: 'allowThrottled', cli: { type: 'boolean' }, input: 'allow-throttled', help: 'compare even when a side was throttled by a thermal or hardware reason, or under power conditions unlike the baseline\'s (otherwise the verdict is invalid)' },
-    'allow-environment-mismatch': {
-        field: 'allowEnvironmentMismatch',
-        cli: { type: 'string' },
-        input: 'allow-environment-mismatch',
-        value: 'KEYS|all',
-        help: `compare although these fingerprint keys differ (${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')})`,
-    },
-    'overlap-check': {
-        field: 'overlapCheck',
-        cli: { type: 'string' },
-        input: 'overlap-check',
-        value: 'true|false',
-        help: "hold a significant change back (warn) when one side's runs reach the other's median (default true)",
-    },
-    'drop-outliers': {
-        field: 'dropOutliers',
-        cli: { type: 'string' },
-        input: 'drop-outliers',
-        value: 'true|false',
-        help: "leave out the runs below a side's fast cluster, e.g. stalls, and compare the fast clusters (default true)",
-    },
-};
-const GATE_FLAGS = Object.keys(GATE_FLAG_SPECS);
-/** The gate flags as node:util parseArgs options, for every CLI command that gates. */
-const GATE_FLAG_OPTIONS = Object.fromEntries(GATE_FLAGS.map((flag) => [flag, GATE_FLAG_SPECS[flag].cli]));
-/** The gate flags that take a value (`--fail-on LIST`), as written on a command line. */
-const GATE_VALUE_FLAGS = GATE_FLAGS.filter((flag) => GATE_FLAG_SPECS[flag].cli.type === 'string').map((flag) => `--${flag}`);
-/** The help lines of the gate flags, descriptions from `column`; a longer flag puts its description on the next line. */
-function gateFlagsHelp(column) {
-    return GATE_FLAGS.map((flag) => {
-        const spec = GATE_FLAG_SPECS[flag];
-        const name = `  --${flag}${spec.value ? ` ${spec.value}` : ''}`;
-        return name.length < column ? `${name.padEnd(column)}${spec.help}` : `${name}\n${' '.repeat(column)}${spec.help}`;
-    }).join('\n');
-}
-/** The gate text from a door's reader by flag name; what the reader does not give is left out. */
-function gateTextFrom(read) {
-    const text = {};
-    for (const flag of GATE_FLAGS) {
-        let value = read(flag);
-        const spec = GATE_FLAG_SPECS[flag];
-        // A list where the option takes one text (an action input split at commas): joined back.
-        if (Array.isArray(value) && !('multiple' in spec.cli))
-            value = value.join(',');
-        else if (typeof value === 'string' && 'multiple' in spec.cli)
-            value = [value];
-        if (value === undefined)
-            continue;
-        text[spec.field] = value;
-    }
-    return text;
-}
-const cliGateLabel = (flag) => `--${flag}`;
-/** The action input that sets a gate flag's option, as its error messages name it. */
-const actionGateLabel = (flag) => `input '${GATE_FLAG_SPECS[flag].input}'`;
-function booleanText(value, label) {
-    if (value === undefined || typeof value === 'boolean')
-        return value;
-    const text = value.trim().toLowerCase();
-    if (text === '')
-        return undefined;
-    if (text === 'true')
-        return true;
-    if (text === 'false')
-        return false;
-    throw new errors/* UsageError */.eb(`${label}: expected true or false, got ${JSON.stringify(value)}`);
-}
-/** Gate options from a door's reader by flag name (CLI flags or action inputs); a bad value names the flag or input. */
-function parseGateFlags(read, label = cliGateLabel) {
-    return parseGateText(gateTextFrom(read), label);
-}
-/** Gate options from their text form; a bad value is a UsageError naming the flag or input. */
-function parseGateText(text, label = cliGateLabel) {
-    // The CLI's own messages already start with the flag; another door names its input instead.
-    const renamed = (error, flag, prefix) => (label === cliGateLabel ? error : new errors/* UsageError */.eb(`${label(flag)}: ${error.message.replace(prefix, '')}`));
-    let thresholds;
-    if (text.threshold?.length) {
-        try {
-            thresholds = parseThresholdArgs(text.threshold);
-        }
-        catch (error) {
-            throw renamed(error, 'threshold', '--threshold ');
-        }
-    }
-    let failOn;
-    if (text.failOn !== undefined) {
-        try {
-            failOn = parseFailOnArg(text.failOn);
-        }
-        catch (error) {
-            throw renamed(error, 'fail-on', `--fail-on ${text.failOn}: `);
-        }
-    }
-    let failOnSeverity;
-    if (text.failOnSeverity !== undefined && text.failOnSeverity.trim() !== '') {
-        try {
-            failOnSeverity = parseFailOnSeverityArg(text.failOnSeverity);
-        }
-        catch (error) {
-            throw renamed(error, 'fail-on-severity', `--fail-on-severity ${text.failOnSeverity}: `);
-        }
-    }
-    let failVerdicts;
-    if (text.failVerdicts !== undefined && text.failVerdicts.trim() !== '') {
-        try {
-            failVerdicts = parseFailVerdictsArg(text.failVerdicts);
-        }
-        catch (error) {
-            throw renamed(error, 'fail-verdicts', `--fail-verdicts ${text.failVerdicts}: `);
-        }
-    }
-    const allow = typeof text.allowEnvironmentMismatch === 'string' ? text.allowEnvironmentMismatch.split(',') : text.allowEnvironmentMismatch;
-    const keys = (allow ?? []).map((key) => key.trim()).filter(Boolean);
-    const allowThrottled = booleanText(text.allowThrottled, label('allow-throttled'));
-    const overlapCheck = booleanText(text.overlapCheck, label('overlap-check'));
-    const dropOutliers = booleanText(text.dropOutliers, label('drop-outliers'));
-    return {
-        ...(thresholds ? { thresholds } : {}),
-        ...(failOn ? { failOn } : {}),
-        ...(failOnSeverity ? { failOnSeverity } : {}),
-        ...(failVerdicts ? { failVerdicts } : {}),
-        ...(allowThrottled !== undefined ? { allowThrottled } : {}),
-        ...(keys.length ? { allowEnvironmentMismatch: keys.includes('all') ? true : keys } : {}),
-        ...(overlapCheck !== undefined ? { overlapCheck } : {}),
-        ...(dropOutliers !== undefined ? { dropOutliers } : {}),
-    };
-}
 
 
 /***/ }),
@@ -8093,6 +9871,209 @@ function medianInterval(samples, level = _gate_options_js__WEBPACK_IMPORTED_MODU
         j += 1;
     }
     return { low: sorted[j - 1], high: sorted[n - j], coverage: 1 - 2 * below };
+}
+
+
+/***/ }),
+
+/***/ 3295:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jy: () => (/* binding */ kernelTimeKeys),
+/* harmony export */   Y3: () => (/* binding */ kernelTimeRows),
+/* harmony export */   nS: () => (/* binding */ stepCountOf),
+/* harmony export */   p5: () => (/* binding */ perStepAttribution),
+/* harmony export */   x: () => (/* binding */ stepTimeText)
+/* harmony export */ });
+/* unused harmony exports PER_STEP_KERNELS, measuredStepTime */
+/* harmony import */ var _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1126);
+/* harmony import */ var _diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7307);
+/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7143);
+/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4490);
+
+
+
+
+/** Kernels kept in the report, by size of change (the thresholds see every kernel). */
+const PER_STEP_KERNELS = 25;
+/** A time per step for people: `0.53 ms`, `84 µs`; signed with `+`/`−` when asked. */
+function stepTimeText(ns, signed = false) {
+    const abs = Math.abs(ns);
+    const sign = signed ? (ns > 0 ? '+' : ns < 0 ? '−' : '±') : ns < 0 ? '−' : '';
+    const body = abs >= 1e6 ? `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 2)} ms` : abs >= 1e3 ? `${(abs / 1e3).toFixed(abs >= 1e5 ? 0 : 1)} µs` : `${Math.round(abs)} ns`;
+    return `${sign}${body}`;
+}
+/** The tokens each step generates: the batch, when the side states it as a plain number. */
+function tokensPerStep(side) {
+    const batch = (0,_diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_0__/* .batchSize */ .CJ)(side);
+    return batch !== undefined && batch > 0 ? batch : undefined;
+}
+/**
+ * A side's decode steps: as its report recorded them when it was written (a report read back in part
+ * keeps only its first profiler steps), else counted now (src/diagnose/step-count.ts), with the
+ * tokens per step where the side states its batch.
+ */
+function stepCountOf(side) {
+    if (side.stepCount)
+        return side.stepCount;
+    const counted = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_2__/* .countSteps */ .j)({ kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })), timeline: side.timeline ?? null });
+    const tokens = tokensPerStep(side);
+    return { ...counted, ...(tokens !== undefined ? { tokensPerStep: tokens } : {}) };
+}
+function metricValue(side, name) {
+    const value = side.metrics.find((m) => m.name === name)?.value;
+    return value !== undefined && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+/** The measured step time of each side, from the workload's medians; per token when the batch is unknown. */
+function measuredStepTime(current, baseline, cur, base) {
+    const make = (basis, per, baselineNs, currentNs) => ({ basis, per, baselineNs, currentNs, deltaNs: currentNs - baselineNs });
+    const baseTok = metricValue(baseline, 'decode_tok_s');
+    const curTok = metricValue(current, 'decode_tok_s');
+    if (baseTok !== undefined && curTok !== undefined && base.tokensPerStep !== undefined && cur.tokensPerStep !== undefined) {
+        return make('decode_tok_s+batch', 'step', (base.tokensPerStep * 1e9) / baseTok, (cur.tokensPerStep * 1e9) / curTok);
+    }
+    for (const name of ['tpot_ms', 'itl_ms']) {
+        const b = metricValue(baseline, name);
+        const c = metricValue(current, name);
+        if (b !== undefined && c !== undefined)
+            return make(name, 'step', b * 1e6, c * 1e6);
+    }
+    if (baseTok !== undefined && curTok !== undefined)
+        return make('decode_tok_s', 'token', 1e9 / baseTok, 1e9 / curTok);
+    return null;
+}
+function siteText(kernel) {
+    const site = kernel.pythonSites?.[0];
+    return site ? `${site.file}:${site.line} (${site.function})` : undefined;
+}
+/** Kernels merged by name over devices, with their launches and where the most time was launched from. */
+function totalsByName(kernels) {
+    const byName = new Map();
+    for (const k of kernels) {
+        const seen = byName.get(k.name);
+        if (seen) {
+            seen.totalNs += k.totalNs;
+            seen.instances += k.instances ?? 0;
+            seen.launchedBy ??= k.launchedBy;
+            seen.site ??= siteText(k);
+        }
+        else {
+            byName.set(k.name, { name: k.name, family: k.family, totalNs: k.totalNs, instances: k.instances ?? 0, launchedBy: k.launchedBy, site: siteText(k) });
+        }
+    }
+    return byName;
+}
+function perStepAttribution(current, baseline) {
+    const base = stepCountOf(baseline);
+    const cur = stepCountOf(current);
+    const perStepKnown = base.steps !== null && cur.steps !== null;
+    const baseKernels = totalsByName(baseline.kernels);
+    const curKernels = totalsByName(current.kernels);
+    const notes = [];
+    const byKey = new Map();
+    // Per step per device; per launch when either side's steps are unknown.
+    const baseDiv = perStepKnown ? base.steps * base.devices : 0;
+    const curDiv = perStepKnown ? cur.steps * cur.devices : 0;
+    const kernels = [];
+    for (const name of new Set([...baseKernels.keys(), ...curKernels.keys()])) {
+        const b = baseKernels.get(name);
+        const c = curKernels.get(name);
+        const perLaunch = (t) => (t && t.instances > 0 ? t.totalNs / t.instances : 0);
+        const baselineNs = perStepKnown ? (b?.totalNs ?? 0) / baseDiv : perLaunch(b);
+        const currentNs = perStepKnown ? (c?.totalNs ?? 0) / curDiv : perLaunch(c);
+        const launchedBy = c?.launchedBy ?? b?.launchedBy;
+        const site = c?.site ?? b?.site;
+        kernels.push({
+            name,
+            family: (c ?? b).family,
+            baselineNs,
+            currentNs,
+            deltaNs: currentNs - baselineNs,
+            baselineLaunches: perStepKnown ? (b?.instances ?? 0) / baseDiv : (b?.instances ?? 0),
+            currentLaunches: perStepKnown ? (c?.instances ?? 0) / curDiv : (c?.instances ?? 0),
+            ...(launchedBy ? { launchedBy } : {}),
+            ...(site ? { site } : {}),
+        });
+        if (perStepKnown)
+            byKey.set(`kernel:${name}`, { baselineNs, currentNs });
+    }
+    kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
+    const families = [];
+    let kernelDeltaNs = null;
+    if (perStepKnown) {
+        const sums = new Map();
+        for (const k of kernels) {
+            const sum = sums.get(k.family) ?? { baselineNs: 0, currentNs: 0 };
+            sum.baselineNs += k.baselineNs;
+            sum.currentNs += k.currentNs;
+            sums.set(k.family, sum);
+        }
+        for (const [family, sum] of sums) {
+            families.push({ family, ...sum, deltaNs: sum.currentNs - sum.baselineNs });
+            byKey.set(`family:${family}`, sum);
+        }
+        families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.family.localeCompare(y.family));
+        kernelDeltaNs = families.reduce((sum, f) => sum + f.deltaNs, 0);
+        if (base.devices > 1 || cur.devices > 1)
+            notes.push('times are per step per device (kernel time over the devices, divided by them)');
+    }
+    else {
+        const missing = [base.steps === null ? `the baseline (${base.text})` : '', cur.steps === null ? `the current run (${cur.text})` : ''].filter(Boolean).join(' and ');
+        notes.push(`steps unknown for ${missing}: kernels compared by time per launch, not per step`);
+    }
+    const measured = measuredStepTime(current, baseline, cur, base);
+    let explainedShare = null;
+    if (measured?.per === 'step' && kernelDeltaNs !== null && measured.deltaNs !== 0)
+        explainedShare = kernelDeltaNs / measured.deltaNs;
+    if (measured?.per === 'token')
+        notes.push('tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it');
+    if (!measured)
+        notes.push('no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)');
+    return { perStep: { unit: perStepKnown ? 'step' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes }, byKey };
+}
+/** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
+function kernelTimeKeys(options) {
+    return Object.keys(options.thresholds).filter((key) => key.startsWith(_gate_options_js__WEBPACK_IMPORTED_MODULE_1__/* .KERNEL_TIME_PREFIX */ .TR));
+}
+/**
+ * One row per `kernel-time:` threshold: growth of GPU time per step at or beyond it fails. Without a
+ * step count on both sides the row is not compared, and says why (insufficient data, never a pass).
+ */
+function kernelTimeRows(analysis, options) {
+    const rows = [];
+    for (const key of kernelTimeKeys(options)) {
+        const thresholdMs = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_3__/* .ownValue */ .e)(options.thresholds, key);
+        const target = key.slice(_gate_options_js__WEBPACK_IMPORTED_MODULE_1__/* .KERNEL_TIME_PREFIX */ .TR.length);
+        const label = target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
+        const { perStep } = analysis;
+        const base = { metric: key, kind: 'kernel-time', unit: 'ms/step', ci: null, threshold: thresholdMs };
+        if (perStep.unit !== 'step') {
+            const why = [perStep.baseline.steps === null ? `the baseline's steps are unknown (${perStep.baseline.text})` : '', perStep.current.steps === null ? `the current run's steps are unknown (${perStep.current.text})` : '']
+                .filter(Boolean)
+                .join('; ');
+            const row = { ...base, baseline: null, current: null, delta: null, status: 'insufficient-data', note: `not compared: ${why}` };
+            rows.push({ row, reason: `${label} time per step not compared: ${why}` });
+            continue;
+        }
+        const times = analysis.byKey.get(target) ?? { baselineNs: 0, currentNs: 0 };
+        const deltaNs = times.currentNs - times.baselineNs;
+        const failing = deltaNs / 1e6 >= thresholdMs;
+        const notes = [`steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`];
+        if (!analysis.byKey.has(target))
+            notes.push('neither side ran it');
+        const row = {
+            ...base,
+            baseline: times.baselineNs / 1e6,
+            current: times.currentNs / 1e6,
+            delta: deltaNs / 1e6,
+            status: failing ? 'fail' : 'pass',
+            note: notes.join('; '),
+        };
+        const what = `${label} GPU time per step ${stepTimeText(times.baselineNs)} → ${stepTimeText(times.currentNs)} (${stepTimeText(deltaNs, true)})`;
+        rows.push({ row, ...(failing ? { reason: `${what}, at or beyond the +${stepTimeText(thresholdMs * 1e6)} fail threshold` } : {}) });
+    }
+    return rows;
 }
 
 
@@ -8288,11 +10269,12 @@ const FAIL_ON_SEVERITIES = ['error', 'warning'];
 /** Only conclusive evidence (an error) fails by default; a warning warns. */
 const DEFAULT_FAIL_ON_SEVERITY = 'error';
 /** The verdicts a workflow may let fail the job (fail-verdicts); pass never does. */
-const FAILABLE_VERDICTS = ['fail', 'invalid', 'insufficient-data', 'warn'];
+const FAILABLE_VERDICTS = ['fail', 'invalid', 'insufficient-data', 'warn', 'accepted'];
 /**
  * A regression, and a comparison that could not stand (environment mismatch, throttling), fail the
  * job. insufficient-data passes it with a warning annotation (compared too few samples to decide):
- * add it to fail the job on it too.
+ * add it to fail the job on it too. accepted (a fail a reviewer accepted) passes it: add it to refuse
+ * acceptances.
  */
 const DEFAULT_FAIL_VERDICTS = ['fail', 'invalid'];
 /** Whether a verdict fails the job under the workflow's fail-verdicts. */
@@ -8462,6 +10444,133 @@ function renderNcuCommand(request, workload) {
 /** A rule hit's deep-dive fields: the request, and the command people read. */
 function askDeepDive(request, workload) {
     return { deepDive: request, command: renderNcuCommand(request, workload) };
+}
+
+
+/***/ }),
+
+/***/ 8179:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   RQ: () => (/* binding */ describeEvidence),
+/* harmony export */   hF: () => (/* binding */ evidenceFor),
+/* harmony export */   hx: () => (/* binding */ gatherEvidence),
+/* harmony export */   j0: () => (/* binding */ timelineThinBecause)
+/* harmony export */ });
+/* unused harmony exports EVIDENCE_KINDS, THIN */
+const EVIDENCE_KINDS = (/* unused pure expression or super */ null && (['kernel-breakdown', 'timeline', 'kernel-metrics', 'utilization', 'throughput']));
+/** Below these a reading is thin: too few to tell a steady state from start-up or noise. */
+const THIN = {
+    /** Kernel time in a breakdown; a capture range that closed early holds less. */
+    breakdownNs: 1e6,
+    /** Launches in a breakdown; a handful cannot describe a workload's mix. */
+    breakdownLaunches: 5,
+    /** Launches on a timeline (graph-replayed kernels included); fewer cannot show how busy the GPU stays. */
+    timelineLaunches: 20,
+    /** GPU busy time on a timeline; a graph-capture or start-up trace holds a few microseconds. */
+    timelineBusyNs: 1e6,
+    /** Utilization samples in the window read; one snapshot says nothing about a run. */
+    utilizationSamples: 10,
+    /** Throughput samples; a single run cannot tell a change from noise. */
+    throughputSamples: 3,
+};
+const THROUGHPUT_METRICS = new Set(['decode_tok_s', 'output_tok_s', 'total_tok_s', 'request_throughput', 'tpot_ms', 'ttft_ms', 'itl_ms']);
+function count(n, unit) {
+    const plural = /(?:ch|sh|s|x)$/.test(unit) ? `${unit}es` : `${unit}s`;
+    return `${n.toLocaleString('en-US')} ${n === 1 ? unit : plural}`;
+}
+function ms(ns) {
+    return `${(ns / 1e6).toFixed(1)} ms`;
+}
+function item(kind, coverage, thinBecause) {
+    return thinBecause ? { kind, strength: 'thin', coverage, thinBecause } : { kind, strength: 'full', coverage };
+}
+function breakdownEvidence(profile) {
+    if (profile.kernels.length === 0 || profile.kernelOrigin === 'deep-dive')
+        return undefined;
+    const launches = profile.kernels.reduce((sum, k) => sum + k.instances, 0);
+    const coverage = `${count(launches, 'launch')} of ${count(profile.kernels.length, 'kernel')}, ${ms(profile.totalKernelNs)} of kernel time`;
+    let thin;
+    if (profile.totalKernelNs < THIN.breakdownNs)
+        thin = `under ${ms(THIN.breakdownNs)} of kernel time`;
+    else if (launches < THIN.breakdownLaunches)
+        thin = `fewer than ${THIN.breakdownLaunches} launches`;
+    return item('kernel-breakdown', coverage, thin);
+}
+/** Why a timeline is too thin to say how busy the GPU stays, or undefined when it is not. */
+function timelineThinBecause(timeline) {
+    if (timeline.busyNs < THIN.timelineBusyNs)
+        return `under ${ms(THIN.timelineBusyNs)} of GPU time on the timeline`;
+    // Host launches, or the kernels graph replays ran (a per-device timeline counts them in both).
+    if (Math.max(timeline.kernelLaunches, timeline.graphKernels) < THIN.timelineLaunches)
+        return `fewer than ${THIN.timelineLaunches} launches on the timeline`;
+    return undefined;
+}
+function timelineEvidence(profile) {
+    const timeline = profile.timeline;
+    if (timeline && timeline.spanNs > 0) {
+        const active = timeline.activeSpanNs ?? timeline.spanNs;
+        const excluded = timeline.excludedGaps ?? [];
+        const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
+        const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} left out as not the workload (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
+        const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
+        return item('timeline', coverage, timelineThinBecause(timeline));
+    }
+    if (profile.gpuTimeUtilPercent !== null) {
+        return item('timeline', 'the profiler\'s GPU-in-use analysis over the capture range', undefined);
+    }
+    return undefined;
+}
+function utilizationEvidence(profile) {
+    const util = profile.utilization;
+    if (!util || util.sampleCount === 0)
+        return undefined;
+    const where = util.window === 'timed' ? "inside the workload's timed runs" : 'over each whole recording, idle start and end trimmed';
+    const coverage = `${count(util.sampleCount, 'sample')} on ${count(Math.max(1, util.devices), 'device')}, ${where}`;
+    const thin = util.sampleCount < THIN.utilizationSamples ? `fewer than ${THIN.utilizationSamples} samples` : undefined;
+    return item('utilization', coverage, thin);
+}
+function throughputEvidence(profile) {
+    const metrics = profile.metrics.filter((m) => THROUGHPUT_METRICS.has(m.name) && m.samples.length > 0);
+    if (metrics.length === 0)
+        return undefined;
+    const samples = Math.max(...metrics.map((m) => m.samples.length));
+    const coverage = `${metrics.map((m) => m.name).join(', ')}: up to ${count(samples, 'sample')}`;
+    const thin = samples < THIN.throughputSamples ? `fewer than ${THIN.throughputSamples} samples` : undefined;
+    return item('throughput', coverage, thin);
+}
+function kernelMetricsEvidence(profile) {
+    if (profile.ncu.length === 0)
+        return undefined;
+    const kernels = new Set(profile.ncu.map((r) => r.kernel)).size;
+    // A deep dive is exact for the launches it replayed, and says nothing about the rest of the run.
+    return item('kernel-metrics', `Nsight Compute: ${count(profile.ncu.length, 'profiled launch')} of ${count(kernels, 'kernel')}`, undefined);
+}
+function gatherEvidence(profile) {
+    const evidence = {};
+    for (const found of [breakdownEvidence(profile), timelineEvidence(profile), kernelMetricsEvidence(profile), utilizationEvidence(profile), throughputEvidence(profile)]) {
+        if (found)
+            evidence[found.kind] = found;
+    }
+    return evidence;
+}
+/** The evidence a rule's needs are met by, or null when one need is not met. */
+function evidenceFor(needs, evidence) {
+    const used = [];
+    for (const need of needs) {
+        const options = typeof need === 'string' ? [need] : need;
+        const present = options.map((kind) => evidence[kind]).filter((e) => e !== undefined);
+        if (present.length === 0)
+            return null;
+        used.push(...present);
+    }
+    return used;
+}
+/** How a finding's basis reads: "kernel breakdown (thin: fewer than 5 launches): 3 launches …". */
+function describeEvidence(evidence) {
+    const label = evidence.kind.replace('-', ' ');
+    return evidence.strength === 'thin' ? `${label} (thin: ${evidence.thinBecause}): ${evidence.coverage}` : `${label}: ${evidence.coverage}`;
 }
 
 
@@ -8844,7 +10953,7 @@ function metricValue(profile, name) {
     const value = profile.metrics.find((m) => m.name === name)?.value;
     return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
-/** The batch size from the environment, when it is a plain number. */
+/** The batch size from the environment, when it is a plain number (a Profile, a Report or a gate side). */
 function batchSize(profile) {
     const match = /^\s*(\d+)\s*$/.exec(profile.environment.batch ?? '');
     return match ? Number(match[1]) : undefined;
@@ -8970,6 +11079,2501 @@ function docsUrl(id) {
 
 /***/ }),
 
+/***/ 3833:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  y: () => (/* binding */ RULES)
+});
+
+// EXTERNAL MODULE: ./src/diagnose/vendor-tools.ts
+var vendor_tools = __nccwpck_require__(2490);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
+var registry = __nccwpck_require__(8517);
+// EXTERNAL MODULE: ./src/model/averages.ts
+var averages = __nccwpck_require__(2861);
+// EXTERNAL MODULE: ./src/diagnose/rule.ts
+var rule = __nccwpck_require__(2248);
+// EXTERNAL MODULE: ./src/diagnose/profile-measures.ts
+var profile_measures = __nccwpck_require__(7307);
+;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
+/**
+ * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
+ * first step far slower than the rest, or the tool itself reporting compilation.
+ */
+
+
+
+
+
+const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
+const COMPILE_NOTICE = /compil|autotun/i;
+/* harmony default export */ const capture_includes_warmup = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'capture-includes-warmup',
+        severity: 'warning',
+        title: 'Capture includes warm-up or compilation',
+        stage: 'capture',
+        needs: [],
+        description: 'Module loading, JIT compilation or a slow first step is inside the captured window, which inflates times and shifts the kernel mix.',
+        defaults: { firstStepRatio: 3, minSteps: 3, maxModuleLoadShare: 0.05 },
+    },
+    check({ profile, options }) {
+        const evidence = {};
+        const signals = [];
+        const steps = profile.timeline?.steps ?? [];
+        if (steps.length >= options.minSteps) {
+            const rest = (0,averages/* median */.J)(steps.slice(1).map((s) => s.durNs));
+            const ratio = rest > 0 ? steps[0].durNs / rest : 0;
+            if (ratio >= options.firstStepRatio) {
+                signals.push('first-step');
+                Object.assign(evidence, { firstStepMs: (0,profile_measures.ms)(steps[0].durNs), medianStepMs: (0,profile_measures.ms)(rest), firstStepRatio: (0,profile_measures/* round */.LI)(ratio, 2) });
+            }
+        }
+        const apiNs = profile.apiCalls.reduce((sum, a) => sum + a.totalNs, 0);
+        const loads = profile.apiCalls.filter((a) => LOAD_API.test(a.name));
+        const loadNs = loads.reduce((sum, a) => sum + a.totalNs, 0);
+        if (apiNs > 0 && loadNs / apiNs >= options.maxModuleLoadShare) {
+            signals.push('module-load');
+            Object.assign(evidence, {
+                moduleLoadCalls: loads.reduce((sum, a) => sum + a.calls, 0),
+                moduleLoadMs: (0,profile_measures.ms)(loadNs),
+                moduleLoadShare: (0,profile_measures/* round */.LI)(loadNs / apiNs),
+            });
+        }
+        const notice = profile.notices.find((n) => n.severity !== 'info' && (COMPILE_NOTICE.test(n.code) || COMPILE_NOTICE.test(n.message)));
+        if (notice) {
+            signals.push('notice');
+            evidence.notice = notice.code;
+        }
+        if (signals.length === 0)
+            return [];
+        return [
+            {
+                message: `Warm-up work is inside the capture (${signals.join(', ')}); times and shares include one-off costs.`,
+                evidence: { ...evidence, signals: signals.join(',') },
+                ...((0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
+                    ? {
+                        advice: `Warm up before the capture window and profile only steady-state steps: ${profile.sources.some((s) => (0,registry/* suiteOf */.Ee)(s.format) === 'max') ? '`max generate --num-warmups N` (one warm-up generation of N tokens), ' : ''}torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch, or run the warm-up before the profiled steps and read only those from the rocprofv3 kernel trace:`,
+                        command: vendor_tools/* ROCPROF_KERNEL_COMMAND */.cw,
+                    }
+                    : {
+                        advice: 'Warm up before the capture window and profile only steady-state steps: `max generate --num-warmups N` (one warm-up generation of N tokens), cudaProfilerStart() after warm-up with a capture range in nsys, or torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch:',
+                        command: 'nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o steady <workload>',
+                    }),
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/communication-bound.ts
+
+
+/** Kernels that only a backward pass or an optimizer step launches: the run is training. */
+const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|_sgd_/i;
+/** A straggler computing this much longer than its peers explains part of their exposed time. */
+const STRAGGLER_EXCESS = 0.1;
+/** Below this busy share of the active span, the idle rest is named too. */
+const IDLE_NOTE_BUSY = 0.8;
+/** Families only serving and generation have. */
+const INFERENCE_FAMILIES = ['kv-cache', 'sampling', 'gemm-decode'];
+function workloadOf(profile) {
+    if (profile.kernels.some((k) => TRAINING_KERNEL.test(k.name)))
+        return 'training';
+    if (profile.families.some((f) => INFERENCE_FAMILIES.includes(f.family)) || (profile.timeline?.graphLaunches ?? 0) > 0)
+        return 'inference';
+    return 'unknown';
+}
+const ADVICE = {
+    training: 'Training: gradients should be reduced while backward still runs. Check that the all-reduce overlaps backward compute (DDP reduces each bucket as soon as its gradients are ready; an explicit sync, find_unused_parameters=True or a hook that waits serializes it), tune the bucket size (DDP bucket_cap_mb, default 25: larger buckets mean fewer, more efficient collectives, smaller ones start earlier), consider gradient accumulation (no_sync) to reduce less often, and for FSDP enable forward/backward prefetch. Then check the interconnect: NCCL over PCIe or the network instead of NVLink/xGMI multiplies the time.',
+    inference: 'Inference: the tensor-parallel all-reduce after attention and after the MLP is on the critical path of every layer. If the model fits, a lower TP degree (or data-parallel replicas) removes it; keep the custom all-reduce on for small messages (vLLM: do not set disable_custom_all_reduce; CUDA graphs capture it), use a fused all-reduce + norm where the engine has one, and overlap communication with compute (sequence parallel / async TP). Check that the GPUs talk over NVLink/xGMI, not PCIe.',
+    unknown: 'For training, overlap the gradient all-reduce with backward and tune the bucket size (DDP bucket_cap_mb); for tensor-parallel inference, weigh a lower TP degree, the custom all-reduce for small messages and compute/communication overlap. In both, check that the GPUs talk over NVLink/xGMI, not PCIe or the network.',
+};
+function collectiveOf(families) {
+    const entry = families.find((f) => f.family === 'collective');
+    return { ns: entry?.totalNs ?? 0, instances: entry?.instances ?? 0 };
+}
+/** Each rank with its own numbers; the whole profile when it has no ranks. */
+function subjectsOf(profile) {
+    const ranks = profile.ranks.filter((r) => r.totalKernelNs > 0);
+    if (ranks.length > 0) {
+        return ranks.map((r) => {
+            const c = collectiveOf(r.families);
+            const label = r.rank !== undefined ? `rank ${r.rank}` : `device ${r.device ?? 0}`;
+            return { label, rankEntry: r, ...(r.rank !== undefined ? { rank: r.rank } : {}), totalKernelNs: r.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: r.timeline };
+        });
+    }
+    const c = collectiveOf(profile.families);
+    return [{ label: 'the run', totalKernelNs: profile.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: profile.timeline }];
+}
+/* harmony default export */ const communication_bound = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'communication-bound',
+        severity: 'warning',
+        title: 'Communication-bound: collectives no compute overlaps',
+        stage: 'utilization',
+        needs: ['kernel-breakdown'],
+        description: 'Collective kernels (NCCL/RCCL, custom all-reduce) that no compute overlaps take a large share of the active span on some rank; smaller shares are reported as info.',
+        defaults: { minCollectiveShare: 0.05, maxExposedShare: 0.15, minCollectiveLaunches: 10 },
+    },
+    check({ profile, options, note }) {
+        const subjects = subjectsOf(profile).filter((s) => s.totalKernelNs > 0 && s.collectiveNs / s.totalKernelNs >= options.minCollectiveShare);
+        if (subjects.length === 0)
+            return [];
+        const workload = workloadOf(profile);
+        const measured = subjects.filter((s) => s.timeline?.communication && s.timeline.activeSpanNs > 0);
+        if (measured.length === 0) {
+            // No per-launch timeline: the share of kernel time is known, its overlap is not. A note on the
+            // evidence (the share is in the family table), not a finding.
+            const top = subjects.reduce((a, b) => (b.collectiveNs / b.totalKernelNs > a.collectiveNs / a.totalKernelNs ? b : a));
+            const share = top.collectiveNs / top.totalKernelNs;
+            note(`not established: collectives take ${(0,profile_measures/* percent */.KN)(share)} of kernel time${top.label === 'the run' ? '' : ` on ${top.label}`} (${top.collectiveLaunches} launches), but how much of it compute hides is not in this capture (no per-launch timeline); a PyTorch profiler or rocprofv3 kernel trace shows whether the collectives overlap compute.`);
+            return [];
+        }
+        const read = measured.map((s) => {
+            const timeline = s.timeline;
+            const comm = timeline.communication;
+            const exposedShare = comm.exposedNs / (timeline.activeSpanNs * Math.max(1, timeline.devices));
+            return { subject: s, exposedShare, comm, timeline };
+        });
+        const worst = read.reduce((a, b) => (b.exposedShare > a.exposedShare ? b : a));
+        const { subject, exposedShare, comm, timeline } = worst;
+        const collectiveShare = subject.collectiveNs / subject.totalKernelNs;
+        const hiddenFraction = comm.collectiveNs > 0 ? 1 - comm.exposedNs / comm.collectiveNs : 0;
+        const busyFraction = timeline.busyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices));
+        const evidence = {
+            exposedShare: (0,profile_measures/* round */.LI)(exposedShare),
+            exposedMs: (0,profile_measures/* round */.LI)(comm.exposedNs / 1e6, 3),
+            collectiveShare: (0,profile_measures/* round */.LI)(collectiveShare),
+            hiddenFraction: (0,profile_measures/* round */.LI)(hiddenFraction),
+            busyFraction: (0,profile_measures/* round */.LI)(busyFraction),
+            collectiveLaunches: subject.collectiveLaunches,
+            workload,
+            ranksMeasured: read.length,
+            ...(subject.rank !== undefined ? { rank: subject.rank } : {}),
+        };
+        const thin = subject.collectiveLaunches < options.minCollectiveLaunches;
+        const exposed = exposedShare >= options.maxExposedShare;
+        const where = read.length > 1 ? ` (worst of ${read.length} ranks: ${subject.label})` : subject.label === 'the run' ? '' : ` on ${subject.label}`;
+        // Fast ranks wait inside the collective for a straggler: their exposed time is its extra compute.
+        const straggler = (0,profile_measures/* stragglerOf */["do"])(profile);
+        const waiting = straggler && straggler.computeExcess >= STRAGGLER_EXCESS && straggler.slow !== subject.rankEntry ? straggler : undefined;
+        if (waiting) {
+            evidence.stragglerRank = waiting.slow.rank ?? waiting.slow.device ?? 0;
+            evidence.stragglerExcess = (0,profile_measures/* round */.LI)(waiting.computeExcess);
+        }
+        const idleNote = busyFraction < IDLE_NOTE_BUSY ? ` The GPU is idle a further ${(0,profile_measures/* percent */.KN)(1 - busyFraction)} of the active span (host work, or waiting for the all-reduce to finish before the next step).` : '';
+        const waitNote = waiting ? ` Part of it is waiting for ${waiting.slow.rank !== undefined ? `rank ${waiting.slow.rank}` : `device ${waiting.slow.device ?? 0}`}, which computes ${(0,profile_measures/* percent */.KN)(waiting.computeExcess)} longer (see rank-imbalance).` : '';
+        const command = profile.environment.vendor === 'amd' ? 'rocm-smi --showtopo' : 'nvidia-smi topo -m';
+        if (!exposed || thin) {
+            return [
+                {
+                    severity: 'info',
+                    message: `Communication share${where}: collectives are ${(0,profile_measures/* percent */.KN)(collectiveShare)} of kernel time and ${(0,profile_measures/* percent */.KN)(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.${waitNote}`,
+                    evidence,
+                    advice: `Within normal bounds for ${workload === 'unknown' ? 'a multi-GPU run' : `multi-GPU ${workload}`}; watch the share as the degree of parallelism or the interconnect changes. ${ADVICE[workload]}`,
+                    command,
+                },
+            ];
+        }
+        return [
+            {
+                message: `Communication-bound${where}: ${(0,profile_measures/* percent */.KN)(exposedShare)} of the active span is collective time that no compute overlaps (${(0,profile_measures/* round */.LI)(comm.exposedNs / 1e6, 1)} ms; collectives are ${(0,profile_measures/* percent */.KN)(collectiveShare)} of kernel time, ${hiddenFraction > 0 ? `${(0,profile_measures/* percent */.KN)(hiddenFraction)} of it hidden` : "none of it hidden"}): the GPU spends it waiting on the interconnect and the other ranks, which neither the host side nor kernel tuning changes.${idleNote}${waitNote}`,
+                evidence,
+                advice: ADVICE[workload],
+                command,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/copy-heavy.ts
+
+
+/** Ops that repeat KV heads (transformers' repeat_kv is expand + reshape, which copies). */
+const KV_REPEAT_OP = /repeat_interleave|repeat_kv|aten::repeat\b|aten::expand/;
+/** Ops that only change the dtype (aten::to, .float(), .half()). */
+const CAST_OP = /aten::_to_copy|aten::to\b/;
+const COPY_CAUSE_LABEL = {
+    'kv-repeat': 'KV heads repeated (repeat_interleave / repeat_kv)',
+    'dtype-cast': 'dtype casts (.to())',
+    concat: 'concatenation (cat)',
+    transpose: 'transpose / permute',
+    'strided-copy': 'strided copies (.contiguous(), reshape of a transposed or expanded view)',
+    copy: 'copies',
+};
+/** Kernel names that tell the cause when the trace does not name the launching op; first match wins. */
+const NAME_PATTERNS = [
+    [/bfloat16_copy_kernel|float16_copy_kernel|convert_unary/i, 'dtype-cast'],
+    [/CatArray|concat|\bcat\b/i, 'concat'],
+    [/transpose|permute|nchwToNhwc|nhwcToNchw/i, 'transpose'],
+    [/direct_copy|copy_kernel|contiguous|copy_/i, 'strided-copy'],
+];
+function causeOf(kernel) {
+    if (kernel.launchedBy && KV_REPEAT_OP.test(kernel.launchedBy))
+        return 'kv-repeat';
+    if (kernel.launchedBy && CAST_OP.test(kernel.launchedBy))
+        return 'dtype-cast';
+    const found = NAME_PATTERNS.find(([pattern]) => pattern.test(kernel.name));
+    return found ? found[1] : 'copy';
+}
+/* harmony default export */ const copy_heavy = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'copy-heavy',
+        severity: 'warning',
+        title: 'Copy and layout kernels take a large share of GPU time',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Direct copies, transposes, permutes, cat and KV-head expands take a large share of kernel time: data is moved, not computed on.',
+        // A quarter of kernel time moving bytes: well above the few percent a decode spends writing its
+        // KV cache and casting, and far below what a repeated GQA cache costs (57 % on an H200).
+        defaults: { minCopyShare: 0.25 },
+    },
+    check({ profile, options }) {
+        const copy = (0,profile_measures/* familyTotals */.sS)(profile, ['copy']);
+        if (copy.share < options.minCopyShare)
+            return [];
+        const top = profile.kernels.filter((k) => k.family === 'copy').sort((a, b) => b.totalNs - a.totalNs)[0];
+        const cause = causeOf(top);
+        const pattern = COPY_CAUSE_LABEL[cause];
+        const attributed = top.launchedBy !== undefined;
+        const site = top.pythonSites?.[0];
+        const advice = [
+            cause === 'dtype-cast'
+                ? 'Keep activations in one dtype through the step: cast weights once at load, not per call, and let torch.compile fuse the remaining casts into their neighbours.'
+                : cause === 'kv-repeat'
+                    ? 'Stop repeating the KV heads: pass the grouped K and V to a kernel that reads them as they are (torch: F.scaled_dot_product_attention(..., enable_gqa=True); FlashAttention, FlashInfer and vLLM attention take GQA natively; transformers: attn_implementation="sdpa" or "flash_attention_2").'
+                    : 'Find the op that makes the copy and remove it: if K/V heads are repeated for GQA (repeat_kv, repeat_interleave, expand(...).reshape), use native GQA (F.scaled_dot_product_attention(..., enable_gqa=True), FlashAttention/FlashInfer); if a .contiguous() or .transpose().reshape() feeds a matmul, keep the layout the consumer reads (or fuse the permute into it, e.g. under torch.compile).',
+            attributed || (site && (!site.graphReplay || site.graphCapture))
+                ? ''
+                : ' This trace does not say which op launched the kernel (no CPU ops for it, as under CUDA-graph replay): profile a few eager steps with torch.profiler(record_shapes=True, with_stack=True) to see it.',
+        ].join('');
+        return [
+            {
+                message: `Copy and layout kernels take ${(0,profile_measures/* percent */.KN)(copy.share)} of kernel time. The largest, ${pattern}, is ${(0,profile_measures/* percent */.KN)(top.share)} over ${top.instances} launches${(0,profile_measures/* launchOrigin */.Oe)(top)}.`,
+                evidence: {
+                    copyShare: (0,profile_measures/* round */.LI)(copy.share),
+                    copyLaunches: copy.instances,
+                    topCopyShare: (0,profile_measures/* round */.LI)(top.share),
+                    topCopyLaunches: top.instances,
+                    pattern,
+                    attributed,
+                    ...(top.launchedBy ? { launchedBy: top.launchedBy } : {}),
+                    ...(site ? { pythonSite: (0,profile_measures/* pythonSiteText */.vk)(site).replace(/`/g, ''), pythonSiteShare: site.share } : {}),
+                    // Last, so the entries a short summary shows (the first few) stay as they were.
+                    cause,
+                },
+                advice,
+                kernel: top.name,
+            },
+        ];
+    },
+}));
+
+// EXTERNAL MODULE: ./src/diagnose/deep-dive-request.ts
+var deep_dive_request = __nccwpck_require__(959);
+;// CONCATENATED MODULE: ./src/diagnose/rules/dominant-kernel.ts
+/**
+ * One kernel takes most of the GPU time: the next step is a deep dive on that kernel alone. The
+ * finding carries the request as data (kernel key, launch skip, sections); `profile-gate run` runs
+ * it, and its command shows it. A collective gets no deep dive: it waits on its peers.
+ */
+
+
+
+
+/* harmony default export */ const dominant_kernel = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'dominant-kernel',
+        severity: 'info',
+        title: 'One kernel dominates GPU time',
+        stage: 'deep-dive',
+        needs: ['kernel-breakdown'],
+        description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute, or ROCm Compute Profiler on an AMD capture (a collective instead gets the questions communication raises).',
+        defaults: { minShare: 0.4, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        // Copies are not kernels Nsight Compute can profile.
+        const candidates = profile.kernels.filter((k) => k.family !== 'memcpy' && k.family !== 'memset');
+        const top = candidates.reduce((best, k) => (!best || k.share > best.share ? k : best), undefined);
+        if (!top || top.share < options.minShare)
+            return [];
+        const site = top.pythonSites?.[0];
+        const evidence = {
+            share: (0,profile_measures/* round */.LI)(top.share),
+            instances: top.instances,
+            totalMs: (0,profile_measures.ms)(top.totalNs),
+            family: top.family,
+            ...(site ? { pythonSite: (0,profile_measures/* pythonSiteText */.vk)(site).replace(/`/g, ''), pythonSiteShare: site.share } : {}),
+        };
+        // Only where the trace holds Python stacks: the op chain alone was never part of this finding.
+        const origin = site ? (0,profile_measures/* launchOrigin */.Oe)(top) : '';
+        if (top.family === 'collective') {
+            return [
+                {
+                    message: `One collective takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms)${origin}.`,
+                    evidence,
+                    advice: 'A collective waits on its peers, so one GPU\'s counters (Nsight Compute) do not say why it is slow. Ask instead whether it overlaps with compute, whether its messages are large enough (bucket sizes), and what the interconnect delivers (nccl-tests on the same GPUs); a timeline of all ranks (Nsight Systems) shows the waiting.',
+                    kernel: top.name,
+                },
+            ];
+        }
+        if ((0,vendor_tools/* toolVendor */.D$)(profile) === 'amd') {
+            // Nsight Compute does not profile AMD GPUs: ROCm Compute Profiler (rocprof-compute, formerly Omniperf) does.
+            return [
+                {
+                    message: `One ${top.family} kernel takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms)${origin}.`,
+                    evidence,
+                    advice: 'Profile it with ROCm Compute Profiler (rocprof-compute, formerly Omniperf): its System Speed-of-Light panel says whether it is memory- or compute-bound and how close to peak, the roofline where it sits, and the wavefront and occupancy panels whether the grid fills the GPU. Add `-d <dispatch>` to keep one steady-state launch.',
+                    command: (0,vendor_tools/* rocprofComputeCommand */.e5)(top.name, options.workload),
+                    kernel: top.name,
+                },
+            ];
+        }
+        const request = (0,deep_dive_request/* deepDiveRequest */.Oj)(top.name, top.instances);
+        return [
+            {
+                message: `One ${top.family} kernel takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms)${origin}.`,
+                evidence: { ...evidence, launchSkip: request.launchSkip },
+                advice: 'Profile one steady-state launch of it with Nsight Compute (clocks left alone): SpeedOfLight says whether it is memory- or compute-bound and how close to peak; Occupancy and LaunchStats say whether the grid fills the GPU.',
+                ...(0,deep_dive_request/* askDeepDive */.uF)(request, options.workload),
+                kernel: top.name,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/empty-capture.ts
+/**
+ * Nothing, or almost nothing, was captured: every other finding would be built on air. "Almost
+ * nothing" is measured in kernel time, not in launches: five launches holding two seconds are a
+ * real capture. An Nsight Compute deep dive holds a few launches by design and is not a breakdown.
+ */
+
+
+
+
+/** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
+const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
+const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel data|only Python\/CPU profile/i;
+const NSYS_CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
+/** What a capture without kernels still holds, in words; undefined when it holds nothing. */
+function otherRecords(profile) {
+    const parts = [
+        profile.memops.length ? `${profile.memops.length} memory-operation row(s)` : '',
+        profile.apiCalls.length ? `${profile.apiCalls.length} host API call row(s)` : '',
+    ].filter(Boolean);
+    return parts.length ? parts.join(' and ') : undefined;
+}
+/** The kernel report of the tool that wrote the capture. */
+function kernelReportCommand(format, capture) {
+    const suite = (0,registry/* suiteOf */.Ee)(format);
+    if (suite === 'rocprof')
+        return 'rocprofv3 --kernel-trace --stats --output-format csv -- <workload>   # writes *_kernel_stats.csv and *_kernel_trace.csv';
+    if (suite === 'nsys')
+        return 'nsys stats --report cuda_gpu_kern_sum --format csv profile.nsys-rep';
+    return capture;
+}
+/* harmony default export */ const empty_capture = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'empty-capture',
+        severity: 'warning',
+        title: 'Capture is empty or nearly empty',
+        stage: 'capture',
+        needs: [],
+        description: 'The inputs hold no GPU kernels (or too little kernel time to mean anything), so kernel findings are not possible.',
+        defaults: { minTotalKernelMs: 1 },
+    },
+    check({ profile, options }) {
+        const captureCommand = (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd' ? vendor_tools/* ROCPROF_KERNEL_COMMAND */.cw : NSYS_CAPTURE_COMMAND;
+        const launches = (0,profile_measures/* totalLaunches */.W7)(profile);
+        const kernelMs = (0,profile_measures.ms)(profile.totalKernelNs);
+        const hasOtherData = profile.metrics.length > 0 || profile.utilization !== null || profile.timeline !== null || profile.ncu.length > 0;
+        const evidence = {
+            kernels: profile.kernels.length,
+            kernelLaunches: launches,
+            totalKernelMs: kernelMs,
+            metrics: profile.metrics.length,
+            utilizationSamples: profile.utilization?.sampleCount ?? 0,
+        };
+        const hits = [];
+        const held = otherRecords(profile);
+        // The tool's own word that no kernel data is there, and graph launches without kernels (a graph-level trace).
+        const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
+        const graphLaunches = profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0);
+        if (profile.kernels.length === 0 && !hasOtherData && held && !notice && !graphLaunches) {
+            // A real capture, read to the end, of something other than kernels (a memory or API summary
+            // given alone): the data is there, the kernel report is not. Say which report would do.
+            const source = profile.sources[0];
+            hits.push({
+                message: `No kernel data in the inputs: they hold only ${held} (${profile.sources.flatMap((s) => s.parts ?? [s.format]).join(', ')}). Kernel findings need the kernel report of the same capture.`,
+                evidence: { ...evidence, memops: profile.memops.length, apiCalls: profile.apiCalls.length },
+                advice: 'Give the kernel summary or trace of the same capture alongside:',
+                command: kernelReportCommand(source.format, captureCommand),
+            });
+            return hits;
+        }
+        if (profile.kernels.length === 0 && !hasOtherData) {
+            hits.push({
+                severity: 'error',
+                message: `Nothing was captured: ${profile.sources.length} input(s), no kernels, metrics or utilization samples.`,
+                evidence,
+                advice: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
+                    ? 'Check that the profiler wrapped the workload (everything after `--`). Re-capture:'
+                    : 'Check that the profiler wrapped the workload and that the capture range opened (cudaProfilerStart after warm-up). Re-capture:',
+                command: captureCommand,
+            });
+            return hits;
+        }
+        if (profile.kernels.length === 0) {
+            // Graph launches without kernels are a graph-level trace: graph-level-trace names the exact cause.
+            if (graphLaunches)
+                return hits;
+            // A format that exists to list kernels, as its importer declares.
+            const kernelSource = profile.sources.find((s) => (0,registry/* capabilitiesOf */.SF)(s.format).kernels === 'expected');
+            if (notice || kernelSource) {
+                hits.push({
+                    message: notice
+                        ? `No GPU kernel data: the tool said "${notice.message}". Only metrics and utilization can be judged.`
+                        : `No GPU kernel data in ${kernelSource.path} (${kernelSource.format}), which normally lists kernels.`,
+                    evidence: { ...evidence, ...(notice ? { notice: notice.code } : { source: kernelSource.format }) },
+                    advice: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
+                        ? 'Kernel data needs a kernel trace that covers GPU work. Capture directly:'
+                        : 'Kernel data needs nsys on PATH (`max generate --profile` re-runs itself under nsys only when nsys, nvidia-smi and libcudart are all found) and a capture range that covers GPU work. Capture directly:',
+                    command: captureCommand,
+                });
+            }
+            return hits;
+        }
+        if (profile.kernelOrigin === 'deep-dive')
+            return hits; // a deep dive of chosen kernels, not a capture of the run
+        if (profile.totalKernelNs < options.minTotalKernelMs * 1e6) {
+            hits.push({
+                message: `Almost nothing was captured: ${launches} kernel launch(es), ${kernelMs} ms of kernel time.`,
+                evidence,
+                advice: 'The capture window probably missed the workload (range closed early, or only set-up ran). Widen the range around the steady-state steps and re-capture:',
+                command: captureCommand,
+            });
+        }
+        return hits;
+    },
+}));
+
+// EXTERNAL MODULE: ./src/model/throttle.ts
+var throttle = __nccwpck_require__(1941);
+;// CONCATENATED MODULE: ./src/diagnose/rules/gpu-throttled.ts
+/** Hardware clock-event reasons were active: the numbers describe a slowed GPU, not the code. */
+
+
+
+
+/* harmony default export */ const gpu_throttled = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'gpu-throttled',
+        severity: 'warning',
+        title: 'GPU clocks were throttled',
+        stage: 'utilization',
+        needs: ['utilization'],
+        description: 'Power, thermal or sync-boost clock reasons were active during the run: a thermal or hardware reason makes its speed unrepresentative; the power cap is the regime of a loaded GPU.',
+        defaults: { minThrottledFraction: 0.05 },
+    },
+    check({ profile, options }) {
+        const util = profile.utilization;
+        if (!util || util.throttleReasons.length === 0)
+            return [];
+        const reasons = util.throttleReasons.join(',');
+        // The power cap (or sync boost) alone is the regime of a loaded GPU, not a fault: an H200 beside
+        // a busy neighbour sits at it in a quarter to a third of samples, a heavy prefill alone in 7.5%.
+        const regimeOnly = util.throttleReasons.every((r) => throttle/* POWER_REGIME_REASONS */.E2.has(r));
+        const representative = util.throttledFraction < options.minThrottledFraction;
+        const clock = util.meanSmClockMhz !== undefined ? `, mean SM clock ${Math.round(util.meanSmClockMhz).toLocaleString('en-US')} MHz` : '';
+        let message;
+        if (representative)
+            message = `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples (briefly; numbers still usable).`;
+        else if (regimeOnly)
+            message = `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples${clock}: the board ran at its power limit, the regime of a loaded GPU; compare only with runs under the same load.`;
+        else
+            message = `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples; throughput and latency are not representative.`;
+        return [
+            {
+                ...(representative || regimeOnly ? { severity: 'info' } : {}),
+                message,
+                evidence: {
+                    reasons,
+                    throttledFraction: (0,profile_measures/* round */.LI)(util.throttledFraction),
+                    samples: util.sampleCount,
+                    ...(util.meanSmClockMhz !== undefined ? { meanSmClockMhz: (0,profile_measures/* round */.LI)(util.meanSmClockMhz, 1) } : {}),
+                    ...(util.peakPowerW !== undefined ? { peakPowerW: (0,profile_measures/* round */.LI)(util.peakPowerW, 1) } : {}),
+                },
+                advice: 'sw_power_cap means the board hit its power limit (heavy sustained load, a busy neighbour on the same GPU, or a lowered limit): the gate compares such runs with a baseline under the same regime, and says when the two differ. Thermal reasons mean cooling; hw_slowdown and power brake are hardware protection: do not gate on those numbers, re-run on a sound, cool GPU. Watch the reasons live:',
+                command: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
+                    ? vendor_tools/* ROCM_SMI_CLOCKS_COMMAND */.g4
+                    : 'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/graph-level-trace.ts
+/**
+ * CUDA graphs were traced as opaque launches: the kernels they replay are missing from the kernel
+ * table, so every share computed from it describes only the few kernels launched outside the graphs.
+ */
+
+
+const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
+/* harmony default export */ const graph_level_trace = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'graph-level-trace',
+        severity: 'warning',
+        title: 'CUDA graphs traced without their kernels',
+        stage: 'capture',
+        needs: [],
+        description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
+        defaults: { minKernelsPerGraphLaunch: 8 },
+    },
+    check({ profile, options }) {
+        const timeline = profile.timeline;
+        let graphLaunches = 0;
+        let kernels = 0;
+        let source = '';
+        if (timeline && timeline.graphLaunches > 0 && timeline.graphKernels === 0) {
+            graphLaunches = timeline.graphLaunches;
+            kernels = timeline.kernelLaunches;
+            source = 'timeline';
+        }
+        else {
+            graphLaunches = profile.apiCalls.filter((a) => GRAPH_LAUNCH_API.test(a.name)).reduce((sum, a) => sum + a.calls, 0);
+            kernels = (0,profile_measures/* totalLaunches */.W7)(profile);
+            source = 'api';
+        }
+        if (graphLaunches === 0)
+            return [];
+        const perGraph = kernels / graphLaunches;
+        if (perGraph >= options.minKernelsPerGraphLaunch)
+            return [];
+        return [
+            {
+                message: `${graphLaunches} CUDA graph launches but only ${kernels} kernel launches recorded (${(0,profile_measures/* round */.LI)(perGraph, 2)} per graph): the graphs' kernels are missing.`,
+                evidence: { graphLaunches, kernelLaunches: kernels, kernelsPerGraphLaunch: (0,profile_measures/* round */.LI)(perGraph, 3), source },
+                advice: 'Nsight Systems traces a graph as one launch unless told to trace its nodes. Re-capture with node-level graph tracing (PyTorch profiler traces graph kernels already):',
+                command: 'nsys profile --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o profile <workload>',
+            },
+        ];
+    },
+}));
+
+// EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
+var ncu_metrics = __nccwpck_require__(2138);
+// EXTERNAL MODULE: ./src/model/family-ids.ts
+var family_ids = __nccwpck_require__(1538);
+;// CONCATENATED MODULE: ./src/diagnose/ncu-advice.ts
+
+const GEMM_FAMILIES = new Set(family_ids/* LINEAR_FAMILIES */.Bs);
+const ATTENTION_FAMILIES = new Set(['attention-fused', 'attention-softmax', 'attention-bmm']);
+const REDUCTION_FAMILIES = new Set(['reduce', 'norm']);
+/** Layout work among elementwise kernels: direct copies, transposes and permutes, cat, contiguous, KV-head expands. */
+const COPY_NAME = /direct_copy|copy_kernel|CatArray|\bcat_|transpose|permute|contiguous|repeat_interleave|repeat_kv|expand_kv|copyBuffer/i;
+const MATMUL_NAME = /gemm|gemv|matmul|mul_mat|QuantDot|dot_?product/i;
+/** The kind of work a kernel does, from its family (and its name, for copies filed as elementwise). */
+function kernelKind(family, name) {
+    if (family === 'collective')
+        return 'collective';
+    if (family === 'copy' || ((family === 'elementwise' || family === undefined || family === 'other') && COPY_NAME.test(name)))
+        return 'copy';
+    if (family && GEMM_FAMILIES.has(family))
+        return 'gemm';
+    // A quantized matmul filed as quantize or other by an older table (QuantDot…, mul_mat_q) is a GEMM.
+    if ((family === 'quantize' || family === 'other' || family === undefined) && MATMUL_NAME.test(name))
+        return 'gemm';
+    if (family && ATTENTION_FAMILIES.has(family))
+        return 'attention';
+    if (family && REDUCTION_FAMILIES.has(family))
+        return 'reduction';
+    // A KV-cache write is needed work, not a copy to avoid; it is read as elementwise.
+    if (family === 'elementwise' || family === 'rope' || family === 'quantize' || family === 'kv-cache')
+        return 'elementwise';
+    return 'other';
+}
+const AVOID_COPY = 'The fastest copy is the one not made: keep tensors in the layout and type their consumer reads (no .contiguous() after a permute or transpose, no cast there and back), use the attention kernel\'s native GQA instead of repeat_kv/repeat_interleave of the KV heads, and fuse what remains into the consumer (torch.compile, or a kernel that takes strided input).';
+/** Advice for a bound, by kind; the family tells a quantized GEMM (`lowbit-gemm`) from a dense one. */
+function boundAdvice(bound, kind, unit, family) {
+    const lowBit = family === 'lowbit-gemm' || family === 'quantize';
+    if (bound === 'memory') {
+        switch (kind) {
+            case 'copy':
+                return `The kernel is a copy, so it is as fast as its bytes allow${unit && unit !== 'DRAM' ? `, and ${unit} being busier than DRAM says its accesses are strided` : ''}. ${AVOID_COPY}`;
+            case 'elementwise':
+                return 'An elementwise kernel at a memory roof: fuse it with its producer or consumer so the tensor is read and written once (torch.compile, a fused epilogue), and keep activations in the narrowest type the model allows.';
+            case 'attention':
+                return 'Attention at a memory roof streams its K and V: fewer bytes per token make it faster (a lower-precision KV cache such as FP8, fewer KV heads through GQA or MQA), and a split-KV decode kernel keeps the bandwidth busy.';
+            case 'reduction':
+                return 'A reduction at a memory roof reads its input once already: fuse it with its neighbours (residual add and RMSNorm in one kernel, the norm into the next matmul\'s prologue) so the activations are not read again.';
+            case 'gemm':
+                return unit === 'DRAM' || unit === undefined
+                    ? `The GEMM streams close to the DRAM roof: fewer bytes make it faster (${lowBit ? 'a smaller weight format or larger quantization groups' : 'lower-precision weights such as FP8 or INT4'}, more tokens per weight read through batching, fusing the consumer so the output is written once).`
+                    : `The ${unit} cache is the busiest unit: the tiles re-read data from it. A tile shape that reuses more per load (a larger tile, or a swizzled layout), or a kernel variant tuned for this shape, cuts that traffic.`;
+            default:
+                return unit === 'DRAM' || unit === undefined
+                    ? 'The kernel streams close to the DRAM roof: only fewer bytes make it faster (a narrower data type, fusing its producer or consumer so data is read once).'
+                    : `The ${unit} cache is the busiest unit: data is re-read from it many times. Better reuse (tiling into shared memory, fewer passes) or coalesced accesses cut that traffic.`;
+        }
+    }
+    if (bound === 'compute') {
+        switch (kind) {
+            case 'copy':
+                return `A copy near the SM roof is issue-bound on its index math: a strided or permuted copy computes a multi-dimensional offset for every element, and those integer instructions are what the SM throughput counts. Cheaper arithmetic does not help. ${AVOID_COPY} Where the copy must stay, a contiguous inner dimension lets it use wide vectorized loads.`;
+            case 'elementwise':
+                return 'An elementwise kernel near the SM roof is issue-bound on per-element instructions (index math, type conversions, transcendental functions): fuse it into a neighbour, vectorize along the contiguous dimension, or use fast intrinsics where the precision allows.';
+            case 'attention':
+                return 'Attention near the SM roof: a kernel built for this GPU (FlashAttention 3 or cuDNN on Hopper), an FP8 attention path, and skipping fully masked blocks (causal, sliding window) cut the math.';
+            case 'reduction':
+                return 'A reduction near the SM roof spends its time in instructions: vectorized loads, warp-shuffle reductions and a single pass (Welford for mean and variance) cut them.';
+            case 'gemm':
+                return lowBit
+                    ? 'A quantized GEMM near the SM roof spends its issue slots on dequantization: a kernel that dequantizes into tensor-core fragments (or a native FP8/FP4 tensor-core path on this GPU) instead of scalar unpacking, and larger quantization groups, cut that work.'
+                    : 'The GEMM is near the SM roof: a lower-precision tensor-core path (FP8 on Hopper, with per-channel scales), skipping padded or masked work, or a library kernel whose tile fits the shape make it faster.';
+            default:
+                return 'The kernel is near the SM roof: less or cheaper arithmetic makes it faster (a better-suited algorithm, a lower precision where the results allow, skipping padded or masked work).';
+        }
+    }
+    switch (kind) {
+        case 'copy':
+            return `A copy that reaches no roof waits on its loads. ${AVOID_COPY}`;
+        case 'elementwise':
+            return 'An elementwise kernel below every roof: fuse it with its neighbours so its tensors are read once (torch.compile); in a short launch much of the time is ramp-up, which fusion or a CUDA graph hides.';
+        case 'attention':
+            return 'Decode attention far from every roof has too little parallel work per launch: a split-KV (flash-decoding) kernel spreads one sequence over more blocks.';
+        case 'reduction':
+            return 'A reduction far from every roof has too few rows per block or blocks per SM: more rows per launch, or fusing it with the producer, hides the latency.';
+        case 'gemm':
+            return lowBit
+                ? 'A quantized GEMM far from every roof waits on its weight loads: coalesced, vectorized loads of the packed weights (and of their scales), a layout made for the kernel at load time, and more tokens per weight read.'
+                : 'A GEMM far from every roof has too little parallel work for the GPU at this shape: a split-K or stream-K variant, a smaller tile, or more tokens per launch.';
+        default:
+            return '';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/grid-too-small.ts
+/**
+ * A profiled kernel's grid is smaller than one wave: fewer blocks than the GPU can hold at once, so
+ * SMs sit idle for the whole launch. Typical for batch-1 decode GEMVs and attention on big GPUs.
+ */
+
+
+
+
+
+/** ncu's own verdicts on a small grid (SOLBottleneck, LaunchConfiguration). */
+const NCU_SMALL_GRID = /grid is too small|less than the GPU's \d+ multiprocessors/;
+/** How each kind of kernel gets more blocks. */
+const GRID_ADVICE = {
+    gemm: 'Give the GPU more blocks: a split-K or stream-K variant of the GEMV/GEMM, a smaller tile, or more tokens per launch (batching).',
+    attention: 'Give the GPU more blocks: a split-KV (flash-decoding) kernel spreads each sequence over several blocks; more sequences per launch (batching) adds more.',
+    copy: 'A copy this small is mostly launch cost: avoid it (the layout its consumer reads, native GQA instead of repeat_kv) or fuse it into its neighbour.',
+    elementwise: 'An elementwise kernel this small is mostly launch cost: fuse it with its neighbours (torch.compile) or capture the step in a CUDA graph.',
+    reduction: 'Give the GPU more blocks: split each row over several blocks, or fuse the reduction into its producer.',
+    other: 'Give the GPU more blocks: smaller work per block, more work per launch (batching), or independent kernels on concurrent streams.',
+};
+/* harmony default export */ const grid_too_small = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'grid-too-small',
+        severity: 'warning',
+        title: 'Grid too small to fill the GPU',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'The kernel launches fewer blocks than one wave across the SMs (waves per SM below the threshold), so part of the GPU idles for the whole launch.',
+        defaults: { maxWaves: 1, roofPercent: 60, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
+            const waves = (0,ncu_metrics/* wavesPerSm */.iG)(result);
+            const ncu = (0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'LaunchConfiguration'], NCU_SMALL_GRID);
+            // Without waves (no LaunchStats section and no SM count) only Nsight Compute's own rule can say so.
+            if (waves ? waves.waves >= options.maxWaves : !ncu.ncuRule)
+                continue;
+            const grid = (0,ncu_metrics/* gridBlocks */.zU)(result);
+            const sms = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smCount);
+            const block = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.block);
+            const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute) ?? 0;
+            const memory = (0,ncu_metrics/* memoryThroughput */.YF)(result)?.percent ?? 0;
+            const atRoof = Math.max(compute, memory) >= options.roofPercent;
+            const idleSms = grid !== undefined && sms !== undefined && grid < sms ? sms - grid : undefined;
+            const shape = `${grid !== undefined ? `${grid} blocks` : 'the grid'}${sms !== undefined ? ` on ${sms} SMs` : ''}`;
+            hits.push({
+                message: waves
+                    ? `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: ${shape} make ${(0,profile_measures/* round */.LI)(waves.waves, 2)} waves${idleSms !== undefined ? `, so ${idleSms} SMs get no block` : ''}${atRoof ? `; it still reaches ${(0,ncu_metrics/* percentText */.fL)(Math.max(compute, memory))} of a roof, so the gain is bounded` : ''}.`
+                    : `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: Nsight Compute reports the grid (${shape}) as too small to fill the GPU; the capture has no Launch Statistics to count the waves.`,
+                evidence: {
+                    ...(waves ? { wavesPerSm: (0,profile_measures/* round */.LI)(waves.waves, 3), wavesSource: waves.source } : { wavesSource: 'ncu rule' }),
+                    ...(grid !== undefined ? { gridBlocks: grid } : {}),
+                    ...(block !== undefined ? { blockThreads: block } : {}),
+                    ...(sms !== undefined ? { smCount: sms } : {}),
+                    ...(idleSms !== undefined ? { idleSms } : {}),
+                    computePercent: (0,profile_measures/* round */.LI)(compute, 2),
+                    memoryPercent: (0,profile_measures/* round */.LI)(memory, 2),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...ncu,
+                },
+                severity: atRoof ? 'info' : 'warning',
+                advice: `${GRID_ADVICE[kind] ?? GRID_ADVICE['other']} Run the command below for the launch shape and the occupancy limits.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'LaunchStats', 'Occupancy']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+// EXTERNAL MODULE: ./src/classify/classify.ts
+var classify = __nccwpck_require__(9602);
+// EXTERNAL MODULE: ./src/classify/families.ts
+var families = __nccwpck_require__(9768);
+;// CONCATENATED MODULE: ./src/diagnose/decode-steps.ts
+
+
+/** A shape as people write it: 8×512. */
+function shapeText(rows) {
+    return rows.join('×');
+}
+const lengthOf = (shape) => shape.rows.at(-1);
+const growthAt = (passes, index) => lengthOf(passes[index]) - lengthOf(passes[index - 1]);
+/** True when pass `next` continues the run that starts at `start`: after its last pass in time, longer by the run's step. */
+function continues(passes, start, next) {
+    const step = growthAt(passes, next);
+    if (step <= 0 || passes[next - 1].lastNs >= passes[next].firstNs)
+        return false;
+    if (step !== 1 && step * 8 > lengthOf(passes[start]))
+        return false;
+    return next - start < 2 || step === growthAt(passes, start + 1);
+}
+/**
+ * The longest run of passes whose inputs grow by a constant step, in time order, each pass done
+ * before the next starts, with the same number of ops each. A step of more than an eighth of the
+ * first length is a sweep of prompt lengths, not generation.
+ */
+function growingInputs(shapes, minSteps) {
+    const groups = new Map();
+    for (const shape of shapes) {
+        if (shape.rows.length === 0)
+            continue;
+        const key = `${shape.op}|${shape.rows.slice(0, -1).join(',')}`;
+        const list = groups.get(key) ?? [];
+        list.push(shape);
+        groups.set(key, list);
+    }
+    let best;
+    for (const group of groups.values()) {
+        if (group.length < minSteps)
+            continue;
+        // The passes are the shapes with the usual op count (a head on the last token has fewer).
+        const counts = new Map();
+        for (const shape of group)
+            counts.set(shape.ops, (counts.get(shape.ops) ?? 0) + 1);
+        const opsPerStep = [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0][0];
+        const passes = group.filter((shape) => shape.ops === opsPerStep).sort((a, b) => a.firstNs - b.firstNs);
+        let start = 0;
+        for (let next = 1; next <= passes.length; next++) {
+            if (next < passes.length && continues(passes, start, next))
+                continue;
+            const steps = next - start;
+            if (steps >= minSteps && steps > (best?.steps ?? 0)) {
+                best = { op: passes[start].op, first: passes[start].rows, last: passes[next - 1].rows, steps, opsPerStep, growth: growthAt(passes, start + 1) };
+            }
+            // A run broken by a change of step may start a new one at its last pass.
+            start = next < passes.length && continues(passes, next - 1, next) ? next - 1 : next;
+        }
+    }
+    return best;
+}
+/** GPU work late over early in the profiler steps (the first step skipped: it may hold the prompt). */
+function profilerStepGrowth(profile) {
+    const steps = profile.timeline?.steps ?? [];
+    if (steps.length < 5)
+        return undefined;
+    const busy = steps.slice(1).map((s) => s.gpuBusyNs);
+    const quarter = Math.max(1, Math.floor(busy.length / 4));
+    const early = (0,averages/* median */.J)(busy.slice(0, quarter));
+    return early > 0 ? (0,averages/* median */.J)(busy.slice(-quarter)) / early : undefined;
+}
+/**
+ * The most-used input of one token per sequence (a batch × 1 shape), when such inputs are most of
+ * the matmul ops (a head on the last position alone, one op per step, is not).
+ */
+function oneTokenInputsOf(inputs) {
+    let most;
+    let oneTokenOps = 0;
+    let allOps = inputs.otherOps;
+    for (const shape of inputs.shapes) {
+        allOps += shape.ops;
+        if (shape.rows.length < 2 || shape.rows.at(-1) !== 1)
+            continue;
+        oneTokenOps += shape.ops;
+        if (!most || shape.ops > most.ops)
+            most = shape;
+    }
+    return oneTokenOps * 2 > allOps ? most : undefined;
+}
+function samplingLaunchesOf(profile) {
+    let most = 0;
+    for (const kernel of profile.kernels)
+        if (kernel.family === 'sampling' && kernel.instances > most)
+            most = kernel.instances;
+    return most;
+}
+const DECODE_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'];
+function decodeSteps(profile, options) {
+    const timeline = profile.timeline;
+    const samplingLaunches = samplingLaunchesOf(profile);
+    const growing = timeline?.matmulInputs ? growingInputs(timeline.matmulInputs.shapes, options.minDecodeSteps) : undefined;
+    const ranges = timeline?.phaseRanges;
+    const outputTokens = (0,profile_measures/* metricValue */.a3)(profile, 'output_tokens');
+    const stepGrowth = profilerStepGrowth(profile);
+    const oneToken = timeline?.matmulInputs && !growing ? oneTokenInputsOf(timeline.matmulInputs) : undefined;
+    const base = {
+        samplingLaunches,
+        ...(growing ? { growing } : {}),
+        ...(oneToken ? { oneTokenInputs: oneToken } : {}),
+        ...(stepGrowth !== undefined ? { profilerStepGrowth: stepGrowth } : {}),
+    };
+    // What the window itself shows wins over what the workload reports about its whole run.
+    let prefillOnly;
+    if (!growing) {
+        if (outputTokens !== undefined && outputTokens <= 1)
+            prefillOnly = `the workload reports ${outputTokens} output token`;
+        else if (ranges && ranges.prefill > 0 && ranges.decode === 0)
+            prefillOnly = `the trace's ranges name prefill only (${ranges.prefill}, e.g. \`${ranges.prefillName ?? ''}\`)`;
+        else if (samplingLaunches === 1 && (timeline?.steps.length ?? 0) <= 1)
+            prefillOnly = 'one sampling launch: the window generates one token per sequence';
+    }
+    if (prefillOnly)
+        return { ...base, signals: [], prefillOnly, text: prefillOnly };
+    const signals = [];
+    const parts = [];
+    if (growing) {
+        signals.push('growing-inputs');
+        parts.push(`${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps`);
+    }
+    if (ranges && ranges.decode >= options.minDecodeSteps) {
+        signals.push('decode-ranges');
+        parts.push(`${ranges.decode} ranges name decode (e.g. \`${ranges.decodeName ?? ''}\`)`);
+    }
+    if (samplingLaunches >= options.minDecodeSteps) {
+        signals.push('sampling');
+        const steps = timeline?.steps.length ?? 0;
+        parts.push(`${samplingLaunches} sampling launches${steps > 1 ? ` over ${steps} profiler steps` : ''}`);
+    }
+    if (stepGrowth !== undefined && stepGrowth >= options.minStepGrowth) {
+        signals.push('step-growth');
+        parts.push(`GPU work per profiler step grows ${Math.round(stepGrowth * 100) / 100}× over ${timeline.steps.length} steps`);
+    }
+    const reported = DECODE_METRICS.filter((name) => (0,profile_measures/* metricValue */.a3)(profile, name) !== undefined);
+    if (reported.length > 0 || (outputTokens !== undefined && outputTokens > 1)) {
+        signals.push('decode-metrics');
+        const names = [...reported, ...(outputTokens !== undefined && outputTokens > 1 ? [`output_tokens ${outputTokens}`] : [])];
+        parts.push(`the workload reports ${names.join(', ')}`);
+    }
+    return { ...base, signals, text: parts.join('; ') };
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-dense-decode.ts
+/**
+ * The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and
+ * norms below. A GEMM's shape comes from its name's tile or its launching op's token count; where
+ * neither says (XLA's `gemm_fusion_dot_*`, a CUTLASS kernel), the window decides when it is a decode
+ * loop of a batch the workload states: then each GEMM has that batch's rows, decode-shaped up to
+ * DECODE_TOKENS_MAX. Not when matmul inputs grow (the window re-runs its prefix), a GEMM is known
+ * to be prefill-shaped, or one names a wide tile: a batch counts sequences, and a step that re-runs a
+ * whole window (no KV cache) gives each GEMM many rows per sequence.
+ */
+
+
+
+
+
+
+/** Why the GEMMs of unknown shape are decode-shaped here, or undefined when nothing says so. */
+function decodeBatchBasis(profile, minDecodeSteps) {
+    const batch = (0,profile_measures/* batchSize */.CJ)(profile);
+    if (batch === undefined || batch > classify/* DECODE_TOKENS_MAX */.jw)
+        return undefined;
+    if ((0,profile_measures/* familyTotals */.sS)(profile, ['gemm-prefill']).ns > 0)
+        return undefined;
+    if (profile.kernels.some((k) => k.family === 'gemm' && (0,families/* tileHint */.cJ)(k.name) === 'wide'))
+        return undefined;
+    const decode = decodeSteps(profile, { minDecodeSteps, minStepGrowth: Number.POSITIVE_INFINITY });
+    if (decode.signals.length === 0 || decode.signals.includes('growing-inputs'))
+        return undefined;
+    return `a decode window (${decode.text}) of batch ${batch}: ${batch} rows per GEMM`;
+}
+/* harmony default export */ const healthy_dense_decode = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'healthy-dense-decode',
+        severity: 'info',
+        title: 'Healthy dense decode kernel mix',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Decode-shaped GEMV/GEMM kernels dominate, attention runs fused and no MoE kernels appear: the shape a correct dense decode has.',
+        defaults: { minDecodeShare: 0.5, minLinearShare: 0.3, maxMoeShare: 0.01, maxQuantizeToLinear: 0.5, minDecodeSteps: 3 },
+    },
+    check({ profile, options }) {
+        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
+        const shaped = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
+        const unknownShape = (0,profile_measures/* familyTotals */.sS)(profile, ['gemm']);
+        const basis = unknownShape.ns > 0 ? decodeBatchBasis(profile, options.minDecodeSteps) : undefined;
+        const decode = basis ? { ns: shaped.ns + unknownShape.ns } : shaped;
+        const fused = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-fused']);
+        const moe = (0,profile_measures/* familyTotals */.sS)(profile, ['moe-gemm', 'moe-routing']);
+        if (linear.share < options.minLinearShare || linear.ns === 0)
+            return [];
+        // Quantize or dequantize work on the scale of the matmuls it feeds is not a healthy mix (quant-prep-heavy says why).
+        if ((0,profile_measures/* familyTotals */.sS)(profile, ['quantize']).ns >= options.maxQuantizeToLinear * linear.ns)
+            return [];
+        const decodeShare = decode.ns / linear.ns;
+        if (decodeShare < options.minDecodeShare || fused.ns === 0 || moe.share >= options.maxMoeShare)
+            return [];
+        return [
+            {
+                message: `Healthy dense decode: decode-shaped linear kernels are ${(0,profile_measures/* percent */.KN)(decodeShare)} of linear time (${(0,profile_measures/* percent */.KN)(linear.share)} of all kernel time), attention is fused.${basis ? ` GEMM shapes from ${basis}.` : ''}`,
+                evidence: {
+                    decodeShare: (0,profile_measures/* round */.LI)(decodeShare),
+                    linearShare: (0,profile_measures/* round */.LI)(linear.share),
+                    attentionFusedShare: (0,profile_measures/* round */.LI)(fused.share),
+                    normShare: (0,profile_measures/* round */.LI)((0,profile_measures/* familyTotals */.sS)(profile, ['norm']).share),
+                    ...(basis ? { unknownShapeShare: (0,profile_measures/* round */.LI)(unknownShape.ns / linear.ns), shapeBasis: basis } : {}),
+                },
+                advice: 'The kernel mix is right. Decode GEMVs are memory-bound, so speed now comes from bytes moved per token (lower-bit weights, larger batch) or from the host side if utilization is low.',
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-moe-decode.ts
+/** The kernel mix of a healthy MoE decode: expert matmuls dominate, routing and gathers stay small. */
+
+
+/* harmony default export */ const healthy_moe_decode = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'healthy-moe-decode',
+        severity: 'info',
+        title: 'Healthy MoE decode kernel mix',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'MoE kernels (grouped matmuls, top-k routing) are present and routing plus gather/scatter stay well below the matmul time.',
+        defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5 },
+    },
+    check({ profile, options }) {
+        const mix = (0,profile_measures/* moeMix */.Uw)(profile, options);
+        if (!mix.isMoe || mix.routingRatio >= options.maxRoutingRatio)
+            return [];
+        return [
+            {
+                message: `Healthy MoE mix: routing and gather/scatter take ${(0,profile_measures/* percent */.KN)(mix.routingRatio)} of the matmul time.`,
+                evidence: {
+                    routingRatio: (0,profile_measures/* round */.LI)(mix.routingRatio),
+                    moeGemmShare: (0,profile_measures/* round */.LI)(mix.moeGemmShare),
+                    routingShare: (0,profile_measures/* round */.LI)(mix.routingShare),
+                    gatherShare: (0,profile_measures/* round */.LI)(mix.gatherShare),
+                },
+                advice: 'The MoE kernel mix is in proportion; expert matmuls are where time goes. On several GPUs, check expert-parallel dispatch/combine (collective family) next.',
+            },
+        ];
+    },
+}));
+
+// EXTERNAL MODULE: ./src/diagnose/evidence.ts
+var evidence = __nccwpck_require__(8179);
+;// CONCATENATED MODULE: ./src/diagnose/rules/host-bound.ts
+/**
+ * The GPU mostly waits for the host: launch and sync overhead, Python, data loading, or a batch too
+ * small to fill it. Only readings from the steady window can say so: the busy fraction of the
+ * profiled capture's own timeline (gaps that are not the workload left out), the profiler's
+ * GPU-in-use analysis over its capture range, or utilization sampled inside the workload's timed
+ * runs. Whole-process samples, start-up and compile included, only hint at it, and say so.
+ */
+
+
+
+
+/** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
+const BUSY_PERCENT = 80;
+/** Whole-process samples per device below this many say nothing either way. */
+const MIN_WHOLE_PROCESS_SAMPLES = 3;
+/** Host-side waits on the GPU above this share of CUDA API time mean the host was waiting, not the GPU. */
+const SYNC_API_SHARE = 0.5;
+/** Above this share of kernel time in collectives, idle time is the peers', not the host's (communication-bound). */
+const COLLECTIVE_SHARE = 0.2;
+const SYNC_CALL = /^(?:cuda|hip)(?:DeviceSynchronize|StreamSynchronize|EventSynchronize|StreamWaitEvent)/;
+const host_bound_TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|Backward|multi_tensor_apply|adam|sgd_/i;
+function readings(profile) {
+    const found = [];
+    const timeline = profile.timeline;
+    // A timeline with almost no GPU work (a graph capture, a range closed early) cannot say the GPU waits.
+    if (timeline && timeline.spanNs > 0 && (0,evidence/* timelineThinBecause */.j0)(timeline) === undefined) {
+        const span = timeline.activeSpanNs ?? timeline.spanNs;
+        if (span > 0)
+            found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
+    }
+    if (profile.gpuTimeUtilPercent !== null)
+        found.push({ percent: profile.gpuTimeUtilPercent, signal: 'gpu-time-util', steady: true });
+    const util = profile.utilization;
+    if (util && util.sampleCount > 0)
+        found.push({ percent: util.meanPercent, signal: 'utilization', steady: util.window === 'timed' });
+    return found;
+}
+function syncShare(profile) {
+    const total = profile.apiCalls.reduce((sum, call) => sum + call.totalNs, 0);
+    if (total <= 0)
+        return undefined;
+    const sync = profile.apiCalls.filter((call) => SYNC_CALL.test(call.name)).reduce((sum, call) => sum + call.totalNs, 0);
+    return sync / total;
+}
+function adviceFor(profile) {
+    const training = profile.kernels.some((k) => host_bound_TRAINING_KERNEL.test(k.name));
+    const decode = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']).share >= 0.2 || profile.metrics.some((m) => m.name === 'decode_tok_s');
+    const memcpy = profile.memops.filter((m) => m.kind.startsWith('memcpy')).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+    const copies = memcpy > profile.totalKernelNs && memcpy > 0 ? ' Host↔device copies take longer than the kernels here: see transfer-bound.' : '';
+    const command = (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd' ? vendor_tools/* ROCPROF_TIMELINE_COMMAND */.kn : 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
+    if (training) {
+        return {
+            advice: `Find what the host does between steps: the input pipeline (DataLoader workers, pinned memory, prefetch), per-step synchronizations (.item(), logging, .cpu()), and optimizer steps launched kernel by kernel (fused/foreach optimizers, CUDA graphs for the step).${copies} To see the host gaps:`,
+            command,
+        };
+    }
+    if (decode) {
+        return {
+            advice: `Cut per-launch host cost before tuning kernels: replay decode steps as CUDA graphs (PyTorch: torch.compile(mode="reduce-overhead") or a static KV cache with CUDA graphs; MAX: keep device-graph capture on, i.e. no --no-device-graph-capture), raise the batch or concurrency, and remove per-step syncs (.item(), .cpu()).${copies} To see the host gaps:`,
+            command,
+        };
+    }
+    return {
+        advice: `Find what the host does between launches: Python overhead per launch, synchronizations, data preparation, or work too small per launch to fill the GPU (batch more, fuse, or capture the loop as a CUDA graph).${copies} To see the host gaps:`,
+        command,
+    };
+}
+/* harmony default export */ const host_bound = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'host-bound',
+        severity: 'warning',
+        title: 'Host-bound: the GPU is mostly idle',
+        stage: 'utilization',
+        needs: [['timeline', 'utilization']],
+        description: 'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',
+        defaults: { maxMeanUtilPercent: 40, partialMeanUtilPercent: 70, maxBusyFraction: 0.5, maxGpuTimeUtilPercent: 40 },
+    },
+    check({ profile, options, note }) {
+        const found = readings(profile);
+        const steady = found.filter((r) => r.steady);
+        const evidence = {};
+        for (const reading of found) {
+            if (reading.signal === 'timeline')
+                evidence.busyFraction = (0,profile_measures/* round */.LI)(reading.percent / 100);
+            if (reading.signal === 'gpu-time-util')
+                evidence.gpuTimeUtilPercent = (0,profile_measures/* round */.LI)(reading.percent, 1);
+            if (reading.signal === 'utilization')
+                evidence.meanUtilPercent = (0,profile_measures/* round */.LI)(reading.percent, 1);
+        }
+        const util = profile.utilization;
+        if (util) {
+            evidence.peakUtilPercent = (0,profile_measures/* round */.LI)(util.peakPercent, 1);
+            evidence.utilSamples = util.sampleCount;
+            evidence.utilWindow = util.window;
+        }
+        const timeline = profile.timeline;
+        if (timeline && timeline.spanNs > 0) {
+            const span = timeline.activeSpanNs ?? timeline.spanNs;
+            evidence.spanMs = (0,profile_measures/* round */.LI)(span / 1e6, 3);
+            evidence.launchesPerMs = (0,profile_measures/* round */.LI)(timeline.kernelLaunches / Math.max(span / 1e6, 1e-9), 2);
+            if (timeline.idleGaps.count > 0)
+                evidence.longestGapMs = (0,profile_measures/* round */.LI)(timeline.idleGaps.longestNs / 1e6, 3);
+            const excluded = timeline.excludedGaps ?? [];
+            if (excluded.length > 0) {
+                evidence.excludedGaps = excluded.length;
+                evidence.excludedGapMs = (0,profile_measures/* round */.LI)(excluded.reduce((sum, g) => sum + g.durNs, 0) / 1e6, 3);
+            }
+        }
+        // The GPU was busy in some window: a low reading elsewhere comes from start-up, compile or idle tails.
+        if (found.some((r) => r.steady && r.percent >= BUSY_PERCENT))
+            return [];
+        const collectives = (0,profile_measures/* familyTotals */.sS)(profile, ['collective']).share;
+        if (collectives >= COLLECTIVE_SHARE)
+            return [];
+        const { advice, command } = adviceFor(profile);
+        const threshold = (r) => r.signal === 'timeline' ? options.maxBusyFraction * 100 : r.signal === 'gpu-time-util' ? options.maxGpuTimeUtilPercent : options.maxMeanUtilPercent;
+        if (steady.length > 0) {
+            const low = steady.filter((r) => r.percent < threshold(r)).map((r) => r.signal);
+            if (low.length > 0) {
+                return [
+                    {
+                        message: `The GPU is idle most of the steady window (${low.join(', ')} below threshold): the host limits this run, so kernel findings are secondary.`,
+                        evidence: { ...evidence, signals: low.join(',') },
+                        advice,
+                        command,
+                    },
+                ];
+            }
+            const partial = steady.find((r) => r.percent < options.partialMeanUtilPercent);
+            if (!partial)
+                return [];
+            return [
+                {
+                    severity: 'info',
+                    message: `The GPU is busy ${(0,profile_measures/* round */.LI)(partial.percent, 1)}% of the steady window (${partial.signal}): partly host-bound (launch or sync overhead, or a small batch).`,
+                    evidence: { ...evidence, signals: `${partial.signal}-moderate` },
+                    advice,
+                    command,
+                },
+            ];
+        }
+        // Only whole-process samples: start-up, model load and compile are in them. A hint at most,
+        // and none from a snapshot (one sample of each of 8 GPUs is still one moment).
+        const perDevice = util ? util.sampleCount / Math.max(1, util.devices) : 0;
+        if (!util || perDevice < MIN_WHOLE_PROCESS_SAMPLES || util.meanPercent >= options.partialMeanUtilPercent)
+            return [];
+        const sync = syncShare(profile);
+        if (sync !== undefined && sync >= SYNC_API_SHARE)
+            return []; // the host spent its time waiting for the GPU
+        // A statement about the evidence, not about the run: a note on the report, not a finding.
+        note(`not established: utilization sampled over whole processes averages ${(0,profile_measures/* round */.LI)(util.meanPercent, 1)}% (${util.sampleCount} samples, start-up included), which does not show the steady loop. To decide, have the workload print {"kind":"run","tok_s":…,"t_start":…,"t_end":…} per timed run (utilization is then read inside those windows), or profile a capture range around steady steps.`);
+        return [];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/ncu-bound.ts
+
+
+const UNIT_WORDS = { DRAM: 'DRAM', L2: 'L2', L1: 'L1/TEX', 'L1/TEX': 'L1/TEX' };
+/** ncu's SOLBottleneck rule as a bound; undefined when it did not fire or speaks of the grid only. */
+function ncuVerdict(result) {
+    for (const rule of result.rules) {
+        if (rule.name !== 'SOLBottleneck')
+            continue;
+        const text = rule.description.replace(/\s+/g, ' ').trim();
+        const base = { rule: `SOLBottleneck (${rule.type})`, text };
+        if (/low compute throughput and memory bandwidth utilization/i.test(text))
+            return { ...base, bound: 'latency' };
+        if (/Compute is more heavily utilized than Memory/i.test(text))
+            return { ...base, bound: 'compute' };
+        const unit = UNIT_WORDS[/(?:Start by analyzing|identify the) (DRAM|L2|L1\/TEX|L1)\b/i.exec(text)?.[1]?.toUpperCase() ?? ''];
+        if (/Memory is more heavily utilized than Compute/i.test(text))
+            return { ...base, bound: 'memory', ...(unit ? { unit } : {}) };
+        if (/greater than [\d.]+% of the available compute or memory/i.test(text)) {
+            if (/analyzing workloads in the Compute Workload Analysis/i.test(text))
+                return { ...base, bound: 'compute' };
+            if (unit)
+                return { ...base, bound: 'memory', unit };
+        }
+    }
+    return undefined;
+}
+const BOUND_DEFAULTS = { roofPercent: 60, leadPoints: 20 };
+/** The bound the SpeedOfLight numbers show, with the memory side they read. */
+function fromNumbers(result, o) {
+    const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute);
+    const memory = (0,ncu_metrics/* memoryThroughput */.YF)(result);
+    const headline = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.memory) !== undefined;
+    if (compute === undefined || !memory)
+        return { ...(compute !== undefined ? { compute } : {}), ...(memory ? { memory } : {}), headline };
+    const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
+    let bound;
+    if (memory.percent >= o.roofPercent && compute <= memory.percent - o.leadPoints)
+        bound = 'memory';
+    // On-chip L1/shared traffic feeds the math units of a compute-bound kernel; the memory roofs are DRAM and L2.
+    else if (offChip && compute >= o.roofPercent && offChip.percent <= compute - o.leadPoints && memory.percent < compute + o.leadPoints)
+        bound = 'compute';
+    else if (compute < o.roofPercent && memory.percent < o.roofPercent)
+        bound = 'latency';
+    return { ...(bound ? { bound } : {}), compute, memory, headline };
+}
+/** The launch's bound, ncu's verdict first; undefined when neither the verdict nor the numbers decide. */
+function readBound(result, o = BOUND_DEFAULTS) {
+    const numbers = fromNumbers(result, o);
+    const verdict = ncuVerdict(result);
+    const measured = (unit) => {
+        const ref = unit && unit !== 'memory pipes' ? { DRAM: ncu_metrics/* NCU */.$H.dram, L2: ncu_metrics/* NCU */.$H.l2, 'L1/TEX': ncu_metrics/* NCU */.$H.l1 }[unit] : undefined;
+        const percent = ref ? (0,ncu_metrics/* ncuValue */.AC)(result, ref) : undefined;
+        if (unit && percent !== undefined)
+            return { memoryUnit: unit, memoryPercent: percent };
+        return numbers.memory && (!unit || unit === numbers.memory.unit) ? { memoryUnit: numbers.memory.unit, memoryPercent: numbers.memory.percent } : unit ? { memoryUnit: unit } : {};
+    };
+    const base = { ...(numbers.compute !== undefined ? { compute: numbers.compute } : {}) };
+    if (!verdict)
+        return numbers.bound ? { ...base, bound: numbers.bound, ...measured(), agreement: 'no ncu verdict' } : undefined;
+    if (verdict.bound === numbers.bound)
+        return { ...base, bound: verdict.bound, ...measured(verdict.unit), verdict, agreement: 'agrees' };
+    const dram = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
+    const l2 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l2);
+    const compute = numbers.compute;
+    if (numbers.bound === 'compute' && verdict.bound === 'memory' && verdict.unit === 'L1/TEX' && compute !== undefined) {
+        const l1 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l1);
+        const offChip = [dram !== undefined ? `DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)}` : '', l2 !== undefined ? `L2 ${(0,ncu_metrics/* percentText */.fL)(l2)}` : ''].filter(Boolean).join(', ');
+        return {
+            ...base,
+            bound: 'compute',
+            ...measured(),
+            verdict,
+            agreement: 'overrules ncu',
+            why: `ncu's SOLBottleneck points at L1/TEX${l1 !== undefined ? ` (${(0,ncu_metrics/* percentText */.fL)(l1)})` : ''}: with SM throughput at ${(0,ncu_metrics/* percentText */.fL)(compute)} that is the on-chip staging that feeds the math pipes, while the off-chip roofs are far (${offChip})`,
+        };
+    }
+    // Complete numbers (SM and ncu's own Memory Throughput) read with this rule's thresholds are the
+    // user's choice when they differ from ncu's fixed 60/80% bands; otherwise ncu's verdict stands.
+    if (numbers.bound && numbers.headline && numbers.memory && compute !== undefined) {
+        return {
+            ...base,
+            bound: numbers.bound,
+            ...measured(),
+            verdict,
+            agreement: 'overrules ncu',
+            why: `ncu's SOLBottleneck reads ${verdict.bound}${verdict.unit ? ` (${verdict.unit})` : ''} by its own bands; with a roof at ${o.roofPercent}% and a lead of ${o.leadPoints} points, SM ${(0,ncu_metrics/* percentText */.fL)(compute)} and memory (${numbers.memory.unit}) ${(0,ncu_metrics/* percentText */.fL)(numbers.memory.percent)} read ${numbers.bound}-bound`,
+        };
+    }
+    const numbersSaid = numbers.memory && compute !== undefined
+        ? `The SpeedOfLight numbers alone do not decide (SM ${(0,ncu_metrics/* percentText */.fL)(compute)}, ${numbers.memory.unit} ${(0,ncu_metrics/* percentText */.fL)(numbers.memory.percent)})`
+        : 'The capture lacks the SpeedOfLight numbers to check it';
+    const missing = !numbers.headline ? '; the capture has no Memory Throughput row, the figure ncu weighs every memory unit by' : '';
+    return { ...base, bound: verdict.bound, ...measured(verdict.unit), verdict, agreement: 'from ncu verdict', why: `${numbersSaid}${missing}; ncu's own verdict is followed` };
+}
+/** The reading as finding evidence. */
+function boundEvidence(reading) {
+    return {
+        ...(reading.memoryUnit ? { memoryUnit: reading.memoryUnit } : {}),
+        ...(reading.memoryPercent !== undefined ? { memoryPercent: (0,profile_measures/* round */.LI)(reading.memoryPercent, 2) } : {}),
+        ...(reading.verdict ? { ncuBottleneck: reading.verdict.unit ? `${reading.verdict.bound} (${reading.verdict.unit})` : reading.verdict.bound } : {}),
+        boundSource: reading.agreement,
+        ...(reading.why ? { whyNotNcu: reading.why } : {}),
+    };
+}
+/** Every throughput level the capture gives, as evidence: SM, ncu's Memory Throughput, DRAM, L2, L1/TEX. */
+function levelEvidence(result) {
+    const out = {};
+    for (const [key, ref] of [['computePercent', ncu_metrics/* NCU */.$H.compute], ['memoryThroughputPercent', ncu_metrics/* NCU */.$H.memory], ['dramPercent', ncu_metrics/* NCU */.$H.dram], ['l2Percent', ncu_metrics/* NCU */.$H.l2], ['l1Percent', ncu_metrics/* NCU */.$H.l1]]) {
+        const value = (0,ncu_metrics/* ncuValue */.AC)(result, ref);
+        if (value !== undefined)
+            out[key] = (0,profile_measures/* round */.LI)(value, 2);
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/ncu-roofline.ts
+
+
+/** A `<prefix>byte/cycle` value in bytes per cycle (ncu prints the DRAM peak as `Kbyte/cycle`). */
+function bytesPerCycle(result, label, raw) {
+    const metric = result.metrics.find((m) => (m.section === ncu_metrics/* ROOFLINE */.bP && m.name === label) || m.name === raw);
+    const value = typeof metric?.value === 'number' && Number.isFinite(metric.value) ? metric.value : undefined;
+    const prefix = /^([kmgt]?)byte\/cycle$/i.exec(metric?.unit ?? '')?.[1]?.toLowerCase();
+    if (value === undefined || prefix === undefined)
+        return undefined;
+    return value * { '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12 }[prefix];
+}
+/** Peak DRAM bytes/s: from the roofline section's peak, else implied by achieved bandwidth ÷ DRAM share. */
+function dramPeakBytesPerSecond(result) {
+    const perCycle = bytesPerCycle(result, 'Theoretical DRAM Bytes Accessible', 'dram__bytes.sum.peak_sustained');
+    const clock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dramClock);
+    if (perCycle !== undefined && clock !== undefined)
+        return perCycle * clock;
+    const achieved = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
+    const percent = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
+    return achieved !== undefined && percent !== undefined && percent >= 1 ? achieved / (percent / 100) : undefined;
+}
+const PRECISIONS = [
+    ['h', 'fp16', 'H'],
+    ['f', 'fp32', 'F'],
+    ['d', 'fp64', 'D'],
+];
+/**
+ * Where the kernel sits on the DRAM roofline, from the FP instruction counts ncu's roofline section
+ * collects (add + mul + 2 × fma, predicated on). Tensor-core work is not in those counts, so a kernel
+ * that keeps the tensor pipe busy gets no roofline rather than a misleadingly low one.
+ */
+function roofline(result) {
+    if (((0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.tensorPipe) ?? 0) >= 5)
+        return undefined;
+    const smClock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smClock);
+    const smspClock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smspClock) ?? smClock;
+    const duration = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.duration);
+    let best;
+    for (const [p, precision, P] of PRECISIONS) {
+        const perCycle = (op, weight) => {
+            const value = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)(ncu_metrics/* ROOFLINE */.bP, `Predicated-On ${P}${op.toUpperCase()} Thread Instructions Executed Per Cycle`, [`smsp__sass_thread_inst_executed_op_${p}${op}_pred_on.sum.per_cycle_elapsed`]));
+            return value === undefined ? undefined : value * weight;
+        };
+        const count = (op, weight) => {
+            const value = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)('', '', [`sm__sass_thread_inst_executed_op_${p}${op}_pred_on.sum`, `smsp__sass_thread_inst_executed_op_${p}${op}_pred_on.sum`]));
+            return value === undefined ? undefined : value * weight;
+        };
+        const sum = (values) => (values.some((v) => v !== undefined) ? values.reduce((a, v) => a + (v ?? 0), 0) : undefined);
+        const rate = sum([perCycle('add', 1), perCycle('mul', 1), perCycle('fma', 2)]);
+        const total = sum([count('add', 1), count('mul', 1), count('fma', 2)]);
+        const flopsPerSecond = rate !== undefined && smspClock ? rate * smspClock : total !== undefined && duration ? total / (duration / 1e9) : undefined;
+        const peakPerCycle = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)(ncu_metrics/* ROOFLINE */.bP, `Theoretical Predicated-On ${P}FMA Thread Instructions Executed`, [`sm__sass_thread_inst_executed_op_${p}fma_pred_on.sum.peak_sustained`]));
+        if (!flopsPerSecond || peakPerCycle === undefined || !smClock)
+            continue;
+        if (!best || flopsPerSecond > best.flopsPerSecond)
+            best = { precision, flopsPerSecond, peakFlopsPerSecond: peakPerCycle * 2 * smClock };
+    }
+    const bandwidth = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
+    const peakBandwidth = dramPeakBytesPerSecond(result);
+    if (!best || !bandwidth || !peakBandwidth)
+        return undefined;
+    const arithmeticIntensity = best.flopsPerSecond / bandwidth;
+    const ridgePoint = best.peakFlopsPerSecond / peakBandwidth;
+    const roof = Math.min(best.peakFlopsPerSecond, arithmeticIntensity * peakBandwidth);
+    return { ...best, arithmeticIntensity, ridgePoint, side: arithmeticIntensity < ridgePoint ? 'memory' : 'compute', shareOfRoof: best.flopsPerSecond / roof };
+}
+/** Roofline numbers as finding evidence (empty when the capture has no FP instruction counts). */
+function rooflineEvidence(result) {
+    const r = roofline(result);
+    if (!r)
+        return {};
+    return {
+        rooflinePrecision: r.precision,
+        flopsPerSecond: Number(r.flopsPerSecond.toPrecision(4)),
+        peakFlopsPerSecond: Number(r.peakFlopsPerSecond.toPrecision(4)),
+        arithmeticIntensity: Number(r.arithmeticIntensity.toPrecision(4)),
+        ridgePoint: Number(r.ridgePoint.toPrecision(4)),
+        rooflineSide: r.side,
+        shareOfRoof: (0,profile_measures/* round */.LI)(r.shareOfRoof),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-compute-bound.ts
+/**
+ * A profiled kernel runs near the SM's compute roof while DRAM and L2 are far below theirs. ncu's
+ * SOLBottleneck verdict comes first (ncu-bound.ts). What "compute" means depends on the kernel: for a
+ * GEMM it is math, for a copy it is the index arithmetic of a strided access (ncu-advice.ts).
+ */
+
+
+
+
+
+
+function offChipEvidence(result) {
+    const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
+    return offChip ? { memoryUnit: offChip.unit, memoryPercent: Math.round(offChip.percent * 100) / 100 } : {};
+}
+/* harmony default export */ const kernel_compute_bound = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'kernel-compute-bound',
+        severity: 'info',
+        title: 'Kernel is compute-bound',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs (ncu\'s SOLBottleneck verdict first); the advice depends on the kernel\'s family.',
+        defaults: { minComputePercent: 60, minLeadPoints: 20, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            if (kind === 'collective')
+                continue;
+            const reading = readBound(result, { roofPercent: options.minComputePercent, leadPoints: options.minLeadPoints });
+            if (reading?.bound !== 'compute')
+                continue;
+            const levels = levelEvidence(result);
+            const offChip = [['DRAM', levels['dramPercent']], ['L2', levels['l2Percent']]].filter((e) => e[1] !== undefined);
+            const memoryText = offChip.length ? `, ${offChip.map(([u, p]) => `${u} at ${(0,ncu_metrics/* percentText */.fL)(p)}`).join(' and ')}` : '';
+            const smText = reading.compute !== undefined ? `SM throughput at ${(0,ncu_metrics/* percentText */.fL)(reading.compute)} of peak` : 'Nsight Compute names compute as the limit';
+            hits.push({
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is ${kind === 'copy' ? 'issue-bound (compute side)' : 'compute-bound'}: ${smText}${memoryText}.${reading.why ? ` ${reading.why}.` : ''}`,
+                evidence: {
+                    ...levels,
+                    ...boundEvidence(reading),
+                    // The memory side of a compute-bound kernel is off-chip: L1/shared traffic feeds its math.
+                    ...offChipEvidence(result),
+                    kernelKind: kind,
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...rooflineEvidence(result),
+                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'SOLFPRoofline', 'HighPipeUtilization']),
+                },
+                advice: `${boundAdvice('compute', kind, reading.memoryUnit, dive.family)} Run the command below to see which pipeline and which instructions are the limit.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'ComputeWorkloadAnalysis', 'InstructionStats', 'SpeedOfLight_RooflineChart']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-latency-bound.ts
+/**
+ * A profiled kernel is far from every roof: compute and ncu's memory throughput both well below peak
+ * (ncu's SOLBottleneck verdict first, ncu-bound.ts). Its time goes to waiting (memory latency,
+ * dependencies, too few warps or blocks), not to throughput.
+ */
+
+
+
+
+
+
+
+/** Below this achieved occupancy the advice points at the occupancy limiter (as low-occupancy does by default). */
+const FEW_WARPS_PERCENT = 25;
+/* harmony default export */ const kernel_latency_bound = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'kernel-latency-bound',
+        severity: 'warning',
+        title: 'Kernel is latency-bound',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'Nsight Compute shows both compute and memory throughput far below peak (ncu\'s SOLBottleneck verdict first), so the kernel spends its time waiting; occupancy, grid size and warp stalls say on what.',
+        defaults: { maxPercent: 60, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            if (kind === 'collective')
+                continue;
+            const reading = readBound(result, { roofPercent: options.maxPercent, leadPoints: 20 });
+            if (reading?.bound !== 'latency')
+                continue;
+            const compute = reading.compute;
+            const achieved = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.achievedOccupancy);
+            const theoretical = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.theoreticalOccupancy);
+            const waves = (0,ncu_metrics/* wavesPerSm */.iG)(result);
+            const stall = (0,ncu_metrics/* topStall */.QO)(result);
+            const warpCycles = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.warpCycles);
+            const eligible = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.eligibleWarps);
+            const grid = (0,ncu_metrics/* gridBlocks */.zU)(result);
+            const sms = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smCount);
+            const causes = [];
+            if (waves && waves.waves < 1)
+                causes.push(`the grid fills ${(0,profile_measures/* round */.LI)(waves.waves, 2)} waves, leaving SMs idle (see grid-too-small)`);
+            if (achieved !== undefined && achieved < FEW_WARPS_PERCENT)
+                causes.push(`only ${(0,ncu_metrics/* percentText */.fL)(achieved)} of warp slots are occupied, too few to hide latency (see low-occupancy)`);
+            if (stall?.reason === 'long_scoreboard')
+                causes.push('warps mostly wait on global-memory loads: keep more loads in flight (wider vectorized loads, more independent work per thread, asynchronous copies)');
+            else if (stall)
+                causes.push(`the top warp stall is ${stall.reason.replace(/_/g, ' ')}`);
+            const memoryText = reading.memoryPercent !== undefined ? ` and memory (${reading.memoryUnit}) at ${(0,ncu_metrics/* percentText */.fL)(reading.memoryPercent)}` : '';
+            // A level near its roof that ncu's Memory Throughput headline leaves out is worth saying (a clamp's L2 at 82%).
+            const levels = levelEvidence(result);
+            const busyLevels = [['L2', levels['l2Percent']], ['L1/TEX', levels['l1Percent']]].filter(([, p]) => p !== undefined && p >= options.maxPercent).map(([u, p]) => `${u} at ${(0,ncu_metrics/* percentText */.fL)(p)}`);
+            const busyText = busyLevels.length ? `; ${busyLevels.join(' and ')} is near its own roof, so the memory system is partly busy` : '';
+            const family = boundAdvice('latency', kind, reading.memoryUnit, dive.family);
+            hits.push({
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is latency-bound: ${compute !== undefined ? `compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(compute)}${memoryText} of peak, both below ${options.maxPercent}%${busyText}` : 'Nsight Compute finds compute and memory both far from their peaks'}.${reading.why ? ` ${reading.why}.` : ''}`,
+                evidence: {
+                    ...levels,
+                    ...boundEvidence(reading),
+                    kernelKind: kind,
+                    ...(achieved !== undefined ? { achievedOccupancyPercent: (0,profile_measures/* round */.LI)(achieved, 2) } : {}),
+                    ...(theoretical !== undefined ? { theoreticalOccupancyPercent: (0,profile_measures/* round */.LI)(theoretical, 2) } : {}),
+                    ...(waves ? { wavesPerSm: (0,profile_measures/* round */.LI)(waves.waves, 3) } : {}),
+                    ...(grid !== undefined ? { gridBlocks: grid } : {}),
+                    ...(sms !== undefined ? { smCount: sms } : {}),
+                    ...(warpCycles !== undefined ? { warpCyclesPerIssuedInstruction: (0,profile_measures/* round */.LI)(warpCycles, 2) } : {}),
+                    ...(stall ? { topStall: stall.reason, topStallCycles: (0,profile_measures/* round */.LI)(stall.cycles, 2) } : {}),
+                    ...(eligible !== undefined ? { eligibleWarpsPerScheduler: (0,profile_measures/* round */.LI)(eligible, 3) } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...rooflineEvidence(result),
+                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'CPIStall', 'IssueSlotUtilization']),
+                },
+                advice: `${causes.length ? `${causes.map((c) => c[0].toUpperCase() + c.slice(1)).join('. ')}. ` : ''}${family ? `${family} ` : ''}Run the command below for the warp stall reasons, the scheduler and the occupancy limits of this launch.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'Occupancy', 'LaunchStats', 'WarpStateStats', 'SchedulerStats']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-memory-bound.ts
+/**
+ * A profiled kernel runs near a memory roof (DRAM, L2 or L1/TEX) while its compute is far below it:
+ * it is as fast as the bytes it moves allow. ncu's SOLBottleneck verdict comes first (ncu-bound.ts);
+ * the advice depends on what the kernel is (ncu-advice.ts).
+ */
+
+
+
+
+
+
+/* harmony default export */ const kernel_memory_bound = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'kernel-memory-bound',
+        severity: 'info',
+        title: 'Kernel is memory-bound',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own (ncu\'s SOLBottleneck verdict first); speed comes from moving fewer bytes.',
+        defaults: { minMemoryPercent: 60, minLeadPoints: 20, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
+            const reading = readBound(result, { roofPercent: options.minMemoryPercent, leadPoints: options.minLeadPoints });
+            if (reading?.bound !== 'memory')
+                continue;
+            const rate = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
+            const peak = dramPeakBytesPerSecond(result);
+            const levels = levelEvidence(result);
+            const unit = reading.memoryUnit ?? 'DRAM';
+            const bandwidth = rate !== undefined ? `; DRAM moves ${(0,ncu_metrics/* rateText */.cf)(rate)}${peak !== undefined ? ` of its ${(0,ncu_metrics/* rateText */.cf)(peak)} peak` : ''}` : '';
+            const where = reading.memoryPercent !== undefined ? `${unit} throughput at ${(0,ncu_metrics/* percentText */.fL)(reading.memoryPercent)} of peak` : `Nsight Compute names ${unit} as the limit`;
+            const dram = levels['dramPercent'];
+            hits.push({
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is memory-bound: ${where}${dram !== undefined && unit !== 'DRAM' ? ` (DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)})` : ''}${bandwidth}${reading.compute !== undefined ? `, compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(reading.compute)}` : ''}.${reading.why ? ` ${reading.why}.` : ''}`,
+                evidence: {
+                    ...levels,
+                    ...boundEvidence(reading),
+                    kernelKind: kind,
+                    ...(rate !== undefined ? { dramBytesPerSecond: Number(rate.toPrecision(4)) } : {}),
+                    ...(peak !== undefined ? { dramPeakBytesPerSecond: Number(peak.toPrecision(4)) } : {}),
+                    ...(rate !== undefined && peak !== undefined ? { dramShareOfPeak: Math.round((rate / peak) * 1e4) / 1e4 } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...rooflineEvidence(result),
+                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'SOLFPRoofline']),
+                },
+                advice: `${boundAdvice('memory', kind, unit, dive.family)} Run the command below to see which accesses carry the bytes.`,
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'MemoryWorkloadAnalysis', 'MemoryWorkloadAnalysis_Tables', 'SpeedOfLight_RooflineChart']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/low-occupancy.ts
+/**
+ * A profiled kernel away from every roof keeps few warps resident: too few to hide memory and
+ * instruction latency. The Occupancy section's block limits name what caps it.
+ */
+
+
+
+
+
+
+const LIMITS = [
+    [ncu_metrics/* NCU */.$H.limitRegisters, 'blockLimitRegisters', 'registers'],
+    [ncu_metrics/* NCU */.$H.limitSharedMem, 'blockLimitSharedMem', 'shared memory'],
+    [ncu_metrics/* NCU */.$H.limitWarps, 'blockLimitWarps', 'warps per block (block size)'],
+    [ncu_metrics/* NCU */.$H.limitBlocks, 'blockLimitSm', 'blocks per SM (block too small)'],
+];
+const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last wave, or a grid smaller than the GPU)';
+/**
+ * A tensor-core matmul or fused-attention kernel holds its tile in registers and shared memory: one
+ * or two blocks per SM is its design, and the library chose the tile. Capping registers would spill
+ * it; the lever is the tile or the algorithm. (A GEMV streams its weights and has no such tile.)
+ */
+const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in registers and shared memory, so one or two blocks per SM is its design, not a fault to fix with register caps. The lever is the tile or algorithm: let the library pick another (cuBLASLt heuristics or autotuning, torch.compile mode="max-autotune", another attention backend), or in Triton try smaller BLOCK sizes or more stages; check too that the kernel is built for this GPU\'s architecture. Run the command below for the warp stall reasons of this launch.';
+/* harmony default export */ const low_occupancy = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'low-occupancy',
+        severity: 'info',
+        title: 'Kernel runs at low occupancy',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'A kernel far from every throughput roof keeps few warps resident (achieved occupancy low, or far below theoretical); the Occupancy block limits name the limiter.',
+        defaults: { minAchievedPercent: 25, minAchievedShareOfTheoretical: 0.5, maxThroughputPercent: 60, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            // Without a breakdown row (an ncu file alone), the family comes from the kernel's own name.
+            const family = dive.family ?? (0,classify/* classifyName */.Ce)(kernel);
+            const kind = kernelKind(family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
+            const achieved = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.achievedOccupancy);
+            const theoretical = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.theoreticalOccupancy);
+            if (achieved === undefined)
+                continue;
+            // At a throughput roof more warps would not help: big-tile GEMMs run at one block per SM by design.
+            if ((0,ncu_metrics/* roofPercent */.At)(result) >= options.maxThroughputPercent)
+                continue;
+            const share = theoretical ? achieved / theoretical : undefined;
+            const fewWarps = achieved < options.minAchievedPercent;
+            const belowTheory = share !== undefined && share < options.minAchievedShareOfTheoretical;
+            if (!fewWarps && !belowTheory)
+                continue;
+            const limits = LIMITS.map(([metric, key, name]) => ({ key, name, blocks: (0,ncu_metrics/* ncuValue */.AC)(result, metric) })).flatMap((l) => (l.blocks === undefined ? [] : [{ ...l, blocks: l.blocks }]));
+            const fewest = limits.length ? Math.min(...limits.map((l) => l.blocks)) : undefined;
+            // Resources are the cap when even the theoretical occupancy is low; the fewest resident blocks name them.
+            const capped = fewWarps && (theoretical === undefined || theoretical < options.minAchievedPercent);
+            const resourceLimit = capped ? limits.filter((l) => l.blocks === fewest).map((l) => l.name) : [];
+            const limiter = [resourceLimit.join(' and '), belowTheory || (fewWarps && !capped) ? BELOW_THEORY : ''].filter(Boolean).join('; ') || 'not captured (no Occupancy block limits)';
+            const registers = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.registers);
+            hits.push({
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} runs at ${(0,ncu_metrics/* percentText */.fL)(achieved)} achieved occupancy${theoretical !== undefined ? ` (theoretical ${(0,ncu_metrics/* percentText */.fL)(theoretical)})` : ''}; limited by ${limiter}.`,
+                evidence: {
+                    achievedOccupancyPercent: (0,profile_measures/* round */.LI)(achieved, 2),
+                    ...(theoretical !== undefined ? { theoreticalOccupancyPercent: (0,profile_measures/* round */.LI)(theoretical, 2) } : {}),
+                    ...(share !== undefined ? { achievedShareOfTheoretical: (0,profile_measures/* round */.LI)(share) } : {}),
+                    limiter,
+                    ...(fewest !== undefined ? { blocksPerSm: fewest } : {}),
+                    ...Object.fromEntries(limits.map((l) => [l.key, l.blocks])),
+                    ...(registers !== undefined ? { registersPerThread: registers } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['TheoreticalOccupancy', 'AchievedOccupancy']),
+                },
+                advice: ((kind === 'gemm' && family !== 'gemv') || kind === 'attention') && resourceLimit.some((name) => name === 'registers' || name === 'shared memory')
+                    ? TILE_KERNEL
+                    : resourceLimit.includes('registers')
+                        ? 'Registers cap the resident blocks: cap them (__launch_bounds__, -maxrregcount) or pick a kernel variant with smaller tiles, and check that spills stay at zero. Run the command below for the occupancy limits of this launch.'
+                        : resourceLimit.includes('shared memory')
+                            ? 'Shared memory per block caps the resident blocks: smaller tiles or fewer pipeline stages free it. Run the command below for the occupancy limits of this launch.'
+                            : resourceLimit.length
+                                ? 'The block size caps the resident warps: change the threads per block. Run the command below for the occupancy limits of this launch.'
+                                : 'Resources would allow more warps than run: look for imbalance between blocks, a partial last wave or a grid too small for the GPU. Run the command below for the occupancy limits of this launch.',
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['Occupancy', 'LaunchStats', 'WarpStateStats']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/moe-routing-heavy.ts
+/** MoE routing and token gather/scatter rival the expert matmuls they serve. */
+
+
+/* harmony default export */ const moe_routing_heavy = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'moe-routing-heavy',
+        severity: 'warning',
+        title: 'MoE routing and gathers rival the expert matmuls',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Top-k routing plus gather/scatter/index kernels take at least the configured fraction of the matmul time.',
+        defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const mix = (0,profile_measures/* moeMix */.Uw)(profile, options);
+        if (!mix.isMoe || mix.routingRatio < options.maxRoutingRatio)
+            return [];
+        const heaviest = profile.kernels.find((k) => k.family === 'moe-routing' || k.family === 'gather-scatter');
+        return [
+            {
+                message: `Routing and gather/scatter take ${(0,profile_measures/* percent */.KN)(mix.routingRatio)} of the matmul time (routing ${(0,profile_measures/* percent */.KN)(mix.routingShare)}, gather/scatter ${(0,profile_measures/* percent */.KN)(mix.gatherShare)} of all kernel time).`,
+                evidence: {
+                    routingRatio: (0,profile_measures/* round */.LI)(mix.routingRatio),
+                    routingShare: (0,profile_measures/* round */.LI)(mix.routingShare),
+                    gatherShare: (0,profile_measures/* round */.LI)(mix.gatherShare),
+                    moeGemmShare: (0,profile_measures/* round */.LI)(mix.moeGemmShare),
+                    routingLaunches: mix.routingLaunches,
+                },
+                advice: 'Dispatch tokens to experts once per layer instead of gathering per expert: a fused MoE path (MAX grouped_matmul with moe_create_indices, vLLM/SGLang fused_moe, torch._grouped_mm) sorts tokens by expert and runs one grouped matmul. Then profile the heaviest routing kernel:',
+                ...(heaviest ? { command: (0,profile_measures/* kernelProfileCommand */.U4)(profile, heaviest.name, heaviest.instances, options.workload), kernel: heaviest.name } : {}),
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/quant-prep-heavy.ts
+
+
+
+/** The op that finds a quantize's scale: the absolute maximum of a row or tensor. */
+const SCALE_OP = /^aten::(?:abs_?|amax|max|aminmax)$/;
+/** The ops that apply it: divide (or multiply by the reciprocal), round, saturate. */
+const APPLY_OP = /^aten::(?:div_?|reciprocal_?|round_?|clamp_?|clamp_min_?|clamp_max_?|clip_?)$/;
+/** Matmul ops whose inputs are low-bit: whatever makes those inputs is quantize prep. */
+const LOWBIT_MATMUL_OP = /aten::(?:_int_mm|_scaled_mm|_scaled_grouped_mm)\b/;
+/** A quantize or dequantize named by the op chain itself (a record_function, a custom op). */
+const NAMED_QUANT_OP = /quant/i;
+const DEQUANT = /dequant/i;
+/** A dequantized KV cache feeds attention, not the linear layers. */
+const KV_CACHE = /kv|cache/i;
+/** Share of a kernel's time its quantize function must have launched for the kernel to count. */
+const MIN_FUNCTION_SHARE = 0.9;
+/** Chains listed in the evidence, most time first. */
+const MAX_CHAINS = 6;
+/** User families are never linear here: only the built-in matmul families are. */
+const LINEAR = new Set(family_ids/* LINEAR_FAMILIES */.Bs);
+/** The innermost op of a chain (`aten::to > aten::_to_copy > aten::copy_` → `aten::copy_`). */
+function innermostOp(chain) {
+    const ops = chain.split(' > ');
+    return ops[ops.length - 1].trim();
+}
+function totalsOf(profile, kernels) {
+    const ns = kernels.reduce((sum, k) => sum + k.totalNs, 0);
+    const instances = kernels.reduce((sum, k) => sum + k.instances, 0);
+    return { ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
+}
+const namesQuantize = (text) => NAMED_QUANT_OP.test(text) && !DEQUANT.test(text);
+/**
+ * The workload's Python function that launched the kernel (with_stack), when its name says quantize
+ * and it launched nearly all of the kernel's time: a cast kernel shared with a norm's `.float()` is
+ * not counted whole for the part a quantize ran.
+ */
+function quantizeFunction(kernel) {
+    const site = kernel.pythonSites?.[0];
+    return site !== undefined && site.share >= MIN_FUNCTION_SHARE && namesQuantize(site.function) ? site.function : undefined;
+}
+/** A kernel's op chain as the evidence gives it, behind the quantize function that ran it, if any. */
+function chainLabel(kernel) {
+    if (!kernel.launchedBy)
+        return undefined;
+    const fn = quantizeFunction(kernel);
+    return fn ? `${fn}: ${kernel.launchedBy}` : kernel.launchedBy;
+}
+/**
+ * Kernels of a quantize written as plain ops, read from their op chains: only when a matmul op that
+ * takes low-bit inputs ran (the quantized tensors must come from somewhere), and only when the
+ * ops found form a quantize (a scale op and an op that applies it), or the chain or the workload's
+ * function that launched the kernel names a quantize (then its casts count too).
+ */
+function plainOpPrep(profile, fedByOp) {
+    if (!fedByOp)
+        return [];
+    const candidates = profile.kernels.filter((k) => k.launchedBy !== undefined && k.family !== 'quantize' && !LINEAR.has(k.family) && !LOWBIT_MATMUL_OP.test(k.launchedBy));
+    const named = candidates.filter((k) => namesQuantize(k.launchedBy) || namesQuantize(quantizeFunction(k) ?? ''));
+    const scale = candidates.filter((k) => SCALE_OP.test(innermostOp(k.launchedBy)));
+    const apply = candidates.filter((k) => APPLY_OP.test(innermostOp(k.launchedBy)));
+    const byOps = scale.length > 0 && apply.length > 0 ? [...scale, ...apply] : [];
+    return [...new Set([...named, ...byOps])];
+}
+/** `chain (share)` of each distinct chain, most time first: the ops that show what the kernels do. */
+function chainsText(profile, kernels) {
+    const byChain = new Map();
+    for (const k of kernels) {
+        const label = chainLabel(k);
+        if (label)
+            byChain.set(label, (byChain.get(label) ?? 0) + k.totalNs);
+    }
+    return [...byChain]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, MAX_CHAINS)
+        .map(([chain, ns]) => `${chain} (${(0,profile_measures/* percent */.KN)(profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0)})`)
+        .join('; ');
+}
+const heaviest = (kernels) => [...kernels].sort((a, b) => b.totalNs - a.totalNs)[0];
+/* harmony default export */ const quant_prep_heavy = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'quant-prep-heavy',
+        severity: 'warning',
+        title: 'Quantize / scale kernels dwarf the matmuls they feed',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Quantization and scale-layout kernels, and quantizes written as plain ops that feed _int_mm / _scaled_mm, are reported; they are a problem when their time reaches the configured fraction of the low-bit matmul time, or when weights are dequantized at run time to feed bf16 matmuls.',
+        defaults: { minQuantizeShare: 0.005, maxQuantizeToMatmulRatio: 1, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        // The matmuls low-bit inputs feed: named low-bit GEMMs, and any kernel an _int_mm / _scaled_mm launched.
+        const lowbitKernels = profile.kernels.filter((k) => k.family === 'lowbit-gemm' || (k.launchedBy !== undefined && LOWBIT_MATMUL_OP.test(k.launchedBy)));
+        const fedByOp = lowbitKernels.find((k) => k.launchedBy !== undefined && LOWBIT_MATMUL_OP.test(k.launchedBy));
+        const lowbit = totalsOf(profile, lowbitKernels);
+        const named = profile.kernels.filter((k) => k.family === 'quantize');
+        const plain = plainOpPrep(profile, fedByOp !== undefined);
+        const prepKernels = [...named, ...plain];
+        const quantize = totalsOf(profile, prepKernels);
+        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
+        // Weights dequantized at run time with no low-bit matmul: the dequantized copy feeds the bf16 matmuls.
+        const dequant = profile.kernels.filter((k) => !LINEAR.has(k.family) && !KV_CACHE.test(k.name) && (DEQUANT.test(k.name) || DEQUANT.test(k.launchedBy ?? '') || DEQUANT.test(k.pythonSites?.[0]?.function ?? '')));
+        const dequantTotals = totalsOf(profile, dequant);
+        if (lowbit.ns === 0 && linear.ns > 0 && dequantTotals.share >= options.minQuantizeShare) {
+            const top = heaviest(dequant);
+            const chains = chainsText(profile, dequant);
+            return [
+                {
+                    message: `Weights are dequantized at run time to feed bf16 matmuls: dequantize kernels take ${(0,profile_measures/* percent */.KN)(dequantTotals.share)} of kernel time (${dequantTotals.instances} launches), ${(0,profile_measures/* round */.LI)(dequantTotals.ns / linear.ns, 2)}x the bf16 matmul time they feed. The low-bit weights save memory, but every step pays to expand them and the matmuls run at bf16 speed.`,
+                    evidence: {
+                        dequantizeShare: (0,profile_measures/* round */.LI)(dequantTotals.share),
+                        dequantizeLaunches: dequantTotals.instances,
+                        matmulShare: (0,profile_measures/* round */.LI)(linear.share),
+                        dequantizeToMatmulRatio: (0,profile_measures/* round */.LI)(dequantTotals.ns / linear.ns),
+                        matmulFamily: 'linear',
+                        ...(chains ? { dequantizeOps: chains } : {}),
+                    },
+                    advice: 'Run the matmul on the low-bit weights instead of expanding them each step: an fp8 GEMM with the weight scales (torch._scaled_mm, vLLM/SGLang fp8 linear methods, a weight-only kernel such as Marlin/Machete for int4/fp8), or, if bf16 matmuls are wanted, dequantize once at load and keep the bf16 weights. Then profile the dequantize kernel:',
+                    command: (0,profile_measures/* kernelProfileCommand */.U4)(profile, top.name, top.instances, options.workload),
+                    kernel: top.name,
+                },
+            ];
+        }
+        if (prepKernels.length === 0 || quantize.share < options.minQuantizeShare)
+            return [];
+        const fed = lowbit.ns > 0 ? lowbit : linear;
+        const ratio = fed.ns > 0 ? quantize.ns / fed.ns : Number.POSITIVE_INFINITY;
+        const heavy = ratio >= options.maxQuantizeToMatmulRatio;
+        const top = heaviest(prepKernels);
+        const plainTotals = totalsOf(profile, plain);
+        const evidence = {
+            quantizeShare: (0,profile_measures/* round */.LI)(quantize.share),
+            matmulShare: (0,profile_measures/* round */.LI)(fed.share),
+            quantizeToMatmulRatio: Number.isFinite(ratio) ? (0,profile_measures/* round */.LI)(ratio) : -1,
+            matmulFamily: lowbit.ns > 0 ? 'lowbit-gemm' : 'linear',
+            quantizeLaunches: quantize.instances,
+            ...(plain.length > 0
+                ? { plainOpShare: (0,profile_measures/* round */.LI)(plainTotals.share), plainOpChains: chainsText(profile, plain), fedBy: innermostOp(fedByOp.launchedBy) }
+                : {}),
+        };
+        // Said of a quantize written as plain ops, so the reader sees why ordinary kernels count.
+        const plainText = plain.length > 0
+            ? ` (${(0,profile_measures/* percent */.KN)(plainTotals.share)} of kernel time in a quantize written as plain ops: ${[...new Set(plain.map((k) => innermostOp(k.launchedBy)))].join(', ')} feeding ${innermostOp(fedByOp.launchedBy)})`
+            : '';
+        if (lowbit.ns === 0 && heavy) {
+            // No low-bit matmul in the capture: nothing shows what these kernels feed (fbgemm's
+            // _float_to_hfp8 compresses embeddings for an all-to-all, not activations for a GEMM).
+            return [
+                {
+                    severity: 'info',
+                    message: `Quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time, but the capture holds no low-bit matmul for them to feed: they may serve communication or storage rather than the linear layers.`,
+                    evidence,
+                    advice: 'If this run should use low-bit matmuls, check that their kernels ran (fp8/fp4 GEMMs are named e4m3, qq, block_scaled …); otherwise these kernels are not linear-layer prep.',
+                },
+            ];
+        }
+        if (!heavy) {
+            return [
+                {
+                    severity: 'info',
+                    message: `Low-bit prep: quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time${plainText}, ${(0,profile_measures/* percent */.KN)(ratio)} of the matmuls they feed (normal).`,
+                    evidence,
+                    advice: 'Normal for fp8/fp4 paths. Watch the ratio across changes; a jump means a fused quantize path stopped being used.',
+                },
+            ];
+        }
+        return [
+            {
+                message: `Quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time${plainText}, ${Number.isFinite(ratio) ? `${(0,profile_measures/* round */.LI)(ratio, 2)}x` : 'more than'} the matmul time they feed.`,
+                evidence,
+                advice: [
+                    plain.length > 0
+                        ? 'The quantize runs as separate PyTorch ops, each a full pass over the activation: fuse it into one kernel (torch.compile of the quantize function, a Triton per-token quant kernel) or into the norm that produces the activation. '
+                        : 'Fuse activation quantization into the kernel that produces the activation (norm + quant, e.g. rms_norm_fused_fp8 / fused_rope_rmsnorm_quantization in MAX, fused_add_rms_norm with static fp8 scales in vLLM). ',
+                    'Quantize weights offline rather than per call, and prefer static activation scales. Then profile the heaviest prep kernel:',
+                ].join(''),
+                command: (0,profile_measures/* kernelProfileCommand */.U4)(profile, top.name, top.instances, options.workload),
+                kernel: top.name,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/rank-imbalance.ts
+/**
+ * A straggler: one rank of a job computes longer than the others, and at every collective the
+ * others wait for it (their extra time shows up as collective time). The comparison is of compute
+ * kernel time (collectives left out, since waiting inflates them on the fast ranks) and, where every
+ * rank has profiler steps, of the median step.
+ */
+
+
+
+
+const labelOf = (rank) => (rank.rank !== undefined ? `rank ${rank.rank}` : `device ${rank.device ?? 0}`);
+const medianStepNs = (rank) => {
+    const steps = rank.timeline?.steps ?? [];
+    return steps.length ? (0,averages/* median */.J)(steps.map((s) => s.durNs)) : undefined;
+};
+/** The family the slow rank spends most extra time on, against the others' median. */
+function extraFamily(slow, others) {
+    let best = { family: 'other', extraNs: -Infinity };
+    for (const entry of slow.families) {
+        if (entry.family === 'collective')
+            continue;
+        const peer = (0,averages/* median */.J)(others.map((r) => r.families.find((f) => f.family === entry.family)?.totalNs ?? 0));
+        if (entry.totalNs - peer > best.extraNs)
+            best = { family: entry.family, extraNs: entry.totalNs - peer };
+    }
+    return best;
+}
+/* harmony default export */ const rank_imbalance = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'rank-imbalance',
+        severity: 'warning',
+        title: 'Rank imbalance: one rank is a straggler',
+        stage: 'utilization',
+        needs: ['kernel-breakdown'],
+        description: "One rank's compute kernel time (or median step) is well above the other ranks' median, so every collective waits for it.",
+        defaults: { maxExcess: 0.1 },
+    },
+    check({ profile, options }) {
+        const straggler = (0,profile_measures/* stragglerOf */["do"])(profile);
+        if (!straggler)
+            return [];
+        const { slow, others, computeExcess, peerComputeNs: peerCompute, slowComputeNs, perStep } = straggler;
+        const slowStep = medianStepNs(slow);
+        const peerSteps = others.map(medianStepNs);
+        const stepExcess = slowStep && peerSteps.every((s) => s !== undefined && s > 0) ? slowStep / (0,averages/* median */.J)(peerSteps) - 1 : undefined;
+        const excess = Math.max(computeExcess, stepExcess ?? -Infinity);
+        if (excess < options.maxExcess)
+            return [];
+        const extra = extraFamily(slow, others);
+        return [
+            {
+                message: `Straggler: ${labelOf(slow)} computes ${(0,profile_measures/* percent */.KN)(computeExcess)} longer than the median of the other ${others.length} rank${others.length > 1 ? 's' : ''}${stepExcess !== undefined ? ` (median step ${(0,profile_measures/* percent */.KN)(stepExcess)} longer)` : ''}; most of the extra is ${extra.family} (+${(0,profile_measures/* round */.LI)(extra.extraNs / 1e6, 1)} ms). The other ranks wait for it at every collective.`,
+                evidence: {
+                    slowRank: slow.rank ?? slow.device ?? 0,
+                    computeExcess: (0,profile_measures/* round */.LI)(computeExcess),
+                    ...(stepExcess !== undefined ? { stepExcess: (0,profile_measures/* round */.LI)(stepExcess) } : {}),
+                    slowComputeMs: (0,profile_measures/* round */.LI)(slowComputeNs / 1e6, 3),
+                    peerComputeMs: (0,profile_measures/* round */.LI)(peerCompute / 1e6, 3),
+                    extraFamily: extra.family,
+                    extraMs: (0,profile_measures/* round */.LI)(extra.extraNs / 1e6, 3),
+                    ranks: others.length + 1,
+                    perStep,
+                },
+                advice: `Find why ${labelOf(slow)} does more: uneven data or sequence lengths per rank (balance the sampler or pad/bucket by length), an uneven split of layers or experts, a slower or throttled GPU (compare clocks and temperature per GPU), or another process on that GPU or its CPU cores. Compare the ranks' kernel lists side by side.`,
+                command: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd' ? vendor_tools/* ROCM_SMI_CLOCKS_COMMAND */.g4 : 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/re-prefill.ts
+/**
+ * Decode redoes the prompt every step: a missing or unused KV cache turns generation into O(n²).
+ * Nothing fires without evidence that the window holds decode steps (decode-steps.ts): a prefill
+ * step, a single forward pass, a diffusion or encoder step are prefill-shaped too. With decode
+ * steps, two things must hold: a prefill-shaped linear mix, and decode that costs what a prompt
+ * costs. The second is confirmed by matmul inputs that grow a token each step (recorded shapes),
+ * by each output token being about as slow as the first one, or by GPU work per step growing with
+ * position; then it is an error that leads the findings (a correctness bug, whatever else limits the
+ * run). Decode steps with the mix but nothing confirming it are a warning that says what would.
+ * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
+ * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
+ * 128×128 tile.
+ */
+
+
+
+
+
+
+/** A decode token costing at least this fraction of the time to first token is prefill-priced. */
+const TPOT_OF_TTFT = 0.5;
+/** Below this fraction decode is clearly priced like decode: the throughput contradicts re-prefill. */
+const TPOT_OF_TTFT_DECODE = 0.2;
+/**
+ * GPU work late in the run over GPU work early in it (first step or decile skipped: it holds the
+ * prompt). Read only once decode steps are known: tenths of one forward pass vary as much.
+ */
+function stepGrowth(profile) {
+    if ((profile.timeline?.steps.length ?? 0) >= 5)
+        return profilerStepGrowth(profile);
+    const deciles = profile.timeline?.busyByDecile ?? [];
+    if (deciles.length === 10) {
+        const early = (0,averages/* mean */.i)(deciles.slice(1, 4));
+        return early > 0 ? (0,averages/* mean */.i)(deciles.slice(7)) / early : undefined;
+    }
+    return undefined;
+}
+/** Prefill-shaped linear time: from the family table (shape evidence), and from tile names (a hint). */
+function prefillMix(profile) {
+    const strong = (0,profile_measures/* familyTotals */.sS)(profile, ['gemm-prefill']);
+    let hintNs = 0;
+    let hintInstances = 0;
+    for (const kernel of profile.kernels) {
+        if (kernel.family === 'gemm' && (0,families/* tileHint */.cJ)(kernel.name) === 'wide') {
+            hintNs += kernel.totalNs;
+            hintInstances += kernel.instances;
+        }
+    }
+    return { ns: strong.ns + hintNs, instances: strong.instances + hintInstances, hintNs };
+}
+/* harmony default export */ const re_prefill = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 're-prefill',
+        severity: 'error',
+        title: 'Decode re-runs prefill every step (KV cache missing)',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'The window holds decode steps and prefill-shaped GEMMs dominate them: the KV cache may be missing or unused, so each step recomputes the whole sequence; an error when inputs that grow a token each step, prompt-priced tokens or growing step work confirm it.',
+        defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5, minDecodeSteps: 3 },
+    },
+    check({ profile, options }) {
+        // No decode step in the window: nothing can be re-run, whatever the GEMMs look like.
+        const decode = decodeSteps(profile, options);
+        if (decode.signals.length === 0)
+            return [];
+        // Recorded shapes that feed one token per sequence: the cache is used, whatever the batch makes of the GEMMs.
+        if (decode.oneTokenInputs)
+            return [];
+        const growing = decode.growing;
+        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
+        const prefill = prefillMix(profile);
+        const decodeGemms = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
+        if (linear.ns === 0 || prefill.instances === 0)
+            return [];
+        const prefillShare = prefill.ns / linear.ns;
+        const launchShare = prefill.instances / (prefill.instances + decodeGemms.instances);
+        if (prefillShare < options.minPrefillShare || launchShare < options.minPrefillLaunchShare)
+            return [];
+        const growth = stepGrowth(profile);
+        const grows = growth !== undefined && growth >= options.minStepGrowth;
+        const batch = (0,profile_measures/* batchSize */.CJ)(profile);
+        // A batched decode legitimately runs multi-row GEMMs every step; then only growth can tell.
+        if (batch !== undefined && batch > 1 && !grows && !growing)
+            return [];
+        const ttft = (0,profile_measures/* metricValue */.a3)(profile, 'ttft_ms');
+        const tpot = (0,profile_measures/* metricValue */.a3)(profile, 'tpot_ms');
+        const tokenPricedLikePrompt = ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft >= TPOT_OF_TTFT;
+        if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows && !growing)
+            return [];
+        const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
+        const confirmed = growing !== undefined || ((tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows));
+        const outputTokens = (0,profile_measures/* metricValue */.a3)(profile, 'output_tokens');
+        const decodeTokS = (0,profile_measures/* metricValue */.a3)(profile, 'decode_tok_s');
+        const evidence = {
+            decodeEvidence: decode.signals.join('+'),
+            prefillShare: (0,profile_measures/* round */.LI)(prefillShare),
+            prefillLaunchShare: (0,profile_measures/* round */.LI)(launchShare),
+            prefillLaunches: prefill.instances,
+            decodeLaunches: decodeGemms.instances,
+            shapeFrom: fromHintsOnly ? 'tile-names' : 'shapes',
+            confirmed,
+            ...(growing
+                ? { growingOp: growing.op, inputsFirst: shapeText(growing.first), inputsLast: shapeText(growing.last), growingSteps: growing.steps, rowsPerStep: growing.growth }
+                : {}),
+            ...(decode.samplingLaunches > 0 ? { samplingLaunches: decode.samplingLaunches } : {}),
+            ...(growth !== undefined ? { stepGrowth: (0,profile_measures/* round */.LI)(growth, 3) } : {}),
+            ...(ttft !== undefined && tpot !== undefined && ttft > 0 ? { tpotOverTtft: (0,profile_measures/* round */.LI)(tpot / ttft, 3) } : {}),
+            ...(outputTokens !== undefined ? { outputTokens } : {}),
+            ...(decodeTokS !== undefined ? { decodeTokS } : {}),
+        };
+        const fix = 'Make decode read the KV cache and feed only the new token: transformers: do not pass use_cache=False (and return past_key_values from a custom forward); MAX custom architecture: wire the KV-cache inputs into attention and let decode steps take one token per sequence.';
+        const mix = `prefill-shaped GEMMs are ${(0,profile_measures/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,profile_measures/* percent */.KN)(launchShare)} of GEMM launches${fromHintsOnly && !growing ? ' (shapes read from tile names, a weak hint)' : ''}`;
+        if (!confirmed) {
+            return [
+                {
+                    severity: 'warning',
+                    message: `Decode steps (${decode.text}) run prefill-shaped work: ${mix}. Decode may be recomputing the sequence each step; neither input shapes nor throughput confirm it.`,
+                    evidence,
+                    advice: `To confirm, time two generation lengths: with a working KV cache per-token time stays flat as max-new-tokens grows, and time per output token stays far below time to first token (report ttft_ms and tpot_ms), or profile with record_shapes=True: without a cache the linear inputs grow by a token every step. If it is re-prefill: ${fix}`,
+                },
+            ];
+        }
+        const why = growing
+            ? `${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps (${growing.first.length > 1 && growing.growth === 1 ? 'a token more per sequence' : `${growing.growth} rows more`} each step: the whole sequence is fed again)`
+            : grows
+                ? `GPU work per step grows ${(0,profile_measures/* round */.LI)(growth, 2)}× over the run`
+                : `each output token takes ${(0,profile_measures/* round */.LI)((tpot / ttft) * 100, 1)}% of the time to first token`;
+        return [
+            {
+                headline: true,
+                message: `Each decode step recomputes the whole sequence (O(n²)): ${why}, and ${mix}.`,
+                evidence,
+                advice: `${fix} Confirm the fix by timing two generation lengths: per-token time must stay flat as max-new-tokens grows.`,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/transfer-bound.ts
+/**
+ * Host↔device copies that take as long as the kernels: the GPU spends its time moving data over
+ * PCIe rather than computing. Often set-up (weights, a dataset copied in) captured with the run,
+ * or pageable memory and per-step copies in the loop.
+ */
+
+
+const HOST_COPY_KINDS = ['memcpy-htod', 'memcpy-dtoh'];
+/** Kineto names copies from unpinned memory `(Pageable -> Device)` / `(Device -> Pageable)`. */
+const PAGEABLE = /pageable/i;
+/* harmony default export */ const transfer_bound = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'transfer-bound',
+        severity: 'warning',
+        title: 'Transfer-bound: host↔device copies rival the kernels',
+        stage: 'utilization',
+        needs: ['kernel-breakdown'],
+        description: 'Host-to-device and device-to-host copies take at least the configured multiple of the kernel time; a smaller but notable share is info.',
+        defaults: { maxCopyToKernelRatio: 1, minCopyToKernelRatio: 0.25, minCopyMs: 1, minExposedCopyShare: 0.25 },
+    },
+    check({ profile, options }) {
+        const copies = profile.memops.filter((m) => HOST_COPY_KINDS.includes(m.kind) && (m.totalNs ?? 0) > 0);
+        const copyNs = copies.reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+        if (copyNs < options.minCopyMs * 1e6)
+            return [];
+        const kernelNs = profile.totalKernelNs;
+        const ratio = kernelNs > 0 ? copyNs / kernelNs : Number.POSITIVE_INFINITY;
+        if (ratio < options.minCopyToKernelRatio)
+            return [];
+        const htodNs = copies.filter((m) => m.kind === 'memcpy-htod').reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+        const pageableNs = copies.filter((m) => PAGEABLE.test(m.name)).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
+        const count = copies.reduce((sum, m) => sum + m.count, 0);
+        const bytes = copies.every((m) => m.bytes !== undefined) ? copies.reduce((sum, m) => sum + m.bytes, 0) : undefined;
+        const timeline = profile.timeline;
+        const setUp = timeline?.excludedGaps.some((g) => g.reason === 'set-up') ?? false;
+        const evidence = {
+            copyMs: (0,profile_measures/* round */.LI)(copyNs / 1e6, 3),
+            kernelMs: (0,profile_measures/* round */.LI)(kernelNs / 1e6, 3),
+            copyToKernelRatio: Number.isFinite(ratio) ? (0,profile_measures/* round */.LI)(ratio, 3) : -1,
+            htodShare: (0,profile_measures/* round */.LI)(htodNs / copyNs),
+            pageableShare: (0,profile_measures/* round */.LI)(pageableNs / copyNs),
+            copies: count,
+            ...(bytes !== undefined ? { copyMB: (0,profile_measures/* round */.LI)(bytes / 1e6, 3) } : {}),
+            ...(timeline && timeline.activeSpanNs > 0 ? { copyShareOfActiveSpan: (0,profile_measures/* round */.LI)(copyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices))) } : {}),
+            setUpGap: setUp,
+            ...(timeline?.transfers && timeline.transfers.copyNs > 0 ? { exposedCopyShare: (0,profile_measures/* round */.LI)(timeline.transfers.exposedNs / timeline.transfers.copyNs) } : {}),
+        };
+        // A per-launch trace shows whether kernels ran meanwhile: copies hidden behind compute cost little.
+        const hidden = timeline?.transfers && timeline.transfers.copyNs > 0 && timeline.transfers.exposedNs / timeline.transfers.copyNs < options.minExposedCopyShare;
+        const advice = [
+            setUp ? 'The capture holds a set-up phase (an idle gap before the work): if these copies load weights or data once, start the profiler after set-up (torch.profiler schedule with wait/warmup) so they are not mistaken for the loop.' : '',
+            pageableNs > 0 ? `${(0,profile_measures/* percent */.KN)(pageableNs / copyNs)} of the copy time is from pageable memory: pin it (DataLoader(pin_memory=True), tensor.pin_memory()) and copy with non_blocking=True so copies overlap compute.` : '',
+            'Keep tensors on the device across steps, batch many small copies into one, move preprocessing to the GPU, and overlap the remaining copies with compute on a side stream.',
+        ]
+            .filter(Boolean)
+            .join(' ');
+        const what = `host↔device copies took ${(0,profile_measures/* round */.LI)(copyNs / 1e6, 1)} ms against ${(0,profile_measures/* round */.LI)(kernelNs / 1e6, 1)} ms of kernels`;
+        if (hidden) {
+            return [{ severity: 'info', message: `Copies: ${what}, but kernels ran during ${(0,profile_measures/* percent */.KN)(1 - timeline.transfers.exposedNs / timeline.transfers.copyNs)} of it: the copies are mostly hidden behind compute.`, evidence, advice }];
+        }
+        if (ratio < options.maxCopyToKernelRatio) {
+            return [{ severity: 'info', message: `Copies: ${what} (${(0,profile_measures/* percent */.KN)(ratio)} of kernel time).`, evidence, advice }];
+        }
+        return [{ message: `Transfer-bound: ${what}${Number.isFinite(ratio) ? ` (${(0,profile_measures/* round */.LI)(ratio, 1)}×)` : ''}; the GPU moves data more than it computes.`, evidence, advice }];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/uncoalesced-access.ts
+/**
+ * A profiled kernel's memory accesses are uncoalesced: the threads of a warp touch more sectors (or
+ * shared-memory wavefronts) than the bytes they use need, so part of every transfer is wasted.
+ * Read from the SourceCounters metrics (excessive vs ideal sectors), else from ncu's own rule rows.
+ */
+
+
+
+
+
+/** ncu's SourceCounters rule text: "… N excessive sectors (78% of the total M sectors)". */
+const RULE_SHARE = /\((\d+(?:\.\d+)?)% of the total/;
+function excessOf(result, space) {
+    const [excessRef, idealRef, rule] = space === 'global' ? [ncu_metrics/* NCU */.$H.globalExcessSectors, ncu_metrics/* NCU */.$H.globalIdealSectors, 'UncoalescedGlobalAccess'] : [ncu_metrics/* NCU */.$H.sharedExcessWavefronts, ncu_metrics/* NCU */.$H.sharedIdealWavefronts, 'UncoalescedSharedAccess'];
+    const excess = (0,ncu_metrics/* ncuValue */.AC)(result, excessRef);
+    const ideal = (0,ncu_metrics/* ncuValue */.AC)(result, idealRef);
+    if (excess !== undefined && ideal !== undefined && excess + ideal > 0)
+        return { space, share: excess / (excess + ideal), excess, ideal, source: 'metrics' };
+    const fired = result.rules.find((r) => r.name === rule && RULE_SHARE.test(r.description));
+    return fired ? { space, share: Number(RULE_SHARE.exec(fired.description)[1]) / 100, source: 'ncu rule' } : undefined;
+}
+/* harmony default export */ const uncoalesced_access = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'uncoalesced-access',
+        severity: 'warning',
+        title: 'Uncoalesced memory accesses',
+        stage: 'deep-dive',
+        needs: ['kernel-metrics'],
+        description: 'A large share of the sectors (global) or wavefronts (shared) the kernel moves is excess over what its accesses need, a sign of strided or scattered accesses across a warp.',
+        defaults: { minExcessShare: 0.25, workload: '<workload command>' },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
+            const { kernel, result, launches } = dive;
+            const kind = kernelKind(dive.family, kernel);
+            // A collective waits on its peers: one GPU's counters do not say why it is slow.
+            if (kind === 'collective')
+                continue;
+            const worst = ['global', 'shared']
+                .map((space) => excessOf(result, space))
+                .filter((e) => e !== undefined && e.share >= options.minExcessShare)
+                .sort((a, b) => b.share - a.share)[0];
+            if (!worst)
+                continue;
+            const bytesPerSector = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.globalLoadBytesPerSector);
+            const unit = worst.space === 'global' ? 'sectors' : 'shared-memory wavefronts';
+            hits.push({
+                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: ${(0,ncu_metrics/* percentText */.fL)(worst.share * 100)} of its ${worst.space} ${unit} are excess over what its accesses need${worst.source === 'ncu rule' ? ' (as Nsight Compute reports it)' : ''}${worst.space === 'global' && bytesPerSector !== undefined ? `; global loads use ${(0,profile_measures/* round */.LI)(bytesPerSector, 1)} of the 32 bytes of each sector` : ''}.`,
+                evidence: {
+                    space: worst.space,
+                    excessShare: (0,profile_measures/* round */.LI)(worst.share),
+                    source: worst.source,
+                    ...(worst.excess !== undefined ? { excess: worst.excess } : {}),
+                    ...(worst.ideal !== undefined ? { ideal: worst.ideal } : {}),
+                    ...(bytesPerSector !== undefined ? { globalLoadBytesPerSector: (0,profile_measures/* round */.LI)(bytesPerSector, 2) } : {}),
+                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
+                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
+                    launches,
+                    ...(0,ncu_metrics/* ncuSays */.jv)(result, worst.space === 'global' ? ['UncoalescedGlobalAccess', 'MemoryCacheAccessPattern'] : ['UncoalescedSharedAccess', 'SharedMemoryConflicts']),
+                },
+                advice: worst.space === 'global' && kind === 'copy'
+                    ? 'A strided copy (a transpose or permute made contiguous) reads across rows, so most of each sector is wasted. The fix is the copy itself: keep the layout the consumer reads, use native GQA instead of repeat_kv, or fuse the permute into the consumer; where the copy must stay, transpose through shared memory so both sides are coalesced. Run the command below; the report\'s source page names the offending loads.'
+                    : worst.space === 'global'
+                        ? 'Make consecutive threads touch consecutive addresses: transpose through shared memory, change the data layout, or vectorize along the contiguous dimension. Build with -lineinfo and run the command below; the report\'s source page names the offending loads.'
+                        : 'Shared-memory bank conflicts: pad or swizzle the shared tile so a warp hits distinct banks. Build with -lineinfo and run the command below; the report\'s source page names the offending instructions.',
+                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['MemoryWorkloadAnalysis_Tables', 'SourceCounters']), options.workload),
+                kernel,
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/unfused-attention.ts
+/**
+ * Attention runs as generic matmul/bmm + softmax instead of one fused kernel: the classic wiring
+ * mistake of a custom architecture (or eager attention in transformers). Softmax launches that no
+ * fused attention kernel accounts for are the signal; a sampling softmax runs once per step and
+ * stays far below the per-layer rate.
+ */
+
+
+
+/** llama.cpp's ggml kernels: their fused path is a run flag, not a code change. */
+const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_attn_ext/m;
+/* harmony default export */ const unfused_attention = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'unfused-attention',
+        severity: 'error',
+        title: 'Attention is not fused',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise (an error when no fused attention kernel ran at all, a warning when some did).',
+        defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
+    },
+    check({ profile, options }) {
+        const softmax = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-softmax']);
+        const fused = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-fused']);
+        const bmm = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-bmm']);
+        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
+        const unexplained = softmax.instances - fused.instances;
+        if (softmax.share < options.minSoftmaxShare || unexplained <= 0)
+            return [];
+        if (unexplained < options.minSoftmaxPerLinearLaunch * linear.instances)
+            return [];
+        // Conclusive when no fused attention kernel ran at all: every layer's attention is matmul +
+        // softmax. With some fused launches beside the softmax ones the reading is mixed (another
+        // softmax user, one path fused and one not): a warning, which does not fail by default.
+        const conclusive = fused.instances === 0;
+        return [
+            {
+                severity: conclusive ? 'error' : 'warning',
+                message: `Attention appears unfused: ${softmax.instances} softmax launches (${(0,profile_measures/* percent */.KN)(softmax.share)} of kernel time) against ${fused.instances} fused attention launches.`,
+                evidence: {
+                    softmaxShare: (0,profile_measures/* round */.LI)(softmax.share),
+                    softmaxLaunches: softmax.instances,
+                    fusedAttentionLaunches: fused.instances,
+                    linearLaunches: linear.instances,
+                    bmmShare: (0,profile_measures/* round */.LI)(bmm.share),
+                    fusedAttentionShare: (0,profile_measures/* round */.LI)(fused.share),
+                },
+                advice: `${LLAMA_CPP.test(profile.kernels.map((k) => k.name).join('\n')) ? 'llama.cpp: run with flash attention on (-fa / --flash-attn): flash_attn_ext then replaces soft_max_f32 and the KQ/KQV matmuls. ' : ''}Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.`,
+            },
+        ];
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/unfused-norm-rope.ts
+/**
+ * Norms or rotary embeddings run as chains of small kernels: RMSNorm as mean-reduce + pow + rsqrt +
+ * mul (ATen's eager RMSNorm), RoPE as neg + cat + mul (rotate_half). Each step re-reads the tensor.
+ */
+
+
+const MEAN_REDUCE = /MeanOps|mean_kernel|WelfordOps/;
+const NORM_PIECES = /MeanOps|mean_kernel|WelfordOps|rsqrt_kernel|pow_tensor_scalar/;
+const ROTATE_HALF = /neg_kernel/;
+/* harmony default export */ const unfused_norm_rope = ((0,rule/* defineRule */.Km)({
+    meta: {
+        id: 'unfused-norm-rope',
+        severity: 'warning',
+        title: 'Norm or RoPE runs as unfused elementwise chains',
+        stage: 'kernels',
+        needs: ['kernel-breakdown'],
+        description: 'Mean-reduce + rsqrt kernels without a norm kernel (RMSNorm), or neg kernels without a rotary kernel (RoPE), take a visible share of GPU time.',
+        defaults: { minPiecesShare: 0.01 },
+    },
+    check({ profile, options }) {
+        const hits = [];
+        const norm = (0,profile_measures/* familyTotals */.sS)(profile, ['norm']);
+        const mean = (0,profile_measures/* kernelsMatching */.Gl)(profile, MEAN_REDUCE, ['reduce']);
+        const rsqrt = (0,profile_measures/* kernelsMatching */.Gl)(profile, /rsqrt/, ['elementwise']);
+        const pieces = (0,profile_measures/* kernelsMatching */.Gl)(profile, NORM_PIECES, ['reduce', 'elementwise']);
+        if (mean.instances > 0 && rsqrt.instances > 0 && norm.instances < mean.instances && pieces.share >= options.minPiecesShare) {
+            hits.push({
+                message: `RMSNorm runs unfused: ${mean.instances} mean-reduce and ${rsqrt.instances} rsqrt launches take ${(0,profile_measures/* percent */.KN)(pieces.share)} of kernel time (plus the adds and muls around them).`,
+                evidence: {
+                    part: 'norm',
+                    piecesShare: (0,profile_measures/* round */.LI)(pieces.share),
+                    meanReduceLaunches: mean.instances,
+                    rsqrtLaunches: rsqrt.instances,
+                    normKernelLaunches: norm.instances,
+                },
+                advice: 'Use a fused RMSNorm: torch.nn.RMSNorm under torch.compile (one Triton kernel per norm), a fused kernel (vLLM rms_norm / fused_add_rms_norm, Liger, Apex FusedRMSNorm), or MAX\'s rms_norm op, which also fuses the residual add.',
+            });
+        }
+        const rope = (0,profile_measures/* familyTotals */.sS)(profile, ['rope']);
+        const neg = (0,profile_measures/* kernelsMatching */.Gl)(profile, ROTATE_HALF, ['elementwise']);
+        if (rope.instances === 0 && neg.instances > 0 && neg.share >= options.minPiecesShare) {
+            hits.push({
+                message: `RoPE runs unfused: ${neg.instances} neg launches (rotate_half) take ${(0,profile_measures/* percent */.KN)(neg.share)} of kernel time, with cat and mul kernels around them.`,
+                evidence: { part: 'rope', piecesShare: (0,profile_measures/* round */.LI)(neg.share), negLaunches: neg.instances, ropeKernelLaunches: 0 },
+                advice: 'Apply rotary embeddings in one kernel: torch.compile the attention block, a fused rotary kernel (vLLM rotary_embedding, flash-attn apply_rotary_emb), or MAX\'s fused rope (fused_qk_rope / fused_rope_rmsnorm).',
+            });
+        }
+        return hits;
+    },
+}));
+
+;// CONCATENATED MODULE: ./src/diagnose/rules/index.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+// Keep sorted by id; a test checks it.
+const RULES = [
+    capture_includes_warmup,
+    communication_bound,
+    copy_heavy,
+    dominant_kernel,
+    empty_capture,
+    gpu_throttled,
+    graph_level_trace,
+    grid_too_small,
+    healthy_dense_decode,
+    healthy_moe_decode,
+    host_bound,
+    kernel_compute_bound,
+    kernel_latency_bound,
+    kernel_memory_bound,
+    low_occupancy,
+    moe_routing_heavy,
+    quant_prep_heavy,
+    rank_imbalance,
+    re_prefill,
+    transfer_bound,
+    uncoalesced_access,
+    unfused_attention,
+    unfused_norm_rope,
+];
+
+
+/***/ }),
+
+/***/ 1126:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ countSteps)
+/* harmony export */ });
+/* unused harmony export MIN_STEPS */
+/** Fewer than this many marks are not a loop of steps (one range may hold a whole generate call). */
+const MIN_STEPS = 2;
+function plural(n, word) {
+    return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : /(?:ch|sh|s|x)$/.test(word) ? 'es' : 's'}`;
+}
+/** The most-launched once-per-step kernel (sampling family) on one device: its launches are the steps. */
+function oncePerStepKernel(source) {
+    const byKey = new Map();
+    for (const kernel of source.kernels) {
+        if (kernel.family !== 'sampling' || !kernel.instances)
+            continue;
+        const key = `${kernel.device ?? ''}|${kernel.name}`;
+        const seen = byKey.get(key);
+        byKey.set(key, { name: kernel.name, launches: (seen?.launches ?? 0) + kernel.instances });
+    }
+    let best;
+    for (const entry of byKey.values())
+        if (!best || entry.launches > best.launches)
+            best = entry;
+    return best;
+}
+/** A kernel name short enough for a sentence: the function name without templates and arguments. */
+function shortKernel(name) {
+    const base = name.replace(/\(.*$/s, '').replace(/<.*$/s, '').replace(/^void\s+/, '').trim();
+    const last = base.split('::').filter(Boolean).at(-1) ?? base;
+    return last.length > 60 ? `${last.slice(0, 59)}…` : last || name.slice(0, 60);
+}
+function candidates(source, devices) {
+    const timeline = source.timeline ?? undefined;
+    const list = [];
+    const steps = timeline?.steps ?? [];
+    if (steps.length >= MIN_STEPS) {
+        list.push({ basis: 'profiler-steps', steps: steps.length, text: `${plural(steps.length, 'profiler step')} (${steps[0].name} …)` });
+    }
+    const ranges = timeline?.phaseRanges;
+    if (ranges && ranges.decode >= MIN_STEPS && ranges.prefill === 0) {
+        const perDevice = ranges.decode / devices;
+        if (Number.isInteger(perDevice))
+            list.push({ basis: 'decode-ranges', steps: perDevice, text: `${plural(ranges.decode, 'range')} naming decode (${ranges.decodeName ?? 'decode'})` });
+    }
+    const graphs = timeline?.graphLaunches ?? 0;
+    if (graphs >= MIN_STEPS * devices && timeline?.kernelLaunches === 0 && Number.isInteger(graphs / devices)) {
+        list.push({ basis: 'graph-replays', steps: graphs / devices, text: `${plural(graphs, 'CUDA graph replay')}, every kernel inside one` });
+    }
+    const sampling = oncePerStepKernel(source);
+    if (sampling && sampling.launches >= MIN_STEPS) {
+        list.push({ basis: 'once-per-step-kernel', steps: sampling.launches, text: `${plural(sampling.launches, 'launch')} of the sampling kernel ${shortKernel(sampling.name)}` });
+    }
+    return list;
+}
+/** The decode steps the window covers, per device, and what says so. */
+function countSteps(source) {
+    const devices = Math.max(1, source.timeline?.devices ?? 1);
+    const found = candidates(source, devices);
+    const chosen = found[0];
+    if (!chosen) {
+        return {
+            steps: null,
+            basis: null,
+            devices,
+            text: 'no step evidence in the capture (no profiler steps or decode ranges, no CUDA graph replays holding every kernel, no sampling kernel launched more than once)',
+        };
+    }
+    const others = found.slice(1);
+    const agree = others.filter((c) => c.steps === chosen.steps).map((c) => c.text);
+    const differ = others.filter((c) => c.steps !== chosen.steps).map((c) => c.text);
+    const parts = [chosen.text];
+    if (agree.length)
+        parts.push(`${agree.join(' and ')} agree`);
+    if (differ.length)
+        parts.push(`${differ.join(' and ')} differ`);
+    return { steps: chosen.steps, basis: chosen.basis, devices, text: parts.join('; ') };
+}
+
+
+/***/ }),
+
 /***/ 2490:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -8982,12 +13586,13 @@ function docsUrl(id) {
 /* harmony export */ });
 /* unused harmony export rocprofComputeKernelFilter */
 /* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8545);
+/* harmony import */ var _ingest_registry_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8517);
 
-const AMD_FORMATS = new Set(['rocprof-csv', 'rocprof-json', 'rocpd-sqlite', 'rocm-smi-csv', 'rocm-smi-json', 'amd-smi-csv', 'amd-smi-json']);
+
 function toolVendor(profile) {
     if (profile.environment.vendor)
         return profile.environment.vendor;
-    return profile.sources.some((source) => AMD_FORMATS.has(source.format)) ? 'amd' : 'nvidia';
+    return profile.sources.some((source) => (0,_ingest_registry_js__WEBPACK_IMPORTED_MODULE_1__/* .vendorOf */ .AK)(source.format) === 'amd') ? 'amd' : 'nvidia';
 }
 /** A word as a POSIX shell reads it back: bare when safe, else single-quoted. */
 function shellWord(word) {
@@ -9069,7 +13674,8 @@ class UsageError extends ProfileGateError {
 // Every exit code of the CLI (analyze, run, report, dashboard, demo), here and nowhere else: the
 // README's exit-code line and the help texts list them, and a test holds the README to this table.
 // Apart from these, a `run` stopped by SIGINT or SIGTERM exits as the shell convention has it,
-// 128 + the signal's number (runner/process.ts, which stays free of imports to run on its own).
+// 128 + the signal's number (runner/process-group.ts, which imports node built-ins and its own small
+// modules only, to run on its own).
 /** Success: the gate passed or warned, or there was nothing to gate. */
 const EXIT_OK = 0;
 /** The gate's verdict is fail. */
@@ -9629,7 +14235,7 @@ function narrow(value) {
         return value;
     return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 }
-/** Rows in launch order (integers as number or BigInt; anything else last, as SQLite sorts it). */
+/** Rows in launch order (integers as number or BigInt; anything else, or no cell, last, as SQLite sorts it). */
 function byStart(a, b) {
     const numeric = (v) => typeof v === 'number' || typeof v === 'bigint';
     if (!numeric(a) || !numeric(b))
@@ -9710,7 +14316,7 @@ function defaultUnit(field) {
  * The `--query-gpu` list a noheader log was written with: `timestamp,utilization.gpu,memory.used`,
  * also as typed on the nvidia-smi command line (`--query-gpu=…`).
  */
-function parseSmiColumns(value) {
+function parseSmiColumns(value, name = '--smi-columns') {
     const fields = value
         .trim()
         .replace(/^--query-gpu[= ]/, '')
@@ -9719,10 +14325,10 @@ function parseSmiColumns(value) {
         .filter(Boolean);
     const bad = fields.find((field) => !FIELD_TOKEN.test(field));
     if (fields.length === 0 || bad !== undefined) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UsageError */ .eb(`--smi-columns ${JSON.stringify(value)}: expected the nvidia-smi --query-gpu list, e.g. timestamp,utilization.gpu,memory.used`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UsageError */ .eb(`${name}: expected the nvidia-smi --query-gpu list, e.g. timestamp,utilization.gpu,memory.used, got ${JSON.stringify(value)}`);
     }
     if (!fields.includes('utilization.gpu'))
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UsageError */ .eb(`--smi-columns ${JSON.stringify(value)}: expected utilization.gpu among the fields`);
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UsageError */ .eb(`${name}: expected utilization.gpu among the fields, got ${JSON.stringify(value)}`);
     return fields;
 }
 function columnsFromQuery(fields) {
@@ -9897,6 +14503,8 @@ function readRow(columns, cells, devices, ctx) {
 /* harmony default export */ const __WEBPACK_DEFAULT_EXPORT__ = ((0,_common_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .defineImporter */ .IN)({
     id: 'nvidia-smi-csv',
     label: 'nvidia-smi --query-gpu CSV',
+    capabilities: { utilization: true },
+    vendor: 'nvidia',
     sniff(head) {
         const first = firstLine(head);
         if (!first)
@@ -10004,7 +14612,9 @@ function readRow(columns, cells, devices, ctx) {
  * - `{"kind": "run", "tok_s": 378.5, "ttft_ms": …}`: one timed run; `tok_s` is a decode_tok_s sample and
  *   any other key that names a canonical metric is a sample of it (python/workloads/llama_decode.py prints these);
  *   its `t_start` / `t_end` (seconds since the epoch), when given, mark a timed window, over which GPU
- *   utilization is then read instead of over the whole process (start-up and prefill left out).
+ *   utilization is then read instead of over the whole process (start-up and prefill left out); its
+ *   `batch` (sequences per step, so tokens per decode step), when every run gives the same whole number,
+ *   is the environment's batch (time per step is read from tok/s with it).
  * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
  * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
  * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
@@ -10039,6 +14649,7 @@ function finiteNumber(value) {
 /* harmony default export */ const __WEBPACK_DEFAULT_EXPORT__ = ((0,_common_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .defineImporter */ .IN)({
     id: 'workload-metrics-jsonl',
     label: 'workload metrics (JSON lines)',
+    capabilities: { metrics: true },
     sniff(head) {
         for (const line of head.split(/\r?\n/, 200)) {
             if (asMetricRecord(line))
@@ -10050,6 +14661,7 @@ function finiteNumber(value) {
         const lines = (await file.text()).split(/\r?\n/);
         const metrics = [];
         const timedWindows = [];
+        const batches = new Set();
         lines.forEach((line, index) => {
             if (line.trim() === '')
                 return;
@@ -10077,6 +14689,9 @@ function finiteNumber(value) {
             const endS = finiteNumber(record.fields['t_end']);
             if (startS !== null && endS !== null && endS > startS)
                 timedWindows.push({ startS, endS });
+            const batch = finiteNumber(record.fields['batch']);
+            if (batch !== null)
+                batches.add(batch);
             for (const [key, value] of Object.entries(record.fields)) {
                 if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null)
                     metrics.push({ name: key, value: value });
@@ -10089,6 +14704,11 @@ function finiteNumber(value) {
             metrics,
             timedWindows,
         };
+        const [batch] = batches;
+        if (batches.size === 1 && Number.isInteger(batch) && batch >= 1)
+            capture.environment = { batch: String(batch) };
+        else if (batches.size > 1)
+            ctx.count('mixed-batch', 'info', `the runs give ${batches.size} different batch sizes; no batch recorded`);
         return capture;
     },
 }));
@@ -10096,14 +14716,18 @@ function finiteNumber(value) {
 
 /***/ }),
 
-/***/ 6057:
+/***/ 8517:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ IMPORTERS),
-  tf: () => (/* binding */ ingestFile)
+  SF: () => (/* binding */ capabilitiesOf),
+  tf: () => (/* binding */ ingestFile),
+  Lk: () => (/* binding */ replaysKernels),
+  Ee: () => (/* binding */ suiteOf),
+  AK: () => (/* binding */ vendorOf)
 });
 
 // UNUSED EXPORTS: detectFormat, importerFor, ingestText
@@ -10118,6 +14742,819 @@ var common_importer = __nccwpck_require__(1376);
 var input_file = __nccwpck_require__(3311);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
+;// CONCATENATED MODULE: ./src/ingest/common/timeline.ts
+/** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
+const OP_MEMOP = 0;
+const OP_KERNEL = 1;
+const OP_COLLECTIVE = 2;
+/** A host-to-device or device-to-host copy (other copies and fills are OP_MEMOP). */
+const OP_HOST_COPY = 3;
+const isKernel = (kind) => kind === OP_KERNEL || kind === OP_COLLECTIVE;
+/**
+ * A gap is left out of utilization when it is at least this long: far longer than any launch, sync
+ * or host step of a decode or training loop (those are µs to a few ms).
+ */
+const EXCLUDED_GAP_MIN_NS = 50e6;
+/** … and at least this many times the median gap between GPU ops (the typical inter-launch gap). */
+const EXCLUDED_GAP_MEDIAN_FACTOR = 1000;
+/** Kernels before a gap below this share of all kernels: the gap ends set-up (after it, tear-down). */
+const SET_UP_KERNEL_SHARE = 0.02;
+class OpLog {
+    count = 0;
+    starts = new Float64Array(1024);
+    ends = new Float64Array(1024);
+    devices = new Int32Array(1024);
+    correlations = new Float64Array(1024);
+    /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
+    kind = new Uint8Array(1024);
+    push(start, end, device, correlation, kind) {
+        if (this.count === this.starts.length)
+            this.grow();
+        const k = this.count++;
+        this.starts[k] = start;
+        this.ends[k] = end;
+        this.devices[k] = device;
+        this.correlations[k] = correlation;
+        this.kind[k] = kind;
+    }
+    grow() {
+        const size = this.starts.length * 2;
+        const grow = (old, fresh) => {
+            fresh.set(old);
+            return fresh;
+        };
+        this.starts = grow(this.starts, new Float64Array(size));
+        this.ends = grow(this.ends, new Float64Array(size));
+        this.devices = grow(this.devices, new Int32Array(size));
+        this.correlations = grow(this.correlations, new Float64Array(size));
+        this.kind = grow(this.kind, new Uint8Array(size));
+    }
+}
+/**
+ * Union of the device's op intervals; gaps (the spaces between merged intervals) are added to
+ * `gaps`. The merged intervals are written over the sorted inputs (the k-th merged interval needs
+ * at least k starts and k ends already read), so a trace of millions of ops needs no second copy.
+ */
+function mergeDevice(starts, ends, gaps) {
+    starts.sort();
+    ends.sort();
+    let merged = 0;
+    let busy = 0;
+    let active = 0;
+    let open = 0;
+    let i = 0;
+    let j = 0;
+    while (j < ends.length) {
+        if (i < starts.length && starts[i] <= ends[j]) {
+            if (active === 0) {
+                open = starts[i];
+                const last = merged ? ends[merged - 1] : open;
+                if (open > last) {
+                    gaps.count++;
+                    gaps.totalNs += open - last;
+                    if (open - last > gaps.longestNs)
+                        gaps.longestNs = open - last;
+                }
+            }
+            active++;
+            i++;
+        }
+        else {
+            active--;
+            if (active === 0) {
+                const end = ends[j];
+                starts[merged] = open;
+                ends[merged++] = end;
+                busy += end - open;
+            }
+            j++;
+        }
+    }
+    return { starts: starts.subarray(0, merged), ends: ends.subarray(0, merged), busy };
+}
+/** Busy time of one device inside [from, to). */
+function busyWithin(device, from, to) {
+    const { starts, ends } = device;
+    let lo = 0;
+    let hi = ends.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (ends[mid] <= from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    let total = 0;
+    for (let k = lo; k < starts.length && starts[k] < to; k++)
+        total += Math.min(ends[k], to) - Math.max(starts[k], from);
+    return total;
+}
+function lowerBound(sorted, value) {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (sorted[mid] < value)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+/** Copy the intervals of the device's ops whose kind `take` accepts into the buffers; returns how many. */
+function fill(ops, device, take, starts, ends) {
+    let m = 0;
+    for (let k = 0; k < ops.count; k++) {
+        if (ops.devices[k] !== device || !take(ops.kind[k]))
+            continue;
+        starts[m] = ops.starts[k];
+        ends[m++] = ops.ends[k];
+    }
+    return m;
+}
+/** Length of the union of the device's ops of the kinds `take` accepts, sorted in the given buffers. */
+function unionNs(ops, device, take, starts, ends) {
+    const m = fill(ops, device, take, starts, ends);
+    return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), { count: 0, totalNs: 0, longestNs: 0 }).busy : 0;
+}
+/**
+ * Collective time on one device, and the part of it no compute kernel overlaps. Kernels of one
+ * stream never overlap, so an overlap is always with another stream. exposed = |C ∖ K| = |C ∪ K| − |K|:
+ * three unions, each sorted in the same two buffers, so no interval list is kept.
+ */
+function communicationOf(ops, device, starts, ends) {
+    const collectiveNs = unionNs(ops, device, (kind) => kind === OP_COLLECTIVE, starts, ends);
+    const kernelNs = unionNs(ops, device, isKernel, starts, ends);
+    const computeNs = unionNs(ops, device, (kind) => kind === OP_KERNEL, starts, ends);
+    return { collectiveNs, exposedNs: Math.max(0, kernelNs - computeNs) };
+}
+/** Host↔device copy time on one device, and the part no kernel overlaps: |K ∪ H| − |K|. */
+function transfersOf(ops, device, starts, ends) {
+    const copyNs = unionNs(ops, device, (kind) => kind === OP_HOST_COPY, starts, ends);
+    const withKernels = unionNs(ops, device, (kind) => kind === OP_HOST_COPY || isKernel(kind), starts, ends);
+    const kernelNs = unionNs(ops, device, isKernel, starts, ends);
+    return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
+}
+/** Fewer gaps than this give no typical inter-launch gap to compare against: nothing is excluded. */
+const MIN_GAPS_FOR_EXCLUSION = 10;
+/**
+ * Idle stretches (when no device is busy) that are not the workload: at least EXCLUDED_GAP_MIN_NS,
+ * at least EXCLUDED_GAP_MEDIAN_FACTOR × the median gap, and not inside a profiler step (idle inside
+ * a step is the workload's own). Named set-up when fewer than 2 % of the kernels ran before it,
+ * tear-down when fewer than 2 % ran after it, otherwise between repetitions.
+ */
+function excludedGapsOf(union, windows, kernelStarts, spanStart, captures = []) {
+    const { starts, ends } = union;
+    const count = starts.length - 1;
+    // The GPU waits while the host records a CUDA graph: set-up by its cause, whatever its length
+    // and even inside a profiler step. Half the gap under a capture is enough to name it.
+    // A plain loop, and none at all without captures: millions of gaps must allocate nothing.
+    const captured = new Set();
+    for (let k = 0; captures.length > 0 && k < count; k++) {
+        const from = ends[k];
+        const to = starts[k + 1];
+        let overlap = 0;
+        for (const c of captures)
+            overlap += Math.max(0, Math.min(c.end, to) - Math.max(c.start, from));
+        if (to > from && overlap >= (to - from) / 2)
+            captured.add(k);
+    }
+    const capturedGaps = [...captured].map((k) => ({ startNs: ends[k] - spanStart, durNs: starts[k + 1] - ends[k], reason: 'set-up' }));
+    if (count < MIN_GAPS_FOR_EXCLUSION)
+        return capturedGaps;
+    const lengths = new Float64Array(count);
+    for (let k = 0; k < count; k++)
+        lengths[k] = starts[k + 1] - ends[k];
+    lengths.sort();
+    const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * lengths[count >> 1]);
+    if (lengths[count - 1] < threshold)
+        return capturedGaps;
+    const kernels = kernelStarts.length;
+    const out = [];
+    for (let k = 0; k < count; k++) {
+        const from = ends[k];
+        const to = starts[k + 1];
+        if (captured.has(k)) {
+            out.push({ startNs: from - spanStart, durNs: to - from, reason: 'set-up' });
+            continue;
+        }
+        if (to - from < threshold)
+            continue;
+        const inStep = windows.some((w) => Math.min(w.end, to) - Math.max(w.start, from) > (to - from) / 2);
+        if (inStep)
+            continue;
+        const before = lowerBound(kernelStarts, to);
+        const reason = kernels === 0 ? 'between-repetitions' : before < SET_UP_KERNEL_SHARE * kernels ? 'set-up' : kernels - before < SET_UP_KERNEL_SHARE * kernels ? 'tear-down' : 'between-repetitions';
+        out.push({ startNs: from - spanStart, durNs: to - from, reason });
+    }
+    return out;
+}
+/** The union over devices of their merged busy intervals (the device's own when there is one). */
+function unionOfDevices(devices) {
+    if (devices.length === 1)
+        return devices[0];
+    const size = devices.reduce((sum, d) => sum + d.starts.length, 0);
+    const starts = new Float64Array(size);
+    const ends = new Float64Array(size);
+    let m = 0;
+    for (const d of devices) {
+        starts.set(d.starts, m);
+        ends.set(d.ends, m);
+        m += d.starts.length;
+    }
+    return mergeDevice(starts, ends, { count: 0, totalNs: 0, longestNs: 0 });
+}
+function buildTimeline(ops, windows, counts) {
+    const n = ops.count;
+    const perDevice = new Map();
+    let spanStart = Infinity;
+    let spanEnd = -Infinity;
+    let kernels = 0;
+    for (let k = 0; k < n; k++) {
+        const device = ops.devices[k];
+        let entry = perDevice.get(device);
+        if (!entry)
+            perDevice.set(device, (entry = { size: 0, collectives: 0, hostCopies: 0 }));
+        entry.size++;
+        if (ops.kind[k] === OP_COLLECTIVE)
+            entry.collectives++;
+        if (ops.starts[k] < spanStart)
+            spanStart = ops.starts[k];
+        if (ops.ends[k] > spanEnd)
+            spanEnd = ops.ends[k];
+        if (ops.kind[k] === OP_HOST_COPY)
+            entry.hostCopies++;
+        if (isKernel(ops.kind[k]))
+            kernels++;
+    }
+    if (n === 0)
+        spanStart = spanEnd = windows.length ? Math.min(...windows.map((w) => w.start)) : 0;
+    const devices = [];
+    let busyNs = 0;
+    const idleGaps = { count: 0, totalNs: 0, longestNs: 0 };
+    let communication;
+    let transfers;
+    for (const [device, { size, collectives, hostCopies }] of perDevice) {
+        const starts = new Float64Array(size);
+        const ends = new Float64Array(size);
+        if (hostCopies > 0) {
+            const own = transfersOf(ops, device, starts, ends);
+            transfers = { copyNs: (transfers?.copyNs ?? 0) + own.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + own.exposedNs };
+        }
+        if (collectives > 0) {
+            const own = communicationOf(ops, device, starts, ends);
+            communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
+        }
+        fill(ops, device, () => true, starts, ends);
+        const merged = mergeDevice(starts, ends, idleGaps);
+        devices.push(merged);
+        busyNs += merged.busy;
+    }
+    const kernelStarts = new Float64Array(kernels);
+    const busyByDecile = new Array(10).fill(0);
+    const width = (spanEnd - spanStart) / 10;
+    let graphKernels = 0;
+    for (let k = 0, m = 0; k < n; k++) {
+        if (!isKernel(ops.kind[k]))
+            continue;
+        const start = ops.starts[k];
+        const end = ops.ends[k];
+        kernelStarts[m++] = start;
+        if (counts.graphCorrelations.size && counts.graphCorrelations.has(ops.correlations[k]))
+            graphKernels++;
+        if (width <= 0)
+            continue;
+        for (let d = Math.min(9, Math.floor((start - spanStart) / width)); d < 10; d++) {
+            const from = spanStart + d * width;
+            const to = d === 9 ? spanEnd : from + width;
+            if (from >= end)
+                break;
+            busyByDecile[d] += Math.max(0, Math.min(end, to) - Math.max(start, from));
+        }
+    }
+    kernelStarts.sort();
+    const steps = windows
+        .slice()
+        .sort((a, b) => a.start - b.start)
+        .map((w) => ({
+        name: w.name,
+        startNs: w.start - spanStart,
+        durNs: w.end - w.start,
+        gpuBusyNs: devices.reduce((sum, device) => sum + busyWithin(device, w.start, w.end), 0),
+        kernels: lowerBound(kernelStarts, w.end) - lowerBound(kernelStarts, w.start),
+    }));
+    const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart, counts.captureWindows) : [];
+    const spanNs = Math.max(0, spanEnd - spanStart);
+    return {
+        spanNs,
+        busyNs,
+        devices: perDevice.size,
+        idleGaps,
+        kernelLaunches: counts.kernelLaunches,
+        graphLaunches: counts.graphLaunches,
+        graphKernels,
+        steps,
+        busyByDecile: busyByDecile.map((ns) => Math.round(ns)),
+        excludedGaps,
+        activeSpanNs: Math.max(0, spanNs - excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
+        ...(communication ? { communication } : {}),
+        ...(transfers ? { transfers } : {}),
+    };
+}
+/**
+ * One timeline per device, when the ops span several (a single-process multi-GPU run). Each is built
+ * from that device's ops alone; its launch count is the kernels that ran on it (the API calls that
+ * launched them are per process, not per device), and it has no graph-launch count.
+ */
+function deviceTimelines(ops, windows, counts) {
+    const devices = new Set();
+    for (let k = 0; k < ops.count; k++)
+        devices.add(ops.devices[k]);
+    if (devices.size < 2)
+        return [];
+    return [...devices]
+        .sort((a, b) => a - b)
+        .map((device) => {
+        const own = new OpLog();
+        let kernels = 0;
+        for (let k = 0; k < ops.count; k++) {
+            if (ops.devices[k] !== device)
+                continue;
+            own.push(ops.starts[k], ops.ends[k], device, ops.correlations[k], ops.kind[k]);
+            if (isKernel(ops.kind[k]))
+                kernels++;
+        }
+        return { device, timeline: buildTimeline(own, windows, { kernelLaunches: kernels, graphLaunches: 0, graphCorrelations: counts.graphCorrelations, ...(counts.captureWindows ? { captureWindows: counts.captureWindows } : {}) }) };
+    });
+}
+
+// EXTERNAL MODULE: ./src/model/own-key.ts
+var own_key = __nccwpck_require__(7143);
+;// CONCATENATED MODULE: ./src/ingest/common/text-tables.ts
+/**
+ * Small helpers shared by the importers of profiler text output (nsys, rocprof, MAX console):
+ * line splitting, time units, numbers as tools print them, CSV lines, and fixed-width columns.
+ */
+
+function splitLines(text) {
+    const lines = text.split(/\r?\n/);
+    if (lines.length > 0 && lines[lines.length - 1] === '')
+        lines.pop();
+    return lines;
+}
+const NS_PER_UNIT = {
+    ns: 1,
+    nsec: 1,
+    us: 1e3,
+    usec: 1e3,
+    'µs': 1e3,
+    ms: 1e6,
+    msec: 1e6,
+    s: 1e9,
+    sec: 1e9,
+};
+/** Nanoseconds in one `unit` (ns/us/ms/s and nsys's nsec/usec/msec/sec), or undefined. */
+function nsPerUnit(unit) {
+    return (0,own_key/* ownValue */.e)(NS_PER_UNIT, unit.trim().toLowerCase());
+}
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
+/**
+ * A number as a profiler prints it: plain, with an exponent (`2.920e-03`), or with thousands
+ * separators when `thousands` is set (`1,976,843,072`). Undefined when the text is not a number.
+ */
+function parseNumber(text, thousands = false) {
+    let value = text.trim();
+    if (thousands && /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(value))
+        value = value.replace(/,/g, '');
+    if (!NUMBER.test(value))
+        return undefined;
+    // `1e309` matches the pattern but is Infinity: not a number a profiler printed.
+    const number = Number(value);
+    return Number.isFinite(number) ? number : undefined;
+}
+/**
+ * A copy of `text` that keeps no larger string alive. A cell cut from a line is a view of the whole
+ * line in V8; a kernel name kept for the report should not hold its row's numbers too (about 20 %
+ * more memory for 100,000 templated names).
+ */
+function ownString(text) {
+    const copy = Buffer.from(text, 'utf8').toString('utf8');
+    // Text with a lone surrogate does not survive UTF-8; it stays as it is.
+    return copy === text ? copy : text;
+}
+/** Strip a CSV cell of the quotes and padding some writers leave around header labels. */
+function cleanLabel(label) {
+    return label.trim().replace(/^"(.*)"$/, '$1').trim();
+}
+/**
+ * Split one CSV record that holds no line break (RFC 4180 quoting, `""` for a quote). Undefined when
+ * the quoting is malformed. Per-dispatch traces run to millions of rows, where this is ~10× faster
+ * than csv-parse (measured: csv-parse reads an 80 MB rocprofv3 trace at ~4 MB/s).
+ */
+function splitCsvLine(line) {
+    const fields = [];
+    const n = line.length;
+    let i = 0;
+    for (;;) {
+        if (line.charCodeAt(i) === 34) {
+            let value = '';
+            let from = i + 1;
+            for (;;) {
+                const quote = line.indexOf('"', from);
+                if (quote < 0)
+                    return undefined;
+                if (line.charCodeAt(quote + 1) === 34) {
+                    value += line.slice(from, quote + 1);
+                    from = quote + 2;
+                    continue;
+                }
+                value += line.slice(from, quote);
+                i = quote + 1;
+                break;
+            }
+            fields.push(value);
+            if (i === n)
+                return fields;
+            if (line.charCodeAt(i) !== 44)
+                return undefined;
+            i++;
+        }
+        else {
+            const comma = line.indexOf(',', i);
+            const end = comma < 0 ? n : comma;
+            const value = line.slice(i, end);
+            if (value.includes('"'))
+                return undefined;
+            fields.push(value);
+            if (comma < 0)
+                return fields;
+            i = comma + 1;
+        }
+    }
+}
+/** The columns a dashed underline (` --------  ---------  ----`) marks out. */
+function dashedSpans(dashes) {
+    return [...dashes.matchAll(/-+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+}
+/**
+ * How far a value may sit off its column's dashes and still be read: a row pasted or edited one or
+ * two characters off. Columns are two spaces apart, so a value shifted this far still lies inside
+ * its own widened span and outside its neighbour's.
+ */
+const MAX_COLUMN_SHIFT = 2;
+/**
+ * The cells of one fixed-width row, the last column running to the end of the line. A value (a run
+ * of non-blank characters) belongs to the column whose dashes hold it; one that sits up to
+ * `tolerance` characters off is read from the one column whose widened span holds it. Undefined when
+ * a value falls in no column or in two (the row cannot be read without guessing), or when values
+ * fall out of column order.
+ */
+function cutColumns(line, spans, tolerance = MAX_COLUMN_SHIFT) {
+    const lastIndex = spans.length - 1;
+    const ranges = spans.map(() => undefined);
+    let offBy = 0;
+    let column = 0;
+    for (const token of line.matchAll(/\S+/g)) {
+        const start = token.index;
+        const end = start + token[0].length;
+        // Once the last column has begun, the rest of the line is its value (a name with spaces).
+        let found = column === lastIndex && ranges[lastIndex] ? lastIndex : undefined;
+        let distance = 0;
+        if (found === undefined) {
+            const exact = spans.findIndex((span, i) => (i === lastIndex ? start >= span.start : start >= span.start && end <= span.end));
+            if (exact >= 0)
+                found = exact;
+            else {
+                const near = spans
+                    .map((span, i) => ({ i, off: i === lastIndex ? Math.max(0, span.start - start) : Math.max(0, span.start - start, end - span.end) }))
+                    .filter((c) => c.off <= tolerance);
+                if (near.length !== 1)
+                    return undefined;
+                found = near[0].i;
+                distance = near[0].off;
+            }
+        }
+        if (found < column)
+            return undefined;
+        column = found;
+        offBy = Math.max(offBy, distance);
+        const range = ranges[found];
+        ranges[found] = range ? { start: range.start, end } : { start, end };
+    }
+    const cells = spans.map((span, i) => {
+        if (offBy === 0)
+            return line.slice(span.start, i === lastIndex ? undefined : span.end).trim();
+        const range = ranges[i];
+        return range ? line.slice(range.start, i === lastIndex ? undefined : range.end).trim() : '';
+    });
+    return { cells, offBy };
+}
+
+;// CONCATENATED MODULE: ./src/ingest/common/kernel-trace.ts
+/**
+ * Per-dispatch kernel traces, read line by line because they run to millions of rows: rocprofv3
+ * `*_kernel_trace.csv` and legacy rocprof `results.csv` as CSV rows, and rocprof's results.json,
+ * the nsys SQLite export and the rocpd database one dispatch at a time (`addDispatch`). From them:
+ * per-kernel sums (by agent and name, with the launch shape that took the most time) and a timeline
+ * (span, busy union per agent, idle gaps, launches, busy time per tenth of the span). Timestamps are
+ * kept exact as offsets from the first dispatch, even above 2^53.
+ */
+
+
+
+/** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
+function cleanKernelName(name) {
+    return name.trim().replace(/ \[clone \.kd\]$/, '').replace(/\.kd$/, '');
+}
+const V3 = { name: 'Kernel_Name', agent: 'Agent_Id', start: 'Start_Timestamp', end: 'End_Timestamp', grid: ['Grid_Size_X', 'Grid_Size_Y', 'Grid_Size_Z'], block: ['Workgroup_Size_X', 'Workgroup_Size_Y', 'Workgroup_Size_Z'] };
+const V1 = { name: 'KernelName', agent: 'gpu-id', start: 'BeginNs', end: 'EndNs', grid: ['grd'], block: ['wgr'] };
+/** Exact ns offsets from the first timestamp; BigInt only where a value passes 15 digits. */
+class Clock {
+    baseBig;
+    baseNum;
+    offset(text) {
+        if (!/^\d+$/.test(text))
+            return undefined;
+        if (this.baseBig === undefined) {
+            this.baseBig = BigInt(text);
+            this.baseNum = text.length <= 15 ? Number(text) : undefined;
+        }
+        if (this.baseNum !== undefined && text.length <= 15)
+            return Number(text) - this.baseNum;
+        return Number(BigInt(text) - this.baseBig);
+    }
+}
+/**
+ * A kernel trace read line by line: `push` each line after the header (the first line), then
+ * `finish` for the per-kernel sums and the timeline.
+ */
+class KernelTraceReader {
+    path;
+    ctx;
+    dispatches = [];
+    header;
+    labels;
+    at;
+    hasShape;
+    clock = new Clock();
+    names = new Map();
+    /** How errors name a field: a CSV `column`, or a trace event's `field`. */
+    fieldWord = 'column';
+    constructor(path, headerLine, headerLineNo, v3, ctx) {
+        this.path = path;
+        this.ctx = ctx;
+        const header = (this.header = (splitCsvLine(headerLine) ?? []).map(cleanLabel));
+        const labels = (this.labels = v3 ? V3 : V1);
+        const index = (label) => header.indexOf(label);
+        const missing = [labels.name, labels.start, labels.end].filter((label) => index(label) < 0);
+        if (missing.length)
+            throw new errors/* InputError */.dz(path, `expected columns ${missing.join(', ')} in the header`, String(headerLineNo));
+        this.at = { name: index(labels.name), agent: index(labels.agent), start: index(labels.start), end: index(labels.end), kind: index('Kind'), grid: labels.grid.map(index), block: labels.block.map(index) };
+        this.hasShape = [...this.at.grid, ...this.at.block].every((i) => i >= 0);
+    }
+    push(line, lineNo) {
+        if (line.trim() === '')
+            return;
+        const { path, header, at } = this;
+        const where = String(lineNo);
+        const fields = splitCsvLine(line);
+        if (!fields)
+            throw new errors/* InputError */.dz(path, 'expected well-formed CSV quoting (a truncated or garbled row)', where);
+        if (fields.length !== header.length) {
+            throw new errors/* InputError */.dz(path, `expected ${header.length} fields as in the header, got ${fields.length} (a truncated or garbled row)`, where);
+        }
+        if (at.kind >= 0 && fields[at.kind] !== 'KERNEL_DISPATCH') {
+            this.ctx.count('non-kernel-row', 'info', `rows of kind ${fields[at.kind]} are left out`);
+            return;
+        }
+        const sizes = this.hasShape ? [...at.grid, ...at.block].map((i) => (fields[i].trim() === '' ? NaN : Number(fields[i]))) : undefined;
+        this.addDispatch({
+            name: fields[at.name],
+            agent: at.agent >= 0 ? fields[at.agent].trim() : '0',
+            start: fields[at.start].trim(),
+            end: fields[at.end].trim(),
+            ...(sizes ? { grid: sizes.slice(0, at.grid.length), block: sizes.slice(at.grid.length) } : {}),
+        }, where);
+    }
+    /**
+     * One dispatch from any layout (a CSV row, a Chrome-trace event, a database row): integer ns
+     * timestamps as text, the grid in work-items (in blocks with `gridInBlocks`, as CUDA counts it)
+     * and the workgroup size, where the capture records them.
+     */
+    addDispatch(raw, where) {
+        const { path, labels } = this;
+        const start = this.clock.offset(raw.start);
+        const end = this.clock.offset(raw.end);
+        if (start === undefined || end === undefined) {
+            const [label, value] = start === undefined ? [labels.start, raw.start] : [labels.end, raw.end];
+            throw new errors/* InputError */.dz(path, `expected an integer timestamp in ${this.fieldWord} ${label}, got ${JSON.stringify(value)}`, where);
+        }
+        if (end < start)
+            throw new errors/* InputError */.dz(path, `expected ${labels.end} at or after ${labels.start}`, where);
+        let name = this.names.get(raw.name);
+        if (name === undefined) {
+            const own = ownString(raw.name);
+            this.names.set(own, (name = cleanKernelName(own)));
+        }
+        const dispatch = { name, agent: raw.agent, start, end };
+        if (raw.grid && raw.block) {
+            const sizes = [...raw.grid, ...raw.block];
+            if (sizes.some((n) => !Number.isFinite(n) || n < 0))
+                throw new errors/* InputError */.dz(path, 'expected whole-number grid and workgroup sizes', where);
+            const grid = raw.grid;
+            const block = raw.block;
+            if (block.every((b) => b > 0)) {
+                // rocprof counts the grid in work-items; report workgroups, as CUDA counts blocks.
+                const dim3 = (v) => [v[0] ?? 1, v[1] ?? 1, v[2] ?? 1].join(',');
+                dispatch.shape = `${dim3(raw.gridInBlocks ? grid : grid.map((n, d) => Math.ceil(n / block[d])))},${dim3(block)}`;
+            }
+        }
+        this.dispatches.push(dispatch);
+    }
+    finish() {
+        const dispatches = this.dispatches;
+        if (dispatches.length === 0)
+            return { kernels: [] };
+        return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false) };
+    }
+}
+function sortedAgents(dispatches) {
+    return [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+}
+function kernelsFrom(dispatches) {
+    const agents = sortedAgents(dispatches);
+    const multi = agents.length > 1;
+    const byKey = new Map();
+    const shapeNs = new Map();
+    for (const d of dispatches) {
+        const key = `${d.agent}\u0000${d.name}`;
+        const ns = d.end - d.start;
+        const existing = byKey.get(key);
+        if (existing) {
+            existing.totalNs += ns;
+            existing.instances += 1;
+            existing.minNs = Math.min(existing.minNs, ns);
+            existing.maxNs = Math.max(existing.maxNs, ns);
+        }
+        else {
+            byKey.set(key, { name: d.name, totalNs: ns, instances: 1, minNs: ns, maxNs: ns, ...(multi ? { device: agents.indexOf(d.agent) } : {}) });
+        }
+        if (d.shape) {
+            let shapes = shapeNs.get(key);
+            if (!shapes)
+                shapeNs.set(key, (shapes = new Map()));
+            shapes.set(d.shape, (shapes.get(d.shape) ?? 0) + ns);
+        }
+    }
+    for (const [key, shapes] of shapeNs) {
+        const heaviest = [...shapes.entries()].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
+        Object.assign(byKey.get(key), { grid: heaviest.slice(0, 3), block: heaviest.slice(3, 6) });
+    }
+    return [...byKey.values()];
+}
+/** The dispatches as GPU ops (one device per agent), so the timeline is built as for a Kineto trace. */
+function timelineFrom(dispatches, isCollective) {
+    // Device numbers as kernelsFrom gives them: the agents' index in numeric order.
+    const agents = new Map(sortedAgents(dispatches).map((agent, index) => [agent, index]));
+    const kinds = new Map();
+    const ops = new OpLog();
+    for (const d of dispatches) {
+        const device = agents.get(d.agent);
+        let kind = kinds.get(d.name);
+        if (kind === undefined)
+            kinds.set(d.name, (kind = isCollective(d.name) ? OP_COLLECTIVE : OP_KERNEL));
+        ops.push(d.start, d.end, device, NaN, kind);
+    }
+    const counts = { kernelLaunches: dispatches.length, graphLaunches: 0, graphCorrelations: new Set() };
+    return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
+}
+
+;// CONCATENATED MODULE: ./src/ingest/formats/jax-trace.ts
+/**
+ * The trace jax.profiler writes (`plugins/profile/<run>/perfetto_trace.json.gz` with
+ * `create_perfetto_trace=True`, and `<host>.trace.json.gz` beside it): a Chrome trace, but not a
+ * PyTorch one. Its events carry no `cat`; processes are named by device (`/device:GPU:0`, `/host:CPU`)
+ * and a device's threads by stream (`Stream #14(Compute)`). A GPU event is a kernel when its args
+ * hold `kernel_details` (`grid:384,1,1 block:128,1,1 …`), a copy with `memcpy_details`, a memset with
+ * `Memset_details`; `hlo_module` / `hlo_op` name the XLA program and op that ran it.
+ * Kernels and their timeline are read from the device processes; `ts`/`dur` are µs with ns digits.
+ * Limits: copies and memsets are counted and left out of kernel time, as the kernel traces of the
+ * other tools leave them; host events (Python frames, PjRt dispatch) are not read; TPU devices are
+ * counted and left out.
+ */
+
+
+
+/** The header KernelTraceReader reads dispatches under; the events give each field by name. */
+const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
+const GPU_PROCESS = /^\/device:GPU:(\d+)$/;
+const DEVICE_PROCESS = /^\/device:/;
+function isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** True when a Chrome-trace head names jax.profiler's processes (`/device:GPU:0`, `/host:CPU`). */
+function isJaxTraceHead(head) {
+    const text = head.replace(/^\uFEFF/, '').trimStart();
+    if (!text.startsWith('{') || !/"traceEvents"\s*:/.test(text))
+        return false;
+    return /"name"\s*:\s*"process_name"\s*,\s*"args"\s*:\s*\{\s*"name"\s*:\s*"\/(?:device:[A-Z]+:\d+|host:CPU)"/.test(text);
+}
+/** `grid:384,1,1 block:128,1,1` → the grid in blocks and the block in threads. */
+function launchShape(details) {
+    if (typeof details !== 'string')
+        return undefined;
+    const grid = /(?:^|\s)grid:(\d+),(\d+),(\d+)/.exec(details);
+    const block = /(?:^|\s)block:(\d+),(\d+),(\d+)/.exec(details);
+    if (!grid || !block)
+        return undefined;
+    return { grid: grid.slice(1, 4).map(Number), block: block.slice(1, 4).map(Number) };
+}
+/** µs with up to three decimals, as the trace writes them, to whole ns. */
+function nanoseconds(value) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+        return undefined;
+    return Math.round(value * 1000);
+}
+/* harmony default export */ const jax_trace = ((0,common_importer/* defineImporter */.IN)({
+    id: 'jax-trace',
+    label: 'JAX profiler trace (jax.profiler, Perfetto JSON)',
+    sniff: isJaxTraceHead,
+    capabilities: { kernels: 'expected', timeline: true },
+    async read(file, ctx) {
+        let doc;
+        try {
+            doc = JSON.parse((await file.text()).replace(/^\uFEFF/, ''));
+        }
+        catch (error) {
+            if (error instanceof errors/* InputError */.dz)
+                throw error;
+            const at = /position (\d+)/.exec(error.message)?.[1];
+            throw new errors/* InputError */.dz(file.path, `expected a complete JAX profiler trace (${error.message.split('\n')[0]})`, at ? `byte ${at}` : undefined);
+        }
+        if (!isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
+            throw new errors/* InputError */.dz(file.path, 'expected a JAX profiler trace: an object with a "traceEvents" array', 'byte 0');
+        }
+        const events = doc['traceEvents'];
+        // Processes first: metadata events may come anywhere in the list.
+        const gpuOf = new Map();
+        const otherDevices = new Set();
+        for (const event of events) {
+            if (!isRecord(event) || event['ph'] !== 'M' || event['name'] !== 'process_name' || !isRecord(event['args']))
+                continue;
+            const name = event['args']['name'];
+            if (typeof name !== 'string')
+                continue;
+            const gpu = GPU_PROCESS.exec(name);
+            if (gpu)
+                gpuOf.set(event['pid'], gpu[1]);
+            else if (DEVICE_PROCESS.test(name))
+                otherDevices.add(event['pid']);
+        }
+        const trace = new KernelTraceReader(file.path, DISPATCH_FIELDS, 1, false, ctx);
+        let copies = 0;
+        for (let i = 0; i < events.length; i++) {
+            const event = events[i];
+            if (!isRecord(event) || event['ph'] !== 'X')
+                continue;
+            const agent = gpuOf.get(event['pid']);
+            if (agent === undefined) {
+                if (otherDevices.has(event['pid']))
+                    ctx.count('non-gpu-device-event', 'data-loss', 'events of a device other than a GPU (a TPU) are left out');
+                continue;
+            }
+            const args = isRecord(event['args']) ? event['args'] : {};
+            if (!('kernel_details' in args)) {
+                copies += 1;
+                ctx.count('copy-event', 'info', 'GPU copies and memsets (memcpy_details, Memset_details) are left out of kernel time');
+                continue;
+            }
+            const where = `traceEvents[${i}]`;
+            const name = event['name'];
+            if (typeof name !== 'string' || name.trim() === '')
+                throw new errors/* InputError */.dz(file.path, 'expected a kernel name in "name"', where);
+            const start = nanoseconds(event['ts']);
+            const duration = nanoseconds(event['dur']);
+            if (start === undefined)
+                throw new errors/* InputError */.dz(file.path, `expected "ts" in µs as a non-negative number, got ${JSON.stringify(event['ts'])}`, where);
+            if (duration === undefined)
+                throw new errors/* InputError */.dz(file.path, `expected "dur" in µs as a non-negative number, got ${JSON.stringify(event['dur'])}`, where);
+            const shape = launchShape(args['kernel_details']);
+            trace.addDispatch({ name, agent, start: String(start), end: String(start + duration), ...(shape ? { ...shape, gridInBlocks: true } : {}) }, where);
+        }
+        const read = trace.finish();
+        if (read.kernels.length === 0) {
+            const seen = gpuOf.size === 0 ? 'no /device:GPU process' : copies > 0 ? `only ${copies} copies` : 'no GPU events';
+            throw new errors/* InputError */.dz(file.path, `expected GPU kernel events (ph "X" on a /device:GPU process, with kernel_details args) in the JAX trace, found ${seen}`, 'byte 0');
+        }
+        return {
+            source: { path: file.path, format: 'jax-trace', tool: 'jax.profiler', parts: ['kernels', 'timeline'] },
+            kernels: read.kernels,
+            ...(read.timeline ? { timeline: read.timeline } : {}),
+            ...(read.deviceTimelines && read.deviceTimelines.length > 1 ? { deviceTimelines: read.deviceTimelines } : {}),
+        };
+    },
+}));
+
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/categories.ts
 /** Kineto event categories the importer decodes, recognized from their raw bytes. */
 const CAT_PENDING = -1;
@@ -10716,352 +16153,6 @@ class TraceScanner {
         this.state = IN_ELEMENT;
         return i;
     }
-}
-
-;// CONCATENATED MODULE: ./src/ingest/formats/kineto/timeline.ts
-/** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
-const OP_MEMOP = 0;
-const OP_KERNEL = 1;
-const OP_COLLECTIVE = 2;
-/** A host-to-device or device-to-host copy (other copies and fills are OP_MEMOP). */
-const OP_HOST_COPY = 3;
-const isKernel = (kind) => kind === OP_KERNEL || kind === OP_COLLECTIVE;
-/**
- * A gap is left out of utilization when it is at least this long: far longer than any launch, sync
- * or host step of a decode or training loop (those are µs to a few ms).
- */
-const EXCLUDED_GAP_MIN_NS = 50e6;
-/** … and at least this many times the median gap between GPU ops (the typical inter-launch gap). */
-const EXCLUDED_GAP_MEDIAN_FACTOR = 1000;
-/** Kernels before a gap below this share of all kernels: the gap ends set-up (after it, tear-down). */
-const SET_UP_KERNEL_SHARE = 0.02;
-class OpLog {
-    count = 0;
-    starts = new Float64Array(1024);
-    ends = new Float64Array(1024);
-    devices = new Int32Array(1024);
-    correlations = new Float64Array(1024);
-    /** OP_MEMOP, OP_KERNEL, OP_COLLECTIVE or OP_HOST_COPY. */
-    kind = new Uint8Array(1024);
-    push(start, end, device, correlation, kind) {
-        if (this.count === this.starts.length)
-            this.grow();
-        const k = this.count++;
-        this.starts[k] = start;
-        this.ends[k] = end;
-        this.devices[k] = device;
-        this.correlations[k] = correlation;
-        this.kind[k] = kind;
-    }
-    grow() {
-        const size = this.starts.length * 2;
-        const grow = (old, fresh) => {
-            fresh.set(old);
-            return fresh;
-        };
-        this.starts = grow(this.starts, new Float64Array(size));
-        this.ends = grow(this.ends, new Float64Array(size));
-        this.devices = grow(this.devices, new Int32Array(size));
-        this.correlations = grow(this.correlations, new Float64Array(size));
-        this.kind = grow(this.kind, new Uint8Array(size));
-    }
-}
-/**
- * Union of the device's op intervals; gaps (the spaces between merged intervals) are added to
- * `gaps`. The merged intervals are written over the sorted inputs (the k-th merged interval needs
- * at least k starts and k ends already read), so a trace of millions of ops needs no second copy.
- */
-function mergeDevice(starts, ends, gaps) {
-    starts.sort();
-    ends.sort();
-    let merged = 0;
-    let busy = 0;
-    let active = 0;
-    let open = 0;
-    let i = 0;
-    let j = 0;
-    while (j < ends.length) {
-        if (i < starts.length && starts[i] <= ends[j]) {
-            if (active === 0) {
-                open = starts[i];
-                const last = merged ? ends[merged - 1] : open;
-                if (open > last) {
-                    gaps.count++;
-                    gaps.totalNs += open - last;
-                    if (open - last > gaps.longestNs)
-                        gaps.longestNs = open - last;
-                }
-            }
-            active++;
-            i++;
-        }
-        else {
-            active--;
-            if (active === 0) {
-                const end = ends[j];
-                starts[merged] = open;
-                ends[merged++] = end;
-                busy += end - open;
-            }
-            j++;
-        }
-    }
-    return { starts: starts.subarray(0, merged), ends: ends.subarray(0, merged), busy };
-}
-/** Busy time of one device inside [from, to). */
-function busyWithin(device, from, to) {
-    const { starts, ends } = device;
-    let lo = 0;
-    let hi = ends.length;
-    while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (ends[mid] <= from)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    let total = 0;
-    for (let k = lo; k < starts.length && starts[k] < to; k++)
-        total += Math.min(ends[k], to) - Math.max(starts[k], from);
-    return total;
-}
-function lowerBound(sorted, value) {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (sorted[mid] < value)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-/** Copy the intervals of the device's ops whose kind `take` accepts into the buffers; returns how many. */
-function fill(ops, device, take, starts, ends) {
-    let m = 0;
-    for (let k = 0; k < ops.count; k++) {
-        if (ops.devices[k] !== device || !take(ops.kind[k]))
-            continue;
-        starts[m] = ops.starts[k];
-        ends[m++] = ops.ends[k];
-    }
-    return m;
-}
-/** Length of the union of the device's ops of the kinds `take` accepts, sorted in the given buffers. */
-function unionNs(ops, device, take, starts, ends) {
-    const m = fill(ops, device, take, starts, ends);
-    return m ? mergeDevice(starts.subarray(0, m), ends.subarray(0, m), { count: 0, totalNs: 0, longestNs: 0 }).busy : 0;
-}
-/**
- * Collective time on one device, and the part of it no compute kernel overlaps. Kernels of one
- * stream never overlap, so an overlap is always with another stream. exposed = |C ∖ K| = |C ∪ K| − |K|:
- * three unions, each sorted in the same two buffers, so no interval list is kept.
- */
-function communicationOf(ops, device, starts, ends) {
-    const collectiveNs = unionNs(ops, device, (kind) => kind === OP_COLLECTIVE, starts, ends);
-    const kernelNs = unionNs(ops, device, isKernel, starts, ends);
-    const computeNs = unionNs(ops, device, (kind) => kind === OP_KERNEL, starts, ends);
-    return { collectiveNs, exposedNs: Math.max(0, kernelNs - computeNs) };
-}
-/** Host↔device copy time on one device, and the part no kernel overlaps: |K ∪ H| − |K|. */
-function transfersOf(ops, device, starts, ends) {
-    const copyNs = unionNs(ops, device, (kind) => kind === OP_HOST_COPY, starts, ends);
-    const withKernels = unionNs(ops, device, (kind) => kind === OP_HOST_COPY || isKernel(kind), starts, ends);
-    const kernelNs = unionNs(ops, device, isKernel, starts, ends);
-    return { copyNs, exposedNs: Math.max(0, withKernels - kernelNs) };
-}
-/** Fewer gaps than this give no typical inter-launch gap to compare against: nothing is excluded. */
-const MIN_GAPS_FOR_EXCLUSION = 10;
-/**
- * Idle stretches (when no device is busy) that are not the workload: at least EXCLUDED_GAP_MIN_NS,
- * at least EXCLUDED_GAP_MEDIAN_FACTOR × the median gap, and not inside a profiler step (idle inside
- * a step is the workload's own). Named set-up when fewer than 2 % of the kernels ran before it,
- * tear-down when fewer than 2 % ran after it, otherwise between repetitions.
- */
-function excludedGapsOf(union, windows, kernelStarts, spanStart, captures = []) {
-    const { starts, ends } = union;
-    const count = starts.length - 1;
-    // The GPU waits while the host records a CUDA graph: set-up by its cause, whatever its length
-    // and even inside a profiler step. Half the gap under a capture is enough to name it.
-    // A plain loop, and none at all without captures: millions of gaps must allocate nothing.
-    const captured = new Set();
-    for (let k = 0; captures.length > 0 && k < count; k++) {
-        const from = ends[k];
-        const to = starts[k + 1];
-        let overlap = 0;
-        for (const c of captures)
-            overlap += Math.max(0, Math.min(c.end, to) - Math.max(c.start, from));
-        if (to > from && overlap >= (to - from) / 2)
-            captured.add(k);
-    }
-    const capturedGaps = [...captured].map((k) => ({ startNs: ends[k] - spanStart, durNs: starts[k + 1] - ends[k], reason: 'set-up' }));
-    if (count < MIN_GAPS_FOR_EXCLUSION)
-        return capturedGaps;
-    const lengths = new Float64Array(count);
-    for (let k = 0; k < count; k++)
-        lengths[k] = starts[k + 1] - ends[k];
-    lengths.sort();
-    const threshold = Math.max(EXCLUDED_GAP_MIN_NS, EXCLUDED_GAP_MEDIAN_FACTOR * lengths[count >> 1]);
-    if (lengths[count - 1] < threshold)
-        return capturedGaps;
-    const kernels = kernelStarts.length;
-    const out = [];
-    for (let k = 0; k < count; k++) {
-        const from = ends[k];
-        const to = starts[k + 1];
-        if (captured.has(k)) {
-            out.push({ startNs: from - spanStart, durNs: to - from, reason: 'set-up' });
-            continue;
-        }
-        if (to - from < threshold)
-            continue;
-        const inStep = windows.some((w) => Math.min(w.end, to) - Math.max(w.start, from) > (to - from) / 2);
-        if (inStep)
-            continue;
-        const before = lowerBound(kernelStarts, to);
-        const reason = kernels === 0 ? 'between-repetitions' : before < SET_UP_KERNEL_SHARE * kernels ? 'set-up' : kernels - before < SET_UP_KERNEL_SHARE * kernels ? 'tear-down' : 'between-repetitions';
-        out.push({ startNs: from - spanStart, durNs: to - from, reason });
-    }
-    return out;
-}
-/** The union over devices of their merged busy intervals (the device's own when there is one). */
-function unionOfDevices(devices) {
-    if (devices.length === 1)
-        return devices[0];
-    const size = devices.reduce((sum, d) => sum + d.starts.length, 0);
-    const starts = new Float64Array(size);
-    const ends = new Float64Array(size);
-    let m = 0;
-    for (const d of devices) {
-        starts.set(d.starts, m);
-        ends.set(d.ends, m);
-        m += d.starts.length;
-    }
-    return mergeDevice(starts, ends, { count: 0, totalNs: 0, longestNs: 0 });
-}
-function buildTimeline(ops, windows, counts) {
-    const n = ops.count;
-    const perDevice = new Map();
-    let spanStart = Infinity;
-    let spanEnd = -Infinity;
-    let kernels = 0;
-    for (let k = 0; k < n; k++) {
-        const device = ops.devices[k];
-        let entry = perDevice.get(device);
-        if (!entry)
-            perDevice.set(device, (entry = { size: 0, collectives: 0, hostCopies: 0 }));
-        entry.size++;
-        if (ops.kind[k] === OP_COLLECTIVE)
-            entry.collectives++;
-        if (ops.starts[k] < spanStart)
-            spanStart = ops.starts[k];
-        if (ops.ends[k] > spanEnd)
-            spanEnd = ops.ends[k];
-        if (ops.kind[k] === OP_HOST_COPY)
-            entry.hostCopies++;
-        if (isKernel(ops.kind[k]))
-            kernels++;
-    }
-    if (n === 0)
-        spanStart = spanEnd = windows.length ? Math.min(...windows.map((w) => w.start)) : 0;
-    const devices = [];
-    let busyNs = 0;
-    const idleGaps = { count: 0, totalNs: 0, longestNs: 0 };
-    let communication;
-    let transfers;
-    for (const [device, { size, collectives, hostCopies }] of perDevice) {
-        const starts = new Float64Array(size);
-        const ends = new Float64Array(size);
-        if (hostCopies > 0) {
-            const own = transfersOf(ops, device, starts, ends);
-            transfers = { copyNs: (transfers?.copyNs ?? 0) + own.copyNs, exposedNs: (transfers?.exposedNs ?? 0) + own.exposedNs };
-        }
-        if (collectives > 0) {
-            const own = communicationOf(ops, device, starts, ends);
-            communication = { collectiveNs: (communication?.collectiveNs ?? 0) + own.collectiveNs, exposedNs: (communication?.exposedNs ?? 0) + own.exposedNs };
-        }
-        fill(ops, device, () => true, starts, ends);
-        const merged = mergeDevice(starts, ends, idleGaps);
-        devices.push(merged);
-        busyNs += merged.busy;
-    }
-    const kernelStarts = new Float64Array(kernels);
-    const busyByDecile = new Array(10).fill(0);
-    const width = (spanEnd - spanStart) / 10;
-    let graphKernels = 0;
-    for (let k = 0, m = 0; k < n; k++) {
-        if (!isKernel(ops.kind[k]))
-            continue;
-        const start = ops.starts[k];
-        const end = ops.ends[k];
-        kernelStarts[m++] = start;
-        if (counts.graphCorrelations.size && counts.graphCorrelations.has(ops.correlations[k]))
-            graphKernels++;
-        if (width <= 0)
-            continue;
-        for (let d = Math.min(9, Math.floor((start - spanStart) / width)); d < 10; d++) {
-            const from = spanStart + d * width;
-            const to = d === 9 ? spanEnd : from + width;
-            if (from >= end)
-                break;
-            busyByDecile[d] += Math.max(0, Math.min(end, to) - Math.max(start, from));
-        }
-    }
-    kernelStarts.sort();
-    const steps = windows
-        .slice()
-        .sort((a, b) => a.start - b.start)
-        .map((w) => ({
-        name: w.name,
-        startNs: w.start - spanStart,
-        durNs: w.end - w.start,
-        gpuBusyNs: devices.reduce((sum, device) => sum + busyWithin(device, w.start, w.end), 0),
-        kernels: lowerBound(kernelStarts, w.end) - lowerBound(kernelStarts, w.start),
-    }));
-    const excludedGaps = devices.length ? excludedGapsOf(unionOfDevices(devices), windows, kernelStarts, spanStart, counts.captureWindows) : [];
-    const spanNs = Math.max(0, spanEnd - spanStart);
-    return {
-        spanNs,
-        busyNs,
-        devices: perDevice.size,
-        idleGaps,
-        kernelLaunches: counts.kernelLaunches,
-        graphLaunches: counts.graphLaunches,
-        graphKernels,
-        steps,
-        busyByDecile: busyByDecile.map((ns) => Math.round(ns)),
-        excludedGaps,
-        activeSpanNs: Math.max(0, spanNs - excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
-        ...(communication ? { communication } : {}),
-        ...(transfers ? { transfers } : {}),
-    };
-}
-/**
- * One timeline per device, when the ops span several (a single-process multi-GPU run). Each is built
- * from that device's ops alone; its launch count is the kernels that ran on it (the API calls that
- * launched them are per process, not per device), and it has no graph-launch count.
- */
-function deviceTimelines(ops, windows, counts) {
-    const devices = new Set();
-    for (let k = 0; k < ops.count; k++)
-        devices.add(ops.devices[k]);
-    if (devices.size < 2)
-        return [];
-    return [...devices]
-        .sort((a, b) => a - b)
-        .map((device) => {
-        const own = new OpLog();
-        let kernels = 0;
-        for (let k = 0; k < ops.count; k++) {
-            if (ops.devices[k] !== device)
-                continue;
-            own.push(ops.starts[k], ops.ends[k], device, ops.correlations[k], ops.kind[k]);
-            if (isKernel(ops.kind[k]))
-                kernels++;
-        }
-        return { device, timeline: buildTimeline(own, windows, { kernelLaunches: kernels, graphLaunches: 0, graphCorrelations: counts.graphCorrelations, ...(counts.captureWindows ? { captureWindows: counts.captureWindows } : {}) }) };
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/graph-captures.ts
@@ -12824,345 +17915,6 @@ class TraceSummary {
     }
 }
 
-// EXTERNAL MODULE: ./src/model/own-key.ts
-var own_key = __nccwpck_require__(7143);
-;// CONCATENATED MODULE: ./src/ingest/common/text-tables.ts
-/**
- * Small helpers shared by the importers of profiler text output (nsys, rocprof, MAX console):
- * line splitting, time units, numbers as tools print them, CSV lines, and fixed-width columns.
- */
-
-function splitLines(text) {
-    const lines = text.split(/\r?\n/);
-    if (lines.length > 0 && lines[lines.length - 1] === '')
-        lines.pop();
-    return lines;
-}
-const NS_PER_UNIT = {
-    ns: 1,
-    nsec: 1,
-    us: 1e3,
-    usec: 1e3,
-    'µs': 1e3,
-    ms: 1e6,
-    msec: 1e6,
-    s: 1e9,
-    sec: 1e9,
-};
-/** Nanoseconds in one `unit` (ns/us/ms/s and nsys's nsec/usec/msec/sec), or undefined. */
-function nsPerUnit(unit) {
-    return (0,own_key/* ownValue */.e)(NS_PER_UNIT, unit.trim().toLowerCase());
-}
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
-/**
- * A number as a profiler prints it: plain, with an exponent (`2.920e-03`), or with thousands
- * separators when `thousands` is set (`1,976,843,072`). Undefined when the text is not a number.
- */
-function parseNumber(text, thousands = false) {
-    let value = text.trim();
-    if (thousands && /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/.test(value))
-        value = value.replace(/,/g, '');
-    if (!NUMBER.test(value))
-        return undefined;
-    // `1e309` matches the pattern but is Infinity: not a number a profiler printed.
-    const number = Number(value);
-    return Number.isFinite(number) ? number : undefined;
-}
-/**
- * A copy of `text` that keeps no larger string alive. A cell cut from a line is a view of the whole
- * line in V8; a kernel name kept for the report should not hold its row's numbers too (about 20 %
- * more memory for 100,000 templated names).
- */
-function ownString(text) {
-    const copy = Buffer.from(text, 'utf8').toString('utf8');
-    // Text with a lone surrogate does not survive UTF-8; it stays as it is.
-    return copy === text ? copy : text;
-}
-/** Strip a CSV cell of the quotes and padding some writers leave around header labels. */
-function cleanLabel(label) {
-    return label.trim().replace(/^"(.*)"$/, '$1').trim();
-}
-/**
- * Split one CSV record that holds no line break (RFC 4180 quoting, `""` for a quote). Undefined when
- * the quoting is malformed. Per-dispatch traces run to millions of rows, where this is ~10× faster
- * than csv-parse (measured: csv-parse reads an 80 MB rocprofv3 trace at ~4 MB/s).
- */
-function splitCsvLine(line) {
-    const fields = [];
-    const n = line.length;
-    let i = 0;
-    for (;;) {
-        if (line.charCodeAt(i) === 34) {
-            let value = '';
-            let from = i + 1;
-            for (;;) {
-                const quote = line.indexOf('"', from);
-                if (quote < 0)
-                    return undefined;
-                if (line.charCodeAt(quote + 1) === 34) {
-                    value += line.slice(from, quote + 1);
-                    from = quote + 2;
-                    continue;
-                }
-                value += line.slice(from, quote);
-                i = quote + 1;
-                break;
-            }
-            fields.push(value);
-            if (i === n)
-                return fields;
-            if (line.charCodeAt(i) !== 44)
-                return undefined;
-            i++;
-        }
-        else {
-            const comma = line.indexOf(',', i);
-            const end = comma < 0 ? n : comma;
-            const value = line.slice(i, end);
-            if (value.includes('"'))
-                return undefined;
-            fields.push(value);
-            if (comma < 0)
-                return fields;
-            i = comma + 1;
-        }
-    }
-}
-/** The columns a dashed underline (` --------  ---------  ----`) marks out. */
-function dashedSpans(dashes) {
-    return [...dashes.matchAll(/-+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
-}
-/**
- * How far a value may sit off its column's dashes and still be read: a row pasted or edited one or
- * two characters off. Columns are two spaces apart, so a value shifted this far still lies inside
- * its own widened span and outside its neighbour's.
- */
-const MAX_COLUMN_SHIFT = 2;
-/**
- * The cells of one fixed-width row, the last column running to the end of the line. A value (a run
- * of non-blank characters) belongs to the column whose dashes hold it; one that sits up to
- * `tolerance` characters off is read from the one column whose widened span holds it. Undefined when
- * a value falls in no column or in two (the row cannot be read without guessing), or when values
- * fall out of column order.
- */
-function cutColumns(line, spans, tolerance = MAX_COLUMN_SHIFT) {
-    const lastIndex = spans.length - 1;
-    const ranges = spans.map(() => undefined);
-    let offBy = 0;
-    let column = 0;
-    for (const token of line.matchAll(/\S+/g)) {
-        const start = token.index;
-        const end = start + token[0].length;
-        // Once the last column has begun, the rest of the line is its value (a name with spaces).
-        let found = column === lastIndex && ranges[lastIndex] ? lastIndex : undefined;
-        let distance = 0;
-        if (found === undefined) {
-            const exact = spans.findIndex((span, i) => (i === lastIndex ? start >= span.start : start >= span.start && end <= span.end));
-            if (exact >= 0)
-                found = exact;
-            else {
-                const near = spans
-                    .map((span, i) => ({ i, off: i === lastIndex ? Math.max(0, span.start - start) : Math.max(0, span.start - start, end - span.end) }))
-                    .filter((c) => c.off <= tolerance);
-                if (near.length !== 1)
-                    return undefined;
-                found = near[0].i;
-                distance = near[0].off;
-            }
-        }
-        if (found < column)
-            return undefined;
-        column = found;
-        offBy = Math.max(offBy, distance);
-        const range = ranges[found];
-        ranges[found] = range ? { start: range.start, end } : { start, end };
-    }
-    const cells = spans.map((span, i) => {
-        if (offBy === 0)
-            return line.slice(span.start, i === lastIndex ? undefined : span.end).trim();
-        const range = ranges[i];
-        return range ? line.slice(range.start, i === lastIndex ? undefined : range.end).trim() : '';
-    });
-    return { cells, offBy };
-}
-
-;// CONCATENATED MODULE: ./src/ingest/formats/rocprof/trace.ts
-/**
- * Per-dispatch ROCm traces (rocprofv3 `*_kernel_trace.csv`, legacy rocprof `results.csv`), read line by
- * line because they run to millions of rows: per-kernel sums (by agent and name, with the launch shape
- * that took the most time) and a timeline (span, busy union per agent, idle gaps, launches, busy time
- * per tenth of the span). Timestamps are kept exact as offsets from the first dispatch, even above 2^53.
- */
-
-
-
-/** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
-function cleanKernelName(name) {
-    return name.trim().replace(/ \[clone \.kd\]$/, '').replace(/\.kd$/, '');
-}
-const V3 = { name: 'Kernel_Name', agent: 'Agent_Id', start: 'Start_Timestamp', end: 'End_Timestamp', grid: ['Grid_Size_X', 'Grid_Size_Y', 'Grid_Size_Z'], block: ['Workgroup_Size_X', 'Workgroup_Size_Y', 'Workgroup_Size_Z'] };
-const V1 = { name: 'KernelName', agent: 'gpu-id', start: 'BeginNs', end: 'EndNs', grid: ['grd'], block: ['wgr'] };
-/** Exact ns offsets from the first timestamp; BigInt only where a value passes 15 digits. */
-class Clock {
-    baseBig;
-    baseNum;
-    offset(text) {
-        if (!/^\d+$/.test(text))
-            return undefined;
-        if (this.baseBig === undefined) {
-            this.baseBig = BigInt(text);
-            this.baseNum = text.length <= 15 ? Number(text) : undefined;
-        }
-        if (this.baseNum !== undefined && text.length <= 15)
-            return Number(text) - this.baseNum;
-        return Number(BigInt(text) - this.baseBig);
-    }
-}
-/**
- * A kernel trace read line by line: `push` each line after the header (the first line), then
- * `finish` for the per-kernel sums and the timeline.
- */
-class KernelTraceReader {
-    path;
-    ctx;
-    dispatches = [];
-    header;
-    labels;
-    at;
-    hasShape;
-    clock = new Clock();
-    names = new Map();
-    /** How errors name a field: a CSV `column`, or a trace event's `field`. */
-    fieldWord = 'column';
-    constructor(path, headerLine, headerLineNo, v3, ctx) {
-        this.path = path;
-        this.ctx = ctx;
-        const header = (this.header = (splitCsvLine(headerLine) ?? []).map(cleanLabel));
-        const labels = (this.labels = v3 ? V3 : V1);
-        const index = (label) => header.indexOf(label);
-        const missing = [labels.name, labels.start, labels.end].filter((label) => index(label) < 0);
-        if (missing.length)
-            throw new errors/* InputError */.dz(path, `expected columns ${missing.join(', ')} in the header`, String(headerLineNo));
-        this.at = { name: index(labels.name), agent: index(labels.agent), start: index(labels.start), end: index(labels.end), kind: index('Kind'), grid: labels.grid.map(index), block: labels.block.map(index) };
-        this.hasShape = [...this.at.grid, ...this.at.block].every((i) => i >= 0);
-    }
-    push(line, lineNo) {
-        if (line.trim() === '')
-            return;
-        const { path, header, at } = this;
-        const where = String(lineNo);
-        const fields = splitCsvLine(line);
-        if (!fields)
-            throw new errors/* InputError */.dz(path, 'expected well-formed CSV quoting (a truncated or garbled row)', where);
-        if (fields.length !== header.length) {
-            throw new errors/* InputError */.dz(path, `expected ${header.length} fields as in the header, got ${fields.length} (a truncated or garbled row)`, where);
-        }
-        if (at.kind >= 0 && fields[at.kind] !== 'KERNEL_DISPATCH') {
-            this.ctx.count('non-kernel-row', 'info', `rows of kind ${fields[at.kind]} are left out`);
-            return;
-        }
-        const sizes = this.hasShape ? [...at.grid, ...at.block].map((i) => (fields[i].trim() === '' ? NaN : Number(fields[i]))) : undefined;
-        this.addDispatch({
-            name: fields[at.name],
-            agent: at.agent >= 0 ? fields[at.agent].trim() : '0',
-            start: fields[at.start].trim(),
-            end: fields[at.end].trim(),
-            ...(sizes ? { grid: sizes.slice(0, at.grid.length), block: sizes.slice(at.grid.length) } : {}),
-        }, where);
-    }
-    /**
-     * One dispatch from any layout (a CSV row, a Chrome-trace event, a database row): integer ns
-     * timestamps as text, the grid in work-items (in blocks with `gridInBlocks`, as CUDA counts it)
-     * and the workgroup size, where the capture records them.
-     */
-    addDispatch(raw, where) {
-        const { path, labels } = this;
-        const start = this.clock.offset(raw.start);
-        const end = this.clock.offset(raw.end);
-        if (start === undefined || end === undefined) {
-            const [label, value] = start === undefined ? [labels.start, raw.start] : [labels.end, raw.end];
-            throw new errors/* InputError */.dz(path, `expected an integer timestamp in ${this.fieldWord} ${label}, got ${JSON.stringify(value)}`, where);
-        }
-        if (end < start)
-            throw new errors/* InputError */.dz(path, `expected ${labels.end} at or after ${labels.start}`, where);
-        let name = this.names.get(raw.name);
-        if (name === undefined) {
-            const own = ownString(raw.name);
-            this.names.set(own, (name = cleanKernelName(own)));
-        }
-        const dispatch = { name, agent: raw.agent, start, end };
-        if (raw.grid && raw.block) {
-            const sizes = [...raw.grid, ...raw.block];
-            if (sizes.some((n) => !Number.isFinite(n) || n < 0))
-                throw new errors/* InputError */.dz(path, 'expected whole-number grid and workgroup sizes', where);
-            const grid = raw.grid;
-            const block = raw.block;
-            if (block.every((b) => b > 0)) {
-                // rocprof counts the grid in work-items; report workgroups, as CUDA counts blocks.
-                const dim3 = (v) => [v[0] ?? 1, v[1] ?? 1, v[2] ?? 1].join(',');
-                dispatch.shape = `${dim3(raw.gridInBlocks ? grid : grid.map((n, d) => Math.ceil(n / block[d])))},${dim3(block)}`;
-            }
-        }
-        this.dispatches.push(dispatch);
-    }
-    finish() {
-        const dispatches = this.dispatches;
-        if (dispatches.length === 0)
-            return { kernels: [] };
-        return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false) };
-    }
-}
-function sortedAgents(dispatches) {
-    return [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-}
-function kernelsFrom(dispatches) {
-    const agents = sortedAgents(dispatches);
-    const multi = agents.length > 1;
-    const byKey = new Map();
-    const shapeNs = new Map();
-    for (const d of dispatches) {
-        const key = `${d.agent}\u0000${d.name}`;
-        const ns = d.end - d.start;
-        const existing = byKey.get(key);
-        if (existing) {
-            existing.totalNs += ns;
-            existing.instances += 1;
-            existing.minNs = Math.min(existing.minNs, ns);
-            existing.maxNs = Math.max(existing.maxNs, ns);
-        }
-        else {
-            byKey.set(key, { name: d.name, totalNs: ns, instances: 1, minNs: ns, maxNs: ns, ...(multi ? { device: agents.indexOf(d.agent) } : {}) });
-        }
-        if (d.shape) {
-            let shapes = shapeNs.get(key);
-            if (!shapes)
-                shapeNs.set(key, (shapes = new Map()));
-            shapes.set(d.shape, (shapes.get(d.shape) ?? 0) + ns);
-        }
-    }
-    for (const [key, shapes] of shapeNs) {
-        const heaviest = [...shapes.entries()].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
-        Object.assign(byKey.get(key), { grid: heaviest.slice(0, 3), block: heaviest.slice(3, 6) });
-    }
-    return [...byKey.values()];
-}
-/** The dispatches as GPU ops (one device per agent), so the timeline is built as for a Kineto trace. */
-function timelineFrom(dispatches, isCollective) {
-    // Device numbers as kernelsFrom gives them: the agents' index in numeric order.
-    const agents = new Map(sortedAgents(dispatches).map((agent, index) => [agent, index]));
-    const kinds = new Map();
-    const ops = new OpLog();
-    for (const d of dispatches) {
-        const device = agents.get(d.agent);
-        let kind = kinds.get(d.name);
-        if (kind === undefined)
-            kinds.set(d.name, (kind = isCollective(d.name) ? OP_COLLECTIVE : OP_KERNEL));
-        ops.push(d.start, d.end, device, NaN, kind);
-    }
-    const counts = { kernelLaunches: dispatches.length, graphLaunches: 0, graphCorrelations: new Set() };
-    return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
-}
-
 ;// CONCATENATED MODULE: ./src/ingest/formats/rocprof-json.ts
 /**
  * Legacy rocprof (v1) `results.json`: a Chrome trace that rocprof writes beside `results.csv`. It is
@@ -13178,7 +17930,7 @@ function timelineFrom(dispatches, isCollective) {
 
 
 const V1_HEADER = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
-function isRecord(value) {
+function rocprof_json_isRecord(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 function rocprof_json_text(value) {
@@ -13196,7 +17948,7 @@ function parseError(path, error) {
 /** rocminfo's GPU agents, as rocprof copies them into otherData (`Agent2.MarketingName`, `Agent2.VendorName`). */
 function environmentOf(other) {
     const env = { vendor: 'amd' };
-    if (!isRecord(other))
+    if (!rocprof_json_isRecord(other))
         return env;
     const names = [];
     let count = 0;
@@ -13224,6 +17976,9 @@ function isRocprofTraceHead(head) {
 /* harmony default export */ const rocprof_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocprof-json',
     label: 'ROCm rocprof (v1) results.json trace',
+    capabilities: { kernels: 'expected', timeline: true },
+    vendor: 'amd',
+    suite: 'rocprof',
     sniff: isRocprofTraceHead,
     async read(file, ctx) {
         let doc;
@@ -13235,7 +17990,7 @@ function isRocprofTraceHead(head) {
                 throw error;
             throw parseError(file.path, error);
         }
-        if (!isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
+        if (!rocprof_json_isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
             throw new errors/* InputError */.dz(file.path, 'expected a rocprof results.json: an object with a "traceEvents" array', 'byte 0');
         }
         const trace = new KernelTraceReader(file.path, V1_HEADER, 1, false, ctx);
@@ -13243,11 +17998,11 @@ function isRocprofTraceHead(head) {
         const events = doc['traceEvents'];
         for (let i = 0; i < events.length; i++) {
             const event = events[i];
-            if (!isRecord(event) || event['ph'] !== 'X')
+            if (!rocprof_json_isRecord(event) || event['ph'] !== 'X')
                 continue;
             const args = event['args'];
-            const name = isRecord(args) ? rocprof_json_text(args['KernelName']) : undefined;
-            if (!isRecord(args) || !name) {
+            const name = rocprof_json_isRecord(args) ? rocprof_json_text(args['KernelName']) : undefined;
+            if (!rocprof_json_isRecord(args) || !name) {
                 ctx.count('non-kernel-event', 'info', 'trace events without KernelName args (API calls, copies) are left out');
                 continue;
             }
@@ -13305,6 +18060,7 @@ function isRocprofTraceHead(head) {
  * range (GPU work lagging the CPU is then counted in the next step); the PyTorch version is not
  * in the trace; skipped events are checked for balanced brackets only.
  */
+
 
 
 
@@ -13448,10 +18204,12 @@ function generationOf(summary) {
 /* harmony default export */ const kineto_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'kineto-json',
     label: 'PyTorch profiler / Kineto trace (JSON)',
+    capabilities: { kernels: 'expected', timeline: true, ranks: true },
     sniff(head) {
         const text = head.replace(/^\uFEFF/, '').trimStart();
-        if (!text.startsWith('{') || isRocprofTraceHead(head))
-            return false; // rocprof v1 writes a Chrome trace too
+        // rocprof v1 and jax.profiler write Chrome traces too.
+        if (!text.startsWith('{') || isRocprofTraceHead(head) || isJaxTraceHead(head))
+            return false;
         // Keys, not words: a profile-gate report lists "deviceProperties" among a source's parts.
         return /"traceEvents"\s*:/.test(text) || (/"schemaVersion"\s*:/.test(text) && /"deviceProperties"\s*:/.test(text));
     },
@@ -13686,6 +18444,8 @@ function finishBlock(block, ctx) {
 /* harmony default export */ const max_benchmark = ((0,common_importer/* defineImporter */.IN)({
     id: 'max-benchmark',
     label: 'MAX benchmark console output',
+    capabilities: { kernels: 'optional', metrics: true, utilization: true },
+    suite: 'max',
     sniff(head) {
         if (/^=+ Serving Benchmark Result =+\s*$/m.test(head))
             return true;
@@ -13837,6 +18597,8 @@ const MEDIAN_KEYS = [
 /* harmony default export */ const max_benchmark_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'max-benchmark-json',
     label: 'MAX benchmark result JSON',
+    capabilities: { metrics: true, utilization: true },
+    suite: 'max',
     sniff(head) {
         if (!/^\s*\{/.test(head) || head.includes('"traceEvents"'))
             return false;
@@ -13959,6 +18721,8 @@ function unterminatedMetricLine(text, lines) {
 /* harmony default export */ const max_generate = ((0,common_importer/* defineImporter */.IN)({
     id: 'max-generate',
     label: 'MAX generate console output',
+    capabilities: { kernels: 'optional', metrics: true },
+    suite: 'max',
     sniff(head) {
         if (/^=+ Serving Benchmark Result =+/m.test(head) || /^Successful requests:/m.test(head))
             return false;
@@ -14184,6 +18948,8 @@ function sampleDicts(path, text) {
 /* harmony default export */ const max_gpu_stats_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'max-gpu-stats-json',
     label: 'max.profiler.gpu stats (JSON)',
+    capabilities: { utilization: true },
+    suite: 'max',
     sniff(head) {
         if (!/^\s*[[{]/.test(head))
             return false;
@@ -14415,6 +19181,7 @@ function readSnapshot(path, lines, ctx) {
 /* harmony default export */ const gpu_snapshot_jsonl = ((0,common_importer/* defineImporter */.IN)({
     id: 'gpu-snapshot-jsonl',
     label: 'GPU samples as JSON lines (gpu_snapshot.py, NVML)',
+    capabilities: { utilization: true },
     sniff(head) {
         const first = head.trimStart().split(/\r?\n/, 1)[0] ?? '';
         if (!first.startsWith('{') || !first.endsWith('}'))
@@ -16798,6 +21565,8 @@ function noResults(path, lines) {
 /* harmony default export */ const ncu_csv = ((0,common_importer/* defineImporter */.IN)({
     id: 'ncu-csv',
     label: 'Nsight Compute CSV (details or raw page)',
+    capabilities: { deepDive: true },
+    vendor: 'nvidia',
     sniff(head) {
         // Also an ncu log that failed or matched no kernel, read to say so (a good run's log written
         // beside an -o report is not claimed).
@@ -17325,6 +22094,9 @@ function ranSilently(output) {
 /* harmony default export */ const nsys_gpu_time_util = ((0,common_importer/* defineImporter */.IN)({
     id: 'nsys-gpu-time-util',
     label: 'Nsight Systems gpu_time_util analysis (nsys analyze)',
+    capabilities: { utilization: true },
+    vendor: 'nvidia',
+    suite: 'nsys',
     sniff(head) {
         return (/^\s*"?Row#"?\s*(,|\s{2,})\s*"?In[- ]Use \(%\)"?/m.test(head) ||
             /^\s*\*\* .*\(gpu_time_util\):\s*$/m.test(head) ||
@@ -17734,6 +22506,9 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
 /* harmony default export */ const nsys_stats = ((0,common_importer/* defineImporter */.IN)({
     id: 'nsys-stats',
     label: 'Nsight Systems stats (nsys stats)',
+    capabilities: { kernels: 'expected' },
+    vendor: 'nvidia',
+    suite: 'nsys',
     sniff(head) {
         return head.split(/\r?\n/, 2000).some((line) => /^\s*"?Time ?\(%\)"?\s*(,|\s{2,})\s*"?Total Time/.test(line) ||
             /^\s*"?Total \((?:[KMG]i?)?B\)"?\s*,\s*"?Count"?\s*,/.test(line) ||
@@ -17923,6 +22698,8 @@ function cardName(card) {
 /* harmony default export */ const rocm_smi_json = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocm-smi-json',
     label: 'rocm-smi --json',
+    capabilities: { utilization: true },
+    vendor: 'amd',
     sniff(head) {
         const start = head.indexOf('{');
         if (start < 0)
@@ -18023,6 +22800,8 @@ const TOOL_LINE = /^\s*(?:WARNING|NOTICE)\b|^=+|^\s*$/i;
 /* harmony default export */ const rocm_smi_csv = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocm-smi-csv',
     label: 'rocm-smi --csv',
+    capabilities: { utilization: true },
+    vendor: 'amd',
     sniff(head) {
         const lines = head.replace(/^\uFEFF/, '').split(/\r?\n/);
         const at = lines.findIndex((line) => !TOOL_LINE.test(line));
@@ -18140,6 +22919,8 @@ const CSV_HEADER = /^(?:timestamp,)?gpu,.*\bgfx_activity\b/;
 const amdSmiCsv = (0,common_importer/* defineImporter */.IN)({
     id: 'amd-smi-csv',
     label: 'amd-smi metric --csv',
+    capabilities: { utilization: true },
+    vendor: 'amd',
     sniff(head) {
         const first = head.replace(/^\uFEFF/, '').trimStart().split(/\r?\n/, 1)[0] ?? '';
         return CSV_HEADER.test(first);
@@ -18215,6 +22996,8 @@ function gpuEntries(value) {
 const amdSmiJson = (0,common_importer/* defineImporter */.IN)({
     id: 'amd-smi-json',
     label: 'amd-smi metric --json',
+    capabilities: { utilization: true },
+    vendor: 'amd',
     sniff(head) {
         const text = head.replace(/^\uFEFF/, '').trimStart();
         return /^(\[\s*\{|\{\s*"gpu_data"\s*:\s*\[\s*\{)\s*"gpu"\s*:\s*\d+/.test(text) && /"(usage|gfx_activity)"\s*:/.test(text);
@@ -18253,7 +23036,26 @@ var sqlite_db = __nccwpck_require__(6526);
 
 
 
+
 const EXPORT_HINT = 'or read its tables with: nsys stats --report cuda_gpu_kern_sum,cuda_gpu_trace --format csv --output PREFIX x.sqlite';
+/** NvtxEventType: 59 a push/pop range, 60 a start/end range (marks and payloads are not ranges). */
+const NVTX_RANGE_TYPES = '59, 60';
+/** NVTX ranges whose names say a generation phase, e.g. one `decode_step_N` range per decode step. */
+async function nvtxPhases(db, path, strings, bounds) {
+    const ranges = { decode: 0, prefill: 0 };
+    const columns = new Set((0,sqlite_db/* columnNames */.lo)(db, 'NVTX_EVENTS'));
+    const textId = columns.has('textId') ? 'textId' : 'NULL';
+    await (0,sqlite_db/* readTable */.xz)(db, path, 'NVTX_EVENTS', ['text', textId], ([text, id]) => {
+        const name = String(text ?? (id !== null && id !== undefined ? (strings.get(String(id)) ?? '') : ''));
+        const phase = phaseOfName(name);
+        if (!phase)
+            return;
+        ranges[phase] += 1;
+        const key = phase === 'decode' ? 'decodeName' : 'prefillName';
+        ranges[key] ??= name.slice(0, 200);
+    }, { ...bounds, where: `eventType IN (${NVTX_RANGE_TYPES})` });
+    return ranges.decode + ranges.prefill > 0 ? ranges : undefined;
+}
 /** CUpti_ActivityMemcpyKind: 1 HtoD, 2 DtoH, 8 DtoD (the arrays and peer kinds are "other"). */
 function copyKind(kind) {
     if (kind === 1)
@@ -18288,6 +23090,9 @@ async function memops(db, path, tables, bounds) {
 /* harmony default export */ const nsys_sqlite = ((0,common_importer/* defineImporter */.IN)({
     id: 'nsys-sqlite',
     label: 'Nsight Systems SQLite export',
+    capabilities: { kernels: 'expected', timeline: true },
+    vendor: 'nvidia',
+    suite: 'nsys',
     sniff(head) {
         return (0,sqlite_db/* isSqliteHead */.Jr)(head) && /CUPTI_ACTIVITY_KIND_|StringIds|META_DATA_EXPORT|TARGET_INFO_/.test(head);
     },
@@ -18328,6 +23133,9 @@ async function memops(db, path, tables, bounds) {
                 }, `CUPTI_ACTIVITY_KIND_KERNEL row ${i + 1}`);
             });
             const read = trace.finish();
+            const phases = tables.has('NVTX_EVENTS') && (0,sqlite_db/* columnNames */.lo)(db, 'NVTX_EVENTS').includes('eventType') ? await nvtxPhases(db, file.path, strings, bounds) : undefined;
+            if (phases && read.timeline)
+                read.timeline = { ...read.timeline, phaseRanges: phases };
             const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set((await (0,sqlite_db/* tableRows */.QE)(db, file.path, 'TARGET_INFO_GPU', ['name'], bounds)).map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
             const version = tables.has('META_DATA_EXPORT') ? (await (0,sqlite_db/* tableRows */.QE)(db, file.path, 'META_DATA_EXPORT', ['value'], { ...bounds, where: "name = 'EXPORT_PRODUCT_VERSION'" }))[0]?.[0] : undefined;
             return {
@@ -18373,6 +23181,9 @@ async function gpuName(db, path, agents, bounds) {
 /* harmony default export */ const rocpd_sqlite = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocpd-sqlite',
     label: 'rocprofv3 rocpd SQLite database',
+    capabilities: { kernels: 'expected', timeline: true },
+    vendor: 'amd',
+    suite: 'rocprof',
     sniff(head) {
         return (0,sqlite_db/* isSqliteHead */.Jr)(head) && /rocpd_/.test(head);
     },
@@ -18605,6 +23416,9 @@ function statsFrom(rows, columns) {
 /* harmony default export */ const rocprof_csv = ((0,common_importer/* defineImporter */.IN)({
     id: 'rocprof-csv',
     label: 'ROCm rocprof / rocprofv3 CSV',
+    capabilities: { kernels: 'expected', timeline: true },
+    vendor: 'amd',
+    suite: 'rocprof',
     sniff(head) {
         return layoutOf(headerLabels(head)) !== undefined;
     },
@@ -18694,11 +23508,14 @@ var workload_metrics_jsonl = __nccwpck_require__(5069);
 
 
 
+
 const IMPORTERS = [
     nsys_sqlite,
     rocpd_sqlite,
     // Before Kineto: rocprof's results.json is a Chrome trace too.
     rocprof_json,
+    // Before Kineto: jax.profiler's trace is a Chrome trace too, with device-named processes.
+    jax_trace,
     kineto_json,
     max_benchmark_json,
     max_gpu_stats_json,
@@ -18716,8 +23533,38 @@ const IMPORTERS = [
     max_generate,
     max_benchmark,
 ];
+const BY_FORMAT = new Map(IMPORTERS.map((importer) => [importer.id, importer]));
+/**
+ * The importer of a format the model knows. Later stages ask it what a capture can hold rather than
+ * name formats: a new format declares its capabilities once, on its importer.
+ */
+function importerOf(format) {
+    const importer = BY_FORMAT.get(format);
+    if (!importer)
+        throw new Error(`format ${format} has no importer in the registry`);
+    return importer;
+}
+/** What captures of `format` can hold, as its importer declares. */
+function capabilitiesOf(format) {
+    return importerOf(format).capabilities;
+}
+/** The vendor whose tool writes `format`; undefined for vendor-neutral formats. */
+function vendorOf(format) {
+    return importerOf(format).vendor;
+}
+/** The tool suite that writes `format`, where there is one whose commands advice can name. */
+function suiteOf(format) {
+    return importerOf(format).suite;
+}
+/**
+ * True when a capture's kernel rows time a profiler's replay of a few chosen launches (a deep dive),
+ * not the run: they are no kernel breakdown and never count a run's kernels.
+ */
+function replaysKernels(capture) {
+    return capabilitiesOf(capture.source.format).deepDive === true;
+}
 function importerFor(format) {
-    const importer = IMPORTERS.find((candidate) => candidate.id === format);
+    const importer = BY_FORMAT.get(format);
     if (!importer)
         throw new errors/* UsageError */.eb(`--format ${format}: expected one of ${capture/* FORMAT_IDS */.Jn.join(', ')}`);
     return importer;
@@ -18983,6 +23830,7 @@ const FORMAT_IDS = [
     'amd-smi-json',
     'nsys-sqlite',
     'rocpd-sqlite',
+    'jax-trace',
 ];
 const FormatIdSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(FORMAT_IDS);
 /** A recoverable problem met while reading, counted rather than thrown (nothing vanishes silently). */
@@ -19393,7 +24241,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   M9: () => (/* binding */ ReportSchema)
 });
 
-// UNUSED EXPORTS: ComparisonRowSchema, ComparisonSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, RowStatusSchema, RunInfoSchema, SeveritySchema, SkippedInputSchema, VerdictSchema
+// UNUSED EXPORTS: AcceptanceSchema, ComparisonRowSchema, ComparisonSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, MeasuredStepSchema, PerStepKernelSchema, PerStepSchema, RowStatusSchema, RunInfoSchema, STEP_BASES, SeveritySchema, SkippedInputSchema, StepBasisSchema, StepCountSchema, StepTimeSchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -19502,7 +24350,7 @@ const ProfileSchema = schemas/* object */.Ikc({
 
 
 
-const REPORT_SCHEMA_VERSION = 1;
+const REPORT_SCHEMA_VERSION = 2;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 const REPORT_FILE = 'report.json';
 const SeveritySchema = schemas/* enum */.k5n(['info', 'warning', 'error']);
@@ -19542,12 +24390,36 @@ const FindingSchema = schemas/* object */.Ikc({
 });
 /** An input left out of the analysis, and why (the reader's one line). */
 const SkippedInputSchema = schemas/* object */.Ikc({ path: schemas/* string */.YjP(), reason: schemas/* string */.YjP() });
-const VerdictSchema = schemas/* enum */.k5n(['pass', 'warn', 'fail', 'insufficient-data', 'invalid']);
+/**
+ * `accepted`: a fail whose failing rows a person with write access accepted on the pull request
+ * (src/compare/acceptance.ts); the rows stay as they are, `acceptance` says who accepted what.
+ */
+const VerdictSchema = schemas/* enum */.k5n(['pass', 'warn', 'fail', 'insufficient-data', 'invalid', 'accepted']);
+/** Who accepted a failing verdict on the pull request, how, when, and which failing rows it covers. */
+const AcceptanceSchema = schemas/* object */.Ikc({
+    /** The GitHub login that accepted (checked for write access when it was read). */
+    by: schemas/* string */.YjP(),
+    /**
+     * The PR label (it accepts until removed), the comment command (it accepts the head it was posted
+     * on), or the CLI's `report --accepted-by` (a local acceptance, for trying it out).
+     */
+    via: schemas/* enum */.k5n(['label', 'comment', 'cli']),
+    /** When the label was added or the comment posted (ISO 8601). */
+    at: schemas/* string */.YjP(),
+    /** The comment, or the pull request for a label. */
+    url: schemas/* string */.YjP().optional(),
+    reason: schemas/* string */.YjP().optional(),
+    /** The failing rows accepted: comparison row metrics, or `finding:<id>` without a baseline. */
+    covers: schemas/* array */.YOg(schemas/* string */.YjP()),
+    /** The head commit of the pull request the acceptance was read for. */
+    headSha: schemas/* string */.YjP().optional(),
+});
 const RowStatusSchema = schemas/* enum */.k5n(['pass', 'improved', 'warn', 'fail', 'insufficient-data', 'info']);
 const ComparisonRowSchema = schemas/* object */.Ikc({
     /** `decode_tok_s`, `family:gemv`, `kernel:<name>`, `finding:re-prefill` … */
     metric: schemas/* string */.YjP(),
-    kind: schemas/* enum */.k5n(['metric', 'family-share', 'kernel-share', 'finding']),
+    /** `kernel-time`: GPU time per decode step of a family or kernel, gated by a `kernel-time:` threshold (schema 2). */
+    kind: schemas/* enum */.k5n(['metric', 'family-share', 'kernel-share', 'kernel-time', 'finding']),
     unit: schemas/* string */.YjP(),
     direction: schemas/* enum */.k5n(['higher', 'lower']).optional(),
     baseline: schemas/* number */.aig().nullable(),
@@ -19569,6 +24441,69 @@ const KernelChangeSchema = schemas/* object */.Ikc({
     baselineNs: schemas/* number */.aig(),
     currentNs: schemas/* number */.aig(),
     deltaNs: schemas/* number */.aig(),
+});
+/** What counts a capture's decode steps (src/diagnose/step-count.ts reads the evidence). */
+const STEP_BASES = ['profiler-steps', 'decode-ranges', 'graph-replays', 'once-per-step-kernel'];
+const StepBasisSchema = schemas/* enum */.k5n(STEP_BASES);
+/** One side's decode steps in its capture window, and what says so. */
+const StepCountSchema = schemas/* object */.Ikc({
+    /** Steps per device in the window; null when nothing in the capture counts them. */
+    steps: schemas/* number */.aig().positive().nullable(),
+    basis: StepBasisSchema.nullable(),
+    /** The evidence in words, with the other signals that agree or differ, or why there is none. */
+    text: schemas/* string */.YjP(),
+    /** Devices the kernel time is spread over: times are per step per device. */
+    devices: schemas/* number */.aig().int().positive(),
+    /** Tokens generated per step (the batch), where the workload says it. */
+    tokensPerStep: schemas/* number */.aig().positive().optional(),
+});
+/** GPU time of one family or kernel per step (per launch when unit is `launch`), each side, in ns. */
+const StepTimeSchema = schemas/* object */.Ikc({
+    baselineNs: schemas/* number */.aig().nonnegative(),
+    currentNs: schemas/* number */.aig().nonnegative(),
+    deltaNs: schemas/* number */.aig(),
+});
+const PerStepKernelSchema = StepTimeSchema.extend({
+    name: schemas/* string */.YjP(),
+    family: KernelFamilySchema,
+    /** Launches per step (per the whole window when unit is `launch`), each side. */
+    baselineLaunches: schemas/* number */.aig().nonnegative(),
+    currentLaunches: schemas/* number */.aig().nonnegative(),
+    /** The CPU op chain that launched it, where the trace links it (the side that ran it, the current first). */
+    launchedBy: schemas/* string */.YjP().optional(),
+    /** The workload's Python line that launched it: `file.py:123 (function)`. */
+    site: schemas/* string */.YjP().optional(),
+});
+/** The measured change of time per step (or per token) from the workload's own numbers, in ns. */
+const MeasuredStepSchema = schemas/* object */.Ikc({
+    /** `tpot_ms` / `itl_ms` medians; or `decode_tok_s` medians with the tokens per step (`decode_tok_s+batch`), or per token without them. */
+    basis: schemas/* enum */.k5n(['tpot_ms', 'itl_ms', 'decode_tok_s+batch', 'decode_tok_s']),
+    per: schemas/* enum */.k5n(['step', 'token']),
+    baselineNs: schemas/* number */.aig().positive(),
+    currentNs: schemas/* number */.aig().positive(),
+    deltaNs: schemas/* number */.aig(),
+});
+/**
+ * Where the time went, per decode step: GPU time per step by family and kernel on each side and the
+ * change, set against the measured change of step time. Kernel time that does not add up to the
+ * measured change is host or idle time. When either side's steps are unknown, `unit` is `launch`:
+ * time per launch of each kernel, no families and no share explained.
+ */
+const PerStepSchema = schemas/* object */.Ikc({
+    unit: schemas/* enum */.k5n(['step', 'launch']),
+    baseline: StepCountSchema,
+    current: StepCountSchema,
+    /** Per step, every family either side ran, largest change first (empty per launch). */
+    families: schemas/* array */.YOg(StepTimeSchema.extend({ family: KernelFamilySchema })),
+    /** The kernels with the largest changes, largest first (a bounded number). */
+    kernels: schemas/* array */.YOg(PerStepKernelSchema),
+    /** Σ of the kernel time change per step; null per launch. */
+    kernelDeltaNs: schemas/* number */.aig().nullable(),
+    measured: MeasuredStepSchema.nullable(),
+    /** kernelDeltaNs over the measured change per step; null when either is unknown or the measured change is 0. */
+    explainedShare: schemas/* number */.aig().nullable(),
+    /** What limits the reading, in words (batch unknown, per-token, devices). */
+    notes: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
 });
 const ComparisonSchema = schemas/* object */.Ikc({
     baseline: schemas/* object */.Ikc({
@@ -19594,6 +24529,8 @@ const ComparisonSchema = schemas/* object */.Ikc({
         metrics: schemas/* array */.YOg(schemas/* object */.Ikc({ metric: schemas/* string */.YjP(), spread: schemas/* number */.aig().nonnegative(), floor: schemas/* number */.aig().nonnegative() })),
     })
         .optional(),
+    /** GPU time per decode step by family and kernel, against the measured change (schema 2). */
+    perStep: PerStepSchema.optional(),
     /** The baseline's samples of each compared metric, in run order (the current's are in metrics). */
     baselineSamples: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* array */.YOg(schemas/* number */.aig())).optional(),
 });
@@ -19636,7 +24573,15 @@ const ReportSchema = schemas/* object */.Ikc({
     /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */
     verdictReasons: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     comparison: ComparisonSchema.nullable(),
+    /** Present when the verdict is `accepted`: the failing verdict a reviewer accepted, and by whom. */
+    acceptance: AcceptanceSchema.optional(),
     ranks: schemas/* array */.YOg(RankSchema).default([]),
+    /**
+     * The decode steps this run's capture covers, counted when the report was written (schema 2): what
+     * reads the report later (a baseline, the dashboard) takes it from here, since a report read back
+     * in part keeps only the first profiler steps.
+     */
+    stepCount: StepCountSchema.optional(),
 });
 
 
@@ -19701,7 +24646,7 @@ const POWER_REGIME_REASONS = new Set(['sw_power_cap', 'sync_boost']);
 
 /***/ }),
 
-/***/ 3880:
+/***/ 8518:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -19947,800 +24892,30 @@ function mergeTimeline(captures) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/classify/families.ts
-/**
- * A user pattern is tested on at most this many characters of the normalized name: with the shapes
- * user-families.ts refuses, this bounds the backtracking of one test (about a millisecond).
- */
-const USER_PATTERN_NAME_CHARS = 1024;
-/**
- * A tile side of at most this many rows only holds a few tokens: cuBLAS and hipBLASLt pick such a
- * narrow tile only when one GEMM dimension is that small, and in a transformer layer the small
- * dimension is the token count (weights are hundreds of rows or more). A wide tile proves nothing:
- * cuBLASLt runs 128x128 tiles for an FP8 GEMM with M = 16.
- */
-const DECODE_TILE_MAX = 16;
-const NVJET_TILE = /nvjet_(?:[a-z0-9]+_)*?(\d+)x(\d+)_/i;
-const HIPBLASLT_TILE = /_MT(\d+)x(\d+)x\d+/;
-/**
- * cuBLAS nvjet (`nvjet_sm90_tst_256x8_…`) and hipBLASLt (`…_MT128x16x64_…`) name their output tile.
- * A narrow side (≤ 16) says decode-shaped; anything wider leaves the shape unknown (`gemm`).
- */
-function gemmShapeFromTile(name) {
-    const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
-    if (!tile)
-        return 'gemm';
-    const rows = Math.min(Number(tile[1]), Number(tile[2]));
-    return rows <= DECODE_TILE_MAX ? 'gemm-decode' : 'gemm';
-}
-/** A tile side this wide or wider only comes with many rows at once, most often a prompt; but see below. */
-const WIDE_TILE_MIN = 40;
-/**
- * The tile a GEMM library names, as a hint and no more: narrow (≤ 16) says few tokens; wide (≥ 40)
- * is what prompt GEMMs use, but also what cuBLASLt picks for FP8 at M = 16. Only a rule that needs
- * corroboration anyway (re-prefill) may read a wide tile, and it must say the shape came from a name.
- */
-function tileHint(name) {
-    const tile = NVJET_TILE.exec(name) ?? HIPBLASLT_TILE.exec(name);
-    if (!tile)
-        return undefined;
-    const rows = Math.min(Number(tile[1]), Number(tile[2]));
-    if (rows <= DECODE_TILE_MAX)
-        return 'narrow';
-    return rows >= WIDE_TILE_MIN ? 'wide' : undefined;
-}
-/**
- * Inductor names a kernel `triton_{poi,red,per,tem}_fused_<aten ops, sorted, joined by _>_<n>`.
- * `tritonOps('cat', 'neg')` matches a Triton kernel whose op list holds every one of the ops, as
- * ops between underscores (an op list can also say `all_reduce` or `embedding`: it is read here
- * before any substring row can take those words for a library kernel).
- */
-function tritonOps(...ops) {
-    const all = ops.map((op) => `(?=\\w*?_(?:${op})(?:_|$))`).join('');
-    return new RegExp(`^triton_[a-z]+_fused${all}`);
-}
-/** Ops that only move or re-lay data: a Triton kernel made of nothing else is a copy. */
-const TRITON_LAYOUT_ONLY = /^triton_poi_fused_(?:(?:cat|clone|copy|permute|transpose|expand|view|slice|select|unsqueeze|squeeze|repeat|repeat_interleave|stack|unbind|split|as_strided|alias|constant_pad_nd)_)+\d+$/;
-/** TensorRT-LLM's trtllm-gen batched GEMM: `bmm_<out>_<A><B>_<acc>_…`. */
-const TRTLLM_BMM = /^bmm_(?:Mx)?(?:E[245]m\d|Bfloat16|Fp16|Fp32)_/;
-/**
- * TensorRT-LLM's batched GEMMs are its MoE experts when its MoE routing runs beside them
- * (`moe::dev::routing::…`, `moe::dev::finalize::…`).
- */
-const MOE_WHEN_ROUTED = {
-    family: 'moe-gemm',
-    pattern: TRTLLM_BMM,
-    from: ['lowbit-gemm', 'gemm'],
-    whenPresent: 'moe-routing',
-    examples: [
-        'bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x32_cga1x1x1_16dp256b_TN_transOut_schedS_bN_swiGlu_dynBatch_sm100a',
-        'bmm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a',
-    ],
-};
-const CONTEXT_RULES = [MOE_WHEN_ROUTED];
-const FAMILY_TABLE = [
-    // Copies and fills as profilers record them; kernels that copy (ATen direct_copy, CatArrayBatchedCopy) are `copy`.
-    {
-        family: 'memcpy',
-        pattern: /^\[(?:CUDA|HIP) memcpy|^memcpy\b|^hipMemcpy|__amd_rocclr_copy(?:Buffer|Image)/i,
-        examples: ['[CUDA memcpy Device-to-Host]', '[CUDA memcpy Device-to-Device]', 'Memcpy DtoD (Device -> Device)', 'Memcpy HtoD (Pageable -> Device)', 'hipMemcpyAsync', '__amd_rocclr_copyBuffer', '__amd_rocclr_copyBuffer.kd'],
-        counterExamples: [
-            'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
-            'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
-        ],
-    },
-    {
-        family: 'memset',
-        pattern: /^\[(?:CUDA|HIP) memset|^memset\b|^hipMemset|__amd_rocclr_fillBuffer/i,
-        examples: ['[CUDA memset]', 'Memset (Device)', '__amd_rocclr_fillBufferAligned.kd', 'hipMemsetAsync'],
-        counterExamples: ['void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<long>, std::array<char*, 1ul> >(int, at::native::FillFunctor<long>, std::array<char*, 1ul>)'],
-    },
-    // Inductor kernels, read by their op list before the substring rows below. A norm fused with
-    // RoPE counts as norm (as MAX's fused_rope_rmsnorm does).
-    {
-        family: 'norm',
-        pattern: tritonOps('mean|var_mean', 'rsqrt'),
-        examples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_2'],
-        counterExamples: ['triton_red_fused_sum_1', 'triton_poi_fused_mul_silu_1'],
-    },
-    // rotate_half is cat(-x2, x1): one kernel holding both is the whole RoPE, fused. (The examples
-    // follow Inductor's naming; the shared captures hold no compiled RoPE yet.)
-    {
-        family: 'rope',
-        pattern: tritonOps('cat', 'neg'),
-        examples: ['triton_poi_fused_add_cat_mul_neg_slice_0', 'triton_poi_fused_add_cat_index_mul_neg_slice_unsqueeze_1'],
-        counterExamples: ['triton_poi_fused_cat_3', 'triton_poi_fused_neg_0'],
-    },
-    // vLLM's vocab-parallel embedding: masks ids outside this rank's shard; the all_reduce follows as its own kernel.
-    {
-        family: 'gather-scatter',
-        pattern: tritonOps('embedding|index_select|gather|scatter|scatter_add|index_put'),
-        examples: ['triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0', 'triton_poi_fused_embedding_0'],
-        counterExamples: ['triton_poi_fused_mul_silu_1'],
-    },
-    {
-        family: 'copy',
-        pattern: TRITON_LAYOUT_ONLY,
-        examples: ['triton_poi_fused_cat_3', 'triton_poi_fused_cat_4', 'triton_poi_fused_clone_0'],
-        counterExamples: ['triton_poi_fused__to_copy_0', 'triton_poi_fused_add_cat_mul_neg_slice_0'],
-    },
-    // XLA names a fused kernel by its kind and its root op: `gemm_fusion_dot_18` is a GEMM (read by
-    // the generic GEMM row below), `loop_<op>_fusion` a loop (elementwise) fusion and
-    // `input_<op>_fusion` an input fusion, which XLA forms around a reduction. A bare `fusion_330`
-    // names nothing and stays other.
-    {
-        family: 'copy',
-        pattern: /^(?:loop|input)_(?:transpose|copy|concatenate)_fusion(?:_\d+)?$/,
-        examples: ['loop_transpose_fusion', 'loop_concatenate_fusion_2', 'input_concatenate_fusion', 'input_transpose_fusion_1'],
-        counterExamples: ['loop_add_fusion_1', 'fusion_330'],
-    },
-    {
-        family: 'elementwise',
-        pattern: /^loop_(?!(?:scatter|gather|dynamic_update_slice)_fusion)\w+_fusion(?:_\d+)?$/,
-        examples: ['loop_add_fusion_1', 'loop_multiply_fusion', 'loop_convert_fusion_3'],
-        counterExamples: ['input_reduce_fusion', 'fusion_330', 'gemm_fusion_dot_18'],
-    },
-    {
-        family: 'gather-scatter',
-        pattern: /^(?:loop|input)_(?:scatter|gather|dynamic_update_slice)_fusion(?:_\d+)?$/,
-        examples: ['input_scatter_fusion', 'loop_gather_fusion_3', 'loop_dynamic_update_slice_fusion'],
-        counterExamples: ['input_reduce_fusion'],
-    },
-    {
-        family: 'reduce',
-        pattern: /^input_\w+_fusion(?:_\d+)?$/,
-        examples: ['input_reduce_fusion', 'input_reduce_fusion_2', 'input_multiply_reduce_fusion'],
-        counterExamples: ['loop_add_fusion_1', 'fusion_330', 'input_concatenate_fusion', 'input_scatter_fusion'],
-    },
-    // Before norm (allreduce_rmsnorm) and gather (allgather). No Triton kernel is a collective. The
-    // MSCCL++, NVSHMEM and DeepEP names are written from those libraries' sources (namespace::kernel).
-    {
-        family: 'collective',
-        pattern: /^(?!triton_).*?(?:nccl|rccl|mscclpp|nvshmem|deep_ep::|cross_device_reduce|quickreduce|all_?reduce|all_?gather|reduce_?scatter|all_?to_?all|^broadcast_|^ep_(?:fused_)?(?:dispatch|combine))/i,
-        examples: [
-            'ncclDevKernel_AllReduce_Sum_bf16_RING_LL',
-            'ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)',
-            'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 8>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
-            'allreduce_1stage_bfloat16_False_3c1d2e4f',
-            'allreduce_rmsnorm_fp8_bfloat16_9a8b7c60',
-            'allgather_p2p_tma_bfloat16_0a1b2c3d',
-            'ep_dispatch_async_bfloat16_11223344',
-            'ep_combine_wait_bfloat16_55667788',
-            'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)',
-            'ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)',
-            'ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)',
-            'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
-            'void mscclpp::allreduce6<__nv_bfloat16>',
-            'void nvshmemi_transfer_rma_nbi_kernel<(nvshmemi_op_t)0>',
-            'void deep_ep::intranode::dispatch<8, 768, 8192>',
-            'void deep_ep::internode_ll::combine<false, 7168>',
-        ],
-        counterExamples: [
-            'triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0',
-            'void cutlass::device_kernel<flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90> >(flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90>::Params)',
-            'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)',
-        ],
-    },
-    // Before attention (`reshape_and_cache_flash` says flash but only writes the cache).
-    {
-        family: 'kv-cache',
-        // CK's FmhaFwdAppendKV writes new K/V (with RoPE) into the cache; FlashInfer's kv_indices kernel lays out page indices.
-        pattern: /reshape_and_cache|concat_and_cache|store_kv_?cache|kv_?cache_(?:write|update|store|copy)|copy_blocks|swap_blocks|(?:^|\s)k_set_rows\b|FmhaFwdAppendKV|create_flashinfer_kv_indices/i,
-        examples: [
-            // llama.cpp writes new K/V rows into its cache with set_rows.
-            'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
-            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, T2 *, const long *, long, long, long, long, long, int, int, int, const float *, const float *, int)',
-            'void vllm::concat_and_cache_mla_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(const T1 *, const T1 *, T2 *, const long *, int, int, int, int, int, int, const float *)',
-            // SGLang extend on MI300X (fixtures/external-3).
-            'create_flashinfer_kv_indices_triton',
-            'void (anonymous namespace)::store_kvcache<2048l, 4, false, long>((anonymous namespace)::StoreKVCacheParams)',
-        ],
-        counterExamples: ['void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]'],
-    },
-    // Before norm: MAX fuses a partial norm into a GEMV and it is still the decode linear.
-    {
-        family: 'gemv',
-        pattern: /gemv|gevm|gemmk1_kernel|(?:^|\s)mul_mat_vec(?:_f)?</i,
-        examples: [
-            'gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2',
-            'gemv_split_k_bfloat16_bfloat16_bfloat16_128_e7d08336',
-            'gemv_kernel_vector_bfloat16_bfloat16_bfloat16_8_1a2b3c4d',
-            'gemv_partial_norm_kernel_bfloat16_bfloat16_4d3c2b1a',
-            'linalg_gemv_gpu_gemv_split_k_6A6A6A6A',
-            'std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, (bool)0, (bool)1, (bool)1, (bool)0, (int)7, (bool)0, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<const __nv_bfloat16>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>>(T13, T6, T6)',
-            'void gemvNSP_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, 1, 32, 4, 1024, false, cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float> >(cublasGemvParamsEx<int, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16 const>, cublasGemvTensorStridedBatched<__nv_bfloat16>, float>)',
-            'void gemmk1_kernel<int, float, (int)256, (int)5, (bool)1, (bool)0, (bool)0, (bool)0, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<const float>, cublasGemvTensorStridedBatched<float>, float, (int)0>(cublasGemmk1Params<T2, T9, T10, T11, T12, biasType<T11::value_type, T12>::type>)',
-            // llama.cpp's float GEMV (its quantized one, mul_mat_vec_q, is a low-bit GEMM).
-            'void mul_mat_vec_f<__half, float, 1, 256>',
-        ],
-        counterExamples: [
-            'void mul_mat_vec_q<(ggml_type)14, 1, false, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
-        ],
-    },
-    // Before quantize: a norm that also emits fp8 is still the norm. Before rope: a fused rope+norm
-    // counts as norm, but llama.cpp's `rope_norm` is its plain RoPE (the "normal" rotation, not NeoX).
-    {
-        family: 'norm',
-        pattern: /(?<!rope_)norm(?!al)|RowwiseMoments|(?:^|\s|::)bn_(?:fw|bw)_/i,
-        examples: [
-            'rms_norm_gpu_warp_tiling_bfloat16_4_True_1_9f8e7d6c',
-            'rms_norm_fused_residual_add_gpu_block_bfloat16_5e6f7a8b',
-            'rms_norm_fused_fp8_warp_tiling_bfloat16_float8_e4m3fn_2b3c4d5e',
-            'fused_rope_rmsnorm_quantization_bfloat16_7c6b5a49',
-            'fused_rope_rmsnorm_bfloat16_1f2e3d4c',
-            'fused_qk_rms_norm_ragged_paged_gpu_bfloat16_0f1e2d3c',
-            'layer_norm_gpu_warp_tiling_bfloat16_6a5b4c3d',
-            'std::enable_if<T2>(int)0&&vllm::_typeConvert<T1>::exists, void>::type vllm::fused_add_rms_norm_kernel<c10::BFloat16, (int)8>(T1 *, long, T1 *, const T1 *, float, int, int)',
-            'void vllm::rms_norm_kernel<c10::BFloat16, (int)8, (int)2>(T1 *, const T1 *, long, long, long, long, long, const T1 *, float, int, int)',
-            'void at::native::<unnamed>::vectorized_layer_norm_kernel<c10::BFloat16, float, (bool)1>(int, T2, const T1 *, const T1 *, const T1 *, T2 *, T2 *, T1 *)',
-            'void at::native::(anonymous namespace)::LayerNormForwardCUDAKernel<float, float>(long, float const*, float const*, float const*, float const*, float const*, float*)',
-            'void at::native::(anonymous namespace)::RowwiseMomentsCUDAKernel<float, float>(long, float, float const*, float*, float*)',
-            'MIOpenBatchNormFwdTrainSpatial',
-            'void rms_norm_f32<1024, true, false>(float const*, float*, int, long, long, long, float, float const*, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, float const*, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
-            // cuDNN batch norm, forward training and backward.
-            'void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1>',
-            'void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 512, true, 1>',
-        ],
-        counterExamples: [
-            'void rope_norm<true, false, float, __half>(float const*, __half*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
-            'void at::native::(anonymous namespace)::distribution_elementwise_grid_stride_kernel<float, 4, at::native::templates::cuda::normal_and_transform<float, float>(at::TensorIteratorBase&)>(int)',
-        ],
-    },
-    {
-        family: 'rope',
-        pattern: /rope|rotary|rot_emb/i,
-        examples: [
-            'void vllm::rotary_embedding_kernel<c10::BFloat16, (bool)1>(const long *, T1 *, T1 *, const T1 *, int, long, long, long, int, int, int)',
-            'rope_ragged_bfloat16_3a4b5c6d',
-            'fused_qk_rope_ragged_bfloat16_8e9f0a1b',
-            'void rope_norm<true, false, float, __half>(float const*, __half*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
-            'void rope_norm<true, false, float, float>(float const*, float*, int, int, int, int, int, int, int, int, int, int, int const*, float, float, float, rope_corr_dims, float, float const*, long const*, int, int, int) [clone .kd]',
-            'void rope_neox<true, false, float, float>',
-        ],
-        counterExamples: ['fused_rope_rmsnorm_bfloat16_1f2e3d4c', 'void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1}>(at::TensorIteratorBase&, at::native::neg_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#10}::operator()() const::{lambda(c10::BFloat16)#1} const&)::{lambda(int)#1})'],
-    },
-    // Before quantize: fused attention whose template arguments speak of quantization. ck_tile's
-    // kernels carry a `BlockAttentionQuantScaleEnum` (an fp8 option, off or on) and SageAttention's a
-    // `QuantGranularity`; the kernel type says what they are. CK's append-KV is a cache write (kv-cache, above).
-    {
-        family: 'attention-fused',
-        pattern: /(?:^|[\s:<,])Fmha(?:Fwd|Bwd|BatchPrefill|BatchDecode|Decode|Prefill|Pagedkv|SplitKV)\w*Kernel\b|(?:^|_)sage_?fwd|qk_int_?sv_f\d+_attn/,
-        examples: [
-            // SGLang extend on MI300X (fixtures/external-3), as the trace writes it: mangled.
-            '_ZN7ck_tile6kentryILi2ENS_38FmhaBatchPrefillWithPagedKVCacheKernelINS_40BlockFmhaBatchPrefillPipelineQRKSVSAsyncINS_36BlockFmhaBatchPrefillPipelineProblemIDF16bDF16bDF16bffDF16bhfDF16bfDF16bNS_13TileFmhaShapeINS_8sequenceIJLi128ELi128ELi32ELi128ELi32ELi128EEEENS5_IJLi4ELi1ELi1EEEENS5_IJLi32ELi32ELi16EEEES7_S8_Lb1EEELb1ENS_17ComposedAttentionILj0ELb1EEENS_30SimplifiedGenericAttentionMaskILb1EEELb0ELi1ENS_26TileFmhaBatchPrefillTraitsILb1ELb1ELb1ELb1ELb0ELNS_22BlockAttentionBiasEnumE0ELb0ELb0ELb0ELNS_28BlockAttentionQuantScaleEnumE0ELin1ELb0ELb0ELi1ELNS_37BlockAttentionKVCacheMemoryLayoutEnumE1ELNS_36BlockAttentionKVCacheLookupTableEnumE1ELNS_33BlockAttentionKVCacheLoadModeEnumE0EEEEENS_53BlockFmhaBatchPrefillPipelineQRKSVSAsyncDefaultPolicyEEENS_17Default2DEpilogueINS_24Default2DEpilogueProblemIfDF16bLb1ELb1ELb1EEEvEEEEJNSS_21FmhaFwdGroupModeKargsEEEEvDpT1_',
-            // Written from ck_tile's kernel class names (CK's fmha examples): forward and split-KV combine.
-            'void ck_tile::kentry<2, ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync<ck_tile::BlockFmhaPipelineProblem<ck_tile::bf16_t> > > >(ck_tile::FmhaFwdKernel<ck_tile::BlockFmhaPipelineQRKSVSAsync<ck_tile::BlockFmhaPipelineProblem<ck_tile::bf16_t> > >::Kargs)',
-            'void ck_tile::kentry<2, ck_tile::FmhaFwdSplitKVCombineKernel<ck_tile::BlockFmhaFwdSplitKVCombinePipeline<ck_tile::bf16_t> > >(ck_tile::FmhaFwdSplitKVCombineKernel<ck_tile::bf16_t>::Kargs)',
-            // SageAttention: its fused int8-QK / fp8-PV attention kernels (names from its sources and the issue).
-            'sage_fwd',
-            'void qk_int_sv_f8_attn_kernel<128, 64, 64, 64, 128, (QuantGranularity)2, (QuantGranularity)2, float, true, __nv_bfloat16, (ComputeUnit)0, (MaskMode)1, false, false>',
-        ],
-        counterExamples: [
-            'void ck_tile::kentry<2, ck_tile::FmhaFwdAppendKVKernel<ck_tile::BlockFmhaFwdAppendKVPipeline<ck_tile::bf16_t> > >(ck_tile::FmhaFwdAppendKVKernel<ck_tile::bf16_t>::Kargs)',
-            '_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib',
-        ],
-    },
-    // Before lowbit-gemm: quantize ops name fp8/fp4/block-scaled too, but they only produce operands.
-    {
-        family: 'quantize',
-        // ATen's float8_copy_kernel is `.to(float8)`: the cast that ends a quantize written as plain ops.
-        pattern: /quant(?!ized_?(?:gemm|matmul|mm)|Dot)|block_scales_interleave|_to_h?fp8|fp8_cast|cast_to_fp8|marlin_repack|float8_copy_kernel/i,
-        examples: [
-            'quantize_dynamic_scaled_async_fp4_kernel',
-            'grouped_quantize_dynamic_scaled_async_fp4_kernel',
-            'quantize_dynamic_block_scaled_mxfp4_kernel',
-            'block_scales_interleave_fp4_bfloat16_16_2c3d4e5f',
-            'dequant_mxfp4_to_fp8_bfloat16_4f5e6d7c',
-            'void vllm::scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, const T1 *, const float *, long)',
-            'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
-            '_per_token_group_quant_fp8',
-            'void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, fbgemm_gpu::_float_to_hfp8_gpu(at::Tensor const&, long, long, double)::{lambda(float)#1}, at::detail::Array<char*, 2>)',
-            // llama.cpp quantizes activations to q8_1 before its quantized matmul.
-            'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
-            'quantize_q8_1(float const*, void*, long, long, long, long, long, unsigned int, HIP_vector_type<unsigned int, 3u>) [clone .kd]',
-            // aiter's FP8 MoE test on MI300 (fixtures/external-3): its inputs cast to fp8 with `.to()`.
-            'void at::native::elementwise_kernel_manual_unroll<128, 8, at::native::gpu_kernel_impl_nocast<at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1}>(at::TensorIteratorBase&, at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1} const&)::{lambda(int, bool)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1}>(at::TensorIteratorBase&, at::native::float8_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(c10::Float8_e4m3fnuz)#1} const&)::{lambda(int, bool)#1}) [clone .kd]',
-        ],
-        counterExamples: [
-            'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
-            'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
-        ],
-    },
-    // Before lowbit-gemm: grouped block-scaled matmuls are MoE experts first.
-    {
-        family: 'moe-gemm',
-        // triton_kernels' matmul_ogs (gather/scatter matmul: the experts of vLLM's gpt-oss path), aiter's
-        // two-stage MoE (`hk_moe_stage1/2`, `ck_moe_stage1`) and its assembly fmoe.
-        pattern: /grouped_?(?:matmul|gemm|mm)|matmul_\w*grouped|(?:^|_)gmm_|fused_moe|moe_wna16|mxfp4_grouped|moe_routed|GroupProblemShape|(?:^|_)matmul_ogs|(?:^|_)moe_stage\d|(?:^|[\s:_])fmoe_/i,
-        examples: [
-            'grouped_matmul_kernel_sm100_bfloat16_bfloat16_bfloat16_t128_5d4c3b2a',
-            'grouped_matmul_amd_bfloat16_bfloat16_bfloat16_6e5d4c3b',
-            'naive_grouped_matmul_kernel_bfloat16_7f6e5d4c',
-            'blackwell_gmm_warp_specialized_blockwise_fp8_8a7f6e5d',
-            'matmul_sm100_grouped_blockwise_scaled_fp8_1d2d_9b8a7f6e',
-            'grouped_matmul_block_scaled_mxfp4_kernel',
-            'fused_moe_kernel',
-            '_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaEEEvNT_6ParamsE',
-            'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
-            // vLLM gpt-oss-20b decode on MI300X and aiter's FP8 MoE test (fixtures/external-3).
-            '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
-            '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu',
-            // The form of aiter's assembly MoE kernels (`aiter::fmoe_…`), as a ROCm trace prints them.
-            'aiter::fmoe_bf16_blockscaleFp8_g1u1_vs_silu_1tg_32x256',
-            'hk_moe_stage2_fp8_kernel_mma(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, float*, int const*, int const*, int const*, float const*, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
-            'hk_moe_stage1_fp8_fused_act_kernel(__hip_bfloat16 const*, __hip_fp8_e4m3_fnuz const*, float const*, __hip_bfloat16*, int const*, int const*, int const*, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
-        ],
-        counterExamples: [
-            '_finalize_matmul_scatter_bf16',
-            'triton_poi_fused_constant_pad_nd_moe_forward_0',
-            'grouped_quantize_dynamic_scaled_async_fp4_kernel', 'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)'
-        ],
-    },
-    // TensorRT-LLM's trtllm-gen batched GEMMs name their types: output, then A and B (`MxE2m1` is
-    // MXFP4, `E4m3` FP8). Low-bit when an operand is; the batch is MoE experts only when the same
-    // capture holds TensorRT-LLM's MoE routing (MOE_WHEN_ROUTED below), so alone they stay GEMMs.
-    {
-        family: 'lowbit-gemm',
-        pattern: TRTLLM_BMM,
-        shape: (name) => (/_(?:Mx)?E[245]m\d/i.test(name) ? 'lowbit-gemm' : 'gemm'),
-        examples: [
-            // The prefixes the issue quotes (B200), completed after trtllm-gen's naming.
-            'bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x8x512u2_s3_et128x8_m128x8x32_cga1x1x1_16dp256b_TN_transOut_schedS_bN_swiGlu_dynBatch_sm100a',
-            'bmm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a',
-            ['bmm_Bfloat16_Bfloat16Bfloat16_Fp32_t128x8x64u2_s6_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_bN_dynBatch_sm100a', 'gemm'],
-        ],
-        counterExamples: ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'batched_matmul_bfloat16_bfloat16_8d9e0f1a'],
-    },
-    {
-        family: 'lowbit-gemm',
-        // cuBLASLt nvjet spells operand types first: `qq` is FP8 A and B (`tst` is BF16). llama.cpp's
-        // mul_mat_q / mul_mat_vec_q run on its quantized blocks; vllm.cpp's QuantDot* is its quantized
-        // (grouped) matmul; vLLM's ROCm wvSplitKQ is the FP8 skinny GEMM.
-        // CUTLASS names integer tensor-op GEMMs by their MMA shape (`i16832gemm_s8`: int8, torch._int_mm);
-        // hipBLASLt puts the operand types after the layouts (`Cijk_Alik_Bljk_F8B8BS_…`: fp8 × bf8).
-        pattern: /block(?:wise)?_scaled|blockwise_fp8|scaled_mm|qgemm|marlin|machete|e4m3|e5m2|fp8_?(?:gemm|matmul)|(?:gemm|matmul)_?fp8|nvfp4|mxf[468]|int8_?gemm|i8i8|w4a16|w8a8|awq_gemm|gptq|^nvjet_(?:sm\d+[a-z]?_)?qq|(?:^|\s)mul_mat_(?:vec_)?q(?:\b|_)|QuantDot|wvSplitKQ|f8f8bf16|_i\d{4,5}gemm_[su][48]|^Cijk_A[a-z]+_B[a-z]+_(?:F8|B8|I8)|(?:^|_)(?:Mx)?E2m1/i,
-        examples: [
-            'nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT',
-            'void mul_mat_q<(ggml_type)2, 128, false>(char const*, int const*, int const*, int const*, float*, float*, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
-            'void mul_mat_vec_q<(ggml_type)14, 1, false, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
-            'void mul_mat_vec_q<(ggml_type)2, 1, true, false>(void const*, void const*, int const*, ggml_cuda_mm_fusion_args_device, float*, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, HIP_vector_type<unsigned int, 3u>, unsigned int, unsigned int, unsigned int, unsigned int) [clone .kd]',
-            'QuantDotGemmGroupedKernel<5, float>(T2 *, const unsigned char *, const BlockQ8_K *, const int *, long, long, long, unsigned long, unsigned long, bool)',
-            'void wvSplitKQ_hf_sml_<__hip_bfloat16, __hip_fp8_e4m3, 64, 2, 16, 8, 2, 1>',
-            'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f',
-            'blackwell_warp_specialized_blockwise_fp8_2d3e4f5a',
-            'bmm_sm100_blockwise_scaled_fp8_3e4f5a6b',
-            'SM100_block_scaled_ss_mxf4nvf4_4f5a6b7c',
-            'multistage_qgemm_bfloat16_5a6b7c8d',
-            'void cutlass::device_kernel<vllm::cutlass_3x_gemm<cutlass::float_e4m3_t, cutlass::bfloat16_t, vllm::c3x::ScaledEpilogue, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> > > >(vllm::cutlass_3x_gemm<cutlass::float_e4m3_t>::GemmKernel::Params)',
-            'sm90_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x128_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
-            'void marlin::Marlin<__nv_bfloat16, 4, 256, 4, 8, 4, false>(const int4 *, const int4 *, int4 *, const int4 *, int, int, int)',
-            '_w8a8_block_fp8_matmul',
-            // torch._int_mm (W8A8) as cuBLASLt runs it: the CUTLASS int8 MMA-shape name the issue quotes.
-            'void cutlass::Kernel2<cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16>(cutlass_80_tensorop_i16832gemm_s8_256x128_64x3_tn_align16::Params)',
-            // hipBLASLt FP8 kernels (names from hipBLASLt's own logic files).
-            'Cijk_Alik_Bljk_F8B8BS_BH_BiasSB_HAS_SAB_SAV_UserArgs_MT128x128x128_MI16x16x1_SN_ISA942',
-            'Cijk_Alik_Bljk_F8BS_BH_BiasSB_HAS_SAB_SAV_UserArgs_MT64x16x128_MI16x16x1_SN_ISA942',
-            // TensorRT-LLM's dense trtllm-gen GEMM with MXFP4 weights (its bmm_ naming, as a gemm_).
-            'gemm_Bfloat16_MxE2m1Bfloat16_Fp32_t128x8x256u2_s4_et128x8_m128x8x16_cga1x1x1_16dp256b_TN_transOut_schedS_sm100a',
-        ],
-        counterExamples: [
-            'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
-            'Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x128x64_MI16x16x1_SN_ISA942',
-            'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT',
-            'void quantize_mmq_q8_1<(mmq_q8_1_ds_layout)1>(float const*, int const*, void*, long, long, long, long, long, int, int) [clone .kd]',
-            'void vllm::dynamic_per_token_scaled_fp8_quant_kernel<c10::BFloat16, c10::Float8_e4m3fn>(T2 *, float *, const T1 *, const float *, int)',
-        ],
-    },
-    // Before attention-fused (`mha_bmm0` starts like a MAX attention kernel) and generic GEMM.
-    {
-        family: 'attention-bmm',
-        pattern: /(?:^|[_:\s])bmm\d?(?:_|$)|batched_?matmul|batch_?matmul|baddbmm/i,
-        examples: ['mha_bmm0_bfloat16_bfloat16_6b7c8d9e', 'mha_bmm1_bfloat16_bfloat16_7c8d9e0f', 'batched_matmul_bfloat16_bfloat16_8d9e0f1a'],
-        counterExamples: ['bmm_sm100_blockwise_scaled_fp8_3e4f5a6b'],
-    },
-    {
-        family: 'attention-fused',
-        // `_fwd_kernel` is the Triton prefix-prefill attention of vLLM (anchored: other Triton kernels end in _fwd_kernel too).
-        // FlashInfer's sampling and activation kernels live under `flashinfer::` too and are not attention.
-        pattern: /flash(?!infer::(?:sampling|activation)::)|fmha|(?:^|_)mha_|(?:^|_)mla_|sdpa|paged_?attention|(?:Batch|Single)(?:Decode|Prefill)With|multihead_?attention|mmha|xqa|attn_fwd|^_fwd_kernel\b|_fwd_(?:grouped_)?kernel_stage|unified_attention|decode_attention|lean_reduction|fused_attn|^reduce_segments$/i,
-        examples: [
-            // FA3 as vLLM runs it (real name, cut after its first template arguments).
-            'void cutlass::device_kernel<flash::enable_sm90_or_later<flash::FlashAttnFwdSm90<flash::CollectiveMainloopFwdSm90<2, cute::tuple<cute::C<1>, cute::C<1>, cute::C<1> >, cute::tuple<cute::C<128>, cute::C<128>, cute::C<128> >, 128, cutlass::bfloat16_t, float, cutlass::arch::Sm90',
-            'void cutlass::device_kernel<flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90> >(flash::FlashAttnFwdCombine<cute::tuple<cute::C<8>, cute::C<128> >, 5, 256, 1, false, true, cutlass::bfloat16_t, float, cutlass::arch::Sm90>::Params)',
-            // From the llama.cpp and vLLM (ROCm) sources.
-            'void flash_attn_ext_f16<128, 128, 8, 2, 2, false, false, false>',
-            'void paged_attention_ll4mi_QKV_mfma16_kernel<__hip_bfloat16, __hip_bfloat16, (vllm::Fp8KVCacheDataType)0, 16, 128, 256, true, 4>',
-            '_fwd_kernel',
-            'sm100_mha_1q_depth128_bfloat16_bfloat16_nqh32_nkvh8_2a3b4c5d',
-            'sm90_mha_depth128_bfloat16_bfloat16_3b4c5d6e',
-            'mha_decoding_depth128_bfloat16_bfloat16_64x64x32_4c5d6e7f',
-            'mha_splitk_reduce_bfloat16_5d6e7f8a',
-            'mha_prefill_v2_amd_bfloat16_6e7f8a9b',
-            'sm100_mla_decode_kv_bf16_7f8a9b0c',
-            'cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0',
-            'cudnn_generated_fort_native_sdpa_sm80_flash_fprop_wmma_f16_knob_35_16x128x128_1x4x1_cga1x1x1_kernel0_0',
-            'void cudnn::fusion::lean_reduction_kernel<(bool)0, (bool)0, (bool)0>(void *, float *, float *, float *, float *, const float *, float *, float *, float *, float *, float *, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int)',
-            'void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, true, false, false, true, true, false, false>(Flash_fwd_params)',
-            'void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<(int)128, (int)64, (int)128, (int)4, (bool)0, (bool)0, cutlass::bfloat16_t, Flash_kernel_traits<(int)128, (int)64, (int)128, (int)4, cutlass::bfloat16_t>>, (bool)0, (bool)0, (bool)0, (bool)0, (bool)1, (bool)0, (bool)1, (bool)0>(Flash_fwd_params)',
-            'fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true, 64, 64, 64, true, true>::Params)',
-            'void flashinfer::BatchDecodeWithPagedKVCacheKernel<(flashinfer::PosEncodingMode)0, 2u, 4u, 8u, 16u, 1u, 8u, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, int>(__nv_bfloat16*, flashinfer::paged_kv_t<__nv_bfloat16, int>, flashinfer::kv_partition_info_t<int>, __nv_bfloat16*, float*, bool*, float, float, float, float)',
-            'void flashinfer::BatchPrefillWithPagedKVCacheKernel<1u, 1u, 8u, (flashinfer::QKVLayout)0, (flashinfer::PosEncodingMode)0, false, (flashinfer::MaskMode)1, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16, int>(int*)',
-            'void vllm::paged_attention_v1_kernel<__nv_bfloat16, __nv_bfloat16, 128, 16, 128, (vllm::Fp8KVCacheDataType)0, false>(__nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, const __nv_bfloat16*, int, float, const int*, const int*, int, const float*, int, int, int, const float*, const float*)',
-            'void tensorrt_llm::kernels::mmha::masked_multihead_attention_kernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, 128, 256, false, false, false, false, false, false>(tensorrt_llm::kernels::Multihead_attention_params<__nv_bfloat16, false>)',
-            'kernel_unified_attention_2d',
-            '_fwd_grouped_kernel_stage1',
-            // vLLM's Triton unified attention on MI300X (fixtures/external-3): the 3D (split-KV) kernel and
-            // `reduce_segments`, the reduction of its segments (launched once per 3D launch).
-            'kernel_unified_attention_3d',
-            'reduce_segments',
-        ],
-        counterExamples: [
-            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
-            '_layer_norm_fwd_1pass_kernel',
-            'create_flashinfer_kv_indices_triton',
-            'reduce_segments_bf16',
-            'void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)0, 4u, true, float, int>(float*, int*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)',
-            'void flashinfer::activation::act_and_mul_kernel<__nv_bfloat16, &silu<float>>(__nv_bfloat16*, __nv_bfloat16 const*, int)',
-            'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
-        ],
-    },
-    // Before softmax (topkGatingSoftmax), sampling (radixSortKVInPlace) and gather (gatherTopK).
-    {
-        family: 'moe-routing',
-        // triton_kernels' routing (`_combined_routing_*`, `_routing_*`, `_topk_forward`, the bitmatrix
-        // sums, `_finalize_matmul_scatter`, which un-permutes and weights the expert outputs), ck_tile's
-        // and aiter's MoE sorting and top-k softmax, SGLang's fused gate and EP scatter/gather, and
-        // TensorRT-LLM's `moe::dev` routing and finalize.
-        pattern: /topk_?gating|moe_align|moe_create_indices|group_limited_router|single_group_router|moe_sum|moe_(?:un)?permute|count_and_sort_expert|expert_?(?:map|count|offsets?)|gatherTopK|sbtopk|mbtopk|(?:bitonic|radix)SortKVInPlace|kernelHistogram|^_(?:combined_)?routing_|^_topk_forward|bitmatrix|^_finalize_matmul_scatter|^_expt_data_|MoeSorting|moe_sorting|(?:^|[\s:_])topksoftmax|moe_fused_gate|(?:^|_)grouped_topk|(?:^|_)ep_(?:scatter|gather)|moe::dev::(?:routing|finalize)::/i,
-        examples: [
-            'void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)',
-            'void vllm::moe::moe_align_block_size_kernel<int>(const int *, int *, int *, int *, int, int, int, int, unsigned long, int *)',
-            'moe_create_indices_bucket_group_int32_t128_8b9c0d1e',
-            'group_limited_router_bfloat16_9c0d1e2f',
-            'void at::native::sbtopk::gatherTopK<float, unsigned int, (int)1, (bool)0>(at::cuda::detail::TensorInfo<const T1, T2>, T2, T2, bool, T2, T2, at::cuda::detail::TensorInfo<T1, T2>, T2, at::cuda::detail::TensorInfo<long, T2>, T2, T1 *)',
-            'void at::native::bitonicSortKVInPlace<-2, -1, 16, 16, float, long, at::native::GTOp<float, true>, unsigned int>(at::cuda::detail::TensorInfo<float, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, at::native::GTOp<float, true>)',
-            'void at::native::radixSortKVInPlace<-2, -1, 32, 32, long, long, unsigned int>(at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int, unsigned int, unsigned int, at::cuda::detail::TensorInfo<long, unsigned int>, unsigned int)',
-            // vLLM gpt-oss-20b decode on MI300X (triton_kernels) and aiter's FP8 MoE test (fixtures/external-3).
-            '_combined_routing_compute',
-            '_combined_routing_memset',
-            '_topk_forward',
-            '_sum_bitmatrix_rows',
-            '_finalize_matmul_scatter_bf16',
-            'void ck_tile::kentry<2, ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >, ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >::Kargs>(ck_tile::MoeSortingMultiPhaseKernel_P23<ck_tile::MoeSortingProblemMp<int, float, unsigned char, 16, false, false, true> >::Kargs) [clone .kd]',
-            'void ck_tile::kentry<2, ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >, ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >::Kargs>(ck_tile::MoeSortingClearWorkspaceKernel<ck_tile::MoeSortingClearWorkspaceProblem<false, 1024, 1> >::Kargs) [clone .kd]',
-            '_ZN5aiter19topksoftmax_4x256x8E.kd',
-            // TensorRT-LLM's MoE routing and finalize (namespaces from its sources).
-            'void moe::dev::routing::routingRenormalize::routingIndicesClusterKernel<moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false> >(moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false>)',
-            'void moe::dev::finalize::finalizeKernel<moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16> >(moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16>)',
-            // SGLang's fused MoE gate and its expert-parallel scatter.
-            'void moe_fused_gate_kernel<float, 8, 256>',
-            '_fwd_kernel_ep_scatter_1',
-            'void at::cuda::kernelHistogram1D<int, int, long, 1, 2, -1, (at::cuda::CUDAHistogramMemoryType)0, at::cuda::CUDA_tensor_histogram<int, int, false>(at::Tensor, at::Tensor, at::Tensor, long, at::AccumulateType<int, true>::type, at::AccumulateType<int, true>::type, at::cuda::TensorArgType, at::cuda::TensorArgType)::{lambda(at::cuda::detail::TensorInfo<int, unsigned int>, long)#1}>(at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, at::cuda::detail::TensorInfo<int, unsigned int>, int, long, long, unsigned int, at::cuda::detail::TensorInfo<int, unsigned int>, long)',
-        ],
-        counterExamples: [
-            'topk_softmax_sample_bfloat16_0d1e2f3a',
-            'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)',
-            'triton_poi_fused_constant_pad_nd_moe_forward_0',
-            '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
-            'ep_dispatch_async_bfloat16_11223344',
-        ],
-    },
-    // Before softmax (`topk_softmax_sample`) and reduce (ArgMaxOps is greedy sampling).
-    {
-        family: 'sampling',
-        pattern: /(?:^|_|::)(?:top_?[kp]_?)?sampl(?:e|ing)|SamplingFrom(?:Prob|Logits)|gumbel|apply_min_p|topp_minp|topk_(?:stage\d|wrapper|mask_logits)|ArgMaxOps|argmax|radix_?sort|RadixSort|penalt|multinomial/i,
-        examples: [
-            'topk_softmax_sample_bfloat16_0d1e2f3a',
-            'topk_sampling_from_prob_bfloat16_1e2f3a4b',
-            'topp_minp_sampling_bfloat16_2f3a4b5c',
-            'apply_gumbel_noise_bfloat16_3a4b5c6d',
-            'topk_stage1_bfloat16_int64_True_4b5c6d7e',
-            'radix_sort_pairs_bfloat16_5c6d7e8f',
-            // FlashInfer's fused top-k/top-p sampling (name from its sources).
-            'void flashinfer::sampling::TopKTopPSamplingFromProbKernel<1024u, (cub::BlockScanAlgorithm)2, (cub::BlockReduceAlgorithm)0, 4u, true, float, int>(float*, int*, int*, float*, int*, float*, unsigned int, unsigned int, unsigned long, unsigned long)',
-            'void at::native::reduce_kernel<(int)512, (int)1, at::native::ReduceOp<float, at::native::ArgMaxOps<float>, unsigned int, long, (int)4, (int)4>>(T3)',
-            'void at_cuda_detail::cub::DeviceSegmentedRadixSortKernel<at_cuda_detail::cub::DeviceRadixSortPolicy<float, long, int>::Policy900, (bool)1, (bool)0, float, long, at::native::<unnamed>::offset_t, at::native::<unnamed>::offset_t, int>(const T4 *, T4 *, const T5 *, T5 *, T6, T7, int, int, int)',
-        ],
-        counterExamples: ['upsample_bilinear2d_out_frame', 'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)'],
-    },
-    {
-        family: 'attention-softmax',
-        pattern: /softmax|soft_max/i,
-        examples: [
-            'void (anonymous namespace)::softmax_warp_forward<float, float, float, 8, false, false>(float*, float const*, int, int, int, bool const*, int, bool)',
-            'void <unnamed>::softmax_warp_forward<float, float, float, (int)6, (bool)0, (bool)0>(T2 *, const T1 *, int, int, int, const bool *, int, bool)',
-            'void at::native::<unnamed>::cunn_SoftMaxForward<(int)4, float, float, float, at::native::<unnamed>::SoftMaxForwardEpilogue>(T4 *, const T2 *, int)',
-            'softmax_kernel_bfloat16_6d7e8f9a',
-            'triton_per_fused__softmax_0',
-            'void soft_max_f32<true, 512, 512, float>(float const*, float const*, float const*, float*, soft_max_params) [clone .kd]',
-        ],
-        counterExamples: ['void vllm::moe::topkGatingSoftmax<8, 8, 4, 16, 32, int, float, (vllm::moe::ScoringFunc)0>(const float *, const bool *, float *, int, int *, int *, int, int, int)', 'topk_softmax_sample_bfloat16_0d1e2f3a'],
-    },
-    // Before elementwise: ATen index kernels are named `index_elementwise_kernel`. llama.cpp looks up embeddings with get_rows.
-    {
-        family: 'gather-scatter',
-        pattern: /gather|scatter|index_?(?:elementwise|select|put|copy|add)|indexSelect|index_kernel|embedding|take_along|(?:^|\s)k_get_rows/i,
-        examples: [
-            'void at::native::vectorized_gather_kernel<16, long>(char*, char*, long*, int, long, long, long, long, bool)',
-            'void at::native::index_elementwise_kernel<(int)128, (int)4, void at::native::index_copy_kernel_impl<at::native::OpaqueType<(int)2>>(at::TensorIterator &, long, long, long)::[lambda(int) (instance 1)]>(long, T3)',
-            'void at::native::_scatter_gather_elementwise_kernel<(int)128, (int)8, void at::native::_cuda_scatter_fill_internal_kernel<at::native::OpaqueType<(int)8>, long>::operator ()<at::native::TensorAssign>(at::TensorIterator &, at::native::OpaqueType<(int)8>, long, long, const at::native::TensorAssign &)::[lambda(int) (instance 1)]>(int, T3)',
-            'void at::native::<unnamed>::indexSelectSmallIndex<c10::BFloat16, long, unsigned int, (int)2, (int)2, (int)-2>(at::cuda::detail::TensorInfo<T1, T3>, at::cuda::detail::TensorInfo<const T1, T3>, at::cuda::detail::TensorInfo<const T2, T3>, int, int, T3, long)',
-            'void split_embedding_codegen_forward_unweighted_kernel<c10::Half, c10::Half, float, false, long, 2ul, 32ul>(at::GenericPackedTensorAccessor<c10::Half, 1ul, at::RestrictPtrTraits, long>)',
-            'void k_get_rows_float<float, float>(float const*, int const*, float*, long, long, long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long, unsigned long) [clone .kd]',
-        ],
-        counterExamples: ['ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)', 'void k_set_rows<float, long, __half>(float const*, long const*, __half*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>) [clone .kd]'],
-    },
-    // Convolutions, before every GEMM row: cuDNN's implicit-GEMM convolutions say `gemm` too.
-    {
-        family: 'conv',
-        pattern: /scudnn|hcudnn|(?:fprop|dgrad|wgrad)_(?:implicit|engine)|dgrad_engine|wgrad_|implicit_convolve|explicit_convolve|precomputed_convolve|(?:^|_|::)conv(?:\d?d|_depthwise|olution)|Convolution|naive_conv|igemm_(?:fwd|bwd|wrw)|MIOpenConv|miopenSp\dAsmConv|fft2d_(?:r2c|c2r)|cask_cudnn::computeOffsets|winograd|im2col|col2im/i,
-        examples: [
-            'cudnn_ampere_scudnn_128x64_relu_xregs_large_nn_v1',
-            'sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn',
-            'void fft2d_c2r_32x32<float, false, false, 0u, false, false>(float*, float2 const*, int, int, int, int, int, int, int, int, int, float, float, cudnn::reduced_divisor, bool, float*, float*, int2, int, int)',
-            'void fft2d_r2c_32x32<float, false, 5u, true>(float2*, float const*, int, int, int, int, int, int, int, int, int, cudnn::reduced_divisor, bool, int2, int, int)',
-            'void cask_cudnn::computeOffsetsKernel<false, false>(cask_cudnn::ComputeOffsetsParams)',
-            // Written from cuDNN and MIOpen kernel names as their traces print them.
-            'void cudnn::detail::dgrad_engine<float, 128, 6, 7, 3, 3, 5, false>',
-            'sm80_xmma_wgrad_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nhwc_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_execute_kernel_cudnn',
-            'void implicit_convolve_sgemm<float, float, 128, 5, 5, 3, 3, 3, 1, false, false, true>',
-            'naive_conv_fwd_nchw_float_double_float',
-        ],
-        counterExamples: [
-            'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
-            'ampere_sgemm_32x32_sliced1x4_tn',
-            'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
-        ],
-    },
-    // vLLM's ROCm skinny GEMMs: it sends only a few tokens' rows to them (wvSplitK, LLGemm1 for one row).
-    {
-        family: 'gemm-decode',
-        pattern: /(?:^|\s)(?:wvSplitK(?!Q)|LLGemm1|LLMM1)/,
-        examples: ['void wvSplitK_hf_sml_<__hip_bfloat16, 64, 2, 16, 8, 2, 1>', 'void wvSplitK_hf_big_<__hip_bfloat16, 64, 2, 16, 8, 2, 4>', 'void LLGemm1_kernel<__hip_bfloat16, 4>'],
-        counterExamples: ['void wvSplitKQ_hf_sml_<__hip_bfloat16, __hip_fp8_e4m3, 64, 2, 16, 8, 2, 1>', 'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas'],
-    },
-    // GEMMs whose name gives the output tile: a narrow tile says decode-shaped, a wide one nothing.
-    {
-        family: 'gemm',
-        pattern: /nvjet_|^Cijk_/i,
-        shape: gemmShapeFromTile,
-        examples: [
-            ['nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT', 'gemm-decode'],
-            ['nvjet_sm90_tst_8x64_64x16_4x1_v_bz_TNN', 'gemm-decode'],
-            ['nvjet_sm90_tst_256x8_64x6_4x1_v_bz_NNT', 'gemm-decode'],
-            ['nvjet_sm90_tst_64x16_64x16_4x2_h_bz_TNT', 'gemm-decode'],
-            ['nvjet_sm90_tst_64x8_64x16_2x1_v_bz_splitK_NNT', 'gemm-decode'],
-            ['nvjet_sm90_tst_64x32_64x16_4x1_v_bz_TNT', 'gemm'],
-            ['nvjet_sm90_tst_64x24_64x16_2x4_h_bz_TNT', 'gemm'],
-            ['nvjet_sm90_tst_128x48_64x9_2x1_v_bz_TNT', 'gemm'],
-            ['nvjet_sm90_tst_64x152_64x7_4x1_v_bz_TNT', 'gemm'],
-            ['nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_TNT', 'gemm'],
-            ['nvjet_sm90_tst_192x192_64x4_2x1_v_bz_coopB_TNN', 'gemm'],
-            ['nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNN', 'gemm'],
-            ['Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_EPS0_GRVWA2_GRVWB2_GSUAMB_ISA90a_IU1_K1', 'gemm-decode'],
-            ['Cijk_Alik_Bljk_BBS_BH_MT128x128x64_MI16x16x16x1_SN_1LDSB1_AFC1_AFEM1_ISA942', 'gemm'],
-            ['Cijk_Ailk_Bjlk_HHS_BH_MT32x32x64_MI16x16x16x1_SN_ISA90a', 'gemm'],
-            ['Cijk_Alik_Bljk_HSS_BH_Bias_HA_S_SAV_UserArgs_MT16x128x32_MI16x16x1_SN_LDSB1_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB1_EPS1_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA1201_IU1_K1_LDSTI0_L', 'gemm-decode'],
-            ['Cijk_Alik_Bljk_HHS_BH_Bias_HA_S_SAV_UserArgs_MT64x64x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1_AFEM1_ASEM1_CLR1_CADS0_DTLA0_DTLB0_DTVA0_DTVB0_EPS0_FDSI0_GRPM1_GRVWA8_GRVWB8_GSUAMB_GLS0_ISA1201_IU1_K1_LDSTI0_LB', 'gemm'],
-            ['Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT192x16x128_MI16x16x1_SN_LDSB1_AFC1_AFEM1_ISA942', 'gemm-decode'],
-        ],
-        counterExamples: ['nvjet_sm90_qqtst_128x128_128x6_1x1_h_bz_coopA_algo2_ovscale_TNT'],
-    },
-    // Split-K partial sums belong to the GEMM they finish (before reduce).
-    {
-        family: 'gemm',
-        pattern: /splitKreduce/i,
-        examples: [
-            'void cublasLt::splitKreduce_kernel<(int)32, (int)16, int, float, __nv_bfloat16, float, __nv_bfloat16, (bool)0, float, __nv_bfloat16, __nv_bfloat16, (bool)1, (bool)0, (bool)0, (bool)0>(cublasLt::cublasSplitKParams<T6>, const T4 *, const T6 *, T6 *, const T5 *, const T5 *, const T7 *, const T4 *, T7 *, void *, long, T5 *, int *, T5 *, T5 *, const T5 *, const T5 *, const T5 *)',
-            'void splitKreduce_kernel<float, float, float, float, true, false, false>(cublasSplitKParams<float>, float const*, float const*, float*, float const*, float const*, float const*, float const*, float*, void*, long, float*, int*)',
-        ],
-        counterExamples: ['void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)'],
-    },
-    // MAX sends single-row products to gemv; its matmul kernels are the multi-row (prompt) path (MAX's
-    // documented dispatch, the one name-only prefill reading kept).
-    {
-        family: 'gemm-prefill',
-        pattern: /^(?:multistage_gemm|matmul_kernel_naive|matmul_|linalg_matmul_gpu)/,
-        examples: [
-            'multistage_gemm_kernel_bfloat16_bfloat16_bfloat16_7e8f9a0b',
-            'multistage_gemm_split_k_kernel_bfloat16_8f9a0b1c',
-            'sm90_matmul_bfloat16_bfloat16_bfloat16_True_9a0b1c2d',
-            'matmul_kernel_naive_bfloat16_0b1c2d3e',
-            'linalg_matmul_gpu___init___m6A6A6A6A_09fd2dc3',
-            'linalg_matmul_gpu__multistage6A6A6A6A',
-        ],
-        counterExamples: ['gemv_split_k_bfloat16_bfloat16_bfloat16_256_f519d2c2', 'matmul_sm100_blockwise_scaled_fp8_1d2d_1c2d3e4f'],
-    },
-    // `fbgemm` is a library name, not a GEMM (fbgemm_gpu::permute_2D_data_kernel is a permute).
-    {
-        family: 'gemm',
-        pattern: /(?<!fb)gemm|matmul|^triton_tem_|xmma|s16816|s1688|s161616|sgemm|hgemm|wgmma|tensorop|GemmUniversal|cutlass::Kernel|kernel_gemm|gcgemm/i,
-        examples: [
-            'ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_32x6_tn',
-            'ampere_bf16_s16816gemm_bf16_64x64_sliced1x2_ldg8_f2f_stages_64x6_tn',
-            'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
-            'sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas',
-            'void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_tn_align1>(cutlass_80_simt_sgemm_128x32_8x5_tn_align1::Params)',
-            'void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_16x16_128x1_tn_align8>(T1::Params)',
-            'void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1>(cutlass_80_tensorop_s1688gemm_256x128_32x3_tn_align1::Params)',
-            'void ck::kernel_gemm_xdl_cshuffle_v3<ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>, true, 2, 1>(ck::GridwiseGemm_xdl_cshuffle_v3<ck::tensor_layout::gemm::RowMajor>::Argument)',
-            'triton_tem_fused_mm_0',
-            'ampere_sgemm_32x32_sliced1x4_tn',
-            'volta_sgemm_128x32_nt',
-            'sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize64x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas',
-            'void cutlass::Kernel2<cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8>(cutlass_80_tensorop_s16816gemm_bf16_128x64_64x6_tn_align8::Params)',
-            'void magma_sgemmEx_kernel<float, float, float, true, false, 6, 4, 6, 3, 4>(int, int, int, Tensor, int, Tensor, int, Tensor, int, Tensor, int, int, int, float const*, float const*, float, float, int, cublasLtEpilogue_t, int, void const*, int, void*)',
-            // XLA's GEMM fusions (a JAX decode).
-            'gemm_fusion_dot_18',
-            'gemm_fusion_dot_general_97',
-        ],
-        counterExamples: [
-            'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
-            'sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn',
-        ],
-    },
-    {
-        family: 'reduce',
-        pattern: /reduce_kernel|ReduceOp|DeviceReduce|DeviceScan|scan_innermost|reduction|^triton_(?:red|per)_/i,
-        examples: [
-            'void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4> >(at::native::ReduceOp<float, at::native::MeanOps<float, float, float, float>, unsigned int, float, 4, 4>)',
-            'void at::native::reduce_kernel<(int)128, (int)4, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator ()(at::TensorIterator &)::[lambda(float, float) (instance 1)]>, unsigned int, float, (int)4, (int)4>>(T3)',
-            'void at_cuda_detail::cub::DeviceScanKernel<at_cuda_detail::cub::DeviceScanPolicy<long, std::plus<long>>::Policy900, const long *, long *, at_cuda_detail::cub::ScanTileState<long, (bool)1>, std::plus<long>, at_cuda_detail::cub::NullType, int>(T2, T3, T4, int, T5, T6, T7)',
-            'void at::native::tensor_kernel_scan_innermost_dim<float, std::plus<float>>(T1 *, const T1 *, unsigned int, unsigned int, unsigned int, T1, T2)',
-            'triton_red_fused_sum_1',
-        ],
-        counterExamples: ['triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0', 'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)'],
-    },
-    // Copies and layout changes (split out of elementwise: they move bytes and compute nothing):
-    // ATen's copy_ kernels (contiguous, expand+clone as in repeat_interleave / repeat_kv, and the casts
-    // of `.to(dtype)`, which run through the same copy_), cat, transposes and permutes, cuDNN layout
-    // conversions, llama.cpp's cpy and convert. The launching op (`launchedBy`) tells a cast from a
-    // layout copy where the trace records it.
-    {
-        family: 'copy',
-        pattern: /^(?!triton_).*?(?:direct_copy_kernel|_copy_kernel_cuda|(?:^|\s)convert_unary\b|CatArray|(?:^|\s|::)cpy_|contiguous|transpose|permute|(?:^|_|::)concat|padded_copy|nchwToNhwc|nhwcToNchw|nchw2nhwc|nhwc2nchw|repeat_interleave|repeat_kv)/i,
-        examples: [
-            'void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)',
-            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
-            'concat_gpu_flat_bfloat16_2e3f4a5b',
-            'padded_copy_bfloat16_3f4a5b6c',
-            'void at::native::unrolled_elementwise_kernel<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, 4, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1> >(int, at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, std::array<char*, 2ul>, TrivialOffsetCalculator<1, unsigned int>, TrivialOffsetCalculator<1, unsigned int>, at::native::memory::LoadWithCast<1>, at::native::memory::StoreWithCast<1>)',
-            'void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, unsigned int, 2, 128, 1>(float*, at::native::(anonymous namespace)::CatArrInputTensorMetadata<float, unsigned int, 128, 1>, at::native::(anonymous namespace)::TensorSizeStride<unsigned int, 4u>, int, unsigned int)',
-            'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)2>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
-            'void at::native::vectorized_elementwise_kernel<8, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int, at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul>)',
-            'void convert_unary<float, __half>(void const*, __half*, long, long, long, HIP_vector_type<unsigned int, 3u>, long, long, long) [clone .kd]',
-            'void cpy_scalar<&(void cpy_1_scalar<float, float>(char const*, char*))>(char const*, char*, long, long, long, long, long, long, long, long, long, long, long, long, long, long, long) [clone .kd]',
-            'void fbgemm_gpu::permute_2D_data_kernel<false, int, int, decltype(nullptr)>(int, int, int, int const*, decltype(nullptr) const*, int const*, int const*, int const*, int*, decltype(nullptr)*)',
-        ],
-        counterExamples: [
-            'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
-            'void at::native::index_elementwise_kernel<128, 4, at::native::gpu_index_kernel<at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1}>(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>, at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1} const&)::{lambda(int)#1}>(long, at::native::index_kernel_impl<at::native::OpaqueType<2> >(at::TensorIteratorBase&, c10::ArrayRef<long>, c10::ArrayRef<long>)::{lambda(char*, char const*, long)#1})',
-            'void vllm::reshape_and_cache_flash_kernel<__nv_bfloat16, __nv_bfloat16, (vllm::Fp8KVCacheDataType)0>(__nv_bfloat16 const*, __nv_bfloat16 const*, __nv_bfloat16*, __nv_bfloat16*, long const*, long, long, long, long, long, int, int, int, float const*, float const*, int)',
-            'triton_poi_fused__to_copy_0',
-            '__amd_rocclr_copyBuffer.kd',
-        ],
-    },
-    {
-        family: 'elementwise',
-        pattern: /elementwise|FillFunctor|fill_|act_and_mul|silu|gelu|swiglu|where_kernel|masked_fill|arange|multi_tensor_apply|clamp|_r\d+_w\d+_b\d+|^triton_poi_|(?:^|\s)(?:k_bin_bcast|unary_gated_op_kernel|unary_op_kernel)\b/i,
-        examples: [
-            'void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)',
-            'void vllm::act_and_mul_kernel<c10::BFloat16, &vllm::silu_kernel<c10::BFloat16>, (bool)1>(T1 *, const T1 *, int)',
-            'void (anonymous namespace)::elementwise_kernel_with_index<int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>(int, at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}, function_traits<at::native::arange_cuda_out(c10::Scalar const&, c10::Scalar const&, c10::Scalar const&, at::Tensor&)::{lambda()#1}::operator()() const::{lambda()#4}::operator()() const::{lambda(long)#1}>::result_type*)',
-            'elementwise_View_mo_slice_r3_w8_b256_0c1d2e3f',
-            'functional_elementwise_6A6A6A6A_1d2e3f4a',
-            'at::native::<unnamed>::fill_reverse_indices_kernel(long *, int, at::cuda::detail::IntDivider<unsigned int>)',
-            'triton_poi_fused_add_mul_0',
-            'void k_bin_bcast<&(op_add(float, float)), float, float, float, float const*>(float const*, float const*, float*, int, int, int, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, HIP_vector_type<unsigned int, 3u>, int, int, int, int, int, int, int, int, int, int, int, int) [clone .kd]',
-            'void unary_gated_op_kernel<&(op_silu(float)), float>(float const*, float const*, float*, long, long, long, long) [clone .kd]',
-            'triton_poi_fused_mul_silu_1',
-            'triton_poi_fused__to_copy_0',
-        ],
-        counterExamples: [
-            'void at::native::<unnamed>::CatArrayBatchedCopy_vectorized<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)3, (int)128, (int)1, (int)16, (int)8>(char *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)',
-            'triton_poi_fused_cat_3',
-        ],
-    },
-];
-
-// EXTERNAL MODULE: ./src/classify/kernel-name.ts
-var kernel_name = __nccwpck_require__(8545);
-// EXTERNAL MODULE: ./src/classify/demangle.ts
-var demangle = __nccwpck_require__(6693);
-;// CONCATENATED MODULE: ./src/classify/classify.ts
-
-
-
-/**
- * Token counts that decide a GEMM's shape. A bf16 GEMM with M rows of activations does about M
- * FLOPs per byte of weights read, and the GPUs we read (A100 to B200, MI300) reach their compute
- * roofline between ~150 and ~300 FLOP/byte. At M ≤ 64 the GEMM is far below it and streams weights
- * (decode); at M ≥ 256 it is at or past it (a prompt, or a batch as large as one). Between the two
- * a large decode batch and a short prompt look alike, so the shape stays unknown.
- */
-const DECODE_TOKENS_MAX = 64;
-const PREFILL_TOKENS_MIN = 256;
-const DENSE_GEMM = new Set(['gemm', 'gemm-decode', 'gemm-prefill']);
-/** The shape a dense GEMM's launching op gives it (M = its token count). */
-function gemmShapeFromTokens(tokens) {
-    if (tokens <= DECODE_TOKENS_MAX)
-        return 'gemm-decode';
-    if (tokens >= PREFILL_TOKENS_MIN)
-        return 'gemm-prefill';
-    return 'gemm';
-}
-/** The family of one name under the given rules, or `other`. */
-function classifyName(name, rules = FAMILY_TABLE, users) {
-    // Mangled names (`_ZN7cutlass13device_kernelI…`) are read demangled, as the other tools print them.
-    const readable = name.trimStart().startsWith('_Z') ? ((0,demangle/* demangle */.c)(name.trim()) ?? name) : name;
-    const normalized = (0,kernel_name/* normalizeKernelName */.Q_)(readable);
-    const head = normalized.length > USER_PATTERN_NAME_CHARS ? normalized.slice(0, USER_PATTERN_NAME_CHARS) : normalized;
-    const rule = rules.find((candidate) => candidate.pattern.test(users?.has(candidate) ? head : normalized));
-    if (!rule)
-        return 'other';
-    return 'shape' in rule && rule.shape ? rule.shape(normalized) : rule.family;
-}
-/**
- * User rules come first, so a team can claim its own kernels. `checkBudget` is called before each
- * name not seen yet (the analyze time budget: it throws once the budget is spent), since user
- * patterns run synchronously and no timer can stop them.
- */
-function createClassifier(userRules = [], checkBudget) {
-    const rules = [...userRules, ...FAMILY_TABLE];
-    const users = new Set(userRules);
-    const userFamilies = new Set(userRules.map((rule) => rule.family));
-    const cache = new Map();
-    return (kernel) => {
-        let family = cache.get(kernel.name);
-        if (family === undefined) {
-            checkBudget?.();
-            family = classifyName(kernel.name, rules, users);
-            cache.set(kernel.name, family);
-        }
-        // A family a team named itself is theirs; only the table's dense GEMMs take a shape from tokens.
-        if (kernel.tokens === undefined || userFamilies.has(family) || !DENSE_GEMM.has(family))
-            return family;
-        return gemmShapeFromTokens(kernel.tokens);
-    };
-}
-/**
- * The families of a capture's kernels, read together: a name that is only a weak hint alone takes
- * the family its neighbours prove (TensorRT-LLM's batched GEMMs are MoE experts when its MoE routing
- * runs in the same capture). `families[i]` is the family of `names[i]` from the classifier.
- */
-function familiesInContext(names, families, rules = CONTEXT_RULES) {
-    const present = new Set(families);
-    const active = rules.filter((rule) => present.has(rule.whenPresent));
-    if (active.length === 0)
-        return [...families];
-    return families.map((family, i) => {
-        const name = names[i] ?? '';
-        const readable = name.trimStart().startsWith('_Z') ? ((0,demangle/* demangle */.c)(name.trim()) ?? name) : name;
-        const normalized = (0,kernel_name/* normalizeKernelName */.Q_)(readable);
-        const rule = active.find((r) => r.from.includes(family) && r.pattern.test(normalized));
-        return rule ? rule.family : family;
-    });
-}
-
+// EXTERNAL MODULE: ./src/classify/classify.ts
+var classify_classify = __nccwpck_require__(9602);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
+var registry = __nccwpck_require__(8517);
 ;// CONCATENATED MODULE: ./src/pipeline/build-profile.ts
 
 
+
 /** `notices`: what was decided about the inputs before merging (files set aside, mixed inputs allowed). */
-function buildProfile(allCaptures, classify = createClassifier(), inputNotices = []) {
+function buildProfile(allCaptures, classify = (0,classify_classify/* createClassifier */.CC)(), inputNotices = []) {
     const { captures, notices: setUpNotices } = setAsideGraphCaptures(allCaptures);
-    // An Nsight Compute capture replays a few launches of kernels another capture already timed: its
-    // kernel rows count only when no other input has kernel times.
-    const timedElsewhere = captures.some((c) => c.source.format !== 'ncu-csv' && c.kernels.length > 0);
-    const merged = mergeKernels(timedElsewhere ? captures.filter((c) => c.source.format !== 'ncu-csv') : captures);
+    // A deep dive (Nsight Compute) replays a few launches of kernels another capture already timed:
+    // its kernel rows count only when no other input has kernel times.
+    const timedElsewhere = captures.some((c) => !(0,registry/* replaysKernels */.Lk)(c) && c.kernels.length > 0);
+    const merged = mergeKernels(timedElsewhere ? captures.filter((c) => !(0,registry/* replaysKernels */.Lk)(c)) : captures);
     const totalKernelNs = merged.reduce((sum, k) => sum + k.totalNs, 0);
     // The merged kernels are fresh copies: completed in place rather than copied once more.
-    const inContext = familiesInContext(merged.map((k) => k.name), merged.map((k) => classify(k)));
+    const inContext = (0,classify_classify/* familiesInContext */.Ri)(merged.map((k) => k.name), merged.map((k) => classify(k)));
     const kernels = merged.map((kernel, i) => Object.assign(kernel, {
         family: inContext[i] ?? classify(kernel),
         share: totalKernelNs > 0 ? kernel.totalNs / totalKernelNs : 0,
     }));
     const families = familySharesOf(kernels, totalKernelNs);
-    const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && c.source.format === 'ncu-csv'));
+    const kernelSources = captures.filter((c) => c.kernels.length > 0 && !(timedElsewhere && (0,registry/* replaysKernels */.Lk)(c)));
     // Each input keeps its own timeline: the one with the steady work is read; every rank keeps its own in `ranks`.
     const { timeline, notices: timelineNotices } = mergeTimeline(captures);
     const notices = [...inputNotices, ...allCaptures.flatMap((c) => c.notices), ...setUpNotices, ...timelineNotices];
@@ -20810,7 +24985,7 @@ function familySharesOf(kernels, totalKernelNs) {
 }
 function rankOf(kernels, classify, fields) {
     const totalKernelNs = kernels.reduce((sum, k) => sum + k.totalNs, 0);
-    const families = familiesInContext(kernels.map((k) => k.name), kernels.map((k) => classify(k)));
+    const families = (0,classify_classify/* familiesInContext */.Ri)(kernels.map((k) => k.name), kernels.map((k) => classify(k)));
     const classified = kernels.map((k, i) => ({ family: families[i] ?? classify(k), totalNs: k.totalNs, instances: k.instances }));
     return { ...fields, totalKernelNs, families: familySharesOf(classified, totalKernelNs) };
 }
@@ -20852,7 +25027,7 @@ function ranksOf(captures, classify, notices) {
             });
         }));
     }
-    const split = captures.find((c) => c.source.format !== 'ncu-csv' && new Set(c.kernels.map((k) => k.device ?? 0)).size > 1);
+    const split = captures.find((c) => !(0,registry/* replaysKernels */.Lk)(c) && new Set(c.kernels.map((k) => k.device ?? 0)).size > 1);
     if (!split)
         return [];
     const devices = [...new Set(split.kernels.map((k) => k.device ?? 0))].sort((a, b) => a - b);
@@ -21376,6 +25551,7 @@ function prepareSide(label, metric, options, notes, other) {
     }
     const outliers = [];
     const stalled = [];
+    let stallNote;
     let clean = kept;
     if (options.dropOutliers) {
         const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) });
@@ -21384,14 +25560,16 @@ function prepareSide(label, metric, options, notes, other) {
             const center = (0,averages/* median */.J)(clean);
             for (const i of found.outliers) {
                 // Runs are numbered as measured, the warm-up runs included.
-                outliers.push(`${label} run ${i + dropped.length + 1}: ${(0,percent_format/* formatPct */.R8)(kept[i] / center - 1)}`);
+                outliers.push({ run: i + dropped.length + 1, change: kept[i] / center - 1 });
                 stalled.push(kept[i]);
             }
             const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
-            notes.push(`left out ${outliers.join(', ')} as stalled, below the fast cluster of ${clean.length} run${clean.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`);
+            const runs = outliers.map((r) => `${label} run ${r.run}: ${(0,percent_format/* formatPct */.R8)(r.change)}`).join(', ');
+            stallNote = `left out ${runs} as stalled, below the fast cluster of ${clean.length} run${clean.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
+            notes.push(stallNote);
         }
     }
-    return { label, kept: clean, dropped, outliers, stalled, value: clean.length ? (0,averages/* median */.J)(clean) : metric.value };
+    return { label, kept: clean, dropped, outliers, stalled, ...(stallNote ? { stallNote } : {}), value: clean.length ? (0,averages/* median */.J)(clean) : metric.value };
 }
 function infoRow(name, base, cur, note) {
     const metric = (cur ?? base);
@@ -21438,21 +25616,32 @@ function leftOut(side) {
 function worseBy(direction, delta) {
     return direction === 'higher' ? -delta : delta;
 }
-/** `decode_tok_s: left out baseline run 3 (−15.0%) …`, metrics that left out the same runs named together. */
-function outlierNotes(pending) {
+/**
+ * `decode_tok_s, tpot_ms: left out baseline run 3: −15.0% …`: metrics that left out the same runs
+ * (the same run numbers of the same sides) named together, under the first one's note. Grouped by
+ * the run numbers alone, so the wording of the notes cannot split or merge a group.
+ */
+function groupStalls(stalls) {
     const byRuns = new Map();
-    for (const p of pending) {
-        const runs = [...p.base.outliers, ...p.cur.outliers];
-        if (!runs.length)
+    for (const s of stalls) {
+        if (!s.baselineRuns.length && !s.currentRuns.length)
             continue;
-        const key = runs.map((r) => r.slice(0, r.indexOf(':'))).join(',');
+        const key = JSON.stringify([s.baselineRuns, s.currentRuns]);
         const entry = byRuns.get(key);
         if (entry)
-            entry.names.push(p.name);
+            entry.names.push(s.name);
         else
-            byRuns.set(key, { names: [p.name], text: p.notes.filter((n) => n.startsWith('left out ')).join('; ') });
+            byRuns.set(key, { names: [s.name], text: s.text });
     }
     return [...byRuns.values()].map((e) => `${e.names.join(', ')}: ${e.text}`);
+}
+function outlierNotes(pending) {
+    return groupStalls(pending.map((p) => ({
+        name: p.name,
+        baselineRuns: p.base.outliers.map((r) => r.run),
+        currentRuns: p.cur.outliers.map((r) => r.run),
+        text: [p.base.stallNote, p.cur.stallNote].filter((n) => n !== undefined).join('; '),
+    })));
 }
 function compareMetrics(current, baseline, options) {
     const baseByName = new Map(baseline.map((m) => [m.name, m]));
@@ -21843,6 +26032,8 @@ function compareKernels(current, baseline, options) {
     return { rows, changes };
 }
 
+// EXTERNAL MODULE: ./src/compare/per-step.ts
+var per_step = __nccwpck_require__(3295);
 ;// CONCATENATED MODULE: ./src/compare/throttle-check.ts
 /**
  * Throttling against the baseline: which clock-event reasons make a comparison invalid. A thermal
@@ -21925,2467 +26116,12 @@ function judgeThrottling(baseline, current, sameJob) {
     return { problems, notes };
 }
 
-// EXTERNAL MODULE: ./src/diagnose/vendor-tools.ts
-var vendor_tools = __nccwpck_require__(2490);
-// EXTERNAL MODULE: ./src/diagnose/rule.ts
-var diagnose_rule = __nccwpck_require__(2248);
-// EXTERNAL MODULE: ./src/diagnose/profile-measures.ts
-var profile_measures = __nccwpck_require__(7307);
-;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
-/**
- * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
- * first step far slower than the rest, or the tool itself reporting compilation.
- */
-
-
-
-
-const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
-const COMPILE_NOTICE = /compil|autotun/i;
-/* harmony default export */ const capture_includes_warmup = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'capture-includes-warmup',
-        severity: 'warning',
-        title: 'Capture includes warm-up or compilation',
-        stage: 'capture',
-        needs: [],
-        description: 'Module loading, JIT compilation or a slow first step is inside the captured window, which inflates times and shifts the kernel mix.',
-        defaults: { firstStepRatio: 3, minSteps: 3, maxModuleLoadShare: 0.05 },
-    },
-    check({ profile, options }) {
-        const evidence = {};
-        const signals = [];
-        const steps = profile.timeline?.steps ?? [];
-        if (steps.length >= options.minSteps) {
-            const rest = (0,averages/* median */.J)(steps.slice(1).map((s) => s.durNs));
-            const ratio = rest > 0 ? steps[0].durNs / rest : 0;
-            if (ratio >= options.firstStepRatio) {
-                signals.push('first-step');
-                Object.assign(evidence, { firstStepMs: (0,profile_measures.ms)(steps[0].durNs), medianStepMs: (0,profile_measures.ms)(rest), firstStepRatio: (0,profile_measures/* round */.LI)(ratio, 2) });
-            }
-        }
-        const apiNs = profile.apiCalls.reduce((sum, a) => sum + a.totalNs, 0);
-        const loads = profile.apiCalls.filter((a) => LOAD_API.test(a.name));
-        const loadNs = loads.reduce((sum, a) => sum + a.totalNs, 0);
-        if (apiNs > 0 && loadNs / apiNs >= options.maxModuleLoadShare) {
-            signals.push('module-load');
-            Object.assign(evidence, {
-                moduleLoadCalls: loads.reduce((sum, a) => sum + a.calls, 0),
-                moduleLoadMs: (0,profile_measures.ms)(loadNs),
-                moduleLoadShare: (0,profile_measures/* round */.LI)(loadNs / apiNs),
-            });
-        }
-        const notice = profile.notices.find((n) => n.severity !== 'info' && (COMPILE_NOTICE.test(n.code) || COMPILE_NOTICE.test(n.message)));
-        if (notice) {
-            signals.push('notice');
-            evidence.notice = notice.code;
-        }
-        if (signals.length === 0)
-            return [];
-        return [
-            {
-                message: `Warm-up work is inside the capture (${signals.join(', ')}); times and shares include one-off costs.`,
-                evidence: { ...evidence, signals: signals.join(',') },
-                ...((0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
-                    ? {
-                        advice: `Warm up before the capture window and profile only steady-state steps: ${profile.sources.some((s) => s.format.startsWith('max-')) ? '`max generate --num-warmups N` (one warm-up generation of N tokens), ' : ''}torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch, or run the warm-up before the profiled steps and read only those from the rocprofv3 kernel trace:`,
-                        command: vendor_tools/* ROCPROF_KERNEL_COMMAND */.cw,
-                    }
-                    : {
-                        advice: 'Warm up before the capture window and profile only steady-state steps: `max generate --num-warmups N` (one warm-up generation of N tokens), cudaProfilerStart() after warm-up with a capture range in nsys, or torch.profiler.schedule(wait=1, warmup=2, active=N) in PyTorch:',
-                        command: 'nsys profile --capture-range=cudaProfilerApi --capture-range-end=stop --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o steady <workload>',
-                    }),
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/communication-bound.ts
-
-
-/** Kernels that only a backward pass or an optimizer step launches: the run is training. */
-const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|_sgd_/i;
-/** A straggler computing this much longer than its peers explains part of their exposed time. */
-const STRAGGLER_EXCESS = 0.1;
-/** Below this busy share of the active span, the idle rest is named too. */
-const IDLE_NOTE_BUSY = 0.8;
-/** Families only serving and generation have. */
-const INFERENCE_FAMILIES = ['kv-cache', 'sampling', 'gemm-decode'];
-function workloadOf(profile) {
-    if (profile.kernels.some((k) => TRAINING_KERNEL.test(k.name)))
-        return 'training';
-    if (profile.families.some((f) => INFERENCE_FAMILIES.includes(f.family)) || (profile.timeline?.graphLaunches ?? 0) > 0)
-        return 'inference';
-    return 'unknown';
-}
-const ADVICE = {
-    training: 'Training: gradients should be reduced while backward still runs. Check that the all-reduce overlaps backward compute (DDP reduces each bucket as soon as its gradients are ready; an explicit sync, find_unused_parameters=True or a hook that waits serializes it), tune the bucket size (DDP bucket_cap_mb, default 25: larger buckets mean fewer, more efficient collectives, smaller ones start earlier), consider gradient accumulation (no_sync) to reduce less often, and for FSDP enable forward/backward prefetch. Then check the interconnect: NCCL over PCIe or the network instead of NVLink/xGMI multiplies the time.',
-    inference: 'Inference: the tensor-parallel all-reduce after attention and after the MLP is on the critical path of every layer. If the model fits, a lower TP degree (or data-parallel replicas) removes it; keep the custom all-reduce on for small messages (vLLM: do not set disable_custom_all_reduce; CUDA graphs capture it), use a fused all-reduce + norm where the engine has one, and overlap communication with compute (sequence parallel / async TP). Check that the GPUs talk over NVLink/xGMI, not PCIe.',
-    unknown: 'For training, overlap the gradient all-reduce with backward and tune the bucket size (DDP bucket_cap_mb); for tensor-parallel inference, weigh a lower TP degree, the custom all-reduce for small messages and compute/communication overlap. In both, check that the GPUs talk over NVLink/xGMI, not PCIe or the network.',
-};
-function collectiveOf(families) {
-    const entry = families.find((f) => f.family === 'collective');
-    return { ns: entry?.totalNs ?? 0, instances: entry?.instances ?? 0 };
-}
-/** Each rank with its own numbers; the whole profile when it has no ranks. */
-function subjectsOf(profile) {
-    const ranks = profile.ranks.filter((r) => r.totalKernelNs > 0);
-    if (ranks.length > 0) {
-        return ranks.map((r) => {
-            const c = collectiveOf(r.families);
-            const label = r.rank !== undefined ? `rank ${r.rank}` : `device ${r.device ?? 0}`;
-            return { label, rankEntry: r, ...(r.rank !== undefined ? { rank: r.rank } : {}), totalKernelNs: r.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: r.timeline };
-        });
-    }
-    const c = collectiveOf(profile.families);
-    return [{ label: 'the run', totalKernelNs: profile.totalKernelNs, collectiveNs: c.ns, collectiveLaunches: c.instances, timeline: profile.timeline }];
-}
-/* harmony default export */ const communication_bound = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'communication-bound',
-        severity: 'warning',
-        title: 'Communication-bound: collectives no compute overlaps',
-        stage: 'utilization',
-        needs: ['kernel-breakdown'],
-        description: 'Collective kernels (NCCL/RCCL, custom all-reduce) that no compute overlaps take a large share of the active span on some rank; smaller shares are reported as info.',
-        defaults: { minCollectiveShare: 0.05, maxExposedShare: 0.15, minCollectiveLaunches: 10 },
-    },
-    check({ profile, options, note }) {
-        const subjects = subjectsOf(profile).filter((s) => s.totalKernelNs > 0 && s.collectiveNs / s.totalKernelNs >= options.minCollectiveShare);
-        if (subjects.length === 0)
-            return [];
-        const workload = workloadOf(profile);
-        const measured = subjects.filter((s) => s.timeline?.communication && s.timeline.activeSpanNs > 0);
-        if (measured.length === 0) {
-            // No per-launch timeline: the share of kernel time is known, its overlap is not. A note on the
-            // evidence (the share is in the family table), not a finding.
-            const top = subjects.reduce((a, b) => (b.collectiveNs / b.totalKernelNs > a.collectiveNs / a.totalKernelNs ? b : a));
-            const share = top.collectiveNs / top.totalKernelNs;
-            note(`not established: collectives take ${(0,profile_measures/* percent */.KN)(share)} of kernel time${top.label === 'the run' ? '' : ` on ${top.label}`} (${top.collectiveLaunches} launches), but how much of it compute hides is not in this capture (no per-launch timeline); a PyTorch profiler or rocprofv3 kernel trace shows whether the collectives overlap compute.`);
-            return [];
-        }
-        const read = measured.map((s) => {
-            const timeline = s.timeline;
-            const comm = timeline.communication;
-            const exposedShare = comm.exposedNs / (timeline.activeSpanNs * Math.max(1, timeline.devices));
-            return { subject: s, exposedShare, comm, timeline };
-        });
-        const worst = read.reduce((a, b) => (b.exposedShare > a.exposedShare ? b : a));
-        const { subject, exposedShare, comm, timeline } = worst;
-        const collectiveShare = subject.collectiveNs / subject.totalKernelNs;
-        const hiddenFraction = comm.collectiveNs > 0 ? 1 - comm.exposedNs / comm.collectiveNs : 0;
-        const busyFraction = timeline.busyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices));
-        const evidence = {
-            exposedShare: (0,profile_measures/* round */.LI)(exposedShare),
-            exposedMs: (0,profile_measures/* round */.LI)(comm.exposedNs / 1e6, 3),
-            collectiveShare: (0,profile_measures/* round */.LI)(collectiveShare),
-            hiddenFraction: (0,profile_measures/* round */.LI)(hiddenFraction),
-            busyFraction: (0,profile_measures/* round */.LI)(busyFraction),
-            collectiveLaunches: subject.collectiveLaunches,
-            workload,
-            ranksMeasured: read.length,
-            ...(subject.rank !== undefined ? { rank: subject.rank } : {}),
-        };
-        const thin = subject.collectiveLaunches < options.minCollectiveLaunches;
-        const exposed = exposedShare >= options.maxExposedShare;
-        const where = read.length > 1 ? ` (worst of ${read.length} ranks: ${subject.label})` : subject.label === 'the run' ? '' : ` on ${subject.label}`;
-        // Fast ranks wait inside the collective for a straggler: their exposed time is its extra compute.
-        const straggler = (0,profile_measures/* stragglerOf */["do"])(profile);
-        const waiting = straggler && straggler.computeExcess >= STRAGGLER_EXCESS && straggler.slow !== subject.rankEntry ? straggler : undefined;
-        if (waiting) {
-            evidence.stragglerRank = waiting.slow.rank ?? waiting.slow.device ?? 0;
-            evidence.stragglerExcess = (0,profile_measures/* round */.LI)(waiting.computeExcess);
-        }
-        const idleNote = busyFraction < IDLE_NOTE_BUSY ? ` The GPU is idle a further ${(0,profile_measures/* percent */.KN)(1 - busyFraction)} of the active span (host work, or waiting for the all-reduce to finish before the next step).` : '';
-        const waitNote = waiting ? ` Part of it is waiting for ${waiting.slow.rank !== undefined ? `rank ${waiting.slow.rank}` : `device ${waiting.slow.device ?? 0}`}, which computes ${(0,profile_measures/* percent */.KN)(waiting.computeExcess)} longer (see rank-imbalance).` : '';
-        const command = profile.environment.vendor === 'amd' ? 'rocm-smi --showtopo' : 'nvidia-smi topo -m';
-        if (!exposed || thin) {
-            return [
-                {
-                    severity: 'info',
-                    message: `Communication share${where}: collectives are ${(0,profile_measures/* percent */.KN)(collectiveShare)} of kernel time and ${(0,profile_measures/* percent */.KN)(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.${waitNote}`,
-                    evidence,
-                    advice: `Within normal bounds for ${workload === 'unknown' ? 'a multi-GPU run' : `multi-GPU ${workload}`}; watch the share as the degree of parallelism or the interconnect changes. ${ADVICE[workload]}`,
-                    command,
-                },
-            ];
-        }
-        return [
-            {
-                message: `Communication-bound${where}: ${(0,profile_measures/* percent */.KN)(exposedShare)} of the active span is collective time that no compute overlaps (${(0,profile_measures/* round */.LI)(comm.exposedNs / 1e6, 1)} ms; collectives are ${(0,profile_measures/* percent */.KN)(collectiveShare)} of kernel time, ${hiddenFraction > 0 ? `${(0,profile_measures/* percent */.KN)(hiddenFraction)} of it hidden` : "none of it hidden"}): the GPU spends it waiting on the interconnect and the other ranks, which neither the host side nor kernel tuning changes.${idleNote}${waitNote}`,
-                evidence,
-                advice: ADVICE[workload],
-                command,
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/copy-heavy.ts
-
-
-/** Ops that repeat KV heads (transformers' repeat_kv is expand + reshape, which copies). */
-const KV_REPEAT_OP = /repeat_interleave|repeat_kv|aten::repeat\b|aten::expand/;
-/** Ops that only change the dtype (aten::to, .float(), .half()). */
-const CAST_OP = /aten::_to_copy|aten::to\b/;
-const PATTERNS = [
-    [/bfloat16_copy_kernel|float16_copy_kernel|convert_unary/i, 'dtype casts (.to())'],
-    [/CatArray|concat|\bcat\b/i, 'concatenation (cat)'],
-    [/transpose|permute|nchwToNhwc|nhwcToNchw/i, 'transpose / permute'],
-    [/direct_copy|copy_kernel|contiguous|copy_/i, 'strided copies (.contiguous(), reshape of a transposed or expanded view)'],
-];
-function patternOf(kernel) {
-    if (kernel.launchedBy && KV_REPEAT_OP.test(kernel.launchedBy))
-        return 'KV heads repeated (repeat_interleave / repeat_kv)';
-    if (kernel.launchedBy && CAST_OP.test(kernel.launchedBy))
-        return 'dtype casts (.to())';
-    const found = PATTERNS.find(([pattern]) => pattern.test(kernel.name));
-    return found ? found[1] : 'copies';
-}
-/* harmony default export */ const copy_heavy = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'copy-heavy',
-        severity: 'warning',
-        title: 'Copy and layout kernels take a large share of GPU time',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Direct copies, transposes, permutes, cat and KV-head expands take a large share of kernel time: data is moved, not computed on.',
-        // A quarter of kernel time moving bytes: well above the few percent a decode spends writing its
-        // KV cache and casting, and far below what a repeated GQA cache costs (57 % on an H200).
-        defaults: { minCopyShare: 0.25 },
-    },
-    check({ profile, options }) {
-        const copy = (0,profile_measures/* familyTotals */.sS)(profile, ['copy']);
-        if (copy.share < options.minCopyShare)
-            return [];
-        const top = profile.kernels.filter((k) => k.family === 'copy').sort((a, b) => b.totalNs - a.totalNs)[0];
-        const pattern = patternOf(top);
-        const attributed = top.launchedBy !== undefined;
-        const site = top.pythonSites?.[0];
-        const repeatsKv = pattern.startsWith('KV heads');
-        const casts = pattern.startsWith('dtype casts');
-        const advice = [
-            casts
-                ? 'Keep activations in one dtype through the step: cast weights once at load, not per call, and let torch.compile fuse the remaining casts into their neighbours.'
-                : repeatsKv
-                    ? 'Stop repeating the KV heads: pass the grouped K and V to a kernel that reads them as they are (torch: F.scaled_dot_product_attention(..., enable_gqa=True); FlashAttention, FlashInfer and vLLM attention take GQA natively; transformers: attn_implementation="sdpa" or "flash_attention_2").'
-                    : 'Find the op that makes the copy and remove it: if K/V heads are repeated for GQA (repeat_kv, repeat_interleave, expand(...).reshape), use native GQA (F.scaled_dot_product_attention(..., enable_gqa=True), FlashAttention/FlashInfer); if a .contiguous() or .transpose().reshape() feeds a matmul, keep the layout the consumer reads (or fuse the permute into it, e.g. under torch.compile).',
-            attributed || (site && (!site.graphReplay || site.graphCapture))
-                ? ''
-                : ' This trace does not say which op launched the kernel (no CPU ops for it, as under CUDA-graph replay): profile a few eager steps with torch.profiler(record_shapes=True, with_stack=True) to see it.',
-        ].join('');
-        return [
-            {
-                message: `Copy and layout kernels take ${(0,profile_measures/* percent */.KN)(copy.share)} of kernel time. The largest, ${pattern}, is ${(0,profile_measures/* percent */.KN)(top.share)} over ${top.instances} launches${(0,profile_measures/* launchOrigin */.Oe)(top)}.`,
-                evidence: {
-                    copyShare: (0,profile_measures/* round */.LI)(copy.share),
-                    copyLaunches: copy.instances,
-                    topCopyShare: (0,profile_measures/* round */.LI)(top.share),
-                    topCopyLaunches: top.instances,
-                    pattern,
-                    attributed,
-                    ...(top.launchedBy ? { launchedBy: top.launchedBy } : {}),
-                    ...(site ? { pythonSite: (0,profile_measures/* pythonSiteText */.vk)(site).replace(/`/g, ''), pythonSiteShare: site.share } : {}),
-                },
-                advice,
-                kernel: top.name,
-            },
-        ];
-    },
-}));
-
-// EXTERNAL MODULE: ./src/diagnose/deep-dive-request.ts
-var deep_dive_request = __nccwpck_require__(959);
-;// CONCATENATED MODULE: ./src/diagnose/rules/dominant-kernel.ts
-/**
- * One kernel takes most of the GPU time: the next step is a deep dive on that kernel alone. The
- * finding carries the request as data (kernel key, launch skip, sections); `profile-gate run` runs
- * it, and its command shows it. A collective gets no deep dive: it waits on its peers.
- */
-
-
-
-
-/* harmony default export */ const dominant_kernel = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'dominant-kernel',
-        severity: 'info',
-        title: 'One kernel dominates GPU time',
-        stage: 'deep-dive',
-        needs: ['kernel-breakdown'],
-        description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute, or ROCm Compute Profiler on an AMD capture (a collective instead gets the questions communication raises).',
-        defaults: { minShare: 0.4, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        // Copies are not kernels Nsight Compute can profile.
-        const candidates = profile.kernels.filter((k) => k.family !== 'memcpy' && k.family !== 'memset');
-        const top = candidates.reduce((best, k) => (!best || k.share > best.share ? k : best), undefined);
-        if (!top || top.share < options.minShare)
-            return [];
-        const site = top.pythonSites?.[0];
-        const evidence = {
-            share: (0,profile_measures/* round */.LI)(top.share),
-            instances: top.instances,
-            totalMs: (0,profile_measures.ms)(top.totalNs),
-            family: top.family,
-            ...(site ? { pythonSite: (0,profile_measures/* pythonSiteText */.vk)(site).replace(/`/g, ''), pythonSiteShare: site.share } : {}),
-        };
-        // Only where the trace holds Python stacks: the op chain alone was never part of this finding.
-        const origin = site ? (0,profile_measures/* launchOrigin */.Oe)(top) : '';
-        if (top.family === 'collective') {
-            return [
-                {
-                    message: `One collective takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms)${origin}.`,
-                    evidence,
-                    advice: 'A collective waits on its peers, so one GPU\'s counters (Nsight Compute) do not say why it is slow. Ask instead whether it overlaps with compute, whether its messages are large enough (bucket sizes), and what the interconnect delivers (nccl-tests on the same GPUs); a timeline of all ranks (Nsight Systems) shows the waiting.',
-                    kernel: top.name,
-                },
-            ];
-        }
-        if ((0,vendor_tools/* toolVendor */.D$)(profile) === 'amd') {
-            // Nsight Compute does not profile AMD GPUs: ROCm Compute Profiler (rocprof-compute, formerly Omniperf) does.
-            return [
-                {
-                    message: `One ${top.family} kernel takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms)${origin}.`,
-                    evidence,
-                    advice: 'Profile it with ROCm Compute Profiler (rocprof-compute, formerly Omniperf): its System Speed-of-Light panel says whether it is memory- or compute-bound and how close to peak, the roofline where it sits, and the wavefront and occupancy panels whether the grid fills the GPU. Add `-d <dispatch>` to keep one steady-state launch.',
-                    command: (0,vendor_tools/* rocprofComputeCommand */.e5)(top.name, options.workload),
-                    kernel: top.name,
-                },
-            ];
-        }
-        const request = (0,deep_dive_request/* deepDiveRequest */.Oj)(top.name, top.instances);
-        return [
-            {
-                message: `One ${top.family} kernel takes ${(0,profile_measures/* percent */.KN)(top.share)} of GPU kernel time (${top.instances} launches, ${(0,profile_measures.ms)(top.totalNs)} ms)${origin}.`,
-                evidence: { ...evidence, launchSkip: request.launchSkip },
-                advice: 'Profile one steady-state launch of it with Nsight Compute (clocks left alone): SpeedOfLight says whether it is memory- or compute-bound and how close to peak; Occupancy and LaunchStats say whether the grid fills the GPU.',
-                ...(0,deep_dive_request/* askDeepDive */.uF)(request, options.workload),
-                kernel: top.name,
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/empty-capture.ts
-/**
- * Nothing, or almost nothing, was captured: every other finding would be built on air. "Almost
- * nothing" is measured in kernel time, not in launches: five launches holding two seconds are a
- * real capture. An Nsight Compute deep dive holds a few launches by design and is not a breakdown.
- */
-
-
-
-/** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
-const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
-const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel data|only Python\/CPU profile/i;
-/** Formats that normally carry per-kernel times. */
-const KERNEL_FORMATS = new Set(['nsys-stats', 'rocprof-csv', 'kineto-json']);
-const NSYS_CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
-/** What a capture without kernels still holds, in words; undefined when it holds nothing. */
-function otherRecords(profile) {
-    const parts = [
-        profile.memops.length ? `${profile.memops.length} memory-operation row(s)` : '',
-        profile.apiCalls.length ? `${profile.apiCalls.length} host API call row(s)` : '',
-    ].filter(Boolean);
-    return parts.length ? parts.join(' and ') : undefined;
-}
-/** The kernel report of the tool that wrote the capture. */
-function kernelReportCommand(format, capture) {
-    if (format.startsWith('rocprof') || format === 'rocpd-sqlite')
-        return 'rocprofv3 --kernel-trace --stats --output-format csv -- <workload>   # writes *_kernel_stats.csv and *_kernel_trace.csv';
-    if (format.startsWith('nsys'))
-        return 'nsys stats --report cuda_gpu_kern_sum --format csv profile.nsys-rep';
-    return capture;
-}
-/* harmony default export */ const empty_capture = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'empty-capture',
-        severity: 'warning',
-        title: 'Capture is empty or nearly empty',
-        stage: 'capture',
-        needs: [],
-        description: 'The inputs hold no GPU kernels (or too little kernel time to mean anything), so kernel findings are not possible.',
-        defaults: { minTotalKernelMs: 1 },
-    },
-    check({ profile, options }) {
-        const captureCommand = (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd' ? vendor_tools/* ROCPROF_KERNEL_COMMAND */.cw : NSYS_CAPTURE_COMMAND;
-        const launches = (0,profile_measures/* totalLaunches */.W7)(profile);
-        const kernelMs = (0,profile_measures.ms)(profile.totalKernelNs);
-        const hasOtherData = profile.metrics.length > 0 || profile.utilization !== null || profile.timeline !== null || profile.ncu.length > 0;
-        const evidence = {
-            kernels: profile.kernels.length,
-            kernelLaunches: launches,
-            totalKernelMs: kernelMs,
-            metrics: profile.metrics.length,
-            utilizationSamples: profile.utilization?.sampleCount ?? 0,
-        };
-        const hits = [];
-        const held = otherRecords(profile);
-        // The tool's own word that no kernel data is there, and graph launches without kernels (a graph-level trace).
-        const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
-        const graphLaunches = profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0);
-        if (profile.kernels.length === 0 && !hasOtherData && held && !notice && !graphLaunches) {
-            // A real capture, read to the end, of something other than kernels (a memory or API summary
-            // given alone): the data is there, the kernel report is not. Say which report would do.
-            const source = profile.sources[0];
-            hits.push({
-                message: `No kernel data in the inputs: they hold only ${held} (${profile.sources.flatMap((s) => s.parts ?? [s.format]).join(', ')}). Kernel findings need the kernel report of the same capture.`,
-                evidence: { ...evidence, memops: profile.memops.length, apiCalls: profile.apiCalls.length },
-                advice: 'Give the kernel summary or trace of the same capture alongside:',
-                command: kernelReportCommand(source.format, captureCommand),
-            });
-            return hits;
-        }
-        if (profile.kernels.length === 0 && !hasOtherData) {
-            hits.push({
-                severity: 'error',
-                message: `Nothing was captured: ${profile.sources.length} input(s), no kernels, metrics or utilization samples.`,
-                evidence,
-                advice: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
-                    ? 'Check that the profiler wrapped the workload (everything after `--`). Re-capture:'
-                    : 'Check that the profiler wrapped the workload and that the capture range opened (cudaProfilerStart after warm-up). Re-capture:',
-                command: captureCommand,
-            });
-            return hits;
-        }
-        if (profile.kernels.length === 0) {
-            // Graph launches without kernels are a graph-level trace: graph-level-trace names the exact cause.
-            if (graphLaunches)
-                return hits;
-            const kernelSource = profile.sources.find((s) => KERNEL_FORMATS.has(s.format));
-            if (notice || kernelSource) {
-                hits.push({
-                    message: notice
-                        ? `No GPU kernel data: the tool said "${notice.message}". Only metrics and utilization can be judged.`
-                        : `No GPU kernel data in ${kernelSource.path} (${kernelSource.format}), which normally lists kernels.`,
-                    evidence: { ...evidence, ...(notice ? { notice: notice.code } : { source: kernelSource.format }) },
-                    advice: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
-                        ? 'Kernel data needs a kernel trace that covers GPU work. Capture directly:'
-                        : 'Kernel data needs nsys on PATH (`max generate --profile` re-runs itself under nsys only when nsys, nvidia-smi and libcudart are all found) and a capture range that covers GPU work. Capture directly:',
-                    command: captureCommand,
-                });
-            }
-            return hits;
-        }
-        if (profile.kernelOrigin === 'deep-dive')
-            return hits; // a deep dive of chosen kernels, not a capture of the run
-        if (profile.totalKernelNs < options.minTotalKernelMs * 1e6) {
-            hits.push({
-                message: `Almost nothing was captured: ${launches} kernel launch(es), ${kernelMs} ms of kernel time.`,
-                evidence,
-                advice: 'The capture window probably missed the workload (range closed early, or only set-up ran). Widen the range around the steady-state steps and re-capture:',
-                command: captureCommand,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/gpu-throttled.ts
-/** Hardware clock-event reasons were active: the numbers describe a slowed GPU, not the code. */
-
-
-
-
-/* harmony default export */ const gpu_throttled = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'gpu-throttled',
-        severity: 'warning',
-        title: 'GPU clocks were throttled',
-        stage: 'utilization',
-        needs: ['utilization'],
-        description: 'Power, thermal or sync-boost clock reasons were active during the run: a thermal or hardware reason makes its speed unrepresentative; the power cap is the regime of a loaded GPU.',
-        defaults: { minThrottledFraction: 0.05 },
-    },
-    check({ profile, options }) {
-        const util = profile.utilization;
-        if (!util || util.throttleReasons.length === 0)
-            return [];
-        const reasons = util.throttleReasons.join(',');
-        // The power cap (or sync boost) alone is the regime of a loaded GPU, not a fault: an H200 beside
-        // a busy neighbour sits at it in a quarter to a third of samples, a heavy prefill alone in 7.5%.
-        const regimeOnly = util.throttleReasons.every((r) => throttle/* POWER_REGIME_REASONS */.E2.has(r));
-        const representative = util.throttledFraction < options.minThrottledFraction;
-        const clock = util.meanSmClockMhz !== undefined ? `, mean SM clock ${Math.round(util.meanSmClockMhz).toLocaleString('en-US')} MHz` : '';
-        let message;
-        if (representative)
-            message = `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples (briefly; numbers still usable).`;
-        else if (regimeOnly)
-            message = `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples${clock}: the board ran at its power limit, the regime of a loaded GPU; compare only with runs under the same load.`;
-        else
-            message = `${reasons} active in ${(0,profile_measures/* percent */.KN)(util.throttledFraction)} of ${util.sampleCount} samples; throughput and latency are not representative.`;
-        return [
-            {
-                ...(representative || regimeOnly ? { severity: 'info' } : {}),
-                message,
-                evidence: {
-                    reasons,
-                    throttledFraction: (0,profile_measures/* round */.LI)(util.throttledFraction),
-                    samples: util.sampleCount,
-                    ...(util.meanSmClockMhz !== undefined ? { meanSmClockMhz: (0,profile_measures/* round */.LI)(util.meanSmClockMhz, 1) } : {}),
-                    ...(util.peakPowerW !== undefined ? { peakPowerW: (0,profile_measures/* round */.LI)(util.peakPowerW, 1) } : {}),
-                },
-                advice: 'sw_power_cap means the board hit its power limit (heavy sustained load, a busy neighbour on the same GPU, or a lowered limit): the gate compares such runs with a baseline under the same regime, and says when the two differ. Thermal reasons mean cooling; hw_slowdown and power brake are hardware protection: do not gate on those numbers, re-run on a sound, cool GPU. Watch the reasons live:',
-                command: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd'
-                    ? vendor_tools/* ROCM_SMI_CLOCKS_COMMAND */.g4
-                    : 'nvidia-smi --query-gpu=timestamp,clocks_event_reasons.active,clocks.sm,clocks.max.sm,power.draw,power.limit,temperature.gpu --format=csv -lms 500',
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/graph-level-trace.ts
-/**
- * CUDA graphs were traced as opaque launches: the kernels they replay are missing from the kernel
- * table, so every share computed from it describes only the few kernels launched outside the graphs.
- */
-
-
-const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
-/* harmony default export */ const graph_level_trace = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'graph-level-trace',
-        severity: 'warning',
-        title: 'CUDA graphs traced without their kernels',
-        stage: 'capture',
-        needs: [],
-        description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
-        defaults: { minKernelsPerGraphLaunch: 8 },
-    },
-    check({ profile, options }) {
-        const timeline = profile.timeline;
-        let graphLaunches = 0;
-        let kernels = 0;
-        let source = '';
-        if (timeline && timeline.graphLaunches > 0 && timeline.graphKernels === 0) {
-            graphLaunches = timeline.graphLaunches;
-            kernels = timeline.kernelLaunches;
-            source = 'timeline';
-        }
-        else {
-            graphLaunches = profile.apiCalls.filter((a) => GRAPH_LAUNCH_API.test(a.name)).reduce((sum, a) => sum + a.calls, 0);
-            kernels = (0,profile_measures/* totalLaunches */.W7)(profile);
-            source = 'api';
-        }
-        if (graphLaunches === 0)
-            return [];
-        const perGraph = kernels / graphLaunches;
-        if (perGraph >= options.minKernelsPerGraphLaunch)
-            return [];
-        return [
-            {
-                message: `${graphLaunches} CUDA graph launches but only ${kernels} kernel launches recorded (${(0,profile_measures/* round */.LI)(perGraph, 2)} per graph): the graphs' kernels are missing.`,
-                evidence: { graphLaunches, kernelLaunches: kernels, kernelsPerGraphLaunch: (0,profile_measures/* round */.LI)(perGraph, 3), source },
-                advice: 'Nsight Systems traces a graph as one launch unless told to trace its nodes. Re-capture with node-level graph tracing (PyTorch profiler traces graph kernels already):',
-                command: 'nsys profile --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o profile <workload>',
-            },
-        ];
-    },
-}));
-
-// EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
-var ncu_metrics = __nccwpck_require__(2138);
-// EXTERNAL MODULE: ./src/model/family-ids.ts
-var family_ids = __nccwpck_require__(1538);
-;// CONCATENATED MODULE: ./src/diagnose/ncu-advice.ts
-
-const GEMM_FAMILIES = new Set(family_ids/* LINEAR_FAMILIES */.Bs);
-const ATTENTION_FAMILIES = new Set(['attention-fused', 'attention-softmax', 'attention-bmm']);
-const REDUCTION_FAMILIES = new Set(['reduce', 'norm']);
-/** Layout work among elementwise kernels: direct copies, transposes and permutes, cat, contiguous, KV-head expands. */
-const COPY_NAME = /direct_copy|copy_kernel|CatArray|\bcat_|transpose|permute|contiguous|repeat_interleave|repeat_kv|expand_kv|copyBuffer/i;
-const MATMUL_NAME = /gemm|gemv|matmul|mul_mat|QuantDot|dot_?product/i;
-/** The kind of work a kernel does, from its family (and its name, for copies filed as elementwise). */
-function kernelKind(family, name) {
-    if (family === 'collective')
-        return 'collective';
-    if (family === 'copy' || ((family === 'elementwise' || family === undefined || family === 'other') && COPY_NAME.test(name)))
-        return 'copy';
-    if (family && GEMM_FAMILIES.has(family))
-        return 'gemm';
-    // A quantized matmul filed as quantize or other by an older table (QuantDot…, mul_mat_q) is a GEMM.
-    if ((family === 'quantize' || family === 'other' || family === undefined) && MATMUL_NAME.test(name))
-        return 'gemm';
-    if (family && ATTENTION_FAMILIES.has(family))
-        return 'attention';
-    if (family && REDUCTION_FAMILIES.has(family))
-        return 'reduction';
-    // A KV-cache write is needed work, not a copy to avoid; it is read as elementwise.
-    if (family === 'elementwise' || family === 'rope' || family === 'quantize' || family === 'kv-cache')
-        return 'elementwise';
-    return 'other';
-}
-const AVOID_COPY = 'The fastest copy is the one not made: keep tensors in the layout and type their consumer reads (no .contiguous() after a permute or transpose, no cast there and back), use the attention kernel\'s native GQA instead of repeat_kv/repeat_interleave of the KV heads, and fuse what remains into the consumer (torch.compile, or a kernel that takes strided input).';
-/** Advice for a bound, by kind; the family tells a quantized GEMM (`lowbit-gemm`) from a dense one. */
-function boundAdvice(bound, kind, unit, family) {
-    const lowBit = family === 'lowbit-gemm' || family === 'quantize';
-    if (bound === 'memory') {
-        switch (kind) {
-            case 'copy':
-                return `The kernel is a copy, so it is as fast as its bytes allow${unit && unit !== 'DRAM' ? `, and ${unit} being busier than DRAM says its accesses are strided` : ''}. ${AVOID_COPY}`;
-            case 'elementwise':
-                return 'An elementwise kernel at a memory roof: fuse it with its producer or consumer so the tensor is read and written once (torch.compile, a fused epilogue), and keep activations in the narrowest type the model allows.';
-            case 'attention':
-                return 'Attention at a memory roof streams its K and V: fewer bytes per token make it faster (a lower-precision KV cache such as FP8, fewer KV heads through GQA or MQA), and a split-KV decode kernel keeps the bandwidth busy.';
-            case 'reduction':
-                return 'A reduction at a memory roof reads its input once already: fuse it with its neighbours (residual add and RMSNorm in one kernel, the norm into the next matmul\'s prologue) so the activations are not read again.';
-            case 'gemm':
-                return unit === 'DRAM' || unit === undefined
-                    ? `The GEMM streams close to the DRAM roof: fewer bytes make it faster (${lowBit ? 'a smaller weight format or larger quantization groups' : 'lower-precision weights such as FP8 or INT4'}, more tokens per weight read through batching, fusing the consumer so the output is written once).`
-                    : `The ${unit} cache is the busiest unit: the tiles re-read data from it. A tile shape that reuses more per load (a larger tile, or a swizzled layout), or a kernel variant tuned for this shape, cuts that traffic.`;
-            default:
-                return unit === 'DRAM' || unit === undefined
-                    ? 'The kernel streams close to the DRAM roof: only fewer bytes make it faster (a narrower data type, fusing its producer or consumer so data is read once).'
-                    : `The ${unit} cache is the busiest unit: data is re-read from it many times. Better reuse (tiling into shared memory, fewer passes) or coalesced accesses cut that traffic.`;
-        }
-    }
-    if (bound === 'compute') {
-        switch (kind) {
-            case 'copy':
-                return `A copy near the SM roof is issue-bound on its index math: a strided or permuted copy computes a multi-dimensional offset for every element, and those integer instructions are what the SM throughput counts. Cheaper arithmetic does not help. ${AVOID_COPY} Where the copy must stay, a contiguous inner dimension lets it use wide vectorized loads.`;
-            case 'elementwise':
-                return 'An elementwise kernel near the SM roof is issue-bound on per-element instructions (index math, type conversions, transcendental functions): fuse it into a neighbour, vectorize along the contiguous dimension, or use fast intrinsics where the precision allows.';
-            case 'attention':
-                return 'Attention near the SM roof: a kernel built for this GPU (FlashAttention 3 or cuDNN on Hopper), an FP8 attention path, and skipping fully masked blocks (causal, sliding window) cut the math.';
-            case 'reduction':
-                return 'A reduction near the SM roof spends its time in instructions: vectorized loads, warp-shuffle reductions and a single pass (Welford for mean and variance) cut them.';
-            case 'gemm':
-                return lowBit
-                    ? 'A quantized GEMM near the SM roof spends its issue slots on dequantization: a kernel that dequantizes into tensor-core fragments (or a native FP8/FP4 tensor-core path on this GPU) instead of scalar unpacking, and larger quantization groups, cut that work.'
-                    : 'The GEMM is near the SM roof: a lower-precision tensor-core path (FP8 on Hopper, with per-channel scales), skipping padded or masked work, or a library kernel whose tile fits the shape make it faster.';
-            default:
-                return 'The kernel is near the SM roof: less or cheaper arithmetic makes it faster (a better-suited algorithm, a lower precision where the results allow, skipping padded or masked work).';
-        }
-    }
-    switch (kind) {
-        case 'copy':
-            return `A copy that reaches no roof waits on its loads. ${AVOID_COPY}`;
-        case 'elementwise':
-            return 'An elementwise kernel below every roof: fuse it with its neighbours so its tensors are read once (torch.compile); in a short launch much of the time is ramp-up, which fusion or a CUDA graph hides.';
-        case 'attention':
-            return 'Decode attention far from every roof has too little parallel work per launch: a split-KV (flash-decoding) kernel spreads one sequence over more blocks.';
-        case 'reduction':
-            return 'A reduction far from every roof has too few rows per block or blocks per SM: more rows per launch, or fusing it with the producer, hides the latency.';
-        case 'gemm':
-            return lowBit
-                ? 'A quantized GEMM far from every roof waits on its weight loads: coalesced, vectorized loads of the packed weights (and of their scales), a layout made for the kernel at load time, and more tokens per weight read.'
-                : 'A GEMM far from every roof has too little parallel work for the GPU at this shape: a split-K or stream-K variant, a smaller tile, or more tokens per launch.';
-        default:
-            return '';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/grid-too-small.ts
-/**
- * A profiled kernel's grid is smaller than one wave: fewer blocks than the GPU can hold at once, so
- * SMs sit idle for the whole launch. Typical for batch-1 decode GEMVs and attention on big GPUs.
- */
-
-
-
-
-
-/** ncu's own verdicts on a small grid (SOLBottleneck, LaunchConfiguration). */
-const NCU_SMALL_GRID = /grid is too small|less than the GPU's \d+ multiprocessors/;
-/** How each kind of kernel gets more blocks. */
-const GRID_ADVICE = {
-    gemm: 'Give the GPU more blocks: a split-K or stream-K variant of the GEMV/GEMM, a smaller tile, or more tokens per launch (batching).',
-    attention: 'Give the GPU more blocks: a split-KV (flash-decoding) kernel spreads each sequence over several blocks; more sequences per launch (batching) adds more.',
-    copy: 'A copy this small is mostly launch cost: avoid it (the layout its consumer reads, native GQA instead of repeat_kv) or fuse it into its neighbour.',
-    elementwise: 'An elementwise kernel this small is mostly launch cost: fuse it with its neighbours (torch.compile) or capture the step in a CUDA graph.',
-    reduction: 'Give the GPU more blocks: split each row over several blocks, or fuse the reduction into its producer.',
-    other: 'Give the GPU more blocks: smaller work per block, more work per launch (batching), or independent kernels on concurrent streams.',
-};
-/* harmony default export */ const grid_too_small = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'grid-too-small',
-        severity: 'warning',
-        title: 'Grid too small to fill the GPU',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'The kernel launches fewer blocks than one wave across the SMs (waves per SM below the threshold), so part of the GPU idles for the whole launch.',
-        defaults: { maxWaves: 1, roofPercent: 60, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            // A collective waits on its peers: one GPU's counters do not say why it is slow.
-            if (kind === 'collective')
-                continue;
-            const waves = (0,ncu_metrics/* wavesPerSm */.iG)(result);
-            const ncu = (0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'LaunchConfiguration'], NCU_SMALL_GRID);
-            // Without waves (no LaunchStats section and no SM count) only Nsight Compute's own rule can say so.
-            if (waves ? waves.waves >= options.maxWaves : !ncu.ncuRule)
-                continue;
-            const grid = (0,ncu_metrics/* gridBlocks */.zU)(result);
-            const sms = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smCount);
-            const block = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.block);
-            const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute) ?? 0;
-            const memory = (0,ncu_metrics/* memoryThroughput */.YF)(result)?.percent ?? 0;
-            const atRoof = Math.max(compute, memory) >= options.roofPercent;
-            const idleSms = grid !== undefined && sms !== undefined && grid < sms ? sms - grid : undefined;
-            const shape = `${grid !== undefined ? `${grid} blocks` : 'the grid'}${sms !== undefined ? ` on ${sms} SMs` : ''}`;
-            hits.push({
-                message: waves
-                    ? `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: ${shape} make ${(0,profile_measures/* round */.LI)(waves.waves, 2)} waves${idleSms !== undefined ? `, so ${idleSms} SMs get no block` : ''}${atRoof ? `; it still reaches ${(0,ncu_metrics/* percentText */.fL)(Math.max(compute, memory))} of a roof, so the gain is bounded` : ''}.`
-                    : `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: Nsight Compute reports the grid (${shape}) as too small to fill the GPU; the capture has no Launch Statistics to count the waves.`,
-                evidence: {
-                    ...(waves ? { wavesPerSm: (0,profile_measures/* round */.LI)(waves.waves, 3), wavesSource: waves.source } : { wavesSource: 'ncu rule' }),
-                    ...(grid !== undefined ? { gridBlocks: grid } : {}),
-                    ...(block !== undefined ? { blockThreads: block } : {}),
-                    ...(sms !== undefined ? { smCount: sms } : {}),
-                    ...(idleSms !== undefined ? { idleSms } : {}),
-                    computePercent: (0,profile_measures/* round */.LI)(compute, 2),
-                    memoryPercent: (0,profile_measures/* round */.LI)(memory, 2),
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...ncu,
-                },
-                severity: atRoof ? 'info' : 'warning',
-                advice: `${GRID_ADVICE[kind] ?? GRID_ADVICE['other']} Run the command below for the launch shape and the occupancy limits.`,
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'LaunchStats', 'Occupancy']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-dense-decode.ts
-/** The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and norms below. */
-
-
-
-/* harmony default export */ const healthy_dense_decode = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'healthy-dense-decode',
-        severity: 'info',
-        title: 'Healthy dense decode kernel mix',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Decode-shaped GEMV/GEMM kernels dominate, attention runs fused and no MoE kernels appear: the shape a correct dense decode has.',
-        defaults: { minDecodeShare: 0.5, minLinearShare: 0.3, maxMoeShare: 0.01 },
-    },
-    check({ profile, options }) {
-        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
-        const decode = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
-        const fused = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-fused']);
-        const moe = (0,profile_measures/* familyTotals */.sS)(profile, ['moe-gemm', 'moe-routing']);
-        if (linear.share < options.minLinearShare || linear.ns === 0)
-            return [];
-        const decodeShare = decode.ns / linear.ns;
-        if (decodeShare < options.minDecodeShare || fused.ns === 0 || moe.share >= options.maxMoeShare)
-            return [];
-        return [
-            {
-                message: `Healthy dense decode: decode-shaped linear kernels are ${(0,profile_measures/* percent */.KN)(decodeShare)} of linear time (${(0,profile_measures/* percent */.KN)(linear.share)} of all kernel time), attention is fused.`,
-                evidence: {
-                    decodeShare: (0,profile_measures/* round */.LI)(decodeShare),
-                    linearShare: (0,profile_measures/* round */.LI)(linear.share),
-                    attentionFusedShare: (0,profile_measures/* round */.LI)(fused.share),
-                    normShare: (0,profile_measures/* round */.LI)((0,profile_measures/* familyTotals */.sS)(profile, ['norm']).share),
-                },
-                advice: 'The kernel mix is right. Decode GEMVs are memory-bound, so speed now comes from bytes moved per token (lower-bit weights, larger batch) or from the host side if utilization is low.',
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-moe-decode.ts
-/** The kernel mix of a healthy MoE decode: expert matmuls dominate, routing and gathers stay small. */
-
-
-/* harmony default export */ const healthy_moe_decode = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'healthy-moe-decode',
-        severity: 'info',
-        title: 'Healthy MoE decode kernel mix',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'MoE kernels (grouped matmuls, top-k routing) are present and routing plus gather/scatter stay well below the matmul time.',
-        defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5 },
-    },
-    check({ profile, options }) {
-        const mix = (0,profile_measures/* moeMix */.Uw)(profile, options);
-        if (!mix.isMoe || mix.routingRatio >= options.maxRoutingRatio)
-            return [];
-        return [
-            {
-                message: `Healthy MoE mix: routing and gather/scatter take ${(0,profile_measures/* percent */.KN)(mix.routingRatio)} of the matmul time.`,
-                evidence: {
-                    routingRatio: (0,profile_measures/* round */.LI)(mix.routingRatio),
-                    moeGemmShare: (0,profile_measures/* round */.LI)(mix.moeGemmShare),
-                    routingShare: (0,profile_measures/* round */.LI)(mix.routingShare),
-                    gatherShare: (0,profile_measures/* round */.LI)(mix.gatherShare),
-                },
-                advice: 'The MoE kernel mix is in proportion; expert matmuls are where time goes. On several GPUs, check expert-parallel dispatch/combine (collective family) next.',
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/evidence.ts
-const EVIDENCE_KINDS = (/* unused pure expression or super */ null && (['kernel-breakdown', 'timeline', 'kernel-metrics', 'utilization', 'throughput']));
-/** Below these a reading is thin: too few to tell a steady state from start-up or noise. */
-const THIN = {
-    /** Kernel time in a breakdown; a capture range that closed early holds less. */
-    breakdownNs: 1e6,
-    /** Launches in a breakdown; a handful cannot describe a workload's mix. */
-    breakdownLaunches: 5,
-    /** Launches on a timeline (graph-replayed kernels included); fewer cannot show how busy the GPU stays. */
-    timelineLaunches: 20,
-    /** GPU busy time on a timeline; a graph-capture or start-up trace holds a few microseconds. */
-    timelineBusyNs: 1e6,
-    /** Utilization samples in the window read; one snapshot says nothing about a run. */
-    utilizationSamples: 10,
-    /** Throughput samples; a single run cannot tell a change from noise. */
-    throughputSamples: 3,
-};
-const THROUGHPUT_METRICS = new Set(['decode_tok_s', 'output_tok_s', 'total_tok_s', 'request_throughput', 'tpot_ms', 'ttft_ms', 'itl_ms']);
-function count(n, unit) {
-    const plural = /(?:ch|sh|s|x)$/.test(unit) ? `${unit}es` : `${unit}s`;
-    return `${n.toLocaleString('en-US')} ${n === 1 ? unit : plural}`;
-}
-function ms(ns) {
-    return `${(ns / 1e6).toFixed(1)} ms`;
-}
-function item(kind, coverage, thinBecause) {
-    return thinBecause ? { kind, strength: 'thin', coverage, thinBecause } : { kind, strength: 'full', coverage };
-}
-function breakdownEvidence(profile) {
-    if (profile.kernels.length === 0 || profile.kernelOrigin === 'deep-dive')
-        return undefined;
-    const launches = profile.kernels.reduce((sum, k) => sum + k.instances, 0);
-    const coverage = `${count(launches, 'launch')} of ${count(profile.kernels.length, 'kernel')}, ${ms(profile.totalKernelNs)} of kernel time`;
-    let thin;
-    if (profile.totalKernelNs < THIN.breakdownNs)
-        thin = `under ${ms(THIN.breakdownNs)} of kernel time`;
-    else if (launches < THIN.breakdownLaunches)
-        thin = `fewer than ${THIN.breakdownLaunches} launches`;
-    return item('kernel-breakdown', coverage, thin);
-}
-/** Why a timeline is too thin to say how busy the GPU stays, or undefined when it is not. */
-function timelineThinBecause(timeline) {
-    if (timeline.busyNs < THIN.timelineBusyNs)
-        return `under ${ms(THIN.timelineBusyNs)} of GPU time on the timeline`;
-    // Host launches, or the kernels graph replays ran (a per-device timeline counts them in both).
-    if (Math.max(timeline.kernelLaunches, timeline.graphKernels) < THIN.timelineLaunches)
-        return `fewer than ${THIN.timelineLaunches} launches on the timeline`;
-    return undefined;
-}
-function timelineEvidence(profile) {
-    const timeline = profile.timeline;
-    if (timeline && timeline.spanNs > 0) {
-        const active = timeline.activeSpanNs ?? timeline.spanNs;
-        const excluded = timeline.excludedGaps ?? [];
-        const steps = timeline.steps.length > 0 ? `, ${count(timeline.steps.length, 'step')}` : '';
-        const gaps = excluded.length > 0 ? `, ${count(excluded.length, 'gap')} left out as not the workload (${ms(excluded.reduce((s, g) => s + g.durNs, 0))})` : '';
-        const coverage = `${ms(active)} of per-launch timeline over ${count(timeline.devices, 'device')}${steps}${gaps}`;
-        return item('timeline', coverage, timelineThinBecause(timeline));
-    }
-    if (profile.gpuTimeUtilPercent !== null) {
-        return item('timeline', 'the profiler\'s GPU-in-use analysis over the capture range', undefined);
-    }
-    return undefined;
-}
-function utilizationEvidence(profile) {
-    const util = profile.utilization;
-    if (!util || util.sampleCount === 0)
-        return undefined;
-    const where = util.window === 'timed' ? "inside the workload's timed runs" : 'over each whole recording, idle start and end trimmed';
-    const coverage = `${count(util.sampleCount, 'sample')} on ${count(Math.max(1, util.devices), 'device')}, ${where}`;
-    const thin = util.sampleCount < THIN.utilizationSamples ? `fewer than ${THIN.utilizationSamples} samples` : undefined;
-    return item('utilization', coverage, thin);
-}
-function throughputEvidence(profile) {
-    const metrics = profile.metrics.filter((m) => THROUGHPUT_METRICS.has(m.name) && m.samples.length > 0);
-    if (metrics.length === 0)
-        return undefined;
-    const samples = Math.max(...metrics.map((m) => m.samples.length));
-    const coverage = `${metrics.map((m) => m.name).join(', ')}: up to ${count(samples, 'sample')}`;
-    const thin = samples < THIN.throughputSamples ? `fewer than ${THIN.throughputSamples} samples` : undefined;
-    return item('throughput', coverage, thin);
-}
-function kernelMetricsEvidence(profile) {
-    if (profile.ncu.length === 0)
-        return undefined;
-    const kernels = new Set(profile.ncu.map((r) => r.kernel)).size;
-    // A deep dive is exact for the launches it replayed, and says nothing about the rest of the run.
-    return item('kernel-metrics', `Nsight Compute: ${count(profile.ncu.length, 'profiled launch')} of ${count(kernels, 'kernel')}`, undefined);
-}
-function gatherEvidence(profile) {
-    const evidence = {};
-    for (const found of [breakdownEvidence(profile), timelineEvidence(profile), kernelMetricsEvidence(profile), utilizationEvidence(profile), throughputEvidence(profile)]) {
-        if (found)
-            evidence[found.kind] = found;
-    }
-    return evidence;
-}
-/** The evidence a rule's needs are met by, or null when one need is not met. */
-function evidenceFor(needs, evidence) {
-    const used = [];
-    for (const need of needs) {
-        const options = typeof need === 'string' ? [need] : need;
-        const present = options.map((kind) => evidence[kind]).filter((e) => e !== undefined);
-        if (present.length === 0)
-            return null;
-        used.push(...present);
-    }
-    return used;
-}
-/** How a finding's basis reads: "kernel breakdown (thin: fewer than 5 launches): 3 launches …". */
-function describeEvidence(evidence) {
-    const label = evidence.kind.replace('-', ' ');
-    return evidence.strength === 'thin' ? `${label} (thin: ${evidence.thinBecause}): ${evidence.coverage}` : `${label}: ${evidence.coverage}`;
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/host-bound.ts
-/**
- * The GPU mostly waits for the host: launch and sync overhead, Python, data loading, or a batch too
- * small to fill it. Only readings from the steady window can say so: the busy fraction of the
- * profiled capture's own timeline (gaps that are not the workload left out), the profiler's
- * GPU-in-use analysis over its capture range, or utilization sampled inside the workload's timed
- * runs. Whole-process samples, start-up and compile included, only hint at it, and say so.
- */
-
-
-
-
-/** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
-const BUSY_PERCENT = 80;
-/** Whole-process samples per device below this many say nothing either way. */
-const MIN_WHOLE_PROCESS_SAMPLES = 3;
-/** Host-side waits on the GPU above this share of CUDA API time mean the host was waiting, not the GPU. */
-const SYNC_API_SHARE = 0.5;
-/** Above this share of kernel time in collectives, idle time is the peers', not the host's (communication-bound). */
-const COLLECTIVE_SHARE = 0.2;
-const SYNC_CALL = /^(?:cuda|hip)(?:DeviceSynchronize|StreamSynchronize|EventSynchronize|StreamWaitEvent)/;
-const host_bound_TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|Backward|multi_tensor_apply|adam|sgd_/i;
-function readings(profile) {
-    const found = [];
-    const timeline = profile.timeline;
-    // A timeline with almost no GPU work (a graph capture, a range closed early) cannot say the GPU waits.
-    if (timeline && timeline.spanNs > 0 && timelineThinBecause(timeline) === undefined) {
-        const span = timeline.activeSpanNs ?? timeline.spanNs;
-        if (span > 0)
-            found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
-    }
-    if (profile.gpuTimeUtilPercent !== null)
-        found.push({ percent: profile.gpuTimeUtilPercent, signal: 'gpu-time-util', steady: true });
-    const util = profile.utilization;
-    if (util && util.sampleCount > 0)
-        found.push({ percent: util.meanPercent, signal: 'utilization', steady: util.window === 'timed' });
-    return found;
-}
-function syncShare(profile) {
-    const total = profile.apiCalls.reduce((sum, call) => sum + call.totalNs, 0);
-    if (total <= 0)
-        return undefined;
-    const sync = profile.apiCalls.filter((call) => SYNC_CALL.test(call.name)).reduce((sum, call) => sum + call.totalNs, 0);
-    return sync / total;
-}
-function adviceFor(profile) {
-    const training = profile.kernels.some((k) => host_bound_TRAINING_KERNEL.test(k.name));
-    const decode = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']).share >= 0.2 || profile.metrics.some((m) => m.name === 'decode_tok_s');
-    const memcpy = profile.memops.filter((m) => m.kind.startsWith('memcpy')).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
-    const copies = memcpy > profile.totalKernelNs && memcpy > 0 ? ' Host↔device copies take longer than the kernels here: see transfer-bound.' : '';
-    const command = (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd' ? vendor_tools/* ROCPROF_TIMELINE_COMMAND */.kn : 'nsys profile --trace=cuda,osrt,nvtx --cuda-graph-trace=node --cpuctxsw=none -o host-gaps <workload>';
-    if (training) {
-        return {
-            advice: `Find what the host does between steps: the input pipeline (DataLoader workers, pinned memory, prefetch), per-step synchronizations (.item(), logging, .cpu()), and optimizer steps launched kernel by kernel (fused/foreach optimizers, CUDA graphs for the step).${copies} To see the host gaps:`,
-            command,
-        };
-    }
-    if (decode) {
-        return {
-            advice: `Cut per-launch host cost before tuning kernels: replay decode steps as CUDA graphs (PyTorch: torch.compile(mode="reduce-overhead") or a static KV cache with CUDA graphs; MAX: keep device-graph capture on, i.e. no --no-device-graph-capture), raise the batch or concurrency, and remove per-step syncs (.item(), .cpu()).${copies} To see the host gaps:`,
-            command,
-        };
-    }
-    return {
-        advice: `Find what the host does between launches: Python overhead per launch, synchronizations, data preparation, or work too small per launch to fill the GPU (batch more, fuse, or capture the loop as a CUDA graph).${copies} To see the host gaps:`,
-        command,
-    };
-}
-/* harmony default export */ const host_bound = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'host-bound',
-        severity: 'warning',
-        title: 'Host-bound: the GPU is mostly idle',
-        stage: 'utilization',
-        needs: [['timeline', 'utilization']],
-        description: 'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',
-        defaults: { maxMeanUtilPercent: 40, partialMeanUtilPercent: 70, maxBusyFraction: 0.5, maxGpuTimeUtilPercent: 40 },
-    },
-    check({ profile, options, note }) {
-        const found = readings(profile);
-        const steady = found.filter((r) => r.steady);
-        const evidence = {};
-        for (const reading of found) {
-            if (reading.signal === 'timeline')
-                evidence.busyFraction = (0,profile_measures/* round */.LI)(reading.percent / 100);
-            if (reading.signal === 'gpu-time-util')
-                evidence.gpuTimeUtilPercent = (0,profile_measures/* round */.LI)(reading.percent, 1);
-            if (reading.signal === 'utilization')
-                evidence.meanUtilPercent = (0,profile_measures/* round */.LI)(reading.percent, 1);
-        }
-        const util = profile.utilization;
-        if (util) {
-            evidence.peakUtilPercent = (0,profile_measures/* round */.LI)(util.peakPercent, 1);
-            evidence.utilSamples = util.sampleCount;
-            evidence.utilWindow = util.window;
-        }
-        const timeline = profile.timeline;
-        if (timeline && timeline.spanNs > 0) {
-            const span = timeline.activeSpanNs ?? timeline.spanNs;
-            evidence.spanMs = (0,profile_measures/* round */.LI)(span / 1e6, 3);
-            evidence.launchesPerMs = (0,profile_measures/* round */.LI)(timeline.kernelLaunches / Math.max(span / 1e6, 1e-9), 2);
-            if (timeline.idleGaps.count > 0)
-                evidence.longestGapMs = (0,profile_measures/* round */.LI)(timeline.idleGaps.longestNs / 1e6, 3);
-            const excluded = timeline.excludedGaps ?? [];
-            if (excluded.length > 0) {
-                evidence.excludedGaps = excluded.length;
-                evidence.excludedGapMs = (0,profile_measures/* round */.LI)(excluded.reduce((sum, g) => sum + g.durNs, 0) / 1e6, 3);
-            }
-        }
-        // The GPU was busy in some window: a low reading elsewhere comes from start-up, compile or idle tails.
-        if (found.some((r) => r.steady && r.percent >= BUSY_PERCENT))
-            return [];
-        const collectives = (0,profile_measures/* familyTotals */.sS)(profile, ['collective']).share;
-        if (collectives >= COLLECTIVE_SHARE)
-            return [];
-        const { advice, command } = adviceFor(profile);
-        const threshold = (r) => r.signal === 'timeline' ? options.maxBusyFraction * 100 : r.signal === 'gpu-time-util' ? options.maxGpuTimeUtilPercent : options.maxMeanUtilPercent;
-        if (steady.length > 0) {
-            const low = steady.filter((r) => r.percent < threshold(r)).map((r) => r.signal);
-            if (low.length > 0) {
-                return [
-                    {
-                        message: `The GPU is idle most of the steady window (${low.join(', ')} below threshold): the host limits this run, so kernel findings are secondary.`,
-                        evidence: { ...evidence, signals: low.join(',') },
-                        advice,
-                        command,
-                    },
-                ];
-            }
-            const partial = steady.find((r) => r.percent < options.partialMeanUtilPercent);
-            if (!partial)
-                return [];
-            return [
-                {
-                    severity: 'info',
-                    message: `The GPU is busy ${(0,profile_measures/* round */.LI)(partial.percent, 1)}% of the steady window (${partial.signal}): partly host-bound (launch or sync overhead, or a small batch).`,
-                    evidence: { ...evidence, signals: `${partial.signal}-moderate` },
-                    advice,
-                    command,
-                },
-            ];
-        }
-        // Only whole-process samples: start-up, model load and compile are in them. A hint at most,
-        // and none from a snapshot (one sample of each of 8 GPUs is still one moment).
-        const perDevice = util ? util.sampleCount / Math.max(1, util.devices) : 0;
-        if (!util || perDevice < MIN_WHOLE_PROCESS_SAMPLES || util.meanPercent >= options.partialMeanUtilPercent)
-            return [];
-        const sync = syncShare(profile);
-        if (sync !== undefined && sync >= SYNC_API_SHARE)
-            return []; // the host spent its time waiting for the GPU
-        // A statement about the evidence, not about the run: a note on the report, not a finding.
-        note(`not established: utilization sampled over whole processes averages ${(0,profile_measures/* round */.LI)(util.meanPercent, 1)}% (${util.sampleCount} samples, start-up included), which does not show the steady loop. To decide, have the workload print {"kind":"run","tok_s":…,"t_start":…,"t_end":…} per timed run (utilization is then read inside those windows), or profile a capture range around steady steps.`);
-        return [];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/ncu-bound.ts
-
-
-const UNIT_WORDS = { DRAM: 'DRAM', L2: 'L2', L1: 'L1/TEX', 'L1/TEX': 'L1/TEX' };
-/** ncu's SOLBottleneck rule as a bound; undefined when it did not fire or speaks of the grid only. */
-function ncuVerdict(result) {
-    for (const rule of result.rules) {
-        if (rule.name !== 'SOLBottleneck')
-            continue;
-        const text = rule.description.replace(/\s+/g, ' ').trim();
-        const base = { rule: `SOLBottleneck (${rule.type})`, text };
-        if (/low compute throughput and memory bandwidth utilization/i.test(text))
-            return { ...base, bound: 'latency' };
-        if (/Compute is more heavily utilized than Memory/i.test(text))
-            return { ...base, bound: 'compute' };
-        const unit = UNIT_WORDS[/(?:Start by analyzing|identify the) (DRAM|L2|L1\/TEX|L1)\b/i.exec(text)?.[1]?.toUpperCase() ?? ''];
-        if (/Memory is more heavily utilized than Compute/i.test(text))
-            return { ...base, bound: 'memory', ...(unit ? { unit } : {}) };
-        if (/greater than [\d.]+% of the available compute or memory/i.test(text)) {
-            if (/analyzing workloads in the Compute Workload Analysis/i.test(text))
-                return { ...base, bound: 'compute' };
-            if (unit)
-                return { ...base, bound: 'memory', unit };
-        }
-    }
-    return undefined;
-}
-const BOUND_DEFAULTS = { roofPercent: 60, leadPoints: 20 };
-/** The bound the SpeedOfLight numbers show, with the memory side they read. */
-function fromNumbers(result, o) {
-    const compute = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.compute);
-    const memory = (0,ncu_metrics/* memoryThroughput */.YF)(result);
-    const headline = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.memory) !== undefined;
-    if (compute === undefined || !memory)
-        return { ...(compute !== undefined ? { compute } : {}), ...(memory ? { memory } : {}), headline };
-    const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
-    let bound;
-    if (memory.percent >= o.roofPercent && compute <= memory.percent - o.leadPoints)
-        bound = 'memory';
-    // On-chip L1/shared traffic feeds the math units of a compute-bound kernel; the memory roofs are DRAM and L2.
-    else if (offChip && compute >= o.roofPercent && offChip.percent <= compute - o.leadPoints && memory.percent < compute + o.leadPoints)
-        bound = 'compute';
-    else if (compute < o.roofPercent && memory.percent < o.roofPercent)
-        bound = 'latency';
-    return { ...(bound ? { bound } : {}), compute, memory, headline };
-}
-/** The launch's bound, ncu's verdict first; undefined when neither the verdict nor the numbers decide. */
-function readBound(result, o = BOUND_DEFAULTS) {
-    const numbers = fromNumbers(result, o);
-    const verdict = ncuVerdict(result);
-    const measured = (unit) => {
-        const ref = unit && unit !== 'memory pipes' ? { DRAM: ncu_metrics/* NCU */.$H.dram, L2: ncu_metrics/* NCU */.$H.l2, 'L1/TEX': ncu_metrics/* NCU */.$H.l1 }[unit] : undefined;
-        const percent = ref ? (0,ncu_metrics/* ncuValue */.AC)(result, ref) : undefined;
-        if (unit && percent !== undefined)
-            return { memoryUnit: unit, memoryPercent: percent };
-        return numbers.memory && (!unit || unit === numbers.memory.unit) ? { memoryUnit: numbers.memory.unit, memoryPercent: numbers.memory.percent } : unit ? { memoryUnit: unit } : {};
-    };
-    const base = { ...(numbers.compute !== undefined ? { compute: numbers.compute } : {}) };
-    if (!verdict)
-        return numbers.bound ? { ...base, bound: numbers.bound, ...measured(), agreement: 'no ncu verdict' } : undefined;
-    if (verdict.bound === numbers.bound)
-        return { ...base, bound: verdict.bound, ...measured(verdict.unit), verdict, agreement: 'agrees' };
-    const dram = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
-    const l2 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l2);
-    const compute = numbers.compute;
-    if (numbers.bound === 'compute' && verdict.bound === 'memory' && verdict.unit === 'L1/TEX' && compute !== undefined) {
-        const l1 = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.l1);
-        const offChip = [dram !== undefined ? `DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)}` : '', l2 !== undefined ? `L2 ${(0,ncu_metrics/* percentText */.fL)(l2)}` : ''].filter(Boolean).join(', ');
-        return {
-            ...base,
-            bound: 'compute',
-            ...measured(),
-            verdict,
-            agreement: 'overrules ncu',
-            why: `ncu's SOLBottleneck points at L1/TEX${l1 !== undefined ? ` (${(0,ncu_metrics/* percentText */.fL)(l1)})` : ''}: with SM throughput at ${(0,ncu_metrics/* percentText */.fL)(compute)} that is the on-chip staging that feeds the math pipes, while the off-chip roofs are far (${offChip})`,
-        };
-    }
-    // Complete numbers (SM and ncu's own Memory Throughput) read with this rule's thresholds are the
-    // user's choice when they differ from ncu's fixed 60/80% bands; otherwise ncu's verdict stands.
-    if (numbers.bound && numbers.headline && numbers.memory && compute !== undefined) {
-        return {
-            ...base,
-            bound: numbers.bound,
-            ...measured(),
-            verdict,
-            agreement: 'overrules ncu',
-            why: `ncu's SOLBottleneck reads ${verdict.bound}${verdict.unit ? ` (${verdict.unit})` : ''} by its own bands; with a roof at ${o.roofPercent}% and a lead of ${o.leadPoints} points, SM ${(0,ncu_metrics/* percentText */.fL)(compute)} and memory (${numbers.memory.unit}) ${(0,ncu_metrics/* percentText */.fL)(numbers.memory.percent)} read ${numbers.bound}-bound`,
-        };
-    }
-    const numbersSaid = numbers.memory && compute !== undefined
-        ? `The SpeedOfLight numbers alone do not decide (SM ${(0,ncu_metrics/* percentText */.fL)(compute)}, ${numbers.memory.unit} ${(0,ncu_metrics/* percentText */.fL)(numbers.memory.percent)})`
-        : 'The capture lacks the SpeedOfLight numbers to check it';
-    const missing = !numbers.headline ? '; the capture has no Memory Throughput row, the figure ncu weighs every memory unit by' : '';
-    return { ...base, bound: verdict.bound, ...measured(verdict.unit), verdict, agreement: 'from ncu verdict', why: `${numbersSaid}${missing}; ncu's own verdict is followed` };
-}
-/** The reading as finding evidence. */
-function boundEvidence(reading) {
-    return {
-        ...(reading.memoryUnit ? { memoryUnit: reading.memoryUnit } : {}),
-        ...(reading.memoryPercent !== undefined ? { memoryPercent: (0,profile_measures/* round */.LI)(reading.memoryPercent, 2) } : {}),
-        ...(reading.verdict ? { ncuBottleneck: reading.verdict.unit ? `${reading.verdict.bound} (${reading.verdict.unit})` : reading.verdict.bound } : {}),
-        boundSource: reading.agreement,
-        ...(reading.why ? { whyNotNcu: reading.why } : {}),
-    };
-}
-/** Every throughput level the capture gives, as evidence: SM, ncu's Memory Throughput, DRAM, L2, L1/TEX. */
-function levelEvidence(result) {
-    const out = {};
-    for (const [key, ref] of [['computePercent', ncu_metrics/* NCU */.$H.compute], ['memoryThroughputPercent', ncu_metrics/* NCU */.$H.memory], ['dramPercent', ncu_metrics/* NCU */.$H.dram], ['l2Percent', ncu_metrics/* NCU */.$H.l2], ['l1Percent', ncu_metrics/* NCU */.$H.l1]]) {
-        const value = (0,ncu_metrics/* ncuValue */.AC)(result, ref);
-        if (value !== undefined)
-            out[key] = (0,profile_measures/* round */.LI)(value, 2);
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/ncu-roofline.ts
-
-
-/** A `<prefix>byte/cycle` value in bytes per cycle (ncu prints the DRAM peak as `Kbyte/cycle`). */
-function bytesPerCycle(result, label, raw) {
-    const metric = result.metrics.find((m) => (m.section === ncu_metrics/* ROOFLINE */.bP && m.name === label) || m.name === raw);
-    const value = typeof metric?.value === 'number' && Number.isFinite(metric.value) ? metric.value : undefined;
-    const prefix = /^([kmgt]?)byte\/cycle$/i.exec(metric?.unit ?? '')?.[1]?.toLowerCase();
-    if (value === undefined || prefix === undefined)
-        return undefined;
-    return value * { '': 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12 }[prefix];
-}
-/** Peak DRAM bytes/s: from the roofline section's peak, else implied by achieved bandwidth ÷ DRAM share. */
-function dramPeakBytesPerSecond(result) {
-    const perCycle = bytesPerCycle(result, 'Theoretical DRAM Bytes Accessible', 'dram__bytes.sum.peak_sustained');
-    const clock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dramClock);
-    if (perCycle !== undefined && clock !== undefined)
-        return perCycle * clock;
-    const achieved = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
-    const percent = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.dram);
-    return achieved !== undefined && percent !== undefined && percent >= 1 ? achieved / (percent / 100) : undefined;
-}
-const PRECISIONS = [
-    ['h', 'fp16', 'H'],
-    ['f', 'fp32', 'F'],
-    ['d', 'fp64', 'D'],
-];
-/**
- * Where the kernel sits on the DRAM roofline, from the FP instruction counts ncu's roofline section
- * collects (add + mul + 2 × fma, predicated on). Tensor-core work is not in those counts, so a kernel
- * that keeps the tensor pipe busy gets no roofline rather than a misleadingly low one.
- */
-function roofline(result) {
-    if (((0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.tensorPipe) ?? 0) >= 5)
-        return undefined;
-    const smClock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smClock);
-    const smspClock = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smspClock) ?? smClock;
-    const duration = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.duration);
-    let best;
-    for (const [p, precision, P] of PRECISIONS) {
-        const perCycle = (op, weight) => {
-            const value = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)(ncu_metrics/* ROOFLINE */.bP, `Predicated-On ${P}${op.toUpperCase()} Thread Instructions Executed Per Cycle`, [`smsp__sass_thread_inst_executed_op_${p}${op}_pred_on.sum.per_cycle_elapsed`]));
-            return value === undefined ? undefined : value * weight;
-        };
-        const count = (op, weight) => {
-            const value = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)('', '', [`sm__sass_thread_inst_executed_op_${p}${op}_pred_on.sum`, `smsp__sass_thread_inst_executed_op_${p}${op}_pred_on.sum`]));
-            return value === undefined ? undefined : value * weight;
-        };
-        const sum = (values) => (values.some((v) => v !== undefined) ? values.reduce((a, v) => a + (v ?? 0), 0) : undefined);
-        const rate = sum([perCycle('add', 1), perCycle('mul', 1), perCycle('fma', 2)]);
-        const total = sum([count('add', 1), count('mul', 1), count('fma', 2)]);
-        const flopsPerSecond = rate !== undefined && smspClock ? rate * smspClock : total !== undefined && duration ? total / (duration / 1e9) : undefined;
-        const peakPerCycle = (0,ncu_metrics/* ncuValue */.AC)(result, (0,ncu_metrics/* metricRef */.AS)(ncu_metrics/* ROOFLINE */.bP, `Theoretical Predicated-On ${P}FMA Thread Instructions Executed`, [`sm__sass_thread_inst_executed_op_${p}fma_pred_on.sum.peak_sustained`]));
-        if (!flopsPerSecond || peakPerCycle === undefined || !smClock)
-            continue;
-        if (!best || flopsPerSecond > best.flopsPerSecond)
-            best = { precision, flopsPerSecond, peakFlopsPerSecond: peakPerCycle * 2 * smClock };
-    }
-    const bandwidth = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
-    const peakBandwidth = dramPeakBytesPerSecond(result);
-    if (!best || !bandwidth || !peakBandwidth)
-        return undefined;
-    const arithmeticIntensity = best.flopsPerSecond / bandwidth;
-    const ridgePoint = best.peakFlopsPerSecond / peakBandwidth;
-    const roof = Math.min(best.peakFlopsPerSecond, arithmeticIntensity * peakBandwidth);
-    return { ...best, arithmeticIntensity, ridgePoint, side: arithmeticIntensity < ridgePoint ? 'memory' : 'compute', shareOfRoof: best.flopsPerSecond / roof };
-}
-/** Roofline numbers as finding evidence (empty when the capture has no FP instruction counts). */
-function rooflineEvidence(result) {
-    const r = roofline(result);
-    if (!r)
-        return {};
-    return {
-        rooflinePrecision: r.precision,
-        flopsPerSecond: Number(r.flopsPerSecond.toPrecision(4)),
-        peakFlopsPerSecond: Number(r.peakFlopsPerSecond.toPrecision(4)),
-        arithmeticIntensity: Number(r.arithmeticIntensity.toPrecision(4)),
-        ridgePoint: Number(r.ridgePoint.toPrecision(4)),
-        rooflineSide: r.side,
-        shareOfRoof: (0,profile_measures/* round */.LI)(r.shareOfRoof),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-compute-bound.ts
-/**
- * A profiled kernel runs near the SM's compute roof while DRAM and L2 are far below theirs. ncu's
- * SOLBottleneck verdict comes first (ncu-bound.ts). What "compute" means depends on the kernel: for a
- * GEMM it is math, for a copy it is the index arithmetic of a strided access (ncu-advice.ts).
- */
-
-
-
-
-
-
-function offChipEvidence(result) {
-    const offChip = (0,ncu_metrics/* busiestMemory */.DI)(result, ['DRAM', 'L2']);
-    return offChip ? { memoryUnit: offChip.unit, memoryPercent: Math.round(offChip.percent * 100) / 100 } : {};
-}
-/* harmony default export */ const kernel_compute_bound = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'kernel-compute-bound',
-        severity: 'info',
-        title: 'Kernel is compute-bound',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs (ncu\'s SOLBottleneck verdict first); the advice depends on the kernel\'s family.',
-        defaults: { minComputePercent: 60, minLeadPoints: 20, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            if (kind === 'collective')
-                continue;
-            const reading = readBound(result, { roofPercent: options.minComputePercent, leadPoints: options.minLeadPoints });
-            if (reading?.bound !== 'compute')
-                continue;
-            const levels = levelEvidence(result);
-            const offChip = [['DRAM', levels['dramPercent']], ['L2', levels['l2Percent']]].filter((e) => e[1] !== undefined);
-            const memoryText = offChip.length ? `, ${offChip.map(([u, p]) => `${u} at ${(0,ncu_metrics/* percentText */.fL)(p)}`).join(' and ')}` : '';
-            const smText = reading.compute !== undefined ? `SM throughput at ${(0,ncu_metrics/* percentText */.fL)(reading.compute)} of peak` : 'Nsight Compute names compute as the limit';
-            hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is ${kind === 'copy' ? 'issue-bound (compute side)' : 'compute-bound'}: ${smText}${memoryText}.${reading.why ? ` ${reading.why}.` : ''}`,
-                evidence: {
-                    ...levels,
-                    ...boundEvidence(reading),
-                    // The memory side of a compute-bound kernel is off-chip: L1/shared traffic feeds its math.
-                    ...offChipEvidence(result),
-                    kernelKind: kind,
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...rooflineEvidence(result),
-                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'SOLFPRoofline', 'HighPipeUtilization']),
-                },
-                advice: `${boundAdvice('compute', kind, reading.memoryUnit, dive.family)} Run the command below to see which pipeline and which instructions are the limit.`,
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'ComputeWorkloadAnalysis', 'InstructionStats', 'SpeedOfLight_RooflineChart']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-latency-bound.ts
-/**
- * A profiled kernel is far from every roof: compute and ncu's memory throughput both well below peak
- * (ncu's SOLBottleneck verdict first, ncu-bound.ts). Its time goes to waiting (memory latency,
- * dependencies, too few warps or blocks), not to throughput.
- */
-
-
-
-
-
-
-
-/** Below this achieved occupancy the advice points at the occupancy limiter (as low-occupancy does by default). */
-const FEW_WARPS_PERCENT = 25;
-/* harmony default export */ const kernel_latency_bound = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'kernel-latency-bound',
-        severity: 'warning',
-        title: 'Kernel is latency-bound',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'Nsight Compute shows both compute and memory throughput far below peak (ncu\'s SOLBottleneck verdict first), so the kernel spends its time waiting; occupancy, grid size and warp stalls say on what.',
-        defaults: { maxPercent: 60, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            if (kind === 'collective')
-                continue;
-            const reading = readBound(result, { roofPercent: options.maxPercent, leadPoints: 20 });
-            if (reading?.bound !== 'latency')
-                continue;
-            const compute = reading.compute;
-            const achieved = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.achievedOccupancy);
-            const theoretical = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.theoreticalOccupancy);
-            const waves = (0,ncu_metrics/* wavesPerSm */.iG)(result);
-            const stall = (0,ncu_metrics/* topStall */.QO)(result);
-            const warpCycles = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.warpCycles);
-            const eligible = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.eligibleWarps);
-            const grid = (0,ncu_metrics/* gridBlocks */.zU)(result);
-            const sms = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.smCount);
-            const causes = [];
-            if (waves && waves.waves < 1)
-                causes.push(`the grid fills ${(0,profile_measures/* round */.LI)(waves.waves, 2)} waves, leaving SMs idle (see grid-too-small)`);
-            if (achieved !== undefined && achieved < FEW_WARPS_PERCENT)
-                causes.push(`only ${(0,ncu_metrics/* percentText */.fL)(achieved)} of warp slots are occupied, too few to hide latency (see low-occupancy)`);
-            if (stall?.reason === 'long_scoreboard')
-                causes.push('warps mostly wait on global-memory loads: keep more loads in flight (wider vectorized loads, more independent work per thread, asynchronous copies)');
-            else if (stall)
-                causes.push(`the top warp stall is ${stall.reason.replace(/_/g, ' ')}`);
-            const memoryText = reading.memoryPercent !== undefined ? ` and memory (${reading.memoryUnit}) at ${(0,ncu_metrics/* percentText */.fL)(reading.memoryPercent)}` : '';
-            // A level near its roof that ncu's Memory Throughput headline leaves out is worth saying (a clamp's L2 at 82%).
-            const levels = levelEvidence(result);
-            const busyLevels = [['L2', levels['l2Percent']], ['L1/TEX', levels['l1Percent']]].filter(([, p]) => p !== undefined && p >= options.maxPercent).map(([u, p]) => `${u} at ${(0,ncu_metrics/* percentText */.fL)(p)}`);
-            const busyText = busyLevels.length ? `; ${busyLevels.join(' and ')} is near its own roof, so the memory system is partly busy` : '';
-            const family = boundAdvice('latency', kind, reading.memoryUnit, dive.family);
-            hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is latency-bound: ${compute !== undefined ? `compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(compute)}${memoryText} of peak, both below ${options.maxPercent}%${busyText}` : 'Nsight Compute finds compute and memory both far from their peaks'}.${reading.why ? ` ${reading.why}.` : ''}`,
-                evidence: {
-                    ...levels,
-                    ...boundEvidence(reading),
-                    kernelKind: kind,
-                    ...(achieved !== undefined ? { achievedOccupancyPercent: (0,profile_measures/* round */.LI)(achieved, 2) } : {}),
-                    ...(theoretical !== undefined ? { theoreticalOccupancyPercent: (0,profile_measures/* round */.LI)(theoretical, 2) } : {}),
-                    ...(waves ? { wavesPerSm: (0,profile_measures/* round */.LI)(waves.waves, 3) } : {}),
-                    ...(grid !== undefined ? { gridBlocks: grid } : {}),
-                    ...(sms !== undefined ? { smCount: sms } : {}),
-                    ...(warpCycles !== undefined ? { warpCyclesPerIssuedInstruction: (0,profile_measures/* round */.LI)(warpCycles, 2) } : {}),
-                    ...(stall ? { topStall: stall.reason, topStallCycles: (0,profile_measures/* round */.LI)(stall.cycles, 2) } : {}),
-                    ...(eligible !== undefined ? { eligibleWarpsPerScheduler: (0,profile_measures/* round */.LI)(eligible, 3) } : {}),
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...rooflineEvidence(result),
-                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'CPIStall', 'IssueSlotUtilization']),
-                },
-                advice: `${causes.length ? `${causes.map((c) => c[0].toUpperCase() + c.slice(1)).join('. ')}. ` : ''}${family ? `${family} ` : ''}Run the command below for the warp stall reasons, the scheduler and the occupancy limits of this launch.`,
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'Occupancy', 'LaunchStats', 'WarpStateStats', 'SchedulerStats']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/kernel-memory-bound.ts
-/**
- * A profiled kernel runs near a memory roof (DRAM, L2 or L1/TEX) while its compute is far below it:
- * it is as fast as the bytes it moves allow. ncu's SOLBottleneck verdict comes first (ncu-bound.ts);
- * the advice depends on what the kernel is (ncu-advice.ts).
- */
-
-
-
-
-
-
-/* harmony default export */ const kernel_memory_bound = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'kernel-memory-bound',
-        severity: 'info',
-        title: 'Kernel is memory-bound',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own (ncu\'s SOLBottleneck verdict first); speed comes from moving fewer bytes.',
-        defaults: { minMemoryPercent: 60, minLeadPoints: 20, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            // A collective waits on its peers: one GPU's counters do not say why it is slow.
-            if (kind === 'collective')
-                continue;
-            const reading = readBound(result, { roofPercent: options.minMemoryPercent, leadPoints: options.minLeadPoints });
-            if (reading?.bound !== 'memory')
-                continue;
-            const rate = (0,ncu_metrics/* dramBytesPerSecond */.L)(result);
-            const peak = dramPeakBytesPerSecond(result);
-            const levels = levelEvidence(result);
-            const unit = reading.memoryUnit ?? 'DRAM';
-            const bandwidth = rate !== undefined ? `; DRAM moves ${(0,ncu_metrics/* rateText */.cf)(rate)}${peak !== undefined ? ` of its ${(0,ncu_metrics/* rateText */.cf)(peak)} peak` : ''}` : '';
-            const where = reading.memoryPercent !== undefined ? `${unit} throughput at ${(0,ncu_metrics/* percentText */.fL)(reading.memoryPercent)} of peak` : `Nsight Compute names ${unit} as the limit`;
-            const dram = levels['dramPercent'];
-            hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} is memory-bound: ${where}${dram !== undefined && unit !== 'DRAM' ? ` (DRAM ${(0,ncu_metrics/* percentText */.fL)(dram)})` : ''}${bandwidth}${reading.compute !== undefined ? `, compute (SM) at ${(0,ncu_metrics/* percentText */.fL)(reading.compute)}` : ''}.${reading.why ? ` ${reading.why}.` : ''}`,
-                evidence: {
-                    ...levels,
-                    ...boundEvidence(reading),
-                    kernelKind: kind,
-                    ...(rate !== undefined ? { dramBytesPerSecond: Number(rate.toPrecision(4)) } : {}),
-                    ...(peak !== undefined ? { dramPeakBytesPerSecond: Number(peak.toPrecision(4)) } : {}),
-                    ...(rate !== undefined && peak !== undefined ? { dramShareOfPeak: Math.round((rate / peak) * 1e4) / 1e4 } : {}),
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...rooflineEvidence(result),
-                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['SOLBottleneck', 'SOLFPRoofline']),
-                },
-                advice: `${boundAdvice('memory', kind, unit, dive.family)} Run the command below to see which accesses carry the bytes.`,
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['SpeedOfLight', 'MemoryWorkloadAnalysis', 'MemoryWorkloadAnalysis_Tables', 'SpeedOfLight_RooflineChart']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/low-occupancy.ts
-/**
- * A profiled kernel away from every roof keeps few warps resident: too few to hide memory and
- * instruction latency. The Occupancy section's block limits name what caps it.
- */
-
-
-
-
-
-
-const LIMITS = [
-    [ncu_metrics/* NCU */.$H.limitRegisters, 'blockLimitRegisters', 'registers'],
-    [ncu_metrics/* NCU */.$H.limitSharedMem, 'blockLimitSharedMem', 'shared memory'],
-    [ncu_metrics/* NCU */.$H.limitWarps, 'blockLimitWarps', 'warps per block (block size)'],
-    [ncu_metrics/* NCU */.$H.limitBlocks, 'blockLimitSm', 'blocks per SM (block too small)'],
-];
-const BELOW_THEORY = 'achieved below theoretical (load imbalance, a partial last wave, or a grid smaller than the GPU)';
-/**
- * A tensor-core matmul or fused-attention kernel holds its tile in registers and shared memory: one
- * or two blocks per SM is its design, and the library chose the tile. Capping registers would spill
- * it; the lever is the tile or the algorithm. (A GEMV streams its weights and has no such tile.)
- */
-const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in registers and shared memory, so one or two blocks per SM is its design, not a fault to fix with register caps. The lever is the tile or algorithm: let the library pick another (cuBLASLt heuristics or autotuning, torch.compile mode="max-autotune", another attention backend), or in Triton try smaller BLOCK sizes or more stages; check too that the kernel is built for this GPU\'s architecture. Run the command below for the warp stall reasons of this launch.';
-/* harmony default export */ const low_occupancy = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'low-occupancy',
-        severity: 'info',
-        title: 'Kernel runs at low occupancy',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'A kernel far from every throughput roof keeps few warps resident (achieved occupancy low, or far below theoretical); the Occupancy block limits name the limiter.',
-        defaults: { minAchievedPercent: 25, minAchievedShareOfTheoretical: 0.5, maxThroughputPercent: 60, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            // Without a breakdown row (an ncu file alone), the family comes from the kernel's own name.
-            const family = dive.family ?? classifyName(kernel);
-            const kind = kernelKind(family, kernel);
-            // A collective waits on its peers: one GPU's counters do not say why it is slow.
-            if (kind === 'collective')
-                continue;
-            const achieved = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.achievedOccupancy);
-            const theoretical = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.theoreticalOccupancy);
-            if (achieved === undefined)
-                continue;
-            // At a throughput roof more warps would not help: big-tile GEMMs run at one block per SM by design.
-            if ((0,ncu_metrics/* roofPercent */.At)(result) >= options.maxThroughputPercent)
-                continue;
-            const share = theoretical ? achieved / theoretical : undefined;
-            const fewWarps = achieved < options.minAchievedPercent;
-            const belowTheory = share !== undefined && share < options.minAchievedShareOfTheoretical;
-            if (!fewWarps && !belowTheory)
-                continue;
-            const limits = LIMITS.map(([metric, key, name]) => ({ key, name, blocks: (0,ncu_metrics/* ncuValue */.AC)(result, metric) })).flatMap((l) => (l.blocks === undefined ? [] : [{ ...l, blocks: l.blocks }]));
-            const fewest = limits.length ? Math.min(...limits.map((l) => l.blocks)) : undefined;
-            // Resources are the cap when even the theoretical occupancy is low; the fewest resident blocks name them.
-            const capped = fewWarps && (theoretical === undefined || theoretical < options.minAchievedPercent);
-            const resourceLimit = capped ? limits.filter((l) => l.blocks === fewest).map((l) => l.name) : [];
-            const limiter = [resourceLimit.join(' and '), belowTheory || (fewWarps && !capped) ? BELOW_THEORY : ''].filter(Boolean).join('; ') || 'not captured (no Occupancy block limits)';
-            const registers = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.registers);
-            hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)} runs at ${(0,ncu_metrics/* percentText */.fL)(achieved)} achieved occupancy${theoretical !== undefined ? ` (theoretical ${(0,ncu_metrics/* percentText */.fL)(theoretical)})` : ''}; limited by ${limiter}.`,
-                evidence: {
-                    achievedOccupancyPercent: (0,profile_measures/* round */.LI)(achieved, 2),
-                    ...(theoretical !== undefined ? { theoreticalOccupancyPercent: (0,profile_measures/* round */.LI)(theoretical, 2) } : {}),
-                    ...(share !== undefined ? { achievedShareOfTheoretical: (0,profile_measures/* round */.LI)(share) } : {}),
-                    limiter,
-                    ...(fewest !== undefined ? { blocksPerSm: fewest } : {}),
-                    ...Object.fromEntries(limits.map((l) => [l.key, l.blocks])),
-                    ...(registers !== undefined ? { registersPerThread: registers } : {}),
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...(0,ncu_metrics/* ncuSays */.jv)(result, ['TheoreticalOccupancy', 'AchievedOccupancy']),
-                },
-                advice: ((kind === 'gemm' && family !== 'gemv') || kind === 'attention') && resourceLimit.some((name) => name === 'registers' || name === 'shared memory')
-                    ? TILE_KERNEL
-                    : resourceLimit.includes('registers')
-                        ? 'Registers cap the resident blocks: cap them (__launch_bounds__, -maxrregcount) or pick a kernel variant with smaller tiles, and check that spills stay at zero. Run the command below for the occupancy limits of this launch.'
-                        : resourceLimit.includes('shared memory')
-                            ? 'Shared memory per block caps the resident blocks: smaller tiles or fewer pipeline stages free it. Run the command below for the occupancy limits of this launch.'
-                            : resourceLimit.length
-                                ? 'The block size caps the resident warps: change the threads per block. Run the command below for the occupancy limits of this launch.'
-                                : 'Resources would allow more warps than run: look for imbalance between blocks, a partial last wave or a grid too small for the GPU. Run the command below for the occupancy limits of this launch.',
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['Occupancy', 'LaunchStats', 'WarpStateStats']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/moe-routing-heavy.ts
-/** MoE routing and token gather/scatter rival the expert matmuls they serve. */
-
-
-/* harmony default export */ const moe_routing_heavy = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'moe-routing-heavy',
-        severity: 'warning',
-        title: 'MoE routing and gathers rival the expert matmuls',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Top-k routing plus gather/scatter/index kernels take at least the configured fraction of the matmul time.',
-        defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const mix = (0,profile_measures/* moeMix */.Uw)(profile, options);
-        if (!mix.isMoe || mix.routingRatio < options.maxRoutingRatio)
-            return [];
-        const heaviest = profile.kernels.find((k) => k.family === 'moe-routing' || k.family === 'gather-scatter');
-        return [
-            {
-                message: `Routing and gather/scatter take ${(0,profile_measures/* percent */.KN)(mix.routingRatio)} of the matmul time (routing ${(0,profile_measures/* percent */.KN)(mix.routingShare)}, gather/scatter ${(0,profile_measures/* percent */.KN)(mix.gatherShare)} of all kernel time).`,
-                evidence: {
-                    routingRatio: (0,profile_measures/* round */.LI)(mix.routingRatio),
-                    routingShare: (0,profile_measures/* round */.LI)(mix.routingShare),
-                    gatherShare: (0,profile_measures/* round */.LI)(mix.gatherShare),
-                    moeGemmShare: (0,profile_measures/* round */.LI)(mix.moeGemmShare),
-                    routingLaunches: mix.routingLaunches,
-                },
-                advice: 'Dispatch tokens to experts once per layer instead of gathering per expert: a fused MoE path (MAX grouped_matmul with moe_create_indices, vLLM/SGLang fused_moe, torch._grouped_mm) sorts tokens by expert and runs one grouped matmul. Then profile the heaviest routing kernel:',
-                ...(heaviest ? { command: (0,profile_measures/* kernelProfileCommand */.U4)(profile, heaviest.name, heaviest.instances, options.workload), kernel: heaviest.name } : {}),
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/quant-prep-heavy.ts
-
-
-
-/** The op that finds a quantize's scale: the absolute maximum of a row or tensor. */
-const SCALE_OP = /^aten::(?:abs_?|amax|max|aminmax)$/;
-/** The ops that apply it: divide (or multiply by the reciprocal), round, saturate. */
-const APPLY_OP = /^aten::(?:div_?|reciprocal_?|round_?|clamp_?|clamp_min_?|clamp_max_?|clip_?)$/;
-/** Matmul ops whose inputs are low-bit: whatever makes those inputs is quantize prep. */
-const LOWBIT_MATMUL_OP = /aten::(?:_int_mm|_scaled_mm|_scaled_grouped_mm)\b/;
-/** A quantize or dequantize named by the op chain itself (a record_function, a custom op). */
-const NAMED_QUANT_OP = /quant/i;
-const DEQUANT = /dequant/i;
-/** A dequantized KV cache feeds attention, not the linear layers. */
-const KV_CACHE = /kv|cache/i;
-/** Share of a kernel's time its quantize function must have launched for the kernel to count. */
-const MIN_FUNCTION_SHARE = 0.9;
-/** Chains listed in the evidence, most time first. */
-const MAX_CHAINS = 6;
-/** User families are never linear here: only the built-in matmul families are. */
-const LINEAR = new Set(family_ids/* LINEAR_FAMILIES */.Bs);
-/** The innermost op of a chain (`aten::to > aten::_to_copy > aten::copy_` → `aten::copy_`). */
-function innermostOp(chain) {
-    const ops = chain.split(' > ');
-    return ops[ops.length - 1].trim();
-}
-function totalsOf(profile, kernels) {
-    const ns = kernels.reduce((sum, k) => sum + k.totalNs, 0);
-    const instances = kernels.reduce((sum, k) => sum + k.instances, 0);
-    return { ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
-}
-const namesQuantize = (text) => NAMED_QUANT_OP.test(text) && !DEQUANT.test(text);
-/**
- * The workload's Python function that launched the kernel (with_stack), when its name says quantize
- * and it launched nearly all of the kernel's time: a cast kernel shared with a norm's `.float()` is
- * not counted whole for the part a quantize ran.
- */
-function quantizeFunction(kernel) {
-    const site = kernel.pythonSites?.[0];
-    return site !== undefined && site.share >= MIN_FUNCTION_SHARE && namesQuantize(site.function) ? site.function : undefined;
-}
-/** A kernel's op chain as the evidence gives it, behind the quantize function that ran it, if any. */
-function chainLabel(kernel) {
-    if (!kernel.launchedBy)
-        return undefined;
-    const fn = quantizeFunction(kernel);
-    return fn ? `${fn}: ${kernel.launchedBy}` : kernel.launchedBy;
-}
-/**
- * Kernels of a quantize written as plain ops, read from their op chains: only when a matmul op that
- * takes low-bit inputs ran (the quantized tensors must come from somewhere), and only when the
- * ops found form a quantize (a scale op and an op that applies it), or the chain or the workload's
- * function that launched the kernel names a quantize (then its casts count too).
- */
-function plainOpPrep(profile, fedByOp) {
-    if (!fedByOp)
-        return [];
-    const candidates = profile.kernels.filter((k) => k.launchedBy !== undefined && k.family !== 'quantize' && !LINEAR.has(k.family) && !LOWBIT_MATMUL_OP.test(k.launchedBy));
-    const named = candidates.filter((k) => namesQuantize(k.launchedBy) || namesQuantize(quantizeFunction(k) ?? ''));
-    const scale = candidates.filter((k) => SCALE_OP.test(innermostOp(k.launchedBy)));
-    const apply = candidates.filter((k) => APPLY_OP.test(innermostOp(k.launchedBy)));
-    const byOps = scale.length > 0 && apply.length > 0 ? [...scale, ...apply] : [];
-    return [...new Set([...named, ...byOps])];
-}
-/** `chain (share)` of each distinct chain, most time first: the ops that show what the kernels do. */
-function chainsText(profile, kernels) {
-    const byChain = new Map();
-    for (const k of kernels) {
-        const label = chainLabel(k);
-        if (label)
-            byChain.set(label, (byChain.get(label) ?? 0) + k.totalNs);
-    }
-    return [...byChain]
-        .sort((a, b) => b[1] - a[1])
-        .slice(0, MAX_CHAINS)
-        .map(([chain, ns]) => `${chain} (${(0,profile_measures/* percent */.KN)(profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0)})`)
-        .join('; ');
-}
-const heaviest = (kernels) => [...kernels].sort((a, b) => b.totalNs - a.totalNs)[0];
-/* harmony default export */ const quant_prep_heavy = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'quant-prep-heavy',
-        severity: 'warning',
-        title: 'Quantize / scale kernels dwarf the matmuls they feed',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Quantization and scale-layout kernels, and quantizes written as plain ops that feed _int_mm / _scaled_mm, are reported; they are a problem when their time reaches the configured fraction of the low-bit matmul time, or when weights are dequantized at run time to feed bf16 matmuls.',
-        defaults: { minQuantizeShare: 0.005, maxQuantizeToMatmulRatio: 1, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        // The matmuls low-bit inputs feed: named low-bit GEMMs, and any kernel an _int_mm / _scaled_mm launched.
-        const lowbitKernels = profile.kernels.filter((k) => k.family === 'lowbit-gemm' || (k.launchedBy !== undefined && LOWBIT_MATMUL_OP.test(k.launchedBy)));
-        const fedByOp = lowbitKernels.find((k) => k.launchedBy !== undefined && LOWBIT_MATMUL_OP.test(k.launchedBy));
-        const lowbit = totalsOf(profile, lowbitKernels);
-        const named = profile.kernels.filter((k) => k.family === 'quantize');
-        const plain = plainOpPrep(profile, fedByOp !== undefined);
-        const prepKernels = [...named, ...plain];
-        const quantize = totalsOf(profile, prepKernels);
-        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
-        // Weights dequantized at run time with no low-bit matmul: the dequantized copy feeds the bf16 matmuls.
-        const dequant = profile.kernels.filter((k) => !LINEAR.has(k.family) && !KV_CACHE.test(k.name) && (DEQUANT.test(k.name) || DEQUANT.test(k.launchedBy ?? '') || DEQUANT.test(k.pythonSites?.[0]?.function ?? '')));
-        const dequantTotals = totalsOf(profile, dequant);
-        if (lowbit.ns === 0 && linear.ns > 0 && dequantTotals.share >= options.minQuantizeShare) {
-            const top = heaviest(dequant);
-            const chains = chainsText(profile, dequant);
-            return [
-                {
-                    message: `Weights are dequantized at run time to feed bf16 matmuls: dequantize kernels take ${(0,profile_measures/* percent */.KN)(dequantTotals.share)} of kernel time (${dequantTotals.instances} launches), ${(0,profile_measures/* round */.LI)(dequantTotals.ns / linear.ns, 2)}x the bf16 matmul time they feed. The low-bit weights save memory, but every step pays to expand them and the matmuls run at bf16 speed.`,
-                    evidence: {
-                        dequantizeShare: (0,profile_measures/* round */.LI)(dequantTotals.share),
-                        dequantizeLaunches: dequantTotals.instances,
-                        matmulShare: (0,profile_measures/* round */.LI)(linear.share),
-                        dequantizeToMatmulRatio: (0,profile_measures/* round */.LI)(dequantTotals.ns / linear.ns),
-                        matmulFamily: 'linear',
-                        ...(chains ? { dequantizeOps: chains } : {}),
-                    },
-                    advice: 'Run the matmul on the low-bit weights instead of expanding them each step: an fp8 GEMM with the weight scales (torch._scaled_mm, vLLM/SGLang fp8 linear methods, a weight-only kernel such as Marlin/Machete for int4/fp8), or, if bf16 matmuls are wanted, dequantize once at load and keep the bf16 weights. Then profile the dequantize kernel:',
-                    command: (0,profile_measures/* kernelProfileCommand */.U4)(profile, top.name, top.instances, options.workload),
-                    kernel: top.name,
-                },
-            ];
-        }
-        if (prepKernels.length === 0 || quantize.share < options.minQuantizeShare)
-            return [];
-        const fed = lowbit.ns > 0 ? lowbit : linear;
-        const ratio = fed.ns > 0 ? quantize.ns / fed.ns : Number.POSITIVE_INFINITY;
-        const heavy = ratio >= options.maxQuantizeToMatmulRatio;
-        const top = heaviest(prepKernels);
-        const plainTotals = totalsOf(profile, plain);
-        const evidence = {
-            quantizeShare: (0,profile_measures/* round */.LI)(quantize.share),
-            matmulShare: (0,profile_measures/* round */.LI)(fed.share),
-            quantizeToMatmulRatio: Number.isFinite(ratio) ? (0,profile_measures/* round */.LI)(ratio) : -1,
-            matmulFamily: lowbit.ns > 0 ? 'lowbit-gemm' : 'linear',
-            quantizeLaunches: quantize.instances,
-            ...(plain.length > 0
-                ? { plainOpShare: (0,profile_measures/* round */.LI)(plainTotals.share), plainOpChains: chainsText(profile, plain), fedBy: innermostOp(fedByOp.launchedBy) }
-                : {}),
-        };
-        // Said of a quantize written as plain ops, so the reader sees why ordinary kernels count.
-        const plainText = plain.length > 0
-            ? ` (${(0,profile_measures/* percent */.KN)(plainTotals.share)} of kernel time in a quantize written as plain ops: ${[...new Set(plain.map((k) => innermostOp(k.launchedBy)))].join(', ')} feeding ${innermostOp(fedByOp.launchedBy)})`
-            : '';
-        if (lowbit.ns === 0 && heavy) {
-            // No low-bit matmul in the capture: nothing shows what these kernels feed (fbgemm's
-            // _float_to_hfp8 compresses embeddings for an all-to-all, not activations for a GEMM).
-            return [
-                {
-                    severity: 'info',
-                    message: `Quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time, but the capture holds no low-bit matmul for them to feed: they may serve communication or storage rather than the linear layers.`,
-                    evidence,
-                    advice: 'If this run should use low-bit matmuls, check that their kernels ran (fp8/fp4 GEMMs are named e4m3, qq, block_scaled …); otherwise these kernels are not linear-layer prep.',
-                },
-            ];
-        }
-        if (!heavy) {
-            return [
-                {
-                    severity: 'info',
-                    message: `Low-bit prep: quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time${plainText}, ${(0,profile_measures/* percent */.KN)(ratio)} of the matmuls they feed (normal).`,
-                    evidence,
-                    advice: 'Normal for fp8/fp4 paths. Watch the ratio across changes; a jump means a fused quantize path stopped being used.',
-                },
-            ];
-        }
-        return [
-            {
-                message: `Quantize/scale kernels take ${(0,profile_measures/* percent */.KN)(quantize.share)} of kernel time${plainText}, ${Number.isFinite(ratio) ? `${(0,profile_measures/* round */.LI)(ratio, 2)}x` : 'more than'} the matmul time they feed.`,
-                evidence,
-                advice: [
-                    plain.length > 0
-                        ? 'The quantize runs as separate PyTorch ops, each a full pass over the activation: fuse it into one kernel (torch.compile of the quantize function, a Triton per-token quant kernel) or into the norm that produces the activation. '
-                        : 'Fuse activation quantization into the kernel that produces the activation (norm + quant, e.g. rms_norm_fused_fp8 / fused_rope_rmsnorm_quantization in MAX, fused_add_rms_norm with static fp8 scales in vLLM). ',
-                    'Quantize weights offline rather than per call, and prefer static activation scales. Then profile the heaviest prep kernel:',
-                ].join(''),
-                command: (0,profile_measures/* kernelProfileCommand */.U4)(profile, top.name, top.instances, options.workload),
-                kernel: top.name,
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/rank-imbalance.ts
-/**
- * A straggler: one rank of a job computes longer than the others, and at every collective the
- * others wait for it (their extra time shows up as collective time). The comparison is of compute
- * kernel time (collectives left out, since waiting inflates them on the fast ranks) and, where every
- * rank has profiler steps, of the median step.
- */
-
-
-
-
-const labelOf = (rank) => (rank.rank !== undefined ? `rank ${rank.rank}` : `device ${rank.device ?? 0}`);
-const medianStepNs = (rank) => {
-    const steps = rank.timeline?.steps ?? [];
-    return steps.length ? (0,averages/* median */.J)(steps.map((s) => s.durNs)) : undefined;
-};
-/** The family the slow rank spends most extra time on, against the others' median. */
-function extraFamily(slow, others) {
-    let best = { family: 'other', extraNs: -Infinity };
-    for (const entry of slow.families) {
-        if (entry.family === 'collective')
-            continue;
-        const peer = (0,averages/* median */.J)(others.map((r) => r.families.find((f) => f.family === entry.family)?.totalNs ?? 0));
-        if (entry.totalNs - peer > best.extraNs)
-            best = { family: entry.family, extraNs: entry.totalNs - peer };
-    }
-    return best;
-}
-/* harmony default export */ const rank_imbalance = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'rank-imbalance',
-        severity: 'warning',
-        title: 'Rank imbalance: one rank is a straggler',
-        stage: 'utilization',
-        needs: ['kernel-breakdown'],
-        description: "One rank's compute kernel time (or median step) is well above the other ranks' median, so every collective waits for it.",
-        defaults: { maxExcess: 0.1 },
-    },
-    check({ profile, options }) {
-        const straggler = (0,profile_measures/* stragglerOf */["do"])(profile);
-        if (!straggler)
-            return [];
-        const { slow, others, computeExcess, peerComputeNs: peerCompute, slowComputeNs, perStep } = straggler;
-        const slowStep = medianStepNs(slow);
-        const peerSteps = others.map(medianStepNs);
-        const stepExcess = slowStep && peerSteps.every((s) => s !== undefined && s > 0) ? slowStep / (0,averages/* median */.J)(peerSteps) - 1 : undefined;
-        const excess = Math.max(computeExcess, stepExcess ?? -Infinity);
-        if (excess < options.maxExcess)
-            return [];
-        const extra = extraFamily(slow, others);
-        return [
-            {
-                message: `Straggler: ${labelOf(slow)} computes ${(0,profile_measures/* percent */.KN)(computeExcess)} longer than the median of the other ${others.length} rank${others.length > 1 ? 's' : ''}${stepExcess !== undefined ? ` (median step ${(0,profile_measures/* percent */.KN)(stepExcess)} longer)` : ''}; most of the extra is ${extra.family} (+${(0,profile_measures/* round */.LI)(extra.extraNs / 1e6, 1)} ms). The other ranks wait for it at every collective.`,
-                evidence: {
-                    slowRank: slow.rank ?? slow.device ?? 0,
-                    computeExcess: (0,profile_measures/* round */.LI)(computeExcess),
-                    ...(stepExcess !== undefined ? { stepExcess: (0,profile_measures/* round */.LI)(stepExcess) } : {}),
-                    slowComputeMs: (0,profile_measures/* round */.LI)(slowComputeNs / 1e6, 3),
-                    peerComputeMs: (0,profile_measures/* round */.LI)(peerCompute / 1e6, 3),
-                    extraFamily: extra.family,
-                    extraMs: (0,profile_measures/* round */.LI)(extra.extraNs / 1e6, 3),
-                    ranks: others.length + 1,
-                    perStep,
-                },
-                advice: `Find why ${labelOf(slow)} does more: uneven data or sequence lengths per rank (balance the sampler or pad/bucket by length), an uneven split of layers or experts, a slower or throttled GPU (compare clocks and temperature per GPU), or another process on that GPU or its CPU cores. Compare the ranks' kernel lists side by side.`,
-                command: (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd' ? vendor_tools/* ROCM_SMI_CLOCKS_COMMAND */.g4 : 'nvidia-smi --query-gpu=index,clocks.sm,temperature.gpu,power.draw,clocks_event_reasons.active --format=csv -l 1',
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/decode-steps.ts
-
-
-/** A shape as people write it: 8×512. */
-function shapeText(rows) {
-    return rows.join('×');
-}
-const lengthOf = (shape) => shape.rows.at(-1);
-const growthAt = (passes, index) => lengthOf(passes[index]) - lengthOf(passes[index - 1]);
-/** True when pass `next` continues the run that starts at `start`: after its last pass in time, longer by the run's step. */
-function continues(passes, start, next) {
-    const step = growthAt(passes, next);
-    if (step <= 0 || passes[next - 1].lastNs >= passes[next].firstNs)
-        return false;
-    if (step !== 1 && step * 8 > lengthOf(passes[start]))
-        return false;
-    return next - start < 2 || step === growthAt(passes, start + 1);
-}
-/**
- * The longest run of passes whose inputs grow by a constant step, in time order, each pass done
- * before the next starts, with the same number of ops each. A step of more than an eighth of the
- * first length is a sweep of prompt lengths, not generation.
- */
-function growingInputs(shapes, minSteps) {
-    const groups = new Map();
-    for (const shape of shapes) {
-        if (shape.rows.length === 0)
-            continue;
-        const key = `${shape.op}|${shape.rows.slice(0, -1).join(',')}`;
-        const list = groups.get(key) ?? [];
-        list.push(shape);
-        groups.set(key, list);
-    }
-    let best;
-    for (const group of groups.values()) {
-        if (group.length < minSteps)
-            continue;
-        // The passes are the shapes with the usual op count (a head on the last token has fewer).
-        const counts = new Map();
-        for (const shape of group)
-            counts.set(shape.ops, (counts.get(shape.ops) ?? 0) + 1);
-        const opsPerStep = [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0][0];
-        const passes = group.filter((shape) => shape.ops === opsPerStep).sort((a, b) => a.firstNs - b.firstNs);
-        let start = 0;
-        for (let next = 1; next <= passes.length; next++) {
-            if (next < passes.length && continues(passes, start, next))
-                continue;
-            const steps = next - start;
-            if (steps >= minSteps && steps > (best?.steps ?? 0)) {
-                best = { op: passes[start].op, first: passes[start].rows, last: passes[next - 1].rows, steps, opsPerStep, growth: growthAt(passes, start + 1) };
-            }
-            // A run broken by a change of step may start a new one at its last pass.
-            start = next < passes.length && continues(passes, next - 1, next) ? next - 1 : next;
-        }
-    }
-    return best;
-}
-/** GPU work late over early in the profiler steps (the first step skipped: it may hold the prompt). */
-function profilerStepGrowth(profile) {
-    const steps = profile.timeline?.steps ?? [];
-    if (steps.length < 5)
-        return undefined;
-    const busy = steps.slice(1).map((s) => s.gpuBusyNs);
-    const quarter = Math.max(1, Math.floor(busy.length / 4));
-    const early = (0,averages/* median */.J)(busy.slice(0, quarter));
-    return early > 0 ? (0,averages/* median */.J)(busy.slice(-quarter)) / early : undefined;
-}
-/**
- * The most-used input of one token per sequence (a batch × 1 shape), when such inputs are most of
- * the matmul ops (a head on the last position alone, one op per step, is not).
- */
-function oneTokenInputsOf(inputs) {
-    let most;
-    let oneTokenOps = 0;
-    let allOps = inputs.otherOps;
-    for (const shape of inputs.shapes) {
-        allOps += shape.ops;
-        if (shape.rows.length < 2 || shape.rows.at(-1) !== 1)
-            continue;
-        oneTokenOps += shape.ops;
-        if (!most || shape.ops > most.ops)
-            most = shape;
-    }
-    return oneTokenOps * 2 > allOps ? most : undefined;
-}
-function samplingLaunchesOf(profile) {
-    let most = 0;
-    for (const kernel of profile.kernels)
-        if (kernel.family === 'sampling' && kernel.instances > most)
-            most = kernel.instances;
-    return most;
-}
-const DECODE_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'];
-function decodeSteps(profile, options) {
-    const timeline = profile.timeline;
-    const samplingLaunches = samplingLaunchesOf(profile);
-    const growing = timeline?.matmulInputs ? growingInputs(timeline.matmulInputs.shapes, options.minDecodeSteps) : undefined;
-    const ranges = timeline?.phaseRanges;
-    const outputTokens = (0,profile_measures/* metricValue */.a3)(profile, 'output_tokens');
-    const stepGrowth = profilerStepGrowth(profile);
-    const oneToken = timeline?.matmulInputs && !growing ? oneTokenInputsOf(timeline.matmulInputs) : undefined;
-    const base = {
-        samplingLaunches,
-        ...(growing ? { growing } : {}),
-        ...(oneToken ? { oneTokenInputs: oneToken } : {}),
-        ...(stepGrowth !== undefined ? { profilerStepGrowth: stepGrowth } : {}),
-    };
-    // What the window itself shows wins over what the workload reports about its whole run.
-    let prefillOnly;
-    if (!growing) {
-        if (outputTokens !== undefined && outputTokens <= 1)
-            prefillOnly = `the workload reports ${outputTokens} output token`;
-        else if (ranges && ranges.prefill > 0 && ranges.decode === 0)
-            prefillOnly = `the trace's ranges name prefill only (${ranges.prefill}, e.g. \`${ranges.prefillName ?? ''}\`)`;
-        else if (samplingLaunches === 1 && (timeline?.steps.length ?? 0) <= 1)
-            prefillOnly = 'one sampling launch: the window generates one token per sequence';
-    }
-    if (prefillOnly)
-        return { ...base, signals: [], prefillOnly, text: prefillOnly };
-    const signals = [];
-    const parts = [];
-    if (growing) {
-        signals.push('growing-inputs');
-        parts.push(`${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps`);
-    }
-    if (ranges && ranges.decode >= options.minDecodeSteps) {
-        signals.push('decode-ranges');
-        parts.push(`${ranges.decode} ranges name decode (e.g. \`${ranges.decodeName ?? ''}\`)`);
-    }
-    if (samplingLaunches >= options.minDecodeSteps) {
-        signals.push('sampling');
-        const steps = timeline?.steps.length ?? 0;
-        parts.push(`${samplingLaunches} sampling launches${steps > 1 ? ` over ${steps} profiler steps` : ''}`);
-    }
-    if (stepGrowth !== undefined && stepGrowth >= options.minStepGrowth) {
-        signals.push('step-growth');
-        parts.push(`GPU work per profiler step grows ${Math.round(stepGrowth * 100) / 100}× over ${timeline.steps.length} steps`);
-    }
-    const reported = DECODE_METRICS.filter((name) => (0,profile_measures/* metricValue */.a3)(profile, name) !== undefined);
-    if (reported.length > 0 || (outputTokens !== undefined && outputTokens > 1)) {
-        signals.push('decode-metrics');
-        const names = [...reported, ...(outputTokens !== undefined && outputTokens > 1 ? [`output_tokens ${outputTokens}`] : [])];
-        parts.push(`the workload reports ${names.join(', ')}`);
-    }
-    return { ...base, signals, text: parts.join('; ') };
-}
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/re-prefill.ts
-/**
- * Decode redoes the prompt every step: a missing or unused KV cache turns generation into O(n²).
- * Nothing fires without evidence that the window holds decode steps (decode-steps.ts): a prefill
- * step, a single forward pass, a diffusion or encoder step are prefill-shaped too. With decode
- * steps, two things must hold: a prefill-shaped linear mix, and decode that costs what a prompt
- * costs. The second is confirmed by matmul inputs that grow a token each step (recorded shapes),
- * by each output token being about as slow as the first one, or by GPU work per step growing with
- * position; then it is an error that leads the findings (a correctness bug, whatever else limits the
- * run). Decode steps with the mix but nothing confirming it are a warning that says what would.
- * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
- * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
- * 128×128 tile.
- */
-
-
-
-
-
-
-/** A decode token costing at least this fraction of the time to first token is prefill-priced. */
-const TPOT_OF_TTFT = 0.5;
-/** Below this fraction decode is clearly priced like decode: the throughput contradicts re-prefill. */
-const TPOT_OF_TTFT_DECODE = 0.2;
-/**
- * GPU work late in the run over GPU work early in it (first step or decile skipped: it holds the
- * prompt). Read only once decode steps are known: tenths of one forward pass vary as much.
- */
-function stepGrowth(profile) {
-    if ((profile.timeline?.steps.length ?? 0) >= 5)
-        return profilerStepGrowth(profile);
-    const deciles = profile.timeline?.busyByDecile ?? [];
-    if (deciles.length === 10) {
-        const early = (0,averages/* mean */.i)(deciles.slice(1, 4));
-        return early > 0 ? (0,averages/* mean */.i)(deciles.slice(7)) / early : undefined;
-    }
-    return undefined;
-}
-/** Prefill-shaped linear time: from the family table (shape evidence), and from tile names (a hint). */
-function prefillMix(profile) {
-    const strong = (0,profile_measures/* familyTotals */.sS)(profile, ['gemm-prefill']);
-    let hintNs = 0;
-    let hintInstances = 0;
-    for (const kernel of profile.kernels) {
-        if (kernel.family === 'gemm' && tileHint(kernel.name) === 'wide') {
-            hintNs += kernel.totalNs;
-            hintInstances += kernel.instances;
-        }
-    }
-    return { ns: strong.ns + hintNs, instances: strong.instances + hintInstances, hintNs };
-}
-/* harmony default export */ const re_prefill = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 're-prefill',
-        severity: 'error',
-        title: 'Decode re-runs prefill every step (KV cache missing)',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'The window holds decode steps and prefill-shaped GEMMs dominate them: the KV cache may be missing or unused, so each step recomputes the whole sequence; an error when inputs that grow a token each step, prompt-priced tokens or growing step work confirm it.',
-        defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5, minDecodeSteps: 3 },
-    },
-    check({ profile, options }) {
-        // No decode step in the window: nothing can be re-run, whatever the GEMMs look like.
-        const decode = decodeSteps(profile, options);
-        if (decode.signals.length === 0)
-            return [];
-        // Recorded shapes that feed one token per sequence: the cache is used, whatever the batch makes of the GEMMs.
-        if (decode.oneTokenInputs)
-            return [];
-        const growing = decode.growing;
-        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
-        const prefill = prefillMix(profile);
-        const decodeGemms = (0,profile_measures/* familyTotals */.sS)(profile, ['gemv', 'gemm-decode']);
-        if (linear.ns === 0 || prefill.instances === 0)
-            return [];
-        const prefillShare = prefill.ns / linear.ns;
-        const launchShare = prefill.instances / (prefill.instances + decodeGemms.instances);
-        if (prefillShare < options.minPrefillShare || launchShare < options.minPrefillLaunchShare)
-            return [];
-        const growth = stepGrowth(profile);
-        const grows = growth !== undefined && growth >= options.minStepGrowth;
-        const batch = (0,profile_measures/* batchSize */.CJ)(profile);
-        // A batched decode legitimately runs multi-row GEMMs every step; then only growth can tell.
-        if (batch !== undefined && batch > 1 && !grows && !growing)
-            return [];
-        const ttft = (0,profile_measures/* metricValue */.a3)(profile, 'ttft_ms');
-        const tpot = (0,profile_measures/* metricValue */.a3)(profile, 'tpot_ms');
-        const tokenPricedLikePrompt = ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft >= TPOT_OF_TTFT;
-        if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows && !growing)
-            return [];
-        const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
-        const confirmed = growing !== undefined || ((tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows));
-        const outputTokens = (0,profile_measures/* metricValue */.a3)(profile, 'output_tokens');
-        const decodeTokS = (0,profile_measures/* metricValue */.a3)(profile, 'decode_tok_s');
-        const evidence = {
-            decodeEvidence: decode.signals.join('+'),
-            prefillShare: (0,profile_measures/* round */.LI)(prefillShare),
-            prefillLaunchShare: (0,profile_measures/* round */.LI)(launchShare),
-            prefillLaunches: prefill.instances,
-            decodeLaunches: decodeGemms.instances,
-            shapeFrom: fromHintsOnly ? 'tile-names' : 'shapes',
-            confirmed,
-            ...(growing
-                ? { growingOp: growing.op, inputsFirst: shapeText(growing.first), inputsLast: shapeText(growing.last), growingSteps: growing.steps, rowsPerStep: growing.growth }
-                : {}),
-            ...(decode.samplingLaunches > 0 ? { samplingLaunches: decode.samplingLaunches } : {}),
-            ...(growth !== undefined ? { stepGrowth: (0,profile_measures/* round */.LI)(growth, 3) } : {}),
-            ...(ttft !== undefined && tpot !== undefined && ttft > 0 ? { tpotOverTtft: (0,profile_measures/* round */.LI)(tpot / ttft, 3) } : {}),
-            ...(outputTokens !== undefined ? { outputTokens } : {}),
-            ...(decodeTokS !== undefined ? { decodeTokS } : {}),
-        };
-        const fix = 'Make decode read the KV cache and feed only the new token: transformers: do not pass use_cache=False (and return past_key_values from a custom forward); MAX custom architecture: wire the KV-cache inputs into attention and let decode steps take one token per sequence.';
-        const mix = `prefill-shaped GEMMs are ${(0,profile_measures/* percent */.KN)(prefillShare)} of linear-layer time and ${(0,profile_measures/* percent */.KN)(launchShare)} of GEMM launches${fromHintsOnly && !growing ? ' (shapes read from tile names, a weak hint)' : ''}`;
-        if (!confirmed) {
-            return [
-                {
-                    severity: 'warning',
-                    message: `Decode steps (${decode.text}) run prefill-shaped work: ${mix}. Decode may be recomputing the sequence each step; neither input shapes nor throughput confirm it.`,
-                    evidence,
-                    advice: `To confirm, time two generation lengths: with a working KV cache per-token time stays flat as max-new-tokens grows, and time per output token stays far below time to first token (report ttft_ms and tpot_ms), or profile with record_shapes=True: without a cache the linear inputs grow by a token every step. If it is re-prefill: ${fix}`,
-                },
-            ];
-        }
-        const why = growing
-            ? `${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps (${growing.first.length > 1 && growing.growth === 1 ? 'a token more per sequence' : `${growing.growth} rows more`} each step: the whole sequence is fed again)`
-            : grows
-                ? `GPU work per step grows ${(0,profile_measures/* round */.LI)(growth, 2)}× over the run`
-                : `each output token takes ${(0,profile_measures/* round */.LI)((tpot / ttft) * 100, 1)}% of the time to first token`;
-        return [
-            {
-                headline: true,
-                message: `Each decode step recomputes the whole sequence (O(n²)): ${why}, and ${mix}.`,
-                evidence,
-                advice: `${fix} Confirm the fix by timing two generation lengths: per-token time must stay flat as max-new-tokens grows.`,
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/transfer-bound.ts
-/**
- * Host↔device copies that take as long as the kernels: the GPU spends its time moving data over
- * PCIe rather than computing. Often set-up (weights, a dataset copied in) captured with the run,
- * or pageable memory and per-step copies in the loop.
- */
-
-
-const HOST_COPY_KINDS = ['memcpy-htod', 'memcpy-dtoh'];
-/** Kineto names copies from unpinned memory `(Pageable -> Device)` / `(Device -> Pageable)`. */
-const PAGEABLE = /pageable/i;
-/* harmony default export */ const transfer_bound = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'transfer-bound',
-        severity: 'warning',
-        title: 'Transfer-bound: host↔device copies rival the kernels',
-        stage: 'utilization',
-        needs: ['kernel-breakdown'],
-        description: 'Host-to-device and device-to-host copies take at least the configured multiple of the kernel time; a smaller but notable share is info.',
-        defaults: { maxCopyToKernelRatio: 1, minCopyToKernelRatio: 0.25, minCopyMs: 1, minExposedCopyShare: 0.25 },
-    },
-    check({ profile, options }) {
-        const copies = profile.memops.filter((m) => HOST_COPY_KINDS.includes(m.kind) && (m.totalNs ?? 0) > 0);
-        const copyNs = copies.reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
-        if (copyNs < options.minCopyMs * 1e6)
-            return [];
-        const kernelNs = profile.totalKernelNs;
-        const ratio = kernelNs > 0 ? copyNs / kernelNs : Number.POSITIVE_INFINITY;
-        if (ratio < options.minCopyToKernelRatio)
-            return [];
-        const htodNs = copies.filter((m) => m.kind === 'memcpy-htod').reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
-        const pageableNs = copies.filter((m) => PAGEABLE.test(m.name)).reduce((sum, m) => sum + (m.totalNs ?? 0), 0);
-        const count = copies.reduce((sum, m) => sum + m.count, 0);
-        const bytes = copies.every((m) => m.bytes !== undefined) ? copies.reduce((sum, m) => sum + m.bytes, 0) : undefined;
-        const timeline = profile.timeline;
-        const setUp = timeline?.excludedGaps.some((g) => g.reason === 'set-up') ?? false;
-        const evidence = {
-            copyMs: (0,profile_measures/* round */.LI)(copyNs / 1e6, 3),
-            kernelMs: (0,profile_measures/* round */.LI)(kernelNs / 1e6, 3),
-            copyToKernelRatio: Number.isFinite(ratio) ? (0,profile_measures/* round */.LI)(ratio, 3) : -1,
-            htodShare: (0,profile_measures/* round */.LI)(htodNs / copyNs),
-            pageableShare: (0,profile_measures/* round */.LI)(pageableNs / copyNs),
-            copies: count,
-            ...(bytes !== undefined ? { copyMB: (0,profile_measures/* round */.LI)(bytes / 1e6, 3) } : {}),
-            ...(timeline && timeline.activeSpanNs > 0 ? { copyShareOfActiveSpan: (0,profile_measures/* round */.LI)(copyNs / (timeline.activeSpanNs * Math.max(1, timeline.devices))) } : {}),
-            setUpGap: setUp,
-            ...(timeline?.transfers && timeline.transfers.copyNs > 0 ? { exposedCopyShare: (0,profile_measures/* round */.LI)(timeline.transfers.exposedNs / timeline.transfers.copyNs) } : {}),
-        };
-        // A per-launch trace shows whether kernels ran meanwhile: copies hidden behind compute cost little.
-        const hidden = timeline?.transfers && timeline.transfers.copyNs > 0 && timeline.transfers.exposedNs / timeline.transfers.copyNs < options.minExposedCopyShare;
-        const advice = [
-            setUp ? 'The capture holds a set-up phase (an idle gap before the work): if these copies load weights or data once, start the profiler after set-up (torch.profiler schedule with wait/warmup) so they are not mistaken for the loop.' : '',
-            pageableNs > 0 ? `${(0,profile_measures/* percent */.KN)(pageableNs / copyNs)} of the copy time is from pageable memory: pin it (DataLoader(pin_memory=True), tensor.pin_memory()) and copy with non_blocking=True so copies overlap compute.` : '',
-            'Keep tensors on the device across steps, batch many small copies into one, move preprocessing to the GPU, and overlap the remaining copies with compute on a side stream.',
-        ]
-            .filter(Boolean)
-            .join(' ');
-        const what = `host↔device copies took ${(0,profile_measures/* round */.LI)(copyNs / 1e6, 1)} ms against ${(0,profile_measures/* round */.LI)(kernelNs / 1e6, 1)} ms of kernels`;
-        if (hidden) {
-            return [{ severity: 'info', message: `Copies: ${what}, but kernels ran during ${(0,profile_measures/* percent */.KN)(1 - timeline.transfers.exposedNs / timeline.transfers.copyNs)} of it: the copies are mostly hidden behind compute.`, evidence, advice }];
-        }
-        if (ratio < options.maxCopyToKernelRatio) {
-            return [{ severity: 'info', message: `Copies: ${what} (${(0,profile_measures/* percent */.KN)(ratio)} of kernel time).`, evidence, advice }];
-        }
-        return [{ message: `Transfer-bound: ${what}${Number.isFinite(ratio) ? ` (${(0,profile_measures/* round */.LI)(ratio, 1)}×)` : ''}; the GPU moves data more than it computes.`, evidence, advice }];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/uncoalesced-access.ts
-/**
- * A profiled kernel's memory accesses are uncoalesced: the threads of a warp touch more sectors (or
- * shared-memory wavefronts) than the bytes they use need, so part of every transfer is wasted.
- * Read from the SourceCounters metrics (excessive vs ideal sectors), else from ncu's own rule rows.
- */
-
-
-
-
-
-/** ncu's SourceCounters rule text: "… N excessive sectors (78% of the total M sectors)". */
-const RULE_SHARE = /\((\d+(?:\.\d+)?)% of the total/;
-function excessOf(result, space) {
-    const [excessRef, idealRef, rule] = space === 'global' ? [ncu_metrics/* NCU */.$H.globalExcessSectors, ncu_metrics/* NCU */.$H.globalIdealSectors, 'UncoalescedGlobalAccess'] : [ncu_metrics/* NCU */.$H.sharedExcessWavefronts, ncu_metrics/* NCU */.$H.sharedIdealWavefronts, 'UncoalescedSharedAccess'];
-    const excess = (0,ncu_metrics/* ncuValue */.AC)(result, excessRef);
-    const ideal = (0,ncu_metrics/* ncuValue */.AC)(result, idealRef);
-    if (excess !== undefined && ideal !== undefined && excess + ideal > 0)
-        return { space, share: excess / (excess + ideal), excess, ideal, source: 'metrics' };
-    const fired = result.rules.find((r) => r.name === rule && RULE_SHARE.test(r.description));
-    return fired ? { space, share: Number(RULE_SHARE.exec(fired.description)[1]) / 100, source: 'ncu rule' } : undefined;
-}
-/* harmony default export */ const uncoalesced_access = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'uncoalesced-access',
-        severity: 'warning',
-        title: 'Uncoalesced memory accesses',
-        stage: 'deep-dive',
-        needs: ['kernel-metrics'],
-        description: 'A large share of the sectors (global) or wavefronts (shared) the kernel moves is excess over what its accesses need, a sign of strided or scattered accesses across a warp.',
-        defaults: { minExcessShare: 0.25, workload: '<workload command>' },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        for (const dive of (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels)) {
-            const { kernel, result, launches } = dive;
-            const kind = kernelKind(dive.family, kernel);
-            // A collective waits on its peers: one GPU's counters do not say why it is slow.
-            if (kind === 'collective')
-                continue;
-            const worst = ['global', 'shared']
-                .map((space) => excessOf(result, space))
-                .filter((e) => e !== undefined && e.share >= options.minExcessShare)
-                .sort((a, b) => b.share - a.share)[0];
-            if (!worst)
-                continue;
-            const bytesPerSector = (0,ncu_metrics/* ncuValue */.AC)(result, ncu_metrics/* NCU */.$H.globalLoadBytesPerSector);
-            const unit = worst.space === 'global' ? 'sectors' : 'shared-memory wavefronts';
-            hits.push({
-                message: `${(0,ncu_metrics/* displayKernel */.mA)(kernel)}${(0,ncu_metrics/* shareText */.Lu)(dive)}: ${(0,ncu_metrics/* percentText */.fL)(worst.share * 100)} of its ${worst.space} ${unit} are excess over what its accesses need${worst.source === 'ncu rule' ? ' (as Nsight Compute reports it)' : ''}${worst.space === 'global' && bytesPerSector !== undefined ? `; global loads use ${(0,profile_measures/* round */.LI)(bytesPerSector, 1)} of the 32 bytes of each sector` : ''}.`,
-                evidence: {
-                    space: worst.space,
-                    excessShare: (0,profile_measures/* round */.LI)(worst.share),
-                    source: worst.source,
-                    ...(worst.excess !== undefined ? { excess: worst.excess } : {}),
-                    ...(worst.ideal !== undefined ? { ideal: worst.ideal } : {}),
-                    ...(bytesPerSector !== undefined ? { globalLoadBytesPerSector: (0,profile_measures/* round */.LI)(bytesPerSector, 2) } : {}),
-                    ...(0,ncu_metrics/* breakdownEvidence */.Zu)(dive),
-                    ...(0,ncu_metrics/* durationEvidence */.WM)(result),
-                    launches,
-                    ...(0,ncu_metrics/* ncuSays */.jv)(result, worst.space === 'global' ? ['UncoalescedGlobalAccess', 'MemoryCacheAccessPattern'] : ['UncoalescedSharedAccess', 'SharedMemoryConflicts']),
-                },
-                advice: worst.space === 'global' && kind === 'copy'
-                    ? 'A strided copy (a transpose or permute made contiguous) reads across rows, so most of each sector is wasted. The fix is the copy itself: keep the layout the consumer reads, use native GQA instead of repeat_kv, or fuse the permute into the consumer; where the copy must stay, transpose through shared memory so both sides are coalesced. Run the command below; the report\'s source page names the offending loads.'
-                    : worst.space === 'global'
-                        ? 'Make consecutive threads touch consecutive addresses: transpose through shared memory, change the data layout, or vectorize along the contiguous dimension. Build with -lineinfo and run the command below; the report\'s source page names the offending loads.'
-                        : 'Shared-memory bank conflicts: pad or swizzle the shared tile so a warp hits distinct banks. Build with -lineinfo and run the command below; the report\'s source page names the offending instructions.',
-                ...(0,deep_dive_request/* askDeepDive */.uF)((0,ncu_metrics/* followUp */.nF)(dive, ['MemoryWorkloadAnalysis_Tables', 'SourceCounters']), options.workload),
-                kernel,
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/unfused-attention.ts
-/**
- * Attention runs as generic matmul/bmm + softmax instead of one fused kernel: the classic wiring
- * mistake of a custom architecture (or eager attention in transformers). Softmax launches that no
- * fused attention kernel accounts for are the signal; a sampling softmax runs once per step and
- * stays far below the per-layer rate.
- */
-
-
-
-/** llama.cpp's ggml kernels: their fused path is a run flag, not a code change. */
-const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_attn_ext/m;
-/* harmony default export */ const unfused_attention = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'unfused-attention',
-        severity: 'error',
-        title: 'Attention is not fused',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise (an error when no fused attention kernel ran at all, a warning when some did).',
-        defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
-    },
-    check({ profile, options }) {
-        const softmax = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-softmax']);
-        const fused = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-fused']);
-        const bmm = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-bmm']);
-        const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
-        const unexplained = softmax.instances - fused.instances;
-        if (softmax.share < options.minSoftmaxShare || unexplained <= 0)
-            return [];
-        if (unexplained < options.minSoftmaxPerLinearLaunch * linear.instances)
-            return [];
-        // Conclusive when no fused attention kernel ran at all: every layer's attention is matmul +
-        // softmax. With some fused launches beside the softmax ones the reading is mixed (another
-        // softmax user, one path fused and one not): a warning, which does not fail by default.
-        const conclusive = fused.instances === 0;
-        return [
-            {
-                severity: conclusive ? 'error' : 'warning',
-                message: `Attention appears unfused: ${softmax.instances} softmax launches (${(0,profile_measures/* percent */.KN)(softmax.share)} of kernel time) against ${fused.instances} fused attention launches.`,
-                evidence: {
-                    softmaxShare: (0,profile_measures/* round */.LI)(softmax.share),
-                    softmaxLaunches: softmax.instances,
-                    fusedAttentionLaunches: fused.instances,
-                    linearLaunches: linear.instances,
-                    bmmShare: (0,profile_measures/* round */.LI)(bmm.share),
-                    fusedAttentionShare: (0,profile_measures/* round */.LI)(fused.share),
-                },
-                advice: `${LLAMA_CPP.test(profile.kernels.map((k) => k.name).join('\n')) ? 'llama.cpp: run with flash attention on (-fa / --flash-attn): flash_attn_ext then replaces soft_max_f32 and the KQ/KQV matmuls. ' : ''}Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.`,
-            },
-        ];
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/unfused-norm-rope.ts
-/**
- * Norms or rotary embeddings run as chains of small kernels: RMSNorm as mean-reduce + pow + rsqrt +
- * mul (ATen's eager RMSNorm), RoPE as neg + cat + mul (rotate_half). Each step re-reads the tensor.
- */
-
-
-const MEAN_REDUCE = /MeanOps|mean_kernel|WelfordOps/;
-const NORM_PIECES = /MeanOps|mean_kernel|WelfordOps|rsqrt_kernel|pow_tensor_scalar/;
-const ROTATE_HALF = /neg_kernel/;
-/* harmony default export */ const unfused_norm_rope = ((0,diagnose_rule/* defineRule */.Km)({
-    meta: {
-        id: 'unfused-norm-rope',
-        severity: 'warning',
-        title: 'Norm or RoPE runs as unfused elementwise chains',
-        stage: 'kernels',
-        needs: ['kernel-breakdown'],
-        description: 'Mean-reduce + rsqrt kernels without a norm kernel (RMSNorm), or neg kernels without a rotary kernel (RoPE), take a visible share of GPU time.',
-        defaults: { minPiecesShare: 0.01 },
-    },
-    check({ profile, options }) {
-        const hits = [];
-        const norm = (0,profile_measures/* familyTotals */.sS)(profile, ['norm']);
-        const mean = (0,profile_measures/* kernelsMatching */.Gl)(profile, MEAN_REDUCE, ['reduce']);
-        const rsqrt = (0,profile_measures/* kernelsMatching */.Gl)(profile, /rsqrt/, ['elementwise']);
-        const pieces = (0,profile_measures/* kernelsMatching */.Gl)(profile, NORM_PIECES, ['reduce', 'elementwise']);
-        if (mean.instances > 0 && rsqrt.instances > 0 && norm.instances < mean.instances && pieces.share >= options.minPiecesShare) {
-            hits.push({
-                message: `RMSNorm runs unfused: ${mean.instances} mean-reduce and ${rsqrt.instances} rsqrt launches take ${(0,profile_measures/* percent */.KN)(pieces.share)} of kernel time (plus the adds and muls around them).`,
-                evidence: {
-                    part: 'norm',
-                    piecesShare: (0,profile_measures/* round */.LI)(pieces.share),
-                    meanReduceLaunches: mean.instances,
-                    rsqrtLaunches: rsqrt.instances,
-                    normKernelLaunches: norm.instances,
-                },
-                advice: 'Use a fused RMSNorm: torch.nn.RMSNorm under torch.compile (one Triton kernel per norm), a fused kernel (vLLM rms_norm / fused_add_rms_norm, Liger, Apex FusedRMSNorm), or MAX\'s rms_norm op, which also fuses the residual add.',
-            });
-        }
-        const rope = (0,profile_measures/* familyTotals */.sS)(profile, ['rope']);
-        const neg = (0,profile_measures/* kernelsMatching */.Gl)(profile, ROTATE_HALF, ['elementwise']);
-        if (rope.instances === 0 && neg.instances > 0 && neg.share >= options.minPiecesShare) {
-            hits.push({
-                message: `RoPE runs unfused: ${neg.instances} neg launches (rotate_half) take ${(0,profile_measures/* percent */.KN)(neg.share)} of kernel time, with cat and mul kernels around them.`,
-                evidence: { part: 'rope', piecesShare: (0,profile_measures/* round */.LI)(neg.share), negLaunches: neg.instances, ropeKernelLaunches: 0 },
-                advice: 'Apply rotary embeddings in one kernel: torch.compile the attention block, a fused rotary kernel (vLLM rotary_embedding, flash-attn apply_rotary_emb), or MAX\'s fused rope (fused_qk_rope / fused_rope_rmsnorm).',
-            });
-        }
-        return hits;
-    },
-}));
-
-;// CONCATENATED MODULE: ./src/diagnose/rules/index.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-// Keep sorted by id; a test checks it.
-const rules_RULES = [
-    capture_includes_warmup,
-    communication_bound,
-    copy_heavy,
-    dominant_kernel,
-    empty_capture,
-    gpu_throttled,
-    graph_level_trace,
-    grid_too_small,
-    healthy_dense_decode,
-    healthy_moe_decode,
-    host_bound,
-    kernel_compute_bound,
-    kernel_latency_bound,
-    kernel_memory_bound,
-    low_occupancy,
-    moe_routing_heavy,
-    quant_prep_heavy,
-    rank_imbalance,
-    re_prefill,
-    transfer_bound,
-    uncoalesced_access,
-    unfused_attention,
-    unfused_norm_rope,
-];
-
+// EXTERNAL MODULE: ./src/diagnose/rules/index.ts + 27 modules
+var diagnose_rules = __nccwpck_require__(3833);
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var verdict = __nccwpck_require__(7682);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
+
 
 
 
@@ -24458,7 +26194,7 @@ function findingRows(current, baseline, options) {
 function unseenByBaseline(id, current, baseline) {
     if (baseline.kernels.length > 0 || current.kernels.length === 0)
         return false;
-    const needs = rules_RULES.find((rule) => rule.meta.id === id)?.meta.needs.flat() ?? [];
+    const needs = diagnose_rules/* RULES */.y.find((rule) => rule.meta.id === id)?.meta.needs.flat() ?? [];
     return needs.some((need) => need === 'kernel-breakdown' || need === 'kernel-metrics');
 }
 function failOnOf(options) {
@@ -24512,15 +26248,30 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     notes.push(...metrics.outlierNotes);
     const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
     let kernelChanges = [];
+    let perStep;
     if (hasKernels) {
         rows.push(...compareFamilies(current, baseline, options));
         rows.push(...compareCommunication(current, baseline, options));
         const kernels = compareKernels(current, baseline, options);
         rows.push(...kernels.rows);
         kernelChanges = kernels.changes;
+        const attribution = (0,per_step/* perStepAttribution */.p5)(current, baseline);
+        perStep = attribution.perStep;
+        rows.push(...(0,per_step/* kernelTimeRows */.Y3)(attribution, options));
     }
     else if (current.kernels.length || baseline.kernels.length) {
         notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
+    }
+    if (!hasKernels && (0,per_step/* kernelTimeKeys */.Jy)(options).length) {
+        // A time threshold with no kernels on a side is not a pass: each says it was not compared.
+        const missing = !current.kernels.length && !baseline.kernels.length ? 'neither side has' : `the ${current.kernels.length ? 'baseline' : 'current run'} has`;
+        for (const key of (0,per_step/* kernelTimeKeys */.Jy)(options)) {
+            const note = `not compared: ${missing} no kernel capture`;
+            rows.push({
+                row: { metric: key, kind: 'kernel-time', unit: 'ms/step', baseline: null, current: null, delta: null, ci: null, threshold: options.thresholds[key], status: 'insufficient-data', note },
+                reason: `${key.slice('kernel-time:'.length)} time per step ${note}`,
+            });
+        }
     }
     const findings = findingRows(current, baseline, options);
     rows.push(...findings.rows);
@@ -24553,11 +26304,16 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         reasons,
         undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
         ...(betweenJobs ? { betweenJobs } : {}),
+        ...(perStep ? { perStep } : {}),
         ...(options.look ? { look: { ...options.look, alpha: lookAlpha(options.alpha, options.look) } } : {}),
     };
     return { ...judgement, comparison };
 }
 
+// EXTERNAL MODULE: ./src/diagnose/evidence.ts
+var diagnose_evidence = __nccwpck_require__(8179);
+// EXTERNAL MODULE: ./src/diagnose/rule.ts
+var diagnose_rule = __nccwpck_require__(2248);
 ;// CONCATENATED MODULE: ./src/diagnose/run-rules.ts
 
 
@@ -24571,12 +26327,12 @@ const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture', '
  * One rule over one profile, evidence gate and severity cap included (what the rule tester runs too).
  * The rule's notes about the evidence go into `notes`, when given.
  */
-function checkRule(rule, profile, options, evidence = gatherEvidence(profile), notes) {
-    const used = evidenceFor(rule.meta.needs, evidence);
+function checkRule(rule, profile, options, evidence = (0,diagnose_evidence/* gatherEvidence */.hx)(profile), notes) {
+    const used = (0,diagnose_evidence/* evidenceFor */.hF)(rule.meta.needs, evidence);
     if (used === null)
         return [];
     const thin = used.some((e) => e.strength === 'thin');
-    const basis = used.map(describeEvidence);
+    const basis = used.map(diagnose_evidence/* describeEvidence */.RQ);
     const note = (message) => notes?.push({ code: diagnose_rule/* DIAGNOSIS_NOTE */.f_, severity: 'info', message: `${rule.meta.id}: ${message}` });
     return rule.check({ profile, options, evidence, note }).map(({ headline, ...hit }) => {
         const declared = hit.severity ?? rule.meta.severity;
@@ -24588,9 +26344,9 @@ function runRules(profile, config = {}, rules = RULES) {
     return diagnose(profile, config, rules).findings;
 }
 /** The findings of every rule, and the rules' notes about the evidence (notices, never findings). */
-function diagnose(profile, config = {}, rules = rules_RULES) {
+function diagnose(profile, config = {}, rules = diagnose_rules/* RULES */.y) {
     const disabled = new Set(config.disabled ?? []);
-    const evidence = gatherEvidence(profile);
+    const evidence = (0,diagnose_evidence/* gatherEvidence */.hx)(profile);
     const findings = [];
     const notes = [];
     for (const rule of rules) {
@@ -24628,8 +26384,6 @@ function diagnose(profile, config = {}, rules = rules_RULES) {
     return { findings: findings.map(({ stage: _stage, headline: _headline, ...finding }) => finding), notes };
 }
 
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 49 modules
-var registry = __nccwpck_require__(6057);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(3916);
 ;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts
@@ -24641,6 +26395,7 @@ var errors = __nccwpck_require__(3916);
  *   no real run. Identity comes only from what each capture records; a capture that records none is
  *   never the reason for a refusal.
  */
+
 
 // ---------------------------------------------------------------------------------------------
 // One run counted once
@@ -24700,7 +26455,7 @@ function keepRank(capture) {
  * timings of a run and are left to the profile builder). A notice names what was set aside.
  */
 function countEachRunOnce(captures) {
-    const timed = captures.filter((c) => c.kernels.length > 0 && c.source.format !== 'ncu-csv');
+    const timed = captures.filter((c) => c.kernels.length > 0 && !(0,registry/* replaysKernels */.Lk)(c));
     const setAside = new Set();
     const notices = [];
     for (let i = 0; i < timed.length; i++) {
@@ -24780,7 +26535,7 @@ function kernelVendor(capture) {
     return undefined;
 }
 function engines(capture) {
-    if (capture.source.format === 'ncu-csv')
+    if ((0,registry/* replaysKernels */.Lk)(capture))
         return undefined;
     const total = capture.kernels.reduce((sum, k) => sum + k.totalNs, 0);
     if (total <= 0)
@@ -24902,6 +26657,7 @@ var version = __nccwpck_require__(311);
 
 
 
+
 async function ingestAll(inputs, format) {
     return (await ingestReadable(inputs, format)).captures;
 }
@@ -24984,7 +26740,7 @@ function reportFromProfile(profile, options) {
         }
         : null;
     const look = options.baseline?.look;
-    const gate = compare(current, baseline, { ...(options.gate ?? {}), ...(options.failOn ? { failOn: [...options.failOn] } : {}), ...(look && look.of > 1 ? { look } : {}) }, options.baseline?.history ? { history: options.baseline.history } : {});
+    const gate = compare(current, baseline, { ...(options.gate ?? {}), ...(look && look.of > 1 ? { look } : {}) }, options.baseline?.history ? { history: options.baseline.history } : {});
     const report = {
         schemaVersion: model_report/* REPORT_SCHEMA_VERSION */.WI,
         tool: { name: 'profile-gate', version: version/* TOOL_VERSION */.w },
@@ -25013,6 +26769,7 @@ function reportFromProfile(profile, options) {
             ? { ...gate.comparison, reasons: skippedLine ? [skippedLine, ...gate.comparison.reasons] : gate.comparison.reasons, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
             : gate.comparison,
         ranks: profile.ranks,
+        stepCount: gate.comparison?.perStep?.current ?? (0,per_step/* stepCountOf */.nS)(current),
     };
     return model_report/* ReportSchema */.M9.parse(report);
 }
@@ -25023,7 +26780,7 @@ function comparedSamples(comparison, metrics) {
 }
 async function analyze(options) {
     const build = async (signal, reading, check) => {
-        const classify = createClassifier(options.families, check);
+        const classify = (0,classify_classify/* createClassifier */.CC)(options.families, check);
         const isCollective = (name) => classify({ name }) === 'collective';
         const ingest = { ...(options.ingest ?? {}), isCollective, ...(signal ? { signal } : {}) };
         const read = await ingestReadable(options.inputs, options.format, options.skippable, ingest, reading);
@@ -25325,7 +27082,8 @@ var median_interval = __nccwpck_require__(4315);
 // EXTERNAL MODULE: ./src/model/metrics.ts
 var metrics = __nccwpck_require__(5500);
 ;// CONCATENATED MODULE: ./src/report/dashboard/data.ts
-const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid'];
+/** New verdicts go at the end: a point stores its index. */
+const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid', 'accepted'];
 const SEVERITY_ORDER = ['info', 'warning', 'error'];
 /** Shares are stored as integers in units of 0.01 percentage points. */
 const SHARE_SCALE = 10_000;
@@ -25363,6 +27121,8 @@ function eventsBetween(before, after, index, minShareChange) {
 
 // EXTERNAL MODULE: ./src/report/number-format.ts
 var number_format = __nccwpck_require__(1329);
+// EXTERNAL MODULE: ./src/diagnose/step-count.ts
+var step_count = __nccwpck_require__(1126);
 ;// CONCATENATED MODULE: ./src/report/dashboard/safe-text.ts
 /**
  * Report fields become page text and links: text is trimmed to a sane length, and only links of
@@ -25420,6 +27180,7 @@ function safeServerUrl(url) {
 
 
 
+
 const DEFAULT_DASHBOARD_OPTIONS = {
     title: 'profile-gate dashboard',
     generatedAt: '1970-01-01T00:00:00.000Z',
@@ -25433,6 +27194,8 @@ const DEFAULT_DASHBOARD_OPTIONS = {
     maxKernelEvents: 60,
 };
 const NAME_MAX = 160;
+/** GitHub logins are at most 39 characters; a bot's carries `[bot]`. */
+const LOGIN_MAX = 60;
 const KERNEL_MAX = 300;
 function workloadName(report) {
     const named = clampText(report.run.workload, NAME_MAX);
@@ -25493,6 +27256,20 @@ function familyShares(reports, options) {
     });
     return { families, shares };
 }
+/** GPU time per decode step of each shown family (ns, per device), or null when the capture does not count steps. */
+function familyStepTimes(report, families) {
+    // As written with the report: a report read back in part keeps only its first profiler steps.
+    const count = report.stepCount ?? (0,step_count/* countSteps */.j)(report);
+    if (count.steps === null || report.kernels.length === 0)
+        return { ns: null, basis: '', steps: null };
+    const position = new Map(families.map((f, i) => [f, i]));
+    const row = new Array(families.length).fill(0);
+    // As the shares: a family not shown is summed into the last band (`other`).
+    for (const f of report.families)
+        row[position.get(f.family) ?? families.length - 1] += f.totalNs;
+    const per = count.steps * count.devices;
+    return { ns: row.map((total) => Math.round(total / per)), basis: count.basis ?? '', steps: count.steps };
+}
 function kernelShares(report) {
     const shares = new Map();
     for (const k of report.kernels)
@@ -25510,7 +27287,7 @@ function buildWorkload(name, entries, options) {
     const kernelFamily = [];
     const findingIndex = new Map();
     const findings = [];
-    const points = { t: [], commit: [], repo: [], run: [], verdict: [], value: [], low: [], high: [], n: [], shares: [], top: [], findings: [] };
+    const points = { t: [], commit: [], repo: [], run: [], verdict: [], accepted: [], value: [], low: [], high: [], n: [], shares: [], stepNs: [], stepBasis: [], steps: [], top: [], findings: [] };
     const { families, shares } = familyShares(reports, options);
     const events = [];
     let previous;
@@ -25527,6 +27304,7 @@ function buildWorkload(name, entries, options) {
         points.repo.push(repo ? repos.of(repo) : -1);
         points.run.push(safeHttpsUrl(report.run.runUrl));
         points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
+        points.accepted.push(report.verdict === 'accepted' ? clampText(report.acceptance?.by, LOGIN_MAX) : '');
         const metric = report.metrics.find((m) => m.name === options.metric);
         // The same interval the summary and the comment show for these samples.
         const interval = metric ? (0,median_interval/* medianInterval */.c)(metric.samples) : null;
@@ -25538,6 +27316,10 @@ function buildWorkload(name, entries, options) {
         points.high.push(interval ? round(interval.high) : null);
         points.n.push(metric?.samples.length ?? 0);
         points.shares.push(shares[i]);
+        const stepTimes = familyStepTimes(report, families);
+        points.stepNs.push(stepTimes.ns);
+        points.stepBasis.push(stepTimes.basis);
+        points.steps.push(stepTimes.steps);
         const current = kernelShares(report);
         const top = topNames(current, options.topN);
         points.top.push(top.flatMap((k) => [kernelOf(report, k), Math.round(current.get(k) * SHARE_SCALE)]));
@@ -26111,8 +27893,9 @@ function namesOf(report) {
     const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => r.metric.slice(r.metric.indexOf(':') + 1));
     const changes = (report.comparison?.kernelChanges ?? []).map((c) => c.name);
     const dives = report.deepDive.map((d) => d.kernel);
+    const perStep = (report.comparison?.perStep?.kernels ?? []).map((k) => k.name);
     // Tables show the top kernels only (20 at the richest level); a profile may hold 100,000.
-    return [...report.kernels.slice(0, SHOWN_KERNELS).map((k) => k.name), ...rows, ...changes, ...dives];
+    return [...report.kernels.slice(0, SHOWN_KERNELS).map((k) => k.name), ...rows, ...changes, ...dives, ...perStep];
 }
 const cache = new WeakMap();
 /** The display names of a report's kernels, distinct across the report; a name it lacks maps to its short form. */
@@ -26365,6 +28148,7 @@ function reportCharts(report) {
 /* harmony export */   $t: () => (/* binding */ orderFindings),
 /* harmony export */   Cq: () => (/* binding */ COMPARISON_HEADER),
 /* harmony export */   FM: () => (/* binding */ nextStepLines),
+/* harmony export */   HT: () => (/* binding */ acceptedRows),
 /* harmony export */   Hx: () => (/* binding */ isAlert),
 /* harmony export */   Hz: () => (/* binding */ comparisonRowCells),
 /* harmony export */   MT: () => (/* binding */ verdictLine),
@@ -26374,17 +28158,19 @@ function reportCharts(report) {
 /* harmony export */   VY: () => (/* binding */ artifactLine),
 /* harmony export */   XA: () => (/* binding */ noBaselineBanner),
 /* harmony export */   XQ: () => (/* binding */ entrySections),
+/* harmony export */   cJ: () => (/* binding */ perStepLine),
 /* harmony export */   d3: () => (/* binding */ dashboardLink),
 /* harmony export */   g7: () => (/* binding */ rowNotes),
 /* harmony export */   gz: () => (/* binding */ renderFindingLine),
 /* harmony export */   hF: () => (/* binding */ reasonsBlock),
 /* harmony export */   oA: () => (/* binding */ DETAIL_LEVELS),
+/* harmony export */   sr: () => (/* binding */ acceptanceBanner),
 /* harmony export */   wM: () => (/* binding */ reportVerdictLine)
 /* harmony export */ });
-/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, isQuiet, renderFindingFull, findingsSection, kernelCode, gatedSign, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, chartsSection */
+/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, isQuiet, renderFindingFull, findingsSection, kernelCode, gatedSign, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, perStepSection, chartsSection */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
 /* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2138);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(2248);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(2248);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5500);
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4031);
 /* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8036);
@@ -26394,11 +28180,15 @@ function reportCharts(report) {
 /* harmony import */ var _dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(4801);
 /* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(2261);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(1188);
+/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(4146);
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(3295);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
  * Every string that came from a profile goes through gh-text.ts.
  */
+
+
 
 
 
@@ -26424,6 +28214,7 @@ const VERDICT_HEADLINE = {
     fail: '❌ Fail',
     'insufficient-data': '❔ Insufficient data',
     invalid: '🚫 Invalid comparison',
+    accepted: '☑️ Accepted regression',
 };
 const SEVERITY_ICON = { error: '❌', warning: '⚠️', info: 'ℹ️' };
 const STATUS_ICON = { fail: '❌', warn: '⚠️', 'insufficient-data': '❔', improved: '🟢', pass: '✅', info: 'ℹ️' };
@@ -26529,7 +28320,7 @@ function findingsSection(report, d, h) {
         out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
     }
     // What the evidence could not establish: notes, not findings (they never decide a verdict).
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_13__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notes.length)
         out.push('', 'Notes on the evidence:', ...notes.map((n) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(n.message, d.textChars)}`));
     return out.join('\n');
@@ -26554,6 +28345,13 @@ function rowLabel(row, d, names) {
             return `family: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(rest), 60)}`;
         case 'finding':
             return `finding ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, 60)}`;
+        case 'kernel-time': {
+            // `kernel-time:family:copy` / `kernel-time:kernel:<name>`: GPU time per decode step.
+            const target = rest.slice(rest.indexOf(':') + 1);
+            return rest.startsWith('family:')
+                ? `time per step, family: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(target), 60)}`
+                : `time per step, kernel ${names ? kernelCode(names(target), d.nameChars) : (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(target, d.nameChars)}`;
+        }
         default:
             return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
     }
@@ -26567,6 +28365,8 @@ function deltaUnit(row) {
         return { scale: 100, unit: '%' };
     if (row.kind === 'finding')
         return { scale: 1, unit: '' };
+    if (row.kind === 'kernel-time')
+        return { scale: 1, unit: ' ms' };
     return { scale: 1, unit: ' pp' };
 }
 function valueText(value, row) {
@@ -26590,13 +28390,17 @@ function gatedSign(row) {
     const direction = row.direction ?? (0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).direction;
     return direction === 'higher' ? '−' : '+';
 }
-function comparisonRowCells(row, d, names) {
+/** The failing rows a reviewer accepted (report.acceptance), which stay failing rows marked accepted. */
+function acceptedRows(report) {
+    return new Set(report.acceptance?.covers ?? []);
+}
+function comparisonRowCells(row, d, names, accepted = new Set()) {
     const { scale, unit } = deltaUnit(row);
-    const digits = row.kind === 'finding' ? 0 : 1;
+    const digits = row.kind === 'finding' ? 0 : row.kind === 'kernel-time' ? 3 : 1;
     const delta = row.delta === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
     const ci = row.ci ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .ciText */ .Yo)(row.ci, scale, unit) : '—';
     const threshold = row.threshold === null ? '—' : `${gatedSign(row)}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
-    const status = `${STATUS_ICON[row.status]} ${row.status}`;
+    const status = `${STATUS_ICON[row.status]} ${row.status}${row.status === 'fail' && accepted.has(row.metric) ? ' (accepted)' : ''}`;
     return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
 }
 const COMPARISON_HEADER = '| metric | baseline | current | delta | CI | threshold | status |\n|---|---:|---:|---:|---|---:|---|';
@@ -26617,12 +28421,13 @@ function comparisonSection(entry, d, h) {
     else {
         out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
         const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(entry.report);
+        const accepted = acceptedRows(entry.report);
         const shown = rows.slice(0, d.rows);
         // What needs a look stays in view; the passes (and the rows shown for information) fold away.
         const open = shown.filter((row) => !isQuiet(row));
         const quiet = shown.filter(isQuiet);
         if (open.length)
-            out.push(COMPARISON_HEADER, ...open.map((row) => comparisonRowCells(row, d, names)));
+            out.push(COMPARISON_HEADER, ...open.map((row) => comparisonRowCells(row, d, names, accepted)));
         if (quiet.length) {
             const what = `${quiet.length} row${quiet.length === 1 ? '' : 's'} with nothing to flag`;
             out.push(...(open.length ? [''] : []), `<details><summary>${what}</summary>`, '', COMPARISON_HEADER, ...quiet.map((row) => comparisonRowCells(row, d, names)), '', '</details>');
@@ -26785,7 +28590,7 @@ function utilizationSection(report, d, h) {
         if (report.metrics.length > d.metrics)
             out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
     }
-    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_11__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_13__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notices.length) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
@@ -26846,10 +28651,73 @@ function artifactsSection(entries, links, h) {
         out.push(`- ${dashboard}`);
     return out.join('\n');
 }
+/**
+ * Who accepted a failing verdict, in one quoted line above the reasons: the login, the way (the label
+ * or a link to the comment), when, and the reason given. The failing rows stay in view below it.
+ */
+function acceptanceBanner(report) {
+    const a = report.acceptance;
+    if (!a)
+        return '';
+    const how = a.via === 'cli' ? 'locally, --accepted-by' : a.via;
+    const via = a.url ? (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)(how, a.url) : how;
+    const reason = a.reason ? `: “${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(a.reason, 300)}”` : '';
+    const rows = a.covers.length === 1 ? '1 failing row' : `${a.covers.length} failing rows`;
+    // The login is shown, not mentioned: an updated comment must not ping the accepter again.
+    return `> ☑️ **Accepted by ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(`@${a.by}`, 60)}** (${via}, ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(a.at, 40)}) — the regression stays visible: ${rows} accepted, marked below${reason}.`;
+}
 function reasonsBlock(report, max = 5) {
     const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .readableReasons */ .ax)(report);
     // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it.
-    return reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 700)}`).join('\n');
+    const list = reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 700)}`).join('\n');
+    const banner = acceptanceBanner(report);
+    return banner ? `${banner}\n\n${list}` : list;
+}
+/** The one sentence on where the time went per decode step (report/per-step-text.ts), or ''. */
+function perStepLine(report) {
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(report);
+    // The short display name in a code span: copyable as written (no <wbr> or other breaks inside).
+    const sentence = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_11__/* .perStepHeadline */ .I)(report, { kernel: (name) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(names(name), 120), text: (text) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(text, 160) });
+    return sentence ? `**Where the time went:** ${sentence}` : '';
+}
+function stepCountText(side) {
+    const tokens = side.tokensPerStep !== undefined ? `, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(side.tokensPerStep)} token${side.tokensPerStep === 1 ? '' : 's'} per step` : '';
+    return side.steps === null ? `unknown: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(side.text, 300)}` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(side.steps)} steps from ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(side.text, 300)}${tokens}`;
+}
+/** Time per step by family and kernel, each side, with the step counts they rest on. */
+function perStepSection(report, d, h) {
+    const perStep = report.comparison?.perStep;
+    if (!perStep || d.families === 0)
+        return '';
+    const per = perStep.unit === 'step' ? 'step' : 'launch';
+    const lines = [`${h} Time per ${per}`, ''];
+    lines.push(`- Baseline steps: ${stepCountText(perStep.baseline)}`, `- Current steps: ${stepCountText(perStep.current)}`);
+    const measured = perStep.measured;
+    if (measured) {
+        const from = measured.basis === 'decode_tok_s+batch' ? 'decode_tok_s medians and the batch' : measured.basis === 'decode_tok_s' ? 'decode_tok_s medians (per token: the batch is unknown)' : `${measured.basis} medians`;
+        lines.push(`- Measured time per ${measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
+    }
+    if (perStep.kernelDeltaNs !== null) {
+        const share = perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)} % of the measured change`;
+        lines.push(`- GPU kernel time per step: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}${share}`);
+    }
+    for (const note of perStep.notes)
+        lines.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(note, 300)}`);
+    if (perStep.families.length) {
+        lines.push('', '| family | baseline | current | delta per step |', '|---|---:|---:|---:|');
+        for (const f of perStep.families.slice(0, d.families))
+            lines.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 60)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(f.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(f.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(f.deltaNs, true)} |`);
+    }
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(report);
+    const kernels = perStep.kernels.slice(0, Math.max(3, Math.min(d.kernels, 10)));
+    if (kernels.length) {
+        lines.push('', `| kernel | launches per ${per} | baseline | current | delta per ${per} | launched from |`, '|---|---:|---:|---:|---:|---|');
+        for (const k of kernels) {
+            const from = [k.launchedBy ?? '', k.site ?? ''].filter(Boolean).join(' / ');
+            lines.push(`| ${kernelCode(names(k.name), d.nameChars)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(k.baselineLaunches)} → ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(k.currentLaunches)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(k.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(k.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(k.deltaNs, true)} | ${from ? (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(from, 160) : '—'} |`);
+        }
+    }
+    return lines.join('\n');
 }
 /** The report's charts (mermaid), at the levels of detail that show the kernel families. */
 function chartsSection(report, d, h) {
@@ -26865,6 +28733,7 @@ function entrySections(entry, d, h, options = {}) {
         findingsSection(entry.report, d, h),
         options.charts ? chartsSection(entry.report, d, h) : '',
         comparisonSection(entry, d, h),
+        perStepSection(entry.report, d, h),
         kernelsSection(entry, d, h),
         deepDiveSection(entry.report, d, h),
         utilizationSection(entry.report, d, h),
@@ -26947,7 +28816,7 @@ function renderMergedSummary(merged, options = {}) {
     if (merged.entries.length === 1) {
         const entry = merged.entries[0];
         const reasons = (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report);
-        const head = [`## ${title(entry)}`, (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .noBaselineBanner */ .XA)(entry), reasons].filter(Boolean).join('\n\n');
+        const head = [`## ${title(entry)}`, (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .noBaselineBanner */ .XA)(entry), (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .perStepLine */ .cJ)(entry.report), reasons].filter(Boolean).join('\n\n');
         const tail = (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactsSection */ .R$)([entry], links, '###');
         const block = {
             render: (d) => (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '###', { charts: true }),
@@ -26962,7 +28831,7 @@ function renderMergedSummary(merged, options = {}) {
     const blocks = merged.entries.map((entry) => ({
         render: (d) => {
             const artifact = (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactLine */ .VY)(entry);
-            return [`### ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`, (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report), (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '####', { charts: true }), artifact ? `Artifact: ${artifact}` : '']
+            return [`### ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}`, (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .perStepLine */ .cJ)(entry.report), (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report), (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '####', { charts: true }), artifact ? `Artifact: ${artifact}` : '']
                 .filter(Boolean)
                 .join('\n\n');
         },
@@ -27099,8 +28968,11 @@ function utf8Bytes(text) {
 /* harmony export */   gt: () => (/* binding */ labelFor)
 /* harmony export */ });
 /* unused harmony exports VERDICT_RANK, worstVerdict, captureLabel, needsAttention */
-/** Lower is worse. `invalid` (a comparison that could not be trusted) ranks just below a failure. */
-const VERDICT_RANK = { fail: 0, invalid: 1, warn: 2, 'insufficient-data': 3, pass: 4 };
+/**
+ * Lower is worse. `invalid` (a comparison that could not be trusted) ranks just below a failure, and
+ * `accepted` (a failure a reviewer accepted: still a regression) below that.
+ */
+const VERDICT_RANK = { fail: 0, invalid: 1, accepted: 2, warn: 3, 'insufficient-data': 4, pass: 5 };
 function worstVerdict(verdicts) {
     if (verdicts.length === 0)
         return 'insufficient-data';
@@ -27137,7 +29009,7 @@ function mergeReports(entries) {
         .map((entry, index) => ({ entry, index }))
         .sort((a, b) => VERDICT_RANK[a.entry.report.verdict] - VERDICT_RANK[b.entry.report.verdict] || a.index - b.index)
         .map(({ entry }) => entry);
-    const counts = { fail: 0, invalid: 0, warn: 0, 'insufficient-data': 0, pass: 0 };
+    const counts = { fail: 0, invalid: 0, accepted: 0, warn: 0, 'insufficient-data': 0, pass: 0 };
     for (const entry of ordered)
         counts[entry.report.verdict] += 1;
     return { verdict: worstVerdict(ordered.map((e) => e.report.verdict)), entries: ordered, counts };
@@ -27263,6 +29135,55 @@ function excludedGapsText(timeline) {
 
 /***/ }),
 
+/***/ 4146:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ perStepHeadline)
+/* harmony export */ });
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3295);
+
+/** Below this share of a slowdown, the sentence says that the rest is host or idle time. */
+const MOSTLY_EXPLAINED = 0.8;
+function percentText(share) {
+    return `${Math.round(share * 100)} %`;
+}
+/** Where the kernel was launched from: the CPU op chain's innermost op and the Python line, as the trace gives them. */
+function origin(kernel, parts) {
+    const from = [kernel.launchedBy ? kernel.launchedBy.split(' > ').at(-1) : '', kernel.site ?? ''].filter(Boolean);
+    return from.length ? ` (launched from ${parts.text(from.join(' / '))})` : '';
+}
+/** The one sentence on where the time went, or undefined when the comparison has no time per step. */
+function perStepHeadline(report, parts) {
+    const perStep = report.comparison?.perStep;
+    if (!perStep)
+        return undefined;
+    // The kernel that moved most the way the run moved (a slowdown names what grew, not what shrank).
+    const way = Math.sign(perStep.measured?.deltaNs ?? perStep.kernelDeltaNs ?? 0);
+    const top = perStep.kernels.find((k) => way !== 0 && Math.sign(k.deltaNs) === way) ?? perStep.kernels[0];
+    if (!top || top.deltaNs === 0)
+        return undefined;
+    if (perStep.unit === 'launch') {
+        return `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(top.deltaNs, true)} per launch in ${parts.kernel(top.name)}${origin(top, parts)}; decode steps unknown on a side, so kernels are compared per launch.`;
+    }
+    const lead = `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(top.deltaNs, true)}/step in ${parts.kernel(top.name)}${origin(top, parts)}`;
+    const all = perStep.kernelDeltaNs ?? 0;
+    const measured = perStep.measured;
+    if (!measured || measured.per !== 'step' || perStep.explainedShare === null) {
+        const why = measured?.per === 'token' ? 'the batch is unknown, so the measured change is per token' : 'no measured step time on both sides';
+        return `${lead}; all kernels ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step (${why}).`;
+    }
+    const change = measured.deltaNs > 0 ? 'slowdown' : 'speedup';
+    const head = `${lead}; all kernels ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step, which explains ${percentText(perStep.explainedShare)} of the ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs, true)}/step ${change}`;
+    if (measured.deltaNs > 0 && perStep.explainedShare < MOSTLY_EXPLAINED) {
+        return `${head}: the other ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs - all, true)}/step is host or idle time (the GPU waiting), not kernels.`;
+    }
+    return `${head}.`;
+}
+
+
+/***/ }),
+
 /***/ 7496:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -27275,9 +29196,13 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1329);
 /* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9192);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1188);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2248);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(2248);
 /* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8036);
+/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4146);
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(3295);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
+
+
 
 
 
@@ -27291,11 +29216,12 @@ const VERDICT_LINE = {
     fail: 'FAIL',
     'insufficient-data': 'INSUFFICIENT DATA',
     invalid: 'INVALID',
+    accepted: 'ACCEPTED',
 };
 const ANSI = { red: 31, green: 32, yellow: 33, gray: 90, bold: 1 };
 const plain = (text) => text;
 const ansi = (text, style) => `\u001b[${ANSI[style]}m${text}\u001b[0m`;
-const VERDICT_STYLE = { pass: 'green', warn: 'yellow', fail: 'red', 'insufficient-data': 'yellow', invalid: 'red' };
+const VERDICT_STYLE = { pass: 'green', warn: 'yellow', fail: 'red', 'insufficient-data': 'yellow', invalid: 'red', accepted: 'yellow' };
 const STATUS_STYLE = { fail: 'red', warn: 'yellow', improved: 'green', pass: 'green', 'insufficient-data': 'yellow', info: 'gray' };
 const SEVERITY_STYLE = { error: 'red', warning: 'yellow', info: 'gray' };
 function evidenceLine(finding) {
@@ -27315,25 +29241,47 @@ function renderTerminal(given, options = {}) {
     const paint = options.color ? ansi : plain;
     const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${_markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__/* .NO_BASELINE_VERDICT */ .Us})`}`;
     lines.push(`profile-gate ${report.tool.version}: ${paint(paint(verdict, VERDICT_STYLE[report.verdict]), 'bold')}`);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .reportKernelNames */ .eX)(report);
+    const where = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_6__/* .perStepHeadline */ .I)(report, { kernel: names, text: (text) => text });
+    if (where)
+        lines.push(`  where the time went: ${where}`);
     for (const reason of (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .readableReasons */ .ax)(report))
         lines.push(`  - ${reason}`);
     lines.push('');
     const comparison = report.comparison;
     if (comparison) {
         lines.push(`Comparison with baseline (${comparison.baseline.origin}${comparison.baseline.path ? ` ${comparison.baseline.path}` : ''})`);
-        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .reportKernelNames */ .eX)(report);
-        const label = (metric) => (metric.startsWith('kernel:') ? `kernel:${names(metric.slice(7))}` : metric);
+        const label = (metric) => metric.startsWith('kernel:') ? `kernel:${names(metric.slice(7))}` : metric.startsWith('kernel-time:kernel:') ? `kernel-time:kernel:${names(metric.slice(19))}` : metric;
         const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
+        const accepted = new Set(report.acceptance?.covers ?? []);
         for (const row of shown.slice(0, 12)) {
             const relative = row.kind === 'metric';
-            const delta = row.delta === null ? 'n/a' : relative ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta * 100, '%') : row.kind === 'finding' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, '', 0) : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, ' pp');
+            const delta = row.delta === null ? 'n/a' : relative ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta * 100, '%') : row.kind === 'finding' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, '', 0) : row.kind === 'kernel-time' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, ' ms/step', 3) : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, ' pp');
             const ci = row.ci ? ` [${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .ciText */ .Yo)(row.ci, relative ? 100 : 1, relative ? '%' : ' pp')}]` : '';
             const values = `${row.baseline === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.baseline)} → ${row.current === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.current)}`;
-            lines.push(`  ${paint(pad(row.status.toUpperCase(), 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
+            const status = `${row.status.toUpperCase()}${row.status === 'fail' && accepted.has(row.metric) ? ' (ACCEPTED)' : ''}`;
+            lines.push(`  ${paint(pad(status, 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
         }
         if (shown.length > 12)
             lines.push(`  … ${shown.length - 12} more rows in report.json`);
         lines.push('');
+        const perStep = comparison.perStep;
+        if (perStep) {
+            const per = perStep.unit;
+            const side = (s) => (s.steps === null ? `unknown (${s.text})` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(s.steps)} (${s.text})`);
+            lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
+            if (perStep.measured)
+                lines.push(`  measured per ${perStep.measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
+            if (perStep.kernelDeltaNs !== null)
+                lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)}% of the measured change`}`);
+            for (const note of perStep.notes)
+                lines.push(`  note: ${note}`);
+            for (const f of perStep.families.slice(0, 5))
+                lines.push(`  ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(f.deltaNs, true), 12)} ${pad((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 30)} ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(f.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(f.currentNs)}`);
+            for (const k of perStep.kernels.slice(0, 5))
+                lines.push(`  ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(k.deltaNs, true), 12)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(names(k.name), 60)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(k.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(k.currentNs)}`);
+            lines.push('');
+        }
     }
     lines.push('Diagnosis');
     if (report.findings.length === 0)
@@ -27348,7 +29296,7 @@ function renderTerminal(given, options = {}) {
         if (finding.command)
             lines.push(`      $ ${finding.command}`);
     }
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_6__/* .DIAGNOSIS_NOTE */ .f_);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_8__/* .DIAGNOSIS_NOTE */ .f_);
     if (notes.length) {
         lines.push('  Notes on the evidence (not findings):');
         for (const note of notes)
@@ -27401,7 +29349,7 @@ function renderTerminal(given, options = {}) {
             lines.push(`    ${stat.severity}: ${stat.name} x${stat.count}${stat.detail ? ` (${stat.detail})` : ''}`);
     }
     for (const notice of report.notices)
-        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_6__/* .DIAGNOSIS_NOTE */ .f_)
+        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_8__/* .DIAGNOSIS_NOTE */ .f_)
             lines.push(`  ${notice.severity}: ${notice.message}`);
     return `${lines.map(_inert_text_js__WEBPACK_IMPORTED_MODULE_5__/* .commandInert */ .oI).join('\n')}\n`;
 }
