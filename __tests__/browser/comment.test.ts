@@ -68,6 +68,9 @@ interface Rendered {
   nextInDetails: boolean;
   /** Where the Next: step's bottom edge and the verdict heading's top are on the page, in px. */
   nextBottom: number;
+  /** The "Where the time went" line: its bottom edge in px, and its text. */
+  whereBottom: number;
+  whereText: string;
   /** Invisible characters in the page's text (a copied name must be the name). */
   invisible: number;
   /** The text of every inline code element (kernel and finding names). */
@@ -107,6 +110,8 @@ async function render(browser: Browser, name: string, markdown: string, openDeta
       invisible: (document.getElementById('body').textContent.match(/[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]/g) || []).length,
       codes: [...document.querySelectorAll('#body code')].filter((c) => !c.closest('pre')).map((c) => c.textContent),
       nextBottom: next ? next.getBoundingClientRect().bottom : Infinity,
+      whereBottom: (() => { const w = [...document.querySelectorAll('#body p')].find((p) => p.textContent.trim().startsWith('Where the time went')); return w ? w.getBoundingClientRect().bottom : Infinity; })(),
+      whereText: ([...document.querySelectorAll('#body p')].find((p) => p.textContent.trim().startsWith('Where the time went')) || { textContent: '' }).textContent.trim(),
       headingTop: document.querySelector('#body h2') ? document.querySelector('#body h2').getBoundingClientRect().top : Infinity,
       pageWidth: document.documentElement.scrollWidth,
       tables: [...document.querySelectorAll('#body table')].filter((t) => t.getClientRects().length).map((t) => ({
@@ -164,8 +169,11 @@ describe('the comment and the summary of the real H200 pair, rendered', () => {
     expect(found.cutLabels).toEqual([]);
   }, 60_000);
 
-  it.each([NARROW, 1280])("at %i px keeps the verdict and the top finding's Next: step on the first screen (900 px), outside the details", async (width) => {
+  it.each([NARROW, 1280])("at %i px keeps the verdict, where the time went and the top finding's Next: step on the first screen (900 px), outside the details", async (width) => {
     const { found } = await render(browser, 'comment-next', renderReportComment(report, { key: 'llama' }), false, width);
+    // The sentence names the kernel that grew and the share of the measured slowdown kernels explain.
+    expect(found.whereText).toMatch(/^Where the time went: \+\d+ µs\/step in .*direct_copy.*explains \d+ % of the \+\d+ µs\/step slowdown/);
+    expect(found.whereBottom).toBeLessThanOrEqual(900);
     expect(found.nextVisible).toBe(true);
     expect(found.nextInDetails).toBe(false);
     expect(found.headingTop).toBeLessThan(100);
