@@ -10,6 +10,25 @@ const argmax = (instances: number, device?: number) => ({ name: ARGMAX, family: 
 const profilerSteps = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `ProfilerStep#${i + 1}` }));
 
 describe('countSteps', () => {
+  it("the workload's own count of its profiled window decides; the profiler steps that agree are named", () => {
+    const count = countSteps({ kernels: [gemv, argmax(8)], timeline: { steps: profilerSteps(8) }, metrics: [{ name: 'profile_steps', value: 8 }] });
+    expect(count).toMatchObject({ steps: 8, basis: 'workload' });
+    expect(count.text).toBe("the workload's own count: 8 steps in its profiled window (profile_steps); 8 profiler steps (ProfilerStep#1 …) and 8 launches of the sampling kernel reduce_kernel agree");
+    // Not a whole number of steps, or a single one: not a count of a loop.
+    expect(countSteps({ kernels: [gemv], metrics: [{ name: 'profile_steps', value: 7.5 }] }).steps).toBeNull();
+    expect(countSteps({ kernels: [gemv], metrics: [{ name: 'profile_steps', value: 1 }] }).steps).toBeNull();
+  });
+
+  it("MAX's output tokens count the forward passes of a max generate --profile capture, and only of one", () => {
+    const maxKernels = [{ name: 'gemv_split_k_bfloat16_4096_t128', family: 'gemv' as const, instances: 3200 }];
+    const count = countSteps({ kernels: maxKernels, metrics: [{ name: 'output_tokens', value: 100 }], sources: [{ format: 'max-generate' }] });
+    expect(count).toMatchObject({ steps: 100, basis: 'max-output-tokens' });
+    expect(count.text).toMatch(/^MAX's own figure: 100 output tokens in the profiled generation/);
+    // The same figure beside another tool's kernels (a served benchmark's output, a Kineto trace) says nothing of its window.
+    expect(countSteps({ kernels: maxKernels, metrics: [{ name: 'output_tokens', value: 100 }], sources: [{ format: 'kineto-json' }] }).steps).toBeNull();
+  });
+
+
   it('profiler steps decide; graph replays and the argmax launches that agree are named', () => {
     const source: StepSource = { kernels: [gemv, argmax(8)], timeline: { steps: profilerSteps(8), graphLaunches: 8, kernelLaunches: 0, devices: 1 } };
     const count = countSteps(source);
@@ -44,5 +63,17 @@ describe('countSteps', () => {
     const count = countSteps({ kernels: [gemv, argmax(1)], timeline: { steps: profilerSteps(1), graphLaunches: 1, kernelLaunches: 0, devices: 1 } });
     expect(count).toMatchObject({ steps: null, basis: null });
     expect(count.text).toMatch(/^no step evidence in the capture/);
+  });
+});
+
+describe("MAX's own figure on max generate --profile output", () => {
+  // A fixture built from MAX's documented format (fixtures/max/PROVENANCE.md): its call counts are invented, so the
+  // sampling kernel's 21 calls disagree with the 100 output tokens; MAX's stated figure decides and the other is named.
+  it('counts the 100 output tokens of generate_profile_gemv.txt (its "Output size: 100") as the steps', async () => {
+    const { analyze } = await import('../../src/pipeline/analyze.js');
+    const { join } = await import('node:path');
+    const report = await analyze({ inputs: [join(import.meta.dirname, '..', 'fixtures', 'max', 'generate_profile_gemv.txt')] });
+    expect(report.stepCount).toMatchObject({ steps: 100, basis: 'max-output-tokens' });
+    expect(report.stepCount!.text).toMatch(/21 launches of the sampling kernel topk_softmax_sample\w* differ$/);
   });
 });

@@ -218,6 +218,8 @@ def main(argv=None):
     profile_window = None
     profile_dir = None
     if a.profile != "none":
+        # The step count of the profiled window, in the words profile-gate reads (time per step).
+        emit({"metric": "profile_steps", "value": a.profile_steps})
         wall0 = time.time()
         if a.profile == "cuda-range":
             cudart = load_cudart()

@@ -564,6 +564,8 @@ def main(argv=None):
         profile_file = None
         profile_window = None
         if a.profile != "none":
+            # The step count of the profiled window, in the words profile-gate reads (time per step).
+            emit({"metric": "profile_steps", "value": a.profile_steps})
             run.reset()
             wall0 = time.time()
             if a.profile == "torch":

@@ -39,7 +39,12 @@ function tokensPerStep(side: GateInput): number | undefined {
  */
 export function stepCountOf(side: GateInput): StepCount {
   if (side.stepCount) return side.stepCount;
-  const counted = countSteps({ kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })), timeline: side.timeline ?? null });
+  const counted = countSteps({
+    kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })),
+    timeline: side.timeline ?? null,
+    metrics: side.metrics,
+    ...(side.sources ? { sources: side.sources } : {}),
+  });
   const tokens = tokensPerStep(side);
   return { ...counted, ...(tokens !== undefined ? { tokensPerStep: tokens } : {}) };
 }

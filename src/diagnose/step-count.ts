@@ -1,9 +1,12 @@
 /**
- * How many decode steps a capture's window covers, from evidence in the capture, never assumed:
- * ranges that mark each step (profiler steps, ranges whose names say decode), CUDA graph replays
- * when every kernel ran inside one (one graph per step), and a kernel launched once per step per
- * device (greedy argmax, top-k/top-p sampling). The first that holds decides; the others that are
- * present are named as agreeing or not. Without any, the count is unknown and says why: callers
+ * How many decode steps a capture's window covers, from evidence, never assumed: the workload's own
+ * count of its profiled window (a `profile_steps` metric line), ranges that mark each step (profiler
+ * steps, ranges whose names say decode), CUDA graph replays when every kernel ran inside one (one
+ * graph per step), a kernel launched once per step per device (greedy argmax, top-k/top-p sampling),
+ * and MAX's own figure: `max generate --profile` profiles the whole generation, one forward pass per
+ * output token (the prefill and the decode steps after it). Counts stated by the workload or MAX come
+ * before counts read from ranges, and those before the inferred ones (graph replays, a once-per-step
+ * kernel). The first that holds decides; the others that are present are named as agreeing or not. Without any, the count is unknown and says why: callers
  * then fall back to time per launch. The one place steps are counted (the gate's time per step
  * reads it).
  */
@@ -22,6 +25,15 @@ export interface StepSource {
     devices?: number;
     phaseRanges?: { decode: number; prefill: number; decodeName?: string | undefined } | undefined;
   } | null;
+  /** The workload's metrics (medians): `profile_steps`, and `output_tokens` of a MAX generate. */
+  metrics?: ReadonlyArray<{ name: string; value: number }>;
+  /** The formats read: MAX's output tokens count steps only where MAX's own console output gave the kernels. */
+  sources?: ReadonlyArray<{ format: string }>;
+}
+
+function wholeMetric(source: StepSource, name: string): number | undefined {
+  const value = source.metrics?.find((m) => m.name === name)?.value;
+  return value !== undefined && Number.isInteger(value) && value >= MIN_STEPS ? value : undefined;
 }
 
 /** Fewer than this many marks are not a loop of steps (one range may hold a whole generate call). */
@@ -61,6 +73,12 @@ function shortKernel(name: string): string {
 function candidates(source: StepSource, devices: number): Candidate[] {
   const timeline = source.timeline ?? undefined;
   const list: Candidate[] = [];
+  const stated = wholeMetric(source, 'profile_steps');
+  if (stated !== undefined) list.push({ basis: 'workload', steps: stated, text: `the workload's own count: ${plural(stated, 'step')} in its profiled window (profile_steps)` });
+  const maxTokens = source.sources?.some((s) => s.format === 'max-generate') && source.kernels.length > 0 ? wholeMetric(source, 'output_tokens') : undefined;
+  if (maxTokens !== undefined) {
+    list.push({ basis: 'max-output-tokens', steps: maxTokens, text: `MAX's own figure: ${plural(maxTokens, 'output token')} in the profiled generation, one forward pass each (the prefill among them)` });
+  }
   const steps = timeline?.steps ?? [];
   if (steps.length >= MIN_STEPS) {
     list.push({ basis: 'profiler-steps', steps: steps.length, text: `${plural(steps.length, 'profiler step')} (${steps[0]!.name} …)` });

@@ -21,12 +21,14 @@ export const METRIC_CATALOG = {
   prompt_tokens: { unit: 'tokens', direction: 'higher', label: 'Prompt size' },
   output_tokens: { unit: 'tokens', direction: 'higher', label: 'Output size' },
   failed_requests: { unit: 'requests', direction: 'lower', label: 'Failed requests' },
+  // What the workload says its profiled window holds: the step count of time per step (diagnose/step-count.ts).
+  profile_steps: { unit: 'steps', direction: 'higher', label: 'Steps in the profiled window' },
 } as const satisfies Record<string, MetricInfo>;
 
 export type MetricName = keyof typeof METRIC_CATALOG;
 
 /** Metrics that describe the workload rather than its speed; they are reported but never gated. */
-export const DESCRIPTIVE_METRICS: ReadonlySet<string> = new Set(['prompt_tokens', 'output_tokens']);
+export const DESCRIPTIVE_METRICS: ReadonlySet<string> = new Set(['prompt_tokens', 'output_tokens', 'profile_steps']);
 
 export function metricInfo(name: string): MetricInfo {
   return ownValue(METRIC_CATALOG as Record<string, MetricInfo>, name) ?? { unit: '', direction: 'higher', label: name };

@@ -119,7 +119,7 @@ export const KernelChangeSchema = z.object({
 export type KernelChange = z.infer<typeof KernelChangeSchema>;
 
 /** What counts a capture's decode steps (src/diagnose/step-count.ts reads the evidence). */
-export const STEP_BASES = ['profiler-steps', 'decode-ranges', 'graph-replays', 'once-per-step-kernel'] as const;
+export const STEP_BASES = ['workload', 'max-output-tokens', 'profiler-steps', 'decode-ranges', 'graph-replays', 'once-per-step-kernel'] as const;
 export const StepBasisSchema = z.enum(STEP_BASES);
 export type StepBasis = z.infer<typeof StepBasisSchema>;
 
