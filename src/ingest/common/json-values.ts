@@ -91,3 +91,17 @@ export function percentFrom(value: unknown): number | undefined {
   const number = numberFrom(value);
   return number !== undefined && number >= 0 && number <= 100 ? number : undefined;
 }
+
+/**
+ * One whole-file JSON document (a Chrome trace that is read at once): parsed, or one InputError that
+ * names the byte where the engine says the JSON broke, `what` saying what a complete file is.
+ */
+export function parseJsonDocument(path: string, text: string, what: string): unknown {
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /position (\d+)/.exec(message)?.[1];
+    throw new InputError(path, `expected ${what} (${message.split('\n')[0]})`, at ? `byte ${at}` : undefined);
+  }
+}

@@ -13,16 +13,13 @@
 import { InputError } from '../../errors.js';
 import type { CaptureInput } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
+import { isRecord, parseJsonDocument } from '../common/json-values.js';
 import { KernelTraceReader } from '../common/kernel-trace.js';
 
 /** The header KernelTraceReader reads dispatches under; the events give each field by name. */
 const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
 const GPU_PROCESS = /^\/device:GPU:(\d+)$/;
 const DEVICE_PROCESS = /^\/device:/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** True when a Chrome-trace head names jax.profiler's processes (`/device:GPU:0`, `/host:CPU`). */
 export function isJaxTraceHead(head: string): boolean {
@@ -52,14 +49,7 @@ export default defineImporter({
   sniff: isJaxTraceHead,
   capabilities: { kernels: 'expected', timeline: true },
   async read(file, ctx): Promise<CaptureInput> {
-    let doc: unknown;
-    try {
-      doc = JSON.parse((await file.text()).replace(/^\uFEFF/, ''));
-    } catch (error) {
-      if (error instanceof InputError) throw error;
-      const at = /position (\d+)/.exec((error as Error).message)?.[1];
-      throw new InputError(file.path, `expected a complete JAX profiler trace (${(error as Error).message.split('\n')[0]})`, at ? `byte ${at}` : undefined);
-    }
+    const doc = parseJsonDocument(file.path, await file.text(), 'a complete JAX profiler trace');
     if (!isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
       throw new InputError(file.path, 'expected a JAX profiler trace: an object with a "traceEvents" array', 'byte 0');
     }

@@ -11,24 +11,15 @@
 import { InputError } from '../../errors.js';
 import type { CaptureInput, Environment } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
+import { isRecord, parseJsonDocument } from '../common/json-values.js';
 import { KernelTraceReader } from '../common/kernel-trace.js';
 
 const V1_HEADER = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number' && Number.isInteger(value)) return String(value);
   return undefined;
-}
-
-/** A JSON.parse error as a byte offset, where the engine says one. */
-function parseError(path: string, error: Error): InputError {
-  const at = /position (\d+)/.exec(error.message)?.[1];
-  return new InputError(path, `expected a complete rocprof results.json (${error.message.split('\n')[0]})`, at ? `byte ${at}` : undefined);
 }
 
 /** rocminfo's GPU agents, as rocprof copies them into otherData (`Agent2.MarketingName`, `Agent2.VendorName`). */
@@ -63,13 +54,7 @@ export default defineImporter({
   suite: 'rocprof',
   sniff: isRocprofTraceHead,
   async read(file, ctx): Promise<CaptureInput> {
-    let doc: unknown;
-    try {
-      doc = JSON.parse((await file.text()).replace(/^\uFEFF/, ''));
-    } catch (error) {
-      if (error instanceof InputError) throw error;
-      throw parseError(file.path, error as Error);
-    }
+    const doc = parseJsonDocument(file.path, await file.text(), 'a complete rocprof results.json');
     if (!isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
       throw new InputError(file.path, 'expected a rocprof results.json: an object with a "traceEvents" array', 'byte 0');
     }
