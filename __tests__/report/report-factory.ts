@@ -131,4 +131,4 @@ export function rawTags(text: string): string[] {
   return [...text.matchAll(/<\/?[A-Za-z!][^>]*>/g)].map((m) => m[0]);
 }
 
-export const OUR_TAGS = new Set(['<code>', '</code>', '<details>', '</details>', '<summary>', '</summary>', '<wbr>']);
+export const OUR_TAGS = new Set(['<code>', '</code>', '<details>', '</details>', '<summary>', '</summary>', '<wbr>', '<sub>', '</sub>']);
