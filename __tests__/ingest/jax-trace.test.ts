@@ -56,3 +56,31 @@ describe('jax.profiler trace (Perfetto JSON)', () => {
     await expect(read(none)).rejects.toThrow(/found only 1 copies/);
   });
 });
+
+describe('the XLA program that launched a kernel', () => {
+  /*
+   * From the op-by-op trace's args (Python's json over the file): input_reduce_fusion ran 89.5 % of its time in
+   * jit_dot_general (a batch-1 matmul written as a reduction), 9.1 % in jit_reduce_sum, 1.4 % in jit_argmax;
+   * loop_multiply_fusion 60.1 % in jit_dot_general and 39.9 % in jit_mul; the jitted decode runs all in jit_step.
+   */
+  test('is the kernel launchedBy, with its share of the time', async () => {
+    const eager = await read(fixture('host_bound/jax_eager_jaxprof.perfetto_trace.trimmed.json.gz'));
+    expect(eager.kernels.find((k) => k.name === 'input_reduce_fusion')).toMatchObject({ launchedBy: 'jit_dot_general' });
+    expect(eager.kernels.find((k) => k.name === 'input_reduce_fusion')!.launchedByShare).toBeCloseTo(0.895, 3);
+    expect(eager.kernels.find((k) => k.name === 'loop_multiply_fusion')!.launchedByShare).toBeCloseTo(0.601, 3);
+    const jitted = await read(fixture('gpu_bound/jax_b8_jaxprof.perfetto_trace.json.gz'));
+    expect(new Set(jitted.kernels.map((k) => k.launchedBy))).toEqual(new Set(['jit_step']));
+  });
+
+  test('a reduction that is mostly a matmul program is a GEMV; one shared with other ops keeps its name family', async () => {
+    const { createClassifier } = await import('../../src/classify/classify.js');
+    const classify = createClassifier();
+    const eager = await read(fixture('host_bound/jax_eager_jaxprof.perfetto_trace.trimmed.json.gz'));
+    const family = (name: string) => classify(eager.kernels.find((k) => k.name === name)!);
+    expect(family('input_reduce_fusion')).toBe('gemv');
+    expect(family('gemm_fusion_dot_1')).not.toBe('gemv'); // a GEMM fusion keeps its own family
+    expect(family('loop_multiply_fusion')).toBe('elementwise'); // 60 % is not most
+    expect(classify({ name: 'input_reduce_fusion' })).toBe('reduce'); // no program named: the name decides
+    expect(classify({ name: 'input_reduce_fusion', launchedBy: 'jit_step', launchedByShare: 1 })).toBe('reduce');
+  });
+});

@@ -26,6 +26,16 @@ export const PREFILL_TOKENS_MIN = 256;
 
 const DENSE_GEMM: ReadonlySet<KernelFamily> = new Set<FamilyId>(['gemm', 'gemm-decode', 'gemm-prefill']);
 
+/**
+ * An XLA program that is one matmul op dispatched on its own (JAX outside jit): every kernel in it is
+ * that matmul. XLA writes a dot with one row as a multiply fusion and a reduce fusion
+ * (`loop_multiply_fusion`, `input_reduce_fusion`), names that alone say elementwise and reduce. The
+ * same names serve other ops too (a norm's reduce_sum), so the program must hold most of the name's time.
+ */
+const MATMUL_PROGRAM_MIN_SHARE = 0.8;
+const XLA_MATMUL_PROGRAM = /^jit_(?:dot_general|dot|matmul|einsum|tensordot|inner|vdot)$/;
+const DOT_AS_REDUCTION: ReadonlySet<KernelFamily> = new Set<FamilyId>(['reduce', 'elementwise', 'other']);
+
 /** The shape a dense GEMM's launching op gives it (M = its token count). */
 export function gemmShapeFromTokens(tokens: number): FamilyId {
   if (tokens <= DECODE_TOKENS_MAX) return 'gemm-decode';
@@ -61,7 +71,9 @@ export function createClassifier(userRules: readonly UserFamilyRule[] = [], chec
       family = classifyName(kernel.name, rules, users);
       cache.set(kernel.name, family);
     }
-    // A family a team named itself is theirs; only the table's dense GEMMs take a shape from tokens.
+    // A family a team named itself is theirs; the launching XLA program outranks a name that hides a dot.
+    if (!userFamilies.has(family) && DOT_AS_REDUCTION.has(family) && kernel.launchedBy !== undefined && XLA_MATMUL_PROGRAM.test(kernel.launchedBy) && (kernel.launchedByShare ?? 1) >= MATMUL_PROGRAM_MIN_SHARE) return 'gemv';
+    // Only the table's dense GEMMs take a shape from tokens.
     if (kernel.tokens === undefined || userFamilies.has(family) || !DENSE_GEMM.has(family)) return family;
     return gemmShapeFromTokens(kernel.tokens);
   };

@@ -6,6 +6,8 @@
  * hold `kernel_details` (`grid:384,1,1 block:128,1,1 …`), a copy with `memcpy_details`, a memset with
  * `Memset_details`; `hlo_module` / `hlo_op` name the XLA program and op that ran it.
  * Kernels and their timeline are read from the device processes; `ts`/`dur` are µs with ns digits.
+ * A kernel's XLA program (`hlo_module`: `jit_step` for a jitted function, `jit_dot_general` for one
+ * op dispatched on its own) is its `launchedBy`, as a PyTorch trace's launching op is.
  * Limits: copies and memsets are counted and left out of kernel time, as the kernel traces of the
  * other tools leave them; host events (Python frames, PjRt dispatch) are not read; TPU devices are
  * counted and left out.
@@ -14,7 +16,7 @@ import { InputError } from '../../errors.js';
 import type { CaptureInput } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
 import { isRecord, parseJsonDocument } from '../common/json-values.js';
-import { KernelTraceReader } from '../common/kernel-trace.js';
+import { cleanKernelName, KernelTraceReader } from '../common/kernel-trace.js';
 
 /** The header KernelTraceReader reads dispatches under; the events give each field by name. */
 const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
@@ -67,6 +69,8 @@ export default defineImporter({
     }
     const trace = new KernelTraceReader(file.path, DISPATCH_FIELDS, 1, false, ctx);
     let copies = 0;
+    // Per kernel name: ns under each XLA program, for its launchedBy.
+    const modules = new Map<string, Map<string, number>>();
     for (let i = 0; i < events.length; i++) {
       const event = events[i];
       if (!isRecord(event) || event['ph'] !== 'X') continue;
@@ -90,15 +94,28 @@ export default defineImporter({
       if (duration === undefined) throw new InputError(file.path, `expected "dur" in µs as a non-negative number, got ${JSON.stringify(event['dur'])}`, where);
       const shape = launchShape(args['kernel_details']);
       trace.addDispatch({ name, agent, start: String(start), end: String(start + duration), ...(shape ? { ...shape, gridInBlocks: true } : {}) }, where);
+      const module = args['hlo_module'];
+      if (typeof module === 'string' && module.trim() !== '') {
+        const key = cleanKernelName(name);
+        const byModule = modules.get(key) ?? new Map<string, number>();
+        modules.set(key, byModule.set(module.trim(), (byModule.get(module.trim()) ?? 0) + duration));
+      }
     }
     const read = trace.finish();
     if (read.kernels.length === 0) {
       const seen = gpuOf.size === 0 ? 'no /device:GPU process' : copies > 0 ? `only ${copies} copies` : 'no GPU events';
       throw new InputError(file.path, `expected GPU kernel events (ph "X" on a /device:GPU process, with kernel_details args) in the JAX trace, found ${seen}`, 'byte 0');
     }
+    const kernels = read.kernels.map((kernel) => {
+      const byModule = modules.get(kernel.name);
+      if (!byModule) return kernel;
+      const [module, ns] = [...byModule.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
+      const all = [...byModule.values()].reduce((sum, v) => sum + v, 0);
+      return { ...kernel, launchedBy: module, launchedByShare: all > 0 ? ns / all : 1 };
+    });
     return {
       source: { path: file.path, format: 'jax-trace', tool: 'jax.profiler', parts: ['kernels', 'timeline'] },
-      kernels: read.kernels,
+      kernels,
       ...(read.timeline ? { timeline: read.timeline } : {}),
       ...(read.deviceTimelines && read.deviceTimelines.length > 1 ? { deviceTimelines: read.deviceTimelines } : {}),
     };
