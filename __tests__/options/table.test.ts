@@ -10,7 +10,7 @@ import { UsageError } from '../../src/errors.js';
 import { DEFAULT_FAIL_ON_TEXT } from '../../src/compare/gate-options.js';
 import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
 import { actionText, flagOptions, optionName, readFlags, readOptions } from '../../src/options/read.js';
-import { ALL_OPTIONS, OPTIONS, RUN_OPTIONS, type Command, type OptionGroup, type OptionRow } from '../../src/options/table.js';
+import { ALL_OPTIONS, COMMANDS, OPTIONS, RUN_OPTIONS, type OptionGroup, type OptionRow } from '../../src/options/table.js';
 import { RUN_OPTION_NAMES } from '../../src/runner/run-options.js';
 import { ROOT } from '../helpers/fake-github-runner.js';
 
@@ -21,11 +21,15 @@ const GROUPS: ReadonlyArray<[OptionGroup, string]> = [
   ['output', 'Output (CLI)'],
   ['action', 'The action'],
   ['analyze', 'Reading the captures (mode analyze, `profile-gate analyze`)'],
+  ['run-metadata', 'Run metadata (`profile-gate analyze`)'],
   ['gate', 'The gate'],
   ['diagnose', 'Diagnosis'],
   ['baseline', 'The baseline (action)'],
   ['publish', 'Publishing (action)'],
   ['report', 'Mode report (action)'],
+  ['merge', '`profile-gate report` (CLI)'],
+  ['dashboard', '`profile-gate dashboard` (CLI)'],
+  ['artifacts', '`profile-gate dashboard --from-artifacts` (CLI)'],
   ['run', 'Mode run, `profile-gate run`'],
   ['ab', 'A/B in one job (mode run, `profile-gate run`)'],
   ['run-output', '`profile-gate run` (CLI)'],
@@ -41,8 +45,9 @@ function renderPage(): string {
     '<!-- Generated from src/options/table.ts: UPDATE_OPTIONS_PAGE=1 npm test -- __tests__/options/table.test.ts -->',
     '',
     'Every option of the action (its input) and of the CLI (its flag), one row each. An empty input, or',
-    'a flag not given, takes the default; an empty default is derived at run time (the description in',
-    '`action.yml` says how). A bad value fails with one line naming the input or the flag, exit code 2.',
+    'a flag not given, takes the default (a flag with environment variables, `$NAME`, takes the first set',
+    'before it); an empty default is derived at run time (the description in `action.yml` or the flag\'s',
+    'help says how). A bad value fails with one line naming the input or the flag, exit code 2.',
     '',
   ];
   for (const [group, title] of GROUPS) {
@@ -50,7 +55,8 @@ function renderPage(): string {
     lines.push(`## ${title}`, '', '| input | flag | default | meaning |', '|---|---|---|---|');
     for (const row of rows) {
       const flag = row.flag ? `\`--${row.flag.name}${row.flag.value ? ` ${row.flag.value}` : ''}\` (${row.flag.commands.join(', ')})` : '';
-      lines.push(`| ${row.input ? `\`${row.input}\`` : ''} | ${cell(flag)} | ${row.default ? cell(`\`${row.default}\``) : ''} | ${cell(row.doc)} |`);
+      const defaults = [...(row.env ?? []).map((name) => `$${name}`), ...(row.default ? [row.default] : [])].map((text) => `\`${text}\``).join(', then ');
+      lines.push(`| ${row.input ? `\`${row.input}\`` : ''} | ${cell(flag)} | ${cell(defaults)} | ${cell(row.doc)} |`);
     }
     lines.push('');
   }
@@ -76,7 +82,7 @@ describe('the option table', () => {
     expect(new Set(ALL_OPTIONS.map((row) => row.key)).size).toBe(ALL_OPTIONS.length);
     // Each row reaches a user: through an input, a flag, or both.
     expect(ALL_OPTIONS.filter((row) => row.input === undefined && row.flag === undefined)).toEqual([]);
-    for (const command of ['analyze', 'run', 'demo'] as Command[]) {
+    for (const command of COMMANDS) {
       const flags = ALL_OPTIONS.filter((row) => row.flag?.commands.includes(command)).map((row) => row.flag!.name);
       expect(new Set(flags).size).toBe(flags.length);
       expect(Object.keys(flagOptions(command))).toEqual(flags);
