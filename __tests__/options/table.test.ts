@@ -109,6 +109,26 @@ describe('the option table', () => {
     expect(readOptions(actionText(() => ''), 'action').values.ifNoCaptures).toBe('error');
   });
 
+  it('a flag absent or empty takes its environment variables, then its default, for the commands that take it', () => {
+    const env = { GITHUB_REPOSITORY: 'octo/app', GITHUB_SHA: 'f'.repeat(40) };
+    expect(readFlags({}, 'dashboard', env).repo).toBe('octo/app');
+    expect(readFlags({ repo: '' }, 'dashboard', env).repo).toBe('octo/app');
+    expect(readFlags({ repo: 'a/b' }, 'dashboard', env).repo).toBe('a/b');
+    expect(readFlags({}, 'dashboard', { GITHUB_REPOSITORY: '' }).repo).toBeUndefined();
+    expect(readFlags({}, 'analyze', env).commit).toBe('f'.repeat(40));
+    // A command without the flag reads no variable for it.
+    expect(readFlags({}, 'analyze', env).repo).toBeUndefined();
+    expect(readFlags({}, 'report', env).commit).toBeUndefined();
+  });
+
+  it('an option both doors take is one row, one parser: report, dashboard and scrub check what the action checks', () => {
+    expect(() => readFlags({ prefix: 'a/b' }, 'report', {})).toThrow(new UsageError('--prefix: expected an artifact name without " : < > | * ? / \\ or newlines, got "a/b"'));
+    expect(() => readFlags({ 'redact-env': 'MODEL_URL,not a name' }, 'scrub', {})).toThrow(new UsageError('--redact-env: expected environment variable names such as MODEL_URL, got "not a name"'));
+    expect(readFlags({ 'redact-env': 'MODEL_URL, HF_ENDPOINT', 'raw-reports': true }, 'scrub', {})).toMatchObject({ redactEnv: ['MODEL_URL', 'HF_ENDPOINT'], uploadRawReports: true });
+    expect(readFlags({}, 'report', {})).toMatchObject({ artifactPrefix: 'profile-gate-', commentKey: 'report', failVerdicts: ['fail', 'invalid'] });
+    expect(readFlags({}, 'dashboard', {})).toMatchObject({ dashboardTop: 10, minChange: 0.02, limit: 60, workflowBranch: 'main', events: ['push', 'schedule'] });
+  });
+
   it('rule options: a flag and an input, checked against the rule\'s declared options', () => {
     expect(readFlags({ 'rule-option': ['copy-heavy.minCopyShare=0.5', 'dominant-kernel.workload=python run.py --a,b'] }, 'analyze').ruleOptions).toEqual({
       'copy-heavy': { minCopyShare: 0.5 },
