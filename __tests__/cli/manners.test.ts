@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { wantsColor } from '../../src/cli/program.js';
 import { resolveRunMetadata, type Git } from '../../src/cli/run-metadata.js';
+import { readFlags } from '../../src/options/read.js';
 import { FORMAT_IDS } from '../../src/model/capture.js';
 import { ReportSchema } from '../../src/model/report.js';
 import { renderTerminal } from '../../src/report/terminal.js';
@@ -22,7 +23,7 @@ const NCU_REP = join(H200, 'ncu_deep_dive', 'decode_attention.ncu-rep');
 const NCU_CSV = join(H200, 'ncu_deep_dive', 'decode_attention.details.csv');
 
 describe('--help', () => {
-  it.each(['analyze', 'report', 'demo', 'run', 'dashboard'])('%s --help prints its usage and exits 0', async (command) => {
+  it.each(['analyze', 'report', 'demo', 'run', 'dashboard', 'scrub'])('%s --help prints its usage and exits 0', async (command) => {
     for (const flag of ['--help', '-h']) {
       const { code, stdout, stderr } = await cli([command, flag]);
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
@@ -56,15 +57,19 @@ describe('outputs', () => {
 describe('run metadata', () => {
   const noGit: Git = () => undefined;
   const now = () => new Date('2026-12-01T06:00:00.000Z');
+  /** The run block from the flags as parseArgs gives them, read as analyze reads them. */
+  const runOf = (flags: Record<string, string>, env: NodeJS.ProcessEnv, git: Git) => resolveRunMetadata(readFlags(flags, 'analyze', env), env, git, now);
 
   it('takes the flags first', () => {
-    const run = resolveRunMetadata({ workload: 'llama · H200', commit: 'abc', branch: 'feat', 'run-at': '2026-11-30T03:00:00Z' }, { GITHUB_SHA: 'def', GITHUB_REF_NAME: 'main' }, noGit, now);
+    const run = runOf({ workload: 'llama · H200', commit: 'abc', branch: 'feat', 'run-at': '2026-11-30T03:00:00Z' }, { GITHUB_SHA: 'def', GITHUB_REF_NAME: 'main' }, noGit);
     expect(run).toEqual({ workload: 'llama · H200', commit: 'abc', ref: 'feat', timestamp: '2026-11-30T03:00:00.000Z' });
+    // A flag given empty is not given: the environment's value.
+    expect(runOf({ commit: '', branch: '' }, { GITHUB_SHA: 'def', GITHUB_REF_NAME: 'main' }, noGit)).toMatchObject({ commit: 'def', ref: 'main' });
   });
 
   it('then GitHub Actions: sha, branch, repository and the run link', () => {
     const env = { GITHUB_SHA: 'f'.repeat(40), GITHUB_REF_NAME: 'main', GITHUB_REPOSITORY: 'octo/app', GITHUB_RUN_ID: '42', GITHUB_SERVER_URL: 'https://github.example/' };
-    expect(resolveRunMetadata({}, env, () => 'from-git', now)).toEqual({
+    expect(runOf({}, env, () => 'from-git')).toEqual({
       commit: 'f'.repeat(40),
       ref: 'main',
       repository: 'octo/app',
@@ -76,8 +81,9 @@ describe('run metadata', () => {
 
   it('then git; a detached HEAD names no branch', () => {
     const git = (head: string): Git => (args) => (args.includes('--abbrev-ref') ? head : '1'.repeat(40));
-    expect(resolveRunMetadata({}, {}, git('topic'), now)).toEqual({ commit: '1'.repeat(40), ref: 'topic', timestamp: '2026-12-01T06:00:00.000Z' });
-    expect(resolveRunMetadata({}, {}, git('HEAD'), now)).toEqual({ commit: '1'.repeat(40), timestamp: '2026-12-01T06:00:00.000Z' });
+    expect(runOf({}, {}, git('topic'))).toEqual({ commit: '1'.repeat(40), ref: 'topic', timestamp: '2026-12-01T06:00:00.000Z' });
+    expect(runOf({}, {}, git('HEAD'))).toEqual({ commit: '1'.repeat(40), timestamp: '2026-12-01T06:00:00.000Z' });
+    expect(runOf({}, { GITHUB_SHA: '' }, git('HEAD'))).toMatchObject({ commit: '1'.repeat(40) });
   });
 
   it('writes the flags into report.json, and refuses a time that is not one', async () => {

@@ -10,7 +10,7 @@ import { UsageError } from '../../src/errors.js';
 import { DEFAULT_FAIL_ON_TEXT } from '../../src/compare/gate-options.js';
 import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
 import { actionText, flagOptions, optionName, readFlags, readOptions } from '../../src/options/read.js';
-import { ALL_OPTIONS, OPTIONS, RUN_OPTIONS, type Command, type OptionGroup, type OptionRow } from '../../src/options/table.js';
+import { ALL_OPTIONS, COMMANDS, OPTIONS, RUN_OPTIONS, type OptionGroup, type OptionRow } from '../../src/options/table.js';
 import { RUN_OPTION_NAMES } from '../../src/runner/run-options.js';
 import { ROOT } from '../helpers/fake-github-runner.js';
 
@@ -21,11 +21,15 @@ const GROUPS: ReadonlyArray<[OptionGroup, string]> = [
   ['output', 'Output (CLI)'],
   ['action', 'The action'],
   ['analyze', 'Reading the captures (mode analyze, `profile-gate analyze`)'],
+  ['run-metadata', 'Run metadata (`profile-gate analyze`)'],
   ['gate', 'The gate'],
   ['diagnose', 'Diagnosis'],
   ['baseline', 'The baseline (action)'],
   ['publish', 'Publishing (action)'],
   ['report', 'Mode report (action)'],
+  ['merge', '`profile-gate report` (CLI)'],
+  ['dashboard', '`profile-gate dashboard` (CLI)'],
+  ['artifacts', '`profile-gate dashboard --from-artifacts` (CLI)'],
   ['run', 'Mode run, `profile-gate run`'],
   ['ab', 'A/B in one job (mode run, `profile-gate run`)'],
   ['run-output', '`profile-gate run` (CLI)'],
@@ -41,8 +45,9 @@ function renderPage(): string {
     '<!-- Generated from src/options/table.ts: UPDATE_OPTIONS_PAGE=1 npm test -- __tests__/options/table.test.ts -->',
     '',
     'Every option of the action (its input) and of the CLI (its flag), one row each. An empty input, or',
-    'a flag not given, takes the default; an empty default is derived at run time (the description in',
-    '`action.yml` says how). A bad value fails with one line naming the input or the flag, exit code 2.',
+    'a flag not given, takes the default (a flag with environment variables, `$NAME`, takes the first set',
+    'before it); an empty default is derived at run time (the description in `action.yml` or the flag\'s',
+    'help says how). A bad value fails with one line naming the input or the flag, exit code 2.',
     '',
   ];
   for (const [group, title] of GROUPS) {
@@ -50,7 +55,8 @@ function renderPage(): string {
     lines.push(`## ${title}`, '', '| input | flag | default | meaning |', '|---|---|---|---|');
     for (const row of rows) {
       const flag = row.flag ? `\`--${row.flag.name}${row.flag.value ? ` ${row.flag.value}` : ''}\` (${row.flag.commands.join(', ')})` : '';
-      lines.push(`| ${row.input ? `\`${row.input}\`` : ''} | ${cell(flag)} | ${row.default ? cell(`\`${row.default}\``) : ''} | ${cell(row.doc)} |`);
+      const defaults = [...(row.env ?? []).map((name) => `$${name}`), ...(row.default ? [row.default] : [])].map((text) => `\`${text}\``).join(', then ');
+      lines.push(`| ${row.input ? `\`${row.input}\`` : ''} | ${cell(flag)} | ${cell(defaults)} | ${cell(row.doc)} |`);
     }
     lines.push('');
   }
@@ -76,7 +82,7 @@ describe('the option table', () => {
     expect(new Set(ALL_OPTIONS.map((row) => row.key)).size).toBe(ALL_OPTIONS.length);
     // Each row reaches a user: through an input, a flag, or both.
     expect(ALL_OPTIONS.filter((row) => row.input === undefined && row.flag === undefined)).toEqual([]);
-    for (const command of ['analyze', 'run', 'demo'] as Command[]) {
+    for (const command of COMMANDS) {
       const flags = ALL_OPTIONS.filter((row) => row.flag?.commands.includes(command)).map((row) => row.flag!.name);
       expect(new Set(flags).size).toBe(flags.length);
       expect(Object.keys(flagOptions(command))).toEqual(flags);
@@ -101,6 +107,26 @@ describe('the option table', () => {
     expect(problems).toEqual([`input 'analyze-timeout-seconds': expected a positive number of seconds, got "soon"`]);
     // An action input read empty is the default, as the runner applies action.yml's.
     expect(readOptions(actionText(() => ''), 'action').values.ifNoCaptures).toBe('error');
+  });
+
+  it('a flag absent or empty takes its environment variables, then its default, for the commands that take it', () => {
+    const env = { GITHUB_REPOSITORY: 'octo/app', GITHUB_SHA: 'f'.repeat(40) };
+    expect(readFlags({}, 'dashboard', env).repo).toBe('octo/app');
+    expect(readFlags({ repo: '' }, 'dashboard', env).repo).toBe('octo/app');
+    expect(readFlags({ repo: 'a/b' }, 'dashboard', env).repo).toBe('a/b');
+    expect(readFlags({}, 'dashboard', { GITHUB_REPOSITORY: '' }).repo).toBeUndefined();
+    expect(readFlags({}, 'analyze', env).commit).toBe('f'.repeat(40));
+    // A command without the flag reads no variable for it.
+    expect(readFlags({}, 'analyze', env).repo).toBeUndefined();
+    expect(readFlags({}, 'report', env).commit).toBeUndefined();
+  });
+
+  it('an option both doors take is one row, one parser: report, dashboard and scrub check what the action checks', () => {
+    expect(() => readFlags({ prefix: 'a/b' }, 'report', {})).toThrow(new UsageError('--prefix: expected an artifact name without " : < > | * ? / \\ or newlines, got "a/b"'));
+    expect(() => readFlags({ 'redact-env': 'MODEL_URL,not a name' }, 'scrub', {})).toThrow(new UsageError('--redact-env: expected environment variable names such as MODEL_URL, got "not a name"'));
+    expect(readFlags({ 'redact-env': 'MODEL_URL, HF_ENDPOINT', 'raw-reports': true }, 'scrub', {})).toMatchObject({ redactEnv: ['MODEL_URL', 'HF_ENDPOINT'], uploadRawReports: true });
+    expect(readFlags({}, 'report', {})).toMatchObject({ artifactPrefix: 'profile-gate-', commentKey: 'report', failVerdicts: ['fail', 'invalid'] });
+    expect(readFlags({}, 'dashboard', {})).toMatchObject({ dashboardTop: 10, minChange: 0.02, limit: 60, workflowBranch: 'main', events: ['push', 'schedule'] });
   });
 
   it('rule options: a flag and an input, checked against the rule\'s declared options', () => {

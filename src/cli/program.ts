@@ -22,12 +22,12 @@ import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
 import { expandInputs, writeOutput } from '../io/input-paths.js';
 import { gatherCaptures } from '../io/gather-captures.js';
-import { DASHBOARD_USAGE, runDashboardCommand } from './dashboard-command.js';
-import { REPORT_USAGE, runReportCommand } from './report-command.js';
+import { DASHBOARD_HELP, runDashboardCommand } from './dashboard-command.js';
+import { REPORT_HELP, runReportCommand } from './report-command.js';
 import { exportProfilerReports } from './profiler-reports.js';
-import { RUN_METADATA_HELP, RUN_METADATA_OPTIONS, resolveRunMetadata, systemGit } from './run-metadata.js';
+import { resolveRunMetadata, systemGit } from './run-metadata.js';
 import { runCommand, RUN_HELP } from './run-command.js';
-import { runScrubCommand, SCRUB_USAGE } from './scrub-command.js';
+import { runScrubCommand, SCRUB_HELP } from './scrub-command.js';
 
 const HELP = `profile-gate ${TOOL_VERSION}: GPU inference performance as a CI gate
 
@@ -48,7 +48,8 @@ ${flagsHelp('analyze', ['output', 'analyze'], 23)}
 gate options (analyze):
 ${flagsHelp('analyze', ['gate', 'diagnose'], 23)}
 
-${RUN_METADATA_HELP}
+run metadata (analyze; the dashboard groups and labels reports by them):
+${flagsHelp('analyze', ['run-metadata'], 23)}
 
 INPUT may be a capture file, a directory of them, or an Nsight report (x.nsys-rep, x.ncu-rep): with
 nsys or ncu on PATH it is exported first (nsys stats / ncu --import … --csv), the command shown.
@@ -60,11 +61,13 @@ const ANALYZE_HELP = `Usage: profile-gate analyze [options] INPUT...
 
 ${HELP.slice(HELP.indexOf('analyze options:'))}`;
 
-const DEMO_HELP = `Usage: profile-gate demo [--json FILE|-] [--markdown FILE|-] [--top N]
+const DEMO_HELP = `Usage: profile-gate demo [options]
 
 The bundled real H200 captures (samples/), analyzed as the gate would on a pull request: the
 fused-attention run is the baseline, the unfused-attention run the head. No GPU needed. A failing
 verdict is shown, and the demo still exits 0.
+
+${flagsHelp('demo', 'all', 23)}
 `;
 
 /** Each command's own --help. */
@@ -72,9 +75,9 @@ const COMMAND_HELP: ReadonlyMap<string, string> = new Map([
   ['analyze', ANALYZE_HELP],
   ['demo', DEMO_HELP],
   ['run', RUN_HELP],
-  ['report', `Usage: ${REPORT_USAGE}\n`],
-  ['dashboard', `Usage: ${DASHBOARD_USAGE}\n`],
-  ['scrub', `Usage: ${SCRUB_USAGE}`],
+  ['report', REPORT_HELP],
+  ['dashboard', DASHBOARD_HELP],
+  ['scrub', SCRUB_HELP],
 ]);
 
 /** On a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
@@ -126,14 +129,11 @@ async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<num
     args,
     allowPositionals: true,
     strict: true,
-    options: {
-      ...flagOptions('analyze'),
-      ...RUN_METADATA_OPTIONS,
-    },
+    options: flagOptions('analyze'),
   });
-  const options = readFlags(values, 'analyze');
+  const options = readFlags(values, 'analyze', process.env);
   checkOutputs(options);
-  const run = resolveRunMetadata(values, process.env, systemGit);
+  const run = resolveRunMetadata(options, process.env, systemGit);
   const inputs = positionals.length ? positionals : defaultInputs;
   if (!inputs?.length) throw new UsageError('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
   const families = options.families ? await loadFamilies(options.families) : [];

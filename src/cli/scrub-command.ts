@@ -10,15 +10,18 @@ import { parseArgs } from 'node:util';
 import { InputError, UsageError, EXIT_OK } from '../errors.js';
 import { secretsFromEnv } from '../io/secrets.js';
 import { scrubForUpload } from '../io/scrub-uploads.js';
+import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
 
-export const SCRUB_USAGE = `profile-gate scrub --out DIR [--raw-reports] [--redact-env NAMES] PATH...
+export const SCRUB_HELP = `Usage: profile-gate scrub --out DIR [options] PATH...
 
 Copies the files under each PATH into DIR, keeping their layout, as the action uploads them: every
 secret and environment value taken out of text, gzip and SQLite files; the profilers' own reports
 (.nsys-rep, .ncu-rep, .qdrep, Perfetto) left out unless --raw-reports (they embed the workload's
 whole environment); any file that still holds a secret value of this environment left out. Secrets
 are the values of variables named like credentials (…_TOKEN, …_SECRET, …_API_KEY, …PASSWORD…), of
-the variables named in --redact-env (comma separated), and credential-shaped tokens.
+the variables named in --redact-env, and credential-shaped tokens.
+
+${flagsHelp('scrub', 'all', 24, ['out'])}
 `;
 
 async function filesUnder(path: string): Promise<string[]> {
@@ -34,15 +37,12 @@ async function filesUnder(path: string): Promise<string[]> {
 }
 
 export async function runScrubCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { out: { type: 'string' }, 'raw-reports': { type: 'boolean' }, 'redact-env': { type: 'string' } },
-  });
-  if (!values.out) throw new UsageError('scrub: --out DIR is required');
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: flagOptions('scrub') });
+  const options = readFlags(values, 'scrub', env);
+  if (!options.outDir) throw new UsageError('scrub: --out DIR is required');
   if (!positionals.length) throw new UsageError('scrub: expected at least one PATH to scrub');
-  const out = resolve(values.out);
-  const secrets = secretsFromEnv(env, (values['redact-env'] ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  const out = resolve(options.outDir);
+  const secrets = secretsFromEnv(env, options.redactEnv);
   const files: { file: string; target: string }[] = [];
   for (const path of positionals) {
     const base = resolve(path);
@@ -52,7 +52,7 @@ export async function runScrubCommand(argv: string[], env: NodeJS.ProcessEnv = p
       files.push({ file, target: join(out, rel) });
     }
   }
-  const { staged, withheld } = await scrubForUpload(files, { secrets, rawReports: values['raw-reports'] ?? false });
+  const { staged, withheld } = await scrubForUpload(files, { secrets, rawReports: options.uploadRawReports });
   const redactions = staged.reduce((sum, file) => sum + file.redactions, 0);
   process.stdout.write(`scrub: ${staged.length} file(s) written to ${out}, ${redactions} secret or environment value(s) taken out, ${withheld.length} left out\n`);
   for (const { file, reason } of withheld) process.stdout.write(`  left out ${relative(process.cwd(), file) || file}: ${reason}\n`);

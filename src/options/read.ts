@@ -60,12 +60,24 @@ function flagText(value: unknown): string | undefined {
   return String(value);
 }
 
+/** The first of a row's environment variables that is set and not empty. */
+function envText(row: OptionRow, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  return row.env?.map((name) => env[name]).find((value) => value !== undefined && value !== '');
+}
+
 /**
- * The values of a command's flags (parseArgs' values): a flag not given, and an option the command
- * has no flag for, take the row's default. Throws the first bad flag.
+ * The values of a command's flags (parseArgs' values): a flag not given (or given empty, for a row
+ * with environment variables) takes the row's variables from `env`, then its default; an option
+ * the command has no flag for takes the default. Throws the first bad flag.
  */
-export function readFlags(values: Readonly<Record<string, unknown>>, command: Command): OptionValues {
-  const { values: read, problems } = readOptions((row) => (takes(row, command) ? flagText(values[row.flag!.name]) : undefined) ?? row.default, 'cli');
+export function readFlags(values: Readonly<Record<string, unknown>>, command: Command, env: Readonly<Record<string, string | undefined>> = process.env): OptionValues {
+  const textOf = (row: OptionRow): string => {
+    if (!takes(row, command)) return row.default;
+    const given = flagText(values[row.flag!.name]);
+    if (row.env && !given) return envText(row, env) ?? row.default;
+    return given ?? row.default;
+  };
+  const { values: read, problems } = readOptions(textOf, 'cli');
   if (problems.length) throw new UsageError(problems[0]!);
   return read;
 }
@@ -92,19 +104,21 @@ function wrapHelp(text: string, column: number, width: number): string {
 }
 
 /**
- * The help lines of a command's flags in these groups, in the table's order (or by `order`, names
- * first), descriptions from `column` wrapped at 100; a longer flag puts its description on the next line.
+ * The help lines of a command's flags in these groups (all: every flag of the command), in the
+ * table's order (or by `order`, names first), descriptions from `column` wrapped at 100; a flag
+ * that leaves less than two spaces puts its description on the next line.
  */
-export function flagsHelp(command: Command, groups: readonly OptionGroup[], column: number, order: readonly string[] = []): string {
+export function flagsHelp(command: Command, groups: readonly OptionGroup[] | 'all', column: number, order: readonly string[] = []): string {
   const rank = (row: OptionRow) => (order.includes(row.flag!.name) ? order.indexOf(row.flag!.name) : order.length);
-  return ALL_OPTIONS.filter((row) => takes(row, command) && groups.includes(row.group))
+  return ALL_OPTIONS.filter((row) => takes(row, command) && (groups === 'all' || groups.includes(row.group)))
     .map((row, index) => ({ row, index }))
     .sort((a, b) => rank(a.row) - rank(b.row) || a.index - b.index)
     .map(({ row }) => {
       const flag = row.flag!;
       const name = `  --${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
       const help = wrapHelp(flag.help, column, 100);
-      return name.length < column ? `${name.padEnd(column)}${help}` : `${name}\n${' '.repeat(column)}${help}`;
+      // At least two spaces between a flag and its help, so each reads apart.
+      return name.length + 2 <= column ? `${name.padEnd(column)}${help}` : `${name}\n${' '.repeat(column)}${help}`;
     })
     .join('\n');
 }

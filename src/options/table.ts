@@ -17,6 +17,9 @@ import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
 import { DEFAULT_NO_CAPTURE_POLICY, NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
 import { FORMAT_IDS } from '../model/capture.js';
 import { COMMENT_POLICIES } from '../report/markdown/comment.js';
+import { BOUNDED_REPORT } from '../report/bounded-report.js';
+import { DEFAULT_DASHBOARD_OPTIONS } from '../report/dashboard/build-data.js';
+import { UsageError } from '../errors.js';
 import type { RunOptionName } from '../runner/run-options.js';
 import { booleanText, list, listItems, matching, nonEmpty, oneOf, optional, optionalPositiveInt, optionalPositiveSeconds, positiveInt, text, trimmed, type ValueParser } from './values.js';
 
@@ -24,12 +27,28 @@ import { booleanText, list, listItems, matching, nonEmpty, oneOf, optional, opti
 export const MODES = ['analyze', 'report', 'run'] as const;
 export type Mode = (typeof MODES)[number];
 
-/** The CLI commands that take options of this table. */
-export type Command = 'analyze' | 'run' | 'demo';
+/** The CLI commands, each of which takes its options from this table. */
+export const COMMANDS = ['analyze', 'run', 'demo', 'report', 'dashboard', 'scrub'] as const;
+export type Command = (typeof COMMANDS)[number];
 const GATE_COMMANDS: readonly Command[] = ['analyze', 'run'];
 
 /** Where an option belongs: its help section and its place on the reference page. */
-export type OptionGroup = 'action' | 'output' | 'analyze' | 'gate' | 'diagnose' | 'baseline' | 'publish' | 'report' | 'run' | 'ab' | 'run-output';
+export type OptionGroup =
+  | 'action'
+  | 'output'
+  | 'analyze'
+  | 'run-metadata'
+  | 'gate'
+  | 'diagnose'
+  | 'baseline'
+  | 'publish'
+  | 'report'
+  | 'merge'
+  | 'dashboard'
+  | 'artifacts'
+  | 'run'
+  | 'ab'
+  | 'run-output';
 
 export interface CliFlag {
   /** The flag without its dashes. */
@@ -59,6 +78,11 @@ export interface OptionRow<K extends string = string, T = unknown> {
   readonly group: OptionGroup;
   /** Never quoted in a message. */
   readonly secret?: boolean;
+  /**
+   * Environment variables the CLI reads, in this order, when the flag is absent or empty (before
+   * the default); its help says so. The action has its own context and reads none.
+   */
+  readonly env?: readonly string[];
 }
 
 function option<const K extends string, T>(row: OptionRow<K, T> & { input: string }): OptionRow<K, T> & { input: string } {
@@ -80,6 +104,43 @@ function orNone(parser: ValueParser<string>): ValueParser<string> {
     return parsed === 'none' ? '' : parsed;
   };
 }
+
+/** A whole number of at least 1, from `min` to `max` (`--limit x: expected a positive integer`). */
+function wholeNumber(max = Number.MAX_SAFE_INTEGER, why = ''): ValueParser<number> {
+  return (value, name) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} ${value}: expected a positive integer`);
+    if (n > max) throw new UsageError(`${name} ${n}: expected at most ${max}${why}`);
+    return n;
+  };
+}
+
+/** A percentage from 0 to 100, `%` allowed, as a fraction (2 → 0.02). */
+const percent: ValueParser<number> = (value, name) => {
+  const n = Number(value.replace(/%$/, ''));
+  if (!Number.isFinite(n) || n < 0 || n > 100) throw new UsageError(`${name} ${value}: expected a percentage between 0 and 100`);
+  return n / 100;
+};
+
+/** An ISO 8601 time, as its canonical text (2026-12-01T03:00:00.000Z). */
+const isoTime: ValueParser<string> = (value, name) => {
+  const time = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time.getTime())) throw new UsageError(`${name} ${value}: expected an ISO 8601 time such as 2026-12-01T03:00:00Z`);
+  return time.toISOString();
+};
+
+/** `LOGIN[:REASON]`: who accepts, and why (at most 300 characters). */
+export interface AcceptedBy {
+  login: string;
+  reason?: string;
+}
+const acceptedBy: ValueParser<AcceptedBy> = (value, name) => {
+  const at = value.indexOf(':');
+  const login = (at < 0 ? value : value.slice(0, at)).trim();
+  const reason = at < 0 ? '' : value.slice(at + 1).trim();
+  if (!/^[A-Za-z0-9-]{1,39}$/.test(login)) throw new UsageError(`${name} ${JSON.stringify(value)}: expected a GitHub login, optionally followed by :REASON (e.g. octocat:slower on purpose)`);
+  return { login, ...(reason ? { reason: reason.slice(0, 300) } : {}) };
+};
 
 /** A CLI-only option: no input; its docs line is its help. */
 function flagOnly<const K extends string, T>(row: Omit<OptionRow<K, T>, 'input' | 'doc'> & { flag: CliFlag }): OptionRow<K, T> & { input?: undefined } {
@@ -110,6 +171,48 @@ export const OPTIONS = [
   flagOnly({ key: 'out', default: 'profile-gate-run', parse: nonEmpty('a directory'), group: 'run-output', flag: { name: 'out', commands: ['run'], value: 'DIR', help: 'where logs, captures, run.json and the report go (default profile-gate-run)' } }),
   flagOnly({ key: 'dryRun', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'dry-run', commands: ['run'], switch: true, help: 'print the plan and exit' } }),
   flagOnly({ key: 'quiet', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'quiet', commands: ['run'], switch: true, help: "do not echo the workload's output (it is still in DIR/logs)" } }),
+  flagOnly({ key: 'outDir', default: '', parse: optional(text), group: 'output', flag: { name: 'out', commands: ['report', 'dashboard', 'scrub'], value: 'DIR', help: 'where the files are written (required)' } }),
+  // The run block of analyze's report: the dashboard groups and labels reports by them.
+  flagOnly({ key: 'workload', default: '', parse: optional(text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
+  flagOnly({ key: 'commit', default: '', parse: optional(text), group: 'run-metadata', env: ['GITHUB_SHA'], flag: { name: 'commit', commands: ['analyze'], value: 'SHA', help: 'the commit measured (default $GITHUB_SHA, else git rev-parse HEAD)' } }),
+  flagOnly({ key: 'branch', default: '', parse: optional(text), group: 'run-metadata', env: ['GITHUB_REF_NAME'], flag: { name: 'branch', commands: ['analyze'], value: 'NAME', help: 'its branch (default $GITHUB_REF_NAME, else the checked-out git branch)' } }),
+  flagOnly({ key: 'runAt', default: '', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made (ISO 8601; default now)' } }),
+  // profile-gate report: the merge of mode report, on files.
+  flagOnly({ key: 'commentKey', default: 'report', parse: text, group: 'merge', flag: { name: 'key', commands: ['report'], value: 'KEY', help: "the comment's marker key: a later comment with the same key replaces it (default report)" } }),
+  flagOnly({ key: 'runUrl', default: '', parse: optional(text), group: 'merge', flag: { name: 'run-url', commands: ['report'], value: 'URL', help: "the run whose artifacts these are, linked from the summary and the comment" } }),
+  flagOnly({
+    key: 'acceptedBy',
+    default: '',
+    parse: optional(acceptedBy),
+    group: 'merge',
+    flag: { name: 'accepted-by', commands: ['report'], value: 'LOGIN[:REASON]', help: "accept every failing report's failing rows in LOGIN's name (verdict accepted), as a pull request label or comment would: to see locally what an acceptance shows" },
+  }),
+  // profile-gate dashboard: the page, and the artifacts it may download.
+  flagOnly({ key: 'dashboardTitle', default: DEFAULT_DASHBOARD_OPTIONS.title, parse: text, group: 'dashboard', flag: { name: 'title', commands: ['dashboard'], value: 'TEXT', help: `the page title (default '${DEFAULT_DASHBOARD_OPTIONS.title}')` } }),
+  flagOnly({ key: 'dashboardMetric', default: DEFAULT_DASHBOARD_OPTIONS.metric, parse: text, group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: `the throughput metric charted and scanned for shifts (default ${DEFAULT_DASHBOARD_OPTIONS.metric})` } }),
+  flagOnly({
+    key: 'dashboardTop',
+    default: String(DEFAULT_DASHBOARD_OPTIONS.topN),
+    // Each report is kept as its top kernels only (report/bounded-report.ts), read from disk or downloaded.
+    parse: wholeNumber(BOUNDED_REPORT.kernels, ` (each report is read as its top ${BOUNDED_REPORT.kernels} kernels)`),
+    group: 'dashboard',
+    flag: { name: 'top', commands: ['dashboard'], value: 'N', help: `top kernels tracked per run (default ${DEFAULT_DASHBOARD_OPTIONS.topN}, at most ${BOUNDED_REPORT.kernels})` },
+  }),
+  flagOnly({ key: 'minChange', default: String(DEFAULT_DASHBOARD_OPTIONS.minChange * 100), parse: percent, group: 'dashboard', flag: { name: 'min-change', commands: ['dashboard'], value: 'PCT', help: `smallest level shift that counts, in percent (default ${DEFAULT_DASHBOARD_OPTIONS.minChange * 100})` } }),
+  flagOnly({ key: 'seed', default: '', parse: optional(wholeNumber()), group: 'dashboard', flag: { name: 'seed', commands: ['dashboard'], value: 'N', help: 'accepted for older workflows; no effect (change points use no random draws)' } }),
+  flagOnly({
+    key: 'fromArtifacts',
+    default: 'false',
+    parse: booleanText,
+    group: 'artifacts',
+    flag: { name: 'from-artifacts', commands: ['dashboard'], switch: true, help: 'also download the report artifacts of recent completed runs, failed ones included (GITHUB_TOKEN, GITHUB_API_URL and GITHUB_SERVER_URL are read from the environment)' },
+  }),
+  flagOnly({ key: 'repo', default: '', parse: optional(text), group: 'artifacts', env: ['GITHUB_REPOSITORY'], flag: { name: 'repo', commands: ['dashboard'], value: 'OWNER/NAME', help: 'the repository (default $GITHUB_REPOSITORY)' } }),
+  flagOnly({ key: 'workflow', default: '', parse: optional(text), group: 'artifacts', flag: { name: 'workflow', commands: ['dashboard'], value: 'FILE', help: 'the workflow file name that uploads the reports, e.g. nightly.yml' } }),
+  flagOnly({ key: 'workflowBranch', default: 'main', parse: text, group: 'artifacts', flag: { name: 'branch', commands: ['dashboard'], value: 'NAME', help: 'the branch its runs built (default main)' } }),
+  flagOnly({ key: 'limit', default: '60', parse: wholeNumber(), group: 'artifacts', flag: { name: 'limit', commands: ['dashboard'], value: 'N', help: 'completed runs to read, newest first, whatever their conclusion (default 60)' } }),
+  flagOnly({ key: 'events', default: 'push,schedule', parse: list(), group: 'artifacts', flag: { name: 'events', commands: ['dashboard'], value: 'LIST', help: 'run events accepted (default push,schedule)' } }),
+  flagOnly({ key: 'saveReports', default: '', parse: optional(text), group: 'artifacts', flag: { name: 'save-reports', commands: ['dashboard'], value: 'DIR', help: 'keep the downloaded report.json files there (artifacts expire; the files need not)' } }),
   option({
     key: 'mode',
     input: 'mode',
@@ -160,7 +263,7 @@ export const OPTIONS = [
     doc: `The verdicts that fail the job (comma-separated, of ${FAILABLE_VERDICTS.join(', ')}; none for no verdict).`,
     parse: parseFailVerdicts,
     group: 'gate',
-    flag: { name: 'fail-verdicts', commands: GATE_COMMANDS, value: 'LIST', help: `verdicts that fail the job, of ${FAILABLE_VERDICTS.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)` },
+    flag: { name: 'fail-verdicts', commands: [...GATE_COMMANDS, 'report'], value: 'LIST', help: `verdicts that fail the job, of ${FAILABLE_VERDICTS.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)` },
   }),
   option({
     key: 'key',
@@ -193,6 +296,7 @@ export const OPTIONS = [
     doc: 'URL of the profile-gate dashboard these reports feed (e.g. the GitHub Pages site of examples/nightly-dashboard.yml); the comment and the summary link it, naming the report\'s series.',
     parse: matching(/^(https?:\/\/\S+)?$/, 'an http(s) URL of the dashboard, e.g. https://OWNER.github.io/REPO/', true),
     group: 'publish',
+    flag: { name: 'dashboard-url', commands: ['report'], value: 'URL', help: "the dashboard these reports feed, linked from the summary and the comment with the reports' series on it" },
   }),
   option({
     key: 'acceptLabel',
@@ -242,6 +346,7 @@ export const OPTIONS = [
     doc: 'Also upload the profilers\' own reports (.nsys-rep, .ncu-rep, .qdrep, Perfetto traces) as they are.',
     parse: booleanText,
     group: 'publish',
+    flag: { name: 'raw-reports', commands: ['scrub'], switch: true, help: "keep the profilers' own reports (.nsys-rep, .ncu-rep, .qdrep, Perfetto), which embed the workload's whole environment" },
   }),
   option({
     key: 'redactEnv',
@@ -250,6 +355,7 @@ export const OPTIONS = [
     doc: 'Names of further environment variables whose values are secrets (comma or newline separated).',
     parse: list(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names such as MODEL_URL'),
     group: 'action',
+    flag: { name: 'redact-env', commands: ['scrub'], value: 'NAMES', help: 'further environment variables whose values are secrets (comma-separated)' },
   }),
   option({
     key: 'artifactName',
@@ -266,6 +372,7 @@ export const OPTIONS = [
     doc: 'Prefix of report artifact names; mode report merges every artifact of the run whose name starts with it.',
     parse: artifactName,
     group: 'publish',
+    flag: { name: 'prefix', commands: ['report', 'dashboard'], value: 'PREFIX', help: "prefix of report artifact names (default profile-gate-): report labels a report by its folder (the artifact) less it; dashboard downloads the artifacts whose name starts with it" },
   }),
   option({
     key: 'retentionDays',
