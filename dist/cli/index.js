@@ -28,6 +28,15 @@ import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 const DECODE_TOKENS_MAX = 64;
 const PREFILL_TOKENS_MIN = 256;
 const DENSE_GEMM = new Set(['gemm', 'gemm-decode', 'gemm-prefill']);
+/**
+ * An XLA program that is one matmul op dispatched on its own (JAX outside jit): every kernel in it is
+ * that matmul. XLA writes a dot with one row as a multiply fusion and a reduce fusion
+ * (`loop_multiply_fusion`, `input_reduce_fusion`), names that alone say elementwise and reduce. The
+ * same names serve other ops too (a norm's reduce_sum), so the program must hold most of the name's time.
+ */
+const MATMUL_PROGRAM_MIN_SHARE = 0.8;
+const XLA_MATMUL_PROGRAM = /^jit_(?:dot_general|dot|matmul|einsum|tensordot|inner|vdot)$/;
+const DOT_AS_REDUCTION = new Set(['reduce', 'elementwise', 'other']);
 /** The shape a dense GEMM's launching op gives it (M = its token count). */
 function gemmShapeFromTokens(tokens) {
     if (tokens <= DECODE_TOKENS_MAX)
@@ -64,7 +73,10 @@ function createClassifier(userRules = [], checkBudget) {
             family = classifyName(kernel.name, rules, users);
             cache.set(kernel.name, family);
         }
-        // A family a team named itself is theirs; only the table's dense GEMMs take a shape from tokens.
+        // A family a team named itself is theirs; the launching XLA program outranks a name that hides a dot.
+        if (!userFamilies.has(family) && DOT_AS_REDUCTION.has(family) && kernel.launchedBy !== undefined && XLA_MATMUL_PROGRAM.test(kernel.launchedBy) && (kernel.launchedByShare ?? 1) >= MATMUL_PROGRAM_MIN_SHARE)
+            return 'gemv';
+        // Only the table's dense GEMMs take a shape from tokens.
         if (kernel.tokens === undefined || userFamilies.has(family) || !DENSE_GEMM.has(family))
             return family;
         return gemmShapeFromTokens(kernel.tokens);
@@ -2869,6 +2881,47 @@ function renderComment(merged, options) {
     return `${[head, `Too large to show here; ${tail}`].join('\n\n')}\n`;
 }
 
+;// CONCATENATED MODULE: ./src/report/bounded-report.ts
+const BOUNDED_REPORT = {
+    kernels: 200,
+    listRows: 100,
+    samples: 1000,
+};
+function bounded_report_top(list, n) {
+    return list.length > n ? list.slice(0, n) : [...list];
+}
+function boundReport(report) {
+    const cut = [];
+    const keep = (what, list, n) => {
+        if (list.length > n)
+            cut.push(`${what} ${n} of ${list.length}`);
+        return bounded_report_top(list, n);
+    };
+    const bounded = {
+        ...report,
+        sources: keep('sources', report.sources, BOUNDED_REPORT.listRows),
+        kernels: keep('kernels', report.kernels, BOUNDED_REPORT.kernels),
+        families: keep('families', report.families, BOUNDED_REPORT.listRows),
+        metrics: keep('metrics', report.metrics, BOUNDED_REPORT.listRows).map((m) => (m.samples.length > BOUNDED_REPORT.samples ? { ...m, samples: m.samples.slice(0, BOUNDED_REPORT.samples) } : m)),
+        memops: keep('memory operations', report.memops, BOUNDED_REPORT.listRows),
+        apiCalls: keep('API calls', report.apiCalls, BOUNDED_REPORT.listRows),
+        cpuFunctions: keep('CPU functions', report.cpuFunctions, BOUNDED_REPORT.listRows),
+        notices: keep('notices', report.notices, BOUNDED_REPORT.listRows),
+        skippedInputs: keep('skipped inputs', report.skippedInputs, BOUNDED_REPORT.listRows),
+        deepDive: keep('Nsight Compute results', report.deepDive, BOUNDED_REPORT.listRows),
+        findings: keep('findings', report.findings, BOUNDED_REPORT.listRows),
+        timeline: report.timeline ? { ...report.timeline, steps: bounded_report_top(report.timeline.steps, BOUNDED_REPORT.samples) } : null,
+        comparison: report.comparison
+            ? { ...report.comparison, rows: keep('comparison rows', report.comparison.rows, BOUNDED_REPORT.kernels), kernelChanges: keep('kernel changes', report.comparison.kernelChanges, BOUNDED_REPORT.kernels) }
+            : null,
+    };
+    if (cut.length)
+        bounded.notices = [...bounded.notices, { code: 'read-back-in-part', severity: 'info', message: `read back in part: ${cut.join(', ')} kept (the artifact holds the whole report)` }];
+    return bounded;
+}
+
+// EXTERNAL MODULE: ./src/report/dashboard/build-data.ts + 5 modules
+var build_data = __nccwpck_require__(4801);
 ;// CONCATENATED MODULE: ./src/options/values.ts
 /**
  * The parsers of option text shared by rows of the option table. Each takes the text and the
@@ -2986,8 +3039,13 @@ const optionalPositiveSeconds = (value, name) => {
 
 
 
+
+
+
 /** The action's modes. */
 const MODES = ['analyze', 'report', 'run'];
+/** The CLI commands, each of which takes its options from this table. */
+const COMMANDS = (/* unused pure expression or super */ null && (['analyze', 'run', 'demo', 'report', 'dashboard', 'scrub']));
 const GATE_COMMANDS = ['analyze', 'run'];
 function table_option(row) {
     return row;
@@ -3005,6 +3063,39 @@ function orNone(parser) {
         return parsed === 'none' ? '' : parsed;
     };
 }
+/** A whole number of at least 1, from `min` to `max` (`--limit x: expected a positive integer`). */
+function wholeNumber(max = Number.MAX_SAFE_INTEGER, why = '') {
+    return (value, name) => {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1)
+            throw new errors/* UsageError */.eb(`${name} ${value}: expected a positive integer`);
+        if (n > max)
+            throw new errors/* UsageError */.eb(`${name} ${n}: expected at most ${max}${why}`);
+        return n;
+    };
+}
+/** A percentage from 0 to 100, `%` allowed, as a fraction (2 → 0.02). */
+const percent = (value, name) => {
+    const n = Number(value.replace(/%$/, ''));
+    if (!Number.isFinite(n) || n < 0 || n > 100)
+        throw new errors/* UsageError */.eb(`${name} ${value}: expected a percentage between 0 and 100`);
+    return n / 100;
+};
+/** An ISO 8601 time, as its canonical text (2026-12-01T03:00:00.000Z). */
+const isoTime = (value, name) => {
+    const time = new Date(value);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time.getTime()))
+        throw new errors/* UsageError */.eb(`${name} ${value}: expected an ISO 8601 time such as 2026-12-01T03:00:00Z`);
+    return time.toISOString();
+};
+const acceptedBy = (value, name) => {
+    const at = value.indexOf(':');
+    const login = (at < 0 ? value : value.slice(0, at)).trim();
+    const reason = at < 0 ? '' : value.slice(at + 1).trim();
+    if (!/^[A-Za-z0-9-]{1,39}$/.test(login))
+        throw new errors/* UsageError */.eb(`${name} ${JSON.stringify(value)}: expected a GitHub login, optionally followed by :REASON (e.g. octocat:slower on purpose)`);
+    return { login, ...(reason ? { reason: reason.slice(0, 300) } : {}) };
+};
 /** A CLI-only option: no input; its docs line is its help. */
 function flagOnly(row) {
     return { ...row, doc: row.flag.help };
@@ -3033,6 +3124,48 @@ const OPTIONS = [
     flagOnly({ key: 'out', default: 'profile-gate-run', parse: nonEmpty('a directory'), group: 'run-output', flag: { name: 'out', commands: ['run'], value: 'DIR', help: 'where logs, captures, run.json and the report go (default profile-gate-run)' } }),
     flagOnly({ key: 'dryRun', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'dry-run', commands: ['run'], switch: true, help: 'print the plan and exit' } }),
     flagOnly({ key: 'quiet', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'quiet', commands: ['run'], switch: true, help: "do not echo the workload's output (it is still in DIR/logs)" } }),
+    flagOnly({ key: 'outDir', default: '', parse: optional(values_text), group: 'output', flag: { name: 'out', commands: ['report', 'dashboard', 'scrub'], value: 'DIR', help: 'where the files are written (required)' } }),
+    // The run block of analyze's report: the dashboard groups and labels reports by them.
+    flagOnly({ key: 'workload', default: '', parse: optional(values_text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
+    flagOnly({ key: 'commit', default: '', parse: optional(values_text), group: 'run-metadata', env: ['GITHUB_SHA'], flag: { name: 'commit', commands: ['analyze'], value: 'SHA', help: 'the commit measured (default $GITHUB_SHA, else git rev-parse HEAD)' } }),
+    flagOnly({ key: 'branch', default: '', parse: optional(values_text), group: 'run-metadata', env: ['GITHUB_REF_NAME'], flag: { name: 'branch', commands: ['analyze'], value: 'NAME', help: 'its branch (default $GITHUB_REF_NAME, else the checked-out git branch)' } }),
+    flagOnly({ key: 'runAt', default: '', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made (ISO 8601; default now)' } }),
+    // profile-gate report: the merge of mode report, on files.
+    flagOnly({ key: 'commentKey', default: 'report', parse: values_text, group: 'merge', flag: { name: 'key', commands: ['report'], value: 'KEY', help: "the comment's marker key: a later comment with the same key replaces it (default report)" } }),
+    flagOnly({ key: 'runUrl', default: '', parse: optional(values_text), group: 'merge', flag: { name: 'run-url', commands: ['report'], value: 'URL', help: "the run whose artifacts these are, linked from the summary and the comment" } }),
+    flagOnly({
+        key: 'acceptedBy',
+        default: '',
+        parse: optional(acceptedBy),
+        group: 'merge',
+        flag: { name: 'accepted-by', commands: ['report'], value: 'LOGIN[:REASON]', help: "accept every failing report's failing rows in LOGIN's name (verdict accepted), as a pull request label or comment would: to see locally what an acceptance shows" },
+    }),
+    // profile-gate dashboard: the page, and the artifacts it may download.
+    flagOnly({ key: 'dashboardTitle', default: build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.title, parse: values_text, group: 'dashboard', flag: { name: 'title', commands: ['dashboard'], value: 'TEXT', help: `the page title (default '${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.title}')` } }),
+    flagOnly({ key: 'dashboardMetric', default: build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.metric, parse: values_text, group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: `the throughput metric charted and scanned for shifts (default ${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.metric})` } }),
+    flagOnly({
+        key: 'dashboardTop',
+        default: String(build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.topN),
+        // Each report is kept as its top kernels only (report/bounded-report.ts), read from disk or downloaded.
+        parse: wholeNumber(BOUNDED_REPORT.kernels, ` (each report is read as its top ${BOUNDED_REPORT.kernels} kernels)`),
+        group: 'dashboard',
+        flag: { name: 'top', commands: ['dashboard'], value: 'N', help: `top kernels tracked per run (default ${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.topN}, at most ${BOUNDED_REPORT.kernels})` },
+    }),
+    flagOnly({ key: 'minChange', default: String(build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.minChange * 100), parse: percent, group: 'dashboard', flag: { name: 'min-change', commands: ['dashboard'], value: 'PCT', help: `smallest level shift that counts, in percent (default ${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.minChange * 100})` } }),
+    flagOnly({ key: 'seed', default: '', parse: optional(wholeNumber()), group: 'dashboard', flag: { name: 'seed', commands: ['dashboard'], value: 'N', help: 'accepted for older workflows; no effect (change points use no random draws)' } }),
+    flagOnly({
+        key: 'fromArtifacts',
+        default: 'false',
+        parse: booleanText,
+        group: 'artifacts',
+        flag: { name: 'from-artifacts', commands: ['dashboard'], switch: true, help: 'also download the report artifacts of recent completed runs, failed ones included (GITHUB_TOKEN, GITHUB_API_URL and GITHUB_SERVER_URL are read from the environment)' },
+    }),
+    flagOnly({ key: 'repo', default: '', parse: optional(values_text), group: 'artifacts', env: ['GITHUB_REPOSITORY'], flag: { name: 'repo', commands: ['dashboard'], value: 'OWNER/NAME', help: 'the repository (default $GITHUB_REPOSITORY)' } }),
+    flagOnly({ key: 'workflow', default: '', parse: optional(values_text), group: 'artifacts', flag: { name: 'workflow', commands: ['dashboard'], value: 'FILE', help: 'the workflow file name that uploads the reports, e.g. nightly.yml' } }),
+    flagOnly({ key: 'workflowBranch', default: 'main', parse: values_text, group: 'artifacts', flag: { name: 'branch', commands: ['dashboard'], value: 'NAME', help: 'the branch its runs built (default main)' } }),
+    flagOnly({ key: 'limit', default: '60', parse: wholeNumber(), group: 'artifacts', flag: { name: 'limit', commands: ['dashboard'], value: 'N', help: 'completed runs to read, newest first, whatever their conclusion (default 60)' } }),
+    flagOnly({ key: 'events', default: 'push,schedule', parse: values_list(), group: 'artifacts', flag: { name: 'events', commands: ['dashboard'], value: 'LIST', help: 'run events accepted (default push,schedule)' } }),
+    flagOnly({ key: 'saveReports', default: '', parse: optional(values_text), group: 'artifacts', flag: { name: 'save-reports', commands: ['dashboard'], value: 'DIR', help: 'keep the downloaded report.json files there (artifacts expire; the files need not)' } }),
     table_option({
         key: 'mode',
         input: 'mode',
@@ -3083,7 +3216,7 @@ const OPTIONS = [
         doc: `The verdicts that fail the job (comma-separated, of ${verdict/* FAILABLE_VERDICTS */.Q$.join(', ')}; none for no verdict).`,
         parse: gate_options/* parseFailVerdicts */.OB,
         group: 'gate',
-        flag: { name: 'fail-verdicts', commands: GATE_COMMANDS, value: 'LIST', help: `verdicts that fail the job, of ${verdict/* FAILABLE_VERDICTS */.Q$.join(', ')} (default ${gate_options/* DEFAULT_FAIL_VERDICTS_TEXT */.MP}; none for no verdict)` },
+        flag: { name: 'fail-verdicts', commands: [...GATE_COMMANDS, 'report'], value: 'LIST', help: `verdicts that fail the job, of ${verdict/* FAILABLE_VERDICTS */.Q$.join(', ')} (default ${gate_options/* DEFAULT_FAIL_VERDICTS_TEXT */.MP}; none for no verdict)` },
     }),
     table_option({
         key: 'key',
@@ -3116,6 +3249,7 @@ const OPTIONS = [
         doc: 'URL of the profile-gate dashboard these reports feed (e.g. the GitHub Pages site of examples/nightly-dashboard.yml); the comment and the summary link it, naming the report\'s series.',
         parse: matching(/^(https?:\/\/\S+)?$/, 'an http(s) URL of the dashboard, e.g. https://OWNER.github.io/REPO/', true),
         group: 'publish',
+        flag: { name: 'dashboard-url', commands: ['report'], value: 'URL', help: "the dashboard these reports feed, linked from the summary and the comment with the reports' series on it" },
     }),
     table_option({
         key: 'acceptLabel',
@@ -3165,6 +3299,7 @@ const OPTIONS = [
         doc: 'Also upload the profilers\' own reports (.nsys-rep, .ncu-rep, .qdrep, Perfetto traces) as they are.',
         parse: booleanText,
         group: 'publish',
+        flag: { name: 'raw-reports', commands: ['scrub'], switch: true, help: "keep the profilers' own reports (.nsys-rep, .ncu-rep, .qdrep, Perfetto), which embed the workload's whole environment" },
     }),
     table_option({
         key: 'redactEnv',
@@ -3173,6 +3308,7 @@ const OPTIONS = [
         doc: 'Names of further environment variables whose values are secrets (comma or newline separated).',
         parse: values_list(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names such as MODEL_URL'),
         group: 'action',
+        flag: { name: 'redact-env', commands: ['scrub'], value: 'NAMES', help: 'further environment variables whose values are secrets (comma-separated)' },
     }),
     table_option({
         key: 'artifactName',
@@ -3189,6 +3325,7 @@ const OPTIONS = [
         doc: 'Prefix of report artifact names; mode report merges every artifact of the run whose name starts with it.',
         parse: artifactName,
         group: 'publish',
+        flag: { name: 'prefix', commands: ['report', 'dashboard'], value: 'PREFIX', help: "prefix of report artifact names (default profile-gate-): report labels a report by its folder (the artifact) less it; dashboard downloads the artifacts whose name starts with it" },
     }),
     table_option({
         key: 'retentionDays',
@@ -3445,12 +3582,25 @@ function flagText(value) {
         return value.join('\n');
     return String(value);
 }
+/** The first of a row's environment variables that is set and not empty. */
+function envText(row, env) {
+    return row.env?.map((name) => env[name]).find((value) => value !== undefined && value !== '');
+}
 /**
- * The values of a command's flags (parseArgs' values): a flag not given, and an option the command
- * has no flag for, take the row's default. Throws the first bad flag.
+ * The values of a command's flags (parseArgs' values): a flag not given (or given empty, for a row
+ * with environment variables) takes the row's variables from `env`, then its default; an option
+ * the command has no flag for takes the default. Throws the first bad flag.
  */
-function readFlags(values, command) {
-    const { values: read, problems } = readOptions((row) => (takes(row, command) ? flagText(values[row.flag.name]) : undefined) ?? row.default, 'cli');
+function readFlags(values, command, env = process.env) {
+    const textOf = (row) => {
+        if (!takes(row, command))
+            return row.default;
+        const given = flagText(values[row.flag.name]);
+        if (row.env && !given)
+            return envText(row, env) ?? row.default;
+        return given ?? row.default;
+    };
+    const { values: read, problems } = readOptions(textOf, 'cli');
     if (problems.length)
         throw new errors/* UsageError */.eb(problems[0]);
     return read;
@@ -3478,19 +3628,21 @@ function wrapHelp(text, column, width) {
     return lines.join(`\n${' '.repeat(column)}`);
 }
 /**
- * The help lines of a command's flags in these groups, in the table's order (or by `order`, names
- * first), descriptions from `column` wrapped at 100; a longer flag puts its description on the next line.
+ * The help lines of a command's flags in these groups (all: every flag of the command), in the
+ * table's order (or by `order`, names first), descriptions from `column` wrapped at 100; a flag
+ * that leaves less than two spaces puts its description on the next line.
  */
 function flagsHelp(command, groups, column, order = []) {
     const rank = (row) => (order.includes(row.flag.name) ? order.indexOf(row.flag.name) : order.length);
-    return ALL_OPTIONS.filter((row) => takes(row, command) && groups.includes(row.group))
+    return ALL_OPTIONS.filter((row) => takes(row, command) && (groups === 'all' || groups.includes(row.group)))
         .map((row, index) => ({ row, index }))
         .sort((a, b) => rank(a.row) - rank(b.row) || a.index - b.index)
         .map(({ row }) => {
         const flag = row.flag;
         const name = `  --${flag.name}${flag.value ? ` ${flag.value}` : ''}`;
         const help = wrapHelp(flag.help, column, 100);
-        return name.length < column ? `${name.padEnd(column)}${help}` : `${name}\n${' '.repeat(column)}${help}`;
+        // At least two spaces between a flag and its help, so each reads apart.
+        return name.length + 2 <= column ? `${name.padEnd(column)}${help}` : `${name}\n${' '.repeat(column)}${help}`;
     })
         .join('\n');
 }
@@ -3520,8 +3672,6 @@ var inert_text = __nccwpck_require__(8036);
 var json = __nccwpck_require__(2794);
 // EXTERNAL MODULE: ./src/version.ts
 var version = __nccwpck_require__(311);
-// EXTERNAL MODULE: ./src/report/dashboard/build-data.ts + 5 modules
-var build_data = __nccwpck_require__(4801);
 // EXTERNAL MODULE: ./src/report/escape.ts
 var report_escape = __nccwpck_require__(4031);
 // EXTERNAL MODULE: ./src/report/number-format.ts
@@ -4319,45 +4469,6 @@ function buildSite(inputs, skipped = [], options = {}) {
 
 
 
-;// CONCATENATED MODULE: ./src/report/bounded-report.ts
-const BOUNDED_REPORT = {
-    kernels: 200,
-    listRows: 100,
-    samples: 1000,
-};
-function bounded_report_top(list, n) {
-    return list.length > n ? list.slice(0, n) : [...list];
-}
-function boundReport(report) {
-    const cut = [];
-    const keep = (what, list, n) => {
-        if (list.length > n)
-            cut.push(`${what} ${n} of ${list.length}`);
-        return bounded_report_top(list, n);
-    };
-    const bounded = {
-        ...report,
-        sources: keep('sources', report.sources, BOUNDED_REPORT.listRows),
-        kernels: keep('kernels', report.kernels, BOUNDED_REPORT.kernels),
-        families: keep('families', report.families, BOUNDED_REPORT.listRows),
-        metrics: keep('metrics', report.metrics, BOUNDED_REPORT.listRows).map((m) => (m.samples.length > BOUNDED_REPORT.samples ? { ...m, samples: m.samples.slice(0, BOUNDED_REPORT.samples) } : m)),
-        memops: keep('memory operations', report.memops, BOUNDED_REPORT.listRows),
-        apiCalls: keep('API calls', report.apiCalls, BOUNDED_REPORT.listRows),
-        cpuFunctions: keep('CPU functions', report.cpuFunctions, BOUNDED_REPORT.listRows),
-        notices: keep('notices', report.notices, BOUNDED_REPORT.listRows),
-        skippedInputs: keep('skipped inputs', report.skippedInputs, BOUNDED_REPORT.listRows),
-        deepDive: keep('Nsight Compute results', report.deepDive, BOUNDED_REPORT.listRows),
-        findings: keep('findings', report.findings, BOUNDED_REPORT.listRows),
-        timeline: report.timeline ? { ...report.timeline, steps: bounded_report_top(report.timeline.steps, BOUNDED_REPORT.samples) } : null,
-        comparison: report.comparison
-            ? { ...report.comparison, rows: keep('comparison rows', report.comparison.rows, BOUNDED_REPORT.kernels), kernelChanges: keep('kernel changes', report.comparison.kernelChanges, BOUNDED_REPORT.kernels) }
-            : null,
-    };
-    if (cut.length)
-        bounded.notices = [...bounded.notices, { code: 'read-back-in-part', severity: 'info', message: `read back in part: ${cut.join(', ')} kept (the artifact holds the whole report)` }];
-    return bounded;
-}
-
 ;// CONCATENATED MODULE: ./src/github/client.ts
 /**
  * The GitHub REST client of profile-gate, for the action and the CLI alike: the repository, workflow
@@ -5111,90 +5222,41 @@ async function buildDashboard(request) {
 
 
 
-const DASHBOARD_USAGE = `profile-gate dashboard --out DIR [options] [REPORT.json|DIR...]
-  Build a static dashboard (DIR/index.html) from report.json files or directories of them.
+const DASHBOARD_HELP = `Usage: profile-gate dashboard --out DIR [options] [REPORT.json|DIR...]
 
-  --title TEXT          the page title (default 'profile-gate dashboard')
-  --metric NAME         the throughput metric charted and scanned for shifts (default decode_tok_s)
-  --top N               top kernels tracked per run (default 10, at most 200)
-  --min-change PCT      smallest level shift that counts, in percent (default 2)
-  --seed N              accepted for older workflows; no effect (change points use no random draws)
+Builds a static dashboard (DIR/index.html) from report.json files or directories of them, and with
+--from-artifacts from the report artifacts of a workflow's recent runs.
 
-  --from-artifacts      also download the report artifacts of recent completed runs, failed ones
-                        included (GITHUB_TOKEN, GITHUB_API_URL and GITHUB_SERVER_URL are read from
-                        the environment)
-  --repo OWNER/NAME     the repository (default $GITHUB_REPOSITORY)
-  --workflow FILE       the workflow file name that uploads the reports, e.g. nightly.yml
-  --branch NAME         the branch its runs built (default main)
-  --limit N             completed runs to read, newest first, whatever their conclusion (default 60)
-  --prefix PREFIX       artifact name prefix (default profile-gate-)
-  --events LIST         run events accepted (default push,schedule)
-  --save-reports DIR    keep the downloaded report.json files there (artifacts expire; the files need not)`;
-function positiveInteger(flag, value, fallback) {
-    if (value === undefined)
-        return fallback;
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1)
-        throw new errors/* UsageError */.eb(`${flag} ${value}: expected a positive integer`);
-    return n;
-}
-function percentOption(flag, value, fallback) {
-    if (value === undefined)
-        return fallback;
-    const n = Number(value.replace(/%$/, ''));
-    if (!Number.isFinite(n) || n < 0 || n > 100)
-        throw new errors/* UsageError */.eb(`${flag} ${value}: expected a percentage between 0 and 100`);
-    return n / 100;
-}
+${flagsHelp('dashboard', ['output', 'dashboard'], 24)}
+
+${flagsHelp('dashboard', ['artifacts', 'publish'], 24, ['from-artifacts', 'repo', 'workflow', 'branch', 'limit', 'prefix'])}
+`;
 async function runDashboardCommand(argv, env = process.env) {
-    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
-        args: argv,
-        allowPositionals: true,
-        strict: true,
-        options: {
-            out: { type: 'string' },
-            title: { type: 'string' },
-            metric: { type: 'string' },
-            top: { type: 'string' },
-            'min-change': { type: 'string' },
-            seed: { type: 'string' },
-            'from-artifacts': { type: 'boolean', default: false },
-            repo: { type: 'string' },
-            workflow: { type: 'string' },
-            branch: { type: 'string', default: 'main' },
-            limit: { type: 'string' },
-            prefix: { type: 'string', default: 'profile-gate-' },
-            events: { type: 'string', default: 'push,schedule' },
-            'save-reports': { type: 'string' },
-            help: { type: 'boolean', short: 'h', default: false },
-        },
-    });
-    if (values.help) {
-        process.stdout.write(`${DASHBOARD_USAGE}\n`);
-        return errors/* EXIT_OK */.Ij;
-    }
-    if (!values.out)
+    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, allowPositionals: true, strict: true, options: flagOptions('dashboard') });
+    const options = readFlags(values, 'dashboard', env);
+    const out = options.outDir;
+    if (!out)
         throw new errors/* UsageError */.eb('dashboard: expected --out DIR; see profile-gate dashboard --help');
-    if (!values['from-artifacts'] && positionals.length === 0)
+    if (!options.fromArtifacts && positionals.length === 0)
         throw new errors/* UsageError */.eb('dashboard: expected report.json files or directories, or --from-artifacts');
     let artifacts;
-    if (values['from-artifacts']) {
+    if (options.fromArtifacts) {
         const limits = limitsFromEnv(env);
-        const repository = values.repo ?? env['GITHUB_REPOSITORY'];
+        const repository = options.repo;
         if (!repository)
             throw new errors/* UsageError */.eb('dashboard --from-artifacts: expected --repo OWNER/NAME (or GITHUB_REPOSITORY)');
-        if (!values.workflow)
+        if (!options.workflow)
             throw new errors/* UsageError */.eb('dashboard --from-artifacts: expected --workflow FILE, e.g. nightly.yml');
         if (!env['GITHUB_TOKEN'])
             throw new errors/* UsageError */.eb("dashboard --from-artifacts: GITHUB_TOKEN is not set (a token with 'actions: read')");
         artifacts = {
             query: {
                 repository,
-                workflow: values.workflow,
-                branch: values.branch,
-                limit: positiveInteger('--limit', values.limit, 60),
-                prefix: values.prefix,
-                events: values.events.split(',').map((e) => e.trim()).filter(Boolean),
+                workflow: options.workflow,
+                branch: options.workflowBranch,
+                limit: options.limit,
+                prefix: options.artifactPrefix,
+                events: options.events,
             },
             access: {
                 token: env['GITHUB_TOKEN'],
@@ -5204,31 +5266,27 @@ async function runDashboardCommand(argv, env = process.env) {
                 retry: limits.retry,
                 artifactLimits: limits.artifacts,
             },
-            ...(values['save-reports'] ? { saveTo: values['save-reports'] } : {}),
+            ...(options.saveReports ? { saveTo: options.saveReports } : {}),
         };
     }
-    else if (values.repo || values.workflow || values.limit || values['save-reports']) {
+    else if (values['repo'] || values['workflow'] || values['limit'] || values['save-reports']) {
+        // Given on the command line, not taken from the environment or the defaults.
         throw new errors/* UsageError */.eb('dashboard: --repo, --workflow, --limit and --save-reports go with --from-artifacts');
     }
-    const topN = positiveInteger('--top', values.top, 10);
-    // Each report is kept as its top kernels only (report/bounded-report.ts), read from disk or downloaded.
-    if (topN > BOUNDED_REPORT.kernels)
-        throw new errors/* UsageError */.eb(`--top ${topN}: expected at most ${BOUNDED_REPORT.kernels} (each report is read as its top ${BOUNDED_REPORT.kernels} kernels)`);
-    if (values.seed !== undefined) {
-        positiveInteger('--seed', values.seed, 1);
+    if (options.seed !== undefined) {
         process.stderr.write('profile-gate dashboard: --seed has no effect: change points are found without random draws, so the same history gives the same page\n');
     }
     const { data, written } = await buildDashboard({
-        out: values.out,
+        out,
         inputs: positionals,
         ...(artifacts ? { artifacts } : {}),
         options: {
             generatedAt: new Date().toISOString(),
             serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com',
-            ...(values.title ? { title: values.title } : {}),
-            ...(values.metric ? { metric: values.metric } : {}),
-            topN,
-            minChange: percentOption('--min-change', values['min-change'], 0.02),
+            ...(options.dashboardTitle ? { title: options.dashboardTitle } : {}),
+            ...(options.dashboardMetric ? { metric: options.dashboardMetric } : {}),
+            topN: options.dashboardTop,
+            minChange: options.minChange,
         },
         log: (line) => process.stderr.write(`profile-gate dashboard: ${(0,inert_text/* inertLine */.Fq)(line)}\n`),
     });
@@ -5264,42 +5322,25 @@ async function runDashboardCommand(argv, env = process.env) {
 
 
 
-const REPORT_USAGE = `profile-gate report --out DIR [--key KEY] [--prefix PREFIX] [--run-url URL] [--dashboard-url URL] [--fail-verdicts LIST] [--accepted-by LOGIN[:REASON]] REPORT.json|DIR...
-  Merge report.json files (directories are searched, e.g. the output of 'gh run download') into
-  DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment, marker key KEY,
-  default 'report'). --run-url and --dashboard-url are linked from both (the run's artifacts; the
-  dashboard and the reports' series on it). A report is labelled by its folder below DIR (the artifact), less PREFIX (default 'profile-gate-').
-  --accepted-by accepts every failing report's failing rows in LOGIN's name (verdict accepted), as a
-  pull request label or comment would: to see locally what an acceptance shows.
-  Exit code 1 when the merged verdict is one of --fail-verdicts (default ${gate_options/* DEFAULT_FAIL_VERDICTS_TEXT */.MP}).`;
+const REPORT_HELP = `Usage: profile-gate report --out DIR [options] REPORT.json|DIR...
+
+Merges report.json files (directories are searched, e.g. the output of 'gh run download') into
+DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment), as mode report does.
+Exit code 1 when the merged verdict is one of --fail-verdicts.
+
+${flagsHelp('report', 'all', 24, ['out', 'key', 'prefix', 'run-url', 'dashboard-url', 'fail-verdicts', 'accepted-by'])}
+`;
 /** `--accepted-by LOGIN[:REASON]` as a claim covering every failing row. */
-function acceptedByClaim(arg, now = new Date()) {
-    const at = arg.indexOf(':');
-    const login = (at < 0 ? arg : arg.slice(0, at)).trim();
-    const reason = at < 0 ? '' : arg.slice(at + 1).trim();
-    if (!/^[A-Za-z0-9-]{1,39}$/.test(login))
-        throw new errors/* UsageError */.eb(`--accepted-by ${JSON.stringify(arg)}: expected a GitHub login, optionally followed by :REASON (e.g. octocat:slower on purpose)`);
-    return { by: login, via: 'cli', at: now.toISOString(), targets: [], ...(reason ? { reason: reason.slice(0, 300) } : {}) };
+function acceptedByClaim(accepted, now = new Date()) {
+    return { by: accepted.login, via: 'cli', at: now.toISOString(), targets: [], ...(accepted.reason ? { reason: accepted.reason } : {}) };
 }
 async function runReportCommand(args) {
-    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
-        args,
-        allowPositionals: true,
-        strict: true,
-        options: {
-            out: { type: 'string' },
-            key: { type: 'string', default: 'report' },
-            prefix: { type: 'string', default: 'profile-gate-' },
-            'run-url': { type: 'string' },
-            'dashboard-url': { type: 'string' },
-            'fail-verdicts': { type: 'string' },
-            'accepted-by': { type: 'string' },
-        },
-    });
-    if (!values.out)
+    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({ args, allowPositionals: true, strict: true, options: flagOptions('report') });
+    const options = readFlags(values, 'report');
+    const out = options.outDir;
+    if (!out)
         throw new errors/* UsageError */.eb('report: expected --out DIR; see profile-gate --help');
-    const failVerdicts = values['fail-verdicts'] !== undefined ? (0,gate_options/* parseFailVerdicts */.OB)(values['fail-verdicts'], '--fail-verdicts') : verdict/* DEFAULT_FAIL_VERDICTS */.Od;
-    const claim = values['accepted-by'] !== undefined ? acceptedByClaim(values['accepted-by']) : undefined;
+    const claim = options.acceptedBy ? acceptedByClaim(options.acceptedBy) : undefined;
     if (positionals.length === 0)
         throw new errors/* UsageError */.eb('report: expected at least one report.json or a directory of them');
     const files = await findReportFiles(positionals);
@@ -5310,18 +5351,18 @@ async function runReportCommand(args) {
         // One at a time, cut down at once to what the merged summary shows (as mode report does).
         const read = boundReport(await loadReport(found.path));
         const report = claim ? applyAcceptance(read, { claims: [claim], failOn: { ids: verdict/* DEFAULT_FAIL_ON */.VQ, severity: verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI } }) : read;
-        entries.push({ label: reports_labelFor(found, report, values.prefix), report });
+        entries.push({ label: reports_labelFor(found, report, options.artifactPrefix), report });
     }
     const merged = (0,merge_reports/* mergeReports */.C1)(entries);
-    const links = { ...(values['run-url'] ? { runUrl: values['run-url'] } : {}), ...(values['dashboard-url'] ? { dashboardUrl: values['dashboard-url'] } : {}) };
-    await (0,input_paths.writeOutput)((0,external_node_path_.join)(values.out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
-    await (0,input_paths.writeOutput)((0,external_node_path_.join)(values.out, 'comment.md'), renderComment(merged, { key: values.key, links }));
+    const links = { ...(options.runUrl ? { runUrl: options.runUrl } : {}), ...(options.dashboardUrl ? { dashboardUrl: options.dashboardUrl } : {}) };
+    await (0,input_paths.writeOutput)((0,external_node_path_.join)(out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
+    await (0,input_paths.writeOutput)((0,external_node_path_.join)(out, 'comment.md'), renderComment(merged, { key: options.commentKey, links }));
     // A failing leg says why, in the verdict's own lines (reports of older versions carry none).
     const why = (report) => (report.verdict !== 'pass' && report.verdictReasons.length ? `: ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}` : '');
     // Labels and reasons come from the reports (a fork's artifact among them): printed inert.
     const lines = merged.entries.map((e) => (0,inert_text/* inertLine */.Fq)(`  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' ')));
-    process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${(0,external_node_path_.join)(values.out, 'summary.md')} and ${(0,external_node_path_.join)(values.out, 'comment.md')}\n`);
-    return verdictExitCode({ verdict: merged.verdict, verdictReasons: merged.entries.flatMap((e) => e.report.verdictReasons) }, failVerdicts);
+    process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${(0,external_node_path_.join)(out, 'summary.md')} and ${(0,external_node_path_.join)(out, 'comment.md')}\n`);
+    return verdictExitCode({ verdict: merged.verdict, verdictReasons: merged.entries.flatMap((e) => e.report.verdictReasons) }, options.failVerdicts);
 }
 
 ;// CONCATENATED MODULE: external "node:child_process"
@@ -5850,24 +5891,12 @@ async function exportProfilerReports(inputs, log) {
 ;// CONCATENATED MODULE: ./src/cli/run-metadata.ts
 /**
  * The `run` block of a report made by the CLI: what was run, from which commit and branch, and when.
- * Flags win; otherwise GitHub Actions' environment (GITHUB_SHA, GITHUB_REF_NAME, GITHUB_REPOSITORY,
- * GITHUB_RUN_ID), then git in the working directory; the time defaults to now. The dashboard groups
- * by workload and labels its points with the commit and the time.
+ * The flags (rows of options/table.ts, which read GITHUB_SHA and GITHUB_REF_NAME when absent) come
+ * first, then git in the working directory; GitHub Actions' environment gives the repository and
+ * the run (GITHUB_REPOSITORY, GITHUB_RUN_ID); the time defaults to now. The dashboard groups by
+ * workload and labels its points with the commit and the time.
  */
 
-
-/** The flags as parseArgs declares them. */
-const RUN_METADATA_OPTIONS = {
-    workload: { type: 'string' },
-    commit: { type: 'string' },
-    branch: { type: 'string' },
-    'run-at': { type: 'string' },
-};
-const RUN_METADATA_HELP = `run metadata (analyze; the dashboard groups and labels reports by them):
-  --workload NAME      a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'
-  --commit SHA         default $GITHUB_SHA, else git rev-parse HEAD
-  --branch NAME        default $GITHUB_REF_NAME, else the checked-out git branch
-  --run-at TIME        when the captures were made (ISO 8601; default now)`;
 /** git in the current directory; undefined when git or the repository is missing. */
 const systemGit = (args) => {
     try {
@@ -5877,17 +5906,11 @@ const systemGit = (args) => {
         return undefined;
     }
 };
-function parseRunAt(value) {
-    const time = new Date(value);
-    if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time.getTime()))
-        throw new errors/* UsageError */.eb(`--run-at ${value}: expected an ISO 8601 time such as 2026-12-01T03:00:00Z`);
-    return time.toISOString();
-}
 function resolveRunMetadata(flags, env, git, now = () => new Date()) {
-    const commit = flags.commit || env['GITHUB_SHA'] || git(['rev-parse', 'HEAD']);
-    const head = flags.branch || env['GITHUB_REF_NAME'] ? undefined : git(['rev-parse', '--abbrev-ref', 'HEAD']);
+    const commit = flags.commit || git(['rev-parse', 'HEAD']);
+    const head = flags.branch ? undefined : git(['rev-parse', '--abbrev-ref', 'HEAD']);
     // A detached HEAD has no branch to name.
-    const branch = flags.branch || env['GITHUB_REF_NAME'] || (head && head !== 'HEAD' ? head : undefined);
+    const branch = flags.branch || (head && head !== 'HEAD' ? head : undefined);
     const repository = env['GITHUB_REPOSITORY'];
     const runId = env['GITHUB_RUN_ID'];
     const server = (env['GITHUB_SERVER_URL'] || 'https://github.com').replace(/\/+$/, '');
@@ -5898,7 +5921,7 @@ function resolveRunMetadata(flags, env, git, now = () => new Date()) {
         ...(repository ? { repository } : {}),
         ...(runId ? { runId } : {}),
         ...(repository && runId ? { runUrl: `${server}/${repository}/actions/runs/${runId}` } : {}),
-        timestamp: flags['run-at'] ? parseRunAt(flags['run-at']) : now().toISOString(),
+        timestamp: flags.runAt ?? now().toISOString(),
     };
 }
 
@@ -9133,14 +9156,17 @@ async function scrubForUpload(files, options) {
 
 
 
-const SCRUB_USAGE = `profile-gate scrub --out DIR [--raw-reports] [--redact-env NAMES] PATH...
+
+const SCRUB_HELP = `Usage: profile-gate scrub --out DIR [options] PATH...
 
 Copies the files under each PATH into DIR, keeping their layout, as the action uploads them: every
 secret and environment value taken out of text, gzip and SQLite files; the profilers' own reports
 (.nsys-rep, .ncu-rep, .qdrep, Perfetto) left out unless --raw-reports (they embed the workload's
 whole environment); any file that still holds a secret value of this environment left out. Secrets
 are the values of variables named like credentials (…_TOKEN, …_SECRET, …_API_KEY, …PASSWORD…), of
-the variables named in --redact-env (comma separated), and credential-shaped tokens.
+the variables named in --redact-env, and credential-shaped tokens.
+
+${flagsHelp('scrub', 'all', 24, ['out'])}
 `;
 async function filesUnder(path) {
     let info;
@@ -9156,17 +9182,14 @@ async function filesUnder(path) {
     return entries.filter((entry) => entry.isFile()).map((entry) => (0,external_node_path_.resolve)(entry.parentPath, entry.name)).sort();
 }
 async function runScrubCommand(argv, env = process.env) {
-    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
-        args: argv,
-        allowPositionals: true,
-        options: { out: { type: 'string' }, 'raw-reports': { type: 'boolean' }, 'redact-env': { type: 'string' } },
-    });
-    if (!values.out)
+    const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, allowPositionals: true, strict: true, options: flagOptions('scrub') });
+    const options = readFlags(values, 'scrub', env);
+    if (!options.outDir)
         throw new errors/* UsageError */.eb('scrub: --out DIR is required');
     if (!positionals.length)
         throw new errors/* UsageError */.eb('scrub: expected at least one PATH to scrub');
-    const out = (0,external_node_path_.resolve)(values.out);
-    const secrets = secretsFromEnv(env, (values['redact-env'] ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+    const out = (0,external_node_path_.resolve)(options.outDir);
+    const secrets = secretsFromEnv(env, options.redactEnv);
     const files = [];
     for (const path of positionals) {
         const base = (0,external_node_path_.resolve)(path);
@@ -9177,7 +9200,7 @@ async function runScrubCommand(argv, env = process.env) {
             files.push({ file, target: (0,external_node_path_.join)(out, rel) });
         }
     }
-    const { staged, withheld } = await scrubForUpload(files, { secrets, rawReports: values['raw-reports'] ?? false });
+    const { staged, withheld } = await scrubForUpload(files, { secrets, rawReports: options.uploadRawReports });
     const redactions = staged.reduce((sum, file) => sum + file.redactions, 0);
     process.stdout.write(`scrub: ${staged.length} file(s) written to ${out}, ${redactions} secret or environment value(s) taken out, ${withheld.length} left out\n`);
     for (const { file, reason } of withheld)
@@ -9234,7 +9257,8 @@ ${flagsHelp('analyze', ['output', 'analyze'], 23)}
 gate options (analyze):
 ${flagsHelp('analyze', ['gate', 'diagnose'], 23)}
 
-${RUN_METADATA_HELP}
+run metadata (analyze; the dashboard groups and labels reports by them):
+${flagsHelp('analyze', ['run-metadata'], 23)}
 
 INPUT may be a capture file, a directory of them, or an Nsight report (x.nsys-rep, x.ncu-rep): with
 nsys or ncu on PATH it is exported first (nsys stats / ncu --import … --csv), the command shown.
@@ -9244,20 +9268,22 @@ Exit codes: ${(0,errors/* exitCodesText */.Qq)()}. Bad input includes an unreada
 const ANALYZE_HELP = `Usage: profile-gate analyze [options] INPUT...
 
 ${HELP.slice(HELP.indexOf('analyze options:'))}`;
-const DEMO_HELP = `Usage: profile-gate demo [--json FILE|-] [--markdown FILE|-] [--top N]
+const DEMO_HELP = `Usage: profile-gate demo [options]
 
 The bundled real H200 captures (samples/), analyzed as the gate would on a pull request: the
 fused-attention run is the baseline, the unfused-attention run the head. No GPU needed. A failing
 verdict is shown, and the demo still exits 0.
+
+${flagsHelp('demo', 'all', 23)}
 `;
 /** Each command's own --help. */
 const COMMAND_HELP = new Map([
     ['analyze', ANALYZE_HELP],
     ['demo', DEMO_HELP],
     ['run', RUN_HELP],
-    ['report', `Usage: ${REPORT_USAGE}\n`],
-    ['dashboard', `Usage: ${DASHBOARD_USAGE}\n`],
-    ['scrub', `Usage: ${SCRUB_USAGE}`],
+    ['report', REPORT_HELP],
+    ['dashboard', DASHBOARD_HELP],
+    ['scrub', SCRUB_HELP],
 ]);
 /** On a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb. */
 function wantsColor(stream, env = process.env) {
@@ -9303,14 +9329,11 @@ async function runAnalyze(args, defaultInputs) {
         args,
         allowPositionals: true,
         strict: true,
-        options: {
-            ...flagOptions('analyze'),
-            ...RUN_METADATA_OPTIONS,
-        },
+        options: flagOptions('analyze'),
     });
-    const options = readFlags(values, 'analyze');
+    const options = readFlags(values, 'analyze', process.env);
     checkOutputs(options);
-    const run = resolveRunMetadata(values, process.env, systemGit);
+    const run = resolveRunMetadata(options, process.env, systemGit);
     const inputs = positionals.length ? positionals : defaultInputs;
     if (!inputs?.length)
         throw new errors/* UsageError */.eb('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
@@ -9917,7 +9940,12 @@ function tokensPerStep(side) {
 function stepCountOf(side) {
     if (side.stepCount)
         return side.stepCount;
-    const counted = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_2__/* .countSteps */ .j)({ kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })), timeline: side.timeline ?? null });
+    const counted = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_2__/* .countSteps */ .j)({
+        kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })),
+        timeline: side.timeline ?? null,
+        metrics: side.metrics,
+        ...(side.sources ? { sources: side.sources } : {}),
+    });
     const tokens = tokensPerStep(side);
     return { ...counted, ...(tokens !== undefined ? { tokensPerStep: tokens } : {}) };
 }
@@ -13497,6 +13525,10 @@ const RULES = [
 /* harmony export */   j: () => (/* binding */ countSteps)
 /* harmony export */ });
 /* unused harmony export MIN_STEPS */
+function wholeMetric(source, name) {
+    const value = source.metrics?.find((m) => m.name === name)?.value;
+    return value !== undefined && Number.isInteger(value) && value >= MIN_STEPS ? value : undefined;
+}
 /** Fewer than this many marks are not a loop of steps (one range may hold a whole generate call). */
 const MIN_STEPS = 2;
 function plural(n, word) {
@@ -13527,6 +13559,13 @@ function shortKernel(name) {
 function candidates(source, devices) {
     const timeline = source.timeline ?? undefined;
     const list = [];
+    const stated = wholeMetric(source, 'profile_steps');
+    if (stated !== undefined)
+        list.push({ basis: 'workload', steps: stated, text: `the workload's own count: ${plural(stated, 'step')} in its profiled window (profile_steps)` });
+    const maxTokens = source.sources?.some((s) => s.format === 'max-generate') && source.kernels.length > 0 ? wholeMetric(source, 'output_tokens') : undefined;
+    if (maxTokens !== undefined) {
+        list.push({ basis: 'max-output-tokens', steps: maxTokens, text: `MAX's own figure: ${plural(maxTokens, 'output token')} in the profiled generation, one forward pass each (the prefill among them)` });
+    }
     const steps = timeline?.steps ?? [];
     if (steps.length >= MIN_STEPS) {
         list.push({ basis: 'profiler-steps', steps: steps.length, text: `${plural(steps.length, 'profiler step')} (${steps[0].name} …)` });
@@ -14742,6 +14781,107 @@ var common_importer = __nccwpck_require__(1376);
 var input_file = __nccwpck_require__(3311);
 // EXTERNAL MODULE: external "node:stream"
 var external_node_stream_ = __nccwpck_require__(7075);
+;// CONCATENATED MODULE: ./src/ingest/common/json-values.ts
+/**
+ * Top-level JSON values in a text that may hold one document, JSON lines, or several documents
+ * written back to back (a shell loop around a `--json` tool). Each value comes with its first line,
+ * so a bad one can be named. Text between values (a tool's `WARNING:` lines) is reported apart.
+ */
+
+function splitJsonValues(path, text) {
+    const values = [];
+    const strayLines = [];
+    let line = 1;
+    let i = 0;
+    const n = text.length;
+    while (i < n) {
+        const ch = text[i];
+        if (ch === '\n') {
+            line += 1;
+            i += 1;
+            continue;
+        }
+        if (ch === ' ' || ch === '\t' || ch === '\r') {
+            i += 1;
+            continue;
+        }
+        if (ch !== '{' && ch !== '[') {
+            const end = text.indexOf('\n', i);
+            const stop = end < 0 ? n : end;
+            strayLines.push({ line, text: text.slice(i, stop).trimEnd() });
+            i = stop;
+            continue;
+        }
+        const startLine = line;
+        const start = i;
+        let depth = 0;
+        let inString = false;
+        for (; i < n; i += 1) {
+            const c = text[i];
+            if (c === '\n')
+                line += 1;
+            if (inString) {
+                if (c === '\\')
+                    i += 1;
+                else if (c === '"')
+                    inString = false;
+                continue;
+            }
+            if (c === '"')
+                inString = true;
+            else if (c === '{' || c === '[')
+                depth += 1;
+            else if (c === '}' || c === ']') {
+                depth -= 1;
+                if (depth === 0)
+                    break;
+            }
+        }
+        if (i >= n)
+            return { values, strayLines, truncatedAt: startLine };
+        i += 1;
+        try {
+            values.push({ value: JSON.parse(text.slice(start, i)), line: startLine });
+        }
+        catch (error) {
+            throw new errors/* InputError */.dz(path, `expected valid JSON (${error.message})`, String(startLine));
+        }
+    }
+    return { values, strayLines };
+}
+function isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** A finite number from a JSON number or a numeric string; undefined otherwise. */
+function numberFrom(value) {
+    if (typeof value === 'number')
+        return Number.isFinite(value) ? value : undefined;
+    if (typeof value === 'string' && value.trim() !== '') {
+        const parsed = Number(value.trim());
+        return Number.isFinite(parsed) ? parsed : undefined;
+    }
+    return undefined;
+}
+/** A 0..100 percentage, or undefined when missing or outside that range (a sensor glitch, never clipped). */
+function percentFrom(value) {
+    const number = numberFrom(value);
+    return number !== undefined && number >= 0 && number <= 100 ? number : undefined;
+}
+/**
+ * One whole-file JSON document (a Chrome trace that is read at once): parsed, or one InputError that
+ * names the byte where the engine says the JSON broke, `what` saying what a complete file is.
+ */
+function parseJsonDocument(path, text, what) {
+    try {
+        return JSON.parse(text.replace(/^\uFEFF/, ''));
+    }
+    catch (error) {
+        const message = error.message;
+        const at = /position (\d+)/.exec(message)?.[1];
+        throw new errors/* InputError */.dz(path, `expected ${what} (${message.split('\n')[0]})`, at ? `byte ${at}` : undefined);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/ingest/common/timeline.ts
 /** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
 const OP_MEMOP = 0;
@@ -15438,6 +15578,8 @@ function timelineFrom(dispatches, isCollective) {
  * hold `kernel_details` (`grid:384,1,1 block:128,1,1 …`), a copy with `memcpy_details`, a memset with
  * `Memset_details`; `hlo_module` / `hlo_op` name the XLA program and op that ran it.
  * Kernels and their timeline are read from the device processes; `ts`/`dur` are µs with ns digits.
+ * A kernel's XLA program (`hlo_module`: `jit_step` for a jitted function, `jit_dot_general` for one
+ * op dispatched on its own) is its `launchedBy`, as a PyTorch trace's launching op is.
  * Limits: copies and memsets are counted and left out of kernel time, as the kernel traces of the
  * other tools leave them; host events (Python frames, PjRt dispatch) are not read; TPU devices are
  * counted and left out.
@@ -15445,13 +15587,11 @@ function timelineFrom(dispatches, isCollective) {
 
 
 
+
 /** The header KernelTraceReader reads dispatches under; the events give each field by name. */
 const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
 const GPU_PROCESS = /^\/device:GPU:(\d+)$/;
 const DEVICE_PROCESS = /^\/device:/;
-function isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 /** True when a Chrome-trace head names jax.profiler's processes (`/device:GPU:0`, `/host:CPU`). */
 function isJaxTraceHead(head) {
     const text = head.replace(/^\uFEFF/, '').trimStart();
@@ -15481,16 +15621,7 @@ function nanoseconds(value) {
     sniff: isJaxTraceHead,
     capabilities: { kernels: 'expected', timeline: true },
     async read(file, ctx) {
-        let doc;
-        try {
-            doc = JSON.parse((await file.text()).replace(/^\uFEFF/, ''));
-        }
-        catch (error) {
-            if (error instanceof errors/* InputError */.dz)
-                throw error;
-            const at = /position (\d+)/.exec(error.message)?.[1];
-            throw new errors/* InputError */.dz(file.path, `expected a complete JAX profiler trace (${error.message.split('\n')[0]})`, at ? `byte ${at}` : undefined);
-        }
+        const doc = parseJsonDocument(file.path, await file.text(), 'a complete JAX profiler trace');
         if (!isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
             throw new errors/* InputError */.dz(file.path, 'expected a JAX profiler trace: an object with a "traceEvents" array', 'byte 0');
         }
@@ -15512,6 +15643,8 @@ function nanoseconds(value) {
         }
         const trace = new KernelTraceReader(file.path, DISPATCH_FIELDS, 1, false, ctx);
         let copies = 0;
+        // Per kernel name: ns under each XLA program, for its launchedBy.
+        const modules = new Map();
         for (let i = 0; i < events.length; i++) {
             const event = events[i];
             if (!isRecord(event) || event['ph'] !== 'X')
@@ -15540,15 +15673,29 @@ function nanoseconds(value) {
                 throw new errors/* InputError */.dz(file.path, `expected "dur" in µs as a non-negative number, got ${JSON.stringify(event['dur'])}`, where);
             const shape = launchShape(args['kernel_details']);
             trace.addDispatch({ name, agent, start: String(start), end: String(start + duration), ...(shape ? { ...shape, gridInBlocks: true } : {}) }, where);
+            const module = args['hlo_module'];
+            if (typeof module === 'string' && module.trim() !== '') {
+                const key = cleanKernelName(name);
+                const byModule = modules.get(key) ?? new Map();
+                modules.set(key, byModule.set(module.trim(), (byModule.get(module.trim()) ?? 0) + duration));
+            }
         }
         const read = trace.finish();
         if (read.kernels.length === 0) {
             const seen = gpuOf.size === 0 ? 'no /device:GPU process' : copies > 0 ? `only ${copies} copies` : 'no GPU events';
             throw new errors/* InputError */.dz(file.path, `expected GPU kernel events (ph "X" on a /device:GPU process, with kernel_details args) in the JAX trace, found ${seen}`, 'byte 0');
         }
+        const kernels = read.kernels.map((kernel) => {
+            const byModule = modules.get(kernel.name);
+            if (!byModule)
+                return kernel;
+            const [module, ns] = [...byModule.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+            const all = [...byModule.values()].reduce((sum, v) => sum + v, 0);
+            return { ...kernel, launchedBy: module, launchedByShare: all > 0 ? ns / all : 1 };
+        });
         return {
             source: { path: file.path, format: 'jax-trace', tool: 'jax.profiler', parts: ['kernels', 'timeline'] },
-            kernels: read.kernels,
+            kernels,
             ...(read.timeline ? { timeline: read.timeline } : {}),
             ...(read.deviceTimelines && read.deviceTimelines.length > 1 ? { deviceTimelines: read.deviceTimelines } : {}),
         };
@@ -17929,10 +18076,8 @@ class TraceSummary {
 
 
 
+
 const V1_HEADER = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
-function rocprof_json_isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 function rocprof_json_text(value) {
     if (typeof value === 'string')
         return value.trim();
@@ -17940,15 +18085,10 @@ function rocprof_json_text(value) {
         return String(value);
     return undefined;
 }
-/** A JSON.parse error as a byte offset, where the engine says one. */
-function parseError(path, error) {
-    const at = /position (\d+)/.exec(error.message)?.[1];
-    return new errors/* InputError */.dz(path, `expected a complete rocprof results.json (${error.message.split('\n')[0]})`, at ? `byte ${at}` : undefined);
-}
 /** rocminfo's GPU agents, as rocprof copies them into otherData (`Agent2.MarketingName`, `Agent2.VendorName`). */
 function environmentOf(other) {
     const env = { vendor: 'amd' };
-    if (!rocprof_json_isRecord(other))
+    if (!isRecord(other))
         return env;
     const names = [];
     let count = 0;
@@ -17981,16 +18121,8 @@ function isRocprofTraceHead(head) {
     suite: 'rocprof',
     sniff: isRocprofTraceHead,
     async read(file, ctx) {
-        let doc;
-        try {
-            doc = JSON.parse((await file.text()).replace(/^\uFEFF/, ''));
-        }
-        catch (error) {
-            if (error instanceof errors/* InputError */.dz)
-                throw error;
-            throw parseError(file.path, error);
-        }
-        if (!rocprof_json_isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
+        const doc = parseJsonDocument(file.path, await file.text(), 'a complete rocprof results.json');
+        if (!isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
             throw new errors/* InputError */.dz(file.path, 'expected a rocprof results.json: an object with a "traceEvents" array', 'byte 0');
         }
         const trace = new KernelTraceReader(file.path, V1_HEADER, 1, false, ctx);
@@ -17998,11 +18130,11 @@ function isRocprofTraceHead(head) {
         const events = doc['traceEvents'];
         for (let i = 0; i < events.length; i++) {
             const event = events[i];
-            if (!rocprof_json_isRecord(event) || event['ph'] !== 'X')
+            if (!isRecord(event) || event['ph'] !== 'X')
                 continue;
             const args = event['args'];
-            const name = rocprof_json_isRecord(args) ? rocprof_json_text(args['KernelName']) : undefined;
-            if (!rocprof_json_isRecord(args) || !name) {
+            const name = isRecord(args) ? rocprof_json_text(args['KernelName']) : undefined;
+            if (!isRecord(args) || !name) {
                 ctx.count('non-kernel-event', 'info', 'trace events without KernelName args (API calls, copies) are left out');
                 continue;
             }
@@ -18822,93 +18954,6 @@ function unterminatedMetricLine(text, lines) {
     },
 }));
 
-;// CONCATENATED MODULE: ./src/ingest/common/json-values.ts
-/**
- * Top-level JSON values in a text that may hold one document, JSON lines, or several documents
- * written back to back (a shell loop around a `--json` tool). Each value comes with its first line,
- * so a bad one can be named. Text between values (a tool's `WARNING:` lines) is reported apart.
- */
-
-function splitJsonValues(path, text) {
-    const values = [];
-    const strayLines = [];
-    let line = 1;
-    let i = 0;
-    const n = text.length;
-    while (i < n) {
-        const ch = text[i];
-        if (ch === '\n') {
-            line += 1;
-            i += 1;
-            continue;
-        }
-        if (ch === ' ' || ch === '\t' || ch === '\r') {
-            i += 1;
-            continue;
-        }
-        if (ch !== '{' && ch !== '[') {
-            const end = text.indexOf('\n', i);
-            const stop = end < 0 ? n : end;
-            strayLines.push({ line, text: text.slice(i, stop).trimEnd() });
-            i = stop;
-            continue;
-        }
-        const startLine = line;
-        const start = i;
-        let depth = 0;
-        let inString = false;
-        for (; i < n; i += 1) {
-            const c = text[i];
-            if (c === '\n')
-                line += 1;
-            if (inString) {
-                if (c === '\\')
-                    i += 1;
-                else if (c === '"')
-                    inString = false;
-                continue;
-            }
-            if (c === '"')
-                inString = true;
-            else if (c === '{' || c === '[')
-                depth += 1;
-            else if (c === '}' || c === ']') {
-                depth -= 1;
-                if (depth === 0)
-                    break;
-            }
-        }
-        if (i >= n)
-            return { values, strayLines, truncatedAt: startLine };
-        i += 1;
-        try {
-            values.push({ value: JSON.parse(text.slice(start, i)), line: startLine });
-        }
-        catch (error) {
-            throw new errors/* InputError */.dz(path, `expected valid JSON (${error.message})`, String(startLine));
-        }
-    }
-    return { values, strayLines };
-}
-function json_values_isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-/** A finite number from a JSON number or a numeric string; undefined otherwise. */
-function numberFrom(value) {
-    if (typeof value === 'number')
-        return Number.isFinite(value) ? value : undefined;
-    if (typeof value === 'string' && value.trim() !== '') {
-        const parsed = Number(value.trim());
-        return Number.isFinite(parsed) ? parsed : undefined;
-    }
-    return undefined;
-}
-/** A 0..100 percentage, or undefined when missing or outside that range (a sensor glitch, never clipped). */
-function percentFrom(value) {
-    const number = numberFrom(value);
-    return number !== undefined && number >= 0 && number <= 100 ? number : undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/ingest/formats/max-gpu-stats-json.ts
 /**
  * `max.profiler.gpu` records (`BackgroundRecorder.stats`, or `GPUDiagContext.get_stats()` per tick),
@@ -18938,7 +18983,7 @@ function sampleDicts(path, text) {
     const dicts = [];
     for (const { value, line } of values) {
         for (const item of Array.isArray(value) ? value : [value]) {
-            if (!json_values_isRecord(item))
+            if (!isRecord(item))
                 throw new errors/* InputError */.dz(path, 'expected each sample to be an object keyed by nv0, amd0, …', String(line));
             dicts.push({ dict: item, line });
         }
@@ -18978,9 +19023,9 @@ function sampleDicts(path, text) {
                 if (!match)
                     continue;
                 gpus += 1;
-                if (!json_values_isRecord(stats))
+                if (!isRecord(stats))
                     throw new errors/* InputError */.dz(file.path, `expected "${key}" to be a GPUStats object`, String(line));
-                const utilization = json_values_isRecord(stats['utilization']) ? stats['utilization'] : {};
+                const utilization = isRecord(stats['utilization']) ? stats['utilization'] : {};
                 const gpuPercent = percentFrom(utilization['gpu_usage_percent']);
                 if (gpuPercent === undefined) {
                     ctx.count('gpu-without-utilization', 'data-loss', `utilization.gpu_usage_percent missing or not 0..100 (first: ${key} at line ${line})`);
@@ -18993,11 +19038,11 @@ function sampleDicts(path, text) {
                 const memoryPercent = percentFrom(utilization['memory_activity_percent']);
                 if (memoryPercent !== undefined)
                     sample.memoryPercent = memoryPercent;
-                const memory = json_values_isRecord(stats['memory']) ? stats['memory'] : {};
+                const memory = isRecord(stats['memory']) ? stats['memory'] : {};
                 const used = numberFrom(memory['used_bytes']);
                 if (used !== undefined)
                     sample.memoryUsedBytes = used;
-                const clocks = json_values_isRecord(stats['clocks']) ? stats['clocks'] : {};
+                const clocks = isRecord(stats['clocks']) ? stats['clocks'] : {};
                 const core = numberFrom(clocks['core_mhz']);
                 if (core !== undefined)
                     sample.smClockMhz = core;
@@ -19041,7 +19086,7 @@ var throttle = __nccwpck_require__(1941);
 
 
 function shapeOf(record) {
-    if (!json_values_isRecord(record))
+    if (!isRecord(record))
         return null;
     if (record['kind'] === 'gpu-snapshot')
         return 'snapshot';
@@ -19069,7 +19114,7 @@ function readLines(path, text, ctx) {
             }
             throw new errors/* InputError */.dz(path, `expected one JSON object per line (${error.message})`, String(i + 1));
         }
-        if (!json_values_isRecord(record))
+        if (!isRecord(record))
             throw new errors/* InputError */.dz(path, 'expected one JSON object per line', String(i + 1));
         lines.push({ record, line: i + 1 });
     }
@@ -19161,7 +19206,7 @@ function readSnapshot(path, lines, ctx) {
     if (samples.length === 0) {
         notices.push({ code: 'no-gpu-samples', severity: 'warning', message: 'the recording holds no GPU samples (was the run shorter than the interval?)' });
     }
-    const devices = Array.isArray(header['devices']) ? header['devices'].filter(json_values_isRecord) : [];
+    const devices = Array.isArray(header['devices']) ? header['devices'].filter(isRecord) : [];
     const names = [...new Set(devices.map((d) => d['name']).filter((n) => typeof n === 'string'))];
     const backend = typeof header['backend'] === 'string' ? header['backend'] : undefined;
     const vendor = header['vendor'] === 'amd' || backend === 'rocm-smi' ? 'amd' : header['vendor'] === 'nvidia' || backend === 'nvml' || backend === 'nvidia-smi' ? 'nvidia' : undefined;
@@ -22739,17 +22784,17 @@ function cardName(card) {
         let driver;
         const cards = new Set();
         for (const { value, line } of values) {
-            if (!json_values_isRecord(value))
+            if (!isRecord(value))
                 throw new errors/* InputError */.dz(file.path, 'expected a rocm-smi JSON object keyed by card0, card1, …', String(line));
             const cardKeys = Object.keys(value).filter((key) => CARD_KEY.test(key));
             if (cardKeys.length === 0)
                 throw new errors/* InputError */.dz(file.path, 'expected rocm-smi JSON with "cardN" keys, found none', String(line));
             const system = value['system'];
-            if (json_values_isRecord(system))
+            if (isRecord(system))
                 driver ??= field(system, 'driver version');
             for (const key of cardKeys) {
                 const card = value[key];
-                if (!json_values_isRecord(card))
+                if (!isRecord(card))
                     throw new errors/* InputError */.dz(file.path, `expected "${key}" to be an object of strings`, String(line));
                 const device = Number(CARD_KEY.exec(key)[1]);
                 cards.add(device);
@@ -22878,7 +22923,7 @@ const TOOL_LINE = /^\s*(?:WARNING|NOTICE)\b|^=+|^\s*$/i;
 const MIB = 1024 * 1024;
 /** A JSON value as a number: plain, `{"value": 12, "unit": "%"}`, or a numeric string. */
 function amd_smi_valueOf(value) {
-    if (json_values_isRecord(value))
+    if (isRecord(value))
         return numberFrom(value['value']);
     return numberFrom(value);
 }
@@ -22969,13 +23014,13 @@ const amdSmiCsv = (0,common_importer/* defineImporter */.IN)({
 function flatten(entry) {
     const flat = new Map();
     for (const [key, value] of Object.entries(entry)) {
-        if (!json_values_isRecord(value) || 'value' in value) {
+        if (!isRecord(value) || 'value' in value) {
             flat.set(key, value);
             continue;
         }
         for (const [inner, innerValue] of Object.entries(value)) {
             // clock: {"gfx_0": {"clk": …, "min_clk": …}} → gfx_0_clk, gfx_0_min_clk
-            if (json_values_isRecord(innerValue) && !('value' in innerValue)) {
+            if (isRecord(innerValue) && !('value' in innerValue)) {
                 for (const [leaf, leafValue] of Object.entries(innerValue))
                     flat.set(`${inner}_${leaf}`, leafValue);
             }
@@ -22989,7 +23034,7 @@ function flatten(entry) {
 function gpuEntries(value) {
     if (Array.isArray(value))
         return value;
-    if (json_values_isRecord(value) && Array.isArray(value['gpu_data']))
+    if (isRecord(value) && Array.isArray(value['gpu_data']))
         return value['gpu_data'];
     return undefined;
 }
@@ -23012,7 +23057,7 @@ const amdSmiJson = (0,common_importer/* defineImporter */.IN)({
             if (!entries)
                 throw new errors/* InputError */.dz(file.path, 'expected amd-smi metric JSON: a list of GPUs (or {"gpu_data": [...]})', String(line));
             for (const entry of entries) {
-                if (!json_values_isRecord(entry))
+                if (!isRecord(entry))
                     throw new errors/* InputError */.dz(file.path, 'expected each GPU to be an object with a "gpu" index', String(line));
                 const device = numberFrom(entry['gpu']);
                 if (device === undefined || !Number.isInteger(device) || device < 0)
@@ -24202,9 +24247,11 @@ const METRIC_CATALOG = {
     prompt_tokens: { unit: 'tokens', direction: 'higher', label: 'Prompt size' },
     output_tokens: { unit: 'tokens', direction: 'higher', label: 'Output size' },
     failed_requests: { unit: 'requests', direction: 'lower', label: 'Failed requests' },
+    // What the workload says its profiled window holds: the step count of time per step (diagnose/step-count.ts).
+    profile_steps: { unit: 'steps', direction: 'higher', label: 'Steps in the profiled window' },
 };
 /** Metrics that describe the workload rather than its speed; they are reported but never gated. */
-const DESCRIPTIVE_METRICS = new Set(['prompt_tokens', 'output_tokens']);
+const DESCRIPTIVE_METRICS = new Set(['prompt_tokens', 'output_tokens', 'profile_steps']);
 function metricInfo(name) {
     return (0,_own_key_js__WEBPACK_IMPORTED_MODULE_0__/* .ownValue */ .e)(METRIC_CATALOG, name) ?? { unit: '', direction: 'higher', label: name };
 }
@@ -24443,7 +24490,7 @@ const KernelChangeSchema = schemas/* object */.Ikc({
     deltaNs: schemas/* number */.aig(),
 });
 /** What counts a capture's decode steps (src/diagnose/step-count.ts reads the evidence). */
-const STEP_BASES = ['profiler-steps', 'decode-ranges', 'graph-replays', 'once-per-step-kernel'];
+const STEP_BASES = ['workload', 'max-output-tokens', 'profiler-steps', 'decode-ranges', 'graph-replays', 'once-per-step-kernel'];
 const StepBasisSchema = schemas/* enum */.k5n(STEP_BASES);
 /** One side's decode steps in its capture window, and what says so. */
 const StepCountSchema = schemas/* object */.Ikc({
@@ -26805,12 +26852,13 @@ async function analyze(options) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  Gu: () => (/* binding */ DEFAULT_DASHBOARD_OPTIONS),
   vt: () => (/* binding */ buildDashboardData),
   he: () => (/* binding */ reportIdentity),
   vO: () => (/* binding */ workloadName)
 });
 
-// UNUSED EXPORTS: DEFAULT_DASHBOARD_OPTIONS, openRegressions
+// UNUSED EXPORTS: openRegressions
 
 // EXTERNAL MODULE: ./src/model/averages.ts
 var averages = __nccwpck_require__(2861);
