@@ -4,7 +4,7 @@
  * reasons for the verdict. Pure: no I/O, deterministic for a given seed.
  * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
-import type { Comparison, ComparisonRow } from '../model/report.js';
+import type { Comparison, ComparisonRow, ReasonRow } from '../model/report.js';
 import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
 import type { GatedRow, GateInput, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
@@ -179,7 +179,15 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
 
   const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
   const reasons = [...invalid, ...ranked.map((r) => r.reason!), ...notes];
-  if (judgement.verdict === 'pass') reasons.push(passLine);
+  const reasonRows: (ReasonRow | null)[] = [
+    ...invalid.map(() => null),
+    ...ranked.map((r): ReasonRow => ({ row: r.row.metric, ...(r.reasonNameEnd !== undefined ? { nameEnd: r.reasonNameEnd } : {}) })),
+    ...notes.map(() => null),
+  ];
+  if (judgement.verdict === 'pass') {
+    reasons.push(passLine);
+    reasonRows.push(null);
+  }
 
   const comparison: Comparison = {
     baseline: {
@@ -194,6 +202,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     newFindings: findings.added,
     resolvedFindings: findings.resolved,
     reasons,
+    reasonRows,
     undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
     ...(betweenJobs ? { betweenJobs } : {}),
     ...(perStep ? { perStep } : {}),

@@ -72,7 +72,7 @@ function shareRow(metric: string, kind: 'family-share' | 'kernel-share', baseSha
     status,
     ...(notes.length ? { note: notes.join('; ') } : {}),
   };
-  return { row, ...(reason ? { reason } : {}) };
+  return { row, ...(reason ? { reason, reasonNameEnd: shortLabel(metric).length } : {}) };
 }
 
 export function compareFamilies(current: GateInput, baseline: GateInput, options: GateOptions): GatedRow[] {

@@ -192,6 +192,16 @@ export const PerStepSchema = z.object({
 });
 export type PerStep = z.infer<typeof PerStepSchema>;
 
+/**
+ * What a reason of the gate is about: the row's metric, and how many of the reason's first
+ * characters name it (the name as written, cut to a sentence's width), where the reason opens with it.
+ */
+export const ReasonRowSchema = z.object({
+  row: z.string(),
+  nameEnd: z.number().int().nonnegative().optional(),
+});
+export type ReasonRow = z.infer<typeof ReasonRowSchema>;
+
 export const ComparisonSchema = z.object({
   baseline: z.object({
     origin: z.string(),
@@ -205,6 +215,8 @@ export const ComparisonSchema = z.object({
   newFindings: z.array(z.string()).default([]),
   resolvedFindings: z.array(z.string()).default([]),
   reasons: z.array(z.string()).default([]),
+  /** Parallel to reasons: the row each is about, null for a reason about no row (older reports lack it). */
+  reasonRows: z.array(ReasonRowSchema.nullable()).optional(),
   /** Gated metrics that more runs could decide (the sides overlap, or too few or not significant samples). */
   undecided: z.array(z.string()).default([]),
   /** An adaptive A/B run: which look this comparison is and the alpha it tested at. */

@@ -15,6 +15,7 @@ import { checkMergeable, countEachRunOnce } from './input-groups.js';
 import type { Profile } from '../model/profile.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type Report, type SkippedInput } from '../model/report.js';
 import { skippedInputsLine } from '../compare/verdict.js';
+import { withLeadingReasons } from '../compare/reason-rows.js';
 import { TOOL_VERSION } from '../version.js';
 import { InputError, UsageError } from '../errors.js';
 
@@ -184,7 +185,7 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     verdictReasons: skippedLine ? [skippedLine, ...gate.reasons] : gate.reasons,
     comparison:
       gate.comparison && baseline
-        ? { ...gate.comparison, reasons: skippedLine ? [skippedLine, ...gate.comparison.reasons] : gate.comparison.reasons, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
+        ? { ...withLeadingReasons(gate.comparison, skippedLine ? [skippedLine] : []), baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
         : gate.comparison,
     ranks: profile.ranks,
     stepCount: gate.comparison?.perStep?.current ?? stepCountOf(current),
