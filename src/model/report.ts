@@ -236,6 +236,21 @@ export const ComparisonSchema = z.object({
 });
 export type Comparison = z.infer<typeof ComparisonSchema>;
 
+/**
+ * A kernel's Nsight Compute deep dive matched to the report's kernels when the report was written
+ * (tools spell a kernel's name differently; src/diagnose/ncu-metrics.ts deepDiveMatches).
+ */
+export const DeepDiveMatchSchema = z.object({
+  /** The kernel as the kernels table names it where a timing capture has it, else as ncu names it. */
+  kernel: z.string(),
+  /** The launch the numbers come from, by its index in `deepDive`: of the kernel's profiled launches, the one of median duration. */
+  result: z.number().int().nonnegative(),
+  launches: z.number().int().positive(),
+  /** The ids of the findings about this kernel (dominant-kernel left out: the kernel's row says as much). */
+  findings: z.array(z.string()),
+});
+export type DeepDiveMatch = z.infer<typeof DeepDiveMatchSchema>;
+
 export const RunInfoSchema = z.object({
   /** A stable name for the workload (model × GPU × config); the dashboard groups by it. */
   workload: z.string().optional(),
@@ -271,6 +286,8 @@ export const ReportSchema = z.object({
    */
   skippedInputs: z.array(SkippedInputSchema).default([]),
   deepDive: z.array(NcuResultSchema),
+  /** Each profiled kernel once, matched to its row (older reports lack it; renderers then match on the fly). */
+  deepDives: z.array(DeepDiveMatchSchema).optional(),
   findings: z.array(FindingSchema),
   verdict: VerdictSchema,
   /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */

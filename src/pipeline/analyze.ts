@@ -8,6 +8,7 @@ import { compare, type GateInput, type HistoryEntry } from '../compare/gate.js';
 import { stepCountOf } from '../compare/per-step.js';
 import type { GateOptionsInput } from '../compare/gate-options.js';
 import { diagnose, type DiagnoseConfig } from '../diagnose/run-rules.js';
+import { deepDiveMatches } from '../diagnose/ncu-metrics.js';
 import type { IngestOptions } from '../ingest/common/importer.js';
 import { ingestFile } from '../ingest/registry.js';
 import type { Capture, Notice } from '../model/capture.js';
@@ -179,6 +180,7 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     notices: [...profile.notices, ...notes],
     skippedInputs,
     deepDive: profile.ncu,
+    deepDives: deepDiveMatches(profile.ncu, profile.kernels, findings),
     findings,
     verdict: gate.verdict,
     // A skipped input leads: the verdict rests on the inputs that were read.

@@ -4,10 +4,10 @@
  * Every string that came from a profile goes through gh-text.ts.
  */
 import { familyLabel } from '../../model/family-ids.js';
-import { deepDiveFacts, deepDiveKernels } from '../../diagnose/ncu-metrics.js';
+import { deepDiveFacts, deepDiveMatches } from '../../diagnose/ncu-metrics.js';
 import { DIAGNOSIS_NOTE } from '../../diagnose/rule.js';
 import { metricInfo } from '../../model/metrics.js';
-import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
+import type { ComparisonRow, DeepDiveMatch, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
 import { codeBlock } from '../escape.js';
 import { showHidden } from '../inert-text.js';
 import { medianInterval } from '../../compare/median-interval.js';
@@ -355,22 +355,23 @@ export function kernelsSection(entry: ReportEntry, d: Detail, h: string): string
  * A kernel's Nsight Compute deep dive in one line: the profiled launch's numbers and the ids of the
  * findings about that kernel. Shown in a row right under the kernel's row of the kernels table.
  */
-const deepDiveCache = new WeakMap<Report['deepDive'], ReturnType<typeof deepDiveKernels>>();
+const deepDiveCache = new WeakMap<Report, DeepDiveMatch[]>();
 
-function deepDivesOf(report: Report): ReturnType<typeof deepDiveKernels> {
-  // Rendering tries several levels of detail; group the results once.
-  let dives = deepDiveCache.get(report.deepDive);
-  // Each profiled kernel is matched by key to its row of the kernels table (tools spell names differently).
-  if (!dives) deepDiveCache.set(report.deepDive, (dives = deepDiveKernels(report.deepDive, report.kernels)));
+/** The report's deep dives as analysis matched them; a report written before the matches is matched once here. */
+function deepDivesOf(report: Report): DeepDiveMatch[] {
+  // A report read back in part keeps the first ncu results only: a dive whose launch was cut is not shown.
+  if (report.deepDives) return report.deepDives.filter((dive) => report.deepDive[dive.result] !== undefined);
+  let dives = deepDiveCache.get(report);
+  if (!dives) deepDiveCache.set(report, (dives = deepDiveMatches(report.deepDive, report.kernels, report.findings)));
   return dives;
 }
 
 function deepDiveText(report: Report, kernel: string, d: Detail): string | undefined {
   const dive = deepDivesOf(report).find((k) => k.kernel === kernel);
-  if (!dive) return undefined;
-  const ids = [...new Set(report.findings.filter((f) => f.kernel === kernel && f.id !== 'dominant-kernel').map((f) => f.id))];
+  const result = dive ? report.deepDive[dive.result] : undefined;
+  if (!dive || !result) return undefined;
   const launches = `Nsight Compute, ${dive.launches} launch${dive.launches === 1 ? '' : 'es'}`;
-  const text = [`${launches}: ${deepDiveFacts(dive.result).join(' · ')}`, ids.length ? `findings: ${ids.join(', ')}` : ''].filter(Boolean).join(' → ');
+  const text = [`${launches}: ${deepDiveFacts(result).join(' · ')}`, dive.findings.length ? `findings: ${dive.findings.join(', ')}` : ''].filter(Boolean).join(' → ');
   return safeText(text, d.textChars);
 }
 
