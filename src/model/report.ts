@@ -103,6 +103,8 @@ export const ComparisonRowSchema = z.object({
   threshold: z.number().nullable(),
   pValue: z.number().nullable().optional(),
   samples: z.tuple([z.number().int(), z.number().int()]).optional(),
+  /** Samples of the metric each side left out of those counts (unreadable, warm-up, stalled runs); metric rows only, absent in older reports. */
+  leftOut: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
   status: RowStatusSchema,
   note: z.string().optional(),
 });

@@ -6,6 +6,7 @@ import { createClassifier } from '../classify/classify.js';
 import type { UserFamilyRule } from '../classify/families.js';
 import { compare, type GateInput, type HistoryEntry } from '../compare/gate.js';
 import { stepCountOf } from '../compare/per-step.js';
+import { withMedianInterval } from '../compare/median-interval.js';
 import type { GateOptionsInput } from '../compare/gate-options.js';
 import { diagnose, type DiagnoseConfig } from '../diagnose/run-rules.js';
 import { deepDiveMatches } from '../diagnose/ncu-metrics.js';
@@ -170,7 +171,7 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     totalKernelNs: profile.totalKernelNs,
     kernels: profile.kernels,
     families: profile.families,
-    metrics: profile.metrics,
+    metrics: profile.metrics.map(withMedianInterval),
     utilization: profile.utilization,
     timeline: profile.timeline,
     gpuTimeUtilPercent: profile.gpuTimeUtilPercent,

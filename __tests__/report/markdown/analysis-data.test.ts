@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { analyze } from '../../../src/pipeline/analyze.js';
 import { renderSummary } from '../../../src/report/markdown/summary.js';
 import { fixturePath } from '../../diagnose/ncu-captures.js';
-import { makeReport } from '../report-factory.js';
+import { makeReport, row } from '../report-factory.js';
 
 const DURATION = { section: 'GPU Speed Of Light Throughput', name: 'Duration', unit: 'ns', value: 5000 };
 
@@ -43,5 +43,43 @@ describe('deep dives as analysis matched them', () => {
     const report = await analyze({ inputs: [kernSum, fixturePath('gqaCopy')] });
     expect(report.deepDive[0]!.kernel).not.toBe(report.kernels[0]!.name);
     expect(report.deepDives).toEqual([{ kernel: report.kernels[0]!.name, result: 0, launches: 1, findings: ['copy-heavy', 'kernel-compute-bound'] }]);
+  });
+});
+
+describe('metrics as analysis left them', () => {
+  // The metric's line of the metrics table (the comparison table has one of that name too).
+  const cell = (md: string): string => {
+    const lines = md.split('\n');
+    const header = lines.findIndex((l) => l.startsWith('| metric | median |'));
+    return lines.slice(header).find((l) => l.startsWith('| Decode throughput |'))!;
+  };
+
+  it('shows the interval analysis put on the metric', () => {
+    const base = makeReport({ decodeSamples: [101, 99, 100, 102, 98] });
+    const report = { ...base, metrics: base.metrics.map((m) => ({ ...m, ci: [97, 103] as [number, number] })) };
+    expect(cell(renderSummary(report))).toBe('| Decode throughput | 100 tok/s | 97 … 103 tok/s | 5 |');
+  });
+
+  it('takes the runs a comparison left out from its row', () => {
+    // The row's word decides, not its count against the samples: one that says it left nothing out shows the metric's own median.
+    const base = makeReport({ decodeSamples: [250, 338.5, 338.6, 338.7, 338.8, 338.9], rows: [row({ current: 338.7, samples: [6, 5], leftOut: [0, 0] })] });
+    expect(cell(renderSummary(base))).toBe('| Decode throughput | 338.7 tok/s | 250 … 338.9 tok/s | 6 |');
+    const dropped = { ...base, comparison: { ...base.comparison!, rows: [row({ current: 338.7, samples: [6, 5], leftOut: [0, 1] })] } };
+    expect(cell(renderSummary(dropped))).toBe('| Decode throughput | 338.7 tok/s | — (see the comparison) | 5 of 6 |');
+  });
+
+  it('analysis writes the interval of each median and what each metric row left out', async () => {
+    const samples = join(import.meta.dirname, '..', '..', '..', 'samples');
+    const { expandInputs } = await import('../../../src/io/input-paths.js');
+    const baseline = await analyze({ inputs: await expandInputs([join(samples, 'baseline')]) });
+    const report = await analyze({ inputs: await expandInputs([join(samples, 'current')]), baseline: { report: baseline, origin: 'file', reason: 'test' } });
+    expect(report.metrics.length).toBeGreaterThan(0);
+    for (const metric of report.metrics) expect(metric.ci === null || (metric.ci![0] <= metric.value && metric.value <= metric.ci![1])).toBe(true);
+    const rows = report.comparison!.rows.filter((r) => r.kind === 'metric' && r.samples);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      const metric = report.metrics.find((m) => m.name === r.metric)!;
+      expect(r.samples![1] + r.leftOut![1]).toBe(metric.samples.length);
+    }
   });
 });

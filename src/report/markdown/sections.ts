@@ -10,7 +10,7 @@ import { metricInfo } from '../../model/metrics.js';
 import type { ComparisonRow, DeepDiveMatch, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
 import { codeBlock } from '../escape.js';
 import { showHidden } from '../inert-text.js';
-import { medianInterval } from '../../compare/median-interval.js';
+import { withMedianInterval } from '../../compare/median-interval.js';
 import { CI_PERCENT, ciText, excludedGapsText, launchCallsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from '../number-format.js';
 import { clip, safeCode, safeLink, safeText, safeUrl } from './text.js';
 import { workloadName } from '../dashboard/build-data.js';
@@ -388,6 +388,11 @@ export function deepDiveSection(report: Report, d: Detail, h: string): string {
   return out.join('\n');
 }
 
+/** The interval of a median for a report written before metrics carried it. */
+function intervalOf(samples: readonly number[]): [number, number] | null {
+  return withMedianInterval({ samples }).ci;
+}
+
 export function utilizationSection(report: Report, d: Detail, h: string): string {
   const out: string[] = [];
   const u = report.utilization;
@@ -413,13 +418,15 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
       // One median per metric: where the comparison left runs out (warm-up, outliers), its median.
       const row = compared.get(metric.name);
       const kept = row?.samples?.[1];
-      if (row && row.current !== null && kept !== undefined && kept < metric.samples.length) {
-        out.push(`| ${safeText(metricInfo(metric.name).label, 60)} | ${formatNumber(row.current)} ${unit} | — (see the comparison) | ${kept} of ${metric.samples.length} |`);
+      // A report written before rows said what they left out: the samples past the row's count.
+      const leftOut = row?.leftOut?.[1] ?? (kept !== undefined ? metric.samples.length - kept : 0);
+      if (row && row.current !== null && kept !== undefined && leftOut > 0) {
+        out.push(`| ${safeText(metricInfo(metric.name).label, 60)} | ${formatNumber(row.current)} ${unit} | — (see the comparison) | ${kept} of ${kept + leftOut} |`);
         continue;
       }
-      // The same interval the dashboard draws for these samples.
-      const ci = medianInterval(metric.samples);
-      const ciText = ci ? `${formatNumber(ci.low)} … ${formatNumber(ci.high)} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
+      // The interval analysis put on the metric (the dashboard draws the same); older reports lack it.
+      const ci = metric.ci !== undefined ? metric.ci : intervalOf(metric.samples);
+      const ciText = ci ? `${formatNumber(ci[0])} … ${formatNumber(ci[1])} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
       out.push(`| ${safeText(metricInfo(metric.name).label, 60)} | ${formatNumber(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
     }
     if (report.metrics.length > d.metrics) out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
