@@ -87,6 +87,13 @@ export type Acceptance = z.infer<typeof AcceptanceSchema>;
 export const RowStatusSchema = z.enum(['pass', 'improved', 'warn', 'fail', 'insufficient-data', 'info']);
 export type RowStatus = z.infer<typeof RowStatusSchema>;
 
+/** What a share, time-per-step or finding row is about: a family, a kernel (its whole name), a finding, or the exposed communication. */
+export const RowSubjectSchema = z.object({
+  type: z.enum(['family', 'kernel', 'finding', 'communication']),
+  id: z.string(),
+});
+export type RowSubject = z.infer<typeof RowSubjectSchema>;
+
 export const ComparisonRowSchema = z.object({
   /** `decode_tok_s`, `family:gemv`, `kernel:<name>`, `finding:re-prefill` … */
   metric: z.string(),
@@ -107,8 +114,30 @@ export const ComparisonRowSchema = z.object({
   leftOut: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
   status: RowStatusSchema,
   note: z.string().optional(),
+  /** What the row is about, for rows of a family, kernel, finding or communication (absent on metric rows and in older reports). */
+  subject: RowSubjectSchema.optional(),
 });
 export type ComparisonRow = z.infer<typeof ComparisonRowSchema>;
+
+const SUBJECT_PREFIXES: readonly (readonly [string, RowSubject['type']])[] = [
+  ['family:', 'family'],
+  ['kernel:', 'kernel'],
+  ['finding:', 'finding'],
+  ['communication:', 'communication'],
+];
+
+/** The subject a row key names (`family:gemv`, `kernel:<name>`, `finding:<id>`, `communication:exposed`; a `kernel-time:` key without its prefix). */
+export function keySubject(key: string): RowSubject | undefined {
+  for (const [prefix, type] of SUBJECT_PREFIXES) if (key.startsWith(prefix)) return { type, id: key.slice(prefix.length) };
+  return undefined;
+}
+
+/** A row's subject: as the comparison wrote it, or for a report written before, as its key names it. */
+export function rowSubject(row: Pick<ComparisonRow, 'metric' | 'kind' | 'subject'>): RowSubject | undefined {
+  if (row.subject) return row.subject;
+  if (row.kind === 'metric') return undefined;
+  return keySubject(row.kind === 'kernel-time' ? row.metric.slice('kernel-time:'.length) : row.metric);
+}
 
 export const KernelChangeSchema = z.object({
   name: z.string(),

@@ -8,7 +8,7 @@
  * The full name stays in report.json and in the details.
  */
 
-import type { Report } from '../model/report.js';
+import { rowSubject, type Report } from '../model/report.js';
 import { demangle } from '../classify/demangle.js';
 
 const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
@@ -233,7 +233,10 @@ const SHOWN_KERNELS = 50;
 
 /** Every kernel name a report shows (its kernels, compared kernel shares, kernel changes). */
 function namesOf(report: Report): string[] {
-  const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => r.metric.slice(r.metric.indexOf(':') + 1));
+  const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').flatMap((r) => {
+    const subject = rowSubject(r);
+    return subject?.type === 'kernel' ? [subject.id] : [];
+  });
   const changes = (report.comparison?.kernelChanges ?? []).map((c) => c.name);
   const dives = report.deepDive.map((d) => d.kernel);
   const perStep = (report.comparison?.perStep?.kernels ?? []).map((k) => k.name);
@@ -268,6 +271,7 @@ export function readableReasons(report: Report): string[] {
   return reasons.map((reason, i) => {
     const link = links[i];
     if (!link || link.nameEnd === undefined || !kernels.has(link.row)) return reason;
-    return `kernel ${names(link.row.slice('kernel:'.length))}${reason.slice(link.nameEnd)}`;
+    const subject = rowSubject(kernels.get(link.row)!);
+    return subject?.type === 'kernel' ? `kernel ${names(subject.id)}${reason.slice(link.nameEnd)}` : reason;
   });
 }

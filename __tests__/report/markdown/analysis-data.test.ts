@@ -83,3 +83,30 @@ describe('metrics as analysis left them', () => {
     }
   });
 });
+
+describe('comparison rows by the subject analysis named', () => {
+  it('labels a row by its subject, not by splitting its key', () => {
+    // Keys that no longer spell the subject: the label follows the subject.
+    const rows = [
+      row({ metric: 'share-of-k1', kind: 'kernel-share', unit: '% of GPU time', baseline: 10, current: 30, delta: 20, ci: null, threshold: 5, status: 'fail', subject: { type: 'kernel', id: 'kernel_1' } }),
+      row({ metric: 'time-of-gemv', kind: 'kernel-time', unit: 'ms/step', baseline: 1, current: 3, delta: 2, ci: null, threshold: 1, status: 'fail', subject: { type: 'family', id: 'gemv' } }),
+    ];
+    const md = renderSummary(makeReport({ verdict: 'fail', rows })).replace(/<wbr>/g, '');
+    expect(md).toContain('| kernel <code>kernel&#95;1</code> |');
+    expect(md).toMatch(/\| time per step, family: [^|]*GEMV[^|]* \|/i);
+    expect(md).not.toContain('share-of-k1');
+  });
+
+  it('the gate names the subject of each share, time and finding row', async () => {
+    const samples = join(import.meta.dirname, '..', '..', '..', 'samples');
+    const { expandInputs } = await import('../../../src/io/input-paths.js');
+    const baseline = await analyze({ inputs: await expandInputs([join(samples, 'baseline')]) });
+    const report = await analyze({ inputs: await expandInputs([join(samples, 'current')]), baseline: { report: baseline, origin: 'file', reason: 'test' } });
+    const rows = report.comparison!.rows;
+    expect(rows.filter((r) => r.kind !== 'metric').length).toBeGreaterThan(0);
+    for (const r of rows) {
+      if (r.kind === 'metric') expect(r.subject).toBeUndefined();
+      else expect(`${r.kind === 'kernel-time' ? 'kernel-time:' : ''}${r.subject!.type}:${r.subject!.id}`).toBe(r.metric);
+    }
+  });
+});

@@ -7,7 +7,7 @@ import { familyLabel } from '../../model/family-ids.js';
 import { deepDiveFacts, deepDiveMatches } from '../../diagnose/ncu-metrics.js';
 import { DIAGNOSIS_NOTE } from '../../diagnose/rule.js';
 import { metricInfo } from '../../model/metrics.js';
-import type { ComparisonRow, DeepDiveMatch, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
+import { rowSubject, type ComparisonRow, type DeepDiveMatch, type Finding, type KernelChange, type Report, type RowStatus } from '../../model/report.js';
 import { codeBlock } from '../escape.js';
 import { showHidden } from '../inert-text.js';
 import { withMedianInterval } from '../../compare/median-interval.js';
@@ -182,26 +182,19 @@ export function kernelCode(short: string, max: number): string {
 }
 
 function rowLabel(row: ComparisonRow, d: Detail, names?: KernelNames): string {
-  const colon = row.metric.indexOf(':');
-  const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
-  switch (row.kind) {
-    case 'kernel-share':
-      return `kernel ${names ? kernelCode(names(rest), d.nameChars) : safeCode(rest, d.nameChars)}`;
-    case 'family-share':
-      if (row.metric === 'communication:exposed') return 'exposed communication';
-      return `family: ${safeText(familyLabel(rest), 60)}`;
-    case 'finding':
-      return `finding ${safeCode(rest, 60)}`;
-    case 'kernel-time': {
-      // `kernel-time:family:copy` / `kernel-time:kernel:<name>`: GPU time per decode step.
-      const target = rest.slice(rest.indexOf(':') + 1);
-      return rest.startsWith('family:')
-        ? `time per step, family: ${safeText(familyLabel(target), 60)}`
-        : `time per step, kernel ${names ? kernelCode(names(target), d.nameChars) : safeCode(target, d.nameChars)}`;
-    }
-    default:
-      return safeText(metricInfo(row.metric).label, d.nameChars);
-  }
+  const subject = rowSubject(row);
+  if (!subject) return safeText(metricInfo(row.metric).label, d.nameChars);
+  const kernel = (name: string) => (names ? kernelCode(names(name), d.nameChars) : safeCode(name, d.nameChars));
+  const named =
+    subject.type === 'kernel'
+      ? `kernel ${kernel(subject.id)}`
+      : subject.type === 'family'
+        ? `family: ${safeText(familyLabel(subject.id), 60)}`
+        : subject.type === 'communication'
+          ? 'exposed communication'
+          : `finding ${safeCode(subject.id, 60)}`;
+  // GPU time per decode step of a family or kernel.
+  return row.kind === 'kernel-time' ? `time per step, ${named}` : named;
 }
 
 /**
@@ -303,7 +296,10 @@ export function kernelsSection(entry: ReportEntry, d: Detail, h: string): string
   const comparison = report.comparison;
   const changes = new Map((comparison?.kernelChanges ?? []).map((c) => [c.name, c]));
   const familyDelta = new Map(
-    (comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta as number]),
+    (comparison?.rows ?? []).flatMap((r) => {
+      const subject = rowSubject(r);
+      return r.kind === 'family-share' && r.delta !== null && subject?.type === 'family' ? [[subject.id, r.delta] as const] : [];
+    }),
   );
   const withChanges = changes.size > 0;
   const names = reportKernelNames(report);
