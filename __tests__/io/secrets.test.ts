@@ -66,6 +66,18 @@ describe('redacting text', () => {
 describe('staging files for upload', () => {
   const stage = () => mkdtempSync(join(tmpdir(), 'pg-stage-'));
 
+  it('says why each file is withheld as a kind the caller branches on, not in words', async () => {
+    const dir = stage();
+    const names = ['secret.nsys-rep', 'secret.sqlite', 'ncu/secret.ncu-rep', 'missing.csv'];
+    const result = await scrubForUpload(names.map((name) => ({ file: join(FIXTURES, name), target: join(dir, name) })), { secrets: SECRETS, rawReports: false });
+    // The profilers' own reports are the policy at work; the file that is not there could not be read.
+    expect(result.withheld.map((w) => [w.file.split('/').pop(), w.kind])).toEqual([
+      ['secret.nsys-rep', 'raw-report'],
+      ['secret.ncu-rep', 'raw-report'],
+      ['missing.csv', 'unreadable'],
+    ]);
+  });
+
   it('real nsys files: the report is withheld, the SQLite export goes scrubbed and reads as the same capture', async () => {
     const dir = stage();
     const names = ['secret.nsys-rep', 'secret.sqlite', 'secret.nsys-stats.csv', 'ncu/secret.ncu-rep', 'ncu/secret.ncu.csv'];
@@ -97,7 +109,7 @@ describe('staging files for upload', () => {
     const result = await scrubForUpload(['secret.nsys-rep', 'ncu/secret.ncu-rep'].map((name) => ({ file: join(FIXTURES, name), target: join(dir, name) })), { secrets: SECRETS, rawReports: true });
     expect(result.staged.map((s) => s.file.split('/').pop())).toEqual(['secret.ncu-rep']);
     expect(readFileSync(join(dir, 'ncu', 'secret.ncu-rep'))).toEqual(readFileSync(join(FIXTURES, 'ncu', 'secret.ncu-rep')));
-    expect(result.withheld).toEqual([{ file: join(FIXTURES, 'secret.nsys-rep'), reason: 'it holds the value of a secret variable of this job, and its format cannot be scrubbed' }]);
+    expect(result.withheld).toEqual([{ file: join(FIXTURES, 'secret.nsys-rep'), kind: 'secret', reason: 'it holds the value of a secret variable of this job, and its format cannot be scrubbed' }]);
   });
 
   it('a secret cut by the boundary between two read chunks is still found, in plain and gzip text', async () => {

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { kernelDisplayName, kernelDisplayNames } from '../../src/report/kernel-display-name.js';
 import { kernelFixtureFiles, loadKernelRows } from '../helpers/kernel-fixtures.js';
+import { emptyReport } from '../helpers/empty-report.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'kernel-names');
 const realNames = readdirSync(FIXTURES)
@@ -139,5 +140,35 @@ describe('readableReasons', () => {
     const readable = readableReasons(report).find((r) => r.startsWith('kernel '))!;
     // samples/README.md: the unfused head adds the KV-head copies (direct_copy_kernel_cuda), 9.9% of GPU time.
     expect(readable).toBe(raw.replace(/^kernel:.*?…/, 'kernel elementwise_kernel<direct_copy_kernel_cuda>'));
+  });
+
+  it('links the kernel reasons of a report written before the links when it is read', async () => {
+    const { analyze } = await import('../../src/pipeline/analyze.js');
+    const { expandInputs } = await import('../../src/io/input-paths.js');
+    const { migrateReport } = await import('../../src/model/migrate.js');
+    const { readableReasons } = await import('../../src/report/kernel-display-name.js');
+    const samples = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'samples');
+    const baseline = await analyze({ inputs: await expandInputs([join(samples, 'baseline')]) });
+    const report = await analyze({ inputs: await expandInputs([join(samples, 'current')]), baseline: { report: baseline, origin: 'file', reason: 'test' } });
+    const { reasonRows: _links, ...unlinked } = report.comparison!;
+    void _links;
+    const written = JSON.parse(JSON.stringify({ ...report, comparison: unlinked })) as unknown;
+    const read = migrateReport(written, 'report.json');
+    expect(read.comparison!.reasonRows).toHaveLength(read.comparison!.reasons.length);
+    expect(readableReasons(read)).toEqual(readableReasons(report));
+    expect(readableReasons(read).filter((r) => r.startsWith('kernel elementwise_kernel<direct_copy_kernel_cuda> share of GPU time'))).toHaveLength(1);
+  });
+
+  it('names the kernel by the row the comparison links the reason to, whatever the wording', async () => {
+    const { readableReasons } = await import('../../src/report/kernel-display-name.js');
+    const row = { metric: `kernel:${COPY_FLOAT}`, kind: 'kernel-share' as const, unit: '% of GPU time', baseline: 0, current: 9.9, delta: 9.9, ci: null, threshold: 3, status: 'fail' as const };
+    // Wording no renderer knows: no "kernel:" prefix, no "share of GPU time", no shares quoted.
+    const reasons = ['the copy kernel grew by a lot', 'a note about no row'];
+    const comparisonOf = (reasonRows?: ({ row: string; nameEnd: number } | null)[]) =>
+      ({ baseline: { origin: 'file', reason: 'test' }, rows: [row], reasons, ...(reasonRows ? { reasonRows } : {}) });
+    const report = emptyReport({ verdict: 'fail', comparison: comparisonOf([{ row: row.metric, nameEnd: 'the copy kernel'.length }, null]) });
+    expect(readableReasons(report)).toEqual(['kernel elementwise_kernel<direct_copy_kernel_cuda> grew by a lot', 'a note about no row']);
+    // Without the link (a report written before it) the reasons show as written.
+    expect(readableReasons(emptyReport({ verdict: 'fail', comparison: comparisonOf() }))).toEqual(reasons);
   });
 });

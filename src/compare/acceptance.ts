@@ -15,6 +15,7 @@
  */
 import type { Acceptance, ComparisonRow, Report } from '../model/report.js';
 import { failsOn, isPrimary, type FailOn } from './verdict.js';
+import { withLeadingReasons } from './reason-rows.js';
 
 /** The PR label that accepts, unless the workflow names another (input accept-label). */
 export const DEFAULT_ACCEPT_LABEL = 'perf-regression-accepted';
@@ -132,7 +133,7 @@ function withLines(report: Report, lines: readonly string[]): Report {
   return {
     ...report,
     verdictReasons: [...lines, ...report.verdictReasons],
-    ...(report.comparison ? { comparison: { ...report.comparison, reasons: [...lines, ...report.comparison.reasons] } } : {}),
+    ...(report.comparison ? { comparison: withLeadingReasons(report.comparison, lines) } : {}),
   };
 }
 

@@ -82,6 +82,8 @@ export interface GatedRow {
   row: ComparisonRow;
   /** Human reason when the row drives the verdict (fail, warn, insufficient-data, improved). */
   reason?: string;
+  /** How many of the reason's first characters name the row (where it opens with the row's name). */
+  reasonNameEnd?: number;
   /** A gated metric that more runs could decide. */
   undecided?: boolean;
 }

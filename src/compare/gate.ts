@@ -4,7 +4,7 @@
  * reasons for the verdict. Pure: no I/O, deterministic for a given seed.
  * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
-import type { Comparison, ComparisonRow } from '../model/report.js';
+import { keySubject, type Comparison, type ComparisonRow, type ReasonRow, type RowSubject } from '../model/report.js';
 import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
 import type { GatedRow, GateInput, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
@@ -68,7 +68,7 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
       reason = `finding ${id} resolved`;
     }
     rows.push({
-      row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note },
+      row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note, subject: { type: 'finding', id } },
       ...(reason ? { reason } : {}),
     });
   }
@@ -95,6 +95,12 @@ export interface CompareContext {
    * another job (not a/b), their spread widens the floors (src/compare/between-jobs.ts).
    */
   history?: readonly HistoryEntry[];
+}
+
+/** The subject of a `kernel-time:` row, named by its key. */
+function subjectField(key: string): { subject?: RowSubject } {
+  const subject = keySubject(key.slice('kernel-time:'.length));
+  return subject ? { subject } : {};
 }
 
 export function compare(current: GateInput, baseline: GateInput | null, optionsInput: GateOptionsInput | GateOptions = {}, context: CompareContext = {}): GateResult {
@@ -160,7 +166,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     for (const key of kernelTimeKeys(options)) {
       const note = `not compared: ${missing} no kernel capture`;
       rows.push({
-        row: { metric: key, kind: 'kernel-time', unit: 'ms/step', baseline: null, current: null, delta: null, ci: null, threshold: options.thresholds[key]!, status: 'insufficient-data', note },
+        row: { metric: key, kind: 'kernel-time', unit: 'ms/step', baseline: null, current: null, delta: null, ci: null, threshold: options.thresholds[key]!, status: 'insufficient-data', note, ...subjectField(key) },
         reason: `${key.slice('kernel-time:'.length)} time per step ${note}`,
       });
     }
@@ -179,7 +185,15 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
 
   const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
   const reasons = [...invalid, ...ranked.map((r) => r.reason!), ...notes];
-  if (judgement.verdict === 'pass') reasons.push(passLine);
+  const reasonRows: (ReasonRow | null)[] = [
+    ...invalid.map(() => null),
+    ...ranked.map((r): ReasonRow => ({ row: r.row.metric, ...(r.reasonNameEnd !== undefined ? { nameEnd: r.reasonNameEnd } : {}) })),
+    ...notes.map(() => null),
+  ];
+  if (judgement.verdict === 'pass') {
+    reasons.push(passLine);
+    reasonRows.push(null);
+  }
 
   const comparison: Comparison = {
     baseline: {
@@ -194,6 +208,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     newFindings: findings.added,
     resolvedFindings: findings.resolved,
     reasons,
+    reasonRows,
     undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
     ...(betweenJobs ? { betweenJobs } : {}),
     ...(perStep ? { perStep } : {}),

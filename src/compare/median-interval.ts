@@ -37,3 +37,9 @@ export function medianInterval(samples: readonly number[], level = CI_LEVEL): Me
   }
   return { low: sorted[j - 1]!, high: sorted[n - j]!, coverage: 1 - 2 * below };
 }
+
+/** A metric with the interval of its median, as a report holds it. */
+export function withMedianInterval<M extends { samples: readonly number[] }>(metric: M): M & { ci: [number, number] | null } {
+  const interval = medianInterval(metric.samples);
+  return { ...metric, ci: interval ? [interval.low, interval.high] : null };
+}

@@ -25,6 +25,8 @@ interface Side {
   /** The note that names the stalled runs, as rendered once (absent when none were left out). */
   stallNote?: string;
   value: number;
+  /** The metric's samples as given, unreadable ones included. */
+  total: number;
 }
 
 /** A run left out as stalled: its number as measured (warm-up runs included) and its distance below the fast cluster's median. */
@@ -80,7 +82,7 @@ function prepareSide(label: Side['label'], metric: GateMetric, options: GateOpti
       notes.push(stallNote);
     }
   }
-  return { label, kept: clean, dropped, outliers, stalled, ...(stallNote ? { stallNote } : {}), value: clean.length ? median(clean) : metric.value };
+  return { label, kept: clean, dropped, outliers, stalled, ...(stallNote ? { stallNote } : {}), value: clean.length ? median(clean) : metric.value, total: metric.samples.length };
 }
 
 function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined, note: string): ComparisonRow {
@@ -231,6 +233,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
           threshold: floor,
           pValue: null,
           samples: [nBase, nCur],
+          leftOut: [base.samples.length - nBase, cur.samples.length - nCur],
           status: 'insufficient-data',
           note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
         },
@@ -382,6 +385,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
       threshold: p.floor,
       pValue,
       samples: [p.base.kept.length, p.cur.kept.length],
+      leftOut: [p.base.total - p.base.kept.length, p.cur.total - p.cur.kept.length],
       status,
       ...(notes.length ? { note: notes.join('; ') } : {}),
     },

@@ -7,7 +7,7 @@
  * host or idle time. Without a step count on both sides, kernels are compared per launch instead.
  * `kernel-time:` thresholds gate these numbers (a row each; not compared, visibly, without steps).
  */
-import type { ComparisonRow, MeasuredStep, PerStep, PerStepKernel, StepCount } from '../model/report.js';
+import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type StepCount } from '../model/report.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import { countSteps } from '../diagnose/step-count.js';
 import { batchSize } from '../diagnose/profile-measures.js';
@@ -191,7 +191,8 @@ export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions):
     const target = key.slice(KERNEL_TIME_PREFIX.length);
     const label = target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
     const { perStep } = analysis;
-    const base = { metric: key, kind: 'kernel-time' as const, unit: 'ms/step', ci: null, threshold: thresholdMs };
+    const subject = keySubject(target);
+    const base = { metric: key, kind: 'kernel-time' as const, unit: 'ms/step', ci: null, threshold: thresholdMs, ...(subject ? { subject } : {}) };
     if (perStep.unit !== 'step') {
       const why = [perStep.baseline.steps === null ? `the baseline's steps are unknown (${perStep.baseline.text})` : '', perStep.current.steps === null ? `the current run's steps are unknown (${perStep.current.text})` : '']
         .filter(Boolean)

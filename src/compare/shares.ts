@@ -4,7 +4,7 @@
  * decreased), ranked by absolute time change. Shares are compared, not times, because the two
  * captures may cover windows of different length; growth is what is flagged (where time went).
  */
-import type { ComparisonRow, KernelChange, RowStatus } from '../model/report.js';
+import type { ComparisonRow, KernelChange, RowStatus, RowSubject } from '../model/report.js';
 import { formatPp } from './percent-format.js';
 import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel, GateTimeline } from './gate-input.js';
@@ -44,7 +44,8 @@ function shortLabel(metric: string, max = 80): string {
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
 }
 
-function shareRow(metric: string, kind: 'family-share' | 'kernel-share', baseShare: number, curShare: number, limits: ShareLimits, extra: string[], of = 'GPU time'): GatedRow {
+function shareRow(metric: string, subject: RowSubject, baseShare: number, curShare: number, limits: ShareLimits, extra: string[], of = 'GPU time'): GatedRow {
+  const kind = subject.type === 'kernel' ? 'kernel-share' : 'family-share';
   const baseline = baseShare * 100;
   const current = curShare * 100;
   const delta = current - baseline;
@@ -71,8 +72,9 @@ function shareRow(metric: string, kind: 'family-share' | 'kernel-share', baseSha
     threshold: limits.warn,
     status,
     ...(notes.length ? { note: notes.join('; ') } : {}),
+    subject,
   };
-  return { row, ...(reason ? { reason } : {}) };
+  return { row, ...(reason ? { reason, reasonNameEnd: shortLabel(metric).length } : {}) };
 }
 
 export function compareFamilies(current: GateInput, baseline: GateInput, options: GateOptions): GatedRow[] {
@@ -83,7 +85,7 @@ export function compareFamilies(current: GateInput, baseline: GateInput, options
     const extra: string[] = [];
     if (!base.has(family)) extra.push('new family');
     if (!cur.has(family)) extra.push('family gone');
-    return shareRow(`family:${family}`, 'family-share', base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
+    return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
   });
 }
 
@@ -107,7 +109,7 @@ export function compareCommunication(current: GateInput, baseline: GateInput, op
   const hasTimeline = (side: GateInput) => Boolean(side.timeline) || (side.ranks ?? []).some((r) => r.timeline);
   if (!hasTimeline(current) || !hasTimeline(baseline)) return [];
   const metric = 'communication:exposed';
-  return [shareRow(metric, 'family-share', base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
+  return [shareRow(metric, { type: 'communication', id: 'exposed' }, base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
 }
 
 export interface KernelComparison {
@@ -132,7 +134,7 @@ export function compareKernels(current: GateInput, baseline: GateInput, options:
     else if (!baseTop.has(name)) extra.push(`entered the top ${options.topN}`);
     else if (!curTop.has(name)) extra.push(`left the top ${options.topN}`);
     if (b && c && b.family !== c.family) extra.push(`family ${b.family} → ${c.family}`);
-    rows.push(shareRow(`kernel:${name}`, 'kernel-share', b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
+    rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
   }
   // The time changes of every kernel either side ran (the kernels table shows more than the top N).
   for (const name of new Set([...base.keys(), ...cur.keys()])) {

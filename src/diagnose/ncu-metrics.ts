@@ -8,6 +8,7 @@
 import { matchKernel } from '../classify/kernel-name.js';
 import type { NcuResult } from '../model/capture.js';
 import type { Kernel } from '../model/profile.js';
+import type { DeepDiveMatch } from '../model/report.js';
 import { deepDiveRequest } from './deep-dive-request.js';
 import { round } from './profile-measures.js';
 import type { KernelFamily } from '../model/family-ids.js';
@@ -171,6 +172,24 @@ export function deepDiveKernels(results: readonly NcuResult[], kernels: readonly
     }
     return dive;
   });
+}
+
+/**
+ * The deep dives as a report holds them: each profiled kernel matched to its breakdown row, its
+ * median launch by index in `results`, and the ids of the findings about it.
+ */
+export function deepDiveMatches(
+  results: readonly NcuResult[],
+  kernels: readonly BreakdownKernel[],
+  findings: readonly { id: string; kernel?: string | undefined }[],
+): DeepDiveMatch[] {
+  return deepDiveKernels(results, kernels).map((dive) => ({
+    kernel: dive.kernel,
+    result: results.indexOf(dive.result),
+    launches: dive.launches,
+    // dominant-kernel is about the kernel's share, which its row shows already.
+    findings: [...new Set(findings.filter((f) => f.kernel === dive.kernel && f.id !== 'dominant-kernel').map((f) => f.id))],
+  }));
 }
 
 /** Where a deep-dive finding's kernel sits in the breakdown, as evidence (nothing for an ncu-only input). */

@@ -42,8 +42,15 @@ export interface StagedFile extends UploadFile {
   redactions: number;
 }
 
+/**
+ * Why a file was withheld, for a caller to act on: `raw-report` is the policy working as set (a
+ * profiler's own report without upload-raw-reports); the others are failures to say as warnings.
+ */
+export type WithheldKind = 'unreadable' | 'raw-report' | 'too-large' | 'secret' | 'unscrubbable';
+
 export interface WithheldFile {
   file: string;
+  kind: WithheldKind;
   reason: string;
 }
 
@@ -203,21 +210,21 @@ export async function scrubForUpload(files: readonly UploadFile[], options: Scru
       treatment = await treatmentOf(file);
       await mkdir(dirname(target), { recursive: true });
     } catch (error) {
-      withheld.push({ file, reason: `could not be read (${(error as Error).message})` });
+      withheld.push({ file, kind: 'unreadable', reason: `could not be read (${(error as Error).message})` });
       continue;
     }
     try {
       let redactions = 0;
       if (treatment === 'raw-report') {
         if (!options.rawReports) {
-          withheld.push({ file, reason: "a profiler's own report embeds the workload's whole environment; the tables read from it are uploaded instead (set upload-raw-reports: true to upload it as it is)" });
+          withheld.push({ file, kind: 'raw-report', reason: "a profiler's own report embeds the workload's whole environment; the tables read from it are uploaded instead (set upload-raw-reports: true to upload it as it is)" });
           continue;
         }
         await copyFile(file, target);
       } else if (treatment === 'sqlite') {
         const { size } = await stat(file);
         if (size > MAX_SQLITE_BYTES) {
-          withheld.push({ file, reason: `an SQLite file of ${size} bytes is past the ${MAX_SQLITE_BYTES} bytes that can be scrubbed` });
+          withheld.push({ file, kind: 'too-large', reason: `an SQLite file of ${size} bytes is past the ${MAX_SQLITE_BYTES} bytes that can be scrubbed` });
           continue;
         }
         redactions = await scrubSqlite(file, target, options.secrets);
@@ -232,13 +239,13 @@ export async function scrubForUpload(files: readonly UploadFile[], options: Scru
       } else await copyFile(file, target);
       // The last word: no known secret value leaves, whatever the file is.
       if (await fileHoldsSecret(target, options.secrets, treatment === 'gzip-text')) {
-        withheld.push({ file, reason: treatment === 'raw-report' || treatment === 'binary' ? 'it holds the value of a secret variable of this job, and its format cannot be scrubbed' : 'a secret value of this job was still found in it after scrubbing' });
+        withheld.push({ file, kind: 'secret', reason: treatment === 'raw-report' || treatment === 'binary' ? 'it holds the value of a secret variable of this job, and its format cannot be scrubbed' : 'a secret value of this job was still found in it after scrubbing' });
         await rm(target, { force: true });
         continue;
       }
       staged.push({ file, target, treatment, redactions });
     } catch (error) {
-      withheld.push({ file, reason: `could not be scrubbed (${(error as Error).message})` });
+      withheld.push({ file, kind: 'unscrubbable', reason: `could not be scrubbed (${(error as Error).message})` });
     }
   }
   return { staged, withheld };

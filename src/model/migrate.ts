@@ -13,7 +13,7 @@
  * sections are absent instead of null. Migrating adds the empty sections and renames the fields.
  */
 import { InputError } from '../errors.js';
-import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from './report.js';
+import { REPORT_SCHEMA_VERSION, ReportSchema, type Comparison, type ReasonRow, type Report } from './report.js';
 
 type Data = Record<string, unknown>;
 
@@ -72,6 +72,28 @@ function writer(data: Data, version: number): string {
 }
 
 /**
+ * A report written before `comparison.reasonRows` links its kernel-share reasons by their frozen
+ * wording (`kernel:<name cut at 80>… share of GPU time 0.0% → 9.9% …`): the name's head and the
+ * shares it quotes pick out one row. Anything else, or a match that is not one row, stays unlinked.
+ */
+export function linkWrittenReasons(comparison: Comparison): Comparison {
+  if (comparison.reasonRows) return comparison;
+  const kernels = comparison.rows.filter((r) => r.kind === 'kernel-share');
+  const reasonRows = comparison.reasons.map((reason): ReasonRow | null => {
+    if (!reason.startsWith('kernel:')) return null;
+    const end = reason.search(/…| share of GPU time/);
+    if (end < 0) return null;
+    const written = reason.slice(0, end);
+    const rows = kernels.filter(
+      (r) => r.metric.replace(/\s+/g, ' ').startsWith(written) && r.baseline !== null && r.current !== null && reason.includes(`${r.baseline.toFixed(1)}% → ${r.current.toFixed(1)}%`),
+    );
+    if (rows.length !== 1) return null;
+    return { row: rows[0]!.metric, nameEnd: reason[end] === '…' ? end + 1 : end };
+  });
+  return { ...comparison, reasonRows };
+}
+
+/**
  * A parsed report.json (of any version) as the current Report; `path` names it in errors. Throws an
  * InputError for something that is not a report, a report from a newer profile-gate, or one that
  * does not hold up against the schema after migration.
@@ -100,5 +122,6 @@ export function migrateReport(data: unknown, path: string): Report {
     const migrated = version < REPORT_SCHEMA_VERSION ? ` (migrated from schemaVersion ${version})` : '';
     throw new InputError(path, `expected a profile-gate report.json (schemaVersion ${REPORT_SCHEMA_VERSION})${migrated}; at ${where}: ${issue.message}`);
   }
-  return parsed.data;
+  const report = parsed.data;
+  return report.comparison && !report.comparison.reasonRows ? { ...report, comparison: linkWrittenReasons(report.comparison) } : report;
 }

@@ -42,6 +42,11 @@ export const MetricSchema = z.object({
   samples: z.array(z.number()),
   /** The median of the samples. */
   value: z.number(),
+  /**
+   * The confidence interval of that median at the gate's level (src/compare/median-interval.ts), null
+   * when the samples are too few for it; set when a report is written (absent in older reports).
+   */
+  ci: z.tuple([z.number(), z.number()]).nullable().optional(),
 });
 export type Metric = z.infer<typeof MetricSchema>;
 

@@ -87,6 +87,13 @@ export type Acceptance = z.infer<typeof AcceptanceSchema>;
 export const RowStatusSchema = z.enum(['pass', 'improved', 'warn', 'fail', 'insufficient-data', 'info']);
 export type RowStatus = z.infer<typeof RowStatusSchema>;
 
+/** What a share, time-per-step or finding row is about: a family, a kernel (its whole name), a finding, or the exposed communication. */
+export const RowSubjectSchema = z.object({
+  type: z.enum(['family', 'kernel', 'finding', 'communication']),
+  id: z.string(),
+});
+export type RowSubject = z.infer<typeof RowSubjectSchema>;
+
 export const ComparisonRowSchema = z.object({
   /** `decode_tok_s`, `family:gemv`, `kernel:<name>`, `finding:re-prefill` … */
   metric: z.string(),
@@ -103,10 +110,34 @@ export const ComparisonRowSchema = z.object({
   threshold: z.number().nullable(),
   pValue: z.number().nullable().optional(),
   samples: z.tuple([z.number().int(), z.number().int()]).optional(),
+  /** Samples of the metric each side left out of those counts (unreadable, warm-up, stalled runs); metric rows only, absent in older reports. */
+  leftOut: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
   status: RowStatusSchema,
   note: z.string().optional(),
+  /** What the row is about, for rows of a family, kernel, finding or communication (absent on metric rows and in older reports). */
+  subject: RowSubjectSchema.optional(),
 });
 export type ComparisonRow = z.infer<typeof ComparisonRowSchema>;
+
+const SUBJECT_PREFIXES: readonly (readonly [string, RowSubject['type']])[] = [
+  ['family:', 'family'],
+  ['kernel:', 'kernel'],
+  ['finding:', 'finding'],
+  ['communication:', 'communication'],
+];
+
+/** The subject a row key names (`family:gemv`, `kernel:<name>`, `finding:<id>`, `communication:exposed`; a `kernel-time:` key without its prefix). */
+export function keySubject(key: string): RowSubject | undefined {
+  for (const [prefix, type] of SUBJECT_PREFIXES) if (key.startsWith(prefix)) return { type, id: key.slice(prefix.length) };
+  return undefined;
+}
+
+/** A row's subject: as the comparison wrote it, or for a report written before, as its key names it. */
+export function rowSubject(row: Pick<ComparisonRow, 'metric' | 'kind' | 'subject'>): RowSubject | undefined {
+  if (row.subject) return row.subject;
+  if (row.kind === 'metric') return undefined;
+  return keySubject(row.kind === 'kernel-time' ? row.metric.slice('kernel-time:'.length) : row.metric);
+}
 
 export const KernelChangeSchema = z.object({
   name: z.string(),
@@ -192,6 +223,16 @@ export const PerStepSchema = z.object({
 });
 export type PerStep = z.infer<typeof PerStepSchema>;
 
+/**
+ * What a reason of the gate is about: the row's metric, and how many of the reason's first
+ * characters name it (the name as written, cut to a sentence's width), where the reason opens with it.
+ */
+export const ReasonRowSchema = z.object({
+  row: z.string(),
+  nameEnd: z.number().int().nonnegative().optional(),
+});
+export type ReasonRow = z.infer<typeof ReasonRowSchema>;
+
 export const ComparisonSchema = z.object({
   baseline: z.object({
     origin: z.string(),
@@ -205,6 +246,8 @@ export const ComparisonSchema = z.object({
   newFindings: z.array(z.string()).default([]),
   resolvedFindings: z.array(z.string()).default([]),
   reasons: z.array(z.string()).default([]),
+  /** Parallel to reasons: the row each is about, null for a reason about no row (older reports lack it). */
+  reasonRows: z.array(ReasonRowSchema.nullable()).optional(),
   /** Gated metrics that more runs could decide (the sides overlap, or too few or not significant samples). */
   undecided: z.array(z.string()).default([]),
   /** An adaptive A/B run: which look this comparison is and the alpha it tested at. */
@@ -223,6 +266,21 @@ export const ComparisonSchema = z.object({
   baselineSamples: z.record(z.string(), z.array(z.number())).optional(),
 });
 export type Comparison = z.infer<typeof ComparisonSchema>;
+
+/**
+ * A kernel's Nsight Compute deep dive matched to the report's kernels when the report was written
+ * (tools spell a kernel's name differently; src/diagnose/ncu-metrics.ts deepDiveMatches).
+ */
+export const DeepDiveMatchSchema = z.object({
+  /** The kernel as the kernels table names it where a timing capture has it, else as ncu names it. */
+  kernel: z.string(),
+  /** The launch the numbers come from, by its index in `deepDive`: of the kernel's profiled launches, the one of median duration. */
+  result: z.number().int().nonnegative(),
+  launches: z.number().int().positive(),
+  /** The ids of the findings about this kernel (dominant-kernel left out: the kernel's row says as much). */
+  findings: z.array(z.string()),
+});
+export type DeepDiveMatch = z.infer<typeof DeepDiveMatchSchema>;
 
 export const RunInfoSchema = z.object({
   /** A stable name for the workload (model × GPU × config); the dashboard groups by it. */
@@ -259,6 +317,8 @@ export const ReportSchema = z.object({
    */
   skippedInputs: z.array(SkippedInputSchema).default([]),
   deepDive: z.array(NcuResultSchema),
+  /** Each profiled kernel once, matched to its row (older reports lack it; renderers then match on the fly). */
+  deepDives: z.array(DeepDiveMatchSchema).optional(),
   findings: z.array(FindingSchema),
   verdict: VerdictSchema,
   /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */

@@ -6,8 +6,10 @@ import { createClassifier } from '../classify/classify.js';
 import type { UserFamilyRule } from '../classify/families.js';
 import { compare, type GateInput, type HistoryEntry } from '../compare/gate.js';
 import { stepCountOf } from '../compare/per-step.js';
+import { withMedianInterval } from '../compare/median-interval.js';
 import type { GateOptionsInput } from '../compare/gate-options.js';
 import { diagnose, type DiagnoseConfig } from '../diagnose/run-rules.js';
+import { deepDiveMatches } from '../diagnose/ncu-metrics.js';
 import type { IngestOptions } from '../ingest/common/importer.js';
 import { ingestFile } from '../ingest/registry.js';
 import type { Capture, Notice } from '../model/capture.js';
@@ -15,6 +17,7 @@ import { checkMergeable, countEachRunOnce } from './input-groups.js';
 import type { Profile } from '../model/profile.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type Report, type SkippedInput } from '../model/report.js';
 import { skippedInputsLine } from '../compare/verdict.js';
+import { withLeadingReasons } from '../compare/reason-rows.js';
 import { TOOL_VERSION } from '../version.js';
 import { InputError, UsageError } from '../errors.js';
 
@@ -168,7 +171,7 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     totalKernelNs: profile.totalKernelNs,
     kernels: profile.kernels,
     families: profile.families,
-    metrics: profile.metrics,
+    metrics: profile.metrics.map(withMedianInterval),
     utilization: profile.utilization,
     timeline: profile.timeline,
     gpuTimeUtilPercent: profile.gpuTimeUtilPercent,
@@ -178,13 +181,14 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     notices: [...profile.notices, ...notes],
     skippedInputs,
     deepDive: profile.ncu,
+    deepDives: deepDiveMatches(profile.ncu, profile.kernels, findings),
     findings,
     verdict: gate.verdict,
     // A skipped input leads: the verdict rests on the inputs that were read.
     verdictReasons: skippedLine ? [skippedLine, ...gate.reasons] : gate.reasons,
     comparison:
       gate.comparison && baseline
-        ? { ...gate.comparison, reasons: skippedLine ? [skippedLine, ...gate.comparison.reasons] : gate.comparison.reasons, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
+        ? { ...withLeadingReasons(gate.comparison, skippedLine ? [skippedLine] : []), baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
         : gate.comparison,
     ranks: profile.ranks,
     stepCount: gate.comparison?.perStep?.current ?? stepCountOf(current),

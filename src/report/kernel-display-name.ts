@@ -8,7 +8,7 @@
  * The full name stays in report.json and in the details.
  */
 
-import type { Report } from '../model/report.js';
+import { rowSubject, type Report } from '../model/report.js';
 import { demangle } from '../classify/demangle.js';
 
 const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
@@ -233,7 +233,10 @@ const SHOWN_KERNELS = 50;
 
 /** Every kernel name a report shows (its kernels, compared kernel shares, kernel changes). */
 function namesOf(report: Report): string[] {
-  const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => r.metric.slice(r.metric.indexOf(':') + 1));
+  const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').flatMap((r) => {
+    const subject = rowSubject(r);
+    return subject?.type === 'kernel' ? [subject.id] : [];
+  });
   const changes = (report.comparison?.kernelChanges ?? []).map((c) => c.name);
   const dives = report.deepDive.map((d) => d.kernel);
   const perStep = (report.comparison?.perStep?.kernels ?? []).map((k) => k.name);
@@ -252,27 +255,23 @@ export function reportKernelNames(report: Report): (name: string) => string {
 }
 
 /**
- * The gate's reasons with kernel names in their short form: a reason about a kernel's share starts
- * with `kernel:<name>`, the name cut at the gate's width, which tells nothing apart. With a
- * comparison, its whole account (notes included); without one, the lines that decide the verdict.
+ * The gate's reasons with kernel names in their short form: a reason about a kernel's share opens
+ * with the name cut at the gate's width, which tells nothing apart; the comparison links each reason
+ * to its row and says how much of the reason names it. With a comparison, its whole account (notes
+ * included); without one, the lines that decide the verdict.
  */
 export function readableReasons(report: Report): string[] {
   const reasons = report.comparison?.reasons ?? report.verdictReasons;
-  const kernels = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share');
-  if (kernels.length === 0) return reasons;
+  const links = report.comparison?.reasonRows;
+  // A report written before the links (or one whose reasons were edited apart from them) shows its reasons as written.
+  if (!links || links.length !== reasons.length) return reasons;
+  const kernels = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => [r.metric, r]));
+  if (kernels.size === 0) return reasons;
   const names = reportKernelNames(report);
-  return reasons.map((reason) => {
-    if (!reason.startsWith('kernel:')) return reason;
-    const end = reason.search(/…| share of GPU time/);
-    if (end < 0) return reason;
-    const written = reason.slice(0, end);
-    // Names cut alike are told apart by the shares the reason quotes ("0.0% → 9.9%").
-    const rows = kernels.filter(
-      (r) => r.metric.replace(/\s+/g, ' ').startsWith(written) && r.baseline !== null && r.current !== null && reason.includes(`${r.baseline.toFixed(1)}% → ${r.current.toFixed(1)}%`),
-    );
-    if (rows.length !== 1) return reason;
-    const row = rows[0]!;
-    const rest = reason.slice(reason[end] === '…' ? end + 1 : end);
-    return `kernel ${names(row.metric.slice('kernel:'.length))}${rest}`;
+  return reasons.map((reason, i) => {
+    const link = links[i];
+    if (!link || link.nameEnd === undefined || !kernels.has(link.row)) return reason;
+    const subject = rowSubject(kernels.get(link.row)!);
+    return subject?.type === 'kernel' ? `kernel ${names(subject.id)}${reason.slice(link.nameEnd)}` : reason;
   });
 }

@@ -1,7 +1,7 @@
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
 import { familyLabel } from '../model/family-ids.js';
 import { metricInfo } from '../model/metrics.js';
-import type { Finding, Report } from '../model/report.js';
+import { rowSubject, type ComparisonRow, type Finding, type Report } from '../model/report.js';
 import { ciText, excludedGapsText, launchCallsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './number-format.js';
 import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
@@ -62,8 +62,12 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
   const comparison = report.comparison;
   if (comparison) {
     lines.push(`Comparison with baseline (${comparison.baseline.origin}${comparison.baseline.path ? ` ${comparison.baseline.path}` : ''})`);
-    const label = (metric: string): string =>
-      metric.startsWith('kernel:') ? `kernel:${names(metric.slice(7))}` : metric.startsWith('kernel-time:kernel:') ? `kernel-time:kernel:${names(metric.slice(19))}` : metric;
+    // A kernel's row by its display name, in the key's own form (`kernel:<short>`, `kernel-time:kernel:<short>`).
+    const label = (row: ComparisonRow): string => {
+      const subject = rowSubject(row);
+      if (subject?.type !== 'kernel') return row.metric;
+      return `${row.kind === 'kernel-time' ? 'kernel-time:' : ''}kernel:${names(subject.id)}`;
+    };
     const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
     const accepted = new Set(report.acceptance?.covers ?? []);
     for (const row of shown.slice(0, 12)) {
@@ -73,7 +77,7 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
       const ci = row.ci ? ` [${ciText(row.ci, relative ? 100 : 1, relative ? '%' : ' pp')}]` : '';
       const values = `${row.baseline === null ? '—' : formatNumber(row.baseline)} → ${row.current === null ? '—' : formatNumber(row.current)}`;
       const status = `${row.status.toUpperCase()}${row.status === 'fail' && accepted.has(row.metric) ? ' (ACCEPTED)' : ''}`;
-      lines.push(`  ${paint(pad(status, 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad(shortenName(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
+      lines.push(`  ${paint(pad(status, 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad(shortenName(label(row), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
     }
     if (shown.length > 12) lines.push(`  … ${shown.length - 12} more rows in report.json`);
     lines.push('');

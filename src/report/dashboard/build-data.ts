@@ -5,9 +5,7 @@
  * consecutive points, and the open regressions (a shift the wrong way with no recovery since).
  */
 import { DEFAULT_CHANGE_POINT_OPTIONS } from '../../compare/change-points.js';
-import { openRegressions as openHistoryRegressions, seriesChanges, shareChanges, type HistoryChange } from '../../compare/history.js';
-import { medianInterval } from '../../compare/median-interval.js';
-import { median } from '../../model/averages.js';
+import { analyzeHistory, type HistoryChange, type HistoryRegression } from '../../compare/history.js';
 import { metricInfo } from '../../model/metrics.js';
 import type { Report } from '../../model/report.js';
 import {
@@ -24,7 +22,6 @@ import {
   type SkippedReport,
   type WorkloadSeries,
 } from './data.js';
-import { eventsBetween, type KernelShares } from './kernel-events.js';
 import { CI_PERCENT } from '../number-format.js';
 import { countSteps } from '../../diagnose/step-count.js';
 import { clampText, safeCommit, safeHttpsUrl, safeRepository, safeServerUrl } from './safe-text.js';
@@ -143,14 +140,9 @@ function familyStepTimes(report: Report, families: readonly string[]): { ns: num
   return { ns: row.map((total) => Math.round(total / per)), basis: count.basis ?? '', steps: count.steps };
 }
 
-function kernelShares(report: Report): Map<string, number> {
-  const shares = new Map<string, number>();
-  for (const k of report.kernels) shares.set(k.name, (shares.get(k.name) ?? 0) + k.share);
-  return shares;
-}
-
-function topNames(shares: Map<string, number>, n: number): string[] {
-  return [...shares.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
+/** A share (0..1) as the page stores it. */
+function scaled(share: number): number {
+  return Math.round(share * SHARE_SCALE);
 }
 
 interface Entry {
@@ -158,9 +150,12 @@ interface Entry {
   t: number;
 }
 
-function buildWorkload(name: string, entries: Entry[], options: DashboardOptions): WorkloadSeries {
+/** A workload's series as the page draws it, and its open regressions (without the workload's position, known once all are ordered). */
+function buildWorkload(name: string, entries: Entry[], options: DashboardOptions, direction: 'higher' | 'lower'): { series: WorkloadSeries; open: Array<Omit<OpenRegression, 'workload'>> } {
   entries.sort((a, b) => a.t - b.t || (a.report.run.commit ?? '').localeCompare(b.report.run.commit ?? ''));
   const reports = entries.map((e) => e.report);
+  // compare/history.ts judges the history; what follows only rounds, interns and clamps.
+  const history = analyzeHistory(reports, { metric: options.metric, direction, topN: options.topN, families: options.families, minChange: options.minChange, minShareChange: options.minShareChange, alpha: options.alpha });
   const repos = new Interner();
   const kernels = new Interner();
   const kernelFamily: string[] = [];
@@ -168,14 +163,13 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
   const findings: FindingInfo[] = [];
   const points: PointColumns = { t: [], commit: [], repo: [], run: [], verdict: [], accepted: [], value: [], low: [], high: [], n: [], shares: [], stepNs: [], stepBasis: [], steps: [], top: [], findings: [] };
   const { families, shares } = familyShares(reports, options);
-  const events: KernelEvent[] = [];
-  let previous: { shares: Map<string, number>; top: string[] } | undefined;
   const kernelOf = (report: Report, name: string): number => {
     const i = kernels.of(clampText(name, KERNEL_MAX));
     if (kernelFamily[i] === undefined) kernelFamily[i] = clampText(report.kernels.find((k) => k.name === name)?.family, NAME_MAX);
     return i;
   };
   reports.forEach((report, i) => {
+    const point = history.points[i]!;
     points.t.push(entries[i]!.t);
     points.commit.push(safeCommit(report.run.commit));
     const repo = safeRepository(report.run.repository);
@@ -183,35 +177,16 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     points.run.push(safeHttpsUrl(report.run.runUrl));
     points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
     points.accepted.push(report.verdict === 'accepted' ? clampText(report.acceptance?.by, LOGIN_MAX) : '');
-    const metric = report.metrics.find((m) => m.name === options.metric);
-    // The same interval the summary and the comment show for these samples.
-    const interval = metric ? medianInterval(metric.samples) : null;
-    // The median of the samples the interval is of (a report's value is that median when it is whole).
-    const finite = metric?.samples.filter(Number.isFinite) ?? [];
-    const value = finite.length ? median(finite) : metric?.value;
-    points.value.push(value !== undefined && Number.isFinite(value) ? round(value) : null);
-    points.low.push(interval ? round(interval.low) : null);
-    points.high.push(interval ? round(interval.high) : null);
-    points.n.push(metric?.samples.length ?? 0);
+    points.value.push(point.value !== null ? round(point.value) : null);
+    points.low.push(point.ci ? round(point.ci[0]) : null);
+    points.high.push(point.ci ? round(point.ci[1]) : null);
+    points.n.push(point.n);
     points.shares.push(shares[i]!);
     const stepTimes = familyStepTimes(report, families);
     points.stepNs.push(stepTimes.ns);
     points.stepBasis.push(stepTimes.basis);
     points.steps.push(stepTimes.steps);
-    const current = kernelShares(report);
-    const top = topNames(current, options.topN);
-    points.top.push(top.flatMap((k) => [kernelOf(report, k), Math.round(current.get(k)! * SHARE_SCALE)]));
-    if (previous) {
-      // Every name here was interned when its point's top list was stored.
-      const union = [...new Set([...previous.top, ...top])];
-      const indexOf = new Map(union.map((k) => [k, kernelOf(report, k)]));
-      const side = (s: Map<string, number>, names: string[]): KernelShares => ({
-        shares: new Map(union.map((k) => [indexOf.get(k)!, s.get(k) ?? 0])),
-        top: names.map((k) => indexOf.get(k)!),
-      });
-      events.push(...eventsBetween(side(previous.shares, previous.top), side(current, top), i, options.minShareChange));
-    }
-    previous = { shares: current, top };
+    points.top.push(point.top.flatMap((k) => [kernelOf(report, k.name), scaled(k.share)]));
     const seen = new Set<number>();
     for (const f of report.findings) {
       let fi = findingIndex.get(f.id);
@@ -226,14 +201,13 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     }
     points.findings.push([...seen].sort((a, b) => a - b));
   });
-  const latest = reports[reports.length - 1]!;
-  const history = { alpha: options.alpha };
-  const changes = seriesChanges(points.value, { ...history, minRelativeChange: options.minChange }).map(mark);
-  const scanned = families.flatMap((family, f) => (family === 'other' ? [] : [{ f, shares: points.shares.map((row) => row[f]! / SHARE_SCALE) }]));
-  const familyChanges: FamilyChangeMark[] = shareChanges(scanned, { ...history, minShareChange: options.minShareChange }).map((c) => ({ ...mark(c), family: scanned[c.series]!.f }));
+  // Every kernel of an event was in a top list, interned with its point above.
+  const events: KernelEvent[] = history.kernelEvents.map((e) => ({ index: e.index, kernel: kernelOf(reports[e.index]!, e.kernel), kind: e.kind, before: scaled(e.before), after: scaled(e.after) }));
   // Newest first: the table shows the latest moves.
   events.sort((a, b) => b.index - a.index);
-  return {
+  const familyChanges: FamilyChangeMark[] = history.familyChanges.map((c) => ({ ...mark(c), family: c.family }));
+  const latest = reports[reports.length - 1]!;
+  const series: WorkloadSeries = {
     name,
     gpu: clampText(latest.environment.gpuName, NAME_MAX),
     model: clampText(latest.environment.model, NAME_MAX),
@@ -243,24 +217,17 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     kernelFamily,
     findings,
     points,
-    changes,
+    changes: history.changes.map(mark),
     familyChanges: familyChanges.sort((a, b) => a.index - b.index),
     kernelEvents: events.slice(0, options.maxKernelEvents),
   };
+  return { series, open: history.openRegressions.map(openMark) };
 }
 
-/** The workload's open regressions (compare/history.ts judges them), as the page lists them. */
-export function openRegressions(series: WorkloadSeries, workload: number, direction: 'higher' | 'lower', minChange: number): OpenRegression[] {
-  return openHistoryRegressions(series.changes, direction, minChange).map((r) => ({
-    workload,
-    index: r.index,
-    before: r.before,
-    after: r.after,
-    latest: r.latest,
-    relative: r.relative,
-    latestRelative: round(r.latestRelative, 5),
-    pValue: r.pValue,
-  }));
+/** An open regression as the page lists it: rounded as its change is. */
+function openMark(r: HistoryRegression): Omit<OpenRegression, 'workload'> {
+  const m = mark(r);
+  return { index: m.index, before: m.before, after: m.after, latest: round(r.latest, 4), relative: m.relative, latestRelative: round(r.latestRelative, 5), pValue: m.pValue };
 }
 
 /** What makes two report files the same report (a saved copy and its artifact): one point on the page. */
@@ -297,12 +264,12 @@ export function buildDashboardData(inputs: readonly DashboardInput[], skipped: r
     groups.set(name, list);
   }
   const names = [...groups.keys()].sort((a, b) => a.localeCompare(b));
-  const built = names.map((name) => buildWorkload(name, groups.get(name)!, options));
-  const worst = (s: WorkloadSeries): number => Math.min(0, ...openRegressions(s, 0, info.direction, options.minChange).map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
+  const built = names.map((name) => buildWorkload(name, groups.get(name)!, options, info.direction));
+  const worst = (open: ReadonlyArray<Omit<OpenRegression, 'workload'>>): number => Math.min(0, ...open.map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
   // Workloads with open regressions first, worst first; then by name.
-  const order = built.map((s, i) => ({ s, i, worst: worst(s) })).sort((a, b) => a.worst - b.worst || a.i - b.i);
-  const workloads = order.map((o) => o.s);
-  const regressions = workloads.flatMap((s, w) => openRegressions(s, w, info.direction, options.minChange));
+  const order = built.map((b, i) => ({ b, i, worst: worst(b.open) })).sort((a, b) => a.worst - b.worst || a.i - b.i);
+  const workloads = order.map((o) => o.b.series);
+  const regressions = order.flatMap((o, w) => o.b.open.map((r) => ({ workload: w, ...r })));
   return {
     version: 1,
     title: clampText(options.title, 200) || DEFAULT_DASHBOARD_OPTIONS.title,

@@ -6,7 +6,7 @@
  */
 import { familyLabel } from '../../model/family-ids.js';
 import { metricInfo } from '../../model/metrics.js';
-import type { Report } from '../../model/report.js';
+import { rowSubject, type Report } from '../../model/report.js';
 import { ownValue } from '../../model/own-key.js';
 
 /** Families shown: the largest by either side's share, so the chart stays readable on a phone. */
@@ -51,7 +51,8 @@ export function familySharesChart(report: Report): string | undefined {
   const head: string[] = [];
   for (const row of rows) {
     // Short labels: the axis takes a fixed part of the chart's width, and a longer one is cut.
-    const name = label(familyLabel(row.metric.replace(/^family:/, '')), 28);
+    const subject = rowSubject(row);
+    const name = label(familyLabel(subject?.type === 'family' ? subject.id : row.metric), 28);
     categories.push(`"${name} · base"`, `"${name} · head"`);
     base.push(num(share(row.baseline!)), '0');
     head.push('0', num(share(row.current!)));

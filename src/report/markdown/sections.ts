@@ -4,13 +4,13 @@
  * Every string that came from a profile goes through gh-text.ts.
  */
 import { familyLabel } from '../../model/family-ids.js';
-import { deepDiveFacts, deepDiveKernels } from '../../diagnose/ncu-metrics.js';
+import { deepDiveFacts, deepDiveMatches } from '../../diagnose/ncu-metrics.js';
 import { DIAGNOSIS_NOTE } from '../../diagnose/rule.js';
 import { metricInfo } from '../../model/metrics.js';
-import type { ComparisonRow, Finding, KernelChange, Report, RowStatus } from '../../model/report.js';
+import { rowSubject, type ComparisonRow, type DeepDiveMatch, type Finding, type KernelChange, type Report, type RowStatus } from '../../model/report.js';
 import { codeBlock } from '../escape.js';
 import { showHidden } from '../inert-text.js';
-import { medianInterval } from '../../compare/median-interval.js';
+import { withMedianInterval } from '../../compare/median-interval.js';
 import { CI_PERCENT, ciText, excludedGapsText, launchCallsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, showsRanks } from '../number-format.js';
 import { clip, safeCode, safeLink, safeText, safeUrl } from './text.js';
 import { workloadName } from '../dashboard/build-data.js';
@@ -182,26 +182,19 @@ export function kernelCode(short: string, max: number): string {
 }
 
 function rowLabel(row: ComparisonRow, d: Detail, names?: KernelNames): string {
-  const colon = row.metric.indexOf(':');
-  const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
-  switch (row.kind) {
-    case 'kernel-share':
-      return `kernel ${names ? kernelCode(names(rest), d.nameChars) : safeCode(rest, d.nameChars)}`;
-    case 'family-share':
-      if (row.metric === 'communication:exposed') return 'exposed communication';
-      return `family: ${safeText(familyLabel(rest), 60)}`;
-    case 'finding':
-      return `finding ${safeCode(rest, 60)}`;
-    case 'kernel-time': {
-      // `kernel-time:family:copy` / `kernel-time:kernel:<name>`: GPU time per decode step.
-      const target = rest.slice(rest.indexOf(':') + 1);
-      return rest.startsWith('family:')
-        ? `time per step, family: ${safeText(familyLabel(target), 60)}`
-        : `time per step, kernel ${names ? kernelCode(names(target), d.nameChars) : safeCode(target, d.nameChars)}`;
-    }
-    default:
-      return safeText(metricInfo(row.metric).label, d.nameChars);
-  }
+  const subject = rowSubject(row);
+  if (!subject) return safeText(metricInfo(row.metric).label, d.nameChars);
+  const kernel = (name: string) => (names ? kernelCode(names(name), d.nameChars) : safeCode(name, d.nameChars));
+  const named =
+    subject.type === 'kernel'
+      ? `kernel ${kernel(subject.id)}`
+      : subject.type === 'family'
+        ? `family: ${safeText(familyLabel(subject.id), 60)}`
+        : subject.type === 'communication'
+          ? 'exposed communication'
+          : `finding ${safeCode(subject.id, 60)}`;
+  // GPU time per decode step of a family or kernel.
+  return row.kind === 'kernel-time' ? `time per step, ${named}` : named;
 }
 
 /**
@@ -303,7 +296,10 @@ export function kernelsSection(entry: ReportEntry, d: Detail, h: string): string
   const comparison = report.comparison;
   const changes = new Map((comparison?.kernelChanges ?? []).map((c) => [c.name, c]));
   const familyDelta = new Map(
-    (comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta as number]),
+    (comparison?.rows ?? []).flatMap((r) => {
+      const subject = rowSubject(r);
+      return r.kind === 'family-share' && r.delta !== null && subject?.type === 'family' ? [[subject.id, r.delta] as const] : [];
+    }),
   );
   const withChanges = changes.size > 0;
   const names = reportKernelNames(report);
@@ -355,22 +351,23 @@ export function kernelsSection(entry: ReportEntry, d: Detail, h: string): string
  * A kernel's Nsight Compute deep dive in one line: the profiled launch's numbers and the ids of the
  * findings about that kernel. Shown in a row right under the kernel's row of the kernels table.
  */
-const deepDiveCache = new WeakMap<Report['deepDive'], ReturnType<typeof deepDiveKernels>>();
+const deepDiveCache = new WeakMap<Report, DeepDiveMatch[]>();
 
-function deepDivesOf(report: Report): ReturnType<typeof deepDiveKernels> {
-  // Rendering tries several levels of detail; group the results once.
-  let dives = deepDiveCache.get(report.deepDive);
-  // Each profiled kernel is matched by key to its row of the kernels table (tools spell names differently).
-  if (!dives) deepDiveCache.set(report.deepDive, (dives = deepDiveKernels(report.deepDive, report.kernels)));
+/** The report's deep dives as analysis matched them; a report written before the matches is matched once here. */
+function deepDivesOf(report: Report): DeepDiveMatch[] {
+  // A report read back in part keeps the first ncu results only: a dive whose launch was cut is not shown.
+  if (report.deepDives) return report.deepDives.filter((dive) => report.deepDive[dive.result] !== undefined);
+  let dives = deepDiveCache.get(report);
+  if (!dives) deepDiveCache.set(report, (dives = deepDiveMatches(report.deepDive, report.kernels, report.findings)));
   return dives;
 }
 
 function deepDiveText(report: Report, kernel: string, d: Detail): string | undefined {
   const dive = deepDivesOf(report).find((k) => k.kernel === kernel);
-  if (!dive) return undefined;
-  const ids = [...new Set(report.findings.filter((f) => f.kernel === kernel && f.id !== 'dominant-kernel').map((f) => f.id))];
+  const result = dive ? report.deepDive[dive.result] : undefined;
+  if (!dive || !result) return undefined;
   const launches = `Nsight Compute, ${dive.launches} launch${dive.launches === 1 ? '' : 'es'}`;
-  const text = [`${launches}: ${deepDiveFacts(dive.result).join(' · ')}`, ids.length ? `findings: ${ids.join(', ')}` : ''].filter(Boolean).join(' → ');
+  const text = [`${launches}: ${deepDiveFacts(result).join(' · ')}`, dive.findings.length ? `findings: ${dive.findings.join(', ')}` : ''].filter(Boolean).join(' → ');
   return safeText(text, d.textChars);
 }
 
@@ -385,6 +382,11 @@ export function deepDiveSection(report: Report, d: Detail, h: string): string {
   for (const dive of rest.slice(0, d.kernels)) out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
   if (rest.length > d.kernels) out.push(`- … ${rest.length - d.kernels} more profiled kernels in report.json.`);
   return out.join('\n');
+}
+
+/** The interval of a median for a report written before metrics carried it. */
+function intervalOf(samples: readonly number[]): [number, number] | null {
+  return withMedianInterval({ samples }).ci;
 }
 
 export function utilizationSection(report: Report, d: Detail, h: string): string {
@@ -412,13 +414,15 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
       // One median per metric: where the comparison left runs out (warm-up, outliers), its median.
       const row = compared.get(metric.name);
       const kept = row?.samples?.[1];
-      if (row && row.current !== null && kept !== undefined && kept < metric.samples.length) {
-        out.push(`| ${safeText(metricInfo(metric.name).label, 60)} | ${formatNumber(row.current)} ${unit} | — (see the comparison) | ${kept} of ${metric.samples.length} |`);
+      // A report written before rows said what they left out: the samples past the row's count.
+      const leftOut = row?.leftOut?.[1] ?? (kept !== undefined ? metric.samples.length - kept : 0);
+      if (row && row.current !== null && kept !== undefined && leftOut > 0) {
+        out.push(`| ${safeText(metricInfo(metric.name).label, 60)} | ${formatNumber(row.current)} ${unit} | — (see the comparison) | ${kept} of ${kept + leftOut} |`);
         continue;
       }
-      // The same interval the dashboard draws for these samples.
-      const ci = medianInterval(metric.samples);
-      const ciText = ci ? `${formatNumber(ci.low)} … ${formatNumber(ci.high)} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
+      // The interval analysis put on the metric (the dashboard draws the same); older reports lack it.
+      const ci = metric.ci !== undefined ? metric.ci : intervalOf(metric.samples);
+      const ciText = ci ? `${formatNumber(ci[0])} … ${formatNumber(ci[1])} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
       out.push(`| ${safeText(metricInfo(metric.name).label, 60)} | ${formatNumber(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
     }
     if (report.metrics.length > d.metrics) out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
