@@ -2313,6 +2313,29 @@ function writer(data, version) {
     return typeof named === 'string' && named.length <= 40 ? named : `schemaVersion ${version}`;
 }
 /**
+ * A report written before `comparison.reasonRows` links its kernel-share reasons by their frozen
+ * wording (`kernel:<name cut at 80>… share of GPU time 0.0% → 9.9% …`): the name's head and the
+ * shares it quotes pick out one row. Anything else, or a match that is not one row, stays unlinked.
+ */
+function linkWrittenReasons(comparison) {
+    if (comparison.reasonRows)
+        return comparison;
+    const kernels = comparison.rows.filter((r) => r.kind === 'kernel-share');
+    const reasonRows = comparison.reasons.map((reason) => {
+        if (!reason.startsWith('kernel:'))
+            return null;
+        const end = reason.search(/…| share of GPU time/);
+        if (end < 0)
+            return null;
+        const written = reason.slice(0, end);
+        const rows = kernels.filter((r) => r.metric.replace(/\s+/g, ' ').startsWith(written) && r.baseline !== null && r.current !== null && reason.includes(`${r.baseline.toFixed(1)}% → ${r.current.toFixed(1)}%`));
+        if (rows.length !== 1)
+            return null;
+        return { row: rows[0].metric, nameEnd: reason[end] === '…' ? end + 1 : end };
+    });
+    return { ...comparison, reasonRows };
+}
+/**
  * A parsed report.json (of any version) as the current Report; `path` names it in errors. Throws an
  * InputError for something that is not a report, a report from a newer profile-gate, or one that
  * does not hold up against the schema after migration.
@@ -2342,7 +2365,8 @@ function migrateReport(data, path) {
         const migrated = version < model_report/* REPORT_SCHEMA_VERSION */.WI ? ` (migrated from schemaVersion ${version})` : '';
         throw new errors/* InputError */.dz(path, `expected a profile-gate report.json (schemaVersion ${model_report/* REPORT_SCHEMA_VERSION */.WI})${migrated}; at ${where}: ${issue.message}`);
     }
-    return parsed.data;
+    const report = parsed.data;
+    return report.comparison && !report.comparison.reasonRows ? { ...report, comparison: linkWrittenReasons(report.comparison) } : report;
 }
 
 ;// CONCATENATED MODULE: ./src/model/read-report.ts
@@ -2463,7 +2487,10 @@ var gate_options = __nccwpck_require__(4490);
 var fingerprint = __nccwpck_require__(3187);
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var verdict = __nccwpck_require__(7682);
+// EXTERNAL MODULE: ./src/compare/reason-rows.ts
+var reason_rows = __nccwpck_require__(3330);
 ;// CONCATENATED MODULE: ./src/compare/acceptance.ts
+
 
 /** The PR label that accepts, unless the workflow names another (input accept-label). */
 const DEFAULT_ACCEPT_LABEL = 'perf-regression-accepted';
@@ -2547,7 +2574,7 @@ function withLines(report, lines) {
     return {
         ...report,
         verdictReasons: [...lines, ...report.verdictReasons],
-        ...(report.comparison ? { comparison: { ...report.comparison, reasons: [...lines, ...report.comparison.reasons] } } : {}),
+        ...(report.comparison ? { comparison: (0,reason_rows/* withLeadingReasons */.A)(report.comparison, lines) } : {}),
     };
 }
 /**
@@ -2920,8 +2947,8 @@ function boundReport(report) {
     return bounded;
 }
 
-// EXTERNAL MODULE: ./src/report/dashboard/build-data.ts + 5 modules
-var build_data = __nccwpck_require__(4801);
+// EXTERNAL MODULE: ./src/report/dashboard/build-data.ts + 4 modules
+var build_data = __nccwpck_require__(8089);
 ;// CONCATENATED MODULE: ./src/options/values.ts
 /**
  * The parsers of option text shared by rows of the option table. Each takes the text and the
@@ -9095,14 +9122,14 @@ async function scrubForUpload(files, options) {
             await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
         }
         catch (error) {
-            withheld.push({ file, reason: `could not be read (${error.message})` });
+            withheld.push({ file, kind: 'unreadable', reason: `could not be read (${error.message})` });
             continue;
         }
         try {
             let redactions = 0;
             if (treatment === 'raw-report') {
                 if (!options.rawReports) {
-                    withheld.push({ file, reason: "a profiler's own report embeds the workload's whole environment; the tables read from it are uploaded instead (set upload-raw-reports: true to upload it as it is)" });
+                    withheld.push({ file, kind: 'raw-report', reason: "a profiler's own report embeds the workload's whole environment; the tables read from it are uploaded instead (set upload-raw-reports: true to upload it as it is)" });
                     continue;
                 }
                 await (0,promises_.copyFile)(file, target);
@@ -9110,7 +9137,7 @@ async function scrubForUpload(files, options) {
             else if (treatment === 'sqlite') {
                 const { size } = await (0,promises_.stat)(file);
                 if (size > sqlite_db/* MAX_SQLITE_BYTES */.On) {
-                    withheld.push({ file, reason: `an SQLite file of ${size} bytes is past the ${sqlite_db/* MAX_SQLITE_BYTES */.On} bytes that can be scrubbed` });
+                    withheld.push({ file, kind: 'too-large', reason: `an SQLite file of ${size} bytes is past the ${sqlite_db/* MAX_SQLITE_BYTES */.On} bytes that can be scrubbed` });
                     continue;
                 }
                 redactions = await scrubSqlite(file, target, options.secrets);
@@ -9130,14 +9157,14 @@ async function scrubForUpload(files, options) {
                 await (0,promises_.copyFile)(file, target);
             // The last word: no known secret value leaves, whatever the file is.
             if (await fileHoldsSecret(target, options.secrets, treatment === 'gzip-text')) {
-                withheld.push({ file, reason: treatment === 'raw-report' || treatment === 'binary' ? 'it holds the value of a secret variable of this job, and its format cannot be scrubbed' : 'a secret value of this job was still found in it after scrubbing' });
+                withheld.push({ file, kind: 'secret', reason: treatment === 'raw-report' || treatment === 'binary' ? 'it holds the value of a secret variable of this job, and its format cannot be scrubbed' : 'a secret value of this job was still found in it after scrubbing' });
                 await (0,promises_.rm)(target, { force: true });
                 continue;
             }
             staged.push({ file, target, treatment, redactions });
         }
         catch (error) {
-            withheld.push({ file, reason: `could not be scrubbed (${error.message})` });
+            withheld.push({ file, kind: 'unscrubbable', reason: `could not be scrubbed (${error.message})` });
         }
     }
     return { staged, withheld };
@@ -9859,6 +9886,7 @@ const DEFAULT_FAIL_VERDICTS_TEXT = compare_verdict/* DEFAULT_FAIL_VERDICTS */.Od
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ withMedianInterval),
 /* harmony export */   c: () => (/* binding */ medianInterval)
 /* harmony export */ });
 /* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4490);
@@ -9895,6 +9923,11 @@ function medianInterval(samples, level = _gate_options_js__WEBPACK_IMPORTED_MODU
     }
     return { low: sorted[j - 1], high: sorted[n - j], coverage: 1 - 2 * below };
 }
+/** A metric with the interval of its median, as a report holds it. */
+function withMedianInterval(metric) {
+    const interval = medianInterval(metric.samples);
+    return { ...metric, ci: interval ? [interval.low, interval.high] : null };
+}
 
 
 /***/ }),
@@ -9910,10 +9943,21 @@ function medianInterval(samples, level = _gate_options_js__WEBPACK_IMPORTED_MODU
 /* harmony export */   x: () => (/* binding */ stepTimeText)
 /* harmony export */ });
 /* unused harmony exports PER_STEP_KERNELS, measuredStepTime */
-/* harmony import */ var _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1126);
-/* harmony import */ var _diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7307);
-/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7143);
-/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4490);
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
+/* harmony import */ var _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1126);
+/* harmony import */ var _diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7307);
+/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7143);
+/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4490);
+/**
+ * Where the time went, per decode step. Shares move when anything else moves and do not add up to a
+ * slowdown; time per step does. Each side's GPU kernel time is divided by the decode steps its
+ * capture covers (src/diagnose/step-count.ts counts them from evidence), by family and by kernel,
+ * and the change is set against the measured change of step time from the workload's own numbers
+ * (tok/s medians and the batch, or time per output token). What kernel time does not explain is
+ * host or idle time. Without a step count on both sides, kernels are compared per launch instead.
+ * `kernel-time:` thresholds gate these numbers (a row each; not compared, visibly, without steps).
+ */
+
 
 
 
@@ -9929,7 +9973,7 @@ function stepTimeText(ns, signed = false) {
 }
 /** The tokens each step generates: the batch, when the side states it as a plain number. */
 function tokensPerStep(side) {
-    const batch = (0,_diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_0__/* .batchSize */ .CJ)(side);
+    const batch = (0,_diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_1__/* .batchSize */ .CJ)(side);
     return batch !== undefined && batch > 0 ? batch : undefined;
 }
 /**
@@ -9940,7 +9984,7 @@ function tokensPerStep(side) {
 function stepCountOf(side) {
     if (side.stepCount)
         return side.stepCount;
-    const counted = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_2__/* .countSteps */ .j)({
+    const counted = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_3__/* .countSteps */ .j)({
         kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })),
         timeline: side.timeline ?? null,
         metrics: side.metrics,
@@ -10062,7 +10106,7 @@ function perStepAttribution(current, baseline) {
 }
 /** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
 function kernelTimeKeys(options) {
-    return Object.keys(options.thresholds).filter((key) => key.startsWith(_gate_options_js__WEBPACK_IMPORTED_MODULE_1__/* .KERNEL_TIME_PREFIX */ .TR));
+    return Object.keys(options.thresholds).filter((key) => key.startsWith(_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR));
 }
 /**
  * One row per `kernel-time:` threshold: growth of GPU time per step at or beyond it fails. Without a
@@ -10071,11 +10115,12 @@ function kernelTimeKeys(options) {
 function kernelTimeRows(analysis, options) {
     const rows = [];
     for (const key of kernelTimeKeys(options)) {
-        const thresholdMs = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_3__/* .ownValue */ .e)(options.thresholds, key);
-        const target = key.slice(_gate_options_js__WEBPACK_IMPORTED_MODULE_1__/* .KERNEL_TIME_PREFIX */ .TR.length);
+        const thresholdMs = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_4__/* .ownValue */ .e)(options.thresholds, key);
+        const target = key.slice(_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR.length);
         const label = target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
         const { perStep } = analysis;
-        const base = { metric: key, kind: 'kernel-time', unit: 'ms/step', ci: null, threshold: thresholdMs };
+        const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .keySubject */ .Y3)(target);
+        const base = { metric: key, kind: 'kernel-time', unit: 'ms/step', ci: null, threshold: thresholdMs, ...(subject ? { subject } : {}) };
         if (perStep.unit !== 'step') {
             const why = [perStep.baseline.steps === null ? `the baseline's steps are unknown (${perStep.baseline.text})` : '', perStep.current.steps === null ? `the current run's steps are unknown (${perStep.current.text})` : '']
                 .filter(Boolean)
@@ -10160,6 +10205,26 @@ function formatValue(value, unit) {
     const abs = Math.abs(value);
     const digits = abs >= 100 ? 1 : abs >= 1 ? 2 : 4;
     return `${value.toFixed(digits)}${unit ? ` ${unit}` : ''}`;
+}
+
+
+/***/ }),
+
+/***/ 3330:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ withLeadingReasons)
+/* harmony export */ });
+/** Lines put before the comparison's reasons (a skipped input, an acceptance): about no row. */
+function withLeadingReasons(comparison, lines) {
+    if (!lines.length)
+        return comparison;
+    return {
+        ...comparison,
+        reasons: [...lines, ...comparison.reasons],
+        ...(comparison.reasonRows ? { reasonRows: [...lines.map(() => null), ...comparison.reasonRows] } : {}),
+    };
 }
 
 
@@ -10622,6 +10687,7 @@ function describeEvidence(evidence) {
 /* harmony export */   Zu: () => (/* binding */ breakdownEvidence),
 /* harmony export */   bP: () => (/* binding */ ROOFLINE),
 /* harmony export */   cf: () => (/* binding */ rateText),
+/* harmony export */   eT: () => (/* binding */ deepDiveMatches),
 /* harmony export */   fL: () => (/* binding */ percentText),
 /* harmony export */   iG: () => (/* binding */ wavesPerSm),
 /* harmony export */   jv: () => (/* binding */ ncuSays),
@@ -10771,6 +10837,19 @@ function deepDiveKernels(results, kernels = []) {
         }
         return dive;
     });
+}
+/**
+ * The deep dives as a report holds them: each profiled kernel matched to its breakdown row, its
+ * median launch by index in `results`, and the ids of the findings about it.
+ */
+function deepDiveMatches(results, kernels, findings) {
+    return deepDiveKernels(results, kernels).map((dive) => ({
+        kernel: dive.kernel,
+        result: results.indexOf(dive.result),
+        launches: dive.launches,
+        // dominant-kernel is about the kernel's share, which its row shows already.
+        findings: [...new Set(findings.filter((f) => f.kernel === dive.kernel && f.id !== 'dominant-kernel').map((f) => f.id))],
+    }));
 }
 /** Where a deep-dive finding's kernel sits in the breakdown, as evidence (nothing for an ncu-only input). */
 function breakdownEvidence(dive) {
@@ -24285,10 +24364,12 @@ function ownValue(record, key) {
 __nccwpck_require__.d(__webpack_exports__, {
   Uq: () => (/* binding */ REPORT_FILE),
   WI: () => (/* binding */ REPORT_SCHEMA_VERSION),
-  M9: () => (/* binding */ ReportSchema)
+  M9: () => (/* binding */ ReportSchema),
+  Y3: () => (/* binding */ keySubject),
+  r3: () => (/* binding */ rowSubject)
 });
 
-// UNUSED EXPORTS: AcceptanceSchema, ComparisonRowSchema, ComparisonSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, MeasuredStepSchema, PerStepKernelSchema, PerStepSchema, RowStatusSchema, RunInfoSchema, STEP_BASES, SeveritySchema, SkippedInputSchema, StepBasisSchema, StepCountSchema, StepTimeSchema, VerdictSchema
+// UNUSED EXPORTS: AcceptanceSchema, ComparisonRowSchema, ComparisonSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, MeasuredStepSchema, PerStepKernelSchema, PerStepSchema, ReasonRowSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, SkippedInputSchema, StepBasisSchema, StepCountSchema, StepTimeSchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -24325,6 +24406,11 @@ const MetricSchema = schemas/* object */.Ikc({
     samples: schemas/* array */.YOg(schemas/* number */.aig()),
     /** The median of the samples. */
     value: schemas/* number */.aig(),
+    /**
+     * The confidence interval of that median at the gate's level (src/compare/median-interval.ts), null
+     * when the samples are too few for it; set when a report is written (absent in older reports).
+     */
+    ci: schemas/* tuple */.PVZ([schemas/* number */.aig(), schemas/* number */.aig()]).nullable().optional(),
 });
 const UtilizationSchema = schemas/* object */.Ikc({
     /**
@@ -24462,6 +24548,11 @@ const AcceptanceSchema = schemas/* object */.Ikc({
     headSha: schemas/* string */.YjP().optional(),
 });
 const RowStatusSchema = schemas/* enum */.k5n(['pass', 'improved', 'warn', 'fail', 'insufficient-data', 'info']);
+/** What a share, time-per-step or finding row is about: a family, a kernel (its whole name), a finding, or the exposed communication. */
+const RowSubjectSchema = schemas/* object */.Ikc({
+    type: schemas/* enum */.k5n(['family', 'kernel', 'finding', 'communication']),
+    id: schemas/* string */.YjP(),
+});
 const ComparisonRowSchema = schemas/* object */.Ikc({
     /** `decode_tok_s`, `family:gemv`, `kernel:<name>`, `finding:re-prefill` … */
     metric: schemas/* string */.YjP(),
@@ -24478,9 +24569,34 @@ const ComparisonRowSchema = schemas/* object */.Ikc({
     threshold: schemas/* number */.aig().nullable(),
     pValue: schemas/* number */.aig().nullable().optional(),
     samples: schemas/* tuple */.PVZ([schemas/* number */.aig().int(), schemas/* number */.aig().int()]).optional(),
+    /** Samples of the metric each side left out of those counts (unreadable, warm-up, stalled runs); metric rows only, absent in older reports. */
+    leftOut: schemas/* tuple */.PVZ([schemas/* number */.aig().int().nonnegative(), schemas/* number */.aig().int().nonnegative()]).optional(),
     status: RowStatusSchema,
     note: schemas/* string */.YjP().optional(),
+    /** What the row is about, for rows of a family, kernel, finding or communication (absent on metric rows and in older reports). */
+    subject: RowSubjectSchema.optional(),
 });
+const SUBJECT_PREFIXES = [
+    ['family:', 'family'],
+    ['kernel:', 'kernel'],
+    ['finding:', 'finding'],
+    ['communication:', 'communication'],
+];
+/** The subject a row key names (`family:gemv`, `kernel:<name>`, `finding:<id>`, `communication:exposed`; a `kernel-time:` key without its prefix). */
+function keySubject(key) {
+    for (const [prefix, type] of SUBJECT_PREFIXES)
+        if (key.startsWith(prefix))
+            return { type, id: key.slice(prefix.length) };
+    return undefined;
+}
+/** A row's subject: as the comparison wrote it, or for a report written before, as its key names it. */
+function rowSubject(row) {
+    if (row.subject)
+        return row.subject;
+    if (row.kind === 'metric')
+        return undefined;
+    return keySubject(row.kind === 'kernel-time' ? row.metric.slice('kernel-time:'.length) : row.metric);
+}
 const KernelChangeSchema = schemas/* object */.Ikc({
     name: schemas/* string */.YjP(),
     family: KernelFamilySchema,
@@ -24552,6 +24668,14 @@ const PerStepSchema = schemas/* object */.Ikc({
     /** What limits the reading, in words (batch unknown, per-token, devices). */
     notes: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
 });
+/**
+ * What a reason of the gate is about: the row's metric, and how many of the reason's first
+ * characters name it (the name as written, cut to a sentence's width), where the reason opens with it.
+ */
+const ReasonRowSchema = schemas/* object */.Ikc({
+    row: schemas/* string */.YjP(),
+    nameEnd: schemas/* number */.aig().int().nonnegative().optional(),
+});
 const ComparisonSchema = schemas/* object */.Ikc({
     baseline: schemas/* object */.Ikc({
         origin: schemas/* string */.YjP(),
@@ -24565,6 +24689,8 @@ const ComparisonSchema = schemas/* object */.Ikc({
     newFindings: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     resolvedFindings: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     reasons: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
+    /** Parallel to reasons: the row each is about, null for a reason about no row (older reports lack it). */
+    reasonRows: schemas/* array */.YOg(ReasonRowSchema.nullable()).optional(),
     /** Gated metrics that more runs could decide (the sides overlap, or too few or not significant samples). */
     undecided: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     /** An adaptive A/B run: which look this comparison is and the alpha it tested at. */
@@ -24580,6 +24706,19 @@ const ComparisonSchema = schemas/* object */.Ikc({
     perStep: PerStepSchema.optional(),
     /** The baseline's samples of each compared metric, in run order (the current's are in metrics). */
     baselineSamples: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* array */.YOg(schemas/* number */.aig())).optional(),
+});
+/**
+ * A kernel's Nsight Compute deep dive matched to the report's kernels when the report was written
+ * (tools spell a kernel's name differently; src/diagnose/ncu-metrics.ts deepDiveMatches).
+ */
+const DeepDiveMatchSchema = schemas/* object */.Ikc({
+    /** The kernel as the kernels table names it where a timing capture has it, else as ncu names it. */
+    kernel: schemas/* string */.YjP(),
+    /** The launch the numbers come from, by its index in `deepDive`: of the kernel's profiled launches, the one of median duration. */
+    result: schemas/* number */.aig().int().nonnegative(),
+    launches: schemas/* number */.aig().int().positive(),
+    /** The ids of the findings about this kernel (dominant-kernel left out: the kernel's row says as much). */
+    findings: schemas/* array */.YOg(schemas/* string */.YjP()),
 });
 const RunInfoSchema = schemas/* object */.Ikc({
     /** A stable name for the workload (model × GPU × config); the dashboard groups by it. */
@@ -24615,6 +24754,8 @@ const ReportSchema = schemas/* object */.Ikc({
      */
     skippedInputs: schemas/* array */.YOg(SkippedInputSchema).default([]),
     deepDive: schemas/* array */.YOg(capture/* NcuResultSchema */.NB),
+    /** Each profiled kernel once, matched to its row (older reports lack it; renderers then match on the fly). */
+    deepDives: schemas/* array */.YOg(DeepDiveMatchSchema).optional(),
     findings: schemas/* array */.YOg(FindingSchema),
     verdict: VerdictSchema,
     /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */
@@ -25081,6 +25222,8 @@ function ranksOf(captures, classify, notices) {
     return devices.map((device) => rankOf(split.kernels.filter((k) => (k.device ?? 0) === device), classify, { device, sources: [split.source.path], timeline: split.deviceTimelines.find((d) => d.device === device)?.timeline ?? null }));
 }
 
+// EXTERNAL MODULE: ./src/model/report.ts + 1 modules
+var model_report = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
 var fingerprint = __nccwpck_require__(3187);
 // EXTERNAL MODULE: ./src/compare/percent-format.ts
@@ -25616,7 +25759,7 @@ function prepareSide(label, metric, options, notes, other) {
             notes.push(stallNote);
         }
     }
-    return { label, kept: clean, dropped, outliers, stalled, ...(stallNote ? { stallNote } : {}), value: clean.length ? (0,averages/* median */.J)(clean) : metric.value };
+    return { label, kept: clean, dropped, outliers, stalled, ...(stallNote ? { stallNote } : {}), value: clean.length ? (0,averages/* median */.J)(clean) : metric.value, total: metric.samples.length };
 }
 function infoRow(name, base, cur, note) {
     const metric = (cur ?? base);
@@ -25743,6 +25886,7 @@ function compareMetrics(current, baseline, options) {
                     threshold: floor,
                     pValue: null,
                     samples: [nBase, nCur],
+                    leftOut: [base.samples.length - nBase, cur.samples.length - nCur],
                     status: 'insufficient-data',
                     note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
                 },
@@ -25900,6 +26044,7 @@ function decide(p, pWorse, pBetter, options) {
             threshold: p.floor,
             pValue,
             samples: [p.base.kept.length, p.cur.kept.length],
+            leftOut: [p.base.total - p.base.kept.length, p.cur.total - p.cur.kept.length],
             status,
             ...(notes.length ? { note: notes.join('; ') } : {}),
         },
@@ -25973,7 +26118,8 @@ function shortLabel(metric, max = 80) {
     const oneLine = metric.replace(/\s+/g, ' ');
     return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
 }
-function shareRow(metric, kind, baseShare, curShare, limits, extra, of = 'GPU time') {
+function shareRow(metric, subject, baseShare, curShare, limits, extra, of = 'GPU time') {
+    const kind = subject.type === 'kernel' ? 'kernel-share' : 'family-share';
     const baseline = baseShare * 100;
     const current = curShare * 100;
     const delta = current - baseline;
@@ -26001,8 +26147,9 @@ function shareRow(metric, kind, baseShare, curShare, limits, extra, of = 'GPU ti
         threshold: limits.warn,
         status,
         ...(notes.length ? { note: notes.join('; ') } : {}),
+        subject,
     };
-    return { row, ...(reason ? { reason } : {}) };
+    return { row, ...(reason ? { reason, reasonNameEnd: shortLabel(metric).length } : {}) };
 }
 function compareFamilies(current, baseline, options) {
     const base = new Map(baseline.families.map((f) => [f.family, f.share]));
@@ -26014,7 +26161,7 @@ function compareFamilies(current, baseline, options) {
             extra.push('new family');
         if (!cur.has(family))
             extra.push('family gone');
-        return shareRow(`family:${family}`, 'family-share', base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
+        return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
     });
 }
 /** Exposed collective time over the active span: of the worst rank when there are ranks with timelines. */
@@ -26038,7 +26185,7 @@ function compareCommunication(current, baseline, options) {
     if (!hasTimeline(current) || !hasTimeline(baseline))
         return [];
     const metric = 'communication:exposed';
-    return [shareRow(metric, 'family-share', base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
+    return [shareRow(metric, { type: 'communication', id: 'exposed' }, base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
 }
 function compareKernels(current, baseline, options) {
     const base = kernelsByName(baseline.kernels);
@@ -26062,7 +26209,7 @@ function compareKernels(current, baseline, options) {
             extra.push(`left the top ${options.topN}`);
         if (b && c && b.family !== c.family)
             extra.push(`family ${b.family} → ${c.family}`);
-        rows.push(shareRow(`kernel:${name}`, 'kernel-share', b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
+        rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
     }
     // The time changes of every kernel either side ran (the kernels table shows more than the top N).
     for (const name of new Set([...base.keys(), ...cur.keys()])) {
@@ -26168,6 +26315,13 @@ var diagnose_rules = __nccwpck_require__(3833);
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var verdict = __nccwpck_require__(7682);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
+/**
+ * The regression gate: the current run against a baseline → pass | warn | fail | insufficient-data
+ * | invalid, with one row per metric, family share, top kernel and changed finding, and the human
+ * reasons for the verdict. Pure: no I/O, deterministic for a given seed.
+ * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
+ */
+
 
 
 
@@ -26231,7 +26385,7 @@ function findingRows(current, baseline, options) {
             reason = `finding ${id} resolved`;
         }
         rows.push({
-            row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note },
+            row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note, subject: { type: 'finding', id } },
             ...(reason ? { reason } : {}),
         });
     }
@@ -26248,6 +26402,11 @@ function failOnOf(options) {
     return { ids: options.failOn, severity: options.failOnSeverity };
 }
 const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
+/** The subject of a `kernel-time:` row, named by its key. */
+function subjectField(key) {
+    const subject = (0,model_report/* keySubject */.Y3)(key.slice('kernel-time:'.length));
+    return subject ? { subject } : {};
+}
 function compare(current, baseline, optionsInput = {}, context = {}) {
     let options = (0,gate_options/* parseGateOptions */.dV)(optionsInput);
     if (!baseline)
@@ -26315,7 +26474,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         for (const key of (0,per_step/* kernelTimeKeys */.Jy)(options)) {
             const note = `not compared: ${missing} no kernel capture`;
             rows.push({
-                row: { metric: key, kind: 'kernel-time', unit: 'ms/step', baseline: null, current: null, delta: null, ci: null, threshold: options.thresholds[key], status: 'insufficient-data', note },
+                row: { metric: key, kind: 'kernel-time', unit: 'ms/step', baseline: null, current: null, delta: null, ci: null, threshold: options.thresholds[key], status: 'insufficient-data', note, ...subjectField(key) },
                 reason: `${key.slice('kernel-time:'.length)} time per step ${note}`,
             });
         }
@@ -26334,8 +26493,15 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     const judgement = (0,verdict/* judge */.S4)(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
     const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
     const reasons = [...invalid, ...ranked.map((r) => r.reason), ...notes];
-    if (judgement.verdict === 'pass')
+    const reasonRows = [
+        ...invalid.map(() => null),
+        ...ranked.map((r) => ({ row: r.row.metric, ...(r.reasonNameEnd !== undefined ? { nameEnd: r.reasonNameEnd } : {}) })),
+        ...notes.map(() => null),
+    ];
+    if (judgement.verdict === 'pass') {
         reasons.push(passLine);
+        reasonRows.push(null);
+    }
     const comparison = {
         baseline: {
             origin: baseline.origin?.origin ?? 'file',
@@ -26349,6 +26515,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         newFindings: findings.added,
         resolvedFindings: findings.resolved,
         reasons,
+        reasonRows,
         undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
         ...(betweenJobs ? { betweenJobs } : {}),
         ...(perStep ? { perStep } : {}),
@@ -26357,6 +26524,8 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     return { ...judgement, comparison };
 }
 
+// EXTERNAL MODULE: ./src/compare/median-interval.ts
+var median_interval = __nccwpck_require__(4315);
 // EXTERNAL MODULE: ./src/diagnose/evidence.ts
 var diagnose_evidence = __nccwpck_require__(8179);
 // EXTERNAL MODULE: ./src/diagnose/rule.ts
@@ -26431,6 +26600,8 @@ function diagnose(profile, config = {}, rules = diagnose_rules/* RULES */.y) {
     return { findings: findings.map(({ stage: _stage, headline: _headline, ...finding }) => finding), notes };
 }
 
+// EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
+var ncu_metrics = __nccwpck_require__(2138);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(3916);
 ;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts
@@ -26686,14 +26857,17 @@ function checkMergeable(captures, allowMixed) {
     return [{ code: 'mixed-inputs', severity: 'warning', message: `${mixed.message}; merged because mixed inputs were allowed, so totals and shares describe no single run` }];
 }
 
-// EXTERNAL MODULE: ./src/model/report.ts + 1 modules
-var model_report = __nccwpck_require__(949);
+// EXTERNAL MODULE: ./src/compare/reason-rows.ts
+var reason_rows = __nccwpck_require__(3330);
 // EXTERNAL MODULE: ./src/version.ts
 var version = __nccwpck_require__(311);
 ;// CONCATENATED MODULE: ./src/pipeline/analyze.ts
 /**
  * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
  */
+
+
+
 
 
 
@@ -26798,7 +26972,7 @@ function reportFromProfile(profile, options) {
         totalKernelNs: profile.totalKernelNs,
         kernels: profile.kernels,
         families: profile.families,
-        metrics: profile.metrics,
+        metrics: profile.metrics.map(median_interval/* withMedianInterval */.L),
         utilization: profile.utilization,
         timeline: profile.timeline,
         gpuTimeUtilPercent: profile.gpuTimeUtilPercent,
@@ -26808,12 +26982,13 @@ function reportFromProfile(profile, options) {
         notices: [...profile.notices, ...notes],
         skippedInputs,
         deepDive: profile.ncu,
+        deepDives: (0,ncu_metrics/* deepDiveMatches */.eT)(profile.ncu, profile.kernels, findings),
         findings,
         verdict: gate.verdict,
         // A skipped input leads: the verdict rests on the inputs that were read.
         verdictReasons: skippedLine ? [skippedLine, ...gate.reasons] : gate.reasons,
         comparison: gate.comparison && baseline
-            ? { ...gate.comparison, reasons: skippedLine ? [skippedLine, ...gate.comparison.reasons] : gate.comparison.reasons, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
+            ? { ...(0,reason_rows/* withLeadingReasons */.A)(gate.comparison, skippedLine ? [skippedLine] : []), baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
             : gate.comparison,
         ranks: profile.ranks,
         stepCount: gate.comparison?.perStep?.current ?? (0,per_step/* stepCountOf */.nS)(current),
@@ -26846,7 +27021,7 @@ async function analyze(options) {
 
 /***/ }),
 
-/***/ 4801:
+/***/ 8089:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -26857,8 +27032,6 @@ __nccwpck_require__.d(__webpack_exports__, {
   he: () => (/* binding */ reportIdentity),
   vO: () => (/* binding */ workloadName)
 });
-
-// UNUSED EXPORTS: openRegressions
 
 // EXTERNAL MODULE: ./src/model/averages.ts
 var averages = __nccwpck_require__(2861);
@@ -27078,11 +27251,15 @@ function detectChangePoints(values, options = {}) {
     }
 }
 
+// EXTERNAL MODULE: ./src/compare/median-interval.ts
+var median_interval = __nccwpck_require__(4315);
 ;// CONCATENATED MODULE: ./src/compare/history.ts
 /**
  * A nightly history judged: change points of a metric's series and of the family shares, and the
  * regressions still open. The dashboard draws what this finds; it decides nothing itself.
  */
+
+
 
 /** A family share series is scanned only when it reaches this share somewhere (small bands jitter). */
 const MIN_SCANNED_SHARE = 0.05;
@@ -27124,9 +27301,79 @@ function openRegressions(changes, direction, minChange) {
     });
     return open;
 }
+/** Each kernel's share of a report (a name listed twice counts once, summed). */
+function kernelShares(report) {
+    const shares = new Map();
+    for (const k of report.kernels)
+        shares.set(k.name, (shares.get(k.name) ?? 0) + k.share);
+    return shares;
+}
+function topNames(shares, n) {
+    return [...shares.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
+}
+function familyShare(report, family) {
+    return report.families.reduce((sum, f) => (f.family === family ? sum + f.share : sum), 0);
+}
+/** Events of one pair of points: entries and exits first, then the largest moves. */
+function eventsBetween(before, after, index, minShareChange) {
+    const wasTop = new Set(before.top);
+    const isTop = new Set(after.top);
+    const event = (kernel, kind) => ({ index, kernel, kind, before: before.shares.get(kernel) ?? 0, after: after.shares.get(kernel) ?? 0 });
+    const events = [...after.top.filter((k) => !wasTop.has(k)).map((k) => event(k, 'entered')), ...before.top.filter((k) => !isTop.has(k)).map((k) => event(k, 'left'))];
+    const moves = [];
+    for (const kernel of new Set([...before.top, ...after.top])) {
+        if (!wasTop.has(kernel) || !isTop.has(kernel))
+            continue;
+        const delta = (after.shares.get(kernel) ?? 0) - (before.shares.get(kernel) ?? 0);
+        if (Math.abs(delta) >= minShareChange)
+            moves.push(event(kernel, delta > 0 ? 'up' : 'down'));
+    }
+    moves.sort((a, b) => Math.abs(b.after - b.before) - Math.abs(a.after - a.before));
+    return [...events, ...moves];
+}
+/**
+ * A workload's history judged, its reports in time order: per point the metric's median and its
+ * interval, level change points of the metric, share change points of the largest families,
+ * top-kernel changes between consecutive points, and the regressions still open.
+ */
+function analyzeHistory(reports, options) {
+    const points = reports.map((report) => {
+        const metric = report.metrics.find((m) => m.name === options.metric);
+        // The median of the samples the interval is of (a report's value is that median when it is whole).
+        const finite = metric?.samples.filter(Number.isFinite) ?? [];
+        const value = finite.length ? (0,averages/* median */.J)(finite) : metric?.value;
+        const interval = metric ? (0,median_interval/* medianInterval */.c)(metric.samples) : null;
+        const shares = kernelShares(report);
+        return {
+            value: value !== undefined && Number.isFinite(value) ? value : null,
+            ci: interval ? [interval.low, interval.high] : null,
+            n: metric?.samples.length ?? 0,
+            top: topNames(shares, options.topN).map((name) => ({ name, share: shares.get(name) })),
+        };
+    });
+    // Ranked by peak share, so a family that appeared lately (a new attention path) is scanned too.
+    const peaks = new Map();
+    for (const report of reports)
+        for (const f of report.families)
+            peaks.set(f.family, Math.max(peaks.get(f.family) ?? 0, f.share));
+    const families = [...peaks.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name]) => name);
+    // `other` (kernels no family claims) mixes whatever is unclassified: its share is not scanned.
+    const scannedAt = families.slice(0, options.families).flatMap((family, f) => (family === 'other' ? [] : [f]));
+    const scanned = scannedAt.map((f) => ({ shares: reports.map((report) => familyShare(report, families[f])) }));
+    const changes = seriesChanges(points.map((p) => p.value), { alpha: options.alpha, minRelativeChange: options.minChange });
+    const familyChanges = shareChanges(scanned, { alpha: options.alpha, minShareChange: options.minShareChange }).map(({ series, ...c }) => ({ ...c, family: scannedAt[series] }));
+    const kernelEvents = [];
+    let previous;
+    reports.forEach((report, i) => {
+        const shares = kernelShares(report);
+        const current = { shares, top: points[i].top.map((k) => k.name) };
+        if (previous)
+            kernelEvents.push(...eventsBetween(previous, current, i, options.minShareChange));
+        previous = current;
+    });
+    return { points, families, changes, familyChanges, kernelEvents, openRegressions: openRegressions(changes, options.direction, options.minChange) };
+}
 
-// EXTERNAL MODULE: ./src/compare/median-interval.ts
-var median_interval = __nccwpck_require__(4315);
 // EXTERNAL MODULE: ./src/model/metrics.ts
 var metrics = __nccwpck_require__(5500);
 ;// CONCATENATED MODULE: ./src/report/dashboard/data.ts
@@ -27135,37 +27382,6 @@ const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid', '
 const SEVERITY_ORDER = ['info', 'warning', 'error'];
 /** Shares are stored as integers in units of 0.01 percentage points. */
 const SHARE_SCALE = 10_000;
-
-;// CONCATENATED MODULE: ./src/report/dashboard/kernel-events.ts
-
-function scaled(share) {
-    return Math.round((share ?? 0) * SHARE_SCALE);
-}
-/** Events of one pair of points: entries and exits first, then the largest moves. */
-function eventsBetween(before, after, index, minShareChange) {
-    const events = [];
-    const wasTop = new Set(before.top);
-    const isTop = new Set(after.top);
-    for (const kernel of after.top) {
-        if (!wasTop.has(kernel))
-            events.push({ index, kernel, kind: 'entered', before: scaled(before.shares.get(kernel)), after: scaled(after.shares.get(kernel)) });
-    }
-    for (const kernel of before.top) {
-        if (!isTop.has(kernel))
-            events.push({ index, kernel, kind: 'left', before: scaled(before.shares.get(kernel)), after: scaled(after.shares.get(kernel)) });
-    }
-    const moves = [];
-    for (const kernel of new Set([...before.top, ...after.top])) {
-        if (!wasTop.has(kernel) || !isTop.has(kernel))
-            continue;
-        const delta = (after.shares.get(kernel) ?? 0) - (before.shares.get(kernel) ?? 0);
-        if (Math.abs(delta) >= minShareChange) {
-            moves.push({ index, kernel, kind: delta > 0 ? 'up' : 'down', before: scaled(before.shares.get(kernel)), after: scaled(after.shares.get(kernel)) });
-        }
-    }
-    moves.sort((a, b) => Math.abs(b.after - b.before) - Math.abs(a.after - a.before));
-    return [...events, ...moves];
-}
 
 // EXTERNAL MODULE: ./src/report/number-format.ts
 var number_format = __nccwpck_require__(1329);
@@ -27219,9 +27435,6 @@ function safeServerUrl(url) {
  * point, change points of the metric and of the large family shares, top-kernel changes between
  * consecutive points, and the open regressions (a shift the wrong way with no recovery since).
  */
-
-
-
 
 
 
@@ -27318,18 +27531,16 @@ function familyStepTimes(report, families) {
     const per = count.steps * count.devices;
     return { ns: row.map((total) => Math.round(total / per)), basis: count.basis ?? '', steps: count.steps };
 }
-function kernelShares(report) {
-    const shares = new Map();
-    for (const k of report.kernels)
-        shares.set(k.name, (shares.get(k.name) ?? 0) + k.share);
-    return shares;
+/** A share (0..1) as the page stores it. */
+function scaled(share) {
+    return Math.round(share * SHARE_SCALE);
 }
-function topNames(shares, n) {
-    return [...shares.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, n).map(([name]) => name);
-}
-function buildWorkload(name, entries, options) {
+/** A workload's series as the page draws it, and its open regressions (without the workload's position, known once all are ordered). */
+function buildWorkload(name, entries, options, direction) {
     entries.sort((a, b) => a.t - b.t || (a.report.run.commit ?? '').localeCompare(b.report.run.commit ?? ''));
     const reports = entries.map((e) => e.report);
+    // compare/history.ts judges the history; what follows only rounds, interns and clamps.
+    const history = analyzeHistory(reports, { metric: options.metric, direction, topN: options.topN, families: options.families, minChange: options.minChange, minShareChange: options.minShareChange, alpha: options.alpha });
     const repos = new Interner();
     const kernels = new Interner();
     const kernelFamily = [];
@@ -27337,8 +27548,6 @@ function buildWorkload(name, entries, options) {
     const findings = [];
     const points = { t: [], commit: [], repo: [], run: [], verdict: [], accepted: [], value: [], low: [], high: [], n: [], shares: [], stepNs: [], stepBasis: [], steps: [], top: [], findings: [] };
     const { families, shares } = familyShares(reports, options);
-    const events = [];
-    let previous;
     const kernelOf = (report, name) => {
         const i = kernels.of(clampText(name, KERNEL_MAX));
         if (kernelFamily[i] === undefined)
@@ -27346,6 +27555,7 @@ function buildWorkload(name, entries, options) {
         return i;
     };
     reports.forEach((report, i) => {
+        const point = history.points[i];
         points.t.push(entries[i].t);
         points.commit.push(safeCommit(report.run.commit));
         const repo = safeRepository(report.run.repository);
@@ -27353,35 +27563,16 @@ function buildWorkload(name, entries, options) {
         points.run.push(safeHttpsUrl(report.run.runUrl));
         points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
         points.accepted.push(report.verdict === 'accepted' ? clampText(report.acceptance?.by, LOGIN_MAX) : '');
-        const metric = report.metrics.find((m) => m.name === options.metric);
-        // The same interval the summary and the comment show for these samples.
-        const interval = metric ? (0,median_interval/* medianInterval */.c)(metric.samples) : null;
-        // The median of the samples the interval is of (a report's value is that median when it is whole).
-        const finite = metric?.samples.filter(Number.isFinite) ?? [];
-        const value = finite.length ? (0,averages/* median */.J)(finite) : metric?.value;
-        points.value.push(value !== undefined && Number.isFinite(value) ? round(value) : null);
-        points.low.push(interval ? round(interval.low) : null);
-        points.high.push(interval ? round(interval.high) : null);
-        points.n.push(metric?.samples.length ?? 0);
+        points.value.push(point.value !== null ? round(point.value) : null);
+        points.low.push(point.ci ? round(point.ci[0]) : null);
+        points.high.push(point.ci ? round(point.ci[1]) : null);
+        points.n.push(point.n);
         points.shares.push(shares[i]);
         const stepTimes = familyStepTimes(report, families);
         points.stepNs.push(stepTimes.ns);
         points.stepBasis.push(stepTimes.basis);
         points.steps.push(stepTimes.steps);
-        const current = kernelShares(report);
-        const top = topNames(current, options.topN);
-        points.top.push(top.flatMap((k) => [kernelOf(report, k), Math.round(current.get(k) * SHARE_SCALE)]));
-        if (previous) {
-            // Every name here was interned when its point's top list was stored.
-            const union = [...new Set([...previous.top, ...top])];
-            const indexOf = new Map(union.map((k) => [k, kernelOf(report, k)]));
-            const side = (s, names) => ({
-                shares: new Map(union.map((k) => [indexOf.get(k), s.get(k) ?? 0])),
-                top: names.map((k) => indexOf.get(k)),
-            });
-            events.push(...eventsBetween(side(previous.shares, previous.top), side(current, top), i, options.minShareChange));
-        }
-        previous = { shares: current, top };
+        points.top.push(point.top.flatMap((k) => [kernelOf(report, k.name), scaled(k.share)]));
         const seen = new Set();
         for (const f of report.findings) {
             let fi = findingIndex.get(f.id);
@@ -27396,14 +27587,13 @@ function buildWorkload(name, entries, options) {
         }
         points.findings.push([...seen].sort((a, b) => a - b));
     });
-    const latest = reports[reports.length - 1];
-    const history = { alpha: options.alpha };
-    const changes = seriesChanges(points.value, { ...history, minRelativeChange: options.minChange }).map(mark);
-    const scanned = families.flatMap((family, f) => (family === 'other' ? [] : [{ f, shares: points.shares.map((row) => row[f] / SHARE_SCALE) }]));
-    const familyChanges = shareChanges(scanned, { ...history, minShareChange: options.minShareChange }).map((c) => ({ ...mark(c), family: scanned[c.series].f }));
+    // Every kernel of an event was in a top list, interned with its point above.
+    const events = history.kernelEvents.map((e) => ({ index: e.index, kernel: kernelOf(reports[e.index], e.kernel), kind: e.kind, before: scaled(e.before), after: scaled(e.after) }));
     // Newest first: the table shows the latest moves.
     events.sort((a, b) => b.index - a.index);
-    return {
+    const familyChanges = history.familyChanges.map((c) => ({ ...mark(c), family: c.family }));
+    const latest = reports[reports.length - 1];
+    const series = {
         name,
         gpu: clampText(latest.environment.gpuName, NAME_MAX),
         model: clampText(latest.environment.model, NAME_MAX),
@@ -27413,23 +27603,16 @@ function buildWorkload(name, entries, options) {
         kernelFamily,
         findings,
         points,
-        changes,
+        changes: history.changes.map(mark),
         familyChanges: familyChanges.sort((a, b) => a.index - b.index),
         kernelEvents: events.slice(0, options.maxKernelEvents),
     };
+    return { series, open: history.openRegressions.map(openMark) };
 }
-/** The workload's open regressions (compare/history.ts judges them), as the page lists them. */
-function build_data_openRegressions(series, workload, direction, minChange) {
-    return openRegressions(series.changes, direction, minChange).map((r) => ({
-        workload,
-        index: r.index,
-        before: r.before,
-        after: r.after,
-        latest: r.latest,
-        relative: r.relative,
-        latestRelative: round(r.latestRelative, 5),
-        pValue: r.pValue,
-    }));
+/** An open regression as the page lists it: rounded as its change is. */
+function openMark(r) {
+    const m = mark(r);
+    return { index: m.index, before: m.before, after: m.after, latest: round(r.latest, 4), relative: m.relative, latestRelative: round(r.latestRelative, 5), pValue: m.pValue };
 }
 /** What makes two report files the same report (a saved copy and its artifact): one point on the page. */
 function reportIdentity(report) {
@@ -27464,12 +27647,12 @@ function buildDashboardData(inputs, skipped, partial = {}) {
         groups.set(name, list);
     }
     const names = [...groups.keys()].sort((a, b) => a.localeCompare(b));
-    const built = names.map((name) => buildWorkload(name, groups.get(name), options));
-    const worst = (s) => Math.min(0, ...build_data_openRegressions(s, 0, info.direction, options.minChange).map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
+    const built = names.map((name) => buildWorkload(name, groups.get(name), options, info.direction));
+    const worst = (open) => Math.min(0, ...open.map((r) => (info.direction === 'higher' ? r.latestRelative : -r.latestRelative)));
     // Workloads with open regressions first, worst first; then by name.
-    const order = built.map((s, i) => ({ s, i, worst: worst(s) })).sort((a, b) => a.worst - b.worst || a.i - b.i);
-    const workloads = order.map((o) => o.s);
-    const regressions = workloads.flatMap((s, w) => build_data_openRegressions(s, w, info.direction, options.minChange));
+    const order = built.map((b, i) => ({ b, i, worst: worst(b.open) })).sort((a, b) => a.worst - b.worst || a.i - b.i);
+    const workloads = order.map((o) => o.b.series);
+    const regressions = order.flatMap((o, w) => o.b.open.map((r) => ({ workload: w, ...r })));
     return {
         version: 1,
         title: clampText(options.title, 200) || DEFAULT_DASHBOARD_OPTIONS.title,
@@ -27707,7 +27890,8 @@ function serializeReport(report) {
 /* harmony export */   eX: () => (/* binding */ reportKernelNames)
 /* harmony export */ });
 /* unused harmony exports kernelDisplayName, kernelDisplayNames */
-/* harmony import */ var _classify_demangle_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6693);
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
+/* harmony import */ var _classify_demangle_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6693);
 /**
  * Short kernel names for tables. A templated C++ kernel name runs to hundreds of characters and two
  * different kernels share their first hundred (`void at::native::elementwise_kernel<128, 4, void
@@ -27717,6 +27901,7 @@ function serializeReport(report) {
  * does: `elementwise_kernel<direct_copy_kernel_cuda>`, `elementwise_kernel<CUDAFunctor_add>`.
  * The full name stays in report.json and in the details.
  */
+
 
 const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
 /** Wrappers that carry the interesting functor inside them; never the answer themselves. */
@@ -27837,7 +28022,7 @@ function parts(name) {
     // Mangled names (ROCm traces print `_ZN5aiter24add_rmsnorm_quant_kernel…`) are read demangled;
     // one the demangler cannot read, and plain C names, have no structure to shorten.
     if (/^_Z/.test(oneLine)) {
-        const readable = (0,_classify_demangle_js__WEBPACK_IMPORTED_MODULE_0__/* .demangle */ .c)(oneLine.replace(/(?:\s*\[clone \.kd\]|\.kd)$/, ''));
+        const readable = (0,_classify_demangle_js__WEBPACK_IMPORTED_MODULE_1__/* .demangle */ .c)(oneLine.replace(/(?:\s*\[clone \.kd\]|\.kd)$/, ''));
         if (readable && /^[A-Za-z_][\w:]*$/.test(readable))
             return { base: readable.split('::').pop() };
         oneLine = readable ?? oneLine;
@@ -27938,7 +28123,10 @@ function kernelDisplayNames(names) {
 const SHOWN_KERNELS = 50;
 /** Every kernel name a report shows (its kernels, compared kernel shares, kernel changes). */
 function namesOf(report) {
-    const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => r.metric.slice(r.metric.indexOf(':') + 1));
+    const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').flatMap((r) => {
+        const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .rowSubject */ .r3)(r);
+        return subject?.type === 'kernel' ? [subject.id] : [];
+    });
     const changes = (report.comparison?.kernelChanges ?? []).map((c) => c.name);
     const dives = report.deepDive.map((d) => d.kernel);
     const perStep = (report.comparison?.perStep?.kernels ?? []).map((k) => k.name);
@@ -27955,30 +28143,27 @@ function reportKernelNames(report) {
     return (name) => known.get(name) ?? kernelDisplayName(name);
 }
 /**
- * The gate's reasons with kernel names in their short form: a reason about a kernel's share starts
- * with `kernel:<name>`, the name cut at the gate's width, which tells nothing apart. With a
- * comparison, its whole account (notes included); without one, the lines that decide the verdict.
+ * The gate's reasons with kernel names in their short form: a reason about a kernel's share opens
+ * with the name cut at the gate's width, which tells nothing apart; the comparison links each reason
+ * to its row and says how much of the reason names it. With a comparison, its whole account (notes
+ * included); without one, the lines that decide the verdict.
  */
 function readableReasons(report) {
     const reasons = report.comparison?.reasons ?? report.verdictReasons;
-    const kernels = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share');
-    if (kernels.length === 0)
+    const links = report.comparison?.reasonRows;
+    // A report written before the links (or one whose reasons were edited apart from them) shows its reasons as written.
+    if (!links || links.length !== reasons.length)
+        return reasons;
+    const kernels = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => [r.metric, r]));
+    if (kernels.size === 0)
         return reasons;
     const names = reportKernelNames(report);
-    return reasons.map((reason) => {
-        if (!reason.startsWith('kernel:'))
+    return reasons.map((reason, i) => {
+        const link = links[i];
+        if (!link || link.nameEnd === undefined || !kernels.has(link.row))
             return reason;
-        const end = reason.search(/…| share of GPU time/);
-        if (end < 0)
-            return reason;
-        const written = reason.slice(0, end);
-        // Names cut alike are told apart by the shares the reason quotes ("0.0% → 9.9%").
-        const rows = kernels.filter((r) => r.metric.replace(/\s+/g, ' ').startsWith(written) && r.baseline !== null && r.current !== null && reason.includes(`${r.baseline.toFixed(1)}% → ${r.current.toFixed(1)}%`));
-        if (rows.length !== 1)
-            return reason;
-        const row = rows[0];
-        const rest = reason.slice(reason[end] === '…' ? end + 1 : end);
-        return `kernel ${names(row.metric.slice('kernel:'.length))}${rest}`;
+        const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .rowSubject */ .r3)(kernels.get(link.row));
+        return subject?.type === 'kernel' ? `kernel ${names(subject.id)}${reason.slice(link.nameEnd)}` : reason;
     });
 }
 
@@ -28061,13 +28246,15 @@ function fitRows(rows, budget, measure, what) {
 /* unused harmony exports familySharesChart, samplesChart */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5500);
-/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7143);
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(949);
+/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7143);
 /**
  * Pictures for the PR comment and the job summary, as mermaid `xychart-beta` blocks (GitHub renders
  * mermaid in both): the kernel-family shares of the baseline against this run, and each side's
  * decode throughput per timed run. A chart is drawn only from numbers the report holds; labels are
  * reduced to characters that cannot end a mermaid string or the code fence.
  */
+
 
 
 
@@ -28108,7 +28295,8 @@ function familySharesChart(report) {
     const head = [];
     for (const row of rows) {
         // Short labels: the axis takes a fixed part of the chart's width, and a longer one is cut.
-        const name = label((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(row.metric.replace(/^family:/, '')), 28);
+        const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_2__/* .rowSubject */ .r3)(row);
+        const name = label((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(subject?.type === 'family' ? subject.id : row.metric), 28);
         categories.push(`"${name} · base"`, `"${name} · head"`);
         base.push(num(share(row.baseline)), '0');
         head.push('0', num(share(row.current)));
@@ -28155,7 +28343,7 @@ function axisScale([low, high]) {
  * title says how many.
  */
 function samplesChart(report, metric = 'decode_tok_s') {
-    const base = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_2__/* .ownValue */ .e)(report.comparison?.baselineSamples, metric)?.filter(Number.isFinite);
+    const base = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_3__/* .ownValue */ .e)(report.comparison?.baselineSamples, metric)?.filter(Number.isFinite);
     const cur = report.metrics.find((m) => m.name === metric)?.samples.filter(Number.isFinite);
     if (!base || !cur || base.length < 2 || cur.length < 2)
         return undefined;
@@ -28218,23 +28406,25 @@ function reportCharts(report) {
 /* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, isQuiet, renderFindingFull, findingsSection, kernelCode, gatedSign, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, perStepSection, chartsSection */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
 /* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2138);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(2248);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_14__ = __nccwpck_require__(2248);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5500);
-/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4031);
-/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8036);
-/* harmony import */ var _compare_median_interval_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4315);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1329);
-/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(4755);
-/* harmony import */ var _dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(4801);
-/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(2261);
-/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(1188);
-/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(4146);
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(3295);
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(949);
+/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4031);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8036);
+/* harmony import */ var _compare_median_interval_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4315);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1329);
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(4755);
+/* harmony import */ var _dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(8089);
+/* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(2261);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(1188);
+/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(4146);
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(3295);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
  * Every string that came from a profile goes through gh-text.ts.
  */
+
 
 
 
@@ -28282,7 +28472,7 @@ function noBaselineBanner(entry) {
     if (entry.report.comparison)
         return '';
     const why = missingBaselineText(entry).replace(/^no baseline:\s*/i, '');
-    return `> **No baseline, findings only:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(why, 700)}.`;
+    return `> **No baseline, findings only:** ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(why, 700)}.`;
 }
 /** Primary findings before secondary ones, errors before warnings before info. */
 function orderFindings(findings) {
@@ -28317,44 +28507,44 @@ function rowNotes(rows, d) {
     return rows
         .filter((row) => row.kind === 'metric' && row.note)
         .slice(0, Math.max(d.notices, 3))
-        .map((row) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, 60)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(row.note, d.textChars)}`);
+        .map((row) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, 60)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(row.note, d.textChars)}`);
 }
 function evidenceText(finding, d) {
     const entries = Object.entries(finding.evidence);
     const shown = entries
         .slice(0, d.evidence)
-        .map(([key, value]) => `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(key, 40)} = ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 3) : String(value), 80)}`);
+        .map(([key, value]) => `${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(key, 40)} = ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(value, 3) : String(value), 80)}`);
     if (entries.length > d.evidence)
         shown.push(`… ${entries.length - d.evidence} more`);
     return shown.join(', ');
 }
 /** A command in a fenced block inside a list item; line endings normalized so it cannot leave the item. */
 function commandBlock(command, indent) {
-    const lines = command.replace(/\r\n?/g, '\n').split('\n').slice(0, 12).map((line) => (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_4__/* .showHidden */ .Ul)(line.slice(0, 300)));
-    return (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)(lines.join('\n'), 'sh').replace(/^/gm, indent);
+    const lines = command.replace(/\r\n?/g, '\n').split('\n').slice(0, 12).map((line) => (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_5__/* .showHidden */ .Ul)(line.slice(0, 300)));
+    return (0,_escape_js__WEBPACK_IMPORTED_MODULE_4__/* .codeBlock */ .DV)(lines.join('\n'), 'sh').replace(/^/gm, indent);
 }
 /** The finding's next step and its command: what a reviewer acts on. */
 function nextStepLines(finding, textChars, commands = true) {
-    const lines = [`  - Next: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.advice, textChars)}`];
+    const lines = [`  - Next: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(finding.advice, textChars)}`];
     if (commands && finding.command)
         lines.push('', commandBlock(finding.command, '  '), '');
     return lines;
 }
 function renderFindingFull(finding, d) {
-    const docs = (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('docs', finding.docs);
+    const docs = (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeLink */ .o3)('docs', finding.docs);
     const lines = [
-        `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
+        `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
     ];
     if (d.evidence > 0 && Object.keys(finding.evidence).length)
         lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
     if (d.evidence > 0 && finding.basis.length)
-        lines.push(`  - Rests on: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.basis.join('; '), d.textChars)}`);
+        lines.push(`  - Rests on: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(finding.basis.join('; '), d.textChars)}`);
     lines.push(...nextStepLines(finding, d.textChars, d.commands));
     return lines.join('\n');
 }
 /** One line per finding, for the alert block of a PR comment. */
 function renderFindingLine(finding, textChars) {
-    return `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(finding.id, 60)}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(finding.message, textChars)}`;
+    return `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(finding.id, 60)}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(finding.message, textChars)}`;
 }
 function findingsSection(report, d, h) {
     const out = [`${h} Findings`, ''];
@@ -28365,12 +28555,12 @@ function findingsSection(report, d, h) {
         out.push(renderFindingFull(finding, d));
     if (findings.length > d.findings) {
         const rest = findings.slice(d.findings);
-        out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
+        out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
     }
     // What the evidence could not establish: notes, not findings (they never decide a verdict).
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_13__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_14__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notes.length)
-        out.push('', 'Notes on the evidence:', ...notes.map((n) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(n.message, d.textChars)}`));
+        out.push('', 'Notes on the evidence:', ...notes.map((n) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(n.message, d.textChars)}`));
     return out.join('\n');
 }
 /**
@@ -28379,30 +28569,22 @@ function findingsSection(report, d, h) {
  * name instead of pushing the table's last columns out of view.
  */
 function kernelCode(short, max) {
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1<wbr>');
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(short, max).replace(/(&#60;|&#95;|,)(?!<\/code>)/g, '$1<wbr>');
 }
 function rowLabel(row, d, names) {
-    const colon = row.metric.indexOf(':');
-    const rest = colon >= 0 ? row.metric.slice(colon + 1) : row.metric;
-    switch (row.kind) {
-        case 'kernel-share':
-            return `kernel ${names ? kernelCode(names(rest), d.nameChars) : (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, d.nameChars)}`;
-        case 'family-share':
-            if (row.metric === 'communication:exposed')
-                return 'exposed communication';
-            return `family: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(rest), 60)}`;
-        case 'finding':
-            return `finding ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(rest, 60)}`;
-        case 'kernel-time': {
-            // `kernel-time:family:copy` / `kernel-time:kernel:<name>`: GPU time per decode step.
-            const target = rest.slice(rest.indexOf(':') + 1);
-            return rest.startsWith('family:')
-                ? `time per step, family: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(target), 60)}`
-                : `time per step, kernel ${names ? kernelCode(names(target), d.nameChars) : (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(target, d.nameChars)}`;
-        }
-        default:
-            return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
-    }
+    const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_3__/* .rowSubject */ .r3)(row);
+    if (!subject)
+        return (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(row.metric).label, d.nameChars);
+    const kernel = (name) => (names ? kernelCode(names(name), d.nameChars) : (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(name, d.nameChars));
+    const named = subject.type === 'kernel'
+        ? `kernel ${kernel(subject.id)}`
+        : subject.type === 'family'
+            ? `family: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(subject.id), 60)}`
+            : subject.type === 'communication'
+                ? 'exposed communication'
+                : `finding ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(subject.id, 60)}`;
+    // GPU time per decode step of a family or kernel.
+    return row.kind === 'kernel-time' ? `time per step, ${named}` : named;
 }
 /**
  * Deltas of metrics are relative (0.05 = +5%), of shares in percentage points, of findings in hits;
@@ -28422,11 +28604,11 @@ function valueText(value, row) {
         return '—';
     // Shares are percentages of GPU time.
     if (row.kind === 'family-share' || row.kind === 'kernel-share')
-        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value, 1)}%`;
+        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(value, 1)}%`;
     if (row.kind === 'finding')
-        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)} ${value === 1 ? 'hit' : 'hits'}`;
-    const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(row.unit, 12)}` : '';
-    return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(value)}${suffix}`;
+        return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(value)} ${value === 1 ? 'hit' : 'hits'}`;
+    const suffix = row.unit && row.unit.length <= 12 ? ` ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(row.unit, 12)}` : '';
+    return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(value)}${suffix}`;
 }
 /**
  * The direction a row is gated in, as the sign of its threshold: shares fail on growth only, a
@@ -28445,9 +28627,9 @@ function acceptedRows(report) {
 function comparisonRowCells(row, d, names, accepted = new Set()) {
     const { scale, unit } = deltaUnit(row);
     const digits = row.kind === 'finding' ? 0 : row.kind === 'kernel-time' ? 3 : 1;
-    const delta = row.delta === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
-    const ci = row.ci ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .ciText */ .Yo)(row.ci, scale, unit) : '—';
-    const threshold = row.threshold === null ? '—' : `${gatedSign(row)}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
+    const delta = row.delta === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatSigned */ .Gp)(row.delta * scale, unit, digits);
+    const ci = row.ci ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .ciText */ .Yo)(row.ci, scale, unit) : '—';
+    const threshold = row.threshold === null ? '—' : `${gatedSign(row)}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(Math.abs(row.threshold * scale))}${unit}`;
     const status = `${STATUS_ICON[row.status]} ${row.status}${row.status === 'fail' && accepted.has(row.metric) ? ' (accepted)' : ''}`;
     return `| ${rowLabel(row, d, names)} | ${valueText(row.baseline, row)} | ${valueText(row.current, row)} | ${delta} | ${ci} | ${threshold} | ${status} |`;
 }
@@ -28459,7 +28641,7 @@ function comparisonSection(entry, d, h) {
     const comparison = entry.report.comparison;
     const out = [`${h} Comparison with the baseline`, ''];
     if (!comparison) {
-        out.push(`No comparison: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
+        out.push(`No comparison: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
         return out.join('\n');
     }
     const rows = orderRows(comparison.rows);
@@ -28467,8 +28649,8 @@ function comparisonSection(entry, d, h) {
     if (rows.length === 0)
         out.push('The baseline had no comparable metrics.');
     else {
-        out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
-        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(entry.report);
+        out.push(`${alerts ? `**${alerts} alert${alerts === 1 ? '' : 's'}.** ` : ''}Delta: relative for metrics, percentage points for shares; CI: ${_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .CI_PERCENT */ .XO}% interval of the delta.`, '');
+        const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(entry.report);
         const accepted = acceptedRows(entry.report);
         const shown = rows.slice(0, d.rows);
         // What needs a look stays in view; the passes (and the rows shown for information) fold away.
@@ -28489,9 +28671,9 @@ function comparisonSection(entry, d, h) {
             out.push('', 'How the runs were compared:', ...notes);
     }
     if (comparison.newFindings.length)
-        out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
+        out.push('', `New findings: ${comparison.newFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
     if (comparison.resolvedFindings.length)
-        out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
+        out.push('', `Resolved findings: ${comparison.resolvedFindings.slice(0, 20).map((id) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(id, 60)).join(', ')}`);
     return out.join('\n');
 }
 function changeText(change) {
@@ -28501,7 +28683,7 @@ function changeText(change) {
         return 'new';
     if (change.change === 'removed')
         return 'gone';
-    return `${change.deltaNs >= 0 ? '+' : '−'}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(Math.abs(change.deltaNs))}`;
+    return `${change.deltaNs >= 0 ? '+' : '−'}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNs */ .FO)(Math.abs(change.deltaNs))}`;
 }
 function kernelsSection(entry, d, h) {
     const { report } = entry;
@@ -28509,9 +28691,12 @@ function kernelsSection(entry, d, h) {
         return '';
     const comparison = report.comparison;
     const changes = new Map((comparison?.kernelChanges ?? []).map((c) => [c.name, c]));
-    const familyDelta = new Map((comparison?.rows ?? []).filter((r) => r.kind === 'family-share' && r.delta !== null).map((r) => [r.metric.replace(/^family:/, ''), r.delta]));
+    const familyDelta = new Map((comparison?.rows ?? []).flatMap((r) => {
+        const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_3__/* .rowSubject */ .r3)(r);
+        return r.kind === 'family-share' && r.delta !== null && subject?.type === 'family' ? [[subject.id, r.delta]] : [];
+    }));
     const withChanges = changes.size > 0;
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(report);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(report);
     const shortened = new Map();
     const shown = (name) => {
         const short = names(name);
@@ -28519,12 +28704,12 @@ function kernelsSection(entry, d, h) {
             shortened.set(short, name);
         return kernelCode(short, d.nameChars);
     };
-    const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(report.totalKernelNs)} of GPU kernel time.`, ''];
+    const out = [`${h} Top kernels`, '', `${report.kernels.length} distinct kernels, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNs */ .FO)(report.totalKernelNs)} of GPU kernel time.`, ''];
     out.push(withChanges ? '| share | total | change | calls | family | kernel |\n|---:|---:|---:|---:|---|---|' : '| share | total | calls | family | kernel |\n|---:|---:|---:|---|---|');
     const dived = new Set();
     for (const kernel of report.kernels.slice(0, d.kernels)) {
         const change = withChanges ? ` ${changeText(changes.get(kernel.name)) || '—'} |` : '';
-        out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(kernel.share)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(kernel.totalNs)} |${change} ${kernel.instances} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(kernel.family, 30)} | ${shown(kernel.name)} |`);
+        out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatShare */ .T1)(kernel.share)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNs */ .FO)(kernel.totalNs)} |${change} ${kernel.instances} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(kernel.family, 30)} | ${shown(kernel.name)} |`);
         // Under the first row of that name only (an ncu capture may add its own row for the kernel).
         const deepDive = dived.has(kernel.name) ? undefined : deepDiveText(report, kernel.name, d);
         if (deepDive)
@@ -28535,7 +28720,7 @@ function kernelsSection(entry, d, h) {
         const biggest = [...changes.values()].sort((a, b) => Math.abs(b.deltaNs) - Math.abs(a.deltaNs)).slice(0, d.kernelChanges);
         out.push('', `${h}# Biggest kernel changes`, '', '| change | baseline | current | delta | family | kernel |', '|---|---:|---:|---:|---|---|');
         for (const c of biggest) {
-            out.push(`| ${c.change} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.baselineNs)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(c.currentNs)} | ${changeText(c)} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(c.family, 30)} | ${shown(c.name)} |`);
+            out.push(`| ${c.change} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNs */ .FO)(c.baselineNs)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNs */ .FO)(c.currentNs)} | ${changeText(c)} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(c.family, 30)} | ${shown(c.name)} |`);
         }
         if (changes.size > d.kernelChanges)
             out.push('', `… ${changes.size - d.kernelChanges} more kernel changes in report.json.`);
@@ -28545,15 +28730,15 @@ function kernelsSection(entry, d, h) {
         out.push('', '<details><summary>Full kernel names</summary>', '');
         // Each in a code block, which scrolls inside itself: the name stays whole for copying.
         for (const [short, full] of shortened)
-            out.push(`- ${kernelCode(short, d.nameChars)}`, '', (0,_escape_js__WEBPACK_IMPORTED_MODULE_3__/* .codeBlock */ .DV)((0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .clip */ .$Q)(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
+            out.push(`- ${kernelCode(short, d.nameChars)}`, '', (0,_escape_js__WEBPACK_IMPORTED_MODULE_4__/* .codeBlock */ .DV)((0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .clip */ .$Q)(full, Math.max(d.nameChars, 2 * d.textChars)), '').replace(/^/gm, '  '), '');
         out.push('', '</details>');
     }
     if (d.families > 0 && report.families.length) {
         const delta = familyDelta.size > 0;
         out.push('', `${h} Kernel families`, '', delta ? '| share | Δ share | total | kernels | family |\n|---:|---:|---:|---:|---|' : '| share | total | kernels | family |\n|---:|---:|---:|---|');
         for (const family of report.families.slice(0, d.families)) {
-            const deltaCell = delta ? ` ${familyDelta.has(family.family) ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatSigned */ .Gp)(familyDelta.get(family.family), ' pp') : '—'} |` : '';
-            out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(family.share)} |${deltaCell} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(family.totalNs)} | ${family.kernels} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(family.family), 60)} |`);
+            const deltaCell = delta ? ` ${familyDelta.has(family.family) ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatSigned */ .Gp)(familyDelta.get(family.family), ' pp') : '—'} |` : '';
+            out.push(`| ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatShare */ .T1)(family.share)} |${deltaCell} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNs */ .FO)(family.totalNs)} | ${family.kernels} | ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(family.family), 60)} |`);
         }
         if (report.families.length > d.families)
             out.push('', `… ${report.families.length - d.families} more families in report.json.`);
@@ -28565,22 +28750,24 @@ function kernelsSection(entry, d, h) {
  * findings about that kernel. Shown in a row right under the kernel's row of the kernels table.
  */
 const deepDiveCache = new WeakMap();
+/** The report's deep dives as analysis matched them; a report written before the matches is matched once here. */
 function deepDivesOf(report) {
-    // Rendering tries several levels of detail; group the results once.
-    let dives = deepDiveCache.get(report.deepDive);
-    // Each profiled kernel is matched by key to its row of the kernels table (tools spell names differently).
+    // A report read back in part keeps the first ncu results only: a dive whose launch was cut is not shown.
+    if (report.deepDives)
+        return report.deepDives.filter((dive) => report.deepDive[dive.result] !== undefined);
+    let dives = deepDiveCache.get(report);
     if (!dives)
-        deepDiveCache.set(report.deepDive, (dives = (0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveKernels */ .X3)(report.deepDive, report.kernels)));
+        deepDiveCache.set(report, (dives = (0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveMatches */ .eT)(report.deepDive, report.kernels, report.findings)));
     return dives;
 }
 function deepDiveText(report, kernel, d) {
     const dive = deepDivesOf(report).find((k) => k.kernel === kernel);
-    if (!dive)
+    const result = dive ? report.deepDive[dive.result] : undefined;
+    if (!dive || !result)
         return undefined;
-    const ids = [...new Set(report.findings.filter((f) => f.kernel === kernel && f.id !== 'dominant-kernel').map((f) => f.id))];
     const launches = `Nsight Compute, ${dive.launches} launch${dive.launches === 1 ? '' : 'es'}`;
-    const text = [`${launches}: ${(0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveFacts */ .k3)(dive.result).join(' · ')}`, ids.length ? `findings: ${ids.join(', ')}` : ''].filter(Boolean).join(' → ');
-    return (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(text, d.textChars);
+    const text = [`${launches}: ${(0,_diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .deepDiveFacts */ .k3)(result).join(' · ')}`, dive.findings.length ? `findings: ${dive.findings.join(', ')}` : ''].filter(Boolean).join(' → ');
+    return (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(text, d.textChars);
 }
 /** Deep dives on kernels the kernels table does not show (a name the timing capture spells otherwise, or past its rows). */
 function deepDiveSection(report, d, h) {
@@ -28591,58 +28778,64 @@ function deepDiveSection(report, d, h) {
     if (rest.length === 0)
         return '';
     const out = [`${h} Deep dive (Nsight Compute)`, ''];
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(report);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(report);
     for (const dive of rest.slice(0, d.kernels))
         out.push(`- ${kernelCode(names(dive.kernel), d.nameChars)}: ${deepDiveText(report, dive.kernel, d)}`);
     if (rest.length > d.kernels)
         out.push(`- … ${rest.length - d.kernels} more profiled kernels in report.json.`);
     return out.join('\n');
 }
+/** The interval of a median for a report written before metrics carried it. */
+function intervalOf(samples) {
+    return (0,_compare_median_interval_js__WEBPACK_IMPORTED_MODULE_6__/* .withMedianInterval */ .L)({ samples }).ci;
+}
 function utilizationSection(report, d, h) {
     const out = [];
     const u = report.utilization;
     if (u) {
-        const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 40)).join(', ') : 'none';
-        out.push(`- GPU utilization: mean ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.meanPercent, 1)}%, peak ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`);
+        const throttle = u.throttleReasons.length ? u.throttleReasons.slice(0, 8).map((r) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(r, 40)).join(', ') : 'none';
+        out.push(`- GPU utilization: mean ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(u.meanPercent, 1)}%, peak ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(u.peakPercent, 1)}% over ${u.window === 'timed' ? 'the timed runs' : 'the active window'} (${u.sampleCount} of ${u.totalSampleCount} samples, ${u.devices} GPU; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(u.overallMeanPercent, 1)}% over all samples); hardware throttle: ${throttle}`);
     }
     const t = report.timeline;
     if (t && t.spanNs > 0)
-        out.push(`- Trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNs */ .FO)(t.spanNs)}; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .launchCallsText */ .yA)(t)}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .excludedGapsText */ .XX)(t)}`);
-    if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .showsRanks */ .uS)(report.ranks)) {
+        out.push(`- Trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNs */ .FO)(t.spanNs)}; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .launchCallsText */ .yA)(t)}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .excludedGapsText */ .XX)(t)}`);
+    if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .showsRanks */ .uS)(report.ranks)) {
         for (const rank of report.ranks.slice(0, 16))
-            out.push(`- ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .rankSummary */ .Vo)(rank)}`);
+            out.push(`- ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .rankSummary */ .Vo)(rank)}`);
         if (report.ranks.length > 16)
             out.push(`- … ${report.ranks.length - 16} more ranks in report.json`);
     }
     if (report.gpuTimeUtilPercent !== null)
-        out.push(`- nsys gpu_time_util: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
+        out.push(`- nsys gpu_time_util: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
     if (report.metrics.length && d.metrics > 0) {
         if (out.length)
             out.push('');
-        out.push(`| metric | median | ${_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .CI_PERCENT */ .XO}% CI of the median | samples |`, '|---|---:|---|---:|');
+        out.push(`| metric | median | ${_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .CI_PERCENT */ .XO}% CI of the median | samples |`, '|---|---:|---|---:|');
         const compared = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'metric').map((r) => [r.metric, r]));
         for (const metric of report.metrics.slice(0, d.metrics)) {
-            const unit = (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(metric.unit, 12);
+            const unit = (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(metric.unit, 12);
             // One median per metric: where the comparison left runs out (warm-up, outliers), its median.
             const row = compared.get(metric.name);
             const kept = row?.samples?.[1];
-            if (row && row.current !== null && kept !== undefined && kept < metric.samples.length) {
-                out.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(row.current)} ${unit} | — (see the comparison) | ${kept} of ${metric.samples.length} |`);
+            // A report written before rows said what they left out: the samples past the row's count.
+            const leftOut = row?.leftOut?.[1] ?? (kept !== undefined ? metric.samples.length - kept : 0);
+            if (row && row.current !== null && kept !== undefined && leftOut > 0) {
+                out.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(row.current)} ${unit} | — (see the comparison) | ${kept} of ${kept + leftOut} |`);
                 continue;
             }
-            // The same interval the dashboard draws for these samples.
-            const ci = (0,_compare_median_interval_js__WEBPACK_IMPORTED_MODULE_5__/* .medianInterval */ .c)(metric.samples);
-            const ciText = ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci.low)} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(ci.high)} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
-            out.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
+            // The interval analysis put on the metric (the dashboard draws the same); older reports lack it.
+            const ci = metric.ci !== undefined ? metric.ci : intervalOf(metric.samples);
+            const ciText = ci ? `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(ci[0])} … ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(ci[1])} ${unit}` : metric.samples.length > 1 ? '— (too few samples)' : '—';
+            out.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_2__/* .metricInfo */ .R)(metric.name).label, 60)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(metric.value)} ${unit} | ${ciText} | ${metric.samples.length} |`);
         }
         if (report.metrics.length > d.metrics)
             out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
     }
-    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_13__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_14__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notices.length) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
-            out.push(`- ${notice.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
+            out.push(`- ${notice.severity}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(notice.message, d.textChars)}`);
     }
     if (out.length === 0)
         return '';
@@ -28658,42 +28851,42 @@ function baselineSection(entry, h) {
     const comparison = entry.report.comparison;
     const out = [`${h} Baseline`, ''];
     if (!comparison) {
-        out.push(`None: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
+        out.push(`None: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(missingBaselineText(entry), 400)}.`);
         return out.join('\n');
     }
     const b = comparison.baseline;
-    out.push(`- Used: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
-    out.push(`- Why: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(b.reason, 400)}`);
+    out.push(`- Used: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(ORIGIN_TEXT.get(b.origin) ?? b.origin, 200)}${b.path ? ` (${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(b.path, 160)})` : ''}${b.generatedAt ? `, generated ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(b.generatedAt, 40)}` : ''}`);
+    out.push(`- Why: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(b.reason, 400)}`);
     if (comparison.environmentMismatch.length)
-        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
+        out.push(`- Environment differs: ${comparison.environmentMismatch.slice(0, 10).map((m) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(m, 120)).join('; ')}`);
     return out.join('\n');
 }
 /** The dashboard link, naming the series (the dashboard groups reports by workload) this report is a point of. */
 function dashboardLink(entries, links) {
-    if (!links.dashboardUrl || !(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeUrl */ .Pl)(links.dashboardUrl))
+    if (!links.dashboardUrl || !(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeUrl */ .Pl)(links.dashboardUrl))
         return undefined;
-    const series = [...new Set(entries.map((e) => (0,_dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_8__/* .workloadName */ .vO)(e.report)))];
+    const series = [...new Set(entries.map((e) => (0,_dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_9__/* .workloadName */ .vO)(e.report)))];
     const what = series.length === 1 ? `the ${series[0]} series` : `${series.length} series`;
-    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('Dashboard', links.dashboardUrl)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(what, 140)} over time`;
+    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeLink */ .o3)('Dashboard', links.dashboardUrl)}: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(what, 140)} over time`;
 }
 function artifactLine(entry) {
     const a = entry.artifact;
     if (!a)
         return undefined;
     const id = a.id !== undefined ? ` (id ${a.id})` : '';
-    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
+    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
 }
 function artifactsSection(entries, links, h) {
     const out = [`${h} Artifacts`, ''];
     for (const entry of entries) {
         const line = artifactLine(entry);
         if (line)
-            out.push(`- ${entries.length > 1 ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(entry.label, 80)}: ` : ''}${line}`);
+            out.push(`- ${entries.length > 1 ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(entry.label, 80)}: ` : ''}${line}`);
     }
     if (!entries.some((e) => e.artifact))
         out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
     if (links.runUrl)
-        out.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
+        out.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
     const dashboard = dashboardLink(entries, links);
     if (dashboard)
         out.push(`- ${dashboard}`);
@@ -28708,29 +28901,29 @@ function acceptanceBanner(report) {
     if (!a)
         return '';
     const how = a.via === 'cli' ? 'locally, --accepted-by' : a.via;
-    const via = a.url ? (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeLink */ .o3)(how, a.url) : how;
-    const reason = a.reason ? `: “${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(a.reason, 300)}”` : '';
+    const via = a.url ? (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeLink */ .o3)(how, a.url) : how;
+    const reason = a.reason ? `: “${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(a.reason, 300)}”` : '';
     const rows = a.covers.length === 1 ? '1 failing row' : `${a.covers.length} failing rows`;
     // The login is shown, not mentioned: an updated comment must not ping the accepter again.
-    return `> ☑️ **Accepted by ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(`@${a.by}`, 60)}** (${via}, ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(a.at, 40)}) — the regression stays visible: ${rows} accepted, marked below${reason}.`;
+    return `> ☑️ **Accepted by ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(`@${a.by}`, 60)}** (${via}, ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(a.at, 40)}) — the regression stays visible: ${rows} accepted, marked below${reason}.`;
 }
 function reasonsBlock(report, max = 5) {
-    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .readableReasons */ .ax)(report);
+    const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .readableReasons */ .ax)(report);
     // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it.
-    const list = reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(r, 700)}`).join('\n');
+    const list = reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(r, 700)}`).join('\n');
     const banner = acceptanceBanner(report);
     return banner ? `${banner}\n\n${list}` : list;
 }
 /** The one sentence on where the time went per decode step (report/per-step-text.ts), or ''. */
 function perStepLine(report) {
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(report);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(report);
     // The short display name in a code span: copyable as written (no <wbr> or other breaks inside).
-    const sentence = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_11__/* .perStepHeadline */ .I)(report, { kernel: (name) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(names(name), 120), text: (text) => (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(text, 160) });
+    const sentence = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_12__/* .perStepHeadline */ .I)(report, { kernel: (name) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(names(name), 120), text: (text) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(text, 160) });
     return sentence ? `**Where the time went:** ${sentence}` : '';
 }
 function stepCountText(side) {
-    const tokens = side.tokensPerStep !== undefined ? `, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(side.tokensPerStep)} token${side.tokensPerStep === 1 ? '' : 's'} per step` : '';
-    return side.steps === null ? `unknown: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(side.text, 300)}` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(side.steps)} steps from ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(side.text, 300)}${tokens}`;
+    const tokens = side.tokensPerStep !== undefined ? `, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(side.tokensPerStep)} token${side.tokensPerStep === 1 ? '' : 's'} per step` : '';
+    return side.steps === null ? `unknown: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(side.text, 300)}` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(side.steps)} steps from ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(side.text, 300)}${tokens}`;
 }
 /** Time per step by family and kernel, each side, with the step counts they rest on. */
 function perStepSection(report, d, h) {
@@ -28743,33 +28936,33 @@ function perStepSection(report, d, h) {
     const measured = perStep.measured;
     if (measured) {
         const from = measured.basis === 'decode_tok_s+batch' ? 'decode_tok_s medians and the batch' : measured.basis === 'decode_tok_s' ? 'decode_tok_s medians (per token: the batch is unknown)' : `${measured.basis} medians`;
-        lines.push(`- Measured time per ${measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
+        lines.push(`- Measured time per ${measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
     }
     if (perStep.kernelDeltaNs !== null) {
         const share = perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)} % of the measured change`;
-        lines.push(`- GPU kernel time per step: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}${share}`);
+        lines.push(`- GPU kernel time per step: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}${share}`);
     }
     for (const note of perStep.notes)
-        lines.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)(note, 300)}`);
+        lines.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(note, 300)}`);
     if (perStep.families.length) {
         lines.push('', '| family | baseline | current | delta per step |', '|---|---:|---:|---:|');
         for (const f of perStep.families.slice(0, d.families))
-            lines.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 60)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(f.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(f.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(f.deltaNs, true)} |`);
+            lines.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 60)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(f.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(f.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(f.deltaNs, true)} |`);
     }
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_10__/* .reportKernelNames */ .eX)(report);
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(report);
     const kernels = perStep.kernels.slice(0, Math.max(3, Math.min(d.kernels, 10)));
     if (kernels.length) {
         lines.push('', `| kernel | launches per ${per} | baseline | current | delta per ${per} | launched from |`, '|---|---:|---:|---:|---:|---|');
         for (const k of kernels) {
             const from = [k.launchedBy ?? '', k.site ?? ''].filter(Boolean).join(' / ');
-            lines.push(`| ${kernelCode(names(k.name), d.nameChars)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(k.baselineLaunches)} → ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_6__/* .formatNumber */ .ZV)(k.currentLaunches)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(k.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(k.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_12__/* .stepTimeText */ .x)(k.deltaNs, true)} | ${from ? (0,_text_js__WEBPACK_IMPORTED_MODULE_7__/* .safeCode */ .lI)(from, 160) : '—'} |`);
+            lines.push(`| ${kernelCode(names(k.name), d.nameChars)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.baselineLaunches)} → ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.currentLaunches)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(k.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(k.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(k.deltaNs, true)} | ${from ? (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(from, 160) : '—'} |`);
         }
     }
     return lines.join('\n');
 }
 /** The report's charts (mermaid), at the levels of detail that show the kernel families. */
 function chartsSection(report, d, h) {
-    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_9__/* .reportCharts */ .Em)(report) : [];
+    const charts = d.families > 0 ? (0,_charts_js__WEBPACK_IMPORTED_MODULE_10__/* .reportCharts */ .Em)(report) : [];
     return charts.length ? [`${h} Charts`, '', charts.join('\n\n')].join('\n') : '';
 }
 /**
@@ -29241,14 +29434,16 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ });
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5500);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1329);
-/* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9192);
-/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1188);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(2248);
-/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8036);
-/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4146);
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(3295);
+/* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(949);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1329);
+/* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9192);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1188);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(2248);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8036);
+/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(4146);
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(3295);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
+
 
 
 
@@ -29274,7 +29469,7 @@ const STATUS_STYLE = { fail: 'red', warn: 'yellow', improved: 'green', pass: 'gr
 const SEVERITY_STYLE = { error: 'red', warning: 'yellow', info: 'gray' };
 function evidenceLine(finding) {
     return Object.entries(finding.evidence)
-        .map(([key, value]) => `${key}=${typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(value, 3) : String(value)}`)
+        .map(([key, value]) => `${key}=${typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(value, 3) : String(value)}`)
         .join('  ');
 }
 function pad(text, width) {
@@ -29283,32 +29478,38 @@ function pad(text, width) {
 function renderTerminal(given, options = {}) {
     // Names and messages come from outside: shown with their control, bidi and zero-width characters
     // as escapes, and no printed line can be read as a workflow command (inert-text.ts).
-    const report = (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_5__/* .withHiddenShown */ .se)(given);
+    const report = (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_6__/* .withHiddenShown */ .se)(given);
     const lines = [];
     const topN = options.topKernels ?? 10;
     const paint = options.color ? ansi : plain;
-    const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${_markdown_sections_js__WEBPACK_IMPORTED_MODULE_3__/* .NO_BASELINE_VERDICT */ .Us})`}`;
+    const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${_markdown_sections_js__WEBPACK_IMPORTED_MODULE_4__/* .NO_BASELINE_VERDICT */ .Us})`}`;
     lines.push(`profile-gate ${report.tool.version}: ${paint(paint(verdict, VERDICT_STYLE[report.verdict]), 'bold')}`);
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .reportKernelNames */ .eX)(report);
-    const where = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_6__/* .perStepHeadline */ .I)(report, { kernel: names, text: (text) => text });
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_5__/* .reportKernelNames */ .eX)(report);
+    const where = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_7__/* .perStepHeadline */ .I)(report, { kernel: names, text: (text) => text });
     if (where)
         lines.push(`  where the time went: ${where}`);
-    for (const reason of (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .readableReasons */ .ax)(report))
+    for (const reason of (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_5__/* .readableReasons */ .ax)(report))
         lines.push(`  - ${reason}`);
     lines.push('');
     const comparison = report.comparison;
     if (comparison) {
         lines.push(`Comparison with baseline (${comparison.baseline.origin}${comparison.baseline.path ? ` ${comparison.baseline.path}` : ''})`);
-        const label = (metric) => metric.startsWith('kernel:') ? `kernel:${names(metric.slice(7))}` : metric.startsWith('kernel-time:kernel:') ? `kernel-time:kernel:${names(metric.slice(19))}` : metric;
+        // A kernel's row by its display name, in the key's own form (`kernel:<short>`, `kernel-time:kernel:<short>`).
+        const label = (row) => {
+            const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_2__/* .rowSubject */ .r3)(row);
+            if (subject?.type !== 'kernel')
+                return row.metric;
+            return `${row.kind === 'kernel-time' ? 'kernel-time:' : ''}kernel:${names(subject.id)}`;
+        };
         const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
         const accepted = new Set(report.acceptance?.covers ?? []);
         for (const row of shown.slice(0, 12)) {
             const relative = row.kind === 'metric';
-            const delta = row.delta === null ? 'n/a' : relative ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta * 100, '%') : row.kind === 'finding' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, '', 0) : row.kind === 'kernel-time' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, ' ms/step', 3) : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatSigned */ .Gp)(row.delta, ' pp');
-            const ci = row.ci ? ` [${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .ciText */ .Yo)(row.ci, relative ? 100 : 1, relative ? '%' : ' pp')}]` : '';
-            const values = `${row.baseline === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.baseline)} → ${row.current === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(row.current)}`;
+            const delta = row.delta === null ? 'n/a' : relative ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatSigned */ .Gp)(row.delta * 100, '%') : row.kind === 'finding' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatSigned */ .Gp)(row.delta, '', 0) : row.kind === 'kernel-time' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatSigned */ .Gp)(row.delta, ' ms/step', 3) : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatSigned */ .Gp)(row.delta, ' pp');
+            const ci = row.ci ? ` [${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .ciText */ .Yo)(row.ci, relative ? 100 : 1, relative ? '%' : ' pp')}]` : '';
+            const values = `${row.baseline === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(row.baseline)} → ${row.current === null ? '—' : (0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(row.current)}`;
             const status = `${row.status.toUpperCase()}${row.status === 'fail' && accepted.has(row.metric) ? ' (ACCEPTED)' : ''}`;
-            lines.push(`  ${paint(pad(status, 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(label(row.metric), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
+            lines.push(`  ${paint(pad(status, 17), STATUS_STYLE[row.status] ?? 'gray')} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .shortenName */ .ty)(label(row), 56), 56)} ${pad(values, 22)} ${delta}${ci}`);
         }
         if (shown.length > 12)
             lines.push(`  … ${shown.length - 12} more rows in report.json`);
@@ -29316,18 +29517,18 @@ function renderTerminal(given, options = {}) {
         const perStep = comparison.perStep;
         if (perStep) {
             const per = perStep.unit;
-            const side = (s) => (s.steps === null ? `unknown (${s.text})` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(s.steps)} (${s.text})`);
+            const side = (s) => (s.steps === null ? `unknown (${s.text})` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(s.steps)} (${s.text})`);
             lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
             if (perStep.measured)
-                lines.push(`  measured per ${perStep.measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
+                lines.push(`  measured per ${perStep.measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
             if (perStep.kernelDeltaNs !== null)
-                lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)}% of the measured change`}`);
+                lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)}% of the measured change`}`);
             for (const note of perStep.notes)
                 lines.push(`  note: ${note}`);
             for (const f of perStep.families.slice(0, 5))
-                lines.push(`  ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(f.deltaNs, true), 12)} ${pad((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 30)} ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(f.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(f.currentNs)}`);
+                lines.push(`  ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(f.deltaNs, true), 12)} ${pad((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 30)} ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(f.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(f.currentNs)}`);
             for (const k of perStep.kernels.slice(0, 5))
-                lines.push(`  ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(k.deltaNs, true), 12)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)(names(k.name), 60)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(k.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_7__/* .stepTimeText */ .x)(k.currentNs)}`);
+                lines.push(`  ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(k.deltaNs, true), 12)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .shortenName */ .ty)(names(k.name), 60)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(k.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(k.currentNs)}`);
             lines.push('');
         }
     }
@@ -29344,7 +29545,7 @@ function renderTerminal(given, options = {}) {
         if (finding.command)
             lines.push(`      $ ${finding.command}`);
     }
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_8__/* .DIAGNOSIS_NOTE */ .f_);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_9__/* .DIAGNOSIS_NOTE */ .f_);
     if (notes.length) {
         lines.push('  Notes on the evidence (not findings):');
         for (const note of notes)
@@ -29352,15 +29553,15 @@ function renderTerminal(given, options = {}) {
     }
     lines.push('');
     if (report.kernels.length) {
-        lines.push(`Top kernels (${report.kernels.length} distinct, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(report.totalKernelNs)} GPU kernel time)`);
+        lines.push(`Top kernels (${report.kernels.length} distinct, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNs */ .FO)(report.totalKernelNs)} GPU kernel time)`);
         lines.push(`  ${pad('share', 7)} ${pad('total', 11)} ${pad('calls', 8)} ${pad('family', 18)} kernel`);
         for (const kernel of report.kernels.slice(0, topN)) {
-            lines.push(`  ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(kernel.share), 7)} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .shortenName */ .ty)((0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_4__/* .reportKernelNames */ .eX)(report)(kernel.name))}`);
+            lines.push(`  ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatShare */ .T1)(kernel.share), 7)} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNs */ .FO)(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .shortenName */ .ty)((0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_5__/* .reportKernelNames */ .eX)(report)(kernel.name))}`);
         }
         lines.push('');
         lines.push('Kernel families');
         for (const family of report.families) {
-            lines.push(`  ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(family.share), 7)} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(family.totalNs), 11)} ${pad(family.family, 18)} ${(0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(family.family)}`);
+            lines.push(`  ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatShare */ .T1)(family.share), 7)} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNs */ .FO)(family.totalNs), 11)} ${pad(family.family, 18)} ${(0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(family.family)}`);
         }
         lines.push('');
     }
@@ -29368,24 +29569,24 @@ function renderTerminal(given, options = {}) {
     if (util || report.timeline || report.gpuTimeUtilPercent !== null) {
         lines.push('GPU utilization');
         if (util) {
-            lines.push(`  sampled: mean ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(util.meanPercent, 1)}%, peak ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(util.peakPercent, 1)}% over ${util.window === 'timed' ? 'the timed runs' : 'the active window'} (${util.sampleCount} of ${util.totalSampleCount} samples, ${util.devices} GPU); hardware throttle: ${util.throttleReasons.length ? util.throttleReasons.join(', ') : 'none'}`);
+            lines.push(`  sampled: mean ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(util.meanPercent, 1)}%, peak ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(util.peakPercent, 1)}% over ${util.window === 'timed' ? 'the timed runs' : 'the active window'} (${util.sampleCount} of ${util.totalSampleCount} samples, ${util.devices} GPU); hardware throttle: ${util.throttleReasons.length ? util.throttleReasons.join(', ') : 'none'}`);
         }
         if (report.timeline && report.timeline.spanNs > 0) {
             const t = report.timeline;
-            lines.push(`  trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNs */ .FO)(t.spanNs)}; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .launchCallsText */ .yA)(t)}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .excludedGapsText */ .XX)(t)}`);
+            lines.push(`  trace: GPU busy ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatShare */ .T1)(t.busyNs / (t.spanNs * Math.max(1, t.devices)))} of ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNs */ .FO)(t.spanNs)}; ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .launchCallsText */ .yA)(t)}${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .excludedGapsText */ .XX)(t)}`);
         }
-        if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .showsRanks */ .uS)(report.ranks))
+        if ((0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .showsRanks */ .uS)(report.ranks))
             for (const rank of report.ranks)
-                lines.push(`  ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .rankSummary */ .Vo)(rank)}`);
+                lines.push(`  ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .rankSummary */ .Vo)(rank)}`);
         if (report.gpuTimeUtilPercent !== null)
-            lines.push(`  nsys gpu_time_util: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
+            lines.push(`  nsys gpu_time_util: ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(report.gpuTimeUtilPercent, 1)}% in use`);
         lines.push('');
     }
     if (report.metrics.length) {
         lines.push('Throughput and latency (median of samples)');
         for (const metric of report.metrics) {
             const info = (0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .metricInfo */ .R)(metric.name);
-            lines.push(`  ${pad(info.label, 24)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_2__/* .formatNumber */ .ZV)(metric.value)} ${metric.unit}  (n=${metric.samples.length})`);
+            lines.push(`  ${pad(info.label, 24)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(metric.value)} ${metric.unit}  (n=${metric.samples.length})`);
         }
         lines.push('');
     }
@@ -29397,9 +29598,9 @@ function renderTerminal(given, options = {}) {
             lines.push(`    ${stat.severity}: ${stat.name} x${stat.count}${stat.detail ? ` (${stat.detail})` : ''}`);
     }
     for (const notice of report.notices)
-        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_8__/* .DIAGNOSIS_NOTE */ .f_)
+        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_9__/* .DIAGNOSIS_NOTE */ .f_)
             lines.push(`  ${notice.severity}: ${notice.message}`);
-    return `${lines.map(_inert_text_js__WEBPACK_IMPORTED_MODULE_5__/* .commandInert */ .oI).join('\n')}\n`;
+    return `${lines.map(_inert_text_js__WEBPACK_IMPORTED_MODULE_6__/* .commandInert */ .oI).join('\n')}\n`;
 }
 
 
