@@ -114,3 +114,30 @@ describe('FP8 weights dequantized every step, against its bf16 twin (H200, PyTor
     expect(ids(bf16)).not.toContain('quant-prep-heavy');
   });
 });
+
+/*
+ * CUDA and ROCm: the shared captures hold no one workload on both vendors, but they hold one serving stack on
+ * both: vLLM on an H100 (TP4 rank 0, CUDA; external-2/SOURCES.md: "a healthy serving trace", attention fused)
+ * and vLLM on an MI300X (gpt-oss-20b decode, ROCm; external-3/SOURCES.md: "a healthy MoE decode", busy 99.8 %,
+ * attention fused, not host-bound). The same reading of the stack must come out on both vendors.
+ */
+describe('one serving stack on both vendors: vLLM on H100 (CUDA) and on MI300X (ROCm)', () => {
+  const reports: Record<string, Report> = {};
+  beforeAll(async () => {
+    const fixtures = join(import.meta.dirname, '..', 'fixtures');
+    reports['H100'] = await analyze({ inputs: [join(fixtures, 'external-2', 'kineto', 'vllm_tp4_h100_rank0_1000isl_10osl_32con.pt.trace.json.gz')] });
+    reports['MI300X'] = await analyze({ inputs: [join(fixtures, 'external-3', 'kineto', 'tracelens_gfx942_vllm_gptoss20b_decode_fullgraph_bs32_execution.json.gz')] });
+  }, 120_000);
+
+  it.each(['H100', 'MI300X'])('%s: attention read as fused, not host-bound, nothing failing', (which) => {
+    const report = reports[which]!;
+    expect(report.families.find((f) => f.family === 'attention-fused')?.share ?? 0).toBeGreaterThan(0);
+    for (const id of ['host-bound', 'unfused-attention', 're-prefill']) expect(ids(report)).not.toContain(id);
+    expect(report.verdict).not.toBe('fail');
+  });
+
+  it('the MoE decode on ROCm is read as the healthy MoE decode its reading says (expert GEMMs 65.9 %), no warning on either', () => {
+    for (const which of ['H100', 'MI300X']) expect(reports[which]!.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    expect(ids(reports['MI300X']!)).toContain('healthy-moe-decode');
+  });
+});
