@@ -14,6 +14,10 @@ describe('countSteps', () => {
     const count = countSteps({ kernels: [gemv, argmax(8)], timeline: { steps: profilerSteps(8) }, metrics: [{ name: 'profile_steps', value: 8 }] });
     expect(count).toMatchObject({ steps: 8, basis: 'workload' });
     expect(count.text).toBe("the workload's own count: 8 steps in its profiled window (profile_steps); 8 profiler steps (ProfilerStep#1 …) and 8 launches of the sampling kernel reduce_kernel agree");
+    // A count stated by another run than the profiled one: the window's own 16 profiler steps decide.
+    const stale = countSteps({ kernels: [gemv], timeline: { steps: profilerSteps(16) }, metrics: [{ name: 'profile_steps', value: 8 }] });
+    expect(stale).toMatchObject({ steps: 16, basis: 'profiler-steps' });
+    expect(stale.text).toMatch(/the workload's own count: 8 steps in its profiled window \(profile_steps\) differ$/);
     // Not a whole number of steps, or a single one: not a count of a loop.
     expect(countSteps({ kernels: [gemv], metrics: [{ name: 'profile_steps', value: 7.5 }] }).steps).toBeNull();
     expect(countSteps({ kernels: [gemv], metrics: [{ name: 'profile_steps', value: 1 }] }).steps).toBeNull();
@@ -68,12 +72,12 @@ describe('countSteps', () => {
 
 describe("MAX's own figure on max generate --profile output", () => {
   // A fixture built from MAX's documented format (fixtures/max/PROVENANCE.md): its call counts are invented, so the
-  // sampling kernel's 21 calls disagree with the 100 output tokens; MAX's stated figure decides and the other is named.
-  it('counts the 100 output tokens of generate_profile_gemv.txt (its "Output size: 100") as the steps', async () => {
+  // sampling kernel's 21 calls disagree with the 100 output tokens: the kernel table's own count decides, MAX's is named.
+  it('names the 100 output tokens of generate_profile_gemv.txt (its "Output size: 100") beside the kernel table\'s count', async () => {
     const { analyze } = await import('../../src/pipeline/analyze.js');
     const { join } = await import('node:path');
     const report = await analyze({ inputs: [join(import.meta.dirname, '..', 'fixtures', 'max', 'generate_profile_gemv.txt')] });
-    expect(report.stepCount).toMatchObject({ steps: 100, basis: 'max-output-tokens' });
-    expect(report.stepCount!.text).toMatch(/21 launches of the sampling kernel topk_softmax_sample\w* differ$/);
+    expect(report.stepCount).toMatchObject({ steps: 21, basis: 'once-per-step-kernel' });
+    expect(report.stepCount!.text).toMatch(/^21 launches of the sampling kernel topk_softmax_sample\w*; MAX's own figure: 100 output tokens .* differ$/);
   });
 });

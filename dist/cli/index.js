@@ -9944,10 +9944,10 @@ function withMedianInterval(metric) {
 /* harmony export */ });
 /* unused harmony exports PER_STEP_KERNELS, measuredStepTime */
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
-/* harmony import */ var _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1126);
-/* harmony import */ var _diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7307);
+/* harmony import */ var _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1126);
+/* harmony import */ var _diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7307);
 /* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7143);
-/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4490);
+/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4490);
 /**
  * Where the time went, per decode step. Shares move when anything else moves and do not add up to a
  * slowdown; time per step does. Each side's GPU kernel time is divided by the decode steps its
@@ -9973,7 +9973,7 @@ function stepTimeText(ns, signed = false) {
 }
 /** The tokens each step generates: the batch, when the side states it as a plain number. */
 function tokensPerStep(side) {
-    const batch = (0,_diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_1__/* .batchSize */ .CJ)(side);
+    const batch = (0,_diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_2__/* .batchSize */ .CJ)(side);
     return batch !== undefined && batch > 0 ? batch : undefined;
 }
 /**
@@ -9984,7 +9984,7 @@ function tokensPerStep(side) {
 function stepCountOf(side) {
     if (side.stepCount)
         return side.stepCount;
-    const counted = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_3__/* .countSteps */ .j)({
+    const counted = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_1__/* .countSteps */ .j)({
         kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })),
         timeline: side.timeline ?? null,
         metrics: side.metrics,
@@ -10106,7 +10106,7 @@ function perStepAttribution(current, baseline) {
 }
 /** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
 function kernelTimeKeys(options) {
-    return Object.keys(options.thresholds).filter((key) => key.startsWith(_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR));
+    return Object.keys(options.thresholds).filter((key) => key.startsWith(_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR));
 }
 /**
  * One row per `kernel-time:` threshold: growth of GPU time per step at or beyond it fails. Without a
@@ -10116,7 +10116,7 @@ function kernelTimeRows(analysis, options) {
     const rows = [];
     for (const key of kernelTimeKeys(options)) {
         const thresholdMs = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_4__/* .ownValue */ .e)(options.thresholds, key);
-        const target = key.slice(_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR.length);
+        const target = key.slice(_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR.length);
         const label = target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
         const { perStep } = analysis;
         const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .keySubject */ .Y3)(target);
@@ -13665,11 +13665,16 @@ function candidates(source, devices) {
     }
     return list;
 }
+/** Counts stated beside the capture (a metric line, MAX's output size), not read from the window itself. */
+const STATED = new Set(['workload', 'max-output-tokens']);
 /** The decode steps the window covers, per device, and what says so. */
 function countSteps(source) {
     const devices = Math.max(1, source.timeline?.devices ?? 1);
     const found = candidates(source, devices);
-    const chosen = found[0];
+    // A stated count can come from another run than the profiled one (the measured runs' logs): when the
+    // window's own evidence gives another number, the window decides and the stated count is named as differing.
+    const read = found.find((c) => !STATED.has(c.basis));
+    const chosen = found[0] && STATED.has(found[0].basis) && read && read.steps !== found[0].steps ? read : found[0];
     if (!chosen) {
         return {
             steps: null,
@@ -13678,7 +13683,7 @@ function countSteps(source) {
             text: 'no step evidence in the capture (no profiler steps or decode ranges, no CUDA graph replays holding every kernel, no sampling kernel launched more than once)',
         };
     }
-    const others = found.slice(1);
+    const others = found.filter((c) => c !== chosen);
     const agree = others.filter((c) => c.steps === chosen.steps).map((c) => c.text);
     const differ = others.filter((c) => c.steps !== chosen.steps).map((c) => c.text);
     const parts = [chosen.text];

@@ -6,7 +6,8 @@
  * and MAX's own figure: `max generate --profile` profiles the whole generation, one forward pass per
  * output token (the prefill and the decode steps after it). Counts stated by the workload or MAX come
  * before counts read from ranges, and those before the inferred ones (graph replays, a once-per-step
- * kernel). The first that holds decides; the others that are present are named as agreeing or not. Without any, the count is unknown and says why: callers
+ * kernel). The first that holds decides, unless it is a stated count that the window's own evidence
+ * contradicts; the others that are present are named as agreeing or not. Without any, the count is unknown and says why: callers
  * then fall back to time per launch. The one place steps are counted (the gate's time per step
  * reads it).
  */
@@ -99,11 +100,17 @@ function candidates(source: StepSource, devices: number): Candidate[] {
   return list;
 }
 
+/** Counts stated beside the capture (a metric line, MAX's output size), not read from the window itself. */
+const STATED: ReadonlySet<StepBasis> = new Set<StepBasis>(['workload', 'max-output-tokens']);
+
 /** The decode steps the window covers, per device, and what says so. */
 export function countSteps(source: StepSource): StepCount {
   const devices = Math.max(1, source.timeline?.devices ?? 1);
   const found = candidates(source, devices);
-  const chosen = found[0];
+  // A stated count can come from another run than the profiled one (the measured runs' logs): when the
+  // window's own evidence gives another number, the window decides and the stated count is named as differing.
+  const read = found.find((c) => !STATED.has(c.basis));
+  const chosen = found[0] && STATED.has(found[0].basis) && read && read.steps !== found[0].steps ? read : found[0];
   if (!chosen) {
     return {
       steps: null,
@@ -112,7 +119,7 @@ export function countSteps(source: StepSource): StepCount {
       text: 'no step evidence in the capture (no profiler steps or decode ranges, no CUDA graph replays holding every kernel, no sampling kernel launched more than once)',
     };
   }
-  const others = found.slice(1);
+  const others = found.filter((c) => c !== chosen);
   const agree = others.filter((c) => c.steps === chosen.steps).map((c) => c.text);
   const differ = others.filter((c) => c.steps !== chosen.steps).map((c) => c.text);
   const parts = [chosen.text];
