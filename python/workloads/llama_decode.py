@@ -21,6 +21,8 @@ Variants (what a profile of each should show):
   --mlp moe             mixture of experts: top-k routing, tokens sorted by expert, torch._grouped_mm
   --compile on          torch.compile(fullgraph=True) of the decode step (Inductor's Triton kernels:
                         fused RMSNorm, fused RoPE), then the graph replay as with --graph on
+  --norm unfused        RMSNorm written out in plain ops (float cast, pow, mean, rsqrt, two muls, cast
+                        back: one kernel each) instead of the fused F.rms_norm kernel
   --kv-cache static     prefill once, then each step computes one token against a fixed-size cache
   --kv-cache none       no cache: each step re-runs the whole --prompt-len window (re-prefill)
   --graph on            each decode step is captured once and replayed from one CUDA graph
@@ -60,6 +62,7 @@ def parse_args(argv=None):
     p.add_argument("--experts", type=int, default=8)
     p.add_argument("--top-k", type=int, default=2)
     p.add_argument("--compile", choices=["on", "off"], default="off")
+    p.add_argument("--norm", choices=["fused", "unfused"], default="fused")
     p.add_argument("--profile-stack", action="store_true",
                    help="record Python stacks in the torch profile (attribution of kernels to code)")
     p.add_argument("--kv-cache", choices=["static", "none"], default="static")
@@ -97,7 +100,7 @@ def parse_args(argv=None):
     if args.name is None:
         args.name = "llama_%s_%s_graph-%s" % (args.attention, "kv" if args.kv_cache == "static" else "nokv",
                                               args.graph)
-        for flag, default in (("linear", "bf16"), ("mlp", "dense"), ("compile", "off")):
+        for flag, default in (("linear", "bf16"), ("mlp", "dense"), ("compile", "off"), ("norm", "fused")):
             if getattr(args, flag) != default:
                 args.name += "_%s-%s" % (flag, getattr(args, flag))
         if args.batch != 1:
@@ -339,7 +342,7 @@ class Decoder:
             mask = torch.full((t, t), float("-inf"), device=self.device, dtype=self.dtype).triu(1)
         with self.attention.backend_context():
             for i, layer in enumerate(self.layers):
-                h = F.rms_norm(x, (a.hidden,), layer["attn_norm"], eps=1e-5)
+                h = self.rms_norm(x, layer["attn_norm"])
                 q, k, v = self.linear(h, layer, "wqkv").split([a.hidden, a.kv_heads * hd, a.kv_heads * hd], dim=-1)
                 q = self.rope(q.view(b, t, a.heads, hd).transpose(1, 2), cos, sin)
                 k = self.rope(k.view(b, t, a.kv_heads, hd).transpose(1, 2), cos, sin)
@@ -351,10 +354,16 @@ class Decoder:
                     k, v = self.k_cache[i], self.v_cache[i]
                 o = self.attention(shape_kind, q, k, v, mask)
                 x = x + self.linear(o.transpose(1, 2).reshape(b, t, a.hidden), layer, "wo")
-                h = F.rms_norm(x, (a.hidden,), layer["mlp_norm"], eps=1e-5)
+                h = self.rms_norm(x, layer["mlp_norm"])
                 x = x + (self.moe(h, layer) if a.mlp == "moe" else self.dense_mlp(h, layer))
-        last = F.rms_norm(x[:, -1], (a.hidden,), self.final_norm, eps=1e-5)
+        last = self.rms_norm(x[:, -1], self.final_norm)
         return F.linear(last, self.lm_head)
+
+    def rms_norm(self, x, weight):
+        if self.a.norm == "fused":
+            return F.rms_norm(x, (self.a.hidden,), weight, eps=1e-5)
+        xf = x.float()
+        return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + 1e-5)).to(x.dtype) * weight
 
     def linear(self, x, layer, name):
         if self.a.linear == "bf16":
@@ -580,7 +589,7 @@ def main(argv=None):
         "kind": "summary", "workload": "llama_decode", "name": a.name,
         "attention": a.attention, "kv_cache": a.kv_cache, "graph": a.graph, "batch": a.batch,
         "linear": a.linear, "mlp": a.mlp, "experts": a.experts if a.mlp == "moe" else None,
-        "top_k": a.top_k if a.mlp == "moe" else None, "compile": a.compile,
+        "top_k": a.top_k if a.mlp == "moe" else None, "compile": a.compile, "norm": a.norm,
         "prompt_len": a.prompt_len, "steps": a.steps, "warmup": a.warmup, "repeats": a.repeats,
         "layers": a.layers, "hidden": a.hidden, "heads": a.heads, "kv_heads": a.kv_heads,
         "intermediate": a.intermediate, "vocab": a.vocab, "dtype": "bfloat16", "params": model.params,
