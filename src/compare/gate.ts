@@ -11,8 +11,8 @@ import { compareMetrics } from './metric-rows.js';
 import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput } from './gate-options.js';
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
-import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
-import { kernelTimeKeys, kernelTimeRows, perStepAttribution } from './per-step.js';
+import { compareCommunication, compareFamilies, compareKernels, type ShareMode } from './shares.js';
+import { kernelTimeKeys, kernelTimeRows, perStepAttribution, refusalText } from './per-step.js';
 import { judgeThrottling } from './throttle-check.js';
 import { RULES } from '../diagnose/rules/index.js';
 import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type VerdictFinding } from './verdict.js';
@@ -148,15 +148,20 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
   let kernelChanges: Comparison['kernelChanges'] = [];
   let perStep: Comparison['perStep'];
+  let shareMode: ShareMode | undefined;
   if (hasKernels) {
-    rows.push(...compareFamilies(current, baseline, options));
+    const attribution = perStepAttribution(current, baseline, options.topN);
+    perStep = attribution.perStep;
+    // Time per step judges kernels where both sides have steps; shares are context then (shares.ts).
+    const throughputImproved = metrics.rows.some((r) => r.row.status === 'improved') && !metrics.rows.some((r) => r.row.status === 'fail' || r.row.status === 'warn');
+    shareMode = { mode: perStep.refused ? 'refused' : perStep.unit === 'step' ? 'time' : 'fallback', throughputImproved };
+    rows.push(...kernelTimeRows(attribution, options));
+    rows.push(...compareFamilies(current, baseline, options, shareMode));
     rows.push(...compareCommunication(current, baseline, options));
-    const kernels = compareKernels(current, baseline, options);
+    const kernels = compareKernels(current, baseline, options, shareMode);
     rows.push(...kernels.rows);
     kernelChanges = kernels.changes;
-    const attribution = perStepAttribution(current, baseline);
-    perStep = attribution.perStep;
-    rows.push(...kernelTimeRows(attribution, options));
+    if (perStep.refused) notes.push(refusalText(perStep.refused, perStep));
   } else if (current.kernels.length || baseline.kernels.length) {
     notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
   }
@@ -178,7 +183,8 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   if (noThroughput) notes.push('no gated metric is present on both sides');
   const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
   const passParts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
-  if (hasKernels) passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
+  if (shareMode?.mode === 'time') passParts.push('no kernel time per step grew past its threshold in a step that did not get faster');
+  else if (shareMode?.mode === 'fallback' && !shareMode.throughputImproved) passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
   passParts.push('no new findings');
   const passLine = `no regression: ${passParts.join(', ')}`;
   const judgement = judge(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
