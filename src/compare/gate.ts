@@ -1,7 +1,8 @@
 /**
  * The regression gate: the current run against a baseline → pass | warn | fail | insufficient-data
- * | invalid, with one row per metric, family share, top kernel and changed finding, and the human
- * reasons for the verdict. Pure: no I/O, deterministic for a given seed.
+ * | invalid, with one row per metric, family and top kernel (time per step, and share) and changed
+ * finding, and the human reasons for the verdict. Kernels are judged in time per step where both
+ * sides count steps (per-step.ts); shares gate only without steps (shares.ts). Pure: no I/O, deterministic for a given seed.
  * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
 import { keySubject, type Comparison, type ComparisonRow, type ReasonRow, type RowSubject } from '../model/report.js';
