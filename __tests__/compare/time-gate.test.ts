@@ -12,6 +12,8 @@ import { compare, type GateInput, type GateKernel } from '../../src/compare/gate
 import { analyze } from '../../src/pipeline/analyze.js';
 import { expandInputs } from '../../src/io/input-paths.js';
 import type { Report } from '../../src/model/report.js';
+import { perStepHeadline } from '../../src/report/per-step-text.js';
+import { emptyReport } from '../helpers/empty-report.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SAMPLES = join(ROOT, 'samples');
@@ -188,6 +190,9 @@ describe('windows that do not hold the same kind of step', () => {
     expect(result.comparison!.rows.filter((r) => r.status === 'fail' || r.status === 'warn')).toEqual([]);
     expect(result.comparison!.rows.filter((r) => r.kind === 'family-share').every((r) => r.status === 'pass' || r.status === 'info')).toBe(true);
     expect(result.comparison!.reasons.some((line) => line.startsWith('time per step not compared: the current run\'s kernels take 105 ms per counted step'))).toBe(true);
+    // The first line says so, not a kernel's time per launch.
+    const headline = perStepHeadline(emptyReport({ comparison: result.comparison }), { kernel: (name) => name, text: (text) => text });
+    expect(headline).toMatch(/^time per step not compared: the current run's kernels take 105 ms per counted step, more than its measured step of 2\.50 ms allows, .*capture with --cuda-graph-trace=node\.$/);
   });
 
   it('steps that carry different tokens (prompts packed into fewer forwards): refused', () => {
