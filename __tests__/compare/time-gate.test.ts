@@ -108,6 +108,23 @@ describe.each([
   });
 });
 
+describe('two captures of one workload (A/A on the H200, about half an hour apart)', () => {
+  it('no kernel row warns: the largest family move, +44.0 µs per step, is under the 2 % warn level of the 2.81 ms step', async () => {
+    const baseline = await analyze({ inputs: [join(PAIRS, 'spin_ab/base.trace.json.gz'), join(PAIRS, 'spin_ab/base.stdout.jsonl')] });
+    const report = await analyze({ inputs: [join(PAIRS, 'dequant_ab/dq_bf16.trace.json.gz'), join(PAIRS, 'dequant_ab/dq_bf16.stdout.jsonl')], baseline: { report: baseline, origin: 'file', reason: 'test' } });
+    // Σ dur over 8 steps: 21,264.8 µs → 21,621.4 µs, +44.6 µs per step in all; 8 / 2,850.176 tok/s = 2.807 ms measured per step.
+    const base = kernelUs(join(PAIRS, 'spin_ab/base.trace.json.gz'), () => true) / 8;
+    const head = kernelUs(join(PAIRS, 'dequant_ab/dq_bf16.trace.json.gz'), () => true) / 8;
+    expect(head - base).toBeCloseTo(44.6, 1);
+    const rows = timeRows(report);
+    const largest = Math.max(...rows.map((r) => r.delta! * 1000));
+    expect(largest).toBeLessThan(0.02 * (8 / medianTokS(join(PAIRS, 'spin_ab/base.stdout.jsonl'))) * 1e6);
+    expect(largest).toBeGreaterThan(40);
+    expect(rows.filter((r) => r.status === 'warn' || r.status === 'fail')).toEqual([]);
+    expect(report.verdict).toBe('pass');
+  }, 60_000);
+});
+
 // Synthetic sides with a known step: kernels per step, 8 profiler steps, batch 8, tok/s from the step.
 const STEPS = 8;
 function sideOf(kernelUsPerStep: readonly number[], stepUs: number | null, batch = 8): GateInput {
