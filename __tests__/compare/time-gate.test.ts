@@ -180,6 +180,22 @@ describe('the rule in time, as a property', () => {
   });
 });
 
+describe('a kernel that takes work from its own family', () => {
+  it('another GEMM picked for the same work, the step no faster: the new kernel is a shift within its family, not a regression', () => {
+    const base = sideOf([1600, 400, 200, 150, 50], 2600);
+    // k0 (a decode GEMM, 1.6 ms) gives way to k5, another decode GEMM of the same time; the step is 2 µs slower (noise).
+    const head: GateInput = { ...sideOf([0, 400, 200, 150, 50], 2602), kernels: [...sideOf([0, 400, 200, 150, 50], null).kernels.slice(1), { name: 'k5', family: 'gemm-decode', totalNs: 1600e3 * STEPS, instances: STEPS, share: 0.67 }] };
+    const result = compare(head, base);
+    const rows = result.comparison!.rows;
+    expect(rows.find((r) => r.metric === 'kernel-time:kernel:k5')).toMatchObject({ status: 'info', delta: 1.6 });
+    expect(rows.find((r) => r.metric === 'kernel-time:kernel:k5')!.note).toMatch(/a shift within its family: gemm-decode GPU time per step changed ±0 ns/);
+    expect(rows.find((r) => r.metric === 'kernel-time:family:gemm-decode')).toMatchObject({ status: 'pass', delta: 0 });
+    expect(result.verdict).toBe('pass');
+    // A threshold set on that kernel judges the kernel alone.
+    expect(compare(head, base, { thresholds: { 'kernel-time:kernel:k5': 1 } }).verdict).toBe('fail');
+  });
+});
+
 describe('windows that do not hold the same kind of step', () => {
   it('a head whose count sees a few launches outside the graphs: refused, per launch, nothing fails on it', () => {
     // The baseline: 1,000 decode steps of 2.4 ms of kernels, 2.6 ms measured per step. The head, as an

@@ -108,6 +108,8 @@ export interface PerStepAnalysis {
   byKey: Map<string, { baselineNs: number; currentNs: number }>;
   /** The keys of the kernels that get a row by default: each side's top N by GPU time (empty per launch). */
   topKernels: string[];
+  /** Each kernel's family (the current run's where the sides differ), by `kernel:<name>`. */
+  kernelFamilies: Map<string, KernelFamily>;
 }
 
 /**
@@ -211,6 +213,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
   if (refused) notes.push(refusalText(refused, { current: cur, baseline: base }));
   const perStepKnown = counted && !refused;
   const byKey = new Map<string, { baselineNs: number; currentNs: number }>();
+  const kernelFamilies = new Map<string, KernelFamily>();
 
   // Per step per device; per launch when either side's steps are unknown.
   const baseDiv = perStepKnown ? base.steps! * base.devices : 0;
@@ -236,6 +239,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
       ...(site ? { site } : {}),
     });
     if (perStepKnown) byKey.set(`kernel:${name}`, { baselineNs, currentNs });
+    kernelFamilies.set(`kernel:${name}`, (c ?? b)!.family);
   }
   kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
 
@@ -270,6 +274,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
     perStep: { unit: perStepKnown ? 'step' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },
     byKey,
     topKernels: perStepKnown ? topKernelKeys(baseKernels, curKernels, topN) : [],
+    kernelFamilies,
   };
 }
 
@@ -355,9 +360,16 @@ export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions):
     let status: RowStatus = 'pass';
     let reason: string | undefined;
     const what = `${label} GPU time per step ${stepTimeText(times.baselineNs)} → ${stepTimeText(times.currentNs)} (${stepTimeText(deltaNs, true)})`;
+    const family = analysis.kernelFamilies.get(target);
+    const familyTimes = family ? analysis.byKey.get(`family:${family}`) : undefined;
+    // A kernel that grew while its family did not took work from its own family (another GEMM picked, a kernel renamed).
+    const withinFamily = target.startsWith('kernel:') && ownValue(options.thresholds, key) === undefined && familyTimes !== undefined && familyTimes.currentNs - familyTimes.baselineNs < limits.warnNs;
     if (deltaNs >= limits.warnNs && move.faster) {
       status = 'info';
       notes.push(`a shift: it grew in a step that got faster (${move.text}), so it took over work; context, not a regression`);
+    } else if (deltaNs >= limits.warnNs && withinFamily) {
+      status = 'info';
+      notes.push(`a shift within its family: ${family} GPU time per step changed ${stepTimeText(familyTimes.currentNs - familyTimes.baselineNs, true)}, so other kernels of it gave up the work; context, not a regression`);
     } else if (deltaNs >= limits.failNs) {
       status = 'fail';
       reason = `${what}, at or beyond the ${limits.text} fail threshold, in a step that did not get faster (${move.text})`;
