@@ -31,6 +31,10 @@ function countedIds(findings: readonly VerdictFinding[]): Map<string, number> {
 function findingRows(current: GateInput, baseline: GateInput, options: GateOptions): { rows: GatedRow[]; added: string[]; resolved: string[] } {
   const cur = countedIds(current.findings);
   const base = countedIds(baseline.findings);
+  // A warning another finding explained (secondary) is still there: not new when it leads, not resolved when it steps back.
+  const seen = (side: GateInput) => new Set(side.findings.filter((f) => f.severity !== 'info').map((f) => f.id));
+  const baseSeen = seen(baseline);
+  const curSeen = seen(current);
   const rows: GatedRow[] = [];
   const added: string[] = [];
   const resolved: string[] = [];
@@ -51,6 +55,10 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
         const head = `finding ${id} (${hit.severity}${failing ? ', in fail-on' : ''}), not compared: the baseline has no kernel capture to show it`;
         reason = failing ? failingFindingLine(hit, head) : head;
       } else note = 'not compared: the baseline has no kernel capture';
+    } else if (b === 0 && baseSeen.has(id)) {
+      note = 'present in both: explained by another finding in the baseline';
+    } else if (c === 0 && curSeen.has(id)) {
+      note = 'present in both: explained by another finding in the current run';
     } else if (b === 0) {
       added.push(id);
       // The strongest new hit decides, and its evidence is the line's (src/compare/verdict.ts).
