@@ -210,6 +210,29 @@ describe('the rule in time, as a property', () => {
   });
 });
 
+describe('without steps: shares are the fallback', () => {
+  // No profiler steps, no sampling kernel: nothing counts steps, so the shares judge the mix.
+  const noSteps = (kernelUsPerStep: readonly number[], stepUs: number): GateInput => {
+    const side = sideOf(kernelUsPerStep, stepUs);
+    const total = side.kernels.reduce((sum, k) => sum + k.totalNs, 0);
+    const families = side.kernels.map((k) => ({ family: k.family, share: k.totalNs / total }));
+    return { ...side, timeline: null, families, kernels: side.kernels.map((k) => ({ ...k, instances: 1 })) };
+  };
+
+  it('a share that grows past the fail level fails in a run no faster, and is context in a run whose throughput improved', () => {
+    // k1 (norm) 400 of 2,400 µs = 16.7 % → 1,600 of 3,600 µs = 44.4 %: +27.8 pp.
+    const base = noSteps([1600, 400, 200, 150, 50], 2600);
+    const slower = compare(noSteps([1600, 1600, 200, 150, 50], 3800), base);
+    expect(slower.comparison!.perStep!.unit).toBe('launch');
+    expect(slower.comparison!.rows.find((r) => r.metric === 'family:norm')).toMatchObject({ kind: 'family-share', status: 'fail' });
+    // The same mix after the other kernels got faster: 1,600 of 2,000 µs is 80 % of GPU time, in a step of 2.2 ms, not 2.6.
+    const faster = compare(noSteps([200, 1600, 100, 75, 25], 2200), base);
+    expect(faster.comparison!.rows.find((r) => r.metric === 'decode_tok_s')!.status).toBe('improved');
+    expect(faster.comparison!.rows.find((r) => r.metric === 'family:norm')).toMatchObject({ kind: 'family-share', status: 'info' });
+    expect(faster.verdict).toBe('pass');
+  });
+});
+
 describe('a kernel that takes work from its own family', () => {
   it('another GEMM picked for the same work, the step no faster: the new kernel is a shift within its family, not a regression', () => {
     const base = sideOf([1600, 400, 200, 150, 50], 2600);

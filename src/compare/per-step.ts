@@ -4,8 +4,11 @@
  * capture covers (src/diagnose/step-count.ts counts them from evidence), by family and by kernel,
  * and the change is set against the measured change of step time from the workload's own numbers
  * (tok/s medians and the batch, or time per output token). What kernel time does not explain is
- * host or idle time. Without a step count on both sides, kernels are compared per launch instead.
- * `kernel-time:` thresholds gate these numbers (a row each; not compared, visibly, without steps).
+ * host or idle time. Before dividing, the two windows are checked for the same kind of step
+ * (windowRefusal); refused, or without a step count on both sides, kernels are compared per launch.
+ * Every family and top kernel gets a `kernel-time` row that fails only when its time grew past its
+ * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
+ * fail level (not compared, visibly, without steps).
  */
 import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type RowStatus, type StepCount, type StepRefusal } from '../model/report.js';
 import type { KernelFamily } from '../model/family-ids.js';
