@@ -281,6 +281,22 @@ describe('windows that do not hold the same kind of step', () => {
     expect(headline).toMatch(/^time per step not compared: the current run's kernels take 105 ms per counted step, more than its measured step of 2\.50 ms allows, .*capture with --cuda-graph-trace=node\.$/);
   });
 
+  it('steps counted from different evidence whose kernel time per step differs more than 3×, nothing measured: refused', () => {
+    // The baseline: 8 profiler steps of 2.4 ms of kernels. The head has no ranges; its 2 sampling launches count 2 "steps" of 9.6 ms.
+    const base = sideOf([1600, 400, 200, 150, 50], null);
+    const head: GateInput = { ...sideOf([6400, 1600, 800, 600, 200], null), timeline: null };
+    head.kernels = [...head.kernels.map((k) => ({ ...k, totalNs: (k.totalNs / STEPS) * 2 })), { name: 'argmax', family: 'sampling', totalNs: 2e4, instances: 2, share: 0 }];
+    const perStep = compare(head, base).comparison!.perStep!;
+    expect(perStep.current).toMatchObject({ steps: 2, basis: 'once-per-step-kernel' });
+    expect(perStep.refused).toMatchObject({ cause: 'step-bases-differ', baseline: 2.4e6 });
+    expect(perStep.refused!.current).toBeCloseTo(9.61e6, -3);
+    expect(perStep.unit).toBe('launch');
+    // The same head counted by profiler steps like the baseline: compared (a 4× step can be a real regression).
+    const counted = compare(sideOf([6400, 1600, 800, 600, 200], null), base);
+    expect(counted.comparison!.perStep!.refused).toBeUndefined();
+    expect(counted.verdict).toBe('fail');
+  });
+
   it('steps that carry different tokens (prompts packed into fewer forwards): refused', () => {
     const base = sideOf([1600, 400, 200, 150, 50], 2600);
     // Four times the tokens per forward at 9 ms a step: 3,556 tok/s against 3,077, faster per token but slower per step.
