@@ -80,8 +80,20 @@ describe('the bundled pair', () => {
     // The shares stay as context: the fused attention's share grew 5.6 pp, no longer a warning.
     expect(rows.find((r) => r.metric === 'family:attention-fused')).toMatchObject({ kind: 'family-share', status: 'info' });
     expect(reversed.verdictReasons).toHaveLength(1);
+    expect(reversed.comparison!.perStep!.measured!.deltaNs).toBeLessThan(0);
     expect(reversed.verdictReasons[0]).toMatch(/^no regression: .*no kernel time per step grew past its threshold in a step that did not get faster/);
   });
+});
+
+describe('a share threshold set by the user', () => {
+  it('still gates its share row with steps on both sides, even in a faster run (a share row, compositional)', async () => {
+    const unfused = await analyze({ inputs: await expandInputs([join(SAMPLES, 'current')]) });
+    const report = await analyze({ inputs: await expandInputs([join(SAMPLES, 'baseline')]), baseline: { report: unfused, origin: 'file', reason: 'test' }, gate: { thresholds: { 'family:attention-fused': 5 } } });
+    // Fused attention 0 → 5.6 % of GPU time: past the 5 pp set, so the share row fails though the step is 544 µs faster.
+    expect(report.comparison!.rows.find((r) => r.metric === 'family:attention-fused')).toMatchObject({ kind: 'family-share', status: 'fail' });
+    expect(report.comparison!.rows.find((r) => r.metric === 'kernel-time:family:attention-fused')!.status).toBe('info');
+    expect(report.verdict).toBe('fail');
+  }, 60_000);
 });
 
 /*
