@@ -245,6 +245,22 @@ describe('without steps: shares are the fallback', () => {
   });
 });
 
+describe('the time thresholds', () => {
+  it('default to 2 % / 3 % of the baseline step with a 10 µs floor, and can be set', () => {
+    const base = sideOf([1600, 400, 200, 150, 50], 2600);
+    // k1 grows 100 µs in a step 100 µs slower: 3.8 % of 2.6 ms, past 3 % (78 µs); under 5 % (130 µs) it only warns (past 2 %, 52 µs).
+    const head = sideOf([1600, 500, 200, 150, 50], 2700);
+    const row = (options = {}) => compare(head, base, options).comparison!.rows.find((r) => r.metric === 'kernel-time:kernel:k1')!;
+    expect(row()).toMatchObject({ status: 'fail' });
+    expect(row().threshold).toBeCloseTo(0.078, 6);
+    expect(row({ stepTimeThresholds: { failPct: 5 } })).toMatchObject({ status: 'warn' });
+    expect(row({ stepTimeThresholds: { failPct: 5 } }).threshold).toBeCloseTo(0.13, 6);
+    // On a 200 µs step 3 % is 6 µs: the 10 µs floor holds.
+    const short = compare(sideOf([100, 40, 20, 10, 5], 200), sideOf([100, 32, 20, 10, 5], 192)).comparison!.rows.find((r) => r.metric === 'kernel-time:kernel:k1')!;
+    expect(short).toMatchObject({ status: 'pass', threshold: 0.01 });
+  });
+});
+
 describe('a kernel that takes work from its own family', () => {
   it('another GEMM picked for the same work, the step no faster: the new kernel is a shift within its family, not a regression', () => {
     const base = sideOf([1600, 400, 200, 150, 50], 2600);
