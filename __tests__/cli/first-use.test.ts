@@ -42,9 +42,9 @@ describe('the README, first use', () => {
       ['beyond the 3 % floor', 'beyond the 3% floor'],
       ['`unfused-attention` finding', 'new finding unfused-attention'],
       ['128 softmax launches against 0 fused attention launches', '128 softmax launches (2.4% of kernel time) against 0 fused attention launches'],
-      ['2.4 % → 13.9 % (+11.5 pp)', 'family:copy share of GPU time 2.4% → 13.9% (+11.5 pp)'],
-      ['`elementwise_kernel<direct_copy_kernel_cuda>`, 0 → 9.9 %', 'kernel elementwise_kernel<direct_copy_kernel_cuda> share of GPU time 0.0% → 9.9%'],
-      ['warn at 5 pp', 'at or beyond the 5 pp warn threshold'],
+      ['GPU time per step 60.6 µs → 419 µs (+358 µs)', 'family:copy GPU time per step 60.6 µs → 419 µs (+358 µs)'],
+      ['`elementwise_kernel<direct_copy_kernel_cuda>`, 0 → 298 µs per step', 'kernel elementwise_kernel<direct_copy_kernel_cuda> GPU time per step 0 ns → 298 µs'],
+      ["3 % of the baseline's 2.64 ms step, in a step that did not get faster", "(3 % of the baseline's 2.64 ms step) fail threshold, in a step that did not get faster"],
       ['The demo exits 0; in CI the same\nverdict fails the job (exit 1)', 'In CI this verdict fails the job (exit code 1); the demo exits 0.'],
     ];
     for (const [readme, printed] of facts) {

@@ -68,6 +68,13 @@ describe('failing rows and coverage', () => {
     expect(coverage({ targets: ['family-share', 'tok/s'] }, failing)).toEqual({ covers: ['decode_tok_s', 'family:copy'], left: [], unknown: [] });
     expect(coverage({ targets: ['family:gemv'] }, failing)).toEqual({ covers: [], left: ['decode_tok_s', 'family:copy'], unknown: ['family:gemv'] });
   });
+
+  it("a family's or kernel's name covers its time-per-step row; the kind kernel-time covers them all", () => {
+    const timed = failingRows(compared([row('kernel-time:family:copy', 'kernel-time', 'fail'), row('kernel-time:kernel:spin', 'kernel-time', 'fail')]), FAIL_ON);
+    expect(coverage({ targets: ['family:copy'] }, timed)).toEqual({ covers: ['kernel-time:family:copy'], left: ['kernel-time:kernel:spin'], unknown: [] });
+    expect(parseAcceptCommand('/profile-gate accept kernel-time the spin is the price')!.targets).toEqual(['kernel-time']);
+    expect(coverage({ targets: ['kernel-time'] }, timed)).toEqual({ covers: ['kernel-time:family:copy', 'kernel-time:kernel:spin'], left: [], unknown: [] });
+  });
 });
 
 describe('applying acceptances', () => {

@@ -260,12 +260,15 @@ describe('kernel-time thresholds', () => {
     expect(rows.find((r) => r.metric === 'kernel-time:family:other')).toMatchObject({ status: 'fail', baseline: 0, current: 0.25, delta: 0.25, threshold: 0.1, unit: 'ms/step' });
     expect(rows.find((r) => r.metric === 'kernel-time:kernel:gemv_bf16')).toMatchObject({ status: 'pass', delta: 0 });
     expect(result.verdict).toBe('fail');
-    expect(result.reasons).toContain('family:other GPU time per step 0 ns → 250 µs (+250 µs), at or beyond the +100 µs fail threshold');
+    // 16 / 3750 − 16 / 4000 s = +266.7 µs per step measured: the step did not get faster.
+    expect(result.reasons).toContain('family:other GPU time per step 0 ns → 250 µs (+250 µs), at or beyond the +100 µs fail threshold, in a step that did not get faster (measured +267 µs/step)');
   });
 
-  it('below the threshold: passes', () => {
+  it('below the threshold set: does not fail; past the default warn level (2 % of the 4 ms step, 80 µs) it warns', () => {
     const result = compare(current, baseline, { thresholds: { 'kernel-time:family:other': 0.3 } });
-    expect(result.comparison!.rows.find((r) => r.kind === 'kernel-time')!.status).toBe('pass');
+    expect(result.comparison!.rows.find((r) => r.metric === 'kernel-time:family:other')).toMatchObject({ status: 'warn', threshold: 0.3 });
+    const quiet = compare(side(50, 4000), baseline, { thresholds: { 'kernel-time:family:other': 0.3 } });
+    expect(quiet.comparison!.rows.find((r) => r.metric === 'kernel-time:family:other')).toMatchObject({ status: 'pass', threshold: 0.3 });
   });
 
   it('without steps on a side: not compared, insufficient data with the reason, never a silent pass', () => {

@@ -24,7 +24,7 @@ export const DEFAULT_ACCEPT_COMMAND = '/profile-gate accept';
 
 /** What a command names beside rows: every failing row. */
 const ALL = 'all';
-const ROW_KINDS: readonly string[] = ['metric', 'family-share', 'kernel-share', 'finding'] satisfies readonly ComparisonRow['kind'][];
+const ROW_KINDS: readonly string[] = ['metric', 'family-share', 'kernel-share', 'kernel-time', 'finding'] satisfies readonly ComparisonRow['kind'][];
 
 /** An acceptance as read from the pull request, before it is checked against the report's failing rows. */
 export interface AcceptanceClaim {
@@ -92,7 +92,9 @@ export function failingRows(report: Pick<Report, 'comparison' | 'findings'>, fai
 }
 
 function matches(target: string, row: FailingRow): boolean {
-  return target === row.metric || target === row.kind || target === row.unit || target === `${row.kind}:${row.metric}`;
+  // `family:copy` names the family's time-per-step row (`kernel-time:family:copy`) as well as its share row.
+  const timeOf = row.kind === 'kernel-time' && row.metric === `kernel-time:${target}`;
+  return target === row.metric || target === row.kind || target === row.unit || target === `${row.kind}:${row.metric}` || timeOf;
 }
 
 /** Which failing rows a claim covers, which it leaves out, and which of its names match no failing row. */

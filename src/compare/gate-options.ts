@@ -25,6 +25,19 @@ export const DEFAULT_METRIC_FLOORS_PCT: Readonly<Record<string, number>> = {
   ttft_ms: 5,
 };
 
+/**
+ * Default growth of a family's or top kernel's GPU time per step that warns / fails, as a percent of
+ * the baseline's step time (measured, else its kernel time per step), and never below an absolute
+ * floor. A row that alone adds 3 % to the step costs what the 3 % throughput floor fails. Two
+ * PyTorch-profiler captures of one H200 decode about half an hour apart (fixtures/h200-pairs: spin_ab/base and
+ * dequant_ab/dq_bf16, the same batch-8 workload) moved at most +44.0 µs per step in a family
+ * (decode GEMMs, 1.6 % of the 2.81 ms step) and +24.8 µs in a kernel (0.9 %): 3 % is about twice the
+ * largest, as the metric floor is twice its A/A shift, and 2 % warns just past it. The floor: kernels
+ * under 100 µs per step moved up to 3.4 µs there; 10 µs is about three times that, so a short step's
+ * percentages do not flag timing jitter.
+ */
+export const DEFAULT_STEP_TIME_THRESHOLDS = { warnPct: 2, failPct: 3, floorUs: 10 } as const;
+
 /** Metrics gated by default when both sides have them; any other metric is gated once it has a threshold. */
 export const GATED_METRICS: readonly string[] = Object.keys(DEFAULT_METRIC_FLOORS_PCT);
 
@@ -91,7 +104,18 @@ export const GateOptionsSchema = z
           if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [key] });
         }
       }),
-    /** Growth of a family's or top kernel's share of GPU time, in percentage points, that warns / fails. */
+    /**
+     * Growth of a family's or top kernel's GPU time per step that warns / fails (with steps on both
+     * sides), in percent of the baseline's step, never below floorUs microseconds.
+     */
+    stepTimeThresholds: z
+      .object({
+        warnPct: z.number().positive().default(DEFAULT_STEP_TIME_THRESHOLDS.warnPct),
+        failPct: z.number().positive().default(DEFAULT_STEP_TIME_THRESHOLDS.failPct),
+        floorUs: z.number().nonnegative().default(DEFAULT_STEP_TIME_THRESHOLDS.floorUs),
+      })
+      .default({ ...DEFAULT_STEP_TIME_THRESHOLDS }),
+    /** Growth of a family's or top kernel's share of GPU time, in percentage points, that warns / fails (the share rows: see shares.ts). */
     shareThresholds: z
       .object({ warn: z.number().positive().default(5), fail: z.number().positive().default(20) })
       .default({ warn: 5, fail: 20 }),

@@ -1,7 +1,8 @@
 /**
  * The regression gate: the current run against a baseline → pass | warn | fail | insufficient-data
- * | invalid, with one row per metric, family share, top kernel and changed finding, and the human
- * reasons for the verdict. Pure: no I/O, deterministic for a given seed.
+ * | invalid, with one row per metric, family and top kernel (time per step, and share) and changed
+ * finding, and the human reasons for the verdict. Kernels are judged in time per step where both
+ * sides count steps (per-step.ts); shares gate only without steps (shares.ts). Pure: no I/O, deterministic for a given seed.
  * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
 import { keySubject, type Comparison, type ComparisonRow, type ReasonRow, type RowSubject } from '../model/report.js';
@@ -11,8 +12,8 @@ import { compareMetrics } from './metric-rows.js';
 import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput } from './gate-options.js';
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
-import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
-import { kernelTimeKeys, kernelTimeRows, perStepAttribution } from './per-step.js';
+import { compareCommunication, compareFamilies, compareKernels, type ShareMode } from './shares.js';
+import { kernelTimeKeys, kernelTimeRows, perStepAttribution, refusalText } from './per-step.js';
 import { judgeThrottling } from './throttle-check.js';
 import { RULES } from '../diagnose/rules/index.js';
 import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type VerdictFinding } from './verdict.js';
@@ -30,6 +31,10 @@ function countedIds(findings: readonly VerdictFinding[]): Map<string, number> {
 function findingRows(current: GateInput, baseline: GateInput, options: GateOptions): { rows: GatedRow[]; added: string[]; resolved: string[] } {
   const cur = countedIds(current.findings);
   const base = countedIds(baseline.findings);
+  // A warning another finding explained (secondary) is still there: not new when it leads, not resolved when it steps back.
+  const seen = (side: GateInput) => new Set(side.findings.filter((f) => f.severity !== 'info').map((f) => f.id));
+  const baseSeen = seen(baseline);
+  const curSeen = seen(current);
   const rows: GatedRow[] = [];
   const added: string[] = [];
   const resolved: string[] = [];
@@ -50,6 +55,10 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
         const head = `finding ${id} (${hit.severity}${failing ? ', in fail-on' : ''}), not compared: the baseline has no kernel capture to show it`;
         reason = failing ? failingFindingLine(hit, head) : head;
       } else note = 'not compared: the baseline has no kernel capture';
+    } else if (b === 0 && baseSeen.has(id)) {
+      note = 'present in both: explained by another finding in the baseline';
+    } else if (c === 0 && curSeen.has(id)) {
+      note = 'present in both: explained by another finding in the current run';
     } else if (b === 0) {
       added.push(id);
       // The strongest new hit decides, and its evidence is the line's (src/compare/verdict.ts).
@@ -148,15 +157,20 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
   let kernelChanges: Comparison['kernelChanges'] = [];
   let perStep: Comparison['perStep'];
+  let shareMode: ShareMode | undefined;
   if (hasKernels) {
-    rows.push(...compareFamilies(current, baseline, options));
+    const attribution = perStepAttribution(current, baseline, options.topN);
+    perStep = attribution.perStep;
+    // Time per step judges kernels where both sides have steps; shares are context then (shares.ts).
+    const throughputImproved = metrics.rows.some((r) => r.row.status === 'improved') && !metrics.rows.some((r) => r.row.status === 'fail' || r.row.status === 'warn');
+    shareMode = { mode: perStep.refused ? 'refused' : perStep.unit === 'step' ? 'time' : 'fallback', throughputImproved };
+    rows.push(...kernelTimeRows(attribution, options));
+    rows.push(...compareFamilies(current, baseline, options, shareMode));
     rows.push(...compareCommunication(current, baseline, options));
-    const kernels = compareKernels(current, baseline, options);
+    const kernels = compareKernels(current, baseline, options, shareMode);
     rows.push(...kernels.rows);
     kernelChanges = kernels.changes;
-    const attribution = perStepAttribution(current, baseline);
-    perStep = attribution.perStep;
-    rows.push(...kernelTimeRows(attribution, options));
+    if (perStep.refused) notes.push(refusalText(perStep.refused, perStep));
   } else if (current.kernels.length || baseline.kernels.length) {
     notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
   }
@@ -178,7 +192,8 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   if (noThroughput) notes.push('no gated metric is present on both sides');
   const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
   const passParts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
-  if (hasKernels) passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
+  if (shareMode?.mode === 'time') passParts.push('no kernel time per step grew past its threshold in a step that did not get faster');
+  else if (shareMode?.mode === 'fallback' && !shareMode.throughputImproved) passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
   passParts.push('no new findings');
   const passLine = `no regression: ${passParts.join(', ')}`;
   const judgement = judge(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });

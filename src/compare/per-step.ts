@@ -4,10 +4,13 @@
  * capture covers (src/diagnose/step-count.ts counts them from evidence), by family and by kernel,
  * and the change is set against the measured change of step time from the workload's own numbers
  * (tok/s medians and the batch, or time per output token). What kernel time does not explain is
- * host or idle time. Without a step count on both sides, kernels are compared per launch instead.
- * `kernel-time:` thresholds gate these numbers (a row each; not compared, visibly, without steps).
+ * host or idle time. Before dividing, the two windows are checked for the same kind of step
+ * (windowRefusal); refused, or without a step count on both sides, kernels are compared per launch.
+ * Every family and top kernel gets a `kernel-time` row that fails only when its time grew past its
+ * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
+ * fail level (not compared, visibly, without steps).
  */
-import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type StepCount } from '../model/report.js';
+import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type RowStatus, type StepCount, type StepRefusal } from '../model/report.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import { countSteps } from '../diagnose/step-count.js';
 import { batchSize } from '../diagnose/profile-measures.js';
@@ -106,16 +109,114 @@ export interface PerStepAnalysis {
   perStep: PerStep;
   /** Every kernel's and family's time per step by threshold key (`kernel:<name>`, `family:<id>`); empty per launch. */
   byKey: Map<string, { baselineNs: number; currentNs: number }>;
+  /** The keys of the kernels that get a row by default: each side's top N by GPU time (empty per launch). */
+  topKernels: string[];
+  /** Each kernel's family (the current run's where the sides differ), by `kernel:<name>`. */
+  kernelFamilies: Map<string, KernelFamily>;
 }
 
-export function perStepAttribution(current: GateInput, baseline: GateInput): PerStepAnalysis {
+/**
+ * Kernel time per step per device may exceed the measured step time by this factor at most. A decode
+ * step's kernels run mostly one after another on one stream (the demo pair's kernels are 94 % of the
+ * measured step, 2.50 of 2.64 ms; the H200 pairs' 95-99 %); two streams overlapping completely (a
+ * collective beside compute) would make 2. Beyond that, the window holds more work than its counted
+ * steps.
+ */
+export const MAX_KERNEL_TIME_OVER_STEP = 2;
+
+/**
+ * Counted from different evidence, the sides' kernel time per step may differ by this factor at most.
+ * The largest change of one workload's code in the fixtures, FP8 weights expanded every step, moved
+ * it 1.8× (2.70 → 4.94 ms); a count of other units (forward passes against decode steps, steps
+ * against graph launches) moves it by the ratio of the units. Within one basis a larger change is
+ * compared: a step that re-runs its prompt is a real regression of that size.
+ */
+export const MAX_STEP_TIME_RATIO_ACROSS_BASES = 3;
+
+/** Σ kernel time over the steps and devices of a side's window, in ns. */
+function kernelTimePerStep(kernels: Map<string, Totals>, count: StepCount): number {
+  let total = 0;
+  for (const k of kernels.values()) total += k.totalNs;
+  return total / (count.steps! * count.devices);
+}
+
+/** A capture written by Nsight Systems (its kernel summary or its SQLite export). */
+function fromNsys(side: GateInput): boolean {
+  return (side.sources ?? []).some((s) => s.format.startsWith('nsys'));
+}
+
+/**
+ * Whether the two windows hold the same kind of step, checked before dividing: the tokens each step
+ * carries, each side's kernel time per step against its measured step time, and the step bases.
+ * The first disagreement, or undefined when they agree (or nothing can tell).
+ */
+export function windowRefusal(
+  sides: { current: GateInput; baseline: GateInput },
+  counts: { current: StepCount; baseline: StepCount },
+  kernelNs: { current: number; baseline: number },
+  measured: MeasuredStep | null,
+): StepRefusal | undefined {
+  const { baseline: base, current: cur } = counts;
+  if (base.tokensPerStep !== undefined && cur.tokensPerStep !== undefined && base.tokensPerStep !== cur.tokensPerStep) {
+    return { cause: 'tokens-per-step', baseline: base.tokensPerStep, current: cur.tokensPerStep };
+  }
+  if (measured?.per === 'step') {
+    for (const side of ['current', 'baseline'] as const) {
+      const stepNs = side === 'current' ? measured.currentNs : measured.baselineNs;
+      if (kernelNs[side] > MAX_KERNEL_TIME_OVER_STEP * stepNs) {
+        return { cause: 'kernel-time-exceeds-step', side, baseline: kernelNs[side], current: stepNs, ...(fromNsys(sides[side]) ? { fix: 'cuda-graph-trace-node' as const } : {}) };
+      }
+    }
+  }
+  if (base.basis !== cur.basis && kernelNs.baseline > 0 && kernelNs.current > 0) {
+    const ratio = kernelNs.current / kernelNs.baseline;
+    if (ratio > MAX_STEP_TIME_RATIO_ACROSS_BASES || ratio < 1 / MAX_STEP_TIME_RATIO_ACROSS_BASES) {
+      const nsys = fromNsys(ratio > 1 ? sides.current : sides.baseline);
+      return { cause: 'step-bases-differ', baseline: kernelNs.baseline, current: kernelNs.current, ...(nsys ? { fix: 'cuda-graph-trace-node' as const } : {}) };
+    }
+  }
+  return undefined;
+}
+
+/** A refusal in words, for the notes and the reasons (the data is perStep.refused). */
+export function refusalText(refused: StepRefusal, counts: { current: StepCount; baseline: StepCount }): string {
+  const fix = refused.fix === 'cuda-graph-trace-node' ? '; an nsys trace of CUDA graphs at graph level keeps only the kernels launched outside the graphs: capture with --cuda-graph-trace=node' : '';
+  const then = 'kernels compared per launch, and nothing fails on them';
+  const stepsOf = (count: StepCount) => `${count.steps} steps (${count.basis})`;
+  switch (refused.cause) {
+    case 'tokens-per-step':
+      return `time per step not compared: the steps carry different tokens (${refused.baseline} per step in the baseline, ${refused.current} in the current run), so a step is not the same work; ${then}`;
+    case 'kernel-time-exceeds-step': {
+      const side = refused.side === 'baseline' ? 'the baseline' : 'the current run';
+      const count = refused.side === 'baseline' ? counts.baseline : counts.current;
+      return `time per step not compared: ${side}'s kernels take ${stepTimeText(refused.baseline)} per counted step, more than its measured step of ${stepTimeText(refused.current)} allows, so its window holds more work than its ${stepsOf(count)}; ${then}${fix}`;
+    }
+    case 'step-bases-differ':
+      return `time per step not compared: the sides count steps from different evidence (the baseline ${stepsOf(counts.baseline)}, the current run ${stepsOf(counts.current)}) and their kernel time per step differs ${(refused.current / refused.baseline).toFixed(1)}× (${stepTimeText(refused.baseline)} → ${stepTimeText(refused.current)}), more than a change of the code moves it; ${then}${fix}`;
+  }
+}
+
+/** The `kernel:<name>` keys of the union of each side's top N kernels by GPU time (the rows the gate gives by default). */
+function topKernelKeys(base: Map<string, Totals>, cur: Map<string, Totals>, n: number): string[] {
+  const top = (kernels: Map<string, Totals>) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name)).slice(0, n).map((k) => k.name);
+  return [...new Set([...top(base), ...top(cur)])].map((name) => `kernel:${name}`);
+}
+
+export function perStepAttribution(current: GateInput, baseline: GateInput, topN = 10): PerStepAnalysis {
   const base = stepCountOf(baseline);
   const cur = stepCountOf(current);
-  const perStepKnown = base.steps !== null && cur.steps !== null;
   const baseKernels = totalsByName(baseline.kernels);
   const curKernels = totalsByName(current.kernels);
   const notes: string[] = [];
+  const measured = measuredStepTime(current, baseline, cur, base);
+  const counted = base.steps !== null && cur.steps !== null;
+  const refused = counted
+    ? windowRefusal({ current, baseline }, { current: cur, baseline: base }, { current: kernelTimePerStep(curKernels, cur), baseline: kernelTimePerStep(baseKernels, base) }, measured)
+    : undefined;
+  if (refused) notes.push(refusalText(refused, { current: cur, baseline: base }));
+  const perStepKnown = counted && !refused;
   const byKey = new Map<string, { baselineNs: number; currentNs: number }>();
+  const kernelFamilies = new Map<string, KernelFamily>();
 
   // Per step per device; per launch when either side's steps are unknown.
   const baseDiv = perStepKnown ? base.steps! * base.devices : 0;
@@ -141,6 +242,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput): Per
       ...(site ? { site } : {}),
     });
     if (perStepKnown) byKey.set(`kernel:${name}`, { baselineNs, currentNs });
+    kernelFamilies.set(`kernel:${name}`, (c ?? b)!.family);
   }
   kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
 
@@ -161,18 +263,22 @@ export function perStepAttribution(current: GateInput, baseline: GateInput): Per
     families.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.family.localeCompare(y.family));
     kernelDeltaNs = families.reduce((sum, f) => sum + f.deltaNs, 0);
     if (base.devices > 1 || cur.devices > 1) notes.push('times are per step per device (kernel time over the devices, divided by them)');
-  } else {
+  } else if (!refused) {
     const missing = [base.steps === null ? `the baseline (${base.text})` : '', cur.steps === null ? `the current run (${cur.text})` : ''].filter(Boolean).join(' and ');
     notes.push(`steps unknown for ${missing}: kernels compared by time per launch, not per step`);
   }
 
-  const measured = measuredStepTime(current, baseline, cur, base);
   let explainedShare: number | null = null;
   if (measured?.per === 'step' && kernelDeltaNs !== null && measured.deltaNs !== 0) explainedShare = kernelDeltaNs / measured.deltaNs;
   if (measured?.per === 'token') notes.push('tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it');
   if (!measured) notes.push('no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)');
 
-  return { perStep: { unit: perStepKnown ? 'step' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes }, byKey };
+  return {
+    perStep: { unit: perStepKnown ? 'step' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },
+    byKey,
+    topKernels: perStepKnown ? topKernelKeys(baseKernels, curKernels, topN) : [],
+    kernelFamilies,
+  };
 }
 
 /** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
@@ -180,42 +286,141 @@ export function kernelTimeKeys(options: GateOptions): string[] {
   return Object.keys(options.thresholds).filter((key) => key.startsWith(KERNEL_TIME_PREFIX));
 }
 
+/** How the step moved overall: the measured change, or the kernel time per step where nothing is measured. */
+interface StepMove {
+  faster: boolean;
+  /** The baseline's step time the default thresholds are a percent of: measured per step, else its kernel time per step. */
+  baseStepNs: number;
+  text: string;
+}
+
+function stepMove(perStep: PerStep): StepMove {
+  const kernelBaseNs = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
+  const measured = perStep.measured;
+  const baseStepNs = measured?.per === 'step' ? measured.baselineNs : kernelBaseNs;
+  if (measured) {
+    const per = measured.per === 'step' ? '/step' : ' per token';
+    return { faster: measured.deltaNs < 0, baseStepNs, text: `measured ${stepTimeText(measured.deltaNs, true)}${per}` };
+  }
+  const delta = perStep.kernelDeltaNs ?? 0;
+  return { faster: delta < 0, baseStepNs, text: `all kernels ${stepTimeText(delta, true)}/step, no step time measured` };
+}
+
+interface TimeLimits {
+  warnNs: number;
+  failNs: number;
+  /** The threshold in words: `+84.2 µs (3 % of the baseline's 2.81 ms step)`, or as set. */
+  text: string;
+}
+
+function timeLimits(key: string, move: StepMove, options: GateOptions, measuredStep: boolean): TimeLimits {
+  const { warnPct, failPct, floorUs } = options.stepTimeThresholds;
+  const relative = (pct: number) => Math.max((pct / 100) * move.baseStepNs, floorUs * 1e3);
+  const set = ownValue(options.thresholds, key);
+  if (set !== undefined) return { failNs: set * 1e6, warnNs: Math.min(relative(warnPct), set * 1e6), text: `+${stepTimeText(set * 1e6)}` };
+  const failNs = relative(failPct);
+  const of = measuredStep ? `the baseline's ${stepTimeText(move.baseStepNs)} step` : `the baseline's ${stepTimeText(move.baseStepNs)} of kernels per step`;
+  const why = failNs === floorUs * 1e3 ? `the ${floorUs} µs floor` : `${failPct} % of ${of}`;
+  return { failNs, warnNs: relative(warnPct), text: `+${stepTimeText(failNs)} (${why})` };
+}
+
+function shareText(times: { baselineNs: number; currentNs: number }, perStep: PerStep): string {
+  const totalBase = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
+  const totalCur = perStep.families.reduce((sum, f) => sum + f.currentNs, 0);
+  const pct = (part: number, whole: number) => `${whole > 0 ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
+  return `share of GPU time ${pct(times.baselineNs, totalBase)} → ${pct(times.currentNs, totalCur)}`;
+}
+
+/** A row's target cut for a sentence: a templated kernel name (often over 1 KB) keeps its head there; the row keeps it whole. */
+function targetLabel(target: string): string {
+  return target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
+}
+
 /**
- * One row per `kernel-time:` threshold: growth of GPU time per step at or beyond it fails. Without a
- * step count on both sides the row is not compared, and says why (insufficient data, never a pass).
+ * GPU time per step of every family, each side's top N kernels and each `kernel-time:` threshold's
+ * target, a row each (`kernel-time:family:<id>`, `kernel-time:kernel:<name>`). A row warns or fails
+ * only when its time grew past its threshold and the step did not get faster; grown in a faster step
+ * it took over work (a shift): context, status info. Shrunk past the warn level it is improved.
+ * Without a comparison per step (steps unknown on a side, or refused) only the thresholds set get a
+ * row, not compared and saying why (insufficient data, never a pass).
  */
 export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions): GatedRow[] {
-  const rows: GatedRow[] = [];
-  for (const key of kernelTimeKeys(options)) {
-    const thresholdMs = ownValue(options.thresholds, key)!;
-    const target = key.slice(KERNEL_TIME_PREFIX.length);
-    const label = target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
-    const { perStep } = analysis;
-    const subject = keySubject(target);
-    const base = { metric: key, kind: 'kernel-time' as const, unit: 'ms/step', ci: null, threshold: thresholdMs, ...(subject ? { subject } : {}) };
-    if (perStep.unit !== 'step') {
-      const why = [perStep.baseline.steps === null ? `the baseline's steps are unknown (${perStep.baseline.text})` : '', perStep.current.steps === null ? `the current run's steps are unknown (${perStep.current.text})` : '']
-        .filter(Boolean)
-        .join('; ');
-      const row: ComparisonRow = { ...base, baseline: null, current: null, delta: null, status: 'insufficient-data', note: `not compared: ${why}` };
-      rows.push({ row, reason: `${label} time per step not compared: ${why}` });
-      continue;
-    }
+  const { perStep } = analysis;
+  const explicit = kernelTimeKeys(options).map((key) => key.slice(KERNEL_TIME_PREFIX.length));
+  if (perStep.unit !== 'step') return explicit.map((target) => notComparedRow(target, perStep, options));
+  const targets = [...new Set([...perStep.families.map((f) => `family:${f.family}`), ...analysis.topKernels, ...explicit])];
+  const move = stepMove(perStep);
+  const measuredStep = perStep.measured?.per === 'step';
+  const steps = `steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`;
+  return targets.map((target) => {
+    const key = `${KERNEL_TIME_PREFIX}${target}`;
+    const label = targetLabel(target);
     const times = analysis.byKey.get(target) ?? { baselineNs: 0, currentNs: 0 };
     const deltaNs = times.currentNs - times.baselineNs;
-    const failing = deltaNs / 1e6 >= thresholdMs;
-    const notes = [`steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`];
+    const limits = timeLimits(key, move, options, measuredStep);
+    const notes = [steps, shareText(times, perStep)];
     if (!analysis.byKey.has(target)) notes.push('neither side ran it');
+    let status: RowStatus = 'pass';
+    let reason: string | undefined;
+    const what = `${label} GPU time per step ${stepTimeText(times.baselineNs)} → ${stepTimeText(times.currentNs)} (${stepTimeText(deltaNs, true)})`;
+    const family = analysis.kernelFamilies.get(target);
+    const familyTimes = family ? analysis.byKey.get(`family:${family}`) : undefined;
+    // A kernel that grew while its family did not took work from its own family (another GEMM picked, a kernel renamed).
+    const withinFamily = target.startsWith('kernel:') && ownValue(options.thresholds, key) === undefined && familyTimes !== undefined && familyTimes.currentNs - familyTimes.baselineNs < limits.warnNs;
+    if (deltaNs >= limits.warnNs && move.faster) {
+      status = 'info';
+      notes.push(`a shift: it grew in a step that got faster (${move.text}), so it took over work; context, not a regression`);
+    } else if (deltaNs >= limits.warnNs && withinFamily) {
+      status = 'info';
+      notes.push(`a shift within its family: ${family} GPU time per step changed ${stepTimeText(familyTimes.currentNs - familyTimes.baselineNs, true)}, so other kernels of it gave up the work; context, not a regression`);
+    } else if (deltaNs >= limits.failNs) {
+      status = 'fail';
+      reason = `${what}, at or beyond the ${limits.text} fail threshold, in a step that did not get faster (${move.text})`;
+    } else if (deltaNs >= limits.warnNs) {
+      status = 'warn';
+      reason = `${what}, at or beyond the +${stepTimeText(limits.warnNs)} warn threshold, in a step that did not get faster (${move.text})`;
+    } else if (-deltaNs >= limits.warnNs) {
+      status = 'improved';
+    }
+    const subject = keySubject(target);
     const row: ComparisonRow = {
-      ...base,
+      metric: key,
+      kind: 'kernel-time',
+      unit: 'ms/step',
       baseline: times.baselineNs / 1e6,
       current: times.currentNs / 1e6,
       delta: deltaNs / 1e6,
-      status: failing ? 'fail' : 'pass',
+      ci: null,
+      threshold: limits.failNs / 1e6,
+      status,
       note: notes.join('; '),
+      ...(subject ? { subject } : {}),
     };
-    const what = `${label} GPU time per step ${stepTimeText(times.baselineNs)} → ${stepTimeText(times.currentNs)} (${stepTimeText(deltaNs, true)})`;
-    rows.push({ row, ...(failing ? { reason: `${what}, at or beyond the +${stepTimeText(thresholdMs * 1e6)} fail threshold` } : {}) });
-  }
-  return rows;
+    return { row, ...(reason ? { reason, reasonNameEnd: label.length } : {}) };
+  });
+}
+
+/** A `kernel-time:` threshold's row when there is no comparison per step: not compared, and why. */
+function notComparedRow(target: string, perStep: PerStep, options: GateOptions): GatedRow {
+  const key = `${KERNEL_TIME_PREFIX}${target}`;
+  const subject = keySubject(target);
+  const why = perStep.refused
+    ? 'the windows hold different kinds of step (see the time per step)'
+    : [perStep.baseline.steps === null ? `the baseline's steps are unknown (${perStep.baseline.text})` : '', perStep.current.steps === null ? `the current run's steps are unknown (${perStep.current.text})` : '']
+        .filter(Boolean)
+        .join('; ');
+  const row: ComparisonRow = {
+    metric: key,
+    kind: 'kernel-time',
+    unit: 'ms/step',
+    baseline: null,
+    current: null,
+    delta: null,
+    ci: null,
+    threshold: ownValue(options.thresholds, key)!,
+    status: 'insufficient-data',
+    note: `not compared: ${why}`,
+    ...(subject ? { subject } : {}),
+  };
+  return { row, reason: `${targetLabel(target)} time per step not compared: ${why}` };
 }

@@ -1,8 +1,12 @@
 /**
  * Kernel-mix rows: the share of GPU time of each kernel family and of each top-N kernel, in
  * percentage points, and a trace-diff list of the top kernels (added, removed, increased,
- * decreased), ranked by absolute time change. Shares are compared, not times, because the two
- * captures may cover windows of different length; growth is what is flagged (where time went).
+ * decreased), ranked by absolute time change. Shares are compositional (one kernel faster, every
+ * other share grows), so with steps on both sides the time per step judges kernels
+ * (src/compare/per-step.ts) and shares are context: only a `family:`/`kernel:` share threshold set
+ * by the user gates them. Without steps on a side they are the fallback, and never warn or fail
+ * against a throughput that improved. When the windows hold different kinds of step nothing here
+ * gates: the shares are of different work.
  */
 import type { ComparisonRow, KernelChange, RowStatus, RowSubject } from '../model/report.js';
 import { formatPp } from './percent-format.js';
@@ -31,11 +35,29 @@ function topNames(byName: Map<string, GateKernel>, n: number): string[] {
 interface ShareLimits {
   warn: number;
   fail: number;
+  /** Why the row does not gate (context only), or undefined when it does. */
+  context?: string;
 }
 
-function limitsFor(key: string, options: GateOptions): ShareLimits {
-  const fail = ownValue(options.thresholds, key) ?? options.shareThresholds.fail;
-  return { warn: Math.min(options.shareThresholds.warn, fail), fail };
+/**
+ * How share rows are judged: `time`, time per step judges kernels (shares gate only where a share
+ * threshold is set); `fallback`, no steps on a side (shares gate, unless `throughputImproved`);
+ * `refused`, the windows hold different kinds of step (nothing gates).
+ */
+export interface ShareMode {
+  mode: 'time' | 'fallback' | 'refused';
+  throughputImproved: boolean;
+}
+
+function limitsFor(key: string, options: GateOptions, mode: ShareMode = { mode: 'fallback', throughputImproved: false }): ShareLimits {
+  const set = ownValue(options.thresholds, key);
+  const fail = set ?? options.shareThresholds.fail;
+  const limits = { warn: Math.min(options.shareThresholds.warn, fail), fail };
+  if (mode.mode === 'refused') return { ...limits, context: 'context: the windows hold different kinds of step' };
+  if (set !== undefined) return limits;
+  if (mode.mode === 'time') return { ...limits, context: 'context: judged by its time per step' };
+  if (mode.throughputImproved) return { ...limits, context: 'context: throughput improved, and a share grows when others shrink' };
+  return limits;
 }
 
 /** Reasons are sentences: a templated kernel name (often over 1 KB) is cut to its head there; the row keeps it whole. */
@@ -53,7 +75,12 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
   let reason: string | undefined;
   const notes = [...extra];
   const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
-  if (delta >= limits.fail) {
+  if (limits.context) {
+    if (Math.abs(delta) >= limits.warn) {
+      status = 'info';
+      notes.push(limits.context);
+    }
+  } else if (delta >= limits.fail) {
     status = 'fail';
     notes.push(`growth of ${limits.fail} pp or more fails`);
     reason = `${what}, at or beyond the ${limits.fail} pp fail threshold`;
@@ -77,7 +104,7 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
   return { row, ...(reason ? { reason, reasonNameEnd: shortLabel(metric).length } : {}) };
 }
 
-export function compareFamilies(current: GateInput, baseline: GateInput, options: GateOptions): GatedRow[] {
+export function compareFamilies(current: GateInput, baseline: GateInput, options: GateOptions, mode?: ShareMode): GatedRow[] {
   const base = new Map(baseline.families.map((f) => [f.family, f.share]));
   const cur = new Map(current.families.map((f) => [f.family, f.share]));
   const families = [...new Set([...base.keys(), ...cur.keys()])].sort();
@@ -85,7 +112,7 @@ export function compareFamilies(current: GateInput, baseline: GateInput, options
     const extra: string[] = [];
     if (!base.has(family)) extra.push('new family');
     if (!cur.has(family)) extra.push('family gone');
-    return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
+    return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options, mode), extra);
   });
 }
 
@@ -117,7 +144,7 @@ export interface KernelComparison {
   changes: KernelChange[];
 }
 
-export function compareKernels(current: GateInput, baseline: GateInput, options: GateOptions): KernelComparison {
+export function compareKernels(current: GateInput, baseline: GateInput, options: GateOptions, mode?: ShareMode): KernelComparison {
   const base = kernelsByName(baseline.kernels);
   const cur = kernelsByName(current.kernels);
   const baseTop = new Set(topNames(base, options.topN));
@@ -134,7 +161,7 @@ export function compareKernels(current: GateInput, baseline: GateInput, options:
     else if (!baseTop.has(name)) extra.push(`entered the top ${options.topN}`);
     else if (!curTop.has(name)) extra.push(`left the top ${options.topN}`);
     if (b && c && b.family !== c.family) extra.push(`family ${b.family} → ${c.family}`);
-    rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
+    rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options, mode), extra));
   }
   // The time changes of every kernel either side ran (the kernels table shows more than the top N).
   for (const name of new Set([...base.keys(), ...cur.keys()])) {

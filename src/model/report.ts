@@ -200,6 +200,29 @@ export const MeasuredStepSchema = z.object({
 export type MeasuredStep = z.infer<typeof MeasuredStepSchema>;
 
 /**
+ * Why a comparison per step was refused: the two windows do not hold the same kind of step, so
+ * dividing each side's kernel time by its steps would compare different things. Kernels are then
+ * compared per launch (`unit: launch`) and nothing fails on them. Renderers write the words.
+ * - `tokens-per-step`: the sides state different tokens per step (the batch), e.g. prompts packed
+ *   into fewer forwards; `baseline`/`current` are the tokens per step.
+ * - `kernel-time-exceeds-step`: a side's kernel time per step per device is more than its measured
+ *   step time allows (`side`; `baseline`/`current` there are that side's kernel time per step and
+ *   its measured step time, in ns): the window holds more work than its count says, e.g. an nsys
+ *   trace of CUDA graphs at graph level, whose count sees only the launches outside the graphs.
+ * - `step-bases-differ`: the sides count steps from different evidence and their kernel time per
+ *   step differs by more than a code change of one workload moves it (`baseline`/`current`: ns per step).
+ * `fix`: what makes the capture countable: `cuda-graph-trace-node` (nsys `--cuda-graph-trace=node`).
+ */
+export const StepRefusalSchema = z.object({
+  cause: z.enum(['tokens-per-step', 'kernel-time-exceeds-step', 'step-bases-differ']),
+  side: z.enum(['baseline', 'current']).optional(),
+  baseline: z.number(),
+  current: z.number(),
+  fix: z.enum(['cuda-graph-trace-node']).optional(),
+});
+export type StepRefusal = z.infer<typeof StepRefusalSchema>;
+
+/**
  * Where the time went, per decode step: GPU time per step by family and kernel on each side and the
  * change, set against the measured change of step time. Kernel time that does not add up to the
  * measured change is host or idle time. When either side's steps are unknown, `unit` is `launch`:
@@ -220,6 +243,8 @@ export const PerStepSchema = z.object({
   explainedShare: z.number().nullable(),
   /** What limits the reading, in words (batch unknown, per-token, devices). */
   notes: z.array(z.string()).default([]),
+  /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`). */
+  refused: StepRefusalSchema.optional(),
 });
 export type PerStep = z.infer<typeof PerStepSchema>;
 

@@ -443,7 +443,7 @@ export const OPTIONS = [
     key: 'thresholds',
     input: 'thresholds',
     default: '',
-    doc: 'Gate thresholds, comma- or newline-separated: METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); family:ID=PP or kernel:NAME=PP the share growth that fails, in percentage points; kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails.',
+    doc: 'Gate thresholds, comma- or newline-separated: METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails when the step did not get faster (every family and top kernel has such a row, by default 3 % of the baseline\'s step); family:ID=PP or kernel:NAME=PP a share row whose growth fails, in percentage points.',
     parse: parseThresholds,
     group: 'gate',
     flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms); repeatable' },

@@ -231,9 +231,9 @@ export function kernelDisplayNames(names: readonly string[]): Map<string, string
 
 const SHOWN_KERNELS = 50;
 
-/** Every kernel name a report shows (its kernels, compared kernel shares, kernel changes). */
+/** Every kernel name a report shows (its kernels, compared kernel shares and times per step, kernel changes). */
 function namesOf(report: Report): string[] {
-  const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').flatMap((r) => {
+  const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share' || r.kind === 'kernel-time').flatMap((r) => {
     const subject = rowSubject(r);
     return subject?.type === 'kernel' ? [subject.id] : [];
   });
@@ -255,7 +255,7 @@ export function reportKernelNames(report: Report): (name: string) => string {
 }
 
 /**
- * The gate's reasons with kernel names in their short form: a reason about a kernel's share opens
+ * The gate's reasons with kernel names in their short form: a reason about a kernel's share or time per step opens
  * with the name cut at the gate's width, which tells nothing apart; the comparison links each reason
  * to its row and says how much of the reason names it. With a comparison, its whole account (notes
  * included); without one, the lines that decide the verdict.
@@ -265,7 +265,7 @@ export function readableReasons(report: Report): string[] {
   const links = report.comparison?.reasonRows;
   // A report written before the links (or one whose reasons were edited apart from them) shows its reasons as written.
   if (!links || links.length !== reasons.length) return reasons;
-  const kernels = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => [r.metric, r]));
+  const kernels = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share' || r.kind === 'kernel-time').map((r) => [r.metric, r]));
   if (kernels.size === 0) return reasons;
   const names = reportKernelNames(report);
   return reasons.map((reason, i) => {

@@ -5,7 +5,7 @@
  * Renders comparison.perStep (src/compare/per-step.ts); computes nothing of its own.
  */
 import type { PerStep, Report } from '../model/report.js';
-import { stepTimeText } from '../compare/per-step.js';
+import { refusalText, stepTimeText } from '../compare/per-step.js';
 
 /** Below this share of a slowdown, the sentence says that the rest is host or idle time. */
 const MOSTLY_EXPLAINED = 0.8;
@@ -31,6 +31,8 @@ function origin(kernel: PerStep['kernels'][number], parts: HeadlineParts): strin
 export function perStepHeadline(report: Report, parts: HeadlineParts): string | undefined {
   const perStep = report.comparison?.perStep;
   if (!perStep) return undefined;
+  // Windows that do not hold the same kind of step: that is the news, not a kernel's time per launch.
+  if (perStep.refused) return `${refusalText(perStep.refused, perStep)}.`;
   // The kernel that moved most the way the run moved (a slowdown names what grew, not what shrank).
   const way = Math.sign(perStep.measured?.deltaNs ?? perStep.kernelDeltaNs ?? 0);
   const top = perStep.kernels.find((k) => way !== 0 && Math.sign(k.deltaNs) === way) ?? perStep.kernels[0];
