@@ -20,6 +20,7 @@ let fake: FakeGitHub;
 useFakeGitHub((started) => (fake = started));
 
 const LABEL = 'perf-regression-accepted';
+const HEAD = 'a'.repeat(40);
 const written = (ws: string) => JSON.parse(readFileSync(join(ws, 'profile-gate', 'report.json'), 'utf8')) as Report;
 const INPUTS = { captures: 'captures', key: 'k', 'upload-artifact': 'false', baseline: 'baseline.json' };
 
@@ -35,10 +36,19 @@ async function regressionWorkspace(edit: (baseline: Report) => Report = (b) => b
   return ws;
 }
 
-/** The head commit's first workflow run, created when it was pushed: a minute ago, before any comment of the test. */
-function pushedAMinuteAgo(): void {
-  fake.registerRun({ id: 4000, event: 'pull_request', status: 'completed', conclusion: 'failure', head_branch: 'feature', head_sha: 'a'.repeat(40), created_at: new Date(Date.now() - 60_000).toISOString() });
+/** A run of `sha` on the PR's branch, created when it was pushed. */
+function pushed(sha: string, at: string, id: number): void {
+  fake.registerRun({ id, event: 'pull_request', status: 'completed', conclusion: 'failure', head_branch: 'feature', head_sha: sha, created_at: at });
 }
+
+/** The head commit's run, created when it was pushed: a minute ago, before any label or comment of the test. */
+function pushedAMinuteAgo(): void {
+  pushed(HEAD, new Date(Date.now() - 60_000).toISOString(), 4000);
+}
+
+beforeEach(() => {
+  fake.pulls.set(7, { headSha: HEAD, headRepo: 'octo/gpu-app' });
+});
 
 const failingMetrics = (report: Report) => report.comparison!.rows.filter((r) => r.status === 'fail').map((r) => r.metric);
 
@@ -52,10 +62,14 @@ describe('accepting a regression on the pull request', () => {
     expect(report.acceptance).toBeUndefined();
     expect(r.failures).toHaveLength(1);
     // The comment says how to accept, in the workflow's own label and command.
-    expect(fake.commentsOn(7).at(-1)!.body).toContain('Slower on purpose? Someone with write access adds the label <code>perf-regression-accepted</code> or comments <code>/profile-gate accept</code> (then, optionally, the rows it accepts and a reason), then re-runs the job');
+    // The command names the head's short SHA, as a line to copy.
+    const body = fake.commentsOn(7).at(-1)!.body;
+    expect(body).toContain('Slower on purpose? Someone with write access adds the label <code>perf-regression-accepted</code> or comments <code>/profile-gate accept aaaaaaa</code> (then, optionally, the rows it accepts and a reason), then re-runs the job');
+    expect(body).toContain('```\n/profile-gate accept aaaaaaa reason…\n```');
   });
 
   it('the label added by a maintainer accepts: the job passes, the rows stay failing, and the report, summary and comment say who', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'maintain');
     const event = fake.label(7, LABEL, 'maint');
     const ws = await regressionWorkspace();
@@ -100,6 +114,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('the label added by someone without write access does not accept, and says so', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('helper', 'triage');
     fake.label(7, LABEL, 'helper');
     const ws = await regressionWorkspace();
@@ -115,6 +130,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('the events are read across pages: a label added after 100 other events counts', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'admin');
     for (let i = 0; i < 120; i++) fake.label(7, `area-${i}`, 'someone');
     fake.label(7, LABEL, 'maint');
@@ -127,7 +143,7 @@ describe('accepting a regression on the pull request', () => {
   it('the comment command by a member with write access accepts, with its reason and link', async () => {
     pushedAMinuteAgo();
     fake.roles.set('alice', 'write');
-    const comment = fake.addComment(7, 'Checked the numbers.\n/profile-gate accept masking is now correct', 'alice');
+    const comment = fake.addComment(7, 'Checked the numbers.\n/profile-gate accept aaaaaaa masking is now correct', 'alice');
     const ws = await regressionWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
     const report = written(ws);
@@ -139,22 +155,22 @@ describe('accepting a regression on the pull request', () => {
 
   it('a comment posted before the head was pushed does not accept the new head', async () => {
     fake.roles.set('alice', 'write');
-    const comment = fake.addComment(7, '/profile-gate accept', 'alice', '2020-01-01T00:00:00.000Z');
+    const comment = fake.addComment(7, '/profile-gate accept aaaaaaa', 'alice', '2020-01-01T00:00:00.000Z');
     const ws = await regressionWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
     const report = written(ws);
     expect(report.verdict).toBe('fail');
     expect(r.failures).toHaveLength(1);
-    expect(report.verdictReasons[0]).toMatch(new RegExp(`^the acceptance by @alice \\(comment ${comment.html_url.replace(/[.#]/g, '\\$&')}\\) of 2020-01-01T00:00:00.000Z is not applied: it was posted before the head aaaaaaaaaaaa was pushed`));
-    // The push time is the head commit's first workflow run, asked by its sha.
-    expect(fake.hits('runs.list').some((h) => h.url.includes(`head_sha=${'a'.repeat(40)}`))).toBe(true);
+    expect(report.verdictReasons[0]).toMatch(new RegExp(`^the acceptance by @alice \\(comment ${comment.html_url.replace(/[.#]/g, '\\$&')}\\) of 2020-01-01T00:00:00.000Z is not applied: it was given before the head aaaaaaa was last pushed`));
+    // The push time comes from the runs of the PR's head branch.
+    expect(fake.hits('runs.list').some((h) => h.url.includes('branch=feature'))).toBe(true);
   });
 
   it('a comment by someone with read access, or a quoted command, does not accept', async () => {
     pushedAMinuteAgo();
-    fake.addComment(7, '/profile-gate accept', 'passer-by');
+    fake.addComment(7, '/profile-gate accept aaaaaaa', 'passer-by');
     fake.roles.set('alice', 'write');
-    fake.addComment(7, '> /profile-gate accept\nWhy would we?', 'alice');
+    fake.addComment(7, '> /profile-gate accept aaaaaaa\nWhy would we?', 'alice');
     const ws = await regressionWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
     expect(written(ws).verdict).toBe('fail');
@@ -169,7 +185,7 @@ describe('accepting a regression on the pull request', () => {
     const first = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...INPUTS, comment: 'off' } });
     expect(first.failures).toHaveLength(1);
     const failing = failingMetrics(written(ws));
-    fake.addComment(7, '/profile-gate accept no_such_metric', 'alice');
+    fake.addComment(7, '/profile-gate accept aaaaaaa no_such_metric', 'alice');
     const again = await regressionWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: again, inputs: { ...INPUTS, comment: 'off' } });
     const report = written(again);
@@ -179,6 +195,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('an invalid comparison is never accepted, and says why', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'maintain');
     fake.label(7, LABEL, 'maint');
     const ws = await regressionWorkspace((b) => ({ ...b, environment: { ...b.environment, gpuName: 'NVIDIA H100 80GB HBM3' } }));
@@ -191,6 +208,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('fail-verdicts listing accepted refuses acceptances: the job fails, the verdict still says accepted', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'maintain');
     fake.label(7, LABEL, 'maint');
     const ws = await regressionWorkspace();
@@ -201,6 +219,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('accept-label names another label, and none turns the label off', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'maintain');
     fake.label(7, 'slower-on-purpose', 'maint');
     const named = await regressionWorkspace();
@@ -213,6 +232,8 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('a token that may not read the events is a warning in the log, not a line of the verdict', async () => {
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint');
     fake.fail('events.list', { status: 403, body: { message: 'Resource not accessible by integration' }, times: 5 });
     const ws = await regressionWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
@@ -232,6 +253,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('the dashboard keeps the accepted verdict and who accepted it', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'maintain');
     fake.label(7, LABEL, 'maint');
     const ws = await regressionWorkspace();

@@ -144,19 +144,19 @@ describe('timeouts and body limits', () => {
 });
 
 describe('sticky comment', () => {
-  it('finds its own comment across pages and updates it in place', async () => {
+  it('finds its own comment across pages, newest first, and updates it in place', async () => {
+    const ours = fake.addComment(7, `${marker}\nold body`, 'github-actions[bot]');
     for (let i = 0; i < 230; i++) fake.addComment(7, `chatter ${i}`, 'someone');
     // Someone else planted our marker: never ours to edit.
     const planted = fake.addComment(7, `${marker}\nplanted`, 'mallory');
-    const ours = fake.addComment(7, `${marker}\nold body`, 'github-actions[bot]');
     const other = fake.addComment(7, `<!-- profile-gate:other-leg -->\nquoting ${marker} in a code block`, 'github-actions[bot]');
     const result = await upsertStickyComment(client(), target, `${marker}\nnew body`, { marker, author: 'github-actions[bot]', create: true });
     expect(result).toEqual({ action: 'updated', id: ours.id, url: ours.html_url });
     expect(ours.body).toBe(`${marker}\nnew body`);
     expect(planted.body).toBe(`${marker}\nplanted`);
     expect(other.body).toBe(`<!-- profile-gate:other-leg -->\nquoting ${marker} in a code block`);
-    // 233 comments at 100 a page: three list requests, following the Link header.
-    expect(fake.hits('comments.list').map((r) => new URL(r.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '2', '3']);
+    // 233 comments at 100 a page: the first page (for its Link header), then the last and back; the first is not asked twice.
+    expect(fake.hits('comments.list').map((r) => new URL(r.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '3', '2']);
     expect(fake.hits('comments.create')).toHaveLength(0);
   });
 
