@@ -265,3 +265,147 @@ describe('accepting a regression on the pull request', () => {
     expect(points.accepted).toEqual(['maint']);
   });
 });
+
+describe('an acceptance nobody can carry to another commit or forge', () => {
+  const DEF = 'd'.repeat(40);
+  const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
+
+  /** abc (the head, HEAD) pushed five hours ago, replaced by def four hours ago, pushed again two hours ago, without a force push event. */
+  function abcDefAbc(): void {
+    pushed(HEAD, at(5), 4001);
+    pushed(DEF, at(4), 4002);
+    pushed(HEAD, at(2), 4003);
+  }
+
+  it('a comment and a label given to def are not carried to abc pushed again', async () => {
+    abcDefAbc();
+    fake.roles.set('maint', 'maintain');
+    fake.addComment(7, '/profile-gate accept ddddddd masking fix, 3 % is the price', 'maint', at(3));
+    fake.label(7, LABEL, 'maint', 'labeled', at(3));
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('fail');
+    expect(report.acceptance).toBeUndefined();
+    expect(r.failures).toHaveLength(1);
+    // Both refusals are @maint's: one line, with the count, and one annotation.
+    const line = report.verdictReasons.find((l) => l.includes('@maint'))!;
+    expect(line).toMatch(/^the label perf-regression-accepted added by @maint of .* is not applied: it was given before the head aaaaaaa was last pushed \(/);
+    expect(line).toMatch(/remove the label and add it again \(2 acceptances by @maint were refused; the first is shown\)$/);
+    expect(r.host.annotations.filter((a) => a.title === 'profile-gate: acceptance not applied')).toHaveLength(1);
+  });
+
+  it('a comment for def alone is refused as naming another commit; a bare command as naming none', async () => {
+    abcDefAbc();
+    fake.roles.set('maint', 'maintain');
+    fake.roles.set('alice', 'write');
+    fake.addComment(7, '/profile-gate accept ddddddd masking fix, 3 % is the price', 'maint');
+    fake.addComment(7, '/profile-gate accept masking fix, 3 % is the price', 'alice');
+    const ws = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('fail');
+    expect(report.verdictReasons.find((l) => l.includes('@maint'))).toMatch(/is not applied: it accepts ddddddd, not the head aaaaaaa this report is for$/);
+    expect(report.verdictReasons.find((l) => l.includes('@alice'))).toMatch(/is not applied: it names no commit; to accept the head, comment \/profile-gate accept aaaaaaa \(then, optionally, the rows and a reason\)$/);
+  });
+
+  it('the label added again after abc came back accepts abc', async () => {
+    abcDefAbc();
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint', 'labeled', at(3));
+    fake.label(7, LABEL, 'maint', 'unlabeled', at(1.5));
+    const added = fake.label(7, LABEL, 'maint', 'labeled', at(1));
+    const ws = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('accepted');
+    expect(written(ws).acceptance).toMatchObject({ by: 'maint', via: 'label', at: added.created_at, headSha: HEAD });
+  });
+
+  it('a force push of the head is a push: a label added before it does not accept', async () => {
+    pushed(HEAD, at(5), 4001);
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint', 'labeled', at(3));
+    // No run came of the force push (its workflows skipped it): only the event tells.
+    const forced = fake.event(7, 'head_ref_force_pushed', 'contributor', at(2), { commit_id: HEAD });
+    const ws = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('fail');
+    expect(written(ws).verdictReasons.find((l) => l.includes('@maint'))).toContain(`was last pushed (${forced.created_at})`);
+  });
+
+  it('a label removed after 2,100 other events accepts nothing', async () => {
+    pushedAMinuteAgo();
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint');
+    for (let i = 0; i < 2100; i++) fake.event(7, 'renamed', 'contributor', undefined, { rename: { from: `t${i}`, to: `t${i + 1}` } });
+    fake.label(7, LABEL, 'maint', 'unlabeled');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('fail');
+    expect(r.failures).toHaveLength(1);
+  });
+
+  it('a label added before 2,100 other events, still on, is found at the end of the events', async () => {
+    pushedAMinuteAgo();
+    fake.roles.set('maint', 'maintain');
+    const added = fake.label(7, LABEL, 'maint');
+    for (let i = 0; i < 2100; i++) fake.event(7, 'renamed', 'contributor', undefined, { rename: { from: `t${i}`, to: `t${i + 1}` } });
+    const ws = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('accepted');
+    expect(written(ws).acceptance).toMatchObject({ by: 'maint', at: added.created_at });
+    // 2,102 events at 100 a page: every one of the 22 pages, newest first.
+    expect(fake.hits('events.list')).toHaveLength(22);
+  });
+
+  it('the sticky comment as comment 2,050 is updated, not posted again, and the accept command as comment 2,051 is read', async () => {
+    pushedAMinuteAgo();
+    for (let i = 0; i < 2049; i++) fake.addComment(7, `chatter ${i}`, 'someone');
+    const first = await runInProcess({ fake, event: PR_EVENT, workspace: await regressionWorkspace(), inputs: INPUTS, runId: 5001 });
+    expect(first.failures).toHaveLength(1);
+    const sticky = fake.commentsOn(7).filter((c) => c.user.login === 'github-actions[bot]');
+    expect(sticky).toHaveLength(1);
+    expect(fake.commentsOn(7).indexOf(sticky[0]!)).toBe(2049);
+    fake.roles.set('alice', 'write');
+    const command = fake.addComment(7, '/profile-gate accept aaaaaaa the price of the fix', 'alice');
+    expect(fake.commentsOn(7).indexOf(command)).toBe(2050);
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS, runId: 5002 });
+    expect(written(ws).verdict).toBe('accepted');
+    expect(written(ws).acceptance).toMatchObject({ by: 'alice', via: 'comment', url: command.html_url });
+    expect(r.failures).toEqual([]);
+    await runInProcess({ fake, event: PR_EVENT, workspace: await regressionWorkspace(), inputs: INPUTS, runId: 5003 });
+    const ours = fake.commentsOn(7).filter((c) => c.user.login === 'github-actions[bot]');
+    expect(ours.map((c) => c.id)).toEqual([sticky[0]!.id]);
+    expect(ours[0]!.body).toContain('☑️ Accepted regression');
+  });
+
+  it('the command inside a fenced code block, an indented block or an HTML comment does not accept', async () => {
+    pushedAMinuteAgo();
+    fake.roles.set('maint', 'maintain');
+    fake.addComment(7, 'Ask a maintainer to run\n```\n/profile-gate accept aaaaaaa\n```\nI have not looked yet.', 'maint');
+    fake.addComment(7, 'Or:\n~~~text\n/profile-gate accept aaaaaaa\n~~~', 'maint');
+    fake.addComment(7, 'Like this:\n\n    /profile-gate accept aaaaaaa\n', 'maint');
+    fake.addComment(7, '<!--\n/profile-gate accept aaaaaaa\n-->\nnot yet', 'maint');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('fail');
+    expect(r.failures).toHaveLength(1);
+    // Not a refused acceptance either: no command was read.
+    expect(written(ws).verdictReasons.some((l) => l.includes('@maint'))).toBe(false);
+  });
+
+  it('300 accept comments by a read-only user are one annotation, with the count', async () => {
+    pushedAMinuteAgo();
+    for (let i = 0; i < 300; i++) fake.addComment(7, `/profile-gate accept aaaaaaa please ${i}`, 'passer-by');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('fail');
+    const refused = r.host.annotations.filter((a) => a.title === 'profile-gate: acceptance not applied');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.message).toBe('profile-gate: the acceptance by @passer-by (comment) is not applied: @passer-by has read access to the repository, and only write access accepts a regression (300 acceptances by @passer-by were refused; the first is shown)');
+    expect(written(ws).verdictReasons.filter((l) => l.includes('@passer-by'))).toHaveLength(1);
+    // Their permission was asked once.
+    expect(fake.hits('collaborators.permission')).toHaveLength(1);
+  });
+});

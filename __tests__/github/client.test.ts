@@ -246,6 +246,36 @@ describe('what an acceptance reads', () => {
     expect(fake.hits('events.list').map((h) => new URL(h.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '2']);
   });
 
+  it('scans an issue\'s comments newest first to the end, and stops early when asked', async () => {
+    for (let i = 0; i < 250; i++) fake.addComment(7, `c${i}`, 'someone');
+    const bodies: string[] = [];
+    const scan = await client().scanComments(repo, 7, (c) => void bodies.push(c.body ?? ''));
+    expect(scan).toEqual({ read: 250 });
+    expect(bodies).toEqual(Array.from({ length: 250 }, (_, i) => `c${249 - i}`));
+    // Stopping at the tenth newest asks the first page (for the Link header) and the last only.
+    const before = fake.hits('comments.list').length;
+    const stopped = await client().scanComments(repo, 7, (c) => c.body === 'c240');
+    expect(stopped).toEqual({ read: 10 });
+    expect(fake.hits('comments.list').slice(before).map((h) => new URL(h.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '3']);
+  });
+
+  it('says when its page bound cut a scan, and what was read', async () => {
+    for (let i = 0; i < 350; i++) fake.addComment(7, `c${i}`, 'someone');
+    const bounded = new GitHubClient({ token: 't', apiUrl: fake.baseUrl, maxScanPages: 3 });
+    const bodies: string[] = [];
+    const scan = await bounded.scanComments(repo, 7, (c) => void bodies.push(c.body ?? ''));
+    // Page 1 (for the Link header), then the last two: 4 and 3; page 2 is not read.
+    expect(scan).toEqual({ read: 150, cut: '150 read, newest first, in 3 pages: the scan stops at 3 pages of GET /repos/{owner}/{repo}/issues/{issue_number}/comments, and older ones were not read' });
+    expect(bodies[0]).toBe('c349');
+    expect(bodies.at(-1)).toBe('c200');
+    // The sticky comment, not among them, says so too.
+    fake.addComment(7, `${marker}\nold`, 'github-actions[bot]', '2020-01-01T00:00:00.000Z');
+    fake.comments.unshift(fake.comments.pop()!);
+    const result = await upsertStickyComment(bounded, target, `${marker}\nnew`, { marker, author: 'github-actions[bot]', create: false });
+    expect(result.action).toBe('none');
+    expect(result.cut).toMatch(/^our comment was not among the comments read \(151 read, newest first/);
+  });
+
   it('asks a user\'s permission by login, encoded, and reads maintain as write and triage as read', async () => {
     fake.roles.set('maint', 'maintain').set('helper', 'triage').set('app[bot]', 'write');
     expect((await client().permission(repo, 'maint')).permission).toBe('write');

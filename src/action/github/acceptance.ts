@@ -75,7 +75,7 @@ class Refusals {
     else this.byPerson.set(login, { line, count: 1 });
   }
   lines(): string[] {
-    return [...this.byPerson.entries()].map(([login, { line, count }]) => (count > 1 ? `${line} (${count} acceptances by @${login} were refused; this is the newest)` : line));
+    return [...this.byPerson.entries()].map(([login, { line, count }]) => (count > 1 ? `${line} (${count} acceptances by @${login} were refused; the first is shown)` : line));
   }
 }
 
