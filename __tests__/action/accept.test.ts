@@ -66,6 +66,8 @@ describe('accepting a regression on the pull request', () => {
     const body = fake.commentsOn(7).at(-1)!.body;
     expect(body).toContain('Slower on purpose? Someone with write access adds the label <code>perf-regression-accepted</code> or comments <code>/profile-gate accept aaaaaaa</code> (then, optionally, the rows it accepts and a reason), then re-runs the job');
     expect(body).toContain('```\n/profile-gate accept aaaaaaa reason…\n```');
+    // The summary prints it too.
+    expect(r.summary).toContain('comments <code>/profile-gate accept aaaaaaa</code> (then, optionally, the rows it accepts and a reason)');
   });
 
   it('the label added by a maintainer accepts: the job passes, the rows stay failing, and the report, summary and comment say who', async () => {

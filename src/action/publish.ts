@@ -22,6 +22,7 @@ import { renderSummary } from '../report/markdown/summary.js';
 import { labelFor, mergeReports, type ArtifactLink, type MergedReports, type ReportEntry } from '../report/merge-reports.js';
 import { renderMergedSummary } from '../report/markdown/summary.js';
 import type { RunLinks } from '../report/markdown/sections.js';
+import type { AcceptWays } from '../report/markdown/accept-hint.js';
 import type { GitHubClient } from '../github/client.js';
 import { GitHubApiError } from '../github/http.js';
 import type { Limits } from '../github/limits.js';
@@ -89,6 +90,12 @@ function runLinks(ctx: ModeContext, publication: Publication): RunLinks {
   return { runUrl: publication.runUrl, ...(ctx.inputs.dashboardUrl ? { dashboardUrl: ctx.inputs.dashboardUrl } : {}) };
 }
 
+/** How a reviewer accepts a regression of this PR's head: the workflow's label and command, and the head. */
+function acceptWays(ctx: ModeContext, publication: Publication): AcceptWays | undefined {
+  if (publication.prNumber === undefined) return undefined;
+  return { label: ctx.inputs.acceptLabel, command: ctx.inputs.acceptCommand, ...(publication.headSha ? { headSha: publication.headSha } : {}) };
+}
+
 async function comment(ctx: ModeContext, publication: Publication): Promise<string | undefined> {
   const decision = decideComment(ctx.inputs.comment, isPullRequestEvent(ctx.run), publication.merged);
   if (decision.action === 'skip') {
@@ -103,8 +110,7 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
     return undefined;
   }
   const key = commentKey(ctx);
-  const accept = { label: ctx.inputs.acceptLabel, command: ctx.inputs.acceptCommand, ...(publication.headSha ? { headSha: publication.headSha } : {}) };
-  const body = redact(renderComment(publication.merged, { key, links: runLinks(ctx, publication), accept }), ctx.secrets);
+  const body = redact(renderComment(publication.merged, { key, links: runLinks(ctx, publication), accept: acceptWays(ctx, publication) }), ctx.secrets);
   try {
     const result = await upsertStickyComment(
       ctx.github(),
@@ -128,7 +134,7 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
 export async function publish(ctx: ModeContext, publication: Publication): Promise<void> {
   const { merged } = publication;
   try {
-    await ctx.host.writeSummary(renderMergedSummary(merged, { links: runLinks(ctx, publication) }));
+    await ctx.host.writeSummary(renderMergedSummary(merged, { links: runLinks(ctx, publication), accept: acceptWays(ctx, publication) }));
   } catch (error) {
     ctx.host.warning(`The job summary was not written: ${errorText(error)}`);
   }

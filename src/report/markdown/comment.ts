@@ -28,7 +28,10 @@ import {
   type Detail,
   type RunLinks,
 } from './sections.js';
-import { safeCode, safeLink, safeText } from './text.js';
+import { safeLink, safeText } from './text.js';
+import { acceptHint, type AcceptWays } from './accept-hint.js';
+
+export { acceptHint } from './accept-hint.js';
 import { countsText, legsTable } from './summary.js';
 import { reportCharts } from './charts.js';
 import { reportKernelNames } from '../kernel-display-name.js';
@@ -65,7 +68,7 @@ export interface CommentOptions {
   /** Distinguishes the comments of matrix legs, or of the merged report. */
   key: string;
   /** How a reviewer accepts an intended regression here (inputs accept-label, accept-command; '' for off). */
-  accept?: { label: string; command: string; headSha?: string };
+  accept?: AcceptWays;
   links?: RunLinks;
   budgetChars?: number;
 }
@@ -159,23 +162,6 @@ export function renderReportComment(report: Report, options: SingleCommentOption
     ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
   };
   return renderComment(mergeReports([entry]), options);
-}
-
-/**
- * Under a failing comment: how someone with write access accepts the regression of this head, when
- * the workflow lets them. The command names the head's short SHA, as a line to copy.
- */
-export function acceptHint(merged: MergedReports, accept: CommentOptions['accept']): string {
-  if (merged.verdict !== 'fail' || !accept || (!accept.label && !accept.command)) return '';
-  const sha = accept.headSha && /^[0-9a-f]{7,40}$/i.test(accept.headSha) ? accept.headSha.slice(0, 7).toLowerCase() : undefined;
-  const line = accept.command ? (sha ? `${accept.command} ${sha}` : accept.command) : '';
-  const comment = sha
-    ? `comments ${safeCode(line, 80)} (then, optionally, the rows it accepts and a reason)`
-    : `comments ${safeCode(accept.command, 60)} with the head commit's short SHA (then, optionally, the rows it accepts and a reason)`;
-  const ways = [accept.label ? `adds the label ${safeCode(accept.label, 60)}` : '', accept.command ? comment : ''].filter(Boolean).join(' or ');
-  // A block GitHub gives a copy button; only for a command that cannot close it.
-  const copy = sha && /^[^`~\r\n<>&]+$/.test(line) ? `\n\n\`\`\`\n${line} reason…\n\`\`\`` : '';
-  return `<sub>Slower on purpose? Someone with write access ${ways}, then re-runs the job: the verdict becomes accepted for this commit only (a new push needs it again) and the rows stay visible.</sub>${copy}`;
 }
 
 export function renderComment(merged: MergedReports, options: CommentOptions): string {
