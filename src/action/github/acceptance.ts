@@ -156,15 +156,6 @@ export async function readAcceptances(client: GitHubClient, query: AcceptanceQue
   const head = shortSha(headSha);
   const labelOn = Boolean(query.label) && (pull.labels ?? []).some((l) => l.name?.toLowerCase() === query.label.toLowerCase());
 
-  // The label that added it, and the last force push: one scan of the events, newest first.
-  let events: EventsRead = {};
-  try {
-    events = await readEvents(client, repo, query, labelOn);
-    if (events.cut && labelOn && !events.labeled) unread.push(`the label ${query.label} is on the pull request, but the event that added it was not read: ${events.cut}`);
-  } catch (error) {
-    if (labelOn) unread.push(`the label ${query.label} was not read: ${message(error)}`);
-  }
-
   let commands: Command[] = [];
   if (query.command) {
     try {
@@ -172,6 +163,17 @@ export async function readAcceptances(client: GitHubClient, query: AcceptanceQue
     } catch (error) {
       unread.push(`the ${query.command} comments were not read: ${message(error)}`);
     }
+  }
+  if (!labelOn && !commands.length) return { claims: [], refused: [], unread, headSha };
+
+  // The event that added the label, and the last force push: one scan of the events, newest first.
+  let events: EventsRead = {};
+  try {
+    events = await readEvents(client, repo, query, labelOn);
+    if (events.cut && labelOn && !events.labeled) unread.push(`the label ${query.label} is on the pull request, but the event that added it was not read: ${events.cut}`);
+  } catch (error) {
+    if (labelOn) unread.push(`the label ${query.label} was not read: ${message(error)}`);
+    else unread.push(`the pull request's force pushes were not read: ${message(error)}`);
   }
   if (!events.labeled && !commands.length) return { claims: [], refused: [], unread, headSha };
 
