@@ -20,6 +20,7 @@ let fake: FakeGitHub;
 useFakeGitHub((started) => (fake = started));
 
 const LABEL = 'perf-regression-accepted';
+const HEAD = 'a'.repeat(40);
 const written = (ws: string) => JSON.parse(readFileSync(join(ws, 'profile-gate', 'report.json'), 'utf8')) as Report;
 const INPUTS = { captures: 'captures', key: 'k', 'upload-artifact': 'false', baseline: 'baseline.json' };
 
@@ -35,10 +36,19 @@ async function regressionWorkspace(edit: (baseline: Report) => Report = (b) => b
   return ws;
 }
 
-/** The head commit's first workflow run, created when it was pushed: a minute ago, before any comment of the test. */
-function pushedAMinuteAgo(): void {
-  fake.registerRun({ id: 4000, event: 'pull_request', status: 'completed', conclusion: 'failure', head_branch: 'feature', head_sha: 'a'.repeat(40), created_at: new Date(Date.now() - 60_000).toISOString() });
+/** A run of `sha` on the PR's branch, created when it was pushed. */
+function pushed(sha: string, at: string, id: number): void {
+  fake.registerRun({ id, event: 'pull_request', status: 'completed', conclusion: 'failure', head_branch: 'feature', head_sha: sha, created_at: at });
 }
+
+/** The head commit's run, created when it was pushed: a minute ago, before any label or comment of the test. */
+function pushedAMinuteAgo(): void {
+  pushed(HEAD, new Date(Date.now() - 60_000).toISOString(), 4000);
+}
+
+beforeEach(() => {
+  fake.pulls.set(7, { headSha: HEAD, headRepo: 'octo/gpu-app' });
+});
 
 const failingMetrics = (report: Report) => report.comparison!.rows.filter((r) => r.status === 'fail').map((r) => r.metric);
 
@@ -52,10 +62,16 @@ describe('accepting a regression on the pull request', () => {
     expect(report.acceptance).toBeUndefined();
     expect(r.failures).toHaveLength(1);
     // The comment says how to accept, in the workflow's own label and command.
-    expect(fake.commentsOn(7).at(-1)!.body).toContain('Slower on purpose? Someone with write access adds the label <code>perf-regression-accepted</code> or comments <code>/profile-gate accept</code> (then, optionally, the rows it accepts and a reason), then re-runs the job');
+    // The command names the head's short SHA, as a line to copy.
+    const body = fake.commentsOn(7).at(-1)!.body;
+    expect(body).toContain('Slower on purpose? Someone with write access adds the label <code>perf-regression-accepted</code> or comments <code>/profile-gate accept aaaaaaa</code> (then, optionally, the rows it accepts and a reason), then re-runs the job');
+    expect(body).toContain('```\n/profile-gate accept aaaaaaa reason…\n```');
+    // The summary prints it too.
+    expect(r.summary).toContain('comments <code>/profile-gate accept aaaaaaa</code> (then, optionally, the rows it accepts and a reason)');
   });
 
   it('the label added by a maintainer accepts: the job passes, the rows stay failing, and the report, summary and comment say who', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'maintain');
     const event = fake.label(7, LABEL, 'maint');
     const ws = await regressionWorkspace();
@@ -100,6 +116,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('the label added by someone without write access does not accept, and says so', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('helper', 'triage');
     fake.label(7, LABEL, 'helper');
     const ws = await regressionWorkspace();
@@ -115,6 +132,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('the events are read across pages: a label added after 100 other events counts', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'admin');
     for (let i = 0; i < 120; i++) fake.label(7, `area-${i}`, 'someone');
     fake.label(7, LABEL, 'maint');
@@ -127,7 +145,7 @@ describe('accepting a regression on the pull request', () => {
   it('the comment command by a member with write access accepts, with its reason and link', async () => {
     pushedAMinuteAgo();
     fake.roles.set('alice', 'write');
-    const comment = fake.addComment(7, 'Checked the numbers.\n/profile-gate accept masking is now correct', 'alice');
+    const comment = fake.addComment(7, 'Checked the numbers.\n/profile-gate accept aaaaaaa masking is now correct', 'alice');
     const ws = await regressionWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
     const report = written(ws);
@@ -139,22 +157,22 @@ describe('accepting a regression on the pull request', () => {
 
   it('a comment posted before the head was pushed does not accept the new head', async () => {
     fake.roles.set('alice', 'write');
-    const comment = fake.addComment(7, '/profile-gate accept', 'alice', '2020-01-01T00:00:00.000Z');
+    const comment = fake.addComment(7, '/profile-gate accept aaaaaaa', 'alice', '2020-01-01T00:00:00.000Z');
     const ws = await regressionWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
     const report = written(ws);
     expect(report.verdict).toBe('fail');
     expect(r.failures).toHaveLength(1);
-    expect(report.verdictReasons[0]).toMatch(new RegExp(`^the acceptance by @alice \\(comment ${comment.html_url.replace(/[.#]/g, '\\$&')}\\) of 2020-01-01T00:00:00.000Z is not applied: it was posted before the head aaaaaaaaaaaa was pushed`));
-    // The push time is the head commit's first workflow run, asked by its sha.
-    expect(fake.hits('runs.list').some((h) => h.url.includes(`head_sha=${'a'.repeat(40)}`))).toBe(true);
+    expect(report.verdictReasons[0]).toMatch(new RegExp(`^the acceptance by @alice \\(comment ${comment.html_url.replace(/[.#]/g, '\\$&')}\\) of 2020-01-01T00:00:00.000Z is not applied: it was given before the head aaaaaaa was last pushed`));
+    // The push time comes from the runs of the PR's head branch.
+    expect(fake.hits('runs.list').some((h) => h.url.includes('branch=feature'))).toBe(true);
   });
 
   it('a comment by someone with read access, or a quoted command, does not accept', async () => {
     pushedAMinuteAgo();
-    fake.addComment(7, '/profile-gate accept', 'passer-by');
+    fake.addComment(7, '/profile-gate accept aaaaaaa', 'passer-by');
     fake.roles.set('alice', 'write');
-    fake.addComment(7, '> /profile-gate accept\nWhy would we?', 'alice');
+    fake.addComment(7, '> /profile-gate accept aaaaaaa\nWhy would we?', 'alice');
     const ws = await regressionWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
     expect(written(ws).verdict).toBe('fail');
@@ -169,7 +187,7 @@ describe('accepting a regression on the pull request', () => {
     const first = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...INPUTS, comment: 'off' } });
     expect(first.failures).toHaveLength(1);
     const failing = failingMetrics(written(ws));
-    fake.addComment(7, '/profile-gate accept no_such_metric', 'alice');
+    fake.addComment(7, '/profile-gate accept aaaaaaa no_such_metric', 'alice');
     const again = await regressionWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: again, inputs: { ...INPUTS, comment: 'off' } });
     const report = written(again);
@@ -182,6 +200,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('an invalid comparison is never accepted, and says why', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'maintain');
     fake.label(7, LABEL, 'maint');
     const ws = await regressionWorkspace((b) => ({ ...b, environment: { ...b.environment, gpuName: 'NVIDIA H100 80GB HBM3' } }));
@@ -194,6 +213,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('fail-verdicts listing accepted refuses acceptances: the job fails, the verdict still says accepted', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'maintain');
     fake.label(7, LABEL, 'maint');
     const ws = await regressionWorkspace();
@@ -204,6 +224,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('accept-label names another label, and none turns the label off', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'maintain');
     fake.label(7, 'slower-on-purpose', 'maint');
     const named = await regressionWorkspace();
@@ -216,6 +237,8 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('a token that may not read the events is a warning in the log, not a line of the verdict', async () => {
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint');
     fake.fail('events.list', { status: 403, body: { message: 'Resource not accessible by integration' }, times: 5 });
     const ws = await regressionWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
@@ -235,6 +258,7 @@ describe('accepting a regression on the pull request', () => {
   });
 
   it('the dashboard keeps the accepted verdict and who accepted it', async () => {
+    pushedAMinuteAgo();
     fake.roles.set('maint', 'maintain');
     fake.label(7, LABEL, 'maint');
     const ws = await regressionWorkspace();
@@ -244,5 +268,149 @@ describe('accepting a regression on the pull request', () => {
     const points = data.workloads[0]!.points;
     expect(points.verdict).toEqual([VERDICT_ORDER.indexOf('accepted')]);
     expect(points.accepted).toEqual(['maint']);
+  });
+});
+
+describe('an acceptance nobody can carry to another commit or forge', () => {
+  const DEF = 'd'.repeat(40);
+  const at = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
+
+  /** abc (the head, HEAD) pushed five hours ago, replaced by def four hours ago, pushed again two hours ago, without a force push event. */
+  function abcDefAbc(): void {
+    pushed(HEAD, at(5), 4001);
+    pushed(DEF, at(4), 4002);
+    pushed(HEAD, at(2), 4003);
+  }
+
+  it('a comment and a label given to def are not carried to abc pushed again', async () => {
+    abcDefAbc();
+    fake.roles.set('maint', 'maintain');
+    fake.addComment(7, '/profile-gate accept ddddddd masking fix, 3 % is the price', 'maint', at(3));
+    fake.label(7, LABEL, 'maint', 'labeled', at(3));
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('fail');
+    expect(report.acceptance).toBeUndefined();
+    expect(r.failures).toHaveLength(1);
+    // Both refusals are @maint's: one line, with the count, and one annotation.
+    const line = report.verdictReasons.find((l) => l.includes('@maint'))!;
+    expect(line).toMatch(/^the label perf-regression-accepted added by @maint of .* is not applied: it was given before the head aaaaaaa was last pushed \(/);
+    expect(line).toMatch(/remove the label and add it again \(2 acceptances by @maint were refused; the first is shown\)$/);
+    expect(r.host.annotations.filter((a) => a.title === 'profile-gate: acceptance not applied')).toHaveLength(1);
+  });
+
+  it('a comment for def alone is refused as naming another commit; a bare command as naming none', async () => {
+    abcDefAbc();
+    fake.roles.set('maint', 'maintain');
+    fake.roles.set('alice', 'write');
+    fake.addComment(7, '/profile-gate accept ddddddd masking fix, 3 % is the price', 'maint');
+    fake.addComment(7, '/profile-gate accept masking fix, 3 % is the price', 'alice');
+    const ws = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    const report = written(ws);
+    expect(report.verdict).toBe('fail');
+    expect(report.verdictReasons.find((l) => l.includes('@maint'))).toMatch(/is not applied: it accepts ddddddd, not the head aaaaaaa this report is for$/);
+    expect(report.verdictReasons.find((l) => l.includes('@alice'))).toMatch(/is not applied: it names no commit; to accept the head, comment \/profile-gate accept aaaaaaa \(then, optionally, the rows and a reason\)$/);
+  });
+
+  it('the label added again after abc came back accepts abc', async () => {
+    abcDefAbc();
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint', 'labeled', at(3));
+    fake.label(7, LABEL, 'maint', 'unlabeled', at(1.5));
+    const added = fake.label(7, LABEL, 'maint', 'labeled', at(1));
+    const ws = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('accepted');
+    expect(written(ws).acceptance).toMatchObject({ by: 'maint', via: 'label', at: added.created_at, headSha: HEAD });
+  });
+
+  it('a force push of the head is a push: a label added before it does not accept', async () => {
+    pushed(HEAD, at(5), 4001);
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint', 'labeled', at(3));
+    // No run came of the force push (its workflows skipped it): only the event tells.
+    const forced = fake.event(7, 'head_ref_force_pushed', 'contributor', at(2), { commit_id: HEAD });
+    const ws = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('fail');
+    expect(written(ws).verdictReasons.find((l) => l.includes('@maint'))).toContain(`was last pushed (${forced.created_at})`);
+  });
+
+  it('a label removed after 2,100 other events accepts nothing', async () => {
+    pushedAMinuteAgo();
+    fake.roles.set('maint', 'maintain');
+    fake.label(7, LABEL, 'maint');
+    for (let i = 0; i < 2100; i++) fake.event(7, 'renamed', 'contributor', undefined, { rename: { from: `t${i}`, to: `t${i + 1}` } });
+    fake.label(7, LABEL, 'maint', 'unlabeled');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('fail');
+    expect(r.failures).toHaveLength(1);
+  });
+
+  it('a label added before 2,100 other events, still on, is found at the end of the events', async () => {
+    pushedAMinuteAgo();
+    fake.roles.set('maint', 'maintain');
+    const added = fake.label(7, LABEL, 'maint');
+    for (let i = 0; i < 2100; i++) fake.event(7, 'renamed', 'contributor', undefined, { rename: { from: `t${i}`, to: `t${i + 1}` } });
+    const ws = await regressionWorkspace();
+    await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('accepted');
+    expect(written(ws).acceptance).toMatchObject({ by: 'maint', at: added.created_at });
+    // 2,102 events at 100 a page: every one of the 22 pages, newest first.
+    expect(fake.hits('events.list')).toHaveLength(22);
+  });
+
+  it('the sticky comment as comment 2,050 is updated, not posted again, and the accept command as comment 2,051 is read', async () => {
+    pushedAMinuteAgo();
+    for (let i = 0; i < 2049; i++) fake.addComment(7, `chatter ${i}`, 'someone');
+    const first = await runInProcess({ fake, event: PR_EVENT, workspace: await regressionWorkspace(), inputs: INPUTS, runId: 5001 });
+    expect(first.failures).toHaveLength(1);
+    const sticky = fake.commentsOn(7).filter((c) => c.user.login === 'github-actions[bot]');
+    expect(sticky).toHaveLength(1);
+    expect(fake.commentsOn(7).indexOf(sticky[0]!)).toBe(2049);
+    fake.roles.set('alice', 'write');
+    const command = fake.addComment(7, '/profile-gate accept aaaaaaa the price of the fix', 'alice');
+    expect(fake.commentsOn(7).indexOf(command)).toBe(2050);
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS, runId: 5002 });
+    expect(written(ws).verdict).toBe('accepted');
+    expect(written(ws).acceptance).toMatchObject({ by: 'alice', via: 'comment', url: command.html_url });
+    expect(r.failures).toEqual([]);
+    await runInProcess({ fake, event: PR_EVENT, workspace: await regressionWorkspace(), inputs: INPUTS, runId: 5003 });
+    const ours = fake.commentsOn(7).filter((c) => c.user.login === 'github-actions[bot]');
+    expect(ours.map((c) => c.id)).toEqual([sticky[0]!.id]);
+    expect(ours[0]!.body).toContain('☑️ Accepted regression');
+  });
+
+  it('the command inside a fenced code block, an indented block or an HTML comment does not accept', async () => {
+    pushedAMinuteAgo();
+    fake.roles.set('maint', 'maintain');
+    fake.addComment(7, 'Ask a maintainer to run\n```\n/profile-gate accept aaaaaaa\n```\nI have not looked yet.', 'maint');
+    fake.addComment(7, 'Or:\n~~~text\n/profile-gate accept aaaaaaa\n~~~', 'maint');
+    fake.addComment(7, 'Like this:\n\n    /profile-gate accept aaaaaaa\n', 'maint');
+    fake.addComment(7, '<!--\n/profile-gate accept aaaaaaa\n-->\nnot yet', 'maint');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('fail');
+    expect(r.failures).toHaveLength(1);
+    // Not a refused acceptance either: no command was read.
+    expect(written(ws).verdictReasons.some((l) => l.includes('@maint'))).toBe(false);
+  });
+
+  it('300 accept comments by a read-only user are one annotation, with the count', async () => {
+    pushedAMinuteAgo();
+    for (let i = 0; i < 300; i++) fake.addComment(7, `/profile-gate accept aaaaaaa please ${i}`, 'passer-by');
+    const ws = await regressionWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
+    expect(written(ws).verdict).toBe('fail');
+    const refused = r.host.annotations.filter((a) => a.title === 'profile-gate: acceptance not applied');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.message).toBe('profile-gate: the acceptance by @passer-by (comment) is not applied: @passer-by has read access to the repository, and only write access accepts a regression (300 acceptances by @passer-by were refused; the first is shown)');
+    expect(written(ws).verdictReasons.filter((l) => l.includes('@passer-by'))).toHaveLength(1);
+    // Their permission was asked once.
+    expect(fake.hits('collaborators.permission')).toHaveLength(1);
   });
 });

@@ -51,6 +51,27 @@ describe('the accept command', () => {
     expect(parseAcceptCommand('/profile-gate accept', '')).toBeUndefined();
     expect(parseAcceptCommand('/perf ok', '/perf')).toEqual({ targets: [], reason: 'ok' });
   });
+
+  it('reads the commit it accepts: the hex word right after the command, 7 to 40 digits', () => {
+    expect(parseAcceptCommand('/profile-gate accept 3F2A9C1 decode_tok_s the price')).toEqual({ sha: '3f2a9c1', targets: ['decode_tok_s'], reason: 'the price' });
+    expect(parseAcceptCommand(`/profile-gate accept ${'ab'.repeat(20)}`)).toEqual({ sha: 'ab'.repeat(20), targets: [] });
+    // Six digits is a word of the reason, not a commit.
+    expect(parseAcceptCommand('/profile-gate accept 3f2a9c ok')).toEqual({ targets: [], reason: '3f2a9c ok' });
+  });
+
+  it('does not read the command in a fenced or indented code block, or an HTML comment', () => {
+    expect(parseAcceptCommand('ask a maintainer to run\n```\n/profile-gate accept 3f2a9c1\n```\nI have not looked yet')).toBeUndefined();
+    expect(parseAcceptCommand('~~~~ sh\n/profile-gate accept 3f2a9c1\n~~~\n/profile-gate accept 3f2a9c1 still fenced\n~~~~')).toBeUndefined();
+    expect(parseAcceptCommand('```\nunclosed\n/profile-gate accept 3f2a9c1')).toBeUndefined();
+    expect(parseAcceptCommand('example:\n\n    /profile-gate accept 3f2a9c1\n\tline')).toBeUndefined();
+    expect(parseAcceptCommand('<!-- /profile-gate accept 3f2a9c1 -->')).toBeUndefined();
+    expect(parseAcceptCommand('<!--\n/profile-gate accept 3f2a9c1\n')).toBeUndefined();
+    // After the block closes, a command counts; three spaces of indent are not code.
+    expect(parseAcceptCommand('```\nx\n```\n   /profile-gate accept 3f2a9c1 ok')).toEqual({ sha: '3f2a9c1', targets: [], reason: 'ok' });
+    expect(parseAcceptCommand('<!-- note -->\n/profile-gate accept 3f2a9c1')).toEqual({ sha: '3f2a9c1', targets: [] });
+    // Three backticks in a line of text are a code span, not a fence.
+    expect(parseAcceptCommand('```/profile-gate accept 3f2a9c1```\n/profile-gate accept 3f2a9c1 ok')).toEqual({ sha: '3f2a9c1', targets: [], reason: 'ok' });
+  });
 });
 
 describe('failing rows and coverage', () => {

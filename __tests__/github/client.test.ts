@@ -144,19 +144,19 @@ describe('timeouts and body limits', () => {
 });
 
 describe('sticky comment', () => {
-  it('finds its own comment across pages and updates it in place', async () => {
+  it('finds its own comment across pages, newest first, and updates it in place', async () => {
+    const ours = fake.addComment(7, `${marker}\nold body`, 'github-actions[bot]');
     for (let i = 0; i < 230; i++) fake.addComment(7, `chatter ${i}`, 'someone');
     // Someone else planted our marker: never ours to edit.
     const planted = fake.addComment(7, `${marker}\nplanted`, 'mallory');
-    const ours = fake.addComment(7, `${marker}\nold body`, 'github-actions[bot]');
     const other = fake.addComment(7, `<!-- profile-gate:other-leg -->\nquoting ${marker} in a code block`, 'github-actions[bot]');
     const result = await upsertStickyComment(client(), target, `${marker}\nnew body`, { marker, author: 'github-actions[bot]', create: true });
     expect(result).toEqual({ action: 'updated', id: ours.id, url: ours.html_url });
     expect(ours.body).toBe(`${marker}\nnew body`);
     expect(planted.body).toBe(`${marker}\nplanted`);
     expect(other.body).toBe(`<!-- profile-gate:other-leg -->\nquoting ${marker} in a code block`);
-    // 233 comments at 100 a page: three list requests, following the Link header.
-    expect(fake.hits('comments.list').map((r) => new URL(r.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '2', '3']);
+    // 233 comments at 100 a page: the first page (for its Link header), then the last and back; the first is not asked twice.
+    expect(fake.hits('comments.list').map((r) => new URL(r.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '3', '2']);
     expect(fake.hits('comments.create')).toHaveLength(0);
   });
 
@@ -244,6 +244,36 @@ describe('what an acceptance reads', () => {
       'labeled other by bot[bot]',
     ]);
     expect(fake.hits('events.list').map((h) => new URL(h.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '2']);
+  });
+
+  it('scans an issue\'s comments newest first to the end, and stops early when asked', async () => {
+    for (let i = 0; i < 250; i++) fake.addComment(7, `c${i}`, 'someone');
+    const bodies: string[] = [];
+    const scan = await client().scanComments(repo, 7, (c) => void bodies.push(c.body ?? ''));
+    expect(scan).toEqual({ read: 250 });
+    expect(bodies).toEqual(Array.from({ length: 250 }, (_, i) => `c${249 - i}`));
+    // Stopping at the tenth newest asks the first page (for the Link header) and the last only.
+    const before = fake.hits('comments.list').length;
+    const stopped = await client().scanComments(repo, 7, (c) => c.body === 'c240');
+    expect(stopped).toEqual({ read: 10 });
+    expect(fake.hits('comments.list').slice(before).map((h) => new URL(h.url, fake.baseUrl).searchParams.get('page') ?? '1')).toEqual(['1', '3']);
+  });
+
+  it('says when its page bound cut a scan, and what was read', async () => {
+    for (let i = 0; i < 350; i++) fake.addComment(7, `c${i}`, 'someone');
+    const bounded = new GitHubClient({ token: 't', apiUrl: fake.baseUrl, maxScanPages: 3 });
+    const bodies: string[] = [];
+    const scan = await bounded.scanComments(repo, 7, (c) => void bodies.push(c.body ?? ''));
+    // Page 1 (for the Link header), then the last two: 4 and 3; page 2 is not read.
+    expect(scan).toEqual({ read: 150, cut: '150 read, newest first, in 3 pages: the scan stops at 3 pages of GET /repos/{owner}/{repo}/issues/{issue_number}/comments, and older ones were not read' });
+    expect(bodies[0]).toBe('c349');
+    expect(bodies.at(-1)).toBe('c200');
+    // The sticky comment, not among them, says so too.
+    fake.addComment(7, `${marker}\nold`, 'github-actions[bot]', '2020-01-01T00:00:00.000Z');
+    fake.comments.unshift(fake.comments.pop()!);
+    const result = await upsertStickyComment(bounded, target, `${marker}\nnew`, { marker, author: 'github-actions[bot]', create: false });
+    expect(result.action).toBe('none');
+    expect(result.cut).toMatch(/^our comment was not among the comments read \(151 read, newest first/);
   });
 
   it('asks a user\'s permission by login, encoded, and reads maintain as write and triage as read', async () => {

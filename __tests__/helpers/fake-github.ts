@@ -26,13 +26,15 @@ export interface FakeComment {
   author_association: string;
 }
 
-/** An issue event as GET /repos/{owner}/{repo}/issues/{n}/events lists it (labels only, here). */
+/** An issue event as GET /repos/{owner}/{repo}/issues/{n}/events lists it: labels, renames and force pushes, here. */
 export interface FakeIssueEvent {
   id: number;
   issue: number;
-  event: 'labeled' | 'unlabeled';
+  event: 'labeled' | 'unlabeled' | 'renamed' | 'head_ref_force_pushed';
   actor: { login: string; type: 'Bot' | 'User' };
-  label: { name: string; color: string };
+  label?: { name: string; color: string };
+  rename?: { from: string; to: string };
+  commit_id?: string | null;
   created_at: string;
 }
 
@@ -117,7 +119,7 @@ export class FakeGitHub {
   /** Roles by login; a login not here has read access (anyone may read a public repository). */
   readonly roles = new Map<string, FakeRole>();
   readonly artifacts: FakeArtifact[] = [];
-  readonly pulls = new Map<number, { headSha: string; headRepo: string }>();
+  readonly pulls = new Map<number, { headSha: string; headRepo: string; headRef?: string }>();
   readonly runs: FakeRun[] = [];
   readonly requests: RecordedRequest[] = [];
   private readonly faults = new Map<string, Fault[]>();
@@ -183,6 +185,23 @@ export class FakeGitHub {
     const record: FakeIssueEvent = { id: this.nextId++, issue, event, actor: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' }, label: { name, color: 'ededed' }, created_at: at ?? this.now() };
     this.events.push(record);
     return record;
+  }
+
+  /** Any other event of the issue (a rename, a force push of the head), as its events record it. */
+  event(issue: number, event: FakeIssueEvent['event'], login: string, at?: string, extra: Partial<FakeIssueEvent> = {}): FakeIssueEvent {
+    const record: FakeIssueEvent = { id: this.nextId++, issue, event, actor: { login, type: login.endsWith('[bot]') ? 'Bot' : 'User' }, created_at: at ?? this.now(), ...extra };
+    this.events.push(record);
+    return record;
+  }
+
+  /** The labels on the issue now: those whose last event added them. */
+  labelsOn(issue: number): string[] {
+    const on = new Map<string, string>();
+    for (const e of this.events.filter((x) => x.issue === issue && x.label).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id)) {
+      if (e.event === 'labeled') on.set(e.label!.name.toLowerCase(), e.label!.name);
+      else if (e.event === 'unlabeled') on.delete(e.label!.name.toLowerCase());
+    }
+    return [...on.values()];
   }
 
   commentsOn(issue: number): FakeComment[] {
@@ -409,7 +428,13 @@ export class FakeGitHub {
         run: (_b, _u, res) => {
           const pr = this.pulls.get(n);
           if (!pr) return this.json(res, 404, { message: 'Not Found' });
-          return this.json(res, 200, { number: n, head: { sha: pr.headSha, repo: { full_name: pr.headRepo } }, base: { repo: { full_name: `${this.owner}/${this.repo}` } } });
+          const headRepoId = pr.headRepo === `${this.owner}/${this.repo}` ? this.repositoryId : 999;
+          return this.json(res, 200, {
+            number: n,
+            head: { sha: pr.headSha, ref: pr.headRef ?? 'feature', repo: { id: headRepoId, full_name: pr.headRepo } },
+            base: { repo: { id: this.repositoryId, full_name: `${this.owner}/${this.repo}` } },
+            labels: this.labelsOn(n).map((name) => ({ name, color: 'ededed' })),
+          });
         },
       };
     }

@@ -45,6 +45,17 @@ describe('jax.profiler trace (Perfetto JSON)', () => {
     expect(await claimedBy(jaxTrace)).toHaveLength(3);
   });
 
+  test('a GPU process named after its events: its kernels are read, and copies counted once', async () => {
+    const kernel = (ts: number) => `{"ph": "X", "pid": 7, "tid": 14, "ts": ${ts}, "dur": 1.25, "name": "k", "args": {"kernel_details": "grid:2,1,1 block:64,1,1"}}`;
+    const late = await writeTempFile(
+      'late.json',
+      `{"traceEvents": [${kernel(10)}, {"ph": "X", "pid": 7, "tid": 15, "ts": 11, "dur": 1, "name": "MemcpyH2D", "args": {"memcpy_details": "x"}}, ${kernel(20.5)}, {"ph": "M", "pid": 7, "name": "process_name", "args": {"name": "/device:GPU:0"}}]}`,
+    );
+    const capture = await read(late);
+    expect(capture.kernels).toMatchObject([{ name: 'k', instances: 2, totalNs: 2_500, grid: [2, 1, 1], block: [64, 1, 1] }]);
+    expect(capture.source.stats.find((s) => s.name === 'copy-event')?.count).toBe(1);
+  });
+
   test('bad input: one line naming the event and what was expected', async () => {
     const bad = await writeTempFile(
       'bad.json',
@@ -54,6 +65,11 @@ describe('jax.profiler trace (Perfetto JSON)', () => {
     await expect(read(bad)).rejects.toThrow(/traceEvents\[1\].*expected "ts" in µs|expected "ts" in µs.*traceEvents\[1\]/);
     const none = await writeTempFile('none.json', `${head}, {"ph": "X", "pid": 1, "tid": 14, "ts": 1, "dur": 2, "name": "MemcpyH2D", "args": {"memcpy_details": "kind_src:pinned"}}]}`);
     await expect(read(none)).rejects.toThrow(/found only 1 copies/);
+    // A broken event: where it starts, as the Kineto reader says it.
+    const broken = await writeTempFile('broken.json', `${head}, {"ph": "X", "pid": 1, "ts": 1,, "dur": 2}]}`);
+    await expect(read(broken)).rejects.toThrow(/expected a trace event that is valid JSON.*traceEvents\[1\]|traceEvents\[1\].*expected a trace event that is valid JSON/);
+    const cut = await writeTempFile('cut.json', `${head}, {"ph": "X", "pid": 1, "ts": 1`);
+    await expect(read(cut)).rejects.toThrow(/byte \d+/);
   });
 });
 

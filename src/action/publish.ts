@@ -22,6 +22,7 @@ import { renderSummary } from '../report/markdown/summary.js';
 import { labelFor, mergeReports, type ArtifactLink, type MergedReports, type ReportEntry } from '../report/merge-reports.js';
 import { renderMergedSummary } from '../report/markdown/summary.js';
 import type { RunLinks } from '../report/markdown/sections.js';
+import type { AcceptWays } from '../report/markdown/accept-hint.js';
 import type { GitHubClient } from '../github/client.js';
 import { GitHubApiError } from '../github/http.js';
 import type { Limits } from '../github/limits.js';
@@ -80,11 +81,19 @@ export interface Publication {
   /** The run whose page lists the artifacts the links point at. */
   runUrl: string;
   prNumber?: number | undefined;
+  /** The pull request's head commit the report is for: the failing comment names it in the accept command. */
+  headSha?: string | undefined;
 }
 
 /** What the summary and the comment link: the run (its artifacts) and, when given, the dashboard. */
 function runLinks(ctx: ModeContext, publication: Publication): RunLinks {
   return { runUrl: publication.runUrl, ...(ctx.inputs.dashboardUrl ? { dashboardUrl: ctx.inputs.dashboardUrl } : {}) };
+}
+
+/** How a reviewer accepts a regression of this PR's head: the workflow's label and command, and the head. */
+function acceptWays(ctx: ModeContext, publication: Publication): AcceptWays | undefined {
+  if (publication.prNumber === undefined) return undefined;
+  return { label: ctx.inputs.acceptLabel, command: ctx.inputs.acceptCommand, ...(publication.headSha ? { headSha: publication.headSha } : {}) };
 }
 
 async function comment(ctx: ModeContext, publication: Publication): Promise<string | undefined> {
@@ -101,8 +110,7 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
     return undefined;
   }
   const key = commentKey(ctx);
-  const accept = { label: ctx.inputs.acceptLabel, command: ctx.inputs.acceptCommand };
-  const body = redact(renderComment(publication.merged, { key, links: runLinks(ctx, publication), accept }), ctx.secrets);
+  const body = redact(renderComment(publication.merged, { key, links: runLinks(ctx, publication), accept: acceptWays(ctx, publication) }), ctx.secrets);
   try {
     const result = await upsertStickyComment(
       ctx.github(),
@@ -110,6 +118,7 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
       body,
       { marker: commentMarker(key), author: ctx.inputs.commentAuthor, create: decision.action === 'post' },
     );
+    if (result.cut) ctx.host.warning(`PR #${pr}: ${result.cut}; a new comment was ${result.action === 'created' ? 'posted' : 'not posted'}.`);
     if (result.action === 'none') ctx.host.info(`No PR comment: ${decision.reason}.`);
     else ctx.host.info(`PR #${pr}: comment ${result.action}${result.url ? ` (${result.url})` : ''}.`);
     return result.url;
@@ -125,7 +134,7 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
 export async function publish(ctx: ModeContext, publication: Publication): Promise<void> {
   const { merged } = publication;
   try {
-    await ctx.host.writeSummary(renderMergedSummary(merged, { links: runLinks(ctx, publication) }));
+    await ctx.host.writeSummary(renderMergedSummary(merged, { links: runLinks(ctx, publication), accept: acceptWays(ctx, publication) }));
   } catch (error) {
     ctx.host.warning(`The job summary was not written: ${errorText(error)}`);
   }
@@ -267,10 +276,12 @@ async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: r
  * acceptance refused is a warning annotation as well as a line of the verdict; a source the token
  * could not read is a warning annotation.
  */
-async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOptionsInput = {}): Promise<Report> {
+async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOptionsInput = {}): Promise<{ report: Report; headSha?: string }> {
   const pullRequest = ctx.inputs.prNumber ?? ctx.run.pullRequest;
   const { acceptLabel: label, acceptCommand: command } = ctx.inputs;
-  if (pullRequest === undefined || (!label && !command) || (report.verdict !== 'fail' && report.verdict !== 'invalid')) return report;
+  const eventHead = ctx.inputs.prNumber === undefined ? ctx.run.pullRequestHeadSha : undefined;
+  const known = eventHead ? { headSha: eventHead } : {};
+  if (pullRequest === undefined || (!label && !command) || (report.verdict !== 'fail' && report.verdict !== 'invalid')) return { report, ...known };
   let read;
   try {
     read = await readAcceptances(ctx.github(), {
@@ -278,12 +289,12 @@ async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOption
       repo: ctx.run.repo,
       serverUrl: ctx.run.serverUrl,
       pullRequest,
-      ...(ctx.inputs.prNumber === undefined && ctx.run.pullRequestHeadSha ? { headSha: ctx.run.pullRequestHeadSha } : {}),
+      ...known,
       label,
       command,
     });
   } catch (error) {
-    read = { claims: [], refused: [], unread: [`acceptances not read: ${errorText(error)}`] };
+    read = { claims: [], refused: [], unread: [`acceptances not read: ${errorText(error)}`], ...known };
   }
   const options = parseGateOptions(gate);
   const accepted = applyAcceptance(report, { claims: read.claims, refused: read.refused, failOn: { ids: options.failOn, severity: options.failOnSeverity } });
@@ -291,14 +302,15 @@ async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOption
   // A token that may not read them is the workflow's setting, not the verdict's: the log says so.
   for (const line of read.unread) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptances not read' });
   if (accepted.acceptance) ctx.host.notice(oneLine(`profile-gate: ${accepted.verdictReasons[0] ?? ''}`), { title: 'profile-gate: regression accepted' });
-  return accepted;
+  return { report: accepted, ...(read.headSha ? { headSha: read.headSha } : {}) };
 }
 
 /** A report made in this job (modes analyze and run): files, artifact, then everything `publish` does. */
 export async function publishReport(ctx: ModeContext, produced: ProducedReport): Promise<void> {
   // Command lines and names in the report may quote a secret: the report itself is redacted, so its
   // file, summary, comment and outputs are.
-  const report = redactValue(await withAcceptance(ctx, produced.report, produced.gate), ctx.secrets).value;
+  const withAccepted = await withAcceptance(ctx, produced.report, produced.gate);
+  const report = redactValue(withAccepted.report, ctx.secrets).value;
   const dir = ctx.inputs.reportDir;
   const jsonPath = join(dir, REPORT_FILE);
   const context: ReportContext = {
@@ -335,7 +347,7 @@ export async function publishReport(ctx: ModeContext, produced: ProducedReport):
     ...(artifact ? { artifact } : {}),
     ...(produced.baselineNote ? { baselineNote: produced.baselineNote } : {}),
   };
-  await publish(ctx, { merged: mergeReports([entry]), runUrl: ctx.run.runUrl, prNumber: ctx.inputs.prNumber ?? ctx.run.pullRequest });
+  await publish(ctx, { merged: mergeReports([entry]), runUrl: ctx.run.runUrl, prNumber: ctx.inputs.prNumber ?? ctx.run.pullRequest, headSha: withAccepted.headSha });
   if (notWritten) ctx.host.setFailed(`profile-gate could not write its report files: ${notWritten}; the job summary holds the report`);
   settleVerdict(ctx, report);
 }

@@ -39,8 +39,35 @@ export interface AcceptanceClaim {
 }
 
 export interface AcceptCommand {
+  /** The commit it accepts: the hex word right after the command (the head's short SHA, 7 to 40 digits). */
+  sha?: string;
   targets: string[];
   reason?: string;
+}
+
+/** A commit as the command names it: GitHub's short SHA (7 hex digits) up to the full 40. */
+const SHA_WORD = /^[0-9a-f]{7,40}$/i;
+
+/**
+ * The lines of a comment a reader sees as text: fenced code blocks (``` and ~~~), indented code
+ * (4 spaces or a tab) and HTML comments become empty lines, so a command shown as an example
+ * is never read as one.
+ */
+export function proseLines(body: string): string[] {
+  const lines = body.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => comment.replace(/[^\r\n]/g, '')).split(/\r\n?|\n/);
+  let fence: { char: string; length: number } | undefined;
+  return lines.map((line) => {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      if (open && open[1]![0] === fence.char && open[1]!.length >= fence.length && line.trim() === open[1]) fence = undefined;
+      return '';
+    }
+    if (open && !(open[1]![0] === '`' && line.slice(open[0].length).includes('`'))) {
+      fence = { char: open[1]![0]!, length: open[1]!.length };
+      return '';
+    }
+    return /^(?: {4}|\t)/.test(line) ? '' : line;
+  });
 }
 
 /**
@@ -52,24 +79,26 @@ function namesRows(word: string): boolean {
 }
 
 /**
- * The command in a comment: a line that starts with it, then the rows it names, then the reason
- * (everything from the first word that names no row, or after `--`). The first such line counts;
- * a quoted line (`> /profile-gate accept`) or one in a code span does not start with it.
+ * The command in a comment: a line that starts with it, then the commit it accepts (the head's
+ * short SHA), the rows it names, then the reason (everything from the first word that names no
+ * row, or after `--`). The first such line counts; a quoted line (`> /profile-gate accept`), one in
+ * a code span, a code block or an HTML comment does not start with it.
  */
 export function parseAcceptCommand(body: string, command = DEFAULT_ACCEPT_COMMAND): AcceptCommand | undefined {
   if (!command) return undefined;
-  for (const raw of body.split(/\r\n?|\n/)) {
+  for (const raw of proseLines(body)) {
     const line = raw.trim();
     if (!line.startsWith(command)) continue;
     const rest = line.slice(command.length);
     if (rest && !/^\s/.test(rest)) continue;
     const words = rest.trim().split(/\s+/).filter(Boolean);
+    const sha = words[0] !== undefined && SHA_WORD.test(words[0]) ? words.shift()!.toLowerCase() : undefined;
     const targets: string[] = [];
     let i = 0;
     for (; i < words.length && words[i] !== '--' && namesRows(words[i]!); i++) targets.push(words[i]!);
     if (words[i] === '--') i++;
     const reason = words.slice(i).join(' ').slice(0, 300);
-    return { targets: targets.filter((t) => t !== ALL), ...(reason ? { reason } : {}) };
+    return { ...(sha ? { sha } : {}), targets: targets.filter((t) => t !== ALL), ...(reason ? { reason } : {}) };
   }
   return undefined;
 }

@@ -4,7 +4,9 @@
  * to storage, fetched without the token, within a size cap), pull requests, issue comments and
  * events, and a user's permission on the repository.
  * Every call goes through `Http` (retries, timeouts, body limits); list calls follow Link rel="next"
- * within a page bound, and never leave the API host.
+ * within a page bound, and never leave the API host. An issue's comments and events are scanned
+ * newest first (from Link rel="last" back along rel="prev") to the end, within a much larger bound
+ * that, when hit, is said (`Scan.cut`), never silent.
  */
 import { InputError } from '../errors.js';
 import { Http, type HttpOptions } from './http.js';
@@ -13,6 +15,16 @@ export interface GitHubAccess extends HttpOptions {
   token: string;
   /** https://api.github.com, or GITHUB_API_URL on GitHub Enterprise. */
   apiUrl: string;
+  /** Pages read at most by a scan of an issue's comments or events (default MAX_SCAN_PAGES). */
+  maxScanPages?: number;
+}
+
+/** How a newest-first scan of a list ended. */
+export interface Scan {
+  /** Items handed to the visitor. */
+  read: number;
+  /** Set when the page bound stopped the scan before the oldest item: what was read, in words. */
+  cut?: string;
 }
 
 export interface Repository {
@@ -70,6 +82,8 @@ export interface IssueEvent {
   created_at?: string;
   /** For labeled and unlabeled. */
   label?: { name?: string } | null;
+  /** For head_ref_force_pushed and referenced: the commit. */
+  commit_id?: string | null;
 }
 
 /** A user's permission on a repository: admin, maintain and write roles answer admin or write. */
@@ -80,7 +94,9 @@ export interface RepositoryPermission {
 
 export interface PullRequest {
   number: number;
-  head: { sha: string };
+  head: { sha: string; ref?: string; repo?: { id?: number } | null };
+  /** The labels on the pull request now. */
+  labels?: Array<{ name?: string }>;
 }
 
 export interface RunQuery {
@@ -95,6 +111,8 @@ export interface RunQuery {
   limit: number;
   /** Which listed runs count (default: all). */
   accept?: (run: WorkflowRun) => boolean;
+  /** Paging stops once this is true of the runs listed so far, newest first. */
+  until?: (listed: readonly WorkflowRun[]) => boolean;
 }
 
 /**
@@ -118,6 +136,16 @@ export function onApi(url: string, apiUrl: string): boolean {
 
 /** Pages read at most from one list endpoint. */
 const MAX_PAGES = 20;
+/** Pages read at most by a newest-first scan of an issue's comments or events: 100,000 items. */
+export const MAX_SCAN_PAGES = 1000;
+
+function linkOf(headers: Headers, rel: string): string | undefined {
+  for (const part of (headers.get('link') ?? '').split(',')) {
+    const m = /<([^>]+)>\s*;\s*rel="([^"]+)"/.exec(part);
+    if (m && m[2] === rel) return m[1];
+  }
+  return undefined;
+}
 
 export class GitHubClient {
   readonly http: Http;
@@ -163,6 +191,72 @@ export class GitHubClient {
     return items;
   }
 
+  /** One page of a list that answers a bare JSON array, with its Link header. */
+  private async page<T>(url: string, route: string): Promise<{ items: T[]; headers: Headers }> {
+    const response = await this.http.request(url, { headers: this.headers() }, route);
+    const body = await response.json<unknown>(this.http.limits.maxJsonBytes);
+    if (!Array.isArray(body)) throw new InputError(route, 'expected a list in the answer');
+    return { items: body as T[], headers: response.headers };
+  }
+
+  /**
+   * A list that answers a bare array, newest item first: its last page (Link rel="last"), then back
+   * along rel="prev" to the first, each page read backwards. `visit` returning true stops the scan.
+   * Where GitHub gives no rel="last", the pages are read forward, then visited backwards.
+   * Within `maxScanPages` pages; a scan the bound stopped says so in `cut`.
+   */
+  async scanNewestFirst<T>(path: string, route: string, visit: (item: T) => boolean | void): Promise<Scan> {
+    const bound = this.access.maxScanPages ?? MAX_SCAN_PAGES;
+    const first = `${this.access.apiUrl}${path}`;
+    let read = 0;
+    const visitPage = (items: readonly T[]): boolean => {
+      for (let i = items.length - 1; i >= 0; i--) {
+        read += 1;
+        if (visit(items[i]!)) return true;
+      }
+      return false;
+    };
+    const cut = (pages: number): Scan => ({ read, cut: `${read} read, newest first, in ${pages} pages: the scan stops at ${bound} pages of ${route}, and older ones were not read` });
+    const head = await this.page<T>(first, route);
+    const onApiOnly = (url: string | undefined): string | undefined => (url && onApi(url, this.access.apiUrl) ? url : undefined);
+    const last = onApiOnly(linkOf(head.headers, 'last'));
+    if (!last) {
+      // No rel="last": forward to the end, then backwards.
+      const pages = [head.items];
+      const seen = new Set([first]);
+      let cutAt: number | undefined;
+      for (let url = onApiOnly(linkOf(head.headers, 'next')); url && !seen.has(url); ) {
+        if (pages.length >= bound) {
+          cutAt = pages.length;
+          break;
+        }
+        seen.add(url);
+        const next = await this.page<T>(url, route);
+        pages.push(next.items);
+        url = onApiOnly(linkOf(next.headers, 'next'));
+      }
+      // Cut here, the newest pages were not read: what was read is still visited, and the cut said.
+      for (let p = pages.length - 1; p >= 0; p--) if (visitPage(pages[p]!)) return { read };
+      return cutAt === undefined ? { read } : { read, cut: `${read} read, oldest first, in ${cutAt} pages: the scan stops at ${bound} pages of ${route}, and newer ones were not read` };
+    }
+    const seen = new Set([first]);
+    let pages = 1;
+    for (let url: string | undefined = last; url && !seen.has(url); ) {
+      if (pages >= bound) return cut(pages);
+      seen.add(url);
+      const page = await this.page<T>(url, route);
+      pages += 1;
+      if (visitPage(page.items)) return { read };
+      const prev = onApiOnly(linkOf(page.headers, 'prev'));
+      // No rel="prev": this was the first page. A prev that is the first page: it was read first.
+      if (!prev) return { read };
+      if (prev === linkOf(page.headers, 'first')) break;
+      url = prev;
+    }
+    visitPage(head.items);
+    return { read };
+  }
+
   repository(repo: string): Promise<Repository> {
     return this.call<Repository>('GET', `/repos/${repo}`, 'GET /repos/{owner}/{repo}');
   }
@@ -177,7 +271,7 @@ export class GitHubClient {
     const path = query.workflow ? `/repos/${repo}/actions/workflows/${encodeURIComponent(query.workflow)}/runs` : `/repos/${repo}/actions/runs`;
     const route = query.workflow ? 'GET /repos/{owner}/{repo}/actions/workflows/{workflow}/runs' : 'GET /repos/{owner}/{repo}/actions/runs';
     const accept = (run: WorkflowRun): boolean => Number.isInteger(run.id) && (query.accept?.(run) ?? true);
-    const runs = await this.list<WorkflowRun>(`${path}?${params}`, route, 'workflow_runs', (items) => items.filter(accept).length >= query.limit);
+    const runs = await this.list<WorkflowRun>(`${path}?${params}`, route, 'workflow_runs', (items) => items.filter(accept).length >= query.limit || (query.until?.(items) ?? false));
     return runs.filter(accept).slice(0, query.limit);
   }
 
@@ -213,13 +307,28 @@ export class GitHubClient {
     return this.call<PullRequest>('GET', `/repos/${repo}/pulls/${number}`, 'GET /repos/{owner}/{repo}/pulls/{pull_number}');
   }
 
-  comments(repo: string, issue: number): Promise<IssueComment[]> {
-    return this.list<IssueComment>(`/repos/${repo}/issues/${issue}/comments?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', null);
+  /** The issue's comments, newest first, to the end (or the scan bound, said in `cut`); `visit` returning true stops. */
+  scanComments(repo: string, issue: number, visit: (comment: IssueComment) => boolean | void): Promise<Scan> {
+    return this.scanNewestFirst<IssueComment>(`/repos/${repo}/issues/${issue}/comments?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', visit);
   }
 
-  /** The issue's events, oldest first (labels added and removed, with who did it). */
-  issueEvents(repo: string, issue: number): Promise<IssueEvent[]> {
-    return this.list<IssueEvent>(`/repos/${repo}/issues/${issue}/events?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', null);
+  /** The issue's events (labels added and removed, force pushes, with who did it), newest first, as scanComments. */
+  scanIssueEvents(repo: string, issue: number, visit: (event: IssueEvent) => boolean | void): Promise<Scan> {
+    return this.scanNewestFirst<IssueEvent>(`/repos/${repo}/issues/${issue}/events?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', visit);
+  }
+
+  /** The issue's comments, oldest first, to the end of the scan. */
+  async comments(repo: string, issue: number): Promise<IssueComment[]> {
+    const all: IssueComment[] = [];
+    await this.scanComments(repo, issue, (c) => void all.push(c));
+    return all.reverse();
+  }
+
+  /** The issue's events, oldest first, to the end of the scan. */
+  async issueEvents(repo: string, issue: number): Promise<IssueEvent[]> {
+    const all: IssueEvent[] = [];
+    await this.scanIssueEvents(repo, issue, (e) => void all.push(e));
+    return all.reverse();
   }
 
   /** What `login` may do in the repository (the token needs metadata: read, which every GITHUB_TOKEN has). */

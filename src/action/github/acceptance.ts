@@ -1,15 +1,28 @@
 /**
- * The acceptances of a pull request, as GitHub records them: the accept label (who added it last,
- * from the issue's events) and the accept command in comments. Only a person with write access
- * accepts (the collaborator permission API: admin, maintain and write roles; the PR's author too,
- * when they have it). A comment accepts the head commit it was posted on: it counts only when
- * posted after that commit's first workflow run was created (the push), so a push after it needs a
- * new comment. A label accepts until it is removed. What was read but refused comes back as one
- * line each, for the verdict; what could not be read (a token without the permission) as another,
- * for the log: never silent. The rule that applies them is src/compare/acceptance.ts.
+ * The acceptances of a pull request, as GitHub records them: the accept label (on the PR now, and
+ * who added it last, from the issue's events) and the accept command in comments. Only a person
+ * with write access accepts (the collaborator permission API: admin, maintain and write roles; the
+ * PR's author too, when they have it).
+ *
+ * An acceptance is bound to one commit, the head the report is for:
+ * - a comment names it (`/profile-gate accept 3f2a9c1 …`, the short SHA the failing comment shows);
+ *   a command for another commit, or for none, is refused;
+ * - a label, and a comment too, count only when given after the head was last pushed. A SHA pushed,
+ *   replaced and pushed again is a new push: what was given in between, for another commit, does not
+ *   carry over.
+ * When the head was last pushed is read from GitHub's clock, bound to SHAs: the workflow runs of the
+ * PR's head branch, newest first; the newest unbroken stretch of runs of the head SHA began with
+ * its push (every push starts runs of its SHA; a re-run keeps its creation time). A run of another
+ * SHA after it ends the stretch. For the PR's current head, its last `head_ref_force_pushed` event is
+ * a floor as well. Commit dates are not used: whoever made the commit set them.
+ *
+ * Comments and events are read newest first to the end; a scan its bound stopped is said. What was
+ * read but refused comes back as one line per person (with a count), for the verdict and one
+ * annotation each; what could not be read as another line, for the log: never silent. The rule that
+ * applies the claims is src/compare/acceptance.ts.
  */
-import { claimName, parseAcceptCommand, type AcceptanceClaim } from '../../compare/acceptance.js';
-import type { GitHubClient, IssueComment } from '../../github/client.js';
+import { claimName, parseAcceptCommand, type AcceptanceClaim, type AcceptCommand } from '../../compare/acceptance.js';
+import type { GitHubClient, IssueComment, IssueEvent, PullRequest, WorkflowRun } from '../../github/client.js';
 
 export interface AcceptanceQuery {
   owner: string;
@@ -26,16 +39,21 @@ export interface AcceptanceQuery {
 export interface PullRequestAcceptances {
   /** Claims by people with write access, in the order they are tried: the label, then comments newest first. */
   claims: AcceptanceClaim[];
-  /** One line for each acceptance read but refused (no write access, a comment older than the head). */
+  /** One line per person whose acceptances were read but refused (no write access, another commit, before the push), with a count. */
   refused: string[];
-  /** One line for each source that could not be read (the label's events, the comments, the head's runs). */
+  /** One line for each source that could not be read, or was read only in part. */
   unread: string[];
+  /** The head commit the acceptances were read for, when known. */
+  headSha?: string;
 }
 
 const WRITE = new Set(['admin', 'write']);
+/** Runs of the head branch read at most, newest first, to find when the head was last pushed. */
+const PUSH_RUNS = 2000;
 
-function short(sha: string): string {
-  return sha.slice(0, 12);
+/** A commit as GitHub shows it short, and as the failing comment asks the command to name it. */
+export function shortSha(sha: string): string {
+  return sha.slice(0, 7);
 }
 
 function message(error: unknown): string {
@@ -46,87 +64,169 @@ function isBot(user: { login?: string; type?: string } | null | undefined): bool
   return user?.type === 'Bot' || Boolean(user?.login?.endsWith('[bot]'));
 }
 
-/** When the head commit was pushed, as near as GitHub tells: its first workflow run's creation. */
-async function headPushedAt(client: GitHubClient, repo: string, headSha: string): Promise<string | undefined> {
-  const runs = await client.workflowRuns(repo, { headSha, limit: 500 });
-  const times = runs.map((r) => r.created_at).filter((t): t is string => typeof t === 'string' && !Number.isNaN(Date.parse(t)));
-  return times.sort((a, b) => Date.parse(a) - Date.parse(b))[0];
+const time = (at: string | undefined): number => (at ? Date.parse(at) : NaN);
+
+/** Refusals, one line per person: their newest refusal, and how many there were. */
+class Refusals {
+  private readonly byPerson = new Map<string, { line: string; count: number }>();
+  add(login: string, line: string): void {
+    const seen = this.byPerson.get(login);
+    if (seen) seen.count += 1;
+    else this.byPerson.set(login, { line, count: 1 });
+  }
+  lines(): string[] {
+    return [...this.byPerson.entries()].map(([login, { line, count }]) => (count > 1 ? `${line} (${count} acceptances by @${login} were refused; the first is shown)` : line));
+  }
 }
 
-async function labelClaim(client: GitHubClient, repo: string, query: AcceptanceQuery, headSha: string): Promise<AcceptanceClaim | undefined> {
-  const name = query.label.toLowerCase();
-  // Label names are unique regardless of case; the last event on it says whether it is on now, and who put it there.
-  const last = (await client.issueEvents(repo, query.pullRequest)).filter((e) => (e.event === 'labeled' || e.event === 'unlabeled') && e.label?.name?.toLowerCase() === name).at(-1);
-  if (last?.event !== 'labeled' || !last.actor?.login) return undefined;
-  return {
-    by: last.actor.login,
-    via: 'label',
-    at: last.created_at ?? '',
-    url: `${query.serverUrl}/${query.owner}/${query.repo}/pull/${query.pullRequest}`,
-    targets: [],
-    headSha,
-  };
-}
-
-async function commentClaims(client: GitHubClient, repo: string, query: AcceptanceQuery, headSha: string, refused: string[], unread: string[]): Promise<AcceptanceClaim[]> {
-  const commands = (await client.comments(repo, query.pullRequest))
-    .filter((c): c is IssueComment & { user: { login: string } } => !isBot(c.user) && typeof c.user?.login === 'string')
-    .map((c) => ({ comment: c, command: parseAcceptCommand(c.body ?? '', query.command) }))
-    .filter((c) => c.command !== undefined);
-  if (!commands.length) return [];
+/**
+ * Where the newest unbroken stretch of `headSha`'s runs begins, in runs listed newest first:
+ * its oldest run's creation, and whether a run of another SHA ended it.
+ */
+export function lastPush(runs: readonly WorkflowRun[], headSha: string, headRepo?: number): { pushedAt?: string; ended: boolean } {
   let pushedAt: string | undefined;
-  try {
-    pushedAt = await headPushedAt(client, repo, headSha);
-  } catch (error) {
-    unread.push(`the ${query.command} comments were not applied: the workflow runs of the head ${short(headSha)}, which tell when it was pushed, were not read (${message(error)}; reading runs needs actions: read)`);
-    return [];
+  for (const run of runs) {
+    if (headRepo !== undefined && run.head_repository?.id !== undefined && run.head_repository.id !== headRepo) continue;
+    if (run.head_sha === headSha) {
+      if (typeof run.created_at === 'string' && !Number.isNaN(Date.parse(run.created_at))) pushedAt = run.created_at;
+    } else if (pushedAt !== undefined) return { pushedAt, ended: true };
   }
-  const claims: AcceptanceClaim[] = [];
-  for (const { comment, command } of commands) {
-    const at = comment.created_at ?? '';
-    const who = `@${comment.user.login} (comment ${comment.html_url})`;
-    if (!pushedAt) {
-      refused.push(`the acceptance by ${who} is not applied: no workflow run of the head ${short(headSha)} was found to tell when it was pushed`);
-      continue;
-    }
-    if (!(Date.parse(at) >= Date.parse(pushedAt))) {
-      refused.push(`the acceptance by ${who} of ${at} is not applied: it was posted before the head ${short(headSha)} was pushed (${pushedAt}); a comment accepts the head it was posted on, so comment again`);
-      continue;
-    }
-    claims.push({ by: comment.user.login, via: 'comment', at, url: comment.html_url, ...(command!.reason ? { reason: command!.reason } : {}), targets: command!.targets, headSha });
-  }
-  // The newest comment speaks for its author's latest intent.
-  return claims.sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
+  return { ...(pushedAt ? { pushedAt } : {}), ended: false };
 }
 
-/** The label's and the comments' acceptances of the pull request, each by someone with write access. */
+/** When `headSha` was last pushed, by GitHub's clock: see lastPush, over the runs of the PR's head branch. */
+async function headPushedAt(client: GitHubClient, repo: string, pull: PullRequest, headSha: string): Promise<string | undefined> {
+  const headRepo = pull.head.repo?.id ?? undefined;
+  const runs = await client.workflowRuns(repo, {
+    ...(pull.head.ref ? { branch: pull.head.ref } : { headSha }),
+    limit: PUSH_RUNS,
+    until: (listed) => lastPush(listed, headSha, headRepo).ended,
+  });
+  return lastPush(runs, headSha, headRepo).pushedAt;
+}
+
+interface EventsRead {
+  /** The newest event that added the label. */
+  labeled?: IssueEvent;
+  /** The newest force push of the PR's head. */
+  forcePushed?: IssueEvent;
+  cut?: string;
+}
+
+async function readEvents(client: GitHubClient, repo: string, query: AcceptanceQuery, wantLabel: boolean): Promise<EventsRead> {
+  const name = query.label.toLowerCase();
+  const found: EventsRead = {};
+  const scan = await client.scanIssueEvents(repo, query.pullRequest, (e) => {
+    if (wantLabel && !found.labeled && e.event === 'labeled' && e.label?.name?.toLowerCase() === name) found.labeled = e;
+    if (!found.forcePushed && e.event === 'head_ref_force_pushed') found.forcePushed = e;
+    return (!wantLabel || found.labeled !== undefined) && found.forcePushed !== undefined;
+  });
+  return scan.cut ? { ...found, cut: scan.cut } : found;
+}
+
+interface Command {
+  comment: IssueComment & { user: { login: string } };
+  command: AcceptCommand;
+}
+
+async function readCommands(client: GitHubClient, repo: string, query: AcceptanceQuery, unread: string[]): Promise<Command[]> {
+  const commands: Command[] = [];
+  const scan = await client.scanComments(repo, query.pullRequest, (c) => {
+    if (isBot(c.user) || typeof c.user?.login !== 'string') return;
+    const command = parseAcceptCommand(c.body ?? '', query.command);
+    if (command) commands.push({ comment: c as Command['comment'], command });
+  });
+  if (scan.cut) unread.push(`the ${query.command} comments were read in part: ${scan.cut}`);
+  return commands;
+}
+
+/** The label's and the comments' acceptances of the pull request's head, each by someone with write access. */
 export async function readAcceptances(client: GitHubClient, query: AcceptanceQuery): Promise<PullRequestAcceptances> {
-  const refused: string[] = [];
+  const refusals = new Refusals();
   const unread: string[] = [];
   const repo = `${query.owner}/${query.repo}`;
-  if (!query.label && !query.command) return { claims: [], refused, unread };
-  let headSha = query.headSha;
+  if (!query.label && !query.command) return { claims: [], refused: [], unread };
+  let pull: PullRequest;
   try {
-    headSha ??= (await client.pull(repo, query.pullRequest)).head.sha;
+    pull = await client.pull(repo, query.pullRequest);
   } catch (error) {
-    return { claims: [], refused, unread: [`acceptances not read: pull request #${query.pullRequest}: ${message(error)}`] };
+    return { claims: [], refused: [], unread: [`acceptances not read: pull request #${query.pullRequest}: ${message(error)}`] };
   }
-  const candidates: AcceptanceClaim[] = [];
-  if (query.label) {
-    try {
-      const claim = await labelClaim(client, repo, query, headSha);
-      if (claim) candidates.push(claim);
-    } catch (error) {
-      unread.push(`the label ${query.label} was not read: ${message(error)}`);
-    }
-  }
+  const headSha = query.headSha ?? pull.head.sha;
+  const head = shortSha(headSha);
+  const labelOn = Boolean(query.label) && (pull.labels ?? []).some((l) => l.name?.toLowerCase() === query.label.toLowerCase());
+
+  let commands: Command[] = [];
   if (query.command) {
     try {
-      candidates.push(...(await commentClaims(client, repo, query, headSha, refused, unread)));
+      commands = await readCommands(client, repo, query, unread);
     } catch (error) {
       unread.push(`the ${query.command} comments were not read: ${message(error)}`);
     }
   }
+  if (!labelOn && !commands.length) return { claims: [], refused: [], unread, headSha };
+
+  // The event that added the label, and the last force push: one scan of the events, newest first.
+  let events: EventsRead = {};
+  try {
+    events = await readEvents(client, repo, query, labelOn);
+    if (events.cut && labelOn && !events.labeled) unread.push(`the label ${query.label} is on the pull request, but the event that added it was not read: ${events.cut}`);
+  } catch (error) {
+    if (labelOn) unread.push(`the label ${query.label} was not read: ${message(error)}`);
+    else unread.push(`the pull request's force pushes were not read: ${message(error)}`);
+  }
+  if (!events.labeled && !commands.length) return { claims: [], refused: [], unread, headSha };
+
+  let pushedAt: string | undefined;
+  try {
+    pushedAt = await headPushedAt(client, repo, pull, headSha);
+  } catch (error) {
+    unread.push(`acceptances not applied: the workflow runs of the head ${head}, which tell when it was pushed, were not read (${message(error)}; reading runs needs actions: read)`);
+    return { claims: [], refused: [], unread, headSha };
+  }
+  // A force push of the PR's current head is a push too, on GitHub's clock.
+  const forced = events.forcePushed?.created_at;
+  if (pull.head.sha === headSha && forced && !(time(pushedAt) >= time(forced))) pushedAt = forced;
+
+  const candidates: AcceptanceClaim[] = [];
+  const afterPush = (login: string, what: string, at: string | undefined, again: string): boolean => {
+    if (!pushedAt) {
+      refusals.add(login, `${what} is not applied: no workflow run of the head ${head} was found to tell when it was pushed`);
+      return false;
+    }
+    if (!(time(at) >= time(pushedAt))) {
+      refusals.add(login, `${what} of ${at ?? 'an unknown time'} is not applied: it was given before the head ${head} was last pushed (${pushedAt}); an acceptance accepts the head it was given on, so ${again}`);
+      return false;
+    }
+    return true;
+  };
+
+  const added = events.labeled;
+  if (labelOn && added?.actor?.login) {
+    const login = added.actor.login;
+    if (afterPush(login, `the label ${query.label} added by @${login}`, added.created_at, 'remove the label and add it again')) {
+      candidates.push({ by: login, via: 'label', at: added.created_at ?? '', url: `${query.serverUrl}/${query.owner}/${query.repo}/pull/${query.pullRequest}`, targets: [], headSha });
+    }
+  }
+
+  const fromComments: AcceptanceClaim[] = [];
+  for (const { comment, command } of commands) {
+    const login = comment.user.login;
+    const who = `the acceptance by @${login} (comment ${comment.html_url})`;
+    if (!command.sha) {
+      refusals.add(login, `${who} is not applied: it names no commit; to accept the head, comment ${query.command} ${head} (then, optionally, the rows and a reason)`);
+      continue;
+    }
+    if (!headSha.toLowerCase().startsWith(command.sha)) {
+      refusals.add(login, `${who} is not applied: it accepts ${command.sha}, not the head ${head} this report is for`);
+      continue;
+    }
+    if (!afterPush(login, who, comment.created_at, 'comment again')) continue;
+    fromComments.push({ by: login, via: 'comment', at: comment.created_at ?? '', url: comment.html_url, ...(command.reason ? { reason: command.reason } : {}), targets: command.targets, headSha });
+  }
+  // The newest comment speaks for its author's latest intent.
+  candidates.push(...fromComments.sort((a, b) => time(b.at) - time(a.at)));
+
   const permissions = new Map<string, Promise<string>>();
   const claims: AcceptanceClaim[] = [];
   for (const claim of candidates) {
@@ -135,11 +235,11 @@ export async function readAcceptances(client: GitHubClient, query: AcceptanceQue
     try {
       permission = await permissions.get(claim.by)!;
     } catch (error) {
-      refused.push(`the acceptance by ${claimName(claim)} is not applied: their permission could not be read (${message(error)})`);
+      refusals.add(claim.by, `the acceptance by ${claimName(claim)} is not applied: their permission could not be read (${message(error)})`);
       continue;
     }
     if (WRITE.has(permission)) claims.push(claim);
-    else refused.push(`the acceptance by ${claimName(claim)} is not applied: @${claim.by} has ${permission} access to the repository, and only write access accepts a regression`);
+    else refusals.add(claim.by, `the acceptance by ${claimName(claim)} is not applied: @${claim.by} has ${permission} access to the repository, and only write access accepts a regression`);
   }
-  return { claims, refused, unread };
+  return { claims, refused: refusals.lines(), unread, headSha };
 }

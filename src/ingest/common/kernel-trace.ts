@@ -17,13 +17,55 @@ export function cleanKernelName(name: string): string {
   return name.trim().replace(/ \[clone \.kd\]$/, '').replace(/\.kd$/, '');
 }
 
-interface Dispatch {
-  name: string;
-  agent: string;
-  start: number;
-  end: number;
+/**
+ * The dispatches, a column each: millions of them fit where as many objects would not. Names,
+ * agents and launch shapes are stored once and referred to by number.
+ */
+class Dispatches {
+  count = 0;
+  starts = new Float64Array(1024);
+  ends = new Float64Array(1024);
+  names = new Int32Array(1024);
+  agents = new Int32Array(1024);
+  /** -1: no launch shape. */
+  shapes = new Int32Array(1024);
+  readonly nameList: string[] = [];
+  readonly agentList: string[] = [];
   /** `gx,gy,gz,bx,by,bz` in workgroups and work-items per workgroup. */
-  shape?: string;
+  readonly shapeList: string[] = [];
+  private readonly ids = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>()] as const;
+
+  private id(kind: 0 | 1 | 2, list: string[], value: string): number {
+    let id = this.ids[kind].get(value);
+    if (id === undefined) {
+      this.ids[kind].set(value, (id = list.length));
+      list.push(value);
+    }
+    return id;
+  }
+
+  push(name: string, agent: string, start: number, end: number, shape: string | undefined): void {
+    if (this.count === this.starts.length) this.grow();
+    const k = this.count++;
+    this.starts[k] = start;
+    this.ends[k] = end;
+    this.names[k] = this.id(0, this.nameList, name);
+    this.agents[k] = this.id(1, this.agentList, agent);
+    this.shapes[k] = shape === undefined ? -1 : this.id(2, this.shapeList, shape);
+  }
+
+  private grow(): void {
+    const size = this.starts.length * 2;
+    const grow = <T extends Float64Array | Int32Array>(old: T, fresh: T): T => {
+      fresh.set(old);
+      return fresh;
+    };
+    this.starts = grow(this.starts, new Float64Array(size));
+    this.ends = grow(this.ends, new Float64Array(size));
+    this.names = grow(this.names, new Int32Array(size));
+    this.agents = grow(this.agents, new Int32Array(size));
+    this.shapes = grow(this.shapes, new Int32Array(size));
+  }
 }
 
 const V3 = { name: 'Kernel_Name', agent: 'Agent_Id', start: 'Start_Timestamp', end: 'End_Timestamp', grid: ['Grid_Size_X', 'Grid_Size_Y', 'Grid_Size_Z'], block: ['Workgroup_Size_X', 'Workgroup_Size_Y', 'Workgroup_Size_Z'] };
@@ -50,7 +92,7 @@ class Clock {
  * `finish` for the per-kernel sums and the timeline.
  */
 export class KernelTraceReader {
-  private readonly dispatches: Dispatch[] = [];
+  private readonly dispatches = new Dispatches();
   private readonly header: string[];
   private readonly labels: typeof V3 | typeof V1;
   private readonly at: { name: number; agent: number; start: number; end: number; kind: number; grid: number[]; block: number[] };
@@ -121,7 +163,7 @@ export class KernelTraceReader {
       const own = ownString(raw.name);
       this.names.set(own, (name = cleanKernelName(own)));
     }
-    const dispatch: Dispatch = { name, agent: raw.agent, start, end };
+    let shape: string | undefined;
     if (raw.grid && raw.block) {
       const sizes = [...raw.grid, ...raw.block];
       if (sizes.some((n) => !Number.isFinite(n) || n < 0)) throw new InputError(path, 'expected whole-number grid and workgroup sizes', where);
@@ -130,31 +172,37 @@ export class KernelTraceReader {
       if (block.every((b) => b > 0)) {
         // rocprof counts the grid in work-items; report workgroups, as CUDA counts blocks.
         const dim3 = (v: number[]) => [v[0] ?? 1, v[1] ?? 1, v[2] ?? 1].join(',');
-        dispatch.shape = `${dim3(raw.gridInBlocks ? grid : grid.map((n, d) => Math.ceil(n / block[d]!)))},${dim3(block)}`;
+        shape = `${dim3(raw.gridInBlocks ? grid : grid.map((n, d) => Math.ceil(n / block[d]!)))},${dim3(block)}`;
       }
     }
-    this.dispatches.push(dispatch);
+    this.dispatches.push(name, raw.agent, start, end, shape);
   }
 
   finish(): { kernels: KernelStat[]; timeline?: Timeline; deviceTimelines?: Array<{ device: number; timeline: Timeline }> } {
     const dispatches = this.dispatches;
-    if (dispatches.length === 0) return { kernels: [] };
+    if (dispatches.count === 0) return { kernels: [] };
     return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false) };
   }
 }
 
-function sortedAgents(dispatches: readonly Dispatch[]): string[] {
-  return [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+/** Device number by agent id: the agents in numeric order. */
+function deviceOfAgent(dispatches: Dispatches): Int32Array {
+  const sorted = dispatches.agentList.map((agent, id) => ({ agent, id })).sort((a, b) => a.agent.localeCompare(b.agent, undefined, { numeric: true }));
+  const device = new Int32Array(dispatches.agentList.length);
+  sorted.forEach(({ id }, index) => (device[id] = index));
+  return device;
 }
 
-function kernelsFrom(dispatches: readonly Dispatch[]): KernelStat[] {
-  const agents = sortedAgents(dispatches);
-  const multi = agents.length > 1;
-  const byKey = new Map<string, KernelStat>();
-  const shapeNs = new Map<string, Map<string, number>>();
-  for (const d of dispatches) {
-    const key = `${d.agent}\u0000${d.name}`;
-    const ns = d.end - d.start;
+function kernelsFrom(dispatches: Dispatches): KernelStat[] {
+  const device = deviceOfAgent(dispatches);
+  const multi = dispatches.agentList.length > 1;
+  const names = dispatches.nameList.length;
+  const byKey = new Map<number, KernelStat>();
+  const shapeNs = new Map<number, Map<number, number>>();
+  for (let k = 0; k < dispatches.count; k++) {
+    const agent = dispatches.agents[k]!;
+    const key = agent * names + dispatches.names[k]!;
+    const ns = dispatches.ends[k]! - dispatches.starts[k]!;
     const existing = byKey.get(key);
     if (existing) {
       existing.totalNs += ns;
@@ -162,33 +210,29 @@ function kernelsFrom(dispatches: readonly Dispatch[]): KernelStat[] {
       existing.minNs = Math.min(existing.minNs!, ns);
       existing.maxNs = Math.max(existing.maxNs!, ns);
     } else {
-      byKey.set(key, { name: d.name, totalNs: ns, instances: 1, minNs: ns, maxNs: ns, ...(multi ? { device: agents.indexOf(d.agent) } : {}) });
+      byKey.set(key, { name: dispatches.nameList[dispatches.names[k]!]!, totalNs: ns, instances: 1, minNs: ns, maxNs: ns, ...(multi ? { device: device[agent]! } : {}) });
     }
-    if (d.shape) {
+    const shape = dispatches.shapes[k]!;
+    if (shape >= 0) {
       let shapes = shapeNs.get(key);
       if (!shapes) shapeNs.set(key, (shapes = new Map()));
-      shapes.set(d.shape, (shapes.get(d.shape) ?? 0) + ns);
+      shapes.set(shape, (shapes.get(shape) ?? 0) + ns);
     }
   }
   for (const [key, shapes] of shapeNs) {
-    const heaviest = [...shapes.entries()].sort((a, b) => b[1] - a[1])[0]![0].split(',').map(Number);
+    const heaviest = dispatches.shapeList[[...shapes.entries()].sort((a, b) => b[1] - a[1])[0]![0]]!.split(',').map(Number);
     Object.assign(byKey.get(key)!, { grid: heaviest.slice(0, 3), block: heaviest.slice(3, 6) });
   }
   return [...byKey.values()];
 }
 
 /** The dispatches as GPU ops (one device per agent), so the timeline is built as for a Kineto trace. */
-function timelineFrom(dispatches: readonly Dispatch[], isCollective: (name: string) => boolean): { timeline: Timeline; deviceTimelines: Array<{ device: number; timeline: Timeline }> } {
+function timelineFrom(dispatches: Dispatches, isCollective: (name: string) => boolean): { timeline: Timeline; deviceTimelines: Array<{ device: number; timeline: Timeline }> } {
   // Device numbers as kernelsFrom gives them: the agents' index in numeric order.
-  const agents = new Map(sortedAgents(dispatches).map((agent, index) => [agent, index]));
-  const kinds = new Map<string, OpKind>();
+  const device = deviceOfAgent(dispatches);
+  const kinds = dispatches.nameList.map((name): OpKind => (isCollective(name) ? OP_COLLECTIVE : OP_KERNEL));
   const ops = new OpLog();
-  for (const d of dispatches) {
-    const device = agents.get(d.agent)!;
-    let kind = kinds.get(d.name);
-    if (kind === undefined) kinds.set(d.name, (kind = isCollective(d.name) ? OP_COLLECTIVE : OP_KERNEL));
-    ops.push(d.start, d.end, device, NaN, kind);
-  }
-  const counts = { kernelLaunches: dispatches.length, graphLaunches: 0, graphCorrelations: new Set<number>() };
+  for (let k = 0; k < dispatches.count; k++) ops.push(dispatches.starts[k]!, dispatches.ends[k]!, device[dispatches.agents[k]!]!, NaN, kinds[dispatches.names[k]!]!);
+  const counts = { kernelLaunches: dispatches.count, graphLaunches: 0, graphCorrelations: new Set<number>() };
   return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
 }

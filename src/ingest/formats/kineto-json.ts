@@ -29,7 +29,7 @@
 import { InputError } from '../../errors.js';
 import type { CaptureInput, Distributed, Environment, Notice, Timeline } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
-import { ScanError, TraceScanner } from './kineto/json-scanner.js';
+import { ScanError, scanFile, TraceScanner } from './kineto/json-scanner.js';
 import { buildTimeline, deviceTimelines } from '../common/timeline.js';
 import { MAX_DEFERRED, type ReplayReading, type ReplayRefusal } from './kineto/graph-captures.js';
 import { TraceSummary } from './kineto/trace-summary.js';
@@ -179,27 +179,10 @@ export default defineImporter({
   async read(file, ctx): Promise<CaptureInput> {
     const summary = new TraceSummary(ctx);
     const scanner = new TraceScanner(summary);
-    // Errors of reading or inflating the file are told apart from errors of its JSON: only the
-    // former are a damaged gzip stream, and anything else is not passed off as one.
-    const chunks = file.stream()[Symbol.asyncIterator]();
+    await scanFile(file, scanner);
     try {
-      for (;;) {
-        let next: IteratorResult<unknown>;
-        try {
-          next = await chunks.next();
-        } catch (error) {
-          if (error instanceof InputError) throw error;
-          const reason = (error as Error).message;
-          const expected = file.gzip ? `expected a complete gzip stream, got "gunzip: ${reason}"` : `expected a readable file, got "${reason}"`;
-          throw new InputError(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
-        }
-        if (next.done) break;
-        scanner.push(next.value as Buffer);
-      }
-      scanner.finish();
       summary.finish();
     } catch (error) {
-      await chunks.return?.();
       if (error instanceof ScanError) throw new InputError(file.path, error.expected, `byte ${error.offset}`);
       throw error;
     }

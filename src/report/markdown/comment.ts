@@ -28,7 +28,10 @@ import {
   type Detail,
   type RunLinks,
 } from './sections.js';
-import { safeCode, safeLink, safeText } from './text.js';
+import { safeLink, safeText } from './text.js';
+import { acceptHint, type AcceptWays } from './accept-hint.js';
+
+export { acceptHint } from './accept-hint.js';
 import { countsText, legsTable } from './summary.js';
 import { reportCharts } from './charts.js';
 import { reportKernelNames } from '../kernel-display-name.js';
@@ -65,7 +68,7 @@ export interface CommentOptions {
   /** Distinguishes the comments of matrix legs, or of the merged report. */
   key: string;
   /** How a reviewer accepts an intended regression here (inputs accept-label, accept-command; '' for off). */
-  accept?: { label: string; command: string };
+  accept?: AcceptWays;
   links?: RunLinks;
   budgetChars?: number;
 }
@@ -159,13 +162,6 @@ export function renderReportComment(report: Report, options: SingleCommentOption
     ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
   };
   return renderComment(mergeReports([entry]), options);
-}
-
-/** Under a failing comment: how someone with write access accepts the regression, when the workflow lets them. */
-export function acceptHint(merged: MergedReports, accept: CommentOptions['accept']): string {
-  if (merged.verdict !== 'fail' || !accept || (!accept.label && !accept.command)) return '';
-  const ways = [accept.label ? `adds the label ${safeCode(accept.label, 60)}` : '', accept.command ? `comments ${safeCode(accept.command, 60)} (then, optionally, the rows it accepts and a reason)` : ''].filter(Boolean).join(' or ');
-  return `<sub>Slower on purpose? Someone with write access ${ways}, then re-runs the job: the verdict becomes accepted and the rows stay visible.</sub>`;
 }
 
 export function renderComment(merged: MergedReports, options: CommentOptions): string {

@@ -20,6 +20,7 @@ import {
   type RunLinks,
 } from './sections.js';
 import { safeLink, safeText, utf8Bytes } from './text.js';
+import { acceptHint, type AcceptWays } from './accept-hint.js';
 import { formatNumber, formatSigned } from '../number-format.js';
 import { labelFor, mergeReports, type ArtifactLink, type MergedReports, type ReportEntry } from '../merge-reports.js';
 
@@ -31,6 +32,8 @@ export const SUMMARY_BUDGET_BYTES = SUMMARY_LIMIT_BYTES - 64 * 1024;
 export interface SummaryOptions {
   links?: RunLinks;
   budgetBytes?: number;
+  /** How a reviewer accepts an intended regression here: a failing summary prints the line to copy. */
+  accept?: AcceptWays;
 }
 
 export interface SingleSummaryOptions extends SummaryOptions {
@@ -89,7 +92,7 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
     const entry = merged.entries[0]!;
     const reasons = reasonsBlock(entry.report);
     const head = [`## ${title(entry)}`, noBaselineBanner(entry), perStepLine(entry.report), reasons].filter(Boolean).join('\n\n');
-    const tail = artifactsSection([entry], links, '###');
+    const tail = [acceptHint(merged, options.accept), artifactsSection([entry], links, '###')].filter(Boolean).join('\n\n');
     const block: BudgetedBlock = {
       render: (d) => entrySections(entry, d, '###', { charts: true }),
       minimal: () => 'Details omitted to stay within the job summary size limit; see report.md in the artifact.',
@@ -111,6 +114,6 @@ export function renderMergedSummary(merged: MergedReports, options: SummaryOptio
     minimal: () => `### ${verdictLine(entry.report.verdict)} · ${safeText(entry.label, 100)}\n\nDetails omitted to stay within the size limit; see its artifact.`,
   }));
   const dashboard = dashboardLink(merged.entries, links);
-  const tail = [links.runUrl ? `${safeLink('Workflow run', links.runUrl)}: every report artifact of the run.` : '', dashboard ? `${dashboard}.` : ''].filter(Boolean).join('\n\n');
+  const tail = [acceptHint(merged, options.accept), links.runUrl ? `${safeLink('Workflow run', links.runUrl)}: every report artifact of the run.` : '', dashboard ? `${dashboard}.` : ''].filter(Boolean).join('\n\n');
   return `${fitBlocks(head, blocks, tail, budget, utf8Bytes)}\n`;
 }

@@ -89,7 +89,14 @@ export class ElementScanner {
   private keptBytes = 0;
   private decodeNow = false;
 
-  constructor(private readonly sink: ScanSink) {}
+  /**
+   * `everyEvent`: every traceEvents element goes to the sink whole (category CAT_UNKNOWN), none is
+   * skipped by its `"cat"`: for Chrome traces whose events carry no category (jax.profiler's).
+   */
+  constructor(
+    private readonly sink: ScanSink,
+    private readonly everyEvent = false,
+  ) {}
 
   begin(isEvent: boolean, key: string, chunk: Buffer, i: number): void {
     const c = chunk[i]!;
@@ -200,7 +207,7 @@ export class ElementScanner {
     let expectKey = this.expectKey;
     let catNext = this.catNext;
     const stack = this.stack;
-    const watchKeys = this.isEvent;
+    const watchKeys = this.isEvent && !this.everyEvent;
     for (; i < n; i++) {
       const c = chunk[i]!;
       const kind = CLASS[c]!;
@@ -275,7 +282,7 @@ export class ElementScanner {
     if (!this.keep) return;
     let category = this.category;
     if (this.isEvent && category === CAT_PENDING) {
-      if (!this.uncertain) return; // no "cat": metadata and instant events
+      if (!this.uncertain && !this.everyEvent) return; // no "cat": metadata and instant events
       category = CAT_UNKNOWN;
     }
     let bytes = chunk;

@@ -10,6 +10,8 @@
  */
 import { COLON, COMMA, describeByte, ElementScanner, isSpace, LBRACE, LBRACKET, QUOTE, RBRACE, RBRACKET, ScanError, type ScanSink } from './json-element.js';
 import { endsInEscape, stringEnd } from './string-end.js';
+import { InputError } from '../../../errors.js';
+import type { InputFile } from '../../common/input-file.js';
 
 export { ScanError, type ScanSink } from './json-element.js';
 
@@ -52,8 +54,9 @@ export class TraceScanner {
   private readonly element: ElementScanner;
   sawTraceEvents = false;
 
-  constructor(sink: ScanSink) {
-    this.element = new ElementScanner(sink);
+  /** `everyEvent`: hand every traceEvents element to the sink, whatever its category (ElementScanner). */
+  constructor(sink: ScanSink, options: { everyEvent?: boolean } = {}) {
+    this.element = new ElementScanner(sink, options.everyEvent ?? false);
   }
 
   get bytesSeen(): number {
@@ -175,5 +178,35 @@ export class TraceScanner {
     this.element.begin(isEvent, this.key, chunk, i);
     this.state = IN_ELEMENT;
     return i;
+  }
+}
+
+/**
+ * Streams the file through the scanner: its bytes (gunzipped) chunk by chunk, then the end. Errors
+ * of reading or inflating the file are told apart from errors of its JSON: only the former are a
+ * damaged gzip stream, and anything else is not passed off as one. A ScanError becomes an
+ * InputError at its byte.
+ */
+export async function scanFile(file: InputFile, scanner: TraceScanner): Promise<void> {
+  const chunks = file.stream()[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<unknown>;
+      try {
+        next = await chunks.next();
+      } catch (error) {
+        if (error instanceof InputError) throw error;
+        const reason = (error as Error).message;
+        const expected = file.gzip ? `expected a complete gzip stream, got "gunzip: ${reason}"` : `expected a readable file, got "${reason}"`;
+        throw new InputError(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
+      }
+      if (next.done) break;
+      scanner.push(next.value as Buffer);
+    }
+    scanner.finish();
+  } catch (error) {
+    await chunks.return?.();
+    if (error instanceof ScanError) throw new InputError(file.path, error.expected, `byte ${error.offset}`);
+    throw error;
   }
 }
