@@ -13,6 +13,7 @@ import { describeEvidence, evidenceFor, gatherEvidence, type Evidence } from './
 import { DIAGNOSIS_NOTE, docsUrl, type Rule, type RuleHit, type RuleStage } from './rule.js';
 import { RULES } from './rules/index.js';
 import { healthClaimWithheld } from './health-claim.js';
+import { rankDeepDiveFindings } from './deep-dive-rank.js';
 
 export interface DiagnoseConfig {
   /** Per-rule option overrides, keyed by rule id. */
@@ -91,6 +92,7 @@ export function diagnose(profile: Profile, config: DiagnoseConfig = {}, rules: r
       return why.length === 0;
     });
   }
+  findings = rankDeepDiveFindings(profile, findings);
   const runLevel = findings.some((f) => RUN_LEVEL_IDS.has(f.id) && f.severity !== 'info');
   for (const finding of findings) {
     if (runLevel && !finding.headline && (finding.stage === 'kernels' || finding.stage === 'deep-dive')) finding.secondary = true;
@@ -100,7 +102,8 @@ export function diagnose(profile: Profile, config: DiagnoseConfig = {}, rules: r
       Number(b.headline) - Number(a.headline) ||
       Number(a.secondary) - Number(b.secondary) ||
       STAGE_ORDER[a.stage] - STAGE_ORDER[b.stage] ||
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
+      // Deep-dive findings keep the order of their kernels' shares (deep-dive-rank.ts).
+      (a.stage === 'deep-dive' ? 0 : SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
   );
   return { findings: findings.map(({ stage: _stage, headline: _headline, ...finding }) => finding), notes };
 }
