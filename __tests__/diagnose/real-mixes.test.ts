@@ -56,13 +56,13 @@ describe('diagnosis of real kernel mixes', () => {
   it('H200 transformers under nsys (gpu_time_util 2.0%): host-bound first, kernel findings secondary', () => {
     const findings = diagnose('nsys_hf_hostbound_kern_sum.csv', { gpuTimeUtilPercent: 2 });
     expect(findings[0]!.id).toBe('host-bound');
-    expect(ids(findings)).toEqual(['healthy-dense-decode', 'host-bound', 'unfused-norm-rope', 'unfused-norm-rope']);
+    expect(ids(findings)).toEqual(['host-bound', 'unfused-norm-rope', 'unfused-norm-rope']);
     expect(findings.filter((f) => f.id === 'unfused-norm-rope').every((f) => f.secondary)).toBe(true);
   });
 
   it('transformers dense decode: host-bound, decode-shaped mix, unfused RMSNorm pieces', () => {
     const findings = hfTrace('dense_decode');
-    expect(ids(findings)).toEqual(['healthy-dense-decode', 'host-bound', 'unfused-norm-rope', 'unfused-norm-rope']);
+    expect(ids(findings)).toEqual(['host-bound', 'unfused-norm-rope', 'unfused-norm-rope']);
     expect(byId(findings, 'host-bound').evidence.busyFraction).toBeCloseTo(0.0721, 4);
   });
 

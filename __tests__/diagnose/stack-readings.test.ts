@@ -71,9 +71,10 @@ describe("aiter's 2-stage FP8 MoE test on MI300 (rocprof --stats)", () => {
     expect(ids(report)).not.toContain('unfused-attention');
   });
 
-  it('finds the MoE mix in proportion: routing is negligible', () => {
+  it('finds the MoE mix in proportion (routing is negligible), but a kernel test is no decode: not claimed healthy', () => {
     expect(ids(report)).not.toContain('moe-routing-heavy');
-    expect(ids(report)).toContain('healthy-moe-decode');
+    expect(ids(report)).not.toContain('healthy-moe-decode');
+    expect(report.notices.find((n) => n.message.startsWith('healthy-moe-decode:'))?.message).toMatch(/nothing in the window shows decode steps/);
   });
 
   it('takes no fp8 cast for a low-bit GEMM', () => {
@@ -115,11 +116,15 @@ describe('TensorRT-LLM MXFP4 MoE decode (names as TensorRT-LLM prints them, time
   const routing = 'void moe::dev::routing::routingRenormalize::routingIndicesClusterKernel<moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false> >(moe::dev::routing::routingRenormalize::KernelParams<__nv_bfloat16, __nv_bfloat16, 128, 4, false>)';
   const finalize = 'void moe::dev::finalize::finalizeKernel<moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16> >(moe::dev::finalize::KernelParams<__nv_bfloat16, __nv_bfloat16>)';
 
-  it('reads the batched GEMMs as MoE experts beside the routing, and the mix as a healthy MoE decode', () => {
-    const profile = profileOf({ kernels: [[bmm, 40, 2400], [bmm2, 30, 2400], [routing, 3, 2400], [finalize, 2, 2400], [K.decodeGemm, 20, 4800]] });
+  it('reads the batched GEMMs as MoE experts beside the routing, and the mix as a healthy MoE decode once the window shows decode steps', () => {
+    const mix: Parameters<typeof profileOf>[0]['kernels'] = [[bmm, 40, 2400], [bmm2, 30, 2400], [routing, 3, 2400], [finalize, 2, 2400], [K.decodeGemm, 20, 4800]];
+    const profile = profileOf({ kernels: mix });
     expect(profile.kernels.filter((k) => k.name.startsWith('bmm_')).map((k) => k.family)).toEqual(['moe-gemm', 'moe-gemm']);
     expect(profile.kernels.filter((k) => k.name.includes('moe::dev::')).map((k) => k.family)).toEqual(['moe-routing', 'moe-routing']);
-    const findings = runRules(profile).map((f) => f.id);
+    // The mix alone is not a decode: nothing in these rows counts steps.
+    expect(runRules(profile).map((f) => f.id)).not.toContain('healthy-moe-decode');
+    // One greedy argmax per step, 40 steps: now the window is a decode loop.
+    const findings = runRules(profileOf({ kernels: [...mix, [K.argmax, 0.1, 40]] })).map((f) => f.id);
     expect(findings).toContain('healthy-moe-decode');
     expect(findings).not.toContain('moe-routing-heavy');
   });

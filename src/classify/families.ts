@@ -319,6 +319,27 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       '_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib',
     ],
   },
+  // Before quantize: TensorRT-LLM's MoE kernels take quantization parameters as arguments
+  // (`QuantParams`, a `WeightOnlyQuantOp`) whatever the run's dtype, so the word says nothing of a
+  // low-bit path. Its grouped GEMM of the older CUTLASS 2 path is `MoeFCGemm`; the per-step set-up
+  // of the grouped GEMM's pointers and strides, one small launch per MoE layer, is MoE plumbing.
+  {
+    family: 'moe-gemm',
+    pattern: /(?:^|::)MoeFCGemm</,
+    examples: [
+      // Names as TensorRT-LLM's MoE GEMM template writes them (moe_gemm_kernels_template.h), bf16 and fp16.
+      'void cutlass::Kernel<cutlass::gemm::kernel::MoeFCGemm<cutlass::gemm::threadblock::MmaMultistage<cutlass::gemm::GemmShape<32, 128, 64>, cutlass::bfloat16_t, cutlass::layout::RowMajor, cutlass::bfloat16_t, cutlass::layout::ColumnMajor, float, cutlass::layout::RowMajor, cutlass::arch::OpMultiplyAdd, 4>, cutlass::epilogue::threadblock::Epilogue<cutlass::gemm::GemmShape<32, 128, 64>, cutlass::bfloat16_t>, cutlass::gemm::threadblock::GemmBatchedIdentityThreadblockSwizzle, cutlass::arch::Sm80, (cutlass::gemm::kernel::GroupScheduleMode)0>>(T1::Params)',
+      'void cutlass::Kernel<cutlass::gemm::kernel::MoeFCGemm<cutlass::gemm::threadblock::MmaMultistage<cutlass::gemm::GemmShape<16, 128, 64>, cutlass::half_t, cutlass::layout::RowMajor, cutlass::half_t, cutlass::layout::ColumnMajor, float, cutlass::layout::RowMajor, cutlass::arch::OpMultiplyAdd, 3>, cutlass::epilogue::threadblock::Epilogue<cutlass::gemm::GemmShape<16, 128, 64>, cutlass::half_t>, cutlass::gemm::threadblock::GemmBatchedIdentityThreadblockSwizzle, cutlass::arch::Sm80, (cutlass::gemm::kernel::GroupScheduleMode)0>>(T1::Params)',
+    ],
+  },
+  {
+    family: 'moe-routing',
+    pattern: /(?:^|::)computeStridesTmaWarpSpecializedKernel</,
+    examples: [
+      'void tensorrt_llm::kernels::cutlass_kernels::computeStridesTmaWarpSpecializedKernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16>(const long *, tensorrt_llm::kernels::cutlass_kernels::TmaWarpSpecializedGroupedGemmInput, tensorrt_llm::kernels::cutlass_kernels::TmaWarpSpecializedGroupedGemmInput, long, long, long, long, long, long, int, const __nv_bfloat16 *, const __nv_bfloat16 *, const __nv_bfloat16 *, const __nv_bfloat16 *, tensorrt_llm::kernels::cutlass_kernels::QuantParams, const __nv_bfloat16 *, const __nv_bfloat16 *, __nv_bfloat16 *, __nv_bfloat16 *)',
+      'void tensorrt_llm::kernels::cutlass_kernels::computeStridesTmaWarpSpecializedKernel<__nv_fp4_e2m1, __nv_fp4_e2m1, __nv_bfloat16, __nv_bfloat16>',
+    ],
+  },
   // Before lowbit-gemm: quantize ops name fp8/fp4/block-scaled too, but they only produce operands.
   {
     family: 'quantize',

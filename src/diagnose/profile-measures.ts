@@ -8,6 +8,7 @@ import type { Kernel, Profile, Rank } from '../model/profile.js';
 import { median } from '../model/averages.js';
 import { DEEP_DIVE_SECTIONS, deepDiveRequest, renderNcuCommand, steadyLaunchSkip as steadySkip } from './deep-dive-request.js';
 import { rocprofComputeCommand, toolVendor } from './vendor-tools.js';
+import { timelineThinBecause } from './evidence.js';
 
 export interface Totals {
   ns: number;
@@ -183,4 +184,26 @@ export function launchOrigin(kernel: Kernel): string {
   const from = replayOnly ? ` replayed by a CUDA graph launched from ${pythonSiteText(site)}` : ` launched from ${pythonSiteText(site)}`;
   const captured = site.graphReplay && site.graphCapture ? ' (captured into a CUDA graph, then replayed)' : '';
   return `${from}${share}${op ? ` via ${op}` : ''}${captured}`;
+}
+
+/** One reading of how busy the GPU was: its percent, where it comes from, and whether it covers only the steady window. */
+export interface BusyReading {
+  percent: number;
+  signal: 'timeline' | 'gpu-time-util' | 'utilization';
+  steady: boolean;
+}
+
+/** Every reading of how busy the GPU was that the profile holds: the timeline, nsys's gpu_time_util, sampled utilization. */
+export function busyReadings(profile: Profile): BusyReading[] {
+  const found: BusyReading[] = [];
+  const timeline = profile.timeline;
+  // A timeline with almost no GPU work (a graph capture, a range closed early) cannot say the GPU waits.
+  if (timeline && timeline.spanNs > 0 && timelineThinBecause(timeline) === undefined) {
+    const span = timeline.activeSpanNs ?? timeline.spanNs;
+    if (span > 0) found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
+  }
+  if (profile.gpuTimeUtilPercent !== null) found.push({ percent: profile.gpuTimeUtilPercent, signal: 'gpu-time-util', steady: true });
+  const util = profile.utilization;
+  if (util && util.sampleCount > 0) found.push({ percent: util.meanPercent, signal: 'utilization', steady: util.window === 'timed' });
+  return found;
 }

@@ -27,6 +27,11 @@ export interface RuleMeta<Options> {
    */
   needs: readonly EvidenceNeed[];
   defaults: Options;
+  /**
+   * `healthy`: the rule reads a kernel mix as healthy. Its finding stands only with the claim's own
+   * evidence (a decode window, a busy GPU, no competing warning; src/diagnose/health-claim.ts).
+   */
+  claim?: 'healthy';
 }
 
 export interface RuleHit {

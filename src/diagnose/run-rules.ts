@@ -12,6 +12,8 @@ import type { Finding, Severity } from '../model/report.js';
 import { describeEvidence, evidenceFor, gatherEvidence, type Evidence } from './evidence.js';
 import { DIAGNOSIS_NOTE, docsUrl, type Rule, type RuleHit, type RuleStage } from './rule.js';
 import { RULES } from './rules/index.js';
+import { healthClaimWithheld } from './health-claim.js';
+import { rankDeepDiveFindings } from './deep-dive-rank.js';
 
 export interface DiagnoseConfig {
   /** Per-rule option overrides, keyed by rule id. */
@@ -56,7 +58,8 @@ export function runRules(profile: Profile, config: DiagnoseConfig = {}, rules: r
 export function diagnose(profile: Profile, config: DiagnoseConfig = {}, rules: readonly Rule<any>[] = RULES): { findings: Finding[]; notes: Notice[] } {
   const disabled = new Set(config.disabled ?? []);
   const evidence = gatherEvidence(profile);
-  const findings: Array<Finding & { stage: RuleStage; headline: boolean }> = [];
+  let findings: Array<Finding & { stage: RuleStage; headline: boolean }> = [];
+  const claims = new Set(rules.filter((rule) => rule.meta.claim === 'healthy').map((rule) => rule.meta.id as string));
   const notes: Notice[] = [];
   for (const rule of rules) {
     if (disabled.has(rule.meta.id)) continue;
@@ -80,6 +83,16 @@ export function diagnose(profile: Profile, config: DiagnoseConfig = {}, rules: r
       });
     }
   }
+  if (claims.size) {
+    const others = findings.filter((f) => !claims.has(f.id));
+    findings = findings.filter((finding) => {
+      if (!claims.has(finding.id)) return true;
+      const why = healthClaimWithheld(profile, others);
+      if (why.length) notes.push({ code: DIAGNOSIS_NOTE, severity: 'info', message: `${finding.id}: not claimed, its kernel mix alone does not make a healthy run: ${why.join('; ')}` });
+      return why.length === 0;
+    });
+  }
+  findings = rankDeepDiveFindings(profile, findings);
   const runLevel = findings.some((f) => RUN_LEVEL_IDS.has(f.id) && f.severity !== 'info');
   for (const finding of findings) {
     if (runLevel && !finding.headline && (finding.stage === 'kernels' || finding.stage === 'deep-dive')) finding.secondary = true;
@@ -89,7 +102,8 @@ export function diagnose(profile: Profile, config: DiagnoseConfig = {}, rules: r
       Number(b.headline) - Number(a.headline) ||
       Number(a.secondary) - Number(b.secondary) ||
       STAGE_ORDER[a.stage] - STAGE_ORDER[b.stage] ||
-      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity],
+      // Deep-dive findings keep the order of their kernels' shares (deep-dive-rank.ts).
+      (a.stage === 'deep-dive' ? 0 : SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]),
   );
   return { findings: findings.map(({ stage: _stage, headline: _headline, ...finding }) => finding), notes };
 }

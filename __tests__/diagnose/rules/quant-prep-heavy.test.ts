@@ -29,6 +29,20 @@ testRule(rule, {
     { name: 'bf16 model, no quantize kernels', profile: { kernels: [[K.maxGemv, 60, 1000], [K.maxMha, 10, 500]] } },
     { name: 'quantize below the floor', profile: { kernels: [[K.maxBlockScaledGemm, 99.9, 1000], [K.fp8Quant, 0.1, 1000]] } },
     {
+      // TensorRT-LLM's bf16 MoE: its set-up kernel takes a QuantParams argument (MoE plumbing now, not
+      // quantize), and a kernel that says "quant" with no low-bit dtype in a run with no low-bit matmul.
+      name: 'a bf16 MoE whose kernels only mention quantization: no low-bit path, no prep',
+      profile: {
+        kernels: [
+          ['void cutlass::Kernel<cutlass::gemm::kernel::MoeFCGemm<cutlass::gemm::threadblock::MmaMultistage<cutlass::gemm::GemmShape<32, 128, 64>, cutlass::bfloat16_t, cutlass::layout::RowMajor, cutlass::bfloat16_t, cutlass::layout::ColumnMajor, float, cutlass::layout::RowMajor, cutlass::arch::OpMultiplyAdd, 4>, cutlass::epilogue::threadblock::Epilogue<cutlass::gemm::GemmShape<32, 128, 64>, cutlass::bfloat16_t>, cutlass::gemm::threadblock::GemmBatchedIdentityThreadblockSwizzle, cutlass::arch::Sm80, (cutlass::gemm::kernel::GroupScheduleMode)0>>(T1::Params)', 60, 960],
+          ['void tensorrt_llm::kernels::cutlass_kernels::computeStridesTmaWarpSpecializedKernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16>(const long *, tensorrt_llm::kernels::cutlass_kernels::TmaWarpSpecializedGroupedGemmInput, tensorrt_llm::kernels::cutlass_kernels::TmaWarpSpecializedGroupedGemmInput, long, long, long, long, long, long, int, const __nv_bfloat16 *, const __nv_bfloat16 *, const __nv_bfloat16 *, const __nv_bfloat16 *, tensorrt_llm::kernels::cutlass_kernels::QuantParams, const __nv_bfloat16 *, const __nv_bfloat16 *, __nv_bfloat16 *, __nv_bfloat16 *)', 0.5, 480],
+          ['void moe_layout_quant_params_kernel<__nv_bfloat16>(__nv_bfloat16 const*, int)', 0.6, 480],
+          [K.maxGemv, 30, 960],
+          [K.maxMha, 8.9, 480],
+        ],
+      },
+    },
+    {
       name: 'div, round and clamp in a bf16 model with no _int_mm / _scaled_mm are not prep',
       profile: {
         kernels: [[K.ampereGemm, 10, 100], [ABS, 3, 100], [AMAX, 4, 100], [DIV, 3, 100], [ROUND, 3, 100], [CLAMP, 3, 100], [K.copy, 74, 500]],

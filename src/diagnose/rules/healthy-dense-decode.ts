@@ -32,6 +32,7 @@ export default defineRule({
     severity: 'info',
     title: 'Healthy dense decode kernel mix',
     stage: 'kernels',
+    claim: 'healthy',
     needs: ['kernel-breakdown'],
     description: 'Decode-shaped GEMV/GEMM kernels dominate, attention runs fused and no MoE kernels appear: the shape a correct dense decode has.',
     defaults: { minDecodeShare: 0.5, minLinearShare: 0.3, maxMoeShare: 0.01, maxQuantizeToLinear: 0.5, minDecodeSteps: 3 },

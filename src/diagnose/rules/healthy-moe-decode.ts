@@ -8,6 +8,7 @@ export default defineRule({
     severity: 'info',
     title: 'Healthy MoE decode kernel mix',
     stage: 'kernels',
+    claim: 'healthy',
     needs: ['kernel-breakdown'],
     description: 'MoE kernels (grouped matmuls, top-k routing) are present and routing plus gather/scatter stay well below the matmul time.',
     defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5 },

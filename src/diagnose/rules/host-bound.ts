@@ -8,8 +8,7 @@
 import { ROCPROF_TIMELINE_COMMAND, toolVendor } from '../vendor-tools.js';
 import type { Profile } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
-import { familyTotals, round } from '../profile-measures.js';
-import { timelineThinBecause } from '../evidence.js';
+import { busyReadings as readings, familyTotals, round, type BusyReading } from '../profile-measures.js';
 
 /** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
 const BUSY_PERCENT = 80;
@@ -22,26 +21,6 @@ const COLLECTIVE_SHARE = 0.2;
 
 const SYNC_CALL = /^(?:cuda|hip)(?:DeviceSynchronize|StreamSynchronize|EventSynchronize|StreamWaitEvent)/;
 const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|Backward|multi_tensor_apply|adam|sgd_/i;
-
-interface Reading {
-  percent: number;
-  signal: 'timeline' | 'gpu-time-util' | 'utilization';
-  steady: boolean;
-}
-
-function readings(profile: Profile): Reading[] {
-  const found: Reading[] = [];
-  const timeline = profile.timeline;
-  // A timeline with almost no GPU work (a graph capture, a range closed early) cannot say the GPU waits.
-  if (timeline && timeline.spanNs > 0 && timelineThinBecause(timeline) === undefined) {
-    const span = timeline.activeSpanNs ?? timeline.spanNs;
-    if (span > 0) found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
-  }
-  if (profile.gpuTimeUtilPercent !== null) found.push({ percent: profile.gpuTimeUtilPercent, signal: 'gpu-time-util', steady: true });
-  const util = profile.utilization;
-  if (util && util.sampleCount > 0) found.push({ percent: util.meanPercent, signal: 'utilization', steady: util.window === 'timed' });
-  return found;
-}
 
 function syncShare(profile: Profile): number | undefined {
   const total = profile.apiCalls.reduce((sum, call) => sum + call.totalNs, 0);
@@ -118,7 +97,7 @@ export default defineRule({
     if (collectives >= COLLECTIVE_SHARE) return [];
 
     const { advice, command } = adviceFor(profile);
-    const threshold = (r: Reading): number =>
+    const threshold = (r: BusyReading): number =>
       r.signal === 'timeline' ? options.maxBusyFraction * 100 : r.signal === 'gpu-time-util' ? options.maxGpuTimeUtilPercent : options.maxMeanUtilPercent;
     if (steady.length > 0) {
       const low = steady.filter((r) => r.percent < threshold(r)).map((r) => r.signal);

@@ -25,6 +25,11 @@ const NAMED_QUANT_OP = /quant/i;
 const DEQUANT = /dequant/i;
 /** A dequantized KV cache feeds attention, not the linear layers. */
 const KV_CACHE = /kv|cache/i;
+/**
+ * A low-bit data type in a kernel's name: what makes a quantize kernel evidence of a low-bit path.
+ * The word "quant" alone is not (TensorRT-LLM passes `QuantParams` to its bf16 MoE kernels too).
+ */
+const LOWBIT_DTYPE = /fp8|float8|f8e[45]m|e4m3|e5m2|e2m1|fp4|mxfp|nvfp|int8|int4|(?:^|[^a-z])[su]8(?:[^a-z0-9]|$)|q[48]_|q8_1|hfp8|w[48]a(?:8|16)/i;
 /** Share of a kernel's time its quantize function must have launched for the kernel to count. */
 const MIN_FUNCTION_SHARE = 0.9;
 /** Chains listed in the evidence, most time first. */
@@ -148,6 +153,9 @@ export default defineRule({
     }
 
     if (prepKernels.length === 0 || quantize.share < options.minQuantizeShare) return [];
+    // Evidence of a low-bit path first: a low-bit matmul, a quantize written as plain ops feeding
+    // one, or a low-bit dtype in a prep kernel's name. Without it these kernels are not prep.
+    if (lowbit.ns === 0 && plain.length === 0 && !named.some((k) => LOWBIT_DTYPE.test(k.name))) return [];
     const fed = lowbit.ns > 0 ? lowbit : linear;
     const ratio = fed.ns > 0 ? quantize.ns / fed.ns : Number.POSITIVE_INFINITY;
     const heavy = ratio >= options.maxQuantizeToMatmulRatio;
