@@ -7,7 +7,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { failsJob, failureLine } from '../compare/verdict.js';
-import { parseGateOptions, type GateOptionsInput } from '../compare/gate-options.js';
 import { applyAcceptance } from '../compare/acceptance.js';
 import { readAcceptances } from './github/acceptance.js';
 import { isFindingId } from '../model/finding-ids.js';
@@ -181,8 +180,6 @@ export interface ProducedReport {
   extraFiles?: readonly string[];
   /** Why there is no comparison, when there is none. */
   baselineNote?: string;
-  /** The gate options the report was judged with: which findings fail, for an acceptance without a baseline. */
-  gate?: GateOptionsInput;
 }
 
 async function upload(ctx: ModeContext, name: string, files: readonly string[], root: string): Promise<UploadedArtifact> {
@@ -267,7 +264,7 @@ async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: r
  * acceptance refused is a warning annotation as well as a line of the verdict; a source the token
  * could not read is a warning annotation.
  */
-async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOptionsInput = {}): Promise<Report> {
+async function withAcceptance(ctx: ModeContext, report: Report): Promise<Report> {
   const pullRequest = ctx.inputs.prNumber ?? ctx.run.pullRequest;
   const { acceptLabel: label, acceptCommand: command } = ctx.inputs;
   if (pullRequest === undefined || (!label && !command) || (report.verdict !== 'fail' && report.verdict !== 'invalid')) return report;
@@ -285,8 +282,8 @@ async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOption
   } catch (error) {
     read = { claims: [], refused: [], unread: [`acceptances not read: ${errorText(error)}`] };
   }
-  const options = parseGateOptions(gate);
-  const accepted = applyAcceptance(report, { claims: read.claims, refused: read.refused, failOn: { ids: options.failOn, severity: options.failOnSeverity } });
+  // The rows it may cover are those the report records as failing it, under the policy it records.
+  const accepted = applyAcceptance(report, { claims: read.claims, refused: read.refused });
   for (const line of read.refused) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptance not applied' });
   // A token that may not read them is the workflow's setting, not the verdict's: the log says so.
   for (const line of read.unread) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptances not read' });
@@ -298,7 +295,7 @@ async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOption
 export async function publishReport(ctx: ModeContext, produced: ProducedReport): Promise<void> {
   // Command lines and names in the report may quote a secret: the report itself is redacted, so its
   // file, summary, comment and outputs are.
-  const report = redactValue(await withAcceptance(ctx, produced.report, produced.gate), ctx.secrets).value;
+  const report = redactValue(await withAcceptance(ctx, produced.report), ctx.secrets).value;
   const dir = ctx.inputs.reportDir;
   const jsonPath = join(dir, REPORT_FILE);
   const context: ReportContext = {
