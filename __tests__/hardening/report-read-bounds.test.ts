@@ -75,4 +75,13 @@ describe('the worst report within the read limits', () => {
     // The report (70 MB of text) read, migrated and rendered raises the peak by a small multiple of its size at most.
     expect((process.resourceUsage().maxRSS - peakBefore) / 2 ** 10).toBeLessThan(1536);
   }, 180_000);
+
+  it('a read past its time budget is refused, naming the file, where the scan was and the budget', () => {
+    const text = worstReportText();
+    // A budget of 0 s is spent at the first look at the clock (the 4,096th value).
+    expect(() => parseReportText(text, 'fork/report.json', { ...REPORT_JSON_BOUNDS, maxMillis: 0 })).toThrow(
+      /^fork\/report\.json: verdictReasons\[\d+\]: read past its time budget of 0 s, at value 4096; expected a profile-gate report\.json within its read limits/,
+    );
+    expect(REPORT_JSON_BOUNDS.maxMillis).toBe(30_000);
+  }, 180_000);
 });

@@ -18,6 +18,8 @@ export interface JsonBounds {
   /** Values in the whole document: numbers, strings, booleans, nulls, arrays and objects. */
   maxValues: number;
   maxDepth: number;
+  /** Milliseconds the scan may take (checked every few thousand values); none when absent. */
+  maxMillis?: number;
 }
 
 export class JsonBoundsError extends Error {
@@ -78,9 +80,12 @@ export function parseBoundedJson(text: string, bounds: JsonBounds): unknown {
       else return;
     }
   };
+  const deadline = bounds.maxMillis === undefined ? Infinity : Date.now() + bounds.maxMillis;
   const count = (): void => {
     values += 1;
     if (values > bounds.maxValues) bound(`more than ${bounds.maxValues} values in the whole document`);
+    // The clock is read every 4,096 values: a global read per value would cost more than the value.
+    if ((values & 4095) === 0 && Date.now() >= deadline) bound(`read past its time budget of ${bounds.maxMillis! / 1000} s, at value ${values}`);
   };
   const string = (): void => {
     // at is on the opening quote; `chars` counts the characters as decoded (an escape is one).

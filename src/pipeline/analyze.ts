@@ -199,12 +199,13 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
 
 /** The rules' options as given, by rule id: the values a report can hold (each rule's defaults apply to the rest). */
 function ruleOptionsOf(config: DiagnoseConfig | undefined): DecisionPolicy['ruleOptions'] {
-  const out: DecisionPolicy['ruleOptions'] = {};
+  const rules: [string, Record<string, number | string | boolean>][] = [];
   for (const [rule, values] of Object.entries(config?.options ?? {})) {
     const kept = Object.entries(values).filter((entry): entry is [string, number | string | boolean] => ['number', 'string', 'boolean'].includes(typeof entry[1]));
-    if (kept.length) out[rule] = Object.fromEntries(kept);
+    if (kept.length) rules.push([rule, Object.fromEntries(kept)]);
   }
-  return out;
+  // fromEntries defines each key as its own, `__proto__` included.
+  return Object.fromEntries(rules);
 }
 
 /** The baseline's samples of the metrics the comparison has a row for: what its charts draw. */
