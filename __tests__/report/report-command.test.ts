@@ -99,12 +99,12 @@ describe('profile-gate report', () => {
     const path = join(dir, 'report.json');
     // samples/current holds unfused attention (an error, in the default fail-on) and an unfused norm +
     // RoPE (a warning); the workflow fails on unfused-norm-rope alone, at warning.
-    const analyzed = await cli(['analyze', '--fail-on', 'unfused-norm-rope', '--fail-on-severity', 'warning', '--json', path, join(SAMPLES, 'current')]);
+    const analyzed = await cli(['analyze', '--fail-on', 'unfused-norm-rope', '--fail-on-severity', 'warning', '--rule-option', 'unfused-norm-rope.minPiecesShare=0.02', '--json', path, join(SAMPLES, 'current')]);
     expect(analyzed.code).toBe(1);
     const written = ReportSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
     expect(written.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['unfused-attention', 'unfused-norm-rope']));
     expect(written.decision.causes).toEqual([{ kind: 'finding', id: 'unfused-norm-rope', severity: 'warning', status: 'fail', inFailOn: true }]);
-    expect(written.decision.policy).toMatchObject({ failOn: ['unfused-norm-rope'], failOnSeverity: 'warning' });
+    expect(written.decision.policy).toMatchObject({ failOn: ['unfused-norm-rope'], failOnSeverity: 'warning', ruleOptions: { 'unfused-norm-rope': { minPiecesShare: 0.02 } } });
     const out = join(dir, 'out');
     expect(await runReportCommand(['--out', out, '--accepted-by', 'octocat:norm kept apart on purpose', path])).toBe(0);
     const summary = readFileSync(join(out, 'summary.md'), 'utf8');
