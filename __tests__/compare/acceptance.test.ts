@@ -43,6 +43,7 @@ describe('the accept command', () => {
       reason: 'masking is now correct',
     });
     expect(parseAcceptCommand('/profile-gate accept tok/s')).toEqual({ targets: ['tok/s'] });
+    expect(parseAcceptCommand('/profile-gate accept kernel-time the copy is the fix')).toEqual({ targets: ['kernel-time'], reason: 'the copy is the fix' });
     expect(parseAcceptCommand('/profile-gate accept all')).toEqual({ targets: [] });
     expect(parseAcceptCommand('/profile-gate accept -- decode_tok_s is slower on purpose')).toEqual({ targets: [], reason: 'decode_tok_s is slower on purpose' });
   });

@@ -24,7 +24,7 @@ export const DEFAULT_ACCEPT_COMMAND = '/profile-gate accept';
 
 /** What a command names beside rows: every failing row. */
 const ALL = 'all';
-const ROW_KINDS: readonly string[] = ['metric', 'family-share', 'kernel-share', 'finding'] satisfies readonly ComparisonRow['kind'][];
+const ROW_KINDS: readonly string[] = ['metric', 'family-share', 'kernel-share', 'kernel-time', 'finding'] satisfies readonly ComparisonRow['kind'][];
 
 /** An acceptance as read from the pull request, before it is checked against the report's failing rows. */
 export interface AcceptanceClaim {
