@@ -16,7 +16,8 @@
  * invalid by default. A fail that a reviewer accepted on the pull request (src/compare/acceptance.ts)
  * is `accepted`, which passes unless fail-verdicts lists it.
  */
-import type { ComparisonRow, DecisionCause, Finding, Severity, Verdict } from '../model/report.js';
+import type { ComparisonRow, DecisionCause, Finding, Verdict } from '../model/report.js';
+import { isPrimary, SEVERITY_RANK } from '../model/decision.js';
 import type { FindingId } from '../model/finding-ids.js';
 
 export const DEFAULT_FAIL_ON: readonly FindingId[] = ['re-prefill', 'unfused-attention'];
@@ -52,7 +53,7 @@ export interface FailOn {
   severity: FailOnSeverity;
 }
 
-const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+const RANK = SEVERITY_RANK;
 
 function failOnOf(failOn: readonly string[] | FailOn): FailOn {
   return Array.isArray(failOn) ? { ids: failOn as readonly string[], severity: DEFAULT_FAIL_ON_SEVERITY } : (failOn as FailOn);
@@ -64,10 +65,8 @@ export function failsOn(finding: Pick<VerdictFinding, 'id' | 'severity'>, failOn
   return policy.ids.includes(finding.id) && RANK[finding.severity] >= RANK[policy.severity];
 }
 
-/** Secondary findings are explained by a primary one; they count only when they are errors. */
-export function isPrimary(finding: VerdictFinding): boolean {
-  return !finding.secondary || finding.severity === 'error';
-}
+/** Secondary findings are explained by a primary one; they count only when they are errors (src/model/decision.ts). */
+export { isPrimary };
 
 /** The strongest of a finding id's hits (the one whose evidence a line shows). */
 export function strongest<F extends VerdictFinding>(findings: readonly F[]): F | undefined {

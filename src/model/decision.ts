@@ -7,7 +7,8 @@
 import type { ComparisonRow, Decision, DecisionCause, Severity, Verdict } from './report.js';
 import { rowSubject } from './report.js';
 
-const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+/** Severities in order: a finding's strongest hit is the one of highest rank. */
+export const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 
 /** What the decision reads of a finding. */
 export interface DecidingFinding {
@@ -16,15 +17,20 @@ export interface DecidingFinding {
   secondary?: boolean | undefined;
 }
 
-/** A finding that counts: primary (a secondary one only as an error), warning or error. */
+/** Secondary findings are explained by a primary one; they count only when they are errors. */
+export function isPrimary(finding: Omit<DecidingFinding, 'id'>): boolean {
+  return !finding.secondary || finding.severity === 'error';
+}
+
+/** A finding that counts: primary, warning or error (info findings never count). */
 export function countsAsFinding(finding: Omit<DecidingFinding, 'id'>): boolean {
-  return finding.severity !== 'info' && (!finding.secondary || finding.severity === 'error');
+  return finding.severity !== 'info' && isPrimary(finding);
 }
 
 /** The severity of a finding id's strongest counted hit; undefined when none counts. */
 export function strongestSeverity(findings: readonly DecidingFinding[], id: string): Severity | undefined {
   let best: Severity | undefined;
-  for (const f of findings) if (f.id === id && countsAsFinding(f) && (!best || RANK[f.severity] > RANK[best])) best = f.severity;
+  for (const f of findings) if (f.id === id && countsAsFinding(f) && (!best || SEVERITY_RANK[f.severity] > SEVERITY_RANK[best])) best = f.severity;
   return best;
 }
 
