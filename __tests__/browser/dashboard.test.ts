@@ -127,6 +127,9 @@ describe('a year of nightly runs of five workloads', () => {
     expect(shown.tip).toContain(w.points.commit[SHIFT_AT]!.slice(0, 7));
     expect(shown.tip).toContain(value.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
     expect(shown.tip).toContain('unfused-attention');
+    // What decided the night's verdict, as its report recorded it.
+    expect(shown.tip).toContain(`decided by: ${w.points.decided[SHIFT_AT]!.join(', ')}`);
+    expect(w.points.decided[SHIFT_AT]).toEqual(['finding:unfused-attention']);
     const sha = w.points.commit[SHIFT_AT]!;
     expect(shown.links).toEqual([
       `https://github.com/octo/gpu-app/commit/${sha}`,

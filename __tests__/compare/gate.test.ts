@@ -60,8 +60,11 @@ describe('compare on real H200 noise', () => {
   });
 
   it('the same with a synthetic 5% drop fails on decode tok/s and TPOT', () => {
-    const { verdict, comparison } = compare(side(healthy[1]!.map((v) => v * 0.95)), side(healthy[0]!), {});
+    const { verdict, comparison, causes } = compare(side(healthy[1]!.map((v) => v * 0.95)), side(healthy[0]!), {});
     expect(verdict).toBe('fail');
+    // The causes are the failing rows, as data: each the row's key, kind, status and threshold.
+    expect(causes).toEqual(comparison!.rows.filter((r) => r.status === 'fail').map((r) => ({ kind: 'row', row: r.metric, rowKind: 'metric', status: 'fail', threshold: r.threshold })));
+    expect(causes.map((c) => (c.kind === 'row' ? c.row : c.kind))).toContain('decode_tok_s');
     const decode = row(comparison!.rows, 'decode_tok_s');
     expect(decode.status).toBe('fail');
     // 358.8026·0.95 / 358.4614 − 1 = −4.9096% (Python).
@@ -115,6 +118,7 @@ describe('compare on real H200 noise', () => {
     const throttled = side(healthy[1]!, { utilization: { throttleReasons: ['hw_slowdown'] } });
     const blocked = compare(throttled, side(healthy[0]!), {});
     expect(blocked.verdict).toBe('invalid');
+    expect(blocked.causes).toEqual([{ kind: 'invalid', check: 'throttling' }]);
     expect(blocked.comparison!.reasons[0]).toMatch(/^the current run was throttled \(hw_slowdown: thermal or hardware protection\)/);
     const allowed = compare(throttled, side(healthy[0]!), { allowThrottled: true });
     expect(allowed.verdict).toBe('pass');
@@ -129,6 +133,7 @@ describe('compare on real H200 noise', () => {
     const other = side(healthy[1]!, { environment: { ...ENV, driver: '570.86.15', dtype: 'float16' } });
     const blocked = compare(other, side(healthy[0]!), {});
     expect(blocked.verdict).toBe('invalid');
+    expect(blocked.causes).toEqual([{ kind: 'invalid', check: 'environment' }]);
     expect(blocked.comparison!.environmentMismatch).toEqual(['driver: 580.159.04 → 570.86.15', 'dtype: bfloat16 → float16']);
     expect(compare(other, side(healthy[0]!), { allowEnvironmentMismatch: ['driver'] }).verdict).toBe('invalid');
     const allowed = compare(other, side(healthy[0]!), { allowEnvironmentMismatch: ['driver', 'dtype'] });
@@ -248,6 +253,9 @@ describe('compare: findings', () => {
     const unfused = { id: 'unfused-attention', severity: 'error' as const, message: 'Attention appears unfused.', evidence: {}, basis: [] };
     const failing = compare(side(healthy[1]!, { findings: [unfused], kernels }), side(healthy[0]!), {});
     expect(failing.verdict).toBe('fail');
+    expect(failing.causes).toEqual([
+      { kind: 'row', row: 'finding:unfused-attention', rowKind: 'finding', status: 'fail', subject: { type: 'finding', id: 'unfused-attention' }, threshold: null, severity: 'error' },
+    ]);
     expect(failing.reasons[0]).toMatch(/^finding unfused-attention \(error, in fail-on\), not compared: the baseline has no kernel capture to show it: Attention appears unfused\./);
   });
   // Before, a new warning of a fail-on id failed the job; now only fail-on-severity (error by default) does.
@@ -278,7 +286,20 @@ describe('compare: findings', () => {
     expect(comparison!.newFindings).toEqual([]);
   });
   it('without a baseline the findings alone decide', () => {
-    expect(compare(side(healthy[1]!, { findings: [rePrefill] }), null, {})).toEqual({ verdict: 'fail', reasons: ['finding re-prefill (error) is in fail-on'], comparison: null });
+    expect(compare(side(healthy[1]!, { findings: [rePrefill] }), null, {})).toMatchObject({
+      verdict: 'fail',
+      reasons: ['finding re-prefill (error) is in fail-on'],
+      causes: [{ kind: 'finding', id: 're-prefill', severity: 'error', status: 'fail', inFailOn: true }],
+      comparison: null,
+    });
+    // The policy that judged it, as resolved: the defaults here.
+    expect(compare(side(healthy[1]!, { findings: [rePrefill] }), null, {}).policy).toEqual({
+      failOn: ['re-prefill', 'unfused-attention'],
+      failOnSeverity: 'error',
+      failVerdicts: ['fail', 'invalid'],
+      thresholds: {},
+      shareThresholds: { warn: 5, fail: 20 },
+    });
     expect(compare(side(healthy[1]!, { findings: [{ id: 'host-bound', severity: 'warning' }] }), null, {}).verdict).toBe('warn');
     expect(compare(side(healthy[1]!), null, {}).verdict).toBe('pass');
   });

@@ -10,15 +10,15 @@ const f = (id: string, severity: VerdictFinding['severity'], secondary = false):
 
 describe('judge, findings alone', () => {
   it('an error finding whose id is not in fail-on warns, and is never named as a reason to fail', () => {
-    expect(judge([f('empty-capture', 'error')], DEFAULT_FAIL_ON)).toEqual({ verdict: 'warn', reasons: ['finding empty-capture (error), not in fail-on: warns'] });
+    expect(judge([f('empty-capture', 'error')], DEFAULT_FAIL_ON)).toMatchObject({ verdict: 'warn', reasons: ['finding empty-capture (error), not in fail-on: warns'] });
     const mixed = judge([f('empty-capture', 'error'), f('unfused-attention', 'error')], DEFAULT_FAIL_ON);
-    expect(mixed).toEqual({ verdict: 'fail', reasons: ['finding unfused-attention (error) is in fail-on'] });
+    expect(mixed).toMatchObject({ verdict: 'fail', reasons: ['finding unfused-attention (error) is in fail-on'] });
   });
 
   // Before: a warning of a fail-on id failed the job. Now only fail-on-severity (error by default) fails.
   it('a warning in fail-on warns by default, and says why it does not fail; an error in fail-on fails', () => {
-    expect(judge([f('re-prefill', 'warning')], DEFAULT_FAIL_ON)).toEqual({ verdict: 'warn', reasons: ['finding re-prefill (warning) is in fail-on, below fail-on-severity error: warns'] });
-    expect(judge([f('re-prefill', 'error')], DEFAULT_FAIL_ON)).toEqual({ verdict: 'fail', reasons: ['finding re-prefill (error) is in fail-on'] });
+    expect(judge([f('re-prefill', 'warning')], DEFAULT_FAIL_ON)).toMatchObject({ verdict: 'warn', reasons: ['finding re-prefill (warning) is in fail-on, below fail-on-severity error: warns'] });
+    expect(judge([f('re-prefill', 'error')], DEFAULT_FAIL_ON)).toMatchObject({ verdict: 'fail', reasons: ['finding re-prefill (error) is in fail-on'] });
   });
 
   it('fail-on-severity warning fails on a warning of a fail-on id too', () => {
@@ -27,7 +27,7 @@ describe('judge, findings alone', () => {
   });
 
   it('the strongest hit of an id decides: a warning and an error of one id fail, once', () => {
-    expect(judge([f('unfused-attention', 'warning'), f('unfused-attention', 'error')], DEFAULT_FAIL_ON)).toEqual({ verdict: 'fail', reasons: ['finding unfused-attention (error) is in fail-on'] });
+    expect(judge([f('unfused-attention', 'warning'), f('unfused-attention', 'error')], DEFAULT_FAIL_ON)).toMatchObject({ verdict: 'fail', reasons: ['finding unfused-attention (error) is in fail-on'] });
   });
 
   it('a failing line shows the evidence that decided it: message, named values and what it rests on', () => {
@@ -52,12 +52,12 @@ describe('judge, findings alone', () => {
   });
 
   it('info findings never count, not even in fail-on; an empty fail-on never fails', () => {
-    expect(judge([f('host-bound', 'info')], ['host-bound'])).toEqual({ verdict: 'pass', reasons: [] });
+    expect(judge([f('host-bound', 'info')], ['host-bound'])).toMatchObject({ verdict: 'pass', reasons: [] });
     expect(judge([f('re-prefill', 'error')], []).verdict).toBe('warn');
   });
 
   it('a secondary finding counts only as an error', () => {
-    expect(judge([f('unfused-attention', 'warning', true)], DEFAULT_FAIL_ON)).toEqual({ verdict: 'pass', reasons: [] });
+    expect(judge([f('unfused-attention', 'warning', true)], DEFAULT_FAIL_ON)).toMatchObject({ verdict: 'pass', reasons: [] });
     expect(judge([f('unfused-attention', 'error', true)], DEFAULT_FAIL_ON).verdict).toBe('fail');
   });
 
@@ -98,19 +98,42 @@ describe('judge, with a comparison', () => {
       { status: 'fail' as const, reason: 'decode_tok_s regressed' },
       { status: 'warn' as const, reason: 'kernel share grew' },
     ];
-    expect(judge([f('unfused-attention', 'error')], DEFAULT_FAIL_ON, outcome({ rows }))).toEqual({ verdict: 'fail', reasons: ['decode_tok_s regressed'] });
-    expect(judge([f('unfused-attention', 'error')], DEFAULT_FAIL_ON, outcome({ rows: [{ status: 'info' }] }))).toEqual({ verdict: 'pass', reasons: ['no regression: 1 gated metric within its floor, no new findings'] });
+    expect(judge([f('unfused-attention', 'error')], DEFAULT_FAIL_ON, outcome({ rows }))).toMatchObject({ verdict: 'fail', reasons: ['decode_tok_s regressed'] });
+    expect(judge([f('unfused-attention', 'error')], DEFAULT_FAIL_ON, outcome({ rows: [{ status: 'info' }] }))).toMatchObject({ verdict: 'pass', reasons: ['no regression: 1 gated metric within its floor, no new findings'] });
   });
 
   it('invalid beats fail beats insufficient-data beats warn beats pass', () => {
     const fail = { status: 'fail' as const, reason: 'a fail' };
     const insufficient = { status: 'insufficient-data' as const, reason: 'too few samples' };
     const warn = { status: 'warn' as const, reason: 'a warn' };
-    expect(judge([], [], outcome({ invalid: ['throttled'], rows: [fail] }))).toEqual({ verdict: 'invalid', reasons: ['throttled'] });
-    expect(judge([], [], outcome({ rows: [insufficient, fail, warn] }))).toEqual({ verdict: 'fail', reasons: ['a fail'] });
-    expect(judge([], [], outcome({ rows: [warn, insufficient] }))).toEqual({ verdict: 'insufficient-data', reasons: ['too few samples'] });
+    expect(judge([], [], outcome({ invalid: [{ check: 'throttling', line: 'throttled' }], rows: [fail] }))).toEqual({ verdict: 'invalid', reasons: ['throttled'], causes: [{ kind: 'invalid', check: 'throttling' }] });
+    expect(judge([], [], outcome({ rows: [insufficient, fail, warn] }))).toMatchObject({ verdict: 'fail', reasons: ['a fail'] });
+    expect(judge([], [], outcome({ rows: [warn, insufficient] }))).toMatchObject({ verdict: 'insufficient-data', reasons: ['too few samples'] });
     expect(judge([], [], outcome({ rows: [warn], noThroughput: true })).verdict).toBe('insufficient-data');
-    expect(judge([], [], outcome({ rows: [warn] }))).toEqual({ verdict: 'warn', reasons: ['a warn'] });
+    expect(judge([], [], outcome({ rows: [warn] }))).toMatchObject({ verdict: 'warn', reasons: ['a warn'] });
+  });
+
+  it('the causes are the deciding rows as data, the no-throughput check among them', () => {
+    const cause = (row: string, status: 'fail' | 'warn' | 'insufficient-data') => ({ kind: 'row' as const, row, rowKind: 'metric' as const, status, threshold: 3 });
+    const rows = [
+      { status: 'fail' as const, reason: 'a fail', cause: cause('decode_tok_s', 'fail') },
+      { status: 'warn' as const, reason: 'a warn', cause: cause('ttft_ms', 'warn') },
+      { status: 'insufficient-data' as const, reason: 'too few', cause: cause('itl_ms', 'insufficient-data') },
+    ];
+    expect(judge([], [], outcome({ rows })).causes).toEqual([cause('decode_tok_s', 'fail')]);
+    expect(judge([], [], outcome({ rows: rows.slice(1), noThroughput: true })).causes).toEqual([cause('itl_ms', 'insufficient-data'), { kind: 'no-throughput' }]);
+    expect(judge([], [], outcome({ rows: rows.slice(1, 2) })).causes).toEqual([cause('ttft_ms', 'warn')]);
+  });
+});
+
+describe('judge, findings alone: the causes', () => {
+  it('name the deciding findings with their severity and whether fail-on lists them', () => {
+    const failOn = { ids: ['unfused-norm-rope'], severity: 'error' as const };
+    expect(judge([f('unfused-norm-rope', 'error'), f('unfused-attention', 'error')], failOn).causes).toEqual([{ kind: 'finding', id: 'unfused-norm-rope', severity: 'error', status: 'fail', inFailOn: true }]);
+    expect(judge([f('unfused-norm-rope', 'warning'), f('unfused-attention', 'error')], failOn).causes).toEqual([
+      { kind: 'finding', id: 'unfused-norm-rope', severity: 'warning', status: 'warn', inFailOn: true },
+      { kind: 'finding', id: 'unfused-attention', severity: 'error', status: 'warn', inFailOn: false },
+    ]);
   });
 });
 

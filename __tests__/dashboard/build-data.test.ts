@@ -103,6 +103,38 @@ describe('dashboard data from a year of nightly runs', () => {
     expect(w.points.findings[shiftAt]).toEqual([unfused]);
     expect(w.points.verdict[shiftAt - 1]).toBe(0);
     expect(w.points.verdict[shiftAt]).toBe(2);
+    // What decided each verdict, as the report recorded it: nothing for a pass.
+    expect(w.points.decided[shiftAt - 1]).toEqual([]);
+    expect(w.points.decided[shiftAt]).toEqual(['finding:unfused-attention']);
+  });
+});
+
+describe('what decided a run, as its report recorded it', () => {
+  const shape = { workload: 'w', nights: 1, level: () => 100, families: () => DEFAULT_FAMILIES, kernels: () => DEFAULT_KERNELS, seed: 3 };
+  const policy = { failOn: ['unfused-norm-rope'], failOnSeverity: 'warning' as const, failVerdicts: ['fail' as const, 'invalid' as const], thresholds: {}, shareThresholds: { warn: 5, fail: 20 }, ruleOptions: {} };
+
+  it('names the causes the report recorded under its own policy, not what another fail-on would pick', () => {
+    const night = nightlyReport(shape, 0);
+    const report = {
+      ...night,
+      verdict: 'fail' as const,
+      findings: [finding({ id: 'unfused-attention', severity: 'error' }), finding({ id: 'unfused-norm-rope', severity: 'warning' })],
+      decision: { causes: [{ kind: 'finding' as const, id: 'unfused-norm-rope', severity: 'warning' as const, status: 'fail' as const, inFailOn: true }], policy },
+    };
+    const data = buildDashboardData([{ report, source: 'night/report.json' }], []);
+    expect(data.workloads[0]!.points.decided).toEqual([['finding:unfused-norm-rope']]);
+  });
+
+  it('names the first five causes and counts the rest; checks that kept a comparison from standing by name', () => {
+    const night = nightlyReport(shape, 0);
+    const rows = Array.from({ length: 7 }, (_, i) => ({ kind: 'row' as const, row: `family:f${i}`, rowKind: 'family-share' as const, status: 'fail' as const, threshold: 5 }));
+    const failing = { ...night, verdict: 'fail' as const, decision: { causes: rows, policy } };
+    const invalid = { ...nightlyReport(shape, 0), verdict: 'invalid' as const, decision: { causes: [{ kind: 'invalid' as const, check: 'throttling' as const }], policy } };
+    const data = buildDashboardData([
+      { report: failing, source: 'a/report.json' },
+      { report: { ...invalid, generatedAt: '2026-01-01T00:00:00.000Z', run: { ...invalid.run, timestamp: '2026-01-01T00:00:00.000Z' } }, source: 'b/report.json' },
+    ], []);
+    expect(data.workloads[0]!.points.decided).toEqual([['family:f0', 'family:f1', 'family:f2', 'family:f3', 'family:f4', '+2 more'], ['invalid: throttling']]);
   });
 });
 

@@ -37,6 +37,18 @@ function baselineFile(name: string, content: string | Buffer): string {
 }
 
 /** A version-1 report in the documented version-0 shape (see src/model/migrate.ts). */
+/**
+ * The decision a report written before schema 3 gets: without a comparison, the findings that count,
+ * each with the verdict's status and no word on fail-on (the policy was not recorded).
+ */
+function undecided(report: Report): Report['decision'] {
+  if (report.verdict === 'pass') return { causes: [], policy: null };
+  const status = report.verdict === 'warn' ? 'warn' : 'fail';
+  const ids = [...new Set(report.findings.filter((f) => f.severity !== 'info' && (!f.secondary || f.severity === 'error')).map((f) => f.id))];
+  const severity = (id: string) => (report.findings.some((f) => f.id === id && f.severity === 'error') ? 'error' : 'warning');
+  return { causes: ids.map((id) => ({ kind: 'finding' as const, id, severity: severity(id), status })), policy: null };
+}
+
 function asVersion0(report: Report): Record<string, unknown> {
   const { tool, totalKernelNs, kernels, run: _run, memops: _m, apiCalls: _a, cpuFunctions: _c, notices: _n, deepDive: _d, comparison, timeline, ...rest } = report;
   return {
@@ -57,11 +69,11 @@ describe('a baseline that cannot be read: exit 2, one line naming the file', () 
     ['empty', () => baselineFile('empty.json', ''), /: expected JSON, got /],
     ['a JSON array', () => baselineFile('array.json', '[1,2]'), /: expected a profile-gate report\.json \(a JSON object\), got an array$/],
     // Kineto traces carry a schemaVersion of their own (1): refused at the first field a report needs.
-    ['a Kineto trace instead of a report', () => join(ROOT, '__tests__', 'fixtures', 'kineto', 'hta_a100_simple_add_trace.json'), /: expected a profile-gate report\.json \(schemaVersion 2\) \(migrated from schemaVersion 1\); at tool: /],
+    ['a Kineto trace instead of a report', () => join(ROOT, '__tests__', 'fixtures', 'kineto', 'hta_a100_simple_add_trace.json'), /: expected a profile-gate report\.json \(schemaVersion 3\) \(migrated from schemaVersion 1\); at tool: /],
     ['a benchmark result instead of a report', () => baselineFile('benchmark.json', JSON.stringify({ request_throughput: 4.2, median_ttft_ms: 31 })), /: expected a profile-gate report\.json with a whole-number schemaVersion, got none$/],
-    ['schemaVersion as text', () => baselineFile('text-version.json', baselineText.replace('"schemaVersion": 2', '"schemaVersion": "2"')), /: expected a profile-gate report\.json with a whole-number schemaVersion, got "2"$/],
-    ['a field of the wrong type', () => baselineFile('bad-field.json', baselineText.replace(/"totalKernelNs": \d+/, '"totalKernelNs": "many"')), /: expected a profile-gate report\.json \(schemaVersion 2\); at totalKernelNs: /],
-    ['a newer profile-gate', () => baselineFile('newer.json', JSON.stringify({ ...JSON.parse(baselineText), schemaVersion: 3, tool: { name: 'profile-gate', version: '9.1.0' } })), /: expected schemaVersion ≤ 2; this report was written by a newer profile-gate \(9\.1\.0\); upgrade$/],
+    ['schemaVersion as text', () => baselineFile('text-version.json', baselineText.replace('"schemaVersion": 3', '"schemaVersion": "3"')), /: expected a profile-gate report\.json with a whole-number schemaVersion, got "3"$/],
+    ['a field of the wrong type', () => baselineFile('bad-field.json', baselineText.replace(/"totalKernelNs": \d+/, '"totalKernelNs": "many"')), /: expected a profile-gate report\.json \(schemaVersion 3\); at totalKernelNs: /],
+    ['a newer profile-gate', () => baselineFile('newer.json', JSON.stringify({ ...JSON.parse(baselineText), schemaVersion: 4, tool: { name: 'profile-gate', version: '9.1.0' } })), /: expected schemaVersion ≤ 3; this report was written by a newer profile-gate \(9\.1\.0\); upgrade$/],
     ['UTF-16 (saved by a Windows editor)', () => baselineFile('utf16.json', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(baselineText, 'utf16le')])), /: expected JSON, got /],
     ['a directory', () => (mkdirSync(join(dir, 'a-dir'), { recursive: true }), join(dir, 'a-dir')), /: expected JSON, got |: cannot read it/],
     [
@@ -130,26 +142,35 @@ describe('a baseline from another environment or an older schema: an explicit ve
 describe('migrateReport', () => {
   it('the current version passes through unchanged', () => {
     expect(migrateReport(JSON.parse(baselineText), 'b.json')).toEqual(baseline);
-    expect(REPORT_SCHEMA_VERSION).toBe(2);
+    expect(REPORT_SCHEMA_VERSION).toBe(3);
   });
 
   it('version 0: renamed fields restored, sections it lacked added empty, absent sections null', () => {
     const migrated = migrateReport(asVersion0(baseline), 'v0.json');
-    expect(migrated.schemaVersion).toBe(2);
+    expect(migrated.schemaVersion).toBe(3);
     expect(migrated.tool).toEqual({ name: 'profile-gate', version: baseline.tool.version });
     expect(migrated.totalKernelNs).toBe(baseline.totalKernelNs);
     expect(migrated.kernels).toEqual(baseline.kernels);
-    expect(migrated).toEqual({ ...baseline, run: {}, memops: [], apiCalls: [], cpuFunctions: [], notices: [], deepDive: [] });
+    // The decision was not recorded then: it is built from the data, the policy unknown.
+    expect(migrated).toEqual({ ...baseline, run: {}, memops: [], apiCalls: [], cpuFunctions: [], notices: [], deepDive: [], decision: undecided(baseline) });
     const bare = asVersion0({ ...baseline, timeline: null, comparison: null });
     expect('timeline' in bare).toBe(false);
     expect(migrateReport(bare, 'v0.json')).toMatchObject({ timeline: null, comparison: null });
   });
 
-  it('version 1 (no time per step, no kernel-time rows): read unchanged as version 2', () => {
-    const v1 = { ...JSON.parse(baselineText), schemaVersion: 1 };
-    const migrated = migrateReport(v1, 'v1.json');
-    expect(migrated.schemaVersion).toBe(2);
-    expect(migrated).toEqual(baseline);
+  it('version 1 (no time per step, no kernel-time rows) and 2 (no decision): read unchanged but for the decision, built from the data', () => {
+    for (const version of [1, 2]) {
+      const { decision: _d, ...undecidedText } = JSON.parse(baselineText) as Record<string, unknown>;
+      void _d;
+      const migrated = migrateReport({ ...undecidedText, schemaVersion: version }, 'v.json');
+      expect(migrated.schemaVersion).toBe(3);
+      expect(migrated).toEqual({ ...baseline, decision: undecided(baseline) });
+    }
+  });
+
+  it('version 2 with a decision of its own: the data decides, not the record it claims', () => {
+    const forged = { ...JSON.parse(baselineText), schemaVersion: 2, decision: { causes: [], policy: null } };
+    expect(migrateReport(forged, 'v2.json').decision).toEqual(undecided(baseline));
   });
 
   it('every version below the current one has a migration step', () => {
@@ -158,12 +179,12 @@ describe('migrateReport', () => {
 
   it('version 0 with a broken field is refused after migration, saying it was migrated', () => {
     const broken = { ...asVersion0(baseline), totalKernelTimeNs: -5 };
-    expect(() => migrateReport(broken, 'v0.json')).toThrow('v0.json: expected a profile-gate report.json (schemaVersion 2) (migrated from schemaVersion 0); at totalKernelNs: ');
+    expect(() => migrateReport(broken, 'v0.json')).toThrow('v0.json: expected a profile-gate report.json (schemaVersion 3) (migrated from schemaVersion 0); at totalKernelNs: ');
   });
 
   it.each([
-    [{ ...JSON.parse('{}'), schemaVersion: 7 }, 'x.json: expected schemaVersion ≤ 2; this report was written by a newer profile-gate (schemaVersion 7); upgrade'],
-    [{ schemaVersion: 3, tool: { name: 'profile-gate', version: '3.0.0' } }, 'x.json: expected schemaVersion ≤ 2; this report was written by a newer profile-gate (3.0.0); upgrade'],
+    [{ ...JSON.parse('{}'), schemaVersion: 7 }, 'x.json: expected schemaVersion ≤ 3; this report was written by a newer profile-gate (schemaVersion 7); upgrade'],
+    [{ schemaVersion: 4, tool: { name: 'profile-gate', version: '4.0.0' } }, 'x.json: expected schemaVersion ≤ 3; this report was written by a newer profile-gate (4.0.0); upgrade'],
     [{ schemaVersion: -1 }, 'x.json: expected a profile-gate report.json with a whole-number schemaVersion, got -1'],
     [{ schemaVersion: 1.5 }, 'x.json: expected a profile-gate report.json with a whole-number schemaVersion, got 1.5'],
     [null, 'x.json: expected a profile-gate report.json (a JSON object), got null'],

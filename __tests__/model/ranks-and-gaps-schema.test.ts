@@ -1,6 +1,5 @@
 /** Reports written before ranks, excluded gaps and the active span existed still read, with defaults. */
 import { migrateReport } from '../../src/model/migrate.js';
-import { REPORT_SCHEMA_VERSION } from '../../src/model/report.js';
 
 const oldTimeline = {
   spanNs: 1_000_000,
@@ -14,7 +13,8 @@ const oldTimeline = {
   busyByDecile: [],
 };
 const oldReport = (timeline: unknown) => ({
-  schemaVersion: REPORT_SCHEMA_VERSION,
+  // Written before the decision was recorded (schema 3).
+  schemaVersion: 2,
   tool: { name: 'profile-gate', version: '0.1.0' },
   generatedAt: '2026-11-30T00:00:00.000Z',
   environment: {},

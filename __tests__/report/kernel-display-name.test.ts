@@ -142,37 +142,44 @@ describe('readableReasons', () => {
     expect(readable).toBe(raw.replace(/^kernel:.*?…/, 'kernel elementwise_kernel<direct_copy_kernel_cuda>'));
   });
 
-  it('links the kernel share reasons of a report written before the links when it is read', async () => {
+  it('a report written before the decision was recorded (schema 2) keeps its reasons as written; its record comes from its rows', async () => {
     const { analyze } = await import('../../src/pipeline/analyze.js');
     const { expandInputs } = await import('../../src/io/input-paths.js');
     const { migrateReport } = await import('../../src/model/migrate.js');
     const { readableReasons } = await import('../../src/report/kernel-display-name.js');
     const samples = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'samples');
     const baseline = await analyze({ inputs: await expandInputs([join(samples, 'baseline')]) });
-    const alone = await analyze({ inputs: await expandInputs([join(samples, 'current')]) });
-    const copy = alone.kernels.find((k) => k.name.includes('direct_copy_kernel_cuda'))!.name;
-    // A share threshold on the copy kernel: the share reason such reports carried (with steps on both sides, shares gate only where set).
-    const report = await analyze({ inputs: await expandInputs([join(samples, 'current')]), baseline: { report: baseline, origin: 'file', reason: 'test' }, gate: { thresholds: { [`kernel:${copy}`]: 5 } } });
+    const report = await analyze({ inputs: await expandInputs([join(samples, 'current')]), baseline: { report: baseline, origin: 'file', reason: 'test' } });
+    // As schema 2 wrote it: no decision, and no links (older still) or links with character offsets.
     const { reasonRows: _links, ...unlinked } = report.comparison!;
     void _links;
-    const written = JSON.parse(JSON.stringify({ ...report, comparison: unlinked })) as unknown;
+    const { decision: _decision, ...undecided } = report;
+    void _decision;
+    const written = JSON.parse(JSON.stringify({ ...undecided, schemaVersion: 2, comparison: unlinked })) as unknown;
     const read = migrateReport(written, 'report.json');
-    expect(read.comparison!.reasonRows).toHaveLength(read.comparison!.reasons.length);
-    const shareLines = (reasons: string[]) => reasons.filter((r) => r.includes('share of GPU time'));
-    expect(shareLines(readableReasons(read))).toEqual(shareLines(readableReasons(report)));
-    expect(readableReasons(read).filter((r) => r.startsWith('kernel elementwise_kernel<direct_copy_kernel_cuda> share of GPU time'))).toHaveLength(1);
+    expect(read.comparison!.reasonRows).toBeUndefined();
+    expect(readableReasons(read)).toEqual(report.comparison!.reasons);
+    // The record: the rows whose status decided the verdict, the policy unknown.
+    const deciding = report.comparison!.rows.filter((r) => r.status === report.verdict).map((r) => r.metric);
+    expect(deciding.length).toBeGreaterThan(0);
+    expect(read.decision.causes.map((c) => (c.kind === 'row' ? c.row : c.kind))).toEqual(deciding);
+    expect(read.decision.policy).toBeNull();
   });
 
-  it('names the kernel by the row the comparison links the reason to, whatever the wording', async () => {
+  it("writes a kernel share row's sentence from the row the reason is linked to, whatever the stored wording", async () => {
     const { readableReasons } = await import('../../src/report/kernel-display-name.js');
     const row = { metric: `kernel:${COPY_FLOAT}`, kind: 'kernel-share' as const, unit: '% of GPU time', baseline: 0, current: 9.9, delta: 9.9, ci: null, threshold: 3, status: 'fail' as const };
     // Wording no renderer knows: no "kernel:" prefix, no "share of GPU time", no shares quoted.
     const reasons = ['the copy kernel grew by a lot', 'a note about no row'];
-    const comparisonOf = (reasonRows?: ({ row: string; nameEnd: number } | null)[]) =>
-      ({ baseline: { origin: 'file', reason: 'test' }, rows: [row], reasons, ...(reasonRows ? { reasonRows } : {}) });
-    const report = emptyReport({ verdict: 'fail', comparison: comparisonOf([{ row: row.metric, nameEnd: 'the copy kernel'.length }, null]) });
-    expect(readableReasons(report)).toEqual(['kernel elementwise_kernel<direct_copy_kernel_cuda> grew by a lot', 'a note about no row']);
-    // Without the link (a report written before it) the reasons show as written.
+    const comparisonOf = (reasonRows?: ({ row: string } | null)[]) => ({ baseline: { origin: 'file', reason: 'test' }, rows: [row], reasons, ...(reasonRows ? { reasonRows } : {}) });
+    // The row's own threshold: 9 pp fails it (a per-row threshold of the policy that judged it).
+    const policy = { failOn: [], failOnSeverity: 'error' as const, failVerdicts: ['fail' as const], thresholds: { [row.metric]: 9 }, shareThresholds: { warn: 3, fail: 20 }, ruleOptions: {} };
+    const linked = emptyReport({ verdict: 'fail', comparison: comparisonOf([{ row: row.metric }, null]) });
+    const report = { ...linked, decision: { ...linked.decision, policy } };
+    expect(readableReasons(report)).toEqual(['kernel elementwise_kernel<direct_copy_kernel_cuda> share of GPU time 0.0% → 9.9% (+9.9 pp), at or beyond the 9 pp fail threshold', 'a note about no row']);
+    // Without the policy (a report migrated from before it was recorded) the fail threshold is unknown: as written.
+    expect(readableReasons(linked)).toEqual(reasons);
+    // Without the link the reasons show as written.
     expect(readableReasons(emptyReport({ verdict: 'fail', comparison: comparisonOf() }))).toEqual(reasons);
   });
 });

@@ -6,6 +6,10 @@ import { runReportCommand } from '../../src/cli/report-command.js';
 import { InputError, UsageError } from '../../src/errors.js';
 import { serializeReport } from '../../src/report/json.js';
 import { finding, makeReport, row } from './report-factory.js';
+import { cli } from '../helpers/cli.js';
+import { ReportSchema } from '../../src/model/report.js';
+
+const SAMPLES = join(import.meta.dirname, '..', '..', 'samples');
 
 function downloads(): string {
   // The layout `gh run download` leaves: one folder per artifact.
@@ -67,10 +71,10 @@ describe('profile-gate report', () => {
   it('refuses a file that is not a report, naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pg-report-cmd-'));
     const bad = join(dir, 'report.json');
-    writeFileSync(bad, JSON.stringify({ schemaVersion: 3 }));
+    writeFileSync(bad, JSON.stringify({ schemaVersion: 4 }));
     const error = await runReportCommand(['--out', join(dir, 'out'), bad]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
-    expect((error as Error).message).toBe(`${bad}: expected schemaVersion ≤ 2; this report was written by a newer profile-gate (schemaVersion 3); upgrade`);
+    expect((error as Error).message).toBe(`${bad}: expected schemaVersion ≤ 3; this report was written by a newer profile-gate (schemaVersion 4); upgrade`);
     writeFileSync(bad, '{"schemaVersion": 1,');
     await expect(runReportCommand(['--out', join(dir, 'out'), bad])).rejects.toThrow(/: expected JSON, got /);
   });
@@ -88,6 +92,25 @@ describe('profile-gate report', () => {
     // Refused with fail-verdicts listing accepted; a bad login is a usage error.
     expect(await runReportCommand(['--out', out, '--accepted-by', 'octocat', '--fail-verdicts', 'fail,accepted', dir])).toBe(1);
     await expect(runReportCommand(['--out', out, '--accepted-by', '@octocat', dir])).rejects.toThrow(new UsageError('--accepted-by "@octocat": expected a GitHub login, optionally followed by :REASON (e.g. octocat:slower on purpose)'));
+  });
+
+  it('--accepted-by covers what failed the report under the fail-on that judged it, not the default fail-on (the real unfused capture)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-report-cmd-'));
+    const path = join(dir, 'report.json');
+    // samples/current holds unfused attention (an error, in the default fail-on) and an unfused norm +
+    // RoPE (a warning); the workflow fails on unfused-norm-rope alone, at warning.
+    const analyzed = await cli(['analyze', '--fail-on', 'unfused-norm-rope', '--fail-on-severity', 'warning', '--rule-option', 'unfused-norm-rope.minPiecesShare=0.02', '--json', path, join(SAMPLES, 'current')]);
+    expect(analyzed.code).toBe(1);
+    const written = ReportSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+    expect(written.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['unfused-attention', 'unfused-norm-rope']));
+    expect(written.decision.causes).toEqual([{ kind: 'finding', id: 'unfused-norm-rope', severity: 'warning', status: 'fail', inFailOn: true }]);
+    expect(written.decision.policy).toMatchObject({ failOn: ['unfused-norm-rope'], failOnSeverity: 'warning', ruleOptions: { 'unfused-norm-rope': { minPiecesShare: 0.02 } } });
+    const out = join(dir, 'out');
+    expect(await runReportCommand(['--out', out, '--accepted-by', 'octocat:norm kept apart on purpose', path])).toBe(0);
+    const summary = readFileSync(join(out, 'summary.md'), 'utf8');
+    // Markdown escapes the hyphens.
+    expect(summary).toContain('covering finding:unfused\\-norm\\-rope: norm kept apart on purpose;');
+    expect(summary).not.toMatch(/covering[^\n]*attention/);
   });
 
   it('needs --out and at least one input', async () => {

@@ -7,7 +7,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { failsJob, failureLine } from '../compare/verdict.js';
-import { parseGateOptions, type GateOptionsInput } from '../compare/gate-options.js';
 import { applyAcceptance } from '../compare/acceptance.js';
 import { readAcceptances } from './github/acceptance.js';
 import { isFindingId } from '../model/finding-ids.js';
@@ -190,8 +189,6 @@ export interface ProducedReport {
   extraFiles?: readonly string[];
   /** Why there is no comparison, when there is none. */
   baselineNote?: string;
-  /** The gate options the report was judged with: which findings fail, for an acceptance without a baseline. */
-  gate?: GateOptionsInput;
 }
 
 async function upload(ctx: ModeContext, name: string, files: readonly string[], root: string): Promise<UploadedArtifact> {
@@ -276,7 +273,7 @@ async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: r
  * acceptance refused is a warning annotation as well as a line of the verdict; a source the token
  * could not read is a warning annotation.
  */
-async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOptionsInput = {}): Promise<{ report: Report; headSha?: string }> {
+async function withAcceptance(ctx: ModeContext, report: Report): Promise<{ report: Report; headSha?: string }> {
   const pullRequest = ctx.inputs.prNumber ?? ctx.run.pullRequest;
   const { acceptLabel: label, acceptCommand: command } = ctx.inputs;
   const eventHead = ctx.inputs.prNumber === undefined ? ctx.run.pullRequestHeadSha : undefined;
@@ -296,8 +293,8 @@ async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOption
   } catch (error) {
     read = { claims: [], refused: [], unread: [`acceptances not read: ${errorText(error)}`], ...known };
   }
-  const options = parseGateOptions(gate);
-  const accepted = applyAcceptance(report, { claims: read.claims, refused: read.refused, failOn: { ids: options.failOn, severity: options.failOnSeverity } });
+  // The rows it may cover are those the report records as failing it, under the policy it records.
+  const accepted = applyAcceptance(report, { claims: read.claims, refused: read.refused });
   for (const line of read.refused) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptance not applied' });
   // A token that may not read them is the workflow's setting, not the verdict's: the log says so.
   for (const line of read.unread) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptances not read' });
@@ -309,7 +306,7 @@ async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOption
 export async function publishReport(ctx: ModeContext, produced: ProducedReport): Promise<void> {
   // Command lines and names in the report may quote a secret: the report itself is redacted, so its
   // file, summary, comment and outputs are.
-  const withAccepted = await withAcceptance(ctx, produced.report, produced.gate);
+  const withAccepted = await withAcceptance(ctx, produced.report);
   const report = redactValue(withAccepted.report, ctx.secrets).value;
   const dir = ctx.inputs.reportDir;
   const jsonPath = join(dir, REPORT_FILE);

@@ -10,7 +10,6 @@ import { boundReport } from '../report/bounded-report.js';
 import { writeOutput } from '../io/input-paths.js';
 import { failureLine } from '../compare/verdict.js';
 import { UsageError } from '../errors.js';
-import { DEFAULT_FAIL_ON, DEFAULT_FAIL_ON_SEVERITY } from '../compare/verdict.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
 import type { AcceptedBy } from '../options/table.js';
 import { applyAcceptance, type AcceptanceClaim } from '../compare/acceptance.js';
@@ -47,8 +46,9 @@ export async function runReportCommand(args: string[]): Promise<number> {
   const entries: ReportEntry[] = [];
   for (const found of files) {
     // One at a time, cut down at once to what the merged summary shows (as mode report does).
-    const read = boundReport(await loadReport(found.path));
-    const report = claim ? applyAcceptance(read, { claims: [claim], failOn: { ids: DEFAULT_FAIL_ON, severity: DEFAULT_FAIL_ON_SEVERITY } }) : read;
+    // The acceptance covers what the report records as failing it (all of it, before the cut), under the policy that judged it.
+    const read = await loadReport(found.path);
+    const report = boundReport(claim ? applyAcceptance(read, { claims: [claim] }) : read);
     entries.push({ label: labelFor(found, report, options.artifactPrefix), report });
   }
   const merged = mergeReports(entries);

@@ -6,15 +6,15 @@
  *
  * - Only `fail` can become `accepted`. `invalid` never is (nothing was compared, so there is nothing
  *   to accept); pass, warn and insufficient-data have nothing failing.
- * - One acceptance must cover every failing row: the comparison's rows with status fail, or without a
- *   baseline the failing findings (`finding:<id>`). A bare command (or the label) covers them all; a
+ * - One acceptance must cover every failing row: the causes the report recorded for its fail
+ *   (`decision.causes`, judged under the policy the report records): comparison rows with status
+ *   fail, or without a baseline the failing findings (`finding:<id>`). Nothing is judged again here. A bare command (or the label) covers them all; a
  *   command that names rows covers those it names, and one that leaves a failing row out accepts
  *   nothing, with a line that says which rows are left.
  * - The rows stay as they are (status fail): the report keeps the regression visible and says who
  *   accepted it in `acceptance`.
  */
 import type { Acceptance, ComparisonRow, Report } from '../model/report.js';
-import { failsOn, isPrimary, type FailOn } from './verdict.js';
 import { withLeadingReasons } from './reason-rows.js';
 
 /** The PR label that accepts, unless the workflow names another (input accept-label). */
@@ -111,13 +111,17 @@ export interface FailingRow {
 }
 
 /**
- * What fails the report: the comparison's rows with status fail, or without a comparison the
- * findings that fail under fail-on (the rule of src/compare/verdict.ts), as `finding:<id>`.
+ * What fails the report, as it recorded its decision: the causes with status fail, each as the row
+ * it names (a finding without a baseline as `finding:<id>`).
  */
-export function failingRows(report: Pick<Report, 'comparison' | 'findings'>, failOn: FailOn): FailingRow[] {
-  if (report.comparison) return report.comparison.rows.filter((r) => r.status === 'fail').map((r) => ({ metric: r.metric, kind: r.kind, unit: r.unit }));
-  const ids = [...new Set(report.findings.filter((f) => isPrimary(f) && f.severity !== 'info' && failsOn(f, failOn)).map((f) => f.id))];
-  return ids.map((id) => ({ metric: `finding:${id}`, kind: 'finding', unit: 'hits' }));
+export function failingRows(report: Pick<Report, 'comparison' | 'decision'>): FailingRow[] {
+  const units = new Map((report.comparison?.rows ?? []).map((r) => [r.metric, r.unit]));
+  const rows: FailingRow[] = [];
+  for (const cause of report.decision.causes) {
+    if (cause.kind === 'row' && cause.status === 'fail') rows.push({ metric: cause.row, kind: cause.rowKind, unit: units.get(cause.row) ?? '' });
+    else if (cause.kind === 'finding' && cause.status === 'fail') rows.push({ metric: `finding:${cause.id}`, kind: 'finding', unit: 'hits' });
+  }
+  return rows;
 }
 
 function matches(target: string, row: FailingRow): boolean {
@@ -156,7 +160,6 @@ export interface AcceptanceInput {
   claims: readonly AcceptanceClaim[];
   /** Lines on acceptances that were read but refused (no write access, a comment before the head). */
   refused?: readonly string[];
-  failOn: FailOn;
 }
 
 function withLines(report: Report, lines: readonly string[]): Report {
@@ -181,10 +184,10 @@ export function applyAcceptance(report: Report, input: AcceptanceInput): Report 
     return withLines(report, [...lines, ...refused]);
   }
   if (report.verdict !== 'fail') return report;
-  const failing = failingRows(report, input.failOn);
+  const failing = failingRows(report);
   if (!failing.length) {
-    // A fail judged under another fail-on than the one given here: nothing this rule can name, so nothing is accepted.
-    return withLines(report, [...input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: no failing row was found to accept under fail-on ${input.failOn.ids.join(',') || 'none'}`), ...refused]);
+    // A fail whose record names no failing row (edited apart from its rows): nothing to name, so nothing is accepted.
+    return withLines(report, [...input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: the report records no failing row to accept`), ...refused]);
   }
   const lines: string[] = [];
   for (const claim of input.claims) {

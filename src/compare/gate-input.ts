@@ -3,7 +3,7 @@
  * tests and the simulator build it directly.
  */
 import type { Environment } from '../model/capture.js';
-import type { Comparison, ComparisonRow, StepCount, Verdict } from '../model/report.js';
+import type { Comparison, ComparisonRow, DecisionCause, DecisionPolicy, StepCount, Verdict } from '../model/report.js';
 import type { VerdictFinding } from './verdict.js';
 import type { KernelFamily } from '../model/family-ids.js';
 
@@ -74,16 +74,20 @@ export interface GateResult {
   verdict: Verdict;
   /** The lines that decide the verdict (src/compare/verdict.ts judge). */
   reasons: string[];
+  /** What decides the verdict, as data (src/compare/verdict.ts judge). */
+  causes: DecisionCause[];
+  /** The gate's part of the policy that judged it (the rules' options are the analysis's). */
+  policy: GatePolicy;
   comparison: Comparison | null;
 }
+
+export type GatePolicy = Omit<DecisionPolicy, 'ruleOptions'>;
 
 /** A row plus what the verdict needs to know about it. */
 export interface GatedRow {
   row: ComparisonRow;
   /** Human reason when the row drives the verdict (fail, warn, insufficient-data, improved). */
   reason?: string;
-  /** How many of the reason's first characters name the row (where it opens with the row's name). */
-  reasonNameEnd?: number;
   /** A gated metric that more runs could decide. */
   undecided?: boolean;
 }

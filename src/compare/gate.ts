@@ -6,8 +6,9 @@
  * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
 import { keySubject, type Comparison, type ComparisonRow, type ReasonRow, type RowSubject } from '../model/report.js';
+import { rowCause, strongestSeverity } from '../model/decision.js';
 import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
-import type { GatedRow, GateInput, GateResult } from './gate-input.js';
+import type { GatedRow, GateInput, GatePolicy, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
 import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput } from './gate-options.js';
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
@@ -16,7 +17,7 @@ import { compareCommunication, compareFamilies, compareKernels, type ShareMode }
 import { kernelTimeKeys, kernelTimeRows, perStepAttribution, refusalText } from './per-step.js';
 import { judgeThrottling } from './throttle-check.js';
 import { RULES } from '../diagnose/rules/index.js';
-import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type VerdictFinding } from './verdict.js';
+import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type InvalidCheck, type VerdictFinding } from './verdict.js';
 
 export type { GateFamily, GateFinding, GateInput, GateKernel, GateMetric, GateResult } from './gate-input.js';
 export type { HistoryEntry } from './between-jobs.js';
@@ -95,6 +96,17 @@ function failOnOf(options: GateOptions): FailOn {
   return { ids: options.failOn, severity: options.failOnSeverity };
 }
 
+/** The options that judged the verdict, as the report records them. */
+function policyOf(options: GateOptions): GatePolicy {
+  return {
+    failOn: [...options.failOn],
+    failOnSeverity: options.failOnSeverity,
+    failVerdicts: [...options.failVerdicts],
+    thresholds: Object.fromEntries(Object.entries(options.thresholds)),
+    shareThresholds: { ...options.shareThresholds },
+  };
+}
+
 const ORDER: Record<ComparisonRow['status'], number> = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
 
 /** What else the gate may know about the baseline. */
@@ -114,13 +126,13 @@ function subjectField(key: string): { subject?: RowSubject } {
 
 export function compare(current: GateInput, baseline: GateInput | null, optionsInput: GateOptionsInput | GateOptions = {}, context: CompareContext = {}): GateResult {
   let options = parseGateOptions(optionsInput);
-  if (!baseline) return { ...judge(current.findings, failOnOf(options)), comparison: null };
+  if (!baseline) return { ...judge(current.findings, failOnOf(options)), policy: policyOf(options), comparison: null };
 
-  const invalid: string[] = [];
+  const invalid: InvalidCheck[] = [];
   const notes: string[] = [];
   const mismatches = environmentMismatches(baseline.environment, current.environment);
   const blocking = blockingMismatches(mismatches, options.allowEnvironmentMismatch);
-  if (blocking.length) invalid.push(`environment differs (${blocking.map(formatMismatch).join('; ')}); compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)`);
+  if (blocking.length) invalid.push({ check: 'environment', line: `environment differs (${blocking.map(formatMismatch).join('; ')}); compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)` });
   const allowed = mismatches.filter((m) => !blocking.includes(m));
   if (allowed.length) notes.push(`environment differs, allowed: ${allowed.map(formatMismatch).join('; ')}`);
 
@@ -129,7 +141,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   notes.push(...throttling.notes);
   for (const problem of throttling.problems) {
     if (options.allowThrottled) notes.push(`${problem.what}; allowed by --allow-throttled`);
-    else invalid.push(`${problem.what}; ${problem.remedy}, or allow it with --allow-throttled (action input allow-throttled)`);
+    else invalid.push({ check: 'throttling', line: `${problem.what}; ${problem.remedy}, or allow it with --allow-throttled (action input allow-throttled)` });
   }
 
   let betweenJobs: Comparison['betweenJobs'];
@@ -196,13 +208,14 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   else if (shareMode?.mode === 'fallback' && !shareMode.throughputImproved) passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
   passParts.push('no new findings');
   const passLine = `no regression: ${passParts.join(', ')}`;
-  const judgement = judge(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
+  const cause = (row: ComparisonRow) => rowCause(row, row.kind === 'finding' && row.subject ? strongestSeverity(current.findings, row.subject.id) : undefined);
+  const judgement = judge(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason, cause: cause(r.row) })), noThroughput, passLine });
 
   const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
-  const reasons = [...invalid, ...ranked.map((r) => r.reason!), ...notes];
+  const reasons = [...invalid.map((i) => i.line), ...ranked.map((r) => r.reason!), ...notes];
   const reasonRows: (ReasonRow | null)[] = [
     ...invalid.map(() => null),
-    ...ranked.map((r): ReasonRow => ({ row: r.row.metric, ...(r.reasonNameEnd !== undefined ? { nameEnd: r.reasonNameEnd } : {}) })),
+    ...ranked.map((r): ReasonRow => ({ row: r.row.metric })),
     ...notes.map(() => null),
   ];
   if (judgement.verdict === 'pass') {
@@ -229,5 +242,5 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     ...(perStep ? { perStep } : {}),
     ...(options.look ? { look: { ...options.look, alpha: lookAlpha(options.alpha, options.look) } } : {}),
   };
-  return { ...judgement, comparison };
+  return { ...judgement, policy: policyOf(options), comparison };
 }

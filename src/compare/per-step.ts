@@ -332,7 +332,7 @@ function shareText(times: { baselineNs: number; currentNs: number }, perStep: Pe
 }
 
 /** A row's target cut for a sentence: a templated kernel name (often over 1 KB) keeps its head there; the row keeps it whole. */
-function targetLabel(target: string): string {
+export function targetLabel(target: string): string {
   return target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
 }
 
@@ -396,7 +396,7 @@ export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions):
       note: notes.join('; '),
       ...(subject ? { subject } : {}),
     };
-    return { row, ...(reason ? { reason, reasonNameEnd: label.length } : {}) };
+    return { row, ...(reason ? { reason } : {}) };
   });
 }
 

@@ -101,7 +101,7 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
     ...(notes.length ? { note: notes.join('; ') } : {}),
     subject,
   };
-  return { row, ...(reason ? { reason, reasonNameEnd: shortLabel(metric).length } : {}) };
+  return { row, ...(reason ? { reason } : {}) };
 }
 
 export function compareFamilies(current: GateInput, baseline: GateInput, options: GateOptions, mode?: ShareMode): GatedRow[] {

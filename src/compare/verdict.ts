@@ -16,7 +16,8 @@
  * invalid by default. A fail that a reviewer accepted on the pull request (src/compare/acceptance.ts)
  * is `accepted`, which passes unless fail-verdicts lists it.
  */
-import type { ComparisonRow, Finding, Severity, Verdict } from '../model/report.js';
+import type { ComparisonRow, DecisionCause, Finding, Verdict } from '../model/report.js';
+import { isPrimary, SEVERITY_RANK } from '../model/decision.js';
 import type { FindingId } from '../model/finding-ids.js';
 
 export const DEFAULT_FAIL_ON: readonly FindingId[] = ['re-prefill', 'unfused-attention'];
@@ -52,7 +53,7 @@ export interface FailOn {
   severity: FailOnSeverity;
 }
 
-const RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+const RANK = SEVERITY_RANK;
 
 function failOnOf(failOn: readonly string[] | FailOn): FailOn {
   return Array.isArray(failOn) ? { ids: failOn as readonly string[], severity: DEFAULT_FAIL_ON_SEVERITY } : (failOn as FailOn);
@@ -64,10 +65,8 @@ export function failsOn(finding: Pick<VerdictFinding, 'id' | 'severity'>, failOn
   return policy.ids.includes(finding.id) && RANK[finding.severity] >= RANK[policy.severity];
 }
 
-/** Secondary findings are explained by a primary one; they count only when they are errors. */
-export function isPrimary(finding: VerdictFinding): boolean {
-  return !finding.secondary || finding.severity === 'error';
-}
+/** Secondary findings are explained by a primary one; they count only when they are errors (src/model/decision.ts). */
+export { isPrimary };
 
 /** The strongest of a finding id's hits (the one whose evidence a line shows). */
 export function strongest<F extends VerdictFinding>(findings: readonly F[]): F | undefined {
@@ -97,12 +96,18 @@ export function failingFindingLine(finding: VerdictFinding, lead = `finding ${fi
   return evidence ? `${lead}: ${evidence}` : lead;
 }
 
+/** A check that keeps a comparison from standing, and its line. */
+export interface InvalidCheck {
+  check: Extract<DecisionCause, { kind: 'invalid' }>['check'];
+  line: string;
+}
+
 /** What the comparison against a baseline found, as the verdict reads it. */
 export interface ComparisonOutcome {
-  /** Why the comparison cannot stand (environment mismatch, throttling), one line each. */
-  invalid: readonly string[];
-  /** Each row's status, and its line where it has one. */
-  rows: readonly { status: ComparisonRow['status']; reason?: string | undefined }[];
+  /** Why the comparison cannot stand (environment mismatch, throttling), one each. */
+  invalid: readonly InvalidCheck[];
+  /** Each row's status, its line where it has one, and the cause it gives (src/model/decision.ts rowCause). */
+  rows: readonly { status: ComparisonRow['status']; reason?: string | undefined; cause?: DecisionCause }[];
   /** Gated metrics the baseline has but the comparison could not compare. */
   noThroughput: boolean;
   /** The line a passing comparison says. */
@@ -113,6 +118,8 @@ export interface Judgement {
   verdict: Verdict;
   /** The lines that decide the verdict, most decisive first: for fail, exactly what fails it. */
   reasons: string[];
+  /** What decides the verdict, as data, most decisive first: for fail, exactly what fails it. */
+  causes: DecisionCause[];
 }
 
 const NO_THROUGHPUT = 'no gated metric is present on both sides';
@@ -122,28 +129,37 @@ function findingsJudgement(findings: readonly VerdictFinding[], failOn: FailOn):
   const byId = new Map<string, VerdictFinding[]>();
   for (const f of counted) byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
   const top = [...byId.values()].map((hits) => strongest(hits)!);
+  const cause = (f: VerdictFinding, status: 'fail' | 'warn'): DecisionCause => ({ kind: 'finding', id: f.id, severity: f.severity, status, inFailOn: failOn.ids.includes(f.id) });
   const failing = top.filter((f) => failsOn(f, failOn));
-  if (failing.length) return { verdict: 'fail', reasons: failing.map((f) => failingFindingLine(f)) };
+  if (failing.length) return { verdict: 'fail', reasons: failing.map((f) => failingFindingLine(f)), causes: failing.map((f) => cause(f, 'fail')) };
   const listed = top.filter((f) => failOn.ids.includes(f.id));
   const others = top.filter((f) => !failOn.ids.includes(f.id));
   const reasons = [
     ...listed.map((f) => `finding ${f.id} (${f.severity}) is in fail-on, below fail-on-severity ${failOn.severity}: warns`),
     ...others.map((f) => `finding ${f.id} (${f.severity}), not in fail-on: warns`),
   ];
-  if (reasons.length) return { verdict: 'warn', reasons };
-  return { verdict: 'pass', reasons: [] };
+  if (reasons.length) return { verdict: 'warn', reasons, causes: [...listed, ...others].map((f) => cause(f, 'warn')) };
+  return { verdict: 'pass', reasons: [], causes: [] };
 }
 
-/** The verdict and its reasons: from the findings alone, or from the comparison when there is a baseline. */
+/** The verdict, its reasons and its causes: from the findings alone, or from the comparison when there is a baseline. */
 export function judge(findings: readonly VerdictFinding[], failOn: readonly string[] | FailOn = DEFAULT_FAIL_ON, comparison?: ComparisonOutcome): Judgement {
   if (!comparison) return findingsJudgement(findings, failOnOf(failOn));
-  const lines = (status: ComparisonRow['status']) => comparison.rows.filter((r) => r.status === status && r.reason).map((r) => r.reason!);
+  const deciding = (status: ComparisonRow['status']) => comparison.rows.filter((r) => r.status === status);
+  const lines = (status: ComparisonRow['status']) => deciding(status).filter((r) => r.reason).map((r) => r.reason!);
+  const causes = (status: ComparisonRow['status']) => deciding(status).flatMap((r) => (r.cause ? [r.cause] : []));
   const has = (status: ComparisonRow['status']) => comparison.rows.some((r) => r.status === status);
-  if (comparison.invalid.length) return { verdict: 'invalid', reasons: [...comparison.invalid] };
-  if (has('fail')) return { verdict: 'fail', reasons: lines('fail') };
-  if (has('insufficient-data') || comparison.noThroughput) return { verdict: 'insufficient-data', reasons: [...lines('insufficient-data'), ...(comparison.noThroughput ? [NO_THROUGHPUT] : [])] };
-  if (has('warn')) return { verdict: 'warn', reasons: lines('warn') };
-  return { verdict: 'pass', reasons: [comparison.passLine] };
+  if (comparison.invalid.length) return { verdict: 'invalid', reasons: comparison.invalid.map((i) => i.line), causes: comparison.invalid.map((i) => ({ kind: 'invalid', check: i.check })) };
+  if (has('fail')) return { verdict: 'fail', reasons: lines('fail'), causes: causes('fail') };
+  if (has('insufficient-data') || comparison.noThroughput) {
+    return {
+      verdict: 'insufficient-data',
+      reasons: [...lines('insufficient-data'), ...(comparison.noThroughput ? [NO_THROUGHPUT] : [])],
+      causes: [...causes('insufficient-data'), ...(comparison.noThroughput ? [{ kind: 'no-throughput' } as const] : [])],
+    };
+  }
+  if (has('warn')) return { verdict: 'warn', reasons: lines('warn'), causes: causes('warn') };
+  return { verdict: 'pass', reasons: [comparison.passLine], causes: [] };
 }
 
 /**

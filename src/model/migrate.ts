@@ -13,7 +13,8 @@
  * sections are absent instead of null. Migrating adds the empty sections and renames the fields.
  */
 import { InputError } from '../errors.js';
-import { REPORT_SCHEMA_VERSION, ReportSchema, type Comparison, type ReasonRow, type Report } from './report.js';
+import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from './report.js';
+import { decisionFromRows } from './decision.js';
 
 type Data = Record<string, unknown>;
 
@@ -58,39 +59,31 @@ function v1ToV2(data: Data): Data {
   return { ...data, schemaVersion: 2 };
 }
 
+/**
+ * Version 3 records the decision (`decision`: its causes and the policy). A version-2 report gets
+ * one after it is validated, from its rows' statuses and findings (model/decision.ts
+ * decisionFromRows), with the policy unknown; its reasons are kept as written.
+ */
+function v2ToV3(data: Data): Data {
+  return { ...data, schemaVersion: 3 };
+}
+
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   0: v0ToV1,
   1: v1ToV2,
+  2: v2ToV3,
 };
+
+/** A report of a version before the decision was recorded: validated without it, then given one from its rows. */
+const UNDECIDED_REPORT = ReportSchema.omit({ decision: true });
+const FIRST_DECIDED_VERSION = 3;
 
 /** The writer's version for a message: the tool version it recorded, else its schema version. */
 function writer(data: Data, version: number): string {
   const tool = data['tool'];
   const named = isRecord(tool) ? tool['version'] : typeof tool === 'string' ? tool : undefined;
   return typeof named === 'string' && named.length <= 40 ? named : `schemaVersion ${version}`;
-}
-
-/**
- * A report written before `comparison.reasonRows` links its kernel-share reasons by their frozen
- * wording (`kernel:<name cut at 80>… share of GPU time 0.0% → 9.9% …`): the name's head and the
- * shares it quotes pick out one row. Anything else, or a match that is not one row, stays unlinked.
- */
-export function linkWrittenReasons(comparison: Comparison): Comparison {
-  if (comparison.reasonRows) return comparison;
-  const kernels = comparison.rows.filter((r) => r.kind === 'kernel-share');
-  const reasonRows = comparison.reasons.map((reason): ReasonRow | null => {
-    if (!reason.startsWith('kernel:')) return null;
-    const end = reason.search(/…| share of GPU time/);
-    if (end < 0) return null;
-    const written = reason.slice(0, end);
-    const rows = kernels.filter(
-      (r) => r.metric.replace(/\s+/g, ' ').startsWith(written) && r.baseline !== null && r.current !== null && reason.includes(`${r.baseline.toFixed(1)}% → ${r.current.toFixed(1)}%`),
-    );
-    if (rows.length !== 1) return null;
-    return { row: rows[0]!.metric, nameEnd: reason[end] === '…' ? end + 1 : end };
-  });
-  return { ...comparison, reasonRows };
 }
 
 /**
@@ -115,13 +108,14 @@ export function migrateReport(data: unknown, path: string): Report {
     if (!step) throw new InputError(path, `expected schemaVersion ${REPORT_SCHEMA_VERSION} or a version that can be migrated, got ${version}`);
     current = step(current);
   }
-  const parsed = ReportSchema.safeParse(current);
+  const parsed = (version < FIRST_DECIDED_VERSION ? UNDECIDED_REPORT : ReportSchema).safeParse(current);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? issue.path.join('.') : 'the top level';
     const migrated = version < REPORT_SCHEMA_VERSION ? ` (migrated from schemaVersion ${version})` : '';
     throw new InputError(path, `expected a profile-gate report.json (schemaVersion ${REPORT_SCHEMA_VERSION})${migrated}; at ${where}: ${issue.message}`);
   }
+  if (version >= FIRST_DECIDED_VERSION) return parsed.data as Report;
   const report = parsed.data;
-  return report.comparison && !report.comparison.reasonRows ? { ...report, comparison: linkWrittenReasons(report.comparison) } : report;
+  return { ...report, decision: decisionFromRows(report) };
 }

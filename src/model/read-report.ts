@@ -12,12 +12,15 @@ import type { Report } from './report.js';
 /**
  * Far above any report profile-gate writes (a report of 10,000 kernels holds about 150,000 values,
  * its longest strings are demangled kernel names of a few kilobytes), far below what takes a heap.
+ * The scan of the worst report within them (150,000 rows) takes about a second, so a report that
+ * takes 30 s is refused: the reader holds no job for longer, whatever the machine's load.
  */
 export const REPORT_JSON_BOUNDS: JsonBounds = {
   maxItems: 200_000,
   maxStringChars: 262_144,
   maxValues: 4_000_000,
   maxDepth: 64,
+  maxMillis: 30_000,
 };
 
 export function parseReportText(text: string, source: string, bounds: JsonBounds = REPORT_JSON_BOUNDS): Report {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { EnvironmentSchema, NcuResultSchema, NoticeSchema, SourceSchema, TimelineSchema, ApiStatSchema, MemopStatSchema, CpuFunctionSchema } from './capture.js';
 import { FamilyShareSchema, KernelFamilySchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
 
-export const REPORT_SCHEMA_VERSION = 2;
+export const REPORT_SCHEMA_VERSION = 3;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 export const REPORT_FILE = 'report.json';
 
@@ -248,14 +248,8 @@ export const PerStepSchema = z.object({
 });
 export type PerStep = z.infer<typeof PerStepSchema>;
 
-/**
- * What a reason of the gate is about: the row's metric, and how many of the reason's first
- * characters name it (the name as written, cut to a sentence's width), where the reason opens with it.
- */
-export const ReasonRowSchema = z.object({
-  row: z.string(),
-  nameEnd: z.number().int().nonnegative().optional(),
-});
+/** What a reason of the gate is about: the comparison row's metric (renderers write a kernel row's sentence from the row). */
+export const ReasonRowSchema = z.object({ row: z.string() });
 export type ReasonRow = z.infer<typeof ReasonRowSchema>;
 
 export const ComparisonSchema = z.object({
@@ -307,6 +301,60 @@ export const DeepDiveMatchSchema = z.object({
 });
 export type DeepDiveMatch = z.infer<typeof DeepDiveMatchSchema>;
 
+/**
+ * One cause of the verdict, as data (renderers write its sentence):
+ * - `row`: a comparison row whose status decided (fail, insufficient-data or warn), named by its key,
+ *   with its kind, subject, status and the threshold it was judged against (the row's own);
+ *   a finding row carries the severity of its strongest hit;
+ * - `finding`: without a baseline, a finding that decided (fail: in fail-on at fail-on-severity;
+ *   warn: any other counted finding), with its severity and whether fail-on lists it (absent where
+ *   the report was migrated from before the policy was recorded);
+ * - `invalid`: a check that keeps the comparison from standing (environment, throttling);
+ * - `no-throughput`: the baseline's gated metrics are not on both sides.
+ */
+export const DecisionCauseSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('row'),
+    row: z.string(),
+    rowKind: ComparisonRowSchema.shape.kind,
+    status: RowStatusSchema,
+    subject: RowSubjectSchema.optional(),
+    threshold: z.number().nullable(),
+    severity: SeveritySchema.optional(),
+  }),
+  z.object({ kind: z.literal('finding'), id: z.string(), severity: SeveritySchema, status: z.enum(['fail', 'warn']), inFailOn: z.boolean().optional() }),
+  z.object({ kind: z.literal('invalid'), check: z.enum(['environment', 'throttling']) }),
+  z.object({ kind: z.literal('no-throughput') }),
+]);
+export type DecisionCause = z.infer<typeof DecisionCauseSchema>;
+
+/** The policy a report was judged under: the gate's options and the rules' options as they were resolved. */
+export const DecisionPolicySchema = z.object({
+  failOn: z.array(z.string()),
+  failOnSeverity: z.enum(['error', 'warning']),
+  /** The verdicts that fail the job. */
+  failVerdicts: z.array(VerdictSchema),
+  /** Per-row thresholds as set: metric floors in percent, share growth in pp, time per step in ms. */
+  thresholds: z.record(z.string(), z.number()),
+  /** Share growth (pp) that warns and fails, where no threshold names the row. */
+  shareThresholds: z.object({ warn: z.number(), fail: z.number() }),
+  /** Options given to rules, by rule id (each rule's defaults apply to the rest). */
+  ruleOptions: z.record(z.string(), z.record(z.string(), z.union([z.number(), z.string(), z.boolean()]))),
+});
+export type DecisionPolicy = z.infer<typeof DecisionPolicySchema>;
+
+/**
+ * The decision as data (schema 3): what decided `verdict` and under which policy. Acceptance, mode
+ * report, the dashboard and the CLI read it rather than judging again. `policy` is null for a
+ * report migrated from before it was recorded.
+ */
+export const DecisionSchema = z.object({
+  /** Most decisive first; empty for a pass. */
+  causes: z.array(DecisionCauseSchema),
+  policy: DecisionPolicySchema.nullable(),
+});
+export type Decision = z.infer<typeof DecisionSchema>;
+
 export const RunInfoSchema = z.object({
   /** A stable name for the workload (model × GPU × config); the dashboard groups by it. */
   workload: z.string().optional(),
@@ -348,6 +396,8 @@ export const ReportSchema = z.object({
   verdict: VerdictSchema,
   /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */
   verdictReasons: z.array(z.string()).default([]),
+  /** What decided the verdict and the policy it was judged under (schema 3). */
+  decision: DecisionSchema,
   comparison: ComparisonSchema.nullable(),
   /** Present when the verdict is `accepted`: the failing verdict a reviewer accepted, and by whom. */
   acceptance: AcceptanceSchema.optional(),

@@ -15,7 +15,7 @@ import { ingestFile } from '../ingest/registry.js';
 import type { Capture, Notice } from '../model/capture.js';
 import { checkMergeable, countEachRunOnce } from './input-groups.js';
 import type { Profile } from '../model/profile.js';
-import { REPORT_SCHEMA_VERSION, ReportSchema, type Report, type SkippedInput } from '../model/report.js';
+import { REPORT_SCHEMA_VERSION, ReportSchema, type DecisionPolicy, type Report, type SkippedInput } from '../model/report.js';
 import { skippedInputsLine } from '../compare/verdict.js';
 import { withLeadingReasons } from '../compare/reason-rows.js';
 import { TOOL_VERSION } from '../version.js';
@@ -186,6 +186,7 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     verdict: gate.verdict,
     // A skipped input leads: the verdict rests on the inputs that were read.
     verdictReasons: skippedLine ? [skippedLine, ...gate.reasons] : gate.reasons,
+    decision: { causes: gate.causes, policy: { ...gate.policy, ruleOptions: ruleOptionsOf(options.diagnose) } },
     comparison:
       gate.comparison && baseline
         ? { ...withLeadingReasons(gate.comparison, skippedLine ? [skippedLine] : []), baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
@@ -194,6 +195,17 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     stepCount: gate.comparison?.perStep?.current ?? stepCountOf(current),
   };
   return ReportSchema.parse(report);
+}
+
+/** The rules' options as given, by rule id: the values a report can hold (each rule's defaults apply to the rest). */
+function ruleOptionsOf(config: DiagnoseConfig | undefined): DecisionPolicy['ruleOptions'] {
+  const rules: [string, Record<string, number | string | boolean>][] = [];
+  for (const [rule, values] of Object.entries(config?.options ?? {})) {
+    const kept = Object.entries(values).filter((entry): entry is [string, number | string | boolean] => ['number', 'string', 'boolean'].includes(typeof entry[1]));
+    if (kept.length) rules.push([rule, Object.fromEntries(kept)]);
+  }
+  // fromEntries defines each key as its own, `__proto__` included.
+  return Object.fromEntries(rules);
 }
 
 /** The baseline's samples of the metrics the comparison has a row for: what its charts draw. */

@@ -35,6 +35,7 @@ export function boundReport(report: Report): Report {
     skippedInputs: keep('skipped inputs', report.skippedInputs, BOUNDED_REPORT.listRows),
     deepDive: keep('Nsight Compute results', report.deepDive, BOUNDED_REPORT.listRows),
     findings: keep('findings', report.findings, BOUNDED_REPORT.listRows),
+    decision: { ...report.decision, causes: keep('causes of the verdict', report.decision.causes, BOUNDED_REPORT.kernels) },
     timeline: report.timeline ? { ...report.timeline, steps: top(report.timeline.steps, BOUNDED_REPORT.samples) } : null,
     comparison: report.comparison
       ? { ...report.comparison, rows: keep('comparison rows', report.comparison.rows, BOUNDED_REPORT.kernels), kernelChanges: keep('kernel changes', report.comparison.kernelChanges, BOUNDED_REPORT.kernels) }

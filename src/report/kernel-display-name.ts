@@ -8,7 +8,10 @@
  * The full name stays in report.json and in the details.
  */
 
-import { rowSubject, type Report } from '../model/report.js';
+import { rowSubject, type ComparisonRow, type DecisionPolicy, type Report } from '../model/report.js';
+import { formatPp } from '../compare/percent-format.js';
+import { targetLabel } from '../compare/per-step.js';
+import { KERNEL_TIME_PREFIX } from '../compare/gate-options.js';
 import { demangle } from '../classify/demangle.js';
 
 const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
@@ -255,10 +258,23 @@ export function reportKernelNames(report: Report): (name: string) => string {
 }
 
 /**
- * The gate's reasons with kernel names in their short form: a reason about a kernel's share or time per step opens
- * with the name cut at the gate's width, which tells nothing apart; the comparison links each reason
- * to its row and says how much of the reason names it. With a comparison, its whole account (notes
- * included); without one, the lines that decide the verdict.
+ * A kernel share row's sentence, written from the row: the kernel by its display name, the shares,
+ * and the threshold it reached (the fail threshold from the policy that judged it). Undefined where
+ * the row reached none, or the policy is not recorded (a report migrated from before it was).
+ */
+function shareSentence(row: ComparisonRow, name: string, policy: DecisionPolicy | null): string | undefined {
+  if (row.baseline === null || row.current === null || row.delta === null) return undefined;
+  const limit = row.status === 'fail' && policy ? (Object.hasOwn(policy.thresholds, row.metric) ? policy.thresholds[row.metric] : policy.shareThresholds.fail) : row.status === 'warn' ? row.threshold : undefined;
+  if (limit === undefined || limit === null) return undefined;
+  const of = row.unit.startsWith('% of ') ? row.unit.slice('% of '.length) : 'GPU time';
+  return `kernel ${name} share of ${of} ${row.baseline.toFixed(1)}% → ${row.current.toFixed(1)}% (${formatPp(row.delta)}), at or beyond the ${limit} pp ${row.status} threshold`;
+}
+
+/**
+ * The gate's reasons with kernel names in their short form: the comparison links each reason to its
+ * row, and a kernel share row's sentence is written here from the row, the kernel by its display
+ * name (the gate's own cuts the name at a width that tells nothing apart). With a comparison, its
+ * whole account (notes included); without one, the lines that decide the verdict.
  */
 export function readableReasons(report: Report): string[] {
   const reasons = report.comparison?.reasons ?? report.verdictReasons;
@@ -269,9 +285,14 @@ export function readableReasons(report: Report): string[] {
   if (kernels.size === 0) return reasons;
   const names = reportKernelNames(report);
   return reasons.map((reason, i) => {
-    const link = links[i];
-    if (!link || link.nameEnd === undefined || !kernels.has(link.row)) return reason;
-    const subject = rowSubject(kernels.get(link.row)!);
-    return subject?.type === 'kernel' ? `kernel ${names(subject.id)}${reason.slice(link.nameEnd)}` : reason;
+    const row = links[i] ? kernels.get(links[i]!.row) : undefined;
+    const subject = row ? rowSubject(row) : undefined;
+    if (!row || subject?.type !== 'kernel') return reason;
+    if (row.kind === 'kernel-time') {
+      // The gate opens a time row's sentence with its target cut at a fixed width (targetLabel).
+      const label = targetLabel(row.metric.slice(KERNEL_TIME_PREFIX.length));
+      return reason.startsWith(label) ? `kernel ${names(subject.id)}${reason.slice(label.length)}` : reason;
+    }
+    return shareSentence(row, names(subject.id), report.decision.policy) ?? reason;
   });
 }

@@ -38,10 +38,11 @@ describe('names copied from the rendered comment and summary', () => {
     findings: [finding({ id: 'dominant-kernel', severity: 'error', title: 'One kernel dominates', message: `${names[2]} takes 60% of kernel time`, kernel: names[2] })],
     rows: [row({ metric: `kernel:${names[2]}`, kind: 'kernel-share', unit: '% of GPU time', baseline: 10, current: 30, delta: 20, ci: null, threshold: 5, status: 'fail' })],
   });
-  // As the gate writes it: the reason linked to its row, the first characters naming the kernel.
+  // As the gate writes it: the reason linked to its row, judged under the default share thresholds.
   const withReason: Report = {
     ...report,
-    comparison: { ...report.comparison!, reasons: [`kernel:${names[2]} share of GPU time 10.0% → 30.0% (+20.0 pp)`], reasonRows: [{ row: `kernel:${names[2]}`, nameEnd: `kernel:${names[2]}`.length }] },
+    decision: { ...report.decision, policy: { failOn: [], failOnSeverity: 'error', failVerdicts: ['fail', 'invalid'], thresholds: {}, shareThresholds: { warn: 5, fail: 20 }, ruleOptions: {} } },
+    comparison: { ...report.comparison!, reasons: [`kernel:${names[2]} share of GPU time 10.0% → 30.0% (+20.0 pp)`], reasonRows: [{ row: `kernel:${names[2]}` }] },
   };
 
   it.each([

@@ -29,5 +29,5 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
     ...(ctx.inputs.smiColumns ? { ingest: { smiColumns: ctx.inputs.smiColumns } } : {}),
     ...(budget ? { timeoutMs: budget * 1000 } : {}),
   });
-  await publishReport(ctx, { report, gate, extraFiles: captures, ...(note ? { baselineNote: note } : {}) });
+  await publishReport(ctx, { report, extraFiles: captures, ...(note ? { baselineNote: note } : {}) });
 }

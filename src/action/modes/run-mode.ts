@@ -79,5 +79,5 @@ export async function runMode(ctx: ModeContext): Promise<void> {
     ctx.host.setFailed(`profile-gate run ${result.run.outcome}: ${oneLine(result.run.message ?? 'no report was produced')} (logs in ${plan.outDir})`);
     return;
   }
-  await publishReport(ctx, { report: result.report, gate, extraFiles: logs, ...(note ? { baselineNote: note } : {}) });
+  await publishReport(ctx, { report: result.report, extraFiles: logs, ...(note ? { baselineNote: note } : {}) });
 }

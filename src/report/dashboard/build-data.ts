@@ -7,7 +7,8 @@
 import { DEFAULT_CHANGE_POINT_OPTIONS } from '../../compare/change-points.js';
 import { analyzeHistory, type HistoryChange, type HistoryRegression } from '../../compare/history.js';
 import { metricInfo } from '../../model/metrics.js';
-import type { Report } from '../../model/report.js';
+import type { DecisionCause, Report } from '../../model/report.js';
+import { causeKey } from '../../model/decision.js';
 import {
   SEVERITY_ORDER,
   SHARE_SCALE,
@@ -65,6 +66,21 @@ export const DEFAULT_DASHBOARD_OPTIONS: DashboardOptions = {
 const NAME_MAX = 160;
 /** GitHub logins are at most 39 characters; a bot's carries `[bot]`. */
 const LOGIN_MAX = 60;
+/** Causes of a verdict named per point: a failing run's first few, the rest counted. */
+const DECIDED_SHOWN = 5;
+
+function causeName(cause: DecisionCause): string {
+  if (cause.kind === 'invalid') return `invalid: ${cause.check}`;
+  if (cause.kind === 'no-throughput') return 'no-throughput';
+  return clampText(causeKey(cause), NAME_MAX);
+}
+
+/** What decided a run's verdict, from the decision its report recorded (nothing is judged again here). */
+function decidedBy(report: Report): string[] {
+  const causes = report.decision.causes;
+  const shown = causes.slice(0, DECIDED_SHOWN).map(causeName);
+  return causes.length > DECIDED_SHOWN ? [...shown, `+${causes.length - DECIDED_SHOWN} more`] : shown;
+}
 const KERNEL_MAX = 300;
 
 export function workloadName(report: Report): string {
@@ -161,7 +177,7 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
   const kernelFamily: string[] = [];
   const findingIndex = new Map<string, number>();
   const findings: FindingInfo[] = [];
-  const points: PointColumns = { t: [], commit: [], repo: [], run: [], verdict: [], accepted: [], value: [], low: [], high: [], n: [], shares: [], stepNs: [], stepBasis: [], steps: [], top: [], findings: [] };
+  const points: PointColumns = { t: [], commit: [], repo: [], run: [], verdict: [], accepted: [], decided: [], value: [], low: [], high: [], n: [], shares: [], stepNs: [], stepBasis: [], steps: [], top: [], findings: [] };
   const { families, shares } = familyShares(reports, options);
   const kernelOf = (report: Report, name: string): number => {
     const i = kernels.of(clampText(name, KERNEL_MAX));
@@ -177,6 +193,7 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     points.run.push(safeHttpsUrl(report.run.runUrl));
     points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
     points.accepted.push(report.verdict === 'accepted' ? clampText(report.acceptance?.by, LOGIN_MAX) : '');
+    points.decided.push(decidedBy(report));
     points.value.push(point.value !== null ? round(point.value) : null);
     points.low.push(point.ci ? round(point.ci[0]) : null);
     points.high.push(point.ci ? round(point.ci[1]) : null);

@@ -46,6 +46,11 @@ export interface PointColumns {
   verdict: number[];
   /** Who accepted the run's failing verdict on its pull request (report.acceptance.by), '' when nobody did. */
   accepted: string[];
+  /**
+   * What decided the run's verdict, as its report recorded it (report.decision.causes): row keys,
+   * `finding:<id>`, `invalid: <check>` or `no-throughput`, the first few (and `+N more`); empty for a pass.
+   */
+  decided: string[][];
   /** Median of the metric's samples; null when the run has no such metric. */
   value: Array<number | null>;
   /** The confidence interval of the median (compare/median-interval.ts); null when too few samples reach its level. */

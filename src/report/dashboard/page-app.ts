@@ -42,6 +42,7 @@ function pointLines(w, i) {
   var p = w.points, lines = [{ text: stamp(p.t[i]) + ' \u00B7 ' + short(p.commit[i]) }];
   lines.push({ text: DATA.metric.label + ': ' + metricLine(w, i) });
   lines.push({ text: 'verdict: ' + verdictText(p, i) });
+  if (p.decided && p.decided[i].length) lines.push({ text: 'decided by: ' + p.decided[i].map(function (c) { return cut(c, 60); }).join(', ') });
   if (w.families.length) lines.push({ text: 'families: ' + familyLine(w, i, 3) });
   if (p.stepNs && p.stepNs[i]) lines.push({ text: 'GPU time per step: ' + stepTime(stepTotal(p.stepNs[i])) + ' (' + p.steps[i] + ' steps, ' + p.stepBasis[i] + ')' });
   if (p.top[i].length) lines.push({ text: 'top kernel: ' + cut(w.kernels[p.top[i][0]], 90) + ' ' + share(p.top[i][1]) });
