@@ -399,6 +399,15 @@ export const OPTIONS = [
     group: 'report',
   }),
   option({
+    key: 'allowUnreadableReports',
+    input: 'allow-unreadable-reports',
+    default: 'false',
+    doc: 'Mode report. Merge the reports that can be read when some cannot (a newer profile-gate wrote them, a field is misspelt, an artifact is expired or too large); otherwise the job fails, naming them.',
+    parse: booleanText,
+    group: 'report',
+    flag: { name: 'allow-unreadable-reports', commands: ['report'], switch: true, help: 'merge the reports that can be read when some cannot, each named in a warning (otherwise exit 2, naming the first)' },
+  }),
+  option({
     key: 'prNumber',
     input: 'pr-number',
     default: '',
