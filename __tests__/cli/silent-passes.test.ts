@@ -56,3 +56,59 @@ describe('a metric line that holds no number', () => {
     expect(stdout.split('\n').slice(0, 3).join('\n')).toContain('data loss: 1 metric record dropped');
   }, 30_000);
 });
+
+const REPEAT_KV = join(ROOT, '__tests__', 'fixtures', 'h200-stacks', 'repeat_kv', 'repeatkv_node.kern_sum.csv');
+
+/**
+ * The real H200 kernel summary with its 16 argmax launches (the window's one step evidence) taken out,
+ * and its direct_copy kernel's total multiplied by `copyFactor`.
+ */
+function kernSum(dir: string, name: string, copyFactor: number): string {
+  const lines = readFileSync(REPEAT_KV, 'utf8').split('\n');
+  const out = lines
+    .filter((l) => !l.includes('at::native::reduce_kernel<'))
+    .map((l) => {
+      if (!l.includes('direct_copy_kernel_cuda')) return l;
+      const cells = l.split(',');
+      cells[1] = String(Number(cells[1]) * copyFactor);
+      return cells.join(',');
+    });
+  expect(out).toHaveLength(lines.length - 1);
+  const path = join(dir, name);
+  writeFileSync(path, out.join('\n'));
+  return path;
+}
+
+describe('a stated step count the window cannot bear', () => {
+  async function pair(stated: number): Promise<{ dir: string; baseline: string; head: string[] }> {
+    const dir = work();
+    const steps = `{"metric": "profile_steps", "value": ${stated}}`;
+    const json = join(dir, 'base.json');
+    const made = await cli(['analyze', kernSum(dir, 'base.csv', 1), timedRuns(dir, 'base.jsonl', 1, [steps]), '--json', json, '--fail-verdicts', 'none']);
+    expect(made.code).toBe(0);
+    return { dir, baseline: json, head: [kernSum(dir, 'head.csv', 2), timedRuns(dir, 'head.jsonl', 1, [steps])] };
+  }
+  const gate = ['--threshold', 'kernel-time:family:copy=+0.1ms'];
+
+  it.each([1024, Number.MAX_SAFE_INTEGER])('%d steps, more than the 640 launches of the most launched kernel, are refused: the copy doubling is not passed', async (stated) => {
+    const { dir, baseline, head } = await pair(stated);
+    const json = join(dir, 'head.json');
+    const r = await cli(['analyze', ...head, '--baseline', baseline, ...gate, '--json', json]);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: string; stepCount: { steps: number | null; text: string }; comparison: { rows: { metric: string; status: string }[] } };
+    expect(report.stepCount.steps).toBeNull();
+    expect(report.stepCount.text).toContain('(profile_steps) is refused: more steps than launches of any kernel');
+    expect(report.comparison.rows.find((row) => row.metric === 'kernel-time:family:copy')?.status).toBe('insufficient-data');
+    expect(report.verdict).toBe('insufficient-data');
+    expect(r.code).toBe(0);
+    const strict = await cli(['analyze', ...head, '--baseline', baseline, ...gate, '--fail-verdicts', 'fail,invalid,insufficient-data']);
+    expect(strict.code).toBe(1);
+  }, 30_000);
+
+  it('16 stated steps, within the launches, are the count: the doubled copy (+2.5 ms/step) fails', async () => {
+    const { baseline, head } = await pair(16);
+    const r = await cli(['analyze', ...head, '--baseline', baseline, ...gate]);
+    expect(r.code).toBe(1);
+    // The direct copy's 40,398,429 ns over 16 steps: 2.52 ms per step more once doubled.
+    expect(r.stdout).toMatch(/family:copy GPU time per step [\d.]+ ms → [\d.]+ ms \(\+2\.52 ms\), at or beyond the \+100 µs fail threshold/);
+  }, 30_000);
+});
