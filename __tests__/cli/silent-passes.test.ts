@@ -112,3 +112,54 @@ describe('a stated step count the window cannot bear', () => {
     expect(r.stdout).toMatch(/family:copy GPU time per step [\d.]+ ms → [\d.]+ ms \(\+2\.52 ms\), at or beyond the \+100 µs fail threshold/);
   }, 30_000);
 });
+
+describe('a kernel threshold', () => {
+  const COPY = 'elementwise_kernel<direct_copy_kernel_cuda>';
+  async function copyDoubled(): Promise<{ dir: string; baseline: string; head: string[] }> {
+    const dir = work();
+    const steps = '{"metric": "profile_steps", "value": 16}';
+    const json = join(dir, 'base.json');
+    expect((await cli(['analyze', kernSum(dir, 'base.csv', 1), timedRuns(dir, 'base.jsonl', 1, [steps]), '--json', json, '--fail-verdicts', 'none'])).code).toBe(0);
+    return { dir, baseline: json, head: [kernSum(dir, 'head.csv', 2), timedRuns(dir, 'head.jsonl', 1, [steps])] };
+  }
+  type Rows = { comparison: { rows: { metric: string; status: string }[] } };
+  const rows = (dir: string) => (JSON.parse(readFileSync(join(dir, 'head.json'), 'utf8')) as Rows).comparison.rows;
+
+  it('written with the name the report shows gates that kernel: the doubled copy fails in time and in share', async () => {
+    const { dir, baseline, head } = await copyDoubled();
+    const r = await cli(['analyze', ...head, '--baseline', baseline, '--threshold', `kernel-time:kernel:${COPY}=+0.1ms`, '--threshold', `kernel:${COPY}=1`, '--json', join(dir, 'head.json')]);
+    expect(r.code).toBe(1);
+    const full = rows(dir).filter((row) => row.metric.includes('direct_copy_kernel_cuda'));
+    // Keyed by the full name the capture holds; both rows fail (+2.52 ms/step; 57.6 % → 73.1 % share).
+    expect(full.map((row) => [row.metric.startsWith('kernel-time:') ? 'time' : 'share', row.metric.includes('gpu_kernel_impl_nocast'), row.status])).toEqual(
+      expect.arrayContaining([
+        ['time', true, 'fail'],
+        ['share', true, 'fail'],
+      ]),
+    );
+    expect(r.stdout.split('\n').slice(0, 4).join('\n')).toMatch(/GPU time per step .*at or beyond the \+100 µs fail threshold/);
+  }, 30_000);
+
+  it.each([`kernel-time:kernel:elementwise_kernel<direct_copy_kernel>=+0.1ms`, 'kernel:nvjet_sm90_tst_256x8=1'])('that names no kernel of either side, %s, is exit 2 listing the closest names', async (threshold) => {
+    const { baseline, head } = await copyDoubled();
+    const r = await cli(['analyze', ...head, '--baseline', baseline, '--threshold', threshold]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/no kernel of either side is named .* \(by its full name or the name the report shows\); closest: /);
+    if (threshold.includes('direct_copy')) expect(r.stderr).toMatch(/closest: elementwise_kernel<direct_copy_kernel_cuda>/);
+  }, 30_000);
+
+  it('with a full C++ name holding commas is one threshold per flag, and one per line of the input', async () => {
+    const summary = join(ROOT, '__tests__', 'fixtures', 'nsys', 'gpukernsum_2022_gridxyz.csv');
+    const norm = 'void vllm::rms_norm_kernel<c10::BFloat16>(c10::BFloat16 *, const c10::BFloat16 *, const c10::BFloat16 *, float, int, int)';
+    const dir = work();
+    const base = join(dir, 'base.json');
+    await cli(['analyze', summary, '--json', base, '--fail-verdicts', 'none']);
+    const r = await cli(['analyze', summary, '--baseline', base, '--threshold', `kernel:${norm}=10`, '--threshold', 'decode_tok_s=4', '--json', join(dir, 'head.json'), '--fail-verdicts', 'none']);
+    expect(r.stderr).not.toMatch(/expected METRIC=PCT/);
+    expect(r.code).toBe(0);
+    const listed = await cli(['analyze', summary, '--baseline', base, '--threshold', `kernel:${norm}=10,decode_tok_s=4`, '--fail-verdicts', 'none']);
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).not.toMatch(/expected METRIC=PCT|no kernel/);
+  }, 30_000);
+});

@@ -8,7 +8,7 @@ import { keySubject, type Comparison, type ComparisonRow, type ReasonRow, type R
 import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
 import type { GatedRow, GateInput, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
-import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput } from './gate-options.js';
+import { metricFloor, parseGateOptions, resolveKernelThresholds, type GateOptions, type GateOptionsInput } from './gate-options.js';
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
@@ -106,6 +106,8 @@ function subjectField(key: string): { subject?: RowSubject } {
 export function compare(current: GateInput, baseline: GateInput | null, optionsInput: GateOptionsInput | GateOptions = {}, context: CompareContext = {}): GateResult {
   let options = parseGateOptions(optionsInput);
   if (!baseline) return { ...judge(current.findings, failOnOf(options)), comparison: null };
+  // Kernel thresholds by the name the report shows become the full names the rows are keyed by.
+  options = resolveKernelThresholds(options, baseline.kernels.map((k) => k.name), current.kernels.map((k) => k.name));
 
   const invalid: string[] = [];
   const notes: string[] = [];

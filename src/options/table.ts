@@ -452,10 +452,10 @@ export const OPTIONS = [
     key: 'thresholds',
     input: 'thresholds',
     default: '',
-    doc: 'Gate thresholds, comma- or newline-separated: METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); family:ID=PP or kernel:NAME=PP the share growth that fails, in percentage points; kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails.',
+    doc: 'Gate thresholds, one per line (or comma-separated where a comma starts the next one, so kernel names keep theirs): METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); family:ID=PP or kernel:NAME=PP the share growth that fails, in percentage points; kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails; NAME is the full kernel name or the one the report shows.',
     parse: parseThresholds,
     group: 'gate',
-    flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms); repeatable' },
+    flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms, kernel-time:kernel:NAME=+100us, NAME full or as the report shows it); one per flag, repeatable' },
   }),
   option({
     key: 'allowThrottled',
