@@ -163,3 +163,40 @@ describe('a kernel threshold', () => {
     expect(listed.stderr).not.toMatch(/expected METRIC=PCT|no kernel/);
   }, 30_000);
 });
+
+describe('a comparison that gates nothing', () => {
+  /** The real H200 kernel summary with its layer-norm kernel's time multiplied by `factor`. */
+  function normSlower(dir: string, name: string, factor: number): string {
+    const path = join(dir, name);
+    const lines = readFileSync(REPEAT_KV, 'utf8').split('\n');
+    const out = lines.map((l) => {
+      if (!l.includes('vectorized_layer_norm_kernel')) return l;
+      const cells = l.split(',');
+      cells[1] = String(Math.round(Number(cells[1]) * factor));
+      return cells.join(',');
+    });
+    if (factor !== 1) expect(out).not.toEqual(lines);
+    writeFileSync(path, out.join('\n'));
+    return path;
+  }
+
+  it('two kernel summaries, the norm 30 % slower, no throughput and no threshold: "nothing gated" first, never a pass', async () => {
+    const dir = work();
+    const base = join(dir, 'base.json');
+    expect((await cli(['analyze', normSlower(dir, 'base.csv', 1), '--json', base, '--fail-verdicts', 'none'])).code).toBe(0);
+    const head = normSlower(dir, 'head.csv', 1.3);
+    const r = await cli(['analyze', head, '--baseline', base]);
+    const [first, , reason] = r.stdout.split('\n');
+    expect(first).toMatch(/: INSUFFICIENT DATA$/);
+    // The verdict's first reason, under the line of where the time went (+30.3 µs/step in the norm).
+    expect(reason).toMatch(/^ {2}- nothing gated: no throughput or latency samples on both sides and no time-per-step or kernel threshold set/);
+    expect(r.stdout).not.toMatch(/PASS|0 gated metrics/);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: verdict insufficient-data, which does not fail this run .*nothing gated/);
+    // The workflow makes it fail by listing insufficient-data.
+    expect((await cli(['analyze', head, '--baseline', base, '--fail-verdicts', 'fail,invalid,insufficient-data'])).code).toBe(1);
+    // A threshold on the kernel gates it: the share row is compared (and, 30 % slower, within 1 pp it passes).
+    const gated = await cli(['analyze', head, '--baseline', base, '--threshold', 'kernel:vectorized_layer_norm_kernel=1', '--fail-verdicts', 'fail,invalid,insufficient-data']);
+    expect(gated.stdout.split('\n')[0]).not.toMatch(/INSUFFICIENT DATA/);
+  }, 30_000);
+});

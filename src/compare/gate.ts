@@ -183,7 +183,8 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   if (hasKernels) passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
   passParts.push('no new findings');
   const passLine = `no regression: ${passParts.join(', ')}`;
-  const judgement = judge(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
+  const unGated = nothingGated(rows, metrics.compared, options, hasKernels);
+  const judgement = judge(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine, ...(unGated ? { nothingGated: unGated } : {}) });
 
   const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
   const reasons = [...invalid, ...ranked.map((r) => r.reason!), ...notes];
@@ -195,6 +196,11 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   if (judgement.verdict === 'pass') {
     reasons.push(passLine);
     reasonRows.push(null);
+  }
+  if (unGated && judgement.reasons[0] === unGated) {
+    // The comparison's account opens with it, where a pass would have said its line.
+    reasons.unshift(unGated);
+    reasonRows.unshift(null);
   }
 
   const comparison: Comparison = {
@@ -218,3 +224,22 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   };
   return { ...judgement, comparison };
 }
+
+/**
+ * Why nothing was gated, or undefined when something was: no metric compared on both sides, no
+ * time per step compared against a threshold, and no kernel share against one the user set. Shares
+ * under the default thresholds alone are context, not a gate: a kernel 30 % slower moves its share
+ * by less than they catch. A pass then would say nothing, so the verdict is insufficient-data with
+ * this line first, which fail-verdicts can make fail the job.
+ */
+function nothingGated(rows: readonly GatedRow[], metricsCompared: number, options: GateOptions, hasKernels: boolean): string | undefined {
+  if (metricsCompared > 0) return undefined;
+  const compared = (r: GatedRow) => r.row.status !== 'insufficient-data';
+  if (rows.some((r) => r.row.kind === 'kernel-time' && compared(r))) return undefined;
+  if (rows.some((r) => (r.row.kind === 'family-share' || r.row.kind === 'kernel-share') && Object.hasOwn(options.thresholds, r.row.metric))) return undefined;
+  const oneSided = rows.filter((r) => r.row.kind === 'metric' && r.row.note?.startsWith('only in the')).map((r) => r.row.metric);
+  const metrics = oneSided.length ? `no throughput or latency on both sides (${oneSided.join(', ')} on one side only)` : 'no throughput or latency samples on both sides';
+  const time = kernelTimeKeys(options).length ? 'no time-per-step threshold could be compared' : hasKernels ? 'no time-per-step or kernel threshold set' : 'no kernels on both sides';
+  return `nothing gated: ${metrics} and ${time}; kernel shares are context only. Add metric lines ({"metric": "decode_tok_s", "value": N}) or a threshold such as kernel-time:family:<id>=+0.1ms; fail-verdicts insufficient-data fails the job on this`;
+}
+

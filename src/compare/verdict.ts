@@ -107,6 +107,8 @@ export interface ComparisonOutcome {
   noThroughput: boolean;
   /** The line a passing comparison says. */
   passLine: string;
+  /** Why nothing was gated, when nothing was: then a comparison that finds nothing is insufficient-data, not a pass. */
+  nothingGated?: string;
 }
 
 export interface Judgement {
@@ -143,6 +145,7 @@ export function judge(findings: readonly VerdictFinding[], failOn: readonly stri
   if (has('fail')) return { verdict: 'fail', reasons: lines('fail') };
   if (has('insufficient-data') || comparison.noThroughput) return { verdict: 'insufficient-data', reasons: [...lines('insufficient-data'), ...(comparison.noThroughput ? [NO_THROUGHPUT] : [])] };
   if (has('warn')) return { verdict: 'warn', reasons: lines('warn') };
+  if (comparison.nothingGated) return { verdict: 'insufficient-data', reasons: [comparison.nothingGated] };
   return { verdict: 'pass', reasons: [comparison.passLine] };
 }
 
