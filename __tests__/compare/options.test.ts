@@ -48,11 +48,13 @@ describe('parseThresholds', () => {
   });
   it('throws a UsageError naming the option as given and the bad item', () => {
     expect(() => parseThresholds(['decode_tok_s'], '--threshold')).toThrow(new UsageError('--threshold: decode_tok_s: expected METRIC=PCT, e.g. decode_tok_s=3'));
-    expect(() => parseThresholds('decode_tok_s=fast', "input 'thresholds'")).toThrow(new UsageError("input 'thresholds': decode_tok_s=fast: 'fast' is not a positive number"));
+    expect(() => parseThresholds('decode_tok_s=fast', "input 'thresholds'")).toThrow(new UsageError("input 'thresholds': decode_tok_s=fast: 'fast' is not a positive number (a plain decimal up to 1000, e.g. 3)"));
     expect(() => parseThresholds(['decode_tok_s=-1'], '--threshold')).toThrow(/'-1' is not a positive number/);
     expect(() => parseThresholds(['decode_tok_s='], '--threshold')).toThrow(/'' is not a positive number/);
     expect(() => parseThresholds(['tok_s=3'], '--threshold')).toThrow(/--threshold: tok_s=3: unknown metric 'tok_s'/);
     expect(() => parseThresholds(['family:attention=3'], '--threshold')).toThrow(/unknown kernel family 'attention'/);
+    // A floor no change could reach would pass every run, silently.
+    for (const value of ['1e308', '0x10', 'NaN', 'Infinity', '5000']) expect(() => parseThresholds([`decode_tok_s=${value}`], '--threshold')).toThrow(`'${value}' is not a positive number (a plain decimal up to 1000, e.g. 3)`);
   });
 });
 

@@ -207,7 +207,10 @@ export function parseThresholds(texts: string | readonly string[], name: string)
       }
       const value = item.slice(eq + 1).trim().replace(/%$/, '');
       const number = Number(value);
-      if (!value || !Number.isFinite(number) || number <= 0) throw new UsageError(`${name}: ${item}: '${item.slice(eq + 1)}' is not a positive number`);
+      // Plain decimals only: 1e308 or 0x10 would set a floor no change reaches, silently.
+      if (!/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) || !Number.isFinite(number) || number <= 0 || number > 1000) {
+        throw new UsageError(`${name}: ${item}: '${item.slice(eq + 1)}' is not a positive number (a plain decimal up to 1000, e.g. 3)`);
+      }
       const problem = thresholdKeyProblem(key);
       if (problem) throw new UsageError(`${name}: ${item}: ${problem}`);
       thresholds[key] = number;
