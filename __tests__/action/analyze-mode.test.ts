@@ -331,3 +331,28 @@ describe('report files that cannot be written', () => {
     expect(r.outputs['verdict']).toBe('warn');
   });
 });
+
+describe('a metric line that holds no number', () => {
+  // The real H200 timed runs, each run's tok_s divided by `slower`, and extra lines.
+  const TIMED = join(E2E_FIXTURES, '..', 'h200-captures', 'healthy_decode', 'healthy_timed.stdout.jsonl');
+  const runs = (slower: number, extra: readonly string[] = []) =>
+    [
+      ...readFileSync(TIMED, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"kind": "run"'))
+        .map((l) => JSON.stringify({ ...(JSON.parse(l) as { tok_s: number }), tok_s: (JSON.parse(l) as { tok_s: number }).tok_s / slower })),
+      ...extra,
+    ].join('\n') + '\n';
+
+  it('is dropped alone and named first: the 17 % slower head fails the job, in mode analyze too', async () => {
+    const base = await runInProcess({ fake, event: PR_EVENT, workspace: workspace([], { 'base.jsonl': runs(1) }), inputs: { captures: 'captures', key: 'base', comment: 'off' } });
+    expect(base.code).toBe(0);
+    const baseline = join(base.workspace, 'profile-gate', 'report.json');
+    const r = await runInProcess({ fake, runId: 4300, event: PR_EVENT, workspace: workspace([], { 'head.jsonl': runs(1.17, ['{"metric": "ttft_ms", "value": null}']) }), inputs: { captures: 'captures', key: 'head', comment: 'off', baseline } });
+    expect(r.outputs['verdict']).toBe('fail');
+    expect(r.code).toBe(1);
+    expect(r.failures).toHaveLength(1);
+    expect(r.failures[0]).toMatch(/^profile-gate verdict: fail \(data loss: 1 metric record dropped .*line 16: ttft_ms null/);
+  });
+});
+

@@ -72,6 +72,40 @@ describe('fork-safe: pull_request uploads, workflow_run comments', () => {
     expect(r.outputs['findings']).toBe('host-bound,unfused-attention');
   });
 
+  it('fail-verdicts judge the merged verdict: a failing leg fails the job, with its reasons', async () => {
+    const failing = { ...makeReport({ workload: 'slow', verdict: 'fail' }), verdictReasons: ['decode_tok_s 100 → 83 tok/s (−17.0%), beyond the 3% floor'] };
+    fake.addArtifact(720, 'profile-gate-slow', { 'profile-gate/report.json': serializeReport(failing) });
+    fake.addArtifact(720, 'profile-gate-ok', { 'profile-gate/report.json': serializeReport(makeReport({ workload: 'ok', verdict: 'warn' })) });
+    const r = await runInProcess({ fake, runId: 721, eventName: 'workflow_run', event: workflowRun(720), inputs: { mode: 'report', comment: 'off' } });
+    expect(r.outputs['verdict']).toBe('fail');
+    expect(r.code).toBe(1);
+    expect(r.failures).toEqual(['profile-gate verdict: fail (slow: decode_tok_s 100 → 83 tok/s (−17.0%), beyond the 3% floor; see the job summary)']);
+    // The workflow's own list decides: without fail in it, the same merge passes the job.
+    const lenient = await runInProcess({ fake, runId: 722, eventName: 'workflow_run', event: workflowRun(720), inputs: { mode: 'report', comment: 'off', 'fail-verdicts': 'invalid' } });
+    expect(lenient.code).toBe(0);
+  });
+
+  it.each([
+    ['written by a newer profile-gate', { schemaVersion: 3 }, /expected schemaVersion ≤ 2; this report was written by a newer profile-gate/],
+    ['with a misspelt field', null, /report\.json/],
+  ])('a leg %s fails the job unless allow-unreadable-reports, and never lets the other leg speak for it', async (_what, body, why) => {
+    const good = serializeReport(makeReport({ workload: 'ok', verdict: 'warn' }));
+    const bad = body ? JSON.stringify(body) : good.replace('"verdict":', '"verdikt":');
+    expect(bad).not.toBe(good);
+    fake.addArtifact(730, 'profile-gate-ok', { 'profile-gate/report.json': good });
+    fake.addArtifact(730, 'profile-gate-new', { 'profile-gate/report.json': bad });
+    const r = await runInProcess({ fake, runId: 731, eventName: 'workflow_run', event: workflowRun(730), inputs: { mode: 'report', comment: 'off' } });
+    expect(r.code).toBe(1);
+    expect(r.failures).toHaveLength(1);
+    expect(r.failures[0]).toMatch(/^profile-gate report: 1 report\(s\) could not be read, so the merged verdict does not cover every leg: Skipped a report: /);
+    expect(r.failures[0]).toMatch(why);
+    expect(r.failures[0]).toContain("set input 'allow-unreadable-reports: true' to merge the rest");
+    const allowed = await runInProcess({ fake, runId: 732, eventName: 'workflow_run', event: workflowRun(730), inputs: { mode: 'report', comment: 'off', 'allow-unreadable-reports': 'true' } });
+    expect(allowed.code).toBe(0);
+    expect(allowed.outputs['verdict']).toBe('warn');
+    expect(allowed.warnings.some((w) => w.startsWith('Skipped a report: '))).toBe(true);
+  });
+
   it('trusts the PR GitHub links to the run without asking', async () => {
     fake.addArtifact(700, 'profile-gate-a', { 'profile-gate/report.json': serializeReport(makeReport({ verdict: 'pass', rows: [row()] })) });
     const r = await runInProcess({ fake, runId: 701, eventName: 'workflow_run', event: workflowRun(700, [12]), inputs: { mode: 'report' } });
@@ -131,8 +165,10 @@ function stageOneUploads(hostile: Record<string, Buffer>): void {
 const stageTwo = (env: Record<string, string> = {}) =>
   runInProcess({ fake, runId: 601, eventName: 'workflow_run', event: workflowRun(STAGE_ONE, [7]), job: 'comment', inputs: { mode: 'report' }, env });
 
+/** The good leg is merged and published; the job fails on the legs left out (allow-unreadable-reports is off). */
 function expectStillPublished(r: InProcessResult): void {
-  expect(r.failures).toEqual([]);
+  expect(r.failures).toHaveLength(1);
+  expect(r.failures[0]).toMatch(/^profile-gate report: \d+ report\(s\) could not be read, so the merged verdict does not cover every leg: Skipped artifact '/);
   expect(r.summary.split('\n')[0]).toMatch(/^## profile-gate: /);
   expect(r.summary).toContain('llama');
   expect(fake.commentsOn(7)).toHaveLength(1);

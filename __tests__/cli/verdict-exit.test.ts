@@ -2,7 +2,7 @@
  * The CLI's exit code follows --fail-verdicts (fail and invalid by default) in analyze and report; a
  * verdict that compared nothing and does not fail is said on stderr, never silent.
  */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Report } from '../../src/model/report.js';
@@ -70,5 +70,23 @@ describe('report exit code', () => {
     expect(none.code).toBe(0);
     const bad = await cli(['report', '--out', join(dir, 'merged'), '--fail-verdicts', 'bad', json]);
     expect(bad.code).toBe(2);
+  });
+
+  it('a leg it cannot read is exit 2, naming it, unless --allow-unreadable-reports; then the others merge', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pg-legs-'));
+    const good = join(dir, 'profile-gate-a', 'report.json');
+    // samples/current holds the unfused attention the default fail-on fails on.
+    expect((await cli(['analyze', '--json', good, ...inputs()])).code).toBe(1);
+    const newer = join(dir, 'profile-gate-b', 'report.json');
+    mkdirSync(join(dir, 'profile-gate-b'));
+    writeFileSync(newer, JSON.stringify({ schemaVersion: 3 }));
+    const refused = await cli(['report', '--out', join(dir, 'merged'), dir]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('profile-gate-b/report.json');
+    expect(refused.stderr).toMatch(/newer profile-gate \(schemaVersion 3\)/);
+    const allowed = await cli(['report', '--out', join(dir, 'merged'), '--allow-unreadable-reports', dir]);
+    expect(allowed.stderr).toMatch(/^profile-gate: warning: skipped a report: .*profile-gate-b\/report\.json/m);
+    expect(allowed.stdout).toMatch(/^profile-gate report: fail \(1 reports\)/);
+    expect(allowed.code).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { metricFloor, parseEnvironmentMismatch, parseFailOn, parseFailOnSeverity, parseFailVerdicts, parseGateOptions, parseThresholds } from '../../src/compare/gate-options.js';
+import { metricFloor, parseEnvironmentMismatch, parseFailOn, parseFailOnSeverity, parseFailVerdicts, parseGateOptions, parseThresholds, resolveKernelThresholds } from '../../src/compare/gate-options.js';
 import { FINDING_IDS } from '../../src/model/finding-ids.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -48,11 +48,48 @@ describe('parseThresholds', () => {
   });
   it('throws a UsageError naming the option as given and the bad item', () => {
     expect(() => parseThresholds(['decode_tok_s'], '--threshold')).toThrow(new UsageError('--threshold: decode_tok_s: expected METRIC=PCT, e.g. decode_tok_s=3'));
-    expect(() => parseThresholds('decode_tok_s=fast', "input 'thresholds'")).toThrow(new UsageError("input 'thresholds': decode_tok_s=fast: 'fast' is not a positive number"));
+    expect(() => parseThresholds('decode_tok_s=fast', "input 'thresholds'")).toThrow(new UsageError("input 'thresholds': decode_tok_s=fast: 'fast' is not a positive number (a plain decimal up to 1000, e.g. 3)"));
     expect(() => parseThresholds(['decode_tok_s=-1'], '--threshold')).toThrow(/'-1' is not a positive number/);
     expect(() => parseThresholds(['decode_tok_s='], '--threshold')).toThrow(/'' is not a positive number/);
     expect(() => parseThresholds(['tok_s=3'], '--threshold')).toThrow(/--threshold: tok_s=3: unknown metric 'tok_s'/);
     expect(() => parseThresholds(['family:attention=3'], '--threshold')).toThrow(/unknown kernel family 'attention'/);
+    // A floor no change could reach would pass every run, silently.
+    for (const value of ['1e308', '0x10', 'NaN', 'Infinity', '5000']) expect(() => parseThresholds([`decode_tok_s=${value}`], '--threshold')).toThrow(`'${value}' is not a positive number (a plain decimal up to 1000, e.g. 3)`);
+  });
+});
+
+const NORM = 'void vllm::rms_norm_kernel<c10::BFloat16>(c10::BFloat16 *, const c10::BFloat16 *, const c10::BFloat16 *, float, int, int)';
+const COPY =
+  'void at::native::elementwise_kernel<(int)128, (int)4, void at::native::gpu_kernel_impl_nocast<at::native::direct_copy_kernel_cuda(at::TensorIteratorBase &)::[lambda() (instance 3)]::operator ()() const::[lambda() (instance 12)]::operator ()() const::[lambda(c10::BFloat16) (instance 1)]>(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)';
+
+describe('parseThresholds with kernel names', () => {
+  it('takes a full C++ name with commas: one per flag, one per line, or before a comma that starts another threshold', () => {
+    const expected = { [`kernel-time:kernel:${NORM}`]: 0.02, decode_tok_s: 4 };
+    expect(parseThresholds([`kernel-time:kernel:${NORM}=+20us`, 'decode_tok_s=4'], '--threshold')).toEqual(expected);
+    expect(parseThresholds(`kernel-time:kernel:${NORM}=+20us\ndecode_tok_s=4`, "input 'thresholds'")).toEqual(expected);
+    expect(parseThresholds(`kernel-time:kernel:${NORM}=+20us, decode_tok_s=4`, "input 'thresholds'")).toEqual(expected);
+    expect(parseThresholds(`decode_tok_s=4,kernel:${NORM}=10,family:copy=5`, '--threshold')).toEqual({ decode_tok_s: 4, [`kernel:${NORM}`]: 10, 'family:copy': 5 });
+  });
+});
+
+describe('resolveKernelThresholds', () => {
+  const options = (thresholds: Record<string, number>) => parseGateOptions({ thresholds });
+
+  it('keys a threshold written with the short name the report shows, or the full one, by the full name', () => {
+    const byShort = resolveKernelThresholds(options({ 'kernel-time:kernel:elementwise_kernel<direct_copy_kernel_cuda>': 0.1, 'kernel:rms_norm_kernel': 10, decode_tok_s: 3 }), [COPY], [COPY, NORM]);
+    expect(byShort.thresholds).toEqual({ [`kernel-time:kernel:${COPY}`]: 0.1, [`kernel:${NORM}`]: 10, decode_tok_s: 3 });
+    // Whitespace as the user likes it; a full name wins over a short one for the same kernel.
+    const spaced = resolveKernelThresholds(options({ [`kernel:${NORM.replace(/, /g, ',  ')}`]: 7, 'kernel:rms_norm_kernel': 10 }), [NORM], []);
+    expect(spaced.thresholds).toEqual({ [`kernel:${NORM}`]: 7 });
+  });
+
+  it('refuses a threshold that names no kernel of either side, with the closest names', () => {
+    expect(() => resolveKernelThresholds(options({ 'kernel:rms_norm': 10 }), [COPY], [NORM])).toThrow(
+      new UsageError('threshold kernel:rms_norm: no kernel of either side is named "rms_norm" (by its full name or the name the report shows); closest: rms_norm_kernel, elementwise_kernel<direct_copy_kernel_cuda>'),
+    );
+    expect(() => resolveKernelThresholds(options({ 'kernel-time:kernel:gemv': 0.1 }), [], [])).toThrow(/neither side ran any kernel/);
+    // Family thresholds name families, which need no kernel.
+    expect(resolveKernelThresholds(options({ 'kernel-time:family:copy': 0.1 }), [], []).thresholds).toEqual({ 'kernel-time:family:copy': 0.1 });
   });
 });
 

@@ -102,6 +102,13 @@ describe('judge, with a comparison', () => {
     expect(judge([f('unfused-attention', 'error')], DEFAULT_FAIL_ON, outcome({ rows: [{ status: 'info' }] }))).toMatchObject({ verdict: 'pass', reasons: ['no regression: 1 gated metric within its floor, no new findings'] });
   });
 
+  it('nothing gated is insufficient-data with its line, never a pass; a row that fails or warns still decides', () => {
+    const nothingGated = 'nothing gated: no throughput or latency samples on both sides and no time-per-step or kernel threshold set';
+    expect(judge([], [], outcome({ rows: [{ status: 'pass' }], nothingGated }))).toEqual({ verdict: 'insufficient-data', reasons: [nothingGated] });
+    expect(judge([], [], outcome({ rows: [{ status: 'warn', reason: 'a share grew' }], nothingGated }))).toEqual({ verdict: 'warn', reasons: ['a share grew'] });
+    expect(judge([], [], outcome({ rows: [{ status: 'fail', reason: 'a fail' }], nothingGated }))).toEqual({ verdict: 'fail', reasons: ['a fail'] });
+  });
+
   it('invalid beats fail beats insufficient-data beats warn beats pass', () => {
     const fail = { status: 'fail' as const, reason: 'a fail' };
     const insufficient = { status: 'insufficient-data' as const, reason: 'too few samples' };

@@ -61,7 +61,7 @@ describe('evidenceFor: a rule runs only with what it needs', () => {
 describe('checkRule: thin evidence never makes an error', () => {
   const alwaysError = defineRule({
     // A rule of the test's own, outside the closed list of finding ids.
-    meta: { id: 'always-error' as FindingId, severity: 'error', title: 'x', stage: 'kernels', needs: ['kernel-breakdown'], description: 'x', defaults: {} },
+    meta: { id: 'always-error' as FindingId, severity: 'error', title: 'x', stage: 'kernels', needs: ['kernel-breakdown'], description: 'x', defaults: {}, units: {} },
     check: () => [{ message: 'm', evidence: { a: 1 }, advice: 'a' }],
   });
   it('full evidence keeps the error; thin evidence makes it a warning and says so in the basis', () => {

@@ -9,15 +9,15 @@ import { runRules } from '../../src/diagnose/run-rules.js';
 import { K, profileOf } from '../helpers/profile-builder.js';
 
 const hostBound = defineRule({
-  meta: { id: 'host-bound', severity: 'warning', title: 'Host-bound', stage: 'utilization', needs: [], description: 'Stand-in.', defaults: {} },
+  meta: { id: 'host-bound', severity: 'warning', title: 'Host-bound', stage: 'utilization', needs: [], description: 'Stand-in.', defaults: {}, units: {} },
   check: () => [{ message: 'idle GPU', evidence: { busyFraction: 0.1 }, advice: 'batch' }],
 });
 const bug = defineRule({
-  meta: { id: 'bug' as FindingId, severity: 'error', title: 'A bug', stage: 'kernels', needs: ['kernel-breakdown'], description: 'Stand-in.', defaults: {} },
+  meta: { id: 'bug' as FindingId, severity: 'error', title: 'A bug', stage: 'kernels', needs: ['kernel-breakdown'], description: 'Stand-in.', defaults: {}, units: {} },
   check: () => [{ headline: true, message: 'wrong', evidence: { confirmed: true }, advice: 'fix' }],
 });
 const tuning = defineRule({
-  meta: { id: 'tuning' as FindingId, severity: 'warning', title: 'A tuning note', stage: 'kernels', needs: ['kernel-breakdown'], description: 'Stand-in.', defaults: {} },
+  meta: { id: 'tuning' as FindingId, severity: 'warning', title: 'A tuning note', stage: 'kernels', needs: ['kernel-breakdown'], description: 'Stand-in.', defaults: {}, units: {} },
   check: () => [{ message: 'slow', evidence: { share: 0.5 }, advice: 'tune' }],
 });
 

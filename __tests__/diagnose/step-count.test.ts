@@ -17,10 +17,30 @@ describe('countSteps', () => {
     // A count stated by another run than the profiled one: the window's own 16 profiler steps decide.
     const stale = countSteps({ kernels: [gemv], timeline: { steps: profilerSteps(16) }, metrics: [{ name: 'profile_steps', value: 8 }] });
     expect(stale).toMatchObject({ steps: 16, basis: 'profiler-steps' });
-    expect(stale.text).toMatch(/the workload's own count: 8 steps in its profiled window \(profile_steps\) differ$/);
+    expect(stale.text).toMatch(/the workload's own count: 8 steps in its profiled window \(profile_steps\) is refused: the window's own evidence gives 16$/);
     // Not a whole number of steps, or a single one: not a count of a loop.
     expect(countSteps({ kernels: [gemv], metrics: [{ name: 'profile_steps', value: 7.5 }] }).steps).toBeNull();
     expect(countSteps({ kernels: [gemv], metrics: [{ name: 'profile_steps', value: 1 }] }).steps).toBeNull();
+  });
+
+  it('a stated count with more steps than launches of any kernel is refused, named, and the next basis decides', () => {
+    // No step evidence in the window: before, 1,024 (or 2^53 − 1) stated steps were taken as they came.
+    for (const stated of [1024, Number.MAX_SAFE_INTEGER]) {
+      const count = countSteps({ kernels: [gemv], metrics: [{ name: 'profile_steps', value: stated }] });
+      expect(count).toMatchObject({ steps: null, basis: null });
+      expect(count.text).toContain(`(profile_steps) is refused: more steps than launches of any kernel (the most launched, nvjet_sm90_tst_256x8_64x6_4x1_v_bz_TNT, ran 128 times)`);
+    }
+    // With a basis read from the window, that one decides.
+    const fallback = countSteps({ kernels: [gemv, argmax(8)], metrics: [{ name: 'profile_steps', value: 1024 }] });
+    expect(fallback).toMatchObject({ steps: 8, basis: 'once-per-step-kernel' });
+    expect(fallback.text).toMatch(/^8 launches of the sampling kernel reduce_kernel; the workload's own count: 1,024 steps .* is refused: more steps than launches/);
+    // Launches per device: 2 devices × 128 launches bound a count of 128 steps, not 256.
+    const twoDevices = [{ ...gemv, device: 0 }, { ...gemv, device: 1 }];
+    expect(countSteps({ kernels: twoDevices, timeline: { devices: 2 }, metrics: [{ name: 'profile_steps', value: 128 }] }).steps).toBe(128);
+    expect(countSteps({ kernels: twoDevices, timeline: { devices: 2 }, metrics: [{ name: 'profile_steps', value: 256 }] }).steps).toBeNull();
+    // MAX's figure is held to the same bound.
+    const maxKernels = [{ name: 'gemv_split_k_bfloat16_4096_t128', family: 'gemv' as const, instances: 50 }];
+    expect(countSteps({ kernels: maxKernels, metrics: [{ name: 'output_tokens', value: 100 }], sources: [{ format: 'max-generate' }] }).steps).toBeNull();
   });
 
   it("MAX's output tokens count the forward passes of a max generate --profile capture, and only of one", () => {
@@ -78,6 +98,6 @@ describe("MAX's own figure on max generate --profile output", () => {
     const { join } = await import('node:path');
     const report = await analyze({ inputs: [join(import.meta.dirname, '..', 'fixtures', 'max', 'generate_profile_gemv.txt')] });
     expect(report.stepCount).toMatchObject({ steps: 21, basis: 'once-per-step-kernel' });
-    expect(report.stepCount!.text).toMatch(/^21 launches of the sampling kernel topk_softmax_sample\w*; MAX's own figure: 100 output tokens .* differ$/);
+    expect(report.stepCount!.text).toMatch(/^21 launches of the sampling kernel topk_softmax_sample\w*; MAX's own figure: 100 output tokens .* is refused: the window's own evidence gives 21$/);
   });
 });

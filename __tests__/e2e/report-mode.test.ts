@@ -33,7 +33,8 @@ describe('matrix: legs upload, one report job merges', () => {
 
     const r = await runAction({ fake, runId: 500, event: pr, job: 'report', inputs: { mode: 'report' } });
     expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
-    expect(r.code).toBe(0);
+    // fail-verdicts (fail, invalid by default) judge the merged verdict: the failing leg fails this job too.
+    expect(r.code).toBe(1);
     expect(r.outputs['verdict']).toBe('fail');
     expect(r.outputs['findings']!.split(',')).toContain('host-bound');
     expect(r.summary.split('\n')[0]).toBe('## profile-gate: ❌ Fail · 2 reports (1 fail, 1 warn)');
@@ -80,7 +81,9 @@ describe('fork-safe: workflow_run reads what a fork uploaded', () => {
     fake.addArtifact(800, 'unrelated-logs', { 'log.txt': 'x' });
     fake.pulls.set(7, { headSha: HEAD, headRepo: 'mallory/gpu-app' });
     const r = await runAction({ fake, runId: 801, eventName: 'workflow_run', event: workflowRun(800), inputs: { mode: 'report' } });
-    expect(r.code).toBe(0);
+    // The failing leg and the one it cannot read each fail the job.
+    expect(r.code).toBe(1);
+    expect(r.commands.some((c) => c.startsWith('::error::profile-gate report: 1 report(s) could not be read'))).toBe(true);
     expect(r.outputs['verdict']).toBe('fail');
     expect(r.commands.some((c) => /^::warning::Skipped a report: .*report\.json: expected schemaVersion ≤ 3; this report was written by a newer profile-gate \(schemaVersion 4\); upgrade/.test(c))).toBe(true);
     expect(fake.hits('artifacts.download')).toHaveLength(2);

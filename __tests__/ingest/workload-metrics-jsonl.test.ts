@@ -54,9 +54,30 @@ describe('workload-metrics-jsonl', () => {
     expect(capture.source.stats.map((s) => s.name).sort()).toEqual(['non-metric-line', 'unknown-metric']);
   });
 
-  it('names the line of a record with a non-numeric value', async () => {
-    await expect(fromText('{"metric": "decode_tok_s", "value": 1}\n{"metric": "decode_tok_s", "value": "fast"}')).rejects.toThrow(
-      new InputError('workload.out', 'expected a finite number as "value" of decode_tok_s', '2'),
+  it('drops a record whose value is no number alone, counted as data loss with its line', async () => {
+    const capture = await fromText(
+      [
+        '{"metric": "decode_tok_s", "value": 1}',
+        '{"metric": "decode_tok_s", "value": "fast"}',
+        '{"metric": "ttft_ms", "value": null}',
+        '{"metric": "ttft_ms", "value": 1e300}',
+        '{"kind": "run", "tok_s": null, "tpot_ms": 10}',
+        '{"kind": "run", "tok_s": 2, "tpot_ms": "n/a"}',
+      ].join('\n'),
+    );
+    // Lines 1 and 6 hold numbers; the run of line 5 is dropped whole (it did not measure), line 6 keeps its tok_s.
+    expect(capture.metrics).toEqual([
+      { name: 'decode_tok_s', value: 1 },
+      { name: 'decode_tok_s', value: 2 },
+    ]);
+    expect(capture.source.stats).toEqual([
+      { name: 'unreadable-metric-value', severity: 'data-loss', count: 5, detail: 'first at line 2: decode_tok_s "fast" is not a finite number up to 9007199254740991' },
+    ]);
+  });
+
+  it('refuses a file whose every record holds no number, naming the first', async () => {
+    await expect(fromText('{"metric": "decode_tok_s", "value": null}')).rejects.toThrow(
+      new InputError('workload.out', 'expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N}) with a finite number (none held a number; first at line 1: decode_tok_s null is not a finite number up to 9007199254740991)'),
     );
   });
 

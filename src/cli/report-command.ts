@@ -9,7 +9,7 @@ import { findReportFiles, labelFor, loadReport } from '../io/reports.js';
 import { boundReport } from '../report/bounded-report.js';
 import { writeOutput } from '../io/input-paths.js';
 import { failureLine } from '../compare/verdict.js';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
 import type { AcceptedBy } from '../options/table.js';
 import { applyAcceptance, type AcceptanceClaim } from '../compare/acceptance.js';
@@ -26,7 +26,10 @@ Merges report.json files (directories are searched, e.g. the output of 'gh run d
 DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment), as mode report does.
 Exit code 1 when the merged verdict is one of --fail-verdicts.
 
-${flagsHelp('report', 'all', 24, ['out', 'key', 'prefix', 'run-url', 'dashboard-url', 'fail-verdicts', 'accepted-by'])}
+A report it cannot read (a newer profile-gate wrote it, a field is misspelt) is exit 2, naming it;
+--allow-unreadable-reports merges the others instead, naming each one left out on stderr.
+
+${flagsHelp('report', 'all', 24, ['out', 'key', 'prefix', 'run-url', 'dashboard-url', 'fail-verdicts', 'allow-unreadable-reports', 'accepted-by'])}
 `;
 
 /** `--accepted-by LOGIN[:REASON]` as a claim covering every failing row. */
@@ -47,10 +50,19 @@ export async function runReportCommand(args: string[]): Promise<number> {
   for (const found of files) {
     // One at a time, cut down at once to what the merged summary shows (as mode report does).
     // The acceptance covers what the report records as failing it (all of it, before the cut), under the policy that judged it.
-    const read = await loadReport(found.path);
+    let read: Report;
+    try {
+      read = await loadReport(found.path);
+    } catch (error) {
+      // A leg left out could be the failing one: only the user's flag lets the others speak for it.
+      if (!(error instanceof InputError) || !options.allowUnreadableReports) throw error;
+      process.stderr.write(`profile-gate: warning: skipped a report: ${inertLine(error.message.replace(/[\r\n]+/g, ' '))}\n`);
+      continue;
+    }
     const report = boundReport(claim ? applyAcceptance(read, { claims: [claim] }) : read);
     entries.push({ label: labelFor(found, report, options.artifactPrefix), report });
   }
+  if (entries.length === 0) throw new UsageError(`report: none of the ${files.length} report(s) under ${positionals.join(', ')} could be read`);
   const merged = mergeReports(entries);
   const links = { ...(options.runUrl ? { runUrl: options.runUrl } : {}), ...(options.dashboardUrl ? { dashboardUrl: options.dashboardUrl } : {}) };
   await writeOutput(join(out, 'summary.md'), renderMergedSummary(merged, { links }));

@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { DESCRIPTIVE_METRICS, METRIC_CATALOG } from '../model/metrics.js';
 import { ownValue } from '../model/own-key.js';
 import { FINGERPRINT_KEYS } from './fingerprint.js';
+import { kernelDisplayName, kernelDisplayNames } from '../classify/kernel-display-name.js';
 import { FINDING_IDS, isFindingId, unknownFindingId, type FindingId } from '../model/finding-ids.js';
 import { DEFAULT_FAIL_ON, DEFAULT_FAIL_ON_SEVERITY, DEFAULT_FAIL_VERDICTS, FAIL_ON_SEVERITIES, FAILABLE_VERDICTS, type FailableVerdict, type FailOnSeverity } from './verdict.js';
 
@@ -201,16 +202,27 @@ export function metricFloor(options: GateOptions, name: string): number | undefi
  * src/options/table.ts says which text goes to which parser.
  */
 
-/** `decode_tok_s=3,ttft_ms=5%` (several texts, each comma- or newline-separated) → { decode_tok_s: 3, ttft_ms: 5 }. */
+/**
+ * Where a list of thresholds splits: at a newline, and at a comma that starts another threshold
+ * (`family:`, `kernel:`, `kernel-time:` or a metric name and `=`). A comma inside a kernel name
+ * (`rms_norm_kernel(c10::BFloat16 *, const c10::BFloat16 *, float)`) is followed by none of these,
+ * so a full C++ name needs no quoting; one threshold per flag or per line is never split elsewhere.
+ */
+const THRESHOLD_SEPARATOR = /\n|,(?=\s*(?:kernel-time:|family:|kernel:|[A-Za-z_][A-Za-z0-9_]*\s*=))/;
+
+/**
+ * `decode_tok_s=3,ttft_ms=5%` (several texts: one per flag, or a list split at newlines and at the
+ * commas that start another threshold) → { decode_tok_s: 3, ttft_ms: 5 }.
+ */
 export function parseThresholds(texts: string | readonly string[], name: string): Record<string, number> {
   const thresholds: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const text of typeof texts === 'string' ? [texts] : texts) {
-    for (const part of text.split(/[\n,]/)) {
+    for (const part of text.split(THRESHOLD_SEPARATOR)) {
       const item = part.trim();
       if (!item) continue;
       const eq = item.lastIndexOf('=');
       if (eq <= 0) throw new UsageError(`${name}: ${item}: expected METRIC=PCT, e.g. decode_tok_s=3`);
-      const key = item.slice(0, eq).trim();
+      const key = item.slice(0, eq).trim().replace(/\s+/g, ' ');
       if (key.startsWith(KERNEL_TIME_PREFIX)) {
         const problem = thresholdKeyProblem(key);
         if (problem) throw new UsageError(`${name}: ${item}: ${problem}`);
@@ -219,13 +231,99 @@ export function parseThresholds(texts: string | readonly string[], name: string)
       }
       const value = item.slice(eq + 1).trim().replace(/%$/, '');
       const number = Number(value);
-      if (!value || !Number.isFinite(number) || number <= 0) throw new UsageError(`${name}: ${item}: '${item.slice(eq + 1)}' is not a positive number`);
+      // Plain decimals only: 1e308 or 0x10 would set a floor no change reaches, silently.
+      if (!/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) || !Number.isFinite(number) || number <= 0 || number > 1000) {
+        throw new UsageError(`${name}: ${item}: '${item.slice(eq + 1)}' is not a positive number (a plain decimal up to 1000, e.g. 3)`);
+      }
       const problem = thresholdKeyProblem(key);
       if (problem) throw new UsageError(`${name}: ${item}: ${problem}`);
       thresholds[key] = number;
     }
   }
   return thresholds;
+}
+
+/** The kernel a threshold key names (`kernel:X`, `kernel-time:kernel:X`), or undefined for another key. */
+function thresholdKernel(key: string): { prefix: string; name: string } | undefined {
+  const prefix = key.startsWith(`${KERNEL_TIME_PREFIX}kernel:`) ? `${KERNEL_TIME_PREFIX}kernel:` : key.startsWith('kernel:') ? 'kernel:' : undefined;
+  return prefix ? { prefix, name: key.slice(prefix.length) } : undefined;
+}
+
+const oneLine = (name: string): string => name.replace(/\s+/g, ' ').trim();
+
+/** Edit distance of two short texts (the closest names of a threshold that names nothing). */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/** Kernels looked at for the closest names: the distinct short names of both sides, at most this many. */
+const CLOSEST_POOL = 2000;
+
+/**
+ * Kernel thresholds keyed by the kernels' full names, as the comparison looks them up. A threshold may
+ * name a kernel by its full name (whitespace as it likes) or by the name the report shows (its short
+ * name, e.g. `elementwise_kernel<direct_copy_kernel_cuda>`, or the longer one the report shows where
+ * two kernels share it): each kernel of either side so named gets the threshold. One that names no
+ * kernel of either side is a usage error listing the closest names: a threshold never gates nothing
+ * silently. A threshold given by the full name wins over one given by a short name.
+ */
+export function resolveKernelThresholds(options: GateOptions, baselineKernels: readonly string[], currentKernels: readonly string[]): GateOptions {
+  const keys = Object.keys(options.thresholds);
+  if (!keys.some((key) => thresholdKernel(key))) return options;
+  const names = [...new Set([...baselineKernels, ...currentKernels])];
+  const byName = new Map<string, Set<string>>();
+  const add = (shown: string, full: string) => {
+    const set = byName.get(shown) ?? new Set<string>();
+    set.add(full);
+    byName.set(shown, set);
+  };
+  const displayed = kernelDisplayNames(names);
+  for (const full of names) {
+    add(full, full);
+    add(oneLine(full), full);
+    add(kernelDisplayName(full), full);
+    add(displayed.get(full)!, full);
+  }
+  const resolved: Record<string, number> = Object.create(null) as Record<string, number>;
+  const byShortName: Array<{ prefix: string; kernels: Set<string>; value: number }> = [];
+  for (const key of keys) {
+    const value = options.thresholds[key]!;
+    const target = thresholdKernel(key);
+    if (!target) {
+      resolved[key] = value;
+      continue;
+    }
+    const matches = byName.get(oneLine(target.name));
+    if (!matches) throw new UsageError(`threshold ${key}: ${noKernelNamed(target.name, names)}`);
+    const exact = [...matches].filter((full) => oneLine(full) === oneLine(target.name));
+    if (exact.length) for (const full of exact) resolved[`${target.prefix}${full}`] = value;
+    else byShortName.push({ prefix: target.prefix, kernels: matches, value });
+  }
+  for (const { prefix, kernels, value } of byShortName) {
+    for (const full of kernels) if (!Object.hasOwn(resolved, `${prefix}${full}`)) resolved[`${prefix}${full}`] = value;
+  }
+  return { ...options, thresholds: resolved };
+}
+
+/** Why a threshold names nothing, with the closest names either side ran. */
+function noKernelNamed(name: string, names: readonly string[]): string {
+  // The name as written, against the short names either side ran (what the report shows).
+  const wanted = oneLine(name).toLowerCase().slice(0, 120);
+  const pool = [...new Set(names.map((n) => kernelDisplayName(n)))].slice(0, CLOSEST_POOL);
+  const closest = pool
+    .map((shown) => ({ shown, d: distance(wanted, shown.toLowerCase().slice(0, 120)) }))
+    .sort((a, b) => a.d - b.d || a.shown.localeCompare(b.shown))
+    .slice(0, 3)
+    .map((c) => c.shown);
+  const clip = (text: string) => (text.length > 120 ? `${text.slice(0, 119)}…` : text);
+  const hint = closest.length ? `; closest: ${closest.map(clip).join(', ')}` : '; neither side ran any kernel';
+  return `no kernel of either side is named ${JSON.stringify(clip(oneLine(name)))} (by its full name or the name the report shows)${hint}`;
 }
 
 /** Units of a time per step, as the number of them in a millisecond. */

@@ -10,7 +10,7 @@ import { rowCause, strongestSeverity } from '../model/decision.js';
 import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
 import type { GatedRow, GateInput, GatePolicy, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
-import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput } from './gate-options.js';
+import { metricFloor, parseGateOptions, resolveKernelThresholds, type GateOptions, type GateOptionsInput } from './gate-options.js';
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels, type ShareMode } from './shares.js';
@@ -127,6 +127,8 @@ function subjectField(key: string): { subject?: RowSubject } {
 export function compare(current: GateInput, baseline: GateInput | null, optionsInput: GateOptionsInput | GateOptions = {}, context: CompareContext = {}): GateResult {
   let options = parseGateOptions(optionsInput);
   if (!baseline) return { ...judge(current.findings, failOnOf(options)), policy: policyOf(options), comparison: null };
+  // Kernel thresholds by the name the report shows become the full names the rows are keyed by.
+  options = resolveKernelThresholds(options, baseline.kernels.map((k) => k.name), current.kernels.map((k) => k.name));
 
   const invalid: InvalidCheck[] = [];
   const notes: string[] = [];
@@ -209,7 +211,14 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   passParts.push('no new findings');
   const passLine = `no regression: ${passParts.join(', ')}`;
   const cause = (row: ComparisonRow) => rowCause(row, row.kind === 'finding' && row.subject ? strongestSeverity(current.findings, row.subject.id) : undefined);
-  const judgement = judge(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason, cause: cause(r.row) })), noThroughput, passLine });
+  const unGated = nothingGated(rows, metrics.compared, options, hasKernels);
+  const judgement = judge(current.findings, failOnOf(options), {
+    invalid,
+    rows: rows.map((r) => ({ status: r.row.status, reason: r.reason, cause: cause(r.row) })),
+    noThroughput,
+    passLine,
+    ...(unGated ? { nothingGated: unGated } : {}),
+  });
 
   const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
   const reasons = [...invalid.map((i) => i.line), ...ranked.map((r) => r.reason!), ...notes];
@@ -221,6 +230,11 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   if (judgement.verdict === 'pass') {
     reasons.push(passLine);
     reasonRows.push(null);
+  }
+  if (unGated && judgement.reasons[0] === unGated) {
+    // The comparison's account opens with it, where a pass would have said its line.
+    reasons.unshift(unGated);
+    reasonRows.unshift(null);
   }
 
   const comparison: Comparison = {
@@ -244,3 +258,22 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   };
   return { ...judgement, policy: policyOf(options), comparison };
 }
+
+/**
+ * Why nothing was gated, or undefined when something was: no metric compared on both sides, no
+ * time per step compared against a threshold, and no kernel share against one the user set. Shares
+ * under the default thresholds alone are context, not a gate: a kernel 30 % slower moves its share
+ * by less than they catch. A pass then would say nothing, so the verdict is insufficient-data with
+ * this line first, which fail-verdicts can make fail the job.
+ */
+function nothingGated(rows: readonly GatedRow[], metricsCompared: number, options: GateOptions, hasKernels: boolean): string | undefined {
+  if (metricsCompared > 0) return undefined;
+  const compared = (r: GatedRow) => r.row.status !== 'insufficient-data';
+  if (rows.some((r) => r.row.kind === 'kernel-time' && compared(r))) return undefined;
+  if (rows.some((r) => (r.row.kind === 'family-share' || r.row.kind === 'kernel-share') && Object.hasOwn(options.thresholds, r.row.metric))) return undefined;
+  const oneSided = rows.filter((r) => r.row.kind === 'metric' && r.row.note?.startsWith('only in the')).map((r) => r.row.metric);
+  const metrics = oneSided.length ? `no throughput or latency on both sides (${oneSided.join(', ')} on one side only)` : 'no throughput or latency samples on both sides';
+  const time = kernelTimeKeys(options).length ? 'no time-per-step threshold could be compared' : hasKernels ? 'no time-per-step or kernel threshold set' : 'no kernels on both sides';
+  return `nothing gated: ${metrics} and ${time}; kernel shares are context only. Add metric lines ({"metric": "decode_tok_s", "value": N}) or a threshold such as kernel-time:family:<id>=+0.1ms; fail-verdicts insufficient-data fails the job on this`;
+}
+

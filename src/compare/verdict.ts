@@ -112,6 +112,8 @@ export interface ComparisonOutcome {
   noThroughput: boolean;
   /** The line a passing comparison says. */
   passLine: string;
+  /** Why nothing was gated, when nothing was: then a comparison that finds nothing is insufficient-data, not a pass. */
+  nothingGated?: string;
 }
 
 export interface Judgement {
@@ -159,6 +161,7 @@ export function judge(findings: readonly VerdictFinding[], failOn: readonly stri
     };
   }
   if (has('warn')) return { verdict: 'warn', reasons: lines('warn'), causes: causes('warn') };
+  if (comparison.nothingGated) return { verdict: 'insufficient-data', reasons: [comparison.nothingGated], causes: [{ kind: 'nothing-gated' }] };
   return { verdict: 'pass', reasons: [comparison.passLine], causes: [] };
 }
 

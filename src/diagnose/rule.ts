@@ -32,7 +32,19 @@ export interface RuleMeta<Options> {
    * evidence (a decode window, a busy GPU, no competing warning; src/diagnose/health-claim.ts).
    */
   claim?: 'healthy';
+  /** What each number option measures, so a value set by the user is checked against its range (rule-options.ts). */
+  units: { [K in NumericKeys<Options>]: OptionUnit };
 }
+
+/**
+ * What a number option measures, and so the values it may take: a `fraction` (a share) in [0, 1], a
+ * `percent` (or percentage points) in [0, 100], a `count` a whole number, a `ratio` or a time in `ms`
+ * any number from 0.
+ */
+export type OptionUnit = 'fraction' | 'percent' | 'count' | 'ratio' | 'ms';
+
+/** The keys of an options object whose values are numbers. */
+export type NumericKeys<Options> = { [K in keyof Options]-?: Options[K] extends number ? K : never }[keyof Options];
 
 export interface RuleHit {
   message: string;

@@ -103,21 +103,51 @@ function candidates(source: StepSource, devices: number): Candidate[] {
 /** Counts stated beside the capture (a metric line, MAX's output size), not read from the window itself. */
 const STATED: ReadonlySet<StepBasis> = new Set<StepBasis>(['workload', 'max-output-tokens']);
 
+/** The most launches of one kernel on one device: every step launches each of its kernels at least once. */
+function mostLaunches(source: StepSource): { name: string; launches: number } | undefined {
+  const byKey = new Map<string, { name: string; launches: number }>();
+  for (const kernel of source.kernels) {
+    if (kernel.instances === undefined) return undefined;
+    const key = `${kernel.device ?? ''}|${kernel.name}`;
+    byKey.set(key, { name: kernel.name, launches: (byKey.get(key)?.launches ?? 0) + kernel.instances });
+  }
+  let most: { name: string; launches: number } | undefined;
+  for (const entry of byKey.values()) if (!most || entry.launches > most.launches) most = entry;
+  return most;
+}
+
+/**
+ * Why a stated count cannot be the window's, or undefined when it can: more steps than launches of
+ * any kernel (a step runs each of its kernels at least once), or another number than the window's own
+ * evidence gives (the count may come from another run than the profiled one).
+ */
+function refusal(candidate: Candidate, read: Candidate | undefined, most: { name: string; launches: number } | undefined): string | undefined {
+  if (most && candidate.steps > most.launches) {
+    return `more steps than launches of any kernel (the most launched, ${shortKernel(most.name)}, ran ${plural(most.launches, 'time')})`;
+  }
+  if (read && read.steps !== candidate.steps) return `the window's own evidence gives ${read.steps.toLocaleString('en-US')}`;
+  return undefined;
+}
+
 /** The decode steps the window covers, per device, and what says so. */
 export function countSteps(source: StepSource): StepCount {
   const devices = Math.max(1, source.timeline?.devices ?? 1);
-  const found = candidates(source, devices);
-  // A stated count can come from another run than the profiled one (the measured runs' logs): when the
-  // window's own evidence gives another number, the window decides and the stated count is named as differing.
-  const read = found.find((c) => !STATED.has(c.basis));
-  const chosen = found[0] && STATED.has(found[0].basis) && read && read.steps !== found[0].steps ? read : found[0];
+  const all = candidates(source, devices);
+  // A stated count is evidence only where the window bears it out: one it contradicts, or one with
+  // more steps than launches, is refused and named, and the next basis decides.
+  const read = all.find((c) => !STATED.has(c.basis));
+  const most = source.kernels.length ? mostLaunches(source) : undefined;
+  const refused: string[] = [];
+  const found = all.filter((c) => {
+    if (!STATED.has(c.basis)) return true;
+    const why = refusal(c, read, most);
+    if (why) refused.push(`${c.text} is refused: ${why}`);
+    return !why;
+  });
+  const chosen = found[0];
   if (!chosen) {
-    return {
-      steps: null,
-      basis: null,
-      devices,
-      text: 'no step evidence in the capture (no profiler steps or decode ranges, no CUDA graph replays holding every kernel, no sampling kernel launched more than once)',
-    };
+    const none = 'no step evidence in the capture (no profiler steps or decode ranges, no CUDA graph replays holding every kernel, no sampling kernel launched more than once)';
+    return { steps: null, basis: null, devices, text: [none, ...refused].join('; ') };
   }
   const others = found.filter((c) => c !== chosen);
   const agree = others.filter((c) => c.steps === chosen.steps).map((c) => c.text);
@@ -125,5 +155,6 @@ export function countSteps(source: StepSource): StepCount {
   const parts = [chosen.text];
   if (agree.length) parts.push(`${agree.join(' and ')} agree`);
   if (differ.length) parts.push(`${differ.join(' and ')} differ`);
+  parts.push(...refused);
   return { steps: chosen.steps, basis: chosen.basis, devices, text: parts.join('; ') };
 }

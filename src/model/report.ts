@@ -310,7 +310,9 @@ export type DeepDiveMatch = z.infer<typeof DeepDiveMatchSchema>;
  *   warn: any other counted finding), with its severity and whether fail-on lists it (absent where
  *   the report was migrated from before the policy was recorded);
  * - `invalid`: a check that keeps the comparison from standing (environment, throttling);
- * - `no-throughput`: the baseline's gated metrics are not on both sides.
+ * - `no-throughput`: the baseline's gated metrics are not on both sides;
+ * - `nothing-gated`: nothing was compared on both sides (no metric, no time per step, no share
+ *   threshold set), so a pass would say nothing.
  */
 export const DecisionCauseSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -325,6 +327,7 @@ export const DecisionCauseSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('finding'), id: z.string(), severity: SeveritySchema, status: z.enum(['fail', 'warn']), inFailOn: z.boolean().optional() }),
   z.object({ kind: z.literal('invalid'), check: z.enum(['environment', 'throttling']) }),
   z.object({ kind: z.literal('no-throughput') }),
+  z.object({ kind: z.literal('nothing-gated') }),
 ]);
 export type DecisionCause = z.infer<typeof DecisionCauseSchema>;
 

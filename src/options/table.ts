@@ -399,6 +399,15 @@ export const OPTIONS = [
     group: 'report',
   }),
   option({
+    key: 'allowUnreadableReports',
+    input: 'allow-unreadable-reports',
+    default: 'false',
+    doc: 'Mode report. Merge the reports that can be read when some cannot (a newer profile-gate wrote them, a field is misspelt, an artifact is expired or too large); otherwise the job fails, naming them.',
+    parse: booleanText,
+    group: 'report',
+    flag: { name: 'allow-unreadable-reports', commands: ['report'], switch: true, help: 'merge the reports that can be read when some cannot, each named in a warning (otherwise exit 2, naming the first)' },
+  }),
+  option({
     key: 'prNumber',
     input: 'pr-number',
     default: '',
@@ -443,10 +452,10 @@ export const OPTIONS = [
     key: 'thresholds',
     input: 'thresholds',
     default: '',
-    doc: 'Gate thresholds, comma- or newline-separated: METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails when the step did not get faster (every family and top kernel has such a row, by default 3 % of the baseline\'s step); family:ID=PP or kernel:NAME=PP a share row whose growth fails, in percentage points.',
+    doc: 'Gate thresholds, one per line (or comma-separated where a comma starts the next one, so kernel names keep theirs): METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails when the step did not get faster (every family and top kernel has such a row, by default 3 % of the baseline\'s step); family:ID=PP or kernel:NAME=PP a share row whose growth fails, in percentage points; NAME is the full kernel name or the one the report shows.',
     parse: parseThresholds,
     group: 'gate',
-    flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms); repeatable' },
+    flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms, kernel-time:kernel:NAME=+100us, NAME full or as the report shows it); one per flag, repeatable' },
   }),
   option({
     key: 'allowThrottled',

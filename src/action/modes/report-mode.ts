@@ -18,8 +18,8 @@ import { redact, redactValue } from '../../io/secrets.js';
 import { artifactUrl } from '../github/run-context.js';
 import { safeText } from '../../report/markdown/text.js';
 import { UsageError } from '../../errors.js';
-import { OUTPUTS } from '../inputs.js';
-import { CONTEXT_FILE, oneLine, publish, type ModeContext } from '../publish.js';
+import { INPUTS, OUTPUTS } from '../inputs.js';
+import { CONTEXT_FILE, oneLine, publish, settleVerdict, type ModeContext } from '../publish.js';
 
 const ClaimedContextSchema = z.object({ pullRequest: z.number().int().positive().optional(), headSha: z.string().regex(/^[0-9a-f]{7,64}$/).optional() });
 type ClaimedContext = z.infer<typeof ClaimedContextSchema>;
@@ -27,6 +27,14 @@ type ClaimedContext = z.infer<typeof ClaimedContextSchema>;
 interface Collected {
   entries: ReportEntry[];
   claims: ClaimedContext[];
+  /** The reports and artifacts left out, one line each (also a warning): the job fails on them unless allowed. */
+  unreadable: string[];
+}
+
+/** A report or artifact left out: a warning now, and a line of the failure unless allow-unreadable-reports. */
+function leaveOut(ctx: ModeContext, into: Collected, line: string): void {
+  ctx.host.warning(line);
+  into.unreadable.push(line);
 }
 
 /** The run whose artifacts are merged: the run-id input, the run that triggered this one, or this run. */
@@ -55,7 +63,7 @@ async function collect(ctx: ModeContext, paths: readonly string[], label: (found
       const claim = await readClaim(found.path);
       if (claim) into.claims.push(claim);
     } catch (error) {
-      ctx.host.warning(`Skipped a report: ${oneLine((error as Error).message)}`);
+      leaveOut(ctx, into, `Skipped a report: ${oneLine((error as Error).message)}`);
     }
   }
 }
@@ -66,7 +74,7 @@ async function collect(ctx: ModeContext, paths: readonly string[], label: (found
  * artifact or report is left out with one line saying why.
  */
 async function fromArtifacts(ctx: ModeContext, runId: number): Promise<Collected> {
-  const collected: Collected = { entries: [], claims: [] };
+  const collected: Collected = { entries: [], claims: [], unreadable: [] };
   const prefix = ctx.inputs.artifactPrefix;
   const client = ctx.github();
   const repo = `${ctx.run.owner}/${ctx.run.repo}`;
@@ -82,11 +90,11 @@ async function fromArtifacts(ctx: ModeContext, runId: number): Promise<Collected
   if (artifacts.length > limits.maxArtifacts) ctx.host.warning(`Only the first ${limits.maxArtifacts} of ${artifacts.length} report artifacts are read.`);
   for (const artifact of artifacts.slice(0, limits.maxArtifacts)) {
     if (artifact.expired) {
-      ctx.host.warning(`Skipped artifact '${artifact.name}': expired.`);
+      leaveOut(ctx, collected, `Skipped artifact '${artifact.name}': expired.`);
       continue;
     }
     if ((artifact.size_in_bytes ?? 0) > limits.maxZipBytes) {
-      ctx.host.warning(`Skipped artifact '${artifact.name}': ${artifact.size_in_bytes} bytes is more than a report artifact holds (${limits.maxZipBytes}).`);
+      leaveOut(ctx, collected, `Skipped artifact '${artifact.name}': ${artifact.size_in_bytes} bytes is more than a report artifact holds (${limits.maxZipBytes}).`);
       continue;
     }
     const link = { name: artifact.name, id: artifact.id, url: artifactUrl(ctx.run, runId, artifact.id) };
@@ -96,7 +104,7 @@ async function fromArtifacts(ctx: ModeContext, runId: number): Promise<Collected
       const zip = await client.artifactZip(repo, artifact.id, limits.maxZipBytes);
       for (const entry of reportsInZip(zip, `artifact '${artifact.name}'`, limits)) {
         if ('error' in entry) {
-          ctx.host.warning(`Skipped a report: ${oneLine(entry.path)}: ${oneLine(entry.error)}`);
+          leaveOut(ctx, collected, `Skipped a report: ${oneLine(entry.path)}: ${oneLine(entry.error)}`);
           continue;
         }
         collected.entries.push({ label: n++ === 0 ? leg : `${leg}-${n}`, report: boundReport(entry.report), artifact: link });
@@ -104,7 +112,7 @@ async function fromArtifacts(ctx: ModeContext, runId: number): Promise<Collected
         if (claim) collected.claims.push(claim);
       }
     } catch (error) {
-      ctx.host.warning(`Skipped artifact '${artifact.name}': ${oneLine(unreadableReason(error))}`);
+      leaveOut(ctx, collected, `Skipped artifact '${artifact.name}': ${oneLine(unreadableReason(error))}`);
     }
   }
   return collected;
@@ -140,7 +148,7 @@ export async function reportMode(ctx: ModeContext): Promise<void> {
   const runId = sourceRun(ctx);
   let collected: Collected;
   if (ctx.inputs.reports.length) {
-    collected = { entries: [], claims: [] };
+    collected = { entries: [], claims: [], unreadable: [] };
     await collect(ctx, ctx.inputs.reports, (found, report) => labelFor(found, report, ctx.inputs.artifactPrefix), collected);
   } else {
     try {
@@ -160,4 +168,15 @@ export async function reportMode(ctx: ModeContext): Promise<void> {
   ctx.host.setOutput(OUTPUTS.artifactId, '');
   ctx.host.setOutput(OUTPUTS.decodeTokS, '');
   await publish(ctx, { merged, runUrl, prNumber: await resolvePullRequest(ctx, collected.claims) });
+  // A leg left out could be the failing one: the merged verdict then speaks for the others only.
+  if (collected.unreadable.length && !ctx.inputs.allowUnreadableReports) ctx.host.setFailed(unreadableFailure(collected.unreadable));
+  // fail-verdicts judge the merged verdict, as they judge one report: its reasons are those of the legs that gave it.
+  const worst = merged.entries.filter((e) => e.report.verdict === merged.verdict);
+  settleVerdict(ctx, { verdict: merged.verdict, verdictReasons: worst.flatMap((e) => e.report.verdictReasons.map((reason) => `${e.label}: ${reason}`)), skippedInputs: [] });
+}
+
+/** The failure of a merge that left reports out: how many, the first, and the input that allows it. */
+export function unreadableFailure(unreadable: readonly string[]): string {
+  const more = unreadable.length > 1 ? ` (and ${unreadable.length - 1} more)` : '';
+  return `profile-gate report: ${unreadable.length} report(s) could not be read, so the merged verdict does not cover every leg: ${unreadable[0]}${more}; set input '${INPUTS.allowUnreadableReports}: true' to merge the rest`;
 }

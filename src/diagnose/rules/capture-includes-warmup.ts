@@ -20,6 +20,7 @@ export default defineRule({
     needs: [],
     description: 'Module loading, JIT compilation or a slow first step is inside the captured window, which inflates times and shifts the kernel mix.',
     defaults: { firstStepRatio: 3, minSteps: 3, maxModuleLoadShare: 0.05 },
+    units: { firstStepRatio: 'ratio', minSteps: 'count', maxModuleLoadShare: 'fraction' },
   },
   check({ profile, options }) {
     const evidence: Record<string, number | string> = {};

@@ -75,6 +75,7 @@ export default defineRule({
     needs: ['kernel-breakdown'],
     description: 'Collective kernels (NCCL/RCCL, custom all-reduce) that no compute overlaps take a large share of the active span on some rank; smaller shares are reported as info.',
     defaults: { minCollectiveShare: 0.05, maxExposedShare: 0.15, minCollectiveLaunches: 10 },
+    units: { minCollectiveShare: 'fraction', maxExposedShare: 'fraction', minCollectiveLaunches: 'count' },
   },
   check({ profile, options, note }) {
     const subjects = subjectsOf(profile).filter((s) => s.totalKernelNs > 0 && s.collectiveNs / s.totalKernelNs >= options.minCollectiveShare);

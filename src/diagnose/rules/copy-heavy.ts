@@ -53,6 +53,7 @@ export default defineRule({
     // A quarter of kernel time moving bytes: well above the few percent a decode spends writing its
     // KV cache and casting, and far below what a repeated GQA cache costs (57 % on an H200).
     defaults: { minCopyShare: 0.25 },
+    units: { minCopyShare: 'fraction' },
   },
   check({ profile, options }) {
     const copy = familyTotals(profile, ['copy']);

@@ -17,6 +17,7 @@ export default defineRule({
     needs: ['kernel-breakdown'],
     description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute, or ROCm Compute Profiler on an AMD capture (a collective instead gets the questions communication raises).',
     defaults: { minShare: 0.4, workload: '<workload command>' },
+    units: { minShare: 'fraction' },
   },
   check({ profile, options }) {
     // Copies are not kernels Nsight Compute can profile.

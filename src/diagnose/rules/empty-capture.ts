@@ -42,6 +42,7 @@ export default defineRule({
     needs: [],
     description: 'The inputs hold no GPU kernels (or too little kernel time to mean anything), so kernel findings are not possible.',
     defaults: { minTotalKernelMs: 1 },
+    units: { minTotalKernelMs: 'ms' },
   },
   check({ profile, options }) {
     const captureCommand = toolVendor(profile) === 'amd' ? ROCPROF_KERNEL_COMMAND : NSYS_CAPTURE_COMMAND;

@@ -13,6 +13,7 @@ export default defineRule({
     needs: ['utilization'],
     description: 'Power, thermal or sync-boost clock reasons were active during the run: a thermal or hardware reason makes its speed unrepresentative; the power cap is the regime of a loaded GPU.',
     defaults: { minThrottledFraction: 0.05 },
+    units: { minThrottledFraction: 'fraction' },
   },
   check({ profile, options }) {
     const util = profile.utilization;

@@ -16,6 +16,7 @@ export default defineRule({
     needs: [],
     description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
     defaults: { minKernelsPerGraphLaunch: 8 },
+    units: { minKernelsPerGraphLaunch: 'ratio' },
   },
   check({ profile, options }) {
     const timeline = profile.timeline;

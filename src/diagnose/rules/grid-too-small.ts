@@ -30,6 +30,7 @@ export default defineRule({
     needs: ['kernel-metrics'],
     description: 'The kernel launches fewer blocks than one wave across the SMs (waves per SM below the threshold), so part of the GPU idles for the whole launch.',
     defaults: { maxWaves: 1, roofPercent: 60, workload: '<workload command>' },
+    units: { maxWaves: 'ratio', roofPercent: 'percent' },
   },
   check({ profile, options }) {
     const hits: RuleHit[] = [];

@@ -36,6 +36,7 @@ export default defineRule({
     needs: ['kernel-breakdown'],
     description: 'Decode-shaped GEMV/GEMM kernels dominate, attention runs fused and no MoE kernels appear: the shape a correct dense decode has.',
     defaults: { minDecodeShare: 0.5, minLinearShare: 0.3, maxMoeShare: 0.01, maxQuantizeToLinear: 0.5, minDecodeSteps: 3 },
+    units: { minDecodeShare: 'fraction', minLinearShare: 'fraction', maxMoeShare: 'fraction', maxQuantizeToLinear: 'ratio', minDecodeSteps: 'count' },
   },
   check({ profile, options }) {
     const linear = familyTotals(profile, LINEAR_FAMILIES);

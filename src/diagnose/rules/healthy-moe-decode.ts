@@ -12,6 +12,7 @@ export default defineRule({
     needs: ['kernel-breakdown'],
     description: 'MoE kernels (grouped matmuls, top-k routing) are present and routing plus gather/scatter stay well below the matmul time.',
     defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5 },
+    units: { minMoeShare: 'fraction', minRoutingPerSamplingLaunch: 'ratio', maxRoutingRatio: 'ratio' },
   },
   check({ profile, options }) {
     const mix = moeMix(profile, options);

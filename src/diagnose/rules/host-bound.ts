@@ -63,6 +63,7 @@ export default defineRule({
     description:
       'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',
     defaults: { maxMeanUtilPercent: 40, partialMeanUtilPercent: 70, maxBusyFraction: 0.5, maxGpuTimeUtilPercent: 40 },
+    units: { maxMeanUtilPercent: 'percent', partialMeanUtilPercent: 'percent', maxBusyFraction: 'fraction', maxGpuTimeUtilPercent: 'percent' },
   },
   check({ profile, options, note }) {
     const found = readings(profile);

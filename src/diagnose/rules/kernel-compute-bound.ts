@@ -24,6 +24,7 @@ export default defineRule({
     needs: ['kernel-metrics'],
     description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs (ncu\'s SOLBottleneck verdict first); the advice depends on the kernel\'s family.',
     defaults: { minComputePercent: 60, minLeadPoints: 20, workload: '<workload command>' },
+    units: { minComputePercent: 'percent', minLeadPoints: 'percent' },
   },
   check({ profile, options }) {
     const hits: RuleHit[] = [];

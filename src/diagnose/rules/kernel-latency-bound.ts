@@ -23,6 +23,7 @@ export default defineRule({
     needs: ['kernel-metrics'],
     description: 'Nsight Compute shows both compute and memory throughput far below peak (ncu\'s SOLBottleneck verdict first), so the kernel spends its time waiting; occupancy, grid size and warp stalls say on what.',
     defaults: { maxPercent: 60, workload: '<workload command>' },
+    units: { maxPercent: 'percent' },
   },
   check({ profile, options }) {
     const hits: RuleHit[] = [];

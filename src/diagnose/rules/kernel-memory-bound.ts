@@ -19,6 +19,7 @@ export default defineRule({
     needs: ['kernel-metrics'],
     description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own (ncu\'s SOLBottleneck verdict first); speed comes from moving fewer bytes.',
     defaults: { minMemoryPercent: 60, minLeadPoints: 20, workload: '<workload command>' },
+    units: { minMemoryPercent: 'percent', minLeadPoints: 'percent' },
   },
   check({ profile, options }) {
     const hits: RuleHit[] = [];

@@ -33,6 +33,7 @@ export default defineRule({
     needs: ['kernel-metrics'],
     description: 'A kernel far from every throughput roof keeps few warps resident (achieved occupancy low, or far below theoretical); the Occupancy block limits name the limiter.',
     defaults: { minAchievedPercent: 25, minAchievedShareOfTheoretical: 0.5, maxThroughputPercent: 60, workload: '<workload command>' },
+    units: { minAchievedPercent: 'percent', minAchievedShareOfTheoretical: 'fraction', maxThroughputPercent: 'percent' },
   },
   check({ profile, options }) {
     const hits: RuleHit[] = [];

@@ -11,6 +11,7 @@ export default defineRule({
     needs: ['kernel-breakdown'],
     description: 'Top-k routing plus gather/scatter/index kernels take at least the configured fraction of the matmul time.',
     defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5, workload: '<workload command>' },
+    units: { minMoeShare: 'fraction', minRoutingPerSamplingLaunch: 'ratio', maxRoutingRatio: 'ratio' },
   },
   check({ profile, options }) {
     const mix = moeMix(profile, options);

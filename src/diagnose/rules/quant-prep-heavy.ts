@@ -113,6 +113,7 @@ export default defineRule({
     description:
       'Quantization and scale-layout kernels, and quantizes written as plain ops that feed _int_mm / _scaled_mm, are reported; they are a problem when their time reaches the configured fraction of the low-bit matmul time, or when weights are dequantized at run time to feed bf16 matmuls.',
     defaults: { minQuantizeShare: 0.005, maxQuantizeToMatmulRatio: 1, workload: '<workload command>' },
+    units: { minQuantizeShare: 'fraction', maxQuantizeToMatmulRatio: 'ratio' },
   },
   check({ profile, options }) {
     // The matmuls low-bit inputs feed: named low-bit GEMMs, and any kernel an _int_mm / _scaled_mm launched.

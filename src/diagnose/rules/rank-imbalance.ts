@@ -37,6 +37,7 @@ export default defineRule({
     needs: ['kernel-breakdown'],
     description: "One rank's compute kernel time (or median step) is well above the other ranks' median, so every collective waits for it.",
     defaults: { maxExcess: 0.1 },
+    units: { maxExcess: 'ratio' },
   },
   check({ profile, options }) {
     const straggler = stragglerOf(profile);

@@ -62,6 +62,7 @@ export default defineRule({
     description:
       'The window holds decode steps and prefill-shaped GEMMs dominate them: the KV cache may be missing or unused, so each step recomputes the whole sequence; an error when inputs that grow a token each step, prompt-priced tokens or growing step work confirm it.',
     defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5, minDecodeSteps: 3 },
+    units: { minPrefillShare: 'fraction', minPrefillLaunchShare: 'fraction', minStepGrowth: 'ratio', minDecodeSteps: 'count' },
   },
   check({ profile, options }) {
     // No decode step in the window: nothing can be re-run, whatever the GEMMs look like.

@@ -19,6 +19,7 @@ export default defineRule({
     needs: ['kernel-breakdown'],
     description: 'Host-to-device and device-to-host copies take at least the configured multiple of the kernel time; a smaller but notable share is info.',
     defaults: { maxCopyToKernelRatio: 1, minCopyToKernelRatio: 0.25, minCopyMs: 1, minExposedCopyShare: 0.25 },
+    units: { maxCopyToKernelRatio: 'ratio', minCopyToKernelRatio: 'ratio', minCopyMs: 'ms', minExposedCopyShare: 'fraction' },
   },
   check({ profile, options }) {
     const copies = profile.memops.filter((m) => HOST_COPY_KINDS.includes(m.kind) && (m.totalNs ?? 0) > 0);

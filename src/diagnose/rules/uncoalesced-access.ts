@@ -40,6 +40,7 @@ export default defineRule({
     needs: ['kernel-metrics'],
     description: 'A large share of the sectors (global) or wavefronts (shared) the kernel moves is excess over what its accesses need, a sign of strided or scattered accesses across a warp.',
     defaults: { minExcessShare: 0.25, workload: '<workload command>' },
+    units: { minExcessShare: 'fraction' },
   },
   check({ profile, options }) {
     const hits: RuleHit[] = [];

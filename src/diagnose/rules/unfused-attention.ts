@@ -20,6 +20,7 @@ export default defineRule({
     needs: ['kernel-breakdown'],
     description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise (an error when no fused attention kernel ran at all, a warning when some did).',
     defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
+    units: { minSoftmaxShare: 'fraction', minSoftmaxPerLinearLaunch: 'ratio' },
   },
   check({ profile, options }) {
     const softmax = familyTotals(profile, ['attention-softmax']);

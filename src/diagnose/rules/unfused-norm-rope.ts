@@ -18,6 +18,7 @@ export default defineRule({
     needs: ['kernel-breakdown'],
     description: 'Mean-reduce + rsqrt kernels without a norm kernel (RMSNorm), or neg kernels without a rotary kernel (RoPE), take a visible share of GPU time.',
     defaults: { minPiecesShare: 0.01 },
+    units: { minPiecesShare: 'fraction' },
   },
   check({ profile, options }) {
     const hits: RuleHit[] = [];

@@ -10,12 +10,15 @@
  *   is the environment's batch (time per step is read from tok/s with it).
  * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
  * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
- * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
+ * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction). A record
+ * whose value is not a finite number up to 2^53 − 1 (`null` for a failed measurement, `"n/a"`, 1e300) is
+ * dropped alone and counted as data loss (UNREADABLE_METRIC_STAT): the analysis says so in the verdict's
+ * first lines, and the file's other records still count.
  */
 import { InputError } from '../../errors.js';
 import type { CaptureInput, MetricSample, TimedWindow } from '../../model/capture.js';
 import { METRIC_CATALOG } from '../../model/metrics.js';
-import { defineImporter } from '../common/importer.js';
+import { defineImporter, MAX_PLAUSIBLE_VALUE } from '../common/importer.js';
 
 const CATALOG = new Set(Object.keys(METRIC_CATALOG));
 
@@ -37,8 +40,17 @@ export function asMetricRecord(line: string): MetricRecord | null {
   return null;
 }
 
+/** The import stat of metric records dropped for a value that is no number: data loss the verdict names. */
+export const UNREADABLE_METRIC_STAT = 'unreadable-metric-value';
+
 function finiteNumber(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= MAX_PLAUSIBLE_VALUE ? value : null;
+}
+
+/** A value as the line wrote it, cut short for a sentence. */
+function shownValue(value: unknown): string {
+  const text = value === undefined ? 'missing' : JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
 export default defineImporter({
@@ -56,6 +68,12 @@ export default defineImporter({
     const metrics: MetricSample[] = [];
     const timedWindows: TimedWindow[] = [];
     const batches = new Set<number>();
+    let firstDropped: string | undefined;
+    const dropValue = (metric: string, value: unknown, line: number): void => {
+      const what = `line ${line}: ${metric} ${shownValue(value)} is not a finite number up to ${MAX_PLAUSIBLE_VALUE}`;
+      firstDropped ??= what;
+      ctx.count(UNREADABLE_METRIC_STAT, 'data-loss', `first at ${what}`);
+    };
     lines.forEach((line, index) => {
       if (line.trim() === '') return;
       const record = asMetricRecord(line);
@@ -69,12 +87,13 @@ export default defineImporter({
           ctx.count('unknown-metric', 'data-loss', `${record.metric} (line ${index + 1}) is not a known metric name`);
           return;
         }
-        if (value === null) throw new InputError(file.path, `expected a finite number as "value" of ${record.metric}`, String(index + 1));
+        if (value === null) return dropValue(record.metric, record.value, index + 1);
         metrics.push({ name: record.metric, value });
         return;
       }
       const tokS = finiteNumber(record.fields['tok_s']);
-      if (tokS === null) throw new InputError(file.path, 'expected a finite number as "tok_s" of a run record', String(index + 1));
+      // A run without its throughput is dropped whole: its other fields describe a run that did not measure.
+      if (tokS === null) return dropValue('tok_s', record.fields['tok_s'], index + 1);
       metrics.push({ name: 'decode_tok_s', value: tokS });
       const startS = finiteNumber(record.fields['t_start']);
       const endS = finiteNumber(record.fields['t_end']);
@@ -82,10 +101,15 @@ export default defineImporter({
       const batch = finiteNumber(record.fields['batch']);
       if (batch !== null) batches.add(batch);
       for (const [key, value] of Object.entries(record.fields)) {
-        if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null) metrics.push({ name: key, value: value as number });
+        if (key === 'decode_tok_s' || !CATALOG.has(key)) continue;
+        if (finiteNumber(value) !== null) metrics.push({ name: key, value: value as number });
+        else dropValue(key, value, index + 1);
       }
     });
-    if (metrics.length === 0) throw new InputError(file.path, 'expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N})');
+    if (metrics.length === 0) {
+      const why = firstDropped ? ` (none held a number; first at ${firstDropped})` : '';
+      throw new InputError(file.path, `expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N}) with a finite number${why}`);
+    }
     const capture: CaptureInput = {
       source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
       metrics,

@@ -71,7 +71,7 @@ const DECIDED_SHOWN = 5;
 
 function causeName(cause: DecisionCause): string {
   if (cause.kind === 'invalid') return `invalid: ${cause.check}`;
-  if (cause.kind === 'no-throughput') return 'no-throughput';
+  if (cause.kind === 'no-throughput' || cause.kind === 'nothing-gated') return cause.kind;
   return clampText(causeKey(cause), NAME_MAX);
 }
 
