@@ -79,14 +79,20 @@ function kernSum(dir: string, name: string, copyFactor: number): string {
   return path;
 }
 
+/** A workload's metrics file that states only its profiled window's step count. */
+function stepsLine(dir: string, name: string, stated: number): string {
+  const path = join(dir, name);
+  writeFileSync(path, `{"metric": "profile_steps", "value": ${stated}}\n`);
+  return path;
+}
+
 describe('a stated step count the window cannot bear', () => {
   async function pair(stated: number): Promise<{ dir: string; baseline: string; head: string[] }> {
     const dir = work();
-    const steps = `{"metric": "profile_steps", "value": ${stated}}`;
     const json = join(dir, 'base.json');
-    const made = await cli(['analyze', kernSum(dir, 'base.csv', 1), timedRuns(dir, 'base.jsonl', 1, [steps]), '--json', json, '--fail-verdicts', 'none']);
+    const made = await cli(['analyze', kernSum(dir, 'base.csv', 1), stepsLine(dir, 'base.jsonl', stated), '--json', json, '--fail-verdicts', 'none']);
     expect(made.code).toBe(0);
-    return { dir, baseline: json, head: [kernSum(dir, 'head.csv', 2), timedRuns(dir, 'head.jsonl', 1, [steps])] };
+    return { dir, baseline: json, head: [kernSum(dir, 'head.csv', 2), stepsLine(dir, 'head.jsonl', stated)] };
   }
   const gate = ['--threshold', 'kernel-time:family:copy=+0.1ms'];
 
@@ -117,10 +123,9 @@ describe('a kernel threshold', () => {
   const COPY = 'elementwise_kernel<direct_copy_kernel_cuda>';
   async function copyDoubled(): Promise<{ dir: string; baseline: string; head: string[] }> {
     const dir = work();
-    const steps = '{"metric": "profile_steps", "value": 16}';
     const json = join(dir, 'base.json');
-    expect((await cli(['analyze', kernSum(dir, 'base.csv', 1), timedRuns(dir, 'base.jsonl', 1, [steps]), '--json', json, '--fail-verdicts', 'none'])).code).toBe(0);
-    return { dir, baseline: json, head: [kernSum(dir, 'head.csv', 2), timedRuns(dir, 'head.jsonl', 1, [steps])] };
+    expect((await cli(['analyze', kernSum(dir, 'base.csv', 1), stepsLine(dir, 'base.jsonl', 16), '--json', json, '--fail-verdicts', 'none'])).code).toBe(0);
+    return { dir, baseline: json, head: [kernSum(dir, 'head.csv', 2), stepsLine(dir, 'head.jsonl', 16)] };
   }
   type Rows = { comparison: { rows: { metric: string; status: string }[] } };
   const rows = (dir: string) => (JSON.parse(readFileSync(join(dir, 'head.json'), 'utf8')) as Rows).comparison.rows;
@@ -165,31 +170,35 @@ describe('a kernel threshold', () => {
 });
 
 describe('a comparison that gates nothing', () => {
-  /** The real H200 kernel summary with its layer-norm kernel's time multiplied by `factor`. */
-  function normSlower(dir: string, name: string, factor: number): string {
+  /**
+   * The real H200 kernel summary with its layer-norm kernel's time multiplied by `factor`; without
+   * `steps`, its 16 argmax launches (the window's one step evidence) are taken out too.
+   */
+  function normSlower(dir: string, name: string, factor: number, steps = true): string {
     const path = join(dir, name);
     const lines = readFileSync(REPEAT_KV, 'utf8').split('\n');
-    const out = lines.map((l) => {
-      if (!l.includes('vectorized_layer_norm_kernel')) return l;
-      const cells = l.split(',');
-      cells[1] = String(Math.round(Number(cells[1]) * factor));
-      return cells.join(',');
-    });
+    const out = lines
+      .filter((l) => steps || !l.includes('at::native::reduce_kernel<'))
+      .map((l) => {
+        if (!l.includes('vectorized_layer_norm_kernel')) return l;
+        const cells = l.split(',');
+        cells[1] = String(Math.round(Number(cells[1]) * factor));
+        return cells.join(',');
+      });
     if (factor !== 1) expect(out).not.toEqual(lines);
     writeFileSync(path, out.join('\n'));
     return path;
   }
 
-  it('two kernel summaries, the norm 30 % slower, no throughput and no threshold: "nothing gated" first, never a pass', async () => {
+  it('two kernel summaries with no step evidence, the norm 30 % slower, no throughput and no threshold: "nothing gated" first, never a pass', async () => {
     const dir = work();
     const base = join(dir, 'base.json');
-    expect((await cli(['analyze', normSlower(dir, 'base.csv', 1), '--json', base, '--fail-verdicts', 'none'])).code).toBe(0);
-    const head = normSlower(dir, 'head.csv', 1.3);
+    expect((await cli(['analyze', normSlower(dir, 'base.csv', 1, false), '--json', base, '--fail-verdicts', 'none'])).code).toBe(0);
+    const head = normSlower(dir, 'head.csv', 1.3, false);
     const r = await cli(['analyze', head, '--baseline', base]);
-    const [first, , reason] = r.stdout.split('\n');
-    expect(first).toMatch(/: INSUFFICIENT DATA$/);
-    // The verdict's first reason, under the line of where the time went (+30.3 µs/step in the norm).
-    expect(reason).toMatch(/^ {2}- nothing gated: no throughput or latency samples on both sides and no time-per-step or kernel threshold set/);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/: INSUFFICIENT DATA$/);
+    expect(lines.slice(0, 4).find((l) => l.startsWith('  - '))).toMatch(/^ {2}- nothing gated: no throughput or latency samples on both sides and no kernels on both sides|^ {2}- nothing gated: no throughput or latency samples on both sides and no time-per-step or kernel threshold set/);
     expect(r.stdout).not.toMatch(/PASS|0 gated metrics/);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: verdict insufficient-data, which does not fail this run .*nothing gated/);
@@ -198,5 +207,20 @@ describe('a comparison that gates nothing', () => {
     // A threshold on the kernel gates it: the share row is compared (and, 30 % slower, within 1 pp it passes).
     const gated = await cli(['analyze', head, '--baseline', base, '--threshold', 'kernel:vectorized_layer_norm_kernel=1', '--fail-verdicts', 'fail,invalid,insufficient-data']);
     expect(gated.stdout.split('\n')[0]).not.toMatch(/INSUFFICIENT DATA/);
+  }, 30_000);
+
+  it('with steps on both sides (16 argmax launches) the time rows gate: the norm +30 % is +30 µs/step, under 2 % of the step, a pass that says no throughput was compared', async () => {
+    const dir = work();
+    const base = join(dir, 'base.json');
+    expect((await cli(['analyze', normSlower(dir, 'base.csv', 1), '--json', base, '--fail-verdicts', 'none'])).code).toBe(0);
+    const json = join(dir, 'head.json');
+    const r = await cli(['analyze', normSlower(dir, 'head.csv', 1.3), '--baseline', base, '--json', json]);
+    expect(r.stdout.split('\n')[0]).toMatch(/: PASS$/);
+    expect(r.stdout).toMatch(/no throughput or latency compared, no kernel time per step grew past its threshold/);
+    expect(r.stdout).not.toMatch(/0 gated metrics|nothing gated/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { comparison: { rows: { metric: string; kind: string; status: string; delta: number | null }[] } };
+    const norm = report.comparison.rows.find((row) => row.metric === 'kernel-time:family:norm')!;
+    expect(norm.status).toBe('pass');
+    expect(norm.delta).toBeGreaterThan(0);
   }, 30_000);
 });

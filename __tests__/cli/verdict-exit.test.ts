@@ -2,6 +2,7 @@
  * The CLI's exit code follows --fail-verdicts (fail and invalid by default) in analyze and report; a
  * verdict that compared nothing and does not fail is said on stderr, never silent.
  */
+import { REPORT_SCHEMA_VERSION } from '../../src/model/report.js';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,11 +80,11 @@ describe('report exit code', () => {
     expect((await cli(['analyze', '--json', good, ...inputs()])).code).toBe(1);
     const newer = join(dir, 'profile-gate-b', 'report.json');
     mkdirSync(join(dir, 'profile-gate-b'));
-    writeFileSync(newer, JSON.stringify({ schemaVersion: 3 }));
+    writeFileSync(newer, JSON.stringify({ schemaVersion: REPORT_SCHEMA_VERSION + 1 }));
     const refused = await cli(['report', '--out', join(dir, 'merged'), dir]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('profile-gate-b/report.json');
-    expect(refused.stderr).toMatch(/newer profile-gate \(schemaVersion 3\)/);
+    expect(refused.stderr).toContain(`newer profile-gate (schemaVersion ${REPORT_SCHEMA_VERSION + 1})`);
     const allowed = await cli(['report', '--out', join(dir, 'merged'), '--allow-unreadable-reports', dir]);
     expect(allowed.stderr).toMatch(/^profile-gate: warning: skipped a report: .*profile-gate-b\/report\.json/m);
     expect(allowed.stdout).toMatch(/^profile-gate report: fail \(1 reports\)/);

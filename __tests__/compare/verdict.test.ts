@@ -104,9 +104,9 @@ describe('judge, with a comparison', () => {
 
   it('nothing gated is insufficient-data with its line, never a pass; a row that fails or warns still decides', () => {
     const nothingGated = 'nothing gated: no throughput or latency samples on both sides and no time-per-step or kernel threshold set';
-    expect(judge([], [], outcome({ rows: [{ status: 'pass' }], nothingGated }))).toEqual({ verdict: 'insufficient-data', reasons: [nothingGated] });
-    expect(judge([], [], outcome({ rows: [{ status: 'warn', reason: 'a share grew' }], nothingGated }))).toEqual({ verdict: 'warn', reasons: ['a share grew'] });
-    expect(judge([], [], outcome({ rows: [{ status: 'fail', reason: 'a fail' }], nothingGated }))).toEqual({ verdict: 'fail', reasons: ['a fail'] });
+    expect(judge([], [], outcome({ rows: [{ status: 'pass' }], nothingGated }))).toEqual({ verdict: 'insufficient-data', reasons: [nothingGated], causes: [{ kind: 'nothing-gated' }] });
+    expect(judge([], [], outcome({ rows: [{ status: 'warn', reason: 'a share grew' }], nothingGated }))).toMatchObject({ verdict: 'warn', reasons: ['a share grew'] });
+    expect(judge([], [], outcome({ rows: [{ status: 'fail', reason: 'a fail' }], nothingGated }))).toMatchObject({ verdict: 'fail', reasons: ['a fail'] });
   });
 
   it('invalid beats fail beats insufficient-data beats warn beats pass', () => {
