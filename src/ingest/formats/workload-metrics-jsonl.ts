@@ -42,6 +42,7 @@ function finiteNumber(value: unknown): number | null {
 }
 
 export default defineImporter({
+  lineRecord: asMetricRecord,
   id: 'workload-metrics-jsonl',
   label: 'workload metrics (JSON lines)',
   capabilities: { metrics: true },
