@@ -26,6 +26,8 @@ export interface RuleMeta<Options> {
    * The rule does not run without it, and its findings name it as their basis.
    */
   needs: readonly EvidenceNeed[];
+  /** Its finding (warning or error) explains the whole run, as host-bound does: kernel findings below it are secondary. */
+  explainsRun?: true;
   defaults: Options;
 }
 
