@@ -11,6 +11,7 @@ import { parseThresholds } from '../../src/compare/gate-options.js';
 import { UsageError } from '../../src/errors.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const parseThresholdArgs = (args: readonly string[]) => parseThresholds(args, '--threshold');
 
@@ -48,7 +49,7 @@ function runFacts(path: string): { tokS: number; batch: number } {
 describe('the H200 demo pair, per decode step', () => {
   let report: Report;
   beforeAll(async () => {
-    const baseline = await analyze({ inputs: [join(HEALTHY, 'healthy.trace.json.gz'), join(HEALTHY, 'healthy_timed.stdout.jsonl')] });
+    const baseline = await analyzedOnce([join(HEALTHY, 'healthy.trace.json.gz'), join(HEALTHY, 'healthy_timed.stdout.jsonl')]);
     report = await analyze({
       inputs: [join(UNFUSED, 'unfused.trace.json.gz'), join(UNFUSED, 'unfused_timed.stdout.jsonl')],
       baseline: { report: baseline, origin: 'file', reason: 'test' },
@@ -130,7 +131,7 @@ function kernSumFacts(path: string): { totalNs: number; argmaxLaunches: number }
 
 describe('the same pair as nsys kernel summaries: no timeline, the argmax launches count the steps', () => {
   it('32 steps each side; 79,939,122 ns → 97,111,705 ns of kernels is +536.7 µs per step against +543.9 µs measured', async () => {
-    const baseline = await analyze({ inputs: [join(HEALTHY, 'healthy_node.kern_sum.csv'), join(HEALTHY, 'healthy_timed.stdout.jsonl')] });
+    const baseline = await analyzedOnce([join(HEALTHY, 'healthy_node.kern_sum.csv'), join(HEALTHY, 'healthy_timed.stdout.jsonl')]);
     const report = await analyze({
       inputs: [join(UNFUSED, 'unfused_node.kern_sum.csv'), join(UNFUSED, 'unfused_timed.stdout.jsonl')],
       baseline: { report: baseline, origin: 'file', reason: 'test' },
@@ -302,7 +303,7 @@ describe.each([
 ])('real H200 A/B: $name', ({ base, head, kernel }) => {
   let report: Report;
   beforeAll(async () => {
-    const baseline = await analyze({ inputs: [join(PAIRS, `${base}.trace.json.gz`), join(PAIRS, `${base}.stdout.jsonl`)] });
+    const baseline = await analyzedOnce([join(PAIRS, `${base}.trace.json.gz`), join(PAIRS, `${base}.stdout.jsonl`)]);
     report = await analyze({ inputs: [join(PAIRS, `${head}.trace.json.gz`), join(PAIRS, `${head}.stdout.jsonl`)], baseline: { report: baseline, origin: 'file', reason: 'test' } });
   }, 60_000);
 

@@ -5,6 +5,7 @@
  * reported. Against a stored baseline: compared when the throttled shares and clocks agree, invalid
  * when they differ materially or the reason is thermal or a hardware slowdown.
  */
+import type { BaselineOrigin } from '../../src/model/report.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compare, type GateInput } from '../../src/compare/gate.js';
@@ -17,7 +18,7 @@ const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures')
 type Utilization = GateInput['utilization'];
 const capped = (share: number, clock: number): Utilization => ({ throttleReasons: ['sw_power_cap'], throttledFraction: share, meanSmClockMhz: clock, sampleCount: 120 });
 
-function side(tokS: readonly number[], utilization: Utilization, origin?: string): GateInput {
+function side(tokS: readonly number[], utilization: Utilization, origin?: BaselineOrigin): GateInput {
   const median = (v: readonly number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
   return {
     metrics: [{ name: 'decode_tok_s', unit: 'tok/s', direction: 'higher', samples: tokS, value: median(tokS) }],

@@ -7,8 +7,8 @@
  * PROVENANCE.md (Python on the raw traces).
  */
 import { join } from 'node:path';
-import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const fixture = (name: string) =>
   name.startsWith('tracelens_') ? join(import.meta.dirname, '..', 'fixtures', 'external-3', 'kineto', name) : join(import.meta.dirname, '..', 'fixtures', 'decode-windows', name);
@@ -22,7 +22,7 @@ describe.each([
   ['transformers generate with its KV cache, batch 8 (H200)', 'hf_generate_cache_bs8_512.trace.json.gz'],
 ])('%s', (_name, file) => {
   it('gets no re-prefill at any severity', async () => {
-    const report = await analyze({ inputs: [fixture(file)] });
+    const report = await analyzedOnce([fixture(file)]);
     expect(report.families.length).toBeGreaterThan(0);
     expect(ids(report)).not.toContain('re-prefill');
   });
@@ -31,7 +31,7 @@ describe.each([
 describe('transformers generate(use_cache=False), batch 8, 512-token prompts, 12 new tokens (H200)', () => {
   let report: Report;
   beforeAll(async () => {
-    report = await analyze({ inputs: [fixture('hf_generate_nocache_bs8_512.trace.json.gz')] });
+    report = await analyzedOnce([fixture('hf_generate_nocache_bs8_512.trace.json.gz')]);
   });
 
   it('is re-prefill, an error, and the first finding (above host-bound)', () => {
@@ -57,7 +57,7 @@ describe('transformers generate(use_cache=False), batch 8, 512-token prompts, 12
 
 describe('the SGLang extend step is read as its trace names it', () => {
   it('ranges name prefill only; one sampling launch', async () => {
-    const report = await analyze({ inputs: [fixture('tracelens_mi300x_sglang_qwen3_8b_extend_bs15.json.gz')] });
+    const report = await analyzedOnce([fixture('tracelens_mi300x_sglang_qwen3_8b_extend_bs15.json.gz')]);
     expect(report.timeline?.phaseRanges).toEqual({ decode: 0, prefill: 2, prefillName: expect.stringMatching(/^execute_15360_context_15\(/) });
     expect(report.kernels.filter((k) => k.family === 'sampling').map((k) => k.instances)).toEqual([1]);
   });

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { analyze } from '../../src/pipeline/analyze.js';
 import type { Finding, Report } from '../../src/model/report.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 const external2 = (dir: string, name: string) => join(FIXTURES, 'external-2', dir, name);
@@ -23,7 +24,7 @@ const allText = (report: Report) => report.findings.map((f) => `${f.message} ${f
 describe('vLLM tensor parallel 4 on H100, rank 0 (a healthy serving trace)', () => {
   let report: Report;
   beforeAll(async () => {
-    report = await analyze({ inputs: [external2('kineto', 'vllm_tp4_h100_rank0_1000isl_10osl_32con.pt.trace.json.gz')] });
+    report = await analyzedOnce([external2('kineto', 'vllm_tp4_h100_rank0_1000isl_10osl_32con.pt.trace.json.gz')]);
   });
 
   it('raises no problem: the GPU is busy, attention is fused, the all-reduce is a modest share', () => {
@@ -49,7 +50,7 @@ describe('vLLM tensor parallel 4 on H100, rank 0 (a healthy serving trace)', () 
 describe('PyTorch DDP on V100, rank 1 of 2 (communication-bound training)', () => {
   let report: Report;
   beforeAll(async () => {
-    report = await analyze({ inputs: [external2('kineto', 'hta_v100_ddp_rank1_ws2_nccl_allreduce.json.gz')] });
+    report = await analyzedOnce([external2('kineto', 'hta_v100_ddp_rank1_ws2_nccl_allreduce.json.gz')]);
   });
 
   it('is communication-bound, not host-bound', () => {
@@ -71,7 +72,7 @@ describe('PyTorch DDP on V100, rank 1 of 2 (communication-bound training)', () =
 describe('AlexNet benchmark on A100 (mostly idle, transfers outweigh kernels)', () => {
   let report: Report;
   beforeAll(async () => {
-    report = await analyze({ inputs: [external2('kineto', 'hta_a100_alexnet_critical_path.json.gz')] });
+    report = await analyzedOnce([external2('kineto', 'hta_a100_alexnet_critical_path.json.gz')]);
   });
 
   it('says the transfers take about five times the kernel time', () => {
@@ -92,7 +93,7 @@ describe('AlexNet benchmark on A100 (mostly idle, transfers outweigh kernels)', 
 
 describe('llama.cpp Q4_0 on a Radeon AI PRO R9700, rocprof v1', () => {
   it('results.json: 1,963 kernel events, 662,138,329 ns, the quantized matmul about 90 % as low-bit GEMM', async () => {
-    const report = await analyze({ inputs: [fixture('rocprof', 'llamacpp_r9700_gfx1201_rocprofv1_results.json')] });
+    const report = await analyzedOnce([fixture('rocprof', 'llamacpp_r9700_gfx1201_rocprofv1_results.json')]);
     expect(report.totalKernelNs).toBe(662_138_329);
     expect(report.kernels.reduce((sum, k) => sum + k.instances, 0)).toBe(1963);
     expect(familyShare(report, 'lowbit-gemm')).toBeGreaterThan(0.85);
@@ -104,7 +105,7 @@ describe('llama.cpp Q4_0 on a Radeon AI PRO R9700, rocprof v1', () => {
   });
 
   it('results.csv: the same 662 ms; the gaps between repetitions are left out, and it is not host-bound', async () => {
-    const report = await analyze({ inputs: [fixture('rocprof', 'llamacpp_r9700_gfx1201_results.csv')] });
+    const report = await analyzedOnce([fixture('rocprof', 'llamacpp_r9700_gfx1201_results.csv')]);
     expect(report.totalKernelNs).toBe(662_138_329);
     const excluded = report.timeline?.excludedGaps ?? [];
     expect(excluded.length).toBeGreaterThanOrEqual(2);
@@ -113,20 +114,20 @@ describe('llama.cpp Q4_0 on a Radeon AI PRO R9700, rocprof v1', () => {
   });
 
   it('the trace and the per-dispatch CSV of one run, given together, count the run once', async () => {
-    const report = await analyze({ inputs: [fixture('rocprof', 'llamacpp_r9700_gfx1201_rocprofv1_results.json'), fixture('rocprof', 'llamacpp_r9700_gfx1201_results.csv')] });
+    const report = await analyzedOnce([fixture('rocprof', 'llamacpp_r9700_gfx1201_rocprofv1_results.json'), fixture('rocprof', 'llamacpp_r9700_gfx1201_results.csv')]);
     expect(report.totalKernelNs).toBe(662_138_329);
   });
 });
 
 describe('utilization logs from other fleets', () => {
   it('one rocm-smi snapshot says nothing for or against host-bound', async () => {
-    const report = await analyze({ inputs: [fixture('rocm-smi', 'rocm_smi_csv_rx7900xt_marimo9237.csv')] });
+    const report = await analyzedOnce([fixture('rocm-smi', 'rocm_smi_csv_rx7900xt_marimo9237.csv')]);
     expect(report.utilization?.sampleCount).toBe(1);
     expect(ids(report)).not.toContain('host-bound');
   });
 
   it('amd-smi metric CSV: 8 GPUs, one sample each, read and not judged', async () => {
-    const report = await analyze({ inputs: [fixture('amd-smi', 'inferencex_mi355x_amd_smi_metric_csv_first_sample.csv')] });
+    const report = await analyzedOnce([fixture('amd-smi', 'inferencex_mi355x_amd_smi_metric_csv_first_sample.csv')]);
     expect(report.utilization?.devices).toBe(8);
     expect(ids(report)).not.toContain('host-bound');
   });
@@ -135,7 +136,7 @@ describe('utilization logs from other fleets', () => {
 describe('vllm.cpp grouped quantized GEMV on GB10, Nsight Compute details of one kernel', () => {
   let report: Report;
   beforeAll(async () => {
-    report = await analyze({ inputs: [external2('ncu', 'vllmcpp_laguna_grouped_gemv_gb10_ncu_details_id0_trimmed.csv')] });
+    report = await analyzedOnce([external2('ncu', 'vllmcpp_laguna_grouped_gemv_gb10_ncu_details_id0_trimmed.csv')]);
   });
 
   it('is a deep dive: no breakdown findings', () => {
@@ -161,7 +162,7 @@ describe('H200 captures of other stacks (fixtures/h200-stacks)', () => {
   });
 
   it('FP8 decode through nsys: the same reading', async () => {
-    const report = await analyze({ inputs: [stacks('fp8_decode', 'fp8_node.kern_sum.csv'), stacks('fp8_decode', 'fp8_node.gpu_time_util_t100.csv')] });
+    const report = await analyzedOnce([stacks('fp8_decode', 'fp8_node.kern_sum.csv'), stacks('fp8_decode', 'fp8_node.gpu_time_util_t100.csv')]);
     expect(report.gpuTimeUtilPercent).toBe(93.3);
     expect(ids(report)).not.toContain('re-prefill');
     expect(ids(report)).not.toContain('host-bound');
@@ -183,7 +184,7 @@ describe('H200 captures of other stacks (fixtures/h200-stacks)', () => {
   });
 
   it('repeated KV heads: copy-heavy at about 57 % names the repeat and native GQA', async () => {
-    const report = await analyze({ inputs: [stacks('repeat_kv', 'repeatkv_node.kern_sum.csv'), stacks('repeat_kv', 'repeatkv_node.gpu_time_util_t100.csv')] });
+    const report = await analyzedOnce([stacks('repeat_kv', 'repeatkv_node.kern_sum.csv'), stacks('repeat_kv', 'repeatkv_node.gpu_time_util_t100.csv')]);
     const copy = finding(report, 'copy-heavy');
     expect(copy).toMatchObject({ severity: 'warning' });
     expect(Number(copy!.evidence['copyShare'])).toBeGreaterThan(0.55);
@@ -191,7 +192,7 @@ describe('H200 captures of other stacks (fixtures/h200-stacks)', () => {
   });
 
   it('repeated KV heads, eager trace with stacks: the copy is attributed to repeat_interleave', async () => {
-    const report = await analyze({ inputs: [stacks('repeat_kv', 'repeatkv_eager_stack.trace.json.gz')] });
+    const report = await analyzedOnce([stacks('repeat_kv', 'repeatkv_eager_stack.trace.json.gz')]);
     const copy = finding(report, 'copy-heavy');
     expect(copy?.evidence['launchedBy']).toMatch(/repeat_interleave/);
     expect(copy!.message).toMatch(/launched from .*repeat_interleave/);
@@ -200,7 +201,7 @@ describe('H200 captures of other stacks (fixtures/h200-stacks)', () => {
   it('repeated KV heads, eager trace with stacks: the copy and the dominant kernel name the line of the workload', async () => {
     // python/workloads/llama_decode.py at the capture (commit 77a3e91): `def sdpa` is line 142 and
     // makes both repeat_interleave calls; the trace was recorded with with_stack=True.
-    const report = await analyze({ inputs: [stacks('repeat_kv', 'repeatkv_eager_stack.trace.json.gz')] });
+    const report = await analyzedOnce([stacks('repeat_kv', 'repeatkv_eager_stack.trace.json.gz')]);
     const copy = finding(report, 'copy-heavy');
     expect(copy!.evidence['pythonSite']).toBe('sdpa (llama_decode.py:142)');
     expect(copy!.message).toContain('launched from `sdpa` (llama_decode.py:142) via aten::repeat_interleave > aten::clone > aten::copy_');
@@ -211,7 +212,7 @@ describe('H200 captures of other stacks (fixtures/h200-stacks)', () => {
   });
 
   it('without stacks the dominant kernel says nothing of where it was launched (nsys summary)', async () => {
-    const report = await analyze({ inputs: [stacks('repeat_kv', 'repeatkv_node.kern_sum.csv')] });
+    const report = await analyzedOnce([stacks('repeat_kv', 'repeatkv_node.kern_sum.csv')]);
     const dominant = finding(report, 'dominant-kernel');
     expect(dominant!.message).not.toMatch(/launched from/);
     expect(dominant!.evidence['pythonSite']).toBeUndefined();

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 const kineto = (name: string) => join(FIXTURES, 'kineto', name);
@@ -16,7 +17,7 @@ const ids = (report: Report) => [...new Set(report.findings.map((f) => f.id))].s
 const primary = (report: Report) => report.findings.filter((f) => !f.secondary).map((f) => f.id);
 
 describe('transformers generate on an H200 (fixtures/h200/hf-transformers README)', () => {
-  const run = (name: string) => analyze({ inputs: [kineto(`${name}.trace.json.gz`), nvml(`${name}.nvml.jsonl`)] });
+  const run = (name: string) => analyzedOnce([kineto(`${name}.trace.json.gz`), nvml(`${name}.nvml.jsonl`)]);
 
   it('dense_decode: host-bound first; decode-shaped GEMVs, fused SDPA and unfused RMSNorm pieces below it', async () => {
     const report = await run('dense_decode');
@@ -83,8 +84,8 @@ describe.each(CASES)('llama_decode $dir on an H200: same diagnosis from either p
   let viaTorch: Report;
   let viaNsys: Report;
   beforeAll(async () => {
-    viaTorch = await analyze({ inputs: [capture(dir, `${torch}.trace.json.gz`), ...measured] });
-    viaNsys = await analyze({ inputs: [capture(dir, `${nsys}.stats_kern_api.csv`), capture(dir, `${nsys}.gpu_time_util_t100.csv`), ...measured] });
+    viaTorch = await analyzedOnce([capture(dir, `${torch}.trace.json.gz`), ...measured]);
+    viaNsys = await analyzedOnce([capture(dir, `${nsys}.stats_kern_api.csv`), capture(dir, `${nsys}.gpu_time_util_t100.csv`), ...measured]);
   });
 
   it('PyTorch profiler trace', () => {

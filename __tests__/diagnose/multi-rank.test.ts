@@ -6,16 +6,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
 import { renderSummary } from '../../src/report/markdown/summary.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { writeTempFile } from '../ingest/profiler-temp-file.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const dir = fileURLToPath(new URL('../fixtures/external-2/', import.meta.url));
 const kinetoDir = fileURLToPath(new URL('../fixtures/kineto/', import.meta.url));
 const DDP = `${dir}kineto/hta_v100_ddp_rank1_ws2_nccl_allreduce.json.gz`;
-const run = (...inputs: string[]) => analyze({ inputs, now: () => new Date(0) });
+const run = (...inputs: string[]) => analyzedOnce(inputs);
 const finding = (report: Report, id: string) => report.findings.filter((f) => f.id === id);
 
 interface Trace {

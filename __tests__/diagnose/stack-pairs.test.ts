@@ -5,8 +5,8 @@
  * gives from the data (kernel counts and sums read from the files with sqlite3 and json).
  */
 import { join } from 'node:path';
-import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const PAIRS = join(import.meta.dirname, '..', 'fixtures', 'h200-pairs');
 /** nsys exports are kept gzipped; the reader inflates them as it does any gzipped capture. */
@@ -20,10 +20,10 @@ describe('GPU-bound decode, batch 8: PyTorch and JAX, nsys and each own profiler
   const reports: Record<string, Report> = {};
   beforeAll(async () => {
     const g = (name: string) => join(PAIRS, 'gpu_bound', name);
-    reports['torch nsys'] = await analyze({ inputs: [sqlite('gpu_bound', 'torch_b8_nsys'), g('torch_b8_nsys.stdout.jsonl')] });
-    reports['torch profiler'] = await analyze({ inputs: [g('torch_b8_kineto.trace.json.gz'), g('torch_b8_kineto.stdout.jsonl')] });
-    reports['jax nsys'] = await analyze({ inputs: [sqlite('gpu_bound', 'jax_b8_nsys'), g('jax_b8_nsys.stdout.jsonl')] });
-    reports['jax profiler'] = await analyze({ inputs: [g('jax_b8_jaxprof.perfetto_trace.json.gz'), g('jax_b8_jaxprof.stdout.jsonl')] });
+    reports['torch nsys'] = await analyzedOnce([sqlite('gpu_bound', 'torch_b8_nsys'), g('torch_b8_nsys.stdout.jsonl')]);
+    reports['torch profiler'] = await analyzedOnce([g('torch_b8_kineto.trace.json.gz'), g('torch_b8_kineto.stdout.jsonl')]);
+    reports['jax nsys'] = await analyzedOnce([sqlite('gpu_bound', 'jax_b8_nsys'), g('jax_b8_nsys.stdout.jsonl')]);
+    reports['jax profiler'] = await analyzedOnce([g('jax_b8_jaxprof.perfetto_trace.json.gz'), g('jax_b8_jaxprof.stdout.jsonl')]);
   });
 
   it('reads each capture to the nanosecond the provenance states', () => {
@@ -70,10 +70,10 @@ describe('host-bound decode, batch 1: PyTorch eager and JAX op by op', () => {
   const reports: Record<string, Report> = {};
   beforeAll(async () => {
     const h = (name: string) => join(PAIRS, 'host_bound', name);
-    reports['torch nsys'] = await analyze({ inputs: [sqlite('host_bound', 'torch_eager_nsys'), h('torch_eager_nsys.stdout.jsonl')] });
-    reports['torch profiler'] = await analyze({ inputs: [h('torch_eager_kineto.trace.json.gz'), h('torch_eager_kineto.stdout.jsonl')] });
-    reports['jax nsys'] = await analyze({ inputs: [sqlite('host_bound', 'jax_eager_nsys'), h('jax_eager_nsys.stdout.jsonl')] });
-    reports['jax profiler'] = await analyze({ inputs: [h('jax_eager_jaxprof.perfetto_trace.trimmed.json.gz'), h('jax_eager_jaxprof.stdout.jsonl')] });
+    reports['torch nsys'] = await analyzedOnce([sqlite('host_bound', 'torch_eager_nsys'), h('torch_eager_nsys.stdout.jsonl')]);
+    reports['torch profiler'] = await analyzedOnce([h('torch_eager_kineto.trace.json.gz'), h('torch_eager_kineto.stdout.jsonl')]);
+    reports['jax nsys'] = await analyzedOnce([sqlite('host_bound', 'jax_eager_nsys'), h('jax_eager_nsys.stdout.jsonl')]);
+    reports['jax profiler'] = await analyzedOnce([h('jax_eager_jaxprof.perfetto_trace.trimmed.json.gz'), h('jax_eager_jaxprof.stdout.jsonl')]);
   });
 
   it.each(['torch nsys', 'torch profiler', 'jax nsys', 'jax profiler'])('%s: host-bound', (which) => {
@@ -95,8 +95,8 @@ describe('FP8 weights dequantized every step, against its bf16 twin (H200, PyTor
   let bf16: Report;
   beforeAll(async () => {
     const d = (name: string) => join(PAIRS, 'dequant_ab', name);
-    dequant = await analyze({ inputs: [d('dq_fp8-dequant.trace.json.gz'), d('dq_fp8-dequant.stdout.jsonl')] });
-    bf16 = await analyze({ inputs: [d('dq_bf16.trace.json.gz'), d('dq_bf16.stdout.jsonl')] });
+    dequant = await analyzedOnce([d('dq_fp8-dequant.trace.json.gz'), d('dq_fp8-dequant.stdout.jsonl')]);
+    bf16 = await analyzedOnce([d('dq_bf16.trace.json.gz'), d('dq_bf16.stdout.jsonl')]);
   });
 
   it('warns that weights are expanded every step, with the shares the trace gives (43.6 % against 35.9 %)', () => {
@@ -125,8 +125,8 @@ describe('one serving stack on both vendors: vLLM on H100 (CUDA) and on MI300X (
   const reports: Record<string, Report> = {};
   beforeAll(async () => {
     const fixtures = join(import.meta.dirname, '..', 'fixtures');
-    reports['H100'] = await analyze({ inputs: [join(fixtures, 'external-2', 'kineto', 'vllm_tp4_h100_rank0_1000isl_10osl_32con.pt.trace.json.gz')] });
-    reports['MI300X'] = await analyze({ inputs: [join(fixtures, 'external-3', 'kineto', 'tracelens_gfx942_vllm_gptoss20b_decode_fullgraph_bs32_execution.json.gz')] });
+    reports['H100'] = await analyzedOnce([join(fixtures, 'external-2', 'kineto', 'vllm_tp4_h100_rank0_1000isl_10osl_32con.pt.trace.json.gz')]);
+    reports['MI300X'] = await analyzedOnce([join(fixtures, 'external-3', 'kineto', 'tracelens_gfx942_vllm_gptoss20b_decode_fullgraph_bs32_execution.json.gz')]);
   }, 120_000);
 
   it.each(['H100', 'MI300X'])('%s: attention read as fused, not host-bound, nothing failing', (which) => {

@@ -5,10 +5,10 @@
  * (fixtures/external-3/PROVENANCE.md), never taken from the product; the readings are SOURCES.md's.
  */
 import { join } from 'node:path';
-import { analyze } from '../../src/pipeline/analyze.js';
 import type { Finding, Report } from '../../src/model/report.js';
 import { runRules } from '../../src/diagnose/run-rules.js';
 import { K, profileOf } from '../helpers/profile-builder.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const external3 = (dir: string, name: string) => join(import.meta.dirname, '..', 'fixtures', 'external-3', dir, name);
 const ids = (report: Report, severities: Finding['severity'][] = ['error', 'warning', 'info']) =>
@@ -19,7 +19,7 @@ const familyOf = (report: Report, pattern: RegExp) => [...new Set(report.kernels
 describe('vLLM gpt-oss-20b decode on MI300X (triton_kernels MXFP4 MoE, Triton unified attention)', () => {
   let report: Report;
   beforeAll(async () => {
-    report = await analyze({ inputs: [external3('kineto', 'tracelens_gfx942_vllm_gptoss20b_decode_fullgraph_bs32_execution.json.gz')] });
+    report = await analyzedOnce([external3('kineto', 'tracelens_gfx942_vllm_gptoss20b_decode_fullgraph_bs32_execution.json.gz')]);
   });
 
   it('reads the matmul_ogs kernels as MoE expert GEMMs: 65.9 % of kernel time', () => {
@@ -56,7 +56,7 @@ describe('vLLM gpt-oss-20b decode on MI300X (triton_kernels MXFP4 MoE, Triton un
 describe("aiter's 2-stage FP8 MoE test on MI300 (rocprof --stats)", () => {
   let report: Report;
   beforeAll(async () => {
-    report = await analyze({ inputs: [external3('rocprof', 'aiter_mi300_moe_fp8_2stage_test_results.stats.csv')] });
+    report = await analyzedOnce([external3('rocprof', 'aiter_mi300_moe_fp8_2stage_test_results.stats.csv')]);
   });
 
   it('reads hk_moe_stage1/2 as MoE expert GEMMs: 75.2 % of kernel time', () => {
@@ -86,7 +86,7 @@ describe("aiter's 2-stage FP8 MoE test on MI300 (rocprof --stats)", () => {
 describe('SGLang Qwen3-8B extend on MI300X (hipBLASLt GEMMs, ck_tile fused attention)', () => {
   let report: Report;
   beforeAll(async () => {
-    report = await analyze({ inputs: [external3('kineto', 'tracelens_mi300x_sglang_qwen3_8b_extend_bs15.json.gz')] });
+    report = await analyzedOnce([external3('kineto', 'tracelens_mi300x_sglang_qwen3_8b_extend_bs15.json.gz')]);
   });
 
   it('reads ck_tile FmhaBatchPrefillWithPagedKVCacheKernel as fused attention (4.1 %), not quantize', () => {

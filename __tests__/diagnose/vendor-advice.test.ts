@@ -4,11 +4,11 @@
  * rocm-smi), never `nsys profile …`, `ncu …` or nvidia-smi; an NVIDIA capture keeps Nsight's.
  */
 import { join } from 'node:path';
-import { analyze } from '../../src/pipeline/analyze.js';
 import { runRules } from '../../src/diagnose/run-rules.js';
 import { rocprofComputeKernelFilter, toolVendor } from '../../src/diagnose/vendor-tools.js';
 import type { Finding, Report } from '../../src/model/report.js';
 import { K, profileOf, type ProfileSpec } from '../helpers/profile-builder.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 const NVIDIA_TOOLS = /\bnsys\b|\bncu\b|nvidia-smi|Nsight/;
@@ -48,7 +48,7 @@ describe('real AMD captures get ROCm tools only', () => {
   ];
   const reports = new Map<string, Report>();
   beforeAll(async () => {
-    for (const [name, path] of files) reports.set(name, await analyze({ inputs: [path] }));
+    for (const [name, path] of files) reports.set(name, await analyzedOnce([path]));
   });
 
   it.each(files.map(([name]) => name))('%s: no nsys, ncu or nvidia-smi in any finding', (name) => {

@@ -46,6 +46,8 @@ const PRODUCED: Record<Exclude<keyof Capabilities, 'kernels'>, (capture: Capture
   utilization: (c) => c.utilization.length > 0 || c.gpuTimeUtilPercent !== undefined,
   deepDive: (c) => c.ncu.length > 0,
   ranks: (c) => c.distributed !== undefined || c.deviceTimelines.length > 1,
+  // A token count beside the kernels of one generation (a served benchmark's total is no step count).
+  tokensCountSteps: (c) => c.kernels.length > 0 && c.metrics.some((m) => m.name === 'output_tokens'),
 };
 
 const captures = new Map<FormatId, Promise<Capture[]>>();

@@ -16,6 +16,7 @@ import { analyze } from '../../src/pipeline/analyze.js';
 import { ingestFile } from '../../src/ingest/registry.js';
 import type { Capture, KernelStat } from '../../src/model/capture.js';
 import { writeTempFile } from './profiler-temp-file.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const graphCapture = join('__tests__', 'fixtures', 'h200-stacks', 'graph_capture', 'graphcap_repeatkv_stack.trace.json.gz');
 const only = (kernels: KernelStat[], match: (k: KernelStat) => boolean): KernelStat => {
@@ -78,7 +79,7 @@ describe('a real CUDA graph capture in the trace (H200, repeat-KV decode, 4 repl
     // the first replay); cudaStreamBeginCapture..EndCapture covers 23,300 us of it. Span 42,749.1 us.
     expect(capture.timeline!.excludedGaps).toEqual([{ startNs: expect.any(Number), durNs: expect.closeTo(28_379_609, -3), reason: 'set-up' }]);
     expect(capture.timeline!.activeSpanNs).toBeCloseTo(42_749_126 - 28_379_609, -3);
-    const report = await analyze({ inputs: [graphCapture] });
+    const report = await analyzedOnce([graphCapture]);
     expect(report.findings.map((f) => f.id)).not.toContain('host-bound');
     expect(report.findings.map((f) => f.id)).toContain('healthy-dense-decode');
   }, 60_000);

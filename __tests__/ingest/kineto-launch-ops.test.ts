@@ -10,6 +10,7 @@ import { createClassifier } from '../../src/classify/classify.js';
 import { ingestFile } from '../../src/ingest/registry.js';
 import { matmulTokens } from '../../src/ingest/formats/kineto/launch-sites.js';
 import type { KernelStat } from '../../src/model/capture.js';
+import { ingestedOnce } from '../helpers/shared-analysis.js';
 
 const fixture = (name: string): string => join('__tests__', 'fixtures', 'kineto', name);
 const byName = (kernels: KernelStat[], start: string): KernelStat => {
@@ -37,7 +38,7 @@ describe('Kineto launching op and shapes', () => {
   });
 
   it('a trace without shapes still names the op chain (the GQA KV-head expand is a clone under reshape)', async () => {
-    const capture = await ingestFile(fixture('eager_attention.trace.json.gz'));
+    const capture = await ingestedOnce(fixture('eager_attention.trace.json.gz'));
     const gemm = byName(capture.kernels, 'nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT');
     expect(gemm.launchedBy).toBe('aten::linear > aten::matmul > aten::mm');
     expect(gemm.tokens).toBeUndefined();
@@ -47,7 +48,7 @@ describe('Kineto launching op and shapes', () => {
   });
 
   it('the KV-head expand of a GQA model is a copy launched from aten::repeat_interleave (transformers MoE decode)', async () => {
-    const capture = await ingestFile(fixture('moe_decode.trace.json.gz'));
+    const capture = await ingestedOnce(fixture('moe_decode.trace.json.gz'));
     // 248 aten::repeat_interleave ops (python count), each expand + clone: one direct_copy launch each.
     const expand = capture.kernels.filter((k) => k.launchedBy === 'aten::repeat_interleave > aten::clone > aten::copy_');
     expect(expand).toHaveLength(1);
@@ -57,7 +58,7 @@ describe('Kineto launching op and shapes', () => {
   });
 
   it('CUDA graph replays link to no op: said in a notice, not guessed (vLLM TP=4, H100)', async () => {
-    const capture = await ingestFile(join('__tests__', 'fixtures', 'external-2', 'kineto', 'vllm_tp4_h100_rank0_1000isl_10osl_32con.pt.trace.json.gz'));
+    const capture = await ingestedOnce(join('__tests__', 'fixtures', 'external-2', 'kineto', 'vllm_tp4_h100_rank0_1000isl_10osl_32con.pt.trace.json.gz'));
     const notice = capture.notices.find((n) => n.code === 'kineto-launch-op-unavailable');
     // 8,667 graph kernels (SOURCES.md) carry no External id; the other 4,841 launches name their op.
     expect(notice?.message).toBe(

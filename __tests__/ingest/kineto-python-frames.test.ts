@@ -15,6 +15,7 @@ import { ingestFile } from '../../src/ingest/registry.js';
 import { classifyFrame } from '../../src/ingest/formats/kineto/python-frames.js';
 import type { Capture, KernelStat } from '../../src/model/capture.js';
 import { writeTempFile } from './profiler-temp-file.js';
+import { ingestedOnce } from '../helpers/shared-analysis.js';
 
 const repeatKv = join('__tests__', 'fixtures', 'h200-stacks', 'repeat_kv', 'repeatkv_eager_stack.trace.json.gz');
 const vllm = join('__tests__', 'fixtures', 'external-2', 'kineto', 'vllm_tp4_h100_rank0_1000isl_10osl_32con.pt.trace.json.gz');
@@ -30,7 +31,7 @@ describe('Python launch sites on real traces', () => {
   let served: Capture;
   beforeAll(async () => {
     eager = await ingestFile(repeatKv);
-    served = await ingestFile(vllm);
+    served = await ingestedOnce(vllm);
   }, 60_000);
 
   it('repeat_kv eager: the repeated-KV copy comes from sdpa (line 142), all of it', () => {

@@ -7,11 +7,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULT_FAIL_ON_TEXT } from '../../src/compare/gate-options.js';
+import { DEFAULT_FAIL_ON_TEXT, parseGateOptions } from '../../src/compare/gate-options.js';
 import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
-import { actionText, flagOptions, optionName, readFlags, readOptions } from '../../src/options/read.js';
-import { ALL_OPTIONS, COMMANDS, OPTIONS, RUN_OPTIONS, type OptionGroup, type OptionRow } from '../../src/options/table.js';
-import { RUN_OPTION_NAMES } from '../../src/runner/run-options.js';
+import { actionText, flagOptions, optionName, readFlags, readOptions, runFlagTexts, runOptionTexts } from '../../src/options/read.js';
+import { ALL_OPTIONS, COMMANDS, GATE_KEYS, OPTIONS, RUN_OPTIONS, type OptionGroup, type OptionRow } from '../../src/options/table.js';
+import { parseRunOptions, RUN_OPTION_NAMES, runOptionDefault } from '../../src/runner/run-options.js';
 import { ROOT } from '../helpers/fake-github-runner.js';
 
 const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { description: string; default?: string }> };
@@ -55,7 +55,7 @@ function renderPage(): string {
     lines.push(`## ${title}`, '', '| input | flag | default | meaning |', '|---|---|---|---|');
     for (const row of rows) {
       const flag = row.flag ? `\`--${row.flag.name}${row.flag.value ? ` ${row.flag.value}` : ''}\` (${row.flag.commands.join(', ')})` : '';
-      const defaults = [...(row.env ?? []).map((name) => `$${name}`), ...(row.default ? [row.default] : [])].map((text) => `\`${text}\``).join(', then ');
+      const defaults = [...(row.env ?? []).map((name) => `$${name}`), ...(row.default ? [row.default] : [])].map((text) => `\`${text}\``).join(', then ') || (row.emptyMeans ?? '');
       lines.push(`| ${row.input ? `\`${row.input}\`` : ''} | ${cell(flag)} | ${cell(defaults)} | ${cell(row.doc)} |`);
     }
     lines.push('');
@@ -87,6 +87,39 @@ describe('the option table', () => {
       expect(new Set(flags).size).toBe(flags.length);
       expect(Object.keys(flagOptions(command))).toEqual(flags);
     }
+  });
+
+  it("a run option's default is the runner's spec: the flag's help and action.yml state it, and the runner fills it", () => {
+    const filled = parseRunOptions({ model: 'm' });
+    for (const row of RUN_OPTIONS) {
+      const shown = runOptionDefault(row.key);
+      expect([row.input, row.emptyMeans]).toEqual([row.input, shown]);
+      if (shown === undefined) continue;
+      expect([row.input, ACTION.inputs[row.input!]!.description.includes(`Empty means ${shown}`)]).toEqual([row.input, true]);
+      if (!row.flag!.switch) expect([row.input, row.flag!.help.endsWith(`(default ${shown})`)]).toEqual([row.input, true]);
+    }
+    expect([filled.runs, filled.warmupRuns, filled.maxNewTokens, filled.captureSeconds, filled.timeoutMinutes]).toEqual(
+      ['runs', 'warmup-runs', 'max-new-tokens', 'capture-seconds', 'timeout-minutes'].map((name) => Number(runOptionDefault(name as never))),
+    );
+    expect([filled.engine, filled.mode, filled.profiler, filled.deepDive, String(filled.allowNoGpu)]).toEqual(
+      ['engine', 'max-mode', 'profiler', 'deep-dive', 'allow-no-gpu'].map((name) => runOptionDefault(name as never)),
+    );
+  });
+
+  it("both doors read the runner's options through their rows, by the runner's names", () => {
+    const inputs: Record<string, string> = { engine: 'command', run: 'python bench.py', captures: 'traces/*.json', runs: '4', 'allow-no-gpu': 'true' };
+    const fromAction = runOptionTexts(actionText((name) => inputs[name] ?? ''));
+    expect(Object.keys(fromAction).sort()).toEqual([...RUN_OPTION_NAMES].sort());
+    const fromFlags = runFlagTexts({ engine: 'command', run: 'python bench.py', captures: 'traces/*.json', runs: '4', 'allow-no-gpu': true, quiet: true });
+    expect(fromFlags).toEqual(inputs);
+    expect(parseRunOptions(fromAction, 'input')).toEqual(parseRunOptions(fromFlags, 'cli'));
+    expect(runFlagTexts({ 'allow-no-gpu': false })).toEqual({});
+  });
+
+  it("a gate option's row default is the gate's own default", () => {
+    const { values } = readOptions((row) => row.default, 'action');
+    const gate = parseGateOptions({});
+    for (const key of GATE_KEYS) expect([key, values[key]]).toEqual([key, gate[key]]);
   });
 
   it('reads every default, at both doors', () => {

@@ -12,6 +12,7 @@ import { ingestFile } from '../../src/ingest/registry.js';
 import { countEachRunOnce, mixedInputs } from '../../src/pipeline/input-groups.js';
 import { OWN_FIXTURES } from '../ingest/sniff-sweep.js';
 import { cli } from '../helpers/cli.js';
+import { ingestedOnce } from '../helpers/shared-analysis.js';
 
 const fx = (path: string) => join(OWN_FIXTURES, path);
 const RTX5090 = fx('nsys/dsocr_decode_rtx5090_cuda_gpu_kern_sum.csv');
@@ -83,7 +84,7 @@ describe('inputs of one machine and one workload are kept together', () => {
 
   test('a capture that records nothing about its GPU is never the reason for a refusal', async () => {
     const nsys = await ingestFile(H200_NSYS);
-    const h100 = await ingestFile(H100);
+    const h100 = await ingestedOnce(H100);
     expect(mixedInputs([nsys, await ingestFile(RTX2070_SMI)])).toBeUndefined();
     // The H200 table has no vLLM kernel but the H100 vLLM trace does: that is a different workload.
     expect(mixedInputs([nsys, h100])?.message).toContain('different workloads');

@@ -7,9 +7,9 @@
  * 19.6 µs, 28.8 µs of GPU ops over 57.8 ms (0.0005).
  */
 import { join } from 'node:path';
-import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
 import { timelineThinBecause } from '../../src/diagnose/evidence.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const kineto = (name: string) => join(import.meta.dirname, '..', 'fixtures', name.startsWith('hta_') ? 'kineto' : 'external-3/kineto', name);
 const CAPTURE = kineto('tracelens_gfx942_vllm_gptoss20b_decode_fullgraph_bs32_capture.json.gz');
@@ -24,8 +24,8 @@ describe('a vLLM graph-capture trace beside the execution trace of the same step
   let captureFirst: Report;
   let executionFirst: Report;
   beforeAll(async () => {
-    captureFirst = await analyze({ inputs: [CAPTURE, EXECUTION] });
-    executionFirst = await analyze({ inputs: [EXECUTION, CAPTURE] });
+    captureFirst = await analyzedOnce([CAPTURE, EXECUTION]);
+    executionFirst = await analyzedOnce([EXECUTION, CAPTURE]);
   }, 60_000);
 
   it('reads the execution timeline in both orders: 99.8 % busy, not host-bound', () => {
@@ -55,7 +55,7 @@ describe('a vLLM graph-capture trace beside the execution trace of the same step
 describe('the graph-capture trace alone', () => {
   let report: Report;
   beforeAll(async () => {
-    report = await analyze({ inputs: [CAPTURE] });
+    report = await analyzedOnce([CAPTURE]);
   }, 60_000);
 
   it('is named as set-up and is not called host-bound: 0.02 ms of kernel time say nothing about waiting', () => {
@@ -71,7 +71,7 @@ describe('the graph-capture trace alone', () => {
 
 describe('two traces with timelines: the one with the most kernel time is read, whatever the order', () => {
   it('reads the vLLM execution (10.7 ms of kernels) over the HTA MI250 toy training (14 kernels, 111 µs) in both orders, and says so', async () => {
-    const reports = [await analyze({ inputs: [SMALL, EXECUTION] }), await analyze({ inputs: [EXECUTION, SMALL] })];
+    const reports = [await analyzedOnce([SMALL, EXECUTION]), await analyzedOnce([EXECUTION, SMALL])];
     for (const report of reports) {
       expect(busyFraction(report)).toBeCloseTo(0.9976, 3);
       expect(notice(report, 'several-timelines')?.message).toMatch(/time-based analysis reads \S*tracelens_gfx942_vllm_gptoss20b_decode_fullgraph_bs32_execution\.json\.gz/);

@@ -4,14 +4,14 @@
  * events and the profiler's table (PROVENANCE.md), not from the product.
  */
 import { join } from 'node:path';
-import { analyze } from '../../src/pipeline/analyze.js';
 import { REPO } from '../runner/stand-ins.js';
+import { analyzedOnce } from '../helpers/shared-analysis.js';
 
 const DIR = join(REPO, '__tests__', 'fixtures', 'h200-w8a8');
 
 describe('W8A8 decode with a plain-op per-token quantize (H200)', () => {
   it('warns that the quantize outweighs the int8 GEMMs it feeds, naming the ops and the matmul', async () => {
-    const report = await analyze({ inputs: [join(DIR, 'w8a8_int8.trace.json.gz')] });
+    const report = await analyzedOnce([join(DIR, 'w8a8_int8.trace.json.gz')]);
     const lowbit = report.families.find((f) => f.family === 'lowbit-gemm')!;
     // 631.5 of 3,484.6 µs of kernel time in cutlass_80_tensorop_i16832gemm_s8.
     expect(lowbit.share).toBeCloseTo(631.5 / 3484.6, 3);
@@ -24,7 +24,7 @@ describe('W8A8 decode with a plain-op per-token quantize (H200)', () => {
   });
 
   it('its bf16 twin has no quantize prep', async () => {
-    const report = await analyze({ inputs: [join(DIR, 'w8a8_bf16.trace.json.gz')] });
+    const report = await analyzedOnce([join(DIR, 'w8a8_bf16.trace.json.gz')]);
     expect(report.findings.map((f) => f.id)).not.toContain('quant-prep-heavy');
     expect(report.families.find((f) => f.family === 'lowbit-gemm')).toBeUndefined();
   });

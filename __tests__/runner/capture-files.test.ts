@@ -19,9 +19,11 @@ describe('checkOutput', () => {
   it('accepts the real shapes', async () => {
     expect(await checkOutput(RECORDED_NSYS_STATS, 'nsys-stats')).toEqual({ ok: true, bytes: readFileSync(RECORDED_NSYS_STATS).length });
     expect(await checkOutput(RECORDED_NCU_CSV, 'ncu-csv')).toMatchObject({ ok: true });
-    expect(await checkOutput(file('g.log', 'INFO: x\n\nPrompt size: 8\nEval throughput (token-generation): 144.9 tokens per second\n'), 'max-generate')).toMatchObject({ ok: true });
-    expect(await checkOutput(file('b.json', JSON.stringify({ duration: 25.27, completed: 50 })), 'max-benchmark-json')).toMatchObject({ ok: true });
-    expect(await checkOutput(file('s.jsonl', '{"kind":"gpu-snapshot"}\n{"kind":"sample"}\n'), 'gpu-snapshot-jsonl')).toMatchObject({ ok: true });
+    // Each format by its importer's own sniff, on real outputs of the tools.
+    const fixture = (path: string) => join(import.meta.dirname, '..', 'fixtures', path);
+    expect(await checkOutput(fixture('max/generate_na.txt'), 'max-generate')).toMatchObject({ ok: true });
+    expect(await checkOutput(fixture('max/benchmark_result.json'), 'max-benchmark-json')).toMatchObject({ ok: true });
+    expect(await checkOutput(fixture('gpu-snapshot/dense_decode.nvml.jsonl'), 'gpu-snapshot-jsonl')).toMatchObject({ ok: true });
     expect(await checkOutput(file('t.json.gz', gzipSync('{"traceEvents": []}')), 'workload-capture')).toMatchObject({ ok: true });
   });
 
@@ -29,12 +31,13 @@ describe('checkOutput', () => {
     expect(await checkOutput(join(dir, 'nope.csv'), 'nsys-stats')).toEqual({ ok: false, reason: 'was not written' });
     expect(await checkOutput(file('empty.csv', ''), 'nsys-stats')).toEqual({ ok: false, reason: 'is empty' });
     // What nsys stats prints when the capture range never opened.
-    expect(await checkOutput(file('skipped.csv', "Generating SQLite file x.sqlite from x.nsys-rep\nSKIPPED: x.sqlite does not contain CUDA kernel data.\n"), 'nsys-stats')).toEqual({ ok: false, reason: 'does not hold an nsys stats CSV table (a "Time (%)" header)' });
-    expect(await checkOutput(file('oom.log', 'Traceback (most recent call last):\nValueError: CUDA_ERROR_OUT_OF_MEMORY\n'), 'max-generate')).toEqual({ ok: false, reason: 'does not hold a max generate metrics block or kernel table' });
+    expect(await checkOutput(file('skipped.csv', "Generating SQLite file x.sqlite from x.nsys-rep\nSKIPPED: x.sqlite does not contain CUDA kernel data.\n"), 'nsys-stats')).toEqual({ ok: false, reason: 'does not look like Nsight Systems stats (nsys stats)' });
+    expect(await checkOutput(file('oom.log', 'Traceback (most recent call last):\nValueError: CUDA_ERROR_OUT_OF_MEMORY\n'), 'max-generate')).toEqual({ ok: false, reason: 'does not look like MAX generate console output' });
     expect(await checkOutput(file('bad.jsonl', '{"a":1}\n{"b":\n'), 'gpu-snapshot-jsonl')).toEqual({ ok: false, reason: 'line 2 is not JSON' });
     expect(await checkOutput(file('cut.json', '{"traceEvents": [{"ph": "X"'), 'workload-capture')).toEqual({ ok: false, reason: 'is cut off (does not end a JSON document)' });
     expect(await checkOutput(file('cut.json.gz', gzipSync('{"traceEvents": []}').subarray(0, 15)), 'workload-capture')).toMatchObject({ ok: false, reason: expect.stringMatching(/^does not decompress/) });
-    expect(await checkOutput(file('b2.json', '[1,2]'), 'max-benchmark-json')).toEqual({ ok: false, reason: 'is JSON without "duration"/"completed"' });
+    expect(await checkOutput(file('b2.json', '[1,2]'), 'max-benchmark-json')).toEqual({ ok: false, reason: 'does not look like MAX benchmark result JSON' });
+    expect(await checkOutput(file('other.jsonl', '{"a":1}\n'), 'gpu-snapshot-jsonl')).toEqual({ ok: false, reason: 'does not look like GPU samples as JSON lines (gpu_snapshot.py, NVML)' });
   });
 });
 

@@ -1,12 +1,12 @@
 /**
  * Action inputs: read once through the host, each by its row of the option table
- * (src/options/table.ts: name, default, parser), into one object (the run options of mode run
- * included); a bad input is one line naming it.
+ * (src/options/table.ts: name, default, parser), into one object; mode run's options through
+ * the same rows (runOptionTexts), parsed together by the runner. A bad input is one line naming it.
  */
 import { UsageError } from '../errors.js';
-import { actionText, readOptions } from '../options/read.js';
+import { actionText, readOptions, runOptionTexts } from '../options/read.js';
 import { OPTIONS, type InputKey, type OptionValues } from '../options/table.js';
-import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from '../runner/run-options.js';
+import { parseRunOptions, type RunOptions } from '../runner/run-options.js';
 import type { ActionHost } from './host.js';
 
 export { MODES, type Mode } from '../options/table.js';
@@ -38,14 +38,15 @@ export class InputsError extends UsageError {
 
 /** Every input of the action, read once through the host and validated; throws an InputsError naming each bad one. */
 export function getInputs(host: Pick<ActionHost, 'getInput'>): ActionInputs {
-  const { values, problems } = readOptions(actionText((name) => host.getInput(name)), 'action');
+  const textOf = actionText((name) => host.getInput(name));
+  const { values, problems } = readOptions(textOf, 'action');
   const bad = [...problems];
   const mode = values.mode ?? host.getInput(INPUTS.mode);
   if (mode === 'analyze' && values.captures?.length === 0) bad.push(`input '${INPUTS.captures}': expected at least one capture path in mode 'analyze'`);
   let run: RunOptions | undefined;
   if (mode === 'run') {
     try {
-      run = parseRunOptions(Object.fromEntries(RUN_OPTION_NAMES.map((name) => [name, host.getInput(name)])), 'input');
+      run = parseRunOptions(runOptionTexts(textOf), 'input');
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       bad.push(error.message);

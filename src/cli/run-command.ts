@@ -139,7 +139,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
       write(RUN_HELP);
       return EXIT_OK;
     }
-    const options = parseRunOptions(runFlagTexts(values, RUN_OPTION_NAMES), 'cli');
+    const options = parseRunOptions(runFlagTexts(values), 'cli');
     const flags = readFlags(values, 'run');
     const runGate = await gateFromFlags(flags.baselineFile, flags, options.base !== undefined);
     const plan = await prepareRun(options, {

@@ -3,7 +3,7 @@
  * tests and the simulator build it directly.
  */
 import type { Environment } from '../model/capture.js';
-import type { Comparison, ComparisonRow, DecisionCause, DecisionPolicy, StepCount, Verdict } from '../model/report.js';
+import type { BaselineOrigin, Comparison, ComparisonRow, DecisionCause, DecisionPolicy, StepCount, Verdict } from '../model/report.js';
 import type { VerdictFinding } from './verdict.js';
 import type { KernelFamily } from '../model/family-ids.js';
 
@@ -67,7 +67,7 @@ export interface GateInput {
   /** When the side was produced (a Report's generatedAt). */
   generatedAt?: string;
   /** Where a baseline came from and why it was chosen, for the report. */
-  origin?: { origin: string; path?: string; reason?: string };
+  origin?: { origin: BaselineOrigin; path?: string; reason?: string };
 }
 
 export interface GateResult {

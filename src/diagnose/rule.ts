@@ -26,6 +26,8 @@ export interface RuleMeta<Options> {
    * The rule does not run without it, and its findings name it as their basis.
    */
   needs: readonly EvidenceNeed[];
+  /** Its finding (warning or error) explains the whole run, as host-bound does: kernel findings below it are secondary. */
+  explainsRun?: true;
   defaults: Options;
   /**
    * `healthy`: the rule reads a kernel mix as healthy. Its finding stands only with the claim's own

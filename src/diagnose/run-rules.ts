@@ -25,8 +25,6 @@ export interface DiagnoseConfig {
 const STAGE_ORDER: Record<RuleStage, number> = { capture: 0, utilization: 1, kernels: 2, 'deep-dive': 3 };
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 const LOWER: Record<Severity, Severity> = { error: 'warning', warning: 'info', info: 'info' };
-/** Findings that explain the whole run; kernel findings below them are secondary. */
-const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture', 'communication-bound', 'transfer-bound']);
 
 export interface CheckedHit extends RuleHit {
   severity: Severity;
@@ -93,7 +91,9 @@ export function diagnose(profile: Profile, config: DiagnoseConfig = {}, rules: r
     });
   }
   findings = rankDeepDiveFindings(profile, findings);
-  const runLevel = findings.some((f) => RUN_LEVEL_IDS.has(f.id) && f.severity !== 'info');
+  // Findings of rules that explain the whole run make the kernel findings below them secondary.
+  const explainsRun = new Set<string>(rules.filter((rule) => rule.meta.explainsRun).map((rule) => rule.meta.id));
+  const runLevel = findings.some((f) => explainsRun.has(f.id) && f.severity !== 'info');
   for (const finding of findings) {
     if (runLevel && !finding.headline && (finding.stage === 'kernels' || finding.stage === 'deep-dive')) finding.secondary = true;
   }

@@ -11,6 +11,8 @@
  * then fall back to time per launch. The one place steps are counted (the gate's time per step
  * reads it).
  */
+import { capabilitiesOf } from '../ingest/registry.js';
+import { FORMAT_IDS, type FormatId } from '../model/capture.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import type { StepBasis, StepCount } from '../model/report.js';
 
@@ -31,6 +33,9 @@ export interface StepSource {
   /** The formats read: MAX's output tokens count steps only where MAX's own console output gave the kernels. */
   sources?: ReadonlyArray<{ format: string }>;
 }
+
+/** A format this version reads (a report from elsewhere may name another). */
+const knownFormat = (format: string): format is FormatId => (FORMAT_IDS as readonly string[]).includes(format);
 
 function wholeMetric(source: StepSource, name: string): number | undefined {
   const value = source.metrics?.find((m) => m.name === name)?.value;
@@ -76,7 +81,7 @@ function candidates(source: StepSource, devices: number): Candidate[] {
   const list: Candidate[] = [];
   const stated = wholeMetric(source, 'profile_steps');
   if (stated !== undefined) list.push({ basis: 'workload', steps: stated, text: `the workload's own count: ${plural(stated, 'step')} in its profiled window (profile_steps)` });
-  const maxTokens = source.sources?.some((s) => s.format === 'max-generate') && source.kernels.length > 0 ? wholeMetric(source, 'output_tokens') : undefined;
+  const maxTokens = source.sources?.some((s) => knownFormat(s.format) && capabilitiesOf(s.format).tokensCountSteps) && source.kernels.length > 0 ? wholeMetric(source, 'output_tokens') : undefined;
   if (maxTokens !== undefined) {
     list.push({ basis: 'max-output-tokens', steps: maxTokens, text: `MAX's own figure: ${plural(maxTokens, 'output token')} in the profiled generation, one forward pass each (the prefill among them)` });
   }

@@ -88,6 +88,13 @@ export function replaysKernels(capture: Pick<Capture, 'source'>): boolean {
   return capabilitiesOf(capture.source.format).deepDive === true;
 }
 
+/** The importer whose lines may stand among other output, read line by line (a workload's metric lines). */
+export function lineImporter(): Importer & { lineRecord(line: string): unknown } {
+  const found = IMPORTERS.find((importer) => importer.lineRecord !== undefined);
+  if (!found) throw new Error('no importer reads lines among other output');
+  return found as Importer & { lineRecord(line: string): unknown };
+}
+
 export function importerFor(format: string): Importer {
   const importer = BY_FORMAT.get(format);
   if (!importer) throw new UsageError(`--format ${format}: expected one of ${FORMAT_IDS.join(', ')}`);

@@ -28,7 +28,7 @@ export const METRIC_CATALOG = {
 export type MetricName = keyof typeof METRIC_CATALOG;
 
 /** Metrics that describe the workload rather than its speed; they are reported but never gated. */
-export const DESCRIPTIVE_METRICS: ReadonlySet<string> = new Set(['prompt_tokens', 'output_tokens', 'profile_steps']);
+export const DESCRIPTIVE_METRICS: ReadonlySet<string> = new Set<MetricName>(['prompt_tokens', 'output_tokens', 'profile_steps']);
 
 export function metricInfo(name: string): MetricInfo {
   return ownValue(METRIC_CATALOG as Record<string, MetricInfo>, name) ?? { unit: '', direction: 'higher', label: name };

@@ -252,6 +252,10 @@ export type PerStep = z.infer<typeof PerStepSchema>;
 export const ReasonRowSchema = z.object({ row: z.string() });
 export type ReasonRow = z.infer<typeof ReasonRowSchema>;
 
+/** Where a baseline comes from, as this version chooses it: a file given, the default branch's artifact, or the base build in the same job. A stored report's origin is read as text (another version's may differ). */
+export const BASELINE_ORIGINS = ['file', 'artifact', 'a/b'] as const;
+export type BaselineOrigin = (typeof BASELINE_ORIGINS)[number];
+
 export const ComparisonSchema = z.object({
   baseline: z.object({
     origin: z.string(),

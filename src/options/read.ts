@@ -4,6 +4,7 @@
  * goes through its row's one parser, and a bad value names the input or the flag.
  */
 import { UsageError } from '../errors.js';
+import { RUN_OPTION_NAMES } from '../runner/run-options.js';
 import { ALL_OPTIONS, OPTIONS, type Command, type OptionGroup, type OptionRow, type OptionValues } from './table.js';
 
 export type Door = 'cli' | 'action';
@@ -82,14 +83,25 @@ export function readFlags(values: Readonly<Record<string, unknown>>, command: Co
   return read;
 }
 
-/** A run option's text from the flags, for the runner's parser: a switch given is `true`. */
-export function runFlagTexts(values: Readonly<Record<string, unknown>>, names: readonly string[]): Record<string, string> {
+/** The rows of the runner's options: its own, and `captures` (a row of the values too). */
+const RUN_ROWS = ALL_OPTIONS.filter((row) => row.input !== undefined && (RUN_OPTION_NAMES as readonly string[]).includes(row.input));
+
+/**
+ * The runner's options as text for its parser (runner/run-options.ts), by the runner's names, each
+ * from its row at the door: both doors read them here. An undefined text is an option not given.
+ */
+export function runOptionTexts(textOf: (row: OptionRow) => string | undefined): Record<string, string> {
   const raw: Record<string, string> = {};
-  for (const name of names) {
-    const text = flagText(values[name]);
-    if (text !== undefined && values[name] !== false) raw[name] = text;
+  for (const row of RUN_ROWS) {
+    const text = textOf(row);
+    if (text !== undefined) raw[row.input!] = text;
   }
   return raw;
+}
+
+/** The runner's options from `run`'s flags (parseArgs' values): a switch given is `true`, one not given is unset. */
+export function runFlagTexts(values: Readonly<Record<string, unknown>>): Record<string, string> {
+  return runOptionTexts((row) => (takes(row, 'run') && values[row.flag!.name] !== false ? flagText(values[row.flag!.name]) : undefined));
 }
 
 /** Help text wrapped at `width`, its continuation lines indented to `column`. */

@@ -20,7 +20,7 @@ import { COMMENT_POLICIES } from '../report/markdown/comment.js';
 import { BOUNDED_REPORT } from '../report/bounded-report.js';
 import { DEFAULT_DASHBOARD_OPTIONS } from '../report/dashboard/build-data.js';
 import { UsageError } from '../errors.js';
-import type { RunOptionName } from '../runner/run-options.js';
+import { runOptionDefault, type RunOptionName } from '../runner/run-options.js';
 import { booleanText, list, listItems, matching, nonEmpty, oneOf, optional, optionalPositiveInt, optionalPositiveSeconds, positiveInt, text, trimmed, type ValueParser } from './values.js';
 
 /** The action's modes. */
@@ -71,6 +71,11 @@ export interface OptionRow<K extends string = string, T = unknown> {
   readonly flag?: CliFlag;
   /** The default as action.yml writes it: what an empty input (or an absent flag) means. '' is derived at run time. */
   readonly default: string;
+  /**
+   * What an empty input or an absent flag means when it is derived at run time (default ''): a run
+   * option's default, from the runner's spec. Its help states it, and action.yml's description.
+   */
+  readonly emptyMeans?: string;
   /** The start of the input's description in action.yml (the flag's help for a CLI-only option), and its line on the reference page. */
   readonly doc: string;
   /** The one parser of the option's text; its message starts with the name it is given. */
@@ -567,32 +572,36 @@ export function gateOf(values: GateValues): GateValues {
 /**
  * The options of `run` (mode run, `profile-run`): read as text, and parsed together by the runner
  * (runner/run-options.ts), since one decides what another means. `captures` is the row above.
+ * The runner's spec of each gives its value, its default and the engines it applies to; the row
+ * gives the input, the flag and the words, and its help states the spec's default.
  */
 export type RunRow = OptionRow<RunOptionName, string>;
-function runOption(row: Omit<RunRow, 'key' | 'parse' | 'default'> & { input: RunOptionName }): RunRow {
-  return { ...row, key: row.input, default: '', parse: text };
+function runOption(row: Omit<RunRow, 'key' | 'parse' | 'default' | 'emptyMeans'> & { input: RunOptionName }): RunRow {
+  const shown = runOptionDefault(row.input);
+  const flag = row.flag && shown !== undefined && !row.flag.switch ? { ...row.flag, help: `${row.flag.help} (default ${shown})` } : row.flag;
+  return { ...row, ...(flag ? { flag } : {}), key: row.input, default: '', parse: text, ...(shown !== undefined ? { emptyMeans: shown } : {}) };
 }
 
 export const RUN_OPTIONS: readonly RunRow[] = [
-  runOption({ input: 'engine', group: 'run', doc: 'Mode run: max (Modular MAX: max generate, or max serve + max benchmark) or command (any workload).', flag: { name: 'engine', commands: ['run'], value: 'max|command', help: 'what to run (default max)' } }),
+  runOption({ input: 'engine', group: 'run', doc: 'Mode run: max (Modular MAX: max generate, or max serve + max benchmark) or command (any workload).', flag: { name: 'engine', commands: ['run'], value: 'max|command', help: 'what to run' } }),
   runOption({ input: 'model', group: 'run', doc: 'Mode run, engine max. The model to run (a Hugging Face id or a path).', flag: { name: 'model', commands: ['run'], value: 'ID|PATH', help: 'MAX: the model (required); command: a label for the report' } }),
-  runOption({ input: 'max-mode', group: 'run', doc: 'Mode run, engine max: generate or serve.', flag: { name: 'max-mode', commands: ['run'], value: 'generate|serve', help: 'MAX: max generate, or max serve + max benchmark (default generate)' } }),
+  runOption({ input: 'max-mode', group: 'run', doc: 'Mode run, engine max: generate or serve.', flag: { name: 'max-mode', commands: ['run'], value: 'generate|serve', help: 'MAX: max generate, or max serve + max benchmark' } }),
   runOption({ input: 'max-args', group: 'run', doc: 'Mode run, engine max. Extra arguments for max generate / max serve (shell words).', flag: { name: 'max-args', commands: ['run'], value: '"ARGS"', help: 'MAX: extra arguments for max generate / max serve' } }),
   runOption({ input: 'prompt', group: 'run', doc: 'Mode run, engine max generate. The prompt.', flag: { name: 'prompt', commands: ['run'], value: 'TEXT', help: 'MAX generate: the prompt' } }),
-  runOption({ input: 'max-new-tokens', group: 'run', doc: 'Mode run, engine max generate. Tokens to generate per run.', flag: { name: 'max-new-tokens', commands: ['run'], value: 'N', help: 'MAX: tokens per generation (default 100)' } }),
+  runOption({ input: 'max-new-tokens', group: 'run', doc: 'Mode run, engine max generate. Tokens to generate per run.', flag: { name: 'max-new-tokens', commands: ['run'], value: 'N', help: 'MAX: tokens per generation' } }),
   runOption({ input: 'custom-architectures', group: 'run', doc: 'Mode run, engine max. Custom architecture modules (paths or IMPORT_PATH:MODULE), checked in a pre-flight before any run.', flag: { name: 'custom-architectures', commands: ['run'], value: 'LIST', help: 'MAX: --custom-architectures entries (comma-separated), checked first' } }),
-  runOption({ input: 'benchmark-args', group: 'run', doc: 'Mode run, max-mode serve. Arguments for max benchmark.', flag: { name: 'benchmark-args', commands: ['run'], value: '"ARGS"', help: 'MAX serve: arguments for max benchmark (default: random data, 8 concurrent)' } }),
+  runOption({ input: 'benchmark-args', group: 'run', doc: 'Mode run, max-mode serve. Arguments for max benchmark.', flag: { name: 'benchmark-args', commands: ['run'], value: '"ARGS"', help: 'MAX serve: arguments for max benchmark' } }),
   runOption({ input: 'run', group: 'run', doc: 'Mode run, engine command. The workload command; it prints metric lines ({"metric":"decode_tok_s","value":N}).', flag: { name: 'run', commands: ['run'], value: '"COMMAND"', help: 'command: the workload command line' } }),
   runOption({ input: 'profile-run', group: 'run', doc: 'Mode run, engine command. The command for the profiled run, when it differs from run.', flag: { name: 'profile-run', commands: ['run'], value: '"COMMAND"', help: 'command: the variant to run once for the profile' } }),
-  runOption({ input: 'warmup-runs', group: 'run', doc: 'Mode run. Unprofiled warm-up runs before anything is measured.', flag: { name: 'warmup-runs', commands: ['run'], value: 'N', help: 'unmeasured runs first (default 1)' } }),
-  runOption({ input: 'runs', group: 'run', doc: 'Mode run. Measured repeats (samples for the gate).', flag: { name: 'runs', commands: ['run'], value: 'N', help: 'measured runs (default 5)' } }),
-  runOption({ input: 'profiler', group: 'run', doc: 'Mode run: auto, max, nsys, rocprofv3, torch or none.', flag: { name: 'profiler', commands: ['run'], value: 'auto|max|nsys|rocprofv3|torch|none', help: '(default auto)' } }),
-  runOption({ input: 'capture-seconds', group: 'run', doc: 'Mode run. Length of the profiled window (and of each max benchmark window).', flag: { name: 'capture-seconds', commands: ['run'], value: 'S', help: 'MAX serve: length of each benchmark window (default 10)' } }),
-  runOption({ input: 'deep-dive', group: 'run', doc: 'Mode run: auto (Nsight Compute on the dominant kernel only when one dominates), off or always.', flag: { name: 'deep-dive', commands: ['run'], value: 'auto|off|always', help: 'Nsight Compute on the dominant kernel (default auto)' } }),
-  runOption({ input: 'timeout-minutes', group: 'run', doc: 'Mode run. Time budget of the whole run; steps past it are stopped.', flag: { name: 'timeout-minutes', commands: ['run'], value: 'M', help: 'time budget of the whole run (default 30)' } }),
+  runOption({ input: 'warmup-runs', group: 'run', doc: 'Mode run. Unprofiled warm-up runs before anything is measured.', flag: { name: 'warmup-runs', commands: ['run'], value: 'N', help: 'unmeasured runs first' } }),
+  runOption({ input: 'runs', group: 'run', doc: 'Mode run. Measured repeats (samples for the gate).', flag: { name: 'runs', commands: ['run'], value: 'N', help: 'measured runs' } }),
+  runOption({ input: 'profiler', group: 'run', doc: 'Mode run: auto, max, nsys, rocprofv3, torch or none.', flag: { name: 'profiler', commands: ['run'], value: 'auto|max|nsys|rocprofv3|torch|none', help: 'the kernel profiler' } }),
+  runOption({ input: 'capture-seconds', group: 'run', doc: 'Mode run. Length of the profiled window (and of each max benchmark window).', flag: { name: 'capture-seconds', commands: ['run'], value: 'S', help: 'MAX serve: length of each benchmark window' } }),
+  runOption({ input: 'deep-dive', group: 'run', doc: 'Mode run: auto (Nsight Compute on the dominant kernel only when one dominates), off or always.', flag: { name: 'deep-dive', commands: ['run'], value: 'auto|off|always', help: 'Nsight Compute on the dominant kernel' } }),
+  runOption({ input: 'timeout-minutes', group: 'run', doc: 'Mode run. Time budget of the whole run; steps past it are stopped.', flag: { name: 'timeout-minutes', commands: ['run'], value: 'M', help: 'time budget of the whole run' } }),
   runOption({ input: 'base-workdir', group: 'ab', doc: 'Mode run, A/B. A checkout of the base commit (e.g. actions/checkout with ref the PR\'s base and path base).', flag: { name: 'base-workdir', commands: ['run'], value: 'DIR', help: 'a checkout of the base commit: the same workload runs there, its measured runs interleaved with the head\'s (ABBA)' } }),
   runOption({ input: 'base-run', group: 'ab', doc: 'Mode run, A/B, engine command. The base side\'s workload command, when it differs from run (runs in base-workdir, else here).', flag: { name: 'base-run', commands: ['run'], value: '"COMMAND"', help: 'command: the base side\'s workload command, when it differs' } }),
-  runOption({ input: 'max-runs', group: 'ab', doc: 'Mode run, A/B. While a gated metric is undecided after the planned runs (the sides overlap, or too few or not significant runs), ABBA pairs are added up to this many measured runs per side, within timeout-minutes; the test\'s alpha is spent over the looks.', flag: { name: 'max-runs', commands: ['run'], value: 'N', help: 'while a gated metric is undecided, add ABBA pairs up to N measured runs per side, within the time budget (default 3 x runs)' } }),
+  runOption({ input: 'max-runs', group: 'ab', doc: 'Mode run, A/B. While a gated metric is undecided after the planned runs (the sides overlap, or too few or not significant runs), ABBA pairs are added up to this many measured runs per side, within timeout-minutes; the test\'s alpha is spent over the looks.', flag: { name: 'max-runs', commands: ['run'], value: 'N', help: 'while a gated metric is undecided, add ABBA pairs up to N measured runs per side, within the time budget' } }),
   runOption({ input: 'allow-no-gpu', group: 'run', doc: 'Mode run. With no GPU found (nvidia-smi and rocm-smi list none), the plan fails and nothing runs (GPU sampling, and any profiler but none, need a GPU); true runs anyway and measures throughput only.', flag: { name: 'allow-no-gpu', commands: ['run'], switch: true, help: 'run although no GPU is found (throughput only); otherwise no GPU with a profiler (any but none) or GPU sampling planned stops the plan, exit 2' } }),
 ];
 

@@ -15,7 +15,7 @@ import { ingestFile } from '../ingest/registry.js';
 import type { Capture, Notice } from '../model/capture.js';
 import { checkMergeable, countEachRunOnce } from './input-groups.js';
 import type { Profile } from '../model/profile.js';
-import { REPORT_SCHEMA_VERSION, ReportSchema, type DecisionPolicy, type Report, type SkippedInput } from '../model/report.js';
+import { REPORT_SCHEMA_VERSION, ReportSchema, type BaselineOrigin, type DecisionPolicy, type Report, type SkippedInput } from '../model/report.js';
 import { skippedInputsLine } from '../compare/verdict.js';
 import { withLeadingReasons } from '../compare/reason-rows.js';
 import { droppedMetricsLine } from '../compare/data-loss.js';
@@ -56,8 +56,7 @@ export interface AnalyzeOptions {
 
 export interface BaselineChoice {
   report: Report;
-  /** `file`, `artifact` or `a/b` (same job). */
-  origin: string;
+  origin: BaselineOrigin;
   path?: string;
   reason: string;
   /** An adaptive A/B run: which look at the comparison this is (the gate spends alpha over the looks). */

@@ -5,13 +5,13 @@
  * `max generate` console without its timings, which profiling distorts).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { IMPORTERS } from '../ingest/registry.js';
+import { IMPORTERS, importerFor, lineImporter } from '../ingest/registry.js';
 import { openInput, SNIFF_BYTES } from '../ingest/common/input-file.js';
-import { asMetricRecord } from '../ingest/formats/workload-metrics-jsonl.js';
+import { FORMAT_IDS, type FormatId } from '../model/capture.js';
 import type { OutputKind } from './plan.js';
 import { LineSplitter } from './line-splitter.js';
 
@@ -91,14 +91,13 @@ async function checkGzipJson(path: string): Promise<string | undefined> {
   });
 }
 
-const TEXT_MARKERS: Partial<Record<OutputKind, { pattern: RegExp; expected: string }>> = {
-  'max-generate': { pattern: /^(Eval throughput|Time to first token|Total Latency)|^=== Top \d+ GPU kernels|^=== Python\/CPU functions/m, expected: 'a max generate metrics block or kernel table' },
-  'max-benchmark': { pattern: /Serving Benchmark Result/, expected: 'the "Serving Benchmark Result" summary' },
-  'nsys-stats': { pattern: /^"?(Time \(%\)|Time\(%\))"?,/m, expected: 'an nsys stats CSV table (a "Time (%)" header)' },
-  'nsys-gpu-time-util': { pattern: /In[- ]Use \(%\)/, expected: 'an nsys analyze gpu_time_util table (an "In-Use (%)" column)' },
-  'rocprof-csv': { pattern: /"?(TotalDurationNs|Kernel_Name)"?/, expected: 'a rocprofv3 CSV header' },
-  'ncu-csv': { pattern: /^"ID","Process ID"/m, expected: 'an ncu --csv details table' },
-};
+const isFormat = (kind: OutputKind): kind is FormatId => (FORMAT_IDS as readonly string[]).includes(kind);
+
+/** A capture of a known format: its importer's own sniff on its head, as the analysis will detect it. */
+async function checkFormat(path: string, format: FormatId): Promise<string | undefined> {
+  const importer = importerFor(format);
+  return importer.sniff((await openInput(path)).head) ? undefined : `does not look like ${importer.label}`;
+}
 
 export async function checkOutput(path: string, kind: OutputKind, options: { sniffOnly?: boolean } = {}): Promise<FileCheck> {
   let size: number;
@@ -111,15 +110,7 @@ export async function checkOutput(path: string, kind: OutputKind, options: { sni
   }
   if (size === 0) return { ok: false, reason: 'is empty' };
   let problem: string | undefined;
-  if (kind === 'gpu-snapshot-jsonl') problem = await checkJsonLines(path);
-  else if (kind === 'max-benchmark-json') {
-    try {
-      const data = JSON.parse(await readFile(path, 'utf8')) as unknown;
-      if (!data || typeof data !== 'object' || !('duration' in data || 'completed' in data)) problem = 'is JSON without "duration"/"completed"';
-    } catch {
-      problem = 'is not JSON';
-    }
-  } else if (kind === 'workload-console') {
+  if (kind === 'workload-console') {
     if (!options.sniffOnly) {
       const file = await openInput(path);
       if (!IMPORTERS.some((importer) => importer.sniff(file.head))) problem = NO_METRIC_LINES;
@@ -127,9 +118,10 @@ export async function checkOutput(path: string, kind: OutputKind, options: { sni
   } else if (kind === 'workload-capture') {
     if (/\.json\.gz$/i.test(path)) problem = await checkGzipJson(path);
     else if (/\.json$/i.test(path)) problem = await checkJsonShape(path, size);
-  } else {
-    const marker = TEXT_MARKERS[kind];
-    if (marker && !marker.pattern.test(await head(path))) problem = `does not hold ${marker.expected}`;
+  } else if (isFormat(kind)) {
+    // JSON lines are checked whole (a cut last line), then the head by the importer.
+    if (/\.jsonl$/i.test(path)) problem = await checkJsonLines(path);
+    problem ??= await checkFormat(path, kind);
   }
   return problem ? { ok: false, reason: problem } : { ok: true, bytes: size };
 }
@@ -144,9 +136,10 @@ export function consoleMetricsPath(logPath: string): string {
 /** Copy the metric lines of `from` into `to`, streamed line by line (bounded lines); returns how many. */
 export async function extractMetricLines(from: string, to: string): Promise<number> {
   const out = createWriteStream(to);
+  const reader = lineImporter();
   let found = 0;
   const lines = new LineSplitter((line, dropped) => {
-    if (dropped > 0 || !asMetricRecord(line)) return;
+    if (dropped > 0 || !reader.lineRecord(line)) return;
     found += 1;
     out.write(`${line}\n`);
   });
@@ -171,7 +164,8 @@ export async function consoleAnalysisFile(path: string): Promise<{ ok: true; pat
   if (!check.ok) return check;
   const file = await openInput(path);
   const sniffed = IMPORTERS.find((importer) => importer.sniff(file.head));
-  if (sniffed && sniffed.id !== 'workload-metrics-jsonl') return { ok: true, path, bytes: check.bytes };
+  // A format of its own is read as it is; lines among other output are gathered (below) unless the head is all.
+  if (sniffed && !sniffed.lineRecord) return { ok: true, path, bytes: check.bytes };
   if (sniffed && file.sizeBytes <= SNIFF_BYTES) return { ok: true, path, bytes: check.bytes };
   const metrics = consoleMetricsPath(path);
   if ((await extractMetricLines(path, metrics)) === 0) return { ok: false, reason: NO_METRIC_LINES };

@@ -3,22 +3,17 @@
  * the planning logic so the step builders and the profiler choice can name them without importing
  * the planner that imports them.
  */
-import type { Environment } from '../model/capture.js';
+import type { Environment, FormatId } from '../model/capture.js';
 import type { DetectedEnvironment } from './detect.js';
 import type { RunOptions } from './run-options.js';
 
+/**
+ * What a planned output is: a capture format (the importer's sniff checks it, as the analysis
+ * detects it), or a file of no format of its own.
+ */
 export type OutputKind =
-  | 'max-generate'
-  | 'max-benchmark'
-  | 'max-benchmark-json'
-  | 'gpu-snapshot-jsonl'
-  | 'nsys-stats'
-  | 'nsys-gpu-time-util'
+  | FormatId
   | 'nsys-rep'
-  /** The SQLite export `nsys stats --force-export=true` writes beside the report (kept scrubbed, never analysed twice). */
-  | 'nsys-sqlite'
-  | 'rocprof-csv'
-  | 'ncu-csv'
   | 'workload-capture'
   /** A command workload's console: read when an importer recognizes it (e.g. JSON metric lines). */
   | 'workload-console';

@@ -11,34 +11,6 @@ export const MODES = ['generate', 'serve'] as const;
 export const PROFILERS = ['auto', 'max', 'nsys', 'rocprofv3', 'torch', 'none'] as const;
 export const DEEP_DIVES = ['auto', 'off', 'always'] as const;
 
-/** The option names, as the action's inputs and the CLI's flags spell them. */
-export const RUN_OPTION_NAMES = [
-  'engine',
-  'model',
-  'max-mode',
-  'max-args',
-  'prompt',
-  'max-new-tokens',
-  'custom-architectures',
-  'benchmark-args',
-  'run',
-  'profile-run',
-  'captures',
-  'warmup-runs',
-  'runs',
-  'profiler',
-  'capture-seconds',
-  'deep-dive',
-  'timeout-minutes',
-  'base-workdir',
-  'base-run',
-  'max-runs',
-  'allow-no-gpu',
-] as const;
-/** The options that are switches: `--allow-no-gpu` on the command line, `true`/`false` as an input. */
-export const BOOLEAN_RUN_OPTIONS: readonly RunOptionName[] = ['allow-no-gpu'];
-export type RunOptionName = (typeof RUN_OPTION_NAMES)[number];
-
 /** A/B: the most runs per side, as a multiple of `runs`, when max-runs is not given (5 planned → up to 15). */
 export const DEFAULT_MAX_RUNS_FACTOR = 3;
 
@@ -71,32 +43,81 @@ function words() {
 
 const list = z.array(z.string().min(1));
 
-const RawRunOptionsSchema = z.object({
-  engine: choice(ENGINES).default('max'),
-  model: z.string().min(1).optional(),
-  'max-mode': choice(MODES).default('generate'),
-  'max-args': words().default(''),
-  prompt: z.string().optional(),
-  'max-new-tokens': integer(1).default(100),
-  'custom-architectures': list.default([]),
-  'benchmark-args': words().default(DEFAULT_BENCHMARK_ARGS),
-  run: z.string().min(1).optional(),
-  'profile-run': z.string().min(1).optional(),
-  captures: list.default([]),
-  'warmup-runs': integer(0).default(1),
-  runs: integer(1).default(5),
-  profiler: choice(PROFILERS).default('auto'),
-  'capture-seconds': positive().default(10),
-  'deep-dive': choice(DEEP_DIVES).default('auto'),
-  'timeout-minutes': positive().default(30),
-  'base-workdir': z.string().min(1).optional(),
-  'base-run': z.string().min(1).optional(),
-  'max-runs': integer(1).optional(),
-  'allow-no-gpu': z
-    .enum(['true', 'false', 'True', 'False', 'TRUE', 'FALSE'], { error: 'expected true or false' })
-    .transform((v) => v.toLowerCase() === 'true')
-    .default(false),
-});
+/** How an option's text is read before its schema: '' is always unset. */
+type TextKind = 'plain' | 'number' | 'list' | 'verbatim';
+
+/**
+ * One run option: its value's schema, its default (absent: unset unless given), the default as
+ * the docs state it when it is not the value itself, how its text is read, and the engines it
+ * applies to (given for another engine, it is told as ignored). options/table.ts gives each its
+ * action input, flag and help, and states the default from here.
+ */
+interface RunOptionSpec {
+  readonly value: z.ZodType;
+  readonly default?: unknown;
+  readonly shown?: string;
+  readonly text: TextKind;
+  readonly engines?: readonly (typeof ENGINES)[number][];
+}
+
+function spec<const S extends RunOptionSpec>(s: S): S {
+  return s;
+}
+
+/** Every run option, as the action's inputs and the CLI's flags spell it. `model` applies to both engines: it labels a command workload's report. */
+export const RUN_OPTION_SPECS = {
+  engine: spec({ value: choice(ENGINES), default: 'max' as const, text: 'plain' }),
+  model: spec({ value: z.string().min(1), text: 'plain' }),
+  'max-mode': spec({ value: choice(MODES), default: 'generate' as const, text: 'plain', engines: ['max'] }),
+  'max-args': spec({ value: words(), default: '', text: 'plain', engines: ['max'] }),
+  prompt: spec({ value: z.string(), text: 'verbatim', engines: ['max'] }),
+  'max-new-tokens': spec({ value: integer(1), default: 100, text: 'number', engines: ['max'] }),
+  'custom-architectures': spec({ value: list, default: [] as string[], text: 'list', engines: ['max'] }),
+  'benchmark-args': spec({ value: words(), default: DEFAULT_BENCHMARK_ARGS, shown: 'random data, 512-token inputs, 1000 prompts, concurrency 8', text: 'plain', engines: ['max'] }),
+  run: spec({ value: z.string().min(1), text: 'plain', engines: ['command'] }),
+  'profile-run': spec({ value: z.string().min(1), text: 'plain', engines: ['command'] }),
+  captures: spec({ value: list, default: [] as string[], text: 'list', engines: ['command'] }),
+  'warmup-runs': spec({ value: integer(0), default: 1, text: 'number' }),
+  runs: spec({ value: integer(1), default: 5, text: 'number' }),
+  profiler: spec({ value: choice(PROFILERS), default: 'auto' as const, text: 'plain' }),
+  'capture-seconds': spec({ value: positive(), default: 10, text: 'number' }),
+  'deep-dive': spec({ value: choice(DEEP_DIVES), default: 'auto' as const, text: 'plain' }),
+  'timeout-minutes': spec({ value: positive(), default: 30, text: 'number' }),
+  'base-workdir': spec({ value: z.string().min(1), text: 'plain' }),
+  'base-run': spec({ value: z.string().min(1), text: 'plain' }),
+  'max-runs': spec({ value: integer(1), shown: `${DEFAULT_MAX_RUNS_FACTOR} x runs`, text: 'number' }),
+  'allow-no-gpu': spec({
+    value: z.enum(['true', 'false', 'True', 'False', 'TRUE', 'FALSE'], { error: 'expected true or false' }).transform((v) => v.toLowerCase() === 'true'),
+    default: false,
+    text: 'plain',
+  }),
+};
+
+type Specs = typeof RUN_OPTION_SPECS;
+export type RunOptionName = keyof Specs;
+/** The option names, in the order of the docs. */
+export const RUN_OPTION_NAMES = Object.keys(RUN_OPTION_SPECS) as RunOptionName[];
+/** The options that are switches: `--allow-no-gpu` on the command line, `true`/`false` as an input. */
+export const BOOLEAN_RUN_OPTIONS: readonly RunOptionName[] = RUN_OPTION_NAMES.filter((name) => (RUN_OPTION_SPECS[name] as RunOptionSpec).default === false);
+
+/** The default as the docs state it (action.yml's "Empty means …", the flag's help); absent when unset means no value. */
+export function runOptionDefault(name: RunOptionName): string | undefined {
+  const s: RunOptionSpec = RUN_OPTION_SPECS[name];
+  if (s.shown !== undefined) return s.shown;
+  return typeof s.default === 'string' || typeof s.default === 'number' || typeof s.default === 'boolean' ? (String(s.default) || undefined) : undefined;
+}
+
+/** The options parsed, each by its spec: a default or, without one, possibly unset. */
+type RawRunOptions = { [K in RunOptionName]: Specs[K] extends { default: unknown } ? z.output<Specs[K]['value']> : z.output<Specs[K]['value']> | undefined };
+
+const RawRunOptionsSchema = z.object(
+  Object.fromEntries(
+    RUN_OPTION_NAMES.map((name) => {
+      const s: RunOptionSpec = RUN_OPTION_SPECS[name];
+      return [name, s.default === undefined ? s.value.optional() : s.value.default(s.default as never)];
+    }),
+  ),
+);
 
 /**
  * A/B in one job: the base build runs beside the head build on the same GPU, its measured runs
@@ -152,8 +173,7 @@ export function optionLabel(name: string, style: OptionStyle): string {
   return style === 'cli' ? `--${name}` : `input '${name}'`;
 }
 
-const NUMERIC: ReadonlySet<string> = new Set(['max-new-tokens', 'warmup-runs', 'runs', 'capture-seconds', 'timeout-minutes', 'max-runs']);
-const LISTS: ReadonlySet<string> = new Set(['custom-architectures', 'captures']);
+const kindOf = (name: string): TextKind | undefined => (RUN_OPTION_SPECS as Record<string, RunOptionSpec>)[name]?.text;
 
 /** Action inputs and flags arrive as text: '' means unset, numbers and lists are split here. */
 function normalize(raw: Readonly<Record<string, unknown>>): Record<string, unknown> {
@@ -161,16 +181,21 @@ function normalize(raw: Readonly<Record<string, unknown>>): Record<string, unkno
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined || value === null) continue;
     if (typeof value === 'string' && value.trim() === '') continue; // the action passes every unset input as ''
-    if (NUMERIC.has(name) && typeof value === 'string') out[name] = /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
-    else if (LISTS.has(name) && typeof value === 'string') out[name] = value.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
-    else out[name] = typeof value === 'string' && name !== 'prompt' ? value.trim() : value;
+    const kind = kindOf(name);
+    if (kind === 'number' && typeof value === 'string') out[name] = /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+    else if (kind === 'list' && typeof value === 'string') out[name] = value.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
+    else out[name] = typeof value === 'string' && kind !== 'verbatim' ? value.trim() : value;
   }
   return out;
 }
 
-/** `model` is kept for a command workload too: it labels the report's environment. */
-const ONLY_FOR_MAX: readonly RunOptionName[] = ['max-mode', 'max-args', 'prompt', 'max-new-tokens', 'custom-architectures', 'benchmark-args'];
-const ONLY_FOR_COMMAND: readonly RunOptionName[] = ['run', 'profile-run', 'captures'];
+const onlyFor = (engine: (typeof ENGINES)[number]): readonly RunOptionName[] =>
+  RUN_OPTION_NAMES.filter((name) => {
+    const engines = (RUN_OPTION_SPECS[name] as RunOptionSpec).engines;
+    return engines?.length === 1 && engines[0] === engine;
+  });
+const ONLY_FOR_MAX = onlyFor('max');
+const ONLY_FOR_COMMAND = onlyFor('command');
 
 export function parseRunOptions(raw: Readonly<Record<string, unknown>>, style: OptionStyle = 'input'): RunOptions {
   const fail = (name: string, message: string): never => {
@@ -187,7 +212,8 @@ export function parseRunOptions(raw: Readonly<Record<string, unknown>>, style: O
     const value = raw[name];
     fail(name, `${issue.message}${typeof value === 'string' ? `, got ${JSON.stringify(value)}` : ''}`);
   }
-  const o = parsed.data!;
+  // The schema is built from the specs: its output is the specs' values (RawRunOptions).
+  const o = parsed.data as RawRunOptions;
   const ignored: RunOptionName[] = [];
   const isGiven = (name: RunOptionName) => given[name] !== undefined;
 

@@ -72,6 +72,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Communication-bound: collectives no compute overlaps',
     stage: 'utilization',
+    explainsRun: true,
     needs: ['kernel-breakdown'],
     description: 'Collective kernels (NCCL/RCCL, custom all-reduce) that no compute overlaps take a large share of the active span on some rank; smaller shares are reported as info.',
     defaults: { minCollectiveShare: 0.05, maxExposedShare: 0.15, minCollectiveLaunches: 10 },

@@ -39,6 +39,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Capture is empty or nearly empty',
     stage: 'capture',
+    explainsRun: true,
     needs: [],
     description: 'The inputs hold no GPU kernels (or too little kernel time to mean anything), so kernel findings are not possible.',
     defaults: { minTotalKernelMs: 1 },

@@ -10,6 +10,7 @@ export default defineRule({
     severity: 'warning',
     title: 'GPU clocks were throttled',
     stage: 'utilization',
+    explainsRun: true,
     needs: ['utilization'],
     description: 'Power, thermal or sync-boost clock reasons were active during the run: a thermal or hardware reason makes its speed unrepresentative; the power cap is the regime of a loaded GPU.',
     defaults: { minThrottledFraction: 0.05 },

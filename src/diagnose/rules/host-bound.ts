@@ -59,6 +59,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Host-bound: the GPU is mostly idle',
     stage: 'utilization',
+    explainsRun: true,
     needs: [['timeline', 'utilization']],
     description:
       'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',

@@ -16,6 +16,7 @@ export default defineRule({
     severity: 'warning',
     title: 'Transfer-bound: host↔device copies rival the kernels',
     stage: 'utilization',
+    explainsRun: true,
     needs: ['kernel-breakdown'],
     description: 'Host-to-device and device-to-host copies take at least the configured multiple of the kernel time; a smaller but notable share is info.',
     defaults: { maxCopyToKernelRatio: 1, minCopyToKernelRatio: 0.25, minCopyMs: 1, minExposedCopyShare: 0.25 },

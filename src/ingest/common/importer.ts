@@ -53,6 +53,11 @@ export interface Capabilities {
   deepDive?: boolean;
   /** Work told apart by rank or device: a distributed rank, or kernels and timelines per device. */
   ranks?: boolean;
+  /**
+   * The capture's `output_tokens` metric counts the forward passes of the profiled generation, one
+   * per token (the prefill among them): a step count of the kernels it lists.
+   */
+  tokensCountSteps?: boolean;
 }
 
 /** The vendor whose tool writes a format, where one does (Kineto and workload logs are either). */
@@ -69,6 +74,12 @@ export interface Importer {
   suite?: ToolSuite;
   /** True when the head of the file is this format. Must be cheap and exact. */
   sniff(head: string): boolean;
+  /**
+   * For a format of lines that may stand among other output (a workload's console): the record of
+   * one line, or null when the line is not one. A console too long for the sniff's head is read
+   * whole for such lines.
+   */
+  lineRecord?(line: string): unknown;
   read(file: InputFile, ctx: ImportContext): Promise<CaptureInput>;
 }
 

@@ -75,7 +75,7 @@ function unterminatedMetricLine(text: string, lines: readonly string[]): number 
 export default defineImporter({
   id: 'max-generate',
   label: 'MAX generate console output',
-  capabilities: { kernels: 'optional', metrics: true },
+  capabilities: { kernels: 'optional', metrics: true, tokensCountSteps: true },
   suite: 'max',
   sniff(head) {
     if (/^=+ Serving Benchmark Result =+/m.test(head) || /^Successful requests:/m.test(head)) return false;

@@ -54,6 +54,7 @@ function shownValue(value: unknown): string {
 }
 
 export default defineImporter({
+  lineRecord: asMetricRecord,
   id: 'workload-metrics-jsonl',
   label: 'workload metrics (JSON lines)',
   capabilities: { metrics: true },

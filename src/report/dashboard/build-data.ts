@@ -12,7 +12,7 @@ import { causeKey } from '../../model/decision.js';
 import {
   SEVERITY_ORDER,
   SHARE_SCALE,
-  VERDICT_ORDER,
+  verdictCode,
   type ChangeMark,
   type DashboardData,
   type FamilyChangeMark,
@@ -191,7 +191,7 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     const repo = safeRepository(report.run.repository);
     points.repo.push(repo ? repos.of(repo) : -1);
     points.run.push(safeHttpsUrl(report.run.runUrl));
-    points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
+    points.verdict.push(verdictCode(report.verdict));
     points.accepted.push(report.verdict === 'accepted' ? clampText(report.acceptance?.by, LOGIN_MAX) : '');
     points.decided.push(decidedBy(report));
     points.value.push(point.value !== null ? round(point.value) : null);

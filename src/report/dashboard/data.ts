@@ -5,9 +5,29 @@
  * the page only ever puts it in text nodes, and every link in it has been checked here first.
  */
 import type { HistoryChange } from '../../compare/history.js';
+import type { Verdict } from '../../model/report.js';
 
-/** New verdicts go at the end: a point stores its index. */
-export const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid', 'accepted'] as const;
+/**
+ * How the page draws each verdict (its symbol and its band's fill). A Record over Verdict: a verdict
+ * missing here is a type error, never drawn as another. New verdicts go at the end: a point stores
+ * the index of its verdict in this order (VERDICT_ORDER), and the page script decodes it with the same list.
+ */
+export const VERDICT_DRAWING = {
+  pass: { symbol: '\u25CF', fill: '#9AD1BF' },
+  warn: { symbol: '\u25B2', fill: '#E69F00' },
+  fail: { symbol: '\u2716', fill: '#D55E00' },
+  'insufficient-data': { symbol: '\u25CB', fill: '#D0D7DE' },
+  invalid: { symbol: '\u25C6', fill: '#8C959F' },
+  accepted: { symbol: '\u2611', fill: '#CC79A7' },
+} as const satisfies Record<Verdict, { symbol: string; fill: string }>;
+export const VERDICT_ORDER = Object.keys(VERDICT_DRAWING) as Verdict[];
+
+/** A verdict's code in the data: its index in VERDICT_ORDER. */
+export function verdictCode(verdict: Verdict): number {
+  const code = VERDICT_ORDER.indexOf(verdict);
+  if (code < 0) throw new Error(`the dashboard has no drawing of verdict ${JSON.stringify(verdict)}`);
+  return code;
+}
 export const SEVERITY_ORDER = ['info', 'warning', 'error'] as const;
 /** Shares are stored as integers in units of 0.01 percentage points. */
 export const SHARE_SCALE = 10_000;

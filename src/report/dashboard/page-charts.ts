@@ -3,19 +3,24 @@
  * links, and the three charts of a workload card drawn as inline SVG on one shared x axis (one slot
  * per run). Every piece of report text goes into a text node or an attribute set with setAttribute;
  * links are rebuilt from checked parts and must be https. No template literals in here: the text
- * is a String.raw template itself.
+ * is a String.raw template itself (its only substitutions: the verdicts' order and drawing, from data.ts).
  */
+import { VERDICT_DRAWING, VERDICT_ORDER } from './data.js';
+
+/** A value as JavaScript source in ASCII alone (the script's text stays 7-bit, whatever the page's charset). */
+const ascii = (value: unknown): string => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 export const PAGE_CHARTS = String.raw`
 var SVGNS = 'http://www.w3.org/2000/svg';
 var SCALE = 10000;
-var VERDICTS = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid', 'accepted'];
-var VERDICT_SYMBOL = ['\u25CF', '\u25B2', '\u2716', '\u25CB', '\u25C6', '\u2611'];
+var VERDICTS = ${ascii(VERDICT_ORDER)};
+var VERDICT_SYMBOL = ${ascii(VERDICT_ORDER.map((verdict) => VERDICT_DRAWING[verdict].symbol))};
 var SEVERITIES = ['info', 'warning', 'error'];
 /* Okabe-Ito, the colour-blind safe palette; "other" is grey. Bands also carry hatching and direct labels. */
 var PALETTE = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7'];
 var OTHER_COLOUR = '#BBBBBB';
 var BAD = '#D55E00', GOOD = '#009E73';
-var VERDICT_FILL = ['#9AD1BF', '#E69F00', '#D55E00', '#D0D7DE', '#8C959F', '#CC79A7'];
+var VERDICT_FILL = ${ascii(VERDICT_ORDER.map((verdict) => VERDICT_DRAWING[verdict].fill))};
 /* A run's verdict with who accepted it, when a reviewer accepted its regression. */
 function verdictText(p, i) { return VERDICTS[p.verdict[i]] + (p.accepted && p.accepted[i] ? ' by @' + p.accepted[i] : ''); }
 var SEVERITY_FILL = ['#56B4E9', '#E69F00', '#D55E00'];

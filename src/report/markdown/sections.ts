@@ -7,7 +7,7 @@ import { familyLabel } from '../../model/family-ids.js';
 import { deepDiveFacts, deepDiveMatches } from '../../diagnose/ncu-metrics.js';
 import { DIAGNOSIS_NOTE } from '../../diagnose/rule.js';
 import { metricInfo } from '../../model/metrics.js';
-import { rowSubject, type ComparisonRow, type DeepDiveMatch, type Finding, type KernelChange, type Report, type RowStatus } from '../../model/report.js';
+import { rowSubject, type BaselineOrigin, type ComparisonRow, type DeepDiveMatch, type Finding, type KernelChange, type Report, type RowStatus } from '../../model/report.js';
 import { codeBlock } from '../escape.js';
 import { showHidden } from '../inert-text.js';
 import { withMedianInterval } from '../../compare/median-interval.js';
@@ -437,11 +437,13 @@ export function utilizationSection(report: Report, d: Detail, h: string): string
 }
 
 /** The engine's short origin ids, as a reader of the summary would say them; anything else as given. */
-const ORIGIN_TEXT: ReadonlyMap<string, string> = new Map([
-  ['a/b', 'A/B: the base build, run in this job'],
-  ['artifact', "the default branch's report artifact"],
-  ['file', 'a report file'],
-]);
+const ORIGIN_TEXT: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    'a/b': 'A/B: the base build, run in this job',
+    artifact: "the default branch's report artifact",
+    file: 'a report file',
+  } satisfies Record<BaselineOrigin, string>),
+);
 
 export function baselineSection(entry: ReportEntry, h: string): string {
   const comparison = entry.report.comparison;
