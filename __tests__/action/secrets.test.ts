@@ -120,9 +120,32 @@ function leaks(r: InProcessResult): string[] {
 const RUN = { mode: 'run', engine: 'command', runs: '2', 'warmup-runs': '0', 'deep-dive': 'off', key: 'secret-run' };
 
 describe('mode run with a secret in the workload environment', () => {
-  it('nsys: the marker reaches no artifact, page, output or log line; the report is withheld, its SQLite export goes scrubbed and still reads', async () => {
+  it('by default the captures artifact holds only what profile-gate wrote: profile.json and a clean trace of the nsys export, which reads back as the same kernels', async () => {
     const ws = leakyWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys' }, env: STAND_IN_ENV });
+    expect(r.failures).toEqual([]);
+    expect(leaks(r)).toEqual([]);
+    const captures = fake.artifactsOfRun(4242).find((a) => a.name.endsWith('-captures'))!;
+    const stored = readZip(captures.zip!);
+    expect([...stored.keys()].sort()).toEqual(['profile.json', 'traces/1-nsys-sqlite.trace.json']);
+    // The trace is the export's kernels: as many kernel events as the export has kernel rows.
+    const original = await openDatabaseBytes(readFileSync(join(SECRET_FIXTURES, 'secret.sqlite')));
+    const rows = Number(original.exec('SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL')[0]!.values[0]![0]);
+    const ns = Number(original.exec('SELECT sum("end" - start) FROM CUPTI_ACTIVITY_KIND_KERNEL')[0]!.values[0]![0]);
+    original.close();
+    const trace = JSON.parse(stored.get('traces/1-nsys-sqlite.trace.json')!.toString()) as { traceEvents: Array<{ ph: string; cat?: string; dur?: number }> };
+    const kernels = trace.traceEvents.filter((e) => e.cat === 'kernel');
+    expect(kernels).toHaveLength(rows);
+    expect(Math.round(kernels.reduce((sum, e) => sum + e.dur! * 1000, 0))).toBe(ns);
+    const profile = JSON.parse(stored.get('profile.json')!.toString()) as { kernels: unknown[]; traces: Array<{ file: string; format: string }> };
+    expect(profile.kernels.length).toBeGreaterThan(0);
+    expect(profile.traces).toEqual([expect.objectContaining({ file: 'traces/1-nsys-sqlite.trace.json', format: 'nsys-sqlite' })]);
+    expect(r.host.log.some((line) => /clean trace.*ui\.perfetto\.dev/.test(line))).toBe(true);
+  }, 60_000);
+
+  it('nsys with upload-raw-captures: the marker reaches no artifact, page, output or log line; the report is withheld, its SQLite export goes scrubbed and still reads', async () => {
+    const ws = leakyWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys', 'upload-raw-captures': 'true' }, env: STAND_IN_ENV });
     expect(r.failures).toEqual([]);
     // The raw files on the runner hold the marker: the workload's log, the nsys report and its export.
     const raw = filesUnder(join(ws, 'profile-gate', 'run')).filter((file) => readFileSync(file).includes(MARK)).map((file) => file.slice(ws.length + 1));
@@ -156,7 +179,7 @@ describe('mode run with a secret in the workload environment', () => {
 
   it('nsys with upload-raw-reports: the report still stays home when it holds a secret value of this job, with a warning', async () => {
     const ws = leakyWorkspace();
-    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys', 'upload-raw-reports': 'true' }, env: STAND_IN_ENV });
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys', 'upload-raw-captures': 'true', 'upload-raw-reports': 'true' }, env: STAND_IN_ENV });
     expect(leaks(r)).toEqual([]);
     expect(r.warnings).toContain('Not uploaded: run/captures/profile.nsys-rep: it holds the value of a secret variable of this job, and its format cannot be scrubbed.');
   }, 60_000);
@@ -167,7 +190,7 @@ describe('mode run with a secret in the workload environment', () => {
     const before = { PATH: process.env['PATH'], STAND_IN_MAX_GPU: process.env['STAND_IN_MAX_GPU'], STAND_IN_MAX_NSYS_REP: process.env['STAND_IN_MAX_NSYS_REP'] };
     Object.assign(process.env, { PATH: env.PATH, STAND_IN_MAX_GPU: '1', STAND_IN_MAX_NSYS_REP: env.STAND_IN_MAX_NSYS_REP });
     try {
-      const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { mode: 'run', engine: 'max', model: 'org/model', runs: '1', 'warmup-runs': '0', profiler: 'max', 'deep-dive': 'off', key: 'secret-max' }, env });
+      const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { mode: 'run', engine: 'max', model: 'org/model', runs: '1', 'warmup-runs': '0', profiler: 'max', 'deep-dive': 'off', key: 'secret-max', 'upload-raw-captures': 'true' }, env });
       expect(r.failures).toEqual([]);
       const raw = filesUnder(join(ws, 'profile-gate', 'run')).filter((file) => file.endsWith('.nsys-rep'));
       expect(raw).toHaveLength(1);
@@ -182,9 +205,23 @@ describe('mode run with a secret in the workload environment', () => {
     }
   }, 60_000);
 
-  it('a PyTorch profiler trace whose user metadata holds the token: uploaded scrubbed, still the same trace', async () => {
+  it('a PyTorch profiler trace whose user metadata holds the token: by default a clean trace of its events goes, without the metadata', async () => {
     const ws = leakyWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: `${PYTHON} torch_leaky.py`, profiler: 'torch', captures: 'traces/*.trace.json.gz' }, env: STAND_IN_ENV });
+    expect(r.failures).toEqual([]);
+    expect(leaks(r)).toEqual([]);
+    const captures = fake.artifactsOfRun(4242).find((a) => a.name.endsWith('-captures'))!;
+    const stored = readZip(captures.zip!);
+    expect([...stored.keys()].sort()).toEqual(['profile.json', 'traces/1-kineto-json.trace.json']);
+    const recorded = JSON.parse(gunzipSync(readFileSync(join(SECRET_FIXTURES, 'secret_torch.trace.json.gz'))).toString()) as { traceEvents: Array<{ ph?: string; cat?: string }> };
+    const clean = JSON.parse(stored.get('traces/1-kineto-json.trace.json')!.toString()) as Record<string, unknown> & { traceEvents: Array<{ cat?: string }> };
+    expect(clean.traceEvents.filter((e) => e.cat === 'kernel')).toHaveLength(recorded.traceEvents.filter((e) => e.ph === 'X' && e.cat === 'kernel').length);
+    expect(Object.keys(clean).sort()).toEqual(['displayTimeUnit', 'otherData', 'traceEvents']);
+  }, 60_000);
+
+  it('a PyTorch profiler trace whose user metadata holds the token, with upload-raw-captures: uploaded scrubbed, still the same trace', async () => {
+    const ws = leakyWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: `${PYTHON} torch_leaky.py`, profiler: 'torch', captures: 'traces/*.trace.json.gz', 'upload-raw-captures': 'true' }, env: STAND_IN_ENV });
     expect(r.failures).toEqual([]);
     const rawTrace = filesUnder(join(ws, 'profile-gate', 'run')).find((file) => file.endsWith('.trace.json.gz'))!;
     expect(gunzipSync(readFileSync(rawTrace)).includes(MARK)).toBe(true);

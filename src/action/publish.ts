@@ -14,6 +14,8 @@ import { isFindingId } from '../model/finding-ids.js';
 import { writeOutput } from '../io/input-paths.js';
 import { redact, redactValue, type SecretSet } from '../io/secrets.js';
 import { scrubForUpload } from '../io/scrub-uploads.js';
+import { writeDerivedFiles } from '../io/derived-files.js';
+import type { Capture } from '../model/capture.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 import { buildAnnotations } from '../report/markdown/annotations.js';
 import { commentMarker, decideComment, renderComment } from '../report/markdown/comment.js';
@@ -177,8 +179,12 @@ export function commonRoot(files: readonly string[]): string {
 
 export interface ProducedReport {
   report: Report;
-  /** Files that go into the artifact with the report: captures, logs. */
+  /** The workload's own files: captures, logs. Uploaded only with upload-raw-captures. */
   extraFiles?: readonly string[];
+  /** The captures the report was made from: what profile.json and the clean traces are written from. */
+  captures?: readonly Capture[];
+  /** Files read for their events only (the nsys SQLite export of a run that analyzed its stats). */
+  traceInputs?: readonly string[];
   /** Why there is no comparison, when there is none. */
   baselineNote?: string;
   /** The gate options the report was judged with: which findings fail, for an acceptance without a baseline. */
@@ -242,7 +248,7 @@ async function uploadReport(ctx: ModeContext, files: readonly string[], root: st
   }
 }
 
-/** Captures and logs, scrubbed, in an artifact of their own after the report's. */
+/** profile.json and the clean traces, and with upload-raw-captures the captures and logs, scrubbed, in an artifact of their own after the report's. */
 async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: readonly string[], root: string): Promise<void> {
   const name = capturesArtifactName(reportArtifact);
   let stage: { root: string; files: string[] } | undefined;
@@ -294,6 +300,19 @@ async function withAcceptance(ctx: ModeContext, report: Report, gate: GateOption
   return accepted;
 }
 
+/** profile.json and a clean trace per capture with a timeline, beside the report; none when they could not be written (a warning). */
+async function derivedFiles(ctx: ModeContext, report: Report, captures: readonly Capture[], traceInputs: readonly string[]): Promise<string[]> {
+  try {
+    const written = await writeDerivedFiles(ctx.inputs.reportDir, report, captures, ctx.secrets, { traceInputs });
+    for (const line of written.unread) ctx.host.warning(inertLine(line));
+    if (written.traces.length) ctx.host.info(`Wrote ${written.traces.length} clean trace(s) of the captures (traces/*.trace.json: open in https://ui.perfetto.dev or chrome://tracing).`);
+    return [written.profile, ...written.traces].map((f) => resolve(f));
+  } catch (error) {
+    ctx.host.warning(`profile.json and the clean traces were not written: ${errorText(error)}`);
+    return [];
+  }
+}
+
 /** A report made in this job (modes analyze and run): files, artifact, then everything `publish` does. */
 export async function publishReport(ctx: ModeContext, produced: ProducedReport): Promise<void> {
   // Command lines and names in the report may quote a secret: the report itself is redacted, so its
@@ -321,7 +340,10 @@ export async function publishReport(ctx: ModeContext, produced: ProducedReport):
   ctx.host.setOutput(OUTPUTS.decodeTokS, decode ? String(decode.value) : '');
 
   const reportFiles = [jsonPath, join(dir, 'report.md'), join(dir, CONTEXT_FILE)].map((f) => resolve(f));
-  const captures = ctx.inputs.uploadCaptures ? [...new Set((produced.extraFiles ?? []).map((f) => resolve(f)))].filter((f) => !reportFiles.includes(f)) : [];
+  // By default only what profile-gate wrote leaves the runner; the workload's own files on opt-in.
+  const derived = ctx.inputs.uploadCaptures && ctx.inputs.uploadArtifact && !notWritten ? await derivedFiles(ctx, report, produced.captures ?? [], produced.traceInputs ?? []) : [];
+  const raw = ctx.inputs.uploadCaptures && ctx.inputs.uploadRawCaptures ? (produced.extraFiles ?? []).map((f) => resolve(f)) : [];
+  const captures = [...new Set([...derived, ...raw])].filter((f) => !reportFiles.includes(f));
   // One root for both artifacts, so the captures keep the layout they had beside the report.
   const root = commonRoot([...reportFiles, ...captures]);
   if (notWritten && ctx.inputs.uploadArtifact) ctx.host.warning(`The report artifact was not uploaded: the report files could not be written (${notWritten}).`);

@@ -51,6 +51,8 @@ export interface AnalyzeOptions {
   ingest?: IngestOptions;
   /** Inputs left out before the analysis (a capture path not found, a folder entry whose name is not UTF-8 or too long to open), with why. */
   skippedInputs?: readonly SkippedInput[];
+  /** Told the captures the report is made from (each run counted once): the doors write their clean traces. */
+  onCaptures?: (captures: readonly Capture[]) => void;
 }
 
 export interface BaselineChoice {
@@ -211,6 +213,7 @@ export async function analyze(options: AnalyzeOptions): Promise<Report> {
     reading?.(undefined);
     signal?.throwIfAborted();
     const once = countEachRunOnce(read.captures);
+    options.onCaptures?.(once.captures);
     const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
     const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
     return reportFromProfile(profile, { ...options, skippedInputs: [...(options.skippedInputs ?? []), ...read.skipped] });

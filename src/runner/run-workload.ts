@@ -191,6 +191,14 @@ export function baseReportPath(plan: Plan): string {
   return join(plan.outDir, 'base', 'baseline-report.json');
 }
 
+/**
+ * The head's files that hold its timeline but were not read by the analysis (the nsys SQLite export
+ * beside the stats it read): what profile-gate's clean trace of the run is written from.
+ */
+export function traceInputs(run: RunResult): string[] {
+  return run.files.filter((file) => file.kind === 'nsys-sqlite' && !file.side && !run.analysisInputs.includes(file.path)).map((file) => file.path);
+}
+
 function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report, look?: { index: number; of: number; final?: boolean }): BaselineChoice {
   const where = base.cwd === plan.cwd ? 'this folder' : base.cwd;
   const what = base.run ? `\`${base.run}\` in ${where}` : `the same workload in ${where}`;

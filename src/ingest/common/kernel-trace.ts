@@ -9,6 +9,7 @@
 import { InputError } from '../../errors.js';
 import type { KernelStat, Timeline } from '../../model/capture.js';
 import type { ImportContext } from './importer.js';
+import { TraceEvents } from '../../model/trace-events.js';
 import { buildTimeline, deviceTimelines, OP_COLLECTIVE, OP_KERNEL, OpLog, type OpKind } from './timeline.js';
 import { cleanLabel, ownString, splitCsvLine } from './text-tables.js';
 
@@ -136,10 +137,20 @@ export class KernelTraceReader {
     this.dispatches.push(dispatch);
   }
 
-  finish(): { kernels: KernelStat[]; timeline?: Timeline; deviceTimelines?: Array<{ device: number; timeline: Timeline }> } {
+  /** A timestamp on the dispatches' clock (ns from the first one read), for other events of the same capture. */
+  offsetOf(text: string): number | undefined {
+    return this.clock.offset(text);
+  }
+
+  /** The device number an agent's kernels are given (as in KernelStat.device); -1 for an agent with none. */
+  deviceOf(agent: string): number {
+    return sortedAgents(this.dispatches).indexOf(agent);
+  }
+
+  finish(): { kernels: KernelStat[]; timeline?: Timeline; deviceTimelines?: Array<{ device: number; timeline: Timeline }>; trace?: TraceEvents } {
     const dispatches = this.dispatches;
     if (dispatches.length === 0) return { kernels: [] };
-    return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false) };
+    return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false), trace: traceFrom(dispatches) };
   }
 }
 
@@ -191,4 +202,12 @@ function timelineFrom(dispatches: readonly Dispatch[], isCollective: (name: stri
   }
   const counts = { kernelLaunches: dispatches.length, graphLaunches: 0, graphCorrelations: new Set<number>() };
   return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
+}
+
+/** The dispatches as trace events (the record is bounded; see model/trace-events.ts). */
+function traceFrom(dispatches: readonly Dispatch[]): TraceEvents {
+  const agents = new Map(sortedAgents(dispatches).map((agent, index) => [agent, index]));
+  const trace = new TraceEvents();
+  for (const d of dispatches) trace.add('kernel', d.name, d.start, d.end - d.start, agents.get(d.agent)!, 0);
+  return trace;
 }

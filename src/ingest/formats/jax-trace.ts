@@ -117,6 +117,7 @@ export default defineImporter({
       source: { path: file.path, format: 'jax-trace', tool: 'jax.profiler', parts: ['kernels', 'timeline'] },
       kernels,
       ...(read.timeline ? { timeline: read.timeline } : {}),
+      ...(read.trace ? { trace: read.trace } : {}),
       ...(read.deviceTimelines && read.deviceTimelines.length > 1 ? { deviceTimelines: read.deviceTimelines } : {}),
     };
   },
