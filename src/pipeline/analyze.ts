@@ -19,7 +19,7 @@ import { REPORT_SCHEMA_VERSION, ReportSchema, type Report, type SkippedInput } f
 import { skippedInputsLine } from '../compare/verdict.js';
 import { withLeadingReasons } from '../compare/reason-rows.js';
 import { TOOL_VERSION } from '../version.js';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError, withoutQuotedText } from '../errors.js';
 
 export interface AnalyzeOptions {
   inputs: readonly string[];
@@ -94,8 +94,10 @@ export async function ingestReadable(
     } catch (error) {
       if (!(error instanceof InputError) || !skippable.has(input) || options.signal?.aborted) throw error;
       firstError ??= error;
-      notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
-      skipped.push({ path: input, reason: error.expected });
+      // What the file held is not repeated: the report's pages are public, the file's bytes are not checked.
+      const reason = withoutQuotedText(error.expected);
+      notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${input}${error.location ? `:${error.location}` : ''}: ${reason} (pass --strict to fail instead)` });
+      skipped.push({ path: input, reason });
     }
   }
   if (captures.length === 0 && firstError) throw firstError;
