@@ -7,7 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError, withoutQuotedText } from '../errors.js';
 import { buildSite, reportIdentity, type DashboardInput, type DashboardOptions, type SiteFile, type SkippedReport } from '../report/dashboard/index.js';
 import type { DashboardData } from '../report/dashboard/data.js';
 import { REPORT_FILE } from '../model/report.js';
@@ -15,7 +15,7 @@ import { serializeReport } from '../report/json.js';
 import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } from '../github/dashboard-artifacts.js';
 import { findReportFiles, loadReport } from '../io/reports.js';
 import { boundReport } from '../report/bounded-report.js';
-import { redact, secretsFromEnv } from '../io/secrets.js';
+import { redact, redactValue, secretsFromEnv } from '../io/secrets.js';
 
 /**
  * The site is public and its reports come from other runs' artifacts: what it writes is redacted
@@ -110,6 +110,10 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0]!.source}: ${skipped[0]!.reason}` : '';
     throw new UsageError(`dashboard: no valid report.json found${why}`);
   }
-  const { data, files } = buildSite(inputs, skipped, request.options);
+  // Redacted as data, before it is serialised and its < > & escaped: an escaped secret no longer looks like one.
+  const secrets = secretsFromEnv(process.env);
+  const clean = inputs.map((input) => ({ ...input, report: redactValue(input.report, secrets).value, source: redact(input.source, secrets) }));
+  const cleanSkipped = skipped.map((s) => ({ ...s, source: redact(s.source, secrets), reason: redact(withoutQuotedText(s.reason), secrets) }));
+  const { data, files } = buildSite(clean, cleanSkipped, request.options);
   return { data, written: await writeSite(request.out, files) };
 }

@@ -168,6 +168,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
       const running = runJob(plan, {
         logger,
         groups,
+        secrets,
         ...(deps.health ? { health: deps.health } : {}),
         ...(deps.serveTiming ? { serveTiming: deps.serveTiming } : {}),
         analyze: (inputs, which) =>

@@ -182,6 +182,24 @@ export function redactText(text: string, secrets: SecretSet): Redaction {
   return { text: out, count };
 }
 
+/**
+ * An argv held as a list: the word after a credential-named flag (`['--wandb-key', VALUE]`) is a
+ * credential, which no single word's redaction can tell. Other lists are returned as they are.
+ */
+export function redactArgvPairs<T>(list: T[], counted: () => void = () => undefined): T[] {
+  let out: T[] | undefined;
+  for (let i = 0; i + 1 < list.length; i++) {
+    const flag = list[i];
+    const value = list[i + 1];
+    if (typeof flag !== 'string' || typeof value !== 'string' || !/^--?[A-Za-z][A-Za-z0-9_.-]*$/.test(flag) || value.startsWith('-') || value === REDACTED) continue;
+    if (value.length < SHORTEST_SECRET / 2 || !isCredentialFlag(flag.replace(/^-+/, ''))) continue;
+    out ??= [...list];
+    out[i + 1] = REDACTED as T;
+    counted();
+  }
+  return out ?? list;
+}
+
 /** Only the text (for log lines and messages). */
 export function redact(text: string, secrets: SecretSet): string {
   return redactText(text, secrets).text;
@@ -199,7 +217,7 @@ export function redactValue<T>(value: T, secrets: SecretSet): { value: T; count:
       count += r.count;
       return r.text;
     }
-    if (Array.isArray(v)) return v.map(walk);
+    if (Array.isArray(v)) return redactArgvPairs(v.map(walk), () => (count += 1));
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = Object.create(Object.getPrototypeOf(v) === null ? null : Object.prototype) as Record<string, unknown>;
       for (const [k, item] of Object.entries(v as Record<string, unknown>)) {

@@ -60,6 +60,7 @@ export async function runMode(ctx: ModeContext): Promise<void> {
     const running = runJob(plan, {
       logger: actionLogger(ctx),
       groups,
+      secrets: ctx.secrets,
       analyze: (inputs, which) =>
         analyze({
           inputs,
