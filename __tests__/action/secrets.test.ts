@@ -329,8 +329,24 @@ describe('mode analyze with upload-raw-captures: each route a secret could take 
     expect([...stored.keys()]).not.toContain('captures/profile.nsys-rep.gz');
     // The summary names what stayed home, by path and kind.
     expect(r.summary).toContain('**Not uploaded.**');
-    expect(r.summary).toMatch(/profile\.nsys-rep\.gz.*\(raw-report\)/);
+    expect(r.summary).toContain('<code>captures/profile.nsys-rep.gz</code> (raw\\-report)');
     // The skipped file is named with its reason, without its head.
-    expect(r.summary).toContain('bad.nvml.jsonl');
+    expect(r.summary).toContain('captures/bad\\.nvml\\.jsonl \\(unrecognized capture format \\(starts with &quot;…&quot;\\)');
   }, 120_000);
+});
+
+describe('mode run with a credential flag in the workload command', () => {
+  it('--wandb-key VALUE: run.json, plan.txt and the GPU samples record *** on the runner, and nothing of it leaves', async () => {
+    const ws = leakyWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: `bash leaky.sh --wandb-key ${FLAG_MARK} --hf-token=${HEAD_MARK}`, profiler: 'none', 'upload-raw-captures': 'true' }, env: STAND_IN_ENV });
+    expect(r.failures).toEqual([]);
+    const recorded = filesUnder(join(ws, 'profile-gate', 'run')).filter((file) => /run\.json$|plan\.txt$|\.gpu\.jsonl$/.test(file));
+    expect(recorded.map((file) => file.split('/').pop()).sort()).toEqual(['measured-1.gpu.jsonl', 'measured-2.gpu.jsonl', 'plan.txt', 'run.json']);
+    for (const file of recorded) {
+      const text = readFileSync(file, 'utf8');
+      expect([file, text.includes(FLAG_MARK) || text.includes(HEAD_MARK)]).toEqual([file, false]);
+    }
+    expect(readFileSync(join(ws, 'profile-gate', 'run', 'run.json'), 'utf8')).toContain('--wandb-key ***');
+    expect(routeLeaks(r, [FLAG_MARK, HEAD_MARK])).toEqual([]);
+  }, 60_000);
 });

@@ -70,10 +70,11 @@ export const PRIVATE_KEY_END = /-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----/g;
 const ASSIGNMENT = /([A-Za-z_][A-Za-z0-9_.-]*)("?[ \t]*[:=][ \t]*["']?)([^\s"'\x00,;&|<>`]+)/g;
 
 /**
- * `--name VALUE` (argparse's usual form; also `-name VALUE`): a flag, the spaces, and the next word
- * (quoted or not) when it is not itself a flag.
+ * `--name VALUE` (argparse's usual form; also `-name VALUE`): a flag, the spaces (and an opening
+ * quote), and the next word when it is not itself a flag. Only a word is taken, so that `-c 'cmd
+ * --token VALUE'` still reaches the flag inside the quotes.
  */
-const FLAG_VALUE = /(?<![A-Za-z0-9_-])(--?[A-Za-z][A-Za-z0-9_.-]*)([ \t]+)("[^"\n\x00]*"|'[^'\n\x00]*'|[^\s"'\x00,;&|<>`-][^\s"'\x00,;&|<>`]*)/g;
+const FLAG_VALUE = /(?<![A-Za-z0-9_-])(--?[A-Za-z][A-Za-z0-9_.-]*)([ \t]+["']?)([^\s"'\x00,;&|<>`-][^\s"'\x00,;&|<>`]*)/g;
 
 /** The secrets of one job: values to remove wherever they appear, longest first. */
 export interface SecretSet {
@@ -165,8 +166,7 @@ export function redactText(text: string, secrets: SecretSet): Redaction {
   }
   if (out.includes('-')) {
     out = out.replace(FLAG_VALUE, (whole, flag: string, space: string, value: string) => {
-      const bare = value.replace(/^["']|["']$/g, '');
-      if (bare === REDACTED || bare.length < SHORTEST_SECRET / 2 || !isCredentialFlag(flag.replace(/^-+/, ''))) return whole;
+      if (value === REDACTED || value.length < SHORTEST_SECRET / 2 || !isCredentialFlag(flag.replace(/^-+/, ''))) return whole;
       count += 1;
       return `${flag}${space}${REDACTED}`;
     });
