@@ -15,7 +15,7 @@ import { serializeReport } from '../report/json.js';
 import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } from '../github/dashboard-artifacts.js';
 import { findReportFiles, loadReport } from '../io/reports.js';
 import { boundReport } from '../report/bounded-report.js';
-import { redact, redactValue, secretsFromEnv } from '../io/secrets.js';
+import { redact, redactValue, secretsFromEnv, type SecretSet } from '../io/secrets.js';
 
 /**
  * The site is public and its reports come from other runs' artifacts: what it writes is redacted
@@ -24,6 +24,22 @@ import { redact, redactValue, secretsFromEnv } from '../io/secrets.js';
  */
 function published(text: string | Uint8Array): string | Uint8Array {
   return typeof text === 'string' ? redact(text, secretsFromEnv(process.env)) : text;
+}
+
+/**
+ * A report redacted as data: its JSON text in one pass (JSON.stringify escapes only quotes,
+ * backslashes and controls, whose escaped forms the redaction also knows), field by field when a
+ * replacement would break the text's structure.
+ */
+function redactedData<T>(value: T, secrets: SecretSet): T {
+  const text = JSON.stringify(value);
+  const clean = redact(text, secrets);
+  if (clean === text) return value;
+  try {
+    return JSON.parse(clean) as T;
+  } catch {
+    return redactValue(value, secrets).value;
+  }
 }
 
 export interface LoadedReports {
@@ -112,7 +128,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
   }
   // Redacted as data, before it is serialised and its < > & escaped: an escaped secret no longer looks like one.
   const secrets = secretsFromEnv(process.env);
-  const clean = inputs.map((input) => ({ ...input, report: redactValue(input.report, secrets).value, source: redact(input.source, secrets) }));
+  const clean = inputs.map((input) => ({ ...input, report: redactedData(input.report, secrets), source: redact(input.source, secrets) }));
   const cleanSkipped = skipped.map((s) => ({ ...s, source: redact(s.source, secrets), reason: redact(withoutQuotedText(s.reason), secrets) }));
   const { data, files } = buildSite(clean, cleanSkipped, request.options);
   return { data, written: await writeSite(request.out, files) };
