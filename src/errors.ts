@@ -27,6 +27,15 @@ export class InputError extends ProfileGateError {
   }
 }
 
+/**
+ * An InputError's expectation without what it quoted from the file (`got "…"`, `starts with "…"`):
+ * what a report, a summary or a comment says of a skipped input, which must not carry the file's
+ * bytes (they may hold anything, a secret included).
+ */
+export function withoutQuotedText(expected: string): string {
+  return expected.replace(/"(?:[^"\\\n]|\\.)*"/g, '"…"');
+}
+
 /** A bad command line or action input. */
 export class UsageError extends ProfileGateError {
   override name = 'UsageError';

@@ -19,6 +19,9 @@ import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
 import { PYTHON, REPO, STAND_IN_DIR, STAND_IN_TOOLS } from '../runner/stand-ins.js';
 import { serializeReport } from '../../src/report/json.js';
 import { makeReport } from '../report/report-factory.js';
+import { workspace } from '../helpers/action-workspace.js';
+import { encodedForms } from '../../src/io/secrets.js';
+import { gzipSync } from 'node:zlib';
 
 const SECRET_FIXTURES = join(REPO, '__tests__', 'fixtures', 'h200-secret');
 /** The marker the H200 fixtures were recorded with (python/capture/verdict_captures.sh). */
@@ -120,9 +123,32 @@ function leaks(r: InProcessResult): string[] {
 const RUN = { mode: 'run', engine: 'command', runs: '2', 'warmup-runs': '0', 'deep-dive': 'off', key: 'secret-run' };
 
 describe('mode run with a secret in the workload environment', () => {
-  it('nsys: the marker reaches no artifact, page, output or log line; the report is withheld, its SQLite export goes scrubbed and still reads', async () => {
+  it('by default the captures artifact holds only what profile-gate wrote: profile.json and a clean trace of the nsys export, which reads back as the same kernels', async () => {
     const ws = leakyWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys' }, env: STAND_IN_ENV });
+    expect(r.failures).toEqual([]);
+    expect(leaks(r)).toEqual([]);
+    const captures = fake.artifactsOfRun(4242).find((a) => a.name.endsWith('-captures'))!;
+    const stored = readZip(captures.zip!);
+    expect([...stored.keys()].sort()).toEqual(['profile.json', 'traces/1-nsys-sqlite.trace.json']);
+    // The trace is the export's kernels: as many kernel events as the export has kernel rows.
+    const original = await openDatabaseBytes(readFileSync(join(SECRET_FIXTURES, 'secret.sqlite')));
+    const rows = Number(original.exec('SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL')[0]!.values[0]![0]);
+    const ns = Number(original.exec('SELECT sum("end" - start) FROM CUPTI_ACTIVITY_KIND_KERNEL')[0]!.values[0]![0]);
+    original.close();
+    const trace = JSON.parse(stored.get('traces/1-nsys-sqlite.trace.json')!.toString()) as { traceEvents: Array<{ ph: string; cat?: string; dur?: number }> };
+    const kernels = trace.traceEvents.filter((e) => e.cat === 'kernel');
+    expect(kernels).toHaveLength(rows);
+    expect(Math.round(kernels.reduce((sum, e) => sum + e.dur! * 1000, 0))).toBe(ns);
+    const profile = JSON.parse(stored.get('profile.json')!.toString()) as { kernels: unknown[]; traces: Array<{ file: string; format: string }> };
+    expect(profile.kernels.length).toBeGreaterThan(0);
+    expect(profile.traces).toEqual([expect.objectContaining({ file: 'traces/1-nsys-sqlite.trace.json', format: 'nsys-sqlite' })]);
+    expect(r.host.log.some((line) => /clean trace.*ui\.perfetto\.dev/.test(line))).toBe(true);
+  }, 60_000);
+
+  it('nsys with upload-raw-captures: the marker reaches no artifact, page, output or log line; the report is withheld, its SQLite export goes scrubbed and still reads', async () => {
+    const ws = leakyWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys', 'upload-raw-captures': 'true' }, env: STAND_IN_ENV });
     expect(r.failures).toEqual([]);
     // The raw files on the runner hold the marker: the workload's log, the nsys report and its export.
     const raw = filesUnder(join(ws, 'profile-gate', 'run')).filter((file) => readFileSync(file).includes(MARK)).map((file) => file.slice(ws.length + 1));
@@ -156,7 +182,7 @@ describe('mode run with a secret in the workload environment', () => {
 
   it('nsys with upload-raw-reports: the report still stays home when it holds a secret value of this job, with a warning', async () => {
     const ws = leakyWorkspace();
-    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys', 'upload-raw-reports': 'true' }, env: STAND_IN_ENV });
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: 'bash leaky.sh', profiler: 'nsys', 'upload-raw-captures': 'true', 'upload-raw-reports': 'true' }, env: STAND_IN_ENV });
     expect(leaks(r)).toEqual([]);
     expect(r.warnings).toContain('Not uploaded: run/captures/profile.nsys-rep: it holds the value of a secret variable of this job, and its format cannot be scrubbed.');
   }, 60_000);
@@ -167,7 +193,7 @@ describe('mode run with a secret in the workload environment', () => {
     const before = { PATH: process.env['PATH'], STAND_IN_MAX_GPU: process.env['STAND_IN_MAX_GPU'], STAND_IN_MAX_NSYS_REP: process.env['STAND_IN_MAX_NSYS_REP'] };
     Object.assign(process.env, { PATH: env.PATH, STAND_IN_MAX_GPU: '1', STAND_IN_MAX_NSYS_REP: env.STAND_IN_MAX_NSYS_REP });
     try {
-      const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { mode: 'run', engine: 'max', model: 'org/model', runs: '1', 'warmup-runs': '0', profiler: 'max', 'deep-dive': 'off', key: 'secret-max' }, env });
+      const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { mode: 'run', engine: 'max', model: 'org/model', runs: '1', 'warmup-runs': '0', profiler: 'max', 'deep-dive': 'off', key: 'secret-max', 'upload-raw-captures': 'true' }, env });
       expect(r.failures).toEqual([]);
       const raw = filesUnder(join(ws, 'profile-gate', 'run')).filter((file) => file.endsWith('.nsys-rep'));
       expect(raw).toHaveLength(1);
@@ -182,9 +208,23 @@ describe('mode run with a secret in the workload environment', () => {
     }
   }, 60_000);
 
-  it('a PyTorch profiler trace whose user metadata holds the token: uploaded scrubbed, still the same trace', async () => {
+  it('a PyTorch profiler trace whose user metadata holds the token: by default a clean trace of its events goes, without the metadata', async () => {
     const ws = leakyWorkspace();
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: `${PYTHON} torch_leaky.py`, profiler: 'torch', captures: 'traces/*.trace.json.gz' }, env: STAND_IN_ENV });
+    expect(r.failures).toEqual([]);
+    expect(leaks(r)).toEqual([]);
+    const captures = fake.artifactsOfRun(4242).find((a) => a.name.endsWith('-captures'))!;
+    const stored = readZip(captures.zip!);
+    expect([...stored.keys()].sort()).toEqual(['profile.json', 'traces/1-kineto-json.trace.json']);
+    const recorded = JSON.parse(gunzipSync(readFileSync(join(SECRET_FIXTURES, 'secret_torch.trace.json.gz'))).toString()) as { traceEvents: Array<{ ph?: string; cat?: string }> };
+    const clean = JSON.parse(stored.get('traces/1-kineto-json.trace.json')!.toString()) as Record<string, unknown> & { traceEvents: Array<{ cat?: string }> };
+    expect(clean.traceEvents.filter((e) => e.cat === 'kernel')).toHaveLength(recorded.traceEvents.filter((e) => e.ph === 'X' && e.cat === 'kernel').length);
+    expect(Object.keys(clean).sort()).toEqual(['displayTimeUnit', 'otherData', 'traceEvents']);
+  }, 60_000);
+
+  it('a PyTorch profiler trace whose user metadata holds the token, with upload-raw-captures: uploaded scrubbed, still the same trace', async () => {
+    const ws = leakyWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: `${PYTHON} torch_leaky.py`, profiler: 'torch', captures: 'traces/*.trace.json.gz', 'upload-raw-captures': 'true' }, env: STAND_IN_ENV });
     expect(r.failures).toEqual([]);
     const rawTrace = filesUnder(join(ws, 'profile-gate', 'run')).find((file) => file.endsWith('.trace.json.gz'))!;
     expect(gunzipSync(readFileSync(rawTrace)).includes(MARK)).toBe(true);
@@ -212,4 +252,101 @@ describe('mode run with a secret in the workload environment', () => {
     expect(out.includes(leaked)).toBe(false);
     expect(out.includes(MARK)).toBe(false);
   });
+});
+
+/** Markers the job's environment does not hold: only their place (a flag, a file's head) or shape can give them away. */
+const FLAG_MARK = 'pgflagvalue9d8c7b6a5f4e3d2c';
+const HEAD_MARK = 'pgheadvalue1a2b3c4d5e6f7a8b';
+const PASSWORD = 'Tr0ub4dor&3<x>pw';
+
+/** Every needle, as text, in its encoded forms and in UTF-16, in every byte and every entry name that left. */
+function routeLeaks(r: InProcessResult, needles: readonly string[]): string[] {
+  const forms = needles.flatMap((n) => [n, ...encodedForms(n)]).flatMap((n) => [Buffer.from(n), Buffer.from(n, 'utf16le'), Buffer.from(n, 'utf16le').swap16()]);
+  const found: string[] = [];
+  for (const [name, bytes] of everythingOut(r)) {
+    if (forms.some((form) => bytes.includes(form))) found.push(name);
+    if (forms.some((form) => Buffer.from(name).includes(form))) found.push(`entry name ${name}`);
+  }
+  return found;
+}
+
+async function database(setup: (db: Awaited<ReturnType<typeof openDatabaseBytes>>) => void): Promise<Buffer> {
+  const db = await openDatabaseBytes(new Uint8Array(0));
+  setup(db);
+  const bytes = Buffer.from(db.export());
+  db.close();
+  return bytes;
+}
+
+describe('mode analyze with upload-raw-captures: each route a secret could take out', () => {
+  it('gzip binaries, a token at a read cut, encoded forms, file names, skipped-file heads, UTF-16 and trigger databases: no byte of any marker leaves', async () => {
+    const env = { ...STAND_IN_ENV, DB_PASSWORD: PASSWORD };
+    const ws = workspace(['e2e/healthy_graphoff_node.kern_sum.csv']);
+    const cap = (name: string) => join(ws, 'captures', name);
+    // A binary format gzipped: the nsys export with the marker in its environment rows.
+    writeFileSync(cap('profile.sqlite.gz'), gzipSync(readFileSync(join(SECRET_FIXTURES, 'secret.sqlite'))));
+    writeFileSync(cap('profile.nsys-rep.gz'), gzipSync(readFileSync(join(SECRET_FIXTURES, 'secret.nsys-rep'))));
+    // A token straddling the first place the text reader cuts (1 MiB less 64 KiB), and the forms other code writes a secret in.
+    const filler = 'a log line with words 0123456789\n'.repeat(40_000).slice(0, (1 << 20) - (64 << 10) - 10);
+    const basic = Buffer.from(`bot:hf_${MARK}`).toString('base64');
+    writeFileSync(cap('workload.log'), `${filler}token hf_${MARK} after\nAuthorization: Basic ${basic}\nurl https://u:${encodeURIComponent(PASSWORD)}@h/\n${JSON.stringify({ pw: PASSWORD })}\n${'x '.repeat(70_000)}\n`);
+    // A file named after the token.
+    writeFileSync(cap(`notes-${MARK}.log`), 'nothing secret inside\n');
+    // A file profile-gate cannot read, whose head is a token no variable holds: skipped, and never quoted.
+    writeFileSync(cap('bad.nvml.jsonl'), `{"kind": "gpu-snapshot", "token": "${HEAD_MARK}"\n`);
+    // A command line with a credential flag.
+    writeFileSync(cap('cmd.log'), `$ python3 bench.py --wandb-key ${FLAG_MARK} --steps 4\n`);
+    // A UTF-16 database and one whose trigger would run a cross join on any write.
+    writeFileSync(cap('u16.sqlite'), await database((db) => {
+      db.run("PRAGMA encoding = 'UTF-16le'");
+      db.run('CREATE TABLE StringIds (id INTEGER, value TEXT)');
+      db.run(`INSERT INTO StringIds VALUES (1, 'PATH=/bin HOME=/root HF_TOKEN=hf_${MARK}')`);
+    }));
+    writeFileSync(cap('trap.sqlite'), await database((db) => {
+      db.run('CREATE TABLE big (v TEXT)');
+      db.run("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO big SELECT printf('r%d', i) FROM n");
+      db.run(`CREATE TABLE env (value TEXT)`);
+      db.run(`INSERT INTO env VALUES ('HF_TOKEN=hf_${MARK}')`);
+      db.run('CREATE TRIGGER boom AFTER UPDATE ON env BEGIN INSERT INTO big SELECT a.v || b.v FROM big a, big b; END');
+      db.run(`CREATE VIEW v_${MARK} AS SELECT 1`);
+    }));
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { captures: 'captures', key: 'routes', 'upload-raw-captures': 'true' }, env });
+    expect(r.failures).toEqual([]);
+    expect(routeLeaks(r, [MARK, FLAG_MARK, HEAD_MARK, PASSWORD])).toEqual([]);
+    const captures = fake.artifactsOfRun(4242).find((a) => a.name.endsWith('-captures'))!;
+    const stored = readZip(captures.zip!);
+    // What went, scrubbed: the log (its lines kept), the gzipped export (still a database), the two databases (their tables only).
+    expect(stored.get('captures/workload.log')!.toString()).toContain('token *** after');
+    expect(stored.get('captures/cmd.log')!.toString()).toBe('$ python3 bench.py --wandb-key *** --steps 4\n');
+    const trap = await openDatabaseBytes(stored.get('captures/trap.sqlite')!);
+    expect(trap.exec('SELECT type, name FROM sqlite_master ORDER BY name')[0]!.values).toEqual([['table', 'big'], ['table', 'env']]);
+    expect(trap.exec('SELECT count(*) FROM big')[0]!.values[0]![0]).toBe(3000);
+    trap.close();
+    const exported = await openDatabaseBytes(gunzipSync(stored.get('captures/profile.sqlite.gz')!));
+    expect(Number(exported.exec('SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL')[0]!.values[0]![0])).toBeGreaterThan(0);
+    exported.close();
+    expect([...stored.keys()]).toContain('captures/notes-%2A%2A%2A.log');
+    expect([...stored.keys()]).not.toContain('captures/profile.nsys-rep.gz');
+    // The summary names what stayed home, by path and kind.
+    expect(r.summary).toContain('**Not uploaded.**');
+    expect(r.summary).toContain('<code>captures/profile.nsys-rep.gz</code> (raw\\-report)');
+    // The skipped file is named with its reason, without its head.
+    expect(r.summary).toContain('captures/bad\\.nvml\\.jsonl \\(unrecognized capture format \\(starts with &quot;…&quot;\\)');
+  }, 120_000);
+});
+
+describe('mode run with a credential flag in the workload command', () => {
+  it('--wandb-key VALUE: run.json, plan.txt and the GPU samples record *** on the runner, and nothing of it leaves', async () => {
+    const ws = leakyWorkspace();
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { ...RUN, run: `bash leaky.sh --wandb-key ${FLAG_MARK} --hf-token=${HEAD_MARK}`, profiler: 'none', 'upload-raw-captures': 'true' }, env: STAND_IN_ENV });
+    expect(r.failures).toEqual([]);
+    const recorded = filesUnder(join(ws, 'profile-gate', 'run')).filter((file) => /run\.json$|plan\.txt$|\.gpu\.jsonl$/.test(file));
+    expect(recorded.map((file) => file.split('/').pop()).sort()).toEqual(['measured-1.gpu.jsonl', 'measured-2.gpu.jsonl', 'plan.txt', 'run.json']);
+    for (const file of recorded) {
+      const text = readFileSync(file, 'utf8');
+      expect([file, text.includes(FLAG_MARK) || text.includes(HEAD_MARK)]).toEqual([file, false]);
+    }
+    expect(readFileSync(join(ws, 'profile-gate', 'run', 'run.json'), 'utf8')).toContain('--wandb-key ***');
+    expect(routeLeaks(r, [FLAG_MARK, HEAD_MARK])).toEqual([]);
+  }, 60_000);
 });

@@ -74,4 +74,28 @@ describe('profile-gate scrub', () => {
     expect(data).toContain('kernel_***');
     expect(data.includes(leaked)).toBe(false);
   });
+
+  it('profile-gate dashboard: a secret value with < > & in a report is redacted before data.js escapes it', async () => {
+    const work = tempDir('secret-dashboard-escaped');
+    const password = 'Tr0ub4dor&3<x>pw';
+    const before = process.env['DB_PASSWORD'];
+    process.env['DB_PASSWORD'] = password;
+    try {
+      for (const night of [1, 2]) {
+        const report = makeReport({ workload: 'llama', kernelName: (i) => (i === 0 ? `kernel_${password}` : `kernel_${i}`) });
+        report.run = { ...report.run, timestamp: `2026-11-0${night}T00:00:00.000Z`, commit: String(night).repeat(40) };
+        mkdirSync(join(work, 'reports', `n${night}`), { recursive: true });
+        writeFileSync(join(work, 'reports', `n${night}`, 'report.json'), serializeReport(report));
+      }
+      const r = await cli(['dashboard', '--out', join(work, 'site'), join(work, 'reports')]);
+      expect(r.code).toBe(0);
+      const data = readFileSync(join(work, 'site', 'data.js'), 'utf8');
+      expect(data).toContain('kernel_***');
+      // Neither as written nor as data.js escapes it (\u0026, \u003c).
+      expect(data.includes('Tr0ub4dor')).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env['DB_PASSWORD'];
+      else process.env['DB_PASSWORD'] = before;
+    }
+  });
 });

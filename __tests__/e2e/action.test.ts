@@ -16,6 +16,26 @@ let fake: FakeGitHub;
 useFakeGitHubPerTest((started) => (fake = started));
 
 describe('mode analyze on a pull request', () => {
+  it('uploads a clean trace of a PyTorch profiler trace by default, and the capture files only with upload-raw-captures', async () => {
+    const MARK = 'pgmarker7f3c9a1e5b2d4c6a';
+    const env = { HF_TOKEN: `hf_${MARK}` };
+    const clean = await runAction({ ...analyzeOptions(fake, { workspace: workspace(['h200-secret/secret_torch.trace.json.gz']), env }) });
+    expect(clean.code).toBe(0);
+    const derived = readZip(fake.artifactsOfRun(4242).find((a) => a.name.endsWith('-captures'))!.zip!);
+    expect([...derived.keys()].sort()).toEqual(['profile-gate/profile.json', 'profile-gate/traces/1-kineto-json.trace.json']);
+    const trace = JSON.parse(derived.get('profile-gate/traces/1-kineto-json.trace.json')!.toString()) as { traceEvents: Array<{ ph: string; cat?: string }> };
+    expect(trace.traceEvents.filter((e) => e.cat === 'kernel').length).toBeGreaterThan(0);
+    expect(clean.summary).toContain('ui.perfetto.dev');
+    expect(clean.summary.includes(MARK)).toBe(false);
+
+    const raw = await runAction({ ...analyzeOptions(fake, { runId: 4243 }, { 'upload-raw-captures': 'true' }) });
+    expect(raw.code).toBe(0);
+    const captured = readZip(fake.artifactsOfRun(4243).find((a) => a.name.endsWith('-captures'))!.zip!);
+    const names = HEALTHY_CAPTURES.map((file) => file.split('/').pop()!);
+    expect([...captured.keys()].sort()).toEqual([...names.map((n) => `captures/${n}`), 'profile-gate/profile.json'].sort());
+    for (const capture of names) expect(captured.get(`captures/${capture}`)!.equals(readFileSync(join(E2E_FIXTURES, capture)))).toBe(true);
+  });
+
   it('writes the summary, uploads the artifact, comments once and annotates the warning', async () => {
     const r = await runAction(analyzeOptions(fake));
     expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
@@ -45,8 +65,13 @@ describe('mode analyze on a pull request', () => {
     expect([...files.keys()].sort()).toEqual(['profile-gate/context.json', 'profile-gate/report.json', 'profile-gate/report.md']);
     expect(files.get('profile-gate/report.json')!.equals(readFileSync(join(r.workspace, 'profile-gate', 'report.json')))).toBe(true);
     const captured = readZip(capturesArtifact!.zip!);
-    expect([...captured.keys()].sort()).toEqual(['captures/healthy_graphoff_node.gpu_time_util_t100.csv', 'captures/healthy_graphoff_node.kern_sum.csv']);
-    for (const capture of HEALTHY_CAPTURES.map((file) => file.split('/').pop()!)) expect(captured.get(`captures/${capture}`)!.equals(readFileSync(join(E2E_FIXTURES, capture)))).toBe(true);
+    // By default only what profile-gate wrote: profile.json (nsys stats tables have no timeline, so no trace).
+    expect([...captured.keys()].sort()).toEqual(['profile-gate/profile.json']);
+    const profile = JSON.parse(captured.get('profile-gate/profile.json')!.toString()) as { kernels: Array<{ name: string }>; traces: unknown[] };
+    const report = JSON.parse(files.get('profile-gate/report.json')!.toString()) as { kernels: Array<{ name: string }> };
+    expect(profile.kernels.map((k) => k.name)).toEqual(report.kernels.map((k) => k.name));
+    expect(profile.kernels.length).toBeGreaterThan(0);
+    expect(profile.traces).toEqual([]);
     expect(JSON.parse(files.get('profile-gate/context.json')!.toString())).toEqual({ event: 'pull_request', repository: 'octo/gpu-app', pullRequest: 7, headSha: 'a'.repeat(40) });
     expect(r.summary).toContain(`(https://github.com/octo/gpu-app/actions/runs/4242/artifacts/${artifact!.id}) (id ${artifact!.id})`);
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { analyze } from '../../src/pipeline/analyze.js';
-import { isCredentialName, redact, redactValue, secretsFromEnv, isEnvironmentBlock, NO_SECRETS } from '../../src/io/secrets.js';
+import { encodedForms, isCredentialName, redact, redactValue, secretsFromEnv, isEnvironmentBlock, NO_SECRETS } from '../../src/io/secrets.js';
 import { scrubForUpload } from '../../src/io/scrub-uploads.js';
 import { openDatabaseBytes } from '../../src/ingest/common/sqlite-db.js';
 import { REPO } from '../runner/stand-ins.js';
@@ -25,9 +25,14 @@ describe('which names and values are secrets', () => {
     expect(isCredentialName(name)).toBe(false);
   });
   it('takes the values of credential-named variables, longest first, and leaves short ones and other variables alone', () => {
-    expect(SECRETS.values).toEqual([`hf_${MARK}`, MARK]);
+    // Each value with the forms other code writes it in (URL-encoded, JSON-escaped, base64), longest first.
+    expect([...SECRETS.values].sort()).toEqual([...new Set([...encodedForms(`hf_${MARK}`), ...encodedForms(MARK)])].sort());
+    expect(SECRETS.values).toEqual(expect.arrayContaining([`hf_${MARK}`, MARK]));
+    expect(SECRETS.values.map((v) => v.length)).toEqual(SECRETS.values.map((v) => v.length).sort((a, b) => b - a));
     expect(SECRETS.names).toEqual(['HF_TOKEN', 'PG_GATE_SECRET']);
-    expect(secretsFromEnv({ MY_TOKEN: 'true', MODEL_URL: 'https://x.example/signed?sig=abcdef123' }, ['MODEL_URL']).values).toEqual(['https://x.example/signed?sig=abcdef123']);
+    const url = 'https://x.example/signed?sig=abcdef123';
+    expect([...secretsFromEnv({ MY_TOKEN: 'true', MODEL_URL: url }, ['MODEL_URL']).values].sort()).toEqual([...encodedForms(url)].sort());
+    expect(encodedForms(url)).toEqual(expect.arrayContaining([url, 'https%3A%2F%2Fx.example%2Fsigned%3Fsig%3Dabcdef123', 'https:\\/\\/x.example\\/signed?sig=abcdef123']));
   });
 });
 

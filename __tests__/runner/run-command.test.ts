@@ -243,7 +243,9 @@ describe('profile-gate run (CLI)', () => {
     expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/\nrun ok in [\d.]+ s; 2 capture file\(s\); details in .*\/o\/run\.json\n/);
-    expect(readdirSync(join(work, 'o')).sort()).toEqual(['captures', 'logs', 'report.json', 'report.md', 'run.json']);
+    // profile.json beside the report: profile-gate's own reading, the file to share (no capture here has a timeline, so no traces/).
+    expect(readdirSync(join(work, 'o')).sort()).toEqual(['captures', 'logs', 'profile.json', 'report.json', 'report.md', 'run.json']);
+    expect(ok.stdout).toContain('profile.json and 0 clean trace(s) written from the captures');
     expect(ok.stdout).not.toContain('  | tiny_command_workload');
     // Again into the same folder: the files hold this run only.
     expect((await cli(['--engine', 'command', '--run', workload(), '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet'], work)).code).toBe(0);

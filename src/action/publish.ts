@@ -13,6 +13,8 @@ import { isFindingId } from '../model/finding-ids.js';
 import { writeOutput } from '../io/input-paths.js';
 import { redact, redactValue, type SecretSet } from '../io/secrets.js';
 import { scrubForUpload } from '../io/scrub-uploads.js';
+import { writeDerivedFiles } from '../io/derived-files.js';
+import type { Capture } from '../model/capture.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 import { buildAnnotations } from '../report/markdown/annotations.js';
 import { commentMarker, decideComment, renderComment } from '../report/markdown/comment.js';
@@ -20,6 +22,7 @@ import { serializeReport } from '../report/json.js';
 import { renderSummary } from '../report/markdown/summary.js';
 import { labelFor, mergeReports, type ArtifactLink, type MergedReports, type ReportEntry } from '../report/merge-reports.js';
 import { renderMergedSummary } from '../report/markdown/summary.js';
+import { renderUploadNotes, type UploadNotes } from '../report/markdown/upload-notes.js';
 import type { RunLinks } from '../report/markdown/sections.js';
 import type { AcceptWays } from '../report/markdown/accept-hint.js';
 import type { GitHubClient } from '../github/client.js';
@@ -77,6 +80,8 @@ export function defaultArtifactName(ctx: ModeContext): string {
 
 export interface Publication {
   merged: MergedReports;
+  /** What the summary says of the files beyond the report (traces, files not uploaded). */
+  uploads?: UploadNotes;
   /** The run whose page lists the artifacts the links point at. */
   runUrl: string;
   prNumber?: number | undefined;
@@ -133,7 +138,7 @@ async function comment(ctx: ModeContext, publication: Publication): Promise<stri
 export async function publish(ctx: ModeContext, publication: Publication): Promise<void> {
   const { merged } = publication;
   try {
-    await ctx.host.writeSummary(renderMergedSummary(merged, { links: runLinks(ctx, publication), accept: acceptWays(ctx, publication) }));
+    await ctx.host.writeSummary(renderMergedSummary(merged, { links: runLinks(ctx, publication), accept: acceptWays(ctx, publication) }) + (publication.uploads ? renderUploadNotes(publication.uploads) : ''));
   } catch (error) {
     ctx.host.warning(`The job summary was not written: ${errorText(error)}`);
   }
@@ -185,8 +190,12 @@ export function commonRoot(files: readonly string[]): string {
 
 export interface ProducedReport {
   report: Report;
-  /** Files that go into the artifact with the report: captures, logs. */
+  /** The workload's own files: captures, logs. Uploaded only with upload-raw-captures. */
   extraFiles?: readonly string[];
+  /** The captures the report was made from: what profile.json and the clean traces are written from. */
+  captures?: readonly Capture[];
+  /** Files read for their events only (the nsys SQLite export of a run that analyzed its stats). */
+  traceInputs?: readonly string[];
   /** Why there is no comparison, when there is none. */
   baselineNote?: string;
 }
@@ -204,9 +213,11 @@ async function upload(ctx: ModeContext, name: string, files: readonly string[], 
  * (decode-12:00:00.jsonl) are stored under mapped names, and capture-names.json maps them back.
  * What cannot go (a profiler's own report, a file that still holds a secret) is said in the log.
  */
-async function stageArtifact(ctx: ModeContext, files: readonly string[], root: string): Promise<{ root: string; files: string[] }> {
+async function stageArtifact(ctx: ModeContext, files: readonly string[], root: string, notes?: UploadNotes): Promise<{ root: string; files: string[] }> {
   const stageRoot = await mkdtemp(join(ctx.run.tempDir || tmpdir(), 'profile-gate-upload-'));
-  const paths = files.map((file) => ({ file, path: relative(root, file).split(sep).join('/') }));
+  // A file's name may hold a secret too (a folder named after a token): entry names are redacted.
+  const paths = files.map((file) => ({ file, path: redact(relative(root, file).split(sep).join('/'), ctx.secrets) }));
+  const pathOf = new Map(paths.map((p) => [p.file, p.path]));
   const { staged, withheld } = await scrubForUpload(
     paths.map(({ file, path }) => ({ file, target: join(stageRoot, ...storablePath(path).split('/')) })),
     { secrets: ctx.secrets, rawReports: ctx.inputs.uploadRawReports },
@@ -214,7 +225,9 @@ async function stageArtifact(ctx: ModeContext, files: readonly string[], root: s
   const redactions = staged.reduce((sum, file) => sum + file.redactions, 0);
   if (redactions) ctx.host.info(`Scrubbed ${redactions} secret or environment value(s) from the files to upload.`);
   for (const { file, kind, reason } of withheld) {
-    const line = inertLine(`Not uploaded: ${relative(root, file)}: ${reason}.`);
+    const path = pathOf.get(file) ?? '';
+    notes?.withheld.push({ path, kind, reason });
+    const line = inertLine(`Not uploaded: ${path}: ${reason}.`);
     // A raw report left out is the setting working as set; anything else is a file that should have gone.
     if (kind === 'raw-report') ctx.host.info(line);
     else ctx.host.warning(line);
@@ -232,11 +245,11 @@ async function stageArtifact(ctx: ModeContext, files: readonly string[], root: s
 }
 
 /** The report's own artifact: report.json, report.md and context.json only, so nothing else can sink it. */
-async function uploadReport(ctx: ModeContext, files: readonly string[], root: string): Promise<ArtifactLink | undefined> {
+async function uploadReport(ctx: ModeContext, files: readonly string[], root: string, notes: UploadNotes): Promise<ArtifactLink | undefined> {
   const name = defaultArtifactName(ctx);
   let stage: { root: string; files: string[] } | undefined;
   try {
-    stage = await stageArtifact(ctx, files, root);
+    stage = await stageArtifact(ctx, files, root, notes);
     const uploaded = await upload(ctx, name, stage.files, stage.root);
     ctx.host.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${stage.files.length} files).`);
     return { name, id: uploaded.id, url: artifactUrl(ctx.run, ctx.run.runId, uploaded.id) };
@@ -248,18 +261,19 @@ async function uploadReport(ctx: ModeContext, files: readonly string[], root: st
   }
 }
 
-/** Captures and logs, scrubbed, in an artifact of their own after the report's. */
-async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: readonly string[], root: string): Promise<void> {
+/** profile.json and the clean traces, and with upload-raw-captures the captures and logs, scrubbed, in an artifact of their own after the report's. */
+async function uploadCaptures(ctx: ModeContext, reportArtifact: string, files: readonly string[], root: string, notes: UploadNotes): Promise<void> {
   const name = capturesArtifactName(reportArtifact);
   let stage: { root: string; files: string[] } | undefined;
   try {
-    stage = await stageArtifact(ctx, files, root);
+    stage = await stageArtifact(ctx, files, root, notes);
     if (!stage.files.length) {
       ctx.host.info(`No captures artifact: none of the ${files.length} capture file(s) may be uploaded.`);
       return;
     }
     const uploaded = await upload(ctx, name, stage.files, stage.root);
     ctx.host.info(`Uploaded artifact '${name}' (id ${uploaded.id}, ${uploaded.size} bytes, ${stage.files.length} files).`);
+    notes.capturesArtifact = name;
   } catch (error) {
     ctx.host.warning(`The captures artifact '${name}' was not uploaded: ${errorText(error)}. The report artifact '${reportArtifact}' holds the report; the captures are in the workspace.`);
   } finally {
@@ -302,6 +316,19 @@ async function withAcceptance(ctx: ModeContext, report: Report): Promise<{ repor
   return { report: accepted, ...(read.headSha ? { headSha: read.headSha } : {}) };
 }
 
+/** profile.json and a clean trace per capture with a timeline, beside the report; none when they could not be written (a warning). */
+async function derivedFiles(ctx: ModeContext, report: Report, captures: readonly Capture[], traceInputs: readonly string[]): Promise<string[]> {
+  try {
+    const written = await writeDerivedFiles(ctx.inputs.reportDir, report, captures, ctx.secrets, { traceInputs });
+    for (const line of written.unread) ctx.host.warning(inertLine(line));
+    if (written.traces.length) ctx.host.info(`Wrote ${written.traces.length} clean trace(s) of the captures (traces/*.trace.json: open in https://ui.perfetto.dev or chrome://tracing).`);
+    return [written.profile, ...written.traces].map((f) => resolve(f));
+  } catch (error) {
+    ctx.host.warning(`profile.json and the clean traces were not written: ${errorText(error)}`);
+    return [];
+  }
+}
+
 /** A report made in this job (modes analyze and run): files, artifact, then everything `publish` does. */
 export async function publishReport(ctx: ModeContext, produced: ProducedReport): Promise<void> {
   // Command lines and names in the report may quote a secret: the report itself is redacted, so its
@@ -330,12 +357,18 @@ export async function publishReport(ctx: ModeContext, produced: ProducedReport):
   ctx.host.setOutput(OUTPUTS.decodeTokS, decode ? String(decode.value) : '');
 
   const reportFiles = [jsonPath, join(dir, 'report.md'), join(dir, CONTEXT_FILE)].map((f) => resolve(f));
-  const captures = ctx.inputs.uploadCaptures ? [...new Set((produced.extraFiles ?? []).map((f) => resolve(f)))].filter((f) => !reportFiles.includes(f)) : [];
-  // One root for both artifacts, so the captures keep the layout they had beside the report.
-  const root = commonRoot([...reportFiles, ...captures]);
+  // By default only what profile-gate wrote leaves the runner; the workload's own files on opt-in.
+  const derived = ctx.inputs.uploadCaptures && ctx.inputs.uploadArtifact && !notWritten ? await derivedFiles(ctx, report, produced.captures ?? [], produced.traceInputs ?? []) : [];
+  const raw = ctx.inputs.uploadCaptures && ctx.inputs.uploadRawCaptures ? (produced.extraFiles ?? []).map((f) => resolve(f)) : [];
+  const captures = [...new Set([...derived, ...raw])].filter((f) => !reportFiles.includes(f));
+  // One root for both artifacts, so the captures keep the layout they had beside the report; the
+  // same root whether the raw files go or not, so the report's place in its artifact does not move.
+  const root = commonRoot([...reportFiles, ...captures, ...(produced.extraFiles ?? []).map((f) => resolve(f))]);
   if (notWritten && ctx.inputs.uploadArtifact) ctx.host.warning(`The report artifact was not uploaded: the report files could not be written (${notWritten}).`);
-  const artifact = ctx.inputs.uploadArtifact && !notWritten ? await uploadReport(ctx, reportFiles, root) : undefined;
-  if (artifact && captures.length) await uploadCaptures(ctx, artifact.name, captures, root);
+  const derivedTraces = derived.filter((f) => f.endsWith('.trace.json'));
+  const notes: UploadNotes = { traces: derivedTraces.map((f) => relative(root, f).split(sep).join('/')), withheld: [] };
+  const artifact = ctx.inputs.uploadArtifact && !notWritten ? await uploadReport(ctx, reportFiles, root, notes) : undefined;
+  if (artifact && captures.length) await uploadCaptures(ctx, artifact.name, captures, root, notes);
   ctx.host.setOutput(OUTPUTS.artifactId, artifact?.id !== undefined ? String(artifact.id) : '');
 
   const entry: ReportEntry = {
@@ -344,7 +377,7 @@ export async function publishReport(ctx: ModeContext, produced: ProducedReport):
     ...(artifact ? { artifact } : {}),
     ...(produced.baselineNote ? { baselineNote: produced.baselineNote } : {}),
   };
-  await publish(ctx, { merged: mergeReports([entry]), runUrl: ctx.run.runUrl, prNumber: ctx.inputs.prNumber ?? ctx.run.pullRequest, headSha: withAccepted.headSha });
+  await publish(ctx, { merged: mergeReports([entry]), runUrl: ctx.run.runUrl, prNumber: ctx.inputs.prNumber ?? ctx.run.pullRequest, headSha: withAccepted.headSha, uploads: notes });
   if (notWritten) ctx.host.setFailed(`profile-gate could not write its report files: ${notWritten}; the job summary holds the report`);
   settleVerdict(ctx, report);
 }

@@ -7,7 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError, withoutQuotedText } from '../errors.js';
 import { buildSite, reportIdentity, type DashboardInput, type DashboardOptions, type SiteFile, type SkippedReport } from '../report/dashboard/index.js';
 import type { DashboardData } from '../report/dashboard/data.js';
 import { REPORT_FILE } from '../model/report.js';
@@ -15,7 +15,7 @@ import { serializeReport } from '../report/json.js';
 import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } from '../github/dashboard-artifacts.js';
 import { findReportFiles, loadReport } from '../io/reports.js';
 import { boundReport } from '../report/bounded-report.js';
-import { redact, secretsFromEnv } from '../io/secrets.js';
+import { redact, redactValue, secretsFromEnv, type SecretSet } from '../io/secrets.js';
 
 /**
  * The site is public and its reports come from other runs' artifacts: what it writes is redacted
@@ -24,6 +24,22 @@ import { redact, secretsFromEnv } from '../io/secrets.js';
  */
 function published(text: string | Uint8Array): string | Uint8Array {
   return typeof text === 'string' ? redact(text, secretsFromEnv(process.env)) : text;
+}
+
+/**
+ * A report redacted as data: its JSON text in one pass (JSON.stringify escapes only quotes,
+ * backslashes and controls, whose escaped forms the redaction also knows), field by field when a
+ * replacement would break the text's structure.
+ */
+function redactedData<T>(value: T, secrets: SecretSet): T {
+  const text = JSON.stringify(value);
+  const clean = redact(text, secrets);
+  if (clean === text) return value;
+  try {
+    return JSON.parse(clean) as T;
+  } catch {
+    return redactValue(value, secrets).value;
+  }
 }
 
 export interface LoadedReports {
@@ -110,6 +126,10 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0]!.source}: ${skipped[0]!.reason}` : '';
     throw new UsageError(`dashboard: no valid report.json found${why}`);
   }
-  const { data, files } = buildSite(inputs, skipped, request.options);
+  // Redacted as data, before it is serialised and its < > & escaped: an escaped secret no longer looks like one.
+  const secrets = secretsFromEnv(process.env);
+  const clean = inputs.map((input) => ({ ...input, report: redactedData(input.report, secrets), source: redact(input.source, secrets) }));
+  const cleanSkipped = skipped.map((s) => ({ ...s, source: redact(s.source, secrets), reason: redact(withoutQuotedText(s.reason), secrets) }));
+  const { data, files } = buildSite(clean, cleanSkipped, request.options);
   return { data, written: await writeSite(request.out, files) };
 }

@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, EXIT_BAD_INPUT, EXIT_OK, EXIT_RUN_FAILED, exitCodeFor, exitCodesText, UsageError } from '../errors.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
+import type { Capture } from '../model/capture.js';
 import type { Probe } from '../runner/detect.js';
 import { createPlainLogger, type Logger } from '../runner/logger.js';
 import { redact, secretsFromEnv } from '../io/secrets.js';
 import { parseRunOptions, RUN_OPTION_NAMES } from '../runner/run-options.js';
-import { baseReportPath, prepareRun, runJob, type AnalyzeSide } from '../runner/run-workload.js';
+import { baseReportPath, prepareRun, runJob, traceInputs, type AnalyzeSide } from '../runner/run-workload.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
 import type { GateOptionsInput } from '../compare/gate-options.js';
@@ -51,7 +52,7 @@ export interface RunCommandDeps {
   groups?: ProcessGroups;
   health?: HealthCheck;
   serveTiming?: ServeTiming;
-  analyze?: (inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate) => Promise<Report>;
+  analyze?: (inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate, onCaptures?: (captures: readonly Capture[]) => void) => Promise<Report>;
   /** Leave SIGINT/SIGTERM alone (when the caller forwards them itself). */
   noSignalHandlers?: boolean;
 }
@@ -64,10 +65,10 @@ export interface RunGate {
   ruleOptions?: RuleOptions;
 }
 
-async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate): Promise<Report> {
+async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate, onCaptures?: (captures: readonly Capture[]) => void): Promise<Report> {
   const { analyze } = await import('../pipeline/analyze.js');
   const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
-  return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}) });
+  return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}), ...(onCaptures ? { onCaptures } : {}) });
 }
 
 async function gateFromFlags(file: string | undefined, flags: OptionValues, abRun: boolean): Promise<RunGate> {
@@ -160,14 +161,20 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
       ? () => undefined
       : groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups; ${join(plan.outDir, 'run.json')} says what finished\n`) });
     const analyze = deps.analyze ?? defaultAnalyze;
+    // The captures of the head's last analysis: what profile.json and the clean traces are written from.
+    let read: readonly Capture[] = [];
     let result;
     try {
       const running = runJob(plan, {
         logger,
         groups,
+        secrets,
         ...(deps.health ? { health: deps.health } : {}),
         ...(deps.serveTiming ? { serveTiming: deps.serveTiming } : {}),
-        analyze: (inputs, which) => analyze(inputs, plan.environment, which, runGate),
+        analyze: (inputs, which) =>
+          analyze(inputs, plan.environment, which, runGate, (captures) => {
+            if (which.side !== 'base') read = captures;
+          }),
       });
       job = running;
       result = await running;
@@ -183,6 +190,10 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     if (!result.report) return EXIT_OK;
     if (result.baseReport) write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
     await writeReport(result.report, plan.outDir, write);
+    const { writeDerivedFiles } = await import('../io/derived-files.js');
+    const derived = await writeDerivedFiles(plan.outDir, result.report, read, secrets, { traceInputs: traceInputs(run) });
+    for (const line of derived.unread) write(`profile-gate: ${line}\n`);
+    write(`\nprofile.json and ${derived.traces.length} clean trace(s) written from the captures: ${derived.traces.length ? `${join(plan.outDir, 'traces')} (open in https://ui.perfetto.dev or chrome://tracing); ` : ''}these, not the raw captures, are what to share\n`);
     return verdictExitCode(result.report, flags.failVerdicts);
   } catch (error) {
     process.stderr.write(`profile-gate: ${inertLine(describeError(error))}\n`);

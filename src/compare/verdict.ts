@@ -16,6 +16,7 @@
  * invalid by default. A fail that a reviewer accepted on the pull request (src/compare/acceptance.ts)
  * is `accepted`, which passes unless fail-verdicts lists it.
  */
+import { withoutQuotedText } from '../errors.js';
 import type { ComparisonRow, DecisionCause, Finding, Verdict } from '../model/report.js';
 import { isPrimary, SEVERITY_RANK } from '../model/decision.js';
 import type { FindingId } from '../model/finding-ids.js';
@@ -171,7 +172,8 @@ export function judge(findings: readonly VerdictFinding[], failOn: readonly stri
  */
 export function skippedInputsLine(skipped: readonly { path: string; reason: string }[], shown = 3): string | undefined {
   if (!skipped.length) return undefined;
-  const items = skipped.slice(0, shown).map((s) => `${s.path} (${s.reason.replace(/\s+/g, ' ').slice(0, 200)})`);
+  // A reason never quotes the file (a report from elsewhere may still): quotes are dropped here too.
+  const items = skipped.slice(0, shown).map((s) => `${s.path} (${withoutQuotedText(s.reason).replace(/\s+/g, ' ').slice(0, 200)})`);
   const more = skipped.length > shown ? `, and ${skipped.length - shown} more` : '';
   return `${skipped.length} input${skipped.length === 1 ? ' was' : 's were'} skipped, the verdict rests on the rest: ${items.join('; ')}${more}; strict (--strict) fails instead`;
 }

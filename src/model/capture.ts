@@ -4,6 +4,7 @@
  * Times are integer-ish nanoseconds, shares are 0..1, percentages are 0..100.
  */
 import { z } from 'zod';
+import { TraceEvents } from './trace-events.js';
 
 export const FORMAT_IDS = [
   'max-generate',
@@ -352,6 +353,8 @@ export const CaptureSchema = z.object({
   timedWindows: z.array(TimedWindowSchema).default([]),
   /** GPU utilization as a profiler computed it over the capture (e.g. nsys analyze gpu_time_util), 0..100. */
   gpuTimeUtilPercent: z.number().min(0).max(100).optional(),
+  /** The timeline's events as read (bounded), for the clean trace profile-gate writes; never serialized. */
+  trace: z.custom<TraceEvents>((value) => value instanceof TraceEvents).optional(),
 });
 export type Capture = z.infer<typeof CaptureSchema>;
 /** What importers build; defaults are filled by CaptureSchema.parse. */

@@ -20,7 +20,7 @@ import { skippedInputsLine } from '../compare/verdict.js';
 import { withLeadingReasons } from '../compare/reason-rows.js';
 import { droppedMetricsLine } from '../compare/data-loss.js';
 import { TOOL_VERSION } from '../version.js';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError, withoutQuotedText } from '../errors.js';
 
 export interface AnalyzeOptions {
   inputs: readonly string[];
@@ -52,6 +52,8 @@ export interface AnalyzeOptions {
   ingest?: IngestOptions;
   /** Inputs left out before the analysis (a capture path not found, a folder entry whose name is not UTF-8 or too long to open), with why. */
   skippedInputs?: readonly SkippedInput[];
+  /** Told the captures the report is made from (each run counted once): the doors write their clean traces. */
+  onCaptures?: (captures: readonly Capture[]) => void;
 }
 
 export interface BaselineChoice {
@@ -92,8 +94,10 @@ export async function ingestReadable(
     } catch (error) {
       if (!(error instanceof InputError) || !skippable.has(input) || options.signal?.aborted) throw error;
       firstError ??= error;
-      notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
-      skipped.push({ path: input, reason: error.expected });
+      // What the file held is not repeated: the report's pages are public, the file's bytes are not checked.
+      const reason = withoutQuotedText(error.expected);
+      notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${input}${error.location ? `:${error.location}` : ''}: ${reason} (pass --strict to fail instead)` });
+      skipped.push({ path: input, reason });
     }
   }
   if (captures.length === 0 && firstError) throw firstError;
@@ -223,6 +227,7 @@ export async function analyze(options: AnalyzeOptions): Promise<Report> {
     reading?.(undefined);
     signal?.throwIfAborted();
     const once = countEachRunOnce(read.captures);
+    options.onCaptures?.(once.captures);
     const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
     const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
     return reportFromProfile(profile, { ...options, skippedInputs: [...(options.skippedInputs ?? []), ...read.skipped] });

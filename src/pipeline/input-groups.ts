@@ -67,6 +67,8 @@ function keepRank(capture: Capture): number {
 export function countEachRunOnce(captures: readonly Capture[]): { captures: Capture[]; notices: Notice[] } {
   const timed = captures.filter((c) => c.kernels.length > 0 && !replaysKernels(c));
   const setAside = new Set<Capture>();
+  /** A copy set aside keeps its event record only when the copy kept has none (one clean trace per run). */
+  const traceKept = new Set<Capture>();
   const notices: Notice[] = [];
   for (let i = 0; i < timed.length; i++) {
     const first = timed[i]!;
@@ -76,6 +78,10 @@ export function countEachRunOnce(captures: readonly Capture[]): { captures: Capt
     const kept = [...copies].sort((a, b) => keepRank(a) - keepRank(b))[0]!;
     const dropped = copies.filter((c) => c !== kept);
     dropped.forEach((c) => setAside.add(c));
+    if (!kept.trace) {
+      const withTrace = dropped.find((c) => c.trace);
+      if (withTrace) traceKept.add(withTrace);
+    }
     notices.push({
       code: 'same-run-counted-once',
       severity: 'info',
@@ -83,7 +89,7 @@ export function countEachRunOnce(captures: readonly Capture[]): { captures: Capt
     });
   }
   // Keep what was set aside out of the kernels only: its other contents (API calls, notices) are the run's too.
-  return { captures: captures.map((c) => (setAside.has(c) ? { ...c, kernels: [], timeline: undefined } : c)), notices };
+  return { captures: captures.map((c) => (setAside.has(c) ? { ...c, kernels: [], timeline: undefined, trace: traceKept.has(c) ? c.trace : undefined } : c)), notices };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * one kernel) run the Nsight Compute deep dive and analyze again with it.
  */
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import { ProcessGroups } from './process-group.js';
 import { flagValue } from './shell-words.js';
 import { consoleMetricsPath } from './capture-files.js';
 import { writeOutput } from '../io/input-paths.js';
+import { redact, redactValue, secretsFromEnv, type SecretSet } from '../io/secrets.js';
 import { serializeReport } from '../report/json.js';
 
 export { parseRunOptions, RUN_OPTION_NAMES, type RunOptions, type OptionStyle } from './run-options.js';
@@ -93,6 +94,8 @@ export type AnalyzeSide = { side: 'head'; baseline?: BaselineChoice } | { side: 
 
 export interface JobDeps extends Omit<ExecuteDeps, 'groups'> {
   groups?: ProcessGroups;
+  /** The job's secrets: taken out of every file that records a command (run.json, plan.txt, the samplers' headers). Default: the environment's. */
+  secrets?: SecretSet;
   /** Analyze capture files into a report (the engine's analyze); enables the deep dive. */
   analyze?: (inputs: readonly string[], side: AnalyzeSide) => Promise<Report>;
 }
@@ -104,6 +107,31 @@ export interface JobResult {
   /** A/B: the base build's report, the head's baseline. */
   baseReport?: Report;
   deepDive?: StepRecord & { why: string };
+}
+
+/**
+ * The GPU sampler's files record the command they ran (their header's `command`): redacted in place
+ * as soon as the steps end, before anything reads or uploads them.
+ */
+async function redactCommandRecords(run: RunResult, secrets: SecretSet): Promise<void> {
+  for (const file of run.files) {
+    if (file.kind !== 'gpu-snapshot-jsonl') continue;
+    try {
+      const text = await readFile(file.path, 'utf8');
+      const lines = text.split('\n').map((line) => {
+        if (!line.includes('"command"')) return line;
+        try {
+          return JSON.stringify(redactValue(JSON.parse(line) as unknown, secrets).value);
+        } catch {
+          return redact(line, secrets);
+        }
+      });
+      const clean = lines.join('\n');
+      if (clean !== text) await writeFile(file.path, clean);
+    } catch {
+      // A file the step did not leave is told by the run's own checks.
+    }
+  }
 }
 
 /** Plan notices and run gaps in the report's notice shape. */
@@ -146,7 +174,7 @@ async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, re
   return { record: { ...record, ...(run.outcome !== 'ok' && record.status === 'ok' ? { status: 'failed' as const } : {}), ...(message ? { message } : {}), why: choice.why }, run, asked: askedText(choice.request), request: choice.request };
 }
 
-async function writeRunJson(plan: Plan, result: JobResult): Promise<void> {
+async function writeRunJson(plan: Plan, result: JobResult, secrets: SecretSet): Promise<void> {
   const { run } = result;
   const data = {
     outcome: run.outcome,
@@ -162,7 +190,8 @@ async function writeRunJson(plan: Plan, result: JobResult): Promise<void> {
     notices: run.notices,
     seconds: run.seconds,
   };
-  await writeOutput(join(plan.outDir, 'run.json'), `${JSON.stringify(data, null, 2)}\n`);
+  // Command lines quote what the workflow wrote, a `--token VALUE` included.
+  await writeOutput(join(plan.outDir, 'run.json'), `${JSON.stringify(redactValue(data, secrets).value, null, 2)}\n`);
 }
 
 /** Remove what an earlier run into the same folder left at the paths this plan writes (only those). */
@@ -189,6 +218,14 @@ async function clearPlannedFiles(plan: Plan): Promise<void> {
  */
 export function baseReportPath(plan: Plan): string {
   return join(plan.outDir, 'base', 'baseline-report.json');
+}
+
+/**
+ * The head's files that hold its timeline but were not read by the analysis (the nsys SQLite export
+ * beside the stats it read): what profile-gate's clean trace of the run is written from.
+ */
+export function traceInputs(run: RunResult): string[] {
+  return run.files.filter((file) => file.kind === 'nsys-sqlite' && !file.side && !run.analysisInputs.includes(file.path)).map((file) => file.path);
 }
 
 function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report, look?: { index: number; of: number; final?: boolean }): BaselineChoice {
@@ -266,9 +303,11 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
   const folders = new Set<string>([join(plan.outDir, 'logs'), join(plan.outDir, 'captures')]);
   for (const step of plan.steps) for (const path of [step.logFile, step.stdoutFile, ...step.outputs.map((o) => o.path)]) if (path?.startsWith(`${plan.outDir}/`)) folders.add(dirname(path));
   for (const folder of folders) await mkdir(folder, { recursive: true });
-  await writeFile(join(plan.outDir, 'logs', 'plan.txt'), renderPlan(plan));
+  const secrets = deps.secrets ?? secretsFromEnv(process.env);
+  await writeFile(join(plan.outDir, 'logs', 'plan.txt'), redact(renderPlan(plan), secrets));
 
   const run = await executePlan(plan, executeDeps);
+  await redactCommandRecords(run, secrets);
   const result: JobResult = { plan, run };
   if (run.outcome === 'ok' && deps.analyze) {
     let head: AnalyzeSide = { side: 'head' };
@@ -314,7 +353,7 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
   await stopTrackedLeftovers(groups, run, deps.logger, result.report);
   try {
     if (result.baseReport) await writeOutput(baseReportPath(plan), serializeReport(result.baseReport));
-    await writeRunJson(plan, result);
+    await writeRunJson(plan, result, secrets);
   } catch (error) {
     // A full disk must not cost the report that was already made: warn, and keep going.
     const message = `${(error as Error).message}; the run's record is in this log only`;

@@ -5,6 +5,7 @@ import { INPUTS } from '../inputs.js';
 import { publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
+import type { Capture } from '../../model/capture.js';
 
 export async function analyzeMode(ctx: ModeContext): Promise<void> {
   const { files: captures, fromDirectories, skipped } = await gatherCaptures(ctx.inputs.captures, {
@@ -17,7 +18,9 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
   const gate = gateOptions(ctx);
   const { baseline, note } = await resolveBaseline(ctx);
   const budget = ctx.inputs.analyzeTimeoutSeconds;
+  let read: readonly Capture[] = [];
   const report = await analyze({
+    onCaptures: (captures) => (read = captures),
     inputs: captures,
     run: runInfo(ctx),
     baseline,
@@ -29,5 +32,5 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
     ...(ctx.inputs.smiColumns ? { ingest: { smiColumns: ctx.inputs.smiColumns } } : {}),
     ...(budget ? { timeoutMs: budget * 1000 } : {}),
   });
-  await publishReport(ctx, { report, extraFiles: captures, ...(note ? { baselineNote: note } : {}) });
+  await publishReport(ctx, { report, extraFiles: captures, captures: read, ...(note ? { baselineNote: note } : {}) });
 }

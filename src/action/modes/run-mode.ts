@@ -6,11 +6,12 @@
  */
 import { join } from 'node:path';
 import { analyze } from '../../pipeline/analyze.js';
-import { baseReportPath, prepareRun, ProcessGroups, renderPlan, runJob, type Logger } from '../../runner/run-workload.js';
+import { baseReportPath, prepareRun, ProcessGroups, renderPlan, runJob, traceInputs, type Logger } from '../../runner/run-workload.js';
 import { fencedLogger } from '../../runner/logger.js';
 import { oneLine, publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
+import type { Capture } from '../../model/capture.js';
 import { UsageError } from '../../errors.js';
 import { INPUTS } from '../inputs.js';
 import { inertLine, inertLines } from '../../report/inert-text.js';
@@ -53,13 +54,19 @@ export async function runMode(ctx: ModeContext): Promise<void> {
   let job: Promise<unknown> | undefined;
   const restoreSignals = groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => ctx.host.warning(`${signal}: stopped the workload's process groups; run.json says what finished`) });
   let result;
+  // The captures of the head's last analysis: what the clean traces are written from.
+  let read: readonly Capture[] = [];
   try {
     const running = runJob(plan, {
       logger: actionLogger(ctx),
       groups,
+      secrets: ctx.secrets,
       analyze: (inputs, which) =>
         analyze({
           inputs,
+          onCaptures: (captures) => {
+            if (which.side !== 'base') read = captures;
+          },
           environment: plan.environment,
                 run: runInfo(ctx),
           gate,
@@ -79,5 +86,5 @@ export async function runMode(ctx: ModeContext): Promise<void> {
     ctx.host.setFailed(`profile-gate run ${result.run.outcome}: ${oneLine(result.run.message ?? 'no report was produced')} (logs in ${plan.outDir})`);
     return;
   }
-  await publishReport(ctx, { report: result.report, extraFiles: logs, ...(note ? { baselineNote: note } : {}) });
+  await publishReport(ctx, { report: result.report, extraFiles: logs, captures: read, traceInputs: traceInputs(result.run), ...(note ? { baselineNote: note } : {}) });
 }

@@ -5,6 +5,7 @@
 import { InputError } from '../../errors.js';
 import { CaptureSchema, type Capture, type CaptureInput, type FormatId, type ImportStat } from '../../model/capture.js';
 import type { InputFile } from './input-file.js';
+import { TraceEvents } from '../../model/trace-events.js';
 
 /** What the user says about inputs that cannot say it themselves. */
 export interface IngestOptions {
@@ -112,7 +113,8 @@ export const MAX_PLAUSIBLE_VALUE = Number.MAX_SAFE_INTEGER;
 /** Where the first non-finite or implausibly large number sits in what an importer built, if anywhere. */
 export function implausibleNumber(value: unknown, path = ''): { path: string; value: number } | undefined {
   if (typeof value === 'number') return Number.isFinite(value) && Math.abs(value) <= MAX_PLAUSIBLE_VALUE ? undefined : { path, value };
-  if (typeof value !== 'object' || value === null) return undefined;
+  // The event record keeps only finite numbers (TraceEvents.add), and walking it would cost a key an event.
+  if (typeof value !== 'object' || value === null || value instanceof TraceEvents) return undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = implausibleNumber(value[i], `${path}[${i}]`);

@@ -9,6 +9,7 @@
 import { InputError } from '../../errors.js';
 import type { KernelStat, Timeline } from '../../model/capture.js';
 import type { ImportContext } from './importer.js';
+import { TraceEvents } from '../../model/trace-events.js';
 import { buildTimeline, deviceTimelines, OP_COLLECTIVE, OP_KERNEL, OpLog, type OpKind } from './timeline.js';
 import { cleanLabel, ownString, splitCsvLine } from './text-tables.js';
 
@@ -178,10 +179,21 @@ export class KernelTraceReader {
     this.dispatches.push(name, raw.agent, start, end, shape);
   }
 
-  finish(): { kernels: KernelStat[]; timeline?: Timeline; deviceTimelines?: Array<{ device: number; timeline: Timeline }> } {
+  /** A timestamp on the dispatches' clock (ns from the first one read), for other events of the same capture. */
+  offsetOf(text: string): number | undefined {
+    return this.clock.offset(text);
+  }
+
+  /** The device number an agent's kernels are given (as in KernelStat.device); -1 for an agent with none. */
+  deviceOf(agent: string): number {
+    const id = this.dispatches.agentList.indexOf(agent);
+    return id < 0 ? -1 : deviceOfAgent(this.dispatches)[id]!;
+  }
+
+  finish(): { kernels: KernelStat[]; timeline?: Timeline; deviceTimelines?: Array<{ device: number; timeline: Timeline }>; trace?: TraceEvents } {
     const dispatches = this.dispatches;
     if (dispatches.count === 0) return { kernels: [] };
-    return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false) };
+    return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false), trace: traceFrom(dispatches) };
   }
 }
 
@@ -235,4 +247,14 @@ function timelineFrom(dispatches: Dispatches, isCollective: (name: string) => bo
   for (let k = 0; k < dispatches.count; k++) ops.push(dispatches.starts[k]!, dispatches.ends[k]!, device[dispatches.agents[k]!]!, NaN, kinds[dispatches.names[k]!]!);
   const counts = { kernelLaunches: dispatches.count, graphLaunches: 0, graphCorrelations: new Set<number>() };
   return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
+}
+
+/** The dispatches as trace events (the record is bounded; see model/trace-events.ts). */
+function traceFrom(dispatches: Dispatches): TraceEvents {
+  const device = deviceOfAgent(dispatches);
+  const trace = new TraceEvents();
+  for (let k = 0; k < dispatches.count; k++) {
+    trace.add('kernel', dispatches.nameList[dispatches.names[k]!]!, dispatches.starts[k]!, dispatches.ends[k]! - dispatches.starts[k]!, device[dispatches.agents[k]!]!, 0);
+  }
+  return trace;
 }

@@ -193,6 +193,7 @@ export default defineImporter({
       source: { path: file.path, format: 'jax-trace', tool: 'jax.profiler', parts: ['kernels', 'timeline'] },
       kernels,
       ...(result.timeline ? { timeline: result.timeline } : {}),
+      ...(result.trace ? { trace: result.trace } : {}),
       ...(result.deviceTimelines && result.deviceTimelines.length > 1 ? { deviceTimelines: result.deviceTimelines } : {}),
     };
   },

@@ -208,6 +208,7 @@ export default defineImporter({
       ...(hasTimeline ? { timeline: { ...buildTimeline(summary.ops, windows, counts), ...generationOf(summary) }, deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
       environment: environmentOf(summary),
       ...(notices.length ? { notices } : {}),
+      ...(summary.trace.count ? { trace: summary.trace } : {}),
     };
   },
 });

@@ -15,6 +15,7 @@ import { InputError } from '../../errors.js';
 import type { CaptureInput, MemopStat, PhaseRanges } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
 import { KernelTraceReader } from '../common/kernel-trace.js';
+import { HOST_DEVICE, type TraceEvents } from '../../model/trace-events.js';
 import { phaseOfName } from './kineto/generation-facts.js';
 import { byStart, columnNames, integerText, isSqliteHead, readTable, schemaNames, tableRows, withDatabase, type TableReadOptions } from '../common/sqlite-db.js';
 
@@ -23,13 +24,34 @@ const EXPORT_HINT = 'or read its tables with: nsys stats --report cuda_gpu_kern_
 /** NvtxEventType: 59 a push/pop range, 60 a start/end range (marks and payloads are not ranges). */
 const NVTX_RANGE_TYPES = '59, 60';
 
-/** NVTX ranges whose names say a generation phase, e.g. one `decode_step_N` range per decode step. */
-async function nvtxPhases(db: Database, path: string, strings: ReadonlyMap<string, string>, bounds: TableReadOptions): Promise<PhaseRanges | undefined> {
+/** Where the other events of the export go on the kernels' clock, and the trace record they join. */
+interface TraceSink {
+  reader: KernelTraceReader;
+  trace?: TraceEvents | undefined;
+}
+
+/** A row's interval on the kernels' clock, or undefined when its times are not integers. */
+function interval(sink: TraceSink, start: unknown, end: unknown): { startNs: number; durNs: number } | undefined {
+  const a = sink.reader.offsetOf(integerText(start) ?? String(start));
+  const b = sink.reader.offsetOf(integerText(end) ?? String(end));
+  return a === undefined || b === undefined || b < a ? undefined : { startNs: a, durNs: b - a };
+}
+
+/**
+ * NVTX ranges: those whose names say a generation phase (one `decode_step_N` range per decode
+ * step) are counted; every range goes into the trace record on its thread.
+ */
+async function nvtxPhases(db: Database, path: string, strings: ReadonlyMap<string, string>, bounds: TableReadOptions, sink: TraceSink): Promise<PhaseRanges | undefined> {
   const ranges: PhaseRanges = { decode: 0, prefill: 0 };
   const columns = new Set(columnNames(db, 'NVTX_EVENTS'));
   const textId = columns.has('textId') ? 'textId' : 'NULL';
-  await readTable(db, path, 'NVTX_EVENTS', ['text', textId], ([text, id]) => {
+  const timed = columns.has('start') && columns.has('end');
+  const thread = columns.has('globalTid') ? 'globalTid' : 'NULL';
+  await readTable(db, path, 'NVTX_EVENTS', ['text', textId, timed ? 'start' : 'NULL', timed ? '"end"' : 'NULL', thread], ([text, id, start, end, tid]) => {
     const name = String(text ?? (id !== null && id !== undefined ? (strings.get(String(id)) ?? '') : ''));
+    const span = sink.trace && timed && end !== null && end !== undefined ? interval(sink, start, end) : undefined;
+    // globalTid packs the process and thread; the low 24 bits are the thread id.
+    if (span) sink.trace!.add('range', name, span.startNs, span.durNs, HOST_DEVICE, Number(BigInt.asUintN(24, BigInt(integerText(tid) ?? 0))));
     const phase = phaseOfName(name);
     if (!phase) return;
     ranges[phase] += 1;
@@ -47,8 +69,12 @@ function copyKind(kind: unknown): string {
   return 'memcpy-other';
 }
 
-async function memops(db: Database, path: string, tables: Set<string>, bounds: TableReadOptions): Promise<MemopStat[]> {
+async function memops(db: Database, path: string, tables: Set<string>, bounds: TableReadOptions, sink: TraceSink): Promise<MemopStat[]> {
   const byKind = new Map<string, MemopStat>();
+  const record = (kind: 'memcpy' | 'memset', name: string, start: unknown, end: unknown, device: unknown, stream: unknown) => {
+    const span = sink.trace ? interval(sink, start, end) : undefined;
+    if (span) sink.trace!.add(kind, name, span.startNs, span.durNs, sink.reader.deviceOf(String(device ?? 0)), Number(stream ?? 0));
+  };
   const add = (kind: string, name: string, ns: number, bytes: number) => {
     const stat = byKind.get(kind) ?? { kind, name, totalNs: 0, count: 0, bytes: 0 };
     stat.totalNs! += ns;
@@ -57,14 +83,22 @@ async function memops(db: Database, path: string, tables: Set<string>, bounds: T
     byKind.set(kind, stat);
   };
   const NAMES: Record<string, string> = { 'memcpy-htod': '[CUDA memcpy Host-to-Device]', 'memcpy-dtoh': '[CUDA memcpy Device-to-Host]', 'memcpy-dtod': '[CUDA memcpy Device-to-Device]', 'memcpy-other': '[CUDA memcpy other]', memset: '[CUDA memset]' };
+  const placed = (table: string) => {
+    const columns = new Set(columnNames(db, table));
+    return [columns.has('deviceId') ? 'deviceId' : 'NULL', columns.has('streamId') ? 'streamId' : 'NULL'];
+  };
   if (tables.has('CUPTI_ACTIVITY_KIND_MEMCPY')) {
-    await readTable(db, path, 'CUPTI_ACTIVITY_KIND_MEMCPY', ['copyKind', 'start', '"end"', 'bytes'], ([kind, start, end, bytes]) => {
+    await readTable(db, path, 'CUPTI_ACTIVITY_KIND_MEMCPY', ['copyKind', 'start', '"end"', 'bytes', ...placed('CUPTI_ACTIVITY_KIND_MEMCPY')], ([kind, start, end, bytes, device, stream]) => {
       const k = copyKind(kind);
       add(k, NAMES[k]!, Number(end) - Number(start), Number(bytes) || 0);
+      record('memcpy', NAMES[k]!, start, end, device, stream);
     }, bounds);
   }
   if (tables.has('CUPTI_ACTIVITY_KIND_MEMSET')) {
-    await readTable(db, path, 'CUPTI_ACTIVITY_KIND_MEMSET', ['start', '"end"', 'bytes'], ([start, end, bytes]) => add('memset', NAMES['memset']!, Number(end) - Number(start), Number(bytes) || 0), bounds);
+    await readTable(db, path, 'CUPTI_ACTIVITY_KIND_MEMSET', ['start', '"end"', 'bytes', ...placed('CUPTI_ACTIVITY_KIND_MEMSET')], ([start, end, bytes, device, stream]) => {
+      add('memset', NAMES['memset']!, Number(end) - Number(start), Number(bytes) || 0);
+      record('memset', NAMES['memset']!, start, end, device, stream);
+    }, bounds);
   }
   return [...byKind.values()];
 }
@@ -116,15 +150,17 @@ export default defineImporter({
         );
       });
       const read = trace.finish();
-      const phases = tables.has('NVTX_EVENTS') && columnNames(db, 'NVTX_EVENTS').includes('eventType') ? await nvtxPhases(db, file.path, strings, bounds) : undefined;
+      const sink: TraceSink = { reader: trace, trace: read.trace };
+      const phases = tables.has('NVTX_EVENTS') && columnNames(db, 'NVTX_EVENTS').includes('eventType') ? await nvtxPhases(db, file.path, strings, bounds, sink) : undefined;
       if (phases && read.timeline) read.timeline = { ...read.timeline, phaseRanges: phases };
       const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set((await tableRows(db, file.path, 'TARGET_INFO_GPU', ['name'], bounds)).map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
       const version = tables.has('META_DATA_EXPORT') ? (await tableRows(db, file.path, 'META_DATA_EXPORT', ['value'], { ...bounds, where: "name = 'EXPORT_PRODUCT_VERSION'" }))[0]?.[0] : undefined;
       return {
         source: { path: file.path, format: 'nsys-sqlite', tool: 'nsys', parts: ['CUPTI_ACTIVITY_KIND_KERNEL'], ...(version ? { toolVersion: String(version) } : {}) },
         kernels: read.kernels,
-        memops: await memops(db, file.path, tables, bounds),
+        memops: await memops(db, file.path, tables, bounds, sink),
         ...(read.timeline ? { timeline: read.timeline } : {}),
+        ...(read.trace ? { trace: read.trace } : {}),
         environment: { vendor: 'nvidia', ...(gpuNames.length ? { gpuName: gpuNames.join(', '), gpuCount: gpuNames.length } : {}) },
       };
     });

@@ -90,6 +90,7 @@ export default defineImporter({
         source: { path: file.path, format: 'rocpd-sqlite', tool: 'rocprofv3', parts: ['rocpd_kernel_dispatch'] },
         kernels: read.kernels,
         ...(read.timeline ? { timeline: read.timeline } : {}),
+        ...(read.trace ? { trace: read.trace } : {}),
         environment: { vendor: 'amd', ...(gpus.length ? { gpuName: gpus.join(', ') } : {}) },
       };
     });

@@ -221,6 +221,7 @@ export default defineImporter({
             source: { path: file.path, format: 'rocprof-csv', tool, parts: [layout === 'trace-v3' ? 'kernel_trace' : 'results'] },
             kernels: read.kernels,
             ...(read.timeline ? { timeline: read.timeline } : {}),
+            ...(read.trace ? { trace: read.trace } : {}),
             environment: { vendor: 'amd' },
             ...(read.deviceTimelines?.length ? { deviceTimelines: read.deviceTimelines } : {}),
           };

@@ -90,6 +90,7 @@ export default defineImporter({
       source: { path: file.path, format: 'rocprof-json', tool: 'rocprof', parts: ['results.json'] },
       kernels: read.kernels,
       ...(read.timeline ? { timeline: read.timeline } : {}),
+      ...(read.trace ? { trace: read.trace } : {}),
       environment: environmentOf(doc['otherData']),
     };
   },

@@ -478,7 +478,7 @@ export function artifactLine(entry: ReportEntry): string | undefined {
   const a = entry.artifact;
   if (!a) return undefined;
   const id = a.id !== undefined ? ` (id ${a.id})` : '';
-  return `${safeLink(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
+  return `${safeLink(a.name, a.url, 100)}${id}: report.json and report.md (profile.json and the traces are in the artifact of the same name with -captures)`;
 }
 
 export function artifactsSection(entries: readonly ReportEntry[], links: RunLinks, h: string): string {

@@ -27,6 +27,7 @@ import { NameCache } from './name-cache.js';
 import { classifyFrame, PythonFrames, type FrameKind, type PythonSiteTimes } from './python-frames.js';
 import { decodeJsonString } from './string-end.js';
 import { OP_COLLECTIVE, OP_HOST_COPY, OP_KERNEL, OP_MEMOP, OpLog, type OpKind, type StepWindow } from '../../common/timeline.js';
+import { HOST_DEVICE, TraceEvents, type TraceEventKind } from '../../../model/trace-events.js';
 
 const PH_COMPLETE = 88; // 'X'
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
@@ -146,7 +147,8 @@ export class TraceSummary implements ScanSink {
   /** Byte offset of the event whose ts is baseUs. */
   private baseOffset = 0;
   /** kernel name → its timeline kind, and device → sums */
-  private readonly kernels = new NameCache<{ kind: OpKind; byDevice: Map<number, KernelSum> }>(decodeName, (name) => ({
+  private readonly kernels = new NameCache<{ name: string; kind: OpKind; byDevice: Map<number, KernelSum> }>(decodeName, (name) => ({
+    name,
     kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
     byDevice: new Map(),
   }));
@@ -160,6 +162,10 @@ export class TraceSummary implements ScanSink {
     capture: captureRole(name),
   }));
   readonly ops = new OpLog();
+  /** The events as read, for the clean trace profile-gate writes (bounded). */
+  readonly trace = new TraceEvents();
+  /** The trace record's clock: the ts of the first event recorded, so host and GPU events share it. */
+  private traceBaseUs: number | undefined;
   /** Matmul shapes and phase-naming annotations: what tells decode steps from one forward pass. */
   readonly generation = new GenerationFacts();
   readonly launchSites = new LaunchSites((op, rows, startNs) => this.generation.matmul(op, rows, startNs));
@@ -249,6 +255,13 @@ export class TraceSummary implements ScanSink {
     }
   }
 
+  /** Records the current event in the trace record, on the trace's one clock. */
+  private record(kind: TraceEventKind, name: string, device: number, lane: number): void {
+    const f = this.fields;
+    this.traceBaseUs ??= f.tsUs;
+    this.trace.add(kind, name, (f.tsUs - this.traceBaseUs) * 1000 + f.tsFracNs, f.durNs, device, lane);
+  }
+
   /** The stream of a GPU event (args.stream, else its tid), on its device. */
   private streamOf(device: number): number {
     const f = this.fields;
@@ -272,7 +285,7 @@ export class TraceSummary implements ScanSink {
   private kernel(startNs: number): void {
     const f = this.fields;
     const device = this.deviceOf();
-    const { kind, byDevice } = this.named(this.kernels);
+    const { name, kind, byDevice } = this.named(this.kernels);
     let sum = byDevice.get(device);
     if (!sum) byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: [] }));
     const dur = f.durNs;
@@ -287,6 +300,7 @@ export class TraceSummary implements ScanSink {
     if (!kept && this.python.active) this.python.kernel((sum.python ??= new Map()), f.correlation, dur);
     if (this.graphs.active) this.graphs.gpuEvent(f.correlation);
     this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
+    this.record('kernel', name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
   }
 
   /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
@@ -296,6 +310,7 @@ export class TraceSummary implements ScanSink {
     this.cpuOpBaseUs ??= f.tsUs;
     const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
     const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+    this.record('cpu-op', name, HOST_DEVICE, f.tid);
     this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
   }
 
@@ -305,7 +320,9 @@ export class TraceSummary implements ScanSink {
    */
   private annotation(): void {
     const name = this.fields.name();
-    if (name !== undefined) this.generation.range(phaseOfName(name), name);
+    if (name === undefined) return;
+    this.generation.range(phaseOfName(name), name);
+    if (this.fields.hasTs && this.fields.hasDur) this.record('range', name, HOST_DEVICE, this.fields.tid);
   }
 
   /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
@@ -340,6 +357,7 @@ export class TraceSummary implements ScanSink {
       this.graphs.gpuEvent(f.correlation);
     }
     this.ops.push(startNs, startNs + f.durNs, device, f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
+    this.record(memset ? 'memset' : 'memcpy', sum.name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
   }
 
   private apiCall(startNs: number): void {
@@ -362,6 +380,8 @@ export class TraceSummary implements ScanSink {
   private step(startNs: number, gpu: boolean): void {
     const f = this.fields;
     const name = f.name()!;
+    // ProfilerStep ranges: the CPU one on its thread (the GPU projection is derived, not recorded).
+    if (!gpu) this.record('range', name, HOST_DEVICE, f.tid);
     const steps = gpu ? this.gpuSteps : this.cpuSteps;
     const end = startNs + f.durNs;
     const known = steps.get(name);

@@ -1,0 +1,112 @@
+/**
+ * The events of a capture's timeline as they were read: kernels, copies, fills, ranges and the CPU
+ * ops around them, with a name, a start, a duration, a device and a lane (stream or thread). Kept
+ * so that profile-gate can write a clean trace of its own (report/chrome-trace.ts) instead of
+ * uploading the profiler's file. Bounded: past the cap of its class (GPU events, host events) an
+ * event is counted, not kept, so a trace of millions of launches costs at most a few tens of MB.
+ * Stored in typed arrays with interned names (about 40 bytes an event).
+ */
+
+export const TRACE_EVENT_KINDS = ['kernel', 'memcpy', 'memset', 'range', 'cpu-op'] as const;
+export type TraceEventKind = (typeof TRACE_EVENT_KINDS)[number];
+
+/** Events kept per class: enough for a few thousand decode steps of a transformer. */
+export const GPU_EVENT_CAP = 250_000;
+export const HOST_EVENT_CAP = 150_000;
+
+/** The device of a host event (a CPU op, a CPU range). */
+export const HOST_DEVICE = -1;
+
+export interface TraceEvent {
+  kind: TraceEventKind;
+  name: string;
+  /** ns on the capture's own clock (only differences matter). */
+  startNs: number;
+  durNs: number;
+  /** GPU device, or HOST_DEVICE. */
+  device: number;
+  /** Stream on a device; thread on the host. */
+  lane: number;
+}
+
+const isHostKind = (kind: number): boolean => TRACE_EVENT_KINDS[kind] === 'range' || TRACE_EVENT_KINDS[kind] === 'cpu-op';
+
+export class TraceEvents {
+  count = 0;
+  private starts = new Float64Array(1024);
+  private durs = new Float64Array(1024);
+  private devices = new Int32Array(1024);
+  private lanes = new Float64Array(1024);
+  private kinds = new Uint8Array(1024);
+  private nameIds = new Int32Array(1024);
+  private readonly names: string[] = [];
+  private readonly nameIndex = new Map<string, number>();
+  /** Events seen per kind, kept or not. */
+  readonly seen: Record<TraceEventKind, number> = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
+  private gpuKept = 0;
+  private hostKept = 0;
+
+  constructor(readonly caps: { gpu: number; host: number } = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP }) {}
+
+  add(kind: TraceEventKind, name: string, startNs: number, durNs: number, device: number, lane: number): void {
+    this.seen[kind] += 1;
+    if (!Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0) return;
+    const k = TRACE_EVENT_KINDS.indexOf(kind);
+    if (isHostKind(k)) {
+      if (this.hostKept >= this.caps.host) return;
+      this.hostKept += 1;
+    } else {
+      if (this.gpuKept >= this.caps.gpu) return;
+      this.gpuKept += 1;
+    }
+    if (this.count === this.starts.length) this.grow();
+    let id = this.nameIndex.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(name);
+      this.nameIndex.set(name, id);
+    }
+    const i = this.count++;
+    this.starts[i] = startNs;
+    this.durs[i] = durNs;
+    this.devices[i] = device;
+    this.lanes[i] = Number.isFinite(lane) ? lane : 0;
+    this.kinds[i] = k;
+    this.nameIds[i] = id;
+  }
+
+  /** Events seen but not kept, per kind (none when nothing was cut). */
+  dropped(): Partial<Record<TraceEventKind, number>> {
+    const kept: Record<TraceEventKind, number> = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
+    for (let i = 0; i < this.count; i++) kept[TRACE_EVENT_KINDS[this.kinds[i]!]!] += 1;
+    const out: Partial<Record<TraceEventKind, number>> = {};
+    for (const kind of TRACE_EVENT_KINDS) if (this.seen[kind] > kept[kind]) out[kind] = this.seen[kind] - kept[kind];
+    return out;
+  }
+
+  /** Every distinct name (for redacting each once). */
+  distinctNames(): readonly string[] {
+    return this.names;
+  }
+
+  /** The kept events, in the order they were read. */
+  *events(): Generator<TraceEvent> {
+    for (let i = 0; i < this.count; i++) {
+      yield { kind: TRACE_EVENT_KINDS[this.kinds[i]!]!, name: this.names[this.nameIds[i]!]!, startNs: this.starts[i]!, durNs: this.durs[i]!, device: this.devices[i]!, lane: this.lanes[i]! };
+    }
+  }
+
+  private grow(): void {
+    const size = this.starts.length * 2;
+    const grow = <T extends Float64Array | Int32Array | Uint8Array>(old: T, fresh: T): T => {
+      fresh.set(old);
+      return fresh;
+    };
+    this.starts = grow(this.starts, new Float64Array(size));
+    this.durs = grow(this.durs, new Float64Array(size));
+    this.devices = grow(this.devices, new Int32Array(size));
+    this.lanes = grow(this.lanes, new Float64Array(size));
+    this.kinds = grow(this.kinds, new Uint8Array(size));
+    this.nameIds = grow(this.nameIds, new Int32Array(size));
+  }
+}
