@@ -145,7 +145,7 @@ describe('baseline: artifact', () => {
   it('a bad threshold input fails the job with one line naming the input', async () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', thresholds: 'decode_tok_s=fast' } });
     expect(r.code).toBe(1);
-    expect([...r.errors, ...r.failures]).toEqual(["input 'thresholds': decode_tok_s=fast: 'fast' is not a positive number"]);
+    expect([...r.errors, ...r.failures]).toEqual(["input 'thresholds': decode_tok_s=fast: 'fast' is not a positive number (a plain decimal up to 1000, e.g. 3)"]);
   });
 });
 

@@ -3,6 +3,7 @@
  * through the REST API of the loopback GitHub, and the hostile artifacts a fork's stage 1 may have
  * chosen. __tests__/e2e/report-mode.test.ts runs the bundle (matrix merge, hostile text).
  */
+import { REPORT_SCHEMA_VERSION } from '../../src/model/report.js';
 import { deflateRawSync } from 'node:zlib';
 import { serializeReport } from '../../src/report/json.js';
 import { workspace } from '../helpers/action-workspace.js';
@@ -86,7 +87,7 @@ describe('fork-safe: pull_request uploads, workflow_run comments', () => {
   });
 
   it.each([
-    ['written by a newer profile-gate', { schemaVersion: 3 }, /expected schemaVersion ≤ 2; this report was written by a newer profile-gate/],
+    ['written by a newer profile-gate', { schemaVersion: REPORT_SCHEMA_VERSION + 1 }, new RegExp(`expected schemaVersion ≤ ${REPORT_SCHEMA_VERSION}; this report was written by a newer profile-gate`)],
     ['with a misspelt field', null, /report\.json/],
   ])('a leg %s fails the job unless allow-unreadable-reports, and never lets the other leg speak for it', async (_what, body, why) => {
     const good = serializeReport(makeReport({ workload: 'ok', verdict: 'warn' }));
