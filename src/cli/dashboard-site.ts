@@ -142,6 +142,7 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     skipped.push(...downloaded.skipped);
   }
   const summaries = [...store.summaries, ...fresh];
+  const added = request.history ? fresh.length : 0;
   if (!summaries.length) {
     const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0]!.source}: ${skipped[0]!.reason}` : '';
     throw new UsageError(`dashboard: no valid report.json found${why}`);
@@ -150,7 +151,13 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
     await appendHistoryLines(request.history, fresh.map((summary) => published(historyLine(summary)) as string));
     log(`history ${request.history}: ${store.summaries.length} reports held, ${fresh.length} added`);
   }
-  const inputs = summaries.map((summary) => ({ report: reportOfSummary(summary), source: summary.provenance.readFrom }));
+  // The reports the page reads share the summaries' small parts; the summaries' kernel lists are let go as they are copied.
+  const inputs = summaries.map((summary, i) => {
+    summaries[i] = undefined as unknown as HistorySummary;
+    return { report: reportOfSummary(summary), source: summary.provenance.readFrom };
+  });
+  store.summaries.length = 0;
+  fresh.length = 0;
   const { data, files } = buildSite(inputs, skipped, request.options);
-  return { data, written: await writeSite(request.out, files), added: request.history ? fresh.length : 0 };
+  return { data, written: await writeSite(request.out, files), added };
 }
