@@ -56,7 +56,7 @@ describe('a report as the store keeps it', () => {
     const decode = summary.metrics.find((m) => m.name === 'decode_tok_s')!;
     expect(decode.median).toBeCloseTo((samples[2]! + samples[3]!) / 2, 9);
     expect(decode.n).toBe(6);
-    // Six samples: the widest order-statistic interval (min, max) is the only one that reaches 95%.
+    // Six samples: the widest order-statistic interval (min, max) is the only one that reaches 90% (1 − 2/64).
     expect([decode.low, decode.high]).toEqual([samples[0], samples[5]]);
     const byShare = [...raw.kernels].sort((a, b) => b.share - a.share);
     expect(summary.kernels.map((k) => k.name)).toEqual(byShare.map((k) => k.name));
