@@ -122,6 +122,10 @@ describe('the page from the store', () => {
     await expect(readHistoryStore(store)).rejects.toThrow(new InputError(store, 'one JSON object per line (a history summary)', 'line 2'));
     await writeFile(store, `${line}\n\n{"v": 9, "id": "b"}\n`);
     await expect(readHistoryStore(store)).rejects.toThrow(`${store}:line 3: a history summary: "v": 1`);
+    const broken = { ...JSON.parse(line), kernels: [{ name: 'k' }] };
+    await writeFile(store, `${JSON.stringify(broken)}\n`);
+    await expect(readHistoryStore(store)).rejects.toThrow(`${store}:line 1: a history summary: kernels of a "name", a "family" and a "share"`);
+    await expect(readHistoryStore(dir)).rejects.toThrow(`${dir}: a readable history store`);
     expect((await readHistoryStore(join(dir, 'none.ndjson'))).summaries).toEqual([]);
   });
 });

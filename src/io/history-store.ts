@@ -29,6 +29,12 @@ function problem(value: unknown): string | undefined {
   if (typeof value['id'] !== 'string' || typeof value['generatedAt'] !== 'string' || typeof value['verdict'] !== 'string') return '"id", "generatedAt" and "verdict" strings';
   if (!isObject(value['run']) || !isObject(value['environment']) || !isObject(value['steps']) || !isObject(value['provenance'])) return '"run", "environment", "steps" and "provenance" objects';
   for (const list of ['metrics', 'families', 'kernels', 'findings']) if (!Array.isArray(value[list])) return `a "${list}" array`;
+  const kernels = value['kernels'] as unknown[];
+  if (!kernels.every((k) => isObject(k) && typeof k['name'] === 'string' && typeof k['family'] === 'string' && typeof k['share'] === 'number')) return 'kernels of a "name", a "family" and a "share"';
+  const metrics = value['metrics'] as unknown[];
+  if (!metrics.every((m) => isObject(m) && typeof m['name'] === 'string' && Array.isArray(m['samples']) && typeof m['value'] === 'number')) return 'metrics of a "name", "samples" and a "value"';
+  const families = value['families'] as unknown[];
+  if (!families.every((f) => isObject(f) && typeof f['family'] === 'string' && typeof f['share'] === 'number' && typeof f['totalNs'] === 'number')) return 'families of a "family", a "share" and a "totalNs"';
   return undefined;
 }
 
@@ -55,27 +61,32 @@ export async function readHistoryStore(path: string): Promise<HistoryStore> {
     throw new InputError(path, `a readable history store (${(error as Error).message})`);
   }
   let line = 0;
-  for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
-    line += 1;
-    if (!text.trim()) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new InputError(path, 'one JSON object per line (a history summary)', `line ${line}`);
+  try {
+    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+      line += 1;
+      if (!text.trim()) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new InputError(path, 'one JSON object per line (a history summary)', `line ${line}`);
+      }
+      const why = problem(value);
+      if (why) throw new InputError(path, `a history summary: ${why}`, `line ${line}`);
+      const summary = value as HistorySummary;
+      // A line appended twice (two branches' appends merged) is one report.
+      if (store.ids.has(summary.id)) continue;
+      for (const k of summary.kernels) {
+        k.name = intern(k.name);
+        k.family = intern(k.family);
+      }
+      store.ids.add(summary.id);
+      if (summary.provenance.artifact) store.artifacts.add(summary.provenance.artifact.id);
+      store.summaries.push(summary);
     }
-    const why = problem(value);
-    if (why) throw new InputError(path, `a history summary: ${why}`, `line ${line}`);
-    const summary = value as HistorySummary;
-    // A line appended twice (two branches' appends merged) is one report.
-    if (store.ids.has(summary.id)) continue;
-    for (const k of summary.kernels) {
-      k.name = intern(k.name);
-      k.family = intern(k.family);
-    }
-    store.ids.add(summary.id);
-    if (summary.provenance.artifact) store.artifacts.add(summary.provenance.artifact.id);
-    store.summaries.push(summary);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(path, `a readable history store (${(error as Error).message})`, line ? `line ${line + 1}` : undefined);
   }
   return store;
 }
