@@ -118,9 +118,9 @@ describe('profile-gate dashboard (CLI)', () => {
 
   it('refuses a bad command line with a usage error', async () => {
     await expect(runDashboardCommand(['reports'], {})).rejects.toThrow(/expected --out DIR/);
-    await expect(runDashboardCommand(['--out', dir], {})).rejects.toThrow(/expected report.json files or directories, or --from-artifacts/);
+    await expect(runDashboardCommand(['--out', dir], {})).rejects.toThrow(/expected report.json files or directories, --from-artifacts, or --history FILE/);
     await expect(runDashboardCommand(['--out', dir, '--top', '0', dir], {})).rejects.toThrow(/--top 0: expected a positive integer/);
-    await expect(runDashboardCommand(['--out', dir, '--top', '201', dir], {})).rejects.toThrow(/--top 201: expected at most 200/);
+    await expect(runDashboardCommand(['--out', dir, '--top', '51', dir], {})).rejects.toThrow(/--top 51: expected at most 50/);
     await expect(runDashboardCommand(['--out', dir, '--workflow', 'n.yml', dir], {})).rejects.toThrow(/go with --from-artifacts/);
     await expect(runDashboardCommand(['--out', dir, '--from-artifacts', '--repo', 'o/r', '--workflow', 'n.yml'], {})).rejects.toThrow(UsageError);
     await expect(runDashboardCommand(['--out', dir, '--from-artifacts', '--workflow', 'n.yml'], { GITHUB_TOKEN: 't' })).rejects.toThrow(/expected --repo OWNER\/NAME/);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { parse } from 'yaml';
 import { runDashboardCommand } from '../../src/cli/dashboard-command.js';
-import type { DashboardData } from '../../src/report/dashboard/data.js';
+import { VERDICT_ORDER, type DashboardData } from '../../src/report/dashboard/data.js';
 import { sampleWorkspace } from '../helpers/action-workspace.js';
 import { runInProcess } from '../helpers/fake-action-host.js';
 import type { FakeGitHub } from '../helpers/fake-github.js';
@@ -122,12 +122,42 @@ describe('the nightly examples, as written, over a regressing week', () => {
       expect([conclusion, jobsThatRun(dashboard, () => 'success', event)]).toEqual([conclusion, Object.fromEntries(Object.keys(dashboard.jobs).map((job) => [job, 'success']))]);
     }
 
-    // Ten nights of the serve job's step: its inputs as written, the workload replaced by captures.
+    // The dashboard's build step, its command line as written, run where the workflow runs it.
+    const build = dashboard.jobs['build']!.steps!.find((s) => s.run?.includes('dashboard') && s.run.includes('--from-artifacts'))!;
+    const [node, entry, command, ...args] = words(build.run!, 'octo/gpu-app');
+    expect([node, entry, command]).toEqual(['node', 'profile-gate/dist/cli/index.js', 'dashboard']);
+    expect(args[args.indexOf('--workflow') + 1]).toBe(NIGHTLY_FILE);
+    expect(args[args.indexOf('--history') + 1]).toBe('history/history.ndjson');
+    const cwd = mkdtempSync(join(tmpdir(), 'pg-dashboard-job-'));
+    mkdirSync(join(cwd, 'history'), { recursive: true });
+    const env = { GITHUB_TOKEN: 'ghs_faketoken', GITHUB_API_URL: fake.baseUrl, GITHUB_SERVER_URL: 'https://github.com' };
+    const dashboardJob = async (argv: string[]): Promise<{ data: DashboardData; stdout: string; downloads: number }> => {
+      const before = fake.hits('artifacts.download').length;
+      const here = process.cwd();
+      let stdout = '';
+      const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+      const err = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      process.chdir(cwd);
+      try {
+        expect(await runDashboardCommand(argv, env)).toBe(0);
+      } finally {
+        process.chdir(here);
+        out.mockRestore();
+        err.mockRestore();
+      }
+      const site = argv[argv.indexOf('--out') + 1]!;
+      return { data: readData(readFileSync(join(cwd, site, 'data.js'), 'utf8')), stdout, downloads: fake.hits('artifacts.download').length - before };
+    };
+
+    // Ten nights of the serve job's step: its inputs as written, the workload replaced by captures;
+    // the dashboard job runs after nights 4, 7 and 10, as its trigger would (and once more with nothing new).
     const serveStep = nightly.jobs['serve']!.steps!.find((s) => s.uses?.startsWith('profile-gate/profile-gate@'))!;
     const written = Object.fromEntries(Object.entries(serveStep.with!).map(([k, v]) => [k, String(v)]));
     const inputs = { key: written['key']!, baseline: written['baseline']!, comment: written['comment']!, mode: 'analyze', captures: 'captures' };
     expect(inputs).toMatchObject({ key: 'llama-3.1-8b-serve', baseline: 'artifact', comment: 'off' });
     const conclusions: string[] = [];
+    const downloads: number[] = [];
+    let last: Awaited<ReturnType<typeof dashboardJob>> | undefined;
     for (let night = 0; night < 10; night += 1) {
       const runId = 500 + night;
       const r = await runInProcess({
@@ -143,38 +173,32 @@ describe('the nightly examples, as written, over a regressing week', () => {
       // Every night uploaded its report, the failing ones included.
       expect(fake.artifactsOfRun(runId).map((a) => a.name)).toContain(`profile-gate-${inputs.key}`);
       if (night === 6) expect(r.failures[0]).toMatch(/^profile-gate verdict: fail/);
+      if (night === 3 || night === 6 || night === 9) {
+        last = await dashboardJob(args);
+        downloads.push(last.downloads);
+      }
     }
     // The first regressing night failed against the last healthy one.
     expect(conclusions.slice(0, 7)).toEqual(['success', 'success', 'success', 'success', 'success', 'success', 'failure']);
+    // Each report artifact was downloaded once: each night only the runs since the last build.
+    expect(downloads).toEqual([4, 3, 3]);
+    const again = await dashboardJob(args);
+    expect(again.downloads).toBe(0);
+    expect(readFileSync(join(cwd, 'history', 'history.ndjson'), 'utf8').trim().split('\n')).toHaveLength(10);
 
-    // The dashboard's build step, its command line as written, run where the workflow runs it.
-    const build = dashboard.jobs['build']!.steps!.find((s) => s.run?.includes('dashboard') && s.run.includes('--from-artifacts'))!;
-    const [node, entry, command, ...args] = words(build.run!, 'octo/gpu-app');
-    expect([node, entry, command]).toEqual(['node', 'profile-gate/dist/cli/index.js', 'dashboard']);
-    expect(args[args.indexOf('--workflow') + 1]).toBe(NIGHTLY_FILE);
-    const cwd = mkdtempSync(join(tmpdir(), 'pg-dashboard-job-'));
-    mkdirSync(join(cwd, 'history', 'reports'), { recursive: true });
-    const here = process.cwd();
-    let stdout = '';
-    const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
-    const err = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    process.chdir(cwd);
-    try {
-      const code = await runDashboardCommand(args, { GITHUB_TOKEN: 'ghs_faketoken', GITHUB_API_URL: fake.baseUrl, GITHUB_SERVER_URL: 'https://github.com' });
-      expect(code).toBe(0);
-    } finally {
-      process.chdir(here);
-      out.mockRestore();
-      err.mockRestore();
-    }
-    const data = readData(readFileSync(join(cwd, 'site', 'data.js'), 'utf8'));
+    const data = last!.data;
     // Every night is on the page, the failed ones included, with their verdicts…
     expect(data.reportCount).toBe(10);
     const series = data.workloads.find((w) => w.name === inputs.key)!;
     expect(series.points.commit).toEqual(Array.from({ length: 10 }, (_, night) => String(night).repeat(40)));
+    expect(series.points.verdict.slice(5, 7).map((v) => VERDICT_ORDER[v])).toEqual(['pass', 'fail']);
     // …and the regression is open since the first regressing night.
     expect(data.regressions.map((r) => [data.workloads[r.workload]!.name, r.index])).toEqual([[inputs.key, 6]]);
     expect(data.regressions[0]!.latestRelative).toBeLessThan(-0.05);
-    expect(stdout).toContain('1 open regressions');
+    expect(last!.stdout).toContain('1 open regressions');
+    // The page from the store is the page from every artifact read afresh.
+    const afresh = await dashboardJob(args.filter((a, i) => a !== '--history' && args[i - 1] !== '--history').map((a) => (a === 'site' ? 'afresh' : a)));
+    expect(afresh.downloads).toBe(10);
+    expect({ ...again.data, generatedAt: '' }).toEqual({ ...afresh.data, generatedAt: '' });
   }, 120_000);
 });

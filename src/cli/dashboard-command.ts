@@ -14,8 +14,9 @@ import { inertLine } from '../report/inert-text.js';
 
 export const DASHBOARD_HELP = `Usage: profile-gate dashboard --out DIR [options] [REPORT.json|DIR...]
 
-Builds a static dashboard (DIR/index.html) from report.json files or directories of them, and with
---from-artifacts from the report artifacts of a workflow's recent runs.
+Builds a static dashboard (DIR/index.html) from report.json files or directories of them, with
+--from-artifacts from the report artifacts of a workflow's recent runs, and with --history FILE from
+a history store (one summary per report) that it appends the reports it has not seen to.
 
 ${flagsHelp('dashboard', ['output', 'dashboard'], 24)}
 
@@ -27,7 +28,7 @@ export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv
   const options = readFlags(values, 'dashboard', env);
   const out = options.outDir;
   if (!out) throw new UsageError('dashboard: expected --out DIR; see profile-gate dashboard --help');
-  if (!options.fromArtifacts && positionals.length === 0) throw new UsageError('dashboard: expected report.json files or directories, or --from-artifacts');
+  if (!options.fromArtifacts && positionals.length === 0 && !options.history) throw new UsageError('dashboard: expected report.json files or directories, --from-artifacts, or --history FILE');
   let artifacts;
   if (options.fromArtifacts) {
     const limits = limitsFromEnv(env);
@@ -65,6 +66,7 @@ export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv
     out,
     inputs: positionals,
     ...(artifacts ? { artifacts } : {}),
+    ...(options.history ? { history: options.history } : {}),
     options: {
       generatedAt: new Date().toISOString(),
       serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com',

@@ -16,6 +16,8 @@ import { downloadReportArtifacts, type ArtifactQuery, type DashboardAccess } fro
 import { findReportFiles, loadReport } from '../io/reports.js';
 import { boundReport } from '../report/bounded-report.js';
 import { redact, redactValue, secretsFromEnv, type SecretSet } from '../io/secrets.js';
+import { reportOfSummary, summarizeReport, type HistorySummary } from '../compare/history-summary.js';
+import { appendHistoryLines, historyLine, readHistoryStore } from '../io/history-store.js';
 
 /**
  * The site is public and its reports come from other runs' artifacts: what it writes is redacted
@@ -101,6 +103,8 @@ export interface DashboardRequest {
   out: string;
   inputs: readonly string[];
   artifacts?: { query: ArtifactQuery; access: DashboardAccess; saveTo?: string };
+  /** The history store (io/history-store.ts): read, and appended with the reports it did not hold. */
+  history?: string;
   options: Partial<DashboardOptions>;
   log?: (line: string) => void;
 }
@@ -108,28 +112,72 @@ export interface DashboardRequest {
 export interface DashboardResult {
   data: DashboardData;
   written: string[];
+  /** Reports added to the history store. */
+  added: number;
+}
+
+/** A report as the dashboard reads it: its history summary, the same record the store keeps. */
+export function dashboardSummary(input: DashboardInput): HistorySummary {
+  return summarizeReport(input.report, reportIdentity(input.report), { readFrom: input.source, ...(input.artifact ? { artifact: input.artifact } : {}) });
 }
 
 export async function buildDashboard(request: DashboardRequest): Promise<DashboardResult> {
   const log = request.log ?? (() => undefined);
-  const local = request.inputs.length ? await loadDashboardReports(request.inputs) : { inputs: [], skipped: [] };
-  const inputs = [...local.inputs];
-  const skipped = [...local.skipped];
+  const store = request.history ? await readHistoryStore(request.history) : { summaries: [], ids: new Set<string>(), artifacts: new Set<number>() };
+  const fresh: HistorySummary[] = [];
+  const skipped: SkippedReport[] = [];
+  // Names repeat from report to report: each is held once.
+  const names = new Map<string, string>();
+  const intern = (text: string): string => names.get(text) ?? (names.set(text, text), text);
+  // Each report is summarised as soon as it is read, and the report dropped: a year of reports is held as a year of summaries.
+  const take = (input: DashboardInput): void => {
+    const summary = dashboardSummary(input);
+    // The same report read twice (a saved copy and its artifact, or one already in the store) is one point.
+    if (store.ids.has(summary.id)) return;
+    store.ids.add(summary.id);
+    for (const k of summary.kernels) {
+      k.name = intern(k.name);
+      k.family = intern(k.family);
+    }
+    fresh.push(summary);
+  };
+  for (const found of request.inputs.length ? await findReportFiles(request.inputs) : []) {
+    try {
+      take({ report: boundReport(await loadReport(found.path)), source: found.path });
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      skipped.push({ source: found.path, reason: error.expected });
+    }
+  }
   if (request.artifacts) {
-    const downloaded = await downloadReportArtifacts(request.artifacts.query, { ...request.artifacts.access, log });
-    log(`downloaded ${downloaded.inputs.length} reports from ${downloaded.runs} runs`);
+    const query = request.history ? { ...request.artifacts.query, seenArtifacts: store.artifacts } : request.artifacts.query;
+    const downloaded = await downloadReportArtifacts(query, { ...request.artifacts.access, log });
+    log(`downloaded ${downloaded.inputs.length} reports from ${downloaded.runs} runs${request.history ? ` (${downloaded.alreadySeen} artifacts already in the history, not downloaded)` : ''}`);
     if (request.artifacts.saveTo) log(`saved ${await saveReports(request.artifacts.saveTo, downloaded.inputs)} reports under ${request.artifacts.saveTo}`);
-    inputs.push(...downloaded.inputs);
+    downloaded.inputs.forEach(take);
     skipped.push(...downloaded.skipped);
   }
-  if (!inputs.length) {
+  const summaries = [...store.summaries, ...fresh];
+  const added = request.history ? fresh.length : 0;
+  if (!summaries.length) {
     const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0]!.source}: ${skipped[0]!.reason}` : '';
     throw new UsageError(`dashboard: no valid report.json found${why}`);
   }
-  // Redacted as data, before it is serialised and its < > & escaped: an escaped secret no longer looks like one.
+  // Redacted as data, before it is serialised (the store's lines, the page's data.js) and its < > &
+  // escaped: an escaped secret no longer looks like one.
   const secrets = secretsFromEnv(process.env);
-  const clean = inputs.map((input) => ({ ...input, report: redactedData(input.report, secrets), source: redact(input.source, secrets) }));
+  if (request.history) {
+    await appendHistoryLines(request.history, fresh.map((summary) => historyLine(redactedData(summary, secrets))));
+    log(`history ${request.history}: ${store.summaries.length} reports held, ${fresh.length} added`);
+  }
+  // The reports the page reads share the summaries' small parts; the summaries' kernel lists are let go as they are copied.
+  const inputs = summaries.map((summary, i) => {
+    summaries[i] = undefined as unknown as HistorySummary;
+    return { report: redactedData(reportOfSummary(summary), secrets), source: redact(summary.provenance.readFrom, secrets) };
+  });
+  store.summaries.length = 0;
+  fresh.length = 0;
   const cleanSkipped = skipped.map((s) => ({ ...s, source: redact(s.source, secrets), reason: redact(withoutQuotedText(s.reason), secrets) }));
-  const { data, files } = buildSite(clean, cleanSkipped, request.options);
-  return { data, written: await writeSite(request.out, files) };
+  const { data, files } = buildSite(inputs, cleanSkipped, request.options);
+  return { data, written: await writeSite(request.out, files), added };
 }

@@ -28,6 +28,8 @@ export interface ArtifactQuery {
   prefix: string;
   /** Run events accepted (push and schedule: what builds main). */
   events: readonly string[];
+  /** Artifacts already read (their reports are in the history store): not downloaded again. */
+  seenArtifacts?: ReadonlySet<number>;
 }
 
 export interface DashboardAccess extends GitHubAccess {
@@ -43,6 +45,8 @@ export interface DownloadedReports {
   skipped: SkippedReport[];
   /** Runs looked at. */
   runs: number;
+  /** Artifacts not downloaded: their reports are in the history already. */
+  alreadySeen: number;
 }
 
 function validRepository(repository: string): boolean {
@@ -100,11 +104,16 @@ export async function downloadReportArtifacts(query: ArtifactQuery, access: Dash
   const inputs: DashboardInput[] = [];
   const skipped: SkippedReport[] = [];
   let read = 0;
+  let alreadySeen = 0;
   for (const run of runs) {
     const artifacts = (await client.runArtifacts(repo, run.id)).filter((a) => a.name.startsWith(query.prefix) && !isCapturesArtifact(a.name));
     if (!artifacts.length) skipped.push({ source: `run ${run.id}`, reason: `no artifact named ${query.prefix}*` });
     for (const artifact of artifacts) {
       const source = `run ${run.id} artifact ${artifact.name}`;
+      if (query.seenArtifacts?.has(artifact.id)) {
+        alreadySeen += 1;
+        continue;
+      }
       if (artifact.expired) {
         skipped.push({ source, reason: 'expired' });
         continue;
@@ -125,7 +134,7 @@ export async function downloadReportArtifacts(query: ArtifactQuery, access: Dash
         for (const entry of reportsInZip(zip, source, limits)) {
           found += 1;
           if ('error' in entry) skipped.push({ source: entry.path, reason: entry.error });
-          else inputs.push({ report: boundReport(withRunInfo(entry.report, run, query, access.serverUrl)), source: entry.path });
+          else inputs.push({ report: boundReport(withRunInfo(entry.report, run, query, access.serverUrl)), source: entry.path, artifact: { id: artifact.id, name: artifact.name, run: run.id } });
         }
         if (!found) skipped.push({ source, reason: 'no report.json inside' });
       } catch (error) {
@@ -134,5 +143,5 @@ export async function downloadReportArtifacts(query: ArtifactQuery, access: Dash
       }
     }
   }
-  return { inputs, skipped, runs: runs.length };
+  return { inputs, skipped, runs: runs.length, alreadySeen };
 }

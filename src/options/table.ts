@@ -17,7 +17,7 @@ import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
 import { DEFAULT_NO_CAPTURE_POLICY, NO_CAPTURE_POLICIES } from '../io/gather-captures.js';
 import { FORMAT_IDS } from '../model/capture.js';
 import { COMMENT_POLICIES } from '../report/markdown/comment.js';
-import { BOUNDED_REPORT } from '../report/bounded-report.js';
+import { HISTORY_KERNELS } from '../compare/history-summary.js';
 import { DEFAULT_DASHBOARD_OPTIONS } from '../report/dashboard/build-data.js';
 import { UsageError } from '../errors.js';
 import { runOptionDefault, type RunOptionName } from '../runner/run-options.js';
@@ -177,6 +177,7 @@ export const OPTIONS = [
   flagOnly({ key: 'dryRun', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'dry-run', commands: ['run'], switch: true, help: 'print the plan and exit' } }),
   flagOnly({ key: 'quiet', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'quiet', commands: ['run'], switch: true, help: "do not echo the workload's output (it is still in DIR/logs)" } }),
   flagOnly({ key: 'outDir', default: '', parse: optional(text), group: 'output', flag: { name: 'out', commands: ['report', 'dashboard', 'scrub'], value: 'DIR', help: 'where the files are written (required)' } }),
+  flagOnly({ key: 'history', default: '', parse: optional(text), group: 'output', flag: { name: 'history', commands: ['dashboard'], value: 'FILE', help: 'the history store (history.ndjson, one summary per report): read, and appended with the reports it lacks; artifacts it holds are not downloaded again' } }),
   // The run block of analyze's report: the dashboard groups and labels reports by them.
   flagOnly({ key: 'workload', default: '', parse: optional(text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
   flagOnly({ key: 'commit', default: '', parse: optional(text), group: 'run-metadata', env: ['GITHUB_SHA'], flag: { name: 'commit', commands: ['analyze'], value: 'SHA', help: 'the commit measured (default $GITHUB_SHA, else git rev-parse HEAD)' } }),
@@ -199,9 +200,9 @@ export const OPTIONS = [
     key: 'dashboardTop',
     default: String(DEFAULT_DASHBOARD_OPTIONS.topN),
     // Each report is kept as its top kernels only (report/bounded-report.ts), read from disk or downloaded.
-    parse: wholeNumber(BOUNDED_REPORT.kernels, ` (each report is read as its top ${BOUNDED_REPORT.kernels} kernels)`),
+    parse: wholeNumber(HISTORY_KERNELS, ` (each report is kept as its top ${HISTORY_KERNELS} kernels)`),
     group: 'dashboard',
-    flag: { name: 'top', commands: ['dashboard'], value: 'N', help: `top kernels tracked per run (default ${DEFAULT_DASHBOARD_OPTIONS.topN}, at most ${BOUNDED_REPORT.kernels})` },
+    flag: { name: 'top', commands: ['dashboard'], value: 'N', help: `top kernels tracked per run (default ${DEFAULT_DASHBOARD_OPTIONS.topN}, at most ${HISTORY_KERNELS})` },
   }),
   flagOnly({ key: 'minChange', default: String(DEFAULT_DASHBOARD_OPTIONS.minChange * 100), parse: percent, group: 'dashboard', flag: { name: 'min-change', commands: ['dashboard'], value: 'PCT', help: `smallest level shift that counts, in percent (default ${DEFAULT_DASHBOARD_OPTIONS.minChange * 100})` } }),
   flagOnly({ key: 'seed', default: '', parse: optional(wholeNumber()), group: 'dashboard', flag: { name: 'seed', commands: ['dashboard'], value: 'N', help: 'accepted for older workflows; no effect (change points use no random draws)' } }),

@@ -31,6 +31,8 @@ export interface DashboardInput {
   report: Report;
   /** Where it came from (a path or an artifact), for messages. */
   source: string;
+  /** The GitHub artifact it was downloaded from. */
+  artifact?: { id: number; name: string; run: number };
 }
 
 export interface DashboardOptions {

@@ -1,0 +1,104 @@
+/**
+ * The history store: one line of JSON per report (compare/history-summary.ts), appended once when
+ * the report is first seen, in one file kept on a branch. Line-delimited JSON because the store is
+ * appended to each night and kept in git: a night adds lines (a text diff of a few kilobytes, where
+ * a database file would be a new binary copy every night), two branches' appends merge line by line
+ * (`merge=union`), and jq, grep or any database's JSON loader read it as it is.
+ */
+import { createReadStream } from 'node:fs';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { InputError } from '../errors.js';
+import { HISTORY_SUMMARY_VERSION, type HistorySummary } from '../compare/history-summary.js';
+
+export interface HistoryStore {
+  summaries: HistorySummary[];
+  /** Report identities in the store. */
+  ids: Set<string>;
+  /** GitHub artifact ids whose reports are in the store. */
+  artifacts: Set<number>;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What a line must hold to be drawn; the reason it is not, or undefined. */
+function problem(value: unknown): string | undefined {
+  if (!isObject(value)) return 'a JSON object';
+  if (value['v'] !== HISTORY_SUMMARY_VERSION) return `"v": ${HISTORY_SUMMARY_VERSION} (a history summary of this version)`;
+  if (typeof value['id'] !== 'string' || typeof value['generatedAt'] !== 'string' || typeof value['verdict'] !== 'string') return '"id", "generatedAt" and "verdict" strings';
+  if (!isObject(value['run']) || !isObject(value['environment']) || !isObject(value['steps']) || !isObject(value['provenance'])) return '"run", "environment", "steps" and "provenance" objects';
+  for (const list of ['metrics', 'families', 'kernels', 'findings']) if (!Array.isArray(value[list])) return `a "${list}" array`;
+  const kernels = value['kernels'] as unknown[];
+  if (!kernels.every((k) => isObject(k) && typeof k['name'] === 'string' && typeof k['family'] === 'string' && typeof k['share'] === 'number')) return 'kernels of a "name", a "family" and a "share"';
+  const metrics = value['metrics'] as unknown[];
+  if (!metrics.every((m) => isObject(m) && typeof m['name'] === 'string' && Array.isArray(m['samples']) && typeof m['value'] === 'number')) return 'metrics of a "name", "samples" and a "value"';
+  const families = value['families'] as unknown[];
+  if (!families.every((f) => isObject(f) && typeof f['family'] === 'string' && typeof f['share'] === 'number' && typeof f['totalNs'] === 'number')) return 'families of a "family", a "share" and a "totalNs"';
+  return undefined;
+}
+
+/**
+ * Reads the store (none yet: an empty one). Kernel and family names repeat night after night: each
+ * is held once. A line that is not a summary stops the read with its line number: a history read in
+ * part would draw a wrong page.
+ */
+export async function readHistoryStore(path: string): Promise<HistoryStore> {
+  const store: HistoryStore = { summaries: [], ids: new Set(), artifacts: new Set() };
+  const names = new Map<string, string>();
+  const intern = (text: string): string => {
+    const known = names.get(text);
+    if (known !== undefined) return known;
+    names.set(text, text);
+    return text;
+  };
+  let stream;
+  try {
+    stream = createReadStream(path, { encoding: 'utf8' });
+    await new Promise<void>((resolve, reject) => stream!.once('open', () => resolve()).once('error', reject));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return store;
+    throw new InputError(path, `a readable history store (${(error as Error).message})`);
+  }
+  let line = 0;
+  try {
+    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+      line += 1;
+      if (!text.trim()) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new InputError(path, 'one JSON object per line (a history summary)', `line ${line}`);
+      }
+      const why = problem(value);
+      if (why) throw new InputError(path, `a history summary: ${why}`, `line ${line}`);
+      const summary = value as HistorySummary;
+      // A line appended twice (two branches' appends merged) is one report.
+      if (store.ids.has(summary.id)) continue;
+      for (const k of summary.kernels) {
+        k.name = intern(k.name);
+        k.family = intern(k.family);
+      }
+      store.ids.add(summary.id);
+      if (summary.provenance.artifact) store.artifacts.add(summary.provenance.artifact.id);
+      store.summaries.push(summary);
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(path, `a readable history store (${(error as Error).message})`, line ? `line ${line + 1}` : undefined);
+  }
+  return store;
+}
+
+/** One summary as its line. */
+export function historyLine(summary: HistorySummary): string {
+  return `${JSON.stringify(summary)}\n`;
+}
+
+/** Appends the lines (already made public: redacted) to the store, creating it. */
+export async function appendHistoryLines(path: string, lines: readonly string[]): Promise<void> {
+  if (!lines.length) return;
+  await mkdir(dirname(path), { recursive: true });
+  await appendFile(path, lines.join(''));
+}
