@@ -10,7 +10,8 @@
  * The output is read line by line from the file's stream: only the aggregated rows are held (and a
  * table of calls named by neither report nor columns, until its rows say whether it is cuda_api_sum).
  * A file holding two tables of one kind holds two runs (outputs appended): it is refused at the
- * second table's header.
+ * line where the second run starts (its Markdown heading or nsys's first line of it).
+ * A `...` line under a table (a pasted excerpt) ends it, with a notice that rows are missing.
  */
 import { ownValue } from '../../model/own-key.js';
 import { InputError } from '../../errors.js';
