@@ -83,6 +83,15 @@ describe('countSteps', () => {
     expect(countSteps({ kernels: [argmax(32)], timeline: null }).text).toBe('32 launches of the sampling kernel reduce_kernel');
   });
 
+  it.each([
+    // A C++ decode engine's greedy sampler in an anonymous namespace, as nsys spells it.
+    ['void mini_vllm::cuda::<unnamed>::argmax_kernel(const float *, int *, int)', 'argmax_kernel'],
+    ['void mini_vllm::cuda::(anonymous namespace)::argmax_kernel(const float *, int *, int)', 'argmax_kernel'],
+  ])('names the sampling kernel, not its anonymous namespace\'s parent: %s', (name, shown) => {
+    const count = countSteps({ kernels: [{ name, family: 'sampling', instances: 16 }], timeline: null });
+    expect(count.text).toBe(`16 launches of the sampling kernel ${shown}`);
+  });
+
   it('no evidence: steps unknown, and the text says what was looked for', () => {
     const count = countSteps({ kernels: [gemv, argmax(1)], timeline: { steps: profilerSteps(1), graphLaunches: 1, kernelLaunches: 0, devices: 1 } });
     expect(count).toMatchObject({ steps: null, basis: null });

@@ -229,9 +229,54 @@ describe('nsys-stats edge cases', () => {
 
   test('a file holding two runs (a second kernel table) is refused at the line the second starts, neither summed nor cut', async () => {
     const path = writeTempFile('twice.csv', `${healthy}\n${healthy}`);
-    const second = healthy.split('\n').length + 1 + healthy.split('\n').findIndex((line) => line.startsWith('Time (%)'));
+    const lines = healthy.split('\n');
+    const second = lines.length + 1 + lines.findIndex((line) => line.startsWith('Time (%)'));
+    // The second run begins with nsys's own first line, "Generating SQLite file …".
+    const start = lines.length + 1;
+    expect(lines[0]).toMatch(/^Generating SQLite file /);
     await expect(read(path)).rejects.toThrow(
-      `${path}:${second}: a second cuda_gpu_kern_sum table starts here, so the file holds two runs; expected one run per file: split it before this table (or write each run with nsys stats --output PREFIX)`,
+      `${path}:${start}: the file holds two nsys runs: the second run starts here ("Generating SQLite file /tmp/nsys_healthy.sqlite from /tmp/n…"), and its cuda_gpu_kern_sum table on line ${second} repeats the first run's; expected one run per file: split the file before line ${start} and give each run as its own input (or write each run with nsys stats --output PREFIX)`,
+    );
+  });
+
+  // vLLM's profiling docs: `nsys stats` of a Llama-3.1-8B serve on an H100, an excerpt with `...`
+  // before and after the kernel table. Expected values summed by hand over its nine rows.
+  test('the console excerpt in vLLM\'s profiling docs is read, and says the table is cut short', async () => {
+    const capture = await read(fixture('vllm_docs_llama31_8b_h100_kern_sum_excerpt.txt'));
+    expect(capture.kernels).toHaveLength(9);
+    expect(sum(capture.kernels.map((k) => k.totalNs))).toBe(21_650_493_023);
+    expect(sum(capture.kernels.map((k) => k.instances ?? 0))).toBe(186_697);
+    expect(top(capture.kernels)).toMatchObject({ totalNs: 10_327_352_338, instances: 17_505 });
+    expect(top(capture.kernels).name).toMatch(/^sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_/);
+    // The fourth row's Time (%) sits one character off the underline.
+    expect(capture.notices).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'nsys-table-excerpt', severity: 'warning', message: expect.stringMatching(/^cuda_gpu_kern_sum: the table is cut short at line 16 /) }),
+        expect.objectContaining({ code: 'nsys-columns-realigned' }),
+      ]),
+    );
+  });
+
+  test('one run pasted into Markdown (a heading, a code fence right under the last row) reads as the plain file', async () => {
+    // The titled kernel table ends with a row: the fence comes right under it.
+    const run = readFileSync(fixture('column_kern_sum_titled.txt'), 'utf8').trimEnd();
+    expect(run.split('\n').at(-1)).toMatch(/^\s+0\.0\s+768\s/);
+    const plain = await read(fixture('column_kern_sum_titled.txt'));
+    const fenced = await read(writeTempFile('one-run.md', ['## nsys stats', '```', run, '```', '', 'Some notes on the run.', ''].join('\n')));
+    expect(fenced.kernels).toEqual(plain.kernels);
+    expect(fenced.kernels).toHaveLength(60);
+  });
+
+  test('two --stats=true runs pasted into one Markdown file are refused at the heading of the second', async () => {
+    const run = readFileSync(fixture('column_profile_stats.txt'), 'utf8').trimEnd();
+    const text = ['# batch 1', '', '```', run, '```', '', '## batch 8', '', '```', run, '```', ''].join('\n');
+    const path = writeTempFile('two-runs.md', text);
+    const heading = text.split('\n').indexOf('## batch 8') + 1;
+    // Run 2's osrt_sum table (not read) comes first; its cuda_api_sum, two lines under the status line, is the first read table that repeats.
+    const apiHeader = heading + 2 + run.split('\n').findIndex((line) => line === "[5/7] Executing 'cuda_api_sum' stats report") + 3;
+    await expect(read(path)).rejects.toThrow(InputError);
+    await expect(read(path)).rejects.toThrow(
+      `${path}:${heading}: the file holds two nsys runs: the second run starts here ("## batch 8"), and its cuda_api_sum table on line ${apiHeader} repeats the first run's; expected one run per file: split the file before line ${heading} and give each run as its own input`,
     );
   });
 

@@ -67,6 +67,14 @@ describe('kernelDisplayName', () => {
     expect(new Set(shown.values()).size).toBe(new Set(gemvs).size);
   });
 
+  it.each([
+    ['void mini_vllm::cuda::<unnamed>::argmax_kernel(const float *, int *, int)', 'argmax_kernel'],
+    ['void at::native::<unnamed>::vectorized_layer_norm_kernel<c10::BFloat16, float, (bool)1>(int, T2, const T1 *, const T1 *, const T1 *, T2 *, T2 *, T1 *)', 'vectorized_layer_norm_kernel'],
+    ['void at::native::(anonymous namespace)::RowwiseMomentsCUDAKernel<float, float>(long, float, float const*, float*, float*)', 'RowwiseMomentsCUDAKernel'],
+  ])('looks through an anonymous namespace: %s → %s', (name, expected) => {
+    expect(kernelDisplayName(name)).toBe(expected);
+  });
+
   it('leaves names without structure alone: cuBLAS nvjet, Triton', () => {
     expect(kernelDisplayName('nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT')).toBe('nvjet_sm90_tst_64x8_64x16_4x1_v_bz_TNT');
     expect(kernelDisplayName('triton_poi_fused_add_mul_0')).toBe('triton_poi_fused_add_mul_0');
@@ -95,24 +103,42 @@ describe('kernelDisplayName', () => {
 });
 
 describe('kernelDisplayNames', () => {
-  it('adds the lambda types where two short names collide, and nothing elsewhere', () => {
+  it('gives colliding short names their detailed form (sizes, functor type, lambda types), and nothing elsewhere', () => {
     const names = kernelDisplayNames([COPY_FLOAT, COPY_LONG, ADD]);
-    expect(names.get(COPY_FLOAT)).toBe('elementwise_kernel<direct_copy_kernel_cuda>(float)');
-    expect(names.get(COPY_LONG)).toBe('elementwise_kernel<direct_copy_kernel_cuda>(long)');
+    expect(names.get(COPY_FLOAT)).toBe('elementwise_kernel<128, 2, direct_copy_kernel_cuda>(float)');
+    expect(names.get(COPY_LONG)).toBe('elementwise_kernel<128, 2, direct_copy_kernel_cuda>(long)');
     expect(names.get(ADD)).toBe('elementwise_kernel<CUDAFunctor_add>');
   });
 
-  it('tells dtype and size variants apart by the functor type, then the sizes', () => {
+  it('tells dtype and size variants apart by the functor type and the sizes', () => {
     const bf16 = named('vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>');
     const long = named('vectorized_elementwise_kernel<2, at::native::CUDAFunctor_add<long>');
     const add4 = ADD;
     // The same kernel built with 2 elements per thread (a name from the same PyTorch build, edited).
     const add2 = ADD.replace('elementwise_kernel<128, 4,', 'elementwise_kernel<128, 2,');
     const names = kernelDisplayNames([bf16, long, add4, add2]);
-    expect(names.get(bf16)).toBe('vectorized_elementwise_kernel<CUDAFunctor_add<BFloat16>>');
-    expect(names.get(long)).toBe('vectorized_elementwise_kernel<CUDAFunctor_add<long>>');
+    expect(names.get(bf16)).toBe('vectorized_elementwise_kernel<8, CUDAFunctor_add<BFloat16>>');
+    expect(names.get(long)).toBe('vectorized_elementwise_kernel<2, CUDAFunctor_add<long>>');
     expect(names.get(add4)).toBe('elementwise_kernel<128, 4, CUDAFunctor_add<BFloat16>>(int)');
     expect(names.get(add2)).toBe('elementwise_kernel<128, 2, CUDAFunctor_add<BFloat16>>(int)');
+  });
+
+  it('names a kernel the same whatever other kernels share the report, never by its position among them', () => {
+    const shown = (name: string, others: string[]): string => kernelDisplayNames([...others, name]).get(name)!;
+    // Two cub scans of one PyTorch build whose template arguments agree up to where they are cut.
+    const scans = realNames.filter((n) => n.startsWith('void cub::DeviceScanKernel<cub::AgentScanPolicy<128, 15, int, (cub::BlockLoadAlgorithm)3'));
+    const [a, b] = [...new Set(scans)] as [string, string];
+    expect(b).toBeDefined();
+    const inOne = shown(a, [b]);
+    expect(inOne).toMatch(/^DeviceScanKernel<AgentScanPolicy<128, 15, int, .*> #[0-9a-f]{6}$/);
+    expect(shown(a, [b, COPY_FLOAT, COPY_LONG, ADD])).toBe(inOne);
+    expect(shown(a, [ADD, b].reverse())).toBe(inOne);
+    expect(shown(b, [a])).not.toBe(inOne);
+    // The detailed form does not depend on which other kernels collide with it.
+    expect(shown(COPY_FLOAT, [COPY_LONG])).toBe(shown(COPY_FLOAT, [ADD, COPY_LONG, a, b]));
+    // Alone, it keeps its short name.
+    expect(shown(a, [ADD])).toBe(kernelDisplayName(a));
+    expect(shown(a, [ADD])).toBe('DeviceScanKernel');
   });
 
   it('keeps every real kernel of a capture distinct', () => {

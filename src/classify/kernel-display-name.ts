@@ -11,7 +11,8 @@
 
 import { demangle } from './demangle.js';
 
-const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
+/** An anonymous namespace as c++filt (`(anonymous namespace)`), nsys and ncu (`<unnamed>`) or GCC (`{anonymous}`) spell it. */
+const ANONYMOUS_NAMESPACE = /(?:\(anonymous namespace\)|<unnamed>|\{anonymous\})::/g;
 
 /** Wrappers that carry the interesting functor inside them; never the answer themselves. */
 const WRAPPERS = new Set([
@@ -198,33 +199,52 @@ export function kernelDisplayName(name: string): string {
   return p ? render(p, 0) : name.replace(/\s+/g, ' ').trim();
 }
 
+/** A stable tag of the full name (FNV-1a, 32 bits, six hex digits): the same kernel gets the same tag in every report. */
+function nameTag(name: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0').slice(0, 6);
+}
+
 /**
- * Display names for a set of kernels, distinct wherever the full names are: colliding short names
- * gain the functor's type, then the lambda's parameter types, then the kernel's sizes, then all
- * template arguments, then an ordinal.
+ * Display names for a set of kernels, distinct wherever the full names are. Each name is a function
+ * of the kernel alone, so one kernel reads the same in every report and comparison: its short name
+ * where no other kernel of the set shares it; otherwise its detailed form (the functor's type, the
+ * lambda's parameter types and the kernel's sizes); where that is shared too, all its template
+ * arguments; and where even those are, a stable tag of the full name (`#3fa2c1`).
  */
 export function kernelDisplayNames(names: readonly string[]): Map<string, string> {
   const unique = [...new Set(names)];
-  const parsed = new Map(unique.map((n) => [n, parts(n)]));
-  const level = new Map(unique.map((n) => [n, 0]));
-  const shown = (n: string): string => {
-    const p = parsed.get(n);
-    return p ? render(p, level.get(n)!) : kernelDisplayName(n);
-  };
-  const collisions = (): string[][] => {
-    const byShort = new Map<string, string[]>();
-    for (const n of unique) {
-      const short = shown(n);
-      const group = byShort.get(short);
+  const groups = <T>(items: readonly string[], key: (n: string) => T): Map<T, string[]> => {
+    const out = new Map<T, string[]>();
+    for (const n of items) {
+      const k = key(n);
+      const group = out.get(k);
       if (group) group.push(n);
-      else byShort.set(short, [n]);
+      else out.set(k, [n]);
     }
-    return [...byShort.values()].filter((group) => group.length > 1);
+    return out;
   };
-  for (let step = 1; step <= 4; step++) {
-    for (const group of collisions()) for (const n of group) if (parsed.get(n)) level.set(n, step);
+  const out = new Map<string, string>();
+  for (const [short, group] of groups(unique, kernelDisplayName)) {
+    if (group.length === 1) {
+      out.set(group[0]!, short);
+      continue;
+    }
+    const at = (level: number) => (n: string): string => {
+      const p = parts(n);
+      return p ? render(p, level) : short;
+    };
+    for (const [detailed, same] of groups(group, at(3))) {
+      if (same.length === 1) {
+        out.set(same[0]!, detailed);
+        continue;
+      }
+      for (const [whole, alike] of groups(same, at(4))) for (const n of alike) out.set(n, alike.length === 1 ? whole : `${whole} #${nameTag(n)}`);
+    }
   }
-  const out = new Map(unique.map((n) => [n, shown(n)]));
-  for (const group of collisions()) group.forEach((n, i) => out.set(n, `${shown(n)} #${i + 1}`));
   return out;
 }

@@ -71,7 +71,8 @@ function oncePerStepKernel(source: StepSource): { name: string; launches: number
 
 /** A kernel name short enough for a sentence: the function name without templates and arguments. */
 function shortKernel(name: string): string {
-  const base = name.replace(/\(.*$/s, '').replace(/<.*$/s, '').replace(/^void\s+/, '').trim();
+  // An anonymous namespace (`<unnamed>::`, `(anonymous namespace)::`) is no name and would cut it at its bracket.
+  const base = name.replace(/(?:\(anonymous namespace\)|<unnamed>|\{anonymous\})::/g, '').replace(/\(.*$/s, '').replace(/<.*$/s, '').replace(/^void\s+/, '').trim();
   const last = base.split('::').filter(Boolean).at(-1) ?? base;
   return last.length > 60 ? `${last.slice(0, 59)}…` : last || name.slice(0, 60);
 }

@@ -40,6 +40,20 @@ testRule(rule, {
       hits: [{ severity: 'info', evidence: { exposedShare: 0.0924, collectiveShare: 0.107, workload: 'inference' } }],
     },
     {
+      // DDP training busy 24 % of the span: the 160 ms of exposed all-reduce is less than the 760 ms
+      // the GPU sits idle, which is the hosts' time. The collectives wait on the hosts: info here,
+      // the run is host-bound.
+      name: 'DDP at 24% busy, idle outweighing the exposed all-reduce: info, the hosts set the pace',
+      profile: { kernels: [[NCCL_DDP, 160, 2000], [SGEMM, 60], [BACKWARD, 20]], timeline: timeline(1000, 240, 160, 160) },
+      hits: [{ severity: 'info', evidence: { exposedShare: 0.16, busyFraction: 0.24, idleShare: 0.76, workload: 'training' }, message: /idle 76(\.0)?% of the active span.*see host-bound/ }],
+    },
+    {
+      // Half busy: the idle time no longer outweighs it by the host-bound bar; the exposed collectives decide.
+      name: 'DDP at 55% busy with 30% exposed all-reduce: still a warning',
+      profile: { kernels: [[NCCL_DDP, 300, 2000], [SGEMM, 230], [BACKWARD, 20]], timeline: timeline(1000, 550, 300, 300) },
+      hits: [{ severity: 'warning', evidence: { exposedShare: 0.3, busyFraction: 0.55 } }],
+    },
+    {
       name: 'collectives well hidden behind compute: info',
       profile: { kernels: [[K.ampereGemm, 70], [NCCL_TP, 30, 400]], timeline: timeline(110, 100, 30, 3) },
       hits: [{ severity: 'info', evidence: { exposedShare: 0.0273, hiddenFraction: 0.9, workload: 'unknown' } }],

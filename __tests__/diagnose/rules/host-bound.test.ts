@@ -8,6 +8,8 @@ import { testRule } from '../../helpers/rule-tester.js';
 // the CUDA-graph decode 84-95% util (GPU-bound). Samples are one second apart (sample i at t = i, reporting
 // the second before it); the timed windows
 // below mark the workload's own timed runs, the only utilization samples that show its steady loop.
+// A real backward kernel name (PyTorch's sigmoid backward): the run is training.
+const BACKWARD_NAME = 'void at::native::vectorized_elementwise_kernel<4, at::native::sigmoid_backward_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(float, float)#1}, at::detail::Array<char*, 3> >(int, at::native::sigmoid_backward_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#4}::operator()() const::{lambda(float, float)#1}, at::detail::Array<char*, 3>)';
 const busyDecode = [84, 90, 95, 92, 88, 91, 93, 90, 89, 94, 92, 90];
 const startUp = [0, 0, 0, 1, 2, 0, 0, 0];
 const wholeProcessOnly: ProfileSpec = { util: [...startUp, 40, 45, 42, 38, ...startUp] };
@@ -70,6 +72,16 @@ testRule(rule, {
       name: 'four timed samples are thin evidence: a note, not a warning',
       profile: { util: [4, 5, 6, 5], timedWindows: [[-1, 3]] },
       hits: [{ severity: 'info', evidence: { meanUtilPercent: 5, utilSamples: 4, signals: 'utilization' } }],
+    },
+    {
+      // DDP training busy 24% of its span, NCCL 40% of kernel time: the GPU is idle 76%, and idle is
+      // not time in a collective (a collective waiting on its peers is a running kernel). The host.
+      name: 'collectives a large share of kernel time, but the GPU idle most of the trace',
+      profile: {
+        kernels: [['ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)', 96, 2000], [K.ampereGemm, 120, 4000], [BACKWARD_NAME, 24, 3000]],
+        timeline: { spanNs: 1000e6, busyNs: 240e6, kernelLaunches: 9000 },
+      },
+      hits: [{ severity: 'warning', evidence: { busyFraction: 0.24, signals: 'timeline' } }],
     },
     {
       name: 'Kineto trace 7% busy (H200 dense_decode: 54.5 ms of kernels over 755.4 ms)',

@@ -17,6 +17,13 @@ const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|
 const STRAGGLER_EXCESS = 0.1;
 /** Below this busy share of the active span, the idle rest is named too. */
 const IDLE_NOTE_BUSY = 0.8;
+/**
+ * Below this busy share of the active span the GPU is idle most of the time, and idle time is the
+ * host's (a collective waiting on its peers runs as a kernel: busy, not idle). Where that idle time
+ * outweighs the exposed collective time, the hosts set the pace and the collectives wait on them:
+ * host-bound, with the communication share as info.
+ */
+const HOST_LIMITED_BUSY = 0.5;
 /** Families only serving and generation have. */
 const INFERENCE_FAMILIES: readonly KernelFamily[] = ['kv-cache', 'sampling', 'gemm-decode'];
 
@@ -130,11 +137,17 @@ export default defineRule({
     const idleNote = busyFraction < IDLE_NOTE_BUSY ? ` The GPU is idle a further ${percent(1 - busyFraction)} of the active span (host work, or waiting for the all-reduce to finish before the next step).` : '';
     const waitNote = waiting ? ` Part of it is waiting for ${waiting.slow.rank !== undefined ? `rank ${waiting.slow.rank}` : `device ${waiting.slow.device ?? 0}`}, which computes ${percent(waiting.computeExcess)} longer (see rank-imbalance).` : '';
     const command = profile.environment.vendor === 'amd' ? 'rocm-smi --showtopo' : 'nvidia-smi topo -m';
-    if (!exposed || thin) {
+    const idleShare = 1 - busyFraction;
+    const hostLimited = busyFraction < HOST_LIMITED_BUSY && idleShare > exposedShare;
+    if (hostLimited) evidence.idleShare = round(idleShare);
+    if (!exposed || thin || hostLimited) {
+      const hostNote = hostLimited
+        ? ` The GPU is idle ${percent(idleShare)} of the active span, more than the exposed collective time: the hosts set the pace, and the collectives wait on them (each rank's collective starts only when the slowest host has launched its own); see host-bound.`
+        : '';
       return [
         {
           severity: 'info',
-          message: `Communication share${where}: collectives are ${percent(collectiveShare)} of kernel time and ${percent(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.${waitNote}`,
+          message: `Communication share${where}: collectives are ${percent(collectiveShare)} of kernel time and ${percent(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.${hostNote}${waitNote}`,
           evidence,
           advice: `Within normal bounds for ${workload === 'unknown' ? 'a multi-GPU run' : `multi-GPU ${workload}`}; watch the share as the degree of parallelism or the interconnect changes. ${ADVICE[workload]}`,
           command,

@@ -16,7 +16,11 @@ const BUSY_PERCENT = 80;
 const MIN_WHOLE_PROCESS_SAMPLES = 3;
 /** Host-side waits on the GPU above this share of CUDA API time mean the host was waiting, not the GPU. */
 const SYNC_API_SHARE = 0.5;
-/** Above this share of kernel time in collectives, idle time is the peers', not the host's (communication-bound). */
+/**
+ * Above this share of kernel time in collectives, a low reading without a timeline may be the
+ * peers' time, not the host's (communication-bound). A timeline tells them apart: a collective that
+ * waits on its peers runs as a kernel, so the GPU is busy; idle time is the host's.
+ */
 const COLLECTIVE_SHARE = 0.2;
 
 const SYNC_CALL = /^(?:cuda|hip)(?:DeviceSynchronize|StreamSynchronize|EventSynchronize|StreamWaitEvent)/;
@@ -96,7 +100,8 @@ export default defineRule({
     // The GPU was busy in some window: a low reading elsewhere comes from start-up, compile or idle tails.
     if (found.some((r) => r.steady && r.percent >= BUSY_PERCENT)) return [];
     const collectives = familyTotals(profile, ['collective']).share;
-    if (collectives >= COLLECTIVE_SHARE) return [];
+    const idleOnTimeline = found.some((r) => r.signal === 'timeline' && r.percent < options.maxBusyFraction * 100);
+    if (collectives >= COLLECTIVE_SHARE && !idleOnTimeline) return [];
 
     const { advice, command } = adviceFor(profile);
     const threshold = (r: BusyReading): number =>

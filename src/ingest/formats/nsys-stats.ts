@@ -10,7 +10,8 @@
  * The output is read line by line from the file's stream: only the aggregated rows are held (and a
  * table of calls named by neither report nor columns, until its rows say whether it is cuda_api_sum).
  * A file holding two tables of one kind holds two runs (outputs appended): it is refused at the
- * second table's header.
+ * line where the second run starts (its Markdown heading or nsys's first line of it).
+ * A `...` line under a table (a pasted excerpt) ends it, with a notice that rows are missing.
  */
 import { ownValue } from '../../model/own-key.js';
 import { InputError } from '../../errors.js';
@@ -18,7 +19,7 @@ import type { CaptureInput, Notice } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
 import { buildMemops, CANONICAL, collectTable, type Collected, type Kind } from './nsys/collect.js';
 import { findColumns, type Columns } from './nsys/columns.js';
-import { NsysScanner, type NsysRow, type NsysTableHead, type RowSink } from './nsys/tables.js';
+import { NsysScanner, type NsysMessage, type NsysRow, type NsysTableHead, type RowSink } from './nsys/tables.js';
 import { lineBatches } from '../common/text-lines.js';
 
 const REPORT_KINDS: Record<string, Kind> = {
@@ -62,6 +63,25 @@ function apiOrOsrt(rows: readonly NsysRow[], name: number): { kind?: Kind; part:
 
 const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
 
+/**
+ * Where the second run of a file begins, given the tables seen so far (the last one repeating a
+ * report of the first run): the first table whose report already appeared opens the second run,
+ * and the run begins at the first heading or nsys run line after the table before it.
+ */
+function secondRunStart(seen: readonly { part: string; line: number }[], marks: readonly NsysMessage[], repeatLine: number): { line: number; mark?: string } {
+  const parts = new Set<string>();
+  let first = seen.findIndex((t) => {
+    const again = parts.has(t.part);
+    parts.add(t.part);
+    return again;
+  });
+  if (first < 0) first = seen.length - 1;
+  const opening = seen[first]?.line ?? repeatLine;
+  const before = first > 0 ? seen[first - 1]!.line : 0;
+  const mark = marks.find((m) => m.line > before && m.line < opening);
+  return mark ? { line: mark.line, mark: mark.message } : { line: opening };
+}
+
 export default defineImporter({
   id: 'nsys-stats',
   label: 'Nsight Systems stats (nsys stats)',
@@ -82,17 +102,21 @@ export default defineImporter({
     const collected: Collected = {};
     const parts: string[] = [];
     const notices: Notice[] = [];
+    const seen: { part: string; line: number }[] = [];
     const openTable = (table: NsysTableHead, columns: Columns, kind: Kind | undefined, part: string): RowSink | undefined => {
       if (!parts.includes(part)) parts.push(part);
+      if (part !== 'unknown-table') seen.push({ part, line: table.headerLine });
       if (!kind) return undefined;
       const sink = collectTable(file.path, table, kind, columns, collected, ctx);
       if (!sink) {
         // One report appears once per run: a second one means two runs' outputs in one file.
         // Summing them would double the run; keeping one would drop the other unseen.
+        const start = secondRunStart(seen, scanner.output.runMarks, table.headerLine);
+        const from = start.mark ? `the second run starts here ("${start.mark.length > 60 ? `${start.mark.slice(0, 59)}…` : start.mark}")` : 'the second run starts here';
         throw new InputError(
           file.path,
-          `a second ${part} table starts here, so the file holds two runs; expected one run per file: split it before this table (or write each run with nsys stats --output PREFIX)`,
-          String(table.headerLine),
+          `the file holds two nsys runs: ${from}, and its ${part} table on line ${table.headerLine} repeats the first run's; expected one run per file: split the file before line ${start.line} and give each run as its own input (or write each run with nsys stats --output PREFIX)`,
+          String(start.line),
         );
       }
       return sink;
@@ -151,6 +175,14 @@ export default defineImporter({
         code: 'nsys-columns-realigned',
         severity: 'info',
         message: `${realigned.report ? `${realigned.report}: ` : ''}${realigned.message}`,
+      });
+    }
+    for (const elided of output.elided) {
+      const kernels = elided.report ? ownValue(REPORT_KINDS, elided.report) === 'kernels' : false;
+      notices.push({
+        code: 'nsys-table-excerpt',
+        severity: kernels ? 'warning' : 'info',
+        message: `${elided.report ? `${elided.report}: ` : ''}the table is cut short at line ${elided.line} ("${elided.message}"): rows after it are not in the file, so totals and shares cover the listed rows only`,
       });
     }
     for (const notice of output.notices) {

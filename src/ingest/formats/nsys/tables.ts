@@ -50,6 +50,10 @@ export interface NsysScan {
   processed: NsysMessage[];
   /** Column tables with rows that sat off the dashed underline and were still read (one per table). */
   realigned: NsysMessage[];
+  /** Tables cut short by an elision line (`...`, as in a pasted excerpt): their rows end there. */
+  elided: NsysMessage[];
+  /** Lines where a run may begin: a Markdown heading, or nsys's first status line of a run. */
+  runMarks: NsysMessage[];
   toolVersion?: string;
 }
 
@@ -72,6 +76,10 @@ const NOTICE = /^NOTICE: (.*)$/;
 const DASHES = /^\s*-+(\s+-+)*\s*$/;
 const VERSION = /nsight-systems[/\\](\d{4}\.\d+(?:\.\d+)*)/i;
 const MAX_HEADER_CHARS = 4096;
+/** A line that only says rows were left out: `...` or `…` (an excerpt pasted from a longer output). */
+const ELISION = /^\s*(?:\.{3,}|…)\s*$/;
+/** Where a run may begin: a Markdown heading a user put between pasted runs, or nsys's own first lines of a run. */
+const RUN_MARK = /^\s{0,3}#{1,6}\s|^Collecting data\.\.\.|^Generating '.*\.qdstrm'|^Generating SQLite file|^\[1\/\d+\] /;
 const KNOWN_HEADER = /^\s*"?(Time ?\(%\)|Total \((?:[KMG]i?)?B\)|Row#)"?\s*,/;
 
 function reportName(script: string): string {
@@ -91,9 +99,12 @@ function isMarker(line: string): boolean {
   );
 }
 
-/** The end of a table body: a blank line or a status line. */
+/** Markdown a user wraps pasted output in: a code fence or a heading. Never a row of nsys's. */
+const MARKDOWN = /^\s{0,3}(?:```|~~~|#{1,6}\s)/;
+
+/** The end of a table body: a blank line, a status line, or the Markdown around pasted output. */
 function endsBody(line: string): boolean {
-  return line.trim() === '' || isMarker(line);
+  return line.trim() === '' || isMarker(line) || MARKDOWN.test(line);
 }
 
 /** A line's CSV fields as csv-parse reads one line (a blank record has none); undefined when malformed. */
@@ -126,7 +137,7 @@ interface Body {
  * (undefined: checked, then dropped).
  */
 export class NsysScanner {
-  readonly output: NsysScan = { tables: [], skipped: [], notices: [], prose: [], processed: [], realigned: [] };
+  readonly output: NsysScan = { tables: [], skipped: [], notices: [], prose: [], processed: [], realigned: [], elided: [], runMarks: [] };
   private report: string | undefined;
   private lineNo = 0;
   /** The line waiting for the next one to decide what it is. */
@@ -140,6 +151,7 @@ export class NsysScanner {
 
   push(line: string): void {
     this.lineNo += 1;
+    if (RUN_MARK.test(line)) this.output.runMarks.push({ message: line.trim(), line: this.lineNo });
     this.take(line, this.lineNo);
   }
 
@@ -157,6 +169,11 @@ export class NsysScanner {
 
   private take(line: string, lineNo: number): void {
     if (this.body) {
+      if (ELISION.test(line)) {
+        this.output.elided.push({ ...(this.report !== undefined ? { report: this.report } : {}), message: line.trim(), line: lineNo });
+        this.endBody();
+        return;
+      }
       if (!endsBody(line)) {
         this.body.row(line, lineNo);
         return;
