@@ -18,6 +18,7 @@ import { flagOptions, flagsHelp, readFlags, runFlagTexts, valueFlags } from '../
 import { gateOf, type OptionValues } from '../options/table.js';
 import type { RuleOptions } from '../diagnose/rule-options.js';
 import { verdictExitCode } from './verdict-exit.js';
+import { flagUsageError } from './flag-errors.js';
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process-group.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
@@ -132,7 +133,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
         const command = argv.slice(separator + 1).join(' ');
         throw new UsageError(`run: the workload command goes in --run, not after --: profile-gate run --engine command --run ${JSON.stringify(command || 'COMMAND')}`);
       }
-      throw new UsageError(`run: ${(error as Error).message}; see profile-gate run --help`);
+      throw flagUsageError(error, 'run', Object.keys(flagOptions('run')));
     }
     const { values } = parsed;
     if (values.help) {
