@@ -4,13 +4,14 @@
  * as a capture, an nsys per-launch trace, a workload that prints its throughput for people only; and
  * `-` meaning stdout and nothing else.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, runCli } from '../helpers/cli.js';
 import { ROOT } from '../helpers/fake-github-runner.js';
 import { ProcessGroups } from '../../src/runner/process-group.js';
 import { EXIT_RUN_FAILED } from '../../src/errors.js';
 import { FORMAT_IDS } from '../../src/model/capture.js';
+import type { Report } from '../../src/model/report.js';
 import { standInProbe, standInPythonDir, tempDir } from '../runner/stand-ins.js';
 
 const SAMPLES = join(ROOT, 'samples');
@@ -187,5 +188,41 @@ describe('run: a workload that prints its throughput for people only', () => {
     expect(oneLine(stderr)).toBe(
       'profile-gate: run failed: every step finished but no capture file was produced for the analysis: the workload\'s console holds no {"metric": …, "value": …} line: it prints "decode throughput: 100 tok/s", which is for people; print the number as a metric line too, e.g. {"metric": "decode_tok_s", "value": 100}',
     );
+  }, 60_000);
+});
+
+describe('run: the workload named and families of your own, as analyze takes them', () => {
+  const runWith = async (extra: string[]) => {
+    const work = tempDir('first-hour');
+    writeFileSync(join(work, 'families.json'), JSON.stringify({ families: [{ family: 'kv-repeat', pattern: 'direct_copy_kernel_cuda' }] }));
+    // The workload: one metric line, and the kernel summary of a real H200 capture as its own profile.
+    const command = `mkdir -p traces && cp ${KERN_SUM} traces/kern_sum.csv && echo '{"metric": "decode_tok_s", "value": 100}'`;
+    const result = await runCli(
+      ['--engine', 'command', '--run', command, '--profiler', 'torch', '--captures', 'traces/*.csv', '--allow-no-gpu', '--runs', '1', '--warmup-runs', '0', '--deep-dive', 'off', '--out', 'o', '--quiet', ...extra],
+      { probe: standInProbe({ vendor: 'none' }), pythonDir: standInPythonDir({ snapshot: false }), cwd: work, groups: new ProcessGroups({ graceMs: 300 }) },
+    );
+    if (result.code === 2) throw new Error(result.stderr);
+    const read = (name: string) => JSON.parse(readFileSync(join(work, 'o', name), 'utf8')) as Record<string, unknown>;
+    return { ...result, report: read('report.json') as unknown as Report, runJson: read('run.json'), markdown: readFileSync(join(work, 'o', 'report.md'), 'utf8') };
+  };
+
+  it('--workload names the report, --families classifies its kernels', async () => {
+    const { code, stderr, report, markdown } = await runWith(['--workload', 'llama-decode-bs1', '--families', 'families.json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(report.run.workload).toBe('llama-decode-bs1');
+    expect(report.kernels.find((k) => k.name.includes('direct_copy_kernel_cuda'))!.family).toBe('kv-repeat');
+    expect(markdown.split('\n').find((l) => l.startsWith('#'))).toMatch(/· llama\\-decode\\-bs1$/);
+  }, 60_000);
+
+  it('unnamed, a command workload is titled by its command, not by the folder of its logs; run.json lists no MAX option', async () => {
+    const { report, runJson, markdown } = await runWith([]);
+    expect(report.run.workload).toMatch(/^mkdir -p traces && cp /);
+    const title = markdown.split('\n').find((l) => l.startsWith('#'))!;
+    expect(title).not.toMatch(/· logs|· captures/);
+    const options = runJson['options'] as Record<string, unknown>;
+    expect(options['engine']).toBe('command');
+    expect(Object.keys(options).filter((key) => ['mode', 'maxArgs', 'prompt', 'maxNewTokens', 'customArchitectures', 'benchmarkArgs', 'captureSeconds'].includes(key))).toEqual([]);
+    expect(options['run']).toMatch(/^mkdir -p traces/);
   }, 60_000);
 });

@@ -5,15 +5,13 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readFile } from 'node:fs/promises';
-import { parseUserFamilies } from '../classify/user-families.js';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
 import { COMMANDS, gateOf, type Command, type OptionValues } from '../options/table.js';
 import { DEFAULT_FAIL_VERDICTS } from '../compare/verdict.js';
 import { verdictExitCode } from './verdict-exit.js';
-import { describeError, EXIT_OK, exitCodeFor, exitCodesText, InputError, UsageError } from '../errors.js';
+import { describeError, EXIT_OK, exitCodeFor, exitCodesText, UsageError } from '../errors.js';
 import type { Report } from '../model/report.js';
 import { renderSummary } from '../report/markdown/summary.js';
 import { renderTerminal } from '../report/terminal.js';
@@ -22,6 +20,7 @@ import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
 import { expandInputs, writeOutput } from '../io/input-paths.js';
 import { gatherCaptures } from '../io/gather-captures.js';
+import { loadFamilies } from '../io/families-file.js';
 import { DASHBOARD_HELP, runDashboardCommand } from './dashboard-command.js';
 import { REPORT_HELP, runReportCommand } from './report-command.js';
 import { exportProfilerReports } from './profiler-reports.js';
@@ -120,16 +119,6 @@ async function emit(report: Report, outputs: Outputs, failVerdicts: readonly str
   if (outputs.markdown) await writeOutput(outputs.markdown, renderSummary(report));
   if (outputs.json !== '-' && outputs.markdown !== '-') process.stdout.write(renderTerminal(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
   return verdictExitCode(report, failVerdicts);
-}
-
-async function loadFamilies(path: string) {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new InputError(path, `cannot read the families file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  return parseUserFamilies(text, path);
 }
 
 async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<number> {

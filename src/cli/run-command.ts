@@ -2,14 +2,17 @@
  * `profile-gate run`: the CI job on your own box. Same options as the action's inputs (as --flags),
  * prints the plan first, then runs it, analyzes the captures and writes the report into --out.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, EXIT_BAD_INPUT, EXIT_OK, EXIT_RUN_FAILED, exitCodeFor, exitCodesText, UsageError } from '../errors.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
 import type { Probe } from '../runner/detect.js';
 import { createPlainLogger, type Logger } from '../runner/logger.js';
 import { redact, secretsFromEnv } from '../io/secrets.js';
-import { parseRunOptions, RUN_OPTION_NAMES } from '../runner/run-options.js';
+import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from '../runner/run-options.js';
+import type { UserFamilyRule } from '../classify/families.js';
+import { loadFamilies } from '../io/families-file.js';
+import { resolveRunMetadata, systemGit } from './run-metadata.js';
 import { baseReportPath, prepareRun, runJob, type AnalyzeSide } from '../runner/run-workload.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
@@ -38,6 +41,9 @@ ${flagsHelp('run', ['ab'], 32)}
 Gate:
 ${flagsHelp('run', ['gate', 'diagnose'], 32)}
 
+The report's name (the dashboard groups by it):
+${flagsHelp('run', ['run-metadata'], 32)}
+
 ${flagsHelp('run', ['run-output'], 32)}
 
 Exit codes: ${exitCodesText()}; 2 also when the plan cannot run.
@@ -63,12 +69,24 @@ export interface RunGate {
   gate: GateOptionsInput;
   /** The diagnosis rules' options (--rule-option). */
   ruleOptions?: RuleOptions;
+  /** The user's kernel families (--families). */
+  families?: readonly UserFamilyRule[];
+  /** The report's run block: the workload's name, the commit, the time. */
+  run?: Report['run'];
 }
 
 async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate): Promise<Report> {
   const { analyze } = await import('../pipeline/analyze.js');
   const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
-  return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}) });
+  return analyze({
+    inputs,
+    environment,
+    baseline,
+    gate: gate.gate,
+    ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}),
+    ...(gate.families ? { families: gate.families } : {}),
+    ...(gate.run ? { run: gate.run } : {}),
+  });
 }
 
 async function gateFromFlags(file: string | undefined, flags: OptionValues, abRun: boolean): Promise<RunGate> {
@@ -90,6 +108,17 @@ async function writeReport(report: Report, outDir: string, write: (text: string)
   await writeOutput(join(outDir, REPORT_FILE), serializeReport(report));
   await writeOutput(join(outDir, 'report.md'), renderSummary(report));
   write(`\n${renderTerminal(report)}`);
+}
+
+/**
+ * The report's name when --workload is not given: the model, else a command workload's command
+ * (not the folder its console was read from).
+ */
+function workloadName(options: RunOptions): string | undefined {
+  if (options.model) return undefined;
+  const command = options.run?.trim();
+  if (!command) return undefined;
+  return command.length > 60 ? `${command.slice(0, 59)}…` : command;
 }
 
 const STRING_FLAGS = new Set<string>(valueFlags('run'));
@@ -142,7 +171,11 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     }
     const options = parseRunOptions(runFlagTexts(values, RUN_OPTION_NAMES), 'cli');
     const flags = readFlags(values, 'run');
-    const runGate = await gateFromFlags(flags.baselineFile, flags, options.base !== undefined);
+    const runGate: RunGate = {
+      ...(await gateFromFlags(flags.baselineFile, flags, options.base !== undefined)),
+      ...(flags.families ? { families: await loadFamilies(resolve(deps.cwd ?? process.cwd(), flags.families)) } : {}),
+      run: resolveRunMetadata({ workload: flags.workload || workloadName(options) }, process.env, systemGit),
+    };
     const plan = await prepareRun(options, {
       outDir: flags.out,
       ...(deps.cwd ? { cwd: deps.cwd } : {}),

@@ -158,7 +158,15 @@ export const OPTIONS = [
     group: 'output',
     flag: { name: 'format', commands: ['analyze'], value: 'NAME', help: `skip detection and read every input as NAME, one of: ${FORMAT_IDS.join(', ')}` },
   }),
-  flagOnly({ key: 'families', default: '', parse: optional(text), group: 'output', flag: { name: 'families', commands: ['analyze'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' } }),
+  option({
+    key: 'families',
+    input: 'families',
+    default: '',
+    doc: 'Modes analyze and run. A JSON file of your own kernel-family patterns, tried before the built-in table (the README, "The diagnosis", shows the format).',
+    parse: optional(text),
+    group: 'analyze',
+    flag: { name: 'families', commands: ['analyze', 'run'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' },
+  }),
   flagOnly({ key: 'top', default: '10', parse: positiveInt, group: 'output', flag: { name: 'top', commands: ['analyze', 'demo'], value: 'N', help: 'kernels shown in the terminal output (default 10)' } }),
   // The action's input `baseline` says more (artifact, ab, none or a path): a row of its own below.
   flagOnly({
@@ -173,7 +181,7 @@ export const OPTIONS = [
   flagOnly({ key: 'quiet', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'quiet', commands: ['run'], switch: true, help: "do not echo the workload's output (it is still in DIR/logs)" } }),
   flagOnly({ key: 'outDir', default: '', parse: optional(text), group: 'output', flag: { name: 'out', commands: ['report', 'dashboard', 'scrub'], value: 'DIR', help: 'where the files are written (required)' } }),
   // The run block of analyze's report: the dashboard groups and labels reports by them.
-  flagOnly({ key: 'workload', default: '', parse: optional(text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
+  flagOnly({ key: 'workload', default: '', parse: optional(text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze', 'run'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
   flagOnly({ key: 'commit', default: '', parse: optional(text), group: 'run-metadata', env: ['GITHUB_SHA'], flag: { name: 'commit', commands: ['analyze'], value: 'SHA', help: 'the commit measured (default $GITHUB_SHA, else git rev-parse HEAD)' } }),
   flagOnly({ key: 'branch', default: '', parse: optional(text), group: 'run-metadata', env: ['GITHUB_REF_NAME'], flag: { name: 'branch', commands: ['analyze'], value: 'NAME', help: 'its branch (default $GITHUB_REF_NAME, else the checked-out git branch)' } }),
   flagOnly({ key: 'runAt', default: '', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made (ISO 8601; default now)' } }),

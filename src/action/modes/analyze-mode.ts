@@ -5,6 +5,7 @@ import { INPUTS } from '../inputs.js';
 import { publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
+import { loadFamilies } from '../../io/families-file.js';
 
 export async function analyzeMode(ctx: ModeContext): Promise<void> {
   const { files: captures, fromDirectories, skipped } = await gatherCaptures(ctx.inputs.captures, {
@@ -17,12 +18,14 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
   const gate = gateOptions(ctx);
   const { baseline, note } = await resolveBaseline(ctx);
   const budget = ctx.inputs.analyzeTimeoutSeconds;
+  const families = ctx.inputs.families ? await loadFamilies(ctx.inputs.families) : [];
   const report = await analyze({
     inputs: captures,
     run: runInfo(ctx),
     baseline,
     gate,
     diagnose: { options: ctx.inputs.ruleOptions },
+    families,
     allowMixed: ctx.inputs.allowMixed,
     ...(ctx.inputs.strict ? {} : { skippable: fromDirectories }),
     ...(skipped.length ? { skippedInputs: skipped } : {}),
