@@ -226,3 +226,17 @@ describe('run: the workload named and families of your own, as analyze takes the
     expect(options['run']).toMatch(/^mkdir -p traces/);
   }, 60_000);
 });
+
+describe('the plan on a box without a GPU', () => {
+  it('does not contradict itself: no sampling said to be off and then needed, no utilization promised', async () => {
+    const { code, stdout } = await runCli(['--engine', 'command', '--run', 'python x.py', '--dry-run'], { probe: standInProbe({ vendor: 'none' }), pythonDir: standInPythonDir({ snapshot: true }), cwd: tempDir('first-hour') });
+    expect(code).toBe(2);
+    const head = stdout.slice(0, stdout.indexOf('\nSteps'));
+    expect(head).toContain('  GPU         none found\n');
+    expect(head).toContain('  profiler    none: throughput only (asked: auto; no GPU found)\n');
+    expect(head).toContain('  sampling    not possible: no GPU found\n');
+    expect(head).not.toMatch(/utilization|sampling {4}off/);
+    // The problem names what needs a GPU, which the lines above say there is none for.
+    expect(stdout).toMatch(/no GPU found \(nvidia-smi and rocm-smi list none\), but profiler auto and GPU sampling need one/);
+  });
+});
