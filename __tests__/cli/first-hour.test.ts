@@ -240,3 +240,38 @@ describe('the plan on a box without a GPU', () => {
     expect(stdout).toMatch(/no GPU found \(nvidia-smi and rocm-smi list none\), but profiler auto and GPU sampling need one/);
   });
 });
+
+describe("the terminal's time per step", () => {
+  it('families and kernels under sub-headers, aligned, each with its relative change; one spelling of µs', async () => {
+    const { stdout } = await cli(['demo']);
+    const block = stdout.slice(stdout.indexOf('Time per step (GPU kernel time)'), stdout.indexOf('\nDiagnosis'));
+    const lines = block.split('\n');
+    const family = lines.indexOf('  by family');
+    const kernel = lines.indexOf('  by kernel');
+    expect(family).toBeGreaterThan(0);
+    expect(kernel).toBeGreaterThan(family);
+    const rows = lines.slice(family).filter((l) => l.startsWith('    '));
+    expect(rows.length).toBe(10);
+    // The arrow of every row, and of the column header, in one column.
+    const header = lines[family - 1]!;
+    expect(header).toMatch(/baseline → current +change$/);
+    expect(new Set([header, ...rows].map((l) => l.indexOf(' → '))).size).toBe(1);
+    const ns = (text: string) => {
+      const [value, unit] = text.split(' ');
+      return Number(value) * { ns: 1, 'µs': 1e3, ms: 1e6 }[unit as 'ns' | 'µs' | 'ms'];
+    };
+    for (const row of rows) {
+      const m = /^ {4}(.+?) +(\S+ (?:ns|µs|ms)) → (\S+ (?:ns|µs|ms)) +([+−]\S+ (?:ns|µs|ms)) {2}(new|gone|[+−][\d.]+ %)$/.exec(row);
+      expect({ row, parsed: m !== null }).toEqual({ row, parsed: true });
+      const [base, current, rel] = [ns(m![2]!), ns(m![3]!), m![5]!];
+      if (base === 0) expect(rel).toBe('new');
+      else if (current === 0) expect(rel).toBe('gone');
+      // From the row's own rounded numbers, within their rounding.
+      else expect(Math.abs(Number(rel.replace('−', '-').replace(' %', '')) - ((current - base) / base) * 100)).toBeLessThan(2);
+    }
+    // Copy / layout: 60.6 µs → 419 µs is +591 % of the baseline's time.
+    expect(rows.find((r) => r.includes('Copy / layout'))).toMatch(/\+59\d %$/);
+    expect(stdout).not.toMatch(/\d us\b/);
+    expect(stdout).toMatch(/\d µs/);
+  }, 60_000);
+});
