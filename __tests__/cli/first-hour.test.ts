@@ -157,6 +157,8 @@ describe('- is stdout, and only the document', () => {
     expect(stdout).not.toContain('Demo: ');
     expect(stdout).not.toContain('the demo exits 0');
     expect(stderr).toContain('profile-gate analyze --baseline base.json CAPTURES...');
+    // No CI job here: no artifact, no workflow run, no job's report directory to speak of.
+    expect(stdout).not.toMatch(/Artifacts|artifact|of the job/);
   }, 60_000);
 });
 
