@@ -175,6 +175,6 @@ describe('the nightly examples, as written, over a regressing week', () => {
     // …and the regression is open since the first regressing night.
     expect(data.regressions.map((r) => [data.workloads[r.workload]!.name, r.index])).toEqual([[inputs.key, 6]]);
     expect(data.regressions[0]!.latestRelative).toBeLessThan(-0.05);
-    expect(stdout).toContain('1 open regressions');
+    expect(stdout).toContain('1 open regression\n');
   }, 120_000);
 });
