@@ -179,3 +179,40 @@ describe('examples/analyze.yml, as written', () => {
     await pushThenPullRequest('analyze.yml', 'gate', traces);
   }, 180_000);
 });
+
+describe('examples/fork-safe-pr.yml, as written', () => {
+  it("measures a fork's pull request against main's baseline, with comments off", async () => {
+    const fork = workflow('fork-safe-pr.yml');
+    const baseline = workflow('baseline-main.yml');
+    // A fork's head repository: the job's if: lets it through (and keeps this repository's PRs out).
+    const forkEvent = { ...PR_EVENT, pull_request: { ...PR_EVENT.pull_request, head: { ...PR_EVENT.pull_request.head, repo: { full_name: 'stranger/gpu-app' } } } };
+    expect(fork.jobs['profile']!.if).toBe('github.event.pull_request.head.repo.full_name != github.repository');
+
+    const main = box();
+    const push = await runAction({ fake, runId: 100, eventName: 'push', event: { repository: PR_EVENT.repository }, workspace: main.workspace, inputs: actionInputs(baseline, 'baseline'), env: { ...main.env, GITHUB_REF: 'refs/heads/main', GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/baseline-main.yml@refs/heads/main' } });
+    expect(push.code).toBe(0);
+
+    const pr = box();
+    const r = await runAction({ fake, runId: 200, job: 'profile', event: forkEvent, workspace: pr.workspace, inputs: actionInputs(fork, 'profile'), env: { ...pr.env, GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/fork-safe-pr.yml@refs/pull/7/merge' } });
+    expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
+    const report = JSON.parse(readFileSync(join(pr.workspace, 'profile-gate', 'report.json'), 'utf8')) as Report;
+    expect(report.comparison?.baseline.origin).toBe('artifact');
+    expect(report.comparison!.baseline.reason).toMatch(/^newest readable artifact 'profile-gate-llama-3\.1-8b' on main \(run 100/);
+    expect(fake.commentsOn(7)).toHaveLength(0);
+  }, 180_000);
+});
+
+describe('examples/pr-ab.yml, as written', () => {
+  it('runs the base checkout beside the head in one job and compares with it', async () => {
+    const ab = workflow('pr-ab.yml');
+    expect(ab.jobs['gate']!.if).toBe('github.event.pull_request.head.repo.full_name == github.repository');
+    const pr = box();
+    // The second actions/checkout step: the PR's base commit in base/.
+    mkdirSync(join(pr.workspace, 'base'));
+    const r = await runAction({ fake, runId: 200, event: PR_EVENT, workspace: pr.workspace, inputs: actionInputs(ab, 'gate'), env: { ...pr.env, GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/pr-ab.yml@refs/pull/7/merge' } });
+    expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
+    const report = JSON.parse(readFileSync(join(pr.workspace, 'profile-gate', 'report.json'), 'utf8')) as Report;
+    expect(report.comparison?.baseline.origin).toBe('a/b');
+    expect(fake.commentsOn(7)).toHaveLength(1);
+  }, 240_000);
+});
