@@ -9,10 +9,42 @@ export class ProfileGateError extends Error {
 /** Longest `expected` text kept in a message: a quoted line of a hostile file can be megabytes. */
 export const MAX_EXPECTED_CHARS = 400;
 
-/** One line of bounded length: parser messages (JSON.parse, csv-parse) quote the input, line breaks included. */
+/**
+ * One line of bounded length: parser messages (JSON.parse, csv-parse) quote the input, line breaks
+ * included. A cut falls between words when a space is near the end, never inside a word that has one.
+ */
 export function oneBoundedLine(text: string, max = MAX_EXPECTED_CHARS): string {
   const line = text.replace(/\s*[\r\n]+\s*/g, ' ');
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  if (line.length <= max) return line;
+  const kept = line.slice(0, max - 1);
+  const space = kept.lastIndexOf(' ');
+  return `${space >= max - 80 ? kept.slice(0, space).replace(/[,;:]$/, '') : kept}…`;
+}
+
+/** Edit distance with transpositions (optimal string alignment): `--basline` is 1 from `--baseline`. */
+export function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i < rows; i += 1) {
+    for (let j = 1; j < cols; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The one known word nearest to `word`, when it is near enough to be a typo of it (and no other is as near). */
+export function nearest(word: string, known: readonly string[]): string | undefined {
+  const limit = Math.max(1, Math.min(3, Math.floor(word.length / 4)));
+  const scored = known.map((candidate) => ({ candidate, distance: editDistance(word, candidate) })).filter((s) => s.distance <= limit);
+  if (!scored.length) return undefined;
+  const best = Math.min(...scored.map((s) => s.distance));
+  const at = scored.filter((s) => s.distance === best);
+  return at.length === 1 ? at[0]!.candidate : undefined;
 }
 
 /** A file or input that is not what it should be. The message names where and what was expected. */

@@ -63,7 +63,7 @@ describe('bad input: one line on stderr, exit code 2', () => {
     ['a missing file', ['analyze', '/nonexistent/trace.json'], /^profile-gate: no capture files: \/nonexistent\/trace\.json \(missing\); check the path/],
     ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
     ['no inputs', ['analyze'], /expected at least one INPUT/],
-    ['an unknown flag', ['analyze', '--frob', 'x'], /Unknown option '--frob'/],
+    ['an unknown flag', ['analyze', '--frob', 'x'], /^profile-gate: analyze: unknown option --frob \(profile-gate analyze --help lists its options\)\n/],
     ['a bad threshold', ['analyze', '--threshold', 'decode_tok_s=fast', healthyNsys], /--threshold: decode_tok_s=fast: 'fast' is not a positive number/],
     ['a missing baseline', ['analyze', '--baseline', '/nonexistent/base.json', healthyNsys], /\/nonexistent\/base\.json: cannot read it/],
   ];

@@ -209,7 +209,7 @@ describe('a synthetic head that adds 250 µs of kernel per step', () => {
     expect(perStep.measured).toMatchObject({ basis: 'decode_tok_s', per: 'token' });
     expect(perStep.measured!.deltaNs).toBeCloseTo((1 / 3750 - 1 / 4000) * 1e9, 3);
     expect(perStep.explainedShare).toBeNull();
-    expect(perStep.notes.join(' ')).toMatch(/tokens per step \(the batch\) unknown/);
+    expect(perStep.notes.join(' ')).toMatch(/tokens per step \(the batch\) unknown.*; state it with "batch": N in the workload's \{"kind": "run", …\} lines \(references\/formats\.md\)/);
   });
 
   it('no step evidence on a side: kernels compared per launch, no families, no share', () => {

@@ -90,7 +90,7 @@ describe('profile-gate dashboard (CLI)', () => {
     }
     const { result, stdout } = await quietly(() => runDashboardCommand(['--out', join(dir, 'site'), '--title', 'Nightly', join(dir, 'reports')], {}));
     expect(result).toBe(0);
-    expect(stdout).toContain('10 reports, 1 workloads, 0 open regressions');
+    expect(stdout).toContain('10 reports, 1 workload, 0 open regressions');
     expect((await readdir(join(dir, 'site'))).sort()).toEqual(['dashboard.css', 'dashboard.js', 'data.js', 'index.html']);
     const data = readData(await readFile(join(dir, 'site', 'data.js'), 'utf8'));
     expect(data.title).toBe('Nightly');
@@ -226,7 +226,7 @@ describe('--from-artifacts against the loopback GitHub', () => {
     const args = ['--out', join(dir, 'site'), '--from-artifacts', '--workflow', 'nightly.yml', '--limit', '4', '--save-reports', join(dir, 'kept')];
     const { result, stdout, stderr } = await quietly(() => runDashboardCommand(args, env));
     expect(result).toBe(0);
-    expect(stdout).toContain('3 reports, 1 workloads');
+    expect(stdout).toContain('3 reports, 1 workload,');
     expect(stderr).toContain('left out run 104 artifact profile-gate-llama');
     const data = readData(await readFile(join(dir, 'site', 'data.js'), 'utf8'));
     expect(data.workloads[0]!.points.commit).toEqual([sha(105), sha(106), sha(108)]);
@@ -244,7 +244,7 @@ describe('--from-artifacts against the loopback GitHub', () => {
       const args = ['--out', join(dir, name), '--from-artifacts', '--workflow', 'nightly.yml', '--limit', '3', '--save-reports', history, history];
       const { result, stdout } = await quietly(() => runDashboardCommand(args, env));
       expect(result).toBe(0);
-      expect(stdout).toContain(`${reports} reports, 1 workloads`);
+      expect(stdout).toContain(`${reports} reports, 1 workload,`);
     };
     await nightly('site-1', 3);
     // The next night one more run of the nightly workflow; the newest three are 111, 108 and 106.

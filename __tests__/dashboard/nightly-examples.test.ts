@@ -195,7 +195,7 @@ describe('the nightly examples, as written, over a regressing week', () => {
     // …and the regression is open since the first regressing night.
     expect(data.regressions.map((r) => [data.workloads[r.workload]!.name, r.index])).toEqual([[inputs.key, 6]]);
     expect(data.regressions[0]!.latestRelative).toBeLessThan(-0.05);
-    expect(last!.stdout).toContain('1 open regressions');
+    expect(last!.stdout).toContain('1 open regression\n');
     // The page from the store is the page from every artifact read afresh.
     const afresh = await dashboardJob(args.filter((a, i) => a !== '--history' && args[i - 1] !== '--history').map((a) => (a === 'site' ? 'afresh' : a)));
     expect(afresh.downloads).toBe(10);

@@ -329,7 +329,7 @@ describe('the whole engine on a kernel capture and its ncu CSV', () => {
     const row = lines.findIndex((l) => l.startsWith('| 28.8% |') && l.includes('nvjet&#95;sm90&#95;tst&#95;256x8&#95;64x6&#95;4x1&#95;v&#95;bz&#95;TNT'));
     expect(row).toBeGreaterThan(0);
     const dive = lines[row + 1]!;
-    expect(dive).toMatch(/^\| \| \| \| deep dive \| ↳ Nsight Compute, 1 launch: 47\\\.07 us · SM 5\\\.3% · memory 80\\\.8% \\\(DRAM\\\) · DRAM 3\\\.88 TB\/s · 88 blocks, 0\\\.67 waves/);
+    expect(dive).toMatch(/^\| \| \| \| deep dive \| ↳ Nsight Compute, 1 launch: 47\\\.07 µs · SM 5\\\.3% · memory 80\\\.8% \\\(DRAM\\\) · DRAM 3\\\.88 TB\/s · 88 blocks, 0\\\.67 waves/);
     expect(dive).toContain('findings: grid\\-too\\-small, kernel\\-memory\\-bound |');
     // Same number of cells as the table's header row.
     expect(tableCells(dive)).toHaveLength(tableCells(lines[row]!).length);
@@ -342,7 +342,7 @@ describe('the whole engine on a kernel capture and its ncu CSV', () => {
     const md = renderSummary(report);
     expect(md).toContain('### Deep dive (Nsight Compute)');
     const item = md.split('\n').find((l) => l.startsWith('- <code>evil'))!;
-    expect(item).toContain(': Nsight Compute, 1 launch: 5\\.00 us');
+    expect(item).toContain(': Nsight Compute, 1 launch: 5\\.00 µs');
     expect(item).not.toMatch(/<script>|<\/details>|<!--/);
     expect(Buffer.byteLength(renderSummary(report, { budgetBytes: 2000 }), 'utf8')).toBeLessThanOrEqual(2000 + 1);
     expect(Buffer.byteLength(md, 'utf8')).toBeLessThan(SUMMARY_BUDGET_BYTES);

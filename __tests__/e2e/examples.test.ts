@@ -5,7 +5,7 @@
  * stand-in. First main's baseline workflow on a push, then the gate on a pull request: the gate must
  * find main's report and compare with it.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -24,6 +24,11 @@ interface Workflow {
 }
 
 function workflow(file: string): Workflow {
+  if (file === 'README.md') {
+    // The README's workflow: the yaml block under "## The action".
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    return parse(/```yaml\n([\s\S]*?)\n```/.exec(readme.slice(readme.indexOf('\n## The action\n')))![1]!) as Workflow;
+  }
   return parse(readFileSync(join(ROOT, 'examples', file), 'utf8')) as Workflow;
 }
 
@@ -122,5 +127,92 @@ describe('examples/matrix.yml, as written', () => {
     expect(merged.code).toBe(0);
     expect(merged.summary.split('\n')[0]).toMatch(/· 4 reports/);
     expect(merged.summary).not.toContain('no baseline');
+  }, 240_000);
+});
+
+/**
+ * A workflow that triggers on both a push to main and a pull request, run as written: the push
+ * uploads the baseline, the pull request finds it and comments. Before the push, the pull request
+ * finds no baseline and says so.
+ */
+async function pushThenPullRequest(file: string, job: string, prepare: (workspace: string) => void = () => undefined): Promise<void> {
+  const wf = workflow(file);
+  expect(Object.keys(wf.on).sort()).toEqual(['pull_request', 'push']);
+  expect(wf.on['push']?.branches).toEqual(['main']);
+  const ref = (at: string) => ({ GITHUB_WORKFLOW_REF: `octo/gpu-app/.github/workflows/${file}@${at}` });
+
+  const early = box();
+  prepare(early.workspace);
+  const before = await runAction({ fake, runId: 50, job, event: PR_EVENT, workspace: early.workspace, inputs: actionInputs(wf, job), env: { ...early.env, ...ref('refs/pull/7/merge') } });
+  expect(before.summary).toMatch(/no baseline/i);
+
+  const main = box();
+  prepare(main.workspace);
+  const push = await runAction({ fake, runId: 100, job, eventName: 'push', event: { repository: PR_EVENT.repository }, workspace: main.workspace, inputs: actionInputs(wf, job), env: { ...main.env, ...ref('refs/heads/main'), GITHUB_REF: 'refs/heads/main' } });
+  expect(stderrBesidesKnownNoise(push.stderr)).toBe('');
+  expect(push.code).toBe(0);
+
+  const pr = box();
+  prepare(pr.workspace);
+  const r = await runAction({ fake, runId: 200, job, event: PR_EVENT, workspace: pr.workspace, inputs: actionInputs(wf, job), env: { ...pr.env, ...ref('refs/pull/7/merge') } });
+  expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
+  const report = JSON.parse(readFileSync(join(pr.workspace, 'profile-gate', 'report.json'), 'utf8')) as Report;
+  expect(report.comparison?.baseline.origin).toBe('artifact');
+  expect(report.comparison!.baseline.reason).toMatch(/^newest readable artifact '[^']+' on main \(run 100/);
+  expect(r.summary).not.toMatch(/no baseline/i);
+  expect(fake.commentsOn(7).length).toBeGreaterThan(0);
+}
+
+describe("the README's workflow, as written", () => {
+  it('on a push to main it uploads the baseline; on the pull request it compares with it and comments', async () => {
+    await pushThenPullRequest('README.md', 'gate');
+  }, 180_000);
+});
+
+describe('examples/analyze.yml, as written', () => {
+  it('reads the captures an earlier step left, and compares with main\'s', async () => {
+    // What the workload step writes: the bundled real captures of one decode workload.
+    const traces = (workspace: string) => {
+      mkdirSync(join(workspace, 'traces'));
+      cpSync(join(ROOT, 'samples', 'baseline'), join(workspace, 'traces'), { recursive: true });
+    };
+    await pushThenPullRequest('analyze.yml', 'gate', traces);
+  }, 180_000);
+});
+
+describe('examples/fork-safe-pr.yml, as written', () => {
+  it("measures a fork's pull request against main's baseline, with comments off", async () => {
+    const fork = workflow('fork-safe-pr.yml');
+    const baseline = workflow('baseline-main.yml');
+    // A fork's head repository: the job's if: lets it through (and keeps this repository's PRs out).
+    const forkEvent = { ...PR_EVENT, pull_request: { ...PR_EVENT.pull_request, head: { ...PR_EVENT.pull_request.head, repo: { full_name: 'stranger/gpu-app' } } } };
+    expect(fork.jobs['profile']!.if).toBe('github.event.pull_request.head.repo.full_name != github.repository');
+
+    const main = box();
+    const push = await runAction({ fake, runId: 100, eventName: 'push', event: { repository: PR_EVENT.repository }, workspace: main.workspace, inputs: actionInputs(baseline, 'baseline'), env: { ...main.env, GITHUB_REF: 'refs/heads/main', GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/baseline-main.yml@refs/heads/main' } });
+    expect(push.code).toBe(0);
+
+    const pr = box();
+    const r = await runAction({ fake, runId: 200, job: 'profile', event: forkEvent, workspace: pr.workspace, inputs: actionInputs(fork, 'profile'), env: { ...pr.env, GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/fork-safe-pr.yml@refs/pull/7/merge' } });
+    expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
+    const report = JSON.parse(readFileSync(join(pr.workspace, 'profile-gate', 'report.json'), 'utf8')) as Report;
+    expect(report.comparison?.baseline.origin).toBe('artifact');
+    expect(report.comparison!.baseline.reason).toMatch(/^newest readable artifact 'profile-gate-llama-3\.1-8b' on main \(run 100/);
+    expect(fake.commentsOn(7)).toHaveLength(0);
+  }, 180_000);
+});
+
+describe('examples/pr-ab.yml, as written', () => {
+  it('runs the base checkout beside the head in one job and compares with it', async () => {
+    const ab = workflow('pr-ab.yml');
+    expect(ab.jobs['gate']!.if).toBe('github.event.pull_request.head.repo.full_name == github.repository');
+    const pr = box();
+    // The second actions/checkout step: the PR's base commit in base/.
+    mkdirSync(join(pr.workspace, 'base'));
+    const r = await runAction({ fake, runId: 200, event: PR_EVENT, workspace: pr.workspace, inputs: actionInputs(ab, 'gate'), env: { ...pr.env, GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/pr-ab.yml@refs/pull/7/merge' } });
+    expect(stderrBesidesKnownNoise(r.stderr)).toBe('');
+    const report = JSON.parse(readFileSync(join(pr.workspace, 'profile-gate', 'report.json'), 'utf8')) as Report;
+    expect(report.comparison?.baseline.origin).toBe('a/b');
+    expect(fake.commentsOn(7)).toHaveLength(1);
   }, 240_000);
 });

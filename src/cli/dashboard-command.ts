@@ -23,6 +23,11 @@ ${flagsHelp('dashboard', ['output', 'dashboard'], 24)}
 ${flagsHelp('dashboard', ['artifacts', 'publish'], 24, ['from-artifacts', 'repo', 'workflow', 'branch', 'limit', 'prefix'])}
 `;
 
+/** `1 workload`, `2 workloads`. */
+function plural(count: number, one: string): string {
+  return `${count} ${count === 1 ? one : `${one}s`}`;
+}
+
 export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: flagOptions('dashboard') });
   const options = readFlags(values, 'dashboard', env);
@@ -84,7 +89,7 @@ export async function runDashboardCommand(argv: string[], env: NodeJS.ProcessEnv
     return inertLine(`  open regression ${(r.latestRelative * 100).toFixed(1)}% ${w.name} since ${w.points.commit[r.index]?.slice(0, 7) || 'an unknown commit'}`);
   });
   process.stdout.write(
-    `profile-gate dashboard ${TOOL_VERSION}: ${data.reportCount} reports, ${data.workloads.length} workloads, ${data.regressions.length} open regressions\n${lines.join('\n')}${lines.length ? '\n' : ''}wrote ${written[0]}\n`,
+    `profile-gate dashboard ${TOOL_VERSION}: ${plural(data.reportCount, 'report')}, ${plural(data.workloads.length, 'workload')}, ${plural(data.regressions.length, 'open regression')}\n${lines.join('\n')}${lines.length ? '\n' : ''}wrote ${written[0]}\n`,
   );
   return EXIT_OK;
 }

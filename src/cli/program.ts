@@ -5,15 +5,13 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readFile } from 'node:fs/promises';
-import { parseUserFamilies } from '../classify/user-families.js';
 import { analyze, type AnalyzeOptions, type BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
-import { gateOf, type OptionValues } from '../options/table.js';
+import { COMMANDS, gateOf, type Command, type OptionValues } from '../options/table.js';
 import { DEFAULT_FAIL_VERDICTS } from '../compare/verdict.js';
 import { verdictExitCode } from './verdict-exit.js';
-import { describeError, EXIT_OK, exitCodeFor, exitCodesText, InputError, UsageError } from '../errors.js';
+import { describeError, EXIT_OK, exitCodeFor, exitCodesText, UsageError } from '../errors.js';
 import type { Report } from '../model/report.js';
 import { renderSummary } from '../report/markdown/summary.js';
 import { renderTerminal } from '../report/terminal.js';
@@ -22,12 +20,14 @@ import { serializeReport } from '../report/json.js';
 import { TOOL_VERSION } from '../version.js';
 import { expandInputs, writeOutput } from '../io/input-paths.js';
 import { gatherCaptures } from '../io/gather-captures.js';
+import { loadFamilies } from '../io/families-file.js';
 import { DASHBOARD_HELP, runDashboardCommand } from './dashboard-command.js';
 import { REPORT_HELP, runReportCommand } from './report-command.js';
 import { exportProfilerReports } from './profiler-reports.js';
 import { resolveRunMetadata, systemGit } from './run-metadata.js';
 import { runCommand, RUN_HELP } from './run-command.js';
 import { runScrubCommand, SCRUB_HELP } from './scrub-command.js';
+import { flagUsageError } from './flag-errors.js';
 
 const HELP = `profile-gate ${TOOL_VERSION}: GPU inference performance as a CI gate
 
@@ -68,6 +68,13 @@ fused-attention run is the baseline, the unfused-attention run the head. No GPU 
 verdict is shown, and the demo still exits 0.
 
 ${flagsHelp('demo', 'all', 23)}
+`;
+
+/** The demo's last lines: the same analysis on your own captures. */
+const DEMO_NEXT = `Next, on your own captures (an nsys kernel summary, a PyTorch profiler trace, metric lines):
+  profile-gate analyze --json base.json BASELINE_CAPTURES...
+  profile-gate analyze --baseline base.json CAPTURES...
+Every input format, with a minimal file of each: references/formats.md
 `;
 
 /** Each command's own --help. */
@@ -112,16 +119,6 @@ async function emit(report: Report, outputs: Outputs, failVerdicts: readonly str
   if (outputs.markdown) await writeOutput(outputs.markdown, renderSummary(report));
   if (outputs.json !== '-' && outputs.markdown !== '-') process.stdout.write(renderTerminal(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
   return verdictExitCode(report, failVerdicts);
-}
-
-async function loadFamilies(path: string) {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new InputError(path, `cannot read the families file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  return parseUserFamilies(text, path);
 }
 
 async function runAnalyze(args: string[], defaultInputs?: string[]): Promise<number> {
@@ -179,15 +176,18 @@ async function runDemo(args: string[]): Promise<number> {
     inputs: await expandInputs([join(samples, 'current')]),
     baseline: { report: baseline, origin: 'file', path: baselineDir, reason: 'the bundled fused-attention run of the same workload on the same H200' },
   });
-  process.stdout.write(`Demo: ${join(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
+  // With `-` stdout holds the document alone; the words around it go to stderr.
+  const aside = options.json === '-' || options.markdown === '-' ? process.stderr : process.stdout;
+  aside.write(`Demo: ${join(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
   await emit(report, outputsOf(options));
-  if (report.verdict === 'fail') process.stdout.write('\nIn CI this verdict fails the job (exit code 1); the demo exits 0.\n');
+  if (report.verdict === 'fail') aside.write('\nIn CI this verdict fails the job (exit code 1); the demo exits 0.\n');
+  aside.write(`\n${DEMO_NEXT}`);
   return EXIT_OK;
 }
 
 export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
   try {
-    const [command, ...rest] = argv;
     const help = command ? COMMAND_HELP.get(command) : undefined;
     if (help && (rest.includes('--help') || rest.includes('-h'))) {
       process.stdout.write(help);
@@ -220,8 +220,8 @@ export async function main(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command ${JSON.stringify(command)}; expected analyze, run, report, dashboard, scrub, demo or --help`);
     }
   } catch (error) {
-    const usage = String((error as NodeJS.ErrnoException | undefined)?.code ?? '').startsWith('ERR_PARSE_ARGS');
-    const wrapped = usage ? new UsageError(`${(error as Error).message}; see profile-gate --help`) : error;
+    const known = (COMMANDS as readonly string[]).includes(command ?? '') ? (command as Command) : undefined;
+    const wrapped = flagUsageError(error, known ?? 'profile-gate', known ? Object.keys(flagOptions(known)) : []);
     process.stderr.write(`profile-gate: ${inertLine(describeError(wrapped))}\n`);
     return exitCodeFor(wrapped);
   }

@@ -2,7 +2,7 @@
  * `profile-gate run`: the CI job on your own box. Same options as the action's inputs (as --flags),
  * prints the plan first, then runs it, analyzes the captures and writes the report into --out.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, EXIT_BAD_INPUT, EXIT_OK, EXIT_RUN_FAILED, exitCodeFor, exitCodesText, UsageError } from '../errors.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
@@ -10,7 +10,10 @@ import type { Capture } from '../model/capture.js';
 import type { Probe } from '../runner/detect.js';
 import { createPlainLogger, type Logger } from '../runner/logger.js';
 import { redact, secretsFromEnv } from '../io/secrets.js';
-import { parseRunOptions, RUN_OPTION_NAMES } from '../runner/run-options.js';
+import { parseRunOptions, RUN_OPTION_NAMES, type RunOptions } from '../runner/run-options.js';
+import type { UserFamilyRule } from '../classify/families.js';
+import { loadFamilies } from '../io/families-file.js';
+import { resolveRunMetadata, systemGit } from './run-metadata.js';
 import { baseReportPath, prepareRun, runJob, traceInputs, type AnalyzeSide } from '../runner/run-workload.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { loadReport } from '../io/reports.js';
@@ -19,6 +22,7 @@ import { flagOptions, flagsHelp, readFlags, runFlagTexts, valueFlags } from '../
 import { gateOf, type OptionValues } from '../options/table.js';
 import type { RuleOptions } from '../diagnose/rule-options.js';
 import { verdictExitCode } from './verdict-exit.js';
+import { flagUsageError } from './flag-errors.js';
 import { renderPlan } from '../runner/plan-text.js';
 import { ProcessGroups } from '../runner/process-group.js';
 import type { HealthCheck, ServeTiming } from '../runner/serve.js';
@@ -37,6 +41,9 @@ ${flagsHelp('run', ['ab'], 32)}
 
 Gate:
 ${flagsHelp('run', ['gate', 'diagnose'], 32)}
+
+The report's name (the dashboard groups by it):
+${flagsHelp('run', ['run-metadata'], 32)}
 
 ${flagsHelp('run', ['run-output'], 32)}
 
@@ -63,12 +70,25 @@ export interface RunGate {
   gate: GateOptionsInput;
   /** The diagnosis rules' options (--rule-option). */
   ruleOptions?: RuleOptions;
+  /** The user's kernel families (--families). */
+  families?: readonly UserFamilyRule[];
+  /** The report's run block: the workload's name, the commit, the time. */
+  run?: Report['run'];
 }
 
 async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate, onCaptures?: (captures: readonly Capture[]) => void): Promise<Report> {
   const { analyze } = await import('../pipeline/analyze.js');
   const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
-  return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}), ...(onCaptures ? { onCaptures } : {}) });
+  return analyze({
+    inputs,
+    environment,
+    baseline,
+    gate: gate.gate,
+    ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}),
+    ...(gate.families ? { families: gate.families } : {}),
+    ...(gate.run ? { run: gate.run } : {}),
+    ...(onCaptures ? { onCaptures } : {}),
+  });
 }
 
 async function gateFromFlags(file: string | undefined, flags: OptionValues, abRun: boolean): Promise<RunGate> {
@@ -90,6 +110,17 @@ async function writeReport(report: Report, outDir: string, write: (text: string)
   await writeOutput(join(outDir, REPORT_FILE), serializeReport(report));
   await writeOutput(join(outDir, 'report.md'), renderSummary(report));
   write(`\n${renderTerminal(report)}`);
+}
+
+/**
+ * The report's name when --workload is not given: the model, else a command workload's command
+ * (not the folder its console was read from).
+ */
+function workloadName(options: RunOptions): string | undefined {
+  if (options.model) return undefined;
+  const command = options.run?.trim();
+  if (!command) return undefined;
+  return command.length > 60 ? `${command.slice(0, 59)}…` : command;
 }
 
 const STRING_FLAGS = new Set<string>(valueFlags('run'));
@@ -133,7 +164,7 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
         const command = argv.slice(separator + 1).join(' ');
         throw new UsageError(`run: the workload command goes in --run, not after --: profile-gate run --engine command --run ${JSON.stringify(command || 'COMMAND')}`);
       }
-      throw new UsageError(`run: ${(error as Error).message}; see profile-gate run --help`);
+      throw flagUsageError(error, 'run', Object.keys(flagOptions('run')));
     }
     const { values } = parsed;
     if (values.help) {
@@ -142,7 +173,11 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     }
     const options = parseRunOptions(runFlagTexts(values), 'cli');
     const flags = readFlags(values, 'run');
-    const runGate = await gateFromFlags(flags.baselineFile, flags, options.base !== undefined);
+    const runGate: RunGate = {
+      ...(await gateFromFlags(flags.baselineFile, flags, options.base !== undefined)),
+      ...(flags.families ? { families: await loadFamilies(resolve(deps.cwd ?? process.cwd(), flags.families)) } : {}),
+      run: resolveRunMetadata({ workload: flags.workload || workloadName(options) }, process.env, systemGit),
+    };
     const plan = await prepareRun(options, {
       outDir: flags.out,
       ...(deps.cwd ? { cwd: deps.cwd } : {}),

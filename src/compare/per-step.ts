@@ -270,7 +270,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
 
   let explainedShare: number | null = null;
   if (measured?.per === 'step' && kernelDeltaNs !== null && measured.deltaNs !== 0) explainedShare = kernelDeltaNs / measured.deltaNs;
-  if (measured?.per === 'token') notes.push('tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it');
+  if (measured?.per === 'token') notes.push('tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it; state it with "batch": N in the workload\'s {"kind": "run", …} lines (references/formats.md)');
   if (!measured) notes.push('no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)');
 
   return {

@@ -322,7 +322,7 @@ export function durationEvidence(result: NcuResult): Record<string, number> {
 export function deepDiveFacts(result: NcuResult): string[] {
   const facts: string[] = [];
   const duration = ncuValue(result, NCU.duration);
-  if (duration !== undefined) facts.push(duration >= 1e6 ? `${(duration / 1e6).toFixed(2)} ms` : `${(duration / 1e3).toFixed(2)} us`);
+  if (duration !== undefined) facts.push(duration >= 1e6 ? `${(duration / 1e6).toFixed(2)} ms` : `${(duration / 1e3).toFixed(2)} µs`);
   const compute = ncuValue(result, NCU.compute);
   if (compute !== undefined) facts.push(`SM ${percentText(compute)}`);
   const memory = memoryThroughput(result);

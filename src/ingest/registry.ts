@@ -114,12 +114,27 @@ export function detectFormat(file: InputFile, options: IngestOptions = {}): Impo
       'byte 0',
     );
   }
+  const known = notACapture(file.head);
+  if (known) throw new InputError(file.path, known, '1');
   const firstLine = file.head.split(/\r?\n/, 1)[0]?.slice(0, 60) ?? '';
   throw new InputError(
     file.path,
-    `unrecognized capture format (starts with ${JSON.stringify(firstLine)}); expected one of ${FORMAT_IDS.join(', ')}, or pass --format NAME`,
+    `unrecognized capture format (starts with ${JSON.stringify(firstLine)}); expected a capture of one of the ${FORMAT_IDS.length} formats analyze --help lists (references/formats.md shows each), or pass --format NAME`,
     '1',
   );
+}
+
+/** Files that are often given as captures and are not: what each is, and what to give instead. */
+function notACapture(head: string): string | undefined {
+  if (/^\s*\{\s*"schemaVersion"\s*:\s*\d+\s*,\s*"tool"\s*:\s*\{\s*"name"\s*:\s*"profile-gate"/.test(head)) {
+    return "a profile-gate report.json, not a capture; give it as the baseline (analyze --baseline FILE), or merge reports with profile-gate report --out DIR FILE...";
+  }
+  // nsys stats -r cuda_gpu_trace: one row per launch, which carries no per-kernel summary.
+  const header = head.trimStart().split(/\r?\n/, 1)[0]!.replace(/"/g, '');
+  if (/^Start \(\w+\),Duration \(\w+\),CorrId,/.test(header)) {
+    return 'an nsys cuda_gpu_trace CSV (one row per launch); export the kernel summary instead: nsys stats --report cuda_gpu_kern_sum --format csv --output PREFIX x.nsys-rep';
+  }
+  return undefined;
 }
 
 /**

@@ -4,8 +4,9 @@
  * same choice as upload-artifact's if-no-files-found) let it go on with the findings of an empty
  * capture, warned about or not.
  */
-import { stat } from 'node:fs/promises';
-import { InputError, UsageError } from '../errors.js';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { InputError, nearest, UsageError } from '../errors.js';
 import { expandInputSet, type LeftOutInput } from './input-paths.js';
 import type { SkippedInput } from '../model/report.js';
 
@@ -56,9 +57,26 @@ export async function gatherCaptures(paths: readonly string[], how: CaptureGathe
   }
   const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside${found.leftOut.length ? `; ${found.leftOut.length} left out` : ''})`)].join(', ') || 'no path given';
   const line = `no capture files: ${where}`;
+  // A path one letter from one that exists is a typo: name that one, not a policy that lets it pass.
+  const typos = present.length ? [] : (await Promise.all(missing.map(likelyMeant))).filter((p): p is string => p !== undefined);
+  if (how.policy === 'error' && typos.length) throw new UsageError(`${line}; did you mean ${typos.join(', ')}?`);
   if (how.policy === 'error') throw new UsageError(`${line}; check the path and that the profiling step wrote its files (${how.option}: warn or ignore lets an empty capture pass)`);
   if (how.policy === 'warn') how.warn(`${line}; the report holds no measurement (${how.option}: warn)`);
   return { files: [], fromDirectories: new Set(), skipped: skippedOf(missing, found.leftOut) };
+}
+
+/** The entry beside a missing path whose name is a typo away from it, as the path would be written. */
+async function likelyMeant(path: string): Promise<string | undefined> {
+  const name = basename(path);
+  if (!name || /[*?[]/.test(path)) return undefined;
+  let entries: string[];
+  try {
+    entries = await readdir(dirname(path));
+  } catch {
+    return undefined;
+  }
+  const guess = nearest(name, entries);
+  return guess === undefined ? undefined : join(dirname(path), guess);
 }
 
 /** Paths not found and folder entries left out, as the report lists them (the verdict's first lines). */

@@ -6,6 +6,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
+import { openInput } from '../ingest/common/input-file.js';
+import { detectFormat } from '../ingest/registry.js';
 import { DEFAULT_ARTIFACT_LIMITS } from '../github/limits.js';
 import { parseReportText } from '../model/read-report.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
@@ -64,6 +66,11 @@ export async function loadReport(path: string): Promise<Report> {
   } catch (error) {
     throw new InputError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a profile-gate report.json`);
   }
+  if (info.isDirectory()) {
+    const inside = join(path, REPORT_FILE);
+    const hasReport = await stat(inside).then((s) => s.isFile(), () => false);
+    throw new InputError(path, `a folder; expected one profile-gate ${REPORT_FILE} file${hasReport ? ` (this folder holds ${inside})` : ` (analyze --json FILE and run --out DIR write one)`}`);
+  }
   if (info.size > MAX_REPORT_BYTES) throw new InputError(path, `${info.size} bytes; expected a report.json under ${MAX_REPORT_BYTES} bytes`);
   let text: string;
   try {
@@ -72,7 +79,25 @@ export async function loadReport(path: string): Promise<Report> {
     throw new InputError(path, `cannot read it (${(error as NodeJS.ErrnoException).code ?? 'error'}); expected a profile-gate report.json`);
   }
   // Bounded while it is parsed (model/read-report.ts): a small file can hold an array of millions.
-  return parseReportText(text, path);
+  try {
+    return parseReportText(text, path);
+  } catch (error) {
+    const format = await captureFormatOf(path);
+    if (format === undefined) throw error;
+    throw new InputError(
+      path,
+      `a capture (${format}), not a report; a baseline is the ${REPORT_FILE} of an earlier analysis: profile-gate analyze --json baseline.json BASELINE_CAPTURES..., then give baseline.json`,
+    );
+  }
+}
+
+/** The capture format of a file that is not a report, when it is one. */
+async function captureFormatOf(path: string): Promise<string | undefined> {
+  try {
+    return detectFormat(await openInput(path)).id;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A label for a found report: its folder less `prefix`, else what the report says, else the file's folder. */

@@ -163,7 +163,15 @@ export const OPTIONS = [
     group: 'output',
     flag: { name: 'format', commands: ['analyze'], value: 'NAME', help: `skip detection and read every input as NAME, one of: ${FORMAT_IDS.join(', ')}` },
   }),
-  flagOnly({ key: 'families', default: '', parse: optional(text), group: 'output', flag: { name: 'families', commands: ['analyze'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' } }),
+  option({
+    key: 'families',
+    input: 'families',
+    default: '',
+    doc: 'Modes analyze and run. A JSON file of your own kernel-family patterns, tried before the built-in table (the README, "The diagnosis", shows the format).',
+    parse: optional(text),
+    group: 'analyze',
+    flag: { name: 'families', commands: ['analyze', 'run'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' },
+  }),
   flagOnly({ key: 'top', default: '10', parse: positiveInt, group: 'output', flag: { name: 'top', commands: ['analyze', 'demo'], value: 'N', help: 'kernels shown in the terminal output (default 10)' } }),
   // The action's input `baseline` says more (artifact, ab, none or a path): a row of its own below.
   flagOnly({
@@ -179,7 +187,7 @@ export const OPTIONS = [
   flagOnly({ key: 'outDir', default: '', parse: optional(text), group: 'output', flag: { name: 'out', commands: ['report', 'dashboard', 'scrub'], value: 'DIR', help: 'where the files are written (required)' } }),
   flagOnly({ key: 'history', default: '', parse: optional(text), group: 'output', flag: { name: 'history', commands: ['dashboard'], value: 'FILE', help: 'the history store (history.ndjson, one summary per report): read, and appended with the reports it lacks; artifacts it holds are not downloaded again' } }),
   // The run block of analyze's report: the dashboard groups and labels reports by them.
-  flagOnly({ key: 'workload', default: '', parse: optional(text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
+  flagOnly({ key: 'workload', default: '', parse: optional(text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze', 'run'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
   flagOnly({ key: 'commit', default: '', parse: optional(text), group: 'run-metadata', env: ['GITHUB_SHA'], flag: { name: 'commit', commands: ['analyze'], value: 'SHA', help: 'the commit measured (default $GITHUB_SHA, else git rev-parse HEAD)' } }),
   flagOnly({ key: 'branch', default: '', parse: optional(text), group: 'run-metadata', env: ['GITHUB_REF_NAME'], flag: { name: 'branch', commands: ['analyze'], value: 'NAME', help: 'its branch (default $GITHUB_REF_NAME, else the checked-out git branch)' } }),
   flagOnly({ key: 'runAt', default: '', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made (ISO 8601; default now)' } }),
@@ -484,7 +492,7 @@ export const OPTIONS = [
     key: 'allowEnvironmentMismatch',
     input: 'allow-environment-mismatch',
     default: '',
-    doc: 'Fingerprint keys allowed to differ from the baseline (gpuName, driver, cuda, rocm, engine, engineVersion, model, dtype, batch, sequence), or all.',
+    doc: `Fingerprint keys allowed to differ from the baseline (${FINGERPRINT_KEYS.join(', ')}), or all.`,
     parse: parseEnvironmentMismatch,
     group: 'gate',
     flag: { name: 'allow-environment-mismatch', commands: GATE_COMMANDS, value: 'KEYS|all', help: `compare although these fingerprint keys differ (${FINGERPRINT_KEYS.join(', ')})` },
@@ -605,7 +613,7 @@ export const RUN_OPTIONS: readonly RunRow[] = [
   runOption({ input: 'warmup-runs', group: 'run', doc: 'Mode run. Unprofiled warm-up runs before anything is measured.', flag: { name: 'warmup-runs', commands: ['run'], value: 'N', help: 'unmeasured runs first' } }),
   runOption({ input: 'runs', group: 'run', doc: 'Mode run. Measured repeats (samples for the gate).', flag: { name: 'runs', commands: ['run'], value: 'N', help: 'measured runs' } }),
   runOption({ input: 'profiler', group: 'run', doc: 'Mode run: auto, max, nsys, rocprofv3, torch or none.', flag: { name: 'profiler', commands: ['run'], value: 'auto|max|nsys|rocprofv3|torch|none', help: 'the kernel profiler' } }),
-  runOption({ input: 'capture-seconds', group: 'run', doc: 'Mode run. Length of the profiled window (and of each max benchmark window).', flag: { name: 'capture-seconds', commands: ['run'], value: 'S', help: 'MAX serve: length of each benchmark window' } }),
+  runOption({ input: 'capture-seconds', group: 'run', doc: 'Mode run, max-mode serve. Length in seconds of each max benchmark window, the profiled one included.', flag: { name: 'capture-seconds', commands: ['run'], value: 'S', help: 'MAX serve: length of each benchmark window, the profiled one included' } }),
   runOption({ input: 'deep-dive', group: 'run', doc: 'Mode run: auto (Nsight Compute on the dominant kernel only when one dominates), off or always.', flag: { name: 'deep-dive', commands: ['run'], value: 'auto|off|always', help: 'Nsight Compute on the dominant kernel' } }),
   runOption({ input: 'timeout-minutes', group: 'run', doc: 'Mode run. Time budget of the whole run; steps past it are stopped.', flag: { name: 'timeout-minutes', commands: ['run'], value: 'M', help: 'time budget of the whole run' } }),
   runOption({ input: 'base-workdir', group: 'ab', doc: 'Mode run, A/B. A checkout of the base commit (e.g. actions/checkout with ref the PR\'s base and path base).', flag: { name: 'base-workdir', commands: ['run'], value: 'DIR', help: 'a checkout of the base commit: the same workload runs there, its measured runs interleaved with the head\'s (ABBA)' } }),

@@ -11,7 +11,7 @@ export function formatNs(ns: number): string {
   const abs = Math.abs(ns);
   if (abs >= 1e9) return `${(ns / 1e9).toFixed(2)} s`;
   if (abs >= 1e6) return `${(ns / 1e6).toFixed(2)} ms`;
-  if (abs >= 1e3) return `${(ns / 1e3).toFixed(2)} us`;
+  if (abs >= 1e3) return `${(ns / 1e3).toFixed(2)} µs`;
   return `${Math.round(ns)} ns`;
 }
 

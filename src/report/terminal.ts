@@ -34,6 +34,43 @@ function evidenceLine(finding: Finding): string {
     .join('  ');
 }
 
+/** A change relative to where it started: `new` from nothing, `gone` to nothing. */
+function relativeChange(baselineNs: number, currentNs: number): string {
+  if (baselineNs === 0) return currentNs === 0 ? '' : 'new';
+  if (currentNs === 0) return 'gone';
+  const percent = ((currentNs - baselineNs) / baselineNs) * 100;
+  const text = Math.abs(percent) >= 10 ? Math.round(Math.abs(percent)).toString() : Math.abs(percent).toFixed(1);
+  return `${percent > 0 ? '+' : percent < 0 ? '−' : '±'}${text} %`;
+}
+
+type PerStepBlock = NonNullable<NonNullable<Report['comparison']>['perStep']>;
+
+/**
+ * The families and the kernels whose time per step changed most, under a sub-header each, in
+ * aligned columns: name, baseline → current, the change and the change relative to the baseline.
+ */
+function perStepRows(perStep: PerStepBlock, names: (name: string) => string): string[] {
+  const groups: Array<[string, Array<{ name: string; baselineNs: number; currentNs: number; deltaNs: number }>]> = [
+    ['by family', perStep.families.slice(0, 5).map((f) => ({ ...f, name: familyLabel(f.family) }))],
+    ['by kernel', perStep.kernels.slice(0, 5).map((k) => ({ ...k, name: shortenName(names(k.name), 60) }))],
+  ];
+  const rows = groups.flatMap(([, items]) => items);
+  if (!rows.length) return [];
+  const width = Math.max(...rows.map((r) => r.name.length));
+  const base = Math.max('baseline'.length, ...rows.map((r) => stepTimeText(r.baselineNs).length));
+  const current = Math.max('current'.length, ...rows.map((r) => stepTimeText(r.currentNs).length));
+  const delta = Math.max('change'.length, ...rows.map((r) => stepTimeText(r.deltaNs, true).length));
+  const out = [`  ${pad('', width + 4)}${'baseline'.padStart(base)} → ${pad('current', current)}  ${'change'.padStart(delta)}`];
+  for (const [title, items] of groups) {
+    if (!items.length) continue;
+    out.push(`  ${title}`);
+    for (const r of items) {
+      out.push(`    ${pad(r.name, width)}  ${stepTimeText(r.baselineNs).padStart(base)} → ${pad(stepTimeText(r.currentNs), current)}  ${stepTimeText(r.deltaNs, true).padStart(delta)}  ${relativeChange(r.baselineNs, r.currentNs)}`.trimEnd());
+    }
+  }
+  return out;
+}
+
 function pad(text: string, width: number): string {
   return text.length >= width ? text : text + ' '.repeat(width - text.length);
 }
@@ -89,8 +126,7 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
       if (perStep.measured) lines.push(`  measured per ${perStep.measured.per}: ${stepTimeText(perStep.measured.baselineNs)} → ${stepTimeText(perStep.measured.currentNs)} (${stepTimeText(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
       if (perStep.kernelDeltaNs !== null) lines.push(`  kernels: ${stepTimeText(perStep.kernelDeltaNs, true)}/step${perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)}% of the measured change`}`);
       for (const note of perStep.notes) lines.push(`  note: ${note}`);
-      for (const f of perStep.families.slice(0, 5)) lines.push(`  ${pad(stepTimeText(f.deltaNs, true), 12)} ${pad(familyLabel(f.family), 30)} ${stepTimeText(f.baselineNs)} → ${stepTimeText(f.currentNs)}`);
-      for (const k of perStep.kernels.slice(0, 5)) lines.push(`  ${pad(stepTimeText(k.deltaNs, true), 12)} ${shortenName(names(k.name), 60)}  ${stepTimeText(k.baselineNs)} → ${stepTimeText(k.currentNs)}`);
+      lines.push(...perStepRows(perStep, names));
       lines.push('');
     }
   }

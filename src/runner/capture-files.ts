@@ -126,7 +126,7 @@ export async function checkOutput(path: string, kind: OutputKind, options: { sni
   return problem ? { ok: false, reason: problem } : { ok: true, bytes: size };
 }
 
-const NO_METRIC_LINES = 'holds no lines profile-gate reads (print JSON metric lines such as {"metric": "decode_tok_s", "value": 123.4} to compare throughput)';
+const NO_METRIC_LINES = 'holds no {"metric": …, "value": …} line (print one per result, e.g. {"metric": "decode_tok_s", "value": 123.4}, to compare throughput)';
 
 /** Where the metric lines of a long workload console are gathered (next to its log). */
 export function consoleMetricsPath(logPath: string): string {
@@ -134,12 +134,17 @@ export function consoleMetricsPath(logPath: string): string {
 }
 
 /** Copy the metric lines of `from` into `to`, streamed line by line (bounded lines); returns how many. */
-export async function extractMetricLines(from: string, to: string): Promise<number> {
+export async function extractMetricLines(from: string, to: string): Promise<{ found: number; prose?: string }> {
   const out = createWriteStream(to);
   const reader = lineImporter();
   let found = 0;
+  let prose: string | undefined;
   const lines = new LineSplitter((line, dropped) => {
-    if (dropped > 0 || !reader.lineRecord(line)) return;
+    if (dropped > 0) return;
+    if (!reader.lineRecord(line)) {
+      if (prose === undefined && THROUGHPUT_IN_WORDS.test(line)) prose = line.trim().slice(0, 120);
+      return;
+    }
     found += 1;
     out.write(`${line}\n`);
   });
@@ -149,7 +154,17 @@ export async function extractMetricLines(from: string, to: string): Promise<numb
   } finally {
     await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
   }
-  return found;
+  return prose === undefined ? { found } : { found, prose };
+}
+
+/** A throughput written for people ("decode throughput: 100 tok/s"): what the metric line should carry instead. */
+const THROUGHPUT_IN_WORDS = /\d(?:[\d.,]*)\s*(?:tok(?:en)?s?\s*\/\s*s|tok(?:en)?s?\s+per\s+second)\b/i;
+
+/** The reason a console holds no metric line, quoting the line that reads like one. */
+function noMetricLines(prose: string | undefined): string {
+  if (prose === undefined) return NO_METRIC_LINES;
+  const value = /(\d[\d,]*(?:\.\d+)?)\s*tok/i.exec(prose)?.[1]?.replace(/,/g, '') ?? '123.4';
+  return `holds no {"metric": …, "value": …} line: it prints ${JSON.stringify(prose)}, which is for people; print the number as a metric line too, e.g. {"metric": "decode_tok_s", "value": ${value}}`;
 }
 
 /**
@@ -168,7 +183,8 @@ export async function consoleAnalysisFile(path: string): Promise<{ ok: true; pat
   if (sniffed && !sniffed.lineRecord) return { ok: true, path, bytes: check.bytes };
   if (sniffed && file.sizeBytes <= SNIFF_BYTES) return { ok: true, path, bytes: check.bytes };
   const metrics = consoleMetricsPath(path);
-  if ((await extractMetricLines(path, metrics)) === 0) return { ok: false, reason: NO_METRIC_LINES };
+  const extracted = await extractMetricLines(path, metrics);
+  if (extracted.found === 0) return { ok: false, reason: noMetricLines(extracted.prose) };
   return { ok: true, path: metrics, bytes: (await stat(metrics)).size };
 }
 

@@ -33,8 +33,12 @@ export function renderPlan(plan: Plan): string {
   lines.push(`  engine      ${engine}`);
   lines.push(`  GPU         ${gpu}`);
   lines.push(`  tools       ${tools.length ? tools.join('; ') : 'no profiler found'}`);
-  lines.push(`  profiler    ${PROFILER_TEXT[plan.profiler]}`);
-  lines.push(`  sampling    ${plan.sampling ? 'gpu_snapshot.py every 0.5 s during each measured run' : 'off'}`);
+  // Without a GPU nothing but throughput can be measured: the lines say so, and agree with the problem below.
+  const noGpu = detected.gpus.length === 0 && !detected.vendor;
+  const profilerText = plan.profiler === 'none' ? (noGpu || !plan.sampling ? 'none: throughput only' : PROFILER_TEXT.none) : PROFILER_TEXT[plan.profiler];
+  const asked = options.profiler !== plan.profiler ? ` (asked: ${options.profiler}${noGpu ? '; no GPU found' : ''})` : '';
+  lines.push(`  profiler    ${profilerText}${asked}`);
+  lines.push(`  sampling    ${plan.sampling ? 'gpu_snapshot.py every 0.5 s during each measured run' : noGpu ? 'not possible: no GPU found' : 'off'}`);
   lines.push(`  runs        ${options.warmupRuns} warm-up, ${options.runs} measured${options.engine === 'max' && options.mode === 'serve' ? ` benchmark windows of ${Math.ceil(options.captureSeconds)} s` : ''}`);
   if (plan.base) {
     const what = plan.base.run ? `\`${plan.base.run}\`` : 'the same workload';

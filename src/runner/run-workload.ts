@@ -174,6 +174,16 @@ async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, re
   return { record: { ...record, ...(run.outcome !== 'ok' && record.status === 'ok' ? { status: 'failed' as const } : {}), ...(message ? { message } : {}), why: choice.why }, run, asked: askedText(choice.request), request: choice.request };
 }
 
+/** The options as run.json records them: those of the engine that ran, none of the other's. */
+export function recordedOptions(options: Plan['options']): Partial<Plan['options']> {
+  if (options.engine === 'command') {
+    const { mode: _mode, maxArgs: _maxArgs, prompt: _prompt, maxNewTokens: _maxNewTokens, customArchitectures: _arch, benchmarkArgs: _bench, captureSeconds: _seconds, ...rest } = options;
+    return rest;
+  }
+  const { captures: _captures, ...rest } = options;
+  return options.mode === 'serve' ? rest : (({ captureSeconds: _seconds, benchmarkArgs: _bench, ...generate }) => generate)(rest);
+}
+
 async function writeRunJson(plan: Plan, result: JobResult, secrets: SecretSet): Promise<void> {
   const { run } = result;
   const data = {
@@ -181,7 +191,7 @@ async function writeRunJson(plan: Plan, result: JobResult, secrets: SecretSet): 
     ...(run.message ? { message: run.message } : {}),
     environment: plan.environment,
     profiler: plan.profiler,
-    options: plan.options,
+    options: recordedOptions(plan.options),
     steps: run.steps,
     ...(result.deepDive ? { deepDive: result.deepDive } : {}),
     files: run.files,

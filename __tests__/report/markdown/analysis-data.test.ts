@@ -22,7 +22,7 @@ describe('deep dives as analysis matched them', () => {
     const lines = renderSummary(report).replace(/<wbr>/g, '').split('\n');
     const row = lines.findIndex((l) => l.startsWith('|') && l.includes('kernel&#95;1'));
     expect(row).toBeGreaterThan(0);
-    expect(lines[row + 1]).toMatch(/deep dive \| ↳ Nsight Compute, 1 launch: 5\\\.00 us → findings: grid\\-too\\-small \|$/);
+    expect(lines[row + 1]).toMatch(/deep dive \| ↳ Nsight Compute, 1 launch: 5\\\.00 µs → findings: grid\\-too\\-small \|$/);
     expect(lines.join('\n')).not.toContain('Deep dive (Nsight Compute)');
   });
 
@@ -35,7 +35,7 @@ describe('deep dives as analysis matched them', () => {
     };
     const md = renderSummary(report);
     expect(md).toContain('Deep dive (Nsight Compute)');
-    expect(md.replace(/<wbr>/g, '')).toMatch(/- <code>only&#95;in&#95;ncu<\/code>: Nsight Compute, 2 launches: 5\\\.00 us/);
+    expect(md.replace(/<wbr>/g, '')).toMatch(/- <code>only&#95;in&#95;ncu<\/code>: Nsight Compute, 2 launches: 5\\\.00 µs/);
   });
 
   it('analysis matches the real H200 ncu launch to the nsys row that spells the kernel otherwise', async () => {

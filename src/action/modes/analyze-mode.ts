@@ -6,6 +6,7 @@ import { publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
 import type { Capture } from '../../model/capture.js';
+import { loadFamilies } from '../../io/families-file.js';
 
 export async function analyzeMode(ctx: ModeContext): Promise<void> {
   const { files: captures, fromDirectories, skipped } = await gatherCaptures(ctx.inputs.captures, {
@@ -19,6 +20,7 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
   const { baseline, note } = await resolveBaseline(ctx);
   const budget = ctx.inputs.analyzeTimeoutSeconds;
   let read: readonly Capture[] = [];
+  const families = ctx.inputs.families ? await loadFamilies(ctx.inputs.families) : [];
   const report = await analyze({
     onCaptures: (captures) => (read = captures),
     inputs: captures,
@@ -26,6 +28,7 @@ export async function analyzeMode(ctx: ModeContext): Promise<void> {
     baseline,
     gate,
     diagnose: { options: ctx.inputs.ruleOptions },
+    families,
     allowMixed: ctx.inputs.allowMixed,
     ...(ctx.inputs.strict ? {} : { skippable: fromDirectories }),
     ...(skipped.length ? { skippedInputs: skipped } : {}),

@@ -12,6 +12,7 @@ import { oneLine, publishReport, type ModeContext } from '../publish.js';
 import { gateOptions, resolveBaseline } from '../baseline.js';
 import { runInfo } from './run-info.js';
 import type { Capture } from '../../model/capture.js';
+import { loadFamilies } from '../../io/families-file.js';
 import { UsageError } from '../../errors.js';
 import { INPUTS } from '../inputs.js';
 import { inertLine, inertLines } from '../../report/inert-text.js';
@@ -45,6 +46,7 @@ export async function runMode(ctx: ModeContext): Promise<void> {
   const options = ctx.inputs.run;
   if (!options) throw new Error('mode run: the run options were not read with the inputs');
   const gate = gateOptions(ctx);
+  const families = ctx.inputs.families ? await loadFamilies(ctx.inputs.families) : [];
   const { baseline, note } = await resolveBaseline(ctx, options.base !== undefined);
   const plan = await prepareRun(options, { outDir: join(ctx.inputs.reportDir, 'run') });
   ctx.host.info(inertLines(renderPlan(plan)));
@@ -71,6 +73,7 @@ export async function runMode(ctx: ModeContext): Promise<void> {
                 run: runInfo(ctx),
           gate,
           diagnose: { options: ctx.inputs.ruleOptions },
+          families,
           ...(ctx.inputs.analyzeTimeoutSeconds ? { timeoutMs: ctx.inputs.analyzeTimeoutSeconds * 1000 } : {}),
           // The base side of an A/B run is a baseline in the making: never compared itself.
           baseline: which.side === 'base' ? null : which.baseline ?? baseline,

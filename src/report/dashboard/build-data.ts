@@ -24,6 +24,7 @@ import {
   type WorkloadSeries,
 } from './data.js';
 import { CI_PERCENT } from '../number-format.js';
+import { kernelDisplayNames } from '../kernel-display-name.js';
 import { countSteps } from '../../diagnose/step-count.js';
 import { clampText, safeCommit, safeHttpsUrl, safeRepository, safeServerUrl } from './safe-text.js';
 
@@ -232,7 +233,8 @@ function buildWorkload(name: string, entries: Entry[], options: DashboardOptions
     model: clampText(latest.environment.model, NAME_MAX),
     repos: repos.list,
     families,
-    kernels: kernels.list,
+    // The short names the CLI and the comment show, still told apart where the full names differ.
+    kernels: ((display) => kernels.list.map((name) => display.get(name) ?? name))(kernelDisplayNames(kernels.list)),
     kernelFamily,
     findings,
     points,

@@ -159,7 +159,7 @@ function card(w, index, regressions) {
   var head = h('div', { class: 'card-head' });
   var title = add(h('div'), h('h2', null, w.name));
   var sub = [w.model, w.gpu].filter(function (x) { return x && w.name.indexOf(x) < 0; }).join(' \u00B7 ');
-  add(title, h('div', { class: 'sub' }, (sub ? sub + ' \u00B7 ' : '') + n + ' runs, ' + day(p.t[0]) + ' to ' + day(p.t[n - 1])));
+  add(title, h('div', { class: 'sub' }, (sub ? sub + ' \u00B7 ' : '') + plural(n, 'run', 'runs') + ', ' + day(p.t[0]) + ' to ' + day(p.t[n - 1])));
   var stats = h('div', { class: 'stats' });
   if (regressions.length) add(stats, h('span', { class: 'badge bad' }, '\u25BC open regression ' + percent(regressions[0].latestRelative)));
   var last = -1;
@@ -172,10 +172,17 @@ function card(w, index, regressions) {
   var verdict = p.verdict[n - 1];
   add(stats, add(h('div', { class: 'stat verdict-' + VERDICTS[verdict] }), h('span', { class: 'l' }, 'latest verdict'), add(h('span', { class: 'v' }), h('span', { class: 'sym' }, VERDICT_SYMBOL[verdict] + ' '), VERDICTS[verdict])));
   add(article, add(head, title, stats));
+  // A run that passed its own gate can still sit on a lower level than before a change point: say which is which.
+  if (regressions.length && (VERDICTS[verdict] === 'pass' || VERDICTS[verdict] === 'warn' || VERDICTS[verdict] === 'accepted')) {
+    var began = regressions[0].index;
+    add(article, h('div', { class: 'reconcile', 'data-reconcile': 'verdict' }, 'The latest run\u2019s verdict (' + VERDICTS[verdict] + ') is its own gate against its baseline; the open regression is the level since ' + day(p.t[began]) + ' (' + short(p.commit[began]) + ') against the level before it, which no run has recovered.'));
+  }
 
   var metric = metricChart(w, id), families = familyChart(w, id), steps = stepChart(w, id), timeline = timelineChart(w, id);
+  // A workload that never reported the metric gets no empty panel for it.
+  var measured = p.value.some(function (v) { return v !== null; });
+  if (measured) add(article, add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: ${CI_PERCENT}% CI of the median, dashed: levels between change points')), metric.node);
   add(article,
-    add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: ${CI_PERCENT}% CI of the median, dashed: levels between change points')), metric.node,
     add(h('div', { class: 'section-title' }, 'Kernel time by family'), h('span', { class: 'hint' }, 'share of GPU kernel time; \u25BC marks a family-share shift')), families.node);
   if (steps) add(article, add(h('div', { class: 'section-title' }, 'GPU time per decode step'), h('span', { class: 'hint' }, 'by family, per device; no bar: the capture does not count its steps')), steps.node);
   add(article,
@@ -183,7 +190,7 @@ function card(w, index, regressions) {
   var panel = put(article, h('div', { class: 'detail', hidden: 'hidden' }));
   add(article, add(h('div', { class: 'lists' }), kernelTable(w), shiftList(w)), latestTable(w));
 
-  var charts = steps ? [metric, families, steps, timeline] : [metric, families, timeline];
+  var charts = [measured ? metric : null, families, steps, timeline].filter(Boolean);
   function indexAt(evt, node) {
     var box = node.getBoundingClientRect(), vx = (evt.clientX - box.left) * W / box.width;
     var at = n > 1 ? Math.round((vx - ML) / (PW / (n - 1))) : 0;
@@ -220,11 +227,11 @@ function regressionPanel() {
     add(row, add(h('div'), add(h('a', { href: '#w' + r.workload, class: 'name' }), w.name)));
     var what = add(h('div', { class: 'what' }),
       add(h('b'), num(r.before, digits) + ' \u2192 ' + num(r.after, digits) + ' ' + DATA.metric.unit), ', level now ' + num(r.latest, digits) + '. Began at ',
-      link(short(p.commit[at]), commitHref(w, at)), ' (' + day(p.t[at]) + ', ' + (p.t.length - at) + ' runs ago)');
+      link(short(p.commit[at]), commitHref(w, at)), ' (' + day(p.t[at]) + ', ' + plural(p.t.length - at, 'run', 'runs') + ' ago)');
     if (compareHref(w, at)) add(what, ' \u00B7 ', link('changes', compareHref(w, at)));
     if (p.run[at]) add(what, ' \u00B7 ', link('run', p.run[at]));
     if (acceptedNote(p, at)) add(what, ' \u00B7 ' + acceptedNote(p, at));
-    add(what, ' \u00B7 p=' + r.pValue);
+    add(what, ' \u00B7 ' + pText(r.pValue));
     add(panel, add(row, what));
   });
   return panel;
@@ -235,7 +242,7 @@ function render() {
   var latest = 0;
   DATA.workloads.forEach(function (w) { latest = Math.max(latest, w.points.t[w.points.t.length - 1] || 0); });
   var top = add(h('header', { class: 'top' }), h('h1', null, DATA.title));
-  add(top, h('div', { class: 'meta' }, DATA.workloads.length + ' workloads \u00B7 ' + DATA.reportCount + ' reports' + (latest ? ' \u00B7 latest run ' + stamp(latest) : '') + ' \u00B7 generated ' + DATA.generatedAt.slice(0, 16).replace('T', ' ') + ' UTC'));
+  add(top, h('div', { class: 'meta' }, plural(DATA.workloads.length, 'workload', 'workloads') + ' \u00B7 ' + plural(DATA.reportCount, 'report', 'reports') + (latest ? ' \u00B7 latest run ' + stamp(latest) : '') + ' \u00B7 generated ' + DATA.generatedAt.slice(0, 16).replace('T', ' ') + ' UTC'));
   add(app, top, regressionPanel());
   var chips = h('nav', { class: 'chips', 'aria-label': 'workloads' });
   DATA.workloads.forEach(function (w, index) {

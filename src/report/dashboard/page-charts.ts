@@ -68,6 +68,9 @@ function num(v, digits) {
 }
 function signed(v, digits, unit) { return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00B1') + num(Math.abs(v), digits) + unit; }
 function percent(relative) { return signed(relative * 100, 1, '%'); }
+function plural(count, one, many) { return count + ' ' + (count === 1 ? one : many); }
+/** A p-value as a reader takes it: below 0.001 it is that, never p=0. */
+function pText(p) { return !(p >= 0.001) ? 'p<0.001' : 'p=' + (p < 0.01 ? p.toFixed(3) : p.toFixed(2)); }
 function points(delta) { return signed(delta / 100, 1, ' pts'); }
 function share(v) { return num(v / 100, 1) + '%'; }
 function day(t) { return new Date(t).toISOString().slice(0, 10); }
@@ -280,6 +283,9 @@ function stepChart(w, id) {
   var root = frame(H, 'GPU time per decode step by family');
   patterns(root, id);
   var x = slotX(n), t = niceTicks(0, hi, 4);
+  // The axis reaches a tick at or above the tallest stacked bar, so every bar stays inside the plot.
+  var tick = t.ticks.length > 1 ? t.ticks[1] - t.ticks[0] : hi;
+  while (t.ticks[t.ticks.length - 1] < hi) t.ticks.push(t.ticks[t.ticks.length - 1] + tick);
   var y = linear(0, t.ticks[t.ticks.length - 1] || hi, MT + PH, MT);
   var g = put(root, s('g'));
   t.ticks.forEach(function (v) {

@@ -47,6 +47,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liber
 .badge { display: inline-block; padding: 2px 8px; border-radius: 4px; font-size: 12px; font-weight: 650; }
 .badge.bad { background: #fbe9df; color: var(--bad); }
 .section-title { font-size: 12px; font-weight: 650; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; margin: 12px 0 2px; }
+.reconcile { color: var(--muted); font-size: 13px; margin: 4px 0 8px; }
 .section-title .hint { text-transform: none; letter-spacing: 0; font-weight: 400; color: var(--faint); margin-left: 6px; }
 svg.chart { display: block; width: 100%; height: auto; overflow: visible; cursor: crosshair; }
 svg.chart text { font-family: inherit; font-size: 11px; fill: var(--muted); }

@@ -482,6 +482,9 @@ export function artifactLine(entry: ReportEntry): string | undefined {
 }
 
 export function artifactsSection(entries: readonly ReportEntry[], links: RunLinks, h: string): string {
+  const dashboard = dashboardLink(entries, links);
+  // Outside a CI job (the CLI) there is no artifact, no run and no job to point to.
+  if (!entries.some((e) => e.artifact) && !links.runUrl && !dashboard) return '';
   const out = [`${h} Artifacts`, ''];
   for (const entry of entries) {
     const line = artifactLine(entry);
@@ -489,7 +492,6 @@ export function artifactsSection(entries: readonly ReportEntry[], links: RunLink
   }
   if (!entries.some((e) => e.artifact)) out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
   if (links.runUrl) out.push(`- ${safeLink('Workflow run', links.runUrl)} (every artifact of the run)`);
-  const dashboard = dashboardLink(entries, links);
   if (dashboard) out.push(`- ${dashboard}`);
   return out.join('\n');
 }

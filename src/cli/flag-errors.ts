@@ -1,0 +1,33 @@
+/**
+ * The argument parser's errors (node:util parseArgs) as one line a user can act on: the flag named
+ * as typed, the nearest flag the command has when one is close ("did you mean --baseline?"), and
+ * where the command's flags are listed. The parser's own text (its advice about `--`, with an
+ * unbalanced quote) never reaches the user.
+ */
+import { nearest, UsageError } from '../errors.js';
+
+/**
+ * A parseArgs error of `command` as a usage error of one line; anything else unchanged.
+ * `flags` are the command's flag names without dashes.
+ */
+export function flagUsageError(error: unknown, command: string, flags: readonly string[]): unknown {
+  const code = String((error as NodeJS.ErrnoException | undefined)?.code ?? '');
+  if (!code.startsWith('ERR_PARSE_ARGS')) return error;
+  const message = (error as Error).message;
+  const help = `profile-gate ${command} --help lists its options`;
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) {
+    const given = unknown[1]!;
+    const [name] = given.split('=', 1) as [string];
+    const guess = nearest(name, flags.map((flag) => `--${flag}`));
+    return new UsageError(`${command}: unknown option ${name}${guess ? `; did you mean ${guess}?` : ''} (${help})`);
+  }
+  const missing = /^Option '(?:-\w, )?(--?[^' ]+)(?: <value>)?' argument missing/.exec(message);
+  if (missing) return new UsageError(`${command}: ${missing[1]} takes a value (${help})`);
+  const noValue = /^Option '(?:-\w, )?(--?[^' ]+)' does not take an argument/.exec(message);
+  if (noValue) return new UsageError(`${command}: ${noValue[1]} is a switch and takes no value (${help})`);
+  const positional = /^Unexpected argument '([^']*)'/.exec(message);
+  if (positional) return new UsageError(`${command}: unexpected argument ${JSON.stringify(positional[1])}; ${command} takes only options (${help})`);
+  // Another parser error: its first sentence, without the parser's advice.
+  return new UsageError(`${command}: ${message.split(/\.\s/, 1)[0]!.replace(/\.$/, '')} (${help})`);
+}
