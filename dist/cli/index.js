@@ -865,6 +865,27 @@ const FAMILY_TABLE = [
             '_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib',
         ],
     },
+    // Before quantize: TensorRT-LLM's MoE kernels take quantization parameters as arguments
+    // (`QuantParams`, a `WeightOnlyQuantOp`) whatever the run's dtype, so the word says nothing of a
+    // low-bit path. Its grouped GEMM of the older CUTLASS 2 path is `MoeFCGemm`; the per-step set-up
+    // of the grouped GEMM's pointers and strides, one small launch per MoE layer, is MoE plumbing.
+    {
+        family: 'moe-gemm',
+        pattern: /(?:^|::)MoeFCGemm</,
+        examples: [
+            // Names as TensorRT-LLM's MoE GEMM template writes them (moe_gemm_kernels_template.h), bf16 and fp16.
+            'void cutlass::Kernel<cutlass::gemm::kernel::MoeFCGemm<cutlass::gemm::threadblock::MmaMultistage<cutlass::gemm::GemmShape<32, 128, 64>, cutlass::bfloat16_t, cutlass::layout::RowMajor, cutlass::bfloat16_t, cutlass::layout::ColumnMajor, float, cutlass::layout::RowMajor, cutlass::arch::OpMultiplyAdd, 4>, cutlass::epilogue::threadblock::Epilogue<cutlass::gemm::GemmShape<32, 128, 64>, cutlass::bfloat16_t>, cutlass::gemm::threadblock::GemmBatchedIdentityThreadblockSwizzle, cutlass::arch::Sm80, (cutlass::gemm::kernel::GroupScheduleMode)0>>(T1::Params)',
+            'void cutlass::Kernel<cutlass::gemm::kernel::MoeFCGemm<cutlass::gemm::threadblock::MmaMultistage<cutlass::gemm::GemmShape<16, 128, 64>, cutlass::half_t, cutlass::layout::RowMajor, cutlass::half_t, cutlass::layout::ColumnMajor, float, cutlass::layout::RowMajor, cutlass::arch::OpMultiplyAdd, 3>, cutlass::epilogue::threadblock::Epilogue<cutlass::gemm::GemmShape<16, 128, 64>, cutlass::half_t>, cutlass::gemm::threadblock::GemmBatchedIdentityThreadblockSwizzle, cutlass::arch::Sm80, (cutlass::gemm::kernel::GroupScheduleMode)0>>(T1::Params)',
+        ],
+    },
+    {
+        family: 'moe-routing',
+        pattern: /(?:^|::)computeStridesTmaWarpSpecializedKernel</,
+        examples: [
+            'void tensorrt_llm::kernels::cutlass_kernels::computeStridesTmaWarpSpecializedKernel<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, __nv_bfloat16>(const long *, tensorrt_llm::kernels::cutlass_kernels::TmaWarpSpecializedGroupedGemmInput, tensorrt_llm::kernels::cutlass_kernels::TmaWarpSpecializedGroupedGemmInput, long, long, long, long, long, long, int, const __nv_bfloat16 *, const __nv_bfloat16 *, const __nv_bfloat16 *, const __nv_bfloat16 *, tensorrt_llm::kernels::cutlass_kernels::QuantParams, const __nv_bfloat16 *, const __nv_bfloat16 *, __nv_bfloat16 *, __nv_bfloat16 *)',
+            'void tensorrt_llm::kernels::cutlass_kernels::computeStridesTmaWarpSpecializedKernel<__nv_fp4_e2m1, __nv_fp4_e2m1, __nv_bfloat16, __nv_bfloat16>',
+        ],
+    },
     // Before lowbit-gemm: quantize ops name fp8/fp4/block-scaled too, but they only produce operands.
     {
         family: 'quantize',
@@ -1291,6 +1312,263 @@ const FAMILY_TABLE = [
 
 /***/ }),
 
+/***/ 643:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   V: () => (/* binding */ kernelDisplayName),
+/* harmony export */   q: () => (/* binding */ kernelDisplayNames)
+/* harmony export */ });
+/* harmony import */ var _demangle_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6693);
+/**
+ * Short kernel names for tables. A templated C++ kernel name runs to hundreds of characters and two
+ * different kernels share their first hundred (`void at::native::elementwise_kernel<128, 4, void
+ * at::native::gpu_kernel_impl_nocast<…`), so cutting the name tells nothing apart. Instead: the base
+ * name, as `nsys stats --base` prints it (no return type, namespaces, template arguments or
+ * parameters), plus the functor or operation in its template arguments that says what the kernel
+ * does: `elementwise_kernel<direct_copy_kernel_cuda>`, `elementwise_kernel<CUDAFunctor_add>`.
+ * The full name stays in report.json and in the details. The gate matches a kernel threshold
+ * written with this name as well as with the full one (compare/gate-options.ts).
+ */
+
+/** An anonymous namespace as c++filt (`(anonymous namespace)`), nsys and ncu (`<unnamed>`) or GCC (`{anonymous}`) spell it. */
+const ANONYMOUS_NAMESPACE = /(?:\(anonymous namespace\)|<unnamed>|\{anonymous\})::/g;
+/** Wrappers that carry the interesting functor inside them; never the answer themselves. */
+const WRAPPERS = new Set([
+    'gpu_kernel_impl',
+    'gpu_kernel_impl_nocast',
+    'gpu_index_kernel',
+    'BinaryFunctor',
+    'AUnaryFunctor',
+    'BUnaryFunctor',
+    'ReduceOp',
+    'func_wrapper_t',
+    'lambda',
+    'operator',
+    'OpaqueType',
+]);
+/** Base names that say nothing alone (CUTLASS's `Kernel2<config>`); the first template type names them. */
+const GENERIC_BASES = new Set(['Kernel', 'Kernel2', 'device_kernel', 'kernel', 'Kernel3']);
+const LOOKS_LIKE_FUNCTOR = /functor|epilogue|ops$/i;
+/** Value types: a generic base (`gemvx::kernel<int, int, __nv_bfloat16, …>`) is never named by one. */
+const VALUE_TYPES = new Set(['int', 'long', 'short', 'char', 'unsigned', 'signed', 'float', 'double', 'bool', 'true', 'false', 'half', '__half', '__nv_bfloat16', '__nv_half', 'BFloat16', 'Half', 'bfloat16_t', 'size_t']);
+/** Index of the bracket opening the one that closes at `close` (`<`/`>` and `(`/`)` nest together), or -1. */
+function openingBracket(text, close) {
+    let depth = 0;
+    for (let i = close; i >= 0; i--) {
+        const ch = text[i];
+        if (ch === '>' || ch === ')')
+            depth += 1;
+        else if (ch === '<' || ch === '(') {
+            depth -= 1;
+            if (depth === 0)
+                return i;
+        }
+    }
+    return -1;
+}
+/**
+ * The function a C++ kernel name declares, read from its end: the parameter list, then the
+ * template arguments, then the qualified name before them. What comes first is the return type,
+ * which can be anything (`std::enable_if<!T7, void>::type`, or nsys's unbalanced
+ * `std::enable_if<T2>(int)0&&…, void>::type`) and never names the kernel.
+ */
+function declaredFunction(text) {
+    // Only a declaration that ends as one: its parameter list or its template arguments.
+    if (!/[)>]$/.test(text))
+        return undefined;
+    let end = text.length;
+    if (text.endsWith(')')) {
+        const open = openingBracket(text, end - 1);
+        if (open <= 0)
+            return undefined;
+        end = open;
+    }
+    while (end > 0 && text[end - 1] === ' ')
+        end -= 1;
+    let args;
+    if (text[end - 1] === '>') {
+        const open = openingBracket(text, end - 1);
+        if (open <= 0)
+            return undefined;
+        args = text.slice(open + 1, end - 1);
+        end = open;
+    }
+    const found = /(?:[A-Za-z_~][\w~]*::)*[A-Za-z_~][\w~]*$/.exec(text.slice(0, end));
+    // Inside template arguments (a name whose brackets do not close) it is not the declared function.
+    if (!found || /[<,(]\s*$/.test(text.slice(0, found.index)))
+        return undefined;
+    return { qualified: found[0], ...(args !== undefined ? { args } : {}) };
+}
+/** Index of the bracket closing the one at `open` (`<`/`>` and `(`/`)` nest together), or -1. */
+function closingBracket(text, open) {
+    let depth = 0;
+    for (let i = open; i < text.length; i++) {
+        const ch = text[i];
+        if (ch === '<' || ch === '(')
+            depth += 1;
+        else if (ch === '>' || ch === ')') {
+            depth -= 1;
+            if (depth === 0)
+                return i;
+        }
+    }
+    return -1;
+}
+/** The identifier (last `::` segment) after which `text[at]` begins a call `(`, skipping one `<…>`. */
+function startsCall(text, at) {
+    let i = at;
+    if (text[i] === '<') {
+        const close = closingBracket(text, i);
+        if (close < 0)
+            return false;
+        i = close + 1;
+    }
+    return text[i] === '(';
+}
+/** The functor that tells kernels of one base apart, searched in the template arguments in order. */
+function distinguishingFunctor(args, base) {
+    const identifier = /[A-Za-z_][A-Za-z0-9_]*/g;
+    let first;
+    for (let match = identifier.exec(args); match; match = identifier.exec(args)) {
+        const name = match[0];
+        const end = match.index + name.length;
+        if (args.startsWith('::', end))
+            continue; // a namespace, not the name
+        if (WRAPPERS.has(name) || /^\d/.test(name))
+            continue;
+        if (!VALUE_TYPES.has(name))
+            first ??= name;
+        if (LOOKS_LIKE_FUNCTOR.test(name) || startsCall(args, end))
+            return name;
+    }
+    return GENERIC_BASES.has(base) ? first : undefined;
+}
+const clip = (text, max) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+const stripNamespaces = (text) => text.replace(/\b[A-Za-z_]\w*::/g, '').replace(/\s+/g, ' ').trim();
+function parts(name) {
+    let oneLine = name.replace(/\s+/g, ' ').trim();
+    // Mangled names (ROCm traces print `_ZN5aiter24add_rmsnorm_quant_kernel…`) are read demangled;
+    // one the demangler cannot read, and plain C names, have no structure to shorten.
+    if (/^_Z/.test(oneLine)) {
+        const readable = (0,_demangle_js__WEBPACK_IMPORTED_MODULE_0__/* .demangle */ .c)(oneLine.replace(/(?:\s*\[clone \.kd\]|\.kd)$/, ''));
+        if (readable && /^[A-Za-z_][\w:]*$/.test(readable))
+            return { base: readable.split('::').pop() };
+        oneLine = readable ?? oneLine;
+    }
+    if (/^_Z/.test(oneLine) || !/[<(]/.test(oneLine))
+        return undefined;
+    const text = oneLine.replace(ANONYMOUS_NAMESPACE, '').replace(/\s*\[clone \.kd\]$/, '').replace(/^(?:void|__global__ void)\s+/, '');
+    const declared = declaredFunction(text);
+    let qualified;
+    let args;
+    if (declared) {
+        ({ qualified, args } = declared);
+    }
+    else {
+        // A name cut short (no closing bracket): read it from the front.
+        const open = text.search(/[<(]/);
+        qualified = text.slice(0, open).trim();
+        if (text[open] === '<') {
+            const close = closingBracket(text, open);
+            args = close < 0 ? text.slice(open + 1) : text.slice(open + 1, close);
+        }
+    }
+    const segments = qualified.split('::');
+    const last = segments.pop() || qualified;
+    if (!last || !/^[A-Za-z_~][\w~]*$/.test(last))
+        return undefined;
+    // cuBLAS names its gemv `internal::gemvx::kernel`: a bare `kernel` keeps its namespace.
+    const base = last === 'kernel' && segments.length > 0 ? `${segments[segments.length - 1]}::kernel` : last;
+    if (args === undefined)
+        return { base };
+    const functor = distinguishingFunctor(args, base);
+    const sizes = /^\s*((?:\(\w+\))?-?\d+\w*\s*,\s*)+/.exec(args)?.[0].replace(/\(\w+\)/g, '').replace(/[\s,]+$/, '').replace(/\s+/g, ' ');
+    const out = { base, args: clip(stripNamespaces(args), 60), ...(functor ? { functor } : {}), ...(sizes ? { sizes } : {}) };
+    if (functor) {
+        const at = args.indexOf(`${functor}<`);
+        if (at >= 0) {
+            const fOpen = at + functor.length;
+            const fClose = closingBracket(args, fOpen);
+            const first = fClose > 0 ? args.slice(fOpen + 1, fClose).split(',')[0] : undefined;
+            if (first)
+                out.functorArg = stripNamespaces(first).slice(0, 24);
+        }
+    }
+    const lambda = [...oneLine.matchAll(/\{lambda\(([^()]*)\)#\d+\}/g)].map((m) => stripNamespaces(m[1])).find(Boolean);
+    if (lambda)
+        out.lambda = lambda.slice(0, 40);
+    return out;
+}
+/** `base<functor>` at a level of detail: 0 the short name; 1 adds the functor's type; 2 the lambda's types; 3 the sizes; 4 all template arguments. */
+function render(p, level) {
+    if (level >= 4 && p.args)
+        return `${p.base}<${p.args}>${p.lambda ? `(${p.lambda})` : ''}`;
+    const functor = p.functor ? `${p.functor}${level >= 1 && p.functorArg ? `<${p.functorArg}>` : ''}` : '';
+    const inner = [level >= 3 ? p.sizes : undefined, functor].filter(Boolean).join(', ');
+    return `${p.base}${inner ? `<${inner}>` : ''}${level >= 2 && p.lambda ? `(${p.lambda})` : ''}`;
+}
+/** The base name and the distinguishing functor: `elementwise_kernel<direct_copy_kernel_cuda>`. */
+function kernelDisplayName(name) {
+    const p = parts(name);
+    return p ? render(p, 0) : name.replace(/\s+/g, ' ').trim();
+}
+/** A stable tag of the full name (FNV-1a, 32 bits, six hex digits): the same kernel gets the same tag in every report. */
+function nameTag(name) {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < name.length; i++) {
+        hash ^= name.charCodeAt(i);
+        hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash.toString(16).padStart(8, '0').slice(0, 6);
+}
+/**
+ * Display names for a set of kernels, distinct wherever the full names are. Each name is a function
+ * of the kernel alone, so one kernel reads the same in every report and comparison: its short name
+ * where no other kernel of the set shares it; otherwise its detailed form (the functor's type, the
+ * lambda's parameter types and the kernel's sizes); where that is shared too, all its template
+ * arguments; and where even those are, a stable tag of the full name (`#3fa2c1`).
+ */
+function kernelDisplayNames(names) {
+    const unique = [...new Set(names)];
+    const groups = (items, key) => {
+        const out = new Map();
+        for (const n of items) {
+            const k = key(n);
+            const group = out.get(k);
+            if (group)
+                group.push(n);
+            else
+                out.set(k, [n]);
+        }
+        return out;
+    };
+    const out = new Map();
+    for (const [short, group] of groups(unique, kernelDisplayName)) {
+        if (group.length === 1) {
+            out.set(group[0], short);
+            continue;
+        }
+        const at = (level) => (n) => {
+            const p = parts(n);
+            return p ? render(p, level) : short;
+        };
+        for (const [detailed, same] of groups(group, at(3))) {
+            if (same.length === 1) {
+                out.set(same[0], detailed);
+                continue;
+            }
+            for (const [whole, alike] of groups(same, at(4)))
+                for (const n of alike)
+                    out.set(n, alike.length === 1 ? whole : `${whole} #${nameTag(n)}`);
+        }
+    }
+    return out;
+}
+
+
+/***/ }),
+
 /***/ 8545:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -1537,7 +1815,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2787);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8955);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -1552,7 +1830,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2787:
+/***/ 8955:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -1569,182 +1847,16 @@ var external_node_path_ = __nccwpck_require__(6760);
 const external_node_url_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 ;// CONCATENATED MODULE: external "node:util"
 const external_node_util_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");
+// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 15 modules
+var analyze = __nccwpck_require__(1624);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(8816);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(3916);
-// EXTERNAL MODULE: ./src/model/family-ids.ts
-var family_ids = __nccwpck_require__(1538);
-;// CONCATENATED MODULE: ./src/classify/user-families.ts
-/**
- * User-defined kernel families, from a JSON config:
- *   { "families": [{ "family": "my-fused-moe", "pattern": "^my_moe_", "flags": "i" }] }
- * Entries are tried in order before the built-in table. A family may be a built-in id (to claim a
- * kernel for it) or a new id (reported as its own family, a UserFamilyId; rules only read the
- * built-in ids). Each id is checked here, at load: one line naming the file and the entry.
- *
- * Patterns run in JavaScript's backtracking engine on names from the capture, which a pull request
- * chooses. So a pattern whose work can grow without bound is refused at load (patternProblem), and
- * the rest are tested on at most USER_PATTERN_NAME_CHARS characters of a name.
- */
-
-
-
-/** Lower-case words of letters and digits joined by single dashes, as the built-in ids are. */
-const FAMILY_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-/** Ids are shown in tables and used in threshold keys (`family:<id>`): a short id stays readable. */
-const FAMILY_ID_MAX = 60;
-const EntrySchema = schemas/* object */.Ikc({
-    family: schemas/* string */.YjP(),
-    pattern: schemas/* string */.YjP().min(1),
-    // `g` and `y` make RegExp.test stateful, which would make classification depend on call order.
-    flags: schemas/* string */.YjP().regex(/^[imsu]*$/, 'a combination of i, m, s, u').default(''),
-});
-const ConfigSchema = schemas/* object */.Ikc({ families: schemas/* array */.YOg(EntrySchema) }).strict();
-function describeIssue(issue) {
-    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
-    return `${path.replace(/^\./, '') || 'config'}: ${issue.message}`;
-}
-/** A built-in id spelt another way (`KV_Cache`, `attention fused`): what it would be, normalized. */
-function looseSpelling(id) {
-    return id
-        .trim()
-        .toLowerCase()
-        .replace(/[\s_.]+/g, '-')
-        .replace(/-+/g, '-');
-}
-/** The family an entry names, or why it cannot be one. */
-function checkFamilyId(id) {
-    if ((0,family_ids/* isBuiltInFamily */.qG)(id))
-        return { family: id };
-    const meant = looseSpelling(id);
-    if ((0,family_ids/* isBuiltInFamily */.qG)(meant))
-        return { problem: `'${id}' is the built-in family '${meant}' spelt another way; write '${meant}' to claim kernels for it, or pick a new id` };
-    if (!FAMILY_ID.test(id))
-        return { problem: `expected a family id (lower-case letters and digits joined by single dashes, e.g. my-fused-moe), got ${JSON.stringify(id.slice(0, 80))}` };
-    if (id.length > FAMILY_ID_MAX)
-        return { problem: `expected a family id of at most ${FAMILY_ID_MAX} characters, got ${id.length}` };
-    return { family: (0,family_ids/* userFamilyId */.vk)(id) };
-}
-/** Open-ended repeats (`*`, `+`, `{n,}`, and `{n,m}` past this) a pattern may hold, counting one for an unanchored start. */
-const MAX_PATTERN_DEGREE = 2;
-const WIDE_REPEAT = 64;
-/**
- * Why a pattern could backtrack without bound, or undefined. Refused: a backreference, a repeated
- * group that holds a quantifier or an alternation (`(a+)+`, `(a|ab)*`: exponential), and more than
- * MAX_PATTERN_DEGREE open-ended repeats, an unanchored start counting as one (`.*a.*b` tries every
- * start, every split: cubic).
- */
-function patternProblem(source) {
-    const stack = [{ quantified: false, alternation: false }];
-    let closed;
-    let openEnded = 0;
-    let i = 0;
-    while (i < source.length) {
-        const c = source[i];
-        if (c === '\\') {
-            const next = source[i + 1] ?? '';
-            if (/[1-9]/.test(next) || next === 'k')
-                return `a backreference (${source.slice(i, i + 2)}) can take exponential time; match without it`;
-            // \u{…} and \p{…} hold braces that are not a quantifier.
-            const braced = /^[upP]\{[^}]*\}/.exec(source.slice(i + 1));
-            i += braced ? 1 + braced[0].length : 2;
-            closed = undefined;
-            continue;
-        }
-        if (c === '[') {
-            i += 1;
-            if (source[i] === '^')
-                i += 1;
-            if (source[i] === ']')
-                i += 1;
-            while (i < source.length && source[i] !== ']')
-                i += source[i] === '\\' ? 2 : 1;
-            i += 1;
-            closed = undefined;
-            continue;
-        }
-        if (c === '(') {
-            stack.push({ quantified: false, alternation: false });
-            i += 1;
-            const prefix = /^\?(?::|=|!|<=|<!|<[^>]*>)/.exec(source.slice(i));
-            if (prefix)
-                i += prefix[0].length;
-            closed = undefined;
-            continue;
-        }
-        if (c === ')') {
-            closed = stack.length > 1 ? stack.pop() : undefined;
-            i += 1;
-            continue;
-        }
-        if (c === '|') {
-            stack[stack.length - 1].alternation = true;
-            i += 1;
-            closed = undefined;
-            continue;
-        }
-        const braces = c === '{' ? /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i)) : null;
-        if (c === '*' || c === '+' || c === '?' || braces) {
-            const max = braces ? (braces[2] === undefined ? Number(braces[1]) : braces[3] === '' ? Infinity : Number(braces[3])) : c === '?' ? 1 : Infinity;
-            if (max > 1 && closed && (closed.quantified || closed.alternation)) {
-                const what = closed.quantified ? 'a repeated group that holds a quantifier (as in (a+)+)' : 'a repeated group that holds an alternation (as in (a|ab)*)';
-                return `${what} can take exponential time; repeat a character class instead`;
-            }
-            if (max > WIDE_REPEAT)
-                openEnded += 1;
-            for (const group of stack)
-                group.quantified = true;
-            i += braces ? braces[0].length : 1;
-            if (source[i] === '?')
-                i += 1;
-            closed = undefined;
-            continue;
-        }
-        i += 1;
-        closed = undefined;
-    }
-    const degree = openEnded + (source.startsWith('^') ? 0 : 1);
-    if (degree > MAX_PATTERN_DEGREE) {
-        return `expected at most ${MAX_PATTERN_DEGREE - 1} open-ended repeat (*, +, {n,}) in a pattern not anchored with ^, or ${MAX_PATTERN_DEGREE} in one that is, got ${openEnded}: such a pattern takes time growing as a power of the name's length; anchor it with ^ or drop a leading .*`;
-    }
-    return undefined;
-}
-/** Parse and validate a family config; `path` names the file in errors. */
-function parseUserFamilies(text, path) {
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch (error) {
-        throw new errors/* InputError */.dz(path, `expected JSON ({ "families": [...] }), got ${error.message}`);
-    }
-    const parsed = ConfigSchema.safeParse(json);
-    if (!parsed.success) {
-        throw new errors/* InputError */.dz(path, `expected { "families": [{ family, pattern, flags? }] }, got ${describeIssue(parsed.error.issues[0])}`);
-    }
-    return parsed.data.families.map((entry, index) => {
-        const checked = checkFamilyId(entry.family);
-        if ('problem' in checked)
-            throw new errors/* InputError */.dz(path, `families[${index}].family: ${checked.problem} (built-in families: ${family_ids/* FAMILY_IDS */.Mz.join(', ')})`);
-        const problem = patternProblem(entry.pattern);
-        if (problem)
-            throw new errors/* InputError */.dz(path, `families[${index}].pattern: ${problem} (got ${JSON.stringify(entry.pattern.slice(0, 80))})`);
-        let pattern;
-        try {
-            pattern = new RegExp(entry.pattern, entry.flags);
-        }
-        catch (error) {
-            throw new errors/* InputError */.dz(path, `families[${index}].pattern: expected a valid regular expression, got ${error.message}`);
-        }
-        return { family: checked.family, pattern };
-    });
-}
-
-// EXTERNAL MODULE: ./src/pipeline/analyze.ts + 12 modules
-var analyze = __nccwpck_require__(8518);
+// EXTERNAL MODULE: ./src/ingest/common/input-file.ts
+var input_file = __nccwpck_require__(3311);
+// EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
+var registry = __nccwpck_require__(8517);
 ;// CONCATENATED MODULE: ./src/github/http.ts
 /**
  * The one HTTP layer between profile-gate and GitHub (REST API and artifact storage), on Node's
@@ -2052,10 +2164,12 @@ function limitsFromEnv(env) {
  * JSON.parse with bounds that hold while the text is read: no array longer, no string longer, no
  * nesting deeper and no more values in all than the limits allow. An untrusted report.json of a
  * few compressed megabytes can hold 30 million zeros; JSON.parse would build that array before any
- * schema looked at it. Here the read stops at the first value past a bound, naming where it was
- * (`comparison.baselineSamples.tok_s: more than 200000 items`), so memory stays within the limits
- * whatever the file holds. Otherwise it reads exactly what JSON.parse reads: the same values, a
- * `__proto__` key as an own property, the same refusals of what is not JSON.
+ * schema looked at it. Here the text is scanned first, building nothing, and the scan stops at the
+ * first value past a bound, naming where it was (`comparison.baselineSamples.tok_s: more than 200000
+ * items`); only text within the bounds is handed to JSON.parse, so memory stays within the limits
+ * whatever the file holds, and time is one linear scan plus JSON.parse. Otherwise it reads exactly
+ * what JSON.parse reads: the same values, a `__proto__` key as an own property, the same refusals
+ * of what is not JSON.
  */
 class JsonBoundsError extends Error {
     path;
@@ -2069,12 +2183,34 @@ class JsonBoundsError extends Error {
 class JsonSyntaxError extends Error {
 }
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-function pathOf(parts) {
+const HEX = /[0-9a-fA-F]{4}/y;
+/** The characters a backslash may escape in a JSON string, besides `u`. */
+const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+/**
+ * Where the scan is, as the error names it: array indices as themselves, object keys as the
+ * position of their opening quote (as `-1 - position`), decoded only when a bound is passed.
+ */
+function pathOf(text, parts) {
     let out = '';
-    for (const part of parts)
-        out += typeof part === 'number' ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `${out ? '.' : ''}${part}` : `[${JSON.stringify(part.slice(0, 40))}]`;
+    for (const part of parts) {
+        if (part >= 0) {
+            out += `[${part}]`;
+            continue;
+        }
+        const start = -1 - part;
+        let end = start + 1;
+        while (text.charCodeAt(end) !== 0x22)
+            end += text.charCodeAt(end) === 0x5c ? 2 : 1;
+        const key = JSON.parse(text.slice(start, end + 1));
+        out += /^[A-Za-z_$][\w$]*$/.test(key) ? `${out ? '.' : ''}${key}` : `[${JSON.stringify(key.slice(0, 40))}]`;
+    }
     return out;
 }
+/**
+ * One pass over the text that builds nothing: it checks the bounds (and the syntax), and only then
+ * JSON.parse builds the values, so what is built is within the bounds and read at JSON.parse's own
+ * speed. A pass that built each value itself took some ten times as long on a report of 150,000 rows.
+ */
 function parseBoundedJson(text, bounds) {
     let at = 0;
     let values = 0;
@@ -2083,7 +2219,7 @@ function parseBoundedJson(text, bounds) {
         throw new JsonSyntaxError(`${what} at position ${at}`);
     };
     const bound = (detail) => {
-        throw new JsonBoundsError(pathOf(path), detail);
+        throw new JsonBoundsError(pathOf(text, path), detail);
     };
     const space = () => {
         for (;;) {
@@ -2094,51 +2230,53 @@ function parseBoundedJson(text, bounds) {
                 return;
         }
     };
+    const deadline = bounds.maxMillis === undefined ? Infinity : Date.now() + bounds.maxMillis;
     const count = () => {
         values += 1;
         if (values > bounds.maxValues)
             bound(`more than ${bounds.maxValues} values in the whole document`);
+        // The clock is read every 4,096 values: a global read per value would cost more than the value.
+        if ((values & 4095) === 0 && Date.now() >= deadline)
+            bound(`read past its time budget of ${bounds.maxMillis / 1000} s, at value ${values}`);
     };
     const string = () => {
-        // at is on the opening quote.
+        // at is on the opening quote; `chars` counts the characters as decoded (an escape is one).
         const start = at;
         at += 1;
-        let escaped = false;
-        let raw = 0;
+        let chars = 0;
         for (;;) {
             const c = text.charCodeAt(at);
-            if (Number.isNaN(c))
+            // NaN past the end; `c !== c` rather than a global's method, which a VM context makes slow per character.
+            if (c !== c)
                 fail('Unterminated string');
             if (c === 0x22)
                 break;
             if (c < 0x20)
                 fail('Bad control character in string literal');
             if (c === 0x5c) {
-                escaped = true;
-                at += 1;
+                const e = text.charCodeAt(at + 1);
+                if (e === 0x75) {
+                    HEX.lastIndex = at + 2;
+                    if (!HEX.test(text)) {
+                        at = start;
+                        fail('Bad escape in string literal');
+                    }
+                    at += 6;
+                }
+                else if (SIMPLE_ESCAPES.has(e))
+                    at += 2;
+                else {
+                    at = start;
+                    fail('Bad escape in string literal');
+                }
             }
-            at += 1;
-            raw += 1;
-            // Every decoded character takes at least one raw character, so this bound is never early.
-            if (raw > bounds.maxStringChars && !escaped)
-                bound(`a string longer than ${bounds.maxStringChars} characters`);
-            if (raw > 6 * bounds.maxStringChars)
+            else
+                at += 1;
+            chars += 1;
+            if (chars > bounds.maxStringChars)
                 bound(`a string longer than ${bounds.maxStringChars} characters`);
         }
         at += 1;
-        // Decoded by JSON.parse even without escapes: a fresh string. A slice of `text` would keep the
-        // whole document alive for as long as any one name of it is kept (a summary's kernel names).
-        let decoded;
-        try {
-            decoded = JSON.parse(text.slice(start, at));
-        }
-        catch {
-            at = start;
-            return fail('Bad escape in string literal');
-        }
-        if (escaped && decoded.length > bounds.maxStringChars)
-            bound(`a string longer than ${bounds.maxStringChars} characters`);
-        return decoded;
     };
     const value = (depth) => {
         space();
@@ -2153,42 +2291,39 @@ function parseBoundedJson(text, bounds) {
         }
         if (c === 0x74 && text.startsWith('true', at)) {
             at += 4;
-            return true;
+            return;
         }
         if (c === 0x66 && text.startsWith('false', at)) {
             at += 5;
-            return false;
+            return;
         }
         if (c === 0x6e && text.startsWith('null', at)) {
             at += 4;
-            return null;
+            return;
         }
         NUMBER.lastIndex = at;
-        const m = NUMBER.exec(text);
-        if (!m)
-            return fail(Number.isNaN(c) ? 'Unexpected end of JSON input' : `Unexpected token '${text[at]}'`);
+        if (!NUMBER.test(text))
+            fail(Number.isNaN(c) ? 'Unexpected end of JSON input' : `Unexpected token '${text[at]}'`);
         at = NUMBER.lastIndex;
-        return Number(m[0]);
     };
     const array = (depth) => {
         at += 1;
-        const out = [];
         space();
         if (text.charCodeAt(at) === 0x5d) {
             at += 1;
-            return out;
+            return;
         }
-        for (;;) {
-            if (out.length >= bounds.maxItems)
+        for (let items = 0;; items++) {
+            if (items >= bounds.maxItems)
                 bound(`more than ${bounds.maxItems} items`);
-            path.push(out.length);
-            out.push(value(depth));
+            path.push(items);
+            value(depth);
             path.pop();
             space();
             const c = text.charCodeAt(at);
             at += 1;
             if (c === 0x5d)
-                return out;
+                return;
             if (c !== 0x2c) {
                 at -= 1;
                 fail("Expected ',' or ']' after array element");
@@ -2197,12 +2332,11 @@ function parseBoundedJson(text, bounds) {
     };
     const object = (depth) => {
         at += 1;
-        const out = {};
         let keys = 0;
         space();
         if (text.charCodeAt(at) === 0x7d) {
             at += 1;
-            return out;
+            return;
         }
         for (;;) {
             space();
@@ -2210,25 +2344,21 @@ function parseBoundedJson(text, bounds) {
                 fail('Expected a double-quoted property name');
             if (keys >= bounds.maxItems)
                 bound(`more than ${bounds.maxItems} keys`);
-            const key = string();
+            const key = at;
+            string();
             keys += 1;
             space();
             if (text.charCodeAt(at) !== 0x3a)
                 fail("Expected ':' after property name");
             at += 1;
-            path.push(key);
-            const v = value(depth);
+            path.push(-1 - key);
+            value(depth);
             path.pop();
-            // As JSON.parse: `__proto__` is an own property, never the prototype.
-            if (key === '__proto__')
-                Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-            else
-                out[key] = v;
             space();
             const c = text.charCodeAt(at);
             at += 1;
             if (c === 0x7d)
-                return out;
+                return;
             if (c !== 0x2c) {
                 at -= 1;
                 fail("Expected ',' or '}' after property value");
@@ -2236,15 +2366,19 @@ function parseBoundedJson(text, bounds) {
         }
     };
     // A byte order mark is not JSON (JSON.parse refuses it too).
-    const result = value(0);
+    value(0);
     space();
     if (at < text.length)
         fail(`Unexpected non-whitespace character after JSON`);
-    return result;
+    // Within the bounds: JSON.parse builds it (a `__proto__` key an own property, fresh strings that
+    // do not keep the whole text alive).
+    return JSON.parse(text);
 }
 
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
 var model_report = __nccwpck_require__(949);
+// EXTERNAL MODULE: ./src/model/decision.ts
+var decision = __nccwpck_require__(9263);
 ;// CONCATENATED MODULE: ./src/model/migrate.ts
 /**
  * Reading a report.json of any schema version as the current Report. Reports outlive the tool that
@@ -2260,6 +2394,7 @@ var model_report = __nccwpck_require__(949);
  * are no run info, memops, API calls, CPU functions, notices or Nsight Compute results; optional
  * sections are absent instead of null. Migrating adds the empty sections and renames the fields.
  */
+
 
 
 function isRecord(value) {
@@ -2301,39 +2436,28 @@ function v0ToV1(data) {
 function v1ToV2(data) {
     return { ...data, schemaVersion: 2 };
 }
+/**
+ * Version 3 records the decision (`decision`: its causes and the policy). A version-2 report gets
+ * one after it is validated, from its rows' statuses and findings (model/decision.ts
+ * decisionFromRows), with the policy unknown; its reasons are kept as written.
+ */
+function v2ToV3(data) {
+    return { ...data, schemaVersion: 3 };
+}
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 const MIGRATIONS = {
     0: v0ToV1,
     1: v1ToV2,
+    2: v2ToV3,
 };
+/** A report of a version before the decision was recorded: validated without it, then given one from its rows. */
+const UNDECIDED_REPORT = model_report/* ReportSchema */.M9.omit({ decision: true });
+const FIRST_DECIDED_VERSION = 3;
 /** The writer's version for a message: the tool version it recorded, else its schema version. */
 function writer(data, version) {
     const tool = data['tool'];
     const named = isRecord(tool) ? tool['version'] : typeof tool === 'string' ? tool : undefined;
     return typeof named === 'string' && named.length <= 40 ? named : `schemaVersion ${version}`;
-}
-/**
- * A report written before `comparison.reasonRows` links its kernel-share reasons by their frozen
- * wording (`kernel:<name cut at 80>… share of GPU time 0.0% → 9.9% …`): the name's head and the
- * shares it quotes pick out one row. Anything else, or a match that is not one row, stays unlinked.
- */
-function linkWrittenReasons(comparison) {
-    if (comparison.reasonRows)
-        return comparison;
-    const kernels = comparison.rows.filter((r) => r.kind === 'kernel-share');
-    const reasonRows = comparison.reasons.map((reason) => {
-        if (!reason.startsWith('kernel:'))
-            return null;
-        const end = reason.search(/…| share of GPU time/);
-        if (end < 0)
-            return null;
-        const written = reason.slice(0, end);
-        const rows = kernels.filter((r) => r.metric.replace(/\s+/g, ' ').startsWith(written) && r.baseline !== null && r.current !== null && reason.includes(`${r.baseline.toFixed(1)}% → ${r.current.toFixed(1)}%`));
-        if (rows.length !== 1)
-            return null;
-        return { row: rows[0].metric, nameEnd: reason[end] === '…' ? end + 1 : end };
-    });
-    return { ...comparison, reasonRows };
 }
 /**
  * A parsed report.json (of any version) as the current Report; `path` names it in errors. Throws an
@@ -2358,15 +2482,17 @@ function migrateReport(data, path) {
             throw new errors/* InputError */.dz(path, `expected schemaVersion ${model_report/* REPORT_SCHEMA_VERSION */.WI} or a version that can be migrated, got ${version}`);
         current = step(current);
     }
-    const parsed = model_report/* ReportSchema */.M9.safeParse(current);
+    const parsed = (version < FIRST_DECIDED_VERSION ? UNDECIDED_REPORT : model_report/* ReportSchema */.M9).safeParse(current);
     if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue.path.length ? issue.path.join('.') : 'the top level';
         const migrated = version < model_report/* REPORT_SCHEMA_VERSION */.WI ? ` (migrated from schemaVersion ${version})` : '';
         throw new errors/* InputError */.dz(path, `expected a profile-gate report.json (schemaVersion ${model_report/* REPORT_SCHEMA_VERSION */.WI})${migrated}; at ${where}: ${issue.message}`);
     }
+    if (version >= FIRST_DECIDED_VERSION)
+        return parsed.data;
     const report = parsed.data;
-    return report.comparison && !report.comparison.reasonRows ? { ...report, comparison: linkWrittenReasons(report.comparison) } : report;
+    return { ...report, decision: (0,decision/* decisionFromRows */.Ui)(report) };
 }
 
 ;// CONCATENATED MODULE: ./src/model/read-report.ts
@@ -2382,12 +2508,15 @@ function migrateReport(data, path) {
 /**
  * Far above any report profile-gate writes (a report of 10,000 kernels holds about 150,000 values,
  * its longest strings are demangled kernel names of a few kilobytes), far below what takes a heap.
+ * The scan of the worst report within them (150,000 rows) takes about a second, so a report that
+ * takes 30 s is refused: the reader holds no job for longer, whatever the machine's load.
  */
 const REPORT_JSON_BOUNDS = {
     maxItems: 200_000,
     maxStringChars: 262_144,
     maxValues: 4_000_000,
     maxDepth: 64,
+    maxMillis: 30_000,
 };
 function parseReportText(text, source, bounds = REPORT_JSON_BOUNDS) {
     let data;
@@ -2414,6 +2543,8 @@ function parseReportText(text, source, bounds = REPORT_JSON_BOUNDS) {
 
 
 
+
+
 /** A report of 10,000 kernels is a few MiB; anything far larger is not ours. */
 const MAX_REPORT_BYTES = DEFAULT_ARTIFACT_LIMITS.maxReportBytes;
 const MAX_DEPTH = 6;
@@ -2430,7 +2561,7 @@ async function walk(directory, depth, found) {
     }
 }
 /** Files are taken as given; directories give every report.json inside them (links are not followed). */
-async function findReportFiles(paths) {
+async function reports_findReportFiles(paths) {
     const found = [];
     for (const path of paths) {
         let info;
@@ -2453,13 +2584,18 @@ async function findReportFiles(paths) {
     }
     return found;
 }
-async function loadReport(path) {
+async function reports_loadReport(path) {
     let info;
     try {
         info = await (0,promises_.stat)(path);
     }
     catch (error) {
         throw new errors/* InputError */.dz(path, `cannot read it (${error.code ?? 'error'}); expected a profile-gate report.json`);
+    }
+    if (info.isDirectory()) {
+        const inside = (0,external_node_path_.join)(path, model_report/* REPORT_FILE */.Uq);
+        const hasReport = await (0,promises_.stat)(inside).then((s) => s.isFile(), () => false);
+        throw new errors/* InputError */.dz(path, `a folder; expected one profile-gate ${model_report/* REPORT_FILE */.Uq} file${hasReport ? ` (this folder holds ${inside})` : ` (analyze --json FILE and run --out DIR write one)`}`);
     }
     if (info.size > MAX_REPORT_BYTES)
         throw new errors/* InputError */.dz(path, `${info.size} bytes; expected a report.json under ${MAX_REPORT_BYTES} bytes`);
@@ -2471,7 +2607,24 @@ async function loadReport(path) {
         throw new errors/* InputError */.dz(path, `cannot read it (${error.code ?? 'error'}); expected a profile-gate report.json`);
     }
     // Bounded while it is parsed (model/read-report.ts): a small file can hold an array of millions.
-    return parseReportText(text, path);
+    try {
+        return parseReportText(text, path);
+    }
+    catch (error) {
+        const format = await captureFormatOf(path);
+        if (format === undefined)
+            throw error;
+        throw new errors/* InputError */.dz(path, `a capture (${format}), not a report; a baseline is the ${model_report/* REPORT_FILE */.Uq} of an earlier analysis: profile-gate analyze --json baseline.json BASELINE_CAPTURES..., then give baseline.json`);
+    }
+}
+/** The capture format of a file that is not a report, when it is one. */
+async function captureFormatOf(path) {
+    try {
+        return (0,registry/* detectFormat */.Tz)(await (0,input_file/* openInput */.lt)(path)).id;
+    }
+    catch {
+        return undefined;
+    }
 }
 /** A label for a found report: its folder less `prefix`, else what the report says, else the file's folder. */
 function reports_labelFor(found, report, prefix = '') {
@@ -2479,6 +2632,286 @@ function reports_labelFor(found, report, prefix = '') {
         return found.folder.startsWith(prefix) && found.folder.length > prefix.length ? found.folder.slice(prefix.length) : found.folder;
     const parts = found.path.split(/[\\/]/).filter(Boolean);
     return report.run.workload ?? report.environment.model ?? (parts.length >= 2 ? parts[parts.length - 2] : (0,external_node_path_.basename)(found.path));
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(8816);
+;// CONCATENATED MODULE: ./src/runner/shell-words.ts
+/**
+ * Splitting an option such as `max-args: --max-length 2048 --prompt "two words"` into argv the way a
+ * POSIX shell would (quotes and backslashes only: no expansion, no globbing), and quoting argv back
+ * into one line for the plan and the logs.
+ */
+function splitShellWords(text) {
+    const words = [];
+    let current = '';
+    let inWord = false;
+    let quote = null;
+    for (let i = 0; i < text.length; i += 1) {
+        const char = text[i];
+        if (quote === "'") {
+            if (char === "'")
+                quote = null;
+            else
+                current += char;
+            continue;
+        }
+        if (quote === '"') {
+            if (char === '"')
+                quote = null;
+            else if (char === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1]))
+                current += text[++i];
+            else
+                current += char;
+            continue;
+        }
+        if (char === "'" || char === '"') {
+            quote = char;
+            inWord = true;
+        }
+        else if (char === '\\' && i + 1 < text.length) {
+            if (text[i + 1] !== '\n')
+                current += text[i + 1];
+            i += 1;
+            inWord = true;
+        }
+        else if (/\s/.test(char)) {
+            if (inWord)
+                words.push(current);
+            current = '';
+            inWord = false;
+        }
+        else {
+            current += char;
+            inWord = true;
+        }
+    }
+    if (quote)
+        throw new Error(`unterminated ${quote} quote`);
+    if (inWord)
+        words.push(current);
+    return words;
+}
+const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+function quoteShellWord(word) {
+    if (word !== '' && SAFE_WORD.test(word))
+        return word;
+    return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+function formatCommand(argv) {
+    return argv.map(quoteShellWord).join(' ');
+}
+/** The value given to `--name VALUE` or `--name=VALUE` in argv (the last one wins, as in argparse). */
+function flagValue(argv, name) {
+    let value;
+    for (let i = 0; i < argv.length; i += 1) {
+        const word = argv[i];
+        if (word === name && i + 1 < argv.length)
+            value = argv[i + 1];
+        else if (word.startsWith(`${name}=`))
+            value = word.slice(name.length + 1);
+    }
+    return value;
+}
+function hasFlag(argv, name) {
+    return argv.some((word) => word === name || word.startsWith(`${name}=`));
+}
+
+;// CONCATENATED MODULE: ./src/runner/run-options.ts
+/**
+ * What to run, as the action inputs and the `profile-gate run` flags name it (kebab-case, one name
+ * per option in both doors). Parsed once into RunOptions; an error names the option it is about.
+ */
+
+
+
+const ENGINES = ['max', 'command'];
+const MODES = ['generate', 'serve'];
+const PROFILERS = ['auto', 'max', 'nsys', 'rocprofv3', 'torch', 'none'];
+const DEEP_DIVES = ['auto', 'off', 'always'];
+/** A/B: the most runs per side, as a multiple of `runs`, when max-runs is not given (5 planned → up to 15). */
+const DEFAULT_MAX_RUNS_FACTOR = 3;
+/** Load shape of `max benchmark` when benchmark-args is not given: offline (random data), bounded. */
+const DEFAULT_BENCHMARK_ARGS = '--dataset-name random --random-input-len 512 --num-prompts 1000 --max-concurrency 8';
+/** MAX serves its metrics on this port; serving on it breaks the server after "Server ready". */
+const MAX_METRICS_PORT = 8001;
+function choice(values) {
+    return schemas/* enum */.k5n(values, { error: `expected one of ${values.join(', ')}` });
+}
+function integer(min) {
+    return schemas/* number */.aig({ error: 'expected a whole number' }).int({ error: 'expected a whole number' }).min(min, { error: `expected a whole number >= ${min}` });
+}
+function positive() {
+    return schemas/* number */.aig({ error: 'expected a number' }).positive({ error: 'expected a number > 0' });
+}
+function words() {
+    return schemas/* string */.YjP().superRefine((value, ctx) => {
+        try {
+            splitShellWords(value);
+        }
+        catch (error) {
+            ctx.addIssue({ code: 'custom', message: `cannot split into arguments: ${error.message}` });
+        }
+    });
+}
+const list = schemas/* array */.YOg(schemas/* string */.YjP().min(1));
+function spec(s) {
+    return s;
+}
+/** Every run option, as the action's inputs and the CLI's flags spell it. `model` applies to both engines: it labels a command workload's report. */
+const RUN_OPTION_SPECS = {
+    engine: spec({ value: choice(ENGINES), default: 'max', text: 'plain' }),
+    model: spec({ value: schemas/* string */.YjP().min(1), text: 'plain' }),
+    'max-mode': spec({ value: choice(MODES), default: 'generate', text: 'plain', engines: ['max'] }),
+    'max-args': spec({ value: words(), default: '', text: 'plain', engines: ['max'] }),
+    prompt: spec({ value: schemas/* string */.YjP(), text: 'verbatim', engines: ['max'] }),
+    'max-new-tokens': spec({ value: integer(1), default: 100, text: 'number', engines: ['max'] }),
+    'custom-architectures': spec({ value: list, default: [], text: 'list', engines: ['max'] }),
+    'benchmark-args': spec({ value: words(), default: DEFAULT_BENCHMARK_ARGS, shown: 'random data, 512-token inputs, 1000 prompts, concurrency 8', text: 'plain', engines: ['max'] }),
+    run: spec({ value: schemas/* string */.YjP().min(1), text: 'plain', engines: ['command'] }),
+    'profile-run': spec({ value: schemas/* string */.YjP().min(1), text: 'plain', engines: ['command'] }),
+    captures: spec({ value: list, default: [], text: 'list', engines: ['command'] }),
+    'warmup-runs': spec({ value: integer(0), default: 1, text: 'number' }),
+    runs: spec({ value: integer(1), default: 5, text: 'number' }),
+    profiler: spec({ value: choice(PROFILERS), default: 'auto', text: 'plain' }),
+    'capture-seconds': spec({ value: positive(), default: 10, text: 'number' }),
+    'deep-dive': spec({ value: choice(DEEP_DIVES), default: 'auto', text: 'plain' }),
+    'timeout-minutes': spec({ value: positive(), default: 30, text: 'number' }),
+    'base-workdir': spec({ value: schemas/* string */.YjP().min(1), text: 'plain' }),
+    'base-run': spec({ value: schemas/* string */.YjP().min(1), text: 'plain' }),
+    'max-runs': spec({ value: integer(1), shown: `${DEFAULT_MAX_RUNS_FACTOR} x runs`, text: 'number' }),
+    'allow-no-gpu': spec({
+        value: schemas/* enum */.k5n(['true', 'false', 'True', 'False', 'TRUE', 'FALSE'], { error: 'expected true or false' }).transform((v) => v.toLowerCase() === 'true'),
+        default: false,
+        text: 'plain',
+    }),
+};
+/** The option names, in the order of the docs. */
+const RUN_OPTION_NAMES = Object.keys(RUN_OPTION_SPECS);
+/** The options that are switches: `--allow-no-gpu` on the command line, `true`/`false` as an input. */
+const BOOLEAN_RUN_OPTIONS = RUN_OPTION_NAMES.filter((name) => RUN_OPTION_SPECS[name].default === false);
+/** The default as the docs state it (action.yml's "Empty means …", the flag's help); absent when unset means no value. */
+function runOptionDefault(name) {
+    const s = RUN_OPTION_SPECS[name];
+    if (s.shown !== undefined)
+        return s.shown;
+    return typeof s.default === 'string' || typeof s.default === 'number' || typeof s.default === 'boolean' ? (String(s.default) || undefined) : undefined;
+}
+const RawRunOptionsSchema = schemas/* object */.Ikc(Object.fromEntries(RUN_OPTION_NAMES.map((name) => {
+    const s = RUN_OPTION_SPECS[name];
+    return [name, s.default === undefined ? s.value.optional() : s.value.default(s.default)];
+})));
+function optionLabel(name, style) {
+    return style === 'cli' ? `--${name}` : `input '${name}'`;
+}
+const kindOf = (name) => RUN_OPTION_SPECS[name]?.text;
+/** Action inputs and flags arrive as text: '' means unset, numbers and lists are split here. */
+function normalize(raw) {
+    const out = {};
+    for (const [name, value] of Object.entries(raw)) {
+        if (value === undefined || value === null)
+            continue;
+        if (typeof value === 'string' && value.trim() === '')
+            continue; // the action passes every unset input as ''
+        const kind = kindOf(name);
+        if (kind === 'number' && typeof value === 'string')
+            out[name] = /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+        else if (kind === 'list' && typeof value === 'string')
+            out[name] = value.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
+        else
+            out[name] = typeof value === 'string' && kind !== 'verbatim' ? value.trim() : value;
+    }
+    return out;
+}
+const onlyFor = (engine) => RUN_OPTION_NAMES.filter((name) => {
+    const engines = RUN_OPTION_SPECS[name].engines;
+    return engines?.length === 1 && engines[0] === engine;
+});
+const ONLY_FOR_MAX = onlyFor('max');
+const ONLY_FOR_COMMAND = onlyFor('command');
+function parseRunOptions(raw, style = 'input') {
+    const fail = (name, message) => {
+        throw new errors/* UsageError */.eb(`${optionLabel(name, style)}: ${message}`);
+    };
+    const given = normalize(raw);
+    for (const name of Object.keys(given)) {
+        if (!RUN_OPTION_NAMES.includes(name))
+            fail(name, `unknown option; expected one of ${RUN_OPTION_NAMES.join(', ')}`);
+    }
+    const parsed = RawRunOptionsSchema.safeParse(given);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const name = String(issue.path[0] ?? 'options');
+        const value = raw[name];
+        fail(name, `${issue.message}${typeof value === 'string' ? `, got ${JSON.stringify(value)}` : ''}`);
+    }
+    // The schema is built from the specs: its output is the specs' values (RawRunOptions).
+    const o = parsed.data;
+    const ignored = [];
+    const isGiven = (name) => given[name] !== undefined;
+    if (o.engine === 'max') {
+        if (!o.model)
+            fail('model', 'required with engine max (a Hugging Face id or a local path)');
+        ignored.push(...ONLY_FOR_COMMAND.filter(isGiven));
+        if (o.profiler === 'torch')
+            fail('profiler', 'torch reads Kineto traces a command workload writes; with engine max use auto, max, nsys, rocprofv3 or none');
+        if (o['max-mode'] === 'serve') {
+            if (isGiven('prompt'))
+                ignored.push('prompt');
+            const port = flagValue(splitShellWords(o['max-args']), '--port');
+            if (port !== undefined && Number(port) === MAX_METRICS_PORT) {
+                fail('max-args', `--port ${MAX_METRICS_PORT} is the port MAX serves its metrics on; the server would report ready, then shut its workers down. Pick another port, e.g. --port 8000`);
+            }
+        }
+        else if (isGiven('benchmark-args'))
+            ignored.push('benchmark-args');
+    }
+    else {
+        if (!o.run)
+            fail('run', 'required with engine command (the workload command line)');
+        ignored.push(...ONLY_FOR_MAX.filter(isGiven).filter((name) => name !== 'max-mode' || given['max-mode'] !== 'generate'));
+        if (o.profiler === 'max')
+            fail('profiler', 'max is the profiler of max generate; with engine command use auto, nsys, rocprofv3, torch or none');
+        if (o.profiler === 'torch' && o.captures.length === 0)
+            fail('captures', 'required with profiler torch: the globs of the Kineto traces the workload writes (e.g. traces/*.json)');
+    }
+    if (o.engine === 'max' && o['base-run'] !== undefined)
+        fail('base-run', 'applies to engine command only; with engine max the base side runs the same max command in base-workdir');
+    const ab = o['base-workdir'] !== undefined || o['base-run'] !== undefined;
+    if (ab) {
+        if (o.runs < 3)
+            fail('runs', `A/B needs at least 3 measured runs per side to compare, got ${o.runs}`);
+        if (o['max-runs'] !== undefined && o['max-runs'] < o.runs)
+            fail('max-runs', `must be at least runs (${o.runs}), got ${o['max-runs']}`);
+    }
+    else if (isGiven('max-runs'))
+        ignored.push('max-runs');
+    // Serving A/B runs its windows per side: no pairs to add.
+    const adaptive = ab && !(o.engine === 'max' && o['max-mode'] === 'serve');
+    return {
+        engine: o.engine,
+        ...(o.model ? { model: o.model } : {}),
+        mode: o.engine === 'max' ? o['max-mode'] : 'generate',
+        maxArgs: splitShellWords(o['max-args']),
+        ...(o.prompt !== undefined && o.engine === 'max' && o['max-mode'] === 'generate' ? { prompt: o.prompt } : {}),
+        maxNewTokens: o['max-new-tokens'],
+        customArchitectures: o['custom-architectures'],
+        benchmarkArgs: splitShellWords(o['benchmark-args']),
+        ...(o.engine === 'command' ? { run: o.run, ...(o['profile-run'] ? { profileRun: o['profile-run'] } : {}) } : {}),
+        captures: o.engine === 'command' ? o.captures : [],
+        warmupRuns: o['warmup-runs'],
+        runs: o.runs,
+        profiler: o.profiler,
+        captureSeconds: o['capture-seconds'],
+        deepDive: o['deep-dive'],
+        timeoutMinutes: o['timeout-minutes'],
+        allowNoGpu: o['allow-no-gpu'],
+        maxRuns: adaptive ? (o['max-runs'] ?? DEFAULT_MAX_RUNS_FACTOR * o.runs) : o.runs,
+        ...(o['base-workdir'] !== undefined || o['base-run'] !== undefined
+            ? { base: { ...(o['base-workdir'] !== undefined ? { workdir: o['base-workdir'] } : {}), ...(o['base-run'] !== undefined ? { run: o['base-run'] } : {}) } }
+            : {}),
+        ignored,
+    };
 }
 
 // EXTERNAL MODULE: ./src/compare/gate-options.ts + 1 modules
@@ -2491,14 +2924,37 @@ var verdict = __nccwpck_require__(7682);
 var reason_rows = __nccwpck_require__(3330);
 ;// CONCATENATED MODULE: ./src/compare/acceptance.ts
 
-
 /** The PR label that accepts, unless the workflow names another (input accept-label). */
 const DEFAULT_ACCEPT_LABEL = 'perf-regression-accepted';
 /** The comment command that accepts, unless the workflow names another (input accept-command). */
 const DEFAULT_ACCEPT_COMMAND = '/profile-gate accept';
 /** What a command names beside rows: every failing row. */
 const ALL = 'all';
-const ROW_KINDS = (/* unused pure expression or super */ null && (['metric', 'family-share', 'kernel-share', 'finding']));
+const ROW_KINDS = (/* unused pure expression or super */ null && (['metric', 'family-share', 'kernel-share', 'kernel-time', 'finding']));
+/** A commit as the command names it: GitHub's short SHA (7 hex digits) up to the full 40. */
+const SHA_WORD = /^[0-9a-f]{7,40}$/i;
+/**
+ * The lines of a comment a reader sees as text: fenced code blocks (``` and ~~~), indented code
+ * (4 spaces or a tab) and HTML comments become empty lines, so a command shown as an example
+ * is never read as one.
+ */
+function proseLines(body) {
+    const lines = body.replace(/<!--[\s\S]*?(?:-->|$)/g, (comment) => comment.replace(/[^\r\n]/g, '')).split(/\r\n?|\n/);
+    let fence;
+    return lines.map((line) => {
+        const open = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+        if (fence) {
+            if (open && open[1][0] === fence.char && open[1].length >= fence.length && line.trim() === open[1])
+                fence = undefined;
+            return '';
+        }
+        if (open && !(open[1][0] === '`' && line.slice(open[0].length).includes('`'))) {
+            fence = { char: open[1][0], length: open[1].length };
+            return '';
+        }
+        return /^(?: {4}|\t)/.test(line) ? '' : line;
+    });
+}
 /**
  * A word that names rows rather than starting the reason: `all`, a row kind (`kernel-share`), or a
  * word shaped like a row's metric or unit (`decode_tok_s`, `family:copy`, `tok/s`).
@@ -2507,14 +2963,15 @@ function namesRows(word) {
     return word === ALL || ROW_KINDS.includes(word) || /[:_/]/.test(word);
 }
 /**
- * The command in a comment: a line that starts with it, then the rows it names, then the reason
- * (everything from the first word that names no row, or after `--`). The first such line counts;
- * a quoted line (`> /profile-gate accept`) or one in a code span does not start with it.
+ * The command in a comment: a line that starts with it, then the commit it accepts (the head's
+ * short SHA), the rows it names, then the reason (everything from the first word that names no
+ * row, or after `--`). The first such line counts; a quoted line (`> /profile-gate accept`), one in
+ * a code span, a code block or an HTML comment does not start with it.
  */
 function parseAcceptCommand(body, command = DEFAULT_ACCEPT_COMMAND) {
     if (!command)
         return undefined;
-    for (const raw of body.split(/\r\n?|\n/)) {
+    for (const raw of proseLines(body)) {
         const line = raw.trim();
         if (!line.startsWith(command))
             continue;
@@ -2522,6 +2979,7 @@ function parseAcceptCommand(body, command = DEFAULT_ACCEPT_COMMAND) {
         if (rest && !/^\s/.test(rest))
             continue;
         const words = rest.trim().split(/\s+/).filter(Boolean);
+        const sha = words[0] !== undefined && SHA_WORD.test(words[0]) ? words.shift().toLowerCase() : undefined;
         const targets = [];
         let i = 0;
         for (; i < words.length && words[i] !== '--' && namesRows(words[i]); i++)
@@ -2529,22 +2987,29 @@ function parseAcceptCommand(body, command = DEFAULT_ACCEPT_COMMAND) {
         if (words[i] === '--')
             i++;
         const reason = words.slice(i).join(' ').slice(0, 300);
-        return { targets: targets.filter((t) => t !== ALL), ...(reason ? { reason } : {}) };
+        return { ...(sha ? { sha } : {}), targets: targets.filter((t) => t !== ALL), ...(reason ? { reason } : {}) };
     }
     return undefined;
 }
 /**
- * What fails the report: the comparison's rows with status fail, or without a comparison the
- * findings that fail under fail-on (the rule of src/compare/verdict.ts), as `finding:<id>`.
+ * What fails the report, as it recorded its decision: the causes with status fail, each as the row
+ * it names (a finding without a baseline as `finding:<id>`).
  */
-function failingRows(report, failOn) {
-    if (report.comparison)
-        return report.comparison.rows.filter((r) => r.status === 'fail').map((r) => ({ metric: r.metric, kind: r.kind, unit: r.unit }));
-    const ids = [...new Set(report.findings.filter((f) => (0,verdict/* isPrimary */.Dn)(f) && f.severity !== 'info' && (0,verdict/* failsOn */.Hu)(f, failOn)).map((f) => f.id))];
-    return ids.map((id) => ({ metric: `finding:${id}`, kind: 'finding', unit: 'hits' }));
+function failingRows(report) {
+    const units = new Map((report.comparison?.rows ?? []).map((r) => [r.metric, r.unit]));
+    const rows = [];
+    for (const cause of report.decision.causes) {
+        if (cause.kind === 'row' && cause.status === 'fail')
+            rows.push({ metric: cause.row, kind: cause.rowKind, unit: units.get(cause.row) ?? '' });
+        else if (cause.kind === 'finding' && cause.status === 'fail')
+            rows.push({ metric: `finding:${cause.id}`, kind: 'finding', unit: 'hits' });
+    }
+    return rows;
 }
 function matches(target, row) {
-    return target === row.metric || target === row.kind || target === row.unit || target === `${row.kind}:${row.metric}`;
+    // `family:copy` names the family's time-per-step row (`kernel-time:family:copy`) as well as its share row.
+    const timeOf = row.kind === 'kernel-time' && row.metric === `kernel-time:${target}`;
+    return target === row.metric || target === row.kind || target === row.unit || target === `${row.kind}:${row.metric}` || timeOf;
 }
 /** Which failing rows a claim covers, which it leaves out, and which of its names match no failing row. */
 function coverage(claim, failing) {
@@ -2559,14 +3024,14 @@ function coverage(claim, failing) {
 function claimName(claim) {
     return `@${claim.by} (${claim.via})`;
 }
-function list(items, max = 5) {
+function acceptance_list(items, max = 5) {
     const shown = items.slice(0, max).map((m) => m.replace(/\s+/g, ' ').slice(0, 80));
     return shown.join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
 }
 /** The verdict's first line when a fail was accepted. */
 function acceptedLine(acceptance) {
     const reason = acceptance.reason ? `: ${acceptance.reason}` : '';
-    return `accepted by ${claimName(acceptance)} on ${acceptance.at}, covering ${list(acceptance.covers)}${reason}; the failing rows stay below, and the job passes unless fail-verdicts lists accepted`;
+    return `accepted by ${claimName(acceptance)} on ${acceptance.at}, covering ${acceptance_list(acceptance.covers)}${reason}; the failing rows stay below, and the job passes unless fail-verdicts lists accepted`;
 }
 function withLines(report, lines) {
     if (!lines.length)
@@ -2592,10 +3057,10 @@ function applyAcceptance(report, input) {
     }
     if (report.verdict !== 'fail')
         return report;
-    const failing = failingRows(report, input.failOn);
+    const failing = failingRows(report);
     if (!failing.length) {
-        // A fail judged under another fail-on than the one given here: nothing this rule can name, so nothing is accepted.
-        return withLines(report, [...input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: no failing row was found to accept under fail-on ${input.failOn.ids.join(',') || 'none'}`), ...refused]);
+        // A fail whose record names no failing row (edited apart from its rows): nothing to name, so nothing is accepted.
+        return withLines(report, [...input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: the report records no failing row to accept`), ...refused]);
     }
     const lines = [];
     for (const claim of input.claims) {
@@ -2612,22 +3077,39 @@ function applyAcceptance(report, input) {
             };
             return { ...withLines(report, [acceptedLine(acceptance), ...lines, ...refused]), verdict: 'accepted', acceptance };
         }
-        const unknownText = unknown.length ? `; ${list(unknown)} names no failing row` : '';
-        lines.push(`the acceptance by ${claimName(claim)} covers ${covers.length ? list(covers) : 'no failing row'}, not ${list(left)}${unknownText}: not accepted`);
+        const unknownText = unknown.length ? `; ${acceptance_list(unknown)} names no failing row` : '';
+        lines.push(`the acceptance by ${claimName(claim)} covers ${covers.length ? acceptance_list(covers) : 'no failing row'}, not ${acceptance_list(left)}${unknownText}: not accepted`);
     }
     return withLines(report, [...lines, ...refused]);
 }
 
-// EXTERNAL MODULE: ./src/diagnose/rules/index.ts + 27 modules
-var diagnose_rules = __nccwpck_require__(3833);
+// EXTERNAL MODULE: ./src/diagnose/rules/index.ts + 26 modules
+var diagnose_rules = __nccwpck_require__(9809);
 ;// CONCATENATED MODULE: ./src/diagnose/rule-options.ts
 /**
  * Rule options as a user sets them: `rule.key=value` items (`--rule-option copy-heavy.minCopyShare=0.3`,
  * input `rule-options`). Each rule's declared defaults are its option schema: a key it does not
- * declare is refused, and a value takes the type of its default (a number, or text).
+ * declare is refused, and a value takes the type of its default (a number, or text). A number is a
+ * plain decimal (no 0x10, 1e308, NaN or Infinity) within the range of its declared unit (a share in
+ * [0, 1], a percent in [0, 100], a count whole): a percent given for a share would make the rule
+ * never fire, silently. One option given twice with different values is refused, not last-wins.
  */
 
 
+/** Digits with an optional fraction: what a threshold is written as (no sign, exponent, hex, NaN or Infinity). */
+const PLAIN_DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+/** What a value of this unit must be, when it is not; undefined when it fits. */
+function outOfRange(value, unit) {
+    if (value > Number.MAX_SAFE_INTEGER)
+        return `a number up to ${Number.MAX_SAFE_INTEGER}`;
+    if (unit === 'fraction' && value > 1)
+        return 'a fraction from 0 to 1 (a share: 0.3 for 30 %)';
+    if (unit === 'percent' && value > 100)
+        return 'a percent from 0 to 100';
+    if (unit === 'count' && !Number.isInteger(value))
+        return 'a whole number';
+    return undefined;
+}
 /** `copy-heavy.minCopyShare=0.3` items (several texts, each comma- or newline-separated) → { 'copy-heavy': { minCopyShare: 0.3 } }. */
 function parseRuleOptions(texts, name, rules = diagnose_rules/* RULES */.y) {
     const options = Object.create(null);
@@ -2653,13 +3135,21 @@ function parseRuleOptions(texts, name, rules = diagnose_rules/* RULES */.y) {
             const value = raw.trim();
             let parsed = value;
             if (typeof defaults[key] === 'number') {
+                if (!PLAIN_DECIMAL.test(value))
+                    throw new errors/* UsageError */.eb(`${name}: ${item}: expected a number written as a plain decimal such as ${String(defaults[key])} (the default), got ${JSON.stringify(value)}`);
                 parsed = Number(value);
-                if (value === '' || !Number.isFinite(parsed))
-                    throw new errors/* UsageError */.eb(`${name}: ${item}: expected a number (the default is ${String(defaults[key])}), got ${JSON.stringify(value)}`);
+                const unit = rule.meta.units[key] ?? 'ratio';
+                const problem = outOfRange(parsed, unit);
+                if (problem)
+                    throw new errors/* UsageError */.eb(`${name}: ${item}: expected ${problem} (the default is ${String(defaults[key])}), got ${value}`);
             }
             else if (value === '')
                 throw new errors/* UsageError */.eb(`${name}: ${item}: expected a value`);
-            (options[id] ??= Object.create(null))[key] = parsed;
+            const set = (options[id] ??= Object.create(null));
+            if (Object.hasOwn(set, key) && set[key] !== parsed) {
+                throw new errors/* UsageError */.eb(`${name}: ${item}: ${id}.${key} is already set to ${String(set[key])}; give each option once`);
+            }
+            set[key] = parsed;
         }
     }
     return options;
@@ -2676,6 +3166,7 @@ var input_paths = __nccwpck_require__(3053);
  * same choice as upload-artifact's if-no-files-found) let it go on with the findings of an empty
  * capture, warned about or not.
  */
+
 
 
 
@@ -2716,11 +3207,30 @@ async function gatherCaptures(paths, how) {
     }
     const where = [...missing.map((p) => `${p} (missing)`), ...present.map((p) => `${p} (no capture file inside${found.leftOut.length ? `; ${found.leftOut.length} left out` : ''})`)].join(', ') || 'no path given';
     const line = `no capture files: ${where}`;
+    // A path one letter from one that exists is a typo: name that one, not a policy that lets it pass.
+    const typos = present.length ? [] : (await Promise.all(missing.map(likelyMeant))).filter((p) => p !== undefined);
+    if (how.policy === 'error' && typos.length)
+        throw new errors/* UsageError */.eb(`${line}; did you mean ${typos.join(', ')}?`);
     if (how.policy === 'error')
         throw new errors/* UsageError */.eb(`${line}; check the path and that the profiling step wrote its files (${how.option}: warn or ignore lets an empty capture pass)`);
     if (how.policy === 'warn')
         how.warn(`${line}; the report holds no measurement (${how.option}: warn)`);
     return { files: [], fromDirectories: new Set(), skipped: skippedOf(missing, found.leftOut) };
+}
+/** The entry beside a missing path whose name is a typo away from it, as the path would be written. */
+async function likelyMeant(path) {
+    const name = (0,external_node_path_.basename)(path);
+    if (!name || /[*?[]/.test(path))
+        return undefined;
+    let entries;
+    try {
+        entries = await (0,promises_.readdir)((0,external_node_path_.dirname)(path));
+    }
+    catch {
+        return undefined;
+    }
+    const guess = (0,errors/* nearest */.pA)(name, entries);
+    return guess === undefined ? undefined : (0,external_node_path_.join)((0,external_node_path_.dirname)(path), guess);
 }
 /** Paths not found and folder entries left out, as the report lists them (the verdict's first lines). */
 function skippedOf(missing, leftOut) {
@@ -2737,6 +3247,8 @@ var markdown_budget = __nccwpck_require__(4821);
 var sections = __nccwpck_require__(9192);
 // EXTERNAL MODULE: ./src/report/markdown/text.ts
 var markdown_text = __nccwpck_require__(4755);
+// EXTERNAL MODULE: ./src/report/markdown/accept-hint.ts
+var accept_hint = __nccwpck_require__(9376);
 // EXTERNAL MODULE: ./src/report/markdown/summary.ts
 var summary = __nccwpck_require__(9198);
 // EXTERNAL MODULE: ./src/report/markdown/charts.ts
@@ -2751,6 +3263,8 @@ var merge_reports = __nccwpck_require__(2756);
  * a link to the full report, and a hidden marker that lets the next run find and update it.
  * GitHub refuses a comment over 65,536 characters, so the body is fitted under a budget.
  */
+
+
 
 
 
@@ -2861,13 +3375,6 @@ function renderReportComment(report, options) {
     };
     return renderComment(mergeReports([entry]), options);
 }
-/** Under a failing comment: how someone with write access accepts the regression, when the workflow lets them. */
-function acceptHint(merged, accept) {
-    if (merged.verdict !== 'fail' || !accept || (!accept.label && !accept.command))
-        return '';
-    const ways = [accept.label ? `adds the label ${(0,markdown_text/* safeCode */.lI)(accept.label, 60)}` : '', accept.command ? `comments ${(0,markdown_text/* safeCode */.lI)(accept.command, 60)} (then, optionally, the rows it accepts and a reason)` : ''].filter(Boolean).join(' or ');
-    return `<sub>Slower on purpose? Someone with write access ${ways}, then re-runs the job: the verdict becomes accepted and the rows stay visible.</sub>`;
-}
 function renderComment(merged, options) {
     const budget = Math.min(options.budgetChars ?? COMMENT_BUDGET_CHARS, COMMENT_BUDGET_CHARS);
     const links = options.links ?? {};
@@ -2881,7 +3388,7 @@ function renderComment(merged, options) {
     const legs = labelled ? `\n${(0,summary.legsTable)(merged, budget * 0.15, measure)}\n` : '';
     const where = !labelled && first ? (0,sections/* perStepLine */.cJ)(first.report) : '';
     const head = [commentMarker(options.key), heading, banner ? `\n${banner}\n` : '', legs, where ? `${where}\n` : '', !labelled && first ? (0,sections/* reasonsBlock */.hF)(first.report) : ''].filter(Boolean).join('\n');
-    const tail = [acceptHint(merged, options.accept), footer(merged, links)].filter(Boolean).join('\n\n');
+    const tail = [(0,accept_hint/* acceptHint */.G)(merged, options.accept), footer(merged, links)].filter(Boolean).join('\n\n');
     const alerts = merged.entries.flatMap((entry) => alertLines(entry, labelled, 300));
     const alertBudget = budget * 0.4;
     const alertBlock = alerts.length
@@ -2908,47 +3415,122 @@ function renderComment(merged, options) {
     return `${[head, `Too large to show here; ${tail}`].join('\n\n')}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/report/bounded-report.ts
-const BOUNDED_REPORT = {
-    kernels: 200,
-    listRows: 100,
-    samples: 1000,
-};
-function bounded_report_top(list, n) {
-    return list.length > n ? list.slice(0, n) : [...list];
+// EXTERNAL MODULE: ./src/diagnose/step-count.ts
+var step_count = __nccwpck_require__(1126);
+// EXTERNAL MODULE: ./src/model/averages.ts
+var averages = __nccwpck_require__(2861);
+// EXTERNAL MODULE: ./src/compare/median-interval.ts
+var median_interval = __nccwpck_require__(4315);
+;// CONCATENATED MODULE: ./src/compare/history-summary.ts
+/**
+ * One report as a history keeps it: what the dashboard draws of it (the metrics' medians and
+ * intervals with their samples, family shares and GPU time per step, the top kernels, findings,
+ * verdict, acceptance) and where it came from, in a record of a few kilobytes. A nightly history
+ * stores one per report, written once, and the dashboard is built from these records: a report's
+ * summary and the dashboard's reading of that report are the same data.
+ */
+
+
+
+
+const HISTORY_SUMMARY_VERSION = 1;
+/** Kernels kept per report, by share: the dashboard tracks at most this many per point. */
+const HISTORY_KERNELS = 50;
+function summaryMetric(metric) {
+    const finite = metric.samples.filter(Number.isFinite);
+    const value = finite.length ? (0,averages/* median */.J)(finite) : metric.value;
+    const interval = (0,median_interval/* medianInterval */.c)(metric.samples);
+    return {
+        name: metric.name,
+        unit: metric.unit,
+        direction: metric.direction,
+        median: Number.isFinite(value) ? value : null,
+        low: interval ? interval.low : null,
+        high: interval ? interval.high : null,
+        n: metric.samples.length,
+        samples: metric.samples,
+        value: metric.value,
+    };
 }
-function boundReport(report) {
-    const cut = [];
-    const keep = (what, list, n) => {
-        if (list.length > n)
-            cut.push(`${what} ${n} of ${list.length}`);
-        return bounded_report_top(list, n);
+/** A report as a history keeps it; `id` is the caller's identity of it, `provenance` where it was read. */
+function summarizeReport(report, id, provenance) {
+    const shares = new Map();
+    for (const k of report.kernels) {
+        const seen = shares.get(k.name);
+        if (seen)
+            seen.share += k.share;
+        else
+            shares.set(k.name, { share: k.share, family: k.family });
+    }
+    const kernels = [...shares.entries()]
+        .sort((a, b) => b[1].share - a[1].share || a[0].localeCompare(b[0]))
+        .slice(0, HISTORY_KERNELS)
+        .map(([name, k]) => ({ name, family: k.family, share: k.share }));
+    const environment = {};
+    if (report.environment.gpuName !== undefined)
+        environment.gpuName = report.environment.gpuName;
+    if (report.environment.model !== undefined)
+        environment.model = report.environment.model;
+    if (report.environment.vendor !== undefined)
+        environment.vendor = report.environment.vendor;
+    return {
+        v: HISTORY_SUMMARY_VERSION,
+        id,
+        generatedAt: report.generatedAt,
+        run: { ...report.run },
+        environment,
+        verdict: report.verdict,
+        ...(report.acceptance ? { acceptance: report.acceptance } : {}),
+        ...(report.decision.causes.length ? { decided: report.decision.causes } : {}),
+        metrics: report.metrics.map(summaryMetric),
+        families: report.families.map((f) => ({ family: f.family, share: f.share, totalNs: f.totalNs, kernels: f.kernels })),
+        // As written with the report: a report read back in part keeps only its first profiler steps.
+        steps: report.stepCount ?? (0,step_count/* countSteps */.j)(report),
+        kernelCount: report.kernels.length,
+        kernels,
+        findings: report.findings.map((f) => ({ id: f.id, title: f.title, severity: f.severity })),
+        provenance: { tool: report.tool.version, sources: report.sources.map((s) => s.path), ...provenance },
     };
-    const bounded = {
-        ...report,
-        sources: keep('sources', report.sources, BOUNDED_REPORT.listRows),
-        kernels: keep('kernels', report.kernels, BOUNDED_REPORT.kernels),
-        families: keep('families', report.families, BOUNDED_REPORT.listRows),
-        metrics: keep('metrics', report.metrics, BOUNDED_REPORT.listRows).map((m) => (m.samples.length > BOUNDED_REPORT.samples ? { ...m, samples: m.samples.slice(0, BOUNDED_REPORT.samples) } : m)),
-        memops: keep('memory operations', report.memops, BOUNDED_REPORT.listRows),
-        apiCalls: keep('API calls', report.apiCalls, BOUNDED_REPORT.listRows),
-        cpuFunctions: keep('CPU functions', report.cpuFunctions, BOUNDED_REPORT.listRows),
-        notices: keep('notices', report.notices, BOUNDED_REPORT.listRows),
-        skippedInputs: keep('skipped inputs', report.skippedInputs, BOUNDED_REPORT.listRows),
-        deepDive: keep('Nsight Compute results', report.deepDive, BOUNDED_REPORT.listRows),
-        findings: keep('findings', report.findings, BOUNDED_REPORT.listRows),
-        timeline: report.timeline ? { ...report.timeline, steps: bounded_report_top(report.timeline.steps, BOUNDED_REPORT.samples) } : null,
-        comparison: report.comparison
-            ? { ...report.comparison, rows: keep('comparison rows', report.comparison.rows, BOUNDED_REPORT.kernels), kernelChanges: keep('kernel changes', report.comparison.kernelChanges, BOUNDED_REPORT.kernels) }
-            : null,
+}
+/**
+ * A summary as a report of what it kept, for what judges and draws histories (compare/history.ts,
+ * the dashboard): kernels past the top HISTORY_KERNELS, timelines, memory operations and the like
+ * are empty.
+ */
+function reportOfSummary(summary) {
+    return {
+        schemaVersion: model_report/* REPORT_SCHEMA_VERSION */.WI,
+        tool: { name: 'profile-gate', version: summary.provenance.tool },
+        generatedAt: summary.generatedAt,
+        run: summary.run,
+        environment: summary.environment,
+        sources: [],
+        totalKernelNs: summary.families.reduce((sum, f) => sum + f.totalNs, 0),
+        kernels: summary.kernels.map((k) => ({ name: k.name, family: k.family, share: k.share, totalNs: 0, instances: 0 })),
+        families: summary.families.map((f) => ({ family: f.family, share: f.share, totalNs: f.totalNs, kernels: f.kernels, instances: 0 })),
+        metrics: summary.metrics.map((m) => ({ name: m.name, unit: m.unit, direction: m.direction, samples: m.samples, value: m.value })),
+        utilization: null,
+        timeline: null,
+        gpuTimeUtilPercent: null,
+        memops: [],
+        apiCalls: [],
+        cpuFunctions: [],
+        notices: [],
+        skippedInputs: [],
+        deepDive: [],
+        findings: summary.findings.map((f) => ({ ...f, message: '', evidence: {}, advice: '', docs: '', secondary: false, basis: [] })),
+        verdict: summary.verdict,
+        verdictReasons: [],
+        comparison: null,
+        ...(summary.acceptance ? { acceptance: summary.acceptance } : {}),
+        ranks: [],
+        stepCount: summary.steps,
+        decision: { causes: summary.decided ?? [], policy: null },
     };
-    if (cut.length)
-        bounded.notices = [...bounded.notices, { code: 'read-back-in-part', severity: 'info', message: `read back in part: ${cut.join(', ')} kept (the artifact holds the whole report)` }];
-    return bounded;
 }
 
-// EXTERNAL MODULE: ./src/report/dashboard/build-data.ts + 4 modules
-var build_data = __nccwpck_require__(8089);
+// EXTERNAL MODULE: ./src/report/dashboard/build-data.ts + 3 modules
+var build_data = __nccwpck_require__(5263);
 ;// CONCATENATED MODULE: ./src/options/values.ts
 /**
  * The parsers of option text shared by rows of the option table. Each takes the text and the
@@ -3069,10 +3651,11 @@ const optionalPositiveSeconds = (value, name) => {
 
 
 
+
 /** The action's modes. */
-const MODES = ['analyze', 'report', 'run'];
+const table_MODES = ['analyze', 'report', 'run'];
 /** The CLI commands, each of which takes its options from this table. */
-const COMMANDS = (/* unused pure expression or super */ null && (['analyze', 'run', 'demo', 'report', 'dashboard', 'scrub']));
+const COMMANDS = ['analyze', 'run', 'demo', 'report', 'dashboard', 'scrub'];
 const GATE_COMMANDS = ['analyze', 'run'];
 function table_option(row) {
     return row;
@@ -3138,7 +3721,15 @@ const OPTIONS = [
         group: 'output',
         flag: { name: 'format', commands: ['analyze'], value: 'NAME', help: `skip detection and read every input as NAME, one of: ${capture/* FORMAT_IDS */.Jn.join(', ')}` },
     }),
-    flagOnly({ key: 'families', default: '', parse: optional(values_text), group: 'output', flag: { name: 'families', commands: ['analyze'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' } }),
+    table_option({
+        key: 'families',
+        input: 'families',
+        default: '',
+        doc: 'Modes analyze and run. A JSON file of your own kernel-family patterns, tried before the built-in table (the README, "The diagnosis", shows the format).',
+        parse: optional(values_text),
+        group: 'analyze',
+        flag: { name: 'families', commands: ['analyze', 'run'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' },
+    }),
     flagOnly({ key: 'top', default: '10', parse: positiveInt, group: 'output', flag: { name: 'top', commands: ['analyze', 'demo'], value: 'N', help: 'kernels shown in the terminal output (default 10)' } }),
     // The action's input `baseline` says more (artifact, ab, none or a path): a row of its own below.
     flagOnly({
@@ -3152,8 +3743,9 @@ const OPTIONS = [
     flagOnly({ key: 'dryRun', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'dry-run', commands: ['run'], switch: true, help: 'print the plan and exit' } }),
     flagOnly({ key: 'quiet', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'quiet', commands: ['run'], switch: true, help: "do not echo the workload's output (it is still in DIR/logs)" } }),
     flagOnly({ key: 'outDir', default: '', parse: optional(values_text), group: 'output', flag: { name: 'out', commands: ['report', 'dashboard', 'scrub'], value: 'DIR', help: 'where the files are written (required)' } }),
+    flagOnly({ key: 'history', default: '', parse: optional(values_text), group: 'output', flag: { name: 'history', commands: ['dashboard'], value: 'FILE', help: 'the history store (history.ndjson, one summary per report): read, and appended with the reports it lacks; artifacts it holds are not downloaded again' } }),
     // The run block of analyze's report: the dashboard groups and labels reports by them.
-    flagOnly({ key: 'workload', default: '', parse: optional(values_text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
+    flagOnly({ key: 'workload', default: '', parse: optional(values_text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze', 'run'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
     flagOnly({ key: 'commit', default: '', parse: optional(values_text), group: 'run-metadata', env: ['GITHUB_SHA'], flag: { name: 'commit', commands: ['analyze'], value: 'SHA', help: 'the commit measured (default $GITHUB_SHA, else git rev-parse HEAD)' } }),
     flagOnly({ key: 'branch', default: '', parse: optional(values_text), group: 'run-metadata', env: ['GITHUB_REF_NAME'], flag: { name: 'branch', commands: ['analyze'], value: 'NAME', help: 'its branch (default $GITHUB_REF_NAME, else the checked-out git branch)' } }),
     flagOnly({ key: 'runAt', default: '', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made (ISO 8601; default now)' } }),
@@ -3174,9 +3766,9 @@ const OPTIONS = [
         key: 'dashboardTop',
         default: String(build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.topN),
         // Each report is kept as its top kernels only (report/bounded-report.ts), read from disk or downloaded.
-        parse: wholeNumber(BOUNDED_REPORT.kernels, ` (each report is read as its top ${BOUNDED_REPORT.kernels} kernels)`),
+        parse: wholeNumber(HISTORY_KERNELS, ` (each report is kept as its top ${HISTORY_KERNELS} kernels)`),
         group: 'dashboard',
-        flag: { name: 'top', commands: ['dashboard'], value: 'N', help: `top kernels tracked per run (default ${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.topN}, at most ${BOUNDED_REPORT.kernels})` },
+        flag: { name: 'top', commands: ['dashboard'], value: 'N', help: `top kernels tracked per run (default ${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.topN}, at most ${HISTORY_KERNELS})` },
     }),
     flagOnly({ key: 'minChange', default: String(build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.minChange * 100), parse: percent, group: 'dashboard', flag: { name: 'min-change', commands: ['dashboard'], value: 'PCT', help: `smallest level shift that counts, in percent (default ${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.minChange * 100})` } }),
     flagOnly({ key: 'seed', default: '', parse: optional(wholeNumber()), group: 'dashboard', flag: { name: 'seed', commands: ['dashboard'], value: 'N', help: 'accepted for older workflows; no effect (change points use no random draws)' } }),
@@ -3198,7 +3790,7 @@ const OPTIONS = [
         input: 'mode',
         default: 'analyze',
         doc: 'run: run the workload on this GPU runner (warm-up, measured runs with utilization sampling, one profiled run, a deep dive when one kernel dominates), then analyze and publish.',
-        parse: oneOf(MODES),
+        parse: oneOf(table_MODES),
         group: 'action',
     }),
     table_option({
@@ -3315,7 +3907,15 @@ const OPTIONS = [
         key: 'uploadCaptures',
         input: 'upload-captures',
         default: 'true',
-        doc: 'Upload the capture files and logs too, in a second artifact named after the report\'s plus -captures (paths the artifact service refuses are stored under mapped names, listed in its capture-names.json).',
+        doc: 'Upload what profile-gate wrote from the captures, in a second artifact named after the report\'s plus -captures: profile.json (kernels, families, steps, utilization, metrics) and, for each capture with a timeline, a clean trace (traces/N-FORMAT.trace.json, for ui.perfetto.dev or chrome://tracing) holding only event names and times, names redacted.',
+        parse: booleanText,
+        group: 'publish',
+    }),
+    table_option({
+        key: 'uploadRawCaptures',
+        input: 'upload-raw-captures',
+        default: 'false',
+        doc: 'Also upload the capture files and logs themselves (scrubbed copies) in the -captures artifact. They may expose what the workload or its profiler recorded: its environment, command line, host and file names, user metadata; secrets are searched for and removed, and a file that cannot be checked is withheld, but no search of arbitrary bytes is complete.',
         parse: booleanText,
         group: 'publish',
     }),
@@ -3379,6 +3979,15 @@ const OPTIONS = [
         group: 'report',
     }),
     table_option({
+        key: 'allowUnreadableReports',
+        input: 'allow-unreadable-reports',
+        default: 'false',
+        doc: 'Mode report. Merge the reports that can be read when some cannot (a newer profile-gate wrote them, a field is misspelt, an artifact is expired or too large); otherwise the job fails, naming them.',
+        parse: booleanText,
+        group: 'report',
+        flag: { name: 'allow-unreadable-reports', commands: ['report'], switch: true, help: 'merge the reports that can be read when some cannot, each named in a warning (otherwise exit 2, naming the first)' },
+    }),
+    table_option({
         key: 'prNumber',
         input: 'pr-number',
         default: '',
@@ -3423,10 +4032,10 @@ const OPTIONS = [
         key: 'thresholds',
         input: 'thresholds',
         default: '',
-        doc: 'Gate thresholds, comma- or newline-separated: METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); family:ID=PP or kernel:NAME=PP the share growth that fails, in percentage points; kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails.',
+        doc: 'Gate thresholds, one per line (or comma-separated where a comma starts the next one, so kernel names keep theirs): METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails when the step did not get faster (every family and top kernel has such a row, by default 3 % of the baseline\'s step); family:ID=PP or kernel:NAME=PP a share row whose growth fails, in percentage points; NAME is the full kernel name or the one the report shows.',
         parse: gate_options/* parseThresholds */.S,
         group: 'gate',
-        flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms); repeatable' },
+        flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms, kernel-time:kernel:NAME=+100us, NAME full or as the report shows it); one per flag, repeatable' },
     }),
     table_option({
         key: 'allowThrottled',
@@ -3441,7 +4050,7 @@ const OPTIONS = [
         key: 'allowEnvironmentMismatch',
         input: 'allow-environment-mismatch',
         default: '',
-        doc: 'Fingerprint keys allowed to differ from the baseline (gpuName, driver, cuda, rocm, engine, engineVersion, model, dtype, batch, sequence), or all.',
+        doc: `Fingerprint keys allowed to differ from the baseline (${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')}), or all.`,
         parse: gate_options/* parseEnvironmentMismatch */.hw,
         group: 'gate',
         flag: { name: 'allow-environment-mismatch', commands: GATE_COMMANDS, value: 'KEYS|all', help: `compare although these fingerprint keys differ (${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')})` },
@@ -3525,28 +4134,30 @@ function gateOf(values) {
     return Object.fromEntries(GATE_KEYS.map((key) => [key, values[key]]));
 }
 function runOption(row) {
-    return { ...row, key: row.input, default: '', parse: values_text };
+    const shown = runOptionDefault(row.input);
+    const flag = row.flag && shown !== undefined && !row.flag.switch ? { ...row.flag, help: `${row.flag.help} (default ${shown})` } : row.flag;
+    return { ...row, ...(flag ? { flag } : {}), key: row.input, default: '', parse: values_text, ...(shown !== undefined ? { emptyMeans: shown } : {}) };
 }
 const RUN_OPTIONS = [
-    runOption({ input: 'engine', group: 'run', doc: 'Mode run: max (Modular MAX: max generate, or max serve + max benchmark) or command (any workload).', flag: { name: 'engine', commands: ['run'], value: 'max|command', help: 'what to run (default max)' } }),
+    runOption({ input: 'engine', group: 'run', doc: 'Mode run: max (Modular MAX: max generate, or max serve + max benchmark) or command (any workload).', flag: { name: 'engine', commands: ['run'], value: 'max|command', help: 'what to run' } }),
     runOption({ input: 'model', group: 'run', doc: 'Mode run, engine max. The model to run (a Hugging Face id or a path).', flag: { name: 'model', commands: ['run'], value: 'ID|PATH', help: 'MAX: the model (required); command: a label for the report' } }),
-    runOption({ input: 'max-mode', group: 'run', doc: 'Mode run, engine max: generate or serve.', flag: { name: 'max-mode', commands: ['run'], value: 'generate|serve', help: 'MAX: max generate, or max serve + max benchmark (default generate)' } }),
+    runOption({ input: 'max-mode', group: 'run', doc: 'Mode run, engine max: generate or serve.', flag: { name: 'max-mode', commands: ['run'], value: 'generate|serve', help: 'MAX: max generate, or max serve + max benchmark' } }),
     runOption({ input: 'max-args', group: 'run', doc: 'Mode run, engine max. Extra arguments for max generate / max serve (shell words).', flag: { name: 'max-args', commands: ['run'], value: '"ARGS"', help: 'MAX: extra arguments for max generate / max serve' } }),
     runOption({ input: 'prompt', group: 'run', doc: 'Mode run, engine max generate. The prompt.', flag: { name: 'prompt', commands: ['run'], value: 'TEXT', help: 'MAX generate: the prompt' } }),
-    runOption({ input: 'max-new-tokens', group: 'run', doc: 'Mode run, engine max generate. Tokens to generate per run.', flag: { name: 'max-new-tokens', commands: ['run'], value: 'N', help: 'MAX: tokens per generation (default 100)' } }),
+    runOption({ input: 'max-new-tokens', group: 'run', doc: 'Mode run, engine max generate. Tokens to generate per run.', flag: { name: 'max-new-tokens', commands: ['run'], value: 'N', help: 'MAX: tokens per generation' } }),
     runOption({ input: 'custom-architectures', group: 'run', doc: 'Mode run, engine max. Custom architecture modules (paths or IMPORT_PATH:MODULE), checked in a pre-flight before any run.', flag: { name: 'custom-architectures', commands: ['run'], value: 'LIST', help: 'MAX: --custom-architectures entries (comma-separated), checked first' } }),
-    runOption({ input: 'benchmark-args', group: 'run', doc: 'Mode run, max-mode serve. Arguments for max benchmark.', flag: { name: 'benchmark-args', commands: ['run'], value: '"ARGS"', help: 'MAX serve: arguments for max benchmark (default: random data, 8 concurrent)' } }),
+    runOption({ input: 'benchmark-args', group: 'run', doc: 'Mode run, max-mode serve. Arguments for max benchmark.', flag: { name: 'benchmark-args', commands: ['run'], value: '"ARGS"', help: 'MAX serve: arguments for max benchmark' } }),
     runOption({ input: 'run', group: 'run', doc: 'Mode run, engine command. The workload command; it prints metric lines ({"metric":"decode_tok_s","value":N}).', flag: { name: 'run', commands: ['run'], value: '"COMMAND"', help: 'command: the workload command line' } }),
     runOption({ input: 'profile-run', group: 'run', doc: 'Mode run, engine command. The command for the profiled run, when it differs from run.', flag: { name: 'profile-run', commands: ['run'], value: '"COMMAND"', help: 'command: the variant to run once for the profile' } }),
-    runOption({ input: 'warmup-runs', group: 'run', doc: 'Mode run. Unprofiled warm-up runs before anything is measured.', flag: { name: 'warmup-runs', commands: ['run'], value: 'N', help: 'unmeasured runs first (default 1)' } }),
-    runOption({ input: 'runs', group: 'run', doc: 'Mode run. Measured repeats (samples for the gate).', flag: { name: 'runs', commands: ['run'], value: 'N', help: 'measured runs (default 5)' } }),
-    runOption({ input: 'profiler', group: 'run', doc: 'Mode run: auto, max, nsys, rocprofv3, torch or none.', flag: { name: 'profiler', commands: ['run'], value: 'auto|max|nsys|rocprofv3|torch|none', help: '(default auto)' } }),
-    runOption({ input: 'capture-seconds', group: 'run', doc: 'Mode run. Length of the profiled window (and of each max benchmark window).', flag: { name: 'capture-seconds', commands: ['run'], value: 'S', help: 'MAX serve: length of each benchmark window (default 10)' } }),
-    runOption({ input: 'deep-dive', group: 'run', doc: 'Mode run: auto (Nsight Compute on the dominant kernel only when one dominates), off or always.', flag: { name: 'deep-dive', commands: ['run'], value: 'auto|off|always', help: 'Nsight Compute on the dominant kernel (default auto)' } }),
-    runOption({ input: 'timeout-minutes', group: 'run', doc: 'Mode run. Time budget of the whole run; steps past it are stopped.', flag: { name: 'timeout-minutes', commands: ['run'], value: 'M', help: 'time budget of the whole run (default 30)' } }),
+    runOption({ input: 'warmup-runs', group: 'run', doc: 'Mode run. Unprofiled warm-up runs before anything is measured.', flag: { name: 'warmup-runs', commands: ['run'], value: 'N', help: 'unmeasured runs first' } }),
+    runOption({ input: 'runs', group: 'run', doc: 'Mode run. Measured repeats (samples for the gate).', flag: { name: 'runs', commands: ['run'], value: 'N', help: 'measured runs' } }),
+    runOption({ input: 'profiler', group: 'run', doc: 'Mode run: auto, max, nsys, rocprofv3, torch or none.', flag: { name: 'profiler', commands: ['run'], value: 'auto|max|nsys|rocprofv3|torch|none', help: 'the kernel profiler' } }),
+    runOption({ input: 'capture-seconds', group: 'run', doc: 'Mode run, max-mode serve. Length in seconds of each max benchmark window, the profiled one included.', flag: { name: 'capture-seconds', commands: ['run'], value: 'S', help: 'MAX serve: length of each benchmark window, the profiled one included' } }),
+    runOption({ input: 'deep-dive', group: 'run', doc: 'Mode run: auto (Nsight Compute on the dominant kernel only when one dominates), off or always.', flag: { name: 'deep-dive', commands: ['run'], value: 'auto|off|always', help: 'Nsight Compute on the dominant kernel' } }),
+    runOption({ input: 'timeout-minutes', group: 'run', doc: 'Mode run. Time budget of the whole run; steps past it are stopped.', flag: { name: 'timeout-minutes', commands: ['run'], value: 'M', help: 'time budget of the whole run' } }),
     runOption({ input: 'base-workdir', group: 'ab', doc: 'Mode run, A/B. A checkout of the base commit (e.g. actions/checkout with ref the PR\'s base and path base).', flag: { name: 'base-workdir', commands: ['run'], value: 'DIR', help: 'a checkout of the base commit: the same workload runs there, its measured runs interleaved with the head\'s (ABBA)' } }),
     runOption({ input: 'base-run', group: 'ab', doc: 'Mode run, A/B, engine command. The base side\'s workload command, when it differs from run (runs in base-workdir, else here).', flag: { name: 'base-run', commands: ['run'], value: '"COMMAND"', help: 'command: the base side\'s workload command, when it differs' } }),
-    runOption({ input: 'max-runs', group: 'ab', doc: 'Mode run, A/B. While a gated metric is undecided after the planned runs (the sides overlap, or too few or not significant runs), ABBA pairs are added up to this many measured runs per side, within timeout-minutes; the test\'s alpha is spent over the looks.', flag: { name: 'max-runs', commands: ['run'], value: 'N', help: 'while a gated metric is undecided, add ABBA pairs up to N measured runs per side, within the time budget (default 3 x runs)' } }),
+    runOption({ input: 'max-runs', group: 'ab', doc: 'Mode run, A/B. While a gated metric is undecided after the planned runs (the sides overlap, or too few or not significant runs), ABBA pairs are added up to this many measured runs per side, within timeout-minutes; the test\'s alpha is spent over the looks.', flag: { name: 'max-runs', commands: ['run'], value: 'N', help: 'while a gated metric is undecided, add ABBA pairs up to N measured runs per side, within the time budget' } }),
     runOption({ input: 'allow-no-gpu', group: 'run', doc: 'Mode run. With no GPU found (nvidia-smi and rocm-smi list none), the plan fails and nothing runs (GPU sampling, and any profiler but none, need a GPU); true runs anyway and measures throughput only.', flag: { name: 'allow-no-gpu', commands: ['run'], switch: true, help: 'run although no GPU is found (throughput only); otherwise no GPU with a profiler (any but none) or GPU sampling planned stops the plan, exit 2' } }),
 ];
 /** Every row: the values' and the run options'. */
@@ -3558,6 +4169,7 @@ const ALL_OPTIONS = [...OPTIONS, ...RUN_OPTIONS];
  * row's default), the CLI each flag of its command (absent: the default). Either way each value
  * goes through its row's one parser, and a bad value names the input or the flag.
  */
+
 
 
 /** The option as the user spells it at this door: `--fail-on`, or `input 'fail-on'`. */
@@ -3632,15 +4244,24 @@ function readFlags(values, command, env = process.env) {
         throw new errors/* UsageError */.eb(problems[0]);
     return read;
 }
-/** A run option's text from the flags, for the runner's parser: a switch given is `true`. */
-function runFlagTexts(values, names) {
+/** The rows of the runner's options: its own, and `captures` (a row of the values too). */
+const RUN_ROWS = ALL_OPTIONS.filter((row) => row.input !== undefined && RUN_OPTION_NAMES.includes(row.input));
+/**
+ * The runner's options as text for its parser (runner/run-options.ts), by the runner's names, each
+ * from its row at the door: both doors read them here. An undefined text is an option not given.
+ */
+function runOptionTexts(textOf) {
     const raw = {};
-    for (const name of names) {
-        const text = flagText(values[name]);
-        if (text !== undefined && values[name] !== false)
-            raw[name] = text;
+    for (const row of RUN_ROWS) {
+        const text = textOf(row);
+        if (text !== undefined)
+            raw[row.input] = text;
     }
     return raw;
+}
+/** The runner's options from `run`'s flags (parseArgs' values): a switch given is `true`, one not given is unset. */
+function runFlagTexts(values) {
+    return runOptionTexts((row) => (takes(row, 'run') && values[row.flag.name] !== false ? flagText(values[row.flag.name]) : undefined));
 }
 /** Help text wrapped at `width`, its continuation lines indented to `column`. */
 function wrapHelp(text, column, width) {
@@ -3699,6 +4320,190 @@ var inert_text = __nccwpck_require__(8036);
 var json = __nccwpck_require__(2794);
 // EXTERNAL MODULE: ./src/version.ts
 var version = __nccwpck_require__(311);
+// EXTERNAL MODULE: ./src/model/family-ids.ts
+var family_ids = __nccwpck_require__(1538);
+;// CONCATENATED MODULE: ./src/classify/user-families.ts
+/**
+ * User-defined kernel families, from a JSON config:
+ *   { "families": [{ "family": "my-fused-moe", "pattern": "^my_moe_", "flags": "i" }] }
+ * Entries are tried in order before the built-in table. A family may be a built-in id (to claim a
+ * kernel for it) or a new id (reported as its own family, a UserFamilyId; rules only read the
+ * built-in ids). Each id is checked here, at load: one line naming the file and the entry.
+ *
+ * Patterns run in JavaScript's backtracking engine on names from the capture, which a pull request
+ * chooses. So a pattern whose work can grow without bound is refused at load (patternProblem), and
+ * the rest are tested on at most USER_PATTERN_NAME_CHARS characters of a name.
+ */
+
+
+
+/** Lower-case words of letters and digits joined by single dashes, as the built-in ids are. */
+const FAMILY_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** Ids are shown in tables and used in threshold keys (`family:<id>`): a short id stays readable. */
+const FAMILY_ID_MAX = 60;
+const EntrySchema = schemas/* object */.Ikc({
+    family: schemas/* string */.YjP(),
+    pattern: schemas/* string */.YjP().min(1),
+    // `g` and `y` make RegExp.test stateful, which would make classification depend on call order.
+    flags: schemas/* string */.YjP().regex(/^[imsu]*$/, 'a combination of i, m, s, u').default(''),
+});
+const ConfigSchema = schemas/* object */.Ikc({ families: schemas/* array */.YOg(EntrySchema) }).strict();
+function describeIssue(issue) {
+    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+    return `${path.replace(/^\./, '') || 'config'}: ${issue.message}`;
+}
+/** A built-in id spelt another way (`KV_Cache`, `attention fused`): what it would be, normalized. */
+function looseSpelling(id) {
+    return id
+        .trim()
+        .toLowerCase()
+        .replace(/[\s_.]+/g, '-')
+        .replace(/-+/g, '-');
+}
+/** The family an entry names, or why it cannot be one. */
+function checkFamilyId(id) {
+    if ((0,family_ids/* isBuiltInFamily */.qG)(id))
+        return { family: id };
+    const meant = looseSpelling(id);
+    if ((0,family_ids/* isBuiltInFamily */.qG)(meant))
+        return { problem: `'${id}' is the built-in family '${meant}' spelt another way; write '${meant}' to claim kernels for it, or pick a new id` };
+    if (!FAMILY_ID.test(id))
+        return { problem: `expected a family id (lower-case letters and digits joined by single dashes, e.g. my-fused-moe), got ${JSON.stringify(id.slice(0, 80))}` };
+    if (id.length > FAMILY_ID_MAX)
+        return { problem: `expected a family id of at most ${FAMILY_ID_MAX} characters, got ${id.length}` };
+    return { family: (0,family_ids/* userFamilyId */.vk)(id) };
+}
+/** Open-ended repeats (`*`, `+`, `{n,}`, and `{n,m}` past this) a pattern may hold, counting one for an unanchored start. */
+const MAX_PATTERN_DEGREE = 2;
+const WIDE_REPEAT = 64;
+/**
+ * Why a pattern could backtrack without bound, or undefined. Refused: a backreference, a repeated
+ * group that holds a quantifier or an alternation (`(a+)+`, `(a|ab)*`: exponential), and more than
+ * MAX_PATTERN_DEGREE open-ended repeats, an unanchored start counting as one (`.*a.*b` tries every
+ * start, every split: cubic).
+ */
+function patternProblem(source) {
+    const stack = [{ quantified: false, alternation: false }];
+    let closed;
+    let openEnded = 0;
+    let i = 0;
+    while (i < source.length) {
+        const c = source[i];
+        if (c === '\\') {
+            const next = source[i + 1] ?? '';
+            if (/[1-9]/.test(next) || next === 'k')
+                return `a backreference (${source.slice(i, i + 2)}) can take exponential time; match without it`;
+            // \u{…} and \p{…} hold braces that are not a quantifier.
+            const braced = /^[upP]\{[^}]*\}/.exec(source.slice(i + 1));
+            i += braced ? 1 + braced[0].length : 2;
+            closed = undefined;
+            continue;
+        }
+        if (c === '[') {
+            i += 1;
+            if (source[i] === '^')
+                i += 1;
+            if (source[i] === ']')
+                i += 1;
+            while (i < source.length && source[i] !== ']')
+                i += source[i] === '\\' ? 2 : 1;
+            i += 1;
+            closed = undefined;
+            continue;
+        }
+        if (c === '(') {
+            stack.push({ quantified: false, alternation: false });
+            i += 1;
+            const prefix = /^\?(?::|=|!|<=|<!|<[^>]*>)/.exec(source.slice(i));
+            if (prefix)
+                i += prefix[0].length;
+            closed = undefined;
+            continue;
+        }
+        if (c === ')') {
+            closed = stack.length > 1 ? stack.pop() : undefined;
+            i += 1;
+            continue;
+        }
+        if (c === '|') {
+            stack[stack.length - 1].alternation = true;
+            i += 1;
+            closed = undefined;
+            continue;
+        }
+        const braces = c === '{' ? /^\{(\d+)(,(\d*))?\}/.exec(source.slice(i)) : null;
+        if (c === '*' || c === '+' || c === '?' || braces) {
+            const max = braces ? (braces[2] === undefined ? Number(braces[1]) : braces[3] === '' ? Infinity : Number(braces[3])) : c === '?' ? 1 : Infinity;
+            if (max > 1 && closed && (closed.quantified || closed.alternation)) {
+                const what = closed.quantified ? 'a repeated group that holds a quantifier (as in (a+)+)' : 'a repeated group that holds an alternation (as in (a|ab)*)';
+                return `${what} can take exponential time; repeat a character class instead`;
+            }
+            if (max > WIDE_REPEAT)
+                openEnded += 1;
+            for (const group of stack)
+                group.quantified = true;
+            i += braces ? braces[0].length : 1;
+            if (source[i] === '?')
+                i += 1;
+            closed = undefined;
+            continue;
+        }
+        i += 1;
+        closed = undefined;
+    }
+    const degree = openEnded + (source.startsWith('^') ? 0 : 1);
+    if (degree > MAX_PATTERN_DEGREE) {
+        return `expected at most ${MAX_PATTERN_DEGREE - 1} open-ended repeat (*, +, {n,}) in a pattern not anchored with ^, or ${MAX_PATTERN_DEGREE} in one that is, got ${openEnded}: such a pattern takes time growing as a power of the name's length; anchor it with ^ or drop a leading .*`;
+    }
+    return undefined;
+}
+/** Parse and validate a family config; `path` names the file in errors. */
+function parseUserFamilies(text, path) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch (error) {
+        throw new errors/* InputError */.dz(path, `expected JSON ({ "families": [...] }), got ${error.message}`);
+    }
+    const parsed = ConfigSchema.safeParse(json);
+    if (!parsed.success) {
+        throw new errors/* InputError */.dz(path, `expected { "families": [{ family, pattern, flags? }] }, got ${describeIssue(parsed.error.issues[0])}`);
+    }
+    return parsed.data.families.map((entry, index) => {
+        const checked = checkFamilyId(entry.family);
+        if ('problem' in checked)
+            throw new errors/* InputError */.dz(path, `families[${index}].family: ${checked.problem} (built-in families: ${family_ids/* FAMILY_IDS */.Mz.join(', ')})`);
+        const problem = patternProblem(entry.pattern);
+        if (problem)
+            throw new errors/* InputError */.dz(path, `families[${index}].pattern: ${problem} (got ${JSON.stringify(entry.pattern.slice(0, 80))})`);
+        let pattern;
+        try {
+            pattern = new RegExp(entry.pattern, entry.flags);
+        }
+        catch (error) {
+            throw new errors/* InputError */.dz(path, `families[${index}].pattern: expected a valid regular expression, got ${error.message}`);
+        }
+        return { family: checked.family, pattern };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/io/families-file.ts
+/** A `--families` file (input `families`): read, then parsed into the user's family rules. */
+
+
+
+async function loadFamilies(path) {
+    let text;
+    try {
+        text = await (0,promises_.readFile)(path, 'utf8');
+    }
+    catch (error) {
+        throw new errors/* InputError */.dz(path, `cannot read the families file (${error.code ?? 'error'})`);
+    }
+    return parseUserFamilies(text, path);
+}
+
 // EXTERNAL MODULE: ./src/report/escape.ts
 var report_escape = __nccwpck_require__(4031);
 // EXTERNAL MODULE: ./src/report/number-format.ts
@@ -3747,6 +4552,7 @@ function pointLines(w, i) {
   var p = w.points, lines = [{ text: stamp(p.t[i]) + ' \u00B7 ' + short(p.commit[i]) }];
   lines.push({ text: DATA.metric.label + ': ' + metricLine(w, i) });
   lines.push({ text: 'verdict: ' + verdictText(p, i) });
+  if (p.decided && p.decided[i].length) lines.push({ text: 'decided by: ' + p.decided[i].map(function (c) { return cut(c, 60); }).join(', ') });
   if (w.families.length) lines.push({ text: 'families: ' + familyLine(w, i, 3) });
   if (p.stepNs && p.stepNs[i]) lines.push({ text: 'GPU time per step: ' + stepTime(stepTotal(p.stepNs[i])) + ' (' + p.steps[i] + ' steps, ' + p.stepBasis[i] + ')' });
   if (p.top[i].length) lines.push({ text: 'top kernel: ' + cut(w.kernels[p.top[i][0]], 90) + ' ' + share(p.top[i][1]) });
@@ -3863,7 +4669,7 @@ function card(w, index, regressions) {
   var head = h('div', { class: 'card-head' });
   var title = add(h('div'), h('h2', null, w.name));
   var sub = [w.model, w.gpu].filter(function (x) { return x && w.name.indexOf(x) < 0; }).join(' \u00B7 ');
-  add(title, h('div', { class: 'sub' }, (sub ? sub + ' \u00B7 ' : '') + n + ' runs, ' + day(p.t[0]) + ' to ' + day(p.t[n - 1])));
+  add(title, h('div', { class: 'sub' }, (sub ? sub + ' \u00B7 ' : '') + plural(n, 'run', 'runs') + ', ' + day(p.t[0]) + ' to ' + day(p.t[n - 1])));
   var stats = h('div', { class: 'stats' });
   if (regressions.length) add(stats, h('span', { class: 'badge bad' }, '\u25BC open regression ' + percent(regressions[0].latestRelative)));
   var last = -1;
@@ -3876,10 +4682,17 @@ function card(w, index, regressions) {
   var verdict = p.verdict[n - 1];
   add(stats, add(h('div', { class: 'stat verdict-' + VERDICTS[verdict] }), h('span', { class: 'l' }, 'latest verdict'), add(h('span', { class: 'v' }), h('span', { class: 'sym' }, VERDICT_SYMBOL[verdict] + ' '), VERDICTS[verdict])));
   add(article, add(head, title, stats));
+  // A run that passed its own gate can still sit on a lower level than before a change point: say which is which.
+  if (regressions.length && (VERDICTS[verdict] === 'pass' || VERDICTS[verdict] === 'warn' || VERDICTS[verdict] === 'accepted')) {
+    var began = regressions[0].index;
+    add(article, h('div', { class: 'reconcile', 'data-reconcile': 'verdict' }, 'The latest run\u2019s verdict (' + VERDICTS[verdict] + ') is its own gate against its baseline; the open regression is the level since ' + day(p.t[began]) + ' (' + short(p.commit[began]) + ') against the level before it, which no run has recovered.'));
+  }
 
   var metric = metricChart(w, id), families = familyChart(w, id), steps = stepChart(w, id), timeline = timelineChart(w, id);
+  // A workload that never reported the metric gets no empty panel for it.
+  var measured = p.value.some(function (v) { return v !== null; });
+  if (measured) add(article, add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: ${number_format/* CI_PERCENT */.XO}% CI of the median, dashed: levels between change points')), metric.node);
   add(article,
-    add(h('div', { class: 'section-title' }, DATA.metric.label), h('span', { class: 'hint' }, 'median per run, band: ${number_format/* CI_PERCENT */.XO}% CI of the median, dashed: levels between change points')), metric.node,
     add(h('div', { class: 'section-title' }, 'Kernel time by family'), h('span', { class: 'hint' }, 'share of GPU kernel time; \u25BC marks a family-share shift')), families.node);
   if (steps) add(article, add(h('div', { class: 'section-title' }, 'GPU time per decode step'), h('span', { class: 'hint' }, 'by family, per device; no bar: the capture does not count its steps')), steps.node);
   add(article,
@@ -3887,7 +4700,7 @@ function card(w, index, regressions) {
   var panel = put(article, h('div', { class: 'detail', hidden: 'hidden' }));
   add(article, add(h('div', { class: 'lists' }), kernelTable(w), shiftList(w)), latestTable(w));
 
-  var charts = steps ? [metric, families, steps, timeline] : [metric, families, timeline];
+  var charts = [measured ? metric : null, families, steps, timeline].filter(Boolean);
   function indexAt(evt, node) {
     var box = node.getBoundingClientRect(), vx = (evt.clientX - box.left) * W / box.width;
     var at = n > 1 ? Math.round((vx - ML) / (PW / (n - 1))) : 0;
@@ -3924,11 +4737,11 @@ function regressionPanel() {
     add(row, add(h('div'), add(h('a', { href: '#w' + r.workload, class: 'name' }), w.name)));
     var what = add(h('div', { class: 'what' }),
       add(h('b'), num(r.before, digits) + ' \u2192 ' + num(r.after, digits) + ' ' + DATA.metric.unit), ', level now ' + num(r.latest, digits) + '. Began at ',
-      link(short(p.commit[at]), commitHref(w, at)), ' (' + day(p.t[at]) + ', ' + (p.t.length - at) + ' runs ago)');
+      link(short(p.commit[at]), commitHref(w, at)), ' (' + day(p.t[at]) + ', ' + plural(p.t.length - at, 'run', 'runs') + ' ago)');
     if (compareHref(w, at)) add(what, ' \u00B7 ', link('changes', compareHref(w, at)));
     if (p.run[at]) add(what, ' \u00B7 ', link('run', p.run[at]));
     if (acceptedNote(p, at)) add(what, ' \u00B7 ' + acceptedNote(p, at));
-    add(what, ' \u00B7 p=' + r.pValue);
+    add(what, ' \u00B7 ' + pText(r.pValue));
     add(panel, add(row, what));
   });
   return panel;
@@ -3939,7 +4752,7 @@ function render() {
   var latest = 0;
   DATA.workloads.forEach(function (w) { latest = Math.max(latest, w.points.t[w.points.t.length - 1] || 0); });
   var top = add(h('header', { class: 'top' }), h('h1', null, DATA.title));
-  add(top, h('div', { class: 'meta' }, DATA.workloads.length + ' workloads \u00B7 ' + DATA.reportCount + ' reports' + (latest ? ' \u00B7 latest run ' + stamp(latest) : '') + ' \u00B7 generated ' + DATA.generatedAt.slice(0, 16).replace('T', ' ') + ' UTC'));
+  add(top, h('div', { class: 'meta' }, plural(DATA.workloads.length, 'workload', 'workloads') + ' \u00B7 ' + plural(DATA.reportCount, 'report', 'reports') + (latest ? ' \u00B7 latest run ' + stamp(latest) : '') + ' \u00B7 generated ' + DATA.generatedAt.slice(0, 16).replace('T', ' ') + ' UTC'));
   add(app, top, regressionPanel());
   var chips = h('nav', { class: 'chips', 'aria-label': 'workloads' });
   DATA.workloads.forEach(function (w, index) {
@@ -3973,25 +4786,30 @@ try {
 }
 `;
 
+// EXTERNAL MODULE: ./src/report/dashboard/data.ts
+var data = __nccwpck_require__(9781);
 ;// CONCATENATED MODULE: ./src/report/dashboard/page-charts.ts
 /**
  * The page script's first half (browser JavaScript, kept as text): DOM and SVG helpers, formatting,
  * links, and the three charts of a workload card drawn as inline SVG on one shared x axis (one slot
  * per run). Every piece of report text goes into a text node or an attribute set with setAttribute;
  * links are rebuilt from checked parts and must be https. No template literals in here: the text
- * is a String.raw template itself.
+ * is a String.raw template itself (its only substitutions: the verdicts' order and drawing, from data.ts).
  */
+
+/** A value as JavaScript source in ASCII alone (the script's text stays 7-bit, whatever the page's charset). */
+const ascii = (value) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const PAGE_CHARTS = String.raw `
 var SVGNS = 'http://www.w3.org/2000/svg';
 var SCALE = 10000;
-var VERDICTS = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid', 'accepted'];
-var VERDICT_SYMBOL = ['\u25CF', '\u25B2', '\u2716', '\u25CB', '\u25C6', '\u2611'];
+var VERDICTS = ${ascii(data/* VERDICT_ORDER */.jT)};
+var VERDICT_SYMBOL = ${ascii(data/* VERDICT_ORDER */.jT.map((verdict) => data/* VERDICT_DRAWING */.z6[verdict].symbol))};
 var SEVERITIES = ['info', 'warning', 'error'];
 /* Okabe-Ito, the colour-blind safe palette; "other" is grey. Bands also carry hatching and direct labels. */
 var PALETTE = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7'];
 var OTHER_COLOUR = '#BBBBBB';
 var BAD = '#D55E00', GOOD = '#009E73';
-var VERDICT_FILL = ['#9AD1BF', '#E69F00', '#D55E00', '#D0D7DE', '#8C959F', '#CC79A7'];
+var VERDICT_FILL = ${ascii(data/* VERDICT_ORDER */.jT.map((verdict) => data/* VERDICT_DRAWING */.z6[verdict].fill))};
 /* A run's verdict with who accepted it, when a reviewer accepted its regression. */
 function verdictText(p, i) { return VERDICTS[p.verdict[i]] + (p.accepted && p.accepted[i] ? ' by @' + p.accepted[i] : ''); }
 var SEVERITY_FILL = ['#56B4E9', '#E69F00', '#D55E00'];
@@ -4039,6 +4857,9 @@ function num(v, digits) {
 }
 function signed(v, digits, unit) { return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00B1') + num(Math.abs(v), digits) + unit; }
 function percent(relative) { return signed(relative * 100, 1, '%'); }
+function plural(count, one, many) { return count + ' ' + (count === 1 ? one : many); }
+/** A p-value as a reader takes it: below 0.001 it is that, never p=0. */
+function pText(p) { return !(p >= 0.001) ? 'p<0.001' : 'p=' + (p < 0.01 ? p.toFixed(3) : p.toFixed(2)); }
 function points(delta) { return signed(delta / 100, 1, ' pts'); }
 function share(v) { return num(v / 100, 1) + '%'; }
 function day(t) { return new Date(t).toISOString().slice(0, 10); }
@@ -4251,6 +5072,9 @@ function stepChart(w, id) {
   var root = frame(H, 'GPU time per decode step by family');
   patterns(root, id);
   var x = slotX(n), t = niceTicks(0, hi, 4);
+  // The axis reaches a tick at or above the tallest stacked bar, so every bar stays inside the plot.
+  var tick = t.ticks.length > 1 ? t.ticks[1] - t.ticks[0] : hi;
+  while (t.ticks[t.ticks.length - 1] < hi) t.ticks.push(t.ticks[t.ticks.length - 1] + tick);
   var y = linear(0, t.ticks[t.ticks.length - 1] || hi, MT + PH, MT);
   var g = put(root, s('g'));
   t.ticks.forEach(function (v) {
@@ -4383,6 +5207,7 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liber
 .badge { display: inline-block; padding: 2px 8px; border-radius: 4px; font-size: 12px; font-weight: 650; }
 .badge.bad { background: #fbe9df; color: var(--bad); }
 .section-title { font-size: 12px; font-weight: 650; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; margin: 12px 0 2px; }
+.reconcile { color: var(--muted); font-size: 13px; margin: 4px 0 8px; }
 .section-title .hint { text-transform: none; letter-spacing: 0; font-weight: 400; color: var(--faint); margin-left: 6px; }
 svg.chart { display: block; width: 100%; height: auto; overflow: visible; cursor: crosshair; }
 svg.chart text { font-family: inherit; font-size: 11px; fill: var(--muted); }
@@ -4496,6 +5321,46 @@ function buildSite(inputs, skipped = [], options = {}) {
 
 
 
+;// CONCATENATED MODULE: ./src/report/bounded-report.ts
+const BOUNDED_REPORT = {
+    kernels: 200,
+    listRows: 100,
+    samples: 1000,
+};
+function bounded_report_top(list, n) {
+    return list.length > n ? list.slice(0, n) : [...list];
+}
+function bounded_report_boundReport(report) {
+    const cut = [];
+    const keep = (what, list, n) => {
+        if (list.length > n)
+            cut.push(`${what} ${n} of ${list.length}`);
+        return bounded_report_top(list, n);
+    };
+    const bounded = {
+        ...report,
+        sources: keep('sources', report.sources, BOUNDED_REPORT.listRows),
+        kernels: keep('kernels', report.kernels, BOUNDED_REPORT.kernels),
+        families: keep('families', report.families, BOUNDED_REPORT.listRows),
+        metrics: keep('metrics', report.metrics, BOUNDED_REPORT.listRows).map((m) => (m.samples.length > BOUNDED_REPORT.samples ? { ...m, samples: m.samples.slice(0, BOUNDED_REPORT.samples) } : m)),
+        memops: keep('memory operations', report.memops, BOUNDED_REPORT.listRows),
+        apiCalls: keep('API calls', report.apiCalls, BOUNDED_REPORT.listRows),
+        cpuFunctions: keep('CPU functions', report.cpuFunctions, BOUNDED_REPORT.listRows),
+        notices: keep('notices', report.notices, BOUNDED_REPORT.listRows),
+        skippedInputs: keep('skipped inputs', report.skippedInputs, BOUNDED_REPORT.listRows),
+        deepDive: keep('Nsight Compute results', report.deepDive, BOUNDED_REPORT.listRows),
+        findings: keep('findings', report.findings, BOUNDED_REPORT.listRows),
+        decision: { ...report.decision, causes: keep('causes of the verdict', report.decision.causes, BOUNDED_REPORT.kernels) },
+        timeline: report.timeline ? { ...report.timeline, steps: bounded_report_top(report.timeline.steps, BOUNDED_REPORT.samples) } : null,
+        comparison: report.comparison
+            ? { ...report.comparison, rows: keep('comparison rows', report.comparison.rows, BOUNDED_REPORT.kernels), kernelChanges: keep('kernel changes', report.comparison.kernelChanges, BOUNDED_REPORT.kernels) }
+            : null,
+    };
+    if (cut.length)
+        bounded.notices = [...bounded.notices, { code: 'read-back-in-part', severity: 'info', message: `read back in part: ${cut.join(', ')} kept (the artifact holds the whole report)` }];
+    return bounded;
+}
+
 ;// CONCATENATED MODULE: ./src/github/client.ts
 /**
  * The GitHub REST client of profile-gate, for the action and the CLI alike: the repository, workflow
@@ -4503,7 +5368,9 @@ function buildSite(inputs, skipped = [], options = {}) {
  * to storage, fetched without the token, within a size cap), pull requests, issue comments and
  * events, and a user's permission on the repository.
  * Every call goes through `Http` (retries, timeouts, body limits); list calls follow Link rel="next"
- * within a page bound, and never leave the API host.
+ * within a page bound, and never leave the API host. An issue's comments and events are scanned
+ * newest first (from Link rel="last" back along rel="prev") to the end, within a much larger bound
+ * that, when hit, is said (`Scan.cut`), never silent.
  */
 
 
@@ -4529,6 +5396,16 @@ function onApi(url, apiUrl) {
 }
 /** Pages read at most from one list endpoint. */
 const MAX_PAGES = 20;
+/** Pages read at most by a newest-first scan of an issue's comments or events: 100,000 items. */
+const MAX_SCAN_PAGES = 1000;
+function linkOf(headers, rel) {
+    for (const part of (headers.get('link') ?? '').split(',')) {
+        const m = /<([^>]+)>\s*;\s*rel="([^"]+)"/.exec(part);
+        if (m && m[2] === rel)
+            return m[1];
+    }
+    return undefined;
+}
 class GitHubClient {
     access;
     http;
@@ -4570,6 +5447,78 @@ class GitHubClient {
         }
         return items;
     }
+    /** One page of a list that answers a bare JSON array, with its Link header. */
+    async page(url, route) {
+        const response = await this.http.request(url, { headers: this.headers() }, route);
+        const body = await response.json(this.http.limits.maxJsonBytes);
+        if (!Array.isArray(body))
+            throw new errors/* InputError */.dz(route, 'expected a list in the answer');
+        return { items: body, headers: response.headers };
+    }
+    /**
+     * A list that answers a bare array, newest item first: its last page (Link rel="last"), then back
+     * along rel="prev" to the first, each page read backwards. `visit` returning true stops the scan.
+     * Where GitHub gives no rel="last", the pages are read forward, then visited backwards.
+     * Within `maxScanPages` pages; a scan the bound stopped says so in `cut`.
+     */
+    async scanNewestFirst(path, route, visit) {
+        const bound = this.access.maxScanPages ?? MAX_SCAN_PAGES;
+        const first = `${this.access.apiUrl}${path}`;
+        let read = 0;
+        const visitPage = (items) => {
+            for (let i = items.length - 1; i >= 0; i--) {
+                read += 1;
+                if (visit(items[i]))
+                    return true;
+            }
+            return false;
+        };
+        const cut = (pages) => ({ read, cut: `${read} read, newest first, in ${pages} pages: the scan stops at ${bound} pages of ${route}, and older ones were not read` });
+        const head = await this.page(first, route);
+        const onApiOnly = (url) => (url && onApi(url, this.access.apiUrl) ? url : undefined);
+        const last = onApiOnly(linkOf(head.headers, 'last'));
+        if (!last) {
+            // No rel="last": forward to the end, then backwards.
+            const pages = [head.items];
+            const seen = new Set([first]);
+            let cutAt;
+            for (let url = onApiOnly(linkOf(head.headers, 'next')); url && !seen.has(url);) {
+                if (pages.length >= bound) {
+                    cutAt = pages.length;
+                    break;
+                }
+                seen.add(url);
+                const next = await this.page(url, route);
+                pages.push(next.items);
+                url = onApiOnly(linkOf(next.headers, 'next'));
+            }
+            // Cut here, the newest pages were not read: what was read is still visited, and the cut said.
+            for (let p = pages.length - 1; p >= 0; p--)
+                if (visitPage(pages[p]))
+                    return { read };
+            return cutAt === undefined ? { read } : { read, cut: `${read} read, oldest first, in ${cutAt} pages: the scan stops at ${bound} pages of ${route}, and newer ones were not read` };
+        }
+        const seen = new Set([first]);
+        let pages = 1;
+        for (let url = last; url && !seen.has(url);) {
+            if (pages >= bound)
+                return cut(pages);
+            seen.add(url);
+            const page = await this.page(url, route);
+            pages += 1;
+            if (visitPage(page.items))
+                return { read };
+            const prev = onApiOnly(linkOf(page.headers, 'prev'));
+            // No rel="prev": this was the first page. A prev that is the first page: it was read first.
+            if (!prev)
+                return { read };
+            if (prev === linkOf(page.headers, 'first'))
+                break;
+            url = prev;
+        }
+        visitPage(head.items);
+        return { read };
+    }
     repository(repo) {
         return this.call('GET', `/repos/${repo}`, 'GET /repos/{owner}/{repo}');
     }
@@ -4587,7 +5536,7 @@ class GitHubClient {
         const path = query.workflow ? `/repos/${repo}/actions/workflows/${encodeURIComponent(query.workflow)}/runs` : `/repos/${repo}/actions/runs`;
         const route = query.workflow ? 'GET /repos/{owner}/{repo}/actions/workflows/{workflow}/runs' : 'GET /repos/{owner}/{repo}/actions/runs';
         const accept = (run) => Number.isInteger(run.id) && (query.accept?.(run) ?? true);
-        const runs = await this.list(`${path}?${params}`, route, 'workflow_runs', (items) => items.filter(accept).length >= query.limit);
+        const runs = await this.list(`${path}?${params}`, route, 'workflow_runs', (items) => items.filter(accept).length >= query.limit || (query.until?.(items) ?? false));
         return runs.filter(accept).slice(0, query.limit);
     }
     /** Artifacts of the whole repository with exactly this name, newest first. */
@@ -4619,12 +5568,25 @@ class GitHubClient {
     pull(repo, number) {
         return this.call('GET', `/repos/${repo}/pulls/${number}`, 'GET /repos/{owner}/{repo}/pulls/{pull_number}');
     }
-    comments(repo, issue) {
-        return this.list(`/repos/${repo}/issues/${issue}/comments?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', null);
+    /** The issue's comments, newest first, to the end (or the scan bound, said in `cut`); `visit` returning true stops. */
+    scanComments(repo, issue, visit) {
+        return this.scanNewestFirst(`/repos/${repo}/issues/${issue}/comments?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments', visit);
     }
-    /** The issue's events, oldest first (labels added and removed, with who did it). */
-    issueEvents(repo, issue) {
-        return this.list(`/repos/${repo}/issues/${issue}/events?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', null);
+    /** The issue's events (labels added and removed, force pushes, with who did it), newest first, as scanComments. */
+    scanIssueEvents(repo, issue, visit) {
+        return this.scanNewestFirst(`/repos/${repo}/issues/${issue}/events?per_page=100`, 'GET /repos/{owner}/{repo}/issues/{issue_number}/events', visit);
+    }
+    /** The issue's comments, oldest first, to the end of the scan. */
+    async comments(repo, issue) {
+        const all = [];
+        await this.scanComments(repo, issue, (c) => void all.push(c));
+        return all.reverse();
+    }
+    /** The issue's events, oldest first, to the end of the scan. */
+    async issueEvents(repo, issue) {
+        const all = [];
+        await this.scanIssueEvents(repo, issue, (e) => void all.push(e));
+        return all.reverse();
     }
     /** What `login` may do in the repository (the token needs metadata: read, which every GITHUB_TOKEN has). */
     permission(repo, login) {
@@ -4922,12 +5884,17 @@ async function downloadReportArtifacts(query, access) {
     const inputs = [];
     const skipped = [];
     let read = 0;
+    let alreadySeen = 0;
     for (const run of runs) {
         const artifacts = (await client.runArtifacts(repo, run.id)).filter((a) => a.name.startsWith(query.prefix) && !isCapturesArtifact(a.name));
         if (!artifacts.length)
             skipped.push({ source: `run ${run.id}`, reason: `no artifact named ${query.prefix}*` });
         for (const artifact of artifacts) {
             const source = `run ${run.id} artifact ${artifact.name}`;
+            if (query.seenArtifacts?.has(artifact.id)) {
+                alreadySeen += 1;
+                continue;
+            }
             if (artifact.expired) {
                 skipped.push({ source, reason: 'expired' });
                 continue;
@@ -4950,7 +5917,7 @@ async function downloadReportArtifacts(query, access) {
                     if ('error' in entry)
                         skipped.push({ source: entry.path, reason: entry.error });
                     else
-                        inputs.push({ report: boundReport(withRunInfo(entry.report, run, query, access.serverUrl)), source: entry.path });
+                        inputs.push({ report: bounded_report_boundReport(withRunInfo(entry.report, run, query, access.serverUrl)), source: entry.path, artifact: { id: artifact.id, name: artifact.name, run: run.id } });
                 }
                 if (!found)
                     skipped.push({ source, reason: 'no report.json inside' });
@@ -4961,181 +5928,126 @@ async function downloadReportArtifacts(query, access) {
             }
         }
     }
-    return { inputs, skipped, runs: runs.length };
+    return { inputs, skipped, runs: runs.length, alreadySeen };
 }
 
-;// CONCATENATED MODULE: ./src/io/secrets.ts
+// EXTERNAL MODULE: ./src/io/secrets.ts
+var io_secrets = __nccwpck_require__(3965);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+;// CONCATENATED MODULE: external "node:readline"
+const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
+;// CONCATENATED MODULE: ./src/io/history-store.ts
 /**
- * Secrets kept out of everything that leaves the runner: the job log, the summary, the comment,
- * the outputs and the artifacts. A secret is known three ways:
- * - by its variable: the value of any environment variable whose name says it holds a credential
- *   (HF_TOKEN, WANDB_API_KEY, AWS_SECRET_ACCESS_KEY, …) or that the workflow names (`redact-env`);
- * - by its shape: token formats that announce themselves (hf_…, ghp_…, github_pat_…, sk-…, AKIA…,
- *   xox?-…, glpat-…, JWTs, PEM private keys), wherever they appear;
- * - by its place: the value of a credential-named assignment in text (`HF_TOKEN=…`, `"api_key": "…"`,
- *   `--hf-token …=`), even when the variable was never in this process's environment.
- * Pure: the doors hand in the environment.
+ * The history store: one line of JSON per report (compare/history-summary.ts), appended once when
+ * the report is first seen, in one file kept on a branch. Line-delimited JSON because the store is
+ * appended to each night and kept in git: a night adds lines (a text diff of a few kilobytes, where
+ * a database file would be a new binary copy every night), two branches' appends merge line by line
+ * (`merge=union`), and jq, grep or any database's JSON loader read it as it is.
  */
-/** What replaces a secret. */
-const REDACTED = '***';
-/** Values shorter than this are never redacted by value: `true`, `1` or `none` would mangle text. */
-const SHORTEST_SECRET = 8;
-/** Name segments that mark a credential (compared whole, so `max_new_tokens` is not a token). */
-const CREDENTIAL_SEGMENTS = new Set(['token', 'secret', 'password', 'passwd', 'passphrase', 'apikey', 'credential', 'credentials', 'cookie', 'auth', 'authorization', 'pat']);
-/** A `_KEY` name is a credential after one of these (API_KEY, SECRET_ACCESS_KEY), or when written as an environment variable. */
-const KEY_QUALIFIERS = new Set(['api', 'access', 'private', 'secret', 'session', 'signing', 'encryption', 'master', 'license', 'account', 'service', 'client']);
-/** Whether a variable or field of this name holds a credential. */
-function isCredentialName(fullName) {
-    // An action input's variable is judged by the input's own name: INPUT_KEY is the `key` input, not a key.
-    const name = fullName.replace(/^INPUT_/, '');
-    const segments = name.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean).map((s) => s.toLowerCase());
-    if (segments.some((s) => CREDENTIAL_SEGMENTS.has(s)))
-        return true;
-    const last = segments.length - 1;
-    if (last >= 1 && segments[last] === 'key')
-        return KEY_QUALIFIERS.has(segments[last - 1]) || /^[A-Z0-9_]+$/.test(name);
-    return false;
-}
-/** Token formats that say what they are; matched anywhere, also after an underscore (`kernel_ghp_…`). */
-const CREDENTIAL_SHAPES = [
-    /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{20,}/g,
-    /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g,
-    /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g,
-    /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g,
-    /(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g,
-    /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
-    /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/g,
-    /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}/g,
-    /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}/g,
-    /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-    /(?<![A-Za-z0-9])Bearer\s+[A-Za-z0-9._~+/-]{16,}=*/g,
-    /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
-];
-/**
- * `NAME=value`, `NAME="value"`, `"name": "value"`, `name: value`, `--name=value`: the name, what
- * joins it to the value, and the value (up to a space, a quote, a separator or a NUL).
- */
-const ASSIGNMENT = /([A-Za-z_][A-Za-z0-9_.-]*)("?[ \t]*[:=][ \t]*["']?)([^\s"'\x00,;&|<>`]+)/g;
-const NO_SECRETS = { values: [], names: [] };
-/**
- * The secret values of an environment: every credential-named variable's value, and those of the
- * variables named in `extraNames` (the workflow's own list), each at least SHORTEST_SECRET long.
- */
-function secretsFromEnv(env, extraNames = []) {
-    const extra = new Set(extraNames);
-    const found = new Map();
-    for (const [name, value] of Object.entries(env)) {
-        if (value === undefined || value.length < SHORTEST_SECRET)
-            continue;
-        if (!extra.has(name) && !isCredentialName(name))
-            continue;
-        for (const candidate of [value, value.trim()])
-            if (candidate.length >= SHORTEST_SECRET && !found.has(candidate))
-                found.set(candidate, name);
-    }
-    const values = [...found.keys()].sort((a, b) => b.length - a.length);
-    return { values, names: [...new Set(found.values())].sort() };
-}
-/** Both sets at once (this job's secrets and another's). */
-function mergeSecrets(a, b) {
-    const values = [...new Set([...a.values, ...b.values])].sort((x, y) => y.length - x.length);
-    return { values, names: [...new Set([...a.names, ...b.names])].sort() };
-}
-/** The text with every known secret, credential-shaped token and credential assignment replaced. */
-function redactText(text, secrets) {
-    let count = 0;
-    let out = text;
-    for (const value of secrets.values) {
-        if (!out.includes(value))
-            continue;
-        const parts = out.split(value);
-        count += parts.length - 1;
-        out = parts.join(REDACTED);
-    }
-    for (const shape of CREDENTIAL_SHAPES) {
-        shape.lastIndex = 0;
-        if (!shape.test(out))
-            continue;
-        shape.lastIndex = 0;
-        out = out.replace(shape, () => {
-            count += 1;
-            return REDACTED;
-        });
-    }
-    if (out.includes('=') || out.includes(':')) {
-        out = out.replace(ASSIGNMENT, (whole, name, joiner, value) => {
-            if (value === REDACTED || value.length < SHORTEST_SECRET / 2 || !isCredentialName(name.replace(/^-+/, '')))
-                return whole;
-            count += 1;
-            return `${name}${joiner}${REDACTED}`;
-        });
-    }
-    return { text: out, count };
-}
-/** Only the text (for log lines and messages). */
-function redact(text, secrets) {
-    return redactText(text, secrets).text;
+
+
+
+
+
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** What a line must hold to be drawn; the reason it is not, or undefined. */
+function problem(value) {
+    if (!isObject(value))
+        return 'a JSON object';
+    if (value['v'] !== HISTORY_SUMMARY_VERSION)
+        return `"v": ${HISTORY_SUMMARY_VERSION} (a history summary of this version)`;
+    if (typeof value['id'] !== 'string' || typeof value['generatedAt'] !== 'string' || typeof value['verdict'] !== 'string')
+        return '"id", "generatedAt" and "verdict" strings';
+    if (!isObject(value['run']) || !isObject(value['environment']) || !isObject(value['steps']) || !isObject(value['provenance']))
+        return '"run", "environment", "steps" and "provenance" objects';
+    for (const list of ['metrics', 'families', 'kernels', 'findings'])
+        if (!Array.isArray(value[list]))
+            return `a "${list}" array`;
+    const kernels = value['kernels'];
+    if (!kernels.every((k) => isObject(k) && typeof k['name'] === 'string' && typeof k['family'] === 'string' && typeof k['share'] === 'number'))
+        return 'kernels of a "name", a "family" and a "share"';
+    const metrics = value['metrics'];
+    if (!metrics.every((m) => isObject(m) && typeof m['name'] === 'string' && Array.isArray(m['samples']) && typeof m['value'] === 'number'))
+        return 'metrics of a "name", "samples" and a "value"';
+    const families = value['families'];
+    if (!families.every((f) => isObject(f) && typeof f['family'] === 'string' && typeof f['share'] === 'number' && typeof f['totalNs'] === 'number'))
+        return 'families of a "family", a "share" and a "totalNs"';
+    return undefined;
 }
 /**
- * Every string of a JSON-like value redacted (a report, run.json), keys included; other values kept.
- * Returns a new value; the count is of replacements made.
+ * Reads the store (none yet: an empty one). Kernel and family names repeat night after night: each
+ * is held once. A line that is not a summary stops the read with its line number: a history read in
+ * part would draw a wrong page.
  */
-function redactValue(value, secrets) {
-    let count = 0;
-    const walk = (v) => {
-        if (typeof v === 'string') {
-            const r = redactText(v, secrets);
-            count += r.count;
-            return r.text;
-        }
-        if (Array.isArray(v))
-            return v.map(walk);
-        if (v && typeof v === 'object') {
-            const out = Object.create(Object.getPrototypeOf(v) === null ? null : Object.prototype);
-            for (const [k, item] of Object.entries(v)) {
-                // A credential-named field keeps its name and loses its value.
-                if (typeof item === 'string' && item.length >= SHORTEST_SECRET / 2 && isCredentialName(k)) {
-                    count += 1;
-                    out[walk(k)] = REDACTED;
-                }
-                else
-                    out[walk(k)] = walk(item);
-            }
-            return out;
-        }
-        return v;
+async function readHistoryStore(path) {
+    const store = { summaries: [], ids: new Set(), artifacts: new Set() };
+    const names = new Map();
+    const intern = (text) => {
+        const known = names.get(text);
+        if (known !== undefined)
+            return known;
+        names.set(text, text);
+        return text;
     };
-    return { value: walk(value), count };
-}
-/** The first known secret value found in these bytes (its variable is not said: only that one is there). */
-function findSecret(bytes, secrets) {
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    return secrets.values.find((value) => buffer.includes(value, 0, 'utf8'));
-}
-/**
- * An environment block (the whole environment as one string: nsys keeps it so): three or more
- * `NAME=` words separated by spaces, NULs or new lines. Every value in it is removed, not only the
- * credentials: the environment is nobody's business outside the runner.
- */
-const ENV_WORD = /(^|[\s\x00])([A-Z_][A-Z0-9_]+)=("[^"\x00\n]*"|[^\s\x00]*)/g;
-/** A variable every process environment has: tells an environment from a list of template arguments. */
-const ALWAYS_SET = new Set(['PATH', 'HOME', 'PWD', 'USER', 'LANG', 'SHELL', 'LD_LIBRARY_PATH', 'LD_PRELOAD']);
-function isEnvironmentBlock(text) {
-    let n = 0;
-    let common = false;
-    ENV_WORD.lastIndex = 0;
-    for (let m = ENV_WORD.exec(text); m; m = ENV_WORD.exec(text)) {
-        n += 1;
-        if (ALWAYS_SET.has(m[2]))
-            common = true;
-        if (n >= 3 && common)
-            return true;
+    let stream;
+    try {
+        stream = (0,external_node_fs_.createReadStream)(path, { encoding: 'utf8' });
+        await new Promise((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
     }
-    return false;
+    catch (error) {
+        if (error.code === 'ENOENT')
+            return store;
+        throw new errors/* InputError */.dz(path, `a readable history store (${error.message})`);
+    }
+    let line = 0;
+    try {
+        for await (const text of (0,external_node_readline_namespaceObject.createInterface)({ input: stream, crlfDelay: Infinity })) {
+            line += 1;
+            if (!text.trim())
+                continue;
+            let value;
+            try {
+                value = JSON.parse(text);
+            }
+            catch {
+                throw new errors/* InputError */.dz(path, 'one JSON object per line (a history summary)', `line ${line}`);
+            }
+            const why = problem(value);
+            if (why)
+                throw new errors/* InputError */.dz(path, `a history summary: ${why}`, `line ${line}`);
+            const summary = value;
+            // A line appended twice (two branches' appends merged) is one report.
+            if (store.ids.has(summary.id))
+                continue;
+            for (const k of summary.kernels) {
+                k.name = intern(k.name);
+                k.family = intern(k.family);
+            }
+            store.ids.add(summary.id);
+            if (summary.provenance.artifact)
+                store.artifacts.add(summary.provenance.artifact.id);
+            store.summaries.push(summary);
+        }
+    }
+    catch (error) {
+        if (error instanceof errors/* InputError */.dz)
+            throw error;
+        throw new errors/* InputError */.dz(path, `a readable history store (${error.message})`, line ? `line ${line + 1}` : undefined);
+    }
+    return store;
 }
-/** The block with every value removed: `PATH=/usr/bin HF_TOKEN=hf_…` → `PATH=*** HF_TOKEN=***`. */
-function stripEnvironmentValues(text) {
-    return text.replace(ENV_WORD, (_whole, before, name) => `${before}${name}=${REDACTED}`);
+/** One summary as its line. */
+function historyLine(summary) {
+    return `${JSON.stringify(summary)}\n`;
+}
+/** Appends the lines (already made public: redacted) to the store, creating it. */
+async function appendHistoryLines(path, lines) {
+    if (!lines.length)
+        return;
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(path), { recursive: true });
+    await (0,promises_.appendFile)(path, lines.join(''));
 }
 
 ;// CONCATENATED MODULE: ./src/cli/dashboard-site.ts
@@ -5156,13 +6068,32 @@ function stripEnvironmentValues(text) {
 
 
 
+
+
 /**
  * The site is public and its reports come from other runs' artifacts: what it writes is redacted
  * (credential-shaped tokens, credential assignments, this process's secret variables), whatever
  * the runs that made the reports did.
  */
 function published(text) {
-    return typeof text === 'string' ? redact(text, secretsFromEnv(process.env)) : text;
+    return typeof text === 'string' ? (0,io_secrets/* redact */.E$)(text, (0,io_secrets/* secretsFromEnv */.zr)(process.env)) : text;
+}
+/**
+ * A report redacted as data: its JSON text in one pass (JSON.stringify escapes only quotes,
+ * backslashes and controls, whose escaped forms the redaction also knows), field by field when a
+ * replacement would break the text's structure.
+ */
+function redactedData(value, secrets) {
+    const text = JSON.stringify(value);
+    const clean = (0,io_secrets/* redact */.E$)(text, secrets);
+    if (clean === text)
+        return value;
+    try {
+        return JSON.parse(clean);
+    }
+    catch {
+        return (0,io_secrets/* redactValue */.FI)(value, secrets).value;
+    }
 }
 /**
  * Every report.json under the paths, read one at a time and cut down at once to what the page shows
@@ -5178,7 +6109,7 @@ async function loadDashboardReports(paths) {
             inputs.push({ report: boundReport(await loadReport(found.path)), source: found.path });
         }
         catch (error) {
-            if (!(error instanceof errors/* InputError */.dz))
+            if (!(error instanceof InputError))
                 throw error;
             skipped.push({ source: found.path, reason: error.expected });
         }
@@ -5214,25 +6145,73 @@ async function saveReports(directory, inputs) {
     }
     return names.size;
 }
+/** A report as the dashboard reads it: its history summary, the same record the store keeps. */
+function dashboardSummary(input) {
+    return summarizeReport(input.report, (0,build_data/* reportIdentity */.he)(input.report), { readFrom: input.source, ...(input.artifact ? { artifact: input.artifact } : {}) });
+}
 async function buildDashboard(request) {
     const log = request.log ?? (() => undefined);
-    const local = request.inputs.length ? await loadDashboardReports(request.inputs) : { inputs: [], skipped: [] };
-    const inputs = [...local.inputs];
-    const skipped = [...local.skipped];
+    const store = request.history ? await readHistoryStore(request.history) : { summaries: [], ids: new Set(), artifacts: new Set() };
+    const fresh = [];
+    const skipped = [];
+    // Names repeat from report to report: each is held once.
+    const names = new Map();
+    const intern = (text) => names.get(text) ?? (names.set(text, text), text);
+    // Each report is summarised as soon as it is read, and the report dropped: a year of reports is held as a year of summaries.
+    const take = (input) => {
+        const summary = dashboardSummary(input);
+        // The same report read twice (a saved copy and its artifact, or one already in the store) is one point.
+        if (store.ids.has(summary.id))
+            return;
+        store.ids.add(summary.id);
+        for (const k of summary.kernels) {
+            k.name = intern(k.name);
+            k.family = intern(k.family);
+        }
+        fresh.push(summary);
+    };
+    for (const found of request.inputs.length ? await reports_findReportFiles(request.inputs) : []) {
+        try {
+            take({ report: bounded_report_boundReport(await reports_loadReport(found.path)), source: found.path });
+        }
+        catch (error) {
+            if (!(error instanceof errors/* InputError */.dz))
+                throw error;
+            skipped.push({ source: found.path, reason: error.expected });
+        }
+    }
     if (request.artifacts) {
-        const downloaded = await downloadReportArtifacts(request.artifacts.query, { ...request.artifacts.access, log });
-        log(`downloaded ${downloaded.inputs.length} reports from ${downloaded.runs} runs`);
+        const query = request.history ? { ...request.artifacts.query, seenArtifacts: store.artifacts } : request.artifacts.query;
+        const downloaded = await downloadReportArtifacts(query, { ...request.artifacts.access, log });
+        log(`downloaded ${downloaded.inputs.length} reports from ${downloaded.runs} runs${request.history ? ` (${downloaded.alreadySeen} artifacts already in the history, not downloaded)` : ''}`);
         if (request.artifacts.saveTo)
             log(`saved ${await saveReports(request.artifacts.saveTo, downloaded.inputs)} reports under ${request.artifacts.saveTo}`);
-        inputs.push(...downloaded.inputs);
+        downloaded.inputs.forEach(take);
         skipped.push(...downloaded.skipped);
     }
-    if (!inputs.length) {
+    const summaries = [...store.summaries, ...fresh];
+    const added = request.history ? fresh.length : 0;
+    if (!summaries.length) {
         const why = skipped.length ? `; ${skipped.length} left out, the first: ${skipped[0].source}: ${skipped[0].reason}` : '';
         throw new errors/* UsageError */.eb(`dashboard: no valid report.json found${why}`);
     }
-    const { data, files } = buildSite(inputs, skipped, request.options);
-    return { data, written: await writeSite(request.out, files) };
+    // Redacted as data, before it is serialised (the store's lines, the page's data.js) and its < > &
+    // escaped: an escaped secret no longer looks like one.
+    const secrets = (0,io_secrets/* secretsFromEnv */.zr)(process.env);
+    if (request.history) {
+        await appendHistoryLines(request.history, fresh.map((summary) => historyLine(redactedData(summary, secrets))));
+        log(`history ${request.history}: ${store.summaries.length} reports held, ${fresh.length} added`);
+    }
+    // The reports the page reads share the summaries' small parts; the summaries' kernel lists are let go as they are copied.
+    const inputs = summaries.map((summary, i) => {
+        summaries[i] = undefined;
+        return { report: redactedData(reportOfSummary(summary), secrets), source: (0,io_secrets/* redact */.E$)(summary.provenance.readFrom, secrets) };
+    });
+    store.summaries.length = 0;
+    fresh.length = 0;
+    const cleanSkipped = skipped.map((s) => ({ ...s, source: (0,io_secrets/* redact */.E$)(s.source, secrets), reason: (0,io_secrets/* redact */.E$)((0,errors/* withoutQuotedText */.sx)(s.reason), secrets) }));
+    const { data, files } = buildSite(inputs, cleanSkipped, request.options);
+    return { data, written: await writeSite(request.out, files), added };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/dashboard-command.ts
@@ -5251,21 +6230,26 @@ async function buildDashboard(request) {
 
 const DASHBOARD_HELP = `Usage: profile-gate dashboard --out DIR [options] [REPORT.json|DIR...]
 
-Builds a static dashboard (DIR/index.html) from report.json files or directories of them, and with
---from-artifacts from the report artifacts of a workflow's recent runs.
+Builds a static dashboard (DIR/index.html) from report.json files or directories of them, with
+--from-artifacts from the report artifacts of a workflow's recent runs, and with --history FILE from
+a history store (one summary per report) that it appends the reports it has not seen to.
 
 ${flagsHelp('dashboard', ['output', 'dashboard'], 24)}
 
 ${flagsHelp('dashboard', ['artifacts', 'publish'], 24, ['from-artifacts', 'repo', 'workflow', 'branch', 'limit', 'prefix'])}
 `;
+/** `1 workload`, `2 workloads`. */
+function plural(count, one) {
+    return `${count} ${count === 1 ? one : `${one}s`}`;
+}
 async function runDashboardCommand(argv, env = process.env) {
     const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({ args: argv, allowPositionals: true, strict: true, options: flagOptions('dashboard') });
     const options = readFlags(values, 'dashboard', env);
     const out = options.outDir;
     if (!out)
         throw new errors/* UsageError */.eb('dashboard: expected --out DIR; see profile-gate dashboard --help');
-    if (!options.fromArtifacts && positionals.length === 0)
-        throw new errors/* UsageError */.eb('dashboard: expected report.json files or directories, or --from-artifacts');
+    if (!options.fromArtifacts && positionals.length === 0 && !options.history)
+        throw new errors/* UsageError */.eb('dashboard: expected report.json files or directories, --from-artifacts, or --history FILE');
     let artifacts;
     if (options.fromArtifacts) {
         const limits = limitsFromEnv(env);
@@ -5307,6 +6291,7 @@ async function runDashboardCommand(argv, env = process.env) {
         out,
         inputs: positionals,
         ...(artifacts ? { artifacts } : {}),
+        ...(options.history ? { history: options.history } : {}),
         options: {
             generatedAt: new Date().toISOString(),
             serverUrl: env['GITHUB_SERVER_URL'] || 'https://github.com',
@@ -5324,7 +6309,7 @@ async function runDashboardCommand(argv, env = process.env) {
         const w = data.workloads[r.workload];
         return (0,inert_text/* inertLine */.Fq)(`  open regression ${(r.latestRelative * 100).toFixed(1)}% ${w.name} since ${w.points.commit[r.index]?.slice(0, 7) || 'an unknown commit'}`);
     });
-    process.stdout.write(`profile-gate dashboard ${version/* TOOL_VERSION */.w}: ${data.reportCount} reports, ${data.workloads.length} workloads, ${data.regressions.length} open regressions\n${lines.join('\n')}${lines.length ? '\n' : ''}wrote ${written[0]}\n`);
+    process.stdout.write(`profile-gate dashboard ${version/* TOOL_VERSION */.w}: ${plural(data.reportCount, 'report')}, ${plural(data.workloads.length, 'workload')}, ${plural(data.regressions.length, 'open regression')}\n${lines.join('\n')}${lines.length ? '\n' : ''}wrote ${written[0]}\n`);
     return errors/* EXIT_OK */.Ij;
 }
 
@@ -5348,14 +6333,16 @@ async function runDashboardCommand(argv, env = process.env) {
 
 
 
-
 const REPORT_HELP = `Usage: profile-gate report --out DIR [options] REPORT.json|DIR...
 
 Merges report.json files (directories are searched, e.g. the output of 'gh run download') into
 DIR/summary.md (the job summary) and DIR/comment.md (the sticky PR comment), as mode report does.
 Exit code 1 when the merged verdict is one of --fail-verdicts.
 
-${flagsHelp('report', 'all', 24, ['out', 'key', 'prefix', 'run-url', 'dashboard-url', 'fail-verdicts', 'accepted-by'])}
+A report it cannot read (a newer profile-gate wrote it, a field is misspelt) is exit 2, naming it;
+--allow-unreadable-reports merges the others instead, naming each one left out on stderr.
+
+${flagsHelp('report', 'all', 24, ['out', 'key', 'prefix', 'run-url', 'dashboard-url', 'fail-verdicts', 'allow-unreadable-reports', 'accepted-by'])}
 `;
 /** `--accepted-by LOGIN[:REASON]` as a claim covering every failing row. */
 function acceptedByClaim(accepted, now = new Date()) {
@@ -5370,16 +6357,29 @@ async function runReportCommand(args) {
     const claim = options.acceptedBy ? acceptedByClaim(options.acceptedBy) : undefined;
     if (positionals.length === 0)
         throw new errors/* UsageError */.eb('report: expected at least one report.json or a directory of them');
-    const files = await findReportFiles(positionals);
+    const files = await reports_findReportFiles(positionals);
     if (files.length === 0)
         throw new errors/* UsageError */.eb(`report: no report.json under ${positionals.join(', ')}`);
     const entries = [];
     for (const found of files) {
         // One at a time, cut down at once to what the merged summary shows (as mode report does).
-        const read = boundReport(await loadReport(found.path));
-        const report = claim ? applyAcceptance(read, { claims: [claim], failOn: { ids: verdict/* DEFAULT_FAIL_ON */.VQ, severity: verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI } }) : read;
+        // The acceptance covers what the report records as failing it (all of it, before the cut), under the policy that judged it.
+        let read;
+        try {
+            read = await reports_loadReport(found.path);
+        }
+        catch (error) {
+            // A leg left out could be the failing one: only the user's flag lets the others speak for it.
+            if (!(error instanceof errors/* InputError */.dz) || !options.allowUnreadableReports)
+                throw error;
+            process.stderr.write(`profile-gate: warning: skipped a report: ${(0,inert_text/* inertLine */.Fq)(error.message.replace(/[\r\n]+/g, ' '))}\n`);
+            continue;
+        }
+        const report = bounded_report_boundReport(claim ? applyAcceptance(read, { claims: [claim] }) : read);
         entries.push({ label: reports_labelFor(found, report, options.artifactPrefix), report });
     }
+    if (entries.length === 0)
+        throw new errors/* UsageError */.eb(`report: none of the ${files.length} report(s) under ${positionals.join(', ')} could be read`);
     const merged = (0,merge_reports/* mergeReports */.C1)(entries);
     const links = { ...(options.runUrl ? { runUrl: options.runUrl } : {}), ...(options.dashboardUrl ? { dashboardUrl: options.dashboardUrl } : {}) };
     await (0,input_paths.writeOutput)((0,external_node_path_.join)(out, 'summary.md'), (0,summary.renderMergedSummary)(merged, { links }));
@@ -5394,8 +6394,6 @@ async function runReportCommand(args) {
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/runner/detect.ts
@@ -5761,87 +6759,6 @@ function rocprofArgs(rocprofv3, dir) {
     return [rocprofv3, '--kernel-trace', '--stats', '--output-format', 'csv', '-d', dir, '-o', 'profile', '--'];
 }
 
-;// CONCATENATED MODULE: ./src/runner/shell-words.ts
-/**
- * Splitting an option such as `max-args: --max-length 2048 --prompt "two words"` into argv the way a
- * POSIX shell would (quotes and backslashes only: no expansion, no globbing), and quoting argv back
- * into one line for the plan and the logs.
- */
-function splitShellWords(text) {
-    const words = [];
-    let current = '';
-    let inWord = false;
-    let quote = null;
-    for (let i = 0; i < text.length; i += 1) {
-        const char = text[i];
-        if (quote === "'") {
-            if (char === "'")
-                quote = null;
-            else
-                current += char;
-            continue;
-        }
-        if (quote === '"') {
-            if (char === '"')
-                quote = null;
-            else if (char === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1]))
-                current += text[++i];
-            else
-                current += char;
-            continue;
-        }
-        if (char === "'" || char === '"') {
-            quote = char;
-            inWord = true;
-        }
-        else if (char === '\\' && i + 1 < text.length) {
-            if (text[i + 1] !== '\n')
-                current += text[i + 1];
-            i += 1;
-            inWord = true;
-        }
-        else if (/\s/.test(char)) {
-            if (inWord)
-                words.push(current);
-            current = '';
-            inWord = false;
-        }
-        else {
-            current += char;
-            inWord = true;
-        }
-    }
-    if (quote)
-        throw new Error(`unterminated ${quote} quote`);
-    if (inWord)
-        words.push(current);
-    return words;
-}
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-function quoteShellWord(word) {
-    if (word !== '' && SAFE_WORD.test(word))
-        return word;
-    return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-function formatCommand(argv) {
-    return argv.map(quoteShellWord).join(' ');
-}
-/** The value given to `--name VALUE` or `--name=VALUE` in argv (the last one wins, as in argparse). */
-function flagValue(argv, name) {
-    let value;
-    for (let i = 0; i < argv.length; i += 1) {
-        const word = argv[i];
-        if (word === name && i + 1 < argv.length)
-            value = argv[i + 1];
-        else if (word.startsWith(`${name}=`))
-            value = word.slice(name.length + 1);
-    }
-    return value;
-}
-function hasFlag(argv, name) {
-    return argv.some((word) => word === name || word.startsWith(`${name}=`));
-}
-
 ;// CONCATENATED MODULE: ./src/cli/profiler-reports.ts
 /**
  * Profiler reports a user passes to `analyze` directly (`x.nsys-rep`, `x.ncu-rep`) are binary; their
@@ -6037,204 +6954,6 @@ function fencedLogger(base, write, newToken) {
                 }
             });
         },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/runner/run-options.ts
-/**
- * What to run, as the action inputs and the `profile-gate run` flags name it (kebab-case, one name
- * per option in both doors). Parsed once into RunOptions; an error names the option it is about.
- */
-
-
-
-const ENGINES = ['max', 'command'];
-const run_options_MODES = ['generate', 'serve'];
-const PROFILERS = ['auto', 'max', 'nsys', 'rocprofv3', 'torch', 'none'];
-const DEEP_DIVES = ['auto', 'off', 'always'];
-/** The option names, as the action's inputs and the CLI's flags spell them. */
-const RUN_OPTION_NAMES = [
-    'engine',
-    'model',
-    'max-mode',
-    'max-args',
-    'prompt',
-    'max-new-tokens',
-    'custom-architectures',
-    'benchmark-args',
-    'run',
-    'profile-run',
-    'captures',
-    'warmup-runs',
-    'runs',
-    'profiler',
-    'capture-seconds',
-    'deep-dive',
-    'timeout-minutes',
-    'base-workdir',
-    'base-run',
-    'max-runs',
-    'allow-no-gpu',
-];
-/** The options that are switches: `--allow-no-gpu` on the command line, `true`/`false` as an input. */
-const BOOLEAN_RUN_OPTIONS = (/* unused pure expression or super */ null && (['allow-no-gpu']));
-/** A/B: the most runs per side, as a multiple of `runs`, when max-runs is not given (5 planned → up to 15). */
-const DEFAULT_MAX_RUNS_FACTOR = 3;
-/** Load shape of `max benchmark` when benchmark-args is not given: offline (random data), bounded. */
-const DEFAULT_BENCHMARK_ARGS = '--dataset-name random --random-input-len 512 --num-prompts 1000 --max-concurrency 8';
-/** MAX serves its metrics on this port; serving on it breaks the server after "Server ready". */
-const MAX_METRICS_PORT = 8001;
-function choice(values) {
-    return schemas/* enum */.k5n(values, { error: `expected one of ${values.join(', ')}` });
-}
-function integer(min) {
-    return schemas/* number */.aig({ error: 'expected a whole number' }).int({ error: 'expected a whole number' }).min(min, { error: `expected a whole number >= ${min}` });
-}
-function positive() {
-    return schemas/* number */.aig({ error: 'expected a number' }).positive({ error: 'expected a number > 0' });
-}
-function words() {
-    return schemas/* string */.YjP().superRefine((value, ctx) => {
-        try {
-            splitShellWords(value);
-        }
-        catch (error) {
-            ctx.addIssue({ code: 'custom', message: `cannot split into arguments: ${error.message}` });
-        }
-    });
-}
-const run_options_list = schemas/* array */.YOg(schemas/* string */.YjP().min(1));
-const RawRunOptionsSchema = schemas/* object */.Ikc({
-    engine: choice(ENGINES).default('max'),
-    model: schemas/* string */.YjP().min(1).optional(),
-    'max-mode': choice(run_options_MODES).default('generate'),
-    'max-args': words().default(''),
-    prompt: schemas/* string */.YjP().optional(),
-    'max-new-tokens': integer(1).default(100),
-    'custom-architectures': run_options_list.default([]),
-    'benchmark-args': words().default(DEFAULT_BENCHMARK_ARGS),
-    run: schemas/* string */.YjP().min(1).optional(),
-    'profile-run': schemas/* string */.YjP().min(1).optional(),
-    captures: run_options_list.default([]),
-    'warmup-runs': integer(0).default(1),
-    runs: integer(1).default(5),
-    profiler: choice(PROFILERS).default('auto'),
-    'capture-seconds': positive().default(10),
-    'deep-dive': choice(DEEP_DIVES).default('auto'),
-    'timeout-minutes': positive().default(30),
-    'base-workdir': schemas/* string */.YjP().min(1).optional(),
-    'base-run': schemas/* string */.YjP().min(1).optional(),
-    'max-runs': integer(1).optional(),
-    'allow-no-gpu': schemas/* enum */.k5n(['true', 'false', 'True', 'False', 'TRUE', 'FALSE'], { error: 'expected true or false' })
-        .transform((v) => v.toLowerCase() === 'true')
-        .default(false),
-});
-function optionLabel(name, style) {
-    return style === 'cli' ? `--${name}` : `input '${name}'`;
-}
-const NUMERIC = new Set(['max-new-tokens', 'warmup-runs', 'runs', 'capture-seconds', 'timeout-minutes', 'max-runs']);
-const LISTS = new Set(['custom-architectures', 'captures']);
-/** Action inputs and flags arrive as text: '' means unset, numbers and lists are split here. */
-function normalize(raw) {
-    const out = {};
-    for (const [name, value] of Object.entries(raw)) {
-        if (value === undefined || value === null)
-            continue;
-        if (typeof value === 'string' && value.trim() === '')
-            continue; // the action passes every unset input as ''
-        if (NUMERIC.has(name) && typeof value === 'string')
-            out[name] = /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
-        else if (LISTS.has(name) && typeof value === 'string')
-            out[name] = value.split(/[\n,]/).map((item) => item.trim()).filter(Boolean);
-        else
-            out[name] = typeof value === 'string' && name !== 'prompt' ? value.trim() : value;
-    }
-    return out;
-}
-/** `model` is kept for a command workload too: it labels the report's environment. */
-const ONLY_FOR_MAX = ['max-mode', 'max-args', 'prompt', 'max-new-tokens', 'custom-architectures', 'benchmark-args'];
-const ONLY_FOR_COMMAND = ['run', 'profile-run', 'captures'];
-function parseRunOptions(raw, style = 'input') {
-    const fail = (name, message) => {
-        throw new errors/* UsageError */.eb(`${optionLabel(name, style)}: ${message}`);
-    };
-    const given = normalize(raw);
-    for (const name of Object.keys(given)) {
-        if (!RUN_OPTION_NAMES.includes(name))
-            fail(name, `unknown option; expected one of ${RUN_OPTION_NAMES.join(', ')}`);
-    }
-    const parsed = RawRunOptionsSchema.safeParse(given);
-    if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const name = String(issue.path[0] ?? 'options');
-        const value = raw[name];
-        fail(name, `${issue.message}${typeof value === 'string' ? `, got ${JSON.stringify(value)}` : ''}`);
-    }
-    const o = parsed.data;
-    const ignored = [];
-    const isGiven = (name) => given[name] !== undefined;
-    if (o.engine === 'max') {
-        if (!o.model)
-            fail('model', 'required with engine max (a Hugging Face id or a local path)');
-        ignored.push(...ONLY_FOR_COMMAND.filter(isGiven));
-        if (o.profiler === 'torch')
-            fail('profiler', 'torch reads Kineto traces a command workload writes; with engine max use auto, max, nsys, rocprofv3 or none');
-        if (o['max-mode'] === 'serve') {
-            if (isGiven('prompt'))
-                ignored.push('prompt');
-            const port = flagValue(splitShellWords(o['max-args']), '--port');
-            if (port !== undefined && Number(port) === MAX_METRICS_PORT) {
-                fail('max-args', `--port ${MAX_METRICS_PORT} is the port MAX serves its metrics on; the server would report ready, then shut its workers down. Pick another port, e.g. --port 8000`);
-            }
-        }
-        else if (isGiven('benchmark-args'))
-            ignored.push('benchmark-args');
-    }
-    else {
-        if (!o.run)
-            fail('run', 'required with engine command (the workload command line)');
-        ignored.push(...ONLY_FOR_MAX.filter(isGiven).filter((name) => name !== 'max-mode' || given['max-mode'] !== 'generate'));
-        if (o.profiler === 'max')
-            fail('profiler', 'max is the profiler of max generate; with engine command use auto, nsys, rocprofv3, torch or none');
-        if (o.profiler === 'torch' && o.captures.length === 0)
-            fail('captures', 'required with profiler torch: the globs of the Kineto traces the workload writes (e.g. traces/*.json)');
-    }
-    if (o.engine === 'max' && o['base-run'] !== undefined)
-        fail('base-run', 'applies to engine command only; with engine max the base side runs the same max command in base-workdir');
-    const ab = o['base-workdir'] !== undefined || o['base-run'] !== undefined;
-    if (ab) {
-        if (o.runs < 3)
-            fail('runs', `A/B needs at least 3 measured runs per side to compare, got ${o.runs}`);
-        if (o['max-runs'] !== undefined && o['max-runs'] < o.runs)
-            fail('max-runs', `must be at least runs (${o.runs}), got ${o['max-runs']}`);
-    }
-    else if (isGiven('max-runs'))
-        ignored.push('max-runs');
-    // Serving A/B runs its windows per side: no pairs to add.
-    const adaptive = ab && !(o.engine === 'max' && o['max-mode'] === 'serve');
-    return {
-        engine: o.engine,
-        ...(o.model ? { model: o.model } : {}),
-        mode: o.engine === 'max' ? o['max-mode'] : 'generate',
-        maxArgs: splitShellWords(o['max-args']),
-        ...(o.prompt !== undefined && o.engine === 'max' && o['max-mode'] === 'generate' ? { prompt: o.prompt } : {}),
-        maxNewTokens: o['max-new-tokens'],
-        customArchitectures: o['custom-architectures'],
-        benchmarkArgs: splitShellWords(o['benchmark-args']),
-        ...(o.engine === 'command' ? { run: o.run, ...(o['profile-run'] ? { profileRun: o['profile-run'] } : {}) } : {}),
-        captures: o.engine === 'command' ? o.captures : [],
-        warmupRuns: o['warmup-runs'],
-        runs: o.runs,
-        profiler: o.profiler,
-        captureSeconds: o['capture-seconds'],
-        deepDive: o['deep-dive'],
-        timeoutMinutes: o['timeout-minutes'],
-        allowNoGpu: o['allow-no-gpu'],
-        maxRuns: adaptive ? (o['max-runs'] ?? DEFAULT_MAX_RUNS_FACTOR * o.runs) : o.runs,
-        ...(o['base-workdir'] !== undefined || o['base-run'] !== undefined
-            ? { base: { ...(o['base-workdir'] !== undefined ? { workdir: o['base-workdir'] } : {}), ...(o['base-run'] !== undefined ? { run: o['base-run'] } : {}) } }
-            : {}),
-        ignored,
     };
 }
 
@@ -6434,14 +7153,6 @@ async function startServer(groups, step, plan, options) {
     return failure(`did not answer 200 on ${plan.healthUrl} within ${Math.round(options.readyTimeoutMs / 1000)} s`, true);
 }
 
-;// CONCATENATED MODULE: external "node:readline"
-const external_node_readline_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:readline");
-// EXTERNAL MODULE: ./src/ingest/registry.ts + 50 modules
-var registry = __nccwpck_require__(8517);
-// EXTERNAL MODULE: ./src/ingest/common/input-file.ts
-var input_file = __nccwpck_require__(3311);
-// EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
-var workload_metrics_jsonl = __nccwpck_require__(5069);
 ;// CONCATENATED MODULE: ./src/runner/line-splitter.ts
 /**
  * Splitting a byte stream into lines with a bounded buffer. Bytes are held until a line ends and
@@ -6621,14 +7332,12 @@ async function checkGzipJson(path) {
         });
     });
 }
-const TEXT_MARKERS = {
-    'max-generate': { pattern: /^(Eval throughput|Time to first token|Total Latency)|^=== Top \d+ GPU kernels|^=== Python\/CPU functions/m, expected: 'a max generate metrics block or kernel table' },
-    'max-benchmark': { pattern: /Serving Benchmark Result/, expected: 'the "Serving Benchmark Result" summary' },
-    'nsys-stats': { pattern: /^"?(Time \(%\)|Time\(%\))"?,/m, expected: 'an nsys stats CSV table (a "Time (%)" header)' },
-    'nsys-gpu-time-util': { pattern: /In[- ]Use \(%\)/, expected: 'an nsys analyze gpu_time_util table (an "In-Use (%)" column)' },
-    'rocprof-csv': { pattern: /"?(TotalDurationNs|Kernel_Name)"?/, expected: 'a rocprofv3 CSV header' },
-    'ncu-csv': { pattern: /^"ID","Process ID"/m, expected: 'an ncu --csv details table' },
-};
+const isFormat = (kind) => capture/* FORMAT_IDS */.Jn.includes(kind);
+/** A capture of a known format: its importer's own sniff on its head, as the analysis will detect it. */
+async function checkFormat(path, format) {
+    const importer = (0,registry/* importerFor */.UE)(format);
+    return importer.sniff((await (0,input_file/* openInput */.lt)(path)).head) ? undefined : `does not look like ${importer.label}`;
+}
 async function checkOutput(path, kind, options = {}) {
     let size;
     try {
@@ -6643,19 +7352,7 @@ async function checkOutput(path, kind, options = {}) {
     if (size === 0)
         return { ok: false, reason: 'is empty' };
     let problem;
-    if (kind === 'gpu-snapshot-jsonl')
-        problem = await checkJsonLines(path);
-    else if (kind === 'max-benchmark-json') {
-        try {
-            const data = JSON.parse(await (0,promises_.readFile)(path, 'utf8'));
-            if (!data || typeof data !== 'object' || !('duration' in data || 'completed' in data))
-                problem = 'is JSON without "duration"/"completed"';
-        }
-        catch {
-            problem = 'is not JSON';
-        }
-    }
-    else if (kind === 'workload-console') {
+    if (kind === 'workload-console') {
         if (!options.sniffOnly) {
             const file = await (0,input_file/* openInput */.lt)(path);
             if (!registry/* IMPORTERS */.a.some((importer) => importer.sniff(file.head)))
@@ -6668,14 +7365,15 @@ async function checkOutput(path, kind, options = {}) {
         else if (/\.json$/i.test(path))
             problem = await checkJsonShape(path, size);
     }
-    else {
-        const marker = TEXT_MARKERS[kind];
-        if (marker && !marker.pattern.test(await head(path)))
-            problem = `does not hold ${marker.expected}`;
+    else if (isFormat(kind)) {
+        // JSON lines are checked whole (a cut last line), then the head by the importer.
+        if (/\.jsonl$/i.test(path))
+            problem = await checkJsonLines(path);
+        problem ??= await checkFormat(path, kind);
     }
     return problem ? { ok: false, reason: problem } : { ok: true, bytes: size };
 }
-const NO_METRIC_LINES = 'holds no lines profile-gate reads (print JSON metric lines such as {"metric": "decode_tok_s", "value": 123.4} to compare throughput)';
+const NO_METRIC_LINES = 'holds no {"metric": …, "value": …} line (print one per result, e.g. {"metric": "decode_tok_s", "value": 123.4}, to compare throughput)';
 /** Where the metric lines of a long workload console are gathered (next to its log). */
 function consoleMetricsPath(logPath) {
     return `${logPath.replace(/\.log$/, '')}.metrics.jsonl`;
@@ -6683,10 +7381,17 @@ function consoleMetricsPath(logPath) {
 /** Copy the metric lines of `from` into `to`, streamed line by line (bounded lines); returns how many. */
 async function extractMetricLines(from, to) {
     const out = (0,external_node_fs_.createWriteStream)(to);
+    const reader = (0,registry/* lineImporter */.F_)();
     let found = 0;
+    let prose;
     const lines = new LineSplitter((line, dropped) => {
-        if (dropped > 0 || !(0,workload_metrics_jsonl/* asMetricRecord */.G)(line))
+        if (dropped > 0)
             return;
+        if (!reader.lineRecord(line)) {
+            if (prose === undefined && THROUGHPUT_IN_WORDS.test(line))
+                prose = line.trim().slice(0, 120);
+            return;
+        }
         found += 1;
         out.write(`${line}\n`);
     });
@@ -6698,7 +7403,16 @@ async function extractMetricLines(from, to) {
     finally {
         await new Promise((resolve, reject) => out.end((error) => (error ? reject(error) : resolve())));
     }
-    return found;
+    return prose === undefined ? { found } : { found, prose };
+}
+/** A throughput written for people ("decode throughput: 100 tok/s"): what the metric line should carry instead. */
+const THROUGHPUT_IN_WORDS = /\d(?:[\d.,]*)\s*(?:tok(?:en)?s?\s*\/\s*s|tok(?:en)?s?\s+per\s+second)\b/i;
+/** The reason a console holds no metric line, quoting the line that reads like one. */
+function noMetricLines(prose) {
+    if (prose === undefined)
+        return NO_METRIC_LINES;
+    const value = /(\d[\d,]*(?:\.\d+)?)\s*tok/i.exec(prose)?.[1]?.replace(/,/g, '') ?? '123.4';
+    return `holds no {"metric": …, "value": …} line: it prints ${JSON.stringify(prose)}, which is for people; print the number as a metric line too, e.g. {"metric": "decode_tok_s", "value": ${value}}`;
 }
 /**
  * The file the analysis reads for a command workload's console. A console in another known format
@@ -6713,13 +7427,15 @@ async function consoleAnalysisFile(path) {
         return check;
     const file = await (0,input_file/* openInput */.lt)(path);
     const sniffed = registry/* IMPORTERS */.a.find((importer) => importer.sniff(file.head));
-    if (sniffed && sniffed.id !== 'workload-metrics-jsonl')
+    // A format of its own is read as it is; lines among other output are gathered (below) unless the head is all.
+    if (sniffed && !sniffed.lineRecord)
         return { ok: true, path, bytes: check.bytes };
     if (sniffed && file.sizeBytes <= input_file/* SNIFF_BYTES */.dD)
         return { ok: true, path, bytes: check.bytes };
     const metrics = consoleMetricsPath(path);
-    if ((await extractMetricLines(path, metrics)) === 0)
-        return { ok: false, reason: NO_METRIC_LINES };
+    const extracted = await extractMetricLines(path, metrics);
+    if (extracted.found === 0)
+        return { ok: false, reason: noMetricLines(extracted.prose) };
     return { ok: true, path: metrics, bytes: (await (0,promises_.stat)(metrics)).size };
 }
 /** Lines of the `max generate` metrics report; a profiled run's timings are not measurements. */
@@ -6886,6 +7602,8 @@ function commandFailure(step, outcome, timeoutMs, log) {
  * the expected kind). A missing optional output is a notice; a missing required one fails the step.
  */
 
+/** How a notice about a command workload's console starts (the run's failure quotes it). */
+const CONSOLE_NOTICE = "the workload's console ";
 /** The analysis copy of a profiled `max generate` console (its timings are not a measurement). */
 async function deriveConsole(step, context) {
     if (!step.derive)
@@ -6933,7 +7651,7 @@ async function verifyOutputs(step, extra, context) {
             found.push({ path: check.path, kind: output.kind, analysis: output.analysis, bytes: check.bytes, step: step.id });
         else if (output.optional) {
             // Said once for all the runs of a workload whose console carries no metrics.
-            const message = output.kind === 'workload-console' ? `the workload's console ${check.reason}` : `${step.id}: ${display(output.path)} ${check.reason}`;
+            const message = output.kind === 'workload-console' ? `${CONSOLE_NOTICE}${check.reason}` : `${step.id}: ${display(output.path)} ${check.reason}`;
             if (!notices.some((notice) => notice.message === message))
                 notices.push({ severity: 'info', message });
         }
@@ -7448,6 +8166,7 @@ const STEP_RUNNERS = {
  */
 
 
+
 /** The run's outcome: a run that ended ok with nothing to analyze (for either side) failed. */
 function outcomeOf(plan, done, cancelled, seconds) {
     const { records: steps, files, stopReason, stepProblems } = done;
@@ -7458,8 +8177,10 @@ function outcomeOf(plan, done, cancelled, seconds) {
     const missing = analysisInputs.length === 0 ? 'the head' : plan.base && baseAnalysisInputs.length === 0 ? 'the base' : undefined;
     if (outcome === 'ok' && missing) {
         // The failed steps' own messages carry the hint (a capture range that never opened, a tool missing).
-        const why = stepProblems.length ? `: ${stepProblems.join('; ')}` : '';
-        const message = `${why ? '' : 'every step finished but '}no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}${why}`;
+        // With no failed step, a command workload's console without metric lines is the likely cause.
+        const consoleNotice = stepProblems.length ? undefined : notices.find((notice) => notice.message.startsWith(CONSOLE_NOTICE));
+        const why = stepProblems.length ? `: ${stepProblems.join('; ')}` : consoleNotice ? `: ${consoleNotice.message}` : '';
+        const message = `${stepProblems.length ? '' : 'every step finished but '}no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}${why}`;
         return { outcome: 'failed', message, steps, files, analysisInputs, baseAnalysisInputs, notices, seconds: seconds() };
     }
     return {
@@ -7903,8 +8624,12 @@ function renderPlan(plan) {
     lines.push(`  engine      ${engine}`);
     lines.push(`  GPU         ${gpu}`);
     lines.push(`  tools       ${tools.length ? tools.join('; ') : 'no profiler found'}`);
-    lines.push(`  profiler    ${PROFILER_TEXT[plan.profiler]}`);
-    lines.push(`  sampling    ${plan.sampling ? 'gpu_snapshot.py every 0.5 s during each measured run' : 'off'}`);
+    // Without a GPU nothing but throughput can be measured: the lines say so, and agree with the problem below.
+    const noGpu = detected.gpus.length === 0 && !detected.vendor;
+    const profilerText = plan.profiler === 'none' ? (noGpu || !plan.sampling ? 'none: throughput only' : PROFILER_TEXT.none) : PROFILER_TEXT[plan.profiler];
+    const asked = options.profiler !== plan.profiler ? ` (asked: ${options.profiler}${noGpu ? '; no GPU found' : ''})` : '';
+    lines.push(`  profiler    ${profilerText}${asked}`);
+    lines.push(`  sampling    ${plan.sampling ? 'gpu_snapshot.py every 0.5 s during each measured run' : noGpu ? 'not possible: no GPU found' : 'off'}`);
     lines.push(`  runs        ${options.warmupRuns} warm-up, ${options.runs} measured${options.engine === 'max' && options.mode === 'serve' ? ` benchmark windows of ${Math.ceil(options.captureSeconds)} s` : ''}`);
     if (plan.base) {
         const what = plan.base.run ? `\`${plan.base.run}\`` : 'the same workload';
@@ -8488,6 +9213,7 @@ class ProcessGroups {
 
 
 
+
 /** The folder with the python helpers: <package root>/python, from src/runner and from dist. */
 function findPythonDir(start = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url))) {
     let dir = start;
@@ -8535,6 +9261,35 @@ async function prepareRun(options, prepare) {
         },
     });
 }
+/**
+ * The GPU sampler's files record the command they ran (their header's `command`): redacted in place
+ * as soon as the steps end, before anything reads or uploads them.
+ */
+async function redactCommandRecords(run, secrets) {
+    for (const file of run.files) {
+        if (file.kind !== 'gpu-snapshot-jsonl')
+            continue;
+        try {
+            const text = await (0,promises_.readFile)(file.path, 'utf8');
+            const lines = text.split('\n').map((line) => {
+                if (!line.includes('"command"'))
+                    return line;
+                try {
+                    return JSON.stringify((0,io_secrets/* redactValue */.FI)(JSON.parse(line), secrets).value);
+                }
+                catch {
+                    return (0,io_secrets/* redact */.E$)(line, secrets);
+                }
+            });
+            const clean = lines.join('\n');
+            if (clean !== text)
+                await (0,promises_.writeFile)(file.path, clean);
+        }
+        catch {
+            // A file the step did not leave is told by the run's own checks.
+        }
+    }
+}
 /** Plan notices and run gaps in the report's notice shape. */
 function runNotices(run) {
     return run.notices.map((notice) => ({ code: 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
@@ -8573,14 +9328,23 @@ async function runDeepDiveStep(plan, report, deps, remainingSeconds) {
     const message = record.message ?? (run.outcome !== 'ok' ? run.message : undefined);
     return { record: { ...record, ...(run.outcome !== 'ok' && record.status === 'ok' ? { status: 'failed' } : {}), ...(message ? { message } : {}), why: choice.why }, run, asked: askedText(choice.request), request: choice.request };
 }
-async function writeRunJson(plan, result) {
+/** The options as run.json records them: those of the engine that ran, none of the other's. */
+function recordedOptions(options) {
+    if (options.engine === 'command') {
+        const { mode: _mode, maxArgs: _maxArgs, prompt: _prompt, maxNewTokens: _maxNewTokens, customArchitectures: _arch, benchmarkArgs: _bench, captureSeconds: _seconds, ...rest } = options;
+        return rest;
+    }
+    const { captures: _captures, ...rest } = options;
+    return options.mode === 'serve' ? rest : (({ captureSeconds: _seconds, benchmarkArgs: _bench, ...generate }) => generate)(rest);
+}
+async function writeRunJson(plan, result, secrets) {
     const { run } = result;
     const data = {
         outcome: run.outcome,
         ...(run.message ? { message: run.message } : {}),
         environment: plan.environment,
         profiler: plan.profiler,
-        options: plan.options,
+        options: recordedOptions(plan.options),
         steps: run.steps,
         ...(result.deepDive ? { deepDive: result.deepDive } : {}),
         files: run.files,
@@ -8589,7 +9353,8 @@ async function writeRunJson(plan, result) {
         notices: run.notices,
         seconds: run.seconds,
     };
-    await (0,input_paths.writeOutput)((0,external_node_path_.join)(plan.outDir, 'run.json'), `${JSON.stringify(data, null, 2)}\n`);
+    // Command lines quote what the workflow wrote, a `--token VALUE` included.
+    await (0,input_paths.writeOutput)((0,external_node_path_.join)(plan.outDir, 'run.json'), `${JSON.stringify((0,io_secrets/* redactValue */.FI)(data, secrets).value, null, 2)}\n`);
 }
 /** Remove what an earlier run into the same folder left at the paths this plan writes (only those). */
 async function clearPlannedFiles(plan) {
@@ -8619,6 +9384,13 @@ async function clearPlannedFiles(plan) {
  */
 function baseReportPath(plan) {
     return (0,external_node_path_.join)(plan.outDir, 'base', 'baseline-report.json');
+}
+/**
+ * The head's files that hold its timeline but were not read by the analysis (the nsys SQLite export
+ * beside the stats it read): what profile-gate's clean trace of the run is written from.
+ */
+function traceInputs(run) {
+    return run.files.filter((file) => file.kind === 'nsys-sqlite' && !file.side && !run.analysisInputs.includes(file.path)).map((file) => file.path);
 }
 function abBaseline(plan, base, report, look) {
     const where = base.cwd === plan.cwd ? 'this folder' : base.cwd;
@@ -8698,8 +9470,10 @@ async function runJob(plan, deps) {
                 folders.add((0,external_node_path_.dirname)(path));
     for (const folder of folders)
         await (0,promises_.mkdir)(folder, { recursive: true });
-    await (0,promises_.writeFile)((0,external_node_path_.join)(plan.outDir, 'logs', 'plan.txt'), renderPlan(plan));
+    const secrets = deps.secrets ?? (0,io_secrets/* secretsFromEnv */.zr)(process.env);
+    await (0,promises_.writeFile)((0,external_node_path_.join)(plan.outDir, 'logs', 'plan.txt'), (0,io_secrets/* redact */.E$)(renderPlan(plan), secrets));
     const run = await executePlan(plan, executeDeps);
+    await redactCommandRecords(run, secrets);
     const result = { plan, run };
     if (run.outcome === 'ok' && deps.analyze) {
         let head = { side: 'head' };
@@ -8752,7 +9526,7 @@ async function runJob(plan, deps) {
     try {
         if (result.baseReport)
             await (0,input_paths.writeOutput)(baseReportPath(plan), (0,json.serializeReport)(result.baseReport));
-        await writeRunJson(plan, result);
+        await writeRunJson(plan, result, secrets);
     }
     catch (error) {
         // A full disk must not cost the report that was already made: warn, and keep going.
@@ -8764,11 +9538,52 @@ async function runJob(plan, deps) {
     return result;
 }
 
+;// CONCATENATED MODULE: ./src/cli/flag-errors.ts
+/**
+ * The argument parser's errors (node:util parseArgs) as one line a user can act on: the flag named
+ * as typed, the nearest flag the command has when one is close ("did you mean --baseline?"), and
+ * where the command's flags are listed. The parser's own text (its advice about `--`, with an
+ * unbalanced quote) never reaches the user.
+ */
+
+/**
+ * A parseArgs error of `command` as a usage error of one line; anything else unchanged.
+ * `flags` are the command's flag names without dashes.
+ */
+function flagUsageError(error, command, flags) {
+    const code = String(error?.code ?? '');
+    if (!code.startsWith('ERR_PARSE_ARGS'))
+        return error;
+    const message = error.message;
+    const help = `profile-gate ${command} --help lists its options`;
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    if (unknown) {
+        const given = unknown[1];
+        const [name] = given.split('=', 1);
+        const guess = (0,errors/* nearest */.pA)(name, flags.map((flag) => `--${flag}`));
+        return new errors/* UsageError */.eb(`${command}: unknown option ${name}${guess ? `; did you mean ${guess}?` : ''} (${help})`);
+    }
+    const missing = /^Option '(?:-\w, )?(--?[^' ]+)(?: <value>)?' argument missing/.exec(message);
+    if (missing)
+        return new errors/* UsageError */.eb(`${command}: ${missing[1]} takes a value (${help})`);
+    const noValue = /^Option '(?:-\w, )?(--?[^' ]+)' does not take an argument/.exec(message);
+    if (noValue)
+        return new errors/* UsageError */.eb(`${command}: ${noValue[1]} is a switch and takes no value (${help})`);
+    const positional = /^Unexpected argument '([^']*)'/.exec(message);
+    if (positional)
+        return new errors/* UsageError */.eb(`${command}: unexpected argument ${JSON.stringify(positional[1])}; ${command} takes only options (${help})`);
+    // Another parser error: its first sentence, without the parser's advice.
+    return new errors/* UsageError */.eb(`${command}: ${message.split(/\.\s/, 1)[0].replace(/\.$/, '')} (${help})`);
+}
+
 ;// CONCATENATED MODULE: ./src/cli/run-command.ts
 /**
  * `profile-gate run`: the CI job on your own box. Same options as the action's inputs (as --flags),
  * prints the plan first, then runs it, analyzes the captures and writes the report into --out.
  */
+
+
+
 
 
 
@@ -8798,20 +9613,32 @@ ${flagsHelp('run', ['ab'], 32)}
 Gate:
 ${flagsHelp('run', ['gate', 'diagnose'], 32)}
 
+The report's name (the dashboard groups by it):
+${flagsHelp('run', ['run-metadata'], 32)}
+
 ${flagsHelp('run', ['run-output'], 32)}
 
 Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot run.
 `;
-async function defaultAnalyze(inputs, environment, which, gate) {
-    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 8518));
+async function defaultAnalyze(inputs, environment, which, gate, onCaptures) {
+    const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 1624));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
-    return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}) });
+    return analyze({
+        inputs,
+        environment,
+        baseline,
+        gate: gate.gate,
+        ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}),
+        ...(gate.families ? { families: gate.families } : {}),
+        ...(gate.run ? { run: gate.run } : {}),
+        ...(onCaptures ? { onCaptures } : {}),
+    });
 }
 async function gateFromFlags(file, flags, abRun) {
     if (file !== undefined && abRun)
         throw new errors/* UsageError */.eb('--baseline: an A/B run (--base-workdir/--base-run) compares with its own base build; give one or the other');
     return {
-        baseline: file !== undefined ? { report: await loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
+        baseline: file !== undefined ? { report: await reports_loadReport(file), origin: 'file', path: file, reason: '--baseline given on the command line' } : null,
         gate: gateOf(flags),
         ...(Object.keys(flags.ruleOptions).length ? { ruleOptions: flags.ruleOptions } : {}),
     };
@@ -8826,6 +9653,18 @@ async function writeReport(report, outDir, write) {
     await writeOutput((0,external_node_path_.join)(outDir, model_report/* REPORT_FILE */.Uq), serializeReport(report));
     await writeOutput((0,external_node_path_.join)(outDir, 'report.md'), renderSummary(report));
     write(`\n${renderTerminal(report)}`);
+}
+/**
+ * The report's name when --workload is not given: the model, else a command workload's command
+ * (not the folder its console was read from).
+ */
+function workloadName(options) {
+    if (options.model)
+        return undefined;
+    const command = options.run?.trim();
+    if (!command)
+        return undefined;
+    return command.length > 60 ? `${command.slice(0, 59)}…` : command;
 }
 const STRING_FLAGS = new Set(valueFlags('run'));
 /** `--max-args --max-length 2048`: the value of a string flag may start with a dash (parseArgs refuses that). */
@@ -8853,9 +9692,9 @@ function parseRunArgs(argv) {
 }
 async function runCommandWith(argv, deps = {}) {
     // The terminal is a CI job's log: the workload's lines lose their secrets there too.
-    const secrets = secretsFromEnv(process.env);
+    const secrets = (0,io_secrets/* secretsFromEnv */.zr)(process.env);
     const writeRaw = deps.write ?? ((text) => void process.stdout.write(text));
-    const write = (text) => writeRaw(redact(text, secrets));
+    const write = (text) => writeRaw((0,io_secrets/* redact */.E$)(text, secrets));
     try {
         let parsed;
         try {
@@ -8868,16 +9707,20 @@ async function runCommandWith(argv, deps = {}) {
                 const command = argv.slice(separator + 1).join(' ');
                 throw new errors/* UsageError */.eb(`run: the workload command goes in --run, not after --: profile-gate run --engine command --run ${JSON.stringify(command || 'COMMAND')}`);
             }
-            throw new errors/* UsageError */.eb(`run: ${error.message}; see profile-gate run --help`);
+            throw flagUsageError(error, 'run', Object.keys(flagOptions('run')));
         }
         const { values } = parsed;
         if (values.help) {
             write(RUN_HELP);
             return errors/* EXIT_OK */.Ij;
         }
-        const options = parseRunOptions(runFlagTexts(values, RUN_OPTION_NAMES), 'cli');
+        const options = parseRunOptions(runFlagTexts(values), 'cli');
         const flags = readFlags(values, 'run');
-        const runGate = await gateFromFlags(flags.baselineFile, flags, options.base !== undefined);
+        const runGate = {
+            ...(await gateFromFlags(flags.baselineFile, flags, options.base !== undefined)),
+            ...(flags.families ? { families: await loadFamilies((0,external_node_path_.resolve)(deps.cwd ?? process.cwd(), flags.families)) } : {}),
+            run: resolveRunMetadata({ workload: flags.workload || workloadName(options) }, process.env, systemGit),
+        };
         const plan = await prepareRun(options, {
             outDir: flags.out,
             ...(deps.cwd ? { cwd: deps.cwd } : {}),
@@ -8897,14 +9740,20 @@ async function runCommandWith(argv, deps = {}) {
             ? () => undefined
             : groups.forwardSignals({ settle: () => job ?? Promise.resolve(), beforeExit: (signal) => write(`\nprofile-gate: ${signal}: stopped the workload's process groups; ${(0,external_node_path_.join)(plan.outDir, 'run.json')} says what finished\n`) });
         const analyze = deps.analyze ?? defaultAnalyze;
+        // The captures of the head's last analysis: what profile.json and the clean traces are written from.
+        let read = [];
         let result;
         try {
             const running = runJob(plan, {
                 logger,
                 groups,
+                secrets,
                 ...(deps.health ? { health: deps.health } : {}),
                 ...(deps.serveTiming ? { serveTiming: deps.serveTiming } : {}),
-                analyze: (inputs, which) => analyze(inputs, plan.environment, which, runGate),
+                analyze: (inputs, which) => analyze(inputs, plan.environment, which, runGate, (captures) => {
+                    if (which.side !== 'base')
+                        read = captures;
+                }),
             });
             job = running;
             result = await running;
@@ -8923,6 +9772,11 @@ async function runCommandWith(argv, deps = {}) {
         if (result.baseReport)
             write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
         await writeReport(result.report, plan.outDir, write);
+        const { writeDerivedFiles } = await __nccwpck_require__.e(/* import() */ 109).then(__nccwpck_require__.bind(__nccwpck_require__, 6109));
+        const derived = await writeDerivedFiles(plan.outDir, result.report, read, secrets, { traceInputs: traceInputs(run) });
+        for (const line of derived.unread)
+            write(`profile-gate: ${line}\n`);
+        write(`\nprofile.json and ${derived.traces.length} clean trace(s) written from the captures: ${derived.traces.length ? `${(0,external_node_path_.join)(plan.outDir, 'traces')} (open in https://ui.perfetto.dev or chrome://tracing); ` : ''}these, not the raw captures, are what to share\n`);
         return verdictExitCode(result.report, flags.failVerdicts);
     }
     catch (error) {
@@ -8945,20 +9799,28 @@ const external_node_string_decoder_namespaceObject = __WEBPACK_EXTERNAL_createRe
 var sqlite_db = __nccwpck_require__(6526);
 ;// CONCATENATED MODULE: ./src/io/scrub-uploads.ts
 /**
- * Files made ready for an artifact: each is copied into a staging folder with the job's secrets and
- * the workload's environment taken out, or withheld with the reason. What is done depends on what the
- * file is, read from its bytes (and, for the profilers' own report formats, its name):
- * - text (CSV, JSON, logs, run.json, report.json): every secret, credential-shaped token and
- *   credential assignment replaced (src/io/secrets.ts), streamed, so size does not matter;
- * - gzip (Kineto traces): the same, inside the compression;
- * - SQLite (nsys exports, rocpd): environment rows and blocks emptied, every text cell redacted,
- *   then vacuumed so that no deleted page keeps the old bytes;
- * - the profilers' own reports (.nsys-rep, .ncu-rep, .qdrep, .qdstrm, Perfetto and OTF2 traces):
- *   withheld, since they embed the whole environment in formats that cannot be rewritten here;
- *   uploaded only when the workflow opts in, and then only without a known secret value inside;
+ * Files made ready for an artifact when the workflow opts into the workload's own files
+ * (upload-raw-captures): each is copied into a staging folder with the job's secrets and the
+ * workload's environment taken out, or withheld with the reason and its kind. This is defence in
+ * depth: by default only files profile-gate wrote itself are uploaded (io/derived-files.ts). What is
+ * done depends on what the file is, read from its bytes (and, for the profilers' own report
+ * formats, its name):
+ * - text (CSV, JSON, logs, run.json): every secret in each of its forms (encoded-forms in
+ *   secrets.ts), credential-shaped token and credential assignment replaced, streamed; text is cut
+ *   between chunks only where no token, assignment, secret value or private key block can straddle;
+ * - gzip: inflated (every member) and treated as what it holds, recursively, then compressed again;
+ * - SQLite (nsys exports, rocpd): opened without ever being written to (no trigger can run), its
+ *   tables copied one by one into a new database with every text cell redacted and the environment
+ *   emptied; views, triggers, indexes and the schema's text are left behind;
+ * - archives (zip, tar) and other compressions: withheld, since their entries cannot be checked here;
+ * - the profilers' own reports (.nsys-rep, .ncu-rep, .qdrep, .qdstrm, Perfetto and OTF2 traces, also
+ *   gzipped): withheld, since they embed the whole environment in formats that cannot be rewritten
+ *   here; uploaded only when the workflow opts in, and then only without a known secret inside;
  * - other binary files: uploaded only without a known secret value inside.
- * Every staged file is searched once more for the known secret values before it may go.
+ * Every staged file is searched once more (inflated) for the known secret values, in UTF-8 and
+ * UTF-16, before it may go.
  */
+
 
 
 
@@ -8971,204 +9833,444 @@ var sqlite_db = __nccwpck_require__(6526);
 
 /** The profilers' own report formats: they carry the profiled process's whole environment. */
 const RAW_REPORT_SUFFIXES = ['.nsys-rep', '.qdrep', '.qdstrm', '.ncu-rep', '.pftrace', '.perfetto-trace', '.otf2'];
-/** Characters kept back between chunks, so a secret or an assignment cut by a chunk's end is still whole. */
-const CARRY = 4096;
+/** Text is read in chunks of this size. */
+const TEXT_CHUNK_BYTES = 1 << 20;
+/** At least this many characters are held back at each chunk's end (more for a longer secret). */
+const MIN_OVERLAP = 64 * 1024;
+/** The longest credential-shaped token kept whole across a cut (JWTs run to a few KiB). */
+const SHAPE_REACH = 16 * 1024;
+/** An unfinished private key block is held back up to this size; past it, the rest of the block is removed. */
+const MAX_KEY_BLOCK = 1 << 20;
+/** Inflated gzip content is staged up to this size; a larger one is withheld. */
+const MAX_INFLATED_BYTES = 2 * 1024 * 1024 * 1024;
+/** Gzip inside gzip is opened this deep. */
+const MAX_GZIP_DEPTH = 4;
+/** Zip, tar, 7z, xz, zstd, bzip2: formats whose entries cannot be checked here. */
+function archiveKind(start) {
+    if (start.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || start.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x05, 0x06])))
+        return 'a zip archive';
+    if (start.length > 262 && start.subarray(257, 262).toString('latin1') === 'ustar')
+        return 'a tar archive';
+    if (start.subarray(0, 6).equals(Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c])))
+        return 'a 7z archive';
+    if (start.subarray(0, 6).equals(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])))
+        return 'xz-compressed data';
+    if (start.subarray(0, 4).equals(Buffer.from([0x28, 0xb5, 0x2f, 0xfd])))
+        return 'zstd-compressed data';
+    if (start.subarray(0, 3).toString('latin1') === 'BZh')
+        return 'bzip2-compressed data';
+    return undefined;
+}
+function isRawReportName(file) {
+    const lower = file.toLowerCase().replace(/\.gz$/, '');
+    return RAW_REPORT_SUFFIXES.some((suffix) => lower.endsWith(suffix));
+}
 async function treatmentOf(file) {
-    const lower = file.toLowerCase();
-    if (RAW_REPORT_SUFFIXES.some((suffix) => lower.endsWith(suffix)))
+    if (isRawReportName(file))
         return 'raw-report';
     const start = await (0,input_file/* readPrefix */.fr)(file, input_file/* SNIFF_BYTES */.dD);
     if (start.subarray(0, 16).toString('latin1') === sqlite_db/* SQLITE_MAGIC */.H5)
         return 'sqlite';
     if ((0,input_file/* isGzip */.bf)(start))
-        return 'gzip-text';
+        return 'gzip';
+    if (archiveKind(start))
+        return 'archive';
     return start.includes(0) ? 'binary' : 'text';
 }
-/** Redacts a character stream chunk by chunk, keeping CARRY characters back for the next chunk. */
+/** Characters that end a word: a token, a value or a flag never holds one (bar a quoted value). */
+const SEPARATOR = /[\s"'\x00,;&|<>`]/;
+/** Where a credential-shaped token starts (secrets.ts CREDENTIAL_SHAPES). */
+const SHAPE_START = /(?:hf_|gh[pousr]_|github_pat_|glpat-|sk-|AKIA|ASIA|xox[abposr]-|AIza|npm_|eyJ|Bearer|Basic)/g;
+/** A word that makes the next word a value: a flag, a joiner, a scheme. */
+const INTRODUCER = /^(?:-.*|.*[:=]|Bearer|Basic|Token|Digest)$/i;
+function wordEnd(text, at) {
+    let i = at;
+    while (i < text.length && !SEPARATOR.test(text[i]))
+        i++;
+    return i;
+}
+function wordStart(text, at) {
+    let i = at;
+    while (i > 0 && !SEPARATOR.test(text[i - 1]))
+        i--;
+    return i;
+}
+/**
+ * Where text may be cut so that nothing redaction needs whole straddles the cut: at or before
+ * `limit`; after a line end where there is one near it, else before the word at the limit and
+ * before the word that introduces it (`--token VALUE`, `Bearer VALUE`, `"key": "VALUE"`); never
+ * inside a credential-shaped token, a known secret value of any form, or a private key block that
+ * has not ended. Returns 0 when no place is safe (the caller keeps reading).
+ */
+function safeCut(text, limit, secrets, overlap) {
+    let cut = limit;
+    const near = limit - Math.floor(overlap / 2);
+    const newline = text.lastIndexOf('\n', limit - 1);
+    if (newline >= 0 && newline + 1 >= near)
+        cut = newline + 1;
+    else {
+        const start = wordStart(text, limit);
+        if (start >= near) {
+            cut = start;
+            // The words before, while one introduces the next (`--token`, `Bearer`, `key:`) or the next is a bare joiner (`=`).
+            let current = text.slice(cut, wordEnd(text, cut));
+            for (let words = 0; words < 3; words++) {
+                let j = cut;
+                while (j > 0 && /[ \t"']/.test(text[j - 1]))
+                    j--;
+                const before = wordStart(text, j);
+                const word = text.slice(before, j);
+                if (!word || before < near || !(INTRODUCER.test(word) || /^[:=]+$/.test(current)))
+                    break;
+                cut = before;
+                current = word;
+            }
+        }
+    }
+    // Never inside a credential-shaped token (up to SHAPE_REACH long): before the first one that reaches the cut.
+    SHAPE_START.lastIndex = Math.max(0, cut - SHAPE_REACH);
+    for (let m = SHAPE_START.exec(text); m && m.index < cut; m = SHAPE_START.exec(text)) {
+        let body = m.index + m[0].length;
+        if (/^(Bearer|Basic)$/i.test(m[0]))
+            while (body < cut && /[ \t]/.test(text[body]))
+                body++;
+        if (!SEPARATOR.test(text.slice(body, cut))) {
+            cut = m.index;
+            break;
+        }
+    }
+    // Never inside a known value of any form: before any that straddles.
+    for (let moved = true; moved;) {
+        moved = false;
+        for (const value of secrets.values) {
+            const at = text.indexOf(value, Math.max(0, cut - value.length + 1));
+            if (at >= 0 && at < cut && at + value.length > cut) {
+                cut = at;
+                moved = true;
+            }
+        }
+    }
+    // Never inside a private key block that has not ended before the cut.
+    io_secrets/* PRIVATE_KEY_START */.lh.lastIndex = 0;
+    for (let m = io_secrets/* PRIVATE_KEY_START */.lh.exec(text); m && m.index < cut; m = io_secrets/* PRIVATE_KEY_START */.lh.exec(text)) {
+        io_secrets/* PRIVATE_KEY_END */.Cp.lastIndex = m.index;
+        const end = io_secrets/* PRIVATE_KEY_END */.Cp.exec(text);
+        if (!end || end.index + end[0].length > cut) {
+            cut = m.index;
+            break;
+        }
+        io_secrets/* PRIVATE_KEY_START */.lh.lastIndex = end.index + end[0].length;
+    }
+    return cut;
+}
+/** Redacts a character stream chunk by chunk, cutting only where safeCut allows. */
 class RedactingStream extends external_node_stream_.Transform {
     secrets;
     pending = '';
     decoder = new external_node_string_decoder_namespaceObject.StringDecoder('utf8');
+    overlap;
     count = 0;
-    binary = false;
     constructor(secrets) {
         super();
         this.secrets = secrets;
+        this.overlap = Math.max(MIN_OVERLAP, 2 * Math.max(0, ...secrets.values.map((v) => v.length)) + 256);
     }
     _transform(chunk, _encoding, done) {
-        if (chunk.includes(0))
-            this.binary = true;
-        if (this.binary) {
-            done(new Error('the file holds binary data where text was expected'));
+        if (chunk.includes(0)) {
+            done(new BinaryContent());
             return;
         }
-        const text = this.pending + this.decoder.write(chunk);
-        const redacted = redactText(text, this.secrets);
-        this.count += redacted.count;
-        const cut = Math.max(0, redacted.text.length - CARRY);
-        this.pending = redacted.text.slice(cut);
-        done(null, redacted.text.slice(0, cut));
+        let text = this.pending + this.decoder.write(chunk);
+        let out = '';
+        // Cut only with a whole overlap before the cut as well as after it: a cut near the start has no room to step back.
+        while (text.length >= 2 * this.overlap) {
+            const cut = safeCut(text, text.length - this.overlap, this.secrets, this.overlap);
+            if (cut <= 0) {
+                // An unfinished private key block longer than any key: remove it to the cut, keep its end marker's chance.
+                if (text.length <= MAX_KEY_BLOCK)
+                    break;
+                io_secrets/* PRIVATE_KEY_START */.lh.lastIndex = 0;
+                const start = io_secrets/* PRIVATE_KEY_START */.lh.exec(text);
+                if (!start || start.index !== 0)
+                    break;
+                this.count += 1;
+                out += io_secrets/* REDACTED */.XF;
+                text = `${start[0]}${text.slice(text.length - this.overlap)}`;
+                continue;
+            }
+            const redacted = (0,io_secrets/* redactText */.Rd)(text.slice(0, cut), this.secrets);
+            this.count += redacted.count;
+            out += redacted.text;
+            text = text.slice(cut);
+        }
+        this.pending = text;
+        done(null, out);
     }
     _flush(done) {
-        const redacted = redactText(this.pending + this.decoder.end(), this.secrets);
+        const redacted = (0,io_secrets/* redactText */.Rd)(this.pending + this.decoder.end(), this.secrets);
         this.count += redacted.count;
         done(null, redacted.text);
     }
 }
-async function redactTextFile(file, target, secrets, gzip) {
+class BinaryContent extends Error {
+    constructor() {
+        super('the file holds binary data where text was expected');
+    }
+}
+async function redactTextFile(file, target, secrets) {
     const redactor = new RedactingStream(secrets);
-    const source = (0,external_node_fs_.createReadStream)(file, { highWaterMark: 1 << 20 });
-    const sink = (0,external_node_fs_.createWriteStream)(target);
-    if (gzip)
-        await (0,external_node_stream_promises_namespaceObject.pipeline)(source, (0,external_node_zlib_.createGunzip)(), redactor, (0,external_node_zlib_.createGzip)(), sink);
-    else
-        await (0,external_node_stream_promises_namespaceObject.pipeline)(source, redactor, sink);
+    await (0,external_node_stream_promises_namespaceObject.pipeline)((0,external_node_fs_.createReadStream)(file, { highWaterMark: TEXT_CHUNK_BYTES }), redactor, (0,external_node_fs_.createWriteStream)(target));
     return redactor.count;
 }
-/** Whether a known secret value is anywhere in the file (inside the compression for gzip). */
+/** Whether a known secret value, in UTF-8 or UTF-16, is anywhere in the file (inflated, for gzip). */
 async function fileHoldsSecret(file, secrets, gzip = false) {
     if (!secrets.values.length)
         return false;
-    const longest = Math.max(...secrets.values.map((v) => Buffer.byteLength(v)));
+    const keep = (0,io_secrets/* longestSecretBytes */._g)(secrets) - 1;
     let tail = Buffer.alloc(0);
     let found = false;
-    const search = new external_node_stream_.Transform({
-        transform(chunk, _encoding, done) {
+    const search = new external_node_stream_.Writable({
+        write(chunk, _encoding, done) {
             if (!found) {
                 const window = Buffer.concat([tail, chunk]);
-                if (findSecret(window, secrets) !== undefined)
+                if ((0,io_secrets/* findSecret */.mt)(window, secrets) !== undefined)
                     found = true;
-                tail = window.subarray(Math.max(0, window.length - longest + 1));
+                tail = window.subarray(Math.max(0, window.length - keep));
             }
             done();
         },
     });
-    const source = (0,external_node_fs_.createReadStream)(file, { highWaterMark: 1 << 20 });
+    const source = (0,external_node_fs_.createReadStream)(file, { highWaterMark: TEXT_CHUNK_BYTES });
     if (gzip)
         await (0,external_node_stream_promises_namespaceObject.pipeline)(source, (0,external_node_zlib_.createGunzip)(), search);
     else
         await (0,external_node_stream_promises_namespaceObject.pipeline)(source, search);
     return found;
 }
+/** Gzip content inflated into a file of its own, within MAX_INFLATED_BYTES (every member). */
+async function inflate(file, target) {
+    let total = 0;
+    const cap = new external_node_stream_.Transform({
+        transform(chunk, _encoding, done) {
+            total += chunk.length;
+            if (total > MAX_INFLATED_BYTES)
+                done(new Error(`it inflates past ${MAX_INFLATED_BYTES} bytes`));
+            else
+                done(null, chunk);
+        },
+    });
+    await (0,external_node_stream_promises_namespaceObject.pipeline)((0,external_node_fs_.createReadStream)(file), (0,external_node_zlib_.createGunzip)(), cap, (0,external_node_fs_.createWriteStream)(target));
+}
+async function deflate(file, target) {
+    await (0,external_node_stream_promises_namespaceObject.pipeline)((0,external_node_fs_.createReadStream)(file), (0,external_node_zlib_.createGzip)(), (0,external_node_fs_.createWriteStream)(target));
+}
 /** Columns that hold a process's environment (rocpd's `environment`, for one). */
 const ENVIRONMENT_COLUMN = /^env(ironment)?(_?vars?|_?variables?)?$/i;
+/** A column's type affinity (SQLite's rules), so the copy keeps how values compare without the schema's text. */
+function affinity(declared) {
+    const t = declared.toUpperCase();
+    if (t.includes('INT'))
+        return 'INTEGER';
+    if (/CHAR|CLOB|TEXT/.test(t))
+        return 'TEXT';
+    if (t === '' || t.includes('BLOB'))
+        return 'BLOB';
+    if (/REAL|FLOA|DOUB/.test(t))
+        return 'REAL';
+    return 'NUMERIC';
+}
+/** Rows copied per transaction of the new database. */
+const COPY_BATCH = 8192;
+/** Distinct text values whose redaction is remembered per column. */
+const TEXT_CACHE = 65_536;
 /**
- * An SQLite capture with its environment and secrets taken out. nsys keeps the environment in
- * META_DATA_CAPTURE (one row per variable), in TARGET_INFO_SYSTEM_ENV and in StringIds (whole
- * blocks); rocpd in an `environment` column. Rows are kept (ids stay valid); values go.
+ * An SQLite capture copied table by table into a new database with its environment and secrets
+ * taken out. The source is only read (query_only): no statement that could fire a trigger is ever
+ * run on it, and views, triggers, indexes and the schema's text are not carried. nsys keeps the
+ * environment in META_DATA_CAPTURE (one row per variable), in TARGET_INFO_SYSTEM_ENV and in
+ * StringIds (whole blocks); rocpd in an `environment` column. Rows are kept (ids stay valid);
+ * values go. Table and column names that hold a secret are withheld with the file.
  */
 async function scrubSqlite(file, target, secrets) {
-    const db = await (0,sqlite_db/* openDatabaseBytes */.xn)(await (0,promises_.readFile)(file));
+    const source = await (0,sqlite_db/* openDatabaseBytes */.xn)(await (0,promises_.readFile)(file));
+    const copy = await (0,sqlite_db/* openDatabaseBytes */.xn)(new Uint8Array(0));
     let count = 0;
     try {
-        const tables = db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")[0]?.values.map((row) => String(row[0])) ?? [];
+        source.run('PRAGMA query_only = 1');
+        const tables = source.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")[0]?.values.map((row) => String(row[0])) ?? [];
         for (const table of tables) {
-            const t = (0,sqlite_db/* quoteName */.AB)(table);
-            const columns = db.exec(`PRAGMA table_info(${t})`)[0]?.values.map((row) => String(row[1])) ?? [];
-            if (table === 'META_DATA_CAPTURE' && columns.includes('name') && columns.includes('value')) {
-                db.run(`UPDATE ${t} SET value = ? WHERE name LIKE '%ENVIRONMENT%' AND value <> ?`, [REDACTED, REDACTED]);
-                count += db.getRowsModified();
-            }
-            for (const column of columns) {
-                const c = (0,sqlite_db/* quoteName */.AB)(column);
-                if (ENVIRONMENT_COLUMN.test(column)) {
-                    db.run(`UPDATE ${t} SET ${c} = ? WHERE ${c} IS NOT NULL AND ${c} <> ?`, [REDACTED, REDACTED]);
-                    count += db.getRowsModified();
-                    continue;
+            if ((0,io_secrets/* redactText */.Rd)(table, secrets).count || (0,io_secrets/* findSecret */.mt)(Buffer.from(table), secrets))
+                throw new Error('a table name holds a secret');
+            const info = source.exec(`PRAGMA table_info(${(0,sqlite_db/* quoteName */.AB)(table)})`)[0]?.values ?? [];
+            const columns = info.map((row) => ({ name: String(row[1]), affinity: affinity(String(row[2] ?? '')) }));
+            if (!columns.length)
+                continue;
+            for (const { name } of columns)
+                if ((0,io_secrets/* redactText */.Rd)(name, secrets).count || (0,io_secrets/* findSecret */.mt)(Buffer.from(name), secrets))
+                    throw new Error('a column name holds a secret');
+            copy.run(`CREATE TABLE ${(0,sqlite_db/* quoteName */.AB)(table)} (${columns.map((c) => `${(0,sqlite_db/* quoteName */.AB)(c.name)} ${c.affinity}`).join(', ')})`);
+            const envRows = table === 'META_DATA_CAPTURE' && columns.some((c) => c.name === 'name') && columns.some((c) => c.name === 'value');
+            const nameAt = columns.findIndex((c) => c.name === 'name');
+            const caches = columns.map(() => new Map());
+            const clean = (value, i, row) => {
+                const column = columns[i].name;
+                if (typeof value === 'string') {
+                    if (ENVIRONMENT_COLUMN.test(column) || (envRows && column === 'value' && /ENVIRONMENT/i.test(String(row[nameAt] ?? '')))) {
+                        if (value !== io_secrets/* REDACTED */.XF)
+                            count += 1;
+                        return io_secrets/* REDACTED */.XF;
+                    }
+                    const cache = caches[i];
+                    let out = cache.get(value);
+                    if (out === undefined) {
+                        const redacted = (0,io_secrets/* redactText */.Rd)(value, secrets);
+                        out = (0,io_secrets/* isEnvironmentBlock */.FL)(redacted.text) ? (0,io_secrets/* stripEnvironmentValues */.SS)(redacted.text) : redacted.text;
+                        if (cache.size < TEXT_CACHE)
+                            cache.set(value, out);
+                    }
+                    if (out !== value)
+                        count += 1;
+                    return out;
                 }
-                const statement = db.prepare(`SELECT DISTINCT ${c} FROM ${t} WHERE typeof(${c}) = 'text'`);
-                const changes = [];
-                try {
-                    while (statement.step()) {
-                        const value = String(statement.get()[0]);
-                        const redacted = redactText(value, secrets);
-                        const clean = isEnvironmentBlock(redacted.text) ? stripEnvironmentValues(redacted.text) : redacted.text;
-                        if (clean !== value)
-                            changes.push([value, clean]);
+                if (value instanceof Uint8Array) {
+                    if (ENVIRONMENT_COLUMN.test(column) || (0,io_secrets/* findSecret */.mt)(value, secrets) !== undefined) {
+                        count += 1;
+                        return null;
                     }
                 }
-                finally {
-                    statement.free();
-                }
-                for (const [value, clean] of changes) {
-                    db.run(`UPDATE ${t} SET ${c} = ? WHERE ${c} = ?`, [clean, value]);
-                    count += db.getRowsModified();
-                }
-                for (const value of secrets.values) {
-                    db.run(`UPDATE ${t} SET ${c} = NULL WHERE typeof(${c}) = 'blob' AND instr(${c}, CAST(? AS BLOB)) > 0`, [value]);
-                    count += db.getRowsModified();
-                }
-            }
+                return value;
+            };
+            await copyRows(source, copy, table, columns.map((c) => c.name), clean);
         }
-        db.run('VACUUM');
-        await (0,promises_.writeFile)(target, db.export());
+        await (0,promises_.writeFile)(target, copy.export());
     }
     finally {
-        db.close();
+        source.close();
+        copy.close();
     }
     return count;
 }
+async function copyRows(source, copy, table, columns, clean) {
+    const select = source.prepare(`SELECT ${columns.map(sqlite_db/* quoteName */.AB).join(', ')} FROM ${(0,sqlite_db/* quoteName */.AB)(table)}`);
+    const insert = copy.prepare(`INSERT INTO ${(0,sqlite_db/* quoteName */.AB)(table)} VALUES (${columns.map(() => '?').join(', ')})`);
+    try {
+        let inBatch = 0;
+        copy.run('BEGIN');
+        while (select.step()) {
+            const row = select.get();
+            insert.run(row.map((value, i) => clean(value, i, row)));
+            if (++inBatch === COPY_BATCH) {
+                copy.run('COMMIT');
+                // Let the event loop breathe between batches (the action's signals, the analysis budget).
+                await new Promise((resolve) => setImmediate(resolve));
+                copy.run('BEGIN');
+                inBatch = 0;
+            }
+        }
+        copy.run('COMMIT');
+    }
+    finally {
+        select.free();
+        insert.free();
+    }
+}
+const RAW_REPORT_REASON = "a profiler's own report embeds the workload's whole environment; the tables read from it are uploaded instead (set upload-raw-reports: true to upload it as it is)";
+/** One file staged to `target` as what its bytes say it is, gzip opened recursively. */
+async function stageOne(file, name, target, options, depth) {
+    const treatment = await treatmentOf(file);
+    if (treatment === 'raw-report' || (depth > 0 && isRawReportName(name))) {
+        if (!options.rawReports)
+            return { withheld: 'raw-report', reason: RAW_REPORT_REASON };
+        await (0,promises_.copyFile)(file, target);
+        return { treatment: 'raw-report', redactions: 0 };
+    }
+    if (treatment === 'archive') {
+        const kind = archiveKind(await (0,input_file/* readPrefix */.fr)(file, input_file/* SNIFF_BYTES */.dD)) ?? 'an archive';
+        return { withheld: 'archive', reason: `it is ${kind}, whose entries cannot be checked for secrets here` };
+    }
+    if (treatment === 'sqlite') {
+        const { size } = await (0,promises_.stat)(file);
+        if (size > sqlite_db/* MAX_SQLITE_BYTES */.On)
+            return { withheld: 'too-large', reason: `an SQLite file of ${size} bytes is past the ${sqlite_db/* MAX_SQLITE_BYTES */.On} bytes that can be scrubbed` };
+        return { treatment, redactions: await scrubSqlite(file, target, options.secrets) };
+    }
+    if (treatment === 'gzip') {
+        if (depth >= MAX_GZIP_DEPTH)
+            return { withheld: 'unscrubbable', reason: `gzip nested more than ${MAX_GZIP_DEPTH} deep` };
+        const inflated = `${target}.inflated`;
+        const inner = `${target}.inner`;
+        try {
+            try {
+                await inflate(file, inflated);
+            }
+            catch (error) {
+                return { withheld: 'unscrubbable', reason: `its gzip content could not be read (${error.message})` };
+            }
+            const outcome = await stageOne(inflated, name.replace(/\.gz$/i, ''), inner, options, depth + 1);
+            if ('withheld' in outcome)
+                return outcome;
+            await deflate(inner, target);
+            return { treatment: outcome.treatment === 'text' ? 'gzip-text' : 'gzip', redactions: outcome.redactions };
+        }
+        finally {
+            await (0,promises_.rm)(inflated, { force: true });
+            await (0,promises_.rm)(inner, { force: true });
+        }
+    }
+    if (treatment === 'text') {
+        try {
+            return { treatment, redactions: await redactTextFile(file, target, options.secrets) };
+        }
+        catch (error) {
+            if (!(error instanceof BinaryContent))
+                throw error;
+        }
+    }
+    await (0,promises_.copyFile)(file, target);
+    return { treatment: 'binary', redactions: 0 };
+}
 /**
  * Stages each file for upload, or withholds it with the reason. Never throws for one file: a file
- * that cannot be scrubbed is withheld, so the rest still go.
+ * that cannot be checked is withheld, so the rest still go.
  */
 async function scrubForUpload(files, options) {
     const staged = [];
     const withheld = [];
     for (const { file, target } of files) {
-        let treatment;
         try {
-            treatment = await treatmentOf(file);
             await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+            await (0,input_file/* readPrefix */.fr)(file, 1);
         }
         catch (error) {
-            withheld.push({ file, kind: 'unreadable', reason: `could not be read (${error.message})` });
+            withheld.push({ file, kind: 'unreadable', reason: `could not be read (${error.code ?? 'error'})` });
             continue;
         }
         try {
-            let redactions = 0;
-            if (treatment === 'raw-report') {
-                if (!options.rawReports) {
-                    withheld.push({ file, kind: 'raw-report', reason: "a profiler's own report embeds the workload's whole environment; the tables read from it are uploaded instead (set upload-raw-reports: true to upload it as it is)" });
-                    continue;
-                }
-                await (0,promises_.copyFile)(file, target);
-            }
-            else if (treatment === 'sqlite') {
-                const { size } = await (0,promises_.stat)(file);
-                if (size > sqlite_db/* MAX_SQLITE_BYTES */.On) {
-                    withheld.push({ file, kind: 'too-large', reason: `an SQLite file of ${size} bytes is past the ${sqlite_db/* MAX_SQLITE_BYTES */.On} bytes that can be scrubbed` });
-                    continue;
-                }
-                redactions = await scrubSqlite(file, target, options.secrets);
-            }
-            else if (treatment === 'text' || treatment === 'gzip-text') {
-                try {
-                    redactions = await redactTextFile(file, target, options.secrets, treatment === 'gzip-text');
-                }
-                catch (error) {
-                    if (!/binary data/.test(error.message))
-                        throw error;
-                    treatment = 'binary';
-                    await (0,promises_.copyFile)(file, target);
-                }
-            }
-            else
-                await (0,promises_.copyFile)(file, target);
-            // The last word: no known secret value leaves, whatever the file is.
-            if (await fileHoldsSecret(target, options.secrets, treatment === 'gzip-text')) {
-                withheld.push({ file, kind: 'secret', reason: treatment === 'raw-report' || treatment === 'binary' ? 'it holds the value of a secret variable of this job, and its format cannot be scrubbed' : 'a secret value of this job was still found in it after scrubbing' });
+            const outcome = await stageOne(file, file, target, options, 0);
+            if ('withheld' in outcome) {
+                withheld.push({ file, kind: outcome.withheld, reason: outcome.reason });
                 await (0,promises_.rm)(target, { force: true });
                 continue;
             }
-            staged.push({ file, target, treatment, redactions });
+            // The last word: no known secret value leaves, in any form, whatever the file is.
+            const gzipped = outcome.treatment === 'gzip' || outcome.treatment === 'gzip-text';
+            if (await fileHoldsSecret(target, options.secrets, gzipped)) {
+                withheld.push({ file, kind: 'secret', reason: outcome.treatment === 'raw-report' || outcome.treatment === 'binary' || outcome.treatment === 'gzip' ? 'it holds the value of a secret variable of this job, and its format cannot be scrubbed' : 'a secret value of this job was still found in it after scrubbing' });
+                await (0,promises_.rm)(target, { force: true });
+                continue;
+            }
+            staged.push({ file, target, treatment: outcome.treatment, redactions: outcome.redactions });
         }
         catch (error) {
-            withheld.push({ file, kind: 'unscrubbable', reason: `could not be scrubbed (${error.message})` });
+            await (0,promises_.rm)(target, { force: true });
+            // The error's own words, less anything it quoted from the file.
+            withheld.push({ file, kind: 'unscrubbable', reason: `could not be scrubbed (${(0,errors/* withoutQuotedText */.sx)(error.message).slice(0, 200)})` });
         }
     }
     return { staged, withheld };
 }
+/** The secret forms' bytes, for tests and callers that search buffers themselves. */
+
 
 ;// CONCATENATED MODULE: ./src/cli/scrub-command.ts
 /**
@@ -9216,7 +10318,7 @@ async function runScrubCommand(argv, env = process.env) {
     if (!positionals.length)
         throw new errors/* UsageError */.eb('scrub: expected at least one PATH to scrub');
     const out = (0,external_node_path_.resolve)(options.outDir);
-    const secrets = secretsFromEnv(env, options.redactEnv);
+    const secrets = (0,io_secrets/* secretsFromEnv */.zr)(env, options.redactEnv);
     const files = [];
     for (const path of positionals) {
         const base = (0,external_node_path_.resolve)(path);
@@ -9303,6 +10405,12 @@ verdict is shown, and the demo still exits 0.
 
 ${flagsHelp('demo', 'all', 23)}
 `;
+/** The demo's last lines: the same analysis on your own captures. */
+const DEMO_NEXT = `Next, on your own captures (an nsys kernel summary, a PyTorch profiler trace, metric lines):
+  profile-gate analyze --json base.json BASELINE_CAPTURES...
+  profile-gate analyze --baseline base.json CAPTURES...
+Every input format, with a minimal file of each: references/formats.md
+`;
 /** Each command's own --help. */
 const COMMAND_HELP = new Map([
     ['analyze', ANALYZE_HELP],
@@ -9341,16 +10449,6 @@ async function emit(report, outputs, failVerdicts = verdict/* DEFAULT_FAIL_VERDI
         process.stdout.write((0,terminal.renderTerminal)(report, { topKernels: outputs.top, color: wantsColor(process.stdout) }));
     return verdictExitCode(report, failVerdicts);
 }
-async function loadFamilies(path) {
-    let text;
-    try {
-        text = await (0,promises_.readFile)(path, 'utf8');
-    }
-    catch (error) {
-        throw new errors/* InputError */.dz(path, `cannot read the families file (${error.code ?? 'error'})`);
-    }
-    return parseUserFamilies(text, path);
-}
 async function runAnalyze(args, defaultInputs) {
     const { values, positionals } = (0,external_node_util_namespaceObject.parseArgs)({
         args,
@@ -9366,7 +10464,7 @@ async function runAnalyze(args, defaultInputs) {
         throw new errors/* UsageError */.eb('analyze: expected at least one INPUT (a capture file or a directory); see profile-gate --help');
     const families = options.families ? await loadFamilies(options.families) : [];
     const baseline = options.baselineFile
-        ? { report: await loadReport(options.baselineFile), origin: 'file', path: options.baselineFile, reason: '--baseline given on the command line' }
+        ? { report: await reports_loadReport(options.baselineFile), origin: 'file', path: options.baselineFile, reason: '--baseline given on the command line' }
         : null;
     const { files, fromDirectories, skipped } = await gatherCaptures(inputs, {
         policy: options.ifNoCaptures,
@@ -9406,15 +10504,18 @@ async function runDemo(args) {
         inputs: await (0,input_paths.expandInputs)([(0,external_node_path_.join)(samples, 'current')]),
         baseline: { report: baseline, origin: 'file', path: baselineDir, reason: 'the bundled fused-attention run of the same workload on the same H200' },
     });
-    process.stdout.write(`Demo: ${(0,external_node_path_.join)(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
+    // With `-` stdout holds the document alone; the words around it go to stderr.
+    const aside = options.json === '-' || options.markdown === '-' ? process.stderr : process.stdout;
+    aside.write(`Demo: ${(0,external_node_path_.join)(samples, 'current')} against the baseline ${baselineDir} (real H200 captures; see samples/README.md)\n\n`);
     await emit(report, outputsOf(options));
     if (report.verdict === 'fail')
-        process.stdout.write('\nIn CI this verdict fails the job (exit code 1); the demo exits 0.\n');
+        aside.write('\nIn CI this verdict fails the job (exit code 1); the demo exits 0.\n');
+    aside.write(`\n${DEMO_NEXT}`);
     return errors/* EXIT_OK */.Ij;
 }
 async function main(argv) {
+    const [command, ...rest] = argv;
     try {
-        const [command, ...rest] = argv;
         const help = command ? COMMAND_HELP.get(command) : undefined;
         if (help && (rest.includes('--help') || rest.includes('-h'))) {
             process.stdout.write(help);
@@ -9448,8 +10549,8 @@ async function main(argv) {
         }
     }
     catch (error) {
-        const usage = String(error?.code ?? '').startsWith('ERR_PARSE_ARGS');
-        const wrapped = usage ? new errors/* UsageError */.eb(`${error.message}; see profile-gate --help`) : error;
+        const known = COMMANDS.includes(command ?? '') ? command : undefined;
+        const wrapped = flagUsageError(error, known ?? 'profile-gate', known ? Object.keys(flagOptions(known)) : []);
         process.stderr.write(`profile-gate: ${(0,inert_text/* inertLine */.Fq)((0,errors/* describeError */.Uc)(wrapped))}\n`);
         return (0,errors/* exitCodeFor */.Rr)(wrapped);
     }
@@ -9563,10 +10664,11 @@ __nccwpck_require__.d(__webpack_exports__, {
   si: () => (/* binding */ parseFailOnSeverity),
   OB: () => (/* binding */ parseFailVerdicts),
   dV: () => (/* binding */ parseGateOptions),
-  S: () => (/* binding */ parseThresholds)
+  S: () => (/* binding */ parseThresholds),
+  QY: () => (/* binding */ resolveKernelThresholds)
 });
 
-// UNUSED EXPORTS: DEFAULT_ALPHA, DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, GateOptionsSchema, thresholdKeyProblem
+// UNUSED EXPORTS: DEFAULT_ALPHA, DEFAULT_METRIC_FLOORS_PCT, DEFAULT_STEP_TIME_THRESHOLDS, GATED_METRICS, GateOptionsSchema, thresholdKeyProblem
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -9580,6 +10682,8 @@ var metrics = __nccwpck_require__(5500);
 var own_key = __nccwpck_require__(7143);
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
 var fingerprint = __nccwpck_require__(3187);
+// EXTERNAL MODULE: ./src/classify/kernel-display-name.ts
+var kernel_display_name = __nccwpck_require__(643);
 ;// CONCATENATED MODULE: ./src/model/finding-ids.ts
 /**
  * The finding ids: one per diagnosis rule (src/diagnose/rules/<id>.ts), a closed type, so a misspelt
@@ -9637,6 +10741,7 @@ var compare_verdict = __nccwpck_require__(7682);
 
 
 
+
 /**
  * Practical floors in percent: a significant change smaller than this never fails. 3% is twice the
  * largest systematic A/A shift measured on an H200 (a 1.5% drift across 14 runs; process offsets
@@ -9650,6 +10755,18 @@ const DEFAULT_METRIC_FLOORS_PCT = {
     tpot_ms: 3,
     ttft_ms: 5,
 };
+/**
+ * Default growth of a family's or top kernel's GPU time per step that warns / fails, as a percent of
+ * the baseline's step time (measured, else its kernel time per step), and never below an absolute
+ * floor. A row that alone adds 3 % to the step costs what the 3 % throughput floor fails. Two
+ * PyTorch-profiler captures of one H200 decode about half an hour apart (fixtures/h200-pairs: spin_ab/base and
+ * dequant_ab/dq_bf16, the same batch-8 workload) moved at most +44.0 µs per step in a family
+ * (decode GEMMs, 1.6 % of the 2.81 ms step) and +24.8 µs in a kernel (0.9 %): 3 % is about twice the
+ * largest, as the metric floor is twice its A/A shift, and 2 % warns just past it. The floor: kernels
+ * under 100 µs per step moved up to 3.4 µs there; 10 µs is about three times that, so a short step's
+ * percentages do not flag timing jitter.
+ */
+const DEFAULT_STEP_TIME_THRESHOLDS = { warnPct: 2, failPct: 3, floorUs: 10 };
 /** Metrics gated by default when both sides have them; any other metric is gated once it has a threshold. */
 const GATED_METRICS = Object.keys(DEFAULT_METRIC_FLOORS_PCT);
 const FAMILY_SET = new Set(family_ids/* FAMILY_IDS */.Mz);
@@ -9709,7 +10826,17 @@ const GateOptionsSchema = schemas/* object */.Ikc({
                 ctx.addIssue({ code: 'custom', message: problem, path: [key] });
         }
     }),
-    /** Growth of a family's or top kernel's share of GPU time, in percentage points, that warns / fails. */
+    /**
+     * Growth of a family's or top kernel's GPU time per step that warns / fails (with steps on both
+     * sides), in percent of the baseline's step, never below floorUs microseconds.
+     */
+    stepTimeThresholds: schemas/* object */.Ikc({
+        warnPct: schemas/* number */.aig().positive().default(DEFAULT_STEP_TIME_THRESHOLDS.warnPct),
+        failPct: schemas/* number */.aig().positive().default(DEFAULT_STEP_TIME_THRESHOLDS.failPct),
+        floorUs: schemas/* number */.aig().nonnegative().default(DEFAULT_STEP_TIME_THRESHOLDS.floorUs),
+    })
+        .default({ ...DEFAULT_STEP_TIME_THRESHOLDS }),
+    /** Growth of a family's or top kernel's share of GPU time, in percentage points, that warns / fails (the share rows: see shares.ts). */
     shareThresholds: schemas/* object */.Ikc({ warn: schemas/* number */.aig().positive().default(5), fail: schemas/* number */.aig().positive().default(20) })
         .default({ warn: 5, fail: 20 }),
     /** Fewer samples than this on either side (after the warm-up rule) gives insufficient-data. */
@@ -9787,18 +10914,28 @@ function metricFloor(options, name) {
  * name as the user spells it (`--fail-on`, `input 'fail-on'`), so its message names what to fix;
  * src/options/table.ts says which text goes to which parser.
  */
-/** `decode_tok_s=3,ttft_ms=5%` (several texts, each comma- or newline-separated) → { decode_tok_s: 3, ttft_ms: 5 }. */
+/**
+ * Where a list of thresholds splits: at a newline, and at a comma that starts another threshold
+ * (`family:`, `kernel:`, `kernel-time:` or a metric name and `=`). A comma inside a kernel name
+ * (`rms_norm_kernel(c10::BFloat16 *, const c10::BFloat16 *, float)`) is followed by none of these,
+ * so a full C++ name needs no quoting; one threshold per flag or per line is never split elsewhere.
+ */
+const THRESHOLD_SEPARATOR = /\n|,(?=\s*(?:kernel-time:|family:|kernel:|[A-Za-z_][A-Za-z0-9_]*\s*=))/;
+/**
+ * `decode_tok_s=3,ttft_ms=5%` (several texts: one per flag, or a list split at newlines and at the
+ * commas that start another threshold) → { decode_tok_s: 3, ttft_ms: 5 }.
+ */
 function parseThresholds(texts, name) {
     const thresholds = Object.create(null);
     for (const text of typeof texts === 'string' ? [texts] : texts) {
-        for (const part of text.split(/[\n,]/)) {
+        for (const part of text.split(THRESHOLD_SEPARATOR)) {
             const item = part.trim();
             if (!item)
                 continue;
             const eq = item.lastIndexOf('=');
             if (eq <= 0)
                 throw new errors/* UsageError */.eb(`${name}: ${item}: expected METRIC=PCT, e.g. decode_tok_s=3`);
-            const key = item.slice(0, eq).trim();
+            const key = item.slice(0, eq).trim().replace(/\s+/g, ' ');
             if (key.startsWith(KERNEL_TIME_PREFIX)) {
                 const problem = thresholdKeyProblem(key);
                 if (problem)
@@ -9808,8 +10945,10 @@ function parseThresholds(texts, name) {
             }
             const value = item.slice(eq + 1).trim().replace(/%$/, '');
             const number = Number(value);
-            if (!value || !Number.isFinite(number) || number <= 0)
-                throw new errors/* UsageError */.eb(`${name}: ${item}: '${item.slice(eq + 1)}' is not a positive number`);
+            // Plain decimals only: 1e308 or 0x10 would set a floor no change reaches, silently.
+            if (!/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) || !Number.isFinite(number) || number <= 0 || number > 1000) {
+                throw new errors/* UsageError */.eb(`${name}: ${item}: '${item.slice(eq + 1)}' is not a positive number (a plain decimal up to 1000, e.g. 3)`);
+            }
             const problem = thresholdKeyProblem(key);
             if (problem)
                 throw new errors/* UsageError */.eb(`${name}: ${item}: ${problem}`);
@@ -9817,6 +10956,91 @@ function parseThresholds(texts, name) {
         }
     }
     return thresholds;
+}
+/** The kernel a threshold key names (`kernel:X`, `kernel-time:kernel:X`), or undefined for another key. */
+function thresholdKernel(key) {
+    const prefix = key.startsWith(`${KERNEL_TIME_PREFIX}kernel:`) ? `${KERNEL_TIME_PREFIX}kernel:` : key.startsWith('kernel:') ? 'kernel:' : undefined;
+    return prefix ? { prefix, name: key.slice(prefix.length) } : undefined;
+}
+const oneLine = (name) => name.replace(/\s+/g, ' ').trim();
+/** Edit distance of two short texts (the closest names of a threshold that names nothing). */
+function distance(a, b) {
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        for (let j = 1; j <= b.length; j++)
+            row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        previous = row;
+    }
+    return previous[b.length];
+}
+/** Kernels looked at for the closest names: the distinct short names of both sides, at most this many. */
+const CLOSEST_POOL = 2000;
+/**
+ * Kernel thresholds keyed by the kernels' full names, as the comparison looks them up. A threshold may
+ * name a kernel by its full name (whitespace as it likes) or by the name the report shows (its short
+ * name, e.g. `elementwise_kernel<direct_copy_kernel_cuda>`, or the longer one the report shows where
+ * two kernels share it): each kernel of either side so named gets the threshold. One that names no
+ * kernel of either side is a usage error listing the closest names: a threshold never gates nothing
+ * silently. A threshold given by the full name wins over one given by a short name.
+ */
+function resolveKernelThresholds(options, baselineKernels, currentKernels) {
+    const keys = Object.keys(options.thresholds);
+    if (!keys.some((key) => thresholdKernel(key)))
+        return options;
+    const names = [...new Set([...baselineKernels, ...currentKernels])];
+    const byName = new Map();
+    const add = (shown, full) => {
+        const set = byName.get(shown) ?? new Set();
+        set.add(full);
+        byName.set(shown, set);
+    };
+    const displayed = (0,kernel_display_name/* kernelDisplayNames */.q)(names);
+    for (const full of names) {
+        add(full, full);
+        add(oneLine(full), full);
+        add((0,kernel_display_name/* kernelDisplayName */.V)(full), full);
+        add(displayed.get(full), full);
+    }
+    const resolved = Object.create(null);
+    const byShortName = [];
+    for (const key of keys) {
+        const value = options.thresholds[key];
+        const target = thresholdKernel(key);
+        if (!target) {
+            resolved[key] = value;
+            continue;
+        }
+        const matches = byName.get(oneLine(target.name));
+        if (!matches)
+            throw new errors/* UsageError */.eb(`threshold ${key}: ${noKernelNamed(target.name, names)}`);
+        const exact = [...matches].filter((full) => oneLine(full) === oneLine(target.name));
+        if (exact.length)
+            for (const full of exact)
+                resolved[`${target.prefix}${full}`] = value;
+        else
+            byShortName.push({ prefix: target.prefix, kernels: matches, value });
+    }
+    for (const { prefix, kernels, value } of byShortName) {
+        for (const full of kernels)
+            if (!Object.hasOwn(resolved, `${prefix}${full}`))
+                resolved[`${prefix}${full}`] = value;
+    }
+    return { ...options, thresholds: resolved };
+}
+/** Why a threshold names nothing, with the closest names either side ran. */
+function noKernelNamed(name, names) {
+    // The name as written, against the short names either side ran (what the report shows).
+    const wanted = oneLine(name).toLowerCase().slice(0, 120);
+    const pool = [...new Set(names.map((n) => (0,kernel_display_name/* kernelDisplayName */.V)(n)))].slice(0, CLOSEST_POOL);
+    const closest = pool
+        .map((shown) => ({ shown, d: distance(wanted, shown.toLowerCase().slice(0, 120)) }))
+        .sort((a, b) => a.d - b.d || a.shown.localeCompare(b.shown))
+        .slice(0, 3)
+        .map((c) => c.shown);
+    const clip = (text) => (text.length > 120 ? `${text.slice(0, 119)}…` : text);
+    const hint = closest.length ? `; closest: ${closest.map(clip).join(', ')}` : '; neither side ran any kernel';
+    return `no kernel of either side is named ${JSON.stringify(clip(oneLine(name)))} (by its full name or the name the report shows)${hint}`;
 }
 /** Units of a time per step, as the number of them in a millisecond. */
 const TIME_UNITS_PER_MS = { ms: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ns: 1e6 };
@@ -9937,12 +11161,14 @@ function withMedianInterval(metric) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Jy: () => (/* binding */ kernelTimeKeys),
+/* harmony export */   Kw: () => (/* binding */ refusalText),
+/* harmony export */   Op: () => (/* binding */ targetLabel),
 /* harmony export */   Y3: () => (/* binding */ kernelTimeRows),
 /* harmony export */   nS: () => (/* binding */ stepCountOf),
 /* harmony export */   p5: () => (/* binding */ perStepAttribution),
 /* harmony export */   x: () => (/* binding */ stepTimeText)
 /* harmony export */ });
-/* unused harmony exports PER_STEP_KERNELS, measuredStepTime */
+/* unused harmony exports PER_STEP_KERNELS, measuredStepTime, MAX_KERNEL_TIME_OVER_STEP, MAX_STEP_TIME_RATIO_ACROSS_BASES, windowRefusal */
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
 /* harmony import */ var _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1126);
 /* harmony import */ var _diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7307);
@@ -9954,8 +11180,11 @@ function withMedianInterval(metric) {
  * capture covers (src/diagnose/step-count.ts counts them from evidence), by family and by kernel,
  * and the change is set against the measured change of step time from the workload's own numbers
  * (tok/s medians and the batch, or time per output token). What kernel time does not explain is
- * host or idle time. Without a step count on both sides, kernels are compared per launch instead.
- * `kernel-time:` thresholds gate these numbers (a row each; not compared, visibly, without steps).
+ * host or idle time. Before dividing, the two windows are checked for the same kind of step
+ * (windowRefusal); refused, or without a step count on both sides, kernels are compared per launch.
+ * Every family and top kernel gets a `kernel-time` row that fails only when its time grew past its
+ * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
+ * fail level (not compared, visibly, without steps).
  */
 
 
@@ -10036,14 +11265,98 @@ function totalsByName(kernels) {
     }
     return byName;
 }
-function perStepAttribution(current, baseline) {
+/**
+ * Kernel time per step per device may exceed the measured step time by this factor at most. A decode
+ * step's kernels run mostly one after another on one stream (the demo pair's kernels are 94 % of the
+ * measured step, 2.50 of 2.64 ms; the H200 pairs' 95-99 %); two streams overlapping completely (a
+ * collective beside compute) would make 2. Beyond that, the window holds more work than its counted
+ * steps.
+ */
+const MAX_KERNEL_TIME_OVER_STEP = 2;
+/**
+ * Counted from different evidence, the sides' kernel time per step may differ by this factor at most.
+ * The largest change of one workload's code in the fixtures, FP8 weights expanded every step, moved
+ * it 1.8× (2.70 → 4.94 ms); a count of other units (forward passes against decode steps, steps
+ * against graph launches) moves it by the ratio of the units. Within one basis a larger change is
+ * compared: a step that re-runs its prompt is a real regression of that size.
+ */
+const MAX_STEP_TIME_RATIO_ACROSS_BASES = 3;
+/** Σ kernel time over the steps and devices of a side's window, in ns. */
+function kernelTimePerStep(kernels, count) {
+    let total = 0;
+    for (const k of kernels.values())
+        total += k.totalNs;
+    return total / (count.steps * count.devices);
+}
+/** A capture written by Nsight Systems (its kernel summary or its SQLite export). */
+function fromNsys(side) {
+    return (side.sources ?? []).some((s) => s.format.startsWith('nsys'));
+}
+/**
+ * Whether the two windows hold the same kind of step, checked before dividing: the tokens each step
+ * carries, each side's kernel time per step against its measured step time, and the step bases.
+ * The first disagreement, or undefined when they agree (or nothing can tell).
+ */
+function windowRefusal(sides, counts, kernelNs, measured) {
+    const { baseline: base, current: cur } = counts;
+    if (base.tokensPerStep !== undefined && cur.tokensPerStep !== undefined && base.tokensPerStep !== cur.tokensPerStep) {
+        return { cause: 'tokens-per-step', baseline: base.tokensPerStep, current: cur.tokensPerStep };
+    }
+    if (measured?.per === 'step') {
+        for (const side of ['current', 'baseline']) {
+            const stepNs = side === 'current' ? measured.currentNs : measured.baselineNs;
+            if (kernelNs[side] > MAX_KERNEL_TIME_OVER_STEP * stepNs) {
+                return { cause: 'kernel-time-exceeds-step', side, baseline: kernelNs[side], current: stepNs, ...(fromNsys(sides[side]) ? { fix: 'cuda-graph-trace-node' } : {}) };
+            }
+        }
+    }
+    if (base.basis !== cur.basis && kernelNs.baseline > 0 && kernelNs.current > 0) {
+        const ratio = kernelNs.current / kernelNs.baseline;
+        if (ratio > MAX_STEP_TIME_RATIO_ACROSS_BASES || ratio < 1 / MAX_STEP_TIME_RATIO_ACROSS_BASES) {
+            const nsys = fromNsys(ratio > 1 ? sides.current : sides.baseline);
+            return { cause: 'step-bases-differ', baseline: kernelNs.baseline, current: kernelNs.current, ...(nsys ? { fix: 'cuda-graph-trace-node' } : {}) };
+        }
+    }
+    return undefined;
+}
+/** A refusal in words, for the notes and the reasons (the data is perStep.refused). */
+function refusalText(refused, counts) {
+    const fix = refused.fix === 'cuda-graph-trace-node' ? '; an nsys trace of CUDA graphs at graph level keeps only the kernels launched outside the graphs: capture with --cuda-graph-trace=node' : '';
+    const then = 'kernels compared per launch, and nothing fails on them';
+    const stepsOf = (count) => `${count.steps} steps (${count.basis})`;
+    switch (refused.cause) {
+        case 'tokens-per-step':
+            return `time per step not compared: the steps carry different tokens (${refused.baseline} per step in the baseline, ${refused.current} in the current run), so a step is not the same work; ${then}`;
+        case 'kernel-time-exceeds-step': {
+            const side = refused.side === 'baseline' ? 'the baseline' : 'the current run';
+            const count = refused.side === 'baseline' ? counts.baseline : counts.current;
+            return `time per step not compared: ${side}'s kernels take ${stepTimeText(refused.baseline)} per counted step, more than its measured step of ${stepTimeText(refused.current)} allows, so its window holds more work than its ${stepsOf(count)}; ${then}${fix}`;
+        }
+        case 'step-bases-differ':
+            return `time per step not compared: the sides count steps from different evidence (the baseline ${stepsOf(counts.baseline)}, the current run ${stepsOf(counts.current)}) and their kernel time per step differs ${(refused.current / refused.baseline).toFixed(1)}× (${stepTimeText(refused.baseline)} → ${stepTimeText(refused.current)}), more than a change of the code moves it; ${then}${fix}`;
+    }
+}
+/** The `kernel:<name>` keys of the union of each side's top N kernels by GPU time (the rows the gate gives by default). */
+function topKernelKeys(base, cur, n) {
+    const top = (kernels) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name)).slice(0, n).map((k) => k.name);
+    return [...new Set([...top(base), ...top(cur)])].map((name) => `kernel:${name}`);
+}
+function perStepAttribution(current, baseline, topN = 10) {
     const base = stepCountOf(baseline);
     const cur = stepCountOf(current);
-    const perStepKnown = base.steps !== null && cur.steps !== null;
     const baseKernels = totalsByName(baseline.kernels);
     const curKernels = totalsByName(current.kernels);
     const notes = [];
+    const measured = measuredStepTime(current, baseline, cur, base);
+    const counted = base.steps !== null && cur.steps !== null;
+    const refused = counted
+        ? windowRefusal({ current, baseline }, { current: cur, baseline: base }, { current: kernelTimePerStep(curKernels, cur), baseline: kernelTimePerStep(baseKernels, base) }, measured)
+        : undefined;
+    if (refused)
+        notes.push(refusalText(refused, { current: cur, baseline: base }));
+    const perStepKnown = counted && !refused;
     const byKey = new Map();
+    const kernelFamilies = new Map();
     // Per step per device; per launch when either side's steps are unknown.
     const baseDiv = perStepKnown ? base.steps * base.devices : 0;
     const curDiv = perStepKnown ? cur.steps * cur.devices : 0;
@@ -10069,6 +11382,7 @@ function perStepAttribution(current, baseline) {
         });
         if (perStepKnown)
             byKey.set(`kernel:${name}`, { baselineNs, currentNs });
+        kernelFamilies.set(`kernel:${name}`, (c ?? b).family);
     }
     kernels.sort((x, y) => Math.abs(y.deltaNs) - Math.abs(x.deltaNs) || x.name.localeCompare(y.name));
     const families = [];
@@ -10090,63 +11404,152 @@ function perStepAttribution(current, baseline) {
         if (base.devices > 1 || cur.devices > 1)
             notes.push('times are per step per device (kernel time over the devices, divided by them)');
     }
-    else {
+    else if (!refused) {
         const missing = [base.steps === null ? `the baseline (${base.text})` : '', cur.steps === null ? `the current run (${cur.text})` : ''].filter(Boolean).join(' and ');
         notes.push(`steps unknown for ${missing}: kernels compared by time per launch, not per step`);
     }
-    const measured = measuredStepTime(current, baseline, cur, base);
     let explainedShare = null;
     if (measured?.per === 'step' && kernelDeltaNs !== null && measured.deltaNs !== 0)
         explainedShare = kernelDeltaNs / measured.deltaNs;
     if (measured?.per === 'token')
-        notes.push('tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it');
+        notes.push('tokens per step (the batch) unknown on a side: the measured change is per token (1/tok/s), and kernel time per step is not set against it; state it with "batch": N in the workload\'s {"kind": "run", …} lines (references/formats.md)');
     if (!measured)
         notes.push('no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)');
-    return { perStep: { unit: perStepKnown ? 'step' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes }, byKey };
+    return {
+        perStep: { unit: perStepKnown ? 'step' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },
+        byKey,
+        topKernels: perStepKnown ? topKernelKeys(baseKernels, curKernels, topN) : [],
+        kernelFamilies,
+    };
 }
 /** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
 function kernelTimeKeys(options) {
     return Object.keys(options.thresholds).filter((key) => key.startsWith(_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR));
 }
+function stepMove(perStep) {
+    const kernelBaseNs = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
+    const measured = perStep.measured;
+    const baseStepNs = measured?.per === 'step' ? measured.baselineNs : kernelBaseNs;
+    if (measured) {
+        const per = measured.per === 'step' ? '/step' : ' per token';
+        return { faster: measured.deltaNs < 0, baseStepNs, text: `measured ${stepTimeText(measured.deltaNs, true)}${per}` };
+    }
+    const delta = perStep.kernelDeltaNs ?? 0;
+    return { faster: delta < 0, baseStepNs, text: `all kernels ${stepTimeText(delta, true)}/step, no step time measured` };
+}
+function timeLimits(key, move, options, measuredStep) {
+    const { warnPct, failPct, floorUs } = options.stepTimeThresholds;
+    const relative = (pct) => Math.max((pct / 100) * move.baseStepNs, floorUs * 1e3);
+    const set = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_4__/* .ownValue */ .e)(options.thresholds, key);
+    if (set !== undefined)
+        return { failNs: set * 1e6, warnNs: Math.min(relative(warnPct), set * 1e6), text: `+${stepTimeText(set * 1e6)}` };
+    const failNs = relative(failPct);
+    const of = measuredStep ? `the baseline's ${stepTimeText(move.baseStepNs)} step` : `the baseline's ${stepTimeText(move.baseStepNs)} of kernels per step`;
+    const why = failNs === floorUs * 1e3 ? `the ${floorUs} µs floor` : `${failPct} % of ${of}`;
+    return { failNs, warnNs: relative(warnPct), text: `+${stepTimeText(failNs)} (${why})` };
+}
+function shareText(times, perStep) {
+    const totalBase = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
+    const totalCur = perStep.families.reduce((sum, f) => sum + f.currentNs, 0);
+    const pct = (part, whole) => `${whole > 0 ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
+    return `share of GPU time ${pct(times.baselineNs, totalBase)} → ${pct(times.currentNs, totalCur)}`;
+}
+/** A row's target cut for a sentence: a templated kernel name (often over 1 KB) keeps its head there; the row keeps it whole. */
+function targetLabel(target) {
+    return target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
+}
 /**
- * One row per `kernel-time:` threshold: growth of GPU time per step at or beyond it fails. Without a
- * step count on both sides the row is not compared, and says why (insufficient data, never a pass).
+ * GPU time per step of every family, each side's top N kernels and each `kernel-time:` threshold's
+ * target, a row each (`kernel-time:family:<id>`, `kernel-time:kernel:<name>`). A row warns or fails
+ * only when its time grew past its threshold and the step did not get faster; grown in a faster step
+ * it took over work (a shift): context, status info. Shrunk past the warn level it is improved.
+ * Without a comparison per step (steps unknown on a side, or refused) only the thresholds set get a
+ * row, not compared and saying why (insufficient data, never a pass).
  */
 function kernelTimeRows(analysis, options) {
-    const rows = [];
-    for (const key of kernelTimeKeys(options)) {
-        const thresholdMs = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_4__/* .ownValue */ .e)(options.thresholds, key);
-        const target = key.slice(_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR.length);
-        const label = target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
-        const { perStep } = analysis;
-        const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .keySubject */ .Y3)(target);
-        const base = { metric: key, kind: 'kernel-time', unit: 'ms/step', ci: null, threshold: thresholdMs, ...(subject ? { subject } : {}) };
-        if (perStep.unit !== 'step') {
-            const why = [perStep.baseline.steps === null ? `the baseline's steps are unknown (${perStep.baseline.text})` : '', perStep.current.steps === null ? `the current run's steps are unknown (${perStep.current.text})` : '']
-                .filter(Boolean)
-                .join('; ');
-            const row = { ...base, baseline: null, current: null, delta: null, status: 'insufficient-data', note: `not compared: ${why}` };
-            rows.push({ row, reason: `${label} time per step not compared: ${why}` });
-            continue;
-        }
+    const { perStep } = analysis;
+    const explicit = kernelTimeKeys(options).map((key) => key.slice(_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR.length));
+    if (perStep.unit !== 'step')
+        return explicit.map((target) => notComparedRow(target, perStep, options));
+    const targets = [...new Set([...perStep.families.map((f) => `family:${f.family}`), ...analysis.topKernels, ...explicit])];
+    const move = stepMove(perStep);
+    const measuredStep = perStep.measured?.per === 'step';
+    const steps = `steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`;
+    return targets.map((target) => {
+        const key = `${_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR}${target}`;
+        const label = targetLabel(target);
         const times = analysis.byKey.get(target) ?? { baselineNs: 0, currentNs: 0 };
         const deltaNs = times.currentNs - times.baselineNs;
-        const failing = deltaNs / 1e6 >= thresholdMs;
-        const notes = [`steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`];
+        const limits = timeLimits(key, move, options, measuredStep);
+        const notes = [steps, shareText(times, perStep)];
         if (!analysis.byKey.has(target))
             notes.push('neither side ran it');
+        let status = 'pass';
+        let reason;
+        const what = `${label} GPU time per step ${stepTimeText(times.baselineNs)} → ${stepTimeText(times.currentNs)} (${stepTimeText(deltaNs, true)})`;
+        const family = analysis.kernelFamilies.get(target);
+        const familyTimes = family ? analysis.byKey.get(`family:${family}`) : undefined;
+        // A kernel that grew while its family did not took work from its own family (another GEMM picked, a kernel renamed).
+        const withinFamily = target.startsWith('kernel:') && (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_4__/* .ownValue */ .e)(options.thresholds, key) === undefined && familyTimes !== undefined && familyTimes.currentNs - familyTimes.baselineNs < limits.warnNs;
+        if (deltaNs >= limits.warnNs && move.faster) {
+            status = 'info';
+            notes.push(`a shift: it grew in a step that got faster (${move.text}), so it took over work; context, not a regression`);
+        }
+        else if (deltaNs >= limits.warnNs && withinFamily) {
+            status = 'info';
+            notes.push(`a shift within its family: ${family} GPU time per step changed ${stepTimeText(familyTimes.currentNs - familyTimes.baselineNs, true)}, so other kernels of it gave up the work; context, not a regression`);
+        }
+        else if (deltaNs >= limits.failNs) {
+            status = 'fail';
+            reason = `${what}, at or beyond the ${limits.text} fail threshold, in a step that did not get faster (${move.text})`;
+        }
+        else if (deltaNs >= limits.warnNs) {
+            status = 'warn';
+            reason = `${what}, at or beyond the +${stepTimeText(limits.warnNs)} warn threshold, in a step that did not get faster (${move.text})`;
+        }
+        else if (-deltaNs >= limits.warnNs) {
+            status = 'improved';
+        }
+        const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .keySubject */ .Y3)(target);
         const row = {
-            ...base,
+            metric: key,
+            kind: 'kernel-time',
+            unit: 'ms/step',
             baseline: times.baselineNs / 1e6,
             current: times.currentNs / 1e6,
             delta: deltaNs / 1e6,
-            status: failing ? 'fail' : 'pass',
+            ci: null,
+            threshold: limits.failNs / 1e6,
+            status,
             note: notes.join('; '),
+            ...(subject ? { subject } : {}),
         };
-        const what = `${label} GPU time per step ${stepTimeText(times.baselineNs)} → ${stepTimeText(times.currentNs)} (${stepTimeText(deltaNs, true)})`;
-        rows.push({ row, ...(failing ? { reason: `${what}, at or beyond the +${stepTimeText(thresholdMs * 1e6)} fail threshold` } : {}) });
-    }
-    return rows;
+        return { row, ...(reason ? { reason } : {}) };
+    });
+}
+/** A `kernel-time:` threshold's row when there is no comparison per step: not compared, and why. */
+function notComparedRow(target, perStep, options) {
+    const key = `${_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR}${target}`;
+    const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .keySubject */ .Y3)(target);
+    const why = perStep.refused
+        ? 'the windows hold different kinds of step (see the time per step)'
+        : [perStep.baseline.steps === null ? `the baseline's steps are unknown (${perStep.baseline.text})` : '', perStep.current.steps === null ? `the current run's steps are unknown (${perStep.current.text})` : '']
+            .filter(Boolean)
+            .join('; ');
+    const row = {
+        metric: key,
+        kind: 'kernel-time',
+        unit: 'ms/step',
+        baseline: null,
+        current: null,
+        delta: null,
+        ci: null,
+        threshold: (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_4__/* .ownValue */ .e)(options.thresholds, key),
+        status: 'insufficient-data',
+        note: `not compared: ${why}`,
+        ...(subject ? { subject } : {}),
+    };
+    return { row, reason: `${targetLabel(target)} time per step not compared: ${why}` };
 }
 
 
@@ -10341,7 +11744,7 @@ function studentTUpperTail(t, df) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Dn: () => (/* binding */ isPrimary),
+/* harmony export */   Dn: () => (/* reexport safe */ _model_decision_js__WEBPACK_IMPORTED_MODULE_1__.Dn),
 /* harmony export */   EK: () => (/* binding */ failingFindingLine),
 /* harmony export */   Hu: () => (/* binding */ failsOn),
 /* harmony export */   Od: () => (/* binding */ DEFAULT_FAIL_VERDICTS),
@@ -10356,6 +11759,28 @@ function studentTUpperTail(t, df) {
 /* harmony export */   yu: () => (/* binding */ skippedInputsLine)
 /* harmony export */ });
 /* unused harmony export evidenceText */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
+/* harmony import */ var _model_decision_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9263);
+/**
+ * The one rule for failing, and the lines that say why: `judge` returns the verdict together with
+ * its reasons, and the job summary, the job's failure message and the CLI all show those lines.
+ *
+ * Without a baseline the findings alone decide. A finding counts when it is primary (a secondary one
+ * counts only as an error) and its severity is warning or error; info findings never count.
+ * - fail: a counted finding whose id is in fail-on, at fail-on-severity or above (default error:
+ *   conclusive evidence). Its line shows the evidence that decided it;
+ * - warn: any other counted finding: a warning of a fail-on id below fail-on-severity (evidence
+ *   there but not conclusive), or a finding whose id is not in fail-on, an error included;
+ * - pass: nothing counted.
+ * With a baseline the comparison's rows decide (src/compare/gate.ts makes them; a finding in fail-on
+ * fails only when it is new since the baseline, at fail-on-severity): invalid beats fail beats
+ * insufficient-data beats warn beats pass.
+ * Whether a verdict fails the job is the workflow's choice (`failsJob`, fail-verdicts): fail and
+ * invalid by default. A fail that a reviewer accepted on the pull request (src/compare/acceptance.ts)
+ * is `accepted`, which passes unless fail-verdicts lists it.
+ */
+
+
 const DEFAULT_FAIL_ON = ['re-prefill', 'unfused-attention'];
 /** The severities fail-on-severity takes: the least severity of a fail-on finding that fails. */
 const FAIL_ON_SEVERITIES = ['error', 'warning'];
@@ -10374,7 +11799,7 @@ const DEFAULT_FAIL_VERDICTS = ['fail', 'invalid'];
 function failsJob(verdict, failVerdicts = DEFAULT_FAIL_VERDICTS) {
     return verdict !== 'pass' && failVerdicts.includes(verdict);
 }
-const RANK = { info: 0, warning: 1, error: 2 };
+const RANK = _model_decision_js__WEBPACK_IMPORTED_MODULE_1__/* .SEVERITY_RANK */ .f3;
 function failOnOf(failOn) {
     return Array.isArray(failOn) ? { ids: failOn, severity: DEFAULT_FAIL_ON_SEVERITY } : failOn;
 }
@@ -10383,10 +11808,8 @@ function failsOn(finding, failOn) {
     const policy = failOnOf(failOn);
     return policy.ids.includes(finding.id) && RANK[finding.severity] >= RANK[policy.severity];
 }
-/** Secondary findings are explained by a primary one; they count only when they are errors. */
-function isPrimary(finding) {
-    return !finding.secondary || finding.severity === 'error';
-}
+/** Secondary findings are explained by a primary one; they count only when they are errors (src/model/decision.ts). */
+
 /** The strongest of a finding id's hits (the one whose evidence a line shows). */
 function strongest(findings) {
     return findings.reduce((best, f) => (!best || RANK[f.severity] > RANK[best.severity] ? f : best), undefined);
@@ -10414,14 +11837,15 @@ function failingFindingLine(finding, lead = `finding ${finding.id} (${finding.se
 }
 const NO_THROUGHPUT = 'no gated metric is present on both sides';
 function findingsJudgement(findings, failOn) {
-    const counted = findings.filter((f) => isPrimary(f) && f.severity !== 'info');
+    const counted = findings.filter((f) => (0,_model_decision_js__WEBPACK_IMPORTED_MODULE_1__/* .isPrimary */ .Dn)(f) && f.severity !== 'info');
     const byId = new Map();
     for (const f of counted)
         byId.set(f.id, [...(byId.get(f.id) ?? []), f]);
     const top = [...byId.values()].map((hits) => strongest(hits));
+    const cause = (f, status) => ({ kind: 'finding', id: f.id, severity: f.severity, status, inFailOn: failOn.ids.includes(f.id) });
     const failing = top.filter((f) => failsOn(f, failOn));
     if (failing.length)
-        return { verdict: 'fail', reasons: failing.map((f) => failingFindingLine(f)) };
+        return { verdict: 'fail', reasons: failing.map((f) => failingFindingLine(f)), causes: failing.map((f) => cause(f, 'fail')) };
     const listed = top.filter((f) => failOn.ids.includes(f.id));
     const others = top.filter((f) => !failOn.ids.includes(f.id));
     const reasons = [
@@ -10429,24 +11853,33 @@ function findingsJudgement(findings, failOn) {
         ...others.map((f) => `finding ${f.id} (${f.severity}), not in fail-on: warns`),
     ];
     if (reasons.length)
-        return { verdict: 'warn', reasons };
-    return { verdict: 'pass', reasons: [] };
+        return { verdict: 'warn', reasons, causes: [...listed, ...others].map((f) => cause(f, 'warn')) };
+    return { verdict: 'pass', reasons: [], causes: [] };
 }
-/** The verdict and its reasons: from the findings alone, or from the comparison when there is a baseline. */
+/** The verdict, its reasons and its causes: from the findings alone, or from the comparison when there is a baseline. */
 function judge(findings, failOn = DEFAULT_FAIL_ON, comparison) {
     if (!comparison)
         return findingsJudgement(findings, failOnOf(failOn));
-    const lines = (status) => comparison.rows.filter((r) => r.status === status && r.reason).map((r) => r.reason);
+    const deciding = (status) => comparison.rows.filter((r) => r.status === status);
+    const lines = (status) => deciding(status).filter((r) => r.reason).map((r) => r.reason);
+    const causes = (status) => deciding(status).flatMap((r) => (r.cause ? [r.cause] : []));
     const has = (status) => comparison.rows.some((r) => r.status === status);
     if (comparison.invalid.length)
-        return { verdict: 'invalid', reasons: [...comparison.invalid] };
+        return { verdict: 'invalid', reasons: comparison.invalid.map((i) => i.line), causes: comparison.invalid.map((i) => ({ kind: 'invalid', check: i.check })) };
     if (has('fail'))
-        return { verdict: 'fail', reasons: lines('fail') };
-    if (has('insufficient-data') || comparison.noThroughput)
-        return { verdict: 'insufficient-data', reasons: [...lines('insufficient-data'), ...(comparison.noThroughput ? [NO_THROUGHPUT] : [])] };
+        return { verdict: 'fail', reasons: lines('fail'), causes: causes('fail') };
+    if (has('insufficient-data') || comparison.noThroughput) {
+        return {
+            verdict: 'insufficient-data',
+            reasons: [...lines('insufficient-data'), ...(comparison.noThroughput ? [NO_THROUGHPUT] : [])],
+            causes: [...causes('insufficient-data'), ...(comparison.noThroughput ? [{ kind: 'no-throughput' }] : [])],
+        };
+    }
     if (has('warn'))
-        return { verdict: 'warn', reasons: lines('warn') };
-    return { verdict: 'pass', reasons: [comparison.passLine] };
+        return { verdict: 'warn', reasons: lines('warn'), causes: causes('warn') };
+    if (comparison.nothingGated)
+        return { verdict: 'insufficient-data', reasons: [comparison.nothingGated], causes: [{ kind: 'nothing-gated' }] };
+    return { verdict: 'pass', reasons: [comparison.passLine], causes: [] };
 }
 /**
  * The verdict's first line when inputs were left out: how many, which (the first few) and why, and
@@ -10455,7 +11888,8 @@ function judge(findings, failOn = DEFAULT_FAIL_ON, comparison) {
 function skippedInputsLine(skipped, shown = 3) {
     if (!skipped.length)
         return undefined;
-    const items = skipped.slice(0, shown).map((s) => `${s.path} (${s.reason.replace(/\s+/g, ' ').slice(0, 200)})`);
+    // A reason never quotes the file (a report from elsewhere may still): quotes are dropped here too.
+    const items = skipped.slice(0, shown).map((s) => `${s.path} (${(0,_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .withoutQuotedText */ .sx)(s.reason).replace(/\s+/g, ' ').slice(0, 200)})`);
     const more = skipped.length > shown ? `, and ${skipped.length - shown} more` : '';
     return `${skipped.length} input${skipped.length === 1 ? ' was' : 's were'} skipped, the verdict rests on the rest: ${items.join('; ')}${more}; strict (--strict) fails instead`;
 }
@@ -10464,6 +11898,166 @@ function failureLine(reasons, max = 3) {
     const shown = reasons.slice(0, max).join('; ');
     const more = reasons.length > max ? `; and ${reasons.length - max} more` : '';
     return (shown || 'failed') + more;
+}
+
+
+/***/ }),
+
+/***/ 1182:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jw: () => (/* binding */ profilerStepGrowth),
+/* harmony export */   L3: () => (/* binding */ shapeText),
+/* harmony export */   yH: () => (/* binding */ decodeSteps)
+/* harmony export */ });
+/* unused harmony export growingInputs */
+/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2861);
+/* harmony import */ var _profile_measures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7307);
+
+
+/** A shape as people write it: 8×512. */
+function shapeText(rows) {
+    return rows.join('×');
+}
+const lengthOf = (shape) => shape.rows.at(-1);
+const growthAt = (passes, index) => lengthOf(passes[index]) - lengthOf(passes[index - 1]);
+/** True when pass `next` continues the run that starts at `start`: after its last pass in time, longer by the run's step. */
+function continues(passes, start, next) {
+    const step = growthAt(passes, next);
+    if (step <= 0 || passes[next - 1].lastNs >= passes[next].firstNs)
+        return false;
+    if (step !== 1 && step * 8 > lengthOf(passes[start]))
+        return false;
+    return next - start < 2 || step === growthAt(passes, start + 1);
+}
+/**
+ * The longest run of passes whose inputs grow by a constant step, in time order, each pass done
+ * before the next starts, with the same number of ops each. A step of more than an eighth of the
+ * first length is a sweep of prompt lengths, not generation.
+ */
+function growingInputs(shapes, minSteps) {
+    const groups = new Map();
+    for (const shape of shapes) {
+        if (shape.rows.length === 0)
+            continue;
+        const key = `${shape.op}|${shape.rows.slice(0, -1).join(',')}`;
+        const list = groups.get(key) ?? [];
+        list.push(shape);
+        groups.set(key, list);
+    }
+    let best;
+    for (const group of groups.values()) {
+        if (group.length < minSteps)
+            continue;
+        // The passes are the shapes with the usual op count (a head on the last token has fewer).
+        const counts = new Map();
+        for (const shape of group)
+            counts.set(shape.ops, (counts.get(shape.ops) ?? 0) + 1);
+        const opsPerStep = [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0][0];
+        const passes = group.filter((shape) => shape.ops === opsPerStep).sort((a, b) => a.firstNs - b.firstNs);
+        let start = 0;
+        for (let next = 1; next <= passes.length; next++) {
+            if (next < passes.length && continues(passes, start, next))
+                continue;
+            const steps = next - start;
+            if (steps >= minSteps && steps > (best?.steps ?? 0)) {
+                best = { op: passes[start].op, first: passes[start].rows, last: passes[next - 1].rows, steps, opsPerStep, growth: growthAt(passes, start + 1) };
+            }
+            // A run broken by a change of step may start a new one at its last pass.
+            start = next < passes.length && continues(passes, next - 1, next) ? next - 1 : next;
+        }
+    }
+    return best;
+}
+/** GPU work late over early in the profiler steps (the first step skipped: it may hold the prompt). */
+function profilerStepGrowth(profile) {
+    const steps = profile.timeline?.steps ?? [];
+    if (steps.length < 5)
+        return undefined;
+    const busy = steps.slice(1).map((s) => s.gpuBusyNs);
+    const quarter = Math.max(1, Math.floor(busy.length / 4));
+    const early = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_1__/* .median */ .J)(busy.slice(0, quarter));
+    return early > 0 ? (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_1__/* .median */ .J)(busy.slice(-quarter)) / early : undefined;
+}
+/**
+ * The most-used input of one token per sequence (a batch × 1 shape), when such inputs are most of
+ * the matmul ops (a head on the last position alone, one op per step, is not).
+ */
+function oneTokenInputsOf(inputs) {
+    let most;
+    let oneTokenOps = 0;
+    let allOps = inputs.otherOps;
+    for (const shape of inputs.shapes) {
+        allOps += shape.ops;
+        if (shape.rows.length < 2 || shape.rows.at(-1) !== 1)
+            continue;
+        oneTokenOps += shape.ops;
+        if (!most || shape.ops > most.ops)
+            most = shape;
+    }
+    return oneTokenOps * 2 > allOps ? most : undefined;
+}
+function samplingLaunchesOf(profile) {
+    let most = 0;
+    for (const kernel of profile.kernels)
+        if (kernel.family === 'sampling' && kernel.instances > most)
+            most = kernel.instances;
+    return most;
+}
+const DECODE_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'];
+function decodeSteps(profile, options) {
+    const timeline = profile.timeline;
+    const samplingLaunches = samplingLaunchesOf(profile);
+    const growing = timeline?.matmulInputs ? growingInputs(timeline.matmulInputs.shapes, options.minDecodeSteps) : undefined;
+    const ranges = timeline?.phaseRanges;
+    const outputTokens = (0,_profile_measures_js__WEBPACK_IMPORTED_MODULE_0__/* .metricValue */ .a3)(profile, 'output_tokens');
+    const stepGrowth = profilerStepGrowth(profile);
+    const oneToken = timeline?.matmulInputs && !growing ? oneTokenInputsOf(timeline.matmulInputs) : undefined;
+    const base = {
+        samplingLaunches,
+        ...(growing ? { growing } : {}),
+        ...(oneToken ? { oneTokenInputs: oneToken } : {}),
+        ...(stepGrowth !== undefined ? { profilerStepGrowth: stepGrowth } : {}),
+    };
+    // What the window itself shows wins over what the workload reports about its whole run.
+    let prefillOnly;
+    if (!growing) {
+        if (outputTokens !== undefined && outputTokens <= 1)
+            prefillOnly = `the workload reports ${outputTokens} output token`;
+        else if (ranges && ranges.prefill > 0 && ranges.decode === 0)
+            prefillOnly = `the trace's ranges name prefill only (${ranges.prefill}, e.g. \`${ranges.prefillName ?? ''}\`)`;
+        else if (samplingLaunches === 1 && (timeline?.steps.length ?? 0) <= 1)
+            prefillOnly = 'one sampling launch: the window generates one token per sequence';
+    }
+    if (prefillOnly)
+        return { ...base, signals: [], prefillOnly, text: prefillOnly };
+    const signals = [];
+    const parts = [];
+    if (growing) {
+        signals.push('growing-inputs');
+        parts.push(`${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps`);
+    }
+    if (ranges && ranges.decode >= options.minDecodeSteps) {
+        signals.push('decode-ranges');
+        parts.push(`${ranges.decode} ranges name decode (e.g. \`${ranges.decodeName ?? ''}\`)`);
+    }
+    if (samplingLaunches >= options.minDecodeSteps) {
+        signals.push('sampling');
+        const steps = timeline?.steps.length ?? 0;
+        parts.push(`${samplingLaunches} sampling launches${steps > 1 ? ` over ${steps} profiler steps` : ''}`);
+    }
+    if (stepGrowth !== undefined && stepGrowth >= options.minStepGrowth) {
+        signals.push('step-growth');
+        parts.push(`GPU work per profiler step grows ${Math.round(stepGrowth * 100) / 100}× over ${timeline.steps.length} steps`);
+    }
+    const reported = DECODE_METRICS.filter((name) => (0,_profile_measures_js__WEBPACK_IMPORTED_MODULE_0__/* .metricValue */ .a3)(profile, name) !== undefined);
+    if (reported.length > 0 || (outputTokens !== undefined && outputTokens > 1)) {
+        signals.push('decode-metrics');
+        const names = [...reported, ...(outputTokens !== undefined && outputTokens > 1 ? [`output_tokens ${outputTokens}`] : [])];
+        parts.push(`the workload reports ${names.join(', ')}`);
+    }
+    return { ...base, signals, text: parts.join('; ') };
 }
 
 
@@ -10976,7 +12570,7 @@ function deepDiveFacts(result) {
     const facts = [];
     const duration = ncuValue(result, NCU.duration);
     if (duration !== undefined)
-        facts.push(duration >= 1e6 ? `${(duration / 1e6).toFixed(2)} ms` : `${(duration / 1e3).toFixed(2)} us`);
+        facts.push(duration >= 1e6 ? `${(duration / 1e6).toFixed(2)} ms` : `${(duration / 1e3).toFixed(2)} µs`);
     const compute = ncuValue(result, NCU.compute);
     if (compute !== undefined)
         facts.push(`SM ${percentText(compute)}`);
@@ -11008,6 +12602,7 @@ function deepDiveFacts(result) {
 /* harmony export */   Gl: () => (/* binding */ kernelsMatching),
 /* harmony export */   KN: () => (/* binding */ percent),
 /* harmony export */   LI: () => (/* binding */ round),
+/* harmony export */   NK: () => (/* binding */ busyReadings),
 /* harmony export */   Oe: () => (/* binding */ launchOrigin),
 /* harmony export */   U4: () => (/* binding */ kernelProfileCommand),
 /* harmony export */   Uw: () => (/* binding */ moeMix),
@@ -11021,12 +12616,14 @@ function deepDiveFacts(result) {
 /* unused harmony exports linearTotals, ncuCommand, rankComputeNs */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
 /* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8545);
-/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2861);
+/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2861);
 /* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(959);
 /* harmony import */ var _vendor_tools_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2490);
+/* harmony import */ var _evidence_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8179);
 /**
  * Measurements several rules read from a Profile: family totals, metric values and the MoE mix. Rules stay independent; they only share these readings.
  */
+
 
 
 
@@ -11129,7 +12726,7 @@ function stragglerOf(profile) {
     const perStep = steps.every((n) => n > 0) && new Set(steps).size > 1;
     const compute = ranks.map((r, i) => rankComputeNs(r) / (perStep ? steps[i] : 1));
     const slowIndex = compute.indexOf(Math.max(...compute));
-    const peerComputeNs = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_4__/* .median */ .J)(compute.filter((_, i) => i !== slowIndex));
+    const peerComputeNs = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_5__/* .median */ .J)(compute.filter((_, i) => i !== slowIndex));
     return {
         slow: ranks[slowIndex],
         others: ranks.filter((_, i) => i !== slowIndex),
@@ -11160,6 +12757,23 @@ function launchOrigin(kernel) {
     const captured = site.graphReplay && site.graphCapture ? ' (captured into a CUDA graph, then replayed)' : '';
     return `${from}${share}${op ? ` via ${op}` : ''}${captured}`;
 }
+/** Every reading of how busy the GPU was that the profile holds: the timeline, nsys's gpu_time_util, sampled utilization. */
+function busyReadings(profile) {
+    const found = [];
+    const timeline = profile.timeline;
+    // A timeline with almost no GPU work (a graph capture, a range closed early) cannot say the GPU waits.
+    if (timeline && timeline.spanNs > 0 && (0,_evidence_js__WEBPACK_IMPORTED_MODULE_4__/* .timelineThinBecause */ .j0)(timeline) === undefined) {
+        const span = timeline.activeSpanNs ?? timeline.spanNs;
+        if (span > 0)
+            found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
+    }
+    if (profile.gpuTimeUtilPercent !== null)
+        found.push({ percent: profile.gpuTimeUtilPercent, signal: 'gpu-time-util', steady: true });
+    const util = profile.utilization;
+    if (util && util.sampleCount > 0)
+        found.push({ percent: util.meanPercent, signal: 'utilization', steady: util.window === 'timed' });
+    return found;
+}
 
 
 /***/ }),
@@ -11186,7 +12800,7 @@ function docsUrl(id) {
 
 /***/ }),
 
-/***/ 3833:
+/***/ 9809:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -11226,6 +12840,7 @@ const COMPILE_NOTICE = /compil|autotun/i;
         needs: [],
         description: 'Module loading, JIT compilation or a slow first step is inside the captured window, which inflates times and shifts the kernel mix.',
         defaults: { firstStepRatio: 3, minSteps: 3, maxModuleLoadShare: 0.05 },
+        units: { firstStepRatio: 'ratio', minSteps: 'count', maxModuleLoadShare: 'fraction' },
     },
     check({ profile, options }) {
         const evidence = {};
@@ -11284,6 +12899,13 @@ const TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|multi_tensor_apply|adam|
 const STRAGGLER_EXCESS = 0.1;
 /** Below this busy share of the active span, the idle rest is named too. */
 const IDLE_NOTE_BUSY = 0.8;
+/**
+ * Below this busy share of the active span the GPU is idle most of the time, and idle time is the
+ * host's (a collective waiting on its peers runs as a kernel: busy, not idle). Where that idle time
+ * outweighs the exposed collective time, the hosts set the pace and the collectives wait on them:
+ * host-bound, with the communication share as info.
+ */
+const HOST_LIMITED_BUSY = 0.5;
 /** Families only serving and generation have. */
 const INFERENCE_FAMILIES = ['kv-cache', 'sampling', 'gemm-decode'];
 function workloadOf(profile) {
@@ -11321,9 +12943,11 @@ function subjectsOf(profile) {
         severity: 'warning',
         title: 'Communication-bound: collectives no compute overlaps',
         stage: 'utilization',
+        explainsRun: true,
         needs: ['kernel-breakdown'],
         description: 'Collective kernels (NCCL/RCCL, custom all-reduce) that no compute overlaps take a large share of the active span on some rank; smaller shares are reported as info.',
         defaults: { minCollectiveShare: 0.05, maxExposedShare: 0.15, minCollectiveLaunches: 10 },
+        units: { minCollectiveShare: 'fraction', maxExposedShare: 'fraction', minCollectiveLaunches: 'count' },
     },
     check({ profile, options, note }) {
         const subjects = subjectsOf(profile).filter((s) => s.totalKernelNs > 0 && s.collectiveNs / s.totalKernelNs >= options.minCollectiveShare);
@@ -11374,11 +12998,18 @@ function subjectsOf(profile) {
         const idleNote = busyFraction < IDLE_NOTE_BUSY ? ` The GPU is idle a further ${(0,profile_measures/* percent */.KN)(1 - busyFraction)} of the active span (host work, or waiting for the all-reduce to finish before the next step).` : '';
         const waitNote = waiting ? ` Part of it is waiting for ${waiting.slow.rank !== undefined ? `rank ${waiting.slow.rank}` : `device ${waiting.slow.device ?? 0}`}, which computes ${(0,profile_measures/* percent */.KN)(waiting.computeExcess)} longer (see rank-imbalance).` : '';
         const command = profile.environment.vendor === 'amd' ? 'rocm-smi --showtopo' : 'nvidia-smi topo -m';
-        if (!exposed || thin) {
+        const idleShare = 1 - busyFraction;
+        const hostLimited = busyFraction < HOST_LIMITED_BUSY && idleShare > exposedShare;
+        if (hostLimited)
+            evidence.idleShare = (0,profile_measures/* round */.LI)(idleShare);
+        if (!exposed || thin || hostLimited) {
+            const hostNote = hostLimited
+                ? ` The GPU is idle ${(0,profile_measures/* percent */.KN)(idleShare)} of the active span, more than the exposed collective time: the hosts set the pace, and the collectives wait on them (each rank's collective starts only when the slowest host has launched its own); see host-bound.`
+                : '';
             return [
                 {
                     severity: 'info',
-                    message: `Communication share${where}: collectives are ${(0,profile_measures/* percent */.KN)(collectiveShare)} of kernel time and ${(0,profile_measures/* percent */.KN)(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.${waitNote}`,
+                    message: `Communication share${where}: collectives are ${(0,profile_measures/* percent */.KN)(collectiveShare)} of kernel time and ${(0,profile_measures/* percent */.KN)(exposedShare)} of the active span is collective time no compute overlaps${thin ? ` (only ${subject.collectiveLaunches} collective launches)` : ''}.${hostNote}${waitNote}`,
                     evidence,
                     advice: `Within normal bounds for ${workload === 'unknown' ? 'a multi-GPU run' : `multi-GPU ${workload}`}; watch the share as the degree of parallelism or the interconnect changes. ${ADVICE[workload]}`,
                     command,
@@ -11437,6 +13068,7 @@ function causeOf(kernel) {
         // A quarter of kernel time moving bytes: well above the few percent a decode spends writing its
         // KV cache and casting, and far below what a repeated GQA cache costs (57 % on an H200).
         defaults: { minCopyShare: 0.25 },
+        units: { minCopyShare: 'fraction' },
     },
     check({ profile, options }) {
         const copy = (0,profile_measures/* familyTotals */.sS)(profile, ['copy']);
@@ -11500,6 +13132,7 @@ var deep_dive_request = __nccwpck_require__(959);
         needs: ['kernel-breakdown'],
         description: 'A single kernel takes at least the configured share of GPU kernel time; profile it with Nsight Compute, or ROCm Compute Profiler on an AMD capture (a collective instead gets the questions communication raises).',
         defaults: { minShare: 0.4, workload: '<workload command>' },
+        units: { minShare: 'fraction' },
     },
     check({ profile, options }) {
         // Copies are not kernels Nsight Compute can profile.
@@ -11589,9 +13222,11 @@ function kernelReportCommand(format, capture) {
         severity: 'warning',
         title: 'Capture is empty or nearly empty',
         stage: 'capture',
+        explainsRun: true,
         needs: [],
         description: 'The inputs hold no GPU kernels (or too little kernel time to mean anything), so kernel findings are not possible.',
         defaults: { minTotalKernelMs: 1 },
+        units: { minTotalKernelMs: 'ms' },
     },
     check({ profile, options }) {
         const captureCommand = (0,vendor_tools/* toolVendor */.D$)(profile) === 'amd' ? vendor_tools/* ROCPROF_KERNEL_COMMAND */.cw : NSYS_CAPTURE_COMMAND;
@@ -11682,9 +13317,11 @@ var throttle = __nccwpck_require__(1941);
         severity: 'warning',
         title: 'GPU clocks were throttled',
         stage: 'utilization',
+        explainsRun: true,
         needs: ['utilization'],
         description: 'Power, thermal or sync-boost clock reasons were active during the run: a thermal or hardware reason makes its speed unrepresentative; the power cap is the regime of a loaded GPU.',
         defaults: { minThrottledFraction: 0.05 },
+        units: { minThrottledFraction: 'fraction' },
     },
     check({ profile, options }) {
         const util = profile.utilization;
@@ -11740,6 +13377,7 @@ const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
         needs: [],
         description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
         defaults: { minKernelsPerGraphLaunch: 8 },
+        units: { minKernelsPerGraphLaunch: 'ratio' },
     },
     check({ profile, options }) {
         const timeline = profile.timeline;
@@ -11894,6 +13532,7 @@ const GRID_ADVICE = {
         needs: ['kernel-metrics'],
         description: 'The kernel launches fewer blocks than one wave across the SMs (waves per SM below the threshold), so part of the GPU idles for the whole launch.',
         defaults: { maxWaves: 1, roofPercent: 60, workload: '<workload command>' },
+        units: { maxWaves: 'ratio', roofPercent: 'percent' },
     },
     check({ profile, options }) {
         const hits = [];
@@ -11947,153 +13586,8 @@ const GRID_ADVICE = {
 var classify = __nccwpck_require__(9602);
 // EXTERNAL MODULE: ./src/classify/families.ts
 var families = __nccwpck_require__(9768);
-;// CONCATENATED MODULE: ./src/diagnose/decode-steps.ts
-
-
-/** A shape as people write it: 8×512. */
-function shapeText(rows) {
-    return rows.join('×');
-}
-const lengthOf = (shape) => shape.rows.at(-1);
-const growthAt = (passes, index) => lengthOf(passes[index]) - lengthOf(passes[index - 1]);
-/** True when pass `next` continues the run that starts at `start`: after its last pass in time, longer by the run's step. */
-function continues(passes, start, next) {
-    const step = growthAt(passes, next);
-    if (step <= 0 || passes[next - 1].lastNs >= passes[next].firstNs)
-        return false;
-    if (step !== 1 && step * 8 > lengthOf(passes[start]))
-        return false;
-    return next - start < 2 || step === growthAt(passes, start + 1);
-}
-/**
- * The longest run of passes whose inputs grow by a constant step, in time order, each pass done
- * before the next starts, with the same number of ops each. A step of more than an eighth of the
- * first length is a sweep of prompt lengths, not generation.
- */
-function growingInputs(shapes, minSteps) {
-    const groups = new Map();
-    for (const shape of shapes) {
-        if (shape.rows.length === 0)
-            continue;
-        const key = `${shape.op}|${shape.rows.slice(0, -1).join(',')}`;
-        const list = groups.get(key) ?? [];
-        list.push(shape);
-        groups.set(key, list);
-    }
-    let best;
-    for (const group of groups.values()) {
-        if (group.length < minSteps)
-            continue;
-        // The passes are the shapes with the usual op count (a head on the last token has fewer).
-        const counts = new Map();
-        for (const shape of group)
-            counts.set(shape.ops, (counts.get(shape.ops) ?? 0) + 1);
-        const opsPerStep = [...counts.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0][0];
-        const passes = group.filter((shape) => shape.ops === opsPerStep).sort((a, b) => a.firstNs - b.firstNs);
-        let start = 0;
-        for (let next = 1; next <= passes.length; next++) {
-            if (next < passes.length && continues(passes, start, next))
-                continue;
-            const steps = next - start;
-            if (steps >= minSteps && steps > (best?.steps ?? 0)) {
-                best = { op: passes[start].op, first: passes[start].rows, last: passes[next - 1].rows, steps, opsPerStep, growth: growthAt(passes, start + 1) };
-            }
-            // A run broken by a change of step may start a new one at its last pass.
-            start = next < passes.length && continues(passes, next - 1, next) ? next - 1 : next;
-        }
-    }
-    return best;
-}
-/** GPU work late over early in the profiler steps (the first step skipped: it may hold the prompt). */
-function profilerStepGrowth(profile) {
-    const steps = profile.timeline?.steps ?? [];
-    if (steps.length < 5)
-        return undefined;
-    const busy = steps.slice(1).map((s) => s.gpuBusyNs);
-    const quarter = Math.max(1, Math.floor(busy.length / 4));
-    const early = (0,averages/* median */.J)(busy.slice(0, quarter));
-    return early > 0 ? (0,averages/* median */.J)(busy.slice(-quarter)) / early : undefined;
-}
-/**
- * The most-used input of one token per sequence (a batch × 1 shape), when such inputs are most of
- * the matmul ops (a head on the last position alone, one op per step, is not).
- */
-function oneTokenInputsOf(inputs) {
-    let most;
-    let oneTokenOps = 0;
-    let allOps = inputs.otherOps;
-    for (const shape of inputs.shapes) {
-        allOps += shape.ops;
-        if (shape.rows.length < 2 || shape.rows.at(-1) !== 1)
-            continue;
-        oneTokenOps += shape.ops;
-        if (!most || shape.ops > most.ops)
-            most = shape;
-    }
-    return oneTokenOps * 2 > allOps ? most : undefined;
-}
-function samplingLaunchesOf(profile) {
-    let most = 0;
-    for (const kernel of profile.kernels)
-        if (kernel.family === 'sampling' && kernel.instances > most)
-            most = kernel.instances;
-    return most;
-}
-const DECODE_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'];
-function decodeSteps(profile, options) {
-    const timeline = profile.timeline;
-    const samplingLaunches = samplingLaunchesOf(profile);
-    const growing = timeline?.matmulInputs ? growingInputs(timeline.matmulInputs.shapes, options.minDecodeSteps) : undefined;
-    const ranges = timeline?.phaseRanges;
-    const outputTokens = (0,profile_measures/* metricValue */.a3)(profile, 'output_tokens');
-    const stepGrowth = profilerStepGrowth(profile);
-    const oneToken = timeline?.matmulInputs && !growing ? oneTokenInputsOf(timeline.matmulInputs) : undefined;
-    const base = {
-        samplingLaunches,
-        ...(growing ? { growing } : {}),
-        ...(oneToken ? { oneTokenInputs: oneToken } : {}),
-        ...(stepGrowth !== undefined ? { profilerStepGrowth: stepGrowth } : {}),
-    };
-    // What the window itself shows wins over what the workload reports about its whole run.
-    let prefillOnly;
-    if (!growing) {
-        if (outputTokens !== undefined && outputTokens <= 1)
-            prefillOnly = `the workload reports ${outputTokens} output token`;
-        else if (ranges && ranges.prefill > 0 && ranges.decode === 0)
-            prefillOnly = `the trace's ranges name prefill only (${ranges.prefill}, e.g. \`${ranges.prefillName ?? ''}\`)`;
-        else if (samplingLaunches === 1 && (timeline?.steps.length ?? 0) <= 1)
-            prefillOnly = 'one sampling launch: the window generates one token per sequence';
-    }
-    if (prefillOnly)
-        return { ...base, signals: [], prefillOnly, text: prefillOnly };
-    const signals = [];
-    const parts = [];
-    if (growing) {
-        signals.push('growing-inputs');
-        parts.push(`${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps`);
-    }
-    if (ranges && ranges.decode >= options.minDecodeSteps) {
-        signals.push('decode-ranges');
-        parts.push(`${ranges.decode} ranges name decode (e.g. \`${ranges.decodeName ?? ''}\`)`);
-    }
-    if (samplingLaunches >= options.minDecodeSteps) {
-        signals.push('sampling');
-        const steps = timeline?.steps.length ?? 0;
-        parts.push(`${samplingLaunches} sampling launches${steps > 1 ? ` over ${steps} profiler steps` : ''}`);
-    }
-    if (stepGrowth !== undefined && stepGrowth >= options.minStepGrowth) {
-        signals.push('step-growth');
-        parts.push(`GPU work per profiler step grows ${Math.round(stepGrowth * 100) / 100}× over ${timeline.steps.length} steps`);
-    }
-    const reported = DECODE_METRICS.filter((name) => (0,profile_measures/* metricValue */.a3)(profile, name) !== undefined);
-    if (reported.length > 0 || (outputTokens !== undefined && outputTokens > 1)) {
-        signals.push('decode-metrics');
-        const names = [...reported, ...(outputTokens !== undefined && outputTokens > 1 ? [`output_tokens ${outputTokens}`] : [])];
-        parts.push(`the workload reports ${names.join(', ')}`);
-    }
-    return { ...base, signals, text: parts.join('; ') };
-}
-
+// EXTERNAL MODULE: ./src/diagnose/decode-steps.ts
+var decode_steps = __nccwpck_require__(1182);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/healthy-dense-decode.ts
 /**
  * The kernel mix of a healthy dense decode: decode-shaped linear layers dominate, fused attention and
@@ -12119,7 +13613,7 @@ function decodeBatchBasis(profile, minDecodeSteps) {
         return undefined;
     if (profile.kernels.some((k) => k.family === 'gemm' && (0,families/* tileHint */.cJ)(k.name) === 'wide'))
         return undefined;
-    const decode = decodeSteps(profile, { minDecodeSteps, minStepGrowth: Number.POSITIVE_INFINITY });
+    const decode = (0,decode_steps/* decodeSteps */.yH)(profile, { minDecodeSteps, minStepGrowth: Number.POSITIVE_INFINITY });
     if (decode.signals.length === 0 || decode.signals.includes('growing-inputs'))
         return undefined;
     return `a decode window (${decode.text}) of batch ${batch}: ${batch} rows per GEMM`;
@@ -12130,9 +13624,11 @@ function decodeBatchBasis(profile, minDecodeSteps) {
         severity: 'info',
         title: 'Healthy dense decode kernel mix',
         stage: 'kernels',
+        claim: 'healthy',
         needs: ['kernel-breakdown'],
         description: 'Decode-shaped GEMV/GEMM kernels dominate, attention runs fused and no MoE kernels appear: the shape a correct dense decode has.',
         defaults: { minDecodeShare: 0.5, minLinearShare: 0.3, maxMoeShare: 0.01, maxQuantizeToLinear: 0.5, minDecodeSteps: 3 },
+        units: { minDecodeShare: 'fraction', minLinearShare: 'fraction', maxMoeShare: 'fraction', maxQuantizeToLinear: 'ratio', minDecodeSteps: 'count' },
     },
     check({ profile, options }) {
         const linear = (0,profile_measures/* familyTotals */.sS)(profile, family_ids/* LINEAR_FAMILIES */.Bs);
@@ -12176,9 +13672,11 @@ function decodeBatchBasis(profile, minDecodeSteps) {
         severity: 'info',
         title: 'Healthy MoE decode kernel mix',
         stage: 'kernels',
+        claim: 'healthy',
         needs: ['kernel-breakdown'],
         description: 'MoE kernels (grouped matmuls, top-k routing) are present and routing plus gather/scatter stay well below the matmul time.',
         defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5 },
+        units: { minMoeShare: 'fraction', minRoutingPerSamplingLaunch: 'ratio', maxRoutingRatio: 'ratio' },
     },
     check({ profile, options }) {
         const mix = (0,profile_measures/* moeMix */.Uw)(profile, options);
@@ -12199,8 +13697,6 @@ function decodeBatchBasis(profile, minDecodeSteps) {
     },
 }));
 
-// EXTERNAL MODULE: ./src/diagnose/evidence.ts
-var evidence = __nccwpck_require__(8179);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/host-bound.ts
 /**
  * The GPU mostly waits for the host: launch and sync overhead, Python, data loading, or a batch too
@@ -12212,33 +13708,20 @@ var evidence = __nccwpck_require__(8179);
 
 
 
-
 /** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
 const BUSY_PERCENT = 80;
 /** Whole-process samples per device below this many say nothing either way. */
 const MIN_WHOLE_PROCESS_SAMPLES = 3;
 /** Host-side waits on the GPU above this share of CUDA API time mean the host was waiting, not the GPU. */
 const SYNC_API_SHARE = 0.5;
-/** Above this share of kernel time in collectives, idle time is the peers', not the host's (communication-bound). */
+/**
+ * Above this share of kernel time in collectives, a low reading without a timeline may be the
+ * peers' time, not the host's (communication-bound). A timeline tells them apart: a collective that
+ * waits on its peers runs as a kernel, so the GPU is busy; idle time is the host's.
+ */
 const COLLECTIVE_SHARE = 0.2;
 const SYNC_CALL = /^(?:cuda|hip)(?:DeviceSynchronize|StreamSynchronize|EventSynchronize|StreamWaitEvent)/;
 const host_bound_TRAINING_KERNEL = /backward|_bwd|bwd_|dgrad|wgrad|Backward|multi_tensor_apply|adam|sgd_/i;
-function readings(profile) {
-    const found = [];
-    const timeline = profile.timeline;
-    // A timeline with almost no GPU work (a graph capture, a range closed early) cannot say the GPU waits.
-    if (timeline && timeline.spanNs > 0 && (0,evidence/* timelineThinBecause */.j0)(timeline) === undefined) {
-        const span = timeline.activeSpanNs ?? timeline.spanNs;
-        if (span > 0)
-            found.push({ percent: (100 * timeline.busyNs) / (span * Math.max(1, timeline.devices)), signal: 'timeline', steady: true });
-    }
-    if (profile.gpuTimeUtilPercent !== null)
-        found.push({ percent: profile.gpuTimeUtilPercent, signal: 'gpu-time-util', steady: true });
-    const util = profile.utilization;
-    if (util && util.sampleCount > 0)
-        found.push({ percent: util.meanPercent, signal: 'utilization', steady: util.window === 'timed' });
-    return found;
-}
 function syncShare(profile) {
     const total = profile.apiCalls.reduce((sum, call) => sum + call.totalNs, 0);
     if (total <= 0)
@@ -12275,12 +13758,14 @@ function adviceFor(profile) {
         severity: 'warning',
         title: 'Host-bound: the GPU is mostly idle',
         stage: 'utilization',
+        explainsRun: true,
         needs: [['timeline', 'utilization']],
         description: 'Over the steady window (the capture\'s own timeline, the profiler\'s GPU-in-use analysis, or samples inside the timed runs) the GPU is mostly idle, so the host side limits the run and kernel tuning will not help.',
         defaults: { maxMeanUtilPercent: 40, partialMeanUtilPercent: 70, maxBusyFraction: 0.5, maxGpuTimeUtilPercent: 40 },
+        units: { maxMeanUtilPercent: 'percent', partialMeanUtilPercent: 'percent', maxBusyFraction: 'fraction', maxGpuTimeUtilPercent: 'percent' },
     },
     check({ profile, options, note }) {
-        const found = readings(profile);
+        const found = (0,profile_measures/* busyReadings */.NK)(profile);
         const steady = found.filter((r) => r.steady);
         const evidence = {};
         for (const reading of found) {
@@ -12314,7 +13799,8 @@ function adviceFor(profile) {
         if (found.some((r) => r.steady && r.percent >= BUSY_PERCENT))
             return [];
         const collectives = (0,profile_measures/* familyTotals */.sS)(profile, ['collective']).share;
-        if (collectives >= COLLECTIVE_SHARE)
+        const idleOnTimeline = found.some((r) => r.signal === 'timeline' && r.percent < options.maxBusyFraction * 100);
+        if (collectives >= COLLECTIVE_SHARE && !idleOnTimeline)
             return [];
         const { advice, command } = adviceFor(profile);
         const threshold = (r) => r.signal === 'timeline' ? options.maxBusyFraction * 100 : r.signal === 'gpu-time-util' ? options.maxGpuTimeUtilPercent : options.maxMeanUtilPercent;
@@ -12581,6 +14067,7 @@ function offChipEvidence(result) {
         needs: ['kernel-metrics'],
         description: 'Nsight Compute shows the kernel near the SM compute roof while DRAM and L2 throughput are far from theirs (ncu\'s SOLBottleneck verdict first); the advice depends on the kernel\'s family.',
         defaults: { minComputePercent: 60, minLeadPoints: 20, workload: '<workload command>' },
+        units: { minComputePercent: 'percent', minLeadPoints: 'percent' },
     },
     check({ profile, options }) {
         const hits = [];
@@ -12643,6 +14130,7 @@ const FEW_WARPS_PERCENT = 25;
         needs: ['kernel-metrics'],
         description: 'Nsight Compute shows both compute and memory throughput far below peak (ncu\'s SOLBottleneck verdict first), so the kernel spends its time waiting; occupancy, grid size and warp stalls say on what.',
         defaults: { maxPercent: 60, workload: '<workload command>' },
+        units: { maxPercent: 'percent' },
     },
     check({ profile, options }) {
         const hits = [];
@@ -12728,6 +14216,7 @@ const FEW_WARPS_PERCENT = 25;
         needs: ['kernel-metrics'],
         description: 'Nsight Compute shows the kernel near a memory throughput roof while compute throughput is far from its own (ncu\'s SOLBottleneck verdict first); speed comes from moving fewer bytes.',
         defaults: { minMemoryPercent: 60, minLeadPoints: 20, workload: '<workload command>' },
+        units: { minMemoryPercent: 'percent', minLeadPoints: 'percent' },
     },
     check({ profile, options }) {
         const hits = [];
@@ -12804,6 +14293,7 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
         needs: ['kernel-metrics'],
         description: 'A kernel far from every throughput roof keeps few warps resident (achieved occupancy low, or far below theoretical); the Occupancy block limits name the limiter.',
         defaults: { minAchievedPercent: 25, minAchievedShareOfTheoretical: 0.5, maxThroughputPercent: 60, workload: '<workload command>' },
+        units: { minAchievedPercent: 'percent', minAchievedShareOfTheoretical: 'fraction', maxThroughputPercent: 'percent' },
     },
     check({ profile, options }) {
         const hits = [];
@@ -12879,6 +14369,7 @@ const TILE_KERNEL = 'A tiled matmul or attention kernel keeps its tile in regist
         needs: ['kernel-breakdown'],
         description: 'Top-k routing plus gather/scatter/index kernels take at least the configured fraction of the matmul time.',
         defaults: { minMoeShare: 0.01, minRoutingPerSamplingLaunch: 4, maxRoutingRatio: 0.5, workload: '<workload command>' },
+        units: { minMoeShare: 'fraction', minRoutingPerSamplingLaunch: 'ratio', maxRoutingRatio: 'ratio' },
     },
     check({ profile, options }) {
         const mix = (0,profile_measures/* moeMix */.Uw)(profile, options);
@@ -12917,6 +14408,11 @@ const NAMED_QUANT_OP = /quant/i;
 const DEQUANT = /dequant/i;
 /** A dequantized KV cache feeds attention, not the linear layers. */
 const KV_CACHE = /kv|cache/i;
+/**
+ * A low-bit data type in a kernel's name: what makes a quantize kernel evidence of a low-bit path.
+ * The word "quant" alone is not (TensorRT-LLM passes `QuantParams` to its bf16 MoE kernels too).
+ */
+const LOWBIT_DTYPE = /fp8|float8|f8e[45]m|e4m3|e5m2|e2m1|fp4|mxfp|nvfp|int8|int4|(?:^|[^a-z])[su]8(?:[^a-z0-9]|$)|q[48]_|q8_1|hfp8|w[48]a(?:8|16)/i;
 /** Share of a kernel's time its quantize function must have launched for the kernel to count. */
 const MIN_FUNCTION_SHARE = 0.9;
 /** Chains listed in the evidence, most time first. */
@@ -12990,6 +14486,7 @@ const heaviest = (kernels) => [...kernels].sort((a, b) => b.totalNs - a.totalNs)
         needs: ['kernel-breakdown'],
         description: 'Quantization and scale-layout kernels, and quantizes written as plain ops that feed _int_mm / _scaled_mm, are reported; they are a problem when their time reaches the configured fraction of the low-bit matmul time, or when weights are dequantized at run time to feed bf16 matmuls.',
         defaults: { minQuantizeShare: 0.005, maxQuantizeToMatmulRatio: 1, workload: '<workload command>' },
+        units: { minQuantizeShare: 'fraction', maxQuantizeToMatmulRatio: 'ratio' },
     },
     check({ profile, options }) {
         // The matmuls low-bit inputs feed: named low-bit GEMMs, and any kernel an _int_mm / _scaled_mm launched.
@@ -13025,6 +14522,10 @@ const heaviest = (kernels) => [...kernels].sort((a, b) => b.totalNs - a.totalNs)
             ];
         }
         if (prepKernels.length === 0 || quantize.share < options.minQuantizeShare)
+            return [];
+        // Evidence of a low-bit path first: a low-bit matmul, a quantize written as plain ops feeding
+        // one, or a low-bit dtype in a prep kernel's name. Without it these kernels are not prep.
+        if (lowbit.ns === 0 && plain.length === 0 && !named.some((k) => LOWBIT_DTYPE.test(k.name)))
             return [];
         const fed = lowbit.ns > 0 ? lowbit : linear;
         const ratio = fed.ns > 0 ? quantize.ns / fed.ns : Number.POSITIVE_INFINITY;
@@ -13121,6 +14622,7 @@ function extraFamily(slow, others) {
         needs: ['kernel-breakdown'],
         description: "One rank's compute kernel time (or median step) is well above the other ranks' median, so every collective waits for it.",
         defaults: { maxExcess: 0.1 },
+        units: { maxExcess: 'ratio' },
     },
     check({ profile, options }) {
         const straggler = (0,profile_measures/* stragglerOf */["do"])(profile);
@@ -13185,7 +14687,7 @@ const TPOT_OF_TTFT_DECODE = 0.2;
  */
 function stepGrowth(profile) {
     if ((profile.timeline?.steps.length ?? 0) >= 5)
-        return profilerStepGrowth(profile);
+        return (0,decode_steps/* profilerStepGrowth */.Jw)(profile);
     const deciles = profile.timeline?.busyByDecile ?? [];
     if (deciles.length === 10) {
         const early = (0,averages/* mean */.i)(deciles.slice(1, 4));
@@ -13215,10 +14717,11 @@ function prefillMix(profile) {
         needs: ['kernel-breakdown'],
         description: 'The window holds decode steps and prefill-shaped GEMMs dominate them: the KV cache may be missing or unused, so each step recomputes the whole sequence; an error when inputs that grow a token each step, prompt-priced tokens or growing step work confirm it.',
         defaults: { minPrefillShare: 0.5, minPrefillLaunchShare: 0.3, minStepGrowth: 1.5, minDecodeSteps: 3 },
+        units: { minPrefillShare: 'fraction', minPrefillLaunchShare: 'fraction', minStepGrowth: 'ratio', minDecodeSteps: 'count' },
     },
     check({ profile, options }) {
         // No decode step in the window: nothing can be re-run, whatever the GEMMs look like.
-        const decode = decodeSteps(profile, options);
+        const decode = (0,decode_steps/* decodeSteps */.yH)(profile, options);
         if (decode.signals.length === 0)
             return [];
         // Recorded shapes that feed one token per sequence: the cache is used, whatever the batch makes of the GEMMs.
@@ -13258,7 +14761,7 @@ function prefillMix(profile) {
             shapeFrom: fromHintsOnly ? 'tile-names' : 'shapes',
             confirmed,
             ...(growing
-                ? { growingOp: growing.op, inputsFirst: shapeText(growing.first), inputsLast: shapeText(growing.last), growingSteps: growing.steps, rowsPerStep: growing.growth }
+                ? { growingOp: growing.op, inputsFirst: (0,decode_steps/* shapeText */.L3)(growing.first), inputsLast: (0,decode_steps/* shapeText */.L3)(growing.last), growingSteps: growing.steps, rowsPerStep: growing.growth }
                 : {}),
             ...(decode.samplingLaunches > 0 ? { samplingLaunches: decode.samplingLaunches } : {}),
             ...(growth !== undefined ? { stepGrowth: (0,profile_measures/* round */.LI)(growth, 3) } : {}),
@@ -13279,7 +14782,7 @@ function prefillMix(profile) {
             ];
         }
         const why = growing
-            ? `${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps (${growing.first.length > 1 && growing.growth === 1 ? 'a token more per sequence' : `${growing.growth} rows more`} each step: the whole sequence is fed again)`
+            ? `${growing.op} inputs grow ${(0,decode_steps/* shapeText */.L3)(growing.first)} → ${(0,decode_steps/* shapeText */.L3)(growing.last)} over ${growing.steps} steps (${growing.first.length > 1 && growing.growth === 1 ? 'a token more per sequence' : `${growing.growth} rows more`} each step: the whole sequence is fed again)`
             : grows
                 ? `GPU work per step grows ${(0,profile_measures/* round */.LI)(growth, 2)}× over the run`
                 : `each output token takes ${(0,profile_measures/* round */.LI)((tpot / ttft) * 100, 1)}% of the time to first token`;
@@ -13311,9 +14814,11 @@ const PAGEABLE = /pageable/i;
         severity: 'warning',
         title: 'Transfer-bound: host↔device copies rival the kernels',
         stage: 'utilization',
+        explainsRun: true,
         needs: ['kernel-breakdown'],
         description: 'Host-to-device and device-to-host copies take at least the configured multiple of the kernel time; a smaller but notable share is info.',
         defaults: { maxCopyToKernelRatio: 1, minCopyToKernelRatio: 0.25, minCopyMs: 1, minExposedCopyShare: 0.25 },
+        units: { maxCopyToKernelRatio: 'ratio', minCopyToKernelRatio: 'ratio', minCopyMs: 'ms', minExposedCopyShare: 'fraction' },
     },
     check({ profile, options }) {
         const copies = profile.memops.filter((m) => HOST_COPY_KINDS.includes(m.kind) && (m.totalNs ?? 0) > 0);
@@ -13393,6 +14898,7 @@ function excessOf(result, space) {
         needs: ['kernel-metrics'],
         description: 'A large share of the sectors (global) or wavefronts (shared) the kernel moves is excess over what its accesses need, a sign of strided or scattered accesses across a warp.',
         defaults: { minExcessShare: 0.25, workload: '<workload command>' },
+        units: { minExcessShare: 'fraction' },
     },
     check({ profile, options }) {
         const hits = [];
@@ -13458,6 +14964,7 @@ const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_att
         needs: ['kernel-breakdown'],
         description: 'Softmax kernels run at a per-layer rate with no fused attention kernel to account for them: attention is matmul + softmax + elementwise (an error when no fused attention kernel ran at all, a warning when some did).',
         defaults: { minSoftmaxShare: 0.002, minSoftmaxPerLinearLaunch: 0.03 },
+        units: { minSoftmaxShare: 'fraction', minSoftmaxPerLinearLaunch: 'ratio' },
     },
     check({ profile, options }) {
         const softmax = (0,profile_measures/* familyTotals */.sS)(profile, ['attention-softmax']);
@@ -13510,6 +15017,7 @@ const ROTATE_HALF = /neg_kernel/;
         needs: ['kernel-breakdown'],
         description: 'Mean-reduce + rsqrt kernels without a norm kernel (RMSNorm), or neg kernels without a rotary kernel (RoPE), take a visible share of GPU time.',
         defaults: { minPiecesShare: 0.01 },
+        units: { minPiecesShare: 'fraction' },
     },
     check({ profile, options }) {
         const hits = [];
@@ -13604,6 +15112,25 @@ const RULES = [
 /* harmony export */   j: () => (/* binding */ countSteps)
 /* harmony export */ });
 /* unused harmony export MIN_STEPS */
+/* harmony import */ var _ingest_registry_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8517);
+/* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8347);
+/**
+ * How many decode steps a capture's window covers, from evidence, never assumed: the workload's own
+ * count of its profiled window (a `profile_steps` metric line), ranges that mark each step (profiler
+ * steps, ranges whose names say decode), CUDA graph replays when every kernel ran inside one (one
+ * graph per step), a kernel launched once per step per device (greedy argmax, top-k/top-p sampling),
+ * and MAX's own figure: `max generate --profile` profiles the whole generation, one forward pass per
+ * output token (the prefill and the decode steps after it). Counts stated by the workload or MAX come
+ * before counts read from ranges, and those before the inferred ones (graph replays, a once-per-step
+ * kernel). The first that holds decides, unless it is a stated count that the window's own evidence
+ * contradicts; the others that are present are named as agreeing or not. Without any, the count is unknown and says why: callers
+ * then fall back to time per launch. The one place steps are counted (the gate's time per step
+ * reads it).
+ */
+
+
+/** A format this version reads (a report from elsewhere may name another). */
+const knownFormat = (format) => _model_capture_js__WEBPACK_IMPORTED_MODULE_1__/* .FORMAT_IDS */ .Jn.includes(format);
 function wholeMetric(source, name) {
     const value = source.metrics?.find((m) => m.name === name)?.value;
     return value !== undefined && Number.isInteger(value) && value >= MIN_STEPS ? value : undefined;
@@ -13631,7 +15158,8 @@ function oncePerStepKernel(source) {
 }
 /** A kernel name short enough for a sentence: the function name without templates and arguments. */
 function shortKernel(name) {
-    const base = name.replace(/\(.*$/s, '').replace(/<.*$/s, '').replace(/^void\s+/, '').trim();
+    // An anonymous namespace (`<unnamed>::`, `(anonymous namespace)::`) is no name and would cut it at its bracket.
+    const base = name.replace(/(?:\(anonymous namespace\)|<unnamed>|\{anonymous\})::/g, '').replace(/\(.*$/s, '').replace(/<.*$/s, '').replace(/^void\s+/, '').trim();
     const last = base.split('::').filter(Boolean).at(-1) ?? base;
     return last.length > 60 ? `${last.slice(0, 59)}…` : last || name.slice(0, 60);
 }
@@ -13641,7 +15169,7 @@ function candidates(source, devices) {
     const stated = wholeMetric(source, 'profile_steps');
     if (stated !== undefined)
         list.push({ basis: 'workload', steps: stated, text: `the workload's own count: ${plural(stated, 'step')} in its profiled window (profile_steps)` });
-    const maxTokens = source.sources?.some((s) => s.format === 'max-generate') && source.kernels.length > 0 ? wholeMetric(source, 'output_tokens') : undefined;
+    const maxTokens = source.sources?.some((s) => knownFormat(s.format) && (0,_ingest_registry_js__WEBPACK_IMPORTED_MODULE_0__/* .capabilitiesOf */ .SF)(s.format).tokensCountSteps) && source.kernels.length > 0 ? wholeMetric(source, 'output_tokens') : undefined;
     if (maxTokens !== undefined) {
         list.push({ basis: 'max-output-tokens', steps: maxTokens, text: `MAX's own figure: ${plural(maxTokens, 'output token')} in the profiled generation, one forward pass each (the prefill among them)` });
     }
@@ -13667,21 +15195,55 @@ function candidates(source, devices) {
 }
 /** Counts stated beside the capture (a metric line, MAX's output size), not read from the window itself. */
 const STATED = new Set(['workload', 'max-output-tokens']);
+/** The most launches of one kernel on one device: every step launches each of its kernels at least once. */
+function mostLaunches(source) {
+    const byKey = new Map();
+    for (const kernel of source.kernels) {
+        if (kernel.instances === undefined)
+            return undefined;
+        const key = `${kernel.device ?? ''}|${kernel.name}`;
+        byKey.set(key, { name: kernel.name, launches: (byKey.get(key)?.launches ?? 0) + kernel.instances });
+    }
+    let most;
+    for (const entry of byKey.values())
+        if (!most || entry.launches > most.launches)
+            most = entry;
+    return most;
+}
+/**
+ * Why a stated count cannot be the window's, or undefined when it can: more steps than launches of
+ * any kernel (a step runs each of its kernels at least once), or another number than the window's own
+ * evidence gives (the count may come from another run than the profiled one).
+ */
+function refusal(candidate, read, most) {
+    if (most && candidate.steps > most.launches) {
+        return `more steps than launches of any kernel (the most launched, ${shortKernel(most.name)}, ran ${plural(most.launches, 'time')})`;
+    }
+    if (read && read.steps !== candidate.steps)
+        return `the window's own evidence gives ${read.steps.toLocaleString('en-US')}`;
+    return undefined;
+}
 /** The decode steps the window covers, per device, and what says so. */
 function countSteps(source) {
     const devices = Math.max(1, source.timeline?.devices ?? 1);
-    const found = candidates(source, devices);
-    // A stated count can come from another run than the profiled one (the measured runs' logs): when the
-    // window's own evidence gives another number, the window decides and the stated count is named as differing.
-    const read = found.find((c) => !STATED.has(c.basis));
-    const chosen = found[0] && STATED.has(found[0].basis) && read && read.steps !== found[0].steps ? read : found[0];
+    const all = candidates(source, devices);
+    // A stated count is evidence only where the window bears it out: one it contradicts, or one with
+    // more steps than launches, is refused and named, and the next basis decides.
+    const read = all.find((c) => !STATED.has(c.basis));
+    const most = source.kernels.length ? mostLaunches(source) : undefined;
+    const refused = [];
+    const found = all.filter((c) => {
+        if (!STATED.has(c.basis))
+            return true;
+        const why = refusal(c, read, most);
+        if (why)
+            refused.push(`${c.text} is refused: ${why}`);
+        return !why;
+    });
+    const chosen = found[0];
     if (!chosen) {
-        return {
-            steps: null,
-            basis: null,
-            devices,
-            text: 'no step evidence in the capture (no profiler steps or decode ranges, no CUDA graph replays holding every kernel, no sampling kernel launched more than once)',
-        };
+        const none = 'no step evidence in the capture (no profiler steps or decode ranges, no CUDA graph replays holding every kernel, no sampling kernel launched more than once)';
+        return { steps: null, basis: null, devices, text: [none, ...refused].join('; ') };
     }
     const others = found.filter((c) => c !== chosen);
     const agree = others.filter((c) => c.steps === chosen.steps).map((c) => c.text);
@@ -13691,6 +15253,7 @@ function countSteps(source) {
         parts.push(`${agree.join(' and ')} agree`);
     if (differ.length)
         parts.push(`${differ.join(' and ')} differ`);
+    parts.push(...refused);
     return { steps: chosen.steps, basis: chosen.basis, devices, text: parts.join('; ') };
 }
 
@@ -13760,9 +15323,11 @@ const ROCM_SMI_CLOCKS_COMMAND = 'watch -n 1 rocm-smi --showuse --showpower --sho
 /* harmony export */   dz: () => (/* binding */ InputError),
 /* harmony export */   eb: () => (/* binding */ UsageError),
 /* harmony export */   je: () => (/* binding */ EXIT_GATE_FAILED),
+/* harmony export */   pA: () => (/* binding */ nearest),
+/* harmony export */   sx: () => (/* binding */ withoutQuotedText),
 /* harmony export */   yt: () => (/* binding */ EXIT_BAD_INPUT)
 /* harmony export */ });
-/* unused harmony exports ProfileGateError, MAX_EXPECTED_CHARS, oneBoundedLine, EXIT_INTERNAL, EXIT_CODES */
+/* unused harmony exports ProfileGateError, MAX_EXPECTED_CHARS, oneBoundedLine, editDistance, EXIT_INTERNAL, EXIT_CODES */
 /**
  * Typed errors. Every error a user can cause is an InputError or UsageError: one line, exit code 2.
  * Anything else is a bug and is reported as such.
@@ -13772,10 +15337,43 @@ class ProfileGateError extends Error {
 }
 /** Longest `expected` text kept in a message: a quoted line of a hostile file can be megabytes. */
 const MAX_EXPECTED_CHARS = 400;
-/** One line of bounded length: parser messages (JSON.parse, csv-parse) quote the input, line breaks included. */
+/**
+ * One line of bounded length: parser messages (JSON.parse, csv-parse) quote the input, line breaks
+ * included. A cut falls between words when a space is near the end, never inside a word that has one.
+ */
 function oneBoundedLine(text, max = MAX_EXPECTED_CHARS) {
     const line = text.replace(/\s*[\r\n]+\s*/g, ' ');
-    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+    if (line.length <= max)
+        return line;
+    const kept = line.slice(0, max - 1);
+    const space = kept.lastIndexOf(' ');
+    return `${space >= max - 80 ? kept.slice(0, space).replace(/[,;:]$/, '') : kept}…`;
+}
+/** Edit distance with transpositions (optimal string alignment): `--basline` is 1 from `--baseline`. */
+function editDistance(a, b) {
+    const rows = a.length + 1;
+    const cols = b.length + 1;
+    const d = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i < rows; i += 1) {
+        for (let j = 1; j < cols; j += 1) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            let best = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+            if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+                best = Math.min(best, d[i - 2][j - 2] + 1);
+            d[i][j] = best;
+        }
+    }
+    return d[a.length][b.length];
+}
+/** The one known word nearest to `word`, when it is near enough to be a typo of it (and no other is as near). */
+function nearest(word, known) {
+    const limit = Math.max(1, Math.min(3, Math.floor(word.length / 4)));
+    const scored = known.map((candidate) => ({ candidate, distance: editDistance(word, candidate) })).filter((s) => s.distance <= limit);
+    if (!scored.length)
+        return undefined;
+    const best = Math.min(...scored.map((s) => s.distance));
+    const at = scored.filter((s) => s.distance === best);
+    return at.length === 1 ? at[0].candidate : undefined;
 }
 /** A file or input that is not what it should be. The message names where and what was expected. */
 class InputError extends ProfileGateError {
@@ -13789,6 +15387,14 @@ class InputError extends ProfileGateError {
         this.expected = expected;
         this.location = location;
     }
+}
+/**
+ * An InputError's expectation without what it quoted from the file (`got "…"`, `starts with "…"`):
+ * what a report, a summary or a comment says of a skipped input, which must not carry the file's
+ * bytes (they may hold anything, a secret included).
+ */
+function withoutQuotedText(expected) {
+    return expected.replace(/"(?:[^"\\\n]|\\.)*"/g, '"…"');
 }
 /** A bad command line or action input. */
 class UsageError extends ProfileGateError {
@@ -13841,17 +15447,20 @@ function describeError(error) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BX: () => (/* binding */ MAX_PLAUSIBLE_VALUE),
 /* harmony export */   EX: () => (/* binding */ runImporter),
 /* harmony export */   IN: () => (/* binding */ defineImporter),
 /* harmony export */   dx: () => (/* binding */ createImportContext)
 /* harmony export */ });
-/* unused harmony exports MAX_PLAUSIBLE_VALUE, implausibleNumber */
+/* unused harmony export implausibleNumber */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
 /* harmony import */ var _model_capture_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8347);
+/* harmony import */ var _model_trace_events_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8668);
 /**
  * An importer reads one capture format into a Capture. It is small: a cheap `sniff` over the first
  * bytes (content, never the file name) plus `read`. Detection loops over the registry in order.
  */
+
 
 
 function defineImporter(importer) {
@@ -13883,7 +15492,8 @@ const MAX_PLAUSIBLE_VALUE = Number.MAX_SAFE_INTEGER;
 function implausibleNumber(value, path = '') {
     if (typeof value === 'number')
         return Number.isFinite(value) && Math.abs(value) <= MAX_PLAUSIBLE_VALUE ? undefined : { path, value };
-    if (typeof value !== 'object' || value === null)
+    // The event record keeps only finite numbers (TraceEvents.add), and walking it would cost a key an event.
+    if (typeof value !== 'object' || value === null || value instanceof _model_trace_events_js__WEBPACK_IMPORTED_MODULE_2__/* .TraceEvents */ .D2)
         return undefined;
     if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
@@ -14722,9 +16332,10 @@ function readRow(columns, cells, devices, ctx) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   A: () => (__WEBPACK_DEFAULT_EXPORT__),
-/* harmony export */   G: () => (/* binding */ asMetricRecord)
+/* harmony export */   Ay: () => (__WEBPACK_DEFAULT_EXPORT__),
+/* harmony export */   _h: () => (/* binding */ UNREADABLE_METRIC_STAT)
 /* harmony export */ });
+/* unused harmony export asMetricRecord */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3916);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5500);
 /* harmony import */ var _common_importer_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1376);
@@ -14740,7 +16351,10 @@ function readRow(columns, cells, devices, ctx) {
  *   is the environment's batch (time per step is read from tok/s with it).
  * Each record is one sample, so a file with N timed runs gives N samples. Lines that are not JSON objects are
  * the workload's own output (a `{"kind": "summary"}` line repeats the runs) and are counted, not read.
- * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction).
+ * Limits: metric names outside the catalog are counted and dropped (a gate needs a known direction). A record
+ * whose value is not a finite number up to 2^53 − 1 (`null` for a failed measurement, `"n/a"`, 1e300) is
+ * dropped alone and counted as data loss (UNREADABLE_METRIC_STAT): the analysis says so in the verdict's
+ * first lines, and the file's other records still count.
  */
 
 
@@ -14766,10 +16380,18 @@ function asMetricRecord(line) {
         return { type: 'run', fields: record };
     return null;
 }
+/** The import stat of metric records dropped for a value that is no number: data loss the verdict names. */
+const UNREADABLE_METRIC_STAT = 'unreadable-metric-value';
 function finiteNumber(value) {
-    return typeof value === 'number' && Number.isFinite(value) ? value : null;
+    return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= _common_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_PLAUSIBLE_VALUE */ .BX ? value : null;
+}
+/** A value as the line wrote it, cut short for a sentence. */
+function shownValue(value) {
+    const text = value === undefined ? 'missing' : JSON.stringify(value);
+    return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 /* harmony default export */ const __WEBPACK_DEFAULT_EXPORT__ = ((0,_common_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .defineImporter */ .IN)({
+    lineRecord: asMetricRecord,
     id: 'workload-metrics-jsonl',
     label: 'workload metrics (JSON lines)',
     capabilities: { metrics: true },
@@ -14785,6 +16407,12 @@ function finiteNumber(value) {
         const metrics = [];
         const timedWindows = [];
         const batches = new Set();
+        let firstDropped;
+        const dropValue = (metric, value, line) => {
+            const what = `line ${line}: ${metric} ${shownValue(value)} is not a finite number up to ${_common_importer_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_PLAUSIBLE_VALUE */ .BX}`;
+            firstDropped ??= what;
+            ctx.count(UNREADABLE_METRIC_STAT, 'data-loss', `first at ${what}`);
+        };
         lines.forEach((line, index) => {
             if (line.trim() === '')
                 return;
@@ -14800,13 +16428,14 @@ function finiteNumber(value) {
                     return;
                 }
                 if (value === null)
-                    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected a finite number as "value" of ${record.metric}`, String(index + 1));
+                    return dropValue(record.metric, record.value, index + 1);
                 metrics.push({ name: record.metric, value });
                 return;
             }
             const tokS = finiteNumber(record.fields['tok_s']);
+            // A run without its throughput is dropped whole: its other fields describe a run that did not measure.
             if (tokS === null)
-                throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected a finite number as "tok_s" of a run record', String(index + 1));
+                return dropValue('tok_s', record.fields['tok_s'], index + 1);
             metrics.push({ name: 'decode_tok_s', value: tokS });
             const startS = finiteNumber(record.fields['t_start']);
             const endS = finiteNumber(record.fields['t_end']);
@@ -14816,12 +16445,18 @@ function finiteNumber(value) {
             if (batch !== null)
                 batches.add(batch);
             for (const [key, value] of Object.entries(record.fields)) {
-                if (key !== 'decode_tok_s' && CATALOG.has(key) && finiteNumber(value) !== null)
+                if (key === 'decode_tok_s' || !CATALOG.has(key))
+                    continue;
+                if (finiteNumber(value) !== null)
                     metrics.push({ name: key, value: value });
+                else
+                    dropValue(key, value, index + 1);
             }
         });
-        if (metrics.length === 0)
-            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, 'expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N})');
+        if (metrics.length === 0) {
+            const why = firstDropped ? ` (none held a number; first at ${firstDropped})` : '';
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(file.path, `expected at least one metric record ({"metric": NAME, "value": N} or {"kind": "run", "tok_s": N}) with a finite number${why}`);
+        }
         const capture = {
             source: { path: file.path, format: 'workload-metrics-jsonl', parts: ['metrics'], tool: 'workload' },
             metrics,
@@ -14847,13 +16482,16 @@ function finiteNumber(value) {
 __nccwpck_require__.d(__webpack_exports__, {
   a: () => (/* binding */ IMPORTERS),
   SF: () => (/* binding */ capabilitiesOf),
+  Tz: () => (/* binding */ detectFormat),
+  UE: () => (/* binding */ importerFor),
   tf: () => (/* binding */ ingestFile),
+  F_: () => (/* binding */ lineImporter),
   Lk: () => (/* binding */ replaysKernels),
   Ee: () => (/* binding */ suiteOf),
   AK: () => (/* binding */ vendorOf)
 });
 
-// UNUSED EXPORTS: detectFormat, importerFor, ingestText
+// UNUSED EXPORTS: ingestText
 
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(3916);
@@ -14966,6 +16604,8 @@ function parseJsonDocument(path, text, what) {
     }
 }
 
+// EXTERNAL MODULE: ./src/model/trace-events.ts
+var trace_events = __nccwpck_require__(8668);
 ;// CONCATENATED MODULE: ./src/ingest/common/timeline.ts
 /** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
 const OP_MEMOP = 0;
@@ -15486,9 +17126,58 @@ function cutColumns(line, spans, tolerance = MAX_COLUMN_SHIFT) {
 
 
 
+
 /** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
 function cleanKernelName(name) {
     return name.trim().replace(/ \[clone \.kd\]$/, '').replace(/\.kd$/, '');
+}
+/**
+ * The dispatches, a column each: millions of them fit where as many objects would not. Names,
+ * agents and launch shapes are stored once and referred to by number.
+ */
+class Dispatches {
+    count = 0;
+    starts = new Float64Array(1024);
+    ends = new Float64Array(1024);
+    names = new Int32Array(1024);
+    agents = new Int32Array(1024);
+    /** -1: no launch shape. */
+    shapes = new Int32Array(1024);
+    nameList = [];
+    agentList = [];
+    /** `gx,gy,gz,bx,by,bz` in workgroups and work-items per workgroup. */
+    shapeList = [];
+    ids = [new Map(), new Map(), new Map()];
+    id(kind, list, value) {
+        let id = this.ids[kind].get(value);
+        if (id === undefined) {
+            this.ids[kind].set(value, (id = list.length));
+            list.push(value);
+        }
+        return id;
+    }
+    push(name, agent, start, end, shape) {
+        if (this.count === this.starts.length)
+            this.grow();
+        const k = this.count++;
+        this.starts[k] = start;
+        this.ends[k] = end;
+        this.names[k] = this.id(0, this.nameList, name);
+        this.agents[k] = this.id(1, this.agentList, agent);
+        this.shapes[k] = shape === undefined ? -1 : this.id(2, this.shapeList, shape);
+    }
+    grow() {
+        const size = this.starts.length * 2;
+        const grow = (old, fresh) => {
+            fresh.set(old);
+            return fresh;
+        };
+        this.starts = grow(this.starts, new Float64Array(size));
+        this.ends = grow(this.ends, new Float64Array(size));
+        this.names = grow(this.names, new Int32Array(size));
+        this.agents = grow(this.agents, new Int32Array(size));
+        this.shapes = grow(this.shapes, new Int32Array(size));
+    }
 }
 const V3 = { name: 'Kernel_Name', agent: 'Agent_Id', start: 'Start_Timestamp', end: 'End_Timestamp', grid: ['Grid_Size_X', 'Grid_Size_Y', 'Grid_Size_Z'], block: ['Workgroup_Size_X', 'Workgroup_Size_Y', 'Workgroup_Size_Z'] };
 const V1 = { name: 'KernelName', agent: 'gpu-id', start: 'BeginNs', end: 'EndNs', grid: ['grd'], block: ['wgr'] };
@@ -15515,7 +17204,7 @@ class Clock {
 class KernelTraceReader {
     path;
     ctx;
-    dispatches = [];
+    dispatches = new Dispatches();
     header;
     labels;
     at;
@@ -15580,7 +17269,7 @@ class KernelTraceReader {
             const own = ownString(raw.name);
             this.names.set(own, (name = cleanKernelName(own)));
         }
-        const dispatch = { name, agent: raw.agent, start, end };
+        let shape;
         if (raw.grid && raw.block) {
             const sizes = [...raw.grid, ...raw.block];
             if (sizes.some((n) => !Number.isFinite(n) || n < 0))
@@ -15590,29 +17279,44 @@ class KernelTraceReader {
             if (block.every((b) => b > 0)) {
                 // rocprof counts the grid in work-items; report workgroups, as CUDA counts blocks.
                 const dim3 = (v) => [v[0] ?? 1, v[1] ?? 1, v[2] ?? 1].join(',');
-                dispatch.shape = `${dim3(raw.gridInBlocks ? grid : grid.map((n, d) => Math.ceil(n / block[d])))},${dim3(block)}`;
+                shape = `${dim3(raw.gridInBlocks ? grid : grid.map((n, d) => Math.ceil(n / block[d])))},${dim3(block)}`;
             }
         }
-        this.dispatches.push(dispatch);
+        this.dispatches.push(name, raw.agent, start, end, shape);
+    }
+    /** A timestamp on the dispatches' clock (ns from the first one read), for other events of the same capture. */
+    offsetOf(text) {
+        return this.clock.offset(text);
+    }
+    /** The device number an agent's kernels are given (as in KernelStat.device); -1 for an agent with none. */
+    deviceOf(agent) {
+        const id = this.dispatches.agentList.indexOf(agent);
+        return id < 0 ? -1 : deviceOfAgent(this.dispatches)[id];
     }
     finish() {
         const dispatches = this.dispatches;
-        if (dispatches.length === 0)
+        if (dispatches.count === 0)
             return { kernels: [] };
-        return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false) };
+        return { kernels: kernelsFrom(dispatches), ...timelineFrom(dispatches, (name) => this.ctx.isCollective?.(name) ?? false), trace: traceFrom(dispatches) };
     }
 }
-function sortedAgents(dispatches) {
-    return [...new Set(dispatches.map((d) => d.agent))].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+/** Device number by agent id: the agents in numeric order. */
+function deviceOfAgent(dispatches) {
+    const sorted = dispatches.agentList.map((agent, id) => ({ agent, id })).sort((a, b) => a.agent.localeCompare(b.agent, undefined, { numeric: true }));
+    const device = new Int32Array(dispatches.agentList.length);
+    sorted.forEach(({ id }, index) => (device[id] = index));
+    return device;
 }
 function kernelsFrom(dispatches) {
-    const agents = sortedAgents(dispatches);
-    const multi = agents.length > 1;
+    const device = deviceOfAgent(dispatches);
+    const multi = dispatches.agentList.length > 1;
+    const names = dispatches.nameList.length;
     const byKey = new Map();
     const shapeNs = new Map();
-    for (const d of dispatches) {
-        const key = `${d.agent}\u0000${d.name}`;
-        const ns = d.end - d.start;
+    for (let k = 0; k < dispatches.count; k++) {
+        const agent = dispatches.agents[k];
+        const key = agent * names + dispatches.names[k];
+        const ns = dispatches.ends[k] - dispatches.starts[k];
         const existing = byKey.get(key);
         if (existing) {
             existing.totalNs += ns;
@@ -15621,17 +17325,18 @@ function kernelsFrom(dispatches) {
             existing.maxNs = Math.max(existing.maxNs, ns);
         }
         else {
-            byKey.set(key, { name: d.name, totalNs: ns, instances: 1, minNs: ns, maxNs: ns, ...(multi ? { device: agents.indexOf(d.agent) } : {}) });
+            byKey.set(key, { name: dispatches.nameList[dispatches.names[k]], totalNs: ns, instances: 1, minNs: ns, maxNs: ns, ...(multi ? { device: device[agent] } : {}) });
         }
-        if (d.shape) {
+        const shape = dispatches.shapes[k];
+        if (shape >= 0) {
             let shapes = shapeNs.get(key);
             if (!shapes)
                 shapeNs.set(key, (shapes = new Map()));
-            shapes.set(d.shape, (shapes.get(d.shape) ?? 0) + ns);
+            shapes.set(shape, (shapes.get(shape) ?? 0) + ns);
         }
     }
     for (const [key, shapes] of shapeNs) {
-        const heaviest = [...shapes.entries()].sort((a, b) => b[1] - a[1])[0][0].split(',').map(Number);
+        const heaviest = dispatches.shapeList[[...shapes.entries()].sort((a, b) => b[1] - a[1])[0][0]].split(',').map(Number);
         Object.assign(byKey.get(key), { grid: heaviest.slice(0, 3), block: heaviest.slice(3, 6) });
     }
     return [...byKey.values()];
@@ -15639,152 +17344,23 @@ function kernelsFrom(dispatches) {
 /** The dispatches as GPU ops (one device per agent), so the timeline is built as for a Kineto trace. */
 function timelineFrom(dispatches, isCollective) {
     // Device numbers as kernelsFrom gives them: the agents' index in numeric order.
-    const agents = new Map(sortedAgents(dispatches).map((agent, index) => [agent, index]));
-    const kinds = new Map();
+    const device = deviceOfAgent(dispatches);
+    const kinds = dispatches.nameList.map((name) => (isCollective(name) ? OP_COLLECTIVE : OP_KERNEL));
     const ops = new OpLog();
-    for (const d of dispatches) {
-        const device = agents.get(d.agent);
-        let kind = kinds.get(d.name);
-        if (kind === undefined)
-            kinds.set(d.name, (kind = isCollective(d.name) ? OP_COLLECTIVE : OP_KERNEL));
-        ops.push(d.start, d.end, device, NaN, kind);
-    }
-    const counts = { kernelLaunches: dispatches.length, graphLaunches: 0, graphCorrelations: new Set() };
+    for (let k = 0; k < dispatches.count; k++)
+        ops.push(dispatches.starts[k], dispatches.ends[k], device[dispatches.agents[k]], NaN, kinds[dispatches.names[k]]);
+    const counts = { kernelLaunches: dispatches.count, graphLaunches: 0, graphCorrelations: new Set() };
     return { timeline: buildTimeline(ops, [], counts), deviceTimelines: deviceTimelines(ops, [], counts) };
 }
-
-;// CONCATENATED MODULE: ./src/ingest/formats/jax-trace.ts
-/**
- * The trace jax.profiler writes (`plugins/profile/<run>/perfetto_trace.json.gz` with
- * `create_perfetto_trace=True`, and `<host>.trace.json.gz` beside it): a Chrome trace, but not a
- * PyTorch one. Its events carry no `cat`; processes are named by device (`/device:GPU:0`, `/host:CPU`)
- * and a device's threads by stream (`Stream #14(Compute)`). A GPU event is a kernel when its args
- * hold `kernel_details` (`grid:384,1,1 block:128,1,1 …`), a copy with `memcpy_details`, a memset with
- * `Memset_details`; `hlo_module` / `hlo_op` name the XLA program and op that ran it.
- * Kernels and their timeline are read from the device processes; `ts`/`dur` are µs with ns digits.
- * A kernel's XLA program (`hlo_module`: `jit_step` for a jitted function, `jit_dot_general` for one
- * op dispatched on its own) is its `launchedBy`, as a PyTorch trace's launching op is.
- * Limits: copies and memsets are counted and left out of kernel time, as the kernel traces of the
- * other tools leave them; host events (Python frames, PjRt dispatch) are not read; TPU devices are
- * counted and left out.
- */
-
-
-
-
-/** The header KernelTraceReader reads dispatches under; the events give each field by name. */
-const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
-const GPU_PROCESS = /^\/device:GPU:(\d+)$/;
-const DEVICE_PROCESS = /^\/device:/;
-/** True when a Chrome-trace head names jax.profiler's processes (`/device:GPU:0`, `/host:CPU`). */
-function isJaxTraceHead(head) {
-    const text = head.replace(/^\uFEFF/, '').trimStart();
-    if (!text.startsWith('{') || !/"traceEvents"\s*:/.test(text))
-        return false;
-    return /"name"\s*:\s*"process_name"\s*,\s*"args"\s*:\s*\{\s*"name"\s*:\s*"\/(?:device:[A-Z]+:\d+|host:CPU)"/.test(text);
+/** The dispatches as trace events (the record is bounded; see model/trace-events.ts). */
+function traceFrom(dispatches) {
+    const device = deviceOfAgent(dispatches);
+    const trace = new trace_events/* TraceEvents */.D2();
+    for (let k = 0; k < dispatches.count; k++) {
+        trace.add('kernel', dispatches.nameList[dispatches.names[k]], dispatches.starts[k], dispatches.ends[k] - dispatches.starts[k], device[dispatches.agents[k]], 0);
+    }
+    return trace;
 }
-/** `grid:384,1,1 block:128,1,1` → the grid in blocks and the block in threads. */
-function launchShape(details) {
-    if (typeof details !== 'string')
-        return undefined;
-    const grid = /(?:^|\s)grid:(\d+),(\d+),(\d+)/.exec(details);
-    const block = /(?:^|\s)block:(\d+),(\d+),(\d+)/.exec(details);
-    if (!grid || !block)
-        return undefined;
-    return { grid: grid.slice(1, 4).map(Number), block: block.slice(1, 4).map(Number) };
-}
-/** µs with up to three decimals, as the trace writes them, to whole ns. */
-function nanoseconds(value) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-        return undefined;
-    return Math.round(value * 1000);
-}
-/* harmony default export */ const jax_trace = ((0,common_importer/* defineImporter */.IN)({
-    id: 'jax-trace',
-    label: 'JAX profiler trace (jax.profiler, Perfetto JSON)',
-    sniff: isJaxTraceHead,
-    capabilities: { kernels: 'expected', timeline: true },
-    async read(file, ctx) {
-        const doc = parseJsonDocument(file.path, await file.text(), 'a complete JAX profiler trace');
-        if (!isRecord(doc) || !Array.isArray(doc['traceEvents'])) {
-            throw new errors/* InputError */.dz(file.path, 'expected a JAX profiler trace: an object with a "traceEvents" array', 'byte 0');
-        }
-        const events = doc['traceEvents'];
-        // Processes first: metadata events may come anywhere in the list.
-        const gpuOf = new Map();
-        const otherDevices = new Set();
-        for (const event of events) {
-            if (!isRecord(event) || event['ph'] !== 'M' || event['name'] !== 'process_name' || !isRecord(event['args']))
-                continue;
-            const name = event['args']['name'];
-            if (typeof name !== 'string')
-                continue;
-            const gpu = GPU_PROCESS.exec(name);
-            if (gpu)
-                gpuOf.set(event['pid'], gpu[1]);
-            else if (DEVICE_PROCESS.test(name))
-                otherDevices.add(event['pid']);
-        }
-        const trace = new KernelTraceReader(file.path, DISPATCH_FIELDS, 1, false, ctx);
-        let copies = 0;
-        // Per kernel name: ns under each XLA program, for its launchedBy.
-        const modules = new Map();
-        for (let i = 0; i < events.length; i++) {
-            const event = events[i];
-            if (!isRecord(event) || event['ph'] !== 'X')
-                continue;
-            const agent = gpuOf.get(event['pid']);
-            if (agent === undefined) {
-                if (otherDevices.has(event['pid']))
-                    ctx.count('non-gpu-device-event', 'data-loss', 'events of a device other than a GPU (a TPU) are left out');
-                continue;
-            }
-            const args = isRecord(event['args']) ? event['args'] : {};
-            if (!('kernel_details' in args)) {
-                copies += 1;
-                ctx.count('copy-event', 'info', 'GPU copies and memsets (memcpy_details, Memset_details) are left out of kernel time');
-                continue;
-            }
-            const where = `traceEvents[${i}]`;
-            const name = event['name'];
-            if (typeof name !== 'string' || name.trim() === '')
-                throw new errors/* InputError */.dz(file.path, 'expected a kernel name in "name"', where);
-            const start = nanoseconds(event['ts']);
-            const duration = nanoseconds(event['dur']);
-            if (start === undefined)
-                throw new errors/* InputError */.dz(file.path, `expected "ts" in µs as a non-negative number, got ${JSON.stringify(event['ts'])}`, where);
-            if (duration === undefined)
-                throw new errors/* InputError */.dz(file.path, `expected "dur" in µs as a non-negative number, got ${JSON.stringify(event['dur'])}`, where);
-            const shape = launchShape(args['kernel_details']);
-            trace.addDispatch({ name, agent, start: String(start), end: String(start + duration), ...(shape ? { ...shape, gridInBlocks: true } : {}) }, where);
-            const module = args['hlo_module'];
-            if (typeof module === 'string' && module.trim() !== '') {
-                const key = cleanKernelName(name);
-                const byModule = modules.get(key) ?? new Map();
-                modules.set(key, byModule.set(module.trim(), (byModule.get(module.trim()) ?? 0) + duration));
-            }
-        }
-        const read = trace.finish();
-        if (read.kernels.length === 0) {
-            const seen = gpuOf.size === 0 ? 'no /device:GPU process' : copies > 0 ? `only ${copies} copies` : 'no GPU events';
-            throw new errors/* InputError */.dz(file.path, `expected GPU kernel events (ph "X" on a /device:GPU process, with kernel_details args) in the JAX trace, found ${seen}`, 'byte 0');
-        }
-        const kernels = read.kernels.map((kernel) => {
-            const byModule = modules.get(kernel.name);
-            if (!byModule)
-                return kernel;
-            const [module, ns] = [...byModule.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
-            const all = [...byModule.values()].reduce((sum, v) => sum + v, 0);
-            return { ...kernel, launchedBy: module, launchedByShare: all > 0 ? ns / all : 1 };
-        });
-        return {
-            source: { path: file.path, format: 'jax-trace', tool: 'jax.profiler', parts: ['kernels', 'timeline'] },
-            kernels,
-            ...(read.timeline ? { timeline: read.timeline } : {}),
-            ...(read.deviceTimelines && read.deviceTimelines.length > 1 ? { deviceTimelines: read.deviceTimelines } : {}),
-        };
-    },
-}));
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/categories.ts
 /** Kineto event categories the importer decodes, recognized from their raw bytes. */
@@ -15953,6 +17529,7 @@ function describeByte(c) {
 }
 class ElementScanner {
     sink;
+    everyEvent;
     /** Absolute offset of the current chunk's first byte. */
     base = 0;
     /** Set once the element has ended. */
@@ -15975,8 +17552,13 @@ class ElementScanner {
     pieces = [];
     keptBytes = 0;
     decodeNow = false;
-    constructor(sink) {
+    /**
+     * `everyEvent`: every traceEvents element goes to the sink whole (category CAT_UNKNOWN), none is
+     * skipped by its `"cat"`: for Chrome traces whose events carry no category (jax.profiler's).
+     */
+    constructor(sink, everyEvent = false) {
         this.sink = sink;
+        this.everyEvent = everyEvent;
     }
     begin(isEvent, key, chunk, i) {
         const c = chunk[i];
@@ -16092,7 +17674,7 @@ class ElementScanner {
         let expectKey = this.expectKey;
         let catNext = this.catNext;
         const stack = this.stack;
-        const watchKeys = this.isEvent;
+        const watchKeys = this.isEvent && !this.everyEvent;
         for (; i < n; i++) {
             const c = chunk[i];
             const kind = CLASS[c];
@@ -16174,7 +17756,7 @@ class ElementScanner {
             return;
         let category = this.category;
         if (this.isEvent && category === CAT_PENDING) {
-            if (!this.uncertain)
+            if (!this.uncertain && !this.everyEvent)
                 return; // no "cat": metadata and instant events
             category = CAT_UNKNOWN;
         }
@@ -16207,6 +17789,7 @@ class ElementScanner {
  * Limits: skipped events are checked only for balanced brackets and closed strings, not full JSON
  * grammar. Input must be UTF-8 (the JSON structural bytes are ASCII).
  */
+
 
 
 
@@ -16246,8 +17829,9 @@ class TraceScanner {
     rootEmpty = true;
     element;
     sawTraceEvents = false;
-    constructor(sink) {
-        this.element = new ElementScanner(sink);
+    /** `everyEvent`: hand every traceEvents element to the sink, whatever its category (ElementScanner). */
+    constructor(sink, options = {}) {
+        this.element = new ElementScanner(sink, options.everyEvent ?? false);
     }
     get bytesSeen() {
         return this.base;
@@ -16385,6 +17969,248 @@ class TraceScanner {
         return i;
     }
 }
+/**
+ * Streams the file through the scanner: its bytes (gunzipped) chunk by chunk, then the end. Errors
+ * of reading or inflating the file are told apart from errors of its JSON: only the former are a
+ * damaged gzip stream, and anything else is not passed off as one. A ScanError becomes an
+ * InputError at its byte.
+ */
+async function scanFile(file, scanner) {
+    const chunks = file.stream()[Symbol.asyncIterator]();
+    try {
+        for (;;) {
+            let next;
+            try {
+                next = await chunks.next();
+            }
+            catch (error) {
+                if (error instanceof errors/* InputError */.dz)
+                    throw error;
+                const reason = error.message;
+                const expected = file.gzip ? `expected a complete gzip stream, got "gunzip: ${reason}"` : `expected a readable file, got "${reason}"`;
+                throw new errors/* InputError */.dz(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
+            }
+            if (next.done)
+                break;
+            scanner.push(next.value);
+        }
+        scanner.finish();
+    }
+    catch (error) {
+        await chunks.return?.();
+        if (error instanceof ScanError)
+            throw new errors/* InputError */.dz(file.path, error.expected, `byte ${error.offset}`);
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/ingest/formats/jax-trace.ts
+/**
+ * The trace jax.profiler writes (`plugins/profile/<run>/perfetto_trace.json.gz` with
+ * `create_perfetto_trace=True`, and `<host>.trace.json.gz` beside it): a Chrome trace, but not a
+ * PyTorch one. Its events carry no `cat`; processes are named by device (`/device:GPU:0`, `/host:CPU`)
+ * and a device's threads by stream (`Stream #14(Compute)`). A GPU event is a kernel when its args
+ * hold `kernel_details` (`grid:384,1,1 block:128,1,1 …`), a copy with `memcpy_details`, a memset with
+ * `Memset_details`; `hlo_module` / `hlo_op` name the XLA program and op that ran it.
+ * Kernels and their timeline are read from the device processes; `ts`/`dur` are µs with ns digits.
+ * A kernel's XLA program (`hlo_module`: `jit_step` for a jitted function, `jit_dot_general` for one
+ * op dispatched on its own) is its `launchedBy`, as a PyTorch trace's launching op is.
+ * The file is streamed through the Chrome-trace scanner the Kineto reader uses (traces run to
+ * hundreds of MB): each event is decoded alone, only when its bytes may matter (a process name, a
+ * complete event). Process names may come anywhere in the list: an event of a process not named yet
+ * is remembered by its pid, and when such a pid turns out to be a device, the file is read again
+ * with every name known.
+ * Limits: copies and memsets are counted and left out of kernel time, as the kernel traces of the
+ * other tools leave them; host events (Python frames, PjRt dispatch) are not read; TPU devices are
+ * counted and left out.
+ */
+
+
+
+
+
+/** The header KernelTraceReader reads dispatches under; the events give each field by name. */
+const DISPATCH_FIELDS = 'Index,KernelName,gpu-id,BeginNs,EndNs,grd,wgr';
+const GPU_PROCESS = /^\/device:GPU:(\d+)$/;
+const DEVICE_PROCESS = /^\/device:/;
+const PROCESS_NAME = Buffer.from('"process_name"');
+const COMPLETE = Buffer.from('"X"');
+/** True when a Chrome-trace head names jax.profiler's processes (`/device:GPU:0`, `/host:CPU`). */
+function isJaxTraceHead(head) {
+    const text = head.replace(/^\uFEFF/, '').trimStart();
+    if (!text.startsWith('{') || !/"traceEvents"\s*:/.test(text))
+        return false;
+    return /"name"\s*:\s*"process_name"\s*,\s*"args"\s*:\s*\{\s*"name"\s*:\s*"\/(?:device:[A-Z]+:\d+|host:CPU)"/.test(text);
+}
+/** `grid:384,1,1 block:128,1,1` → the grid in blocks and the block in threads. */
+function launchShape(details) {
+    if (typeof details !== 'string')
+        return undefined;
+    const grid = /(?:^|\s)grid:(\d+),(\d+),(\d+)/.exec(details);
+    const block = /(?:^|\s)block:(\d+),(\d+),(\d+)/.exec(details);
+    if (!grid || !block)
+        return undefined;
+    return { grid: grid.slice(1, 4).map(Number), block: block.slice(1, 4).map(Number) };
+}
+/** µs with up to three decimals, as the trace writes them, to whole ns. */
+function nanoseconds(value) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+        return undefined;
+    return Math.round(value * 1000);
+}
+/** One pass over the trace's events: kernels into the reader, copies counted, process names learnt. */
+class JaxEvents {
+    path;
+    ctx;
+    processes;
+    /** Index of the next traceEvents element. */
+    index = 0;
+    trace;
+    copies = 0;
+    /** Per kernel name: ns under each XLA program, for its launchedBy. */
+    modules = new Map();
+    /** Pids of complete events met before their process was named. */
+    unnamedPids = new Set();
+    constructor(path, ctx, processes) {
+        this.path = path;
+        this.ctx = ctx;
+        this.processes = processes;
+        this.trace = new KernelTraceReader(path, DISPATCH_FIELDS, 1, false, ctx);
+    }
+    member() { }
+    event(bytes, start, end) {
+        const i = this.index++;
+        const raw = bytes.subarray(start, end);
+        // Only a process name or a complete event matters; the rest is not decoded.
+        const named = raw.indexOf(PROCESS_NAME) >= 0;
+        if (!named && raw.indexOf(COMPLETE) < 0)
+            return end;
+        let event;
+        try {
+            event = JSON.parse(raw.toString('utf8'));
+        }
+        catch {
+            throw new errors/* InputError */.dz(this.path, 'expected a trace event that is valid JSON', `traceEvents[${i}]`);
+        }
+        if (!isRecord(event))
+            return end;
+        if (named)
+            this.processName(event);
+        if (event['ph'] === 'X')
+            this.complete(event, i);
+        return end;
+    }
+    processName(event) {
+        if (event['ph'] !== 'M' || event['name'] !== 'process_name' || !isRecord(event['args']))
+            return;
+        const name = event['args']['name'];
+        if (typeof name !== 'string')
+            return;
+        const gpu = GPU_PROCESS.exec(name);
+        if (gpu)
+            this.processes.gpuOf.set(event['pid'], gpu[1]);
+        else if (DEVICE_PROCESS.test(name))
+            this.processes.otherDevices.add(event['pid']);
+    }
+    complete(event, i) {
+        const { ctx, path } = this;
+        const agent = this.processes.gpuOf.get(event['pid']);
+        if (agent === undefined) {
+            if (this.processes.otherDevices.has(event['pid']))
+                ctx.count('non-gpu-device-event', 'data-loss', 'events of a device other than a GPU (a TPU) are left out');
+            else
+                this.unnamedPids.add(event['pid']);
+            return;
+        }
+        const args = isRecord(event['args']) ? event['args'] : {};
+        if (!('kernel_details' in args)) {
+            this.copies += 1;
+            ctx.count('copy-event', 'info', 'GPU copies and memsets (memcpy_details, Memset_details) are left out of kernel time');
+            return;
+        }
+        const where = `traceEvents[${i}]`;
+        const name = event['name'];
+        if (typeof name !== 'string' || name.trim() === '')
+            throw new errors/* InputError */.dz(path, 'expected a kernel name in "name"', where);
+        const start = nanoseconds(event['ts']);
+        const duration = nanoseconds(event['dur']);
+        if (start === undefined)
+            throw new errors/* InputError */.dz(path, `expected "ts" in µs as a non-negative number, got ${JSON.stringify(event['ts'])}`, where);
+        if (duration === undefined)
+            throw new errors/* InputError */.dz(path, `expected "dur" in µs as a non-negative number, got ${JSON.stringify(event['dur'])}`, where);
+        const shape = launchShape(args['kernel_details']);
+        this.trace.addDispatch({ name, agent, start: String(start), end: String(start + duration), ...(shape ? { ...shape, gridInBlocks: true } : {}) }, where);
+        const module = args['hlo_module'];
+        if (typeof module === 'string' && module.trim() !== '') {
+            const key = cleanKernelName(name);
+            const byModule = this.modules.get(key) ?? new Map();
+            this.modules.set(key, byModule.set(module.trim(), (byModule.get(module.trim()) ?? 0) + duration));
+        }
+    }
+}
+/** One streamed pass over the file; its stats are counted only by the pass whose reading is kept. */
+async function pass(file, ctx, processes) {
+    const events = new JaxEvents(file.path, ctx, processes);
+    const scanner = new TraceScanner(events, { everyEvent: true });
+    await scanFile(file, scanner);
+    return { events, sawTraceEvents: scanner.sawTraceEvents };
+}
+/* harmony default export */ const jax_trace = ((0,common_importer/* defineImporter */.IN)({
+    id: 'jax-trace',
+    label: 'JAX profiler trace (jax.profiler, Perfetto JSON)',
+    sniff: isJaxTraceHead,
+    capabilities: { kernels: 'expected', timeline: true },
+    async read(file, ctx) {
+        const processes = { gpuOf: new Map(), otherDevices: new Set() };
+        // Counts go to a scratch context until the pass that is kept is known.
+        const counted = new Map();
+        const scratch = {
+            path: ctx.path,
+            options: ctx.options,
+            ...(ctx.isCollective ? { isCollective: (name) => ctx.isCollective(name) } : {}),
+            count: (...args) => {
+                const seen = counted.get(args[0]);
+                if (seen)
+                    seen.n += 1;
+                else
+                    counted.set(args[0], { args, n: 1 });
+            },
+        };
+        let read = await pass(file, scratch, processes);
+        const late = [...read.events.unnamedPids].some((pid) => processes.gpuOf.has(pid) || processes.otherDevices.has(pid));
+        if (late) {
+            // A device named after some of its events: read again, every name known.
+            counted.clear();
+            read = await pass(file, scratch, processes);
+        }
+        for (const { args, n } of counted.values())
+            for (let k = 0; k < n; k++)
+                ctx.count(...args);
+        if (!read.sawTraceEvents)
+            throw new errors/* InputError */.dz(file.path, 'expected a JAX profiler trace: an object with a "traceEvents" array', 'byte 0');
+        const { events } = read;
+        const result = events.trace.finish();
+        if (result.kernels.length === 0) {
+            const seen = processes.gpuOf.size === 0 ? 'no /device:GPU process' : events.copies > 0 ? `only ${events.copies} copies` : 'no GPU events';
+            throw new errors/* InputError */.dz(file.path, `expected GPU kernel events (ph "X" on a /device:GPU process, with kernel_details args) in the JAX trace, found ${seen}`, 'byte 0');
+        }
+        const kernels = result.kernels.map((kernel) => {
+            const byModule = events.modules.get(kernel.name);
+            if (!byModule)
+                return kernel;
+            const [module, ns] = [...byModule.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+            const all = [...byModule.values()].reduce((sum, v) => sum + v, 0);
+            return { ...kernel, launchedBy: module, launchedByShare: all > 0 ? ns / all : 1 };
+        });
+        return {
+            source: { path: file.path, format: 'jax-trace', tool: 'jax.profiler', parts: ['kernels', 'timeline'] },
+            kernels,
+            ...(result.timeline ? { timeline: result.timeline } : {}),
+            ...(result.trace ? { trace: result.trace } : {}),
+            ...(result.deviceTimelines && result.deviceTimelines.length > 1 ? { deviceTimelines: result.deviceTimelines } : {}),
+        };
+    },
+}));
 
 ;// CONCATENATED MODULE: ./src/ingest/formats/kineto/graph-captures.ts
 /**
@@ -17737,6 +19563,7 @@ class PythonFrames {
 
 
 
+
 const PH_COMPLETE = 88; // 'X'
 /** HTA drops longer events: CUPTI timestamp overflow, not real work. */
 const MAX_DURATION_NS = 7 * 24 * 3600 * 1e9;
@@ -17826,6 +19653,7 @@ class TraceSummary {
     baseOffset = 0;
     /** kernel name → its timeline kind, and device → sums */
     kernels = new NameCache(decodeName, (name) => ({
+        name,
         kind: this.ctx.isCollective?.(name) ? OP_COLLECTIVE : OP_KERNEL,
         byDevice: new Map(),
     }));
@@ -17839,6 +19667,10 @@ class TraceSummary {
         capture: captureRole(name),
     }));
     ops = new OpLog();
+    /** The events as read, for the clean trace profile-gate writes (bounded). */
+    trace = new trace_events/* TraceEvents */.D2();
+    /** The trace record's clock: the ts of the first event recorded, so host and GPU events share it. */
+    traceBaseUs;
     /** Matmul shapes and phase-naming annotations: what tells decode steps from one forward pass. */
     generation = new GenerationFacts();
     launchSites = new LaunchSites((op, rows, startNs) => this.generation.matmul(op, rows, startNs));
@@ -17933,6 +19765,12 @@ class TraceSummary {
                 return this.step(startNs, category === CAT_GPU_ANNOTATION);
         }
     }
+    /** Records the current event in the trace record, on the trace's one clock. */
+    record(kind, name, device, lane) {
+        const f = this.fields;
+        this.traceBaseUs ??= f.tsUs;
+        this.trace.add(kind, name, (f.tsUs - this.traceBaseUs) * 1000 + f.tsFracNs, f.durNs, device, lane);
+    }
     /** The stream of a GPU event (args.stream, else its tid), on its device. */
     streamOf(device) {
         const f = this.fields;
@@ -17955,7 +19793,7 @@ class TraceSummary {
     kernel(startNs) {
         const f = this.fields;
         const device = this.deviceOf();
-        const { kind, byDevice } = this.named(this.kernels);
+        const { name, kind, byDevice } = this.named(this.kernels);
         let sum = byDevice.get(device);
         if (!sum)
             byDevice.set(device, (sum = { totalNs: 0, instances: 0, minNs: Infinity, maxNs: 0, shapes: [] }));
@@ -17976,6 +19814,7 @@ class TraceSummary {
         if (this.graphs.active)
             this.graphs.gpuEvent(f.correlation);
         this.ops.push(startNs, startNs + dur, device, f.correlation, kind);
+        this.record('kernel', name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
     }
     /** A PyTorch op on the CPU: only its place in the op tree (and a matmul's shapes) is kept. */
     cpuOp() {
@@ -17985,6 +19824,7 @@ class TraceSummary {
         this.cpuOpBaseUs ??= f.tsUs;
         const start = (f.tsUs - this.cpuOpBaseUs) * 1000 + f.tsFracNs;
         const name = this.cpuOpNames.get(f.buffer, f.nameStart, f.nameEnd).value;
+        this.record('cpu-op', name, trace_events/* HOST_DEVICE */.u$, f.tid);
         this.launchSites.op(name, f.externalId, f.tid, start, start + f.durNs, isMatmulOp(name) ? f.inputDims() : undefined);
     }
     /**
@@ -17993,8 +19833,11 @@ class TraceSummary {
      */
     annotation() {
         const name = this.fields.name();
-        if (name !== undefined)
-            this.generation.range(phaseOfName(name), name);
+        if (name === undefined)
+            return;
+        this.generation.range(phaseOfName(name), name);
+        if (this.fields.hasTs && this.fields.hasDur)
+            this.record('range', name, trace_events/* HOST_DEVICE */.u$, this.fields.tid);
     }
     /** A Python call (with_stack): kept only when it is the workload's own frame or an nn.Module. */
     pythonFrame() {
@@ -18029,6 +19872,7 @@ class TraceSummary {
             this.graphs.gpuEvent(f.correlation);
         }
         this.ops.push(startNs, startNs + f.durNs, device, f.correlation, hostCopy ? OP_HOST_COPY : OP_MEMOP);
+        this.record(memset ? 'memset' : 'memcpy', sum.name, device, Number.isInteger(f.stream) ? f.stream : f.tid);
     }
     apiCall(startNs) {
         const f = this.fields;
@@ -18053,6 +19897,9 @@ class TraceSummary {
     step(startNs, gpu) {
         const f = this.fields;
         const name = f.name();
+        // ProfilerStep ranges: the CPU one on its thread (the GPU projection is derived, not recorded).
+        if (!gpu)
+            this.record('range', name, trace_events/* HOST_DEVICE */.u$, f.tid);
         const steps = gpu ? this.gpuSteps : this.cpuSteps;
         const end = startNs + f.durNs;
         const known = steps.get(name);
@@ -18242,6 +20089,7 @@ function isRocprofTraceHead(head) {
             source: { path: file.path, format: 'rocprof-json', tool: 'rocprof', parts: ['results.json'] },
             kernels: read.kernels,
             ...(read.timeline ? { timeline: read.timeline } : {}),
+            ...(read.trace ? { trace: read.trace } : {}),
             environment: environmentOf(doc['otherData']),
         };
     },
@@ -18432,31 +20280,11 @@ function generationOf(summary) {
     async read(file, ctx) {
         const summary = new TraceSummary(ctx);
         const scanner = new TraceScanner(summary);
-        // Errors of reading or inflating the file are told apart from errors of its JSON: only the
-        // former are a damaged gzip stream, and anything else is not passed off as one.
-        const chunks = file.stream()[Symbol.asyncIterator]();
+        await scanFile(file, scanner);
         try {
-            for (;;) {
-                let next;
-                try {
-                    next = await chunks.next();
-                }
-                catch (error) {
-                    if (error instanceof errors/* InputError */.dz)
-                        throw error;
-                    const reason = error.message;
-                    const expected = file.gzip ? `expected a complete gzip stream, got "gunzip: ${reason}"` : `expected a readable file, got "${reason}"`;
-                    throw new errors/* InputError */.dz(file.path, `${expected} after ${scanner.bytesSeen} bytes of JSON`, `byte ${scanner.bytesSeen}`);
-                }
-                if (next.done)
-                    break;
-                scanner.push(next.value);
-            }
-            scanner.finish();
             summary.finish();
         }
         catch (error) {
-            await chunks.return?.();
             if (error instanceof ScanError)
                 throw new errors/* InputError */.dz(file.path, error.expected, `byte ${error.offset}`);
             throw error;
@@ -18483,6 +20311,7 @@ function generationOf(summary) {
             ...(hasTimeline ? { timeline: { ...buildTimeline(summary.ops, windows, counts), ...generationOf(summary) }, deviceTimelines: deviceTimelines(summary.ops, windows, counts) } : {}),
             environment: kineto_json_environmentOf(summary),
             ...(notices.length ? { notices } : {}),
+            ...(summary.trace.count ? { trace: summary.trace } : {}),
         };
     },
 }));
@@ -18937,7 +20766,7 @@ function unterminatedMetricLine(text, lines) {
 /* harmony default export */ const max_generate = ((0,common_importer/* defineImporter */.IN)({
     id: 'max-generate',
     label: 'MAX generate console output',
-    capabilities: { kernels: 'optional', metrics: true },
+    capabilities: { kernels: 'optional', metrics: true, tokensCountSteps: true },
     suite: 'max',
     sniff(head) {
         if (/^=+ Serving Benchmark Result =+/m.test(head) || /^Successful requests:/m.test(head))
@@ -21899,6 +23728,10 @@ const NOTICE = /^NOTICE: (.*)$/;
 const DASHES = /^\s*-+(\s+-+)*\s*$/;
 const VERSION = /nsight-systems[/\\](\d{4}\.\d+(?:\.\d+)*)/i;
 const MAX_HEADER_CHARS = 4096;
+/** A line that only says rows were left out: `...` or `…` (an excerpt pasted from a longer output). */
+const ELISION = /^\s*(?:\.{3,}|…)\s*$/;
+/** Where a run may begin: a Markdown heading a user put between pasted runs, or nsys's own first lines of a run. */
+const RUN_MARK = /^\s{0,3}#{1,6}\s|^Collecting data\.\.\.|^Generating '.*\.qdstrm'|^Generating SQLite file|^\[1\/\d+\] /;
 const KNOWN_HEADER = /^\s*"?(Time ?\(%\)|Total \((?:[KMG]i?)?B\)|Row#)"?\s*,/;
 function reportName(script) {
     const base = script.split(/[/\\]/).pop() ?? script;
@@ -21913,9 +23746,11 @@ function isMarker(line) {
         NOTICE.test(line) ||
         /^Generat(ing|ed)\b/.test(line));
 }
-/** The end of a table body: a blank line or a status line. */
+/** Markdown a user wraps pasted output in: a code fence or a heading. Never a row of nsys's. */
+const MARKDOWN = /^\s{0,3}(?:```|~~~|#{1,6}\s)/;
+/** The end of a table body: a blank line, a status line, or the Markdown around pasted output. */
 function endsBody(line) {
-    return line.trim() === '' || isMarker(line);
+    return line.trim() === '' || isMarker(line) || MARKDOWN.test(line);
 }
 /** A line's CSV fields as csv-parse reads one line (a blank record has none); undefined when malformed. */
 function csvFields(line) {
@@ -21945,7 +23780,7 @@ function isCsvHeader(line, next) {
 class NsysScanner {
     path;
     onTable;
-    output = { tables: [], skipped: [], notices: [], prose: [], processed: [], realigned: [] };
+    output = { tables: [], skipped: [], notices: [], prose: [], processed: [], realigned: [], elided: [], runMarks: [] };
     report;
     lineNo = 0;
     /** The line waiting for the next one to decide what it is. */
@@ -21957,6 +23792,8 @@ class NsysScanner {
     }
     push(line) {
         this.lineNo += 1;
+        if (RUN_MARK.test(line))
+            this.output.runMarks.push({ message: line.trim(), line: this.lineNo });
         this.take(line, this.lineNo);
     }
     finish() {
@@ -21974,6 +23811,11 @@ class NsysScanner {
     }
     take(line, lineNo) {
         if (this.body) {
+            if (ELISION.test(line)) {
+                this.output.elided.push({ ...(this.report !== undefined ? { report: this.report } : {}), message: line.trim(), line: lineNo });
+                this.endBody();
+                return;
+            }
             if (!endsBody(line)) {
                 this.body.row(line, lineNo);
                 return;
@@ -22578,7 +24420,8 @@ async function* lineBatches(file) {
  * The output is read line by line from the file's stream: only the aggregated rows are held (and a
  * table of calls named by neither report nor columns, until its rows say whether it is cuda_api_sum).
  * A file holding two tables of one kind holds two runs (outputs appended): it is refused at the
- * second table's header.
+ * line where the second run starts (its Markdown heading or nsys's first line of it).
+ * A `...` line under a table (a pasted excerpt) ends it, with a notice that rows are missing.
  */
 
 
@@ -22632,6 +24475,25 @@ function apiOrOsrt(rows, name) {
     return apiLike * 2 > rows.length ? { kind: 'api', part: CANONICAL.api } : { part: 'osrt_sum' };
 }
 const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
+/**
+ * Where the second run of a file begins, given the tables seen so far (the last one repeating a
+ * report of the first run): the first table whose report already appeared opens the second run,
+ * and the run begins at the first heading or nsys run line after the table before it.
+ */
+function secondRunStart(seen, marks, repeatLine) {
+    const parts = new Set();
+    let first = seen.findIndex((t) => {
+        const again = parts.has(t.part);
+        parts.add(t.part);
+        return again;
+    });
+    if (first < 0)
+        first = seen.length - 1;
+    const opening = seen[first]?.line ?? repeatLine;
+    const before = first > 0 ? seen[first - 1].line : 0;
+    const mark = marks.find((m) => m.line > before && m.line < opening);
+    return mark ? { line: mark.line, mark: mark.message } : { line: opening };
+}
 /* harmony default export */ const nsys_stats = ((0,common_importer/* defineImporter */.IN)({
     id: 'nsys-stats',
     label: 'Nsight Systems stats (nsys stats)',
@@ -22649,16 +24511,21 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
         const collected = {};
         const parts = [];
         const notices = [];
+        const seen = [];
         const openTable = (table, columns, kind, part) => {
             if (!parts.includes(part))
                 parts.push(part);
+            if (part !== 'unknown-table')
+                seen.push({ part, line: table.headerLine });
             if (!kind)
                 return undefined;
             const sink = collectTable(file.path, table, kind, columns, collected, ctx);
             if (!sink) {
                 // One report appears once per run: a second one means two runs' outputs in one file.
                 // Summing them would double the run; keeping one would drop the other unseen.
-                throw new errors/* InputError */.dz(file.path, `a second ${part} table starts here, so the file holds two runs; expected one run per file: split it before this table (or write each run with nsys stats --output PREFIX)`, String(table.headerLine));
+                const start = secondRunStart(seen, scanner.output.runMarks, table.headerLine);
+                const from = start.mark ? `the second run starts here ("${start.mark.length > 60 ? `${start.mark.slice(0, 59)}…` : start.mark}")` : 'the second run starts here';
+                throw new errors/* InputError */.dz(file.path, `the file holds two nsys runs: ${from}, and its ${part} table on line ${table.headerLine} repeats the first run's; expected one run per file: split the file before line ${start.line} and give each run as its own input (or write each run with nsys stats --output PREFIX)`, String(start.line));
             }
             return sink;
         };
@@ -22725,6 +24592,14 @@ const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
                 code: 'nsys-columns-realigned',
                 severity: 'info',
                 message: `${realigned.report ? `${realigned.report}: ` : ''}${realigned.message}`,
+            });
+        }
+        for (const elided of output.elided) {
+            const kernels = elided.report ? (0,own_key/* ownValue */.e)(REPORT_KINDS, elided.report) === 'kernels' : false;
+            notices.push({
+                code: 'nsys-table-excerpt',
+                severity: kernels ? 'warning' : 'info',
+                message: `${elided.report ? `${elided.report}: ` : ''}the table is cut short at line ${elided.line} ("${elided.message}"): rows after it are not in the file, so totals and shares cover the listed rows only`,
             });
         }
         for (const notice of output.notices) {
@@ -23166,16 +25041,32 @@ var sqlite_db = __nccwpck_require__(6526);
 
 
 
+
 const EXPORT_HINT = 'or read its tables with: nsys stats --report cuda_gpu_kern_sum,cuda_gpu_trace --format csv --output PREFIX x.sqlite';
 /** NvtxEventType: 59 a push/pop range, 60 a start/end range (marks and payloads are not ranges). */
 const NVTX_RANGE_TYPES = '59, 60';
-/** NVTX ranges whose names say a generation phase, e.g. one `decode_step_N` range per decode step. */
-async function nvtxPhases(db, path, strings, bounds) {
+/** A row's interval on the kernels' clock, or undefined when its times are not integers. */
+function interval(sink, start, end) {
+    const a = sink.reader.offsetOf((0,sqlite_db/* integerText */.ap)(start) ?? String(start));
+    const b = sink.reader.offsetOf((0,sqlite_db/* integerText */.ap)(end) ?? String(end));
+    return a === undefined || b === undefined || b < a ? undefined : { startNs: a, durNs: b - a };
+}
+/**
+ * NVTX ranges: those whose names say a generation phase (one `decode_step_N` range per decode
+ * step) are counted; every range goes into the trace record on its thread.
+ */
+async function nvtxPhases(db, path, strings, bounds, sink) {
     const ranges = { decode: 0, prefill: 0 };
     const columns = new Set((0,sqlite_db/* columnNames */.lo)(db, 'NVTX_EVENTS'));
     const textId = columns.has('textId') ? 'textId' : 'NULL';
-    await (0,sqlite_db/* readTable */.xz)(db, path, 'NVTX_EVENTS', ['text', textId], ([text, id]) => {
+    const timed = columns.has('start') && columns.has('end');
+    const thread = columns.has('globalTid') ? 'globalTid' : 'NULL';
+    await (0,sqlite_db/* readTable */.xz)(db, path, 'NVTX_EVENTS', ['text', textId, timed ? 'start' : 'NULL', timed ? '"end"' : 'NULL', thread], ([text, id, start, end, tid]) => {
         const name = String(text ?? (id !== null && id !== undefined ? (strings.get(String(id)) ?? '') : ''));
+        const span = sink.trace && timed && end !== null && end !== undefined ? interval(sink, start, end) : undefined;
+        // globalTid packs the process and thread; the low 24 bits are the thread id.
+        if (span)
+            sink.trace.add('range', name, span.startNs, span.durNs, trace_events/* HOST_DEVICE */.u$, Number(BigInt.asUintN(24, BigInt((0,sqlite_db/* integerText */.ap)(tid) ?? 0))));
         const phase = phaseOfName(name);
         if (!phase)
             return;
@@ -23195,8 +25086,13 @@ function copyKind(kind) {
         return 'memcpy-dtod';
     return 'memcpy-other';
 }
-async function memops(db, path, tables, bounds) {
+async function memops(db, path, tables, bounds, sink) {
     const byKind = new Map();
+    const record = (kind, name, start, end, device, stream) => {
+        const span = sink.trace ? interval(sink, start, end) : undefined;
+        if (span)
+            sink.trace.add(kind, name, span.startNs, span.durNs, sink.reader.deviceOf(String(device ?? 0)), Number(stream ?? 0));
+    };
     const add = (kind, name, ns, bytes) => {
         const stat = byKind.get(kind) ?? { kind, name, totalNs: 0, count: 0, bytes: 0 };
         stat.totalNs += ns;
@@ -23205,14 +25101,22 @@ async function memops(db, path, tables, bounds) {
         byKind.set(kind, stat);
     };
     const NAMES = { 'memcpy-htod': '[CUDA memcpy Host-to-Device]', 'memcpy-dtoh': '[CUDA memcpy Device-to-Host]', 'memcpy-dtod': '[CUDA memcpy Device-to-Device]', 'memcpy-other': '[CUDA memcpy other]', memset: '[CUDA memset]' };
+    const placed = (table) => {
+        const columns = new Set((0,sqlite_db/* columnNames */.lo)(db, table));
+        return [columns.has('deviceId') ? 'deviceId' : 'NULL', columns.has('streamId') ? 'streamId' : 'NULL'];
+    };
     if (tables.has('CUPTI_ACTIVITY_KIND_MEMCPY')) {
-        await (0,sqlite_db/* readTable */.xz)(db, path, 'CUPTI_ACTIVITY_KIND_MEMCPY', ['copyKind', 'start', '"end"', 'bytes'], ([kind, start, end, bytes]) => {
+        await (0,sqlite_db/* readTable */.xz)(db, path, 'CUPTI_ACTIVITY_KIND_MEMCPY', ['copyKind', 'start', '"end"', 'bytes', ...placed('CUPTI_ACTIVITY_KIND_MEMCPY')], ([kind, start, end, bytes, device, stream]) => {
             const k = copyKind(kind);
             add(k, NAMES[k], Number(end) - Number(start), Number(bytes) || 0);
+            record('memcpy', NAMES[k], start, end, device, stream);
         }, bounds);
     }
     if (tables.has('CUPTI_ACTIVITY_KIND_MEMSET')) {
-        await (0,sqlite_db/* readTable */.xz)(db, path, 'CUPTI_ACTIVITY_KIND_MEMSET', ['start', '"end"', 'bytes'], ([start, end, bytes]) => add('memset', NAMES['memset'], Number(end) - Number(start), Number(bytes) || 0), bounds);
+        await (0,sqlite_db/* readTable */.xz)(db, path, 'CUPTI_ACTIVITY_KIND_MEMSET', ['start', '"end"', 'bytes', ...placed('CUPTI_ACTIVITY_KIND_MEMSET')], ([start, end, bytes, device, stream]) => {
+            add('memset', NAMES['memset'], Number(end) - Number(start), Number(bytes) || 0);
+            record('memset', NAMES['memset'], start, end, device, stream);
+        }, bounds);
     }
     return [...byKind.values()];
 }
@@ -23262,7 +25166,8 @@ async function memops(db, path, tables, bounds) {
                 }, `CUPTI_ACTIVITY_KIND_KERNEL row ${i + 1}`);
             });
             const read = trace.finish();
-            const phases = tables.has('NVTX_EVENTS') && (0,sqlite_db/* columnNames */.lo)(db, 'NVTX_EVENTS').includes('eventType') ? await nvtxPhases(db, file.path, strings, bounds) : undefined;
+            const sink = { reader: trace, trace: read.trace };
+            const phases = tables.has('NVTX_EVENTS') && (0,sqlite_db/* columnNames */.lo)(db, 'NVTX_EVENTS').includes('eventType') ? await nvtxPhases(db, file.path, strings, bounds, sink) : undefined;
             if (phases && read.timeline)
                 read.timeline = { ...read.timeline, phaseRanges: phases };
             const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set((await (0,sqlite_db/* tableRows */.QE)(db, file.path, 'TARGET_INFO_GPU', ['name'], bounds)).map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
@@ -23270,8 +25175,9 @@ async function memops(db, path, tables, bounds) {
             return {
                 source: { path: file.path, format: 'nsys-sqlite', tool: 'nsys', parts: ['CUPTI_ACTIVITY_KIND_KERNEL'], ...(version ? { toolVersion: String(version) } : {}) },
                 kernels: read.kernels,
-                memops: await memops(db, file.path, tables, bounds),
+                memops: await memops(db, file.path, tables, bounds, sink),
                 ...(read.timeline ? { timeline: read.timeline } : {}),
+                ...(read.trace ? { trace: read.trace } : {}),
                 environment: { vendor: 'nvidia', ...(gpuNames.length ? { gpuName: gpuNames.join(', '), gpuCount: gpuNames.length } : {}) },
             };
         });
@@ -23356,6 +25262,7 @@ async function gpuName(db, path, agents, bounds) {
                 source: { path: file.path, format: 'rocpd-sqlite', tool: 'rocprofv3', parts: ['rocpd_kernel_dispatch'] },
                 kernels: read.kernels,
                 ...(read.timeline ? { timeline: read.timeline } : {}),
+                ...(read.trace ? { trace: read.trace } : {}),
                 environment: { vendor: 'amd', ...(gpus.length ? { gpuName: gpus.join(', ') } : {}) },
             };
         });
@@ -23571,6 +25478,7 @@ function statsFrom(rows, columns) {
                         source: { path: file.path, format: 'rocprof-csv', tool, parts: [layout === 'trace-v3' ? 'kernel_trace' : 'results'] },
                         kernels: read.kernels,
                         ...(read.timeline ? { timeline: read.timeline } : {}),
+                        ...(read.trace ? { trace: read.trace } : {}),
                         environment: { vendor: 'amd' },
                         ...(read.deviceTimelines?.length ? { deviceTimelines: read.deviceTimelines } : {}),
                     };
@@ -23651,7 +25559,7 @@ const IMPORTERS = [
     rocm_smi_json,
     amdSmiJson,
     gpu_snapshot_jsonl,
-    workload_metrics_jsonl/* default */.A,
+    workload_metrics_jsonl/* default */.Ay,
     ncu_csv,
     nsys_gpu_time_util,
     nsys_stats,
@@ -23692,6 +25600,13 @@ function suiteOf(format) {
 function replaysKernels(capture) {
     return capabilitiesOf(capture.source.format).deepDive === true;
 }
+/** The importer whose lines may stand among other output, read line by line (a workload's metric lines). */
+function lineImporter() {
+    const found = IMPORTERS.find((importer) => importer.lineRecord !== undefined);
+    if (!found)
+        throw new Error('no importer reads lines among other output');
+    return found;
+}
 function importerFor(format) {
     const importer = BY_FORMAT.get(format);
     if (!importer)
@@ -23709,8 +25624,23 @@ function detectFormat(file, options = {}) {
     if ((0,sqlite_db/* isSqliteHead */.Jr)(file.head)) {
         throw new errors/* InputError */.dz(file.path, 'an SQLite database with neither nsys (CUPTI_ACTIVITY_KIND_KERNEL, StringIds) nor rocprofv3 rocpd tables near its start; pass --format nsys-sqlite or --format rocpd-sqlite, or export it as CSV (nsys stats --format csv --output PREFIX x.sqlite; rocpd convert -i x.db --output-format csv)', 'byte 0');
     }
+    const known = notACapture(file.head);
+    if (known)
+        throw new errors/* InputError */.dz(file.path, known, '1');
     const firstLine = file.head.split(/\r?\n/, 1)[0]?.slice(0, 60) ?? '';
-    throw new errors/* InputError */.dz(file.path, `unrecognized capture format (starts with ${JSON.stringify(firstLine)}); expected one of ${capture/* FORMAT_IDS */.Jn.join(', ')}, or pass --format NAME`, '1');
+    throw new errors/* InputError */.dz(file.path, `unrecognized capture format (starts with ${JSON.stringify(firstLine)}); expected a capture of one of the ${capture/* FORMAT_IDS */.Jn.length} formats analyze --help lists (references/formats.md shows each), or pass --format NAME`, '1');
+}
+/** Files that are often given as captures and are not: what each is, and what to give instead. */
+function notACapture(head) {
+    if (/^\s*\{\s*"schemaVersion"\s*:\s*\d+\s*,\s*"tool"\s*:\s*\{\s*"name"\s*:\s*"profile-gate"/.test(head)) {
+        return "a profile-gate report.json, not a capture; give it as the baseline (analyze --baseline FILE), or merge reports with profile-gate report --out DIR FILE...";
+    }
+    // nsys stats -r cuda_gpu_trace: one row per launch, which carries no per-kernel summary.
+    const header = head.trimStart().split(/\r?\n/, 1)[0].replace(/"/g, '');
+    if (/^Start \(\w+\),Duration \(\w+\),CorrId,/.test(header)) {
+        return 'an nsys cuda_gpu_trace CSV (one row per launch); export the kernel summary instead: nsys stats --report cuda_gpu_kern_sum --format csv --output PREFIX x.nsys-rep';
+    }
+    return undefined;
 }
 /**
  * The file as the importer sees it, stopped when `signal` aborts: its stream throws the signal's
@@ -23888,6 +25818,294 @@ async function writeOutput(target, text) {
 
 /***/ }),
 
+/***/ 3965:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Cp: () => (/* binding */ PRIVATE_KEY_END),
+/* harmony export */   E$: () => (/* binding */ redact),
+/* harmony export */   FI: () => (/* binding */ redactValue),
+/* harmony export */   FL: () => (/* binding */ isEnvironmentBlock),
+/* harmony export */   Rd: () => (/* binding */ redactText),
+/* harmony export */   SS: () => (/* binding */ stripEnvironmentValues),
+/* harmony export */   XF: () => (/* binding */ REDACTED),
+/* harmony export */   _g: () => (/* binding */ longestSecretBytes),
+/* harmony export */   lh: () => (/* binding */ PRIVATE_KEY_START),
+/* harmony export */   mt: () => (/* binding */ findSecret),
+/* harmony export */   zr: () => (/* binding */ secretsFromEnv)
+/* harmony export */ });
+/* unused harmony exports isCredentialName, isCredentialFlag, NO_SECRETS, encodedForms, mergeSecrets, redactArgvPairs, secretBytes */
+/**
+ * Secrets kept out of everything that leaves the runner: the job log, the summary, the comment,
+ * the outputs and the artifacts. A secret is known three ways:
+ * - by its variable: the value of any environment variable whose name says it holds a credential
+ *   (HF_TOKEN, WANDB_API_KEY, AWS_SECRET_ACCESS_KEY, …) or that the workflow names (`redact-env`);
+ * - by its shape: token formats that announce themselves (hf_…, ghp_…, github_pat_…, sk-…, AKIA…,
+ *   xox?-…, glpat-…, JWTs, PEM private keys), wherever they appear;
+ * - by its place: the value of a credential-named assignment in text (`HF_TOKEN=…`, `"api_key": "…"`,
+ *   `--hf-token …=`), even when the variable was never in this process's environment.
+ * Pure: the doors hand in the environment.
+ */
+/** What replaces a secret. */
+const REDACTED = '***';
+/** Values shorter than this are never redacted by value: `true`, `1` or `none` would mangle text. */
+const SHORTEST_SECRET = 8;
+/** Name segments that mark a credential (compared whole, so `max_new_tokens` is not a token). */
+const CREDENTIAL_SEGMENTS = new Set(['token', 'secret', 'password', 'passwd', 'passphrase', 'apikey', 'credential', 'credentials', 'cookie', 'auth', 'authorization', 'pat']);
+/** A `_KEY` name is a credential after one of these (API_KEY, SECRET_ACCESS_KEY), or when written as an environment variable. */
+const KEY_QUALIFIERS = new Set(['api', 'access', 'private', 'secret', 'session', 'signing', 'encryption', 'master', 'license', 'account', 'service', 'client']);
+/** Whether a variable or field of this name holds a credential. */
+function isCredentialName(fullName) {
+    // An action input's variable is judged by the input's own name: INPUT_KEY is the `key` input, not a key.
+    const name = fullName.replace(/^INPUT_/, '');
+    const segments = name.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean).map((s) => s.toLowerCase());
+    if (segments.some((s) => CREDENTIAL_SEGMENTS.has(s)))
+        return true;
+    const last = segments.length - 1;
+    if (last >= 1 && segments[last] === 'key')
+        return KEY_QUALIFIERS.has(segments[last - 1]) || /^[A-Z0-9_]+$/.test(name);
+    return false;
+}
+/** `_KEY` flags that name no credential (`--cache-key`, `--sort-key`). */
+const PLAIN_KEY_FLAG = /(?:^|[-_])(?:cache|sort|group|partition|dict|hash|lookup|index|metric|config|primary|foreign|kernel|join|shard|routing|order|row|column|map|dataset|data|text|label|input|output|prompt|model)[-_]?key$/i;
+/** Whether a command-line flag (without its dashes) takes a credential: a credential name, or any other `-key` (`--wandb-key`, `--hf-key`). */
+function isCredentialFlag(name) {
+    return isCredentialName(name) || (/[-_]key$/i.test(name) && !PLAIN_KEY_FLAG.test(name));
+}
+/** Token formats that say what they are; matched anywhere, also after an underscore (`kernel_ghp_…`). */
+const CREDENTIAL_SHAPES = [
+    /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{20,}/g,
+    /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{20,}/g,
+    /(?<![A-Za-z0-9])github_pat_[A-Za-z0-9_]{20,}/g,
+    /(?<![A-Za-z0-9])glpat-[A-Za-z0-9_-]{20,}/g,
+    /(?<![A-Za-z0-9])sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,}/g,
+    /(?<![A-Za-z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}\b/g,
+    /(?<![A-Za-z0-9])xox[abposr]-[A-Za-z0-9-]{10,}/g,
+    /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}/g,
+    /(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}/g,
+    /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+    /(?<![A-Za-z0-9])Bearer\s+[A-Za-z0-9._~+/-]{16,}=*/g,
+    // HTTP basic credentials: base64 of user:password.
+    /(?<![A-Za-z0-9])Basic\s+[A-Za-z0-9+/]{8,}=*/g,
+    // PEM private keys and PGP private key blocks.
+    /-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----/g,
+];
+/** The start of a private key block: text after it is held back until its end is seen (scrub-uploads.ts). */
+const PRIVATE_KEY_START = /-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----/g;
+const PRIVATE_KEY_END = /-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----/g;
+/**
+ * `NAME=value`, `NAME="value"`, `"name": "value"`, `name: value`, `--name=value`: the name, what
+ * joins it to the value, and the value (up to a space, a quote, a separator or a NUL).
+ */
+const ASSIGNMENT = /([A-Za-z_][A-Za-z0-9_.-]*)("?[ \t]*[:=][ \t]*["']?)([^\s"'\x00,;&|<>`]+)/g;
+/**
+ * `--name VALUE` (argparse's usual form; also `-name VALUE`): a flag, the spaces (and an opening
+ * quote), and the next word when it is not itself a flag. Only a word is taken, so that `-c 'cmd
+ * --token VALUE'` still reaches the flag inside the quotes.
+ */
+const FLAG_VALUE = /(?<![A-Za-z0-9_-])(--?[A-Za-z][A-Za-z0-9_.-]*)([ \t]+["']?)([^\s"'\x00,;&|<>`-][^\s"'\x00,;&|<>`]*)/g;
+const NO_SECRETS = { values: [], names: [] };
+/**
+ * The secret values of an environment: every credential-named variable's value, and those of the
+ * variables named in `extraNames` (the workflow's own list), each at least SHORTEST_SECRET long.
+ */
+function secretsFromEnv(env, extraNames = []) {
+    const extra = new Set(extraNames);
+    const found = new Map();
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined || value.length < SHORTEST_SECRET)
+            continue;
+        if (!extra.has(name) && !isCredentialName(name))
+            continue;
+        for (const candidate of [value, value.trim()]) {
+            if (candidate.length < SHORTEST_SECRET)
+                continue;
+            for (const form of encodedForms(candidate))
+                if (!found.has(form))
+                    found.set(form, name);
+        }
+    }
+    const values = [...found.keys()].sort((a, b) => b.length - a.length);
+    return { values, names: [...new Set(found.values())].sort() };
+}
+/**
+ * A value and the forms it takes when written by other code: URL-encoded (`%2F`, `+` for a space),
+ * JSON-escaped (`\"`, `\/`, and `\u00fc` for every non-ASCII character, as Python's json writes
+ * it), and base64 at each of the three alignments it can fall on inside a longer encoded text
+ * (`Basic base64(user:token)`): the characters that encode only the value's own bytes. Forms
+ * shorter than SHORTEST_SECRET are left out (too likely to occur by chance).
+ */
+function encodedForms(value) {
+    const forms = new Set([value]);
+    const url = encodeURIComponent(value);
+    forms.add(url);
+    forms.add(url.replace(/%20/g, '+'));
+    forms.add(url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+    const json = JSON.stringify(value).slice(1, -1);
+    forms.add(json);
+    forms.add(json.replace(/\//g, '\\/'));
+    forms.add(json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    const bytes = Buffer.from(value, 'utf8');
+    for (let shift = 0; shift < 3; shift++) {
+        const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+        // Characters that mix in a neighbour's bits: the first ones (from the padding) and the last group.
+        const skip = shift === 0 ? 0 : shift === 1 ? 2 : 3;
+        const full = Math.floor((shift + bytes.length) / 3) * 4;
+        const form = encoded.slice(skip, full);
+        forms.add(form);
+    }
+    return [...forms].filter((form) => form.length >= SHORTEST_SECRET);
+}
+/** Both sets at once (this job's secrets and another's). */
+function mergeSecrets(a, b) {
+    const values = [...new Set([...a.values, ...b.values])].sort((x, y) => y.length - x.length);
+    return { values, names: [...new Set([...a.names, ...b.names])].sort() };
+}
+/** The text with every known secret, credential-shaped token and credential assignment replaced. */
+function redactText(text, secrets) {
+    let count = 0;
+    let out = text;
+    for (const value of secrets.values) {
+        if (!out.includes(value))
+            continue;
+        const parts = out.split(value);
+        count += parts.length - 1;
+        out = parts.join(REDACTED);
+    }
+    for (const shape of CREDENTIAL_SHAPES) {
+        shape.lastIndex = 0;
+        if (!shape.test(out))
+            continue;
+        shape.lastIndex = 0;
+        out = out.replace(shape, () => {
+            count += 1;
+            return REDACTED;
+        });
+    }
+    if (out.includes('-')) {
+        out = out.replace(FLAG_VALUE, (whole, flag, space, value) => {
+            if (value === REDACTED || value.length < SHORTEST_SECRET / 2 || !isCredentialFlag(flag.replace(/^-+/, '')))
+                return whole;
+            count += 1;
+            return `${flag}${space}${REDACTED}`;
+        });
+    }
+    if (out.includes('=') || out.includes(':')) {
+        out = out.replace(ASSIGNMENT, (whole, name, joiner, value) => {
+            const credential = name.startsWith('-') ? isCredentialFlag(name.replace(/^-+/, '')) : isCredentialName(name);
+            if (value === REDACTED || value.length < SHORTEST_SECRET / 2 || !credential)
+                return whole;
+            count += 1;
+            return `${name}${joiner}${REDACTED}`;
+        });
+    }
+    return { text: out, count };
+}
+/**
+ * An argv held as a list: the word after a credential-named flag (`['--wandb-key', VALUE]`) is a
+ * credential, which no single word's redaction can tell. Other lists are returned as they are.
+ */
+function redactArgvPairs(list, counted = () => undefined) {
+    let out;
+    for (let i = 0; i + 1 < list.length; i++) {
+        const flag = list[i];
+        const value = list[i + 1];
+        if (typeof flag !== 'string' || typeof value !== 'string' || !/^--?[A-Za-z][A-Za-z0-9_.-]*$/.test(flag) || value.startsWith('-') || value === REDACTED)
+            continue;
+        if (value.length < SHORTEST_SECRET / 2 || !isCredentialFlag(flag.replace(/^-+/, '')))
+            continue;
+        out ??= [...list];
+        out[i + 1] = REDACTED;
+        counted();
+    }
+    return out ?? list;
+}
+/** Only the text (for log lines and messages). */
+function redact(text, secrets) {
+    return redactText(text, secrets).text;
+}
+/**
+ * Every string of a JSON-like value redacted (a report, run.json), keys included; other values kept.
+ * Returns a new value; the count is of replacements made.
+ */
+function redactValue(value, secrets) {
+    let count = 0;
+    const walk = (v) => {
+        if (typeof v === 'string') {
+            const r = redactText(v, secrets);
+            count += r.count;
+            return r.text;
+        }
+        if (Array.isArray(v))
+            return redactArgvPairs(v.map(walk), () => (count += 1));
+        if (v && typeof v === 'object') {
+            const out = Object.create(Object.getPrototypeOf(v) === null ? null : Object.prototype);
+            for (const [k, item] of Object.entries(v)) {
+                // A credential-named field keeps its name and loses its value.
+                if (typeof item === 'string' && item.length >= SHORTEST_SECRET / 2 && isCredentialName(k)) {
+                    count += 1;
+                    out[walk(k)] = REDACTED;
+                }
+                else
+                    out[walk(k)] = walk(item);
+            }
+            return out;
+        }
+        return v;
+    };
+    return { value: walk(value), count };
+}
+/** The first known secret value found in these bytes (its variable is not said: only that one is there). */
+function findSecret(bytes, secrets) {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return secrets.values.find((value) => secretBytes(value).some((form) => buffer.includes(form)));
+}
+const bytesCache = new Map();
+/** A value's bytes as files hold it: UTF-8, UTF-16LE and UTF-16BE. */
+function secretBytes(value) {
+    let forms = bytesCache.get(value);
+    if (!forms) {
+        const le = Buffer.from(value, 'utf16le');
+        forms = [Buffer.from(value, 'utf8'), le, Buffer.from(le).swap16()];
+        if (bytesCache.size > 1000)
+            bytesCache.clear();
+        bytesCache.set(value, forms);
+    }
+    return forms;
+}
+/** The longest byte form of any value (how much a streamed search keeps between chunks). */
+function longestSecretBytes(secrets) {
+    return Math.max(0, ...secrets.values.map((v) => Math.max(...secretBytes(v).map((b) => b.length))));
+}
+/**
+ * An environment block (the whole environment as one string: nsys keeps it so): three or more
+ * `NAME=` words separated by spaces, NULs or new lines. Every value in it is removed, not only the
+ * credentials: the environment is nobody's business outside the runner.
+ */
+const ENV_WORD = /(^|[\s\x00])([A-Z_][A-Z0-9_]+)=("[^"\x00\n]*"|[^\s\x00]*)/g;
+/** A variable every process environment has: tells an environment from a list of template arguments. */
+const ALWAYS_SET = new Set(['PATH', 'HOME', 'PWD', 'USER', 'LANG', 'SHELL', 'LD_LIBRARY_PATH', 'LD_PRELOAD']);
+function isEnvironmentBlock(text) {
+    let n = 0;
+    let common = false;
+    ENV_WORD.lastIndex = 0;
+    for (let m = ENV_WORD.exec(text); m; m = ENV_WORD.exec(text)) {
+        n += 1;
+        if (ALWAYS_SET.has(m[2]))
+            common = true;
+        if (n >= 3 && common)
+            return true;
+    }
+    return false;
+}
+/** The block with every value removed: `PATH=/usr/bin HF_TOKEN=hf_…` → `PATH=*** HF_TOKEN=***`. */
+function stripEnvironmentValues(text) {
+    return text.replace(ENV_WORD, (_whole, before, name) => `${before}${name}=${REDACTED}`);
+}
+
+
+/***/ }),
+
 /***/ 2861:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -23933,11 +26151,13 @@ function mean(values) {
 /* harmony export */ });
 /* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, PythonSiteSchema, MetricSampleSchema, UtilSampleSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, MatmulInputShapeSchema, MatmulInputsSchema, PhaseRangesSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
+/* harmony import */ var _trace_events_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8668);
 /**
  * What one importer reads from one input file: the raw, unclassified facts of a capture.
  * Every importer returns this shape; `buildProfile` merges several of them into one Profile.
  * Times are integer-ish nanoseconds, shares are 0..1, percentages are 0..100.
  */
+
 
 const FORMAT_IDS = [
     'max-generate',
@@ -24237,7 +26457,95 @@ const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
     timedWindows: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(TimedWindowSchema).default([]),
     /** GPU utilization as a profiler computed it over the capture (e.g. nsys analyze gpu_time_util), 0..100. */
     gpuTimeUtilPercent: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0).max(100).optional(),
+    /** The timeline's events as read (bounded), for the clean trace profile-gate writes; never serialized. */
+    trace: zod__WEBPACK_IMPORTED_MODULE_0__/* .custom */ .IeY((value) => value instanceof _trace_events_js__WEBPACK_IMPORTED_MODULE_1__/* .TraceEvents */ .D2).optional(),
 });
+
+
+/***/ }),
+
+/***/ 9263:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Dn: () => (/* binding */ isPrimary),
+/* harmony export */   Ui: () => (/* binding */ decisionFromRows),
+/* harmony export */   WD: () => (/* binding */ rowCause),
+/* harmony export */   f3: () => (/* binding */ SEVERITY_RANK),
+/* harmony export */   rI: () => (/* binding */ causeKey),
+/* harmony export */   v$: () => (/* binding */ strongestSeverity)
+/* harmony export */ });
+/* unused harmony export countsAsFinding */
+/* harmony import */ var _report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
+
+/** Severities in order: a finding's strongest hit is the one of highest rank. */
+const SEVERITY_RANK = { info: 0, warning: 1, error: 2 };
+/** Secondary findings are explained by a primary one; they count only when they are errors. */
+function isPrimary(finding) {
+    return !finding.secondary || finding.severity === 'error';
+}
+/** A finding that counts: primary, warning or error (info findings never count). */
+function countsAsFinding(finding) {
+    return finding.severity !== 'info' && isPrimary(finding);
+}
+/** The severity of a finding id's strongest counted hit; undefined when none counts. */
+function strongestSeverity(findings, id) {
+    let best;
+    for (const f of findings)
+        if (f.id === id && countsAsFinding(f) && (!best || SEVERITY_RANK[f.severity] > SEVERITY_RANK[best]))
+            best = f.severity;
+    return best;
+}
+/** The cause a comparison row gives the verdict: the row's key, kind, subject, status and threshold (a finding row: its hit's severity too). */
+function rowCause(row, severity) {
+    const subject = (0,_report_js__WEBPACK_IMPORTED_MODULE_0__/* .rowSubject */ .r3)(row);
+    return {
+        kind: 'row',
+        row: row.metric,
+        rowKind: row.kind,
+        status: row.status,
+        ...(subject ? { subject } : {}),
+        threshold: row.threshold,
+        ...(severity ? { severity } : {}),
+    };
+}
+/** Which row statuses decide each verdict (src/compare/verdict.ts judge: fail beats insufficient-data beats warn). */
+const DECIDING = {
+    fail: ['fail'],
+    accepted: ['fail'],
+    'insufficient-data': ['insufficient-data'],
+    warn: ['warn'],
+};
+/**
+ * The decision of a report that did not record one (schema 2 and before), from data alone: with a
+ * comparison, the rows whose status decided the verdict; without one, the findings that count,
+ * each with the verdict's status and no word on fail-on (the policy that picked among them was not
+ * recorded, so all are named: an acceptance then covers them all). An invalid comparison names no check: the report
+ * did not record which.
+ */
+function decisionFromRows(report) {
+    const deciding = DECIDING[report.verdict] ?? [];
+    if (report.comparison) {
+        const causes = report.comparison.rows
+            .filter((r) => deciding.includes(r.status))
+            .map((r) => rowCause(r, r.kind === 'finding' ? strongestSeverity(report.findings, (0,_report_js__WEBPACK_IMPORTED_MODULE_0__/* .rowSubject */ .r3)(r)?.id ?? '') : undefined));
+        return { causes, policy: null };
+    }
+    if (!deciding.length)
+        return { causes: [], policy: null };
+    const status = report.verdict === 'warn' ? 'warn' : 'fail';
+    const ids = [...new Set(report.findings.filter(countsAsFinding).map((f) => f.id))];
+    const causes = ids.map((id) => ({ kind: 'finding', id, severity: strongestSeverity(report.findings, id), status }));
+    return { causes, policy: null };
+}
+/** How a cause is named where a row key is expected: the row's key, or `finding:<id>`. */
+function causeKey(cause) {
+    if (cause.kind === 'row')
+        return cause.row;
+    if (cause.kind === 'finding')
+        return `finding:${cause.id}`;
+    return undefined;
+}
 
 
 /***/ }),
@@ -24374,7 +26682,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   r3: () => (/* binding */ rowSubject)
 });
 
-// UNUSED EXPORTS: AcceptanceSchema, ComparisonRowSchema, ComparisonSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, MeasuredStepSchema, PerStepKernelSchema, PerStepSchema, ReasonRowSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, SkippedInputSchema, StepBasisSchema, StepCountSchema, StepTimeSchema, VerdictSchema
+// UNUSED EXPORTS: AcceptanceSchema, BASELINE_ORIGINS, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, MeasuredStepSchema, PerStepKernelSchema, PerStepSchema, ReasonRowSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, SkippedInputSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -24488,7 +26796,7 @@ const ProfileSchema = schemas/* object */.Ikc({
 
 
 
-const REPORT_SCHEMA_VERSION = 2;
+const REPORT_SCHEMA_VERSION = 3;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 const REPORT_FILE = 'report.json';
 const SeveritySchema = schemas/* enum */.k5n(['info', 'warning', 'error']);
@@ -24652,6 +26960,27 @@ const MeasuredStepSchema = schemas/* object */.Ikc({
     deltaNs: schemas/* number */.aig(),
 });
 /**
+ * Why a comparison per step was refused: the two windows do not hold the same kind of step, so
+ * dividing each side's kernel time by its steps would compare different things. Kernels are then
+ * compared per launch (`unit: launch`) and nothing fails on them. Renderers write the words.
+ * - `tokens-per-step`: the sides state different tokens per step (the batch), e.g. prompts packed
+ *   into fewer forwards; `baseline`/`current` are the tokens per step.
+ * - `kernel-time-exceeds-step`: a side's kernel time per step per device is more than its measured
+ *   step time allows (`side`; `baseline`/`current` there are that side's kernel time per step and
+ *   its measured step time, in ns): the window holds more work than its count says, e.g. an nsys
+ *   trace of CUDA graphs at graph level, whose count sees only the launches outside the graphs.
+ * - `step-bases-differ`: the sides count steps from different evidence and their kernel time per
+ *   step differs by more than a code change of one workload moves it (`baseline`/`current`: ns per step).
+ * `fix`: what makes the capture countable: `cuda-graph-trace-node` (nsys `--cuda-graph-trace=node`).
+ */
+const StepRefusalSchema = schemas/* object */.Ikc({
+    cause: schemas/* enum */.k5n(['tokens-per-step', 'kernel-time-exceeds-step', 'step-bases-differ']),
+    side: schemas/* enum */.k5n(['baseline', 'current']).optional(),
+    baseline: schemas/* number */.aig(),
+    current: schemas/* number */.aig(),
+    fix: schemas/* enum */.k5n(['cuda-graph-trace-node']).optional(),
+});
+/**
  * Where the time went, per decode step: GPU time per step by family and kernel on each side and the
  * change, set against the measured change of step time. Kernel time that does not add up to the
  * measured change is host or idle time. When either side's steps are unknown, `unit` is `launch`:
@@ -24672,15 +27001,13 @@ const PerStepSchema = schemas/* object */.Ikc({
     explainedShare: schemas/* number */.aig().nullable(),
     /** What limits the reading, in words (batch unknown, per-token, devices). */
     notes: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
+    /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`). */
+    refused: StepRefusalSchema.optional(),
 });
-/**
- * What a reason of the gate is about: the row's metric, and how many of the reason's first
- * characters name it (the name as written, cut to a sentence's width), where the reason opens with it.
- */
-const ReasonRowSchema = schemas/* object */.Ikc({
-    row: schemas/* string */.YjP(),
-    nameEnd: schemas/* number */.aig().int().nonnegative().optional(),
-});
+/** What a reason of the gate is about: the comparison row's metric (renderers write a kernel row's sentence from the row). */
+const ReasonRowSchema = schemas/* object */.Ikc({ row: schemas/* string */.YjP() });
+/** Where a baseline comes from, as this version chooses it: a file given, the default branch's artifact, or the base build in the same job. A stored report's origin is read as text (another version's may differ). */
+const BASELINE_ORIGINS = (/* unused pure expression or super */ null && (['file', 'artifact', 'a/b']));
 const ComparisonSchema = schemas/* object */.Ikc({
     baseline: schemas/* object */.Ikc({
         origin: schemas/* string */.YjP(),
@@ -24725,6 +27052,57 @@ const DeepDiveMatchSchema = schemas/* object */.Ikc({
     /** The ids of the findings about this kernel (dominant-kernel left out: the kernel's row says as much). */
     findings: schemas/* array */.YOg(schemas/* string */.YjP()),
 });
+/**
+ * One cause of the verdict, as data (renderers write its sentence):
+ * - `row`: a comparison row whose status decided (fail, insufficient-data or warn), named by its key,
+ *   with its kind, subject, status and the threshold it was judged against (the row's own);
+ *   a finding row carries the severity of its strongest hit;
+ * - `finding`: without a baseline, a finding that decided (fail: in fail-on at fail-on-severity;
+ *   warn: any other counted finding), with its severity and whether fail-on lists it (absent where
+ *   the report was migrated from before the policy was recorded);
+ * - `invalid`: a check that keeps the comparison from standing (environment, throttling);
+ * - `no-throughput`: the baseline's gated metrics are not on both sides;
+ * - `nothing-gated`: nothing was compared on both sides (no metric, no time per step, no share
+ *   threshold set), so a pass would say nothing.
+ */
+const DecisionCauseSchema = schemas/* discriminatedUnion */.gMt('kind', [
+    schemas/* object */.Ikc({
+        kind: schemas/* literal */.euz('row'),
+        row: schemas/* string */.YjP(),
+        rowKind: ComparisonRowSchema.shape.kind,
+        status: RowStatusSchema,
+        subject: RowSubjectSchema.optional(),
+        threshold: schemas/* number */.aig().nullable(),
+        severity: SeveritySchema.optional(),
+    }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('finding'), id: schemas/* string */.YjP(), severity: SeveritySchema, status: schemas/* enum */.k5n(['fail', 'warn']), inFailOn: schemas/* boolean */.zMY().optional() }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('invalid'), check: schemas/* enum */.k5n(['environment', 'throttling']) }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('no-throughput') }),
+    schemas/* object */.Ikc({ kind: schemas/* literal */.euz('nothing-gated') }),
+]);
+/** The policy a report was judged under: the gate's options and the rules' options as they were resolved. */
+const DecisionPolicySchema = schemas/* object */.Ikc({
+    failOn: schemas/* array */.YOg(schemas/* string */.YjP()),
+    failOnSeverity: schemas/* enum */.k5n(['error', 'warning']),
+    /** The verdicts that fail the job. */
+    failVerdicts: schemas/* array */.YOg(VerdictSchema),
+    /** Per-row thresholds as set: metric floors in percent, share growth in pp, time per step in ms. */
+    thresholds: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* number */.aig()),
+    /** Share growth (pp) that warns and fails, where no threshold names the row. */
+    shareThresholds: schemas/* object */.Ikc({ warn: schemas/* number */.aig(), fail: schemas/* number */.aig() }),
+    /** Options given to rules, by rule id (each rule's defaults apply to the rest). */
+    ruleOptions: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* union */.KCZ([schemas/* number */.aig(), schemas/* string */.YjP(), schemas/* boolean */.zMY()]))),
+});
+/**
+ * The decision as data (schema 3): what decided `verdict` and under which policy. Acceptance, mode
+ * report, the dashboard and the CLI read it rather than judging again. `policy` is null for a
+ * report migrated from before it was recorded.
+ */
+const DecisionSchema = schemas/* object */.Ikc({
+    /** Most decisive first; empty for a pass. */
+    causes: schemas/* array */.YOg(DecisionCauseSchema),
+    policy: DecisionPolicySchema.nullable(),
+});
 const RunInfoSchema = schemas/* object */.Ikc({
     /** A stable name for the workload (model × GPU × config); the dashboard groups by it. */
     workload: schemas/* string */.YjP().optional(),
@@ -24765,6 +27143,8 @@ const ReportSchema = schemas/* object */.Ikc({
     verdict: VerdictSchema,
     /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */
     verdictReasons: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
+    /** What decided the verdict and the policy it was judged under (schema 3). */
+    decision: DecisionSchema,
     comparison: ComparisonSchema.nullable(),
     /** Present when the verdict is `accepted`: the failing verdict a reviewer accepted, and by whom. */
     acceptance: AcceptanceSchema.optional(),
@@ -24839,7 +27219,118 @@ const POWER_REGIME_REASONS = new Set(['sw_power_cap', 'sync_boost']);
 
 /***/ }),
 
-/***/ 8518:
+/***/ 8668:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   D2: () => (/* binding */ TraceEvents),
+/* harmony export */   u$: () => (/* binding */ HOST_DEVICE)
+/* harmony export */ });
+/* unused harmony exports TRACE_EVENT_KINDS, GPU_EVENT_CAP, HOST_EVENT_CAP */
+/**
+ * The events of a capture's timeline as they were read: kernels, copies, fills, ranges and the CPU
+ * ops around them, with a name, a start, a duration, a device and a lane (stream or thread). Kept
+ * so that profile-gate can write a clean trace of its own (report/chrome-trace.ts) instead of
+ * uploading the profiler's file. Bounded: past the cap of its class (GPU events, host events) an
+ * event is counted, not kept, so a trace of millions of launches costs at most a few tens of MB.
+ * Stored in typed arrays with interned names (about 40 bytes an event).
+ */
+const TRACE_EVENT_KINDS = ['kernel', 'memcpy', 'memset', 'range', 'cpu-op'];
+/** Events kept per class: enough for a few thousand decode steps of a transformer. */
+const GPU_EVENT_CAP = 250_000;
+const HOST_EVENT_CAP = 150_000;
+/** The device of a host event (a CPU op, a CPU range). */
+const HOST_DEVICE = -1;
+const isHostKind = (kind) => TRACE_EVENT_KINDS[kind] === 'range' || TRACE_EVENT_KINDS[kind] === 'cpu-op';
+class TraceEvents {
+    caps;
+    count = 0;
+    starts = new Float64Array(1024);
+    durs = new Float64Array(1024);
+    devices = new Int32Array(1024);
+    lanes = new Float64Array(1024);
+    kinds = new Uint8Array(1024);
+    nameIds = new Int32Array(1024);
+    names = [];
+    nameIndex = new Map();
+    /** Events seen per kind, kept or not. */
+    seen = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
+    gpuKept = 0;
+    hostKept = 0;
+    constructor(caps = { gpu: GPU_EVENT_CAP, host: HOST_EVENT_CAP }) {
+        this.caps = caps;
+    }
+    add(kind, name, startNs, durNs, device, lane) {
+        this.seen[kind] += 1;
+        if (!Number.isFinite(startNs) || !Number.isFinite(durNs) || durNs < 0)
+            return;
+        const k = TRACE_EVENT_KINDS.indexOf(kind);
+        if (isHostKind(k)) {
+            if (this.hostKept >= this.caps.host)
+                return;
+            this.hostKept += 1;
+        }
+        else {
+            if (this.gpuKept >= this.caps.gpu)
+                return;
+            this.gpuKept += 1;
+        }
+        if (this.count === this.starts.length)
+            this.grow();
+        let id = this.nameIndex.get(name);
+        if (id === undefined) {
+            id = this.names.length;
+            this.names.push(name);
+            this.nameIndex.set(name, id);
+        }
+        const i = this.count++;
+        this.starts[i] = startNs;
+        this.durs[i] = durNs;
+        this.devices[i] = device;
+        this.lanes[i] = Number.isFinite(lane) ? lane : 0;
+        this.kinds[i] = k;
+        this.nameIds[i] = id;
+    }
+    /** Events seen but not kept, per kind (none when nothing was cut). */
+    dropped() {
+        const kept = { kernel: 0, memcpy: 0, memset: 0, range: 0, 'cpu-op': 0 };
+        for (let i = 0; i < this.count; i++)
+            kept[TRACE_EVENT_KINDS[this.kinds[i]]] += 1;
+        const out = {};
+        for (const kind of TRACE_EVENT_KINDS)
+            if (this.seen[kind] > kept[kind])
+                out[kind] = this.seen[kind] - kept[kind];
+        return out;
+    }
+    /** Every distinct name (for redacting each once). */
+    distinctNames() {
+        return this.names;
+    }
+    /** The kept events, in the order they were read. */
+    *events() {
+        for (let i = 0; i < this.count; i++) {
+            yield { kind: TRACE_EVENT_KINDS[this.kinds[i]], name: this.names[this.nameIds[i]], startNs: this.starts[i], durNs: this.durs[i], device: this.devices[i], lane: this.lanes[i] };
+        }
+    }
+    grow() {
+        const size = this.starts.length * 2;
+        const grow = (old, fresh) => {
+            fresh.set(old);
+            return fresh;
+        };
+        this.starts = grow(this.starts, new Float64Array(size));
+        this.durs = grow(this.durs, new Float64Array(size));
+        this.devices = grow(this.devices, new Int32Array(size));
+        this.lanes = grow(this.lanes, new Float64Array(size));
+        this.kinds = grow(this.kinds, new Uint8Array(size));
+        this.nameIds = grow(this.nameIds, new Int32Array(size));
+    }
+}
+
+
+/***/ }),
+
+/***/ 1624:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -25229,6 +27720,8 @@ function ranksOf(captures, classify, notices) {
 
 // EXTERNAL MODULE: ./src/model/report.ts + 1 modules
 var model_report = __nccwpck_require__(949);
+// EXTERNAL MODULE: ./src/model/decision.ts
+var decision = __nccwpck_require__(9263);
 // EXTERNAL MODULE: ./src/compare/fingerprint.ts
 var fingerprint = __nccwpck_require__(3187);
 // EXTERNAL MODULE: ./src/compare/percent-format.ts
@@ -26114,9 +28607,19 @@ function topNames(byName, n) {
         .slice(0, n)
         .map((k) => k.name);
 }
-function limitsFor(key, options) {
-    const fail = (0,own_key/* ownValue */.e)(options.thresholds, key) ?? options.shareThresholds.fail;
-    return { warn: Math.min(options.shareThresholds.warn, fail), fail };
+function limitsFor(key, options, mode = { mode: 'fallback', throughputImproved: false }) {
+    const set = (0,own_key/* ownValue */.e)(options.thresholds, key);
+    const fail = set ?? options.shareThresholds.fail;
+    const limits = { warn: Math.min(options.shareThresholds.warn, fail), fail };
+    if (mode.mode === 'refused')
+        return { ...limits, context: 'context: the windows hold different kinds of step' };
+    if (set !== undefined)
+        return limits;
+    if (mode.mode === 'time')
+        return { ...limits, context: 'context: judged by its time per step' };
+    if (mode.throughputImproved)
+        return { ...limits, context: 'context: throughput improved, and a share grows when others shrink' };
+    return limits;
 }
 /** Reasons are sentences: a templated kernel name (often over 1 KB) is cut to its head there; the row keeps it whole. */
 function shortLabel(metric, max = 80) {
@@ -26132,7 +28635,13 @@ function shareRow(metric, subject, baseShare, curShare, limits, extra, of = 'GPU
     let reason;
     const notes = [...extra];
     const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${(0,percent_format/* formatPp */["if"])(delta)})`;
-    if (delta >= limits.fail) {
+    if (limits.context) {
+        if (Math.abs(delta) >= limits.warn) {
+            status = 'info';
+            notes.push(limits.context);
+        }
+    }
+    else if (delta >= limits.fail) {
         status = 'fail';
         notes.push(`growth of ${limits.fail} pp or more fails`);
         reason = `${what}, at or beyond the ${limits.fail} pp fail threshold`;
@@ -26154,9 +28663,9 @@ function shareRow(metric, subject, baseShare, curShare, limits, extra, of = 'GPU
         ...(notes.length ? { note: notes.join('; ') } : {}),
         subject,
     };
-    return { row, ...(reason ? { reason, reasonNameEnd: shortLabel(metric).length } : {}) };
+    return { row, ...(reason ? { reason } : {}) };
 }
-function compareFamilies(current, baseline, options) {
+function compareFamilies(current, baseline, options, mode) {
     const base = new Map(baseline.families.map((f) => [f.family, f.share]));
     const cur = new Map(current.families.map((f) => [f.family, f.share]));
     const families = [...new Set([...base.keys(), ...cur.keys()])].sort();
@@ -26166,7 +28675,7 @@ function compareFamilies(current, baseline, options) {
             extra.push('new family');
         if (!cur.has(family))
             extra.push('family gone');
-        return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options), extra);
+        return shareRow(`family:${family}`, { type: 'family', id: family }, base.get(family) ?? 0, cur.get(family) ?? 0, limitsFor(`family:${family}`, options, mode), extra);
     });
 }
 /** Exposed collective time over the active span: of the worst rank when there are ranks with timelines. */
@@ -26192,7 +28701,7 @@ function compareCommunication(current, baseline, options) {
     const metric = 'communication:exposed';
     return [shareRow(metric, { type: 'communication', id: 'exposed' }, base ?? 0, cur ?? 0, limitsFor(metric, options), [], 'the active span (collectives no compute overlaps)')];
 }
-function compareKernels(current, baseline, options) {
+function compareKernels(current, baseline, options, mode) {
     const base = kernelsByName(baseline.kernels);
     const cur = kernelsByName(current.kernels);
     const baseTop = new Set(topNames(base, options.topN));
@@ -26214,7 +28723,7 @@ function compareKernels(current, baseline, options) {
             extra.push(`left the top ${options.topN}`);
         if (b && c && b.family !== c.family)
             extra.push(`family ${b.family} → ${c.family}`);
-        rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options), extra));
+        rows.push(shareRow(`kernel:${name}`, { type: 'kernel', id: name }, b?.share ?? 0, c?.share ?? 0, limitsFor(`kernel:${name}`, options, mode), extra));
     }
     // The time changes of every kernel either side ran (the kernels table shows more than the top N).
     for (const name of new Set([...base.keys(), ...cur.keys()])) {
@@ -26315,17 +28824,19 @@ function judgeThrottling(baseline, current, sameJob) {
     return { problems, notes };
 }
 
-// EXTERNAL MODULE: ./src/diagnose/rules/index.ts + 27 modules
-var diagnose_rules = __nccwpck_require__(3833);
+// EXTERNAL MODULE: ./src/diagnose/rules/index.ts + 26 modules
+var diagnose_rules = __nccwpck_require__(9809);
 // EXTERNAL MODULE: ./src/compare/verdict.ts
 var verdict = __nccwpck_require__(7682);
 ;// CONCATENATED MODULE: ./src/compare/gate.ts
 /**
  * The regression gate: the current run against a baseline → pass | warn | fail | insufficient-data
- * | invalid, with one row per metric, family share, top kernel and changed finding, and the human
- * reasons for the verdict. Pure: no I/O, deterministic for a given seed.
+ * | invalid, with one row per metric, family and top kernel (time per step, and share) and changed
+ * finding, and the human reasons for the verdict. Kernels are judged in time per step where both
+ * sides count steps (per-step.ts); shares gate only without steps (shares.ts). Pure: no I/O, deterministic for a given seed.
  * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
+
 
 
 
@@ -26348,6 +28859,10 @@ function countedIds(findings) {
 function findingRows(current, baseline, options) {
     const cur = countedIds(current.findings);
     const base = countedIds(baseline.findings);
+    // A warning another finding explained (secondary) is still there: not new when it leads, not resolved when it steps back.
+    const seen = (side) => new Set(side.findings.filter((f) => f.severity !== 'info').map((f) => f.id));
+    const baseSeen = seen(baseline);
+    const curSeen = seen(current);
     const rows = [];
     const added = [];
     const resolved = [];
@@ -26370,6 +28885,12 @@ function findingRows(current, baseline, options) {
             }
             else
                 note = 'not compared: the baseline has no kernel capture';
+        }
+        else if (b === 0 && baseSeen.has(id)) {
+            note = 'present in both: explained by another finding in the baseline';
+        }
+        else if (c === 0 && curSeen.has(id)) {
+            note = 'present in both: explained by another finding in the current run';
         }
         else if (b === 0) {
             added.push(id);
@@ -26406,6 +28927,16 @@ function unseenByBaseline(id, current, baseline) {
 function failOnOf(options) {
     return { ids: options.failOn, severity: options.failOnSeverity };
 }
+/** The options that judged the verdict, as the report records them. */
+function policyOf(options) {
+    return {
+        failOn: [...options.failOn],
+        failOnSeverity: options.failOnSeverity,
+        failVerdicts: [...options.failVerdicts],
+        thresholds: Object.fromEntries(Object.entries(options.thresholds)),
+        shareThresholds: { ...options.shareThresholds },
+    };
+}
 const ORDER = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
 /** The subject of a `kernel-time:` row, named by its key. */
 function subjectField(key) {
@@ -26415,13 +28946,15 @@ function subjectField(key) {
 function compare(current, baseline, optionsInput = {}, context = {}) {
     let options = (0,gate_options/* parseGateOptions */.dV)(optionsInput);
     if (!baseline)
-        return { ...(0,verdict/* judge */.S4)(current.findings, failOnOf(options)), comparison: null };
+        return { ...(0,verdict/* judge */.S4)(current.findings, failOnOf(options)), policy: policyOf(options), comparison: null };
+    // Kernel thresholds by the name the report shows become the full names the rows are keyed by.
+    options = (0,gate_options/* resolveKernelThresholds */.QY)(options, baseline.kernels.map((k) => k.name), current.kernels.map((k) => k.name));
     const invalid = [];
     const notes = [];
     const mismatches = (0,fingerprint/* environmentMismatches */.EA)(baseline.environment, current.environment);
     const blocking = (0,fingerprint/* blockingMismatches */.sU)(mismatches, options.allowEnvironmentMismatch);
     if (blocking.length)
-        invalid.push(`environment differs (${blocking.map(fingerprint/* formatMismatch */.Ol).join('; ')}); compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)`);
+        invalid.push({ check: 'environment', line: `environment differs (${blocking.map(fingerprint/* formatMismatch */.Ol).join('; ')}); compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)` });
     const allowed = mismatches.filter((m) => !blocking.includes(m));
     if (allowed.length)
         notes.push(`environment differs, allowed: ${allowed.map(fingerprint/* formatMismatch */.Ol).join('; ')}`);
@@ -26432,7 +28965,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         if (options.allowThrottled)
             notes.push(`${problem.what}; allowed by --allow-throttled`);
         else
-            invalid.push(`${problem.what}; ${problem.remedy}, or allow it with --allow-throttled (action input allow-throttled)`);
+            invalid.push({ check: 'throttling', line: `${problem.what}; ${problem.remedy}, or allow it with --allow-throttled (action input allow-throttled)` });
     }
     let betweenJobs;
     if (context.history?.length && !sameJob) {
@@ -26460,15 +28993,21 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
     let kernelChanges = [];
     let perStep;
+    let shareMode;
     if (hasKernels) {
-        rows.push(...compareFamilies(current, baseline, options));
+        const attribution = (0,per_step/* perStepAttribution */.p5)(current, baseline, options.topN);
+        perStep = attribution.perStep;
+        // Time per step judges kernels where both sides have steps; shares are context then (shares.ts).
+        const throughputImproved = metrics.rows.some((r) => r.row.status === 'improved') && !metrics.rows.some((r) => r.row.status === 'fail' || r.row.status === 'warn');
+        shareMode = { mode: perStep.refused ? 'refused' : perStep.unit === 'step' ? 'time' : 'fallback', throughputImproved };
+        rows.push(...(0,per_step/* kernelTimeRows */.Y3)(attribution, options));
+        rows.push(...compareFamilies(current, baseline, options, shareMode));
         rows.push(...compareCommunication(current, baseline, options));
-        const kernels = compareKernels(current, baseline, options);
+        const kernels = compareKernels(current, baseline, options, shareMode);
         rows.push(...kernels.rows);
         kernelChanges = kernels.changes;
-        const attribution = (0,per_step/* perStepAttribution */.p5)(current, baseline);
-        perStep = attribution.perStep;
-        rows.push(...(0,per_step/* kernelTimeRows */.Y3)(attribution, options));
+        if (perStep.refused)
+            notes.push((0,per_step/* refusalText */.Kw)(perStep.refused, perStep));
     }
     else if (current.kernels.length || baseline.kernels.length) {
         notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
@@ -26490,22 +29029,38 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     if (noThroughput)
         notes.push('no gated metric is present on both sides');
     const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
-    const passParts = [`${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}`];
-    if (hasKernels)
+    // Say what was compared: a pass on kernel time alone must not read as "0 metrics within their floors".
+    const passParts = [metricCount ? `${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}` : 'no throughput or latency compared'];
+    if (shareMode?.mode === 'time')
+        passParts.push('no kernel time per step grew past its threshold in a step that did not get faster');
+    else if (shareMode?.mode === 'fallback' && !shareMode.throughputImproved)
         passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
     passParts.push('no new findings');
     const passLine = `no regression: ${passParts.join(', ')}`;
-    const judgement = (0,verdict/* judge */.S4)(current.findings, failOnOf(options), { invalid, rows: rows.map((r) => ({ status: r.row.status, reason: r.reason })), noThroughput, passLine });
+    const cause = (row) => (0,decision/* rowCause */.WD)(row, row.kind === 'finding' && row.subject ? (0,decision/* strongestSeverity */.v$)(current.findings, row.subject.id) : undefined);
+    const unGated = nothingGated(rows, metrics.compared, options, hasKernels);
+    const judgement = (0,verdict/* judge */.S4)(current.findings, failOnOf(options), {
+        invalid,
+        rows: rows.map((r) => ({ status: r.row.status, reason: r.reason, cause: cause(r.row) })),
+        noThroughput,
+        passLine,
+        ...(unGated ? { nothingGated: unGated } : {}),
+    });
     const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
-    const reasons = [...invalid, ...ranked.map((r) => r.reason), ...notes];
+    const reasons = [...invalid.map((i) => i.line), ...ranked.map((r) => r.reason), ...notes];
     const reasonRows = [
         ...invalid.map(() => null),
-        ...ranked.map((r) => ({ row: r.row.metric, ...(r.reasonNameEnd !== undefined ? { nameEnd: r.reasonNameEnd } : {}) })),
+        ...ranked.map((r) => ({ row: r.row.metric })),
         ...notes.map(() => null),
     ];
     if (judgement.verdict === 'pass') {
         reasons.push(passLine);
         reasonRows.push(null);
+    }
+    if (unGated && judgement.reasons[0] === unGated) {
+        // The comparison's account opens with it, where a pass would have said its line.
+        reasons.unshift(unGated);
+        reasonRows.unshift(null);
     }
     const comparison = {
         baseline: {
@@ -26526,7 +29081,27 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         ...(perStep ? { perStep } : {}),
         ...(options.look ? { look: { ...options.look, alpha: lookAlpha(options.alpha, options.look) } } : {}),
     };
-    return { ...judgement, comparison };
+    return { ...judgement, policy: policyOf(options), comparison };
+}
+/**
+ * Why nothing was gated, or undefined when something was: no metric compared on both sides, no
+ * time per step compared against a threshold, and no kernel share against one the user set. Shares
+ * under the default thresholds alone are context, not a gate: a kernel 30 % slower moves its share
+ * by less than they catch. A pass then would say nothing, so the verdict is insufficient-data with
+ * this line first, which fail-verdicts can make fail the job.
+ */
+function nothingGated(rows, metricsCompared, options, hasKernels) {
+    if (metricsCompared > 0)
+        return undefined;
+    const compared = (r) => r.row.status !== 'insufficient-data';
+    if (rows.some((r) => r.row.kind === 'kernel-time' && compared(r)))
+        return undefined;
+    if (rows.some((r) => (r.row.kind === 'family-share' || r.row.kind === 'kernel-share') && Object.hasOwn(options.thresholds, r.row.metric)))
+        return undefined;
+    const oneSided = rows.filter((r) => r.row.kind === 'metric' && r.row.note?.startsWith('only in the')).map((r) => r.row.metric);
+    const metrics = oneSided.length ? `no throughput or latency on both sides (${oneSided.join(', ')} on one side only)` : 'no throughput or latency samples on both sides';
+    const time = (0,per_step/* kernelTimeKeys */.Jy)(options).length ? 'no time-per-step threshold could be compared' : hasKernels ? 'no time-per-step or kernel threshold set' : 'no kernels on both sides';
+    return `nothing gated: ${metrics} and ${time}; kernel shares are context only. Add metric lines ({"metric": "decode_tok_s", "value": N}) or a threshold such as kernel-time:family:<id>=+0.1ms; fail-verdicts insufficient-data fails the job on this`;
 }
 
 // EXTERNAL MODULE: ./src/compare/median-interval.ts
@@ -26535,15 +29110,150 @@ var median_interval = __nccwpck_require__(4315);
 var diagnose_evidence = __nccwpck_require__(8179);
 // EXTERNAL MODULE: ./src/diagnose/rule.ts
 var diagnose_rule = __nccwpck_require__(2248);
+// EXTERNAL MODULE: ./src/diagnose/decode-steps.ts
+var decode_steps = __nccwpck_require__(1182);
+// EXTERNAL MODULE: ./src/diagnose/profile-measures.ts
+var profile_measures = __nccwpck_require__(7307);
+;// CONCATENATED MODULE: ./src/diagnose/health-claim.ts
+
+
+
+/**
+ * Findings that do not compete with a healthy reading: unfused norms and RoPE are small elementwise
+ * kernels below the linear layers and attention that the reading is about (it says the norms sit
+ * below), so both can be true of one run.
+ */
+const COMPATIBLE_WITH_HEALTHY = new Set(['unfused-norm-rope']);
+/** Steps, sampling launches or decode ranges that make a decode window. */
+const HEALTH_MIN_DECODE_STEPS = 3;
+/** A steady reading below this says the GPU waited, so the kernel mix is not what the run is. */
+const HEALTH_MIN_BUSY_PERCENT = 50;
+/**
+ * The matmuls of the window take decode-sized inputs: the recorded input shapes (tokens per op at
+ * most DECODE_TOKENS_MAX, for the most-used shape), and no GEMM is prefill-shaped. One decode step
+ * captured alone (a serving engine's graph replay) shows itself this way.
+ */
+function decodeSizedInputs(profile) {
+    if ((0,profile_measures/* familyTotals */.sS)(profile, ['gemm-prefill']).ns > 0)
+        return undefined;
+    const shapes = profile.timeline?.matmulInputs?.shapes ?? [];
+    const top = shapes.reduce((best, shape) => (!best || shape.ops > best.ops ? shape : best), undefined);
+    if (!top || top.rows.length === 0)
+        return undefined;
+    const tokens = top.rows.reduce((product, n) => product * n, 1);
+    return tokens > 0 && tokens <= classify_classify/* DECODE_TOKENS_MAX */.jw ? `${top.op} takes ${top.rows.join('×')} tokens` : undefined;
+}
+/** Why the window is not a decode loop, or undefined when it is. */
+function noDecodeWindow(profile) {
+    const decode = (0,decode_steps/* decodeSteps */.yH)(profile, { minDecodeSteps: HEALTH_MIN_DECODE_STEPS, minStepGrowth: Number.POSITIVE_INFINITY });
+    if (decode.prefillOnly)
+        return `the window holds no decode step (${decode.prefillOnly})`;
+    if (decode.signals.length > 0)
+        return undefined;
+    const steps = profile.timeline?.steps.length ?? 0;
+    if (steps >= HEALTH_MIN_DECODE_STEPS)
+        return undefined;
+    if (decodeSizedInputs(profile))
+        return undefined;
+    return 'nothing in the window shows decode steps (no profiler steps, sampling launches, decode ranges, decode metrics or decode-sized matmul inputs)';
+}
+/** Why the GPU is not shown busy, or undefined when a steady reading says it is (or none says otherwise). */
+function notBusy(profile) {
+    const low = (0,profile_measures/* busyReadings */.NK)(profile).filter((r) => r.steady && r.percent < HEALTH_MIN_BUSY_PERCENT);
+    if (!low.length)
+        return undefined;
+    const reading = low[0];
+    return `the GPU is busy ${Math.round(reading.percent * 10) / 10} % of the steady window (${reading.signal})`;
+}
+/**
+ * Why a health claim is withheld, one clause per missing piece of evidence; empty when it stands.
+ * `others` are the run's other findings (id and severity).
+ */
+function healthClaimWithheld(profile, others) {
+    const why = [];
+    const window = noDecodeWindow(profile);
+    if (window)
+        why.push(window);
+    const busy = notBusy(profile);
+    if (busy)
+        why.push(busy);
+    const competing = [...new Set(others.filter((f) => f.severity !== 'info' && !COMPATIBLE_WITH_HEALTHY.has(f.id)).map((f) => `${f.id} (${f.severity})`))];
+    if (competing.length)
+        why.push(`competing finding${competing.length === 1 ? '' : 's'} ${competing.join(', ')}`);
+    return why;
+}
+
+// EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
+var ncu_metrics = __nccwpck_require__(2138);
+;// CONCATENATED MODULE: ./src/diagnose/deep-dive-rank.ts
+
+/** A kernel under this share of the time its deep dive covers is negligible. */
+const NEGLIGIBLE_SHARE = 0.02;
+/** Each deep-dive kernel's share of time, keyed by the name its findings carry. */
+function deepDiveShares(profile) {
+    const dives = (0,ncu_metrics/* deepDiveKernels */.X3)(profile.ncu, profile.kernels);
+    const shares = new Map();
+    const durationOf = (ncuKernel) => profile.ncu.filter((r) => r.kernel === ncuKernel).reduce((sum, r) => sum + ((0,ncu_metrics/* ncuValue */.AC)(r, ncu_metrics/* NCU */.$H.duration) ?? 0), 0);
+    const total = dives.reduce((sum, dive) => sum + durationOf(dive.ncuKernel), 0);
+    for (const dive of dives) {
+        const share = dive.breakdown ? dive.breakdown.share : total > 0 ? durationOf(dive.ncuKernel) / total : undefined;
+        if (share !== undefined)
+            shares.set(dive.kernel, share);
+    }
+    return shares;
+}
+function percentText(share) {
+    return `${(share * 100).toFixed(share < 0.01 ? 2 : 1)} %`;
+}
+/**
+ * Deep-dive findings ranked by their kernel's share (largest first), the same finding on two or more
+ * negligible kernels folded into one info line that names them. Other findings pass through as they are.
+ */
+function rankDeepDiveFindings(profile, findings) {
+    const shares = deepDiveShares(profile);
+    const shareOf = (f) => (f.kernel !== undefined ? shares.get(f.kernel) : undefined);
+    const dive = findings.filter((f) => f.stage === 'deep-dive' && shareOf(f) !== undefined);
+    if (!dive.length)
+        return [...findings];
+    const negligible = new Map();
+    for (const f of dive)
+        if (shareOf(f) < NEGLIGIBLE_SHARE)
+            negligible.set(f.id, [...(negligible.get(f.id) ?? []), f]);
+    const folded = new Set();
+    const lines = [];
+    for (const [id, group] of negligible) {
+        if (group.length < 2)
+            continue;
+        group.forEach((f) => folded.add(f));
+        const combined = group.reduce((sum, f) => sum + shareOf(f), 0);
+        const names = group.map((f) => `\`${f.kernel}\` (${percentText(shareOf(f))})`);
+        const { kernel: _kernel, command: _command, deepDive: _deepDive, ...first } = group[0];
+        lines.push({
+            ...first,
+            severity: 'info',
+            message: `${id} on ${group.length} small kernels, each under ${percentText(NEGLIGIBLE_SHARE)} of the time and ${percentText(combined)} together: ${names.join(', ')}. Worth little before the larger kernels.`,
+            evidence: { kernels: group.length, combinedShare: Math.round(combined * 1e4) / 1e4, largestShare: Math.round(Math.max(...group.map((f) => shareOf(f))) * 1e4) / 1e4 },
+        });
+    }
+    const kept = findings.filter((f) => !folded.has(f)).map((f) => (f.stage === 'deep-dive' && (shareOf(f) ?? 1) < NEGLIGIBLE_SHARE && f.severity !== 'info' ? { ...f, severity: 'info' } : f));
+    const all = [...kept, ...lines];
+    const rank = (f) => (f.stage === 'deep-dive' ? (f.kernel !== undefined ? (shares.get(f.kernel) ?? 0) : -1) : 0);
+    // Stable: only deep-dive findings move, among themselves, by share.
+    const diveSlots = all.map((f, i) => (f.stage === 'deep-dive' ? i : -1)).filter((i) => i >= 0);
+    const ordered = diveSlots.map((i) => all[i]).sort((a, b) => rank(b) - rank(a));
+    diveSlots.forEach((slot, k) => (all[slot] = ordered[k]));
+    return all;
+}
+
 ;// CONCATENATED MODULE: ./src/diagnose/run-rules.ts
+
+
 
 
 
 const STAGE_ORDER = { capture: 0, utilization: 1, kernels: 2, 'deep-dive': 3 };
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
 const LOWER = { error: 'warning', warning: 'info', info: 'info' };
-/** Findings that explain the whole run; kernel findings below them are secondary. */
-const RUN_LEVEL_IDS = new Set(['host-bound', 'gpu-throttled', 'empty-capture', 'communication-bound', 'transfer-bound']);
 /**
  * One rule over one profile, evidence gate and severity cap included (what the rule tester runs too).
  * The rule's notes about the evidence go into `notes`, when given.
@@ -26568,7 +29278,8 @@ function runRules(profile, config = {}, rules = RULES) {
 function diagnose(profile, config = {}, rules = diagnose_rules/* RULES */.y) {
     const disabled = new Set(config.disabled ?? []);
     const evidence = (0,diagnose_evidence/* gatherEvidence */.hx)(profile);
-    const findings = [];
+    let findings = [];
+    const claims = new Set(rules.filter((rule) => rule.meta.claim === 'healthy').map((rule) => rule.meta.id));
     const notes = [];
     for (const rule of rules) {
         if (disabled.has(rule.meta.id))
@@ -26593,7 +29304,21 @@ function diagnose(profile, config = {}, rules = diagnose_rules/* RULES */.y) {
             });
         }
     }
-    const runLevel = findings.some((f) => RUN_LEVEL_IDS.has(f.id) && f.severity !== 'info');
+    if (claims.size) {
+        const others = findings.filter((f) => !claims.has(f.id));
+        findings = findings.filter((finding) => {
+            if (!claims.has(finding.id))
+                return true;
+            const why = healthClaimWithheld(profile, others);
+            if (why.length)
+                notes.push({ code: diagnose_rule/* DIAGNOSIS_NOTE */.f_, severity: 'info', message: `${finding.id}: not claimed, its kernel mix alone does not make a healthy run: ${why.join('; ')}` });
+            return why.length === 0;
+        });
+    }
+    findings = rankDeepDiveFindings(profile, findings);
+    // Findings of rules that explain the whole run make the kernel findings below them secondary.
+    const explainsRun = new Set(rules.filter((rule) => rule.meta.explainsRun).map((rule) => rule.meta.id));
+    const runLevel = findings.some((f) => explainsRun.has(f.id) && f.severity !== 'info');
     for (const finding of findings) {
         if (runLevel && !finding.headline && (finding.stage === 'kernels' || finding.stage === 'deep-dive'))
             finding.secondary = true;
@@ -26601,12 +29326,11 @@ function diagnose(profile, config = {}, rules = diagnose_rules/* RULES */.y) {
     findings.sort((a, b) => Number(b.headline) - Number(a.headline) ||
         Number(a.secondary) - Number(b.secondary) ||
         STAGE_ORDER[a.stage] - STAGE_ORDER[b.stage] ||
-        SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+        // Deep-dive findings keep the order of their kernels' shares (deep-dive-rank.ts).
+        (a.stage === 'deep-dive' ? 0 : SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]));
     return { findings: findings.map(({ stage: _stage, headline: _headline, ...finding }) => finding), notes };
 }
 
-// EXTERNAL MODULE: ./src/diagnose/ncu-metrics.ts
-var ncu_metrics = __nccwpck_require__(2138);
 // EXTERNAL MODULE: ./src/errors.ts
 var errors = __nccwpck_require__(3916);
 ;// CONCATENATED MODULE: ./src/pipeline/input-groups.ts
@@ -26680,6 +29404,8 @@ function keepRank(capture) {
 function countEachRunOnce(captures) {
     const timed = captures.filter((c) => c.kernels.length > 0 && !(0,registry/* replaysKernels */.Lk)(c));
     const setAside = new Set();
+    /** A copy set aside keeps its event record only when the copy kept has none (one clean trace per run). */
+    const traceKept = new Set();
     const notices = [];
     for (let i = 0; i < timed.length; i++) {
         const first = timed[i];
@@ -26691,6 +29417,11 @@ function countEachRunOnce(captures) {
         const kept = [...copies].sort((a, b) => keepRank(a) - keepRank(b))[0];
         const dropped = copies.filter((c) => c !== kept);
         dropped.forEach((c) => setAside.add(c));
+        if (!kept.trace) {
+            const withTrace = dropped.find((c) => c.trace);
+            if (withTrace)
+                traceKept.add(withTrace);
+        }
         notices.push({
             code: 'same-run-counted-once',
             severity: 'info',
@@ -26698,7 +29429,7 @@ function countEachRunOnce(captures) {
         });
     }
     // Keep what was set aside out of the kernels only: its other contents (API calls, notices) are the run's too.
-    return { captures: captures.map((c) => (setAside.has(c) ? { ...c, kernels: [], timeline: undefined } : c)), notices };
+    return { captures: captures.map((c) => (setAside.has(c) ? { ...c, kernels: [], timeline: undefined, trace: traceKept.has(c) ? c.trace : undefined } : c)), notices };
 }
 // ---------------------------------------------------------------------------------------------
 // Inputs that must not be merged
@@ -26864,12 +29595,28 @@ function checkMergeable(captures, allowMixed) {
 
 // EXTERNAL MODULE: ./src/compare/reason-rows.ts
 var reason_rows = __nccwpck_require__(3330);
+// EXTERNAL MODULE: ./src/ingest/formats/workload-metrics-jsonl.ts
+var workload_metrics_jsonl = __nccwpck_require__(5069);
+;// CONCATENATED MODULE: ./src/compare/data-loss.ts
+
+/** The verdict's line on dropped metric records, or undefined when none was dropped. */
+function droppedMetricsLine(sources, shown = 3) {
+    const hits = sources.flatMap((source) => source.stats.filter((s) => s.name === workload_metrics_jsonl/* UNREADABLE_METRIC_STAT */._h).map((s) => ({ path: source.path, stat: s })));
+    if (!hits.length)
+        return undefined;
+    const total = hits.reduce((sum, h) => sum + h.stat.count, 0);
+    const items = hits.slice(0, shown).map((h) => `${h.path} (${h.stat.count}; ${(h.stat.detail ?? '').replace(/\s+/g, ' ').slice(0, 200)})`);
+    const more = hits.length > shown ? `, and ${hits.length - shown} more files` : '';
+    return `data loss: ${total} metric record${total === 1 ? '' : 's'} dropped for a value that is no number, the other records count: ${items.join('; ')}${more}`;
+}
+
 // EXTERNAL MODULE: ./src/version.ts
 var version = __nccwpck_require__(311);
 ;// CONCATENATED MODULE: ./src/pipeline/analyze.ts
 /**
  * The engine both doors share: capture files in, one Report out. No process exit, no @actions.
  */
+
 
 
 
@@ -26906,8 +29653,10 @@ async function ingestReadable(inputs, format, skippable = new Set(), options = {
             if (!(error instanceof errors/* InputError */.dz) || !skippable.has(input) || options.signal?.aborted)
                 throw error;
             firstError ??= error;
-            notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${error.message} (pass --strict to fail instead)` });
-            skipped.push({ path: input, reason: error.expected });
+            // What the file held is not repeated: the report's pages are public, the file's bytes are not checked.
+            const reason = (0,errors/* withoutQuotedText */.sx)(error.expected);
+            notices.push({ code: 'unreadable-input', severity: 'warning', message: `skipped ${input}${error.location ? `:${error.location}` : ''}: ${reason} (pass --strict to fail instead)` });
+            skipped.push({ path: input, reason });
         }
     }
     if (captures.length === 0 && firstError)
@@ -26955,7 +29704,8 @@ async function withTimeBudget(timeoutMs, inputs, work) {
 }
 function reportFromProfile(profile, options) {
     const skippedInputs = [...(options.skippedInputs ?? [])];
-    const skippedLine = (0,verdict/* skippedInputsLine */.yu)(skippedInputs);
+    // What was left out leads: the verdict rests on the inputs and the metric records that were read.
+    const leading = [(0,verdict/* skippedInputsLine */.yu)(skippedInputs), droppedMetricsLine(profile.sources)].filter((line) => line !== undefined);
     const { findings, notes } = diagnose(profile, options.diagnose);
     const environment = { ...profile.environment, ...(options.environment ?? {}) };
     const current = { ...profile, findings, environment };
@@ -26990,15 +29740,26 @@ function reportFromProfile(profile, options) {
         deepDives: (0,ncu_metrics/* deepDiveMatches */.eT)(profile.ncu, profile.kernels, findings),
         findings,
         verdict: gate.verdict,
-        // A skipped input leads: the verdict rests on the inputs that were read.
-        verdictReasons: skippedLine ? [skippedLine, ...gate.reasons] : gate.reasons,
+        verdictReasons: [...leading, ...gate.reasons],
+        decision: { causes: gate.causes, policy: { ...gate.policy, ruleOptions: ruleOptionsOf(options.diagnose) } },
         comparison: gate.comparison && baseline
-            ? { ...(0,reason_rows/* withLeadingReasons */.A)(gate.comparison, skippedLine ? [skippedLine] : []), baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
+            ? { ...(0,reason_rows/* withLeadingReasons */.A)(gate.comparison, leading), baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
             : gate.comparison,
         ranks: profile.ranks,
         stepCount: gate.comparison?.perStep?.current ?? (0,per_step/* stepCountOf */.nS)(current),
     };
     return model_report/* ReportSchema */.M9.parse(report);
+}
+/** The rules' options as given, by rule id: the values a report can hold (each rule's defaults apply to the rest). */
+function ruleOptionsOf(config) {
+    const rules = [];
+    for (const [rule, values] of Object.entries(config?.options ?? {})) {
+        const kept = Object.entries(values).filter((entry) => ['number', 'string', 'boolean'].includes(typeof entry[1]));
+        if (kept.length)
+            rules.push([rule, Object.fromEntries(kept)]);
+    }
+    // fromEntries defines each key as its own, `__proto__` included.
+    return Object.fromEntries(rules);
 }
 /** The baseline's samples of the metrics the comparison has a row for: what its charts draw. */
 function comparedSamples(comparison, metrics) {
@@ -27014,6 +29775,7 @@ async function analyze(options) {
         reading?.(undefined);
         signal?.throwIfAborted();
         const once = countEachRunOnce(read.captures);
+        options.onCaptures?.(once.captures);
         const mixed = checkMergeable(once.captures, options.allowMixed ?? false);
         const profile = buildProfile(once.captures, classify, [...read.notices, ...once.notices, ...mixed]);
         return reportFromProfile(profile, { ...options, skippedInputs: [...(options.skippedInputs ?? []), ...read.skipped] });
@@ -27026,7 +29788,7 @@ async function analyze(options) {
 
 /***/ }),
 
-/***/ 8089:
+/***/ 5263:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -27381,15 +30143,14 @@ function analyzeHistory(reports, options) {
 
 // EXTERNAL MODULE: ./src/model/metrics.ts
 var metrics = __nccwpck_require__(5500);
-;// CONCATENATED MODULE: ./src/report/dashboard/data.ts
-/** New verdicts go at the end: a point stores its index. */
-const VERDICT_ORDER = ['pass', 'warn', 'fail', 'insufficient-data', 'invalid', 'accepted'];
-const SEVERITY_ORDER = ['info', 'warning', 'error'];
-/** Shares are stored as integers in units of 0.01 percentage points. */
-const SHARE_SCALE = 10_000;
-
+// EXTERNAL MODULE: ./src/model/decision.ts
+var decision = __nccwpck_require__(9263);
+// EXTERNAL MODULE: ./src/report/dashboard/data.ts
+var data = __nccwpck_require__(9781);
 // EXTERNAL MODULE: ./src/report/number-format.ts
 var number_format = __nccwpck_require__(1329);
+// EXTERNAL MODULE: ./src/report/kernel-display-name.ts
+var kernel_display_name = __nccwpck_require__(1188);
 // EXTERNAL MODULE: ./src/diagnose/step-count.ts
 var step_count = __nccwpck_require__(1126);
 ;// CONCATENATED MODULE: ./src/report/dashboard/safe-text.ts
@@ -27447,6 +30208,8 @@ function safeServerUrl(url) {
 
 
 
+
+
 const DEFAULT_DASHBOARD_OPTIONS = {
     title: 'profile-gate dashboard',
     generatedAt: '1970-01-01T00:00:00.000Z',
@@ -27462,6 +30225,21 @@ const DEFAULT_DASHBOARD_OPTIONS = {
 const NAME_MAX = 160;
 /** GitHub logins are at most 39 characters; a bot's carries `[bot]`. */
 const LOGIN_MAX = 60;
+/** Causes of a verdict named per point: a failing run's first few, the rest counted. */
+const DECIDED_SHOWN = 5;
+function causeName(cause) {
+    if (cause.kind === 'invalid')
+        return `invalid: ${cause.check}`;
+    if (cause.kind === 'no-throughput' || cause.kind === 'nothing-gated')
+        return cause.kind;
+    return clampText((0,decision/* causeKey */.rI)(cause), NAME_MAX);
+}
+/** What decided a run's verdict, from the decision its report recorded (nothing is judged again here). */
+function decidedBy(report) {
+    const causes = report.decision.causes;
+    const shown = causes.slice(0, DECIDED_SHOWN).map(causeName);
+    return causes.length > DECIDED_SHOWN ? [...shown, `+${causes.length - DECIDED_SHOWN} more`] : shown;
+}
 const KERNEL_MAX = 300;
 function workloadName(report) {
     const named = clampText(report.run.workload, NAME_MAX);
@@ -27518,7 +30296,7 @@ function familyShares(reports, options) {
         const row = new Array(families.length).fill(0);
         for (const f of report.families)
             row[position.get(f.family) ?? families.length - 1] += f.share;
-        return row.map((s) => Math.round(s * SHARE_SCALE));
+        return row.map((s) => Math.round(s * data/* SHARE_SCALE */.PF));
     });
     return { families, shares };
 }
@@ -27538,7 +30316,7 @@ function familyStepTimes(report, families) {
 }
 /** A share (0..1) as the page stores it. */
 function scaled(share) {
-    return Math.round(share * SHARE_SCALE);
+    return Math.round(share * data/* SHARE_SCALE */.PF);
 }
 /** A workload's series as the page draws it, and its open regressions (without the workload's position, known once all are ordered). */
 function buildWorkload(name, entries, options, direction) {
@@ -27551,7 +30329,7 @@ function buildWorkload(name, entries, options, direction) {
     const kernelFamily = [];
     const findingIndex = new Map();
     const findings = [];
-    const points = { t: [], commit: [], repo: [], run: [], verdict: [], accepted: [], value: [], low: [], high: [], n: [], shares: [], stepNs: [], stepBasis: [], steps: [], top: [], findings: [] };
+    const points = { t: [], commit: [], repo: [], run: [], verdict: [], accepted: [], decided: [], value: [], low: [], high: [], n: [], shares: [], stepNs: [], stepBasis: [], steps: [], top: [], findings: [] };
     const { families, shares } = familyShares(reports, options);
     const kernelOf = (report, name) => {
         const i = kernels.of(clampText(name, KERNEL_MAX));
@@ -27566,8 +30344,9 @@ function buildWorkload(name, entries, options, direction) {
         const repo = safeRepository(report.run.repository);
         points.repo.push(repo ? repos.of(repo) : -1);
         points.run.push(safeHttpsUrl(report.run.runUrl));
-        points.verdict.push(Math.max(0, VERDICT_ORDER.indexOf(report.verdict)));
+        points.verdict.push((0,data/* verdictCode */.$c)(report.verdict));
         points.accepted.push(report.verdict === 'accepted' ? clampText(report.acceptance?.by, LOGIN_MAX) : '');
+        points.decided.push(decidedBy(report));
         points.value.push(point.value !== null ? round(point.value) : null);
         points.low.push(point.ci ? round(point.ci[0]) : null);
         points.high.push(point.ci ? round(point.ci[1]) : null);
@@ -27587,7 +30366,7 @@ function buildWorkload(name, entries, options, direction) {
                 findings.push({ id: clampText(f.id, 80), title: '', severity: 0 });
             }
             findings[fi].title = clampText(f.title, NAME_MAX);
-            findings[fi].severity = Math.max(findings[fi].severity, SEVERITY_ORDER.indexOf(f.severity));
+            findings[fi].severity = Math.max(findings[fi].severity, data/* SEVERITY_ORDER */.B.indexOf(f.severity));
             seen.add(fi);
         }
         points.findings.push([...seen].sort((a, b) => a - b));
@@ -27604,7 +30383,8 @@ function buildWorkload(name, entries, options, direction) {
         model: clampText(latest.environment.model, NAME_MAX),
         repos: repos.list,
         families,
-        kernels: kernels.list,
+        // The short names the CLI and the comment show, still told apart where the full names differ.
+        kernels: ((display) => kernels.list.map((name) => display.get(name) ?? name))((0,kernel_display_name/* kernelDisplayNames */.qj)(kernels.list)),
         kernelFamily,
         findings,
         points,
@@ -27672,6 +30452,44 @@ function buildDashboardData(inputs, skipped, partial = {}) {
         workloads,
     };
 }
+
+
+/***/ }),
+
+/***/ 9781:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $c: () => (/* binding */ verdictCode),
+/* harmony export */   B: () => (/* binding */ SEVERITY_ORDER),
+/* harmony export */   PF: () => (/* binding */ SHARE_SCALE),
+/* harmony export */   jT: () => (/* binding */ VERDICT_ORDER),
+/* harmony export */   z6: () => (/* binding */ VERDICT_DRAWING)
+/* harmony export */ });
+/**
+ * How the page draws each verdict (its symbol and its band's fill). A Record over Verdict: a verdict
+ * missing here is a type error, never drawn as another. New verdicts go at the end: a point stores
+ * the index of its verdict in this order (VERDICT_ORDER), and the page script decodes it with the same list.
+ */
+const VERDICT_DRAWING = {
+    pass: { symbol: '\u25CF', fill: '#9AD1BF' },
+    warn: { symbol: '\u25B2', fill: '#E69F00' },
+    fail: { symbol: '\u2716', fill: '#D55E00' },
+    'insufficient-data': { symbol: '\u25CB', fill: '#D0D7DE' },
+    invalid: { symbol: '\u25C6', fill: '#8C959F' },
+    accepted: { symbol: '\u2611', fill: '#CC79A7' },
+};
+const VERDICT_ORDER = Object.keys(VERDICT_DRAWING);
+/** A verdict's code in the data: its index in VERDICT_ORDER. */
+function verdictCode(verdict) {
+    const code = VERDICT_ORDER.indexOf(verdict);
+    if (code < 0)
+        throw new Error(`the dashboard has no drawing of verdict ${JSON.stringify(verdict)}`);
+    return code;
+}
+const SEVERITY_ORDER = ['info', 'warning', 'error'];
+/** Shares are stored as integers in units of 0.01 percentage points. */
+const SHARE_SCALE = 10_000;
 
 
 /***/ }),
@@ -27892,243 +30710,28 @@ function serializeReport(report) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   ax: () => (/* binding */ readableReasons),
-/* harmony export */   eX: () => (/* binding */ reportKernelNames)
+/* harmony export */   eX: () => (/* binding */ reportKernelNames),
+/* harmony export */   qj: () => (/* reexport safe */ _classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_3__.q)
 /* harmony export */ });
-/* unused harmony exports kernelDisplayName, kernelDisplayNames */
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
-/* harmony import */ var _classify_demangle_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6693);
+/* harmony import */ var _compare_percent_format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6736);
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3295);
+/* harmony import */ var _compare_gate_options_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4490);
+/* harmony import */ var _classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(643);
 /**
- * Short kernel names for tables. A templated C++ kernel name runs to hundreds of characters and two
- * different kernels share their first hundred (`void at::native::elementwise_kernel<128, 4, void
- * at::native::gpu_kernel_impl_nocast<…`), so cutting the name tells nothing apart. Instead: the base
- * name, as `nsys stats --base` prints it (no return type, namespaces, template arguments or
- * parameters), plus the functor or operation in its template arguments that says what the kernel
- * does: `elementwise_kernel<direct_copy_kernel_cuda>`, `elementwise_kernel<CUDAFunctor_add>`.
- * The full name stays in report.json and in the details.
+ * The display names of a report's kernels (the short names of classify/kernel-display-name.ts,
+ * distinct across the report) and the gate's reasons with them.
  */
 
 
-const ANONYMOUS_NAMESPACE = /\(anonymous namespace\)::/g;
-/** Wrappers that carry the interesting functor inside them; never the answer themselves. */
-const WRAPPERS = new Set([
-    'gpu_kernel_impl',
-    'gpu_kernel_impl_nocast',
-    'gpu_index_kernel',
-    'BinaryFunctor',
-    'AUnaryFunctor',
-    'BUnaryFunctor',
-    'ReduceOp',
-    'func_wrapper_t',
-    'lambda',
-    'operator',
-    'OpaqueType',
-]);
-/** Base names that say nothing alone (CUTLASS's `Kernel2<config>`); the first template type names them. */
-const GENERIC_BASES = new Set(['Kernel', 'Kernel2', 'device_kernel', 'kernel', 'Kernel3']);
-const LOOKS_LIKE_FUNCTOR = /functor|epilogue|ops$/i;
-/** Value types: a generic base (`gemvx::kernel<int, int, __nv_bfloat16, …>`) is never named by one. */
-const VALUE_TYPES = new Set(['int', 'long', 'short', 'char', 'unsigned', 'signed', 'float', 'double', 'bool', 'true', 'false', 'half', '__half', '__nv_bfloat16', '__nv_half', 'BFloat16', 'Half', 'bfloat16_t', 'size_t']);
-/** Index of the bracket opening the one that closes at `close` (`<`/`>` and `(`/`)` nest together), or -1. */
-function openingBracket(text, close) {
-    let depth = 0;
-    for (let i = close; i >= 0; i--) {
-        const ch = text[i];
-        if (ch === '>' || ch === ')')
-            depth += 1;
-        else if (ch === '<' || ch === '(') {
-            depth -= 1;
-            if (depth === 0)
-                return i;
-        }
-    }
-    return -1;
-}
-/**
- * The function a C++ kernel name declares, read from its end: the parameter list, then the
- * template arguments, then the qualified name before them. What comes first is the return type,
- * which can be anything (`std::enable_if<!T7, void>::type`, or nsys's unbalanced
- * `std::enable_if<T2>(int)0&&…, void>::type`) and never names the kernel.
- */
-function declaredFunction(text) {
-    // Only a declaration that ends as one: its parameter list or its template arguments.
-    if (!/[)>]$/.test(text))
-        return undefined;
-    let end = text.length;
-    if (text.endsWith(')')) {
-        const open = openingBracket(text, end - 1);
-        if (open <= 0)
-            return undefined;
-        end = open;
-    }
-    while (end > 0 && text[end - 1] === ' ')
-        end -= 1;
-    let args;
-    if (text[end - 1] === '>') {
-        const open = openingBracket(text, end - 1);
-        if (open <= 0)
-            return undefined;
-        args = text.slice(open + 1, end - 1);
-        end = open;
-    }
-    const found = /(?:[A-Za-z_~][\w~]*::)*[A-Za-z_~][\w~]*$/.exec(text.slice(0, end));
-    // Inside template arguments (a name whose brackets do not close) it is not the declared function.
-    if (!found || /[<,(]\s*$/.test(text.slice(0, found.index)))
-        return undefined;
-    return { qualified: found[0], ...(args !== undefined ? { args } : {}) };
-}
-/** Index of the bracket closing the one at `open` (`<`/`>` and `(`/`)` nest together), or -1. */
-function closingBracket(text, open) {
-    let depth = 0;
-    for (let i = open; i < text.length; i++) {
-        const ch = text[i];
-        if (ch === '<' || ch === '(')
-            depth += 1;
-        else if (ch === '>' || ch === ')') {
-            depth -= 1;
-            if (depth === 0)
-                return i;
-        }
-    }
-    return -1;
-}
-/** The identifier (last `::` segment) after which `text[at]` begins a call `(`, skipping one `<…>`. */
-function startsCall(text, at) {
-    let i = at;
-    if (text[i] === '<') {
-        const close = closingBracket(text, i);
-        if (close < 0)
-            return false;
-        i = close + 1;
-    }
-    return text[i] === '(';
-}
-/** The functor that tells kernels of one base apart, searched in the template arguments in order. */
-function distinguishingFunctor(args, base) {
-    const identifier = /[A-Za-z_][A-Za-z0-9_]*/g;
-    let first;
-    for (let match = identifier.exec(args); match; match = identifier.exec(args)) {
-        const name = match[0];
-        const end = match.index + name.length;
-        if (args.startsWith('::', end))
-            continue; // a namespace, not the name
-        if (WRAPPERS.has(name) || /^\d/.test(name))
-            continue;
-        if (!VALUE_TYPES.has(name))
-            first ??= name;
-        if (LOOKS_LIKE_FUNCTOR.test(name) || startsCall(args, end))
-            return name;
-    }
-    return GENERIC_BASES.has(base) ? first : undefined;
-}
-const clip = (text, max) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
-const stripNamespaces = (text) => text.replace(/\b[A-Za-z_]\w*::/g, '').replace(/\s+/g, ' ').trim();
-function parts(name) {
-    let oneLine = name.replace(/\s+/g, ' ').trim();
-    // Mangled names (ROCm traces print `_ZN5aiter24add_rmsnorm_quant_kernel…`) are read demangled;
-    // one the demangler cannot read, and plain C names, have no structure to shorten.
-    if (/^_Z/.test(oneLine)) {
-        const readable = (0,_classify_demangle_js__WEBPACK_IMPORTED_MODULE_1__/* .demangle */ .c)(oneLine.replace(/(?:\s*\[clone \.kd\]|\.kd)$/, ''));
-        if (readable && /^[A-Za-z_][\w:]*$/.test(readable))
-            return { base: readable.split('::').pop() };
-        oneLine = readable ?? oneLine;
-    }
-    if (/^_Z/.test(oneLine) || !/[<(]/.test(oneLine))
-        return undefined;
-    const text = oneLine.replace(ANONYMOUS_NAMESPACE, '').replace(/\s*\[clone \.kd\]$/, '').replace(/^(?:void|__global__ void)\s+/, '');
-    const declared = declaredFunction(text);
-    let qualified;
-    let args;
-    if (declared) {
-        ({ qualified, args } = declared);
-    }
-    else {
-        // A name cut short (no closing bracket): read it from the front.
-        const open = text.search(/[<(]/);
-        qualified = text.slice(0, open).trim();
-        if (text[open] === '<') {
-            const close = closingBracket(text, open);
-            args = close < 0 ? text.slice(open + 1) : text.slice(open + 1, close);
-        }
-    }
-    const segments = qualified.split('::');
-    const last = segments.pop() || qualified;
-    if (!last || !/^[A-Za-z_~][\w~]*$/.test(last))
-        return undefined;
-    // cuBLAS names its gemv `internal::gemvx::kernel`: a bare `kernel` keeps its namespace.
-    const base = last === 'kernel' && segments.length > 0 ? `${segments[segments.length - 1]}::kernel` : last;
-    if (args === undefined)
-        return { base };
-    const functor = distinguishingFunctor(args, base);
-    const sizes = /^\s*((?:\(\w+\))?-?\d+\w*\s*,\s*)+/.exec(args)?.[0].replace(/\(\w+\)/g, '').replace(/[\s,]+$/, '').replace(/\s+/g, ' ');
-    const out = { base, args: clip(stripNamespaces(args), 60), ...(functor ? { functor } : {}), ...(sizes ? { sizes } : {}) };
-    if (functor) {
-        const at = args.indexOf(`${functor}<`);
-        if (at >= 0) {
-            const fOpen = at + functor.length;
-            const fClose = closingBracket(args, fOpen);
-            const first = fClose > 0 ? args.slice(fOpen + 1, fClose).split(',')[0] : undefined;
-            if (first)
-                out.functorArg = stripNamespaces(first).slice(0, 24);
-        }
-    }
-    const lambda = [...oneLine.matchAll(/\{lambda\(([^()]*)\)#\d+\}/g)].map((m) => stripNamespaces(m[1])).find(Boolean);
-    if (lambda)
-        out.lambda = lambda.slice(0, 40);
-    return out;
-}
-/** `base<functor>` at a level of detail: 0 the short name; 1 adds the functor's type; 2 the lambda's types; 3 the sizes; 4 all template arguments. */
-function render(p, level) {
-    if (level >= 4 && p.args)
-        return `${p.base}<${p.args}>${p.lambda ? `(${p.lambda})` : ''}`;
-    const functor = p.functor ? `${p.functor}${level >= 1 && p.functorArg ? `<${p.functorArg}>` : ''}` : '';
-    const inner = [level >= 3 ? p.sizes : undefined, functor].filter(Boolean).join(', ');
-    return `${p.base}${inner ? `<${inner}>` : ''}${level >= 2 && p.lambda ? `(${p.lambda})` : ''}`;
-}
-/** The base name and the distinguishing functor: `elementwise_kernel<direct_copy_kernel_cuda>`. */
-function kernelDisplayName(name) {
-    const p = parts(name);
-    return p ? render(p, 0) : name.replace(/\s+/g, ' ').trim();
-}
-/**
- * Display names for a set of kernels, distinct wherever the full names are: colliding short names
- * gain the functor's type, then the lambda's parameter types, then the kernel's sizes, then all
- * template arguments, then an ordinal.
- */
-function kernelDisplayNames(names) {
-    const unique = [...new Set(names)];
-    const parsed = new Map(unique.map((n) => [n, parts(n)]));
-    const level = new Map(unique.map((n) => [n, 0]));
-    const shown = (n) => {
-        const p = parsed.get(n);
-        return p ? render(p, level.get(n)) : kernelDisplayName(n);
-    };
-    const collisions = () => {
-        const byShort = new Map();
-        for (const n of unique) {
-            const short = shown(n);
-            const group = byShort.get(short);
-            if (group)
-                group.push(n);
-            else
-                byShort.set(short, [n]);
-        }
-        return [...byShort.values()].filter((group) => group.length > 1);
-    };
-    for (let step = 1; step <= 4; step++) {
-        for (const group of collisions())
-            for (const n of group)
-                if (parsed.get(n))
-                    level.set(n, step);
-    }
-    const out = new Map(unique.map((n) => [n, shown(n)]));
-    for (const group of collisions())
-        group.forEach((n, i) => out.set(n, `${shown(n)} #${i + 1}`));
-    return out;
-}
+
+
+
+
 const SHOWN_KERNELS = 50;
-/** Every kernel name a report shows (its kernels, compared kernel shares, kernel changes). */
+/** Every kernel name a report shows (its kernels, compared kernel shares and times per step, kernel changes). */
 function namesOf(report) {
-    const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').flatMap((r) => {
+    const rows = (report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share' || r.kind === 'kernel-time').flatMap((r) => {
         const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .rowSubject */ .r3)(r);
         return subject?.type === 'kernel' ? [subject.id] : [];
     });
@@ -28143,15 +30746,29 @@ const cache = new WeakMap();
 function reportKernelNames(report) {
     let names = cache.get(report);
     if (!names)
-        cache.set(report, (names = kernelDisplayNames(namesOf(report))));
+        cache.set(report, (names = (0,_classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_3__/* .kernelDisplayNames */ .q)(namesOf(report))));
     const known = names;
-    return (name) => known.get(name) ?? kernelDisplayName(name);
+    return (name) => known.get(name) ?? (0,_classify_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_3__/* .kernelDisplayName */ .V)(name);
 }
 /**
- * The gate's reasons with kernel names in their short form: a reason about a kernel's share opens
- * with the name cut at the gate's width, which tells nothing apart; the comparison links each reason
- * to its row and says how much of the reason names it. With a comparison, its whole account (notes
- * included); without one, the lines that decide the verdict.
+ * A kernel share row's sentence, written from the row: the kernel by its display name, the shares,
+ * and the threshold it reached (the fail threshold from the policy that judged it). Undefined where
+ * the row reached none, or the policy is not recorded (a report migrated from before it was).
+ */
+function shareSentence(row, name, policy) {
+    if (row.baseline === null || row.current === null || row.delta === null)
+        return undefined;
+    const limit = row.status === 'fail' && policy ? (Object.hasOwn(policy.thresholds, row.metric) ? policy.thresholds[row.metric] : policy.shareThresholds.fail) : row.status === 'warn' ? row.threshold : undefined;
+    if (limit === undefined || limit === null)
+        return undefined;
+    const of = row.unit.startsWith('% of ') ? row.unit.slice('% of '.length) : 'GPU time';
+    return `kernel ${name} share of ${of} ${row.baseline.toFixed(1)}% → ${row.current.toFixed(1)}% (${(0,_compare_percent_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatPp */ ["if"])(row.delta)}), at or beyond the ${limit} pp ${row.status} threshold`;
+}
+/**
+ * The gate's reasons with kernel names in their short form: the comparison links each reason to its
+ * row, and a kernel share row's sentence is written here from the row, the kernel by its display
+ * name (the gate's own cuts the name at a width that tells nothing apart). With a comparison, its
+ * whole account (notes included); without one, the lines that decide the verdict.
  */
 function readableReasons(report) {
     const reasons = report.comparison?.reasons ?? report.verdictReasons;
@@ -28159,17 +30776,51 @@ function readableReasons(report) {
     // A report written before the links (or one whose reasons were edited apart from them) shows its reasons as written.
     if (!links || links.length !== reasons.length)
         return reasons;
-    const kernels = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share').map((r) => [r.metric, r]));
+    const kernels = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share' || r.kind === 'kernel-time').map((r) => [r.metric, r]));
     if (kernels.size === 0)
         return reasons;
     const names = reportKernelNames(report);
     return reasons.map((reason, i) => {
-        const link = links[i];
-        if (!link || link.nameEnd === undefined || !kernels.has(link.row))
+        const row = links[i] ? kernels.get(links[i].row) : undefined;
+        const subject = row ? (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .rowSubject */ .r3)(row) : undefined;
+        if (!row || subject?.type !== 'kernel')
             return reason;
-        const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .rowSubject */ .r3)(kernels.get(link.row));
-        return subject?.type === 'kernel' ? `kernel ${names(subject.id)}${reason.slice(link.nameEnd)}` : reason;
+        if (row.kind === 'kernel-time') {
+            // The gate opens a time row's sentence with its target cut at a fixed width (targetLabel).
+            const label = (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_1__/* .targetLabel */ .Op)(row.metric.slice(_compare_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR.length));
+            return reason.startsWith(label) ? `kernel ${names(subject.id)}${reason.slice(label.length)}` : reason;
+        }
+        return shareSentence(row, names(subject.id), report.decision.policy) ?? reason;
     });
+}
+
+
+/***/ }),
+
+/***/ 9376:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ acceptHint)
+/* harmony export */ });
+/* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4755);
+
+/**
+ * Under a failing comment and summary: how someone with write access accepts the regression of this head, when
+ * the workflow lets them. The command names the head's short SHA, as a line to copy.
+ */
+function acceptHint(merged, accept) {
+    if (merged.verdict !== 'fail' || !accept || (!accept.label && !accept.command))
+        return '';
+    const sha = accept.headSha && /^[0-9a-f]{7,40}$/i.test(accept.headSha) ? accept.headSha.slice(0, 7).toLowerCase() : undefined;
+    const line = accept.command ? (sha ? `${accept.command} ${sha}` : accept.command) : '';
+    const comment = sha
+        ? `comments ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .safeCode */ .lI)(line, 80)} (then, optionally, the rows it accepts and a reason)`
+        : `comments ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .safeCode */ .lI)(accept.command, 60)} with the head commit's short SHA (then, optionally, the rows it accepts and a reason)`;
+    const ways = [accept.label ? `adds the label ${(0,_text_js__WEBPACK_IMPORTED_MODULE_0__/* .safeCode */ .lI)(accept.label, 60)}` : '', accept.command ? comment : ''].filter(Boolean).join(' or ');
+    // A block GitHub gives a copy button; only for a command that cannot close it.
+    const copy = sha && /^[^`~\r\n<>&]+$/.test(line) ? `\n\n\`\`\`\n${line} reason…\n\`\`\`` : '';
+    return `<sub>Slower on purpose? Someone with write access ${ways}, then re-runs the job: the verdict becomes accepted for this commit only (a new push needs it again) and the rows stay visible.</sub>${copy}`;
 }
 
 
@@ -28419,7 +31070,7 @@ function reportCharts(report) {
 /* harmony import */ var _compare_median_interval_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4315);
 /* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1329);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(4755);
-/* harmony import */ var _dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(8089);
+/* harmony import */ var _dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(5263);
 /* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(2261);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(1188);
 /* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(4146);
@@ -28847,11 +31498,11 @@ function utilizationSection(report, d, h) {
     return [`${h} Utilization and throughput`, '', ...out].join('\n');
 }
 /** The engine's short origin ids, as a reader of the summary would say them; anything else as given. */
-const ORIGIN_TEXT = new Map([
-    ['a/b', 'A/B: the base build, run in this job'],
-    ['artifact', "the default branch's report artifact"],
-    ['file', 'a report file'],
-]);
+const ORIGIN_TEXT = new Map(Object.entries({
+    'a/b': 'A/B: the base build, run in this job',
+    artifact: "the default branch's report artifact",
+    file: 'a report file',
+}));
 function baselineSection(entry, h) {
     const comparison = entry.report.comparison;
     const out = [`${h} Baseline`, ''];
@@ -28879,9 +31530,13 @@ function artifactLine(entry) {
     if (!a)
         return undefined;
     const id = a.id !== undefined ? ` (id ${a.id})` : '';
-    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json, report.md, captures and logs`;
+    return `${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeLink */ .o3)(a.name, a.url, 100)}${id}: report.json and report.md (profile.json and the traces are in the artifact of the same name with -captures)`;
 }
 function artifactsSection(entries, links, h) {
+    const dashboard = dashboardLink(entries, links);
+    // Outside a CI job (the CLI) there is no artifact, no run and no job to point to.
+    if (!entries.some((e) => e.artifact) && !links.runUrl && !dashboard)
+        return '';
     const out = [`${h} Artifacts`, ''];
     for (const entry of entries) {
         const line = artifactLine(entry);
@@ -28892,7 +31547,6 @@ function artifactsSection(entries, links, h) {
         out.push('- No artifact was uploaded; report.json and report.md are in the report directory of the job.');
     if (links.runUrl)
         out.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeLink */ .o3)('Workflow run', links.runUrl)} (every artifact of the run)`);
-    const dashboard = dashboardLink(entries, links);
     if (dashboard)
         out.push(`- ${dashboard}`);
     return out.join('\n');
@@ -29006,8 +31660,10 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4821);
 /* harmony import */ var _sections_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9192);
 /* harmony import */ var _text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4755);
-/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1329);
-/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2756);
+/* harmony import */ var _accept_hint_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9376);
+/* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1329);
+/* harmony import */ var _merge_reports_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2756);
+
 
 
 
@@ -29022,19 +31678,19 @@ function title(entry) {
 }
 function renderSummary(report, options = {}) {
     const entry = {
-        label: options.label ?? (0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_4__/* .labelFor */ .gt)(report, ''),
+        label: options.label ?? (0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_5__/* .labelFor */ .gt)(report, ''),
         report,
         ...(options.artifact ? { artifact: options.artifact } : {}),
         ...(options.baselineNote ? { baselineNote: options.baselineNote } : {}),
     };
-    return renderMergedSummary((0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_4__/* .mergeReports */ .C1)([entry]), options);
+    return renderMergedSummary((0,_merge_reports_js__WEBPACK_IMPORTED_MODULE_5__/* .mergeReports */ .C1)([entry]), options);
 }
 function decodeCell(entry) {
     const metric = entry.report.metrics.find((m) => m.name === 'decode_tok_s');
     if (!metric)
         return '—';
     const row = entry.report.comparison?.rows.find((r) => r.metric === 'decode_tok_s' && r.delta !== null);
-    return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(metric.value)}${row ? ` (${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatSigned */ .Gp)(row.delta * 100, '%')})` : ''}`;
+    return `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatNumber */ .ZV)(metric.value)}${row ? ` (${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_4__/* .formatSigned */ .Gp)(row.delta * 100, '%')})` : ''}`;
 }
 /** One row per report: verdict, findings, alerts and decode throughput. */
 function legsTable(merged, budget, measure) {
@@ -29063,7 +31719,7 @@ function renderMergedSummary(merged, options = {}) {
         const entry = merged.entries[0];
         const reasons = (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .reasonsBlock */ .hF)(entry.report);
         const head = [`## ${title(entry)}`, (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .noBaselineBanner */ .XA)(entry), (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .perStepLine */ .cJ)(entry.report), reasons].filter(Boolean).join('\n\n');
-        const tail = (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactsSection */ .R$)([entry], links, '###');
+        const tail = [(0,_accept_hint_js__WEBPACK_IMPORTED_MODULE_3__/* .acceptHint */ .G)(merged, options.accept), (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .artifactsSection */ .R$)([entry], links, '###')].filter(Boolean).join('\n\n');
         const block = {
             render: (d) => (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .entrySections */ .XQ)(entry, d, '###', { charts: true }),
             minimal: () => 'Details omitted to stay within the job summary size limit; see report.md in the artifact.',
@@ -29084,7 +31740,7 @@ function renderMergedSummary(merged, options = {}) {
         minimal: () => `### ${(0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .verdictLine */ .MT)(entry.report.verdict)} · ${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeText */ .Hk)(entry.label, 100)}\n\nDetails omitted to stay within the size limit; see its artifact.`,
     }));
     const dashboard = (0,_sections_js__WEBPACK_IMPORTED_MODULE_1__/* .dashboardLink */ .d3)(merged.entries, links);
-    const tail = [links.runUrl ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeLink */ .o3)('Workflow run', links.runUrl)}: every report artifact of the run.` : '', dashboard ? `${dashboard}.` : ''].filter(Boolean).join('\n\n');
+    const tail = [(0,_accept_hint_js__WEBPACK_IMPORTED_MODULE_3__/* .acceptHint */ .G)(merged, options.accept), links.runUrl ? `${(0,_text_js__WEBPACK_IMPORTED_MODULE_2__/* .safeLink */ .o3)('Workflow run', links.runUrl)}: every report artifact of the run.` : '', dashboard ? `${dashboard}.` : ''].filter(Boolean).join('\n\n');
     return `${(0,_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .fitBlocks */ .U)(head, blocks, tail, budget, _text_js__WEBPACK_IMPORTED_MODULE_2__/* .utf8Bytes */ .dy)}\n`;
 }
 
@@ -29305,7 +31961,7 @@ function formatNs(ns) {
     if (abs >= 1e6)
         return `${(ns / 1e6).toFixed(2)} ms`;
     if (abs >= 1e3)
-        return `${(ns / 1e3).toFixed(2)} us`;
+        return `${(ns / 1e3).toFixed(2)} µs`;
     return `${Math.round(ns)} ns`;
 }
 function formatShare(share, digits = 1) {
@@ -29404,6 +32060,9 @@ function perStepHeadline(report, parts) {
     const perStep = report.comparison?.perStep;
     if (!perStep)
         return undefined;
+    // Windows that do not hold the same kind of step: that is the news, not a kernel's time per launch.
+    if (perStep.refused)
+        return `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .refusalText */ .Kw)(perStep.refused, perStep)}.`;
     // The kernel that moved most the way the run moved (a slowdown names what grew, not what shrank).
     const way = Math.sign(perStep.measured?.deltaNs ?? perStep.kernelDeltaNs ?? 0);
     const top = perStep.kernels.find((k) => way !== 0 && Math.sign(k.deltaNs) === way) ?? perStep.kernels[0];
@@ -29477,6 +32136,43 @@ function evidenceLine(finding) {
         .map(([key, value]) => `${key}=${typeof value === 'number' ? (0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(value, 3) : String(value)}`)
         .join('  ');
 }
+/** A change relative to where it started: `new` from nothing, `gone` to nothing. */
+function relativeChange(baselineNs, currentNs) {
+    if (baselineNs === 0)
+        return currentNs === 0 ? '' : 'new';
+    if (currentNs === 0)
+        return 'gone';
+    const percent = ((currentNs - baselineNs) / baselineNs) * 100;
+    const text = Math.abs(percent) >= 10 ? Math.round(Math.abs(percent)).toString() : Math.abs(percent).toFixed(1);
+    return `${percent > 0 ? '+' : percent < 0 ? '−' : '±'}${text} %`;
+}
+/**
+ * The families and the kernels whose time per step changed most, under a sub-header each, in
+ * aligned columns: name, baseline → current, the change and the change relative to the baseline.
+ */
+function perStepRows(perStep, names) {
+    const groups = [
+        ['by family', perStep.families.slice(0, 5).map((f) => ({ ...f, name: (0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family) }))],
+        ['by kernel', perStep.kernels.slice(0, 5).map((k) => ({ ...k, name: (0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .shortenName */ .ty)(names(k.name), 60) }))],
+    ];
+    const rows = groups.flatMap(([, items]) => items);
+    if (!rows.length)
+        return [];
+    const width = Math.max(...rows.map((r) => r.name.length));
+    const base = Math.max('baseline'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.baselineNs).length));
+    const current = Math.max('current'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.currentNs).length));
+    const delta = Math.max('change'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.deltaNs, true).length));
+    const out = [`  ${pad('', width + 4)}${'baseline'.padStart(base)} → ${pad('current', current)}  ${'change'.padStart(delta)}`];
+    for (const [title, items] of groups) {
+        if (!items.length)
+            continue;
+        out.push(`  ${title}`);
+        for (const r of items) {
+            out.push(`    ${pad(r.name, width)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.baselineNs).padStart(base)} → ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.currentNs), current)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.deltaNs, true).padStart(delta)}  ${relativeChange(r.baselineNs, r.currentNs)}`.trimEnd());
+        }
+    }
+    return out;
+}
 function pad(text, width) {
     return text.length >= width ? text : text + ' '.repeat(width - text.length);
 }
@@ -29530,10 +32226,7 @@ function renderTerminal(given, options = {}) {
                 lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)}% of the measured change`}`);
             for (const note of perStep.notes)
                 lines.push(`  note: ${note}`);
-            for (const f of perStep.families.slice(0, 5))
-                lines.push(`  ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(f.deltaNs, true), 12)} ${pad((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 30)} ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(f.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(f.currentNs)}`);
-            for (const k of perStep.kernels.slice(0, 5))
-                lines.push(`  ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(k.deltaNs, true), 12)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .shortenName */ .ty)(names(k.name), 60)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(k.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(k.currentNs)}`);
+            lines.push(...perStepRows(perStep, names));
             lines.push('');
         }
     }
@@ -29666,6 +32359,8 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:zlib");
 __nccwpck_require__.d(__webpack_exports__, {
   YOg: () => (/* binding */ array),
   zMY: () => (/* binding */ schemas_boolean),
+  IeY: () => (/* binding */ custom),
+  gMt: () => (/* binding */ discriminatedUnion),
   k5n: () => (/* binding */ schemas_enum),
   euz: () => (/* binding */ literal),
   aig: () => (/* binding */ schemas_number),
@@ -29676,7 +32371,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   KCZ: () => (/* binding */ union)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, discriminatedUnion, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, preprocess, promise, readonly, refine, set, strictObject, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
@@ -33122,11 +35817,11 @@ function discriminatorMap(def) {
 }
 const $ZodDiscriminatedUnion = 
 /*@__PURE__*/
-(/* unused pure expression or super */ null && (core.$constructor("$ZodDiscriminatedUnion", (inst, def) => {
+$constructor("$ZodDiscriminatedUnion", (inst, def) => {
     def.inclusive = false;
     $ZodUnion.init(inst, def);
     const _super = inst._zod.parse;
-    util.defineLazyInternal(inst, "propValues", (zod) => {
+    defineLazyInternal(inst, "propValues", (zod) => {
         const propValues = {};
         let undefinedCount = 0;
         for (const option of zod.def.options) {
@@ -33137,7 +35832,7 @@ const $ZodDiscriminatedUnion =
                 undefinedCount++;
             for (const [k, v] of Object.entries(pv)) {
                 if (!Object.prototype.hasOwnProperty.call(propValues, k)) {
-                    util.assignProp(propValues, k, new Set());
+                    util_assignProp(propValues, k, new Set());
                 }
                 for (const val of v) {
                     propValues[k].add(val);
@@ -33150,15 +35845,15 @@ const $ZodDiscriminatedUnion =
     });
     // Checked now rather than in the lookup map below, so an option that lacks the discriminator fails at the `discriminatedUnion` call instead of on the first object parsed. Options whose shape cannot be enumerated without resolving it — pipes and lazies — are left to the map.
     def.options.forEach((option, i) => {
-        const propShape = util.rawShape(option._zod.def);
+        const propShape = rawShape(option._zod.def);
         if (propShape && !Object.prototype.hasOwnProperty.call(propShape, def.discriminator)) {
             throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
     });
-    const disc = util.cached(() => discriminatorMap(def));
+    const disc = cached(() => discriminatorMap(def));
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isObject(input)) {
+        if (!util_isObject(input)) {
             payload.issues.push({
                 code: "invalid_type",
                 expected: "object",
@@ -33192,7 +35887,7 @@ const $ZodDiscriminatedUnion =
         });
         return payload;
     };
-})));
+});
 const $ZodIntersection = /*@__PURE__*/ $constructor("$ZodIntersection", (inst, def) => {
     $ZodType.init(inst, def);
     inst._zod.parse = (payload, ctx) => {
@@ -35376,7 +38071,7 @@ function _promise(Class, innerType) {
 }
 // @__NO_SIDE_EFFECTS__
 function _custom(Class, fn, _params) {
-    const norm = util.normalizeParams(_params);
+    const norm = normalizeParams(_params);
     norm.abort ?? (norm.abort = true); // default to abort:false
     const schema = new Class({
         type: "custom",
@@ -38632,17 +41327,17 @@ function xor(options, params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodDiscriminatedUnion = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodDiscriminatedUnion", (inst, def) => {
+const ZodDiscriminatedUnion = /*@__PURE__*/ $constructor("ZodDiscriminatedUnion", (inst, def) => {
     ZodUnion.init(inst, def);
-    core.$ZodDiscriminatedUnion.init(inst, def);
-})));
+    $ZodDiscriminatedUnion.init(inst, def);
+});
 function discriminatedUnion(discriminator, options, params) {
     // const [options, params] = args;
     return new ZodDiscriminatedUnion({
         type: "union",
         options: options,
         discriminator,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 const ZodIntersection = /*@__PURE__*/ $constructor("ZodIntersection", (inst, def) => {
@@ -39148,7 +41843,7 @@ function check(fn) {
     return ch;
 }
 function custom(fn, _params) {
-    return core._custom(ZodCustom, fn ?? (() => true), _params);
+    return _custom(ZodCustom, fn ?? (() => true), _params);
 }
 function refine(fn, _params = {}) {
     return _refine(ZodCustom, fn, _params);
@@ -39247,6 +41942,9 @@ function preprocess(fn, schema) {
 /******/ 	// Return the exports of the module
 /******/ 	return module.exports;
 /******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
 /******/ 
 /************************************************************************/
 /******/ /* webpack/runtime/asset-relocator-loader */
@@ -39375,6 +42073,28 @@ function preprocess(fn, schema) {
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
@@ -39389,6 +42109,69 @@ function preprocess(fn, schema) {
 /******/ 		}
 /******/ 		Object.defineProperty(exports, '__esModule', { value: true });
 /******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
 /******/ })();
 /******/ 
 /************************************************************************/
