@@ -81,7 +81,7 @@ describe('the bundled pair', () => {
     expect(rows.find((r) => r.metric === 'family:attention-fused')).toMatchObject({ kind: 'family-share', status: 'info' });
     expect(reversed.verdictReasons).toHaveLength(1);
     expect(reversed.comparison!.perStep!.measured!.deltaNs).toBeLessThan(0);
-    expect(reversed.verdictReasons[0]).toMatch(/^no regression: .*no kernel time per step grew past its threshold in a step that did not get faster/);
+    expect(reversed.verdictReasons[0]).toMatch(/^no regression: 1 gated metric improved, no kernel time per step grew past its threshold in a step that did not get faster/);
   });
 });
 

@@ -205,8 +205,14 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   const noThroughput = metrics.gatedInBaseline > 0 && metrics.compared === 0;
   if (noThroughput) notes.push('no gated metric is present on both sides');
   const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
+  const improvedCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'improved').length;
   // Say what was compared: a pass on kernel time alone must not read as "0 metrics within their floors".
-  const passParts = [metricCount ? `${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}` : 'no throughput or latency compared'];
+  const metricPart = metricCount
+    ? `${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}${improvedCount ? `, ${improvedCount} improved` : ''}`
+    : improvedCount
+      ? `${improvedCount} gated metric${improvedCount === 1 ? '' : 's'} improved`
+      : 'no throughput or latency compared';
+  const passParts = [metricPart];
   if (shareMode?.mode === 'time') passParts.push('no kernel time per step grew past its threshold in a step that did not get faster');
   else if (shareMode?.mode === 'fallback' && !shareMode.throughputImproved) passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
   passParts.push('no new findings');
