@@ -4,7 +4,7 @@
 #     the derived uploads (profile.json, traces/*.trace.json) are written into --out
 #  2  the same head alone under the PyTorch profiler (--profiler torch): its derived Kineto trace
 #  3  under a noisy neighbour (python/workloads/noisy_neighbour.py): A/B with the head 5 % slower
-#     (--gpu-sleep-us 140) and A/A, --profiler none, up to 10 runs a side; JOBS picks how many of each
+#     (a 4-layer decode, --gpu-sleep-us 50 per step) and A/A, --profiler none, up to 10 runs a side; JOBS picks how many of each
 # Needs .nodebin/node.xz, .nsysdeps/*.deb and the bundled dist/. Writes $OUT/run_session.log and reports.
 set -u
 cd "$(dirname "$0")/../.."
@@ -53,13 +53,15 @@ echo "exit $?"; summary "$W/torch_one/report.json"; ls "$W/torch_one" "$W/torch_
 
 for i in $(seq 1 "$JOBS"); do
   for kind in slow aa; do
-    head="$WL $AB"; [ $kind = slow ] && head="$WL $AB --gpu-sleep-us 140"
+    # A 4-layer decode: short processes, so that more jobs fit in one device call.
+    NB="$WL --batch 8 --warmup 16 --steps 128 --repeats 3 --layers 4"
+    head="$NB"; [ $kind = slow ] && head="$NB --gpu-sleep-us 50"
     "${PYTHON:-python3}" python/workloads/noisy_neighbour.py --seed $((10 * i + ${#kind})) --duration 120 > "$W/neighbour_${kind}_$i.jsonl" 2>&1 &
     npid=$!
     sleep 2
     stamp "3 under a neighbour: $kind job $i"
     timeout -k 10 110 $PG run --engine command --model llama-2.8b-random --profiler none \
-      --run "$head" --base-run "$WL $AB" --runs 5 --max-runs 10 --warmup-runs 1 --timeout-minutes 2 --quiet --out "$W/nb_${kind}_$i"
+      --run "$head" --base-run "$NB" --runs 5 --max-runs 10 --warmup-runs 1 --timeout-minutes 2 --quiet --out "$W/nb_${kind}_$i"
     echo "exit $?"
     kill -TERM $npid; wait $npid
     summary "$W/nb_${kind}_$i/report.json"
