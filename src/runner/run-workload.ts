@@ -207,10 +207,13 @@ function pairSeconds(run: RunResult, plan: Plan, pair: readonly PlannedStep[]): 
 }
 
 /**
- * Adaptive A/B: while the head's comparison has undecided gated metrics (the sides overlap, or too
- * few or not significant runs) and it has not failed, run the next reserve ABBA pair and compare
- * again, as the next look (the gate spends alpha over the looks). Stops at max-runs, or when the
- * next pair would not fit twice into the time left.
+ * Adaptive A/B: while the head's comparison has undecided gated metrics and it has not failed, run
+ * the next reserve ABBA pair and compare again, as the next look (the gate spends alpha over the
+ * looks). Undecided is the gate's rule (src/compare/metric-rows.ts): a metric passes only when its
+ * interval excludes a regression at the floor, so one whose interval reaches past the floor is
+ * undecided as much as one whose sides overlap or whose change is not significant. Stops at
+ * max-runs, or when the next pair would not fit twice into the time left; the last look's rows
+ * then say insufficient-data with what would decide them.
  */
 async function decideWithMoreRuns(plan: Plan, result: JobResult & { report: Report; baseReport: Report }, deps: JobDeps & { analyze: NonNullable<JobDeps['analyze']> }, executeDeps: ExecuteDeps, started: number): Promise<void> {
   const { run } = result;
