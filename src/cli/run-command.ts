@@ -67,7 +67,8 @@ export interface RunGate {
 async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate): Promise<Report> {
   const { analyze } = await import('../pipeline/analyze.js');
   const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
-  return analyze({ inputs, environment, baseline, gate: gate.gate, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}) });
+  const skipped = which.side === 'head' && which.skipped?.length ? { skippedInputs: which.skipped } : {};
+  return analyze({ inputs, environment, baseline, gate: gate.gate, ...skipped, ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}) });
 }
 
 async function gateFromFlags(file: string | undefined, flags: OptionValues, abRun: boolean): Promise<RunGate> {
@@ -183,6 +184,11 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     if (!result.report) return EXIT_OK;
     if (result.baseReport) write(`\nthe base build's report (the baseline): ${baseReportPath(plan)}\n`);
     await writeReport(result.report, plan.outDir, write);
+    if (flags.strict && result.lost?.length) {
+      // A planned capture that was not made fails a strict run, as an unreadable input fails a strict analyze.
+      process.stderr.write(`profile-gate: --strict: ${inertLine(result.lost.map((entry) => `${entry.path}: ${entry.reason}`).join('; '))}\n`);
+      return EXIT_RUN_FAILED;
+    }
     return verdictExitCode(result.report, flags.failVerdicts);
   } catch (error) {
     process.stderr.write(`profile-gate: ${inertLine(describeError(error))}\n`);
