@@ -12,7 +12,7 @@ import { metricFloor, parseGateOptions, type GateOptions, type GateOptionsInput 
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels } from './shares.js';
-import { kernelTimeKeys, kernelTimeRows, perStepAttribution } from './per-step.js';
+import { kernelTimeKeys, kernelTimeRows, noStepTimeChange, perStepAttribution } from './per-step.js';
 import { judgeThrottling } from './throttle-check.js';
 import { RULES } from '../diagnose/rules/index.js';
 import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type VerdictFinding } from './verdict.js';
@@ -156,6 +156,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     kernelChanges = kernels.changes;
     const attribution = perStepAttribution(current, baseline);
     perStep = attribution.perStep;
+    if (noStepTimeChange(perStep, metrics.rows.map((r) => r.row))) perStep = { ...perStep, noChange: true };
     rows.push(...kernelTimeRows(attribution, options));
   } else if (current.kernels.length || baseline.kernels.length) {
     notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);

@@ -236,6 +236,12 @@ export const PerStepSchema = z.object({
   measured: MeasuredStepSchema.nullable(),
   /** kernelDeltaNs over the measured change per step; null when either is unknown or the measured change is 0. */
   explainedShare: z.number().nullable(),
+  /**
+   * No change in time per step: the measured change is not significant (its row neither fails nor
+   * improves, and its interval holds 0) and kernel time per step moved by no more than that interval
+   * allows. Renderers then say so instead of naming a kernel. Absent in older reports.
+   */
+  noChange: z.boolean().optional(),
   /** What limits the reading, in words (batch unknown, per-token, devices). */
   notes: z.array(z.string()).default([]),
 });
