@@ -324,9 +324,12 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
 }
 
 /**
- * When one side's own runs reach the other side's median (a baseline run as slow as the current's
- * typical run), the medians' difference can come from which state more runs fell in: two clock or
- * power states, or a heavy tail. Says which runs, or undefined when the sides do not overlap so.
+ * When one side's own runs reach the other side's median, the medians' difference can come from
+ * which state more runs fell in (two clock or power states) rather than the code. A run of the
+ * faster-looking side can only be slowed (a stall, a neighbour), so the slower side's runs at the
+ * faster side's level are evidence the build runs that fast, and always count; the faster side's
+ * runs at the slower side's level count only as a state, a third of its runs or more: one slowed
+ * run of a busy GPU is no second state. Says which runs, or undefined when the sides do not overlap so.
  */
 function overlap(p: Pending, worse: number): string | undefined {
   // In "worse is larger" terms, so one comparison serves both directions.
@@ -337,7 +340,7 @@ function overlap(p: Pending, worse: number): string | undefined {
   const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
   const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
   const parts: string[] = [];
-  if (fastReach) parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
+  if (fastReach && fastReach * 3 >= fast.kept.length) parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
   if (slowReach) parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
   return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
 }
@@ -408,11 +411,16 @@ function formatNoise(sd: number): string {
   return `${(sd * 100).toFixed(sd < 0.001 ? 2 : 1)}%`;
 }
 
-/** Each side's median interval of its kept runs, at the gate's level, lie apart (null intervals, too few runs, are not apart). */
+/**
+ * Each side's median interval of its kept runs, at the gate's level, lies apart from the other's by
+ * more than the overlap check's reach (half the floor): null intervals (too few runs) are not apart.
+ */
 function intervalsApart(p: Pending, options: GateOptions): boolean {
   const a = medianInterval(p.base.kept, ciLevel(options.alpha));
   const b = medianInterval(p.cur.kept, ciLevel(options.alpha));
-  return Boolean(a && b && (a.high < b.low || b.high < a.low));
+  if (!a || !b) return false;
+  const gap = Math.max(b.low - a.high, a.low - b.high);
+  return gap > (p.floor / 2) * p.base.value;
 }
 
 function decide(p: Pending, pWorse: number, pBetter: number, options: GateOptions): GatedRow {
@@ -436,10 +444,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   // Significant with each side's median interval apart from the other's is decided: runs of one
   // side reaching the other's median (a neighbour's slow runs, say) do not hold it back.
-  // So is one whose whole interval of the change lies past the floor.
-  const bestWorse = p.direction === 'higher' ? -ciHigh : ciLow;
-  const settled = intervalsApart(p, options) || (worse > 0 && bestWorse >= p.floor);
-  const overlapping = decided && options.overlapCheck && !settled ? overlap(p, worse) : undefined;
+  const overlapping = decided && options.overlapCheck && !intervalsApart(p, options) ? overlap(p, worse) : undefined;
   let status: RowStatus;
   let reason: string | undefined;
   let insufficient: Insufficient | undefined;
