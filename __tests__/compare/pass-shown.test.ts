@@ -124,6 +124,37 @@ describe('a neighbour on one side is not a regression', () => {
   });
 });
 
+describe('a run is never made faster', () => {
+  const level = 358;
+  const at = (ratios: readonly number[]) => ratios.map((r) => r * level);
+
+  it('a 5% regression against a baseline the neighbour slowed in 4 of 5 runs is not passed: one baseline run shows its speed', () => {
+    // From the simulator: the baseline's runs 1-4 slowed by 5-8%, run 5 at its level; the head 5% slower, runs alike.
+    // Seed 209, the simulator's trial: its bootstrap interval lies inside the floor.
+    const { verdict, comparison } = compare(side(at([0.9513, 0.9487, 0.9524, 0.9067, 0.9501])), side(at([0.9507, 0.9496, 0.9433, 0.9203, 1.0008])), { seed: 209 });
+    const decode = decodeRow(comparison!.rows);
+    // The interval alone lies inside the floor: the medians of the kept runs agree.
+    expect(decode.ci![0]).toBeGreaterThan(-0.03);
+    expect(decode.status).toBe('insufficient-data');
+    expect(decode.insufficient!.why).toBe('baseline-ran-faster');
+    expect(decode.note).toMatch(/a baseline run was 5\.\d% better than the current median/);
+    expect(verdict).not.toBe('pass');
+  });
+
+  it('an A/A whose current runs the neighbour slowed by varying amounts, the baseline quiet, is not a fail', () => {
+    // Current runs 2-6% slow and spread ±0.8%; the baseline's within ±0.1%: a neighbour, or a change and more noise.
+    const { verdict, comparison } = compare(side(at([0.9766, 0.9362, 0.9654, 0.9556, 0.959])), side(at([0.9971, 1.0022, 0.9899, 1.0013, 1.0008])));
+    const decode = decodeRow(comparison!.rows);
+    expect(decode.status).toBe('insufficient-data');
+    expect(decode.insufficient!.why).toBe('noisy-side');
+    expect(decode.note).toMatch(/the current runs vary ±0\.\d% against ±0\.\d+% of the baseline's: a neighbour slows runs by varying amounts, a change of code by one/);
+    expect(verdict).not.toBe('fail');
+    // The same change with the current runs as steady as the baseline's fails.
+    const steady = compare(side(at([0.9601, 0.9598, 0.9603, 0.9596, 0.96])), side(at([0.9971, 1.0022, 0.9899, 1.0013, 1.0008])));
+    expect(steady.verdict).toBe('fail');
+  });
+});
+
 describe('the overlap check holds back no result that is decided', () => {
   // 10 runs per side 5% apart, each side with one run at the other's level (a neighbour's slow run
   // on the base; a fast run on the head): both levels on both sides, so no run is a stall.

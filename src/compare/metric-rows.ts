@@ -395,7 +395,7 @@ function insufficientOf(p: Pending, why: Insufficient['why'], worse: number, opt
 
 /** What would decide an undecided row, in words, as this comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
 function decideText(needs: Insufficient, options: GateOptions): string {
-  if (needs.addsRuns) return needs.why === 'sides-overlap' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
+  if (needs.addsRuns) return needs.why === 'sides-overlap' || needs.why === 'noisy-side' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
   const prefix = options.look?.final ? 'this job adds no more runs; ' : '';
   const maxRuns = options.look?.final ? ' (max-runs)' : '';
   const noise = `runs vary ±${formatNoise(needs.noise[0])} (baseline) and ±${formatNoise(needs.noise[1])} (current)`;
@@ -403,7 +403,7 @@ function decideText(needs: Insufficient, options: GateOptions): string {
     const count = needs.runsPerSide === null ? 'no number of runs would at this noise' : `about ${needs.runsPerSide} runs per side would at this noise`;
     return `${noise}; ${prefix}a quieter runner (no other process on the GPU) or pinned clocks would decide it (${count})`;
   }
-  if (needs.why === 'sides-overlap') return `${noise}; ${prefix}more runs per side (about ${needs.runsPerSide}${maxRuns}) or pinned clocks would decide it`;
+  if (needs.why === 'sides-overlap' || needs.why === 'noisy-side' || needs.why === 'baseline-ran-faster') return `${noise}; ${prefix}more runs per side (about ${needs.runsPerSide}${maxRuns}) or pinned clocks would decide it`;
   return `${noise}; ${prefix}about ${needs.runsPerSide} runs per side${maxRuns} would decide it`;
 }
 
@@ -421,6 +421,31 @@ function intervalsApart(p: Pending, options: GateOptions): boolean {
   if (!a || !b) return false;
   const gap = Math.max(b.low - a.high, a.low - b.high);
   return gap > (p.floor / 2) * p.base.value;
+}
+
+/** A side's kept runs spread this many times the other's (taken as at least the outlier rule's 0.2%): a neighbour's varying slowdowns, not one change of code. */
+export const NOISY_SIDE_RATIO = 3;
+
+/**
+ * The slower-looking side's kept runs spread far more than the other's: a neighbour slows runs by
+ * varying amounts, a change of code slows them by one. Its text, or undefined.
+ */
+function noisySide(p: Pending, worse: number): string | undefined {
+  const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
+  if (slow.kept.length < 3) return undefined;
+  const slowSd = relativeRobustSd(slow.kept);
+  const fastSd = relativeRobustSd(fast.kept);
+  if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, DEFAULT_OUTLIER_RULE.minSpread))) return undefined;
+  return `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`;
+}
+
+/** The baseline's fastest kept run beats the current's median by the floor or more: the baseline ran that fast, so a regression at the floor is not ruled out. Its text, or undefined. */
+function baselineRanFaster(p: Pending): string | undefined {
+  const better = (a: number, b: number) => (p.direction === 'higher' ? a / b - 1 : b / a - 1);
+  const fastest = p.direction === 'higher' ? Math.max(...p.base.kept) : Math.min(...p.base.kept);
+  const by = better(fastest, p.cur.value);
+  if (!(by >= p.floor)) return undefined;
+  return `a baseline run was ${formatPct(by).replace('+', '')} better than the current median (${formatValue(fastest, p.unit)} against ${formatValue(p.cur.value, p.unit)}): the baseline ran that fast, and a run is never made faster`;
 }
 
 function decide(p: Pending, pWorse: number, pBetter: number, options: GateOptions): GatedRow {
@@ -444,14 +469,15 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   // Significant with each side's median interval apart from the other's is decided: runs of one
   // side reaching the other's median (a neighbour's slow runs, say) do not hold it back.
-  const overlapping = decided && options.overlapCheck && !intervalsApart(p, options) ? overlap(p, worse) : undefined;
+  const overlapping = decided && options.overlapCheck && !intervalsApart(p, options) ? overlap(p, worse) ?? noisySide(p, worse) : undefined;
+  const ranFaster = withinFloor && !decided ? baselineRanFaster(p) : undefined;
   let status: RowStatus;
   let reason: string | undefined;
   let insufficient: Insufficient | undefined;
   if (overlapping && worse > 0) {
     // Significant and past the floor, yet one side's own runs reach the other's median: not decided.
     notes.push(overlapping);
-    insufficient = insufficientOf(p, 'sides-overlap', worse, options);
+    insufficient = insufficientOf(p, overlapping.startsWith('the sides overlap') ? 'sides-overlap' : 'noisy-side', worse, options);
     reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${decideText(insufficient, options)}`;
   } else if (significantWorse && worse >= p.floor) {
     status = 'fail';
@@ -468,6 +494,10 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
     notes.push(`the interval reaches ${hide} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
     insufficient = insufficientOf(p, 'interval-reaches-floor', worse, options);
     reason = `${p.name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out; ${decideText(insufficient, options)}`;
+  } else if (ranFaster) {
+    notes.push(ranFaster);
+    insufficient = insufficientOf(p, 'baseline-ran-faster', worse, options);
+    reason = `${p.name} undecided (${change}; ${stats}): ${ranFaster}; ${decideText(insufficient, options)}`;
   } else {
     status = 'pass';
     if (overlapping) notes.push(overlapping);

@@ -124,7 +124,7 @@ export const ComparisonRowSchema = z.object({
    */
   insufficient: z
     .object({
-      why: z.enum(['interval-reaches-floor', 'not-significant', 'sides-overlap', 'too-few-samples']),
+      why: z.enum(['interval-reaches-floor', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples']),
       noise: z.tuple([z.number().nonnegative(), z.number().nonnegative()]),
       couldHide: z.number().nullable(),
       runsPerSide: z.number().int().positive().nullable(),
