@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { fitNeighbour, fittedSide, loadNeighbourJobs, resampledSide } from './neighbour-fit.mjs';
+import { fitNeighbour, fittedPair, loadNeighbourJobs, resampledSide } from './neighbour-fit.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -136,8 +136,8 @@ function makeModels(h200, neighbour = loadNeighbourJobs()) {
   const neighbourModels = fitted
     ? {
         'neighbour-fit': {
-          about: `fitted to the real H200 neighbour runs (${neighbour.length} jobs, __tests__/fixtures/h200-neighbour): a run slowed with P=${fitted.rest.pSlowed.toFixed(2)} (after a slowed run ${fitted.persistence.afterSlowed?.toFixed(2) ?? '–'}), losing lognormal(${fitted.rest.mu.toFixed(2)}, ${fitted.rest.sigma.toFixed(2)}) (median ${(100 * Math.exp(fitted.rest.mu)).toFixed(1)}%), clean jitter ${(100 * fitted.jitter).toFixed(2)}%, side offset sd ${(100 * fitted.sideOffsetSd).toFixed(2)}%`,
-          pair: (random, n) => ({ base: fittedSide(fitted, random, n), cur: fittedSide(fitted, random, n) }),
+          about: `fitted to the real H200 neighbour runs (${neighbour.length} jobs, __tests__/fixtures/h200-neighbour): in ABBA time order a run slowed with P=${fitted.rest.pSlowed.toFixed(2)} (after a slowed run ${fitted.persistence.afterSlowed?.toFixed(2) ?? '–'}, after a clean one ${fitted.persistence.afterClean?.toFixed(2) ?? '–'}), losing lognormal(${fitted.rest.mu.toFixed(2)}, ${fitted.rest.sigma.toFixed(2)}) (median ${(100 * Math.exp(fitted.rest.mu)).toFixed(1)}%), clean jitter ${(100 * fitted.jitter).toFixed(2)}%, side offset sd ${(100 * fitted.sideOffsetSd).toFixed(2)}%`,
+          pair: (random, n) => fittedPair(fitted, random, n),
         },
         'neighbour-resample': {
           about: 'the real H200 neighbour runs resampled: each run a relative speed drawn from all recorded sides (first runs from first runs)',

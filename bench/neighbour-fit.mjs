@@ -83,9 +83,11 @@ export function fitNeighbour(jobs) {
   let afterSlowSlowed = 0;
   let afterClean = 0;
   let afterCleanSlowed = 0;
+  const flags = new Map();
   for (const side of sides) {
     const below = slowedBelow(side.jitter);
     const slowed = side.rel.map((x) => x < below);
+    flags.set(`${side.job.name}:${side.which}`, slowed);
     side.rel.forEach((x, i) => {
       const bucket = i === 0 ? first : rest;
       bucket.n += 1;
@@ -93,17 +95,23 @@ export function fitNeighbour(jobs) {
         bucket.slowed += 1;
         bucket.losses.push(1 - x);
       }
-      if (i > 0) {
-        // Persistence in the side's own run order (a side's runs alternate with the other's in ABBA).
-        if (slowed[i - 1]) {
-          afterSlow += 1;
-          if (slowed[i]) afterSlowSlowed += 1;
-        } else {
-          afterClean += 1;
-          if (slowed[i]) afterCleanSlowed += 1;
-        }
-      }
     });
+  }
+  // Persistence in time: the job's runs over both sides in the order they ran (ABBA unless recorded).
+  for (const job of jobs) {
+    const base = flags.get(`${job.name}:base`);
+    const head = flags.get(`${job.name}:head`);
+    if (!base || !head) continue;
+    const timeline = runOrder(job).map(([which, i]) => (which === 'base' ? base[i] : head[i])).filter((f) => f !== undefined);
+    for (let t = 1; t < timeline.length; t += 1) {
+      if (timeline[t - 1]) {
+        afterSlow += 1;
+        if (timeline[t]) afterSlowSlowed += 1;
+      } else {
+        afterClean += 1;
+        if (timeline[t]) afterCleanSlowed += 1;
+      }
+    }
   }
   const logLoss = (losses) => ({ mu: losses.length ? mean(losses.map(Math.log)) : Math.log(0.05), sigma: losses.length > 1 ? sd(losses.map(Math.log)) : 0.5 });
   // A/A jobs: the spread of ln(head level / base level), an offset between sides no change made.
@@ -128,6 +136,21 @@ export function fitNeighbour(jobs) {
   };
 }
 
+/**
+ * The order a job's runs ran in, as [side, index] over both sides: as recorded (`order`, one side
+ * label per run), else the runner's ABBA (base 1, head 1, head 2, base 2, base 3, head 3, …).
+ */
+export function runOrder(job) {
+  if (Array.isArray(job.order) && job.order.length) {
+    const seen = { base: 0, head: 0 };
+    return job.order.map((which) => [which, seen[which]++]);
+  }
+  const n = Math.max(job.base?.length ?? 0, job.head?.length ?? 0);
+  const out = [];
+  for (let i = 0; i < n; i += 1) out.push(...(i % 2 ? [['head', i], ['base', i]] : [['base', i], ['head', i]]));
+  return out;
+}
+
 function gaussian(random) {
   const u = 1 - random();
   const v = random();
@@ -135,25 +158,27 @@ function gaussian(random) {
 }
 
 /**
- * A side of n runs from the fitted parameters: an offset for the side (half the A/A spread's
- * variance each), the first run as fitted apart, then a two-state chain (slowed after slowed with
- * the fitted persistence, after clean with its own chance), each slowed run losing a log-normal
- * loss (capped at 60%), every run with the clean jitter.
+ * Both sides of an A/B job of n runs per side from the fitted parameters, in the runner's ABBA
+ * order: a two-state chain over the job's time (slowed after a slowed run with the fitted
+ * persistence, after a clean one with its own chance), so a burst of the neighbour falls on both
+ * sides as it falls in time; a side's first run as fitted apart (warm-up); each slowed run loses a
+ * log-normal loss (capped at 60%); every run has the clean jitter and its side an offset (half the
+ * A/A spread's variance each).
  */
-export function fittedSide(fit, random, n) {
-  const offset = Math.exp(gaussian(random) * fit.sideOffsetSd / Math.SQRT2);
+export function fittedPair(fit, random, n) {
   const afterSlowed = fit.persistence.afterSlowed ?? fit.rest.pSlowed;
   const afterClean = fit.persistence.afterClean ?? fit.rest.pSlowed;
-  const out = [];
-  let slowed = false;
-  for (let i = 0; i < n; i += 1) {
+  const sides = { base: [], head: [] };
+  const offset = { base: Math.exp((gaussian(random) * fit.sideOffsetSd) / Math.SQRT2), head: Math.exp((gaussian(random) * fit.sideOffsetSd) / Math.SQRT2) };
+  let slowed = random() < fit.rest.pSlowed;
+  for (const [which, i] of runOrder({ base: { length: n }, head: { length: n } })) {
     const p = i === 0 ? fit.first.pSlowed : slowed ? afterSlowed : afterClean;
     slowed = random() < p;
     const params = i === 0 && fit.first.n >= 5 ? fit.first : fit.rest;
     const loss = slowed ? Math.min(0.6, Math.exp(params.mu + params.sigma * gaussian(random))) : 0;
-    out.push(offset * (1 - loss) * (1 + fit.jitter * gaussian(random)));
+    sides[which].push(offset[which] * (1 - loss) * (1 + fit.jitter * gaussian(random)));
   }
-  return out;
+  return { base: sides.base, cur: sides.head };
 }
 
 /** A side of n runs resampled from the real runs' relative speeds (first runs from first runs), with no fitted shape at all. */
