@@ -423,8 +423,10 @@ function intervalsApart(p: Pending, options: GateOptions): boolean {
   return gap > (p.floor / 2) * p.base.value;
 }
 
-/** A side's kept runs spread this many times the other's (taken as at least the outlier rule's 0.2%): a neighbour's varying slowdowns, not one change of code. */
+/** A side's kept runs spread this many times the other's (taken as at least `NOISY_SIDE_MIN_SD`): a neighbour's varying slowdowns, not one change of code. */
 export const NOISY_SIDE_RATIO = 3;
+/** The least spread a side is taken to have for that ratio: 0.1%, above the quiet H200's largest within-process sd (0.07%). */
+export const NOISY_SIDE_MIN_SD = 0.001;
 
 /**
  * The slower-looking side's kept runs spread far more than the other's: a neighbour slows runs by
@@ -435,7 +437,7 @@ function noisySide(p: Pending, worse: number): string | undefined {
   if (slow.kept.length < 3) return undefined;
   const slowSd = relativeRobustSd(slow.kept);
   const fastSd = relativeRobustSd(fast.kept);
-  if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, DEFAULT_OUTLIER_RULE.minSpread))) return undefined;
+  if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, NOISY_SIDE_MIN_SD))) return undefined;
   return `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`;
 }
 
