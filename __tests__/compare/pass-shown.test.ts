@@ -74,6 +74,10 @@ describe('runs left out alike on both sides, within a stall\'s share', () => {
     expect(symmetricStalls({ baseline: 5, current: 0 }, { baseline: 0, current: 0 }, { baseline: 10, current: 10 })).toEqual({ baseline: 4, current: 4 });
     // A warm-up run counts: 2 stalls on the baseline, a warm-up run on the current leaves it one more to leave out.
     expect(symmetricStalls({ baseline: 2, current: 0 }, { baseline: 0, current: 1 }, { baseline: 5, current: 5 })).toEqual({ baseline: 2, current: 1 });
+    // Two warm-up runs on the baseline (its stalls at the start), two stalls on the current: two of each.
+    expect(symmetricStalls({ baseline: 0, current: 2 }, { baseline: 2, current: 0 }, { baseline: 5, current: 5 })).toEqual({ baseline: 0, current: 2 });
+    // The cap counts the runs as measured: 40% of the smaller side (4 runs) is 1, warm-up runs included.
+    expect(symmetricStalls({ baseline: 2, current: 0 }, { baseline: 0, current: 2 }, { baseline: 5, current: 4 })).toEqual({ baseline: 1, current: 0 });
     // No stall: nothing, whatever the warm-up rule did.
     expect(symmetricStalls({ baseline: 0, current: 0 }, { baseline: 1, current: 0 }, { baseline: 5, current: 5 })).toEqual({ baseline: 0, current: 0 });
   });

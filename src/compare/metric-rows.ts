@@ -428,9 +428,13 @@ export const NOISY_SIDE_RATIO = 3;
 /** The least spread a side is taken to have for that ratio: 0.1%, above the quiet H200's largest within-process sd (0.07%). */
 export const NOISY_SIDE_MIN_SD = 0.001;
 
+/** …and its spread is at least this share of the change: slowdowns that vary by about the change itself, not jitter around a step. */
+export const NOISY_SIDE_CHANGE_SHARE = 1 / 6;
+
 /**
- * The slower-looking side's kept runs spread far more than the other's: a neighbour slows runs by
- * varying amounts, a change of code slows them by one. Its text, or undefined.
+ * The slower-looking side's kept runs spread far more than the other's, by about the change
+ * itself: a neighbour slows runs by varying amounts, a change of code slows them by one (with its
+ * jitter, or a drift, far smaller than the step). Its text, or undefined.
  */
 function noisySide(p: Pending, worse: number): string | undefined {
   const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
@@ -438,6 +442,7 @@ function noisySide(p: Pending, worse: number): string | undefined {
   const slowSd = relativeRobustSd(slow.kept);
   const fastSd = relativeRobustSd(fast.kept);
   if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, NOISY_SIDE_MIN_SD))) return undefined;
+  if (!(slowSd >= NOISY_SIDE_CHANGE_SHARE * Math.abs(worse))) return undefined;
   return `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`;
 }
 

@@ -291,12 +291,14 @@ export function symmetricStalls(
   rule: Pick<OutlierRule, 'maxShare' | 'minRuns'> = DEFAULT_OUTLIER_RULE,
 ): { baseline: number; current: number } {
   const none = { baseline: 0, current: 0 };
+  // Sizes are the runs as measured, warm-up included.
   const smaller = Math.min(sizes.baseline, sizes.current);
-  if (!found.baseline && !found.current) return none;
-  // Sizes are the runs as measured (warm-up included); a side needs minRuns after its warm-up runs.
-  if (Math.min(sizes.baseline - warmup.baseline, sizes.current - warmup.current) < rule.minRuns) return none;
+  // Warm-up runs alone are left out as the warm-up rule says; stalls make both sides leave out as many.
+  if (smaller < rule.minRuns || (!found.baseline && !found.current)) return none;
   const total = Math.min(Math.floor(rule.maxShare * smaller), Math.max(found.baseline + warmup.baseline, found.current + warmup.current));
-  return { baseline: Math.max(0, total - warmup.baseline), current: Math.max(0, total - warmup.current) };
+  // Never fewer than two kept runs on a side (a fast cluster's least).
+  const side = (n: number, w: number) => Math.max(0, Math.min(total - w, n - w - 2));
+  return { baseline: side(sizes.baseline, warmup.baseline), current: side(sizes.current, warmup.current) };
 }
 
 /** The positions (0-based, in order) of the `k` slowest runs of a side. */
