@@ -432,15 +432,17 @@ export const NOISY_SIDE_MIN_SD = 0.001;
 export const NOISY_SIDE_CHANGE_SHARE = 1 / 6;
 
 /**
- * The slower-looking side's kept runs spread far more than the other's, by about the change
- * itself: a neighbour slows runs by varying amounts, a change of code slows them by one (with its
- * jitter, or a drift, far smaller than the step). Its text, or undefined.
+ * The slower-looking side's runs spread far more than the other's, by about the change itself: a
+ * neighbour slows runs by varying amounts, a change of code slows them by one (with its jitter, or
+ * a drift, far smaller than the step). The spread is over all the side's runs after the warm-up
+ * rule, robust (a median of deviations): a minority of stalls does not move it, a side whose runs
+ * most were slowed by varying amounts does. Its text, or undefined.
  */
 function noisySide(p: Pending, worse: number): string | undefined {
   const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
-  if (slow.kept.length < 3) return undefined;
-  const slowSd = relativeRobustSd(slow.kept);
-  const fastSd = relativeRobustSd(fast.kept);
+  if (slow.runs.length < 3) return undefined;
+  const slowSd = relativeRobustSd(slow.runs);
+  const fastSd = relativeRobustSd(fast.runs);
   if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, NOISY_SIDE_MIN_SD))) return undefined;
   if (!(slowSd >= NOISY_SIDE_CHANGE_SHARE * Math.abs(worse))) return undefined;
   return `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`;
@@ -476,7 +478,8 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   // Significant with each side's median interval apart from the other's is decided: runs of one
   // side reaching the other's median (a neighbour's slow runs, say) do not hold it back.
-  const overlapping = decided && options.overlapCheck && !intervalsApart(p, options) ? overlap(p, worse) ?? noisySide(p, worse) : undefined;
+  // The noisy side is no overlap: intervals apart do not settle it (a side slowed throughout lies apart).
+  const overlapping = decided && options.overlapCheck ? (intervalsApart(p, options) ? undefined : overlap(p, worse)) ?? noisySide(p, worse) : undefined;
   const ranFaster = withinFloor && !decided ? baselineRanFaster(p) : undefined;
   let status: RowStatus;
   let reason: string | undefined;
