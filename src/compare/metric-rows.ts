@@ -477,15 +477,16 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   // Significant with each side's median interval apart from the other's is decided: runs of one
-  // side reaching the other's median (a neighbour's slow runs, say) do not hold it back.
-  // The noisy side is no overlap: intervals apart do not settle it (a side slowed throughout lies apart).
+  // side reaching the other's median do not hold it back. A noisy side is another matter: a side
+  // the neighbour slowed throughout lies apart too.
   const overlapping = decided && options.overlapCheck ? (intervalsApart(p, options) ? undefined : overlap(p, worse)) ?? noisySide(p, worse) : undefined;
   const ranFaster = withinFloor && !decided ? baselineRanFaster(p) : undefined;
-  let status: RowStatus;
+  // Undecided unless a branch below decides it.
+  let status: RowStatus = 'insufficient-data';
   let reason: string | undefined;
   let insufficient: Insufficient | undefined;
   if (overlapping && worse > 0) {
-    // Significant and past the floor, yet one side's own runs reach the other's median: not decided.
+    // Significant and past the floor, yet the sides overlap or the slower one is noisy: not decided.
     notes.push(overlapping);
     insufficient = insufficientOf(p, overlapping.startsWith('the sides overlap') ? 'sides-overlap' : 'noisy-side', worse, options);
     reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${decideText(insufficient, options)}`;
@@ -513,10 +514,9 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
     if (overlapping) notes.push(overlapping);
     if (significantWorse || significantBetter) notes.push(`a real but small change, below the ${floorText} floor`);
   }
-  if (insufficient) status = 'insufficient-data';
   if (p.drift.length) {
     notes.push(...p.drift);
-    if (status! === 'pass' || status! === 'improved') {
+    if (status === 'pass' || status === 'improved') {
       status = 'warn';
       reason = `${p.name}: ${p.drift.join('; ')}; the samples are not stable`;
     }
@@ -535,7 +535,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
       pValue,
       samples: [p.base.kept.length, p.cur.kept.length],
       leftOut: [p.base.total - p.base.kept.length, p.cur.total - p.cur.kept.length],
-      status: status!,
+      status,
       ...(notes.length ? { note: notes.join('; ') } : {}),
       ...(insufficient ? { insufficient } : {}),
     },
