@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
+import { fitNeighbour, fittedPair, loadNeighbourJobs, resampledSide } from './neighbour-fit.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -129,8 +130,21 @@ function median(values) {
  * Each noise model makes the relative samples (around 1, in measurement order) of the two sides of
  * one comparison: `pair(random, n)` → { base: number[], cur: number[] }. Higher is faster.
  */
-function makeModels(h200) {
+function makeModels(h200, neighbour = loadNeighbourJobs()) {
   const iid = (draw) => (random, n) => ({ base: Array.from({ length: n }, () => draw(random)), cur: Array.from({ length: n }, () => draw(random)) });
+  const fitted = neighbour ? fitNeighbour(neighbour) : null;
+  const neighbourModels = fitted
+    ? {
+        'neighbour-fit': {
+          about: `fitted to the real H200 neighbour runs (${neighbour.length} jobs, __tests__/fixtures/h200-neighbour): in ABBA time order a run slowed with P=${fitted.rest.pSlowed.toFixed(2)} (after a slowed run ${fitted.persistence.afterSlowed?.toFixed(2) ?? '–'}, after a clean one ${fitted.persistence.afterClean?.toFixed(2) ?? '–'}), losing lognormal(${fitted.rest.mu.toFixed(2)}, ${fitted.rest.sigma.toFixed(2)}) (median ${(100 * Math.exp(fitted.rest.mu)).toFixed(1)}%), clean jitter ${(100 * fitted.jitter).toFixed(2)}%, side offset sd ${(100 * fitted.sideOffsetSd).toFixed(2)}%`,
+          pair: (random, n) => fittedPair(fitted, random, n),
+        },
+        'neighbour-resample': {
+          about: 'the real H200 neighbour runs resampled: each run a relative speed drawn from all recorded sides (first runs from first runs)',
+          pair: (random, n) => ({ base: resampledSide(neighbour, random, n), cur: resampledSide(neighbour, random, n) }),
+        },
+      }
+    : {};
   const h200Side = (random, n) => {
     const offset = pick(random, h200.offsets);
     const side = [offset * pick(random, h200.firstRatios)];
@@ -138,6 +152,7 @@ function makeModels(h200) {
     return side;
   };
   return {
+    ...neighbourModels,
     h200: {
       about: 'resampled H200: a process offset, the slow first run, then within-process residuals',
       pair: (random, n) => ({ base: h200Side(random, n), cur: h200Side(random, n) }),
@@ -376,6 +391,8 @@ function args() {
     misses: get('--misses', ''),
     seed: Number(get('--seed', 1)),
     noAdaptive: argv.includes('--no-adaptive'),
+    /** The noisy-neighbour table: the fitted model, the resampled real runs and the recorded jobs, side by side. */
+    neighbour: argv.includes('--neighbour'),
     /** Runs per side of the fixed cells (default 3,5,10). */
     sizes: get('--sizes', '') ? get('--sizes', '').split(',').map(Number) : SIZES,
   };
@@ -405,6 +422,10 @@ async function main() {
   ensureBuilt();
   if (opts.misses) {
     await listMisses(opts);
+    return;
+  }
+  if (opts.neighbour) {
+    await neighbourTable(opts);
     return;
   }
   if (opts.timingOnly) {
@@ -456,14 +477,15 @@ async function main() {
   lines.push('');
   lines.push('The gate (defaults):');
   lines.push('');
-  lines.push('| model | n/side | A/A fail % | A/A warn % | fail @ −2% | fail @ −5% | fail @ −6% | fail @ −10% | fail or warn @ −6% |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('| model | n/side | A/A fail % | A/A warn % | A/A pass % | fail @ −2% | fail @ −5% | fail @ −6% | fail @ −10% | fail or warn @ −6% | pass @ −5% |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const model of names) {
     for (const n of opts.sizes) {
       const aa = find(model, n, 0);
       const ab = EFFECTS.map((e) => find(model, n, e));
       const six = find(model, n, 0.06);
-      lines.push(`| ${model} | ${n} | ${rate(aa.counts.fail, aa.trials)} | ${rate(aa.counts.warn, aa.trials)} | ${ab.map((r) => rate(r.counts.fail, r.trials)).join(' | ')} | ${rate(six.counts.fail + six.counts.warn, six.trials)} |`);
+      const five = find(model, n, 0.05);
+      lines.push(`| ${model} | ${n} | ${rate(aa.counts.fail, aa.trials)} | ${rate(aa.counts.warn, aa.trials)} | ${rate(aa.counts.pass, aa.trials)} | ${ab.map((r) => rate(r.counts.fail, r.trials)).join(' | ')} | ${rate(six.counts.fail + six.counts.warn, six.trials)} | ${rate(five.counts.pass, five.trials)} |`);
     }
   }
   lines.push('');
@@ -568,6 +590,135 @@ async function listMisses(opts) {
     console.log(`\n${group.count} × ${key}`);
     for (const e of group.examples) console.log(`  base ${e.base.join(' ')} | cur ${e.cur.join(' ')} | p ${e.p}\n    ${e.note}`);
   }
+}
+
+/**
+ * The goal under a real neighbour, side by side: a 5% regression at up to 10 runs per side fails or
+ * is insufficient-data, never passes; an A/A never fails. Three sources: the model fitted to the
+ * recorded runs, the recorded runs resampled, and the recorded jobs themselves (each side's first n
+ * runs, in order, through the gate; A/B jobs as recorded, A/A jobs as they are and with the head
+ * slowed by 5%). Also the adaptive A/B over each source's runs.
+ */
+async function neighbourTable(opts) {
+  const jobs = loadNeighbourJobs();
+  if (!jobs) {
+    console.log('no neighbour data: __tests__/fixtures/h200-neighbour/jobs.json is missing (see bench/neighbour-fit.mjs for its shape)');
+    return;
+  }
+  const { compare, mulberry32, lookSchedule } = await loadCompiled();
+  const models = makeModels(loadH200(), jobs);
+  const sizes = opts.sizes === SIZES ? [5, 7, 10] : opts.sizes;
+  const verdictCounts = () => ({ pass: 0, warn: 0, fail: 0, 'insufficient-data': 0, invalid: 0 });
+  const cell = (counts, total) => `${counts.fail}/${counts['insufficient-data']}/${counts.warn}/${counts.pass}${total ? ` of ${total}` : ''}`;
+  const lines = [];
+  lines.push(`Under the real neighbour: verdicts as fail/insufficient-data/warn/pass; ${opts.trialsAA} A/A and ${opts.trialsAB} A/B trials per model cell; gate options ${JSON.stringify(opts.gateOptions)} over the defaults.`);
+  lines.push('');
+  lines.push('| source | runs/side | A/A | −5% | A/A fail | −5% pass |');
+  lines.push('|---|---:|---|---|---:|---:|');
+  for (const name of ['neighbour-fit', 'neighbour-resample']) {
+    for (const n of sizes) {
+      const run = (effect, trials, seed) => {
+        const random = mulberry32(seed);
+        const counts = verdictCounts();
+        for (let t = 0; t < trials; t += 1) {
+          const [current, baseline] = trialInputs(models[name], random, n, effect)(n);
+          counts[compare(current, baseline, { ...opts.gateOptions, seed: t + 1 }).verdict] += 1;
+        }
+        return counts;
+      };
+      const aa = run(0, opts.trialsAA, 7919 * n + 1);
+      const ab = run(0.05, opts.trialsAB, 7919 * n + 2);
+      lines.push(`| ${name} | ${n} | ${cell(aa)} | ${cell(ab)} | ${pct(aa.fail, opts.trialsAA)}% | ${pct(ab.pass, opts.trialsAB)}% |`);
+    }
+  }
+  // The recorded jobs: four metrics would need four recorded metrics; the gate sees decode tok/s and TPOT of the same runs.
+  const side = (runs) => ({ metrics: [metric('decode_tok_s', 'tok/s', 'higher', runs), metric('tpot_ms', 'ms', 'lower', runs.map((v) => 1000 / v))], kernels: [], families: [], findings: [], utilization: null, environment: { gpuName: 'NVIDIA H200', engine: 'recorded' } });
+  const recorded = (pick, slow) => {
+    const out = [];
+    for (const n of sizes) {
+      const aa = verdictCounts();
+      const ab = verdictCounts();
+      let nAa = 0;
+      let nAb = 0;
+      for (const job of jobs) {
+        if (Math.min(job.base.length, job.head.length) < n) continue;
+        const base = job.base.slice(0, n);
+        const head = job.head.slice(0, n);
+        if (job.kind === 'aa' && pick === 'aa') {
+          aa[compare(side(head), side(base), opts.gateOptions).verdict] += 1;
+          nAa += 1;
+          if (slow) {
+            ab[compare(side(head.map((v) => v * 0.95)), side(base), opts.gateOptions).verdict] += 1;
+            nAb += 1;
+          }
+        }
+        if (job.kind === 'ab' && pick === 'ab' && Math.abs(job.effect - 0.05) < 0.011) {
+          ab[compare(side(head), side(base), opts.gateOptions).verdict] += 1;
+          nAb += 1;
+        }
+      }
+      out.push({ n, aa, ab, nAa, nAb });
+    }
+    return out;
+  };
+  for (const { n, aa, nAa } of recorded('aa', false)) lines.push(`| recorded A/A jobs | ${n} | ${cell(aa, nAa)} | | ${nAa ? `${aa.fail} of ${nAa}` : '–'} | |`);
+  for (const { n, ab, nAb } of recorded('ab', false)) lines.push(`| recorded 5% A/B jobs | ${n} | | ${cell(ab, nAb)} | | ${nAb ? `${ab.pass} of ${nAb}` : '–'} |`);
+  for (const { n, ab, nAb } of recorded('aa', true)) lines.push(`| recorded A/A jobs, head ×0.95 | ${n} | | ${cell(ab, nAb)} | | ${nAb ? `${ab.pass} of ${nAb}` : '–'} |`);
+  // The adaptive A/B over the recorded runs: 5 planned, ABBA pairs while undecided, up to what was recorded.
+  lines.push('');
+  lines.push('Adaptive A/B (5 planned runs per side, 2 more per look while undecided, alpha spent over the looks; final look as the runner makes it):');
+  lines.push('');
+  lines.push('| source | max runs/side | A/A | −5% | mean runs/side at −5% |');
+  lines.push('|---|---:|---|---|---:|');
+  const adaptive = (pairOf, max, trials, seed, effect) => {
+    const random = mulberry32(seed);
+    const looks = lookSchedule(5, max);
+    const counts = verdictCounts();
+    let runsSum = 0;
+    for (let t = 0; t < trials; t += 1) {
+      const { base, cur } = pairOf(random, t);
+      let result;
+      let k = 0;
+      for (; k < looks.length; k += 1) {
+        const n = looks[k];
+        const current = side(cur.slice(0, n).map((v) => v * (1 - effect)));
+        const baseline = side(base.slice(0, n));
+        result = compare(current, baseline, { ...opts.gateOptions, seed: t + 1, look: { index: k + 1, of: looks.length } });
+        if (result.verdict === 'fail' || !result.comparison.undecided.length) break;
+      }
+      const last = Math.min(k, looks.length - 1);
+      const n = looks[last];
+      result = compare(side(cur.slice(0, n).map((v) => v * (1 - effect))), side(base.slice(0, n)), { ...opts.gateOptions, seed: t + 1, look: { index: last + 1, of: looks.length, final: true } });
+      counts[result.verdict] += 1;
+      runsSum += n;
+    }
+    return { counts, meanRuns: runsSum / trials };
+  };
+  for (const name of ['neighbour-fit', 'neighbour-resample']) {
+    const pairOf = (random) => models[name].pair(random, 15);
+    const aa = adaptive(pairOf, 15, opts.trialsAA, 101, 0);
+    const ab = adaptive(pairOf, 15, opts.trialsAB, 102, 0.05);
+    lines.push(`| ${name} | 15 | ${cell(aa.counts)} | ${cell(ab.counts)} | ${ab.meanRuns.toFixed(1)} |`);
+  }
+  const maxRecorded = Math.min(...jobs.map((j) => Math.min(j.base.length, j.head.length)));
+  if (maxRecorded >= 5) {
+    const aaJobs = jobs.filter((j) => j.kind === 'aa');
+    const abJobs = jobs.filter((j) => j.kind === 'ab' && Math.abs(j.effect - 0.05) < 0.011);
+    const asPair = (list) => (_random, t) => ({ base: list[t].base, cur: list[t].head });
+    if (aaJobs.length) {
+      const aa = adaptive(asPair(aaJobs), maxRecorded, aaJobs.length, 103, 0);
+      const slowed = adaptive(asPair(aaJobs), maxRecorded, aaJobs.length, 104, 0.05);
+      lines.push(`| recorded A/A jobs (head ×0.95 for −5%) | ${maxRecorded} | ${cell(aa.counts, aaJobs.length)} | ${cell(slowed.counts, aaJobs.length)} | ${slowed.meanRuns.toFixed(1)} |`);
+    }
+    if (abJobs.length) {
+      const ab = adaptive(asPair(abJobs), maxRecorded, abJobs.length, 105, 0);
+      lines.push(`| recorded 5% A/B jobs | ${maxRecorded} | | ${cell(ab.counts, abJobs.length)} | ${ab.meanRuns.toFixed(1)} |`);
+    }
+  }
+  const { losses, ...fit } = fitNeighbour(jobs);
+  lines.push('');
+  lines.push(`fitted: ${JSON.stringify(fit)}`);
+  console.log(lines.join('\n'));
 }
 
 /** Wilson score interval of k successes in n trials, 95%. */

@@ -99,3 +99,35 @@ describe('where the time went, in a summary of several reports', () => {
     expect(lines[1]).toMatch(/^\*\*Where the time went:\*\* \+1\.28 ms\/step in /);
   });
 });
+
+describe('noise is not narrated', () => {
+  it('no change in time per step: the sentence says so and names no kernel', () => {
+    // An A/A job: −313 ns/step in one kernel, all kernels +143 ns/step, a −345 ns/step "speedup" the statistics call no change.
+    const data = perStep({
+      kernels: [{ ...perStep().kernels[0]!, baselineNs: 2_000_313, currentNs: 2_000_000, deltaNs: -313 }],
+      kernelDeltaNs: 143,
+      measured: { basis: 'decode_tok_s+batch', per: 'step', baselineNs: 4_063_000, currentNs: 4_062_655, deltaNs: -345 },
+      explainedShare: 143 / -345,
+      noChange: true,
+    });
+    const line = renderTerminal(withPerStep(data)).split('\n')[1]!;
+    expect(line).toBe('  where the time went: no change in time per step: the measured change is not significant, and kernel time per step moved within its noise.');
+    const summary = renderSummary(withPerStep(data));
+    expect(summary).toContain('**Where the time went:** no change in time per step: the measured change is not significant, and kernel time per step moved within its noise.');
+    // The table below still lists what moved, without a negative share.
+    expect(summary).not.toMatch(/-\d+ % of the measured change|−\d+ %/);
+    expect(summary).toContain('GPU kernel time per step: +143 ns, the other way from the measured change');
+  });
+
+  it('kernels that moved against the measured change: no negative share, the sentence says they do not explain it', () => {
+    const data = perStep({
+      kernels: [{ ...perStep().kernels[0]!, currentNs: 200_000, deltaNs: 200_000 }],
+      kernelDeltaNs: 200_000,
+      measured: { basis: 'decode_tok_s+batch', per: 'step', baselineNs: 4_000_000, currentNs: 3_500_000, deltaNs: -500_000 },
+      explainedShare: 200_000 / -500_000,
+    });
+    const line = renderTerminal(withPerStep(data)).split('\n')[1]!;
+    expect(line).toMatch(/all kernels \+200 µs\/step, the other way from the −500 µs\/step speedup: kernel time does not explain it\.$/);
+    expect(line).not.toMatch(/−\d+ %/);
+  });
+});

@@ -79,11 +79,13 @@ export interface RunGate {
 async function defaultAnalyze(inputs: readonly string[], environment: Report['environment'], which: AnalyzeSide, gate: RunGate, onCaptures?: (captures: readonly Capture[]) => void): Promise<Report> {
   const { analyze } = await import('../pipeline/analyze.js');
   const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
+  const skipped = which.side === 'head' && which.skipped?.length ? { skippedInputs: which.skipped } : {};
   return analyze({
     inputs,
     environment,
     baseline,
     gate: gate.gate,
+    ...skipped,
     ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}),
     ...(gate.families ? { families: gate.families } : {}),
     ...(gate.run ? { run: gate.run } : {}),
@@ -229,6 +231,11 @@ export async function runCommandWith(argv: string[], deps: RunCommandDeps = {}):
     const derived = await writeDerivedFiles(plan.outDir, result.report, read, secrets, { traceInputs: traceInputs(run) });
     for (const line of derived.unread) write(`profile-gate: ${line}\n`);
     write(`\nprofile.json and ${derived.traces.length} clean trace(s) written from the captures: ${derived.traces.length ? `${join(plan.outDir, 'traces')} (open in https://ui.perfetto.dev or chrome://tracing); ` : ''}these, not the raw captures, are what to share\n`);
+    if (flags.strict && result.lost?.length) {
+      // A planned capture that was not made fails a strict run, as an unreadable input fails a strict analyze.
+      process.stderr.write(`profile-gate: --strict: ${inertLine(result.lost.map((entry) => `${entry.path}: ${entry.reason}`).join('; '))}\n`);
+      return EXIT_RUN_FAILED;
+    }
     return verdictExitCode(result.report, flags.failVerdicts);
   } catch (error) {
     process.stderr.write(`profile-gate: ${inertLine(describeError(error))}\n`);

@@ -145,14 +145,15 @@ export const GateOptionsSchema = z
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: z.boolean().default(true),
     /**
-     * Leave out the runs below a side's fast cluster (stalls: one or several, up to all but two
-     * runs); a level both sides show stays (the overlap check handles it). With runs left out the
-     * fast clusters are compared by Student's t.
+     * Leave out the runs below a side's fast cluster (stalls), as many of each side, at most 40% of
+     * the smaller side; a level both sides show stays (the overlap check handles it). With runs left
+     * out the kept runs are compared by Yuen's trimmed t-test.
      */
     dropOutliers: z.boolean().default(true),
     /**
-     * A regression fails only when neither side's own runs reach the other side's median (within half
-     * the floor); otherwise it warns. Guards against two clock states a floor or more apart.
+     * A regression fails only when the sides do not overlap (within half the floor) and the slower
+     * side is not noisy; otherwise it is undecided. Guards against two clock states a floor or more
+     * apart, and a neighbour on one side.
      */
     overlapCheck: z.boolean().default(true),
     /**

@@ -11,28 +11,35 @@ import type { ComparisonRow, RowStatus } from '../model/report.js';
 import { formatP, formatPct, formatPctRange, formatValue } from './percent-format.js';
 import type { GatedRow, GateMetric } from './gate-input.js';
 import { ciLevel, metricFloor, type GateOptions } from './gate-options.js';
-import { lookAlpha } from './sequential.js';
-import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, mannWhitneyU, median, mulberry32, seedFor, pooledTTest } from './statistics.js';
+import { lookAlpha, RUNS_PER_EXTRA_LOOK } from './sequential.js';
+import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, mannWhitneyU, median, mulberry32, relativeRobustSd, seedFor, slowestPositions, symmetricStalls, trimmedTTest } from './statistics.js';
+import { medianInterval } from './median-interval.js';
 
 interface Side {
   label: 'baseline' | 'current';
+  /** The runs after the warm-up rule, in order: what the interval resamples. */
+  runs: number[];
+  /** The runs that tell the side's speed: `runs` less the slowest `outliers`. */
   kept: number[];
   dropped: number[];
-  /** Runs below the side's fast cluster (stalls), left out of the median, the test, the CI and the overlap check. */
+  /** Runs left out as the side's slowest (stalls, and as many of each side): out of the median, the test's mean and the overlap check. */
   outliers: StalledRun[];
-  /** Their values (each would have run at least that fast). */
+  /** Their values. */
   stalled: number[];
-  /** The note that names the stalled runs, as rendered once (absent when none were left out). */
+  /** Runs below the side's fast cluster (stalls as the outlier rule finds them), before the cap and the symmetry. */
+  found: number;
+  /** The note that names the runs left out, as rendered once (absent when none were left out). */
   stallNote?: string;
   value: number;
   /** The metric's samples as given, unreadable ones included. */
   total: number;
 }
 
-/** A run left out as stalled: its number as measured (warm-up runs included) and its distance below the fast cluster's median. */
+/** A run left out: its number as measured (warm-up runs included), its distance below the kept runs' median, and whether the outlier rule found it stalled. */
 interface StalledRun {
   run: number;
   change: number;
+  stall: boolean;
 }
 
 interface Pending {
@@ -51,7 +58,8 @@ interface Pending {
   pBetter: number;
 }
 
-function prepareSide(label: Side['label'], metric: GateMetric, options: GateOptions, notes: string[], other: GateMetric): Side {
+/** The warm-up rule, and the runs the outlier rule finds below the side's fast cluster (not yet left out). */
+function warmSide(label: Side['label'], metric: GateMetric, options: GateOptions, notes: string[], other: GateMetric): { runs: number[]; dropped: number[]; stalls: Set<number> } {
   const samples = metric.samples.filter(Number.isFinite);
   const rule = { ...DEFAULT_WARMUP_RULE, minKeep: options.minSamples };
   const { kept, dropped } = options.dropWarmup ? dropWarmupOutliers(samples, metric.direction, rule) : { kept: samples, dropped: [] };
@@ -62,27 +70,45 @@ function prepareSide(label: Side['label'], metric: GateMetric, options: GateOpti
     const list = dropped.map((v) => formatValue(v, '')).join(', ');
     notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue(median(kept), metric.unit)})`);
   }
-  const outliers: StalledRun[] = [];
-  const stalled: number[] = [];
-  let stallNote: string | undefined;
-  let clean = kept;
-  if (options.dropOutliers) {
-    const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) });
-    if (found.outliers.length) {
-      clean = found.kept;
-      const center = median(clean);
-      for (const i of found.outliers) {
-        // Runs are numbered as measured, the warm-up runs included.
-        outliers.push({ run: i + dropped.length + 1, change: kept[i]! / center - 1 });
-        stalled.push(kept[i]!);
-      }
-      const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
-      const runs = outliers.map((r) => `${label} run ${r.run}: ${formatPct(r.change)}`).join(', ');
-      stallNote = `left out ${runs} as stalled, below the fast cluster of ${clean.length} run${clean.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
-      notes.push(stallNote);
-    }
+  const stalls = options.dropOutliers ? new Set(findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) }).outliers) : new Set<number>();
+  return { runs: kept, dropped, stalls };
+}
+
+/** The side with its `k` slowest runs left out (the same k on both sides: `symmetricStalls`). */
+function trimSide(label: Side['label'], metric: GateMetric, warm: ReturnType<typeof warmSide>, k: number): Side {
+  const { runs, dropped, stalls } = warm;
+  const out = new Set(slowestPositions(runs, k, metric.direction));
+  const kept = runs.filter((_, i) => !out.has(i));
+  const center = kept.length ? median(kept) : Number.NaN;
+  // Runs are numbered as measured, the warm-up runs included.
+  const outliers: StalledRun[] = [...out].map((i) => ({ run: i + dropped.length + 1, change: runs[i]! / center - 1, stall: stalls.has(i) }));
+  return { label, runs, kept, dropped, outliers, stalled: [...out].map((i) => runs[i]!), found: stalls.size, value: kept.length ? center : metric.value, total: metric.samples.length };
+}
+
+/**
+ * The note that names the runs left out: the stalls the rule found, and the clean runs taken out
+ * so that both sides lose as many; a side with more stalls than a stall's share says its slow runs
+ * stayed (it is noisy, not stalled).
+ */
+function stallNotes(base: Side, cur: Side, rule: { maxShare: number }): void {
+  for (const side of [base, cur]) {
+    const k = side.outliers.length;
+    if (!k) continue;
+    const runs = side.outliers.map((r) => `${side.label} run ${r.run}: ${formatPct(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
+    const spread = relativeSpreadOf(side.kept);
+    const rest = `±${(spread * 100).toFixed(spread < 0.001 ? 2 : 1)}%`;
+    const stalled = side.outliers.filter((r) => r.stall).length;
+    const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
+    let note = `left out ${runs} ${what}, beside ${side.kept.length} run${side.kept.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
+    if (side.found > stalled + (k - stalled) && side.found > k) note += `; ${side.found} ${side.label} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(rule.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
+    side.stallNote = note;
   }
-  return { label, kept: clean, dropped, outliers, stalled, ...(stallNote ? { stallNote } : {}), value: clean.length ? median(clean) : metric.value, total: metric.samples.length };
+}
+
+function relativeSpreadOf(values: readonly number[]): number {
+  if (!values.length) return 0;
+  const center = median(values);
+  return Math.abs(center) > 0 ? Math.max(...values.map((v) => Math.abs(v / center - 1))) : 0;
 }
 
 function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined, note: string): ComparisonRow {
@@ -105,19 +131,17 @@ function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | u
 }
 
 /**
- * The one-sided test of the current side against the baseline. Without stalls, the exact
- * Mann-Whitney test of the runs. With stalls on either side, the fast clusters are what tell each
- * build's speed, and they are often 2 or 3 runs: no rank test of 2 against 4 runs can reach the
- * gate's level (1/15 at best), however far apart they lie. They are compared by Student's t-test:
- * the clusters are clean runs of one workload on one kind of machine, whose jitter is one quantity,
- * estimated from both clusters together (a 2-run cluster alone has one degree of freedom) and taken
- * as at least the outlier rule's 0.2% spread. The distance between the clusters against that
- * jitter is the evidence; the floor, not the test's level, keeps a wrong cluster from failing a job.
+ * The one-sided test of the current side against the baseline. With nothing left out, the exact
+ * Mann-Whitney test of the runs. With runs left out (as many slowest runs of each side, stalls
+ * among them, or a warm-up run), the kept runs are often 2 to 4, and no rank test of so few can
+ * reach the gate's level however far apart they lie: Yuen's trimmed t-test compares them, its
+ * spread winsorized (the runs left out counted at the slowest kept one, so slow runs beyond those
+ * left out widen it), pooled over both sides and taken as at least the outlier rule's 0.2%.
  */
 function sideTest(cur: Side, base: Side, direction: 'higher' | 'lower'): { pWorse: number; pBetter: number } {
   if (leftOut(cur) || leftOut(base)) {
     const minSd = DEFAULT_OUTLIER_RULE.minSpread * Math.max(Math.abs(cur.value), Math.abs(base.value));
-    const test = pooledTTest(cur.kept, base.kept, minSd);
+    const test = trimmedTTest(cur.runs, base.runs, cur.stalled.length, base.stalled.length, direction, minSd);
     return direction === 'higher' ? { pWorse: test.pLess, pBetter: test.pGreater } : { pWorse: test.pGreater, pBetter: test.pLess };
   }
   const test = mannWhitneyU(cur.kept, base.kept);
@@ -207,8 +231,21 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
     compared += 1;
     const direction = cur.direction;
     const notes: string[] = [];
-    const baseSide = prepareSide('baseline', base, options, notes, cur);
-    const curSide = prepareSide('current', cur, options, notes, base);
+    const baseWarm = warmSide('baseline', base, options, notes, cur);
+    const curWarm = warmSide('current', cur, options, notes, base);
+    // As many runs of each side left out, within a stall's share: a neighbour slows both sides.
+    const k = options.dropOutliers
+      ? symmetricStalls(
+          { baseline: baseWarm.stalls.size, current: curWarm.stalls.size },
+          { baseline: baseWarm.dropped.length, current: curWarm.dropped.length },
+          { baseline: baseWarm.runs.length + baseWarm.dropped.length, current: curWarm.runs.length + curWarm.dropped.length },
+          { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 },
+        )
+      : { baseline: 0, current: 0 };
+    const baseSide = trimSide('baseline', base, baseWarm, k.baseline);
+    const curSide = trimSide('current', cur, curWarm, k.current);
+    stallNotes(baseSide, curSide, DEFAULT_OUTLIER_RULE);
+    for (const side of [baseSide, curSide]) if (side.stallNote) notes.push(side.stallNote);
     if (!(baseSide.value > 0) || !(curSide.value >= 0)) {
       // A ratio of medians needs a positive baseline (e.g. failed_requests at 0 has no relative change).
       rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
@@ -236,6 +273,14 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
           leftOut: [base.samples.length - nBase, cur.samples.length - nCur],
           status: 'insufficient-data',
           note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
+          insufficient: {
+            why: 'too-few-samples',
+            noise: [relativeRobustSd(baseSide.runs), relativeRobustSd(curSide.runs)],
+            couldHide: null,
+            runsPerSide: options.minSamples,
+            addsRuns: Boolean(options.look && options.look.of > 1 && !options.look.final),
+            quieterRunner: false,
+          },
         },
         reason: message,
         undecided: true,
@@ -243,6 +288,8 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       continue;
     }
     const test = sideTest(curSide, baseSide, direction);
+    // The kept runs are resampled: as many runs of each side were left out, so neither is favoured, and
+    // slow runs beyond a stall's share are among the kept ones and widen the interval.
     const interval = bootstrapMedianRatioCI(curSide.kept, baseSide.kept, {
       level: ciLevel(options.alpha),
       resamples: options.bootstrapResamples,
@@ -277,9 +324,12 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
 }
 
 /**
- * When one side's own runs reach the other side's median (a baseline run as slow as the current's
- * typical run), the medians' difference can come from which state more runs fell in: two clock or
- * power states, or a heavy tail. Says which runs, or undefined when the sides do not overlap so.
+ * When one side's own runs reach the other side's median, the medians' difference can come from
+ * which state more runs fell in (two clock or power states) rather than the code. A run of the
+ * faster-looking side can only be slowed (a stall, a neighbour), so the slower side's runs at the
+ * faster side's level are evidence the build runs that fast, and always count; the faster side's
+ * runs at the slower side's level count only as a state, a third of its runs or more: one slowed
+ * run of a busy GPU is no second state. Says which runs, or undefined when the sides do not overlap so.
  */
 function overlap(p: Pending, worse: number): string | undefined {
   // In "worse is larger" terms, so one comparison serves both directions.
@@ -290,7 +340,7 @@ function overlap(p: Pending, worse: number): string | undefined {
   const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
   const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
   const parts: string[] = [];
-  if (fastReach) parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
+  if (fastReach && fastReach * 3 >= fast.kept.length) parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
   if (slowReach) parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
   return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
 }
@@ -299,8 +349,8 @@ function stalledText(p: Pending): string {
   const stalled = p.base.stalled.length + p.cur.stalled.length;
   const warmup = p.base.dropped.length + p.cur.dropped.length;
   if (!stalled && !warmup) return '';
-  const parts = [...(stalled ? [`${stalled} stalled run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
-  return ` in the fast clusters (${parts.join(' and ')} left out; t-test)`;
+  const parts = [...(stalled ? [`${stalled} slowest run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
+  return ` kept (${parts.join(' and ')} left out; trimmed t-test)`;
 }
 
 /**
@@ -313,12 +363,98 @@ function lookText(options: GateOptions, alpha: number): string {
   return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(alpha.toPrecision(2))})`;
 }
 
-/** What would decide an undecided row, as this comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
-function moreRuns(options: GateOptions): { test: string; overlap: string } {
+/** Runs per side beyond which a job is not the way to decide a metric: a quieter runner (or pinned clocks) is. */
+export const MAX_PRACTICAL_RUNS = 30;
+
+type Insufficient = NonNullable<ComparisonRow['insufficient']>;
+
+/**
+ * What an undecided row is missing, as data: each side's run-to-run noise, the largest regression
+ * the interval still allows, and the runs per side at which an interval as wide per run (its width
+ * shrinks as 1/√n) would decide it: lie inside the floor (pass) when the change is within it, or
+ * clear of zero (fail) when it is beyond. At least one A/B pair more than the runs already taken.
+ */
+function insufficientOf(p: Pending, why: Insufficient['why'], worse: number, options: GateOptions): Insufficient {
+  const [low, high] = p.ci;
+  const worstWorse = p.direction === 'higher' ? -low : high;
+  const bestWorse = p.direction === 'higher' ? -high : low;
+  const n = Math.min(p.base.runs.length, p.cur.runs.length);
+  const reach = worse < p.floor ? (worstWorse - worse) / (p.floor - worse) : (worse - bestWorse) / worse;
+  let runs: number | null = Number.isFinite(reach) && reach > 0 ? Math.ceil(n * reach * reach) : null;
+  if (runs !== null) runs = Math.max(runs, n + RUNS_PER_EXTRA_LOOK);
   const look = options.look;
-  if (look && look.of > 1 && !look.final) return { test: 'the A/B adds runs to decide it', overlap: 'the A/B adds runs to decide it (or pin clocks)' };
-  if (look?.final) return { test: 'this job adds no more runs; more runs per side (max-runs) would decide it', overlap: 'this job adds no more runs; more runs per side (max-runs) or pinned clocks would decide it' };
-  return { test: 'more runs per side would decide it', overlap: 'more runs per side or pinned clocks would decide it' };
+  return {
+    why,
+    noise: [relativeRobustSd(p.base.runs), relativeRobustSd(p.cur.runs)],
+    couldHide: Number.isFinite(worstWorse) ? worstWorse : null,
+    runsPerSide: runs,
+    addsRuns: Boolean(look && look.of > 1 && !look.final),
+    quieterRunner: runs === null || runs > MAX_PRACTICAL_RUNS,
+  };
+}
+
+/** What would decide an undecided row, in words, as this comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
+function decideText(needs: Insufficient, options: GateOptions): string {
+  if (needs.addsRuns) return needs.why === 'sides-overlap' || needs.why === 'noisy-side' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
+  const prefix = options.look?.final ? 'this job adds no more runs; ' : '';
+  const maxRuns = options.look?.final ? ' (max-runs)' : '';
+  const noise = `runs vary ±${formatNoise(needs.noise[0])} (baseline) and ±${formatNoise(needs.noise[1])} (current)`;
+  if (needs.quieterRunner) {
+    const count = needs.runsPerSide === null ? 'no number of runs would at this noise' : `about ${needs.runsPerSide} runs per side would at this noise`;
+    return `${noise}; ${prefix}a quieter runner (no other process on the GPU) or pinned clocks would decide it (${count})`;
+  }
+  if (needs.why === 'sides-overlap' || needs.why === 'noisy-side' || needs.why === 'baseline-ran-faster') return `${noise}; ${prefix}more runs per side (about ${needs.runsPerSide}${maxRuns}) or pinned clocks would decide it`;
+  return `${noise}; ${prefix}about ${needs.runsPerSide} runs per side${maxRuns} would decide it`;
+}
+
+function formatNoise(sd: number): string {
+  return `${(sd * 100).toFixed(sd < 0.001 ? 2 : 1)}%`;
+}
+
+/**
+ * Each side's median interval of its kept runs, at the gate's level, lies apart from the other's by
+ * more than the overlap check's reach (half the floor): null intervals (too few runs) are not apart.
+ */
+function intervalsApart(p: Pending, options: GateOptions): boolean {
+  const a = medianInterval(p.base.kept, ciLevel(options.alpha));
+  const b = medianInterval(p.cur.kept, ciLevel(options.alpha));
+  if (!a || !b) return false;
+  const gap = Math.max(b.low - a.high, a.low - b.high);
+  return gap > (p.floor / 2) * p.base.value;
+}
+
+/** A side's kept runs spread this many times the other's (taken as at least `NOISY_SIDE_MIN_SD`): a neighbour's varying slowdowns, not one change of code. */
+export const NOISY_SIDE_RATIO = 3;
+/** The least spread a side is taken to have for that ratio: 0.1%, above the quiet H200's largest within-process sd (0.07%). */
+export const NOISY_SIDE_MIN_SD = 0.001;
+
+/** …and its spread is at least this share of the change: slowdowns that vary by about the change itself, not jitter around a step. */
+export const NOISY_SIDE_CHANGE_SHARE = 1 / 6;
+
+/**
+ * The slower-looking side's runs spread far more than the other's, by about the change itself: a
+ * neighbour slows runs by varying amounts, a change of code slows them by one (with its jitter, or
+ * a drift, far smaller than the step). The spread is over all the side's runs after the warm-up
+ * rule, robust (a median of deviations): a minority of stalls does not move it, a side whose runs
+ * most were slowed by varying amounts does. Its text, or undefined.
+ */
+function noisySide(p: Pending, worse: number): string | undefined {
+  const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
+  if (slow.runs.length < 3) return undefined;
+  const slowSd = relativeRobustSd(slow.runs);
+  const fastSd = relativeRobustSd(fast.runs);
+  if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, NOISY_SIDE_MIN_SD))) return undefined;
+  if (!(slowSd >= NOISY_SIDE_CHANGE_SHARE * Math.abs(worse))) return undefined;
+  return `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`;
+}
+
+/** The baseline's fastest kept run beats the current's median by the floor or more: the baseline ran that fast, so a regression at the floor is not ruled out. Its text, or undefined. */
+function baselineRanFaster(p: Pending): string | undefined {
+  const better = (a: number, b: number) => (p.direction === 'higher' ? a / b - 1 : b / a - 1);
+  const fastest = p.direction === 'higher' ? Math.max(...p.base.kept) : Math.min(...p.base.kept);
+  const by = better(fastest, p.cur.value);
+  if (!(by >= p.floor)) return undefined;
+  return `a baseline run was ${formatPct(by).replace('+', '')} better than the current median (${formatValue(fastest, p.unit)} against ${formatValue(p.cur.value, p.unit)}): the baseline ran that fast, and a run is never made faster`;
 }
 
 function decide(p: Pending, pWorse: number, pBetter: number, options: GateOptions): GatedRow {
@@ -327,6 +463,9 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   // The CI must lie wholly on the side of the change, in the direction's terms.
   const ciWorse = p.direction === 'higher' ? ciHigh < 0 : ciLow > 0;
   const ciBetter = p.direction === 'higher' ? ciLow > 0 : ciHigh < 0;
+  // A pass is shown, not assumed: the interval's worst end lies inside the floor.
+  const worstWorse = p.direction === 'higher' ? -ciLow : ciHigh;
+  const withinFloor = worstWorse < p.floor;
   // An adaptive A/B run spends alpha over its looks; the CI stays at the nominal level (it only adds a condition).
   const alpha = lookAlpha(options.alpha, options.look);
   const significantWorse = pWorse <= alpha && ciWorse;
@@ -335,34 +474,44 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const floorText = formatPct(p.floor, 0).replace('+', '');
   const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
   const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(pValue)}${lookText(options, alpha)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${stalledText(p)}`;
-  const more = moreRuns(options);
   const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
-  const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
-  let status: RowStatus;
+  // Significant with each side's median interval apart from the other's is decided: runs of one
+  // side reaching the other's median do not hold it back. A noisy side is another matter: a side
+  // the neighbour slowed throughout lies apart too.
+  const overlapping = decided && options.overlapCheck ? (intervalsApart(p, options) ? undefined : overlap(p, worse)) ?? noisySide(p, worse) : undefined;
+  const ranFaster = withinFloor && !decided ? baselineRanFaster(p) : undefined;
+  // Undecided unless a branch below decides it.
+  let status: RowStatus = 'insufficient-data';
   let reason: string | undefined;
-  let undecided = false;
-  if (overlapping) {
-    // Significant and past the floor, yet one side's own runs reach the other's median: not decided.
-    status = worse > 0 ? 'warn' : 'pass';
+  let insufficient: Insufficient | undefined;
+  if (overlapping && worse > 0) {
+    // Significant and past the floor, yet the sides overlap or the slower one is noisy: not decided.
     notes.push(overlapping);
-    if (worse > 0) {
-      undecided = true;
-      reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${more.overlap}`;
-    }
+    insufficient = insufficientOf(p, overlapping.startsWith('the sides overlap') ? 'sides-overlap' : 'noisy-side', worse, options);
+    reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${decideText(insufficient, options)}`;
   } else if (significantWorse && worse >= p.floor) {
     status = 'fail';
     reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
-  } else if (significantBetter && -worse >= p.floor) {
+  } else if (significantBetter && -worse >= p.floor && !overlapping) {
     status = 'improved';
     reason = `${p.name} improved (${change}; ${stats})`;
   } else if (worse >= p.floor) {
-    status = 'warn';
-    undecided = true;
     notes.push(`beyond the ${floorText} floor but not significant`);
-    reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; ${more.test}`;
+    insufficient = insufficientOf(p, 'not-significant', worse, options);
+    reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; ${decideText(insufficient, options)}`;
+  } else if (!withinFloor) {
+    const hide = formatPct(-worstWorse).replace('−', '');
+    notes.push(`the interval reaches ${hide} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
+    insufficient = insufficientOf(p, 'interval-reaches-floor', worse, options);
+    reason = `${p.name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out; ${decideText(insufficient, options)}`;
+  } else if (ranFaster) {
+    notes.push(ranFaster);
+    insufficient = insufficientOf(p, 'baseline-ran-faster', worse, options);
+    reason = `${p.name} undecided (${change}; ${stats}): ${ranFaster}; ${decideText(insufficient, options)}`;
   } else {
     status = 'pass';
+    if (overlapping) notes.push(overlapping);
     if (significantWorse || significantBetter) notes.push(`a real but small change, below the ${floorText} floor`);
   }
   if (p.drift.length) {
@@ -388,8 +537,9 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
       leftOut: [p.base.total - p.base.kept.length, p.cur.total - p.cur.kept.length],
       status,
       ...(notes.length ? { note: notes.join('; ') } : {}),
+      ...(insufficient ? { insufficient } : {}),
     },
     ...(reason ? { reason } : {}),
-    ...(undecided ? { undecided } : {}),
+    ...(insufficient ? { undecided: true } : {}),
   };
 }

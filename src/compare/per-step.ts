@@ -281,6 +281,27 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
   };
 }
 
+/** The metric whose medians give the measured step time. */
+const BASIS_METRIC: Record<MeasuredStep['basis'], string> = { tpot_ms: 'tpot_ms', itl_ms: 'itl_ms', 'decode_tok_s+batch': 'decode_tok_s', 'decode_tok_s': 'decode_tok_s' };
+
+/**
+ * No change in time per step, decided from the data: the measured step time's row is not
+ * significant (neither fail nor improved, its interval holds 0), and kernel time per step moved by
+ * no more than that interval allows (its widest end times the baseline's step time): kernels that
+ * moved within the runs' own noise are no story to tell. False when either is unknown.
+ */
+export function noStepTimeChange(perStep: PerStep, rows: readonly ComparisonRow[]): boolean {
+  const measured = perStep.measured;
+  if (!measured || measured.per !== 'step' || perStep.kernelDeltaNs === null) return false;
+  const row = rows.find((r) => r.kind === 'metric' && r.metric === BASIS_METRIC[measured.basis]);
+  if (!row?.ci || row.status === 'fail' || row.status === 'improved') return false;
+  const [low, high] = row.ci;
+  if (!(low <= 0 && high >= 0)) return false;
+  // Relative bounds of the metric's change; for tok/s the step time moves by 1/(1 + change) − 1.
+  const reach = measured.basis.startsWith('decode_tok_s') ? Math.max(Math.abs(1 / (1 + low) - 1), Math.abs(1 / (1 + high) - 1)) : Math.max(Math.abs(low), Math.abs(high));
+  return Math.abs(perStep.kernelDeltaNs) <= reach * measured.baselineNs;
+}
+
 /** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
 export function kernelTimeKeys(options: GateOptions): string[] {
   return Object.keys(options.thresholds).filter((key) => key.startsWith(KERNEL_TIME_PREFIX));

@@ -191,6 +191,8 @@ export interface OutlierRule {
   minRelative: number;
   /** Runs within this many robust sd of the cluster are at one level (the mode guards below). */
   modeWidth: number;
+  /** At most this share of a side's runs is left out as stalled (`symmetricStalls`): a stall is rare. */
+  maxShare: number;
 }
 
 /**
@@ -200,7 +202,7 @@ export interface OutlierRule {
  * stalls are looked for from 4 runs on; the fast cluster has 2 runs at least. 3 robust sd is the
  * width of the cluster itself: "at one level" for the mode guards.
  */
-export const DEFAULT_OUTLIER_RULE: OutlierRule = { minRuns: 4, minCluster: 2, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3 };
+export const DEFAULT_OUTLIER_RULE: OutlierRule = { minRuns: 4, minCluster: 2, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3, maxShare: 0.4 };
 
 export interface OutlierResult {
   /** Positions (0-based, in the given order) of the runs left out as stalled. */
@@ -268,6 +270,81 @@ function fastSplit(samples: readonly number[], direction: 'higher' | 'lower', ru
     if (slowBy > distance) return { cluster, below: order.slice(k), spread };
   }
   return null;
+}
+
+/**
+ * How many runs each side leaves out as slower than the rest: the same number on both sides, and
+ * never more than a share of the side. A stall is a large slowdown of a run: a run below a side's
+ * fast cluster (`findSlowOutliers`), or a slow first run (the warm-up rule). Both sides leave out as
+ * many runs in all as the side with more of them has, capped at `maxShare` of the smaller side;
+ * what is left to leave out after a side's warm-up runs are its slowest runs. Leaving out the
+ * slowest of each side alike compares the same upper part of both sides, so a neighbour that slows
+ * runs on both sides by varying amounts biases neither; leaving out a third of one side alone made
+ * it look faster. A side with more slow runs than the cap is noisy rather than stalled: the runs
+ * beyond the cap stay, and the winsorized spread of the test and the bootstrap interval carry them.
+ * Returns the runs each side leaves out besides its warm-up runs.
+ */
+export function symmetricStalls(
+  found: { baseline: number; current: number },
+  warmup: { baseline: number; current: number },
+  sizes: { baseline: number; current: number },
+  rule: Pick<OutlierRule, 'maxShare' | 'minRuns'> = DEFAULT_OUTLIER_RULE,
+): { baseline: number; current: number } {
+  const none = { baseline: 0, current: 0 };
+  // Sizes are the runs as measured, warm-up included.
+  const smaller = Math.min(sizes.baseline, sizes.current);
+  // Warm-up runs alone are left out as the warm-up rule says; stalls make both sides leave out as many.
+  if (smaller < rule.minRuns || (!found.baseline && !found.current)) return none;
+  const total = Math.min(Math.floor(rule.maxShare * smaller), Math.max(found.baseline + warmup.baseline, found.current + warmup.current));
+  // Never fewer than two kept runs on a side (a fast cluster's least).
+  const side = (n: number, w: number) => Math.max(0, Math.min(total - w, n - w - 2));
+  return { baseline: side(sizes.baseline, warmup.baseline), current: side(sizes.current, warmup.current) };
+}
+
+/** The positions (0-based, in order) of the `k` slowest runs of a side. */
+export function slowestPositions(samples: readonly number[], k: number, direction: 'higher' | 'lower'): number[] {
+  if (k <= 0) return [];
+  const slower = (a: number, b: number) => (direction === 'higher' ? a - b : b - a);
+  return samples
+    .map((v, i) => [v, i] as const)
+    .sort((a, b) => slower(a[0], b[0]) || b[1] - a[1])
+    .slice(0, k)
+    .map(([, i]) => i)
+    .sort((a, b) => a - b);
+}
+
+/**
+ * Yuen's test on runs trimmed on the slow side, the variance pooled: each side drops its `k`
+ * slowest runs, its spread is the winsorized one (the dropped runs counted at the slowest kept
+ * run), so a side with more slow runs than were dropped shows it in the spread rather than hiding
+ * it. The pooled sd is at least `minSd`. With nothing trimmed it is Student's pooled t-test.
+ */
+export function trimmedTTest(x: readonly number[], y: readonly number[], kx: number, ky: number, direction: 'higher' | 'lower', minSd = 0): TTestResult {
+  const side = (v: readonly number[], k: number) => {
+    const out = new Set(slowestPositions(v, k, direction));
+    const kept = v.filter((_, i) => !out.has(i));
+    const edge = direction === 'higher' ? Math.min(...kept) : Math.max(...kept);
+    const winsorized = v.map((value, i) => (out.has(i) ? edge : value));
+    const wMean = winsorized.reduce((a, b) => a + b, 0) / winsorized.length;
+    return { mean: kept.reduce((a, b) => a + b, 0) / kept.length, h: kept.length, squares: winsorized.reduce((a, b) => a + (b - wMean) ** 2, 0) };
+  };
+  const a = side(x, kx);
+  const b = side(y, ky);
+  const df = a.h + b.h - 2;
+  if (!a.h || !b.h || df < 1) throw new RangeError('trimmedTTest needs a kept value on each side and three in all');
+  const sd = Math.max(Math.sqrt((a.squares + b.squares) / df), minSd);
+  const se = sd * Math.sqrt(1 / a.h + 1 / b.h);
+  const diff = a.mean - b.mean;
+  if (!(se > 0)) return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
+  const t = diff / se;
+  return { t, df, pLess: studentTUpperTail(-t, df), pGreater: studentTUpperTail(t, df) };
+}
+
+/** Robust relative spread of runs: 1.4826 × MAD over the median (0.01 = ±1% run to run). */
+export function relativeRobustSd(values: readonly number[]): number {
+  if (!values.length) return 0;
+  const center = median(values);
+  return Math.abs(center) > 0 ? (MAD_TO_SD * mad(values)) / Math.abs(center) : 0;
 }
 
 /** P(T ≥ t) for Student's t with `df` degrees of freedom (df > 0, not necessarily whole). */

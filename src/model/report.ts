@@ -114,6 +114,24 @@ export const ComparisonRowSchema = z.object({
   leftOut: z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]).optional(),
   status: RowStatusSchema,
   note: z.string().optional(),
+  /**
+   * A gated metric its runs could not decide (status `insufficient-data`): why, each side's
+   * run-to-run noise (robust sd over the median, 0.01 = ±1%), the largest regression its interval
+   * still allows (worse-positive, 0.092 = 9.2% worse; null without an interval), the runs per side
+   * that would decide it at that noise (null when no count would), whether this A/B adds runs
+   * itself, and whether a quieter runner is the way (more runs than a job takes). Metric rows only;
+   * absent in older reports.
+   */
+  insufficient: z
+    .object({
+      why: z.enum(['interval-reaches-floor', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples']),
+      noise: z.tuple([z.number().nonnegative(), z.number().nonnegative()]),
+      couldHide: z.number().nullable(),
+      runsPerSide: z.number().int().positive().nullable(),
+      addsRuns: z.boolean(),
+      quieterRunner: z.boolean(),
+    })
+    .optional(),
   /** What the row is about, for rows of a family, kernel, finding or communication (absent on metric rows and in older reports). */
   subject: RowSubjectSchema.optional(),
 });
@@ -241,6 +259,12 @@ export const PerStepSchema = z.object({
   measured: MeasuredStepSchema.nullable(),
   /** kernelDeltaNs over the measured change per step; null when either is unknown or the measured change is 0. */
   explainedShare: z.number().nullable(),
+  /**
+   * No change in time per step: the measured change is not significant (its row neither fails nor
+   * improves, and its interval holds 0) and kernel time per step moved by no more than that interval
+   * allows. Renderers then say so instead of naming a kernel. Absent in older reports.
+   */
+  noChange: z.boolean().optional(),
   /** What limits the reading, in words (batch unknown, per-token, devices). */
   notes: z.array(z.string()).default([]),
   /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`). */

@@ -27,12 +27,21 @@ function origin(kernel: PerStep['kernels'][number], parts: HeadlineParts): strin
   return from.length ? ` (launched from ${parts.text(from.join(' / '))})` : '';
 }
 
+/** How much of the measured change kernels explain, for the tables: a share, or that they moved the other way (never a negative share). */
+export function explainedText(perStep: Pick<PerStep, 'explainedShare'>, space = ' '): string {
+  const share = perStep.explainedShare;
+  if (share === null) return '';
+  return share < 0 ? ', the other way from the measured change' : `, ${Math.round(share * 100)}${space}% of the measured change`;
+}
+
 /** The one sentence on where the time went, or undefined when the comparison has no time per step. */
 export function perStepHeadline(report: Report, parts: HeadlineParts): string | undefined {
   const perStep = report.comparison?.perStep;
   if (!perStep) return undefined;
   // Windows that do not hold the same kind of step: that is the news, not a kernel's time per launch.
   if (perStep.refused) return `${refusalText(perStep.refused, perStep)}.`;
+  // Kernels that moved within the runs' own noise, with no significant change measured: no story.
+  if (perStep.noChange) return 'no change in time per step: the measured change is not significant, and kernel time per step moved within its noise.';
   // The kernel that moved most the way the run moved (a slowdown names what grew, not what shrank).
   const way = Math.sign(perStep.measured?.deltaNs ?? perStep.kernelDeltaNs ?? 0);
   const top = perStep.kernels.find((k) => way !== 0 && Math.sign(k.deltaNs) === way) ?? perStep.kernels[0];
@@ -48,6 +57,8 @@ export function perStepHeadline(report: Report, parts: HeadlineParts): string | 
     return `${lead}; all kernels ${stepTimeText(all, true)}/step (${why}).`;
   }
   const change = measured.deltaNs > 0 ? 'slowdown' : 'speedup';
+  // Kernels that moved against the measured change explain none of it: said so, never as a negative share.
+  if (perStep.explainedShare < 0) return `${lead}; all kernels ${stepTimeText(all, true)}/step, the other way from the ${stepTimeText(measured.deltaNs, true)}/step ${change}: kernel time does not explain it.`;
   const head = `${lead}; all kernels ${stepTimeText(all, true)}/step, which explains ${percentText(perStep.explainedShare)} of the ${stepTimeText(measured.deltaNs, true)}/step ${change}`;
   if (measured.deltaNs > 0 && perStep.explainedShare < MOSTLY_EXPLAINED) {
     return `${head}: the other ${stepTimeText(measured.deltaNs - all, true)}/step is host or idle time (the GPU waiting), not kernels.`;

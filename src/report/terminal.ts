@@ -7,7 +7,7 @@ import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
 import { commandInert, withHiddenShown } from './inert-text.js';
-import { perStepHeadline } from './per-step-text.js';
+import { explainedText, perStepHeadline } from './per-step-text.js';
 import { stepTimeText } from '../compare/per-step.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
@@ -124,7 +124,7 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
       const side = (s: typeof perStep.baseline) => (s.steps === null ? `unknown (${s.text})` : `${formatNumber(s.steps)} (${s.text})`);
       lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
       if (perStep.measured) lines.push(`  measured per ${perStep.measured.per}: ${stepTimeText(perStep.measured.baselineNs)} → ${stepTimeText(perStep.measured.currentNs)} (${stepTimeText(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
-      if (perStep.kernelDeltaNs !== null) lines.push(`  kernels: ${stepTimeText(perStep.kernelDeltaNs, true)}/step${perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)}% of the measured change`}`);
+      if (perStep.kernelDeltaNs !== null) lines.push(`  kernels: ${stepTimeText(perStep.kernelDeltaNs, true)}/step${explainedText(perStep, '')}`);
       for (const note of perStep.notes) lines.push(`  note: ${note}`);
       lines.push(...perStepRows(perStep, names));
       lines.push('');

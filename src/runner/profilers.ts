@@ -64,12 +64,15 @@ export function resolveProfiler(options: RunOptions, detected: DetectedEnvironme
   return 'nsys';
 }
 
+/** nsys records between the workload's cudaProfilerStart and cudaProfilerStop (torch.cuda.profiler.start()/stop()). */
+export const NSYS_CAPTURE_RANGE_ARGS = ['--capture-range=cudaProfilerApi', '--capture-range-end=stop'] as const;
+
 export function nsysProfileArgs(nsys: string, output: string, captureRange: boolean): string[] {
   return [
     nsys,
     'profile',
     '--trace=cuda,nvtx',
-    ...(captureRange ? ['--capture-range=cudaProfilerApi', '--capture-range-end=stop'] : []),
+    ...(captureRange ? NSYS_CAPTURE_RANGE_ARGS : []),
     '--cuda-graph-trace=node',
     '--sample=none',
     '--cpuctxsw=none',

@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError, UsageError } from '../errors.js';
 import type { Notice } from '../model/capture.js';
-import type { Report } from '../model/report.js';
+import type { Report, SkippedInput } from '../model/report.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { askedText, chooseDeepDive, deepDiveMismatch, withNcuLogFile } from './deep-dive.js';
 import type { DeepDiveRequest } from '../diagnose/deep-dive-request.js';
@@ -22,6 +22,7 @@ import { renderPlan } from './plan-text.js';
 import { ProcessGroups } from './process-group.js';
 import { flagValue } from './shell-words.js';
 import { consoleMetricsPath } from './capture-files.js';
+import { fallbackNotice, lostCaptures, wholeProcessFallback } from './lost-captures.js';
 import { writeOutput } from '../io/input-paths.js';
 import { redact, redactValue, secretsFromEnv, type SecretSet } from '../io/secrets.js';
 import { serializeReport } from '../report/json.js';
@@ -90,7 +91,7 @@ export async function prepareRun(options: RunOptions, prepare: PrepareOptions): 
  * Which side an analysis is for. The head's comes with the A/B baseline when the job ran one; the
  * caller's own baseline (a file, an artifact) applies otherwise. The base side is never gated.
  */
-export type AnalyzeSide = { side: 'head'; baseline?: BaselineChoice } | { side: 'base' };
+export type AnalyzeSide = { side: 'head'; baseline?: BaselineChoice; skipped?: readonly SkippedInput[] } | { side: 'base' };
 
 export interface JobDeps extends Omit<ExecuteDeps, 'groups'> {
   groups?: ProcessGroups;
@@ -107,6 +108,8 @@ export interface JobResult {
   /** A/B: the base build's report, the head's baseline. */
   baseReport?: Report;
   deepDive?: StepRecord & { why: string };
+  /** Planned kernel captures that were not made, per side, as skipped inputs of the head's report. */
+  lost?: SkippedInput[];
 }
 
 /**
@@ -197,6 +200,7 @@ async function writeRunJson(plan: Plan, result: JobResult, secrets: SecretSet): 
     files: run.files,
     analysisInputs: run.analysisInputs,
     ...(plan.base ? { base: { ...plan.base, analysisInputs: run.baseAnalysisInputs, report: baseReportPath(plan) } } : {}),
+    ...(result.lost?.length ? { lostCaptures: result.lost } : {}),
     notices: run.notices,
     seconds: run.seconds,
   };
@@ -254,10 +258,13 @@ function pairSeconds(run: RunResult, plan: Plan, pair: readonly PlannedStep[]): 
 }
 
 /**
- * Adaptive A/B: while the head's comparison has undecided gated metrics (the sides overlap, or too
- * few or not significant runs) and it has not failed, run the next reserve ABBA pair and compare
- * again, as the next look (the gate spends alpha over the looks). Stops at max-runs, or when the
- * next pair would not fit twice into the time left.
+ * Adaptive A/B: while the head's comparison has undecided gated metrics and it has not failed, run
+ * the next reserve ABBA pair and compare again, as the next look (the gate spends alpha over the
+ * looks). Undecided is the gate's rule (src/compare/metric-rows.ts): a metric passes only when its
+ * interval excludes a regression at the floor, so one whose interval reaches past the floor is
+ * undecided as much as one whose sides overlap or whose change is not significant. Stops at
+ * max-runs, or when the next pair would not fit twice into the time left; the last look's rows
+ * then say insufficient-data with what would decide them.
  */
 async function decideWithMoreRuns(plan: Plan, result: JobResult & { report: Report; baseReport: Report }, deps: JobDeps & { analyze: NonNullable<JobDeps['analyze']> }, executeDeps: ExecuteDeps, started: number): Promise<void> {
   const { run } = result;
@@ -284,8 +291,54 @@ async function decideWithMoreRuns(plan: Plan, result: JobResult & { report: Repo
     run.analysisInputs.push(...more.analysisInputs);
     run.baseAnalysisInputs.push(...more.baseAnalysisInputs);
     result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
-    result.report = await deps.analyze(run.analysisInputs, { side: 'head', baseline: abBaseline(plan, plan.base!, result.baseReport, { index, of: looks }) });
+    result.report = await deps.analyze(run.analysisInputs, { side: 'head', baseline: abBaseline(plan, plan.base!, result.baseReport, { index, of: looks }), ...lostOf(result) });
   }
+}
+
+function lostOf(result: JobResult): { skipped?: readonly SkippedInput[] } {
+  return result.lost?.length ? { skipped: result.lost } : {};
+}
+
+/**
+ * A profiled run whose nsys capture range never opened (the workload never called
+ * cudaProfilerStart: nsys exits 0 and writes no report) is taken once more as a whole process, on
+ * each side that lost it, with its summaries; the run's files and analysis inputs gain what it
+ * made. Returns the steps it ran, so the loss is judged over both tries.
+ */
+async function recoverCaptureRange(plan: Plan, run: RunResult, deps: ExecuteDeps, started: number): Promise<PlannedStep[]> {
+  const ran: PlannedStep[] = [];
+  for (const side of [undefined, 'base'] as const) {
+    const steps = wholeProcessFallback(plan, run, side);
+    if (!steps) continue;
+    const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
+    if (remaining < 30) {
+      run.notices.push({ severity: 'warning', message: `${fallbackNotice(side).split('. It was taken again')[0]}; ${Math.round(remaining)} s left of the time budget, too little to take it again as a whole process` });
+      continue;
+    }
+    deps.logger.warning(`${side === 'base' ? 'base: ' : ''}the capture range never opened (nsys wrote no report): profiling the run again as a whole process`);
+    const { base: _base, ...withoutBase } = plan;
+    const more = await executePlan({ ...(side === 'base' ? plan : withoutBase), steps, notices: [], budgetSeconds: Math.floor(remaining) }, { ...deps, reserveSeconds: 0 });
+    ran.push(...steps);
+    run.steps.push(...more.steps);
+    run.files.push(...more.files);
+    run.notices.push(...more.notices);
+    const made = more.files.filter((file) => file.analysis);
+    run.analysisInputs.push(...made.filter((file) => !file.side).map((file) => file.path));
+    run.baseAnalysisInputs.push(...made.filter((file) => file.side === 'base').map((file) => file.path));
+    if (made.length) run.notices.push({ severity: 'warning', message: fallbackNotice(side) });
+  }
+  // A run that failed only for want of a capture file stands once the fallback made one.
+  if (ran.length && run.outcome === 'failed' && run.analysisInputs.length && (!plan.base || run.baseAnalysisInputs.length) && !stoppedByStep(plan, run)) {
+    run.outcome = 'ok';
+    delete run.message;
+  }
+  return ran;
+}
+
+/** A step whose failure stops the run did not end ok. */
+function stoppedByStep(plan: Plan, run: RunResult): boolean {
+  const stops = new Set(plan.steps.filter((step) => step.onFailure === 'stop').map((step) => step.id));
+  return run.steps.some((record) => stops.has(record.id) && record.status !== 'ok' && record.status !== 'skipped');
 }
 
 /**
@@ -317,14 +370,20 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
   await writeFile(join(plan.outDir, 'logs', 'plan.txt'), redact(renderPlan(plan), secrets));
 
   const run = await executePlan(plan, executeDeps);
+  const fallback = await recoverCaptureRange(plan, run, executeDeps, started);
   await redactCommandRecords(run, secrets);
   const result: JobResult = { plan, run };
+  const lost = run.outcome === 'ok' ? lostCaptures(plan, run, fallback) : [];
+  if (lost.length) {
+    result.lost = lost;
+    for (const entry of lost) deps.logger.warning(`${entry.path}: ${entry.reason}`);
+  }
   if (run.outcome === 'ok' && deps.analyze) {
-    let head: AnalyzeSide = { side: 'head' };
+    let head: AnalyzeSide = { side: 'head', ...lostOf(result) };
     const looks = plan.extraPairs.length + 1;
     if (plan.base) {
       result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
-      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, looks > 1 ? { index: 1, of: looks } : undefined) };
+      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, looks > 1 ? { index: 1, of: looks } : undefined), ...lostOf(result) };
     }
     result.report = await deps.analyze(run.analysisInputs, head);
     if (plan.base && looks > 1) {
@@ -333,7 +392,7 @@ export async function runJob(plan: Plan, deps: JobDeps): Promise<JobResult> {
       // before it left of alpha (all of it when the job stopped at its first look), so the same
       // samples read as they would in analyze, and no row promises runs the job will not add.
       const last = { index: result.report.comparison?.look?.index ?? 1, of: looks, final: true };
-      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport!, last) };
+      head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport!, last), ...lostOf(result) };
       if (result.report.comparison) result.report = await deps.analyze(run.analysisInputs, head);
     }
     const analyzeHead = (inputs: readonly string[]) => deps.analyze!(inputs, head);

@@ -4,7 +4,10 @@
 Called through a link named nsys or ncu (or as gpu_snapshot.py). They run the workload they are
 given, so process handling is real, and print recorded real output instead of measuring:
   nsys profile ... --output BASE CMD...  runs CMD, writes BASE.nsys-rep: a copy of the recorded real
-                                         report $STAND_IN_NSYS_REP, else a placeholder
+                                         report $STAND_IN_NSYS_REP, else a placeholder. As a workload
+                                         that never calls cudaProfilerStart: STAND_IN_NSYS_RANGE=never
+                                         writes nothing under --capture-range=cudaProfilerApi (exit 0,
+                                         as nsys does), and =none writes nothing in any case
   nsys stats ... REP                     prints the recorded `nsys stats` CSV ($STAND_IN_NSYS_STATS); with
                                          --force-export=true, writes the export beside REP (REP's name, .sqlite),
                                          as nsys does: a copy of $STAND_IN_NSYS_SQLITE, else a placeholder
@@ -58,6 +61,10 @@ def nsys(args):
         options, command = split_command(args[1:], VALUE_FLAGS_NSYS)
         code = subprocess.call(command)
         base = options.get("--output") or options.get("-o") or "report1"
+        never = os.environ.get("STAND_IN_NSYS_RANGE", "")
+        if never == "none" or (never == "never" and options.get("--capture-range") == "cudaProfilerApi"):
+            sys.stderr.write("stand-in nsys: the capture range never opened; no report was written\n")
+            return code
         recorded = os.environ.get("STAND_IN_NSYS_REP")
         if recorded:
             shutil.copyfile(recorded, base + ".nsys-rep")

@@ -77,6 +77,8 @@ export async function runMode(ctx: ModeContext): Promise<void> {
           ...(ctx.inputs.analyzeTimeoutSeconds ? { timeoutMs: ctx.inputs.analyzeTimeoutSeconds * 1000 } : {}),
           // The base side of an A/B run is a baseline in the making: never compared itself.
           baseline: which.side === 'base' ? null : which.baseline ?? baseline,
+          // A planned capture that was not made leads the verdict's reasons and the skipped-inputs output.
+          ...(which.side === 'head' && which.skipped?.length ? { skippedInputs: which.skipped } : {}),
         }),
     });
     job = running;
@@ -90,4 +92,8 @@ export async function runMode(ctx: ModeContext): Promise<void> {
     return;
   }
   await publishReport(ctx, { report: result.report, extraFiles: logs, captures: read, traceInputs: traceInputs(result.run), ...(note ? { baselineNote: note } : {}) });
+  if (ctx.inputs.strict && result.lost?.length) {
+    // A planned capture that was not made fails a strict job (the skipped-inputs output names it).
+    ctx.host.setFailed(`profile-gate run: input '${INPUTS.strict}': ${oneLine(result.lost.map((entry) => `${entry.path}: ${entry.reason}`).join('; '))}`);
+  }
 }

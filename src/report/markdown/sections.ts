@@ -17,7 +17,7 @@ import { workloadName } from '../dashboard/build-data.js';
 import { reportCharts } from './charts.js';
 import { readableReasons, reportKernelNames } from '../kernel-display-name.js';
 import type { ReportEntry } from '../merge-reports.js';
-import { perStepHeadline } from '../per-step-text.js';
+import { explainedText, perStepHeadline } from '../per-step-text.js';
 import { stepTimeText } from '../../compare/per-step.js';
 
 /** How much of each section to show. Levels go from richest to leanest. */
@@ -545,7 +545,7 @@ export function perStepSection(report: Report, d: Detail, h: string): string {
     lines.push(`- Measured time per ${measured.per}: ${stepTimeText(measured.baselineNs)} → ${stepTimeText(measured.currentNs)} (${stepTimeText(measured.deltaNs, true)}), from ${from}`);
   }
   if (perStep.kernelDeltaNs !== null) {
-    const share = perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)} % of the measured change`;
+    const share = explainedText(perStep);
     lines.push(`- GPU kernel time per step: ${stepTimeText(perStep.kernelDeltaNs, true)}${share}`);
   }
   for (const note of perStep.notes) lines.push(`- ${safeText(note, 300)}`);
