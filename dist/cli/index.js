@@ -1815,7 +1815,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8955);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6370);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -1830,7 +1830,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8955:
+/***/ 6370:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -4085,10 +4085,10 @@ const OPTIONS = [
         key: 'strict',
         input: 'strict',
         default: 'false',
-        doc: 'Fail when an input cannot be read: a file in a captures directory, or a capture path not found while others are.',
+        doc: 'Fail when an input cannot be read: a file in a captures directory, or a capture path not found while others are; in mode run, also when a planned kernel capture was not made (the profiled run wrote nothing).',
         parse: booleanText,
         group: 'analyze',
-        flag: { name: 'strict', commands: ['analyze'], switch: true, help: 'fail on any input it cannot read: an unreadable file inside a directory, a path not found (otherwise skipped, named in the verdict\'s first line)' },
+        flag: { name: 'strict', commands: ['analyze', 'run'], switch: true, help: 'fail on any input it cannot read: an unreadable file inside a directory, a path not found; in run, a planned capture the profiled run did not make (otherwise skipped, named in the verdict\'s first line)' },
     }),
     table_option({
         key: 'smiColumns',
@@ -4103,19 +4103,19 @@ const OPTIONS = [
         key: 'overlapCheck',
         input: 'overlap-check',
         default: 'true',
-        doc: 'A significant change past its floor warns instead of failing when one side\'s own runs reach the other side\'s median (two clock or power states); the warning names the runs.',
+        doc: 'A significant change past its floor is undecided (insufficient-data) instead of failing when the sides overlap (two clock or power states) or the slower side is noisy (a neighbour); the reason names the runs.',
         parse: booleanText,
         group: 'gate',
-        flag: { name: 'overlap-check', commands: GATE_COMMANDS, value: 'true|false', help: "hold a significant change back (warn) when one side's runs reach the other's median (default true)" },
+        flag: { name: 'overlap-check', commands: GATE_COMMANDS, value: 'true|false', help: "hold a significant change back (undecided) when the sides' runs overlap or the slower side is noisy (default true)" },
     }),
     table_option({
         key: 'dropOutliers',
         input: 'drop-outliers',
         default: 'true',
-        doc: 'Leave out the runs below a side\'s fast cluster (stalls: a competing process, a busy neighbour, a page-cache miss; one or several), name them in the report, and compare the fast clusters.',
+        doc: 'Leave out the runs below a side\'s fast cluster (stalls: a competing process, a busy neighbour, a page-cache miss), as many of each side and at most 40% of the smaller side, name them in the report, and compare the kept runs.',
         parse: booleanText,
         group: 'gate',
-        flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, and compare the fast clusters (default true)" },
+        flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, as many of each side, and compare the kept runs (default true)" },
     }),
     table_option({
         key: 'ruleOptions',
@@ -6734,12 +6734,14 @@ function resolveProfiler(options, detected, notices) {
     });
     return 'nsys';
 }
+/** nsys records between the workload's cudaProfilerStart and cudaProfilerStop (torch.cuda.profiler.start()/stop()). */
+const NSYS_CAPTURE_RANGE_ARGS = ['--capture-range=cudaProfilerApi', '--capture-range-end=stop'];
 function nsysProfileArgs(nsys, output, captureRange) {
     return [
         nsys,
         'profile',
         '--trace=cuda,nvtx',
-        ...(captureRange ? ['--capture-range=cudaProfilerApi', '--capture-range-end=stop'] : []),
+        ...(captureRange ? NSYS_CAPTURE_RANGE_ARGS : []),
         '--cuda-graph-trace=node',
         '--sample=none',
         '--cpuctxsw=none',
@@ -9187,12 +9189,96 @@ class ProcessGroups {
     }
 }
 
+;// CONCATENATED MODULE: ./src/runner/lost-captures.ts
+/**
+ * A capture that was planned and not made is a loss the report shows, never a quiet gap. Two parts:
+ * - the fallback: under `--profiler nsys` a command workload is profiled between its own
+ *   cudaProfilerStart and cudaProfilerStop; a workload that never calls them leaves nsys exiting 0
+ *   with no report. That profiled run is taken once more as a whole process (no capture range), so
+ *   the kernel comparison is kept, and the notice says how to mark the window;
+ * - the loss: a side whose kernel capture still did not reach the analysis (the profiled run or
+ *   its summary failed, or wrote nothing) is named, with why, as a skipped input of the report: the
+ *   verdict's first line, the action's `skipped-inputs` output, and `strict` fails on it.
+ */
+
+
+
+/** How to mark the profiled window, said wherever a capture range did not open. */
+const MARK_THE_WINDOW = 'mark the steady-state window: call torch.cuda.profiler.start() and torch.cuda.profiler.stop() around it (cudaProfilerStart/cudaProfilerStop), or give a --profile-run that does';
+const CAPTURE_STEP_ROLES = new Set(['profile', 'profile-stats']);
+/** The steps of a side that make its kernel capture: its profiled run and the summaries of it. */
+function captureSteps(steps, side) {
+    return steps.filter((step) => CAPTURE_STEP_ROLES.has(step.role) && step.side === side);
+}
+/**
+ * The steps that take a side's profiled run again as a whole process, when its nsys capture range
+ * never opened (nsys exited 0 and wrote no report); undefined otherwise. Its summaries follow it.
+ */
+function wholeProcessFallback(plan, run, side) {
+    const profile = plan.steps.find((step) => step.role === 'profile' && step.side === side && NSYS_CAPTURE_RANGE_ARGS.every((arg) => step.argv.includes(arg)));
+    if (!profile)
+        return undefined;
+    const record = run.steps.find((r) => r.id === profile.id);
+    const report = profile.outputs.find((output) => output.kind === 'nsys-rep');
+    // The run itself failed (an exit code, a timeout): the workload's fault, which a second run repeats.
+    if (!record || record.status !== 'failed' || record.exitCode !== 0 || !report || (0,external_node_fs_.existsSync)(report.path))
+        return undefined;
+    const whole = {
+        ...profile,
+        id: `${profile.id}-whole`,
+        title: profile.title.replace('(nsys)', '(nsys, whole process: the capture range never opened)'),
+        argv: profile.argv.filter((arg) => !NSYS_CAPTURE_RANGE_ARGS.includes(arg)),
+        logFile: profile.logFile.replace(/(\.log)?$/, '-whole.log'),
+    };
+    return [whole, ...captureSteps(plan.steps, side).filter((step) => step.role === 'profile-stats')];
+}
+/** The notice of a fallback that made the capture: what was lost, what stands in for it, and how to mark the window. */
+function fallbackNotice(side) {
+    const who = side === 'base' ? "the base build's profiled run" : 'the profiled run';
+    return `${who} wrote no report: nsys records between cudaProfilerStart and cudaProfilerStop, and the workload never called them, so the capture range never opened. It was taken again as a whole process, so the kernel comparison includes model load and warm-up; ${MARK_THE_WINDOW}`;
+}
+/** A file of a step counts for the analysis of its side. */
+function madeCapture(run, ids, side) {
+    return run.files.some((file) => file.analysis && ids.has(file.step) && file.side === side);
+}
+/**
+ * The sides whose planned kernel capture did not reach the analysis, each as a skipped input: the
+ * planned file and why (each capture step of the side that failed, in its own words).
+ * A fallback that made the capture is no loss.
+ */
+function lostCaptures(plan, run, extraSteps = []) {
+    const lost = [];
+    for (const side of [undefined, 'base']) {
+        const planned = captureSteps(plan.steps, side);
+        const profile = planned.find((step) => step.role === 'profile');
+        if (!profile)
+            continue;
+        const all = [...planned, ...captureSteps(extraSteps, side)];
+        const ids = new Set(all.map((step) => step.id));
+        if (madeCapture(run, ids, side))
+            continue;
+        const records = all.map((step) => run.steps.find((r) => r.id === step.id)).filter((r) => r !== undefined);
+        // Nothing ran (the run stopped before the profile): the run's own outcome says so.
+        if (!records.some((r) => r.status !== 'skipped'))
+            continue;
+        // Every try that failed, in order (the profiled run, then its whole-process retake), else what was skipped.
+        const failed = records.filter((r) => r.status !== 'ok' && r.status !== 'skipped').map((r) => r.message ?? `${r.title} ${r.status}`);
+        const skipped = records.find((r) => r.status === 'skipped');
+        const why = failed.length ? failed.join('; then ') : skipped?.message ?? `${profile.title} left no file for the analysis`;
+        const where = profile.outputs[0]?.path ?? profile.findOutputs?.dir ?? profile.collect?.into ?? profile.logFile;
+        const path = where.startsWith(`${plan.cwd}/`) ? (0,external_node_path_.relative)(plan.cwd, where) : where;
+        lost.push({ path, reason: `planned capture not made${side === 'base' ? ' (base build)' : ''}, so no kernel comparison, per-step time or kernel findings: ${why}` });
+    }
+    return lost;
+}
+
 ;// CONCATENATED MODULE: ./src/runner/run-workload.ts
 /**
  * The whole job on a GPU box, shared by the action and `profile-gate run`: detect the box, plan,
  * run the steps, hand the checked capture files to the analysis, and (when the analysis points at
  * one kernel) run the Nsight Compute deep dive and analyze again with it.
  */
+
 
 
 
@@ -9350,6 +9436,7 @@ async function writeRunJson(plan, result, secrets) {
         files: run.files,
         analysisInputs: run.analysisInputs,
         ...(plan.base ? { base: { ...plan.base, analysisInputs: run.baseAnalysisInputs, report: baseReportPath(plan) } } : {}),
+        ...(result.lost?.length ? { lostCaptures: result.lost } : {}),
         notices: run.notices,
         seconds: run.seconds,
     };
@@ -9406,10 +9493,13 @@ function pairSeconds(run, plan, pair) {
     return mean * pair.length;
 }
 /**
- * Adaptive A/B: while the head's comparison has undecided gated metrics (the sides overlap, or too
- * few or not significant runs) and it has not failed, run the next reserve ABBA pair and compare
- * again, as the next look (the gate spends alpha over the looks). Stops at max-runs, or when the
- * next pair would not fit twice into the time left.
+ * Adaptive A/B: while the head's comparison has undecided gated metrics and it has not failed, run
+ * the next reserve ABBA pair and compare again, as the next look (the gate spends alpha over the
+ * looks). Undecided is the gate's rule (src/compare/metric-rows.ts): a metric passes only when its
+ * interval excludes a regression at the floor, so one whose interval reaches past the floor is
+ * undecided as much as one whose sides overlap or whose change is not significant. Stops at
+ * max-runs, or when the next pair would not fit twice into the time left; the last look's rows
+ * then say insufficient-data with what would decide them.
  */
 async function decideWithMoreRuns(plan, result, deps, executeDeps, started) {
     const { run } = result;
@@ -9437,8 +9527,53 @@ async function decideWithMoreRuns(plan, result, deps, executeDeps, started) {
         run.analysisInputs.push(...more.analysisInputs);
         run.baseAnalysisInputs.push(...more.baseAnalysisInputs);
         result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
-        result.report = await deps.analyze(run.analysisInputs, { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, { index, of: looks }) });
+        result.report = await deps.analyze(run.analysisInputs, { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, { index, of: looks }), ...lostOf(result) });
     }
+}
+function lostOf(result) {
+    return result.lost?.length ? { skipped: result.lost } : {};
+}
+/**
+ * A profiled run whose nsys capture range never opened (the workload never called
+ * cudaProfilerStart: nsys exits 0 and writes no report) is taken once more as a whole process, on
+ * each side that lost it, with its summaries; the run's files and analysis inputs gain what it
+ * made. Returns the steps it ran, so the loss is judged over both tries.
+ */
+async function recoverCaptureRange(plan, run, deps, started) {
+    const ran = [];
+    for (const side of [undefined, 'base']) {
+        const steps = wholeProcessFallback(plan, run, side);
+        if (!steps)
+            continue;
+        const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
+        if (remaining < 30) {
+            run.notices.push({ severity: 'warning', message: `${fallbackNotice(side).split('. It was taken again')[0]}; ${Math.round(remaining)} s left of the time budget, too little to take it again as a whole process` });
+            continue;
+        }
+        deps.logger.warning(`${side === 'base' ? 'base: ' : ''}the capture range never opened (nsys wrote no report): profiling the run again as a whole process`);
+        const { base: _base, ...withoutBase } = plan;
+        const more = await executePlan({ ...(side === 'base' ? plan : withoutBase), steps, notices: [], budgetSeconds: Math.floor(remaining) }, { ...deps, reserveSeconds: 0 });
+        ran.push(...steps);
+        run.steps.push(...more.steps);
+        run.files.push(...more.files);
+        run.notices.push(...more.notices);
+        const made = more.files.filter((file) => file.analysis);
+        run.analysisInputs.push(...made.filter((file) => !file.side).map((file) => file.path));
+        run.baseAnalysisInputs.push(...made.filter((file) => file.side === 'base').map((file) => file.path));
+        if (made.length)
+            run.notices.push({ severity: 'warning', message: fallbackNotice(side) });
+    }
+    // A run that failed only for want of a capture file stands once the fallback made one.
+    if (ran.length && run.outcome === 'failed' && run.analysisInputs.length && (!plan.base || run.baseAnalysisInputs.length) && !stoppedByStep(plan, run)) {
+        run.outcome = 'ok';
+        delete run.message;
+    }
+    return ran;
+}
+/** A step whose failure stops the run did not end ok. */
+function stoppedByStep(plan, run) {
+    const stops = new Set(plan.steps.filter((step) => step.onFailure === 'stop').map((step) => step.id));
+    return run.steps.some((record) => stops.has(record.id) && record.status !== 'ok' && record.status !== 'skipped');
 }
 /**
  * Processes the steps started that are still alive at the end (a daemon that left its group and
@@ -9473,14 +9608,21 @@ async function runJob(plan, deps) {
     const secrets = deps.secrets ?? (0,io_secrets/* secretsFromEnv */.zr)(process.env);
     await (0,promises_.writeFile)((0,external_node_path_.join)(plan.outDir, 'logs', 'plan.txt'), (0,io_secrets/* redact */.E$)(renderPlan(plan), secrets));
     const run = await executePlan(plan, executeDeps);
+    const fallback = await recoverCaptureRange(plan, run, executeDeps, started);
     await redactCommandRecords(run, secrets);
     const result = { plan, run };
+    const lost = run.outcome === 'ok' ? lostCaptures(plan, run, fallback) : [];
+    if (lost.length) {
+        result.lost = lost;
+        for (const entry of lost)
+            deps.logger.warning(`${entry.path}: ${entry.reason}`);
+    }
     if (run.outcome === 'ok' && deps.analyze) {
-        let head = { side: 'head' };
+        let head = { side: 'head', ...lostOf(result) };
         const looks = plan.extraPairs.length + 1;
         if (plan.base) {
             result.baseReport = await deps.analyze(run.baseAnalysisInputs, { side: 'base' });
-            head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, looks > 1 ? { index: 1, of: looks } : undefined) };
+            head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, looks > 1 ? { index: 1, of: looks } : undefined), ...lostOf(result) };
         }
         result.report = await deps.analyze(run.analysisInputs, head);
         if (plan.base && looks > 1) {
@@ -9489,7 +9631,7 @@ async function runJob(plan, deps) {
             // before it left of alpha (all of it when the job stopped at its first look), so the same
             // samples read as they would in analyze, and no row promises runs the job will not add.
             const last = { index: result.report.comparison?.look?.index ?? 1, of: looks, final: true };
-            head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, last) };
+            head = { side: 'head', baseline: abBaseline(plan, plan.base, result.baseReport, last), ...lostOf(result) };
             if (result.report.comparison)
                 result.report = await deps.analyze(run.analysisInputs, head);
         }
@@ -9623,11 +9765,13 @@ Exit codes: ${(0,errors/* exitCodesText */.Qq)()}; 2 also when the plan cannot r
 async function defaultAnalyze(inputs, environment, which, gate, onCaptures) {
     const { analyze } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 1624));
     const baseline = which.side === 'base' ? null : which.baseline ?? gate.baseline;
+    const skipped = which.side === 'head' && which.skipped?.length ? { skippedInputs: which.skipped } : {};
     return analyze({
         inputs,
         environment,
         baseline,
         gate: gate.gate,
+        ...skipped,
         ...(gate.ruleOptions ? { diagnose: { options: gate.ruleOptions } } : {}),
         ...(gate.families ? { families: gate.families } : {}),
         ...(gate.run ? { run: gate.run } : {}),
@@ -9777,6 +9921,11 @@ async function runCommandWith(argv, deps = {}) {
         for (const line of derived.unread)
             write(`profile-gate: ${line}\n`);
         write(`\nprofile.json and ${derived.traces.length} clean trace(s) written from the captures: ${derived.traces.length ? `${(0,external_node_path_.join)(plan.outDir, 'traces')} (open in https://ui.perfetto.dev or chrome://tracing); ` : ''}these, not the raw captures, are what to share\n`);
+        if (flags.strict && result.lost?.length) {
+            // A planned capture that was not made fails a strict run, as an unreadable input fails a strict analyze.
+            process.stderr.write(`profile-gate: --strict: ${(0,inert_text/* inertLine */.Fq)(result.lost.map((entry) => `${entry.path}: ${entry.reason}`).join('; '))}\n`);
+            return errors/* EXIT_RUN_FAILED */.Vm;
+        }
         return verdictExitCode(result.report, flags.failVerdicts);
     }
     catch (error) {
@@ -10864,14 +11013,15 @@ const GateOptionsSchema = schemas/* object */.Ikc({
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: schemas/* boolean */.zMY().default(true),
     /**
-     * Leave out the runs below a side's fast cluster (stalls: one or several, up to all but two
-     * runs); a level both sides show stays (the overlap check handles it). With runs left out the
-     * fast clusters are compared by Student's t.
+     * Leave out the runs below a side's fast cluster (stalls), as many of each side, at most 40% of
+     * the smaller side; a level both sides show stays (the overlap check handles it). With runs left
+     * out the kept runs are compared by Yuen's trimmed t-test.
      */
     dropOutliers: schemas/* boolean */.zMY().default(true),
     /**
-     * A regression fails only when neither side's own runs reach the other side's median (within half
-     * the floor); otherwise it warns. Guards against two clock states a floor or more apart.
+     * A regression fails only when the sides do not overlap (within half the floor) and the slower
+     * side is not noisy; otherwise it is undecided. Guards against two clock states a floor or more
+     * apart, and a neighbour on one side.
      */
     overlapCheck: schemas/* boolean */.zMY().default(true),
     /**
@@ -11166,6 +11316,7 @@ function withMedianInterval(metric) {
 /* harmony export */   Y3: () => (/* binding */ kernelTimeRows),
 /* harmony export */   nS: () => (/* binding */ stepCountOf),
 /* harmony export */   p5: () => (/* binding */ perStepAttribution),
+/* harmony export */   rJ: () => (/* binding */ noStepTimeChange),
 /* harmony export */   x: () => (/* binding */ stepTimeText)
 /* harmony export */ });
 /* unused harmony exports PER_STEP_KERNELS, measuredStepTime, MAX_KERNEL_TIME_OVER_STEP, MAX_STEP_TIME_RATIO_ACROSS_BASES, windowRefusal */
@@ -11421,6 +11572,28 @@ function perStepAttribution(current, baseline, topN = 10) {
         topKernels: perStepKnown ? topKernelKeys(baseKernels, curKernels, topN) : [],
         kernelFamilies,
     };
+}
+/** The metric whose medians give the measured step time. */
+const BASIS_METRIC = { tpot_ms: 'tpot_ms', itl_ms: 'itl_ms', 'decode_tok_s+batch': 'decode_tok_s', 'decode_tok_s': 'decode_tok_s' };
+/**
+ * No change in time per step, decided from the data: the measured step time's row is not
+ * significant (neither fail nor improved, its interval holds 0), and kernel time per step moved by
+ * no more than that interval allows (its widest end times the baseline's step time): kernels that
+ * moved within the runs' own noise are no story to tell. False when either is unknown.
+ */
+function noStepTimeChange(perStep, rows) {
+    const measured = perStep.measured;
+    if (!measured || measured.per !== 'step' || perStep.kernelDeltaNs === null)
+        return false;
+    const row = rows.find((r) => r.kind === 'metric' && r.metric === BASIS_METRIC[measured.basis]);
+    if (!row?.ci || row.status === 'fail' || row.status === 'improved')
+        return false;
+    const [low, high] = row.ci;
+    if (!(low <= 0 && high >= 0))
+        return false;
+    // Relative bounds of the metric's change; for tok/s the step time moves by 1/(1 + change) − 1.
+    const reach = measured.basis.startsWith('decode_tok_s') ? Math.max(Math.abs(1 / (1 + low) - 1), Math.abs(1 / (1 + high) - 1)) : Math.max(Math.abs(low), Math.abs(high));
+    return Math.abs(perStep.kernelDeltaNs) <= reach * measured.baselineNs;
 }
 /** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
 function kernelTimeKeys(options) {
@@ -26886,6 +27059,23 @@ const ComparisonRowSchema = schemas/* object */.Ikc({
     leftOut: schemas/* tuple */.PVZ([schemas/* number */.aig().int().nonnegative(), schemas/* number */.aig().int().nonnegative()]).optional(),
     status: RowStatusSchema,
     note: schemas/* string */.YjP().optional(),
+    /**
+     * A gated metric its runs could not decide (status `insufficient-data`): why, each side's
+     * run-to-run noise (robust sd over the median, 0.01 = ±1%), the largest regression its interval
+     * still allows (worse-positive, 0.092 = 9.2% worse; null without an interval), the runs per side
+     * that would decide it at that noise (null when no count would), whether this A/B adds runs
+     * itself, and whether a quieter runner is the way (more runs than a job takes). Metric rows only;
+     * absent in older reports.
+     */
+    insufficient: schemas/* object */.Ikc({
+        why: schemas/* enum */.k5n(['interval-reaches-floor', 'baseline-ran-faster', 'noisy-side', 'not-significant', 'sides-overlap', 'too-few-samples']),
+        noise: schemas/* tuple */.PVZ([schemas/* number */.aig().nonnegative(), schemas/* number */.aig().nonnegative()]),
+        couldHide: schemas/* number */.aig().nullable(),
+        runsPerSide: schemas/* number */.aig().int().positive().nullable(),
+        addsRuns: schemas/* boolean */.zMY(),
+        quieterRunner: schemas/* boolean */.zMY(),
+    })
+        .optional(),
     /** What the row is about, for rows of a family, kernel, finding or communication (absent on metric rows and in older reports). */
     subject: RowSubjectSchema.optional(),
 });
@@ -26999,6 +27189,12 @@ const PerStepSchema = schemas/* object */.Ikc({
     measured: MeasuredStepSchema.nullable(),
     /** kernelDeltaNs over the measured change per step; null when either is unknown or the measured change is 0. */
     explainedShare: schemas/* number */.aig().nullable(),
+    /**
+     * No change in time per step: the measured change is not significant (its row neither fails nor
+     * improves, and its interval holds 0) and kernel time per step moved by no more than that interval
+     * allows. Renderers then say so instead of naming a kernel. Absent in older reports.
+     */
+    noChange: schemas/* boolean */.zMY().optional(),
     /** What limits the reading, in words (batch unknown, per-token, devices). */
     notes: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
     /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`). */
@@ -28124,7 +28320,7 @@ function detectDrift(samples, options) {
  * stalls are looked for from 4 runs on; the fast cluster has 2 runs at least. 3 robust sd is the
  * width of the cluster itself: "at one level" for the mode guards.
  */
-const DEFAULT_OUTLIER_RULE = { minRuns: 4, minCluster: 2, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3 };
+const DEFAULT_OUTLIER_RULE = { minRuns: 4, minCluster: 2, madMultiple: 5, minSpread: 0.002, minRelative: 0.01, modeWidth: 3, maxShare: 0.4 };
 /**
  * The fast cluster of a side and its stalled runs. A stall (a competing process, a page-cache
  * miss, a power or clock dip) only ever makes a run slower, so the runs that tell the code's speed
@@ -28183,6 +28379,77 @@ function fastSplit(samples, direction, rule) {
     return null;
 }
 /**
+ * How many runs each side leaves out as slower than the rest: the same number on both sides, and
+ * never more than a share of the side. A stall is a large slowdown of a run: a run below a side's
+ * fast cluster (`findSlowOutliers`), or a slow first run (the warm-up rule). Both sides leave out as
+ * many runs in all as the side with more of them has, capped at `maxShare` of the smaller side;
+ * what is left to leave out after a side's warm-up runs are its slowest runs. Leaving out the
+ * slowest of each side alike compares the same upper part of both sides, so a neighbour that slows
+ * runs on both sides by varying amounts biases neither; leaving out a third of one side alone made
+ * it look faster. A side with more slow runs than the cap is noisy rather than stalled: the runs
+ * beyond the cap stay, and the winsorized spread of the test and the bootstrap interval carry them.
+ * Returns the runs each side leaves out besides its warm-up runs.
+ */
+function symmetricStalls(found, warmup, sizes, rule = DEFAULT_OUTLIER_RULE) {
+    const none = { baseline: 0, current: 0 };
+    // Sizes are the runs as measured, warm-up included.
+    const smaller = Math.min(sizes.baseline, sizes.current);
+    // Warm-up runs alone are left out as the warm-up rule says; stalls make both sides leave out as many.
+    if (smaller < rule.minRuns || (!found.baseline && !found.current))
+        return none;
+    const total = Math.min(Math.floor(rule.maxShare * smaller), Math.max(found.baseline + warmup.baseline, found.current + warmup.current));
+    // Never fewer than two kept runs on a side (a fast cluster's least).
+    const side = (n, w) => Math.max(0, Math.min(total - w, n - w - 2));
+    return { baseline: side(sizes.baseline, warmup.baseline), current: side(sizes.current, warmup.current) };
+}
+/** The positions (0-based, in order) of the `k` slowest runs of a side. */
+function slowestPositions(samples, k, direction) {
+    if (k <= 0)
+        return [];
+    const slower = (a, b) => (direction === 'higher' ? a - b : b - a);
+    return samples
+        .map((v, i) => [v, i])
+        .sort((a, b) => slower(a[0], b[0]) || b[1] - a[1])
+        .slice(0, k)
+        .map(([, i]) => i)
+        .sort((a, b) => a - b);
+}
+/**
+ * Yuen's test on runs trimmed on the slow side, the variance pooled: each side drops its `k`
+ * slowest runs, its spread is the winsorized one (the dropped runs counted at the slowest kept
+ * run), so a side with more slow runs than were dropped shows it in the spread rather than hiding
+ * it. The pooled sd is at least `minSd`. With nothing trimmed it is Student's pooled t-test.
+ */
+function trimmedTTest(x, y, kx, ky, direction, minSd = 0) {
+    const side = (v, k) => {
+        const out = new Set(slowestPositions(v, k, direction));
+        const kept = v.filter((_, i) => !out.has(i));
+        const edge = direction === 'higher' ? Math.min(...kept) : Math.max(...kept);
+        const winsorized = v.map((value, i) => (out.has(i) ? edge : value));
+        const wMean = winsorized.reduce((a, b) => a + b, 0) / winsorized.length;
+        return { mean: kept.reduce((a, b) => a + b, 0) / kept.length, h: kept.length, squares: winsorized.reduce((a, b) => a + (b - wMean) ** 2, 0) };
+    };
+    const a = side(x, kx);
+    const b = side(y, ky);
+    const df = a.h + b.h - 2;
+    if (!a.h || !b.h || df < 1)
+        throw new RangeError('trimmedTTest needs a kept value on each side and three in all');
+    const sd = Math.max(Math.sqrt((a.squares + b.squares) / df), minSd);
+    const se = sd * Math.sqrt(1 / a.h + 1 / b.h);
+    const diff = a.mean - b.mean;
+    if (!(se > 0))
+        return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
+    const t = diff / se;
+    return { t, df, pLess: (0,student_t/* studentTUpperTail */.et)(-t, df), pGreater: (0,student_t/* studentTUpperTail */.et)(t, df) };
+}
+/** Robust relative spread of runs: 1.4826 × MAD over the median (0.01 = ±1% run to run). */
+function relativeRobustSd(values) {
+    if (!values.length)
+        return 0;
+    const center = (0,averages/* median */.J)(values);
+    return Math.abs(center) > 0 ? (MAD_TO_SD * mad(values)) / Math.abs(center) : 0;
+}
+/**
  * Student's two-sample t-test with the variance pooled over both sides (n₁ + n₂ − 2 degrees of
  * freedom), the pooled standard deviation taken as at least `minSd`: two runs that happen to tie
  * must not make a difference infinitely certain. Needs three values in all and one per side.
@@ -28201,7 +28468,7 @@ function pooledTTest(x, y, minSd = 0) {
     if (!(se > 0))
         return { t: diff === 0 ? 0 : diff * Infinity, df, pLess: diff < 0 ? 0 : diff > 0 ? 1 : 0.5, pGreater: diff > 0 ? 0 : diff < 0 ? 1 : 0.5 };
     const t = diff / se;
-    return { t, df, pLess: (0,student_t/* studentTUpperTail */.et)(-t, df), pGreater: (0,student_t/* studentTUpperTail */.et)(t, df) };
+    return { t, df, pLess: studentTUpperTail(-t, df), pGreater: studentTUpperTail(t, df) };
 }
 function relativeSpread(values) {
     if (!values.length)
@@ -28212,6 +28479,8 @@ function relativeSpread(values) {
     return Math.max(...values.map((v) => Math.abs(v / center - 1)));
 }
 
+// EXTERNAL MODULE: ./src/compare/median-interval.ts
+var median_interval = __nccwpck_require__(4315);
 ;// CONCATENATED MODULE: ./src/compare/metric-rows.ts
 /**
  * Metric rows: a gated metric regresses only when the change is statistically real (one-sided
@@ -28226,7 +28495,9 @@ function relativeSpread(values) {
 
 
 
-function prepareSide(label, metric, options, notes, other) {
+
+/** The warm-up rule, and the runs the outlier rule finds below the side's fast cluster (not yet left out). */
+function warmSide(label, metric, options, notes, other) {
     const samples = metric.samples.filter(Number.isFinite);
     const rule = { ...DEFAULT_WARMUP_RULE, minKeep: options.minSamples };
     const { kept, dropped } = options.dropWarmup ? dropWarmupOutliers(samples, metric.direction, rule) : { kept: samples, dropped: [] };
@@ -28237,27 +28508,45 @@ function prepareSide(label, metric, options, notes, other) {
         const list = dropped.map((v) => (0,percent_format/* formatValue */.Fl)(v, '')).join(', ');
         notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${(0,percent_format/* formatValue */.Fl)((0,averages/* median */.J)(kept), metric.unit)})`);
     }
-    const outliers = [];
-    const stalled = [];
-    let stallNote;
-    let clean = kept;
-    if (options.dropOutliers) {
-        const found = findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) });
-        if (found.outliers.length) {
-            clean = found.kept;
-            const center = (0,averages/* median */.J)(clean);
-            for (const i of found.outliers) {
-                // Runs are numbered as measured, the warm-up runs included.
-                outliers.push({ run: i + dropped.length + 1, change: kept[i] / center - 1 });
-                stalled.push(kept[i]);
-            }
-            const rest = `±${(found.restSpread * 100).toFixed(found.restSpread < 0.001 ? 2 : 1)}%`;
-            const runs = outliers.map((r) => `${label} run ${r.run}: ${(0,percent_format/* formatPct */.R8)(r.change)}`).join(', ');
-            stallNote = `left out ${runs} as stalled, below the fast cluster of ${clean.length} run${clean.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
-            notes.push(stallNote);
-        }
+    const stalls = options.dropOutliers ? new Set(findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) }).outliers) : new Set();
+    return { runs: kept, dropped, stalls };
+}
+/** The side with its `k` slowest runs left out (the same k on both sides: `symmetricStalls`). */
+function trimSide(label, metric, warm, k) {
+    const { runs, dropped, stalls } = warm;
+    const out = new Set(slowestPositions(runs, k, metric.direction));
+    const kept = runs.filter((_, i) => !out.has(i));
+    const center = kept.length ? (0,averages/* median */.J)(kept) : Number.NaN;
+    // Runs are numbered as measured, the warm-up runs included.
+    const outliers = [...out].map((i) => ({ run: i + dropped.length + 1, change: runs[i] / center - 1, stall: stalls.has(i) }));
+    return { label, runs, kept, dropped, outliers, stalled: [...out].map((i) => runs[i]), found: stalls.size, value: kept.length ? center : metric.value, total: metric.samples.length };
+}
+/**
+ * The note that names the runs left out: the stalls the rule found, and the clean runs taken out
+ * so that both sides lose as many; a side with more stalls than a stall's share says its slow runs
+ * stayed (it is noisy, not stalled).
+ */
+function stallNotes(base, cur, rule) {
+    for (const side of [base, cur]) {
+        const k = side.outliers.length;
+        if (!k)
+            continue;
+        const runs = side.outliers.map((r) => `${side.label} run ${r.run}: ${(0,percent_format/* formatPct */.R8)(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
+        const spread = relativeSpreadOf(side.kept);
+        const rest = `±${(spread * 100).toFixed(spread < 0.001 ? 2 : 1)}%`;
+        const stalled = side.outliers.filter((r) => r.stall).length;
+        const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
+        let note = `left out ${runs} ${what}, beside ${side.kept.length} run${side.kept.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
+        if (side.found > stalled + (k - stalled) && side.found > k)
+            note += `; ${side.found} ${side.label} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(rule.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
+        side.stallNote = note;
     }
-    return { label, kept: clean, dropped, outliers, stalled, ...(stallNote ? { stallNote } : {}), value: clean.length ? (0,averages/* median */.J)(clean) : metric.value, total: metric.samples.length };
+}
+function relativeSpreadOf(values) {
+    if (!values.length)
+        return 0;
+    const center = (0,averages/* median */.J)(values);
+    return Math.abs(center) > 0 ? Math.max(...values.map((v) => Math.abs(v / center - 1))) : 0;
 }
 function infoRow(name, base, cur, note) {
     const metric = (cur ?? base);
@@ -28278,19 +28567,17 @@ function infoRow(name, base, cur, note) {
     };
 }
 /**
- * The one-sided test of the current side against the baseline. Without stalls, the exact
- * Mann-Whitney test of the runs. With stalls on either side, the fast clusters are what tell each
- * build's speed, and they are often 2 or 3 runs: no rank test of 2 against 4 runs can reach the
- * gate's level (1/15 at best), however far apart they lie. They are compared by Student's t-test:
- * the clusters are clean runs of one workload on one kind of machine, whose jitter is one quantity,
- * estimated from both clusters together (a 2-run cluster alone has one degree of freedom) and taken
- * as at least the outlier rule's 0.2% spread. The distance between the clusters against that
- * jitter is the evidence; the floor, not the test's level, keeps a wrong cluster from failing a job.
+ * The one-sided test of the current side against the baseline. With nothing left out, the exact
+ * Mann-Whitney test of the runs. With runs left out (as many slowest runs of each side, stalls
+ * among them, or a warm-up run), the kept runs are often 2 to 4, and no rank test of so few can
+ * reach the gate's level however far apart they lie: Yuen's trimmed t-test compares them, its
+ * spread winsorized (the runs left out counted at the slowest kept one, so slow runs beyond those
+ * left out widen it), pooled over both sides and taken as at least the outlier rule's 0.2%.
  */
 function sideTest(cur, base, direction) {
     if (leftOut(cur) || leftOut(base)) {
         const minSd = DEFAULT_OUTLIER_RULE.minSpread * Math.max(Math.abs(cur.value), Math.abs(base.value));
-        const test = pooledTTest(cur.kept, base.kept, minSd);
+        const test = trimmedTTest(cur.runs, base.runs, cur.stalled.length, base.stalled.length, direction, minSd);
         return direction === 'higher' ? { pWorse: test.pLess, pBetter: test.pGreater } : { pWorse: test.pGreater, pBetter: test.pLess };
     }
     const test = mannWhitneyU(cur.kept, base.kept);
@@ -28358,8 +28645,18 @@ function compareMetrics(current, baseline, options) {
         compared += 1;
         const direction = cur.direction;
         const notes = [];
-        const baseSide = prepareSide('baseline', base, options, notes, cur);
-        const curSide = prepareSide('current', cur, options, notes, base);
+        const baseWarm = warmSide('baseline', base, options, notes, cur);
+        const curWarm = warmSide('current', cur, options, notes, base);
+        // As many runs of each side left out, within a stall's share: a neighbour slows both sides.
+        const k = options.dropOutliers
+            ? symmetricStalls({ baseline: baseWarm.stalls.size, current: curWarm.stalls.size }, { baseline: baseWarm.dropped.length, current: curWarm.dropped.length }, { baseline: baseWarm.runs.length + baseWarm.dropped.length, current: curWarm.runs.length + curWarm.dropped.length }, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 })
+            : { baseline: 0, current: 0 };
+        const baseSide = trimSide('baseline', base, baseWarm, k.baseline);
+        const curSide = trimSide('current', cur, curWarm, k.current);
+        stallNotes(baseSide, curSide, DEFAULT_OUTLIER_RULE);
+        for (const side of [baseSide, curSide])
+            if (side.stallNote)
+                notes.push(side.stallNote);
         if (!(baseSide.value > 0) || !(curSide.value >= 0)) {
             // A ratio of medians needs a positive baseline (e.g. failed_requests at 0 has no relative change).
             rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
@@ -28387,6 +28684,14 @@ function compareMetrics(current, baseline, options) {
                     leftOut: [base.samples.length - nBase, cur.samples.length - nCur],
                     status: 'insufficient-data',
                     note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
+                    insufficient: {
+                        why: 'too-few-samples',
+                        noise: [relativeRobustSd(baseSide.runs), relativeRobustSd(curSide.runs)],
+                        couldHide: null,
+                        runsPerSide: options.minSamples,
+                        addsRuns: Boolean(options.look && options.look.of > 1 && !options.look.final),
+                        quieterRunner: false,
+                    },
                 },
                 reason: message,
                 undecided: true,
@@ -28394,6 +28699,8 @@ function compareMetrics(current, baseline, options) {
             continue;
         }
         const test = sideTest(curSide, baseSide, direction);
+        // The kept runs are resampled: as many runs of each side were left out, so neither is favoured, and
+        // slow runs beyond a stall's share are among the kept ones and widen the interval.
         const interval = bootstrapMedianRatioCI(curSide.kept, baseSide.kept, {
             level: (0,gate_options/* ciLevel */.Xp)(options.alpha),
             resamples: options.bootstrapResamples,
@@ -28427,9 +28734,12 @@ function compareMetrics(current, baseline, options) {
     return { rows, compared, gatedInBaseline, outlierNotes: outlierNotes(pending) };
 }
 /**
- * When one side's own runs reach the other side's median (a baseline run as slow as the current's
- * typical run), the medians' difference can come from which state more runs fell in: two clock or
- * power states, or a heavy tail. Says which runs, or undefined when the sides do not overlap so.
+ * When one side's own runs reach the other side's median, the medians' difference can come from
+ * which state more runs fell in (two clock or power states) rather than the code. A run of the
+ * faster-looking side can only be slowed (a stall, a neighbour), so the slower side's runs at the
+ * faster side's level are evidence the build runs that fast, and always count; the faster side's
+ * runs at the slower side's level count only as a state, a third of its runs or more: one slowed
+ * run of a busy GPU is no second state. Says which runs, or undefined when the sides do not overlap so.
  */
 function overlap(p, worse) {
     // In "worse is larger" terms, so one comparison serves both directions.
@@ -28440,7 +28750,7 @@ function overlap(p, worse) {
     const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
     const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
     const parts = [];
-    if (fastReach)
+    if (fastReach && fastReach * 3 >= fast.kept.length)
         parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${(0,percent_format/* formatValue */.Fl)(slow.value, p.unit)}`);
     if (slowReach)
         parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${(0,percent_format/* formatValue */.Fl)(fast.value, p.unit)}`);
@@ -28451,8 +28761,8 @@ function stalledText(p) {
     const warmup = p.base.dropped.length + p.cur.dropped.length;
     if (!stalled && !warmup)
         return '';
-    const parts = [...(stalled ? [`${stalled} stalled run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
-    return ` in the fast clusters (${parts.join(' and ')} left out; t-test)`;
+    const parts = [...(stalled ? [`${stalled} slowest run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
+    return ` kept (${parts.join(' and ')} left out; trimmed t-test)`;
 }
 /**
  * Which look this is, when it is one of several: a run that stops at its first look tests as a
@@ -28464,14 +28774,96 @@ function lookText(options, alpha) {
         return '';
     return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(alpha.toPrecision(2))})`;
 }
-/** What would decide an undecided row, as this comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
-function moreRuns(options) {
+/** Runs per side beyond which a job is not the way to decide a metric: a quieter runner (or pinned clocks) is. */
+const MAX_PRACTICAL_RUNS = 30;
+/**
+ * What an undecided row is missing, as data: each side's run-to-run noise, the largest regression
+ * the interval still allows, and the runs per side at which an interval as wide per run (its width
+ * shrinks as 1/√n) would decide it: lie inside the floor (pass) when the change is within it, or
+ * clear of zero (fail) when it is beyond. At least one A/B pair more than the runs already taken.
+ */
+function insufficientOf(p, why, worse, options) {
+    const [low, high] = p.ci;
+    const worstWorse = p.direction === 'higher' ? -low : high;
+    const bestWorse = p.direction === 'higher' ? -high : low;
+    const n = Math.min(p.base.runs.length, p.cur.runs.length);
+    const reach = worse < p.floor ? (worstWorse - worse) / (p.floor - worse) : (worse - bestWorse) / worse;
+    let runs = Number.isFinite(reach) && reach > 0 ? Math.ceil(n * reach * reach) : null;
+    if (runs !== null)
+        runs = Math.max(runs, n + RUNS_PER_EXTRA_LOOK);
     const look = options.look;
-    if (look && look.of > 1 && !look.final)
-        return { test: 'the A/B adds runs to decide it', overlap: 'the A/B adds runs to decide it (or pin clocks)' };
-    if (look?.final)
-        return { test: 'this job adds no more runs; more runs per side (max-runs) would decide it', overlap: 'this job adds no more runs; more runs per side (max-runs) or pinned clocks would decide it' };
-    return { test: 'more runs per side would decide it', overlap: 'more runs per side or pinned clocks would decide it' };
+    return {
+        why,
+        noise: [relativeRobustSd(p.base.runs), relativeRobustSd(p.cur.runs)],
+        couldHide: Number.isFinite(worstWorse) ? worstWorse : null,
+        runsPerSide: runs,
+        addsRuns: Boolean(look && look.of > 1 && !look.final),
+        quieterRunner: runs === null || runs > MAX_PRACTICAL_RUNS,
+    };
+}
+/** What would decide an undecided row, in words, as this comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
+function decideText(needs, options) {
+    if (needs.addsRuns)
+        return needs.why === 'sides-overlap' || needs.why === 'noisy-side' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
+    const prefix = options.look?.final ? 'this job adds no more runs; ' : '';
+    const maxRuns = options.look?.final ? ' (max-runs)' : '';
+    const noise = `runs vary ±${formatNoise(needs.noise[0])} (baseline) and ±${formatNoise(needs.noise[1])} (current)`;
+    if (needs.quieterRunner) {
+        const count = needs.runsPerSide === null ? 'no number of runs would at this noise' : `about ${needs.runsPerSide} runs per side would at this noise`;
+        return `${noise}; ${prefix}a quieter runner (no other process on the GPU) or pinned clocks would decide it (${count})`;
+    }
+    if (needs.why === 'sides-overlap' || needs.why === 'noisy-side' || needs.why === 'baseline-ran-faster')
+        return `${noise}; ${prefix}more runs per side (about ${needs.runsPerSide}${maxRuns}) or pinned clocks would decide it`;
+    return `${noise}; ${prefix}about ${needs.runsPerSide} runs per side${maxRuns} would decide it`;
+}
+function formatNoise(sd) {
+    return `${(sd * 100).toFixed(sd < 0.001 ? 2 : 1)}%`;
+}
+/**
+ * Each side's median interval of its kept runs, at the gate's level, lies apart from the other's by
+ * more than the overlap check's reach (half the floor): null intervals (too few runs) are not apart.
+ */
+function intervalsApart(p, options) {
+    const a = (0,median_interval/* medianInterval */.c)(p.base.kept, (0,gate_options/* ciLevel */.Xp)(options.alpha));
+    const b = (0,median_interval/* medianInterval */.c)(p.cur.kept, (0,gate_options/* ciLevel */.Xp)(options.alpha));
+    if (!a || !b)
+        return false;
+    const gap = Math.max(b.low - a.high, a.low - b.high);
+    return gap > (p.floor / 2) * p.base.value;
+}
+/** A side's kept runs spread this many times the other's (taken as at least `NOISY_SIDE_MIN_SD`): a neighbour's varying slowdowns, not one change of code. */
+const NOISY_SIDE_RATIO = 3;
+/** The least spread a side is taken to have for that ratio: 0.1%, above the quiet H200's largest within-process sd (0.07%). */
+const NOISY_SIDE_MIN_SD = 0.001;
+/** …and its spread is at least this share of the change: slowdowns that vary by about the change itself, not jitter around a step. */
+const NOISY_SIDE_CHANGE_SHARE = 1 / 6;
+/**
+ * The slower-looking side's runs spread far more than the other's, by about the change itself: a
+ * neighbour slows runs by varying amounts, a change of code slows them by one (with its jitter, or
+ * a drift, far smaller than the step). The spread is over all the side's runs after the warm-up
+ * rule, robust (a median of deviations): a minority of stalls does not move it, a side whose runs
+ * most were slowed by varying amounts does. Its text, or undefined.
+ */
+function noisySide(p, worse) {
+    const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
+    if (slow.runs.length < 3)
+        return undefined;
+    const slowSd = relativeRobustSd(slow.runs);
+    const fastSd = relativeRobustSd(fast.runs);
+    if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, NOISY_SIDE_MIN_SD)))
+        return undefined;
+    if (!(slowSd >= NOISY_SIDE_CHANGE_SHARE * Math.abs(worse)))
+        return undefined;
+    return `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`;
+}
+/** The baseline's fastest kept run beats the current's median by the floor or more: the baseline ran that fast, so a regression at the floor is not ruled out. Its text, or undefined. */
+function baselineRanFaster(p) {
+    const better = (a, b) => (p.direction === 'higher' ? a / b - 1 : b / a - 1);
+    const fastest = p.direction === 'higher' ? Math.max(...p.base.kept) : Math.min(...p.base.kept);
+    const by = better(fastest, p.cur.value);
+    if (!(by >= p.floor))
+        return undefined;
+    return `a baseline run was ${(0,percent_format/* formatPct */.R8)(by).replace('+', '')} better than the current median (${(0,percent_format/* formatValue */.Fl)(fastest, p.unit)} against ${(0,percent_format/* formatValue */.Fl)(p.cur.value, p.unit)}): the baseline ran that fast, and a run is never made faster`;
 }
 function decide(p, pWorse, pBetter, options) {
     const worse = worseBy(p.direction, p.delta);
@@ -28479,6 +28871,9 @@ function decide(p, pWorse, pBetter, options) {
     // The CI must lie wholly on the side of the change, in the direction's terms.
     const ciWorse = p.direction === 'higher' ? ciHigh < 0 : ciLow > 0;
     const ciBetter = p.direction === 'higher' ? ciLow > 0 : ciHigh < 0;
+    // A pass is shown, not assumed: the interval's worst end lies inside the floor.
+    const worstWorse = p.direction === 'higher' ? -ciLow : ciHigh;
+    const withinFloor = worstWorse < p.floor;
     // An adaptive A/B run spends alpha over its looks; the CI stays at the nominal level (it only adds a condition).
     const alpha = lookAlpha(options.alpha, options.look);
     const significantWorse = pWorse <= alpha && ciWorse;
@@ -28487,38 +28882,51 @@ function decide(p, pWorse, pBetter, options) {
     const floorText = (0,percent_format/* formatPct */.R8)(p.floor, 0).replace('+', '');
     const change = `${(0,percent_format/* formatValue */.Fl)(p.base.value, p.unit)} → ${(0,percent_format/* formatValue */.Fl)(p.cur.value, p.unit)}, ${(0,percent_format/* formatPct */.R8)(p.delta)}`;
     const stats = `${Math.round((0,gate_options/* ciLevel */.Xp)(options.alpha) * 100)}% CI ${(0,percent_format/* formatPctRange */.id)(ciLow, ciHigh)}, ${(0,percent_format/* formatP */.MA)(pValue)}${lookText(options, alpha)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${stalledText(p)}`;
-    const more = moreRuns(options);
     const notes = [...p.notes];
     const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
-    const overlapping = decided && options.overlapCheck ? overlap(p, worse) : undefined;
-    let status;
+    // Significant with each side's median interval apart from the other's is decided: runs of one
+    // side reaching the other's median do not hold it back. A noisy side is another matter: a side
+    // the neighbour slowed throughout lies apart too.
+    const overlapping = decided && options.overlapCheck ? (intervalsApart(p, options) ? undefined : overlap(p, worse)) ?? noisySide(p, worse) : undefined;
+    const ranFaster = withinFloor && !decided ? baselineRanFaster(p) : undefined;
+    // Undecided unless a branch below decides it.
+    let status = 'insufficient-data';
     let reason;
-    let undecided = false;
-    if (overlapping) {
-        // Significant and past the floor, yet one side's own runs reach the other's median: not decided.
-        status = worse > 0 ? 'warn' : 'pass';
+    let insufficient;
+    if (overlapping && worse > 0) {
+        // Significant and past the floor, yet the sides overlap or the slower one is noisy: not decided.
         notes.push(overlapping);
-        if (worse > 0) {
-            undecided = true;
-            reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${more.overlap}`;
-        }
+        insufficient = insufficientOf(p, overlapping.startsWith('the sides overlap') ? 'sides-overlap' : 'noisy-side', worse, options);
+        reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${decideText(insufficient, options)}`;
     }
     else if (significantWorse && worse >= p.floor) {
         status = 'fail';
         reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
     }
-    else if (significantBetter && -worse >= p.floor) {
+    else if (significantBetter && -worse >= p.floor && !overlapping) {
         status = 'improved';
         reason = `${p.name} improved (${change}; ${stats})`;
     }
     else if (worse >= p.floor) {
-        status = 'warn';
-        undecided = true;
         notes.push(`beyond the ${floorText} floor but not significant`);
-        reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; ${more.test}`;
+        insufficient = insufficientOf(p, 'not-significant', worse, options);
+        reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; ${decideText(insufficient, options)}`;
+    }
+    else if (!withinFloor) {
+        const hide = (0,percent_format/* formatPct */.R8)(-worstWorse).replace('−', '');
+        notes.push(`the interval reaches ${hide} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
+        insufficient = insufficientOf(p, 'interval-reaches-floor', worse, options);
+        reason = `${p.name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out; ${decideText(insufficient, options)}`;
+    }
+    else if (ranFaster) {
+        notes.push(ranFaster);
+        insufficient = insufficientOf(p, 'baseline-ran-faster', worse, options);
+        reason = `${p.name} undecided (${change}; ${stats}): ${ranFaster}; ${decideText(insufficient, options)}`;
     }
     else {
         status = 'pass';
+        if (overlapping)
+            notes.push(overlapping);
         if (significantWorse || significantBetter)
             notes.push(`a real but small change, below the ${floorText} floor`);
     }
@@ -28545,9 +28953,10 @@ function decide(p, pWorse, pBetter, options) {
             leftOut: [p.base.total - p.base.kept.length, p.cur.total - p.cur.kept.length],
             status,
             ...(notes.length ? { note: notes.join('; ') } : {}),
+            ...(insufficient ? { insufficient } : {}),
         },
         ...(reason ? { reason } : {}),
-        ...(undecided ? { undecided } : {}),
+        ...(insufficient ? { undecided: true } : {}),
     };
 }
 
@@ -29008,6 +29417,8 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         kernelChanges = kernels.changes;
         if (perStep.refused)
             notes.push((0,per_step/* refusalText */.Kw)(perStep.refused, perStep));
+        if ((0,per_step/* noStepTimeChange */.rJ)(perStep, metrics.rows.map((r) => r.row)))
+            perStep = { ...perStep, noChange: true };
     }
     else if (current.kernels.length || baseline.kernels.length) {
         notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
@@ -29029,8 +29440,14 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
     if (noThroughput)
         notes.push('no gated metric is present on both sides');
     const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
+    const improvedCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'improved').length;
     // Say what was compared: a pass on kernel time alone must not read as "0 metrics within their floors".
-    const passParts = [metricCount ? `${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}` : 'no throughput or latency compared'];
+    const metricPart = metricCount
+        ? `${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}${improvedCount ? `, ${improvedCount} improved` : ''}`
+        : improvedCount
+            ? `${improvedCount} gated metric${improvedCount === 1 ? '' : 's'} improved`
+            : 'no throughput or latency compared';
+    const passParts = [metricPart];
     if (shareMode?.mode === 'time')
         passParts.push('no kernel time per step grew past its threshold in a step that did not get faster');
     else if (shareMode?.mode === 'fallback' && !shareMode.throughputImproved)
@@ -29104,8 +29521,6 @@ function nothingGated(rows, metricsCompared, options, hasKernels) {
     return `nothing gated: ${metrics} and ${time}; kernel shares are context only. Add metric lines ({"metric": "decode_tok_s", "value": N}) or a threshold such as kernel-time:family:<id>=+0.1ms; fail-verdicts insufficient-data fails the job on this`;
 }
 
-// EXTERNAL MODULE: ./src/compare/median-interval.ts
-var median_interval = __nccwpck_require__(4315);
 // EXTERNAL MODULE: ./src/diagnose/evidence.ts
 var diagnose_evidence = __nccwpck_require__(8179);
 // EXTERNAL MODULE: ./src/diagnose/rule.ts
@@ -31598,7 +32013,7 @@ function perStepSection(report, d, h) {
         lines.push(`- Measured time per ${measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
     }
     if (perStep.kernelDeltaNs !== null) {
-        const share = perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)} % of the measured change`;
+        const share = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_12__/* .explainedText */ .G)(perStep);
         lines.push(`- GPU kernel time per step: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}${share}`);
     }
     for (const note of perStep.notes)
@@ -32041,6 +32456,7 @@ function excludedGapsText(timeline) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ explainedText),
 /* harmony export */   I: () => (/* binding */ perStepHeadline)
 /* harmony export */ });
 /* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3295);
@@ -32055,6 +32471,13 @@ function origin(kernel, parts) {
     const from = [kernel.launchedBy ? kernel.launchedBy.split(' > ').at(-1) : '', kernel.site ?? ''].filter(Boolean);
     return from.length ? ` (launched from ${parts.text(from.join(' / '))})` : '';
 }
+/** How much of the measured change kernels explain, for the tables: a share, or that they moved the other way (never a negative share). */
+function explainedText(perStep, space = ' ') {
+    const share = perStep.explainedShare;
+    if (share === null)
+        return '';
+    return share < 0 ? ', the other way from the measured change' : `, ${Math.round(share * 100)}${space}% of the measured change`;
+}
 /** The one sentence on where the time went, or undefined when the comparison has no time per step. */
 function perStepHeadline(report, parts) {
     const perStep = report.comparison?.perStep;
@@ -32063,6 +32486,9 @@ function perStepHeadline(report, parts) {
     // Windows that do not hold the same kind of step: that is the news, not a kernel's time per launch.
     if (perStep.refused)
         return `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .refusalText */ .Kw)(perStep.refused, perStep)}.`;
+    // Kernels that moved within the runs' own noise, with no significant change measured: no story.
+    if (perStep.noChange)
+        return 'no change in time per step: the measured change is not significant, and kernel time per step moved within its noise.';
     // The kernel that moved most the way the run moved (a slowdown names what grew, not what shrank).
     const way = Math.sign(perStep.measured?.deltaNs ?? perStep.kernelDeltaNs ?? 0);
     const top = perStep.kernels.find((k) => way !== 0 && Math.sign(k.deltaNs) === way) ?? perStep.kernels[0];
@@ -32079,6 +32505,9 @@ function perStepHeadline(report, parts) {
         return `${lead}; all kernels ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step (${why}).`;
     }
     const change = measured.deltaNs > 0 ? 'slowdown' : 'speedup';
+    // Kernels that moved against the measured change explain none of it: said so, never as a negative share.
+    if (perStep.explainedShare < 0)
+        return `${lead}; all kernels ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step, the other way from the ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs, true)}/step ${change}: kernel time does not explain it.`;
     const head = `${lead}; all kernels ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(all, true)}/step, which explains ${percentText(perStep.explainedShare)} of the ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs, true)}/step ${change}`;
     if (measured.deltaNs > 0 && perStep.explainedShare < MOSTLY_EXPLAINED) {
         return `${head}: the other ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(measured.deltaNs - all, true)}/step is host or idle time (the GPU waiting), not kernels.`;
@@ -32223,7 +32652,7 @@ function renderTerminal(given, options = {}) {
             if (perStep.measured)
                 lines.push(`  measured per ${perStep.measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
             if (perStep.kernelDeltaNs !== null)
-                lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${perStep.explainedShare === null ? '' : `, ${Math.round(perStep.explainedShare * 100)}% of the measured change`}`);
+                lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_7__/* .explainedText */ .G)(perStep, '')}`);
             for (const note of perStep.notes)
                 lines.push(`  note: ${note}`);
             lines.push(...perStepRows(perStep, names));
