@@ -3,6 +3,7 @@
 #  1  A/B, intended optimization: base --norm unfused, head fused RMSNorm, nsys: must not fail;
 #     the derived uploads (profile.json, traces/*.trace.json) are written into --out
 #  2  the same head alone under the PyTorch profiler (--profiler torch): its derived Kineto trace
+#  4  --profiler nsys on a workload that never calls cudaProfilerStart: the capture is retaken once whole
 #  3  under a noisy neighbour (python/workloads/noisy_neighbour.py): A/B with the head 5 % slower
 #     (a 4-layer decode, --gpu-sleep-us 50 per step) and A/A, --profiler none, up to 10 runs a side; JOBS picks how many of each
 # Needs .nodebin/node.xz, .nsysdeps/*.deb and the bundled dist/. Writes $OUT/run_session.log and reports.
@@ -38,20 +39,33 @@ print("findings", [(f["id"], f["severity"]) for f in r["findings"]])
 PY
 }
 JOBS=${JOBS:-3}
+PARTS=${PARTS:-1 2 3}
+has() { [[ " $PARTS " == *" $1 "* ]]; }
 
+if has 1; then
 stamp "1 A/B: base RMSNorm in plain ops, head fused (nsys)"
 timeout -k 10 240 $PG run --engine command --model llama-2.8b-random --profiler nsys --deep-dive off \
   --run "$WL $AB --profile cuda-range --profile-steps 8" --base-run "$WL $AB --norm unfused --profile cuda-range --profile-steps 8" \
   --runs 3 --max-runs 5 --warmup-runs 1 --timeout-minutes 4 --quiet --out "$W/norm_ab"
 echo "exit $?"; summary "$W/norm_ab/report.json"; ls "$W/norm_ab" "$W/norm_ab/traces" 2>&1 | head -20; head -8 "$W/norm_ab/report.md"
+fi
 
+if has 2; then
 stamp "2 the head alone under the PyTorch profiler"
 timeout -k 10 150 $PG run --engine command --model llama-2.8b-random --profiler torch --deep-dive off \
   --run "$WL $AB" --profile-run "$WL $AB --repeats 0 --profile torch --profile-steps 8 --out captures" --captures 'captures/*.trace.json.gz' \
   --runs 2 --warmup-runs 1 --timeout-minutes 2 --quiet --out "$W/torch_one"
 echo "exit $?"; summary "$W/torch_one/report.json"; ls "$W/torch_one" "$W/torch_one/traces" 2>&1 | head -20
+fi
 
-for i in $(seq 1 "$JOBS"); do
+if has 4; then
+stamp "4 nsys with its default capture range on a workload that never marks its window"
+timeout -k 10 150 $PG run --engine command --model llama-2.8b-random --profiler nsys --deep-dive off \
+  --run "$WL --batch 8 --warmup 16 --steps 64 --repeats 2 --layers 4" --runs 2 --warmup-runs 1 --timeout-minutes 2 --quiet --out "$W/lost"
+echo "exit $?"; summary "$W/lost/report.json"; grep -i -E "capture range|whole process|cudaProfilerStart|profiler.start" "$W/lost/report.md" | head -5
+fi
+
+has 3 && for i in $(seq 1 "$JOBS"); do
   for kind in slow aa; do
     # A 4-layer decode: short processes, so that more jobs fit in one device call.
     NB="$WL --batch 8 --warmup 16 --steps 128 --repeats 3 --layers 4"
