@@ -371,7 +371,8 @@ describe('profile-gate run (CLI)', () => {
     Object.assign(process.env, { STAND_IN_NSYS_STATS: join(captures, 'gqa_cuda_gpu_kern_sum.csv'), STAND_IN_NCU_CSV: join(captures, 'ncu', 'gqa_copy.ncu.csv'), STAND_IN_TOOLS_ARGV_LOG: toolsLog });
     try {
       const { code, stderr } = await cli(['--engine', 'command', '--run', workload(), '--base-run', workload(), '--runs', '3', '--warmup-runs', '0', '--deep-dive', 'auto', '--out', 'o', '--quiet'], work, { realAnalysis: true });
-      expect(stderr).toBe('');
+      // The stand-in workload prints no metric and no steps: the one line on stderr says nothing was gated.
+      expect(stderr).toMatch(/^(?:profile-gate: warning: verdict insufficient-data, which does not fail this run .*nothing gated: .*\n)?$/);
       expect(code).toBe(0);
       const written = JSON.parse(readFileSync(join(work, 'o', 'report.json'), 'utf8')) as Report;
       expect(written.comparison!.baseline).toMatchObject({ origin: 'a/b' });
