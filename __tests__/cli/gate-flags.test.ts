@@ -76,7 +76,7 @@ describe('gate flags', () => {
     expect(code).toBe(0);
     // fail-on travels with the other gate options: one value, read once.
     // The report's run block comes along too: a command workload is named by its command.
-    expect(seen).toEqual([{ baseline: null, gate: EXPECTED, ruleOptions: { 'copy-heavy': { minCopyShare: 0.5 } }, run: expect.objectContaining({ workload: expect.stringMatching(/^python3 .*tiny_command_wo…$/) }) }]);
+    expect(seen).toEqual([{ baseline: null, gate: EXPECTED, ruleOptions: { 'copy-heavy': { minCopyShare: 0.5 } }, run: expect.objectContaining({ workload: expect.stringMatching(/^python3 \S/) }) }]);
   });
 
   it('analyze takes every gate flag, and reads each one (a bad value is refused naming the flag)', async () => {

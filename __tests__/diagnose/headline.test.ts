@@ -9,7 +9,7 @@ import { runRules } from '../../src/diagnose/run-rules.js';
 import { K, profileOf } from '../helpers/profile-builder.js';
 
 const hostBound = defineRule({
-  meta: { id: 'host-bound', severity: 'warning', title: 'Host-bound', stage: 'utilization', needs: [], description: 'Stand-in.', defaults: {}, units: {} },
+  meta: { id: 'host-bound', severity: 'warning', title: 'Host-bound', stage: 'utilization', needs: [], description: 'Stand-in.', defaults: {}, units: {}, explainsRun: true },
   check: () => [{ message: 'idle GPU', evidence: { busyFraction: 0.1 }, advice: 'batch' }],
 });
 const bug = defineRule({

@@ -220,7 +220,8 @@ describe('the token never leaves the action', () => {
       workspace: ws,
       token: TOKEN,
       env: { RUNNER_DEBUG: '1', ACTIONS_RUNTIME_TOKEN: runtime, PATH: process.env['PATH'] ?? '' },
-      inputs: { mode: 'run', engine: 'command', run: `${PYTHON} ${script}`, runs: '2', 'warmup-runs': '0', profiler: 'none', 'deep-dive': 'off', key: 'env-dump', 'allow-no-gpu': 'true' },
+      // The workload's logs leave the runner only on opt-in.
+      inputs: { mode: 'run', engine: 'command', run: `${PYTHON} ${script}`, runs: '2', 'warmup-runs': '0', profiler: 'none', 'deep-dive': 'off', key: 'env-dump', 'allow-no-gpu': 'true', 'upload-raw-captures': 'true' },
     });
     expect(r.code).toBe(0);
     // The logs travel in the captures artifact, beside the report's.

@@ -69,13 +69,13 @@ describe('a baseline that cannot be read: exit 2, one line naming the file', () 
     ['empty', () => baselineFile('empty.json', ''), /: expected JSON, got /],
     ['a JSON array', () => baselineFile('array.json', '[1,2]'), /: expected a profile-gate report\.json \(a JSON object\), got an array$/],
     // Kineto traces carry a schemaVersion of their own (1): refused at the first field a report needs.
-    ['a Kineto trace instead of a report', () => join(ROOT, '__tests__', 'fixtures', 'kineto', 'hta_a100_simple_add_trace.json'), /: expected a profile-gate report\.json \(schemaVersion 3\) \(migrated from schemaVersion 1\); at tool: /],
-    ['a benchmark result instead of a report', () => baselineFile('benchmark.json', JSON.stringify({ request_throughput: 4.2, median_ttft_ms: 31 })), /: expected a profile-gate report\.json with a whole-number schemaVersion, got none$/],
+    ['a Kineto trace instead of a report', () => join(ROOT, '__tests__', 'fixtures', 'kineto', 'hta_a100_simple_add_trace.json'), /: a capture \(kineto-json\), not a report; a baseline is the report\.json of an earlier analysis: profile-gate analyze --json baseline\.json BASELINE_CAPTURES\.\.\., then give baseline\.json$/],
+    ['a benchmark result instead of a report', () => baselineFile('benchmark.json', JSON.stringify({ request_throughput: 4.2, median_ttft_ms: 31 })), /: a capture \(max-benchmark-json\), not a report; a baseline is the report\.json of an earlier analysis/],
     ['schemaVersion as text', () => baselineFile('text-version.json', baselineText.replace('"schemaVersion": 3', '"schemaVersion": "3"')), /: expected a profile-gate report\.json with a whole-number schemaVersion, got "3"$/],
     ['a field of the wrong type', () => baselineFile('bad-field.json', baselineText.replace(/"totalKernelNs": \d+/, '"totalKernelNs": "many"')), /: expected a profile-gate report\.json \(schemaVersion 3\); at totalKernelNs: /],
     ['a newer profile-gate', () => baselineFile('newer.json', JSON.stringify({ ...JSON.parse(baselineText), schemaVersion: 4, tool: { name: 'profile-gate', version: '9.1.0' } })), /: expected schemaVersion ≤ 3; this report was written by a newer profile-gate \(9\.1\.0\); upgrade$/],
     ['UTF-16 (saved by a Windows editor)', () => baselineFile('utf16.json', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(baselineText, 'utf16le')])), /: expected JSON, got /],
-    ['a directory', () => (mkdirSync(join(dir, 'a-dir'), { recursive: true }), join(dir, 'a-dir')), /: expected JSON, got |: cannot read it/],
+    ['a directory', () => (mkdirSync(join(dir, 'a-dir'), { recursive: true }), join(dir, 'a-dir')), /: a folder; expected one profile-gate report\.json file \(analyze --json FILE and run --out DIR write one\)$/],
     [
       'larger than any report',
       () => {

@@ -70,7 +70,7 @@ describe('a capture file named with a newline and workflow commands', () => {
   it('action: the capture upload names it in the log without a line the runner would act on', async () => {
     const ws = workspace();
     copyFileSync(join(E2E_FIXTURES, 'dense_decode.nvml.jsonl'), join(ws, 'captures', FORGED));
-    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { captures: 'captures', key: 'forged' } });
+    const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { captures: 'captures', key: 'forged', 'upload-raw-captures': 'true' } });
     expect(r.code).toBe(0);
     const log = r.host.log.filter((line) => !line.startsWith('::group::') && line !== '::endgroup::');
     expect(log.some((line) => line.includes('capture path(s) hold characters the artifact service refuses'))).toBe(true);

@@ -3325,6 +3325,15 @@ function alertLines(entry, labelled, textChars) {
             lines.push('', (0,sections/* acceptanceBanner */.sr)(entry.report));
     }
     const detail = { ...sections/* DETAIL_LEVELS */.oA[2], nameChars: 80 };
+    // The findings first: the top one's next step is what the reviewer does next, so it stays on the
+    // first screen above the table of every alerting row.
+    for (const [i, finding] of findings.slice(0, 10).entries()) {
+        lines.push((0,sections/* renderFindingLine */.gz)(finding, textChars));
+        if (i === 0)
+            lines.push(...(0,sections/* nextStepLines */.FM)(finding, Math.max(textChars, 600)));
+    }
+    if (findings.length > 10)
+        lines.push(`- … ${findings.length - 10} more findings in the details.`);
     if (rows.length) {
         const names = (0,kernel_display_name/* reportKernelNames */.eX)(entry.report);
         lines.push('', sections/* COMPARISON_HEADER */.Cq, ...rows.slice(0, 10).map((row) => (0,sections/* comparisonRowCells */.Hz)(row, detail, names, (0,sections/* acceptedRows */.HT)(entry.report))));
@@ -3336,14 +3345,6 @@ function alertLines(entry, labelled, textChars) {
             lines.push('', ...notes);
         lines.push('');
     }
-    for (const [i, finding] of findings.slice(0, 10).entries()) {
-        lines.push((0,sections/* renderFindingLine */.gz)(finding, textChars));
-        // The top finding's next step stays in view: it is what the reviewer does next.
-        if (i === 0)
-            lines.push(...(0,sections/* nextStepLines */.FM)(finding, Math.max(textChars, 600)));
-    }
-    if (findings.length > 10)
-        lines.push(`- … ${findings.length - 10} more findings in the details.`);
     return lines;
 }
 function entryDetails(entry, d, labelled) {
@@ -9300,6 +9301,7 @@ function lostCaptures(plan, run, extraSteps = []) {
 
 
 
+
 /** The folder with the python helpers: <package root>/python, from src/runner and from dist. */
 function findPythonDir(start = (0,external_node_path_.dirname)((0,external_node_url_namespaceObject.fileURLToPath)(import.meta.url))) {
     let dir = start;
@@ -9347,13 +9349,22 @@ async function prepareRun(options, prepare) {
         },
     });
 }
+const NOT_FORMATS = new Set(['nsys-rep', 'workload-capture', 'workload-console']);
+/** A planned output of a format whose importer reads GPU utilization samples (the sampler's files). */
+function holdsUtilization(kind) {
+    return !NOT_FORMATS.has(kind) && (0,registry/* capabilitiesOf */.SF)(kind).utilization === true;
+}
+/** A planned output of a format whose importer reads a per-launch timeline. */
+function holdsTimeline(kind) {
+    return !NOT_FORMATS.has(kind) && (0,registry/* capabilitiesOf */.SF)(kind).timeline === true;
+}
 /**
  * The GPU sampler's files record the command they ran (their header's `command`): redacted in place
  * as soon as the steps end, before anything reads or uploads them.
  */
 async function redactCommandRecords(run, secrets) {
     for (const file of run.files) {
-        if (file.kind !== 'gpu-snapshot-jsonl')
+        if (!holdsUtilization(file.kind))
             continue;
         try {
             const text = await (0,promises_.readFile)(file.path, 'utf8');
@@ -9477,7 +9488,7 @@ function baseReportPath(plan) {
  * beside the stats it read): what profile-gate's clean trace of the run is written from.
  */
 function traceInputs(run) {
-    return run.files.filter((file) => file.kind === 'nsys-sqlite' && !file.side && !run.analysisInputs.includes(file.path)).map((file) => file.path);
+    return run.files.filter((file) => holdsTimeline(file.kind) && !file.side && !run.analysisInputs.includes(file.path)).map((file) => file.path);
 }
 function abBaseline(plan, base, report, look) {
     const where = base.cwd === plan.cwd ? 'this folder' : base.cwd;
@@ -31981,10 +31992,12 @@ function acceptanceBanner(report) {
     // The login is shown, not mentioned: an updated comment must not ping the accepter again.
     return `> ☑️ **Accepted by ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(`@${a.by}`, 60)}** (${via}, ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(a.at, 40)}) — the regression stays visible: ${rows} accepted, marked below${reason}.`;
 }
-function reasonsBlock(report, max = 5) {
+function reasonsBlock(report, max = 3) {
     const reasons = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .readableReasons */ .ax)(report);
-    // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it.
-    const list = reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(r, 700)}`).join('\n');
+    // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it. The
+    // first few lead the first screen; the comparison below holds every row.
+    const more = reasons.length > max ? [`- and ${reasons.length - max} more: see the comparison`] : [];
+    const list = [...reasons.slice(0, max).map((r) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(r, 700)}`), ...more].join('\n');
     const banner = acceptanceBanner(report);
     return banner ? `${banner}\n\n${list}` : list;
 }

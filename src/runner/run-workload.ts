@@ -10,6 +10,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError, UsageError } from '../errors.js';
 import type { Notice } from '../model/capture.js';
+import type { FormatId } from '../model/capture.js';
+import { capabilitiesOf } from '../ingest/registry.js';
+import type { OutputKind } from './plan-types.js';
 import type { Report, SkippedInput } from '../model/report.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { askedText, chooseDeepDive, deepDiveMismatch, withNcuLogFile } from './deep-dive.js';
@@ -112,13 +115,23 @@ export interface JobResult {
   lost?: SkippedInput[];
 }
 
+const NOT_FORMATS: ReadonlySet<string> = new Set(['nsys-rep', 'workload-capture', 'workload-console']);
+/** A planned output of a format whose importer reads GPU utilization samples (the sampler's files). */
+function holdsUtilization(kind: OutputKind): boolean {
+  return !NOT_FORMATS.has(kind) && capabilitiesOf(kind as FormatId).utilization === true;
+}
+/** A planned output of a format whose importer reads a per-launch timeline. */
+function holdsTimeline(kind: OutputKind): boolean {
+  return !NOT_FORMATS.has(kind) && capabilitiesOf(kind as FormatId).timeline === true;
+}
+
 /**
  * The GPU sampler's files record the command they ran (their header's `command`): redacted in place
  * as soon as the steps end, before anything reads or uploads them.
  */
 async function redactCommandRecords(run: RunResult, secrets: SecretSet): Promise<void> {
   for (const file of run.files) {
-    if (file.kind !== 'gpu-snapshot-jsonl') continue;
+    if (!holdsUtilization(file.kind)) continue;
     try {
       const text = await readFile(file.path, 'utf8');
       const lines = text.split('\n').map((line) => {
@@ -239,7 +252,7 @@ export function baseReportPath(plan: Plan): string {
  * beside the stats it read): what profile-gate's clean trace of the run is written from.
  */
 export function traceInputs(run: RunResult): string[] {
-  return run.files.filter((file) => file.kind === 'nsys-sqlite' && !file.side && !run.analysisInputs.includes(file.path)).map((file) => file.path);
+  return run.files.filter((file) => holdsTimeline(file.kind) && !file.side && !run.analysisInputs.includes(file.path)).map((file) => file.path);
 }
 
 function abBaseline(plan: Plan, base: NonNullable<Plan['base']>, report: Report, look?: { index: number; of: number; final?: boolean }): BaselineChoice {

@@ -24,16 +24,16 @@ describe('renderReportComment', () => {
     links: { runUrl: 'https://github.com/o/r/actions/runs/1' },
   });
 
-  it('starts with the marker and the verdict, then the alerts, then folded details', () => {
+  it('starts with the marker and the verdict, then the alerting findings (the top one with its next step), the alerting rows, then folded details', () => {
     const lines = body.split('\n');
     expect(lines[0]).toBe('<!-- profile-gate:llama -->');
     expect(lines[1]).toBe('## profile-gate: ❌ Fail · llama\\-8b');
     const alertRow = body.indexOf('| Decode throughput | 100 tok/s | 98 tok/s | -20.0%');
     const alertFinding = body.indexOf('- ❌ **Re\\-prefill**');
     const details = body.indexOf('<details><summary>');
-    expect(alertRow).toBeGreaterThan(0);
-    expect(alertFinding).toBeGreaterThan(alertRow);
-    expect(details).toBeGreaterThan(alertFinding);
+    expect(alertFinding).toBeGreaterThan(0);
+    expect(alertRow).toBeGreaterThan(alertFinding);
+    expect(details).toBeGreaterThan(alertRow);
     // The passing row and the info finding are only in the details.
     expect(body.indexOf('Time to first token')).toBeGreaterThan(details);
     expect(body.indexOf('A note')).toBeGreaterThan(details);

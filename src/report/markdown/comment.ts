@@ -117,6 +117,13 @@ function alertLines(entry: ReportEntry, labelled: boolean, textChars: number): s
     if (entry.report.acceptance) lines.push('', acceptanceBanner(entry.report));
   }
   const detail: Detail = { ...DETAIL_LEVELS[2]!, nameChars: 80 };
+  // The findings first: the top one's next step is what the reviewer does next, so it stays on the
+  // first screen above the table of every alerting row.
+  for (const [i, finding] of findings.slice(0, 10).entries()) {
+    lines.push(renderFindingLine(finding, textChars));
+    if (i === 0) lines.push(...nextStepLines(finding, Math.max(textChars, 600)));
+  }
+  if (findings.length > 10) lines.push(`- … ${findings.length - 10} more findings in the details.`);
   if (rows.length) {
     const names = reportKernelNames(entry.report);
     lines.push('', COMPARISON_HEADER, ...rows.slice(0, 10).map((row) => comparisonRowCells(row, detail, names, acceptedRows(entry.report))));
@@ -126,12 +133,6 @@ function alertLines(entry: ReportEntry, labelled: boolean, textChars: number): s
     if (notes.length) lines.push('', ...notes);
     lines.push('');
   }
-  for (const [i, finding] of findings.slice(0, 10).entries()) {
-    lines.push(renderFindingLine(finding, textChars));
-    // The top finding's next step stays in view: it is what the reviewer does next.
-    if (i === 0) lines.push(...nextStepLines(finding, Math.max(textChars, 600)));
-  }
-  if (findings.length > 10) lines.push(`- … ${findings.length - 10} more findings in the details.`);
   return lines;
 }
 

@@ -511,10 +511,12 @@ export function acceptanceBanner(report: Report): string {
   return `> ☑️ **Accepted by ${safeText(`@${a.by}`, 60)}** (${via}, ${safeText(a.at, 40)}) — the regression stays visible: ${rows} accepted, marked below${reason}.`;
 }
 
-export function reasonsBlock(report: Report, max = 5): string {
+export function reasonsBlock(report: Report, max = 3): string {
   const reasons = readableReasons(report);
-  // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it.
-  const list = reasons.slice(0, max).map((r) => `- ${safeText(r, 700)}`).join('\n');
+  // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it. The
+  // first few lead the first screen; the comparison below holds every row.
+  const more = reasons.length > max ? [`- and ${reasons.length - max} more: see the comparison`] : [];
+  const list = [...reasons.slice(0, max).map((r) => `- ${safeText(r, 700)}`), ...more].join('\n');
   const banner = acceptanceBanner(report);
   return banner ? `${banner}\n\n${list}` : list;
 }
