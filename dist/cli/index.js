@@ -16790,7 +16790,10 @@ function parseJsonDocument(path, text, what) {
 
 // EXTERNAL MODULE: ./src/model/trace-events.ts
 var trace_events = __nccwpck_require__(8668);
+// EXTERNAL MODULE: ./src/model/columns.ts
+var columns = __nccwpck_require__(946);
 ;// CONCATENATED MODULE: ./src/ingest/common/timeline.ts
+
 /** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
 const OP_MEMOP = 0;
 const OP_KERNEL = 1;
@@ -16827,15 +16830,11 @@ class OpLog {
     }
     grow() {
         const size = this.starts.length * 2;
-        const grow = (old, fresh) => {
-            fresh.set(old);
-            return fresh;
-        };
-        this.starts = grow(this.starts, new Float64Array(size));
-        this.ends = grow(this.ends, new Float64Array(size));
-        this.devices = grow(this.devices, new Int32Array(size));
-        this.correlations = grow(this.correlations, new Float64Array(size));
-        this.kind = grow(this.kind, new Uint8Array(size));
+        this.starts = (0,columns/* grown */.g)(this.starts, size);
+        this.ends = (0,columns/* grown */.g)(this.ends, size);
+        this.devices = (0,columns/* grown */.g)(this.devices, size);
+        this.correlations = (0,columns/* grown */.g)(this.correlations, size);
+        this.kind = (0,columns/* grown */.g)(this.kind, size);
     }
 }
 /**
@@ -17311,6 +17310,7 @@ function cutColumns(line, spans, tolerance = MAX_COLUMN_SHIFT) {
 
 
 
+
 /** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
 function cleanKernelName(name) {
     return name.trim().replace(/ \[clone \.kd\]$/, '').replace(/\.kd$/, '');
@@ -17352,15 +17352,11 @@ class Dispatches {
     }
     grow() {
         const size = this.starts.length * 2;
-        const grow = (old, fresh) => {
-            fresh.set(old);
-            return fresh;
-        };
-        this.starts = grow(this.starts, new Float64Array(size));
-        this.ends = grow(this.ends, new Float64Array(size));
-        this.names = grow(this.names, new Int32Array(size));
-        this.agents = grow(this.agents, new Int32Array(size));
-        this.shapes = grow(this.shapes, new Int32Array(size));
+        this.starts = (0,columns/* grown */.g)(this.starts, size);
+        this.ends = (0,columns/* grown */.g)(this.ends, size);
+        this.names = (0,columns/* grown */.g)(this.names, size);
+        this.agents = (0,columns/* grown */.g)(this.agents, size);
+        this.shapes = (0,columns/* grown */.g)(this.shapes, size);
     }
 }
 const V3 = { name: 'Kernel_Name', agent: 'Agent_Id', start: 'Start_Timestamp', end: 'End_Timestamp', grid: ['Grid_Size_X', 'Grid_Size_Y', 'Grid_Size_Z'], block: ['Workgroup_Size_X', 'Workgroup_Size_Y', 'Workgroup_Size_Z'] };
@@ -26648,6 +26644,22 @@ const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
 
 /***/ }),
 
+/***/ 946:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   g: () => (/* binding */ grown)
+/* harmony export */ });
+/** A copy of `old` in a fresh array of the same type, `size` long. */
+function grown(old, size) {
+    const fresh = new old.constructor(size);
+    fresh.set(old);
+    return fresh;
+}
+
+
+/***/ }),
+
 /***/ 9263:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -27434,6 +27446,7 @@ const POWER_REGIME_REASONS = new Set(['sw_power_cap', 'sync_boost']);
 /* harmony export */   u$: () => (/* binding */ HOST_DEVICE)
 /* harmony export */ });
 /* unused harmony exports TRACE_EVENT_KINDS, GPU_EVENT_CAP, HOST_EVENT_CAP */
+/* harmony import */ var _columns_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(946);
 /**
  * The events of a capture's timeline as they were read: kernels, copies, fills, ranges and the CPU
  * ops around them, with a name, a start, a duration, a device and a lane (stream or thread). Kept
@@ -27442,6 +27455,7 @@ const POWER_REGIME_REASONS = new Set(['sw_power_cap', 'sync_boost']);
  * event is counted, not kept, so a trace of millions of launches costs at most a few tens of MB.
  * Stored in typed arrays with interned names (about 40 bytes an event).
  */
+
 const TRACE_EVENT_KINDS = ['kernel', 'memcpy', 'memset', 'range', 'cpu-op'];
 /** Events kept per class: enough for a few thousand decode steps of a transformer. */
 const GPU_EVENT_CAP = 250_000;
@@ -27521,16 +27535,12 @@ class TraceEvents {
     }
     grow() {
         const size = this.starts.length * 2;
-        const grow = (old, fresh) => {
-            fresh.set(old);
-            return fresh;
-        };
-        this.starts = grow(this.starts, new Float64Array(size));
-        this.durs = grow(this.durs, new Float64Array(size));
-        this.devices = grow(this.devices, new Int32Array(size));
-        this.lanes = grow(this.lanes, new Float64Array(size));
-        this.kinds = grow(this.kinds, new Uint8Array(size));
-        this.nameIds = grow(this.nameIds, new Int32Array(size));
+        this.starts = (0,_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .grown */ .g)(this.starts, size);
+        this.durs = (0,_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .grown */ .g)(this.durs, size);
+        this.devices = (0,_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .grown */ .g)(this.devices, size);
+        this.lanes = (0,_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .grown */ .g)(this.lanes, size);
+        this.kinds = (0,_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .grown */ .g)(this.kinds, size);
+        this.nameIds = (0,_columns_js__WEBPACK_IMPORTED_MODULE_0__/* .grown */ .g)(this.nameIds, size);
     }
 }
 

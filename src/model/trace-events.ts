@@ -6,6 +6,7 @@
  * event is counted, not kept, so a trace of millions of launches costs at most a few tens of MB.
  * Stored in typed arrays with interned names (about 40 bytes an event).
  */
+import { grown } from './columns.js';
 
 export const TRACE_EVENT_KINDS = ['kernel', 'memcpy', 'memset', 'range', 'cpu-op'] as const;
 export type TraceEventKind = (typeof TRACE_EVENT_KINDS)[number];
@@ -98,15 +99,11 @@ export class TraceEvents {
 
   private grow(): void {
     const size = this.starts.length * 2;
-    const grow = <T extends Float64Array | Int32Array | Uint8Array>(old: T, fresh: T): T => {
-      fresh.set(old);
-      return fresh;
-    };
-    this.starts = grow(this.starts, new Float64Array(size));
-    this.durs = grow(this.durs, new Float64Array(size));
-    this.devices = grow(this.devices, new Int32Array(size));
-    this.lanes = grow(this.lanes, new Float64Array(size));
-    this.kinds = grow(this.kinds, new Uint8Array(size));
-    this.nameIds = grow(this.nameIds, new Int32Array(size));
+    this.starts = grown(this.starts, size);
+    this.durs = grown(this.durs, size);
+    this.devices = grown(this.devices, size);
+    this.lanes = grown(this.lanes, size);
+    this.kinds = grown(this.kinds, size);
+    this.nameIds = grown(this.nameIds, size);
   }
 }

@@ -12,6 +12,7 @@ import type { ImportContext } from './importer.js';
 import { TraceEvents } from '../../model/trace-events.js';
 import { buildTimeline, deviceTimelines, OP_COLLECTIVE, OP_KERNEL, OpLog, type OpKind } from './timeline.js';
 import { cleanLabel, ownString, splitCsvLine } from './text-tables.js';
+import { grown } from '../../model/columns.js';
 
 /** Display name: rocprof appends ` [clone .kd]` or `.kd` to kernel symbols. */
 export function cleanKernelName(name: string): string {
@@ -57,15 +58,11 @@ class Dispatches {
 
   private grow(): void {
     const size = this.starts.length * 2;
-    const grow = <T extends Float64Array | Int32Array>(old: T, fresh: T): T => {
-      fresh.set(old);
-      return fresh;
-    };
-    this.starts = grow(this.starts, new Float64Array(size));
-    this.ends = grow(this.ends, new Float64Array(size));
-    this.names = grow(this.names, new Int32Array(size));
-    this.agents = grow(this.agents, new Int32Array(size));
-    this.shapes = grow(this.shapes, new Int32Array(size));
+    this.starts = grown(this.starts, size);
+    this.ends = grown(this.ends, size);
+    this.names = grown(this.names, size);
+    this.agents = grown(this.agents, size);
+    this.shapes = grown(this.shapes, size);
   }
 }
 

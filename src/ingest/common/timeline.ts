@@ -7,6 +7,7 @@
  * Shared by every per-launch reader: the Kineto trace and the kernel traces of kernel-trace.ts.
  */
 import type { ExcludedGap, Step, Timeline, TimelineCommunication, TimelineTransfers } from '../../model/capture.js';
+import { grown } from '../../model/columns.js';
 
 /** What an op is, for the timeline: a copy or fill, a compute kernel, a collective kernel, a host copy. */
 export const OP_MEMOP = 0;
@@ -48,15 +49,11 @@ export class OpLog {
 
   private grow(): void {
     const size = this.starts.length * 2;
-    const grow = <T extends Float64Array | Int32Array | Uint8Array>(old: T, fresh: T): T => {
-      fresh.set(old);
-      return fresh;
-    };
-    this.starts = grow(this.starts, new Float64Array(size));
-    this.ends = grow(this.ends, new Float64Array(size));
-    this.devices = grow(this.devices, new Int32Array(size));
-    this.correlations = grow(this.correlations, new Float64Array(size));
-    this.kind = grow(this.kind, new Uint8Array(size));
+    this.starts = grown(this.starts, size);
+    this.ends = grown(this.ends, size);
+    this.devices = grown(this.devices, size);
+    this.correlations = grown(this.correlations, size);
+    this.kind = grown(this.kind, size);
   }
 }
 
