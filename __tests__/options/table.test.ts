@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULT_FAIL_ON_TEXT, GATE_OPTION_KEYS, GATE_OPTION_SPECS, parseGateOptions, type GateOptionKey, type GateOptionSpec, type GateOptionValue } from '../../src/compare/gate-options.js';
+import { DEFAULT_FAIL_ON_TEXT, DEFAULT_METRIC_FLOORS_PCT, GATE_OPTION_KEYS, GATE_OPTION_SPECS, parseGateOptions, type GateOptionKey, type GateOptionSpec, type GateOptionValue } from '../../src/compare/gate-options.js';
 import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
 import { actionText, flagOptions, optionName, readFlags, readOptions, runFlagTexts, runOptionTexts } from '../../src/options/read.js';
 import { ALL_OPTIONS, COMMANDS, GATE_KEYS, OPTIONS, RUN_OPTIONS, statedDefault, type OptionGroup, type OptionRow } from '../../src/options/table.js';
@@ -85,6 +85,11 @@ function actionYmlProblems(inputs: ActionInputs): string[] {
     if (fromYml !== row.default) problems.push(`input '${row.input}': default ${JSON.stringify(fromYml)}, the row's ${JSON.stringify(row.default)}`);
     if (!declared.description.startsWith(row.doc)) problems.push(`input '${row.input}': the description does not start with the row's line`);
     if (row.emptyMeans !== undefined && !declared.description.includes(`Empty means ${row.emptyMeans}`)) problems.push(`input '${row.input}': the description does not say Empty means ${row.emptyMeans}`);
+    // `error fails the job (default)`, `error (the default)`: the value its clause starts with.
+    for (const match of declared.description.matchAll(/([^.;:,]*)\((?:the )?default\)/g)) {
+      const named = match[1]!.trim().split(/\s+/)[0];
+      if (named !== row.default) problems.push(`input '${row.input}': the description calls ${JSON.stringify(named)} the default, the row's is ${JSON.stringify(row.default)}`);
+    }
   }
   return problems;
 }
@@ -110,8 +115,25 @@ describe('the option table', () => {
     const runs = ACTION.inputs['runs']!.description;
     expect(actionYmlProblems(changed('runs', { description: runs.replace('Empty means 5', 'Empty means 4') }))).toEqual(["input 'runs': the description does not say Empty means 5"]);
     expect(actionYmlProblems(changed('overlap-check', { description: 'Compare runs.' }))).toEqual(["input 'overlap-check': the description does not start with the row's line"]);
+    const severity = ACTION.inputs['fail-on-severity']!.description;
+    expect(severity).toContain('error (the default)');
+    expect(actionYmlProblems(changed('fail-on-severity', { description: severity.replace('error (the default)', 'warning (the default)') }))).toEqual([
+      `input 'fail-on-severity': the description calls "warning" the default, the row's is "error"`,
+    ]);
     const { 'allow-throttled': _dropped, ...without } = ACTION.inputs;
     expect(actionYmlProblems({ ...without, 'allow-throttle': ACTION.inputs['allow-throttled']! })).toEqual(["input 'allow-throttle': no row", "input 'allow-throttled': not in action.yml"]);
+  });
+
+  it("the regression-gate reference's table of options gives each gate option's default from its spec", () => {
+    const page = readFileSync(join(ROOT, 'references', 'steps', 'regression-gate.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Options and defaults'), page.indexOf('\n## ', page.indexOf('## Options and defaults') + 1));
+    const cell = (key: string) => section.split('\n').find((line) => line.startsWith('|') && line.split('|')[1]!.includes(`\`${key}\``))?.split('|')[2]!.trim();
+    for (const key of GATE_OPTION_KEYS) {
+      const value: unknown = GATE_OPTION_SPECS[key].default;
+      // The thresholds' cell gives the metrics' floors that apply when none is given.
+      const expected = key === 'thresholds' ? Object.entries(DEFAULT_METRIC_FLOORS_PCT).map(([metric, pct]) => `${metric} ${pct}`).join(', ') : Array.isArray(value) ? value.join(', ') : String(value);
+      expect([key, cell(key)]).toEqual([key, expected]);
+    }
   });
 
   it("a flag's help states its row's default, once, at its end: none is written by hand", () => {
