@@ -85,6 +85,7 @@ function actionYmlProblems(inputs: ActionInputs): string[] {
     if (fromYml !== row.default) problems.push(`input '${row.input}': default ${JSON.stringify(fromYml)}, the row's ${JSON.stringify(row.default)}`);
     if (!declared.description.startsWith(row.doc)) problems.push(`input '${row.input}': the description does not start with the row's line`);
     if (row.emptyMeans !== undefined && !declared.description.includes(`Empty means ${row.emptyMeans}`)) problems.push(`input '${row.input}': the description does not say Empty means ${row.emptyMeans}`);
+    if (row.emptyMeans === undefined && declared.description.includes('Empty means')) problems.push(`input '${row.input}': the description says what empty means, the row does not (emptyMeans)`);
     // `error fails the job (default)`, `error (the default)`: the value its clause starts with.
     for (const match of declared.description.matchAll(/([^.;:,]*)\((?:the )?default\)/g)) {
       const named = match[1]!.trim().split(/\s+/)[0];
@@ -114,6 +115,8 @@ describe('the option table', () => {
     expect(actionYmlProblems(changed('fail-on', { default: 're-prefill' }))).toEqual([`input 'fail-on': default "re-prefill", the row's "re-prefill,unfused-attention"`]);
     const runs = ACTION.inputs['runs']!.description;
     expect(actionYmlProblems(changed('runs', { description: runs.replace('Empty means 5', 'Empty means 4') }))).toEqual(["input 'runs': the description does not say Empty means 5"]);
+    const strict = ACTION.inputs['strict']!.description;
+    expect(actionYmlProblems(changed('strict', { description: `${strict} Empty means false.` }))).toEqual(["input 'strict': the description says what empty means, the row does not (emptyMeans)"]);
     expect(actionYmlProblems(changed('overlap-check', { description: 'Compare runs.' }))).toEqual(["input 'overlap-check': the description does not start with the row's line"]);
     const severity = ACTION.inputs['fail-on-severity']!.description;
     expect(severity).toContain('error (the default)');
