@@ -8,7 +8,7 @@
  * What a value may be stays with the stage that owns it (gate vocabulary in compare/, rule options
  * in diagnose/, run options in runner/): a row only says which parser reads it.
  */
-import { GATE_OPTION_KEYS, GATE_OPTION_SPECS, gateOptionDefaultText, type GateOptionKey, type GateOptionSpec, type GateOptionValue } from '../compare/gate-options.js';
+import { DEFAULT_STEP_TIME_THRESHOLDS, GATE_OPTION_KEYS, GATE_OPTION_SPECS, gateOptionDefaultText, type GateOptionKey, type GateOptionSpec, type GateOptionValue } from '../compare/gate-options.js';
 import { FINGERPRINT_KEYS } from '../compare/fingerprint.js';
 import { FAILABLE_VERDICTS } from '../compare/verdict.js';
 import { DEFAULT_ACCEPT_COMMAND, DEFAULT_ACCEPT_LABEL } from '../compare/acceptance.js';
@@ -503,7 +503,7 @@ export const OPTIONS = [
   gateOption({
     key: 'thresholds',
     input: 'thresholds',
-    doc: 'Gate thresholds, one per line (or comma-separated where a comma starts the next one, so kernel names keep theirs): METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails when the step did not get faster (every family and top kernel has such a row, by default 3 % of the baseline\'s step); family:ID=PP or kernel:NAME=PP a share row whose growth fails, in percentage points; NAME is the full kernel name or the one the report shows.',
+    doc: `Gate thresholds, one per line (or comma-separated where a comma starts the next one, so kernel names keep theirs): METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails when the step did not get faster (every family and top kernel has such a row, by default ${DEFAULT_STEP_TIME_THRESHOLDS.failPct} % of the baseline's step); family:ID=PP or kernel:NAME=PP a share row whose growth fails, in percentage points; NAME is the full kernel name or the one the report shows.`,
     flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms, kernel-time:kernel:NAME=+100us, NAME full or as the report shows it); one per flag, repeatable' },
   }),
   gateOption({
