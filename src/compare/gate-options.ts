@@ -1,6 +1,7 @@
 /**
- * Gate options: one zod schema with the defaults (references/steps/regression-gate.md says where each
- * comes from), and the parsers of their text, which name the option as the user spelt it.
+ * Gate options: one spec for each option a user sets (GATE_OPTION_SPECS), one zod schema built from
+ * them and the gate's own settings, with the defaults (references/steps/regression-gate.md says where
+ * each comes from), and the parsers of their text, which name the option as the user spelt it.
  */
 import { z } from 'zod';
 import { FAMILY_IDS } from '../model/family-ids.js';
@@ -183,13 +184,12 @@ export function gateOptionDefaultText(key: GateOptionKey): string {
   return spec.write(spec.default);
 }
 
-/** The gate options a user sets, each its value's schema with its default. */
+/** The gate options a user sets, each its value's schema with its default (the type says what the specs build). */
 const SET_BY_USER = Object.fromEntries(
   GATE_OPTION_KEYS.map((key) => {
     const spec: GateOptionSpec = GATE_OPTION_SPECS[key];
     return [key, spec.value.default(spec.default)];
   }),
-  // Built from the specs: each field is its spec's schema with its default.
 ) as { [K in GateOptionKey]: z.ZodDefault<GateSpecs[K]['value']> };
 
 export const GateOptionsSchema = z
