@@ -7,14 +7,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULT_FAIL_ON_TEXT, parseGateOptions } from '../../src/compare/gate-options.js';
+import { DEFAULT_FAIL_ON_TEXT, DEFAULT_METRIC_FLOORS_PCT, GATE_OPTION_KEYS, GATE_OPTION_SPECS, parseGateOptions, type GateOptionKey, type GateOptionSpec, type GateOptionValue } from '../../src/compare/gate-options.js';
 import { DEFAULT_FAIL_ON } from '../../src/compare/verdict.js';
 import { actionText, flagOptions, optionName, readFlags, readOptions, runFlagTexts, runOptionTexts } from '../../src/options/read.js';
-import { ALL_OPTIONS, COMMANDS, GATE_KEYS, OPTIONS, RUN_OPTIONS, type OptionGroup, type OptionRow } from '../../src/options/table.js';
+import { ALL_OPTIONS, COMMANDS, GATE_KEYS, OPTIONS, RUN_OPTIONS, statedDefault, type OptionGroup, type OptionRow } from '../../src/options/table.js';
 import { parseRunOptions, RUN_OPTION_NAMES, runOptionDefault } from '../../src/runner/run-options.js';
 import { ROOT } from '../helpers/fake-github-runner.js';
 
-const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { description: string; default?: string }> };
+type ActionInputs = Record<string, { description: string; default?: string }>;
+const ACTION = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: ActionInputs };
 const PAGE = join(ROOT, 'references', 'options.md');
 
 const GROUPS: ReadonlyArray<[OptionGroup, string]> = [
@@ -55,7 +56,8 @@ function renderPage(): string {
     lines.push(`## ${title}`, '', '| input | flag | default | meaning |', '|---|---|---|---|');
     for (const row of rows) {
       const flag = row.flag ? `\`--${row.flag.name}${row.flag.value ? ` ${row.flag.value}` : ''}\` (${row.flag.commands.join(', ')})` : '';
-      const defaults = [...(row.env ?? []).map((name) => `$${name}`), ...(row.default ? [row.default] : [])].map((text) => `\`${text}\``).join(', then ') || (row.emptyMeans ?? '');
+      const given = [...(row.env ?? []).map((name) => `$${name}`), ...(row.default ? [row.default] : [])].map((text) => `\`${text}\``).join(', then ');
+      const defaults = row.emptyMeans ? (given ? `${given}, else ${row.emptyMeans}` : row.emptyMeans) : given;
       lines.push(`| ${row.input ? `\`${row.input}\`` : ''} | ${cell(flag)} | ${cell(defaults)} | ${cell(row.doc)} |`);
     }
     lines.push('');
@@ -63,7 +65,113 @@ function renderPage(): string {
   return lines.join('\n');
 }
 
+/**
+ * What action.yml says against the rows, one line each: an input without its row or a row without
+ * its input, a default other than the row's, a description that does not start with the row's line
+ * or does not state what empty means.
+ */
+function actionYmlProblems(inputs: ActionInputs): string[] {
+  const rows = ALL_OPTIONS.filter((row): row is OptionRow & { input: string } => row.input !== undefined);
+  const problems = Object.keys(inputs)
+    .filter((name) => !rows.some((row) => row.input === name))
+    .map((name) => `input '${name}': no row`);
+  for (const row of rows) {
+    const declared = inputs[row.input];
+    if (!declared) {
+      problems.push(`input '${row.input}': not in action.yml`);
+      continue;
+    }
+    const fromYml = declared.default === '${{ github.token }}' ? '' : (declared.default ?? '');
+    if (fromYml !== row.default) problems.push(`input '${row.input}': default ${JSON.stringify(fromYml)}, the row's ${JSON.stringify(row.default)}`);
+    if (!declared.description.startsWith(row.doc)) problems.push(`input '${row.input}': the description does not start with the row's line`);
+    if (row.emptyMeans !== undefined && !declared.description.includes(`Empty means ${row.emptyMeans}`)) problems.push(`input '${row.input}': the description does not say Empty means ${row.emptyMeans}`);
+    if (row.emptyMeans === undefined && declared.description.includes('Empty means')) problems.push(`input '${row.input}': the description says what empty means, the row does not (emptyMeans)`);
+    // `error fails the job (default)`, `error (the default)`: the value its clause starts with.
+    for (const match of declared.description.matchAll(/([^.;:,]*)\((?:the )?default\)/g)) {
+      const named = match[1]!.trim().split(/\s+/)[0];
+      if (named !== row.default) problems.push(`input '${row.input}': the description calls ${JSON.stringify(named)} the default, the row's is ${JSON.stringify(row.default)}`);
+    }
+  }
+  return problems;
+}
+
+/** A value of each gate option other than its default, each way it may be written. */
+const GATE_VALUES: { [K in GateOptionKey]: ReadonlyArray<GateOptionValue<K>> } = {
+  thresholds: [{ decode_tok_s: 4, ttft_ms: 5.5, 'family:copy': 10, 'kernel-time:family:copy': 0.1, 'kernel:rms_norm_kernel(c10::BFloat16 *, float)': 2 }],
+  failOn: [[], ['unfused-attention', 're-prefill']],
+  failOnSeverity: ['warning'],
+  failVerdicts: [[], ['fail', 'invalid', 'insufficient-data']],
+  allowThrottled: [true],
+  allowEnvironmentMismatch: [true, ['driver', 'cuda']],
+  overlapCheck: [false],
+  dropOutliers: [false],
+};
+
 describe('the option table', () => {
+  it('action.yml agrees with the rows, and a deliberate disagreement is found', () => {
+    expect(actionYmlProblems(ACTION.inputs)).toEqual([]);
+    const changed = (name: string, input: Partial<ActionInputs[string]>): ActionInputs => ({ ...ACTION.inputs, [name]: { ...ACTION.inputs[name]!, ...input } });
+    expect(actionYmlProblems(changed('drop-outliers', { default: 'false' }))).toEqual([`input 'drop-outliers': default "false", the row's "true"`]);
+    expect(actionYmlProblems(changed('fail-on', { default: 're-prefill' }))).toEqual([`input 'fail-on': default "re-prefill", the row's "re-prefill,unfused-attention"`]);
+    const runs = ACTION.inputs['runs']!.description;
+    expect(actionYmlProblems(changed('runs', { description: runs.replace('Empty means 5', 'Empty means 4') }))).toEqual(["input 'runs': the description does not say Empty means 5"]);
+    const strict = ACTION.inputs['strict']!.description;
+    expect(actionYmlProblems(changed('strict', { description: `${strict} Empty means false.` }))).toEqual(["input 'strict': the description says what empty means, the row does not (emptyMeans)"]);
+    expect(actionYmlProblems(changed('overlap-check', { description: 'Compare runs.' }))).toEqual(["input 'overlap-check': the description does not start with the row's line"]);
+    const severity = ACTION.inputs['fail-on-severity']!.description;
+    expect(severity).toContain('error (the default)');
+    expect(actionYmlProblems(changed('fail-on-severity', { description: severity.replace('error (the default)', 'warning (the default)') }))).toEqual([
+      `input 'fail-on-severity': the description calls "warning" the default, the row's is "error"`,
+    ]);
+    const { 'allow-throttled': _dropped, ...without } = ACTION.inputs;
+    expect(actionYmlProblems({ ...without, 'allow-throttle': ACTION.inputs['allow-throttled']! })).toEqual(["input 'allow-throttle': no row", "input 'allow-throttled': not in action.yml"]);
+  });
+
+  it("the regression-gate reference's table of options gives each gate option's default from its spec", () => {
+    const page = readFileSync(join(ROOT, 'references', 'steps', 'regression-gate.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Options and defaults'), page.indexOf('\n## ', page.indexOf('## Options and defaults') + 1));
+    const cell = (key: string) => section.split('\n').find((line) => line.startsWith('|') && line.split('|')[1]!.includes(`\`${key}\``))?.split('|')[2]!.trim();
+    for (const key of GATE_OPTION_KEYS) {
+      const value: unknown = GATE_OPTION_SPECS[key].default;
+      // The thresholds' cell gives the metrics' floors that apply when none is given.
+      const expected = key === 'thresholds' ? Object.entries(DEFAULT_METRIC_FLOORS_PCT).map(([metric, pct]) => `${metric} ${pct}`).join(', ') : Array.isArray(value) ? value.join(', ') : String(value);
+      expect([key, cell(key)]).toEqual([key, expected]);
+    }
+  });
+
+  it("a flag's help states its row's default, once, at its end: none is written by hand", () => {
+    const stated = (row: OptionRow) => (row.flag!.switch ? undefined : statedDefault(row));
+    const mentions = (help: string) => help.match(/\bdefault\b/g)?.length ?? 0;
+    for (const row of ALL_OPTIONS.filter((r) => r.flag)) {
+      const shown = stated(row);
+      expect([row.key, mentions(row.flag!.help), shown === undefined || row.flag!.help.endsWith(`(default ${shown})`)]).toEqual([row.key, shown === undefined ? 0 : 1, true]);
+    }
+    // What the help states is the row's: its variables, then its default or what empty means.
+    const row = (key: string) => ALL_OPTIONS.find((r) => r.key === key)!;
+    expect(row('failOn').flag!.help).toBe('finding ids that fail the gate; none for no id (default re-prefill,unfused-attention)');
+    expect(row('commit').flag!.help).toBe('the commit measured (default $GITHUB_SHA, else git rev-parse HEAD)');
+    expect(row('dashboardTitle').flag!.help).toBe("the page title (default 'profile-gate dashboard')");
+    expect(row('runs').flag!.help).toBe('measured runs (default 5)');
+    expect(row('allowThrottled').flag!.help).not.toMatch(/default/);
+  });
+
+  it("a gate option's row is the gate's spec: its default written from the spec, read back by the row's parser and the gate's schema", () => {
+    expect([...GATE_KEYS]).toEqual(GATE_OPTION_KEYS);
+    const gate = parseGateOptions({});
+    for (const key of GATE_OPTION_KEYS) {
+      const row = OPTIONS.find((r) => r.key === key) as OptionRow;
+      const spec: GateOptionSpec = GATE_OPTION_SPECS[key];
+      expect([key, row.input !== undefined, row.flag !== undefined, row.group]).toEqual([key, true, true, 'gate']);
+      expect([key, row.default]).toEqual([key, spec.write(spec.default)]);
+      expect([key, row.parse(row.default, key)]).toEqual([key, gate[key]]);
+      for (const value of GATE_VALUES[key] as readonly unknown[]) {
+        const text = spec.write(value);
+        expect([key, text, row.parse(text, key)]).toEqual([key, text, value]);
+        expect([key, parseGateOptions({ [key]: value })[key]]).toEqual([key, value]);
+      }
+    }
+  });
+
   it('action.yml declares exactly its inputs, with the same defaults and descriptions that start with its lines', () => {
     const inputs = ALL_OPTIONS.filter((row): row is OptionRow & { input: string } => row.input !== undefined);
     expect(Object.keys(ACTION.inputs).sort()).toEqual(inputs.map((row) => row.input).sort());

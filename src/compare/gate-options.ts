@@ -1,6 +1,7 @@
 /**
- * Gate options: one zod schema with the defaults (references/steps/regression-gate.md says where each
- * comes from), and the parsers of their text, which name the option as the user spelt it.
+ * Gate options: one spec for each option a user sets (GATE_OPTION_SPECS), one zod schema built from
+ * them and the gate's own settings, with the defaults (references/steps/regression-gate.md says where
+ * each comes from), and the parsers of their text, which name the option as the user spelt it.
  */
 import { z } from 'zod';
 import { FAMILY_IDS } from '../model/family-ids.js';
@@ -77,34 +78,123 @@ export const CI_LEVEL = ciLevel(DEFAULT_ALPHA);
 
 const FindingIdSchema = z.enum(FINDING_IDS, { error: (issue) => unknownFindingId(String(issue.input)) });
 
+/**
+ * One gate option a user sets (an action input, a flag of analyze and run): its value's schema, its
+ * default, the one parser of its text (absent: the text is true or false) and how a value is written
+ * as that text (the default in action.yml and in the flag's help). options/table.ts gives each its
+ * input, flag and words; the gate's schema, the list of these options and their rows' defaults and
+ * parsers all derive from here.
+ */
+export interface GateOptionSpec<V extends z.ZodType = z.ZodType> {
+  readonly value: V;
+  readonly default: z.output<V>;
+  // Methods, so that a spec of any value is a GateOptionSpec (what the derivations below read).
+  parse?(text: string, name: string): z.output<V>;
+  write(value: z.output<V>): string;
+}
+
+function gateSpec<V extends z.ZodType>(spec: GateOptionSpec<V>): GateOptionSpec<V> {
+  return spec;
+}
+
+const writeList = (items: readonly string[]): string => items.join(',');
+const writeSwitch = (on: boolean): string => String(on);
+
+/** Every gate option a user sets, in the order of the docs. */
+export const GATE_OPTION_SPECS = {
+  /**
+   * Per-row thresholds. Metric names take a practical floor in percent (`decode_tok_s: 3`);
+   * `family:<id>` and `kernel:<name>` take a share-growth fail threshold in percentage points;
+   * `kernel-time:family:<id>` and `kernel-time:kernel:<name>` a growth of GPU time per decode step
+   * that fails, in milliseconds (0.1 = 100 µs per step).
+   */
+  thresholds: gateSpec({
+    value: z.record(z.string(), z.number().positive()).superRefine((thresholds, ctx) => {
+      for (const key of Object.keys(thresholds)) {
+        const problem = thresholdKeyProblem(key);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [key] });
+      }
+    }),
+    default: {},
+    parse: parseThresholds,
+    // One a line: a kernel name may hold commas.
+    write: (thresholds) =>
+      Object.entries(thresholds)
+        .map(([key, value]) => (key.startsWith(KERNEL_TIME_PREFIX) ? `${key}=+${value}ms` : `${key}=${value}`))
+        .join('\n'),
+  }),
+  /** Finding ids that fail the gate when they appear (new since the baseline, or at all without one) at failOnSeverity or above. */
+  failOn: gateSpec({ value: z.array(FindingIdSchema), default: [...DEFAULT_FAIL_ON], parse: parseFailOn, write: writeList }),
+  /**
+   * The least severity at which a finding in failOn fails: `error` (conclusive evidence) by default;
+   * a warning (evidence there but not conclusive) then warns. `warning` fails on both.
+   */
+  failOnSeverity: gateSpec({
+    value: z.enum(FAIL_ON_SEVERITIES, { error: `expected one of ${FAIL_ON_SEVERITIES.join(', ')}` }),
+    default: DEFAULT_FAIL_ON_SEVERITY,
+    parse: parseFailOnSeverity,
+    write: (severity) => severity,
+  }),
+  /** The verdicts that fail the job (exit 1, the step failed); the others pass it. */
+  failVerdicts: gateSpec({
+    value: z.array(z.enum(FAILABLE_VERDICTS, { error: (issue) => `unknown verdict '${String(issue.input)}' (known: ${FAILABLE_VERDICTS.join(', ')})` })),
+    default: [...DEFAULT_FAIL_VERDICTS],
+    parse: parseFailVerdicts,
+    write: (verdicts) => (verdicts.length ? writeList(verdicts) : 'none'),
+  }),
+  allowThrottled: gateSpec({ value: z.boolean(), default: false, write: writeSwitch }),
+  /** true, or the fingerprint keys allowed to differ (e.g. ["driver"]). */
+  allowEnvironmentMismatch: gateSpec({
+    value: z.union([z.boolean(), z.array(z.string())]).superRefine((allow, ctx) => {
+      if (typeof allow === 'boolean') return;
+      allow.forEach((key, i) => {
+        if (!(FINGERPRINT_KEYS as readonly string[]).includes(key)) {
+          ctx.addIssue({ code: 'custom', message: `unknown environment key '${key}' (known: ${FINGERPRINT_KEYS.join(', ')})`, path: [i] });
+        }
+      });
+    }),
+    default: false,
+    parse: parseEnvironmentMismatch,
+    write: (allow) => (allow === true ? 'all' : allow === false ? '' : writeList(allow)),
+  }),
+  /**
+   * A regression fails only when the sides do not overlap (within half the floor) and the slower
+   * side is not noisy; otherwise it is undecided. Guards against two clock states a floor or more
+   * apart, and a neighbour on one side.
+   */
+  overlapCheck: gateSpec({ value: z.boolean(), default: true, write: writeSwitch }),
+  /**
+   * Leave out the runs below a side's fast cluster (stalls), as many of each side, at most 40% of
+   * the smaller side; a level both sides show stays (the overlap check handles it). With runs left
+   * out the kept runs are compared by Yuen's trimmed t-test.
+   */
+  dropOutliers: gateSpec({ value: z.boolean(), default: true, write: writeSwitch }),
+};
+
+type GateSpecs = typeof GATE_OPTION_SPECS;
+/** The gate options a user sets, by their fields. */
+export type GateOptionKey = keyof GateSpecs;
+export const GATE_OPTION_KEYS = Object.keys(GATE_OPTION_SPECS) as GateOptionKey[];
+/** A gate option's value. */
+export type GateOptionValue<K extends GateOptionKey> = z.output<GateSpecs[K]['value']>;
+
+/** A gate option's default as its text is written: action.yml's default, the flag's help, an empty input. */
+export function gateOptionDefaultText(key: GateOptionKey): string {
+  const spec: GateOptionSpec = GATE_OPTION_SPECS[key];
+  return spec.write(spec.default);
+}
+
+/** The gate options a user sets, each its value's schema with its default (the type says what the specs build). */
+const SET_BY_USER = Object.fromEntries(
+  GATE_OPTION_KEYS.map((key) => {
+    const spec: GateOptionSpec = GATE_OPTION_SPECS[key];
+    return [key, spec.value.default(spec.default)];
+  }),
+) as { [K in GateOptionKey]: z.ZodDefault<GateSpecs[K]['value']> };
+
 export const GateOptionsSchema = z
   .object({
-    /** Finding ids that fail the gate when they appear (new since the baseline, or at all without one) at failOnSeverity or above. */
-    failOn: z.array(FindingIdSchema).default([...DEFAULT_FAIL_ON]),
-    /**
-     * The least severity at which a finding in failOn fails: `error` (conclusive evidence) by default;
-     * a warning (evidence there but not conclusive) then warns. `warning` fails on both.
-     */
-    failOnSeverity: z.enum(FAIL_ON_SEVERITIES, { error: `expected one of ${FAIL_ON_SEVERITIES.join(', ')}` }).default(DEFAULT_FAIL_ON_SEVERITY),
-    /** The verdicts that fail the job (exit 1, the step failed); the others pass it. */
-    failVerdicts: z
-      .array(z.enum(FAILABLE_VERDICTS, { error: (issue) => `unknown verdict '${String(issue.input)}' (known: ${FAILABLE_VERDICTS.join(', ')})` }))
-      .default([...DEFAULT_FAIL_VERDICTS]),
-    /**
-     * Per-row thresholds. Metric names take a practical floor in percent (`decode_tok_s: 3`);
-     * `family:<id>` and `kernel:<name>` take a share-growth fail threshold in percentage points;
-     * `kernel-time:family:<id>` and `kernel-time:kernel:<name>` a growth of GPU time per decode step
-     * that fails, in milliseconds (0.1 = 100 µs per step).
-     */
-    thresholds: z
-      .record(z.string(), z.number().positive())
-      .default({})
-      .superRefine((thresholds, ctx) => {
-        for (const key of Object.keys(thresholds)) {
-          const problem = thresholdKeyProblem(key);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [key] });
-        }
-      }),
+    ...SET_BY_USER,
     /**
      * Growth of a family's or top kernel's GPU time per step that warns / fails (with steps on both
      * sides), in percent of the baseline's step, never below floorUs microseconds.
@@ -125,37 +215,12 @@ export const GateOptionsSchema = z
     /** One-sided test level for a regression, after the correction across the metrics of one run. */
     alpha: z.number().gt(0).lt(0.5).default(DEFAULT_ALPHA),
     correction: z.enum(['bh', 'holm']).default('bh'),
-    allowThrottled: z.boolean().default(false),
-    /** true, or the fingerprint keys allowed to differ (e.g. ["driver"]). */
-    allowEnvironmentMismatch: z
-      .union([z.boolean(), z.array(z.string())])
-      .default(false)
-      .superRefine((allow, ctx) => {
-        if (typeof allow === 'boolean') return;
-        allow.forEach((key, i) => {
-          if (!(FINGERPRINT_KEYS as readonly string[]).includes(key)) {
-            ctx.addIssue({ code: 'custom', message: `unknown environment key '${key}' (known: ${FINGERPRINT_KEYS.join(', ')})`, path: [i] });
-          }
-        });
-      }),
     /** Kernels compared one by one: the union of each side's top N by GPU time. */
     topN: z.number().int().positive().default(10),
     seed: z.number().int().default(1),
     bootstrapResamples: z.number().int().min(100).max(100_000).default(1000),
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: z.boolean().default(true),
-    /**
-     * Leave out the runs below a side's fast cluster (stalls), as many of each side, at most 40% of
-     * the smaller side; a level both sides show stays (the overlap check handles it). With runs left
-     * out the kept runs are compared by Yuen's trimmed t-test.
-     */
-    dropOutliers: z.boolean().default(true),
-    /**
-     * A regression fails only when the sides do not overlap (within half the floor) and the slower
-     * side is not noisy; otherwise it is undecided. Guards against two clock states a floor or more
-     * apart, and a neighbour on one side.
-     */
-    overlapCheck: z.boolean().default(true),
     /**
      * This comparison is look `index` of `of` in an adaptive A/B run (more runs while undecided):
      * the test's alpha is spent over the looks (src/compare/sequential.ts). Absent: a single look.
@@ -380,6 +445,6 @@ export function parseEnvironmentMismatch(text: string, name: string): boolean | 
 }
 
 /** The fail-on default as written in flags, inputs and help texts. */
-export const DEFAULT_FAIL_ON_TEXT = DEFAULT_FAIL_ON.join(',');
+export const DEFAULT_FAIL_ON_TEXT = gateOptionDefaultText('failOn');
 /** The fail-verdicts default as written in flags, inputs and help texts. */
-export const DEFAULT_FAIL_VERDICTS_TEXT = DEFAULT_FAIL_VERDICTS.join(',');
+export const DEFAULT_FAIL_VERDICTS_TEXT = gateOptionDefaultText('failVerdicts');

@@ -8,9 +8,9 @@
  * What a value may be stays with the stage that owns it (gate vocabulary in compare/, rule options
  * in diagnose/, run options in runner/): a row only says which parser reads it.
  */
-import { DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, parseEnvironmentMismatch, parseFailOn, parseFailOnSeverity, parseFailVerdicts, parseThresholds } from '../compare/gate-options.js';
+import { DEFAULT_STEP_TIME_THRESHOLDS, GATE_OPTION_KEYS, GATE_OPTION_SPECS, gateOptionDefaultText, type GateOptionKey, type GateOptionSpec, type GateOptionValue } from '../compare/gate-options.js';
 import { FINGERPRINT_KEYS } from '../compare/fingerprint.js';
-import { DEFAULT_FAIL_ON_SEVERITY, FAILABLE_VERDICTS } from '../compare/verdict.js';
+import { FAILABLE_VERDICTS } from '../compare/verdict.js';
 import { DEFAULT_ACCEPT_COMMAND, DEFAULT_ACCEPT_LABEL } from '../compare/acceptance.js';
 import { parseRuleOptions } from '../diagnose/rule-options.js';
 import { parseSmiColumns } from '../ingest/formats/nvidia-smi-csv.js';
@@ -69,11 +69,15 @@ export interface OptionRow<K extends string = string, T = unknown> {
   /** The action input, as action.yml names it; absent for an option of the CLI only. */
   readonly input?: string;
   readonly flag?: CliFlag;
-  /** The default as action.yml writes it: what an empty input (or an absent flag) means. '' is derived at run time. */
+  /**
+   * The default as action.yml writes it: what an empty input (or an absent flag) means. '' is
+   * derived at run time. The flag's help states it (statedDefault): never write it there by hand.
+   */
   readonly default: string;
   /**
    * What an empty input or an absent flag means when it is derived at run time (default ''): a run
-   * option's default, from the runner's spec. Its help states it, and action.yml's description.
+   * option's default, from the runner's spec, or what the CLI falls back on after the row's
+   * environment variables. The flag's help states it, and action.yml's description.
    */
   readonly emptyMeans?: string;
   /** The start of the input's description in action.yml (the flag's help for a CLI-only option), and its line on the reference page. */
@@ -90,8 +94,36 @@ export interface OptionRow<K extends string = string, T = unknown> {
   readonly env?: readonly string[];
 }
 
+/**
+ * The default as a flag's help and the reference page state it: the row's environment variables,
+ * then its default (quoted when it holds a space) or what empty means; undefined when none.
+ */
+export function statedDefault(row: Pick<OptionRow, 'default' | 'emptyMeans' | 'env'>): string | undefined {
+  const fallback = row.default ? (/\s/.test(row.default) ? `'${row.default}'` : row.default) : row.emptyMeans;
+  const parts = [...(row.env ?? []).map((name) => `$${name}`), ...(fallback ? [fallback] : [])];
+  return parts.length ? parts.join(', else ') : undefined;
+}
+
+/** The row with its flag's help ending in the default it states; a switch states none (absent is off). */
+function withStatedDefault<R extends Pick<OptionRow, 'default' | 'emptyMeans' | 'env' | 'flag'>>(row: R): R {
+  const stated = statedDefault(row);
+  if (!row.flag || row.flag.switch || stated === undefined) return row;
+  return { ...row, flag: { ...row.flag, help: `${row.flag.help} (default ${stated})` } };
+}
+
 function option<const K extends string, T>(row: OptionRow<K, T> & { input: string }): OptionRow<K, T> & { input: string } {
-  return row;
+  return withStatedDefault(row);
+}
+
+/**
+ * A gate option: its default and its parser are the gate's own spec (compare/gate-options.ts), as
+ * the gate's schema is; the row gives the input, the flag and the words.
+ */
+function gateOption<const K extends GateOptionKey>(row: Omit<OptionRow<K, GateOptionValue<K>>, 'default' | 'parse' | 'group'> & { input: string }): OptionRow<K, GateOptionValue<K>> & { input: string } {
+  const spec: GateOptionSpec = GATE_OPTION_SPECS[row.key];
+  // A spec without a parser takes true or false: its schema is a boolean.
+  const parse = (spec.parse ?? booleanText) as ValueParser<GateOptionValue<K>>;
+  return option({ ...row, default: gateOptionDefaultText(row.key), parse, group: 'gate' });
 }
 
 // Artifact names may not hold " : < > | * ? \r \n / \ (the artifact service refuses them).
@@ -149,7 +181,8 @@ const acceptedBy: ValueParser<AcceptedBy> = (value, name) => {
 
 /** A CLI-only option: no input; its docs line is its help. */
 function flagOnly<const K extends string, T>(row: Omit<OptionRow<K, T>, 'input' | 'doc'> & { flag: CliFlag }): OptionRow<K, T> & { input?: undefined } {
-  return { ...row, doc: row.flag.help };
+  const stated = withStatedDefault(row);
+  return { ...stated, doc: stated.flag.help };
 }
 
 /** The options read into values, in the order of action.yml's description of them (the CLI's own first). */
@@ -167,12 +200,13 @@ export const OPTIONS = [
     key: 'families',
     input: 'families',
     default: '',
+    emptyMeans: 'the built-in table alone',
     doc: 'Modes analyze and run. A JSON file of your own kernel-family patterns, tried before the built-in table (the README, "The diagnosis", shows the format).',
     parse: optional(text),
     group: 'analyze',
     flag: { name: 'families', commands: ['analyze', 'run'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' },
   }),
-  flagOnly({ key: 'top', default: '10', parse: positiveInt, group: 'output', flag: { name: 'top', commands: ['analyze', 'demo'], value: 'N', help: 'kernels shown in the terminal output (default 10)' } }),
+  flagOnly({ key: 'top', default: '10', parse: positiveInt, group: 'output', flag: { name: 'top', commands: ['analyze', 'demo'], value: 'N', help: 'kernels shown in the terminal output' } }),
   // The action's input `baseline` says more (artifact, ab, none or a path): a row of its own below.
   flagOnly({
     key: 'baselineFile',
@@ -181,18 +215,18 @@ export const OPTIONS = [
     group: 'gate',
     flag: { name: 'baseline', commands: GATE_COMMANDS, value: 'FILE', help: 'a previous report.json to compare against (throughput with statistics, kernel shares, findings); run: not with --base-workdir/--base-run' },
   }),
-  flagOnly({ key: 'out', default: 'profile-gate-run', parse: nonEmpty('a directory'), group: 'run-output', flag: { name: 'out', commands: ['run'], value: 'DIR', help: 'where logs, captures, run.json and the report go (default profile-gate-run)' } }),
+  flagOnly({ key: 'out', default: 'profile-gate-run', parse: nonEmpty('a directory'), group: 'run-output', flag: { name: 'out', commands: ['run'], value: 'DIR', help: 'where logs, captures, run.json and the report go' } }),
   flagOnly({ key: 'dryRun', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'dry-run', commands: ['run'], switch: true, help: 'print the plan and exit' } }),
   flagOnly({ key: 'quiet', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'quiet', commands: ['run'], switch: true, help: "do not echo the workload's output (it is still in DIR/logs)" } }),
   flagOnly({ key: 'outDir', default: '', parse: optional(text), group: 'output', flag: { name: 'out', commands: ['report', 'dashboard', 'scrub'], value: 'DIR', help: 'where the files are written (required)' } }),
   flagOnly({ key: 'history', default: '', parse: optional(text), group: 'output', flag: { name: 'history', commands: ['dashboard'], value: 'FILE', help: 'the history store (history.ndjson, one summary per report): read, and appended with the reports it lacks; artifacts it holds are not downloaded again' } }),
   // The run block of analyze's report: the dashboard groups and labels reports by them.
   flagOnly({ key: 'workload', default: '', parse: optional(text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze', 'run'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
-  flagOnly({ key: 'commit', default: '', parse: optional(text), group: 'run-metadata', env: ['GITHUB_SHA'], flag: { name: 'commit', commands: ['analyze'], value: 'SHA', help: 'the commit measured (default $GITHUB_SHA, else git rev-parse HEAD)' } }),
-  flagOnly({ key: 'branch', default: '', parse: optional(text), group: 'run-metadata', env: ['GITHUB_REF_NAME'], flag: { name: 'branch', commands: ['analyze'], value: 'NAME', help: 'its branch (default $GITHUB_REF_NAME, else the checked-out git branch)' } }),
-  flagOnly({ key: 'runAt', default: '', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made (ISO 8601; default now)' } }),
+  flagOnly({ key: 'commit', default: '', emptyMeans: 'git rev-parse HEAD', parse: optional(text), group: 'run-metadata', env: ['GITHUB_SHA'], flag: { name: 'commit', commands: ['analyze'], value: 'SHA', help: 'the commit measured' } }),
+  flagOnly({ key: 'branch', default: '', emptyMeans: 'the checked-out git branch', parse: optional(text), group: 'run-metadata', env: ['GITHUB_REF_NAME'], flag: { name: 'branch', commands: ['analyze'], value: 'NAME', help: 'its branch' } }),
+  flagOnly({ key: 'runAt', default: '', emptyMeans: 'now', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made, in ISO 8601' } }),
   // profile-gate report: the merge of mode report, on files.
-  flagOnly({ key: 'commentKey', default: 'report', parse: text, group: 'merge', flag: { name: 'key', commands: ['report'], value: 'KEY', help: "the comment's marker key: a later comment with the same key replaces it (default report)" } }),
+  flagOnly({ key: 'commentKey', default: 'report', parse: text, group: 'merge', flag: { name: 'key', commands: ['report'], value: 'KEY', help: "the comment's marker key: a later comment with the same key replaces it" } }),
   flagOnly({ key: 'runUrl', default: '', parse: optional(text), group: 'merge', flag: { name: 'run-url', commands: ['report'], value: 'URL', help: "the run whose artifacts these are, linked from the summary and the comment" } }),
   flagOnly({
     key: 'acceptedBy',
@@ -202,17 +236,17 @@ export const OPTIONS = [
     flag: { name: 'accepted-by', commands: ['report'], value: 'LOGIN[:REASON]', help: "accept every failing report's failing rows in LOGIN's name (verdict accepted), as a pull request label or comment would: to see locally what an acceptance shows" },
   }),
   // profile-gate dashboard: the page, and the artifacts it may download.
-  flagOnly({ key: 'dashboardTitle', default: DEFAULT_DASHBOARD_OPTIONS.title, parse: text, group: 'dashboard', flag: { name: 'title', commands: ['dashboard'], value: 'TEXT', help: `the page title (default '${DEFAULT_DASHBOARD_OPTIONS.title}')` } }),
-  flagOnly({ key: 'dashboardMetric', default: DEFAULT_DASHBOARD_OPTIONS.metric, parse: text, group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: `the throughput metric charted and scanned for shifts (default ${DEFAULT_DASHBOARD_OPTIONS.metric})` } }),
+  flagOnly({ key: 'dashboardTitle', default: DEFAULT_DASHBOARD_OPTIONS.title, parse: text, group: 'dashboard', flag: { name: 'title', commands: ['dashboard'], value: 'TEXT', help: 'the page title' } }),
+  flagOnly({ key: 'dashboardMetric', default: DEFAULT_DASHBOARD_OPTIONS.metric, parse: text, group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: 'the throughput metric charted and scanned for shifts' } }),
   flagOnly({
     key: 'dashboardTop',
     default: String(DEFAULT_DASHBOARD_OPTIONS.topN),
     // Each report is kept as its top kernels only (report/bounded-report.ts), read from disk or downloaded.
     parse: wholeNumber(HISTORY_KERNELS, ` (each report is kept as its top ${HISTORY_KERNELS} kernels)`),
     group: 'dashboard',
-    flag: { name: 'top', commands: ['dashboard'], value: 'N', help: `top kernels tracked per run (default ${DEFAULT_DASHBOARD_OPTIONS.topN}, at most ${HISTORY_KERNELS})` },
+    flag: { name: 'top', commands: ['dashboard'], value: 'N', help: `top kernels tracked per run, at most ${HISTORY_KERNELS}` },
   }),
-  flagOnly({ key: 'minChange', default: String(DEFAULT_DASHBOARD_OPTIONS.minChange * 100), parse: percent, group: 'dashboard', flag: { name: 'min-change', commands: ['dashboard'], value: 'PCT', help: `smallest level shift that counts, in percent (default ${DEFAULT_DASHBOARD_OPTIONS.minChange * 100})` } }),
+  flagOnly({ key: 'minChange', default: String(DEFAULT_DASHBOARD_OPTIONS.minChange * 100), parse: percent, group: 'dashboard', flag: { name: 'min-change', commands: ['dashboard'], value: 'PCT', help: 'smallest level shift that counts, in percent' } }),
   flagOnly({ key: 'seed', default: '', parse: optional(wholeNumber()), group: 'dashboard', flag: { name: 'seed', commands: ['dashboard'], value: 'N', help: 'accepted for older workflows; no effect (change points use no random draws)' } }),
   flagOnly({
     key: 'fromArtifacts',
@@ -221,11 +255,11 @@ export const OPTIONS = [
     group: 'artifacts',
     flag: { name: 'from-artifacts', commands: ['dashboard'], switch: true, help: 'also download the report artifacts of recent completed runs, failed ones included (GITHUB_TOKEN, GITHUB_API_URL and GITHUB_SERVER_URL are read from the environment)' },
   }),
-  flagOnly({ key: 'repo', default: '', parse: optional(text), group: 'artifacts', env: ['GITHUB_REPOSITORY'], flag: { name: 'repo', commands: ['dashboard'], value: 'OWNER/NAME', help: 'the repository (default $GITHUB_REPOSITORY)' } }),
+  flagOnly({ key: 'repo', default: '', parse: optional(text), group: 'artifacts', env: ['GITHUB_REPOSITORY'], flag: { name: 'repo', commands: ['dashboard'], value: 'OWNER/NAME', help: 'the repository' } }),
   flagOnly({ key: 'workflow', default: '', parse: optional(text), group: 'artifacts', flag: { name: 'workflow', commands: ['dashboard'], value: 'FILE', help: 'the workflow file name that uploads the reports, e.g. nightly.yml' } }),
-  flagOnly({ key: 'workflowBranch', default: 'main', parse: text, group: 'artifacts', flag: { name: 'branch', commands: ['dashboard'], value: 'NAME', help: 'the branch its runs built (default main)' } }),
-  flagOnly({ key: 'limit', default: '60', parse: wholeNumber(), group: 'artifacts', flag: { name: 'limit', commands: ['dashboard'], value: 'N', help: 'completed runs to read, newest first, whatever their conclusion (default 60)' } }),
-  flagOnly({ key: 'events', default: 'push,schedule', parse: list(), group: 'artifacts', flag: { name: 'events', commands: ['dashboard'], value: 'LIST', help: 'run events accepted (default push,schedule)' } }),
+  flagOnly({ key: 'workflowBranch', default: 'main', parse: text, group: 'artifacts', flag: { name: 'branch', commands: ['dashboard'], value: 'NAME', help: 'the branch its runs built' } }),
+  flagOnly({ key: 'limit', default: '60', parse: wholeNumber(), group: 'artifacts', flag: { name: 'limit', commands: ['dashboard'], value: 'N', help: 'completed runs to read, newest first, whatever their conclusion' } }),
+  flagOnly({ key: 'events', default: 'push,schedule', parse: list(), group: 'artifacts', flag: { name: 'events', commands: ['dashboard'], value: 'LIST', help: 'run events accepted' } }),
   flagOnly({ key: 'saveReports', default: '', parse: optional(text), group: 'artifacts', flag: { name: 'save-reports', commands: ['dashboard'], value: 'DIR', help: 'keep the downloaded report.json files there (artifacts expire; the files need not)' } }),
   option({
     key: 'mode',
@@ -252,32 +286,23 @@ export const OPTIONS = [
     parse: nonEmpty('a directory'),
     group: 'publish',
   }),
-  option({
+  gateOption({
     key: 'failOn',
     input: 'fail-on',
-    default: DEFAULT_FAIL_ON_TEXT,
     doc: 'Finding ids that fail the job (comma-separated; none for no id), when found at fail-on-severity or above (new since the baseline, when there is one).',
-    parse: parseFailOn,
-    group: 'gate',
-    flag: { name: 'fail-on', commands: GATE_COMMANDS, value: 'LIST', help: `finding ids that fail the gate (default ${DEFAULT_FAIL_ON_TEXT}; none for no id)` },
+    flag: { name: 'fail-on', commands: GATE_COMMANDS, value: 'LIST', help: 'finding ids that fail the gate; none for no id' },
   }),
-  option({
+  gateOption({
     key: 'failOnSeverity',
     input: 'fail-on-severity',
-    default: DEFAULT_FAIL_ON_SEVERITY,
     doc: 'The least severity of a fail-on finding that fails the job.',
-    parse: parseFailOnSeverity,
-    group: 'gate',
-    flag: { name: 'fail-on-severity', commands: GATE_COMMANDS, value: 'error|warning', help: `the least severity of a fail-on finding that fails (default ${DEFAULT_FAIL_ON_SEVERITY}: a warning, evidence that is not conclusive, warns)` },
+    flag: { name: 'fail-on-severity', commands: GATE_COMMANDS, value: 'error|warning', help: 'the least severity of a fail-on finding that fails; one below it (at error, a warning: evidence that is not conclusive) warns' },
   }),
-  option({
+  gateOption({
     key: 'failVerdicts',
     input: 'fail-verdicts',
-    default: DEFAULT_FAIL_VERDICTS_TEXT,
     doc: `The verdicts that fail the job (comma-separated, of ${FAILABLE_VERDICTS.join(', ')}; none for no verdict).`,
-    parse: parseFailVerdicts,
-    group: 'gate',
-    flag: { name: 'fail-verdicts', commands: [...GATE_COMMANDS, 'report'], value: 'LIST', help: `verdicts that fail the job, of ${FAILABLE_VERDICTS.join(', ')} (default ${DEFAULT_FAIL_VERDICTS_TEXT}; none for no verdict)` },
+    flag: { name: 'fail-verdicts', commands: [...GATE_COMMANDS, 'report'], value: 'LIST', help: `verdicts that fail the job, of ${FAILABLE_VERDICTS.join(', ')}; none for no verdict` },
   }),
   option({
     key: 'key',
@@ -383,6 +408,7 @@ export const OPTIONS = [
     key: 'artifactName',
     input: 'artifact-name',
     default: '',
+    emptyMeans: 'artifact-prefix followed by the key',
     doc: 'Name of the uploaded artifact.',
     parse: artifactName,
     group: 'publish',
@@ -394,12 +420,13 @@ export const OPTIONS = [
     doc: 'Prefix of report artifact names; mode report merges every artifact of the run whose name starts with it.',
     parse: artifactName,
     group: 'publish',
-    flag: { name: 'prefix', commands: ['report', 'dashboard'], value: 'PREFIX', help: "prefix of report artifact names (default profile-gate-): report labels a report by its folder (the artifact) less it; dashboard downloads the artifacts whose name starts with it" },
+    flag: { name: 'prefix', commands: ['report', 'dashboard'], value: 'PREFIX', help: "prefix of report artifact names: report labels a report by its folder (the artifact) less it; dashboard downloads the artifacts whose name starts with it" },
   }),
   option({
     key: 'retentionDays',
     input: 'retention-days',
     default: '',
+    emptyMeans: "the repository's setting",
     doc: 'Days the artifact is kept (1 to 90).',
     parse: optionalPositiveInt(90, '1 to 90 days'),
     group: 'publish',
@@ -416,6 +443,7 @@ export const OPTIONS = [
     key: 'runId',
     input: 'run-id',
     default: '',
+    emptyMeans: 'the run that triggered this workflow_run, else this run',
     doc: 'Mode report only. The workflow run whose artifacts are merged.',
     parse: optionalPositiveInt(),
     group: 'report',
@@ -449,6 +477,7 @@ export const OPTIONS = [
     key: 'baselineArtifactName',
     input: 'baseline-artifact-name',
     default: '',
+    emptyMeans: "this job's own artifact name",
     doc: 'Name of the baseline artifact (baseline artifact).',
     parse: artifactName,
     group: 'baseline',
@@ -457,6 +486,7 @@ export const OPTIONS = [
     key: 'baselineWorkflow',
     input: 'baseline-workflow',
     default: '',
+    emptyMeans: 'any workflow of the repository',
     doc: 'With baseline artifact: only artifacts of this workflow\'s runs count (its file name, e.g. baseline-main.yml, or its id).',
     parse: matching(/^([\w.-]+\.ya?ml|\d+)?$/, 'a workflow file name such as baseline-main.yml, or a workflow id', true),
     group: 'baseline',
@@ -468,33 +498,24 @@ export const OPTIONS = [
     doc: 'Mode analyze, when the capture paths hold no file (a typo, a step that wrote nothing): error fails the job (default), warn goes on with a warning, ignore goes on silently.',
     parse: oneOf(NO_CAPTURE_POLICIES),
     group: 'analyze',
-    flag: { name: 'if-no-captures', commands: ['analyze'], value: 'error|warn|ignore', help: 'when the inputs hold no capture file: fail (default), warn, or go on silently' },
+    flag: { name: 'if-no-captures', commands: ['analyze'], value: 'error|warn|ignore', help: 'when the inputs hold no capture file: error fails, warn warns, ignore goes on silently' },
   }),
-  option({
+  gateOption({
     key: 'thresholds',
     input: 'thresholds',
-    default: '',
-    doc: 'Gate thresholds, one per line (or comma-separated where a comma starts the next one, so kernel names keep theirs): METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails when the step did not get faster (every family and top kernel has such a row, by default 3 % of the baseline\'s step); family:ID=PP or kernel:NAME=PP a share row whose growth fails, in percentage points; NAME is the full kernel name or the one the report shows.',
-    parse: parseThresholds,
-    group: 'gate',
+    doc: `Gate thresholds, one per line (or comma-separated where a comma starts the next one, so kernel names keep theirs): METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails when the step did not get faster (every family and top kernel has such a row, by default ${DEFAULT_STEP_TIME_THRESHOLDS.failPct} % of the baseline's step); family:ID=PP or kernel:NAME=PP a share row whose growth fails, in percentage points; NAME is the full kernel name or the one the report shows.`,
     flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms, kernel-time:kernel:NAME=+100us, NAME full or as the report shows it); one per flag, repeatable' },
   }),
-  option({
+  gateOption({
     key: 'allowThrottled',
     input: 'allow-throttled',
-    default: 'false',
     doc: 'Compare even when a side was throttled by a thermal or hardware reason, or ran under power conditions unlike the baseline\'s; otherwise the verdict is invalid.',
-    parse: booleanText,
-    group: 'gate',
     flag: { name: 'allow-throttled', commands: GATE_COMMANDS, switch: true, help: "compare even when a side was throttled by a thermal or hardware reason, or under power conditions unlike the baseline's (otherwise the verdict is invalid)" },
   }),
-  option({
+  gateOption({
     key: 'allowEnvironmentMismatch',
     input: 'allow-environment-mismatch',
-    default: '',
     doc: `Fingerprint keys allowed to differ from the baseline (${FINGERPRINT_KEYS.join(', ')}), or all.`,
-    parse: parseEnvironmentMismatch,
-    group: 'gate',
     flag: { name: 'allow-environment-mismatch', commands: GATE_COMMANDS, value: 'KEYS|all', help: `compare although these fingerprint keys differ (${FINGERPRINT_KEYS.join(', ')})` },
   }),
   option({
@@ -509,6 +530,7 @@ export const OPTIONS = [
     key: 'analyzeTimeoutSeconds',
     input: 'analyze-timeout-seconds',
     default: '',
+    emptyMeans: 'none',
     doc: 'Modes analyze and run. Time budget of reading the captures into a report; past it the step fails, naming the file it was reading.',
     parse: optionalPositiveSeconds,
     group: 'analyze',
@@ -541,23 +563,17 @@ export const OPTIONS = [
     group: 'analyze',
     flag: { name: 'smi-columns', commands: ['analyze'], value: 'LIST', help: 'the --query-gpu list of an nvidia-smi log written with --format=csv,noheader' },
   }),
-  option({
+  gateOption({
     key: 'overlapCheck',
     input: 'overlap-check',
-    default: 'true',
     doc: 'A significant change past its floor is undecided (insufficient-data) instead of failing when the sides overlap (two clock or power states) or the slower side is noisy (a neighbour); the reason names the runs.',
-    parse: booleanText,
-    group: 'gate',
-    flag: { name: 'overlap-check', commands: GATE_COMMANDS, value: 'true|false', help: "hold a significant change back (undecided) when the sides' runs overlap or the slower side is noisy (default true)" },
+    flag: { name: 'overlap-check', commands: GATE_COMMANDS, value: 'true|false', help: "hold a significant change back (undecided) when the sides' runs overlap or the slower side is noisy" },
   }),
-  option({
+  gateOption({
     key: 'dropOutliers',
     input: 'drop-outliers',
-    default: 'true',
     doc: 'Leave out the runs below a side\'s fast cluster (stalls: a competing process, a busy neighbour, a page-cache miss), as many of each side and at most 40% of the smaller side, name them in the report, and compare the kept runs.',
-    parse: booleanText,
-    group: 'gate',
-    flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, as many of each side, and compare the kept runs (default true)" },
+    flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, as many of each side, and compare the kept runs" },
   }),
   option({
     key: 'ruleOptions',
@@ -577,13 +593,19 @@ export type OptionValues = { [R in Row as R['key']]: R extends OptionRow<string,
 /** The options the action has an input for. */
 export type InputKey = (Row & { input: string })['key'];
 
-/** The gate's options: their fields are the gate's own (compare/gate-options.ts). */
-export const GATE_KEYS = ['thresholds', 'failOn', 'failOnSeverity', 'failVerdicts', 'allowThrottled', 'allowEnvironmentMismatch', 'overlapCheck', 'dropOutliers'] as const satisfies readonly OptionKey[];
-export type GateValues = Pick<OptionValues, (typeof GATE_KEYS)[number]>;
+/** The gate's options a user sets: their fields are the gate's own (compare/gate-options.ts), each a row. */
+export const GATE_KEYS: readonly GateOptionKey[] = GATE_OPTION_KEYS;
+export type GateValues = Pick<OptionValues, GateOptionKey>;
 
 /** The gate's options from the values read (the rest of the gate's options keep their defaults). */
 export function gateOf(values: GateValues): GateValues {
-  return Object.fromEntries(GATE_KEYS.map((key) => [key, values[key]])) as unknown as GateValues;
+  const gate = {} as GateValues;
+  for (const key of GATE_KEYS) assign(gate, values, key);
+  return gate;
+}
+
+function assign<T, K extends keyof T>(to: T, from: T, key: K): void {
+  to[key] = from[key];
 }
 
 /**
@@ -595,8 +617,7 @@ export function gateOf(values: GateValues): GateValues {
 export type RunRow = OptionRow<RunOptionName, string>;
 function runOption(row: Omit<RunRow, 'key' | 'parse' | 'default' | 'emptyMeans'> & { input: RunOptionName }): RunRow {
   const shown = runOptionDefault(row.input);
-  const flag = row.flag && shown !== undefined && !row.flag.switch ? { ...row.flag, help: `${row.flag.help} (default ${shown})` } : row.flag;
-  return { ...row, ...(flag ? { flag } : {}), key: row.input, default: '', parse: text, ...(shown !== undefined ? { emptyMeans: shown } : {}) };
+  return withStatedDefault({ ...row, key: row.input, default: '', parse: text, ...(shown !== undefined ? { emptyMeans: shown } : {}) });
 }
 
 export const RUN_OPTIONS: readonly RunRow[] = [

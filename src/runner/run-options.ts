@@ -83,7 +83,7 @@ export const RUN_OPTION_SPECS = {
   'capture-seconds': spec({ value: positive(), default: 10, text: 'number' }),
   'deep-dive': spec({ value: choice(DEEP_DIVES), default: 'auto' as const, text: 'plain' }),
   'timeout-minutes': spec({ value: positive(), default: 30, text: 'number' }),
-  'base-workdir': spec({ value: z.string().min(1), text: 'plain' }),
+  'base-workdir': spec({ value: z.string().min(1), shown: 'no A/B run', text: 'plain' }),
   'base-run': spec({ value: z.string().min(1), text: 'plain' }),
   'max-runs': spec({ value: integer(1), shown: `${DEFAULT_MAX_RUNS_FACTOR} x runs`, text: 'number' }),
   'allow-no-gpu': spec({
