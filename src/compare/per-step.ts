@@ -12,8 +12,7 @@
  */
 import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type RowStatus, type StepCount, type StepRefusal } from '../model/report.js';
 import type { KernelFamily } from '../model/family-ids.js';
-import { countSteps } from '../diagnose/step-count.js';
-import { batchSize } from '../diagnose/profile-measures.js';
+import { stepCountOf } from '../diagnose/step-count.js';
 import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel } from './gate-input.js';
 import { KERNEL_TIME_PREFIX, type GateOptions } from './gate-options.js';
@@ -27,29 +26,6 @@ export function stepTimeText(ns: number, signed = false): string {
   const sign = signed ? (ns > 0 ? '+' : ns < 0 ? '−' : '±') : ns < 0 ? '−' : '';
   const body = abs >= 1e6 ? `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 2)} ms` : abs >= 1e3 ? `${(abs / 1e3).toFixed(abs >= 1e5 ? 0 : 1)} µs` : `${Math.round(abs)} ns`;
   return `${sign}${body}`;
-}
-
-/** The tokens each step generates: the batch, when the side states it as a plain number. */
-function tokensPerStep(side: GateInput): number | undefined {
-  const batch = batchSize(side);
-  return batch !== undefined && batch > 0 ? batch : undefined;
-}
-
-/**
- * A side's decode steps: as its report recorded them when it was written (a report read back in part
- * keeps only its first profiler steps), else counted now (src/diagnose/step-count.ts), with the
- * tokens per step where the side states its batch.
- */
-export function stepCountOf(side: GateInput): StepCount {
-  if (side.stepCount) return side.stepCount;
-  const counted = countSteps({
-    kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })),
-    timeline: side.timeline ?? null,
-    metrics: side.metrics,
-    ...(side.sources ? { sources: side.sources } : {}),
-  });
-  const tokens = tokensPerStep(side);
-  return { ...counted, ...(tokens !== undefined ? { tokensPerStep: tokens } : {}) };
 }
 
 function metricValue(side: GateInput, name: string): number | undefined {
