@@ -62,7 +62,7 @@ export interface GateInput {
   environment: Environment;
   /** The formats read into the side (a Report's or a Profile's sources): which tool's figures count its steps. */
   sources?: ReadonlyArray<{ format: string }>;
-  /** The decode steps of the side's capture, as its report recorded them (src/compare/per-step.ts counts them otherwise). */
+  /** The decode steps of the side's capture, as its report recorded them (stepCountOf in src/diagnose/step-count.ts counts them otherwise). */
   stepCount?: StepCount | undefined;
   /** When the side was produced (a Report's generatedAt). */
   generatedAt?: string;

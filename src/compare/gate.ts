@@ -14,7 +14,7 @@ import { metricFloor, parseGateOptions, resolveKernelThresholds, type GateOption
 import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels, type ShareMode } from './shares.js';
-import { kernelTimeKeys, kernelTimeRows, noStepTimeChange, perStepAttribution, refusalText } from './per-step.js';
+import { isWordedRefusal, kernelTimeKeys, kernelTimeRows, noStepTimeChange, perStepAttribution, refusalText } from './per-step.js';
 import { judgeThrottling } from './throttle-check.js';
 import { RULES } from '../diagnose/rules/index.js';
 import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type InvalidCheck, type VerdictFinding } from './verdict.js';
@@ -184,7 +184,7 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     const kernels = compareKernels(current, baseline, options, shareMode);
     rows.push(...kernels.rows);
     kernelChanges = kernels.changes;
-    if (perStep.refused) notes.push(refusalText(perStep.refused, perStep));
+    if (perStep.refused && isWordedRefusal(perStep.refused)) notes.push(refusalText(perStep.refused, perStep));
     if (noStepTimeChange(perStep, metrics.rows.map((r) => r.row))) perStep = { ...perStep, noChange: true };
   } else if (current.kernels.length || baseline.kernels.length) {
     notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);

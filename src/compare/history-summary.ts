@@ -5,7 +5,7 @@
  * stores one per report, written once, and the dashboard is built from these records: a report's
  * summary and the dashboard's reading of that report are the same data.
  */
-import { countSteps } from '../diagnose/step-count.js';
+import { stepCountOf } from '../diagnose/step-count.js';
 import { median } from '../model/averages.js';
 import { REPORT_SCHEMA_VERSION, type Report, type StepCount } from '../model/report.js';
 import { medianInterval } from './median-interval.js';
@@ -109,8 +109,8 @@ export function summarizeReport(report: Report, id: string, provenance: Omit<Sum
     ...(report.decision.causes.length ? { decided: report.decision.causes } : {}),
     metrics: report.metrics.map(summaryMetric),
     families: report.families.map((f) => ({ family: f.family, share: f.share, totalNs: f.totalNs, kernels: f.kernels })),
-    // As written with the report: a report read back in part keeps only its first profiler steps.
-    steps: report.stepCount ?? countSteps(report),
+    // The count the report recorded (a report read back in part keeps only its first profiler steps), else counted now.
+    steps: stepCountOf(report),
     kernelCount: report.kernels.length,
     kernels,
     findings: report.findings.map((f) => ({ id: f.id, title: f.title, severity: f.severity })),

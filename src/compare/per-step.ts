@@ -5,15 +5,15 @@
  * and the change is set against the measured change of step time from the workload's own numbers
  * (tok/s medians and the batch, or time per output token). What kernel time does not explain is
  * host or idle time. Before dividing, the two windows are checked for the same kind of step
- * (windowRefusal); refused, or without a step count on both sides, kernels are compared per launch.
+ * (windowRefusal); refused, or without a step count on both sides, kernels are compared per launch,
+ * or over the whole windows where the same work ran in far fewer steps (wholeWindowSound).
  * Every family and top kernel gets a `kernel-time` row that fails only when its time grew past its
  * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
  * fail level (not compared, visibly, without steps).
  */
 import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type RowStatus, type StepCount, type StepRefusal } from '../model/report.js';
 import type { KernelFamily } from '../model/family-ids.js';
-import { countSteps } from '../diagnose/step-count.js';
-import { batchSize } from '../diagnose/profile-measures.js';
+import { stepCountOf } from '../diagnose/step-count.js';
 import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel } from './gate-input.js';
 import { KERNEL_TIME_PREFIX, type GateOptions } from './gate-options.js';
@@ -27,29 +27,6 @@ export function stepTimeText(ns: number, signed = false): string {
   const sign = signed ? (ns > 0 ? '+' : ns < 0 ? '−' : '±') : ns < 0 ? '−' : '';
   const body = abs >= 1e6 ? `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 2)} ms` : abs >= 1e3 ? `${(abs / 1e3).toFixed(abs >= 1e5 ? 0 : 1)} µs` : `${Math.round(abs)} ns`;
   return `${sign}${body}`;
-}
-
-/** The tokens each step generates: the batch, when the side states it as a plain number. */
-function tokensPerStep(side: GateInput): number | undefined {
-  const batch = batchSize(side);
-  return batch !== undefined && batch > 0 ? batch : undefined;
-}
-
-/**
- * A side's decode steps: as its report recorded them when it was written (a report read back in part
- * keeps only its first profiler steps), else counted now (src/diagnose/step-count.ts), with the
- * tokens per step where the side states its batch.
- */
-export function stepCountOf(side: GateInput): StepCount {
-  if (side.stepCount) return side.stepCount;
-  const counted = countSteps({
-    kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })),
-    timeline: side.timeline ?? null,
-    metrics: side.metrics,
-    ...(side.sources ? { sources: side.sources } : {}),
-  });
-  const tokens = tokensPerStep(side);
-  return { ...counted, ...(tokens !== undefined ? { tokensPerStep: tokens } : {}) };
 }
 
 function metricValue(side: GateInput, name: string): number | undefined {
@@ -133,6 +110,21 @@ export const MAX_KERNEL_TIME_OVER_STEP = 2;
  */
 export const MAX_STEP_TIME_RATIO_ACROSS_BASES = 3;
 
+/**
+ * Without tokens per step on both sides, the two windows' step counts may differ by this factor at
+ * most. Both sides of a pair run the same command under the same profiler, so the same work is the
+ * same count of steps: every pair in the fixtures counts the same on both sides (8 and 8, 32 and
+ * 32), and what moves a count without changing the step (a generation that ends at another
+ * end-of-sequence token after a change of numerics, a window cut a little differently) moves it by
+ * well under 2×. What changes the step itself divides the count by the tokens each step now carries:
+ * n prompts packed into one forward by up to n (four prompts with their prefills packed: 86
+ * forwards → 10, 8.6×), speculative decoding by the tokens accepted per step. 4 refuses packing of
+ * four prompts and more, and leaves a window of up to 4× the other's length compared per step. A
+ * side that states its tokens per step (the batch) is compared on those instead (a different
+ * length of window with the same tokens per step is sound per step).
+ */
+export const MAX_STEP_COUNT_RATIO = 4;
+
 /** Σ kernel time over the steps and devices of a side's window, in ns. */
 function kernelTimePerStep(kernels: Map<string, Totals>, count: StepCount): number {
   let total = 0;
@@ -175,11 +167,40 @@ export function windowRefusal(
       return { cause: 'step-bases-differ', baseline: kernelNs.baseline, current: kernelNs.current, ...(nsys ? { fix: 'cuda-graph-trace-node' as const } : {}) };
     }
   }
+  if ((base.tokensPerStep === undefined || cur.tokensPerStep === undefined) && base.steps !== null && cur.steps !== null) {
+    const ratio = cur.steps / base.steps;
+    if (ratio > MAX_STEP_COUNT_RATIO || ratio < 1 / MAX_STEP_COUNT_RATIO) return { cause: 'step-counts-differ', baseline: base.steps, current: cur.steps };
+  }
   return undefined;
 }
 
+/** The workload-stated amounts of work that must agree for two whole windows to hold the same work. */
+const WORK_METRICS = ['output_tokens', 'prompt_tokens'] as const;
+
+/**
+ * Whether the two whole windows may be compared after a refusal for step counts: the same work in
+ * fewer, larger steps is the same total on both sides, so each side's kernel time per device over
+ * its window compares what the work cost. Not where the sides state different work (output or
+ * prompt tokens), nor after another cause, whose windows hold different kinds of work or time.
+ */
+function wholeWindowSound(refused: StepRefusal | undefined, current: GateInput, baseline: GateInput): boolean {
+  if (refused?.cause !== 'step-counts-differ') return false;
+  return WORK_METRICS.every((name) => {
+    const b = metricValue(baseline, name);
+    const c = metricValue(current, name);
+    return b === undefined || c === undefined || b === c;
+  });
+}
+
+/** The causes worded in this module; a newer cause is worded by the renderers alone (report/per-step-text.ts). */
+export type WordedRefusal = StepRefusal & { cause: Exclude<StepRefusal['cause'], 'step-counts-differ'> };
+
+export function isWordedRefusal(refused: StepRefusal): refused is WordedRefusal {
+  return refused.cause !== 'step-counts-differ';
+}
+
 /** A refusal in words, for the notes and the reasons (the data is perStep.refused). */
-export function refusalText(refused: StepRefusal, counts: { current: StepCount; baseline: StepCount }): string {
+export function refusalText(refused: WordedRefusal, counts: { current: StepCount; baseline: StepCount }): string {
   const fix = refused.fix === 'cuda-graph-trace-node' ? '; an nsys trace of CUDA graphs at graph level keeps only the kernels launched outside the graphs: capture with --cuda-graph-trace=node' : '';
   const then = 'kernels compared per launch, and nothing fails on them';
   const stepsOf = (count: StepCount) => `${count.steps} steps (${count.basis})`;
@@ -210,24 +231,28 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
   const notes: string[] = [];
   const measured = measuredStepTime(current, baseline, cur, base);
   const counted = base.steps !== null && cur.steps !== null;
-  const refused = counted
+  const checked = counted
     ? windowRefusal({ current, baseline }, { current: cur, baseline: base }, { current: kernelTimePerStep(curKernels, cur), baseline: kernelTimePerStep(baseKernels, base) }, measured)
     : undefined;
-  if (refused) notes.push(refusalText(refused, { current: cur, baseline: base }));
+  const whole = wholeWindowSound(checked, current, baseline);
+  const windowNs = (kernels: Map<string, Totals>, count: StepCount) => [...kernels.values()].reduce((sum, k) => sum + k.totalNs, 0) / count.devices;
+  const refused: StepRefusal | undefined = checked && whole ? { ...checked, window: { baselineNs: windowNs(baseKernels, base), currentNs: windowNs(curKernels, cur) } } : checked;
+  if (refused && isWordedRefusal(refused)) notes.push(refusalText(refused, { current: cur, baseline: base }));
   const perStepKnown = counted && !refused;
   const byKey = new Map<string, { baselineNs: number; currentNs: number }>();
   const kernelFamilies = new Map<string, KernelFamily>();
 
-  // Per step per device; per launch when either side's steps are unknown.
-  const baseDiv = perStepKnown ? base.steps! * base.devices : 0;
-  const curDiv = perStepKnown ? cur.steps! * cur.devices : 0;
+  // Per step per device; per device over the whole window where that is compared; per launch when either side's steps are unknown.
+  const baseDiv = perStepKnown ? base.steps! * base.devices : whole ? base.devices : 0;
+  const curDiv = perStepKnown ? cur.steps! * cur.devices : whole ? cur.devices : 0;
+  const divided = perStepKnown || whole;
   const kernels: PerStepKernel[] = [];
   for (const name of new Set([...baseKernels.keys(), ...curKernels.keys()])) {
     const b = baseKernels.get(name);
     const c = curKernels.get(name);
     const perLaunch = (t: Totals | undefined) => (t && t.instances > 0 ? t.totalNs / t.instances : 0);
-    const baselineNs = perStepKnown ? (b?.totalNs ?? 0) / baseDiv : perLaunch(b);
-    const currentNs = perStepKnown ? (c?.totalNs ?? 0) / curDiv : perLaunch(c);
+    const baselineNs = divided ? (b?.totalNs ?? 0) / baseDiv : perLaunch(b);
+    const currentNs = divided ? (c?.totalNs ?? 0) / curDiv : perLaunch(c);
     const launchedBy = c?.launchedBy ?? b?.launchedBy;
     const site = c?.site ?? b?.site;
     kernels.push({
@@ -236,8 +261,8 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
       baselineNs,
       currentNs,
       deltaNs: currentNs - baselineNs,
-      baselineLaunches: perStepKnown ? (b?.instances ?? 0) / baseDiv : (b?.instances ?? 0),
-      currentLaunches: perStepKnown ? (c?.instances ?? 0) / curDiv : (c?.instances ?? 0),
+      baselineLaunches: divided ? (b?.instances ?? 0) / baseDiv : (b?.instances ?? 0),
+      currentLaunches: divided ? (c?.instances ?? 0) / curDiv : (c?.instances ?? 0),
       ...(launchedBy ? { launchedBy } : {}),
       ...(site ? { site } : {}),
     });
@@ -274,7 +299,7 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
   if (!measured) notes.push('no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)');
 
   return {
-    perStep: { unit: perStepKnown ? 'step' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },
+    perStep: { unit: perStepKnown ? 'step' : whole ? 'window' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },
     byKey,
     topKernels: perStepKnown ? topKernelKeys(baseKernels, curKernels, topN) : [],
     kernelFamilies,

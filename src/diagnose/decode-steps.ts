@@ -10,6 +10,7 @@ import type { MatmulInputs, MatmulInputShape } from '../model/capture.js';
 import { median } from '../model/averages.js';
 import type { Profile } from '../model/profile.js';
 import { metricValue } from './profile-measures.js';
+import { samplingLaunches } from './step-count.js';
 
 export interface DecodeStepOptions {
   /** Steps (growing passes, sampling launches, decode ranges) needed to call it a decode loop. */
@@ -131,24 +132,18 @@ function oneTokenInputsOf(inputs: MatmulInputs): MatmulInputShape | undefined {
   return oneTokenOps * 2 > allOps ? most : undefined;
 }
 
-function samplingLaunchesOf(profile: Profile): number {
-  let most = 0;
-  for (const kernel of profile.kernels) if (kernel.family === 'sampling' && kernel.instances > most) most = kernel.instances;
-  return most;
-}
-
 const DECODE_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'] as const;
 
 export function decodeSteps(profile: Profile, options: DecodeStepOptions): DecodeSteps {
   const timeline = profile.timeline;
-  const samplingLaunches = samplingLaunchesOf(profile);
+  const sampled = samplingLaunches(profile.kernels)?.launches ?? 0;
   const growing = timeline?.matmulInputs ? growingInputs(timeline.matmulInputs.shapes, options.minDecodeSteps) : undefined;
   const ranges = timeline?.phaseRanges;
   const outputTokens = metricValue(profile, 'output_tokens');
   const stepGrowth = profilerStepGrowth(profile);
   const oneToken = timeline?.matmulInputs && !growing ? oneTokenInputsOf(timeline.matmulInputs) : undefined;
   const base = {
-    samplingLaunches,
+    samplingLaunches: sampled,
     ...(growing ? { growing } : {}),
     ...(oneToken ? { oneTokenInputs: oneToken } : {}),
     ...(stepGrowth !== undefined ? { profilerStepGrowth: stepGrowth } : {}),
@@ -159,7 +154,7 @@ export function decodeSteps(profile: Profile, options: DecodeStepOptions): Decod
   if (!growing) {
     if (outputTokens !== undefined && outputTokens <= 1) prefillOnly = `the workload reports ${outputTokens} output token`;
     else if (ranges && ranges.prefill > 0 && ranges.decode === 0) prefillOnly = `the trace's ranges name prefill only (${ranges.prefill}, e.g. \`${ranges.prefillName ?? ''}\`)`;
-    else if (samplingLaunches === 1 && (timeline?.steps.length ?? 0) <= 1) prefillOnly = 'one sampling launch: the window generates one token per sequence';
+    else if (sampled === 1 && (timeline?.steps.length ?? 0) <= 1) prefillOnly = 'one sampling launch: the window generates one token per sequence';
   }
   if (prefillOnly) return { ...base, signals: [], prefillOnly, text: prefillOnly };
 
@@ -173,10 +168,10 @@ export function decodeSteps(profile: Profile, options: DecodeStepOptions): Decod
     signals.push('decode-ranges');
     parts.push(`${ranges.decode} ranges name decode (e.g. \`${ranges.decodeName ?? ''}\`)`);
   }
-  if (samplingLaunches >= options.minDecodeSteps) {
+  if (sampled >= options.minDecodeSteps) {
     signals.push('sampling');
     const steps = timeline?.steps.length ?? 0;
-    parts.push(`${samplingLaunches} sampling launches${steps > 1 ? ` over ${steps} profiler steps` : ''}`);
+    parts.push(`${sampled} sampling launches${steps > 1 ? ` over ${steps} profiler steps` : ''}`);
   }
   if (stepGrowth !== undefined && stepGrowth >= options.minStepGrowth) {
     signals.push('step-growth');

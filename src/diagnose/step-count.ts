@@ -8,13 +8,18 @@
  * before counts read from ranges, and those before the inferred ones (graph replays, a once-per-step
  * kernel). The first that holds decides, unless it is a stated count that the window's own evidence
  * contradicts; the others that are present are named as agreeing or not. Without any, the count is unknown and says why: callers
- * then fall back to time per launch. The one place steps are counted (the gate's time per step
- * reads it).
+ * then fall back to time per launch.
+ *
+ * The one place steps are counted and sampling launches read: the pipeline records `stepCountOf`
+ * in the report (`stepCount`), the gate's time per step, the history summary and the dashboard read
+ * that record or call `stepCountOf` on what they hold, and the decode-step evidence
+ * (decode-steps.ts) reads `samplingLaunches`.
  */
 import { capabilitiesOf } from '../ingest/registry.js';
 import { FORMAT_IDS, type FormatId } from '../model/capture.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import type { StepBasis, StepCount } from '../model/report.js';
+import { batchSize } from './profile-measures.js';
 
 export type { StepBasis, StepCount };
 
@@ -55,18 +60,25 @@ function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : /(?:ch|sh|s|x)$/.test(word) ? 'es' : 's'}`;
 }
 
-/** The most-launched once-per-step kernel (sampling family) on one device: its launches are the steps. */
-function oncePerStepKernel(source: StepSource): { name: string; launches: number } | undefined {
+/** The most launches of one kernel on one device among `kernels` (launches summed by device and name). */
+function mostLaunchedOnOneDevice(kernels: StepSource['kernels']): { name: string; launches: number } | undefined {
   const byKey = new Map<string, { name: string; launches: number }>();
-  for (const kernel of source.kernels) {
-    if (kernel.family !== 'sampling' || !kernel.instances) continue;
+  for (const kernel of kernels) {
     const key = `${kernel.device ?? ''}|${kernel.name}`;
-    const seen = byKey.get(key);
-    byKey.set(key, { name: kernel.name, launches: (seen?.launches ?? 0) + kernel.instances });
+    byKey.set(key, { name: kernel.name, launches: (byKey.get(key)?.launches ?? 0) + (kernel.instances ?? 0) });
   }
-  let best: { name: string; launches: number } | undefined;
-  for (const entry of byKey.values()) if (!best || entry.launches > best.launches) best = entry;
-  return best;
+  let most: { name: string; launches: number } | undefined;
+  for (const entry of byKey.values()) if (!most || entry.launches > most.launches) most = entry;
+  return most;
+}
+
+/**
+ * The sampling kernel launched most on one device, and its launches: a token is sampled once per
+ * step per sequence (greedy argmax, top-k/top-p), so these are the steps the window ran. The one
+ * reader of sampling launches; undefined when no sampling kernel was launched.
+ */
+export function samplingLaunches(kernels: StepSource['kernels']): { name: string; launches: number } | undefined {
+  return mostLaunchedOnOneDevice(kernels.filter((kernel) => kernel.family === 'sampling' && kernel.instances));
 }
 
 /** A kernel name short enough for a sentence: the function name without templates and arguments. */
@@ -99,7 +111,7 @@ function candidates(source: StepSource, devices: number): Candidate[] {
   if (graphs >= MIN_STEPS * devices && timeline?.kernelLaunches === 0 && Number.isInteger(graphs / devices)) {
     list.push({ basis: 'graph-replays', steps: graphs / devices, text: `${plural(graphs, 'CUDA graph replay')}, every kernel inside one` });
   }
-  const sampling = oncePerStepKernel(source);
+  const sampling = samplingLaunches(source.kernels);
   if (sampling && sampling.launches >= MIN_STEPS) {
     list.push({ basis: 'once-per-step-kernel', steps: sampling.launches, text: `${plural(sampling.launches, 'launch')} of the sampling kernel ${shortKernel(sampling.name)}` });
   }
@@ -111,15 +123,8 @@ const STATED: ReadonlySet<StepBasis> = new Set<StepBasis>(['workload', 'max-outp
 
 /** The most launches of one kernel on one device: every step launches each of its kernels at least once. */
 function mostLaunches(source: StepSource): { name: string; launches: number } | undefined {
-  const byKey = new Map<string, { name: string; launches: number }>();
-  for (const kernel of source.kernels) {
-    if (kernel.instances === undefined) return undefined;
-    const key = `${kernel.device ?? ''}|${kernel.name}`;
-    byKey.set(key, { name: kernel.name, launches: (byKey.get(key)?.launches ?? 0) + kernel.instances });
-  }
-  let most: { name: string; launches: number } | undefined;
-  for (const entry of byKey.values()) if (!most || entry.launches > most.launches) most = entry;
-  return most;
+  if (source.kernels.some((kernel) => kernel.instances === undefined)) return undefined;
+  return mostLaunchedOnOneDevice(source.kernels);
 }
 
 /**
@@ -163,4 +168,30 @@ export function countSteps(source: StepSource): StepCount {
   if (differ.length) parts.push(`${differ.join(' and ')} differ`);
   parts.push(...refused);
   return { steps: chosen.steps, basis: chosen.basis, devices, text: parts.join('; ') };
+}
+
+/** A side whose steps are wanted: a Profile, a Report or a gate side fits as it is. */
+export interface StepSide extends Omit<StepSource, 'kernels'> {
+  kernels: ReadonlyArray<{ name: string; family: KernelFamily; instances?: number | undefined; device?: number | undefined }>;
+  environment: { batch?: string | undefined };
+  /** The count its report recorded when it was written. */
+  stepCount?: StepCount | undefined;
+}
+
+/**
+ * A side's decode steps: as its report recorded them when it was written (a report read back in part
+ * keeps only its first profiler steps), else counted now, with the tokens per step where the side
+ * states its batch as a plain number. What every stage that needs steps calls.
+ */
+export function stepCountOf(side: StepSide): StepCount {
+  if (side.stepCount) return side.stepCount;
+  const counted = countSteps({
+    // A kernel without a launch count counts as never launched: no launches bear out a stated count.
+    kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })),
+    timeline: side.timeline ?? null,
+    ...(side.metrics ? { metrics: side.metrics } : {}),
+    ...(side.sources ? { sources: side.sources } : {}),
+  });
+  const tokens = batchSize(side);
+  return { ...counted, ...(tokens !== undefined && tokens > 0 ? { tokensPerStep: tokens } : {}) };
 }

@@ -186,7 +186,7 @@ export const StepCountSchema = z.object({
 });
 export type StepCount = z.infer<typeof StepCountSchema>;
 
-/** GPU time of one family or kernel per step (per launch when unit is `launch`), each side, in ns. */
+/** GPU time of one family or kernel per step (per launch when unit is `launch`; per device over the whole window when `window`), each side, in ns. */
 export const StepTimeSchema = z.object({
   baselineNs: z.number().nonnegative(),
   currentNs: z.number().nonnegative(),
@@ -196,7 +196,7 @@ export const StepTimeSchema = z.object({
 export const PerStepKernelSchema = StepTimeSchema.extend({
   name: z.string(),
   family: KernelFamilySchema,
-  /** Launches per step (per the whole window when unit is `launch`), each side. */
+  /** Launches per step (over the whole window when unit is `launch`; per device over it when `window`), each side. */
   baselineLaunches: z.number().nonnegative(),
   currentLaunches: z.number().nonnegative(),
   /** The CPU op chain that launched it, where the trace links it (the side that ran it, the current first). */
@@ -229,14 +229,20 @@ export type MeasuredStep = z.infer<typeof MeasuredStepSchema>;
  *   trace of CUDA graphs at graph level, whose count sees only the launches outside the graphs.
  * - `step-bases-differ`: the sides count steps from different evidence and their kernel time per
  *   step differs by more than a code change of one workload moves it (`baseline`/`current`: ns per step).
+ * - `step-counts-differ`: tokens per step are not stated on both sides and the step counts differ by
+ *   more than the same work's windows do (`baseline`/`current`: steps per device), e.g. the same
+ *   requests packed into fewer, larger forwards (86 → 10).
  * `fix`: what makes the capture countable: `cuda-graph-trace-node` (nsys `--cuda-graph-trace=node`).
+ * `window`: each side's total kernel time per device over its whole window, in ns, where comparing
+ * the windows is sound (then `unit` is `window`).
  */
 export const StepRefusalSchema = z.object({
-  cause: z.enum(['tokens-per-step', 'kernel-time-exceeds-step', 'step-bases-differ']),
+  cause: z.enum(['tokens-per-step', 'kernel-time-exceeds-step', 'step-bases-differ', 'step-counts-differ']),
   side: z.enum(['baseline', 'current']).optional(),
   baseline: z.number(),
   current: z.number(),
   fix: z.enum(['cuda-graph-trace-node']).optional(),
+  window: z.object({ baselineNs: z.number().nonnegative(), currentNs: z.number().nonnegative() }).optional(),
 });
 export type StepRefusal = z.infer<typeof StepRefusalSchema>;
 
@@ -244,10 +250,12 @@ export type StepRefusal = z.infer<typeof StepRefusalSchema>;
  * Where the time went, per decode step: GPU time per step by family and kernel on each side and the
  * change, set against the measured change of step time. Kernel time that does not add up to the
  * measured change is host or idle time. When either side's steps are unknown, `unit` is `launch`:
- * time per launch of each kernel, no families and no share explained.
+ * time per launch of each kernel, no families and no share explained. When the comparison per step
+ * was refused because the same work ran in far fewer steps, `unit` is `window` where comparing the
+ * whole windows is sound: each kernel's time and launches per device over the whole window.
  */
 export const PerStepSchema = z.object({
-  unit: z.enum(['step', 'launch']),
+  unit: z.enum(['step', 'launch', 'window']),
   baseline: StepCountSchema,
   current: StepCountSchema,
   /** Per step, every family either side ran, largest change first (empty per launch). */
@@ -267,7 +275,7 @@ export const PerStepSchema = z.object({
   noChange: z.boolean().optional(),
   /** What limits the reading, in words (batch unknown, per-token, devices). */
   notes: z.array(z.string()).default([]),
-  /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`). */
+  /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`, or `window`). */
   refused: StepRefusalSchema.optional(),
 });
 export type PerStep = z.infer<typeof PerStepSchema>;

@@ -5,7 +5,7 @@ import { buildProfile } from './build-profile.js';
 import { createClassifier } from '../classify/classify.js';
 import type { UserFamilyRule } from '../classify/families.js';
 import { compare, type GateInput, type HistoryEntry } from '../compare/gate.js';
-import { stepCountOf } from '../compare/per-step.js';
+import { stepCountOf } from '../diagnose/step-count.js';
 import { withMedianInterval } from '../compare/median-interval.js';
 import type { GateOptionsInput } from '../compare/gate-options.js';
 import { diagnose, type DiagnoseConfig } from '../diagnose/run-rules.js';

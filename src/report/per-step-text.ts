@@ -4,8 +4,8 @@
  * launched from), the change of all kernel time, and how much of the measured change it explains.
  * Renders comparison.perStep (src/compare/per-step.ts); computes nothing of its own.
  */
-import type { PerStep, Report } from '../model/report.js';
-import { refusalText, stepTimeText } from '../compare/per-step.js';
+import type { PerStep, Report, StepRefusal } from '../model/report.js';
+import { isWordedRefusal, refusalText, stepTimeText } from '../compare/per-step.js';
 
 /** Below this share of a slowdown, the sentence says that the rest is host or idle time. */
 const MOSTLY_EXPLAINED = 0.8;
@@ -34,12 +34,30 @@ export function explainedText(perStep: Pick<PerStep, 'explainedShare'>, space = 
   return share < 0 ? ', the other way from the measured change' : `, ${Math.round(share * 100)}${space}% of the measured change`;
 }
 
+/**
+ * Why the comparison per step was refused, in words: the same work in far fewer, larger steps, and
+ * the whole windows where they were compared (the other causes through refusalText).
+ */
+export function stepRefusalText(refused: StepRefusal, perStep: Pick<PerStep, 'baseline' | 'current'>): string {
+  if (isWordedRefusal(refused)) return refusalText(refused, perStep);
+  const fewer = refused.current < refused.baseline ? 'the current run' : 'the baseline';
+  const factor = Math.max(refused.current, refused.baseline) / Math.min(refused.current, refused.baseline);
+  const unstated = [perStep.baseline.tokensPerStep === undefined ? 'the baseline' : '', perStep.current.tokensPerStep === undefined ? 'the current run' : ''].filter(Boolean).join(' and ');
+  const steps = `${refused.baseline.toLocaleString('en-US')} steps in the baseline against ${refused.current.toLocaleString('en-US')} in the current run`;
+  const head = `time per step not compared: ${steps} (${factor.toFixed(1)}× fewer in ${fewer}), and ${unstated} ${unstated.includes(' and ') ? 'state' : 'states'} no tokens per step, so a step is not the same work (the same requests packed into fewer forwards make each step larger)`;
+  const fix = 'state "batch": N in the workload\'s {"kind": "run", …} lines (references/formats.md) to compare per step';
+  const window = refused.window;
+  if (!window) return `${head}; kernels compared per launch, and nothing fails on them; ${fix}`;
+  const change = window.baselineNs > 0 ? ` (${window.currentNs >= window.baselineNs ? '+' : '−'}${Math.round((Math.abs(window.currentNs - window.baselineNs) / window.baselineNs) * 100)} %)` : '';
+  return `${head}; over the whole window, kernels take ${stepTimeText(window.baselineNs)} → ${stepTimeText(window.currentNs)} per device${change}, and nothing fails on them; ${fix}`;
+}
+
 /** The one sentence on where the time went, or undefined when the comparison has no time per step. */
 export function perStepHeadline(report: Report, parts: HeadlineParts): string | undefined {
   const perStep = report.comparison?.perStep;
   if (!perStep) return undefined;
   // Windows that do not hold the same kind of step: that is the news, not a kernel's time per launch.
-  if (perStep.refused) return `${refusalText(perStep.refused, perStep)}.`;
+  if (perStep.refused) return `${stepRefusalText(perStep.refused, perStep)}.`;
   // Kernels that moved within the runs' own noise, with no significant change measured: no story.
   if (perStep.noChange) return 'no change in time per step: the measured change is not significant, and kernel time per step moved within its noise.';
   // The kernel that moved most the way the run moved (a slowdown names what grew, not what shrank).

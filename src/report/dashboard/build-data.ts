@@ -25,7 +25,7 @@ import {
 } from './data.js';
 import { CI_PERCENT } from '../number-format.js';
 import { kernelDisplayNames } from '../kernel-display-name.js';
-import { countSteps } from '../../diagnose/step-count.js';
+import { stepCountOf } from '../../diagnose/step-count.js';
 import { clampText, safeCommit, safeHttpsUrl, safeRepository, safeServerUrl } from './safe-text.js';
 
 export interface DashboardInput {
@@ -148,8 +148,8 @@ function familyShares(reports: readonly Report[], options: DashboardOptions): { 
 
 /** GPU time per decode step of each shown family (ns, per device), or null when the capture does not count steps. */
 function familyStepTimes(report: Report, families: readonly string[]): { ns: number[] | null; basis: string; steps: number | null } {
-  // As written with the report: a report read back in part keeps only its first profiler steps.
-  const count = report.stepCount ?? countSteps(report);
+  // The count the report recorded (a report read back in part keeps only its first profiler steps), else counted now.
+  const count = stepCountOf(report);
   if (count.steps === null || report.kernels.length === 0) return { ns: null, basis: '', steps: null };
   const position = new Map(families.map((f, i) => [f, i]));
   const row = new Array<number>(families.length).fill(0);

@@ -538,7 +538,8 @@ function stepCountText(side: NonNullable<NonNullable<Report['comparison']>['perS
 export function perStepSection(report: Report, d: Detail, h: string): string {
   const perStep = report.comparison?.perStep;
   if (!perStep || d.families === 0) return '';
-  const per = perStep.unit === 'step' ? 'step' : 'launch';
+  // Per step; per launch without a comparison per step; per device over the whole window where that was compared.
+  const per = perStep.unit;
   const lines = [`${h} Time per ${per}`, ''];
   lines.push(`- Baseline steps: ${stepCountText(perStep.baseline)}`, `- Current steps: ${stepCountText(perStep.current)}`);
   const measured = perStep.measured;
