@@ -22,6 +22,8 @@ NSYS_LD="/tmp/dw/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 CLEAN=(env -i PATH="$PATH" HOME=/tmp LANG=C.UTF-8 LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" PYTHONPATH="${PYTHONPATH:-}" PYTHONUNBUFFERED=1)
 t0=$(date +%s)
 stamp() { echo "=== $1 ($(( $(date +%s) - t0 )) s)"; }
+PARTS=${PARTS:-1 2 3 4 5 6}
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 
 # nsys_capture NAME GRAPH_TRACE CMD...: nsys over the workload's capture range, the SQLite export, the
 # kernel summary and the per-launch GPU trace as CSV.
@@ -45,24 +47,29 @@ nsys_capture() {
 SP="python3 python/workloads/stack_patterns.py"
 LD="python3 python/workloads/llama_decode.py"
 stamp "1 prefill only"
-nsys_capture prefill_nsys node $SP --pattern prefill --prompt-len 1024
+part 1 && nsys_capture prefill_nsys node $SP --pattern prefill --prompt-len 1024
 stamp "2a graph-replayed decode, graph-level trace (nsys default)"
-nsys_capture graph_decode_graphlevel graph $SP --pattern graph-decode --steps 64 --batch 8
+part 2 && nsys_capture graph_decode_graphlevel graph $SP --pattern graph-decode --steps 64 --batch 8
 stamp "2b graph-replayed decode, node-level trace"
-nsys_capture graph_decode_nodelevel node $SP --pattern graph-decode --steps 64 --batch 8
+part 2 && nsys_capture graph_decode_nodelevel node $SP --pattern graph-decode --steps 64 --batch 8
 stamp "3 autotune window"
-nsys_capture autotune_nsys node $SP --pattern autotune --steps 48 --batch 8 --layers 8
+part 3 && nsys_capture autotune_nsys node $SP --pattern autotune --steps 48 --batch 8 --layers 8
+if part 4; then
 stamp "4a bf16 MoE, nsys"
 MOE="--mlp moe --experts 8 --top-k 2 --batch 8 --layers 8 --hidden 2048 --heads 16 --kv-heads 4 --intermediate 1408 --warmup 8 --steps 32 --repeats 3 --profile-steps 8"
 nsys_capture moe_bf16_nsys node $LD $MOE --graph on --profile cuda-range --out "$D" --name moe_bf16_nsys
 stamp "4b bf16 MoE, PyTorch profiler"
 timeout 300 "${CLEAN[@]}" $LD $MOE --graph on --profile torch --out "$D" --name moe_bf16_kineto > "$D/moe_bf16_kineto.stdout.jsonl" 2> "$D/moe_bf16_kineto.stderr.log"
 echo "rc=$?"; tail -1 "$D/moe_bf16_kineto.stdout.jsonl" | cut -c1-300
+fi
+if part 5; then
 stamp "5 ncu details page, 40 launches of an eager decode"
 SMALL="--layers 2 --batch 32 --graph off --warmup 4 --steps 8 --repeats 1"
 timeout 400 "${CLEAN[@]}" "$NCU" --clock-control none --csv --page details --launch-skip 400 --launch-count 40 \
   --section SpeedOfLight --section Occupancy --section LaunchStats $LD $SMALL > "$D/ncu_small_kernels.csv" 2> "$D/ncu_small_kernels.stderr.log"
 echo "ncu rc=$? lines=$(wc -l < "$D/ncu_small_kernels.csv")"; grep -c '"Duration"' "$D/ncu_small_kernels.csv"
+fi
+if part 6; then
 stamp "6 two --stats=true runs in one console log"
 LOG="$D/two_runs_stats.console.md"
 : > "$LOG"
@@ -74,6 +81,7 @@ for b in 1 8; do
   echo "stats run b=$b rc=$?"; echo >> "$LOG"
 done
 wc -l "$LOG"; grep -n "cuda_gpu_kern_sum" "$LOG" | head
+fi
 stamp "pack"
 ls -la "$D"
 tar -C "$OUT" -czf "$OUT/patterns.tgz" patterns && rm -rf "$D"

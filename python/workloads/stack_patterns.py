@@ -62,6 +62,7 @@ def prefill(a):
     model = llama_decode.Decoder(da, torch.device("cuda"), a.prompt_len + 64)
     model.alloc_cache(a.batch)
     prompt = torch.randint(10, da.vocab - 10, (a.batch, a.prompt_len), device="cuda")
+    model.probe_attention(a.batch, a.prompt_len, a.prompt_len, masked=False)  # picks the SDPA backend per shape
     with torch.no_grad():
         model.forward(prompt, model.positions[:a.prompt_len], None, write_cache=True)  # warm-up, outside
         torch.cuda.synchronize()
@@ -81,6 +82,8 @@ def graph_decode(a):
     m = llama_decode.Decoder(da, torch.device("cuda"), max_len)
     m.alloc_cache(a.batch)
     prompt = torch.randint(10, da.vocab - 10, (a.batch, a.prompt_len), device="cuda")
+    m.probe_attention(a.batch, a.prompt_len, a.prompt_len, masked=False)  # picks the SDPA backend per shape
+    m.probe_attention(a.batch, 1, max_len, masked=True)
     pos = torch.zeros(1, dtype=torch.long, device="cuda")
     tok = torch.zeros(a.batch, 1, dtype=torch.long, device="cuda")
 
