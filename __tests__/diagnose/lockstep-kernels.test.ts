@@ -14,7 +14,7 @@ import { expandInputs } from '../../src/io/input-paths.js';
 import { diagnose } from '../../src/diagnose/run-rules.js';
 import type { Finding, Report } from '../../src/model/report.js';
 import { renderTerminal } from '../../src/report/terminal.js';
-import { perStepLine } from '../../src/report/markdown/sections.js';
+import { DETAIL_LEVELS, findingsSection, perStepLine } from '../../src/report/markdown/sections.js';
 import { analyzedOnce } from '../helpers/shared-analysis.js';
 import { K, profileOf } from '../helpers/profile-builder.js';
 
@@ -96,7 +96,10 @@ describe('the demo pair (samples/): matmul + softmax attention with its KV heads
     const first = renderTerminal(forward).split('\n')[1]!;
     expect(first).toMatch(/^ {2}where the time went: \+298 µs\/step in elementwise_kernel<direct_copy_kernel_cuda> \(part of unfused-attention: 2 launches per softmax launch, layer by layer\); all kernels/);
     expect(perStepLine(forward)).toContain('</code> (part of <code>unfused-attention</code>: 2 launches per softmax launch, layer by layer); all kernels');
-    // The diagnosis lists both, each with its time per step.
+    // The diagnosis lists both, each with its time per step, in the report as in the terminal.
+    expect(findingsSection(forward, DETAIL_LEVELS[0]!, '##')).toContain(
+      '  - In lockstep: <code>elementwise&#95;kernel&#60;direct&#95;copy&#95;kernel&#95;cuda&#62;</code> (2 per softmax launch, 298 µs/step); <code>unrolled&#95;elementwise&#95;kernel&#60;direct&#95;copy&#95;kernel&#95;cuda&#62;</code> (1 per softmax launch, 39.5 µs/step)',
+    );
     expect(renderTerminal(forward)).toContain(
       'in lockstep: elementwise_kernel<direct_copy_kernel_cuda> (2 per softmax launch, 298 µs/step); unrolled_elementwise_kernel<direct_copy_kernel_cuda> (1 per softmax launch, 39.5 µs/step)',
     );
@@ -159,7 +162,7 @@ describe('fused attention that copies its KV heads: nothing to link', () => {
   });
 });
 
-describe('the lockstep test on built profiles (no steps: exact multiples only)', () => {
+describe('the lockstep test on built profiles', () => {
   const copyOf = (tag: string) => K.copy.replace('{lambda(float)#1}', `{lambda(float)#${tag}}`);
   it('names a copy at a whole number per softmax launch, and not one off by a launch or a cat', () => {
     const profile = profileOf({
@@ -178,5 +181,21 @@ describe('the lockstep test on built profiles (no steps: exact multiples only)',
       [K.copy, 1, null, null],
       [copyOf('2'), 2, null, null],
     ]);
+  });
+
+  it('with 32 steps counted (an argmax launch each): off by less than one launch per step keeps step, one per step more does not', () => {
+    const profile = profileOf({
+      kernels: [
+        [K.decodeGemm, 40, 3000],
+        [K.argmax, 0.5, 32],
+        [K.softmax, 2, 512],
+        // 2 per softmax launch and 16 once (a prefill step's): 32.5 per step.
+        [copyOf('2'), 10, 1040],
+        // 2 per softmax launch and one more every step: a second use.
+        [copyOf('3'), 5, 1056],
+      ],
+    });
+    const named = unfusedAttention(diagnose(profile).findings).lockstepKernels!;
+    expect(named.map((k) => [k.name, k.perLaunch, k.launchesPerStep, k.nsPerStep])).toEqual([[copyOf('2'), 2, 32.5, Math.round(10e6 / 32)]]);
   });
 });
