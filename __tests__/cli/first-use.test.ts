@@ -45,6 +45,11 @@ describe('the README, first use', () => {
       ['GPU time per step 60.6 µs → 419 µs (+358 µs)', 'family:copy GPU time per step 60.6 µs → 419 µs (+358 µs)'],
       ['`elementwise_kernel<direct_copy_kernel_cuda>`, 0 → 298 µs per step', 'kernel elementwise_kernel<direct_copy_kernel_cuda> GPU time per step 0 ns → 298 µs'],
       ["3 % of the baseline's 2.64 ms step, in a step that did not get faster", "(3 % of the baseline's 2.64 ms step) fail threshold, in a step that did not get faster"],
+      [
+        '`+298 µs/step in elementwise_kernel<direct_copy_kernel_cuda> (part of\nunfused-attention: 2 launches per softmax launch, layer by layer)`',
+        'where the time went: +298 µs/step in elementwise_kernel<direct_copy_kernel_cuda> (part of unfused-attention: 2 launches per softmax launch, layer by layer)',
+      ],
+      ['the copies\nthat keep step with its softmax, each with its time per step', 'in lockstep: elementwise_kernel<direct_copy_kernel_cuda> (2 per softmax launch, 298 µs/step)'],
       ['The demo exits 0; in CI the same\nverdict fails the job (exit 1)', 'In CI this verdict fails the job (exit code 1); the demo exits 0.'],
     ];
     for (const [readme, printed] of facts) {

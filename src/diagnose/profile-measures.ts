@@ -9,6 +9,8 @@ import { median } from '../model/averages.js';
 import { DEEP_DIVE_SECTIONS, deepDiveRequest, renderNcuCommand, steadyLaunchSkip as steadySkip } from './deep-dive-request.js';
 import { rocprofComputeCommand, toolVendor } from './vendor-tools.js';
 import { timelineThinBecause } from './evidence.js';
+import { countSteps } from './step-count.js';
+import type { LockstepKernel } from '../model/report.js';
 
 export interface Totals {
   ns: number;
@@ -33,6 +35,43 @@ export function kernelsMatching(profile: Profile, pattern: RegExp, families?: re
   const ns = kernels.reduce((sum, k) => sum + k.totalNs, 0);
   const instances = kernels.reduce((sum, k) => sum + k.instances, 0);
   return { kernels, ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
+}
+
+/**
+ * Kernels of `families` that keep step with the launches of the `anchor` family: each launched a
+ * whole number of times per anchor launch, to within less than one launch per step and device (a
+ * one-off, such as a prefill step's launches at the window's start, does not break the step; a second
+ * use once per step does), or exactly where the steps are unknown. The anchor must run more than once
+ * per step (a per-layer rate): a once-per-step anchor would tie every kernel that runs once per step.
+ * A kernel's rows on several devices count together; `leaveOut` drops kernels whose count says nothing.
+ */
+export function lockstepKernels(profile: Profile, anchor: KernelFamily, families: readonly KernelFamily[], leaveOut: (kernel: Kernel) => boolean = () => false): LockstepKernel[] {
+  const anchorLaunches = familyTotals(profile, [anchor]).instances;
+  const count = countSteps(profile);
+  const per = count.steps !== null ? count.steps * count.devices : null;
+  if (anchorLaunches === 0 || (per !== null && anchorLaunches < 2 * per)) return [];
+  const byName = new Map<string, { launches: number; totalNs: number }>();
+  for (const kernel of profile.kernels) {
+    if (!families.includes(kernel.family) || leaveOut(kernel)) continue;
+    const seen = byName.get(kernel.name) ?? { launches: 0, totalNs: 0 };
+    byName.set(kernel.name, { launches: seen.launches + kernel.instances, totalNs: seen.totalNs + kernel.totalNs });
+  }
+  const found: LockstepKernel[] = [];
+  for (const [name, { launches, totalNs }] of byName) {
+    const perLaunch = Math.round(launches / anchorLaunches);
+    const off = Math.abs(launches - perLaunch * anchorLaunches);
+    if (perLaunch < 1 || (per === null ? off !== 0 : off >= per)) continue;
+    found.push({
+      name,
+      anchor,
+      perLaunch,
+      launches,
+      totalNs,
+      launchesPerStep: per === null ? null : round(launches / per, 2),
+      nsPerStep: per === null ? null : Math.round(totalNs / per),
+    });
+  }
+  return found.sort((a, b) => b.totalNs - a.totalNs);
 }
 
 export function linearTotals(profile: Profile): Totals {

@@ -4,7 +4,7 @@
  * The docs link is derived from the id, never written by hand.
  */
 import type { Profile } from '../model/profile.js';
-import type { DeepDiveRequest, Severity } from '../model/report.js';
+import type { DeepDiveRequest, LockstepKernel, Severity } from '../model/report.js';
 import type { FindingId } from '../model/finding-ids.js';
 import type { Evidence, EvidenceNeed } from './evidence.js';
 
@@ -58,6 +58,8 @@ export interface RuleHit {
   kernel?: string;
   /** A deep dive to ask for, as data; `command` is its rendering (deep-dive-request.ts). */
   deepDive?: DeepDiveRequest;
+  /** Kernels launched in lockstep with the pattern the finding names (part of it), as data. */
+  lockstepKernels?: LockstepKernel[];
   /**
    * A correctness bug shown on strong evidence (e.g. decode without its KV cache): when it stays an
    * error, it leads the findings and is never made secondary to a run-level finding such as host-bound.

@@ -73,6 +73,7 @@ export function diagnose(profile: Profile, config: DiagnoseConfig = {}, rules: r
         ...(hit.command ? { command: hit.command } : {}),
         ...(hit.kernel ? { kernel: hit.kernel } : {}),
         ...(hit.deepDive ? { deepDive: hit.deepDive } : {}),
+        ...(hit.lockstepKernels?.length ? { lockstepKernels: hit.lockstepKernels } : {}),
         docs: docsUrl(rule.meta.id),
         secondary: false,
         basis: hit.basis,

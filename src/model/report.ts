@@ -28,6 +28,25 @@ export const DeepDiveRequestSchema = z.object({
 });
 export type DeepDiveRequest = z.infer<typeof DeepDiveRequestSchema>;
 
+/**
+ * A kernel that keeps step with a finding's own kernels: launched a whole number of times (`perLaunch`)
+ * per launch of the `anchor` family, to within less than one launch per step, as the copies that lay
+ * out an unfused attention's operands keep step with its softmax, layer by layer.
+ */
+export const LockstepKernelSchema = z.object({
+  /** The kernel's full name, as in the report's kernels. */
+  name: z.string(),
+  /** The family whose launches it keeps step with. */
+  anchor: KernelFamilySchema,
+  perLaunch: z.number().int().positive(),
+  launches: z.number().int().nonnegative(),
+  totalNs: z.number().nonnegative(),
+  /** Per step per device, where the window's steps are counted (src/diagnose/step-count.ts); else null. */
+  launchesPerStep: z.number().nonnegative().nullable(),
+  nsPerStep: z.number().nonnegative().nullable(),
+});
+export type LockstepKernel = z.infer<typeof LockstepKernelSchema>;
+
 export const FindingSchema = z.object({
   id: z.string(),
   severity: SeveritySchema,
@@ -46,6 +65,8 @@ export const FindingSchema = z.object({
   kernel: z.string().optional(),
   /** The deep dive the finding asks for, as data (`profile-gate run` runs it; `command` shows it). */
   deepDive: DeepDiveRequestSchema.optional(),
+  /** Kernels that are part of what the finding describes, beside its own (absent: none named). */
+  lockstepKernels: z.array(LockstepKernelSchema).optional(),
   /** The evidence the finding rests on, each with its coverage ("kernel breakdown: 1,963 launches …"). */
   basis: z.array(z.string()).default([]),
 });

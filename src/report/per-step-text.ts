@@ -1,10 +1,11 @@
 /**
  * The comparison's time per step in words, for the first lines of the comment, the job summary and
  * the terminal: one sentence naming the kernel whose time per step changed most (and where it was
- * launched from), the change of all kernel time, and how much of the measured change it explains.
+ * launched from, and the finding it is part of), the change of all kernel time, and how much of the
+ * measured change it explains.
  * Renders comparison.perStep (src/compare/per-step.ts); computes nothing of its own.
  */
-import type { PerStep, Report, StepRefusal } from '../model/report.js';
+import type { LockstepKernel, PerStep, Report, StepRefusal } from '../model/report.js';
 import { isWordedRefusal, refusalText, stepTimeText } from '../compare/per-step.js';
 
 /** Below this share of a slowdown, the sentence says that the rest is host or idle time. */
@@ -25,6 +26,29 @@ function percentText(share: number): string {
 function origin(kernel: PerStep['kernels'][number], parts: HeadlineParts): string {
   const from = [kernel.launchedBy ? kernel.launchedBy.split(' > ').at(-1)! : '', kernel.site ?? ''].filter(Boolean);
   return from.length ? ` (launched from ${parts.text(from.join(' / '))})` : '';
+}
+
+/** An anchor family as the sentence names it (`2 launches per softmax launch`). */
+const ANCHOR_WORD: Readonly<Record<string, string>> = { 'attention-softmax': 'softmax' };
+
+/** A kernel a finding names in lockstep with its own, for its evidence lines: `name` (2 per softmax launch, 298 µs/step). */
+export function lockstepText(kernel: LockstepKernel, parts: HeadlineParts): string {
+  const time = kernel.nsPerStep === null ? `${stepTimeText(kernel.totalNs)} over ${kernel.launches} launches, steps unknown` : `${stepTimeText(kernel.nsPerStep)}/step`;
+  return `${parts.kernel(kernel.name)} (${kernel.perLaunch} per ${ANCHOR_WORD[kernel.anchor] ?? kernel.anchor} launch, ${time})`;
+}
+
+/**
+ * The finding the kernel is part of, where a finding names it among the kernels in lockstep with its
+ * own (src/diagnose/profile-measures.ts lockstepKernels): the headline's kernel is then explained.
+ */
+function partOf(report: Report, name: string, parts: HeadlineParts): string {
+  for (const finding of report.findings) {
+    const kernel = finding.lockstepKernels?.find((k) => k.name === name);
+    if (!kernel) continue;
+    const launches = `${kernel.perLaunch} launch${kernel.perLaunch === 1 ? '' : 'es'}`;
+    return ` (part of ${parts.text(finding.id)}: ${launches} per ${ANCHOR_WORD[kernel.anchor] ?? kernel.anchor} launch, layer by layer)`;
+  }
+  return '';
 }
 
 /** How much of the measured change kernels explain, for the tables: a share, or that they moved the other way (never a negative share). */
@@ -65,9 +89,9 @@ export function perStepHeadline(report: Report, parts: HeadlineParts): string | 
   const top = perStep.kernels.find((k) => way !== 0 && Math.sign(k.deltaNs) === way) ?? perStep.kernels[0];
   if (!top || top.deltaNs === 0) return undefined;
   if (perStep.unit === 'launch') {
-    return `${stepTimeText(top.deltaNs, true)} per launch in ${parts.kernel(top.name)}${origin(top, parts)}; decode steps unknown on a side, so kernels are compared per launch.`;
+    return `${stepTimeText(top.deltaNs, true)} per launch in ${parts.kernel(top.name)}${origin(top, parts)}${partOf(report, top.name, parts)}; decode steps unknown on a side, so kernels are compared per launch.`;
   }
-  const lead = `${stepTimeText(top.deltaNs, true)}/step in ${parts.kernel(top.name)}${origin(top, parts)}`;
+  const lead = `${stepTimeText(top.deltaNs, true)}/step in ${parts.kernel(top.name)}${origin(top, parts)}${partOf(report, top.name, parts)}`;
   const all = perStep.kernelDeltaNs ?? 0;
   const measured = perStep.measured;
   if (!measured || measured.per !== 'step' || perStep.explainedShare === null) {

@@ -7,7 +7,7 @@ import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
 import { commandInert, withHiddenShown } from './inert-text.js';
-import { explainedText, perStepHeadline } from './per-step-text.js';
+import { explainedText, lockstepText, perStepHeadline } from './per-step-text.js';
 import { stepTimeText } from '../compare/per-step.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
@@ -137,6 +137,7 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
     const tag = `${finding.severity.toUpperCase()}${finding.secondary ? ' (secondary)' : ''}`;
     lines.push(`  ${paint(`[${tag}]`, SEVERITY_STYLE[finding.severity])} ${finding.id}: ${finding.message}`);
     lines.push(`      evidence: ${evidenceLine(finding)}`);
+    if (finding.lockstepKernels?.length) lines.push(`      in lockstep: ${finding.lockstepKernels.map((k) => lockstepText(k, { kernel: names, text: (text) => text })).join('; ')}`);
     if (finding.basis.length) lines.push(`      rests on: ${finding.basis.join('; ')}`);
     lines.push(`      next: ${finding.advice}`);
     if (finding.command) lines.push(`      $ ${finding.command}`);

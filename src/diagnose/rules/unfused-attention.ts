@@ -6,10 +6,18 @@
  */
 import { LINEAR_FAMILIES } from '../../model/family-ids.js';
 import { defineRule } from '../rule.js';
-import { familyTotals, percent, round } from '../profile-measures.js';
+import type { Kernel } from '../../model/profile.js';
+import { familyTotals, lockstepKernels, percent, round } from '../profile-measures.js';
 
 /** llama.cpp's ggml kernels: their fused path is a run flag, not a code change. */
 const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_attn_ext/m;
+
+/**
+ * Concatenation joins tensors (RoPE's halves, a cache append) per layer whether or not attention is
+ * fused: a launch count it shares with the softmax says nothing about attention.
+ */
+const CONCATENATION = /CatArray|concat|(?:^|[^a-z])cat(?:[^a-z]|$)/i;
+const isConcatenation = (kernel: Kernel): boolean => CONCATENATION.test(kernel.name) || /\baten::(?:cat|stack)\b/.test(kernel.launchedBy ?? '');
 
 export default defineRule({
   meta: {
@@ -34,6 +42,9 @@ export default defineRule({
     // softmax. With some fused launches beside the softmax ones the reading is mixed (another
     // softmax user, one path fused and one not): a warning, which does not fail by default.
     const conclusive = fused.instances === 0;
+    // The copies and layout changes that keep step with the softmax, layer by layer, are part of this
+    // attention (the KV heads repeated for the matmul, the scores cast for the softmax): named as data.
+    const lockstep = lockstepKernels(profile, 'attention-softmax', ['copy'], isConcatenation);
     return [
       {
         severity: conclusive ? 'error' : 'warning',
@@ -46,6 +57,7 @@ export default defineRule({
           bmmShare: round(bmm.share),
           fusedAttentionShare: round(fused.share),
         },
+        ...(lockstep.length ? { lockstepKernels: lockstep } : {}),
         advice: `${LLAMA_CPP.test(profile.kernels.map((k) => k.name).join('\n')) ? 'llama.cpp: run with flash attention on (-fa / --flash-attn): flash_attn_ext then replaces soft_max_f32 and the KQ/KQV matmuls. ' : ''}Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.`,
       },
     ];

@@ -17,7 +17,7 @@ import { workloadName } from '../dashboard/build-data.js';
 import { reportCharts } from './charts.js';
 import { readableReasons, reportKernelNames } from '../kernel-display-name.js';
 import type { ReportEntry } from '../merge-reports.js';
-import { explainedText, perStepHeadline } from '../per-step-text.js';
+import { explainedText, lockstepText, perStepHeadline } from '../per-step-text.js';
 import { stepTimeText } from '../../compare/per-step.js';
 
 /** How much of each section to show. Levels go from richest to leanest. */
@@ -138,12 +138,16 @@ export function nextStepLines(finding: Finding, textChars: number, commands = tr
   return lines;
 }
 
-export function renderFindingFull(finding: Finding, d: Detail): string {
+export function renderFindingFull(finding: Finding, d: Detail, names: (name: string) => string = (name) => name): string {
   const docs = safeLink('docs', finding.docs);
   const lines = [
     `- ${SEVERITY_ICON[finding.severity]} **${safeText(finding.title, 120)}** (${safeCode(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${safeText(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
   ];
   if (d.evidence > 0 && Object.keys(finding.evidence).length) lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
+  if (d.evidence > 0 && finding.lockstepKernels?.length) {
+    const kernels = finding.lockstepKernels.slice(0, d.evidence).map((k) => lockstepText(k, { kernel: (name) => safeCode(names(name), d.nameChars), text: (text) => safeText(text, 120) }));
+    lines.push(`  - In lockstep: ${kernels.join('; ')}`);
+  }
   if (d.evidence > 0 && finding.basis.length) lines.push(`  - Rests on: ${safeText(finding.basis.join('; '), d.textChars)}`);
   lines.push(...nextStepLines(finding, d.textChars, d.commands));
   return lines.join('\n');
@@ -158,7 +162,8 @@ export function findingsSection(report: Report, d: Detail, h: string): string {
   const out = [`${h} Findings`, ''];
   const findings = orderFindings(report.findings);
   if (findings.length === 0) out.push('No findings.');
-  for (const finding of findings.slice(0, d.findings)) out.push(renderFindingFull(finding, d));
+  const names = reportKernelNames(report);
+  for (const finding of findings.slice(0, d.findings)) out.push(renderFindingFull(finding, d, names));
   if (findings.length > d.findings) {
     const rest = findings.slice(d.findings);
     out.push(`- … ${rest.length} more findings in report.json: ${safeText(rest.map((f) => f.id).join(', '), 300)}`);
