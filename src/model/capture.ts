@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { TraceEvents } from './trace-events.js';
+import { NoticeCodeSchema } from './notice-codes.js';
 
 export const FORMAT_IDS = [
   'max-generate',
@@ -268,9 +269,12 @@ export const CpuFunctionSchema = z.object({
 });
 export type CpuFunction = z.infer<typeof CpuFunctionSchema>;
 
-/** A statement the tool itself printed about the capture (fallbacks, skipped reports, errors). */
+/**
+ * A statement about the capture or the analysis (fallbacks, skipped reports, errors). Later stages
+ * read its code, one of a closed set (model/notice-codes.ts); the message is for people.
+ */
 export const NoticeSchema = z.object({
-  code: z.string(),
+  code: NoticeCodeSchema,
   severity: z.enum(['info', 'warning', 'error']),
   message: z.string(),
 });

@@ -152,7 +152,7 @@ async function redactCommandRecords(run: RunResult, secrets: SecretSet): Promise
 
 /** Plan notices and run gaps in the report's notice shape. */
 export function runNotices(run: RunResult): Notice[] {
-  return run.notices.map((notice) => ({ code: 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
+  return run.notices.map((notice) => ({ code: notice.code ?? 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
 }
 
 async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, remainingSeconds: number): Promise<{ record?: StepRecord & { why: string }; run?: RunResult; asked?: string; request?: DeepDiveRequest }> {
