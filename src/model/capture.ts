@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { TraceEvents } from './trace-events.js';
 import { NoticeCodeSchema } from './notice-codes.js';
+import { MetricNameSchema } from './metrics.js';
 
 export const FORMAT_IDS = [
   'max-generate',
@@ -126,8 +127,8 @@ export const ApiStatSchema = z.object({
 export type ApiStat = z.infer<typeof ApiStatSchema>;
 
 export const MetricSampleSchema = z.object({
-  /** Canonical name from METRIC_CATALOG (src/model/metrics.ts). */
-  name: z.string(),
+  /** A name of METRIC_CATALOG (src/model/metrics.ts): importers write no other. */
+  name: MetricNameSchema,
   value: z.number(),
 });
 export type MetricSample = z.infer<typeof MetricSampleSchema>;
