@@ -70,9 +70,10 @@ function v2ToV3(data: Data): Data {
 }
 
 /**
- * Notice codes were free strings before they were a closed set (model/notice-codes.ts), and a later
- * version may add one: a code this version knows is kept, any other becomes `other`, its message
- * kept as written. A report of any version goes through it; the message is never read to choose.
+ * Notice codes were free strings before they were a closed set (model/notice-codes.ts), though every
+ * version wrote one, and a later version may add one: a code this version knows is kept, any other
+ * (or none) becomes `other`, its message kept as written. A report of any version goes through it;
+ * the message is never read to choose.
  */
 function withKnownNoticeCodes(data: Data): Data {
   const notices = data['notices'];
