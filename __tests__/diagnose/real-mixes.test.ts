@@ -9,6 +9,7 @@ import { runRules } from '../../src/diagnose/run-rules.js';
 import { CaptureSchema, type CaptureInput, type TimelineInput } from '../../src/model/capture.js';
 import type { Finding } from '../../src/model/report.js';
 import { loadKernelRows } from '../helpers/kernel-fixtures.js';
+import type { MetricName } from '../../src/model/metrics.js';
 
 const TRACES: Record<string, Pick<TimelineInput, 'spanNs' | 'busyNs' | 'kernelLaunches'>> = {
   dense_decode: { spanNs: 755377950, busyNs: 54497058, kernelLaunches: 22259 },
@@ -19,11 +20,11 @@ const TRACES: Record<string, Pick<TimelineInput, 'spanNs' | 'busyNs' | 'kernelLa
   tiny_hostbound: { spanNs: 214984883, busyNs: 5894361, kernelLaunches: 3827 },
 };
 
-function diagnose(file: string, extra: Partial<CaptureInput> = {}, metrics: Record<string, number> = {}): Finding[] {
+function diagnose(file: string, extra: Partial<CaptureInput> = {}, metrics: Partial<Record<MetricName, number>> = {}): Finding[] {
   const kernels = loadKernelRows(file).map((r) => ({ name: r.name, totalNs: r.totalNs, instances: r.instances }));
   const captures: CaptureInput[] = [{ source: { path: file, format: file.endsWith('.tsv') ? 'kineto-json' : 'nsys-stats' }, kernels, ...extra }];
   if (Object.keys(metrics).length) {
-    captures.push({ source: { path: 'run.log', format: 'max-generate' }, metrics: Object.entries(metrics).map(([name, value]) => ({ name, value })) });
+    captures.push({ source: { path: 'run.log', format: 'max-generate' }, metrics: Object.entries(metrics).map(([name, value]) => ({ name: name as MetricName, value: value! })) });
   }
   return runRules(buildProfile(captures.map((c) => CaptureSchema.parse(c))));
 }

@@ -8,6 +8,7 @@ import { buildProfile } from '../../src/pipeline/build-profile.js';
 import { CaptureSchema, type CaptureInput, type FormatId, type NcuResult, type Notice, type UtilSample } from '../../src/model/capture.js';
 import type { Environment, PythonSite, Timeline, TimelineInput } from '../../src/model/capture.js';
 import type { Profile } from '../../src/model/profile.js';
+import type { MetricName } from '../../src/model/metrics.js';
 
 /** Real kernel names (from the H200 and public fixtures, or MAX's documented templates). */
 export const K = {
@@ -63,7 +64,7 @@ export interface ProfileSpec {
   /** Host↔device copies: [kind, total milliseconds, count]. */
   memops?: ReadonlyArray<readonly [kind: string, ms: number, count: number, name?: string]>;
   /** Metric samples by canonical name. */
-  metrics?: Record<string, number | readonly number[]>;
+  metrics?: Partial<Record<MetricName, number | readonly number[]>>;
   timeline?: Partial<Timeline>;
   /** [name, total milliseconds, calls] */
   apiCalls?: ReadonlyArray<readonly [name: string, ms: number, calls: number]>;
@@ -136,7 +137,7 @@ export function capturesOf(spec: ProfileSpec): CaptureInput[] {
   if (spec.metrics) {
     captures.push({
       source: { path: 'generate.log', format: 'max-generate' },
-      metrics: Object.entries(spec.metrics).flatMap(([name, v]) => (typeof v === 'number' ? [v] : v).map((value) => ({ name, value }))),
+      metrics: (Object.entries(spec.metrics) as [MetricName, number | readonly number[]][]).flatMap(([name, v]) => (typeof v === 'number' ? [v] : v).map((value) => ({ name, value }))),
       ...(!hasKernelInput && spec.environment ? { environment: spec.environment } : {}),
     });
   }

@@ -268,7 +268,7 @@ describe('profile-gate run (CLI)', () => {
     expect(written.environment).toMatchObject({ gpuName: 'NVIDIA H200', driver: '580.159.04', cuda: '13.0', engine: 'command', model: 'tiny-label' });
     expect(written.sources.map((source) => source.format)).toEqual(['nsys-stats', 'nsys-gpu-time-util']);
     expect(written.gpuTimeUtilPercent).toBe(92.4);
-    expect(written.notices).toContainEqual(expect.objectContaining({ code: 'run', message: expect.stringMatching(/^the workload's console holds no \{"metric": …, "value": …\} line/) }));
+    expect(written.notices).toContainEqual(expect.objectContaining({ code: 'workload-console-unread', message: expect.stringMatching(/^the workload's console holds no \{"metric": …, "value": …\} line/) }));
     expect(stdout).toContain('profile-gate run: plan');
   });
 

@@ -16,6 +16,7 @@ import { scrubForUpload } from '../io/scrub-uploads.js';
 import { writeDerivedFiles } from '../io/derived-files.js';
 import type { Capture } from '../model/capture.js';
 import { REPORT_FILE, type Report } from '../model/report.js';
+import { ACCEPTANCES_READ, COMPARED_NOTHING } from '../model/verdict-meaning.js';
 import { buildAnnotations } from '../report/markdown/annotations.js';
 import { commentMarker, decideComment, renderComment } from '../report/markdown/comment.js';
 import { serializeReport } from '../report/json.js';
@@ -170,7 +171,7 @@ export function settleVerdict(ctx: ModeContext, report: Pick<Report, 'verdict' |
   const why = oneLine(failureLine(report.verdictReasons));
   const failing = failsJob(report.verdict, failVerdicts(ctx));
   if (failing) ctx.host.setFailed(`profile-gate verdict: ${report.verdict} (${why}; see the job summary)`);
-  else if (report.verdict === 'insufficient-data' || report.verdict === 'invalid') {
+  else if (COMPARED_NOTHING[report.verdict]) {
     ctx.host.warning(`profile-gate verdict: ${report.verdict}, which does not fail this job (input '${INPUTS.failVerdicts}' does not list it): ${why}`, { title: `profile-gate: ${report.verdict}` });
   }
 }
@@ -292,7 +293,7 @@ async function withAcceptance(ctx: ModeContext, report: Report): Promise<{ repor
   const { acceptLabel: label, acceptCommand: command } = ctx.inputs;
   const eventHead = ctx.inputs.prNumber === undefined ? ctx.run.pullRequestHeadSha : undefined;
   const known = eventHead ? { headSha: eventHead } : {};
-  if (pullRequest === undefined || (!label && !command) || (report.verdict !== 'fail' && report.verdict !== 'invalid')) return { report, ...known };
+  if (pullRequest === undefined || (!label && !command) || !ACCEPTANCES_READ[report.verdict]) return { report, ...known };
   let read;
   try {
     read = await readAcceptances(ctx.github(), {

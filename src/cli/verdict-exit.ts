@@ -2,6 +2,7 @@
 import { failsJob, failureLine } from '../compare/verdict.js';
 import { EXIT_GATE_FAILED, EXIT_OK } from '../errors.js';
 import type { Report } from '../model/report.js';
+import { COMPARED_NOTHING } from '../model/verdict-meaning.js';
 
 /**
  * The exit code of a verdict under --fail-verdicts; a verdict that compared nothing and does not fail
@@ -9,7 +10,7 @@ import type { Report } from '../model/report.js';
  */
 export function verdictExitCode(report: Pick<Report, 'verdict' | 'verdictReasons'>, failVerdicts: readonly string[], stderr: (text: string) => void = (text) => void process.stderr.write(text)): number {
   if (failsJob(report.verdict, failVerdicts)) return EXIT_GATE_FAILED;
-  if (report.verdict === 'insufficient-data' || report.verdict === 'invalid') {
+  if (COMPARED_NOTHING[report.verdict]) {
     stderr(`profile-gate: warning: verdict ${report.verdict}, which does not fail this run (--fail-verdicts does not list it): ${failureLine(report.verdictReasons)}\n`);
   }
   return EXIT_OK;

@@ -6,6 +6,7 @@
 import type { Profile } from '../model/profile.js';
 import type { DeepDiveRequest, LockstepKernel, Severity } from '../model/report.js';
 import type { FindingId } from '../model/finding-ids.js';
+import type { NoticeCode } from '../model/notice-codes.js';
 import type { Evidence, EvidenceNeed } from './evidence.js';
 
 export const REFERENCES_URL = 'https://github.com/profile-gate/profile-gate/blob/main/references/rules';
@@ -89,7 +90,7 @@ export function defineRule<Options extends object>(rule: Rule<Options>): Rule<Op
 }
 
 /** The notice code of a rule's note about the evidence (RuleContext.note): never a finding. */
-export const DIAGNOSIS_NOTE = 'diagnosis-note';
+export const DIAGNOSIS_NOTE = 'diagnosis-note' satisfies NoticeCode;
 
 export function docsUrl(id: string): string {
   return `${REFERENCES_URL}/${id}.md`;

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { TraceEvents } from './trace-events.js';
+import { NoticeCodeSchema } from './notice-codes.js';
+import { MetricNameSchema } from './metrics.js';
 
 export const FORMAT_IDS = [
   'max-generate',
@@ -125,8 +127,8 @@ export const ApiStatSchema = z.object({
 export type ApiStat = z.infer<typeof ApiStatSchema>;
 
 export const MetricSampleSchema = z.object({
-  /** Canonical name from METRIC_CATALOG (src/model/metrics.ts). */
-  name: z.string(),
+  /** A name of METRIC_CATALOG (src/model/metrics.ts): importers write no other. */
+  name: MetricNameSchema,
   value: z.number(),
 });
 export type MetricSample = z.infer<typeof MetricSampleSchema>;
@@ -268,9 +270,12 @@ export const CpuFunctionSchema = z.object({
 });
 export type CpuFunction = z.infer<typeof CpuFunctionSchema>;
 
-/** A statement the tool itself printed about the capture (fallbacks, skipped reports, errors). */
+/**
+ * A statement about the capture or the analysis (fallbacks, skipped reports, errors). Later stages
+ * read its code, one of a closed set (model/notice-codes.ts); the message is for people.
+ */
 export const NoticeSchema = z.object({
-  code: z.string(),
+  code: NoticeCodeSchema,
   severity: z.enum(['info', 'warning', 'error']),
   message: z.string(),
 });

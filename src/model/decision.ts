@@ -48,12 +48,17 @@ export function rowCause(row: Pick<ComparisonRow, 'metric' | 'kind' | 'status' |
   };
 }
 
-/** Which row statuses decide each verdict (src/compare/verdict.ts judge: fail beats insufficient-data beats warn). */
-const DECIDING: Partial<Record<Verdict, readonly ComparisonRow['status'][]>> = {
+/**
+ * Which row statuses decide each verdict (src/compare/verdict.ts judge: fail beats insufficient-data
+ * beats warn); a pass is decided by none, and which check made a comparison invalid was not recorded.
+ */
+const DECIDING: Readonly<Record<Verdict, readonly ComparisonRow['status'][]>> = {
   fail: ['fail'],
   accepted: ['fail'],
   'insufficient-data': ['insufficient-data'],
   warn: ['warn'],
+  pass: [],
+  invalid: [],
 };
 
 /**
@@ -68,7 +73,7 @@ export function decisionFromRows(report: {
   findings: readonly DecidingFinding[];
   comparison: { rows: readonly ComparisonRow[] } | null;
 }): Decision {
-  const deciding = DECIDING[report.verdict] ?? [];
+  const deciding = DECIDING[report.verdict];
   if (report.comparison) {
     const causes = report.comparison.rows
       .filter((r) => deciding.includes(r.status))

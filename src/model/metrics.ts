@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { ownValue } from './own-key.js';
 
 /** The canonical throughput and latency metrics, with the unit and the direction that is better. */
@@ -25,7 +26,21 @@ export const METRIC_CATALOG = {
   profile_steps: { unit: 'steps', direction: 'higher', label: 'Steps in the profiled window' },
 } as const satisfies Record<string, MetricInfo>;
 
+/**
+ * The metrics this version knows: the only names an importer writes into a capture (a workload's
+ * metric line of another name is dropped and counted). A profile and a report carry names as
+ * strings: a report of another version may hold a name this one does not know, which is compared
+ * and shown by its name (metricInfo's fallback).
+ */
 export type MetricName = keyof typeof METRIC_CATALOG;
+
+export const METRIC_NAMES = Object.keys(METRIC_CATALOG) as MetricName[];
+
+export const MetricNameSchema = z.enum(METRIC_NAMES as [MetricName, ...MetricName[]]);
+
+export function isMetricName(name: string): name is MetricName {
+  return ownValue<MetricInfo>(METRIC_CATALOG, name) !== undefined;
+}
 
 /** Metrics that describe the workload rather than its speed; they are reported but never gated. */
 export const DESCRIPTIVE_METRICS: ReadonlySet<string> = new Set<MetricName>(['prompt_tokens', 'output_tokens', 'profile_steps']);

@@ -15,6 +15,7 @@
 import { InputError } from '../errors.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from './report.js';
 import { decisionFromRows } from './decision.js';
+import { knownNoticeCode } from './notice-codes.js';
 
 type Data = Record<string, unknown>;
 
@@ -68,6 +69,18 @@ function v2ToV3(data: Data): Data {
   return { ...data, schemaVersion: 3 };
 }
 
+/**
+ * Notice codes were free strings before they were a closed set (model/notice-codes.ts), though every
+ * version wrote one, and a later version may add one: a code this version knows is kept, any other
+ * (or none) becomes `other`, its message kept as written. A report of any version goes through it;
+ * the message is never read to choose.
+ */
+function withKnownNoticeCodes(data: Data): Data {
+  const notices = data['notices'];
+  if (!Array.isArray(notices)) return data;
+  return { ...data, notices: notices.map((notice) => (isRecord(notice) ? { ...notice, code: knownNoticeCode(notice['code']) } : notice)) };
+}
+
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   0: v0ToV1,
@@ -108,6 +121,7 @@ export function migrateReport(data: unknown, path: string): Report {
     if (!step) throw new InputError(path, `expected schemaVersion ${REPORT_SCHEMA_VERSION} or a version that can be migrated, got ${version}`);
     current = step(current);
   }
+  current = withKnownNoticeCodes(current);
   const parsed = (version < FIRST_DECIDED_VERSION ? UNDECIDED_REPORT : ReportSchema).safeParse(current);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

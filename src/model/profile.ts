@@ -36,6 +36,7 @@ export const FamilyShareSchema = z.object({
 export type FamilyShare = z.infer<typeof FamilyShareSchema>;
 
 export const MetricSchema = z.object({
+  /** A MetricName (model/metrics.ts) when this version built it; a report of another version may hold any name. */
   name: z.string(),
   unit: z.string(),
   direction: z.enum(['higher', 'lower']),

@@ -3,6 +3,7 @@
  * verdict wins, and the legs are ordered worst first so a reviewer reads the problem before the rest.
  */
 import type { Report, Verdict } from '../model/report.js';
+import { isAlert } from './row-attention.js';
 
 /** Where a report's full files can be fetched from. */
 export interface ArtifactLink {
@@ -78,5 +79,5 @@ export function needsAttention(entry: ReportEntry): boolean {
   const { report } = entry;
   if (report.verdict !== 'pass') return true;
   if (report.comparison?.newFindings.length) return true;
-  return report.comparison?.rows.some((row) => row.status === 'fail' || row.status === 'warn') ?? false;
+  return report.comparison?.rows.some(isAlert) ?? false;
 }

@@ -4,6 +4,7 @@ import { metricInfo } from '../model/metrics.js';
 import { rowSubject, type ComparisonRow, type Finding, type Report } from '../model/report.js';
 import { ciText, excludedGapsText, launchCallsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './number-format.js';
 import { NO_BASELINE_VERDICT } from './markdown/sections.js';
+import { isQuiet } from './row-attention.js';
 import { readableReasons, reportKernelNames } from './kernel-display-name.js';
 import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
 import { commandInert, withHiddenShown } from './inert-text.js';
@@ -105,7 +106,7 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
       if (subject?.type !== 'kernel') return row.metric;
       return `${row.kind === 'kernel-time' ? 'kernel-time:' : ''}kernel:${names(subject.id)}`;
     };
-    const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
+    const shown = comparison.rows.filter((row) => row.kind === 'metric' || !isQuiet(row));
     const accepted = new Set(report.acceptance?.covers ?? []);
     for (const row of shown.slice(0, 12)) {
       const relative = row.kind === 'metric';

@@ -8,7 +8,6 @@ import { runSteps, type StepsDone } from './executor.js';
 import type { Plan } from './plan-types.js';
 import type { ExecuteDeps, RunOutcome, RunResult } from './run-types.js';
 import { STEP_RUNNERS } from './steps/index.js';
-import { CONSOLE_NOTICE } from './steps/outputs.js';
 
 export type { ExecuteDeps, RunFile, RunOutcome, RunResult, StepRecord, StepStatus } from './run-types.js';
 
@@ -23,7 +22,7 @@ function outcomeOf(plan: Plan, done: StepsDone, cancelled: boolean, seconds: () 
   if (outcome === 'ok' && missing) {
     // The failed steps' own messages carry the hint (a capture range that never opened, a tool missing).
     // With no failed step, a command workload's console without metric lines is the likely cause.
-    const consoleNotice = stepProblems.length ? undefined : notices.find((notice) => notice.message.startsWith(CONSOLE_NOTICE));
+    const consoleNotice = stepProblems.length ? undefined : notices.find((notice) => notice.code === 'workload-console-unread');
     const why = stepProblems.length ? `: ${stepProblems.join('; ')}` : consoleNotice ? `: ${consoleNotice.message}` : '';
     const message = `${stepProblems.length ? '' : 'every step finished but '}no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}${why}`;
     return { outcome: 'failed', message, steps, files, analysisInputs, baseAnalysisInputs, notices, seconds: seconds() };

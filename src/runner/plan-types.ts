@@ -4,6 +4,7 @@
  * the planner that imports them.
  */
 import type { Environment, FormatId } from '../model/capture.js';
+import type { NoticeCode } from '../model/notice-codes.js';
 import type { DetectedEnvironment } from './detect.js';
 import type { RunOptions } from './run-options.js';
 
@@ -79,6 +80,8 @@ export interface DeepDivePlan {
 }
 
 export interface PlanNotice {
+  /** Its code in the report; `run` when none more precise is given. What reads a notice reads this, never the message. */
+  code?: NoticeCode;
   severity: 'info' | 'warning';
   message: string;
   fix?: string;

@@ -13,7 +13,7 @@ import type { Notice } from '../model/capture.js';
 import type { FormatId } from '../model/capture.js';
 import { capabilitiesOf } from '../ingest/registry.js';
 import type { OutputKind } from './plan-types.js';
-import type { Report, SkippedInput } from '../model/report.js';
+import type { Report, SkippedInput, Verdict } from '../model/report.js';
 import type { BaselineChoice } from '../pipeline/analyze.js';
 import { askedText, chooseDeepDive, deepDiveMismatch, withNcuLogFile } from './deep-dive.js';
 import type { DeepDiveRequest } from '../diagnose/deep-dive-request.js';
@@ -152,7 +152,7 @@ async function redactCommandRecords(run: RunResult, secrets: SecretSet): Promise
 
 /** Plan notices and run gaps in the report's notice shape. */
 export function runNotices(run: RunResult): Notice[] {
-  return run.notices.map((notice) => ({ code: 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
+  return run.notices.map((notice) => ({ code: notice.code ?? 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
 }
 
 async function runDeepDiveStep(plan: Plan, report: Report, deps: ExecuteDeps, remainingSeconds: number): Promise<{ record?: StepRecord & { why: string }; run?: RunResult; asked?: string; request?: DeepDiveRequest }> {
@@ -270,6 +270,9 @@ function pairSeconds(run: RunResult, plan: Plan, pair: readonly PlannedStep[]): 
   return mean * pair.length;
 }
 
+/** Whether more A/B pairs may change a verdict: a fail is decided; an invalid comparison (throttled, another environment) no run can mend. */
+const MORE_PAIRS_MAY_DECIDE: Readonly<Record<Verdict, boolean>> = { pass: true, warn: true, 'insufficient-data': true, accepted: true, fail: false, invalid: false };
+
 /**
  * Adaptive A/B: while the head's comparison has undecided gated metrics and it has not failed, run
  * the next reserve ABBA pair and compare again, as the next look (the gate spends alpha over the
@@ -284,8 +287,7 @@ async function decideWithMoreRuns(plan: Plan, result: JobResult & { report: Repo
   const looks = plan.extraPairs.length + 1;
   for (let index = 2; index <= looks; index += 1) {
     const undecided = result.report.comparison?.undecided ?? [];
-    // A fail is decided; an invalid comparison (throttled, another environment) no run can mend.
-    if (result.report.verdict === 'fail' || result.report.verdict === 'invalid' || !undecided.length) return;
+    if (!MORE_PAIRS_MAY_DECIDE[result.report.verdict] || !undecided.length) return;
     const pair = plan.extraPairs[index - 2]!;
     const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
     const need = pairSeconds(run, plan, pair);

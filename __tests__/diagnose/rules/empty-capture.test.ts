@@ -12,6 +12,15 @@ testRule(rule, {
     { name: 'utilization samples alone are a valid input', profile: { util: [50, 60] } },
     { name: 'a generate log alone (metrics) is a valid input', profile: { metrics: { decode_tok_s: 100 } } },
     {
+      // Notices are read by their code: a sampler's warning that quotes such a line is not the tool's word.
+      name: 'a warning of another code whose message says there is no kernel data',
+      profile: {
+        format: 'max-generate',
+        notices: [{ code: 'gpu-snapshot-warning', severity: 'warning', message: 'No GPU kernel data found in profile (/tmp/max-profile.nsys-rep)' }],
+        metrics: { decode_tok_s: 100 },
+      },
+    },
+    {
       // The real H200 graph-level nsys capture: kernel report SKIPPED, 32 cudaGraphLaunch calls; graph-level-trace explains it.
       name: 'graph launches without kernels are left to graph-level-trace',
       profile: {
@@ -31,6 +40,16 @@ testRule(rule, {
       name: 'MAX said there is no kernel data',
       profile: { notices: [{ code: 'max-no-kernel-data', severity: 'error', message: 'No GPU kernel data found in profile (/tmp/max-profile.nsys-rep)' }], metrics: { decode_tok_s: 100 } },
       hits: [{ severity: 'warning', evidence: { kernels: 0, notice: 'max-no-kernel-data', metrics: 1 }, command: /--cuda-graph-trace=node/ }],
+    },
+    {
+      // `max generate --profile` without nsys on PATH records only the Python/CPU profile.
+      name: 'MAX captured a CPU profile only, nsys not found',
+      profile: {
+        format: 'max-generate',
+        notices: [{ code: 'max-no-nsys', severity: 'warning', message: 'Nsight Systems (nsys) not found; only Python/CPU profile will be captured' }],
+        metrics: { decode_tok_s: 100 },
+      },
+      hits: [{ severity: 'warning', evidence: { kernels: 0, notice: 'max-no-nsys', metrics: 1 } }],
     },
     {
       // nsys stats on a capture without CUDA kernels (MinerU fixture): every CUDA report is SKIPPED.

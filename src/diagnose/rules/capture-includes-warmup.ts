@@ -1,6 +1,7 @@
 /**
- * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
- * first step far slower than the rest, or the tool itself reporting compilation.
+ * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, or a
+ * first step far slower than the rest. No importer reads a tool's own word about compilation, so no
+ * notice code stands for it.
  */
 import { ROCPROF_KERNEL_COMMAND, toolVendor } from '../vendor-tools.js';
 import { suiteOf } from '../../ingest/registry.js';
@@ -9,7 +10,6 @@ import { defineRule } from '../rule.js';
 import { ms, round } from '../profile-measures.js';
 
 const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
-const COMPILE_NOTICE = /compil|autotun/i;
 
 export default defineRule({
   meta: {
@@ -46,12 +46,6 @@ export default defineRule({
         moduleLoadMs: ms(loadNs),
         moduleLoadShare: round(loadNs / apiNs),
       });
-    }
-
-    const notice = profile.notices.find((n) => n.severity !== 'info' && (COMPILE_NOTICE.test(n.code) || COMPILE_NOTICE.test(n.message)));
-    if (notice) {
-      signals.push('notice');
-      evidence.notice = notice.code;
     }
 
     if (signals.length === 0) return [];

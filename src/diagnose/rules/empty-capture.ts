@@ -8,10 +8,13 @@ import { ms, totalLaunches } from '../profile-measures.js';
 import { ROCPROF_KERNEL_COMMAND, toolVendor } from '../vendor-tools.js';
 import { capabilitiesOf, suiteOf } from '../../ingest/registry.js';
 import type { FormatId } from '../../model/capture.js';
+import type { NoticeCode } from '../../model/notice-codes.js';
 
-/** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
-const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
-const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel data|only Python\/CPU profile/i;
+/**
+ * Notices that say the kernel data is missing (MAX without nsys or a GPU, nsys's kernel report
+ * skipped), by code: an info notice of these codes concerns another report.
+ */
+const NO_KERNEL_CODES: ReadonlySet<NoticeCode> = new Set<NoticeCode>(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
 
 const NSYS_CAPTURE_COMMAND =
   'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
@@ -60,7 +63,7 @@ export default defineRule({
     const hits: RuleHit[] = [];
     const held = otherRecords(profile);
     // The tool's own word that no kernel data is there, and graph launches without kernels (a graph-level trace).
-    const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
+    const notice = profile.notices.find((n) => NO_KERNEL_CODES.has(n.code) && n.severity !== 'info');
     const graphLaunches = profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0);
     if (profile.kernels.length === 0 && !hasOtherData && held && !notice && !graphLaunches) {
       // A real capture, read to the end, of something other than kernels (a memory or API summary

@@ -8,6 +8,7 @@
  */
 import { InputError } from '../../errors.js';
 import type { CaptureInput, MetricSample, UtilSample } from '../../model/capture.js';
+import type { MetricName } from '../../model/metrics.js';
 import { defineImporter, type ImportContext } from '../common/importer.js';
 
 /** Replace the bare NaN / Infinity tokens Python's json module writes (outside strings) with null. */
@@ -37,7 +38,7 @@ function finite(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-const MEDIAN_KEYS: [string, string][] = [
+const MEDIAN_KEYS: [string, MetricName][] = [
   ['median_ttft_ms', 'ttft_ms'],
   ['median_tpot_ms', 'tpot_ms'],
   ['median_itl_ms', 'itl_ms'],
@@ -56,7 +57,7 @@ export default defineImporter({
   async read(file, ctx) {
     const result = parseJsonObject(file.path, await file.text(), ctx);
     const metrics: MetricSample[] = [];
-    const push = (name: string, key: string, value: unknown) => {
+    const push = (name: MetricName, key: string, value: unknown) => {
       const number = finite(value);
       if (number !== undefined) metrics.push({ name, value: number });
       else if (key in result) ctx.count('value-not-available', 'info', `"${key}" is ${JSON.stringify(value)} and is left out`);

@@ -10,6 +10,7 @@
  */
 import { InputError } from '../../errors.js';
 import type { CaptureInput, KernelStat, MetricSample, Notice, UtilSample } from '../../model/capture.js';
+import type { MetricName } from '../../model/metrics.js';
 import { defineImporter, type ImportContext } from '../common/importer.js';
 import { GPU_TITLE, maxVersion, profilerNotice, readGpuKernelTable } from './max/console.js';
 import { parseNumber, splitLines } from '../common/text-tables.js';
@@ -20,7 +21,7 @@ const CLOSING = /^={20,}\s*$/;
 const LABELLED = /^(\S.*?):\s+(\S+)(?:\s+%)?\s*$/;
 
 type Field =
-  | { kind: 'metric'; name: string }
+  | { kind: 'metric'; name: MetricName }
   | { kind: 'duration' }
   | { kind: 'generated' }
   | { kind: 'printed-decode' }
@@ -35,7 +36,7 @@ function fieldFor(label: string): Field | undefined {
   if (key === 'output token throughput (tok/s)') return { kind: 'printed-decode' };
   const median = /^(?:median|p50) (ttft|tpot|itl|request latency|e2e latency|e2el) \(ms\)$/.exec(key);
   if (median) {
-    const names: Record<string, string> = { ttft: 'ttft_ms', tpot: 'tpot_ms', itl: 'itl_ms' };
+    const names: Record<string, MetricName> = { ttft: 'ttft_ms', tpot: 'tpot_ms', itl: 'itl_ms' };
     return { kind: 'metric', name: names[median[1]!] ?? 'latency_ms' };
   }
   const gpu = /^gpu (\d+) utilization \(%\)$/.exec(key);

@@ -11,12 +11,13 @@
  */
 import { InputError } from '../../errors.js';
 import type { CaptureInput, CpuFunction, KernelStat, MetricSample, Notice } from '../../model/capture.js';
+import type { MetricName } from '../../model/metrics.js';
 import { createImportContext, defineImporter, type ImportContext } from '../common/importer.js';
 import { CPU_EMPTY, CPU_TITLE, GPU_TITLE, maxVersion, profilerNotice, readCpuTable, readGpuKernelTable } from './max/console.js';
 import { nsPerUnit, parseNumber, splitLines } from '../common/text-tables.js';
 
 interface MetricLine {
-  name: string;
+  name: MetricName;
   /** What the report prints after the value: a time unit, or fixed text. */
   unit: 'time' | 'tokens per second' | 'req/s' | 'none';
 }

@@ -17,10 +17,8 @@
  */
 import { InputError } from '../../errors.js';
 import type { CaptureInput, MetricSample, TimedWindow } from '../../model/capture.js';
-import { METRIC_CATALOG } from '../../model/metrics.js';
+import { isMetricName } from '../../model/metrics.js';
 import { defineImporter, MAX_PLAUSIBLE_VALUE } from '../common/importer.js';
-
-const CATALOG = new Set(Object.keys(METRIC_CATALOG));
 
 type MetricRecord = { type: 'metric'; metric: string; value: unknown } | { type: 'run'; fields: Record<string, unknown> };
 
@@ -84,12 +82,13 @@ export default defineImporter({
       }
       if (record.type === 'metric') {
         const value = finiteNumber(record.value);
-        if (!CATALOG.has(record.metric)) {
-          ctx.count('unknown-metric', 'data-loss', `${record.metric} (line ${index + 1}) is not a known metric name`);
+        const name = record.metric;
+        if (!isMetricName(name)) {
+          ctx.count('unknown-metric', 'data-loss', `${name} (line ${index + 1}) is not a known metric name`);
           return;
         }
-        if (value === null) return dropValue(record.metric, record.value, index + 1);
-        metrics.push({ name: record.metric, value });
+        if (value === null) return dropValue(name, record.value, index + 1);
+        metrics.push({ name, value });
         return;
       }
       const tokS = finiteNumber(record.fields['tok_s']);
@@ -102,7 +101,7 @@ export default defineImporter({
       const batch = finiteNumber(record.fields['batch']);
       if (batch !== null) batches.add(batch);
       for (const [key, value] of Object.entries(record.fields)) {
-        if (key === 'decode_tok_s' || !CATALOG.has(key)) continue;
+        if (key === 'decode_tok_s' || !isMetricName(key)) continue;
         if (finiteNumber(value) !== null) metrics.push({ name: key, value: value as number });
         else dropValue(key, value, index + 1);
       }

@@ -17,6 +17,7 @@ import { workloadName } from '../dashboard/build-data.js';
 import { reportCharts } from './charts.js';
 import { readableReasons, reportKernelNames } from '../kernel-display-name.js';
 import type { ReportEntry } from '../merge-reports.js';
+import { isAlert, isQuiet } from '../row-attention.js';
 import { explainedText, lockstepText, perStepHeadline } from '../per-step-text.js';
 import { stepTimeText } from '../../compare/per-step.js';
 
@@ -96,14 +97,7 @@ export function orderRows(rows: readonly ComparisonRow[]): ComparisonRow[] {
   return ordered;
 }
 
-export function isAlert(row: ComparisonRow): boolean {
-  return row.status === 'fail' || row.status === 'warn';
-}
-
-/** Rows that need no look: a pass, or a row shown for information only. */
-export function isQuiet(row: ComparisonRow): boolean {
-  return row.status === 'pass' || row.status === 'info';
-}
+export { isAlert, isQuiet };
 
 /**
  * The notes of the measured metrics (warm-up runs dropped, outliers left out, drift), whatever the

@@ -8,8 +8,6 @@ import type { PlannedOutput, PlannedStep } from '../plan-types.js';
 import type { RunFile } from '../run-types.js';
 import type { StepContext } from './types.js';
 
-/** How a notice about a command workload's console starts (the run's failure quotes it). */
-export const CONSOLE_NOTICE = "the workload's console ";
 
 /** The analysis copy of a profiled `max generate` console (its timings are not a measurement). */
 async function deriveConsole(step: PlannedStep, context: StepContext): Promise<PlannedOutput[]> {
@@ -51,8 +49,8 @@ async function verifyOutputs(step: PlannedStep, extra: PlannedOutput[], context:
     if (check.ok) found.push({ path: check.path, kind: output.kind, analysis: output.analysis, bytes: check.bytes, step: step.id });
     else if (output.optional) {
       // Said once for all the runs of a workload whose console carries no metrics.
-      const message = output.kind === 'workload-console' ? `${CONSOLE_NOTICE}${check.reason}` : `${step.id}: ${display(output.path)} ${check.reason}`;
-      if (!notices.some((notice) => notice.message === message)) notices.push({ severity: 'info', message });
+      if (output.kind !== 'workload-console') notices.push({ severity: 'info', message: `${step.id}: ${display(output.path)} ${check.reason}` });
+      else if (!notices.some((notice) => notice.code === 'workload-console-unread')) notices.push({ code: 'workload-console-unread', severity: 'info', message: `the workload's console ${check.reason}` });
     } else problems.push(`${display(output.path)} ${check.reason}${output.hint ? ` (${output.hint})` : ''}`);
   }
   return problems.length ? { files: found, problem: problems.join('; ') } : { files: found };

@@ -6,6 +6,7 @@
  */
 import { InputError } from '../../../errors.js';
 import type { CpuFunction, KernelStat, Notice } from '../../../model/capture.js';
+import type { NoticeCode } from '../../../model/notice-codes.js';
 import type { ImportContext } from '../../common/importer.js';
 import { nsPerUnit } from '../../common/text-tables.js';
 
@@ -129,7 +130,7 @@ export function readCpuTable(path: string, lines: readonly string[], titleIndex:
   return { functions, next };
 }
 
-const CPU_ONLY_NOTES: [RegExp, string][] = [
+const CPU_ONLY_NOTES: [RegExp, NoticeCode][] = [
   [/Nsight Systems.*not found/i, 'max-no-nsys'],
   [/no NVIDIA GPU detected/i, 'max-no-gpu'],
   [/libcudart could not be loaded/i, 'max-no-cudart'],
