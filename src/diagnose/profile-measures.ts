@@ -88,11 +88,7 @@ export function metricValue(profile: Profile, name: string): number | undefined 
   return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
 
-/** The batch size from the environment, when it is a plain number (a Profile, a Report or a gate side). */
-export function batchSize(profile: { environment: { batch?: string | undefined } }): number | undefined {
-  const match = /^\s*(\d+)\s*$/.exec(profile.environment.batch ?? '');
-  return match ? Number(match[1]) : undefined;
-}
+export { batchSize } from './step-count.js';
 
 /** Round for evidence: enough digits to compare, few enough to read. */
 export function round(value: number, digits = 4): number {

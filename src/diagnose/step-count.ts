@@ -19,7 +19,6 @@ import { capabilitiesOf } from '../ingest/registry.js';
 import { FORMAT_IDS, type FormatId } from '../model/capture.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import type { StepBasis, StepCount } from '../model/report.js';
-import { batchSize } from './profile-measures.js';
 
 export type { StepBasis, StepCount };
 
@@ -194,4 +193,10 @@ export function stepCountOf(side: StepSide): StepCount {
   });
   const tokens = batchSize(side);
   return { ...counted, ...(tokens !== undefined && tokens > 0 ? { tokensPerStep: tokens } : {}) };
+}
+
+/** The batch size from the environment, when it is a plain number (a Profile, a Report or a gate side). */
+export function batchSize(profile: { environment: { batch?: string | undefined } }): number | undefined {
+  const match = /^\s*(\d+)\s*$/.exec(profile.environment.batch ?? '');
+  return match ? Number(match[1]) : undefined;
 }
