@@ -1815,7 +1815,7 @@ function matchKernel(raw, kernels) {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6370);
+/* harmony import */ var _program_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7904);
 
 // A reader that closed the pipe (`| head`) is not an error of ours: stop quietly.
 process.stdout.on('error', (error) => {
@@ -1830,7 +1830,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6370:
+/***/ 7904:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -2379,6 +2379,8 @@ function parseBoundedJson(text, bounds) {
 var model_report = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/model/decision.ts
 var decision = __nccwpck_require__(9263);
+// EXTERNAL MODULE: ./src/model/notice-codes.ts
+var notice_codes = __nccwpck_require__(8450);
 ;// CONCATENATED MODULE: ./src/model/migrate.ts
 /**
  * Reading a report.json of any schema version as the current Report. Reports outlive the tool that
@@ -2394,6 +2396,7 @@ var decision = __nccwpck_require__(9263);
  * are no run info, memops, API calls, CPU functions, notices or Nsight Compute results; optional
  * sections are absent instead of null. Migrating adds the empty sections and renames the fields.
  */
+
 
 
 
@@ -2444,6 +2447,18 @@ function v1ToV2(data) {
 function v2ToV3(data) {
     return { ...data, schemaVersion: 3 };
 }
+/**
+ * Notice codes were free strings before they were a closed set (model/notice-codes.ts), though every
+ * version wrote one, and a later version may add one: a code this version knows is kept, any other
+ * (or none) becomes `other`, its message kept as written. A report of any version goes through it;
+ * the message is never read to choose.
+ */
+function withKnownNoticeCodes(data) {
+    const notices = data['notices'];
+    if (!Array.isArray(notices))
+        return data;
+    return { ...data, notices: notices.map((notice) => (isRecord(notice) ? { ...notice, code: (0,notice_codes/* knownNoticeCode */.ZE)(notice['code']) } : notice)) };
+}
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 const MIGRATIONS = {
     0: v0ToV1,
@@ -2482,6 +2497,7 @@ function migrateReport(data, path) {
             throw new errors/* InputError */.dz(path, `expected schemaVersion ${model_report/* REPORT_SCHEMA_VERSION */.WI} or a version that can be migrated, got ${version}`);
         current = step(current);
     }
+    current = withKnownNoticeCodes(current);
     const parsed = (version < FIRST_DECIDED_VERSION ? UNDECIDED_REPORT : model_report/* ReportSchema */.M9).safeParse(current);
     if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -2777,7 +2793,7 @@ const RUN_OPTION_SPECS = {
     'capture-seconds': spec({ value: positive(), default: 10, text: 'number' }),
     'deep-dive': spec({ value: choice(DEEP_DIVES), default: 'auto', text: 'plain' }),
     'timeout-minutes': spec({ value: positive(), default: 30, text: 'number' }),
-    'base-workdir': spec({ value: schemas/* string */.YjP().min(1), text: 'plain' }),
+    'base-workdir': spec({ value: schemas/* string */.YjP().min(1), shown: 'no A/B run', text: 'plain' }),
     'base-run': spec({ value: schemas/* string */.YjP().min(1), text: 'plain' }),
     'max-runs': spec({ value: integer(1), shown: `${DEFAULT_MAX_RUNS_FACTOR} x runs`, text: 'number' }),
     'allow-no-gpu': spec({
@@ -3485,8 +3501,8 @@ function summarizeReport(report, id, provenance) {
         ...(report.decision.causes.length ? { decided: report.decision.causes } : {}),
         metrics: report.metrics.map(summaryMetric),
         families: report.families.map((f) => ({ family: f.family, share: f.share, totalNs: f.totalNs, kernels: f.kernels })),
-        // As written with the report: a report read back in part keeps only its first profiler steps.
-        steps: report.stepCount ?? (0,step_count/* countSteps */.j)(report),
+        // The count the report recorded (a report read back in part keeps only its first profiler steps), else counted now.
+        steps: (0,step_count/* stepCountOf */.nS)(report),
         kernelCount: report.kernels.length,
         kernels,
         findings: report.findings.map((f) => ({ id: f.id, title: f.title, severity: f.severity })),
@@ -3658,8 +3674,34 @@ const table_MODES = ['analyze', 'report', 'run'];
 /** The CLI commands, each of which takes its options from this table. */
 const COMMANDS = ['analyze', 'run', 'demo', 'report', 'dashboard', 'scrub'];
 const GATE_COMMANDS = ['analyze', 'run'];
+/**
+ * The default as a flag's help and the reference page state it: the row's environment variables,
+ * then its default (quoted when it holds a space) or what empty means; undefined when none.
+ */
+function statedDefault(row) {
+    const fallback = row.default ? (/\s/.test(row.default) ? `'${row.default}'` : row.default) : row.emptyMeans;
+    const parts = [...(row.env ?? []).map((name) => `$${name}`), ...(fallback ? [fallback] : [])];
+    return parts.length ? parts.join(', else ') : undefined;
+}
+/** The row with its flag's help ending in the default it states; a switch states none (absent is off). */
+function withStatedDefault(row) {
+    const stated = statedDefault(row);
+    if (!row.flag || row.flag.switch || stated === undefined)
+        return row;
+    return { ...row, flag: { ...row.flag, help: `${row.flag.help} (default ${stated})` } };
+}
 function table_option(row) {
-    return row;
+    return withStatedDefault(row);
+}
+/**
+ * A gate option: its default and its parser are the gate's own spec (compare/gate-options.ts), as
+ * the gate's schema is; the row gives the input, the flag and the words.
+ */
+function gateOption(row) {
+    const spec = gate_options/* GATE_OPTION_SPECS */.N2[row.key];
+    // A spec without a parser takes true or false: its schema is a boolean.
+    const parse = (spec.parse ?? booleanText);
+    return table_option({ ...row, default: (0,gate_options/* gateOptionDefaultText */.fi)(row.key), parse, group: 'gate' });
 }
 // Artifact names may not hold " : < > | * ? \r \n / \ (the artifact service refuses them).
 const artifactName = matching(/^[^":<>|*?\r\n/\\]*$/, 'an artifact name without " : < > | * ? / \\ or newlines');
@@ -3709,7 +3751,8 @@ const acceptedBy = (value, name) => {
 };
 /** A CLI-only option: no input; its docs line is its help. */
 function flagOnly(row) {
-    return { ...row, doc: row.flag.help };
+    const stated = withStatedDefault(row);
+    return { ...stated, doc: stated.flag.help };
 }
 /** The options read into values, in the order of action.yml's description of them (the CLI's own first). */
 const OPTIONS = [
@@ -3726,12 +3769,13 @@ const OPTIONS = [
         key: 'families',
         input: 'families',
         default: '',
+        emptyMeans: 'the built-in table alone',
         doc: 'Modes analyze and run. A JSON file of your own kernel-family patterns, tried before the built-in table (the README, "The diagnosis", shows the format).',
         parse: optional(values_text),
         group: 'analyze',
         flag: { name: 'families', commands: ['analyze', 'run'], value: 'FILE', help: 'extra kernel-family patterns (JSON), tried before the built-in table' },
     }),
-    flagOnly({ key: 'top', default: '10', parse: positiveInt, group: 'output', flag: { name: 'top', commands: ['analyze', 'demo'], value: 'N', help: 'kernels shown in the terminal output (default 10)' } }),
+    flagOnly({ key: 'top', default: '10', parse: positiveInt, group: 'output', flag: { name: 'top', commands: ['analyze', 'demo'], value: 'N', help: 'kernels shown in the terminal output' } }),
     // The action's input `baseline` says more (artifact, ab, none or a path): a row of its own below.
     flagOnly({
         key: 'baselineFile',
@@ -3740,18 +3784,18 @@ const OPTIONS = [
         group: 'gate',
         flag: { name: 'baseline', commands: GATE_COMMANDS, value: 'FILE', help: 'a previous report.json to compare against (throughput with statistics, kernel shares, findings); run: not with --base-workdir/--base-run' },
     }),
-    flagOnly({ key: 'out', default: 'profile-gate-run', parse: nonEmpty('a directory'), group: 'run-output', flag: { name: 'out', commands: ['run'], value: 'DIR', help: 'where logs, captures, run.json and the report go (default profile-gate-run)' } }),
+    flagOnly({ key: 'out', default: 'profile-gate-run', parse: nonEmpty('a directory'), group: 'run-output', flag: { name: 'out', commands: ['run'], value: 'DIR', help: 'where logs, captures, run.json and the report go' } }),
     flagOnly({ key: 'dryRun', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'dry-run', commands: ['run'], switch: true, help: 'print the plan and exit' } }),
     flagOnly({ key: 'quiet', default: 'false', parse: booleanText, group: 'run-output', flag: { name: 'quiet', commands: ['run'], switch: true, help: "do not echo the workload's output (it is still in DIR/logs)" } }),
     flagOnly({ key: 'outDir', default: '', parse: optional(values_text), group: 'output', flag: { name: 'out', commands: ['report', 'dashboard', 'scrub'], value: 'DIR', help: 'where the files are written (required)' } }),
     flagOnly({ key: 'history', default: '', parse: optional(values_text), group: 'output', flag: { name: 'history', commands: ['dashboard'], value: 'FILE', help: 'the history store (history.ndjson, one summary per report): read, and appended with the reports it lacks; artifacts it holds are not downloaded again' } }),
     // The run block of analyze's report: the dashboard groups and labels reports by them.
     flagOnly({ key: 'workload', default: '', parse: optional(values_text), group: 'run-metadata', flag: { name: 'workload', commands: ['analyze', 'run'], value: 'NAME', help: "a stable name of the workload, e.g. 'llama-3.1-8b · H200 · bs1'" } }),
-    flagOnly({ key: 'commit', default: '', parse: optional(values_text), group: 'run-metadata', env: ['GITHUB_SHA'], flag: { name: 'commit', commands: ['analyze'], value: 'SHA', help: 'the commit measured (default $GITHUB_SHA, else git rev-parse HEAD)' } }),
-    flagOnly({ key: 'branch', default: '', parse: optional(values_text), group: 'run-metadata', env: ['GITHUB_REF_NAME'], flag: { name: 'branch', commands: ['analyze'], value: 'NAME', help: 'its branch (default $GITHUB_REF_NAME, else the checked-out git branch)' } }),
-    flagOnly({ key: 'runAt', default: '', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made (ISO 8601; default now)' } }),
+    flagOnly({ key: 'commit', default: '', emptyMeans: 'git rev-parse HEAD', parse: optional(values_text), group: 'run-metadata', env: ['GITHUB_SHA'], flag: { name: 'commit', commands: ['analyze'], value: 'SHA', help: 'the commit measured' } }),
+    flagOnly({ key: 'branch', default: '', emptyMeans: 'the checked-out git branch', parse: optional(values_text), group: 'run-metadata', env: ['GITHUB_REF_NAME'], flag: { name: 'branch', commands: ['analyze'], value: 'NAME', help: 'its branch' } }),
+    flagOnly({ key: 'runAt', default: '', emptyMeans: 'now', parse: optional(isoTime), group: 'run-metadata', flag: { name: 'run-at', commands: ['analyze'], value: 'TIME', help: 'when the captures were made, in ISO 8601' } }),
     // profile-gate report: the merge of mode report, on files.
-    flagOnly({ key: 'commentKey', default: 'report', parse: values_text, group: 'merge', flag: { name: 'key', commands: ['report'], value: 'KEY', help: "the comment's marker key: a later comment with the same key replaces it (default report)" } }),
+    flagOnly({ key: 'commentKey', default: 'report', parse: values_text, group: 'merge', flag: { name: 'key', commands: ['report'], value: 'KEY', help: "the comment's marker key: a later comment with the same key replaces it" } }),
     flagOnly({ key: 'runUrl', default: '', parse: optional(values_text), group: 'merge', flag: { name: 'run-url', commands: ['report'], value: 'URL', help: "the run whose artifacts these are, linked from the summary and the comment" } }),
     flagOnly({
         key: 'acceptedBy',
@@ -3761,17 +3805,17 @@ const OPTIONS = [
         flag: { name: 'accepted-by', commands: ['report'], value: 'LOGIN[:REASON]', help: "accept every failing report's failing rows in LOGIN's name (verdict accepted), as a pull request label or comment would: to see locally what an acceptance shows" },
     }),
     // profile-gate dashboard: the page, and the artifacts it may download.
-    flagOnly({ key: 'dashboardTitle', default: build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.title, parse: values_text, group: 'dashboard', flag: { name: 'title', commands: ['dashboard'], value: 'TEXT', help: `the page title (default '${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.title}')` } }),
-    flagOnly({ key: 'dashboardMetric', default: build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.metric, parse: values_text, group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: `the throughput metric charted and scanned for shifts (default ${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.metric})` } }),
+    flagOnly({ key: 'dashboardTitle', default: build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.title, parse: values_text, group: 'dashboard', flag: { name: 'title', commands: ['dashboard'], value: 'TEXT', help: 'the page title' } }),
+    flagOnly({ key: 'dashboardMetric', default: build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.metric, parse: values_text, group: 'dashboard', flag: { name: 'metric', commands: ['dashboard'], value: 'NAME', help: 'the throughput metric charted and scanned for shifts' } }),
     flagOnly({
         key: 'dashboardTop',
         default: String(build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.topN),
         // Each report is kept as its top kernels only (report/bounded-report.ts), read from disk or downloaded.
         parse: wholeNumber(HISTORY_KERNELS, ` (each report is kept as its top ${HISTORY_KERNELS} kernels)`),
         group: 'dashboard',
-        flag: { name: 'top', commands: ['dashboard'], value: 'N', help: `top kernels tracked per run (default ${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.topN}, at most ${HISTORY_KERNELS})` },
+        flag: { name: 'top', commands: ['dashboard'], value: 'N', help: `top kernels tracked per run, at most ${HISTORY_KERNELS}` },
     }),
-    flagOnly({ key: 'minChange', default: String(build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.minChange * 100), parse: percent, group: 'dashboard', flag: { name: 'min-change', commands: ['dashboard'], value: 'PCT', help: `smallest level shift that counts, in percent (default ${build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.minChange * 100})` } }),
+    flagOnly({ key: 'minChange', default: String(build_data/* DEFAULT_DASHBOARD_OPTIONS */.Gu.minChange * 100), parse: percent, group: 'dashboard', flag: { name: 'min-change', commands: ['dashboard'], value: 'PCT', help: 'smallest level shift that counts, in percent' } }),
     flagOnly({ key: 'seed', default: '', parse: optional(wholeNumber()), group: 'dashboard', flag: { name: 'seed', commands: ['dashboard'], value: 'N', help: 'accepted for older workflows; no effect (change points use no random draws)' } }),
     flagOnly({
         key: 'fromArtifacts',
@@ -3780,11 +3824,11 @@ const OPTIONS = [
         group: 'artifacts',
         flag: { name: 'from-artifacts', commands: ['dashboard'], switch: true, help: 'also download the report artifacts of recent completed runs, failed ones included (GITHUB_TOKEN, GITHUB_API_URL and GITHUB_SERVER_URL are read from the environment)' },
     }),
-    flagOnly({ key: 'repo', default: '', parse: optional(values_text), group: 'artifacts', env: ['GITHUB_REPOSITORY'], flag: { name: 'repo', commands: ['dashboard'], value: 'OWNER/NAME', help: 'the repository (default $GITHUB_REPOSITORY)' } }),
+    flagOnly({ key: 'repo', default: '', parse: optional(values_text), group: 'artifacts', env: ['GITHUB_REPOSITORY'], flag: { name: 'repo', commands: ['dashboard'], value: 'OWNER/NAME', help: 'the repository' } }),
     flagOnly({ key: 'workflow', default: '', parse: optional(values_text), group: 'artifacts', flag: { name: 'workflow', commands: ['dashboard'], value: 'FILE', help: 'the workflow file name that uploads the reports, e.g. nightly.yml' } }),
-    flagOnly({ key: 'workflowBranch', default: 'main', parse: values_text, group: 'artifacts', flag: { name: 'branch', commands: ['dashboard'], value: 'NAME', help: 'the branch its runs built (default main)' } }),
-    flagOnly({ key: 'limit', default: '60', parse: wholeNumber(), group: 'artifacts', flag: { name: 'limit', commands: ['dashboard'], value: 'N', help: 'completed runs to read, newest first, whatever their conclusion (default 60)' } }),
-    flagOnly({ key: 'events', default: 'push,schedule', parse: values_list(), group: 'artifacts', flag: { name: 'events', commands: ['dashboard'], value: 'LIST', help: 'run events accepted (default push,schedule)' } }),
+    flagOnly({ key: 'workflowBranch', default: 'main', parse: values_text, group: 'artifacts', flag: { name: 'branch', commands: ['dashboard'], value: 'NAME', help: 'the branch its runs built' } }),
+    flagOnly({ key: 'limit', default: '60', parse: wholeNumber(), group: 'artifacts', flag: { name: 'limit', commands: ['dashboard'], value: 'N', help: 'completed runs to read, newest first, whatever their conclusion' } }),
+    flagOnly({ key: 'events', default: 'push,schedule', parse: values_list(), group: 'artifacts', flag: { name: 'events', commands: ['dashboard'], value: 'LIST', help: 'run events accepted' } }),
     flagOnly({ key: 'saveReports', default: '', parse: optional(values_text), group: 'artifacts', flag: { name: 'save-reports', commands: ['dashboard'], value: 'DIR', help: 'keep the downloaded report.json files there (artifacts expire; the files need not)' } }),
     table_option({
         key: 'mode',
@@ -3811,32 +3855,23 @@ const OPTIONS = [
         parse: nonEmpty('a directory'),
         group: 'publish',
     }),
-    table_option({
+    gateOption({
         key: 'failOn',
         input: 'fail-on',
-        default: gate_options/* DEFAULT_FAIL_ON_TEXT */.zR,
         doc: 'Finding ids that fail the job (comma-separated; none for no id), when found at fail-on-severity or above (new since the baseline, when there is one).',
-        parse: gate_options/* parseFailOn */.XV,
-        group: 'gate',
-        flag: { name: 'fail-on', commands: GATE_COMMANDS, value: 'LIST', help: `finding ids that fail the gate (default ${gate_options/* DEFAULT_FAIL_ON_TEXT */.zR}; none for no id)` },
+        flag: { name: 'fail-on', commands: GATE_COMMANDS, value: 'LIST', help: 'finding ids that fail the gate; none for no id' },
     }),
-    table_option({
+    gateOption({
         key: 'failOnSeverity',
         input: 'fail-on-severity',
-        default: verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI,
         doc: 'The least severity of a fail-on finding that fails the job.',
-        parse: gate_options/* parseFailOnSeverity */.si,
-        group: 'gate',
-        flag: { name: 'fail-on-severity', commands: GATE_COMMANDS, value: 'error|warning', help: `the least severity of a fail-on finding that fails (default ${verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI}: a warning, evidence that is not conclusive, warns)` },
+        flag: { name: 'fail-on-severity', commands: GATE_COMMANDS, value: 'error|warning', help: 'the least severity of a fail-on finding that fails; one below it (at error, a warning: evidence that is not conclusive) warns' },
     }),
-    table_option({
+    gateOption({
         key: 'failVerdicts',
         input: 'fail-verdicts',
-        default: gate_options/* DEFAULT_FAIL_VERDICTS_TEXT */.MP,
         doc: `The verdicts that fail the job (comma-separated, of ${verdict/* FAILABLE_VERDICTS */.Q$.join(', ')}; none for no verdict).`,
-        parse: gate_options/* parseFailVerdicts */.OB,
-        group: 'gate',
-        flag: { name: 'fail-verdicts', commands: [...GATE_COMMANDS, 'report'], value: 'LIST', help: `verdicts that fail the job, of ${verdict/* FAILABLE_VERDICTS */.Q$.join(', ')} (default ${gate_options/* DEFAULT_FAIL_VERDICTS_TEXT */.MP}; none for no verdict)` },
+        flag: { name: 'fail-verdicts', commands: [...GATE_COMMANDS, 'report'], value: 'LIST', help: `verdicts that fail the job, of ${verdict/* FAILABLE_VERDICTS */.Q$.join(', ')}; none for no verdict` },
     }),
     table_option({
         key: 'key',
@@ -3942,6 +3977,7 @@ const OPTIONS = [
         key: 'artifactName',
         input: 'artifact-name',
         default: '',
+        emptyMeans: 'artifact-prefix followed by the key',
         doc: 'Name of the uploaded artifact.',
         parse: artifactName,
         group: 'publish',
@@ -3953,12 +3989,13 @@ const OPTIONS = [
         doc: 'Prefix of report artifact names; mode report merges every artifact of the run whose name starts with it.',
         parse: artifactName,
         group: 'publish',
-        flag: { name: 'prefix', commands: ['report', 'dashboard'], value: 'PREFIX', help: "prefix of report artifact names (default profile-gate-): report labels a report by its folder (the artifact) less it; dashboard downloads the artifacts whose name starts with it" },
+        flag: { name: 'prefix', commands: ['report', 'dashboard'], value: 'PREFIX', help: "prefix of report artifact names: report labels a report by its folder (the artifact) less it; dashboard downloads the artifacts whose name starts with it" },
     }),
     table_option({
         key: 'retentionDays',
         input: 'retention-days',
         default: '',
+        emptyMeans: "the repository's setting",
         doc: 'Days the artifact is kept (1 to 90).',
         parse: optionalPositiveInt(90, '1 to 90 days'),
         group: 'publish',
@@ -3975,6 +4012,7 @@ const OPTIONS = [
         key: 'runId',
         input: 'run-id',
         default: '',
+        emptyMeans: 'the run that triggered this workflow_run, else this run',
         doc: 'Mode report only. The workflow run whose artifacts are merged.',
         parse: optionalPositiveInt(),
         group: 'report',
@@ -4008,6 +4046,7 @@ const OPTIONS = [
         key: 'baselineArtifactName',
         input: 'baseline-artifact-name',
         default: '',
+        emptyMeans: "this job's own artifact name",
         doc: 'Name of the baseline artifact (baseline artifact).',
         parse: artifactName,
         group: 'baseline',
@@ -4016,6 +4055,7 @@ const OPTIONS = [
         key: 'baselineWorkflow',
         input: 'baseline-workflow',
         default: '',
+        emptyMeans: 'any workflow of the repository',
         doc: 'With baseline artifact: only artifacts of this workflow\'s runs count (its file name, e.g. baseline-main.yml, or its id).',
         parse: matching(/^([\w.-]+\.ya?ml|\d+)?$/, 'a workflow file name such as baseline-main.yml, or a workflow id', true),
         group: 'baseline',
@@ -4027,33 +4067,24 @@ const OPTIONS = [
         doc: 'Mode analyze, when the capture paths hold no file (a typo, a step that wrote nothing): error fails the job (default), warn goes on with a warning, ignore goes on silently.',
         parse: oneOf(NO_CAPTURE_POLICIES),
         group: 'analyze',
-        flag: { name: 'if-no-captures', commands: ['analyze'], value: 'error|warn|ignore', help: 'when the inputs hold no capture file: fail (default), warn, or go on silently' },
+        flag: { name: 'if-no-captures', commands: ['analyze'], value: 'error|warn|ignore', help: 'when the inputs hold no capture file: error fails, warn warns, ignore goes on silently' },
     }),
-    table_option({
+    gateOption({
         key: 'thresholds',
         input: 'thresholds',
-        default: '',
-        doc: 'Gate thresholds, one per line (or comma-separated where a comma starts the next one, so kernel names keep theirs): METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails when the step did not get faster (every family and top kernel has such a row, by default 3 % of the baseline\'s step); family:ID=PP or kernel:NAME=PP a share row whose growth fails, in percentage points; NAME is the full kernel name or the one the report shows.',
-        parse: gate_options/* parseThresholds */.S,
-        group: 'gate',
+        doc: `Gate thresholds, one per line (or comma-separated where a comma starts the next one, so kernel names keep theirs): METRIC=PCT is the practical floor of a metric in percent (decode_tok_s=3, ttft_ms=5); kernel-time:family:ID=+0.1ms or kernel-time:kernel:NAME=+100us the growth of GPU time per decode step that fails when the step did not get faster (every family and top kernel has such a row, by default ${gate_options/* DEFAULT_STEP_TIME_THRESHOLDS */.YF.failPct} % of the baseline's step); family:ID=PP or kernel:NAME=PP a share row whose growth fails, in percentage points; NAME is the full kernel name or the one the report shows.`,
         flag: { name: 'threshold', commands: GATE_COMMANDS, value: 'M=PCT', repeatable: true, help: 'practical floor of a metric in percent (decode_tok_s=3), a share threshold in percentage points (family:attention-fused=10), or a growth of GPU time per decode step (kernel-time:family:copy=+0.1ms, kernel-time:kernel:NAME=+100us, NAME full or as the report shows it); one per flag, repeatable' },
     }),
-    table_option({
+    gateOption({
         key: 'allowThrottled',
         input: 'allow-throttled',
-        default: 'false',
         doc: 'Compare even when a side was throttled by a thermal or hardware reason, or ran under power conditions unlike the baseline\'s; otherwise the verdict is invalid.',
-        parse: booleanText,
-        group: 'gate',
         flag: { name: 'allow-throttled', commands: GATE_COMMANDS, switch: true, help: "compare even when a side was throttled by a thermal or hardware reason, or under power conditions unlike the baseline's (otherwise the verdict is invalid)" },
     }),
-    table_option({
+    gateOption({
         key: 'allowEnvironmentMismatch',
         input: 'allow-environment-mismatch',
-        default: '',
         doc: `Fingerprint keys allowed to differ from the baseline (${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')}), or all.`,
-        parse: gate_options/* parseEnvironmentMismatch */.hw,
-        group: 'gate',
         flag: { name: 'allow-environment-mismatch', commands: GATE_COMMANDS, value: 'KEYS|all', help: `compare although these fingerprint keys differ (${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')})` },
     }),
     table_option({
@@ -4068,6 +4099,7 @@ const OPTIONS = [
         key: 'analyzeTimeoutSeconds',
         input: 'analyze-timeout-seconds',
         default: '',
+        emptyMeans: 'none',
         doc: 'Modes analyze and run. Time budget of reading the captures into a report; past it the step fails, naming the file it was reading.',
         parse: optionalPositiveSeconds,
         group: 'analyze',
@@ -4100,23 +4132,17 @@ const OPTIONS = [
         group: 'analyze',
         flag: { name: 'smi-columns', commands: ['analyze'], value: 'LIST', help: 'the --query-gpu list of an nvidia-smi log written with --format=csv,noheader' },
     }),
-    table_option({
+    gateOption({
         key: 'overlapCheck',
         input: 'overlap-check',
-        default: 'true',
         doc: 'A significant change past its floor is undecided (insufficient-data) instead of failing when the sides overlap (two clock or power states) or the slower side is noisy (a neighbour); the reason names the runs.',
-        parse: booleanText,
-        group: 'gate',
-        flag: { name: 'overlap-check', commands: GATE_COMMANDS, value: 'true|false', help: "hold a significant change back (undecided) when the sides' runs overlap or the slower side is noisy (default true)" },
+        flag: { name: 'overlap-check', commands: GATE_COMMANDS, value: 'true|false', help: "hold a significant change back (undecided) when the sides' runs overlap or the slower side is noisy" },
     }),
-    table_option({
+    gateOption({
         key: 'dropOutliers',
         input: 'drop-outliers',
-        default: 'true',
         doc: 'Leave out the runs below a side\'s fast cluster (stalls: a competing process, a busy neighbour, a page-cache miss), as many of each side and at most 40% of the smaller side, name them in the report, and compare the kept runs.',
-        parse: booleanText,
-        group: 'gate',
-        flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, as many of each side, and compare the kept runs (default true)" },
+        flag: { name: 'drop-outliers', commands: GATE_COMMANDS, value: 'true|false', help: "leave out the runs below a side's fast cluster, e.g. stalls, as many of each side, and compare the kept runs" },
     }),
     table_option({
         key: 'ruleOptions',
@@ -4128,16 +4154,21 @@ const OPTIONS = [
         flag: { name: 'rule-option', commands: GATE_COMMANDS, value: 'R.K=V', repeatable: true, help: "a rule's option, e.g. copy-heavy.minCopyShare=0.3 (the rule's reference page lists them); repeatable" },
     }),
 ];
-/** The gate's options: their fields are the gate's own (compare/gate-options.ts). */
-const GATE_KEYS = ['thresholds', 'failOn', 'failOnSeverity', 'failVerdicts', 'allowThrottled', 'allowEnvironmentMismatch', 'overlapCheck', 'dropOutliers'];
+/** The gate's options a user sets: their fields are the gate's own (compare/gate-options.ts), each a row. */
+const GATE_KEYS = gate_options/* GATE_OPTION_KEYS */.jA;
 /** The gate's options from the values read (the rest of the gate's options keep their defaults). */
 function gateOf(values) {
-    return Object.fromEntries(GATE_KEYS.map((key) => [key, values[key]]));
+    const gate = {};
+    for (const key of GATE_KEYS)
+        table_assign(gate, values, key);
+    return gate;
+}
+function table_assign(to, from, key) {
+    to[key] = from[key];
 }
 function runOption(row) {
     const shown = runOptionDefault(row.input);
-    const flag = row.flag && shown !== undefined && !row.flag.switch ? { ...row.flag, help: `${row.flag.help} (default ${shown})` } : row.flag;
-    return { ...row, ...(flag ? { flag } : {}), key: row.input, default: '', parse: values_text, ...(shown !== undefined ? { emptyMeans: shown } : {}) };
+    return withStatedDefault({ ...row, key: row.input, default: '', parse: values_text, ...(shown !== undefined ? { emptyMeans: shown } : {}) });
 }
 const RUN_OPTIONS = [
     runOption({ input: 'engine', group: 'run', doc: 'Mode run: max (Modular MAX: max generate, or max serve + max benchmark) or command (any workload).', flag: { name: 'engine', commands: ['run'], value: 'max|command', help: 'what to run' } }),
@@ -4296,8 +4327,29 @@ function flagsHelp(command, groups, column, order = []) {
         .join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/model/verdict-meaning.ts
+/** A verdict that compared nothing (too few samples, or a comparison no run can make valid): said aloud even when it does not fail the job. */
+const COMPARED_NOTHING = {
+    'insufficient-data': true,
+    invalid: true,
+    pass: false,
+    warn: false,
+    fail: false,
+    accepted: false,
+};
+/** A verdict that a pull request's acceptances can change (fail), or must be told they cannot (invalid): only then are they read. */
+const ACCEPTANCES_READ = {
+    fail: true,
+    invalid: true,
+    pass: false,
+    warn: false,
+    'insufficient-data': false,
+    accepted: false,
+};
+
 ;// CONCATENATED MODULE: ./src/cli/verdict-exit.ts
 /** The CLI's exit code for a verdict: the one place analyze, run and report map a verdict to 0 or 1. */
+
 
 
 /**
@@ -4307,7 +4359,7 @@ function flagsHelp(command, groups, column, order = []) {
 function verdictExitCode(report, failVerdicts, stderr = (text) => void process.stderr.write(text)) {
     if ((0,verdict/* failsJob */.VC)(report.verdict, failVerdicts))
         return errors/* EXIT_GATE_FAILED */.je;
-    if (report.verdict === 'insufficient-data' || report.verdict === 'invalid') {
+    if (COMPARED_NOTHING[report.verdict]) {
         stderr(`profile-gate: warning: verdict ${report.verdict}, which does not fail this run (--fail-verdicts does not list it): ${(0,verdict/* failureLine */.Pu)(report.verdictReasons)}\n`);
     }
     return errors/* EXIT_OK */.Ij;
@@ -7605,8 +7657,6 @@ function commandFailure(step, outcome, timeoutMs, log) {
  * the expected kind). A missing optional output is a notice; a missing required one fails the step.
  */
 
-/** How a notice about a command workload's console starts (the run's failure quotes it). */
-const CONSOLE_NOTICE = "the workload's console ";
 /** The analysis copy of a profiled `max generate` console (its timings are not a measurement). */
 async function deriveConsole(step, context) {
     if (!step.derive)
@@ -7654,9 +7704,10 @@ async function verifyOutputs(step, extra, context) {
             found.push({ path: check.path, kind: output.kind, analysis: output.analysis, bytes: check.bytes, step: step.id });
         else if (output.optional) {
             // Said once for all the runs of a workload whose console carries no metrics.
-            const message = output.kind === 'workload-console' ? `${CONSOLE_NOTICE}${check.reason}` : `${step.id}: ${display(output.path)} ${check.reason}`;
-            if (!notices.some((notice) => notice.message === message))
-                notices.push({ severity: 'info', message });
+            if (output.kind !== 'workload-console')
+                notices.push({ severity: 'info', message: `${step.id}: ${display(output.path)} ${check.reason}` });
+            else if (!notices.some((notice) => notice.code === 'workload-console-unread'))
+                notices.push({ code: 'workload-console-unread', severity: 'info', message: `the workload's console ${check.reason}` });
         }
         else
             problems.push(`${display(output.path)} ${check.reason}${output.hint ? ` (${output.hint})` : ''}`);
@@ -8169,7 +8220,6 @@ const STEP_RUNNERS = {
  */
 
 
-
 /** The run's outcome: a run that ended ok with nothing to analyze (for either side) failed. */
 function outcomeOf(plan, done, cancelled, seconds) {
     const { records: steps, files, stopReason, stepProblems } = done;
@@ -8181,7 +8231,7 @@ function outcomeOf(plan, done, cancelled, seconds) {
     if (outcome === 'ok' && missing) {
         // The failed steps' own messages carry the hint (a capture range that never opened, a tool missing).
         // With no failed step, a command workload's console without metric lines is the likely cause.
-        const consoleNotice = stepProblems.length ? undefined : notices.find((notice) => notice.message.startsWith(CONSOLE_NOTICE));
+        const consoleNotice = stepProblems.length ? undefined : notices.find((notice) => notice.code === 'workload-console-unread');
         const why = stepProblems.length ? `: ${stepProblems.join('; ')}` : consoleNotice ? `: ${consoleNotice.message}` : '';
         const message = `${stepProblems.length ? '' : 'every step finished but '}no capture file was produced for ${plan.base ? `${missing}'s analysis` : 'the analysis'}${why}`;
         return { outcome: 'failed', message, steps, files, analysisInputs, baseAnalysisInputs, notices, seconds: seconds() };
@@ -9389,7 +9439,7 @@ async function redactCommandRecords(run, secrets) {
 }
 /** Plan notices and run gaps in the report's notice shape. */
 function runNotices(run) {
-    return run.notices.map((notice) => ({ code: 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
+    return run.notices.map((notice) => ({ code: notice.code ?? 'run', severity: notice.severity, message: notice.fix ? `${notice.message} (${notice.fix})` : notice.message }));
 }
 async function runDeepDiveStep(plan, report, deps, remainingSeconds) {
     const top = report.kernels[0];
@@ -9503,6 +9553,8 @@ function pairSeconds(run, plan, pair) {
     const mean = times.length ? times.reduce((a, b) => a + b, 0) / times.length : 0;
     return mean * pair.length;
 }
+/** Whether more A/B pairs may change a verdict: a fail is decided; an invalid comparison (throttled, another environment) no run can mend. */
+const MORE_PAIRS_MAY_DECIDE = { pass: true, warn: true, 'insufficient-data': true, accepted: true, fail: false, invalid: false };
 /**
  * Adaptive A/B: while the head's comparison has undecided gated metrics and it has not failed, run
  * the next reserve ABBA pair and compare again, as the next look (the gate spends alpha over the
@@ -9517,8 +9569,7 @@ async function decideWithMoreRuns(plan, result, deps, executeDeps, started) {
     const looks = plan.extraPairs.length + 1;
     for (let index = 2; index <= looks; index += 1) {
         const undecided = result.report.comparison?.undecided ?? [];
-        // A fail is decided; an invalid comparison (throttled, another environment) no run can mend.
-        if (result.report.verdict === 'fail' || result.report.verdict === 'invalid' || !undecided.length)
+        if (!MORE_PAIRS_MAY_DECIDE[result.report.verdict] || !undecided.length)
             return;
         const pair = plan.extraPairs[index - 2];
         const remaining = plan.budgetSeconds - (Date.now() - started) / 1000;
@@ -10814,21 +10865,18 @@ function blockingMismatches(mismatches, allow) {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   _w: () => (/* binding */ CI_LEVEL),
-  zR: () => (/* binding */ DEFAULT_FAIL_ON_TEXT),
-  MP: () => (/* binding */ DEFAULT_FAIL_VERDICTS_TEXT),
+  YF: () => (/* binding */ DEFAULT_STEP_TIME_THRESHOLDS),
+  jA: () => (/* binding */ GATE_OPTION_KEYS),
+  N2: () => (/* binding */ GATE_OPTION_SPECS),
   TR: () => (/* binding */ KERNEL_TIME_PREFIX),
   Xp: () => (/* binding */ ciLevel),
+  fi: () => (/* binding */ gateOptionDefaultText),
   tq: () => (/* binding */ metricFloor),
-  hw: () => (/* binding */ parseEnvironmentMismatch),
-  XV: () => (/* binding */ parseFailOn),
-  si: () => (/* binding */ parseFailOnSeverity),
-  OB: () => (/* binding */ parseFailVerdicts),
   dV: () => (/* binding */ parseGateOptions),
-  S: () => (/* binding */ parseThresholds),
   QY: () => (/* binding */ resolveKernelThresholds)
 });
 
-// UNUSED EXPORTS: DEFAULT_ALPHA, DEFAULT_METRIC_FLOORS_PCT, DEFAULT_STEP_TIME_THRESHOLDS, GATED_METRICS, GateOptionsSchema, thresholdKeyProblem
+// UNUSED EXPORTS: DEFAULT_ALPHA, DEFAULT_FAIL_ON_TEXT, DEFAULT_FAIL_VERDICTS_TEXT, DEFAULT_METRIC_FLOORS_PCT, GATED_METRICS, GateOptionsSchema, parseEnvironmentMismatch, parseFailOn, parseFailOnSeverity, parseFailVerdicts, parseThresholds, thresholdKeyProblem
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -10890,8 +10938,9 @@ function unknownFindingId(id) {
 var compare_verdict = __nccwpck_require__(7682);
 ;// CONCATENATED MODULE: ./src/compare/gate-options.ts
 /**
- * Gate options: one zod schema with the defaults (references/steps/regression-gate.md says where each
- * comes from), and the parsers of their text, which name the option as the user spelt it.
+ * Gate options: one spec for each option a user sets (GATE_OPTION_SPECS), one zod schema built from
+ * them and the gate's own settings, with the defaults (references/steps/regression-gate.md says where
+ * each comes from), and the parsers of their text, which name the option as the user spelt it.
  */
 
 
@@ -10960,32 +11009,95 @@ function ciLevel(alpha) {
 /** The level the renderers show, and the intervals of medians use, so one level is read everywhere. */
 const CI_LEVEL = ciLevel(DEFAULT_ALPHA);
 const FindingIdSchema = schemas/* enum */.k5n(FINDING_IDS, { error: (issue) => unknownFindingId(String(issue.input)) });
-const GateOptionsSchema = schemas/* object */.Ikc({
-    /** Finding ids that fail the gate when they appear (new since the baseline, or at all without one) at failOnSeverity or above. */
-    failOn: schemas/* array */.YOg(FindingIdSchema).default([...compare_verdict/* DEFAULT_FAIL_ON */.VQ]),
-    /**
-     * The least severity at which a finding in failOn fails: `error` (conclusive evidence) by default;
-     * a warning (evidence there but not conclusive) then warns. `warning` fails on both.
-     */
-    failOnSeverity: schemas/* enum */.k5n(compare_verdict/* FAIL_ON_SEVERITIES */.VD, { error: `expected one of ${compare_verdict/* FAIL_ON_SEVERITIES */.VD.join(', ')}` }).default(compare_verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI),
-    /** The verdicts that fail the job (exit 1, the step failed); the others pass it. */
-    failVerdicts: schemas/* array */.YOg(schemas/* enum */.k5n(compare_verdict/* FAILABLE_VERDICTS */.Q$, { error: (issue) => `unknown verdict '${String(issue.input)}' (known: ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')})` }))
-        .default([...compare_verdict/* DEFAULT_FAIL_VERDICTS */.Od]),
+function gateSpec(spec) {
+    return spec;
+}
+const writeList = (items) => items.join(',');
+const writeSwitch = (on) => String(on);
+/** Every gate option a user sets, in the order of the docs. */
+const GATE_OPTION_SPECS = {
     /**
      * Per-row thresholds. Metric names take a practical floor in percent (`decode_tok_s: 3`);
      * `family:<id>` and `kernel:<name>` take a share-growth fail threshold in percentage points;
      * `kernel-time:family:<id>` and `kernel-time:kernel:<name>` a growth of GPU time per decode step
      * that fails, in milliseconds (0.1 = 100 µs per step).
      */
-    thresholds: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* number */.aig().positive())
-        .default({})
-        .superRefine((thresholds, ctx) => {
-        for (const key of Object.keys(thresholds)) {
-            const problem = thresholdKeyProblem(key);
-            if (problem)
-                ctx.addIssue({ code: 'custom', message: problem, path: [key] });
-        }
+    thresholds: gateSpec({
+        value: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* number */.aig().positive()).superRefine((thresholds, ctx) => {
+            for (const key of Object.keys(thresholds)) {
+                const problem = thresholdKeyProblem(key);
+                if (problem)
+                    ctx.addIssue({ code: 'custom', message: problem, path: [key] });
+            }
+        }),
+        default: {},
+        parse: parseThresholds,
+        // One a line: a kernel name may hold commas.
+        write: (thresholds) => Object.entries(thresholds)
+            .map(([key, value]) => (key.startsWith(KERNEL_TIME_PREFIX) ? `${key}=+${value}ms` : `${key}=${value}`))
+            .join('\n'),
     }),
+    /** Finding ids that fail the gate when they appear (new since the baseline, or at all without one) at failOnSeverity or above. */
+    failOn: gateSpec({ value: schemas/* array */.YOg(FindingIdSchema), default: [...compare_verdict/* DEFAULT_FAIL_ON */.VQ], parse: parseFailOn, write: writeList }),
+    /**
+     * The least severity at which a finding in failOn fails: `error` (conclusive evidence) by default;
+     * a warning (evidence there but not conclusive) then warns. `warning` fails on both.
+     */
+    failOnSeverity: gateSpec({
+        value: schemas/* enum */.k5n(compare_verdict/* FAIL_ON_SEVERITIES */.VD, { error: `expected one of ${compare_verdict/* FAIL_ON_SEVERITIES */.VD.join(', ')}` }),
+        default: compare_verdict/* DEFAULT_FAIL_ON_SEVERITY */.lI,
+        parse: parseFailOnSeverity,
+        write: (severity) => severity,
+    }),
+    /** The verdicts that fail the job (exit 1, the step failed); the others pass it. */
+    failVerdicts: gateSpec({
+        value: schemas/* array */.YOg(schemas/* enum */.k5n(compare_verdict/* FAILABLE_VERDICTS */.Q$, { error: (issue) => `unknown verdict '${String(issue.input)}' (known: ${compare_verdict/* FAILABLE_VERDICTS */.Q$.join(', ')})` })),
+        default: [...compare_verdict/* DEFAULT_FAIL_VERDICTS */.Od],
+        parse: parseFailVerdicts,
+        write: (verdicts) => (verdicts.length ? writeList(verdicts) : 'none'),
+    }),
+    allowThrottled: gateSpec({ value: schemas/* boolean */.zMY(), default: false, write: writeSwitch }),
+    /** true, or the fingerprint keys allowed to differ (e.g. ["driver"]). */
+    allowEnvironmentMismatch: gateSpec({
+        value: schemas/* union */.KCZ([schemas/* boolean */.zMY(), schemas/* array */.YOg(schemas/* string */.YjP())]).superRefine((allow, ctx) => {
+            if (typeof allow === 'boolean')
+                return;
+            allow.forEach((key, i) => {
+                if (!fingerprint/* FINGERPRINT_KEYS */.WS.includes(key)) {
+                    ctx.addIssue({ code: 'custom', message: `unknown environment key '${key}' (known: ${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')})`, path: [i] });
+                }
+            });
+        }),
+        default: false,
+        parse: parseEnvironmentMismatch,
+        write: (allow) => (allow === true ? 'all' : allow === false ? '' : writeList(allow)),
+    }),
+    /**
+     * A regression fails only when the sides do not overlap (within half the floor) and the slower
+     * side is not noisy; otherwise it is undecided. Guards against two clock states a floor or more
+     * apart, and a neighbour on one side.
+     */
+    overlapCheck: gateSpec({ value: schemas/* boolean */.zMY(), default: true, write: writeSwitch }),
+    /**
+     * Leave out the runs below a side's fast cluster (stalls), as many of each side, at most 40% of
+     * the smaller side; a level both sides show stays (the overlap check handles it). With runs left
+     * out the kept runs are compared by Yuen's trimmed t-test.
+     */
+    dropOutliers: gateSpec({ value: schemas/* boolean */.zMY(), default: true, write: writeSwitch }),
+};
+const GATE_OPTION_KEYS = Object.keys(GATE_OPTION_SPECS);
+/** A gate option's default as its text is written: action.yml's default, the flag's help, an empty input. */
+function gateOptionDefaultText(key) {
+    const spec = GATE_OPTION_SPECS[key];
+    return spec.write(spec.default);
+}
+/** The gate options a user sets, each its value's schema with its default (the type says what the specs build). */
+const SET_BY_USER = Object.fromEntries(GATE_OPTION_KEYS.map((key) => {
+    const spec = GATE_OPTION_SPECS[key];
+    return [key, spec.value.default(spec.default)];
+}));
+const GateOptionsSchema = schemas/* object */.Ikc({
+    ...SET_BY_USER,
     /**
      * Growth of a family's or top kernel's GPU time per step that warns / fails (with steps on both
      * sides), in percent of the baseline's step, never below floorUs microseconds.
@@ -11004,37 +11116,12 @@ const GateOptionsSchema = schemas/* object */.Ikc({
     /** One-sided test level for a regression, after the correction across the metrics of one run. */
     alpha: schemas/* number */.aig().gt(0).lt(0.5).default(DEFAULT_ALPHA),
     correction: schemas/* enum */.k5n(['bh', 'holm']).default('bh'),
-    allowThrottled: schemas/* boolean */.zMY().default(false),
-    /** true, or the fingerprint keys allowed to differ (e.g. ["driver"]). */
-    allowEnvironmentMismatch: schemas/* union */.KCZ([schemas/* boolean */.zMY(), schemas/* array */.YOg(schemas/* string */.YjP())])
-        .default(false)
-        .superRefine((allow, ctx) => {
-        if (typeof allow === 'boolean')
-            return;
-        allow.forEach((key, i) => {
-            if (!fingerprint/* FINGERPRINT_KEYS */.WS.includes(key)) {
-                ctx.addIssue({ code: 'custom', message: `unknown environment key '${key}' (known: ${fingerprint/* FINGERPRINT_KEYS */.WS.join(', ')})`, path: [i] });
-            }
-        });
-    }),
     /** Kernels compared one by one: the union of each side's top N by GPU time. */
     topN: schemas/* number */.aig().int().positive().default(10),
     seed: schemas/* number */.aig().int().default(1),
     bootstrapResamples: schemas/* number */.aig().int().min(100).max(100_000).default(1000),
     /** Drop leading slow outliers (warm-up) from each side's samples. */
     dropWarmup: schemas/* boolean */.zMY().default(true),
-    /**
-     * Leave out the runs below a side's fast cluster (stalls), as many of each side, at most 40% of
-     * the smaller side; a level both sides show stays (the overlap check handles it). With runs left
-     * out the kept runs are compared by Yuen's trimmed t-test.
-     */
-    dropOutliers: schemas/* boolean */.zMY().default(true),
-    /**
-     * A regression fails only when the sides do not overlap (within half the floor) and the slower
-     * side is not noisy; otherwise it is undecided. Guards against two clock states a floor or more
-     * apart, and a neighbour on one side.
-     */
-    overlapCheck: schemas/* boolean */.zMY().default(true),
     /**
      * This comparison is look `index` of `of` in an adaptive A/B run (more runs while undecided):
      * the test's alpha is spent over the looks (src/compare/sequential.ts). Absent: a single look.
@@ -11260,9 +11347,9 @@ function parseEnvironmentMismatch(text, name) {
     return keys;
 }
 /** The fail-on default as written in flags, inputs and help texts. */
-const DEFAULT_FAIL_ON_TEXT = compare_verdict/* DEFAULT_FAIL_ON */.VQ.join(',');
+const DEFAULT_FAIL_ON_TEXT = gateOptionDefaultText('failOn');
 /** The fail-verdicts default as written in flags, inputs and help texts. */
-const DEFAULT_FAIL_VERDICTS_TEXT = compare_verdict/* DEFAULT_FAIL_VERDICTS */.Od.join(',');
+const DEFAULT_FAIL_VERDICTS_TEXT = gateOptionDefaultText('failVerdicts');
 
 
 /***/ }),
@@ -11325,17 +11412,16 @@ function withMedianInterval(metric) {
 /* harmony export */   Kw: () => (/* binding */ refusalText),
 /* harmony export */   Op: () => (/* binding */ targetLabel),
 /* harmony export */   Y3: () => (/* binding */ kernelTimeRows),
-/* harmony export */   nS: () => (/* binding */ stepCountOf),
+/* harmony export */   _Q: () => (/* binding */ isWordedRefusal),
 /* harmony export */   p5: () => (/* binding */ perStepAttribution),
 /* harmony export */   rJ: () => (/* binding */ noStepTimeChange),
 /* harmony export */   x: () => (/* binding */ stepTimeText)
 /* harmony export */ });
-/* unused harmony exports PER_STEP_KERNELS, measuredStepTime, MAX_KERNEL_TIME_OVER_STEP, MAX_STEP_TIME_RATIO_ACROSS_BASES, windowRefusal */
+/* unused harmony exports PER_STEP_KERNELS, measuredStepTime, MAX_KERNEL_TIME_OVER_STEP, MAX_STEP_TIME_RATIO_ACROSS_BASES, MAX_STEP_COUNT_RATIO, windowRefusal */
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(949);
 /* harmony import */ var _diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1126);
-/* harmony import */ var _diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7307);
-/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7143);
-/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4490);
+/* harmony import */ var _model_own_key_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7143);
+/* harmony import */ var _gate_options_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4490);
 /**
  * Where the time went, per decode step. Shares move when anything else moves and do not add up to a
  * slowdown; time per step does. Each side's GPU kernel time is divided by the decode steps its
@@ -11343,12 +11429,12 @@ function withMedianInterval(metric) {
  * and the change is set against the measured change of step time from the workload's own numbers
  * (tok/s medians and the batch, or time per output token). What kernel time does not explain is
  * host or idle time. Before dividing, the two windows are checked for the same kind of step
- * (windowRefusal); refused, or without a step count on both sides, kernels are compared per launch.
+ * (windowRefusal); refused, or without a step count on both sides, kernels are compared per launch,
+ * or over the whole windows where the same work ran in far fewer steps (wholeWindowSound).
  * Every family and top kernel gets a `kernel-time` row that fails only when its time grew past its
  * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
  * fail level (not compared, visibly, without steps).
  */
-
 
 
 
@@ -11361,28 +11447,6 @@ function stepTimeText(ns, signed = false) {
     const sign = signed ? (ns > 0 ? '+' : ns < 0 ? '−' : '±') : ns < 0 ? '−' : '';
     const body = abs >= 1e6 ? `${(abs / 1e6).toFixed(abs >= 1e8 ? 0 : 2)} ms` : abs >= 1e3 ? `${(abs / 1e3).toFixed(abs >= 1e5 ? 0 : 1)} µs` : `${Math.round(abs)} ns`;
     return `${sign}${body}`;
-}
-/** The tokens each step generates: the batch, when the side states it as a plain number. */
-function tokensPerStep(side) {
-    const batch = (0,_diagnose_profile_measures_js__WEBPACK_IMPORTED_MODULE_2__/* .batchSize */ .CJ)(side);
-    return batch !== undefined && batch > 0 ? batch : undefined;
-}
-/**
- * A side's decode steps: as its report recorded them when it was written (a report read back in part
- * keeps only its first profiler steps), else counted now (src/diagnose/step-count.ts), with the
- * tokens per step where the side states its batch.
- */
-function stepCountOf(side) {
-    if (side.stepCount)
-        return side.stepCount;
-    const counted = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_1__/* .countSteps */ .j)({
-        kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })),
-        timeline: side.timeline ?? null,
-        metrics: side.metrics,
-        ...(side.sources ? { sources: side.sources } : {}),
-    });
-    const tokens = tokensPerStep(side);
-    return { ...counted, ...(tokens !== undefined ? { tokensPerStep: tokens } : {}) };
 }
 function metricValue(side, name) {
     const value = side.metrics.find((m) => m.name === name)?.value;
@@ -11443,6 +11507,20 @@ const MAX_KERNEL_TIME_OVER_STEP = 2;
  * compared: a step that re-runs its prompt is a real regression of that size.
  */
 const MAX_STEP_TIME_RATIO_ACROSS_BASES = 3;
+/**
+ * Without tokens per step on both sides, the two windows' step counts may differ by this factor at
+ * most. Both sides of a pair run the same command under the same profiler, so the same work is the
+ * same count of steps: every pair in the fixtures counts the same on both sides (8 and 8, 32 and
+ * 32), and what moves a count without changing the step (a generation that ends at another
+ * end-of-sequence token after a change of numerics, a window cut a little differently) moves it by
+ * well under 2×. What changes the step itself divides the count by the tokens each step now carries:
+ * n prompts packed into one forward by up to n (four prompts with their prefills packed: 86
+ * forwards → 10, 8.6×), speculative decoding by the tokens accepted per step. 4 refuses packing of
+ * four prompts and more, and leaves a window of up to 4× the other's length compared per step. A
+ * side that states its tokens per step (the batch) is compared on those instead (a different
+ * length of window with the same tokens per step is sound per step).
+ */
+const MAX_STEP_COUNT_RATIO = 4;
 /** Σ kernel time over the steps and devices of a side's window, in ns. */
 function kernelTimePerStep(kernels, count) {
     let total = 0;
@@ -11479,7 +11557,32 @@ function windowRefusal(sides, counts, kernelNs, measured) {
             return { cause: 'step-bases-differ', baseline: kernelNs.baseline, current: kernelNs.current, ...(nsys ? { fix: 'cuda-graph-trace-node' } : {}) };
         }
     }
+    if ((base.tokensPerStep === undefined || cur.tokensPerStep === undefined) && base.steps !== null && cur.steps !== null) {
+        const ratio = cur.steps / base.steps;
+        if (ratio > MAX_STEP_COUNT_RATIO || ratio < 1 / MAX_STEP_COUNT_RATIO)
+            return { cause: 'step-counts-differ', baseline: base.steps, current: cur.steps };
+    }
     return undefined;
+}
+/** The workload-stated amounts of work that must agree for two whole windows to hold the same work. */
+const WORK_METRICS = ['output_tokens', 'prompt_tokens'];
+/**
+ * Whether the two whole windows may be compared after a refusal for step counts: the same work in
+ * fewer, larger steps is the same total on both sides, so each side's kernel time per device over
+ * its window compares what the work cost. Not where the sides state different work (output or
+ * prompt tokens), nor after another cause, whose windows hold different kinds of work or time.
+ */
+function wholeWindowSound(refused, current, baseline) {
+    if (refused?.cause !== 'step-counts-differ')
+        return false;
+    return WORK_METRICS.every((name) => {
+        const b = metricValue(baseline, name);
+        const c = metricValue(current, name);
+        return b === undefined || c === undefined || b === c;
+    });
+}
+function isWordedRefusal(refused) {
+    return refused.cause !== 'step-counts-differ';
 }
 /** A refusal in words, for the notes and the reasons (the data is perStep.refused). */
 function refusalText(refused, counts) {
@@ -11504,31 +11607,35 @@ function topKernelKeys(base, cur, n) {
     return [...new Set([...top(base), ...top(cur)])].map((name) => `kernel:${name}`);
 }
 function perStepAttribution(current, baseline, topN = 10) {
-    const base = stepCountOf(baseline);
-    const cur = stepCountOf(current);
+    const base = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_1__/* .stepCountOf */ .nS)(baseline);
+    const cur = (0,_diagnose_step_count_js__WEBPACK_IMPORTED_MODULE_1__/* .stepCountOf */ .nS)(current);
     const baseKernels = totalsByName(baseline.kernels);
     const curKernels = totalsByName(current.kernels);
     const notes = [];
     const measured = measuredStepTime(current, baseline, cur, base);
     const counted = base.steps !== null && cur.steps !== null;
-    const refused = counted
+    const checked = counted
         ? windowRefusal({ current, baseline }, { current: cur, baseline: base }, { current: kernelTimePerStep(curKernels, cur), baseline: kernelTimePerStep(baseKernels, base) }, measured)
         : undefined;
-    if (refused)
+    const whole = wholeWindowSound(checked, current, baseline);
+    const windowNs = (kernels, count) => [...kernels.values()].reduce((sum, k) => sum + k.totalNs, 0) / count.devices;
+    const refused = checked && whole ? { ...checked, window: { baselineNs: windowNs(baseKernels, base), currentNs: windowNs(curKernels, cur) } } : checked;
+    if (refused && isWordedRefusal(refused))
         notes.push(refusalText(refused, { current: cur, baseline: base }));
     const perStepKnown = counted && !refused;
     const byKey = new Map();
     const kernelFamilies = new Map();
-    // Per step per device; per launch when either side's steps are unknown.
-    const baseDiv = perStepKnown ? base.steps * base.devices : 0;
-    const curDiv = perStepKnown ? cur.steps * cur.devices : 0;
+    // Per step per device; per device over the whole window where that is compared; per launch when either side's steps are unknown.
+    const baseDiv = perStepKnown ? base.steps * base.devices : whole ? base.devices : 0;
+    const curDiv = perStepKnown ? cur.steps * cur.devices : whole ? cur.devices : 0;
+    const divided = perStepKnown || whole;
     const kernels = [];
     for (const name of new Set([...baseKernels.keys(), ...curKernels.keys()])) {
         const b = baseKernels.get(name);
         const c = curKernels.get(name);
         const perLaunch = (t) => (t && t.instances > 0 ? t.totalNs / t.instances : 0);
-        const baselineNs = perStepKnown ? (b?.totalNs ?? 0) / baseDiv : perLaunch(b);
-        const currentNs = perStepKnown ? (c?.totalNs ?? 0) / curDiv : perLaunch(c);
+        const baselineNs = divided ? (b?.totalNs ?? 0) / baseDiv : perLaunch(b);
+        const currentNs = divided ? (c?.totalNs ?? 0) / curDiv : perLaunch(c);
         const launchedBy = c?.launchedBy ?? b?.launchedBy;
         const site = c?.site ?? b?.site;
         kernels.push({
@@ -11537,8 +11644,8 @@ function perStepAttribution(current, baseline, topN = 10) {
             baselineNs,
             currentNs,
             deltaNs: currentNs - baselineNs,
-            baselineLaunches: perStepKnown ? (b?.instances ?? 0) / baseDiv : (b?.instances ?? 0),
-            currentLaunches: perStepKnown ? (c?.instances ?? 0) / curDiv : (c?.instances ?? 0),
+            baselineLaunches: divided ? (b?.instances ?? 0) / baseDiv : (b?.instances ?? 0),
+            currentLaunches: divided ? (c?.instances ?? 0) / curDiv : (c?.instances ?? 0),
             ...(launchedBy ? { launchedBy } : {}),
             ...(site ? { site } : {}),
         });
@@ -11578,7 +11685,7 @@ function perStepAttribution(current, baseline, topN = 10) {
     if (!measured)
         notes.push('no measured step time on both sides (decode_tok_s with the batch, tpot_ms or itl_ms)');
     return {
-        perStep: { unit: perStepKnown ? 'step' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },
+        perStep: { unit: perStepKnown ? 'step' : whole ? 'window' : 'launch', baseline: base, current: cur, families, kernels: kernels.slice(0, PER_STEP_KERNELS), kernelDeltaNs, measured, explainedShare, notes, ...(refused ? { refused } : {}) },
         byKey,
         topKernels: perStepKnown ? topKernelKeys(baseKernels, curKernels, topN) : [],
         kernelFamilies,
@@ -11608,7 +11715,7 @@ function noStepTimeChange(perStep, rows) {
 }
 /** The thresholds on time per step set in the options: `kernel-time:family:copy`, `kernel-time:kernel:<name>`. */
 function kernelTimeKeys(options) {
-    return Object.keys(options.thresholds).filter((key) => key.startsWith(_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR));
+    return Object.keys(options.thresholds).filter((key) => key.startsWith(_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR));
 }
 function stepMove(perStep) {
     const kernelBaseNs = perStep.families.reduce((sum, f) => sum + f.baselineNs, 0);
@@ -11624,7 +11731,7 @@ function stepMove(perStep) {
 function timeLimits(key, move, options, measuredStep) {
     const { warnPct, failPct, floorUs } = options.stepTimeThresholds;
     const relative = (pct) => Math.max((pct / 100) * move.baseStepNs, floorUs * 1e3);
-    const set = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_4__/* .ownValue */ .e)(options.thresholds, key);
+    const set = (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_3__/* .ownValue */ .e)(options.thresholds, key);
     if (set !== undefined)
         return { failNs: set * 1e6, warnNs: Math.min(relative(warnPct), set * 1e6), text: `+${stepTimeText(set * 1e6)}` };
     const failNs = relative(failPct);
@@ -11652,7 +11759,7 @@ function targetLabel(target) {
  */
 function kernelTimeRows(analysis, options) {
     const { perStep } = analysis;
-    const explicit = kernelTimeKeys(options).map((key) => key.slice(_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR.length));
+    const explicit = kernelTimeKeys(options).map((key) => key.slice(_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR.length));
     if (perStep.unit !== 'step')
         return explicit.map((target) => notComparedRow(target, perStep, options));
     const targets = [...new Set([...perStep.families.map((f) => `family:${f.family}`), ...analysis.topKernels, ...explicit])];
@@ -11660,7 +11767,7 @@ function kernelTimeRows(analysis, options) {
     const measuredStep = perStep.measured?.per === 'step';
     const steps = `steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`;
     return targets.map((target) => {
-        const key = `${_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR}${target}`;
+        const key = `${_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR}${target}`;
         const label = targetLabel(target);
         const times = analysis.byKey.get(target) ?? { baselineNs: 0, currentNs: 0 };
         const deltaNs = times.currentNs - times.baselineNs;
@@ -11674,7 +11781,7 @@ function kernelTimeRows(analysis, options) {
         const family = analysis.kernelFamilies.get(target);
         const familyTimes = family ? analysis.byKey.get(`family:${family}`) : undefined;
         // A kernel that grew while its family did not took work from its own family (another GEMM picked, a kernel renamed).
-        const withinFamily = target.startsWith('kernel:') && (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_4__/* .ownValue */ .e)(options.thresholds, key) === undefined && familyTimes !== undefined && familyTimes.currentNs - familyTimes.baselineNs < limits.warnNs;
+        const withinFamily = target.startsWith('kernel:') && (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_3__/* .ownValue */ .e)(options.thresholds, key) === undefined && familyTimes !== undefined && familyTimes.currentNs - familyTimes.baselineNs < limits.warnNs;
         if (deltaNs >= limits.warnNs && move.faster) {
             status = 'info';
             notes.push(`a shift: it grew in a step that got faster (${move.text}), so it took over work; context, not a regression`);
@@ -11713,7 +11820,7 @@ function kernelTimeRows(analysis, options) {
 }
 /** A `kernel-time:` threshold's row when there is no comparison per step: not compared, and why. */
 function notComparedRow(target, perStep, options) {
-    const key = `${_gate_options_js__WEBPACK_IMPORTED_MODULE_3__/* .KERNEL_TIME_PREFIX */ .TR}${target}`;
+    const key = `${_gate_options_js__WEBPACK_IMPORTED_MODULE_2__/* .KERNEL_TIME_PREFIX */ .TR}${target}`;
     const subject = (0,_model_report_js__WEBPACK_IMPORTED_MODULE_0__/* .keySubject */ .Y3)(target);
     const why = perStep.refused
         ? 'the windows hold different kinds of step (see the time per step)'
@@ -11728,7 +11835,7 @@ function notComparedRow(target, perStep, options) {
         current: null,
         delta: null,
         ci: null,
-        threshold: (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_4__/* .ownValue */ .e)(options.thresholds, key),
+        threshold: (0,_model_own_key_js__WEBPACK_IMPORTED_MODULE_3__/* .ownValue */ .e)(options.thresholds, key),
         status: 'insufficient-data',
         note: `not compared: ${why}`,
         ...(subject ? { subject } : {}),
@@ -12096,8 +12203,10 @@ function failureLine(reasons, max = 3) {
 /* harmony export */   yH: () => (/* binding */ decodeSteps)
 /* harmony export */ });
 /* unused harmony export growingInputs */
-/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2861);
+/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2861);
 /* harmony import */ var _profile_measures_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7307);
+/* harmony import */ var _step_count_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1126);
+
 
 
 /** A shape as people write it: 8×512. */
@@ -12161,8 +12270,8 @@ function profilerStepGrowth(profile) {
         return undefined;
     const busy = steps.slice(1).map((s) => s.gpuBusyNs);
     const quarter = Math.max(1, Math.floor(busy.length / 4));
-    const early = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_1__/* .median */ .J)(busy.slice(0, quarter));
-    return early > 0 ? (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_1__/* .median */ .J)(busy.slice(-quarter)) / early : undefined;
+    const early = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_2__/* .median */ .J)(busy.slice(0, quarter));
+    return early > 0 ? (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_2__/* .median */ .J)(busy.slice(-quarter)) / early : undefined;
 }
 /**
  * The most-used input of one token per sequence (a batch × 1 shape), when such inputs are most of
@@ -12182,24 +12291,17 @@ function oneTokenInputsOf(inputs) {
     }
     return oneTokenOps * 2 > allOps ? most : undefined;
 }
-function samplingLaunchesOf(profile) {
-    let most = 0;
-    for (const kernel of profile.kernels)
-        if (kernel.family === 'sampling' && kernel.instances > most)
-            most = kernel.instances;
-    return most;
-}
 const DECODE_METRICS = ['decode_tok_s', 'tpot_ms', 'itl_ms'];
 function decodeSteps(profile, options) {
     const timeline = profile.timeline;
-    const samplingLaunches = samplingLaunchesOf(profile);
+    const sampled = (0,_step_count_js__WEBPACK_IMPORTED_MODULE_1__/* .samplingLaunches */ .TI)(profile.kernels)?.launches ?? 0;
     const growing = timeline?.matmulInputs ? growingInputs(timeline.matmulInputs.shapes, options.minDecodeSteps) : undefined;
     const ranges = timeline?.phaseRanges;
     const outputTokens = (0,_profile_measures_js__WEBPACK_IMPORTED_MODULE_0__/* .metricValue */ .a3)(profile, 'output_tokens');
     const stepGrowth = profilerStepGrowth(profile);
     const oneToken = timeline?.matmulInputs && !growing ? oneTokenInputsOf(timeline.matmulInputs) : undefined;
     const base = {
-        samplingLaunches,
+        samplingLaunches: sampled,
         ...(growing ? { growing } : {}),
         ...(oneToken ? { oneTokenInputs: oneToken } : {}),
         ...(stepGrowth !== undefined ? { profilerStepGrowth: stepGrowth } : {}),
@@ -12211,7 +12313,7 @@ function decodeSteps(profile, options) {
             prefillOnly = `the workload reports ${outputTokens} output token`;
         else if (ranges && ranges.prefill > 0 && ranges.decode === 0)
             prefillOnly = `the trace's ranges name prefill only (${ranges.prefill}, e.g. \`${ranges.prefillName ?? ''}\`)`;
-        else if (samplingLaunches === 1 && (timeline?.steps.length ?? 0) <= 1)
+        else if (sampled === 1 && (timeline?.steps.length ?? 0) <= 1)
             prefillOnly = 'one sampling launch: the window generates one token per sequence';
     }
     if (prefillOnly)
@@ -12226,10 +12328,10 @@ function decodeSteps(profile, options) {
         signals.push('decode-ranges');
         parts.push(`${ranges.decode} ranges name decode (e.g. \`${ranges.decodeName ?? ''}\`)`);
     }
-    if (samplingLaunches >= options.minDecodeSteps) {
+    if (sampled >= options.minDecodeSteps) {
         signals.push('sampling');
         const steps = timeline?.steps.length ?? 0;
-        parts.push(`${samplingLaunches} sampling launches${steps > 1 ? ` over ${steps} profiler steps` : ''}`);
+        parts.push(`${sampled} sampling launches${steps > 1 ? ` over ${steps} profiler steps` : ''}`);
     }
     if (stepGrowth !== undefined && stepGrowth >= options.minStepGrowth) {
         signals.push('step-growth');
@@ -12782,7 +12884,7 @@ function deepDiveFacts(result) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   CJ: () => (/* binding */ batchSize),
+/* harmony export */   CJ: () => (/* reexport safe */ _step_count_js__WEBPACK_IMPORTED_MODULE_5__.CJ),
 /* harmony export */   Gl: () => (/* binding */ kernelsMatching),
 /* harmony export */   KN: () => (/* binding */ percent),
 /* harmony export */   LI: () => (/* binding */ round),
@@ -12792,6 +12894,7 @@ function deepDiveFacts(result) {
 /* harmony export */   Uw: () => (/* binding */ moeMix),
 /* harmony export */   W7: () => (/* binding */ totalLaunches),
 /* harmony export */   a3: () => (/* binding */ metricValue),
+/* harmony export */   c_: () => (/* binding */ lockstepKernels),
 /* harmony export */   "do": () => (/* binding */ stragglerOf),
 /* harmony export */   ms: () => (/* binding */ ms),
 /* harmony export */   sS: () => (/* binding */ familyTotals),
@@ -12800,13 +12903,15 @@ function deepDiveFacts(result) {
 /* unused harmony exports linearTotals, ncuCommand, rankComputeNs */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
 /* harmony import */ var _classify_kernel_name_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8545);
-/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2861);
+/* harmony import */ var _model_averages_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(2861);
 /* harmony import */ var _deep_dive_request_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(959);
 /* harmony import */ var _vendor_tools_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2490);
 /* harmony import */ var _evidence_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8179);
+/* harmony import */ var _step_count_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1126);
 /**
  * Measurements several rules read from a Profile: family totals, metric values and the MoE mix. Rules stay independent; they only share these readings.
  */
+
 
 
 
@@ -12830,6 +12935,45 @@ function kernelsMatching(profile, pattern, families) {
     const instances = kernels.reduce((sum, k) => sum + k.instances, 0);
     return { kernels, ns, instances, share: profile.totalKernelNs > 0 ? ns / profile.totalKernelNs : 0 };
 }
+/**
+ * Kernels of `families` that keep step with the launches of the `anchor` family: each launched a
+ * whole number of times per anchor launch, to within less than one launch per step and device (a
+ * one-off, such as a prefill step's launches at the window's start, does not break the step; a second
+ * use once per step does), or exactly where the steps are unknown. The anchor must run more than once
+ * per step (a per-layer rate): a once-per-step anchor would tie every kernel that runs once per step.
+ * A kernel's rows on several devices count together; `leaveOut` drops kernels whose count says nothing.
+ */
+function lockstepKernels(profile, anchor, families, leaveOut = () => false) {
+    const anchorLaunches = familyTotals(profile, [anchor]).instances;
+    const count = (0,_step_count_js__WEBPACK_IMPORTED_MODULE_5__/* .countSteps */ .jg)(profile);
+    const per = count.steps !== null ? count.steps * count.devices : null;
+    if (anchorLaunches === 0 || (per !== null && anchorLaunches < 2 * per))
+        return [];
+    const byName = new Map();
+    for (const kernel of profile.kernels) {
+        if (!families.includes(kernel.family) || leaveOut(kernel))
+            continue;
+        const seen = byName.get(kernel.name) ?? { launches: 0, totalNs: 0 };
+        byName.set(kernel.name, { launches: seen.launches + kernel.instances, totalNs: seen.totalNs + kernel.totalNs });
+    }
+    const found = [];
+    for (const [name, { launches, totalNs }] of byName) {
+        const perLaunch = Math.round(launches / anchorLaunches);
+        const off = Math.abs(launches - perLaunch * anchorLaunches);
+        if (perLaunch < 1 || (per === null ? off !== 0 : off >= per))
+            continue;
+        found.push({
+            name,
+            anchor,
+            perLaunch,
+            launches,
+            totalNs,
+            launchesPerStep: per === null ? null : round(launches / per, 2),
+            nsPerStep: per === null ? null : Math.round(totalNs / per),
+        });
+    }
+    return found.sort((a, b) => b.totalNs - a.totalNs);
+}
 function linearTotals(profile) {
     return familyTotals(profile, _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .LINEAR_FAMILIES */ .Bs);
 }
@@ -12841,11 +12985,7 @@ function metricValue(profile, name) {
     const value = profile.metrics.find((m) => m.name === name)?.value;
     return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
-/** The batch size from the environment, when it is a plain number (a Profile, a Report or a gate side). */
-function batchSize(profile) {
-    const match = /^\s*(\d+)\s*$/.exec(profile.environment.batch ?? '');
-    return match ? Number(match[1]) : undefined;
-}
+
 /** Round for evidence: enough digits to compare, few enough to read. */
 function round(value, digits = 4) {
     const factor = 10 ** digits;
@@ -12910,7 +13050,7 @@ function stragglerOf(profile) {
     const perStep = steps.every((n) => n > 0) && new Set(steps).size > 1;
     const compute = ranks.map((r, i) => rankComputeNs(r) / (perStep ? steps[i] : 1));
     const slowIndex = compute.indexOf(Math.max(...compute));
-    const peerComputeNs = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_5__/* .median */ .J)(compute.filter((_, i) => i !== slowIndex));
+    const peerComputeNs = (0,_model_averages_js__WEBPACK_IMPORTED_MODULE_6__/* .median */ .J)(compute.filter((_, i) => i !== slowIndex));
     return {
         slow: ranks[slowIndex],
         others: ranks.filter((_, i) => i !== slowIndex),
@@ -13005,8 +13145,9 @@ var rule = __nccwpck_require__(2248);
 var profile_measures = __nccwpck_require__(7307);
 ;// CONCATENATED MODULE: ./src/diagnose/rules/capture-includes-warmup.ts
 /**
- * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, a
- * first step far slower than the rest, or the tool itself reporting compilation.
+ * Compilation or first-run work fell inside the capture: module loads and JIT in the API table, or a
+ * first step far slower than the rest. No importer reads a tool's own word about compilation, so no
+ * notice code stands for it.
  */
 
 
@@ -13014,7 +13155,6 @@ var profile_measures = __nccwpck_require__(7307);
 
 
 const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
-const COMPILE_NOTICE = /compil|autotun/i;
 /* harmony default export */ const capture_includes_warmup = ((0,rule/* defineRule */.Km)({
     meta: {
         id: 'capture-includes-warmup',
@@ -13048,11 +13188,6 @@ const COMPILE_NOTICE = /compil|autotun/i;
                 moduleLoadMs: (0,profile_measures.ms)(loadNs),
                 moduleLoadShare: (0,profile_measures/* round */.LI)(loadNs / apiNs),
             });
-        }
-        const notice = profile.notices.find((n) => n.severity !== 'info' && (COMPILE_NOTICE.test(n.code) || COMPILE_NOTICE.test(n.message)));
-        if (notice) {
-            signals.push('notice');
-            evidence.notice = notice.code;
         }
         if (signals.length === 0)
             return [];
@@ -13379,9 +13514,11 @@ var deep_dive_request = __nccwpck_require__(959);
 
 
 
-/** Tool statements that say the kernel data is missing (MAX without nsys or GPU, nsys reports skipped). */
+/**
+ * Notices that say the kernel data is missing (MAX without nsys or a GPU, nsys's kernel report
+ * skipped), by code: an info notice of these codes concerns another report.
+ */
 const NO_KERNEL_CODES = new Set(['max-no-kernel-data', 'max-no-nsys', 'max-no-nsys-rep', 'max-nsys-failed', 'max-cpu-only', 'max-no-gpu', 'max-no-cudart', 'nsys-report-skipped']);
-const NO_KERNEL_MESSAGE = /No GPU kernel data found|does not contain CUDA kernel data|only Python\/CPU profile/i;
 const NSYS_CAPTURE_COMMAND = 'nsys profile --trace=cuda,nvtx --cuda-graph-trace=node --sample=none --cpuctxsw=none --capture-range=cudaProfilerApi --capture-range-end=stop -o profile <workload>';
 /** What a capture without kernels still holds, in words; undefined when it holds nothing. */
 function otherRecords(profile) {
@@ -13427,7 +13564,7 @@ function kernelReportCommand(format, capture) {
         const hits = [];
         const held = otherRecords(profile);
         // The tool's own word that no kernel data is there, and graph launches without kernels (a graph-level trace).
-        const notice = profile.notices.find((n) => (NO_KERNEL_CODES.has(n.code) && n.severity !== 'info') || NO_KERNEL_MESSAGE.test(n.message));
+        const notice = profile.notices.find((n) => NO_KERNEL_CODES.has(n.code) && n.severity !== 'info');
         const graphLaunches = profile.apiCalls.some((call) => /GraphLaunch/.test(call.name) && call.calls > 0);
         if (profile.kernels.length === 0 && !hasOtherData && held && !notice && !graphLaunches) {
             // A real capture, read to the end, of something other than kernels (a memory or API summary
@@ -15139,6 +15276,12 @@ function excessOf(result, space) {
 
 /** llama.cpp's ggml kernels: their fused path is a run flag, not a code change. */
 const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_attn_ext/m;
+/**
+ * Concatenation joins tensors (RoPE's halves, a cache append) per layer whether or not attention is
+ * fused: a launch count it shares with the softmax says nothing about attention.
+ */
+const CONCATENATION = /CatArray|concat|(?:^|[^a-z])cat(?:[^a-z]|$)/i;
+const isConcatenation = (kernel) => CONCATENATION.test(kernel.name) || /\baten::(?:cat|stack)\b/.test(kernel.launchedBy ?? '');
 /* harmony default export */ const unfused_attention = ((0,rule/* defineRule */.Km)({
     meta: {
         id: 'unfused-attention',
@@ -15164,6 +15307,9 @@ const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_att
         // softmax. With some fused launches beside the softmax ones the reading is mixed (another
         // softmax user, one path fused and one not): a warning, which does not fail by default.
         const conclusive = fused.instances === 0;
+        // The copies and layout changes that keep step with the softmax, layer by layer, are part of this
+        // attention (the KV heads repeated for the matmul, the scores cast for the softmax): named as data.
+        const lockstep = (0,profile_measures/* lockstepKernels */.c_)(profile, 'attention-softmax', ['copy'], isConcatenation);
         return [
             {
                 severity: conclusive ? 'error' : 'warning',
@@ -15176,6 +15322,7 @@ const LLAMA_CPP = /^soft_max_f32|(?:^|[^a-z])mul_mat_(?:vec_)?q|^ggml_|flash_att
                     bmmShare: (0,profile_measures/* round */.LI)(bmm.share),
                     fusedAttentionShare: (0,profile_measures/* round */.LI)(fused.share),
                 },
+                ...(lockstep.length ? { lockstepKernels: lockstep } : {}),
                 advice: `${LLAMA_CPP.test(profile.kernels.map((k) => k.name).join('\n')) ? 'llama.cpp: run with flash attention on (-fa / --flash-attn): flash_attn_ext then replaces soft_max_f32 and the KQ/KQV matmuls. ' : ''}Use a fused attention kernel. transformers: from_pretrained(..., attn_implementation="sdpa") or "flash_attention_2" (not "eager"); PyTorch: torch.nn.functional.scaled_dot_product_attention instead of matmul + softmax. MAX custom architecture: build attention from the max.nn attention layers (they lower to the *_mha_* / flash kernels) rather than ops.matmul + ops.softmax. Fused attention shows up as flash/mha/sdpa kernels in the next capture.`,
             },
         ];
@@ -15293,7 +15440,10 @@ const RULES = [
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   j: () => (/* binding */ countSteps)
+/* harmony export */   CJ: () => (/* binding */ batchSize),
+/* harmony export */   TI: () => (/* binding */ samplingLaunches),
+/* harmony export */   jg: () => (/* binding */ countSteps),
+/* harmony export */   nS: () => (/* binding */ stepCountOf)
 /* harmony export */ });
 /* unused harmony export MIN_STEPS */
 /* harmony import */ var _ingest_registry_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8517);
@@ -15308,8 +15458,12 @@ const RULES = [
  * before counts read from ranges, and those before the inferred ones (graph replays, a once-per-step
  * kernel). The first that holds decides, unless it is a stated count that the window's own evidence
  * contradicts; the others that are present are named as agreeing or not. Without any, the count is unknown and says why: callers
- * then fall back to time per launch. The one place steps are counted (the gate's time per step
- * reads it).
+ * then fall back to time per launch.
+ *
+ * The one place steps are counted and sampling launches read: the pipeline records `stepCountOf`
+ * in the report (`stepCount`), the gate's time per step, the history summary and the dashboard read
+ * that record or call `stepCountOf` on what they hold, and the decode-step evidence
+ * (decode-steps.ts) reads `samplingLaunches`.
  */
 
 
@@ -15324,21 +15478,26 @@ const MIN_STEPS = 2;
 function plural(n, word) {
     return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : /(?:ch|sh|s|x)$/.test(word) ? 'es' : 's'}`;
 }
-/** The most-launched once-per-step kernel (sampling family) on one device: its launches are the steps. */
-function oncePerStepKernel(source) {
+/** The most launches of one kernel on one device among `kernels` (launches summed by device and name). */
+function mostLaunchedOnOneDevice(kernels) {
     const byKey = new Map();
-    for (const kernel of source.kernels) {
-        if (kernel.family !== 'sampling' || !kernel.instances)
-            continue;
+    for (const kernel of kernels) {
         const key = `${kernel.device ?? ''}|${kernel.name}`;
-        const seen = byKey.get(key);
-        byKey.set(key, { name: kernel.name, launches: (seen?.launches ?? 0) + kernel.instances });
+        byKey.set(key, { name: kernel.name, launches: (byKey.get(key)?.launches ?? 0) + (kernel.instances ?? 0) });
     }
-    let best;
+    let most;
     for (const entry of byKey.values())
-        if (!best || entry.launches > best.launches)
-            best = entry;
-    return best;
+        if (!most || entry.launches > most.launches)
+            most = entry;
+    return most;
+}
+/**
+ * The sampling kernel launched most on one device, and its launches: a token is sampled once per
+ * step per sequence (greedy argmax, top-k/top-p), so these are the steps the window ran. The one
+ * reader of sampling launches; undefined when no sampling kernel was launched.
+ */
+function samplingLaunches(kernels) {
+    return mostLaunchedOnOneDevice(kernels.filter((kernel) => kernel.family === 'sampling' && kernel.instances));
 }
 /** A kernel name short enough for a sentence: the function name without templates and arguments. */
 function shortKernel(name) {
@@ -15371,7 +15530,7 @@ function candidates(source, devices) {
     if (graphs >= MIN_STEPS * devices && timeline?.kernelLaunches === 0 && Number.isInteger(graphs / devices)) {
         list.push({ basis: 'graph-replays', steps: graphs / devices, text: `${plural(graphs, 'CUDA graph replay')}, every kernel inside one` });
     }
-    const sampling = oncePerStepKernel(source);
+    const sampling = samplingLaunches(source.kernels);
     if (sampling && sampling.launches >= MIN_STEPS) {
         list.push({ basis: 'once-per-step-kernel', steps: sampling.launches, text: `${plural(sampling.launches, 'launch')} of the sampling kernel ${shortKernel(sampling.name)}` });
     }
@@ -15381,18 +15540,9 @@ function candidates(source, devices) {
 const STATED = new Set(['workload', 'max-output-tokens']);
 /** The most launches of one kernel on one device: every step launches each of its kernels at least once. */
 function mostLaunches(source) {
-    const byKey = new Map();
-    for (const kernel of source.kernels) {
-        if (kernel.instances === undefined)
-            return undefined;
-        const key = `${kernel.device ?? ''}|${kernel.name}`;
-        byKey.set(key, { name: kernel.name, launches: (byKey.get(key)?.launches ?? 0) + kernel.instances });
-    }
-    let most;
-    for (const entry of byKey.values())
-        if (!most || entry.launches > most.launches)
-            most = entry;
-    return most;
+    if (source.kernels.some((kernel) => kernel.instances === undefined))
+        return undefined;
+    return mostLaunchedOnOneDevice(source.kernels);
 }
 /**
  * Why a stated count cannot be the window's, or undefined when it can: more steps than launches of
@@ -15439,6 +15589,29 @@ function countSteps(source) {
         parts.push(`${differ.join(' and ')} differ`);
     parts.push(...refused);
     return { steps: chosen.steps, basis: chosen.basis, devices, text: parts.join('; ') };
+}
+/**
+ * A side's decode steps: as its report recorded them when it was written (a report read back in part
+ * keeps only its first profiler steps), else counted now, with the tokens per step where the side
+ * states its batch as a plain number. What every stage that needs steps calls.
+ */
+function stepCountOf(side) {
+    if (side.stepCount)
+        return side.stepCount;
+    const counted = countSteps({
+        // A kernel without a launch count counts as never launched: no launches bear out a stated count.
+        kernels: side.kernels.map((k) => ({ ...k, instances: k.instances ?? 0 })),
+        timeline: side.timeline ?? null,
+        ...(side.metrics ? { metrics: side.metrics } : {}),
+        ...(side.sources ? { sources: side.sources } : {}),
+    });
+    const tokens = batchSize(side);
+    return { ...counted, ...(tokens !== undefined && tokens > 0 ? { tokensPerStep: tokens } : {}) };
+}
+/** The batch size from the environment, when it is a plain number (a Profile, a Report or a gate side). */
+function batchSize(profile) {
+    const match = /^\s*(\d+)\s*$/.exec(profile.environment.batch ?? '');
+    return match ? Number(match[1]) : undefined;
 }
 
 
@@ -16543,7 +16716,6 @@ function readRow(columns, cells, devices, ctx) {
 
 
 
-const CATALOG = new Set(Object.keys(_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .METRIC_CATALOG */ .By));
 function asMetricRecord(line) {
     const body = line.trim();
     if (!body.startsWith('{') || !body.endsWith('}'))
@@ -16607,13 +16779,14 @@ function shownValue(value) {
             }
             if (record.type === 'metric') {
                 const value = finiteNumber(record.value);
-                if (!CATALOG.has(record.metric)) {
-                    ctx.count('unknown-metric', 'data-loss', `${record.metric} (line ${index + 1}) is not a known metric name`);
+                const name = record.metric;
+                if (!(0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .isMetricName */ .M8)(name)) {
+                    ctx.count('unknown-metric', 'data-loss', `${name} (line ${index + 1}) is not a known metric name`);
                     return;
                 }
                 if (value === null)
-                    return dropValue(record.metric, record.value, index + 1);
-                metrics.push({ name: record.metric, value });
+                    return dropValue(name, record.value, index + 1);
+                metrics.push({ name, value });
                 return;
             }
             const tokS = finiteNumber(record.fields['tok_s']);
@@ -16629,7 +16802,7 @@ function shownValue(value) {
             if (batch !== null)
                 batches.add(batch);
             for (const [key, value] of Object.entries(record.fields)) {
-                if (key === 'decode_tok_s' || !CATALOG.has(key))
+                if (key === 'decode_tok_s' || !(0,_model_metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .isMetricName */ .M8)(key))
                     continue;
                 if (finiteNumber(value) !== null)
                     metrics.push({ name: key, value: value });
@@ -26330,13 +26503,17 @@ function mean(values) {
 /* harmony export */   fo: () => (/* binding */ SourceSchema)
 /* harmony export */ });
 /* unused harmony exports FormatIdSchema, ImportStatSchema, Dim3Schema, PythonSiteSchema, MetricSampleSchema, UtilSampleSchema, StepSchema, ExcludedGapSchema, TimelineCommunicationSchema, TimelineTransfersSchema, MatmulInputShapeSchema, MatmulInputsSchema, PhaseRangesSchema, NcuMetricSchema, NcuRuleSchema, TimedWindowSchema, DistributedSchema */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
-/* harmony import */ var _trace_events_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8668);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8816);
+/* harmony import */ var _trace_events_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8668);
+/* harmony import */ var _notice_codes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8450);
+/* harmony import */ var _metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5500);
 /**
  * What one importer reads from one input file: the raw, unclassified facts of a capture.
  * Every importer returns this shape; `buildProfile` merges several of them into one Profile.
  * Times are integer-ish nanoseconds, shares are 0..1, percentages are 0..100.
  */
+
+
 
 
 const FORMAT_IDS = [
@@ -26361,58 +26538,58 @@ const FORMAT_IDS = [
     'rocpd-sqlite',
     'jax-trace',
 ];
-const FormatIdSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(FORMAT_IDS);
+const FormatIdSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(FORMAT_IDS);
 /** A recoverable problem met while reading, counted rather than thrown (nothing vanishes silently). */
-const ImportStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    severity: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['info', 'data-loss', 'error']),
-    count: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
-    detail: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+const ImportStatSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    severity: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['info', 'data-loss', 'error']),
+    count: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    detail: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
 });
-const SourceSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    path: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+const SourceSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    path: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     format: FormatIdSchema,
     /** The report or table kinds found inside, e.g. nsys `cuda_gpu_kern_sum`, ncu `details`. */
-    parts: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).default([]),
-    tool: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    toolVersion: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    stats: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(ImportStatSchema).default([]),
+    parts: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default([]),
+    tool: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    toolVersion: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    stats: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(ImportStatSchema).default([]),
 });
-const Dim3Schema = zod__WEBPACK_IMPORTED_MODULE_0__/* .tuple */ .PVZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig()]);
+const Dim3Schema = zod__WEBPACK_IMPORTED_MODULE_2__/* .tuple */ .PVZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig()]);
 /**
  * A line of the workload's Python that launched a kernel, where the trace holds Python stacks
  * (Kineto `with_stack=True`): the innermost frame of the user's code around the launch call.
  */
-const PythonSiteSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const PythonSiteSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** The function, as Python names it (`forward`, `sdpa`). */
-    function: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+    function: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     /** Its file as the profiler wrote it: relative to the sys.path entry it was found under. */
-    file: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+    file: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     /** The function's first line (the profiler records a frame's line on entry). */
-    line: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+    line: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
     /** The innermost nn.Module around the frame, by class (`LlamaAttention`). */
-    module: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    module: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /**
      * The kernel ran in a CUDA graph replay. Alone: this is where the graph was replayed (its kernels
      * were captured elsewhere).
      */
-    graphReplay: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+    graphReplay: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional(),
     /**
      * With graphReplay: the graph's capture is in the same trace, and this is where the capture's
      * launch that made the kernel's node ran (the replay's kernels, in start order, are the
      * capture's launches in order).
      */
-    graphCapture: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY().optional(),
+    graphCapture: zod__WEBPACK_IMPORTED_MODULE_2__/* .boolean */ .zMY().optional(),
     /** Share of the kernel's time launched from here (0..1). */
-    share: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0).max(1),
+    share: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(1),
 });
-const KernelStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    totalNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
-    instances: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
-    minNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative().optional(),
-    maxNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative().optional(),
-    device: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().optional(),
+const KernelStatSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    totalNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    instances: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    minNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().optional(),
+    maxNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().optional(),
+    device: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().optional(),
     /** Launch shape of the launches that took the most time, where the capture records it. */
     grid: Dim3Schema.optional(),
     block: Dim3Schema.optional(),
@@ -26421,128 +26598,128 @@ const KernelStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
      * links kernels to ops (Kineto; a CUDA graph replay's kernel through its graph's capture, when that
      * is in the trace). When launches came from several chains, the one with the most time.
      */
-    launchedBy: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    launchedBy: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
     /** Share of the kernel's time launched from `launchedBy` (0..1). */
-    launchedByShare: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0).max(1).optional(),
+    launchedByShare: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(1).optional(),
     /** Token count M (rows of activations) of the matmul op that launched it, from recorded input shapes. */
-    tokens: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative().optional(),
+    tokens: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative().optional(),
     /** Where in the workload's Python it was launched from, most time first (at most 3). */
-    pythonSites: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(PythonSiteSchema).max(3).optional(),
+    pythonSites: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(PythonSiteSchema).max(3).optional(),
 });
-const MemopStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const MemopStatSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** `memcpy-htod` | `memcpy-dtoh` | `memcpy-dtod` | `memcpy-other` | `memset` */
-    kind: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    totalNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative().optional(),
-    count: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
-    bytes: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative().optional(),
+    kind: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    totalNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().optional(),
+    count: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    bytes: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().optional(),
 });
-const ApiStatSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    totalNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
-    calls: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+const ApiStatSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    totalNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    calls: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
 });
-const MetricSampleSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    /** Canonical name from METRIC_CATALOG (src/model/metrics.ts). */
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    value: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(),
+const MetricSampleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    /** A name of METRIC_CATALOG (src/model/metrics.ts): importers write no other. */
+    name: _metrics_js__WEBPACK_IMPORTED_MODULE_1__/* .MetricNameSchema */ .Fi,
+    value: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(),
 });
-const UtilSampleSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const UtilSampleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** Seconds since the epoch or since the start of sampling; only differences matter. */
-    t: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
-    device: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().default(0),
-    gpuPercent: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0).max(100),
-    memoryPercent: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0).max(100).optional(),
-    smClockMhz: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
-    powerW: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
-    memoryUsedBytes: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
+    t: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
+    device: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().default(0),
+    gpuPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(100),
+    memoryPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(100).optional(),
+    smClockMhz: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
+    powerW: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
+    memoryUsedBytes: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
     /** Clock-event reasons active in this sample, in NVML/max.profiler.gpu names (gpu_idle included). */
-    reasons: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()).default([]),
+    reasons: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()).default([]),
 });
 /** One profiler step (ProfilerStep#N or a user range), as the GPU saw it. */
-const StepSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    startNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(),
-    durNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
-    gpuBusyNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
-    kernels: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+const StepSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    startNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(),
+    durNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    gpuBusyNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    kernels: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
 });
 /**
  * An idle stretch that is not the workload: set-up before the first step (weights copied in, lazy
  * initialization), a pause between benchmark repetitions, or tear-down. Left out of utilization.
  */
-const ExcludedGapSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const ExcludedGapSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** ns from the first GPU op. */
-    startNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
-    durNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
-    reason: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['set-up', 'between-repetitions', 'tear-down']),
+    startNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    durNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    reason: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['set-up', 'between-repetitions', 'tear-down']),
 });
 /** Collective kernels on the timeline, summed over devices. */
-const TimelineCommunicationSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const TimelineCommunicationSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** Union of collective kernel intervals. */
-    collectiveNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+    collectiveNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
     /** Collective time with no other (compute) kernel running on the same device: on the critical path. */
-    exposedNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+    exposedNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
 });
 /** Host↔device copies on the timeline, summed over devices. */
-const TimelineTransfersSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const TimelineTransfersSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** Union of host-to-device and device-to-host copy intervals. */
-    copyNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+    copyNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
     /** Copy time with no kernel running on the same device. */
-    exposedNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+    exposedNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
 });
 /**
  * One activation shape of the outermost matmul ops of a trace that recorded shapes (Kineto
  * `record_shapes`): the token rows one forward pass feeds its linear layers.
  */
-const MatmulInputShapeSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const MatmulInputShapeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** The op, as the trace names it (`aten::linear`, or an `aten::mm` that no linear encloses). */
-    op: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+    op: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     /** The activation input's shape less its feature dim: `[8, 512]` is 8 sequences of 512 tokens. */
-    rows: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative()),
+    rows: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative()),
     /** Ops with this shape. */
-    ops: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().positive(),
+    ops: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().positive(),
     /** Start of the first and of the last of them, ns from the first such op of any shape (CPU clock). */
-    firstNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(),
-    lastNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(),
+    firstNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(),
+    lastNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(),
 });
-const MatmulInputsSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const MatmulInputsSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** In order of first use; a bounded number of distinct shapes. */
-    shapes: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(MatmulInputShapeSchema),
+    shapes: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(MatmulInputShapeSchema),
     /** Ops of shapes past the bound, counted only. */
-    otherOps: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+    otherOps: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
 });
 /** Ranges (user annotations) whose names say a generation phase, e.g. SGLang's `step[EXTEND bs=15 toks=15360]`. */
-const PhaseRangesSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    decode: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
-    prefill: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+const PhaseRangesSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    decode: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    prefill: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
     /** The first name of each kind, as written. */
-    decodeName: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    prefillName: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+    decodeName: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    prefillName: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
 });
 /** What a per-launch trace (Kineto, rocprofv3 kernel_trace) says about time, beyond per-kernel sums. */
-const TimelineObjectSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const TimelineObjectSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     /** First GPU op start to last GPU op end, over all devices. */
-    spanNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+    spanNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
     /** Union of GPU op intervals (kernels, memcpy, memset), summed over devices. */
-    busyNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
-    devices: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
-    idleGaps: zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-        count: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
-        totalNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
-        longestNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
+    busyNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    devices: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    idleGaps: zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+        count: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+        totalNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+        longestNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
     }),
-    kernelLaunches: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
-    graphLaunches: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
+    kernelLaunches: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    graphLaunches: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
     /** Kernels that ran inside a CUDA graph replay, where the trace says so. */
-    graphKernels: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
-    steps: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(StepSchema).default([]),
+    graphKernels: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    steps: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(StepSchema).default([]),
     /** GPU kernel time per tenth of the span (for growth over the capture). */
-    busyByDecile: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative()).default([]),
+    busyByDecile: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative()).default([]),
     /** Idle stretches that are not the workload (see ExcludedGapSchema), in time order. */
-    excludedGaps: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(ExcludedGapSchema).default([]),
+    excludedGaps: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(ExcludedGapSchema).default([]),
     /** spanNs less the excluded gaps; equals spanNs when there are none. */
-    activeSpanNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative().optional(),
+    activeSpanNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative().optional(),
     /** Present when the trace holds collective kernels. */
     communication: TimelineCommunicationSchema.optional(),
     /** Present when the trace holds host↔device copies. */
@@ -26556,89 +26733,92 @@ const TimelineSchema = TimelineObjectSchema.transform((timeline) => ({
     ...timeline,
     activeSpanNs: timeline.activeSpanNs ?? Math.max(0, timeline.spanNs - timeline.excludedGaps.reduce((sum, gap) => sum + gap.durNs, 0)),
 }));
-const CpuFunctionSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    totalNs: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().nonnegative(),
-    calls: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    percent: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
+const CpuFunctionSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    totalNs: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().nonnegative(),
+    calls: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    percent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
 });
-/** A statement the tool itself printed about the capture (fallbacks, skipped reports, errors). */
-const NoticeSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    code: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    severity: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['info', 'warning', 'error']),
-    message: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+/**
+ * A statement about the capture or the analysis (fallbacks, skipped reports, errors). Later stages
+ * read its code, one of a closed set (model/notice-codes.ts); the message is for people.
+ */
+const NoticeSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    code: _notice_codes_js__WEBPACK_IMPORTED_MODULE_0__/* .NoticeCodeSchema */ .NR,
+    severity: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['info', 'warning', 'error']),
+    message: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
 });
 /** One Nsight Compute result (one profiled launch): metrics keyed by section and metric label. */
-const NcuMetricSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    section: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    unit: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
+const NcuMetricSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    section: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    unit: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
     /** The value in base units (ns, byte, byte/s, hz, %), or the raw text when not numeric. */
-    value: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP()]),
+    value: zod__WEBPACK_IMPORTED_MODULE_2__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP()]),
 });
-const NcuRuleSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    section: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    name: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    type: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    description: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    speedupType: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    estimatedSpeedupPercent: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().optional(),
+const NcuRuleSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    section: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    name: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    type: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    description: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    speedupType: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    estimatedSpeedupPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().optional(),
 });
-const NcuResultSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    id: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(),
-    kernel: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(),
-    device: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    cc: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    grid: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    block: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    metrics: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(NcuMetricSchema),
-    rules: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(NcuRuleSchema),
+const NcuResultSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    id: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int(),
+    kernel: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP(),
+    device: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    cc: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    grid: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    block: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    metrics: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(NcuMetricSchema),
+    rules: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(NcuRuleSchema),
 });
-const EnvironmentSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    gpuName: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    gpuCount: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().optional(),
-    vendor: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['nvidia', 'amd']).optional(),
-    driver: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    cuda: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    rocm: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    engine: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    engineVersion: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    model: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    dtype: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    batch: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    sequence: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+const EnvironmentSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    gpuName: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    gpuCount: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().optional(),
+    vendor: zod__WEBPACK_IMPORTED_MODULE_2__/* ["enum"] */ .k5n(['nvidia', 'amd']).optional(),
+    driver: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    cuda: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    rocm: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    engine: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    engineVersion: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    model: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    dtype: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    batch: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    sequence: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
 });
 /** A stretch of wall-clock time (seconds since the epoch) in which the workload says it timed itself. */
-const TimedWindowSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ startS: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(), endS: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig() });
+const TimedWindowSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ startS: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig(), endS: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig() });
 /** Where a capture sits in a distributed job (Kineto `distributedInfo`). */
-const DistributedSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
-    rank: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().nonnegative(),
-    worldSize: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int().positive().optional(),
-    backend: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
-    host: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+const DistributedSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
+    rank: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().nonnegative(),
+    worldSize: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int().positive().optional(),
+    backend: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
+    host: zod__WEBPACK_IMPORTED_MODULE_2__/* .string */ .YjP().optional(),
 });
-const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({
+const CaptureSchema = zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({
     source: SourceSchema,
     /** The rank this capture was taken on, where the trace says. */
     distributed: DistributedSchema.optional(),
-    kernels: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(KernelStatSchema).default([]),
-    memops: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(MemopStatSchema).default([]),
-    apiCalls: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(ApiStatSchema).default([]),
-    metrics: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(MetricSampleSchema).default([]),
-    utilization: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(UtilSampleSchema).default([]),
+    kernels: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(KernelStatSchema).default([]),
+    memops: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(MemopStatSchema).default([]),
+    apiCalls: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(ApiStatSchema).default([]),
+    metrics: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(MetricSampleSchema).default([]),
+    utilization: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(UtilSampleSchema).default([]),
     timeline: TimelineSchema.optional(),
     /** One timeline per device when a per-launch trace spans several (device ids as in KernelStat.device). */
-    deviceTimelines: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .object */ .Ikc({ device: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().int(), timeline: TimelineSchema })).default([]),
-    cpuFunctions: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(CpuFunctionSchema).default([]),
-    notices: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(NoticeSchema).default([]),
-    ncu: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(NcuResultSchema).default([]),
+    deviceTimelines: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_2__/* .object */ .Ikc({ device: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().int(), timeline: TimelineSchema })).default([]),
+    cpuFunctions: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(CpuFunctionSchema).default([]),
+    notices: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(NoticeSchema).default([]),
+    ncu: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(NcuResultSchema).default([]),
     environment: EnvironmentSchema.default({}),
     /** Where the workload reported its timed runs: utilization is read over these when samples fall inside. */
-    timedWindows: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(TimedWindowSchema).default([]),
+    timedWindows: zod__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YOg(TimedWindowSchema).default([]),
     /** GPU utilization as a profiler computed it over the capture (e.g. nsys analyze gpu_time_util), 0..100. */
-    gpuTimeUtilPercent: zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig().min(0).max(100).optional(),
+    gpuTimeUtilPercent: zod__WEBPACK_IMPORTED_MODULE_2__/* .number */ .aig().min(0).max(100).optional(),
     /** The timeline's events as read (bounded), for the clean trace profile-gate writes; never serialized. */
-    trace: zod__WEBPACK_IMPORTED_MODULE_0__/* .custom */ .IeY((value) => value instanceof _trace_events_js__WEBPACK_IMPORTED_MODULE_1__/* .TraceEvents */ .D2).optional(),
+    trace: zod__WEBPACK_IMPORTED_MODULE_2__/* .custom */ .IeY((value) => value instanceof _trace_events_js__WEBPACK_IMPORTED_MODULE_3__/* .TraceEvents */ .D2).optional(),
 });
 
 
@@ -26705,12 +26885,17 @@ function rowCause(row, severity) {
         ...(severity ? { severity } : {}),
     };
 }
-/** Which row statuses decide each verdict (src/compare/verdict.ts judge: fail beats insufficient-data beats warn). */
+/**
+ * Which row statuses decide each verdict (src/compare/verdict.ts judge: fail beats insufficient-data
+ * beats warn); a pass is decided by none, and which check made a comparison invalid was not recorded.
+ */
 const DECIDING = {
     fail: ['fail'],
     accepted: ['fail'],
     'insufficient-data': ['insufficient-data'],
     warn: ['warn'],
+    pass: [],
+    invalid: [],
 };
 /**
  * The decision of a report that did not record one (schema 2 and before), from data alone: with a
@@ -26720,7 +26905,7 @@ const DECIDING = {
  * did not record which.
  */
 function decisionFromRows(report) {
-    const deciding = DECIDING[report.verdict] ?? [];
+    const deciding = DECIDING[report.verdict];
     if (report.comparison) {
         const causes = report.comparison.rows
             .filter((r) => deciding.includes(r.status))
@@ -26818,10 +27003,15 @@ function familyLabel(family) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   By: () => (/* binding */ METRIC_CATALOG),
+/* harmony export */   Fi: () => (/* binding */ MetricNameSchema),
+/* harmony export */   M8: () => (/* binding */ isMetricName),
 /* harmony export */   R: () => (/* binding */ metricInfo),
 /* harmony export */   xx: () => (/* binding */ DESCRIPTIVE_METRICS)
 /* harmony export */ });
-/* harmony import */ var _own_key_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7143);
+/* unused harmony export METRIC_NAMES */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
+/* harmony import */ var _own_key_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7143);
+
 
 const METRIC_CATALOG = {
     decode_tok_s: { unit: 'tok/s', direction: 'higher', label: 'Decode throughput' },
@@ -26838,10 +27028,93 @@ const METRIC_CATALOG = {
     // What the workload says its profiled window holds: the step count of time per step (diagnose/step-count.ts).
     profile_steps: { unit: 'steps', direction: 'higher', label: 'Steps in the profiled window' },
 };
+const METRIC_NAMES = Object.keys(METRIC_CATALOG);
+const MetricNameSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(METRIC_NAMES);
+function isMetricName(name) {
+    return (0,_own_key_js__WEBPACK_IMPORTED_MODULE_1__/* .ownValue */ .e)(METRIC_CATALOG, name) !== undefined;
+}
 /** Metrics that describe the workload rather than its speed; they are reported but never gated. */
 const DESCRIPTIVE_METRICS = new Set(['prompt_tokens', 'output_tokens', 'profile_steps']);
 function metricInfo(name) {
-    return (0,_own_key_js__WEBPACK_IMPORTED_MODULE_0__/* .ownValue */ .e)(METRIC_CATALOG, name) ?? { unit: '', direction: 'higher', label: name };
+    return (0,_own_key_js__WEBPACK_IMPORTED_MODULE_1__/* .ownValue */ .e)(METRIC_CATALOG, name) ?? { unit: '', direction: 'higher', label: name };
+}
+
+
+/***/ }),
+
+/***/ 8450:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   NR: () => (/* binding */ NoticeCodeSchema),
+/* harmony export */   ZE: () => (/* binding */ knownNoticeCode)
+/* harmony export */ });
+/* unused harmony export NOTICE_CODES */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
+/* harmony import */ var _own_key_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7143);
+/**
+ * The closed set of notice codes: every notice a capture, a profile or a report carries has one, and
+ * later stages decide by the code (and the severity), never by the message, which is English for a
+ * person. Each code says one thing, in one line; references/notices.md lists them (a test holds the
+ * page to this table and checks that each code has a producer).
+ */
+
+
+const NOTICE_CODES = {
+    // MAX consoles (ingest/formats/max/console.ts, max-generate.ts, max-benchmark.ts)
+    'max-no-kernel-data': 'MAX profiled the run but its nsys capture held no GPU kernel data',
+    'max-nsys-failed': 'nsys, run by `max generate --profile`, exited with an error: no kernel data',
+    'max-no-nsys-rep': 'MAX found no .nsys-rep where nsys should have written it: no kernel data',
+    'max-no-nsys': 'MAX captured only a Python/CPU profile because Nsight Systems was not found',
+    'max-no-gpu': 'MAX captured only a Python/CPU profile because it detected no NVIDIA GPU',
+    'max-no-cudart': 'MAX captured only a Python/CPU profile because libcudart could not be loaded',
+    'max-cpu-only': 'MAX captured only a Python/CPU profile, for a reason it did not name',
+    'max-profile-saved': 'where MAX saved the full profile',
+    'max-several-profiles': 'one MAX console holds several GPU kernel tables, added together',
+    'max-no-cpu-samples': 'the MAX profile captured no Python/CPU samples',
+    'max-metrics-cut-off': 'the MAX metrics report is cut off; the metrics printed in full are read',
+    'max-benchmark-failed': 'the MAX serving benchmark said it failed',
+    'max-benchmark-invalid': "the MAX serving benchmark's result validation failed",
+    'max-benchmark-several-results': 'several MAX benchmark result blocks are pooled as samples of one run',
+    // Nsight Systems (ingest/formats/nsys-stats.ts, nsys-gpu-time-util.ts)
+    'nsys-report-skipped': 'nsys skipped a report this importer reads (a warning when it is the kernel report)',
+    'nsys-columns-realigned': 'rows of an nsys table whose values were shifted into their columns',
+    'nsys-table-excerpt': 'an nsys table is cut short in the file; totals cover the listed rows only',
+    'nsys-existing-export': 'nsys read an existing SQLite export, which may be older than the report',
+    'nsys-gpu-util-skipped': 'nsys skipped the gpu_time_util rule',
+    'nsys-gpu-util-partial': 'gpu_time_util lists only the regions below its threshold: the figure is a lower bound',
+    'nsys-gpu-util-ok': 'gpu_time_util found no region below its threshold',
+    // The GPU sampler's recording (ingest/formats/gpu-snapshot-jsonl.ts)
+    'gpu-snapshot-warning': 'a warning the GPU sampler recorded',
+    'command-failed': 'the command the GPU sampler wrapped exited with an error',
+    'no-gpu-samples': 'the GPU sampler recorded no samples',
+    // PyTorch profiler traces (ingest/formats/kineto-json.ts)
+    'kineto-launch-op-unavailable': 'some kernel launches could not be tied to the CPU op that launched them',
+    'kineto-graph-replays-from-capture': "CUDA graph replays were given the op and Python line of their graph's capture",
+    'kineto-python-stacks-late': "kernel launches came before the trace's Python stack events and have no Python line",
+    'kineto-python-no-user-frame': "no kernel launch ran inside the workload's own Python: no Python line is given",
+    // Inputs taken together (pipeline/)
+    'unreadable-input': 'an input could not be read and was skipped (not --strict)',
+    'same-run-counted-once': 'inputs recording the same kernel launches were set aside so the run counts once',
+    'mixed-inputs': 'inputs of different runs were merged because mixed inputs were allowed',
+    'several-timelines': 'several inputs carry a timeline; the one read is named',
+    'kernels-summed': 'kernel times of several inputs were summed',
+    'graph-capture-setup': 'an input is a CUDA graph-capture trace: set-up, not the steady work',
+    'ranks-of-different-jobs': "the traces' ranks are not one job: ranks are not compared",
+    // Diagnosis (diagnose/run-rules.ts)
+    'diagnosis-note': 'what a rule could not establish from the evidence: a note, never a finding',
+    // A report read back (report/bounded-report.ts)
+    'read-back-in-part': 'a report was read back in part; the artifact holds the whole report',
+    // profile-gate run (runner/run-workload.ts)
+    'workload-console-unread': "a command workload's console gave no metrics to read (the run's failure quotes it when nothing else was produced)",
+    run: 'what the run says about itself: a fallback, a failed step and the data it took, a process stopped',
+    // Reading older reports (model/migrate.ts)
+    other: 'a notice of an older report whose code this version does not know',
+};
+const NoticeCodeSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(Object.keys(NOTICE_CODES));
+/** A code as read from an older report: itself when this version knows it, else `other` (its message stays as written). */
+function knownNoticeCode(code) {
+    return typeof code === 'string' && (0,_own_key_js__WEBPACK_IMPORTED_MODULE_1__/* .ownValue */ .e)(NOTICE_CODES, code) !== undefined ? code : 'other';
 }
 
 
@@ -26878,7 +27151,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   r3: () => (/* binding */ rowSubject)
 });
 
-// UNUSED EXPORTS: AcceptanceSchema, BASELINE_ORIGINS, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, MeasuredStepSchema, PerStepKernelSchema, PerStepSchema, ReasonRowSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, SkippedInputSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, VerdictSchema
+// UNUSED EXPORTS: AcceptanceSchema, BASELINE_ORIGINS, ComparisonRowSchema, ComparisonSchema, DecisionCauseSchema, DecisionPolicySchema, DecisionSchema, DeepDiveMatchSchema, DeepDiveRequestSchema, FindingSchema, KernelChangeSchema, LockstepKernelSchema, MeasuredStepSchema, PerStepKernelSchema, PerStepSchema, ReasonRowSchema, RowStatusSchema, RowSubjectSchema, RunInfoSchema, STEP_BASES, SeveritySchema, SkippedInputSchema, StepBasisSchema, StepCountSchema, StepRefusalSchema, StepTimeSchema, VerdictSchema
 
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
@@ -26909,6 +27182,7 @@ const FamilyShareSchema = schemas/* object */.Ikc({
     instances: schemas/* number */.aig().int().nonnegative(),
 });
 const MetricSchema = schemas/* object */.Ikc({
+    /** A MetricName (model/metrics.ts) when this version built it; a report of another version may hold any name. */
     name: schemas/* string */.YjP(),
     unit: schemas/* string */.YjP(),
     direction: schemas/* enum */.k5n(['higher', 'lower']),
@@ -27009,6 +27283,23 @@ const DeepDiveRequestSchema = schemas/* object */.Ikc({
     launchCount: schemas/* number */.aig().int().positive(),
     sections: schemas/* array */.YOg(schemas/* string */.YjP()),
 });
+/**
+ * A kernel that keeps step with a finding's own kernels: launched a whole number of times (`perLaunch`)
+ * per launch of the `anchor` family, to within less than one launch per step, as the copies that lay
+ * out an unfused attention's operands keep step with its softmax, layer by layer.
+ */
+const LockstepKernelSchema = schemas/* object */.Ikc({
+    /** The kernel's full name, as in the report's kernels. */
+    name: schemas/* string */.YjP(),
+    /** The family whose launches it keeps step with. */
+    anchor: KernelFamilySchema,
+    perLaunch: schemas/* number */.aig().int().positive(),
+    launches: schemas/* number */.aig().int().nonnegative(),
+    totalNs: schemas/* number */.aig().nonnegative(),
+    /** Per step per device, where the window's steps are counted (src/diagnose/step-count.ts); else null. */
+    launchesPerStep: schemas/* number */.aig().nonnegative().nullable(),
+    nsPerStep: schemas/* number */.aig().nonnegative().nullable(),
+});
 const FindingSchema = schemas/* object */.Ikc({
     id: schemas/* string */.YjP(),
     severity: SeveritySchema,
@@ -27027,6 +27318,8 @@ const FindingSchema = schemas/* object */.Ikc({
     kernel: schemas/* string */.YjP().optional(),
     /** The deep dive the finding asks for, as data (`profile-gate run` runs it; `command` shows it). */
     deepDive: DeepDiveRequestSchema.optional(),
+    /** Kernels that are part of what the finding describes, beside its own (absent: none named). */
+    lockstepKernels: schemas/* array */.YOg(LockstepKernelSchema).optional(),
     /** The evidence the finding rests on, each with its coverage ("kernel breakdown: 1,963 launches …"). */
     basis: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
 });
@@ -27146,7 +27439,7 @@ const StepCountSchema = schemas/* object */.Ikc({
     /** Tokens generated per step (the batch), where the workload says it. */
     tokensPerStep: schemas/* number */.aig().positive().optional(),
 });
-/** GPU time of one family or kernel per step (per launch when unit is `launch`), each side, in ns. */
+/** GPU time of one family or kernel per step (per launch when unit is `launch`; per device over the whole window when `window`), each side, in ns. */
 const StepTimeSchema = schemas/* object */.Ikc({
     baselineNs: schemas/* number */.aig().nonnegative(),
     currentNs: schemas/* number */.aig().nonnegative(),
@@ -27155,7 +27448,7 @@ const StepTimeSchema = schemas/* object */.Ikc({
 const PerStepKernelSchema = StepTimeSchema.extend({
     name: schemas/* string */.YjP(),
     family: KernelFamilySchema,
-    /** Launches per step (per the whole window when unit is `launch`), each side. */
+    /** Launches per step (over the whole window when unit is `launch`; per device over it when `window`), each side. */
     baselineLaunches: schemas/* number */.aig().nonnegative(),
     currentLaunches: schemas/* number */.aig().nonnegative(),
     /** The CPU op chain that launched it, where the trace links it (the side that ran it, the current first). */
@@ -27184,23 +27477,31 @@ const MeasuredStepSchema = schemas/* object */.Ikc({
  *   trace of CUDA graphs at graph level, whose count sees only the launches outside the graphs.
  * - `step-bases-differ`: the sides count steps from different evidence and their kernel time per
  *   step differs by more than a code change of one workload moves it (`baseline`/`current`: ns per step).
+ * - `step-counts-differ`: tokens per step are not stated on both sides and the step counts differ by
+ *   more than the same work's windows do (`baseline`/`current`: steps per device), e.g. the same
+ *   requests packed into fewer, larger forwards (86 → 10).
  * `fix`: what makes the capture countable: `cuda-graph-trace-node` (nsys `--cuda-graph-trace=node`).
+ * `window`: each side's total kernel time per device over its whole window, in ns, where comparing
+ * the windows is sound (then `unit` is `window`).
  */
 const StepRefusalSchema = schemas/* object */.Ikc({
-    cause: schemas/* enum */.k5n(['tokens-per-step', 'kernel-time-exceeds-step', 'step-bases-differ']),
+    cause: schemas/* enum */.k5n(['tokens-per-step', 'kernel-time-exceeds-step', 'step-bases-differ', 'step-counts-differ']),
     side: schemas/* enum */.k5n(['baseline', 'current']).optional(),
     baseline: schemas/* number */.aig(),
     current: schemas/* number */.aig(),
     fix: schemas/* enum */.k5n(['cuda-graph-trace-node']).optional(),
+    window: schemas/* object */.Ikc({ baselineNs: schemas/* number */.aig().nonnegative(), currentNs: schemas/* number */.aig().nonnegative() }).optional(),
 });
 /**
  * Where the time went, per decode step: GPU time per step by family and kernel on each side and the
  * change, set against the measured change of step time. Kernel time that does not add up to the
  * measured change is host or idle time. When either side's steps are unknown, `unit` is `launch`:
- * time per launch of each kernel, no families and no share explained.
+ * time per launch of each kernel, no families and no share explained. When the comparison per step
+ * was refused because the same work ran in far fewer steps, `unit` is `window` where comparing the
+ * whole windows is sound: each kernel's time and launches per device over the whole window.
  */
 const PerStepSchema = schemas/* object */.Ikc({
-    unit: schemas/* enum */.k5n(['step', 'launch']),
+    unit: schemas/* enum */.k5n(['step', 'launch', 'window']),
     baseline: StepCountSchema,
     current: StepCountSchema,
     /** Per step, every family either side ran, largest change first (empty per launch). */
@@ -27220,7 +27521,7 @@ const PerStepSchema = schemas/* object */.Ikc({
     noChange: schemas/* boolean */.zMY().optional(),
     /** What limits the reading, in words (batch unknown, per-token, devices). */
     notes: schemas/* array */.YOg(schemas/* string */.YjP()).default([]),
-    /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`). */
+    /** Present when the windows hold different kinds of step: the comparison per step was refused (then `unit` is `launch`, or `window`). */
     refused: StepRefusalSchema.optional(),
 });
 /** What a reason of the gate is about: the comparison row's metric (renderers write a kernel row's sentence from the row). */
@@ -29436,7 +29737,7 @@ function compare(current, baseline, optionsInput = {}, context = {}) {
         const kernels = compareKernels(current, baseline, options, shareMode);
         rows.push(...kernels.rows);
         kernelChanges = kernels.changes;
-        if (perStep.refused)
+        if (perStep.refused && (0,per_step/* isWordedRefusal */._Q)(perStep.refused))
             notes.push((0,per_step/* refusalText */.Kw)(perStep.refused, perStep));
         if ((0,per_step/* noStepTimeChange */.rJ)(perStep, metrics.rows.map((r) => r.row)))
             perStep = { ...perStep, noChange: true };
@@ -29542,6 +29843,8 @@ function nothingGated(rows, metricsCompared, options, hasKernels) {
     return `nothing gated: ${metrics} and ${time}; kernel shares are context only. Add metric lines ({"metric": "decode_tok_s", "value": N}) or a threshold such as kernel-time:family:<id>=+0.1ms; fail-verdicts insufficient-data fails the job on this`;
 }
 
+// EXTERNAL MODULE: ./src/diagnose/step-count.ts
+var step_count = __nccwpck_require__(1126);
 // EXTERNAL MODULE: ./src/diagnose/evidence.ts
 var diagnose_evidence = __nccwpck_require__(8179);
 // EXTERNAL MODULE: ./src/diagnose/rule.ts
@@ -29732,6 +30035,7 @@ function diagnose(profile, config = {}, rules = diagnose_rules/* RULES */.y) {
                 ...(hit.command ? { command: hit.command } : {}),
                 ...(hit.kernel ? { kernel: hit.kernel } : {}),
                 ...(hit.deepDive ? { deepDive: hit.deepDive } : {}),
+                ...(hit.lockstepKernels?.length ? { lockstepKernels: hit.lockstepKernels } : {}),
                 docs: (0,diagnose_rule/* docsUrl */.fs)(rule.meta.id),
                 secondary: false,
                 basis: hit.basis,
@@ -30182,7 +30486,7 @@ function reportFromProfile(profile, options) {
             ? { ...(0,reason_rows/* withLeadingReasons */.A)(gate.comparison, leading), baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
             : gate.comparison,
         ranks: profile.ranks,
-        stepCount: gate.comparison?.perStep?.current ?? (0,per_step/* stepCountOf */.nS)(current),
+        stepCount: gate.comparison?.perStep?.current ?? (0,step_count/* stepCountOf */.nS)(current),
     };
     return model_report/* ReportSchema */.M9.parse(report);
 }
@@ -30738,8 +31042,8 @@ function familyShares(reports, options) {
 }
 /** GPU time per decode step of each shown family (ns, per device), or null when the capture does not count steps. */
 function familyStepTimes(report, families) {
-    // As written with the report: a report read back in part keeps only its first profiler steps.
-    const count = report.stepCount ?? (0,step_count/* countSteps */.j)(report);
+    // The count the report recorded (a report read back in part keeps only its first profiler steps), else counted now.
+    const count = (0,step_count/* stepCountOf */.nS)(report);
     if (count.steps === null || report.kernels.length === 0)
         return { ns: null, basis: '', steps: null };
     const position = new Map(families.map((f, i) => [f, i]));
@@ -31477,7 +31781,7 @@ function reportCharts(report) {
 /* harmony export */   Cq: () => (/* binding */ COMPARISON_HEADER),
 /* harmony export */   FM: () => (/* binding */ nextStepLines),
 /* harmony export */   HT: () => (/* binding */ acceptedRows),
-/* harmony export */   Hx: () => (/* binding */ isAlert),
+/* harmony export */   Hx: () => (/* reexport safe */ _row_attention_js__WEBPACK_IMPORTED_MODULE_12__.Hx),
 /* harmony export */   Hz: () => (/* binding */ comparisonRowCells),
 /* harmony export */   MT: () => (/* binding */ verdictLine),
 /* harmony export */   O1: () => (/* binding */ orderRows),
@@ -31495,10 +31799,10 @@ function reportCharts(report) {
 /* harmony export */   sr: () => (/* binding */ acceptanceBanner),
 /* harmony export */   wM: () => (/* binding */ reportVerdictLine)
 /* harmony export */ });
-/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, isQuiet, renderFindingFull, findingsSection, kernelCode, gatedSign, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, perStepSection, chartsSection */
+/* unused harmony exports VERDICT_HEADLINE, SEVERITY_ICON, renderFindingFull, findingsSection, kernelCode, gatedSign, missingBaselineText, comparisonSection, kernelsSection, deepDiveSection, utilizationSection, baselineSection, perStepSection, chartsSection */
 /* harmony import */ var _model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1538);
 /* harmony import */ var _diagnose_ncu_metrics_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2138);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_14__ = __nccwpck_require__(2248);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_15__ = __nccwpck_require__(2248);
 /* harmony import */ var _model_metrics_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5500);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(949);
 /* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4031);
@@ -31509,13 +31813,15 @@ function reportCharts(report) {
 /* harmony import */ var _dashboard_build_data_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(5263);
 /* harmony import */ var _charts_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(2261);
 /* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__ = __nccwpck_require__(1188);
-/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(4146);
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(3295);
+/* harmony import */ var _row_attention_js__WEBPACK_IMPORTED_MODULE_12__ = __nccwpck_require__(2865);
+/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_13__ = __nccwpck_require__(4146);
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__ = __nccwpck_require__(3295);
 /**
  * The sections of a report as GitHub shows them (job summary and PR comment), each rendered at a
  * chosen level of detail so the callers can fit any profile under GitHub's size limits.
  * Every string that came from a profile goes through gh-text.ts.
  */
+
 
 
 
@@ -31584,13 +31890,7 @@ function orderRows(rows) {
     orderedRows.set(rows, ordered);
     return ordered;
 }
-function isAlert(row) {
-    return row.status === 'fail' || row.status === 'warn';
-}
-/** Rows that need no look: a pass, or a row shown for information only. */
-function isQuiet(row) {
-    return row.status === 'pass' || row.status === 'info';
-}
+
 /**
  * The notes of the measured metrics (warm-up runs dropped, outliers left out, drift), whatever the
  * verdict: they say which runs the medians above rest on.
@@ -31622,13 +31922,17 @@ function nextStepLines(finding, textChars, commands = true) {
         lines.push('', commandBlock(finding.command, '  '), '');
     return lines;
 }
-function renderFindingFull(finding, d) {
+function renderFindingFull(finding, d, names = (name) => name) {
     const docs = (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeLink */ .o3)('docs', finding.docs);
     const lines = [
         `- ${SEVERITY_ICON[finding.severity]} **${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(finding.title, 120)}** (${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(finding.id, 60)}${finding.secondary ? ', secondary' : ''}): ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(finding.message, d.textChars)} ${docs === 'docs' ? '' : docs}`.trimEnd(),
     ];
     if (d.evidence > 0 && Object.keys(finding.evidence).length)
         lines.push(`  - Evidence: ${evidenceText(finding, d)}`);
+    if (d.evidence > 0 && finding.lockstepKernels?.length) {
+        const kernels = finding.lockstepKernels.slice(0, d.evidence).map((k) => (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_13__/* .lockstepText */ .h9)(k, { kernel: (name) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(names(name), d.nameChars), text: (text) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(text, 120) }));
+        lines.push(`  - In lockstep: ${kernels.join('; ')}`);
+    }
     if (d.evidence > 0 && finding.basis.length)
         lines.push(`  - Rests on: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(finding.basis.join('; '), d.textChars)}`);
     lines.push(...nextStepLines(finding, d.textChars, d.commands));
@@ -31643,14 +31947,15 @@ function findingsSection(report, d, h) {
     const findings = orderFindings(report.findings);
     if (findings.length === 0)
         out.push('No findings.');
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(report);
     for (const finding of findings.slice(0, d.findings))
-        out.push(renderFindingFull(finding, d));
+        out.push(renderFindingFull(finding, d, names));
     if (findings.length > d.findings) {
         const rest = findings.slice(d.findings);
         out.push(`- … ${rest.length} more findings in report.json: ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(rest.map((f) => f.id).join(', '), 300)}`);
     }
     // What the evidence could not establish: notes, not findings (they never decide a verdict).
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_14__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_15__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notes.length)
         out.push('', 'Notes on the evidence:', ...notes.map((n) => `- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(n.message, d.textChars)}`));
     return out.join('\n');
@@ -31737,7 +32042,7 @@ function comparisonSection(entry, d, h) {
         return out.join('\n');
     }
     const rows = orderRows(comparison.rows);
-    const alerts = rows.filter(isAlert).length;
+    const alerts = rows.filter(_row_attention_js__WEBPACK_IMPORTED_MODULE_12__/* .isAlert */ .Hx).length;
     if (rows.length === 0)
         out.push('The baseline had no comparable metrics.');
     else {
@@ -31746,8 +32051,8 @@ function comparisonSection(entry, d, h) {
         const accepted = acceptedRows(entry.report);
         const shown = rows.slice(0, d.rows);
         // What needs a look stays in view; the passes (and the rows shown for information) fold away.
-        const open = shown.filter((row) => !isQuiet(row));
-        const quiet = shown.filter(isQuiet);
+        const open = shown.filter((row) => !(0,_row_attention_js__WEBPACK_IMPORTED_MODULE_12__/* .isQuiet */ .rM)(row));
+        const quiet = shown.filter(_row_attention_js__WEBPACK_IMPORTED_MODULE_12__/* .isQuiet */ .rM);
         if (open.length)
             out.push(COMPARISON_HEADER, ...open.map((row) => comparisonRowCells(row, d, names, accepted)));
         if (quiet.length) {
@@ -31755,7 +32060,7 @@ function comparisonSection(entry, d, h) {
             out.push(...(open.length ? [''] : []), `<details><summary>${what}</summary>`, '', COMPARISON_HEADER, ...quiet.map((row) => comparisonRowCells(row, d, names)), '', '</details>');
         }
         if (rows.length > d.rows) {
-            const hiddenAlerts = rows.slice(d.rows).filter(isAlert).length;
+            const hiddenAlerts = rows.slice(d.rows).filter(_row_attention_js__WEBPACK_IMPORTED_MODULE_12__/* .isAlert */ .Hx).length;
             out.push('', `… ${rows.length - d.rows} more rows${hiddenAlerts ? ` (${hiddenAlerts} of them alerts)` : ''} in report.json.`);
         }
         const notes = rowNotes(rows, d);
@@ -31923,7 +32228,7 @@ function utilizationSection(report, d, h) {
         if (report.metrics.length > d.metrics)
             out.push('', `… ${report.metrics.length - d.metrics} more metrics in report.json.`);
     }
-    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_14__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
+    const notices = report.notices.filter((n) => n.severity !== 'info' && n.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_15__/* .DIAGNOSIS_NOTE */ .f_).slice(0, d.notices);
     if (notices.length) {
         out.push('', 'Capture notes:');
         for (const notice of notices)
@@ -32015,7 +32320,7 @@ function reasonsBlock(report, max = 3) {
 function perStepLine(report) {
     const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(report);
     // The short display name in a code span: copyable as written (no <wbr> or other breaks inside).
-    const sentence = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_12__/* .perStepHeadline */ .I)(report, { kernel: (name) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(names(name), 120), text: (text) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(text, 160) });
+    const sentence = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_13__/* .perStepHeadline */ .IA)(report, { kernel: (name) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(names(name), 120), text: (text) => (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(text, 160) });
     return sentence ? `**Where the time went:** ${sentence}` : '';
 }
 function stepCountText(side) {
@@ -32027,24 +32332,25 @@ function perStepSection(report, d, h) {
     const perStep = report.comparison?.perStep;
     if (!perStep || d.families === 0)
         return '';
-    const per = perStep.unit === 'step' ? 'step' : 'launch';
+    // Per step; per launch without a comparison per step; per device over the whole window where that was compared.
+    const per = perStep.unit;
     const lines = [`${h} Time per ${per}`, ''];
     lines.push(`- Baseline steps: ${stepCountText(perStep.baseline)}`, `- Current steps: ${stepCountText(perStep.current)}`);
     const measured = perStep.measured;
     if (measured) {
         const from = measured.basis === 'decode_tok_s+batch' ? 'decode_tok_s medians and the batch' : measured.basis === 'decode_tok_s' ? 'decode_tok_s medians (per token: the batch is unknown)' : `${measured.basis} medians`;
-        lines.push(`- Measured time per ${measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
+        lines.push(`- Measured time per ${measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(measured.deltaNs, true)}), from ${from}`);
     }
     if (perStep.kernelDeltaNs !== null) {
-        const share = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_12__/* .explainedText */ .G)(perStep);
-        lines.push(`- GPU kernel time per step: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}${share}`);
+        const share = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_13__/* .explainedText */ .GR)(perStep);
+        lines.push(`- GPU kernel time per step: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}${share}`);
     }
     for (const note of perStep.notes)
         lines.push(`- ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)(note, 300)}`);
     if (perStep.families.length) {
         lines.push('', '| family | baseline | current | delta per step |', '|---|---:|---:|---:|');
         for (const f of perStep.families.slice(0, d.families))
-            lines.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 60)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(f.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(f.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(f.deltaNs, true)} |`);
+            lines.push(`| ${(0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeText */ .Hk)((0,_model_family_ids_js__WEBPACK_IMPORTED_MODULE_0__/* .familyLabel */ .B8)(f.family), 60)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(f.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(f.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(f.deltaNs, true)} |`);
     }
     const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_11__/* .reportKernelNames */ .eX)(report);
     const kernels = perStep.kernels.slice(0, Math.max(3, Math.min(d.kernels, 10)));
@@ -32052,7 +32358,7 @@ function perStepSection(report, d, h) {
         lines.push('', `| kernel | launches per ${per} | baseline | current | delta per ${per} | launched from |`, '|---|---:|---:|---:|---:|---|');
         for (const k of kernels) {
             const from = [k.launchedBy ?? '', k.site ?? ''].filter(Boolean).join(' / ');
-            lines.push(`| ${kernelCode(names(k.name), d.nameChars)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.baselineLaunches)} → ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.currentLaunches)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(k.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(k.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_13__/* .stepTimeText */ .x)(k.deltaNs, true)} | ${from ? (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(from, 160) : '—'} |`);
+            lines.push(`| ${kernelCode(names(k.name), d.nameChars)} | ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.baselineLaunches)} → ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_7__/* .formatNumber */ .ZV)(k.currentLaunches)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(k.baselineNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(k.currentNs)} | ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_14__/* .stepTimeText */ .x)(k.deltaNs, true)} | ${from ? (0,_text_js__WEBPACK_IMPORTED_MODULE_8__/* .safeCode */ .lI)(from, 160) : '—'} |`);
         }
     }
     return lines.join('\n');
@@ -32308,6 +32614,8 @@ function utf8Bytes(text) {
 /* harmony export */   gt: () => (/* binding */ labelFor)
 /* harmony export */ });
 /* unused harmony exports VERDICT_RANK, worstVerdict, captureLabel, needsAttention */
+/* harmony import */ var _row_attention_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2865);
+
 /**
  * Lower is worse. `invalid` (a comparison that could not be trusted) ranks just below a failure, and
  * `accepted` (a failure a reviewer accepted: still a regression) below that.
@@ -32361,7 +32669,7 @@ function needsAttention(entry) {
         return true;
     if (report.comparison?.newFindings.length)
         return true;
-    return report.comparison?.rows.some((row) => row.status === 'fail' || row.status === 'warn') ?? false;
+    return report.comparison?.rows.some(isAlert) ?? false;
 }
 
 
@@ -32479,9 +32787,11 @@ function excludedGapsText(timeline) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   G: () => (/* binding */ explainedText),
-/* harmony export */   I: () => (/* binding */ perStepHeadline)
+/* harmony export */   GR: () => (/* binding */ explainedText),
+/* harmony export */   IA: () => (/* binding */ perStepHeadline),
+/* harmony export */   h9: () => (/* binding */ lockstepText)
 /* harmony export */ });
+/* unused harmony export stepRefusalText */
 /* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3295);
 
 /** Below this share of a slowdown, the sentence says that the rest is host or idle time. */
@@ -32494,12 +32804,52 @@ function origin(kernel, parts) {
     const from = [kernel.launchedBy ? kernel.launchedBy.split(' > ').at(-1) : '', kernel.site ?? ''].filter(Boolean);
     return from.length ? ` (launched from ${parts.text(from.join(' / '))})` : '';
 }
+/** An anchor family as the sentence names it (`2 launches per softmax launch`). */
+const ANCHOR_WORD = { 'attention-softmax': 'softmax' };
+/** A kernel a finding names in lockstep with its own, for its evidence lines: `name` (2 per softmax launch, 298 µs/step). */
+function lockstepText(kernel, parts) {
+    const time = kernel.nsPerStep === null ? `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(kernel.totalNs)} over ${kernel.launches} launches, steps unknown` : `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(kernel.nsPerStep)}/step`;
+    return `${parts.kernel(kernel.name)} (${kernel.perLaunch} per ${ANCHOR_WORD[kernel.anchor] ?? kernel.anchor} launch, ${time})`;
+}
+/**
+ * The finding the kernel is part of, where a finding names it among the kernels in lockstep with its
+ * own (src/diagnose/profile-measures.ts lockstepKernels): the headline's kernel is then explained.
+ */
+function partOf(report, name, parts) {
+    for (const finding of report.findings) {
+        const kernel = finding.lockstepKernels?.find((k) => k.name === name);
+        if (!kernel)
+            continue;
+        const launches = `${kernel.perLaunch} launch${kernel.perLaunch === 1 ? '' : 'es'}`;
+        return ` (part of ${parts.text(finding.id)}: ${launches} per ${ANCHOR_WORD[kernel.anchor] ?? kernel.anchor} launch, layer by layer)`;
+    }
+    return '';
+}
 /** How much of the measured change kernels explain, for the tables: a share, or that they moved the other way (never a negative share). */
 function explainedText(perStep, space = ' ') {
     const share = perStep.explainedShare;
     if (share === null)
         return '';
     return share < 0 ? ', the other way from the measured change' : `, ${Math.round(share * 100)}${space}% of the measured change`;
+}
+/**
+ * Why the comparison per step was refused, in words: the same work in far fewer, larger steps, and
+ * the whole windows where they were compared (the other causes through refusalText).
+ */
+function stepRefusalText(refused, perStep) {
+    if ((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .isWordedRefusal */ ._Q)(refused))
+        return (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .refusalText */ .Kw)(refused, perStep);
+    const fewer = refused.current < refused.baseline ? 'the current run' : 'the baseline';
+    const factor = Math.max(refused.current, refused.baseline) / Math.min(refused.current, refused.baseline);
+    const unstated = [perStep.baseline.tokensPerStep === undefined ? 'the baseline' : '', perStep.current.tokensPerStep === undefined ? 'the current run' : ''].filter(Boolean).join(' and ');
+    const steps = `${refused.baseline.toLocaleString('en-US')} steps in the baseline against ${refused.current.toLocaleString('en-US')} in the current run`;
+    const head = `time per step not compared: ${steps} (${factor.toFixed(1)}× fewer in ${fewer}), and ${unstated} ${unstated.includes(' and ') ? 'state' : 'states'} no tokens per step, so a step is not the same work (the same requests packed into fewer forwards make each step larger)`;
+    const fix = 'state "batch": N in the workload\'s {"kind": "run", …} lines (references/formats.md) to compare per step';
+    const window = refused.window;
+    if (!window)
+        return `${head}; kernels compared per launch, and nothing fails on them; ${fix}`;
+    const change = window.baselineNs > 0 ? ` (${window.currentNs >= window.baselineNs ? '+' : '−'}${Math.round((Math.abs(window.currentNs - window.baselineNs) / window.baselineNs) * 100)} %)` : '';
+    return `${head}; over the whole window, kernels take ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(window.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(window.currentNs)} per device${change}, and nothing fails on them; ${fix}`;
 }
 /** The one sentence on where the time went, or undefined when the comparison has no time per step. */
 function perStepHeadline(report, parts) {
@@ -32508,7 +32858,7 @@ function perStepHeadline(report, parts) {
         return undefined;
     // Windows that do not hold the same kind of step: that is the news, not a kernel's time per launch.
     if (perStep.refused)
-        return `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .refusalText */ .Kw)(perStep.refused, perStep)}.`;
+        return `${stepRefusalText(perStep.refused, perStep)}.`;
     // Kernels that moved within the runs' own noise, with no significant change measured: no story.
     if (perStep.noChange)
         return 'no change in time per step: the measured change is not significant, and kernel time per step moved within its noise.';
@@ -32518,9 +32868,9 @@ function perStepHeadline(report, parts) {
     if (!top || top.deltaNs === 0)
         return undefined;
     if (perStep.unit === 'launch') {
-        return `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(top.deltaNs, true)} per launch in ${parts.kernel(top.name)}${origin(top, parts)}; decode steps unknown on a side, so kernels are compared per launch.`;
+        return `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(top.deltaNs, true)} per launch in ${parts.kernel(top.name)}${origin(top, parts)}${partOf(report, top.name, parts)}; decode steps unknown on a side, so kernels are compared per launch.`;
     }
-    const lead = `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(top.deltaNs, true)}/step in ${parts.kernel(top.name)}${origin(top, parts)}`;
+    const lead = `${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_0__/* .stepTimeText */ .x)(top.deltaNs, true)}/step in ${parts.kernel(top.name)}${origin(top, parts)}${partOf(report, top.name, parts)}`;
     const all = perStep.kernelDeltaNs ?? 0;
     const measured = perStep.measured;
     if (!measured || measured.per !== 'step' || perStep.explainedShare === null) {
@@ -32541,6 +32891,33 @@ function perStepHeadline(report, parts) {
 
 /***/ }),
 
+/***/ 2865:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Hx: () => (/* binding */ isAlert),
+/* harmony export */   rM: () => (/* binding */ isQuiet)
+/* harmony export */ });
+/* unused harmony export ROW_ATTENTION */
+const ROW_ATTENTION = {
+    fail: 'alert',
+    warn: 'alert',
+    'insufficient-data': 'note',
+    improved: 'note',
+    pass: 'quiet',
+    info: 'quiet',
+};
+function isAlert(row) {
+    return ROW_ATTENTION[row.status] === 'alert';
+}
+/** Rows that need no look: a pass, or a row shown for information only. */
+function isQuiet(row) {
+    return ROW_ATTENTION[row.status] === 'quiet';
+}
+
+
+/***/ }),
+
 /***/ 7496:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -32553,12 +32930,14 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _model_report_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(949);
 /* harmony import */ var _number_format_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1329);
 /* harmony import */ var _markdown_sections_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9192);
-/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1188);
-/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(2248);
-/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8036);
-/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(4146);
-/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(3295);
+/* harmony import */ var _row_attention_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2865);
+/* harmony import */ var _kernel_display_name_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1188);
+/* harmony import */ var _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__ = __nccwpck_require__(2248);
+/* harmony import */ var _inert_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8036);
+/* harmony import */ var _per_step_text_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(4146);
+/* harmony import */ var _compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__ = __nccwpck_require__(3295);
 /** The CLI's default output: diagnosis first, then the numbers it rests on. Plain text; colour only when asked (a TTY). */
+
 
 
 
@@ -32611,16 +32990,16 @@ function perStepRows(perStep, names) {
     if (!rows.length)
         return [];
     const width = Math.max(...rows.map((r) => r.name.length));
-    const base = Math.max('baseline'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.baselineNs).length));
-    const current = Math.max('current'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.currentNs).length));
-    const delta = Math.max('change'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.deltaNs, true).length));
+    const base = Math.max('baseline'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.baselineNs).length));
+    const current = Math.max('current'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.currentNs).length));
+    const delta = Math.max('change'.length, ...rows.map((r) => (0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.deltaNs, true).length));
     const out = [`  ${pad('', width + 4)}${'baseline'.padStart(base)} → ${pad('current', current)}  ${'change'.padStart(delta)}`];
     for (const [title, items] of groups) {
         if (!items.length)
             continue;
         out.push(`  ${title}`);
         for (const r of items) {
-            out.push(`    ${pad(r.name, width)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.baselineNs).padStart(base)} → ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.currentNs), current)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(r.deltaNs, true).padStart(delta)}  ${relativeChange(r.baselineNs, r.currentNs)}`.trimEnd());
+            out.push(`    ${pad(r.name, width)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.baselineNs).padStart(base)} → ${pad((0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.currentNs), current)}  ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(r.deltaNs, true).padStart(delta)}  ${relativeChange(r.baselineNs, r.currentNs)}`.trimEnd());
         }
     }
     return out;
@@ -32631,17 +33010,17 @@ function pad(text, width) {
 function renderTerminal(given, options = {}) {
     // Names and messages come from outside: shown with their control, bidi and zero-width characters
     // as escapes, and no printed line can be read as a workflow command (inert-text.ts).
-    const report = (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_6__/* .withHiddenShown */ .se)(given);
+    const report = (0,_inert_text_js__WEBPACK_IMPORTED_MODULE_7__/* .withHiddenShown */ .se)(given);
     const lines = [];
     const topN = options.topKernels ?? 10;
     const paint = options.color ? ansi : plain;
     const verdict = `${VERDICT_LINE[report.verdict]}${report.comparison || report.verdict !== 'pass' ? '' : ` (${_markdown_sections_js__WEBPACK_IMPORTED_MODULE_4__/* .NO_BASELINE_VERDICT */ .Us})`}`;
     lines.push(`profile-gate ${report.tool.version}: ${paint(paint(verdict, VERDICT_STYLE[report.verdict]), 'bold')}`);
-    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_5__/* .reportKernelNames */ .eX)(report);
-    const where = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_7__/* .perStepHeadline */ .I)(report, { kernel: names, text: (text) => text });
+    const names = (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_6__/* .reportKernelNames */ .eX)(report);
+    const where = (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_8__/* .perStepHeadline */ .IA)(report, { kernel: names, text: (text) => text });
     if (where)
         lines.push(`  where the time went: ${where}`);
-    for (const reason of (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_5__/* .readableReasons */ .ax)(report))
+    for (const reason of (0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_6__/* .readableReasons */ .ax)(report))
         lines.push(`  - ${reason}`);
     lines.push('');
     const comparison = report.comparison;
@@ -32654,7 +33033,7 @@ function renderTerminal(given, options = {}) {
                 return row.metric;
             return `${row.kind === 'kernel-time' ? 'kernel-time:' : ''}kernel:${names(subject.id)}`;
         };
-        const shown = comparison.rows.filter((row) => row.kind === 'metric' || (row.status !== 'pass' && row.status !== 'info'));
+        const shown = comparison.rows.filter((row) => row.kind === 'metric' || !(0,_row_attention_js__WEBPACK_IMPORTED_MODULE_5__/* .isQuiet */ .rM)(row));
         const accepted = new Set(report.acceptance?.covers ?? []);
         for (const row of shown.slice(0, 12)) {
             const relative = row.kind === 'metric';
@@ -32673,9 +33052,9 @@ function renderTerminal(given, options = {}) {
             const side = (s) => (s.steps === null ? `unknown (${s.text})` : `${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNumber */ .ZV)(s.steps)} (${s.text})`);
             lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
             if (perStep.measured)
-                lines.push(`  measured per ${perStep.measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
+                lines.push(`  measured per ${perStep.measured.per}: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(perStep.measured.baselineNs)} → ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(perStep.measured.currentNs)} (${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
             if (perStep.kernelDeltaNs !== null)
-                lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_8__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_7__/* .explainedText */ .G)(perStep, '')}`);
+                lines.push(`  kernels: ${(0,_compare_per_step_js__WEBPACK_IMPORTED_MODULE_9__/* .stepTimeText */ .x)(perStep.kernelDeltaNs, true)}/step${(0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_8__/* .explainedText */ .GR)(perStep, '')}`);
             for (const note of perStep.notes)
                 lines.push(`  note: ${note}`);
             lines.push(...perStepRows(perStep, names));
@@ -32689,13 +33068,15 @@ function renderTerminal(given, options = {}) {
         const tag = `${finding.severity.toUpperCase()}${finding.secondary ? ' (secondary)' : ''}`;
         lines.push(`  ${paint(`[${tag}]`, SEVERITY_STYLE[finding.severity])} ${finding.id}: ${finding.message}`);
         lines.push(`      evidence: ${evidenceLine(finding)}`);
+        if (finding.lockstepKernels?.length)
+            lines.push(`      in lockstep: ${finding.lockstepKernels.map((k) => (0,_per_step_text_js__WEBPACK_IMPORTED_MODULE_8__/* .lockstepText */ .h9)(k, { kernel: names, text: (text) => text })).join('; ')}`);
         if (finding.basis.length)
             lines.push(`      rests on: ${finding.basis.join('; ')}`);
         lines.push(`      next: ${finding.advice}`);
         if (finding.command)
             lines.push(`      $ ${finding.command}`);
     }
-    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_9__/* .DIAGNOSIS_NOTE */ .f_);
+    const notes = report.notices.filter((n) => n.code === _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__/* .DIAGNOSIS_NOTE */ .f_);
     if (notes.length) {
         lines.push('  Notes on the evidence (not findings):');
         for (const note of notes)
@@ -32706,7 +33087,7 @@ function renderTerminal(given, options = {}) {
         lines.push(`Top kernels (${report.kernels.length} distinct, ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNs */ .FO)(report.totalKernelNs)} GPU kernel time)`);
         lines.push(`  ${pad('share', 7)} ${pad('total', 11)} ${pad('calls', 8)} ${pad('family', 18)} kernel`);
         for (const kernel of report.kernels.slice(0, topN)) {
-            lines.push(`  ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatShare */ .T1)(kernel.share), 7)} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNs */ .FO)(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .shortenName */ .ty)((0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_5__/* .reportKernelNames */ .eX)(report)(kernel.name))}`);
+            lines.push(`  ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatShare */ .T1)(kernel.share), 7)} ${pad((0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .formatNs */ .FO)(kernel.totalNs), 11)} ${pad(String(kernel.instances), 8)} ${pad(kernel.family, 18)} ${(0,_number_format_js__WEBPACK_IMPORTED_MODULE_3__/* .shortenName */ .ty)((0,_kernel_display_name_js__WEBPACK_IMPORTED_MODULE_6__/* .reportKernelNames */ .eX)(report)(kernel.name))}`);
         }
         lines.push('');
         lines.push('Kernel families');
@@ -32748,9 +33129,9 @@ function renderTerminal(given, options = {}) {
             lines.push(`    ${stat.severity}: ${stat.name} x${stat.count}${stat.detail ? ` (${stat.detail})` : ''}`);
     }
     for (const notice of report.notices)
-        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_9__/* .DIAGNOSIS_NOTE */ .f_)
+        if (notice.code !== _diagnose_rule_js__WEBPACK_IMPORTED_MODULE_10__/* .DIAGNOSIS_NOTE */ .f_)
             lines.push(`  ${notice.severity}: ${notice.message}`);
-    return `${lines.map(_inert_text_js__WEBPACK_IMPORTED_MODULE_6__/* .commandInert */ .oI).join('\n')}\n`;
+    return `${lines.map(_inert_text_js__WEBPACK_IMPORTED_MODULE_7__/* .commandInert */ .oI).join('\n')}\n`;
 }
 
 
