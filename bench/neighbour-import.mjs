@@ -116,6 +116,7 @@ function fromProcesses({ name, kind, effect, path }) {
   return { name, kind, effect, source: files.join(','), base: base.map((r) => r.tok_s), head: head.map((r) => r.tok_s), perProcess: Math.max(base.length, head.length), order: timeline.map(([which]) => which) };
 }
 
+function main() {
 const opts = args();
 const jobs = opts.specs.map(([flag, spec, family, perProcess]) => {
   const parsed = parseSpec(flag, spec);
@@ -128,3 +129,12 @@ const jobs = opts.specs.map(([flag, spec, family, perProcess]) => {
 mkdirSync(dirname(opts.out), { recursive: true });
 writeFileSync(opts.out, `${JSON.stringify({ metric: opts.metric, jobs }, null, 2)}\n`);
 console.log(`${jobs.length} jobs → ${opts.out}`);
+}
+
+try {
+  main();
+} catch (error) {
+  // Bad input is one line naming what was expected, not a stack trace.
+  console.error(`neighbour-import: ${error instanceof SyntaxError ? `not JSON: ${error.message}` : error.message}`);
+  process.exit(2);
+}

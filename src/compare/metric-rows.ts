@@ -491,8 +491,7 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   // The interval's nearer end lies past the floor too: the whole interval is a change beyond it.
-  const bestWorse = p.direction === 'higher' ? -ciHigh : ciLow;
-  const intervalPastFloor = Math.abs(bestWorse) >= p.floor && Math.sign(bestWorse) === Math.sign(worse);
+  const intervalPastFloor = ciLow >= p.floor || ciHigh <= -p.floor;
   // Significant with each side's median interval apart from the other's is decided: runs of one
   // side reaching the other's median do not hold it back. A noisy side is another matter: a side
   // the neighbour slowed throughout lies apart too. With the whole interval past the floor, a noisy
