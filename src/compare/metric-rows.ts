@@ -12,7 +12,7 @@ import { formatP, formatPct, formatPctRange, formatValue } from './percent-forma
 import type { GatedRow, GateMetric } from './gate-input.js';
 import { ciLevel, metricFloor, type GateOptions } from './gate-options.js';
 import { lookAlpha, RUNS_PER_EXTRA_LOOK } from './sequential.js';
-import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, mannWhitneyU, median, mulberry32, relativeRobustSd, seedFor, slowestPositions, symmetricStalls, trimmedTTest } from './statistics.js';
+import { adjustPValues, bootstrapMedianRatioCI, DEFAULT_OUTLIER_RULE, DEFAULT_WARMUP_RULE, detectDrift, dropWarmupOutliers, findSlowOutliers, mannWhitneyU, median, mulberry32, relativeRobustSd, relativeSd, seedFor, slowestPositions, symmetricStalls, trimmedTTest } from './statistics.js';
 import { medianInterval } from './median-interval.js';
 
 interface Side {
@@ -436,16 +436,30 @@ export const NOISY_SIDE_CHANGE_SHARE = 1 / 6;
  * neighbour slows runs by varying amounts, a change of code slows them by one (with its jitter, or
  * a drift, far smaller than the step). The spread is over all the side's runs after the warm-up
  * rule, robust (a median of deviations): a minority of stalls does not move it, a side whose runs
- * most were slowed by varying amounts does. Its text, or undefined.
+ * most were slowed by varying amounts does. With `fasterHalf`, only the side's faster half is
+ * measured (each side's, for the ratio; its plain sd): a change of code moves the runs the
+ * neighbour spared together, to one level, while a side the neighbour slowed throughout has no
+ * such level. Its text, or undefined.
  */
-function noisySide(p: Pending, worse: number): string | undefined {
+function noisySide(p: Pending, worse: number, fasterHalf = false): string | undefined {
   const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
   if (slow.runs.length < 3) return undefined;
-  const slowSd = relativeRobustSd(slow.runs);
-  const fastSd = relativeRobustSd(fast.runs);
+  // The faster half holds no stalls to resist: its plain sd, which two runs that happen to agree do not make 0.
+  const spreadOf = (runs: readonly number[]) => (fasterHalf ? relativeSd(fasterHalfOf(runs, p.direction)) : relativeRobustSd(runs));
+  const slowSd = spreadOf(slow.runs);
+  const fastSd = spreadOf(fast.runs);
   if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, NOISY_SIDE_MIN_SD))) return undefined;
   if (!(slowSd >= NOISY_SIDE_CHANGE_SHARE * Math.abs(worse))) return undefined;
-  return `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`;
+  const spreads = fasterHalf
+    ? `the faster half of the ${slow.label} runs varies ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s`
+    : `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s`;
+  return `${spreads}: a neighbour slows runs by varying amounts, a change of code by one`;
+}
+
+/** The better half of a side's runs (rounded up): the runs a neighbour slowed least. */
+function fasterHalfOf(runs: readonly number[], direction: 'higher' | 'lower'): number[] {
+  const sorted = [...runs].sort((a, b) => (direction === 'higher' ? b - a : a - b));
+  return sorted.slice(0, Math.ceil(sorted.length / 2));
 }
 
 /** The baseline's fastest kept run beats the current's median by the floor or more: the baseline ran that fast, so a regression at the floor is not ruled out. Its text, or undefined. */
@@ -476,10 +490,14 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(pValue)}${lookText(options, alpha)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${stalledText(p)}`;
   const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
+  // The interval's nearer end lies past the floor too: the whole interval is a change beyond it.
+  const intervalPastFloor = ciLow >= p.floor || ciHigh <= -p.floor;
   // Significant with each side's median interval apart from the other's is decided: runs of one
   // side reaching the other's median do not hold it back. A noisy side is another matter: a side
-  // the neighbour slowed throughout lies apart too.
-  const overlapping = decided && options.overlapCheck ? (intervalsApart(p, options) ? undefined : overlap(p, worse)) ?? noisySide(p, worse) : undefined;
+  // the neighbour slowed throughout lies apart too. With the whole interval past the floor, a noisy
+  // side is held back only while its faster half too varies by about the change.
+  const noisy = noisySide(p, worse);
+  const overlapping = decided && options.overlapCheck ? (intervalsApart(p, options) ? undefined : overlap(p, worse)) ?? (noisy && intervalPastFloor ? noisySide(p, worse, true) : noisy) : undefined;
   const ranFaster = withinFloor && !decided ? baselineRanFaster(p) : undefined;
   // Undecided unless a branch below decides it.
   let status: RowStatus = 'insufficient-data';

@@ -347,6 +347,15 @@ export function relativeRobustSd(values: readonly number[]): number {
   return Math.abs(center) > 0 ? (MAD_TO_SD * mad(values)) / Math.abs(center) : 0;
 }
 
+/** Relative standard deviation of runs: the sample sd over the mean (0.01 = ±1% run to run); 0 below two runs. */
+export function relativeSd(values: readonly number[]): number {
+  if (values.length < 2) return 0;
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  if (!(Math.abs(mean) > 0)) return 0;
+  const squares = values.reduce((a, v) => a + (v - mean) ** 2, 0);
+  return Math.sqrt(squares / (values.length - 1)) / Math.abs(mean);
+}
+
 /** P(T ≥ t) for Student's t with `df` degrees of freedom (df > 0, not necessarily whole). */
 export interface TTestResult {
   t: number;
