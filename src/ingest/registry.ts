@@ -4,7 +4,7 @@
  */
 import { InputError, UsageError } from '../errors.js';
 import { FORMAT_IDS, type Capture, type FormatId } from '../model/capture.js';
-import { runImporter, type Capabilities, type Importer, type IngestOptions, type ToolSuite, type ToolVendor } from './common/importer.js';
+import { runImporter, runImporterRuns, type Capabilities, type Importer, type IngestOptions, type ToolSuite, type ToolVendor } from './common/importer.js';
 import { openInput, type InputFile } from './common/input-file.js';
 import { Readable } from 'node:stream';
 import jaxTrace from './formats/jax-trace.js';
@@ -171,14 +171,24 @@ function abortable(file: InputFile, signal: AbortSignal): InputFile {
   };
 }
 
-/** Read one capture file: detect its format from its content (or take `format`), then import it. */
-export async function ingestFile(path: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {
+/**
+ * Read one capture file: detect its format from its content (or take `format`), then import it, one
+ * capture per run the file holds (nsys stats output of several runs appended gives one each).
+ */
+export async function ingestFileRuns(path: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture[]> {
   options.signal?.throwIfAborted();
   const opened = await openInput(path);
   const file = options.signal ? abortable(opened, options.signal) : opened;
   if (file.sizeBytes === 0) throw new InputError(path, 'the file is empty; expected a capture');
   const importer = format ? importerFor(format) : detectFormat(file, options);
-  return runImporter(importer, file, options);
+  return runImporterRuns(importer, file, options);
+}
+
+/** Read one capture file of one run (a file of several runs is refused: read it with ingestFileRuns). */
+export async function ingestFile(path: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {
+  const runs = await ingestFileRuns(path, format, options);
+  if (runs.length !== 1) throw new InputError(path, `expected one run in the file, found ${runs.length}: read each as its own capture`);
+  return runs[0]!;
 }
 
 export async function ingestText(path: string, text: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {

@@ -36,7 +36,7 @@ export function buildProfile(allCaptures: readonly Capture[], classify: Classifi
     notices.push({
       code: 'kernels-summed',
       severity: 'info',
-      message: `kernel times from ${kernelSources.length} inputs were summed (${kernelSources.map((c) => c.source.path).join(', ')})`,
+      message: `kernel times from ${kernelSources.length} inputs were summed (${kernelSources.map((c) => `${c.source.path}${c.source.run ? ` run ${c.source.run}` : ''}`).join(', ')})`,
     });
   }
   const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
