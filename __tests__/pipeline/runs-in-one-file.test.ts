@@ -53,3 +53,36 @@ describe('two nsys runs in one Markdown console file', () => {
     expect(report.notices.find((n) => n.code === 'kernels-summed')?.message).toBe(`kernel times from 2 inputs were summed (${path} run 1, ${path} run 2)`);
   });
 });
+
+/**
+ * A real CI log of two `nsys profile --stats=true` runs (fixtures/h100-patterns, PROVENANCE.md there):
+ * llama_decode.py with 4 layers, batch 1 then batch 8, each after a Markdown heading, with the
+ * workload's JSON lines and nsys's progress output as the log holds them. One of the workload's lines
+ * was written into a kernel row of run 1 (line 48), whose end follows on line 49. Totals summed with
+ * Python over the two column-layout cuda_gpu_kern_sum tables (headers on lines 38 and 117), that row
+ * joined: run 1 22 rows, 928 launches, 6,853,657 ns; run 2 21 rows, 928 launches, 7,389,328 ns. The
+ * column layout cuts names at 100 characters (`…`): run 1's rows hold 20 distinct printed names, run 2's 18.
+ */
+describe('a CI log of two nsys profile --stats=true runs (H100)', () => {
+  const LOG = join(import.meta.dirname, '..', 'fixtures', 'h100-patterns', 'two_runs_stats.console.md');
+
+  it('reads each run with its own kernel total, the row cut by a workload line joined', async () => {
+    const [first, second, ...rest] = await ingestFileRuns(LOG);
+    expect(rest).toHaveLength(0);
+    expect([first!.kernels.length, sum(first!.kernels.map((k) => k.instances)), sum(first!.kernels.map((k) => k.totalNs))]).toEqual([20, 928, 6_853_657]);
+    expect([second!.kernels.length, sum(second!.kernels.map((k) => k.instances)), sum(second!.kernels.map((k) => k.totalNs))]).toEqual([18, 928, 7_389_328]);
+    expect(first!.kernels.find((k) => k.name.includes('CUDAFunctor_add'))).toMatchObject({ totalNs: 151_360, instances: 128, minNs: 960, maxNs: 1_664 });
+    expect(first!.notices.map((n) => n.code)).toEqual(expect.arrayContaining(['nsys-runs-in-file', 'nsys-columns-realigned', 'workload-lines-not-read']));
+    expect(first!.notices.find((n) => n.code === 'nsys-runs-in-file')?.message).toContain('line 80 ("## nsys profile --stats=true, batch 8")');
+    expect(first!.notices.find((n) => n.code === 'nsys-columns-realigned')?.message).toContain('line 48 holds another output');
+  });
+
+  it('analyzes the log as two runs, never one table of both', async () => {
+    const report = await analyze({ inputs: [LOG] });
+    expect(report.sources.map((s) => [s.format, s.run])).toEqual([
+      ['nsys-stats', 1],
+      ['nsys-stats', 2],
+    ]);
+    expect(report.totalKernelNs).toBe(6_853_657 + 7_389_328);
+  });
+});

@@ -41,10 +41,12 @@ export const IMPORTERS: readonly Importer[] = [
   rocmSmiJson,
   amdSmiJson,
   gpuSnapshotJsonl,
-  workloadMetricsJsonl,
+  // Before the workload's metric lines: a console log (CI output) holds the workload's lines beside
+  // the tables nsys or ncu print; the tables are what such a file is given for.
   ncuCsv,
   nsysGpuTimeUtil,
   nsysStats,
+  workloadMetricsJsonl,
   rocprofCsv,
   nvidiaSmiCsv,
   rocmSmiCsv,
@@ -181,7 +183,22 @@ export async function ingestFileRuns(path: string, format?: FormatId | string, o
   const file = options.signal ? abortable(opened, options.signal) : opened;
   if (file.sizeBytes === 0) throw new InputError(path, 'the file is empty; expected a capture');
   const importer = format ? importerFor(format) : detectFormat(file, options);
-  return runImporterRuns(importer, file, options);
+  const runs = await runImporterRuns(importer, file, options);
+  const lines = importer.lineRecord ? 0 : lineRecordsIn(file.head);
+  if (lines > 0) {
+    runs[0]!.notices.push({
+      code: 'workload-lines-not-read',
+      severity: 'info',
+      message: `${path} also holds ${lines} of the workload's metric lines near its start (a console log); they are not read with the ${importer.id} tables: give the workload's lines as their own input to compare its metrics`,
+    });
+  }
+  return runs;
+}
+
+/** The workload's metric lines within a head another format claimed. */
+function lineRecordsIn(head: string): number {
+  const reader = lineImporter();
+  return head.split(/\r?\n/).filter((line) => reader.lineRecord(line)).length;
 }
 
 /** Read one capture file of one run (a file of several runs is refused: read it with ingestFileRuns). */
