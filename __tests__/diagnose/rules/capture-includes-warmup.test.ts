@@ -74,7 +74,7 @@ testRule(rule, {
             tuningShare: 0.0539,
             tuningKernels: 'delayStreamKernel ×126, device_kernel<GemmUniversal> (120 kernels launched once)',
           },
-          message: /The window holds tuning, not steady-state work: 126 launches of an autotuner's timing kernel \(delayStreamKernel\) and 120 kernels launched once in a window of 64 steps, 5\.4% of kernel time\./,
+          message: /The window holds tuning, not steady-state work: 126 launches of an autotuner's timing delay \(delayStreamKernel\) and 120 kernels launched once in a window of 64 steps, 5\.4% of kernel time\./,
           advice: /^An autotuner times its candidates once per shape/,
         },
       ],

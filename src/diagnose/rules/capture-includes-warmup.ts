@@ -14,11 +14,21 @@ import type { Kernel, Profile } from '../../model/profile.js';
 
 const LOAD_API = /^(?:cu(?:Module|Library)Load|cuLink(?:Create|AddData|Complete)|nvrtc|nvJitLink|hip(?:Module|Library)Load|hiprtc)/;
 const COMPILE_NOTICE = /compil|autotun/i;
-/**
- * Kernels that only an autotuner launches: TensorRT-LLM's `delayStreamKernel` holds the stream for a
- * fixed time before each timed candidate (FlashInfer's and TensorRT-LLM's tuners use it).
- */
-const TUNER_KERNEL = /\bdelayStreamKernel\b/;
+/** Fewer long int fills than this are not a tuner's flushes. */
+const MIN_FLUSHES = 10;
+/** Kernels that only an autotuner launches, and what each does for it. */
+const TUNER_KERNELS: ReadonlyArray<{ pattern: RegExp; minAvgNs?: number; what: string }> = [
+  // TensorRT-LLM's delay holds the stream a fixed time before each timed candidate (FlashInfer's and TensorRT-LLM's tuners).
+  { pattern: /\bdelayStreamKernel\b/, what: 'timing delay' },
+  // Triton's do_bench zeroes a 256 MB int buffer before each timed run to flush L2: tens of µs per
+  // fill on any current GPU (53 µs at the H200's 4.8 TB/s); a model's own int fills take a few µs.
+  { pattern: /\bFillFunctor<int>/, minAvgNs: 25_000, what: 'L2 flush between timed runs' },
+];
+
+function tunerKernel(kernel: Kernel): string | undefined {
+  const found = TUNER_KERNELS.find((t) => t.pattern.test(kernel.name) && (t.minAvgNs === undefined || (kernel.instances >= MIN_FLUSHES && kernel.totalNs / kernel.instances >= t.minAvgNs)));
+  return found?.what;
+}
 const TUNING_ADVICE = 'An autotuner times its candidates once per shape and keeps the winner: let it finish in the warm-up, before the window opens. ';
 
 interface Tuning {
@@ -32,12 +42,12 @@ interface Tuning {
 function tuningOf(profile: Profile, options: { minSteps: number; minOneOffKernels: number; minOneOffShare: number }): Tuning | undefined {
   const total = profile.totalKernelNs;
   if (total <= 0) return undefined;
-  const tuner = profile.kernels.filter((k) => TUNER_KERNEL.test(k.name));
+  const tuner = profile.kernels.filter((k) => tunerKernel(k) !== undefined);
   const { steps } = countSteps(profile);
   const loop = steps !== null && steps >= options.minSteps;
   let oneOff: Kernel[] = [];
   if (loop || tuner.length > 0) {
-    const once = profile.kernels.filter((k) => k.instances === 1 && !TUNER_KERNEL.test(k.name));
+    const once = profile.kernels.filter((k) => k.instances === 1 && tunerKernel(k) === undefined);
     const share = once.reduce((sum, k) => sum + k.totalNs, 0) / total;
     // Beside a tuner's own kernels, kernels launched once are its candidates whatever their share.
     if (once.length >= options.minOneOffKernels && (tuner.length > 0 || share >= options.minOneOffShare)) oneOff = once;
@@ -119,7 +129,7 @@ export default defineRule({
     const tuningText =
       tuning && typeof evidence.tuningShare === 'number'
         ? ` The window holds tuning, not steady-state work: ${[
-            tuning.tuner.length > 0 ? `${evidence.tunerLaunches} launches of an autotuner's timing kernel (${kernelDisplayName(tuning.tuner[0]!.name)})` : '',
+            ...tuning.tuner.map((k) => `${k.instances} launches of an autotuner's ${tunerKernel(k)} (${kernelDisplayName(k.name)})`),
             tuning.oneOff.length > 0 ? `${tuning.oneOff.length} kernels launched once${tuning.steps !== null ? ` in a window of ${tuning.steps} steps` : ''}` : '',
           ]
             .filter(Boolean)

@@ -16,7 +16,7 @@ import { tileHint } from '../../classify/families.js';
 import { LINEAR_FAMILIES } from '../../model/family-ids.js';
 import { mean } from '../../model/averages.js';
 import type { Profile } from '../../model/profile.js';
-import { decodeSteps, profilerStepGrowth, shapeText } from '../decode-steps.js';
+import { decodeSteps, profilerStepGrowth, shapeText, stepsWithoutForwards } from '../decode-steps.js';
 import { defineRule } from '../rule.js';
 import { batchSize, familyTotals, metricValue, percent, round } from '../profile-measures.js';
 import { countSteps } from '../step-count.js';
@@ -94,6 +94,8 @@ export default defineRule({
     if (decode.signals.length === 0) return [];
     // Recorded shapes that feed one token per sequence: the cache is used, whatever the batch makes of the GEMMs.
     if (decode.oneTokenInputs) return [];
+    // The steps' own GEMMs are not in the table (graph-level-trace says so): the GEMMs it holds are the prompt's.
+    if (stepsWithoutForwards(profile)) return [];
     const growing = decode.growing;
 
     const linear = familyTotals(profile, LINEAR_FAMILIES);
