@@ -15,6 +15,7 @@ const candidates = (n: number, ms: number) =>
     ms,
     1,
   ] as const);
+const FILL_INT = 'void at::native::vectorized_elementwise_kernel<(int)4, at::native::FillFunctor<int>, std::array<char *, (unsigned long)1>>(int, T2, T3)';
 // A vLLM MoE decode of 64 steps: one argmax per step, grouped expert GEMMs and dense GEMMs every step.
 const moeDecode = [
   [K.decodeGemm, 1200, 64 * 96],
@@ -33,6 +34,9 @@ testRule(rule, {
     // vLLM Qwen2.5-7B under nsys: 10 kernels launched once (set-up fills and copies), 0.01 % of kernel time.
     { name: 'a few set-up kernels launched once, a sliver of the time', profile: { kernels: [...moeDecode, ...candidates(10, 0.03)] } },
     { name: 'fewer one-off kernels than a tuner tries', profile: { kernels: [...moeDecode, ...candidates(9, 30)] } },
+    // vLLM's own int fills (TraceLens graph capture: 4 launches, 2 µs each) are no tuner's L2 flush.
+    { name: 'short int fills', profile: { kernels: [...moeDecode, [FILL_INT, 0.008, 4]] } },
+    { name: 'a few long int fills', profile: { kernels: [...moeDecode, [FILL_INT, 0.72, 9]] } },
     // One prefill forward: every kernel runs once per layer or once, and no step repeats.
     { name: 'kernels launched once with no step loop around them', profile: { kernels: [[K.prefillGemm, 300, 64], [K.flash, 40, 32], ...candidates(20, 5)] } },
   ],
@@ -89,6 +93,12 @@ testRule(rule, {
       name: 'forty kernels launched once among kernels launched every step',
       profile: { kernels: [...moeDecode, ...candidates(40, 2)] },
       hits: [{ evidence: { signals: 'tuning', oneOffKernels: 40, oneOffMs: 80, steps: 64, tuningShare: 0.0269 } }],
+    },
+    {
+      // triton.autotune's do_bench on an H100 (fixtures/h100-patterns): 1,605 fills of 80 µs flush L2 between timed runs.
+      name: "Triton's L2 flushes between timed runs",
+      profile: { kernels: [...moeDecode, [FILL_INT, 128.45, 1605]] },
+      hits: [{ evidence: { signals: 'tuning', tunerLaunches: 1605, tunerMs: 128.45, steps: 64, tuningShare: 0.0426 }, message: /1605 launches of an autotuner's L2 flush between timed runs/ }],
     },
     {
       name: 'a lower one-off share',
