@@ -86,3 +86,15 @@ describe('an ncu details page of 40 launches of an eager decode, most of them sm
     expect(report.notices.map((n) => n.code)).toContain('workload-lines-not-read');
   }, 60_000);
 });
+
+describe('the graph-level capture as its nsys SQLite export', () => {
+  it('counts the 64 graph launches traced whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE) beside 504 kernel launches, and says their kernels are missing', async () => {
+    const report = await analyze({ inputs: [f('graph_decode_graphlevel.sqlite')] });
+    expect(report.totalKernelNs).toBe(86_224_823);
+    expect(report.timeline).toMatchObject({ graphLaunches: 64, graphKernels: 0, kernelLaunches: 504 });
+    expect(finding(report, 'graph-level-trace')?.evidence).toMatchObject({ graphLaunches: 64, kernelLaunches: 504, source: 'timeline' });
+    expect(ids(report)).not.toContain('re-prefill');
+    expect(ids(report)).not.toContain('host-bound');
+    expect(ids(report).filter((id) => id.startsWith('healthy-'))).toEqual([]);
+  }, 60_000);
+});
