@@ -55,6 +55,17 @@ export const IMPORTERS: readonly Importer[] = [
   maxBenchmark,
 ];
 
+/**
+ * The formats of a workload's own console, in detection order: its metric lines come before the
+ * tables a profiler printed into the same console (`nsys profile --stats=true <workload>`), whose
+ * own files the profile step keeps. A file given for analysis is read for its tables instead.
+ */
+export const CONSOLE_IMPORTERS: readonly Importer[] = [
+  ...IMPORTERS.slice(0, IMPORTERS.indexOf(ncuCsv)),
+  workloadMetricsJsonl,
+  ...IMPORTERS.slice(IMPORTERS.indexOf(ncuCsv)).filter((importer) => importer !== workloadMetricsJsonl),
+];
+
 const BY_FORMAT: ReadonlyMap<string, Importer> = new Map(IMPORTERS.map((importer) => [importer.id, importer]));
 
 /**
