@@ -202,7 +202,7 @@ describe('ncu-csv edge cases', () => {
   });
 
   it('claims exactly the ncu CSVs among all fixtures', async () => {
-    const expected = await expectedFor(/\/(ncu|ncu_deep_dive)\/.*\.(csv|txt)$|\/repeatkv_copy\.(details|raw)\.csv$|\/deep-dive\.ncu\.csv$/);
+    const expected = await expectedFor(/\/(ncu|ncu_deep_dive)\/.*\.(csv|txt)$|\/h100-patterns\/ncu_small_kernels\.csv$|\/repeatkv_copy\.(details|raw)\.csv$|\/deep-dive\.ncu\.csv$/);
     expect(expected.length).toBeGreaterThanOrEqual(4);
     expect(await claimedBy(ncuCsv)).toEqual(expected);
   });

@@ -26,13 +26,15 @@ describe('nsys-gpu-time-util', () => {
     expect(capture.kernels).toEqual([]);
   });
 
-  test('all rules, column layout: duration-weighted mean of the rows, a lower bound when rows leave gaps', async () => {
+  test('all rules, column layout: duration-weighted mean of the rows, the gaps at the threshold: a lower bound', async () => {
     const capture = await read(fixture('analyze_all_rules_column.txt'));
     expect(capture.source.parts).toEqual(['cuda_api_sync', 'gpu_time_util']);
     expect(capture.source.toolVersion).toBe('2025.3.2');
-    // by hand: (12.4 × 35,120,400 + 3.1 × 70,240,800 + 41.0 × 35,120,400) / 140,481,600 = 59.6 / 4 = 14.9
-    expect(capture.gpuTimeUtilPercent).toBeCloseTo(14.9, 10);
-    // gaps: 1,271,795,010 − 1,236,674,610 = 35,120,400 and 1,377,157,410 − 1,342,035,810 = 35,121,600
+    // gaps: 1,271,795,010 − 1,236,674,610 = 35,120,400 and 1,377,157,410 − 1,342,035,810 = 35,121,600,
+    // at least 50 % in use (the rule lists only regions below it). By hand:
+    // (12.4 × 35,120,400 + 3.1 × 70,240,800 + 41.0 × 35,120,400 + 50 × 70,242,000) / (140,481,600 + 70,242,000)
+    // = 5,605,275,840 / 210,723,600 = 26.6001
+    expect(capture.gpuTimeUtilPercent).toBeCloseTo(26.6001, 4);
     const partial = capture.notices.find((n) => n.code === 'nsys-gpu-util-partial')!;
     expect(partial.severity).toBe('info');
     expect(partial.message).toContain('below 50%');

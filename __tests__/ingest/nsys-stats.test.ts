@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../../src/errors.js';
-import { runImporter } from '../../src/ingest/common/importer.js';
+import { runImporter, runImporterRuns } from '../../src/ingest/common/importer.js';
 import { openInput } from '../../src/ingest/common/input-file.js';
 import nsysStats from '../../src/ingest/formats/nsys-stats.js';
 import nsysGpuTimeUtil from '../../src/ingest/formats/nsys-gpu-time-util.js';
@@ -13,6 +13,7 @@ import { dashedSpans } from '../../src/ingest/common/text-tables.js';
 const dir = fileURLToPath(new URL('../fixtures/nsys/', import.meta.url));
 const fixture = (name: string) => join(dir, name);
 const read = async (path: string) => runImporter(nsysStats, await openInput(path));
+const readRuns = async (path: string) => runImporterRuns(nsysStats, await openInput(path));
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const top = <T extends { totalNs: number }>(rows: T[]) => [...rows].sort((a, b) => b.totalNs - a.totalNs)[0]!;
 
@@ -227,16 +228,25 @@ describe('nsys-stats edge cases', () => {
     ]);
   });
 
-  test('a file holding two runs (a second kernel table) is refused at the line the second starts, neither summed nor cut', async () => {
+  test('a file holding the same output twice reads as two runs, each its own capture, neither summed nor cut', async () => {
     const path = writeTempFile('twice.csv', `${healthy}\n${healthy}`);
     const lines = healthy.split('\n');
-    const second = lines.length + 1 + lines.findIndex((line) => line.startsWith('Time (%)'));
     // The second run begins with nsys's own first line, "Generating SQLite file …".
     const start = lines.length + 1;
     expect(lines[0]).toMatch(/^Generating SQLite file /);
-    await expect(read(path)).rejects.toThrow(
-      `${path}:${start}: the file holds two nsys runs: the second run starts here ("Generating SQLite file /tmp/nsys_healthy.sqlite from /tmp/n…"), and its cuda_gpu_kern_sum table on line ${second} repeats the first run's; expected one run per file: split the file before line ${start} and give each run as its own input (or write each run with nsys stats --output PREFIX)`,
-    );
+    const one = await read(fixture('nsys_healthy_kern_sum.csv'));
+    const runs = await readRuns(path);
+    expect(runs).toHaveLength(2);
+    for (const [i, run] of runs.entries()) {
+      expect(run.source.run).toBe(i + 1);
+      expect(run.kernels).toEqual(one.kernels);
+      expect(sum(run.kernels.map((k) => k.totalNs))).toBe(42_646_026);
+    }
+    expect(runs[0]!.notices).toEqual([
+      expect.objectContaining({ code: 'nsys-runs-in-file', message: expect.stringContaining(`from line 1, line ${start} ("Generating SQLite file /tmp/nsys_healthy.sqlite from /tmp/n…")`) }),
+    ]);
+    // Read as one capture, a file of two runs is refused rather than cut to one.
+    await expect(read(path)).rejects.toThrow(`${path}: expected one run in the file, found 2: read each as its own capture`);
   });
 
   // vLLM's profiling docs: `nsys stats` of a Llama-3.1-8B serve on an H100, an excerpt with `...`
@@ -267,17 +277,20 @@ describe('nsys-stats edge cases', () => {
     expect(fenced.kernels).toHaveLength(60);
   });
 
-  test('two --stats=true runs pasted into one Markdown file are refused at the heading of the second', async () => {
+  test('two --stats=true runs pasted into one Markdown file are two captures, the second from its heading', async () => {
     const run = readFileSync(fixture('column_profile_stats.txt'), 'utf8').trimEnd();
     const text = ['# batch 1', '', '```', run, '```', '', '## batch 8', '', '```', run, '```', ''].join('\n');
-    const path = writeTempFile('two-runs.md', text);
+    const plain = await read(fixture('column_profile_stats.txt'));
+    const runs = await readRuns(writeTempFile('two-runs.md', text));
     const heading = text.split('\n').indexOf('## batch 8') + 1;
-    // Run 2's osrt_sum table (not read) comes first; its cuda_api_sum, two lines under the status line, is the first read table that repeats.
-    const apiHeader = heading + 2 + run.split('\n').findIndex((line) => line === "[5/7] Executing 'cuda_api_sum' stats report") + 3;
-    await expect(read(path)).rejects.toThrow(InputError);
-    await expect(read(path)).rejects.toThrow(
-      `${path}:${heading}: the file holds two nsys runs: the second run starts here ("## batch 8"), and its cuda_api_sum table on line ${apiHeader} repeats the first run's; expected one run per file: split the file before line ${heading} and give each run as its own input`,
-    );
+    expect(runs.map((r) => r.source.run)).toEqual([1, 2]);
+    for (const r of runs) {
+      expect(r.kernels).toEqual(plain.kernels);
+      expect(r.apiCalls).toEqual(plain.apiCalls);
+      expect(r.memops).toEqual(plain.memops);
+      expect(r.source.parts).toEqual(plain.source.parts);
+    }
+    expect(runs[0]!.notices[0]).toMatchObject({ code: 'nsys-runs-in-file', message: expect.stringContaining(`line ${heading} ("## batch 8")`) });
   });
 
   test('NOTICE about a reused SQLite export becomes a warning', async () => {

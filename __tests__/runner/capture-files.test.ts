@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { deepDiveRequest, renderNcuCommand } from '../../src/diagnose/deep-dive-request.js';
 import { chooseDeepDive, ncuArgv, withNcuLogFile } from '../../src/runner/deep-dive.js';
 import { splitShellWords } from '../../src/runner/shell-words.js';
-import { checkOutput, collectCaptures, deriveProfileConsole, findBySuffix, globToRegExp, matchCaptures } from '../../src/runner/capture-files.js';
+import { checkOutput, collectCaptures, consoleAnalysisFile, deriveProfileConsole, findBySuffix, globToRegExp, matchCaptures } from '../../src/runner/capture-files.js';
 import { RECORDED_NCU_CSV, RECORDED_NSYS_STATS, tempDir } from './stand-ins.js';
 
 const dir = tempDir('files');
@@ -130,5 +130,20 @@ describe('deep dive command', () => {
     const top = chooseDeepDive('always', { findings: [], topKernel: { name: 'flash_fwd<128>', instances: 40 } }, 'ncu', workload);
     expect(top).toMatchObject({ run: true, why: 'deep-dive: always, on the top kernel flash_fwd<128>' });
     expect(top.run && top.argv).toEqual(['ncu', '--clock-control', 'none', '--kernel-name', 'regex:^flash_fwd$', '--launch-skip', '20', '--launch-count', '1', '--section', 'SpeedOfLight', '--section', 'Occupancy', '--section', 'LaunchStats', '--section', 'MemoryWorkloadAnalysis', '--section', 'WarpStateStats', '--csv', '--page', 'details', ...workload]);
+  });
+});
+
+describe("a workload console that also holds the tables nsys printed into it", () => {
+  it('is read for its metric lines, as before the tables: the profile step keeps its own tables', async () => {
+    // A real log of `nsys profile --stats=true` runs (fixtures/h100-patterns): per run, the workload's
+    // two `{"kind": "run", …}` lines and `{"metric": "profile_steps", "value": 8}`, beside nsys's tables.
+    const log = join(tempDir('console-tables'), 'workload.log');
+    writeFileSync(log, readFileSync(join(import.meta.dirname, '..', 'fixtures', 'h100-patterns', 'two_runs_stats.console.md')));
+    const read = await consoleAnalysisFile(log);
+    expect(read.ok && read.path.endsWith('workload.metrics.jsonl')).toBe(true);
+    const lines = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'h100-patterns', 'two_runs_stats.console.md'), 'utf8').split('\n');
+    const workloadLines = lines.filter((line) => line.startsWith('{"kind": "run"') || line.startsWith('{"metric"'));
+    expect(workloadLines).toHaveLength(6);
+    if (read.ok) expect(readFileSync(read.path, 'utf8').split('\n').filter(Boolean)).toEqual(workloadLines);
   });
 });

@@ -9,8 +9,9 @@
 import type { MatmulInputs, MatmulInputShape } from '../model/capture.js';
 import { median } from '../model/averages.js';
 import type { Profile } from '../model/profile.js';
-import { metricValue } from './profile-measures.js';
-import { samplingLaunches } from './step-count.js';
+import { familyTotals, metricValue } from './profile-measures.js';
+import { countSteps, samplingLaunches } from './step-count.js';
+import { LINEAR_FAMILIES } from '../model/family-ids.js';
 
 export interface DecodeStepOptions {
   /** Steps (growing passes, sampling launches, decode ranges) needed to call it a decode loop. */
@@ -184,4 +185,30 @@ export function decodeSteps(profile: Profile, options: DecodeStepOptions): Decod
     parts.push(`the workload reports ${names.join(', ')}`);
   }
   return { ...base, signals, text: parts.join('; ') };
+}
+
+/** Steps counted in the window before missing forward passes can be told from a short prompt. */
+const MIN_STEPS_FOR_FORWARDS = 8;
+/** A decode step runs every linear layer (at least the projections and the head): fewer launches per step than this say its forward is not in the table. */
+const MIN_LINEAR_LAUNCHES_PER_STEP = 2;
+
+/** Steps the window counts whose forward passes its kernel table does not hold. */
+export interface MissingForwards {
+  steps: number;
+  /** What counted the steps, for people. */
+  stepsText: string;
+  linearLaunches: number;
+}
+
+/**
+ * The window counts decode steps (sampling launches, ranges, the workload's own count) but holds
+ * fewer linear-layer launches than its steps need: the steps' forward passes ran where the table
+ * cannot see them (CUDA graphs traced at graph level, another process).
+ */
+export function stepsWithoutForwards(profile: Profile): MissingForwards | undefined {
+  const count = countSteps(profile);
+  if (count.steps === null || count.steps < MIN_STEPS_FOR_FORWARDS || profile.kernels.length === 0) return undefined;
+  const linearLaunches = familyTotals(profile, LINEAR_FAMILIES).instances;
+  if (linearLaunches >= MIN_LINEAR_LAUNCHES_PER_STEP * count.steps) return undefined;
+  return { steps: count.steps, stepsText: count.text, linearLaunches };
 }

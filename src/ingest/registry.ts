@@ -4,7 +4,7 @@
  */
 import { InputError, UsageError } from '../errors.js';
 import { FORMAT_IDS, type Capture, type FormatId } from '../model/capture.js';
-import { runImporter, type Capabilities, type Importer, type IngestOptions, type ToolSuite, type ToolVendor } from './common/importer.js';
+import { runImporter, runImporterRuns, type Capabilities, type Importer, type IngestOptions, type ToolSuite, type ToolVendor } from './common/importer.js';
 import { openInput, type InputFile } from './common/input-file.js';
 import { Readable } from 'node:stream';
 import jaxTrace from './formats/jax-trace.js';
@@ -41,16 +41,29 @@ export const IMPORTERS: readonly Importer[] = [
   rocmSmiJson,
   amdSmiJson,
   gpuSnapshotJsonl,
-  workloadMetricsJsonl,
+  // Before the workload's metric lines: a console log (CI output) holds the workload's lines beside
+  // the tables nsys or ncu print; the tables are what such a file is given for.
   ncuCsv,
   nsysGpuTimeUtil,
   nsysStats,
+  workloadMetricsJsonl,
   rocprofCsv,
   nvidiaSmiCsv,
   rocmSmiCsv,
   amdSmiCsv,
   maxGenerate,
   maxBenchmark,
+];
+
+/**
+ * The formats of a workload's own console, in detection order: its metric lines come before the
+ * tables a profiler printed into the same console (`nsys profile --stats=true <workload>`), whose
+ * own files the profile step keeps. A file given for analysis is read for its tables instead.
+ */
+export const CONSOLE_IMPORTERS: readonly Importer[] = [
+  ...IMPORTERS.slice(0, IMPORTERS.indexOf(ncuCsv)),
+  workloadMetricsJsonl,
+  ...IMPORTERS.slice(IMPORTERS.indexOf(ncuCsv)).filter((importer) => importer !== workloadMetricsJsonl),
 ];
 
 const BY_FORMAT: ReadonlyMap<string, Importer> = new Map(IMPORTERS.map((importer) => [importer.id, importer]));
@@ -171,14 +184,39 @@ function abortable(file: InputFile, signal: AbortSignal): InputFile {
   };
 }
 
-/** Read one capture file: detect its format from its content (or take `format`), then import it. */
-export async function ingestFile(path: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {
+/**
+ * Read one capture file: detect its format from its content (or take `format`), then import it, one
+ * capture per run the file holds (nsys stats output of several runs appended gives one each).
+ */
+export async function ingestFileRuns(path: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture[]> {
   options.signal?.throwIfAborted();
   const opened = await openInput(path);
   const file = options.signal ? abortable(opened, options.signal) : opened;
   if (file.sizeBytes === 0) throw new InputError(path, 'the file is empty; expected a capture');
   const importer = format ? importerFor(format) : detectFormat(file, options);
-  return runImporter(importer, file, options);
+  const runs = await runImporterRuns(importer, file, options);
+  const lines = importer.lineRecord ? 0 : lineRecordsIn(file.head);
+  if (lines > 0) {
+    runs[0]!.notices.push({
+      code: 'workload-lines-not-read',
+      severity: 'info',
+      message: `${path} also holds ${lines} of the workload's metric lines near its start (a console log); they are not read with the ${importer.id} tables: give the workload's lines as their own input to compare its metrics`,
+    });
+  }
+  return runs;
+}
+
+/** The workload's metric lines within a head another format claimed. */
+function lineRecordsIn(head: string): number {
+  const reader = lineImporter();
+  return head.split(/\r?\n/).filter((line) => reader.lineRecord(line)).length;
+}
+
+/** Read one capture file of one run (a file of several runs is refused: read it with ingestFileRuns). */
+export async function ingestFile(path: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {
+  const runs = await ingestFileRuns(path, format, options);
+  if (runs.length !== 1) throw new InputError(path, `expected one run in the file, found ${runs.length}: read each as its own capture`);
+  return runs[0]!;
 }
 
 export async function ingestText(path: string, text: string, format?: FormatId | string, options: IngestOptions = {}): Promise<Capture> {

@@ -50,6 +50,8 @@ export const SourceSchema = z.object({
   tool: z.string().optional(),
   toolVersion: z.string().optional(),
   stats: z.array(ImportStatSchema).default([]),
+  /** Which run of the file this is (1-based), when the file holds several one after another (nsys stats output appended). */
+  run: z.number().int().positive().optional(),
 });
 export type Source = z.infer<typeof SourceSchema>;
 

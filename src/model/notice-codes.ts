@@ -24,6 +24,7 @@ export const NOTICE_CODES = {
   'max-benchmark-invalid': "the MAX serving benchmark's result validation failed",
   'max-benchmark-several-results': 'several MAX benchmark result blocks are pooled as samples of one run',
   // Nsight Systems (ingest/formats/nsys-stats.ts, nsys-gpu-time-util.ts)
+  'nsys-runs-in-file': 'one nsys stats file holds several runs, one after another: each is read as its own capture',
   'nsys-report-skipped': 'nsys skipped a report this importer reads (a warning when it is the kernel report)',
   'nsys-columns-realigned': 'rows of an nsys table whose values were shifted into their columns',
   'nsys-table-excerpt': 'an nsys table is cut short in the file; totals cover the listed rows only',
@@ -41,6 +42,7 @@ export const NOTICE_CODES = {
   'kineto-python-stacks-late': "kernel launches came before the trace's Python stack events and have no Python line",
   'kineto-python-no-user-frame': "no kernel launch ran inside the workload's own Python: no Python line is given",
   // Inputs taken together (pipeline/)
+  'workload-lines-not-read': "a table capture also holds the workload's metric lines (a console log); they are not read with its tables",
   'unreadable-input': 'an input could not be read and was skipped (not --strict)',
   'same-run-counted-once': 'inputs recording the same kernel launches were set aside so the run counts once',
   'mixed-inputs': 'inputs of different runs were merged because mixed inputs were allowed',

@@ -11,7 +11,7 @@ import type { GateOptionsInput } from '../compare/gate-options.js';
 import { diagnose, type DiagnoseConfig } from '../diagnose/run-rules.js';
 import { deepDiveMatches } from '../diagnose/ncu-metrics.js';
 import type { IngestOptions } from '../ingest/common/importer.js';
-import { ingestFile } from '../ingest/registry.js';
+import { ingestFileRuns } from '../ingest/registry.js';
 import type { Capture, Notice } from '../model/capture.js';
 import { checkMergeable, countEachRunOnce } from './input-groups.js';
 import type { Profile } from '../model/profile.js';
@@ -90,7 +90,7 @@ export async function ingestReadable(
   for (const input of inputs) {
     reading?.(input);
     try {
-      captures.push(await ingestFile(input, format, options));
+      captures.push(...(await ingestFileRuns(input, format, options)));
     } catch (error) {
       if (!(error instanceof InputError) || !skippable.has(input) || options.signal?.aborted) throw error;
       firstError ??= error;

@@ -36,7 +36,7 @@ export function buildProfile(allCaptures: readonly Capture[], classify: Classifi
     notices.push({
       code: 'kernels-summed',
       severity: 'info',
-      message: `kernel times from ${kernelSources.length} inputs were summed (${kernelSources.map((c) => c.source.path).join(', ')})`,
+      message: `kernel times from ${kernelSources.length} inputs were summed (${kernelSources.map((c) => `${c.source.path}${c.source.run ? ` run ${c.source.run}` : ''}`).join(', ')})`,
     });
   }
   const gpuTimeUtil = captures.find((c) => c.gpuTimeUtilPercent !== undefined)?.gpuTimeUtilPercent;
@@ -65,15 +65,15 @@ export function buildProfile(allCaptures: readonly Capture[], classify: Classifi
 }
 
 /**
- * Graph-capture traces (set-up: a stream capture, no replay) are named as such; beside an input that
- * holds kernel work they are set aside, so that neither their few set-up kernels nor their mostly
- * idle timeline stand for the steady loop, and a capture of rank 0 is not read as a second rank 0.
+ * Graph-capture traces (set-up: a stream capture, no replay) are named as such. Beside an input that
+ * holds kernel work, their timeline, API calls and rank are set aside, so that their mostly idle
+ * timeline and capture-time launches do not stand for the steady loop and a capture of rank 0 is not
+ * read as a second rank 0; the few set-up kernels they ran did run, so they stay in the kernel total.
  */
 function setAsideGraphCaptures(captures: readonly Capture[]): { captures: readonly Capture[]; notices: Notice[] } {
   const setUp = captures.filter(isGraphCaptureSetup);
   if (setUp.length === 0) return { captures, notices: [] };
-  const steady = captures.filter((c) => !setUp.includes(c));
-  const setAside = steady.some((c) => c.kernels.length > 0);
+  const setAside = captures.some((c) => !setUp.includes(c) && c.kernels.length > 0);
   const notices: Notice[] = setUp.map((c) => {
     const kernelMs = (c.kernels.reduce((sum, k) => sum + k.totalNs, 0) / 1e6).toFixed(3);
     const what = `${c.source.path} is a graph-capture trace (stream capture, no graph replay; ${kernelMs} ms of kernel time): set-up, not the steady work`;
@@ -81,11 +81,19 @@ function setAsideGraphCaptures(captures: readonly Capture[]): { captures: readon
       code: 'graph-capture-setup',
       severity: 'info',
       message: setAside
-        ? `${what}; its kernels and timeline are left out, the other inputs are analysed`
+        ? `${what}; its kernels count in the total, its timeline and API calls are left out`
         : `${what}. The captured kernels run only when the graph is replayed: profile the replayed steps to see them`,
     };
   });
-  return { captures: setAside ? steady : captures, notices };
+  if (!setAside) return { captures, notices };
+  return {
+    captures: captures.map((c) => {
+      if (!setUp.includes(c)) return c;
+      const { distributed: _distributed, ...rest } = c;
+      return { ...rest, timeline: undefined, deviceTimelines: [], apiCalls: [] };
+    }),
+    notices,
+  };
 }
 
 function familySharesOf(kernels: ReadonlyArray<{ family: KernelFamily; totalNs: number; instances: number }>, totalKernelNs: number): FamilyShare[] {

@@ -9,7 +9,7 @@ import { copyFile, mkdir, open, readdir, stat, writeFile } from 'node:fs/promise
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { IMPORTERS, importerFor, lineImporter } from '../ingest/registry.js';
+import { CONSOLE_IMPORTERS, IMPORTERS, importerFor, lineImporter } from '../ingest/registry.js';
 import { openInput, SNIFF_BYTES } from '../ingest/common/input-file.js';
 import { FORMAT_IDS, type FormatId } from '../model/capture.js';
 import type { OutputKind } from './plan.js';
@@ -178,10 +178,11 @@ export async function consoleAnalysisFile(path: string): Promise<{ ok: true; pat
   const check = await checkOutput(path, 'workload-console', { sniffOnly: true });
   if (!check.ok) return check;
   const file = await openInput(path);
-  const sniffed = IMPORTERS.find((importer) => importer.sniff(file.head));
+  const sniffed = CONSOLE_IMPORTERS.find((importer) => importer.sniff(file.head));
   // A format of its own is read as it is; lines among other output are gathered (below) unless the head is all.
   if (sniffed && !sniffed.lineRecord) return { ok: true, path, bytes: check.bytes };
-  if (sniffed && file.sizeBytes <= SNIFF_BYTES) return { ok: true, path, bytes: check.bytes };
+  // Whole, only where the analysis would read it as the same format (not for its tables).
+  if (sniffed && file.sizeBytes <= SNIFF_BYTES && IMPORTERS.find((importer) => importer.sniff(file.head)) === sniffed) return { ok: true, path, bytes: check.bytes };
   const metrics = consoleMetricsPath(path);
   const extracted = await extractMetricLines(path, metrics);
   if (extracted.found === 0) return { ok: false, reason: noMetricLines(extracted.prose) };

@@ -15,6 +15,12 @@ const window = { spanNs: 2e8, busyNs: 1e8, kernelLaunches: 2600 };
 const PROMPT_TOKENS = 512;
 const hfNoCache = [[K.prefillGemm, 20, 1500, PROMPT_TOKENS], [K.prefillGemm2, 11.7, 1060, PROMPT_TOKENS], [K.decodeGemm, 9.3, 1024], [K.copy, 59, 9000]] as const;
 const maxBatched = [[K.maxMatmul, 80, 3200], [K.maxMha, 10, 800], [K.maxRmsNorm, 10, 1600]] as const;
+// A MAX generate --profile table (no shapes) of 64 output tokens, 8 layers of 4 linears. Without a
+// KV cache every forward takes MAX's multi-row matmul path: 64 × 32 = 2,048 matmul launches, the LM
+// head on the last position a gemv (64). With the cache only the prompt's forward does (32), and the
+// 63 decode steps run gemv (63 × 32 = 2,016, plus 64 of the head).
+const maxNoCache = [[K.maxMatmul, 310, 2048], [K.maxGemv, 6, 64], [K.maxMha, 40, 512], [K.maxRmsNorm, 8, 1088]] as const;
+const maxCache = [[K.maxMatmul, 5.1, 32], [K.maxGemv, 120, 2080], [K.maxMha, 6, 512], [K.maxRmsNorm, 8, 1088]] as const;
 // The H200 captures of __tests__/fixtures/decode-windows (PROVENANCE.md there), kernel time in ms.
 // generate(use_cache=False), batch 8, prompt 512, 12 new tokens: 12 passes of 28 linears, 8×512 … 8×523.
 const nocachePasses = Array.from({ length: 12 }, (_, step) => [[8, 512 + step], 28] as const).flatMap((pass, step) => (step === 0 ? [pass, [[8, 1], 12] as const] : [pass]));
@@ -62,6 +68,7 @@ testRule(rule, {
       profile: { kernels: [...prefillStep, [K.argmax, 0.01, 1]], metrics: { decode_tok_s: 120 } },
     },
     { name: 'a prompt-length sweep is no generation', profile: { kernels: prefillStep, timeline: { ...window, ...inputs([[1, 128], 28], [[1, 256], 28], [[1, 384], 28]) } } },
+    { name: 'a MAX table with its KV cache: matmul in the prompt forward only, gemv every step', profile: { kernels: maxCache, format: 'max-generate', metrics: { output_tokens: 64, ttft_ms: 20.1, tpot_ms: 2.4 } } },
     { name: 'H200 generate with its KV cache', profile: { kernels: generateCache, timeline: { ...window, ...inputs([[8, 512], 28], [[8, 1], 320]) } } },
     {
       // Batch 256 makes every decode GEMM prompt-sized (M = 256), but the inputs are one token per sequence.
@@ -71,10 +78,23 @@ testRule(rule, {
   ],
   failing: [
     {
-      // The mix alone, with a tok/s that cannot say whether decode is priced like a prompt: a warning.
+      // The mix alone, with a tok/s that cannot say whether decode is priced like a prompt and no step count: a warning.
       name: 'transformers use_cache=False, throughput unconfirmed',
+      profile: { kernels: hfNoCache, metrics: { decode_tok_s: 16.4 } },
+      hits: [{ severity: 'warning', evidence: { decodeEvidence: 'decode-metrics', prefillShare: 0.7732, prefillLaunchShare: 0.7143, prefillLaunches: 2560, decodeLaunches: 1024, decodeTokS: 16.4, confirmed: false } }],
+    },
+    {
+      // The same mix over 32 counted steps: 2,560 / 32 = 80 prefill-shaped launches per step against
+      // 1,024 / 31 = 33.03 decode-shaped per decode step. A cache would run the prompt's GEMMs in one forward.
+      name: 'transformers use_cache=False over 32 steps: prefill-shaped GEMMs in every step',
       profile: { kernels: hfNoCache, metrics: { output_tokens: 32, decode_tok_s: 16.4 } },
-      hits: [{ severity: 'warning', evidence: { decodeEvidence: 'decode-metrics', prefillShare: 0.7732, prefillLaunchShare: 0.7143, prefillLaunches: 2560, decodeLaunches: 1024, outputTokens: 32, decodeTokS: 16.4, confirmed: false } }],
+      hits: [
+        {
+          severity: 'error',
+          evidence: { decodeEvidence: 'decode-metrics', steps: 32, prefillLaunchesPerStep: 80, decodeLaunchesPerStep: 33.03, outputTokens: 32, confirmed: true },
+          message: /prefill-shaped GEMMs run in every one of the 32 steps \(80 launches per step, against 33 decode-shaped per decode step/,
+        },
+      ],
     },
     {
       // Each output token costs 80% of the time to first token: decode is priced like a prompt.
@@ -86,6 +106,19 @@ testRule(rule, {
       name: 'MAX custom architecture without KV cache: matmul instead of gemv, work growing',
       profile: { kernels: maxBatched, metrics: { decode_tok_s: 41.5 }, timeline: { spanNs: 1e9, busyNs: 9e8, kernelLaunches: 5600, busyByDecile: [5, 6, 7, 8, 9, 10, 11, 12, 13, 14] } },
       hits: [{ severity: 'error', evidence: { decodeEvidence: 'decode-metrics', prefillShare: 1, prefillLaunchShare: 1, decodeLaunches: 0, stepGrowth: 1.8571, confirmed: true, shapeFrom: 'shapes' } }],
+    },
+    {
+      // No shapes and a throughput that cannot tell (each token 30 % of the first): the launch counts
+      // decide. 2,048 / 64 = 32 matmul launches per step against 64 / 63 = 1.02 gemv per decode step.
+      name: 'a MAX table without KV cache: the multi-row matmul in every one of the output tokens',
+      profile: { kernels: maxNoCache, format: 'max-generate', metrics: { output_tokens: 64, ttft_ms: 30, tpot_ms: 9 } },
+      hits: [
+        {
+          severity: 'error',
+          evidence: { decodeEvidence: 'decode-metrics', prefillShare: 0.981, prefillLaunches: 2048, decodeLaunches: 64, steps: 64, prefillLaunchesPerStep: 32, decodeLaunchesPerStep: 1.02, tpotOverTtft: 0.3, confirmed: true },
+          message: /prefill-shaped GEMMs run in every one of the 64 steps/,
+        },
+      ],
     },
     {
       name: 'batched decode whose steps grow',
@@ -118,11 +151,18 @@ testRule(rule, {
     },
     {
       // Too few steps to grow (minDecodeSteps 5): the 12 sampling launches still show decode steps, and
-      // the 8×1 rows of the head on the last position (its most-used shape) are no cache.
-      name: 'growth shorter than the steps asked for',
+      // the 8×1 rows of the head on the last position (its most-used shape) are no cache. The launch
+      // counts confirm it: 348 / 12 = 29 prefill-shaped launches per step against 12 / 11 = 1.09.
+      name: 'growth shorter than the steps asked for, launches in every step',
       profile: { kernels: generateNoCache, timeline: { ...window, ...inputs([[8, 512], 28], [[8, 1], 40], [[8, 513], 28], [[8, 514], 28]) } },
       options: { minDecodeSteps: 5 },
-      hits: [{ severity: 'warning', evidence: { decodeEvidence: 'sampling', samplingLaunches: 12, confirmed: false } }],
+      hits: [
+        {
+          severity: 'error',
+          evidence: { decodeEvidence: 'sampling', samplingLaunches: 12, steps: 12, prefillLaunchesPerStep: 29, decodeLaunchesPerStep: 1.09, confirmed: true },
+          message: /prefill-shaped GEMMs run in every one of the 12 steps/,
+        },
+      ],
     },
     {
       name: 'ranges that name decode steps',

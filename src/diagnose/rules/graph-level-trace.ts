@@ -4,8 +4,11 @@
  */
 import { defineRule } from '../rule.js';
 import { round, totalLaunches } from '../profile-measures.js';
+import { stepsWithoutForwards } from '../decode-steps.js';
 
 const GRAPH_LAUNCH_API = /^(?:cu|cuda|hip)GraphLaunch/;
+const ADVICE = 'Nsight Systems traces a graph as one launch unless told to trace its nodes. Re-capture with node-level graph tracing (PyTorch profiler traces graph kernels already):';
+const COMMAND = 'nsys profile --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o profile <workload>';
 
 export default defineRule({
   meta: {
@@ -14,7 +17,7 @@ export default defineRule({
     title: 'CUDA graphs traced without their kernels',
     stage: 'capture',
     needs: [],
-    description: 'Graph launches appear but the kernels they replay do not, so the kernel mix is incomplete.',
+    description: "Graph launches appear but the kernels they replay do not, or the window's decode steps come without their forward passes, so the kernel mix is incomplete.",
     defaults: { minKernelsPerGraphLaunch: 8 },
     units: { minKernelsPerGraphLaunch: 'ratio' },
   },
@@ -32,16 +35,27 @@ export default defineRule({
       kernels = totalLaunches(profile);
       source = 'api';
     }
-    if (graphLaunches === 0) return [];
+    if (graphLaunches === 0) {
+      // No graph launch recorded (a kernel summary alone): steps counted without their GEMMs say the same.
+      const missing = stepsWithoutForwards(profile);
+      if (!missing) return [];
+      return [
+        {
+          message: `The window holds ${missing.steps} decode steps (${missing.stepsText}) but only ${missing.linearLaunches} linear-layer launches (${round(missing.linearLaunches / missing.steps, 2)} per step): a decode step runs every linear layer, so the steps' forward passes are missing from the kernel table, as when CUDA graphs are traced as opaque launches.`,
+          evidence: { steps: missing.steps, linearLaunches: missing.linearLaunches, linearLaunchesPerStep: round(missing.linearLaunches / missing.steps, 3), source: 'steps' },
+          advice: `${ADVICE} If the steps are not replayed from CUDA graphs, profile the process that runs the model.`,
+          command: COMMAND,
+        },
+      ];
+    }
     const perGraph = kernels / graphLaunches;
     if (perGraph >= options.minKernelsPerGraphLaunch) return [];
     return [
       {
         message: `${graphLaunches} CUDA graph launches but only ${kernels} kernel launches recorded (${round(perGraph, 2)} per graph): the graphs' kernels are missing.`,
         evidence: { graphLaunches, kernelLaunches: kernels, kernelsPerGraphLaunch: round(perGraph, 3), source },
-        advice:
-          'Nsight Systems traces a graph as one launch unless told to trace its nodes. Re-capture with node-level graph tracing (PyTorch profiler traces graph kernels already):',
-        command: 'nsys profile --cuda-graph-trace=node --trace=cuda,nvtx --sample=none --cpuctxsw=none -o profile <workload>',
+        advice: ADVICE,
+        command: COMMAND,
       },
     ];
   },

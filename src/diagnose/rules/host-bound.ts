@@ -8,6 +8,7 @@
 import { ROCPROF_TIMELINE_COMMAND, toolVendor } from '../vendor-tools.js';
 import type { Profile } from '../../model/profile.js';
 import { defineRule } from '../rule.js';
+import { stepsWithoutForwards } from '../decode-steps.js';
 import { busyReadings as readings, familyTotals, round, type BusyReading } from '../profile-measures.js';
 
 /** A steady reading at or above this says the GPU was busy; a low reading elsewhere is then an artefact of its window. */
@@ -99,6 +100,13 @@ export default defineRule({
     }
     // The GPU was busy in some window: a low reading elsewhere comes from start-up, compile or idle tails.
     if (found.some((r) => r.steady && r.percent >= BUSY_PERCENT)) return [];
+    const missing = stepsWithoutForwards(profile);
+    if (missing) {
+      note(
+        `not established: the window holds ${missing.steps} decode steps but only ${missing.linearLaunches} linear-layer launches, so the steps' forward passes are not in the capture (CUDA graphs traced at graph level) and its busy time leaves them out`,
+      );
+      return [];
+    }
     const collectives = familyTotals(profile, ['collective']).share;
     const idleOnTimeline = found.some((r) => r.signal === 'timeline' && r.percent < options.maxBusyFraction * 100);
     if (collectives >= COLLECTIVE_SHARE && !idleOnTimeline) return [];

@@ -4,8 +4,9 @@
  * step, a single forward pass, a diffusion or encoder step are prefill-shaped too. With decode
  * steps, two things must hold: a prefill-shaped linear mix, and decode that costs what a prompt
  * costs. The second is confirmed by matmul inputs that grow a token each step (recorded shapes),
- * by each output token being about as slow as the first one, or by GPU work per step growing with
- * position; then it is an error that leads the findings (a correctness bug, whatever else limits the
+ * by each output token being about as slow as the first one, by GPU work per step growing with
+ * position, or by the launch counts of a known number of steps: prefill-shaped GEMMs launched in
+ * every step, more per step than decode-shaped ones (a cache runs them in one forward only); then it is an error that leads the findings (a correctness bug, whatever else limits the
  * run). Decode steps with the mix but nothing confirming it are a warning that says what would.
  * Shapes come from evidence (the family table uses recorded shapes where the capture has them);
  * a GEMM tile named in a kernel is a weak hint only: cuBLASLt runs an FP8 GEMM of 16 rows on a
@@ -15,9 +16,32 @@ import { tileHint } from '../../classify/families.js';
 import { LINEAR_FAMILIES } from '../../model/family-ids.js';
 import { mean } from '../../model/averages.js';
 import type { Profile } from '../../model/profile.js';
-import { decodeSteps, profilerStepGrowth, shapeText } from '../decode-steps.js';
+import { decodeSteps, profilerStepGrowth, shapeText, stepsWithoutForwards } from '../decode-steps.js';
 import { defineRule } from '../rule.js';
 import { batchSize, familyTotals, metricValue, percent, round } from '../profile-measures.js';
+import { countSteps } from '../step-count.js';
+
+/**
+ * Prefill-shaped GEMMs launched in every step of a known step count: per step at least
+ * `PER_STEP_MARGIN` times the decode-shaped launches of a decode step. With a KV cache the prompt's
+ * GEMMs run in one forward, so per step they are about 1/steps of the decode-shaped ones.
+ */
+const PER_STEP_MARGIN = 2;
+
+interface EveryStep {
+  steps: number;
+  prefillPerStep: number;
+  decodePerStep: number;
+}
+
+function prefillEveryStep(profile: Profile, prefillLaunches: number, decodeLaunches: number, minSteps: number): EveryStep | undefined {
+  const { steps } = countSteps(profile);
+  if (steps === null || steps < Math.max(minSteps, 2)) return undefined;
+  const prefillPerStep = prefillLaunches / steps;
+  const decodePerStep = decodeLaunches / (steps - 1);
+  if (prefillPerStep < 1 || prefillPerStep < PER_STEP_MARGIN * decodePerStep) return undefined;
+  return { steps, prefillPerStep, decodePerStep };
+}
 
 /** A decode token costing at least this fraction of the time to first token is prefill-priced. */
 const TPOT_OF_TTFT = 0.5;
@@ -70,6 +94,8 @@ export default defineRule({
     if (decode.signals.length === 0) return [];
     // Recorded shapes that feed one token per sequence: the cache is used, whatever the batch makes of the GEMMs.
     if (decode.oneTokenInputs) return [];
+    // The steps' own GEMMs are not in the table (graph-level-trace says so): the GEMMs it holds are the prompt's.
+    if (stepsWithoutForwards(profile)) return [];
     const growing = decode.growing;
 
     const linear = familyTotals(profile, LINEAR_FAMILIES);
@@ -86,12 +112,14 @@ export default defineRule({
     // A batched decode legitimately runs multi-row GEMMs every step; then only growth can tell.
     if (batch !== undefined && batch > 1 && !grows && !growing) return [];
 
+    const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
+    // Launch counts confirm only where the shapes are evidence, not tile names.
+    const everyStep = fromHintsOnly || (batch !== undefined && batch > 1) ? undefined : prefillEveryStep(profile, prefill.instances, decodeGemms.instances, options.minDecodeSteps);
     const ttft = metricValue(profile, 'ttft_ms');
     const tpot = metricValue(profile, 'tpot_ms');
     const tokenPricedLikePrompt = ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft >= TPOT_OF_TTFT;
     if (ttft !== undefined && tpot !== undefined && ttft > 0 && tpot / ttft < TPOT_OF_TTFT_DECODE && !grows && !growing) return [];
-    const fromHintsOnly = prefill.hintNs / prefill.ns > 0.5;
-    const confirmed = growing !== undefined || ((tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows));
+    const confirmed = growing !== undefined || everyStep !== undefined || ((tokenPricedLikePrompt || grows) && (!fromHintsOnly || grows));
     const outputTokens = metricValue(profile, 'output_tokens');
     const decodeTokS = metricValue(profile, 'decode_tok_s');
     const evidence = {
@@ -106,6 +134,7 @@ export default defineRule({
         ? { growingOp: growing.op, inputsFirst: shapeText(growing.first), inputsLast: shapeText(growing.last), growingSteps: growing.steps, rowsPerStep: growing.growth }
         : {}),
       ...(decode.samplingLaunches > 0 ? { samplingLaunches: decode.samplingLaunches } : {}),
+      ...(everyStep ? { steps: everyStep.steps, prefillLaunchesPerStep: round(everyStep.prefillPerStep, 2), decodeLaunchesPerStep: round(everyStep.decodePerStep, 2) } : {}),
       ...(growth !== undefined ? { stepGrowth: round(growth, 3) } : {}),
       ...(ttft !== undefined && tpot !== undefined && ttft > 0 ? { tpotOverTtft: round(tpot / ttft, 3) } : {}),
       ...(outputTokens !== undefined ? { outputTokens } : {}),
@@ -128,7 +157,9 @@ export default defineRule({
       ? `${growing.op} inputs grow ${shapeText(growing.first)} → ${shapeText(growing.last)} over ${growing.steps} steps (${growing.first.length > 1 && growing.growth === 1 ? 'a token more per sequence' : `${growing.growth} rows more`} each step: the whole sequence is fed again)`
       : grows
         ? `GPU work per step grows ${round(growth!, 2)}× over the run`
-        : `each output token takes ${round((tpot! / ttft!) * 100, 1)}% of the time to first token`;
+        : everyStep
+          ? `prefill-shaped GEMMs run in every one of the ${everyStep.steps} steps (${round(everyStep.prefillPerStep, 1)} launches per step, against ${round(everyStep.decodePerStep, 1)} decode-shaped per decode step; a cache runs them in one forward only)`
+          : `each output token takes ${round((tpot! / ttft!) * 100, 1)}% of the time to first token`;
     return [
       {
         headline: true,

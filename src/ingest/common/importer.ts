@@ -81,7 +81,11 @@ export interface Importer {
    * whole for such lines.
    */
   lineRecord?(line: string): unknown;
-  read(file: InputFile, ctx: ImportContext): Promise<CaptureInput>;
+  /**
+   * One capture; or, for a file that holds several runs one after another (outputs appended), one
+   * capture per run in file order, each naming its run in `source.run`.
+   */
+  read(file: InputFile, ctx: ImportContext): Promise<CaptureInput | CaptureInput[]>;
 }
 
 export function defineImporter(importer: Importer): Importer {
@@ -131,15 +135,26 @@ export function implausibleNumber(value: unknown, path = ''): { path: string; va
   return undefined;
 }
 
-/** Run one importer on one file and validate what it built against the model. */
-export async function runImporter(importer: Importer, file: InputFile, options: IngestOptions = {}): Promise<Capture> {
+/** Run one importer on one file and validate what it built against the model: one capture per run the file holds. */
+export async function runImporterRuns(importer: Importer, file: InputFile, options: IngestOptions = {}): Promise<Capture[]> {
   const ctx = createImportContext(file.path, options);
-  const raw = await importer.read(file, ctx);
-  const implausible = implausibleNumber(raw);
-  if (implausible) {
-    throw new InputError(file.path, `expected finite values up to ${MAX_PLAUSIBLE_VALUE}, got ${implausible.value} at ${implausible.path}`);
+  const built = await importer.read(file, ctx);
+  const runs = Array.isArray(built) ? built : [built];
+  for (const [i, run] of runs.entries()) {
+    const implausible = implausibleNumber(run);
+    if (implausible) {
+      throw new InputError(file.path, `expected finite values up to ${MAX_PLAUSIBLE_VALUE}, got ${implausible.value} at ${runs.length > 1 ? `run ${i + 1} ` : ''}${implausible.path}`);
+    }
   }
-  const parsed = CaptureSchema.parse(raw);
-  parsed.source.stats = [...parsed.source.stats, ...ctx.stats()];
+  const parsed = runs.map((run) => CaptureSchema.parse(run));
+  // What was counted while reading is the file's: told once, with its first run.
+  parsed[0]!.source.stats = [...parsed[0]!.source.stats, ...ctx.stats()];
   return parsed;
+}
+
+/** Run one importer on a file of one run (a file of several is refused: read it with runImporterRuns). */
+export async function runImporter(importer: Importer, file: InputFile, options: IngestOptions = {}): Promise<Capture> {
+  const runs = await runImporterRuns(importer, file, options);
+  if (runs.length !== 1) throw new InputError(file.path, `expected one run in the file, found ${runs.length}: read each as its own capture`);
+  return runs[0]!;
 }

@@ -5,7 +5,8 @@
  * duration-weighted percentage: `Row#, In-Use (%), Duration (ns), Start (ns), PID, Device ID, Context ID`.
  * gpuTimeUtilPercent = the duration-weighted mean of In-Use over all rows. When every chunk is below
  * the threshold (a host-bound run) the rows cover the whole range and this is the overall figure;
- * when rows leave gaps (busier regions left out), it is a lower bound and a notice says so.
+ * when rows leave gaps (busier regions left out), the gaps count at the threshold, the least they
+ * held, so the figure is a lower bound for the whole range, and a notice says so.
  * "No problems detected" (nothing below the threshold) gives a notice and no percentage. With
  * `--format csv` nsys prints no such line: the rule's `Processing [...]` line with nothing after it
  * is the CSV spelling of the same answer, and is read as such (threshold from `(threshold=N)`, else
@@ -117,6 +118,8 @@ export default defineImporter({
     }
     const threshold = output.prose.find((p) => p.report === RULE && /below (\d+(?:\.\d+)?)%/.test(p.message));
     const thresholdText = threshold ? /below (\d+(?:\.\d+)?)%/.exec(threshold.message)![1] + '%' : 'its threshold';
+    const stated = threshold ? /below (\d+(?:\.\d+)?)%/.exec(threshold.message)![1] : /threshold=(\d+(?:\.\d+)?)/.exec(output.processed.find((p) => p.report === RULE)?.message ?? '')?.[1];
+    const thresholdPercent = stated !== undefined ? Number(stated) : DEFAULT_THRESHOLD_PERCENT;
     const noProblems = output.prose.find((p) => p.report === RULE && /no problems detected/i.test(p.message));
 
     let gpuTimeUtilPercent: number | undefined;
@@ -124,15 +127,20 @@ export default defineImporter({
       if (tables.length > 1) ctx.count('several-util-tables', 'info', `${tables.length} gpu_time_util tables (several reports?) are averaged together`);
       const regions = tables.flatMap((table) => readRegions(file.path, table));
       const totalNs = regions.reduce((sum, r) => sum + r.durationNs, 0);
-      const weighted = totalNs > 0 ? regions.reduce((sum, r) => sum + r.percent * r.durationNs, 0) / totalNs : regions.reduce((sum, r) => sum + r.percent, 0) / regions.length;
+      // The time between listed regions was at least at the threshold (the rule lists only regions
+      // below it): counted at the threshold, the figure is a lower bound for the whole capture.
+      const gapNs = unlistedNs(regions);
+      const weighted =
+        totalNs > 0
+          ? (regions.reduce((sum, r) => sum + r.percent * r.durationNs, 0) + thresholdPercent * gapNs) / (totalNs + gapNs)
+          : regions.reduce((sum, r) => sum + r.percent, 0) / regions.length;
       if (weighted > 100) ctx.count('util-above-100', 'info', 'concurrent GPU operations add up past 100%; clipped to 100');
       gpuTimeUtilPercent = Math.min(100, weighted);
-      const gapNs = unlistedNs(regions);
       if (gapNs > 0) {
         notices.push({
           code: 'nsys-gpu-util-partial',
           severity: 'info',
-          message: `gpu_time_util lists only regions below ${thresholdText}; ${Math.round(gapNs)} ns between listed regions were busier, so ${gpuTimeUtilPercent.toFixed(1)}% is a lower bound for the capture`,
+          message: `gpu_time_util lists only regions below ${thresholdText}; ${Math.round(gapNs)} ns between listed regions were busier (counted at ${thresholdPercent}%), so ${gpuTimeUtilPercent.toFixed(1)}% is a lower bound for the capture`,
         });
       }
     } else if (noProblems) {

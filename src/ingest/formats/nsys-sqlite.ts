@@ -153,6 +153,10 @@ export default defineImporter({
       const sink: TraceSink = { reader: trace, trace: read.trace };
       const phases = tables.has('NVTX_EVENTS') && columnNames(db, 'NVTX_EVENTS').includes('eventType') ? await nvtxPhases(db, file.path, strings, bounds, sink) : undefined;
       if (phases && read.timeline) read.timeline = { ...read.timeline, phaseRanges: phases };
+      // Graphs traced whole (nsys's default --cuda-graph-trace=graph): one row per graph launch, and
+      // none of the kernels it replays in the kernel table.
+      const wholeGraphs = tables.has('CUPTI_ACTIVITY_KIND_GRAPH_TRACE') ? (await tableRows(db, file.path, 'CUPTI_ACTIVITY_KIND_GRAPH_TRACE', ['start'], bounds)).length : 0;
+      if (wholeGraphs > 0 && read.timeline) read.timeline = { ...read.timeline, graphLaunches: wholeGraphs, graphKernels: 0 };
       const gpuNames = tables.has('TARGET_INFO_GPU') ? [...new Set((await tableRows(db, file.path, 'TARGET_INFO_GPU', ['name'], bounds)).map((r) => String(r[0] ?? '')).filter(Boolean))] : [];
       const version = tables.has('META_DATA_EXPORT') ? (await tableRows(db, file.path, 'META_DATA_EXPORT', ['value'], { ...bounds, where: "name = 'EXPORT_PRODUCT_VERSION'" }))[0]?.[0] : undefined;
       return {

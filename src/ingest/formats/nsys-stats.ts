@@ -9,8 +9,9 @@
  * never read (shares are recomputed downstream from totals).
  * The output is read line by line from the file's stream: only the aggregated rows are held (and a
  * table of calls named by neither report nor columns, until its rows say whether it is cuda_api_sum).
- * A file holding two tables of one kind holds two runs (outputs appended): it is refused at the
- * line where the second run starts (its Markdown heading or nsys's first line of it).
+ * A file holding two tables of one kind holds two runs (outputs appended, e.g. `nsys profile
+ * --stats=true` consoles pasted under Markdown headings): each run becomes its own capture, from the
+ * line where it starts (its heading or nsys's first line of it), never summed into the other.
  * A `...` line under a table (a pasted excerpt) ends it, with a notice that rows are missing.
  */
 import { ownValue } from '../../model/own-key.js';
@@ -19,7 +20,7 @@ import type { CaptureInput, Notice } from '../../model/capture.js';
 import { defineImporter } from '../common/importer.js';
 import { buildMemops, CANONICAL, collectTable, type Collected, type Kind } from './nsys/collect.js';
 import { findColumns, type Columns } from './nsys/columns.js';
-import { NsysScanner, type NsysMessage, type NsysRow, type NsysTableHead, type RowSink } from './nsys/tables.js';
+import { NsysScanner, type NsysRow, type NsysTableHead, type RowSink } from './nsys/tables.js';
 import { lineBatches } from '../common/text-lines.js';
 
 const REPORT_KINDS: Record<string, Kind> = {
@@ -63,23 +64,19 @@ function apiOrOsrt(rows: readonly NsysRow[], name: number): { kind?: Kind; part:
 
 const READ_REPORTS = new Set(Object.keys(REPORT_KINDS));
 
-/**
- * Where the second run of a file begins, given the tables seen so far (the last one repeating a
- * report of the first run): the first table whose report already appeared opens the second run,
- * and the run begins at the first heading or nsys run line after the table before it.
- */
-function secondRunStart(seen: readonly { part: string; line: number }[], marks: readonly NsysMessage[], repeatLine: number): { line: number; mark?: string } {
-  const parts = new Set<string>();
-  let first = seen.findIndex((t) => {
-    const again = parts.has(t.part);
-    parts.add(t.part);
-    return again;
-  });
-  if (first < 0) first = seen.length - 1;
-  const opening = seen[first]?.line ?? repeatLine;
-  const before = first > 0 ? seen[first - 1]!.line : 0;
-  const mark = marks.find((m) => m.line > before && m.line < opening);
-  return mark ? { line: mark.line, mark: mark.message } : { line: opening };
+/** The tables, notices and rows of one run of the file, from the line where it starts. */
+interface Run {
+  startLine: number;
+  /** The heading or nsys line that opens it (none for the first run). */
+  mark?: string;
+  collected: Collected;
+  parts: string[];
+  /** What each read table holds (its kind) or, unread, its report: one of each per run. */
+  seen: Set<string>;
+}
+
+function newRun(startLine: number, mark?: string): Run {
+  return { startLine, ...(mark !== undefined ? { mark } : {}), collected: {}, parts: [], seen: new Set() };
 }
 
 export default defineImporter({
@@ -99,27 +96,25 @@ export default defineImporter({
     );
   },
   async read(file, ctx) {
-    const collected: Collected = {};
-    const parts: string[] = [];
-    const notices: Notice[] = [];
-    const seen: { part: string; line: number }[] = [];
+    const runs: Run[] = [newRun(1)];
+    let lastTableLine = 0;
     const openTable = (table: NsysTableHead, columns: Columns, kind: Kind | undefined, part: string): RowSink | undefined => {
-      if (!parts.includes(part)) parts.push(part);
-      if (part !== 'unknown-table') seen.push({ part, line: table.headerLine });
-      if (!kind) return undefined;
-      const sink = collectTable(file.path, table, kind, columns, collected, ctx);
-      if (!sink) {
-        // One report appears once per run: a second one means two runs' outputs in one file.
-        // Summing them would double the run; keeping one would drop the other unseen.
-        const start = secondRunStart(seen, scanner.output.runMarks, table.headerLine);
-        const from = start.mark ? `the second run starts here ("${start.mark.length > 60 ? `${start.mark.slice(0, 59)}…` : start.mark}")` : 'the second run starts here';
-        throw new InputError(
-          file.path,
-          `the file holds two nsys runs: ${from}, and its ${part} table on line ${table.headerLine} repeats the first run's; expected one run per file: split the file before line ${start.line} and give each run as its own input (or write each run with nsys stats --output PREFIX)`,
-          String(start.line),
-        );
+      let run = runs.at(-1)!;
+      if (part !== 'unknown-table') {
+        // One report appears once per run: a second one opens the next run (outputs appended), which
+        // begins at the first heading or nsys run line after the table before it.
+        const key = kind ?? part;
+        if (run.seen.has(key)) {
+          const mark = scanner.output.runMarks.find((m) => m.line > lastTableLine && m.line < table.headerLine);
+          run = newRun(mark?.line ?? table.headerLine, mark?.message);
+          runs.push(run);
+        }
+        run.seen.add(key);
+        lastTableLine = table.headerLine;
       }
-      return sink;
+      if (!run.parts.includes(part)) run.parts.push(part);
+      if (!kind) return undefined;
+      return collectTable(file.path, table, kind, columns, run.collected, ctx);
     };
     const tableSink = (table: NsysTableHead): RowSink | undefined => {
       const columns = findColumns(table.header);
@@ -157,6 +152,10 @@ export default defineImporter({
     for await (const lines of lineBatches(file)) for (const line of lines) scanner.push(line);
     const output = scanner.finish();
     if (failed) throw failed.error;
+    // Each notice goes with the run whose lines hold it.
+    const runAt = (line: number): Run => [...runs].reverse().find((run) => run.startLine <= line) ?? runs[0]!;
+    const notices = new Map<Run, Notice[]>(runs.map((run) => [run, []]));
+    const notice = (line: number, entry: Notice) => void notices.get(runAt(line))!.push(entry);
     for (const skip of output.skipped) {
       const read = skip.report ? READ_REPORTS.has(skip.report) : /CUDA|GPU/.test(skip.message);
       if (!read) {
@@ -164,14 +163,14 @@ export default defineImporter({
         continue;
       }
       const kernels = skip.report ? ownValue(REPORT_KINDS, skip.report) === 'kernels' : /kernel/i.test(skip.message);
-      notices.push({
+      notice(skip.line, {
         code: 'nsys-report-skipped',
         severity: kernels ? 'warning' : 'info',
         message: `${skip.report ? `${skip.report}: ` : ''}${skip.message}`,
       });
     }
     for (const realigned of output.realigned) {
-      notices.push({
+      notice(realigned.line, {
         code: 'nsys-columns-realigned',
         severity: 'info',
         message: `${realigned.report ? `${realigned.report}: ` : ''}${realigned.message}`,
@@ -179,34 +178,47 @@ export default defineImporter({
     }
     for (const elided of output.elided) {
       const kernels = elided.report ? ownValue(REPORT_KINDS, elided.report) === 'kernels' : false;
-      notices.push({
+      notice(elided.line, {
         code: 'nsys-table-excerpt',
         severity: kernels ? 'warning' : 'info',
         message: `${elided.report ? `${elided.report}: ` : ''}the table is cut short at line ${elided.line} ("${elided.message}"): rows after it are not in the file, so totals and shares cover the listed rows only`,
       });
     }
-    for (const notice of output.notices) {
-      if (/Existing SQLite export found/i.test(notice.message)) {
-        notices.push({
+    for (const line of output.notices) {
+      if (/Existing SQLite export found/i.test(line.message)) {
+        notice(line.line, {
           code: 'nsys-existing-export',
           severity: 'warning',
-          message: `${notice.message} (the tables may come from an older export; rerun nsys stats with --force-export=true)`,
+          message: `${line.message} (the tables may come from an older export; rerun nsys stats with --force-export=true)`,
         });
       }
     }
-    if (output.skipped.length === 0 && parts.every((part) => part === 'unknown-table')) {
+    if (output.skipped.length === 0 && runs.every((run) => run.parts.every((part) => part === 'unknown-table'))) {
       const where = output.tables[0] ? String(output.tables[0].headerLine) : '1';
       throw new InputError(file.path, 'expected nsys stats output: a report table such as "Time (%),Total Time (ns),Instances,…" or SKIPPED lines', where);
     }
+    if (runs.length > 1) {
+      const starts = runs.map((run) => `line ${run.startLine}${run.mark ? ` ("${run.mark.length > 60 ? `${run.mark.slice(0, 59)}…` : run.mark}")` : ''}`);
+      notices.get(runs[0]!)!.unshift({
+        code: 'nsys-runs-in-file',
+        severity: 'info',
+        message: `the file holds ${runs.length} nsys runs, one after another (from ${starts.join(', ')}): each is read as its own capture, as if given as its own file`,
+      });
+    }
 
-    const kernels = collected.kernels ?? collected.gpuKernels ?? [];
-    const capture: CaptureInput = {
-      source: { path: file.path, format: 'nsys-stats', parts, tool: 'nsys', ...(output.toolVersion ? { toolVersion: output.toolVersion } : {}) },
-      kernels,
-      memops: buildMemops(collected),
-      apiCalls: collected.apiCalls ?? [],
-      notices,
-    };
-    return capture;
+    return runs.map((run, i): CaptureInput => ({
+      source: {
+        path: file.path,
+        format: 'nsys-stats',
+        parts: run.parts,
+        tool: 'nsys',
+        ...(output.toolVersion ? { toolVersion: output.toolVersion } : {}),
+        ...(runs.length > 1 ? { run: i + 1 } : {}),
+      },
+      kernels: run.collected.kernels ?? run.collected.gpuKernels ?? [],
+      memops: buildMemops(run.collected),
+      apiCalls: run.collected.apiCalls ?? [],
+      notices: notices.get(run)!,
+    }));
   },
 });

@@ -288,8 +288,28 @@ export class NsysScanner {
     const sink = this.open(table);
     const shifted: number[] = [];
     let offBy = 0;
+    /** A row cut by another writer's whole line (a console log): its start, waiting for its end on the next line. */
+    let held: { text: string; line: number } | undefined;
     return {
-      row(line, lineNo) {
+      row(text, textLineNo) {
+        let line = text;
+        let lineNo = textLineNo;
+        if (held) {
+          line = held.text + text;
+          lineNo = held.line;
+          output.realigned.push({
+            ...(report !== undefined ? { report } : {}),
+            line: lineNo,
+            message: `line ${lineNo} holds another output's line written into a row (a console log); the row was read with its end from line ${textLineNo}`,
+          });
+          held = undefined;
+        } else {
+          const inserted = insertedLineAt(line);
+          if (inserted !== undefined) {
+            held = { text: line.slice(0, inserted), line: lineNo };
+            return;
+          }
+        }
         const cut = cutColumns(line, spans);
         if (!cut) {
           throw new InputError(
@@ -308,6 +328,7 @@ export class NsysScanner {
         sink?.row({ cells: cut.cells, line: lineNo });
       },
       end() {
+        if (held) throw new InputError(path, `expected the rest of the row after the line written into it (the table ends first)`, String(held.line));
         if (shifted.length > 0) {
           const lines = shifted.length > 5 ? `${shifted.slice(0, 5).join(', ')}, …` : shifted.join(', ');
           output.realigned.push({
@@ -319,6 +340,22 @@ export class NsysScanner {
         sink?.end?.();
       },
     };
+  }
+}
+
+/**
+ * Where a whole JSON line of another writer starts inside a table row, if one does: a workload and
+ * nsys writing to one console can put a line of the workload's into the middle of nsys's row, whose
+ * rest then follows on the next line.
+ */
+function insertedLineAt(line: string): number | undefined {
+  const start = line.indexOf('{"');
+  if (start <= 0 || line.slice(0, start).trim() === '') return undefined;
+  try {
+    const value: unknown = JSON.parse(line.slice(start));
+    return typeof value === 'object' && value !== null ? start : undefined;
+  } catch {
+    return undefined;
   }
 }
 
