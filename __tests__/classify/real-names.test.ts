@@ -112,7 +112,7 @@ describe('real kernel names', () => {
 
   it('transformers Mixtral-style MoE: top-k routing and gathers', () => {
     const s = shares(load('hf_moe_decode.kernels.tsv'));
-    expect(s.share('moe-routing')).toBeCloseTo(0.0636, 3); // gatherTopK + sort + histogram
+    expect(s.share('moe-routing')).toBeCloseTo(0.0643, 3); // gatherTopK + sort + histogram + the grouped GEMM's pointer set-up
     expect(s.share('gather-scatter')).toBeGreaterThanOrEqual(0.1264); // vectorized_gather_kernel alone
     expect(s.share('moe-gemm')).toBeGreaterThan(0); // torch grouped_mm (cutlass GroupProblemShape)
   });

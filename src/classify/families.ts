@@ -319,6 +319,15 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       '_ZN5aiter24add_rmsnorm_quant_kernelIDF16bDF16bLi64ELi8ELb0ELb0ELb1ELi1EEEvPT0_PT_PfS4_S4_S4_diiiiiiib',
     ],
   },
+  // Before moe-gemm (its name holds GroupProblemShape-like words): ATen's fill of the grouped GEMM's
+  // per-expert pointers and strides before each torch._grouped_mm, one small launch per grouped GEMM.
+  {
+    family: 'moe-routing',
+    pattern: /(?:^|::)prepare_grouped_gemm_data</,
+    examples: [
+      'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
+    ],
+  },
   // Before quantize: TensorRT-LLM's MoE kernels take quantization parameters as arguments
   // (`QuantParams`, a `WeightOnlyQuantOp`) whatever the run's dtype, so the word says nothing of a
   // low-bit path. Its grouped GEMM of the older CUTLASS 2 path is `MoeFCGemm`; the per-step set-up
@@ -381,7 +390,6 @@ export const FAMILY_TABLE: readonly FamilyRule[] = [
       'grouped_matmul_block_scaled_mxfp4_kernel',
       'fused_moe_kernel',
       '_ZN7cutlass13device_kernelIN2at4cuda6detail25enable_3x_kernel_for_sm9xINS_4gemm6kernel13GemmUniversalINS5_17GroupProblemShapeIN4cute5tupleIJiiiEEEEENS5_10collective13CollectiveMmaEEEvNT_6ParamsE',
-      'void at::cuda::detail::prepare_grouped_gemm_data<cutlass::bfloat16_t, cutlass::bfloat16_t, cutlass::bfloat16_t, float, cute::tuple<int, int, int>, cute::tuple<long, cute::C<1>, cute::C<0> > >(cutlass::bfloat16_t*)',
       // vLLM gpt-oss-20b decode on MI300X and aiter's FP8 MoE test (fixtures/external-3).
       '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1',
       '_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu',
