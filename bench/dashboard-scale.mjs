@@ -125,6 +125,8 @@ if (!existsSync(stamp)) {
       deepDive: [],
       findings: [],
       verdict: 'pass',
+      // A pass: nothing decided it (src/model/decision.ts); no policy recorded.
+      decision: { causes: [], policy: null },
       comparison: null,
     });
     const folder = join(r < reports ? reportsDir : newDir, `n${r}`);
