@@ -7,7 +7,10 @@
  * importer wall time (median), their ratio, and each one's peak RSS.
  *
  *   nice node bench/kineto-floor.mjs [--repeat 5] [--kineto-mb 303] [--python-mb 1024]
- *        [--held-out FILE] [--only kineto,python] [--json bench/out/kineto-floor.json]
+ *        [--held-out FILE] [--only kineto,python] [--before DIR] [--json bench/out/kineto-floor.json]
+ *
+ * --before DIR: also the importer of another compiled tree (an earlier commit's src, compiled as
+ * bench/kineto-ingest.tsconfig.json does), in the same alternation, for a before/after.
  *
  * Traces (bench/out/, reused while their size matches):
  *  - kineto: the held-out H200 capture `dense_batch32` (not among the test fixtures; --held-out,
@@ -22,7 +25,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeFi
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildDir, builtImporter, ensureBuilt, ensureTrace, outDir } from './kineto-traces.mjs';
+import { buildDir, ensureBuilt, ensureTrace, outDir } from './kineto-traces.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -58,10 +61,10 @@ function floor(path) {
   return { kernelEvents: count };
 }
 
-async function importer(path) {
-  const { default: kineto } = await import(pathToFileURL(builtImporter).href);
-  const { runImporter } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'common', 'importer.js')).href);
-  const { openInput } = await import(pathToFileURL(join(buildDir, 'src', 'ingest', 'common', 'input-file.js')).href);
+async function importer(path, build) {
+  const { default: kineto } = await import(pathToFileURL(join(build, 'src', 'ingest', 'formats', 'kineto-json.js')).href);
+  const { runImporter } = await import(pathToFileURL(join(build, 'src', 'ingest', 'common', 'importer.js')).href);
+  const { openInput } = await import(pathToFileURL(join(build, 'src', 'ingest', 'common', 'input-file.js')).href);
   const capture = await runImporter(kineto, await openInput(path));
   let kernelEvents = 0;
   let kernelNs = 0;
@@ -72,18 +75,19 @@ async function importer(path) {
   return { kernelEvents, kernelNs };
 }
 
-async function child(kind, path) {
+async function child(kind, path, build) {
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const result = kind === 'floor' ? floor(path) : await importer(path);
+  const result = kind === 'floor' ? floor(path) : await importer(path, build);
   const cpu = process.cpuUsage(cpu0);
   process.stdout.write(JSON.stringify({ ...result, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1e3, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
 }
 
 // ---------------------------------------------------------------------------------------------
 
-function measure(kind, path) {
-  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, path], { maxBuffer: 1 << 20 });
+function measure(kind, path, before) {
+  const build = kind === 'before' ? before : buildDir;
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, path, build], { maxBuffer: 1 << 20 });
   return JSON.parse(out.toString());
 }
 
@@ -91,13 +95,14 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const fmt = (value, digits = 0) => value.toFixed(digits);
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
-function side(path, repeat) {
+function side(path, repeat, before) {
   const sizeMB = statSync(path).size / MB;
   console.log(`\n${path} (${fmt(sizeMB)} MB), alternating, ${repeat} each; load average ${load()}`);
-  const runs = { floor: [], ours: [] };
+  const kinds = before ? ['floor', 'before', 'ours'] : ['floor', 'ours'];
+  const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
   for (let r = 0; r < repeat; r++) {
-    for (const kind of ['floor', 'ours']) {
-      const run = measure(kind, path);
+    for (const kind of kinds) {
+      const run = measure(kind, path, before);
       runs[kind].push(run);
       console.log(`   ${kind.padEnd(5)} wall ${fmt(run.wallMs)} ms, cpu ${fmt(run.cpuMs)} ms, peak RSS ${fmt(run.maxRssMB)} MB, ${run.kernelEvents} kernel events`);
     }
@@ -105,16 +110,11 @@ function side(path, repeat) {
   // The floor counts the bytes `"kernel"`, which is every kernel event's category in these traces.
   const [f, o] = [runs.floor[0], runs.ours[0]];
   if (f.kernelEvents !== o.kernelEvents) throw new Error(`kernel events differ: byte scan ${f.kernelEvents}, importer ${o.kernelEvents}`);
-  const floorMs = median(runs.floor.map((r) => r.wallMs));
-  const oursMs = median(runs.ours.map((r) => r.wallMs));
-  return {
-    path,
-    sizeMB,
-    floor: { wallMs: floorMs, cpuMs: median(runs.floor.map((r) => r.cpuMs)), peakRssMB: Math.max(...runs.floor.map((r) => r.maxRssMB)) },
-    ours: { wallMs: oursMs, cpuMs: median(runs.ours.map((r) => r.cpuMs)), peakRssMB: Math.max(...runs.ours.map((r) => r.maxRssMB)) },
-    ratio: oursMs / floorMs,
-    runs,
-  };
+  const sides = Object.fromEntries(
+    kinds.map((kind) => [kind, { wallMs: median(runs[kind].map((r) => r.wallMs)), cpuMs: median(runs[kind].map((r) => r.cpuMs)), peakRssMB: Math.max(...runs[kind].map((r) => r.maxRssMB)) }]),
+  );
+  for (const kind of kinds) if (kind !== 'floor' && runs[kind][0].kernelNs !== o.kernelNs) throw new Error(`kernel ns differ: ${kind} ${runs[kind][0].kernelNs}, importer ${o.kernelNs}`);
+  return { path, sizeMB, ...sides, ratio: sides.ours.wallMs / sides.floor.wallMs, cpuRatio: sides.ours.cpuMs / sides.floor.cpuMs, runs };
 }
 
 async function main() {
@@ -122,6 +122,7 @@ async function main() {
   const only = option('only', 'kineto,python').split(',');
   const heldOut = option('held-out', '/work/shared/fixtures/h200/hf-transformers/dense_batch32.trace.json.gz');
   const jsonOut = option('json', join(outDir, 'kineto-floor.json'));
+  const before = option('before', undefined);
   mkdirSync(outDir, { recursive: true });
   ensureBuilt();
   const traces = [];
@@ -140,16 +141,20 @@ async function main() {
   }
   const machine = { cpus: availableParallelism(), model: cpus()[0]?.model, node: process.version, loadAverageAtStart: load() };
   console.log(`${machine.cpus} CPUs (${machine.model}), Node ${machine.node}`);
-  const results = traces.map(([label, path]) => ({ label, ...side(path, repeat) }));
+  const results = traces.map(([label, path]) => ({ label, ...side(path, repeat, before) }));
   machine.loadAverageAtEnd = load();
-  console.log(`\nload average at end ${machine.loadAverageAtEnd}\n`);
-  console.log('| trace | size | floor wall | profile-gate wall | ratio | floor peak RSS | profile-gate peak RSS |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log(`\nload average at end ${machine.loadAverageAtEnd}; medians of ${repeat} runs (wall, and CPU = user + system)\n`);
+  const s = (ms) => `${fmt(ms / 1e3, 2)} s`;
+  console.log(`| trace | size | floor wall (cpu) | ${before ? 'before wall (cpu) | ' : ''}profile-gate wall (cpu) | ratio wall (cpu) | floor peak RSS | profile-gate peak RSS |`);
+  console.log(`|---|---:|---:|${before ? '---:|' : ''}---:|---:|---:|---:|`);
   for (const r of results) {
-    console.log(`| ${r.label} | ${fmt(r.sizeMB)} MB | ${fmt(r.floor.wallMs / 1e3, 2)} s | ${fmt(r.ours.wallMs / 1e3, 2)} s | **${fmt(r.ratio, 1)}×** | ${fmt(r.floor.peakRssMB)} MB | ${fmt(r.ours.peakRssMB)} MB |`);
+    const was = before ? `${s(r.before.wallMs)} (${s(r.before.cpuMs)}) | ` : '';
+    console.log(
+      `| ${r.label} | ${fmt(r.sizeMB)} MB | ${s(r.floor.wallMs)} (${s(r.floor.cpuMs)}) | ${was}${s(r.ours.wallMs)} (${s(r.ours.cpuMs)}) | **${fmt(r.ratio, 1)}×** (${fmt(r.cpuRatio, 1)}×) | ${fmt(r.floor.peakRssMB)} MB | ${fmt(r.ours.peakRssMB)} MB |`,
+    );
   }
   writeFileSync(jsonOut, `${JSON.stringify({ machine, results }, null, 2)}\n`);
 }
 
-if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4]);
+if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4], process.argv[5]);
 else await main();
