@@ -11,6 +11,8 @@
  *
  * --before DIR: also the importer of another compiled tree (an earlier commit's src, compiled as
  * bench/kineto-ingest.tsconfig.json does), in the same alternation, for a before/after.
+ * --profile: after the timed runs, one more importer run per trace under `node --cpu-prof`
+ *   (bench/out/kineto-floor-prof/), its samples summed by stage: where the time goes.
  *
  * Traces (bench/out/, reused while their size matches):
  *  - kineto: the held-out H200 capture `dense_batch32` (not among the test fixtures; --held-out,
@@ -21,7 +23,7 @@
  * Every run is a fresh process (JIT warm-up and module load included on the importer's side).
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -91,6 +93,52 @@ function measure(kind, path, before) {
   return JSON.parse(out.toString());
 }
 
+/** The stage a profiled function belongs to, by its compiled file; undefined: look at its caller. */
+function stage(url, name) {
+  const file = url.split('/').pop();
+  if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader)';
+  if (['json-element.js', 'json-scanner.js', 'string-end.js', 'categories.js'].includes(file)) return 'finding events and their category (kineto/json-scanner, json-element)';
+  if (['trace-summary.js', 'launch-sites.js', 'name-cache.js', 'python-frames.js', 'graph-captures.js', 'trace-events.js', 'id-table.js', 'generation-facts.js', 'columns.js'].includes(file)) {
+    return 'summing kept events (trace-summary: op chains, Python frames, names, trace record)';
+  }
+  if (['timeline.js', 'kineto-json.js', 'importer.js'].includes(file)) return 'after the scan (timeline, capture)';
+  if (name === '(garbage collector)') return 'garbage collection';
+  if (name === '(idle)' || name === '(program)') return 'idle / VM';
+  return undefined;
+}
+
+/** Sampled time by stage: each sample goes to the innermost of our files on its stack (a native call to its caller). */
+function stages(dir) {
+  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
+  const sums = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i];
+    total += dt;
+    let at = id;
+    let found;
+    while (at !== undefined && !found) {
+      const { url, functionName } = nodes.get(at).callFrame;
+      found = stage(url, functionName);
+      at = parent.get(at);
+    }
+    found ??= 'reading the file, streams and module loading';
+    sums.set(found, (sums.get(found) ?? 0) + dt);
+  });
+  return { totalMs: total / 1e3, stages: [...sums].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, ms: us / 1e3, share: us / total })) };
+}
+
+function profiled(path) {
+  const dir = join(outDir, 'kineto-floor-prof');
+  rmSync(dir, { recursive: true, force: true });
+  execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, fileURLToPath(import.meta.url), '--child', 'ours', path, buildDir], { maxBuffer: 1 << 20 });
+  return stages(dir);
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const fmt = (value, digits = 0) => value.toFixed(digits);
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -152,6 +200,14 @@ async function main() {
     console.log(
       `| ${r.label} | ${fmt(r.sizeMB)} MB | ${s(r.floor.wallMs)} (${s(r.floor.cpuMs)}) | ${was}${s(r.ours.wallMs)} (${s(r.ours.cpuMs)}) | **${fmt(r.ratio, 1)}×** (${fmt(r.cpuRatio, 1)}×) | ${fmt(r.floor.peakRssMB)} MB | ${fmt(r.ours.peakRssMB)} MB |`,
     );
+  }
+  if (process.argv.includes('--profile')) {
+    for (const r of results) {
+      r.profile = profiled(r.path);
+      console.log(`\nwhere the time goes, ${r.label} (one run under --cpu-prof, ${fmt(r.profile.totalMs)} ms sampled; load average ${load()})\n`);
+      console.log('| stage | time | share |\n|---|---:|---:|');
+      for (const x of r.profile.stages) console.log(`| ${x.name} | ${fmt(x.ms)} ms | ${fmt(100 * x.share)} % |`);
+    }
   }
   writeFileSync(jsonOut, `${JSON.stringify({ machine, results }, null, 2)}\n`);
 }
