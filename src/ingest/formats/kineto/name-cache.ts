@@ -1,7 +1,8 @@
 /**
- * Interns event names by their raw bytes: a fingerprint of sampled bytes picks candidates, a
- * native compare confirms, and each distinct name is decoded to a string once. Kernel names are
- * often kilobytes long and repeat thousands of times; decoding and hashing each one would dominate.
+ * Interns event names by their raw bytes: a fingerprint of sampled bytes picks candidates, a byte
+ * compare confirms (native for long names), and each distinct name is decoded to a string once.
+ * Kernel names are often kilobytes long and repeat thousands of times; decoding and hashing each
+ * one would dominate.
  * The fingerprint skips bytes, so names built to differ only there share it: a bucket that grows
  * past a few entries gets an index on the complete bytes, and the lookup stays O(name length).
  */
