@@ -12,7 +12,7 @@
  *   increment is measured at full scale when the folder itself is smaller.
  *
  * The sources (src/cli/dashboard-command.ts and what it imports) are compiled with tsc into
- * bench/out/dashboard-scale on first use; the reports are written to bench/out/dashboard-reports
+ * bench/out/dashboard-scale on first use and again when src/ changed; the reports are written to bench/out/dashboard-reports
  * (git-ignored) and reused while their count and size match.
  *
  *   node bench/dashboard-scale.mjs [--workloads 20] [--nights 365] [--kernels 5000] [--store-reports 7300]
@@ -67,7 +67,15 @@ const kernels = Number(option('kernels', 5000));
 const storeReports = Number(option('store-reports', 0));
 const only = option('only', 'today,scratch,night').split(',');
 
-if (!existsSync(join(buildDir, 'src', 'cli', 'dashboard-command.js'))) {
+/** Newest .ts under src/: the build is redone when the sources changed after it. */
+function newestSource(dir) {
+  let newest = 0;
+  for (const name of readdirSync(dir, { recursive: true })) if (String(name).endsWith('.ts')) newest = Math.max(newest, statSync(join(dir, String(name))).mtimeMs);
+  return newest;
+}
+
+const builtCommand = join(buildDir, 'src', 'cli', 'dashboard-command.js');
+if (!existsSync(builtCommand) || (buildAt < 0 && statSync(builtCommand).mtimeMs < newestSource(join(root, 'src')))) {
   execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(here, 'dashboard-scale.tsconfig.json')], { stdio: 'inherit' });
 }
 
@@ -125,6 +133,8 @@ if (!existsSync(stamp)) {
       deepDive: [],
       findings: [],
       verdict: 'pass',
+      // A pass: nothing decided it (src/model/decision.ts); no policy recorded.
+      decision: { causes: [], policy: null },
       comparison: null,
     });
     const folder = join(r < reports ? reportsDir : newDir, `n${r}`);

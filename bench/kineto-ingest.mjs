@@ -14,17 +14,14 @@
  * The traces are kept in bench/out/ (git-ignored) and reused while their size matches.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { buildDir, builtImporter, ensureBuilt, ensureTrace, outDir } from './kineto-traces.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
-const outDir = join(here, 'out');
-const buildDir = join(outDir, 'kineto-ingest');
-const builtImporter = join(buildDir, 'src', 'ingest', 'formats', 'kineto-json.js');
 const source = join(root, '__tests__', 'fixtures', 'kineto', 'dense_decode.trace.json.gz');
 const MB = 1e6;
 
@@ -80,113 +77,6 @@ async function child(kind, path) {
   );
 }
 
-// ---------------------------------------------------------------------------------------------
-// Synthetic traces
-
-const PYTHON_FUNCTIONS = [
-  'torch/nn/modules/module.py(1784): _call_impl',
-  'torch/nn/modules/module.py(1773): _wrapped_call_impl',
-  'transformers/models/llama/modeling_llama.py(338): forward',
-  'torch/nn/modules/linear.py(125): forward',
-  'torch/utils/_contextlib.py(120): decorate_context',
-];
-
-const round3 = (value) => Math.round(value * 1000) / 1000;
-
-/** One event as PyTorch's exporter lays it out, split around the ts value. */
-function template(event, t0) {
-  const fields = Object.keys(event)
-    .filter((key) => key !== 'args')
-    .map((key) => (key === 'ts' ? '"ts": \u0000' : `${JSON.stringify(key)}: ${JSON.stringify(event[key])}`));
-  let text = `  {\n    ${fields.join(', ')}`;
-  if (event.args) {
-    const args = Object.entries(event.args).map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`);
-    text += `,\n    "args": {\n      ${args.join(', ')}\n    }`;
-  }
-  const [pre, post] = `${text}\n  }`.split('\u0000');
-  return { pre, post, offset: event.ts - t0 };
-}
-
-function templates() {
-  const trace = JSON.parse(gunzipSync(readFileSync(source)).toString('utf8'));
-  const events = trace.traceEvents.filter((e) => typeof e.ts === 'number' && (e.ph === 'X' || e.ph === 'f' || e.ph === 's'));
-  const t0 = events.reduce((min, e) => Math.min(min, e.ts), Infinity);
-  const span = events.reduce((max, e) => Math.max(max, e.ts + (e.dur ?? 0)), -Infinity) - t0;
-  const out = [];
-  let pythonId = 1;
-  for (const event of events) {
-    if (event.cat === 'cpu_op') {
-      for (let depth = 0; depth < 2; depth++) {
-        const name = PYTHON_FUNCTIONS[(pythonId + depth) % PYTHON_FUNCTIONS.length];
-        const python = { ph: 'X', cat: 'python_function', name, pid: event.pid, tid: event.tid, ts: event.ts - 0.4 + depth * 0.2, dur: round3(event.dur + 0.8 - depth * 0.4) };
-        python.args = { 'Python parent id': pythonId - 1, 'Python id': pythonId, 'Python thread': 0 };
-        pythonId++;
-        out.push(template(python, t0));
-      }
-    }
-    out.push(template(event, t0));
-  }
-  const { traceEvents: _, traceName: __, ...header } = trace;
-  return { templates: out, span, t0, header };
-}
-
-function generate(path, targetBytes, shapes) {
-  const { templates: list, span, t0, header } = shapes;
-  const fd = openSync(path, 'w');
-  const head = JSON.stringify(header, null, 2).replace(/\n}$/, ',\n  "traceEvents": [\n');
-  let written = 0;
-  let batch = [head];
-  let batchBytes = head.length;
-  const flush = () => {
-    const bytes = Buffer.from(batch.join(''));
-    writeSync(fd, bytes);
-    written += bytes.length;
-    batch = [];
-    batchBytes = 0;
-  };
-  let first = true;
-  for (let rep = 0; written + batchBytes < targetBytes; rep++) {
-    const base = t0 + rep * (span + 1000);
-    const step = template({ ph: 'X', cat: 'user_annotation', name: `ProfilerStep#${rep}`, pid: 469, tid: 469, ts: base, dur: round3(span), args: { 'External id': rep } }, base);
-    for (const t of [step, ...list]) {
-      const text = `${first ? '' : ',\n'}${t.pre}${(base + t.offset).toFixed(3)}${t.post}`;
-      first = false;
-      batch.push(text);
-      batchBytes += text.length;
-      if (batchBytes > 8 * MB) flush();
-      if (written + batchBytes >= targetBytes) break;
-    }
-  }
-  batch.push('\n  ],\n  "traceName": "synthetic"\n}\n');
-  flush();
-  closeSync(fd);
-  return written;
-}
-
-function ensureTrace(path, targetMB, shapes) {
-  const target = targetMB * MB;
-  if (existsSync(path) && Math.abs(statSync(path).size - target) < 0.02 * target) return false;
-  const started = performance.now();
-  shapes.value ??= templates();
-  const bytes = generate(path, target, shapes.value);
-  console.log(`generated ${path} (${(bytes / MB).toFixed(0)} MB) in ${((performance.now() - started) / 1e3).toFixed(1)} s`);
-  return true;
-}
-
-// ---------------------------------------------------------------------------------------------
-
-function newestMtime(dir) {
-  let newest = 0;
-  for (const name of readdirSync(dir, { recursive: true })) if (String(name).endsWith('.ts')) newest = Math.max(newest, statSync(join(dir, String(name))).mtimeMs);
-  return newest;
-}
-
-function ensureBuilt() {
-  const sources = Math.max(newestMtime(join(root, 'src', 'ingest')), newestMtime(join(root, 'src', 'model')));
-  if (existsSync(builtImporter) && statSync(builtImporter).mtimeMs >= sources) return;
-  execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(here, 'kineto-ingest.tsconfig.json')], { stdio: 'inherit' });
-}
-
 function measure(kind, path) {
   const flags = kind === 'parse' ? ['--max-old-space-size=16384'] : [];
   const out = execFileSync(process.execPath, [...flags, fileURLToPath(import.meta.url), '--child', kind, path], { maxBuffer: 1 << 20 });
@@ -208,8 +98,8 @@ async function main() {
   const shapes = {};
   const big = join(outDir, `kineto-synthetic-${sizeMB}mb.json`);
   const small = join(outDir, `kineto-synthetic-${compareMB}mb.json`);
-  ensureTrace(big, sizeMB, shapes);
-  ensureTrace(small, compareMB, shapes);
+  ensureTrace(big, sizeMB, shapes, source, { pythonFrames: true });
+  ensureTrace(small, compareMB, shapes, source, { pythonFrames: true });
 
   console.log(`\nload average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs (wall times suffer under load; cpu times less)`);
   console.log(`\n1. importer on ${big}`);

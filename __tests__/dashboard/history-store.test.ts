@@ -3,13 +3,14 @@
  * store is the page built from the reports), a history kept as report files is imported once, and a
  * store that is not one stops with the line it broke on.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildDashboard } from '../../src/cli/dashboard-site.js';
 import { HISTORY_KERNELS, reportOfSummary, summarizeReport } from '../../src/compare/history-summary.js';
 import { InputError } from '../../src/errors.js';
-import { readHistoryStore } from '../../src/io/history-store.js';
+import { appendHistoryLines, readHistoryStore } from '../../src/io/history-store.js';
 import { loadReport } from '../../src/io/reports.js';
 import type { Report } from '../../src/model/report.js';
 import { boundReport } from '../../src/report/bounded-report.js';
@@ -127,5 +128,34 @@ describe('the page from the store', () => {
     await expect(readHistoryStore(store)).rejects.toThrow(`${store}:line 1: a history summary: kernels of a "name", a "family" and a "share"`);
     await expect(readHistoryStore(dir)).rejects.toThrow(`${dir}: a readable history store`);
     expect((await readHistoryStore(join(dir, 'none.ndjson'))).summaries).toEqual([]);
+  });
+});
+
+describe('appending to the store', () => {
+  it('writes lines made one at a time, in batches of whole lines, in order, after what the store held', async () => {
+    const store = join(dir, 'data', 'history.ndjson');
+    await appendHistoryLines(store, []);
+    await expect(readFile(store, 'utf8')).rejects.toThrow(/ENOENT/);
+    await appendHistoryLines(store, ['{"held":0}\n']);
+    // 40 lines of 60 kB: 2.4 MB, more than one batch.
+    const made: number[] = [];
+    let beforeLast = '';
+    const lines = (function* () {
+      for (let i = 1; i <= 40; i++) {
+        if (i === 40) beforeLast = readFileSync(store, 'utf8');
+        made.push(i);
+        yield `${JSON.stringify({ i, pad: 'x'.repeat(60_000) })}\n`;
+      }
+    })();
+    await appendHistoryLines(store, lines);
+    const read = (await readFile(store, 'utf8')).split('\n');
+    expect(read.at(-1)).toBe('');
+    const values = read.slice(0, -1).map((line) => JSON.parse(line) as { held?: number; i?: number; pad?: string });
+    expect(values[0]).toEqual({ held: 0 });
+    expect(values.slice(1).map((v) => v.i)).toEqual(made);
+    expect(values.slice(1).every((v) => v.pad?.length === 60_000)).toBe(true);
+    // Written as made: whole lines were in the file before the last one was made.
+    expect(beforeLast.length).toBeGreaterThan(1_000_000);
+    expect(beforeLast.endsWith('\n')).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { InputError } from '../../src/errors.js';
 import { runImporter } from '../../src/ingest/common/importer.js';
 import { openInput, type InputFile } from '../../src/ingest/common/input-file.js';
+import { ingestFile } from '../../src/ingest/registry.js';
 import kinetoJson from '../../src/ingest/formats/kineto-json.js';
 import type { Capture } from '../../src/model/capture.js';
 import { deviceRows, nameMatches, parseKernelTable } from './kineto-table.js';
@@ -294,6 +295,38 @@ describe('kineto-json streaming details', () => {
       const whole = await read(fixture(name));
       expect(await runImporter(kinetoJson, chunkedInput(fixture(name), sizes))).toEqual(whole);
     }
+  });
+
+  test.each([[[1]], [[7, 3, 64, 1, 5]], [[4096]]])('chunks read into one reused buffer give the same capture (chunks %j)', async (sizes) => {
+    // Each chunk overwrites the one before (scribbled first), as InputFile.chunks() does: a reader
+    // that kept a chunk's bytes without copying them would read another chunk's bytes.
+    for (const name of ['hta_a100_simple_add_trace.json', 'hta_mi250_rocm6.2_minitoy_train_kineto.json']) {
+      const whole = await runImporter(kinetoJson, chunkedInput(fixture(name), [1 << 30]));
+      const input = chunkedInput(fixture(name), sizes);
+      const buffer = Buffer.alloc(Math.max(...sizes));
+      const reused: InputFile = {
+        ...input,
+        chunks: async function* () {
+          for await (const piece of input.stream()) {
+            buffer.fill(0x7b);
+            (piece as Buffer).copy(buffer);
+            yield buffer.subarray(0, (piece as Buffer).length);
+          }
+        },
+      };
+      expect(await runImporter(kinetoJson, reused)).toEqual(whole);
+    }
+  });
+
+  test('a plain trace read through the reused buffer stops when its signal aborts', async () => {
+    const plain = writeTempFile('dense_decode.trace.json', '');
+    writeFileSync(plain, gunzipSync(readFileSync(fixture('dense_decode.trace.json.gz'))));
+    expect(typeof (await openInput(plain)).chunks).toBe('function');
+    const controller = new AbortController();
+    // 46 MB is dozens of 1 MiB reads, each awaited: the abort lands before the last of them.
+    setImmediate(() => controller.abort(new Error('analysis time limit')));
+    // As on the stream path: the reason, in one line naming the file and how far it was read.
+    await expectInputError(ingestFile(plain, 'kineto-json', { signal: controller.signal }), /dense_decode\.trace\.json:byte \d+: .*"analysis time limit" after \d+ bytes of JSON/);
   });
 
   test('escapes, non-ASCII names, "cat" inside args and cat after args, split across chunks', async () => {

@@ -167,7 +167,11 @@ export async function buildDashboard(request: DashboardRequest): Promise<Dashboa
   // escaped: an escaped secret no longer looks like one.
   const secrets = secretsFromEnv(process.env);
   if (request.history) {
-    await appendHistoryLines(request.history, fresh.map((summary) => historyLine(redactedData(summary, secrets))));
+    // Each line is made as it is written: a first import's lines are never all held at once.
+    const lines = (function* () {
+      for (const summary of fresh) yield historyLine(redactedData(summary, secrets));
+    })();
+    await appendHistoryLines(request.history, lines);
     log(`history ${request.history}: ${store.summaries.length} reports held, ${fresh.length} added`);
   }
   // The reports the page reads share the summaries' small parts; the summaries' kernel lists are let go as they are copied.

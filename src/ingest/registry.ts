@@ -166,6 +166,16 @@ function abortable(file: InputFile, signal: AbortSignal): InputFile {
       check();
       return text;
     },
+    ...(file.chunks
+      ? {
+          chunks: async function* () {
+            for await (const chunk of file.chunks!()) {
+              check();
+              yield chunk;
+            }
+          },
+        }
+      : {}),
     stream() {
       const source = file.stream();
       return Readable.from(

@@ -22,6 +22,13 @@ export interface InputFile {
   text(): Promise<string>;
   /** The (decompressed) bytes as a stream. */
   stream(): Readable;
+  /**
+   * The same bytes read into one reused buffer, where the file allows it (plain UTF-8 on disk): each
+   * chunk is valid only until the next is asked for, so a reader keeps a copy of what it needs
+   * later. Fresh buffers per chunk are freed only by a later garbage collection, which lets a
+   * gigabyte of input hold tens of MB of dead chunks at a time.
+   */
+  chunks?(): AsyncIterable<Buffer>;
   /** The whole (decompressed) file as bytes, for binary formats (SQLite). */
   bytes?(): Promise<Uint8Array>;
 }
@@ -174,6 +181,7 @@ export async function openInput(path: string): Promise<InputFile> {
       }
       return decodeBytes(bytes);
     },
+    ...(!gzip && encoding === 'utf8' && bomLength === 0 ? { chunks: () => reusedChunks(path) } : {}),
     stream() {
       const raw = createReadStream(path, { highWaterMark: 1 << 20 });
       let bytes: Readable = raw;
@@ -186,6 +194,21 @@ export async function openInput(path: string): Promise<InputFile> {
       return Readable.from(asUtf8(bytes, encoding, bomLength));
     },
   };
+}
+
+/** The file's bytes read 1 MiB at a time into one buffer (InputFile.chunks). */
+async function* reusedChunks(path: string): AsyncGenerator<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /** An in-memory input, for tests and for stdin. */

@@ -72,6 +72,8 @@ export class EventFields {
   readonly shape = new Float64Array(6);
   private wantCat = false;
   private wantArgs = true;
+  /** Set when the last read filled part of `shape`, so that the next one resets it. */
+  private shapeSet = true;
   // Scratch for number parsing.
   private whole = 0;
   private fracNs = 0;
@@ -102,7 +104,10 @@ export class EventFields {
     this.inputDimsStart = -1;
     this.inputDimsEnd = -1;
     this.bytes = NaN;
-    this.shape.fill(NaN);
+    if (this.shapeSet) {
+      this.shape.fill(NaN);
+      this.shapeSet = false;
+    }
     const p = this.ws(start);
     if (bytes[p] !== LBRACE) this.fail('a trace event object', p);
     return this.members(p, 1);
@@ -148,7 +153,8 @@ export class EventFields {
     const end = this.end;
     while (p < end) {
       const c = b[p]!;
-      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return p;
+      // Every byte above the space is not whitespace: one compare for the common case.
+      if (c > 32 || (c !== 32 && c !== 10 && c !== 13 && c !== 9)) return p;
       p++;
     }
     throw INCOMPLETE;
@@ -361,6 +367,7 @@ export class EventFields {
 
   private dim3(p: number, offset: number): number {
     const b = this.b;
+    this.shapeSet = true;
     let q = this.ws(p + 1);
     for (let k = 0; k < 3; k++) {
       if (!this.isNumberStart(b[q])) return this.skipValue(p);

@@ -41,6 +41,7 @@ export interface ScanSink {
    * Decode one traceEvents element of a wanted category (or CAT_UNKNOWN: the bytes did not tell)
    * that starts at bytes[start]; returns the index just after it, or -1 when it does not end
    * before `limit` (the scanner then collects the rest and calls again with the whole event).
+   * The bytes are valid during the call only (the chunk's buffer is reused): keep copies.
    */
   event(bytes: Buffer, start: number, limit: number, category: number, offset: number): number;
   /** One top-level member other than traceEvents: its key and the value's bytes. */
@@ -125,9 +126,9 @@ export class ElementScanner {
     return i;
   }
 
-  /** The chunk ends inside the element: keep its bytes if they may be needed. */
+  /** The chunk ends inside the element: keep a copy of its bytes (the chunk's buffer is reused) if they may be needed. */
   chunkEnd(chunk: Buffer): void {
-    if (this.keep) this.retain(chunk.subarray(this.elementStart, chunk.length));
+    if (this.keep) this.retain(Buffer.from(chunk.subarray(this.elementStart, chunk.length)));
     this.elementStart = 0;
   }
 

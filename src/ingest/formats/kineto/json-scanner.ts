@@ -188,7 +188,8 @@ export class TraceScanner {
  * InputError at its byte.
  */
 export async function scanFile(file: InputFile, scanner: TraceScanner): Promise<void> {
-  const chunks = file.stream()[Symbol.asyncIterator]();
+  // A reused buffer where the file allows it: the scanner copies what it keeps across chunks.
+  const chunks = (file.chunks ? file.chunks() : file.stream())[Symbol.asyncIterator]();
   try {
     for (;;) {
       let next: IteratorResult<unknown>;

@@ -1,7 +1,8 @@
 /**
- * Interns event names by their raw bytes: a fingerprint of sampled bytes picks candidates, a
- * native compare confirms, and each distinct name is decoded to a string once. Kernel names are
- * often kilobytes long and repeat thousands of times; decoding and hashing each one would dominate.
+ * Interns event names by their raw bytes: a fingerprint of sampled bytes picks candidates, a byte
+ * compare confirms (native for long names), and each distinct name is decoded to a string once.
+ * Kernel names are often kilobytes long and repeat thousands of times; decoding and hashing each
+ * one would dominate.
  * The fingerprint skips bytes, so names built to differ only there share it: a bucket that grows
  * past a few entries gets an index on the complete bytes, and the lookup stays O(name length).
  */
@@ -13,6 +14,15 @@ export interface NameEntry<T> {
 }
 
 const SAMPLES = 12;
+/** Names up to this length are compared in JS: below it the native compare costs more than it saves. */
+const SHORT_NAME = 48;
+
+function sameBytes(known: Buffer, buf: Buffer, start: number, length: number): boolean {
+  if (known.length !== length) return false;
+  if (length > SHORT_NAME) return known.compare(buf, start, start + length) === 0;
+  for (let k = 0; k < length; k++) if (known[k] !== buf[start + k]) return false;
+  return true;
+}
 /** Entries a bucket holds before it is indexed by the complete name (real traces: one or two). */
 const BUCKET_SCAN = 8;
 
@@ -46,7 +56,7 @@ export class NameCache<T> {
       if (found) return found;
     } else if (bucket) {
       for (const entry of bucket.entries) {
-        if (entry.bytes.length === length && entry.bytes.compare(buf, start, end) === 0) return entry;
+        if (sameBytes(entry.bytes, buf, start, length)) return entry;
       }
     } else {
       this.buckets.set(hash, (bucket = { entries: [] }));

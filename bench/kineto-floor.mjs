@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+/**
+ * Kineto ingest against the byte-scan floor: on each trace, the importer
+ * (src/ingest/formats/kineto-json.ts, built by kineto-traces.mjs) and the least a reader of the file
+ * can do (plain Node: 1 MiB reads into one buffer, `indexOf('"kernel"')` counted over each),
+ * alternating in fresh child processes, `--repeat` times each. Prints the side by side: floor and
+ * importer wall time (median), their ratio, and each one's peak RSS.
+ *
+ *   nice node bench/kineto-floor.mjs [--repeat 5] [--kineto-mb 303] [--python-mb 1024]
+ *        [--held-out FILE] [--only kineto,python] [--before DIR] [--json bench/out/kineto-floor.json]
+ *
+ * --before DIR: also the importer of another compiled tree (an earlier commit's src, compiled as
+ * bench/kineto-ingest.tsconfig.json does), in the same alternation, for a before/after.
+ * --profile: after the timed runs, one more importer run per trace under `node --cpu-prof`
+ *   (bench/out/kineto-floor-prof/), its samples summed by stage: where the time goes.
+ *
+ * Traces (bench/out/, reused while their size matches):
+ *  - kineto: the held-out H200 capture `dense_batch32` (not among the test fixtures; --held-out,
+ *    default /work/shared/fixtures/h200/hf-transformers/dense_batch32.trace.json.gz) replicated to
+ *    `--kineto-mb`, its events as captured;
+ *  - python: the synthetic trace of kineto-ingest.mjs (dense_decode with python_function events
+ *    around each cpu_op) at `--python-mb`.
+ * Every run is a fresh process (JIT warm-up and module load included on the importer's side).
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildDir, ensureBuilt, ensureTrace, outDir } from './kineto-traces.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const MB = 1e6;
+
+function option(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : fallback;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Children: one measured reader per process, so peak RSS is its own.
+
+function floor(path) {
+  const needle = Buffer.from('"kernel"');
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  const fd = openSync(path, 'r');
+  let count = 0;
+  let carry = 0; // bytes of the previous read kept at the front, so a needle across reads is found
+  for (;;) {
+    const read = readSync(fd, buffer, carry, buffer.length - carry, null);
+    if (read === 0) break;
+    const end = carry + read;
+    let at = buffer.indexOf(needle, 0);
+    while (at >= 0 && at + needle.length <= end) {
+      count++;
+      at = buffer.indexOf(needle, at + needle.length);
+    }
+    carry = Math.min(needle.length - 1, end);
+    buffer.copy(buffer, 0, end - carry, end);
+  }
+  closeSync(fd);
+  return { kernelEvents: count };
+}
+
+async function importer(path, build) {
+  const { default: kineto } = await import(pathToFileURL(join(build, 'src', 'ingest', 'formats', 'kineto-json.js')).href);
+  const { runImporter } = await import(pathToFileURL(join(build, 'src', 'ingest', 'common', 'importer.js')).href);
+  const { openInput } = await import(pathToFileURL(join(build, 'src', 'ingest', 'common', 'input-file.js')).href);
+  const capture = await runImporter(kineto, await openInput(path));
+  let kernelEvents = 0;
+  let kernelNs = 0;
+  for (const k of capture.kernels) {
+    kernelEvents += k.instances;
+    kernelNs += k.totalNs;
+  }
+  return { kernelEvents, kernelNs };
+}
+
+async function child(kind, path, build) {
+  const wall0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const result = kind === 'floor' ? floor(path) : await importer(path, build);
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write(JSON.stringify({ ...result, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1e3, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function measure(kind, path, before) {
+  const build = kind === 'before' ? before : buildDir;
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', kind, path, build], { maxBuffer: 1 << 20 });
+  return JSON.parse(out.toString());
+}
+
+/** The stage a profiled function belongs to, by its compiled file; undefined: look at its caller. */
+function stage(url, name) {
+  const file = url.split('/').pop();
+  if (file === 'event-reader.js') return 'reading the fields of kept events (kineto/event-reader)';
+  if (['json-element.js', 'json-scanner.js', 'string-end.js', 'categories.js'].includes(file)) return 'finding events and their category (kineto/json-scanner, json-element)';
+  if (['trace-summary.js', 'launch-sites.js', 'name-cache.js', 'python-frames.js', 'graph-captures.js', 'trace-events.js', 'id-table.js', 'generation-facts.js', 'columns.js'].includes(file)) {
+    return 'summing kept events (trace-summary: op chains, Python frames, names, trace record)';
+  }
+  if (['timeline.js', 'kineto-json.js', 'importer.js'].includes(file)) return 'after the scan (timeline, capture)';
+  if (name === '(garbage collector)') return 'garbage collection';
+  if (name === '(idle)' || name === '(program)') return 'idle / VM';
+  return undefined;
+}
+
+/** Sampled time by stage: each sample goes to the innermost of our files on its stack (a native call to its caller). */
+function stages(dir) {
+  const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
+  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
+  const sums = new Map();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i];
+    total += dt;
+    let at = id;
+    let found;
+    while (at !== undefined && !found) {
+      const { url, functionName } = nodes.get(at).callFrame;
+      found = stage(url, functionName);
+      at = parent.get(at);
+    }
+    found ??= 'reading the file, streams and module loading';
+    sums.set(found, (sums.get(found) ?? 0) + dt);
+  });
+  return { totalMs: total / 1e3, stages: [...sums].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, ms: us / 1e3, share: us / total })) };
+}
+
+function profiled(path) {
+  const dir = join(outDir, 'kineto-floor-prof');
+  rmSync(dir, { recursive: true, force: true });
+  execFileSync(process.execPath, ['--cpu-prof', '--cpu-prof-dir', dir, fileURLToPath(import.meta.url), '--child', 'ours', path, buildDir], { maxBuffer: 1 << 20 });
+  return stages(dir);
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const fmt = (value, digits = 0) => value.toFixed(digits);
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+
+function side(path, repeat, before) {
+  const sizeMB = statSync(path).size / MB;
+  console.log(`\n${path} (${fmt(sizeMB)} MB), alternating, ${repeat} each; load average ${load()}`);
+  const kinds = before ? ['floor', 'before', 'ours'] : ['floor', 'ours'];
+  const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
+  for (let r = 0; r < repeat; r++) {
+    for (const kind of kinds) {
+      const run = measure(kind, path, before);
+      runs[kind].push(run);
+      console.log(`   ${kind.padEnd(5)} wall ${fmt(run.wallMs)} ms, cpu ${fmt(run.cpuMs)} ms, peak RSS ${fmt(run.maxRssMB)} MB, ${run.kernelEvents} kernel events`);
+    }
+  }
+  // The floor counts the bytes `"kernel"`, which is every kernel event's category in these traces.
+  const [f, o] = [runs.floor[0], runs.ours[0]];
+  if (f.kernelEvents !== o.kernelEvents) throw new Error(`kernel events differ: byte scan ${f.kernelEvents}, importer ${o.kernelEvents}`);
+  const sides = Object.fromEntries(
+    kinds.map((kind) => [kind, { wallMs: median(runs[kind].map((r) => r.wallMs)), cpuMs: median(runs[kind].map((r) => r.cpuMs)), peakRssMB: Math.max(...runs[kind].map((r) => r.maxRssMB)) }]),
+  );
+  for (const kind of kinds) if (kind !== 'floor' && runs[kind][0].kernelNs !== o.kernelNs) throw new Error(`kernel ns differ: ${kind} ${runs[kind][0].kernelNs}, importer ${o.kernelNs}`);
+  return { path, sizeMB, ...sides, ratio: sides.ours.wallMs / sides.floor.wallMs, cpuRatio: sides.ours.cpuMs / sides.floor.cpuMs, runs };
+}
+
+async function main() {
+  const repeat = Number(option('repeat', '5'));
+  const only = option('only', 'kineto,python').split(',');
+  const heldOut = option('held-out', '/work/shared/fixtures/h200/hf-transformers/dense_batch32.trace.json.gz');
+  const jsonOut = option('json', join(outDir, 'kineto-floor.json'));
+  const before = option('before', undefined);
+  mkdirSync(outDir, { recursive: true });
+  ensureBuilt();
+  const traces = [];
+  if (only.includes('kineto')) {
+    const mb = Number(option('kineto-mb', '303'));
+    const path = join(outDir, `kineto-heldout-${mb}mb.json`);
+    if (!existsSync(path) && !existsSync(heldOut)) throw new Error(`${heldOut}: the held-out trace is not there (--held-out FILE)`);
+    ensureTrace(path, mb, {}, heldOut, { pythonFrames: false });
+    traces.push(['kineto (held-out H200, replicated)', path]);
+  }
+  if (only.includes('python')) {
+    const mb = Number(option('python-mb', '1024'));
+    const path = join(outDir, `kineto-synthetic-${mb}mb.json`);
+    ensureTrace(path, mb, {}, join(root, '__tests__', 'fixtures', 'kineto', 'dense_decode.trace.json.gz'), { pythonFrames: true });
+    traces.push(['synthetic with Python frames', path]);
+  }
+  const machine = { cpus: availableParallelism(), model: cpus()[0]?.model, node: process.version, loadAverageAtStart: load() };
+  console.log(`${machine.cpus} CPUs (${machine.model}), Node ${machine.node}`);
+  const results = traces.map(([label, path]) => ({ label, ...side(path, repeat, before) }));
+  machine.loadAverageAtEnd = load();
+  console.log(`\nload average at end ${machine.loadAverageAtEnd}; medians of ${repeat} runs (wall, and CPU = user + system)\n`);
+  const s = (ms) => `${fmt(ms / 1e3, 2)} s`;
+  console.log(`| trace | size | floor wall (cpu) | ${before ? 'before wall (cpu) | ' : ''}profile-gate wall (cpu) | ratio wall (cpu) | floor peak RSS | profile-gate peak RSS |`);
+  console.log(`|---|---:|---:|${before ? '---:|' : ''}---:|---:|---:|---:|`);
+  for (const r of results) {
+    const was = before ? `${s(r.before.wallMs)} (${s(r.before.cpuMs)}) | ` : '';
+    console.log(
+      `| ${r.label} | ${fmt(r.sizeMB)} MB | ${s(r.floor.wallMs)} (${s(r.floor.cpuMs)}) | ${was}${s(r.ours.wallMs)} (${s(r.ours.cpuMs)}) | **${fmt(r.ratio, 1)}×** (${fmt(r.cpuRatio, 1)}×) | ${fmt(r.floor.peakRssMB)} MB | ${fmt(r.ours.peakRssMB)} MB |`,
+    );
+  }
+  if (process.argv.includes('--profile')) {
+    for (const r of results) {
+      r.profile = profiled(r.path);
+      console.log(`\nwhere the time goes, ${r.label} (one run under --cpu-prof, ${fmt(r.profile.totalMs)} ms sampled; load average ${load()})\n`);
+      console.log('| stage | time | share |\n|---|---:|---:|');
+      for (const x of r.profile.stages) console.log(`| ${x.name} | ${fmt(x.ms)} ms | ${fmt(100 * x.share)} % |`);
+    }
+  }
+  writeFileSync(jsonOut, `${JSON.stringify({ machine, results }, null, 2)}\n`);
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3], process.argv[4], process.argv[5]);
+else await main();
