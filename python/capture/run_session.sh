@@ -4,6 +4,7 @@
 #     the derived uploads (profile.json, traces/*.trace.json) are written into --out
 #  2  the same head alone under the PyTorch profiler (--profiler torch): its derived Kineto trace
 #  4  --profiler nsys on a workload that never calls cudaProfilerStart: the capture is retaken once whole
+#  5  A/B of known cost on a quiet GPU: the head 140 us per step slower (a spin kernel), nsys: must fail
 #  3  under a noisy neighbour (python/workloads/noisy_neighbour.py): A/B with the head 5 % slower
 #     (a 4-layer decode, --gpu-sleep-us 50 per step) and A/A, --profiler none, up to 10 runs a side; JOBS picks how many of each
 # Needs .nodebin/node.xz, .nsysdeps/*.deb and the bundled dist/. Writes $OUT/run_session.log and reports.
@@ -29,7 +30,8 @@ summary() { # $1 report.json
 import json, sys
 r = json.load(open(sys.argv[1]))
 print("verdict", r["verdict"])
-for line in r.get("verdictReasons", [])[:4]: print("  ", line[:260])
+for line in r.get("verdictReasons", [])[:4]: print("  ", line[:260])  # reports before schema 4
+for cause in (r.get("decision") or {}).get("causes", [])[:4]: print("   cause", json.dumps(cause)[:260])
 m = [x for x in r["metrics"] if x["name"] == "decode_tok_s"]
 if m: print("decode_tok_s samples", m[0]["samples"])
 c = r.get("comparison") or {}
@@ -63,6 +65,14 @@ stamp "4 nsys with its default capture range on a workload that never marks its 
 timeout -k 10 150 $PG run --engine command --model llama-2.8b-random --profiler nsys --deep-dive off \
   --run "$WL --batch 8 --warmup 16 --steps 64 --repeats 2 --layers 4" --runs 2 --warmup-runs 1 --timeout-minutes 2 --quiet --out "$W/lost"
 echo "exit $?"; summary "$W/lost/report.json"; grep -i -E "capture range|whole process|cudaProfilerStart|profiler.start" "$W/lost/report.md" | head -5
+fi
+
+if has 5; then
+stamp "5 A/B of known cost on a quiet GPU: the head spins 140 us per step (about 4.4 % slower), nsys"
+timeout -k 10 240 $PG run --engine command --model llama-2.8b-random --profiler nsys --deep-dive off \
+  --run "$WL $AB --gpu-sleep-us 140 --profile cuda-range --profile-steps 8" --base-run "$WL $AB --profile cuda-range --profile-steps 8" \
+  --runs 3 --max-runs 5 --warmup-runs 1 --timeout-minutes 4 --quiet --out "$W/spin_ab"
+echo "exit $?"; summary "$W/spin_ab/report.json"; head -8 "$W/spin_ab/report.md"
 fi
 
 has 3 && for i in $(seq 1 "$JOBS"); do
