@@ -8,6 +8,7 @@
 import { compare, type GateInput } from '../../src/compare/gate.js';
 import { slowestPositions, symmetricStalls, trimmedTTest, pooledTTest } from '../../src/compare/statistics.js';
 import type { ComparisonRow } from '../../src/model/report.js';
+import { linesOf } from '../helpers/gate-lines.js';
 
 function side(tokS: readonly number[]): GateInput {
   const median = (v: readonly number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
@@ -29,7 +30,9 @@ describe('a pass needs the interval inside the floor', () => {
   const head = [781.5, 650.2, 795.0, 731.0, 769.9];
 
   it('a change within the floor whose interval reaches past it is insufficient-data, with what would decide it', () => {
-    const { verdict, reasons, comparison } = compare(side(head), side(base));
+    const gated = compare(side(head), side(base));
+    const { verdict, comparison } = gated;
+    const reasons = linesOf(gated);
     const decode = decodeRow(comparison!.rows);
     expect(decode.ci![0]).toBeLessThan(-0.03);
     expect(decode.status).toBe('insufficient-data');
@@ -50,7 +53,7 @@ describe('a pass needs the interval inside the floor', () => {
     expect(first.insufficient).toMatchObject({ addsRuns: true });
     const last = compare(side(head), side(base), { look: { index: 3, of: 3, final: true } });
     expect(decodeRow(last.comparison!.rows).insufficient).toMatchObject({ addsRuns: false });
-    expect(last.reasons[0]).toMatch(/this job adds no more runs; /);
+    expect(linesOf(last)[0]).toMatch(/this job adds no more runs; /);
   });
 
   it('quiet runs with the same medians pass: the interval lies inside the floor', () => {

@@ -7,8 +7,8 @@
  * a test cannot tell that from a regression).
  */
 import { DESCRIPTIVE_METRICS } from '../model/metrics.js';
-import type { ComparisonRow, RowStatus } from '../model/report.js';
-import { formatP, formatPct, formatPctRange, formatValue } from './percent-format.js';
+import type { ComparisonNote, ComparisonRow, MetricReading, RowStatus, StallSide } from '../model/report.js';
+import { formatP, formatPct, formatValue } from './percent-format.js';
 import type { GatedRow, GateMetric } from './gate-input.js';
 import { ciLevel, metricFloor, type GateOptions } from './gate-options.js';
 import { lookAlpha, RUNS_PER_EXTRA_LOOK } from './sequential.js';
@@ -30,6 +30,8 @@ interface Side {
   found: number;
   /** The note that names the runs left out, as rendered once (absent when none were left out). */
   stallNote?: string;
+  /** The same as data, for the comparison's notes. */
+  stall?: StallSide;
   value: number;
   /** The metric's samples as given, unreadable ones included. */
   total: number;
@@ -51,6 +53,7 @@ interface Pending {
   cur: Side;
   notes: string[];
   drift: string[];
+  driftData: NonNullable<MetricReading['drift']>;
   /** Relative change of the medians, current / baseline − 1. */
   delta: number;
   ci: [number, number];
@@ -102,6 +105,7 @@ function stallNotes(base: Side, cur: Side, rule: { maxShare: number }): void {
     let note = `left out ${runs} ${what}, beside ${side.kept.length} run${side.kept.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
     if (side.found > stalled + (k - stalled) && side.found > k) note += `; ${side.found} ${side.label} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(rule.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
     side.stallNote = note;
+    side.stall = { side: side.label, runs: side.outliers.map((r) => ({ ...r })), kept: side.kept.length, spread, found: side.found, maxShare: rule.maxShare };
   }
 }
 
@@ -164,45 +168,35 @@ export interface MetricComparison {
   compared: number;
   /** Gated metrics the baseline has. */
   gatedInBaseline: number;
-  /** Runs left out as outliers, one line per set of runs (metrics from the same runs share it), for the reasons. */
-  outlierNotes: string[];
+  /** Runs left out as outliers, one note per set of runs (metrics from the same runs share it). */
+  outlierNotes: Extract<ComparisonNote, { kind: 'left-out' }>[];
 }
 
-/** What one metric left out as stalled, as data (which runs of which side) beside its rendered note. */
+/** What one metric left out as stalled: which runs of which side. */
 export interface MetricStalls {
   name: string;
-  baselineRuns: readonly number[];
-  currentRuns: readonly number[];
-  /** The rendered note(s); shown for the group, never read to group. */
-  text: string;
+  sides: readonly StallSide[];
 }
 
 /**
- * `decode_tok_s, tpot_ms: left out baseline run 3: −15.0% …`: metrics that left out the same runs
- * (the same run numbers of the same sides) named together, under the first one's note. Grouped by
- * the run numbers alone, so the wording of the notes cannot split or merge a group.
+ * Metrics that left out the same runs (the same run numbers of the same sides) named together,
+ * under the first one's data: grouped by the run numbers alone.
  */
-export function groupStalls(stalls: readonly MetricStalls[]): string[] {
-  const byRuns = new Map<string, { names: string[]; text: string }>();
+export function groupStalls(stalls: readonly MetricStalls[]): Extract<ComparisonNote, { kind: 'left-out' }>[] {
+  const byRuns = new Map<string, Extract<ComparisonNote, { kind: 'left-out' }>>();
   for (const s of stalls) {
-    if (!s.baselineRuns.length && !s.currentRuns.length) continue;
-    const key = JSON.stringify([s.baselineRuns, s.currentRuns]);
+    const runs = (side: Side['label']) => s.sides.find((x) => x.side === side)?.runs.map((r) => r.run) ?? [];
+    if (!runs('baseline').length && !runs('current').length) continue;
+    const key = JSON.stringify([runs('baseline'), runs('current')]);
     const entry = byRuns.get(key);
-    if (entry) entry.names.push(s.name);
-    else byRuns.set(key, { names: [s.name], text: s.text });
+    if (entry) entry.metrics.push(s.name);
+    else byRuns.set(key, { kind: 'left-out', metrics: [s.name], sides: [...s.sides] });
   }
-  return [...byRuns.values()].map((e) => `${e.names.join(', ')}: ${e.text}`);
+  return [...byRuns.values()];
 }
 
-function outlierNotes(pending: readonly Pending[]): string[] {
-  return groupStalls(
-    pending.map((p) => ({
-      name: p.name,
-      baselineRuns: p.base.outliers.map((r) => r.run),
-      currentRuns: p.cur.outliers.map((r) => r.run),
-      text: [p.base.stallNote, p.cur.stallNote].filter((n) => n !== undefined).join('; '),
-    })),
-  );
+function outlierNotes(pending: readonly Pending[]): Extract<ComparisonNote, { kind: 'left-out' }>[] {
+  return groupStalls(pending.map((p) => ({ name: p.name, sides: [p.base.stall, p.cur.stall].filter((x) => x !== undefined) })));
 }
 
 export function compareMetrics(current: readonly GateMetric[], baseline: readonly GateMetric[], options: GateOptions): MetricComparison {
@@ -225,7 +219,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
     if (base) gatedInBaseline += 1;
     if (!base || !cur) {
       const side = base ? 'baseline' : 'current';
-      rows.push({ row: infoRow(name, base, cur, `only in the ${side}; not compared`), reason: `${name} is only in the ${side}; not compared` });
+      rows.push({ row: { ...infoRow(name, base, cur, `only in the ${side}; not compared`), reading: { kind: 'metric', outcome: 'only-in', side } } });
       continue;
     }
     compared += 1;
@@ -256,7 +250,6 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
     const nCur = curSide.kept.length + curSide.stalled.length;
     const delta = curSide.value / baseSide.value - 1;
     if (nBase < options.minSamples || nCur < options.minSamples) {
-      const message = `${name}: ${nBase} baseline and ${nCur} current samples; at least ${options.minSamples} per side are needed`;
       rows.push({
         row: {
           metric: name,
@@ -281,8 +274,8 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
             addsRuns: Boolean(options.look && options.look.of > 1 && !options.look.final),
             quieterRunner: false,
           },
+          reading: { kind: 'metric', outcome: 'too-few-samples', minSamples: options.minSamples },
         },
-        reason: message,
         undecided: true,
       });
       continue;
@@ -296,9 +289,13 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       random: mulberry32(seedFor(options.seed, name)),
     });
     const drift: string[] = [];
+    const driftData: Pending['driftData'] = [];
     for (const side of [baseSide, curSide]) {
       const found = detectDrift(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
-      if (found.drift) drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall ${formatP(found.pValue)})`);
+      if (found.drift) {
+        drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall ${formatP(found.pValue)})`);
+        driftData.push({ side: side.label, change: found.change, samples: side.kept.length, pValue: found.pValue });
+      }
     }
     pending.push({
       name,
@@ -309,6 +306,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       cur: curSide,
       notes,
       drift,
+      driftData,
       delta,
       ci: [interval.low - 1, interval.high - 1],
       pWorse: test.pWorse,
@@ -331,7 +329,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
  * runs at the slower side's level count only as a state, a third of its runs or more: one slowed
  * run of a busy GPU is no second state. Says which runs, or undefined when the sides do not overlap so.
  */
-function overlap(p: Pending, worse: number): string | undefined {
+function overlap(p: Pending, worse: number): { text: string; data: NonNullable<MetricReading['overlap']> } | undefined {
   // In "worse is larger" terms, so one comparison serves both directions.
   const bad = (value: number) => (p.direction === 'higher' ? -value : value);
   const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
@@ -339,28 +337,12 @@ function overlap(p: Pending, worse: number): string | undefined {
   const margin = (p.floor / 2) * fast.value;
   const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
   const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
+  const shownFast = fastReach && fastReach * 3 >= fast.kept.length ? fastReach : 0;
   const parts: string[] = [];
-  if (fastReach && fastReach * 3 >= fast.kept.length) parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
+  if (shownFast) parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
   if (slowReach) parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
-  return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
-}
-
-function stalledText(p: Pending): string {
-  const stalled = p.base.stalled.length + p.cur.stalled.length;
-  const warmup = p.base.dropped.length + p.cur.dropped.length;
-  if (!stalled && !warmup) return '';
-  const parts = [...(stalled ? [`${stalled} slowest run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
-  return ` kept (${parts.join(' and ')} left out; trimmed t-test)`;
-}
-
-/**
- * Which look this is, when it is one of several: a run that stops at its first look tests as a
- * single comparison does, and says nothing of looks, so the same samples read the same.
- */
-function lookText(options: GateOptions, alpha: number): string {
-  const look = options.look;
-  if (!look || look.of <= 1 || (look.final && look.index <= 1)) return '';
-  return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(alpha.toPrecision(2))})`;
+  if (!parts.length) return undefined;
+  return { text: `the sides overlap: ${parts.join(', and ')}`, data: { slow: slow.label, fastReach: shownFast, fastKept: fast.kept.length, slowReach, slowKept: slow.kept.length } };
 }
 
 /** Runs per side beyond which a job is not the way to decide a metric: a quieter runner (or pinned clocks) is. */
@@ -391,20 +373,6 @@ function insufficientOf(p: Pending, why: Insufficient['why'], worse: number, opt
     addsRuns: Boolean(look && look.of > 1 && !look.final),
     quieterRunner: runs === null || runs > MAX_PRACTICAL_RUNS,
   };
-}
-
-/** What would decide an undecided row, in words, as this comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
-function decideText(needs: Insufficient, options: GateOptions): string {
-  if (needs.addsRuns) return needs.why === 'sides-overlap' || needs.why === 'noisy-side' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
-  const prefix = options.look?.final ? 'this job adds no more runs; ' : '';
-  const maxRuns = options.look?.final ? ' (max-runs)' : '';
-  const noise = `runs vary ±${formatNoise(needs.noise[0])} (baseline) and ±${formatNoise(needs.noise[1])} (current)`;
-  if (needs.quieterRunner) {
-    const count = needs.runsPerSide === null ? 'no number of runs would at this noise' : `about ${needs.runsPerSide} runs per side would at this noise`;
-    return `${noise}; ${prefix}a quieter runner (no other process on the GPU) or pinned clocks would decide it (${count})`;
-  }
-  if (needs.why === 'sides-overlap' || needs.why === 'noisy-side' || needs.why === 'baseline-ran-faster') return `${noise}; ${prefix}more runs per side (about ${needs.runsPerSide}${maxRuns}) or pinned clocks would decide it`;
-  return `${noise}; ${prefix}about ${needs.runsPerSide} runs per side${maxRuns} would decide it`;
 }
 
 function formatNoise(sd: number): string {
@@ -438,23 +406,23 @@ export const NOISY_SIDE_CHANGE_SHARE = 1 / 6;
  * rule, robust (a median of deviations): a minority of stalls does not move it, a side whose runs
  * most were slowed by varying amounts does. Its text, or undefined.
  */
-function noisySide(p: Pending, worse: number): string | undefined {
+function noisySide(p: Pending, worse: number): { text: string; data: NonNullable<MetricReading['noisy']> } | undefined {
   const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
   if (slow.runs.length < 3) return undefined;
   const slowSd = relativeRobustSd(slow.runs);
   const fastSd = relativeRobustSd(fast.runs);
   if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, NOISY_SIDE_MIN_SD))) return undefined;
   if (!(slowSd >= NOISY_SIDE_CHANGE_SHARE * Math.abs(worse))) return undefined;
-  return `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`;
+  return { text: `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`, data: { slow: slow.label, slowSd, fastSd } };
 }
 
 /** The baseline's fastest kept run beats the current's median by the floor or more: the baseline ran that fast, so a regression at the floor is not ruled out. Its text, or undefined. */
-function baselineRanFaster(p: Pending): string | undefined {
+function baselineRanFaster(p: Pending): { text: string; data: NonNullable<MetricReading['baselineFaster']> } | undefined {
   const better = (a: number, b: number) => (p.direction === 'higher' ? a / b - 1 : b / a - 1);
   const fastest = p.direction === 'higher' ? Math.max(...p.base.kept) : Math.min(...p.base.kept);
   const by = better(fastest, p.cur.value);
   if (!(by >= p.floor)) return undefined;
-  return `a baseline run was ${formatPct(by).replace('+', '')} better than the current median (${formatValue(fastest, p.unit)} against ${formatValue(p.cur.value, p.unit)}): the baseline ran that fast, and a run is never made faster`;
+  return { text: `a baseline run was ${formatPct(by).replace('+', '')} better than the current median (${formatValue(fastest, p.unit)} against ${formatValue(p.cur.value, p.unit)}): the baseline ran that fast, and a run is never made faster`, data: { fastest, by } };
 }
 
 function decide(p: Pending, pWorse: number, pBetter: number, options: GateOptions): GatedRow {
@@ -472,53 +440,64 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const significantBetter = pBetter <= alpha && ciBetter;
   const pValue = worse > 0 ? pWorse : pBetter;
   const floorText = formatPct(p.floor, 0).replace('+', '');
-  const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-  const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(pValue)}${lookText(options, alpha)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${stalledText(p)}`;
   const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   // Significant with each side's median interval apart from the other's is decided: runs of one
   // side reaching the other's median do not hold it back. A noisy side is another matter: a side
   // the neighbour slowed throughout lies apart too.
-  const overlapping = decided && options.overlapCheck ? (intervalsApart(p, options) ? undefined : overlap(p, worse)) ?? noisySide(p, worse) : undefined;
+  const sidesOverlap = decided && options.overlapCheck && !intervalsApart(p, options) ? overlap(p, worse) : undefined;
+  const noisy = decided && options.overlapCheck && !sidesOverlap ? noisySide(p, worse) : undefined;
+  const overlapping = sidesOverlap ?? noisy;
   const ranFaster = withinFloor && !decided ? baselineRanFaster(p) : undefined;
+  // What the row's sentence reads (src/report/row-lines.ts writes it).
+  const reading: MetricReading = {
+    kind: 'metric',
+    outcome: 'within-floor',
+    level: ciLevel(options.alpha),
+    stalled: p.base.stalled.length + p.cur.stalled.length,
+    warmup: p.base.dropped.length + p.cur.dropped.length,
+  };
   // Undecided unless a branch below decides it.
   let status: RowStatus = 'insufficient-data';
-  let reason: string | undefined;
   let insufficient: Insufficient | undefined;
   if (overlapping && worse > 0) {
     // Significant and past the floor, yet the sides overlap or the slower one is noisy: not decided.
-    notes.push(overlapping);
-    insufficient = insufficientOf(p, overlapping.startsWith('the sides overlap') ? 'sides-overlap' : 'noisy-side', worse, options);
-    reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${decideText(insufficient, options)}`;
+    notes.push(overlapping.text);
+    insufficient = insufficientOf(p, sidesOverlap ? 'sides-overlap' : 'noisy-side', worse, options);
+    reading.outcome = sidesOverlap ? 'sides-overlap' : 'noisy-side';
   } else if (significantWorse && worse >= p.floor) {
     status = 'fail';
-    reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
+    reading.outcome = 'regressed';
   } else if (significantBetter && -worse >= p.floor && !overlapping) {
     status = 'improved';
-    reason = `${p.name} improved (${change}; ${stats})`;
+    reading.outcome = 'improved';
   } else if (worse >= p.floor) {
     notes.push(`beyond the ${floorText} floor but not significant`);
     insufficient = insufficientOf(p, 'not-significant', worse, options);
-    reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; ${decideText(insufficient, options)}`;
+    reading.outcome = 'not-significant';
   } else if (!withinFloor) {
     const hide = formatPct(-worstWorse).replace('−', '');
     notes.push(`the interval reaches ${hide} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
     insufficient = insufficientOf(p, 'interval-reaches-floor', worse, options);
-    reason = `${p.name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out; ${decideText(insufficient, options)}`;
+    reading.outcome = 'interval-reaches-floor';
   } else if (ranFaster) {
-    notes.push(ranFaster);
+    notes.push(ranFaster.text);
     insufficient = insufficientOf(p, 'baseline-ran-faster', worse, options);
-    reason = `${p.name} undecided (${change}; ${stats}): ${ranFaster}; ${decideText(insufficient, options)}`;
+    reading.outcome = 'baseline-ran-faster';
   } else {
     status = 'pass';
-    if (overlapping) notes.push(overlapping);
+    if (overlapping) notes.push(overlapping.text);
     if (significantWorse || significantBetter) notes.push(`a real but small change, below the ${floorText} floor`);
   }
+  if (sidesOverlap) reading.overlap = sidesOverlap.data;
+  if (noisy) reading.noisy = noisy.data;
+  if (ranFaster) reading.baselineFaster = ranFaster.data;
   if (p.drift.length) {
     notes.push(...p.drift);
+    reading.drift = p.driftData;
     if (status === 'pass' || status === 'improved') {
       status = 'warn';
-      reason = `${p.name}: ${p.drift.join('; ')}; the samples are not stable`;
+      reading.outcome = 'drift';
     }
   }
   return {
@@ -538,8 +517,8 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
       status,
       ...(notes.length ? { note: notes.join('; ') } : {}),
       ...(insufficient ? { insufficient } : {}),
+      reading,
     },
-    ...(reason ? { reason } : {}),
     ...(insufficient ? { undecided: true } : {}),
   };
 }

@@ -9,7 +9,6 @@
  * gates: the shares are of different work.
  */
 import type { ComparisonRow, KernelChange, RowStatus, RowSubject } from '../model/report.js';
-import { formatPp } from './percent-format.js';
 import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel, GateTimeline } from './gate-input.js';
 import type { GateOptions } from './gate-options.js';
@@ -60,21 +59,13 @@ function limitsFor(key: string, options: GateOptions, mode: ShareMode = { mode: 
   return limits;
 }
 
-/** Reasons are sentences: a templated kernel name (often over 1 KB) is cut to its head there; the row keeps it whole. */
-function shortLabel(metric: string, max = 80): string {
-  const oneLine = metric.replace(/\s+/g, ' ');
-  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
-}
-
 function shareRow(metric: string, subject: RowSubject, baseShare: number, curShare: number, limits: ShareLimits, extra: string[], of = 'GPU time'): GatedRow {
   const kind = subject.type === 'kernel' ? 'kernel-share' : 'family-share';
   const baseline = baseShare * 100;
   const current = curShare * 100;
   const delta = current - baseline;
   let status: RowStatus = 'pass';
-  let reason: string | undefined;
   const notes = [...extra];
-  const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
   if (limits.context) {
     if (Math.abs(delta) >= limits.warn) {
       status = 'info';
@@ -83,10 +74,8 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
   } else if (delta >= limits.fail) {
     status = 'fail';
     notes.push(`growth of ${limits.fail} pp or more fails`);
-    reason = `${what}, at or beyond the ${limits.fail} pp fail threshold`;
   } else if (delta >= limits.warn) {
     status = 'warn';
-    reason = `${what}, at or beyond the ${limits.warn} pp warn threshold`;
   }
   const row: ComparisonRow = {
     metric,
@@ -100,8 +89,9 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
     status,
     ...(notes.length ? { note: notes.join('; ') } : {}),
     subject,
+    reading: { kind: 'share', fail: limits.fail },
   };
-  return { row, ...(reason ? { reason } : {}) };
+  return { row };
 }
 
 export function compareFamilies(current: GateInput, baseline: GateInput, options: GateOptions, mode?: ShareMode): GatedRow[] {
