@@ -188,12 +188,12 @@ function timeSentence(row: ComparisonRow, ctx: RowContext): string | undefined {
   }
   if ((row.status !== 'fail' && row.status !== 'warn') || row.baseline === null || row.current === null || row.delta === null || !reading || reading.warn === undefined) return undefined;
   const what = `${label} GPU time per step ${stepTimeText(row.baseline * 1e6)} → ${stepTimeText(row.current * 1e6)} (${stepTimeText(row.delta * 1e6, true)})`;
-  const move = perStep ? stepMoveText(perStep) : 'the step did not get faster';
-  if (row.status === 'warn') return `${what}, at or beyond the +${stepTimeText(reading.warn * 1e6)} warn threshold, in a step that did not get faster (${move})`;
+  const move = perStep ? ` (${stepMoveText(perStep)})` : '';
+  if (row.status === 'warn') return `${what}, at or beyond the +${stepTimeText(reading.warn * 1e6)} warn threshold, in a step that did not get faster${move}`;
   const failNs = (row.threshold ?? 0) * 1e6;
   const of = reading.of === 'step' ? `the baseline's ${stepTimeText((reading.baseMs ?? 0) * 1e6)} step` : `the baseline's ${stepTimeText((reading.baseMs ?? 0) * 1e6)} of kernels per step`;
   const why = reading.basis === 'floor' ? ` (the ${reading.floorUs} µs floor)` : reading.basis === 'relative' ? ` (${reading.pct} % of ${of})` : '';
-  return `${what}, at or beyond the +${stepTimeText(failNs)}${why} fail threshold, in a step that did not get faster (${move})`;
+  return `${what}, at or beyond the +${stepTimeText(failNs)}${why} fail threshold, in a step that did not get faster${move}`;
 }
 
 function findingSentence(row: ComparisonRow, ctx: RowContext): string | undefined {
