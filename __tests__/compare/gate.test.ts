@@ -280,7 +280,7 @@ describe('compare: findings', () => {
     const copy = { id: 'copy-heavy', severity: 'warning' as const, message: 'Copy kernels take 57.6% of kernel time.', evidence: { copyShare: 0.576 }, basis: [] };
     const noKernels = compare(side(healthy[1]!, { findings: [copy], kernels }), side(healthy[0]!), {});
     expect(noKernels.comparison!.newFindings).toEqual([]);
-    expect(row(noKernels.comparison!.rows, 'finding:copy-heavy')).toMatchObject({ status: 'warn', note: 'not compared: the baseline has no kernel capture' });
+    expect(row(noKernels.comparison!.rows, 'finding:copy-heavy')).toMatchObject({ status: 'warn', reading: { kind: 'finding', change: 'unseen', severity: 'warning', inFailOn: false, fails: false } });
     expect(linesOf(noKernels)).toContain('finding copy-heavy (warning), not compared: the baseline has no kernel capture to show it');
     const withKernels = compare(side(healthy[1]!, { findings: [copy], kernels }), side(healthy[0]!, { kernels }), {});
     expect(withKernels.comparison!.newFindings).toEqual(['copy-heavy']);
@@ -298,7 +298,7 @@ describe('compare: findings', () => {
     const byDefault = compare(side(healthy[1]!, { findings: [warning] }), side(healthy[0]!), {});
     expect(byDefault.verdict).toBe('warn');
     expect(linesOf(byDefault)).toEqual(['new finding re-prefill (warning; in fail-on, below fail-on-severity error)']);
-    expect(row(byDefault.comparison!.rows, 'finding:re-prefill')).toMatchObject({ status: 'warn', note: 'new since the baseline; in fail-on, below fail-on-severity error' });
+    expect(row(byDefault.comparison!.rows, 'finding:re-prefill')).toMatchObject({ status: 'warn', reading: { kind: 'finding', change: 'new', severity: 'warning', inFailOn: true, fails: false, failOnSeverity: 'error' } });
     const strict = compare(side(healthy[1]!, { findings: [warning] }), side(healthy[0]!), { failOnSeverity: 'warning' });
     expect(strict.verdict).toBe('fail');
     expect(linesOf(strict, { findings: [warning] })).toEqual(['new finding re-prefill (warning, in fail-on): Prefill-shaped GEMMs are 71% of linear-layer time. (evidence: prefillShare 0.71; rests on kernel breakdown: 3,648 launches of 22 kernels)']);

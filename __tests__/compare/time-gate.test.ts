@@ -124,7 +124,7 @@ describe.each([
     expect(report.comparison!.perStep).toMatchObject({ unit: 'step' });
     expect(report.comparison!.perStep!.refused).toBeUndefined();
     // The unfused RoPE is on both sides: host-bound explained it in the graph-less baseline (secondary), so it is not new.
-    if (explained) expect(rows.find((r) => r.metric === `finding:${explained}`)).toMatchObject({ status: 'info', note: 'present in both: explained by another finding in the baseline' });
+    if (explained) expect(rows.find((r) => r.metric === `finding:${explained}`)).toMatchObject({ status: 'info', reading: { kind: 'finding', change: 'explained', explainedIn: 'baseline' } });
   });
 });
 

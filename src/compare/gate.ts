@@ -43,39 +43,34 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
     const b = base.get(id) ?? 0;
     const c = cur.get(id) ?? 0;
     let status: ComparisonRow['status'] = 'info';
-    let reading: FindingReading | undefined;
-    let note = 'present in both';
+    const inFailOn = (options.failOn as readonly string[]).includes(id);
+    const plain = { kind: 'finding' as const, inFailOn, fails: false, failOnSeverity: options.failOnSeverity };
+    let reading: FindingReading = { ...plain, change: 'present' };
     if (b === 0 && unseenByBaseline(id, current, baseline)) {
       // The baseline had no kernel capture, so it could not have shown this finding: not "new". It is
-      // judged as a finding alone (src/compare/verdict.ts), and the line says why it was not compared.
+      // judged as a finding alone (src/compare/verdict.ts), and its line says why it was not compared.
       const hit = strongest(current.findings.filter((f) => f.id === id && f.severity !== 'info' && isPrimary(f)));
-      if (hit) {
-        const failing = failsOn(hit, failOnOf(options));
-        status = failing ? 'fail' : 'warn';
-        note = 'not compared: the baseline has no kernel capture';
-        reading = { kind: 'finding', change: 'unseen', severity: hit.severity, inFailOn: (options.failOn as readonly string[]).includes(id), fails: failing, failOnSeverity: options.failOnSeverity };
-      } else note = 'not compared: the baseline has no kernel capture';
+      const failing = hit ? failsOn(hit, failOnOf(options)) : false;
+      if (hit) status = failing ? 'fail' : 'warn';
+      reading = { ...plain, change: 'unseen', ...(hit ? { severity: hit.severity } : {}), fails: failing };
     } else if (b === 0 && baseSeen.has(id)) {
-      note = 'present in both: explained by another finding in the baseline';
+      reading = { ...plain, change: 'explained', explainedIn: 'baseline' };
     } else if (c === 0 && curSeen.has(id)) {
-      note = 'present in both: explained by another finding in the current run';
+      reading = { ...plain, change: 'explained', explainedIn: 'current' };
     } else if (b === 0) {
       added.push(id);
-      // The strongest new hit decides, and its evidence is the line's (src/compare/verdict.ts).
+      // The strongest new hit decides, and its evidence is the line's (src/report/row-lines.ts).
       const hit = strongest(current.findings.filter((f) => f.id === id && f.severity !== 'info' && isPrimary(f)))!;
-      const listed = (options.failOn as readonly string[]).includes(id);
       const failing = failsOn(hit, failOnOf(options));
       status = failing ? 'fail' : 'warn';
-      note = failing ? 'new since the baseline; in fail-on' : listed ? `new since the baseline; in fail-on, below fail-on-severity ${options.failOnSeverity}` : 'new since the baseline';
-      reading = { kind: 'finding', change: 'new', severity: hit.severity, inFailOn: listed, fails: failing, failOnSeverity: options.failOnSeverity };
+      reading = { ...plain, change: 'new', severity: hit.severity, fails: failing };
     } else if (c === 0) {
       resolved.push(id);
       status = 'improved';
-      note = 'resolved since the baseline';
-      reading = { kind: 'finding', change: 'resolved', inFailOn: (options.failOn as readonly string[]).includes(id), fails: false, failOnSeverity: options.failOnSeverity };
+      reading = { ...plain, change: 'resolved' };
     }
     rows.push({
-      row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note, subject: { type: 'finding', id }, ...(reading ? { reading } : {}) },
+      row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, subject: { type: 'finding', id }, reading },
     });
   }
   return { rows, added, resolved };

@@ -165,13 +165,15 @@ export const TimeReadingSchema = z.object({
 export const ShareReadingSchema = z.object({ kind: z.literal('share'), fail: z.number() });
 
 /**
- * A finding row's change: `new` since the baseline, `resolved`, or `unseen` (the baseline has no
- * kernel capture to show it: judged alone), whether fail-on lists it, and whether it fails at
- * fail-on-severity (`failOnSeverity`, the least that fails).
+ * A finding row's change: `new` since the baseline, `resolved`, `present` on both sides,
+ * `explained` on one side by another finding (`explainedIn`: that side, where it stepped back as a
+ * secondary), or `unseen` (the baseline has no kernel capture to show it: judged alone); whether
+ * fail-on lists it, and whether it fails at fail-on-severity (`failOnSeverity`, the least that fails).
  */
 export const FindingReadingSchema = z.object({
   kind: z.literal('finding'),
-  change: z.enum(['new', 'resolved', 'unseen']),
+  change: z.enum(['new', 'resolved', 'present', 'explained', 'unseen']),
+  explainedIn: SideSchema.optional(),
   /** The severity of its strongest counted hit in the current run (absent when resolved). */
   severity: SeveritySchema.optional(),
   inFailOn: z.boolean(),

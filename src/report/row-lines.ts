@@ -201,6 +201,7 @@ function findingSentence(row: ComparisonRow, ctx: RowContext): string | undefine
   const id = rowSubject(row)?.id ?? row.metric.replace(/^finding:/, '');
   if (!reading) return undefined;
   if (reading.change === 'resolved') return `finding ${id} resolved`;
+  if (reading.change === 'present' || reading.change === 'explained' || (row.status !== 'fail' && row.status !== 'warn')) return undefined;
   const hit = strongestHit(ctx.findings, id);
   const severity = reading.severity ?? hit?.severity ?? 'warning';
   if (reading.change === 'unseen') {
