@@ -80,7 +80,7 @@ describe('the bundled pair', () => {
     expect(fused).toMatchObject({ status: 'info', baseline: 0 });
     expect(fused.note).toMatch(/a shift: it grew in a step that got faster \(measured −544 µs\/step\)/);
     // The shares stay as context: the fused attention's share grew 5.6 pp, no longer a warning.
-    expect(rows.find((r) => r.metric === 'family:attention-fused')).toMatchObject({ kind: 'family-share', status: 'info' });
+    expect(rows.find((r) => r.metric === 'family:attention-fused')).toMatchObject({ kind: 'family-share', status: 'info', reading: { kind: 'share', context: 'time' } });
     expect(linesOf(reversed)).toHaveLength(1);
     expect(reversed.comparison!.perStep!.measured!.deltaNs).toBeLessThan(0);
     expect(linesOf(reversed)[0]).toMatch(/^no regression: 1 gated metric improved, no kernel time per step grew past its threshold in a step that did not get faster/);
@@ -242,7 +242,7 @@ describe('without steps: shares are the fallback', () => {
     // The same mix after the other kernels got faster: 1,600 of 2,000 µs is 80 % of GPU time, in a step of 2.2 ms, not 2.6.
     const faster = compare(noSteps([200, 1600, 100, 75, 25], 2200), base);
     expect(faster.comparison!.rows.find((r) => r.metric === 'decode_tok_s')!.status).toBe('improved');
-    expect(faster.comparison!.rows.find((r) => r.metric === 'family:norm')).toMatchObject({ kind: 'family-share', status: 'info' });
+    expect(faster.comparison!.rows.find((r) => r.metric === 'family:norm')).toMatchObject({ kind: 'family-share', status: 'info', reading: { kind: 'share', context: 'throughput-improved' } });
     expect(faster.verdict).toBe('pass');
   });
 });

@@ -8,7 +8,7 @@
  * against a throughput that improved. When the windows hold different kinds of step nothing here
  * gates: the shares are of different work.
  */
-import type { ComparisonRow, KernelChange, RowStatus, RowSubject } from '../model/report.js';
+import type { ComparisonRow, KernelChange, RowStatus, RowSubject, ShareReading } from '../model/report.js';
 import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel, GateTimeline } from './gate-input.js';
 import type { GateOptions } from './gate-options.js';
@@ -31,11 +31,13 @@ function topNames(byName: Map<string, GateKernel>, n: number): string[] {
     .map((k) => k.name);
 }
 
+type ShareContext = NonNullable<ShareReading['context']>;
+
 interface ShareLimits {
   warn: number;
   fail: number;
   /** Why the row does not gate (context only), or undefined when it does. */
-  context?: string;
+  context?: ShareContext;
 }
 
 /**
@@ -52,10 +54,10 @@ function limitsFor(key: string, options: GateOptions, mode: ShareMode = { mode: 
   const set = ownValue(options.thresholds, key);
   const fail = set ?? options.shareThresholds.fail;
   const limits = { warn: Math.min(options.shareThresholds.warn, fail), fail };
-  if (mode.mode === 'refused') return { ...limits, context: 'context: the windows hold different kinds of step' };
+  if (mode.mode === 'refused') return { ...limits, context: 'refused' };
   if (set !== undefined) return limits;
-  if (mode.mode === 'time') return { ...limits, context: 'context: judged by its time per step' };
-  if (mode.throughputImproved) return { ...limits, context: 'context: throughput improved, and a share grows when others shrink' };
+  if (mode.mode === 'time') return { ...limits, context: 'time' };
+  if (mode.throughputImproved) return { ...limits, context: 'throughput-improved' };
   return limits;
 }
 
@@ -66,14 +68,15 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
   const delta = current - baseline;
   let status: RowStatus = 'pass';
   const notes = [...extra];
+  // A share that moved as far as a warning where shares are context: said so as data (its reading).
+  let context: ShareContext | undefined;
   if (limits.context) {
     if (Math.abs(delta) >= limits.warn) {
       status = 'info';
-      notes.push(limits.context);
+      context = limits.context;
     }
   } else if (delta >= limits.fail) {
     status = 'fail';
-    notes.push(`growth of ${limits.fail} pp or more fails`);
   } else if (delta >= limits.warn) {
     status = 'warn';
   }
@@ -89,7 +92,7 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
     status,
     ...(notes.length ? { note: notes.join('; ') } : {}),
     subject,
-    reading: { kind: 'share', fail: limits.fail },
+    reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}) },
   };
   return { row };
 }

@@ -161,8 +161,14 @@ export const TimeReadingSchema = z.object({
   sides: z.array(SideSchema).optional(),
 });
 
-/** A share row's fail threshold (its warn threshold is the row's `threshold`), in pp. */
-export const ShareReadingSchema = z.object({ kind: z.literal('share'), fail: z.number() });
+/**
+ * A share row's fail threshold (its warn threshold is the row's `threshold`), in pp, and, where it
+ * moved that far but shares are context only (status info), why: time per step judges kernels
+ * (`time`), the windows hold different kinds of step (`refused`), or throughput improved and a share
+ * grows when others shrink (`throughput-improved`).
+ */
+export const ShareReadingSchema = z.object({ kind: z.literal('share'), fail: z.number(), context: z.enum(['time', 'refused', 'throughput-improved']).optional() });
+export type ShareReading = z.infer<typeof ShareReadingSchema>;
 
 /**
  * A finding row's change: `new` since the baseline, `resolved`, `present` on both sides,
