@@ -29,7 +29,7 @@ summary() { # $1 report.json
 import json, sys
 r = json.load(open(sys.argv[1]))
 print("verdict", r["verdict"])
-for line in r.get("verdictReasons", [])[:4]: print("  ", line[:260])
+for cause in r.get("decision", {}).get("causes", [])[:4]: print("  ", json.dumps(cause)[:260])
 m = [x for x in r["metrics"] if x["name"] == "decode_tok_s"]
 if m: print("decode_tok_s samples", m[0]["samples"])
 c = r.get("comparison") or {}
