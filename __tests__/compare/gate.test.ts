@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { compare, type GateInput, type GateKernel } from '../../src/compare/gate.js';
+import { metricRowNote } from '../../src/report/row-lines.js';
 import { ComparisonSchema, type ComparisonRow, type Report } from '../../src/model/report.js';
 import { emptyReport } from '../helpers/empty-report.js';
 import type { FamilyId, KernelFamily } from '../../src/model/family-ids.js';
@@ -50,12 +51,12 @@ describe('compare on real H200 noise', () => {
     expect(decode.delta).toBeCloseTo(0.000951834, 8);
     // The 8-13% slow first run of each process is dropped by the warm-up rule and said so.
     expect(decode.samples).toEqual([14, 14]);
-    expect(decode.note).toMatch(/dropped the first sample of baseline as warm-up/);
-    expect(decode.note).toMatch(/dropped the first sample of current as warm-up/);
+    expect(metricRowNote(decode)).toMatch(/dropped the first sample of baseline as warm-up/);
+    expect(metricRowNote(decode)).toMatch(/dropped the first sample of current as warm-up/);
     // With warm-up runs left out, the clean runs are compared by Student's t with the sd taken as at
     // least 0.2% (three times the largest within-process sd): the process offset of 0.1% is no news.
     expect(decode.pValue!).toBeGreaterThan(0.05);
-    expect(decode.note).not.toMatch(/beyond|real but small/);
+    expect(metricRowNote(decode)).not.toMatch(/beyond|real but small/);
     expect(comparison!.rows.some((r) => r.metric === 'output_tokens')).toBe(false);
     expect(accountOf(gated).at(-1)).toMatch(/^no regression: 2 gated metrics within their floors/);
     expect(() => ComparisonSchema.parse(comparison)).not.toThrow();
@@ -124,7 +125,7 @@ describe('compare on real H200 noise', () => {
     expect(decode.status).toBe('insufficient-data');
     expect(decode.insufficient).toMatchObject({ why: 'interval-reaches-floor', addsRuns: false });
     expect(decode.insufficient!.couldHide).toBeCloseTo(-decode.ci![0], 12);
-    expect(row(comparison!.rows, 'decode_tok_s').note).toMatch(/^the first sample of baseline looks like warm-up but was kept: dropping it would leave fewer than 3/);
+    expect(metricRowNote(row(comparison!.rows, 'decode_tok_s'))).toMatch(/^the first sample of baseline looks like warm-up but was kept: dropping it would leave fewer than 3/);
   });
 
   it('a side throttled by a hardware fault makes the verdict invalid unless allowed', () => {
@@ -171,8 +172,8 @@ describe('compare on real H200 noise', () => {
     expect(verdict).toBe('warn');
     const decode = row(comparison!.rows, 'decode_tok_s');
     expect(decode.status).toBe('warn');
-    expect(decode.note).toMatch(/drift within baseline: \+1\.[45]% across 14 samples/);
-    expect(decode.note).toMatch(/drift within current: \+1\.5% across 14 samples/);
+    expect(metricRowNote(decode)).toMatch(/drift within baseline: \+1\.[45]% across 14 samples/);
+    expect(metricRowNote(decode)).toMatch(/drift within current: \+1\.5% across 14 samples/);
   });
 
   it('is deterministic for a seed', () => {
@@ -203,8 +204,8 @@ describe('compare: two clock states', () => {
     // The current run at the baseline's level is what holds it back: a run is never made faster, so
     // the build can run that fast. One baseline run of five at the current's level alone would be a
     // slowed run, not a state (a third of the side or more is).
-    expect(decode.note).toMatch(/the sides overlap: 1 of 5 current runs are as high as the baseline median 399\.9/);
-    expect(decode.note).not.toMatch(/baseline runs are as low/);
+    expect(metricRowNote(decode)).toMatch(/the sides overlap: 1 of 5 current runs are as high as the baseline median 399\.9/);
+    expect(metricRowNote(decode)).not.toMatch(/baseline runs are as low/);
     expect(verdict).toBe('insufficient-data');
     expect(accountOf(gated).join("\n")).toMatch(/decode_tok_s looks worse .*the sides overlap.*(more runs per side .*or pinned clocks|a quieter runner .* or pinned clocks) would decide it/);
     // The same samples without the check: the rank test and the floor alone fail it.
@@ -215,7 +216,7 @@ describe('compare: two clock states', () => {
     const gated = compare(side(slow.concat([379.9])), side(fast.concat([400.0])), { dropWarmup: false });
     const { verdict, comparison } = gated;
     expect(row(comparison!.rows, 'decode_tok_s').status).toBe('fail');
-    expect(row(comparison!.rows, 'decode_tok_s').note ?? '').not.toMatch(/overlap/);
+    expect(metricRowNote(row(comparison!.rows, 'decode_tok_s')) ?? '').not.toMatch(/overlap/);
     expect(verdict).toBe('fail');
   });
 
@@ -236,7 +237,8 @@ describe('compare: metrics present on one side', () => {
     const gated = compare(current, baseline, {});
     const { verdict, comparison } = gated;
     expect(verdict).toBe('pass');
-    expect(row(comparison!.rows, 'ttft_ms')).toMatchObject({ status: 'info', note: 'only in the baseline; not compared' });
+    expect(row(comparison!.rows, 'ttft_ms')).toMatchObject({ status: 'info', reading: { kind: 'metric', outcome: 'only-in', side: 'baseline' } });
+    expect(metricRowNote(row(comparison!.rows, 'ttft_ms'))).toBe('only in the baseline; not compared');
   });
   it('a gated metric with a zero baseline is shown, not divided by', () => {
     const zero = (v: number[]) => ({ name: 'failed_requests', unit: 'requests', direction: 'lower' as const, samples: v, value: v[0]! });

@@ -1,5 +1,6 @@
 import { compare, type GateInput } from '../../src/compare/gate.js';
 import { alphaAtLook, alphaSpent, lookSchedule } from '../../src/compare/sequential.js';
+import { metricRowNote } from '../../src/report/row-lines.js';
 import { groupStalls } from '../../src/compare/metric-rows.js';
 import { findSlowOutliers } from '../../src/compare/statistics.js';
 import type { ComparisonRow } from '../../src/model/report.js';
@@ -103,9 +104,9 @@ describe('compare with a stalled run', () => {
     // One run of each side: the baseline's stall, and the current's slowest (336.2, run 5).
     expect(decode.samples).toEqual([5, 5]);
     expect(decode.leftOut).toEqual([1, 1]);
-    expect(decode.note).toMatch(/left out baseline run 3: −6\.2% as stalled, beside 5 runs within ±0\.2% \(a stall only slows a run down\)/);
+    expect(metricRowNote(decode)).toMatch(/left out baseline run 3: −6\.2% as stalled, beside 5 runs within ±0\.2% \(a stall only slows a run down\)/);
     // 336.2 / median(336.5, 337.1, 336.8, 337.4, 336.9) − 1 = −0.21%.
-    expect(decode.note).toMatch(/left out current run 5: −0\.2% \(its slowest\) to leave out as many runs of each side as the other/);
+    expect(metricRowNote(decode)).toMatch(/left out current run 5: −0\.2% \(its slowest\) to leave out as many runs of each side as the other/);
     expect(verdict).toBe('fail');
     expect(comparison!.undecided).toEqual([]);
     // The reasons (what the comment shows) name it once for the two metrics of the same runs.
@@ -117,7 +118,7 @@ describe('compare with a stalled run', () => {
   it('without the outlier rule one slow baseline run at the current\'s level is no second state: it still fails', () => {
     const gated = compare(side(cur), side(base), { dropWarmup: false, dropOutliers: false });
     const { verdict, comparison } = gated;
-    expect(row(comparison!.rows, 'decode_tok_s').note ?? '').not.toMatch(/overlap/);
+    expect(metricRowNote(row(comparison!.rows, 'decode_tok_s')) ?? '').not.toMatch(/overlap/);
     expect(verdict).toBe('fail');
     // Two of five at that level are a state: not a fail, undecided.
     const twoStates = [358.2, 357.4, 336.0, 358.9, 336.4];
@@ -158,8 +159,8 @@ describe('compare with stalls on both sides (5 runs each, a 6% drop)', () => {
     expect(decode.pValue!).toBeLessThan(1e-4);
     expect(decode.status).toBe('fail');
     expect(verdict).toBe('fail');
-    expect(decode.note).toMatch(/left out baseline run 2: −12\.\d%, baseline run 4: −19\.\d% as stalled, beside 3 runs within ±0\.\d%/);
-    expect(decode.note).toMatch(/left out current run 3: −15\.\d%, current run 4: −0\.\d% \(its slowest\) as stalled or, to leave out as many runs of each side, as its slowest, beside 3 runs/);
+    expect(metricRowNote(decode)).toMatch(/left out baseline run 2: −12\.\d%, baseline run 4: −19\.\d% as stalled, beside 3 runs within ±0\.\d%/);
+    expect(metricRowNote(decode)).toMatch(/left out current run 3: −15\.\d%, current run 4: −0\.\d% \(its slowest\) as stalled or, to leave out as many runs of each side, as its slowest, beside 3 runs/);
     expect(accountOf(gated)[0]).toMatch(/3 vs 3 samples kept \(4 slowest runs left out; trimmed t-test\)/);
   });
 
@@ -181,8 +182,8 @@ describe('compare with stalls on both sides (5 runs each, a 6% drop)', () => {
     const { verdict, comparison } = gated;
     const decode = row(comparison!.rows, 'decode_tok_s');
     expect(decode.samples).toEqual([5, 5]);
-    expect(decode.note).not.toMatch(/left out/);
-    expect(decode.note).toBe('beyond the 3% floor but not significant');
+    expect(metricRowNote(decode)).not.toMatch(/left out/);
+    expect(metricRowNote(decode)).toBe('beyond the 3% floor but not significant');
     expect(verdict).toBe('insufficient-data');
   });
 });
@@ -258,7 +259,7 @@ describe('issue 24: a 6% drop against a stored baseline with stalls on both side
     const noisyHead = compare(side(head), side(base));
     expect(noisyHead.verdict).toBe('insufficient-data');
     expect(row(noisyHead.comparison!.rows, 'decode_tok_s').samples).toEqual([3, 3]);
-    expect(row(noisyHead.comparison!.rows, 'decode_tok_s').note).toMatch(/3 current runs lie below its fast cluster, more than a stall's share \(at most 40% of a side\): 1 stayed/);
+    expect(metricRowNote(row(noisyHead.comparison!.rows, 'decode_tok_s'))).toMatch(/3 current runs lie below its fast cluster, more than a stall's share \(at most 40% of a side\): 1 stayed/);
     // On the baseline side a stall left in can only make the baseline look slower: the interval's
     // worse end is the current's clean runs against the baseline's fastest, inside the floor.
     const noisyBase = compare(side(base), side(head));

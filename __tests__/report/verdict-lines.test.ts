@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { compare } from '../../src/compare/gate.js';
 import { ComparisonSchema, ReportSchema, type ComparisonRow, type DecisionCause } from '../../src/model/report.js';
 import { causeLine, comparisonLines, comparisonNoteLines, verdictLines } from '../../src/report/verdict-lines.js';
+import { metricRowNote } from '../../src/report/row-lines.js';
 import { emptyReport } from '../helpers/empty-report.js';
 import { finding } from './report-factory.js';
 
@@ -121,5 +122,19 @@ describe('each kind of cause is rendered from its data', () => {
       'decode_tok_s, tpot_ms: left out baseline run 3: −6.2% as stalled, beside 4 runs within ±0.4% (a stall only slows a run down)',
       'kernel shares not compared: the baseline has no kernel capture',
     ]);
+  });
+
+  it("a metric row's note: its warm-up runs, its runs left out and what held it back, from its reading; an older row's note as stored", () => {
+    const base: ComparisonRow = { metric: 'decode_tok_s', kind: 'metric', unit: 'tok/s', direction: 'higher', baseline: 358.5, current: 357.9, delta: -0.0017, ci: [-0.041, 0.002], threshold: 0.03, status: 'insufficient-data' };
+    const reading = {
+      kind: 'metric' as const,
+      outcome: 'interval-reaches-floor' as const,
+      warmupDropped: [{ side: 'current' as const, values: [320.5], median: 357.9 }],
+      stalls: [{ side: 'baseline' as const, runs: [{ run: 3, change: -0.062, stall: true }], kept: 4, spread: 0.004, found: 1, maxShare: 0.4 }],
+    };
+    expect(metricRowNote({ ...base, reading })).toBe(
+      'dropped the first sample of current as warm-up (320.5 vs median 357.9 tok/s); left out baseline run 3: −6.2% as stalled, beside 4 runs within ±0.4% (a stall only slows a run down); the interval reaches 4.1% worse, past the 3% floor: a regression at the floor is not ruled out',
+    );
+    expect(metricRowNote({ ...base, note: 'as an older report wrote it' })).toBe('as an older report wrote it');
   });
 });

@@ -4,6 +4,7 @@
  * whose alpha is its share of the test's (src/compare/sequential.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { metricRowNote } from '../../src/report/row-lines.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProcessGroups } from '../../src/runner/process-group.js';
@@ -52,7 +53,7 @@ describe('adaptive A/B', () => {
     expect(decode.status).toBe('fail');
     expect(decode.samples).toEqual([4, 4]);
     expect(decode.leftOut).toEqual([1, 1]);
-    expect(decode.note).toMatch(/left out baseline run 3: −15\.\d% as stalled, beside 4 runs/);
+    expect(metricRowNote(decode)).toMatch(/left out baseline run 3: −15\.\d% as stalled, beside 4 runs/);
     expect(accountOf(head)[0]).toMatch(/decode_tok_s regressed .*at look 2 of 3, the last \(alpha 0\.01\)/);
   }, 60_000);
 

@@ -8,7 +8,6 @@
  */
 import { DESCRIPTIVE_METRICS } from '../model/metrics.js';
 import type { ComparisonNote, ComparisonRow, MetricReading, RowStatus, StallSide } from '../model/report.js';
-import { formatP, formatPct, formatValue } from './percent-format.js';
 import type { GatedRow, GateMetric } from './gate-input.js';
 import { ciLevel, metricFloor, type GateOptions } from './gate-options.js';
 import { lookAlpha, RUNS_PER_EXTRA_LOOK } from './sequential.js';
@@ -28,9 +27,7 @@ interface Side {
   stalled: number[];
   /** Runs below the side's fast cluster (stalls as the outlier rule finds them), before the cap and the symmetry. */
   found: number;
-  /** The note that names the runs left out, as rendered once (absent when none were left out). */
-  stallNote?: string;
-  /** The same as data, for the comparison's notes. */
+  /** The runs left out, as data, for the row and the comparison's notes (absent when none were). */
   stall?: StallSide;
   value: number;
   /** The metric's samples as given, unreadable ones included. */
@@ -51,8 +48,8 @@ interface Pending {
   floor: number;
   base: Side;
   cur: Side;
-  notes: string[];
-  drift: string[];
+  /** What the row's note says, as data (src/report/row-lines.ts metricRowNote writes it). */
+  said: MetricSaid;
   driftData: NonNullable<MetricReading['drift']>;
   /** Relative change of the medians, current / baseline − 1. */
   delta: number;
@@ -61,18 +58,23 @@ interface Pending {
   pBetter: number;
 }
 
+/** What a metric row says of its runs beside its outcome: warm-up runs dropped or kept, runs left out as stalled. */
+type MetricSaid = Pick<MetricReading, 'warmupDropped' | 'warmupKept' | 'stalls' | 'minSamples'>;
+
+function say<K extends 'warmupDropped' | 'warmupKept' | 'stalls'>(said: MetricSaid, key: K, item: NonNullable<MetricSaid[K]>[number]): void {
+  (said[key] ??= [] as never as NonNullable<MetricSaid[K]>).push(item as never);
+}
+
 /** The warm-up rule, and the runs the outlier rule finds below the side's fast cluster (not yet left out). */
-function warmSide(label: Side['label'], metric: GateMetric, options: GateOptions, notes: string[], other: GateMetric): { runs: number[]; dropped: number[]; stalls: Set<number> } {
+function warmSide(label: Side['label'], metric: GateMetric, options: GateOptions, said: MetricSaid, other: GateMetric): { runs: number[]; dropped: number[]; stalls: Set<number> } {
   const samples = metric.samples.filter(Number.isFinite);
   const rule = { ...DEFAULT_WARMUP_RULE, minKeep: options.minSamples };
   const { kept, dropped } = options.dropWarmup ? dropWarmupOutliers(samples, metric.direction, rule) : { kept: samples, dropped: [] };
   if (options.dropWarmup && !dropped.length && dropWarmupOutliers(samples, metric.direction, { ...rule, minKeep: 2 }).dropped.length) {
-    notes.push(`the first sample of ${label} looks like warm-up but was kept: dropping it would leave fewer than ${options.minSamples}`);
+    say(said, 'warmupKept', label);
+    said.minSamples = options.minSamples;
   }
-  if (dropped.length) {
-    const list = dropped.map((v) => formatValue(v, '')).join(', ');
-    notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue(median(kept), metric.unit)})`);
-  }
+  if (dropped.length) say(said, 'warmupDropped', { side: label, values: [...dropped], median: median(kept) });
   const stalls = options.dropOutliers ? new Set(findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) }).outliers) : new Set<number>();
   return { runs: kept, dropped, stalls };
 }
@@ -89,23 +91,14 @@ function trimSide(label: Side['label'], metric: GateMetric, warm: ReturnType<typ
 }
 
 /**
- * The note that names the runs left out: the stalls the rule found, and the clean runs taken out
- * so that both sides lose as many; a side with more stalls than a stall's share says its slow runs
- * stayed (it is noisy, not stalled).
+ * The runs left out of each side, as data: the stalls the rule found, and the clean runs taken out
+ * so that both sides lose as many; a side with more runs below its fast cluster than were left out
+ * (more than a stall's share) counts as noisy (src/report/row-lines.ts writes it).
  */
-function stallNotes(base: Side, cur: Side, rule: { maxShare: number }): void {
+function stallData(base: Side, cur: Side, rule: { maxShare: number }): void {
   for (const side of [base, cur]) {
-    const k = side.outliers.length;
-    if (!k) continue;
-    const runs = side.outliers.map((r) => `${side.label} run ${r.run}: ${formatPct(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
-    const spread = relativeSpreadOf(side.kept);
-    const rest = `±${(spread * 100).toFixed(spread < 0.001 ? 2 : 1)}%`;
-    const stalled = side.outliers.filter((r) => r.stall).length;
-    const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
-    let note = `left out ${runs} ${what}, beside ${side.kept.length} run${side.kept.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
-    if (side.found > stalled + (k - stalled) && side.found > k) note += `; ${side.found} ${side.label} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(rule.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
-    side.stallNote = note;
-    side.stall = { side: side.label, runs: side.outliers.map((r) => ({ ...r })), kept: side.kept.length, spread, found: side.found, maxShare: rule.maxShare };
+    if (!side.outliers.length) continue;
+    side.stall = { side: side.label, runs: side.outliers.map((r) => ({ ...r })), kept: side.kept.length, spread: relativeSpreadOf(side.kept), found: side.found, maxShare: rule.maxShare };
   }
 }
 
@@ -115,7 +108,7 @@ function relativeSpreadOf(values: readonly number[]): number {
   return Math.abs(center) > 0 ? Math.max(...values.map((v) => Math.abs(v / center - 1))) : 0;
 }
 
-function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined, note: string): ComparisonRow {
+function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined): ComparisonRow {
   const metric = (cur ?? base)!;
   const baseline = base ? base.value : null;
   const current = cur ? cur.value : null;
@@ -130,7 +123,6 @@ function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | u
     ci: null,
     threshold: null,
     status: 'info',
-    note,
   };
 }
 
@@ -213,20 +205,20 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
     const cur = curByName.get(name);
     const floor = metricFloor(options, name);
     if (floor === undefined) {
-      if (base && cur) rows.push({ row: infoRow(name, base, cur, 'not gated (no threshold)') });
+      if (base && cur) rows.push({ row: { ...infoRow(name, base, cur), reading: { kind: 'metric', outcome: 'not-gated' } } });
       continue;
     }
     if (base) gatedInBaseline += 1;
     if (!base || !cur) {
       const side = base ? 'baseline' : 'current';
-      rows.push({ row: { ...infoRow(name, base, cur, `only in the ${side}; not compared`), reading: { kind: 'metric', outcome: 'only-in', side } } });
+      rows.push({ row: { ...infoRow(name, base, cur), reading: { kind: 'metric', outcome: 'only-in', side } } });
       continue;
     }
     compared += 1;
     const direction = cur.direction;
-    const notes: string[] = [];
-    const baseWarm = warmSide('baseline', base, options, notes, cur);
-    const curWarm = warmSide('current', cur, options, notes, base);
+    const said: MetricSaid = {};
+    const baseWarm = warmSide('baseline', base, options, said, cur);
+    const curWarm = warmSide('current', cur, options, said, base);
     // As many runs of each side left out, within a stall's share: a neighbour slows both sides.
     const k = options.dropOutliers
       ? symmetricStalls(
@@ -238,11 +230,11 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       : { baseline: 0, current: 0 };
     const baseSide = trimSide('baseline', base, baseWarm, k.baseline);
     const curSide = trimSide('current', cur, curWarm, k.current);
-    stallNotes(baseSide, curSide, DEFAULT_OUTLIER_RULE);
-    for (const side of [baseSide, curSide]) if (side.stallNote) notes.push(side.stallNote);
+    stallData(baseSide, curSide, DEFAULT_OUTLIER_RULE);
+    for (const side of [baseSide, curSide]) if (side.stall) say(said, 'stalls', side.stall);
     if (!(baseSide.value > 0) || !(curSide.value >= 0)) {
       // A ratio of medians needs a positive baseline (e.g. failed_requests at 0 has no relative change).
-      rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
+      rows.push({ row: { ...infoRow(name, base, cur), delta: null, reading: { kind: 'metric', outcome: 'no-relative-change' } } });
       continue;
     }
     // Stalled runs were measured: they count towards the minimum, though the fast clusters decide.
@@ -265,7 +257,6 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
           samples: [nBase, nCur],
           leftOut: [base.samples.length - nBase, cur.samples.length - nCur],
           status: 'insufficient-data',
-          note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
           insufficient: {
             why: 'too-few-samples',
             noise: [relativeRobustSd(baseSide.runs), relativeRobustSd(curSide.runs)],
@@ -274,7 +265,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
             addsRuns: Boolean(options.look && options.look.of > 1 && !options.look.final),
             quieterRunner: false,
           },
-          reading: { kind: 'metric', outcome: 'too-few-samples', minSamples: options.minSamples },
+          reading: { kind: 'metric', outcome: 'too-few-samples', minSamples: options.minSamples, ...said },
         },
         undecided: true,
       });
@@ -288,14 +279,10 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       resamples: options.bootstrapResamples,
       random: mulberry32(seedFor(options.seed, name)),
     });
-    const drift: string[] = [];
     const driftData: Pending['driftData'] = [];
     for (const side of [baseSide, curSide]) {
       const found = detectDrift(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
-      if (found.drift) {
-        drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall ${formatP(found.pValue)})`);
-        driftData.push({ side: side.label, change: found.change, samples: side.kept.length, pValue: found.pValue });
-      }
+      if (found.drift) driftData.push({ side: side.label, change: found.change, samples: side.kept.length, pValue: found.pValue });
     }
     pending.push({
       name,
@@ -304,8 +291,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       floor,
       base: baseSide,
       cur: curSide,
-      notes,
-      drift,
+      said,
       driftData,
       delta,
       ci: [interval.low - 1, interval.high - 1],
@@ -329,7 +315,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
  * runs at the slower side's level count only as a state, a third of its runs or more: one slowed
  * run of a busy GPU is no second state. Says which runs, or undefined when the sides do not overlap so.
  */
-function overlap(p: Pending, worse: number): { text: string; data: NonNullable<MetricReading['overlap']> } | undefined {
+function overlap(p: Pending, worse: number): NonNullable<MetricReading['overlap']> | undefined {
   // In "worse is larger" terms, so one comparison serves both directions.
   const bad = (value: number) => (p.direction === 'higher' ? -value : value);
   const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
@@ -338,11 +324,8 @@ function overlap(p: Pending, worse: number): { text: string; data: NonNullable<M
   const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
   const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
   const shownFast = fastReach && fastReach * 3 >= fast.kept.length ? fastReach : 0;
-  const parts: string[] = [];
-  if (shownFast) parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
-  if (slowReach) parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
-  if (!parts.length) return undefined;
-  return { text: `the sides overlap: ${parts.join(', and ')}`, data: { slow: slow.label, fastReach: shownFast, fastKept: fast.kept.length, slowReach, slowKept: slow.kept.length } };
+  if (!shownFast && !slowReach) return undefined;
+  return { slow: slow.label, fastReach: shownFast, fastKept: fast.kept.length, slowReach, slowKept: slow.kept.length };
 }
 
 /** Runs per side beyond which a job is not the way to decide a metric: a quieter runner (or pinned clocks) is. */
@@ -375,10 +358,6 @@ function insufficientOf(p: Pending, why: Insufficient['why'], worse: number, opt
   };
 }
 
-function formatNoise(sd: number): string {
-  return `${(sd * 100).toFixed(sd < 0.001 ? 2 : 1)}%`;
-}
-
 /**
  * Each side's median interval of its kept runs, at the gate's level, lies apart from the other's by
  * more than the overlap check's reach (half the floor): null intervals (too few runs) are not apart.
@@ -406,23 +385,23 @@ export const NOISY_SIDE_CHANGE_SHARE = 1 / 6;
  * rule, robust (a median of deviations): a minority of stalls does not move it, a side whose runs
  * most were slowed by varying amounts does. Its text, or undefined.
  */
-function noisySide(p: Pending, worse: number): { text: string; data: NonNullable<MetricReading['noisy']> } | undefined {
+function noisySide(p: Pending, worse: number): NonNullable<MetricReading['noisy']> | undefined {
   const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
   if (slow.runs.length < 3) return undefined;
   const slowSd = relativeRobustSd(slow.runs);
   const fastSd = relativeRobustSd(fast.runs);
   if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, NOISY_SIDE_MIN_SD))) return undefined;
   if (!(slowSd >= NOISY_SIDE_CHANGE_SHARE * Math.abs(worse))) return undefined;
-  return { text: `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s: a neighbour slows runs by varying amounts, a change of code by one`, data: { slow: slow.label, slowSd, fastSd } };
+  return { slow: slow.label, slowSd, fastSd };
 }
 
 /** The baseline's fastest kept run beats the current's median by the floor or more: the baseline ran that fast, so a regression at the floor is not ruled out. Its text, or undefined. */
-function baselineRanFaster(p: Pending): { text: string; data: NonNullable<MetricReading['baselineFaster']> } | undefined {
+function baselineRanFaster(p: Pending): NonNullable<MetricReading['baselineFaster']> | undefined {
   const better = (a: number, b: number) => (p.direction === 'higher' ? a / b - 1 : b / a - 1);
   const fastest = p.direction === 'higher' ? Math.max(...p.base.kept) : Math.min(...p.base.kept);
   const by = better(fastest, p.cur.value);
   if (!(by >= p.floor)) return undefined;
-  return { text: `a baseline run was ${formatPct(by).replace('+', '')} better than the current median (${formatValue(fastest, p.unit)} against ${formatValue(p.cur.value, p.unit)}): the baseline ran that fast, and a run is never made faster`, data: { fastest, by } };
+  return { fastest, by };
 }
 
 function decide(p: Pending, pWorse: number, pBetter: number, options: GateOptions): GatedRow {
@@ -439,8 +418,6 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const significantWorse = pWorse <= alpha && ciWorse;
   const significantBetter = pBetter <= alpha && ciBetter;
   const pValue = worse > 0 ? pWorse : pBetter;
-  const floorText = formatPct(p.floor, 0).replace('+', '');
-  const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   // Significant with each side's median interval apart from the other's is decided: runs of one
   // side reaching the other's median do not hold it back. A noisy side is another matter: a side
@@ -456,13 +433,13 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
     level: ciLevel(options.alpha),
     stalled: p.base.stalled.length + p.cur.stalled.length,
     warmup: p.base.dropped.length + p.cur.dropped.length,
+    ...p.said,
   };
   // Undecided unless a branch below decides it.
   let status: RowStatus = 'insufficient-data';
   let insufficient: Insufficient | undefined;
   if (overlapping && worse > 0) {
     // Significant and past the floor, yet the sides overlap or the slower one is noisy: not decided.
-    notes.push(overlapping.text);
     insufficient = insufficientOf(p, sidesOverlap ? 'sides-overlap' : 'noisy-side', worse, options);
     reading.outcome = sidesOverlap ? 'sides-overlap' : 'noisy-side';
   } else if (significantWorse && worse >= p.floor) {
@@ -472,28 +449,22 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
     status = 'improved';
     reading.outcome = 'improved';
   } else if (worse >= p.floor) {
-    notes.push(`beyond the ${floorText} floor but not significant`);
     insufficient = insufficientOf(p, 'not-significant', worse, options);
     reading.outcome = 'not-significant';
   } else if (!withinFloor) {
-    const hide = formatPct(-worstWorse).replace('−', '');
-    notes.push(`the interval reaches ${hide} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
     insufficient = insufficientOf(p, 'interval-reaches-floor', worse, options);
     reading.outcome = 'interval-reaches-floor';
   } else if (ranFaster) {
-    notes.push(ranFaster.text);
     insufficient = insufficientOf(p, 'baseline-ran-faster', worse, options);
     reading.outcome = 'baseline-ran-faster';
   } else {
     status = 'pass';
-    if (overlapping) notes.push(overlapping.text);
-    if (significantWorse || significantBetter) notes.push(`a real but small change, below the ${floorText} floor`);
+    if (significantWorse || significantBetter) reading.smallChange = true;
   }
-  if (sidesOverlap) reading.overlap = sidesOverlap.data;
-  if (noisy) reading.noisy = noisy.data;
-  if (ranFaster) reading.baselineFaster = ranFaster.data;
-  if (p.drift.length) {
-    notes.push(...p.drift);
+  if (sidesOverlap) reading.overlap = sidesOverlap;
+  if (noisy) reading.noisy = noisy;
+  if (ranFaster) reading.baselineFaster = ranFaster;
+  if (p.driftData.length) {
     reading.drift = p.driftData;
     if (status === 'pass' || status === 'improved') {
       status = 'warn';
@@ -515,7 +486,6 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
       samples: [p.base.kept.length, p.cur.kept.length],
       leftOut: [p.base.total - p.base.kept.length, p.cur.total - p.cur.kept.length],
       status,
-      ...(notes.length ? { note: notes.join('; ') } : {}),
       ...(insufficient ? { insufficient } : {}),
       reading,
     },

@@ -114,6 +114,17 @@ export type Side = z.infer<typeof SideSchema>;
 /** A run of a side left out of its median as one of its slowest: its number as measured, its distance below the kept runs' median, and whether the outlier rule found it stalled. */
 export const LeftOutRunSchema = z.object({ run: z.number().int().positive(), change: z.number(), stall: z.boolean() });
 
+/** A side's runs left out as its slowest: which, beside how many kept runs of what spread, and the runs below its fast cluster (`found`) past a stall's share (`maxShare`). */
+export const StallSideSchema = z.object({
+  side: SideSchema,
+  runs: z.array(LeftOutRunSchema),
+  kept: z.number().int().nonnegative(),
+  spread: z.number().nonnegative(),
+  found: z.number().int().nonnegative(),
+  maxShare: z.number(),
+});
+export type StallSide = z.infer<typeof StallSideSchema>;
+
 /**
  * What a metric row's sentence says beyond the row's own fields, as data (renderers write it):
  * the interval's level, the runs left out (slowest, warm-up), and for an undecided or warned row
@@ -123,8 +134,11 @@ export const LeftOutRunSchema = z.object({ run: z.number().int().positive(), cha
  */
 export const MetricReadingSchema = z.object({
   kind: z.literal('metric'),
-  /** The outcome that wrote the row's status; `only-in` with `side`: the metric is on one side. */
-  outcome: z.enum(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'drift']),
+  /**
+   * The outcome that wrote the row's status; `only-in` with `side`: the metric is on one side;
+   * `not-gated`: no threshold names it; `no-relative-change`: the baseline median is not positive.
+   */
+  outcome: z.enum(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift']),
   side: SideSchema.optional(),
   /** The interval's confidence level (0.95). */
   level: z.number().optional(),
@@ -139,6 +153,14 @@ export const MetricReadingSchema = z.object({
   noisy: z.object({ slow: SideSchema, slowSd: z.number(), fastSd: z.number() }).optional(),
   /** The baseline's best kept run and how much better than the current median it is (a fraction). */
   baselineFaster: z.object({ fastest: z.number(), by: z.number() }).optional(),
+  /** Warm-up runs dropped from a side: their values and the median of the runs kept. */
+  warmupDropped: z.array(z.object({ side: SideSchema, values: z.array(z.number()), median: z.number() })).optional(),
+  /** Sides whose first run looked like warm-up but was kept (dropping it would leave fewer than `minSamples`). */
+  warmupKept: z.array(SideSchema).optional(),
+  /** Each side's runs left out as its slowest. */
+  stalls: z.array(StallSideSchema).optional(),
+  /** A significant change, but below the floor. */
+  smallChange: z.boolean().optional(),
   /** A monotonic drift within a side: its change over its samples (a fraction), the samples and the Mann-Kendall p. */
   drift: z.array(z.object({ side: SideSchema, change: z.number(), samples: z.number().int().nonnegative(), pValue: z.number() })).optional(),
 });
@@ -407,16 +429,6 @@ export const ThrottleReadingSchema = z.discriminatedUnion('type', [
 ]);
 export type ThrottleReading = z.infer<typeof ThrottleReadingSchema>;
 
-/** A side's runs left out as its slowest: which, beside how many kept runs of what spread, and the runs below its fast cluster (`found`) past a stall's share (`maxShare`). */
-export const StallSideSchema = z.object({
-  side: SideSchema,
-  runs: z.array(LeftOutRunSchema),
-  kept: z.number().int().nonnegative(),
-  spread: z.number().nonnegative(),
-  found: z.number().int().nonnegative(),
-  maxShare: z.number(),
-});
-export type StallSide = z.infer<typeof StallSideSchema>;
 
 /**
  * What the comparison says beside its rows, as data (renderers write the lines, in this order):

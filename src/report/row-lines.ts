@@ -3,7 +3,7 @@
  * says nothing in words): a metric's change with its interval and what held it back, a share or a
  * time per step against its threshold, a finding new, resolved or not compared. Renders only.
  */
-import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type Side } from '../model/report.js';
+import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type Side, type StallSide } from '../model/report.js';
 import { formatP, formatPct, formatPctRange, formatPp, formatValue } from '../compare/percent-format.js';
 import { stepTimeText } from '../compare/per-step.js';
 import { KERNEL_TIME_PREFIX } from '../compare/gate-options.js';
@@ -105,6 +105,85 @@ function noisyText(noisy: NonNullable<MetricReading['noisy']>): string {
   return `the ${SIDE_TEXT[noisy.slow]} runs vary ±${formatNoise(noisy.slowSd)} against ±${formatNoise(noisy.fastSd)} of the ${SIDE_TEXT[fast]}'s: a neighbour slows runs by varying amounts, a change of code by one`;
 }
 
+/** A side's runs left out as its slowest, in words: which, why, beside what kept runs, and whether the side counts as noisy. */
+export function stallText(side: StallSide): string {
+  const k = side.runs.length;
+  const runs = side.runs.map((r) => `${side.side} run ${r.run}: ${formatPct(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
+  const rest = `±${(side.spread * 100).toFixed(side.spread < 0.001 ? 2 : 1)}%`;
+  const stalled = side.runs.filter((r) => r.stall).length;
+  const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
+  let text = `left out ${runs} ${what}, beside ${side.kept} run${side.kept === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
+  if (side.found > k) text += `; ${side.found} ${side.side} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(side.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
+  return text;
+}
+
+/**
+ * A metric row's note, written from its reading: the warm-up runs dropped or kept, the runs left
+ * out, what held it back or what it shows below the floor, and a drift. A row of a report from
+ * before rows carried their reading shows the note it stored.
+ */
+export function metricRowNote(row: ComparisonRow): string | undefined {
+  const reading = row.reading?.kind === 'metric' ? row.reading : undefined;
+  if (!reading) return row.note;
+  switch (reading.outcome) {
+    case 'not-gated':
+      return 'not gated (no threshold)';
+    case 'only-in':
+      return `only in the ${SIDE_TEXT[reading.side ?? 'baseline']}; not compared`;
+    case 'no-relative-change':
+      return 'no relative change: the baseline median is not positive';
+    default:
+  }
+  const notes: string[] = [];
+  for (const side of ['baseline', 'current'] as const) {
+    if (reading.warmupKept?.includes(side)) notes.push(`the first sample of ${side} looks like warm-up but was kept: dropping it would leave fewer than ${reading.minSamples ?? '?'}`);
+    const dropped = reading.warmupDropped?.find((d) => d.side === side);
+    if (dropped) {
+      const list = dropped.values.map((v) => formatValue(v, '')).join(', ');
+      notes.push(`dropped ${dropped.values.length === 1 ? 'the first sample' : `the first ${dropped.values.length} samples`} of ${side} as warm-up (${list} vs median ${formatValue(dropped.median, row.unit)})`);
+    }
+  }
+  for (const side of reading.stalls ?? []) notes.push(stallText(side));
+  const floorText = formatPct(row.threshold ?? 0, 0).replace('+', '');
+  const held = reading.overlap ? overlapText(row, reading.overlap) : reading.noisy ? noisyText(reading.noisy) : undefined;
+  switch (reading.outcome) {
+    case 'too-few-samples':
+      notes.push(`at least ${reading.minSamples ?? '?'} samples per side are needed`);
+      break;
+    case 'sides-overlap':
+    case 'noisy-side':
+      if (held) notes.push(held);
+      break;
+    case 'not-significant':
+      notes.push(`beyond the ${floorText} floor but not significant`);
+      break;
+    case 'interval-reaches-floor': {
+      const worstWorse = row.ci ? (row.direction === 'higher' ? -row.ci[0] : row.ci[1]) : 0;
+      notes.push(`the interval reaches ${formatPct(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
+      break;
+    }
+    case 'baseline-ran-faster':
+      if (reading.baselineFaster) notes.push(baselineFasterText(row, reading.baselineFaster));
+      break;
+    case 'within-floor':
+    case 'drift':
+      if (held) notes.push(held);
+      if (reading.smallChange) notes.push(`a real but small change, below the ${floorText} floor`);
+      break;
+    default:
+  }
+  for (const d of reading.drift ?? []) notes.push(driftText(d));
+  return notes.length ? notes.join('; ') : undefined;
+}
+
+function driftText(d: NonNullable<MetricReading['drift']>[number]): string {
+  return `drift within ${SIDE_TEXT[d.side]}: ${formatPct(d.change)} across ${d.samples} samples (Mann-Kendall ${formatP(d.pValue)})`;
+}
+
+function baselineFasterText(row: ComparisonRow, faster: NonNullable<MetricReading['baselineFaster']>): string {
+  return `a baseline run was ${formatPct(faster.by).replace('+', '')} better than the current median (${formatValue(faster.fastest, row.unit)} against ${formatValue(row.current ?? Number.NaN, row.unit)}): the baseline ran that fast, and a run is never made faster`;
+}
+
 function metricSentence(row: ComparisonRow, reading: MetricReading, ctx: RowContext): string | undefined {
   const name = row.metric;
   if (reading.outcome === 'only-in') return `${name} is only in the ${SIDE_TEXT[reading.side ?? 'baseline']}; not compared`;
@@ -114,8 +193,7 @@ function metricSentence(row: ComparisonRow, reading: MetricReading, ctx: RowCont
   }
   if (reading.outcome === 'within-floor' || row.baseline === null || row.current === null || row.delta === null || !row.ci) return undefined;
   if (reading.outcome === 'drift') {
-    const drift = (reading.drift ?? []).map((d) => `drift within ${SIDE_TEXT[d.side]}: ${formatPct(d.change)} across ${d.samples} samples (Mann-Kendall ${formatP(d.pValue)})`);
-    return `${name}: ${drift.join('; ')}; the samples are not stable`;
+    return `${name}: ${(reading.drift ?? []).map(driftText).join('; ')}; the samples are not stable`;
   }
   const [ciLow, ciHigh] = row.ci;
   const floor = row.threshold ?? 0;
@@ -143,10 +221,7 @@ function metricSentence(row: ComparisonRow, reading: MetricReading, ctx: RowCont
       return `${name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out${decide}`;
     }
     case 'baseline-ran-faster': {
-      const faster = reading.baselineFaster;
-      const why = faster
-        ? `a baseline run was ${formatPct(faster.by).replace('+', '')} better than the current median (${formatValue(faster.fastest, row.unit)} against ${formatValue(row.current, row.unit)}): the baseline ran that fast, and a run is never made faster`
-        : 'a baseline run was better than the current median by the floor';
+      const why = reading.baselineFaster ? baselineFasterText(row, reading.baselineFaster) : 'a baseline run was better than the current median by the floor';
       return `${name} undecided (${change}; ${stats}): ${why}${decide}`;
     }
   }

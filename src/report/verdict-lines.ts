@@ -8,11 +8,11 @@ import type { AcceptanceNote, Acceptance, ComparisonNote, ComparisonRow, Decisio
 import { claimName } from '../compare/acceptance.js';
 import { MIN_HISTORY_REPORTS } from '../compare/between-jobs.js';
 import { withoutQuotedText } from '../errors.js';
-import { formatPct, formatValue } from '../compare/percent-format.js';
+import { formatValue } from '../compare/percent-format.js';
 import { droppedMetricsLine } from './data-loss.js';
 import { refusalText } from './per-step-text.js';
 import { reportKernelNames } from './kernel-display-name.js';
-import { failingFindingLine, rowContext, rowSentence, strongestHit, targetLabel, type RowContext } from './row-lines.js';
+import { failingFindingLine, rowContext, rowSentence, stallText, strongestHit, targetLabel, type RowContext } from './row-lines.js';
 
 const SIDE_RUN: Record<Side, string> = { baseline: 'baseline', current: 'current run' };
 
@@ -119,17 +119,7 @@ const NO_THROUGHPUT = 'no gated metric is present on both sides';
 
 /** `decode_tok_s, tpot_ms: left out baseline run 3: −15.0% …`: the runs left out as outliers. */
 function leftOutNote(note: Extract<ComparisonNote, { kind: 'left-out' }>): string {
-  const sides = note.sides.map((side) => {
-    const k = side.runs.length;
-    const runs = side.runs.map((r) => `${side.side} run ${r.run}: ${formatPct(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
-    const rest = `±${(side.spread * 100).toFixed(side.spread < 0.001 ? 2 : 1)}%`;
-    const stalled = side.runs.filter((r) => r.stall).length;
-    const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
-    let text = `left out ${runs} ${what}, beside ${side.kept} run${side.kept === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
-    if (side.found > k) text += `; ${side.found} ${side.side} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(side.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
-    return text;
-  });
-  return `${note.metrics.join(', ')}: ${sides.join('; ')}`;
+  return `${note.metrics.join(', ')}: ${note.sides.map(stallText).join('; ')}`;
 }
 
 /** The noise between jobs the floors were widened by (a baseline from another job with the default branch's history). */

@@ -17,6 +17,7 @@ import { workloadName } from '../dashboard/build-data.js';
 import { reportCharts } from './charts.js';
 import { reportKernelNames } from '../kernel-display-name.js';
 import { comparisonLines } from '../verdict-lines.js';
+import { metricRowNote } from '../row-lines.js';
 import type { ReportEntry } from '../merge-reports.js';
 import { explainedText, perStepHeadline, perStepNotes } from '../per-step-text.js';
 import { stepTimeText } from '../../compare/per-step.js';
@@ -112,9 +113,9 @@ export function isQuiet(row: ComparisonRow): boolean {
  */
 export function rowNotes(rows: readonly ComparisonRow[], d: Detail): string[] {
   return rows
-    .filter((row) => row.kind === 'metric' && row.note)
+    .filter((row) => row.kind === 'metric' && metricRowNote(row))
     .slice(0, Math.max(d.notices, 3))
-    .map((row) => `- ${safeText(metricInfo(row.metric).label, 60)}: ${safeText(row.note!, d.textChars)}`);
+    .map((row) => `- ${safeText(metricInfo(row.metric).label, 60)}: ${safeText(metricRowNote(row)!, d.textChars)}`);
 }
 
 function evidenceText(finding: Finding, d: Detail): string {
