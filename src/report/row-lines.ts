@@ -4,7 +4,7 @@
  * time per step against its threshold, a finding new, resolved or not compared. Renders only.
  */
 import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type Side, type StallSide } from '../model/report.js';
-import { formatP, formatPct, formatPctRange, formatPp, formatValue } from '../compare/percent-format.js';
+import { formatP, formatPct, formatPctRange, formatPp, formatValue } from './percent-format.js';
 import { stepTimeText } from '../compare/per-step.js';
 import { KERNEL_TIME_PREFIX } from '../compare/gate-options.js';
 import { countsAsFinding, SEVERITY_RANK } from '../model/decision.js';

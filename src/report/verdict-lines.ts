@@ -8,7 +8,7 @@ import type { AcceptanceNote, Acceptance, ComparisonNote, ComparisonRow, Decisio
 import { claimName } from '../compare/acceptance.js';
 import { MIN_HISTORY_REPORTS } from '../compare/between-jobs.js';
 import { withoutQuotedText } from '../errors.js';
-import { formatValue } from '../compare/percent-format.js';
+import { formatValue } from './percent-format.js';
 import { droppedMetricsLine } from './data-loss.js';
 import { refusalText } from './per-step-text.js';
 import { reportKernelNames } from './kernel-display-name.js';
