@@ -15,6 +15,7 @@ import { sampleWorkspace } from '../helpers/action-workspace.js';
 import { runInProcess } from '../helpers/fake-action-host.js';
 import type { FakeGitHub } from '../helpers/fake-github.js';
 import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
+import { linesOf } from '../helpers/gate-lines.js';
 
 let fake: FakeGitHub;
 useFakeGitHub((started) => (fake = started));
@@ -90,7 +91,7 @@ describe('accepting a regression on the pull request', () => {
     });
     // Every failing row is still there, with status fail.
     expect(failingMetrics(report).length).toBeGreaterThan(0);
-    expect(report.verdictReasons[0]).toMatch(/^accepted by @maint \(label\) on /);
+    expect(linesOf(report)[0]).toMatch(/^accepted by @maint \(label\) on /);
     // Shown, not mentioned (no ping on every update).
     expect(r.summary).toContain('**Accepted by @<wbr>maint** ([label](https://github.com/octo/gpu-app/pull/7), ');
     expect(r.summary).toContain('the regression stays visible');
@@ -126,7 +127,7 @@ describe('accepting a regression on the pull request', () => {
     expect(report.acceptance).toBeUndefined();
     expect(r.failures).toHaveLength(1);
     const line = 'the acceptance by @helper (label) is not applied: @helper has read access to the repository, and only write access accepts a regression';
-    expect(report.verdictReasons).toContain(line);
+    expect(linesOf(report)).toContain(line);
     expect(r.summary).toContain('@<wbr>helper has read access to the repository, and only write access accepts a regression');
     expect(r.warnings).toContain(`profile-gate: ${line}`);
   });
@@ -163,7 +164,7 @@ describe('accepting a regression on the pull request', () => {
     const report = written(ws);
     expect(report.verdict).toBe('fail');
     expect(r.failures).toHaveLength(1);
-    expect(report.verdictReasons[0]).toMatch(new RegExp(`^the acceptance by @alice \\(comment ${comment.html_url.replace(/[.#]/g, '\\$&')}\\) of 2020-01-01T00:00:00.000Z is not applied: it was given before the head aaaaaaa was last pushed`));
+    expect(linesOf(report)[0]).toMatch(new RegExp(`^the acceptance by @alice \\(comment ${comment.html_url.replace(/[.#]/g, '\\$&')}\\) of 2020-01-01T00:00:00.000Z is not applied: it was given before the head aaaaaaa was last pushed`));
     // The push time comes from the runs of the PR's head branch.
     expect(fake.hits('runs.list').some((h) => h.url.includes('branch=feature'))).toBe(true);
   });
@@ -177,7 +178,7 @@ describe('accepting a regression on the pull request', () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
     expect(written(ws).verdict).toBe('fail');
     expect(r.failures).toHaveLength(1);
-    expect(written(ws).verdictReasons).toContain('the acceptance by @passer-by (comment) is not applied: @passer-by has read access to the repository, and only write access accepts a regression');
+    expect(linesOf(written(ws))).toContain('the acceptance by @passer-by (comment) is not applied: @passer-by has read access to the repository, and only write access accepts a regression');
   });
 
   it('a command that names only some failing rows accepts nothing, and names what is left', async () => {
@@ -196,7 +197,7 @@ describe('accepting a regression on the pull request', () => {
     // A kernel's row is named by its first 80 characters (its metric holds the whole templated name).
     const named = failing.slice(0, 5).map((m) => m.slice(0, 80));
     expect(failing.some((m) => m.startsWith('kernel-time:kernel:') && m.length > 80)).toBe(true);
-    expect(report.verdictReasons[0]).toBe(`the acceptance by @alice (comment) covers no failing row, not ${named.join(', ')}${failing.length > 5 ? `, and ${failing.length - 5} more` : ''}; no_such_metric names no failing row: not accepted`);
+    expect(linesOf(report)[0]).toBe(`the acceptance by @alice (comment) covers no failing row, not ${named.join(', ')}${failing.length > 5 ? `, and ${failing.length - 5} more` : ''}; no_such_metric names no failing row: not accepted`);
   });
 
   it('an invalid comparison is never accepted, and says why', async () => {
@@ -209,7 +210,7 @@ describe('accepting a regression on the pull request', () => {
     expect(report.verdict).toBe('invalid');
     expect(report.acceptance).toBeUndefined();
     expect(r.failures).toHaveLength(1);
-    expect(report.verdictReasons[0]).toBe('the acceptance by @maint (label) does not apply: the comparison is invalid, so nothing was compared to accept');
+    expect(linesOf(report)[0]).toBe('the acceptance by @maint (label) does not apply: the comparison is invalid, so nothing was compared to accept');
   });
 
   it('fail-verdicts listing accepted refuses acceptances: the job fails, the verdict still says accepted', async () => {
@@ -244,7 +245,7 @@ describe('accepting a regression on the pull request', () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
     const report = written(ws);
     expect(report.verdict).toBe('fail');
-    expect(report.verdictReasons[0]).toMatch(/^decode_tok_s regressed/);
+    expect(linesOf(report)[0]).toMatch(/^decode_tok_s regressed/);
     expect(r.warnings.find((w) => w.startsWith(`profile-gate: the label ${LABEL} was not read: `))).toMatch(/403/);
   });
 
@@ -294,7 +295,7 @@ describe('an acceptance nobody can carry to another commit or forge', () => {
     expect(report.acceptance).toBeUndefined();
     expect(r.failures).toHaveLength(1);
     // Both refusals are @maint's: one line, with the count, and one annotation.
-    const line = report.verdictReasons.find((l) => l.includes('@maint'))!;
+    const line = linesOf(report).find((l: string) => l.includes('@maint'))!;
     expect(line).toMatch(/^the label perf-regression-accepted added by @maint of .* is not applied: it was given before the head aaaaaaa was last pushed \(/);
     expect(line).toMatch(/remove the label and add it again \(2 acceptances by @maint were refused; the first is shown\)$/);
     expect(r.host.annotations.filter((a) => a.title === 'profile-gate: acceptance not applied')).toHaveLength(1);
@@ -310,8 +311,8 @@ describe('an acceptance nobody can carry to another commit or forge', () => {
     await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
     const report = written(ws);
     expect(report.verdict).toBe('fail');
-    expect(report.verdictReasons.find((l) => l.includes('@maint'))).toMatch(/is not applied: it accepts ddddddd, not the head aaaaaaa this report is for$/);
-    expect(report.verdictReasons.find((l) => l.includes('@alice'))).toMatch(/is not applied: it names no commit; to accept the head, comment \/profile-gate accept aaaaaaa \(then, optionally, the rows and a reason\)$/);
+    expect(linesOf(report).find((l: string) => l.includes('@maint'))).toMatch(/is not applied: it accepts ddddddd, not the head aaaaaaa this report is for$/);
+    expect(linesOf(report).find((l: string) => l.includes('@alice'))).toMatch(/is not applied: it names no commit; to accept the head, comment \/profile-gate accept aaaaaaa \(then, optionally, the rows and a reason\)$/);
   });
 
   it('the label added again after abc came back accepts abc', async () => {
@@ -335,7 +336,7 @@ describe('an acceptance nobody can carry to another commit or forge', () => {
     const ws = await regressionWorkspace();
     await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: INPUTS });
     expect(written(ws).verdict).toBe('fail');
-    expect(written(ws).verdictReasons.find((l) => l.includes('@maint'))).toContain(`was last pushed (${forced.created_at})`);
+    expect(linesOf(written(ws)).find((l: string) => l.includes('@maint'))).toContain(`was last pushed (${forced.created_at})`);
   });
 
   it('a label removed after 2,100 other events accepts nothing', async () => {
@@ -397,7 +398,7 @@ describe('an acceptance nobody can carry to another commit or forge', () => {
     expect(written(ws).verdict).toBe('fail');
     expect(r.failures).toHaveLength(1);
     // Not a refused acceptance either: no command was read.
-    expect(written(ws).verdictReasons.some((l) => l.includes('@maint'))).toBe(false);
+    expect(linesOf(written(ws)).some((l: string) => l.includes('@maint'))).toBe(false);
   });
 
   it('300 accept comments by a read-only user are one annotation, with the count', async () => {
@@ -409,7 +410,7 @@ describe('an acceptance nobody can carry to another commit or forge', () => {
     const refused = r.host.annotations.filter((a) => a.title === 'profile-gate: acceptance not applied');
     expect(refused).toHaveLength(1);
     expect(refused[0]!.message).toBe('profile-gate: the acceptance by @passer-by (comment) is not applied: @passer-by has read access to the repository, and only write access accepts a regression (300 acceptances by @passer-by were refused; the first is shown)');
-    expect(written(ws).verdictReasons.filter((l) => l.includes('@passer-by'))).toHaveLength(1);
+    expect(linesOf(written(ws)).filter((l: string) => l.includes('@passer-by'))).toHaveLength(1);
     // Their permission was asked once.
     expect(fake.hits('collaborators.permission')).toHaveLength(1);
   });

@@ -4,6 +4,7 @@
  * (another workflow) finds it, compares, and fails on the real 17% regression. Artifacts made by a
  * fork's code, expired ones and unreadable ones are never the baseline, and each skip says why.
  */
+import type { Report } from '../../src/model/report.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeOptions, sampleWorkspace } from '../helpers/action-workspace.js';
@@ -11,6 +12,7 @@ import { runInProcess } from '../helpers/fake-action-host.js';
 import type { FakeGitHub } from '../helpers/fake-github.js';
 import { deflatedZip } from '../helpers/fake-github-zip.js';
 import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
+import { accountOf } from '../helpers/gate-lines.js';
 
 const BASELINE_WORKFLOW = { GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/baseline-main.yml@refs/heads/main' };
 const PR_WORKFLOW = { GITHUB_WORKFLOW_REF: 'octo/gpu-app/.github/workflows/pr-gate.yml@refs/pull/7/merge' };
@@ -83,10 +85,10 @@ describe('baseline: artifact', () => {
     for (const runId of [100, 101, 102, 103, 104, 105]) await pushOnMain(runId);
     const r = await pullRequestRun();
     expect(r.outputs['verdict']).toBe('fail');
-    const report = JSON.parse(readFileSync(join(r.workspace, 'profile-gate', 'report.json'), 'utf8')) as { comparison: { betweenJobs?: { reports: number }; reasons: string[] } };
-    expect(report.comparison.betweenJobs?.reports).toBe(6);
+    const report = JSON.parse(readFileSync(join(r.workspace, 'profile-gate', 'report.json'), 'utf8')) as Report;
+    expect(report.comparison?.betweenJobs?.reports).toBe(6);
     // The note follows the failing and warning lines (the summary shows the first five of them).
-    expect(report.comparison.reasons.some((line) => /^a comparison between jobs: the last 6 reports of the default branch vary/.test(line))).toBe(true);
+    expect(accountOf(report).some((line) => /^a comparison between jobs: the last 6 reports of the default branch vary/.test(line))).toBe(true);
   }, 60_000);
 
   it("never takes an artifact made by a fork's code, even from a branch the fork calls main", async () => {
@@ -117,7 +119,7 @@ describe('baseline: artifact', () => {
     const skips = r.warnings.filter((w) => w.startsWith(`Skipped baseline candidate '${NAME}'`));
     expect(skips).toHaveLength(2);
     expect(skips[0]).toMatch(/of run 103: not a readable zip: report\.json: 83886080 bytes uncompressed; expected at most 67108864$/);
-    expect(skips[1]).toMatch(/of run 102: expected schemaVersion ≤ 3; this report was written by a newer profile-gate .*upgrade$/);
+    expect(skips[1]).toMatch(/of run 102: expected schemaVersion ≤ 4; this report was written by a newer profile-gate .*upgrade$/);
     expect(r.summary).toMatch(/- Why: newest readable artifact [^\n]* on main \\\(run 100, [^\n]*skipped newer: run 103: [^\n]*; run 102: /);
     expect(fake.hits('artifacts.download')).toHaveLength(3);
   });
@@ -154,7 +156,7 @@ describe('a baseline artifact on a bad day', () => {
 
   it.each([
     ['corrupt', '{"schemaVersion": 1, "tool": ', /: expected JSON, got /],
-    ['from a newer profile-gate', JSON.stringify({ schemaVersion: 4, tool: { name: 'profile-gate', version: '4.0.0' } }), /: expected schemaVersion ≤ 3; this report was written by a newer profile-gate \(4\.0\.0\); upgrade/],
+    ['from a newer profile-gate', JSON.stringify({ schemaVersion: 5, tool: { name: 'profile-gate', version: '4.0.0' } }), /: expected schemaVersion ≤ 4; this report was written by a newer profile-gate \(4\.0\.0\); upgrade/],
   ])('%s: a warning that says why, no comparison, the run still gated on its findings', async (_name, content, why) => {
     fake.addArtifact(100, NAME, { 'profile-gate/report.json': content });
     fake.registerRun({ id: 100, event: 'push', status: 'completed', conclusion: 'success', head_branch: 'main', head_sha: 'c'.repeat(40), workflow: 'gpu.yml' });

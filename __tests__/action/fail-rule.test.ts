@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { FINDING_IDS } from '../../src/model/finding-ids.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { failureLine } from '../../src/compare/verdict.js';
+import { failureLine } from '../../src/report/verdict-lines.js';
 import type { Report } from '../../src/model/report.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import { serializeReport } from '../../src/report/json.js';
@@ -19,6 +19,7 @@ import { cli } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/fake-action-host.js';
 import type { FakeGitHub } from '../helpers/fake-github.js';
 import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
+import { linesOf } from '../helpers/gate-lines.js';
 
 let fake: FakeGitHub;
 useFakeGitHub((started) => (fake = started));
@@ -38,9 +39,9 @@ describe('one rule for failing', () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: ws, inputs: { captures: 'captures', key: 'llama', baseline: 'baseline.json', comment: 'off', 'upload-artifact': 'false' } });
     const report = written(ws);
     expect(report.verdict).toBe('fail');
-    expect(report.verdictReasons).toHaveLength(1);
-    expect(report.verdictReasons[0]).toMatch(/^decode_tok_s regressed /);
-    expect(r.failures).toEqual([`profile-gate verdict: fail (${failureLine(report.verdictReasons)}; see the job summary)`]);
+    expect(linesOf(report)).toHaveLength(1);
+    expect(linesOf(report)[0]).toMatch(/^decode_tok_s regressed /);
+    expect(r.failures).toEqual([`profile-gate verdict: fail (${failureLine(linesOf(report))}; see the job summary)`]);
     expect(r.failures[0]).not.toContain('unfused-attention');
     expect(r.summary).toContain('decode\\_tok\\_s regressed');
   });
@@ -52,7 +53,7 @@ describe('one rule for failing', () => {
     const report = written(ws);
     expect(report.findings.map((f) => [f.id, f.severity])).toContainEqual(['empty-capture', 'error']);
     expect(report.verdict).toBe('warn');
-    expect(report.verdictReasons).toEqual(['finding empty-capture (error), not in fail-on: warns']);
+    expect(linesOf(report)).toEqual(['finding empty-capture (error), not in fail-on: warns']);
     expect(r.failures).toEqual([]);
     expect(r.outputs['verdict']).toBe('warn');
     expect(r.summary).toContain('- finding empty\\-capture \\(error\\), not in fail\\-on: warns');
@@ -65,9 +66,9 @@ describe('one rule for failing', () => {
   it('a finding in fail-on with no baseline: the failure names it, and only it, with the evidence that decided it', async () => {
     const r = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { captures: 'captures', key: 'k', comment: 'off', 'upload-artifact': 'false' } });
     const report = written(r.workspace);
-    expect(report.verdictReasons).toHaveLength(1);
-    expect(report.verdictReasons[0]).toMatch(EVIDENCE);
-    expect(r.failures).toEqual([`profile-gate verdict: fail (${report.verdictReasons[0]}; see the job summary)`]);
+    expect(linesOf(report)).toHaveLength(1);
+    expect(linesOf(report)[0]).toMatch(EVIDENCE);
+    expect(r.failures).toEqual([`profile-gate verdict: fail (${linesOf(report)[0]}; see the job summary)`]);
     expect(r.summary).toContain('- finding unfused\\-attention \\(error\\) is in fail\\-on: Attention appears unfused: 128 softmax launches');
   });
 
@@ -81,7 +82,7 @@ describe('one rule for failing', () => {
     const byDefault = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs });
     expect(byDefault.failures).toEqual([]);
     expect(byDefault.outputs['verdict']).toBe('warn');
-    expect(written(byDefault.workspace).verdictReasons).toContain(`finding ${warning!.id} (warning) is in fail-on, below fail-on-severity error: warns`);
+    expect(linesOf(written(byDefault.workspace))).toContain(`finding ${warning!.id} (warning) is in fail-on, below fail-on-severity error: warns`);
     const strict = await runInProcess({ fake, event: PR_EVENT, workspace: sampleWorkspace('current'), inputs: { ...inputs, 'fail-on-severity': 'warning' } });
     expect(strict.outputs['verdict']).toBe('fail');
     expect(strict.failures).toHaveLength(1);

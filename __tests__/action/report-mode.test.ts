@@ -74,13 +74,15 @@ describe('fork-safe: pull_request uploads, workflow_run comments', () => {
   });
 
   it('fail-verdicts judge the merged verdict: a failing leg fails the job, with its reasons', async () => {
-    const failing = { ...makeReport({ workload: 'slow', verdict: 'fail' }), verdictReasons: ['decode_tok_s 100 → 83 tok/s (−17.0%), beyond the 3% floor'] };
+    const regressed = row({ baseline: 100, current: 83, delta: -0.17, ci: [-0.19, -0.15], pValue: 0.001, samples: [5, 5], threshold: 0.03, status: 'fail', reading: { kind: 'metric', outcome: 'regressed', level: 0.9 } });
+    const failing = makeReport({ workload: 'slow', verdict: 'fail', rows: [regressed] });
     fake.addArtifact(720, 'profile-gate-slow', { 'profile-gate/report.json': serializeReport(failing) });
     fake.addArtifact(720, 'profile-gate-ok', { 'profile-gate/report.json': serializeReport(makeReport({ workload: 'ok', verdict: 'warn' })) });
     const r = await runInProcess({ fake, runId: 721, eventName: 'workflow_run', event: workflowRun(720), inputs: { mode: 'report', comment: 'off' } });
     expect(r.outputs['verdict']).toBe('fail');
     expect(r.code).toBe(1);
-    expect(r.failures).toEqual(['profile-gate verdict: fail (slow: decode_tok_s 100 → 83 tok/s (−17.0%), beyond the 3% floor; see the job summary)']);
+    // The leg's line is written from its row.
+    expect(r.failures).toEqual(['profile-gate verdict: fail (slow: decode_tok_s regressed (100.0 tok/s → 83.00 tok/s, −17.0%; 90% CI −19.0% … −15.0%, p=0.001, 5 vs 5 samples), beyond the 3% floor; see the job summary)']);
     // The workflow's own list decides: without fail in it, the same merge passes the job.
     const lenient = await runInProcess({ fake, runId: 722, eventName: 'workflow_run', event: workflowRun(720), inputs: { mode: 'report', comment: 'off', 'fail-verdicts': 'invalid' } });
     expect(lenient.code).toBe(0);

@@ -15,6 +15,7 @@ import { runInProcess } from '../helpers/fake-action-host.js';
 import type { FakeGitHub } from '../helpers/fake-github.js';
 import { PR_EVENT, useFakeGitHub } from '../helpers/fake-github-runner.js';
 import { cli } from '../helpers/cli.js';
+import { linesOf } from '../helpers/gate-lines.js';
 
 let fake: FakeGitHub;
 useFakeGitHub((started) => (fake = started));
@@ -91,7 +92,7 @@ describe('skipped inputs', () => {
     const report = written(ws);
     const path = join('captures', 'truncated.trace.json');
     expect(report.skippedInputs.map((s) => s.path)).toEqual([path]);
-    expect(report.verdictReasons[0]).toMatch(new RegExp(`^1 input was skipped, the verdict rests on the rest: captures/truncated\\.trace\\.json \\(.+\\); strict \\(--strict\\) fails instead$`));
+    expect(linesOf(report)[0]).toMatch(new RegExp(`^1 input was skipped, the verdict rests on the rest: captures/truncated\\.trace\\.json \\(.+\\); strict \\(--strict\\) fails instead$`));
     expect(r.outputs['skipped-inputs']).toBe(path);
     // At the top: the headline, the no-baseline banner, then the verdict's lines, this one first.
     const lines = r.summary.split('\n').filter(Boolean);

@@ -2,10 +2,12 @@
  * No silent pass: each input that once let a regression through with exit 0 is, through the CLI, an
  * exit 1 (the regression is still seen) or an exit 2 (the input is refused, with one line).
  */
+import type { Report } from '../../src/model/report.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
+import { linesOf } from '../helpers/gate-lines.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const TIMED = join(ROOT, '__tests__', 'fixtures', 'h200-captures', 'healthy_decode', 'healthy_timed.stdout.jsonl');
@@ -47,12 +49,12 @@ describe('a metric line that holds no number', () => {
     const json = join(dir, 'head.json');
     const { code, stdout } = await cli(['analyze', head, '--baseline', baseline, '--json', json]);
     expect(code).toBe(1);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { verdict: string; verdictReasons: string[]; metrics: { name: string; samples: number[] }[] };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     expect(report.verdict).toBe('fail');
     // The 15 runs count; only the bad line (line 16 of the file) is left out.
     expect(report.metrics.find((m) => m.name === 'decode_tok_s')?.samples).toHaveLength(15);
-    expect(report.verdictReasons[0]).toContain(`data loss: 1 metric record dropped`);
-    expect(report.verdictReasons[0]).toContain(`line 16: ${shown}`);
+    expect(linesOf(report)[0]).toContain(`data loss: 1 metric record dropped`);
+    expect(linesOf(report)[0]).toContain(`line 16: ${shown}`);
     expect(stdout.split('\n').slice(0, 3).join('\n')).toContain('data loss: 1 metric record dropped');
   }, 30_000);
 });

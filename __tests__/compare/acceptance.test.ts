@@ -9,6 +9,7 @@ import type { ComparisonRow, Finding, Report } from '../../src/model/report.js';
 import { ReportSchema } from '../../src/model/report.js';
 import { finding, makeReport } from '../report/report-factory.js';
 import { renderTerminal } from '../../src/report/terminal.js';
+import { accountOf, linesOf } from '../helpers/gate-lines.js';
 
 const FAIL_ON: FailOn = { ids: ['re-prefill', 'unfused-attention'], severity: 'error' };
 
@@ -19,7 +20,7 @@ function row(metric: string, kind: ComparisonRow['kind'], status: ComparisonRow[
 /** A report compared with a baseline: its decision is its rows' (the record of src/model/decision.ts). */
 function compared(rows: ComparisonRow[], verdict: Report['verdict'] = 'fail'): Report {
   const base = makeReport({ rows, verdict });
-  return { ...base, verdictReasons: ['decode_tok_s regressed'], comparison: { ...base.comparison!, reasons: ['decode_tok_s regressed'] } };
+  return base;
 }
 
 /** A report without a baseline, judged (src/compare/verdict.ts) under `failOn`, with that decision recorded. */
@@ -27,7 +28,7 @@ function judgedAlone(findings: Finding[], failOn: FailOn): Report {
   const judged = judge(findings, failOn);
   const base = makeReport({ findings, verdict: judged.verdict });
   const policy = { failOn: [...failOn.ids], failOnSeverity: failOn.severity, failVerdicts: ['fail' as const, 'invalid' as const], thresholds: {}, shareThresholds: { warn: 5, fail: 20 }, ruleOptions: {} };
-  return { ...base, verdictReasons: judged.reasons, decision: { causes: judged.causes, policy } };
+  return { ...base, decision: { causes: judged.causes, policy } };
 }
 
 const claim = (extra: Partial<AcceptanceClaim> = {}): AcceptanceClaim => ({ by: 'maint', via: 'label', at: '2026-05-01T10:00:00Z', targets: [], ...extra });
@@ -112,9 +113,9 @@ describe('applying acceptances', () => {
     expect(out.verdict).toBe('accepted');
     expect(out.acceptance).toEqual({ by: 'maint', via: 'label', at: '2026-05-01T10:00:00Z', url: 'https://github.com/o/r/pull/7', covers: ['decode_tok_s', 'family:copy'] });
     expect(out.comparison!.rows.map((r) => r.status)).toEqual(['fail', 'fail']);
-    expect(out.verdictReasons[0]).toMatch(/^accepted by @maint \(label\) on 2026-05-01T10:00:00Z, covering decode_tok_s, family:copy;/);
-    expect(out.verdictReasons[1]).toBe('decode_tok_s regressed');
-    expect(out.comparison!.reasons[0]).toBe(out.verdictReasons[0]);
+    expect(linesOf(out)[0]).toMatch(/^accepted by @maint \(label\) on 2026-05-01T10:00:00Z, covering decode_tok_s, family:copy;/);
+    expect(linesOf(out)[1]).toBe('decode_tok_s failed (1.00 tok/s → 1.00 tok/s)');
+    expect(accountOf(out)[0]).toBe(linesOf(out)[0]);
     // The report stays valid against the schema, and the default fail-verdicts pass it.
     expect(ReportSchema.parse(out).verdict).toBe('accepted');
     expect(failsJob(out.verdict)).toBe(false);
@@ -135,18 +136,18 @@ describe('applying acceptances', () => {
     const failing = applyAcceptance(compared(rows), { claims: [partial] });
     expect(failing.verdict).toBe('fail');
     expect(failing.acceptance).toBeUndefined();
-    expect(failing.verdictReasons[0]).toBe('the acceptance by @alice (comment) covers decode_tok_s, not family:copy: not accepted');
+    expect(linesOf(failing)[0]).toBe('the acceptance by @alice (comment) covers decode_tok_s, not family:copy: not accepted');
     const both = applyAcceptance(compared(rows), { claims: [partial, claim()] });
     expect(both.verdict).toBe('accepted');
     expect(both.acceptance?.by).toBe('maint');
-    expect(both.verdictReasons[1]).toBe('the acceptance by @alice (comment) covers decode_tok_s, not family:copy: not accepted');
+    expect(linesOf(both)[1]).toBe('the acceptance by @alice (comment) covers decode_tok_s, not family:copy: not accepted');
   });
 
   it('invalid is never accepted; pass and warn are left as they are', () => {
     const invalid = applyAcceptance(compared(rows, 'invalid'), { claims: [claim()] });
     expect(invalid.verdict).toBe('invalid');
     expect(invalid.acceptance).toBeUndefined();
-    expect(invalid.verdictReasons[0]).toBe('the acceptance by @maint (label) does not apply: the comparison is invalid, so nothing was compared to accept');
+    expect(linesOf(invalid)[0]).toBe('the acceptance by @maint (label) does not apply: the comparison is invalid, so nothing was compared to accept');
     const warn = compared([row('family:copy', 'family-share', 'warn')], 'warn');
     expect(applyAcceptance(warn, { claims: [claim()] })).toBe(warn);
   });
@@ -154,7 +155,7 @@ describe('applying acceptances', () => {
   it('refusals are lines of a fail, even with no claim', () => {
     const out = applyAcceptance(compared(rows), { claims: [], refused: ['the acceptance by @x (label) is not applied: read access'] });
     expect(out.verdict).toBe('fail');
-    expect(out.verdictReasons).toEqual(['the acceptance by @x (label) is not applied: read access', 'decode_tok_s regressed']);
+    expect(linesOf(out)).toEqual(['the acceptance by @x (label) is not applied: read access', 'decode_tok_s failed (1.00 tok/s → 1.00 tok/s)', 'family:copy failed (1.00 % of GPU time → 1.00 % of GPU time)']);
   });
 
   it('a report judged under another fail-on: the acceptance covers what failed it, never what the default fail-on would', () => {
@@ -167,14 +168,14 @@ describe('applying acceptances', () => {
     // Naming the default's finding covers nothing that failed this report.
     const named = applyAcceptance(report, { claims: [claim({ via: 'comment', targets: ['finding:unfused-attention'] })] });
     expect(named.verdict).toBe('fail');
-    expect(named.verdictReasons[0]).toBe('the acceptance by @maint (comment) covers no failing row, not finding:unfused-norm-rope; finding:unfused-attention names no failing row: not accepted');
+    expect(linesOf(named)[0]).toBe('the acceptance by @maint (comment) covers no failing row, not finding:unfused-norm-rope; finding:unfused-attention names no failing row: not accepted');
   });
 
   it('a fail whose record names no failing row is not accepted', () => {
     const report = { ...judgedAlone([finding({ id: 'copy-heavy', severity: 'error' })], FAIL_ON), verdict: 'fail' as const };
     const out = applyAcceptance(report, { claims: [claim()] });
     expect(out.verdict).toBe('fail');
-    expect(out.verdictReasons[0]).toBe('the acceptance by @maint (label) does not apply: the report records no failing row to accept');
+    expect(linesOf(out)[0]).toBe('the acceptance by @maint (label) does not apply: the report records no failing row to accept');
   });
 
   it('without a baseline, the failing findings are what a claim covers', () => {

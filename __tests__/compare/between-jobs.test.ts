@@ -1,6 +1,7 @@
 import type { BaselineOrigin } from '../../src/model/report.js';
 import { estimateBetweenJobNoise, widenedFloor } from '../../src/compare/between-jobs.js';
 import { compare, type GateInput } from '../../src/compare/gate.js';
+import { accountOf } from '../helpers/gate-lines.js';
 
 const report = (decode: number) => ({ metrics: [{ name: 'decode_tok_s', value: decode }] });
 
@@ -39,7 +40,7 @@ describe('noise between jobs', () => {
     const between = compare(side(cur), side(base, 'artifact'), {}, { history });
     expect(between.verdict).toBe('pass');
     expect(between.comparison!.betweenJobs!.metrics[0]!.floor).toBeGreaterThan(0.035);
-    expect(between.comparison!.reasons.join('\n')).toMatch(/a comparison between jobs: the last 10 reports of the default branch vary decode_tok_s ±1\.\d% \(floor 4\.\d%\) between jobs/);
+    expect(accountOf(between).join('\n')).toMatch(/a comparison between jobs: the last 10 reports of the default branch vary decode_tok_s ±1\.\d% \(floor 4\.\d%\) between jobs/);
     const sameJob = compare(side(cur), side(base, 'a/b'), {}, { history });
     expect(sameJob.verdict).toBe('fail');
     expect(sameJob.comparison!.betweenJobs).toBeUndefined();

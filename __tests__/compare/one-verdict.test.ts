@@ -8,6 +8,7 @@
  */
 import { compare, type GateInput } from '../../src/compare/gate.js';
 import { alphaAtFinalLook, alphaAtLook, alphaSpent, lookAlpha } from '../../src/compare/sequential.js';
+import { linesOf } from '../helpers/gate-lines.js';
 
 function side(tokS: readonly number[]): GateInput {
   const median = (v: readonly number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
@@ -30,13 +31,13 @@ describe('the same samples, the same verdict line', () => {
 
   it('a single comparison (analyze --baseline) fails at p = 0.05', () => {
     expect(single.verdict).toBe('fail');
-    expect(single.reasons[0]).toMatch(/^decode_tok_s regressed \(358\.2 tok\/s → 270\.1 tok\/s, −24\.6%; 90% CI .*, p=0\.05, 3 vs 3 samples\), beyond the 3% floor$/);
+    expect(linesOf(single)[0]).toMatch(/^decode_tok_s regressed \(358\.2 tok\/s → 270\.1 tok\/s, −24\.6%; 90% CI .*, p=0\.05, 3 vs 3 samples\), beyond the 3% floor$/);
   });
 
   it('an A/B that stops at its first look reads exactly the same', () => {
     const stopped = compare(side(head), side(base), { look: { index: 1, of: 3, final: true } });
     expect(stopped.verdict).toBe(single.verdict);
-    expect(stopped.reasons).toEqual(single.reasons);
+    expect(linesOf(stopped)).toEqual(linesOf(single));
     expect(stopped.comparison!.rows).toEqual(single.comparison!.rows);
     expect(stopped.comparison!.look).toEqual({ index: 1, of: 3, final: true, alpha: 0.05 });
   });
@@ -46,7 +47,7 @@ describe('the same samples, the same verdict line', () => {
     expect(first.verdict).toBe('insufficient-data');
     expect(first.comparison!.rows[0]!.insufficient).toMatchObject({ why: 'not-significant', addsRuns: true });
     expect(first.comparison!.undecided).toEqual(['decode_tok_s']);
-    expect(first.reasons[0]).toMatch(/p=0\.05 at look 1 of 3 \(alpha 0\.04\), 3 vs 3 samples\): beyond the 3% floor but not significant; the A\/B adds runs to decide it$/);
+    expect(linesOf(first)[0]).toMatch(/p=0\.05 at look 1 of 3 \(alpha 0\.04\), 3 vs 3 samples\): beyond the 3% floor but not significant; the A\/B adds runs to decide it$/);
   });
 
   it('no row of a last look promises runs: not significant there says the job adds none', () => {
@@ -55,11 +56,11 @@ describe('the same samples, the same verdict line', () => {
     expect(last.verdict).toBe('insufficient-data');
     // The interval is narrow (±0.1% runs, 24.6% apart): one A/B pair more per side would do, at this noise.
     expect(last.comparison!.rows[0]!.insufficient).toMatchObject({ why: 'not-significant', runsPerSide: 5, addsRuns: false, quieterRunner: false });
-    expect(last.reasons[0]).toMatch(/at look 3 of 3, the last \(alpha 0\.005\).*not significant; runs vary ±0\.\d+% \(baseline\) and ±0\.\d+% \(current\); this job adds no more runs; about 5 runs per side \(max-runs\) would decide it$/);
-    expect(last.reasons.join('\n')).not.toMatch(/add samples|adds runs to decide/);
+    expect(linesOf(last)[0]).toMatch(/at look 3 of 3, the last \(alpha 0\.005\).*not significant; runs vary ±0\.\d+% \(baseline\) and ±0\.\d+% \(current\); this job adds no more runs; about 5 runs per side \(max-runs\) would decide it$/);
+    expect(linesOf(last).join('\n')).not.toMatch(/add samples|adds runs to decide/);
     // And a single comparison never says "add samples" either: it says what would decide it.
     const notSignificant = compare(side([270.1, 358.0, 269.8]), side(base));
-    expect(notSignificant.reasons[0]).toMatch(/not significant; runs vary .*; (about \d+ runs per side would decide it|a quieter runner \(no other process on the GPU\) or pinned clocks would decide it \(.*\))$/);
+    expect(linesOf(notSignificant)[0]).toMatch(/not significant; runs vary .*; (about \d+ runs per side would decide it|a quieter runner \(no other process on the GPU\) or pinned clocks would decide it \(.*\))$/);
   });
 });
 

@@ -1,8 +1,10 @@
 import { compare, type GateInput } from '../../src/compare/gate.js';
 import { alphaAtLook, alphaSpent, lookSchedule } from '../../src/compare/sequential.js';
+import { metricRowNote } from '../../src/report/row-lines.js';
 import { groupStalls } from '../../src/compare/metric-rows.js';
 import { findSlowOutliers } from '../../src/compare/statistics.js';
 import type { ComparisonRow } from '../../src/model/report.js';
+import { accountOf, linesOf } from '../helpers/gate-lines.js';
 
 describe('findSlowOutliers', () => {
   it('leaves out a lone stalled run (−15% against ±0.3%)', () => {
@@ -95,26 +97,28 @@ describe('compare with a stalled run', () => {
   const cur = [336.5, 337.1, 336.8, 337.4, 336.2, 336.9];
 
   it('fails, and names the run it left out and the current\'s slowest run, left out so that neither side is favoured', () => {
-    const { verdict, comparison } = compare(side(cur), side(base), { dropWarmup: false });
+    const gated = compare(side(cur), side(base), { dropWarmup: false });
+    const { verdict, comparison } = gated;
     const decode = row(comparison!.rows, 'decode_tok_s');
     expect(decode.status).toBe('fail');
     // One run of each side: the baseline's stall, and the current's slowest (336.2, run 5).
     expect(decode.samples).toEqual([5, 5]);
     expect(decode.leftOut).toEqual([1, 1]);
-    expect(decode.note).toMatch(/left out baseline run 3: −6\.2% as stalled, beside 5 runs within ±0\.2% \(a stall only slows a run down\)/);
+    expect(metricRowNote(decode)).toMatch(/left out baseline run 3: −6\.2% as stalled, beside 5 runs within ±0\.2% \(a stall only slows a run down\)/);
     // 336.2 / median(336.5, 337.1, 336.8, 337.4, 336.9) − 1 = −0.21%.
-    expect(decode.note).toMatch(/left out current run 5: −0\.2% \(its slowest\) to leave out as many runs of each side as the other/);
+    expect(metricRowNote(decode)).toMatch(/left out current run 5: −0\.2% \(its slowest\) to leave out as many runs of each side as the other/);
     expect(verdict).toBe('fail');
     expect(comparison!.undecided).toEqual([]);
     // The reasons (what the comment shows) name it once for the two metrics of the same runs.
-    expect(comparison!.reasons.filter((r) => r.includes(': left out'))).toEqual([
+    expect(accountOf(gated).filter((r) => r.includes(': left out'))).toEqual([
       expect.stringMatching(/^decode_tok_s, tpot_ms: left out baseline run 3: −6\.2% as stalled, beside 5 runs within ±0\.2% \(a stall only slows a run down\); left out current run 5: /),
     ]);
   });
 
   it('without the outlier rule one slow baseline run at the current\'s level is no second state: it still fails', () => {
-    const { verdict, comparison } = compare(side(cur), side(base), { dropWarmup: false, dropOutliers: false });
-    expect(row(comparison!.rows, 'decode_tok_s').note ?? '').not.toMatch(/overlap/);
+    const gated = compare(side(cur), side(base), { dropWarmup: false, dropOutliers: false });
+    const { verdict, comparison } = gated;
+    expect(metricRowNote(row(comparison!.rows, 'decode_tok_s')) ?? '').not.toMatch(/overlap/);
     expect(verdict).toBe('fail');
     // Two of five at that level are a state: not a fail, undecided.
     const twoStates = [358.2, 357.4, 336.0, 358.9, 336.4];
@@ -146,7 +150,8 @@ describe('compare with stalls on both sides (5 runs each, a 6% drop)', () => {
   const prefillCur = [9008, 8996, 9015, 8979, 9001];
 
   it('fails, with the stalls named and as many runs of each side left out', () => {
-    const { verdict, comparison } = compare(fourMetrics(cur, prefillCur), fourMetrics(base, prefillBase), { dropWarmup: false });
+    const gated = compare(fourMetrics(cur, prefillCur), fourMetrics(base, prefillBase), { dropWarmup: false });
+    const { verdict, comparison } = gated;
     const decode = row(comparison!.rows, 'decode_tok_s');
     // Two of each side: the baseline's two stalls; the current's stall and its slowest other run (336.2).
     expect(decode.samples).toEqual([3, 3]);
@@ -154,14 +159,15 @@ describe('compare with stalls on both sides (5 runs each, a 6% drop)', () => {
     expect(decode.pValue!).toBeLessThan(1e-4);
     expect(decode.status).toBe('fail');
     expect(verdict).toBe('fail');
-    expect(decode.note).toMatch(/left out baseline run 2: −12\.\d%, baseline run 4: −19\.\d% as stalled, beside 3 runs within ±0\.\d%/);
-    expect(decode.note).toMatch(/left out current run 3: −15\.\d%, current run 4: −0\.\d% \(its slowest\) as stalled or, to leave out as many runs of each side, as its slowest, beside 3 runs/);
-    expect(comparison!.reasons[0]).toMatch(/3 vs 3 samples kept \(4 slowest runs left out; trimmed t-test\)/);
+    expect(metricRowNote(decode)).toMatch(/left out baseline run 2: −12\.\d%, baseline run 4: −19\.\d% as stalled, beside 3 runs within ±0\.\d%/);
+    expect(metricRowNote(decode)).toMatch(/left out current run 3: −15\.\d%, current run 4: −0\.\d% \(its slowest\) as stalled or, to leave out as many runs of each side, as its slowest, beside 3 runs/);
+    expect(accountOf(gated)[0]).toMatch(/3 vs 3 samples kept \(4 slowest runs left out; trimmed t-test\)/);
   });
 
   it('the same runs without their stalls (3 vs 4, nothing left out) are undecided: the exact test\'s floor', () => {
     const kept = (v: readonly number[], drop: number[]) => v.filter((_, i) => !drop.includes(i));
-    const { verdict, comparison } = compare(fourMetrics(kept(cur, [2]), kept(prefillCur, [4])), fourMetrics(kept(base, [1, 3]), kept(prefillBase, [3, 4])), { dropWarmup: false });
+    const gated = compare(fourMetrics(kept(cur, [2]), kept(prefillCur, [4])), fourMetrics(kept(base, [1, 3]), kept(prefillBase, [3, 4])), { dropWarmup: false });
+    const { verdict, comparison } = gated;
     const decode = row(comparison!.rows, 'decode_tok_s');
     expect(decode.samples).toEqual([3, 4]);
     expect(decode.pValue).toBeCloseTo((1 / 35) * 2, 6);
@@ -172,11 +178,12 @@ describe('compare with stalls on both sides (5 runs each, a 6% drop)', () => {
 
   it('two baseline runs in one slow state at the current\'s level are a mode: kept, and the drop is not significant', () => {
     const twoStates = [358.2, 336.1, 357.4, 336.4, 358.9];
-    const { verdict, comparison } = compare(fourMetrics(cur.map((v, i) => (i === 2 ? 336.6 : v)), prefillCur), fourMetrics(twoStates, prefillBase), { dropWarmup: false });
+    const gated = compare(fourMetrics(cur.map((v, i) => (i === 2 ? 336.6 : v)), prefillCur), fourMetrics(twoStates, prefillBase), { dropWarmup: false });
+    const { verdict, comparison } = gated;
     const decode = row(comparison!.rows, 'decode_tok_s');
     expect(decode.samples).toEqual([5, 5]);
-    expect(decode.note).not.toMatch(/left out/);
-    expect(decode.note).toBe('beyond the 3% floor but not significant');
+    expect(metricRowNote(decode)).not.toMatch(/left out/);
+    expect(metricRowNote(decode)).toBe('beyond the 3% floor but not significant');
     expect(verdict).toBe('insufficient-data');
   });
 });
@@ -206,7 +213,7 @@ describe('alpha spending over the looks', () => {
     expect(first.comparison!.look!.alpha).toBeCloseTo(0.04, 12);
     const second = compare(side(cur), side(base), { dropWarmup: false, look: { index: 2, of: 6 } });
     expect(second.verdict).toBe('insufficient-data');
-    expect(second.comparison!.reasons[0]).toMatch(/at look 2 of 6 \(alpha 0\.002\)/);
+    expect(accountOf(second)[0]).toMatch(/at look 2 of 6 \(alpha 0\.002\)/);
   });
 });
 
@@ -220,7 +227,9 @@ describe('issue 24: a 6% drop against a stored baseline with stalls on both side
   ];
 
   it.each(examples)('base $base vs head $head fails, on the fast clusters', ({ base, head }) => {
-    const { verdict, reasons, comparison } = compare(side(head), side(base));
+    const gated = compare(side(head), side(base));
+    const { verdict, comparison } = gated;
+    const reasons = linesOf(gated);
     expect(verdict).toBe('fail');
     const decode = row(comparison!.rows, 'decode_tok_s');
     expect(decode.status).toBe('fail');
@@ -235,7 +244,8 @@ describe('issue 24: a 6% drop against a stored baseline with stalls on both side
   it.each(examples)('A/A: the same base against its own shape at the base level passes ($base)', ({ base, head }) => {
     // The head's runs moved up to the base's level (×1.06): the same stall pattern, no change in code.
     const level = head.map((v) => Number((v * 1.0607).toFixed(1)));
-    const { verdict, comparison } = compare(side(level), side(base));
+    const gated = compare(side(level), side(base));
+    const { verdict, comparison } = gated;
     expect(row(comparison!.rows, 'decode_tok_s').status).toBe('pass');
     expect(verdict).toBe('pass');
   });
@@ -249,7 +259,7 @@ describe('issue 24: a 6% drop against a stored baseline with stalls on both side
     const noisyHead = compare(side(head), side(base));
     expect(noisyHead.verdict).toBe('insufficient-data');
     expect(row(noisyHead.comparison!.rows, 'decode_tok_s').samples).toEqual([3, 3]);
-    expect(row(noisyHead.comparison!.rows, 'decode_tok_s').note).toMatch(/3 current runs lie below its fast cluster, more than a stall's share \(at most 40% of a side\): 1 stayed/);
+    expect(metricRowNote(row(noisyHead.comparison!.rows, 'decode_tok_s'))).toMatch(/3 current runs lie below its fast cluster, more than a stall's share \(at most 40% of a side\): 1 stayed/);
     // On the baseline side a stall left in can only make the baseline look slower: the interval's
     // worse end is the current's clean runs against the baseline's fastest, inside the floor.
     const noisyBase = compare(side(base), side(head));
@@ -260,7 +270,8 @@ describe('issue 24: a 6% drop against a stored baseline with stalls on both side
   it('three stalled runs of five on both sides are more than a stall\'s share: a 6% drop is not passed, and the row says what would decide it', () => {
     const base = [358.2, 301.0, 357.9, 309.6, 295.5];
     const head = [290.1, 336.6, 281.7, 336.9, 296.3];
-    const { verdict, comparison } = compare(side(head), side(base));
+    const gated = compare(side(head), side(base));
+    const { verdict, comparison } = gated;
     const decode = row(comparison!.rows, 'decode_tok_s');
     expect(decode.samples).toEqual([3, 3]);
     expect(verdict).not.toBe('pass');
@@ -270,24 +281,24 @@ describe('issue 24: a 6% drop against a stored baseline with stalls on both side
 });
 
 describe('the stalled-run notes are grouped by the runs, not by their wording', () => {
+  const stalls = (side: 'baseline' | 'current', runs: number[]) => ({ side, runs: runs.map((run) => ({ run, change: -0.062, stall: true })), kept: 4, spread: 0.004, found: runs.length, maxShare: 0.4 });
   it('names metrics that left out the same runs together, whatever their notes say', () => {
+    // The second metric's side differs in what is no run number (its spread): still the same run of the same side.
     const lines = groupStalls([
-      { name: 'decode_tok_s', baselineRuns: [3], currentRuns: [], text: 'left out baseline run 3: −6.2% as stalled' },
-      // Worded differently (no "left out", no run label, no colon): still the same run of the same side.
-      { name: 'tpot_ms', baselineRuns: [3], currentRuns: [], text: 'third baseline sample stalled' },
-      { name: 'ttft_ms', baselineRuns: [], currentRuns: [], text: '' },
+      { name: 'decode_tok_s', sides: [stalls('baseline', [3])] },
+      { name: 'tpot_ms', sides: [{ ...stalls('baseline', [3]), spread: 0.02 }] },
+      { name: 'ttft_ms', sides: [] },
     ]);
-    expect(lines).toEqual(['decode_tok_s, tpot_ms: left out baseline run 3: −6.2% as stalled']);
+    expect(lines).toEqual([{ kind: 'left-out', metrics: ['decode_tok_s', 'tpot_ms'], sides: [stalls('baseline', [3])] }]);
   });
 
   it('keeps apart metrics whose notes read alike but left out other runs, or the same numbers of the other side', () => {
-    const text = 'left out baseline run 3: −6.2% as stalled';
     const lines = groupStalls([
-      { name: 'decode_tok_s', baselineRuns: [3], currentRuns: [], text },
-      { name: 'tpot_ms', baselineRuns: [3, 4], currentRuns: [], text },
-      { name: 'ttft_ms', baselineRuns: [], currentRuns: [3], text },
-      { name: 'e2e_ms', baselineRuns: [3], currentRuns: [3], text },
+      { name: 'decode_tok_s', sides: [stalls('baseline', [3])] },
+      { name: 'tpot_ms', sides: [stalls('baseline', [3, 4])] },
+      { name: 'ttft_ms', sides: [stalls('current', [3])] },
+      { name: 'e2e_ms', sides: [stalls('baseline', [3]), stalls('current', [3])] },
     ]);
-    expect(lines).toEqual([`decode_tok_s: ${text}`, `tpot_ms: ${text}`, `ttft_ms: ${text}`, `e2e_ms: ${text}`]);
+    expect(lines.map((l) => l.metrics)).toEqual([['decode_tok_s'], ['tpot_ms'], ['ttft_ms'], ['e2e_ms']]);
   });
 });

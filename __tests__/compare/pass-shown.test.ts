@@ -6,8 +6,10 @@
  * held back by the overlap check.
  */
 import { compare, type GateInput } from '../../src/compare/gate.js';
+import { metricRowNote } from '../../src/report/row-lines.js';
 import { slowestPositions, symmetricStalls, trimmedTTest, pooledTTest } from '../../src/compare/statistics.js';
 import type { ComparisonRow } from '../../src/model/report.js';
+import { linesOf } from '../helpers/gate-lines.js';
 
 function side(tokS: readonly number[]): GateInput {
   const median = (v: readonly number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
@@ -29,7 +31,9 @@ describe('a pass needs the interval inside the floor', () => {
   const head = [781.5, 650.2, 795.0, 731.0, 769.9];
 
   it('a change within the floor whose interval reaches past it is insufficient-data, with what would decide it', () => {
-    const { verdict, reasons, comparison } = compare(side(head), side(base));
+    const gated = compare(side(head), side(base));
+    const { verdict, comparison } = gated;
+    const reasons = linesOf(gated);
     const decode = decodeRow(comparison!.rows);
     expect(decode.ci![0]).toBeLessThan(-0.03);
     expect(decode.status).toBe('insufficient-data');
@@ -50,7 +54,7 @@ describe('a pass needs the interval inside the floor', () => {
     expect(first.insufficient).toMatchObject({ addsRuns: true });
     const last = compare(side(head), side(base), { look: { index: 3, of: 3, final: true } });
     expect(decodeRow(last.comparison!.rows).insufficient).toMatchObject({ addsRuns: false });
-    expect(last.reasons[0]).toMatch(/this job adds no more runs; /);
+    expect(linesOf(last)[0]).toMatch(/this job adds no more runs; /);
   });
 
   it('quiet runs with the same medians pass: the interval lies inside the floor', () => {
@@ -122,7 +126,7 @@ describe('a neighbour on one side is not a regression', () => {
     const cur = [0.951, 0.9995, 0.9997, 0.9613, 0.9582, 0.9582, 0.8206].map((r) => r * level);
     const { verdict, comparison } = compare(side(cur), side(base));
     const decode = decodeRow(comparison!.rows);
-    expect(decode.note).toMatch(/the sides overlap: 2 of 5 current runs are as high as the baseline median/);
+    expect(metricRowNote(decode)).toMatch(/the sides overlap: 2 of 5 current runs are as high as the baseline median/);
     expect(decode.status).toBe('insufficient-data');
     expect(verdict).not.toBe('fail');
   });
@@ -141,7 +145,7 @@ describe('a run is never made faster', () => {
     expect(decode.ci![0]).toBeGreaterThan(-0.03);
     expect(decode.status).toBe('insufficient-data');
     expect(decode.insufficient!.why).toBe('baseline-ran-faster');
-    expect(decode.note).toMatch(/a baseline run was 5\.\d% better than the current median/);
+    expect(metricRowNote(decode)).toMatch(/a baseline run was 5\.\d% better than the current median/);
     expect(verdict).not.toBe('pass');
   });
 
@@ -151,7 +155,7 @@ describe('a run is never made faster', () => {
     const decode = decodeRow(comparison!.rows);
     expect(decode.status).toBe('insufficient-data');
     expect(decode.insufficient!.why).toBe('noisy-side');
-    expect(decode.note).toMatch(/the current runs vary ±1\.0% against ±0\.2% of the baseline's: a neighbour slows runs by varying amounts, a change of code by one/);
+    expect(metricRowNote(decode)).toMatch(/the current runs vary ±1\.0% against ±0\.2% of the baseline's: a neighbour slows runs by varying amounts, a change of code by one/);
     expect(verdict).not.toBe('fail');
     // Every current run slowed, 2-18%: the sides lie apart, and the spread still says neighbour.
     const throughout = compare(side(at([0.9242, 0.8218, 0.958, 0.9112, 0.9772])), side(at([0.999, 0.9993, 1, 1, 1.0008])), { dropWarmup: false });

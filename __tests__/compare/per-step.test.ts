@@ -12,6 +12,7 @@ import { UsageError } from '../../src/errors.js';
 import { analyze } from '../../src/pipeline/analyze.js';
 import type { Report } from '../../src/model/report.js';
 import { analyzedOnce } from '../helpers/shared-analysis.js';
+import { linesOf } from '../helpers/gate-lines.js';
 
 const parseThresholdArgs = (args: readonly string[]) => parseThresholds(args, '--threshold');
 
@@ -262,7 +263,7 @@ describe('kernel-time thresholds', () => {
     expect(rows.find((r) => r.metric === 'kernel-time:kernel:gemv_bf16')).toMatchObject({ status: 'pass', delta: 0 });
     expect(result.verdict).toBe('fail');
     // 16 / 3750 − 16 / 4000 s = +266.7 µs per step measured: the step did not get faster.
-    expect(result.reasons).toContain('family:other GPU time per step 0 ns → 250 µs (+250 µs), at or beyond the +100 µs fail threshold, in a step that did not get faster (measured +267 µs/step)');
+    expect(linesOf(result)).toContain('family:other GPU time per step 0 ns → 250 µs (+250 µs), at or beyond the +100 µs fail threshold, in a step that did not get faster (measured +267 µs/step)');
   });
 
   it('below the threshold set: does not fail; past the default warn level (2 % of the 4 ms step, 80 µs) it warns', () => {
@@ -281,7 +282,7 @@ describe('kernel-time thresholds', () => {
     expect(row).toMatchObject({ status: 'insufficient-data', baseline: null, current: null, delta: null });
     expect(row.note).toMatch(/^not compared: the current run's steps are unknown \(no step evidence/);
     expect(result.verdict).toBe('insufficient-data');
-    expect(result.reasons.some((r) => r.startsWith('family:other time per step not compared: '))).toBe(true);
+    expect(linesOf(result).some((r) => r.startsWith('family:other time per step not compared: '))).toBe(true);
   });
 
   it('without a kernel capture on a side: not compared either', () => {

@@ -12,6 +12,7 @@ import { compare, type GateInput } from '../../src/compare/gate.js';
 import { judgeThrottling, MAX_CLOCK_GAP, MAX_THROTTLED_SHARE_GAP } from '../../src/compare/throttle-check.js';
 import { ingestFile } from '../../src/ingest/registry.js';
 import { summarizeRecordings } from '../../src/pipeline/merge-captures.js';
+import { accountOf, linesOf } from '../helpers/gate-lines.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 
@@ -38,21 +39,27 @@ const slower = base.map((v) => v * 0.932);
 
 describe('the power cap in an A/B in one job', () => {
   it('A/A at 25% and 35% capped samples (mean SM clock 1,902 vs 1,980 MHz) is compared and passes, with the clocks reported', () => {
-    const { verdict, reasons, comparison } = compare(side(same, capped(0.35, 1980)), side(base, capped(0.25, 1902), 'a/b'));
+    const gated = compare(side(same, capped(0.35, 1980)), side(base, capped(0.25, 1902), 'a/b'));
+    const { verdict } = gated;
+    const reasons = linesOf(gated);
     expect(verdict).toBe('pass');
-    expect(comparison!.reasons).toContain('power regime: sw_power_cap in 25% of baseline and 35% of current samples; mean SM clock 1,902 MHz (baseline) vs 1,980 MHz (current); an A/B in one job meets it on both sides, so they are compared');
+    expect(accountOf(gated)).toContain('power regime: sw_power_cap in 25% of baseline and 35% of current samples; mean SM clock 1,902 MHz (baseline) vs 1,980 MHz (current); an A/B in one job meets it on both sides, so they are compared');
     expect(reasons[0]).toMatch(/^no regression/);
   });
 
   it('a 6.8% slower head fails instead of ending invalid', () => {
-    const { verdict, reasons } = compare(side(slower, capped(0.3, 1905)), side(base, capped(0.27, 1902), 'a/b'));
+    const gated = compare(side(slower, capped(0.3, 1905)), side(base, capped(0.27, 1902), 'a/b'));
+    const { verdict } = gated;
+    const reasons = linesOf(gated);
     expect(verdict).toBe('fail');
     expect(reasons[0]).toMatch(/^decode_tok_s regressed \(358\.2 tok\/s → 333\.8 tok\/s, −6\.8%/);
   });
 
   it('a thermal reason is a fault even in one job', () => {
     const hot: Utilization = { throttleReasons: ['sw_power_cap', 'hw_thermal_slowdown'], throttledFraction: 0.3, meanSmClockMhz: 1700 };
-    const { verdict, reasons } = compare(side(same, hot), side(base, capped(0.3, 1902), 'a/b'));
+    const gated = compare(side(same, hot), side(base, capped(0.3, 1902), 'a/b'));
+    const { verdict } = gated;
+    const reasons = linesOf(gated);
     expect(verdict).toBe('invalid');
     expect(reasons).toEqual(['the current run was throttled (hw_thermal_slowdown: thermal or hardware protection); its numbers are not representative: rerun on a sound, cool GPU, or allow it with --allow-throttled (action input allow-throttled)']);
   });
@@ -60,14 +67,17 @@ describe('the power cap in an A/B in one job', () => {
 
 describe('the power cap against a stored baseline', () => {
   it('alike on both sides (28% vs 33%, 1,902 vs 1,911 MHz): compared, and the 6.8% slower head fails', () => {
-    const { verdict, comparison } = compare(side(slower, capped(0.33, 1911)), side(base, capped(0.28, 1902)));
+    const gated = compare(side(slower, capped(0.33, 1911)), side(base, capped(0.28, 1902)));
+    const { verdict } = gated;
     expect(verdict).toBe('fail');
-    expect(comparison!.reasons).toContain('power regime: sw_power_cap in 28% of baseline and 33% of current samples; mean SM clock 1,902 MHz (baseline) vs 1,911 MHz (current); alike on both sides (throttled shares within 20 points, clocks within 1.5%), so they are compared');
+    expect(accountOf(gated)).toContain('power regime: sw_power_cap in 28% of baseline and 33% of current samples; mean SM clock 1,902 MHz (baseline) vs 1,911 MHz (current); alike on both sides (throttled shares within 20 points, clocks within 1.5%), so they are compared');
   });
 
   it('capped on one side only, 0% vs 30%: invalid, the shares differ', () => {
     const quiet: Utilization = { throttleReasons: [], throttledFraction: 0, meanSmClockMhz: 1980 };
-    const { verdict, reasons } = compare(side(same, capped(0.3, 1975)), side(base, quiet));
+    const gated = compare(side(same, capped(0.3, 1975)), side(base, quiet));
+    const { verdict } = gated;
+    const reasons = linesOf(gated);
     expect(verdict).toBe('invalid');
     expect(reasons[0]).toBe(
       'the sides ran under different power conditions (sw_power_cap in 0% of baseline and 30% of current samples; mean SM clock 1,980 MHz (baseline) vs 1,975 MHz (current)): the throttled shares differ by 30 points (more than 20); rerun both under the same load, or allow it with --allow-throttled (action input allow-throttled)',
@@ -75,7 +85,9 @@ describe('the power cap against a stored baseline', () => {
   });
 
   it('the same shares at clocks 4% apart (1,902 vs 1,980 MHz): invalid, the clocks differ', () => {
-    const { verdict, reasons } = compare(side(same, capped(0.3, 1902)), side(base, capped(0.3, 1980)));
+    const gated = compare(side(same, capped(0.3, 1902)), side(base, capped(0.3, 1980)));
+    const { verdict } = gated;
+    const reasons = linesOf(gated);
     expect(verdict).toBe('invalid');
     expect(reasons[0]).toMatch(/the mean SM clocks differ by 3\.9% \(more than 1\.5%\)/);
   });
@@ -83,10 +95,10 @@ describe('the power cap against a stored baseline', () => {
   it('a capped side against a baseline without sampling cannot be compared: invalid unless allowed', () => {
     const blocked = compare(side(same, capped(0.3, 1902)), side(base, null));
     expect(blocked.verdict).toBe('invalid');
-    expect(blocked.reasons[0]).toMatch(/the baseline has no GPU sampling to compare with/);
+    expect(linesOf(blocked)[0]).toMatch(/the baseline has no GPU sampling to compare with/);
     const allowed = compare(side(same, capped(0.3, 1902)), side(base, null), { allowThrottled: true });
     expect(allowed.verdict).toBe('pass');
-    expect(allowed.comparison!.reasons.some((r) => r.endsWith('; allowed by --allow-throttled'))).toBe(true);
+    expect(accountOf(allowed).some((r) => r.endsWith('; allowed by --allow-throttled'))).toBe(true);
   });
 
   it('judgeThrottling draws its lines at the documented gaps', () => {
@@ -115,8 +127,9 @@ describe('real H200 GPU samples with sw_power_cap', () => {
     const second = await utilization('measured-2.gpu.jsonl');
     expect(first!.throttleReasons).toEqual(['sw_power_cap']);
     expect(second!.throttleReasons).toEqual(['sw_power_cap']);
-    const { verdict, comparison } = compare(side(same, second), side(base, first));
+    const gated = compare(side(same, second), side(base, first));
+    const { verdict } = gated;
     expect(verdict).toBe('pass');
-    expect(comparison!.reasons.find((r) => r.startsWith('power regime: sw_power_cap in '))).toMatch(/alike on both sides/);
+    expect(accountOf(gated).find((r) => r.startsWith('power regime: sw_power_cap in '))).toMatch(/alike on both sides/);
   });
 });

@@ -1,12 +1,29 @@
 /**
- * The one rule for failing (src/compare/verdict.ts judge): the verdict and the lines that decide it,
- * which the summary, the job's failure message and the CLI show. Without a baseline only a finding
+ * The one rule for failing (src/compare/verdict.ts judge): the verdict and its causes, as data; the
+ * lines the summary, the job's failure message and the CLI show are rendered from them
+ * (src/report/verdict-lines.ts), and read here rendered. Without a baseline only a finding
  * in fail-on fails, at fail-on-severity or above (error by default: a warning, evidence that is not
  * conclusive, warns); an error finding outside fail-on warns. A failing line shows the evidence.
  */
-import { DEFAULT_FAIL_ON, DEFAULT_FAIL_VERDICTS, evidenceText, failsJob, judge, failureLine, skippedInputsLine, type ComparisonOutcome, type VerdictFinding } from '../../src/compare/verdict.js';
+import { DEFAULT_FAIL_ON, DEFAULT_FAIL_VERDICTS, failsJob, judge as judgeData, type ComparisonOutcome, type FailOn, type VerdictFinding } from '../../src/compare/verdict.js';
+import { failureLine, skippedInputsLine, verdictLines } from '../../src/report/verdict-lines.js';
+import { evidenceText } from '../../src/report/row-lines.js';
+import type { Finding } from '../../src/model/report.js';
+import { emptyReport } from '../helpers/empty-report.js';
 
 const f = (id: string, severity: VerdictFinding['severity'], secondary = false): VerdictFinding => ({ id, severity, secondary });
+
+/** The judgement with its lines as a report of it renders them (without a comparison: the findings decide). */
+function judge(findings: readonly VerdictFinding[], failOn: readonly string[] | FailOn = DEFAULT_FAIL_ON) {
+  const judged = judgeData(findings, failOn);
+  const policy = Array.isArray(failOn) ? { ids: failOn as readonly string[], severity: 'error' as const } : (failOn as FailOn);
+  const report = emptyReport({
+    verdict: judged.verdict,
+    findings: findings.map((x) => ({ title: '', message: '', evidence: {}, advice: '', docs: '', secondary: false, basis: [], ...x }) as Finding),
+    decision: { causes: judged.causes, policy: { failOn: [...policy.ids], failOnSeverity: policy.severity, failVerdicts: ['fail', 'invalid'], thresholds: {}, shareThresholds: { warn: 10, fail: 20 }, ruleOptions: {} } },
+  });
+  return { ...judged, reasons: verdictLines(report) };
+}
 
 describe('judge, findings alone', () => {
   it('an error finding whose id is not in fail-on warns, and is never named as a reason to fail', () => {
@@ -46,7 +63,7 @@ describe('judge, findings alone', () => {
   });
 
   it('evidence lines stay bounded: a long message is cut, more than five values are counted', () => {
-    const text = evidenceText({ id: 'x', severity: 'error', message: 'm'.repeat(1000), evidence: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, i])) });
+    const text = evidenceText({ message: 'm'.repeat(1000), evidence: Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, i])) });
     expect(text.length).toBeLessThan(400);
     expect(text).toContain('k4 4, 4 more)');
   });
@@ -90,46 +107,39 @@ describe('skippedInputsLine', () => {
 });
 
 describe('judge, with a comparison', () => {
-  const outcome = (over: Partial<ComparisonOutcome> = {}): ComparisonOutcome => ({ invalid: [], rows: [], noThroughput: false, passLine: 'no regression: 1 gated metric within its floor, no new findings', ...over });
+  const outcome = (over: Partial<ComparisonOutcome> = {}): ComparisonOutcome => ({ invalid: [], rows: [], noThroughput: false, ...over });
+  const cause = (row: string, status: 'fail' | 'warn' | 'insufficient-data') => ({ kind: 'row' as const, row, rowKind: 'metric' as const, status, threshold: 3 });
+  const fail = { status: 'fail' as const, cause: cause('decode_tok_s', 'fail') };
+  const insufficient = { status: 'insufficient-data' as const, cause: cause('itl_ms', 'insufficient-data') };
+  const warn = { status: 'warn' as const, cause: cause('ttft_ms', 'warn') };
 
-  it('a finding in fail-on present on both sides does not fail: only the rows decide, and only failing rows are its reasons', () => {
-    const rows = [
-      { status: 'info' as const },
-      { status: 'fail' as const, reason: 'decode_tok_s regressed' },
-      { status: 'warn' as const, reason: 'kernel share grew' },
-    ];
-    expect(judge([f('unfused-attention', 'error')], DEFAULT_FAIL_ON, outcome({ rows }))).toMatchObject({ verdict: 'fail', reasons: ['decode_tok_s regressed'] });
-    expect(judge([f('unfused-attention', 'error')], DEFAULT_FAIL_ON, outcome({ rows: [{ status: 'info' }] }))).toMatchObject({ verdict: 'pass', reasons: ['no regression: 1 gated metric within its floor, no new findings'] });
+  it('a finding in fail-on present on both sides does not fail: only the rows decide, and only failing rows are its causes', () => {
+    const rows = [{ status: 'info' as const }, fail, warn];
+    expect(judgeData([f('unfused-attention', 'error')], DEFAULT_FAIL_ON, outcome({ rows }))).toEqual({ verdict: 'fail', causes: [fail.cause] });
+    expect(judgeData([f('unfused-attention', 'error')], DEFAULT_FAIL_ON, outcome({ rows: [{ status: 'info' }] }))).toEqual({ verdict: 'pass', causes: [] });
   });
 
-  it('nothing gated is insufficient-data with its line, never a pass; a row that fails or warns still decides', () => {
-    const nothingGated = 'nothing gated: no throughput or latency samples on both sides and no time-per-step or kernel threshold set';
-    expect(judge([], [], outcome({ rows: [{ status: 'pass' }], nothingGated }))).toEqual({ verdict: 'insufficient-data', reasons: [nothingGated], causes: [{ kind: 'nothing-gated' }] });
-    expect(judge([], [], outcome({ rows: [{ status: 'warn', reason: 'a share grew' }], nothingGated }))).toMatchObject({ verdict: 'warn', reasons: ['a share grew'] });
-    expect(judge([], [], outcome({ rows: [{ status: 'fail', reason: 'a fail' }], nothingGated }))).toMatchObject({ verdict: 'fail', reasons: ['a fail'] });
+  it('nothing gated is insufficient-data with its cause, never a pass; a row that fails or warns still decides', () => {
+    const nothingGated = { kind: 'nothing-gated' as const, oneSided: [], time: 'no-threshold' as const };
+    expect(judgeData([], [], outcome({ rows: [{ status: 'pass' }], nothingGated }))).toEqual({ verdict: 'insufficient-data', causes: [nothingGated] });
+    expect(judgeData([], [], outcome({ rows: [warn], nothingGated }))).toEqual({ verdict: 'warn', causes: [warn.cause] });
+    expect(judgeData([], [], outcome({ rows: [fail], nothingGated }))).toEqual({ verdict: 'fail', causes: [fail.cause] });
   });
 
   it('invalid beats fail beats insufficient-data beats warn beats pass', () => {
-    const fail = { status: 'fail' as const, reason: 'a fail' };
-    const insufficient = { status: 'insufficient-data' as const, reason: 'too few samples' };
-    const warn = { status: 'warn' as const, reason: 'a warn' };
-    expect(judge([], [], outcome({ invalid: [{ check: 'throttling', line: 'throttled' }], rows: [fail] }))).toEqual({ verdict: 'invalid', reasons: ['throttled'], causes: [{ kind: 'invalid', check: 'throttling' }] });
-    expect(judge([], [], outcome({ rows: [insufficient, fail, warn] }))).toMatchObject({ verdict: 'fail', reasons: ['a fail'] });
-    expect(judge([], [], outcome({ rows: [warn, insufficient] }))).toMatchObject({ verdict: 'insufficient-data', reasons: ['too few samples'] });
-    expect(judge([], [], outcome({ rows: [warn], noThroughput: true })).verdict).toBe('insufficient-data');
-    expect(judge([], [], outcome({ rows: [warn] }))).toMatchObject({ verdict: 'warn', reasons: ['a warn'] });
+    const throttled = { kind: 'invalid' as const, check: 'throttling' as const, throttle: { type: 'fault' as const, side: 'current' as const, reasons: ['hw_slowdown'] } };
+    expect(judgeData([], [], outcome({ invalid: [throttled], rows: [fail] }))).toEqual({ verdict: 'invalid', causes: [throttled] });
+    expect(judgeData([], [], outcome({ rows: [insufficient, fail, warn] }))).toEqual({ verdict: 'fail', causes: [fail.cause] });
+    expect(judgeData([], [], outcome({ rows: [warn, insufficient] }))).toEqual({ verdict: 'insufficient-data', causes: [insufficient.cause] });
+    expect(judgeData([], [], outcome({ rows: [warn], noThroughput: true })).verdict).toBe('insufficient-data');
+    expect(judgeData([], [], outcome({ rows: [warn] }))).toEqual({ verdict: 'warn', causes: [warn.cause] });
   });
 
   it('the causes are the deciding rows as data, the no-throughput check among them', () => {
-    const cause = (row: string, status: 'fail' | 'warn' | 'insufficient-data') => ({ kind: 'row' as const, row, rowKind: 'metric' as const, status, threshold: 3 });
-    const rows = [
-      { status: 'fail' as const, reason: 'a fail', cause: cause('decode_tok_s', 'fail') },
-      { status: 'warn' as const, reason: 'a warn', cause: cause('ttft_ms', 'warn') },
-      { status: 'insufficient-data' as const, reason: 'too few', cause: cause('itl_ms', 'insufficient-data') },
-    ];
-    expect(judge([], [], outcome({ rows })).causes).toEqual([cause('decode_tok_s', 'fail')]);
-    expect(judge([], [], outcome({ rows: rows.slice(1), noThroughput: true })).causes).toEqual([cause('itl_ms', 'insufficient-data'), { kind: 'no-throughput' }]);
-    expect(judge([], [], outcome({ rows: rows.slice(1, 2) })).causes).toEqual([cause('ttft_ms', 'warn')]);
+    const rows = [fail, warn, insufficient];
+    expect(judgeData([], [], outcome({ rows })).causes).toEqual([cause('decode_tok_s', 'fail')]);
+    expect(judgeData([], [], outcome({ rows: rows.slice(1), noThroughput: true })).causes).toEqual([cause('itl_ms', 'insufficient-data'), { kind: 'no-throughput' }]);
+    expect(judgeData([], [], outcome({ rows: rows.slice(1, 2) })).causes).toEqual([cause('ttft_ms', 'warn')]);
   });
 });
 

@@ -13,6 +13,7 @@ import { InputError } from '../../src/errors.js';
 import { loadReport, MAX_REPORT_BYTES } from '../../src/io/reports.js';
 import { MIGRATIONS, migrateReport } from '../../src/model/migrate.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type Report } from '../../src/model/report.js';
+import { accountOf } from '../helpers/gate-lines.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const SAMPLES = join(ROOT, 'samples');
@@ -71,9 +72,9 @@ describe('a baseline that cannot be read: exit 2, one line naming the file', () 
     // Kineto traces carry a schemaVersion of their own (1): refused at the first field a report needs.
     ['a Kineto trace instead of a report', () => join(ROOT, '__tests__', 'fixtures', 'kineto', 'hta_a100_simple_add_trace.json'), /: a capture \(kineto-json\), not a report; a baseline is the report\.json of an earlier analysis: profile-gate analyze --json baseline\.json BASELINE_CAPTURES\.\.\., then give baseline\.json$/],
     ['a benchmark result instead of a report', () => baselineFile('benchmark.json', JSON.stringify({ request_throughput: 4.2, median_ttft_ms: 31 })), /: a capture \(max-benchmark-json\), not a report; a baseline is the report\.json of an earlier analysis/],
-    ['schemaVersion as text', () => baselineFile('text-version.json', baselineText.replace('"schemaVersion": 3', '"schemaVersion": "3"')), /: expected a profile-gate report\.json with a whole-number schemaVersion, got "3"$/],
-    ['a field of the wrong type', () => baselineFile('bad-field.json', baselineText.replace(/"totalKernelNs": \d+/, '"totalKernelNs": "many"')), /: expected a profile-gate report\.json \(schemaVersion 3\); at totalKernelNs: /],
-    ['a newer profile-gate', () => baselineFile('newer.json', JSON.stringify({ ...JSON.parse(baselineText), schemaVersion: 4, tool: { name: 'profile-gate', version: '9.1.0' } })), /: expected schemaVersion ≤ 3; this report was written by a newer profile-gate \(9\.1\.0\); upgrade$/],
+    ['schemaVersion as text', () => baselineFile('text-version.json', baselineText.replace('"schemaVersion": 4', '"schemaVersion": "4"')), /: expected a profile-gate report\.json with a whole-number schemaVersion, got "4"$/],
+    ['a field of the wrong type', () => baselineFile('bad-field.json', baselineText.replace(/"totalKernelNs": \d+/, '"totalKernelNs": "many"')), /: expected a profile-gate report\.json \(schemaVersion 4\); at totalKernelNs: /],
+    ['a newer profile-gate', () => baselineFile('newer.json', JSON.stringify({ ...JSON.parse(baselineText), schemaVersion: 5, tool: { name: 'profile-gate', version: '9.1.0' } })), /: expected schemaVersion ≤ 4; this report was written by a newer profile-gate \(9\.1\.0\); upgrade$/],
     ['UTF-16 (saved by a Windows editor)', () => baselineFile('utf16.json', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(baselineText, 'utf16le')])), /: expected JSON, got /],
     ['a directory', () => (mkdirSync(join(dir, 'a-dir'), { recursive: true }), join(dir, 'a-dir')), /: a folder; expected one profile-gate report\.json file \(analyze --json FILE and run --out DIR write one\)$/],
     [
@@ -110,7 +111,7 @@ describe('a baseline from another environment or an older schema: an explicit ve
     const report = ReportSchema.parse(JSON.parse(readFileSync(head, 'utf8')));
     expect(report.verdict).toBe('invalid');
     expect(report.comparison!.environmentMismatch).toEqual(['gpuName: NVIDIA A100-SXM4-80GB → NVIDIA H200']);
-    expect(report.comparison!.reasons[0]).toMatch(/^environment differs \(gpuName.*A100.*H200.*\); compare like with like/);
+    expect(accountOf(report)[0]).toMatch(/^environment differs \(gpuName.*A100.*H200.*\); compare like with like/);
     expect(stdout).toMatch(/INVALID/);
   });
 
@@ -135,19 +136,19 @@ describe('a baseline from another environment or an older schema: an explicit ve
     expect(a.verdict).toBe('fail');
     expect(a.verdict).toBe(b.verdict);
     expect(a.comparison!.rows).toEqual(b.comparison!.rows);
-    expect(a.comparison!.reasons).toEqual(b.comparison!.reasons);
+    expect(accountOf(a)).toEqual(accountOf(b));
   });
 });
 
 describe('migrateReport', () => {
   it('the current version passes through unchanged', () => {
     expect(migrateReport(JSON.parse(baselineText), 'b.json')).toEqual(baseline);
-    expect(REPORT_SCHEMA_VERSION).toBe(3);
+    expect(REPORT_SCHEMA_VERSION).toBe(4);
   });
 
   it('version 0: renamed fields restored, sections it lacked added empty, absent sections null', () => {
     const migrated = migrateReport(asVersion0(baseline), 'v0.json');
-    expect(migrated.schemaVersion).toBe(3);
+    expect(migrated.schemaVersion).toBe(4);
     expect(migrated.tool).toEqual({ name: 'profile-gate', version: baseline.tool.version });
     expect(migrated.totalKernelNs).toBe(baseline.totalKernelNs);
     expect(migrated.kernels).toEqual(baseline.kernels);
@@ -163,7 +164,7 @@ describe('migrateReport', () => {
       const { decision: _d, ...undecidedText } = JSON.parse(baselineText) as Record<string, unknown>;
       void _d;
       const migrated = migrateReport({ ...undecidedText, schemaVersion: version }, 'v.json');
-      expect(migrated.schemaVersion).toBe(3);
+      expect(migrated.schemaVersion).toBe(4);
       expect(migrated).toEqual({ ...baseline, decision: undecided(baseline) });
     }
   });
@@ -179,12 +180,12 @@ describe('migrateReport', () => {
 
   it('version 0 with a broken field is refused after migration, saying it was migrated', () => {
     const broken = { ...asVersion0(baseline), totalKernelTimeNs: -5 };
-    expect(() => migrateReport(broken, 'v0.json')).toThrow('v0.json: expected a profile-gate report.json (schemaVersion 3) (migrated from schemaVersion 0); at totalKernelNs: ');
+    expect(() => migrateReport(broken, 'v0.json')).toThrow('v0.json: expected a profile-gate report.json (schemaVersion 4) (migrated from schemaVersion 0); at totalKernelNs: ');
   });
 
   it.each([
-    [{ ...JSON.parse('{}'), schemaVersion: 7 }, 'x.json: expected schemaVersion ≤ 3; this report was written by a newer profile-gate (schemaVersion 7); upgrade'],
-    [{ schemaVersion: 4, tool: { name: 'profile-gate', version: '4.0.0' } }, 'x.json: expected schemaVersion ≤ 3; this report was written by a newer profile-gate (4.0.0); upgrade'],
+    [{ ...JSON.parse('{}'), schemaVersion: 7 }, 'x.json: expected schemaVersion ≤ 4; this report was written by a newer profile-gate (schemaVersion 7); upgrade'],
+    [{ schemaVersion: 5, tool: { name: 'profile-gate', version: '5.0.0' } }, 'x.json: expected schemaVersion ≤ 4; this report was written by a newer profile-gate (5.0.0); upgrade'],
     [{ schemaVersion: -1 }, 'x.json: expected a profile-gate report.json with a whole-number schemaVersion, got -1'],
     [{ schemaVersion: 1.5 }, 'x.json: expected a profile-gate report.json with a whole-number schemaVersion, got 1.5'],
     [null, 'x.json: expected a profile-gate report.json (a JSON object), got null'],

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import type { Report } from '../../src/model/report.js';
+import { linesOf } from '../helpers/gate-lines.js';
 
 const METRICS = '{"metric": "decode_tok_s", "value": 100}\n';
 
@@ -30,7 +31,7 @@ describe('one entry of a folder that cannot be taken', () => {
     expect(report.sources.map((s) => s.path)).toEqual([join(dir, 'good.jsonl')]);
     // Recorded as a skipped input: the verdict's first line says so.
     expect(report.skippedInputs).toEqual([{ path: `${dir}/decode-\\xff\\xfeA.jsonl`, reason: 'its name is not valid UTF-8 (shown with its bytes as \\xNN); rename it to read it' }]);
-    expect(report.verdictReasons[0]).toMatch(/^1 input was skipped, the verdict rests on the rest: .*decode-\\xff\\xfeA\.jsonl/);
+    expect(linesOf(report)[0]).toMatch(/^1 input was skipped, the verdict rests on the rest: .*decode-\\xff\\xfeA\.jsonl/);
     // --strict: the entry fails the analysis, in one line naming it.
     const strict = await cli(['analyze', dir, '--strict']);
     expect(strict.code).toBe(2);

@@ -9,7 +9,7 @@ import { parseReportText, REPORT_JSON_BOUNDS } from '../../src/model/read-report
 import { boundReport, BOUNDED_REPORT } from '../../src/report/bounded-report.js';
 import { mergeReports } from '../../src/report/merge-reports.js';
 import { renderMergedSummary } from '../../src/report/markdown/summary.js';
-import { readableReasons } from '../../src/report/kernel-display-name.js';
+import { verdictLines } from '../../src/report/verdict-lines.js';
 
 const ROWS = 150_000;
 
@@ -64,7 +64,8 @@ describe('the worst report within the read limits', () => {
     expect(read.comparison!.rows).toHaveLength(ROWS);
     expect(read.decision.causes).toHaveLength(ROWS);
     expect(read.decision.policy).toBeNull();
-    expect(readableReasons(read)).toHaveLength(ROWS);
+    // Its sentences are dropped on migration; each failing row still gets its line, from its data.
+    expect(verdictLines(read)).toHaveLength(ROWS);
     // Then cut to what a summary shows, the cut said.
     expect(report.comparison!.rows).toHaveLength(BOUNDED_REPORT.kernels);
     expect(report.decision.causes).toHaveLength(BOUNDED_REPORT.kernels);

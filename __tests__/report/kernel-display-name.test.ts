@@ -152,60 +152,58 @@ describe('kernelDisplayNames', () => {
   });
 });
 
-describe('readableReasons', () => {
-  it('names the kernel of a time-per-step reason by its short name (the real H200 pair)', async () => {
+describe('the verdict lines name a kernel by its display name', () => {
+  it('names the kernel of a time-per-step row by its short name (the real H200 pair)', async () => {
     const { analyze } = await import('../../src/pipeline/analyze.js');
     const { expandInputs } = await import('../../src/io/input-paths.js');
-    const { readableReasons } = await import('../../src/report/kernel-display-name.js');
+    const { comparisonLines } = await import('../../src/report/verdict-lines.js');
     const samples = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'samples');
     const baseline = await analyze({ inputs: await expandInputs([join(samples, 'baseline')]) });
     const report = await analyze({ inputs: await expandInputs([join(samples, 'current')]), baseline: { report: baseline, origin: 'file', reason: 'test' } });
-    const raw = report.comparison!.reasons.find((r) => r.startsWith('kernel:'))!;
-    // The gate cuts the name where elementwise_kernel<MulFunctor> and the copy kernel still agree.
-    expect(raw).toMatch(/^kernel:void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_.*… GPU time per step 0 ns → 298 µs/);
-    const readable = readableReasons(report).find((r) => r.startsWith('kernel '))!;
+    // The row keeps the whole name; the sentence names it by its display name.
+    const copy = report.comparison!.rows.find((r) => r.kind === 'kernel-time' && r.metric.includes('direct_copy_kernel_cuda'))!;
+    expect(copy.metric).toMatch(/^kernel-time:kernel:void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_/);
+    const readable = comparisonLines(report).find((r) => r.startsWith('kernel elementwise_kernel<direct_copy_kernel_cuda>'))!;
     // samples/README.md: the unfused head adds the KV-head copies (direct_copy_kernel_cuda), 2,382 µs over 8 steps.
-    expect(readable).toBe(raw.replace(/^kernel:.*?…/, 'kernel elementwise_kernel<direct_copy_kernel_cuda>'));
+    expect(readable).toMatch(/^kernel elementwise_kernel<direct_copy_kernel_cuda> GPU time per step 0 ns → 298 µs \(\+298 µs\), at or beyond the /);
   });
 
-  it('a report written before the decision was recorded (schema 2) keeps its reasons as written; its record comes from its rows', async () => {
+  it('a report of schema 3 or 2 is read without its sentences: its lines are written from its rows and its decision', async () => {
     const { analyze } = await import('../../src/pipeline/analyze.js');
     const { expandInputs } = await import('../../src/io/input-paths.js');
     const { migrateReport } = await import('../../src/model/migrate.js');
-    const { readableReasons } = await import('../../src/report/kernel-display-name.js');
+    const { verdictLines } = await import('../../src/report/verdict-lines.js');
     const samples = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'samples');
     const baseline = await analyze({ inputs: await expandInputs([join(samples, 'baseline')]) });
     const report = await analyze({ inputs: await expandInputs([join(samples, 'current')]), baseline: { report: baseline, origin: 'file', reason: 'test' } });
-    // As schema 2 wrote it: no decision, and no links (older still) or links with character offsets.
-    const { reasonRows: _links, ...unlinked } = report.comparison!;
-    void _links;
-    const { decision: _decision, ...undecided } = report;
+    // As schema 3 wrote it: sentences beside the decision, linked to rows; wording no renderer knows.
+    const old = { ...report, schemaVersion: 3, verdictReasons: ['the copy kernel grew by a lot'], comparison: { ...report.comparison!, reasons: ['the copy kernel grew by a lot', 'a note'], reasonRows: [{ row: 'x' }, null] } };
+    const read3 = migrateReport(JSON.parse(JSON.stringify(old)) as unknown, 'report.json');
+    expect(read3).not.toHaveProperty('verdictReasons');
+    expect(read3.comparison).not.toHaveProperty('reasons');
+    expect(read3.comparison).not.toHaveProperty('reasonRows');
+    expect(verdictLines(read3)).toEqual(verdictLines(report));
+    expect(verdictLines(read3).join('\n')).not.toContain('the copy kernel grew by a lot');
+    // Schema 2: no decision either; the record comes from its rows' statuses, the policy unknown.
+    const { decision: _decision, ...undecided } = old;
     void _decision;
-    const written = JSON.parse(JSON.stringify({ ...undecided, schemaVersion: 2, comparison: unlinked })) as unknown;
-    const read = migrateReport(written, 'report.json');
-    expect(read.comparison!.reasonRows).toBeUndefined();
-    expect(readableReasons(read)).toEqual(report.comparison!.reasons);
-    // The record: the rows whose status decided the verdict, the policy unknown.
+    const read2 = migrateReport(JSON.parse(JSON.stringify({ ...undecided, schemaVersion: 2 })) as unknown, 'report.json');
     const deciding = report.comparison!.rows.filter((r) => r.status === report.verdict).map((r) => r.metric);
     expect(deciding.length).toBeGreaterThan(0);
-    expect(read.decision.causes.map((c) => (c.kind === 'row' ? c.row : c.kind))).toEqual(deciding);
-    expect(read.decision.policy).toBeNull();
+    expect(read2.decision.causes.map((c) => (c.kind === 'row' ? c.row : c.kind))).toEqual(deciding);
+    expect(read2.decision.policy).toBeNull();
+    expect(verdictLines(read2)).toEqual(verdictLines(report));
   });
 
-  it("writes a kernel share row's sentence from the row the reason is linked to, whatever the stored wording", async () => {
-    const { readableReasons } = await import('../../src/report/kernel-display-name.js');
-    const row = { metric: `kernel:${COPY_FLOAT}`, kind: 'kernel-share' as const, unit: '% of GPU time', baseline: 0, current: 9.9, delta: 9.9, ci: null, threshold: 3, status: 'fail' as const };
-    // Wording no renderer knows: no "kernel:" prefix, no "share of GPU time", no shares quoted.
-    const reasons = ['the copy kernel grew by a lot', 'a note about no row'];
-    const comparisonOf = (reasonRows?: ({ row: string } | null)[]) => ({ baseline: { origin: 'file', reason: 'test' }, rows: [row], reasons, ...(reasonRows ? { reasonRows } : {}) });
-    // The row's own threshold: 9 pp fails it (a per-row threshold of the policy that judged it).
-    const policy = { failOn: [], failOnSeverity: 'error' as const, failVerdicts: ['fail' as const], thresholds: { [row.metric]: 9 }, shareThresholds: { warn: 3, fail: 20 }, ruleOptions: {} };
-    const linked = emptyReport({ verdict: 'fail', comparison: comparisonOf([{ row: row.metric }, null]) });
-    const report = { ...linked, decision: { ...linked.decision, policy } };
-    expect(readableReasons(report)).toEqual(['kernel elementwise_kernel<direct_copy_kernel_cuda> share of GPU time 0.0% → 9.9% (+9.9 pp), at or beyond the 9 pp fail threshold', 'a note about no row']);
-    // Without the policy (a report migrated from before it was recorded) the fail threshold is unknown: as written.
-    expect(readableReasons(linked)).toEqual(reasons);
-    // Without the link the reasons show as written.
-    expect(readableReasons(emptyReport({ verdict: 'fail', comparison: comparisonOf() }))).toEqual(reasons);
+  it("writes a kernel share row's sentence from the row: its display name, its shares and its fail threshold", async () => {
+    const { verdictLines } = await import('../../src/report/verdict-lines.js');
+    const row = { metric: `kernel:${COPY_FLOAT}`, kind: 'kernel-share' as const, unit: '% of GPU time', baseline: 0, current: 9.9, delta: 9.9, ci: null, threshold: 3, status: 'fail' as const, reading: { kind: 'share' as const, fail: 9 } };
+    const report = emptyReport({ verdict: 'fail', comparison: { baseline: { origin: 'file', reason: 'test' }, rows: [row] } });
+    expect(verdictLines(report)).toEqual(['kernel elementwise_kernel<direct_copy_kernel_cuda> share of GPU time 0.0% → 9.9% (+9.9 pp), at or beyond the 9 pp fail threshold']);
+    // A row of a report from before rows carried their thresholds: its key, status and values.
+    const { reading: _reading, ...bare } = row;
+    void _reading;
+    const older = emptyReport({ verdict: 'fail', comparison: { baseline: { origin: 'file', reason: 'test' }, rows: [bare] } });
+    expect(verdictLines(older)).toEqual([expect.stringMatching(/^kernel:void at::native::.{0,70}… failed \(0\.0000 % of GPU time → 9\.90 % of GPU time\)$/)]);
   });
 });

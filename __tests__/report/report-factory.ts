@@ -88,7 +88,7 @@ export function makeReport(shape: ReportShape = {}): Report {
             kernelChanges: [],
             newFindings: [],
             resolvedFindings: [],
-            reasons: [],
+            notes: [],
           },
   });
 }

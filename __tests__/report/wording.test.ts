@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CI_LEVEL, DEFAULT_ALPHA, ciLevel } from '../../src/compare/gate-options.js';
-import { formatP } from '../../src/compare/percent-format.js';
+import { formatP } from '../../src/report/percent-format.js';
 import { renderSummary } from '../../src/report/markdown/summary.js';
 import { buildSite } from '../../src/report/dashboard/index.js';
 import { makeReport, row } from './report-factory.js';

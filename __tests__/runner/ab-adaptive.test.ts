@@ -4,12 +4,14 @@
  * whose alpha is its share of the test's (src/compare/sequential.ts).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { metricRowNote } from '../../src/report/row-lines.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProcessGroups } from '../../src/runner/process-group.js';
 import type { Report } from '../../src/model/report.js';
 import { cli, runCli } from '../helpers/cli.js';
 import { PYTHON, standInProbe, standInPythonDir, tempDir } from './stand-ins.js';
+import { accountOf, linesOf } from '../helpers/gate-lines.js';
 
 const SPEED = join(dirname(fileURLToPath(import.meta.url)), '..', 'helpers', 'stand-in-speed.py');
 const probe = standInProbe({ vendor: 'none' });
@@ -51,8 +53,8 @@ describe('adaptive A/B', () => {
     expect(decode.status).toBe('fail');
     expect(decode.samples).toEqual([4, 4]);
     expect(decode.leftOut).toEqual([1, 1]);
-    expect(decode.note).toMatch(/left out baseline run 3: −15\.\d% as stalled, beside 4 runs/);
-    expect(head.comparison!.reasons[0]).toMatch(/decode_tok_s regressed .*at look 2 of 3, the last \(alpha 0\.01\)/);
+    expect(metricRowNote(decode)).toMatch(/left out baseline run 3: −15\.\d% as stalled, beside 4 runs/);
+    expect(accountOf(head)[0]).toMatch(/decode_tok_s regressed .*at look 2 of 3, the last \(alpha 0\.01\)/);
   }, 60_000);
 
   it('a job that adds no run after its first look reads its samples as analyze does (one verdict for one set of samples)', async () => {
@@ -72,10 +74,10 @@ describe('adaptive A/B', () => {
     const analyzed = await cli(['analyze', ...inputs, '--baseline', join(out, 'base', 'baseline-report.json'), '--json', join(work, 'analyze.json')]);
     expect(analyzed.code).toBe(1);
     const single = JSON.parse(readFileSync(join(work, 'analyze.json'), 'utf8')) as Report;
-    const line = (report: Report) => report.comparison!.reasons.find((r) => r.startsWith('decode_tok_s '));
+    const line = (report: Report) => accountOf(report).find((r) => r.startsWith('decode_tok_s '));
     expect(line(single)).toMatch(/^decode_tok_s regressed \(.*−24\.\d%; .*p=0\.05, 3 vs 3 samples\), beyond the 3% floor$/);
     expect(line(head)).toBe(line(single));
-    expect(head.verdictReasons).toEqual(single.verdictReasons);
+    expect(linesOf(head)).toEqual(linesOf(single));
   }, 60_000);
 
   it('decided at the planned look: no run is added', async () => {

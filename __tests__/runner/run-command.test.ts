@@ -2,6 +2,7 @@
  * Command workloads end to end, and `profile-gate run` itself: the tiny CPU-only workload (no GPU,
  * nothing measured) under the stand-in nsys/ncu on a box that nvidia-smi describes as one H200.
  */
+import { verdictLines } from '../../src/report/verdict-lines.js';
 import { askDeepDive, deepDiveRequest } from '../../src/diagnose/deep-dive-request.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -318,7 +319,7 @@ describe('profile-gate run (CLI)', () => {
       expect(run.lostCaptures).toEqual([{ path: 'o/captures/profile.nsys-rep', reason: expect.stringMatching(/^planned capture not made, so no kernel comparison, per-step time or kernel findings: Profiled run \(nsys\) exited 0 but o\/captures\/profile\.nsys-rep was not written .*; then Profiled run \(nsys, whole process: the capture range never opened\) exited 0 but o\/captures\/profile\.nsys-rep was not written/) }]);
       expect(written!.kernels).toEqual([]);
       expect(written!.skippedInputs).toEqual(run.lostCaptures);
-      expect(written!.verdictReasons[0]).toMatch(/^1 input was skipped, the verdict rests on the rest: o\/captures\/profile\.nsys-rep \(planned capture not made, so no kernel comparison/);
+      expect(verdictLines(written!)[0]).toMatch(/^1 input was skipped, the verdict rests on the rest: o\/captures\/profile\.nsys-rep \(planned capture not made, so no kernel comparison/);
       const strict = await withRange('none', ['--strict']);
       expect(strict.code).toBe(EXIT_RUN_FAILED);
       expect(strict.stderr).toMatch(/^profile-gate: --strict: o\/captures\/profile\.nsys-rep: planned capture not made/);

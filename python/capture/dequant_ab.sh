@@ -50,7 +50,7 @@ for head in "fp8-dequant:--linear fp8-dequant" "spin300:--gpu-sleep-us 300"; do
 import json, sys
 r = json.load(open(sys.argv[1]))
 print("verdict", r["verdict"])
-for line in r.get("verdictReasons", [])[:4]: print("  ", line[:300])
+for cause in r.get("decision", {}).get("causes", [])[:4]: print("  ", json.dumps(cause)[:300])
 for key in ("perStep", "timePerStep", "stepTime", "explained"):
     if key in r: print(key, json.dumps(r[key])[:1500])
 print("findings", [(f["id"], f["severity"]) for f in r["findings"]])

@@ -29,7 +29,7 @@ echo "exit $?"
 python3 - "$W/ab_dd/report.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-print("verdict", r["verdict"], "| reasons", r.get("verdictReasons", [])[:3])
+print("verdict", r["verdict"], "| causes", r.get("decision", {}).get("causes", [])[:3])
 print("deep dives", [(d.get("kernel") or d.get("name"), sorted(d.get("sections", {}))[:4] if isinstance(d.get("sections"), dict) else None) for d in r.get("deepDive", [])])
 print("findings", [(f["id"], f["severity"]) for f in r["findings"]])
 print("notices", [n["message"][:160] for n in r["notices"] if "deep" in n["message"].lower()])
@@ -40,7 +40,7 @@ timeout -k 10 280 $PG run --engine command --model llama-2.8b-random \
   --run "$WL --steps 64 --repeats 3 --warmup 16 --gpu-sleep-us 120" --base-run "$WL --steps 64 --repeats 3 --warmup 16" \
   --runs 5 --max-runs 9 --warmup-runs 1 --profiler none --timeout-minutes 4 --quiet --out "$W/ab_slow"
 echo "exit $?"
-python3 -c "import json; r=json.load(open('$W/ab_slow/report.json')); print('verdict', r['verdict']); print('\n'.join(r.get('verdictReasons', [])[:4]))"
+python3 -c "import json; r=json.load(open('$W/ab_slow/report.json')); print('verdict', r['verdict']); print('\n'.join(json.dumps(c) for c in r.get('decision', {}).get('causes', [])[:4]))"
 
 stamp "pack"
 find "$W" -name '*.nsys-rep' -delete

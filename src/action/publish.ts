@@ -6,7 +6,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { failsJob, failureLine } from '../compare/verdict.js';
+import { failsJob } from '../compare/verdict.js';
+import { failureLine, verdictLines, type VerdictSummary } from '../report/verdict-lines.js';
 import { applyAcceptance } from '../compare/acceptance.js';
 import { readAcceptances } from './github/acceptance.js';
 import { isFindingId } from '../model/finding-ids.js';
@@ -167,8 +168,8 @@ export function failVerdicts(ctx: ModeContext): readonly string[] {
  * Fails the job when the workflow's fail-verdicts list the verdict; a verdict that compared nothing
  * (invalid, insufficient-data) and does not fail it is still a warning annotation, never silent.
  */
-export function settleVerdict(ctx: ModeContext, report: Pick<Report, 'verdict' | 'verdictReasons' | 'skippedInputs'>): void {
-  const why = oneLine(failureLine(report.verdictReasons));
+export function settleVerdict(ctx: ModeContext, report: Report | VerdictSummary): void {
+  const why = oneLine(failureLine('lines' in report ? report.lines : verdictLines(report)));
   const failing = failsJob(report.verdict, failVerdicts(ctx));
   if (failing) ctx.host.setFailed(`profile-gate verdict: ${report.verdict} (${why}; see the job summary)`);
   else if (COMPARED_NOTHING[report.verdict]) {
@@ -313,7 +314,7 @@ async function withAcceptance(ctx: ModeContext, report: Report): Promise<{ repor
   for (const line of read.refused) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptance not applied' });
   // A token that may not read them is the workflow's setting, not the verdict's: the log says so.
   for (const line of read.unread) ctx.host.warning(oneLine(`profile-gate: ${line}`), { title: 'profile-gate: acceptances not read' });
-  if (accepted.acceptance) ctx.host.notice(oneLine(`profile-gate: ${accepted.verdictReasons[0] ?? ''}`), { title: 'profile-gate: regression accepted' });
+  if (accepted.acceptance) ctx.host.notice(oneLine(`profile-gate: ${verdictLines(accepted)[0] ?? ''}`), { title: 'profile-gate: regression accepted' });
   return { report: accepted, ...(read.headSha ? { headSha: read.headSha } : {}) };
 }
 

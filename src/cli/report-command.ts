@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { findReportFiles, labelFor, loadReport } from '../io/reports.js';
 import { boundReport } from '../report/bounded-report.js';
 import { writeOutput } from '../io/input-paths.js';
-import { failureLine } from '../compare/verdict.js';
+import { failureLine, verdictLines } from '../report/verdict-lines.js';
 import { InputError, UsageError } from '../errors.js';
 import { flagOptions, flagsHelp, readFlags } from '../options/read.js';
 import type { AcceptedBy } from '../options/table.js';
@@ -68,9 +68,12 @@ export async function runReportCommand(args: string[]): Promise<number> {
   await writeOutput(join(out, 'summary.md'), renderMergedSummary(merged, { links }));
   await writeOutput(join(out, 'comment.md'), renderComment(merged, { key: options.commentKey, links }));
   // A failing leg says why, in the verdict's own lines (reports of older versions carry none).
-  const why = (report: Report) => (report.verdict !== 'pass' && report.verdictReasons.length ? `: ${failureLine(report.verdictReasons)}` : '');
+  const why = (report: Report) => {
+    const said = report.verdict !== 'pass' ? verdictLines(report) : [];
+    return said.length ? `: ${failureLine(said)}` : '';
+  };
   // Labels and reasons come from the reports (a fork's artifact among them): printed inert.
   const lines = merged.entries.map((e) => inertLine(`  ${e.report.verdict.padEnd(17)} ${e.label}${why(e.report)}`.replace(/[\r\n]+/g, ' ')));
   process.stdout.write(`profile-gate report: ${merged.verdict} (${merged.entries.length} reports)\n${lines.join('\n')}\nwrote ${join(out, 'summary.md')} and ${join(out, 'comment.md')}\n`);
-  return verdictExitCode({ verdict: merged.verdict, verdictReasons: merged.entries.flatMap((e) => e.report.verdictReasons) }, options.failVerdicts);
+  return verdictExitCode({ verdict: merged.verdict, lines: merged.entries.flatMap((e) => verdictLines(e.report)) }, options.failVerdicts);
 }

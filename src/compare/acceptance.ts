@@ -14,8 +14,7 @@
  * - The rows stay as they are (status fail): the report keeps the regression visible and says who
  *   accepted it in `acceptance`.
  */
-import type { Acceptance, ComparisonRow, Report } from '../model/report.js';
-import { withLeadingReasons } from './reason-rows.js';
+import type { Acceptance, AcceptanceNote, ComparisonRow, Report } from '../model/report.js';
 
 /** The PR label that accepts, unless the workflow names another (input accept-label). */
 export const DEFAULT_ACCEPT_LABEL = 'perf-regression-accepted';
@@ -144,31 +143,17 @@ export function claimName(claim: Pick<AcceptanceClaim, 'by' | 'via'>): string {
   return `@${claim.by} (${claim.via})`;
 }
 
-function list(items: readonly string[], max = 5): string {
-  const shown = items.slice(0, max).map((m) => m.replace(/\s+/g, ' ').slice(0, 80));
-  return shown.join(', ') + (items.length > max ? `, and ${items.length - max} more` : '');
-}
-
-/** The verdict's first line when a fail was accepted. */
-export function acceptedLine(acceptance: Acceptance): string {
-  const reason = acceptance.reason ? `: ${acceptance.reason}` : '';
-  return `accepted by ${claimName(acceptance)} on ${acceptance.at}, covering ${list(acceptance.covers)}${reason}; the failing rows stay below, and the job passes unless fail-verdicts lists accepted`;
-}
-
 export interface AcceptanceInput {
   /** Valid claims, in the order they are tried (the label first, then comments newest first). */
   claims: readonly AcceptanceClaim[];
-  /** Lines on acceptances that were read but refused (no write access, a comment before the head). */
+  /** Lines on acceptances that were read but refused (no write access, a comment before the head), as the reader wrote them. */
   refused?: readonly string[];
 }
 
-function withLines(report: Report, lines: readonly string[]): Report {
-  if (!lines.length) return report;
-  return {
-    ...report,
-    verdictReasons: [...lines, ...report.verdictReasons],
-    ...(report.comparison ? { comparison: withLeadingReasons(report.comparison, lines) } : {}),
-  };
+/** The report with notes on acceptances that did not apply (renderers write their lines after the acceptance's). */
+function withNotes(report: Report, notes: readonly AcceptanceNote[]): Report {
+  if (!notes.length) return report;
+  return { ...report, acceptanceNotes: [...notes, ...(report.acceptanceNotes ?? [])] };
 }
 
 /**
@@ -177,19 +162,18 @@ function withLines(report: Report, lines: readonly string[]): Report {
  * and each refused one (a refusal is never silent).
  */
 export function applyAcceptance(report: Report, input: AcceptanceInput): Report {
-  const refused = input.refused ?? [];
+  const refused = (input.refused ?? []).map((text): AcceptanceNote => ({ kind: 'refused', text }));
   if (!input.claims.length && !refused.length) return report;
   if (report.verdict === 'invalid') {
-    const lines = input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: the comparison is invalid, so nothing was compared to accept`);
-    return withLines(report, [...lines, ...refused]);
+    return withNotes(report, [...input.claims.map((c): AcceptanceNote => ({ kind: 'invalid', by: c.by, via: c.via })), ...refused]);
   }
   if (report.verdict !== 'fail') return report;
   const failing = failingRows(report);
   if (!failing.length) {
     // A fail whose record names no failing row (edited apart from its rows): nothing to name, so nothing is accepted.
-    return withLines(report, [...input.claims.map((c) => `the acceptance by ${claimName(c)} does not apply: the report records no failing row to accept`), ...refused]);
+    return withNotes(report, [...input.claims.map((c): AcceptanceNote => ({ kind: 'no-failing-row', by: c.by, via: c.via })), ...refused]);
   }
-  const lines: string[] = [];
+  const notes: AcceptanceNote[] = [];
   for (const claim of input.claims) {
     const { covers, left, unknown } = coverage(claim, failing);
     if (left.length === 0) {
@@ -202,10 +186,9 @@ export function applyAcceptance(report: Report, input: AcceptanceInput): Report 
         covers,
         ...(claim.headSha ? { headSha: claim.headSha } : {}),
       };
-      return { ...withLines(report, [acceptedLine(acceptance), ...lines, ...refused]), verdict: 'accepted', acceptance };
+      return { ...withNotes(report, [...notes, ...refused]), verdict: 'accepted', acceptance };
     }
-    const unknownText = unknown.length ? `; ${list(unknown)} names no failing row` : '';
-    lines.push(`the acceptance by ${claimName(claim)} covers ${covers.length ? list(covers) : 'no failing row'}, not ${list(left)}${unknownText}: not accepted`);
+    notes.push({ kind: 'partial', by: claim.by, via: claim.via, covers, left, unknown });
   }
-  return withLines(report, [...lines, ...refused]);
+  return withNotes(report, [...notes, ...refused]);
 }

@@ -72,8 +72,6 @@ export interface GateInput {
 
 export interface GateResult {
   verdict: Verdict;
-  /** The lines that decide the verdict (src/compare/verdict.ts judge). */
-  reasons: string[];
   /** What decides the verdict, as data (src/compare/verdict.ts judge). */
   causes: DecisionCause[];
   /** The gate's part of the policy that judged it (the rules' options are the analysis's). */
@@ -86,8 +84,6 @@ export type GatePolicy = Omit<DecisionPolicy, 'ruleOptions'>;
 /** A row plus what the verdict needs to know about it. */
 export interface GatedRow {
   row: ComparisonRow;
-  /** Human reason when the row drives the verdict (fail, warn, insufficient-data, improved). */
-  reason?: string;
   /** A gated metric that more runs could decide. */
   undecided?: boolean;
 }

@@ -1,23 +1,23 @@
 /**
  * The regression gate: the current run against a baseline → pass | warn | fail | insufficient-data
  * | invalid, with one row per metric, family and top kernel (time per step, and share) and changed
- * finding, and the human reasons for the verdict. Kernels are judged in time per step where both
+ * finding, and the verdict's causes, as data (src/report/verdict-lines.ts writes the sentences). Kernels are judged in time per step where both
  * sides count steps (per-step.ts); shares gate only without steps (shares.ts). Pure: no I/O, deterministic for a given seed.
  * Order of precedence: invalid (environment mismatch, a thermal or hardware throttle, power conditions that differ) > fail > insufficient-data > warn > pass.
  */
-import { keySubject, type Comparison, type ComparisonRow, type ReasonRow, type RowSubject } from '../model/report.js';
+import { keySubject, type Comparison, type ComparisonNote, type ComparisonRow, type DecisionCause, type FindingReading, type RowSubject } from '../model/report.js';
 import { rowCause, strongestSeverity } from '../model/decision.js';
 import { blockingMismatches, environmentMismatches, formatMismatch } from './fingerprint.js';
 import type { GatedRow, GateInput, GatePolicy, GateResult } from './gate-input.js';
 import { compareMetrics } from './metric-rows.js';
 import { metricFloor, parseGateOptions, resolveKernelThresholds, type GateOptions, type GateOptionsInput } from './gate-options.js';
-import { estimateBetweenJobNoise, MIN_HISTORY_REPORTS, widenedFloor, type HistoryEntry } from './between-jobs.js';
+import { estimateBetweenJobNoise, widenedFloor, type HistoryEntry } from './between-jobs.js';
 import { lookAlpha } from './sequential.js';
 import { compareCommunication, compareFamilies, compareKernels, type ShareMode } from './shares.js';
-import { isWordedRefusal, kernelTimeKeys, kernelTimeRows, noStepTimeChange, perStepAttribution, refusalText } from './per-step.js';
+import { kernelTimeKeys, kernelTimeRows, noStepTimeChange, perStepAttribution } from './per-step.js';
 import { judgeThrottling } from './throttle-check.js';
 import { RULES } from '../diagnose/rules/index.js';
-import { failingFindingLine, failsOn, isPrimary, judge, strongest, type FailOn, type InvalidCheck, type VerdictFinding } from './verdict.js';
+import { failsOn, isPrimary, judge, strongest, type FailOn, type InvalidCheck, type VerdictFinding } from './verdict.js';
 
 export type { GateFamily, GateFinding, GateInput, GateKernel, GateMetric, GateResult } from './gate-input.js';
 export type { HistoryEntry } from './between-jobs.js';
@@ -43,43 +43,34 @@ function findingRows(current: GateInput, baseline: GateInput, options: GateOptio
     const b = base.get(id) ?? 0;
     const c = cur.get(id) ?? 0;
     let status: ComparisonRow['status'] = 'info';
-    let reason: string | undefined;
-    let note = 'present in both';
+    const inFailOn = (options.failOn as readonly string[]).includes(id);
+    const plain = { kind: 'finding' as const, inFailOn, fails: false, failOnSeverity: options.failOnSeverity };
+    let reading: FindingReading = { ...plain, change: 'present' };
     if (b === 0 && unseenByBaseline(id, current, baseline)) {
       // The baseline had no kernel capture, so it could not have shown this finding: not "new". It is
-      // judged as a finding alone (src/compare/verdict.ts), and the line says why it was not compared.
+      // judged as a finding alone (src/compare/verdict.ts), and its line says why it was not compared.
       const hit = strongest(current.findings.filter((f) => f.id === id && f.severity !== 'info' && isPrimary(f)));
-      if (hit) {
-        const failing = failsOn(hit, failOnOf(options));
-        status = failing ? 'fail' : 'warn';
-        note = 'not compared: the baseline has no kernel capture';
-        const head = `finding ${id} (${hit.severity}${failing ? ', in fail-on' : ''}), not compared: the baseline has no kernel capture to show it`;
-        reason = failing ? failingFindingLine(hit, head) : head;
-      } else note = 'not compared: the baseline has no kernel capture';
+      const failing = hit ? failsOn(hit, failOnOf(options)) : false;
+      if (hit) status = failing ? 'fail' : 'warn';
+      reading = { ...plain, change: 'unseen', ...(hit ? { severity: hit.severity } : {}), fails: failing };
     } else if (b === 0 && baseSeen.has(id)) {
-      note = 'present in both: explained by another finding in the baseline';
+      reading = { ...plain, change: 'explained', explainedIn: 'baseline' };
     } else if (c === 0 && curSeen.has(id)) {
-      note = 'present in both: explained by another finding in the current run';
+      reading = { ...plain, change: 'explained', explainedIn: 'current' };
     } else if (b === 0) {
       added.push(id);
-      // The strongest new hit decides, and its evidence is the line's (src/compare/verdict.ts).
+      // The strongest new hit decides, and its evidence is the line's (src/report/row-lines.ts).
       const hit = strongest(current.findings.filter((f) => f.id === id && f.severity !== 'info' && isPrimary(f)))!;
-      const listed = (options.failOn as readonly string[]).includes(id);
       const failing = failsOn(hit, failOnOf(options));
       status = failing ? 'fail' : 'warn';
-      note = failing ? 'new since the baseline; in fail-on' : listed ? `new since the baseline; in fail-on, below fail-on-severity ${options.failOnSeverity}` : 'new since the baseline';
-      reason = failing
-        ? failingFindingLine(hit, `new finding ${id} (${hit.severity}, in fail-on)`)
-        : `new finding ${id} (${hit.severity}${listed ? `; in fail-on, below fail-on-severity ${options.failOnSeverity}` : ''})`;
+      reading = { ...plain, change: 'new', severity: hit.severity, fails: failing };
     } else if (c === 0) {
       resolved.push(id);
       status = 'improved';
-      note = 'resolved since the baseline';
-      reason = `finding ${id} resolved`;
+      reading = { ...plain, change: 'resolved' };
     }
     rows.push({
-      row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, note, subject: { type: 'finding', id } },
-      ...(reason ? { reason } : {}),
+      row: { metric: `finding:${id}`, kind: 'finding', unit: 'hits', baseline: b, current: c, delta: c - b, ci: null, threshold: null, status, subject: { type: 'finding', id }, reading },
     });
   }
   return { rows, added, resolved };
@@ -107,8 +98,6 @@ function policyOf(options: GateOptions): GatePolicy {
   };
 }
 
-const ORDER: Record<ComparisonRow['status'], number> = { fail: 0, 'insufficient-data': 1, warn: 2, improved: 3, info: 4, pass: 5 };
-
 /** What else the gate may know about the baseline. */
 export interface CompareContext {
   /**
@@ -131,19 +120,19 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   options = resolveKernelThresholds(options, baseline.kernels.map((k) => k.name), current.kernels.map((k) => k.name));
 
   const invalid: InvalidCheck[] = [];
-  const notes: string[] = [];
+  const notes: ComparisonNote[] = [];
   const mismatches = environmentMismatches(baseline.environment, current.environment);
   const blocking = blockingMismatches(mismatches, options.allowEnvironmentMismatch);
-  if (blocking.length) invalid.push({ check: 'environment', line: `environment differs (${blocking.map(formatMismatch).join('; ')}); compare like with like or allow the keys with --allow-environment-mismatch (action input allow-environment-mismatch)` });
+  if (blocking.length) invalid.push({ kind: 'invalid', check: 'environment', mismatches: blocking.map((m) => ({ ...m })) });
   const allowed = mismatches.filter((m) => !blocking.includes(m));
-  if (allowed.length) notes.push(`environment differs, allowed: ${allowed.map(formatMismatch).join('; ')}`);
+  if (allowed.length) notes.push({ kind: 'environment-allowed', mismatches: allowed.map((m) => ({ ...m })) });
 
   const sameJob = baseline.origin?.origin === 'a/b';
   const throttling = judgeThrottling(baseline.utilization, current.utilization, sameJob);
-  notes.push(...throttling.notes);
+  notes.push(...throttling.notes.map((reading): ComparisonNote => ({ kind: 'throttling', reading, allowed: false })));
   for (const problem of throttling.problems) {
-    if (options.allowThrottled) notes.push(`${problem.what}; allowed by --allow-throttled`);
-    else invalid.push({ check: 'throttling', line: `${problem.what}; ${problem.remedy}, or allow it with --allow-throttled (action input allow-throttled)` });
+    if (options.allowThrottled) notes.push({ kind: 'throttling', reading: problem, allowed: true });
+    else invalid.push({ kind: 'invalid', check: 'throttling', throttle: problem });
   }
 
   let betweenJobs: Comparison['betweenJobs'];
@@ -158,16 +147,9 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     // fromEntries defines each key as its own, `__proto__` included.
     options = { ...options, thresholds: Object.fromEntries([...Object.entries(options.thresholds), ...rows.map((r) => [r.metric, r.floor * 100] as const)]) };
     betweenJobs = { reports: context.history.length, metrics: rows };
-    if (rows.length) {
-      const parts = rows.map((r) => `${r.metric} ±${(r.spread * 100).toFixed(1)}% (floor ${(r.floor * 100).toFixed(1)}%)`);
-      notes.push(`a comparison between jobs: the last ${context.history.length} reports of the default branch vary ${parts.join(', ')} between jobs, and the floors cover it; an A/B run in one job (base-workdir) takes that noise out`);
-    } else {
-      notes.push(`a comparison between jobs: ${context.history.length} earlier report${context.history.length === 1 ? '' : 's'} of the default branch, too few (${MIN_HISTORY_REPORTS} needed) to estimate the noise between jobs; the floors are as set`);
-    }
   }
   const metrics = compareMetrics(current.metrics, baseline.metrics, options);
   const rows: GatedRow[] = [...metrics.rows];
-  notes.push(...metrics.outlierNotes);
   const hasKernels = current.kernels.length > 0 && baseline.kernels.length > 0;
   let kernelChanges: Comparison['kernelChanges'] = [];
   let perStep: Comparison['perStep'];
@@ -184,19 +166,31 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     const kernels = compareKernels(current, baseline, options, shareMode);
     rows.push(...kernels.rows);
     kernelChanges = kernels.changes;
-    if (perStep.refused && isWordedRefusal(perStep.refused)) notes.push(refusalText(perStep.refused, perStep));
     if (noStepTimeChange(perStep, metrics.rows.map((r) => r.row))) perStep = { ...perStep, noChange: true };
   } else if (current.kernels.length || baseline.kernels.length) {
-    notes.push(`kernel shares not compared: the ${current.kernels.length ? 'baseline' : 'current run'} has no kernel capture`);
+    notes.push({ kind: 'no-kernel-capture', side: current.kernels.length ? 'baseline' : 'current' });
   }
   if (!hasKernels && kernelTimeKeys(options).length) {
     // A time threshold with no kernels on a side is not a pass: each says it was not compared.
     const missing = !current.kernels.length && !baseline.kernels.length ? 'neither side has' : `the ${current.kernels.length ? 'baseline' : 'current run'} has`;
+    const sides = [...(baseline.kernels.length ? [] : ['baseline' as const]), ...(current.kernels.length ? [] : ['current' as const])];
     for (const key of kernelTimeKeys(options)) {
       const note = `not compared: ${missing} no kernel capture`;
       rows.push({
-        row: { metric: key, kind: 'kernel-time', unit: 'ms/step', baseline: null, current: null, delta: null, ci: null, threshold: options.thresholds[key]!, status: 'insufficient-data', note, ...subjectField(key) },
-        reason: `${key.slice('kernel-time:'.length)} time per step ${note}`,
+        row: {
+          metric: key,
+          kind: 'kernel-time',
+          unit: 'ms/step',
+          baseline: null,
+          current: null,
+          delta: null,
+          ci: null,
+          threshold: options.thresholds[key]!,
+          status: 'insufficient-data',
+          note,
+          ...subjectField(key),
+          reading: { kind: 'time', notCompared: 'no-kernels', sides },
+        },
       });
     }
   }
@@ -204,46 +198,15 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
   rows.push(...findings.rows);
 
   const noThroughput = metrics.gatedInBaseline > 0 && metrics.compared === 0;
-  if (noThroughput) notes.push('no gated metric is present on both sides');
-  const metricCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'pass').length;
-  const improvedCount = rows.filter((r) => r.row.kind === 'metric' && r.row.status === 'improved').length;
-  // Say what was compared: a pass on kernel time alone must not read as "0 metrics within their floors".
-  const metricPart = metricCount
-    ? `${metricCount} gated metric${metricCount === 1 ? '' : 's'} within ${metricCount === 1 ? 'its floor' : 'their floors'}${improvedCount ? `, ${improvedCount} improved` : ''}`
-    : improvedCount
-      ? `${improvedCount} gated metric${improvedCount === 1 ? '' : 's'} improved`
-      : 'no throughput or latency compared';
-  const passParts = [metricPart];
-  if (shareMode?.mode === 'time') passParts.push('no kernel time per step grew past its threshold in a step that did not get faster');
-  else if (shareMode?.mode === 'fallback' && !shareMode.throughputImproved) passParts.push(`no kernel share grew by ${options.shareThresholds.warn} pp or more`);
-  passParts.push('no new findings');
-  const passLine = `no regression: ${passParts.join(', ')}`;
+  if (noThroughput) notes.push({ kind: 'no-throughput' });
   const cause = (row: ComparisonRow) => rowCause(row, row.kind === 'finding' && row.subject ? strongestSeverity(current.findings, row.subject.id) : undefined);
   const unGated = nothingGated(rows, metrics.compared, options, hasKernels);
   const judgement = judge(current.findings, failOnOf(options), {
     invalid,
-    rows: rows.map((r) => ({ status: r.row.status, reason: r.reason, cause: cause(r.row) })),
+    rows: rows.map((r) => ({ status: r.row.status, cause: cause(r.row) })),
     noThroughput,
-    passLine,
     ...(unGated ? { nothingGated: unGated } : {}),
   });
-
-  const ranked = rows.filter((r) => r.reason).sort((a, b) => ORDER[a.row.status] - ORDER[b.row.status]);
-  const reasons = [...invalid.map((i) => i.line), ...ranked.map((r) => r.reason!), ...notes];
-  const reasonRows: (ReasonRow | null)[] = [
-    ...invalid.map(() => null),
-    ...ranked.map((r): ReasonRow => ({ row: r.row.metric })),
-    ...notes.map(() => null),
-  ];
-  if (judgement.verdict === 'pass') {
-    reasons.push(passLine);
-    reasonRows.push(null);
-  }
-  if (unGated && judgement.reasons[0] === unGated) {
-    // The comparison's account opens with it, where a pass would have said its line.
-    reasons.unshift(unGated);
-    reasonRows.unshift(null);
-  }
 
   const comparison: Comparison = {
     baseline: {
@@ -257,8 +220,8 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
     kernelChanges,
     newFindings: findings.added,
     resolvedFindings: findings.resolved,
-    reasons,
-    reasonRows,
+    notes: [...notes, ...metrics.outlierNotes],
+    ...(shareMode ? { kernelGate: shareMode } : {}),
     undecided: rows.filter((r) => r.undecided).map((r) => r.row.metric),
     ...(betweenJobs ? { betweenJobs } : {}),
     ...(perStep ? { perStep } : {}),
@@ -272,16 +235,14 @@ export function compare(current: GateInput, baseline: GateInput | null, optionsI
  * time per step compared against a threshold, and no kernel share against one the user set. Shares
  * under the default thresholds alone are context, not a gate: a kernel 30 % slower moves its share
  * by less than they catch. A pass then would say nothing, so the verdict is insufficient-data with
- * this line first, which fail-verdicts can make fail the job.
+ * this cause first, which fail-verdicts can make fail the job.
  */
-function nothingGated(rows: readonly GatedRow[], metricsCompared: number, options: GateOptions, hasKernels: boolean): string | undefined {
+function nothingGated(rows: readonly GatedRow[], metricsCompared: number, options: GateOptions, hasKernels: boolean): Extract<DecisionCause, { kind: 'nothing-gated' }> | undefined {
   if (metricsCompared > 0) return undefined;
   const compared = (r: GatedRow) => r.row.status !== 'insufficient-data';
   if (rows.some((r) => r.row.kind === 'kernel-time' && compared(r))) return undefined;
   if (rows.some((r) => (r.row.kind === 'family-share' || r.row.kind === 'kernel-share') && Object.hasOwn(options.thresholds, r.row.metric))) return undefined;
-  const oneSided = rows.filter((r) => r.row.kind === 'metric' && r.row.note?.startsWith('only in the')).map((r) => r.row.metric);
-  const metrics = oneSided.length ? `no throughput or latency on both sides (${oneSided.join(', ')} on one side only)` : 'no throughput or latency samples on both sides';
-  const time = kernelTimeKeys(options).length ? 'no time-per-step threshold could be compared' : hasKernels ? 'no time-per-step or kernel threshold set' : 'no kernels on both sides';
-  return `nothing gated: ${metrics} and ${time}; kernel shares are context only. Add metric lines ({"metric": "decode_tok_s", "value": N}) or a threshold such as kernel-time:family:<id>=+0.1ms; fail-verdicts insufficient-data fails the job on this`;
+  const oneSided = rows.filter((r) => r.row.reading?.kind === 'metric' && r.row.reading.outcome === 'only-in').map((r) => r.row.metric);
+  const time = kernelTimeKeys(options).length ? 'thresholds-not-compared' : hasKernels ? 'no-threshold' : 'no-kernels';
+  return { kind: 'nothing-gated', oneSided, time };
 }
-

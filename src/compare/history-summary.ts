@@ -146,7 +146,6 @@ export function reportOfSummary(summary: HistorySummary): Report {
     deepDive: [],
     findings: summary.findings.map((f) => ({ ...f, message: '', evidence: {}, advice: '', docs: '', secondary: false, basis: [] })),
     verdict: summary.verdict,
-    verdictReasons: [],
     comparison: null,
     ...(summary.acceptance ? { acceptance: summary.acceptance } : {}),
     ranks: [],

@@ -7,8 +7,7 @@
  * a test cannot tell that from a regression).
  */
 import { DESCRIPTIVE_METRICS } from '../model/metrics.js';
-import type { ComparisonRow, RowStatus } from '../model/report.js';
-import { formatP, formatPct, formatPctRange, formatValue } from './percent-format.js';
+import type { ComparisonNote, ComparisonRow, MetricReading, RowStatus, StallSide } from '../model/report.js';
 import type { GatedRow, GateMetric } from './gate-input.js';
 import { ciLevel, metricFloor, type GateOptions } from './gate-options.js';
 import { lookAlpha, RUNS_PER_EXTRA_LOOK } from './sequential.js';
@@ -28,8 +27,8 @@ interface Side {
   stalled: number[];
   /** Runs below the side's fast cluster (stalls as the outlier rule finds them), before the cap and the symmetry. */
   found: number;
-  /** The note that names the runs left out, as rendered once (absent when none were left out). */
-  stallNote?: string;
+  /** The runs left out, as data, for the row and the comparison's notes (absent when none were). */
+  stall?: StallSide;
   value: number;
   /** The metric's samples as given, unreadable ones included. */
   total: number;
@@ -49,8 +48,9 @@ interface Pending {
   floor: number;
   base: Side;
   cur: Side;
-  notes: string[];
-  drift: string[];
+  /** What the row's note says, as data (src/report/row-lines.ts metricRowNote writes it). */
+  said: MetricSaid;
+  driftData: NonNullable<MetricReading['drift']>;
   /** Relative change of the medians, current / baseline − 1. */
   delta: number;
   ci: [number, number];
@@ -58,18 +58,23 @@ interface Pending {
   pBetter: number;
 }
 
+/** What a metric row says of its runs beside its outcome: warm-up runs dropped or kept, runs left out as stalled. */
+type MetricSaid = Pick<MetricReading, 'warmupDropped' | 'warmupKept' | 'stalls' | 'minSamples'>;
+
+function say<K extends 'warmupDropped' | 'warmupKept' | 'stalls'>(said: MetricSaid, key: K, item: NonNullable<MetricSaid[K]>[number]): void {
+  (said[key] ??= [] as never as NonNullable<MetricSaid[K]>).push(item as never);
+}
+
 /** The warm-up rule, and the runs the outlier rule finds below the side's fast cluster (not yet left out). */
-function warmSide(label: Side['label'], metric: GateMetric, options: GateOptions, notes: string[], other: GateMetric): { runs: number[]; dropped: number[]; stalls: Set<number> } {
+function warmSide(label: Side['label'], metric: GateMetric, options: GateOptions, said: MetricSaid, other: GateMetric): { runs: number[]; dropped: number[]; stalls: Set<number> } {
   const samples = metric.samples.filter(Number.isFinite);
   const rule = { ...DEFAULT_WARMUP_RULE, minKeep: options.minSamples };
   const { kept, dropped } = options.dropWarmup ? dropWarmupOutliers(samples, metric.direction, rule) : { kept: samples, dropped: [] };
   if (options.dropWarmup && !dropped.length && dropWarmupOutliers(samples, metric.direction, { ...rule, minKeep: 2 }).dropped.length) {
-    notes.push(`the first sample of ${label} looks like warm-up but was kept: dropping it would leave fewer than ${options.minSamples}`);
+    say(said, 'warmupKept', label);
+    said.minSamples = options.minSamples;
   }
-  if (dropped.length) {
-    const list = dropped.map((v) => formatValue(v, '')).join(', ');
-    notes.push(`dropped ${dropped.length === 1 ? 'the first sample' : `the first ${dropped.length} samples`} of ${label} as warm-up (${list} vs median ${formatValue(median(kept), metric.unit)})`);
-  }
+  if (dropped.length) say(said, 'warmupDropped', { side: label, values: [...dropped], median: median(kept) });
   const stalls = options.dropOutliers ? new Set(findSlowOutliers(kept, metric.direction, { ...DEFAULT_OUTLIER_RULE, minRuns: options.minSamples + 1 }, { other: other.samples.filter(Number.isFinite) }).outliers) : new Set<number>();
   return { runs: kept, dropped, stalls };
 }
@@ -86,22 +91,14 @@ function trimSide(label: Side['label'], metric: GateMetric, warm: ReturnType<typ
 }
 
 /**
- * The note that names the runs left out: the stalls the rule found, and the clean runs taken out
- * so that both sides lose as many; a side with more stalls than a stall's share says its slow runs
- * stayed (it is noisy, not stalled).
+ * The runs left out of each side, as data: the stalls the rule found, and the clean runs taken out
+ * so that both sides lose as many; a side with more runs below its fast cluster than were left out
+ * (more than a stall's share) counts as noisy (src/report/row-lines.ts writes it).
  */
-function stallNotes(base: Side, cur: Side, rule: { maxShare: number }): void {
+function stallData(base: Side, cur: Side, rule: { maxShare: number }): void {
   for (const side of [base, cur]) {
-    const k = side.outliers.length;
-    if (!k) continue;
-    const runs = side.outliers.map((r) => `${side.label} run ${r.run}: ${formatPct(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
-    const spread = relativeSpreadOf(side.kept);
-    const rest = `±${(spread * 100).toFixed(spread < 0.001 ? 2 : 1)}%`;
-    const stalled = side.outliers.filter((r) => r.stall).length;
-    const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
-    let note = `left out ${runs} ${what}, beside ${side.kept.length} run${side.kept.length === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
-    if (side.found > stalled + (k - stalled) && side.found > k) note += `; ${side.found} ${side.label} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(rule.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
-    side.stallNote = note;
+    if (!side.outliers.length) continue;
+    side.stall = { side: side.label, runs: side.outliers.map((r) => ({ ...r })), kept: side.kept.length, spread: relativeSpreadOf(side.kept), found: side.found, maxShare: rule.maxShare };
   }
 }
 
@@ -111,7 +108,7 @@ function relativeSpreadOf(values: readonly number[]): number {
   return Math.abs(center) > 0 ? Math.max(...values.map((v) => Math.abs(v / center - 1))) : 0;
 }
 
-function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined, note: string): ComparisonRow {
+function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | undefined): ComparisonRow {
   const metric = (cur ?? base)!;
   const baseline = base ? base.value : null;
   const current = cur ? cur.value : null;
@@ -126,7 +123,6 @@ function infoRow(name: string, base: GateMetric | undefined, cur: GateMetric | u
     ci: null,
     threshold: null,
     status: 'info',
-    note,
   };
 }
 
@@ -164,45 +160,35 @@ export interface MetricComparison {
   compared: number;
   /** Gated metrics the baseline has. */
   gatedInBaseline: number;
-  /** Runs left out as outliers, one line per set of runs (metrics from the same runs share it), for the reasons. */
-  outlierNotes: string[];
+  /** Runs left out as outliers, one note per set of runs (metrics from the same runs share it). */
+  outlierNotes: Extract<ComparisonNote, { kind: 'left-out' }>[];
 }
 
-/** What one metric left out as stalled, as data (which runs of which side) beside its rendered note. */
+/** What one metric left out as stalled: which runs of which side. */
 export interface MetricStalls {
   name: string;
-  baselineRuns: readonly number[];
-  currentRuns: readonly number[];
-  /** The rendered note(s); shown for the group, never read to group. */
-  text: string;
+  sides: readonly StallSide[];
 }
 
 /**
- * `decode_tok_s, tpot_ms: left out baseline run 3: −15.0% …`: metrics that left out the same runs
- * (the same run numbers of the same sides) named together, under the first one's note. Grouped by
- * the run numbers alone, so the wording of the notes cannot split or merge a group.
+ * Metrics that left out the same runs (the same run numbers of the same sides) named together,
+ * under the first one's data: grouped by the run numbers alone.
  */
-export function groupStalls(stalls: readonly MetricStalls[]): string[] {
-  const byRuns = new Map<string, { names: string[]; text: string }>();
+export function groupStalls(stalls: readonly MetricStalls[]): Extract<ComparisonNote, { kind: 'left-out' }>[] {
+  const byRuns = new Map<string, Extract<ComparisonNote, { kind: 'left-out' }>>();
   for (const s of stalls) {
-    if (!s.baselineRuns.length && !s.currentRuns.length) continue;
-    const key = JSON.stringify([s.baselineRuns, s.currentRuns]);
+    const runs = (side: Side['label']) => s.sides.find((x) => x.side === side)?.runs.map((r) => r.run) ?? [];
+    if (!runs('baseline').length && !runs('current').length) continue;
+    const key = JSON.stringify([runs('baseline'), runs('current')]);
     const entry = byRuns.get(key);
-    if (entry) entry.names.push(s.name);
-    else byRuns.set(key, { names: [s.name], text: s.text });
+    if (entry) entry.metrics.push(s.name);
+    else byRuns.set(key, { kind: 'left-out', metrics: [s.name], sides: [...s.sides] });
   }
-  return [...byRuns.values()].map((e) => `${e.names.join(', ')}: ${e.text}`);
+  return [...byRuns.values()];
 }
 
-function outlierNotes(pending: readonly Pending[]): string[] {
-  return groupStalls(
-    pending.map((p) => ({
-      name: p.name,
-      baselineRuns: p.base.outliers.map((r) => r.run),
-      currentRuns: p.cur.outliers.map((r) => r.run),
-      text: [p.base.stallNote, p.cur.stallNote].filter((n) => n !== undefined).join('; '),
-    })),
-  );
+function outlierNotes(pending: readonly Pending[]): Extract<ComparisonNote, { kind: 'left-out' }>[] {
+  return groupStalls(pending.map((p) => ({ name: p.name, sides: [p.base.stall, p.cur.stall].filter((x) => x !== undefined) })));
 }
 
 export function compareMetrics(current: readonly GateMetric[], baseline: readonly GateMetric[], options: GateOptions): MetricComparison {
@@ -219,20 +205,20 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
     const cur = curByName.get(name);
     const floor = metricFloor(options, name);
     if (floor === undefined) {
-      if (base && cur) rows.push({ row: infoRow(name, base, cur, 'not gated (no threshold)') });
+      if (base && cur) rows.push({ row: { ...infoRow(name, base, cur), reading: { kind: 'metric', outcome: 'not-gated' } } });
       continue;
     }
     if (base) gatedInBaseline += 1;
     if (!base || !cur) {
       const side = base ? 'baseline' : 'current';
-      rows.push({ row: infoRow(name, base, cur, `only in the ${side}; not compared`), reason: `${name} is only in the ${side}; not compared` });
+      rows.push({ row: { ...infoRow(name, base, cur), reading: { kind: 'metric', outcome: 'only-in', side } } });
       continue;
     }
     compared += 1;
     const direction = cur.direction;
-    const notes: string[] = [];
-    const baseWarm = warmSide('baseline', base, options, notes, cur);
-    const curWarm = warmSide('current', cur, options, notes, base);
+    const said: MetricSaid = {};
+    const baseWarm = warmSide('baseline', base, options, said, cur);
+    const curWarm = warmSide('current', cur, options, said, base);
     // As many runs of each side left out, within a stall's share: a neighbour slows both sides.
     const k = options.dropOutliers
       ? symmetricStalls(
@@ -244,11 +230,11 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       : { baseline: 0, current: 0 };
     const baseSide = trimSide('baseline', base, baseWarm, k.baseline);
     const curSide = trimSide('current', cur, curWarm, k.current);
-    stallNotes(baseSide, curSide, DEFAULT_OUTLIER_RULE);
-    for (const side of [baseSide, curSide]) if (side.stallNote) notes.push(side.stallNote);
+    stallData(baseSide, curSide, DEFAULT_OUTLIER_RULE);
+    for (const side of [baseSide, curSide]) if (side.stall) say(said, 'stalls', side.stall);
     if (!(baseSide.value > 0) || !(curSide.value >= 0)) {
       // A ratio of medians needs a positive baseline (e.g. failed_requests at 0 has no relative change).
-      rows.push({ row: { ...infoRow(name, base, cur, 'no relative change: the baseline median is not positive'), delta: null } });
+      rows.push({ row: { ...infoRow(name, base, cur), delta: null, reading: { kind: 'metric', outcome: 'no-relative-change' } } });
       continue;
     }
     // Stalled runs were measured: they count towards the minimum, though the fast clusters decide.
@@ -256,7 +242,6 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
     const nCur = curSide.kept.length + curSide.stalled.length;
     const delta = curSide.value / baseSide.value - 1;
     if (nBase < options.minSamples || nCur < options.minSamples) {
-      const message = `${name}: ${nBase} baseline and ${nCur} current samples; at least ${options.minSamples} per side are needed`;
       rows.push({
         row: {
           metric: name,
@@ -272,7 +257,6 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
           samples: [nBase, nCur],
           leftOut: [base.samples.length - nBase, cur.samples.length - nCur],
           status: 'insufficient-data',
-          note: [...notes, `at least ${options.minSamples} samples per side are needed`].join('; '),
           insufficient: {
             why: 'too-few-samples',
             noise: [relativeRobustSd(baseSide.runs), relativeRobustSd(curSide.runs)],
@@ -281,8 +265,8 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
             addsRuns: Boolean(options.look && options.look.of > 1 && !options.look.final),
             quieterRunner: false,
           },
+          reading: { kind: 'metric', outcome: 'too-few-samples', minSamples: options.minSamples, ...said },
         },
-        reason: message,
         undecided: true,
       });
       continue;
@@ -295,10 +279,10 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       resamples: options.bootstrapResamples,
       random: mulberry32(seedFor(options.seed, name)),
     });
-    const drift: string[] = [];
+    const driftData: Pending['driftData'] = [];
     for (const side of [baseSide, curSide]) {
       const found = detectDrift(side.kept, { alpha: options.drift.alpha, minChange: options.drift.minChangePct / 100 });
-      if (found.drift) drift.push(`drift within ${side.label}: ${formatPct(found.change)} across ${side.kept.length} samples (Mann-Kendall ${formatP(found.pValue)})`);
+      if (found.drift) driftData.push({ side: side.label, change: found.change, samples: side.kept.length, pValue: found.pValue });
     }
     pending.push({
       name,
@@ -307,8 +291,8 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
       floor,
       base: baseSide,
       cur: curSide,
-      notes,
-      drift,
+      said,
+      driftData,
       delta,
       ci: [interval.low - 1, interval.high - 1],
       pWorse: test.pWorse,
@@ -331,7 +315,7 @@ export function compareMetrics(current: readonly GateMetric[], baseline: readonl
  * runs at the slower side's level count only as a state, a third of its runs or more: one slowed
  * run of a busy GPU is no second state. Says which runs, or undefined when the sides do not overlap so.
  */
-function overlap(p: Pending, worse: number): string | undefined {
+function overlap(p: Pending, worse: number): NonNullable<MetricReading['overlap']> | undefined {
   // In "worse is larger" terms, so one comparison serves both directions.
   const bad = (value: number) => (p.direction === 'higher' ? -value : value);
   const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
@@ -339,28 +323,9 @@ function overlap(p: Pending, worse: number): string | undefined {
   const margin = (p.floor / 2) * fast.value;
   const fastReach = fast.kept.filter((v) => bad(v) >= bad(slow.value) - margin).length;
   const slowReach = slow.kept.filter((v) => bad(v) <= bad(fast.value) + margin).length;
-  const parts: string[] = [];
-  if (fastReach && fastReach * 3 >= fast.kept.length) parts.push(`${fastReach} of ${fast.kept.length} ${fast.label} runs are as ${p.direction === 'higher' ? 'low' : 'high'} as the ${slow.label} median ${formatValue(slow.value, p.unit)}`);
-  if (slowReach) parts.push(`${slowReach} of ${slow.kept.length} ${slow.label} runs are as ${p.direction === 'higher' ? 'high' : 'low'} as the ${fast.label} median ${formatValue(fast.value, p.unit)}`);
-  return parts.length ? `the sides overlap: ${parts.join(', and ')}` : undefined;
-}
-
-function stalledText(p: Pending): string {
-  const stalled = p.base.stalled.length + p.cur.stalled.length;
-  const warmup = p.base.dropped.length + p.cur.dropped.length;
-  if (!stalled && !warmup) return '';
-  const parts = [...(stalled ? [`${stalled} slowest run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
-  return ` kept (${parts.join(' and ')} left out; trimmed t-test)`;
-}
-
-/**
- * Which look this is, when it is one of several: a run that stops at its first look tests as a
- * single comparison does, and says nothing of looks, so the same samples read the same.
- */
-function lookText(options: GateOptions, alpha: number): string {
-  const look = options.look;
-  if (!look || look.of <= 1 || (look.final && look.index <= 1)) return '';
-  return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(alpha.toPrecision(2))})`;
+  const shownFast = fastReach && fastReach * 3 >= fast.kept.length ? fastReach : 0;
+  if (!shownFast && !slowReach) return undefined;
+  return { slow: slow.label, fastReach: shownFast, fastKept: fast.kept.length, slowReach, slowKept: slow.kept.length };
 }
 
 /** Runs per side beyond which a job is not the way to decide a metric: a quieter runner (or pinned clocks) is. */
@@ -393,24 +358,6 @@ function insufficientOf(p: Pending, why: Insufficient['why'], worse: number, opt
   };
 }
 
-/** What would decide an undecided row, in words, as this comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
-function decideText(needs: Insufficient, options: GateOptions): string {
-  if (needs.addsRuns) return needs.why === 'sides-overlap' || needs.why === 'noisy-side' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
-  const prefix = options.look?.final ? 'this job adds no more runs; ' : '';
-  const maxRuns = options.look?.final ? ' (max-runs)' : '';
-  const noise = `runs vary ±${formatNoise(needs.noise[0])} (baseline) and ±${formatNoise(needs.noise[1])} (current)`;
-  if (needs.quieterRunner) {
-    const count = needs.runsPerSide === null ? 'no number of runs would at this noise' : `about ${needs.runsPerSide} runs per side would at this noise`;
-    return `${noise}; ${prefix}a quieter runner (no other process on the GPU) or pinned clocks would decide it (${count})`;
-  }
-  if (needs.why === 'sides-overlap' || needs.why === 'noisy-side' || needs.why === 'baseline-ran-faster') return `${noise}; ${prefix}more runs per side (about ${needs.runsPerSide}${maxRuns}) or pinned clocks would decide it`;
-  return `${noise}; ${prefix}about ${needs.runsPerSide} runs per side${maxRuns} would decide it`;
-}
-
-function formatNoise(sd: number): string {
-  return `${(sd * 100).toFixed(sd < 0.001 ? 2 : 1)}%`;
-}
-
 /**
  * Each side's median interval of its kept runs, at the gate's level, lies apart from the other's by
  * more than the overlap check's reach (half the floor): null intervals (too few runs) are not apart.
@@ -441,7 +388,7 @@ export const NOISY_SIDE_CHANGE_SHARE = 1 / 6;
  * neighbour spared together, to one level, while a side the neighbour slowed throughout has no
  * such level. Its text, or undefined.
  */
-function noisySide(p: Pending, worse: number, fasterHalf = false): string | undefined {
+function noisySide(p: Pending, worse: number, fasterHalf = false): NonNullable<MetricReading['noisy']> | undefined {
   const [slow, fast] = worse > 0 ? [p.cur, p.base] : [p.base, p.cur];
   if (slow.runs.length < 3) return undefined;
   // The faster half holds no stalls to resist: its plain sd, which two runs that happen to agree do not make 0.
@@ -450,10 +397,7 @@ function noisySide(p: Pending, worse: number, fasterHalf = false): string | unde
   const fastSd = spreadOf(fast.runs);
   if (!(slowSd > NOISY_SIDE_RATIO * Math.max(fastSd, NOISY_SIDE_MIN_SD))) return undefined;
   if (!(slowSd >= NOISY_SIDE_CHANGE_SHARE * Math.abs(worse))) return undefined;
-  const spreads = fasterHalf
-    ? `the faster half of the ${slow.label} runs varies ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s`
-    : `the ${slow.label} runs vary ±${formatNoise(slowSd)} against ±${formatNoise(fastSd)} of the ${fast.label}'s`;
-  return `${spreads}: a neighbour slows runs by varying amounts, a change of code by one`;
+  return { slow: slow.label, slowSd, fastSd, ...(fasterHalf ? { fasterHalf: true } : {}) };
 }
 
 /** The better half of a side's runs (rounded up): the runs a neighbour slowed least. */
@@ -463,12 +407,12 @@ function fasterHalfOf(runs: readonly number[], direction: 'higher' | 'lower'): n
 }
 
 /** The baseline's fastest kept run beats the current's median by the floor or more: the baseline ran that fast, so a regression at the floor is not ruled out. Its text, or undefined. */
-function baselineRanFaster(p: Pending): string | undefined {
+function baselineRanFaster(p: Pending): NonNullable<MetricReading['baselineFaster']> | undefined {
   const better = (a: number, b: number) => (p.direction === 'higher' ? a / b - 1 : b / a - 1);
   const fastest = p.direction === 'higher' ? Math.max(...p.base.kept) : Math.min(...p.base.kept);
   const by = better(fastest, p.cur.value);
   if (!(by >= p.floor)) return undefined;
-  return `a baseline run was ${formatPct(by).replace('+', '')} better than the current median (${formatValue(fastest, p.unit)} against ${formatValue(p.cur.value, p.unit)}): the baseline ran that fast, and a run is never made faster`;
+  return { fastest, by };
 }
 
 function decide(p: Pending, pWorse: number, pBetter: number, options: GateOptions): GatedRow {
@@ -485,10 +429,6 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   const significantWorse = pWorse <= alpha && ciWorse;
   const significantBetter = pBetter <= alpha && ciBetter;
   const pValue = worse > 0 ? pWorse : pBetter;
-  const floorText = formatPct(p.floor, 0).replace('+', '');
-  const change = `${formatValue(p.base.value, p.unit)} → ${formatValue(p.cur.value, p.unit)}, ${formatPct(p.delta)}`;
-  const stats = `${Math.round(ciLevel(options.alpha) * 100)}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(pValue)}${lookText(options, alpha)}, ${p.base.kept.length} vs ${p.cur.kept.length} samples${stalledText(p)}`;
-  const notes = [...p.notes];
   const decided = (significantWorse && worse >= p.floor) || (significantBetter && -worse >= p.floor);
   // The interval's nearer end lies past the floor too: the whole interval is a change beyond it.
   const intervalPastFloor = ciLow >= p.floor || ciHigh <= -p.floor;
@@ -496,47 +436,54 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
   // side reaching the other's median do not hold it back. A noisy side is another matter: a side
   // the neighbour slowed throughout lies apart too. With the whole interval past the floor, a noisy
   // side is held back only while its faster half too varies by about the change.
-  const noisy = noisySide(p, worse);
-  const overlapping = decided && options.overlapCheck ? (intervalsApart(p, options) ? undefined : overlap(p, worse)) ?? (noisy && intervalPastFloor ? noisySide(p, worse, true) : noisy) : undefined;
+  const sidesOverlap = decided && options.overlapCheck && !intervalsApart(p, options) ? overlap(p, worse) : undefined;
+  const noisyAll = decided && options.overlapCheck && !sidesOverlap ? noisySide(p, worse) : undefined;
+  const noisy = noisyAll && intervalPastFloor ? noisySide(p, worse, true) : noisyAll;
+  const overlapping = sidesOverlap ?? noisy;
   const ranFaster = withinFloor && !decided ? baselineRanFaster(p) : undefined;
+  // What the row's sentence reads (src/report/row-lines.ts writes it).
+  const reading: MetricReading = {
+    kind: 'metric',
+    outcome: 'within-floor',
+    level: ciLevel(options.alpha),
+    stalled: p.base.stalled.length + p.cur.stalled.length,
+    warmup: p.base.dropped.length + p.cur.dropped.length,
+    ...p.said,
+  };
   // Undecided unless a branch below decides it.
   let status: RowStatus = 'insufficient-data';
-  let reason: string | undefined;
   let insufficient: Insufficient | undefined;
   if (overlapping && worse > 0) {
     // Significant and past the floor, yet the sides overlap or the slower one is noisy: not decided.
-    notes.push(overlapping);
-    insufficient = insufficientOf(p, overlapping.startsWith('the sides overlap') ? 'sides-overlap' : 'noisy-side', worse, options);
-    reason = `${p.name} looks worse (${change}; ${stats}), but ${overlapping}; ${decideText(insufficient, options)}`;
+    insufficient = insufficientOf(p, sidesOverlap ? 'sides-overlap' : 'noisy-side', worse, options);
+    reading.outcome = sidesOverlap ? 'sides-overlap' : 'noisy-side';
   } else if (significantWorse && worse >= p.floor) {
     status = 'fail';
-    reason = `${p.name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
+    reading.outcome = 'regressed';
   } else if (significantBetter && -worse >= p.floor && !overlapping) {
     status = 'improved';
-    reason = `${p.name} improved (${change}; ${stats})`;
+    reading.outcome = 'improved';
   } else if (worse >= p.floor) {
-    notes.push(`beyond the ${floorText} floor but not significant`);
     insufficient = insufficientOf(p, 'not-significant', worse, options);
-    reason = `${p.name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant; ${decideText(insufficient, options)}`;
+    reading.outcome = 'not-significant';
   } else if (!withinFloor) {
-    const hide = formatPct(-worstWorse).replace('−', '');
-    notes.push(`the interval reaches ${hide} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
     insufficient = insufficientOf(p, 'interval-reaches-floor', worse, options);
-    reason = `${p.name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out; ${decideText(insufficient, options)}`;
+    reading.outcome = 'interval-reaches-floor';
   } else if (ranFaster) {
-    notes.push(ranFaster);
     insufficient = insufficientOf(p, 'baseline-ran-faster', worse, options);
-    reason = `${p.name} undecided (${change}; ${stats}): ${ranFaster}; ${decideText(insufficient, options)}`;
+    reading.outcome = 'baseline-ran-faster';
   } else {
     status = 'pass';
-    if (overlapping) notes.push(overlapping);
-    if (significantWorse || significantBetter) notes.push(`a real but small change, below the ${floorText} floor`);
+    if (significantWorse || significantBetter) reading.smallChange = true;
   }
-  if (p.drift.length) {
-    notes.push(...p.drift);
+  if (sidesOverlap) reading.overlap = sidesOverlap;
+  if (noisy) reading.noisy = noisy;
+  if (ranFaster) reading.baselineFaster = ranFaster;
+  if (p.driftData.length) {
+    reading.drift = p.driftData;
     if (status === 'pass' || status === 'improved') {
       status = 'warn';
-      reason = `${p.name}: ${p.drift.join('; ')}; the samples are not stable`;
+      reading.outcome = 'drift';
     }
   }
   return {
@@ -554,10 +501,9 @@ function decide(p: Pending, pWorse: number, pBetter: number, options: GateOption
       samples: [p.base.kept.length, p.cur.kept.length],
       leftOut: [p.base.total - p.base.kept.length, p.cur.total - p.cur.kept.length],
       status,
-      ...(notes.length ? { note: notes.join('; ') } : {}),
       ...(insufficient ? { insufficient } : {}),
+      reading,
     },
-    ...(reason ? { reason } : {}),
     ...(insufficient ? { undecided: true } : {}),
   };
 }

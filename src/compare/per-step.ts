@@ -11,7 +11,7 @@
  * threshold in a step that did not get faster (kernelTimeRows); `kernel-time:` thresholds set its
  * fail level (not compared, visibly, without steps).
  */
-import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type RowStatus, type StepCount, type StepRefusal } from '../model/report.js';
+import { keySubject, type ComparisonRow, type MeasuredStep, type PerStep, type PerStepKernel, type RowStatus, type StepCount, type StepRefusal, type TimeReading } from '../model/report.js';
 import type { KernelFamily } from '../model/family-ids.js';
 import { stepCountOf } from '../diagnose/step-count.js';
 import { ownValue } from '../model/own-key.js';
@@ -192,31 +192,6 @@ function wholeWindowSound(refused: StepRefusal | undefined, current: GateInput, 
   });
 }
 
-/** The causes worded in this module; a newer cause is worded by the renderers alone (report/per-step-text.ts). */
-export type WordedRefusal = StepRefusal & { cause: Exclude<StepRefusal['cause'], 'step-counts-differ'> };
-
-export function isWordedRefusal(refused: StepRefusal): refused is WordedRefusal {
-  return refused.cause !== 'step-counts-differ';
-}
-
-/** A refusal in words, for the notes and the reasons (the data is perStep.refused). */
-export function refusalText(refused: WordedRefusal, counts: { current: StepCount; baseline: StepCount }): string {
-  const fix = refused.fix === 'cuda-graph-trace-node' ? '; an nsys trace of CUDA graphs at graph level keeps only the kernels launched outside the graphs: capture with --cuda-graph-trace=node' : '';
-  const then = 'kernels compared per launch, and nothing fails on them';
-  const stepsOf = (count: StepCount) => `${count.steps} steps (${count.basis})`;
-  switch (refused.cause) {
-    case 'tokens-per-step':
-      return `time per step not compared: the steps carry different tokens (${refused.baseline} per step in the baseline, ${refused.current} in the current run), so a step is not the same work; ${then}`;
-    case 'kernel-time-exceeds-step': {
-      const side = refused.side === 'baseline' ? 'the baseline' : 'the current run';
-      const count = refused.side === 'baseline' ? counts.baseline : counts.current;
-      return `time per step not compared: ${side}'s kernels take ${stepTimeText(refused.baseline)} per counted step, more than its measured step of ${stepTimeText(refused.current)} allows, so its window holds more work than its ${stepsOf(count)}; ${then}${fix}`;
-    }
-    case 'step-bases-differ':
-      return `time per step not compared: the sides count steps from different evidence (the baseline ${stepsOf(counts.baseline)}, the current run ${stepsOf(counts.current)}) and their kernel time per step differs ${(refused.current / refused.baseline).toFixed(1)}× (${stepTimeText(refused.baseline)} → ${stepTimeText(refused.current)}), more than a change of the code moves it; ${then}${fix}`;
-  }
-}
-
 /** The `kernel:<name>` keys of the union of each side's top N kernels by GPU time (the rows the gate gives by default). */
 function topKernelKeys(base: Map<string, Totals>, cur: Map<string, Totals>, n: number): string[] {
   const top = (kernels: Map<string, Totals>) => [...kernels.values()].sort((a, b) => b.totalNs - a.totalNs || a.name.localeCompare(b.name)).slice(0, n).map((k) => k.name);
@@ -237,7 +212,6 @@ export function perStepAttribution(current: GateInput, baseline: GateInput, topN
   const whole = wholeWindowSound(checked, current, baseline);
   const windowNs = (kernels: Map<string, Totals>, count: StepCount) => [...kernels.values()].reduce((sum, k) => sum + k.totalNs, 0) / count.devices;
   const refused: StepRefusal | undefined = checked && whole ? { ...checked, window: { baselineNs: windowNs(baseKernels, base), currentNs: windowNs(curKernels, cur) } } : checked;
-  if (refused && isWordedRefusal(refused)) notes.push(refusalText(refused, { current: cur, baseline: base }));
   const perStepKnown = counted && !refused;
   const byKey = new Map<string, { baselineNs: number; currentNs: number }>();
   const kernelFamilies = new Map<string, KernelFamily>();
@@ -355,19 +329,22 @@ function stepMove(perStep: PerStep): StepMove {
 interface TimeLimits {
   warnNs: number;
   failNs: number;
-  /** The threshold in words: `+84.2 µs (3 % of the baseline's 2.81 ms step)`, or as set. */
-  text: string;
+  /** Why the fail threshold is what it is, for the row's sentence (src/report/row-lines.ts). */
+  reading: TimeReading;
 }
 
 function timeLimits(key: string, move: StepMove, options: GateOptions, measuredStep: boolean): TimeLimits {
   const { warnPct, failPct, floorUs } = options.stepTimeThresholds;
   const relative = (pct: number) => Math.max((pct / 100) * move.baseStepNs, floorUs * 1e3);
   const set = ownValue(options.thresholds, key);
-  if (set !== undefined) return { failNs: set * 1e6, warnNs: Math.min(relative(warnPct), set * 1e6), text: `+${stepTimeText(set * 1e6)}` };
+  if (set !== undefined) {
+    const warnNs = Math.min(relative(warnPct), set * 1e6);
+    return { failNs: set * 1e6, warnNs, reading: { kind: 'time', warn: warnNs / 1e6, basis: 'set' } };
+  }
   const failNs = relative(failPct);
-  const of = measuredStep ? `the baseline's ${stepTimeText(move.baseStepNs)} step` : `the baseline's ${stepTimeText(move.baseStepNs)} of kernels per step`;
-  const why = failNs === floorUs * 1e3 ? `the ${floorUs} µs floor` : `${failPct} % of ${of}`;
-  return { failNs, warnNs: relative(warnPct), text: `+${stepTimeText(failNs)} (${why})` };
+  const warnNs = relative(warnPct);
+  const basis = failNs === floorUs * 1e3 ? { basis: 'floor' as const, floorUs } : { basis: 'relative' as const, pct: failPct, of: measuredStep ? ('step' as const) : ('kernels' as const), baseMs: move.baseStepNs / 1e6 };
+  return { failNs, warnNs, reading: { kind: 'time', warn: warnNs / 1e6, ...basis } };
 }
 
 function shareText(times: { baselineNs: number; currentNs: number }, perStep: PerStep): string {
@@ -375,11 +352,6 @@ function shareText(times: { baselineNs: number; currentNs: number }, perStep: Pe
   const totalCur = perStep.families.reduce((sum, f) => sum + f.currentNs, 0);
   const pct = (part: number, whole: number) => `${whole > 0 ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
   return `share of GPU time ${pct(times.baselineNs, totalBase)} → ${pct(times.currentNs, totalCur)}`;
-}
-
-/** A row's target cut for a sentence: a templated kernel name (often over 1 KB) keeps its head there; the row keeps it whole. */
-export function targetLabel(target: string): string {
-  return target.length > 80 ? `${target.replace(/\s+/g, ' ').slice(0, 79)}…` : target;
 }
 
 /**
@@ -400,15 +372,12 @@ export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions):
   const steps = `steps: baseline ${perStep.baseline.steps} (${perStep.baseline.basis}), current ${perStep.current.steps} (${perStep.current.basis})`;
   return targets.map((target) => {
     const key = `${KERNEL_TIME_PREFIX}${target}`;
-    const label = targetLabel(target);
     const times = analysis.byKey.get(target) ?? { baselineNs: 0, currentNs: 0 };
     const deltaNs = times.currentNs - times.baselineNs;
     const limits = timeLimits(key, move, options, measuredStep);
     const notes = [steps, shareText(times, perStep)];
     if (!analysis.byKey.has(target)) notes.push('neither side ran it');
     let status: RowStatus = 'pass';
-    let reason: string | undefined;
-    const what = `${label} GPU time per step ${stepTimeText(times.baselineNs)} → ${stepTimeText(times.currentNs)} (${stepTimeText(deltaNs, true)})`;
     const family = analysis.kernelFamilies.get(target);
     const familyTimes = family ? analysis.byKey.get(`family:${family}`) : undefined;
     // A kernel that grew while its family did not took work from its own family (another GEMM picked, a kernel renamed).
@@ -421,10 +390,8 @@ export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions):
       notes.push(`a shift within its family: ${family} GPU time per step changed ${stepTimeText(familyTimes.currentNs - familyTimes.baselineNs, true)}, so other kernels of it gave up the work; context, not a regression`);
     } else if (deltaNs >= limits.failNs) {
       status = 'fail';
-      reason = `${what}, at or beyond the ${limits.text} fail threshold, in a step that did not get faster (${move.text})`;
     } else if (deltaNs >= limits.warnNs) {
       status = 'warn';
-      reason = `${what}, at or beyond the +${stepTimeText(limits.warnNs)} warn threshold, in a step that did not get faster (${move.text})`;
     } else if (-deltaNs >= limits.warnNs) {
       status = 'improved';
     }
@@ -441,8 +408,9 @@ export function kernelTimeRows(analysis: PerStepAnalysis, options: GateOptions):
       status,
       note: notes.join('; '),
       ...(subject ? { subject } : {}),
+      reading: limits.reading,
     };
-    return { row, ...(reason ? { reason } : {}) };
+    return { row };
   });
 }
 
@@ -467,6 +435,9 @@ function notComparedRow(target: string, perStep: PerStep, options: GateOptions):
     status: 'insufficient-data',
     note: `not compared: ${why}`,
     ...(subject ? { subject } : {}),
+    reading: perStep.refused
+      ? { kind: 'time', notCompared: 'refused' }
+      : { kind: 'time', notCompared: 'steps-unknown', sides: [...(perStep.baseline.steps === null ? ['baseline' as const] : []), ...(perStep.current.steps === null ? ['current' as const] : [])] },
   };
-  return { row, reason: `${targetLabel(target)} time per step not compared: ${why}` };
+  return { row };
 }

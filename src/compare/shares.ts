@@ -8,8 +8,7 @@
  * against a throughput that improved. When the windows hold different kinds of step nothing here
  * gates: the shares are of different work.
  */
-import type { ComparisonRow, KernelChange, RowStatus, RowSubject } from '../model/report.js';
-import { formatPp } from './percent-format.js';
+import type { ComparisonRow, KernelChange, RowStatus, RowSubject, ShareReading } from '../model/report.js';
 import { ownValue } from '../model/own-key.js';
 import type { GatedRow, GateInput, GateKernel, GateTimeline } from './gate-input.js';
 import type { GateOptions } from './gate-options.js';
@@ -32,11 +31,13 @@ function topNames(byName: Map<string, GateKernel>, n: number): string[] {
     .map((k) => k.name);
 }
 
+type ShareContext = NonNullable<ShareReading['context']>;
+
 interface ShareLimits {
   warn: number;
   fail: number;
   /** Why the row does not gate (context only), or undefined when it does. */
-  context?: string;
+  context?: ShareContext;
 }
 
 /**
@@ -53,17 +54,11 @@ function limitsFor(key: string, options: GateOptions, mode: ShareMode = { mode: 
   const set = ownValue(options.thresholds, key);
   const fail = set ?? options.shareThresholds.fail;
   const limits = { warn: Math.min(options.shareThresholds.warn, fail), fail };
-  if (mode.mode === 'refused') return { ...limits, context: 'context: the windows hold different kinds of step' };
+  if (mode.mode === 'refused') return { ...limits, context: 'refused' };
   if (set !== undefined) return limits;
-  if (mode.mode === 'time') return { ...limits, context: 'context: judged by its time per step' };
-  if (mode.throughputImproved) return { ...limits, context: 'context: throughput improved, and a share grows when others shrink' };
+  if (mode.mode === 'time') return { ...limits, context: 'time' };
+  if (mode.throughputImproved) return { ...limits, context: 'throughput-improved' };
   return limits;
-}
-
-/** Reasons are sentences: a templated kernel name (often over 1 KB) is cut to its head there; the row keeps it whole. */
-function shortLabel(metric: string, max = 80): string {
-  const oneLine = metric.replace(/\s+/g, ' ');
-  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
 }
 
 function shareRow(metric: string, subject: RowSubject, baseShare: number, curShare: number, limits: ShareLimits, extra: string[], of = 'GPU time'): GatedRow {
@@ -72,21 +67,18 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
   const current = curShare * 100;
   const delta = current - baseline;
   let status: RowStatus = 'pass';
-  let reason: string | undefined;
   const notes = [...extra];
-  const what = `${shortLabel(metric)} share of ${of} ${baseline.toFixed(1)}% → ${current.toFixed(1)}% (${formatPp(delta)})`;
+  // A share that moved as far as a warning where shares are context: said so as data (its reading).
+  let context: ShareContext | undefined;
   if (limits.context) {
     if (Math.abs(delta) >= limits.warn) {
       status = 'info';
-      notes.push(limits.context);
+      context = limits.context;
     }
   } else if (delta >= limits.fail) {
     status = 'fail';
-    notes.push(`growth of ${limits.fail} pp or more fails`);
-    reason = `${what}, at or beyond the ${limits.fail} pp fail threshold`;
   } else if (delta >= limits.warn) {
     status = 'warn';
-    reason = `${what}, at or beyond the ${limits.warn} pp warn threshold`;
   }
   const row: ComparisonRow = {
     metric,
@@ -100,8 +92,9 @@ function shareRow(metric: string, subject: RowSubject, baseShare: number, curSha
     status,
     ...(notes.length ? { note: notes.join('; ') } : {}),
     subject,
+    reading: { kind: 'share', fail: limits.fail, ...(context ? { context } : {}) },
   };
-  return { row, ...(reason ? { reason } : {}) };
+  return { row };
 }
 
 export function compareFamilies(current: GateInput, baseline: GateInput, options: GateOptions, mode?: ShareMode): GatedRow[] {

@@ -8,6 +8,9 @@
  */
 import { HARDWARE_THROTTLE_REASONS, POWER_REGIME_REASONS } from '../model/throttle.js';
 import type { GateInput } from './gate-input.js';
+import type { ThrottleReading } from '../model/report.js';
+
+type ThrottleSide = Extract<ThrottleReading, { type: 'power' }>['baseline'];
 
 /**
  * Throttled shares further apart than this are different conditions: over about 100 samples per
@@ -23,17 +26,11 @@ export const MAX_THROTTLED_SHARE_GAP = 0.2;
  */
 export const MAX_CLOCK_GAP = 0.015;
 
-/** A reason the comparison cannot stand: what was seen, and what to do about it. */
-export interface ThrottleProblem {
-  what: string;
-  remedy: string;
-}
-
 export interface ThrottleJudgement {
   /** What makes the comparison invalid (unless allowThrottled). */
-  problems: ThrottleProblem[];
-  /** Lines that say under which conditions the two sides were compared. */
-  notes: string[];
+  problems: ThrottleReading[];
+  /** Under which conditions the two sides were compared, where they were alike. */
+  notes: ThrottleReading[];
 }
 
 type Utilization = GateInput['utilization'];
@@ -48,49 +45,40 @@ function throttledShare(u: Utilization): number | undefined {
   return u.throttledFraction ?? (hardwareReasons(u).length ? undefined : 0);
 }
 
-const shareText = (u: Utilization) => {
-  const value = throttledShare(u);
-  return value === undefined ? 'an unknown share' : `${Math.round(value * 100)}%`;
-};
-const clockText = (u: Utilization) => (u?.meanSmClockMhz !== undefined ? `${Math.round(u.meanSmClockMhz).toLocaleString('en-US')} MHz` : 'unknown');
-
-/** `sw_power_cap in 28% of baseline and 31% of current samples; mean SM clock 1,902 MHz (baseline) vs 1,899 MHz (current)` */
-function conditions(baseline: Utilization, current: Utilization, reasons: readonly string[]): string {
-  const clocks = baseline?.meanSmClockMhz !== undefined || current?.meanSmClockMhz !== undefined ? `; mean SM clock ${clockText(baseline)} (baseline) vs ${clockText(current)} (current)` : '';
-  return `${reasons.join(', ')} in ${shareText(baseline)} of baseline and ${shareText(current)} of current samples${clocks}`;
+function sideOf(u: Utilization): ThrottleSide {
+  return { sampled: Boolean(u), share: throttledShare(u) ?? null, clockMhz: u?.meanSmClockMhz ?? null };
 }
 
 /**
- * The throttling lines of a comparison. `sameJob`: the baseline is the base build of an A/B in this
- * job. Whether allowThrottled turns the problems into notes is the caller's.
+ * What throttling says of a comparison, as data. `sameJob`: the baseline is the base build of an
+ * A/B in this job. Whether allowThrottled turns the problems into notes is the caller's.
  */
 export function judgeThrottling(baseline: Utilization, current: Utilization, sameJob: boolean): ThrottleJudgement {
-  const problems: ThrottleProblem[] = [];
-  const notes: string[] = [];
-  for (const [label, side] of [['baseline', baseline], ['current', current]] as const) {
-    const faults = hardwareReasons(side).filter((r) => !POWER_REGIME_REASONS.has(r));
-    if (faults.length) problems.push({ what: `the ${label} run was throttled (${faults.join(', ')}: thermal or hardware protection)`, remedy: 'its numbers are not representative: rerun on a sound, cool GPU' });
+  const problems: ThrottleReading[] = [];
+  const notes: ThrottleReading[] = [];
+  for (const [side, u] of [['baseline', baseline], ['current', current]] as const) {
+    const faults = hardwareReasons(u).filter((r) => !POWER_REGIME_REASONS.has(r));
+    if (faults.length) problems.push({ type: 'fault', side, reasons: faults });
   }
   const regime = [...new Set([...hardwareReasons(baseline), ...hardwareReasons(current)])].filter((r) => POWER_REGIME_REASONS.has(r));
   if (!regime.length) return { problems, notes };
-  const text = conditions(baseline, current, regime);
+  const power = { type: 'power' as const, reasons: regime, baseline: sideOf(baseline), current: sideOf(current), sameJob };
   if (sameJob) {
-    notes.push(`power regime: ${text}; an A/B in one job meets it on both sides, so they are compared`);
+    notes.push({ ...power, differs: [] });
     return { problems, notes };
   }
   const baseShare = throttledShare(baseline);
   const curShare = throttledShare(current);
-  const differs: string[] = [];
+  const differs: Extract<ThrottleReading, { type: 'power' }>['differs'] = [];
   if (baseShare === undefined || curShare === undefined) {
-    const [label, side] = baseShare === undefined ? ['baseline', baseline] : ['current run', current];
-    differs.push(side ? `the throttled share of the ${label} is unknown` : `the ${label} has no GPU sampling to compare with`);
-  }
-  else if (Math.abs(baseShare - curShare) > MAX_THROTTLED_SHARE_GAP) differs.push(`the throttled shares differ by ${Math.round(Math.abs(baseShare - curShare) * 100)} points (more than ${Math.round(MAX_THROTTLED_SHARE_GAP * 100)})`);
+    const [side, u] = baseShare === undefined ? (['baseline', baseline] as const) : (['current', current] as const);
+    differs.push({ what: 'share-unknown', side, sampled: Boolean(u) });
+  } else if (Math.abs(baseShare - curShare) > MAX_THROTTLED_SHARE_GAP) differs.push({ what: 'share-gap', points: Math.abs(baseShare - curShare) * 100, maxPoints: MAX_THROTTLED_SHARE_GAP * 100 });
   const baseClock = baseline?.meanSmClockMhz;
   const curClock = current?.meanSmClockMhz;
   const clockGap = baseClock !== undefined && curClock !== undefined && baseClock > 0 ? Math.abs(curClock / baseClock - 1) : undefined;
-  if (clockGap !== undefined && clockGap > MAX_CLOCK_GAP) differs.push(`the mean SM clocks differ by ${(clockGap * 100).toFixed(1)}% (more than ${(MAX_CLOCK_GAP * 100).toFixed(1)}%)`);
-  if (differs.length) problems.push({ what: `the sides ran under different power conditions (${text}): ${differs.join(', and ')}`, remedy: 'rerun both under the same load' });
-  else notes.push(`power regime: ${text}; alike on both sides (throttled shares within ${Math.round(MAX_THROTTLED_SHARE_GAP * 100)} points${clockGap !== undefined ? `, clocks within ${(MAX_CLOCK_GAP * 100).toFixed(1)}%` : ''}), so they are compared`);
+  if (clockGap !== undefined && clockGap > MAX_CLOCK_GAP) differs.push({ what: 'clock-gap', gap: clockGap, maxGap: MAX_CLOCK_GAP });
+  if (differs.length) problems.push({ ...power, differs });
+  else notes.push({ ...power, differs, alike: { maxPoints: MAX_THROTTLED_SHARE_GAP * 100, ...(clockGap !== undefined ? { maxGap: MAX_CLOCK_GAP } : {}) } });
   return { problems, notes };
 }

@@ -1,11 +1,11 @@
 /**
- * The one rule for failing, and the lines that say why: `judge` returns the verdict together with
- * its reasons, and the job summary, the job's failure message and the CLI all show those lines.
+ * The one rule for failing: `judge` returns the verdict together with its causes, as data; the
+ * job summary, the job's failure message and the CLI render their lines (src/report/verdict-lines.ts).
  *
  * Without a baseline the findings alone decide. A finding counts when it is primary (a secondary one
  * counts only as an error) and its severity is warning or error; info findings never count.
  * - fail: a counted finding whose id is in fail-on, at fail-on-severity or above (default error:
- *   conclusive evidence). Its line shows the evidence that decided it;
+ *   conclusive evidence);
  * - warn: any other counted finding: a warning of a fail-on id below fail-on-severity (evidence
  *   there but not conclusive), or a finding whose id is not in fail-on, an error included;
  * - pass: nothing counted.
@@ -16,7 +16,6 @@
  * invalid by default. A fail that a reviewer accepted on the pull request (src/compare/acceptance.ts)
  * is `accepted`, which passes unless fail-verdicts lists it.
  */
-import { withoutQuotedText } from '../errors.js';
 import type { ComparisonRow, DecisionCause, Finding, Verdict } from '../model/report.js';
 import { isPrimary, SEVERITY_RANK } from '../model/decision.js';
 import type { FindingId } from '../model/finding-ids.js';
@@ -45,7 +44,7 @@ export function failsJob(verdict: Verdict, failVerdicts: readonly string[] = DEF
   return verdict !== 'pass' && failVerdicts.includes(verdict);
 }
 
-/** What the verdict needs of a finding (a full Finding fits); message, evidence and basis make its line. */
+/** What the verdict needs of a finding (a full Finding fits). */
 export type VerdictFinding = Pick<Finding, 'id' | 'severity'> & Partial<Pick<Finding, 'message' | 'evidence' | 'basis'>> & { secondary?: boolean };
 
 /** Which findings fail: their ids, and the least severity that fails. */
@@ -69,63 +68,31 @@ export function failsOn(finding: Pick<VerdictFinding, 'id' | 'severity'>, failOn
 /** Secondary findings are explained by a primary one; they count only when they are errors (src/model/decision.ts). */
 export { isPrimary };
 
-/** The strongest of a finding id's hits (the one whose evidence a line shows). */
+/** The strongest of a finding id's hits (the one whose evidence its line shows). */
 export function strongest<F extends VerdictFinding>(findings: readonly F[]): F | undefined {
   return findings.reduce<F | undefined>((best, f) => (!best || RANK[f.severity] > RANK[best.severity] ? f : best), undefined);
 }
 
-const MAX_EVIDENCE = 5;
-const MAX_MESSAGE = 300;
-
-/**
- * The evidence that decided a finding, in one line: its message (the numbers filled in), its named
- * evidence values and the evidence it rests on (`basis`), each bounded.
- */
-export function evidenceText(finding: VerdictFinding): string {
-  const message = (finding.message ?? '').replace(/\s+/g, ' ').trim();
-  const shown = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
-  const entries = Object.entries(finding.evidence ?? {});
-  const values = entries.slice(0, MAX_EVIDENCE).map(([key, value]) => `${key} ${String(value)}`);
-  if (entries.length > MAX_EVIDENCE) values.push(`${entries.length - MAX_EVIDENCE} more`);
-  const parts = [values.length ? `evidence: ${values.join(', ')}` : '', finding.basis?.length ? `rests on ${finding.basis.join('; ')}` : ''].filter(Boolean);
-  return [shown, parts.length ? `(${parts.join('; ')})` : ''].filter(Boolean).join(' ');
-}
-
-/** The line of a finding that fails: what it is, and the evidence that decided it. */
-export function failingFindingLine(finding: VerdictFinding, lead = `finding ${finding.id} (${finding.severity}) is in fail-on`): string {
-  const evidence = evidenceText(finding);
-  return evidence ? `${lead}: ${evidence}` : lead;
-}
-
-/** A check that keeps a comparison from standing, and its line. */
-export interface InvalidCheck {
-  check: Extract<DecisionCause, { kind: 'invalid' }>['check'];
-  line: string;
-}
+/** A check that keeps a comparison from standing, as its cause (what the check saw). */
+export type InvalidCheck = Extract<DecisionCause, { kind: 'invalid' }>;
 
 /** What the comparison against a baseline found, as the verdict reads it. */
 export interface ComparisonOutcome {
   /** Why the comparison cannot stand (environment mismatch, throttling), one each. */
   invalid: readonly InvalidCheck[];
-  /** Each row's status, its line where it has one, and the cause it gives (src/model/decision.ts rowCause). */
-  rows: readonly { status: ComparisonRow['status']; reason?: string | undefined; cause?: DecisionCause }[];
+  /** Each row's status and the cause it gives (src/model/decision.ts rowCause). */
+  rows: readonly { status: ComparisonRow['status']; cause?: DecisionCause }[];
   /** Gated metrics the baseline has but the comparison could not compare. */
   noThroughput: boolean;
-  /** The line a passing comparison says. */
-  passLine: string;
   /** Why nothing was gated, when nothing was: then a comparison that finds nothing is insufficient-data, not a pass. */
-  nothingGated?: string;
+  nothingGated?: Extract<DecisionCause, { kind: 'nothing-gated' }>;
 }
 
 export interface Judgement {
   verdict: Verdict;
-  /** The lines that decide the verdict, most decisive first: for fail, exactly what fails it. */
-  reasons: string[];
   /** What decides the verdict, as data, most decisive first: for fail, exactly what fails it. */
   causes: DecisionCause[];
 }
-
-const NO_THROUGHPUT = 'no gated metric is present on both sides';
 
 function findingsJudgement(findings: readonly VerdictFinding[], failOn: FailOn): Judgement {
   const counted = findings.filter((f) => isPrimary(f) && f.severity !== 'info');
@@ -134,53 +101,25 @@ function findingsJudgement(findings: readonly VerdictFinding[], failOn: FailOn):
   const top = [...byId.values()].map((hits) => strongest(hits)!);
   const cause = (f: VerdictFinding, status: 'fail' | 'warn'): DecisionCause => ({ kind: 'finding', id: f.id, severity: f.severity, status, inFailOn: failOn.ids.includes(f.id) });
   const failing = top.filter((f) => failsOn(f, failOn));
-  if (failing.length) return { verdict: 'fail', reasons: failing.map((f) => failingFindingLine(f)), causes: failing.map((f) => cause(f, 'fail')) };
+  if (failing.length) return { verdict: 'fail', causes: failing.map((f) => cause(f, 'fail')) };
   const listed = top.filter((f) => failOn.ids.includes(f.id));
   const others = top.filter((f) => !failOn.ids.includes(f.id));
-  const reasons = [
-    ...listed.map((f) => `finding ${f.id} (${f.severity}) is in fail-on, below fail-on-severity ${failOn.severity}: warns`),
-    ...others.map((f) => `finding ${f.id} (${f.severity}), not in fail-on: warns`),
-  ];
-  if (reasons.length) return { verdict: 'warn', reasons, causes: [...listed, ...others].map((f) => cause(f, 'warn')) };
-  return { verdict: 'pass', reasons: [], causes: [] };
+  if (listed.length || others.length) return { verdict: 'warn', causes: [...listed, ...others].map((f) => cause(f, 'warn')) };
+  return { verdict: 'pass', causes: [] };
 }
 
-/** The verdict, its reasons and its causes: from the findings alone, or from the comparison when there is a baseline. */
+/** The verdict and its causes: from the findings alone, or from the comparison when there is a baseline. */
 export function judge(findings: readonly VerdictFinding[], failOn: readonly string[] | FailOn = DEFAULT_FAIL_ON, comparison?: ComparisonOutcome): Judgement {
   if (!comparison) return findingsJudgement(findings, failOnOf(failOn));
   const deciding = (status: ComparisonRow['status']) => comparison.rows.filter((r) => r.status === status);
-  const lines = (status: ComparisonRow['status']) => deciding(status).filter((r) => r.reason).map((r) => r.reason!);
   const causes = (status: ComparisonRow['status']) => deciding(status).flatMap((r) => (r.cause ? [r.cause] : []));
   const has = (status: ComparisonRow['status']) => comparison.rows.some((r) => r.status === status);
-  if (comparison.invalid.length) return { verdict: 'invalid', reasons: comparison.invalid.map((i) => i.line), causes: comparison.invalid.map((i) => ({ kind: 'invalid', check: i.check })) };
-  if (has('fail')) return { verdict: 'fail', reasons: lines('fail'), causes: causes('fail') };
+  if (comparison.invalid.length) return { verdict: 'invalid', causes: [...comparison.invalid] };
+  if (has('fail')) return { verdict: 'fail', causes: causes('fail') };
   if (has('insufficient-data') || comparison.noThroughput) {
-    return {
-      verdict: 'insufficient-data',
-      reasons: [...lines('insufficient-data'), ...(comparison.noThroughput ? [NO_THROUGHPUT] : [])],
-      causes: [...causes('insufficient-data'), ...(comparison.noThroughput ? [{ kind: 'no-throughput' } as const] : [])],
-    };
+    return { verdict: 'insufficient-data', causes: [...causes('insufficient-data'), ...(comparison.noThroughput ? [{ kind: 'no-throughput' } as const] : [])] };
   }
-  if (has('warn')) return { verdict: 'warn', reasons: lines('warn'), causes: causes('warn') };
-  if (comparison.nothingGated) return { verdict: 'insufficient-data', reasons: [comparison.nothingGated], causes: [{ kind: 'nothing-gated' }] };
-  return { verdict: 'pass', reasons: [comparison.passLine], causes: [] };
-}
-
-/**
- * The verdict's first line when inputs were left out: how many, which (the first few) and why, and
- * that --strict (input strict) fails instead. Undefined when none was.
- */
-export function skippedInputsLine(skipped: readonly { path: string; reason: string }[], shown = 3): string | undefined {
-  if (!skipped.length) return undefined;
-  // A reason never quotes the file (a report from elsewhere may still): quotes are dropped here too.
-  const items = skipped.slice(0, shown).map((s) => `${s.path} (${withoutQuotedText(s.reason).replace(/\s+/g, ' ').slice(0, 200)})`);
-  const more = skipped.length > shown ? `, and ${skipped.length - shown} more` : '';
-  return `${skipped.length} input${skipped.length === 1 ? ' was' : 's were'} skipped, the verdict rests on the rest: ${items.join('; ')}${more}; strict (--strict) fails instead`;
-}
-
-/** One line for a failing job: the verdict's reasons, at most `max` of them. */
-export function failureLine(reasons: readonly string[], max = 3): string {
-  const shown = reasons.slice(0, max).join('; ');
-  const more = reasons.length > max ? `; and ${reasons.length - max} more` : '';
-  return (shown || 'failed') + more;
+  if (has('warn')) return { verdict: 'warn', causes: causes('warn') };
+  if (comparison.nothingGated) return { verdict: 'insufficient-data', causes: [comparison.nothingGated] };
+  return { verdict: 'pass', causes: [] };
 }

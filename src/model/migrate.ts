@@ -63,7 +63,7 @@ function v1ToV2(data: Data): Data {
 /**
  * Version 3 records the decision (`decision`: its causes and the policy). A version-2 report gets
  * one after it is validated, from its rows' statuses and findings (model/decision.ts
- * decisionFromRows), with the policy unknown; its reasons are kept as written.
+ * decisionFromRows), with the policy unknown (its sentences are dropped in the next step).
  */
 function v2ToV3(data: Data): Data {
   return { ...data, schemaVersion: 3 };
@@ -81,11 +81,28 @@ function withKnownNoticeCodes(data: Data): Data {
   return { ...data, notices: notices.map((notice) => (isRecord(notice) ? { ...notice, code: knownNoticeCode(notice['code']) } : notice)) };
 }
 
+/**
+ * Version 4 writes no English: the verdict's lines and the comparison's account are rendered from
+ * the decision's causes, the rows and typed notes. A version-3 report's sentences
+ * (`verdictReasons`, `comparison.reasons` and their row links `reasonRows`) are dropped, never
+ * read: its decision and rows say what decided, and renderers write the lines from them.
+ */
+function v3ToV4(data: Data): Data {
+  const { verdictReasons: _verdictReasons, ...rest } = data;
+  const comparison = rest['comparison'];
+  if (isRecord(comparison)) {
+    const { reasons: _reasons, reasonRows: _reasonRows, ...kept } = comparison;
+    return { ...rest, comparison: kept, schemaVersion: 4 };
+  }
+  return { ...rest, schemaVersion: 4 };
+}
+
 /** MIGRATIONS[n] turns a version-n report into a version-(n+1) one. */
 export const MIGRATIONS: Readonly<Record<number, (data: Data) => Data>> = {
   0: v0ToV1,
   1: v1ToV2,
   2: v2ToV3,
+  3: v3ToV4,
 };
 
 /** A report of a version before the decision was recorded: validated without it, then given one from its rows. */

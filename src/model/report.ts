@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { EnvironmentSchema, NcuResultSchema, NoticeSchema, SourceSchema, TimelineSchema, ApiStatSchema, MemopStatSchema, CpuFunctionSchema } from './capture.js';
 import { FamilyShareSchema, KernelFamilySchema, KernelSchema, MetricSchema, RankSchema, UtilizationSchema } from './profile.js';
 
-export const REPORT_SCHEMA_VERSION = 3;
+export const REPORT_SCHEMA_VERSION = 4;
 /** The file name of a report wherever one is written or looked for (folders, artifacts). */
 export const REPORT_FILE = 'report.json';
 
@@ -105,6 +105,19 @@ export const AcceptanceSchema = z.object({
 });
 export type Acceptance = z.infer<typeof AcceptanceSchema>;
 
+/**
+ * An acceptance that did not apply: the comparison was `invalid`; the report records `no-failing-row`;
+ * the claim covers only part of the failing rows (`covers`, `left`, and `unknown` names it gave
+ * that name no failing row); or `refused` where it was read (`text`: the reader's line).
+ */
+export const AcceptanceNoteSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('invalid'), by: z.string(), via: AcceptanceSchema.shape.via }),
+  z.object({ kind: z.literal('no-failing-row'), by: z.string(), via: AcceptanceSchema.shape.via }),
+  z.object({ kind: z.literal('partial'), by: z.string(), via: AcceptanceSchema.shape.via, covers: z.array(z.string()), left: z.array(z.string()), unknown: z.array(z.string()) }),
+  z.object({ kind: z.literal('refused'), text: z.string() }),
+]);
+export type AcceptanceNote = z.infer<typeof AcceptanceNoteSchema>;
+
 export const RowStatusSchema = z.enum(['pass', 'improved', 'warn', 'fail', 'insufficient-data', 'info']);
 export type RowStatus = z.infer<typeof RowStatusSchema>;
 
@@ -114,6 +127,115 @@ export const RowSubjectSchema = z.object({
   id: z.string(),
 });
 export type RowSubject = z.infer<typeof RowSubjectSchema>;
+
+/** One side of a comparison. */
+export const SideSchema = z.enum(['baseline', 'current']);
+export type Side = z.infer<typeof SideSchema>;
+
+/** A run of a side left out of its median as one of its slowest: its number as measured, its distance below the kept runs' median, and whether the outlier rule found it stalled. */
+export const LeftOutRunSchema = z.object({ run: z.number().int().positive(), change: z.number(), stall: z.boolean() });
+
+/** A side's runs left out as its slowest: which, beside how many kept runs of what spread, and the runs below its fast cluster (`found`) past a stall's share (`maxShare`). */
+export const StallSideSchema = z.object({
+  side: SideSchema,
+  runs: z.array(LeftOutRunSchema),
+  kept: z.number().int().nonnegative(),
+  spread: z.number().nonnegative(),
+  found: z.number().int().nonnegative(),
+  maxShare: z.number(),
+});
+export type StallSide = z.infer<typeof StallSideSchema>;
+
+/**
+ * What a metric row's sentence says beyond the row's own fields, as data (renderers write it):
+ * the interval's level, the runs left out (slowest, warm-up), and for an undecided or warned row
+ * what held it back: runs of one side that reach the other's median (`overlap`), a side whose runs
+ * spread far more than the other's (`noisy`), a baseline run better than the current median by the
+ * floor (`baselineFaster`), a drift within a side's samples (`drift`).
+ */
+export const MetricReadingSchema = z.object({
+  kind: z.literal('metric'),
+  /**
+   * The outcome that wrote the row's status; `only-in` with `side`: the metric is on one side;
+   * `not-gated`: no threshold names it; `no-relative-change`: the baseline median is not positive.
+   */
+  outcome: z.enum(['regressed', 'improved', 'within-floor', 'not-significant', 'interval-reaches-floor', 'sides-overlap', 'noisy-side', 'baseline-ran-faster', 'too-few-samples', 'only-in', 'not-gated', 'no-relative-change', 'drift']),
+  side: SideSchema.optional(),
+  /** The interval's confidence level (0.95). */
+  level: z.number().optional(),
+  /** Runs left out of both sides: slowest (stalls), warm-up. */
+  stalled: z.number().int().nonnegative().optional(),
+  warmup: z.number().int().nonnegative().optional(),
+  /** The least samples per side (too-few-samples). */
+  minSamples: z.number().int().positive().optional(),
+  /** Runs of the faster side as bad as the slower side's median (counted only when a third of its runs or more; else 0), and runs of the slower side as good as the faster's; each of how many kept. */
+  overlap: z.object({ slow: SideSchema, fastReach: z.number().int().nonnegative(), fastKept: z.number().int().nonnegative(), slowReach: z.number().int().nonnegative(), slowKept: z.number().int().nonnegative() }).optional(),
+  /** The slower side's run spread (robust sd over the median) and the faster side's. */
+  /** `fasterHalf`: the spreads are of each side's faster half (the interval lay wholly past the floor). */
+  noisy: z.object({ slow: SideSchema, slowSd: z.number(), fastSd: z.number(), fasterHalf: z.boolean().optional() }).optional(),
+  /** The baseline's best kept run and how much better than the current median it is (a fraction). */
+  baselineFaster: z.object({ fastest: z.number(), by: z.number() }).optional(),
+  /** Warm-up runs dropped from a side: their values and the median of the runs kept. */
+  warmupDropped: z.array(z.object({ side: SideSchema, values: z.array(z.number()), median: z.number() })).optional(),
+  /** Sides whose first run looked like warm-up but was kept (dropping it would leave fewer than `minSamples`). */
+  warmupKept: z.array(SideSchema).optional(),
+  /** Each side's runs left out as its slowest. */
+  stalls: z.array(StallSideSchema).optional(),
+  /** A significant change, but below the floor. */
+  smallChange: z.boolean().optional(),
+  /** A monotonic drift within a side: its change over its samples (a fraction), the samples and the Mann-Kendall p. */
+  drift: z.array(z.object({ side: SideSchema, change: z.number(), samples: z.number().int().nonnegative(), pValue: z.number() })).optional(),
+});
+
+/**
+ * A `kernel-time:` row's thresholds and why they are what they are: `set` by the user, the µs
+ * `floor`, or a percent (`pct`) of the baseline's step (`of: step`, measured) or of its kernel time
+ * per step (`of: kernels`), `baseMs` long. Without a comparison per step: why the row was not
+ * compared (`refused`, `steps-unknown` with the sides, `no-kernels` with the sides lacking a capture).
+ */
+export const TimeReadingSchema = z.object({
+  kind: z.literal('time'),
+  warn: z.number().optional(),
+  basis: z.enum(['set', 'floor', 'relative']).optional(),
+  pct: z.number().optional(),
+  floorUs: z.number().optional(),
+  of: z.enum(['step', 'kernels']).optional(),
+  baseMs: z.number().optional(),
+  notCompared: z.enum(['refused', 'steps-unknown', 'no-kernels']).optional(),
+  sides: z.array(SideSchema).optional(),
+});
+
+/**
+ * A share row's fail threshold (its warn threshold is the row's `threshold`), in pp, and, where it
+ * moved that far but shares are context only (status info), why: time per step judges kernels
+ * (`time`), the windows hold different kinds of step (`refused`), or throughput improved and a share
+ * grows when others shrink (`throughput-improved`).
+ */
+export const ShareReadingSchema = z.object({ kind: z.literal('share'), fail: z.number(), context: z.enum(['time', 'refused', 'throughput-improved']).optional() });
+export type ShareReading = z.infer<typeof ShareReadingSchema>;
+
+/**
+ * A finding row's change: `new` since the baseline, `resolved`, `present` on both sides,
+ * `explained` on one side by another finding (`explainedIn`: that side, where it stepped back as a
+ * secondary), or `unseen` (the baseline has no kernel capture to show it: judged alone); whether
+ * fail-on lists it, and whether it fails at fail-on-severity (`failOnSeverity`, the least that fails).
+ */
+export const FindingReadingSchema = z.object({
+  kind: z.literal('finding'),
+  change: z.enum(['new', 'resolved', 'present', 'explained', 'unseen']),
+  explainedIn: SideSchema.optional(),
+  /** The severity of its strongest counted hit in the current run (absent when resolved). */
+  severity: SeveritySchema.optional(),
+  inFailOn: z.boolean(),
+  fails: z.boolean(),
+  failOnSeverity: z.enum(['error', 'warning']),
+});
+
+export const RowReadingSchema = z.discriminatedUnion('kind', [MetricReadingSchema, TimeReadingSchema, ShareReadingSchema, FindingReadingSchema]);
+export type RowReading = z.infer<typeof RowReadingSchema>;
+export type MetricReading = z.infer<typeof MetricReadingSchema>;
+export type TimeReading = z.infer<typeof TimeReadingSchema>;
+export type FindingReading = z.infer<typeof FindingReadingSchema>;
 
 export const ComparisonRowSchema = z.object({
   /** `decode_tok_s`, `family:gemv`, `kernel:<name>`, `finding:re-prefill` … */
@@ -155,6 +277,8 @@ export const ComparisonRowSchema = z.object({
     .optional(),
   /** What the row is about, for rows of a family, kernel, finding or communication (absent on metric rows and in older reports). */
   subject: RowSubjectSchema.optional(),
+  /** What the row's sentence needs beyond the fields above (schema 4; renderers write it). */
+  reading: RowReadingSchema.optional(),
 });
 export type ComparisonRow = z.infer<typeof ComparisonRowSchema>;
 
@@ -301,9 +425,64 @@ export const PerStepSchema = z.object({
 });
 export type PerStep = z.infer<typeof PerStepSchema>;
 
-/** What a reason of the gate is about: the comparison row's metric (renderers write a kernel row's sentence from the row). */
-export const ReasonRowSchema = z.object({ row: z.string() });
-export type ReasonRow = z.infer<typeof ReasonRowSchema>;
+/** An environment key whose values differ, as each side's capture spelled it. */
+export const EnvironmentMismatchSchema = z.object({ key: z.string(), baseline: z.string(), current: z.string() });
+
+/** One side's GPU sampling as the throttling check read it: its throttled share (null: unknown), mean SM clock, and whether it was sampled at all. */
+export const ThrottleSideSchema = z.object({ sampled: z.boolean(), share: z.number().nullable(), clockMhz: z.number().nullable() });
+
+/**
+ * What the throttling check saw: `fault`, a side (`side`) throttled for thermal or hardware
+ * protection (`reasons`); `power`, the power regime (`reasons`) on either side, with each side's
+ * sampling, and what differs (`differs`: a side's share unknown or not sampled, the throttled
+ * shares `points` apart past `maxPoints`, the clocks `gap` apart past `maxGap`). `sameJob`: an A/B
+ * in one job, where both sides meet the regime alike.
+ */
+export const ThrottleReadingSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('fault'), side: SideSchema, reasons: z.array(z.string()) }),
+  z.object({
+    type: z.literal('power'),
+    reasons: z.array(z.string()),
+    baseline: ThrottleSideSchema,
+    current: ThrottleSideSchema,
+    sameJob: z.boolean(),
+    differs: z.array(
+      z.discriminatedUnion('what', [
+        z.object({ what: z.literal('share-unknown'), side: SideSchema, sampled: z.boolean() }),
+        z.object({ what: z.literal('share-gap'), points: z.number(), maxPoints: z.number() }),
+        z.object({ what: z.literal('clock-gap'), gap: z.number(), maxGap: z.number() }),
+      ]),
+    ),
+    /** The limits the sides were found alike within (a clock limit only where both clocks are known). */
+    alike: z.object({ maxPoints: z.number(), maxGap: z.number().optional() }).optional(),
+  }),
+]);
+export type ThrottleReading = z.infer<typeof ThrottleReadingSchema>;
+
+
+/**
+ * What the comparison says beside its rows, as data (renderers write the lines, in this order):
+ * environment keys that differ but were allowed; the power regime the sides were compared under;
+ * a throttle allowed by allow-throttled; runs left out as outliers (metrics that left out the same
+ * runs together); a side without kernel capture; the baseline's gated metrics missing on a side.
+ * Notes with a home of their own are rendered from it: the noise between jobs (`betweenJobs`), a
+ * refused comparison per step (`perStep.refused`), a metric on one side (its row).
+ */
+export const ComparisonNoteSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('environment-allowed'), mismatches: z.array(EnvironmentMismatchSchema) }),
+  z.object({ kind: z.literal('throttling'), reading: ThrottleReadingSchema, allowed: z.boolean() }),
+  z.object({ kind: z.literal('left-out'), metrics: z.array(z.string()), sides: z.array(StallSideSchema) }),
+  z.object({ kind: z.literal('no-kernel-capture'), side: SideSchema }),
+  z.object({ kind: z.literal('no-throughput') }),
+]);
+export type ComparisonNote = z.infer<typeof ComparisonNoteSchema>;
+
+/**
+ * How kernels were gated: by `time` per step, by `share` (no steps on a side), or not at all:
+ * shares as context with time per step `refused`, or in a step whose throughput improved
+ * (`throughputImproved`, shares only then).
+ */
+export const KernelGateSchema = z.object({ mode: z.enum(['time', 'fallback', 'refused']), throughputImproved: z.boolean() });
 
 /** Where a baseline comes from, as this version chooses it: a file given, the default branch's artifact, or the base build in the same job. A stored report's origin is read as text (another version's may differ). */
 export const BASELINE_ORIGINS = ['file', 'artifact', 'a/b'] as const;
@@ -321,9 +500,10 @@ export const ComparisonSchema = z.object({
   kernelChanges: z.array(KernelChangeSchema).default([]),
   newFindings: z.array(z.string()).default([]),
   resolvedFindings: z.array(z.string()).default([]),
-  reasons: z.array(z.string()).default([]),
-  /** Parallel to reasons: the row each is about, null for a reason about no row (older reports lack it). */
-  reasonRows: z.array(ReasonRowSchema.nullable()).optional(),
+  /** What the comparison says beside its rows, as data (schema 4). */
+  notes: z.array(ComparisonNoteSchema).default([]),
+  /** How kernels were gated (absent without kernels on both sides). */
+  kernelGate: KernelGateSchema.optional(),
   /** Gated metrics that more runs could decide (the sides overlap, or too few or not significant samples). */
   undecided: z.array(z.string()).default([]),
   /** An adaptive A/B run: which look this comparison is and the alpha it tested at. */
@@ -366,10 +546,10 @@ export type DeepDiveMatch = z.infer<typeof DeepDiveMatchSchema>;
  * - `finding`: without a baseline, a finding that decided (fail: in fail-on at fail-on-severity;
  *   warn: any other counted finding), with its severity and whether fail-on lists it (absent where
  *   the report was migrated from before the policy was recorded);
- * - `invalid`: a check that keeps the comparison from standing (environment, throttling);
+ * - `invalid`: a check that keeps the comparison from standing (environment, throttling), with what it saw;
  * - `no-throughput`: the baseline's gated metrics are not on both sides;
  * - `nothing-gated`: nothing was compared on both sides (no metric, no time per step, no share
- *   threshold set), so a pass would say nothing.
+ *   threshold set), so a pass would say nothing; with why.
  */
 export const DecisionCauseSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -382,9 +562,22 @@ export const DecisionCauseSchema = z.discriminatedUnion('kind', [
     severity: SeveritySchema.optional(),
   }),
   z.object({ kind: z.literal('finding'), id: z.string(), severity: SeveritySchema, status: z.enum(['fail', 'warn']), inFailOn: z.boolean().optional() }),
-  z.object({ kind: z.literal('invalid'), check: z.enum(['environment', 'throttling']) }),
+  z.object({
+    kind: z.literal('invalid'),
+    check: z.enum(['environment', 'throttling']),
+    /** environment: the keys that differ, each side's value (absent where migrated). */
+    mismatches: z.array(EnvironmentMismatchSchema).optional(),
+    /** throttling: what was seen (absent where migrated). */
+    throttle: ThrottleReadingSchema.optional(),
+  }),
   z.object({ kind: z.literal('no-throughput') }),
-  z.object({ kind: z.literal('nothing-gated') }),
+  z.object({
+    kind: z.literal('nothing-gated'),
+    /** Gated metrics present on one side only. */
+    oneSided: z.array(z.string()).default([]),
+    /** Why no time per step gated: thresholds set but none compared, none set, or no kernels on both sides. */
+    time: z.enum(['thresholds-not-compared', 'no-threshold', 'no-kernels']).optional(),
+  }),
 ]);
 export type DecisionCause = z.infer<typeof DecisionCauseSchema>;
 
@@ -454,13 +647,13 @@ export const ReportSchema = z.object({
   deepDives: z.array(DeepDiveMatchSchema).optional(),
   findings: z.array(FindingSchema),
   verdict: VerdictSchema,
-  /** The lines that decide the verdict, most decisive first (src/compare/verdict.ts judge). */
-  verdictReasons: z.array(z.string()).default([]),
   /** What decided the verdict and the policy it was judged under (schema 3). */
   decision: DecisionSchema,
   comparison: ComparisonSchema.nullable(),
   /** Present when the verdict is `accepted`: the failing verdict a reviewer accepted, and by whom. */
   acceptance: AcceptanceSchema.optional(),
+  /** Acceptances that were read but did not apply, and why (schema 4; renderers write the lines). */
+  acceptanceNotes: z.array(AcceptanceNoteSchema).optional(),
   ranks: z.array(RankSchema).default([]),
   /**
    * The decode steps this run's capture covers, counted when the report was written (schema 2): what

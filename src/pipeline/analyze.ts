@@ -16,9 +16,6 @@ import type { Capture, Notice } from '../model/capture.js';
 import { checkMergeable, countEachRunOnce } from './input-groups.js';
 import type { Profile } from '../model/profile.js';
 import { REPORT_SCHEMA_VERSION, ReportSchema, type BaselineOrigin, type DecisionPolicy, type Report, type SkippedInput } from '../model/report.js';
-import { skippedInputsLine } from '../compare/verdict.js';
-import { withLeadingReasons } from '../compare/reason-rows.js';
-import { droppedMetricsLine } from '../compare/data-loss.js';
 import { TOOL_VERSION } from '../version.js';
 import { InputError, UsageError, withoutQuotedText } from '../errors.js';
 
@@ -148,8 +145,6 @@ async function withTimeBudget<T>(
 
 export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions, 'inputs' | 'format' | 'families' | 'allowMixed' | 'skippable' | 'ingest' | 'timeoutMs'>): Report {
   const skippedInputs = [...(options.skippedInputs ?? [])];
-  // What was left out leads: the verdict rests on the inputs and the metric records that were read.
-  const leading = [skippedInputsLine(skippedInputs), droppedMetricsLine(profile.sources)].filter((line): line is string => line !== undefined);
   const { findings, notes } = diagnose(profile, options.diagnose);
   const environment = { ...profile.environment, ...(options.environment ?? {}) };
   const current: GateInput = { ...profile, findings, environment };
@@ -189,11 +184,10 @@ export function reportFromProfile(profile: Profile, options: Omit<AnalyzeOptions
     deepDives: deepDiveMatches(profile.ncu, profile.kernels, findings),
     findings,
     verdict: gate.verdict,
-    verdictReasons: [...leading, ...gate.reasons],
     decision: { causes: gate.causes, policy: { ...gate.policy, ruleOptions: ruleOptionsOf(options.diagnose) } },
     comparison:
       gate.comparison && baseline
-        ? { ...withLeadingReasons(gate.comparison, leading), baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
+        ? { ...gate.comparison, baselineSamples: comparedSamples(gate.comparison, baseline.metrics) }
         : gate.comparison,
     ranks: profile.ranks,
     stepCount: gate.comparison?.perStep?.current ?? stepCountOf(current),

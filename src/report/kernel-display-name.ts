@@ -1,11 +1,8 @@
 /**
  * The display names of a report's kernels (the short names of classify/kernel-display-name.ts,
- * distinct across the report) and the gate's reasons with them.
+ * distinct across the report), for the tables and the verdict's lines.
  */
-import { rowSubject, type ComparisonRow, type DecisionPolicy, type Report } from '../model/report.js';
-import { formatPp } from '../compare/percent-format.js';
-import { targetLabel } from '../compare/per-step.js';
-import { KERNEL_TIME_PREFIX } from '../compare/gate-options.js';
+import { rowSubject, type Report } from '../model/report.js';
 import { kernelDisplayName, kernelDisplayNames } from '../classify/kernel-display-name.js';
 
 export { kernelDisplayName, kernelDisplayNames };
@@ -33,44 +30,4 @@ export function reportKernelNames(report: Report): (name: string) => string {
   if (!names) cache.set(report, (names = kernelDisplayNames(namesOf(report))));
   const known = names;
   return (name) => known.get(name) ?? kernelDisplayName(name);
-}
-
-/**
- * A kernel share row's sentence, written from the row: the kernel by its display name, the shares,
- * and the threshold it reached (the fail threshold from the policy that judged it). Undefined where
- * the row reached none, or the policy is not recorded (a report migrated from before it was).
- */
-function shareSentence(row: ComparisonRow, name: string, policy: DecisionPolicy | null): string | undefined {
-  if (row.baseline === null || row.current === null || row.delta === null) return undefined;
-  const limit = row.status === 'fail' && policy ? (Object.hasOwn(policy.thresholds, row.metric) ? policy.thresholds[row.metric] : policy.shareThresholds.fail) : row.status === 'warn' ? row.threshold : undefined;
-  if (limit === undefined || limit === null) return undefined;
-  const of = row.unit.startsWith('% of ') ? row.unit.slice('% of '.length) : 'GPU time';
-  return `kernel ${name} share of ${of} ${row.baseline.toFixed(1)}% → ${row.current.toFixed(1)}% (${formatPp(row.delta)}), at or beyond the ${limit} pp ${row.status} threshold`;
-}
-
-/**
- * The gate's reasons with kernel names in their short form: the comparison links each reason to its
- * row, and a kernel share row's sentence is written here from the row, the kernel by its display
- * name (the gate's own cuts the name at a width that tells nothing apart). With a comparison, its
- * whole account (notes included); without one, the lines that decide the verdict.
- */
-export function readableReasons(report: Report): string[] {
-  const reasons = report.comparison?.reasons ?? report.verdictReasons;
-  const links = report.comparison?.reasonRows;
-  // A report written before the links (or one whose reasons were edited apart from them) shows its reasons as written.
-  if (!links || links.length !== reasons.length) return reasons;
-  const kernels = new Map((report.comparison?.rows ?? []).filter((r) => r.kind === 'kernel-share' || r.kind === 'kernel-time').map((r) => [r.metric, r]));
-  if (kernels.size === 0) return reasons;
-  const names = reportKernelNames(report);
-  return reasons.map((reason, i) => {
-    const row = links[i] ? kernels.get(links[i]!.row) : undefined;
-    const subject = row ? rowSubject(row) : undefined;
-    if (!row || subject?.type !== 'kernel') return reason;
-    if (row.kind === 'kernel-time') {
-      // The gate opens a time row's sentence with its target cut at a fixed width (targetLabel).
-      const label = targetLabel(row.metric.slice(KERNEL_TIME_PREFIX.length));
-      return reason.startsWith(label) ? `kernel ${names(subject.id)}${reason.slice(label.length)}` : reason;
-    }
-    return shareSentence(row, names(subject.id), report.decision.policy) ?? reason;
-  });
 }

@@ -1,6 +1,6 @@
 /** Number formatting shared by every renderer. */
 import { CI_LEVEL } from '../compare/gate-options.js';
-import { rangeDigits } from '../compare/percent-format.js';
+import { rangeDigits } from './percent-format.js';
 import type { KernelFamily } from '../model/family-ids.js';
 
 /** The confidence level of every interval shown, in percent (the gate's: 1 − 2·alpha). */

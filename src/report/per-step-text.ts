@@ -5,8 +5,33 @@
  * measured change it explains.
  * Renders comparison.perStep (src/compare/per-step.ts); computes nothing of its own.
  */
-import type { LockstepKernel, PerStep, Report, StepRefusal } from '../model/report.js';
-import { isWordedRefusal, refusalText, stepTimeText } from '../compare/per-step.js';
+import type { LockstepKernel, PerStep, Report, StepCount, StepRefusal } from '../model/report.js';
+import { stepTimeText } from '../compare/per-step.js';
+
+/** A refused comparison per step in words: why the windows differ, what is compared instead, and the capture's fix (the data is perStep.refused). */
+export function refusalText(refused: StepRefusal, counts: { current: StepCount; baseline: StepCount }): string {
+  const fix = refused.fix === 'cuda-graph-trace-node' ? '; an nsys trace of CUDA graphs at graph level keeps only the kernels launched outside the graphs: capture with --cuda-graph-trace=node' : '';
+  const then = 'kernels compared per launch, and nothing fails on them';
+  const stepsOf = (count: StepCount) => `${count.steps} steps (${count.basis})`;
+  switch (refused.cause) {
+    case 'tokens-per-step':
+      return `time per step not compared: the steps carry different tokens (${refused.baseline} per step in the baseline, ${refused.current} in the current run), so a step is not the same work; ${then}`;
+    case 'kernel-time-exceeds-step': {
+      const side = refused.side === 'baseline' ? 'the baseline' : 'the current run';
+      const count = refused.side === 'baseline' ? counts.baseline : counts.current;
+      return `time per step not compared: ${side}'s kernels take ${stepTimeText(refused.baseline)} per counted step, more than its measured step of ${stepTimeText(refused.current)} allows, so its window holds more work than its ${stepsOf(count)}; ${then}${fix}`;
+    }
+    case 'step-bases-differ':
+      return `time per step not compared: the sides count steps from different evidence (the baseline ${stepsOf(counts.baseline)}, the current run ${stepsOf(counts.current)}) and their kernel time per step differs ${(refused.current / refused.baseline).toFixed(1)}× (${stepTimeText(refused.baseline)} → ${stepTimeText(refused.current)}), more than a change of the code moves it; ${then}${fix}`;
+    case 'step-counts-differ':
+      return stepCountsText(refused, counts);
+  }
+}
+
+/** The notes of the time per step: a refusal first (written from its data), then what limits the reading. */
+export function perStepNotes(perStep: PerStep): string[] {
+  return [...(perStep.refused ? [refusalText(perStep.refused, perStep)] : []), ...perStep.notes];
+}
 
 /** Below this share of a slowdown, the sentence says that the rest is host or idle time. */
 const MOSTLY_EXPLAINED = 0.8;
@@ -58,12 +83,13 @@ export function explainedText(perStep: Pick<PerStep, 'explainedShare'>, space = 
   return share < 0 ? ', the other way from the measured change' : `, ${Math.round(share * 100)}${space}% of the measured change`;
 }
 
-/**
- * Why the comparison per step was refused, in words: the same work in far fewer, larger steps, and
- * the whole windows where they were compared (the other causes through refusalText).
- */
+/** Why the comparison per step was refused, in words (the first line's form of refusalText). */
 export function stepRefusalText(refused: StepRefusal, perStep: Pick<PerStep, 'baseline' | 'current'>): string {
-  if (isWordedRefusal(refused)) return refusalText(refused, perStep);
+  return refusalText(refused, perStep);
+}
+
+/** The same work in far fewer, larger steps, and the whole windows where they were compared. */
+function stepCountsText(refused: StepRefusal, perStep: { current: StepCount; baseline: StepCount }): string {
   const fewer = refused.current < refused.baseline ? 'the current run' : 'the baseline';
   const factor = Math.max(refused.current, refused.baseline) / Math.min(refused.current, refused.baseline);
   const unstated = [perStep.baseline.tokensPerStep === undefined ? 'the baseline' : '', perStep.current.tokensPerStep === undefined ? 'the current run' : ''].filter(Boolean).join(' and ');

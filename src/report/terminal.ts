@@ -5,10 +5,11 @@ import { rowSubject, type ComparisonRow, type Finding, type Report } from '../mo
 import { ciText, excludedGapsText, launchCallsText, formatNs, formatNumber, formatShare, formatSigned, rankSummary, shortenName, showsRanks } from './number-format.js';
 import { NO_BASELINE_VERDICT } from './markdown/sections.js';
 import { isQuiet } from './row-attention.js';
-import { readableReasons, reportKernelNames } from './kernel-display-name.js';
+import { reportKernelNames } from './kernel-display-name.js';
+import { comparisonLines } from './verdict-lines.js';
 import { DIAGNOSIS_NOTE } from '../diagnose/rule.js';
 import { commandInert, withHiddenShown } from './inert-text.js';
-import { explainedText, lockstepText, perStepHeadline } from './per-step-text.js';
+import { explainedText, lockstepText, perStepHeadline, perStepNotes } from './per-step-text.js';
 import { stepTimeText } from '../compare/per-step.js';
 
 const VERDICT_LINE: Record<Report['verdict'], string> = {
@@ -94,7 +95,7 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
   const names = reportKernelNames(report);
   const where = perStepHeadline(report, { kernel: names, text: (text) => text });
   if (where) lines.push(`  where the time went: ${where}`);
-  for (const reason of readableReasons(report)) lines.push(`  - ${reason}`);
+  for (const reason of comparisonLines(report)) lines.push(`  - ${reason}`);
   lines.push('');
 
   const comparison = report.comparison;
@@ -126,7 +127,7 @@ export function renderTerminal(given: Report, options: TerminalOptions = {}): st
       lines.push(`Time per ${per} (GPU kernel time)`, `  steps: baseline ${side(perStep.baseline)}`, `         current ${side(perStep.current)}`);
       if (perStep.measured) lines.push(`  measured per ${perStep.measured.per}: ${stepTimeText(perStep.measured.baselineNs)} → ${stepTimeText(perStep.measured.currentNs)} (${stepTimeText(perStep.measured.deltaNs, true)}, ${perStep.measured.basis})`);
       if (perStep.kernelDeltaNs !== null) lines.push(`  kernels: ${stepTimeText(perStep.kernelDeltaNs, true)}/step${explainedText(perStep, '')}`);
-      for (const note of perStep.notes) lines.push(`  note: ${note}`);
+      for (const note of perStepNotes(perStep)) lines.push(`  note: ${note}`);
       lines.push(...perStepRows(perStep, names));
       lines.push('');
     }

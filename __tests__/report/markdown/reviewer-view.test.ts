@@ -38,11 +38,11 @@ describe('names copied from the rendered comment and summary', () => {
     findings: [finding({ id: 'dominant-kernel', severity: 'error', title: 'One kernel dominates', message: `${names[2]} takes 60% of kernel time`, kernel: names[2] })],
     rows: [row({ metric: `kernel:${names[2]}`, kind: 'kernel-share', unit: '% of GPU time', baseline: 10, current: 30, delta: 20, ci: null, threshold: 5, status: 'fail' })],
   });
-  // As the gate writes it: the reason linked to its row, judged under the default share thresholds.
+  // As the gate writes it: the row with its fail threshold, judged under the default share thresholds.
   const withReason: Report = {
     ...report,
     decision: { ...report.decision, policy: { failOn: [], failOnSeverity: 'error', failVerdicts: ['fail', 'invalid'], thresholds: {}, shareThresholds: { warn: 5, fail: 20 }, ruleOptions: {} } },
-    comparison: { ...report.comparison!, reasons: [`kernel:${names[2]} share of GPU time 10.0% → 30.0% (+20.0 pp)`], reasonRows: [{ row: `kernel:${names[2]}` }] },
+    comparison: { ...report.comparison!, rows: report.comparison!.rows.map((r) => ({ ...r, reading: { kind: 'share' as const, fail: 20 } })) },
   };
 
   it.each([

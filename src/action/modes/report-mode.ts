@@ -13,6 +13,7 @@ import { isCapturesArtifact } from '../../github/artifact-names.js';
 import { reportsInZip, unreadableReason } from '../../github/report-artifacts.js';
 import type { Report } from '../../model/report.js';
 import { boundReport } from '../../report/bounded-report.js';
+import { verdictLines } from '../../report/verdict-lines.js';
 import { mergeReports, type ReportEntry } from '../../report/merge-reports.js';
 import { redact, redactValue } from '../../io/secrets.js';
 import { artifactUrl } from '../github/run-context.js';
@@ -172,7 +173,7 @@ export async function reportMode(ctx: ModeContext): Promise<void> {
   if (collected.unreadable.length && !ctx.inputs.allowUnreadableReports) ctx.host.setFailed(unreadableFailure(collected.unreadable));
   // fail-verdicts judge the merged verdict, as they judge one report: its reasons are those of the legs that gave it.
   const worst = merged.entries.filter((e) => e.report.verdict === merged.verdict);
-  settleVerdict(ctx, { verdict: merged.verdict, verdictReasons: worst.flatMap((e) => e.report.verdictReasons.map((reason) => `${e.label}: ${reason}`)), skippedInputs: [] });
+  settleVerdict(ctx, { verdict: merged.verdict, lines: worst.flatMap((e) => verdictLines(e.report).map((line) => `${e.label}: ${line}`)) });
 }
 
 /** The failure of a merge that left reports out: how many, the first, and the input that allows it. */

@@ -15,10 +15,12 @@ import { CI_PERCENT, ciText, excludedGapsText, launchCallsText, formatNs, format
 import { clip, safeCode, safeLink, safeText, safeUrl } from './text.js';
 import { workloadName } from '../dashboard/build-data.js';
 import { reportCharts } from './charts.js';
-import { readableReasons, reportKernelNames } from '../kernel-display-name.js';
+import { reportKernelNames } from '../kernel-display-name.js';
+import { comparisonLines } from '../verdict-lines.js';
+import { metricRowNote } from '../row-lines.js';
 import type { ReportEntry } from '../merge-reports.js';
 import { isAlert, isQuiet } from '../row-attention.js';
-import { explainedText, lockstepText, perStepHeadline } from '../per-step-text.js';
+import { explainedText, lockstepText, perStepHeadline, perStepNotes } from '../per-step-text.js';
 import { stepTimeText } from '../../compare/per-step.js';
 
 /** How much of each section to show. Levels go from richest to leanest. */
@@ -105,9 +107,9 @@ export { isAlert, isQuiet };
  */
 export function rowNotes(rows: readonly ComparisonRow[], d: Detail): string[] {
   return rows
-    .filter((row) => row.kind === 'metric' && row.note)
+    .filter((row) => row.kind === 'metric' && metricRowNote(row))
     .slice(0, Math.max(d.notices, 3))
-    .map((row) => `- ${safeText(metricInfo(row.metric).label, 60)}: ${safeText(row.note!, d.textChars)}`);
+    .map((row) => `- ${safeText(metricInfo(row.metric).label, 60)}: ${safeText(metricRowNote(row)!, d.textChars)}`);
 }
 
 function evidenceText(finding: Finding, d: Detail): string {
@@ -511,7 +513,7 @@ export function acceptanceBanner(report: Report): string {
 }
 
 export function reasonsBlock(report: Report, max = 3): string {
-  const reasons = readableReasons(report);
+  const reasons = comparisonLines(report);
   // A failing line carries the evidence that decided it (src/compare/verdict.ts): room for it. The
   // first few lead the first screen; the comparison below holds every row.
   const more = reasons.length > max ? [`- and ${reasons.length - max} more: see the comparison`] : [];
@@ -550,7 +552,7 @@ export function perStepSection(report: Report, d: Detail, h: string): string {
     const share = explainedText(perStep);
     lines.push(`- GPU kernel time per step: ${stepTimeText(perStep.kernelDeltaNs, true)}${share}`);
   }
-  for (const note of perStep.notes) lines.push(`- ${safeText(note, 300)}`);
+  for (const note of perStepNotes(perStep)) lines.push(`- ${safeText(note, 300)}`);
   if (perStep.families.length) {
     lines.push('', '| family | baseline | current | delta per step |', '|---|---:|---:|---:|');
     for (const f of perStep.families.slice(0, d.families)) lines.push(`| ${safeText(familyLabel(f.family), 60)} | ${stepTimeText(f.baselineNs)} | ${stepTimeText(f.currentNs)} | ${stepTimeText(f.deltaNs, true)} |`);

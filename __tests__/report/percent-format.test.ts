@@ -1,4 +1,4 @@
-import { formatPctRange, rangeDigits } from '../../src/compare/percent-format.js';
+import { formatPctRange, rangeDigits } from '../../src/report/percent-format.js';
 import { ciText } from '../../src/report/number-format.js';
 
 describe('interval ends that stay apart', () => {

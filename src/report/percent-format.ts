@@ -1,4 +1,4 @@
-/** Number formats for the gate's notes and reasons. */
+/** Number formats for the verdict's lines and notes (src/report/row-lines.ts, verdict-lines.ts). */
 
 /** 0.0512 → "+5.1%". */
 export function formatPct(fraction: number, digits = 1): string {

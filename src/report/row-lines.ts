@@ -1,0 +1,311 @@
+/**
+ * The sentence of a comparison row, written from the row's data (src/compare/ makes the rows and
+ * says nothing in words): a metric's change with its interval and what held it back, a share or a
+ * time per step against its threshold, a finding new, resolved or not compared. Renders only.
+ */
+import { rowSubject, type Comparison, type ComparisonRow, type Finding, type MetricReading, type PerStep, type Report, type Side, type StallSide } from '../model/report.js';
+import { formatP, formatPct, formatPctRange, formatPp, formatValue } from './percent-format.js';
+import { stepTimeText } from '../compare/per-step.js';
+import { KERNEL_TIME_PREFIX } from '../compare/gate-options.js';
+import { countsAsFinding, SEVERITY_RANK } from '../model/decision.js';
+
+/** How long a subject may run in a sentence: a templated kernel name (often over 1 KB) keeps its head there; the row keeps it whole. */
+const LABEL_WIDTH = 80;
+
+/** A row's target cut for a sentence. */
+export function targetLabel(target: string): string {
+  const oneLine = target.replace(/\s+/g, ' ');
+  return oneLine.length <= LABEL_WIDTH ? oneLine : `${oneLine.slice(0, LABEL_WIDTH - 1)}…`;
+}
+
+/** What a row's sentence needs of the report around it. */
+export interface RowContext {
+  comparison: Pick<Comparison, 'look' | 'perStep'>;
+  findings: readonly Finding[];
+  /** A kernel's display name (src/report/kernel-display-name.ts). */
+  kernelName: (name: string) => string;
+}
+
+const SIDE_TEXT: Record<Side, string> = { baseline: 'baseline', current: 'current' };
+const SIDE_RUN: Record<Side, string> = { baseline: 'baseline', current: 'current run' };
+
+const MAX_EVIDENCE = 5;
+const MAX_MESSAGE = 300;
+
+/**
+ * The evidence that decided a finding, in one line: its message (the numbers filled in), its named
+ * evidence values and the evidence it rests on (`basis`), each bounded.
+ */
+export function evidenceText(finding: Pick<Finding, 'message'> & Partial<Pick<Finding, 'evidence' | 'basis'>>): string {
+  const message = (finding.message ?? '').replace(/\s+/g, ' ').trim();
+  const shown = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
+  const entries = Object.entries(finding.evidence ?? {});
+  const values = entries.slice(0, MAX_EVIDENCE).map(([key, value]) => `${key} ${String(value)}`);
+  if (entries.length > MAX_EVIDENCE) values.push(`${entries.length - MAX_EVIDENCE} more`);
+  const parts = [values.length ? `evidence: ${values.join(', ')}` : '', finding.basis?.length ? `rests on ${finding.basis.join('; ')}` : ''].filter(Boolean);
+  return [shown, parts.length ? `(${parts.join('; ')})` : ''].filter(Boolean).join(' ');
+}
+
+/** The line of a finding that fails: what it is (`lead`), and the evidence that decided it. */
+export function failingFindingLine(finding: Pick<Finding, 'message'> & Partial<Pick<Finding, 'evidence' | 'basis'>> | undefined, lead: string): string {
+  const evidence = finding ? evidenceText(finding) : '';
+  return evidence ? `${lead}: ${evidence}` : lead;
+}
+
+/** The strongest counted hit of a finding id (the one whose evidence its line shows). */
+export function strongestHit(findings: readonly Finding[], id: string): Finding | undefined {
+  return findings.filter((f) => f.id === id && countsAsFinding(f)).reduce<Finding | undefined>((best, f) => (!best || SEVERITY_RANK[f.severity] > SEVERITY_RANK[best.severity] ? f : best), undefined);
+}
+
+function formatNoise(sd: number): string {
+  return `${(sd * 100).toFixed(sd < 0.001 ? 2 : 1)}%`;
+}
+
+/** Which look an adaptive A/B's comparison is, when it is one of several (a run that stopped at its first look says nothing of looks). */
+function lookText(look: Comparison['look']): string {
+  if (!look || look.of <= 1 || (look.final && look.index <= 1)) return '';
+  return ` at look ${look.index} of ${look.of}${look.final ? ', the last' : ''} (alpha ${Number(look.alpha.toPrecision(2))})`;
+}
+
+function leftOutText(reading: MetricReading): string {
+  const stalled = reading.stalled ?? 0;
+  const warmup = reading.warmup ?? 0;
+  if (!stalled && !warmup) return '';
+  const parts = [...(stalled ? [`${stalled} slowest run${stalled === 1 ? '' : 's'}`] : []), ...(warmup ? [`${warmup} warm-up run${warmup === 1 ? '' : 's'}`] : [])];
+  return ` kept (${parts.join(' and ')} left out; trimmed t-test)`;
+}
+
+/** What would decide an undecided row, as the comparison can promise it: an A/B look that is not the last adds runs; nothing else does. */
+function decideText(needs: NonNullable<ComparisonRow['insufficient']>, look: Comparison['look']): string {
+  if (needs.addsRuns) return needs.why === 'sides-overlap' || needs.why === 'noisy-side' ? 'the A/B adds runs to decide it (or pin clocks)' : 'the A/B adds runs to decide it';
+  const prefix = look?.final ? 'this job adds no more runs; ' : '';
+  const maxRuns = look?.final ? ' (max-runs)' : '';
+  const noise = `runs vary ±${formatNoise(needs.noise[0])} (baseline) and ±${formatNoise(needs.noise[1])} (current)`;
+  if (needs.quieterRunner) {
+    const count = needs.runsPerSide === null ? 'no number of runs would at this noise' : `about ${needs.runsPerSide} runs per side would at this noise`;
+    return `${noise}; ${prefix}a quieter runner (no other process on the GPU) or pinned clocks would decide it (${count})`;
+  }
+  if (needs.why === 'sides-overlap' || needs.why === 'noisy-side' || needs.why === 'baseline-ran-faster') return `${noise}; ${prefix}more runs per side (about ${needs.runsPerSide}${maxRuns}) or pinned clocks would decide it`;
+  return `${noise}; ${prefix}about ${needs.runsPerSide} runs per side${maxRuns} would decide it`;
+}
+
+/** `the sides overlap: 3 of 5 baseline runs are as low as the current median 301.2 tok/s, …` */
+function overlapText(row: ComparisonRow, overlap: NonNullable<MetricReading['overlap']>): string {
+  const fast: Side = overlap.slow === 'baseline' ? 'current' : 'baseline';
+  const median = (side: Side) => formatValue((side === 'baseline' ? row.baseline : row.current) ?? Number.NaN, row.unit);
+  const higher = row.direction !== 'lower';
+  const parts: string[] = [];
+  if (overlap.fastReach) parts.push(`${overlap.fastReach} of ${overlap.fastKept} ${SIDE_TEXT[fast]} runs are as ${higher ? 'low' : 'high'} as the ${SIDE_TEXT[overlap.slow]} median ${median(overlap.slow)}`);
+  if (overlap.slowReach) parts.push(`${overlap.slowReach} of ${overlap.slowKept} ${SIDE_TEXT[overlap.slow]} runs are as ${higher ? 'high' : 'low'} as the ${SIDE_TEXT[fast]} median ${median(fast)}`);
+  return `the sides overlap: ${parts.join(', and ')}`;
+}
+
+function noisyText(noisy: NonNullable<MetricReading['noisy']>): string {
+  const fast: Side = noisy.slow === 'baseline' ? 'current' : 'baseline';
+  const spreads = noisy.fasterHalf
+    ? `the faster half of the ${SIDE_TEXT[noisy.slow]} runs varies ±${formatNoise(noisy.slowSd)} against ±${formatNoise(noisy.fastSd)} of the ${SIDE_TEXT[fast]}'s`
+    : `the ${SIDE_TEXT[noisy.slow]} runs vary ±${formatNoise(noisy.slowSd)} against ±${formatNoise(noisy.fastSd)} of the ${SIDE_TEXT[fast]}'s`;
+  return `${spreads}: a neighbour slows runs by varying amounts, a change of code by one`;
+}
+
+/** A side's runs left out as its slowest, in words: which, why, beside what kept runs, and whether the side counts as noisy. */
+export function stallText(side: StallSide): string {
+  const k = side.runs.length;
+  const runs = side.runs.map((r) => `${side.side} run ${r.run}: ${formatPct(r.change)}${r.stall ? '' : ' (its slowest)'}`).join(', ');
+  const rest = `±${(side.spread * 100).toFixed(side.spread < 0.001 ? 2 : 1)}%`;
+  const stalled = side.runs.filter((r) => r.stall).length;
+  const what = stalled === k ? 'as stalled' : stalled ? 'as stalled or, to leave out as many runs of each side, as its slowest' : 'to leave out as many runs of each side as the other';
+  let text = `left out ${runs} ${what}, beside ${side.kept} run${side.kept === 1 ? '' : 's'} within ${rest} (a stall only slows a run down)`;
+  if (side.found > k) text += `; ${side.found} ${side.side} runs lie below its fast cluster, more than a stall's share (at most ${Math.round(side.maxShare * 100)}% of a side): ${side.found - k} stayed, so the side counts as noisy`;
+  return text;
+}
+
+/**
+ * A metric row's note, written from its reading: the warm-up runs dropped or kept, the runs left
+ * out, what held it back or what it shows below the floor, and a drift. A row of a report from
+ * before rows carried their reading shows the note it stored.
+ */
+export function metricRowNote(row: ComparisonRow): string | undefined {
+  const reading = row.reading?.kind === 'metric' ? row.reading : undefined;
+  if (!reading) return row.note;
+  switch (reading.outcome) {
+    case 'not-gated':
+      return 'not gated (no threshold)';
+    case 'only-in':
+      return `only in the ${SIDE_TEXT[reading.side ?? 'baseline']}; not compared`;
+    case 'no-relative-change':
+      return 'no relative change: the baseline median is not positive';
+    default:
+  }
+  const notes: string[] = [];
+  for (const side of ['baseline', 'current'] as const) {
+    if (reading.warmupKept?.includes(side)) notes.push(`the first sample of ${side} looks like warm-up but was kept: dropping it would leave fewer than ${reading.minSamples ?? '?'}`);
+    const dropped = reading.warmupDropped?.find((d) => d.side === side);
+    if (dropped) {
+      const list = dropped.values.map((v) => formatValue(v, '')).join(', ');
+      notes.push(`dropped ${dropped.values.length === 1 ? 'the first sample' : `the first ${dropped.values.length} samples`} of ${side} as warm-up (${list} vs median ${formatValue(dropped.median, row.unit)})`);
+    }
+  }
+  for (const side of reading.stalls ?? []) notes.push(stallText(side));
+  const floorText = formatPct(row.threshold ?? 0, 0).replace('+', '');
+  const held = reading.overlap ? overlapText(row, reading.overlap) : reading.noisy ? noisyText(reading.noisy) : undefined;
+  switch (reading.outcome) {
+    case 'too-few-samples':
+      notes.push(`at least ${reading.minSamples ?? '?'} samples per side are needed`);
+      break;
+    case 'sides-overlap':
+    case 'noisy-side':
+      if (held) notes.push(held);
+      break;
+    case 'not-significant':
+      notes.push(`beyond the ${floorText} floor but not significant`);
+      break;
+    case 'interval-reaches-floor': {
+      const worstWorse = row.ci ? (row.direction === 'higher' ? -row.ci[0] : row.ci[1]) : 0;
+      notes.push(`the interval reaches ${formatPct(-worstWorse).replace('−', '')} worse, past the ${floorText} floor: a regression at the floor is not ruled out`);
+      break;
+    }
+    case 'baseline-ran-faster':
+      if (reading.baselineFaster) notes.push(baselineFasterText(row, reading.baselineFaster));
+      break;
+    case 'within-floor':
+    case 'drift':
+      if (held) notes.push(held);
+      if (reading.smallChange) notes.push(`a real but small change, below the ${floorText} floor`);
+      break;
+    default:
+  }
+  for (const d of reading.drift ?? []) notes.push(driftText(d));
+  return notes.length ? notes.join('; ') : undefined;
+}
+
+function driftText(d: NonNullable<MetricReading['drift']>[number]): string {
+  return `drift within ${SIDE_TEXT[d.side]}: ${formatPct(d.change)} across ${d.samples} samples (Mann-Kendall ${formatP(d.pValue)})`;
+}
+
+function baselineFasterText(row: ComparisonRow, faster: NonNullable<MetricReading['baselineFaster']>): string {
+  return `a baseline run was ${formatPct(faster.by).replace('+', '')} better than the current median (${formatValue(faster.fastest, row.unit)} against ${formatValue(row.current ?? Number.NaN, row.unit)}): the baseline ran that fast, and a run is never made faster`;
+}
+
+function metricSentence(row: ComparisonRow, reading: MetricReading, ctx: RowContext): string | undefined {
+  const name = row.metric;
+  if (reading.outcome === 'only-in') return `${name} is only in the ${SIDE_TEXT[reading.side ?? 'baseline']}; not compared`;
+  if (reading.outcome === 'too-few-samples') {
+    const [nBase, nCur] = row.samples ?? [0, 0];
+    return `${name}: ${nBase} baseline and ${nCur} current samples; at least ${reading.minSamples ?? '?'} per side are needed`;
+  }
+  if (reading.outcome === 'within-floor' || row.baseline === null || row.current === null || row.delta === null || !row.ci) return undefined;
+  if (reading.outcome === 'drift') {
+    return `${name}: ${(reading.drift ?? []).map(driftText).join('; ')}; the samples are not stable`;
+  }
+  const [ciLow, ciHigh] = row.ci;
+  const floor = row.threshold ?? 0;
+  const floorText = formatPct(floor, 0).replace('+', '');
+  const change = `${formatValue(row.baseline, row.unit)} → ${formatValue(row.current, row.unit)}, ${formatPct(row.delta)}`;
+  const [nBase, nCur] = row.samples ?? [0, 0];
+  const level = Math.round((reading.level ?? 0.95) * 100);
+  const stats = `${level}% CI ${formatPctRange(ciLow, ciHigh)}, ${formatP(row.pValue ?? 1)}${lookText(ctx.comparison.look)}, ${nBase} vs ${nCur} samples${leftOutText(reading)}`;
+  const decide = row.insufficient ? `; ${decideText(row.insufficient, ctx.comparison.look)}` : '';
+  switch (reading.outcome) {
+    case 'regressed':
+      return `${name} regressed (${change}; ${stats}), beyond the ${floorText} floor`;
+    case 'improved':
+      return `${name} improved (${change}; ${stats})`;
+    case 'sides-overlap':
+    case 'noisy-side': {
+      const why = reading.overlap ? overlapText(row, reading.overlap) : reading.noisy ? noisyText(reading.noisy) : 'the sides overlap';
+      return `${name} looks worse (${change}; ${stats}), but ${why}${decide}`;
+    }
+    case 'not-significant':
+      return `${name} looks worse (${change}; ${stats}): beyond the ${floorText} floor but not significant${decide}`;
+    case 'interval-reaches-floor': {
+      const worstWorse = row.direction === 'higher' ? -ciLow : ciHigh;
+      const hide = formatPct(-worstWorse).replace('−', '');
+      return `${name} undecided (${change}; ${stats}): the interval reaches ${hide} worse, past the ${floorText} floor, so a regression at the floor is not ruled out${decide}`;
+    }
+    case 'baseline-ran-faster': {
+      const why = reading.baselineFaster ? baselineFasterText(row, reading.baselineFaster) : 'a baseline run was better than the current median by the floor';
+      return `${name} undecided (${change}; ${stats}): ${why}${decide}`;
+    }
+  }
+}
+
+/** The subject of a share or time row in a sentence: a kernel by its display name, anything else by its key, cut. */
+function subjectLabel(row: ComparisonRow, target: string, ctx: RowContext): string {
+  const subject = rowSubject(row);
+  return subject?.type === 'kernel' ? `kernel ${ctx.kernelName(subject.id)}` : targetLabel(target);
+}
+
+function shareSentence(row: ComparisonRow, ctx: RowContext): string | undefined {
+  if ((row.status !== 'fail' && row.status !== 'warn') || row.baseline === null || row.current === null || row.delta === null) return undefined;
+  const limit = row.status === 'fail' ? (row.reading?.kind === 'share' ? row.reading.fail : undefined) : row.threshold;
+  if (limit === undefined || limit === null) return undefined;
+  const of = row.unit.startsWith('% of ') ? row.unit.slice('% of '.length) : 'GPU time';
+  return `${subjectLabel(row, row.metric, ctx)} share of ${of} ${row.baseline.toFixed(1)}% → ${row.current.toFixed(1)}% (${formatPp(row.delta)}), at or beyond the ${limit} pp ${row.status} threshold`;
+}
+
+/** How the step moved, as the time rows were judged against it: measured, else all kernel time per step. */
+export function stepMoveText(perStep: Pick<PerStep, 'measured' | 'kernelDeltaNs'>): string {
+  const measured = perStep.measured;
+  if (measured) return `measured ${stepTimeText(measured.deltaNs, true)}${measured.per === 'step' ? '/step' : ' per token'}`;
+  return `all kernels ${stepTimeText(perStep.kernelDeltaNs ?? 0, true)}/step, no step time measured`;
+}
+
+function timeSentence(row: ComparisonRow, ctx: RowContext): string | undefined {
+  const reading = row.reading?.kind === 'time' ? row.reading : undefined;
+  const target = row.metric.startsWith(KERNEL_TIME_PREFIX) ? row.metric.slice(KERNEL_TIME_PREFIX.length) : row.metric;
+  const label = subjectLabel(row, target, ctx);
+  const perStep = ctx.comparison.perStep;
+  if (reading?.notCompared) {
+    const sides = reading.sides ?? [];
+    let why: string;
+    if (reading.notCompared === 'refused') why = 'the windows hold different kinds of step (see the time per step)';
+    else if (reading.notCompared === 'no-kernels') why = `${sides.length > 1 ? 'neither side has' : `the ${SIDE_RUN[sides[0] ?? 'baseline']} has`} no kernel capture`;
+    else why = sides.map((side) => `the ${SIDE_RUN[side]}'s steps are unknown (${perStep?.[side].text ?? 'no step evidence'})`).join('; ');
+    return `${label} time per step not compared: ${why}`;
+  }
+  if ((row.status !== 'fail' && row.status !== 'warn') || row.baseline === null || row.current === null || row.delta === null || !reading || reading.warn === undefined) return undefined;
+  const what = `${label} GPU time per step ${stepTimeText(row.baseline * 1e6)} → ${stepTimeText(row.current * 1e6)} (${stepTimeText(row.delta * 1e6, true)})`;
+  const move = perStep ? ` (${stepMoveText(perStep)})` : '';
+  if (row.status === 'warn') return `${what}, at or beyond the +${stepTimeText(reading.warn * 1e6)} warn threshold, in a step that did not get faster${move}`;
+  const failNs = (row.threshold ?? 0) * 1e6;
+  const of = reading.of === 'step' ? `the baseline's ${stepTimeText((reading.baseMs ?? 0) * 1e6)} step` : `the baseline's ${stepTimeText((reading.baseMs ?? 0) * 1e6)} of kernels per step`;
+  const why = reading.basis === 'floor' ? ` (the ${reading.floorUs} µs floor)` : reading.basis === 'relative' ? ` (${reading.pct} % of ${of})` : '';
+  return `${what}, at or beyond the +${stepTimeText(failNs)}${why} fail threshold, in a step that did not get faster${move}`;
+}
+
+function findingSentence(row: ComparisonRow, ctx: RowContext): string | undefined {
+  const reading = row.reading?.kind === 'finding' ? row.reading : undefined;
+  const id = rowSubject(row)?.id ?? row.metric.replace(/^finding:/, '');
+  if (!reading) return undefined;
+  if (reading.change === 'resolved') return `finding ${id} resolved`;
+  if (reading.change === 'present' || reading.change === 'explained' || (row.status !== 'fail' && row.status !== 'warn')) return undefined;
+  const hit = strongestHit(ctx.findings, id);
+  const severity = reading.severity ?? hit?.severity ?? 'warning';
+  if (reading.change === 'unseen') {
+    const head = `finding ${id} (${severity}${reading.fails ? ', in fail-on' : ''}), not compared: the baseline has no kernel capture to show it`;
+    return reading.fails ? failingFindingLine(hit, head) : head;
+  }
+  if (reading.fails) return failingFindingLine(hit, `new finding ${id} (${severity}, in fail-on)`);
+  return `new finding ${id} (${severity}${reading.inFailOn ? `; in fail-on, below fail-on-severity ${reading.failOnSeverity}` : ''})`;
+}
+
+/** A row's sentence where the row has one to say (it decided, improved, or was not compared), else undefined. */
+export function rowSentence(row: ComparisonRow, ctx: RowContext): string | undefined {
+  switch (row.kind) {
+    case 'metric':
+      return row.reading?.kind === 'metric' ? metricSentence(row, row.reading, ctx) : undefined;
+    case 'family-share':
+    case 'kernel-share':
+      return shareSentence(row, ctx);
+    case 'kernel-time':
+      return timeSentence(row, ctx);
+    case 'finding':
+      return findingSentence(row, ctx);
+  }
+}
+
+/** The context a report gives its rows' sentences. */
+export function rowContext(report: Pick<Report, 'comparison' | 'findings'>, kernelName: (name: string) => string): RowContext {
+  return { comparison: report.comparison ?? {}, findings: report.findings, kernelName };
+}
